@@ -1,0 +1,1 @@
+//! Plain configuration structs and the URL query codec (no Leptos types).

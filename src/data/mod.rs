@@ -1,0 +1,1 @@
+//! The names data set: parsing, normalisation, de-duplication, split and batching.

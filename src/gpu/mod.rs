@@ -1,0 +1,1 @@
+//! wgpu host code for the WGSL kernels in `shaders/`.

@@ -1,0 +1,25 @@
+//! Unroll: RNN, LSTM and GRU computed live in the browser.
+//!
+//! Layers, from the bottom up (an arrow means "may import"):
+//!
+//! ```text
+//! config, math, data  <-  gpu  <-  train  <-  ui (wasm only)
+//! ```
+//!
+//! - [`math`]: the CPU reference of every recurrent cell, loss and optimizer, in PyTorch's
+//!   layouts. Pure Rust, no GPU, no UI. The tests pin it to PyTorch fixtures.
+//! - [`data`]: the names data set (normalisation, de-duplication, split, batches).
+//! - [`config`]: plain configuration structs and the URL query codec.
+//! - [`gpu`]: wgpu host code for the WGSL kernels in `shaders/`; each kernel has a CPU twin
+//!   of the same name in [`math`].
+//! - [`train`]: the training loop over either backend (no Leptos).
+//! - `ui`: the Leptos app (compiled for wasm32 only).
+#![warn(missing_docs)]
+
+pub mod config;
+pub mod data;
+pub mod gpu;
+pub mod math;
+pub mod train;
+#[cfg(target_arch = "wasm32")]
+pub mod ui;

@@ -1,0 +1,14 @@
+//! Browser entry point: installs the panic hook and mounts the app. Nothing else lives here.
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    unroll::ui::panic_panel::install();
+    unroll::ui::mount();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("`unroll` is the browser app: build it with `trunk build` (see README.md).");
+    eprintln!("For native training use `cargo run --release --bin train-names`.");
+    std::process::exit(2);
+}

@@ -1,0 +1,1 @@
+//! The training loop over either backend (no Leptos).
