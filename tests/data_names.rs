@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::sync::OnceLock;
 use unroll::data::normalize::decode;
-use unroll::data::{locate_names_dir, Batches, NamesDataset, Split};
+use unroll::data::{encode, locate_names_dir, normalize, Batches, NameError, NamesDataset, Split};
 
 fn dataset() -> &'static NamesDataset {
     static DATA: OnceLock<NamesDataset> = OnceLock::new();
@@ -17,6 +17,46 @@ fn dataset() -> &'static NamesDataset {
         let dir = locate_names_dir(root).unwrap_or_else(|e| panic!("names data needed by this test: {e}"));
         NamesDataset::load_dir(&dir).unwrap_or_else(|e| panic!("loading {}: {e}", dir.display()))
     })
+}
+
+/// `shared/guides/pitfalls.md` item 14: NFD then the 57-symbol filter (not NFKD, not "drop
+/// non-ASCII"); surrounding whitespace trimmed for files and user input alike.
+#[test]
+fn pitfall_14_normalisation() {
+    let cases = [
+        ("Ślusàrski", "Slusarski"),
+        ("M\u{00FC}ller", "Muller"),
+        ("Mu\u{0308}ller", "Muller"),
+        ("Groß", "Gro"),
+        ("Marszałek", "Marszaek"),
+        ("Ørsted", "rsted"),
+        ("Au-Yong", "AuYong"),
+        ("Rafaj1", "Rafaj"),
+        ("Maxa/B", "MaxaB"),
+        ("Lu:", "Lu"),
+        ("To The First\u{00A0} Page", "To The First Page"),
+        ("O\u{2019}Brien", "OBrien"),
+        ("O'Brien", "O'Brien"),
+        ("ＭＡＲＩＡ", ""),
+        ("Park ", "Park"),
+        ("  Nguyen\t", "Nguyen"),
+        ("\u{00A0}Smith\u{00A0}", "Smith"),
+        ("😀 Smith", "Smith"),
+    ];
+    for (input, want) in cases {
+        assert_eq!(normalize(input), want, "normalize({input:?})");
+    }
+    for input in ["😀", "ŁŁ", "ＭＡＲＩＡ", "", " "] {
+        let err = encode(input).unwrap_err();
+        assert_eq!(err, NameError::NoUsableLetters { input: input.to_owned() });
+        assert!(err.to_string().starts_with("no usable letters"), "{err}");
+    }
+    assert_eq!(
+        encode("ŁŁ").unwrap_err().to_string(),
+        "no usable letters in “ŁŁ”: the model only reads the letters a–z and A–Z (accents are removed) \
+         and the symbols space . , ; '"
+    );
+    assert_eq!(encode("Park ").unwrap(), encode("Park").unwrap());
 }
 
 const LANGUAGES: [&str; 18] = [

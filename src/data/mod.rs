@@ -1,6 +1,6 @@
 //! The names data set: parsing, normalisation, de-duplication, split and batching.
 //!
-//! - [`normalize`]: the 57-symbol vocabulary, [`normalize::normalize`] and [`normalize::encode`]
+//! - [`normalize`](mod@normalize): the 57-symbol vocabulary, [`normalize::normalize`] and [`normalize::encode`]
 //!   (also used for the predict box's user input).
 //! - [`names`]: the loader ([`names::NamesDataset`]) with its per-class report, and the
 //!   `manifest.json` the browser reads.

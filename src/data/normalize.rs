@@ -130,34 +130,6 @@ mod tests {
     }
 
     #[test]
-    fn pitfall_14_cases() {
-        let cases = [
-            ("Ślusàrski", "Slusarski"),
-            ("M\u{00FC}ller", "Muller"),
-            ("Mu\u{0308}ller", "Muller"),
-            ("Groß", "Gro"),
-            ("Marszałek", "Marszaek"),
-            ("Ørsted", "rsted"),
-            ("Au-Yong", "AuYong"),
-            ("Rafaj1", "Rafaj"),
-            ("Maxa/B", "MaxaB"),
-            ("Lu:", "Lu"),
-            ("To The First\u{00A0} Page", "To The First Page"),
-            ("O\u{2019}Brien", "OBrien"),
-            ("O'Brien", "O'Brien"),
-            ("ＭＡＲＩＡ", ""),
-            ("Park ", "Park"),
-            ("  Nguyen\t", "Nguyen"),
-            ("\u{00A0}Smith\u{00A0}", "Smith"),
-            ("😀 Smith", "Smith"),
-            ("A. B.", "A. B."),
-        ];
-        for (input, want) in cases {
-            assert_eq!(normalize(input), want, "normalize({input:?})");
-        }
-    }
-
-    #[test]
     fn encode_maps_to_indices_and_rejects_empty() {
         assert_eq!(encode("abZ").unwrap(), vec![0, 1, 51]);
         assert_eq!(encode("a '").unwrap(), vec![0, 52, 56]);
