@@ -24,7 +24,8 @@ mod native {
 
     use unroll::data::names::{locate_names_dir, NamesDataset};
     use unroll::math::params::CellKind;
-    use unroll::train::session::{run_session, BackendChoice, BackendKind, SessionConfig, TrainControl, TrainEvent};
+    use unroll::config::{BackendChoice, TrainConfig};
+use unroll::train::session::{run_session, BackendKind, TrainControl, TrainEvent};
 
     pub fn run() -> Result<(), String> {
         let mut args = pico_args::Arguments::from_env();
@@ -32,7 +33,7 @@ mod native {
             println!("{}", include_str!("train_names_help.txt"));
             return Ok(());
         }
-        let d = SessionConfig::default();
+        let d = TrainConfig::default();
         let backend = match args.opt_value_from_str::<_, String>("--backend").map_err(|e| e.to_string())?.as_deref() {
             None | Some("cpu") => BackendChoice::Cpu,
             Some("gpu") => BackendChoice::Gpu,
@@ -44,17 +45,18 @@ mod native {
             Some(s) => CellKind::parse(&s).ok_or_else(|| format!("--cell must be rnn, lstm or gru, not {s:?}"))?,
         };
         let num = |args: &mut pico_args::Arguments, key: &'static str| args.opt_value_from_str::<_, f64>(key).map_err(|e| format!("{key}: {e}"));
-        let cfg = SessionConfig {
+        let cfg = TrainConfig {
             cell,
             hidden_size: num(&mut args, "--hidden-size")?.map_or(d.hidden_size, |v| v as usize),
             num_layers: num(&mut args, "--num-layers")?.map_or(d.num_layers, |v| v as usize),
             bidirectional: args.contains("--bidirectional"),
             batch_size: num(&mut args, "--batch-size")?.map_or(d.batch_size, |v| v as usize),
-            lr: num(&mut args, "--lr")?.map_or(d.lr, |v| v as f32),
+            lr: num(&mut args, "--lr")?.unwrap_or(d.lr),
             epochs: num(&mut args, "--epochs")?.map_or(d.epochs, |v| v as u32),
-            max_norm: num(&mut args, "--max-norm")?.map_or(d.max_norm, |v| v as f32),
+            max_norm: num(&mut args, "--max-norm")?.unwrap_or(d.max_norm),
             seed: num(&mut args, "--seed")?.map_or(d.seed, |v| v as u32),
             backend,
+            ..d
         };
         if cfg.hidden_size == 0 || cfg.num_layers == 0 || cfg.batch_size == 0 || cfg.epochs == 0 {
             return Err("--hidden-size, --num-layers, --batch-size and --epochs must be at least 1".into());

@@ -20,73 +20,18 @@ use crate::gpu::context::GpuContext;
 use crate::math::classifier::ClassifierModel;
 use crate::math::init::init_classifier;
 use crate::math::loss::cross_entropy_mean;
-use crate::math::params::{CellKind, Nonlinearity, RnnSpec};
+use crate::config::{BackendChoice, Head, TrainConfig};
+use crate::math::params::{Nonlinearity, RnnSpec};
 
-/// Which backend a session should use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum BackendChoice {
-    /// WebGPU (Vulkan natively) when an adapter is available, otherwise the CPU with a notice.
-    #[default]
-    Auto,
-    /// The GPU; falls back to the CPU with a notice when no adapter is available.
-    Gpu,
-    /// The CPU reference.
-    Cpu,
-}
-
-/// Everything that defines a run. A seed fixes initialisation, split and batch order.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SessionConfig {
-    /// Recurrent cell.
-    pub cell: CellKind,
-    /// `hidden_size` H.
-    pub hidden_size: usize,
-    /// `num_layers` L.
-    pub num_layers: usize,
-    /// Two directions when true.
-    pub bidirectional: bool,
-    /// Names per mini-batch B.
-    pub batch_size: usize,
-    /// Adam learning rate.
-    pub lr: f32,
-    /// Number of passes over the training split.
-    pub epochs: u32,
-    /// Global-norm gradient clipping; 0 = off.
-    pub max_norm: f32,
-    /// Seed of the initialisation, the split and the batch order.
-    pub seed: u32,
-    /// Backend preference.
-    pub backend: BackendChoice,
-}
-
-impl Default for SessionConfig {
-    fn default() -> Self {
-        SessionConfig {
-            cell: CellKind::Lstm,
-            hidden_size: 128,
-            num_layers: 1,
-            bidirectional: false,
-            batch_size: 64,
-            lr: 1e-3,
-            epochs: 5,
-            max_norm: 0.0,
-            seed: 0,
-            backend: BackendChoice::Auto,
-        }
-    }
-}
-
-impl SessionConfig {
-    /// The recurrent module of this run for `input_size` symbols.
-    pub fn spec(&self, input_size: usize) -> RnnSpec {
-        RnnSpec {
-            cell: self.cell,
-            nonlinearity: Nonlinearity::Tanh,
-            input_size,
-            hidden_size: self.hidden_size,
-            num_layers: self.num_layers,
-            bidirectional: self.bidirectional,
-        }
+/// The recurrent module of a run for `input_size` symbols.
+pub fn spec_of(cfg: &TrainConfig, input_size: usize) -> RnnSpec {
+    RnnSpec {
+        cell: cfg.cell,
+        nonlinearity: Nonlinearity::Tanh,
+        input_size,
+        hidden_size: cfg.hidden_size,
+        num_layers: cfg.num_layers,
+        bidirectional: cfg.bidirectional,
     }
 }
 
@@ -213,7 +158,7 @@ const MAX_IN_FLIGHT: usize = 8;
 const EVAL_BATCH: usize = 256;
 
 /// Picks the backend: the GPU when wanted and available, otherwise the CPU with a notice.
-pub async fn make_engine(cfg: &SessionConfig, model: ClassifierModel, params: Vec<f32>, max_seq_len: usize) -> (Engine, BackendKind) {
+pub async fn make_engine(cfg: &TrainConfig, model: ClassifierModel, params: Vec<f32>, max_seq_len: usize) -> (Engine, BackendKind) {
     if cfg.backend == BackendChoice::Cpu {
         return (Engine::Cpu(CpuTrainer::new(model, params)), BackendKind::Cpu { notice: None });
     }
@@ -240,16 +185,20 @@ pub async fn make_engine(cfg: &SessionConfig, model: ClassifierModel, params: Ve
 ///
 /// The split is `Split::new(data, cfg.seed, VAL_FRACTION)`; the batch order of epoch `e` is
 /// seeded by `(cfg.seed, e)`; the initialisation by `cfg.seed`.
-pub async fn run_session(cfg: &SessionConfig, data: &NamesDataset, control: &TrainControl, on_event: &mut dyn FnMut(TrainEvent)) {
+pub async fn run_session(cfg: &TrainConfig, data: &NamesDataset, control: &TrainControl, on_event: &mut dyn FnMut(TrainEvent)) {
     let split = Split::new(data, cfg.seed as u64, VAL_FRACTION);
-    let spec = cfg.spec(VOCAB_SIZE);
+    if cfg.head != Head::Last {
+        on_event(TrainEvent::Error("head=padded is not implemented yet: use head=last.".into()));
+        return;
+    }
+    let spec = spec_of(cfg, VOCAB_SIZE);
     let model = ClassifierModel::new(spec, data.num_classes());
     let params = init_classifier(&model, cfg.seed as u64);
     on_event(TrainEvent::Weights(Rc::new(Weights { model: model.clone(), params: params.clone(), step: 0 })));
     let max_len = data.samples().iter().map(|s| s.tokens.len()).max().unwrap_or(1);
     let (mut engine, backend) = make_engine(cfg, model, params, max_len).await;
     on_event(TrainEvent::Backend(backend));
-    let hyper = Hyper { lr: cfg.lr, max_norm: cfg.max_norm };
+    let hyper = Hyper { lr: cfg.lr as f32, max_norm: cfg.max_norm as f32 };
 
     let mut step: u64 = 0;
     let mut recent: VecDeque<f32> = VecDeque::with_capacity(20);
