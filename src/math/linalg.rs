@@ -119,7 +119,7 @@ pub fn swap_leading_axes<T: Copy>(data: &[T], d0: usize, d1: usize, inner: usize
 /// If `out.len()` is not the column count, i.e. `a.len()` is not a multiple of `out.len()`.
 pub fn col_sum_acc(a: &[f32], out: &mut [f32]) {
     let cols = out.len();
-    assert!(cols > 0 && a.len() % cols == 0, "col_sum_acc: shape mismatch");
+    assert!(cols > 0 && a.len().is_multiple_of(cols), "col_sum_acc: shape mismatch");
     for row in a.chunks_exact(cols) {
         for (o, &v) in out.iter_mut().zip(row) {
             *o += v;

@@ -37,6 +37,7 @@ pub fn assert_close<E: Copy + Into<f64>>(name: &str, actual: &[f32], expected: &
 
 /// [`check_close`] with explicit tolerances `|a − e| ≤ atol + rtol·|e|`; when `shape` is not
 /// empty, mismatches are reported with multi-dimensional indices.
+#[expect(clippy::neg_cmp_op_on_partial_ord, reason = "`!(err <= tol)` counts a NaN error as a failure")]
 pub fn check_close_tol<E: Copy + Into<f64>>(
     name: &str,
     actual: &[f32],
@@ -177,6 +178,7 @@ fn one() -> usize {
 
 /// Any fixture file.
 #[derive(Clone, Debug)]
+#[expect(clippy::large_enum_variant, reason = "one value per fixture file, never stored in bulk")]
 pub enum Fixture {
     /// `nn.RNN`/`nn.LSTM`/`nn.GRU` forward + backward.
     Module(ModuleFixture),
@@ -207,16 +209,20 @@ pub fn fixture_paths() -> Vec<PathBuf> {
     out
 }
 
-/// Parses one fixture file. `Err` for unreadable JSON or an unknown kind.
-pub fn load_fixture(path: &Path) -> Result<Fixture, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("not JSON: {e}"))?;
+/// Parses one fixture file: `Failed` for unreadable or malformed JSON, `Unsupported` for a
+/// kind of fixture this suite does not know.
+pub fn load_fixture(path: &Path) -> Result<Fixture, BackendError> {
+    let failed = |e: String| BackendError::Failed(e);
+    let text = std::fs::read_to_string(path).map_err(|e| failed(format!("cannot read: {e}")))?;
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| failed(format!("not JSON: {e}")))?;
     if value.get("params_before").is_some() {
-        serde_json::from_value(value).map(Fixture::Classifier).map_err(|e| format!("bad classifier fixture: {e}"))
+        serde_json::from_value(value).map(Fixture::Classifier).map_err(|e| failed(format!("bad classifier fixture: {e}")))
     } else if value.get("params").is_some() && value.get("cell").is_some() {
-        serde_json::from_value(value).map(Fixture::Module).map_err(|e| format!("bad module fixture: {e}"))
+        serde_json::from_value(value).map(Fixture::Module).map_err(|e| failed(format!("bad module fixture: {e}")))
     } else {
-        Err("neither a module fixture (cell, params) nor a classifier fixture (params_before)".into())
+        Err(BackendError::Unsupported(
+            "neither a module fixture (cell, params) nor a classifier fixture (params_before)".into(),
+        ))
     }
 }
 
@@ -237,12 +243,12 @@ pub fn flatten_params(layout: &ParamLayout, named: &BTreeMap<String, Tensor>, wh
     Ok(flat)
 }
 
-fn parse_cell(cell: &str, nonlinearity: Option<&str>) -> Result<(CellKind, Nonlinearity), String> {
-    let kind = CellKind::parse(cell).ok_or_else(|| format!("unknown cell {cell:?}"))?;
+fn parse_cell(cell: &str, nonlinearity: Option<&str>) -> Result<(CellKind, Nonlinearity), BackendError> {
+    let kind = CellKind::parse(cell).ok_or_else(|| BackendError::Unsupported(format!("unknown cell {cell:?}")))?;
     let nl = match nonlinearity {
         None | Some("tanh") => Nonlinearity::Tanh,
         Some("relu") => Nonlinearity::Relu,
-        Some(other) => return Err(format!("unknown nonlinearity {other:?}")),
+        Some(other) => return Err(BackendError::Unsupported(format!("unknown nonlinearity {other:?}"))),
     };
     Ok((kind, nl))
 }
@@ -294,8 +300,9 @@ pub struct ModuleResult {
 }
 
 impl ModuleFixture {
-    /// The f32 case; `Err` when the fixture describes something the crate has no type for.
-    pub fn case(&self) -> Result<ModuleCase, String> {
+    /// The f32 case; `Unsupported` when the fixture describes something the crate has no type
+    /// for, `Failed` when it contradicts the layout.
+    pub fn case(&self) -> Result<ModuleCase, BackendError> {
         let (cell, nonlinearity) = parse_cell(&self.cell, self.nonlinearity.as_deref())?;
         let spec = RnnSpec {
             cell,
@@ -309,7 +316,7 @@ impl ModuleFixture {
         Ok(ModuleCase {
             name: self.name.clone(),
             spec,
-            params: flatten_params(&layout, &self.params, "params")?,
+            params: flatten_params(&layout, &self.params, "params").map_err(BackendError::Failed)?,
             layout,
             batch_first: self.batch_first,
             batch: self.batch,
@@ -395,8 +402,8 @@ pub struct ClassifierResult {
 }
 
 impl ClassifierFixture {
-    /// The f32 case.
-    pub fn case(&self) -> Result<ClassifierCase, String> {
+    /// The f32 case (errors as [`ModuleFixture::case`]).
+    pub fn case(&self) -> Result<ClassifierCase, BackendError> {
         let (cell, nonlinearity) = parse_cell(&self.cell, None)?;
         let spec = RnnSpec {
             cell,
@@ -408,7 +415,7 @@ impl ClassifierFixture {
         };
         let layout = ParamLayout::classifier(&spec, self.num_classes);
         if self.input_indices.len() != self.batch || self.input_indices.iter().any(|r| r.len() != self.seq_len) {
-            return Err("input_indices is not [batch, seq_len]".into());
+            return Err(BackendError::Failed("input_indices is not [batch, seq_len]".into()));
         }
         let batch = ClassifierBatch {
             batch: self.batch,
@@ -421,7 +428,7 @@ impl ClassifierFixture {
             name: self.name.clone(),
             spec,
             num_classes: self.num_classes,
-            params: flatten_params(&layout, &self.params_before, "params_before")?,
+            params: flatten_params(&layout, &self.params_before, "params_before").map_err(BackendError::Failed)?,
             layout,
             batch,
             adam: AdamConfig { lr: 1e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8 },
@@ -502,13 +509,13 @@ pub fn run_fixture_suite(
     for path in fixture_paths() {
         let file = path.file_name().map_or_else(|| path.display().to_string(), |f| f.to_string_lossy().into_owned());
         let outcome: Result<Vec<String>, BackendError> = match load_fixture(&path) {
-            Err(e) => Err(BackendError::Unsupported(e)),
+            Err(e) => Err(e),
             Ok(Fixture::Module(fx)) => match fx.case() {
-                Err(e) => Err(BackendError::Unsupported(e)),
+                Err(e) => Err(e),
                 Ok(case) => module_backend(&case).map(|r| fx.check(&case, &r)),
             },
             Ok(Fixture::Classifier(fx)) => match fx.case() {
-                Err(e) => Err(BackendError::Unsupported(e)),
+                Err(e) => Err(e),
                 Ok(case) => classifier_backend(&case).map(|r| fx.check(&case, &r)),
             },
         };
@@ -518,7 +525,8 @@ pub fn run_fixture_suite(
                 summary.passed.push(file);
             }
             Ok(fails) => {
-                println!("[{label}] FAIL        {file}: {}", fails.join(" | "));
+                let more = if fails.len() > 2 { format!(" | … {} more", fails.len() - 2) } else { String::new() };
+                println!("[{label}] FAIL        {file}: {}{more}", fails[..fails.len().min(2)].join(" | "));
                 summary.failed.push((file, fails));
             }
             Err(BackendError::Failed(e)) => {
