@@ -219,8 +219,8 @@ impl ClassifierModel {
     }
 }
 
-/// Index of the largest value (the first one on ties).
-fn argmax(row: &[f32]) -> usize {
+/// Index of the largest value (the first one on ties), as `torch.argmax` picks it.
+pub fn argmax(row: &[f32]) -> usize {
     let mut best = 0;
     for (i, &v) in row.iter().enumerate() {
         if v > row[best] {

@@ -217,8 +217,11 @@ impl LayerDirection {
         self.cell.gates() * self.hidden_size
     }
 
-    /// `gi[T, B, G·H] = b_ih + W_ih·x_t` for every existing step (rows of missing steps are 0).
-    fn input_projection(&self, params: &[f32], input: SeqInput<'_>, dims: SeqDims<'_>) -> Vec<f32> {
+    /// The input projection of all steps at once: `gi[T, B, G·H] = b_ih + W_ih·x_t`.
+    /// For tokens, `W_ih·x_t` is column `tokens[t, b]` of `W_ih` (exact: no arithmetic but the
+    /// bias add) and rows of missing steps stay 0; dense rows are all computed, and the time
+    /// loop ignores those of missing steps.
+    pub fn input_projection(&self, params: &[f32], input: SeqInput<'_>, dims: SeqDims<'_>) -> Vec<f32> {
         let gw = self.gate_width();
         let in_size = self.offsets.input_size;
         let rows = dims.seq_len * dims.batch;

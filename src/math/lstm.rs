@@ -31,9 +31,11 @@ pub fn forward_step(
     for (block, out) in gates.chunks_exact_mut(hs).enumerate() {
         let pre_i = &gi[block * hs..(block + 1) * hs];
         let pre_h = &gh[block * hs..(block + 1) * hs];
-        let act = if block == 2 { tanh } else { sigmoid };
-        for ((y, &a), &b) in out.iter_mut().zip(pre_i).zip(pre_h) {
-            *y = act(a + b);
+        let pre = out.iter_mut().zip(pre_i).zip(pre_h);
+        if block == 2 {
+            pre.for_each(|((y, &a), &b)| *y = tanh(a + b));
+        } else {
+            pre.for_each(|((y, &a), &b)| *y = sigmoid(a + b));
         }
     }
     let (i, rest) = gates.split_at(hs);

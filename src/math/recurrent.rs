@@ -321,7 +321,7 @@ impl RnnModule {
     /// Time-major forward pass without validation (the caller guarantees the shapes).
     ///
     /// - `input`: `[T, B, I]` dense or `[T, B]` tokens (each `< I` where the step exists).
-    /// - `lengths`: `[B]`, each in `0..=T`.
+    /// - `lengths`: `[B]`, each in `0..=T`; the batch size B is `lengths.len()`.
     /// - `h0`, `c0`: `[L·D, B, H]` (`None` = zeros; `c0` LSTM only).
     ///
     /// # Panics

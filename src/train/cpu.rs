@@ -8,7 +8,7 @@
 use super::clock::{now_ms, yield_now};
 use super::{Hyper, StepResult};
 use crate::math::classifier::{ClassifierBatch, ClassifierModel};
-use crate::math::optim::{clip_grad_norm, Adam, ClipOutcome};
+use crate::math::optim::{clip_grad_norm, Adam, AdamConfig};
 
 /// Longest stretch of work between two yields to the browser, in milliseconds.
 pub const SLICE_BUDGET_MS: f64 = 30.0;
@@ -27,7 +27,7 @@ impl CpuTrainer {
     /// A trainer starting from `params` (flat, `model.layout` order) with fresh Adam state.
     pub fn new(model: ClassifierModel, params: Vec<f32>) -> CpuTrainer {
         let n = params.len();
-        CpuTrainer { model, params, adam: Adam::new(n), grads: vec![0.0; n], chunk: 8 }
+        CpuTrainer { model, params, adam: Adam::new(AdamConfig::default(), n), grads: vec![0.0; n], chunk: 8 }
     }
 
     /// Resumes from parameters and Adam state taken from another backend (device loss).
@@ -58,10 +58,10 @@ impl CpuTrainer {
             let end = (start + self.chunk).min(batch.batch);
             let sub = micro_batch(batch, start..end);
             let t0 = now_ms();
-            let out = self.model.accumulate_grads(&self.params, &sub, batch.batch, &mut self.grads);
+            let out = self.model.accumulate_loss_and_grads(&self.params, &sub, batch.batch, &mut self.grads);
             let dt = now_ms() - t0;
             loss_sum += out.loss_sum as f64;
-            correct += out.correct;
+            correct += out.correct as u32;
             self.chunk = adapt_chunk(self.chunk, end - start, dt);
             start = end;
             if now_ms() - since_yield > SLICE_BUDGET_MS {
@@ -72,14 +72,13 @@ impl CpuTrainer {
         let loss = (loss_sum / batch.batch as f64) as f32;
         let mut skipped = false;
         if hyper.max_norm > 0.0 {
-            if let ClipOutcome::NonFinite { .. } = clip_grad_norm(&mut [&mut self.grads[..]], hyper.max_norm) {
-                skipped = true;
-            }
+            skipped = clip_grad_norm(&mut self.grads, hyper.max_norm).skip_step();
         }
         if !skipped {
-            self.adam.step(&mut self.params, &self.grads, hyper.lr);
+            self.adam.config.lr = hyper.lr;
+            self.adam.update(&mut self.params, &self.grads);
         }
-        StepResult { loss, correct, batch: batch.batch as u32, skipped }
+        StepResult { loss, correct, skipped }
     }
 
     /// Forward pass only: the logits `[B, C]` of `batch`, yielding between micro-batches.
@@ -90,7 +89,7 @@ impl CpuTrainer {
         while start < batch.batch {
             let end = (start + self.chunk * 4).min(batch.batch);
             let sub = micro_batch(batch, start..end);
-            out.extend(self.model.forward(&self.params, &sub));
+            out.extend(self.model.forward(&self.params, &sub).logits);
             start = end;
             if now_ms() - since_yield > SLICE_BUDGET_MS {
                 yield_now().await;

@@ -31,8 +31,6 @@ pub struct StepResult {
     pub loss: f32,
     /// Names whose arg-max prediction was right (before the update).
     pub correct: u32,
-    /// Names in the batch.
-    pub batch: u32,
     /// True when the gradient norm was not finite and the update was skipped.
     pub skipped: bool,
 }
@@ -42,7 +40,14 @@ pub enum Engine {
     /// Pure Rust on the CPU.
     Cpu(CpuTrainer),
     /// WGSL kernels through wgpu (WebGPU in the browser, Vulkan natively).
-    Gpu(Box<GpuClassifier>),
+    Gpu {
+        /// The kernels and their buffers.
+        gpu: Box<GpuClassifier>,
+        /// The architecture (for predictions on read-back weights).
+        model: ClassifierModel,
+        /// Steps submitted since the last [`Engine::drain`].
+        in_flight: usize,
+    },
 }
 
 impl Engine {
@@ -53,7 +58,11 @@ impl Engine {
                 pending.push(t.step(batch, hyper).await);
                 Ok(())
             }
-            Engine::Gpu(g) => g.train_step(batch, hyper.lr, hyper.max_norm),
+            Engine::Gpu { gpu, in_flight, .. } => {
+                gpu.train_step(batch, hyper.lr)?;
+                *in_flight += 1;
+                Ok(())
+            }
         }
     }
 
@@ -61,16 +70,17 @@ impl Engine {
     pub fn in_flight(&self) -> usize {
         match self {
             Engine::Cpu(_) => 0,
-            Engine::Gpu(g) => g.in_flight(),
+            Engine::Gpu { in_flight, .. } => *in_flight,
         }
     }
 
     /// Waits for every enqueued step and appends their results, in order, to `pending`.
     pub async fn drain(&mut self, pending: &mut Vec<StepResult>) -> Result<(), GpuError> {
-        if let Engine::Gpu(g) = self {
-            for r in g.drain_results().await? {
-                pending.push(StepResult { loss: r.loss, correct: r.correct, batch: r.batch, skipped: r.skipped });
+        if let Engine::Gpu { gpu, in_flight, .. } = self {
+            for r in gpu.drain_results().await? {
+                pending.push(StepResult { loss: r.loss, correct: r.correct, skipped: false });
             }
+            *in_flight = 0;
         }
         Ok(())
     }
@@ -79,7 +89,7 @@ impl Engine {
     pub async fn logits(&mut self, batch: &ClassifierBatch) -> Result<Vec<f32>, GpuError> {
         match self {
             Engine::Cpu(t) => Ok(t.logits(batch).await),
-            Engine::Gpu(g) => g.evaluate(batch).await,
+            Engine::Gpu { gpu, .. } => gpu.evaluate(batch).await,
         }
     }
 
@@ -87,7 +97,7 @@ impl Engine {
     pub async fn params(&self) -> Result<Vec<f32>, GpuError> {
         match self {
             Engine::Cpu(t) => Ok(t.params().to_vec()),
-            Engine::Gpu(g) => g.read_params().await,
+            Engine::Gpu { gpu, .. } => gpu.read_params().await,
         }
     }
 
@@ -95,7 +105,7 @@ impl Engine {
     pub fn model(&self) -> &ClassifierModel {
         match self {
             Engine::Cpu(t) => t.model(),
-            Engine::Gpu(g) => g.model(),
+            Engine::Gpu { model, .. } => model,
         }
     }
 }

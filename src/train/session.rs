@@ -17,9 +17,9 @@ use crate::data::normalize::VOCAB_SIZE;
 use crate::data::split::{Split, VAL_FRACTION};
 use crate::gpu::classifier::GpuClassifier;
 use crate::gpu::context::GpuContext;
-use crate::math::classifier::ClassifierModel;
-use crate::math::init::init_classifier;
-use crate::math::loss::cross_entropy_mean;
+use crate::math::classifier::{argmax, ClassifierModel};
+use crate::math::init::init_params;
+use crate::math::loss::cross_entropy;
 use crate::config::{BackendChoice, Head, TrainConfig};
 use crate::math::params::{Nonlinearity, RnnSpec};
 
@@ -166,12 +166,12 @@ pub async fn make_engine(cfg: &TrainConfig, model: ClassifierModel, params: Vec<
     let gpu = match GpuContext::new().await {
         Ok(ctx) => {
             let description = ctx.description();
-            GpuClassifier::new(ctx, model.clone(), &params, max_batch, max_seq_len).map(|g| (g, description))
+            GpuClassifier::new(&ctx, model.spec, model.num_classes, &params, max_batch, max_seq_len).map(|g| (g, description))
         }
         Err(e) => Err(e),
     };
     match gpu {
-        Ok((g, description)) => (Engine::Gpu(Box::new(g)), BackendKind::Gpu { description }),
+        Ok((gpu, description)) => (Engine::Gpu { gpu: Box::new(gpu), model, in_flight: 0 }, BackendKind::Gpu { description }),
         Err(e) => {
             let notice = format!("GPU unavailable ({e}); training on the CPU instead.");
             (Engine::Cpu(CpuTrainer::new(model, params)), BackendKind::Cpu { notice: Some(notice) })
@@ -193,7 +193,7 @@ pub async fn run_session(cfg: &TrainConfig, data: &NamesDataset, control: &Train
     }
     let spec = spec_of(cfg, VOCAB_SIZE);
     let model = ClassifierModel::new(spec, data.num_classes());
-    let params = init_classifier(&model, cfg.seed as u64);
+    let params = init_params(&model.layout, &model.spec, cfg.seed as u64);
     on_event(TrainEvent::Weights(Rc::new(Weights { model: model.clone(), params: params.clone(), step: 0 })));
     let max_len = data.samples().iter().map(|s| s.tokens.len()).max().unwrap_or(1);
     let (mut engine, backend) = make_engine(cfg, model, params, max_len).await;
@@ -313,11 +313,19 @@ pub async fn evaluate(engine: &mut Engine, data: &NamesDataset, val: &[usize]) -
     let mut total = 0usize;
     for batch in Batches::eval(data, val, EVAL_BATCH) {
         let logits = engine.logits(&batch).await?;
-        let (loss, right) = cross_entropy_mean(&logits, &batch.labels, classes);
-        loss_sum += loss as f64 * batch.batch as f64;
-        correct += right as usize;
+        loss_sum += cross_entropy(&logits, &batch.labels, classes) as f64 * batch.batch as f64;
+        correct += count_correct(&logits, &batch.labels, classes);
         total += batch.batch;
         yield_now().await;
     }
     Ok(((loss_sum / total.max(1) as f64) as f32, correct as f32 / total.max(1) as f32))
+}
+
+/// Rows of `logits` `[B, C]` whose arg-max equals the label (first maximum wins on ties).
+pub fn count_correct(logits: &[f32], labels: &[u32], num_classes: usize) -> usize {
+    logits
+        .chunks(num_classes)
+        .zip(labels)
+        .filter(|(row, &label)| argmax(row) == label as usize)
+        .count()
 }
