@@ -3,13 +3,19 @@
 //! - [`query`]: the table-driven codec every page uses ([`query::UrlConfig`], [`query::decode`],
 //!   [`query::encode`], [`query::UrlNotice`]).
 //! - [`train`]: the training page's [`TrainConfig`] (`?lesson=names`).
+//! - [`lessons`]: one struct per lesson page (`?lesson=unroll`, …) and the router [`lessons::route`].
 //!
 //! The keys, ranges and defaults are documented in `docs/url.md`, generated from the field
 //! tables ([`query::markdown_table`]).
 
+pub mod lessons;
 pub mod query;
 pub mod train;
 
 pub use crate::math::params::CellKind;
 pub use query::{decode, encode, Decoded, Lang, NoticeKind, UrlConfig, UrlNotice, URL_VERSION};
 pub use train::{BackendChoice, Head, TrainConfig, TRAIN_FIELDS};
+pub use lessons::{
+    BidirConfig, BpttAct, BpttConfig, GruConfig, GruConvention, LessonId, LessonState, LstmConfig, LstmMode,
+    ParallelConfig, Route, ShapesConfig, SoftmaxConfig, UnrollConfig,
+};

@@ -80,6 +80,20 @@ pub enum FieldKind {
         /// Default list.
         default: &'static [f64],
     },
+    /// A comma-separated list of `min_len..=max_len` text tokens (e.g. the words of the `bidir`
+    /// lesson), each trimmed and at most `max_chars` characters (Unicode scalar values; longer
+    /// tokens are cut and reported as clamped). Extra tokens are dropped; an empty token or too
+    /// few tokens fall back to the default. Tokens are user text: render them as text only.
+    TextList {
+        /// Fewest tokens.
+        min_len: usize,
+        /// Most tokens (the page never allocates more).
+        max_len: usize,
+        /// Most characters per token.
+        max_chars: usize,
+        /// Default tokens.
+        default: &'static [&'static str],
+    },
 }
 
 /// One URL key of a page.
@@ -106,6 +120,8 @@ pub enum Value {
     Choice(&'static str),
     /// For [`FieldKind::FloatList`].
     FloatList(Vec<f64>),
+    /// For [`FieldKind::TextList`].
+    TextList(Vec<String>),
 }
 
 impl FieldKind {
@@ -117,6 +133,7 @@ impl FieldKind {
             FieldKind::Bool { default } => Value::Bool(default),
             FieldKind::Choice { choices, default } => Value::Choice(choices.get(default).copied().unwrap_or("")),
             FieldKind::FloatList { default, .. } => Value::FloatList(default.to_vec()),
+            FieldKind::TextList { default, .. } => Value::TextList(default.iter().map(|s| (*s).to_owned()).collect()),
         }
     }
 
@@ -130,6 +147,9 @@ impl FieldKind {
             FieldKind::FloatList { min, max, min_len, max_len, .. } => {
                 format!("{min_len}–{max_len} values in {}–{}, comma-separated", fmt_float(min), fmt_float(max))
             }
+            FieldKind::TextList { min_len, max_len, max_chars, .. } => {
+                format!("{min_len}–{max_len} words of at most {max_chars} characters, comma-separated")
+            }
         }
     }
 }
@@ -142,6 +162,7 @@ pub fn format_value(value: &Value) -> String {
         Value::Bool(b) => if *b { "1" } else { "0" }.into(),
         Value::Choice(c) => (*c).into(),
         Value::FloatList(list) => list.iter().map(|&v| fmt_float(v)).collect::<Vec<_>>().join(","),
+        Value::TextList(list) => list.join(","),
     }
 }
 
@@ -238,6 +259,14 @@ impl Values {
         }
     }
 
+    /// A text-list field.
+    pub fn texts(&self, key: &str) -> Vec<String> {
+        match self.get_or_default(key) {
+            Some(Value::TextList(v)) => v,
+            _ => Vec::new(),
+        }
+    }
+
     /// `(spec, value)` pairs in table order.
     pub fn iter(&self) -> impl Iterator<Item = (&'static FieldSpec, &Value)> {
         self.specs.iter().zip(&self.values)
@@ -254,6 +283,10 @@ pub trait UrlConfig: Sized {
     fn from_values(values: &Values) -> Self;
     /// The struct's values, to be encoded.
     fn to_values(&self) -> Values;
+    /// Cross-field checks after decoding (e.g. an index beyond the end of a list decoded from
+    /// another key): adjust `self` to a consistent state and push one notice per adjusted key.
+    /// Called by [`decode`] on every result; the default does nothing.
+    fn reconcile(&mut self, _notices: &mut Vec<UrlNotice>) {}
 }
 
 /// The interface language (`lang=en|zh`), common to every page.
@@ -468,6 +501,32 @@ pub fn parse_field(spec: &FieldSpec, raw: &str) -> (Value, Option<NoticeKind>) {
                 (Value::FloatList(list), None)
             }
         }
+        FieldKind::TextList { min_len, max_len, max_chars, .. } => {
+            // Count without collecting, so a hostile list of a million commas allocates nothing
+            // beyond `max_len` tokens.
+            let count = if text.is_empty() { 0 } else { text.split(',').count() };
+            let mut list = Vec::with_capacity(count.min(max_len));
+            let mut cut_any = false;
+            for item in text.split(',').take(if count == 0 { 0 } else { max_len }) {
+                let token = item.trim();
+                if token.is_empty() {
+                    return invalid();
+                }
+                let kept: String = token.chars().take(max_chars).collect();
+                cut_any |= kept.len() < token.len();
+                list.push(kept);
+            }
+            if list.len() < min_len {
+                return invalid();
+            }
+            if count > max_len {
+                (Value::TextList(list), Some(NoticeKind::ListTruncated { max_len }))
+            } else if cut_any {
+                clamped(Value::TextList(list))
+            } else {
+                (Value::TextList(list), None)
+            }
+        }
     }
 }
 
@@ -566,12 +625,14 @@ pub fn decode<T: UrlConfig>(query: &str) -> Decoded<T> {
 }
 
 fn finish<T: UrlConfig>(values: Values, lang: Option<Lang>, mut notices: Vec<UrlNotice>) -> Decoded<T> {
+    let mut config = T::from_values(&values);
+    config.reconcile(&mut notices);
     if notices.len() > MAX_NOTICES {
         let count = notices.len() - (MAX_NOTICES - 1);
         notices.truncate(MAX_NOTICES - 1);
         notices.push(UrlNotice { field: String::new(), raw: String::new(), kind: NoticeKind::More { count } });
     }
-    Decoded { config: T::from_values(&values), lang, notices }
+    Decoded { config, lang, notices }
 }
 
 /// Encodes `config` in canonical form: `v=1&lesson=<T::LESSON>`, then the fields that differ
