@@ -13,12 +13,14 @@
 //! - [`gpu`]: wgpu host code for the WGSL kernels in `shaders/`; each kernel has a CPU twin
 //!   of the same name in [`math`].
 //! - [`train`]: the training loop over either backend (no Leptos).
+//! - [`lessons`]: the computations of the lesson pages, on top of [`math`] (no Leptos).
 //! - `ui`: the Leptos app (compiled for wasm32 only).
 #![warn(missing_docs)]
 
 pub mod config;
 pub mod data;
 pub mod gpu;
+pub mod lessons;
 pub mod math;
 pub mod train;
 #[cfg(target_arch = "wasm32")]
