@@ -140,17 +140,26 @@ impl FieldKind {
     /// The accepted values in words, e.g. `8–256`, `0 or 1`, `rnn, lstm, gru`.
     pub fn range_text(&self) -> String {
         match *self {
-            FieldKind::Int { min, max, .. } => format!("{min}–{max}"),
-            FieldKind::Float { min, max, .. } => format!("{}–{}", fmt_float(min), fmt_float(max)),
+            FieldKind::Int { min, max, .. } => span(&min.to_string(), &max.to_string()),
+            FieldKind::Float { min, max, .. } => span(&fmt_float(min), &fmt_float(max)),
             FieldKind::Bool { .. } => "0 or 1".into(),
             FieldKind::Choice { choices, .. } => choices.join(", "),
             FieldKind::FloatList { min, max, min_len, max_len, .. } => {
-                format!("{min_len}–{max_len} values in {}–{}, comma-separated", fmt_float(min), fmt_float(max))
+                format!("{min_len}–{max_len} values in {}, comma-separated", span(&fmt_float(min), &fmt_float(max)))
             }
             FieldKind::TextList { min_len, max_len, max_chars, .. } => {
                 format!("{min_len}–{max_len} words of at most {max_chars} characters, comma-separated")
             }
         }
+    }
+}
+
+/// `a–b`, or `a to b` when `a` is negative (`-3–3` would read as a double minus).
+fn span(min: &str, max: &str) -> String {
+    if min.starts_with('-') {
+        format!("{min} to {max}")
+    } else {
+        format!("{min}–{max}")
     }
 }
 

@@ -1,0 +1,346 @@
+//! The lessons' URL codec (issue 4, "Shareable URLs"): canonical round trips for every lesson,
+//! hostile input (NaN, Infinity, 1e309, 10^12, negative sizes, unknown and repeated keys,
+//! `v=99`, HTML as a token, invalid percent-encoding) and the allocation limits.
+//! Keys and ranges: `docs/url.md` (checked against the field tables here).
+
+use unroll::config::lessons::{
+    route, unknown_lesson_notice, BidirConfig, BpttAct, BpttConfig, GruConfig, GruConvention, LessonId, LessonState,
+    LstmConfig, LstmMode, ParallelConfig, Route, ShapesConfig, SoftmaxConfig, UnrollConfig,
+};
+use unroll::config::query::{self, markdown_table, FieldKind, MAX_NOTICES};
+use unroll::config::{CellKind, Lang, NoticeKind, UrlNotice};
+
+fn decode(id: LessonId, q: &str) -> (LessonState, Vec<UrlNotice>) {
+    let d = LessonState::decode(id, q);
+    (d.config, d.notices)
+}
+
+/// A state of every lesson with every key away from its default.
+fn every_field_changed() -> Vec<(LessonState, &'static str)> {
+    vec![
+        (
+            LessonState::Unroll(UnrollConfig {
+                w_xh: -1.25,
+                w_hh: 0.3,
+                b: 0.1,
+                h0: -3.0,
+                x: vec![0.5, -5.0, 5.0, 0.0],
+                t: 4,
+                hidden_size: 3,
+                seed: 42,
+            }),
+            "v=1&lesson=unroll&w_xh=-1.25&w_hh=0.3&b=0.1&h0=-3&x=0.5,-5,5,0&t=4&hidden_size=3&seed=42",
+        ),
+        (
+            LessonState::Shapes(ShapesConfig {
+                cell: CellKind::Lstm,
+                input_size: 16,
+                hidden_size: 32,
+                num_layers: 2,
+                bidirectional: true,
+                batch_first: false,
+                batch: 4,
+                seq_len: 4096,
+            }),
+            "v=1&lesson=shapes&cell=lstm&input_size=16&hidden_size=32&num_layers=2&bidirectional=1&batch_first=0&batch=4&seq_len=4096",
+        ),
+        (
+            LessonState::Bptt(BpttConfig { w_hh: 2.0, w_xh: -0.5, x: vec![0.3], steps: 20, act: BpttAct::Relu, max_norm: 0.25 }),
+            "v=1&lesson=bptt&w_hh=2&w_xh=-0.5&x=0.3&steps=20&act=relu&max_norm=0.25",
+        ),
+        (
+            LessonState::Lstm(LstmConfig {
+                f: vec![1.0, 0.0, 0.5],
+                i: vec![0.25, 0.5, 0.75],
+                g: vec![-1.0, 1.0, 0.0],
+                o: vec![0.1, 0.2, 0.3],
+                c0: 2.5,
+                mode: LstmMode::Run,
+                n: 30,
+                x: vec![1.0],
+                seed: 9,
+            }),
+            "v=1&lesson=lstm&f=1,0,0.5&i=0.25,0.5,0.75&g=-1,1,0&o=0.1,0.2,0.3&c0=2.5&mode=run&n=30&x=1&seed=9",
+        ),
+        (
+            LessonState::Gru(GruConfig {
+                h_prev: -1.0,
+                z: 0.95,
+                n: 0.0,
+                convention: GruConvention::Pytorch,
+                r: 0.0,
+                x: 1.0,
+                w_in: -0.8,
+                w_hn: 0.0,
+                b_hn: -1.0,
+            }),
+            "v=1&lesson=gru&h_prev=-1&z=0.95&n=0&convention=pytorch&r=0&x=1&w_in=-0.8&w_hn=0&b_hn=-1",
+        ),
+        (
+            LessonState::Bidir(BidirConfig { tokens: vec!["I".into(), "love".into(), "New York".into(), "a&b=c".into()], seed: 1 }),
+            "v=1&lesson=bidir&tokens=I,love,New+York,a%26b%3Dc&seed=1",
+        ),
+        (
+            LessonState::Softmax(SoftmaxConfig { logits: vec![1000.0f64.min(50.0), 0.0, -50.0, 0.001], target: 3 }),
+            "v=1&lesson=softmax&logits=50,0,-50,0.001&target=3",
+        ),
+        (
+            LessonState::Parallel(ParallelConfig { cell: CellKind::Gru, hidden_size: 256, max_len: 64 }),
+            "v=1&lesson=parallel&cell=gru&hidden_size=256&max_len=64",
+        ),
+    ]
+}
+
+#[test]
+fn defaults_encode_to_v_and_lesson_only() {
+    for id in LessonId::ALL {
+        let state = LessonState::default_for(id);
+        assert_eq!(state.id(), id);
+        let q = state.encode(None);
+        assert_eq!(q, format!("v=1&lesson={}", id.as_str()));
+        let (back, notices) = decode(id, &q);
+        assert_eq!(back, state);
+        assert!(notices.is_empty(), "{q}: {notices:?}");
+        assert_eq!(route(&q), Route::Lesson(id));
+    }
+}
+
+#[test]
+fn every_lesson_round_trips_in_documented_order() {
+    for (state, canonical) in every_field_changed() {
+        let id = state.id();
+        let q = state.encode(None);
+        assert_eq!(q, canonical);
+        let (back, notices) = decode(id, &q);
+        assert_eq!(back, state, "{q}");
+        assert!(notices.is_empty(), "{q}: {notices:?}");
+        assert_eq!(back.encode(None), q, "encode(decode(encode(x))) is canonical");
+        let with_lang = state.encode(Some(Lang::Zh));
+        assert_eq!(with_lang, format!("{q}&lang=zh"));
+        let d = LessonState::decode(id, &with_lang);
+        assert_eq!((d.config, d.lang), (state, Some(Lang::Zh)));
+    }
+}
+
+#[test]
+fn the_issue_example_lstm_url() {
+    let q = "?v=1&lesson=lstm&f=0.9,0.3&i=0.5,0.9&g=0.8,-0.6&o=0.4,0.7&lang=zh";
+    assert_eq!(route(q), Route::Lesson(LessonId::Lstm));
+    let d = LessonState::decode(LessonId::Lstm, q);
+    assert_eq!(d.config, LessonState::Lstm(LstmConfig::default()));
+    assert_eq!(d.lang, Some(Lang::Zh));
+    assert!(d.notices.is_empty());
+    assert_eq!(d.config.encode(d.lang), "v=1&lesson=lstm&lang=zh");
+}
+
+#[test]
+fn messy_queries_re_encode_canonically() {
+    let cases = [
+        (LessonId::Bptt, "steps=20&lesson=BPTT&x=0.30&v=1&ACT=relu&act=LINEAR&max_norm=0", "v=1&lesson=bptt&x=0.3&steps=20&act=linear"),
+        (LessonId::Softmax, "logits=%203.2%20,5.1,-1.70&target=+1", "v=1&lesson=softmax"),
+        (LessonId::Shapes, "batch_first=1&cell=Rnn&input_size=1e1&seq_len=3.0", "v=1&lesson=shapes"),
+        (LessonId::Bidir, "tokens=%E6%88%91,%E7%88%B1,%E4%B8%AD%E5%9B%BD", "v=1&lesson=bidir"),
+        (LessonId::Bidir, "tokens= a , b ", "v=1&lesson=bidir&tokens=a,b"),
+    ];
+    for (id, q, want) in cases {
+        let (state, _) = decode(id, q);
+        assert_eq!(state.encode(None), want, "{q}");
+        let (again, notices) = decode(id, want);
+        assert_eq!(again, state);
+        assert!(notices.is_empty(), "{want}: {notices:?}");
+    }
+}
+
+/// Every field of every lesson, fed each hostile value: the page state stays within range
+/// (re-encoding and decoding gives no notice), the field is named in a notice, nothing panics.
+#[test]
+fn hostile_values_in_every_field_are_reported_and_contained() {
+    let hostile = [
+        "NaN",
+        "nan",
+        "Infinity",
+        "-Infinity",
+        "1e309",
+        "-1e309",
+        "10%5E12",
+        "1000000000000",
+        "-1000000000000",
+        "-5",
+        "99999999999999999999999999",
+        "%zz",
+        "%E4%B8",
+        "%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E",
+        "<img src=x onerror=alert(1)>",
+        "",
+        ",,,",
+        "1,NaN,2",
+    ];
+    for id in LessonId::ALL {
+        for spec in id.fields() {
+            for raw in hostile {
+                let q = format!("v=1&lesson={}&{}={raw}", id.as_str(), spec.key);
+                let (state, notices) = decode(id, &q);
+                let canonical = state.encode(None);
+                let (again, renotices) = decode(id, &canonical);
+                assert_eq!(again, state, "{q}");
+                assert!(renotices.is_empty(), "{q} → {canonical}: {renotices:?}");
+                // Values that are legitimately in range for this field: any text for a token
+                // list, and −5 where the range reaches it.
+                let accepted = match (spec.kind, raw) {
+                    (FieldKind::TextList { .. }, _) => !raw.is_empty() && !raw.contains(",,"),
+                    (FieldKind::Float { min, .. } | FieldKind::FloatList { min, .. }, "-5") => min <= -5.0,
+                    _ => false,
+                };
+                if !accepted {
+                    assert!(
+                        notices.iter().any(|n| n.field == spec.key),
+                        "{q}: no notice for {} in {notices:?}",
+                        spec.key
+                    );
+                }
+                for n in &notices {
+                    assert!(n.raw.chars().count() <= query::MAX_RAW_CHARS + 1);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn specific_clamps_and_defaults() {
+    let (s, n) = decode(LessonId::Shapes, "input_size=-5&hidden_size=1000000000000&num_layers=9&seq_len=0&batch=1e309");
+    let LessonState::Shapes(c) = s else { panic!() };
+    assert_eq!((c.input_size, c.hidden_size, c.num_layers, c.seq_len, c.batch), (1, 4096, 8, 1, 1));
+    assert_eq!(n.len(), 5);
+    assert!(matches!(n[4].kind, NoticeKind::Invalid { .. }), "1e309 is not a number: default");
+
+    let (s, n) = decode(LessonId::Unroll, "w_xh=NaN&w_hh=Infinity&b=1e309&h0=-4&x=1,2,99,-99&t=50");
+    let LessonState::Unroll(c) = s else { panic!() };
+    assert_eq!((c.w_xh, c.w_hh, c.b, c.h0), (0.5, 1.0, 0.0, -3.0));
+    assert_eq!(c.x, vec![1.0, 2.0, 5.0, -5.0]);
+    assert_eq!(c.t, 4, "t is clamped to 1–12 and then to the number of inputs");
+    let keys: Vec<&str> = n.iter().map(|n| n.field.as_str()).collect();
+    assert_eq!(keys, ["w_xh", "w_hh", "b", "h0", "x", "t", "t"]);
+    assert_eq!(n[6].kind, NoticeKind::Clamped { range: "1–4 (one per input)".into(), to: "4".into() });
+
+    let (s, n) = decode(LessonId::Softmax, "logits=1,2&target=5");
+    let LessonState::Softmax(c) = s else { panic!() };
+    assert_eq!(c.target, 1);
+    assert_eq!(n, vec![UrlNotice { field: "target".into(), raw: "5".into(), kind: NoticeKind::Clamped { range: "0–1 (one per logit)".into(), to: "1".into() } }]);
+
+    let (s, n) = decode(LessonId::Lstm, "f=0.9,0.3,0.5&o=2");
+    let LessonState::Lstm(c) = s else { panic!() };
+    assert_eq!((c.f.len(), c.i.len(), c.g.len(), c.o.len()), (3, 3, 3, 3));
+    assert_eq!(c.i, vec![0.5, 0.9, 0.5], "shorter lists repeat cyclically");
+    assert_eq!(c.o, vec![1.0, 1.0, 1.0]);
+    let keys: Vec<&str> = n.iter().map(|n| n.field.as_str()).collect();
+    assert_eq!(keys, ["o", "i", "g", "o"]);
+
+    let (s, _) = decode(LessonId::Gru, "z=-0.5&n=7&convention=PyTorch");
+    let LessonState::Gru(c) = s else { panic!() };
+    assert_eq!((c.z, c.n, c.convention), (0.0, 1.0, GruConvention::Pytorch));
+}
+
+#[test]
+fn repeated_keys_last_one_wins() {
+    let (s, n) = decode(LessonId::Bptt, "w_hh=0.5&w_hh=2&steps=5&steps=NaN");
+    let LessonState::Bptt(c) = s else { panic!() };
+    assert_eq!((c.w_hh, c.steps), (2.0, 3));
+    assert_eq!(n[0], UrlNotice { field: "w_hh".into(), raw: "0.5".into(), kind: NoticeKind::Repeated { used: "2".into() } });
+    assert!(matches!(n[1].kind, NoticeKind::Repeated { .. }));
+    assert!(matches!(n[2].kind, NoticeKind::Invalid { .. }));
+}
+
+#[test]
+fn newer_version_gives_defaults_and_a_notice() {
+    for id in LessonId::ALL {
+        let q = format!("v=99&lesson={}&x=1,2", id.as_str());
+        let (s, n) = decode(id, &q);
+        assert_eq!(s, LessonState::default_for(id));
+        assert_eq!(n[0].kind, NoticeKind::NewerVersion);
+        assert!(n[0].to_string().contains("newer version"));
+        assert!(n.iter().any(|n| n.field == "x" && n.kind == NoticeKind::IgnoredNewerVersion));
+    }
+}
+
+#[test]
+fn unknown_keys_and_lessons() {
+    let (s, n) = decode(LessonId::Gru, "v=1&lesson=gru&foo=1&w_ih=3");
+    assert_eq!(s, LessonState::default_for(LessonId::Gru));
+    assert_eq!(n.iter().filter(|n| n.kind == NoticeKind::UnknownKey).count(), 2);
+
+    assert_eq!(route(""), Route::Index);
+    assert_eq!(route("?v=1"), Route::Index);
+    assert_eq!(route("lesson=index"), Route::Index);
+    assert_eq!(route("lesson=names"), Route::Training);
+    assert_eq!(route("lesson=LSTM"), Route::Lesson(LessonId::Lstm));
+    assert_eq!(route("lesson=unroll&lesson=gru"), Route::Lesson(LessonId::Gru), "the last one wins");
+    let raw = "<img src=x onerror=alert(1)>";
+    assert_eq!(route(&format!("lesson={raw}")), Route::Unknown(raw.into()));
+    let notice = unknown_lesson_notice(&"z".repeat(1000));
+    assert_eq!(notice.raw.chars().count(), query::MAX_RAW_CHARS + 1);
+    assert!(unknown_lesson_notice(raw).to_string().contains(raw), "the raw text is kept verbatim for text rendering");
+}
+
+#[test]
+fn html_tokens_stay_text_and_are_cut_to_16_characters() {
+    let raw = "<img src=x onerror=alert(1)>";
+    for q in [format!("tokens={raw},b"), "tokens=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E,b".to_owned()] {
+        let (s, n) = decode(LessonId::Bidir, &q);
+        let LessonState::Bidir(c) = s else { panic!() };
+        assert_eq!(c.tokens, vec!["<img src=x onerr".to_owned(), "b".to_owned()], "{q}");
+        assert_eq!(n.len(), 1);
+        assert!(matches!(n[0].kind, NoticeKind::Clamped { .. }));
+        // The canonical URL percent-encodes the markup.
+        let canonical = LessonState::Bidir(c).encode(None);
+        assert!(!canonical.contains('<') && !canonical.contains(' '), "{canonical}");
+    }
+}
+
+#[test]
+fn nothing_allocates_beyond_the_slider_maxima() {
+    let long_list = vec!["1"; 1_000_000].join(",");
+    let (s, n) = decode(LessonId::Unroll, &format!("x={long_list}"));
+    let LessonState::Unroll(c) = s else { panic!() };
+    assert_eq!(c.x.len(), 12);
+    assert_eq!(n[0].kind, NoticeKind::ListTruncated { max_len: 12 });
+
+    let (s, _) = decode(LessonId::Bptt, &format!("x={long_list}&steps=1e12"));
+    let LessonState::Bptt(c) = s else { panic!() };
+    assert_eq!((c.x.len(), c.steps), (100, 100));
+
+    let (s, _) = decode(LessonId::Lstm, &format!("f={long_list}&n=1000000"));
+    let LessonState::Lstm(c) = s else { panic!() };
+    assert_eq!((c.f.len(), c.i.len(), c.n), (30, 30, 30));
+
+    let (s, _) = decode(LessonId::Softmax, &format!("logits={long_list}"));
+    let LessonState::Softmax(c) = s else { panic!() };
+    assert_eq!(c.logits.len(), 10);
+
+    let many_tokens = vec!["词"; 100_000].join(",");
+    let huge_token = "长".repeat(100_000);
+    let (s, _) = decode(LessonId::Bidir, &format!("tokens={many_tokens}"));
+    let LessonState::Bidir(c) = s else { panic!() };
+    assert_eq!(c.tokens.len(), 12);
+    let (s, _) = decode(LessonId::Bidir, &format!("tokens={huge_token}"));
+    let LessonState::Bidir(c) = s else { panic!() };
+    assert_eq!(c.tokens, vec!["长".repeat(16)]);
+
+    let (s, _) = decode(LessonId::Parallel, "max_len=1e12&hidden_size=-1");
+    assert_eq!(s, LessonState::Parallel(ParallelConfig { cell: CellKind::Lstm, hidden_size: 8, max_len: 512 }));
+
+    // Thousands of bad keys: the notice list is capped.
+    let q: String = (0..5000).map(|i| format!("k{i}=NaN&")).collect();
+    let (_, n) = decode(LessonId::Gru, &q);
+    assert_eq!(n.len(), MAX_NOTICES);
+}
+
+#[test]
+fn docs_url_md_lists_every_lesson_key() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/url.md")).expect("docs/url.md");
+    for id in LessonId::ALL {
+        let table = markdown_table(id.fields());
+        assert!(doc.contains(&format!("`lesson={}`", id.as_str())), "docs/url.md has no section for {}", id.as_str());
+        assert!(doc.contains(&table), "docs/url.md is out of date; the {} table is:\n{table}", id.as_str());
+    }
+}
