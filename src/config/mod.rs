@@ -1,1 +1,15 @@
 //! Plain configuration structs and the URL query codec (no Leptos types).
+//!
+//! - [`query`]: the table-driven codec every page uses ([`query::UrlConfig`], [`query::decode`],
+//!   [`query::encode`], [`query::UrlNotice`]).
+//! - [`train`]: the training page's [`TrainConfig`] (`?lesson=names`).
+//!
+//! The keys, ranges and defaults are documented in `docs/url.md`, generated from the field
+//! tables ([`query::markdown_table`]).
+
+pub mod query;
+pub mod train;
+
+pub use crate::math::params::CellKind;
+pub use query::{decode, encode, Decoded, Lang, NoticeKind, UrlConfig, UrlNotice, URL_VERSION};
+pub use train::{BackendChoice, Head, TrainConfig, TRAIN_FIELDS};
