@@ -1,1 +1,21 @@
 //! wgpu host code for the WGSL kernels in `shaders/`.
+//!
+//! - [`context`]: adapter, device, queue; device-loss tracking.
+//! - [`shader_source`]: the registry of WGSL sources (the only `include_str!` of `shaders/`).
+//! - [`kernels`]: one module per kernel (uniform struct, bindings, dispatch size).
+//! - [`buffers`]: buffer constructors and asynchronous readback.
+//! - [`classifier`]: the name classifier's training step on the GPU.
+//!
+//! Imports `math` (layouts, batches) and nothing from `train` or `ui`. Works on native
+//! (Vulkan; lavapipe in tests, polled) and on wasm32 (WebGPU; never blocks).
+
+pub mod buffers;
+pub mod classifier;
+pub mod context;
+pub mod error;
+pub mod kernels;
+pub mod shader_source;
+
+pub use classifier::{GpuClassifier, StepResult};
+pub use context::GpuContext;
+pub use error::GpuError;

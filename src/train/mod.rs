@@ -1,1 +1,111 @@
-//! The training loop over either backend (no Leptos).
+//! The training loop of the name classifier over either backend (no Leptos).
+//!
+//! - [`Engine`]: the backend chosen at run time, the CPU reference ([`cpu::CpuTrainer`]) or the
+//!   WGSL kernels ([`crate::gpu::classifier::GpuClassifier`]).
+//! - [`session::run_session`]: epochs, validation, pause/resume/stop, events for the UI and
+//!   for the native `train-names` binary.
+//! - [`clock`]: time and cooperative yielding, native and in the browser.
+
+pub mod clock;
+pub mod cpu;
+pub mod session;
+
+use crate::gpu::classifier::GpuClassifier;
+use crate::gpu::GpuError;
+use crate::math::classifier::{ClassifierBatch, ClassifierModel};
+use cpu::CpuTrainer;
+
+/// Optimiser settings of one step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hyper {
+    /// Adam learning rate.
+    pub lr: f32,
+    /// Global-norm gradient clipping threshold (`clip_grad_norm_`); 0 = off.
+    pub max_norm: f32,
+}
+
+/// What one optimisation step produced.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepResult {
+    /// Mean cross-entropy over the batch (before the update).
+    pub loss: f32,
+    /// Names whose arg-max prediction was right (before the update).
+    pub correct: u32,
+    /// True when the gradient norm was not finite and the update was skipped.
+    pub skipped: bool,
+}
+
+/// The backend that trains: CPU reference or WGSL kernels.
+pub enum Engine {
+    /// Pure Rust on the CPU.
+    Cpu(CpuTrainer),
+    /// WGSL kernels through wgpu (WebGPU in the browser, Vulkan natively).
+    Gpu {
+        /// The kernels and their buffers.
+        gpu: Box<GpuClassifier>,
+        /// The architecture (for predictions on read-back weights).
+        model: ClassifierModel,
+        /// Steps submitted since the last [`Engine::drain`].
+        in_flight: usize,
+    },
+}
+
+impl Engine {
+    /// Enqueues (GPU) or runs (CPU) one optimisation step. Results come from [`Engine::drain`].
+    pub async fn step(&mut self, batch: &ClassifierBatch, hyper: &Hyper, pending: &mut Vec<StepResult>) -> Result<(), GpuError> {
+        match self {
+            Engine::Cpu(t) => {
+                pending.push(t.step(batch, hyper).await);
+                Ok(())
+            }
+            Engine::Gpu { gpu, in_flight, .. } => {
+                gpu.train_step(batch, hyper.lr)?;
+                *in_flight += 1;
+                Ok(())
+            }
+        }
+    }
+
+    /// Steps enqueued on the GPU whose results have not been read back yet (0 on the CPU).
+    pub fn in_flight(&self) -> usize {
+        match self {
+            Engine::Cpu(_) => 0,
+            Engine::Gpu { in_flight, .. } => *in_flight,
+        }
+    }
+
+    /// Waits for every enqueued step and appends their results, in order, to `pending`.
+    pub async fn drain(&mut self, pending: &mut Vec<StepResult>) -> Result<(), GpuError> {
+        if let Engine::Gpu { gpu, in_flight, .. } = self {
+            for r in gpu.drain_results().await? {
+                pending.push(StepResult { loss: r.loss, correct: r.correct, skipped: false });
+            }
+            *in_flight = 0;
+        }
+        Ok(())
+    }
+
+    /// Logits `[B, C]` of `batch` with the current weights (no update).
+    pub async fn logits(&mut self, batch: &ClassifierBatch) -> Result<Vec<f32>, GpuError> {
+        match self {
+            Engine::Cpu(t) => Ok(t.logits(batch).await),
+            Engine::Gpu { gpu, .. } => gpu.evaluate(batch).await,
+        }
+    }
+
+    /// Current parameters, flat in `ParamLayout::classifier` order.
+    pub async fn params(&self) -> Result<Vec<f32>, GpuError> {
+        match self {
+            Engine::Cpu(t) => Ok(t.params().to_vec()),
+            Engine::Gpu { gpu, .. } => gpu.read_params().await,
+        }
+    }
+
+    /// The model architecture.
+    pub fn model(&self) -> &ClassifierModel {
+        match self {
+            Engine::Cpu(t) => t.model(),
+            Engine::Gpu { model, .. } => model,
+        }
+    }
+}

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Installs what is missing (wasm32 target, trunk, wasm-bindgen CLI, npm tools, the names data),
+# then builds Unroll and serves it at http://127.0.0.1:${PORT:-8080}/
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+unroll_setup_build
+cd "$UNROLL_ROOT"
+PORT="${PORT:-8080}"
+log "open http://127.0.0.1:$PORT/ once the build below finishes (Ctrl-C stops the server)"
+exec trunk serve --release --skip-version-check --address 127.0.0.1 --port "$PORT"

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Installs what Unroll's build needs and is missing; skips whatever is already present at the
+# right version. Sourced by scripts/serve.sh and scripts/test.sh (not meant to be run alone).
+#
+#   unroll_setup_build   wasm32 target, trunk 0.21.14, wasm-bindgen CLI = Cargo.lock's version,
+#                        npm tools (binaryen 132 for wasm-opt, playwright-core), the names data
+#   unroll_setup_test    + Chromium, chromedriver, Mesa's Vulkan driver (lavapipe), CJK fonts
+set -euo pipefail
+
+UNROLL_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TRUNK_VERSION="0.21.14"
+export PATH="$HOME/.cargo/bin:$UNROLL_ROOT/node_modules/.bin:$PATH"
+
+log() { printf '\033[1m[setup]\033[0m %s\n' "$*" >&2; }
+die() { printf '\033[31m[setup] error:\033[0m %s\n' "$*" >&2; exit 1; }
+
+need_cmd() { command -v "$1" >/dev/null 2>&1 || die "$1 is required: $2"; }
+
+# The wasm-bindgen version pinned in Cargo.lock (the CLI must be exactly this version).
+wasm_bindgen_version() {
+  awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$UNROLL_ROOT/Cargo.lock"
+}
+
+unroll_setup_build() {
+  need_cmd cargo "install Rust with rustup (https://rustup.rs)"
+  need_cmd node "install Node.js 20 or newer"
+  need_cmd npm "install npm (comes with Node.js)"
+  cd "$UNROLL_ROOT"
+
+  if command -v rustup >/dev/null 2>&1; then
+    if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+      log "adding the wasm32-unknown-unknown target"
+      rustup target add wasm32-unknown-unknown
+    fi
+  fi
+
+  if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
+    log "installing trunk $TRUNK_VERSION (about 8 minutes on 2 cores, once)"
+    cargo install --locked "trunk@$TRUNK_VERSION"
+  fi
+
+  local wb; wb="$(wasm_bindgen_version)"
+  [ -n "$wb" ] || die "could not read the wasm-bindgen version from Cargo.lock"
+  if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wb" ]; then
+    # Without --locked: the registry here lacks a locked transitive version (see docs).
+    log "installing wasm-bindgen-cli $wb (about 2 minutes, once)"
+    cargo install wasm-bindgen-cli --version "$wb"
+  fi
+
+  if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
+    log "installing npm tools (binaryen, playwright-core)"
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
+  if [ ! -d scripts/node_modules ]; then
+    (cd scripts && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+
+  node scripts/fetch-data.mjs
+}
+
+unroll_setup_test() {
+  unroll_setup_build
+  local pkgs=() 
+  command -v chromium >/dev/null 2>&1 || pkgs+=(chromium)
+  command -v chromedriver >/dev/null 2>&1 || pkgs+=(chromium-driver)
+  ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 || pkgs+=(mesa-vulkan-drivers libvulkan1)
+  fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || pkgs+=(fonts-noto-cjk)
+  if [ ${#pkgs[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+      log "installing ${pkgs[*]} with apt-get"
+      apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${pkgs[@]}" >/dev/null
+    else
+      die "missing system packages: ${pkgs[*]}. Install them (Debian/Ubuntu: sudo apt-get install ${pkgs[*]}) and run again."
+    fi
+  fi
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Installs what is missing (build tools, Chromium, chromedriver, Mesa's Vulkan driver, CJK fonts,
+# the names data), then runs every test of Unroll:
+#   1. native `cargo test`: CPU math vs PyTorch fixtures, WGSL kernels on Vulkan (lavapipe), data, URL codec
+#   2. Node tests of the data download path (archive served from 127.0.0.1)
+#   3. the native trainer on the real data, CPU path: 5 epochs must reach val_acc >= 0.68
+#   4. the release build with Trunk and end-to-end tests in headless Chromium (WebGPU and CPU)
+# The last line is "summary: N passed, M failed" over all of them.
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+set +e
+unroll_setup_test || exit 1
+cd "$UNROLL_ROOT"
+LOGS="$(mktemp -d)"
+passed=0; failed=0
+
+count_cargo() { # sums "test result: ok. N passed; M failed" lines
+  local p f
+  p=$(grep -Eo 'test result: [a-zA-Z]+\. [0-9]+ passed' "$1" | awk '{s+=$4} END {print s+0}')
+  f=$(grep -Eo '[0-9]+ failed;' "$1" | awk '{s+=$1} END {print s+0}')
+  passed=$((passed + p)); failed=$((failed + f))
+}
+count_node() { # node --test TAP summary: "# pass N" / "# fail M"
+  local p f
+  p=$(grep -E '^# pass [0-9]+' "$1" | awk '{s+=$3} END {print s+0}')
+  f=$(grep -E '^# fail [0-9]+' "$1" | awk '{s+=$3} END {print s+0}')
+  passed=$((passed + p)); failed=$((failed + f))
+}
+suite() { # suite NAME COUNTER CMD...: runs CMD, tees its log, adds its counts; a crash counts as a failure
+  local name="$1" counter="$2"; shift 2
+  log "== $name: $*"
+  "$@" 2>&1 | tee "$LOGS/$name.log"
+  local rc=${PIPESTATUS[0]}
+  local before=$failed
+  "$counter" "$LOGS/$name.log"
+  if [ "$rc" -ne 0 ] && [ "$failed" -eq "$before" ]; then failed=$((failed + 1)); log "$name exited with $rc"; fi
+}
+check_accuracy() { # runs the native trainer and checks the final validation accuracy
+  local out="$LOGS/train-names.jsonl"
+  cargo run --release --quiet --bin train-names -- --epochs 5 --backend cpu --seed 0 | tee "$out" || return 1
+  node -e '
+    const lines = require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n").map(JSON.parse);
+    const last = lines[lines.length - 1];
+    const ok = lines.length === 5 && last.val_acc >= 0.68;
+    console.log(`train-names cpu: ${lines.length} epochs, final val_acc ${last.val_acc.toFixed(4)} (needs >= 0.68)`);
+    console.log(`test result: ${ok ? "ok" : "FAILED"}. ${ok ? 1 : 0} passed; ${ok ? 0 : 1} failed;`);
+    process.exit(ok ? 0 : 1);' "$out"
+}
+
+suite cargo-test count_cargo cargo test --no-fail-fast
+suite node-data count_node node --test scripts/tests/
+suite train-accuracy count_cargo check_accuracy
+suite trunk-build count_cargo bash -c 'trunk build --release --skip-version-check && echo "test result: ok. 1 passed; 0 failed;"'
+suite e2e count_node node --test --test-concurrency=1 scripts/e2e/
+echo "summary: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

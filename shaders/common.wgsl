@@ -1,0 +1,45 @@
+// common.wgsl — prelude prepended to every kernel by src/gpu/shader_source.rs.
+//
+// Shape legend (same as src/math/mod.rs): B batch, T seq_len, I input_size, H hidden_size,
+// G gate blocks (RNN 1, LSTM 4, GRU 3), C classes. Row-major f32; time-major buffers [T, B, ·];
+// caches [T+1, B, H] with slot 0 = the initial state.
+
+// Invocations per workgroup of the 1-D (element-wise) kernels.
+const WG_1D: u32 = 256u;
+
+// Largest |x| fed to the hardware tanh. tanh(15) rounds to 1.0 in f32, so the clamp changes no
+// result, but it keeps SwiftShader (Chromium's WebGPU) from returning NaN for tanh(±100).
+const TANH_CLAMP: f32 = 15.0;
+// Largest |x| fed to exp() in the sigmoid: σ(±30) is within 1e-13 of 0/1, and ±inf stay finite.
+const SIGMOID_CLAMP: f32 = 30.0;
+
+// tanh that never returns NaN for finite or infinite input.
+fn tanh_safe(x: f32) -> f32 {
+    return tanh(clamp(x, -TANH_CLAMP, TANH_CLAMP));
+}
+
+// Logistic sigmoid 1 / (1 + e^{-x}) that never overflows: exp() only sees -|x|.
+fn sigmoid_safe(x: f32) -> f32 {
+    let xc = clamp(x, -SIGMOID_CLAMP, SIGMOID_CLAMP);
+    let e = exp(-abs(xc));
+    return select(e / (1.0 + e), 1.0 / (1.0 + e), xc >= 0.0);
+}
+
+// Linear invocation index of a 1-D kernel launched as a 2-D grid of WG_1D-wide workgroups
+// (the host splits dispatches over 65535 workgroups into rows; see gpu::kernels::grid_1d).
+fn linear_index(gid: vec3<u32>, num_wg: vec3<u32>) -> u32 {
+    return gid.y * (num_wg.x * WG_1D) + gid.x;
+}
+
+// Per-time-step parameters of the cell kernels (rnn/lstm/gru _forward/_backward).
+// Rust twin: gpu::kernels::CellDims.
+struct CellDims {
+    batch: u32,          // B
+    hidden: u32,         // H
+    t: u32,              // time step of this dispatch
+    b_hn_offset: u32,    // GRU: params offset of b_hn (rows 2H..3H of bias_hh); else unused
+    nonlinearity: u32,   // RNN: 0 tanh, 1 relu; else unused
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+}
