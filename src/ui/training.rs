@@ -1,0 +1,809 @@
+//! The training page (`?lesson=names`): an LSTM learns the language of a surname, in this tab.
+//!
+//! The page owns no maths: the data set comes from [`super::data_loader`], the configuration
+//! from the URL codec, and every number from the training session's events (all reached
+//! through [`super::training_bridge`]). Test hooks (`data-testid`) are listed in the README;
+//! every element that shows a number carries it unformatted in `data-value`.
+
+use super::charts::loss_curve::{self, LossSeries};
+use super::charts::val_curve::{self, EpochPoint};
+use super::data_loader::{self, LoadState};
+use super::training_bridge::{self as bridge, BackendKind, TrainConfig, TrainControl, TrainEvent};
+use super::url::{self, UrlNotice};
+use super::widgets::chart_canvas::chart_canvas;
+use super::widgets::stat::Stat;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// Where the training session stands; shown by `data-testid="train-status"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// No session (before the first start, or after reset).
+    Idle,
+    /// A session is stepping.
+    Running,
+    /// A session is paused and can resume.
+    Paused,
+    /// The session trained all its epochs.
+    Finished,
+    /// The session stopped with an error.
+    Error,
+}
+
+impl Status {
+    /// The stable name used in `data-value` and as CSS modifier.
+    pub fn key(self) -> &'static str {
+        match self {
+            Status::Idle => "idle",
+            Status::Running => "running",
+            Status::Paused => "paused",
+            Status::Finished => "finished",
+            Status::Error => "error",
+        }
+    }
+
+    fn text(self) -> &'static str {
+        match self {
+            Status::Idle => "Ready",
+            Status::Running => "Training",
+            Status::Paused => "Paused",
+            Status::Finished => "Finished",
+            Status::Error => "Stopped by an error",
+        }
+    }
+}
+
+/// The backend a session reported, in a form signals can hold.
+#[derive(Clone, Debug, PartialEq)]
+struct BackendInfo {
+    gpu: bool,
+    description: String,
+    notice: Option<String>,
+}
+
+/// Everything the page shows about the current session. Plain data, reset by "Reset".
+#[derive(Clone, Copy)]
+struct SessionView {
+    status: RwSignal<Status>,
+    backend: RwSignal<Option<BackendInfo>>,
+    error: RwSignal<Option<String>>,
+    step: RwSignal<u64>,
+    epoch: RwSignal<u32>,
+    loss_mean_20: RwSignal<Option<f32>>,
+    losses: RwSignal<LossSeries>,
+    epochs: RwSignal<Vec<(EpochPoint, f64)>>,
+    /// Bumped whenever the session's weights may have changed enough to predict again.
+    weights_version: RwSignal<u64>,
+}
+
+impl SessionView {
+    fn new() -> Self {
+        SessionView {
+            status: RwSignal::new(Status::Idle),
+            backend: RwSignal::new(None),
+            error: RwSignal::new(None),
+            step: RwSignal::new(0),
+            epoch: RwSignal::new(0),
+            loss_mean_20: RwSignal::new(None),
+            losses: RwSignal::new(LossSeries::default()),
+            epochs: RwSignal::new(Vec::new()),
+            weights_version: RwSignal::new(0),
+        }
+    }
+
+    fn clear(&self) {
+        self.status.set(Status::Idle);
+        self.backend.set(None);
+        self.error.set(None);
+        self.step.set(0);
+        self.epoch.set(0);
+        self.loss_mean_20.set(None);
+        self.losses.set(LossSeries::default());
+        self.epochs.set(Vec::new());
+        self.weights_version.update(|v| *v += 1);
+    }
+
+    fn apply(&self, event: TrainEvent) {
+        match event {
+            TrainEvent::Backend(kind) => self.backend.set(Some(match kind {
+                BackendKind::Gpu { description } => BackendInfo { gpu: true, description, notice: None },
+                BackendKind::Cpu { notice } => BackendInfo { gpu: false, description: String::new(), notice },
+            })),
+            TrainEvent::Step { step, epoch, loss, mean_loss_20 } => {
+                self.step.set(step);
+                self.epoch.set(epoch);
+                self.loss_mean_20.set(Some(mean_loss_20));
+                self.losses.update(|s| {
+                    s.step_loss.push((step, loss));
+                    s.mean_loss.push((step, mean_loss_20));
+                });
+                if step % 25 == 0 {
+                    self.weights_version.update(|v| *v += 1);
+                }
+            }
+            TrainEvent::Epoch { epoch, train_loss, val_loss, val_acc, sec } => {
+                self.epochs.update(|e| e.push((EpochPoint { epoch, train_loss, val_loss, val_acc }, sec)));
+                self.weights_version.update(|v| *v += 1);
+            }
+            TrainEvent::Finished => {
+                self.status.set(Status::Finished);
+                self.weights_version.update(|v| *v += 1);
+            }
+            TrainEvent::Error(message) => {
+                self.status.set(Status::Error);
+                self.error.set(Some(message));
+            }
+        }
+    }
+}
+
+/// The names training page. Reads its configuration from the URL, keeps the URL canonical,
+/// loads the data set and drives one training session at a time.
+#[component]
+pub fn TrainingPage(
+    /// Notices from reading the URL (shared with the app shell, which may add its own).
+    notices: RwSignal<Vec<String>>,
+) -> impl IntoView {
+    let (initial, url_notices) = bridge::decode_config(&url::current_search());
+    notices.update(|n| n.extend(url_notices));
+    let config = RwSignal::new(initial);
+
+    // The URL follows the configuration (canonical form, replacing the history entry).
+    Effect::new(move |_| {
+        let query = config.with(bridge::encode_config);
+        url::replace_query(&query);
+    });
+
+    let data = RwSignal::new_local(LoadState::Loading { done: 0, total: 0 });
+    spawn_local(async move {
+        let result = data_loader::load(move |done, total| {
+            data.set(LoadState::Loading { done, total });
+        })
+        .await;
+        data.set(match result {
+            Ok(loaded) => LoadState::Ready(std::rc::Rc::new(loaded)),
+            Err(message) => LoadState::Failed(message),
+        });
+    });
+
+    let view_state = SessionView::new();
+    let control = StoredValue::new_local(None::<TrainControl>);
+    let run_id = StoredValue::new(0u64);
+
+    let split = Memo::new(move |_| {
+        let seed = config.with(|c| c.seed);
+        data.with(|d| match d {
+            LoadState::Ready(loaded) => Some(bridge::split_sizes(loaded, seed)),
+            _ => None,
+        })
+    });
+    let steps_per_epoch = Memo::new(move |_| {
+        let batch = config.with(|c| c.batch_size);
+        split.get().map(|s| bridge::steps_per_epoch(s.train, batch)).unwrap_or(0)
+    });
+    let total_steps = Memo::new(move |_| steps_per_epoch.get() * config.with(|c| c.epochs) as u64);
+    let num_classes = Memo::new(move |_| {
+        data.with(|d| match d {
+            LoadState::Ready(loaded) => loaded.summary.classes.len(),
+            _ => 0,
+        })
+    });
+
+    let start = move || {
+        let LoadState::Ready(loaded) = data.get_untracked() else {
+            return;
+        };
+        if let Some(old) = control.get_value() {
+            old.stop();
+        }
+        view_state.clear();
+        view_state.status.set(Status::Running);
+        let id = run_id.get_value() + 1;
+        run_id.set_value(id);
+        let ctl = TrainControl::default();
+        control.set_value(Some(ctl.clone()));
+        let cfg = config.get_untracked();
+        let dataset = loaded.dataset.clone();
+        spawn_local(async move {
+            bridge::run_session(cfg, dataset, ctl, move |event| {
+                // Events of a session that was reset or replaced are dropped.
+                if run_id.try_get_value() == Some(id) {
+                    view_state.apply(event);
+                }
+            })
+            .await;
+        });
+    };
+    let pause = move || {
+        if let Some(c) = control.get_value() {
+            c.pause();
+            view_state.status.set(Status::Paused);
+            view_state.weights_version.update(|v| *v += 1);
+        }
+    };
+    let resume = move || {
+        if let Some(c) = control.get_value() {
+            c.resume();
+            view_state.status.set(Status::Running);
+        }
+    };
+    let reset = move || {
+        if let Some(c) = control.get_value() {
+            c.stop();
+        }
+        control.set_value(None);
+        run_id.update_value(|id| *id += 1);
+        view_state.clear();
+    };
+    on_cleanup(move || {
+        if let Some(c) = control.try_get_value().flatten() {
+            c.stop();
+        }
+    });
+
+    // `autostart=1`: start once, as soon as the data set is ready.
+    let autostarted = StoredValue::new(false);
+    Effect::new(move |_| {
+        let ready = data.with(|d| matches!(d, LoadState::Ready(_)));
+        if ready && config.with_untracked(|c| c.autostart) && !autostarted.get_value() {
+            autostarted.set_value(true);
+            start();
+        }
+    });
+
+    let status = view_state.status;
+    let busy = move || matches!(status.get(), Status::Running | Status::Paused);
+    let data_ready = move || data.with(|d| matches!(d, LoadState::Ready(_)));
+
+    view! {
+        <div class="training-page">
+            <section class="page-intro">
+                <h1>"Which language is this surname from?"</h1>
+                <p class="lede">
+                    "An LSTM reads a surname one letter at a time and guesses its language among 18. "
+                    "It trains right here in this tab: on your GPU through WebGPU when the browser "
+                    "offers it, otherwise on the CPU. Every number below is computed live."
+                </p>
+            </section>
+            <UrlNotice notices=notices />
+            <DataBanner data=data />
+            <div class="layout">
+                <aside class="panel config-panel">
+                    <h2>"Model & training"</h2>
+                    <ConfigForm config=config notices=notices locked=Signal::derive(busy) />
+                    <div class="controls">
+                        <button
+                            type="button"
+                            class="btn btn-primary"
+                            data-testid="train-start"
+                            disabled=move || !data_ready() || busy()
+                            on:click=move |_| start()
+                        >
+                            {move || if status.get() == Status::Idle { "Start training" } else { "Train again" }}
+                        </button>
+                        <button
+                            type="button"
+                            class="btn"
+                            data-testid="train-pause"
+                            disabled=move || status.get() != Status::Running
+                            on:click=move |_| pause()
+                        >
+                            "Pause"
+                        </button>
+                        <button
+                            type="button"
+                            class="btn"
+                            data-testid="train-resume"
+                            disabled=move || status.get() != Status::Paused
+                            on:click=move |_| resume()
+                        >
+                            "Resume"
+                        </button>
+                        <button
+                            type="button"
+                            class="btn btn-ghost"
+                            data-testid="train-reset"
+                            disabled=move || status.get() == Status::Idle
+                            on:click=move |_| reset()
+                        >
+                            "Reset"
+                        </button>
+                    </div>
+                    <p class="hint" class:hidden=move || !busy()>
+                        "Settings are locked while a session runs; reset to change them."
+                    </p>
+                </aside>
+                <div class="main-column">
+                    <ProgressPanel
+                        view_state=view_state
+                        config=config
+                        steps_per_epoch=steps_per_epoch
+                        total_steps=total_steps
+                    />
+                    <section class="panel charts-panel">
+                        <h2>"Learning curves"</h2>
+                        <div class="charts">
+                            {chart_canvas(
+                                "chart-train-loss",
+                                "Training loss per step",
+                                move || {
+                                    let mut s = view_state.losses.get();
+                                    s.total_steps = total_steps.get();
+                                    s.steps_per_epoch = steps_per_epoch.get();
+                                    let c = num_classes.get();
+                                    s.chance_loss = (c > 1).then(|| (c as f64).ln());
+                                    s
+                                },
+                                |s: &LossSeries| s.step_loss.len(),
+                                |area, s, style| {
+                                    let _ = loss_curve::draw(area, s, style);
+                                },
+                            )}
+                            {chart_canvas(
+                                "chart-val",
+                                "Validation loss and accuracy per epoch",
+                                move || {
+                                    let points: Vec<EpochPoint> =
+                                        view_state.epochs.get().into_iter().map(|(p, _)| p).collect();
+                                    (points, config.with(|c| c.epochs))
+                                },
+                                |(p, _): &(Vec<EpochPoint>, u32)| p.len(),
+                                |area, (p, epochs), style| {
+                                    let _ = val_curve::draw(area, p, *epochs, style);
+                                },
+                            )}
+                        </div>
+                    </section>
+                    <PredictPanel view_state=view_state control=control />
+                    <DatasetPanel data=data split=split />
+                </div>
+            </div>
+        </div>
+    }
+}
+
+/// Loading progress or the loading error, above the page's panels.
+#[component]
+fn DataBanner(data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
+    move || match data.get() {
+        LoadState::Loading { done, total } => view! {
+            <div class="notice notice-info" role="status" data-testid="data-loading">
+                <div class="spinner" aria-hidden="true"></div>
+                <div class="notice-body">
+                    {if total == 0 {
+                        "Loading the names data set…".to_owned()
+                    } else {
+                        format!("Loading the names data set… {done} of {total} files")
+                    }}
+                </div>
+            </div>
+        }
+        .into_any(),
+        LoadState::Failed(message) => view! {
+            <div class="notice notice-error" role="alert" data-testid="data-error">
+                <div class="notice-body">
+                    <strong>"The data set could not be loaded. "</strong>
+                    {message}
+                </div>
+            </div>
+        }
+        .into_any(),
+        LoadState::Ready(_) => ().into_any(),
+    }
+}
+
+/// The configuration form. Every change goes through the URL codec (same clamping as a link)
+/// and so also updates the address bar.
+#[component]
+fn ConfigForm(
+    config: RwSignal<TrainConfig>,
+    notices: RwSignal<Vec<String>>,
+    locked: Signal<bool>,
+) -> impl IntoView {
+    let set = move |key: &'static str, value: String| {
+        let (next, adjusted) = config.with_untracked(|c| bridge::with_field(c, key, &value));
+        // Re-setting the same value re-renders the inputs, so a clamped entry shows its clamp.
+        config.set(next);
+        if !adjusted.is_empty() {
+            notices.update(|n| n.extend(adjusted));
+        }
+    };
+    let number = move |key: &'static str,
+                       label: &'static str,
+                       help: &'static str,
+                       min: &'static str,
+                       max: &'static str,
+                       step: &'static str,
+                       get: fn(&TrainConfig) -> String| {
+        let id = format!("cfg-{key}");
+        view! {
+            <div class="field">
+                <label for=id.clone()>
+                    <span class="field-name">{label}</span>
+                    <code class="field-key">{key}</code>
+                </label>
+                <input
+                    id=id
+                    type="number"
+                    inputmode="decimal"
+                    min=min
+                    max=max
+                    step=step
+                    data-testid=format!("cfg-{key}")
+                    prop:value=move || config.with(get)
+                    disabled=move || locked.get()
+                    on:change=move |ev| set(key, event_target_value(&ev))
+                />
+                <div class="field-help">{help}</div>
+            </div>
+        }
+    };
+    view! {
+        <form class="config-form" on:submit=|ev| ev.prevent_default()>
+            <div class="field">
+                <label for="cfg-cell">
+                    <span class="field-name">"Cell"</span>
+                    <code class="field-key">"cell"</code>
+                </label>
+                <select
+                    id="cfg-cell"
+                    data-testid="cfg-cell"
+                    disabled=move || locked.get()
+                    prop:value=move || config.with(|c| bridge::cell_key(c).to_owned())
+                    on:change=move |ev| set("cell", event_target_value(&ev))
+                >
+                    <option value="lstm">"LSTM"</option>
+                    <option value="gru" disabled=true>"GRU (coming later)"</option>
+                    <option value="rnn" disabled=true>"RNN (coming later)"</option>
+                </select>
+                <div class="field-help">"Long short-term memory, PyTorch layout"</div>
+            </div>
+            {number("hidden_size", "Hidden size", "8–256 units in h_t and c_t", "8", "256", "1", |c| c.hidden_size.to_string())}
+            {number("batch_size", "Batch size", "1–512 names per step", "1", "512", "1", |c| c.batch_size.to_string())}
+            {number("lr", "Learning rate", "Adam, 0.00001–1", "0.00001", "1", "any", |c| c.lr.to_string())}
+            {number("epochs", "Epochs", "1–100 passes over the training names", "1", "100", "1", |c| c.epochs.to_string())}
+            {number("seed", "Seed", "fixes initialisation, split and batch order", "0", "4294967295", "1", |c| c.seed.to_string())}
+        </form>
+    }
+}
+
+fn fmt_count(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// Status, backend, the headline numbers and the progress bar.
+#[component]
+fn ProgressPanel(
+    view_state: SessionView,
+    config: RwSignal<TrainConfig>,
+    steps_per_epoch: Memo<u64>,
+    total_steps: Memo<u64>,
+) -> impl IntoView {
+    let v = view_state;
+    let epochs_total = move || config.with(|c| c.epochs);
+    let fraction = move || {
+        let total = total_steps.get();
+        if total == 0 {
+            0.0
+        } else {
+            (v.step.get() as f64 / total as f64).clamp(0.0, 1.0)
+        }
+    };
+    let latest_epoch = move || v.epochs.with(|e| e.last().copied());
+    let backend_text = move || match v.backend.get() {
+        Some(b) if b.gpu && b.description.is_empty() => "WebGPU".to_owned(),
+        Some(b) if b.gpu => format!("WebGPU · {}", b.description),
+        Some(_) => "CPU".to_owned(),
+        None => "chosen when training starts".to_owned(),
+    };
+    let backend_key = move || match v.backend.get() {
+        Some(b) if b.gpu => "webgpu",
+        Some(_) => "cpu",
+        None => "",
+    };
+    view! {
+        <section class="panel progress-panel">
+            <div class="progress-head">
+                <h2>"Progress"</h2>
+                <span
+                    class=move || format!("status-pill status-{}", v.status.get().key())
+                    data-testid="train-status"
+                    data-value=move || v.status.get().key()
+                >
+                    {move || v.status.get().text()}
+                </span>
+            </div>
+            <div class="backend-line">
+                <span class="backend-label">"Backend"</span>
+                <span
+                    class=move || format!("backend backend-{}", backend_key())
+                    data-testid="backend"
+                    data-value=backend_key
+                >
+                    {backend_text}
+                </span>
+            </div>
+            {move || {
+                v.backend
+                    .get()
+                    .and_then(|b| b.notice)
+                    .map(|n| {
+                        view! {
+                            <div class="notice notice-info compact" data-testid="backend-notice">
+                                <div class="notice-body">{n}</div>
+                            </div>
+                        }
+                    })
+            }}
+            {move || {
+                v.error
+                    .get()
+                    .map(|e| {
+                        view! {
+                            <div class="notice notice-error compact" role="alert" data-testid="train-error">
+                                <div class="notice-body">{e}</div>
+                            </div>
+                        }
+                    })
+            }}
+            <div class="stats">
+                <Stat
+                    label="Epoch"
+                    testid="epoch"
+                    text=Signal::derive(move || {
+                        let e = v.epoch.get();
+                        if e == 0 { "—".to_owned() } else { format!("{e} / {}", epochs_total()) }
+                    })
+                    raw=Signal::derive(move || v.epoch.get().to_string())
+                />
+                <Stat
+                    label="Step"
+                    testid="train-step"
+                    text=Signal::derive(move || fmt_count(v.step.get()))
+                    raw=Signal::derive(move || v.step.get().to_string())
+                    detail=Signal::derive(move || format!("of {}", fmt_count(total_steps.get())))
+                />
+                <Stat
+                    label="Training loss"
+                    testid="train-loss"
+                    text=Signal::derive(move || {
+                        v.loss_mean_20.get().map(|l| format!("{l:.3}")).unwrap_or_else(|| "—".into())
+                    })
+                    raw=Signal::derive(move || v.loss_mean_20.get().map(|l| l.to_string()).unwrap_or_default())
+                    detail=Signal::derive(|| "mean of the last 20 steps".to_owned())
+                />
+                <Stat
+                    label="Validation accuracy"
+                    testid="val-acc"
+                    text=Signal::derive(move || {
+                        latest_epoch()
+                            .map(|(p, _)| format!("{:.1}%", p.val_acc * 100.0))
+                            .unwrap_or_else(|| "—".into())
+                    })
+                    raw=Signal::derive(move || latest_epoch().map(|(p, _)| p.val_acc.to_string()).unwrap_or_default())
+                    detail=Signal::derive(move || {
+                        latest_epoch()
+                            .map(|(p, _)| format!("after epoch {}", p.epoch))
+                            .unwrap_or_else(|| "after each epoch".to_owned())
+                    })
+                />
+                <Stat
+                    label="Validation loss"
+                    testid="val-loss"
+                    text=Signal::derive(move || {
+                        latest_epoch().map(|(p, _)| format!("{:.3}", p.val_loss)).unwrap_or_else(|| "—".into())
+                    })
+                    raw=Signal::derive(move || latest_epoch().map(|(p, _)| p.val_loss.to_string()).unwrap_or_default())
+                />
+                <Stat
+                    label="Time per epoch"
+                    testid="epoch-sec"
+                    text=Signal::derive(move || {
+                        latest_epoch().map(|(_, s)| format!("{s:.1} s")).unwrap_or_else(|| "—".into())
+                    })
+                    raw=Signal::derive(move || latest_epoch().map(|(_, s)| s.to_string()).unwrap_or_default())
+                />
+            </div>
+            <div class="progress">
+                <div
+                    class="progress-track"
+                    role="progressbar"
+                    aria-label="Training progress"
+                    aria-valuemin="0"
+                    aria-valuemax=move || total_steps.get().to_string()
+                    aria-valuenow=move || v.step.get().to_string()
+                    data-testid="train-progress"
+                    data-value=move || fraction().to_string()
+                >
+                    <div class="progress-fill" style:width=move || format!("{:.2}%", fraction() * 100.0)></div>
+                </div>
+                <div class="progress-label">
+                    {move || {
+                        let spe = steps_per_epoch.get();
+                        if spe == 0 {
+                            "Waiting for the data set".to_owned()
+                        } else {
+                            format!(
+                                "{} epochs × {} steps · {:.0}% done",
+                                epochs_total(),
+                                fmt_count(spe),
+                                fraction() * 100.0,
+                            )
+                        }
+                    }}
+                </div>
+            </div>
+        </section>
+    }
+}
+
+/// What the predict box shows.
+#[derive(Clone, Debug, PartialEq)]
+enum Prediction {
+    Empty,
+    Hint(String),
+    Invalid(String),
+    Top(Vec<(String, f32)>),
+}
+
+/// Type a surname, see the three most likely languages from the current weights.
+#[component]
+fn PredictPanel(view_state: SessionView, control: StoredValue<Option<TrainControl>, LocalStorage>) -> impl IntoView {
+    let text = RwSignal::new(String::new());
+    let prediction = move || {
+        view_state.weights_version.track();
+        view_state.step.track();
+        let name = text.get();
+        if name.trim().is_empty() {
+            return Prediction::Empty;
+        }
+        if let Err(message) = bridge::check_name(&name) {
+            return Prediction::Invalid(message);
+        }
+        let Some(ctl) = control.get_value() else {
+            return Prediction::Hint("Start training, then type a name to see what the model thinks.".into());
+        };
+        match bridge::predict_top(&ctl, &name, 3) {
+            None => Prediction::Hint("The first weights arrive after the first training steps…".into()),
+            Some(Err(message)) => Prediction::Invalid(message),
+            Some(Ok(top)) => Prediction::Top(top),
+        }
+    };
+    let prediction = Memo::new(move |_| prediction());
+    view! {
+        <section class="panel predict-panel">
+            <h2>"Try a name"</h2>
+            <div class="predict-row">
+                <input
+                    type="text"
+                    class="predict-input"
+                    placeholder="e.g. Nguyen, Schmidt, Rossi"
+                    aria-label="Surname to classify"
+                    autocomplete="off"
+                    spellcheck="false"
+                    maxlength="64"
+                    data-testid="predict-input"
+                    prop:value=move || text.get()
+                    on:input=move |ev| text.set(event_target_value(&ev))
+                />
+            </div>
+            {move || match prediction.get() {
+                Prediction::Empty => view! {
+                    <p class="predict-hint">"Predictions update as you type, from the weights being trained."</p>
+                }
+                .into_any(),
+                Prediction::Hint(h) => view! { <p class="predict-hint" data-testid="predict-hint">{h}</p> }.into_any(),
+                Prediction::Invalid(m) => view! {
+                    <p class="predict-message" role="status" data-testid="predict-message">{m}</p>
+                }
+                .into_any(),
+                Prediction::Top(top) => view! {
+                    <ol class="predict-top" data-testid="predict-top">
+                        {top
+                            .into_iter()
+                            .map(|(language, p)| {
+                                let label = language.clone();
+                                view! {
+                                    <li data-label=label data-value=p.to_string()>
+                                        <span class="lang">{language}</span>
+                                        <span class="bar" aria-hidden="true">
+                                            <span class="bar-fill" style:width=format!("{:.1}%", p * 100.0)></span>
+                                        </span>
+                                        <span class="prob">{format!("{:.1}%", p * 100.0)}</span>
+                                    </li>
+                                }
+                            })
+                            .collect_view()}
+                    </ol>
+                }
+                .into_any(),
+            }}
+        </section>
+    }
+}
+
+/// The loader's counts: classes, lines, distinct pairs, skipped lines, the split; per-class
+/// counts in a collapsible table.
+#[component]
+fn DatasetPanel(data: RwSignal<LoadState, LocalStorage>, split: Memo<Option<bridge::SplitSizes>>) -> impl IntoView {
+    move || {
+        let LoadState::Ready(loaded) = data.get() else {
+            return ().into_any();
+        };
+        let s = loaded.summary.clone();
+        let item = |label: &'static str, testid: &'static str, value: u64| {
+            view! {
+                <div class="kv">
+                    <dt>{label}</dt>
+                    <dd data-testid=testid data-value=value.to_string()>{fmt_count(value)}</dd>
+                </div>
+            }
+        };
+        let max_pairs = s.classes.iter().map(|c| c.distinct_pairs).max().unwrap_or(1).max(1);
+        view! {
+            <section class="panel dataset-panel" data-testid="dataset">
+                <h2>"The data set"</h2>
+                <p class="panel-note">
+                    "Surnames from the PyTorch tutorial's 18 language files, normalised to the letters a–z, "
+                    "A–Z and a few marks; each (name, language) pair counts once."
+                </p>
+                <dl class="kvs">
+                    {item("Languages", "data-classes", s.classes.len() as u64)}
+                    {item("Lines in the files", "data-raw-lines", s.raw_lines as u64)}
+                    {item("Distinct pairs", "data-pairs", s.distinct_pairs as u64)}
+                    {item("Skipped lines", "data-skipped", s.skipped as u64)}
+                    {move || split.get().map(|sp| item("Training pairs", "data-train", sp.train as u64))}
+                    {move || split.get().map(|sp| item("Validation pairs", "data-val", sp.val as u64))}
+                </dl>
+                <details class="class-table">
+                    <summary>"Per language"</summary>
+                    <table>
+                        <thead>
+                            <tr>
+                                <th scope="col">"Language"</th>
+                                <th scope="col" class="num">"Lines"</th>
+                                <th scope="col" class="num">"Distinct"</th>
+                                <th scope="col" class="bar-col"></th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {s
+                                .classes
+                                .iter()
+                                .map(|c| {
+                                    let w = c.distinct_pairs as f64 / max_pairs as f64 * 100.0;
+                                    let label = c.language.clone();
+                                    view! {
+                                        <tr data-label=label>
+                                            <td>{c.language.clone()}</td>
+                                            <td class="num" data-value=c.raw_lines.to_string()>
+                                                {fmt_count(c.raw_lines as u64)}
+                                            </td>
+                                            <td class="num" data-value=c.distinct_pairs.to_string()>
+                                                {fmt_count(c.distinct_pairs as u64)}
+                                            </td>
+                                            <td class="bar-col">
+                                                <span class="bar">
+                                                    <span class="bar-fill" style:width=format!("{w:.1}%")></span>
+                                                </span>
+                                            </td>
+                                        </tr>
+                                    }
+                                })
+                                .collect_view()}
+                        </tbody>
+                    </table>
+                </details>
+            </section>
+        }
+        .into_any()
+    }
+}
