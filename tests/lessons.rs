@@ -198,8 +198,12 @@ fn bptt_linear_and_relu_explode_and_clipping_caps_the_norm() {
     let clipped_norm = clip.clipped.iter().map(|&g| f64::from(g).powi(2)).sum::<f64>().sqrt();
     assert!((clipped_norm - 1.0).abs() <= 1e-5, "{clipped_norm}");
     assert!((scale - 1.0 / (norm + 1e-6)).abs() <= 1e-12);
-    // The norms grow with the horizon.
+    // The norms grow with the horizon; clipped, none exceeds max_norm.
     assert!(b.grad_norms.windows(2).all(|w| w[1] > w[0]));
+    let clipped = b.clipped_norms.clone().unwrap();
+    for (c, n) in clipped.iter().zip(&b.grad_norms) {
+        assert!(*c <= 1.0 + 1e-6 && (*c - n.min(1.0)).abs() <= 1e-5, "{c} vs {n}");
+    }
 
     // Clipping does nothing for a small gradient.
     let small = bptt::bptt(&BpttConfig { max_norm: 100.0, ..BpttConfig::default() });

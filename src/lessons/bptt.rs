@@ -90,6 +90,9 @@ pub struct Bptt {
     pub grad_norms: Vec<f64>,
     /// Clipping of ∂h_T/∂θ when `max_norm > 0`.
     pub clipping: Option<Clipping>,
+    /// When `max_norm > 0`: the norm of ∂h_t/∂θ after [`clip_grad_norm`], for every t (NaN
+    /// where the norm is not finite and the step would be skipped).
+    pub clipped_norms: Option<Vec<f64>>,
 }
 
 /// The activation and its derivative through the output.
@@ -157,10 +160,21 @@ pub fn bptt(config: &BpttConfig) -> Bptt {
         .collect();
     let grads = param_grads(&steps, steps_n, w_hh);
     let grad_norms = (1..=steps_n).map(|len| norm(&param_grads(&steps, len, w_hh))).collect();
+    let clipped_norms = (config.max_norm > 0.0).then(|| {
+        (1..=steps_n)
+            .map(|len| {
+                let mut g = param_grads(&steps, len, w_hh).flat();
+                match clip_grad_norm(&mut g, config.max_norm as f32) {
+                    ClipOutcome::NonFinite { .. } => f64::NAN,
+                    _ => g.iter().map(|&v| f64::from(v) * f64::from(v)).sum::<f64>().sqrt(),
+                }
+            })
+            .collect()
+    });
     let clipping = (config.max_norm > 0.0).then(|| {
         let mut clipped = grads.flat();
         let outcome = clip_grad_norm(&mut clipped, config.max_norm as f32);
         Clipping { max_norm: config.max_norm as f32, outcome, clipped }
     });
-    Bptt { steps, curves, grads, grad_norms, clipping }
+    Bptt { steps, curves, grads, grad_norms, clipping, clipped_norms }
 }

@@ -1,66 +1,35 @@
-//! The app shell: header with the name and the navigation, the page chosen by `?lesson=`,
-//! and a footer.
+//! The app shell: header with the name, the navigation and the language switch, the page
+//! chosen by `?lesson=`, and a footer.
 //!
-//! Pages are listed once in [`PAGES`]; the navigation is generated from it, so a lesson added
-//! there appears in the header. An unknown `lesson` falls back to the training page with a
-//! notice (never a blank page).
+//! Routing (`config::lessons::route`): `lesson=names` is the training page; no `lesson` (or
+//! `index`) is the index of lessons; a lesson name is that lesson; an unknown name shows the
+//! index with a notice (never a blank page). Lessons and the index switch by `pushState`
+//! inside one document ([`crate::ui::lessons`]); the training page is its own document (links
+//! to and from it are plain links), so a running training session is never torn down by a
+//! client-side navigation.
 
+use super::i18n::{self, provide_lang, use_lang, LangSwitch};
+use super::lessons::{lesson_query, provide_nav, LessonsMain, NavLink};
 use super::training::TrainingPage;
-use super::url::{self, query_value};
+use super::url;
+use crate::config::lessons::{route, Route};
 use leptos::prelude::*;
-
-/// A page of the app, selected by the `lesson` URL key.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Page {
-    /// `?lesson=names`: train the LSTM name classifier (the default page).
-    Names,
-}
-
-/// One navigation entry.
-#[derive(Clone, Copy, Debug)]
-pub struct PageInfo {
-    /// The page.
-    pub page: Page,
-    /// Its `lesson` key in the URL.
-    pub lesson: &'static str,
-    /// Its title in the navigation.
-    pub title: &'static str,
-}
-
-/// All pages in navigation order.
-pub const PAGES: &[PageInfo] = &[PageInfo { page: Page::Names, lesson: "names", title: "Train on names" }];
-
-/// The page that `search` selects, and a notice when its `lesson` value is not known.
-pub fn page_for(search: &str) -> (Page, Option<String>) {
-    match query_value(search, "lesson") {
-        None => (Page::Names, None),
-        Some(lesson) => match PAGES.iter().find(|p| p.lesson == lesson) {
-            Some(p) => (p.page, None),
-            None => (
-                Page::Names,
-                Some(format!("lesson: “{}” is not a page of Unroll, showing the training page", truncate(&lesson, 40))),
-            ),
-        },
-    }
-}
-
-fn truncate(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_owned()
-    } else {
-        s.chars().take(n).collect::<String>() + "…"
-    }
-}
 
 /// The root component.
 #[component]
 pub fn App() -> impl IntoView {
-    let (page, lesson_notice) = page_for(&url::current_search());
-    let notices = RwSignal::new(lesson_notice.into_iter().collect::<Vec<_>>());
+    let search = RwSignal::new(url::current_search());
+    let lang_state = provide_lang(&search.get_untracked());
+    provide_nav(search, lang_state);
+    let training = route(&search.get_untracked()) == Route::Training;
+    let lang = use_lang();
+    let notices = RwSignal::new(Vec::<String>::new());
+    let index_query = Signal::derive(move || lesson_query(None, lang.url_lang()));
+    let lessons_active = move || !training && matches!(route(&search.get()), Route::Index | Route::Unknown(_));
     view! {
         <header class="site-header">
             <div class="site-header-inner">
-                <a class="brand" href="?lesson=names" aria-label="Unroll home">
+                <a class="brand" href="?v=1" aria-label="Unroll">
                     <span class="brand-mark" aria-hidden="true">
                         <svg viewBox="0 0 64 64" width="28" height="28">
                             <rect width="64" height="64" rx="14" fill="currentColor"></rect>
@@ -71,35 +40,38 @@ pub fn App() -> impl IntoView {
                         </svg>
                     </span>
                     <span class="brand-name">"Unroll"</span>
-                    <span class="brand-tag">"RNN · LSTM · GRU, live in your browser"</span>
+                    <span class="brand-tag">{move || i18n::common::TAGLINE.get(lang.get())}</span>
                 </a>
                 <nav class="site-nav" aria-label="Pages">
-                    {PAGES
-                        .iter()
-                        .map(|p| {
-                            let current = p.page == page;
-                            view! {
-                                <a
-                                    href=format!("?v=1&lesson={}", p.lesson)
-                                    class:active=current
-                                    aria-current=if current { Some("page") } else { None }
-                                >
-                                    {p.title}
-                                </a>
-                            }
-                        })
-                        .collect_view()}
+                    {if training {
+                        view! { <a href="?v=1" data-testid="nav-lessons">{move || i18n::common::LESSONS.get(lang.get())}</a> }.into_any()
+                    } else {
+                        view! {
+                            <NavLink query=index_query testid="nav-lessons" class=String::new()>
+                                <span class:active=lessons_active>{move || i18n::common::LESSONS.get(lang.get())}</span>
+                            </NavLink>
+                        }
+                        .into_any()
+                    }}
+                    <a
+                        href="?v=1&lesson=names"
+                        class:active=training
+                        aria-current=if training { Some("page") } else { None }
+                        data-testid="nav-train"
+                    >
+                        {move || i18n::common::TRAIN.get(lang.get())}
+                    </a>
                 </nav>
+                <LangSwitch />
             </div>
         </header>
         <main class="site-main">
-            {match page {
-                Page::Names => view! { <TrainingPage notices=notices /> },
+            {if training {
+                view! { <TrainingPage notices=notices /> }.into_any()
+            } else {
+                view! { <LessonsMain /> }.into_any()
             }}
         </main>
-        <footer class="site-footer">
-            "Unroll computes every number on this page in your browser: Rust compiled to WebAssembly, "
-            "WGSL compute shaders on WebGPU, and the same maths in plain Rust on the CPU."
-        </footer>
+        <footer class="site-footer">{move || i18n::common::FOOTER.get(lang.get())}</footer>
     }
 }

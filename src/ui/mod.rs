@@ -6,6 +6,8 @@
 //!
 //! - [`app`]: the shell (header, navigation, page chosen by `?lesson=`).
 //! - [`training`]: the names training page.
+//! - [`lessons`]: the lesson pages and their index (client-side routing); [`i18n`]: English
+//!   and 简体中文 text and the language switch.
 //! - [`data_loader`]: fetches the manifest and the class files.
 //! - [`url`]: `location.search` in, `history.replaceState` out, the URL notice.
 //! - [`charts`]: plotters draw functions; [`widgets`]: reusable view pieces.
@@ -14,6 +16,8 @@
 pub mod app;
 pub mod charts;
 pub mod data_loader;
+pub mod i18n;
+pub mod lessons;
 pub mod panic_panel;
 mod pending;
 pub mod training;

@@ -1,0 +1,291 @@
+//! Lesson 3 (`bptt`): the running product of BPTT, computed by [`crate::lessons::bptt`].
+
+use super::fmt;
+use super::widgets::{t, ChartData, LineChart, ListSliders, Num, Series, Slider};
+use super::{sync_url, LessonFrame, Panel, Para};
+use crate::config::lessons::{BpttAct, BpttConfig, LessonId, LessonState};
+use crate::config::UrlNotice;
+use crate::lessons::bptt::{bptt, run, Bptt, BpttStep, COMPARE_W_HH};
+use crate::math::optim::ClipOutcome;
+use crate::ui::i18n::{self, use_lang};
+use leptos::prelude::*;
+
+const CURVE_COLORS: [&str; 3] = ["#059669", "#64748b", "#c026d3"];
+
+/// The `bptt` lesson page.
+#[component]
+pub fn BpttPage(
+    /// Decoded URL state.
+    initial: BpttConfig,
+    /// URL notices.
+    notices: Vec<UrlNotice>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let cfg = RwSignal::new(initial);
+    sync_url(cfg, LessonState::Bptt);
+    let result = Memo::new(move |_| bptt(&cfg.get()));
+    let steps_n = Memo::new(move |_| result.with(|r| r.steps.len()));
+
+    let act_radio = move |act: BpttAct| {
+        let id = format!("bptt-act-{}", act.as_str());
+        let (for_id, el_id) = (id.clone(), id.clone());
+        view! {
+            <label for=for_id>
+                <input
+                    type="radio"
+                    name="bptt-act"
+                    id=el_id
+                    data-testid=id
+                    prop:checked=move || cfg.with(|c| c.act == act)
+                    on:change=move |_| cfg.update(|c| c.act = act)
+                />
+                {act.as_str()}
+            </label>
+        }
+    };
+
+    let chart = Signal::derive(move || {
+        let r = result.get();
+        let l = lang.get();
+        let w_hh = cfg.with(|c| c.w_hh);
+        let abs_points = |p: &[f32]| p.iter().enumerate().map(|(i, v)| ((i + 1) as f64, f64::from(v.abs()))).collect::<Vec<_>>();
+        let mut series: Vec<Series> = r
+            .curves
+            .iter()
+            .zip(CURVE_COLORS)
+            .map(|(c, color)| Series {
+                name: format!("W_hh = {}", fmt::short(f64::from(c.w_hh))),
+                color,
+                points: abs_points(&c.products),
+                dashed: true,
+            })
+            .collect();
+        series.push(Series {
+            name: i18n::bptt::CURRENT.fill(l, &[&fmt::short(w_hh)]),
+            color: "#1d4ed8",
+            points: abs_points(&r.steps.iter().map(|s| s.product).collect::<Vec<_>>()),
+            dashed: false,
+        });
+        if let Some(clipped) = &r.clipped_norms {
+            series.push(Series {
+                name: i18n::bptt::GRAD_NORM.get(l).to_owned(),
+                color: "#ea580c",
+                points: r.grad_norms.iter().enumerate().map(|(i, v)| ((i + 1) as f64, *v)).collect(),
+                dashed: true,
+            });
+            series.push(Series {
+                name: i18n::bptt::CLIPPED_NORM.get(l).to_owned(),
+                color: "#b91c1c",
+                points: clipped.iter().enumerate().map(|(i, v)| ((i + 1) as f64, *v)).collect(),
+                dashed: false,
+            });
+        }
+        ChartData {
+            series,
+            log_y: true,
+            reference: None,
+            bars: Vec::new(),
+            log2_x: false,
+            x_title: i18n::bptt::X_TITLE.get(l).to_owned(),
+            y_title: i18n::bptt::Y_TITLE.get(l).to_owned(),
+        }
+    });
+
+    view! {
+        <LessonFrame id=LessonId::Bptt notices=notices>
+            <div class="lx-layout">
+                <Panel title=i18n::bptt::CONTROLS class="lx-controls">
+                    <Slider
+                        testid="bptt-w_hh"
+                        label=Signal::derive(move || i18n::unroll::W_HH.get(lang.get()).to_owned())
+                        min=-3.0
+                        max=3.0
+                        step=0.01
+                        value=Signal::derive(move || cfg.with(|c| c.w_hh))
+                        on_input=Callback::new(move |v| cfg.update(|c| c.w_hh = v))
+                    />
+                    <Slider
+                        testid="bptt-w_xh"
+                        label=Signal::derive(move || i18n::unroll::W_XH.get(lang.get()).to_owned())
+                        min=-3.0
+                        max=3.0
+                        step=0.01
+                        value=Signal::derive(move || cfg.with(|c| c.w_xh))
+                        on_input=Callback::new(move |v| cfg.update(|c| c.w_xh = v))
+                    />
+                    <Slider
+                        testid="bptt-steps"
+                        label=Signal::derive(move || i18n::common::STEPS.get(lang.get()).to_owned())
+                        min=1.0
+                        max=100.0
+                        step=1.0
+                        value=Signal::derive(move || cfg.with(|c| c.steps as f64))
+                        on_input=Callback::new(move |v: f64| cfg.update(|c| c.steps = v.round() as usize))
+                        display=|v| format!("{}", v as u64)
+                    />
+                    <h3 class="lx-sub">{t(i18n::bptt::ACTIVATION)}</h3>
+                    <div class="lx-choice" role="radiogroup">
+                        {act_radio(BpttAct::Tanh)}
+                        {act_radio(BpttAct::Relu)}
+                        {act_radio(BpttAct::Linear)}
+                    </div>
+                    <Slider
+                        testid="bptt-max_norm"
+                        label=Signal::derive(move || i18n::bptt::MAX_NORM.get(lang.get()).to_owned())
+                        min=0.0
+                        max=100.0
+                        step=0.1
+                        value=Signal::derive(move || cfg.with(|c| c.max_norm))
+                        on_input=Callback::new(move |v| cfg.update(|c| c.max_norm = v))
+                        display=|v| if v == 0.0 { "off".into() } else { fmt::short(v) }
+                    />
+                    <h3 class="lx-sub">{t(i18n::bptt::INPUTS)}</h3>
+                    <ListSliders
+                        prefix="bptt-x"
+                        symbol="x"
+                        values=Signal::derive(move || cfg.with(|c| c.x.clone()))
+                        min=-5.0
+                        max=5.0
+                        step=0.1
+                        min_len=1
+                        max_len=100
+                        on_set=Callback::new(move |(i, v): (usize, f64)| cfg.update(|c| if let Some(x) = c.x.get_mut(i) { *x = v }))
+                        on_resize=Callback::new(move |grow: bool| cfg.update(|c| {
+                            if grow && c.x.len() < 100 {
+                                c.x.push(0.0);
+                            } else if !grow && c.x.len() > 1 {
+                                c.x.pop();
+                            }
+                        }))
+                    />
+                    <Para text=i18n::bptt::CYCLIC class="lx-note" />
+                </Panel>
+                <div class="lx-main">
+                    <Panel title=i18n::bptt::CHART>
+                        <LineChart data=chart testid="bptt-chart" label=Signal::derive(move || i18n::bptt::CHART.get(lang.get()).to_owned()) />
+                        <Para text=i18n::bptt::CHART_NOTE class="lx-note" />
+                    </Panel>
+                    <Panel title=i18n::bptt::TABLE>
+                        <p class="lx-eq">"∂h_t/∂h₀ = Π"<sub>"k≤t"</sub>" act'(z_k)·W_hh"</p>
+                        <div class="lx-scroll lx-table-tall">
+                            <table class="lx-table">
+                                <thead>
+                                    <tr>
+                                        <th>"t"</th>
+                                        <th>"x_t"</th>
+                                        <th>"z_t"</th>
+                                        <th>"h_t"</th>
+                                        <th>"act'(z_t)"</th>
+                                        <th>"act'(z_t)·W_hh"</th>
+                                        <th>{t(i18n::bptt::PRODUCT)}</th>
+                                    </tr>
+                                </thead>
+                                <tbody>
+                                    <For
+                                        each=move || 1..=steps_n.get()
+                                        key=|i| *i
+                                        children=move |i| {
+                                            let get = move |f: fn(&BpttStep) -> f32| Signal::derive(move || result.with(|r| r.steps.get(i - 1).map_or(f32::NAN, f)));
+                                            view! {
+                                                <tr>
+                                                    <td>{i}</td>
+                                                    <td><Num testid=format!("bptt-x-value-{i}") value=get(|s| s.x) digits=2 /></td>
+                                                    <td><Num testid=format!("bptt-z-{i}") value=get(|s| s.z) /></td>
+                                                    <td><Num testid=format!("bptt-h-{i}") value=get(|s| s.h) /></td>
+                                                    <td><Num testid=format!("bptt-act_grad-{i}") value=get(|s| s.act_grad) /></td>
+                                                    <td><Num testid=format!("bptt-factor-{i}") value=get(|s| s.factor) /></td>
+                                                    <td><Num testid=format!("bptt-product-{i}") value=get(|s| s.product) /></td>
+                                                </tr>
+                                            }
+                                        }
+                                    />
+                                </tbody>
+                            </table>
+                        </div>
+                    </Panel>
+                    <Panel title=i18n::bptt::CLIP>{move || clip_panel(&result.get(), lang.get())}</Panel>
+                    <Panel title=i18n::bptt::CONSTANT>{move || constant_panel(lang.get())}</Panel>
+                    <Panel title=i18n::common::ABOUT>
+                        <Para text=i18n::bptt::ABOUT_1 />
+                        <Para text=i18n::bptt::ABOUT_2 />
+                        <Para text=i18n::bptt::ABOUT_3 />
+                    </Panel>
+                </div>
+            </div>
+        </LessonFrame>
+    }
+}
+
+/// The course's constant-input example (x = 0.3, 20 steps, W_xh = 0.5), computed for the
+/// comparison weights.
+fn constant_panel(lang: crate::config::Lang) -> AnyView {
+    const X: f64 = 0.3;
+    const STEPS: usize = 20;
+    const W_XH: f32 = 0.5;
+    let rows = COMPARE_W_HH
+        .iter()
+        .map(|&w| {
+            let last = run(w, W_XH, &[X], STEPS, BpttAct::Tanh).last().map_or(f32::NAN, |s| s.product);
+            view! {
+                <div>
+                    <dt>{format!("W_hh = {}", fmt::short(f64::from(w)))}</dt>
+                    <dd><span class="lx-num" data-testid=format!("bptt-constant-{w}") data-value=fmt::raw(last)>{fmt::sci64(f64::from(last))}</span></dd>
+                </div>
+            }
+        })
+        .collect_view();
+    view! {
+        <p class="lx-text">{i18n::bptt::CONSTANT_TEXT.fill(lang, &[&fmt::short(X), &STEPS.to_string(), &fmt::short(f64::from(W_XH))])}</p>
+        <dl class="lx-kv">{rows}</dl>
+    }
+    .into_any()
+}
+
+fn clip_panel(r: &Bptt, lang: crate::config::Lang) -> AnyView {
+    let names = ["weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0"];
+    let grads = r.grads.flat();
+    let norm = r.grad_norms.last().copied().unwrap_or(f64::NAN);
+    let clipped = r.clipping.as_ref().map(|c| c.clipped);
+    let rows = names
+        .iter()
+        .enumerate()
+        .map(|(k, name)| {
+            view! {
+                <tr>
+                    <td><code>{*name}</code></td>
+                    <td><span class="lx-num" data-testid=format!("bptt-grad-{name}") data-value=fmt::raw(grads[k])>{fmt::fixed(grads[k], 4)}</span></td>
+                    <td>
+                        {clipped.map(|c| view! { <span class="lx-num" data-testid=format!("bptt-clipped-{name}") data-value=fmt::raw(c[k])>{fmt::fixed(c[k], 4)}</span> })}
+                    </td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let outcome = r.clipping.as_ref().map(|c| match c.outcome {
+        ClipOutcome::Unchanged { .. } => i18n::bptt::UNCHANGED.fill(lang, &[&fmt::short(f64::from(c.max_norm))]),
+        ClipOutcome::Clipped { scale, .. } => i18n::bptt::SCALED.fill(lang, &[&fmt::fixed64(scale, 6)]),
+        ClipOutcome::NonFinite { .. } => i18n::bptt::SKIPPED.get(lang).to_owned(),
+    });
+    view! {
+        <p class="lx-text">{i18n::bptt::CLIP_TEXT.get(lang)}</p>
+        <div class="lx-scroll">
+            <table class="lx-table">
+                <thead>
+                    <tr>
+                        <th>{i18n::shapes::TENSOR.get(lang)}</th>
+                        <th>"∂h_T/∂θ"</th>
+                        <th>{i18n::bptt::AFTER_CLIP.get(lang)}</th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+        <p class="lx-text">
+            {i18n::bptt::NORM.get(lang)}
+            " "
+            <span class="lx-num" data-testid="bptt-grad-norm" data-value=fmt::raw64(norm)>{fmt::fixed64(norm, 4)}</span>
+            {outcome.map(|o| view! { <span data-testid="bptt-clip-outcome">" — "{o}</span> })}
+        </p>
+    }
+    .into_any()
+}

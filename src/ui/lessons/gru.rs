@@ -1,0 +1,219 @@
+//! Lesson 5 (`gru`): the update gate in the course's and PyTorch's conventions and the reset
+//! gate, computed by [`crate::lessons::gru`].
+
+use super::fmt;
+use super::widgets::{t, Num, Slider};
+use super::{sync_url, LessonFrame, Panel, Para};
+use crate::config::lessons::{GruConfig, GruConvention, LessonId, LessonState};
+use crate::config::{Lang, UrlNotice};
+use crate::lessons::gru::{course_update, gru, Gru};
+use crate::ui::i18n::{self, use_lang};
+use leptos::prelude::*;
+
+/// z values of the course's two extra examples.
+const EXAMPLE_Z: [f64; 2] = [0.05, 0.95];
+
+/// The `gru` lesson page.
+#[component]
+pub fn GruPage(
+    /// Decoded URL state.
+    initial: GruConfig,
+    /// URL notices.
+    notices: Vec<UrlNotice>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let cfg = RwSignal::new(initial);
+    sync_url(cfg, LessonState::Gru);
+    let result = Memo::new(move |_| gru(&cfg.get()));
+    let pytorch = Memo::new(move |_| cfg.with(|c| c.convention == GruConvention::Pytorch));
+
+    let slider = move |key: &'static str, label: String, min: f64, get: fn(&GruConfig) -> f64, set: fn(&mut GruConfig, f64)| {
+        view! {
+            <Slider
+                testid=format!("gru-{key}")
+                label=Signal::derive(move || label.clone())
+                min=min
+                max=1.0
+                step=0.01
+                value=Signal::derive(move || cfg.with(get))
+                on_input=Callback::new(move |v| cfg.update(|c| set(c, v)))
+            />
+        }
+    };
+    let convention_radio = move |c: GruConvention, label: i18n::Tr| {
+        let id = format!("gru-convention-{}", c.as_str());
+        let (for_id, el_id) = (id.clone(), id.clone());
+        view! {
+            <label for=for_id>
+                <input
+                    type="radio"
+                    name="gru-convention"
+                    id=el_id
+                    data-testid=id
+                    prop:checked=move || cfg.with(|x| x.convention == c)
+                    on:change=move |_| cfg.update(|x| x.convention = c)
+                />
+                {move || label.get(lang.get())}
+            </label>
+        }
+    };
+
+    view! {
+        <LessonFrame id=LessonId::Gru notices=notices>
+            <div class="lx-layout">
+                <Panel title=i18n::gru::CONTROLS class="lx-controls">
+                    {slider("h_prev", "h_{t−1}".into(), -1.0, |c| c.h_prev, |c, v| c.h_prev = v)}
+                    {slider("z", "z".into(), 0.0, |c| c.z, |c, v| c.z = v)}
+                    {slider("n", "h̃ (n)".into(), -1.0, |c| c.n, |c, v| c.n = v)}
+                    <div class="lx-choice lx-choice-column" role="radiogroup">
+                        {convention_radio(GruConvention::Course, i18n::gru::COURSE_ONLY)}
+                        {convention_radio(GruConvention::Pytorch, i18n::gru::WITH_PYTORCH)}
+                    </div>
+                    <h3 class="lx-sub">{t(i18n::gru::RESET_CONTROLS)}</h3>
+                    {slider("r", "r".into(), 0.0, |c| c.r, |c, v| c.r = v)}
+                    {slider("x", "x".into(), -1.0, |c| c.x, |c, v| c.x = v)}
+                    {slider("w_in", "W_in".into(), -1.0, |c| c.w_in, |c, v| c.w_in = v)}
+                    {slider("w_hn", "W_hn".into(), -1.0, |c| c.w_hn, |c, v| c.w_hn = v)}
+                    {slider("b_hn", "b_hn".into(), -1.0, |c| c.b_hn, |c, v| c.b_hn = v)}
+                </Panel>
+                <div class="lx-main">
+                    <Panel title=i18n::gru::UPDATE>
+                        {move || update_panel(&result.get(), &cfg.get(), lang.get())}
+                    </Panel>
+                    <Show when=move || pytorch.get()>
+                        <Panel title=i18n::gru::PYTORCH>{move || pytorch_panel(&result.get(), &cfg.get(), lang.get())}</Panel>
+                    </Show>
+                    <Panel title=i18n::gru::RESET>{move || reset_panel(&result.get(), &cfg.get(), lang.get())}</Panel>
+                    <Panel title=i18n::common::ABOUT>
+                        <Para text=i18n::gru::ABOUT_1 />
+                        <Para text=i18n::gru::ABOUT_2 />
+                    </Panel>
+                </div>
+            </div>
+        </LessonFrame>
+    }
+}
+
+/// A number line from −1 to 1 with h_{t−1}, h̃ and h_t marked: h_t lies between the two, a
+/// fraction z of the way towards h̃.
+fn blend_line(h_prev: f32, n: f32, h: f32, testid: &'static str) -> impl IntoView {
+    let x = |v: f32| 30.0 + (f64::from(v.clamp(-1.0, 1.0)) + 1.0) / 2.0 * 560.0;
+    let mark = |v: f32, label: &'static str, color: &'static str, up: bool| {
+        let y_text = if up { 30.0 } else { 86.0 };
+        view! {
+            <line x1=x(v) x2=x(v) y1="46" y2="70" stroke=color stroke-width="3"></line>
+            <circle cx=x(v) cy="58" r="6" fill=color></circle>
+            <text x=x(v) y=y_text text-anchor="middle" class="lx-svg-label">{format!("{label} {}", fmt::fixed(v, 3))}</text>
+        }
+    };
+    view! {
+        <svg class="lx-diagram" viewBox="0 0 620 100" role="img" aria-label="h_t between h_{t−1} and h̃" data-testid=testid>
+            <line x1="30" x2="590" y1="58" y2="58" class="lx-axis"></line>
+            <text x="30" y="98" text-anchor="middle" class="lx-tick">"−1"</text>
+            <text x="310" y="98" text-anchor="middle" class="lx-tick">"0"</text>
+            <text x="590" y="98" text-anchor="middle" class="lx-tick">"1"</text>
+            <line x1=x(h_prev) x2=x(n) y1="58" y2="58" stroke="#94a3b8" stroke-width="6" stroke-opacity="0.5"></line>
+            {mark(h_prev, "h_{t−1}", "#64748b", false)}
+            {mark(n, "h̃", "#ea580c", false)}
+            {mark(h, "h_t", "#1d4ed8", true)}
+        </svg>
+    }
+}
+
+fn update_panel(g: &Gru, c: &GruConfig, lang: Lang) -> AnyView {
+    let (h_prev, z, n) = (c.h_prev as f32, c.z as f32, c.n as f32);
+    let examples = EXAMPLE_Z
+        .iter()
+        .map(|&ez| {
+            let h = course_update(ez as f32, n, h_prev);
+            let id = format!("gru-h-z{}", fmt::short(ez).replace(['.', '−'], ""));
+            view! {
+                <div>
+                    <dt>{format!("z = {}", fmt::short(ez))}</dt>
+                    <dd><span class="lx-num" data-testid=id data-value=fmt::raw(h)>{fmt::fixed(h, 4)}</span></dd>
+                </div>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="lx-eq">
+            <p>"h_t = (1 − z)·h_{t−1} + z·h̃"</p>
+            <p>
+                {format!("h_t = {}·{} + {}·{} = ", fmt::fixed(1.0 - z, 2), fmt::fixed(h_prev, 2), fmt::fixed(z, 2), fmt::fixed(n, 2))}
+                <span class="lx-c-bias" data-testid="gru-kept" data-value=fmt::raw(g.kept)>{fmt::fixed(g.kept, 4)}</span>
+                " + "
+                <span class="lx-c-rec" data-testid="gru-written" data-value=fmt::raw(g.written)>{fmt::fixed(g.written, 4)}</span>
+                " = "
+                <strong><Num testid="gru-h" value=Signal::derive({ let h = g.h; move || h })/></strong>
+            </p>
+        </div>
+        {blend_line(h_prev, n, g.h, "gru-blend")}
+        <p class="lx-text">{i18n::gru::EXAMPLES.get(lang)}</p>
+        <dl class="lx-kv">{examples}</dl>
+    }
+    .into_any()
+}
+
+fn pytorch_panel(g: &Gru, c: &GruConfig, lang: Lang) -> AnyView {
+    let (h_prev, z, n) = (c.h_prev as f32, c.z as f32, c.n as f32);
+    view! {
+        <div class="lx-side-by-side">
+            <div>
+                <h3 class="lx-sub">{i18n::gru::COURSE_FORM.get(lang)}</h3>
+                <p class="lx-eq">"h_t = (1 − z)·h_{t−1} + z·h̃"</p>
+                <p class="lx-eq">
+                    {format!("z = {} → h_t = ", fmt::fixed(z, 2))}
+                    <strong>{fmt::fixed(g.h, 4)}</strong>
+                </p>
+            </div>
+            <div>
+                <h3 class="lx-sub">{i18n::gru::PYTORCH_FORM.get(lang)}</h3>
+                <p class="lx-eq">"h' = (1 − z)·n + z·h"</p>
+                <p class="lx-eq">
+                    {format!("z = {} → h' = ", fmt::fixed(z, 2))}
+                    <strong><span class="lx-num" data-testid="gru-h-pytorch-same-z" data-value=fmt::raw(g.pytorch_same_z)>{fmt::fixed(g.pytorch_same_z, 4)}</span></strong>
+                </p>
+                <p class="lx-eq">
+                    {format!("z = 1 − {} = {} → h' = ", fmt::fixed(z, 2), fmt::fixed(g.pytorch_z, 2))}
+                    <strong><span class="lx-num" data-testid="gru-h-pytorch" data-value=fmt::raw(g.pytorch_h)>{fmt::fixed(g.pytorch_h, 4)}</span></strong>
+                </p>
+            </div>
+        </div>
+        <p class="lx-text">{i18n::gru::OPPOSITE.fill(lang, &[&fmt::fixed(h_prev, 2), &fmt::fixed(n, 2)])}</p>
+    }
+    .into_any()
+}
+
+fn reset_panel(g: &Gru, c: &GruConfig, lang: Lang) -> AnyView {
+    let r = &g.reset;
+    view! {
+        <div class="lx-eq">
+            <p>"n = tanh(W_in·x + b_in + r·(W_hn·h_{t−1} + b_hn))"</p>
+            <p>
+                "n = tanh("
+                <span class="lx-c-input">{format!("{}·{}", fmt::fixed(c.w_in as f32, 2), fmt::fixed(c.x as f32, 2))}</span>
+                " + 0 + "
+                <span class="lx-c-x1">{fmt::fixed(c.r as f32, 2)}</span>
+                "·("
+                <span class="lx-c-rec">{format!("{}·{} + {}", fmt::fixed(c.w_hn as f32, 2), fmt::fixed(c.h_prev as f32, 2), fmt::fixed(c.b_hn as f32, 2))}</span>
+                "))"
+            </p>
+            <p>
+                {format!("  = tanh({} + {}) = ", fmt::fixed(r.input_part, 4), fmt::fixed(r.gated, 4))}
+                <strong><span class="lx-num" data-testid="gru-reset-n" data-value=fmt::raw(r.n)>{fmt::fixed(r.n, 4)}</span></strong>
+            </p>
+        </div>
+        <dl class="lx-kv">
+            <div>
+                <dt>"r = 0"</dt>
+                <dd><span class="lx-num" data-testid="gru-reset-n-r0" data-value=fmt::raw(r.n_r0)>{fmt::fixed(r.n_r0, 4)}</span></dd>
+            </div>
+            <div>
+                <dt>"r = 1"</dt>
+                <dd><span class="lx-num" data-testid="gru-reset-n-r1" data-value=fmt::raw(r.n_r1)>{fmt::fixed(r.n_r1, 4)}</span></dd>
+            </div>
+        </dl>
+        <p class="lx-text">{i18n::gru::RESET_TEXT.get(lang)}</p>
+    }
+    .into_any()
+}

@@ -1,0 +1,462 @@
+//! Lesson 4 (`lstm`): the conveyor belt, computed by [`crate::lessons::lstm`].
+
+use super::fmt;
+use super::widgets::{t, ChartData, LineChart, ListSliders, Num, Series, Slider, StepControls};
+use super::{sync_url, LessonFrame, Panel, Para};
+use crate::config::lessons::{LessonId, LessonState, LstmConfig, LstmMode};
+use crate::config::{Lang, UrlNotice};
+use crate::lessons::lstm::{lstm, Lstm, LstmStep};
+use crate::ui::i18n::{self, use_lang};
+use leptos::prelude::*;
+
+/// The `lstm` lesson page.
+#[component]
+pub fn LstmPage(
+    /// Decoded URL state.
+    initial: LstmConfig,
+    /// URL notices.
+    notices: Vec<UrlNotice>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let cfg = RwSignal::new(initial);
+    sync_url(cfg, LessonState::Lstm);
+    let result = Memo::new(move |_| lstm(&cfg.get()).map_err(|e| e.to_string()));
+    let n_steps = Memo::new(move |_| result.with(|r| r.as_ref().map_or(1, |r| r.steps.len().max(1))));
+    let t_sel = RwSignal::new(1usize);
+    let t_now = Signal::derive(move || t_sel.get().clamp(1, n_steps.get()));
+    let mode = Memo::new(move |_| cfg.with(|c| c.mode));
+    let gate_steps = Memo::new(move |_| cfg.with(|c| c.gate_steps()));
+
+    let mode_radio = move |m: LstmMode, label: i18n::Tr| {
+        let id = format!("lstm-mode-{}", m.as_str());
+        let (for_id, el_id) = (id.clone(), id.clone());
+        view! {
+            <label for=for_id>
+                <input
+                    type="radio"
+                    name="lstm-mode"
+                    id=el_id
+                    data-testid=id
+                    prop:checked=move || mode.get() == m
+                    on:change=move |_| cfg.update(|c| c.mode = m)
+                />
+                {move || label.get(lang.get())}
+            </label>
+        }
+    };
+
+    let gate_slider = move |key: &'static str, step: usize, min: f64| {
+        let get = move |c: &LstmConfig| -> f64 {
+            let list = match key {
+                "f" => &c.f,
+                "i" => &c.i,
+                "g" => &c.g,
+                _ => &c.o,
+            };
+            list.get(step).copied().unwrap_or(0.0)
+        };
+        view! {
+            <Slider
+                testid=format!("lstm-{key}-{}", step + 1)
+                label=Signal::derive(move || format!("{key}{}", fmt::sub(step + 1)))
+                min=min
+                max=1.0
+                step=0.01
+                value=Signal::derive(move || cfg.with(get))
+                on_input=Callback::new(move |v: f64| cfg.update(|c| {
+                    let list = match key {
+                        "f" => &mut c.f,
+                        "i" => &mut c.i,
+                        "g" => &mut c.g,
+                        _ => &mut c.o,
+                    };
+                    if let Some(x) = list.get_mut(step) {
+                        *x = v;
+                    }
+                }))
+            />
+        }
+    };
+
+    let run_chart = Signal::derive(move || {
+        let l = lang.get();
+        let r = result.get().ok();
+        let points = r.as_ref().map(|r| r.steps.iter().map(|s| (s.t as f64, f64::from(s.c))).collect()).unwrap_or_default();
+        ChartData {
+            series: vec![Series { name: "C_t".into(), color: "#ea580c", points, dashed: false }],
+            log_y: false,
+            reference: r.and_then(|r| r.fixed_point).map(|v| (f64::from(v), i18n::lstm::FIXED_POINT.fill(l, &[&fmt::fixed(v, 4)]))),
+            bars: Vec::new(),
+            log2_x: false,
+            x_title: "t".into(),
+            y_title: "C_t".into(),
+        }
+    });
+    let compare_chart = Signal::derive(move || {
+        let l = lang.get();
+        let r = result.get().ok();
+        let pts = |v: &[f32]| v.iter().enumerate().map(|(i, p)| ((i + 1) as f64, f64::from(p.abs()))).collect::<Vec<_>>();
+        ChartData {
+            series: vec![
+                Series {
+                    name: i18n::lstm::BELT_PRODUCT.get(l).to_owned(),
+                    color: "#ea580c",
+                    points: r.as_ref().map(|r| pts(&r.belt_products)).unwrap_or_default(),
+                    dashed: false,
+                },
+                Series {
+                    name: i18n::lstm::RNN_PRODUCT.get(l).to_owned(),
+                    color: "#2563eb",
+                    points: r.as_ref().map(|r| pts(&r.rnn_products)).unwrap_or_default(),
+                    dashed: true,
+                },
+            ],
+            log_y: true,
+            reference: None,
+            bars: Vec::new(),
+            log2_x: false,
+            x_title: "t".into(),
+            y_title: "|∂·/∂·₀|".into(),
+        }
+    });
+
+    view! {
+        <LessonFrame id=LessonId::Lstm notices=notices>
+            <div class="lx-layout">
+                <Panel title=i18n::lstm::CONTROLS class="lx-controls">
+                    <div class="lx-choice lx-choice-column" role="radiogroup">
+                        {mode_radio(LstmMode::Gates, i18n::lstm::MODE_GATES)}
+                        {mode_radio(LstmMode::Weights, i18n::lstm::MODE_WEIGHTS)}
+                        {mode_radio(LstmMode::Run, i18n::lstm::MODE_RUN)}
+                    </div>
+                    <Slider
+                        testid="lstm-c0"
+                        label=Signal::derive(|| "C₀".to_owned())
+                        min=-5.0
+                        max=5.0
+                        step=0.01
+                        value=Signal::derive(move || cfg.with(|c| c.c0))
+                        on_input=Callback::new(move |v| cfg.update(|c| c.c0 = v))
+                    />
+                    <Show when=move || mode.get() == LstmMode::Run>
+                        <Slider
+                            testid="lstm-n"
+                            label=Signal::derive(move || i18n::lstm::RUN_STEPS.get(lang.get()).to_owned())
+                            min=1.0
+                            max=30.0
+                            step=1.0
+                            value=Signal::derive(move || cfg.with(|c| c.n as f64))
+                            on_input=Callback::new(move |v: f64| cfg.update(|c| c.n = v.round() as usize))
+                            display=|v| format!("{}", v as u64)
+                        />
+                        <Para text=i18n::lstm::RUN_NOTE class="lx-note" />
+                    </Show>
+                    <Show when=move || mode.get() == LstmMode::Weights>
+                        <h3 class="lx-sub">{t(i18n::bptt::INPUTS)}</h3>
+                        <ListSliders
+                            prefix="lstm-x"
+                            symbol="x"
+                            values=Signal::derive(move || cfg.with(|c| c.x.clone()))
+                            min=-5.0
+                            max=5.0
+                            step=0.1
+                            min_len=1
+                            max_len=30
+                            on_set=Callback::new(move |(i, v): (usize, f64)| cfg.update(|c| if let Some(x) = c.x.get_mut(i) { *x = v }))
+                            on_resize=Callback::new(move |grow: bool| cfg.update(|c| {
+                                if grow && c.x.len() < 30 {
+                                    c.x.push(0.0);
+                                } else if !grow && c.x.len() > 1 {
+                                    c.x.pop();
+                                }
+                            }))
+                        />
+                        <div class="lx-field">
+                            <label for="lstm-seed"><span>{t(i18n::common::SEED)}</span></label>
+                            <input
+                                id="lstm-seed"
+                                data-testid="lstm-seed"
+                                type="number"
+                                min="0"
+                                max="4294967295"
+                                step="1"
+                                prop:value=move || cfg.with(|c| c.seed.to_string())
+                                on:change=move |ev| {
+                                    if let Ok(s) = event_target_value(&ev).trim().parse::<u32>() {
+                                        cfg.update(|c| c.seed = s);
+                                    }
+                                }
+                            />
+                        </div>
+                    </Show>
+                    <Show when=move || mode.get() != LstmMode::Weights>
+                        <h3 class="lx-sub">{t(i18n::lstm::GATES)}</h3>
+                        <For
+                            each=move || 0..gate_steps.get()
+                            key=|i| *i
+                            children=move |step| {
+                                view! {
+                                    <fieldset class="lx-gates" class:lx-dim={move || mode.get() == LstmMode::Run && step > 0}>
+                                        <legend>{move || i18n::lstm::STEP_N.fill(lang.get(), &[&(step + 1).to_string()])}</legend>
+                                        {gate_slider("f", step, 0.0)}
+                                        {gate_slider("i", step, 0.0)}
+                                        {gate_slider("g", step, -1.0)}
+                                        {gate_slider("o", step, 0.0)}
+                                    </fieldset>
+                                }
+                            }
+                        />
+                        <div class="lx-list-buttons">
+                            <button
+                                type="button"
+                                class="btn btn-small"
+                                data-testid="lstm-steps-add"
+                                disabled={move || gate_steps.get() >= 30}
+                                on:click=move |_| cfg.update(|c| {
+                                    let n = c.gate_steps();
+                                    if n < 30 {
+                                        for list in [&mut c.f, &mut c.i, &mut c.g, &mut c.o] {
+                                            list.truncate(n);
+                                            let last = list.last().copied().unwrap_or(0.5);
+                                            list.push(last);
+                                        }
+                                    }
+                                })
+                            >
+                                {t(i18n::common::ADD_STEP)}
+                            </button>
+                            <button
+                                type="button"
+                                class="btn btn-small"
+                                data-testid="lstm-steps-remove"
+                                disabled={move || gate_steps.get() <= 1}
+                                on:click=move |_| cfg.update(|c| {
+                                    let n = c.gate_steps();
+                                    if n > 1 {
+                                        for list in [&mut c.f, &mut c.i, &mut c.g, &mut c.o] {
+                                            list.truncate(n - 1);
+                                        }
+                                    }
+                                })
+                            >
+                                {t(i18n::common::REMOVE_STEP)}
+                            </button>
+                        </div>
+                    </Show>
+                </Panel>
+                <div class="lx-main">
+                    <Panel title=i18n::lstm::BELT>
+                        <StepControls lesson="lstm" t=t_now set_t=Callback::new(move |v| t_sel.set(v)) max=Signal::derive(move || n_steps.get()) />
+                        {move || {
+                            let r = result.get().ok()?;
+                            let s = *r.steps.get(t_now.get() - 1)?;
+                            let scale = r.steps.iter().map(|s| s.c.abs().max(s.c_prev.abs())).fold(1.0f32, f32::max);
+                            Some(view! { <div class="lx-scroll">{belt_svg(&s, scale, lang.get())}</div> })
+                        }}
+                        <p class="lx-eq">"C_t = f_t·C_{t−1} + i_t·g_t      h_t = o_t·tanh(C_t)"</p>
+                    </Panel>
+                    <Panel title=i18n::lstm::TABLE>
+                        {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
+                        <div class="lx-scroll lx-table-tall">
+                            <table class="lx-table">
+                                <thead>
+                                    <tr>
+                                        <th>"t"</th>
+                                        <Show when=move || mode.get() == LstmMode::Weights><th>"x_t"</th></Show>
+                                        <th>"f_t"</th>
+                                        <th>"i_t"</th>
+                                        <th>"g_t"</th>
+                                        <th>"o_t"</th>
+                                        <th>"C_{t−1}"</th>
+                                        <th>"f_t·C_{t−1}"</th>
+                                        <th>"i_t·g_t"</th>
+                                        <th>"C_t"</th>
+                                        <th>"h_t"</th>
+                                    </tr>
+                                </thead>
+                                <tbody>
+                                    <For
+                                        each=move || 1..=n_steps.get()
+                                        key=|i| *i
+                                        children=move |i| {
+                                            let get = move |f: fn(&LstmStep) -> f32| Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.steps.get(i - 1)).map_or(f32::NAN, f)));
+                                            view! {
+                                                <tr class:lx-active=move || t_now.get() == i>
+                                                    <td>{i}</td>
+                                                    <Show when=move || mode.get() == LstmMode::Weights>
+                                                        <td><Num testid=format!("lstm-x-value-{i}") value=get(|s| s.x.unwrap_or(f32::NAN)) digits=2 /></td>
+                                                    </Show>
+                                                    <td><Num testid=format!("lstm-f-value-{i}") value=get(|s| s.f) /></td>
+                                                    <td><Num testid=format!("lstm-i-value-{i}") value=get(|s| s.i) /></td>
+                                                    <td><Num testid=format!("lstm-g-value-{i}") value=get(|s| s.g) /></td>
+                                                    <td><Num testid=format!("lstm-o-value-{i}") value=get(|s| s.o) /></td>
+                                                    <td><Num testid=format!("lstm-c_prev-{i}") value=get(|s| s.c_prev) /></td>
+                                                    <td><Num testid=format!("lstm-kept-{i}") value=get(|s| s.kept) /></td>
+                                                    <td><Num testid=format!("lstm-written-{i}") value=get(|s| s.written) /></td>
+                                                    <td><Num testid=format!("lstm-c-{i}") value=get(|s| s.c) /></td>
+                                                    <td><Num testid=format!("lstm-h-{i}") value=get(|s| s.h) /></td>
+                                                </tr>
+                                            }
+                                        }
+                                    />
+                                </tbody>
+                            </table>
+                        </div>
+                        <Show when=move || mode.get() == LstmMode::Run>
+                            <p class="lx-text">
+                                {t(i18n::lstm::LAST_C)}
+                                " "
+                                <Num testid="lstm-c-n" value=Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.steps.last()).map_or(f32::NAN, |s| s.c))) />
+                                " · "
+                                {t(i18n::lstm::FIXED)}
+                                " "
+                                <Num testid="lstm-fixed-point" value=Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.fixed_point).unwrap_or(f32::NAN))) />
+                            </p>
+                            <LineChart data=run_chart testid="lstm-run-chart" label=Signal::derive(move || i18n::lstm::RUN_CHART.get(lang.get()).to_owned()) />
+                        </Show>
+                    </Panel>
+                    <Show when=move || mode.get() == LstmMode::Weights>
+                        <Panel title=i18n::lstm::WEIGHTS>{move || result.get().ok().map(|r| weights_table(&r))}</Panel>
+                    </Show>
+                    <Panel title=i18n::lstm::COMPARE>
+                        <Para text=i18n::lstm::COMPARE_TEXT />
+                        <LineChart data=compare_chart testid="lstm-compare-chart" label=Signal::derive(move || i18n::lstm::COMPARE.get(lang.get()).to_owned()) />
+                        <div class="lx-scroll lx-table-tall">
+                            <table class="lx-table">
+                                <thead>
+                                    <tr>
+                                        <th>"t"</th>
+                                        <th>"∂C_t/∂C_{t−1} = f_t"</th>
+                                        <th>"Π f"</th>
+                                        <th>{t(i18n::lstm::RNN_PRODUCT)}</th>
+                                    </tr>
+                                </thead>
+                                <tbody>
+                                    <For
+                                        each=move || 1..=n_steps.get()
+                                        key=|i| *i
+                                        children=move |i| {
+                                            let pick = move |f: fn(&Lstm, usize) -> Option<f32>| Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| f(r, i - 1)).unwrap_or(f32::NAN)));
+                                            view! {
+                                                <tr>
+                                                    <td>{i}</td>
+                                                    <td><Num testid=format!("lstm-dc-{i}") value=pick(|r, k| r.steps.get(k).map(|s| s.f)) /></td>
+                                                    <td><Num testid=format!("lstm-belt-product-{i}") value=pick(|r, k| r.belt_products.get(k).copied()) /></td>
+                                                    <td><Num testid=format!("lstm-rnn-product-{i}") value=pick(|r, k| r.rnn_products.get(k).copied()) /></td>
+                                                </tr>
+                                            }
+                                        }
+                                    />
+                                </tbody>
+                            </table>
+                        </div>
+                    </Panel>
+                    <Panel title=i18n::common::ABOUT>
+                        <Para text=i18n::lstm::ABOUT_1 />
+                        <Para text=i18n::lstm::ABOUT_2 />
+                    </Panel>
+                </div>
+            </div>
+        </LessonFrame>
+    }
+}
+
+fn weights_table(r: &Lstm) -> Option<AnyView> {
+    let w = r.weights.as_ref()?;
+    let rows = ["i", "f", "g", "o"]
+        .iter()
+        .enumerate()
+        .map(|(k, gate)| {
+            view! {
+                <tr>
+                    <td>{*gate}</td>
+                    <td class="lx-num">{fmt::fixed(w.weight_ih[k], 4)}</td>
+                    <td class="lx-num">{fmt::fixed(w.weight_hh[k], 4)}</td>
+                    <td class="lx-num">{fmt::fixed(w.bias_ih[k], 4)}</td>
+                    <td class="lx-num">{fmt::fixed(w.bias_hh[k], 4)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    Some(
+        view! {
+            <div class="lx-scroll">
+                <table class="lx-table" data-testid="lstm-weights">
+                    <thead>
+                        <tr>
+                            <th></th>
+                            <th>"weight_ih_l0"</th>
+                            <th>"weight_hh_l0"</th>
+                            <th>"bias_ih_l0"</th>
+                            <th>"bias_hh_l0"</th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        }
+        .into_any(),
+    )
+}
+
+/// Stroke width and colour of a belt segment carrying `v` (|v| relative to `scale`).
+fn stroke(v: f32, scale: f32) -> (f64, &'static str) {
+    let a = if v.is_finite() { f64::from((v.abs() / scale.max(1e-6)).min(1.0)) } else { 1.0 };
+    (2.0 + 12.0 * a, if v < 0.0 { "#2563eb" } else { "#ea580c" })
+}
+
+/// One step of the belt: C_{t−1} → ⊗ f → ⊕ (i ⊗ g) → C_t → tanh → ⊗ o → h_t.
+fn belt_svg(s: &LstmStep, scale: f32, lang: Lang) -> impl IntoView {
+    let seg = |x1: f64, y1: f64, x2: f64, y2: f64, v: f32, testid: &'static str| {
+        let (w, color) = stroke(v, scale);
+        view! { <line x1=x1 y1=y1 x2=x2 y2=y2 stroke=color stroke-width=w class="lx-belt" data-testid=testid data-value=fmt::raw(v)></line> }
+    };
+    let label = |x: f64, y: f64, text: String| view! { <text x=x y=y text-anchor="middle" class="lx-svg-value">{text}</text> };
+    let node = |x: f64, y: f64, op: &'static str| {
+        view! {
+            <circle cx=x cy=y r="17" class="lx-gate-circle"></circle>
+            <text x=x y=y + 6.0 text-anchor="middle" class="lx-svg-op">{op}</text>
+        }
+    };
+    let gate = |x: f64, y: f64, name: &'static str, v: f32| {
+        view! {
+            <rect x=x - 34.0 y=y - 15.0 width="68" height="30" rx="8" fill="#f1f5f9" stroke="#cbd5e1"></rect>
+            <text x=x y=y + 5.0 text-anchor="middle" class="lx-svg-label">{format!("{name} = {}", fmt::fixed(v, 2))}</text>
+        }
+    };
+    let y = 60.0;
+    view! {
+        <svg class="lx-diagram" viewBox="0 0 760 300" style="min-width:520px" role="img" aria-label=i18n::lstm::BELT.get(lang) data-testid="lstm-belt">
+            // the belt
+            {seg(40.0, y, 183.0, y, s.c_prev, "lstm-belt-c_prev")}
+            {node(200.0, y, "×")}
+            {seg(217.0, y, 363.0, y, s.kept, "lstm-belt-kept")}
+            {node(380.0, y, "+")}
+            {seg(397.0, y, 720.0, y, s.c, "lstm-belt-c")}
+            {label(100.0, y - 16.0, format!("C{} = {}", fmt::sub(s.t - 1), fmt::fixed(s.c_prev, 4)))}
+            {label(290.0, y - 16.0, format!("f·C = {}", fmt::fixed(s.kept, 4)))}
+            {label(640.0, y - 16.0, format!("C{} = {}", fmt::sub(s.t), fmt::fixed(s.c, 4)))}
+            // forget gate
+            {seg(200.0, 150.0, 200.0, y + 17.0, s.f, "lstm-belt-f")}
+            {gate(200.0, 165.0, "f", s.f)}
+            // input gate and candidate
+            {gate(330.0, 245.0, "i", s.i)}
+            {gate(430.0, 245.0, "g", s.g)}
+            {seg(330.0, 230.0, 368.0, 162.0, s.i, "lstm-belt-i")}
+            {seg(430.0, 230.0, 392.0, 162.0, s.g, "lstm-belt-g")}
+            {node(380.0, 150.0, "×")}
+            {seg(380.0, 133.0, 380.0, y + 17.0, s.written, "lstm-belt-written")}
+            {label(440.0, 120.0, format!("i·g = {}", fmt::fixed(s.written, 4)))}
+            // output: tanh(C) × o → h
+            {seg(560.0, y, 560.0, 133.0, s.c, "lstm-belt-c-down")}
+            <rect x="530" y="133" width="60" height="30" rx="8" fill="#fff" stroke="#334155"></rect>
+            <text x="560" y="153" text-anchor="middle" class="lx-svg-op">"tanh"</text>
+            {seg(590.0, 148.0, 643.0, 148.0, s.tanh_c, "lstm-belt-tanh")}
+            {node(660.0, 148.0, "×")}
+            {seg(660.0, 230.0, 660.0, 165.0, s.o, "lstm-belt-o")}
+            {gate(660.0, 245.0, "o", s.o)}
+            {seg(677.0, 148.0, 740.0, 148.0, s.h, "lstm-belt-h")}
+            {label(710.0, 130.0, format!("h{} = {}", fmt::sub(s.t), fmt::fixed(s.h, 4)))}
+        </svg>
+    }
+}

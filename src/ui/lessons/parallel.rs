@@ -1,0 +1,239 @@
+//! Lesson 8 (`parallel`): a sequential recurrent forward pass against one all-pairs product,
+//! timed live in this tab with `performance.now()` on the workloads of
+//! [`crate::lessons::parallel`]. The figures are measurements: shown with their spread, never
+//! asserted. Each timed call is one short task; the loop yields to the browser between calls.
+
+use super::fmt;
+use super::widgets::{t, ChartData, LineChart, Series, Slider};
+use super::{sync_url, LessonFrame, Panel, Para};
+use crate::config::lessons::{LessonId, LessonState, ParallelConfig};
+use crate::config::{CellKind, UrlNotice};
+use crate::lessons::parallel::{lengths, time, AllPairs, Measurement, Sequential, Stats};
+use crate::ui::i18n::{self, use_lang};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// Timed runs per length and workload (after one warm-up run).
+const REPEATS: usize = 5;
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// Lets the browser run (paint, input) before the next timed call.
+async fn yield_to_browser() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// The `parallel` lesson page.
+#[component]
+pub fn ParallelPage(
+    /// Decoded URL state.
+    initial: ParallelConfig,
+    /// URL notices.
+    notices: Vec<UrlNotice>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let cfg = RwSignal::new(initial);
+    sync_url(cfg, LessonState::Parallel);
+    let results = RwSignal::new(Vec::<Measurement>::new());
+    let running = RwSignal::new(false);
+    let run_id = RwSignal::new(0u64);
+
+    let measure = move || {
+        let id = run_id.get_untracked() + 1;
+        run_id.set(id);
+        results.set(Vec::new());
+        running.set(true);
+        let config = cfg.get_untracked();
+        spawn_local(async move {
+            let alive = move || run_id.try_get_untracked() == Some(id);
+            for len in lengths(config.max_len) {
+                yield_to_browser().await;
+                if !alive() {
+                    return;
+                }
+                let seq = Sequential::new(config.cell, config.hidden_size, len);
+                let all = AllPairs::new(len, config.hidden_size);
+                let mut now = now_ms;
+                std::hint::black_box(seq.run());
+                let mut seq_times = Vec::with_capacity(REPEATS);
+                let mut all_times = Vec::with_capacity(REPEATS);
+                for _ in 0..REPEATS {
+                    yield_to_browser().await;
+                    if !alive() {
+                        return;
+                    }
+                    seq_times.extend(time(1, &mut now, &mut || seq.run()));
+                    all_times.extend(time(1, &mut now, &mut || all.run()));
+                }
+                if let (Some(sequential), Some(all_pairs)) = (Stats::from_samples(&seq_times), Stats::from_samples(&all_times)) {
+                    let _ = results.try_update(|r| r.push(Measurement { len, sequential, all_pairs }));
+                }
+            }
+            if alive() {
+                let _ = running.try_set(false);
+            }
+        });
+    };
+    // Measure on open and whenever the settings change.
+    Effect::new(move |_| {
+        cfg.track();
+        measure();
+    });
+    on_cleanup(move || {
+        let _ = run_id.try_update(|v| *v += 1);
+    });
+
+    let cell_radio = move |cell: CellKind| {
+        let id = format!("parallel-cell-{}", cell.as_str());
+        let (for_id, el_id) = (id.clone(), id.clone());
+        view! {
+            <label for=for_id>
+                <input
+                    type="radio"
+                    name="parallel-cell"
+                    id=el_id
+                    data-testid=id
+                    prop:checked=move || cfg.with(|c| c.cell == cell)
+                    on:change=move |_| cfg.update(|c| c.cell = cell)
+                />
+                {cell.as_str()}
+            </label>
+        }
+    };
+
+    let chart = Signal::derive(move || {
+        let l = lang.get();
+        let r = results.get();
+        let cell = cfg.with(|c| c.cell.as_str().to_uppercase());
+        let mut bars = Vec::new();
+        for m in &r {
+            bars.push((m.len as f64, m.sequential.min, m.sequential.max, "#ea580c"));
+            bars.push((m.len as f64, m.all_pairs.min, m.all_pairs.max, "#2563eb"));
+        }
+        ChartData {
+            series: vec![
+                Series {
+                    name: i18n::parallel::SEQ_SERIES.fill(l, &[&cell]),
+                    color: "#ea580c",
+                    points: r.iter().map(|m| (m.len as f64, m.sequential.median)).collect(),
+                    dashed: false,
+                },
+                Series {
+                    name: i18n::parallel::PAR_SERIES.get(l).to_owned(),
+                    color: "#2563eb",
+                    points: r.iter().map(|m| (m.len as f64, m.all_pairs.median)).collect(),
+                    dashed: false,
+                },
+            ],
+            log_y: true,
+            reference: None,
+            bars,
+            log2_x: true,
+            x_title: i18n::parallel::X_TITLE.get(l).to_owned(),
+            y_title: i18n::parallel::Y_TITLE.get(l).to_owned(),
+        }
+    });
+
+    view! {
+        <LessonFrame id=LessonId::Parallel notices=notices>
+            <div class="lx-layout">
+                <Panel title=i18n::parallel::CONTROLS class="lx-controls">
+                    <div class="lx-choice" role="radiogroup">
+                        {cell_radio(CellKind::Rnn)}
+                        {cell_radio(CellKind::Lstm)}
+                        {cell_radio(CellKind::Gru)}
+                    </div>
+                    <Slider
+                        testid="parallel-hidden_size"
+                        label=Signal::derive(|| "hidden_size".to_owned())
+                        min=8.0
+                        max=256.0
+                        step=8.0
+                        value=Signal::derive(move || cfg.with(|c| c.hidden_size as f64))
+                        on_input=Callback::new(move |v: f64| cfg.update(|c| c.hidden_size = v.round() as usize))
+                        display=|v| format!("{}", v as u64)
+                    />
+                    <Slider
+                        testid="parallel-max_len"
+                        label=Signal::derive(|| "max_len".to_owned())
+                        min=8.0
+                        max=512.0
+                        step=8.0
+                        value=Signal::derive(move || cfg.with(|c| c.max_len as f64))
+                        on_input=Callback::new(move |v: f64| cfg.update(|c| c.max_len = v.round() as usize))
+                        display=|v| format!("{}", v as u64)
+                    />
+                    <button type="button" class="btn btn-primary" data-testid="parallel-run" on:click=move |_| measure()>
+                        {move || if running.get() { i18n::parallel::MEASURING.get(lang.get()) } else { i18n::parallel::MEASURE.get(lang.get()) }}
+                    </button>
+                    <p class="lx-note" data-testid="parallel-backend" data-value="cpu">{t(i18n::parallel::BACKEND)}</p>
+                </Panel>
+                <div class="lx-main">
+                    <Panel title=i18n::parallel::CHART>
+                        <LineChart data=chart testid="parallel-chart" label=Signal::derive(move || i18n::parallel::CHART.get(lang.get()).to_owned()) />
+                        <p class="lx-note" data-testid="parallel-status" data-value=move || if running.get() { "running" } else { "done" }>
+                            {move || if running.get() { i18n::parallel::MEASURING.get(lang.get()) } else { i18n::parallel::DONE.get(lang.get()) }}
+                        </p>
+                        <div class="lx-scroll">
+                            <table class="lx-table">
+                                <thead>
+                                    <tr>
+                                        <th>"L"</th>
+                                        <th>{t(i18n::parallel::DEPTH_SEQ)}</th>
+                                        <th>{move || i18n::parallel::SEQ_SERIES.fill(lang.get(), &[&cfg.with(|c| c.cell.as_str().to_uppercase())])}</th>
+                                        <th>{t(i18n::parallel::DEPTH_PAR)}</th>
+                                        <th>{t(i18n::parallel::PAR_SERIES)}</th>
+                                    </tr>
+                                </thead>
+                                <tbody>
+                                    {move || {
+                                        results
+                                            .get()
+                                            .into_iter()
+                                            .map(|m| {
+                                                view! {
+                                                    <tr>
+                                                        <td>{m.len}</td>
+                                                        <td>{m.len}</td>
+                                                        <td>
+                                                            <span class="lx-num" data-testid=format!("parallel-seq-{}", m.len) data-value=fmt::raw64(m.sequential.median)>
+                                                                {spread(&m.sequential)}
+                                                            </span>
+                                                        </td>
+                                                        <td>"1"</td>
+                                                        <td>
+                                                            <span class="lx-num" data-testid=format!("parallel-par-{}", m.len) data-value=fmt::raw64(m.all_pairs.median)>
+                                                                {spread(&m.all_pairs)}
+                                                            </span>
+                                                        </td>
+                                                    </tr>
+                                                }
+                                            })
+                                            .collect_view()
+                                    }}
+                                </tbody>
+                            </table>
+                        </div>
+                    </Panel>
+                    <Panel title=i18n::common::ABOUT>
+                        <Para text=i18n::parallel::ABOUT_1 />
+                        <Para text=i18n::parallel::ABOUT_2 />
+                        <Para text=i18n::parallel::ABOUT_3 />
+                    </Panel>
+                </div>
+            </div>
+        </LessonFrame>
+    }
+}
+
+/// `median ms (min–max)`.
+fn spread(s: &Stats) -> String {
+    format!("{} ms ({}–{})", fmt::fixed64(s.median, 3), fmt::fixed64(s.min, 3), fmt::fixed64(s.max, 3))
+}
