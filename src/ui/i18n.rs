@@ -763,10 +763,10 @@ pub mod softmax {
     );
     /// Panel.
     pub const STABILITY: Tr = tr("Why it takes logits: log-sum-exp", "为什么接收 logits：log-sum-exp");
-    /// Text: {0} shift.
+    /// Text: {0} shift, {1} the largest shifted logit, {2} the largest float32.
     pub const STABILITY_TEXT: Tr = tr(
-        "Add {0} to every logit so that the largest becomes 100. Softmax does not change, but the textbook formula exp(x_k) / Σ exp(x_j) overflows in float32 (e^100 > 3.4·10^38) and gives NaN, while log_softmax subtracts the maximum first.",
-        "给每个 logit 加上 {0}，使最大的变成 100。softmax 不应改变，但教科书公式 exp(x_k) / Σ exp(x_j) 在 float32 下溢出（e^100 > 3.4·10^38），得到 NaN；而 log_softmax 先减去了最大值。",
+        "Add {0} to every logit so that the largest becomes {1}. Softmax does not change, but the textbook formula exp(x_k) / Σ exp(x_j) overflows in float32 (e^{1} > {2}) and gives NaN, while log_softmax subtracts the maximum first.",
+        "给每个 logit 加上 {0}，使最大的变成 {1}。softmax 不应改变，但教科书公式 exp(x_k) / Σ exp(x_j) 在 float32 下溢出（e^{1} > {2}），得到 NaN；而 log_softmax 先减去了最大值。",
     );
     /// About.
     pub const ABOUT_1: Tr = tr(
@@ -821,10 +821,10 @@ pub mod parallel {
     );
     /// Panel.
     pub const CHART: Tr = tr("Measured in this tab", "在本标签页中实测");
-    /// Column.
-    pub const DEPTH_SEQ: Tr = tr("serial depth (RNN)", "串行深度（RNN）");
-    /// Column.
-    pub const DEPTH_PAR: Tr = tr("serial depth (attention)", "串行深度（注意力）");
+    /// Column: {0} workload.
+    pub const DEPTH_COL: Tr = tr("{0}: serial depth", "{0}：串行深度");
+    /// Column: {0} workload.
+    pub const TIME_COL: Tr = tr("{0}: ms, median (min–max)", "{0}：毫秒，中位数（最小–最大）");
     /// About.
     pub const ABOUT_1: Tr = tr(
         "Serial depth is the length of the longest chain of operations that must wait for each other. An RNN's is O(L): h_t needs h_{t−1}. All L² attention scores are independent: depth O(1), so the work spreads over as many cores as a GPU has.",

@@ -169,7 +169,7 @@ fn diagram(r: &Bidir, k: usize, lang: Lang) -> impl IntoView {
     let dx = 150.0;
     let left = 110.0;
     let width = left + dx * n as f64 + 20.0;
-    let (y_out, y_fwd, y_bwd, y_tok) = (44.0, 126.0, 196.0, 268.0);
+    let (y_out, y_fwd, y_bwd, y_tok) = (46.0, 130.0, 198.0, 268.0);
     let mut items = Vec::new();
     for (i, token) in r.tokens.iter().enumerate() {
         let cx = left + dx * i as f64 + dx / 2.0;
@@ -192,13 +192,10 @@ fn diagram(r: &Bidir, k: usize, lang: Lang) -> impl IntoView {
                         <text x=cx y=y_bwd + 1.0 text-anchor="middle" class="lx-svg-value">{vec_text(&b)}</text>
                     </g>
                     <g class:lx-pending=!both>
-                        <rect x=cx - 62.0 y=y_out - 22.0 width="124" height="34" rx="8" class="lx-out-box"></rect>
-                        <text x=cx y=y_out text-anchor="middle" class="lx-svg-value">
-                            <tspan class="lx-c-fwd-svg">{format!("{}, {}", fmt::fixed(f[0], 2), fmt::fixed(f[1], 2))}</tspan>
-                            " | "
-                            <tspan class="lx-c-bwd-svg">{format!("{}, {}", fmt::fixed(b[0], 2), fmt::fixed(b[1], 2))}</tspan>
-                        </text>
-                        <line x1=cx x2=cx y1=y_fwd - 22.0 y2=y_out + 14.0 class="lx-edge" stroke-dasharray="3 3"></line>
+                        <rect x=cx - 62.0 y=y_out - 30.0 width="124" height="48" rx="8" class="lx-out-box"></rect>
+                        <text x=cx y=y_out - 10.0 text-anchor="middle" class="lx-svg-value lx-c-fwd-svg">{vec_text(&f)}</text>
+                        <text x=cx y=y_out + 10.0 text-anchor="middle" class="lx-svg-value lx-c-bwd-svg">{vec_text(&b)}</text>
+                        <line x1=cx x2=cx y1=y_fwd - 22.0 y2=y_out + 20.0 class="lx-edge" stroke-dasharray="3 3"></line>
                     </g>
                     <line x1=cx x2=cx y1=y_tok - 16.0 y2=y_bwd + 14.0 class="lx-edge lx-edge-input" stroke-dasharray="3 3"></line>
                 </g>
@@ -221,7 +218,7 @@ fn diagram(r: &Bidir, k: usize, lang: Lang) -> impl IntoView {
         <svg
             class="lx-diagram"
             viewBox=format!("0 0 {width} 300")
-            style=format!("min-width:{}px", (width * 0.72) as i64)
+            style=format!("max-width:{}px; min-width:{}px", width as i64, (width * 0.72) as i64)
             role="img"
             aria-label=i18n::bidir::DIAGRAM.get(lang)
             data-testid="bidir-diagram"

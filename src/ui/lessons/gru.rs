@@ -107,7 +107,7 @@ fn blend_line(h_prev: f32, n: f32, h: f32, testid: &'static str) -> impl IntoVie
         }
     };
     view! {
-        <svg class="lx-diagram" viewBox="0 0 620 100" role="img" aria-label="h_t between h_{t−1} and h̃" data-testid=testid>
+        <svg class="lx-diagram" viewBox="0 0 620 100" style="max-width:760px" role="img" aria-label="h_t between h_{t−1} and h̃" data-testid=testid>
             <line x1="30" x2="590" y1="58" y2="58" class="lx-axis"></line>
             <text x="30" y="98" text-anchor="middle" class="lx-tick">"−1"</text>
             <text x="310" y="98" text-anchor="middle" class="lx-tick">"0"</text>

@@ -13,6 +13,9 @@ pub fn IndexPage(
     notices: Vec<UrlNotice>,
 ) -> impl IntoView {
     let lang = use_lang();
+    let nav = super::use_nav();
+    // Keep the index's URL canonical (and carrying `lang` once chosen).
+    Effect::new(move |_| nav.replace(&lesson_query(None, lang.url_lang())));
     let cards = LessonId::ALL
         .into_iter()
         .map(|id| {

@@ -426,7 +426,7 @@ fn belt_svg(s: &LstmStep, scale: f32, lang: Lang) -> impl IntoView {
     };
     let y = 60.0;
     view! {
-        <svg class="lx-diagram" viewBox="0 0 760 300" style="min-width:520px" role="img" aria-label=i18n::lstm::BELT.get(lang) data-testid="lstm-belt">
+        <svg class="lx-diagram" viewBox="0 0 760 300" style="max-width:760px; min-width:520px" role="img" aria-label=i18n::lstm::BELT.get(lang) data-testid="lstm-belt">
             // the belt
             {seg(40.0, y, 183.0, y, s.c_prev, "lstm-belt-c_prev")}
             {node(200.0, y, "×")}
@@ -455,8 +455,8 @@ fn belt_svg(s: &LstmStep, scale: f32, lang: Lang) -> impl IntoView {
             {node(660.0, 148.0, "×")}
             {seg(660.0, 230.0, 660.0, 165.0, s.o, "lstm-belt-o")}
             {gate(660.0, 245.0, "o", s.o)}
-            {seg(677.0, 148.0, 740.0, 148.0, s.h, "lstm-belt-h")}
-            {label(710.0, 130.0, format!("h{} = {}", fmt::sub(s.t), fmt::fixed(s.h, 4)))}
+            {seg(677.0, 148.0, 750.0, 148.0, s.h, "lstm-belt-h")}
+            {label(700.0, 122.0, format!("h{} = {}", fmt::sub(s.t), fmt::fixed(s.h, 4)))}
         </svg>
     }
 }

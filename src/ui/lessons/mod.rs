@@ -142,7 +142,8 @@ pub fn LessonsMain() -> impl IntoView {
         match route(&search) {
             Route::Lesson(id) => {
                 let d = LessonState::decode(id, &search);
-                lesson_page(d.config, d.notices)
+                // The page's own signals must not re-run this router.
+                untrack(move || lesson_page(d.config, d.notices))
             }
             Route::Unknown(raw) => view! { <index::IndexPage notices=vec![unknown_lesson_notice(&raw)] /> }.into_any(),
             Route::Index | Route::Training => view! { <index::IndexPage notices=Vec::new() /> }.into_any(),

@@ -186,10 +186,10 @@ pub fn ParallelPage(
                                 <thead>
                                     <tr>
                                         <th>"L"</th>
-                                        <th>{t(i18n::parallel::DEPTH_SEQ)}</th>
-                                        <th>{move || i18n::parallel::SEQ_SERIES.fill(lang.get(), &[&cfg.with(|c| c.cell.as_str().to_uppercase())])}</th>
-                                        <th>{t(i18n::parallel::DEPTH_PAR)}</th>
-                                        <th>{t(i18n::parallel::PAR_SERIES)}</th>
+                                        <th>{move || i18n::parallel::DEPTH_COL.fill(lang.get(), &[&cfg.with(|c| c.cell.as_str().to_uppercase())])}</th>
+                                        <th>{move || i18n::parallel::TIME_COL.fill(lang.get(), &[&cfg.with(|c| c.cell.as_str().to_uppercase())])}</th>
+                                        <th>{move || i18n::parallel::DEPTH_COL.fill(lang.get(), &["Q·Kᵀ"])}</th>
+                                        <th>{move || i18n::parallel::TIME_COL.fill(lang.get(), &["Q·Kᵀ"])}</th>
                                     </tr>
                                 </thead>
                                 <tbody>
@@ -235,5 +235,6 @@ pub fn ParallelPage(
 
 /// `median ms (min–max)`.
 fn spread(s: &Stats) -> String {
-    format!("{} ms ({}–{})", fmt::fixed64(s.median, 3), fmt::fixed64(s.min, 3), fmt::fixed64(s.max, 3))
+    let sig = |v: f64| if v >= 100.0 { format!("{v:.0}") } else if v >= 10.0 { format!("{v:.1}") } else { format!("{v:.2}") };
+    format!("{} ({}–{})", sig(s.median), sig(s.min), sig(s.max))
 }

@@ -347,7 +347,7 @@ fn grid_svg(c: &ShapesConfig, lang: Lang) -> impl IntoView {
         <svg
             class="lx-diagram lx-grid-diagram"
             viewBox=format!("0 0 {width} {height}")
-            style=format!("max-width:{}px; min-width:{}px", width as i64 * 2, (width * 0.7) as i64)
+            style=format!("max-width:{}px; min-width:{}px", width as i64, (width * 0.7) as i64)
             role="img"
             aria-label=i18n::shapes::GRID.get(lang)
             data-testid="shapes-grid"

@@ -6,7 +6,7 @@ use super::widgets::{t, ListSliders, Num};
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::config::lessons::{LessonId, LessonState, SoftmaxConfig};
 use crate::config::{Lang, UrlNotice};
-use crate::lessons::softmax::{softmax, Softmax};
+use crate::lessons::softmax::{softmax, Softmax, SHIFTED_MAX};
 use crate::ui::i18n::{self, use_lang};
 use leptos::prelude::*;
 
@@ -135,7 +135,8 @@ fn pipeline(r: &Softmax, lang: Lang) -> AnyView {
                 ",   log Σ exp(x_k) = "
                 <span class="lx-num" data-testid="softmax-lse" data-value=fmt::raw(r.log_sum_exp)>{fmt::fixed(r.log_sum_exp, 4)}</span>
             </p>
-            <p>{format!("log_softmax(x)_k = x_k − {}      softmax(x)_k = exp(log_softmax_k)", fmt::fixed(r.log_sum_exp, 4))}</p>
+            <p>{format!("log_softmax(x)_k = x_k − {}", fmt::fixed(r.log_sum_exp, 4))}</p>
+            <p>"softmax(x)_k = exp(log_softmax(x)_k)"</p>
         </div>
         <p class="lx-text lx-note">{i18n::softmax::PIPELINE_TEXT.get(lang)}</p>
     }
@@ -183,7 +184,7 @@ fn stability_panel(r: &Softmax, lang: Lang) -> AnyView {
         })
         .collect_view();
     view! {
-        <p class="lx-text">{i18n::softmax::STABILITY_TEXT.fill(lang, &[&fmt::fixed(r.shift, 2)])}</p>
+        <p class="lx-text">{i18n::softmax::STABILITY_TEXT.fill(lang, &[&fmt::fixed(r.shift, 2), &fmt::short(f64::from(SHIFTED_MAX)), &fmt::sci64(f64::from(f32::MAX))])}</p>
         <div class="lx-scroll">
             <table class="lx-table">
                 <thead>

@@ -365,7 +365,7 @@ fn chain_svg(r: &Unroll, t_now: usize, lang: crate::config::Lang) -> AnyView {
         <svg
             class="lx-diagram"
             viewBox=format!("0 0 {width} 262")
-            style=format!("min-width:{}px", (width * 0.6) as i64)
+            style=format!("max-width:{}px; min-width:{}px", width as i64, (width * 0.6) as i64)
             role="img"
             aria-label=i18n::unroll::DIAGRAM.get(lang)
             data-testid="unroll-diagram"

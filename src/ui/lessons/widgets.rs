@@ -478,6 +478,7 @@ pub fn LineChart(
         } else {
             nice_ticks(y0, y1, 5).into_iter().map(|v| (v, fmt::short(v))).collect()
         };
+        let integer_x = d.series.iter().flat_map(|s| &s.points).all(|p| p.0.fract() == 0.0);
         let x_ticks: Vec<(f64, String)> = if d.log2_x {
             let mut out = Vec::new();
             let mut v = x0.ceil();
@@ -487,7 +488,11 @@ pub fn LineChart(
             }
             out
         } else {
-            nice_ticks(x0, x1, 6).into_iter().map(|v| (v, fmt::short(v))).collect()
+            nice_ticks(x0, x1, 6)
+                .into_iter()
+                .filter(|v| !integer_x || v.fract() == 0.0)
+                .map(|v| (v, fmt::short(v)))
+                .collect()
         };
 
         let grid = y_ticks
@@ -561,12 +566,14 @@ pub fn LineChart(
         let legend = d
             .series
             .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let y = T + 6.0 + 16.0 * i as f64;
+            .map(|s| {
                 view! {
-                    <line x1=L + 10.0 x2=L + 28.0 y1=y y2=y stroke=s.color stroke-width="3" stroke-dasharray=if s.dashed { "6 4" } else { "none" }></line>
-                    <text x=L + 34.0 y=y + 4.0 class="lx-legend">{s.name.clone()}</text>
+                    <li>
+                        <svg width="26" height="10" aria-hidden="true">
+                            <line x1="1" x2="25" y1="5" y2="5" stroke=s.color stroke-width="3" stroke-dasharray=if s.dashed { "6 4" } else { "none" }></line>
+                        </svg>
+                        {s.name.clone()}
+                    </li>
                 }
             })
             .collect_view();
@@ -586,12 +593,12 @@ pub fn LineChart(
                 {bars}
                 {reference}
                 {lines}
-                {legend}
                 <text x=(L + W - R) / 2.0 y=H - 8.0 text-anchor="middle" class="lx-axis-title">{d.x_title.clone()}</text>
                 <text x="14" y=(T + H - B) / 2.0 text-anchor="middle" class="lx-axis-title" transform=format!("rotate(-90 14 {})", (T + H - B) / 2.0)>
                     {d.y_title.clone()}
                 </text>
             </svg>
+            <ul class="lx-legend-list">{legend}</ul>
         }
     };
     view! { <div class="lx-chart-wrap">{drawn}</div> }

@@ -1,0 +1,469 @@
+// End-to-end test of the lessons (issue 4): builds the app with Trunk (release), serves dist/ on
+// 127.0.0.1 and opens every lesson in headless Chromium.
+//
+// - Each lesson's default URL shows the course's numbers (read from `data-value`).
+// - Changing one slider through the page recomputes the numbers; they are checked against an
+//   independent float64 computation of the same formula here.
+// - Hostile URLs load without a console error, list the fields in the notice, inject nothing.
+// - Switching lessons pushes a history entry, slider drags replace it, back/forward restore.
+// - Language, keyboard, "Copy link".
+// - Screenshots of every lesson at 1440 px in English and Chinese and at 375 px in English go
+//   to tests/e2e/out/lessons/ (look at them; a few are copied to docs/ by hand).
+//
+// Run: `node --test --test-concurrency=1 scripts/e2e/lessons.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
+// reuses dist/; UNROLL_LESSON_SHOTS=0 skips the screenshots).
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { OUT, buildDist, serveDist, launch, value, num, until } from "./lib.mjs";
+
+const SHOTS = process.env.UNROLL_LESSON_SHOTS !== "0";
+const LESSONS = ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"];
+
+let server;
+let browser;
+
+before(async () => {
+  buildDist();
+  server = await serveDist();
+  browser = await launch({ webgpu: false });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Opens a page on `query`; collects console errors, page errors and dialogs (an alert() would be an injection). */
+async function open(query, { context = browser.context } = {}) {
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(`console: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e}`));
+  page.on("dialog", async (d) => {
+    problems.push(`dialog: ${d.message()}`);
+    await d.dismiss();
+  });
+  await page.goto(server.url + query, { waitUntil: "load" });
+  await page.waitForSelector(".lx-root", { timeout: 60_000 });
+  return { page, problems };
+}
+
+/** |a − b| ≤ 1e-5 + 1e-4·|b|, NaN fails. */
+function close(a, b, what) {
+  const tol = 1e-5 + 1e-4 * Math.abs(b);
+  assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} vs ${b}`);
+}
+
+/** Rounds to `digits` decimals as the course writes the number. */
+function courseValue(a, course, digits, what) {
+  assert.equal(Number(a.toFixed(digits)), course, `${what}: ${a} is not ${course}`);
+}
+
+/** Two significant digits ("about 2.0e−7"). */
+function about(a, course, what) {
+  assert.equal(Number(a.toExponential(1)), course, `${what}: ${a} is not about ${course}`);
+}
+
+/** Sets a range input through the page (input + change events, as a drag does). */
+async function setRange(page, id, v) {
+  await page.fill(`[data-testid="${id}"]`, String(v));
+}
+
+async function waitNum(page, id, pred, what) {
+  return until(async () => {
+    const v = await num(page, id);
+    return pred(v) ? v : null;
+  }, 10_000, what, 50);
+}
+
+// ---- independent float64 references of the formulas ------------------------------------
+
+function rnn(wxh, whh, b, h0, xs) {
+  const out = [];
+  let h = h0;
+  for (const x of xs) {
+    h = Math.tanh(wxh * x + whh * h + b);
+    out.push(h);
+  }
+  return out;
+}
+
+function bpttProducts(whh, wxh, xs, steps) {
+  const out = [];
+  let h = 0;
+  let p = 1;
+  for (let t = 0; t < steps; t++) {
+    h = Math.tanh(wxh * xs[t % xs.length] + whh * h);
+    p *= (1 - h * h) * whh;
+    out.push(p);
+  }
+  return out;
+}
+
+function logSoftmax(xs) {
+  const m = Math.max(...xs);
+  const lse = m + Math.log(xs.reduce((s, x) => s + Math.exp(x - m), 0));
+  return xs.map((x) => x - lse);
+}
+
+function rnnParamCount(cell, input, hidden, layers, bidirectional) {
+  const g = { rnn: 1, lstm: 4, gru: 3 }[cell];
+  const d = bidirectional ? 2 : 1;
+  let n = 0;
+  for (let l = 0; l < layers; l++) {
+    const inp = l === 0 ? input : d * hidden;
+    n += d * g * hidden * (inp + hidden + 2);
+  }
+  return n;
+}
+
+// ---- the course's numbers at each default URL --------------------------------------------
+
+test("unroll: default h and z are the course's, a slider recomputes them", async () => {
+  const { page, problems } = await open("?v=1&lesson=unroll");
+  const h = [];
+  for (let t = 1; t <= 3; t++) h.push(await num(page, `unroll-h-${t}`));
+  [0.4621, 0.8981, 0.3783].forEach((c, i) => courseValue(h[i], c, 4, `h_${i + 1}`));
+  courseValue(await num(page, "unroll-z-2"), 1.4621, 4, "z_2");
+  courseValue(await num(page, "unroll-from_x1-2"), 0.4621, 4, "z_2 from x_1");
+  rnn(0.5, 1, 0, 0, [1, 2, -1]).forEach((r, i) => close(h[i], r, `h_${i + 1} vs reference`));
+
+  await setRange(page, "unroll-w_hh", 0.5);
+  const want = rnn(0.5, 0.5, 0, 0, [1, 2, -1]);
+  await waitNum(page, "unroll-h-3", (v) => Math.abs(v - want[2]) < 1e-4, "h_3 after W_hh = 0.5");
+  for (let t = 1; t <= 3; t++) close(await num(page, `unroll-h-${t}`), want[t - 1], `h_${t} with W_hh 0.5`);
+  assert.match(page.url(), /[?&]w_hh=0\.5(&|$)/);
+
+  // An input slider and a new step.
+  await page.click('[data-testid="unroll-x-add"]');
+  await setRange(page, "unroll-x-4", 3);
+  const want4 = rnn(0.5, 0.5, 0, 0, [1, 2, -1, 3]);
+  await waitNum(page, "unroll-h-4", (v) => Math.abs(v - want4[3]) < 1e-4, "h_4");
+  assert.match(decodeURIComponent(page.url()), /x=1,2,-1,3/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("bptt: running products and the constant-input figures", async () => {
+  const { page, problems } = await open("?v=1&lesson=bptt");
+  const p = [];
+  for (let t = 1; t <= 3; t++) p.push(await num(page, `bptt-product-${t}`));
+  [0.7864, 0.1522, 0.1304].forEach((c, i) => courseValue(p[i], c, 4, `product ${i + 1}`));
+  await setRange(page, "bptt-w_hh", 2);
+  const want = bpttProducts(2, 0.5, [1, 2, -1], 3);
+  await waitNum(page, "bptt-product-3", (v) => Math.abs(v - want[2]) < 1e-5 + 1e-4 * Math.abs(want[2]), "product after W_hh 2");
+  for (let t = 1; t <= 3; t++) close(await num(page, `bptt-product-${t}`), want[t - 1], `product ${t} with W_hh 2`);
+  await page.close();
+
+  for (const [w, course] of [[0.5, 2.0e-7], [1, 4.3e-5], [2, 1.4e-15]]) {
+    const q = await open(`?v=1&lesson=bptt&x=0.3&steps=20&w_hh=${w}`);
+    const v = await num(q.page, "bptt-product-20");
+    about(v, course, `W_hh ${w}`);
+    close(v, bpttProducts(w, 0.5, [0.3], 20)[19], `W_hh ${w} vs reference`);
+    about(await num(q.page, `bptt-constant-${w}`), course, `constant panel W_hh ${w}`);
+    assert.deepEqual(q.problems, []);
+    await q.page.close();
+  }
+  assert.deepEqual(problems, []);
+});
+
+test("lstm: the belt's values, run-to-N, and a gate slider", async () => {
+  const { page, problems } = await open("?v=1&lesson=lstm");
+  courseValue(await num(page, "lstm-c-1"), 0.4, 4, "C_1");
+  courseValue(await num(page, "lstm-h-1"), 0.152, 4, "h_1");
+  courseValue(await num(page, "lstm-c-2"), -0.42, 4, "C_2");
+  await setRange(page, "lstm-f-2", 0.8);
+  const c2 = 0.8 * 0.4 + 0.9 * -0.6;
+  await waitNum(page, "lstm-c-2", (v) => Math.abs(v - c2) < 1e-4, "C_2 after f_2 = 0.8");
+  close(await num(page, "lstm-c-2"), c2, "C_2");
+  close(await num(page, "lstm-h-2"), 0.7 * Math.tanh(c2), "h_2");
+  await page.close();
+
+  const run = await open("?v=1&lesson=lstm&mode=run");
+  const cn = await num(run.page, "lstm-c-n");
+  courseValue(cn, 3.5137, 4, "C_20");
+  let c = 0;
+  for (let t = 0; t < 20; t++) c = 0.9 * c + 0.5 * 0.8;
+  close(cn, c, "C_20 vs reference");
+  courseValue(await num(run.page, "lstm-fixed-point"), 4, 4, "fixed point");
+  assert.deepEqual([...problems, ...run.problems], []);
+  await run.page.close();
+});
+
+test("gru: update-gate fusion and the course's z examples", async () => {
+  const { page, problems } = await open("?v=1&lesson=gru");
+  courseValue(await num(page, "gru-h"), 0.35, 4, "h_t");
+  courseValue(await num(page, "gru-h-z005"), 0.225, 4, "z = 0.05");
+  courseValue(await num(page, "gru-h-z095"), 0.675, 4, "z = 0.95");
+  await setRange(page, "gru-z", 0.05);
+  await waitNum(page, "gru-h", (v) => Math.abs(v - 0.225) < 1e-4, "h_t at z = 0.05");
+  await setRange(page, "gru-h_prev", -0.4);
+  const want = 0.95 * -0.4 + 0.05 * 0.7;
+  await waitNum(page, "gru-h", (v) => Math.abs(v - want) < 1e-4, "h_t at h_prev = −0.4");
+  await page.check('[data-testid="gru-convention-pytorch"]');
+  await page.waitForSelector('[data-testid="gru-h-pytorch"]');
+  close(await num(page, "gru-h-pytorch"), want, "PyTorch with 1 − z");
+  close(await num(page, "gru-h-pytorch-same-z"), 0.05 * -0.4 + 0.95 * 0.7, "PyTorch with the same z");
+  assert.match(page.url(), /convention=pytorch/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("softmax: log-softmax, probabilities, NLL; a logit slider", async () => {
+  const { page, problems } = await open("?v=1&lesson=softmax");
+  const ls = [];
+  const pr = [];
+  for (let k = 1; k <= 3; k++) {
+    ls.push(await num(page, `softmax-logsoftmax-${k}`));
+    pr.push(await num(page, `softmax-prob-${k}`));
+  }
+  [-2.0404, -0.1404, -6.9404].forEach((c, i) => courseValue(ls[i], c, 4, `log_softmax ${i + 1}`));
+  [0.13, 0.869, 0.001].forEach((c, i) => courseValue(pr[i], c, 4, `softmax ${i + 1}`));
+  courseValue(await num(page, "softmax-nll"), 0.1404, 4, "NLL of class 1");
+  await setRange(page, "softmax-logits-1", 10);
+  const want = logSoftmax([10, 5.1, -1.7]);
+  await waitNum(page, "softmax-logsoftmax-1", (v) => Math.abs(v - want[0]) < 1e-4, "log_softmax after x_1 = 10");
+  for (let k = 1; k <= 3; k++) {
+    close(await num(page, `softmax-logsoftmax-${k}`), want[k - 1], `log_softmax ${k}`);
+    close(await num(page, `softmax-prob-${k}`), Math.exp(want[k - 1]), `softmax ${k}`);
+  }
+  close(await num(page, "softmax-nll"), -want[1], "NLL");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("shapes: nn.RNN(10, 8) default, LSTM(16, 32, 2) on (4, 10, 16), a slider", async () => {
+  const { page, problems } = await open("?v=1&lesson=shapes");
+  assert.equal(await num(page, "shapes-param-count"), 160);
+  assert.equal(await value(page, "shapes-output"), "1,3,8");
+  assert.equal(await value(page, "shapes-h0"), "1,1,8");
+  assert.equal(await value(page, "shapes-h_n"), "1,1,8");
+  assert.equal(await value(page, "shapes-c_n"), "");
+  assert.equal((await page.textContent('[data-testid="shapes-c_n"]')).trim(), "—");
+  assert.equal((await page.textContent('[data-testid="shapes-output"]')).trim(), "(1, 3, 8)");
+  await setRange(page, "shapes-num_layers", 3);
+  const want = rnnParamCount("rnn", 10, 8, 3, false);
+  await waitNum(page, "shapes-param-count", (v) => v === want, "count with 3 layers");
+  await setRange(page, "shapes-seq_len", 4000);
+  await waitNum(page, "shapes-count-other-seq_len", (v) => v === want, "count at another seq_len");
+  assert.equal(await num(page, "shapes-param-count"), want, "seq_len never changes the count");
+  assert.equal(await value(page, "shapes-output"), "1,4000,8");
+  await page.close();
+
+  const q = "?v=1&lesson=shapes&cell=lstm&input_size=16&hidden_size=32&num_layers=2&batch=4&seq_len=10";
+  const lstm = await open(q);
+  assert.equal(await value(lstm.page, "shapes-output"), "4,10,32");
+  assert.equal(await value(lstm.page, "shapes-h_n"), "2,4,32");
+  assert.equal(await value(lstm.page, "shapes-c_n"), "2,4,32");
+  assert.equal(await value(lstm.page, "shapes-input"), "4,10,16");
+  assert.equal(await num(lstm.page, "shapes-param-count"), rnnParamCount("lstm", 16, 32, 2, false));
+  await lstm.page.uncheck('[data-testid="shapes-batch_first"]');
+  await until(async () => (await value(lstm.page, "shapes-output")) === "10,4,32", 5000, "batch_first off");
+  assert.equal(await value(lstm.page, "shapes-h_n"), "2,4,32", "h_n never batch-first");
+  assert.deepEqual([...problems, ...lstm.problems], []);
+  await lstm.page.close();
+});
+
+test("bidir: both directions, h_n, and edited tokens rendered as text", async () => {
+  const { page, problems } = await open("?v=1&lesson=bidir");
+  const vec = async (id) => (await value(page, id)).split(",").map(Number);
+  const out1 = await vec("bidir-output-1");
+  const out3 = await vec("bidir-output-3");
+  assert.deepEqual(await vec("bidir-h_n-1"), out3.slice(0, 2), "h_n[0] = forward at the last token");
+  assert.deepEqual(await vec("bidir-h_n-2"), out1.slice(2), "h_n[1] = backward at the first token");
+  assert.notDeepEqual((await vec("bidir-last-output")).slice(2), out1.slice(2), "output[:, -1, H:] is not h_n[1]");
+  const diagram = await page.textContent('[data-testid="bidir-diagram"]');
+  for (const t of ["我", "爱", "中国"]) assert.ok(diagram.includes(t), t);
+
+  await page.fill('[data-testid="bidir-tokens"]', "<b>x</b>, I, love, 中国");
+  await page.press('[data-testid="bidir-tokens"]', "Enter");
+  await page.locator('[data-testid="bidir-tokens"]').blur();
+  await page.waitForSelector('[data-testid="bidir-output-4"]');
+  assert.equal(await page.locator(".lx-root b").count(), 0, "a token is never parsed as HTML");
+  assert.ok((await page.textContent('[data-testid="bidir-diagram"]')).includes("<b>x</b>"));
+  const o1 = await vec("bidir-output-1");
+  const o4 = await vec("bidir-output-4");
+  assert.deepEqual(await vec("bidir-h_n-1"), o4.slice(0, 2));
+  assert.deepEqual(await vec("bidir-h_n-2"), o1.slice(2));
+  assert.match(page.url(), /tokens=/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("parallel: measures both workloads in the tab", async () => {
+  const { page, problems } = await open("?v=1&lesson=parallel&max_len=64&hidden_size=32");
+  await until(async () => (await value(page, "parallel-status")) === "done", 120_000, "the measurements", 250);
+  for (const l of [8, 16, 32, 64]) {
+    const s = await num(page, `parallel-seq-${l}`);
+    const p = await num(page, `parallel-par-${l}`);
+    assert.ok(Number.isFinite(s) && s >= 0 && Number.isFinite(p) && p >= 0, `L=${l}: ${s}, ${p}`);
+  }
+  assert.ok(Number(await value(page, "parallel-chart")) >= 8, "both curves drawn");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+// ---- hostile URLs --------------------------------------------------------------------------
+
+const HOSTILE = {
+  unroll: ["w_xh=NaN", "w_hh=Infinity", "b=1e309", "h0=-1000000000000", "x=1,2,10%5E12", "t=99", "w_hh=0.3", "w_hh=0.7"],
+  shapes: ["input_size=-5", "hidden_size=1000000000000", "num_layers=NaN", "batch=1e309", "seq_len=%zz", "cell=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"],
+  bptt: ["w_hh=Infinity", "steps=10%5E12", "x=NaN", "act=sigmoid", "max_norm=-1"],
+  lstm: ["f=2,NaN", "i=Infinity", "c0=1e309", "n=-3", "mode=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"],
+  gru: ["z=NaN", "h_prev=-1e309", "n=10%5E12", "convention=both", "r=-5"],
+  bidir: ["tokens=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E,b", "seed=-1", "tokens=,,", "tokens=%E4%B8,%zz"],
+  softmax: ["logits=1e309,NaN", "target=-2", "logits=1,2&target=7"],
+  parallel: ["hidden_size=-1", "max_len=1e309", "cell=rnn&cell=transformer"],
+};
+
+test("hostile URLs: no console error, no injected markup, the notice lists the fields", async () => {
+  for (const lesson of LESSONS) {
+    const params = HOSTILE[lesson].join("&");
+    const { page, problems } = await open(`?v=1&lesson=${lesson}&${params}&unknown_key=1&lesson_extra=%zz`);
+    const notice = page.locator('[data-testid="url-notice"]');
+    await notice.waitFor({ timeout: 10_000 });
+    const text = await notice.textContent();
+    const keys = new Set(HOSTILE[lesson].flatMap((p) => p.split("&").map((kv) => kv.split("=")[0])));
+    for (const key of [...keys, "unknown_key"]) assert.ok(text.includes(key), `${lesson}: notice lacks ${key}: ${text}`);
+    assert.equal(await page.locator("img").count(), 0, `${lesson}: an <img> was injected`);
+    // The page still computes: the URL was rewritten canonically and re-reads without notices.
+    const canonical = new URL(page.url()).search;
+    assert.ok(!canonical.includes("unknown_key"), canonical);
+    const again = await open(canonical);
+    assert.equal(await again.page.locator('[data-testid="url-notice"]').count(), 0, `${lesson}: canonical ${canonical} still has notices`);
+    await page.click('[data-testid="url-notice-dismiss"]');
+    assert.equal(await page.locator('[data-testid="url-notice"]').count(), 0, "the notice is dismissible");
+    assert.deepEqual([...problems, ...again.problems], [], lesson);
+    await again.page.close();
+    await page.close();
+  }
+
+  // v=99: defaults and a notice; an unknown lesson: the index with a notice; a script as lesson.
+  const v99 = await open("?v=99&lesson=unroll&w_hh=2");
+  await v99.page.waitForSelector('[data-testid="url-notice"]');
+  assert.match(await v99.page.textContent('[data-testid="url-notice"]'), /newer version/);
+  courseValue(await num(v99.page, "unroll-h-2"), 0.8981, 4, "defaults under v=99");
+  const unknown = await open("?v=1&lesson=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E");
+  await unknown.page.waitForSelector('[data-testid="lesson-index"]');
+  assert.match(await unknown.page.textContent('[data-testid="url-notice"]'), /<img src=x onerror=alert\(1\)>/);
+  assert.equal(await unknown.page.locator("img").count(), 0);
+  const bad = await open("?v=1&lesson=unroll&%zz=%E4%B8&x=%");
+  await bad.page.waitForSelector('[data-testid="url-notice"]');
+  assert.deepEqual([...v99.problems, ...unknown.problems, ...bad.problems], []);
+  for (const p of [v99, unknown, bad]) await p.page.close();
+});
+
+// ---- navigation, language, keyboard, copy link -------------------------------------------------
+
+test("navigation: slider drags replace the entry, switching lessons pushes one, back/forward restore", async () => {
+  const { page, problems } = await open("?v=1");
+  await page.waitForSelector('[data-testid="lesson-index"]');
+  const cards = await page.$$eval('[data-testid^="lesson-card-"]', (els) => els.map((e) => e.getAttribute("data-testid")));
+  assert.deepEqual(cards, LESSONS.map((l) => `lesson-card-${l}`), "cards in course order");
+  const len0 = await page.evaluate(() => history.length);
+  await page.click('[data-testid="lesson-card-unroll"] a');
+  await page.waitForSelector('[data-testid="lesson-unroll"]');
+  assert.equal(await page.evaluate(() => history.length), len0 + 1, "opening a lesson pushes");
+  await setRange(page, "unroll-w_hh", 0.25);
+  await setRange(page, "unroll-w_hh", 0.75);
+  assert.equal(await page.evaluate(() => history.length), len0 + 1, "slider drags replace");
+  assert.match(page.url(), /w_hh=0\.75/);
+  await page.click('[data-testid="nav-next"]');
+  await page.waitForSelector('[data-testid="lesson-shapes"]');
+  assert.equal(await page.evaluate(() => history.length), len0 + 2);
+  await page.goBack();
+  await page.waitForSelector('[data-testid="lesson-unroll"]');
+  assert.equal(await page.inputValue('[data-testid="unroll-w_hh"]'), "0.75", "back restores the state");
+  close(await num(page, "unroll-h-3"), rnn(0.5, 0.75, 0, 0, [1, 2, -1])[2], "h_3 after back");
+  await page.goForward();
+  await page.waitForSelector('[data-testid="lesson-shapes"]');
+  await page.goBack();
+  await page.goBack();
+  await page.waitForSelector('[data-testid="lesson-index"]');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("language: lang=zh renders Chinese, the switch rewrites the URL", async () => {
+  const { page, problems } = await open("?v=1&lesson=gru&lang=zh");
+  assert.equal(await page.getAttribute("html", "lang"), "zh-Hans");
+  assert.match(await page.textContent("h1"), /GRU：/);
+  courseValue(await num(page, "gru-h"), 0.35, 4, "numbers do not depend on the language");
+  await page.click('[data-testid="lang-en"]');
+  await until(async () => /lang=en/.test(page.url()), 5000, "lang=en in the URL");
+  assert.match(await page.textContent("h1"), /one gate/);
+  await page.click('[data-testid="nav-next"]');
+  await page.waitForSelector('[data-testid="lesson-bidir"]');
+  assert.match(page.url(), /lang=en/, "the chosen language travels with navigation");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("keyboard: sliders and step buttons work without a mouse", async () => {
+  const { page, problems } = await open("?v=1&lesson=unroll");
+  await page.focus('[data-testid="unroll-w_hh"]');
+  await page.keyboard.press("ArrowLeft");
+  await waitNum(page, "unroll-h-2", (v) => Math.abs(v - rnn(0.5, 0.99, 0, 0, [1, 2, -1])[1]) < 1e-4, "h_2 after ArrowLeft");
+  assert.equal(await value(page, "unroll-t-value"), "2");
+  await page.focus('[data-testid="unroll-forward"]');
+  await page.keyboard.press("Enter");
+  await until(async () => (await value(page, "unroll-t-value")) === "3", 3000, "t = 3");
+  await page.focus('[data-testid="unroll-first"]');
+  await page.keyboard.press("Space");
+  await until(async () => (await value(page, "unroll-t-value")) === "1", 3000, "t = 1");
+  assert.match(page.url(), /t=1/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("copy link: the clipboard receives the page's URL", async () => {
+  await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url.replace(/\/$/, "") });
+  const { page, problems } = await open("?v=1&lesson=softmax&target=2");
+  await page.click('[data-testid="copy-link"]');
+  await until(async () => (await value(page, "copy-link-status")) !== "", 5000, "copy status");
+  const status = await value(page, "copy-link-status");
+  if (status === "copied") {
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), page.url());
+  } else {
+    assert.equal(await page.inputValue('[data-testid="copy-link-text"]'), page.url());
+  }
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+// ---- screenshots -------------------------------------------------------------------------------
+
+test("screenshots of every lesson: 1440 px en and zh, 375 px en", { skip: !SHOTS }, async () => {
+  const dir = join(OUT, "lessons");
+  mkdirSync(dir, { recursive: true });
+  const narrow = await launch({ webgpu: false, viewport: { width: 375, height: 812 } });
+  try {
+    for (const lesson of [...LESSONS, "index"]) {
+      const q = lesson === "index" ? "?v=1" : `?v=1&lesson=${lesson}`;
+      for (const [ctx, suffix, lang] of [
+        [browser.context, "1440-en", "en"],
+        [browser.context, "1440-zh", "zh"],
+        [narrow.context, "375-en", "en"],
+      ]) {
+        const { page, problems } = await open(`${q}&lang=${lang}`, { context: ctx });
+        if (lesson === "parallel") await until(async () => (await value(page, "parallel-status")) === "done", 120_000, "measurements", 250);
+        await page.waitForTimeout(400);
+        await page.screenshot({ path: join(dir, `${lesson}-${suffix}.png`), fullPage: true });
+        // Nothing sticks out sideways at 375 px except inside horizontal scrollers.
+        if (suffix.startsWith("375")) {
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          assert.ok(overflow <= 1, `${lesson} at 375 px overflows by ${overflow} px`);
+        }
+        assert.deepEqual(problems, [], `${lesson} ${suffix}`);
+        await page.close();
+      }
+    }
+  } finally {
+    await narrow.close();
+  }
+});
