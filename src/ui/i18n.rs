@@ -256,10 +256,10 @@ pub mod index {
     use super::{tr, Tr};
     /// Title.
     pub const TITLE: Tr = tr("Recurrent networks, step by step", "循环神经网络，一步一步来");
-    /// Lede.
+    /// Lede: {0} number of lessons.
     pub const LEDE: Tr = tr(
-        "Eight lessons from the course, each a worked example you can change: drag a slider and the same Rust code that trains the networks recomputes every number. Every page is a link you can share.",
-        "课程中的八节课，每节都是一个可以动手修改的例题：拖动滑块，训练网络所用的同一份 Rust 代码会重新计算每个数字。每个页面都是可以分享的链接。",
+        "{0} lessons from the course, each a worked example you can change: drag a slider and the same Rust code that trains the networks recomputes every number. Every page is a link you can share.",
+        "课程中的 {0} 节课，每节都是一个可以动手修改的例题：拖动滑块，训练网络所用的同一份 Rust 代码会重新计算每个数字。每个页面都是可以分享的链接。",
     );
     /// Training card title.
     pub const TRAIN_TITLE: Tr = tr("Then train one", "然后亲手训练一个");
@@ -811,8 +811,8 @@ pub mod parallel {
     pub const MEASURING: Tr = tr("Measuring…", "测量中……");
     /// Status.
     pub const DONE: Tr = tr(
-        "Median of 5 timed calls per point; the shaded bars span the fastest and slowest call.",
-        "每个点是 5 次计时调用的中位数；浅色竖条覆盖最快到最慢的一次。",
+        "Median of {0} timed calls per point; the shaded bars span the fastest and slowest call.",
+        "每个点是 {0} 次计时调用的中位数；浅色竖条覆盖最快到最慢的一次。",
     );
     /// Backend note.
     pub const BACKEND: Tr = tr(

@@ -166,7 +166,7 @@ fn embeddings(r: &Bidir, lang: Lang) -> AnyView {
 /// `k` steps each direction has read k tokens. Each column ends in its 2H concatenation.
 fn diagram(r: &Bidir, k: usize, lang: Lang) -> impl IntoView {
     let n = r.tokens.len();
-    let dx = 150.0;
+    let dx = 162.0;
     let left = 110.0;
     let width = left + dx * n as f64 + 20.0;
     let (y_out, y_fwd, y_bwd, y_tok) = (46.0, 130.0, 198.0, 268.0);
@@ -184,15 +184,15 @@ fn diagram(r: &Bidir, k: usize, lang: Lang) -> impl IntoView {
                     <text x=cx y=y_tok text-anchor="middle" class="lx-svg-token">{token.clone()}</text>
                     <text x=cx y=y_tok + 18.0 text-anchor="middle" class="lx-svg-caption">{vec_text(&r.inputs[i])}</text>
                     <g class:lx-pending=!fwd_done>
-                        <rect x=cx - 58.0 y=y_fwd - 20.0 width="116" height="32" rx="8" class="lx-fwd-box"></rect>
+                        <rect x=cx - 68.0 y=y_fwd - 20.0 width="136" height="32" rx="8" class="lx-fwd-box"></rect>
                         <text x=cx y=y_fwd + 1.0 text-anchor="middle" class="lx-svg-value">{vec_text(&f)}</text>
                     </g>
                     <g class:lx-pending=!bwd_done>
-                        <rect x=cx - 58.0 y=y_bwd - 20.0 width="116" height="32" rx="8" class="lx-bwd-box"></rect>
+                        <rect x=cx - 68.0 y=y_bwd - 20.0 width="136" height="32" rx="8" class="lx-bwd-box"></rect>
                         <text x=cx y=y_bwd + 1.0 text-anchor="middle" class="lx-svg-value">{vec_text(&b)}</text>
                     </g>
                     <g class:lx-pending=!both>
-                        <rect x=cx - 62.0 y=y_out - 30.0 width="124" height="48" rx="8" class="lx-out-box"></rect>
+                        <rect x=cx - 70.0 y=y_out - 30.0 width="140" height="48" rx="8" class="lx-out-box"></rect>
                         <text x=cx y=y_out - 10.0 text-anchor="middle" class="lx-svg-value lx-c-fwd-svg">{vec_text(&f)}</text>
                         <text x=cx y=y_out + 10.0 text-anchor="middle" class="lx-svg-value lx-c-bwd-svg">{vec_text(&b)}</text>
                         <line x1=cx x2=cx y1=y_fwd - 22.0 y2=y_out + 20.0 class="lx-edge" stroke-dasharray="3 3"></line>
@@ -203,8 +203,8 @@ fn diagram(r: &Bidir, k: usize, lang: Lang) -> impl IntoView {
             .into_any(),
         );
         if i + 1 < n {
-            let x1 = cx + 58.0;
-            let x2 = cx + dx - 58.0;
+            let x1 = cx + 68.0;
+            let x2 = cx + dx - 68.0;
             items.push(
                 view! {
                     <line x1=x1 x2=x2 - 2.0 y1=y_fwd - 4.0 y2=y_fwd - 4.0 class="lx-edge lx-edge-fwd" class:lx-pending={i + 1 >= k} marker-end="url(#lx-arrow-fwd)"></line>

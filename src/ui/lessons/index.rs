@@ -37,7 +37,7 @@ pub fn IndexPage(
         <article class="lx-page lx-index" data-testid="lesson-index">
             <header class="page-intro">
                 <h1>{move || i18n::index::TITLE.get(lang.get())}</h1>
-                <p class="lede">{move || i18n::index::LEDE.get(lang.get())}</p>
+                <p class="lede">{move || i18n::index::LEDE.fill(lang.get(), &[&LessonId::ALL.len().to_string()])}</p>
             </header>
             <LessonNotice notices=notices />
             <ol class="lx-cards">{cards}</ol>

@@ -179,7 +179,7 @@ pub fn ParallelPage(
                     <Panel title=i18n::parallel::CHART>
                         <LineChart data=chart testid="parallel-chart" label=Signal::derive(move || i18n::parallel::CHART.get(lang.get()).to_owned()) />
                         <p class="lx-note" data-testid="parallel-status" data-value=move || if running.get() { "running" } else { "done" }>
-                            {move || if running.get() { i18n::parallel::MEASURING.get(lang.get()) } else { i18n::parallel::DONE.get(lang.get()) }}
+                            {move || if running.get() { i18n::parallel::MEASURING.get(lang.get()).to_owned() } else { i18n::parallel::DONE.fill(lang.get(), &[&REPEATS.to_string()]) }}
                         </p>
                         <div class="lx-scroll">
                             <table class="lx-table">

@@ -382,21 +382,19 @@ const R: f64 = 16.0;
 const T: f64 = 16.0;
 const B: f64 = 46.0;
 
-fn nice_ticks(lo: f64, hi: f64, n: usize) -> Vec<f64> {
+fn nice_ticks(lo: f64, hi: f64, n: usize, integer: bool) -> Vec<f64> {
     if !(hi > lo) {
         return vec![lo];
     }
     let raw = (hi - lo) / n as f64;
     let mag = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * mag).find(|s| *s >= raw).unwrap_or(10.0 * mag);
-    let start = (lo / step).ceil() * step;
-    let mut out = Vec::new();
-    let mut v = start;
-    while v <= hi + step * 1e-9 && out.len() < 20 {
-        out.push(if v.abs() < step * 1e-9 { 0.0 } else { v });
-        v += step;
+    let mut step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * mag).find(|s| *s >= raw).unwrap_or(10.0 * mag);
+    if integer {
+        step = step.max(1.0).round();
     }
-    out
+    let first = (lo / step - 1e-9).ceil() as i64;
+    let last = (hi / step + 1e-9).floor() as i64;
+    (first..=last).take(24).map(|k| k as f64 * step).collect()
 }
 
 /// A small SVG line chart (linear or log y axis) with a legend, for the lessons' plots. The
@@ -476,7 +474,7 @@ pub fn LineChart(
             }
             out
         } else {
-            nice_ticks(y0, y1, 5).into_iter().map(|v| (v, fmt::short(v))).collect()
+            nice_ticks(y0, y1, 5, false).into_iter().map(|v| (v, fmt::short(v))).collect()
         };
         let integer_x = d.series.iter().flat_map(|s| &s.points).all(|p| p.0.fract() == 0.0);
         let x_ticks: Vec<(f64, String)> = if d.log2_x {
@@ -488,11 +486,7 @@ pub fn LineChart(
             }
             out
         } else {
-            nice_ticks(x0, x1, 6)
-                .into_iter()
-                .filter(|v| !integer_x || v.fract() == 0.0)
-                .map(|v| (v, fmt::short(v)))
-                .collect()
+            nice_ticks(x0, x1, 6, integer_x).into_iter().map(|v| (v, fmt::short(v))).collect()
         };
 
         let grid = y_ticks
