@@ -529,11 +529,16 @@ fn parallel_lengths_workloads_and_stats() {
     assert_eq!((s.median, s.min, s.max, s.runs), (2.5, 1.0, 10.0, 4));
     assert_eq!(parallel::Stats::from_samples(&[f64::NAN]), None);
 
-    let mut clock = 0.0;
-    let mut now = || {
-        clock += 1.5;
-        clock
+    // A fake clock on which every call costs 0.3 ms.
+    let calls = std::cell::Cell::new(0u32);
+    let mut now = || f64::from(calls.get()) * 0.3;
+    let mut run = || {
+        calls.set(calls.get() + 1);
+        1.0
     };
-    let times = parallel::time(3, &mut now, &mut || 1.0);
-    assert_eq!(times, vec![1.5, 1.5, 1.5]);
+    let times = parallel::time(3, &mut now, &mut run);
+    assert!(times.iter().all(|t| (t - 0.3).abs() < 1e-12), "{times:?}");
+    assert_eq!(parallel::calibrate(2.0, 1024, &mut now, &mut run), 8, "0.3 ms × 8 ≥ 2 ms");
+    assert_eq!(parallel::calibrate(2.0, 4, &mut now, &mut run), 4, "capped");
+    assert!((parallel::sample(8, &mut now, &mut run) - 0.3).abs() < 1e-12);
 }

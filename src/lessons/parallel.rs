@@ -133,15 +133,34 @@ pub struct Measurement {
     pub all_pairs: Stats,
 }
 
-/// Times `run` `repeats` times with the clock `now` (ms).
+/// Times `run` `repeats` times with the clock `now` (ms), one call per sample.
 pub fn time(repeats: usize, now: &mut dyn FnMut() -> f64, run: &mut dyn FnMut() -> f32) -> Vec<f64> {
-    let mut out = Vec::with_capacity(repeats);
+    (0..repeats).map(|_| sample(1, now, run)).collect()
+}
+
+/// One sample: the mean time per call (ms) over `batch` back-to-back calls of `run`.
+pub fn sample(batch: usize, now: &mut dyn FnMut() -> f64, run: &mut dyn FnMut() -> f32) -> f64 {
+    let batch = batch.max(1);
     let mut sink = 0.0f32;
-    for _ in 0..repeats {
-        let start = now();
+    let start = now();
+    for _ in 0..batch {
         sink += run();
-        out.push(now() - start);
     }
+    let elapsed = now() - start;
     std::hint::black_box(sink);
-    out
+    elapsed / batch as f64
+}
+
+/// The number of calls per sample so that one sample takes at least `min_ms` on the clock
+/// `now` (browsers coarsen `performance.now()` to 0.1 ms or more, so a fast call must be timed
+/// in batches): doubles from 1 until a batch lasts `min_ms`, at most `max_batch`.
+pub fn calibrate(min_ms: f64, max_batch: usize, now: &mut dyn FnMut() -> f64, run: &mut dyn FnMut() -> f32) -> usize {
+    let mut batch = 1usize;
+    loop {
+        let per_call = sample(batch, now, run);
+        if per_call * batch as f64 >= min_ms || batch >= max_batch {
+            return batch;
+        }
+        batch = (batch * 2).min(max_batch.max(1));
+    }
 }

@@ -811,8 +811,8 @@ pub mod parallel {
     pub const MEASURING: Tr = tr("Measuring…", "测量中……");
     /// Status.
     pub const DONE: Tr = tr(
-        "Median of {0} timed calls per point; the shaded bars span the fastest and slowest call.",
-        "每个点是 {0} 次计时调用的中位数；浅色竖条覆盖最快到最慢的一次。",
+        "Each point is the median of {0} samples, each the mean time per call over a batch of calls lasting at least a few milliseconds (the browser's clock is coarse); the shaded bars span the fastest and slowest sample.",
+        "每个点是 {0} 个样本的中位数，每个样本是一批调用（总时长至少几毫秒，因为浏览器的时钟精度较粗）的平均单次耗时；浅色竖条覆盖最快到最慢的样本。",
     );
     /// Backend note.
     pub const BACKEND: Tr = tr(

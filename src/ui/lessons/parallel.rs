@@ -8,13 +8,17 @@ use super::widgets::{t, ChartData, LineChart, Series, Slider};
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::config::lessons::{LessonId, LessonState, ParallelConfig};
 use crate::config::{CellKind, UrlNotice};
-use crate::lessons::parallel::{lengths, time, AllPairs, Measurement, Sequential, Stats};
+use crate::lessons::parallel::{calibrate, lengths, sample, AllPairs, Measurement, Sequential, Stats};
 use crate::ui::i18n::{self, use_lang};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-/// Timed runs per length and workload (after one warm-up run).
+/// Timed samples per length and workload.
 const REPEATS: usize = 5;
+/// A sample lasts at least this long (calls are batched until it does).
+const MIN_SAMPLE_MS: f64 = 4.0;
+/// At most this many calls per sample.
+const MAX_BATCH: usize = 4096;
 
 fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
@@ -61,7 +65,11 @@ pub fn ParallelPage(
                 let seq = Sequential::new(config.cell, config.hidden_size, len);
                 let all = AllPairs::new(len, config.hidden_size);
                 let mut now = now_ms;
-                std::hint::black_box(seq.run());
+                // Calls per sample, so that one sample spans several clock ticks (each
+                // calibration and sample is one short task).
+                let seq_batch = calibrate(MIN_SAMPLE_MS, MAX_BATCH, &mut now, &mut || seq.run());
+                yield_to_browser().await;
+                let all_batch = calibrate(MIN_SAMPLE_MS, MAX_BATCH, &mut now, &mut || all.run());
                 let mut seq_times = Vec::with_capacity(REPEATS);
                 let mut all_times = Vec::with_capacity(REPEATS);
                 for _ in 0..REPEATS {
@@ -69,8 +77,9 @@ pub fn ParallelPage(
                     if !alive() {
                         return;
                     }
-                    seq_times.extend(time(1, &mut now, &mut || seq.run()));
-                    all_times.extend(time(1, &mut now, &mut || all.run()));
+                    seq_times.push(sample(seq_batch, &mut now, &mut || seq.run()));
+                    yield_to_browser().await;
+                    all_times.push(sample(all_batch, &mut now, &mut || all.run()));
                 }
                 if let (Some(sequential), Some(all_pairs)) = (Stats::from_samples(&seq_times), Stats::from_samples(&all_times)) {
                     let _ = results.try_update(|r| r.push(Measurement { len, sequential, all_pairs }));

@@ -186,12 +186,11 @@ pub fn UnrollPage(
                                     testid="unroll-h-all"
                                     caption=Signal::derive(move || i18n::unroll::H_STATES.get(lang.get()).to_owned())
                                     values=Signal::derive(move || {
-                                        result.get().map(|r| {
-                                            // [H, T]: one column per step.
-                                            let (hs, n) = (r.hidden_size, r.steps.len());
-                                            (0..hs).flat_map(|j| r.steps.iter().map(move |s| s.h[j])).collect::<Vec<_>>()
-                                                .into_iter().take(hs * n).collect()
-                                        }).unwrap_or_default()
+                                        // [H, T]: one row per unit, one column per step.
+                                        result
+                                            .get()
+                                            .map(|r| (0..r.hidden_size).flat_map(|j| r.steps.iter().map(move |s| s.h[j])).collect())
+                                            .unwrap_or_default()
                                     })
                                     cols=Signal::derive(move || steps.get())
                                 />
