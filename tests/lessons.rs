@@ -19,10 +19,7 @@ use unroll::math::recurrent::{RnnModule, TensorRef};
 /// `value` rounds to `course` at 4 decimals (|Δ| ≤ 5e-5 plus f32 slack).
 #[track_caller]
 fn assert_4dp(value: f32, course: f64) {
-    assert!(
-        (f64::from(value) - course).abs() <= 5.0e-5 + 1e-7,
-        "{value} does not round to the course's {course:.4}"
-    );
+    assert!((f64::from(value) - course).abs() <= 5.0e-5 + 1e-7, "{value} does not round to the course's {course:.4}");
 }
 
 /// `value` rounds to `course` at 2 significant digits.
@@ -79,7 +76,9 @@ fn unroll_z_and_h_agree_with_the_module_for_any_sliders() {
             assert_eq!(s.z[0], z);
             h = z.tanh();
             assert_eq!(s.h[0], h, "the module's h_t is tanh(z_t)");
-            assert!((s.z[0] - (s.input_term[0] + s.recurrent_term[0] + s.bias[0])).abs() <= 1e-6 * (1.0 + s.z[0].abs()));
+            assert!(
+                (s.z[0] - (s.input_term[0] + s.recurrent_term[0] + s.bias[0])).abs() <= 1e-6 * (1.0 + s.z[0].abs())
+            );
         }
     }
 }
@@ -90,8 +89,9 @@ fn unroll_is_nn_rnn_pitfall_3() {
     let config =
         UnrollConfig { w_xh: 0.5, w_hh: -0.8, b: 0.1 + 0.2, x: vec![1.0, -2.0, 3.0], ..UnrollConfig::default() };
     let u = unroll_lesson::unroll(&config).unwrap();
-    for (s, want) in u.steps.iter().zip([0.66403677f32, -0.84293556, 0.98591461]) {
-        assert!((s.h[0] - want).abs() <= 1e-5 + 1e-4 * want.abs(), "{} vs {want}", s.h[0]);
+    for (s, want) in u.steps.iter().zip([0.66403677f64, -0.84293556, 0.98591461]) {
+        let got = f64::from(s.h[0]);
+        assert!((got - want).abs() <= 1e-5 + 1e-4 * want.abs(), "{got} vs {want}");
     }
     assert!((u.steps[2].h[0] - 2.872).abs() > 1.0, "must not be the tutorial's linear cell");
 }
@@ -161,7 +161,8 @@ fn bptt_agrees_with_the_module_backward() {
     for act in [BpttAct::Tanh, BpttAct::Relu] {
         for _ in 0..20 {
             let x: Vec<f64> = (0..5).map(|_| w.sample(&mut rng)).collect();
-            let config = BpttConfig { w_hh: w.sample(&mut rng), w_xh: w.sample(&mut rng), x, steps: 9, act, max_norm: 0.0 };
+            let config =
+                BpttConfig { w_hh: w.sample(&mut rng), w_xh: w.sample(&mut rng), x, steps: 9, act, max_norm: 0.0 };
             let b = bptt::bptt(&config);
             let mut spec = RnnSpec::new(CellKind::Rnn, 1, 1);
             spec.nonlinearity = if act == BpttAct::Relu { Nonlinearity::Relu } else { Nonlinearity::Tanh };
@@ -187,7 +188,8 @@ fn bptt_agrees_with_the_module_backward() {
 
 #[test]
 fn bptt_linear_and_relu_explode_and_clipping_caps_the_norm() {
-    let config = BpttConfig { w_hh: 2.0, x: vec![1.0], steps: 10, act: BpttAct::Linear, max_norm: 1.0, ..BpttConfig::default() };
+    let config =
+        BpttConfig { w_hh: 2.0, x: vec![1.0], steps: 10, act: BpttAct::Linear, max_norm: 1.0, ..BpttConfig::default() };
     let b = bptt::bptt(&config);
     for s in &b.steps {
         assert_eq!(s.product, 2f32.powi(s.t as i32), "linear: the product is W_hh^t");
@@ -210,14 +212,22 @@ fn bptt_linear_and_relu_explode_and_clipping_caps_the_norm() {
     assert!(matches!(small.clipping.unwrap().outcome, ClipOutcome::Unchanged { .. }));
 
     // 3^100 overflows f32: the norm is not finite and the step is skipped, never zeroed.
-    let huge = bptt::bptt(&BpttConfig { w_hh: 3.0, x: vec![1.0], steps: 100, act: BpttAct::Linear, max_norm: 5.0, ..BpttConfig::default() });
+    let huge = bptt::bptt(&BpttConfig {
+        w_hh: 3.0,
+        x: vec![1.0],
+        steps: 100,
+        act: BpttAct::Linear,
+        max_norm: 5.0,
+        ..BpttConfig::default()
+    });
     let clip = huge.clipping.unwrap();
     assert!(clip.outcome.skip_step(), "{:?}", clip.outcome);
     let bits = |g: [f32; 4]| g.map(f32::to_bits);
     assert_eq!(bits(clip.clipped), bits(huge.grads.flat()), "left untouched");
 
     // ReLU with a positive input and W_hh 1.5 explodes like 1.5^t.
-    let relu = bptt::bptt(&BpttConfig { w_hh: 1.5, x: vec![1.0], steps: 30, act: BpttAct::Relu, ..BpttConfig::default() });
+    let relu =
+        bptt::bptt(&BpttConfig { w_hh: 1.5, x: vec![1.0], steps: 30, act: BpttAct::Relu, ..BpttConfig::default() });
     assert!((relu.steps[29].product - 1.5f32.powi(30)).abs() <= 1e-3 * 1.5f32.powi(30));
 }
 
@@ -364,8 +374,8 @@ fn softmax_default_is_the_course_example() {
 #[test]
 fn softmax_stability_and_pitfall_9() {
     let s = softmax::softmax(&SoftmaxConfig { logits: vec![2.0, 1.0, 0.1], target: 0 });
-    assert!((s.nll - 0.417_030_02).abs() <= 1e-6);
-    assert!((s.nll_of_probs - -0.659_001_14).abs() <= 1e-6);
+    assert!((f64::from(s.nll) - 0.417_030_02).abs() <= 1e-6);
+    assert!((f64::from(s.nll_of_probs) - -0.659_001_14).abs() <= 1e-6);
     assert!(s.naive_shifted.iter().any(|p| p.is_nan()), "e^100 overflows f32: {:?}", s.naive_shifted);
     for (a, b) in s.log_softmax.iter().zip(&s.log_softmax_shifted) {
         assert!((a - b).abs() <= 1e-5, "a shift does not change log_softmax");
@@ -377,7 +387,13 @@ fn softmax_stability_and_pitfall_9() {
 
 // ----------------------------------------------------------------------------------------- shapes
 
-fn shape_of(cell: CellKind, input_size: usize, hidden_size: usize, num_layers: usize, bidirectional: bool) -> ShapesConfig {
+fn shape_of(
+    cell: CellKind,
+    input_size: usize,
+    hidden_size: usize,
+    num_layers: usize,
+    bidirectional: bool,
+) -> ShapesConfig {
     ShapesConfig { cell, input_size, hidden_size, num_layers, bidirectional, ..ShapesConfig::default() }
 }
 
@@ -392,7 +408,12 @@ fn shapes_default_is_nn_rnn_10_8() {
     let names: Vec<(&str, &[usize])> = sh.params.iter().map(|p| (p.name.as_str(), p.shape.as_slice())).collect();
     assert_eq!(
         names,
-        [("weight_ih_l0", &[8, 10][..]), ("weight_hh_l0", &[8, 8][..]), ("bias_ih_l0", &[8][..]), ("bias_hh_l0", &[8][..])]
+        [
+            ("weight_ih_l0", &[8, 10][..]),
+            ("weight_hh_l0", &[8, 8][..]),
+            ("bias_ih_l0", &[8][..]),
+            ("bias_hh_l0", &[8][..])
+        ]
     );
 }
 
@@ -435,11 +456,7 @@ fn shapes_seq_len_never_changes_the_count_and_num_layers_does() {
 
 #[test]
 fn shapes_at_the_slider_maxima_need_no_allocation() {
-    let config = ShapesConfig {
-        batch: 4096,
-        seq_len: 4096,
-        ..shape_of(CellKind::Lstm, 4096, 4096, 8, true)
-    };
+    let config = ShapesConfig { batch: 4096, seq_len: 4096, ..shape_of(CellKind::Lstm, 4096, 4096, 8, true) };
     let s = shapes::shapes(&config).unwrap();
     // Layer 0: 4·H·(I + H + 2)·2; layers 1..8: 4·H·(2H + H + 2)·2.
     let h = 4096u64;
@@ -469,7 +486,12 @@ fn bidir_default_concatenates_both_directions() {
     // Recompute both directions with the shown weights and embeddings.
     let p = |name: &str| b.params.iter().find(|t| t.name == name).unwrap().values.clone();
     let step = |sfx: &str, x: [f32; 2], h: [f32; 2]| {
-        let (wi, wh, bi, bh) = (p(&format!("weight_ih_l0{sfx}")), p(&format!("weight_hh_l0{sfx}")), p(&format!("bias_ih_l0{sfx}")), p(&format!("bias_hh_l0{sfx}")));
+        let (wi, wh, bi, bh) = (
+            p(&format!("weight_ih_l0{sfx}")),
+            p(&format!("weight_hh_l0{sfx}")),
+            p(&format!("bias_ih_l0{sfx}")),
+            p(&format!("bias_hh_l0{sfx}")),
+        );
         let mut out = [0.0f32; 2];
         for j in 0..2 {
             let z = bi[j] + wi[2 * j] * x[0] + wi[2 * j + 1] * x[1] + bh[j] + wh[2 * j] * h[0] + wh[2 * j + 1] * h[1];

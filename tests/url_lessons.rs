@@ -136,7 +136,11 @@ fn the_issue_example_lstm_url() {
 #[test]
 fn messy_queries_re_encode_canonically() {
     let cases = [
-        (LessonId::Bptt, "steps=20&lesson=BPTT&x=0.30&v=1&ACT=relu&act=LINEAR&max_norm=0", "v=1&lesson=bptt&x=0.3&steps=20&act=linear"),
+        (
+            LessonId::Bptt,
+            "steps=20&lesson=BPTT&x=0.30&v=1&ACT=relu&act=LINEAR&max_norm=0",
+            "v=1&lesson=bptt&x=0.3&steps=20&act=linear",
+        ),
         (LessonId::Softmax, "logits=%203.2%20,5.1,-1.70&target=+1", "v=1&lesson=softmax"),
         (LessonId::Shapes, "batch_first=1&cell=Rnn&input_size=1e1&seq_len=3.0", "v=1&lesson=shapes"),
         (LessonId::Bidir, "tokens=%E6%88%91,%E7%88%B1,%E4%B8%AD%E5%9B%BD", "v=1&lesson=bidir"),
@@ -226,7 +230,14 @@ fn specific_clamps_and_defaults() {
     let (s, n) = decode(LessonId::Softmax, "logits=1,2&target=5");
     let LessonState::Softmax(c) = s else { panic!() };
     assert_eq!(c.target, 1);
-    assert_eq!(n, vec![UrlNotice { field: "target".into(), raw: "5".into(), kind: NoticeKind::Clamped { range: "0–1 (one per logit)".into(), to: "1".into() } }]);
+    assert_eq!(
+        n,
+        vec![UrlNotice {
+            field: "target".into(),
+            raw: "5".into(),
+            kind: NoticeKind::Clamped { range: "0–1 (one per logit)".into(), to: "1".into() }
+        }]
+    );
 
     let (s, n) = decode(LessonId::Lstm, "f=0.9,0.3,0.5&o=2");
     let LessonState::Lstm(c) = s else { panic!() };
@@ -246,7 +257,10 @@ fn repeated_keys_last_one_wins() {
     let (s, n) = decode(LessonId::Bptt, "w_hh=0.5&w_hh=2&steps=5&steps=NaN");
     let LessonState::Bptt(c) = s else { panic!() };
     assert_eq!((c.w_hh, c.steps), (2.0, 3));
-    assert_eq!(n[0], UrlNotice { field: "w_hh".into(), raw: "0.5".into(), kind: NoticeKind::Repeated { used: "2".into() } });
+    assert_eq!(
+        n[0],
+        UrlNotice { field: "w_hh".into(), raw: "0.5".into(), kind: NoticeKind::Repeated { used: "2".into() } }
+    );
     assert!(matches!(n[1].kind, NoticeKind::Repeated { .. }));
     assert!(matches!(n[2].kind, NoticeKind::Invalid { .. }));
 }

@@ -15,9 +15,11 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { OUT, buildDist, serveDist, launch, value, num, until } from "./lib.mjs";
+import { tmpdir } from "node:os";
+import { chromium } from "playwright-core";
+import { CHROMIUM, OUT, buildDist, serveDist, launch, value, num, until } from "./lib.mjs";
 
 const SHOTS = process.env.UNROLL_LESSON_SHOTS !== "0";
 const LESSONS = ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"];
@@ -402,6 +404,26 @@ test("language: lang=zh renders Chinese, the switch rewrites the URL", async () 
   assert.match(page.url(), /lang=en/, "the chosen language travels with navigation");
   assert.deepEqual(problems, []);
   await page.close();
+});
+
+test("language: without lang the page follows the browser (zh-CN → Chinese)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "unroll-zh-"));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--lang=zh-CN"],
+    locale: "zh-CN",
+  });
+  try {
+    const { page, problems } = await open("?v=1&lesson=softmax", { context });
+    assert.equal(await page.evaluate(() => navigator.language), "zh-CN");
+    assert.match(await page.textContent('[data-testid="nav-lessons"]'), /课程/);
+    assert.ok(!/lang=/.test(page.url()), "the browser's language is not written into the URL");
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("keyboard: sliders and step buttons work without a mouse", async () => {

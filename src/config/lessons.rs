@@ -261,18 +261,46 @@ pub struct UnrollConfig {
 
 /// The `unroll` lesson's URL keys in canonical order.
 pub const UNROLL_FIELDS: &[FieldSpec] = &[
-    FieldSpec { key: "w_xh", kind: FieldKind::Float { min: -3.0, max: 3.0, default: 0.5 }, doc: "input weight W_xh (`weight_ih_l0` of `nn.RNN(1, 1)`)" },
-    FieldSpec { key: "w_hh", kind: FieldKind::Float { min: -3.0, max: 3.0, default: 1.0 }, doc: "recurrent weight W_hh (`weight_hh_l0`)" },
-    FieldSpec { key: "b", kind: FieldKind::Float { min: -3.0, max: 3.0, default: 0.0 }, doc: "bias b (`bias_ih_l0`; `bias_hh_l0` stays 0)" },
-    FieldSpec { key: "h0", kind: FieldKind::Float { min: -3.0, max: 3.0, default: 0.0 }, doc: "initial hidden state h_0" },
+    FieldSpec {
+        key: "w_xh",
+        kind: FieldKind::Float { min: -3.0, max: 3.0, default: 0.5 },
+        doc: "input weight W_xh (`weight_ih_l0` of `nn.RNN(1, 1)`)",
+    },
+    FieldSpec {
+        key: "w_hh",
+        kind: FieldKind::Float { min: -3.0, max: 3.0, default: 1.0 },
+        doc: "recurrent weight W_hh (`weight_hh_l0`)",
+    },
+    FieldSpec {
+        key: "b",
+        kind: FieldKind::Float { min: -3.0, max: 3.0, default: 0.0 },
+        doc: "bias b (`bias_ih_l0`; `bias_hh_l0` stays 0)",
+    },
+    FieldSpec {
+        key: "h0",
+        kind: FieldKind::Float { min: -3.0, max: 3.0, default: 0.0 },
+        doc: "initial hidden state h_0",
+    },
     FieldSpec {
         key: "x",
         kind: FieldKind::FloatList { min: -5.0, max: 5.0, min_len: 1, max_len: 12, default: &[1.0, 2.0, -1.0] },
         doc: "input sequence x_1, …, x_T (T = number of values)",
     },
-    FieldSpec { key: "t", kind: FieldKind::Int { min: 1, max: 12, default: 2 }, doc: "time step shown by the scrubber (at most the number of inputs)" },
-    FieldSpec { key: "hidden_size", kind: FieldKind::Int { min: 1, max: 8, default: 1 }, doc: "1 = scalar lesson; 2–8 = vector mode (weights from PyTorch's init with `seed`, shown as heatmaps)" },
-    FieldSpec { key: "seed", kind: FieldKind::Int { min: 0, max: u32::MAX as i64, default: 0 }, doc: "seed of the vector mode's weights" },
+    FieldSpec {
+        key: "t",
+        kind: FieldKind::Int { min: 1, max: 12, default: 2 },
+        doc: "time step shown by the scrubber (at most the number of inputs)",
+    },
+    FieldSpec {
+        key: "hidden_size",
+        kind: FieldKind::Int { min: 1, max: 8, default: 1 },
+        doc: "1 = scalar lesson; 2–8 = vector mode (weights from PyTorch's init with `seed`, shown as heatmaps)",
+    },
+    FieldSpec {
+        key: "seed",
+        kind: FieldKind::Int { min: 0, max: u32::MAX as i64, default: 0 },
+        doc: "seed of the vector mode's weights",
+    },
 ];
 
 impl UrlConfig for UnrollConfig {
@@ -316,7 +344,11 @@ impl UrlConfig for UnrollConfig {
         }
     }
 }
-default_from_fields!(UnrollConfig, UNROLL_FIELDS, "The course's example: W_xh 0.5, W_hh 1, b 0, h0 0, x = 1, 2, −1, t = 2.");
+default_from_fields!(
+    UnrollConfig,
+    UNROLL_FIELDS,
+    "The course's example: W_xh 0.5, W_hh 1, b 0, h0 0, x = 1, 2, −1, t = 2."
+);
 
 // ---------------------------------------------------------------------------------------------
 // 2. shapes
@@ -346,14 +378,34 @@ pub struct ShapesConfig {
 
 /// The `shapes` lesson's URL keys in canonical order.
 pub const SHAPES_FIELDS: &[FieldSpec] = &[
-    FieldSpec { key: "cell", kind: FieldKind::Choice { choices: &["rnn", "lstm", "gru"], default: 0 }, doc: "`nn.RNN`, `nn.LSTM` or `nn.GRU`" },
-    FieldSpec { key: "input_size", kind: FieldKind::Int { min: 1, max: 4096, default: 10 }, doc: "features per input step (I)" },
-    FieldSpec { key: "hidden_size", kind: FieldKind::Int { min: 1, max: 4096, default: 8 }, doc: "features of the hidden state (H)" },
+    FieldSpec {
+        key: "cell",
+        kind: FieldKind::Choice { choices: &["rnn", "lstm", "gru"], default: 0 },
+        doc: "`nn.RNN`, `nn.LSTM` or `nn.GRU`",
+    },
+    FieldSpec {
+        key: "input_size",
+        kind: FieldKind::Int { min: 1, max: 4096, default: 10 },
+        doc: "features per input step (I)",
+    },
+    FieldSpec {
+        key: "hidden_size",
+        kind: FieldKind::Int { min: 1, max: 4096, default: 8 },
+        doc: "features of the hidden state (H)",
+    },
     FieldSpec { key: "num_layers", kind: FieldKind::Int { min: 1, max: 8, default: 1 }, doc: "stacked layers (L)" },
     FieldSpec { key: "bidirectional", kind: FieldKind::Bool { default: false }, doc: "1 = two directions (D = 2)" },
-    FieldSpec { key: "batch_first", kind: FieldKind::Bool { default: true }, doc: "1 = input and output are (batch, seq_len, ·); h_n is never batch-first" },
+    FieldSpec {
+        key: "batch_first",
+        kind: FieldKind::Bool { default: true },
+        doc: "1 = input and output are (batch, seq_len, ·); h_n is never batch-first",
+    },
     FieldSpec { key: "batch", kind: FieldKind::Int { min: 1, max: 4096, default: 1 }, doc: "batch size (B)" },
-    FieldSpec { key: "seq_len", kind: FieldKind::Int { min: 1, max: 4096, default: 3 }, doc: "time steps (T); never changes the parameter count" },
+    FieldSpec {
+        key: "seq_len",
+        kind: FieldKind::Int { min: 1, max: 4096, default: 3 },
+        doc: "time steps (T); never changes the parameter count",
+    },
 ];
 
 impl UrlConfig for ShapesConfig {
@@ -385,7 +437,11 @@ impl UrlConfig for ShapesConfig {
             .with("seq_len", int_key(self.seq_len))
     }
 }
-default_from_fields!(ShapesConfig, SHAPES_FIELDS, "`nn.RNN(10, 8, batch_first=True)` on a batch of 1 sequence of 3 steps.");
+default_from_fields!(
+    ShapesConfig,
+    SHAPES_FIELDS,
+    "`nn.RNN(10, 8, batch_first=True)` on a batch of 1 sequence of 3 steps."
+);
 
 // ---------------------------------------------------------------------------------------------
 // 3. bptt
@@ -433,7 +489,11 @@ pub struct BpttConfig {
 
 /// The `bptt` lesson's URL keys in canonical order.
 pub const BPTT_FIELDS: &[FieldSpec] = &[
-    FieldSpec { key: "w_hh", kind: FieldKind::Float { min: -3.0, max: 3.0, default: 1.0 }, doc: "recurrent weight W_hh" },
+    FieldSpec {
+        key: "w_hh",
+        kind: FieldKind::Float { min: -3.0, max: 3.0, default: 1.0 },
+        doc: "recurrent weight W_hh",
+    },
     FieldSpec { key: "w_xh", kind: FieldKind::Float { min: -3.0, max: 3.0, default: 0.5 }, doc: "input weight W_xh" },
     FieldSpec {
         key: "x",
@@ -441,8 +501,16 @@ pub const BPTT_FIELDS: &[FieldSpec] = &[
         doc: "inputs; a list shorter than `steps` repeats (`x=0.3&steps=20` is a constant input)",
     },
     FieldSpec { key: "steps", kind: FieldKind::Int { min: 1, max: 100, default: 3 }, doc: "time steps T" },
-    FieldSpec { key: "act", kind: FieldKind::Choice { choices: &["tanh", "relu", "linear"], default: 0 }, doc: "nonlinearity of the recurrence" },
-    FieldSpec { key: "max_norm", kind: FieldKind::Float { min: 0.0, max: 100.0, default: 0.0 }, doc: "`clip_grad_norm_` threshold for the gradient of h_T; 0 = off" },
+    FieldSpec {
+        key: "act",
+        kind: FieldKind::Choice { choices: &["tanh", "relu", "linear"], default: 0 },
+        doc: "nonlinearity of the recurrence",
+    },
+    FieldSpec {
+        key: "max_norm",
+        kind: FieldKind::Float { min: 0.0, max: 100.0, default: 0.0 },
+        doc: "`clip_grad_norm_` threshold for the gradient of h_T; 0 = off",
+    },
 ];
 
 impl UrlConfig for BpttConfig {
@@ -474,7 +542,11 @@ impl UrlConfig for BpttConfig {
             .with("max_norm", Value::Float(self.max_norm))
     }
 }
-default_from_fields!(BpttConfig, BPTT_FIELDS, "The course's example: W_hh 1, W_xh 0.5, x = 1, 2, −1 over 3 steps, tanh, no clipping.");
+default_from_fields!(
+    BpttConfig,
+    BPTT_FIELDS,
+    "The course's example: W_hh 1, W_xh 0.5, x = 1, 2, −1 over 3 steps, tanh, no clipping."
+);
 
 // ---------------------------------------------------------------------------------------------
 // 4. lstm
@@ -610,13 +682,20 @@ impl UrlConfig for LstmConfig {
                 notices.push(UrlNotice {
                     field: key.into(),
                     raw,
-                    kind: NoticeKind::Clamped { range: format!("one value per step ({steps} steps)"), to: fmt_list(list) },
+                    kind: NoticeKind::Clamped {
+                        range: format!("one value per step ({steps} steps)"),
+                        to: fmt_list(list),
+                    },
                 });
             }
         }
     }
 }
-default_from_fields!(LstmConfig, LSTM_FIELDS, "The course's two steps: f = 0.9, 0.3; i = 0.5, 0.9; g = 0.8, −0.6; o = 0.4, 0.7; C_0 = 0.");
+default_from_fields!(
+    LstmConfig,
+    LSTM_FIELDS,
+    "The course's two steps: f = 0.9, 0.3; i = 0.5, 0.9; g = 0.8, −0.6; o = 0.4, 0.7; C_0 = 0."
+);
 
 impl LstmConfig {
     /// Number of steps in `gates` mode (the length of the gate lists).
@@ -673,15 +752,39 @@ pub struct GruConfig {
 
 /// The `gru` lesson's URL keys in canonical order.
 pub const GRU_FIELDS: &[FieldSpec] = &[
-    FieldSpec { key: "h_prev", kind: FieldKind::Float { min: -1.0, max: 1.0, default: 0.2 }, doc: "previous hidden state h_{t−1}" },
-    FieldSpec { key: "z", kind: FieldKind::Float { min: 0.0, max: 1.0, default: 0.3 }, doc: "update gate z (the course's meaning: share of the new candidate)" },
-    FieldSpec { key: "n", kind: FieldKind::Float { min: -1.0, max: 1.0, default: 0.7 }, doc: "candidate h̃ (PyTorch calls it n)" },
-    FieldSpec { key: "convention", kind: FieldKind::Choice { choices: &["course", "pytorch"], default: 0 }, doc: "`pytorch` also shows h' = (1 − z)·n + z·h side by side" },
-    FieldSpec { key: "r", kind: FieldKind::Float { min: 0.0, max: 1.0, default: 0.5 }, doc: "reset gate r (reset panel)" },
+    FieldSpec {
+        key: "h_prev",
+        kind: FieldKind::Float { min: -1.0, max: 1.0, default: 0.2 },
+        doc: "previous hidden state h_{t−1}",
+    },
+    FieldSpec {
+        key: "z",
+        kind: FieldKind::Float { min: 0.0, max: 1.0, default: 0.3 },
+        doc: "update gate z (the course's meaning: share of the new candidate)",
+    },
+    FieldSpec {
+        key: "n",
+        kind: FieldKind::Float { min: -1.0, max: 1.0, default: 0.7 },
+        doc: "candidate h̃ (PyTorch calls it n)",
+    },
+    FieldSpec {
+        key: "convention",
+        kind: FieldKind::Choice { choices: &["course", "pytorch"], default: 0 },
+        doc: "`pytorch` also shows h' = (1 − z)·n + z·h side by side",
+    },
+    FieldSpec {
+        key: "r",
+        kind: FieldKind::Float { min: 0.0, max: 1.0, default: 0.5 },
+        doc: "reset gate r (reset panel)",
+    },
     FieldSpec { key: "x", kind: FieldKind::Float { min: -1.0, max: 1.0, default: 0.5 }, doc: "input x (reset panel)" },
     FieldSpec { key: "w_in", kind: FieldKind::Float { min: -1.0, max: 1.0, default: 0.8 }, doc: "W_in (reset panel)" },
     FieldSpec { key: "w_hn", kind: FieldKind::Float { min: -1.0, max: 1.0, default: 0.6 }, doc: "W_hn (reset panel)" },
-    FieldSpec { key: "b_hn", kind: FieldKind::Float { min: -1.0, max: 1.0, default: 0.1 }, doc: "b_hn, inside the reset product (reset panel)" },
+    FieldSpec {
+        key: "b_hn",
+        kind: FieldKind::Float { min: -1.0, max: 1.0, default: 0.1 },
+        doc: "b_hn, inside the reset product (reset panel)",
+    },
 ];
 
 impl UrlConfig for GruConfig {
@@ -693,7 +796,11 @@ impl UrlConfig for GruConfig {
             h_prev: v.float("h_prev"),
             z: v.float("z"),
             n: v.float("n"),
-            convention: if v.choice("convention") == "pytorch" { GruConvention::Pytorch } else { GruConvention::Course },
+            convention: if v.choice("convention") == "pytorch" {
+                GruConvention::Pytorch
+            } else {
+                GruConvention::Course
+            },
             r: v.float("r"),
             x: v.float("x"),
             w_in: v.float("w_in"),
@@ -737,7 +844,11 @@ pub const BIDIR_FIELDS: &[FieldSpec] = &[
         kind: FieldKind::TextList { min_len: 1, max_len: 12, max_chars: 16, default: &["我", "爱", "中国"] },
         doc: "the token sequence (shown as text only)",
     },
-    FieldSpec { key: "seed", kind: FieldKind::Int { min: 0, max: u32::MAX as i64, default: 0 }, doc: "seed of the weights and of the token embeddings" },
+    FieldSpec {
+        key: "seed",
+        kind: FieldKind::Int { min: 0, max: u32::MAX as i64, default: 0 },
+        doc: "seed of the weights and of the token embeddings",
+    },
 ];
 
 impl UrlConfig for BidirConfig {
@@ -776,7 +887,11 @@ pub const SOFTMAX_FIELDS: &[FieldSpec] = &[
         kind: FieldKind::FloatList { min: -50.0, max: 50.0, min_len: 1, max_len: 10, default: &[3.2, 5.1, -1.7] },
         doc: "the logits, one per class",
     },
-    FieldSpec { key: "target", kind: FieldKind::Int { min: 0, max: 9, default: 1 }, doc: "target class index from 0 (as `CrossEntropyLoss` takes it), below the number of logits" },
+    FieldSpec {
+        key: "target",
+        kind: FieldKind::Int { min: 0, max: 9, default: 1 },
+        doc: "target class index from 0 (as `CrossEntropyLoss` takes it), below the number of logits",
+    },
 ];
 
 impl UrlConfig for SoftmaxConfig {
@@ -788,7 +903,9 @@ impl UrlConfig for SoftmaxConfig {
     }
 
     fn to_values(&self) -> Values {
-        Values::defaults(SOFTMAX_FIELDS).with("logits", Value::FloatList(self.logits.clone())).with("target", int_key(self.target))
+        Values::defaults(SOFTMAX_FIELDS)
+            .with("logits", Value::FloatList(self.logits.clone()))
+            .with("target", int_key(self.target))
     }
 
     fn reconcile(&mut self, notices: &mut Vec<UrlNotice>) {
@@ -797,7 +914,10 @@ impl UrlConfig for SoftmaxConfig {
             notices.push(UrlNotice {
                 field: "target".into(),
                 raw: self.target.to_string(),
-                kind: NoticeKind::Clamped { range: format!("0–{} (one per logit)", classes - 1), to: (classes - 1).to_string() },
+                kind: NoticeKind::Clamped {
+                    range: format!("0–{} (one per logit)", classes - 1),
+                    to: (classes - 1).to_string(),
+                },
             });
             self.target = classes - 1;
         }
@@ -822,9 +942,21 @@ pub struct ParallelConfig {
 
 /// The `parallel` lesson's URL keys in canonical order.
 pub const PARALLEL_FIELDS: &[FieldSpec] = &[
-    FieldSpec { key: "cell", kind: FieldKind::Choice { choices: &["rnn", "lstm", "gru"], default: 1 }, doc: "recurrent cell timed" },
-    FieldSpec { key: "hidden_size", kind: FieldKind::Int { min: 8, max: 256, default: 64 }, doc: "hidden size H (and feature width of the all-pairs scores)" },
-    FieldSpec { key: "max_len", kind: FieldKind::Int { min: 8, max: 512, default: 512 }, doc: "longest sequence L measured (L = 8, 16, … up to this)" },
+    FieldSpec {
+        key: "cell",
+        kind: FieldKind::Choice { choices: &["rnn", "lstm", "gru"], default: 1 },
+        doc: "recurrent cell timed",
+    },
+    FieldSpec {
+        key: "hidden_size",
+        kind: FieldKind::Int { min: 8, max: 256, default: 64 },
+        doc: "hidden size H (and feature width of the all-pairs scores)",
+    },
+    FieldSpec {
+        key: "max_len",
+        kind: FieldKind::Int { min: 8, max: 512, default: 512 },
+        doc: "longest sequence L measured (L = 8, 16, … up to this)",
+    },
 ];
 
 impl UrlConfig for ParallelConfig {

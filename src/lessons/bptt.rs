@@ -156,7 +156,10 @@ pub fn bptt(config: &BpttConfig) -> Bptt {
     let steps = run(w_hh, w_xh, &config.x, steps_n, config.act);
     let curves = COMPARE_W_HH
         .iter()
-        .map(|&w| Curve { w_hh: w, products: run(w, w_xh, &config.x, steps_n, config.act).iter().map(|s| s.product).collect() })
+        .map(|&w| Curve {
+            w_hh: w,
+            products: run(w, w_xh, &config.x, steps_n, config.act).iter().map(|s| s.product).collect(),
+        })
         .collect();
     let grads = param_grads(&steps, steps_n, w_hh);
     let grad_norms = (1..=steps_n).map(|len| norm(&param_grads(&steps, len, w_hh))).collect();

@@ -147,8 +147,20 @@ fn belt(n: usize, c0: f32, gates: impl Fn(usize) -> (f32, f32, f32, f32)) -> Vec
         .map(|t| {
             let (f, i, g, o) = gates(t);
             let u = lstm_update(f, i, g, o, c_prev);
-            let step =
-                LstmStep { t: t + 1, x: None, f, i, g, o, c_prev, kept: f * c_prev, written: i * g, c: u.c, tanh_c: u.tanh_c, h: u.h };
+            let step = LstmStep {
+                t: t + 1,
+                x: None,
+                f,
+                i,
+                g,
+                o,
+                c_prev,
+                kept: f * c_prev,
+                written: i * g,
+                c: u.c,
+                tanh_c: u.tanh_c,
+                h: u.h,
+            };
             c_prev = u.c;
             step
         })

@@ -20,7 +20,8 @@ use rand_chacha::ChaCha8Rng;
 /// itself when it is not a power of two. `max_len` is clamped to 8–512.
 pub fn lengths(max_len: usize) -> Vec<usize> {
     let max_len = max_len.clamp(8, 512);
-    let mut out: Vec<usize> = std::iter::successors(Some(8usize), |l| Some(l * 2)).take_while(|&l| l <= max_len).collect();
+    let mut out: Vec<usize> =
+        std::iter::successors(Some(8usize), |l| Some(l * 2)).take_while(|&l| l <= max_len).collect();
     if out.last() != Some(&max_len) {
         out.push(max_len);
     }
@@ -54,8 +55,14 @@ impl Sequential {
 
     /// Runs the forward pass; returns the sum of h_n (so the work cannot be optimised away).
     pub fn run(&self) -> f32 {
-        let cache =
-            self.module.forward_time_major(&self.params, SeqData::Dense(self.input.clone()), self.len, vec![self.len as u32], None, None);
+        let cache = self.module.forward_time_major(
+            &self.params,
+            SeqData::Dense(self.input.clone()),
+            self.len,
+            vec![self.len as u32],
+            None,
+            None,
+        );
         cache.h_n().iter().sum()
     }
 

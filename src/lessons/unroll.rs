@@ -140,8 +140,9 @@ impl Terms {
     fn new(w_ih: &[f32], w_hh: &[f32], b_ih: &[f32], b_hh: &[f32], x: f32, h_prev: &[f32]) -> Terms {
         let hidden = h_prev.len();
         let input: Vec<f32> = w_ih.iter().map(|&w| w * x).collect();
-        let recurrent: Vec<f32> =
-            (0..hidden).map(|j| w_hh[j * hidden..(j + 1) * hidden].iter().zip(h_prev).map(|(w, h)| w * h).sum()).collect();
+        let recurrent: Vec<f32> = (0..hidden)
+            .map(|j| w_hh[j * hidden..(j + 1) * hidden].iter().zip(h_prev).map(|(w, h)| w * h).sum())
+            .collect();
         let z = (0..hidden).map(|j| (b_ih[j] + input[j]) + (b_hh[j] + recurrent[j])).collect();
         Terms { input, recurrent, z }
     }

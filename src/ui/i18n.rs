@@ -116,7 +116,8 @@ pub fn provide_lang(query: &str) -> LangState {
 
 /// The language context (English, not chosen, when none was provided).
 pub fn use_lang() -> LangState {
-    use_context::<LangState>().unwrap_or_else(|| LangState { lang: RwSignal::new(Lang::En), chosen: RwSignal::new(false) })
+    use_context::<LangState>()
+        .unwrap_or_else(|| LangState { lang: RwSignal::new(Lang::En), chosen: RwSignal::new(false) })
 }
 
 /// The language switch of the header (`data-testid` `lang-en` / `lang-zh`).
@@ -388,13 +389,18 @@ pub mod shapes {
     /// Column.
     pub const NUMEL: Tr = tr("Elements", "元素个数");
     /// Row meaning.
-    pub const M_INPUT: Tr = tr("the sequence, one input_size vector per step and sample", "序列：每个样本每一步一个 input_size 维向量");
+    pub const M_INPUT: Tr =
+        tr("the sequence, one input_size vector per step and sample", "序列：每个样本每一步一个 input_size 维向量");
     /// Row meaning.
-    pub const M_H0: Tr = tr("initial hidden state of every layer and direction (zeros if omitted)", "每一层、每个方向的初始隐藏状态（省略时为零）");
+    pub const M_H0: Tr = tr(
+        "initial hidden state of every layer and direction (zeros if omitted)",
+        "每一层、每个方向的初始隐藏状态（省略时为零）",
+    );
     /// Row meaning.
     pub const M_C0: Tr = tr("initial cell state (LSTM only)", "初始细胞状态（仅 LSTM）");
     /// Row meaning.
-    pub const M_OUTPUT: Tr = tr("the last layer's h_t at every step, both directions concatenated", "最后一层在每一步的 h_t，两个方向拼接");
+    pub const M_OUTPUT: Tr =
+        tr("the last layer's h_t at every step, both directions concatenated", "最后一层在每一步的 h_t，两个方向拼接");
     /// Row meaning.
     pub const M_H_N: Tr = tr("the final h of every layer and direction", "每一层、每个方向最后的 h");
     /// Row meaning.
@@ -555,7 +561,8 @@ pub mod lstm {
     /// Mode.
     pub const MODE_GATES: Tr = tr("set every gate by hand", "手动设置每个门");
     /// Mode.
-    pub const MODE_WEIGHTS: Tr = tr("compute gates from x and h (seeded nn.LSTM(1, 1))", "由 x 和 h 计算门（带随机种子的 nn.LSTM(1, 1)）");
+    pub const MODE_WEIGHTS: Tr =
+        tr("compute gates from x and h (seeded nn.LSTM(1, 1))", "由 x 和 h 计算门（带随机种子的 nn.LSTM(1, 1)）");
     /// Mode.
     pub const MODE_RUN: Tr = tr("run to N with constant gates", "门保持不变，运行 N 步");
     /// Slider.
@@ -633,7 +640,8 @@ pub mod gru {
     /// Panel.
     pub const RESET: Tr = tr("The reset gate inside the candidate", "候选状态中的重置门");
     /// Text.
-    pub const EXAMPLES: Tr = tr("The same h_{t−1} and h̃ with other update gates:", "同样的 h_{t−1} 和 h̃，换成其他更新门取值：");
+    pub const EXAMPLES: Tr =
+        tr("The same h_{t−1} and h̃ with other update gates:", "同样的 h_{t−1} 和 h̃，换成其他更新门取值：");
     /// Heading.
     pub const COURSE_FORM: Tr = tr("Course: z = share of the new candidate", "课程：z = 新候选所占的比例");
     /// Heading.

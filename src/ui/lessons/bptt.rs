@@ -48,7 +48,8 @@ pub fn BpttPage(
         let r = result.get();
         let l = lang.get();
         let w_hh = cfg.with(|c| c.w_hh);
-        let abs_points = |p: &[f32]| p.iter().enumerate().map(|(i, v)| ((i + 1) as f64, f64::from(v.abs()))).collect::<Vec<_>>();
+        let abs_points =
+            |p: &[f32]| p.iter().enumerate().map(|(i, v)| ((i + 1) as f64, f64::from(v.abs()))).collect::<Vec<_>>();
         let mut series: Vec<Series> = r
             .curves
             .iter()

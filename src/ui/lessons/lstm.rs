@@ -81,11 +81,14 @@ pub fn LstmPage(
     let run_chart = Signal::derive(move || {
         let l = lang.get();
         let r = result.get().ok();
-        let points = r.as_ref().map(|r| r.steps.iter().map(|s| (s.t as f64, f64::from(s.c))).collect()).unwrap_or_default();
+        let points =
+            r.as_ref().map(|r| r.steps.iter().map(|s| (s.t as f64, f64::from(s.c))).collect()).unwrap_or_default();
         ChartData {
             series: vec![Series { name: "C_t".into(), color: "#ea580c", points, dashed: false }],
             log_y: false,
-            reference: r.and_then(|r| r.fixed_point).map(|v| (f64::from(v), i18n::lstm::FIXED_POINT.fill(l, &[&fmt::fixed(v, 4)]))),
+            reference: r
+                .and_then(|r| r.fixed_point)
+                .map(|v| (f64::from(v), i18n::lstm::FIXED_POINT.fill(l, &[&fmt::fixed(v, 4)]))),
             bars: Vec::new(),
             log2_x: false,
             x_title: "t".into(),
@@ -95,7 +98,8 @@ pub fn LstmPage(
     let compare_chart = Signal::derive(move || {
         let l = lang.get();
         let r = result.get().ok();
-        let pts = |v: &[f32]| v.iter().enumerate().map(|(i, p)| ((i + 1) as f64, f64::from(p.abs()))).collect::<Vec<_>>();
+        let pts =
+            |v: &[f32]| v.iter().enumerate().map(|(i, p)| ((i + 1) as f64, f64::from(p.abs()))).collect::<Vec<_>>();
         ChartData {
             series: vec![
                 Series {
@@ -411,7 +415,8 @@ fn belt_svg(s: &LstmStep, scale: f32, lang: Lang) -> impl IntoView {
         let (w, color) = stroke(v, scale);
         view! { <line x1=x1 y1=y1 x2=x2 y2=y2 stroke=color stroke-width=w class="lx-belt" data-testid=testid data-value=fmt::raw(v)></line> }
     };
-    let label = |x: f64, y: f64, text: String| view! { <text x=x y=y text-anchor="middle" class="lx-svg-value">{text}</text> };
+    let label =
+        |x: f64, y: f64, text: String| view! { <text x=x y=y text-anchor="middle" class="lx-svg-value">{text}</text> };
     let node = |x: f64, y: f64, op: &'static str| {
         view! {
             <circle cx=x cy=y r="17" class="lx-gate-circle"></circle>

@@ -81,7 +81,9 @@ pub fn ParallelPage(
                     yield_to_browser().await;
                     all_times.push(sample(all_batch, &mut now, &mut || all.run()));
                 }
-                if let (Some(sequential), Some(all_pairs)) = (Stats::from_samples(&seq_times), Stats::from_samples(&all_times)) {
+                if let (Some(sequential), Some(all_pairs)) =
+                    (Stats::from_samples(&seq_times), Stats::from_samples(&all_times))
+                {
                     let _ = results.try_update(|r| r.push(Measurement { len, sequential, all_pairs }));
                 }
             }
@@ -244,6 +246,13 @@ pub fn ParallelPage(
 
 /// `median ms (min–max)`.
 fn spread(s: &Stats) -> String {
-    let sig = |v: f64| if v >= 100.0 { format!("{v:.0}") } else if v >= 10.0 { format!("{v:.1}") } else { format!("{v:.2}") };
+    // Three significant digits.
+    let sig = |v: f64| {
+        if v.is_nan() || v <= 0.0 || v.is_infinite() {
+            return fmt::fixed64(v, 2);
+        }
+        let decimals = (2 - v.log10().floor() as i64).clamp(0, 6) as usize;
+        format!("{v:.decimals$}")
+    };
     format!("{} ({}–{})", sig(s.median), sig(s.min), sig(s.max))
 }

@@ -122,24 +122,25 @@ pub fn ShapesPage(
         }
     };
 
-    let shape_row = move |name: &'static str, testid: &'static str, meaning: i18n::Tr, pick: fn(&Shapes) -> Option<[usize; 3]>| {
-        let dims = move || result.with(|r| r.as_ref().ok().and_then(pick));
-        view! {
-            <tr>
-                <td><code>{name}</code></td>
-                <td>
-                    <span
-                        class="lx-num"
-                        data-testid=testid
-                        data-value=move || dims().map(|d| fmt::shape_raw(&d)).unwrap_or_default()
-                    >
-                        {move || dims().map(|d| fmt::shape(&d)).unwrap_or_else(|| "—".into())}
-                    </span>
-                </td>
-                <td class="lx-left">{move || meaning.get(lang.get())}</td>
-            </tr>
-        }
-    };
+    let shape_row =
+        move |name: &'static str, testid: &'static str, meaning: i18n::Tr, pick: fn(&Shapes) -> Option<[usize; 3]>| {
+            let dims = move || result.with(|r| r.as_ref().ok().and_then(pick));
+            view! {
+                <tr>
+                    <td><code>{name}</code></td>
+                    <td>
+                        <span
+                            class="lx-num"
+                            data-testid=testid
+                            data-value=move || dims().map(|d| fmt::shape_raw(&d)).unwrap_or_default()
+                        >
+                            {move || dims().map(|d| fmt::shape(&d)).unwrap_or_else(|| "—".into())}
+                        </span>
+                    </td>
+                    <td class="lx-left">{move || meaning.get(lang.get())}</td>
+                </tr>
+            }
+        };
 
     view! {
         <LessonFrame id=LessonId::Shapes notices=notices>
@@ -296,7 +297,11 @@ fn code(c: &ShapesConfig) -> String {
     } else {
         format!("({}, {}, {})", c.seq_len, c.batch, c.input_size)
     };
-    let call = if c.cell == CellKind::Lstm { "output, (h_n, c_n) = rnn(input, (h0, c0))" } else { "output, h_n = rnn(input, h0)" };
+    let call = if c.cell == CellKind::Lstm {
+        "output, (h_n, c_n) = rnn(input, (h0, c0))"
+    } else {
+        "output, h_n = rnn(input, h0)"
+    };
     format!("rnn = nn.{class}({})\ninput = torch.randn{input}\n{call}", args.join(", "))
 }
 

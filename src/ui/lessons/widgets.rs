@@ -383,7 +383,7 @@ const T: f64 = 16.0;
 const B: f64 = 46.0;
 
 fn nice_ticks(lo: f64, hi: f64, n: usize, integer: bool) -> Vec<f64> {
-    if !(hi > lo) {
+    if hi.is_nan() || lo.is_nan() || hi <= lo {
         return vec![lo];
     }
     let raw = (hi - lo) / n as f64;
