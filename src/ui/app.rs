@@ -9,7 +9,7 @@
 //! client-side navigation.
 
 use super::i18n::{self, provide_lang, use_lang, LangSwitch};
-use super::lessons::{lesson_query, provide_nav, LessonsMain, NavLink};
+use super::lessons::{lesson_query, provide_nav, LessonsMain, LessonsStyle, NavLink};
 use super::training::TrainingPage;
 use super::url;
 use crate::config::lessons::{route, Route};
@@ -27,6 +27,7 @@ pub fn App() -> impl IntoView {
     let index_query = Signal::derive(move || lesson_query(None, lang.url_lang()));
     let lessons_active = move || !training && matches!(route(&search.get()), Route::Index | Route::Unknown(_));
     view! {
+        <LessonsStyle />
         <header class="site-header">
             <div class="site-header-inner">
                 <a class="brand" href="?v=1" aria-label="Unroll">

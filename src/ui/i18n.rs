@@ -339,8 +339,8 @@ pub mod unroll {
     pub const H_STATES: Tr = tr("h_t of every step (one column per step)", "每一步的 h_t（每列一步）");
     /// About.
     pub const ABOUT_1: Tr = tr(
-        "This is nn.RNN(1, 1) of Unroll's trainer, run forward with the sliders as its parameters (b goes into bias_ih_l0; bias_hh_l0 stays 0, so their sum is b).",
-        "这就是 Unroll 训练器里的 nn.RNN(1, 1)，以滑块的值作为参数做前向计算（b 放在 bias_ih_l0 中；bias_hh_l0 为 0，两者之和就是 b）。",
+        "This is nn.RNN(1, H) of Unroll's trainer, run forward by the same code that trains. With H = 1 the sliders are its parameters (b goes into bias_ih_l0; bias_hh_l0 stays 0, so their sum is b).",
+        "这就是 Unroll 训练器里的 nn.RNN(1, H)，由训练所用的同一份代码做前向计算。H = 1 时滑块的值就是它的参数（b 放在 bias_ih_l0 中；bias_hh_l0 为 0，两者之和就是 b）。",
     );
     /// About.
     pub const ABOUT_2: Tr = tr(

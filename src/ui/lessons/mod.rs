@@ -30,8 +30,16 @@ use crate::ui::url::current_search;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// The lessons' stylesheet (kept next to the components; injected once by [`LessonsMain`]).
+/// The lessons' stylesheet (kept next to the components), also styling the header's language
+/// switch; the shell injects it once with [`LessonsStyle`].
 const LESSONS_CSS: &str = include_str!("lessons.css");
+
+/// A `<style>` element with the lessons' stylesheet (rendered once by the app shell, on every
+/// page, so the header's language switch is styled on the training page too).
+#[component]
+pub fn LessonsStyle() -> impl IntoView {
+    view! { <style>{LESSONS_CSS}</style> }
+}
 
 /// The client-side navigation: the query string the router shows, and history writes.
 #[derive(Clone, Copy)]
@@ -149,10 +157,7 @@ pub fn LessonsMain() -> impl IntoView {
             Route::Index | Route::Training => view! { <index::IndexPage notices=Vec::new() /> }.into_any(),
         }
     };
-    view! {
-        <style>{LESSONS_CSS}</style>
-        <div class="lx-root">{page}</div>
-    }
+    view! { <div class="lx-root">{page}</div> }
 }
 
 fn lesson_page(state: LessonState, notices: Vec<UrlNotice>) -> AnyView {
