@@ -31,39 +31,6 @@ pub enum LoadState {
     Failed(String),
 }
 
-/// The class files named by a manifest.
-///
-/// Accepted shapes: `{"files": ["Arabic.txt", …]}`, `{"classes": [{"file": "Arabic.txt", …}, …]}`
-/// or a bare array of file names. Errors: a message naming what is missing.
-pub fn manifest_files(json: &str) -> Result<Vec<String>, String> {
-    let value: serde_json::Value =
-        serde_json::from_str(json).map_err(|e| format!("manifest.json is not valid JSON: {e}"))?;
-    let list = match &value {
-        serde_json::Value::Array(a) => a.clone(),
-        serde_json::Value::Object(o) => o
-            .get("files")
-            .or_else(|| o.get("classes"))
-            .and_then(|v| v.as_array().cloned())
-            .ok_or("manifest.json has no \"files\" list")?,
-        _ => return Err("manifest.json has no \"files\" list".into()),
-    };
-    let files: Vec<String> = list
-        .iter()
-        .filter_map(|v| match v {
-            serde_json::Value::String(s) => Some(s.clone()),
-            serde_json::Value::Object(o) => o.get("file").and_then(|f| f.as_str()).map(str::to_owned),
-            _ => None,
-        })
-        .collect();
-    if files.is_empty() {
-        return Err("manifest.json lists no class files".into());
-    }
-    if let Some(bad) = files.iter().find(|f| f.contains('/') || f.contains("..") || !f.ends_with(".txt")) {
-        return Err(format!("manifest.json lists an unexpected file name: {bad}"));
-    }
-    Ok(files)
-}
-
 /// Fetches `url` as text. Errors: a message with the URL and the HTTP status or network error.
 async fn fetch_text(url: &str) -> Result<String, String> {
     let window = web_sys::window().ok_or("no window")?;
@@ -99,7 +66,7 @@ pub async fn load(progress: impl Fn(usize, usize) + 'static) -> Result<LoadedDat
              (a plain `trunk build` does it too) and reload."
         )
     })?;
-    let files = manifest_files(&manifest)?;
+    let files = training_bridge::manifest_files(&manifest)?;
     let total = files.len();
     progress(0, total);
     let done = Rc::new(Cell::new(0usize));

@@ -15,7 +15,6 @@ pub mod app;
 pub mod charts;
 pub mod data_loader;
 pub mod panic_panel;
-mod pending;
 pub mod training;
 pub mod training_bridge;
 pub mod url;

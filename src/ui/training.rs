@@ -8,7 +8,10 @@
 use super::charts::loss_curve::{self, LossSeries};
 use super::charts::val_curve::{self, EpochPoint};
 use super::data_loader::{self, LoadState};
-use super::training_bridge::{self as bridge, BackendKind, TrainConfig, TrainControl, TrainEvent};
+use super::training_bridge::{
+    self as bridge, BackendChoice, BackendKind, CellKind, TrainConfig, TrainControl, TrainEvent, Weights,
+};
+use std::rc::Rc;
 use super::url::{self, UrlNotice};
 use super::widgets::chart_canvas::chart_canvas;
 use super::widgets::stat::Stat;
@@ -72,8 +75,10 @@ struct SessionView {
     loss_mean_20: RwSignal<Option<f32>>,
     losses: RwSignal<LossSeries>,
     epochs: RwSignal<Vec<(EpochPoint, f64)>>,
-    /// Bumped whenever the session's weights may have changed enough to predict again.
-    weights_version: RwSignal<u64>,
+    /// Messages the session sent that do not stop training (e.g. a skipped step).
+    notices: RwSignal<Vec<String>>,
+    /// The latest weights the session published (for the predict box).
+    weights: RwSignal<Option<Rc<Weights>>, LocalStorage>,
 }
 
 impl SessionView {
@@ -87,7 +92,8 @@ impl SessionView {
             loss_mean_20: RwSignal::new(None),
             losses: RwSignal::new(LossSeries::default()),
             epochs: RwSignal::new(Vec::new()),
-            weights_version: RwSignal::new(0),
+            notices: RwSignal::new(Vec::new()),
+            weights: RwSignal::new_local(None),
         }
     }
 
@@ -100,7 +106,8 @@ impl SessionView {
         self.loss_mean_20.set(None);
         self.losses.set(LossSeries::default());
         self.epochs.set(Vec::new());
-        self.weights_version.update(|v| *v += 1);
+        self.notices.set(Vec::new());
+        self.weights.set(None);
     }
 
     fn apply(&self, event: TrainEvent) {
@@ -117,18 +124,20 @@ impl SessionView {
                     s.step_loss.push((step, loss));
                     s.mean_loss.push((step, mean_loss_20));
                 });
-                if step % 25 == 0 {
-                    self.weights_version.update(|v| *v += 1);
+            }
+            TrainEvent::Epoch(r) => {
+                let point = EpochPoint { epoch: r.epoch, train_loss: r.train_loss, val_loss: r.val_loss, val_acc: r.val_acc };
+                self.epochs.update(|e| e.push((point, r.sec)));
+            }
+            TrainEvent::Weights(w) => self.weights.set(Some(w)),
+            TrainEvent::Notice(message) => self.notices.update(|n| {
+                // Keep the list short: the newest few are what matters.
+                if n.len() >= 5 {
+                    n.remove(0);
                 }
-            }
-            TrainEvent::Epoch { epoch, train_loss, val_loss, val_acc, sec } => {
-                self.epochs.update(|e| e.push((EpochPoint { epoch, train_loss, val_loss, val_acc }, sec)));
-                self.weights_version.update(|v| *v += 1);
-            }
-            TrainEvent::Finished => {
-                self.status.set(Status::Finished);
-                self.weights_version.update(|v| *v += 1);
-            }
+                n.push(message);
+            }),
+            TrainEvent::Finished => self.status.set(Status::Finished),
             TrainEvent::Error(message) => {
                 self.status.set(Status::Error);
                 self.error.set(Some(message));
@@ -144,13 +153,14 @@ pub fn TrainingPage(
     /// Notices from reading the URL (shared with the app shell, which may add its own).
     notices: RwSignal<Vec<String>>,
 ) -> impl IntoView {
-    let (initial, url_notices) = bridge::decode_config(&url::current_search());
-    notices.update(|n| n.extend(url_notices));
-    let config = RwSignal::new(initial);
+    let initial = bridge::decode_config(&url::current_search());
+    notices.update(|n| n.extend(initial.notices));
+    let lang = initial.lang;
+    let config = RwSignal::new(initial.config);
 
     // The URL follows the configuration (canonical form, replacing the history entry).
     Effect::new(move |_| {
-        let query = config.with(bridge::encode_config);
+        let query = config.with(|c| bridge::encode_config(c, lang));
         url::replace_query(&query);
     });
 
@@ -200,7 +210,7 @@ pub fn TrainingPage(
         view_state.status.set(Status::Running);
         let id = run_id.get_value() + 1;
         run_id.set_value(id);
-        let ctl = TrainControl::default();
+        let ctl = TrainControl::new();
         control.set_value(Some(ctl.clone()));
         let cfg = config.get_untracked();
         let dataset = loaded.dataset.clone();
@@ -218,7 +228,6 @@ pub fn TrainingPage(
         if let Some(c) = control.get_value() {
             c.pause();
             view_state.status.set(Status::Paused);
-            view_state.weights_version.update(|v| *v += 1);
         }
     };
     let resume = move || {
@@ -279,7 +288,10 @@ pub fn TrainingPage(
                             disabled=move || !data_ready() || busy()
                             on:click=move |_| start()
                         >
-                            {move || if status.get() == Status::Idle { "Start training" } else { "Train again" }}
+                            {move || match status.get() {
+                                Status::Finished | Status::Error => "Train again",
+                                _ => "Start training",
+                            }}
                         </button>
                         <button
                             type="button"
@@ -354,7 +366,7 @@ pub fn TrainingPage(
                             )}
                         </div>
                     </section>
-                    <PredictPanel view_state=view_state control=control />
+                    <PredictPanel view_state=view_state data=data />
                     <DatasetPanel data=data split=split />
                 </div>
             </div>
@@ -449,20 +461,50 @@ fn ConfigForm(
                     id="cfg-cell"
                     data-testid="cfg-cell"
                     disabled=move || locked.get()
-                    prop:value=move || config.with(|c| bridge::cell_key(c).to_owned())
+                    prop:value=move || config.with(|c| c.cell.as_str().to_owned())
                     on:change=move |ev| set("cell", event_target_value(&ev))
                 >
                     <option value="lstm">"LSTM"</option>
-                    <option value="gru" disabled=true>"GRU (coming later)"</option>
-                    <option value="rnn" disabled=true>"RNN (coming later)"</option>
+                    <option value="gru">"GRU"</option>
+                    <option value="rnn">"RNN (tanh)"</option>
                 </select>
-                <div class="field-help">"Long short-term memory, PyTorch layout"</div>
+                <div class="field-help">
+                    {move || match config.with(|c| c.cell) {
+                        CellKind::Lstm => "nn.LSTM: gates i, f, g, o and a cell state c_t",
+                        CellKind::Gru => "nn.GRU: gates r, z, n",
+                        CellKind::Rnn => "nn.RNN: h_t = tanh(W_ih x_t + W_hh h_(t-1) + b)",
+                    }}
+                </div>
             </div>
             {number("hidden_size", "Hidden size", "8–256 units in h_t and c_t", "8", "256", "1", |c| c.hidden_size.to_string())}
             {number("batch_size", "Batch size", "1–512 names per step", "1", "512", "1", |c| c.batch_size.to_string())}
             {number("lr", "Learning rate", "Adam, 0.00001–1", "0.00001", "1", "any", |c| c.lr.to_string())}
             {number("epochs", "Epochs", "1–100 passes over the training names", "1", "100", "1", |c| c.epochs.to_string())}
             {number("seed", "Seed", "fixes initialisation, split and batch order", "0", "4294967295", "1", |c| c.seed.to_string())}
+            <div class="field">
+                <label for="cfg-backend">
+                    <span class="field-name">"Backend"</span>
+                    <code class="field-key">"backend"</code>
+                </label>
+                <select
+                    id="cfg-backend"
+                    data-testid="cfg-backend"
+                    disabled=move || locked.get()
+                    prop:value=move || config.with(|c| c.backend.as_str().to_owned())
+                    on:change=move |ev| set("backend", event_target_value(&ev))
+                >
+                    <option value="auto">"Automatic"</option>
+                    <option value="gpu">"WebGPU"</option>
+                    <option value="cpu">"CPU"</option>
+                </select>
+                <div class="field-help">
+                    {move || match config.with(|c| c.backend) {
+                        BackendChoice::Auto => "WebGPU when the browser offers an adapter, else the CPU",
+                        BackendChoice::Gpu => "WebGPU; falls back to the CPU with a notice",
+                        BackendChoice::Cpu => "the same maths in Rust on the CPU",
+                    }}
+                </div>
+            </div>
         </form>
     }
 }
@@ -550,6 +592,19 @@ fn ProgressPanel(
                         view! {
                             <div class="notice notice-error compact" role="alert" data-testid="train-error">
                                 <div class="notice-body">{e}</div>
+                            </div>
+                        }
+                    })
+            }}
+            {move || {
+                let n = v.notices.get();
+                (!n.is_empty())
+                    .then(|| {
+                        view! {
+                            <div class="notice notice-warn compact" data-testid="train-notice">
+                                <ul class="notice-body">
+                                    {n.into_iter().map(|m| view! { <li>{m}</li> }).collect_view()}
+                                </ul>
                             </div>
                         }
                     })
@@ -656,23 +711,26 @@ enum Prediction {
 
 /// Type a surname, see the three most likely languages from the current weights.
 #[component]
-fn PredictPanel(view_state: SessionView, control: StoredValue<Option<TrainControl>, LocalStorage>) -> impl IntoView {
+fn PredictPanel(view_state: SessionView, data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
     let text = RwSignal::new(String::new());
     let prediction = move || {
-        view_state.weights_version.track();
-        view_state.step.track();
         let name = text.get();
         if name.trim().is_empty() {
             return Prediction::Empty;
         }
-        if let Err(message) = bridge::check_name(&name) {
-            return Prediction::Invalid(message);
-        }
-        let Some(ctl) = control.get_value() else {
+        let tokens = match bridge::encode_name(&name) {
+            Ok(tokens) => tokens,
+            Err(message) => return Prediction::Invalid(message),
+        };
+        let Some(weights) = view_state.weights.get() else {
             return Prediction::Hint("Start training, then type a name to see what the model thinks.".into());
         };
-        match bridge::predict_top(&ctl, &name, 3) {
-            None => Prediction::Hint("The first weights arrive after the first training steps…".into()),
+        let result = data.with(|d| match d {
+            LoadState::Ready(loaded) => Some(bridge::predict_top(&weights, loaded.dataset.classes(), &tokens, 3)),
+            _ => None,
+        });
+        match result {
+            None => Prediction::Hint("Waiting for the data set…".into()),
             Some(Err(message)) => Prediction::Invalid(message),
             Some(Ok(top)) => Prediction::Top(top),
         }
@@ -695,6 +753,22 @@ fn PredictPanel(view_state: SessionView, control: StoredValue<Option<TrainContro
                     on:input=move |ev| text.set(event_target_value(&ev))
                 />
             </div>
+            {move || {
+                view_state
+                    .weights
+                    .get()
+                    .map(|w| {
+                        view! {
+                            <p class="predict-weights" data-testid="predict-weights-step" data-value=w.step.to_string()>
+                                {if w.step == 0 {
+                                    "Weights: the random initialisation (step 0)".to_owned()
+                                } else {
+                                    format!("Weights from step {}", fmt_count(w.step))
+                                }}
+                            </p>
+                        }
+                    })
+            }}
             {move || match prediction.get() {
                 Prediction::Empty => view! {
                     <p class="predict-hint">"Predictions update as you type, from the weights being trained."</p>
