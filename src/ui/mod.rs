@@ -20,6 +20,14 @@ pub mod training_bridge;
 pub mod url;
 pub mod widgets;
 
+/// Test hook: panics with `message`, so the end-to-end test can check that a panic shows the
+/// error panel (and the console message) instead of a blank page. Trunk exposes it to the page
+/// as `window.wasmBindings.unroll_debug_panic(message)`; nothing in the app calls it.
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn unroll_debug_panic(message: String) {
+    panic!("{message}");
+}
+
 /// Mounts the app into `<body>`, replacing the static "Loading" message of `index.html`.
 pub fn mount() {
     if let Some(boot) = web_sys::window()

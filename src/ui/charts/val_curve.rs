@@ -44,7 +44,7 @@ pub fn draw<DB: DrawingBackend>(
         .margin(style.px(10.0))
         .x_label_area_size(style.px(34.0))
         .y_label_area_size(style.px(46.0))
-        .right_y_label_area_size(style.px(46.0))
+        .right_y_label_area_size(style.px(60.0))
         .build_cartesian_2d(0.5f64..x_max, 0f64..y_max)?
         .set_secondary_coord(0.5f64..x_max, 0f64..1f64);
     let whole_epochs = |v: &f64| {
