@@ -201,6 +201,16 @@ test("bad URL values are clamped or ignored, listed in a notice, and the URL bec
     await page.click('[data-testid="url-notice-dismiss"]');
     assert.equal(await page.$('[data-testid="url-notice"]'), null);
 
+    // The language switch: text changes, the choice goes into the URL, numbers stay.
+    const pairs = await value(page, "data-pairs");
+    await page.click('[data-testid="lang-zh"]');
+    await until(async () => (await page.getAttribute("html", "lang")) === "zh-CN", 5000, "<html lang=zh-CN>");
+    assert.equal(await page.textContent("h1"), "这个姓氏来自哪种语言？");
+    await until(async () => new URL(page.url()).searchParams.get("lang") === "zh", 5000, "lang=zh in the URL");
+    assert.equal(await value(page, "data-pairs"), pairs);
+    await page.click('[data-testid="lang-en"]');
+    await until(async () => new URL(page.url()).searchParams.get("lang") === "en", 5000, "lang=en in the URL");
+
     // A form change goes through the same codec and updates the URL.
     await page.fill('[data-testid="cfg-epochs"]', "7");
     await page.press('[data-testid="cfg-epochs"]', "Enter");

@@ -7,6 +7,7 @@
 //! - [`app`]: the shell (header, navigation, page chosen by `?lesson=`).
 //! - [`training`]: the names training page.
 //! - [`data_loader`]: fetches the manifest and the class files.
+//! - [`i18n`]: English and 简体中文 text tables, the interface language.
 //! - [`url`]: `location.search` in, `history.replaceState` out, the URL notice.
 //! - [`charts`]: plotters draw functions; [`widgets`]: reusable view pieces.
 //! - [`panic_panel`]: the DOM error panel written by the panic hook.
@@ -14,6 +15,7 @@
 pub mod app;
 pub mod charts;
 pub mod data_loader;
+pub mod i18n;
 pub mod panic_panel;
 pub mod training;
 pub mod training_bridge;

@@ -1,22 +1,32 @@
-//! The training page (`?lesson=names`): an LSTM learns the language of a surname, in this tab.
+//! The training page (`?lesson=names`): a recurrent network learns the language of a surname,
+//! in this tab.
 //!
 //! The page owns no maths: the data set comes from [`super::data_loader`], the configuration
 //! from the URL codec, and every number from the training session's events (all reached
-//! through [`super::training_bridge`]). Test hooks (`data-testid`) are listed in the README;
-//! every element that shows a number carries it unformatted in `data-value`.
+//! through [`super::training_bridge`]). Every element that shows a number carries it
+//! unformatted in `data-value` (fractions as 0–1), so tests never parse display text.
+//!
+//! Test hooks (`data-testid`): `train-start`, `train-pause`, `train-resume`, `train-reset`,
+//! `train-status` (idle/running/paused/finished/error), `backend` (webgpu/cpu), `epoch`,
+//! `train-step`, `train-loss` (mean of the last 20 steps), `val-acc`, `val-loss`, `epoch-sec`,
+//! `train-progress` (fraction), `chart-train-loss` / `chart-val` (points drawn),
+//! `predict-input`, `predict-top` (`<li data-label data-value>`), `predict-message`,
+//! `predict-weights-step`, `data-classes`, `data-raw-lines`, `data-pairs`, `data-skipped`,
+//! `data-train`, `data-val`, `cfg-<key>` for the form controls.
 
 use super::charts::loss_curve::{self, LossSeries};
 use super::charts::val_curve::{self, EpochPoint};
 use super::data_loader::{self, LoadState};
+use super::i18n::{language_name, use_locale, Locale, Strings};
 use super::training_bridge::{
     self as bridge, BackendChoice, BackendKind, CellKind, TrainConfig, TrainControl, TrainEvent, Weights,
 };
-use std::rc::Rc;
-use super::url::{self, UrlNotice};
+use super::url::{self, PageNotice, UrlNotice};
 use super::widgets::chart_canvas::chart_canvas;
 use super::widgets::stat::Stat;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use std::rc::Rc;
 
 /// Where the training session stands; shown by `data-testid="train-status"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,13 +55,13 @@ impl Status {
         }
     }
 
-    fn text(self) -> &'static str {
+    fn text(self, t: &Strings) -> &'static str {
         match self {
-            Status::Idle => "Ready",
-            Status::Running => "Training",
-            Status::Paused => "Paused",
-            Status::Finished => "Finished",
-            Status::Error => "Stopped by an error",
+            Status::Idle => t.status_idle,
+            Status::Running => t.status_running,
+            Status::Paused => t.status_paused,
+            Status::Finished => t.status_finished,
+            Status::Error => t.status_error,
         }
     }
 }
@@ -146,20 +156,35 @@ impl SessionView {
     }
 }
 
+/// `1234567` → `1,234,567`.
+fn fmt_count(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
 /// The names training page. Reads its configuration from the URL, keeps the URL canonical,
 /// loads the data set and drives one training session at a time.
 #[component]
 pub fn TrainingPage(
     /// Notices from reading the URL (shared with the app shell, which may add its own).
-    notices: RwSignal<Vec<String>>,
+    notices: RwSignal<Vec<PageNotice>>,
 ) -> impl IntoView {
+    let loc = use_locale();
     let initial = bridge::decode_config(&url::current_search());
-    notices.update(|n| n.extend(initial.notices));
-    let lang = initial.lang;
+    notices.update(|n| n.extend(initial.notices.into_iter().map(PageNotice::Url)));
     let config = RwSignal::new(initial.config);
 
-    // The URL follows the configuration (canonical form, replacing the history entry).
+    // The URL follows the configuration and the chosen language (canonical form, replacing
+    // the history entry).
     Effect::new(move |_| {
+        let lang = loc.chosen.get();
         let query = config.with(|c| bridge::encode_config(c, lang));
         url::replace_query(&query);
     });
@@ -171,7 +196,7 @@ pub fn TrainingPage(
         })
         .await;
         data.set(match result {
-            Ok(loaded) => LoadState::Ready(std::rc::Rc::new(loaded)),
+            Ok(loaded) => LoadState::Ready(Rc::new(loaded)),
             Err(message) => LoadState::Failed(message),
         });
     });
@@ -267,18 +292,14 @@ pub fn TrainingPage(
     view! {
         <div class="training-page">
             <section class="page-intro">
-                <h1>"Which language is this surname from?"</h1>
-                <p class="lede">
-                    "An LSTM reads a surname one letter at a time and guesses its language among 18. "
-                    "It trains right here in this tab: on your GPU through WebGPU when the browser "
-                    "offers it, otherwise on the CPU. Every number below is computed live."
-                </p>
+                <h1>{move || loc.t().title}</h1>
+                <p class="lede">{move || loc.t().lede}</p>
             </section>
             <UrlNotice notices=notices />
             <DataBanner data=data />
             <div class="layout">
                 <aside class="panel config-panel">
-                    <h2>"Model & training"</h2>
+                    <h2>{move || loc.t().config_title}</h2>
                     <ConfigForm config=config notices=notices locked=Signal::derive(busy) />
                     <div class="controls">
                         <button
@@ -289,8 +310,8 @@ pub fn TrainingPage(
                             on:click=move |_| start()
                         >
                             {move || match status.get() {
-                                Status::Finished | Status::Error => "Train again",
-                                _ => "Start training",
+                                Status::Finished | Status::Error => loc.t().train_again,
+                                _ => loc.t().start,
                             }}
                         </button>
                         <button
@@ -300,7 +321,7 @@ pub fn TrainingPage(
                             disabled=move || status.get() != Status::Running
                             on:click=move |_| pause()
                         >
-                            "Pause"
+                            {move || loc.t().pause}
                         </button>
                         <button
                             type="button"
@@ -309,7 +330,7 @@ pub fn TrainingPage(
                             disabled=move || status.get() != Status::Paused
                             on:click=move |_| resume()
                         >
-                            "Resume"
+                            {move || loc.t().resume}
                         </button>
                         <button
                             type="button"
@@ -318,11 +339,11 @@ pub fn TrainingPage(
                             disabled=move || status.get() == Status::Idle
                             on:click=move |_| reset()
                         >
-                            "Reset"
+                            {move || loc.t().reset}
                         </button>
                     </div>
                     <p class="hint" class:hidden=move || !busy()>
-                        "Settings are locked while a session runs; reset to change them."
+                        {move || loc.t().locked_hint}
                     </p>
                 </aside>
                 <div class="main-column">
@@ -333,35 +354,35 @@ pub fn TrainingPage(
                         total_steps=total_steps
                     />
                     <section class="panel charts-panel">
-                        <h2>"Learning curves"</h2>
+                        <h2>{move || loc.t().curves}</h2>
                         <div class="charts">
                             {chart_canvas(
                                 "chart-train-loss",
-                                "Training loss per step",
+                                Signal::derive(move || loc.t().chart_loss_caption),
                                 move || {
                                     let mut s = view_state.losses.get();
                                     s.total_steps = total_steps.get();
                                     s.steps_per_epoch = steps_per_epoch.get();
                                     let c = num_classes.get();
                                     s.chance_loss = (c > 1).then(|| (c as f64).ln());
-                                    s
+                                    (s, &loc.t().chart)
                                 },
-                                |s: &LossSeries| s.step_loss.len(),
-                                |area, s, style| {
-                                    let _ = loss_curve::draw(area, s, style);
+                                |(s, _)| s.step_loss.len(),
+                                |area, (s, text), style| {
+                                    let _ = loss_curve::draw(area, s, text, style);
                                 },
                             )}
                             {chart_canvas(
                                 "chart-val",
-                                "Validation loss and accuracy per epoch",
+                                Signal::derive(move || loc.t().chart_val_caption),
                                 move || {
                                     let points: Vec<EpochPoint> =
                                         view_state.epochs.get().into_iter().map(|(p, _)| p).collect();
-                                    (points, config.with(|c| c.epochs))
+                                    (points, config.with(|c| c.epochs), &loc.t().chart)
                                 },
-                                |(p, _): &(Vec<EpochPoint>, u32)| p.len(),
-                                |area, (p, epochs), style| {
-                                    let _ = val_curve::draw(area, p, *epochs, style);
+                                |(p, _, _)| p.len(),
+                                |area, (p, epochs, text), style| {
+                                    let _ = val_curve::draw(area, p, *epochs, text, style);
                                 },
                             )}
                         </div>
@@ -377,15 +398,15 @@ pub fn TrainingPage(
 /// Loading progress or the loading error, above the page's panels.
 #[component]
 fn DataBanner(data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
+    let loc = use_locale();
     move || match data.get() {
         LoadState::Loading { done, total } => view! {
             <div class="notice notice-info" role="status" data-testid="data-loading">
                 <div class="spinner" aria-hidden="true"></div>
                 <div class="notice-body">
-                    {if total == 0 {
-                        "Loading the names data set…".to_owned()
-                    } else {
-                        format!("Loading the names data set… {done} of {total} files")
+                    {move || {
+                        let t = loc.t();
+                        if total == 0 { t.loading.to_owned() } else { (t.loading_files)(done, total) }
                     }}
                 </div>
             </div>
@@ -394,7 +415,8 @@ fn DataBanner(data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
         LoadState::Failed(message) => view! {
             <div class="notice notice-error" role="alert" data-testid="data-error">
                 <div class="notice-body">
-                    <strong>"The data set could not be loaded. "</strong>
+                    <strong>{move || loc.t().data_error}</strong>
+                    " "
                     {message}
                 </div>
             </div>
@@ -404,36 +426,44 @@ fn DataBanner(data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
     }
 }
 
+/// The label of a form field: its name in the interface language and its URL key.
+fn field_label(loc: Locale, id: &'static str, key: &'static str, name: fn(&Strings) -> &'static str) -> impl IntoView {
+    view! {
+        <label for=id>
+            <span class="field-name">{move || name(loc.t())}</span>
+            <code class="field-key">{key}</code>
+        </label>
+    }
+}
+
 /// The configuration form. Every change goes through the URL codec (same clamping as a link)
 /// and so also updates the address bar.
 #[component]
 fn ConfigForm(
     config: RwSignal<TrainConfig>,
-    notices: RwSignal<Vec<String>>,
+    notices: RwSignal<Vec<PageNotice>>,
     locked: Signal<bool>,
 ) -> impl IntoView {
+    let loc = use_locale();
     let set = move |key: &'static str, value: String| {
         let (next, adjusted) = config.with_untracked(|c| bridge::with_field(c, key, &value));
-        // Re-setting the same value re-renders the inputs, so a clamped entry shows its clamp.
+        // Setting a value equal to the old one still re-renders the input, so a clamped entry
+        // shows its clamped value.
         config.set(next);
         if !adjusted.is_empty() {
-            notices.update(|n| n.extend(adjusted));
+            notices.update(|n| n.extend(adjusted.into_iter().map(PageNotice::Url)));
         }
     };
+    type Text = fn(&Strings) -> &'static str;
     let number = move |key: &'static str,
-                       label: &'static str,
-                       help: &'static str,
-                       min: &'static str,
-                       max: &'static str,
-                       step: &'static str,
+                       id: &'static str,
+                       name: Text,
+                       help: Text,
+                       (min, max, step): (&'static str, &'static str, &'static str),
                        get: fn(&TrainConfig) -> String| {
-        let id = format!("cfg-{key}");
         view! {
             <div class="field">
-                <label for=id.clone()>
-                    <span class="field-name">{label}</span>
-                    <code class="field-key">{key}</code>
-                </label>
+                {field_label(loc, id, key, name)}
                 <input
                     id=id
                     type="number"
@@ -441,22 +471,19 @@ fn ConfigForm(
                     min=min
                     max=max
                     step=step
-                    data-testid=format!("cfg-{key}")
+                    data-testid=id
                     prop:value=move || config.with(get)
                     disabled=move || locked.get()
                     on:change=move |ev| set(key, event_target_value(&ev))
                 />
-                <div class="field-help">{help}</div>
+                <div class="field-help">{move || help(loc.t())}</div>
             </div>
         }
     };
     view! {
         <form class="config-form" on:submit=|ev| ev.prevent_default()>
             <div class="field">
-                <label for="cfg-cell">
-                    <span class="field-name">"Cell"</span>
-                    <code class="field-key">"cell"</code>
-                </label>
+                {field_label(loc, "cfg-cell", "cell", |t| t.cell)}
                 <select
                     id="cfg-cell"
                     data-testid="cfg-cell"
@@ -469,23 +496,23 @@ fn ConfigForm(
                     <option value="rnn">"RNN (tanh)"</option>
                 </select>
                 <div class="field-help">
-                    {move || match config.with(|c| c.cell) {
-                        CellKind::Lstm => "nn.LSTM: gates i, f, g, o and a cell state c_t",
-                        CellKind::Gru => "nn.GRU: gates r, z, n",
-                        CellKind::Rnn => "nn.RNN: h_t = tanh(W_ih x_t + W_hh h_(t-1) + b)",
+                    {move || {
+                        let t = loc.t();
+                        match config.with(|c| c.cell) {
+                            CellKind::Lstm => t.cell_help_lstm,
+                            CellKind::Gru => t.cell_help_gru,
+                            CellKind::Rnn => t.cell_help_rnn,
+                        }
                     }}
                 </div>
             </div>
-            {number("hidden_size", "Hidden size", "8–256 units in h_t and c_t", "8", "256", "1", |c| c.hidden_size.to_string())}
-            {number("batch_size", "Batch size", "1–512 names per step", "1", "512", "1", |c| c.batch_size.to_string())}
-            {number("lr", "Learning rate", "Adam, 0.00001–1", "0.00001", "1", "any", |c| c.lr.to_string())}
-            {number("epochs", "Epochs", "1–100 passes over the training names", "1", "100", "1", |c| c.epochs.to_string())}
-            {number("seed", "Seed", "fixes initialisation, split and batch order", "0", "4294967295", "1", |c| c.seed.to_string())}
+            {number("hidden_size", "cfg-hidden_size", |t| t.hidden_size, |t| t.hidden_size_help, ("8", "256", "1"), |c| c.hidden_size.to_string())}
+            {number("batch_size", "cfg-batch_size", |t| t.batch_size, |t| t.batch_size_help, ("1", "512", "1"), |c| c.batch_size.to_string())}
+            {number("lr", "cfg-lr", |t| t.lr, |t| t.lr_help, ("0.00001", "1", "any"), |c| c.lr.to_string())}
+            {number("epochs", "cfg-epochs", |t| t.epochs, |t| t.epochs_help, ("1", "100", "1"), |c| c.epochs.to_string())}
+            {number("seed", "cfg-seed", |t| t.seed, |t| t.seed_help, ("0", "4294967295", "1"), |c| c.seed.to_string())}
             <div class="field">
-                <label for="cfg-backend">
-                    <span class="field-name">"Backend"</span>
-                    <code class="field-key">"backend"</code>
-                </label>
+                {field_label(loc, "cfg-backend", "backend", |t| t.backend)}
                 <select
                     id="cfg-backend"
                     data-testid="cfg-backend"
@@ -493,32 +520,23 @@ fn ConfigForm(
                     prop:value=move || config.with(|c| c.backend.as_str().to_owned())
                     on:change=move |ev| set("backend", event_target_value(&ev))
                 >
-                    <option value="auto">"Automatic"</option>
+                    <option value="auto">{move || loc.t().backend_auto}</option>
                     <option value="gpu">"WebGPU"</option>
-                    <option value="cpu">"CPU"</option>
+                    <option value="cpu">{move || loc.t().backend_cpu}</option>
                 </select>
                 <div class="field-help">
-                    {move || match config.with(|c| c.backend) {
-                        BackendChoice::Auto => "WebGPU when the browser offers an adapter, else the CPU",
-                        BackendChoice::Gpu => "WebGPU; falls back to the CPU with a notice",
-                        BackendChoice::Cpu => "the same maths in Rust on the CPU",
+                    {move || {
+                        let t = loc.t();
+                        match config.with(|c| c.backend) {
+                            BackendChoice::Auto => t.backend_help_auto,
+                            BackendChoice::Gpu => t.backend_help_gpu,
+                            BackendChoice::Cpu => t.backend_help_cpu,
+                        }
                     }}
                 </div>
             </div>
         </form>
     }
-}
-
-fn fmt_count(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }
 
 /// Status, backend, the headline numbers and the progress bar.
@@ -529,6 +547,7 @@ fn ProgressPanel(
     steps_per_epoch: Memo<u64>,
     total_steps: Memo<u64>,
 ) -> impl IntoView {
+    let loc = use_locale();
     let v = view_state;
     let epochs_total = move || config.with(|c| c.epochs);
     let fraction = move || {
@@ -544,27 +563,28 @@ fn ProgressPanel(
         Some(b) if b.gpu && b.description.is_empty() => "WebGPU".to_owned(),
         Some(b) if b.gpu => format!("WebGPU · {}", b.description),
         Some(_) => "CPU".to_owned(),
-        None => "chosen when training starts".to_owned(),
+        None => loc.t().backend_pending.to_owned(),
     };
     let backend_key = move || match v.backend.get() {
         Some(b) if b.gpu => "webgpu",
         Some(_) => "cpu",
         None => "",
     };
+    let dash = || "—".to_owned();
     view! {
         <section class="panel progress-panel">
             <div class="progress-head">
-                <h2>"Progress"</h2>
+                <h2>{move || loc.t().progress}</h2>
                 <span
                     class=move || format!("status-pill status-{}", v.status.get().key())
                     data-testid="train-status"
                     data-value=move || v.status.get().key()
                 >
-                    {move || v.status.get().text()}
+                    {move || v.status.get().text(loc.t())}
                 </span>
             </div>
             <div class="backend-line">
-                <span class="backend-label">"Backend"</span>
+                <span class="backend-label">{move || loc.t().backend_label}</span>
                 <span
                     class=move || format!("backend backend-{}", backend_key())
                     data-testid="backend"
@@ -611,59 +631,50 @@ fn ProgressPanel(
             }}
             <div class="stats">
                 <Stat
-                    label="Epoch"
+                    label=Signal::derive(move || loc.t().stat_epoch)
                     testid="epoch"
                     text=Signal::derive(move || {
                         let e = v.epoch.get();
-                        if e == 0 { "—".to_owned() } else { format!("{e} / {}", epochs_total()) }
+                        if e == 0 { dash() } else { format!("{e} / {}", epochs_total()) }
                     })
                     raw=Signal::derive(move || v.epoch.get().to_string())
                 />
                 <Stat
-                    label="Step"
+                    label=Signal::derive(move || loc.t().stat_step)
                     testid="train-step"
                     text=Signal::derive(move || fmt_count(v.step.get()))
                     raw=Signal::derive(move || v.step.get().to_string())
-                    detail=Signal::derive(move || format!("of {}", fmt_count(total_steps.get())))
+                    detail=Signal::derive(move || (loc.t().of_total)(&fmt_count(total_steps.get())))
                 />
                 <Stat
-                    label="Training loss"
+                    label=Signal::derive(move || loc.t().stat_train_loss)
                     testid="train-loss"
-                    text=Signal::derive(move || {
-                        v.loss_mean_20.get().map(|l| format!("{l:.3}")).unwrap_or_else(|| "—".into())
-                    })
+                    text=Signal::derive(move || v.loss_mean_20.get().map(|l| format!("{l:.3}")).unwrap_or_else(dash))
                     raw=Signal::derive(move || v.loss_mean_20.get().map(|l| l.to_string()).unwrap_or_default())
-                    detail=Signal::derive(|| "mean of the last 20 steps".to_owned())
+                    detail=Signal::derive(move || loc.t().mean_20_steps.to_owned())
                 />
                 <Stat
-                    label="Validation accuracy"
+                    label=Signal::derive(move || loc.t().stat_val_acc)
                     testid="val-acc"
                     text=Signal::derive(move || {
-                        latest_epoch()
-                            .map(|(p, _)| format!("{:.1}%", p.val_acc * 100.0))
-                            .unwrap_or_else(|| "—".into())
+                        latest_epoch().map(|(p, _)| format!("{:.1}%", p.val_acc * 100.0)).unwrap_or_else(dash)
                     })
                     raw=Signal::derive(move || latest_epoch().map(|(p, _)| p.val_acc.to_string()).unwrap_or_default())
                     detail=Signal::derive(move || {
-                        latest_epoch()
-                            .map(|(p, _)| format!("after epoch {}", p.epoch))
-                            .unwrap_or_else(|| "after each epoch".to_owned())
+                        let t = loc.t();
+                        latest_epoch().map(|(p, _)| (t.after_epoch)(p.epoch)).unwrap_or_else(|| t.after_each_epoch.to_owned())
                     })
                 />
                 <Stat
-                    label="Validation loss"
+                    label=Signal::derive(move || loc.t().stat_val_loss)
                     testid="val-loss"
-                    text=Signal::derive(move || {
-                        latest_epoch().map(|(p, _)| format!("{:.3}", p.val_loss)).unwrap_or_else(|| "—".into())
-                    })
+                    text=Signal::derive(move || latest_epoch().map(|(p, _)| format!("{:.3}", p.val_loss)).unwrap_or_else(dash))
                     raw=Signal::derive(move || latest_epoch().map(|(p, _)| p.val_loss.to_string()).unwrap_or_default())
                 />
                 <Stat
-                    label="Time per epoch"
+                    label=Signal::derive(move || loc.t().stat_epoch_time)
                     testid="epoch-sec"
-                    text=Signal::derive(move || {
-                        latest_epoch().map(|(_, s)| format!("{s:.1} s")).unwrap_or_else(|| "—".into())
-                    })
+                    text=Signal::derive(move || latest_epoch().map(|(_, s)| format!("{s:.1} s")).unwrap_or_else(dash))
                     raw=Signal::derive(move || latest_epoch().map(|(_, s)| s.to_string()).unwrap_or_default())
                 />
             </div>
@@ -671,7 +682,7 @@ fn ProgressPanel(
                 <div
                     class="progress-track"
                     role="progressbar"
-                    aria-label="Training progress"
+                    aria-label=move || loc.t().progress_aria
                     aria-valuemin="0"
                     aria-valuemax=move || total_steps.get().to_string()
                     aria-valuenow=move || v.step.get().to_string()
@@ -682,16 +693,12 @@ fn ProgressPanel(
                 </div>
                 <div class="progress-label">
                     {move || {
+                        let t = loc.t();
                         let spe = steps_per_epoch.get();
                         if spe == 0 {
-                            "Waiting for the data set".to_owned()
+                            t.waiting_for_data.to_owned()
                         } else {
-                            format!(
-                                "{} epochs × {} steps · {:.0}% done",
-                                epochs_total(),
-                                fmt_count(spe),
-                                fraction() * 100.0,
-                            )
+                            (t.progress_label)(epochs_total(), &fmt_count(spe), fraction() * 100.0)
                         }
                     }}
                 </div>
@@ -704,7 +711,10 @@ fn ProgressPanel(
 #[derive(Clone, Debug, PartialEq)]
 enum Prediction {
     Empty,
-    Hint(String),
+    /// No weights yet.
+    BeforeStart,
+    /// The data set (class names) is not loaded yet.
+    WaitingForData,
     Invalid(String),
     Top(Vec<(String, f32)>),
 }
@@ -712,8 +722,9 @@ enum Prediction {
 /// Type a surname, see the three most likely languages from the current weights.
 #[component]
 fn PredictPanel(view_state: SessionView, data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
+    let loc = use_locale();
     let text = RwSignal::new(String::new());
-    let prediction = move || {
+    let prediction = Memo::new(move |_| {
         let name = text.get();
         if name.trim().is_empty() {
             return Prediction::Empty;
@@ -723,28 +734,27 @@ fn PredictPanel(view_state: SessionView, data: RwSignal<LoadState, LocalStorage>
             Err(message) => return Prediction::Invalid(message),
         };
         let Some(weights) = view_state.weights.get() else {
-            return Prediction::Hint("Start training, then type a name to see what the model thinks.".into());
+            return Prediction::BeforeStart;
         };
         let result = data.with(|d| match d {
             LoadState::Ready(loaded) => Some(bridge::predict_top(&weights, loaded.dataset.classes(), &tokens, 3)),
             _ => None,
         });
         match result {
-            None => Prediction::Hint("Waiting for the data set…".into()),
+            None => Prediction::WaitingForData,
             Some(Err(message)) => Prediction::Invalid(message),
             Some(Ok(top)) => Prediction::Top(top),
         }
-    };
-    let prediction = Memo::new(move |_| prediction());
+    });
     view! {
         <section class="panel predict-panel">
-            <h2>"Try a name"</h2>
+            <h2>{move || loc.t().predict_title}</h2>
             <div class="predict-row">
                 <input
                     type="text"
                     class="predict-input"
-                    placeholder="e.g. Nguyen, Schmidt, Rossi"
-                    aria-label="Surname to classify"
+                    placeholder=move || loc.t().predict_placeholder
+                    aria-label=move || loc.t().predict_aria
                     autocomplete="off"
                     spellcheck="false"
                     maxlength="64"
@@ -758,23 +768,27 @@ fn PredictPanel(view_state: SessionView, data: RwSignal<LoadState, LocalStorage>
                     .weights
                     .get()
                     .map(|w| {
+                        let step = w.step;
                         view! {
-                            <p class="predict-weights" data-testid="predict-weights-step" data-value=w.step.to_string()>
-                                {if w.step == 0 {
-                                    "Weights: the random initialisation (step 0)".to_owned()
-                                } else {
-                                    format!("Weights from step {}", fmt_count(w.step))
+                            <p class="predict-weights" data-testid="predict-weights-step" data-value=step.to_string()>
+                                {move || {
+                                    let t = loc.t();
+                                    if step == 0 { t.weights_init.to_owned() } else { (t.weights_from_step)(&fmt_count(step)) }
                                 }}
                             </p>
                         }
                     })
             }}
             {move || match prediction.get() {
-                Prediction::Empty => view! {
-                    <p class="predict-hint">"Predictions update as you type, from the weights being trained."</p>
+                Prediction::Empty => view! { <p class="predict-hint">{move || loc.t().predict_empty}</p> }.into_any(),
+                Prediction::BeforeStart => view! {
+                    <p class="predict-hint" data-testid="predict-hint">{move || loc.t().predict_before_start}</p>
                 }
                 .into_any(),
-                Prediction::Hint(h) => view! { <p class="predict-hint" data-testid="predict-hint">{h}</p> }.into_any(),
+                Prediction::WaitingForData => view! {
+                    <p class="predict-hint" data-testid="predict-hint">{move || loc.t().predict_waiting_data}</p>
+                }
+                .into_any(),
                 Prediction::Invalid(m) => view! {
                     <p class="predict-message" role="status" data-testid="predict-message">{m}</p>
                 }
@@ -787,7 +801,7 @@ fn PredictPanel(view_state: SessionView, data: RwSignal<LoadState, LocalStorage>
                                 let label = language.clone();
                                 view! {
                                     <li data-label=label data-value=p.to_string()>
-                                        <span class="lang">{language}</span>
+                                        <span class="lang">{move || language_name(loc.lang(), &language)}</span>
                                         <span class="bar" aria-hidden="true">
                                             <span class="bar-fill" style:width=format!("{:.1}%", p * 100.0)></span>
                                         </span>
@@ -808,15 +822,16 @@ fn PredictPanel(view_state: SessionView, data: RwSignal<LoadState, LocalStorage>
 /// counts in a collapsible table.
 #[component]
 fn DatasetPanel(data: RwSignal<LoadState, LocalStorage>, split: Memo<Option<bridge::SplitSizes>>) -> impl IntoView {
+    let loc = use_locale();
     move || {
         let LoadState::Ready(loaded) = data.get() else {
             return ().into_any();
         };
         let s = loaded.summary.clone();
-        let item = |label: &'static str, testid: &'static str, value: u64| {
+        let item = move |label: fn(&Strings) -> &'static str, testid: &'static str, value: u64| {
             view! {
                 <div class="kv">
-                    <dt>{label}</dt>
+                    <dt>{move || label(loc.t())}</dt>
                     <dd data-testid=testid data-value=value.to_string()>{fmt_count(value)}</dd>
                 </div>
             }
@@ -824,27 +839,24 @@ fn DatasetPanel(data: RwSignal<LoadState, LocalStorage>, split: Memo<Option<brid
         let max_pairs = s.classes.iter().map(|c| c.distinct_pairs).max().unwrap_or(1).max(1);
         view! {
             <section class="panel dataset-panel" data-testid="dataset">
-                <h2>"The data set"</h2>
-                <p class="panel-note">
-                    "Surnames from the PyTorch tutorial's 18 language files, normalised to the letters a–z, "
-                    "A–Z and a few marks; each (name, language) pair counts once."
-                </p>
+                <h2>{move || loc.t().data_title}</h2>
+                <p class="panel-note">{move || loc.t().data_note}</p>
                 <dl class="kvs">
-                    {item("Languages", "data-classes", s.classes.len() as u64)}
-                    {item("Lines in the files", "data-raw-lines", s.raw_lines as u64)}
-                    {item("Distinct pairs", "data-pairs", s.distinct_pairs as u64)}
-                    {item("Skipped lines", "data-skipped", s.skipped as u64)}
-                    {move || split.get().map(|sp| item("Training pairs", "data-train", sp.train as u64))}
-                    {move || split.get().map(|sp| item("Validation pairs", "data-val", sp.val as u64))}
+                    {item(|t| t.data_languages, "data-classes", s.classes.len() as u64)}
+                    {item(|t| t.data_lines, "data-raw-lines", s.raw_lines as u64)}
+                    {item(|t| t.data_pairs, "data-pairs", s.distinct_pairs as u64)}
+                    {item(|t| t.data_skipped, "data-skipped", s.skipped as u64)}
+                    {move || split.get().map(|sp| item(|t| t.data_train, "data-train", sp.train as u64))}
+                    {move || split.get().map(|sp| item(|t| t.data_val, "data-val", sp.val as u64))}
                 </dl>
                 <details class="class-table">
-                    <summary>"Per language"</summary>
+                    <summary>{move || loc.t().per_language}</summary>
                     <table>
                         <thead>
                             <tr>
-                                <th scope="col">"Language"</th>
-                                <th scope="col" class="num">"Lines"</th>
-                                <th scope="col" class="num">"Distinct"</th>
+                                <th scope="col">{move || loc.t().col_language}</th>
+                                <th scope="col" class="num">{move || loc.t().col_lines}</th>
+                                <th scope="col" class="num">{move || loc.t().col_distinct}</th>
                                 <th scope="col" class="bar-col"></th>
                             </tr>
                         </thead>
@@ -855,9 +867,10 @@ fn DatasetPanel(data: RwSignal<LoadState, LocalStorage>, split: Memo<Option<brid
                                 .map(|c| {
                                     let w = c.distinct_pairs as f64 / max_pairs as f64 * 100.0;
                                     let label = c.language.clone();
+                                    let language = c.language.clone();
                                     view! {
                                         <tr data-label=label>
-                                            <td>{c.language.clone()}</td>
+                                            <td>{move || language_name(loc.lang(), &language)}</td>
                                             <td class="num" data-value=c.raw_lines.to_string()>
                                                 {fmt_count(c.raw_lines as u64)}
                                             </td>

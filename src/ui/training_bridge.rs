@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use crate::config::{query, Lang};
+use crate::config::{query, Lang, UrlNotice};
 use crate::data::{self, Manifest, NamesDataset, Split, VAL_FRACTION};
 
 pub use crate::config::{BackendChoice, CellKind, TrainConfig};
@@ -23,7 +23,7 @@ pub struct UrlState {
     /// `lang` when the link sets one.
     pub lang: Option<Lang>,
     /// What was clamped, ignored or replaced by a default.
-    pub notices: Vec<String>,
+    pub notices: Vec<UrlNotice>,
 }
 
 /// Decodes a query string (with or without `?`) with the URL codec of `config`.
@@ -32,7 +32,7 @@ pub fn decode_config(search: &str) -> UrlState {
     UrlState {
         config: decoded.config,
         lang: decoded.lang,
-        notices: decoded.notices.iter().map(ToString::to_string).collect(),
+        notices: decoded.notices,
     }
 }
 
@@ -45,7 +45,7 @@ pub fn encode_config(config: &TrainConfig, lang: Option<Lang>) -> String {
 /// `config` with one URL field set from a form control, validated by the same codec as the URL
 /// (so a typed 1000 for `hidden_size` is clamped exactly as `?hidden_size=1000` would be),
 /// and the notices for that field.
-pub fn with_field(config: &TrainConfig, key: &str, value: &str) -> (TrainConfig, Vec<String>) {
+pub fn with_field(config: &TrainConfig, key: &str, value: &str) -> (TrainConfig, Vec<UrlNotice>) {
     let mut pairs = query::parse_pairs(&config.to_query());
     pairs.retain(|(k, _)| k != key);
     pairs.push((key.to_owned(), value.trim().to_owned()));

@@ -9,6 +9,8 @@
 
 use plotters::prelude::*;
 
+pub use crate::ui::i18n::ChartText;
+
 pub mod loss_curve;
 pub mod val_curve;
 

@@ -20,7 +20,7 @@ use std::rc::Rc;
 /// - `label`: the caption and the canvas's accessible name.
 pub fn chart_canvas<T, D, P, F>(
     testid: &'static str,
-    label: &'static str,
+    label: Signal<&'static str>,
     data: D,
     points: P,
     draw: F,
@@ -80,11 +80,11 @@ where
             <canvas
                 node_ref=canvas_ref
                 role="img"
-                aria-label=label
+                aria-label=move || label.get()
                 data-testid=testid
                 data-value=move || count.get().to_string()
             ></canvas>
-            <figcaption>{label}</figcaption>
+            <figcaption>{move || label.get()}</figcaption>
         </figure>
     }
 }
