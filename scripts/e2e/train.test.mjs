@@ -202,7 +202,9 @@ test("bad URL values are clamped or ignored, listed in a notice, and the URL bec
     assert.equal(await page.$('[data-testid="url-notice"]'), null);
 
     // The language switch: text changes, the choice goes into the URL, numbers stay.
+    await page.waitForSelector('[data-testid="data-pairs"]', { timeout: 60_000 });
     const pairs = await value(page, "data-pairs");
+    assert.ok(Number(pairs) > 0);
     await page.click('[data-testid="lang-zh"]');
     await until(async () => (await page.getAttribute("html", "lang")) === "zh-CN", 5000, "<html lang=zh-CN>");
     assert.equal(await page.textContent("h1"), "这个姓氏来自哪种语言？");
