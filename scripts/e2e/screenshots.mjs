@@ -22,7 +22,7 @@ const shots = [];
 try {
   // Wide: after some training, with a prediction.
   {
-    const b = await launch({ webgpu, viewport: { width: 1440, height: 1000 } });
+    const b = await launch({ webgpu, viewport: { width: 1440, height: 1240 } });
     try {
       const { page, consoleErrors } = await openPage(b.context, server.url, query);
       await until(
@@ -31,7 +31,7 @@ try {
         `${steps} steps`,
         1000,
       );
-      await page.fill('[data-testid="predict-input"]', "Nguyen");
+      await page.fill('[data-testid="predict-input"]', process.env.UNROLL_SHOT_NAME || "Nakamura");
       await page.waitForSelector('[data-testid="predict-top"] li', { timeout: 30_000 }).catch(() => {});
       await page.click(".class-table summary").catch(() => {});
       await page.evaluate(() => window.scrollTo(0, 0));

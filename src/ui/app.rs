@@ -29,7 +29,11 @@ pub struct PageInfo {
 }
 
 /// All pages in navigation order.
-pub const PAGES: &[PageInfo] = &[PageInfo { page: Page::Names, lesson: "names", title: |t| t.nav_names }];
+pub const PAGES: &[PageInfo] = &[PageInfo {
+    page: Page::Names,
+    lesson: "names",
+    title: |t| t.nav_names,
+}];
 
 /// The page that `search` selects, and a notice when its `lesson` value is not known.
 pub fn page_for(search: &str) -> (Page, Option<PageNotice>) {
@@ -37,7 +41,10 @@ pub fn page_for(search: &str) -> (Page, Option<PageNotice>) {
         None => (Page::Names, None),
         Some(lesson) => match PAGES.iter().find(|p| p.lesson == lesson) {
             Some(p) => (p.page, None),
-            None => (Page::Names, Some(PageNotice::UnknownLesson(truncate(&lesson, 40)))),
+            None => (
+                Page::Names,
+                Some(PageNotice::UnknownLesson(truncate(&lesson, 40))),
+            ),
         },
     }
 }
@@ -57,13 +64,19 @@ pub fn App() -> impl IntoView {
     let (page, lesson_notice) = page_for(&search);
     let notices = RwSignal::new(lesson_notice.into_iter().collect::<Vec<_>>());
     let chosen = query_value(&search, "lang").and_then(|l| Lang::parse(&l));
-    let loc = Locale { chosen: RwSignal::new(chosen), browser: browser_lang() };
+    let loc = Locale {
+        chosen: RwSignal::new(chosen),
+        browser: browser_lang(),
+    };
     provide_context(loc);
 
     // <html lang> follows the language (fonts, screen readers, and the panic panel read it).
     Effect::new(move |_| {
         let lang = loc.t().html_lang;
-        if let Some(html) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+        if let Some(html) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+        {
             let _ = html.set_attribute("lang", lang);
         }
     });

@@ -37,14 +37,21 @@ async fn fetch_text(url: &str) -> Result<String, String> {
     let response = JsFuture::from(window.fetch_with_str(url))
         .await
         .map_err(|e| format!("could not fetch {url}: {}", js_message(&e)))?;
-    let response: web_sys::Response = response.dyn_into().map_err(|_| format!("{url}: not a response"))?;
+    let response: web_sys::Response = response
+        .dyn_into()
+        .map_err(|_| format!("{url}: not a response"))?;
     if !response.ok() {
-        return Err(format!("{url}: HTTP {} {}", response.status(), response.status_text()));
+        return Err(format!(
+            "{url}: HTTP {} {}",
+            response.status(),
+            response.status_text()
+        ));
     }
     let text = JsFuture::from(response.text().map_err(|e| js_message(&e))?)
         .await
         .map_err(|e| format!("could not read {url}: {}", js_message(&e)))?;
-    text.as_string().ok_or_else(|| format!("{url}: body is not text"))
+    text.as_string()
+        .ok_or_else(|| format!("{url}: body is not text"))
 }
 
 fn js_message(e: &wasm_bindgen::JsValue) -> String {
@@ -81,6 +88,9 @@ pub async fn load(progress: impl Fn(usize, usize) + 'static) -> Result<LoadedDat
             text.map(|t| (file.clone(), t))
         }
     });
-    let texts = join_all(fetches).await.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let texts = join_all(fetches)
+        .await
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()?;
     training_bridge::build_dataset(texts)
 }

@@ -47,7 +47,9 @@ pub fn use_locale() -> Locale {
 
 /// `zh` when the browser's preferred language is Chinese, otherwise `en`.
 pub fn browser_lang() -> Lang {
-    let language = web_sys::window().and_then(|w| w.navigator().language()).unwrap_or_default();
+    let language = web_sys::window()
+        .and_then(|w| w.navigator().language())
+        .unwrap_or_default();
     if language.to_ascii_lowercase().starts_with("zh") {
         Lang::Zh
     } else {
@@ -200,19 +202,29 @@ fn notice_en(n: &UrlNotice) -> String {
 fn notice_zh(n: &UrlNotice) -> String {
     let (field, raw) = (&n.field, &n.raw);
     match &n.kind {
-        NoticeKind::Clamped { range, to } => format!("{field}：“{raw}”超出范围 {range}，已改用 {to}"),
+        NoticeKind::Clamped { range, to } => {
+            format!("{field}：“{raw}”超出范围 {range}，已改用 {to}")
+        }
         NoticeKind::Invalid { expected, default } => {
             format!("{field}：“{raw}”无效（应为 {expected}），已改用默认值 {default}")
         }
         NoticeKind::UnknownKey => format!("“{field}”不是本页面的设置，已忽略"),
-        NoticeKind::Repeated { used } => format!("{field} 出现了多次：忽略“{raw}”，使用最后一个值“{used}”"),
+        NoticeKind::Repeated { used } => {
+            format!("{field} 出现了多次：忽略“{raw}”，使用最后一个值“{used}”")
+        }
         NoticeKind::NewerVersion => {
             format!("此链接来自更新版本的 Unroll（v={raw}），所有设置均使用默认值")
         }
-        NoticeKind::IgnoredNewerVersion => format!("{field}：“{raw}”已忽略，因为链接来自更新的版本"),
+        NoticeKind::IgnoredNewerVersion => {
+            format!("{field}：“{raw}”已忽略，因为链接来自更新的版本")
+        }
         NoticeKind::BadVersion => format!("v：“{raw}”不是已知的版本号，按 v=1 读取"),
-        NoticeKind::OtherLesson { expected } => format!("lesson：“{raw}”不是本页面（{expected}），已忽略"),
-        NoticeKind::ListTruncated { max_len } => format!("{field}：超过 {max_len} 个值，只使用前 {max_len} 个"),
+        NoticeKind::OtherLesson { expected } => {
+            format!("lesson：“{raw}”不是本页面（{expected}），已忽略")
+        }
+        NoticeKind::ListTruncated { max_len } => {
+            format!("{field}：超过 {max_len} 个值，只使用前 {max_len} 个")
+        }
         NoticeKind::More { count } => format!("另有 {count} 项设置被忽略或调整"),
     }
 }

@@ -50,7 +50,11 @@ pub fn show(message: &str) {
         .and_then(|e| e.get_attribute("lang"))
         .is_some_and(|l| l.starts_with("zh"));
     let (title, text, reload) = if zh {
-        ("Unroll 因内部错误而停止", "页面无法继续运行。请重新加载以重新开始；如果问题反复出现，下面的信息有助于报告问题。", "重新加载")
+        (
+            "Unroll 因内部错误而停止",
+            "页面无法继续运行。请重新加载以重新开始；如果问题反复出现，下面的信息有助于报告问题。",
+            "重新加载",
+        )
     } else {
         (
             "Unroll stopped because of an internal error",

@@ -19,7 +19,8 @@ use super::charts::val_curve::{self, EpochPoint};
 use super::data_loader::{self, LoadState};
 use super::i18n::{language_name, use_locale, Locale, Strings};
 use super::training_bridge::{
-    self as bridge, BackendChoice, BackendKind, CellKind, TrainConfig, TrainControl, TrainEvent, Weights,
+    self as bridge, BackendChoice, BackendKind, CellKind, TrainConfig, TrainControl, TrainEvent,
+    Weights,
 };
 use super::url::{self, PageNotice, UrlNotice};
 use super::widgets::chart_canvas::chart_canvas;
@@ -123,10 +124,23 @@ impl SessionView {
     fn apply(&self, event: TrainEvent) {
         match event {
             TrainEvent::Backend(kind) => self.backend.set(Some(match kind {
-                BackendKind::Gpu { description } => BackendInfo { gpu: true, description, notice: None },
-                BackendKind::Cpu { notice } => BackendInfo { gpu: false, description: String::new(), notice },
+                BackendKind::Gpu { description } => BackendInfo {
+                    gpu: true,
+                    description,
+                    notice: None,
+                },
+                BackendKind::Cpu { notice } => BackendInfo {
+                    gpu: false,
+                    description: String::new(),
+                    notice,
+                },
             })),
-            TrainEvent::Step { step, epoch, loss, mean_loss_20 } => {
+            TrainEvent::Step {
+                step,
+                epoch,
+                loss,
+                mean_loss_20,
+            } => {
                 self.step.set(step);
                 self.epoch.set(epoch);
                 self.loss_mean_20.set(Some(mean_loss_20));
@@ -136,7 +150,12 @@ impl SessionView {
                 });
             }
             TrainEvent::Epoch(r) => {
-                let point = EpochPoint { epoch: r.epoch, train_loss: r.train_loss, val_loss: r.val_loss, val_acc: r.val_acc };
+                let point = EpochPoint {
+                    epoch: r.epoch,
+                    train_loss: r.train_loss,
+                    val_loss: r.val_loss,
+                    val_acc: r.val_acc,
+                };
                 self.epochs.update(|e| e.push((point, r.sec)));
             }
             TrainEvent::Weights(w) => self.weights.set(Some(w)),
@@ -161,7 +180,7 @@ fn fmt_count(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(ch);
@@ -214,7 +233,10 @@ pub fn TrainingPage(
     });
     let steps_per_epoch = Memo::new(move |_| {
         let batch = config.with(|c| c.batch_size);
-        split.get().map(|s| bridge::steps_per_epoch(s.train, batch)).unwrap_or(0)
+        split
+            .get()
+            .map(|s| bridge::steps_per_epoch(s.train, batch))
+            .unwrap_or(0)
     });
     let total_steps = Memo::new(move |_| steps_per_epoch.get() * config.with(|c| c.epochs) as u64);
     let num_classes = Memo::new(move |_| {
@@ -399,7 +421,8 @@ pub fn TrainingPage(
 #[component]
 fn DataBanner(data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
     let loc = use_locale();
-    move || match data.get() {
+    move || {
+        match data.get() {
         LoadState::Loading { done, total } => view! {
             <div class="notice notice-info" role="status" data-testid="data-loading">
                 <div class="spinner" aria-hidden="true"></div>
@@ -424,10 +447,16 @@ fn DataBanner(data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
         .into_any(),
         LoadState::Ready(_) => ().into_any(),
     }
+    }
 }
 
 /// The label of a form field: its name in the interface language and its URL key.
-fn field_label(loc: Locale, id: &'static str, key: &'static str, name: fn(&Strings) -> &'static str) -> impl IntoView {
+fn field_label(
+    loc: Locale,
+    id: &'static str,
+    key: &'static str,
+    name: fn(&Strings) -> &'static str,
+) -> impl IntoView {
     view! {
         <label for=id>
             <span class="field-name">{move || name(loc.t())}</span>
@@ -737,7 +766,12 @@ fn PredictPanel(view_state: SessionView, data: RwSignal<LoadState, LocalStorage>
             return Prediction::BeforeStart;
         };
         let result = data.with(|d| match d {
-            LoadState::Ready(loaded) => Some(bridge::predict_top(&weights, loaded.dataset.classes(), &tokens, 3)),
+            LoadState::Ready(loaded) => Some(bridge::predict_top(
+                &weights,
+                loaded.dataset.classes(),
+                &tokens,
+                3,
+            )),
             _ => None,
         });
         match result {
@@ -821,7 +855,10 @@ fn PredictPanel(view_state: SessionView, data: RwSignal<LoadState, LocalStorage>
 /// The loader's counts: classes, lines, distinct pairs, skipped lines, the split; per-class
 /// counts in a collapsible table.
 #[component]
-fn DatasetPanel(data: RwSignal<LoadState, LocalStorage>, split: Memo<Option<bridge::SplitSizes>>) -> impl IntoView {
+fn DatasetPanel(
+    data: RwSignal<LoadState, LocalStorage>,
+    split: Memo<Option<bridge::SplitSizes>>,
+) -> impl IntoView {
     let loc = use_locale();
     move || {
         let LoadState::Ready(loaded) = data.get() else {
@@ -836,7 +873,13 @@ fn DatasetPanel(data: RwSignal<LoadState, LocalStorage>, split: Memo<Option<brid
                 </div>
             }
         };
-        let max_pairs = s.classes.iter().map(|c| c.distinct_pairs).max().unwrap_or(1).max(1);
+        let max_pairs = s
+            .classes
+            .iter()
+            .map(|c| c.distinct_pairs)
+            .max()
+            .unwrap_or(1)
+            .max(1);
         view! {
             <section class="panel dataset-panel" data-testid="dataset">
                 <h2>{move || loc.t().data_title}</h2>

@@ -91,7 +91,9 @@ pub struct LoadedData {
 
 /// The class files a `manifest.json` lists, in order. Errors: what is wrong with it.
 pub fn manifest_files(json: &str) -> Result<Vec<String>, String> {
-    Manifest::parse(json).map(|m| m.files.into_iter().map(|e| e.file).collect()).map_err(|e| e.to_string())
+    Manifest::parse(json)
+        .map(|m| m.files.into_iter().map(|e| e.file).collect())
+        .map_err(|e| e.to_string())
 }
 
 /// Builds the data set from `(file name, file text)` pairs, e.g. `("Arabic.txt", "...")`, with
@@ -105,13 +107,20 @@ pub fn build_dataset(files: Vec<(String, String)>) -> Result<LoadedData, String>
         classes: report
             .classes
             .iter()
-            .map(|c| ClassCount { language: c.class.clone(), raw_lines: c.raw_lines, distinct_pairs: c.distinct })
+            .map(|c| ClassCount {
+                language: c.class.clone(),
+                raw_lines: c.raw_lines,
+                distinct_pairs: c.distinct,
+            })
             .collect(),
         raw_lines: report.raw_lines,
         distinct_pairs: report.distinct,
         skipped: report.skipped,
     };
-    Ok(LoadedData { dataset: Rc::new(dataset), summary })
+    Ok(LoadedData {
+        dataset: Rc::new(dataset),
+        summary,
+    })
 }
 
 /// Sizes of the seeded 90/10 split (distinct pairs on each side).
@@ -126,7 +135,10 @@ pub struct SplitSizes {
 /// The split that `seed` gives for `data`: the same `Split::new` call the session makes.
 pub fn split_sizes(data: &LoadedData, seed: u32) -> SplitSizes {
     let split = Split::new(&data.dataset, seed as u64, VAL_FRACTION);
-    SplitSizes { train: split.train.len(), val: split.val.len() }
+    SplitSizes {
+        train: split.train.len(),
+        val: split.val.len(),
+    }
 }
 
 /// Mini-batches per epoch for `train` pairs at `batch_size` (the last batch may be smaller),
@@ -166,13 +178,29 @@ pub async fn run_session(
 /// (descending), computed on the CPU from `weights` (the session's latest read-back).
 ///
 /// Errors: the model's message (e.g. a symbol outside the vocabulary).
-pub fn predict_top(weights: &Weights, classes: &[String], tokens: &[u32], k: usize) -> Result<Vec<(String, f32)>, String> {
-    let probs = weights.model.predict(&weights.params, tokens).map_err(|e| e.to_string())?;
+pub fn predict_top(
+    weights: &Weights,
+    classes: &[String],
+    tokens: &[u32],
+    k: usize,
+) -> Result<Vec<(String, f32)>, String> {
+    let probs = weights
+        .model
+        .predict(&weights.params, tokens)
+        .map_err(|e| e.to_string())?;
     let mut ranked: Vec<(usize, f32)> = probs.into_iter().enumerate().collect();
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     Ok(ranked
         .into_iter()
         .take(k)
-        .map(|(i, p)| (classes.get(i).cloned().unwrap_or_else(|| format!("class {i}")), p))
+        .map(|(i, p)| {
+            (
+                classes
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| format!("class {i}")),
+                p,
+            )
+        })
         .collect())
 }

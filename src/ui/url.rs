@@ -40,7 +40,11 @@ pub fn replace_query(query: &str) {
     };
     let location = window.location();
     let current = location.search().unwrap_or_default();
-    let wanted = if query.is_empty() { String::new() } else { format!("?{query}") };
+    let wanted = if query.is_empty() {
+        String::new()
+    } else {
+        format!("?{query}")
+    };
     if current == wanted {
         return;
     }

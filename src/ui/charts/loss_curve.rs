@@ -92,14 +92,18 @@ pub fn draw<DB: DrawingBackend>(
             LOSS_RAW.stroke_width(style.px(1.0)),
         ))?
         .label(text.batch_loss)
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], LOSS_RAW.stroke_width(2)));
+        .legend(move |(x, y)| {
+            PathElement::new(vec![(x, y), (x + 18, y)], LOSS_RAW.stroke_width(2))
+        });
     chart
         .draw_series(LineSeries::new(
             series.mean_loss.iter().map(|&(s, l)| (s, l as f64)),
             LOSS_MEAN.stroke_width(style.px(2.0)),
         ))?
         .label(text.mean_20)
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], LOSS_MEAN.stroke_width(3)));
+        .legend(move |(x, y)| {
+            PathElement::new(vec![(x, y), (x + 18, y)], LOSS_MEAN.stroke_width(3))
+        });
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)

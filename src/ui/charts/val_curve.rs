@@ -80,22 +80,51 @@ pub fn draw<DB: DrawingBackend>(
         .draw()?;
 
     let r = style.px(3.5);
-    let train: Vec<(f64, f64)> = points.iter().map(|p| (p.epoch as f64, p.train_loss as f64)).collect();
-    let val: Vec<(f64, f64)> = points.iter().map(|p| (p.epoch as f64, p.val_loss as f64)).collect();
-    let acc: Vec<(f64, f64)> = points.iter().map(|p| (p.epoch as f64, p.val_acc as f64)).collect();
+    let train: Vec<(f64, f64)> = points
+        .iter()
+        .map(|p| (p.epoch as f64, p.train_loss as f64))
+        .collect();
+    let val: Vec<(f64, f64)> = points
+        .iter()
+        .map(|p| (p.epoch as f64, p.val_loss as f64))
+        .collect();
+    let acc: Vec<(f64, f64)> = points
+        .iter()
+        .map(|p| (p.epoch as f64, p.val_acc as f64))
+        .collect();
 
     chart
-        .draw_series(LineSeries::new(train.clone(), LOSS_MEAN.mix(0.55).stroke_width(style.px(1.5))))?
+        .draw_series(LineSeries::new(
+            train.clone(),
+            LOSS_MEAN.mix(0.55).stroke_width(style.px(1.5)),
+        ))?
         .label(text.train_loss)
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], LOSS_MEAN.mix(0.55).stroke_width(2)));
-    chart.draw_series(train.iter().map(|&p| Circle::new(p, r, LOSS_MEAN.mix(0.55).filled())))?;
+        .legend(move |(x, y)| {
+            PathElement::new(
+                vec![(x, y), (x + 18, y)],
+                LOSS_MEAN.mix(0.55).stroke_width(2),
+            )
+        });
+    chart.draw_series(
+        train
+            .iter()
+            .map(|&p| Circle::new(p, r, LOSS_MEAN.mix(0.55).filled())),
+    )?;
     chart
-        .draw_series(LineSeries::new(val.clone(), VAL_LOSS.stroke_width(style.px(2.0))))?
+        .draw_series(LineSeries::new(
+            val.clone(),
+            VAL_LOSS.stroke_width(style.px(2.0)),
+        ))?
         .label(text.val_loss)
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], VAL_LOSS.stroke_width(3)));
+        .legend(move |(x, y)| {
+            PathElement::new(vec![(x, y), (x + 18, y)], VAL_LOSS.stroke_width(3))
+        });
     chart.draw_series(val.iter().map(|&p| Circle::new(p, r, VAL_LOSS.filled())))?;
     chart
-        .draw_secondary_series(LineSeries::new(acc.clone(), VAL_ACC.stroke_width(style.px(2.0))))?
+        .draw_secondary_series(LineSeries::new(
+            acc.clone(),
+            VAL_ACC.stroke_width(style.px(2.0)),
+        ))?
         .label(text.val_acc)
         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], VAL_ACC.stroke_width(3)));
     chart.draw_secondary_series(acc.iter().map(|&p| Circle::new(p, r, VAL_ACC.filled())))?;
