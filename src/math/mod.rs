@@ -5,7 +5,27 @@
 //! (RNN 1, LSTM 4, GRU 3), `L` num_layers, `D` directions (1 or 2), `C` classes, `V` vocab.
 //! Everything is row-major f32. Time-major buffers are `[T, B, ·]`.
 //!
+//! Gate orders: LSTM `i, f, g, o`; GRU `r, z, n` (PyTorch). Module map:
+//! - [`activation`], [`linalg`]: NaN-free activations; the matmuls of the hot path.
+//! - [`rnn`], [`lstm`], [`gru`]: one cell step forward/backward for one sample (CPU twins of
+//!   the WGSL step kernels).
+//! - [`layer`]: one (layer, direction) over time, forward and BPTT, packed lengths.
+//! - [`recurrent`]: the whole `nn.RNN`/`nn.LSTM`/`nn.GRU` module.
+//! - [`shapes`]: shapes, parameter counts, validation errors.
+//! - [`classifier`], [`loss`], [`optim`], [`init`]: the name classifier and its training.
+//!
 //! Imports nothing from `gpu`, `train` or `ui`.
 
+pub mod activation;
 pub mod classifier;
+pub mod gru;
+pub mod init;
+pub mod layer;
+pub mod linalg;
+pub mod loss;
+pub mod lstm;
+pub mod optim;
 pub mod params;
+pub mod recurrent;
+pub mod rnn;
+pub mod shapes;

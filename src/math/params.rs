@@ -108,6 +108,26 @@ impl RnnSpec {
     }
 }
 
+/// Names and shapes of a recurrent module's parameters in PyTorch's order (no offsets, so it
+/// works for sizes whose total would not fit a 32-bit `usize`): for each layer, for each
+/// direction, `weight_ih_l{k}{sfx} [G·H, I_k]`, `weight_hh_l{k}{sfx} [G·H, H]`,
+/// `bias_ih_l{k}{sfx} [G·H]`, `bias_hh_l{k}{sfx} [G·H]`, names prefixed by `prefix`.
+pub fn rnn_param_shapes(spec: &RnnSpec, prefix: &str) -> Vec<(String, Vec<usize>)> {
+    let gh = spec.cell.gates() * spec.hidden_size;
+    let mut out = Vec::with_capacity(4 * spec.num_layers * spec.num_directions());
+    for layer in 0..spec.num_layers {
+        for dir in 0..spec.num_directions() {
+            let sfx = if dir == 1 { "_reverse" } else { "" };
+            let i = spec.layer_input_size(layer);
+            out.push((format!("{prefix}weight_ih_l{layer}{sfx}"), vec![gh, i]));
+            out.push((format!("{prefix}weight_hh_l{layer}{sfx}"), vec![gh, spec.hidden_size]));
+            out.push((format!("{prefix}bias_ih_l{layer}{sfx}"), vec![gh]));
+            out.push((format!("{prefix}bias_hh_l{layer}{sfx}"), vec![gh]));
+        }
+    }
+    out
+}
+
 /// One named tensor inside a flat parameter vector.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ParamEntry {
@@ -176,16 +196,8 @@ impl ParamLayout {
     }
 
     fn push_rnn(&mut self, spec: &RnnSpec, prefix: &str) {
-        let gh = spec.cell.gates() * spec.hidden_size;
-        for layer in 0..spec.num_layers {
-            for dir in 0..spec.num_directions() {
-                let sfx = if dir == 1 { "_reverse" } else { "" };
-                let i = spec.layer_input_size(layer);
-                self.push(&format!("{prefix}weight_ih_l{layer}{sfx}"), vec![gh, i]);
-                self.push(&format!("{prefix}weight_hh_l{layer}{sfx}"), vec![gh, spec.hidden_size]);
-                self.push(&format!("{prefix}bias_ih_l{layer}{sfx}"), vec![gh]);
-                self.push(&format!("{prefix}bias_hh_l{layer}{sfx}"), vec![gh]);
-            }
+        for (name, shape) in rnn_param_shapes(spec, prefix) {
+            self.push(&name, shape);
         }
     }
 

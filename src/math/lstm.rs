@@ -1,0 +1,84 @@
+//! The LSTM cell of `nn.LSTM` (Hochreiter & Schmidhuber 1997, in PyTorch's formulation with a
+//! forget gate and two bias vectors; gate blocks stacked **i, f, g, o**):
+//!
+//! ```text
+//! [i~, f~, g~, o~] = W_ih x + b_ih + W_hh h + b_hh          each [H]
+//! i = σ(i~)   f = σ(f~)   g = tanh(g~)   o = σ(o~)
+//! c' = f ⊙ c + i ⊙ g
+//! h' = o ⊙ tanh(c')
+//! ```
+//!
+//! One step for one sample; `gi = W_ih x + b_ih` and `gh = W_hh h + b_hh` (`[4H]` each) come from
+//! the layer driver ([`crate::math::layer`]).
+
+use super::activation::{sigmoid, sigmoid_grad_from_output, tanh, tanh_grad_from_output};
+
+/// Forward step.
+///
+/// - `gi`, `gh`: `[4H]` pre-activation parts (i, f, g, o blocks); `c_prev`: `[H]`.
+/// - Outputs: `gates` `[4H]` activations `i, f, g, o` (cached for backward), `c` `[H]` new cell
+///   state, `tanh_c` `[H]` = `tanh(c)` (cached), `h` `[H]` new hidden state.
+pub fn forward_step(
+    gi: &[f32],
+    gh: &[f32],
+    c_prev: &[f32],
+    gates: &mut [f32],
+    c: &mut [f32],
+    tanh_c: &mut [f32],
+    h: &mut [f32],
+) {
+    let hs = c_prev.len();
+    for (block, out) in gates.chunks_exact_mut(hs).enumerate() {
+        let pre_i = &gi[block * hs..(block + 1) * hs];
+        let pre_h = &gh[block * hs..(block + 1) * hs];
+        let pre = out.iter_mut().zip(pre_i).zip(pre_h);
+        if block == 2 {
+            pre.for_each(|((y, &a), &b)| *y = tanh(a + b));
+        } else {
+            pre.for_each(|((y, &a), &b)| *y = sigmoid(a + b));
+        }
+    }
+    let (i, rest) = gates.split_at(hs);
+    let (f, rest) = rest.split_at(hs);
+    let (g, o) = rest.split_at(hs);
+    for j in 0..hs {
+        c[j] = f[j] * c_prev[j] + i[j] * g[j];
+        tanh_c[j] = tanh(c[j]);
+        h[j] = o[j] * tanh_c[j];
+    }
+}
+
+/// Backward step.
+///
+/// - `gates` `[4H]`, `c_prev` `[H]`, `tanh_c` `[H]`: cached by [`forward_step`].
+/// - `dh`, `dc`: `[H]` total gradients of this step's `h'` and `c'`.
+/// - Outputs: `d_pre` `[4H]` gradient of the pre-activations (of `gi` and of `gh` alike),
+///   `dc_prev` `[H]` gradient of `c` (the recurrent part `dh_prev = d_pre · W_hh` is the
+///   caller's batched matmul).
+pub fn backward_step(
+    gates: &[f32],
+    c_prev: &[f32],
+    tanh_c: &[f32],
+    dh: &[f32],
+    dc: &[f32],
+    d_pre: &mut [f32],
+    dc_prev: &mut [f32],
+) {
+    let hs = c_prev.len();
+    let (i, rest) = gates.split_at(hs);
+    let (f, rest) = rest.split_at(hs);
+    let (g, o) = rest.split_at(hs);
+    let (di, rest) = d_pre.split_at_mut(hs);
+    let (df, rest) = rest.split_at_mut(hs);
+    let (dg, d_o) = rest.split_at_mut(hs);
+    for j in 0..hs {
+        // h' = o ⊙ tanh(c'): backprop into o and into c' (added to the dc from step t+1).
+        d_o[j] = dh[j] * tanh_c[j] * sigmoid_grad_from_output(o[j]);
+        let dc_total = dc[j] + dh[j] * o[j] * tanh_grad_from_output(tanh_c[j]);
+        // c' = f ⊙ c + i ⊙ g
+        di[j] = dc_total * g[j] * sigmoid_grad_from_output(i[j]);
+        df[j] = dc_total * c_prev[j] * sigmoid_grad_from_output(f[j]);
+        dg[j] = dc_total * i[j] * tanh_grad_from_output(g[j]);
+        dc_prev[j] = dc_total * f[j];
+    }
+}
