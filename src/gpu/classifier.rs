@@ -454,6 +454,16 @@ impl GpuClassifier {
         }
     }
 
+    /// Zeroes slot 0 of the state caches (h0 = c0 = 0) for a batch of `batch` rows: a previous
+    /// pass with a different batch size has written later slots over that range.
+    fn clear_initial_state(&self, encoder: &mut wgpu::CommandEncoder, batch: usize) {
+        let bytes = Some((batch * self.spec.hidden_size * 4) as u64);
+        encoder.clear_buffer(&self.bufs.h_cache, 0, bytes);
+        if let Some(c_cache) = &self.bufs.c_cache {
+            encoder.clear_buffer(c_cache, 0, bytes);
+        }
+    }
+
     /// Forward pass and head: input projection, T × (recurrent matmul, cell), head.
     fn encode_forward(&mut self, pass: &mut wgpu::ComputePass<'_>, batch: usize, seq_len: usize, mode: u32) -> Result<(), GpuError> {
         let h = self.spec.hidden_size;
@@ -564,6 +574,7 @@ impl GpuClassifier {
         self.arena.clear();
         let ctx = self.ctx.clone();
         let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("classifier.train_step") });
+        self.clear_initial_state(&mut encoder, batch.batch);
         if let Some(dc) = &self.bufs.dc {
             encoder.clear_buffer(dc, 0, Some((batch.batch * self.spec.hidden_size * 4) as u64));
         }
@@ -630,6 +641,7 @@ impl GpuClassifier {
         self.arena.clear();
         let ctx = self.ctx.clone();
         let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("classifier.evaluate") });
+        self.clear_initial_state(&mut encoder, batch.batch);
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("classifier.evaluate"), timestamp_writes: None });
             self.encode_forward(&mut pass, batch.batch, batch.seq_len, 0)?;
