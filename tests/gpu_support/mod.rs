@@ -24,6 +24,7 @@ pub fn block<F: std::future::Future>(f: F) -> F::Output {
 
 /// Asserts `|a − e| ≤ abs + rel·|e|` element-wise; NaN fails. Reports the count and the first
 /// mismatches with their indices.
+#[expect(clippy::neg_cmp_op_on_partial_ord, reason = "`!(err <= tol)` counts a NaN error as a failure")]
 pub fn assert_close(name: &str, actual: &[f32], expected: &[f32], abs: f32, rel: f32) {
     assert_eq!(actual.len(), expected.len(), "{name}: length");
     let mut bad = Vec::new();
