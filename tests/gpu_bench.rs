@@ -48,7 +48,7 @@ fn train_step_time_hidden128_batch64() {
 }
 
 use unroll::gpu::buffers;
-use unroll::gpu::kernels::column_sum::{ColumnSum, ColumnSumDims};
+use unroll::gpu::kernels::col_sum::{ColSum, ColSumDims};
 use unroll::gpu::kernels::matmul::{Matmul, MatmulDims};
 use unroll::gpu::kernels::onehot_weight_grad::{OnehotGradDims, OnehotWeightGrad};
 use unroll::gpu::kernels::{Kernel, KernelSpec, UniformArena};
@@ -92,8 +92,8 @@ fn kernel_times_hidden128_batch64() {
     time_kernel::<Matmul>(&ctx, "matmul recurrent [64,128]x[128,512]^T", &[&big, &big2, &out], MatmulDims::packed(b, gh, h, false, true), 19);
     time_kernel::<Matmul>(&ctx, "matmul dh [64,512]x[512,128]", &[&big, &big2, &out], MatmulDims::packed(b, h, gh, false, false), 19);
     time_kernel::<Matmul>(&ctx, "matmul dW_hh [512,1216]x[1216,128]", &[&big, &big2, &out], MatmulDims::packed(gh, h, t * b, true, false), 3);
-    let cs = ColumnSumDims { rows: t * b, cols: gh, in_offset: 0, ld: gh, out_offset: 0, accumulate: 0, _pad: [0; 2] };
-    time_kernel::<ColumnSum>(&ctx, "column_sum [1216,512]", &[&big, &out], cs, 3);
+    let cs = ColSumDims { rows: t * b, cols: gh, in_offset: 0, ld: gh, out_offset: 0, accumulate: 0, _pad: [0; 2] };
+    time_kernel::<ColSum>(&ctx, "col_sum [1216,512]", &[&big, &out], cs, 3);
     let og = OnehotGradDims { batch: b, seq_len: t, gate_rows: gh, input_size: 57, w_ih_offset: 0, b_ih_offset: 0, _pad: [0; 2] };
     time_kernel::<OnehotWeightGrad>(&ctx, "onehot_weight_grad", &[&tokens, &lengths, &big, &out], og, 3);
 }

@@ -24,6 +24,7 @@ pub fn block<F: std::future::Future>(f: F) -> F::Output {
 
 /// Asserts `|a − e| ≤ abs + rel·|e|` element-wise; NaN fails. Reports the count and the first
 /// mismatches with their indices.
+#[expect(clippy::neg_cmp_op_on_partial_ord, reason = "`!(err <= tol)` counts a NaN error as a failure")]
 pub fn assert_close(name: &str, actual: &[f32], expected: &[f32], abs: f32, rel: f32) {
     assert_eq!(actual.len(), expected.len(), "{name}: length");
     let mut bad = Vec::new();
@@ -80,4 +81,54 @@ pub fn random_batch(rng: &mut ChaCha8Rng, batch: usize, seq_len: usize, vocab: u
 pub fn random_params(rng: &mut ChaCha8Rng, len: usize, hidden: usize) -> Vec<f32> {
     let k = 1.0 / (hidden as f32).sqrt();
     (0..len).map(|_| rng.random_range(-k..k)).collect()
+}
+
+use unroll::gpu::buffers;
+use unroll::gpu::kernels::{Kernel, KernelSpec, UniformArena};
+
+/// Runs kernel `S` once per entry of `dims` (in order, one submission) over storage buffers
+/// initialised with `storage` (binding 1.. in order, raw bytes), and returns every storage
+/// buffer's contents afterwards as f32 bit patterns (use [`as_u32`] for u32 buffers).
+pub fn run_kernel<S: KernelSpec>(ctx: &GpuContext, storage: &[Vec<u8>], dims: &[S::Dims]) -> Vec<Vec<f32>> {
+    let kernel: Kernel<S> = Kernel::new(ctx);
+    let bufs: Vec<wgpu::Buffer> = storage.iter().enumerate().map(|(i, d)| buffers::storage_with(ctx, &format!("{}.{i}", S::NAME), d)).collect();
+    let refs: Vec<&wgpu::Buffer> = bufs.iter().collect();
+    let mut arena = UniformArena::new(ctx, "test.uniforms", dims.len());
+    let group = kernel.bind(ctx, S::NAME, &arena, &refs);
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        for d in dims {
+            kernel.encode(&mut pass, &group, &mut arena, *d).unwrap();
+        }
+    }
+    arena.upload(&ctx.queue);
+    ctx.queue.submit([encoder.finish()]);
+    let out = storage
+        .iter()
+        .zip(&bufs)
+        .map(|(d, b)| block(buffers::read_f32(ctx, b, 0, d.len() / 4)).unwrap())
+        .collect();
+    ctx.check().unwrap();
+    out
+}
+
+/// Bytes of an f32 slice.
+pub fn f32_bytes(v: &[f32]) -> Vec<u8> {
+    bytemuck::cast_slice(v).to_vec()
+}
+
+/// Bytes of a u32 slice.
+pub fn u32_bytes(v: &[u32]) -> Vec<u8> {
+    bytemuck::cast_slice(v).to_vec()
+}
+
+/// Reinterprets f32 bit patterns read back from a u32 buffer.
+pub fn as_u32(v: &[f32]) -> Vec<u32> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+/// `len` values uniform in `[-scale, scale)`.
+pub fn random_vec(rng: &mut ChaCha8Rng, len: usize, scale: f32) -> Vec<f32> {
+    (0..len).map(|_| rng.random_range(-scale..scale)).collect()
 }
