@@ -1,0 +1,213 @@
+// Shared helpers of the end-to-end browser tests: a static server for dist/, a headless
+// Chromium (the system one, driven by playwright-core; nothing is downloaded), page probes
+// that record the training hooks as they change, and screenshots.
+
+import { createServer } from "node:http";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, existsSync, mkdirSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, extname, join, normalize, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const DIST = join(ROOT, "dist");
+export const OUT = join(ROOT, "tests", "e2e", "out");
+export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+
+const MIME = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".txt": "text/plain; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+};
+
+/**
+ * Builds dist/ with `trunk build --release` (offline), unless UNROLL_E2E_SKIP_BUILD=1.
+ * node_modules/.bin goes first on PATH so Trunk uses binaryen 132's wasm-opt.
+ */
+export function buildDist() {
+  if (process.env.UNROLL_E2E_SKIP_BUILD === "1") {
+    if (!existsSync(join(DIST, "index.html"))) {
+      throw new Error("UNROLL_E2E_SKIP_BUILD=1 but dist/index.html is missing: run `trunk build --release` first");
+    }
+    return;
+  }
+  const env = { ...process.env, PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH}` };
+  const r = spawnSync("trunk", ["build", "--release", "--skip-version-check"], { cwd: ROOT, env, stdio: "inherit" });
+  if (r.status !== 0) throw new Error(`trunk build --release failed (exit ${r.status ?? r.signal})`);
+}
+
+/**
+ * Serves `dir` on 127.0.0.1 at a random port. `block` is a list of path prefixes answered with
+ * 404 (to test the loading error). Returns { url, close }.
+ */
+export async function serveDist(dir = DIST, { block = [] } = {}) {
+  const root = resolve(dir);
+  const server = createServer(async (req, res) => {
+    try {
+      const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+      if (block.some((p) => path.startsWith(p))) {
+        res.writeHead(404).end("blocked by the test");
+        return;
+      }
+      let file = normalize(join(root, path));
+      if (file !== root && !file.startsWith(root + sep)) {
+        res.writeHead(403).end();
+        return;
+      }
+      if (existsSync(file) && statSync(file).isDirectory()) file = join(file, "index.html");
+      const body = await readFile(file);
+      res.writeHead(200, { "content-type": MIME[extname(file)] || "application/octet-stream", "cache-control": "no-store" });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end("not found");
+    }
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise((ok) => server.close(ok)),
+  };
+}
+
+/**
+ * Launches headless Chromium with a fresh profile. `webgpu: true` adds --enable-unsafe-webgpu
+ * (SwiftShader's WebGPU adapter); without it Chromium offers no adapter and the app falls back
+ * to its CPU path. Returns { context, close }.
+ */
+export async function launch({ webgpu, viewport = { width: 1440, height: 1000 } } = {}) {
+  const userDataDir = mkdtempSync(join(tmpdir(), "unroll-e2e-"));
+  const args = [
+    "--no-sandbox",
+    "--disable-gpu-sandbox",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+  ];
+  if (webgpu) args.push("--enable-unsafe-webgpu");
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args,
+    viewport,
+    deviceScaleFactor: 1,
+    locale: "en-US",
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close().catch(() => {});
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Runs before any page script: records every change of the training hooks' `data-value`
+ * (with performance.now()) and every long task (PerformanceObserver 'longtask', tasks over
+ * 50 ms) into window.__unroll, so a test sees each reported value even when it polls slowly.
+ */
+function probe() {
+  const rec = { losses: [], steps: [], longtasks: [], trainingSince: null, errors: [] };
+  window.__unroll = rec;
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) rec.longtasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: "longtask", buffered: true });
+  } catch (e) {
+    rec.errors.push(String(e));
+  }
+  const stepNow = () => Number(document.querySelector('[data-testid="train-step"]')?.getAttribute("data-value") || 0);
+  const onChange = (el) => {
+    const id = el.getAttribute("data-testid");
+    const v = el.getAttribute("data-value");
+    if (id === "train-loss" && v !== "" && v !== null) rec.losses.push({ step: stepNow(), loss: Number(v), t: performance.now() });
+    if (id === "train-step" && v) rec.steps.push({ step: Number(v), t: performance.now() });
+    if (id === "train-status" && v === "running" && rec.trainingSince === null) rec.trainingSince = performance.now();
+  };
+  const start = () =>
+    new MutationObserver((muts) => {
+      for (const m of muts) {
+        if (m.type === "attributes" && m.target instanceof Element && m.target.hasAttribute("data-testid")) onChange(m.target);
+        if (m.type === "childList")
+          for (const n of m.addedNodes)
+            if (n instanceof Element) n.querySelectorAll?.("[data-testid][data-value]").forEach(onChange);
+      }
+    }).observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-value"] });
+  if (document.documentElement) start();
+  else document.addEventListener("DOMContentLoaded", start);
+}
+
+/** Opens `url + query` in a new page with the probe installed; collects console errors. */
+export async function openPage(context, url, query) {
+  const page = await context.newPage();
+  const consoleErrors = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") consoleErrors.push(m.text());
+  });
+  page.on("pageerror", (e) => consoleErrors.push(String(e)));
+  await page.addInitScript(probe);
+  await page.goto(url + query, { waitUntil: "load" });
+  return { page, consoleErrors };
+}
+
+/** The `data-value` of the element with `data-testid=id` (null when absent). */
+export async function value(page, id) {
+  return page.getAttribute(`[data-testid="${id}"]`, "data-value", { timeout: 1000 }).catch(() => null);
+}
+
+/** Number(data-value), NaN when absent or empty. */
+export async function num(page, id) {
+  const v = await value(page, id);
+  return v === null || v === "" ? NaN : Number(v);
+}
+
+/** Polls `fn` every `every` ms until it returns a truthy value or `timeoutMs` passes. */
+export async function until(fn, timeoutMs, what, every = 250) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, every));
+  }
+}
+
+/** The probe's records (see `probe`). */
+export async function records(page) {
+  return page.evaluate(() => window.__unroll);
+}
+
+/** Milliseconds per step over the recorded step changes (first to last), or NaN. */
+export function msPerStep(rec) {
+  const s = rec.steps;
+  if (s.length < 2) return NaN;
+  const a = s[0];
+  const b = s[s.length - 1];
+  return b.step > a.step ? (b.t - a.t) / (b.step - a.step) : NaN;
+}
+
+/** Longest long task since training started (ms; 0 when none was over 50 ms). */
+export function maxLongTask(rec) {
+  const since = rec.trainingSince ?? 0;
+  return rec.longtasks.filter((t) => t.start >= since).reduce((m, t) => Math.max(m, t.duration), 0);
+}
+
+/** Writes a PNG of the page to tests/e2e/out/<name>.png and returns its path. */
+export async function screenshot(page, name, opts = {}) {
+  mkdirSync(OUT, { recursive: true });
+  const path = join(OUT, `${name}.png`);
+  await page.screenshot({ path, fullPage: true, ...opts });
+  return path;
+}

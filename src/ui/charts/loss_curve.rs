@@ -1,0 +1,113 @@
+//! Training loss per optimisation step.
+
+use super::{ChartStyle, ChartText, GRID, INK, LOSS_MEAN, LOSS_RAW, REFERENCE};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// What the training-loss chart shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LossSeries {
+    /// `(global step, mean cross-entropy of that step's batch)`, in step order (step 1 first).
+    pub step_loss: Vec<(u64, f32)>,
+    /// `(global step, mean of the last 20 batch losses)`, same steps as `step_loss`.
+    pub mean_loss: Vec<(u64, f32)>,
+    /// Steps the whole run will take (`epochs × steps per epoch`): the x axis spans it, so the
+    /// curve fills the chart as training progresses.
+    pub total_steps: u64,
+    /// Steps per epoch: a faint vertical line marks each epoch boundary.
+    pub steps_per_epoch: u64,
+    /// Loss of a uniform guess, `ln(num_classes)` nats, drawn as a dashed reference line.
+    pub chance_loss: Option<f64>,
+}
+
+/// Draws the training loss (per-step and 20-step mean, in nats) against the global step, with
+/// axis titles and legend from `text`.
+///
+/// Errors: only those of the drawing backend.
+pub fn draw<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    series: &LossSeries,
+    text: &ChartText,
+    style: &ChartStyle,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    if series.step_loss.is_empty() {
+        return super::draw_placeholder(area, style, text.loss_empty);
+    }
+    area.fill(&WHITE)?;
+    let last = series.step_loss.last().map(|p| p.0).unwrap_or(1);
+    let x_max = series.total_steps.max(last).max(1);
+    let y_peak = series
+        .step_loss
+        .iter()
+        .map(|p| p.1 as f64)
+        .filter(|v| v.is_finite())
+        .fold(series.chance_loss.unwrap_or(0.0), f64::max);
+    let y_max = super::nice_ceiling(y_peak * 1.05, 0.5);
+
+    let mut chart = ChartBuilder::on(area)
+        .margin(style.px(10.0))
+        .margin_right(style.px(18.0))
+        .x_label_area_size(style.px(34.0))
+        .y_label_area_size(style.px(46.0))
+        .build_cartesian_2d(0u64..x_max, 0f64..y_max)?;
+    chart
+        .configure_mesh()
+        .light_line_style(GRID.mix(0.0))
+        .bold_line_style(GRID)
+        .axis_style(INK.mix(0.6))
+        .label_style(style.label_style())
+        .axis_desc_style(style.label_style())
+        .x_desc(text.step)
+        .y_desc(text.loss)
+        .x_labels(6)
+        .y_labels(6)
+        .y_label_formatter(&|v| format!("{v:.1}"))
+        .draw()?;
+
+    if series.steps_per_epoch > 0 {
+        let boundaries = (1..)
+            .map(|e| e * series.steps_per_epoch)
+            .take_while(|s| *s < x_max);
+        for b in boundaries {
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(b, 0.0), (b, y_max)],
+                REFERENCE.mix(0.35).stroke_width(style.px(1.0)),
+            )))?;
+        }
+    }
+    if let Some(chance) = series.chance_loss {
+        chart
+            .draw_series(DashedLineSeries::new(
+                vec![(0u64, chance), (x_max, chance)],
+                style.px(6.0),
+                style.px(4.0),
+                REFERENCE.stroke_width(style.px(1.0)),
+            ))?
+            .label(text.uniform)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], REFERENCE));
+    }
+    chart
+        .draw_series(LineSeries::new(
+            series.step_loss.iter().map(|&(s, l)| (s, l as f64)),
+            LOSS_RAW.stroke_width(style.px(1.0)),
+        ))?
+        .label(text.batch_loss)
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], LOSS_RAW.stroke_width(2)));
+    chart
+        .draw_series(LineSeries::new(
+            series.mean_loss.iter().map(|&(s, l)| (s, l as f64)),
+            LOSS_MEAN.stroke_width(style.px(2.0)),
+        ))?
+        .label(text.mean_20)
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], LOSS_MEAN.stroke_width(3)));
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(GRID)
+        .label_font(style.label_style())
+        .margin(style.px(6.0))
+        .legend_area_size(style.px(26.0))
+        .draw()?;
+    Ok(())
+}

@@ -1,0 +1,896 @@
+//! The training page (`?lesson=names`): a recurrent network learns the language of a surname,
+//! in this tab.
+//!
+//! The page owns no maths: the data set comes from [`super::data_loader`], the configuration
+//! from the URL codec, and every number from the training session's events (all reached
+//! through [`super::training_bridge`]). Every element that shows a number carries it
+//! unformatted in `data-value` (fractions as 0–1), so tests never parse display text.
+//!
+//! Test hooks (`data-testid`): `train-start`, `train-pause`, `train-resume`, `train-reset`,
+//! `train-status` (idle/running/paused/finished/error), `backend` (webgpu/cpu), `epoch`,
+//! `train-step`, `train-loss` (mean of the last 20 steps), `val-acc`, `val-loss`, `epoch-sec`,
+//! `train-progress` (fraction), `chart-train-loss` / `chart-val` (points drawn),
+//! `predict-input`, `predict-top` (`<li data-label data-value>`), `predict-message`,
+//! `predict-weights-step`, `data-classes`, `data-raw-lines`, `data-pairs`, `data-skipped`,
+//! `data-train`, `data-val`, `cfg-<key>` for the form controls.
+
+use super::charts::loss_curve::{self, LossSeries};
+use super::charts::val_curve::{self, EpochPoint};
+use super::data_loader::{self, LoadState};
+use super::i18n::{language_name, use_locale, Locale, Strings};
+use super::training_bridge::{
+    self as bridge, BackendChoice, BackendKind, CellKind, TrainConfig, TrainControl, TrainEvent, Weights,
+};
+use super::url::{self, PageNotice, UrlNotice};
+use super::widgets::chart_canvas::chart_canvas;
+use super::widgets::stat::Stat;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use std::rc::Rc;
+
+/// Where the training session stands; shown by `data-testid="train-status"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// No session (before the first start, or after reset).
+    Idle,
+    /// A session is stepping.
+    Running,
+    /// A session is paused and can resume.
+    Paused,
+    /// The session trained all its epochs.
+    Finished,
+    /// The session stopped with an error.
+    Error,
+}
+
+impl Status {
+    /// The stable name used in `data-value` and as CSS modifier.
+    pub fn key(self) -> &'static str {
+        match self {
+            Status::Idle => "idle",
+            Status::Running => "running",
+            Status::Paused => "paused",
+            Status::Finished => "finished",
+            Status::Error => "error",
+        }
+    }
+
+    fn text(self, t: &Strings) -> &'static str {
+        match self {
+            Status::Idle => t.status_idle,
+            Status::Running => t.status_running,
+            Status::Paused => t.status_paused,
+            Status::Finished => t.status_finished,
+            Status::Error => t.status_error,
+        }
+    }
+}
+
+/// The backend a session reported, in a form signals can hold.
+#[derive(Clone, Debug, PartialEq)]
+struct BackendInfo {
+    gpu: bool,
+    description: String,
+    notice: Option<String>,
+}
+
+/// Everything the page shows about the current session. Plain data, reset by "Reset".
+#[derive(Clone, Copy)]
+struct SessionView {
+    status: RwSignal<Status>,
+    backend: RwSignal<Option<BackendInfo>>,
+    error: RwSignal<Option<String>>,
+    step: RwSignal<u64>,
+    epoch: RwSignal<u32>,
+    loss_mean_20: RwSignal<Option<f32>>,
+    losses: RwSignal<LossSeries>,
+    epochs: RwSignal<Vec<(EpochPoint, f64)>>,
+    /// Messages the session sent that do not stop training (e.g. a skipped step).
+    notices: RwSignal<Vec<String>>,
+    /// The latest weights the session published (for the predict box).
+    weights: RwSignal<Option<Rc<Weights>>, LocalStorage>,
+}
+
+impl SessionView {
+    fn new() -> Self {
+        SessionView {
+            status: RwSignal::new(Status::Idle),
+            backend: RwSignal::new(None),
+            error: RwSignal::new(None),
+            step: RwSignal::new(0),
+            epoch: RwSignal::new(0),
+            loss_mean_20: RwSignal::new(None),
+            losses: RwSignal::new(LossSeries::default()),
+            epochs: RwSignal::new(Vec::new()),
+            notices: RwSignal::new(Vec::new()),
+            weights: RwSignal::new_local(None),
+        }
+    }
+
+    fn clear(&self) {
+        self.status.set(Status::Idle);
+        self.backend.set(None);
+        self.error.set(None);
+        self.step.set(0);
+        self.epoch.set(0);
+        self.loss_mean_20.set(None);
+        self.losses.set(LossSeries::default());
+        self.epochs.set(Vec::new());
+        self.notices.set(Vec::new());
+        self.weights.set(None);
+    }
+
+    fn apply(&self, event: TrainEvent) {
+        match event {
+            TrainEvent::Backend(kind) => self.backend.set(Some(match kind {
+                BackendKind::Gpu { description } => BackendInfo { gpu: true, description, notice: None },
+                BackendKind::Cpu { notice } => BackendInfo { gpu: false, description: String::new(), notice },
+            })),
+            TrainEvent::Step { step, epoch, loss, mean_loss_20 } => {
+                self.step.set(step);
+                self.epoch.set(epoch);
+                self.loss_mean_20.set(Some(mean_loss_20));
+                self.losses.update(|s| {
+                    s.step_loss.push((step, loss));
+                    s.mean_loss.push((step, mean_loss_20));
+                });
+            }
+            TrainEvent::Epoch(r) => {
+                let point = EpochPoint { epoch: r.epoch, train_loss: r.train_loss, val_loss: r.val_loss, val_acc: r.val_acc };
+                self.epochs.update(|e| e.push((point, r.sec)));
+            }
+            TrainEvent::Weights(w) => self.weights.set(Some(w)),
+            TrainEvent::Notice(message) => self.notices.update(|n| {
+                // Keep the list short: the newest few are what matters.
+                if n.len() >= 5 {
+                    n.remove(0);
+                }
+                n.push(message);
+            }),
+            TrainEvent::Finished => self.status.set(Status::Finished),
+            TrainEvent::Error(message) => {
+                self.status.set(Status::Error);
+                self.error.set(Some(message));
+            }
+        }
+    }
+}
+
+/// `1234567` → `1,234,567`.
+fn fmt_count(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// The names training page. Reads its configuration from the URL, keeps the URL canonical,
+/// loads the data set and drives one training session at a time.
+#[component]
+pub fn TrainingPage(
+    /// Notices from reading the URL (shared with the app shell, which may add its own).
+    notices: RwSignal<Vec<PageNotice>>,
+) -> impl IntoView {
+    let loc = use_locale();
+    let initial = bridge::decode_config(&url::current_search());
+    notices.update(|n| n.extend(initial.notices.into_iter().map(PageNotice::Url)));
+    let config = RwSignal::new(initial.config);
+
+    // The URL follows the configuration and the chosen language (canonical form, replacing
+    // the history entry).
+    Effect::new(move |_| {
+        let lang = loc.chosen.get();
+        let query = config.with(|c| bridge::encode_config(c, lang));
+        url::replace_query(&query);
+    });
+
+    let data = RwSignal::new_local(LoadState::Loading { done: 0, total: 0 });
+    spawn_local(async move {
+        let result = data_loader::load(move |done, total| {
+            data.set(LoadState::Loading { done, total });
+        })
+        .await;
+        data.set(match result {
+            Ok(loaded) => LoadState::Ready(Rc::new(loaded)),
+            Err(message) => LoadState::Failed(message),
+        });
+    });
+
+    let view_state = SessionView::new();
+    let control = StoredValue::new_local(None::<TrainControl>);
+    let run_id = StoredValue::new(0u64);
+
+    let split = Memo::new(move |_| {
+        let seed = config.with(|c| c.seed);
+        data.with(|d| match d {
+            LoadState::Ready(loaded) => Some(bridge::split_sizes(loaded, seed)),
+            _ => None,
+        })
+    });
+    let steps_per_epoch = Memo::new(move |_| {
+        let batch = config.with(|c| c.batch_size);
+        split.get().map(|s| bridge::steps_per_epoch(s.train, batch)).unwrap_or(0)
+    });
+    let total_steps = Memo::new(move |_| steps_per_epoch.get() * config.with(|c| c.epochs) as u64);
+    let num_classes = Memo::new(move |_| {
+        data.with(|d| match d {
+            LoadState::Ready(loaded) => loaded.summary.classes.len(),
+            _ => 0,
+        })
+    });
+
+    let start = move || {
+        let LoadState::Ready(loaded) = data.get_untracked() else {
+            return;
+        };
+        if let Some(old) = control.get_value() {
+            old.stop();
+        }
+        view_state.clear();
+        view_state.status.set(Status::Running);
+        let id = run_id.get_value() + 1;
+        run_id.set_value(id);
+        let ctl = TrainControl::new();
+        control.set_value(Some(ctl.clone()));
+        let cfg = config.get_untracked();
+        let dataset = loaded.dataset.clone();
+        spawn_local(async move {
+            bridge::run_session(cfg, dataset, ctl, move |event| {
+                // Events of a session that was reset or replaced are dropped.
+                if run_id.try_get_value() == Some(id) {
+                    view_state.apply(event);
+                }
+            })
+            .await;
+        });
+    };
+    let pause = move || {
+        if let Some(c) = control.get_value() {
+            c.pause();
+            view_state.status.set(Status::Paused);
+        }
+    };
+    let resume = move || {
+        if let Some(c) = control.get_value() {
+            c.resume();
+            view_state.status.set(Status::Running);
+        }
+    };
+    let reset = move || {
+        if let Some(c) = control.get_value() {
+            c.stop();
+        }
+        control.set_value(None);
+        run_id.update_value(|id| *id += 1);
+        view_state.clear();
+    };
+    on_cleanup(move || {
+        if let Some(c) = control.try_get_value().flatten() {
+            c.stop();
+        }
+    });
+
+    // `autostart=1`: start once, as soon as the data set is ready.
+    let autostarted = StoredValue::new(false);
+    Effect::new(move |_| {
+        let ready = data.with(|d| matches!(d, LoadState::Ready(_)));
+        if ready && config.with_untracked(|c| c.autostart) && !autostarted.get_value() {
+            autostarted.set_value(true);
+            start();
+        }
+    });
+
+    let status = view_state.status;
+    let busy = move || matches!(status.get(), Status::Running | Status::Paused);
+    let data_ready = move || data.with(|d| matches!(d, LoadState::Ready(_)));
+
+    view! {
+        <div class="training-page">
+            <section class="page-intro">
+                <h1>{move || loc.t().title}</h1>
+                <p class="lede">{move || loc.t().lede}</p>
+            </section>
+            <UrlNotice notices=notices />
+            <DataBanner data=data />
+            <div class="layout">
+                <aside class="panel config-panel">
+                    <h2>{move || loc.t().config_title}</h2>
+                    <ConfigForm config=config notices=notices locked=Signal::derive(busy) />
+                    <div class="controls">
+                        <button
+                            type="button"
+                            class="btn btn-primary"
+                            data-testid="train-start"
+                            disabled=move || !data_ready() || busy()
+                            on:click=move |_| start()
+                        >
+                            {move || match status.get() {
+                                Status::Finished | Status::Error => loc.t().train_again,
+                                _ => loc.t().start,
+                            }}
+                        </button>
+                        <button
+                            type="button"
+                            class="btn"
+                            data-testid="train-pause"
+                            disabled=move || status.get() != Status::Running
+                            on:click=move |_| pause()
+                        >
+                            {move || loc.t().pause}
+                        </button>
+                        <button
+                            type="button"
+                            class="btn"
+                            data-testid="train-resume"
+                            disabled=move || status.get() != Status::Paused
+                            on:click=move |_| resume()
+                        >
+                            {move || loc.t().resume}
+                        </button>
+                        <button
+                            type="button"
+                            class="btn btn-ghost"
+                            data-testid="train-reset"
+                            disabled=move || status.get() == Status::Idle
+                            on:click=move |_| reset()
+                        >
+                            {move || loc.t().reset}
+                        </button>
+                    </div>
+                    <p class="hint" class:hidden=move || !busy()>
+                        {move || loc.t().locked_hint}
+                    </p>
+                </aside>
+                <div class="main-column">
+                    <ProgressPanel
+                        view_state=view_state
+                        config=config
+                        steps_per_epoch=steps_per_epoch
+                        total_steps=total_steps
+                    />
+                    <section class="panel charts-panel">
+                        <h2>{move || loc.t().curves}</h2>
+                        <div class="charts">
+                            {chart_canvas(
+                                "chart-train-loss",
+                                Signal::derive(move || loc.t().chart_loss_caption),
+                                move || {
+                                    let mut s = view_state.losses.get();
+                                    s.total_steps = total_steps.get();
+                                    s.steps_per_epoch = steps_per_epoch.get();
+                                    let c = num_classes.get();
+                                    s.chance_loss = (c > 1).then(|| (c as f64).ln());
+                                    (s, &loc.t().chart)
+                                },
+                                |(s, _)| s.step_loss.len(),
+                                |area, (s, text), style| {
+                                    let _ = loss_curve::draw(area, s, text, style);
+                                },
+                            )}
+                            {chart_canvas(
+                                "chart-val",
+                                Signal::derive(move || loc.t().chart_val_caption),
+                                move || {
+                                    let points: Vec<EpochPoint> =
+                                        view_state.epochs.get().into_iter().map(|(p, _)| p).collect();
+                                    (points, config.with(|c| c.epochs), &loc.t().chart)
+                                },
+                                |(p, _, _)| p.len(),
+                                |area, (p, epochs, text), style| {
+                                    let _ = val_curve::draw(area, p, *epochs, text, style);
+                                },
+                            )}
+                        </div>
+                    </section>
+                    <PredictPanel view_state=view_state data=data />
+                    <DatasetPanel data=data split=split />
+                </div>
+            </div>
+        </div>
+    }
+}
+
+/// Loading progress or the loading error, above the page's panels.
+#[component]
+fn DataBanner(data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
+    let loc = use_locale();
+    move || match data.get() {
+        LoadState::Loading { done, total } => view! {
+            <div class="notice notice-info" role="status" data-testid="data-loading">
+                <div class="spinner" aria-hidden="true"></div>
+                <div class="notice-body">
+                    {move || {
+                        let t = loc.t();
+                        if total == 0 { t.loading.to_owned() } else { (t.loading_files)(done, total) }
+                    }}
+                </div>
+            </div>
+        }
+        .into_any(),
+        LoadState::Failed(message) => view! {
+            <div class="notice notice-error" role="alert" data-testid="data-error">
+                <div class="notice-body">
+                    <strong>{move || loc.t().data_error}</strong>
+                    " "
+                    {message}
+                </div>
+            </div>
+        }
+        .into_any(),
+        LoadState::Ready(_) => ().into_any(),
+    }
+}
+
+/// The label of a form field: its name in the interface language and its URL key.
+fn field_label(loc: Locale, id: &'static str, key: &'static str, name: fn(&Strings) -> &'static str) -> impl IntoView {
+    view! {
+        <label for=id>
+            <span class="field-name">{move || name(loc.t())}</span>
+            <code class="field-key">{key}</code>
+        </label>
+    }
+}
+
+/// The configuration form. Every change goes through the URL codec (same clamping as a link)
+/// and so also updates the address bar.
+#[component]
+fn ConfigForm(
+    config: RwSignal<TrainConfig>,
+    notices: RwSignal<Vec<PageNotice>>,
+    locked: Signal<bool>,
+) -> impl IntoView {
+    let loc = use_locale();
+    let set = move |key: &'static str, value: String| {
+        let (next, adjusted) = config.with_untracked(|c| bridge::with_field(c, key, &value));
+        // Setting a value equal to the old one still re-renders the input, so a clamped entry
+        // shows its clamped value.
+        config.set(next);
+        if !adjusted.is_empty() {
+            notices.update(|n| n.extend(adjusted.into_iter().map(PageNotice::Url)));
+        }
+    };
+    type Text = fn(&Strings) -> &'static str;
+    let number = move |key: &'static str,
+                       id: &'static str,
+                       name: Text,
+                       help: Text,
+                       (min, max, step): (&'static str, &'static str, &'static str),
+                       get: fn(&TrainConfig) -> String| {
+        view! {
+            <div class="field">
+                {field_label(loc, id, key, name)}
+                <input
+                    id=id
+                    type="number"
+                    inputmode="decimal"
+                    min=min
+                    max=max
+                    step=step
+                    data-testid=id
+                    prop:value=move || config.with(get)
+                    disabled=move || locked.get()
+                    on:change=move |ev| set(key, event_target_value(&ev))
+                />
+                <div class="field-help">{move || help(loc.t())}</div>
+            </div>
+        }
+    };
+    view! {
+        <form class="config-form" on:submit=|ev| ev.prevent_default()>
+            <div class="field">
+                {field_label(loc, "cfg-cell", "cell", |t| t.cell)}
+                <select
+                    id="cfg-cell"
+                    data-testid="cfg-cell"
+                    disabled=move || locked.get()
+                    prop:value=move || config.with(|c| c.cell.as_str().to_owned())
+                    on:change=move |ev| set("cell", event_target_value(&ev))
+                >
+                    <option value="lstm">"LSTM"</option>
+                    <option value="gru">"GRU"</option>
+                    <option value="rnn">"RNN (tanh)"</option>
+                </select>
+                <div class="field-help">
+                    {move || {
+                        let t = loc.t();
+                        match config.with(|c| c.cell) {
+                            CellKind::Lstm => t.cell_help_lstm,
+                            CellKind::Gru => t.cell_help_gru,
+                            CellKind::Rnn => t.cell_help_rnn,
+                        }
+                    }}
+                </div>
+            </div>
+            {number("hidden_size", "cfg-hidden_size", |t| t.hidden_size, |t| t.hidden_size_help, ("8", "256", "1"), |c| c.hidden_size.to_string())}
+            {number("batch_size", "cfg-batch_size", |t| t.batch_size, |t| t.batch_size_help, ("1", "512", "1"), |c| c.batch_size.to_string())}
+            {number("lr", "cfg-lr", |t| t.lr, |t| t.lr_help, ("0.00001", "1", "any"), |c| c.lr.to_string())}
+            {number("epochs", "cfg-epochs", |t| t.epochs, |t| t.epochs_help, ("1", "100", "1"), |c| c.epochs.to_string())}
+            {number("seed", "cfg-seed", |t| t.seed, |t| t.seed_help, ("0", "4294967295", "1"), |c| c.seed.to_string())}
+            <div class="field">
+                {field_label(loc, "cfg-backend", "backend", |t| t.backend)}
+                <select
+                    id="cfg-backend"
+                    data-testid="cfg-backend"
+                    disabled=move || locked.get()
+                    prop:value=move || config.with(|c| c.backend.as_str().to_owned())
+                    on:change=move |ev| set("backend", event_target_value(&ev))
+                >
+                    <option value="auto">{move || loc.t().backend_auto}</option>
+                    <option value="gpu">"WebGPU"</option>
+                    <option value="cpu">{move || loc.t().backend_cpu}</option>
+                </select>
+                <div class="field-help">
+                    {move || {
+                        let t = loc.t();
+                        match config.with(|c| c.backend) {
+                            BackendChoice::Auto => t.backend_help_auto,
+                            BackendChoice::Gpu => t.backend_help_gpu,
+                            BackendChoice::Cpu => t.backend_help_cpu,
+                        }
+                    }}
+                </div>
+            </div>
+        </form>
+    }
+}
+
+/// Status, backend, the headline numbers and the progress bar.
+#[component]
+fn ProgressPanel(
+    view_state: SessionView,
+    config: RwSignal<TrainConfig>,
+    steps_per_epoch: Memo<u64>,
+    total_steps: Memo<u64>,
+) -> impl IntoView {
+    let loc = use_locale();
+    let v = view_state;
+    let epochs_total = move || config.with(|c| c.epochs);
+    let fraction = move || {
+        let total = total_steps.get();
+        if total == 0 {
+            0.0
+        } else {
+            (v.step.get() as f64 / total as f64).clamp(0.0, 1.0)
+        }
+    };
+    let latest_epoch = move || v.epochs.with(|e| e.last().copied());
+    let backend_text = move || match v.backend.get() {
+        Some(b) if b.gpu && b.description.is_empty() => "WebGPU".to_owned(),
+        Some(b) if b.gpu => format!("WebGPU · {}", b.description),
+        Some(_) => "CPU".to_owned(),
+        None => loc.t().backend_pending.to_owned(),
+    };
+    let backend_key = move || match v.backend.get() {
+        Some(b) if b.gpu => "webgpu",
+        Some(_) => "cpu",
+        None => "",
+    };
+    let dash = || "—".to_owned();
+    view! {
+        <section class="panel progress-panel">
+            <div class="progress-head">
+                <h2>{move || loc.t().progress}</h2>
+                <span
+                    class=move || format!("status-pill status-{}", v.status.get().key())
+                    data-testid="train-status"
+                    data-value=move || v.status.get().key()
+                >
+                    {move || v.status.get().text(loc.t())}
+                </span>
+            </div>
+            <div class="backend-line">
+                <span class="backend-label">{move || loc.t().backend_label}</span>
+                <span
+                    class=move || format!("backend backend-{}", backend_key())
+                    data-testid="backend"
+                    data-value=backend_key
+                >
+                    {backend_text}
+                </span>
+            </div>
+            {move || {
+                v.backend
+                    .get()
+                    .and_then(|b| b.notice)
+                    .map(|n| {
+                        view! {
+                            <div class="notice notice-info compact" data-testid="backend-notice">
+                                <div class="notice-body">{n}</div>
+                            </div>
+                        }
+                    })
+            }}
+            {move || {
+                v.error
+                    .get()
+                    .map(|e| {
+                        view! {
+                            <div class="notice notice-error compact" role="alert" data-testid="train-error">
+                                <div class="notice-body">{e}</div>
+                            </div>
+                        }
+                    })
+            }}
+            {move || {
+                let n = v.notices.get();
+                (!n.is_empty())
+                    .then(|| {
+                        view! {
+                            <div class="notice notice-warn compact" data-testid="train-notice">
+                                <ul class="notice-body">
+                                    {n.into_iter().map(|m| view! { <li>{m}</li> }).collect_view()}
+                                </ul>
+                            </div>
+                        }
+                    })
+            }}
+            <div class="stats">
+                <Stat
+                    label=Signal::derive(move || loc.t().stat_epoch)
+                    testid="epoch"
+                    text=Signal::derive(move || {
+                        let e = v.epoch.get();
+                        if e == 0 { dash() } else { format!("{e} / {}", epochs_total()) }
+                    })
+                    raw=Signal::derive(move || v.epoch.get().to_string())
+                />
+                <Stat
+                    label=Signal::derive(move || loc.t().stat_step)
+                    testid="train-step"
+                    text=Signal::derive(move || fmt_count(v.step.get()))
+                    raw=Signal::derive(move || v.step.get().to_string())
+                    detail=Signal::derive(move || (loc.t().of_total)(&fmt_count(total_steps.get())))
+                />
+                <Stat
+                    label=Signal::derive(move || loc.t().stat_train_loss)
+                    testid="train-loss"
+                    text=Signal::derive(move || v.loss_mean_20.get().map(|l| format!("{l:.3}")).unwrap_or_else(dash))
+                    raw=Signal::derive(move || v.loss_mean_20.get().map(|l| l.to_string()).unwrap_or_default())
+                    detail=Signal::derive(move || loc.t().mean_20_steps.to_owned())
+                />
+                <Stat
+                    label=Signal::derive(move || loc.t().stat_val_acc)
+                    testid="val-acc"
+                    text=Signal::derive(move || {
+                        latest_epoch().map(|(p, _)| format!("{:.1}%", p.val_acc * 100.0)).unwrap_or_else(dash)
+                    })
+                    raw=Signal::derive(move || latest_epoch().map(|(p, _)| p.val_acc.to_string()).unwrap_or_default())
+                    detail=Signal::derive(move || {
+                        let t = loc.t();
+                        latest_epoch().map(|(p, _)| (t.after_epoch)(p.epoch)).unwrap_or_else(|| t.after_each_epoch.to_owned())
+                    })
+                />
+                <Stat
+                    label=Signal::derive(move || loc.t().stat_val_loss)
+                    testid="val-loss"
+                    text=Signal::derive(move || latest_epoch().map(|(p, _)| format!("{:.3}", p.val_loss)).unwrap_or_else(dash))
+                    raw=Signal::derive(move || latest_epoch().map(|(p, _)| p.val_loss.to_string()).unwrap_or_default())
+                />
+                <Stat
+                    label=Signal::derive(move || loc.t().stat_epoch_time)
+                    testid="epoch-sec"
+                    text=Signal::derive(move || latest_epoch().map(|(_, s)| format!("{s:.1} s")).unwrap_or_else(dash))
+                    raw=Signal::derive(move || latest_epoch().map(|(_, s)| s.to_string()).unwrap_or_default())
+                />
+            </div>
+            <div class="progress">
+                <div
+                    class="progress-track"
+                    role="progressbar"
+                    aria-label=move || loc.t().progress_aria
+                    aria-valuemin="0"
+                    aria-valuemax=move || total_steps.get().to_string()
+                    aria-valuenow=move || v.step.get().to_string()
+                    data-testid="train-progress"
+                    data-value=move || fraction().to_string()
+                >
+                    <div class="progress-fill" style:width=move || format!("{:.2}%", fraction() * 100.0)></div>
+                </div>
+                <div class="progress-label">
+                    {move || {
+                        let t = loc.t();
+                        let spe = steps_per_epoch.get();
+                        if spe == 0 {
+                            t.waiting_for_data.to_owned()
+                        } else {
+                            (t.progress_label)(epochs_total(), &fmt_count(spe), fraction() * 100.0)
+                        }
+                    }}
+                </div>
+            </div>
+        </section>
+    }
+}
+
+/// What the predict box shows.
+#[derive(Clone, Debug, PartialEq)]
+enum Prediction {
+    Empty,
+    /// No weights yet.
+    BeforeStart,
+    /// The data set (class names) is not loaded yet.
+    WaitingForData,
+    Invalid(String),
+    Top(Vec<(String, f32)>),
+}
+
+/// Type a surname, see the three most likely languages from the current weights.
+#[component]
+fn PredictPanel(view_state: SessionView, data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
+    let loc = use_locale();
+    let text = RwSignal::new(String::new());
+    let prediction = Memo::new(move |_| {
+        let name = text.get();
+        if name.trim().is_empty() {
+            return Prediction::Empty;
+        }
+        let tokens = match bridge::encode_name(&name) {
+            Ok(tokens) => tokens,
+            Err(message) => return Prediction::Invalid(message),
+        };
+        let Some(weights) = view_state.weights.get() else {
+            return Prediction::BeforeStart;
+        };
+        let result = data.with(|d| match d {
+            LoadState::Ready(loaded) => Some(bridge::predict_top(&weights, loaded.dataset.classes(), &tokens, 3)),
+            _ => None,
+        });
+        match result {
+            None => Prediction::WaitingForData,
+            Some(Err(message)) => Prediction::Invalid(message),
+            Some(Ok(top)) => Prediction::Top(top),
+        }
+    });
+    view! {
+        <section class="panel predict-panel">
+            <h2>{move || loc.t().predict_title}</h2>
+            <div class="predict-row">
+                <input
+                    type="text"
+                    class="predict-input"
+                    placeholder=move || loc.t().predict_placeholder
+                    aria-label=move || loc.t().predict_aria
+                    autocomplete="off"
+                    spellcheck="false"
+                    maxlength="64"
+                    data-testid="predict-input"
+                    prop:value=move || text.get()
+                    on:input=move |ev| text.set(event_target_value(&ev))
+                />
+            </div>
+            {move || {
+                view_state
+                    .weights
+                    .get()
+                    .map(|w| {
+                        let step = w.step;
+                        view! {
+                            <p class="predict-weights" data-testid="predict-weights-step" data-value=step.to_string()>
+                                {move || {
+                                    let t = loc.t();
+                                    if step == 0 { t.weights_init.to_owned() } else { (t.weights_from_step)(&fmt_count(step)) }
+                                }}
+                            </p>
+                        }
+                    })
+            }}
+            {move || match prediction.get() {
+                Prediction::Empty => view! { <p class="predict-hint">{move || loc.t().predict_empty}</p> }.into_any(),
+                Prediction::BeforeStart => view! {
+                    <p class="predict-hint" data-testid="predict-hint">{move || loc.t().predict_before_start}</p>
+                }
+                .into_any(),
+                Prediction::WaitingForData => view! {
+                    <p class="predict-hint" data-testid="predict-hint">{move || loc.t().predict_waiting_data}</p>
+                }
+                .into_any(),
+                Prediction::Invalid(m) => view! {
+                    <p class="predict-message" role="status" data-testid="predict-message">{m}</p>
+                }
+                .into_any(),
+                Prediction::Top(top) => view! {
+                    <ol class="predict-top" data-testid="predict-top">
+                        {top
+                            .into_iter()
+                            .map(|(language, p)| {
+                                let label = language.clone();
+                                view! {
+                                    <li data-label=label data-value=p.to_string()>
+                                        <span class="lang">{move || language_name(loc.lang(), &language)}</span>
+                                        <span class="bar" aria-hidden="true">
+                                            <span class="bar-fill" style:width=format!("{:.1}%", p * 100.0)></span>
+                                        </span>
+                                        <span class="prob">{format!("{:.1}%", p * 100.0)}</span>
+                                    </li>
+                                }
+                            })
+                            .collect_view()}
+                    </ol>
+                }
+                .into_any(),
+            }}
+        </section>
+    }
+}
+
+/// The loader's counts: classes, lines, distinct pairs, skipped lines, the split; per-class
+/// counts in a collapsible table.
+#[component]
+fn DatasetPanel(data: RwSignal<LoadState, LocalStorage>, split: Memo<Option<bridge::SplitSizes>>) -> impl IntoView {
+    let loc = use_locale();
+    move || {
+        let LoadState::Ready(loaded) = data.get() else {
+            return ().into_any();
+        };
+        let s = loaded.summary.clone();
+        let item = move |label: fn(&Strings) -> &'static str, testid: &'static str, value: u64| {
+            view! {
+                <div class="kv">
+                    <dt>{move || label(loc.t())}</dt>
+                    <dd data-testid=testid data-value=value.to_string()>{fmt_count(value)}</dd>
+                </div>
+            }
+        };
+        let max_pairs = s.classes.iter().map(|c| c.distinct_pairs).max().unwrap_or(1).max(1);
+        view! {
+            <section class="panel dataset-panel" data-testid="dataset">
+                <h2>{move || loc.t().data_title}</h2>
+                <p class="panel-note">{move || loc.t().data_note}</p>
+                <dl class="kvs">
+                    {item(|t| t.data_languages, "data-classes", s.classes.len() as u64)}
+                    {item(|t| t.data_lines, "data-raw-lines", s.raw_lines as u64)}
+                    {item(|t| t.data_pairs, "data-pairs", s.distinct_pairs as u64)}
+                    {item(|t| t.data_skipped, "data-skipped", s.skipped as u64)}
+                    {move || split.get().map(|sp| item(|t| t.data_train, "data-train", sp.train as u64))}
+                    {move || split.get().map(|sp| item(|t| t.data_val, "data-val", sp.val as u64))}
+                </dl>
+                <details class="class-table">
+                    <summary>{move || loc.t().per_language}</summary>
+                    <table>
+                        <thead>
+                            <tr>
+                                <th scope="col">{move || loc.t().col_language}</th>
+                                <th scope="col" class="num">{move || loc.t().col_lines}</th>
+                                <th scope="col" class="num">{move || loc.t().col_distinct}</th>
+                                <th scope="col" class="bar-col"></th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {s
+                                .classes
+                                .iter()
+                                .map(|c| {
+                                    let w = c.distinct_pairs as f64 / max_pairs as f64 * 100.0;
+                                    let label = c.language.clone();
+                                    let language = c.language.clone();
+                                    view! {
+                                        <tr data-label=label>
+                                            <td>{move || language_name(loc.lang(), &language)}</td>
+                                            <td class="num" data-value=c.raw_lines.to_string()>
+                                                {fmt_count(c.raw_lines as u64)}
+                                            </td>
+                                            <td class="num" data-value=c.distinct_pairs.to_string()>
+                                                {fmt_count(c.distinct_pairs as u64)}
+                                            </td>
+                                            <td class="bar-col">
+                                                <span class="bar">
+                                                    <span class="bar-fill" style:width=format!("{w:.1}%")></span>
+                                                </span>
+                                            </td>
+                                        </tr>
+                                    }
+                                })
+                                .collect_view()}
+                        </tbody>
+                    </table>
+                </details>
+            </section>
+        }
+        .into_any()
+    }
+}

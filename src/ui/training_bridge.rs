@@ -1,0 +1,178 @@
+//! The one place where the UI touches the layers below it (`config`, `data`, `train`).
+//!
+//! The training page only uses the items of this module, so when an API below changes, this
+//! file is the only one to adjust. Everything here is plain data or a thin call; no Leptos.
+
+use std::rc::Rc;
+
+use crate::config::{query, Lang, UrlNotice};
+use crate::data::{self, Manifest, NamesDataset, Split, VAL_FRACTION};
+
+pub use crate::config::{BackendChoice, CellKind, TrainConfig};
+pub use crate::train::session::{BackendKind, EpochReport, TrainControl, TrainEvent, Weights};
+
+// ---------------------------------------------------------------------------------------------
+// Configuration (URL codec)
+
+/// A decoded page URL: the configuration, the language chosen in the link (kept when the URL
+/// is rewritten) and one human-readable notice per ignored or clamped field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UrlState {
+    /// The configuration, every field within its range.
+    pub config: TrainConfig,
+    /// `lang` when the link sets one.
+    pub lang: Option<Lang>,
+    /// What was clamped, ignored or replaced by a default.
+    pub notices: Vec<UrlNotice>,
+}
+
+/// Decodes a query string (with or without `?`) with the URL codec of `config`.
+pub fn decode_config(search: &str) -> UrlState {
+    let decoded = TrainConfig::from_query(search);
+    UrlState {
+        config: decoded.config,
+        lang: decoded.lang,
+        notices: decoded.notices,
+    }
+}
+
+/// The canonical query string of `config` (no leading `?`): `v` and `lesson` first, then the
+/// keys that differ from their defaults, then `lang` when the link chose one.
+pub fn encode_config(config: &TrainConfig, lang: Option<Lang>) -> String {
+    config.to_query_with_lang(lang)
+}
+
+/// `config` with one URL field set from a form control, validated by the same codec as the URL
+/// (so a typed 1000 for `hidden_size` is clamped exactly as `?hidden_size=1000` would be),
+/// and the notices for that field.
+pub fn with_field(config: &TrainConfig, key: &str, value: &str) -> (TrainConfig, Vec<UrlNotice>) {
+    let mut pairs = query::parse_pairs(&config.to_query());
+    pairs.retain(|(k, _)| k != key);
+    pairs.push((key.to_owned(), value.trim().to_owned()));
+    let query = serde_urlencoded::to_string(&pairs).unwrap_or_default();
+    let state = decode_config(&query);
+    (state.config, state.notices)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data
+
+/// Counts of one language (class) as the loader reports them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassCount {
+    /// Language name (the class file's stem).
+    pub language: String,
+    /// Lines in the class file.
+    pub raw_lines: usize,
+    /// Distinct (normalised name, language) pairs.
+    pub distinct_pairs: usize,
+}
+
+/// What the loader reports about the whole data set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DatasetSummary {
+    /// One row per class, in class-index order.
+    pub classes: Vec<ClassCount>,
+    /// Lines in all class files.
+    pub raw_lines: usize,
+    /// Distinct (name, language) pairs: the examples trained and validated on.
+    pub distinct_pairs: usize,
+    /// Lines that were empty after normalisation.
+    pub skipped: usize,
+}
+
+/// The data set and its summary, shared by the page and the training session.
+pub struct LoadedData {
+    /// The data set.
+    pub dataset: Rc<NamesDataset>,
+    /// Its counts.
+    pub summary: DatasetSummary,
+}
+
+/// The class files a `manifest.json` lists, in order. Errors: what is wrong with it.
+pub fn manifest_files(json: &str) -> Result<Vec<String>, String> {
+    Manifest::parse(json).map(|m| m.files.into_iter().map(|e| e.file).collect()).map_err(|e| e.to_string())
+}
+
+/// Builds the data set from `(file name, file text)` pairs, e.g. `("Arabic.txt", "...")`, with
+/// the loader the native trainer uses.
+///
+/// Errors: the loader's message (it names the file and line at fault).
+pub fn build_dataset(files: Vec<(String, String)>) -> Result<LoadedData, String> {
+    let dataset = NamesDataset::from_named_files(files).map_err(|e| e.to_string())?;
+    let report = dataset.report();
+    let summary = DatasetSummary {
+        classes: report
+            .classes
+            .iter()
+            .map(|c| ClassCount { language: c.class.clone(), raw_lines: c.raw_lines, distinct_pairs: c.distinct })
+            .collect(),
+        raw_lines: report.raw_lines,
+        distinct_pairs: report.distinct,
+        skipped: report.skipped,
+    };
+    Ok(LoadedData { dataset: Rc::new(dataset), summary })
+}
+
+/// Sizes of the seeded 90/10 split (distinct pairs on each side).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitSizes {
+    /// Training pairs.
+    pub train: usize,
+    /// Validation pairs.
+    pub val: usize,
+}
+
+/// The split that `seed` gives for `data`: the same `Split::new` call the session makes.
+pub fn split_sizes(data: &LoadedData, seed: u32) -> SplitSizes {
+    let split = Split::new(&data.dataset, seed as u64, VAL_FRACTION);
+    SplitSizes { train: split.train.len(), val: split.val.len() }
+}
+
+/// Mini-batches per epoch for `train` pairs at `batch_size` (the last batch may be smaller),
+/// as `data::Batches::num_batches` counts them.
+pub fn steps_per_epoch(train: usize, batch_size: usize) -> u64 {
+    train.div_ceil(batch_size.max(1)) as u64
+}
+
+/// Encodes a typed name for the model. `Err` holds a friendly message when nothing of it is
+/// left after normalisation (the model never sees an empty sequence).
+pub fn encode_name(name: &str) -> Result<Vec<u32>, String> {
+    data::encode(name).map_err(|e| {
+        let text = e.to_string();
+        let mut chars = text.chars();
+        match chars.next() {
+            Some(first) => first.to_uppercase().chain(chars).collect(),
+            None => text,
+        }
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Training
+
+/// Runs one training session to its end (or until `control.stop()`), calling `on_event` for
+/// everything the page shows. Never panics; failures arrive as [`TrainEvent::Error`].
+pub async fn run_session(
+    config: TrainConfig,
+    data: Rc<NamesDataset>,
+    control: TrainControl,
+    mut on_event: impl FnMut(TrainEvent) + 'static,
+) {
+    crate::train::session::run_session(&config, &data, &control, &mut on_event).await
+}
+
+/// The `k` most likely languages for the encoded name `tokens` with their probabilities
+/// (descending), computed on the CPU from `weights` (the session's latest read-back).
+///
+/// Errors: the model's message (e.g. a symbol outside the vocabulary).
+pub fn predict_top(weights: &Weights, classes: &[String], tokens: &[u32], k: usize) -> Result<Vec<(String, f32)>, String> {
+    let probs = weights.model.predict(&weights.params, tokens).map_err(|e| e.to_string())?;
+    let mut ranked: Vec<(usize, f32)> = probs.into_iter().enumerate().collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    Ok(ranked
+        .into_iter()
+        .take(k)
+        .map(|(i, p)| (classes.get(i).cloned().unwrap_or_else(|| format!("class {i}")), p))
+        .collect())
+}

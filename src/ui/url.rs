@@ -1,0 +1,115 @@
+//! The page URL: reading `location.search`, writing the canonical query back, and the
+//! dismissible notice that lists ignored or clamped fields.
+//!
+//! The URL is the source of truth for a page's configuration. Parsing and encoding live in the
+//! pure codec of `config` (reached through [`super::training_bridge`]); this module only talks
+//! to the browser: `location.search` in, `history.replaceState` out (a changed setting replaces
+//! the current history entry instead of pushing one).
+
+use super::i18n::{use_locale, Strings};
+use crate::config::UrlNotice;
+use leptos::prelude::*;
+use web_sys::UrlSearchParams;
+
+/// The current query string without the leading `?` (empty when there is none).
+pub fn current_search() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .map(|s| s.trim_start_matches('?').to_owned())
+        .unwrap_or_default()
+}
+
+/// The last value of `key` in `search` (a repeated key: the last one wins), percent-decoded.
+///
+/// `search` may start with `?`. Returns `None` when the key is absent.
+pub fn query_value(search: &str, key: &str) -> Option<String> {
+    let params = UrlSearchParams::new_with_str(search).ok()?;
+    let all = params.get_all(key);
+    let n = all.length();
+    if n == 0 {
+        return None;
+    }
+    all.get(n - 1).as_string()
+}
+
+/// Replaces the current history entry's query with `query` (no leading `?`), keeping the path
+/// and the fragment. Does nothing when the URL would not change.
+pub fn replace_query(query: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let location = window.location();
+    let current = location.search().unwrap_or_default();
+    let wanted = if query.is_empty() { String::new() } else { format!("?{query}") };
+    if current == wanted {
+        return;
+    }
+    let path = location.pathname().unwrap_or_else(|_| "/".to_owned());
+    let hash = location.hash().unwrap_or_default();
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("{path}{wanted}{hash}")),
+        );
+    }
+}
+
+/// One line of the URL notice.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PageNotice {
+    /// A field of the query that the codec clamped, ignored or replaced by its default.
+    Url(UrlNotice),
+    /// `lesson` named no page of the app (the value, cut short).
+    UnknownLesson(String),
+}
+
+impl PageNotice {
+    /// The message in the language of `t`.
+    pub fn text(&self, t: &Strings) -> String {
+        match self {
+            PageNotice::Url(n) => (t.notice)(n),
+            PageNotice::UnknownLesson(l) => (t.unknown_lesson)(l),
+        }
+    }
+}
+
+/// A dismissible notice listing the URL fields that were ignored or clamped
+/// (`data-testid="url-notice"`, one `<li>` per field). Renders nothing when `notices` is empty.
+///
+/// `notices` is cleared by the close button; each message is rendered as text, never as HTML.
+#[component]
+pub fn UrlNotice(
+    /// What was adjusted, one entry per field.
+    notices: RwSignal<Vec<PageNotice>>,
+) -> impl IntoView {
+    let loc = use_locale();
+    view! {
+        <Show when=move || !notices.with(Vec::is_empty)>
+            <div class="notice notice-warn" role="status" data-testid="url-notice">
+                <div class="notice-body">
+                    <strong>{move || loc.t().url_notice_title}</strong>
+                    <ul>
+                        {move || {
+                            let t = loc.t();
+                            notices
+                                .get()
+                                .into_iter()
+                                .map(|n| view! { <li>{n.text(t)}</li> })
+                                .collect_view()
+                        }}
+                    </ul>
+                </div>
+                <button
+                    type="button"
+                    class="notice-close"
+                    aria-label=move || loc.t().dismiss
+                    data-testid="url-notice-dismiss"
+                    on:click=move |_| notices.set(Vec::new())
+                >
+                    "×"
+                </button>
+            </div>
+        </Show>
+    }
+}
