@@ -17,9 +17,9 @@ use std::collections::VecDeque;
 use super::buffers::{self, PendingMap};
 use super::context::GpuContext;
 use super::error::GpuError;
-use super::kernels::adam::{Adam, AdamDims};
+use super::kernels::adam_update::{AdamDims, AdamUpdate};
 use super::kernels::classifier_head::{ClassifierHead, HeadDims, StepRecord};
-use super::kernels::column_sum::{ColumnSum, ColumnSumDims};
+use super::kernels::col_sum::{ColSum, ColSumDims};
 use super::kernels::gru_backward::GruBackward;
 use super::kernels::gru_forward::GruForward;
 use super::kernels::lstm_backward::LstmBackward;
@@ -31,14 +31,8 @@ use super::kernels::rnn_backward::RnnBackward;
 use super::kernels::rnn_forward::RnnForward;
 use super::kernels::{CellDims, Kernel, UniformArena};
 use crate::math::classifier::ClassifierBatch;
+use crate::math::optim::AdamConfig;
 use crate::math::params::{CellKind, LayerOffsets, Nonlinearity, ParamLayout, RnnSpec};
-
-/// Adam's β1 (PyTorch default).
-pub const ADAM_BETA1: f32 = 0.9;
-/// Adam's β2 (PyTorch default).
-pub const ADAM_BETA2: f32 = 0.999;
-/// Adam's ε (PyTorch default).
-pub const ADAM_EPS: f32 = 1e-8;
 
 /// Steps between result copies by default (the latency of the loss readback, in steps).
 pub const DEFAULT_READBACK_CHUNK: usize = 16;
@@ -67,9 +61,9 @@ struct Kernels {
     matmul: Kernel<Matmul>,
     cell: CellKernels,
     head: Kernel<ClassifierHead>,
-    column_sum: Kernel<ColumnSum>,
+    col_sum: Kernel<ColSum>,
     onehot_grad: Kernel<OnehotWeightGrad>,
-    adam: Kernel<Adam>,
+    adam: Kernel<AdamUpdate>,
 }
 
 /// GPU buffers, named like the WGSL variables they are bound to. Shapes use the maximum
@@ -156,7 +150,7 @@ pub struct GpuClassifier {
     groups: Groups,
     arena: UniformArena,
     /// Adam steps taken (PyTorch's `state['step']`).
-    step: u64,
+    step: u32,
     chunk: usize,
     /// Next free slot of the results ring = steps not yet copied out.
     slot: usize,
@@ -270,7 +264,7 @@ impl GpuClassifier {
                 CellKind::Gru => CellKernels::Gru(Kernel::new(ctx), Kernel::new(ctx)),
             },
             head: Kernel::new(ctx),
-            column_sum: Kernel::new(ctx),
+            col_sum: Kernel::new(ctx),
             onehot_grad: Kernel::new(ctx),
             adam: Kernel::new(ctx),
         };
@@ -335,9 +329,9 @@ impl GpuClassifier {
             cell_backward,
             mm_dh: mm("matmul.dh", d_gates_hh, &b.params, &b.dh),
             mm_w_hh_grad: mm("matmul.w_hh_grad", d_gates_hh, &b.h_cache, &b.grads),
-            b_hh_grad: k.column_sum.bind(ctx, "column_sum.b_hh_grad", arena, &[d_gates_hh, &b.grads]),
+            b_hh_grad: k.col_sum.bind(ctx, "col_sum.b_hh_grad", arena, &[d_gates_hh, &b.grads]),
             onehot_grad: k.onehot_grad.bind(ctx, "onehot_weight_grad", arena, &[&b.tokens, &b.lengths, &b.d_gates, &b.grads]),
-            adam: k.adam.bind(ctx, "adam", arena, &[&b.grads, &b.params, &b.adam_m, &b.adam_v]),
+            adam: k.adam.bind(ctx, "adam_update", arena, &[&b.grads, &b.params, &b.adam_m, &b.adam_v]),
         }
     }
 
@@ -352,7 +346,7 @@ impl GpuClassifier {
     }
 
     /// Adam steps taken so far.
-    pub fn step_count(&self) -> u64 {
+    pub fn step_count(&self) -> u32 {
         self.step
     }
 
@@ -460,6 +454,16 @@ impl GpuClassifier {
         }
     }
 
+    /// Zeroes slot 0 of the state caches (h0 = c0 = 0) for a batch of `batch` rows: a previous
+    /// pass with a different batch size has written later slots over that range.
+    fn clear_initial_state(&self, encoder: &mut wgpu::CommandEncoder, batch: usize) {
+        let bytes = Some((batch * self.spec.hidden_size * 4) as u64);
+        encoder.clear_buffer(&self.bufs.h_cache, 0, bytes);
+        if let Some(c_cache) = &self.bufs.c_cache {
+            encoder.clear_buffer(c_cache, 0, bytes);
+        }
+    }
+
     /// Forward pass and head: input projection, T × (recurrent matmul, cell), head.
     fn encode_forward(&mut self, pass: &mut wgpu::ComputePass<'_>, batch: usize, seq_len: usize, mode: u32) -> Result<(), GpuError> {
         let h = self.spec.hidden_size;
@@ -532,8 +536,8 @@ impl GpuClassifier {
         let mut mm = MatmulDims::packed(gh as u32, h as u32, rows, true, false);
         mm.c_offset = self.layer.w_hh as u32;
         self.kernels.matmul.encode(pass, &self.groups.mm_w_hh_grad, &mut self.arena, mm)?;
-        let cs = ColumnSumDims { rows, cols: gh as u32, in_offset: 0, ld: gh as u32, out_offset: self.layer.b_hh as u32, accumulate: 0, _pad: [0; 2] };
-        self.kernels.column_sum.encode(pass, &self.groups.b_hh_grad, &mut self.arena, cs)?;
+        let cs = ColSumDims { rows, cols: gh as u32, in_offset: 0, ld: gh as u32, out_offset: self.layer.b_hh as u32, accumulate: 0, _pad: [0; 2] };
+        self.kernels.col_sum.encode(pass, &self.groups.b_hh_grad, &mut self.arena, cs)?;
         let og = OnehotGradDims {
             batch: batch as u32,
             seq_len: seq_len as u32,
@@ -545,7 +549,8 @@ impl GpuClassifier {
         };
         self.kernels.onehot_grad.encode(pass, &self.groups.onehot_grad, &mut self.arena, og)?;
         self.step += 1;
-        let adam = AdamDims::for_step(self.layout.total_len() as u32, self.step, lr, ADAM_BETA1, ADAM_BETA2, ADAM_EPS);
+        let config = AdamConfig { lr, ..AdamConfig::default() };
+        let adam = AdamDims::for_step(&config, self.step, self.layout.total_len() as u32);
         self.kernels.adam.encode(pass, &self.groups.adam, &mut self.arena, adam)
     }
 
@@ -569,6 +574,7 @@ impl GpuClassifier {
         self.arena.clear();
         let ctx = self.ctx.clone();
         let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("classifier.train_step") });
+        self.clear_initial_state(&mut encoder, batch.batch);
         if let Some(dc) = &self.bufs.dc {
             encoder.clear_buffer(dc, 0, Some((batch.batch * self.spec.hidden_size * 4) as u64));
         }
@@ -635,6 +641,7 @@ impl GpuClassifier {
         self.arena.clear();
         let ctx = self.ctx.clone();
         let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("classifier.evaluate") });
+        self.clear_initial_state(&mut encoder, batch.batch);
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("classifier.evaluate"), timestamp_writes: None });
             self.encode_forward(&mut pass, batch.batch, batch.seq_len, 0)?;

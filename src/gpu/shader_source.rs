@@ -44,8 +44,8 @@ pub const KERNELS: &[KernelSource] = &[
     kernel!("gru_backward"),
     kernel!("classifier_head"),
     kernel!("onehot_weight_grad"),
-    kernel!("column_sum"),
-    kernel!("adam"),
+    kernel!("col_sum"),
+    kernel!("adam_update"),
 ];
 
 /// The kernel called `name`, if it exists.

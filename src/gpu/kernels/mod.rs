@@ -17,9 +17,9 @@ use super::error::GpuError;
 use super::shader_source;
 
 pub mod activation;
-pub mod adam;
+pub mod adam_update;
 pub mod classifier_head;
-pub mod column_sum;
+pub mod col_sum;
 pub mod gru_backward;
 pub mod gru_forward;
 pub mod lstm_backward;
@@ -294,7 +294,7 @@ pub fn kernel_infos() -> Vec<KernelInfo> {
         info::<gru_backward::GruBackward>(),
         info::<classifier_head::ClassifierHead>(),
         info::<onehot_weight_grad::OnehotWeightGrad>(),
-        info::<column_sum::ColumnSum>(),
-        info::<adam::Adam>(),
+        info::<col_sum::ColSum>(),
+        info::<adam_update::AdamUpdate>(),
     ]
 }

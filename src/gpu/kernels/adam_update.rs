@@ -1,12 +1,14 @@
-//! `shaders/adam.wgsl`: one Adam step (torch.optim.Adam, no weight decay) on the flat
-//! parameter vector. CPU twin: `math::optim::adam`.
+//! `shaders/adam_update.wgsl`: one Adam step (torch.optim.Adam, no weight decay) on the flat
+//! parameter vector. CPU twin: `math::optim::adam_update`.
 
 use bytemuck::{Pod, Zeroable};
 
 use super::{grid_1d, Access, KernelSpec};
 use crate::gpu::error::GpuError;
+use crate::math::optim::AdamConfig;
 
-/// Uniform of `adam.wgsl`. Bias corrections are computed on the host in f64.
+/// Uniform of `adam_update.wgsl`. The per-step scalars come from
+/// [`AdamConfig::step_scalars`] (f64 on the host), as on the CPU path.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub struct AdamDims {
@@ -27,18 +29,16 @@ pub struct AdamDims {
 }
 
 impl AdamDims {
-    /// The uniform for step `t` (1-based) over `len` parameters.
-    pub fn for_step(len: u32, t: u64, lr: f32, beta1: f32, beta2: f32, eps: f32) -> Self {
-        let t = t.max(1) as i32;
-        let bc1 = 1.0 - (beta1 as f64).powi(t);
-        let bc2 = 1.0 - (beta2 as f64).powi(t);
+    /// The uniform of step `step` (counted from 1) over `len` parameters.
+    pub fn for_step(config: &AdamConfig, step: u32, len: u32) -> Self {
+        let s = config.step_scalars(step.max(1));
         AdamDims {
             len,
-            step_size: (lr as f64 / bc1) as f32,
-            bias_correction2_sqrt: bc2.sqrt() as f32,
-            beta1,
-            beta2,
-            eps,
+            step_size: s.step_size,
+            bias_correction2_sqrt: s.bias_correction2_sqrt,
+            beta1: config.beta1,
+            beta2: config.beta2,
+            eps: config.eps,
             _pad: [0; 2],
         }
     }
@@ -46,10 +46,10 @@ impl AdamDims {
 
 /// Bindings: `grads [P]` (read); `params`, `adam_m`, `adam_v [P]` (read_write).
 #[derive(Debug)]
-pub struct Adam;
+pub struct AdamUpdate;
 
-impl KernelSpec for Adam {
-    const NAME: &'static str = "adam";
+impl KernelSpec for AdamUpdate {
+    const NAME: &'static str = "adam_update";
     const STORAGE: &'static [Access] = &[Access::Read, Access::ReadWrite, Access::ReadWrite, Access::ReadWrite];
     type Dims = AdamDims;
     fn workgroups(d: &AdamDims, max: u32) -> Result<[u32; 3], GpuError> {

@@ -1,10 +1,10 @@
-// adam.wgsl — one Adam step on the flat parameter vector (Kingma & Ba 2015, in torch.optim.Adam's
+// adam_update.wgsl — one Adam step on the flat parameter vector (Kingma & Ba 2015, in torch.optim.Adam's
 // form, no weight decay):
 //
 //   m = β1 m + (1 − β1) g          v = β2 v + (1 − β2) g²
 //   p −= step_size · m / (√v / √(1 − β2^t) + ε),   step_size = lr / (1 − β1^t)
 //
-// The host computes step_size and √(1 − β2^t) for step t in f64. CPU twin: math::optim::adam.
+// The host computes step_size and √(1 − β2^t) for step t in f64. CPU twin: math::optim::adam_update.
 
 struct AdamDims {
     len: u32,               // number of parameters
@@ -24,7 +24,7 @@ struct AdamDims {
 @group(0) @binding(4) var<storage, read_write> adam_v: array<f32>;   // flat [P]
 
 @compute @workgroup_size(WG_1D)
-fn adam(@builtin(global_invocation_id) gid: vec3<u32>,
+fn adam_update(@builtin(global_invocation_id) gid: vec3<u32>,
         @builtin(num_workgroups) num_wg: vec3<u32>) {
     let i = linear_index(gid, num_wg);
     if (i >= dims.len) { return; }
