@@ -22,7 +22,7 @@ const shots = [];
 try {
   // Wide: after some training, with a prediction.
   {
-    const b = await launch({ webgpu, viewport: { width: 1440, height: 1240 } });
+    const b = await launch({ webgpu, viewport: { width: 1440, height: 1320 } });
     try {
       const { page, consoleErrors } = await openPage(b.context, server.url, query);
       await until(
