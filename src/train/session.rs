@@ -152,6 +152,8 @@ impl TrainControl {
     }
 }
 
+/// Milliseconds between weight snapshots published during training (for predictions).
+const PUBLISH_EVERY_MS: f64 = 2000.0;
 /// GPU steps enqueued before the loop waits for their results.
 const MAX_IN_FLIGHT: usize = 8;
 /// Names per validation batch.
@@ -203,6 +205,7 @@ pub async fn run_session(cfg: &TrainConfig, data: &NamesDataset, control: &Train
     let mut step: u64 = 0;
     let mut recent: VecDeque<f32> = VecDeque::with_capacity(20);
     let mut pending: Vec<StepResult> = Vec::new();
+    let mut last_publish = now_ms();
     for epoch in 1..=cfg.epochs {
         let t0 = now_ms();
         let mut epoch_loss = 0.0f64;
@@ -223,6 +226,10 @@ pub async fn run_session(cfg: &TrainConfig, data: &NamesDataset, control: &Train
             }
             if !report_steps(&mut pending, &mut step, epoch, &mut recent, &mut epoch_loss, &mut epoch_steps, on_event) {
                 return;
+            }
+            if now_ms() - last_publish > PUBLISH_EVERY_MS && engine.in_flight() == 0 {
+                publish_weights(&engine, step, on_event).await;
+                last_publish = now_ms();
             }
             yield_now().await;
         }
