@@ -1,0 +1,2 @@
+//! Benchmark (work in progress).
+fn main() {}
