@@ -82,8 +82,11 @@ fn mismatch(e: WeightsError) -> Vec<TensorProblem> {
     }
 }
 
+/// Tensor name → (dtype, shape).
+type Header = BTreeMap<String, (Dtype, Vec<usize>)>;
+
 /// What a safetensors header says: name → (dtype, shape), and the metadata.
-fn header(bytes: &[u8]) -> (BTreeMap<String, (Dtype, Vec<usize>)>, BTreeMap<String, String>) {
+fn header(bytes: &[u8]) -> (Header, BTreeMap<String, String>) {
     let st = SafeTensors::deserialize(bytes).expect("valid file");
     let tensors = st.tensors().into_iter().map(|(n, v)| (n, (v.dtype(), v.shape().to_vec()))).collect();
     (tensors, read_metadata(bytes).expect("metadata"))

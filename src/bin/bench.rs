@@ -359,8 +359,11 @@ mod interop {
         w(format!("{name}.json"), serde_json::to_string(case).map_err(|e| e.to_string())?.as_bytes())
     }
 
+    /// `(output, h_n, c_n)` of a module's forward pass.
+    type ModuleOutputs = (Vec<f32>, Vec<f32>, Option<Vec<f32>>);
+
     /// Runs a module case's forward pass with `params`.
-    fn module_forward(case: &Case, spec: RnnSpec, params: &[f32]) -> Result<(Vec<f32>, Vec<f32>, Option<Vec<f32>>), String> {
+    fn module_forward(case: &Case, spec: RnnSpec, params: &[f32]) -> Result<ModuleOutputs, String> {
         let layout = ParamLayout::rnn(&spec, "");
         let module = RnnModule::new(spec, &layout, "");
         let input = case.input.as_ref().ok_or("module case without input")?;
@@ -473,6 +476,7 @@ mod interop {
         if got.len() != want.data.len() {
             return Err(format!("{what}: {} values, expected {}", got.len(), want.data.len()));
         }
+        #[expect(clippy::neg_cmp_op_on_partial_ord, reason = "`!(err <= tol)` counts a NaN error as a failure")]
         let bad = got.iter().zip(&want.data).filter(|(&g, &w)| !((g as f64 - w).abs() <= 1e-5 + 1e-4 * w.abs())).count();
         if bad > 0 {
             return Err(format!("{what}: {bad} of {} values outside 1e-5 + 1e-4·|ref|", got.len()));
