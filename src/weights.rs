@@ -378,8 +378,8 @@ pub fn import_module(bytes: &[u8], spec: &RnnSpec) -> Result<ImportedParams, Wei
     import_params(bytes, &ParamLayout::rnn(spec, ""))
 }
 
-/// What a classifier file says about the model besides its tensors.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What a classifier file says about the model besides its tensors (`Default`: neither).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ClassifierInfo {
     /// Class names in logit order (`[C]`); `None` when the file does not say.
     pub classes: Option<Vec<String>>,
