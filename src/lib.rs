@@ -13,6 +13,7 @@
 //! - [`gpu`]: wgpu host code for the WGSL kernels in `shaders/`; each kernel has a CPU twin
 //!   of the same name in [`math`].
 //! - [`train`]: the training loop over either backend (no Leptos).
+//! - [`weights`]: parameters ⇄ PyTorch as `.safetensors` (names, shapes, metadata).
 //! - `ui`: the Leptos app (compiled for wasm32 only).
 #![warn(missing_docs)]
 
@@ -21,5 +22,6 @@ pub mod data;
 pub mod gpu;
 pub mod math;
 pub mod train;
+pub mod weights;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
