@@ -14,6 +14,8 @@ pub mod classifier;
 pub mod context;
 pub mod error;
 pub mod kernels;
+pub mod module;
+pub mod recurrent;
 pub mod shader_source;
 
 pub use classifier::{GpuClassifier, StepResult};
