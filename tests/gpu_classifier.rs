@@ -1,13 +1,11 @@
-//! The WGSL training step of the name classifier, on lavapipe: against PyTorch's step fixtures,
-//! against the CPU path (`math::classifier` + `math::optim::Adam`), over 50 steps of training,
+//! The WGSL training step of the name classifier, on lavapipe (the PyTorch step fixtures run in
+//! `gpu_modules.rs`): against the CPU path (`math::classifier` + `math::optim::Adam`), over 50 steps of training,
 //! and its error paths (bad input, unsupported configurations, a lost device).
 
-mod common;
 mod gpu_support;
 
-use common::{load_fixture, run_fixture_suite, BackendError, ClassifierCase, ClassifierResult, Fixture};
 use gpu_support::{assert_close, block, context, random_batch, rng};
-use unroll::gpu::{GpuClassifier, GpuContext, GpuError};
+use unroll::gpu::{GpuClassifier, GpuError};
 use unroll::math::classifier::{ClassifierBatch, ClassifierModel};
 use unroll::math::init::init_params;
 use unroll::math::optim::{Adam, AdamConfig};
@@ -15,50 +13,6 @@ use unroll::math::params::{CellKind, RnnSpec};
 
 const VOCAB: usize = 57;
 const CLASSES: usize = 18;
-
-/// One PyTorch step fixture through the GPU: logits (evaluate), loss (results ring), gradients
-/// and parameters after one Adam step.
-fn gpu_step(ctx: &GpuContext, case: &ClassifierCase) -> Result<ClassifierResult, BackendError> {
-    let err = |e: GpuError| match e {
-        GpuError::Unsupported(m) => BackendError::Unsupported(m),
-        other => BackendError::Failed(other.to_string()),
-    };
-    let mut gpu = GpuClassifier::new(ctx, case.spec, case.num_classes, &case.params, case.batch.batch, case.batch.seq_len).map_err(err)?;
-    let logits = block(gpu.evaluate(&case.batch)).map_err(err)?;
-    gpu.train_step(&case.batch, case.adam.lr).map_err(err)?;
-    let results = block(gpu.drain_results()).map_err(err)?;
-    if results.len() != 1 {
-        return Err(BackendError::Failed(format!("{} step results for one step", results.len())));
-    }
-    Ok(ClassifierResult {
-        logits,
-        loss: results[0].loss,
-        grads: block(gpu.read_grads()).map_err(err)?,
-        params_after: block(gpu.read_params()).map_err(err)?,
-    })
-}
-
-/// Every classifier step fixture (`clf_*.json` in tests/fixtures and in `UNROLL_FIXTURES`)
-/// passes through the WGSL kernels with |err| ≤ 1e-5 + 1e-4·|ref|. Module fixtures (issue 3)
-/// are listed as UNSUPPORTED on the GPU until the module path exists; nothing else may be.
-#[test]
-fn gpu_path_passes_the_pytorch_classifier_step_fixtures() {
-    let ctx = context();
-    let summary = run_fixture_suite(
-        "gpu",
-        |_| Err(BackendError::Unsupported("module fixtures are not run through the GPU kernels yet (issue 3)".into())),
-        |case| gpu_step(&ctx, case),
-    );
-    let module_fixtures: Vec<String> = common::fixture_paths()
-        .into_iter()
-        .filter(|p| matches!(load_fixture(p), Ok(Fixture::Module(_))))
-        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
-        .collect();
-    let allowed: Vec<&str> = module_fixtures.iter().map(String::as_str).collect();
-    assert!(summary.passed.iter().any(|n| n == "clf_lstm_step.json"), "clf_lstm_step.json must run: {:?}", summary.passed);
-    assert!(summary.passed.iter().any(|n| n == "clf_gru_step.json"), "clf_gru_step.json must run: {:?}", summary.passed);
-    summary.assert_ok(&allowed);
-}
 
 /// One step at hidden 128, batch 64, variable lengths 1..=19 on the GPU and on the CPU path
 /// from the same parameters: logits, loss, every gradient and the parameters after Adam agree
