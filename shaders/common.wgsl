@@ -55,3 +55,17 @@ struct CellDims {
 fn time_of(dims: CellDims, len: u32) -> u32 {
     return select(dims.step, len - 1u - dims.step, dims.reverse != 0u);
 }
+
+// One training step's record in the results ring (written by classifier_head and grad_norm).
+// Rust twin: gpu::kernels::classifier_head::StepRecord.
+struct StepResult {
+    loss: f32,        // mean NLL over the batch
+    correct: u32,     // names whose arg-max equals the label
+    grad_norm: f32,   // global L2 norm of the gradients (−1 when not computed)
+    skipped: u32,     // 1 when the norm was not finite and Adam skipped the step
+}
+
+// True for ±inf and NaN, decided on the bits (shader compilers may assume finite floats).
+fn is_non_finite(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7f800000u) == 0x7f800000u;
+}

@@ -122,6 +122,7 @@ fn matmul_with_cancelling_terms_stays_within_tolerance() {
 use gpu_support::{as_u32, u32_bytes};
 use rand::Rng;
 use unroll::gpu::kernels::adam_update::{AdamDims, AdamUpdate};
+use unroll::gpu::kernels::clip_grad_norm::{ClipDims, ClipGradNorm};
 use unroll::gpu::kernels::classifier_head::{ClassifierHead, HeadDims};
 use unroll::gpu::kernels::col_sum::{ColSum, ColSumDims};
 use unroll::gpu::kernels::gru_backward::GruBackward;
@@ -137,7 +138,7 @@ use unroll::gpu::kernels::CellDims;
 use unroll::math::layer::{Direction, LayerDirection, SeqDims, SeqInput};
 use unroll::math::linalg::col_sum_acc;
 use unroll::math::loss::softmax_cross_entropy;
-use unroll::math::optim::{adam_update, AdamConfig};
+use unroll::math::optim::{adam_update, clip_grad_norm, AdamConfig, ClipOutcome};
 use unroll::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
 use unroll::math::{gru, lstm, rnn};
 
@@ -501,8 +502,8 @@ fn last_step_gathers_and_scatters_the_last_character() {
     let gather = LastStepDims { batch: B as u32, width: width as u32, mode: 0, _pad: 0 };
     let out = run_kernel::<LastStep>(&ctx, &[u32_bytes(&LENGTHS), f32_bytes(&output), f32_bytes(&vec![0.0; B * width])], &[gather]);
     let mut features = Vec::new();
-    for b in 0..B {
-        features.extend_from_slice(row(&output, LENGTHS[b] as usize - 1, b, width));
+    for (b, &len) in LENGTHS.iter().enumerate() {
+        features.extend_from_slice(row(&output, len as usize - 1, b, width));
     }
     assert_eq!(out[2], features);
     let scatter = LastStepDims { mode: 1, ..gather };
@@ -568,7 +569,9 @@ fn col_sum_matches_cpu_twin() {
     }
 }
 
-/// Three `adam_update` steps against `math::optim::adam_update` (same f64 step scalars).
+/// Three `adam_update` steps against `math::optim::adam_update`, with the step scalars the
+/// host would compute (`AdamConfig::step_scalars`) placed in `step_state`; a step flagged as
+/// skipped changes nothing.
 #[test]
 fn adam_update_matches_cpu_twin() {
     let ctx = context();
@@ -582,14 +585,79 @@ fn adam_update_matches_cpu_twin() {
         g[0] = 0.0; // untouched parameter
         g[1] = 1e-30; // tiny gradient: ε dominates
         adam_update(&config, step, &mut p, &g, &mut m, &mut v);
-        let out = run_kernel::<AdamUpdate>(&ctx, &[f32_bytes(&g), f32_bytes(&gp), f32_bytes(&gm), f32_bytes(&gv)], &[AdamDims::for_step(&config, step, n as u32)]);
-        gp = out[1].clone();
-        gm = out[2].clone();
-        gv = out[3].clone();
+        let sc = config.step_scalars(step);
+        let state = [1.0, 0.0, step as f32, sc.step_size, sc.bias_correction2_sqrt];
+        let out = run_kernel::<AdamUpdate>(&ctx, &[f32_bytes(&g), f32_bytes(&state), f32_bytes(&gp), f32_bytes(&gm), f32_bytes(&gv)], &[AdamDims::new(&config, n as u32)]);
+        gp = out[2].clone();
+        gm = out[3].clone();
+        gv = out[4].clone();
         assert_close(&format!("params after step {step}"), &gp, &p, 1e-6, 1e-5);
         assert_close(&format!("m after step {step}"), &gm, &m, 1e-7, 1e-5);
         assert_close(&format!("v after step {step}"), &gv, &v, 1e-9, 1e-5);
     }
+    let g = random_vec(&mut r, n, 1.0);
+    let skipped = [1.0, 1.0, 3.0, 1.0, 1.0];
+    let out = run_kernel::<AdamUpdate>(&ctx, &[f32_bytes(&g), f32_bytes(&skipped), f32_bytes(&gp), f32_bytes(&gm), f32_bytes(&gv)], &[AdamDims::new(&config, n as u32)]);
+    assert_eq!((&out[2], &out[3], &out[4]), (&gp, &gm, &gv), "a skipped step leaves params and moments alone");
+}
+
+/// Runs `clip_grad_norm` on `grads` with Adam's step count `t_before`; returns
+/// (step_state, record) where record = [loss, correct, grad_norm, skipped] as f32 bits.
+fn clip_on_gpu(grads: &[f32], max_norm: f32, t_before: f32, config: &AdamConfig) -> (Vec<f32>, Vec<f32>) {
+    let ctx = context();
+    let dims = ClipDims::new(config, grads.len() as u32, max_norm, 1);
+    let out = run_kernel::<ClipGradNorm>(&ctx, &[f32_bytes(grads), f32_bytes(&[9.0, 9.0, t_before, 9.0, 9.0]), f32_bytes(&[0.0; 8])], &[dims]);
+    (out[1].clone(), out[2][4..].to_vec())
+}
+
+/// `clip_grad_norm` against `math::optim::clip_grad_norm` (pitfall 10): [3, 4] and [12] with
+/// max_norm 5 → norm 13, clipped [1.1538460, 1.5384614] and [4.6153841]; max_norm 20 →
+/// unchanged; 100 gradients of 1e20 → norm 1e21 (no f32 overflow), 0.1 each after clipping to
+/// 1; a NaN or inf gradient → skipped, Adam's step count unchanged. Also Adam's bias
+/// corrections for the step (`AdamConfig::step_scalars`).
+#[test]
+fn clip_grad_norm_matches_cpu_twin() {
+    let config = AdamConfig::default();
+    let grads = [3.0f32, 4.0, 12.0];
+    let (state, record) = clip_on_gpu(&grads, 5.0, 0.0, &config);
+    let mut cpu = grads.to_vec();
+    let outcome = clip_grad_norm(&mut cpu, 5.0);
+    assert!(matches!(outcome, ClipOutcome::Clipped { .. }));
+    let clipped: Vec<f32> = grads.iter().map(|g| g * state[0]).collect();
+    assert_close("clipped", &clipped, &cpu, 1e-6, 1e-6);
+    assert_close("clipped (PyTorch)", &clipped, &[1.153_846, 1.538_461_4, 4.615_384], 1e-6, 1e-6);
+    assert_close("norm", &[record[2]], &[13.0], 1e-6, 1e-6);
+    assert_eq!((state[1], record[3].to_bits()), (0.0, 0), "not skipped");
+    let sc = config.step_scalars(1);
+    assert_close("t, step_size, sqrt(bc2)", &state[2..], &[1.0, sc.step_size, sc.bias_correction2_sqrt], 1e-7, 1e-5);
+
+    let (state, _) = clip_on_gpu(&grads, 20.0, 6.0, &config);
+    assert_eq!(state[0], 1.0, "norm below max_norm: unchanged");
+    // Bias corrections in f32 on the GPU agree with the host's f64 ones to ~1e-6 relative at
+    // every step count (1 − 0.999^t would lose four digits to cancellation if done naively).
+    for t_before in [0u32, 1, 6, 99, 2999, 99_999] {
+        let (state, _) = clip_on_gpu(&grads, 0.0, t_before as f32, &config);
+        let sc = config.step_scalars(t_before + 1);
+        assert_close(&format!("step {} scalars", t_before + 1), &state[2..], &[(t_before + 1) as f32, sc.step_size, sc.bias_correction2_sqrt], 0.0, 2e-6);
+    }
+
+    let huge = vec![1e20f32; 100];
+    let (state, record) = clip_on_gpu(&huge, 1.0, 0.0, &config);
+    assert_close("norm of 100 × 1e20", &[record[2]], &[1e21], 0.0, 1e-5);
+    assert_close("clipped 1e20", &[huge[0] * state[0]], &[0.1], 1e-6, 1e-5);
+
+    for bad in [f32::NAN, f32::INFINITY] {
+        let mut g = grads.to_vec();
+        g[1] = bad;
+        let (state, record) = clip_on_gpu(&g, 5.0, 4.0, &config);
+        assert!(clip_grad_norm(&mut g.clone(), 5.0).skip_step());
+        assert_eq!((state[1], state[2], record[3].to_bits()), (1.0, 4.0, 1), "{bad}: skipped, step count unchanged");
+        assert!(!record[2].is_finite(), "{bad}: the reported norm is not finite");
+    }
+
+    // Clipping off: no norm (−1), nothing skipped even for a NaN, the step counts.
+    let (state, record) = clip_on_gpu(&[f32::NAN, 1.0], 0.0, 2.0, &config);
+    assert_eq!((state[0], state[1], state[2], record[2], record[3].to_bits()), (1.0, 0.0, 3.0, -1.0, 0));
 }
 
 /// `classifier_head` against the CPU head (`features · fc.weightᵀ + fc.bias`, then
@@ -620,7 +688,7 @@ fn classifier_head_matches_cpu_twin() {
     let grads = vec![5.0; params.len()];
     let out = run_kernel::<ClassifierHead>(
         &ctx,
-        &[f32_bytes(&params), f32_bytes(&features), u32_bytes(&labels), f32_bytes(&vec![0.0; b * c]), f32_bytes(&vec![0.0; b * c]), f32_bytes(&grads), f32_bytes(&[0.0; 6])],
+        &[f32_bytes(&params), f32_bytes(&features), u32_bytes(&labels), f32_bytes(&vec![0.0; b * c]), f32_bytes(&vec![0.0; b * c]), f32_bytes(&grads), f32_bytes(&[0.0; 12])],
         &[dims],
     );
     let mut logits = vec![0.0f32; b * c];
@@ -648,16 +716,18 @@ fn classifier_head_matches_cpu_twin() {
     col_sum_acc(&d_logits, &mut expected_grads[b_off..]);
     assert_close("grads (fc.bias only)", &out[5], &expected_grads, 1e-6, 1e-4);
     let results = &out[6];
-    assert_close("loss", &[results[2]], &[loss_sum / b as f32], 1e-5, 1e-4);
-    assert_eq!(as_u32(&results[3..4]), vec![correct]);
-    assert_eq!(&results[..2], &[0.0, 0.0], "only the requested slot is written");
+    assert_close("loss", &[results[4]], &[loss_sum / b as f32], 1e-5, 1e-4);
+    assert_eq!(as_u32(&results[5..6]), vec![correct]);
+    assert_eq!((results[6], as_u32(&results[7..8])), (-1.0, vec![0]), "no norm yet, not skipped");
+    assert_eq!(&results[..4], &[0.0; 4], "only the requested slot is written");
+    assert_eq!(&results[8..], &[0.0; 4], "only the requested slot is written");
 
     // Extreme logits from F = 1, feature 1, weights [1000, 0, −1000], bias 0.
     let params = [1000.0f32, 0.0, -1000.0, 0.0, 0.0, 0.0];
     let dims = HeadDims { batch: 2, features: 1, num_classes: 3, mode: 1, feat_offset: 0, fc_w_offset: 0, fc_b_offset: 3, result_slot: 0, inv_batch: 0.5, _pad: [0; 3] };
     let out = run_kernel::<ClassifierHead>(
         &ctx,
-        &[f32_bytes(&params), f32_bytes(&[1.0, 1.0]), u32_bytes(&[0, 2]), f32_bytes(&[0.0; 6]), f32_bytes(&[0.0; 6]), f32_bytes(&[0.0; 6]), f32_bytes(&[0.0; 2])],
+        &[f32_bytes(&params), f32_bytes(&[1.0, 1.0]), u32_bytes(&[0, 2]), f32_bytes(&[0.0; 6]), f32_bytes(&[0.0; 6]), f32_bytes(&[0.0; 6]), f32_bytes(&[0.0; 4])],
         &[dims],
     );
     assert_eq!(out[3], vec![1000.0, 0.0, -1000.0, 1000.0, 0.0, -1000.0]);

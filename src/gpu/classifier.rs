@@ -21,6 +21,7 @@ use super::context::GpuContext;
 use super::error::GpuError;
 use super::kernels::adam_update::{AdamDims, AdamUpdate};
 use super::kernels::classifier_head::{ClassifierHead, HeadDims, StepRecord};
+use super::kernels::clip_grad_norm::{ClipDims, ClipGradNorm, STEP_STATE_LEN};
 use super::kernels::last_step::{LastStep, LastStepDims};
 use super::kernels::matmul::MatmulDims;
 use super::kernels::{Kernel, UniformArena};
@@ -32,13 +33,20 @@ use crate::math::params::{ParamLayout, RnnSpec};
 /// Steps between result copies by default (the latency of the loss readback, in steps).
 pub const DEFAULT_READBACK_CHUNK: usize = 16;
 
+/// Bytes of one [`StepRecord`] in the results ring.
+const RECORD_BYTES: u64 = std::mem::size_of::<StepRecord>() as u64;
+
 /// One training step's outcome, read back from the GPU.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StepResult {
-    /// Mean NLL over the mini-batch (nats).
+    /// Mean NLL over the mini-batch (nats), before the update.
     pub loss: f32,
-    /// Names in the mini-batch whose arg-max class equals the label.
+    /// Names in the mini-batch whose arg-max class equals the label, before the update.
     pub correct: u32,
+    /// Global L2 norm of the gradients (before clipping); `None` when clipping was off.
+    pub grad_norm: Option<f32>,
+    /// True when the norm was not finite and the update was skipped (clipping on only).
+    pub skipped: bool,
 }
 
 /// Head, optimizer and readback buffers, named like the WGSL variables they are bound to.
@@ -65,6 +73,9 @@ struct Buffers {
     d_logits: wgpu::Buffer,
     /// `[chunk]` ring of [`StepRecord`]s.
     results: wgpu::Buffer,
+    /// `[5]` per-step optimizer scalars from `clip_grad_norm` to `adam_update`: gradient
+    /// scale, skip flag, Adam step count, `lr / (1 − β1^t)`, `√(1 − β2^t)`.
+    step_state: wgpu::Buffer,
 }
 
 /// Bind groups of the head and the optimizer.
@@ -79,6 +90,7 @@ struct Groups {
     mm_d_features: wgpu::BindGroup,
     /// d_features → d_output[len−1].
     scatter: wgpu::BindGroup,
+    grad_norm: wgpu::BindGroup,
     adam: wgpu::BindGroup,
 }
 
@@ -96,11 +108,12 @@ pub struct GpuClassifier {
     rnn: GpuRecurrent,
     head: Kernel<ClassifierHead>,
     last_step: Kernel<LastStep>,
+    clip_grad_norm: Kernel<ClipGradNorm>,
     adam: Kernel<AdamUpdate>,
     bufs: Buffers,
     groups: Groups,
     arena: UniformArena,
-    /// Adam steps taken (PyTorch's `state['step']`).
+    /// Training steps submitted.
     step: u32,
     chunk: usize,
     /// Next free slot of the results ring = steps not yet copied out.
@@ -156,15 +169,17 @@ impl GpuClassifier {
             d_features: make("d_features", b * f),
             logits: make("logits", b * c),
             d_logits: make("d_logits", b * c),
-            results: make("results", 2 * chunk as u64),
+            results: buffers::storage(ctx, "classifier.results", RECORD_BYTES * chunk as u64),
+            step_state: make("step_state", STEP_STATE_LEN as u64),
         };
         ctx.queue.write_buffer(&bufs.params, 0, bytemuck::cast_slice(params));
         let arena = UniformArena::new(ctx, "classifier.uniforms", recurrent::records_per_pass(&spec, max_seq_len) + 16);
         let rnn = GpuRecurrent::new(ctx, spec, &layout, "rnn.", InputKind::OneHot, &bufs.params, &bufs.grads, &arena, max_batch, max_seq_len)?;
         let head = Kernel::new(ctx);
         let last_step = Kernel::new(ctx);
+        let grad_norm = Kernel::new(ctx);
         let adam = Kernel::new(ctx);
-        let groups = Self::bind_groups(ctx, &rnn, &head, &last_step, &adam, &bufs, &arena);
+        let groups = Self::bind_groups(ctx, &rnn, &head, &last_step, &grad_norm, &adam, &bufs, &arena);
         let this = GpuClassifier {
             ctx: ctx.clone(),
             spec,
@@ -177,6 +192,7 @@ impl GpuClassifier {
             rnn,
             head,
             last_step,
+            clip_grad_norm: grad_norm,
             adam,
             bufs,
             groups,
@@ -191,11 +207,13 @@ impl GpuClassifier {
         Ok(this)
     }
 
+    #[expect(clippy::too_many_arguments, reason = "every kernel with a bind group of its own")]
     fn bind_groups(
         ctx: &GpuContext,
         rnn: &GpuRecurrent,
         head: &Kernel<ClassifierHead>,
         last_step: &Kernel<LastStep>,
+        grad_norm: &Kernel<ClipGradNorm>,
         adam: &Kernel<AdamUpdate>,
         b: &Buffers,
         arena: &UniformArena,
@@ -208,7 +226,8 @@ impl GpuClassifier {
             mm_fc_weight_grad: mm("matmul.fc_weight_grad", &b.d_logits, &b.features, &b.grads),
             mm_d_features: mm("matmul.d_features", &b.d_logits, &b.params, &b.d_features),
             scatter: last_step.bind(ctx, "last_step.scatter", arena, &[&rnn.lengths, &b.d_features, &rnn.d_outputs[top]]),
-            adam: adam.bind(ctx, "adam_update", arena, &[&b.grads, &b.params, &b.adam_m, &b.adam_v]),
+            grad_norm: grad_norm.bind(ctx, "clip_grad_norm", arena, &[&b.grads, &b.step_state, &b.results]),
+            adam: adam.bind(ctx, "adam_update", arena, &[&b.grads, &b.step_state, &b.params, &b.adam_m, &b.adam_v]),
         }
     }
 
@@ -222,7 +241,8 @@ impl GpuClassifier {
         &self.spec
     }
 
-    /// Adam steps taken so far.
+    /// Training steps submitted so far (since construction or [`reset`](Self::reset)). Adam's
+    /// own step count, kept on the GPU, is lower by the number of skipped steps.
     pub fn step_count(&self) -> u32 {
         self.step
     }
@@ -237,8 +257,8 @@ impl GpuClassifier {
     pub fn set_readback_chunk(&mut self, steps: usize) {
         let steps = steps.max(1);
         if self.slot == 0 && steps != self.chunk {
-            self.bufs.results = buffers::storage(&self.ctx, "classifier.results", 8 * steps as u64);
-            self.groups = Self::bind_groups(&self.ctx, &self.rnn, &self.head, &self.last_step, &self.adam, &self.bufs, &self.arena);
+            self.bufs.results = buffers::storage(&self.ctx, "classifier.results", RECORD_BYTES * steps as u64);
+            self.groups = Self::bind_groups(&self.ctx, &self.rnn, &self.head, &self.last_step, &self.clip_grad_norm, &self.adam, &self.bufs, &self.arena);
             self.free_staging.clear();
             self.chunk = steps;
         }
@@ -257,6 +277,7 @@ impl GpuClassifier {
         let zeros = vec![0u8; params.len() * 4];
         self.ctx.queue.write_buffer(&self.bufs.adam_m, 0, &zeros);
         self.ctx.queue.write_buffer(&self.bufs.adam_v, 0, &zeros);
+        self.ctx.queue.write_buffer(&self.bufs.step_state, 0, &[0u8; STEP_STATE_LEN * 4]);
         self.step = 0;
         Ok(())
     }
@@ -325,8 +346,8 @@ impl GpuClassifier {
         self.head.encode(pass, &self.groups.head, &mut self.arena, head)
     }
 
-    /// Backward pass and Adam, after `encode_forward(.., mode 1)`.
-    fn encode_backward(&mut self, pass: &mut wgpu::ComputePass<'_>, batch: usize, seq_len: usize, lr: f32) -> Result<(), GpuError> {
+    /// Backward pass, optional clipping (`max_norm > 0`) and Adam, after `encode_forward(.., mode 1)`.
+    fn encode_backward(&mut self, pass: &mut wgpu::ComputePass<'_>, batch: usize, seq_len: usize, lr: f32, max_norm: f32) -> Result<(), GpuError> {
         let f = (self.spec.num_directions() * self.spec.hidden_size) as u32;
         let c = self.num_classes as u32;
         // fc.weight grad = d_logitsᵀ·features: [C, B] × [B, F].
@@ -340,9 +361,12 @@ impl GpuClassifier {
         let scatter = LastStepDims { batch: batch as u32, width: f, mode: 1, _pad: 0 };
         self.last_step.encode(pass, &self.groups.scatter, &mut self.arena, scatter)?;
         self.rnn.encode_backward(pass, &mut self.arena, batch, seq_len, false)?;
-        self.step += 1;
+        let len = self.layout.total_len() as u32;
         let config = AdamConfig { lr, ..AdamConfig::default() };
-        let adam = AdamDims::for_step(&config, self.step, self.layout.total_len() as u32);
+        let clip = ClipDims::new(&config, len, max_norm, self.slot as u32);
+        self.clip_grad_norm.encode(pass, &self.groups.grad_norm, &mut self.arena, clip)?;
+        self.step += 1;
+        let adam = AdamDims::new(&config, len);
         self.adam.encode(pass, &self.groups.adam, &mut self.arena, adam)
     }
 
@@ -359,6 +383,18 @@ impl GpuClassifier {
     /// an error (the parameters on the GPU are then unusable: continue from the last
     /// [`read_params`](Self::read_params) on the CPU path).
     pub fn train_step(&mut self, batch: &ClassifierBatch, lr: f32) -> Result<(), GpuError> {
+        self.train_step_clipped(batch, lr, 0.0)
+    }
+
+    /// [`train_step`](Self::train_step) with global-norm gradient clipping
+    /// (`clip_grad_norm_(max_norm)` semantics) before Adam when `max_norm > 0`. A NaN or
+    /// infinite gradient norm then skips the update (parameters, moments and Adam's step count
+    /// stay as they were) and the step's [`StepResult`] has `skipped: true`; the norm is
+    /// reported in `grad_norm`. `max_norm ≤ 0` is plain Adam.
+    ///
+    /// # Errors
+    /// As [`train_step`](Self::train_step).
+    pub fn train_step_clipped(&mut self, batch: &ClassifierBatch, lr: f32, max_norm: f32) -> Result<(), GpuError> {
         self.ctx.poll_nonblocking();
         self.ctx.check()?;
         self.validate(batch)?;
@@ -370,14 +406,14 @@ impl GpuClassifier {
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("classifier.train_step"), timestamp_writes: None });
             self.encode_forward(&mut pass, batch.batch, batch.seq_len, 1)?;
-            self.encode_backward(&mut pass, batch.batch, batch.seq_len, lr)?;
+            self.encode_backward(&mut pass, batch.batch, batch.seq_len, lr, max_norm)?;
         }
         self.slot += 1;
         let copy = if self.slot == self.chunk { Some(self.encode_results_copy(&mut encoder)) } else { None };
         self.arena.upload(&ctx.queue);
         ctx.queue.submit([encoder.finish()]);
         if let Some((staging, count)) = copy {
-            self.pending.push_back((PendingMap::start(staging, count as u64 * 8), count));
+            self.pending.push_back((PendingMap::start(staging, count as u64 * RECORD_BYTES), count));
         }
         Ok(())
     }
@@ -385,8 +421,8 @@ impl GpuClassifier {
     /// Copies the filled slots of the results ring into a staging buffer and empties the ring.
     fn encode_results_copy(&mut self, encoder: &mut wgpu::CommandEncoder) -> (wgpu::Buffer, usize) {
         let count = self.slot;
-        let staging = self.free_staging.pop().unwrap_or_else(|| buffers::staging(&self.ctx, "classifier.results_readback", 8 * self.chunk as u64));
-        encoder.copy_buffer_to_buffer(&self.bufs.results, 0, &staging, 0, 8 * count as u64);
+        let staging = self.free_staging.pop().unwrap_or_else(|| buffers::staging(&self.ctx, "classifier.results_readback", RECORD_BYTES * self.chunk as u64));
+        encoder.copy_buffer_to_buffer(&self.bufs.results, 0, &staging, 0, RECORD_BYTES * count as u64);
         self.slot = 0;
         (staging, count)
     }
@@ -402,14 +438,19 @@ impl GpuClassifier {
             let mut encoder = self.ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("classifier.drain_results") });
             let (staging, count) = self.encode_results_copy(&mut encoder);
             self.ctx.queue.submit([encoder.finish()]);
-            self.pending.push_back((PendingMap::start(staging, count as u64 * 8), count));
+            self.pending.push_back((PendingMap::start(staging, count as u64 * RECORD_BYTES), count));
         }
         let mut out = Vec::new();
         while let Some((map, count)) = self.pending.pop_front() {
             let (bytes, staging) = map.finish(&self.ctx).await?;
-            let records: Vec<StepRecord> = bytemuck::pod_collect_to_vec(&bytes[..count * 8]);
-            out.extend(records.iter().map(|r| StepResult { loss: r.loss, correct: r.correct }));
-            if staging.size() == 8 * self.chunk as u64 {
+            let records: Vec<StepRecord> = bytemuck::pod_collect_to_vec(&bytes[..count * RECORD_BYTES as usize]);
+            out.extend(records.iter().map(|r| StepResult {
+                loss: r.loss,
+                correct: r.correct,
+                grad_norm: (r.grad_norm >= 0.0 || r.grad_norm.is_nan()).then_some(r.grad_norm),
+                skipped: r.skipped != 0,
+            }));
+            if staging.size() == RECORD_BYTES * self.chunk as u64 {
                 self.free_staging.push(staging);
             }
         }

@@ -46,6 +46,7 @@ pub const KERNELS: &[KernelSource] = &[
     kernel!("last_step"),
     kernel!("onehot_weight_grad"),
     kernel!("col_sum"),
+    kernel!("clip_grad_norm"),
     kernel!("adam_update"),
 ];
 

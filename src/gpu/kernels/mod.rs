@@ -20,6 +20,7 @@ pub mod activation;
 pub mod adam_update;
 pub mod classifier_head;
 pub mod col_sum;
+pub mod clip_grad_norm;
 pub mod gru_backward;
 pub mod gru_forward;
 pub mod input_projection;
@@ -303,6 +304,7 @@ pub fn kernel_infos() -> Vec<KernelInfo> {
         info::<last_step::LastStep>(),
         info::<onehot_weight_grad::OnehotWeightGrad>(),
         info::<col_sum::ColSum>(),
+        info::<clip_grad_norm::ClipGradNorm>(),
         info::<adam_update::AdamUpdate>(),
     ]
 }
