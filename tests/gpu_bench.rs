@@ -97,3 +97,35 @@ fn kernel_times_hidden128_batch64() {
     let og = OnehotGradDims { batch: b, seq_len: t, gate_rows: gh, input_size: 57, w_ih_offset: 0, b_ih_offset: 0, _pad: [0; 2] };
     time_kernel::<OnehotWeightGrad>(&ctx, "onehot_weight_grad", &[&tokens, &lengths, &big, &out], og, 3);
 }
+
+use unroll::gpu::{GpuRnnModule, ModuleInputs};
+
+/// Forward + backward of a bare module (dense input 57, hidden 128, batch 64, seq_len 20), the
+/// GPU column of issue 3's benchmark table: seconds per iteration and achieved GFLOP/s, with
+/// FLOPs = 6·T·B·G·H·(I + H) (forward projections and recurrent products, then the gradients
+/// of h, W_hh, W_ih and x).
+#[test]
+#[ignore = "benchmark"]
+fn module_forward_backward_time_hidden128_batch64_seq20() {
+    let ctx = context();
+    let (i, h, b, t) = (57usize, 128usize, 64usize, 20usize);
+    for cell in [CellKind::Rnn, CellKind::Lstm, CellKind::Gru] {
+        let spec = RnnSpec::new(cell, i, h);
+        let layout = ParamLayout::rnn(&spec, "");
+        let mut r = rng(3);
+        let params = random_params(&mut r, layout.total_len(), h);
+        let x = random_params(&mut r, t * b * i, 1);
+        let d_output = random_params(&mut r, t * b * h, 1);
+        let mut m = GpuRnnModule::new(&ctx, spec, &params, b, t).unwrap();
+        let inputs = ModuleInputs { seq_len: t, batch: b, input: &x, lengths: None, h0: None, c0: None, d_output: &d_output, d_h_n: None, d_c_n: None };
+        block(m.forward_backward(&inputs)).unwrap();
+        let iters = 5;
+        let start = Instant::now();
+        for _ in 0..iters {
+            block(m.forward_backward(&inputs)).unwrap();
+        }
+        let secs = start.elapsed().as_secs_f64() / iters as f64;
+        let flops = 6.0 * (t * b * cell.gates() * h * (i + h)) as f64;
+        println!("{:<5} GPU {:.4} s/iteration  {:.2} GFLOP/s  ({})", cell.as_str(), secs, flops / secs / 1e9, ctx.description());
+    }
+}

@@ -35,7 +35,7 @@ macro_rules! kernel {
 pub const KERNELS: &[KernelSource] = &[
     kernel!("activation"),
     kernel!("matmul"),
-    kernel!("onehot_input_projection"),
+    kernel!("input_projection"),
     kernel!("rnn_forward"),
     kernel!("rnn_backward"),
     kernel!("lstm_forward"),
@@ -43,8 +43,10 @@ pub const KERNELS: &[KernelSource] = &[
     kernel!("gru_forward"),
     kernel!("gru_backward"),
     kernel!("classifier_head"),
+    kernel!("last_step"),
     kernel!("onehot_weight_grad"),
     kernel!("col_sum"),
+    kernel!("clip_grad_norm"),
     kernel!("adam_update"),
 ];
 

@@ -20,12 +20,14 @@ pub mod activation;
 pub mod adam_update;
 pub mod classifier_head;
 pub mod col_sum;
+pub mod clip_grad_norm;
 pub mod gru_backward;
 pub mod gru_forward;
+pub mod input_projection;
+pub mod last_step;
 pub mod lstm_backward;
 pub mod lstm_forward;
 pub mod matmul;
-pub mod onehot_input_projection;
 pub mod onehot_weight_grad;
 pub mod rnn_backward;
 pub mod rnn_forward;
@@ -61,7 +63,9 @@ pub trait KernelSpec {
     fn workgroups(dims: &Self::Dims, max_per_dim: u32) -> Result<[u32; 3], GpuError>;
 }
 
-/// The per-time-step uniform of the cell kernels (`CellDims` in `common.wgsl`).
+/// The per-step uniform of the cell kernels (`CellDims` in `common.wgsl`). Caches are indexed
+/// by step `s`, inputs/outputs by time `t`: the forward direction processes `t = s`, the reverse
+/// direction `t = lengths[b] − 1 − s` (packed-sequence semantics).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct CellDims {
@@ -69,14 +73,18 @@ pub struct CellDims {
     pub batch: u32,
     /// H.
     pub hidden: u32,
-    /// Time step of this dispatch.
-    pub t: u32,
+    /// Step `s` of this dispatch.
+    pub step: u32,
     /// GRU: params offset of `b_hn` (rows 2H..3H of `bias_hh`); otherwise unused.
     pub b_hn_offset: u32,
     /// RNN: 0 tanh, 1 relu; otherwise unused.
     pub nonlinearity: u32,
-    /// Padding to 32 bytes.
-    pub _pad: [u32; 3],
+    /// 1 for the reverse direction.
+    pub reverse: u32,
+    /// Row width of `output` / `d_output`: D·H.
+    pub out_stride: u32,
+    /// This direction's first column in those rows: direction·H.
+    pub out_offset: u32,
 }
 
 /// Grid for a 1-D kernel over `n` invocations of `WG_1D`-wide workgroups: one row while it
@@ -285,7 +293,7 @@ pub fn kernel_infos() -> Vec<KernelInfo> {
     vec![
         info::<activation::Activation>(),
         info::<matmul::Matmul>(),
-        info::<onehot_input_projection::OnehotInputProjection>(),
+        info::<input_projection::InputProjection>(),
         info::<rnn_forward::RnnForward>(),
         info::<rnn_backward::RnnBackward>(),
         info::<lstm_forward::LstmForward>(),
@@ -293,8 +301,10 @@ pub fn kernel_infos() -> Vec<KernelInfo> {
         info::<gru_forward::GruForward>(),
         info::<gru_backward::GruBackward>(),
         info::<classifier_head::ClassifierHead>(),
+        info::<last_step::LastStep>(),
         info::<onehot_weight_grad::OnehotWeightGrad>(),
         info::<col_sum::ColSum>(),
+        info::<clip_grad_norm::ClipGradNorm>(),
         info::<adam_update::AdamUpdate>(),
     ]
 }
