@@ -59,7 +59,7 @@ impl Engine {
                 Ok(())
             }
             Engine::Gpu { gpu, in_flight, .. } => {
-                gpu.train_step(batch, hyper.lr)?;
+                gpu.train_step_clipped(batch, hyper.lr, hyper.max_norm)?;
                 *in_flight += 1;
                 Ok(())
             }
@@ -78,7 +78,7 @@ impl Engine {
     pub async fn drain(&mut self, pending: &mut Vec<StepResult>) -> Result<(), GpuError> {
         if let Engine::Gpu { gpu, in_flight, .. } = self {
             for r in gpu.drain_results().await? {
-                pending.push(StepResult { loss: r.loss, correct: r.correct, skipped: false });
+                pending.push(StepResult { loss: r.loss, correct: r.correct, skipped: r.skipped });
             }
             *in_flight = 0;
         }
