@@ -402,7 +402,7 @@ impl GpuClassifier {
         self.arena.clear();
         let ctx = self.ctx.clone();
         let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("classifier.train_step") });
-        self.rnn.encode_init(&mut encoder, batch.batch, batch.seq_len, StateSources::default(), None);
+        self.rnn.encode_init(&mut encoder, batch.batch, batch.seq_len, StateSources::default(), None, true);
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("classifier.train_step"), timestamp_writes: None });
             self.encode_forward(&mut pass, batch.batch, batch.seq_len, 1)?;
@@ -471,7 +471,7 @@ impl GpuClassifier {
         self.arena.clear();
         let ctx = self.ctx.clone();
         let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("classifier.evaluate") });
-        self.rnn.encode_init(&mut encoder, batch.batch, batch.seq_len, StateSources::default(), None);
+        self.rnn.encode_init(&mut encoder, batch.batch, batch.seq_len, StateSources::default(), None, false);
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("classifier.evaluate"), timestamp_writes: None });
             self.encode_forward(&mut pass, batch.batch, batch.seq_len, 0)?;
