@@ -94,7 +94,9 @@ fn clip_grad_norm(@builtin(local_invocation_index) tid: u32) {
     var norm = -1.0;
     if (clipping) {
         norm = g_max * sqrt(part_sum[0]);
-        if (any_bad != 0u) { norm = bitcast<f32>(0x7f800000u); }   // +inf: a gradient was NaN or ±inf
+        // +inf when a gradient was NaN or ±inf. The bits come from a runtime value: Chromium's
+        // WGSL compiler rejects a constant bitcast that yields inf.
+        if (any_bad != 0u) { norm = bitcast<f32>(0x7f800000u * any_bad); }
         skip = any_bad;
         if (is_non_finite(norm)) { skip = 1u; }
         if (skip == 0u) { scale = min(1.0, dims.max_norm / (norm + 1e-6)); }

@@ -237,6 +237,14 @@ fn bad_input_is_refused_with_clear_errors() {
         Err(GpuError::InvalidInput(m)) => assert!(m.contains(&format!("expected {} parameters", params.len())), "{m}"),
         other => panic!("wrong parameter count accepted: {:?}", other.map(|_| ())),
     }
+    // The UI's largest training configuration at seq_len 512 needs 1 GiB per gate buffer:
+    // refused up front, naming the buffer and the device's limit.
+    let big = RnnSpec::new(CellKind::Lstm, VOCAB, 256);
+    let big_params = init_params(&ClassifierModel::new(big, CLASSES).layout, &big, 0);
+    match GpuClassifier::new(&ctx, big, CLASSES, &big_params, 512, 512) {
+        Err(GpuError::TooLarge(m)) => assert!(m.contains("xproj") && m.contains("per binding"), "{m}"),
+        other => panic!("expected TooLarge, got {:?}", other.map(|_| ())),
+    }
     let wide = RnnSpec::new(CellKind::Lstm, 65, 8);
     let wide_params = init_params(&ClassifierModel::new(wide, CLASSES).layout, &wide, 0);
     assert!(matches!(GpuClassifier::new(&ctx, wide, CLASSES, &wide_params, 4, 6), Err(GpuError::Unsupported(_))));

@@ -737,3 +737,16 @@ fn classifier_head_matches_cpu_twin() {
     assert!(out[4].iter().all(|v| v.is_finite()));
     assert_close("extreme d_logits", &out[4], &[0.0, 0.0, 0.0, 0.5, 0.0, -0.5], 1e-6, 0.0);
 }
+
+/// A 1-D kernel over more than 65535 workgroups of 256 runs as a 2-D grid (WebGPU's
+/// per-dimension limit) and still covers every element exactly once.
+#[test]
+fn two_dimensional_grid_covers_large_arrays() {
+    let ctx = context();
+    let n = 65_535 * 256 + 1000;
+    let x: Vec<f32> = (0..n).map(|i| if i % 2 == 0 { i as f32 } else { -(i as f32) }).collect();
+    let dims = ActivationDims { len: n as u32, kind: ActivationKind::Relu as u32, _pad: [0; 2] };
+    let y = run_kernel::<Activation>(&ctx, &[f32_bytes(&x), f32_bytes(&vec![-1.0; n + 256])], &[dims]).remove(1);
+    assert!(y[..n].iter().zip(&x).all(|(y, x)| *y == x.max(0.0)), "every element computed");
+    assert!(y[n..].iter().all(|v| *v == -1.0), "nothing past the end written");
+}

@@ -1,16 +1,18 @@
-//! The name classifier trained on the GPU: one-hot symbols → recurrent layer → `fc` at each
-//! name's last real character → log-softmax → NLL (mean) → Adam, in WGSL kernels.
+//! The name classifier trained on the GPU: one-hot symbols → recurrent module (any cell,
+//! `num_layers`, `bidirectional`; [`GpuRecurrent`]) → `fc` at each name's last real character →
+//! log-softmax → NLL (mean) → optional global-norm clipping → Adam, in WGSL kernels.
 //!
 //! Same model and parameter layout as `math::classifier` (the CPU path): the flat parameter
 //! vector follows [`ParamLayout::classifier`], so `read_params` can be compared with the CPU
 //! path element by element and handed to it when the GPU goes away.
 //!
 //! One [`GpuClassifier::train_step`] encodes every dispatch of the mini-batch into one command
-//! encoder and submits once (for one layer and direction `4·T + 9` dispatches: input
+//! encoder and submits once (for one layer and direction `4·T + 10` dispatches: input
 //! projection, T × (recurrent matmul, cell), feature gather, head, dW_fc, d_features,
-//! gradient scatter, T × (cell backward, dh matmul), dW_hh, db_hh, dW_ih + db_ih, Adam; each
-//! further layer or direction adds its own `4·T + 4`).
-//! Each step's (loss, correct) lands in a small ring on the GPU that is copied out every
+//! gradient scatter, T × (cell backward, dh matmul), dW_hh, db_hh, dW_ih + db_ih, clipping and
+//! Adam's step scalars, Adam; each further layer or direction adds its own `4·T + 4`, or
+//! `4·T + 6` with dense input). Each step's (loss, correct, grad norm, skipped) lands in a
+//! small ring on the GPU that is copied out every
 //! [`readback_chunk`](GpuClassifier::set_readback_chunk) steps and mapped asynchronously;
 //! [`GpuClassifier::drain_results`] awaits those maps. Nothing blocks per step.
 
@@ -402,7 +404,7 @@ impl GpuClassifier {
         self.arena.clear();
         let ctx = self.ctx.clone();
         let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("classifier.train_step") });
-        self.rnn.encode_init(&mut encoder, batch.batch, batch.seq_len, StateSources::default(), None);
+        self.rnn.encode_init(&mut encoder, batch.batch, batch.seq_len, StateSources::default(), None, true);
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("classifier.train_step"), timestamp_writes: None });
             self.encode_forward(&mut pass, batch.batch, batch.seq_len, 1)?;
@@ -471,7 +473,7 @@ impl GpuClassifier {
         self.arena.clear();
         let ctx = self.ctx.clone();
         let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("classifier.evaluate") });
-        self.rnn.encode_init(&mut encoder, batch.batch, batch.seq_len, StateSources::default(), None);
+        self.rnn.encode_init(&mut encoder, batch.batch, batch.seq_len, StateSources::default(), None, false);
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("classifier.evaluate"), timestamp_writes: None });
             self.encode_forward(&mut pass, batch.batch, batch.seq_len, 0)?;

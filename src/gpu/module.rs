@@ -188,7 +188,7 @@ impl GpuRnnModule {
 
         self.arena.clear();
         let mut encoder = self.ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("module.forward_backward") });
-        self.rnn.encode_init(&mut encoder, b, t, states, Some(&self.d_output));
+        self.rnn.encode_init(&mut encoder, b, t, states, Some(&self.d_output), true);
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("module.forward_backward"), timestamp_writes: None });
             self.rnn.encode_forward(&mut pass, &mut self.arena, b, t, x.h0.is_none())?;

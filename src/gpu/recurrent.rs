@@ -330,11 +330,11 @@ impl GpuRecurrent {
         }
     }
 
-    /// Encoder work before the pass: initial states (copied from `states` or zeroed), the
-    /// starting ∂L/∂state, and zeroed outputs and gradient accumulators. `d_output_top`
-    /// (`[T, B, D·H]`) is copied into the top layer's `d_output`; `None` zeroes it (the
-    /// classifier scatters its head gradient there inside the pass).
-    pub(crate) fn encode_init(&self, encoder: &mut wgpu::CommandEncoder, batch: usize, seq_len: usize, states: StateSources<'_>, d_output_top: Option<&wgpu::Buffer>) {
+    /// Encoder work before the pass: initial states (copied from `states` or zeroed), zeroed
+    /// outputs and, when `backward`, the starting ∂L/∂state and zeroed gradient accumulators.
+    /// `d_output_top` (`[T, B, D·H]`) is copied into the top layer's `d_output`; `None` zeroes
+    /// it (the classifier scatters its head gradient there inside the pass).
+    pub(crate) fn encode_init(&self, encoder: &mut wgpu::CommandEncoder, batch: usize, seq_len: usize, states: StateSources<'_>, d_output_top: Option<&wgpu::Buffer>, backward: bool) {
         let h = self.spec.hidden_size;
         let bh = (batch * h * 4) as u64;
         let seq_bytes = |width: usize| (seq_len * batch * width * 4) as u64;
@@ -347,20 +347,27 @@ impl GpuRecurrent {
             init(encoder, states.h0, &d.h_cache, 0);
             if let Some(c_cache) = &d.c_cache {
                 init(encoder, states.c0, c_cache, 0);
-                init(encoder, states.d_c_n, &d.d_state, bh);
+                if backward {
+                    init(encoder, states.d_c_n, &d.d_state, bh);
+                }
             }
-            init(encoder, states.d_h_n, &d.d_state, 0);
-            encoder.clear_buffer(&d.d_gates, 0, Some(seq_bytes(self.gate_width())));
+            if backward {
+                init(encoder, states.d_h_n, &d.d_state, 0);
+                encoder.clear_buffer(&d.d_gates, 0, Some(seq_bytes(self.gate_width())));
+            }
         }
         let width = self.spec.num_directions() * h;
         for (l, (out, d_out)) in self.outputs.iter().zip(&self.d_outputs).enumerate() {
             encoder.clear_buffer(out, 0, Some(seq_bytes(width)));
+            if !backward {
+                continue;
+            }
             match (l + 1 == self.outputs.len(), d_output_top) {
                 (true, Some(src)) => encoder.copy_buffer_to_buffer(src, 0, d_out, 0, seq_bytes(width)),
                 _ => encoder.clear_buffer(d_out, 0, Some(seq_bytes(width))),
             }
         }
-        if let Some(d_x) = &self.d_x {
+        if let (Some(d_x), true) = (&self.d_x, backward) {
             encoder.clear_buffer(d_x, 0, Some(seq_bytes(self.spec.input_size)));
         }
     }

@@ -308,3 +308,20 @@ pub fn kernel_infos() -> Vec<KernelInfo> {
         info::<adam_update::AdamUpdate>(),
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One row while it fits, rows of 65535 workgroups beyond, an error past 65535².
+    #[test]
+    fn grid_1d_splits_large_dispatches_into_rows() {
+        assert_eq!(grid_1d(0, 65535).unwrap(), [0, 1, 1]);
+        assert_eq!(grid_1d(1, 65535).unwrap(), [1, 1, 1]);
+        assert_eq!(grid_1d(256 * 65535, 65535).unwrap(), [65535, 1, 1]);
+        assert_eq!(grid_1d(256 * 65535 + 1, 65535).unwrap(), [65535, 2, 1]);
+        // Hidden 256 LSTM × batch 512 × seq_len 512 input projection: 268 M invocations.
+        assert_eq!(grid_1d(512 * 512 * 1024, 65535).unwrap(), [65535, 17, 1]);
+        assert!(matches!(grid_1d(256 * 65535 * 65536, 65535), Err(GpuError::TooLarge(_))));
+    }
+}
