@@ -173,6 +173,8 @@ pub struct Strings {
     pub predict_empty: &'static str,
     pub predict_before_start: &'static str,
     pub predict_waiting_data: &'static str,
+    /// The typed name (as given) normalises to nothing the model can read.
+    pub predict_no_letters: fn(&str) -> String,
     pub weights_init: &'static str,
     pub weights_from_step: fn(&str) -> String,
 
@@ -295,7 +297,10 @@ pub static EN: Strings = Strings {
     after_epoch: |e| format!("after epoch {e}"),
     after_each_epoch: "after each epoch",
     progress_aria: "Training progress",
-    progress_label: |epochs, steps, pct| format!("{epochs} epochs × {steps} steps · {pct:.0}% done"),
+    progress_label: |epochs, steps, pct| {
+        let unit = if epochs == 1 { "epoch" } else { "epochs" };
+        format!("{epochs} {unit} × {steps} steps · {pct:.0}% done")
+    },
     waiting_for_data: "Waiting for the data set",
 
     curves: "Learning curves",
@@ -322,6 +327,12 @@ pub static EN: Strings = Strings {
     predict_empty: "Predictions update as you type, from the weights being trained.",
     predict_before_start: "Start training, then type a name to see what the model thinks.",
     predict_waiting_data: "Waiting for the data set…",
+    predict_no_letters: |name| {
+        format!(
+            "No usable letters in “{name}”: the model only reads the letters a–z and A–Z \
+             (accents are removed) and the symbols space . , ; '"
+        )
+    },
     weights_init: "Weights: the random initialisation (step 0)",
     weights_from_step: |s| format!("Weights from step {s}"),
 
@@ -437,6 +448,9 @@ pub static ZH: Strings = Strings {
     predict_empty: "输入时预测会随之更新，使用的是正在训练的权重。",
     predict_before_start: "先开始训练，再输入一个姓氏，看看模型怎么判断。",
     predict_waiting_data: "正在等待数据集…",
+    predict_no_letters: |name| {
+        format!("“{name}”中没有可用的字母：模型只读取字母 a–z、A–Z（重音会被去掉）以及空格和 . , ; ' 这几个符号")
+    },
     weights_init: "权重：随机初始化（第 0 步）",
     weights_from_step: |s| format!("权重来自第 {s} 步"),
 

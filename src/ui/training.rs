@@ -25,6 +25,7 @@ use super::training_bridge::{
 use super::url::{self, PageNotice, UrlNotice};
 use super::widgets::chart_canvas::chart_canvas;
 use super::widgets::stat::Stat;
+use crate::config::NoticeKind;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::rc::Rc;
@@ -197,7 +198,18 @@ pub fn TrainingPage(
 ) -> impl IntoView {
     let loc = use_locale();
     let initial = bridge::decode_config(&url::current_search());
-    notices.update(|n| n.extend(initial.notices.into_iter().map(PageNotice::Url)));
+    // When the shell already said the lesson is unknown, the codec's "not this page" line for
+    // the same `lesson` value would say it twice.
+    notices.update(|n| {
+        let unknown_lesson = n.iter().any(|p| matches!(p, PageNotice::UnknownLesson(_)));
+        n.extend(
+            initial
+                .notices
+                .into_iter()
+                .filter(|u| !(unknown_lesson && matches!(u.kind, NoticeKind::OtherLesson { .. })))
+                .map(PageNotice::Url),
+        )
+    });
     let config = RwSignal::new(initial.config);
 
     // The URL follows the configuration and the chosen language (canonical form, replacing
@@ -744,6 +756,8 @@ enum Prediction {
     BeforeStart,
     /// The data set (class names) is not loaded yet.
     WaitingForData,
+    /// The typed name (as given) has nothing the model can read; shown in the page's language.
+    NoLetters(String),
     Invalid(String),
     Top(Vec<(String, f32)>),
 }
@@ -758,9 +772,10 @@ fn PredictPanel(view_state: SessionView, data: RwSignal<LoadState, LocalStorage>
         if name.trim().is_empty() {
             return Prediction::Empty;
         }
-        let tokens = match bridge::encode_name(&name) {
-            Ok(tokens) => tokens,
-            Err(message) => return Prediction::Invalid(message),
+        // `encode_name`'s only error is "no usable letters"; its text is English, so the page
+        // shows its own translation.
+        let Ok(tokens) = bridge::encode_name(&name) else {
+            return Prediction::NoLetters(name);
         };
         let Some(weights) = view_state.weights.get() else {
             return Prediction::BeforeStart;
@@ -821,6 +836,12 @@ fn PredictPanel(view_state: SessionView, data: RwSignal<LoadState, LocalStorage>
                 .into_any(),
                 Prediction::WaitingForData => view! {
                     <p class="predict-hint" data-testid="predict-hint">{move || loc.t().predict_waiting_data}</p>
+                }
+                .into_any(),
+                Prediction::NoLetters(name) => view! {
+                    <p class="predict-message" role="status" data-testid="predict-message">
+                        {move || (loc.t().predict_no_letters)(&name)}
+                    </p>
                 }
                 .into_any(),
                 Prediction::Invalid(m) => view! {
