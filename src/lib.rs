@@ -22,6 +22,6 @@ pub mod data;
 pub mod gpu;
 pub mod math;
 pub mod train;
-pub mod weights;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
+pub mod weights;

@@ -160,16 +160,25 @@ impl fmt::Display for WeightsError {
         match self {
             WeightsError::Corrupt(why) => write!(f, "not a valid .safetensors file: {why}"),
             WeightsError::Mismatch(problems) => {
-                write!(f, "the weights do not fit this model ({} problem(s)):", problems.len())?;
+                write!(
+                    f,
+                    "the weights do not fit this model ({} problem(s)):",
+                    problems.len()
+                )?;
                 for p in problems {
                     write!(f, "\n- {p}")?;
                 }
                 Ok(())
             }
-            WeightsError::Metadata(why) => write!(f, "cannot rebuild the model from the file: {why}"),
+            WeightsError::Metadata(why) => {
+                write!(f, "cannot rebuild the model from the file: {why}")
+            }
             WeightsError::Limits(why) => write!(f, "model too large: {why}"),
             WeightsError::ParamsLength { expected, got } => {
-                write!(f, "parameter vector has {got} values, the layout has {expected}")
+                write!(
+                    f,
+                    "parameter vector has {got} values, the layout has {expected}"
+                )
             }
         }
     }
@@ -216,16 +225,38 @@ impl View for F32Tensor<'_> {
 /// # Errors
 /// [`WeightsError::ParamsLength`] when `params.len() != layout.total_len()`;
 /// [`WeightsError::Corrupt`] if the writer fails (e.g. a header over 100 MB).
-pub fn export_params(layout: &ParamLayout, params: &[f32], metadata: &BTreeMap<String, String>) -> Result<Vec<u8>, WeightsError> {
+pub fn export_params(
+    layout: &ParamLayout,
+    params: &[f32],
+    metadata: &BTreeMap<String, String>,
+) -> Result<Vec<u8>, WeightsError> {
     if params.len() != layout.total_len() {
-        return Err(WeightsError::ParamsLength { expected: layout.total_len(), got: params.len() });
+        return Err(WeightsError::ParamsLength {
+            expected: layout.total_len(),
+            got: params.len(),
+        });
     }
-    let tensors = layout
-        .entries
-        .iter()
-        .map(|e| (e.name.clone(), F32Tensor { shape: e.shape.clone(), data: &params[e.range()] }));
-    let info = if metadata.is_empty() { None } else { Some(metadata.iter().map(|(k, v)| (k.clone(), v.clone())).collect()) };
-    safetensors::serialize(tensors, info).map_err(|e| WeightsError::Corrupt(format!("writing failed: {e}")))
+    let tensors = layout.entries.iter().map(|e| {
+        (
+            e.name.clone(),
+            F32Tensor {
+                shape: e.shape.clone(),
+                data: &params[e.range()],
+            },
+        )
+    });
+    let info = if metadata.is_empty() {
+        None
+    } else {
+        Some(
+            metadata
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        )
+    };
+    safetensors::serialize(tensors, info)
+        .map_err(|e| WeightsError::Corrupt(format!("writing failed: {e}")))
 }
 
 /// Parses the header (and checks that the offsets cover the buffer exactly); also returns the
@@ -233,7 +264,11 @@ pub fn export_params(layout: &ParamLayout, params: &[f32], metadata: &BTreeMap<S
 fn parse(bytes: &[u8]) -> Result<(SafeTensors<'_>, BTreeMap<String, String>), WeightsError> {
     let corrupt = |e: safetensors::SafeTensorError| WeightsError::Corrupt(e.to_string());
     let (_, header) = SafeTensors::read_metadata(bytes).map_err(corrupt)?;
-    let meta = header.metadata().as_ref().map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect()).unwrap_or_default();
+    let meta = header
+        .metadata()
+        .as_ref()
+        .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+        .unwrap_or_default();
     Ok((SafeTensors::deserialize(bytes).map_err(corrupt)?, meta))
 }
 
@@ -289,7 +324,11 @@ pub fn import_params(bytes: &[u8], layout: &ParamLayout) -> Result<ImportedParam
     import_parsed(&st, meta, layout)
 }
 
-fn import_parsed(st: &SafeTensors<'_>, metadata: BTreeMap<String, String>, layout: &ParamLayout) -> Result<ImportedParams, WeightsError> {
+fn import_parsed(
+    st: &SafeTensors<'_>,
+    metadata: BTreeMap<String, String>,
+    layout: &ParamLayout,
+) -> Result<ImportedParams, WeightsError> {
     let mut problems = Vec::new();
     let mut notes = Vec::new();
     let mut params = vec![0.0f32; layout.total_len()];
@@ -297,14 +336,20 @@ fn import_parsed(st: &SafeTensors<'_>, metadata: BTreeMap<String, String>, layou
         let view = match st.tensor(&entry.name) {
             Ok(v) => v,
             Err(_) => {
-                problems.push(TensorProblem::Missing { name: entry.name.clone(), shape: entry.shape.clone() });
+                problems.push(TensorProblem::Missing {
+                    name: entry.name.clone(),
+                    shape: entry.shape.clone(),
+                });
                 continue;
             }
         };
         let dtype = view.dtype();
         let float = matches!(dtype, Dtype::F32 | Dtype::F64 | Dtype::F16 | Dtype::BF16);
         if !float {
-            problems.push(TensorProblem::Dtype { name: entry.name.clone(), dtype: dtype.to_string() });
+            problems.push(TensorProblem::Dtype {
+                name: entry.name.clone(),
+                dtype: dtype.to_string(),
+            });
         }
         if view.shape() != entry.shape.as_slice() {
             problems.push(TensorProblem::Shape {
@@ -325,18 +370,31 @@ fn import_parsed(st: &SafeTensors<'_>, metadata: BTreeMap<String, String>, layou
         }
         let count = out.iter().filter(|v| !v.is_finite()).count();
         if count > 0 {
-            problems.push(TensorProblem::NonFinite { name: entry.name.clone(), count });
+            problems.push(TensorProblem::NonFinite {
+                name: entry.name.clone(),
+                count,
+            });
         }
     }
-    let mut unexpected: Vec<(&str, TensorView<'_>)> = st.iter().filter(|(name, _)| layout.get(name).is_none()).collect();
+    let mut unexpected: Vec<(&str, TensorView<'_>)> = st
+        .iter()
+        .filter(|(name, _)| layout.get(name).is_none())
+        .collect();
     unexpected.sort_by(|a, b| a.0.cmp(b.0));
     for (name, view) in unexpected {
-        problems.push(TensorProblem::Unexpected { name: name.to_string(), shape: view.shape().to_vec() });
+        problems.push(TensorProblem::Unexpected {
+            name: name.to_string(),
+            shape: view.shape().to_vec(),
+        });
     }
     if !problems.is_empty() {
         return Err(WeightsError::Mismatch(problems));
     }
-    Ok(ImportedParams { params, metadata, notes })
+    Ok(ImportedParams {
+        params,
+        metadata,
+        notes,
+    })
 }
 
 /// The metadata [`export_module`] writes for `spec` (`model` = `module`).
@@ -388,13 +446,20 @@ pub struct ClassifierInfo {
 }
 
 /// The metadata [`export_classifier`] writes (`model` = `classifier`).
-pub fn classifier_metadata(spec: &RnnSpec, num_classes: usize, info: &ClassifierInfo) -> BTreeMap<String, String> {
+pub fn classifier_metadata(
+    spec: &RnnSpec,
+    num_classes: usize,
+    info: &ClassifierInfo,
+) -> BTreeMap<String, String> {
     let mut m = module_metadata(spec);
     m.insert("model".to_string(), "classifier".to_string());
     m.insert("batch_first".to_string(), "true".to_string());
     m.insert("num_classes".to_string(), num_classes.to_string());
     if let Some(classes) = &info.classes {
-        m.insert("classes".to_string(), serde_json::to_string(classes).expect("a list of strings serialises"));
+        m.insert(
+            "classes".to_string(),
+            serde_json::to_string(classes).expect("a list of strings serialises"),
+        );
     }
     if let Some(vocabulary) = &info.vocabulary {
         m.insert("vocabulary".to_string(), vocabulary.clone());
@@ -409,21 +474,38 @@ pub fn classifier_metadata(spec: &RnnSpec, num_classes: usize, info: &Classifier
 /// # Errors
 /// As [`export_params`]; [`WeightsError::Metadata`] when `info.classes` does not have
 /// `model.num_classes` names or `info.vocabulary` not `spec.input_size` symbols.
-pub fn export_classifier(model: &ClassifierModel, params: &[f32], info: &ClassifierInfo) -> Result<Vec<u8>, WeightsError> {
+pub fn export_classifier(
+    model: &ClassifierModel,
+    params: &[f32],
+    info: &ClassifierInfo,
+) -> Result<Vec<u8>, WeightsError> {
     check_info(info, model.spec.input_size, model.num_classes)?;
-    export_params(&model.layout, params, &classifier_metadata(&model.spec, model.num_classes, info))
+    export_params(
+        &model.layout,
+        params,
+        &classifier_metadata(&model.spec, model.num_classes, info),
+    )
 }
 
-fn check_info(info: &ClassifierInfo, input_size: usize, num_classes: usize) -> Result<(), WeightsError> {
+fn check_info(
+    info: &ClassifierInfo,
+    input_size: usize,
+    num_classes: usize,
+) -> Result<(), WeightsError> {
     if let Some(classes) = &info.classes {
         if classes.len() != num_classes {
-            return Err(WeightsError::Metadata(format!("{} class names for {num_classes} classes", classes.len())));
+            return Err(WeightsError::Metadata(format!(
+                "{} class names for {num_classes} classes",
+                classes.len()
+            )));
         }
     }
     if let Some(vocabulary) = &info.vocabulary {
         let n = vocabulary.chars().count();
         if n != input_size {
-            return Err(WeightsError::Metadata(format!("vocabulary has {n} symbols, input_size is {input_size}")));
+            return Err(WeightsError::Metadata(format!(
+                "vocabulary has {n} symbols, input_size is {input_size}"
+            )));
         }
     }
     Ok(())
@@ -446,7 +528,12 @@ pub struct ClassifierLimits {
 impl ClassifierLimits {
     /// The training page's limits (issue 3): hidden_size ≤ 256, num_layers ≤ 4; a vocabulary of
     /// at most 256 symbols and at most 1000 classes.
-    pub const UI: ClassifierLimits = ClassifierLimits { max_hidden_size: 256, max_num_layers: 4, max_input_size: 256, max_classes: 1000 };
+    pub const UI: ClassifierLimits = ClassifierLimits {
+        max_hidden_size: 256,
+        max_num_layers: 4,
+        max_input_size: 256,
+        max_classes: 1000,
+    };
 }
 
 /// A classifier rebuilt from a file.
@@ -473,7 +560,10 @@ pub struct LoadedClassifier {
 /// # Errors
 /// [`WeightsError::Corrupt`], [`WeightsError::Metadata`] (a missing or malformed key, class names
 /// that do not match `num_classes`), [`WeightsError::Limits`], [`WeightsError::Mismatch`].
-pub fn import_classifier(bytes: &[u8], limits: &ClassifierLimits) -> Result<LoadedClassifier, WeightsError> {
+pub fn import_classifier(
+    bytes: &[u8],
+    limits: &ClassifierLimits,
+) -> Result<LoadedClassifier, WeightsError> {
     let (st, meta) = parse(bytes)?;
     let mut notes = Vec::new();
     let (spec, num_classes) = if meta.contains_key("cell") {
@@ -497,10 +587,9 @@ pub fn import_classifier(bytes: &[u8], limits: &ClassifierLimits) -> Result<Load
     let info = ClassifierInfo {
         classes: match meta.get("classes") {
             None => None,
-            Some(json) => Some(
-                serde_json::from_str::<Vec<String>>(json)
-                    .map_err(|e| WeightsError::Metadata(format!("`classes` is not a JSON list of strings: {e}")))?,
-            ),
+            Some(json) => Some(serde_json::from_str::<Vec<String>>(json).map_err(|e| {
+                WeightsError::Metadata(format!("`classes` is not a JSON list of strings: {e}"))
+            })?),
         },
         vocabulary: meta.get("vocabulary").cloned(),
     };
@@ -508,14 +597,23 @@ pub fn import_classifier(bytes: &[u8], limits: &ClassifierLimits) -> Result<Load
     let model = ClassifierModel::new(spec, num_classes);
     let imported = import_parsed(&st, BTreeMap::new(), &model.layout)?;
     notes.extend(imported.notes);
-    Ok(LoadedClassifier { model, params: imported.params, info, notes })
+    Ok(LoadedClassifier {
+        model,
+        params: imported.params,
+        info,
+        notes,
+    })
 }
 
 fn meta_usize(meta: &BTreeMap<String, String>, key: &str) -> Result<usize, WeightsError> {
-    let raw = meta.get(key).ok_or_else(|| WeightsError::Metadata(format!("metadata has no `{key}`")))?;
-    raw.trim()
-        .parse::<usize>()
-        .map_err(|_| WeightsError::Metadata(format!("metadata `{key}` = {raw:?} is not a non-negative integer")))
+    let raw = meta
+        .get(key)
+        .ok_or_else(|| WeightsError::Metadata(format!("metadata has no `{key}`")))?;
+    raw.trim().parse::<usize>().map_err(|_| {
+        WeightsError::Metadata(format!(
+            "metadata `{key}` = {raw:?} is not a non-negative integer"
+        ))
+    })
 }
 
 fn meta_bool(meta: &BTreeMap<String, String>, key: &str) -> Result<bool, WeightsError> {
@@ -523,23 +621,38 @@ fn meta_bool(meta: &BTreeMap<String, String>, key: &str) -> Result<bool, Weights
         None => Err(WeightsError::Metadata(format!("metadata has no `{key}`"))),
         Some(s) if s == "true" || s == "1" => Ok(true),
         Some(s) if s == "false" || s == "0" => Ok(false),
-        Some(s) => Err(WeightsError::Metadata(format!("metadata `{key}` = {s:?} is not true or false"))),
+        Some(s) => Err(WeightsError::Metadata(format!(
+            "metadata `{key}` = {s:?} is not true or false"
+        ))),
     }
 }
 
 /// `(spec, num_classes)` from the metadata keys of [`classifier_metadata`].
 fn spec_from_metadata(meta: &BTreeMap<String, String>) -> Result<(RnnSpec, usize), WeightsError> {
     let cell_raw = &meta["cell"];
-    let cell = CellKind::parse(cell_raw.trim())
-        .ok_or_else(|| WeightsError::Metadata(format!("metadata `cell` = {cell_raw:?} is not rnn, lstm or gru")))?;
-    let nonlinearity = match meta.get("nonlinearity").map(|s| s.trim().to_ascii_lowercase()).as_deref() {
+    let cell = CellKind::parse(cell_raw.trim()).ok_or_else(|| {
+        WeightsError::Metadata(format!(
+            "metadata `cell` = {cell_raw:?} is not rnn, lstm or gru"
+        ))
+    })?;
+    let nonlinearity = match meta
+        .get("nonlinearity")
+        .map(|s| s.trim().to_ascii_lowercase())
+        .as_deref()
+    {
         None | Some("tanh") => Nonlinearity::Tanh,
         Some("relu") => Nonlinearity::Relu,
-        Some(other) => return Err(WeightsError::Metadata(format!("metadata `nonlinearity` = {other:?} is not tanh or relu"))),
+        Some(other) => {
+            return Err(WeightsError::Metadata(format!(
+                "metadata `nonlinearity` = {other:?} is not tanh or relu"
+            )))
+        }
     };
     if let Some(bf) = meta.get("batch_first") {
         if !matches!(bf.trim().to_ascii_lowercase().as_str(), "true" | "1") {
-            return Err(WeightsError::Metadata(format!("metadata `batch_first` = {bf:?}: the classifier is batch_first")));
+            return Err(WeightsError::Metadata(format!(
+                "metadata `batch_first` = {bf:?}: the classifier is batch_first"
+            )));
         }
     }
     let spec = RnnSpec {
@@ -571,10 +684,18 @@ fn infer_classifier_spec(st: &SafeTensors<'_>) -> Result<(RnnSpec, usize), Weigh
     let w_hh = shape_of("rnn.weight_hh_l0")?;
     let w_ih = shape_of("rnn.weight_ih_l0")?;
     let fc_bias = shape_of("fc.bias")?;
-    let bad = |what: String| WeightsError::Metadata(format!("cannot infer the classifier from the shapes: {what}"));
+    let bad = |what: String| {
+        WeightsError::Metadata(format!(
+            "cannot infer the classifier from the shapes: {what}"
+        ))
+    };
     let (gh, hidden_size) = match w_hh.as_slice() {
         [gh, h] if *h > 0 => (*gh, *h),
-        other => return Err(bad(format!("`rnn.weight_hh_l0` has shape {other:?}, expected [G·H, H]"))),
+        other => {
+            return Err(bad(format!(
+                "`rnn.weight_hh_l0` has shape {other:?}, expected [G·H, H]"
+            )))
+        }
     };
     let cell = match (gh % hidden_size, gh / hidden_size) {
         (0, 1) => CellKind::Rnn,
@@ -588,7 +709,11 @@ fn infer_classifier_spec(st: &SafeTensors<'_>) -> Result<(RnnSpec, usize), Weigh
     };
     let input_size = match w_ih.as_slice() {
         [_, i] => *i,
-        other => return Err(bad(format!("`rnn.weight_ih_l0` has shape {other:?}, expected [G·H, I]"))),
+        other => {
+            return Err(bad(format!(
+                "`rnn.weight_ih_l0` has shape {other:?}, expected [G·H, I]"
+            )))
+        }
     };
     let num_classes = match fc_bias.as_slice() {
         [c] => *c,
@@ -596,13 +721,26 @@ fn infer_classifier_spec(st: &SafeTensors<'_>) -> Result<(RnnSpec, usize), Weigh
     };
     // Count consecutive layers; the count is bounded by the number of tensors in the file.
     let names: std::collections::HashSet<&str> = st.names().into_iter().collect();
-    let num_layers = (0..).take_while(|k| names.contains(format!("rnn.weight_ih_l{k}").as_str())).count();
+    let num_layers = (0..)
+        .take_while(|k| names.contains(format!("rnn.weight_ih_l{k}").as_str()))
+        .count();
     let bidirectional = names.contains("rnn.weight_ih_l0_reverse");
-    let spec = RnnSpec { cell, nonlinearity: Nonlinearity::Tanh, input_size, hidden_size, num_layers, bidirectional };
+    let spec = RnnSpec {
+        cell,
+        nonlinearity: Nonlinearity::Tanh,
+        input_size,
+        hidden_size,
+        num_layers,
+        bidirectional,
+    };
     Ok((spec, num_classes))
 }
 
-fn check_limits(spec: &RnnSpec, num_classes: usize, limits: &ClassifierLimits) -> Result<(), WeightsError> {
+fn check_limits(
+    spec: &RnnSpec,
+    num_classes: usize,
+    limits: &ClassifierLimits,
+) -> Result<(), WeightsError> {
     let checks = [
         ("hidden_size", spec.hidden_size, limits.max_hidden_size),
         ("num_layers", spec.num_layers, limits.max_num_layers),

@@ -8,13 +8,36 @@ use unroll::gpu::kernels::matmul::{Matmul, MatmulDims};
 
 /// The inputs of pitfall 8 (WGSL tanh/sigmoid overflow), including ±inf.
 const EXTREMES: [f32; 15] = [
-    f32::NEG_INFINITY, -1000.0, -100.0, -89.0, -88.7, -9.1, -1.0, 0.0, 1.0, 9.1, 88.7, 89.0, 100.0, 1000.0, f32::INFINITY,
+    f32::NEG_INFINITY,
+    -1000.0,
+    -100.0,
+    -89.0,
+    -88.7,
+    -9.1,
+    -1.0,
+    0.0,
+    1.0,
+    9.1,
+    88.7,
+    89.0,
+    100.0,
+    1000.0,
+    f32::INFINITY,
 ];
 
 fn activation_on_gpu(kind: ActivationKind, x: &[f32]) -> Vec<f32> {
     let ctx = context();
-    let dims = ActivationDims { len: x.len() as u32, kind: kind as u32, _pad: [0; 2] };
-    run_kernel::<Activation>(&ctx, &[f32_bytes(x), f32_bytes(&vec![0.0; x.len()])], &[dims]).remove(1)
+    let dims = ActivationDims {
+        len: x.len() as u32,
+        kind: kind as u32,
+        _pad: [0; 2],
+    };
+    run_kernel::<Activation>(
+        &ctx,
+        &[f32_bytes(x), f32_bytes(&vec![0.0; x.len()])],
+        &[dims],
+    )
+    .remove(1)
 }
 
 /// tanh saturates to ±1 and never returns NaN (SwiftShader's tanh(±100) is NaN without the
@@ -26,7 +49,10 @@ fn tanh_kernel_saturates_without_nan() {
     assert_eq!(reference[0], -1.0);
     assert_eq!(reference[14], 1.0);
     assert_close("tanh", &y, &reference, 1e-6, 0.0);
-    let twin: Vec<f32> = EXTREMES.iter().map(|&x| unroll::math::activation::tanh(x)).collect();
+    let twin: Vec<f32> = EXTREMES
+        .iter()
+        .map(|&x| unroll::math::activation::tanh(x))
+        .collect();
     assert_close("tanh vs math::activation::tanh", &y, &twin, 1e-6, 0.0);
     assert_eq!(y[7], 0.0);
 }
@@ -36,9 +62,15 @@ fn tanh_kernel_saturates_without_nan() {
 #[test]
 fn sigmoid_kernel_saturates_without_nan() {
     let y = activation_on_gpu(ActivationKind::Sigmoid, &EXTREMES);
-    let reference: Vec<f32> = EXTREMES.iter().map(|&x| (1.0 / (1.0 + (-(x as f64)).exp())) as f32).collect();
+    let reference: Vec<f32> = EXTREMES
+        .iter()
+        .map(|&x| (1.0 / (1.0 + (-(x as f64)).exp())) as f32)
+        .collect();
     assert_close("sigmoid", &y, &reference, 1e-6, 0.0);
-    let twin: Vec<f32> = EXTREMES.iter().map(|&x| unroll::math::activation::sigmoid(x)).collect();
+    let twin: Vec<f32> = EXTREMES
+        .iter()
+        .map(|&x| unroll::math::activation::sigmoid(x))
+        .collect();
     assert_close("sigmoid vs math::activation::sigmoid", &y, &twin, 1e-6, 0.0);
     assert!(y[0] >= 0.0 && y[0] < 1e-30, "sigmoid(-inf) = {}", y[0]);
     assert!(y[1] >= 0.0 && y[1] < 1e-30, "sigmoid(-1000) = {}", y[1]);
@@ -50,7 +82,10 @@ fn sigmoid_kernel_saturates_without_nan() {
 #[test]
 fn relu_kernel_matches_definition() {
     let y = activation_on_gpu(ActivationKind::Relu, &EXTREMES);
-    let reference: Vec<f32> = EXTREMES.iter().map(|&x| unroll::math::activation::relu(x)).collect();
+    let reference: Vec<f32> = EXTREMES
+        .iter()
+        .map(|&x| unroll::math::activation::relu(x))
+        .collect();
     assert_eq!(y, reference);
 }
 
@@ -60,12 +95,24 @@ fn matmul_reference(d: &MatmulDims, a: &[f32], b: &[f32], c: &mut [f32]) {
         for n in 0..d.n as usize {
             let mut s = 0.0f64;
             for k in 0..d.k as usize {
-                let av = if d.trans_a == 0 { a[d.a_offset as usize + m * d.lda as usize + k] } else { a[d.a_offset as usize + k * d.lda as usize + m] };
-                let bv = if d.trans_b == 0 { b[d.b_offset as usize + k * d.ldb as usize + n] } else { b[d.b_offset as usize + n * d.ldb as usize + k] };
+                let av = if d.trans_a == 0 {
+                    a[d.a_offset as usize + m * d.lda as usize + k]
+                } else {
+                    a[d.a_offset as usize + k * d.lda as usize + m]
+                };
+                let bv = if d.trans_b == 0 {
+                    b[d.b_offset as usize + k * d.ldb as usize + n]
+                } else {
+                    b[d.b_offset as usize + n * d.ldb as usize + k]
+                };
                 s += av as f64 * bv as f64;
             }
             let idx = d.c_offset as usize + m * d.ldc as usize + n;
-            c[idx] = if d.accumulate != 0 { (c[idx] as f64 + s) as f32 } else { s as f32 };
+            c[idx] = if d.accumulate != 0 {
+                (c[idx] as f64 + s) as f32
+            } else {
+                s as f32
+            };
         }
     }
 }
@@ -77,7 +124,16 @@ fn matmul_reference(d: &MatmulDims, a: &[f32], b: &[f32], c: &mut [f32]) {
 fn matmul_matches_cpu_loop_on_odd_shapes_and_transposes() {
     let ctx = context();
     let mut r = rng(7);
-    let shapes = [(1, 1, 1), (3, 5, 7), (64, 128, 64), (65, 129, 17), (130, 257, 33), (7, 300, 130), (200, 9, 1), (5, 6, 0)];
+    let shapes = [
+        (1, 1, 1),
+        (3, 5, 7),
+        (64, 128, 64),
+        (65, 129, 17),
+        (130, 257, 33),
+        (7, 300, 130),
+        (200, 9, 1),
+        (5, 6, 0),
+    ];
     let mut cases = 0;
     for &(m, n, k) in &shapes {
         for (ta, tb) in [(false, false), (true, false), (false, true), (true, true)] {
@@ -93,13 +149,32 @@ fn matmul_matches_cpu_loop_on_odd_shapes_and_transposes() {
             d.accumulate = accumulate;
             let a_rows = if ta { k } else { m } as usize;
             let b_rows = if tb { n } else { k } as usize;
-            let a = random_vec(&mut r, d.a_offset as usize + a_rows * d.lda as usize + 4, 1.0);
-            let b = random_vec(&mut r, d.b_offset as usize + b_rows * d.ldb as usize + 4, 1.0);
-            let c0 = random_vec(&mut r, d.c_offset as usize + m as usize * d.ldc as usize + 4, 1.0);
+            let a = random_vec(
+                &mut r,
+                d.a_offset as usize + a_rows * d.lda as usize + 4,
+                1.0,
+            );
+            let b = random_vec(
+                &mut r,
+                d.b_offset as usize + b_rows * d.ldb as usize + 4,
+                1.0,
+            );
+            let c0 = random_vec(
+                &mut r,
+                d.c_offset as usize + m as usize * d.ldc as usize + 4,
+                1.0,
+            );
             let mut expected = c0.clone();
             matmul_reference(&d, &a, &b, &mut expected);
-            let out = run_kernel::<Matmul>(&ctx, &[f32_bytes(&a), f32_bytes(&b), f32_bytes(&c0)], &[d]);
-            assert_close(&format!("matmul m{m} n{n} k{k} ta{ta} tb{tb} acc{accumulate}"), &out[2], &expected, 1e-5, 1e-4);
+            let out =
+                run_kernel::<Matmul>(&ctx, &[f32_bytes(&a), f32_bytes(&b), f32_bytes(&c0)], &[d]);
+            assert_close(
+                &format!("matmul m{m} n{n} k{k} ta{ta} tb{tb} acc{accumulate}"),
+                &out[2],
+                &expected,
+                1e-5,
+                1e-4,
+            );
             assert_eq!(out[0], a, "A must not change");
             cases += 1;
         }
@@ -115,22 +190,26 @@ fn matmul_with_cancelling_terms_stays_within_tolerance() {
     let a = vec![1e4f32, 1.0, -1e4, 1.0];
     let b = vec![1.0f32; 4];
     let d = MatmulDims::packed(1, 1, 4, false, false);
-    let out = run_kernel::<Matmul>(&ctx, &[f32_bytes(&a), f32_bytes(&b), f32_bytes(&[0.0])], &[d]);
+    let out = run_kernel::<Matmul>(
+        &ctx,
+        &[f32_bytes(&a), f32_bytes(&b), f32_bytes(&[0.0])],
+        &[d],
+    );
     assert_close("cancelling sum", &out[2], &[2.0], 1e-5, 1e-4);
 }
 
 use gpu_support::{as_u32, u32_bytes};
 use rand::Rng;
 use unroll::gpu::kernels::adam_update::{AdamDims, AdamUpdate};
-use unroll::gpu::kernels::clip_grad_norm::{ClipDims, ClipGradNorm};
 use unroll::gpu::kernels::classifier_head::{ClassifierHead, HeadDims};
+use unroll::gpu::kernels::clip_grad_norm::{ClipDims, ClipGradNorm};
 use unroll::gpu::kernels::col_sum::{ColSum, ColSumDims};
 use unroll::gpu::kernels::gru_backward::GruBackward;
 use unroll::gpu::kernels::gru_forward::GruForward;
-use unroll::gpu::kernels::lstm_backward::LstmBackward;
-use unroll::gpu::kernels::lstm_forward::LstmForward;
 use unroll::gpu::kernels::input_projection::{InputProjection, ProjectionDims};
 use unroll::gpu::kernels::last_step::{LastStep, LastStepDims};
+use unroll::gpu::kernels::lstm_backward::LstmBackward;
+use unroll::gpu::kernels::lstm_forward::LstmForward;
 use unroll::gpu::kernels::onehot_weight_grad::{OnehotGradDims, OnehotWeightGrad};
 use unroll::gpu::kernels::rnn_backward::RnnBackward;
 use unroll::gpu::kernels::rnn_forward::RnnForward;
@@ -204,30 +283,85 @@ fn lstm_forward_step_matches_cpu_twin() {
             let zeros = vec![0.0; T * B * 4 * H];
             let out = run_kernel::<LstmForward>(
                 &ctx,
-                &[f32_bytes(&xproj), f32_bytes(&hh), u32_bytes(&LENGTHS), f32_bytes(&h_cache), f32_bytes(&c_cache), f32_bytes(&zeros), f32_bytes(&vec![0.0; T * B * OUT_W])],
+                &[
+                    f32_bytes(&xproj),
+                    f32_bytes(&hh),
+                    u32_bytes(&LENGTHS),
+                    f32_bytes(&h_cache),
+                    f32_bytes(&c_cache),
+                    f32_bytes(&zeros),
+                    f32_bytes(&vec![0.0; T * B * OUT_W]),
+                ],
                 &[cell_dims(0, 0, reverse)],
             );
             let (h_gpu, c_gpu, gates_gpu, output) = (&out[3], &out[4], &out[5], &out[6]);
-            assert!(h_gpu.iter().chain(c_gpu).all(|v| v.is_finite()), "non-finite state at scale {scale}");
+            assert!(
+                h_gpu.iter().chain(c_gpu).all(|v| v.is_finite()),
+                "non-finite state at scale {scale}"
+            );
             let mut written = vec![false; output.len()];
             for b in 0..B {
                 let tag = format!("b{b} x{scale} reverse={reverse}");
                 if present(b) {
                     let t = time_of(b, reverse);
-                    let (mut gates, mut c, mut tanh_c, mut h) = (vec![0.0; 4 * H], vec![0.0; H], vec![0.0; H], vec![0.0; H]);
-                    lstm::forward_step(row(&xproj, t, b, 4 * H), &hh[b * 4 * H..][..4 * H], row(&c_cache, STEP, b, H), &mut gates, &mut c, &mut tanh_c, &mut h);
-                    assert_close(&format!("gates {tag}"), row(gates_gpu, STEP, b, 4 * H), &gates, 1e-5, 1e-4);
-                    assert_close(&format!("c {tag}"), row(c_gpu, STEP + 1, b, H), &c, 1e-5, 1e-4);
-                    assert_close(&format!("h {tag}"), row(h_gpu, STEP + 1, b, H), &h, 1e-5, 1e-4);
-                    assert_close(&format!("output {tag}"), out_cols(output, t, b, reverse), &h, 1e-5, 1e-4);
+                    let (mut gates, mut c, mut tanh_c, mut h) =
+                        (vec![0.0; 4 * H], vec![0.0; H], vec![0.0; H], vec![0.0; H]);
+                    lstm::forward_step(
+                        row(&xproj, t, b, 4 * H),
+                        &hh[b * 4 * H..][..4 * H],
+                        row(&c_cache, STEP, b, H),
+                        &mut gates,
+                        &mut c,
+                        &mut tanh_c,
+                        &mut h,
+                    );
+                    assert_close(
+                        &format!("gates {tag}"),
+                        row(gates_gpu, STEP, b, 4 * H),
+                        &gates,
+                        1e-5,
+                        1e-4,
+                    );
+                    assert_close(
+                        &format!("c {tag}"),
+                        row(c_gpu, STEP + 1, b, H),
+                        &c,
+                        1e-5,
+                        1e-4,
+                    );
+                    assert_close(
+                        &format!("h {tag}"),
+                        row(h_gpu, STEP + 1, b, H),
+                        &h,
+                        1e-5,
+                        1e-4,
+                    );
+                    assert_close(
+                        &format!("output {tag}"),
+                        out_cols(output, t, b, reverse),
+                        &h,
+                        1e-5,
+                        1e-4,
+                    );
                     let start = (t * B + b) * OUT_W + if reverse { H } else { 0 };
                     written[start..start + H].fill(true);
                 } else {
-                    assert_eq!(row(c_gpu, STEP + 1, b, H), row(&c_cache, STEP, b, H), "padded c carries over");
-                    assert_eq!(row(h_gpu, STEP + 1, b, H), row(&h_cache, STEP, b, H), "padded h carries over");
+                    assert_eq!(
+                        row(c_gpu, STEP + 1, b, H),
+                        row(&c_cache, STEP, b, H),
+                        "padded c carries over"
+                    );
+                    assert_eq!(
+                        row(h_gpu, STEP + 1, b, H),
+                        row(&h_cache, STEP, b, H),
+                        "padded h carries over"
+                    );
                 }
             }
-            assert!(output.iter().zip(&written).all(|(v, w)| *w || *v == 0.0), "output written only at existing steps, own columns");
+            assert!(
+                output.iter().zip(&written).all(|(v, w)| *w || *v == 0.0),
+                "output written only at existing steps, own columns"
+            );
         }
     }
 }
@@ -252,7 +386,15 @@ fn lstm_backward_step_matches_cpu_twin() {
         let sentinel = vec![7.0; T * B * 4 * H];
         let out = run_kernel::<LstmBackward>(
             &ctx,
-            &[u32_bytes(&LENGTHS), f32_bytes(&c_cache), f32_bytes(&gate_cache), f32_bytes(&d_output), f32_bytes(&sentinel), f32_bytes(&sentinel), f32_bytes(&d_state)],
+            &[
+                u32_bytes(&LENGTHS),
+                f32_bytes(&c_cache),
+                f32_bytes(&gate_cache),
+                f32_bytes(&d_output),
+                f32_bytes(&sentinel),
+                f32_bytes(&sentinel),
+                f32_bytes(&d_state),
+            ],
             &[cell_dims(0, 0, reverse)],
         );
         let (d_gates, d_gates_step, d_state_gpu) = (&out[4], &out[5], &out[6]);
@@ -261,14 +403,51 @@ fn lstm_backward_step_matches_cpu_twin() {
             let (dh_b, dc_b) = (&d_state[b * H..][..H], &d_state[B * H + b * H..][..H]);
             if present(b) {
                 let t = time_of(b, reverse);
-                let dh_total: Vec<f32> = dh_b.iter().zip(out_cols(&d_output, t, b, reverse)).map(|(a, o)| a + o).collect();
-                let tanh_c: Vec<f32> = row(&c_cache, STEP + 1, b, H).iter().map(|c| c.tanh()).collect();
+                let dh_total: Vec<f32> = dh_b
+                    .iter()
+                    .zip(out_cols(&d_output, t, b, reverse))
+                    .map(|(a, o)| a + o)
+                    .collect();
+                let tanh_c: Vec<f32> = row(&c_cache, STEP + 1, b, H)
+                    .iter()
+                    .map(|c| c.tanh())
+                    .collect();
                 let (mut d_pre, mut dc_prev) = (vec![0.0; 4 * H], vec![0.0; H]);
-                lstm::backward_step(row(&gate_cache, STEP, b, 4 * H), row(&c_cache, STEP, b, H), &tanh_c, &dh_total, dc_b, &mut d_pre, &mut dc_prev);
-                assert_close(&format!("d_gates {tag}"), row(d_gates, t, b, 4 * H), &d_pre, 1e-5, 1e-4);
-                assert_close(&format!("d_gates_step {tag}"), row(d_gates_step, STEP, b, 4 * H), &d_pre, 1e-5, 1e-4);
-                assert_close(&format!("dc {tag}"), &d_state_gpu[B * H + b * H..][..H], &dc_prev, 1e-5, 1e-4);
-                assert_eq!(&d_state_gpu[b * H..][..H], &[0.0; H], "dh is left for the W_hh matmul");
+                lstm::backward_step(
+                    row(&gate_cache, STEP, b, 4 * H),
+                    row(&c_cache, STEP, b, H),
+                    &tanh_c,
+                    &dh_total,
+                    dc_b,
+                    &mut d_pre,
+                    &mut dc_prev,
+                );
+                assert_close(
+                    &format!("d_gates {tag}"),
+                    row(d_gates, t, b, 4 * H),
+                    &d_pre,
+                    1e-5,
+                    1e-4,
+                );
+                assert_close(
+                    &format!("d_gates_step {tag}"),
+                    row(d_gates_step, STEP, b, 4 * H),
+                    &d_pre,
+                    1e-5,
+                    1e-4,
+                );
+                assert_close(
+                    &format!("dc {tag}"),
+                    &d_state_gpu[B * H + b * H..][..H],
+                    &dc_prev,
+                    1e-5,
+                    1e-4,
+                );
+                assert_eq!(
+                    &d_state_gpu[b * H..][..H],
+                    &[0.0; H],
+                    "dh is left for the W_hh matmul"
+                );
             } else {
                 assert_eq!(row(d_gates_step, STEP, b, 4 * H), &[0.0; 4 * H]);
                 assert_eq!(&d_state_gpu[b * H..][..H], dh_b);
@@ -303,7 +482,10 @@ fn gru_forward_step_matches_cpu_twin() {
                 ],
                 &[cell_dims(0, 10, reverse)],
             );
-            assert!(out[4].iter().all(|v| v.is_finite()), "non-finite state at scale {scale}");
+            assert!(
+                out[4].iter().all(|v| v.is_finite()),
+                "non-finite state at scale {scale}"
+            );
             for b in 0..B {
                 let tag = format!("b{b} x{scale} reverse={reverse}");
                 if !present(b) {
@@ -316,12 +498,31 @@ fn gru_forward_step_matches_cpu_twin() {
                     gh[2 * H + j] += params[10 + j];
                 }
                 let (mut gates, mut n_hh, mut h) = (vec![0.0; 3 * H], vec![0.0; H], vec![0.0; H]);
-                gru::forward_step(row(&xproj, t, b, 3 * H), &gh, row(&h_cache, STEP, b, H), &mut gates, &mut n_hh, &mut h);
+                gru::forward_step(
+                    row(&xproj, t, b, 3 * H),
+                    &gh,
+                    row(&h_cache, STEP, b, H),
+                    &mut gates,
+                    &mut n_hh,
+                    &mut h,
+                );
                 let cache = row(&out[5], STEP, b, 4 * H);
                 assert_close(&format!("r z n {tag}"), &cache[..3 * H], &gates, 1e-5, 1e-4);
                 assert_close(&format!("n_hh {tag}"), &cache[3 * H..], &n_hh, 1e-5, 1e-4);
-                assert_close(&format!("h {tag}"), row(&out[4], STEP + 1, b, H), &h, 1e-5, 1e-4);
-                assert_close(&format!("output {tag}"), out_cols(&out[6], t, b, reverse), &h, 1e-5, 1e-4);
+                assert_close(
+                    &format!("h {tag}"),
+                    row(&out[4], STEP + 1, b, H),
+                    &h,
+                    1e-5,
+                    1e-4,
+                );
+                assert_close(
+                    &format!("output {tag}"),
+                    out_cols(&out[6], t, b, reverse),
+                    &h,
+                    1e-5,
+                    1e-4,
+                );
             }
         }
     }
@@ -346,7 +547,15 @@ fn gru_backward_step_matches_cpu_twin() {
         let sentinel = vec![7.0; T * B * 3 * H];
         let out = run_kernel::<GruBackward>(
             &ctx,
-            &[u32_bytes(&LENGTHS), f32_bytes(&h_cache), f32_bytes(&gate_cache), f32_bytes(&d_output), f32_bytes(&sentinel), f32_bytes(&sentinel), f32_bytes(&dh)],
+            &[
+                u32_bytes(&LENGTHS),
+                f32_bytes(&h_cache),
+                f32_bytes(&gate_cache),
+                f32_bytes(&d_output),
+                f32_bytes(&sentinel),
+                f32_bytes(&sentinel),
+                f32_bytes(&dh),
+            ],
             &[cell_dims(0, 0, reverse)],
         );
         for b in 0..B {
@@ -357,13 +566,44 @@ fn gru_backward_step_matches_cpu_twin() {
                 continue;
             }
             let t = time_of(b, reverse);
-            let dh_total: Vec<f32> = dh[b * H..][..H].iter().zip(out_cols(&d_output, t, b, reverse)).map(|(a, o)| a + o).collect();
+            let dh_total: Vec<f32> = dh[b * H..][..H]
+                .iter()
+                .zip(out_cols(&d_output, t, b, reverse))
+                .map(|(a, o)| a + o)
+                .collect();
             let cache = row(&gate_cache, STEP, b, 4 * H);
-            let (mut d_gi, mut d_gh, mut direct) = (vec![0.0; 3 * H], vec![0.0; 3 * H], vec![0.0; H]);
-            gru::backward_step(&cache[..3 * H], &cache[3 * H..], row(&h_cache, STEP, b, H), &dh_total, &mut d_gi, &mut d_gh, &mut direct);
-            assert_close(&format!("d_gi {tag}"), row(&out[4], t, b, 3 * H), &d_gi, 1e-5, 1e-4);
-            assert_close(&format!("d_gh {tag}"), row(&out[5], STEP, b, 3 * H), &d_gh, 1e-5, 1e-4);
-            assert_close(&format!("dh direct {tag}"), &out[6][b * H..][..H], &direct, 1e-5, 1e-4);
+            let (mut d_gi, mut d_gh, mut direct) =
+                (vec![0.0; 3 * H], vec![0.0; 3 * H], vec![0.0; H]);
+            gru::backward_step(
+                &cache[..3 * H],
+                &cache[3 * H..],
+                row(&h_cache, STEP, b, H),
+                &dh_total,
+                &mut d_gi,
+                &mut d_gh,
+                &mut direct,
+            );
+            assert_close(
+                &format!("d_gi {tag}"),
+                row(&out[4], t, b, 3 * H),
+                &d_gi,
+                1e-5,
+                1e-4,
+            );
+            assert_close(
+                &format!("d_gh {tag}"),
+                row(&out[5], STEP, b, 3 * H),
+                &d_gh,
+                1e-5,
+                1e-4,
+            );
+            assert_close(
+                &format!("dh direct {tag}"),
+                &out[6][b * H..][..H],
+                &direct,
+                1e-5,
+                1e-4,
+            );
         }
     }
 }
@@ -383,7 +623,13 @@ fn rnn_steps_match_cpu_twins() {
                 let h_cache = random_vec(&mut r, (T + 1) * B * H, 1.0);
                 let out = run_kernel::<RnnForward>(
                     &ctx,
-                    &[f32_bytes(&xproj), f32_bytes(&hh), u32_bytes(&LENGTHS), f32_bytes(&h_cache), f32_bytes(&vec![0.0; T * B * OUT_W])],
+                    &[
+                        f32_bytes(&xproj),
+                        f32_bytes(&hh),
+                        u32_bytes(&LENGTHS),
+                        f32_bytes(&h_cache),
+                        f32_bytes(&vec![0.0; T * B * OUT_W]),
+                    ],
                     &[cell_dims(code, 0, reverse)],
                 );
                 for b in 0..B {
@@ -391,8 +637,20 @@ fn rnn_steps_match_cpu_twins() {
                         let t = time_of(b, reverse);
                         let mut h = vec![0.0; H];
                         rnn::forward_step(nl, row(&xproj, t, b, H), &hh[b * H..][..H], &mut h);
-                        assert_close(&format!("h b{b} {tag}"), row(&out[3], STEP + 1, b, H), &h, 1e-5, 1e-4);
-                        assert_close(&format!("output b{b} {tag}"), out_cols(&out[4], t, b, reverse), &h, 1e-5, 1e-4);
+                        assert_close(
+                            &format!("h b{b} {tag}"),
+                            row(&out[3], STEP + 1, b, H),
+                            &h,
+                            1e-5,
+                            1e-4,
+                        );
+                        assert_close(
+                            &format!("output b{b} {tag}"),
+                            out_cols(&out[4], t, b, reverse),
+                            &h,
+                            1e-5,
+                            1e-4,
+                        );
                     } else {
                         assert_eq!(row(&out[3], STEP + 1, b, H), row(&h_cache, STEP, b, H));
                     }
@@ -404,17 +662,45 @@ fn rnn_steps_match_cpu_twins() {
                 let sentinel = vec![7.0; T * B * H];
                 let back = run_kernel::<RnnBackward>(
                     &ctx,
-                    &[u32_bytes(&LENGTHS), f32_bytes(&h_after), f32_bytes(&d_output), f32_bytes(&sentinel), f32_bytes(&sentinel), f32_bytes(&dh)],
+                    &[
+                        u32_bytes(&LENGTHS),
+                        f32_bytes(&h_after),
+                        f32_bytes(&d_output),
+                        f32_bytes(&sentinel),
+                        f32_bytes(&sentinel),
+                        f32_bytes(&dh),
+                    ],
                     &[cell_dims(code, 0, reverse)],
                 );
                 for b in 0..B {
                     if present(b) {
                         let t = time_of(b, reverse);
-                        let dh_total: Vec<f32> = dh[b * H..][..H].iter().zip(out_cols(&d_output, t, b, reverse)).map(|(a, o)| a + o).collect();
+                        let dh_total: Vec<f32> = dh[b * H..][..H]
+                            .iter()
+                            .zip(out_cols(&d_output, t, b, reverse))
+                            .map(|(a, o)| a + o)
+                            .collect();
                         let mut d_pre = vec![0.0; H];
-                        rnn::backward_step(nl, row(&h_after, STEP + 1, b, H), &dh_total, &mut d_pre);
-                        assert_close(&format!("d_pre b{b} {tag}"), row(&back[3], t, b, H), &d_pre, 1e-5, 1e-4);
-                        assert_close(&format!("d_pre step b{b} {tag}"), row(&back[4], STEP, b, H), &d_pre, 1e-5, 1e-4);
+                        rnn::backward_step(
+                            nl,
+                            row(&h_after, STEP + 1, b, H),
+                            &dh_total,
+                            &mut d_pre,
+                        );
+                        assert_close(
+                            &format!("d_pre b{b} {tag}"),
+                            row(&back[3], t, b, H),
+                            &d_pre,
+                            1e-5,
+                            1e-4,
+                        );
+                        assert_close(
+                            &format!("d_pre step b{b} {tag}"),
+                            row(&back[4], STEP, b, H),
+                            &d_pre,
+                            1e-5,
+                            1e-4,
+                        );
                         assert_eq!(&back[5][b * H..][..H], &[0.0; H]);
                     } else {
                         assert_eq!(row(&back[4], STEP, b, H), &[0.0; H]);
@@ -453,8 +739,18 @@ fn input_projection_matches_cpu_twin() {
         let tokens = random_tokens(&mut r, 11);
         let gw = cell.gates() * H;
         let bias_hh_rows = if cell == CellKind::Gru { 2 * H } else { gw };
-        let layer = LayerDirection { cell, nonlinearity: Nonlinearity::Tanh, hidden_size: H, offsets: off, direction: Direction::Forward };
-        let dims = SeqDims { seq_len: T, batch: B, lengths: &LENGTHS };
+        let layer = LayerDirection {
+            cell,
+            nonlinearity: Nonlinearity::Tanh,
+            hidden_size: H,
+            offsets: off,
+            direction: Direction::Forward,
+        };
+        let dims = SeqDims {
+            seq_len: T,
+            batch: B,
+            lengths: &LENGTHS,
+        };
         let with_b_hh = |mut gi: Vec<f32>, only_present: bool| {
             for (i, v) in gi.iter_mut().enumerate() {
                 let (g, p) = (i % gw, i / gw);
@@ -478,15 +774,36 @@ fn input_projection_matches_cpu_twin() {
                 onehot,
                 _pad: [0; 3],
             };
-            let out = run_kernel::<InputProjection>(&ctx, &[u32_bytes(&tokens), u32_bytes(&LENGTHS), f32_bytes(&params), f32_bytes(&vec![7.0; T * B * gw])], &[pd]);
+            let out = run_kernel::<InputProjection>(
+                &ctx,
+                &[
+                    u32_bytes(&tokens),
+                    u32_bytes(&LENGTHS),
+                    f32_bytes(&params),
+                    f32_bytes(&vec![7.0; T * B * gw]),
+                ],
+                &[pd],
+            );
             let expected = if onehot == 1 {
                 let tokens_tm: Vec<u32> = (0..T * B).map(|i| tokens[(i % B) * T + i / B]).collect();
-                with_b_hh(layer.input_projection(&params, SeqInput::Tokens(&tokens_tm), dims), true)
+                with_b_hh(
+                    layer.input_projection(&params, SeqInput::Tokens(&tokens_tm), dims),
+                    true,
+                )
             } else {
                 // Dense with x = 0: the biases alone, in every row.
-                with_b_hh(layer.input_projection(&params, SeqInput::Dense(&vec![0.0; T * B * 11]), dims), false)
+                with_b_hh(
+                    layer.input_projection(&params, SeqInput::Dense(&vec![0.0; T * B * 11]), dims),
+                    false,
+                )
             };
-            assert_close(&format!("{cell:?} xproj onehot={onehot}"), &out[3], &expected, 1e-6, 1e-6);
+            assert_close(
+                &format!("{cell:?} xproj onehot={onehot}"),
+                &out[3],
+                &expected,
+                1e-6,
+                1e-6,
+            );
         }
     }
 }
@@ -499,15 +816,36 @@ fn last_step_gathers_and_scatters_the_last_character() {
     let mut r = rng(21);
     let width = 3;
     let output = random_vec(&mut r, T * B * width, 1.0);
-    let gather = LastStepDims { batch: B as u32, width: width as u32, mode: 0, _pad: 0 };
-    let out = run_kernel::<LastStep>(&ctx, &[u32_bytes(&LENGTHS), f32_bytes(&output), f32_bytes(&vec![0.0; B * width])], &[gather]);
+    let gather = LastStepDims {
+        batch: B as u32,
+        width: width as u32,
+        mode: 0,
+        _pad: 0,
+    };
+    let out = run_kernel::<LastStep>(
+        &ctx,
+        &[
+            u32_bytes(&LENGTHS),
+            f32_bytes(&output),
+            f32_bytes(&vec![0.0; B * width]),
+        ],
+        &[gather],
+    );
     let mut features = Vec::new();
     for (b, &len) in LENGTHS.iter().enumerate() {
         features.extend_from_slice(row(&output, len as usize - 1, b, width));
     }
     assert_eq!(out[2], features);
     let scatter = LastStepDims { mode: 1, ..gather };
-    let out = run_kernel::<LastStep>(&ctx, &[u32_bytes(&LENGTHS), f32_bytes(&features), f32_bytes(&vec![0.0; T * B * width])], &[scatter]);
+    let out = run_kernel::<LastStep>(
+        &ctx,
+        &[
+            u32_bytes(&LENGTHS),
+            f32_bytes(&features),
+            f32_bytes(&vec![0.0; T * B * width]),
+        ],
+        &[scatter],
+    );
     let mut expected = vec![0.0; T * B * width];
     for b in 0..B {
         let t = LENGTHS[b] as usize - 1;
@@ -532,8 +870,25 @@ fn onehot_weight_grad_matches_cpu_scatter() {
     }
     let (w_off, b_off) = (3usize, 3 + gw * vocab);
     let grads = vec![9.0; b_off + gw + 2];
-    let dims = OnehotGradDims { batch: B as u32, seq_len: T as u32, gate_rows: gw as u32, input_size: vocab as u32, w_ih_offset: w_off as u32, b_ih_offset: b_off as u32, _pad: [0; 2] };
-    let out = run_kernel::<OnehotWeightGrad>(&ctx, &[u32_bytes(&tokens), u32_bytes(&LENGTHS), f32_bytes(&d_gates), f32_bytes(&grads)], &[dims]);
+    let dims = OnehotGradDims {
+        batch: B as u32,
+        seq_len: T as u32,
+        gate_rows: gw as u32,
+        input_size: vocab as u32,
+        w_ih_offset: w_off as u32,
+        b_ih_offset: b_off as u32,
+        _pad: [0; 2],
+    };
+    let out = run_kernel::<OnehotWeightGrad>(
+        &ctx,
+        &[
+            u32_bytes(&tokens),
+            u32_bytes(&LENGTHS),
+            f32_bytes(&d_gates),
+            f32_bytes(&grads),
+        ],
+        &[dims],
+    );
     let mut expected = grads.clone();
     expected[w_off..b_off + gw].fill(0.0);
     for p in 0..T * B {
@@ -558,14 +913,28 @@ fn col_sum_matches_cpu_twin() {
     let input = random_vec(&mut r, 5 + rows * cols, 1.0);
     let out0 = random_vec(&mut r, cols + 4, 1.0);
     for accumulate in [0u32, 1] {
-        let dims = ColSumDims { rows: rows as u32, cols: cols as u32, in_offset: 5, ld: cols as u32, out_offset: 4, accumulate, _pad: [0; 2] };
+        let dims = ColSumDims {
+            rows: rows as u32,
+            cols: cols as u32,
+            in_offset: 5,
+            ld: cols as u32,
+            out_offset: 4,
+            accumulate,
+            _pad: [0; 2],
+        };
         let out = run_kernel::<ColSum>(&ctx, &[f32_bytes(&input), f32_bytes(&out0)], &[dims]);
         let mut expected = out0.clone();
         if accumulate == 0 {
             expected[4..].fill(0.0);
         }
         col_sum_acc(&input[5..], &mut expected[4..]);
-        assert_close(&format!("col_sum acc{accumulate}"), &out[1], &expected, 1e-5, 1e-4);
+        assert_close(
+            &format!("col_sum acc{accumulate}"),
+            &out[1],
+            &expected,
+            1e-5,
+            1e-4,
+        );
     }
 }
 
@@ -577,7 +946,10 @@ fn adam_update_matches_cpu_twin() {
     let ctx = context();
     let mut r = rng(19);
     let n = 1000;
-    let config = AdamConfig { lr: 3e-3, ..AdamConfig::default() };
+    let config = AdamConfig {
+        lr: 3e-3,
+        ..AdamConfig::default()
+    };
     let (mut p, mut m, mut v) = (random_vec(&mut r, n, 1.0), vec![0.0; n], vec![0.0; n]);
     let (mut gp, mut gm, mut gv) = (p.clone(), m.clone(), v.clone());
     for step in 1..=3u32 {
@@ -586,8 +958,24 @@ fn adam_update_matches_cpu_twin() {
         g[1] = 1e-30; // tiny gradient: ε dominates
         adam_update(&config, step, &mut p, &g, &mut m, &mut v);
         let sc = config.step_scalars(step);
-        let state = [1.0, 0.0, step as f32, sc.step_size, sc.bias_correction2_sqrt];
-        let out = run_kernel::<AdamUpdate>(&ctx, &[f32_bytes(&g), f32_bytes(&state), f32_bytes(&gp), f32_bytes(&gm), f32_bytes(&gv)], &[AdamDims::new(&config, n as u32)]);
+        let state = [
+            1.0,
+            0.0,
+            step as f32,
+            sc.step_size,
+            sc.bias_correction2_sqrt,
+        ];
+        let out = run_kernel::<AdamUpdate>(
+            &ctx,
+            &[
+                f32_bytes(&g),
+                f32_bytes(&state),
+                f32_bytes(&gp),
+                f32_bytes(&gm),
+                f32_bytes(&gv),
+            ],
+            &[AdamDims::new(&config, n as u32)],
+        );
         gp = out[2].clone();
         gm = out[3].clone();
         gv = out[4].clone();
@@ -597,16 +985,43 @@ fn adam_update_matches_cpu_twin() {
     }
     let g = random_vec(&mut r, n, 1.0);
     let skipped = [1.0, 1.0, 3.0, 1.0, 1.0];
-    let out = run_kernel::<AdamUpdate>(&ctx, &[f32_bytes(&g), f32_bytes(&skipped), f32_bytes(&gp), f32_bytes(&gm), f32_bytes(&gv)], &[AdamDims::new(&config, n as u32)]);
-    assert_eq!((&out[2], &out[3], &out[4]), (&gp, &gm, &gv), "a skipped step leaves params and moments alone");
+    let out = run_kernel::<AdamUpdate>(
+        &ctx,
+        &[
+            f32_bytes(&g),
+            f32_bytes(&skipped),
+            f32_bytes(&gp),
+            f32_bytes(&gm),
+            f32_bytes(&gv),
+        ],
+        &[AdamDims::new(&config, n as u32)],
+    );
+    assert_eq!(
+        (&out[2], &out[3], &out[4]),
+        (&gp, &gm, &gv),
+        "a skipped step leaves params and moments alone"
+    );
 }
 
 /// Runs `clip_grad_norm` on `grads` with Adam's step count `t_before`; returns
 /// (step_state, record) where record = [loss, correct, grad_norm, skipped] as f32 bits.
-fn clip_on_gpu(grads: &[f32], max_norm: f32, t_before: f32, config: &AdamConfig) -> (Vec<f32>, Vec<f32>) {
+fn clip_on_gpu(
+    grads: &[f32],
+    max_norm: f32,
+    t_before: f32,
+    config: &AdamConfig,
+) -> (Vec<f32>, Vec<f32>) {
     let ctx = context();
     let dims = ClipDims::new(config, grads.len() as u32, max_norm, 1);
-    let out = run_kernel::<ClipGradNorm>(&ctx, &[f32_bytes(grads), f32_bytes(&[9.0, 9.0, t_before, 9.0, 9.0]), f32_bytes(&[0.0; 8])], &[dims]);
+    let out = run_kernel::<ClipGradNorm>(
+        &ctx,
+        &[
+            f32_bytes(grads),
+            f32_bytes(&[9.0, 9.0, t_before, 9.0, 9.0]),
+            f32_bytes(&[0.0; 8]),
+        ],
+        &[dims],
+    );
     (out[1].clone(), out[2][4..].to_vec())
 }
 
@@ -625,11 +1040,23 @@ fn clip_grad_norm_matches_cpu_twin() {
     assert!(matches!(outcome, ClipOutcome::Clipped { .. }));
     let clipped: Vec<f32> = grads.iter().map(|g| g * state[0]).collect();
     assert_close("clipped", &clipped, &cpu, 1e-6, 1e-6);
-    assert_close("clipped (PyTorch)", &clipped, &[1.153_846, 1.538_461_4, 4.615_384], 1e-6, 1e-6);
+    assert_close(
+        "clipped (PyTorch)",
+        &clipped,
+        &[1.153_846, 1.538_461_4, 4.615_384],
+        1e-6,
+        1e-6,
+    );
     assert_close("norm", &[record[2]], &[13.0], 1e-6, 1e-6);
     assert_eq!((state[1], record[3].to_bits()), (0.0, 0), "not skipped");
     let sc = config.step_scalars(1);
-    assert_close("t, step_size, sqrt(bc2)", &state[2..], &[1.0, sc.step_size, sc.bias_correction2_sqrt], 1e-7, 1e-5);
+    assert_close(
+        "t, step_size, sqrt(bc2)",
+        &state[2..],
+        &[1.0, sc.step_size, sc.bias_correction2_sqrt],
+        1e-7,
+        1e-5,
+    );
 
     let (state, _) = clip_on_gpu(&grads, 20.0, 6.0, &config);
     assert_eq!(state[0], 1.0, "norm below max_norm: unchanged");
@@ -638,7 +1065,17 @@ fn clip_grad_norm_matches_cpu_twin() {
     for t_before in [0u32, 1, 6, 99, 2999, 99_999] {
         let (state, _) = clip_on_gpu(&grads, 0.0, t_before as f32, &config);
         let sc = config.step_scalars(t_before + 1);
-        assert_close(&format!("step {} scalars", t_before + 1), &state[2..], &[(t_before + 1) as f32, sc.step_size, sc.bias_correction2_sqrt], 0.0, 2e-6);
+        assert_close(
+            &format!("step {} scalars", t_before + 1),
+            &state[2..],
+            &[
+                (t_before + 1) as f32,
+                sc.step_size,
+                sc.bias_correction2_sqrt,
+            ],
+            0.0,
+            2e-6,
+        );
     }
 
     let huge = vec![1e20f32; 100];
@@ -651,13 +1088,23 @@ fn clip_grad_norm_matches_cpu_twin() {
         g[1] = bad;
         let (state, record) = clip_on_gpu(&g, 5.0, 4.0, &config);
         assert!(clip_grad_norm(&mut g.clone(), 5.0).skip_step());
-        assert_eq!((state[1], state[2], record[3].to_bits()), (1.0, 4.0, 1), "{bad}: skipped, step count unchanged");
-        assert!(!record[2].is_finite(), "{bad}: the reported norm is not finite");
+        assert_eq!(
+            (state[1], state[2], record[3].to_bits()),
+            (1.0, 4.0, 1),
+            "{bad}: skipped, step count unchanged"
+        );
+        assert!(
+            !record[2].is_finite(),
+            "{bad}: the reported norm is not finite"
+        );
     }
 
     // Clipping off: no norm (−1), nothing skipped even for a NaN, the step counts.
     let (state, record) = clip_on_gpu(&[f32::NAN, 1.0], 0.0, 2.0, &config);
-    assert_eq!((state[0], state[1], state[2], record[2], record[3].to_bits()), (1.0, 0.0, 3.0, -1.0, 0));
+    assert_eq!(
+        (state[0], state[1], state[2], record[2], record[3].to_bits()),
+        (1.0, 0.0, 3.0, -1.0, 0)
+    );
 }
 
 /// `classifier_head` against the CPU head (`features · fc.weightᵀ + fc.bias`, then
@@ -688,7 +1135,15 @@ fn classifier_head_matches_cpu_twin() {
     let grads = vec![5.0; params.len()];
     let out = run_kernel::<ClassifierHead>(
         &ctx,
-        &[f32_bytes(&params), f32_bytes(&features), u32_bytes(&labels), f32_bytes(&vec![0.0; b * c]), f32_bytes(&vec![0.0; b * c]), f32_bytes(&grads), f32_bytes(&[0.0; 12])],
+        &[
+            f32_bytes(&params),
+            f32_bytes(&features),
+            u32_bytes(&labels),
+            f32_bytes(&vec![0.0; b * c]),
+            f32_bytes(&vec![0.0; b * c]),
+            f32_bytes(&grads),
+            f32_bytes(&[0.0; 12]),
+        ],
         &[dims],
     );
     let mut logits = vec![0.0f32; b * c];
@@ -718,16 +1173,47 @@ fn classifier_head_matches_cpu_twin() {
     let results = &out[6];
     assert_close("loss", &[results[4]], &[loss_sum / b as f32], 1e-5, 1e-4);
     assert_eq!(as_u32(&results[5..6]), vec![correct]);
-    assert_eq!((results[6], as_u32(&results[7..8])), (-1.0, vec![0]), "no norm yet, not skipped");
-    assert_eq!(&results[..4], &[0.0; 4], "only the requested slot is written");
-    assert_eq!(&results[8..], &[0.0; 4], "only the requested slot is written");
+    assert_eq!(
+        (results[6], as_u32(&results[7..8])),
+        (-1.0, vec![0]),
+        "no norm yet, not skipped"
+    );
+    assert_eq!(
+        &results[..4],
+        &[0.0; 4],
+        "only the requested slot is written"
+    );
+    assert_eq!(
+        &results[8..],
+        &[0.0; 4],
+        "only the requested slot is written"
+    );
 
     // Extreme logits from F = 1, feature 1, weights [1000, 0, −1000], bias 0.
     let params = [1000.0f32, 0.0, -1000.0, 0.0, 0.0, 0.0];
-    let dims = HeadDims { batch: 2, features: 1, num_classes: 3, mode: 1, feat_offset: 0, fc_w_offset: 0, fc_b_offset: 3, result_slot: 0, inv_batch: 0.5, _pad: [0; 3] };
+    let dims = HeadDims {
+        batch: 2,
+        features: 1,
+        num_classes: 3,
+        mode: 1,
+        feat_offset: 0,
+        fc_w_offset: 0,
+        fc_b_offset: 3,
+        result_slot: 0,
+        inv_batch: 0.5,
+        _pad: [0; 3],
+    };
     let out = run_kernel::<ClassifierHead>(
         &ctx,
-        &[f32_bytes(&params), f32_bytes(&[1.0, 1.0]), u32_bytes(&[0, 2]), f32_bytes(&[0.0; 6]), f32_bytes(&[0.0; 6]), f32_bytes(&[0.0; 6]), f32_bytes(&[0.0; 4])],
+        &[
+            f32_bytes(&params),
+            f32_bytes(&[1.0, 1.0]),
+            u32_bytes(&[0, 2]),
+            f32_bytes(&[0.0; 6]),
+            f32_bytes(&[0.0; 6]),
+            f32_bytes(&[0.0; 6]),
+            f32_bytes(&[0.0; 4]),
+        ],
         &[dims],
     );
     assert_eq!(out[3], vec![1000.0, 0.0, -1000.0, 1000.0, 0.0, -1000.0]);
@@ -735,7 +1221,13 @@ fn classifier_head_matches_cpu_twin() {
     assert_close("extreme loss", &[out[6][0]], &[1000.0], 1e-5, 1e-6);
     assert_eq!(as_u32(&out[6][1..2]), vec![1]);
     assert!(out[4].iter().all(|v| v.is_finite()));
-    assert_close("extreme d_logits", &out[4], &[0.0, 0.0, 0.0, 0.5, 0.0, -0.5], 1e-6, 0.0);
+    assert_close(
+        "extreme d_logits",
+        &out[4],
+        &[0.0, 0.0, 0.0, 0.5, 0.0, -0.5],
+        1e-6,
+        0.0,
+    );
 }
 
 /// A 1-D kernel over more than 65535 workgroups of 256 runs as a 2-D grid (WebGPU's
@@ -744,9 +1236,26 @@ fn classifier_head_matches_cpu_twin() {
 fn two_dimensional_grid_covers_large_arrays() {
     let ctx = context();
     let n = 65_535 * 256 + 1000;
-    let x: Vec<f32> = (0..n).map(|i| if i % 2 == 0 { i as f32 } else { -(i as f32) }).collect();
-    let dims = ActivationDims { len: n as u32, kind: ActivationKind::Relu as u32, _pad: [0; 2] };
-    let y = run_kernel::<Activation>(&ctx, &[f32_bytes(&x), f32_bytes(&vec![-1.0; n + 256])], &[dims]).remove(1);
-    assert!(y[..n].iter().zip(&x).all(|(y, x)| *y == x.max(0.0)), "every element computed");
-    assert!(y[n..].iter().all(|v| *v == -1.0), "nothing past the end written");
+    let x: Vec<f32> = (0..n)
+        .map(|i| if i % 2 == 0 { i as f32 } else { -(i as f32) })
+        .collect();
+    let dims = ActivationDims {
+        len: n as u32,
+        kind: ActivationKind::Relu as u32,
+        _pad: [0; 2],
+    };
+    let y = run_kernel::<Activation>(
+        &ctx,
+        &[f32_bytes(&x), f32_bytes(&vec![-1.0; n + 256])],
+        &[dims],
+    )
+    .remove(1);
+    assert!(
+        y[..n].iter().zip(&x).all(|(y, x)| *y == x.max(0.0)),
+        "every element computed"
+    );
+    assert!(
+        y[n..].iter().all(|v| *v == -1.0),
+        "nothing past the end written"
+    );
 }

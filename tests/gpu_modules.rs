@@ -6,7 +6,9 @@
 mod common;
 mod gpu_support;
 
-use common::{run_fixture_suite, BackendError, ClassifierCase, ClassifierResult, ModuleCase, ModuleResult};
+use common::{
+    run_fixture_suite, BackendError, ClassifierCase, ClassifierResult, ModuleCase, ModuleResult,
+};
 use gpu_support::{block, context};
 use unroll::gpu::{GpuClassifier, GpuContext, GpuError, GpuRnnModule, ModuleInputs};
 use unroll::math::linalg::swap_leading_axes;
@@ -21,12 +23,28 @@ fn backend_error(e: GpuError) -> BackendError {
 /// A module fixture through [`GpuRnnModule`]; `batch_first` tensors are transposed on the host.
 fn gpu_module(ctx: &GpuContext, case: &ModuleCase) -> Result<ModuleResult, BackendError> {
     let (t, b) = (case.seq_len, case.batch);
-    let (i, dh) = (case.spec.input_size, case.spec.num_directions() * case.spec.hidden_size);
-    let to_time_major = |data: &[f32], width: usize| if case.batch_first { swap_leading_axes(data, b, t, width) } else { data.to_vec() };
-    let from_time_major = |data: &[f32], width: usize| if case.batch_first { swap_leading_axes(data, t, b, width) } else { data.to_vec() };
+    let (i, dh) = (
+        case.spec.input_size,
+        case.spec.num_directions() * case.spec.hidden_size,
+    );
+    let to_time_major = |data: &[f32], width: usize| {
+        if case.batch_first {
+            swap_leading_axes(data, b, t, width)
+        } else {
+            data.to_vec()
+        }
+    };
+    let from_time_major = |data: &[f32], width: usize| {
+        if case.batch_first {
+            swap_leading_axes(data, t, b, width)
+        } else {
+            data.to_vec()
+        }
+    };
     let input = to_time_major(&case.input, i);
     let d_output = to_time_major(&case.grad_output, dh);
-    let mut module = GpuRnnModule::new(ctx, case.spec, &case.params, b, t).map_err(backend_error)?;
+    let mut module =
+        GpuRnnModule::new(ctx, case.spec, &case.params, b, t).map_err(backend_error)?;
     let out = block(module.forward_backward(&ModuleInputs {
         seq_len: t,
         batch: b,
@@ -51,13 +69,28 @@ fn gpu_module(ctx: &GpuContext, case: &ModuleCase) -> Result<ModuleResult, Backe
 }
 
 /// A classifier step fixture through [`GpuClassifier`].
-fn gpu_classifier_step(ctx: &GpuContext, case: &ClassifierCase) -> Result<ClassifierResult, BackendError> {
-    let mut gpu = GpuClassifier::new(ctx, case.spec, case.num_classes, &case.params, case.batch.batch, case.batch.seq_len).map_err(backend_error)?;
+fn gpu_classifier_step(
+    ctx: &GpuContext,
+    case: &ClassifierCase,
+) -> Result<ClassifierResult, BackendError> {
+    let mut gpu = GpuClassifier::new(
+        ctx,
+        case.spec,
+        case.num_classes,
+        &case.params,
+        case.batch.batch,
+        case.batch.seq_len,
+    )
+    .map_err(backend_error)?;
     let logits = block(gpu.evaluate(&case.batch)).map_err(backend_error)?;
-    gpu.train_step(&case.batch, case.adam.lr).map_err(backend_error)?;
+    gpu.train_step(&case.batch, case.adam.lr)
+        .map_err(backend_error)?;
     let results = block(gpu.drain_results()).map_err(backend_error)?;
     if results.len() != 1 {
-        return Err(BackendError::Failed(format!("{} step results for one step", results.len())));
+        return Err(BackendError::Failed(format!(
+            "{} step results for one step",
+            results.len()
+        )));
     }
     Ok(ClassifierResult {
         logits,
@@ -70,9 +103,22 @@ fn gpu_classifier_step(ctx: &GpuContext, case: &ClassifierCase) -> Result<Classi
 #[test]
 fn gpu_kernels_pass_every_pytorch_fixture() {
     let ctx = context();
-    let summary = run_fixture_suite("gpu", |case| gpu_module(&ctx, case), |case| gpu_classifier_step(&ctx, case));
-    for required in ["lstm_1layer.json", "clf_lstm_step.json", "gru_2layer_bi.json", "lstm_bi_packed.json"] {
-        assert!(summary.passed.iter().any(|n| n == required), "{required} must run and pass: {:?}", summary.passed);
+    let summary = run_fixture_suite(
+        "gpu",
+        |case| gpu_module(&ctx, case),
+        |case| gpu_classifier_step(&ctx, case),
+    );
+    for required in [
+        "lstm_1layer.json",
+        "clf_lstm_step.json",
+        "gru_2layer_bi.json",
+        "lstm_bi_packed.json",
+    ] {
+        assert!(
+            summary.passed.iter().any(|n| n == required),
+            "{required} must run and pass: {:?}",
+            summary.passed
+        );
     }
     summary.assert_ok(&[]);
 }
@@ -81,11 +127,29 @@ use gpu_support::{assert_close, random_vec, rng};
 use unroll::math::params::{CellKind, Nonlinearity, RnnSpec};
 
 /// Runs a one-sample, dense-input module with the loss `Σ output·d_output + Σ h_n·d_h_n (+ Σ c_n·d_c_n)`.
-fn run_single(spec: RnnSpec, params: &[f32], x: &[f32], d_output: &[f32], d_h_n: &[f32], d_c_n: Option<&[f32]>) -> unroll::gpu::ModuleOutputs {
+fn run_single(
+    spec: RnnSpec,
+    params: &[f32],
+    x: &[f32],
+    d_output: &[f32],
+    d_h_n: &[f32],
+    d_c_n: Option<&[f32]>,
+) -> unroll::gpu::ModuleOutputs {
     let ctx = context();
     let t = x.len() / spec.input_size;
     let mut m = GpuRnnModule::new(&ctx, spec, params, 1, t).unwrap();
-    block(m.forward_backward(&ModuleInputs { seq_len: t, batch: 1, input: x, lengths: None, h0: None, c0: None, d_output, d_h_n: Some(d_h_n), d_c_n })).unwrap()
+    block(m.forward_backward(&ModuleInputs {
+        seq_len: t,
+        batch: 1,
+        input: x,
+        lengths: None,
+        h0: None,
+        c0: None,
+        d_output,
+        d_h_n: Some(d_h_n),
+        d_c_n,
+    }))
+    .unwrap()
 }
 
 /// Hand-checkable `nn.RNN(1, 1)` (pitfalls item 3, values from PyTorch): weight_ih 0.5,
@@ -97,9 +161,24 @@ fn rnn_1x1_hand_case_matches_pytorch_on_gpu() {
     let params = [0.5f32, -0.8, 0.1, 0.2];
     let spec = RnnSpec::new(CellKind::Rnn, 1, 1);
     let out = run_single(spec, &params, &[1.0, -2.0, 3.0], &[0.0; 3], &[1.0], None);
-    assert_close("tanh output", &out.output, &[0.664_036_77, -0.842_935_56, 0.985_914_6], 1e-5, 1e-4);
-    assert_close("grads of h_n", &out.param_grads, &[0.099_769_16, -0.027_880_21, 0.024_391_9, 0.024_391_9], 1e-5, 1e-4);
-    let relu = RnnSpec { nonlinearity: Nonlinearity::Relu, ..spec };
+    assert_close(
+        "tanh output",
+        &out.output,
+        &[0.664_036_77, -0.842_935_56, 0.985_914_6],
+        1e-5,
+        1e-4,
+    );
+    assert_close(
+        "grads of h_n",
+        &out.param_grads,
+        &[0.099_769_16, -0.027_880_21, 0.024_391_9, 0.024_391_9],
+        1e-5,
+        1e-4,
+    );
+    let relu = RnnSpec {
+        nonlinearity: Nonlinearity::Relu,
+        ..spec
+    };
     let out = run_single(relu, &params, &[1.0, -2.0, 3.0], &[0.0; 3], &[1.0], None);
     assert_close("relu output", &out.output, &[0.8, 0.0, 1.8], 1e-5, 1e-4);
 }
@@ -112,7 +191,9 @@ fn rnn_1x1_hand_case_matches_pytorch_on_gpu() {
 fn lstm_1x1_hand_case_matches_pytorch_on_gpu() {
     let ctx = context();
     let spec = RnnSpec::new(CellKind::Lstm, 1, 1);
-    let params = [0.2f32, -0.5, 0.8, 0.3, 0.4, 0.1, -0.7, 0.6, 0.0, 1.0, -0.2, 0.1, 0.1, -0.3, 0.05, 0.2];
+    let params = [
+        0.2f32, -0.5, 0.8, 0.3, 0.4, 0.1, -0.7, 0.6, 0.0, 1.0, -0.2, 0.1, 0.1, -0.3, 0.05, 0.2,
+    ];
     let mut m = GpuRnnModule::new(&ctx, spec, &params, 1, 2).unwrap();
     let out = block(m.forward_backward(&ModuleInputs {
         seq_len: 2,
@@ -128,8 +209,20 @@ fn lstm_1x1_hand_case_matches_pytorch_on_gpu() {
     .unwrap();
     assert_close("h1", &out.output[..1], &[0.126_871_14], 1e-5, 1e-4);
     assert_close("h_n", &out.h_n, &[0.129_766_79], 1e-5, 1e-4);
-    assert_close("c_n", out.c_n.as_deref().unwrap(), &[0.209_455_12], 1e-5, 1e-4);
-    assert_close("d weight_ih", &out.param_grads[..4], &[0.111_729_08, 0.005_752_44, 0.707_202_6, 0.000_196_12], 1e-5, 1e-4);
+    assert_close(
+        "c_n",
+        out.c_n.as_deref().unwrap(),
+        &[0.209_455_12],
+        1e-5,
+        1e-4,
+    );
+    assert_close(
+        "d weight_ih",
+        &out.param_grads[..4],
+        &[0.111_729_08, 0.005_752_44, 0.707_202_6, 0.000_196_12],
+        1e-5,
+        1e-4,
+    );
     let d_bias = [0.143_228_79, 0.042_754_97, 1.146_091_7, 0.024_295_22];
     assert_close("d bias_ih", &out.param_grads[8..12], &d_bias, 1e-5, 1e-4);
     assert_close("d bias_hh", &out.param_grads[12..16], &d_bias, 1e-5, 1e-4);
@@ -141,7 +234,10 @@ fn lstm_1x1_hand_case_matches_pytorch_on_gpu() {
 fn huge_preactivations_stay_finite_for_every_cell() {
     for cell in [CellKind::Rnn, CellKind::Lstm, CellKind::Gru] {
         for scale in [100.0f32, 1e4] {
-            let spec = RnnSpec { bidirectional: true, ..RnnSpec::new(cell, 3, 4) };
+            let spec = RnnSpec {
+                bidirectional: true,
+                ..RnnSpec::new(cell, 3, 4)
+            };
             let layout = unroll::math::params::ParamLayout::rnn(&spec, "");
             let mut r = rng(30);
             let params = random_vec(&mut r, layout.total_len(), scale);
@@ -150,8 +246,18 @@ fn huge_preactivations_stay_finite_for_every_cell() {
             let d_h_n = random_vec(&mut r, 2 * 4, 1.0);
             let d_c_n = (cell == CellKind::Lstm).then(|| random_vec(&mut r, 2 * 4, 1.0));
             let out = run_single(spec, &params, &x, &d_output, &d_h_n, d_c_n.as_deref());
-            let all = out.output.iter().chain(&out.h_n).chain(out.c_n.iter().flatten()).chain(&out.param_grads).chain(&out.d_input).chain(&out.d_h0);
-            assert!(all.clone().all(|v| v.is_finite()), "{cell:?} ×{scale}: non-finite value");
+            let all = out
+                .output
+                .iter()
+                .chain(&out.h_n)
+                .chain(out.c_n.iter().flatten())
+                .chain(&out.param_grads)
+                .chain(&out.d_input)
+                .chain(&out.d_h0);
+            assert!(
+                all.clone().all(|v| v.is_finite()),
+                "{cell:?} ×{scale}: non-finite value"
+            );
         }
     }
 }
@@ -163,7 +269,11 @@ fn huge_preactivations_stay_finite_for_every_cell() {
 fn gpu_module_is_padding_invariant() {
     let ctx = context();
     for cell in [CellKind::Rnn, CellKind::Lstm, CellKind::Gru] {
-        let spec = RnnSpec { bidirectional: true, num_layers: 2, ..RnnSpec::new(cell, 3, 5) };
+        let spec = RnnSpec {
+            bidirectional: true,
+            num_layers: 2,
+            ..RnnSpec::new(cell, 3, 5)
+        };
         let layout = unroll::math::params::ParamLayout::rnn(&spec, "");
         let (h, dh, ld) = (5, 10, 4);
         let mut r = rng(31);
@@ -221,10 +331,23 @@ fn gpu_module_is_padding_invariant() {
         }
         assert_close(&format!("{name} output"), &out_at, &a.output, 1e-5, 0.0);
         for t in len..big_t {
-            assert!(p.output[(t * big_b + at) * dh..][..dh].iter().all(|v| *v == 0.0), "{name}: output at padding is 0");
+            assert!(
+                p.output[(t * big_b + at) * dh..][..dh]
+                    .iter()
+                    .all(|v| *v == 0.0),
+                "{name}: output at padding is 0"
+            );
         }
-        let h_n_at: Vec<f32> = (0..ld).flat_map(|k| p.h_n[(k * big_b + at) * h..][..h].to_vec()).collect();
+        let h_n_at: Vec<f32> = (0..ld)
+            .flat_map(|k| p.h_n[(k * big_b + at) * h..][..h].to_vec())
+            .collect();
         assert_close(&format!("{name} h_n"), &h_n_at, &a.h_n, 1e-5, 0.0);
-        assert_close(&format!("{name} param grads"), &p.param_grads, &a.param_grads, 1e-5, 0.0);
+        assert_close(
+            &format!("{name} param grads"),
+            &p.param_grads,
+            &a.param_grads,
+            1e-5,
+            0.0,
+        );
     }
 }

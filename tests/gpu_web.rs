@@ -65,16 +65,40 @@ fn batch(seed: u32, b: usize, t: usize) -> ClassifierBatch {
         }
     }
     let labels = (0..b).map(|_| next(18)).collect();
-    ClassifierBatch { batch: b, seq_len: t, tokens, lengths, labels }
+    ClassifierBatch {
+        batch: b,
+        seq_len: t,
+        tokens,
+        lengths,
+        labels,
+    }
 }
 
 #[wasm_bindgen_test]
 async fn webgpu_kernels_work_in_the_browser() {
-    let ctx = GpuContext::new().await.expect("WebGPU adapter (--enable-unsafe-webgpu)");
-    log(&format!("adapter: {:?} {:?}", ctx.description(), ctx.adapter_info.backend));
+    let ctx = GpuContext::new()
+        .await
+        .expect("WebGPU adapter (--enable-unsafe-webgpu)");
+    log(&format!(
+        "adapter: {:?} {:?}",
+        ctx.description(),
+        ctx.adapter_info.backend
+    ));
 
     // Activations on extreme inputs: SwiftShader's raw tanh(±100) is NaN.
-    let x = [f32::NEG_INFINITY, -1000.0, -100.0, -89.0, -9.1, 0.0, 9.1, 89.0, 100.0, 1000.0, f32::INFINITY];
+    let x = [
+        f32::NEG_INFINITY,
+        -1000.0,
+        -100.0,
+        -89.0,
+        -9.1,
+        0.0,
+        9.1,
+        89.0,
+        100.0,
+        1000.0,
+        f32::INFINITY,
+    ];
     let k: Kernel<Activation> = Kernel::new(&ctx);
     for kind in [ActivationKind::Tanh, ActivationKind::Sigmoid] {
         let xb = buffers::storage_with(&ctx, "x", bytemuck::cast_slice(&x));
@@ -84,7 +108,17 @@ async fn webgpu_kernels_work_in_the_browser() {
         let mut enc = ctx.device.create_command_encoder(&Default::default());
         {
             let mut pass = enc.begin_compute_pass(&Default::default());
-            k.encode(&mut pass, &group, &mut arena, ActivationDims { len: x.len() as u32, kind: kind as u32, _pad: [0; 2] }).unwrap();
+            k.encode(
+                &mut pass,
+                &group,
+                &mut arena,
+                ActivationDims {
+                    len: x.len() as u32,
+                    kind: kind as u32,
+                    _pad: [0; 2],
+                },
+            )
+            .unwrap();
         }
         arena.upload(&ctx.queue);
         ctx.queue.submit([enc.finish()]);
@@ -117,12 +151,22 @@ async fn webgpu_kernels_work_in_the_browser() {
         let r = gpu.drain_results().await.unwrap();
         let g_grads = gpu.read_grads().await.unwrap();
         let g_after = gpu.read_params().await.unwrap();
-        for (what, a, e) in [("logits", &g_logits, &logits), ("grads", &g_grads, &grads), ("params", &g_after, &after)] {
+        for (what, a, e) in [
+            ("logits", &g_logits, &logits),
+            ("grads", &g_grads, &grads),
+            ("params", &g_after, &after),
+        ] {
             let (bad, max) = worst(a, e, 1e-5, 1e-4);
-            log(&format!("{cell:?} {what}: {bad} outside tolerance, max err {max:e}"));
+            log(&format!(
+                "{cell:?} {what}: {bad} outside tolerance, max err {max:e}"
+            ));
             assert_eq!(bad, 0, "{cell:?} {what}");
         }
-        assert!((r[0].loss - loss).abs() <= 1e-5 + 1e-4 * loss.abs(), "{cell:?} loss {} vs {loss}", r[0].loss);
+        assert!(
+            (r[0].loss - loss).abs() <= 1e-5 + 1e-4 * loss.abs(),
+            "{cell:?} loss {} vs {loss}",
+            r[0].loss
+        );
     }
 
     // Timing: hidden 128 and 32, batch 64, names-like lengths (T = 12).
@@ -141,7 +185,10 @@ async fn webgpu_kernels_work_in_the_browser() {
         }
         let r = gpu.drain_results().await.unwrap();
         let ms = (now_ms() - t0) / steps as f64;
-        log(&format!("SwiftShader LSTM hidden {hidden} batch 64 seq_len 12: {ms:.1} ms/step (last loss {})", r[r.len() - 1].loss));
+        log(&format!(
+            "SwiftShader LSTM hidden {hidden} batch 64 seq_len 12: {ms:.1} ms/step (last loss {})",
+            r[r.len() - 1].loss
+        ));
         assert!(r.iter().all(|s| s.loss.is_finite()));
     }
 }

@@ -18,8 +18,8 @@ use unroll::math::optim::{Adam, AdamConfig};
 use unroll::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
 use unroll::math::recurrent::{RnnModule, TensorRef};
 use unroll::weights::{
-    export_classifier, export_module, export_params, import_classifier, import_module, import_params, read_metadata,
-    ClassifierInfo, ClassifierLimits, TensorProblem, WeightsError,
+    export_classifier, export_module, export_params, import_classifier, import_module,
+    import_params, read_metadata, ClassifierInfo, ClassifierLimits, TensorProblem, WeightsError,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -49,21 +49,38 @@ impl View for &Raw {
 }
 
 fn f32_raw(shape: &[usize], v: &[f32]) -> Raw {
-    Raw { dtype: Dtype::F32, shape: shape.to_vec(), bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect() }
+    Raw {
+        dtype: Dtype::F32,
+        shape: shape.to_vec(),
+        bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+    }
 }
 
 fn f64_raw(shape: &[usize], v: &[f64]) -> Raw {
-    Raw { dtype: Dtype::F64, shape: shape.to_vec(), bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect() }
+    Raw {
+        dtype: Dtype::F64,
+        shape: shape.to_vec(),
+        bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+    }
 }
 
 fn zeros_raw(dtype: Dtype, shape: &[usize], bytes_per_value: usize) -> Raw {
-    Raw { dtype, shape: shape.to_vec(), bytes: vec![0; shape.iter().product::<usize>() * bytes_per_value] }
+    Raw {
+        dtype,
+        shape: shape.to_vec(),
+        bytes: vec![0; shape.iter().product::<usize>() * bytes_per_value],
+    }
 }
 
 /// safetensors bytes of `tensors` with optional metadata.
 fn file(tensors: &[(&str, &Raw)], metadata: Option<&[(&str, &str)]>) -> Vec<u8> {
-    let meta = metadata.map(|m| m.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect());
-    safetensors::serialize(tensors.iter().map(|(n, r)| (n.to_string(), *r)), meta).expect("test file serialises")
+    let meta = metadata.map(|m| {
+        m.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    });
+    safetensors::serialize(tensors.iter().map(|(n, r)| (n.to_string(), *r)), meta)
+        .expect("test file serialises")
 }
 
 fn random_params(len: usize, seed: u64) -> Vec<f32> {
@@ -88,7 +105,11 @@ type Header = BTreeMap<String, (Dtype, Vec<usize>)>;
 /// What a safetensors header says: name → (dtype, shape), and the metadata.
 fn header(bytes: &[u8]) -> (Header, BTreeMap<String, String>) {
     let st = SafeTensors::deserialize(bytes).expect("valid file");
-    let tensors = st.tensors().into_iter().map(|(n, v)| (n, (v.dtype(), v.shape().to_vec()))).collect();
+    let tensors = st
+        .tensors()
+        .into_iter()
+        .map(|(n, v)| (n, (v.dtype(), v.shape().to_vec())))
+        .collect();
     (tensors, read_metadata(bytes).expect("metadata"))
 }
 
@@ -101,31 +122,64 @@ fn header(bytes: &[u8]) -> (Header, BTreeMap<String, String>) {
 /// metadata describes the module.
 #[test]
 fn module_round_trip_every_cell_layers_and_directions() {
-    let cells = [(CellKind::Rnn, Nonlinearity::Tanh), (CellKind::Rnn, Nonlinearity::Relu), (CellKind::Lstm, Nonlinearity::Tanh), (CellKind::Gru, Nonlinearity::Tanh)];
+    let cells = [
+        (CellKind::Rnn, Nonlinearity::Tanh),
+        (CellKind::Rnn, Nonlinearity::Relu),
+        (CellKind::Lstm, Nonlinearity::Tanh),
+        (CellKind::Gru, Nonlinearity::Tanh),
+    ];
     let mut cases = 0;
     for (cell, nonlinearity) in cells {
         for num_layers in 1..=3 {
             for bidirectional in [false, true] {
-                let spec = RnnSpec { cell, nonlinearity, input_size: 5, hidden_size: 3, num_layers, bidirectional };
+                let spec = RnnSpec {
+                    cell,
+                    nonlinearity,
+                    input_size: 5,
+                    hidden_size: 3,
+                    num_layers,
+                    bidirectional,
+                };
                 let layout = ParamLayout::rnn(&spec, "");
                 let params = random_params(layout.total_len(), cases);
                 let bytes = export_module(&spec, &params).unwrap();
 
                 let (tensors, meta) = header(&bytes);
-                let expected: BTreeMap<String, (Dtype, Vec<usize>)> =
-                    layout.entries.iter().map(|e| (e.name.clone(), (Dtype::F32, e.shape.clone()))).collect();
-                assert_eq!(tensors, expected, "{spec:?}: names/dtypes/shapes in the file");
+                let expected: BTreeMap<String, (Dtype, Vec<usize>)> = layout
+                    .entries
+                    .iter()
+                    .map(|e| (e.name.clone(), (Dtype::F32, e.shape.clone())))
+                    .collect();
+                assert_eq!(
+                    tensors, expected,
+                    "{spec:?}: names/dtypes/shapes in the file"
+                );
                 assert_eq!(meta["model"], "module");
                 assert_eq!(meta["cell"], cell.as_str());
-                assert_eq!(meta["nonlinearity"], if nonlinearity == Nonlinearity::Relu { "relu" } else { "tanh" });
+                assert_eq!(
+                    meta["nonlinearity"],
+                    if nonlinearity == Nonlinearity::Relu {
+                        "relu"
+                    } else {
+                        "tanh"
+                    }
+                );
                 assert_eq!(meta["num_layers"], num_layers.to_string());
                 assert_eq!(meta["bidirectional"], bidirectional.to_string());
                 assert_eq!(meta["hidden_size"], "3");
                 assert_eq!(meta["input_size"], "5");
 
                 let back = import_module(&bytes, &spec).unwrap();
-                assert_eq!(bits(&back.params), bits(&params), "{spec:?}: parameters changed in the round trip");
-                assert!(back.notes.is_empty(), "F32 needs no conversion: {:?}", back.notes);
+                assert_eq!(
+                    bits(&back.params),
+                    bits(&params),
+                    "{spec:?}: parameters changed in the round trip"
+                );
+                assert!(
+                    back.notes.is_empty(),
+                    "F32 needs no conversion: {:?}",
+                    back.notes
+                );
                 cases += 1;
             }
         }
@@ -137,7 +191,14 @@ fn module_round_trip_every_cell_layers_and_directions() {
 /// `l1` input width `D·H`).
 #[test]
 fn bidirectional_names_and_shapes_are_pytorchs() {
-    let spec = RnnSpec { cell: CellKind::Gru, nonlinearity: Nonlinearity::Tanh, input_size: 10, hidden_size: 8, num_layers: 2, bidirectional: true };
+    let spec = RnnSpec {
+        cell: CellKind::Gru,
+        nonlinearity: Nonlinearity::Tanh,
+        input_size: 10,
+        hidden_size: 8,
+        num_layers: 2,
+        bidirectional: true,
+    };
     let bytes = export_module(&spec, &vec![0.25; ParamLayout::rnn(&spec, "").total_len()]).unwrap();
     let (tensors, _) = header(&bytes);
     assert_eq!(tensors.len(), 16);
@@ -148,7 +209,9 @@ fn bidirectional_names_and_shapes_are_pytorchs() {
 }
 
 fn names_batch() -> ClassifierBatch {
-    let names = ["Nguyen", "Schmidt", "O'Brien", "Kowalski", "Tanaka", "Rossi", "Li"];
+    let names = [
+        "Nguyen", "Schmidt", "O'Brien", "Kowalski", "Tanaka", "Rossi", "Li",
+    ];
     let encoded: Vec<Vec<u32>> = names.iter().map(|n| encode(n).unwrap()).collect();
     let seq_len = encoded.iter().map(Vec::len).max().unwrap();
     let mut tokens = vec![0u32; names.len() * seq_len];
@@ -173,8 +236,19 @@ fn class_names(n: usize) -> Vec<String> {
 /// logits and predictions.
 #[test]
 fn classifier_exported_from_cpu_model_reproduces_predictions_after_import() {
-    for (cell, num_layers, bidirectional) in [(CellKind::Lstm, 1, false), (CellKind::Gru, 2, true), (CellKind::Rnn, 1, true)] {
-        let spec = RnnSpec { cell, nonlinearity: Nonlinearity::Tanh, input_size: VOCAB_SIZE, hidden_size: 16, num_layers, bidirectional };
+    for (cell, num_layers, bidirectional) in [
+        (CellKind::Lstm, 1, false),
+        (CellKind::Gru, 2, true),
+        (CellKind::Rnn, 1, true),
+    ] {
+        let spec = RnnSpec {
+            cell,
+            nonlinearity: Nonlinearity::Tanh,
+            input_size: VOCAB_SIZE,
+            hidden_size: 16,
+            num_layers,
+            bidirectional,
+        };
         let model = ClassifierModel::new(spec, 4);
         let mut params = init_params(&model.layout, &spec, 7);
         let batch = names_batch();
@@ -183,12 +257,18 @@ fn classifier_exported_from_cpu_model_reproduces_predictions_after_import() {
             let (_, grads, _) = model.loss_and_grads(&params, &batch);
             adam.update(&mut params, &grads);
         }
-        let info = ClassifierInfo { classes: Some(class_names(4)), vocabulary: Some(VOCAB.to_string()) };
+        let info = ClassifierInfo {
+            classes: Some(class_names(4)),
+            vocabulary: Some(VOCAB.to_string()),
+        };
         let bytes = export_classifier(&model, &params, &info).unwrap();
 
         let (tensors, meta) = header(&bytes);
         assert_eq!(tensors.len(), 4 * num_layers * spec.num_directions() + 2);
-        assert_eq!(tensors["fc.weight"], (Dtype::F32, vec![4, 16 * spec.num_directions()]));
+        assert_eq!(
+            tensors["fc.weight"],
+            (Dtype::F32, vec![4, 16 * spec.num_directions()])
+        );
         assert_eq!(tensors["fc.bias"], (Dtype::F32, vec![4]));
         assert!(tensors.contains_key("rnn.weight_ih_l0"));
         assert_eq!(meta["model"], "classifier");
@@ -205,9 +285,16 @@ fn classifier_exported_from_cpu_model_reproduces_predictions_after_import() {
         assert_eq!(bits(&loaded.params), bits(&params));
         let before = model.forward(&params, &batch).logits;
         let after = loaded.model.forward(&loaded.params, &batch).logits;
-        assert_eq!(bits(&after), bits(&before), "{cell:?}: logits differ after import");
+        assert_eq!(
+            bits(&after),
+            bits(&before),
+            "{cell:?}: logits differ after import"
+        );
         let name = encode("Dvorak").unwrap();
-        assert_eq!(bits(&loaded.model.predict(&loaded.params, &name).unwrap()), bits(&model.predict(&params, &name).unwrap()));
+        assert_eq!(
+            bits(&loaded.model.predict(&loaded.params, &name).unwrap()),
+            bits(&model.predict(&params, &name).unwrap())
+        );
     }
 }
 
@@ -231,30 +318,70 @@ fn every_problem_is_reported_by_name_in_one_error() {
     let extra1 = f32_raw(&[16, 4], &[0.0; 64]);
     let extra2 = f32_raw(&[2, 4], &[0.0; 8]);
     let bytes = file(
-        &[("weight_ih_l0", &w_ih), ("bias_ih_l0", &b_ih), ("bias_hh_l0", &b_hh), ("weight_hh_l0", &w_hh), ("weight_ih_l1", &extra1), ("fc.weight", &extra2)],
+        &[
+            ("weight_ih_l0", &w_ih),
+            ("bias_ih_l0", &b_ih),
+            ("bias_hh_l0", &b_hh),
+            ("weight_hh_l0", &w_hh),
+            ("weight_ih_l1", &extra1),
+            ("fc.weight", &extra2),
+        ],
         None,
     );
     let problems = mismatch(import_module(&bytes, &spec).unwrap_err());
     assert_eq!(
         problems,
         vec![
-            TensorProblem::NonFinite { name: "weight_hh_l0".into(), count: 2 },
-            TensorProblem::Dtype { name: "bias_ih_l0".into(), dtype: "I64".into() },
-            TensorProblem::Shape { name: "bias_hh_l0".into(), expected: vec![16], got: vec![12] },
-            TensorProblem::Unexpected { name: "fc.weight".into(), shape: vec![2, 4] },
-            TensorProblem::Unexpected { name: "weight_ih_l1".into(), shape: vec![16, 4] },
+            TensorProblem::NonFinite {
+                name: "weight_hh_l0".into(),
+                count: 2
+            },
+            TensorProblem::Dtype {
+                name: "bias_ih_l0".into(),
+                dtype: "I64".into()
+            },
+            TensorProblem::Shape {
+                name: "bias_hh_l0".into(),
+                expected: vec![16],
+                got: vec![12]
+            },
+            TensorProblem::Unexpected {
+                name: "fc.weight".into(),
+                shape: vec![2, 4]
+            },
+            TensorProblem::Unexpected {
+                name: "weight_ih_l1".into(),
+                shape: vec![16, 4]
+            },
         ]
     );
 
-    let without_hh = file(&[("weight_ih_l0", &w_ih), ("bias_ih_l0", &b_ih), ("bias_hh_l0", &b_hh)], None);
+    let without_hh = file(
+        &[
+            ("weight_ih_l0", &w_ih),
+            ("bias_ih_l0", &b_ih),
+            ("bias_hh_l0", &b_hh),
+        ],
+        None,
+    );
     let err = import_module(&without_hh, &spec).unwrap_err();
     let msg = err.to_string();
     assert_eq!(
         mismatch(err),
         vec![
-            TensorProblem::Missing { name: "weight_hh_l0".into(), shape: vec![16, 4] },
-            TensorProblem::Dtype { name: "bias_ih_l0".into(), dtype: "I64".into() },
-            TensorProblem::Shape { name: "bias_hh_l0".into(), expected: vec![16], got: vec![12] },
+            TensorProblem::Missing {
+                name: "weight_hh_l0".into(),
+                shape: vec![16, 4]
+            },
+            TensorProblem::Dtype {
+                name: "bias_ih_l0".into(),
+                dtype: "I64".into()
+            },
+            TensorProblem::Shape {
+                name: "bias_hh_l0".into(),
+                expected: vec![16],
+                got: vec![12]
+            },
         ]
     );
     assert_eq!(
@@ -274,7 +401,16 @@ fn bare_module_file_into_classifier_layout_lists_every_name() {
     let bytes = export_module(&spec, &vec![0.0; ParamLayout::rnn(&spec, "").total_len()]).unwrap();
     let layout = ParamLayout::classifier(&spec, 3);
     let problems = mismatch(import_params(&bytes, &layout).unwrap_err());
-    let names: Vec<String> = problems.iter().map(|p| format!("{}:{}", matches!(p, TensorProblem::Missing { .. }), p.name())).collect();
+    let names: Vec<String> = problems
+        .iter()
+        .map(|p| {
+            format!(
+                "{}:{}",
+                matches!(p, TensorProblem::Missing { .. }),
+                p.name()
+            )
+        })
+        .collect();
     assert_eq!(
         names,
         [
@@ -292,7 +428,10 @@ fn bare_module_file_into_classifier_layout_lists_every_name() {
     );
     // The classifier loader refuses the bare module up front (its metadata says `module`).
     let err = import_classifier(&bytes, &ClassifierLimits::UI).unwrap_err();
-    assert!(matches!(err, WeightsError::Metadata(ref m) if m.contains("holds a `module`, not a classifier")), "{err}");
+    assert!(
+        matches!(err, WeightsError::Metadata(ref m) if m.contains("holds a `module`, not a classifier")),
+        "{err}"
+    );
 }
 
 /// F64, F16 and BF16 tensors are converted to f32 with a note per tensor; values that are exact
@@ -301,15 +440,55 @@ fn bare_module_file_into_classifier_layout_lists_every_name() {
 fn f64_f16_bf16_are_converted_with_a_note_each() {
     let spec = RnnSpec::new(CellKind::Rnn, 2, 2); // w_ih [2,2], w_hh [2,2], b_ih [2], b_hh [2]
     let w_ih = f64_raw(&[2, 2], &[0.1, -2.5, 1e-3, 3.0]);
-    let f16 = |v: &[f32]| v.iter().flat_map(|&x| half::f16::from_f32(x).to_le_bytes()).collect::<Vec<u8>>();
-    let bf16 = |v: &[f32]| v.iter().flat_map(|&x| half::bf16::from_f32(x).to_le_bytes()).collect::<Vec<u8>>();
-    let w_hh = Raw { dtype: Dtype::F16, shape: vec![2, 2], bytes: f16(&[0.5, -1.25, 0.099975586, 65504.0]) };
-    let b_ih = Raw { dtype: Dtype::BF16, shape: vec![2], bytes: bf16(&[-0.75, 3.0e38]) };
+    let f16 = |v: &[f32]| {
+        v.iter()
+            .flat_map(|&x| half::f16::from_f32(x).to_le_bytes())
+            .collect::<Vec<u8>>()
+    };
+    let bf16 = |v: &[f32]| {
+        v.iter()
+            .flat_map(|&x| half::bf16::from_f32(x).to_le_bytes())
+            .collect::<Vec<u8>>()
+    };
+    let w_hh = Raw {
+        dtype: Dtype::F16,
+        shape: vec![2, 2],
+        bytes: f16(&[0.5, -1.25, 0.099975586, 65504.0]),
+    };
+    let b_ih = Raw {
+        dtype: Dtype::BF16,
+        shape: vec![2],
+        bytes: bf16(&[-0.75, 3.0e38]),
+    };
     let b_hh = f32_raw(&[2], &[0.125, -0.5]);
-    let bytes = file(&[("weight_ih_l0", &w_ih), ("weight_hh_l0", &w_hh), ("bias_ih_l0", &b_ih), ("bias_hh_l0", &b_hh)], None);
+    let bytes = file(
+        &[
+            ("weight_ih_l0", &w_ih),
+            ("weight_hh_l0", &w_hh),
+            ("bias_ih_l0", &b_ih),
+            ("bias_hh_l0", &b_hh),
+        ],
+        None,
+    );
     let got = import_module(&bytes, &spec).unwrap();
     let bf16_big = half::bf16::from_f32(3.0e38).to_f32();
-    assert_eq!(got.params, vec![0.1f32, -2.5, 1e-3, 3.0, 0.5, -1.25, 0.099975586, 65504.0, -0.75, bf16_big, 0.125, -0.5]);
+    assert_eq!(
+        got.params,
+        vec![
+            0.1f32,
+            -2.5,
+            1e-3,
+            3.0,
+            0.5,
+            -1.25,
+            0.099975586,
+            65504.0,
+            -0.75,
+            bf16_big,
+            0.125,
+            -0.5
+        ]
+    );
     assert_eq!(
         got.notes,
         [
@@ -320,8 +499,22 @@ fn f64_f16_bf16_are_converted_with_a_note_each() {
     );
     // An F64 value beyond f32's range becomes inf: reported, not imported.
     let huge = f64_raw(&[2, 2], &[1e300, 0.0, 0.0, 0.0]);
-    let bytes = file(&[("weight_ih_l0", &huge), ("weight_hh_l0", &w_hh), ("bias_ih_l0", &b_ih), ("bias_hh_l0", &b_hh)], None);
-    assert_eq!(mismatch(import_module(&bytes, &spec).unwrap_err()), vec![TensorProblem::NonFinite { name: "weight_ih_l0".into(), count: 1 }]);
+    let bytes = file(
+        &[
+            ("weight_ih_l0", &huge),
+            ("weight_hh_l0", &w_hh),
+            ("bias_ih_l0", &b_ih),
+            ("bias_hh_l0", &b_hh),
+        ],
+        None,
+    );
+    assert_eq!(
+        mismatch(import_module(&bytes, &spec).unwrap_err()),
+        vec![TensorProblem::NonFinite {
+            name: "weight_ih_l0".into(),
+            count: 1
+        }]
+    );
 }
 
 /// Damaged bytes give `Corrupt` with the reader's reason, never a panic.
@@ -333,11 +526,31 @@ fn corrupt_bytes_give_a_clear_error() {
     let mut cases: Vec<(&str, Vec<u8>, &str)> = vec![
         ("empty", vec![], "header too small"),
         ("7 bytes", vec![1, 0, 0, 0, 0, 0, 0], "header too small"),
-        ("header length u64::MAX", u64::MAX.to_le_bytes().to_vec(), "header too large"),
-        ("header longer than the file", [&200u64.to_le_bytes()[..], b"{}"].concat(), "invalid header length"),
-        ("truncated data", good[..good.len() - 1].to_vec(), "incomplete metadata"),
-        ("one byte too many", [&good[..], &[0u8]].concat(), "incomplete metadata"),
-        ("text file", b"weight_ih_l0 = [0.1, 0.2]\n".to_vec(), "header too large"),
+        (
+            "header length u64::MAX",
+            u64::MAX.to_le_bytes().to_vec(),
+            "header too large",
+        ),
+        (
+            "header longer than the file",
+            [&200u64.to_le_bytes()[..], b"{}"].concat(),
+            "invalid header length",
+        ),
+        (
+            "truncated data",
+            good[..good.len() - 1].to_vec(),
+            "incomplete metadata",
+        ),
+        (
+            "one byte too many",
+            [&good[..], &[0u8]].concat(),
+            "incomplete metadata",
+        ),
+        (
+            "text file",
+            b"weight_ih_l0 = [0.1, 0.2]\n".to_vec(),
+            "header too large",
+        ),
     ];
     let mut bad_json = good.clone();
     bad_json[8] = b'[';
@@ -356,9 +569,21 @@ fn corrupt_bytes_give_a_clear_error() {
         let err = import_module(&bytes, &spec).unwrap_err();
         let msg = err.to_string();
         assert!(matches!(err, WeightsError::Corrupt(_)), "{what}: {err:?}");
-        assert!(msg.starts_with("not a valid .safetensors file: ") && msg.contains(reason), "{what}: {msg}");
-        assert!(matches!(import_classifier(&bytes, &ClassifierLimits::UI), Err(WeightsError::Corrupt(_))), "{what}");
-        assert!(matches!(read_metadata(&bytes), Err(WeightsError::Corrupt(_))), "{what}");
+        assert!(
+            msg.starts_with("not a valid .safetensors file: ") && msg.contains(reason),
+            "{what}: {msg}"
+        );
+        assert!(
+            matches!(
+                import_classifier(&bytes, &ClassifierLimits::UI),
+                Err(WeightsError::Corrupt(_))
+            ),
+            "{what}"
+        );
+        assert!(
+            matches!(read_metadata(&bytes), Err(WeightsError::Corrupt(_))),
+            "{what}"
+        );
     }
 }
 
@@ -367,24 +592,50 @@ fn corrupt_bytes_give_a_clear_error() {
 fn export_rejects_a_parameter_vector_of_the_wrong_length() {
     let spec = RnnSpec::new(CellKind::Gru, 3, 4);
     let n = ParamLayout::rnn(&spec, "").total_len();
-    assert_eq!(export_module(&spec, &vec![0.0; n - 1]).unwrap_err(), WeightsError::ParamsLength { expected: n, got: n - 1 });
+    assert_eq!(
+        export_module(&spec, &vec![0.0; n - 1]).unwrap_err(),
+        WeightsError::ParamsLength {
+            expected: n,
+            got: n - 1
+        }
+    );
     let layout = ParamLayout::classifier(&spec, 2);
     let e = export_params(&layout, &[], &BTreeMap::new()).unwrap_err();
-    assert_eq!(e.to_string(), format!("parameter vector has 0 values, the layout has {}", layout.total_len()));
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "parameter vector has 0 values, the layout has {}",
+            layout.total_len()
+        )
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
 // Rebuilding the classifier: metadata, limits, inference from shapes
 // ---------------------------------------------------------------------------------------------
 
-fn tiny_classifier_tensors(hidden: usize, gates: usize, input: usize, classes: usize) -> Vec<(String, Raw)> {
+fn tiny_classifier_tensors(
+    hidden: usize,
+    gates: usize,
+    input: usize,
+    classes: usize,
+) -> Vec<(String, Raw)> {
     let gh = gates * hidden;
     vec![
-        ("rnn.weight_ih_l0".into(), f32_raw(&[gh, input], &vec![0.1; gh * input])),
-        ("rnn.weight_hh_l0".into(), f32_raw(&[gh, hidden], &vec![0.1; gh * hidden])),
+        (
+            "rnn.weight_ih_l0".into(),
+            f32_raw(&[gh, input], &vec![0.1; gh * input]),
+        ),
+        (
+            "rnn.weight_hh_l0".into(),
+            f32_raw(&[gh, hidden], &vec![0.1; gh * hidden]),
+        ),
         ("rnn.bias_ih_l0".into(), f32_raw(&[gh], &vec![0.0; gh])),
         ("rnn.bias_hh_l0".into(), f32_raw(&[gh], &vec![0.0; gh])),
-        ("fc.weight".into(), f32_raw(&[classes, hidden], &vec![0.2; classes * hidden])),
+        (
+            "fc.weight".into(),
+            f32_raw(&[classes, hidden], &vec![0.2; classes * hidden]),
+        ),
         ("fc.bias".into(), f32_raw(&[classes], &vec![0.0; classes])),
     ]
 }
@@ -425,26 +676,49 @@ fn classifier_file(tensors: &[(String, Raw)], meta: Option<Vec<(String, String)>
 fn classifier_sizes_beyond_the_ui_limits_are_refused_before_allocation() {
     let tensors = tiny_classifier_tensors(2, 4, 5, 3);
     let cases: [(&[(&str, &str)], &str); 5] = [
-        (&[("hidden_size", "1000000000000")], "hidden_size = 1000000000000 (at most 256)"),
+        (
+            &[("hidden_size", "1000000000000")],
+            "hidden_size = 1000000000000 (at most 256)",
+        ),
         (&[("hidden_size", "257")], "hidden_size = 257 (at most 256)"),
         (&[("num_layers", "5")], "num_layers = 5 (at most 4)"),
-        (&[("num_layers", "0"), ("num_classes", "100000")], "num_layers = 0 (must be at least 1), num_classes = 100000 (at most 1000)"),
-        (&[("input_size", "18446744073709551615")], "input_size = 18446744073709551615 (at most 256)"),
+        (
+            &[("num_layers", "0"), ("num_classes", "100000")],
+            "num_layers = 0 (must be at least 1), num_classes = 100000 (at most 1000)",
+        ),
+        (
+            &[("input_size", "18446744073709551615")],
+            "input_size = 18446744073709551615 (at most 256)",
+        ),
     ];
     for (overrides, expected) in cases {
         let bytes = classifier_file(&tensors, Some(meta_with(overrides)));
         let err = import_classifier(&bytes, &ClassifierLimits::UI).unwrap_err();
-        assert_eq!(err, WeightsError::Limits(expected.to_string()), "{overrides:?}");
+        assert_eq!(
+            err,
+            WeightsError::Limits(expected.to_string()),
+            "{overrides:?}"
+        );
         assert_eq!(err.to_string(), format!("model too large: {expected}"));
     }
     // The same file within the limits but with tensors of another size: a by-name mismatch.
     let bytes = classifier_file(&tensors, Some(meta_with(&[("hidden_size", "3")])));
     let problems = mismatch(import_classifier(&bytes, &ClassifierLimits::UI).unwrap_err());
-    assert_eq!(problems[0], TensorProblem::Shape { name: "rnn.weight_ih_l0".into(), expected: vec![12, 5], got: vec![8, 5] });
+    assert_eq!(
+        problems[0],
+        TensorProblem::Shape {
+            name: "rnn.weight_ih_l0".into(),
+            expected: vec![12, 5],
+            got: vec![8, 5]
+        }
+    );
     assert_eq!(problems.len(), 5, "{problems:?}"); // all but fc.bias [3]
-    // Inferred from shapes (no metadata): hidden_size 300 > 256 is refused the same way.
+                                                   // Inferred from shapes (no metadata): hidden_size 300 > 256 is refused the same way.
     let big = classifier_file(&tiny_classifier_tensors(300, 1, 2, 2), None);
-    assert_eq!(import_classifier(&big, &ClassifierLimits::UI).unwrap_err(), WeightsError::Limits("hidden_size = 300 (at most 256)".into()));
+    assert_eq!(
+        import_classifier(&big, &ClassifierLimits::UI).unwrap_err(),
+        WeightsError::Limits("hidden_size = 300 (at most 256)".into())
+    );
 }
 
 /// Malformed or inconsistent metadata names the key.
@@ -452,13 +726,31 @@ fn classifier_sizes_beyond_the_ui_limits_are_refused_before_allocation() {
 fn classifier_metadata_errors_name_the_key() {
     let tensors = tiny_classifier_tensors(2, 4, 5, 3);
     let cases: [(&[(&str, &str)], &str); 7] = [
-        (&[("cell", "transformer")], "metadata `cell` = \"transformer\" is not rnn, lstm or gru"),
+        (
+            &[("cell", "transformer")],
+            "metadata `cell` = \"transformer\" is not rnn, lstm or gru",
+        ),
         (&[("hidden_size", "")], "metadata has no `hidden_size`"),
-        (&[("hidden_size", "-2")], "metadata `hidden_size` = \"-2\" is not a non-negative integer"),
-        (&[("bidirectional", "yes")], "metadata `bidirectional` = \"yes\" is not true or false"),
-        (&[("nonlinearity", "gelu")], "metadata `nonlinearity` = \"gelu\" is not tanh or relu"),
-        (&[("classes", r#"["a","b"]"#)], "2 class names for 3 classes"),
-        (&[("classes", "a,b,c")], "`classes` is not a JSON list of strings"),
+        (
+            &[("hidden_size", "-2")],
+            "metadata `hidden_size` = \"-2\" is not a non-negative integer",
+        ),
+        (
+            &[("bidirectional", "yes")],
+            "metadata `bidirectional` = \"yes\" is not true or false",
+        ),
+        (
+            &[("nonlinearity", "gelu")],
+            "metadata `nonlinearity` = \"gelu\" is not tanh or relu",
+        ),
+        (
+            &[("classes", r#"["a","b"]"#)],
+            "2 class names for 3 classes",
+        ),
+        (
+            &[("classes", "a,b,c")],
+            "`classes` is not a JSON list of strings",
+        ),
     ];
     for (overrides, expected) in cases {
         let bytes = classifier_file(&tensors, Some(meta_with(overrides)));
@@ -474,8 +766,14 @@ fn classifier_metadata_errors_name_the_key() {
     );
     let model = ClassifierModel::new(RnnSpec::new(CellKind::Lstm, 5, 2), 3);
     let params = vec![0.0; model.layout.total_len()];
-    let info = ClassifierInfo { classes: Some(class_names(2)), vocabulary: None };
-    assert_eq!(export_classifier(&model, &params, &info).unwrap_err(), WeightsError::Metadata("2 class names for 3 classes".into()));
+    let info = ClassifierInfo {
+        classes: Some(class_names(2)),
+        vocabulary: None,
+    };
+    assert_eq!(
+        export_classifier(&model, &params, &info).unwrap_err(),
+        WeightsError::Metadata("2 class names for 3 classes".into())
+    );
 }
 
 /// Without metadata (as `safetensors.torch.save_file(model.state_dict(), path)` writes it) the
@@ -484,25 +782,60 @@ fn classifier_metadata_errors_name_the_key() {
 #[test]
 fn classifier_without_metadata_is_inferred_from_shapes() {
     for (gates, cell) in [(1, CellKind::Rnn), (3, CellKind::Gru), (4, CellKind::Lstm)] {
-        let loaded = import_classifier(&classifier_file(&tiny_classifier_tensors(2, gates, 5, 3), None), &ClassifierLimits::UI).unwrap();
+        let loaded = import_classifier(
+            &classifier_file(&tiny_classifier_tensors(2, gates, 5, 3), None),
+            &ClassifierLimits::UI,
+        )
+        .unwrap();
         assert_eq!(loaded.model.spec, RnnSpec::new(cell, 5, 2));
         assert_eq!(loaded.model.num_classes, 3);
-        assert_eq!(loaded.info, ClassifierInfo { classes: None, vocabulary: None });
-        assert_eq!(loaded.notes[0], "no metadata: architecture inferred from tensor shapes");
-        assert_eq!(loaded.notes.len(), if cell == CellKind::Rnn { 2 } else { 1 });
+        assert_eq!(
+            loaded.info,
+            ClassifierInfo {
+                classes: None,
+                vocabulary: None
+            }
+        );
+        assert_eq!(
+            loaded.notes[0],
+            "no metadata: architecture inferred from tensor shapes"
+        );
+        assert_eq!(
+            loaded.notes.len(),
+            if cell == CellKind::Rnn { 2 } else { 1 }
+        );
     }
     // A 2-layer bidirectional GRU exported by Unroll, metadata stripped.
-    let spec = RnnSpec { cell: CellKind::Gru, nonlinearity: Nonlinearity::Tanh, input_size: 6, hidden_size: 3, num_layers: 2, bidirectional: true };
+    let spec = RnnSpec {
+        cell: CellKind::Gru,
+        nonlinearity: Nonlinearity::Tanh,
+        input_size: 6,
+        hidden_size: 3,
+        num_layers: 2,
+        bidirectional: true,
+    };
     let model = ClassifierModel::new(spec, 4);
     let params = random_params(model.layout.total_len(), 3);
-    let tensors: Vec<(String, Raw)> = model.layout.entries.iter().map(|e| (e.name.clone(), f32_raw(&e.shape, &params[e.range()]))).collect();
-    let loaded = import_classifier(&classifier_file(&tensors, Some(vec![("format".into(), "pt".into())])), &ClassifierLimits::UI).unwrap();
+    let tensors: Vec<(String, Raw)> = model
+        .layout
+        .entries
+        .iter()
+        .map(|e| (e.name.clone(), f32_raw(&e.shape, &params[e.range()])))
+        .collect();
+    let loaded = import_classifier(
+        &classifier_file(&tensors, Some(vec![("format".into(), "pt".into())])),
+        &ClassifierLimits::UI,
+    )
+    .unwrap();
     assert_eq!(loaded.model.spec, spec);
     assert_eq!(bits(&loaded.params), bits(&params));
 
     let odd = tiny_classifier_tensors(2, 2, 5, 3); // 4 rows for hidden 2: no cell has 2 gates
     match import_classifier(&classifier_file(&odd, None), &ClassifierLimits::UI).unwrap_err() {
-        WeightsError::Metadata(m) => assert!(m.contains("4 rows are not 1, 3 or 4 times hidden_size 2"), "{m}"),
+        WeightsError::Metadata(m) => assert!(
+            m.contains("4 rows are not 1, 3 or 4 times hidden_size 2"),
+            "{m}"
+        ),
         other => panic!("{other}"),
     }
     let unrelated = file(&[("encoder.weight", &f32_raw(&[2], &[1.0, 2.0]))], None);
@@ -542,7 +875,8 @@ fn pytorch_fixture_parameters_import_and_reproduce_the_outputs() {
     let mut checked = 0;
     let mut failures = Vec::new();
     for path in common::fixture_paths() {
-        let fixture = common::load_fixture(&path).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()));
+        let fixture =
+            common::load_fixture(&path).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()));
         for dtype in [Dtype::F64, Dtype::F32] {
             let label = format!("{} ({dtype})", path.file_name().unwrap().to_string_lossy());
             let mut check = |res: Result<(), String>| {
@@ -554,14 +888,34 @@ fn pytorch_fixture_parameters_import_and_reproduce_the_outputs() {
                 Fixture::Module(fx) => {
                     let case = fx.case().unwrap_or_else(|e| panic!("{label}: {e:?}"));
                     let bytes = fixture_file(&fx.params, dtype);
-                    let imported = import_module(&bytes, &case.spec).unwrap_or_else(|e| panic!("{label}: {e}"));
-                    assert_eq!(imported.notes.len(), if dtype == Dtype::F64 { case.layout.entries.len() } else { 0 }, "{label}");
-                    assert_eq!(bits(&imported.params), bits(&case.params), "{label}: imported parameters");
+                    let imported = import_module(&bytes, &case.spec)
+                        .unwrap_or_else(|e| panic!("{label}: {e}"));
+                    assert_eq!(
+                        imported.notes.len(),
+                        if dtype == Dtype::F64 {
+                            case.layout.entries.len()
+                        } else {
+                            0
+                        },
+                        "{label}"
+                    );
+                    assert_eq!(
+                        bits(&imported.params),
+                        bits(&case.params),
+                        "{label}: imported parameters"
+                    );
                     let module = RnnModule::new(case.spec, &case.layout, "");
                     let h0 = case.h0.as_ref().map(|(d, s)| TensorRef::new(s, d));
                     let c0 = case.c0.as_ref().map(|(d, s)| TensorRef::new(s, d));
                     let out = module
-                        .forward(&imported.params, TensorRef::new(&case.input_shape, &case.input), case.batch_first, case.lengths.as_deref(), h0, c0)
+                        .forward(
+                            &imported.params,
+                            TensorRef::new(&case.input_shape, &case.input),
+                            case.batch_first,
+                            case.lengths.as_deref(),
+                            h0,
+                            c0,
+                        )
                         .unwrap_or_else(|e| panic!("{label}: {e}"));
                     check(fx.output.check("output", &out.output));
                     check(fx.h_n.check("h_n", &out.h_n));
@@ -574,16 +928,35 @@ fn pytorch_fixture_parameters_import_and_reproduce_the_outputs() {
                 Fixture::Classifier(fx) => {
                     let case = fx.case().unwrap_or_else(|e| panic!("{label}: {e:?}"));
                     let bytes = fixture_file(&fx.params_before, dtype);
-                    let loaded = import_classifier(&bytes, &ClassifierLimits::UI).unwrap_or_else(|e| panic!("{label}: {e}"));
-                    assert_eq!(loaded.model.spec, case.spec, "{label}: inferred architecture");
+                    let loaded = import_classifier(&bytes, &ClassifierLimits::UI)
+                        .unwrap_or_else(|e| panic!("{label}: {e}"));
+                    assert_eq!(
+                        loaded.model.spec, case.spec,
+                        "{label}: inferred architecture"
+                    );
                     assert_eq!(loaded.model.num_classes, case.num_classes, "{label}");
-                    assert_eq!(bits(&loaded.params), bits(&case.params), "{label}: imported parameters");
-                    check(fx.logits.check("logits", &loaded.model.forward(&loaded.params, &case.batch).logits));
+                    assert_eq!(
+                        bits(&loaded.params),
+                        bits(&case.params),
+                        "{label}: imported parameters"
+                    );
+                    check(fx.logits.check(
+                        "logits",
+                        &loaded.model.forward(&loaded.params, &case.batch).logits,
+                    ));
                 }
             }
             checked += 1;
         }
     }
-    assert!(checked >= 20, "expected the 10 shipped fixtures × 2 dtypes, checked {checked}");
-    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        checked >= 20,
+        "expected the 10 shipped fixtures × 2 dtypes, checked {checked}"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -80,32 +80,52 @@ mod native {
             println!("{HELP}");
             return Ok(true);
         }
-        let export_dir: Option<std::path::PathBuf> = args.opt_value_from_str("--export-test-weights").map_err(|e| e.to_string())?;
-        let check_dir: Option<std::path::PathBuf> = args.opt_value_from_str("--check-test-weights").map_err(|e| e.to_string())?;
-        let cells = match args.opt_value_from_str::<_, String>("--cells").map_err(|e| e.to_string())? {
+        let export_dir: Option<std::path::PathBuf> = args
+            .opt_value_from_str("--export-test-weights")
+            .map_err(|e| e.to_string())?;
+        let check_dir: Option<std::path::PathBuf> = args
+            .opt_value_from_str("--check-test-weights")
+            .map_err(|e| e.to_string())?;
+        let cells = match args
+            .opt_value_from_str::<_, String>("--cells")
+            .map_err(|e| e.to_string())?
+        {
             None => vec![CellKind::Rnn, CellKind::Lstm, CellKind::Gru],
             Some(list) => list
                 .split(',')
-                .map(|s| CellKind::parse(s.trim()).ok_or_else(|| format!("--cells: {s:?} is not rnn, lstm or gru")))
+                .map(|s| {
+                    CellKind::parse(s.trim())
+                        .ok_or_else(|| format!("--cells: {s:?} is not rnn, lstm or gru"))
+                })
                 .collect::<Result<Vec<_>, _>>()?,
         };
-        let mut count = |key: &'static str, default: usize, min: usize, max: usize| -> Result<usize, String> {
-            let v: usize = args.opt_value_from_str(key).map_err(|e| format!("{key}: {e}"))?.unwrap_or(default);
-            if v < min || v > max {
-                return Err(format!("{key} must be in {min}..={max}, got {v}"));
-            }
-            Ok(v)
-        };
+        let mut count =
+            |key: &'static str, default: usize, min: usize, max: usize| -> Result<usize, String> {
+                let v: usize = args
+                    .opt_value_from_str(key)
+                    .map_err(|e| format!("{key}: {e}"))?
+                    .unwrap_or(default);
+                if v < min || v > max {
+                    return Err(format!("{key} must be in {min}..={max}, got {v}"));
+                }
+                Ok(v)
+            };
         let iters = count("--iters", 20, 1, 100_000)?;
         let warmup = count("--warmup", 3, 0, 1000)?;
         let hidden = count("--hidden-size", 128, 1, 256)?;
         let batch = count("--batch-size", 64, 1, 512)?;
         let seq_len = count("--seq-len", 20, 1, 512)?;
-        let (cpu, gpu) = match args.opt_value_from_str::<_, String>("--backend").map_err(|e| e.to_string())?.as_deref() {
+        let (cpu, gpu) = match args
+            .opt_value_from_str::<_, String>("--backend")
+            .map_err(|e| e.to_string())?
+            .as_deref()
+        {
             None | Some("both") => (true, true),
             Some("cpu") => (true, false),
             Some("gpu") => (false, true),
-            Some(other) => return Err(format!("--backend must be both, cpu or gpu, not {other:?}")),
+            Some(other) => {
+                return Err(format!("--backend must be both, cpu or gpu, not {other:?}"))
+            }
         };
         let rest = args.finish();
         if !rest.is_empty() {
@@ -118,7 +138,16 @@ mod native {
         if let Some(dir) = check_dir {
             return super::interop::check(&dir);
         }
-        bench(&Options { cells, iters, warmup, cpu, gpu, hidden, batch, seq_len });
+        bench(&Options {
+            cells,
+            iters,
+            warmup,
+            cpu,
+            gpu,
+            hidden,
+            batch,
+            seq_len,
+        });
         Ok(true)
     }
 
@@ -134,9 +163,13 @@ mod native {
         ClassifierBatch {
             batch,
             seq_len,
-            tokens: (0..batch * seq_len).map(|_| r.random_range(0..VOCAB as u32)).collect(),
+            tokens: (0..batch * seq_len)
+                .map(|_| r.random_range(0..VOCAB as u32))
+                .collect(),
             lengths: vec![seq_len as u32; batch],
-            labels: (0..batch).map(|_| r.random_range(0..CLASSES as u32)).collect(),
+            labels: (0..batch)
+                .map(|_| r.random_range(0..CLASSES as u32))
+                .collect(),
         }
     }
 
@@ -144,7 +177,11 @@ mod native {
     fn summarise(mut samples: Vec<f64>) -> (f64, f64) {
         samples.sort_by(f64::total_cmp);
         let n = samples.len();
-        let median = if n % 2 == 1 { samples[n / 2] } else { 0.5 * (samples[n / 2 - 1] + samples[n / 2]) };
+        let median = if n % 2 == 1 {
+            samples[n / 2]
+        } else {
+            0.5 * (samples[n / 2 - 1] + samples[n / 2])
+        };
         (median, samples[0])
     }
 
@@ -166,10 +203,17 @@ mod native {
         samples
     }
 
-    fn time_gpu(ctx: &GpuContext, spec: RnnSpec, batch: &ClassifierBatch, warmup: usize, iters: usize) -> Result<Vec<f64>, String> {
+    fn time_gpu(
+        ctx: &GpuContext,
+        spec: RnnSpec,
+        batch: &ClassifierBatch,
+        warmup: usize,
+        iters: usize,
+    ) -> Result<Vec<f64>, String> {
         let layout = unroll::math::params::ParamLayout::classifier(&spec, CLASSES);
         let params = init_params(&layout, &spec, 0);
-        let mut gpu = GpuClassifier::new(ctx, spec, CLASSES, &params, batch.batch, batch.seq_len).map_err(|e| e.to_string())?;
+        let mut gpu = GpuClassifier::new(ctx, spec, CLASSES, &params, batch.batch, batch.seq_len)
+            .map_err(|e| e.to_string())?;
         let mut samples = Vec::with_capacity(iters);
         for i in 0..warmup + iters {
             let start = Instant::now();
@@ -197,11 +241,18 @@ mod native {
             "GFLOP counts matmuls only (2·m·n·k): per step h·W_hhᵀ forward, dgates·W_hh and dgatesᵀ·h backward, \
              plus the fc head; the one-hot input projection (a gather) and element-wise math are not counted."
         );
-        println!("Warm-up: {} iterations not timed; then {} timed iterations, median and fastest.", o.warmup, o.iters);
+        println!(
+            "Warm-up: {} iterations not timed; then {} timed iterations, median and fastest.",
+            o.warmup, o.iters
+        );
         let ctx = if o.gpu {
             match pollster::block_on(GpuContext::new()) {
                 Ok(ctx) => {
-                    println!("GPU path: {} ({:?}); CPU path: 1 thread.", ctx.description(), ctx.adapter_info.backend);
+                    println!(
+                        "GPU path: {} ({:?}); CPU path: 1 thread.",
+                        ctx.description(),
+                        ctx.adapter_info.backend
+                    );
                     Some(ctx)
                 }
                 Err(e) => {
@@ -228,7 +279,10 @@ mod native {
                         flops / median / 1e9
                     );
                 }
-                Err(e) => println!("| {} | {path} | failed: {e} | | | |", cell.as_str().to_uppercase()),
+                Err(e) => println!(
+                    "| {} | {path} | failed: {e} | | | |",
+                    cell.as_str().to_uppercase()
+                ),
             };
             if o.cpu {
                 row("cpu", Ok(time_cpu(spec, &batch, o.warmup, o.iters)));
@@ -246,8 +300,14 @@ mod native {
         /// LSTM at hidden 128, batch 64, seq_len 20, 18 classes: 3·20·2·64·128·512 + 6·64·128·18.
         #[test]
         fn flop_count_of_the_documented_configuration() {
-            assert_eq!(step_flops(CellKind::Lstm, 64, 20, 128, 18), 503_316_480.0 + 884_736.0);
-            assert_eq!(step_flops(CellKind::Rnn, 1, 1, 2, 3), 3.0 * 2.0 * 2.0 * 2.0 + 6.0 * 2.0 * 3.0);
+            assert_eq!(
+                step_flops(CellKind::Lstm, 64, 20, 128, 18),
+                503_316_480.0 + 884_736.0
+            );
+            assert_eq!(
+                step_flops(CellKind::Rnn, 1, 1, 2, 3),
+                3.0 * 2.0 * 2.0 * 2.0 + 6.0 * 2.0 * 3.0
+            );
         }
 
         #[test]
@@ -275,7 +335,10 @@ mod interop {
     use unroll::math::init::init_params;
     use unroll::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
     use unroll::math::recurrent::{RnnModule, TensorRef};
-    use unroll::weights::{export_classifier, export_module, import_classifier, import_module, ClassifierInfo, ClassifierLimits};
+    use unroll::weights::{
+        export_classifier, export_module, import_classifier, import_module, ClassifierInfo,
+        ClassifierLimits,
+    };
 
     #[derive(Serialize, Deserialize, Clone, Debug)]
     struct Tensor {
@@ -285,7 +348,10 @@ mod interop {
 
     impl Tensor {
         fn new(shape: &[usize], data: &[f32]) -> Tensor {
-            Tensor { shape: shape.to_vec(), data: data.iter().map(|&v| v as f64).collect() }
+            Tensor {
+                shape: shape.to_vec(),
+                data: data.iter().map(|&v| v as f64).collect(),
+            }
         }
         fn f32(&self) -> Vec<f32> {
             self.data.iter().map(|&v| v as f32).collect()
@@ -335,7 +401,8 @@ mod interop {
     impl Case {
         fn spec(&self) -> Result<RnnSpec, String> {
             Ok(RnnSpec {
-                cell: CellKind::parse(&self.cell).ok_or_else(|| format!("unknown cell {:?}", self.cell))?,
+                cell: CellKind::parse(&self.cell)
+                    .ok_or_else(|| format!("unknown cell {:?}", self.cell))?,
                 nonlinearity: match self.nonlinearity.as_str() {
                     "tanh" => Nonlinearity::Tanh,
                     "relu" => Nonlinearity::Relu,
@@ -354,9 +421,17 @@ mod interop {
     }
 
     fn write(dir: &Path, name: &str, bytes: &[u8], case: &Case) -> Result<(), String> {
-        let w = |file: String, data: &[u8]| std::fs::write(dir.join(&file), data).map_err(|e| format!("{}: {e}", dir.join(file).display()));
+        let w = |file: String, data: &[u8]| {
+            std::fs::write(dir.join(&file), data)
+                .map_err(|e| format!("{}: {e}", dir.join(file).display()))
+        };
         w(format!("{name}.safetensors"), bytes)?;
-        w(format!("{name}.json"), serde_json::to_string(case).map_err(|e| e.to_string())?.as_bytes())
+        w(
+            format!("{name}.json"),
+            serde_json::to_string(case)
+                .map_err(|e| e.to_string())?
+                .as_bytes(),
+        )
     }
 
     /// `(output, h_n, c_n)` of a module's forward pass.
@@ -389,32 +464,103 @@ mod interop {
         let mut r = ChaCha8Rng::seed_from_u64(2024);
         // (name, cell, nonlinearity, I, H, L, bidirectional, batch_first, with h0/c0)
         let modules = [
-            ("unroll_lstm", CellKind::Lstm, Nonlinearity::Tanh, 3, 5, 2, true, true, true),
-            ("unroll_gru", CellKind::Gru, Nonlinearity::Tanh, 4, 3, 1, false, false, true),
-            ("unroll_gru_bi", CellKind::Gru, Nonlinearity::Tanh, 2, 4, 2, true, true, false),
-            ("unroll_rnn_relu", CellKind::Rnn, Nonlinearity::Relu, 3, 4, 2, false, false, false),
+            (
+                "unroll_lstm",
+                CellKind::Lstm,
+                Nonlinearity::Tanh,
+                3,
+                5,
+                2,
+                true,
+                true,
+                true,
+            ),
+            (
+                "unroll_gru",
+                CellKind::Gru,
+                Nonlinearity::Tanh,
+                4,
+                3,
+                1,
+                false,
+                false,
+                true,
+            ),
+            (
+                "unroll_gru_bi",
+                CellKind::Gru,
+                Nonlinearity::Tanh,
+                2,
+                4,
+                2,
+                true,
+                true,
+                false,
+            ),
+            (
+                "unroll_rnn_relu",
+                CellKind::Rnn,
+                Nonlinearity::Relu,
+                3,
+                4,
+                2,
+                false,
+                false,
+                false,
+            ),
         ];
         let (batch, seq_len) = (2usize, 5usize);
-        for (name, cell, nonlinearity, input_size, hidden_size, num_layers, bidirectional, batch_first, with_state) in modules {
-            let spec = RnnSpec { cell, nonlinearity, input_size, hidden_size, num_layers, bidirectional };
+        for (
+            name,
+            cell,
+            nonlinearity,
+            input_size,
+            hidden_size,
+            num_layers,
+            bidirectional,
+            batch_first,
+            with_state,
+        ) in modules
+        {
+            let spec = RnnSpec {
+                cell,
+                nonlinearity,
+                input_size,
+                hidden_size,
+                num_layers,
+                bidirectional,
+            };
             let layout = ParamLayout::rnn(&spec, "");
             let params = init_params(&layout, &spec, r.random());
-            let input_shape = if batch_first { [batch, seq_len, input_size] } else { [seq_len, batch, input_size] };
+            let input_shape = if batch_first {
+                [batch, seq_len, input_size]
+            } else {
+                [seq_len, batch, input_size]
+            };
             let state_shape = [num_layers * spec.num_directions(), batch, hidden_size];
             let state_len = state_shape.iter().product();
             let mut case = Case {
                 kind: "module".into(),
                 weights: format!("{name}.safetensors"),
                 cell: cell.as_str().into(),
-                nonlinearity: if nonlinearity == Nonlinearity::Relu { "relu" } else { "tanh" }.into(),
+                nonlinearity: if nonlinearity == Nonlinearity::Relu {
+                    "relu"
+                } else {
+                    "tanh"
+                }
+                .into(),
                 input_size,
                 hidden_size,
                 num_layers,
                 bidirectional,
                 batch_first,
-                input: Some(Tensor::new(&input_shape, &uniform(&mut r, input_shape.iter().product()))),
+                input: Some(Tensor::new(
+                    &input_shape,
+                    &uniform(&mut r, input_shape.iter().product()),
+                )),
                 h0: with_state.then(|| Tensor::new(&state_shape, &uniform(&mut r, state_len))),
-                c0: (with_state && cell == CellKind::Lstm).then(|| Tensor::new(&state_shape, &uniform(&mut r, state_len))),
+                c0: (with_state && cell == CellKind::Lstm)
+                    .then(|| Tensor::new(&state_shape, &uniform(&mut r, state_len))),
                 output: None,
                 h_n: None,
                 c_n: None,
@@ -425,7 +571,11 @@ mod interop {
             };
             let (output, h_n, c_n) = module_forward(&case, spec, &params)?;
             let out_width = spec.num_directions() * hidden_size;
-            let out_shape = if batch_first { [batch, seq_len, out_width] } else { [seq_len, batch, out_width] };
+            let out_shape = if batch_first {
+                [batch, seq_len, out_width]
+            } else {
+                [seq_len, batch, out_width]
+            };
             case.output = Some(Tensor::new(&out_shape, &output));
             case.h_n = Some(Tensor::new(&state_shape, &h_n));
             case.c_n = c_n.map(|c| Tensor::new(&state_shape, &c));
@@ -439,11 +589,32 @@ mod interop {
         let params = init_params(&model.layout, &spec, 11);
         let lengths = vec![4u32, 1, 6];
         let t = 6;
-        let tokens: Vec<Vec<u32>> =
-            lengths.iter().map(|&l| (0..t).map(|i| if i < l as usize { r.random_range(0..57) } else { 0 }).collect()).collect();
-        let batch = ClassifierBatch { batch: 3, seq_len: t, tokens: tokens.concat(), lengths: lengths.clone(), labels: vec![0; 3] };
+        let tokens: Vec<Vec<u32>> = lengths
+            .iter()
+            .map(|&l| {
+                (0..t)
+                    .map(|i| {
+                        if i < l as usize {
+                            r.random_range(0..57)
+                        } else {
+                            0
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let batch = ClassifierBatch {
+            batch: 3,
+            seq_len: t,
+            tokens: tokens.concat(),
+            lengths: lengths.clone(),
+            labels: vec![0; 3],
+        };
         let logits = model.forward(&params, &batch).logits;
-        let info = ClassifierInfo { classes: Some((0..5).map(|i| format!("class{i}")).collect()), vocabulary: None };
+        let info = ClassifierInfo {
+            classes: Some((0..5).map(|i| format!("class{i}")).collect()),
+            vocabulary: None,
+        };
         let bytes = export_classifier(&model, &params, &info).map_err(|e| e.to_string())?;
         let case = Case {
             kind: "classifier".into(),
@@ -467,25 +638,43 @@ mod interop {
             logits: Some(Tensor::new(&[3, 5], &logits)),
         };
         write(dir, "unroll_classifier", &bytes, &case)?;
-        println!("wrote 5 Unroll models (.safetensors + .json) to {}", dir.display());
+        println!(
+            "wrote 5 Unroll models (.safetensors + .json) to {}",
+            dir.display()
+        );
         Ok(())
     }
 
     /// |err| ≤ 1e-5 + 1e-4·|ref|, NaN fails; the error names the tensor.
     fn close(what: &str, got: &[f32], want: &Tensor) -> Result<(), String> {
         if got.len() != want.data.len() {
-            return Err(format!("{what}: {} values, expected {}", got.len(), want.data.len()));
+            return Err(format!(
+                "{what}: {} values, expected {}",
+                got.len(),
+                want.data.len()
+            ));
         }
-        #[expect(clippy::neg_cmp_op_on_partial_ord, reason = "`!(err <= tol)` counts a NaN error as a failure")]
-        let bad = got.iter().zip(&want.data).filter(|(&g, &w)| !((g as f64 - w).abs() <= 1e-5 + 1e-4 * w.abs())).count();
+        #[expect(
+            clippy::neg_cmp_op_on_partial_ord,
+            reason = "`!(err <= tol)` counts a NaN error as a failure"
+        )]
+        let bad = got
+            .iter()
+            .zip(&want.data)
+            .filter(|(&g, &w)| !((g as f64 - w).abs() <= 1e-5 + 1e-4 * w.abs()))
+            .count();
         if bad > 0 {
-            return Err(format!("{what}: {bad} of {} values outside 1e-5 + 1e-4·|ref|", got.len()));
+            return Err(format!(
+                "{what}: {bad} of {} values outside 1e-5 + 1e-4·|ref|",
+                got.len()
+            ));
         }
         Ok(())
     }
 
     fn check_case(dir: &Path, case: &Case) -> Result<Vec<String>, String> {
-        let bytes = std::fs::read(dir.join(&case.weights)).map_err(|e| format!("{}: {e}", case.weights))?;
+        let bytes =
+            std::fs::read(dir.join(&case.weights)).map_err(|e| format!("{}: {e}", case.weights))?;
         let spec = case.spec()?;
         let mut notes = Vec::new();
         match case.kind.as_str() {
@@ -502,15 +691,25 @@ mod interop {
                 }
             }
             "classifier" => {
-                let loaded = import_classifier(&bytes, &ClassifierLimits::UI).map_err(|e| e.to_string())?;
+                let loaded =
+                    import_classifier(&bytes, &ClassifierLimits::UI).map_err(|e| e.to_string())?;
                 notes.extend(loaded.notes.iter().cloned());
                 if loaded.model.spec != spec || Some(loaded.model.num_classes) != case.num_classes {
-                    return Err(format!("architecture read from the file: {:?} with {} classes", loaded.model.spec, loaded.model.num_classes));
+                    return Err(format!(
+                        "architecture read from the file: {:?} with {} classes",
+                        loaded.model.spec, loaded.model.num_classes
+                    ));
                 }
                 let tokens = case.tokens.as_ref().ok_or("no tokens")?;
                 let lengths = case.lengths.clone().ok_or("no lengths")?;
                 let seq_len = tokens.first().map_or(0, Vec::len);
-                let batch = ClassifierBatch { batch: tokens.len(), seq_len, tokens: tokens.concat(), lengths, labels: vec![0; tokens.len()] };
+                let batch = ClassifierBatch {
+                    batch: tokens.len(),
+                    seq_len,
+                    tokens: tokens.concat(),
+                    lengths,
+                    labels: vec![0; tokens.len()],
+                };
                 let logits = loaded.model.forward(&loaded.params, &batch).logits;
                 close("logits", &logits, case.logits.as_ref().ok_or("no logits")?)?;
             }
@@ -526,7 +725,10 @@ mod interop {
             .map_err(|e| format!("{}: {e}", dir.display()))?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| {
-                let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                let name = p
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
                 name.starts_with("torch_") && name.ends_with(".json")
             })
             .collect();
@@ -537,10 +739,15 @@ mod interop {
         }
         let mut ok = true;
         for path in files {
-            let label = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let label = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
             let result = std::fs::read_to_string(&path)
                 .map_err(|e| e.to_string())
-                .and_then(|text| serde_json::from_str::<Case>(&text).map_err(|e| format!("bad JSON: {e}")))
+                .and_then(|text| {
+                    serde_json::from_str::<Case>(&text).map_err(|e| format!("bad JSON: {e}"))
+                })
                 .and_then(|case| check_case(dir, &case));
             match result {
                 Ok(notes) if notes.is_empty() => println!("PASS {label}"),

@@ -136,9 +136,21 @@ impl GpuClassifier {
     /// [`GpuError::Unsupported`] for one-hot input wider than 64; [`GpuError::InvalidInput`]
     /// when `params` has the wrong length or a size is 0; [`GpuError::TooLarge`] when a buffer
     /// exceeds the device's limits; device errors.
-    pub fn new(ctx: &GpuContext, spec: RnnSpec, num_classes: usize, params: &[f32], max_batch: usize, max_seq_len: usize) -> Result<GpuClassifier, GpuError> {
+    pub fn new(
+        ctx: &GpuContext,
+        spec: RnnSpec,
+        num_classes: usize,
+        params: &[f32],
+        max_batch: usize,
+        max_seq_len: usize,
+    ) -> Result<GpuClassifier, GpuError> {
         ctx.check()?;
-        for (what, v) in [("num_classes", num_classes), ("num_layers", spec.num_layers), ("hidden_size", spec.hidden_size), ("input_size", spec.input_size)] {
+        for (what, v) in [
+            ("num_classes", num_classes),
+            ("num_layers", spec.num_layers),
+            ("hidden_size", spec.hidden_size),
+            ("input_size", spec.input_size),
+        ] {
             if v == 0 {
                 return Err(GpuError::InvalidInput(format!("{what} must be at least 1")));
             }
@@ -154,13 +166,18 @@ impl GpuClassifier {
                 params.len()
             )));
         }
-        let fc_w = layout.get("fc.weight").map(|e| e.offset).unwrap_or_default();
+        let fc_w = layout
+            .get("fc.weight")
+            .map(|e| e.offset)
+            .unwrap_or_default();
         let fc_b = layout.get("fc.bias").map(|e| e.offset).unwrap_or_default();
         let (b, c) = (max_batch as u64, num_classes as u64);
         let f = (spec.num_directions() * spec.hidden_size) as u64;
         let p = layout.total_len() as u64;
         let chunk = DEFAULT_READBACK_CHUNK;
-        let make = |name: &str, elems: u64| buffers::storage(ctx, &format!("classifier.{name}"), elems * 4);
+        let make = |name: &str, elems: u64| {
+            buffers::storage(ctx, &format!("classifier.{name}"), elems * 4)
+        };
         let bufs = Buffers {
             params: make("params", p),
             grads: make("grads", p),
@@ -174,14 +191,32 @@ impl GpuClassifier {
             results: buffers::storage(ctx, "classifier.results", RECORD_BYTES * chunk as u64),
             step_state: make("step_state", STEP_STATE_LEN as u64),
         };
-        ctx.queue.write_buffer(&bufs.params, 0, bytemuck::cast_slice(params));
-        let arena = UniformArena::new(ctx, "classifier.uniforms", recurrent::records_per_pass(&spec, max_seq_len) + 16);
-        let rnn = GpuRecurrent::new(ctx, spec, &layout, "rnn.", InputKind::OneHot, &bufs.params, &bufs.grads, &arena, max_batch, max_seq_len)?;
+        ctx.queue
+            .write_buffer(&bufs.params, 0, bytemuck::cast_slice(params));
+        let arena = UniformArena::new(
+            ctx,
+            "classifier.uniforms",
+            recurrent::records_per_pass(&spec, max_seq_len) + 16,
+        );
+        let rnn = GpuRecurrent::new(
+            ctx,
+            spec,
+            &layout,
+            "rnn.",
+            InputKind::OneHot,
+            &bufs.params,
+            &bufs.grads,
+            &arena,
+            max_batch,
+            max_seq_len,
+        )?;
         let head = Kernel::new(ctx);
         let last_step = Kernel::new(ctx);
         let grad_norm = Kernel::new(ctx);
         let adam = Kernel::new(ctx);
-        let groups = Self::bind_groups(ctx, &rnn, &head, &last_step, &grad_norm, &adam, &bufs, &arena);
+        let groups = Self::bind_groups(
+            ctx, &rnn, &head, &last_step, &grad_norm, &adam, &bufs, &arena,
+        );
         let this = GpuClassifier {
             ctx: ctx.clone(),
             spec,
@@ -209,7 +244,10 @@ impl GpuClassifier {
         Ok(this)
     }
 
-    #[expect(clippy::too_many_arguments, reason = "every kernel with a bind group of its own")]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "every kernel with a bind group of its own"
+    )]
     fn bind_groups(
         ctx: &GpuContext,
         rnn: &GpuRecurrent,
@@ -221,15 +259,50 @@ impl GpuClassifier {
         arena: &UniformArena,
     ) -> Groups {
         let top = rnn.outputs.len() - 1;
-        let mm = |label: &str, a: &wgpu::Buffer, bb: &wgpu::Buffer, c: &wgpu::Buffer| rnn.matmul.bind(ctx, label, arena, &[a, bb, c]);
+        let mm = |label: &str, a: &wgpu::Buffer, bb: &wgpu::Buffer, c: &wgpu::Buffer| {
+            rnn.matmul.bind(ctx, label, arena, &[a, bb, c])
+        };
         Groups {
-            gather: last_step.bind(ctx, "last_step.gather", arena, &[&rnn.lengths, &rnn.outputs[top], &b.features]),
-            head: head.bind(ctx, "classifier_head", arena, &[&b.params, &b.features, &b.labels, &b.logits, &b.d_logits, &b.grads, &b.results]),
+            gather: last_step.bind(
+                ctx,
+                "last_step.gather",
+                arena,
+                &[&rnn.lengths, &rnn.outputs[top], &b.features],
+            ),
+            head: head.bind(
+                ctx,
+                "classifier_head",
+                arena,
+                &[
+                    &b.params,
+                    &b.features,
+                    &b.labels,
+                    &b.logits,
+                    &b.d_logits,
+                    &b.grads,
+                    &b.results,
+                ],
+            ),
             mm_fc_weight_grad: mm("matmul.fc_weight_grad", &b.d_logits, &b.features, &b.grads),
             mm_d_features: mm("matmul.d_features", &b.d_logits, &b.params, &b.d_features),
-            scatter: last_step.bind(ctx, "last_step.scatter", arena, &[&rnn.lengths, &b.d_features, &rnn.d_outputs[top]]),
-            grad_norm: grad_norm.bind(ctx, "clip_grad_norm", arena, &[&b.grads, &b.step_state, &b.results]),
-            adam: adam.bind(ctx, "adam_update", arena, &[&b.grads, &b.step_state, &b.params, &b.adam_m, &b.adam_v]),
+            scatter: last_step.bind(
+                ctx,
+                "last_step.scatter",
+                arena,
+                &[&rnn.lengths, &b.d_features, &rnn.d_outputs[top]],
+            ),
+            grad_norm: grad_norm.bind(
+                ctx,
+                "clip_grad_norm",
+                arena,
+                &[&b.grads, &b.step_state, &b.results],
+            ),
+            adam: adam.bind(
+                ctx,
+                "adam_update",
+                arena,
+                &[&b.grads, &b.step_state, &b.params, &b.adam_m, &b.adam_v],
+            ),
         }
     }
 
@@ -259,8 +332,18 @@ impl GpuClassifier {
     pub fn set_readback_chunk(&mut self, steps: usize) {
         let steps = steps.max(1);
         if self.slot == 0 && steps != self.chunk {
-            self.bufs.results = buffers::storage(&self.ctx, "classifier.results", RECORD_BYTES * steps as u64);
-            self.groups = Self::bind_groups(&self.ctx, &self.rnn, &self.head, &self.last_step, &self.clip_grad_norm, &self.adam, &self.bufs, &self.arena);
+            self.bufs.results =
+                buffers::storage(&self.ctx, "classifier.results", RECORD_BYTES * steps as u64);
+            self.groups = Self::bind_groups(
+                &self.ctx,
+                &self.rnn,
+                &self.head,
+                &self.last_step,
+                &self.clip_grad_norm,
+                &self.adam,
+                &self.bufs,
+                &self.arena,
+            );
             self.free_staging.clear();
             self.chunk = steps;
         }
@@ -273,13 +356,21 @@ impl GpuClassifier {
     pub fn reset(&mut self, params: &[f32]) -> Result<(), GpuError> {
         self.ctx.check()?;
         if params.len() != self.layout.total_len() {
-            return Err(GpuError::InvalidInput(format!("expected {} parameters, got {}", self.layout.total_len(), params.len())));
+            return Err(GpuError::InvalidInput(format!(
+                "expected {} parameters, got {}",
+                self.layout.total_len(),
+                params.len()
+            )));
         }
-        self.ctx.queue.write_buffer(&self.bufs.params, 0, bytemuck::cast_slice(params));
+        self.ctx
+            .queue
+            .write_buffer(&self.bufs.params, 0, bytemuck::cast_slice(params));
         let zeros = vec![0u8; params.len() * 4];
         self.ctx.queue.write_buffer(&self.bufs.adam_m, 0, &zeros);
         self.ctx.queue.write_buffer(&self.bufs.adam_v, 0, &zeros);
-        self.ctx.queue.write_buffer(&self.bufs.step_state, 0, &[0u8; STEP_STATE_LEN * 4]);
+        self.ctx
+            .queue
+            .write_buffer(&self.bufs.step_state, 0, &[0u8; STEP_STATE_LEN * 4]);
         self.step = 0;
         Ok(())
     }
@@ -304,14 +395,35 @@ impl GpuClassifier {
                 b * t
             )));
         }
-        if let Some((i, l)) = batch.lengths.iter().enumerate().find(|(_, &l)| l == 0 || l as usize > t) {
-            return Err(GpuError::InvalidInput(format!("lengths[{i}] = {l} is outside 1..={t}")));
+        if let Some((i, l)) = batch
+            .lengths
+            .iter()
+            .enumerate()
+            .find(|(_, &l)| l == 0 || l as usize > t)
+        {
+            return Err(GpuError::InvalidInput(format!(
+                "lengths[{i}] = {l} is outside 1..={t}"
+            )));
         }
-        if let Some(s) = batch.tokens.iter().find(|&&s| s as usize >= self.spec.input_size) {
-            return Err(GpuError::InvalidInput(format!("symbol {s} is outside the vocabulary of {}", self.spec.input_size)));
+        if let Some(s) = batch
+            .tokens
+            .iter()
+            .find(|&&s| s as usize >= self.spec.input_size)
+        {
+            return Err(GpuError::InvalidInput(format!(
+                "symbol {s} is outside the vocabulary of {}",
+                self.spec.input_size
+            )));
         }
-        if let Some(l) = batch.labels.iter().find(|&&l| l as usize >= self.num_classes) {
-            return Err(GpuError::InvalidInput(format!("label {l} is outside 0..{}", self.num_classes)));
+        if let Some(l) = batch
+            .labels
+            .iter()
+            .find(|&&l| l as usize >= self.num_classes)
+        {
+            return Err(GpuError::InvalidInput(format!(
+                "label {l} is outside 0..{}",
+                self.num_classes
+            )));
         }
         Ok(())
     }
@@ -339,37 +451,74 @@ impl GpuClassifier {
     }
 
     /// Forward pass and head: the recurrent stack, the last-character features, the head.
-    fn encode_forward(&mut self, pass: &mut wgpu::ComputePass<'_>, batch: usize, seq_len: usize, mode: u32) -> Result<(), GpuError> {
-        self.rnn.encode_forward(pass, &mut self.arena, batch, seq_len, true)?;
+    fn encode_forward(
+        &mut self,
+        pass: &mut wgpu::ComputePass<'_>,
+        batch: usize,
+        seq_len: usize,
+        mode: u32,
+    ) -> Result<(), GpuError> {
+        self.rnn
+            .encode_forward(pass, &mut self.arena, batch, seq_len, true)?;
         let width = (self.spec.num_directions() * self.spec.hidden_size) as u32;
-        let gather = LastStepDims { batch: batch as u32, width, mode: 0, _pad: 0 };
-        self.last_step.encode(pass, &self.groups.gather, &mut self.arena, gather)?;
+        let gather = LastStepDims {
+            batch: batch as u32,
+            width,
+            mode: 0,
+            _pad: 0,
+        };
+        self.last_step
+            .encode(pass, &self.groups.gather, &mut self.arena, gather)?;
         let head = self.head_dims(batch, mode);
-        self.head.encode(pass, &self.groups.head, &mut self.arena, head)
+        self.head
+            .encode(pass, &self.groups.head, &mut self.arena, head)
     }
 
     /// Backward pass, optional clipping (`max_norm > 0`) and Adam, after `encode_forward(.., mode 1)`.
-    fn encode_backward(&mut self, pass: &mut wgpu::ComputePass<'_>, batch: usize, seq_len: usize, lr: f32, max_norm: f32) -> Result<(), GpuError> {
+    fn encode_backward(
+        &mut self,
+        pass: &mut wgpu::ComputePass<'_>,
+        batch: usize,
+        seq_len: usize,
+        lr: f32,
+        max_norm: f32,
+    ) -> Result<(), GpuError> {
         let f = (self.spec.num_directions() * self.spec.hidden_size) as u32;
         let c = self.num_classes as u32;
         // fc.weight grad = d_logitsᵀ·features: [C, B] × [B, F].
         let mut mm = MatmulDims::packed(c, f, batch as u32, true, false);
         mm.c_offset = self.fc_w as u32;
-        self.rnn.matmul.encode(pass, &self.groups.mm_fc_weight_grad, &mut self.arena, mm)?;
+        self.rnn
+            .matmul
+            .encode(pass, &self.groups.mm_fc_weight_grad, &mut self.arena, mm)?;
         // d_features = d_logits·fc.weight: [B, C] × [C, F].
         let mut mm = MatmulDims::packed(batch as u32, f, c, false, false);
         mm.b_offset = self.fc_w as u32;
-        self.rnn.matmul.encode(pass, &self.groups.mm_d_features, &mut self.arena, mm)?;
-        let scatter = LastStepDims { batch: batch as u32, width: f, mode: 1, _pad: 0 };
-        self.last_step.encode(pass, &self.groups.scatter, &mut self.arena, scatter)?;
-        self.rnn.encode_backward(pass, &mut self.arena, batch, seq_len, false)?;
+        self.rnn
+            .matmul
+            .encode(pass, &self.groups.mm_d_features, &mut self.arena, mm)?;
+        let scatter = LastStepDims {
+            batch: batch as u32,
+            width: f,
+            mode: 1,
+            _pad: 0,
+        };
+        self.last_step
+            .encode(pass, &self.groups.scatter, &mut self.arena, scatter)?;
+        self.rnn
+            .encode_backward(pass, &mut self.arena, batch, seq_len, false)?;
         let len = self.layout.total_len() as u32;
-        let config = AdamConfig { lr, ..AdamConfig::default() };
+        let config = AdamConfig {
+            lr,
+            ..AdamConfig::default()
+        };
         let clip = ClipDims::new(&config, len, max_norm, self.slot as u32);
-        self.clip_grad_norm.encode(pass, &self.groups.grad_norm, &mut self.arena, clip)?;
+        self.clip_grad_norm
+            .encode(pass, &self.groups.grad_norm, &mut self.arena, clip)?;
         self.step += 1;
         let adam = AdamDims::new(&config, len);
-        self.adam.encode(pass, &self.groups.adam, &mut self.arena, adam)
+        self.adam
+            .encode(pass, &self.groups.adam, &mut self.arena, adam)
     }
 
     /// One training step on `batch` with learning rate `lr`: forward, loss, BPTT and Adam,
@@ -396,26 +545,52 @@ impl GpuClassifier {
     ///
     /// # Errors
     /// As [`train_step`](Self::train_step).
-    pub fn train_step_clipped(&mut self, batch: &ClassifierBatch, lr: f32, max_norm: f32) -> Result<(), GpuError> {
+    pub fn train_step_clipped(
+        &mut self,
+        batch: &ClassifierBatch,
+        lr: f32,
+        max_norm: f32,
+    ) -> Result<(), GpuError> {
         self.ctx.poll_nonblocking();
         self.ctx.check()?;
         self.validate(batch)?;
         self.upload(batch);
         self.arena.clear();
         let ctx = self.ctx.clone();
-        let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("classifier.train_step") });
-        self.rnn.encode_init(&mut encoder, batch.batch, batch.seq_len, StateSources::default(), None, true);
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("classifier.train_step"),
+            });
+        self.rnn.encode_init(
+            &mut encoder,
+            batch.batch,
+            batch.seq_len,
+            StateSources::default(),
+            None,
+            true,
+        );
         {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("classifier.train_step"), timestamp_writes: None });
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("classifier.train_step"),
+                timestamp_writes: None,
+            });
             self.encode_forward(&mut pass, batch.batch, batch.seq_len, 1)?;
             self.encode_backward(&mut pass, batch.batch, batch.seq_len, lr, max_norm)?;
         }
         self.slot += 1;
-        let copy = if self.slot == self.chunk { Some(self.encode_results_copy(&mut encoder)) } else { None };
+        let copy = if self.slot == self.chunk {
+            Some(self.encode_results_copy(&mut encoder))
+        } else {
+            None
+        };
         self.arena.upload(&ctx.queue);
         ctx.queue.submit([encoder.finish()]);
         if let Some((staging, count)) = copy {
-            self.pending.push_back((PendingMap::start(staging, count as u64 * RECORD_BYTES), count));
+            self.pending.push_back((
+                PendingMap::start(staging, count as u64 * RECORD_BYTES),
+                count,
+            ));
         }
         Ok(())
     }
@@ -423,8 +598,20 @@ impl GpuClassifier {
     /// Copies the filled slots of the results ring into a staging buffer and empties the ring.
     fn encode_results_copy(&mut self, encoder: &mut wgpu::CommandEncoder) -> (wgpu::Buffer, usize) {
         let count = self.slot;
-        let staging = self.free_staging.pop().unwrap_or_else(|| buffers::staging(&self.ctx, "classifier.results_readback", RECORD_BYTES * self.chunk as u64));
-        encoder.copy_buffer_to_buffer(&self.bufs.results, 0, &staging, 0, RECORD_BYTES * count as u64);
+        let staging = self.free_staging.pop().unwrap_or_else(|| {
+            buffers::staging(
+                &self.ctx,
+                "classifier.results_readback",
+                RECORD_BYTES * self.chunk as u64,
+            )
+        });
+        encoder.copy_buffer_to_buffer(
+            &self.bufs.results,
+            0,
+            &staging,
+            0,
+            RECORD_BYTES * count as u64,
+        );
         self.slot = 0;
         (staging, count)
     }
@@ -437,15 +624,24 @@ impl GpuClassifier {
     pub async fn drain_results(&mut self) -> Result<Vec<StepResult>, GpuError> {
         self.ctx.check()?;
         if self.slot > 0 {
-            let mut encoder = self.ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("classifier.drain_results") });
+            let mut encoder =
+                self.ctx
+                    .device
+                    .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                        label: Some("classifier.drain_results"),
+                    });
             let (staging, count) = self.encode_results_copy(&mut encoder);
             self.ctx.queue.submit([encoder.finish()]);
-            self.pending.push_back((PendingMap::start(staging, count as u64 * RECORD_BYTES), count));
+            self.pending.push_back((
+                PendingMap::start(staging, count as u64 * RECORD_BYTES),
+                count,
+            ));
         }
         let mut out = Vec::new();
         while let Some((map, count)) = self.pending.pop_front() {
             let (bytes, staging) = map.finish(&self.ctx).await?;
-            let records: Vec<StepRecord> = bytemuck::pod_collect_to_vec(&bytes[..count * RECORD_BYTES as usize]);
+            let records: Vec<StepRecord> =
+                bytemuck::pod_collect_to_vec(&bytes[..count * RECORD_BYTES as usize]);
             out.extend(records.iter().map(|r| StepResult {
                 loss: r.loss,
                 correct: r.correct,
@@ -472,10 +668,24 @@ impl GpuClassifier {
         self.upload(batch);
         self.arena.clear();
         let ctx = self.ctx.clone();
-        let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("classifier.evaluate") });
-        self.rnn.encode_init(&mut encoder, batch.batch, batch.seq_len, StateSources::default(), None, false);
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("classifier.evaluate"),
+            });
+        self.rnn.encode_init(
+            &mut encoder,
+            batch.batch,
+            batch.seq_len,
+            StateSources::default(),
+            None,
+            false,
+        );
         {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("classifier.evaluate"), timestamp_writes: None });
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("classifier.evaluate"),
+                timestamp_writes: None,
+            });
             self.encode_forward(&mut pass, batch.batch, batch.seq_len, 0)?;
         }
         let bytes = (batch.batch * self.num_classes * 4) as u64;

@@ -21,6 +21,6 @@ pub mod recurrent;
 pub mod shader_source;
 
 pub use classifier::{GpuClassifier, StepResult};
-pub use module::{GpuRnnModule, ModuleInputs, ModuleOutputs};
 pub use context::GpuContext;
 pub use error::GpuError;
+pub use module::{GpuRnnModule, ModuleInputs, ModuleOutputs};

@@ -86,7 +86,10 @@ impl<'a> ReadPlan<'a> {
 fn check_len(what: &str, data: &[f32], shape: &[usize]) -> Result<(), GpuError> {
     let expected: usize = shape.iter().product();
     if data.len() != expected {
-        return Err(GpuError::InvalidInput(format!("{what}: expected shape {shape:?} ({expected} values), got {} values", data.len())));
+        return Err(GpuError::InvalidInput(format!(
+            "{what}: expected shape {shape:?} ({expected} values), got {} values",
+            data.len()
+        )));
     }
     Ok(())
 }
@@ -98,19 +101,46 @@ impl GpuRnnModule {
     /// # Errors
     /// [`GpuError::InvalidInput`] for a wrong parameter count or a zero size;
     /// [`GpuError::TooLarge`] beyond the device's buffer limits; device errors.
-    pub fn new(ctx: &GpuContext, spec: RnnSpec, params: &[f32], max_batch: usize, max_seq_len: usize) -> Result<GpuRnnModule, GpuError> {
+    pub fn new(
+        ctx: &GpuContext,
+        spec: RnnSpec,
+        params: &[f32],
+        max_batch: usize,
+        max_seq_len: usize,
+    ) -> Result<GpuRnnModule, GpuError> {
         ctx.check()?;
         let layout = ParamLayout::rnn(&spec, "");
         if params.len() != layout.total_len() {
-            return Err(GpuError::InvalidInput(format!("expected {} parameters, got {}", layout.total_len(), params.len())));
+            return Err(GpuError::InvalidInput(format!(
+                "expected {} parameters, got {}",
+                layout.total_len(),
+                params.len()
+            )));
         }
         let p = layout.total_len() as u64 * 4;
         let params_buf = buffers::storage_with(ctx, "module.params", bytemuck::cast_slice(params));
         let grads = buffers::storage(ctx, "module.grads", p);
-        let state = (spec.num_layers * spec.num_directions() * max_batch * spec.hidden_size * 4) as u64;
-        let seq_out = (max_seq_len * max_batch * spec.num_directions() * spec.hidden_size * 4) as u64;
-        let arena = UniformArena::new(ctx, "module.uniforms", recurrent::records_per_pass(&spec, max_seq_len) + 8);
-        let rnn = GpuRecurrent::new(ctx, spec, &layout, "", InputKind::Dense, &params_buf, &grads, &arena, max_batch, max_seq_len)?;
+        let state =
+            (spec.num_layers * spec.num_directions() * max_batch * spec.hidden_size * 4) as u64;
+        let seq_out =
+            (max_seq_len * max_batch * spec.num_directions() * spec.hidden_size * 4) as u64;
+        let arena = UniformArena::new(
+            ctx,
+            "module.uniforms",
+            recurrent::records_per_pass(&spec, max_seq_len) + 8,
+        );
+        let rnn = GpuRecurrent::new(
+            ctx,
+            spec,
+            &layout,
+            "",
+            InputKind::Dense,
+            &params_buf,
+            &grads,
+            &arena,
+            max_batch,
+            max_seq_len,
+        )?;
         let module = GpuRnnModule {
             ctx: ctx.clone(),
             spec,
@@ -140,19 +170,33 @@ impl GpuRnnModule {
     /// [`GpuError::InvalidInput`] for a shape that does not match (the message gives the
     /// expected shape and the received length), a length outside `1..=T`, or sizes beyond
     /// those given to [`new`](Self::new); device errors.
-    pub async fn forward_backward(&mut self, x: &ModuleInputs<'_>) -> Result<ModuleOutputs, GpuError> {
+    pub async fn forward_backward(
+        &mut self,
+        x: &ModuleInputs<'_>,
+    ) -> Result<ModuleOutputs, GpuError> {
         self.ctx.check()?;
         let (t, b) = (x.seq_len, x.batch);
-        let (l_d, h, i) = (self.spec.num_layers * self.spec.num_directions(), self.spec.hidden_size, self.spec.input_size);
+        let (l_d, h, i) = (
+            self.spec.num_layers * self.spec.num_directions(),
+            self.spec.hidden_size,
+            self.spec.input_size,
+        );
         let dh = self.spec.num_directions() * h;
         let (max_b, max_t) = self.rnn.capacity();
         if b == 0 || t == 0 || b > max_b || t > max_t {
-            return Err(GpuError::InvalidInput(format!("batch {b} × seq_len {t} is outside 1..={max_b} × 1..={max_t}")));
+            return Err(GpuError::InvalidInput(format!(
+                "batch {b} × seq_len {t} is outside 1..={max_b} × 1..={max_t}"
+            )));
         }
         check_len("input", x.input, &[t, b, i])?;
         check_len("grad of output", x.d_output, &[t, b, dh])?;
         let lstm = self.spec.cell == CellKind::Lstm;
-        for (what, data, cell_state) in [("h0", x.h0, false), ("grad of h_n", x.d_h_n, false), ("c0", x.c0, true), ("grad of c_n", x.d_c_n, true)] {
+        for (what, data, cell_state) in [
+            ("h0", x.h0, false),
+            ("grad of h_n", x.d_h_n, false),
+            ("c0", x.c0, true),
+            ("grad of c_n", x.d_c_n, true),
+        ] {
             if let Some(d) = data {
                 if cell_state && !lstm {
                     return Err(GpuError::InvalidInput(format!("{what} is only for LSTM")));
@@ -163,14 +207,27 @@ impl GpuRnnModule {
         let all = vec![t as u32; b];
         let lengths = x.lengths.unwrap_or(&all);
         if lengths.len() != b {
-            return Err(GpuError::InvalidInput(format!("lengths: expected {b} values, got {}", lengths.len())));
+            return Err(GpuError::InvalidInput(format!(
+                "lengths: expected {b} values, got {}",
+                lengths.len()
+            )));
         }
-        if let Some((k, l)) = lengths.iter().enumerate().find(|(_, &l)| l == 0 || l as usize > t) {
-            return Err(GpuError::InvalidInput(format!("lengths[{k}] = {l} is outside 1..={t}")));
+        if let Some((k, l)) = lengths
+            .iter()
+            .enumerate()
+            .find(|(_, &l)| l == 0 || l as usize > t)
+        {
+            return Err(GpuError::InvalidInput(format!(
+                "lengths[{k}] = {l} is outside 1..={t}"
+            )));
         }
         let q = &self.ctx.queue;
         q.write_buffer(&self.rnn.lengths, 0, bytemuck::cast_slice(lengths));
-        q.write_buffer(self.rnn.x.as_ref().expect("dense module has x"), 0, bytemuck::cast_slice(x.input));
+        q.write_buffer(
+            self.rnn.x.as_ref().expect("dense module has x"),
+            0,
+            bytemuck::cast_slice(x.input),
+        );
         q.write_buffer(&self.d_output, 0, bytemuck::cast_slice(x.d_output));
         let write = |buf: &wgpu::Buffer, data: Option<&[f32]>| {
             data.map(|d| {
@@ -178,7 +235,12 @@ impl GpuRnnModule {
             })
             .is_some()
         };
-        let states_given = [write(&self.h0, x.h0), write(&self.c0, x.c0), write(&self.d_h_n, x.d_h_n), write(&self.d_c_n, x.d_c_n)];
+        let states_given = [
+            write(&self.h0, x.h0),
+            write(&self.c0, x.c0),
+            write(&self.d_h_n, x.d_h_n),
+            write(&self.d_c_n, x.d_c_n),
+        ];
         let states = StateSources {
             h0: states_given[0].then_some(&self.h0),
             c0: states_given[1].then_some(&self.c0),
@@ -187,12 +249,23 @@ impl GpuRnnModule {
         };
 
         self.arena.clear();
-        let mut encoder = self.ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("module.forward_backward") });
-        self.rnn.encode_init(&mut encoder, b, t, states, Some(&self.d_output), true);
+        let mut encoder = self
+            .ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("module.forward_backward"),
+            });
+        self.rnn
+            .encode_init(&mut encoder, b, t, states, Some(&self.d_output), true);
         {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("module.forward_backward"), timestamp_writes: None });
-            self.rnn.encode_forward(&mut pass, &mut self.arena, b, t, x.h0.is_none())?;
-            self.rnn.encode_backward(&mut pass, &mut self.arena, b, t, true)?;
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("module.forward_backward"),
+                timestamp_writes: None,
+            });
+            self.rnn
+                .encode_forward(&mut pass, &mut self.arena, b, t, x.h0.is_none())?;
+            self.rnn
+                .encode_backward(&mut pass, &mut self.arena, b, t, true)?;
         }
         // One staging buffer for everything read back, in this order.
         let (bh, seq) = ((b * h * 4) as u64, (t * b * 4) as u64);
@@ -208,7 +281,11 @@ impl GpuRnnModule {
             }
         }
         plan.push(&self.grads, 0, self.layout.total_len() as u64 * 4);
-        plan.push(self.rnn.d_x.as_ref().expect("dense module has d_x"), 0, seq * i as u64);
+        plan.push(
+            self.rnn.d_x.as_ref().expect("dense module has d_x"),
+            0,
+            seq * i as u64,
+        );
         for d in &self.rnn.dirs {
             plan.push(&d.d_state, 0, bh);
         }

@@ -153,7 +153,10 @@ impl GpuRecurrent {
     /// # Errors
     /// [`GpuError::Unsupported`] for one-hot input wider than 64; [`GpuError::InvalidInput`]
     /// for a zero size; [`GpuError::TooLarge`] when a buffer exceeds the device's limits.
-    #[expect(clippy::too_many_arguments, reason = "construction needs the whole context once")]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "construction needs the whole context once"
+    )]
     pub(crate) fn new(
         ctx: &GpuContext,
         spec: RnnSpec,
@@ -166,20 +169,35 @@ impl GpuRecurrent {
         max_batch: usize,
         max_seq_len: usize,
     ) -> Result<GpuRecurrent, GpuError> {
-        for (what, v) in [("input_size", spec.input_size), ("hidden_size", spec.hidden_size), ("num_layers", spec.num_layers), ("batch", max_batch), ("seq_len", max_seq_len)] {
+        for (what, v) in [
+            ("input_size", spec.input_size),
+            ("hidden_size", spec.hidden_size),
+            ("num_layers", spec.num_layers),
+            ("batch", max_batch),
+            ("seq_len", max_seq_len),
+        ] {
             if v == 0 {
                 return Err(GpuError::InvalidInput(format!("{what} must be at least 1")));
             }
         }
         if input == InputKind::OneHot && spec.input_size > MAX_ONEHOT_INPUT {
-            return Err(GpuError::Unsupported(format!("one-hot input_size must be at most {MAX_ONEHOT_INPUT}, got {}", spec.input_size)));
+            return Err(GpuError::Unsupported(format!(
+                "one-hot input_size must be at most {MAX_ONEHOT_INPUT}, got {}",
+                spec.input_size
+            )));
         }
-        let (h, b, t) = (spec.hidden_size as u64, max_batch as u64, max_seq_len as u64);
+        let (h, b, t) = (
+            spec.hidden_size as u64,
+            max_batch as u64,
+            max_seq_len as u64,
+        );
         let gh = spec.cell.gates() as u64 * h;
         let dirs_n = spec.num_directions();
         let dh_width = dirs_n as u64 * h;
         let limits = ctx.device.limits();
-        let max_bytes = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
+        let max_bytes = limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size);
         let make = |name: &str, elems: u64| -> Result<wgpu::Buffer, GpuError> {
             let bytes = elems * 4;
             if bytes > max_bytes {
@@ -193,7 +211,10 @@ impl GpuRecurrent {
         let lengths = make("lengths", b)?;
         let tokens = make("tokens", if input == InputKind::OneHot { b * t } else { 1 })?;
         let (x, d_x) = match input {
-            InputKind::Dense => (Some(make("x", t * b * spec.input_size as u64)?), Some(make("d_x", t * b * spec.input_size as u64)?)),
+            InputKind::Dense => (
+                Some(make("x", t * b * spec.input_size as u64)?),
+                Some(make("d_x", t * b * spec.input_size as u64)?),
+            ),
             InputKind::OneHot => (None, None),
         };
         let mut dirs = Vec::new();
@@ -206,11 +227,26 @@ impl GpuRecurrent {
                     xproj: make(&format!("xproj_{sfx}"), t * b * gh)?,
                     hh: make(&format!("hh_{sfx}"), b * gh)?,
                     h_cache: make(&format!("h_cache_{sfx}"), (t + 1) * b * h)?,
-                    c_cache: if spec.cell == CellKind::Lstm { Some(make(&format!("c_cache_{sfx}"), (t + 1) * b * h)?) } else { None },
-                    gate_cache: if spec.cell == CellKind::Rnn { None } else { Some(make(&format!("gate_cache_{sfx}"), t * b * 4 * h)?) },
+                    c_cache: if spec.cell == CellKind::Lstm {
+                        Some(make(&format!("c_cache_{sfx}"), (t + 1) * b * h)?)
+                    } else {
+                        None
+                    },
+                    gate_cache: if spec.cell == CellKind::Rnn {
+                        None
+                    } else {
+                        Some(make(&format!("gate_cache_{sfx}"), t * b * 4 * h)?)
+                    },
                     d_gates: make(&format!("d_gates_{sfx}"), t * b * gh)?,
                     d_gates_step: make(&format!("d_gates_step_{sfx}"), t * b * gh)?,
-                    d_state: make(&format!("d_state_{sfx}"), if spec.cell == CellKind::Lstm { 2 * b * h } else { b * h })?,
+                    d_state: make(
+                        &format!("d_state_{sfx}"),
+                        if spec.cell == CellKind::Lstm {
+                            2 * b * h
+                        } else {
+                            b * h
+                        },
+                    )?,
                 });
             }
         }
@@ -245,33 +281,116 @@ impl GpuRecurrent {
             d_outputs,
             groups: Vec::new(),
         };
-        this.groups = (0..this.dirs.len()).map(|k| this.dir_groups(ctx, k, params, grads, arena)).collect();
+        this.groups = (0..this.dirs.len())
+            .map(|k| this.dir_groups(ctx, k, params, grads, arena))
+            .collect();
         Ok(this)
     }
 
-    fn dir_groups(&self, ctx: &GpuContext, k: usize, params: &wgpu::Buffer, grads: &wgpu::Buffer, arena: &UniformArena) -> DirGroups {
+    fn dir_groups(
+        &self,
+        ctx: &GpuContext,
+        k: usize,
+        params: &wgpu::Buffer,
+        grads: &wgpu::Buffer,
+        arena: &UniformArena,
+    ) -> DirGroups {
         let layer = k / self.spec.num_directions();
         let d = &self.dirs[k];
         let out = &self.outputs[layer];
         let d_out = &self.d_outputs[layer];
-        let mm = |label: &str, a: &wgpu::Buffer, b: &wgpu::Buffer, c: &wgpu::Buffer| self.matmul.bind(ctx, label, arena, &[a, b, c]);
+        let mm = |label: &str, a: &wgpu::Buffer, b: &wgpu::Buffer, c: &wgpu::Buffer| {
+            self.matmul.bind(ctx, label, arena, &[a, b, c])
+        };
         let (cell_forward, cell_backward) = match &self.cell {
             CellKernels::Rnn(f, bw) => (
-                f.bind(ctx, "rnn_forward", arena, &[&d.xproj, &d.hh, &self.lengths, &d.h_cache, out]),
-                bw.bind(ctx, "rnn_backward", arena, &[&self.lengths, &d.h_cache, d_out, &d.d_gates, &d.d_gates_step, &d.d_state]),
+                f.bind(
+                    ctx,
+                    "rnn_forward",
+                    arena,
+                    &[&d.xproj, &d.hh, &self.lengths, &d.h_cache, out],
+                ),
+                bw.bind(
+                    ctx,
+                    "rnn_backward",
+                    arena,
+                    &[
+                        &self.lengths,
+                        &d.h_cache,
+                        d_out,
+                        &d.d_gates,
+                        &d.d_gates_step,
+                        &d.d_state,
+                    ],
+                ),
             ),
             CellKernels::Lstm(f, bw) => {
-                let (c_cache, gate_cache) = (d.c_cache.as_ref().expect("LSTM has c_cache"), d.gate_cache.as_ref().expect("LSTM has gate_cache"));
+                let (c_cache, gate_cache) = (
+                    d.c_cache.as_ref().expect("LSTM has c_cache"),
+                    d.gate_cache.as_ref().expect("LSTM has gate_cache"),
+                );
                 (
-                    f.bind(ctx, "lstm_forward", arena, &[&d.xproj, &d.hh, &self.lengths, &d.h_cache, c_cache, gate_cache, out]),
-                    bw.bind(ctx, "lstm_backward", arena, &[&self.lengths, c_cache, gate_cache, d_out, &d.d_gates, &d.d_gates_step, &d.d_state]),
+                    f.bind(
+                        ctx,
+                        "lstm_forward",
+                        arena,
+                        &[
+                            &d.xproj,
+                            &d.hh,
+                            &self.lengths,
+                            &d.h_cache,
+                            c_cache,
+                            gate_cache,
+                            out,
+                        ],
+                    ),
+                    bw.bind(
+                        ctx,
+                        "lstm_backward",
+                        arena,
+                        &[
+                            &self.lengths,
+                            c_cache,
+                            gate_cache,
+                            d_out,
+                            &d.d_gates,
+                            &d.d_gates_step,
+                            &d.d_state,
+                        ],
+                    ),
                 )
             }
             CellKernels::Gru(f, bw) => {
                 let gate_cache = d.gate_cache.as_ref().expect("GRU has gate_cache");
                 (
-                    f.bind(ctx, "gru_forward", arena, &[&d.xproj, &d.hh, &self.lengths, params, &d.h_cache, gate_cache, out]),
-                    bw.bind(ctx, "gru_backward", arena, &[&self.lengths, &d.h_cache, gate_cache, d_out, &d.d_gates, &d.d_gates_step, &d.d_state]),
+                    f.bind(
+                        ctx,
+                        "gru_forward",
+                        arena,
+                        &[
+                            &d.xproj,
+                            &d.hh,
+                            &self.lengths,
+                            params,
+                            &d.h_cache,
+                            gate_cache,
+                            out,
+                        ],
+                    ),
+                    bw.bind(
+                        ctx,
+                        "gru_backward",
+                        arena,
+                        &[
+                            &self.lengths,
+                            &d.h_cache,
+                            gate_cache,
+                            d_out,
+                            &d.d_gates,
+                            &d.d_gates_step,
+                            &d.d_state,
+                        ],
+                    ),
                 )
             }
         };
@@ -280,21 +399,56 @@ impl GpuRecurrent {
         let (layer_input, d_layer_input) = if layer == 0 {
             (self.x.as_ref(), self.d_x.as_ref())
         } else {
-            (Some(&self.outputs[layer - 1]), Some(&self.d_outputs[layer - 1]))
+            (
+                Some(&self.outputs[layer - 1]),
+                Some(&self.d_outputs[layer - 1]),
+            )
         };
         DirGroups {
-            projection: self.projection.bind(ctx, "input_projection", arena, &[&self.tokens, &self.lengths, params, &d.xproj]),
-            projection_mm: if onehot { None } else { layer_input.map(|x| mm("matmul.projection", x, params, &d.xproj)) },
+            projection: self.projection.bind(
+                ctx,
+                "input_projection",
+                arena,
+                &[&self.tokens, &self.lengths, params, &d.xproj],
+            ),
+            projection_mm: if onehot {
+                None
+            } else {
+                layer_input.map(|x| mm("matmul.projection", x, params, &d.xproj))
+            },
             recurrent_mm: mm("matmul.recurrent", &d.h_cache, params, &d.hh),
             cell_forward,
             cell_backward,
             dh_mm: mm("matmul.dh", &d.d_gates_step, params, &d.d_state),
             w_hh_grad_mm: mm("matmul.w_hh_grad", &d.d_gates_step, &d.h_cache, grads),
-            b_hh_grad: self.col_sum.bind(ctx, "col_sum.b_hh_grad", arena, &[&d.d_gates_step, grads]),
-            onehot_grad: onehot.then(|| self.onehot_grad.bind(ctx, "onehot_weight_grad", arena, &[&self.tokens, &self.lengths, &d.d_gates, grads])),
-            w_ih_grad_mm: if onehot { None } else { layer_input.map(|x| mm("matmul.w_ih_grad", &d.d_gates, x, grads)) },
-            b_ih_grad: (!onehot).then(|| self.col_sum.bind(ctx, "col_sum.b_ih_grad", arena, &[&d.d_gates, grads])),
-            input_grad_mm: if onehot { None } else { d_layer_input.map(|dx| mm("matmul.input_grad", &d.d_gates, params, dx)) },
+            b_hh_grad: self.col_sum.bind(
+                ctx,
+                "col_sum.b_hh_grad",
+                arena,
+                &[&d.d_gates_step, grads],
+            ),
+            onehot_grad: onehot.then(|| {
+                self.onehot_grad.bind(
+                    ctx,
+                    "onehot_weight_grad",
+                    arena,
+                    &[&self.tokens, &self.lengths, &d.d_gates, grads],
+                )
+            }),
+            w_ih_grad_mm: if onehot {
+                None
+            } else {
+                layer_input.map(|x| mm("matmul.w_ih_grad", &d.d_gates, x, grads))
+            },
+            b_ih_grad: (!onehot).then(|| {
+                self.col_sum
+                    .bind(ctx, "col_sum.b_ih_grad", arena, &[&d.d_gates, grads])
+            }),
+            input_grad_mm: if onehot {
+                None
+            } else {
+                d_layer_input.map(|dx| mm("matmul.input_grad", &d.d_gates, params, dx))
+            },
         }
     }
 
@@ -334,13 +488,24 @@ impl GpuRecurrent {
     /// outputs and, when `backward`, the starting ∂L/∂state and zeroed gradient accumulators.
     /// `d_output_top` (`[T, B, D·H]`) is copied into the top layer's `d_output`; `None` zeroes
     /// it (the classifier scatters its head gradient there inside the pass).
-    pub(crate) fn encode_init(&self, encoder: &mut wgpu::CommandEncoder, batch: usize, seq_len: usize, states: StateSources<'_>, d_output_top: Option<&wgpu::Buffer>, backward: bool) {
+    pub(crate) fn encode_init(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        batch: usize,
+        seq_len: usize,
+        states: StateSources<'_>,
+        d_output_top: Option<&wgpu::Buffer>,
+        backward: bool,
+    ) {
         let h = self.spec.hidden_size;
         let bh = (batch * h * 4) as u64;
         let seq_bytes = |width: usize| (seq_len * batch * width * 4) as u64;
         for (k, d) in self.dirs.iter().enumerate() {
             let at = k as u64 * bh;
-            let init = |encoder: &mut wgpu::CommandEncoder, src: Option<&wgpu::Buffer>, dst: &wgpu::Buffer, dst_offset: u64| match src {
+            let init = |encoder: &mut wgpu::CommandEncoder,
+                        src: Option<&wgpu::Buffer>,
+                        dst: &wgpu::Buffer,
+                        dst_offset: u64| match src {
                 Some(s) => encoder.copy_buffer_to_buffer(s, at, dst, dst_offset, bh),
                 None => encoder.clear_buffer(dst, dst_offset, Some(bh)),
             };
@@ -363,7 +528,9 @@ impl GpuRecurrent {
                 continue;
             }
             match (l + 1 == self.outputs.len(), d_output_top) {
-                (true, Some(src)) => encoder.copy_buffer_to_buffer(src, 0, d_out, 0, seq_bytes(width)),
+                (true, Some(src)) => {
+                    encoder.copy_buffer_to_buffer(src, 0, d_out, 0, seq_bytes(width))
+                }
                 _ => encoder.clear_buffer(d_out, 0, Some(seq_bytes(width))),
             }
         }
@@ -373,11 +540,22 @@ impl GpuRecurrent {
     }
 
     /// Forward pass of every layer and direction. `h0_is_zero` skips the first recurrent matmul.
-    pub(crate) fn encode_forward(&self, pass: &mut wgpu::ComputePass<'_>, arena: &mut UniformArena, batch: usize, seq_len: usize, h0_is_zero: bool) -> Result<(), GpuError> {
+    pub(crate) fn encode_forward(
+        &self,
+        pass: &mut wgpu::ComputePass<'_>,
+        arena: &mut UniformArena,
+        batch: usize,
+        seq_len: usize,
+        h0_is_zero: bool,
+    ) -> Result<(), GpuError> {
         let h = self.spec.hidden_size;
         let gh = self.gate_width();
         let rows = u32_of("seq_len·batch", seq_len * batch)?;
-        let bias_hh_rows = if self.spec.cell == CellKind::Gru { 2 * h } else { gh };
+        let bias_hh_rows = if self.spec.cell == CellKind::Gru {
+            2 * h
+        } else {
+            gh
+        };
         for (k, g) in self.groups.iter().enumerate() {
             let off = self.offsets[k];
             let onehot = g.projection_mm.is_none();
@@ -396,7 +574,8 @@ impl GpuRecurrent {
             self.projection.encode(pass, &g.projection, arena, proj)?;
             if let Some(group) = &g.projection_mm {
                 // xproj += input·W_ihᵀ: [T·B, I] × [I, G·H] (W_ih stored [G·H, I]).
-                let mut mm = MatmulDims::packed(rows, gh as u32, off.input_size as u32, false, true);
+                let mut mm =
+                    MatmulDims::packed(rows, gh as u32, off.input_size as u32, false, true);
                 mm.accumulate = 1;
                 mm.b_offset = off.w_ih as u32;
                 self.matmul.encode(pass, group, arena, mm)?;
@@ -423,7 +602,14 @@ impl GpuRecurrent {
 
     /// BPTT through every layer (top first) and direction, writing every parameter gradient
     /// (overwriting) and, when asked, ∂L/∂h0, ∂L/∂c0 (left in `d_state`) and ∂L/∂x (`d_x`).
-    pub(crate) fn encode_backward(&self, pass: &mut wgpu::ComputePass<'_>, arena: &mut UniformArena, batch: usize, seq_len: usize, need_state_grads: bool) -> Result<(), GpuError> {
+    pub(crate) fn encode_backward(
+        &self,
+        pass: &mut wgpu::ComputePass<'_>,
+        arena: &mut UniformArena,
+        batch: usize,
+        seq_len: usize,
+        need_state_grads: bool,
+    ) -> Result<(), GpuError> {
         let h = self.spec.hidden_size;
         let gh = self.gate_width();
         let rows = u32_of("seq_len·batch", seq_len * batch)?;
@@ -439,7 +625,8 @@ impl GpuRecurrent {
                 }
                 if s > 0 || need_state_grads {
                     // ∂L/∂h_prev += d_gates_step[s]·W_hh: [B, G·H] × [G·H, H].
-                    let mut mm = MatmulDims::packed(batch as u32, h as u32, gh as u32, false, false);
+                    let mut mm =
+                        MatmulDims::packed(batch as u32, h as u32, gh as u32, false, false);
                     mm.accumulate = 1;
                     mm.a_offset = (s * batch * gh) as u32;
                     mm.b_offset = off.w_hh as u32;
@@ -450,8 +637,17 @@ impl GpuRecurrent {
             let mut mm = MatmulDims::packed(gh as u32, h as u32, rows, true, false);
             mm.c_offset = off.w_hh as u32;
             self.matmul.encode(pass, &g.w_hh_grad_mm, arena, mm)?;
-            let cs = |out_offset: usize| ColSumDims { rows, cols: gh as u32, in_offset: 0, ld: gh as u32, out_offset: out_offset as u32, accumulate: 0, _pad: [0; 2] };
-            self.col_sum.encode(pass, &g.b_hh_grad, arena, cs(off.b_hh))?;
+            let cs = |out_offset: usize| ColSumDims {
+                rows,
+                cols: gh as u32,
+                in_offset: 0,
+                ld: gh as u32,
+                out_offset: out_offset as u32,
+                accumulate: 0,
+                _pad: [0; 2],
+            };
+            self.col_sum
+                .encode(pass, &g.b_hh_grad, arena, cs(off.b_hh))?;
             if let Some(group) = &g.onehot_grad {
                 let og = OnehotGradDims {
                     batch: batch as u32,
@@ -466,7 +662,8 @@ impl GpuRecurrent {
             }
             if let Some(group) = &g.w_ih_grad_mm {
                 // weight_ih grad = Σ_t d_gates[t]ᵀ·x_t: [G·H, T·B] × [T·B, I].
-                let mut mm = MatmulDims::packed(gh as u32, off.input_size as u32, rows, true, false);
+                let mut mm =
+                    MatmulDims::packed(gh as u32, off.input_size as u32, rows, true, false);
                 mm.c_offset = off.w_ih as u32;
                 self.matmul.encode(pass, group, arena, mm)?;
             }
@@ -475,7 +672,8 @@ impl GpuRecurrent {
             }
             if let Some(group) = &g.input_grad_mm {
                 // ∂L/∂input += d_gates·W_ih: [T·B, G·H] × [G·H, I] (both directions add up).
-                let mut mm = MatmulDims::packed(rows, off.input_size as u32, gh as u32, false, false);
+                let mut mm =
+                    MatmulDims::packed(rows, off.input_size as u32, gh as u32, false, false);
                 mm.accumulate = 1;
                 mm.b_offset = off.w_ih as u32;
                 self.matmul.encode(pass, group, arena, mm)?;

@@ -26,7 +26,11 @@ macro_rules! kernel {
         KernelSource {
             name: $name,
             file: concat!($name, ".wgsl"),
-            source: concat!(include_str!("../../shaders/common.wgsl"), "\n", include_str!(concat!("../../shaders/", $name, ".wgsl"))),
+            source: concat!(
+                include_str!("../../shaders/common.wgsl"),
+                "\n",
+                include_str!(concat!("../../shaders/", $name, ".wgsl"))
+            ),
         }
     };
 }

@@ -12,8 +12,16 @@ static PRINT_ADAPTER: Once = Once::new();
 /// A GPU context on this machine's Vulkan adapter (lavapipe in CI). Panics — failing the
 /// test — when there is none: a GPU test never passes silently without a GPU.
 pub fn context() -> GpuContext {
-    let ctx = pollster::block_on(GpuContext::new()).unwrap_or_else(|e| panic!("GPU tests need a Vulkan adapter (mesa-vulkan-drivers provides lavapipe): {e}"));
-    PRINT_ADAPTER.call_once(|| eprintln!("GPU adapter: {} ({:?})", ctx.description(), ctx.adapter_info.backend));
+    let ctx = pollster::block_on(GpuContext::new()).unwrap_or_else(|e| {
+        panic!("GPU tests need a Vulkan adapter (mesa-vulkan-drivers provides lavapipe): {e}")
+    });
+    PRINT_ADAPTER.call_once(|| {
+        eprintln!(
+            "GPU adapter: {} ({:?})",
+            ctx.description(),
+            ctx.adapter_info.backend
+        )
+    });
     ctx
 }
 
@@ -24,7 +32,10 @@ pub fn block<F: std::future::Future>(f: F) -> F::Output {
 
 /// Asserts `|a − e| ≤ abs + rel·|e|` element-wise; NaN fails. Reports the count and the first
 /// mismatches with their indices.
-#[expect(clippy::neg_cmp_op_on_partial_ord, reason = "`!(err <= tol)` counts a NaN error as a failure")]
+#[expect(
+    clippy::neg_cmp_op_on_partial_ord,
+    reason = "`!(err <= tol)` counts a NaN error as a failure"
+)]
 pub fn assert_close(name: &str, actual: &[f32], expected: &[f32], abs: f32, rel: f32) {
     assert_eq!(actual.len(), expected.len(), "{name}: length");
     let mut bad = Vec::new();
@@ -63,8 +74,16 @@ pub fn rng(seed: u64) -> ChaCha8Rng {
 
 /// A random one-hot batch: lengths uniform in `1..=seq_len` with one row of full length
 /// (so T = max(lengths)), symbols uniform in `0..vocab` (0 at padding), labels in `0..classes`.
-pub fn random_batch(rng: &mut ChaCha8Rng, batch: usize, seq_len: usize, vocab: usize, classes: usize) -> ClassifierBatch {
-    let mut lengths: Vec<u32> = (0..batch).map(|_| rng.random_range(1..=seq_len as u32)).collect();
+pub fn random_batch(
+    rng: &mut ChaCha8Rng,
+    batch: usize,
+    seq_len: usize,
+    vocab: usize,
+    classes: usize,
+) -> ClassifierBatch {
+    let mut lengths: Vec<u32> = (0..batch)
+        .map(|_| rng.random_range(1..=seq_len as u32))
+        .collect();
     let full = rng.random_range(0..batch);
     lengths[full] = seq_len as u32;
     let mut tokens = vec![0u32; batch * seq_len];
@@ -73,8 +92,16 @@ pub fn random_batch(rng: &mut ChaCha8Rng, batch: usize, seq_len: usize, vocab: u
             tokens[b * seq_len + t] = rng.random_range(0..vocab as u32);
         }
     }
-    let labels = (0..batch).map(|_| rng.random_range(0..classes as u32)).collect();
-    ClassifierBatch { batch, seq_len, tokens, lengths, labels }
+    let labels = (0..batch)
+        .map(|_| rng.random_range(0..classes as u32))
+        .collect();
+    ClassifierBatch {
+        batch,
+        seq_len,
+        tokens,
+        lengths,
+        labels,
+    }
 }
 
 /// PyTorch's default init U(−1/√H, 1/√H) for every parameter, seeded.
@@ -89,9 +116,17 @@ use unroll::gpu::kernels::{Kernel, KernelSpec, UniformArena};
 /// Runs kernel `S` once per entry of `dims` (in order, one submission) over storage buffers
 /// initialised with `storage` (binding 1.. in order, raw bytes), and returns every storage
 /// buffer's contents afterwards as f32 bit patterns (use [`as_u32`] for u32 buffers).
-pub fn run_kernel<S: KernelSpec>(ctx: &GpuContext, storage: &[Vec<u8>], dims: &[S::Dims]) -> Vec<Vec<f32>> {
+pub fn run_kernel<S: KernelSpec>(
+    ctx: &GpuContext,
+    storage: &[Vec<u8>],
+    dims: &[S::Dims],
+) -> Vec<Vec<f32>> {
     let kernel: Kernel<S> = Kernel::new(ctx);
-    let bufs: Vec<wgpu::Buffer> = storage.iter().enumerate().map(|(i, d)| buffers::storage_with(ctx, &format!("{}.{i}", S::NAME), d)).collect();
+    let bufs: Vec<wgpu::Buffer> = storage
+        .iter()
+        .enumerate()
+        .map(|(i, d)| buffers::storage_with(ctx, &format!("{}.{i}", S::NAME), d))
+        .collect();
     let refs: Vec<&wgpu::Buffer> = bufs.iter().collect();
     let mut arena = UniformArena::new(ctx, "test.uniforms", dims.len());
     let group = kernel.bind(ctx, S::NAME, &arena, &refs);

@@ -25,7 +25,12 @@ pub struct AdamDims {
 impl AdamDims {
     /// The uniform for `config` over `len` parameters.
     pub fn new(config: &AdamConfig, len: u32) -> Self {
-        AdamDims { len, beta1: config.beta1, beta2: config.beta2, eps: config.eps }
+        AdamDims {
+            len,
+            beta1: config.beta1,
+            beta2: config.beta2,
+            eps: config.eps,
+        }
     }
 }
 
@@ -35,7 +40,13 @@ pub struct AdamUpdate;
 
 impl KernelSpec for AdamUpdate {
     const NAME: &'static str = "adam_update";
-    const STORAGE: &'static [Access] = &[Access::Read, Access::Read, Access::ReadWrite, Access::ReadWrite, Access::ReadWrite];
+    const STORAGE: &'static [Access] = &[
+        Access::Read,
+        Access::Read,
+        Access::ReadWrite,
+        Access::ReadWrite,
+        Access::ReadWrite,
+    ];
     type Dims = AdamDims;
     fn workgroups(d: &AdamDims, max: u32) -> Result<[u32; 3], GpuError> {
         grid_1d(d.len as u64, max)

@@ -54,8 +54,15 @@ pub struct ClassifierHead;
 
 impl KernelSpec for ClassifierHead {
     const NAME: &'static str = "classifier_head";
-    const STORAGE: &'static [Access] =
-        &[Access::Read, Access::Read, Access::Read, Access::ReadWrite, Access::ReadWrite, Access::ReadWrite, Access::ReadWrite];
+    const STORAGE: &'static [Access] = &[
+        Access::Read,
+        Access::Read,
+        Access::Read,
+        Access::ReadWrite,
+        Access::ReadWrite,
+        Access::ReadWrite,
+        Access::ReadWrite,
+    ];
     type Dims = HeadDims;
     fn workgroups(_: &HeadDims, _: u32) -> Result<[u32; 3], GpuError> {
         Ok([1, 1, 1])

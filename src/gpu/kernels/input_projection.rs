@@ -39,7 +39,8 @@ pub struct InputProjection;
 
 impl KernelSpec for InputProjection {
     const NAME: &'static str = "input_projection";
-    const STORAGE: &'static [Access] = &[Access::Read, Access::Read, Access::Read, Access::ReadWrite];
+    const STORAGE: &'static [Access] =
+        &[Access::Read, Access::Read, Access::Read, Access::ReadWrite];
     type Dims = ProjectionDims;
     fn workgroups(d: &ProjectionDims, max: u32) -> Result<[u32; 3], GpuError> {
         grid_1d(d.seq_len as u64 * d.batch as u64 * d.gate_rows as u64, max)

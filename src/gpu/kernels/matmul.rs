@@ -71,6 +71,10 @@ impl KernelSpec for Matmul {
     const STORAGE: &'static [Access] = &[Access::Read, Access::Read, Access::ReadWrite];
     type Dims = MatmulDims;
     fn workgroups(d: &MatmulDims, max: u32) -> Result<[u32; 3], GpuError> {
-        Ok([tiles(d.n, MATMUL_TILE_N, max, "matmul columns")?, tiles(d.m, MATMUL_TILE_M, max, "matmul rows")?, 1])
+        Ok([
+            tiles(d.n, MATMUL_TILE_N, max, "matmul columns")?,
+            tiles(d.m, MATMUL_TILE_M, max, "matmul rows")?,
+            1,
+        ])
     }
 }

@@ -19,8 +19,8 @@ use super::shader_source;
 pub mod activation;
 pub mod adam_update;
 pub mod classifier_head;
-pub mod col_sum;
 pub mod clip_grad_norm;
+pub mod col_sum;
 pub mod gru_backward;
 pub mod gru_forward;
 pub mod input_projection;
@@ -101,7 +101,9 @@ pub fn grid_1d(n: u64, max_per_dim: u32) -> Result<[u32; 3], GpuError> {
     }
     let rows = groups.div_ceil(max);
     if rows > max {
-        return Err(GpuError::TooLarge(format!("{n} invocations need more than {max}×{max} workgroups")));
+        return Err(GpuError::TooLarge(format!(
+            "{n} invocations need more than {max}×{max} workgroups"
+        )));
     }
     Ok([max as u32, rows as u32, 1])
 }
@@ -110,7 +112,9 @@ pub fn grid_1d(n: u64, max_per_dim: u32) -> Result<[u32; 3], GpuError> {
 pub(crate) fn tiles(n: u32, tile: u32, max_per_dim: u32, what: &str) -> Result<u32, GpuError> {
     let t = n.div_ceil(tile);
     if t > max_per_dim {
-        return Err(GpuError::TooLarge(format!("{what}: {t} workgroups > {max_per_dim} per dimension")));
+        return Err(GpuError::TooLarge(format!(
+            "{what}: {t} workgroups > {max_per_dim} per dimension"
+        )));
     }
     Ok(t)
 }
@@ -130,7 +134,8 @@ impl<S: KernelSpec> Kernel<S> {
     /// # Panics
     /// If the kernel is missing from the registry (a programming error caught by the tests).
     pub fn new(ctx: &GpuContext) -> Self {
-        let src = shader_source::kernel(S::NAME).unwrap_or_else(|| panic!("kernel {} is not in shader_source::KERNELS", S::NAME));
+        let src = shader_source::kernel(S::NAME)
+            .unwrap_or_else(|| panic!("kernel {} is not in shader_source::KERNELS", S::NAME));
         let device = &ctx.device;
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(S::NAME),
@@ -151,14 +156,19 @@ impl<S: KernelSpec> Kernel<S> {
                 binding: i as u32 + 1,
                 visibility: wgpu::ShaderStages::COMPUTE,
                 ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Storage { read_only: *access == Access::Read },
+                    ty: wgpu::BufferBindingType::Storage {
+                        read_only: *access == Access::Read,
+                    },
                     has_dynamic_offset: false,
                     min_binding_size: None,
                 },
                 count: None,
             });
         }
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(S::NAME), entries: &entries });
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some(S::NAME),
+            entries: &entries,
+        });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some(S::NAME),
             bind_group_layouts: &[Some(&layout)],
@@ -172,15 +182,31 @@ impl<S: KernelSpec> Kernel<S> {
             compilation_options: Default::default(),
             cache: None,
         });
-        Kernel { pipeline, layout, max_per_dim: device.limits().max_compute_workgroups_per_dimension, _spec: PhantomData }
+        Kernel {
+            pipeline,
+            layout,
+            max_per_dim: device.limits().max_compute_workgroups_per_dimension,
+            _spec: PhantomData,
+        }
     }
 
     /// A bind group over `arena`'s uniform records and the storage buffers in binding order.
     ///
     /// # Panics
     /// If `storage.len()` differs from the kernel's storage binding count (a programming error).
-    pub fn bind(&self, ctx: &GpuContext, label: &str, arena: &UniformArena, storage: &[&wgpu::Buffer]) -> wgpu::BindGroup {
-        assert_eq!(storage.len(), S::STORAGE.len(), "{}: wrong number of storage buffers", S::NAME);
+    pub fn bind(
+        &self,
+        ctx: &GpuContext,
+        label: &str,
+        arena: &UniformArena,
+        storage: &[&wgpu::Buffer],
+    ) -> wgpu::BindGroup {
+        assert_eq!(
+            storage.len(),
+            S::STORAGE.len(),
+            "{}: wrong number of storage buffers",
+            S::NAME
+        );
         let mut entries = vec![wgpu::BindGroupEntry {
             binding: 0,
             resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
@@ -190,16 +216,29 @@ impl<S: KernelSpec> Kernel<S> {
             }),
         }];
         for (i, b) in storage.iter().enumerate() {
-            entries.push(wgpu::BindGroupEntry { binding: i as u32 + 1, resource: b.as_entire_binding() });
+            entries.push(wgpu::BindGroupEntry {
+                binding: i as u32 + 1,
+                resource: b.as_entire_binding(),
+            });
         }
-        ctx.device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(label), layout: &self.layout, entries: &entries })
+        ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(label),
+            layout: &self.layout,
+            entries: &entries,
+        })
     }
 
     /// Records `dims` in the arena and dispatches the kernel with it.
     ///
     /// # Errors
     /// [`GpuError::TooLarge`] when the grid exceeds the device's limit, or the arena is full.
-    pub fn encode(&self, pass: &mut wgpu::ComputePass<'_>, group: &wgpu::BindGroup, arena: &mut UniformArena, dims: S::Dims) -> Result<(), GpuError> {
+    pub fn encode(
+        &self,
+        pass: &mut wgpu::ComputePass<'_>,
+        group: &wgpu::BindGroup,
+        arena: &mut UniformArena,
+        dims: S::Dims,
+    ) -> Result<(), GpuError> {
         let [x, y, z] = S::workgroups(&dims, self.max_per_dim)?;
         let offset = arena.push(&dims)?;
         pass.set_pipeline(&self.pipeline);
@@ -230,7 +269,11 @@ impl UniformArena {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        UniformArena { buffer, data: Vec::with_capacity(size as usize), capacity: records.max(1) }
+        UniformArena {
+            buffer,
+            data: Vec::with_capacity(size as usize),
+            capacity: records.max(1),
+        }
     }
 
     /// Forgets all records (start of a new submission).
@@ -246,7 +289,10 @@ impl UniformArena {
         let bytes = bytemuck::bytes_of(value);
         debug_assert!(bytes.len() as u64 <= UNIFORM_STRIDE);
         if self.data.len() / UNIFORM_STRIDE as usize >= self.capacity {
-            return Err(GpuError::TooLarge(format!("more than {} dispatches in one submission", self.capacity)));
+            return Err(GpuError::TooLarge(format!(
+                "more than {} dispatches in one submission",
+                self.capacity
+            )));
         }
         let offset = self.data.len();
         self.data.extend_from_slice(bytes);
@@ -285,7 +331,11 @@ pub struct KernelInfo {
 }
 
 fn info<S: KernelSpec>() -> KernelInfo {
-    KernelInfo { name: S::NAME, uniform_size: std::mem::size_of::<S::Dims>(), storage: S::STORAGE }
+    KernelInfo {
+        name: S::NAME,
+        uniform_size: std::mem::size_of::<S::Dims>(),
+        storage: S::STORAGE,
+    }
 }
 
 /// Reflection data of every kernel, in the order of [`shader_source::KERNELS`].
@@ -322,6 +372,9 @@ mod tests {
         assert_eq!(grid_1d(256 * 65535 + 1, 65535).unwrap(), [65535, 2, 1]);
         // Hidden 256 LSTM × batch 512 × seq_len 512 input projection: 268 M invocations.
         assert_eq!(grid_1d(512 * 512 * 1024, 65535).unwrap(), [65535, 17, 1]);
-        assert!(matches!(grid_1d(256 * 65535 * 65536, 65535), Err(GpuError::TooLarge(_))));
+        assert!(matches!(
+            grid_1d(256 * 65535 * 65536, 65535),
+            Err(GpuError::TooLarge(_))
+        ));
     }
 }

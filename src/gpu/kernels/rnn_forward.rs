@@ -10,7 +10,13 @@ pub struct RnnForward;
 
 impl KernelSpec for RnnForward {
     const NAME: &'static str = "rnn_forward";
-    const STORAGE: &'static [Access] = &[Access::Read, Access::Read, Access::Read, Access::ReadWrite, Access::ReadWrite];
+    const STORAGE: &'static [Access] = &[
+        Access::Read,
+        Access::Read,
+        Access::Read,
+        Access::ReadWrite,
+        Access::ReadWrite,
+    ];
     type Dims = CellDims;
     fn workgroups(d: &CellDims, max: u32) -> Result<[u32; 3], GpuError> {
         grid_1d(d.batch as u64 * d.hidden as u64, max)
