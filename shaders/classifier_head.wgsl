@@ -5,9 +5,10 @@
 //   loss = (1/B) Σ_b (logsumexp(logits[b]) − logits[b, label_b])          (stable: max subtracted)
 //   d_logits[b, c] = (softmax(logits[b])[c] − [c = label_b]) / B,   d fc.bias = Σ_b d_logits[b]
 //
-// feat is the feature row of each name at its last real character (for one unidirectional layer:
-// slot T of h_cache, where padded steps carried the state). mode 0 computes logits only
-// (evaluation); mode 1 also writes the gradient and (loss, correct) into results[result_slot].
+// feat is the feature row of each name at its last real character (gathered by last_step).
+// mode 0 computes logits only
+// (evaluation); mode 1 also writes the gradient and (loss, correct) into results[result_slot]
+// (grad_norm −1 and skipped 0 until grad_norm.wgsl fills them in).
 // The correct count compares the first arg-max with the label.
 // CPU twin: math::loss::log_softmax_nll (with math::classifier's head).
 
@@ -24,11 +25,6 @@ struct HeadDims {
     _pad0: u32,
     _pad1: u32,
     _pad2: u32,
-}
-
-struct StepResult {
-    loss: f32,       // mean NLL over the batch
-    correct: u32,    // names whose arg-max equals the label
 }
 
 @group(0) @binding(0) var<uniform> dims: HeadDims;
@@ -96,7 +92,7 @@ fn classifier_head(@builtin(local_invocation_index) tid: u32) {
         workgroupBarrier();
     }
     if (tid == 0u) {
-        results[dims.result_slot] = StepResult(loss_part[0] * dims.inv_batch, correct_part[0]);
+        results[dims.result_slot] = StepResult(loss_part[0] * dims.inv_batch, correct_part[0], -1.0, 0u);
     }
     for (var c = tid; c < nc; c += HEAD_WG) {
         var s = 0.0;

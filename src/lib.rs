@@ -14,6 +14,7 @@
 //!   of the same name in [`math`].
 //! - [`train`]: the training loop over either backend (no Leptos).
 //! - [`lessons`]: the computations of the lesson pages, on top of [`math`] (no Leptos).
+//! - [`weights`]: parameters ⇄ PyTorch as `.safetensors` (names, shapes, metadata).
 //! - `ui`: the Leptos app (compiled for wasm32 only).
 #![warn(missing_docs)]
 
@@ -25,3 +26,4 @@ pub mod math;
 pub mod train;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
+pub mod weights;

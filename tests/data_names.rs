@@ -14,7 +14,8 @@ fn dataset() -> &'static NamesDataset {
     static DATA: OnceLock<NamesDataset> = OnceLock::new();
     DATA.get_or_init(|| {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let dir = locate_names_dir(root).unwrap_or_else(|e| panic!("names data needed by this test: {e}"));
+        let dir = locate_names_dir(root)
+            .unwrap_or_else(|e| panic!("names data needed by this test: {e}"));
         NamesDataset::load_dir(&dir).unwrap_or_else(|e| panic!("loading {}: {e}", dir.display()))
     })
 }
@@ -48,7 +49,12 @@ fn pitfall_14_normalisation() {
     }
     for input in ["😀", "ŁŁ", "ＭＡＲＩＡ", "", " "] {
         let err = encode(input).unwrap_err();
-        assert_eq!(err, NameError::NoUsableLetters { input: input.to_owned() });
+        assert_eq!(
+            err,
+            NameError::NoUsableLetters {
+                input: input.to_owned()
+            }
+        );
         assert!(err.to_string().starts_with("no usable letters"), "{err}");
     }
     assert_eq!(
@@ -60,8 +66,24 @@ fn pitfall_14_normalisation() {
 }
 
 const LANGUAGES: [&str; 18] = [
-    "Arabic", "Chinese", "Czech", "Dutch", "English", "French", "German", "Greek", "Irish", "Italian", "Japanese",
-    "Korean", "Polish", "Portuguese", "Russian", "Scottish", "Spanish", "Vietnamese",
+    "Arabic",
+    "Chinese",
+    "Czech",
+    "Dutch",
+    "English",
+    "French",
+    "German",
+    "Greek",
+    "Irish",
+    "Italian",
+    "Japanese",
+    "Korean",
+    "Polish",
+    "Portuguese",
+    "Russian",
+    "Scottish",
+    "Spanish",
+    "Vietnamese",
 ];
 
 #[test]
@@ -78,9 +100,17 @@ fn real_files_report_20074_lines_18_classes_17994_pairs() {
     assert_eq!(class("Russian").raw_lines, 9408);
     assert_eq!(class("Vietnamese").raw_lines, 73);
     // Arabic.txt repeats ~108 names up to 28 times each (names-pytorch.md).
-    assert_eq!((class("Arabic").raw_lines, class("Arabic").distinct), (2000, 108));
+    assert_eq!(
+        (class("Arabic").raw_lines, class("Arabic").distinct),
+        (2000, 108)
+    );
     for c in &r.classes {
-        assert_eq!(c.raw_lines, c.distinct + c.skipped + c.duplicates, "{}", c.class);
+        assert_eq!(
+            c.raw_lines,
+            c.distinct + c.skipped + c.duplicates,
+            "{}",
+            c.class
+        );
     }
     assert_eq!(ds.class_counts().iter().sum::<usize>(), 17994);
 }
@@ -90,16 +120,28 @@ fn real_files_quirks_are_normalised() {
     let ds = dataset();
     let has = |name: &str, class: &str| {
         let label = ds.class_index(class).unwrap();
-        ds.samples().iter().any(|s| s.name == name && s.label == label)
+        ds.samples()
+            .iter()
+            .any(|s| s.name == name && s.label == label)
     };
-    assert!(has("To The First Page", "Russian"), "Russian.txt's NBSP junk line, single space");
+    assert!(
+        has("To The First Page", "Russian"),
+        "Russian.txt's NBSP junk line, single space"
+    );
     assert!(has("Gro", "German"), "Groß: ß has no decomposition");
     assert!(has("Slusarski", "Polish"));
     assert!(has("AuYong", "Chinese"));
     assert!(has("Rafaj", "Czech"));
-    assert!(has("Park", "Korean") && has("Park", "English"), "\"Park \" is trimmed");
+    assert!(
+        has("Park", "Korean") && has("Park", "English"),
+        "\"Park \" is trimmed"
+    );
     for s in ds.samples() {
-        assert!(!s.name.is_empty() && !s.name.starts_with(' ') && !s.name.ends_with(' '), "{:?}", s.name);
+        assert!(
+            !s.name.is_empty() && !s.name.starts_with(' ') && !s.name.ends_with(' '),
+            "{:?}",
+            s.name
+        );
         assert_eq!(decode(&s.tokens), s.name);
         assert!(s.tokens.iter().all(|&t| t < 57));
     }
@@ -115,25 +157,47 @@ fn split_is_grouped_by_name_covers_every_class_and_is_about_ten_percent() {
         let split = Split::new(ds, seed, 0.1);
         let mut all: Vec<usize> = split.train.iter().chain(&split.val).copied().collect();
         all.sort_unstable();
-        assert_eq!(all, (0..ds.len()).collect::<Vec<_>>(), "seed {seed}: a partition of the samples");
+        assert_eq!(
+            all,
+            (0..ds.len()).collect::<Vec<_>>(),
+            "seed {seed}: a partition of the samples"
+        );
 
-        let val_names: HashSet<&str> = split.val.iter().map(|&i| ds.samples()[i].name.as_str()).collect();
+        let val_names: HashSet<&str> = split
+            .val
+            .iter()
+            .map(|&i| ds.samples()[i].name.as_str())
+            .collect();
         let leaked: Vec<&str> = split
             .train
             .iter()
             .map(|&i| ds.samples()[i].name.as_str())
             .filter(|n| val_names.contains(n))
             .collect();
-        assert!(leaked.is_empty(), "seed {seed}: names on both sides: {leaked:?}");
+        assert!(
+            leaked.is_empty(),
+            "seed {seed}: names on both sides: {leaked:?}"
+        );
 
         let val_counts = split.val_class_counts(ds);
         for (class, (&v, &n)) in val_counts.iter().zip(&ds.class_counts()).enumerate() {
-            assert!(v >= 1, "seed {seed}: {} missing from validation", ds.classes()[class]);
+            assert!(
+                v >= 1,
+                "seed {seed}: {} missing from validation",
+                ds.classes()[class]
+            );
             let share = v as f64 / n as f64;
-            assert!((0.05..=0.2).contains(&share), "seed {seed}: {} has {v}/{n} in validation", ds.classes()[class]);
+            assert!(
+                (0.05..=0.2).contains(&share),
+                "seed {seed}: {} has {v}/{n} in validation",
+                ds.classes()[class]
+            );
         }
         let share = split.val.len() as f64 / ds.len() as f64;
-        assert!((0.09..=0.11).contains(&share), "seed {seed}: validation share {share}");
+        assert!(
+            (0.09..=0.11).contains(&share),
+            "seed {seed}: validation share {share}"
+        );
     }
 }
 
@@ -152,8 +216,14 @@ fn epoch_batches_visit_every_training_sample_once() {
     let batches = Batches::train_epoch(ds, &split.train, 64, 0, 0);
     assert_eq!(batches.num_batches(), split.train.len().div_ceil(64));
     let order = batches.order().to_vec();
-    assert_eq!(order, Batches::train_epoch(ds, &split.train, 64, 0, 0).order());
-    assert_ne!(order, Batches::train_epoch(ds, &split.train, 64, 0, 1).order());
+    assert_eq!(
+        order,
+        Batches::train_epoch(ds, &split.train, 64, 0, 0).order()
+    );
+    assert_ne!(
+        order,
+        Batches::train_epoch(ds, &split.train, 64, 0, 1).order()
+    );
 
     let mut seen = Vec::new();
     let mut count = 0;
@@ -179,6 +249,13 @@ fn epoch_batches_visit_every_training_sample_once() {
 
     let eval: Vec<_> = Batches::eval(ds, &split.val, 500).collect();
     assert_eq!(eval.iter().map(|b| b.batch).sum::<usize>(), split.val.len());
-    assert_eq!(eval.last().unwrap().batch, split.val.len() - 500 * (eval.len() - 1));
-    assert_eq!(eval[0].labels[0], ds.samples()[split.val[0]].label, "fixed order");
+    assert_eq!(
+        eval.last().unwrap().batch,
+        split.val.len() - 500 * (eval.len() - 1)
+    );
+    assert_eq!(
+        eval[0].labels[0],
+        ds.samples()[split.val[0]].label,
+        "fixed order"
+    );
 }

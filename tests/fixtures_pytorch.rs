@@ -14,7 +14,9 @@ use unroll::math::recurrent::{RnnModule, TensorRef};
 /// fixture's upstream gradients.
 fn cpu_module(case: &ModuleCase) -> Result<ModuleResult, BackendError> {
     let module = RnnModule::new(case.spec, &case.layout, "");
-    let state = |s: &Option<(Vec<f32>, Vec<usize>)>| s.as_ref().map(|(d, shape)| (d.clone(), shape.clone()));
+    let state = |s: &Option<(Vec<f32>, Vec<usize>)>| {
+        s.as_ref().map(|(d, shape)| (d.clone(), shape.clone()))
+    };
     let (h0, c0) = (state(&case.h0), state(&case.c0));
     let out = module
         .forward(
@@ -52,7 +54,12 @@ fn cpu_classifier(case: &ClassifierCase) -> Result<ClassifierResult, BackendErro
     let (loss, grads, logits) = model.loss_and_grads(&case.params, &case.batch);
     let mut params_after = case.params.clone();
     Adam::new(case.adam, params_after.len()).update(&mut params_after, &grads);
-    Ok(ClassifierResult { logits, loss, grads, params_after })
+    Ok(ClassifierResult {
+        logits,
+        loss,
+        grads,
+        params_after,
+    })
 }
 
 #[test]

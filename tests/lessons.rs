@@ -8,7 +8,8 @@ use rand::distr::{Distribution, Uniform};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use unroll::config::lessons::{
-    BidirConfig, BpttAct, BpttConfig, GruConfig, LstmConfig, LstmMode, ShapesConfig, SoftmaxConfig, UnrollConfig,
+    BidirConfig, BpttAct, BpttConfig, GruConfig, LstmConfig, LstmMode, ShapesConfig, SoftmaxConfig,
+    UnrollConfig,
 };
 use unroll::config::CellKind;
 use unroll::lessons::{bidir, bptt, gru, lstm, parallel, shapes, softmax, unroll as unroll_lesson};
@@ -19,7 +20,10 @@ use unroll::math::recurrent::{RnnModule, TensorRef};
 /// `value` rounds to `course` at 4 decimals (|Δ| ≤ 5e-5 plus f32 slack).
 #[track_caller]
 fn assert_4dp(value: f32, course: f64) {
-    assert!((f64::from(value) - course).abs() <= 5.0e-5 + 1e-7, "{value} does not round to the course's {course:.4}");
+    assert!(
+        (f64::from(value) - course).abs() <= 5.0e-5 + 1e-7,
+        "{value} does not round to the course's {course:.4}"
+    );
 }
 
 /// `value` rounds to `course` at 2 significant digits.
@@ -71,13 +75,15 @@ fn unroll_z_and_h_agree_with_the_module_for_any_sliders() {
         // An independent f32 recurrence with the same order of additions.
         let mut h = config.h0 as f32;
         for (s, &x) in u.steps.iter().zip(&config.x) {
-            let z = (config.b as f32 + config.w_xh as f32 * x as f32) + (0.0 + config.w_hh as f32 * h);
+            let z =
+                (config.b as f32 + config.w_xh as f32 * x as f32) + (0.0 + config.w_hh as f32 * h);
             assert_eq!(s.h_prev[0], h);
             assert_eq!(s.z[0], z);
             h = z.tanh();
             assert_eq!(s.h[0], h, "the module's h_t is tanh(z_t)");
             assert!(
-                (s.z[0] - (s.input_term[0] + s.recurrent_term[0] + s.bias[0])).abs() <= 1e-6 * (1.0 + s.z[0].abs())
+                (s.z[0] - (s.input_term[0] + s.recurrent_term[0] + s.bias[0])).abs()
+                    <= 1e-6 * (1.0 + s.z[0].abs())
             );
         }
     }
@@ -86,21 +92,44 @@ fn unroll_z_and_h_agree_with_the_module_for_any_sliders() {
 /// Pitfalls item 3: the lesson's cell is nn.RNN (tanh, two biases), not the tutorial's linear cell.
 #[test]
 fn unroll_is_nn_rnn_pitfall_3() {
-    let config =
-        UnrollConfig { w_xh: 0.5, w_hh: -0.8, b: 0.1 + 0.2, x: vec![1.0, -2.0, 3.0], ..UnrollConfig::default() };
+    let config = UnrollConfig {
+        w_xh: 0.5,
+        w_hh: -0.8,
+        b: 0.1 + 0.2,
+        x: vec![1.0, -2.0, 3.0],
+        ..UnrollConfig::default()
+    };
     let u = unroll_lesson::unroll(&config).unwrap();
     for (s, want) in u.steps.iter().zip([0.66403677f64, -0.84293556, 0.98591461]) {
         let got = f64::from(s.h[0]);
-        assert!((got - want).abs() <= 1e-5 + 1e-4 * want.abs(), "{got} vs {want}");
+        assert!(
+            (got - want).abs() <= 1e-5 + 1e-4 * want.abs(),
+            "{got} vs {want}"
+        );
     }
-    assert!((u.steps[2].h[0] - 2.872).abs() > 1.0, "must not be the tutorial's linear cell");
+    assert!(
+        (u.steps[2].h[0] - 2.872).abs() > 1.0,
+        "must not be the tutorial's linear cell"
+    );
 }
 
 #[test]
 fn unroll_vector_mode_uses_the_same_seeded_weights_at_every_step() {
-    let config = UnrollConfig { hidden_size: 4, seed: 7, ..UnrollConfig::default() };
+    let config = UnrollConfig {
+        hidden_size: 4,
+        seed: 7,
+        ..UnrollConfig::default()
+    };
     let u = unroll_lesson::unroll(&config).unwrap();
-    assert_eq!((u.weight_ih.len(), u.weight_hh.len(), u.bias_ih.len(), u.bias_hh.len()), (4, 16, 4, 4));
+    assert_eq!(
+        (
+            u.weight_ih.len(),
+            u.weight_hh.len(),
+            u.bias_ih.len(),
+            u.bias_hh.len()
+        ),
+        (4, 16, 4, 4)
+    );
     let bound = 0.5f32; // U(−1/√H, 1/√H), H = 4
     assert!(u.weight_hh.iter().all(|w| w.abs() <= bound));
     for s in &u.steps {
@@ -109,14 +138,23 @@ fn unroll_vector_mode_uses_the_same_seeded_weights_at_every_step() {
             let z: f32 = u.bias_ih[j]
                 + u.weight_ih[j] * s.x
                 + u.bias_hh[j]
-                + (0..4).map(|k| u.weight_hh[j * 4 + k] * s.h_prev[k]).sum::<f32>();
+                + (0..4)
+                    .map(|k| u.weight_hh[j * 4 + k] * s.h_prev[k])
+                    .sum::<f32>();
             assert!((s.z[j] - z).abs() <= 1e-6);
-            assert!((s.h[j] - s.z[j].tanh()).abs() <= 1e-6, "h = tanh(z) with one W for all steps");
+            assert!(
+                (s.h[j] - s.z[j].tanh()).abs() <= 1e-6,
+                "h = tanh(z) with one W for all steps"
+            );
         }
     }
     assert_eq!(u.steps[0].h_prev, vec![0.0; 4]);
     assert_eq!(u.steps[1].h_prev, u.steps[0].h);
-    let other = unroll_lesson::unroll(&UnrollConfig { seed: 8, ..config.clone() }).unwrap();
+    let other = unroll_lesson::unroll(&UnrollConfig {
+        seed: 8,
+        ..config.clone()
+    })
+    .unwrap();
     assert_ne!(other.weight_hh, u.weight_hh, "the seed picks the weights");
 }
 
@@ -141,7 +179,12 @@ fn bptt_default_running_products_are_the_course_values() {
 fn bptt_constant_input_vanishes_at_the_course_rates() {
     // x = 0.3 repeated over 20 steps, W_xh 0.5.
     for (w_hh, course) in [(0.5, 2.0e-7), (1.0, 4.3e-5), (2.0, 1.4e-15)] {
-        let config = BpttConfig { w_hh, x: vec![0.3], steps: 20, ..BpttConfig::default() };
+        let config = BpttConfig {
+            w_hh,
+            x: vec![0.3],
+            steps: 20,
+            ..BpttConfig::default()
+        };
         let b = bptt::bptt(&config);
         assert_eq!(b.steps.len(), 20);
         assert!(b.steps.iter().all(|s| s.x == 0.3f32));
@@ -161,24 +204,55 @@ fn bptt_agrees_with_the_module_backward() {
     for act in [BpttAct::Tanh, BpttAct::Relu] {
         for _ in 0..20 {
             let x: Vec<f64> = (0..5).map(|_| w.sample(&mut rng)).collect();
-            let config =
-                BpttConfig { w_hh: w.sample(&mut rng), w_xh: w.sample(&mut rng), x, steps: 9, act, max_norm: 0.0 };
+            let config = BpttConfig {
+                w_hh: w.sample(&mut rng),
+                w_xh: w.sample(&mut rng),
+                x,
+                steps: 9,
+                act,
+                max_norm: 0.0,
+            };
             let b = bptt::bptt(&config);
             let mut spec = RnnSpec::new(CellKind::Rnn, 1, 1);
-            spec.nonlinearity = if act == BpttAct::Relu { Nonlinearity::Relu } else { Nonlinearity::Tanh };
+            spec.nonlinearity = if act == BpttAct::Relu {
+                Nonlinearity::Relu
+            } else {
+                Nonlinearity::Tanh
+            };
             let layout = ParamLayout::rnn(&spec, "");
             let params = [config.w_xh as f32, config.w_hh as f32, 0.0, 0.0];
             let module = RnnModule::new(spec, &layout, "");
             let xs: Vec<f32> = (0..9).map(|t| config.x[t % 5] as f32).collect();
             let shape = [9, 1, 1];
-            let out = module.forward(&params, TensorRef::new(&shape, &xs), false, None, None, None).unwrap();
+            let out = module
+                .forward(
+                    &params,
+                    TensorRef::new(&shape, &xs),
+                    false,
+                    None,
+                    None,
+                    None,
+                )
+                .unwrap();
             for (s, h) in b.steps.iter().zip(&out.output) {
                 assert_eq!(s.h, *h, "same recurrence as nn.RNN");
             }
             let mut grads = [0.0f32; 4];
-            let g = module.backward(&params, &out.cache, &[0.0; 9], Some(&[1.0]), None, &mut grads);
+            let g = module.backward(
+                &params,
+                &out.cache,
+                &[0.0; 9],
+                Some(&[1.0]),
+                None,
+                &mut grads,
+            );
             let tol = |a: f32, b: f32| (a - b).abs() <= 1e-5 + 1e-4 * b.abs();
-            assert!(tol(b.steps[8].product, g.h0[0]), "{} vs {}", b.steps[8].product, g.h0[0]);
+            assert!(
+                tol(b.steps[8].product, g.h0[0]),
+                "{} vs {}",
+                b.steps[8].product,
+                g.h0[0]
+            );
             for (mine, theirs) in b.grads.flat().iter().zip(grads) {
                 assert!(tol(*mine, theirs), "{:?} vs {grads:?}", b.grads);
             }
@@ -188,28 +262,54 @@ fn bptt_agrees_with_the_module_backward() {
 
 #[test]
 fn bptt_linear_and_relu_explode_and_clipping_caps_the_norm() {
-    let config =
-        BpttConfig { w_hh: 2.0, x: vec![1.0], steps: 10, act: BpttAct::Linear, max_norm: 1.0, ..BpttConfig::default() };
+    let config = BpttConfig {
+        w_hh: 2.0,
+        x: vec![1.0],
+        steps: 10,
+        act: BpttAct::Linear,
+        max_norm: 1.0,
+        ..BpttConfig::default()
+    };
     let b = bptt::bptt(&config);
     for s in &b.steps {
-        assert_eq!(s.product, 2f32.powi(s.t as i32), "linear: the product is W_hh^t");
+        assert_eq!(
+            s.product,
+            2f32.powi(s.t as i32),
+            "linear: the product is W_hh^t"
+        );
     }
     let clip = b.clipping.clone().unwrap();
-    let ClipOutcome::Clipped { norm, scale } = clip.outcome else { panic!("{:?}", clip.outcome) };
+    let ClipOutcome::Clipped { norm, scale } = clip.outcome else {
+        panic!("{:?}", clip.outcome)
+    };
     assert!((norm - b.grad_norms[9]).abs() <= 1e-9 * norm);
-    let clipped_norm = clip.clipped.iter().map(|&g| f64::from(g).powi(2)).sum::<f64>().sqrt();
+    let clipped_norm = clip
+        .clipped
+        .iter()
+        .map(|&g| f64::from(g).powi(2))
+        .sum::<f64>()
+        .sqrt();
     assert!((clipped_norm - 1.0).abs() <= 1e-5, "{clipped_norm}");
     assert!((scale - 1.0 / (norm + 1e-6)).abs() <= 1e-12);
     // The norms grow with the horizon; clipped, none exceeds max_norm.
     assert!(b.grad_norms.windows(2).all(|w| w[1] > w[0]));
     let clipped = b.clipped_norms.clone().unwrap();
     for (c, n) in clipped.iter().zip(&b.grad_norms) {
-        assert!(*c <= 1.0 + 1e-6 && (*c - n.min(1.0)).abs() <= 1e-5, "{c} vs {n}");
+        assert!(
+            *c <= 1.0 + 1e-6 && (*c - n.min(1.0)).abs() <= 1e-5,
+            "{c} vs {n}"
+        );
     }
 
     // Clipping does nothing for a small gradient.
-    let small = bptt::bptt(&BpttConfig { max_norm: 100.0, ..BpttConfig::default() });
-    assert!(matches!(small.clipping.unwrap().outcome, ClipOutcome::Unchanged { .. }));
+    let small = bptt::bptt(&BpttConfig {
+        max_norm: 100.0,
+        ..BpttConfig::default()
+    });
+    assert!(matches!(
+        small.clipping.unwrap().outcome,
+        ClipOutcome::Unchanged { .. }
+    ));
 
     // 3^100 overflows f32: the norm is not finite and the step is skipped, never zeroed.
     let huge = bptt::bptt(&BpttConfig {
@@ -223,11 +323,20 @@ fn bptt_linear_and_relu_explode_and_clipping_caps_the_norm() {
     let clip = huge.clipping.unwrap();
     assert!(clip.outcome.skip_step(), "{:?}", clip.outcome);
     let bits = |g: [f32; 4]| g.map(f32::to_bits);
-    assert_eq!(bits(clip.clipped), bits(huge.grads.flat()), "left untouched");
+    assert_eq!(
+        bits(clip.clipped),
+        bits(huge.grads.flat()),
+        "left untouched"
+    );
 
     // ReLU with a positive input and W_hh 1.5 explodes like 1.5^t.
-    let relu =
-        bptt::bptt(&BpttConfig { w_hh: 1.5, x: vec![1.0], steps: 30, act: BpttAct::Relu, ..BpttConfig::default() });
+    let relu = bptt::bptt(&BpttConfig {
+        w_hh: 1.5,
+        x: vec![1.0],
+        steps: 30,
+        act: BpttAct::Relu,
+        ..BpttConfig::default()
+    });
     assert!((relu.steps[29].product - 1.5f32.powi(30)).abs() <= 1e-3 * 1.5f32.powi(30));
 }
 
@@ -250,10 +359,16 @@ fn lstm_default_belt_is_the_course_example() {
 
 #[test]
 fn lstm_run_to_n_approaches_the_fixed_point() {
-    let config = LstmConfig { mode: LstmMode::Run, ..LstmConfig::default() };
+    let config = LstmConfig {
+        mode: LstmMode::Run,
+        ..LstmConfig::default()
+    };
     let l = lstm::lstm(&config).unwrap();
     assert_eq!(l.steps.len(), 20);
-    assert!(l.steps.iter().all(|s| s.f == 0.9f32 && (s.i * s.g - 0.4).abs() < 1e-7));
+    assert!(l
+        .steps
+        .iter()
+        .all(|s| s.f == 0.9f32 && (s.i * s.g - 0.4).abs() < 1e-7));
     assert_4dp(l.steps[19].c, 3.5137);
     assert_4dp(l.fixed_point.unwrap(), 4.0);
     assert!(l.steps.windows(2).all(|w| w[0].c < w[1].c && w[1].c < 4.0));
@@ -271,7 +386,15 @@ fn lstm_update_is_the_math_cells_update() {
         let gh: Vec<f32> = (0..4).map(|_| u.sample(&mut rng)).collect();
         let c_prev = [u.sample(&mut rng)];
         let (mut gates, mut c, mut tanh_c, mut h) = ([0.0f32; 4], [0.0f32], [0.0f32], [0.0f32]);
-        unroll::math::lstm::forward_step(&gi, &gh, &c_prev, &mut gates, &mut c, &mut tanh_c, &mut h);
+        unroll::math::lstm::forward_step(
+            &gi,
+            &gh,
+            &c_prev,
+            &mut gates,
+            &mut c,
+            &mut tanh_c,
+            &mut h,
+        );
         let mine = lstm::lstm_update(gates[1], gates[0], gates[2], gates[3], c_prev[0]);
         assert_eq!((mine.c, mine.tanh_c, mine.h), (c[0], tanh_c[0], h[0]));
     }
@@ -279,16 +402,28 @@ fn lstm_update_is_the_math_cells_update() {
 
 #[test]
 fn lstm_weights_mode_runs_the_seeded_module() {
-    let config = LstmConfig { mode: LstmMode::Weights, c0: 0.5, seed: 3, ..LstmConfig::default() };
+    let config = LstmConfig {
+        mode: LstmMode::Weights,
+        c0: 0.5,
+        seed: 3,
+        ..LstmConfig::default()
+    };
     let l = lstm::lstm(&config).unwrap();
     let w = l.weights.clone().unwrap();
     assert_eq!((w.weight_ih.len(), w.weight_hh.len()), (4, 4));
-    assert!(w.weight_ih.iter().chain(&w.weight_hh).all(|v| v.abs() <= 1.0), "U(−1, 1) for H = 1");
+    assert!(
+        w.weight_ih
+            .iter()
+            .chain(&w.weight_hh)
+            .all(|v| v.abs() <= 1.0),
+        "U(−1, 1) for H = 1"
+    );
     assert_eq!(l.steps.len(), 3);
     let (mut h, mut c) = (0.0f32, 0.5f32);
     for (s, &x) in l.steps.iter().zip(&config.x) {
         let x = x as f32;
-        let pre = |k: usize| (w.bias_ih[k] + w.weight_ih[k] * x) + (w.bias_hh[k] + w.weight_hh[k] * h);
+        let pre =
+            |k: usize| (w.bias_ih[k] + w.weight_ih[k] * x) + (w.bias_hh[k] + w.weight_hh[k] * h);
         let sig = |v: f32| 1.0 / (1.0 + (-v).exp());
         let (i, f, g, o) = (sig(pre(0)), sig(pre(1)), pre(2).tanh(), sig(pre(3)));
         for (a, b) in [(s.i, i), (s.f, f), (s.g, g), (s.o, o)] {
@@ -311,10 +446,27 @@ fn gru_update_gate_values_and_pytorch_convention() {
     assert_4dp(g.pytorch_z, 0.7);
     assert_4dp(g.pytorch_same_z, 0.55);
     assert_4dp(g.kept + g.written, 0.35);
-    assert_4dp(gru::gru(&GruConfig { z: 0.05, ..GruConfig::default() }).h, 0.225);
-    assert_4dp(gru::gru(&GruConfig { z: 0.95, ..GruConfig::default() }).h, 0.675);
+    assert_4dp(
+        gru::gru(&GruConfig {
+            z: 0.05,
+            ..GruConfig::default()
+        })
+        .h,
+        0.225,
+    );
+    assert_4dp(
+        gru::gru(&GruConfig {
+            z: 0.95,
+            ..GruConfig::default()
+        })
+        .h,
+        0.675,
+    );
     // z = 0 keeps the old state, z = 1 takes the candidate (course); PyTorch is the opposite.
-    let z0 = gru::gru(&GruConfig { z: 0.0, ..GruConfig::default() });
+    let z0 = gru::gru(&GruConfig {
+        z: 0.0,
+        ..GruConfig::default()
+    });
     assert_eq!((z0.h, z0.pytorch_same_z), (0.2f32, 0.7f32));
 }
 
@@ -365,7 +517,10 @@ fn softmax_default_is_the_course_example() {
     assert!((s.nll - s.cross_entropy).abs() <= 1e-6);
     assert_4dp(s.max, 5.1);
     assert_4dp(s.log_sum_exp, 5.2404);
-    let t0 = softmax::softmax(&SoftmaxConfig { target: 2, ..SoftmaxConfig::default() });
+    let t0 = softmax::softmax(&SoftmaxConfig {
+        target: 2,
+        ..SoftmaxConfig::default()
+    });
     assert_4dp(t0.nll, 6.9404);
 }
 
@@ -373,14 +528,24 @@ fn softmax_default_is_the_course_example() {
 /// shifted logits overflow the textbook formula but not log_softmax.
 #[test]
 fn softmax_stability_and_pitfall_9() {
-    let s = softmax::softmax(&SoftmaxConfig { logits: vec![2.0, 1.0, 0.1], target: 0 });
+    let s = softmax::softmax(&SoftmaxConfig {
+        logits: vec![2.0, 1.0, 0.1],
+        target: 0,
+    });
     assert!((f64::from(s.nll) - 0.417_030_02).abs() <= 1e-6);
     assert!((f64::from(s.nll_of_probs) - -0.659_001_14).abs() <= 1e-6);
-    assert!(s.naive_shifted.iter().any(|p| p.is_nan()), "e^100 overflows f32: {:?}", s.naive_shifted);
+    assert!(
+        s.naive_shifted.iter().any(|p| p.is_nan()),
+        "e^100 overflows f32: {:?}",
+        s.naive_shifted
+    );
     for (a, b) in s.log_softmax.iter().zip(&s.log_softmax_shifted) {
         assert!((a - b).abs() <= 1e-5, "a shift does not change log_softmax");
     }
-    let extreme = softmax::softmax(&SoftmaxConfig { logits: vec![50.0, 0.0, -50.0], target: 2 });
+    let extreme = softmax::softmax(&SoftmaxConfig {
+        logits: vec![50.0, 0.0, -50.0],
+        target: 2,
+    });
     assert_eq!(extreme.log_softmax, vec![0.0, -50.0, -100.0]);
     assert_eq!(extreme.nll, 100.0);
 }
@@ -394,18 +559,32 @@ fn shape_of(
     num_layers: usize,
     bidirectional: bool,
 ) -> ShapesConfig {
-    ShapesConfig { cell, input_size, hidden_size, num_layers, bidirectional, ..ShapesConfig::default() }
+    ShapesConfig {
+        cell,
+        input_size,
+        hidden_size,
+        num_layers,
+        bidirectional,
+        ..ShapesConfig::default()
+    }
 }
 
 #[test]
 fn shapes_default_is_nn_rnn_10_8() {
     let s = shapes::shapes(&ShapesConfig::default()).unwrap();
     let sh = &s.shapes;
-    assert_eq!((sh.input, sh.output, sh.h0, sh.h_n), ([1, 3, 10], [1, 3, 8], [1, 1, 8], [1, 1, 8]));
+    assert_eq!(
+        (sh.input, sh.output, sh.h0, sh.h_n),
+        ([1, 3, 10], [1, 3, 8], [1, 1, 8], [1, 1, 8])
+    );
     assert_eq!((sh.c0, sh.c_n), (None, None));
     assert_eq!(sh.param_count, 160);
     assert_eq!((s.one_bias_count, s.second_bias), (152, 8));
-    let names: Vec<(&str, &[usize])> = sh.params.iter().map(|p| (p.name.as_str(), p.shape.as_slice())).collect();
+    let names: Vec<(&str, &[usize])> = sh
+        .params
+        .iter()
+        .map(|p| (p.name.as_str(), p.shape.as_slice()))
+        .collect();
     assert_eq!(
         names,
         [
@@ -419,17 +598,38 @@ fn shapes_default_is_nn_rnn_10_8() {
 
 #[test]
 fn shapes_lstm_two_layers_batch_first() {
-    let config = ShapesConfig { batch: 4, seq_len: 10, ..shape_of(CellKind::Lstm, 16, 32, 2, false) };
+    let config = ShapesConfig {
+        batch: 4,
+        seq_len: 10,
+        ..shape_of(CellKind::Lstm, 16, 32, 2, false)
+    };
     let s = shapes::shapes(&config).unwrap();
     let sh = &s.shapes;
     assert_eq!(sh.input, [4, 10, 16]);
     assert_eq!(sh.output, [4, 10, 32]);
-    assert_eq!((sh.h0, sh.h_n, sh.c0, sh.c_n), ([2, 4, 32], [2, 4, 32], Some([2, 4, 32]), Some([2, 4, 32])));
-    assert_eq!(sh.param_count, 4 * 32 * (16 + 32 + 2) + 4 * 32 * (32 + 32 + 2));
+    assert_eq!(
+        (sh.h0, sh.h_n, sh.c0, sh.c_n),
+        ([2, 4, 32], [2, 4, 32], Some([2, 4, 32]), Some([2, 4, 32]))
+    );
+    assert_eq!(
+        sh.param_count,
+        4 * 32 * (16 + 32 + 2) + 4 * 32 * (32 + 32 + 2)
+    );
     assert_eq!(s.per_layer, vec![6400, 8448]);
-    let not_first = shapes::shapes(&ShapesConfig { batch_first: false, ..config }).unwrap();
-    assert_eq!((not_first.shapes.input, not_first.shapes.output), ([10, 4, 16], [10, 4, 32]));
-    assert_eq!(not_first.shapes.h_n, [2, 4, 32], "batch_first never moves h_n's batch axis");
+    let not_first = shapes::shapes(&ShapesConfig {
+        batch_first: false,
+        ..config
+    })
+    .unwrap();
+    assert_eq!(
+        (not_first.shapes.input, not_first.shapes.output),
+        ([10, 4, 16], [10, 4, 32])
+    );
+    assert_eq!(
+        not_first.shapes.h_n,
+        [2, 4, 32],
+        "batch_first never moves h_n's batch axis"
+    );
 }
 
 #[test]
@@ -438,12 +638,26 @@ fn shapes_seq_len_never_changes_the_count_and_num_layers_does() {
     let count = |c: &ShapesConfig| shapes::shapes(c).unwrap().shapes.param_count;
     let c1 = count(&base);
     for seq_len in [1, 2, 100, 4096] {
-        assert_eq!(count(&ShapesConfig { seq_len, ..base.clone() }), c1);
+        assert_eq!(
+            count(&ShapesConfig {
+                seq_len,
+                ..base.clone()
+            }),
+            c1
+        );
     }
-    assert!(count(&ShapesConfig { num_layers: 2, ..base.clone() }) > c1);
+    assert!(
+        count(&ShapesConfig {
+            num_layers: 2,
+            ..base.clone()
+        }) > c1
+    );
     // Pitfalls item 5: PyTorch's counts, and the one-bias (Keras) count beside them.
     let lstm19 = shapes::shapes(&shape_of(CellKind::Lstm, 1, 9, 1, false)).unwrap();
-    assert_eq!((lstm19.shapes.param_count, lstm19.one_bias_count), (432, 396));
+    assert_eq!(
+        (lstm19.shapes.param_count, lstm19.one_bias_count),
+        (432, 396)
+    );
     assert_eq!(count(&shape_of(CellKind::Rnn, 57, 128, 1, false)), 23_936);
     assert_eq!(count(&shape_of(CellKind::Lstm, 57, 128, 1, false)), 95_744);
     let gru = shapes::shapes(&shape_of(CellKind::Gru, 57, 64, 2, true)).unwrap();
@@ -456,7 +670,11 @@ fn shapes_seq_len_never_changes_the_count_and_num_layers_does() {
 
 #[test]
 fn shapes_at_the_slider_maxima_need_no_allocation() {
-    let config = ShapesConfig { batch: 4096, seq_len: 4096, ..shape_of(CellKind::Lstm, 4096, 4096, 8, true) };
+    let config = ShapesConfig {
+        batch: 4096,
+        seq_len: 4096,
+        ..shape_of(CellKind::Lstm, 4096, 4096, 8, true)
+    };
     let s = shapes::shapes(&config).unwrap();
     // Layer 0: 4·H·(I + H + 2)·2; layers 1..8: 4·H·(2H + H + 2)·2.
     let h = 4096u64;
@@ -478,13 +696,23 @@ fn bidir_default_concatenates_both_directions() {
     // h_n[0] is the forward direction's last state, h_n[1] the backward direction's (position 1).
     assert_eq!(b.h_n[0], b.forward[2]);
     assert_eq!(b.h_n[1], b.backward[0]);
-    assert_ne!(b.h_n[1], b.backward[2], "output[:, -1, H:] is not the backward summary");
+    assert_ne!(
+        b.h_n[1], b.backward[2],
+        "output[:, -1, H:] is not the backward summary"
+    );
     for t in 0..3 {
         assert_eq!(b.output[t][..2], b.forward[t]);
         assert_eq!(b.output[t][2..], b.backward[t]);
     }
     // Recompute both directions with the shown weights and embeddings.
-    let p = |name: &str| b.params.iter().find(|t| t.name == name).unwrap().values.clone();
+    let p = |name: &str| {
+        b.params
+            .iter()
+            .find(|t| t.name == name)
+            .unwrap()
+            .values
+            .clone()
+    };
     let step = |sfx: &str, x: [f32; 2], h: [f32; 2]| {
         let (wi, wh, bi, bh) = (
             p(&format!("weight_ih_l0{sfx}")),
@@ -494,7 +722,12 @@ fn bidir_default_concatenates_both_directions() {
         );
         let mut out = [0.0f32; 2];
         for j in 0..2 {
-            let z = bi[j] + wi[2 * j] * x[0] + wi[2 * j + 1] * x[1] + bh[j] + wh[2 * j] * h[0] + wh[2 * j + 1] * h[1];
+            let z = bi[j]
+                + wi[2 * j] * x[0]
+                + wi[2 * j + 1] * x[1]
+                + bh[j]
+                + wh[2 * j] * h[0]
+                + wh[2 * j + 1] * h[1];
             out[j] = z.tanh();
         }
         out
@@ -502,18 +735,31 @@ fn bidir_default_concatenates_both_directions() {
     let mut h = [0.0f32; 2];
     for t in 0..3 {
         h = step("", b.inputs[t], h);
-        assert!(h.iter().zip(&b.forward[t]).all(|(a, b)| (a - b).abs() <= 1e-6), "forward runs left to right");
+        assert!(
+            h.iter()
+                .zip(&b.forward[t])
+                .all(|(a, b)| (a - b).abs() <= 1e-6),
+            "forward runs left to right"
+        );
     }
     let mut h = [0.0f32; 2];
     for t in (0..3).rev() {
         h = step("_reverse", b.inputs[t], h);
-        assert!(h.iter().zip(&b.backward[t]).all(|(a, b)| (a - b).abs() <= 1e-6), "backward runs right to left");
+        assert!(
+            h.iter()
+                .zip(&b.backward[t])
+                .all(|(a, b)| (a - b).abs() <= 1e-6),
+            "backward runs right to left"
+        );
     }
 }
 
 #[test]
 fn bidir_embeddings_are_per_token_and_seeded() {
-    let config = BidirConfig { tokens: vec!["a".into(), "b".into(), "a".into()], seed: 4 };
+    let config = BidirConfig {
+        tokens: vec!["a".into(), "b".into(), "a".into()],
+        seed: 4,
+    };
     let b = bidir::bidir(&config).unwrap();
     assert_eq!(b.vocabulary.len(), 2);
     assert_eq!(b.inputs[0], b.inputs[2]);
@@ -524,7 +770,11 @@ fn bidir_embeddings_are_per_token_and_seeded() {
     let other = bidir::bidir(&BidirConfig { seed: 5, ..config }).unwrap();
     assert_ne!(other.params[0].values, b.params[0].values);
     // One token: both directions read only it, so output[:, -1, H:] is h_n[1].
-    let one = bidir::bidir(&BidirConfig { tokens: vec!["<img src=x onerror=alert(1)>".into()], seed: 0 }).unwrap();
+    let one = bidir::bidir(&BidirConfig {
+        tokens: vec!["<img src=x onerror=alert(1)>".into()],
+        seed: 0,
+    })
+    .unwrap();
     assert_eq!(one.h_n[1], one.backward[0]);
 }
 
@@ -560,7 +810,11 @@ fn parallel_lengths_workloads_and_stats() {
     };
     let times = parallel::time(3, &mut now, &mut run);
     assert!(times.iter().all(|t| (t - 0.3).abs() < 1e-12), "{times:?}");
-    assert_eq!(parallel::calibrate(2.0, 1024, &mut now, &mut run), 8, "0.3 ms × 8 ≥ 2 ms");
+    assert_eq!(
+        parallel::calibrate(2.0, 1024, &mut now, &mut run),
+        8,
+        "0.3 ms × 8 ≥ 2 ms"
+    );
     assert_eq!(parallel::calibrate(2.0, 4, &mut now, &mut run), 4, "capped");
     assert!((parallel::sample(8, &mut now, &mut run) - 0.3).abs() < 1e-12);
 }

@@ -18,15 +18,32 @@ use unroll::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
 use unroll::math::recurrent::{RnnInputGrads, RnnModule, RnnOutput, TensorRef};
 use unroll::math::shapes::{rnn_shapes, RnnConfig, RnnError, RnnWarning};
 
-fn spec(cell: CellKind, input_size: usize, hidden_size: usize, num_layers: usize, bidirectional: bool) -> RnnSpec {
-    RnnSpec { cell, nonlinearity: Nonlinearity::Tanh, input_size, hidden_size, num_layers, bidirectional }
+fn spec(
+    cell: CellKind,
+    input_size: usize,
+    hidden_size: usize,
+    num_layers: usize,
+    bidirectional: bool,
+) -> RnnSpec {
+    RnnSpec {
+        cell,
+        nonlinearity: Nonlinearity::Tanh,
+        input_size,
+        hidden_size,
+        num_layers,
+        bidirectional,
+    }
 }
 
 /// Sets the named tensors of a bare module's flat parameters.
 fn params_from(layout: &ParamLayout, named: &[(&str, &[f32])]) -> Vec<f32> {
     let mut p = vec![0.0f32; layout.total_len()];
     for (name, values) in named {
-        p[layout.get(name).unwrap_or_else(|| panic!("no {name}")).range()].copy_from_slice(values);
+        p[layout
+            .get(name)
+            .unwrap_or_else(|| panic!("no {name}"))
+            .range()]
+        .copy_from_slice(values);
     }
     p
 }
@@ -46,25 +63,56 @@ fn grad_of<'a>(layout: &ParamLayout, grads: &'a [f32], name: &str) -> &'a [f32] 
 #[test]
 fn rnn_1x1_matches_pytorch_hand_case() {
     for (nl, want) in [
-        (Nonlinearity::Tanh, [0.664_036_77, -0.842_935_56, 0.985_914_61]),
+        (
+            Nonlinearity::Tanh,
+            [0.664_036_77, -0.842_935_56, 0.985_914_61],
+        ),
         (Nonlinearity::Relu, [0.8, 0.0, 1.8]),
     ] {
-        let s = RnnSpec { nonlinearity: nl, ..spec(CellKind::Rnn, 1, 1, 1, false) };
+        let s = RnnSpec {
+            nonlinearity: nl,
+            ..spec(CellKind::Rnn, 1, 1, 1, false)
+        };
         let layout = ParamLayout::rnn(&s, "");
         let p = params_from(
             &layout,
-            &[("weight_ih_l0", &[0.5]), ("weight_hh_l0", &[-0.8]), ("bias_ih_l0", &[0.1]), ("bias_hh_l0", &[0.2])],
+            &[
+                ("weight_ih_l0", &[0.5]),
+                ("weight_hh_l0", &[-0.8]),
+                ("bias_ih_l0", &[0.1]),
+                ("bias_hh_l0", &[0.2]),
+            ],
         );
         let m = RnnModule::new(s, &layout, "");
-        let out = m.forward(&p, TensorRef::new(&[3, 1, 1], &[1.0, -2.0, 3.0]), false, None, None, None).unwrap();
+        let out = m
+            .forward(
+                &p,
+                TensorRef::new(&[3, 1, 1], &[1.0, -2.0, 3.0]),
+                false,
+                None,
+                None,
+                None,
+            )
+            .unwrap();
         assert_close(&format!("{nl:?} output"), &out.output, &want);
         assert_close(&format!("{nl:?} h_n"), &out.h_n, &want[2..]);
-        assert!((out.output[1] - -1.34).abs() > 0.1, "must not be the tutorial's linear cell");
+        assert!(
+            (out.output[1] - -1.34).abs() > 0.1,
+            "must not be the tutorial's linear cell"
+        );
         if nl == Nonlinearity::Tanh {
             let mut g = vec![0.0; layout.total_len()];
             m.backward(&p, &out.cache, &[0.0; 3], Some(&[1.0]), None, &mut g);
-            assert_close("dW_ih", grad_of(&layout, &g, "weight_ih_l0"), &[0.099_769_16]);
-            assert_close("dW_hh", grad_of(&layout, &g, "weight_hh_l0"), &[-0.027_880_21]);
+            assert_close(
+                "dW_ih",
+                grad_of(&layout, &g, "weight_ih_l0"),
+                &[0.099_769_16],
+            );
+            assert_close(
+                "dW_hh",
+                grad_of(&layout, &g, "weight_hh_l0"),
+                &[-0.027_880_21],
+            );
             assert_close("db_ih", grad_of(&layout, &g, "bias_ih_l0"), &[0.024_391_90]);
             assert_close("db_hh", grad_of(&layout, &g, "bias_hh_l0"), &[0.024_391_90]);
         }
@@ -104,8 +152,19 @@ fn lstm_1x1_gate_order_matches_pytorch_hand_case() {
     assert_close("h_n", &out.h_n, &[0.129_766_79]);
     assert_close("c_n", out.c_n.as_deref().unwrap(), &[0.209_455_12]);
     let mut g = vec![0.0; layout.total_len()];
-    m.backward(&p, &out.cache, &[0.0, 0.0], Some(&[1.0]), Some(&[1.0]), &mut g);
-    assert_close("dW_ih", grad_of(&layout, &g, "weight_ih_l0"), &[0.111_729_08, 0.005_752_44, 0.707_202_64, 0.000_196_12]);
+    m.backward(
+        &p,
+        &out.cache,
+        &[0.0, 0.0],
+        Some(&[1.0]),
+        Some(&[1.0]),
+        &mut g,
+    );
+    assert_close(
+        "dW_ih",
+        grad_of(&layout, &g, "weight_ih_l0"),
+        &[0.111_729_08, 0.005_752_44, 0.707_202_64, 0.000_196_12],
+    );
     let db = [0.143_228_79, 0.042_754_97, 1.146_091_7, 0.024_295_22];
     assert_close("db_ih", grad_of(&layout, &g, "bias_ih_l0"), &db);
     assert_close("db_hh", grad_of(&layout, &g, "bias_hh_l0"), &db);
@@ -118,7 +177,11 @@ fn lstm_1x1_gate_order_matches_pytorch_hand_case() {
 /// Issue 3 and pitfalls item 5: parameter counts as `sum(p.numel())` gives them (two biases).
 #[test]
 fn parameter_counts_match_pytorch() {
-    let count = |cell, i, h, layers, bi| rnn_shapes(&RnnConfig::new(spec(cell, i, h, layers, bi)), 1, 1).unwrap().param_count;
+    let count = |cell, i, h, layers, bi| {
+        rnn_shapes(&RnnConfig::new(spec(cell, i, h, layers, bi)), 1, 1)
+            .unwrap()
+            .param_count
+    };
     assert_eq!(count(CellKind::Rnn, 10, 8, 1, false), 160);
     assert_eq!(count(CellKind::Rnn, 10, 8, 2, false), 304);
     assert_eq!(count(CellKind::Rnn, 10, 8, 2, true), 736);
@@ -128,11 +191,24 @@ fn parameter_counts_match_pytorch() {
     assert_eq!(count(CellKind::Lstm, 1, 9, 1, false), 432);
     let gru = rnn_shapes(&RnnConfig::new(spec(CellKind::Gru, 57, 64, 2, true)), 1, 1).unwrap();
     assert_eq!(gru.param_count, 121_728);
-    assert_eq!((gru.params[0].name.as_str(), gru.params[0].shape.as_slice()), ("weight_ih_l0", &[192usize, 57][..]));
-    assert_eq!((gru.params[1].name.as_str(), gru.params[1].shape.as_slice()), ("weight_hh_l0", &[192usize, 64][..]));
+    assert_eq!(
+        (gru.params[0].name.as_str(), gru.params[0].shape.as_slice()),
+        ("weight_ih_l0", &[192usize, 57][..])
+    );
+    assert_eq!(
+        (gru.params[1].name.as_str(), gru.params[1].shape.as_slice()),
+        ("weight_hh_l0", &[192usize, 64][..])
+    );
     assert_eq!(gru.params[4].name, "weight_ih_l0_reverse");
-    assert_eq!(gru.params[8].shape, vec![192, 128], "layer 1 takes the [fwd, bwd] concat");
-    assert_eq!(gru.params.iter().map(|p| p.numel).sum::<u64>(), gru.param_count);
+    assert_eq!(
+        gru.params[8].shape,
+        vec![192, 128],
+        "layer 1 takes the [fwd, bwd] concat"
+    );
+    assert_eq!(
+        gru.params.iter().map(|p| p.numel).sum::<u64>(),
+        gru.param_count
+    );
     // Linear(128, 18) = 2,322 on top of LSTM(57, 128) in the classifier layout.
     let clf = ParamLayout::classifier(&spec(CellKind::Lstm, 57, 128, 1, false), 18);
     assert_eq!(clf.total_len(), 95_744 + 2_322);
@@ -142,7 +218,12 @@ fn parameter_counts_match_pytorch() {
 /// num_layers=4, bidirectional) has 2·(4·4096·(4096+4096+2) + 3·4·4096·(8192+4096+2)) parameters.
 #[test]
 fn shapes_of_large_configurations_need_no_allocation() {
-    let s = rnn_shapes(&RnnConfig::new(spec(CellKind::Lstm, 4096, 4096, 4, true)), 4096, 4096).unwrap();
+    let s = rnn_shapes(
+        &RnnConfig::new(spec(CellKind::Lstm, 4096, 4096, 4, true)),
+        4096,
+        4096,
+    )
+    .unwrap();
     assert_eq!(s.param_count, 1_476_657_152);
     assert_eq!(s.output, [4096, 4096, 8192]);
     assert_eq!(s.h_n, [8, 4096, 4096]);
@@ -153,14 +234,27 @@ fn shapes_of_large_configurations_need_no_allocation() {
 /// (4, 8, 128), h_n (2, 4, 64), no c_n. Pitfalls item 5: LSTM(3, 5, 2, batch_first) on (4, 7, 3).
 #[test]
 fn shapes_match_pytorch() {
-    let cfg = |s: RnnSpec| RnnConfig { batch_first: true, ..RnnConfig::new(s) };
+    let cfg = |s: RnnSpec| RnnConfig {
+        batch_first: true,
+        ..RnnConfig::new(s)
+    };
     let lstm = rnn_shapes(&cfg(spec(CellKind::Lstm, 16, 32, 2, false)), 4, 10).unwrap();
-    assert_eq!((lstm.input, lstm.output, lstm.h_n, lstm.c_n), ([4, 10, 16], [4, 10, 32], [2, 4, 32], Some([2, 4, 32])));
+    assert_eq!(
+        (lstm.input, lstm.output, lstm.h_n, lstm.c_n),
+        ([4, 10, 16], [4, 10, 32], [2, 4, 32], Some([2, 4, 32]))
+    );
     let gru = rnn_shapes(&cfg(spec(CellKind::Gru, 32, 64, 1, true)), 4, 8).unwrap();
-    assert_eq!((gru.output, gru.h_n, gru.c0, gru.c_n), ([4, 8, 128], [2, 4, 64], None, None));
+    assert_eq!(
+        (gru.output, gru.h_n, gru.c0, gru.c_n),
+        ([4, 8, 128], [2, 4, 64], None, None)
+    );
     let small = rnn_shapes(&cfg(spec(CellKind::Lstm, 3, 5, 2, false)), 4, 7).unwrap();
-    assert_eq!((small.output, small.h0, small.c_n), ([4, 7, 5], [2, 4, 5], Some([2, 4, 5])));
-    let seq_first = rnn_shapes(&RnnConfig::new(spec(CellKind::Lstm, 3, 5, 2, false)), 4, 7).unwrap();
+    assert_eq!(
+        (small.output, small.h0, small.c_n),
+        ([4, 7, 5], [2, 4, 5], Some([2, 4, 5]))
+    );
+    let seq_first =
+        rnn_shapes(&RnnConfig::new(spec(CellKind::Lstm, 3, 5, 2, false)), 4, 7).unwrap();
     assert_eq!((seq_first.input, seq_first.output), ([7, 4, 3], [7, 4, 5]));
 
     // The module produces exactly these shapes.
@@ -168,9 +262,14 @@ fn shapes_match_pytorch() {
     let layout = ParamLayout::rnn(&s, "");
     let p = init_params(&layout, &s, 1);
     let x = vec![0.1f32; 4 * 8 * 32];
-    let out = RnnModule::new(s, &layout, "").forward(&p, TensorRef::new(&[4, 8, 32], &x), true, None, None, None).unwrap();
+    let out = RnnModule::new(s, &layout, "")
+        .forward(&p, TensorRef::new(&[4, 8, 32], &x), true, None, None, None)
+        .unwrap();
     assert_eq!(out.output_shape, [4, 8, 128]);
-    assert_eq!((out.output.len(), out.h_n.len(), out.c_n), (4 * 8 * 128, 2 * 4 * 64, None));
+    assert_eq!(
+        (out.output.len(), out.h_n.len(), out.c_n),
+        (4 * 8 * 128, 2 * 4 * 64, None)
+    );
 }
 
 /// Pitfalls item 5: an h0 of shape (4, 2, 5) for LSTM(3, 5, num_layers=2, batch_first) on
@@ -184,26 +283,71 @@ fn wrong_h0_shape_is_rejected_with_both_shapes() {
     let x = vec![0.0f32; 4 * 7 * 3];
     let h0 = vec![0.0f32; 40];
     let err = m
-        .forward(&p, TensorRef::new(&[4, 7, 3], &x), true, None, Some(TensorRef::new(&[4, 2, 5], &h0)), None)
+        .forward(
+            &p,
+            TensorRef::new(&[4, 7, 3], &x),
+            true,
+            None,
+            Some(TensorRef::new(&[4, 2, 5], &h0)),
+            None,
+        )
         .unwrap_err();
-    assert_eq!(err.to_string(), "Expected hidden[0] size (2, 4, 5), got (4, 2, 5)");
+    assert_eq!(
+        err.to_string(),
+        "Expected hidden[0] size (2, 4, 5), got (4, 2, 5)"
+    );
     let err = m
-        .forward(&p, TensorRef::new(&[4, 7, 3], &x), true, None, None, Some(TensorRef::new(&[2, 5, 4], &h0)))
+        .forward(
+            &p,
+            TensorRef::new(&[4, 7, 3], &x),
+            true,
+            None,
+            None,
+            Some(TensorRef::new(&[2, 5, 4], &h0)),
+        )
         .unwrap_err();
-    assert_eq!(err.to_string(), "Expected hidden[1] size (2, 4, 5), got (2, 5, 4)");
+    assert_eq!(
+        err.to_string(),
+        "Expected hidden[1] size (2, 4, 5), got (2, 5, 4)"
+    );
 
     let g = spec(CellKind::Gru, 3, 5, 2, false);
     let gl = ParamLayout::rnn(&g, "");
     let gp = init_params(&gl, &g, 0);
     let gm = RnnModule::new(g, &gl, "");
     let err = gm
-        .forward(&gp, TensorRef::new(&[4, 7, 3], &x), true, None, Some(TensorRef::new(&[4, 2, 5], &h0)), None)
+        .forward(
+            &gp,
+            TensorRef::new(&[4, 7, 3], &x),
+            true,
+            None,
+            Some(TensorRef::new(&[4, 2, 5], &h0)),
+            None,
+        )
         .unwrap_err();
-    assert_eq!(err.to_string(), "Expected hidden size (2, 4, 5), got (4, 2, 5)");
+    assert_eq!(
+        err.to_string(),
+        "Expected hidden size (2, 4, 5), got (4, 2, 5)"
+    );
     let err = gm
-        .forward(&gp, TensorRef::new(&[4, 7, 3], &x), true, None, None, Some(TensorRef::new(&[2, 4, 5], &h0)))
+        .forward(
+            &gp,
+            TensorRef::new(&[4, 7, 3], &x),
+            true,
+            None,
+            None,
+            Some(TensorRef::new(&[2, 4, 5], &h0)),
+        )
         .unwrap_err();
-    assert!(matches!(err, RnnError::UnexpectedCellState { cell: CellKind::Gru }), "{err}");
+    assert!(
+        matches!(
+            err,
+            RnnError::UnexpectedCellState {
+                cell: CellKind::Gru
+            }
+        ),
+        "{err}"
+    );
 }
 
 /// Zero sizes, bad inputs and lengths get clear errors; unimplemented PyTorch options are
@@ -212,40 +356,173 @@ fn wrong_h0_shape_is_rejected_with_both_shapes() {
 fn invalid_configurations_are_rejected_with_messages() {
     let base = spec(CellKind::Lstm, 3, 4, 1, false);
     let err = |cfg: RnnConfig| rnn_shapes(&cfg, 2, 5).unwrap_err();
-    assert_eq!(err(RnnConfig::new(RnnSpec { hidden_size: 0, ..base })).to_string(), "hidden_size must be greater than zero");
-    assert_eq!(err(RnnConfig::new(RnnSpec { num_layers: 0, ..base })).to_string(), "num_layers must be greater than zero");
-    assert_eq!(err(RnnConfig::new(RnnSpec { input_size: 0, ..base })).to_string(), "input_size must be greater than zero");
-    let proj = err(RnnConfig { proj_size: 2, ..RnnConfig::new(base) }).to_string();
-    assert!(proj.starts_with("not implemented") && proj.contains("proj_size=2"), "{proj}");
-    let proj_gru = err(RnnConfig { proj_size: 2, ..RnnConfig::new(RnnSpec { cell: CellKind::Gru, ..base }) });
-    assert!(proj_gru.to_string().starts_with("proj_size argument is only supported for LSTM"), "{proj_gru}");
-    let drop = err(RnnConfig { dropout: 0.5, ..RnnConfig::new(RnnSpec { num_layers: 2, ..base }) }).to_string();
-    assert!(drop.starts_with("not implemented") && drop.contains("dropout=0.5") && drop.contains("num_layers=2"), "{drop}");
-    assert!(matches!(err(RnnConfig { dropout: 1.5, ..RnnConfig::new(base) }), RnnError::InvalidDropout { .. }));
-    assert_eq!(rnn_shapes(&RnnConfig::new(base), 2, 0).unwrap_err().to_string(), "Expected sequence length to be larger than 0 in RNN");
+    assert_eq!(
+        err(RnnConfig::new(RnnSpec {
+            hidden_size: 0,
+            ..base
+        }))
+        .to_string(),
+        "hidden_size must be greater than zero"
+    );
+    assert_eq!(
+        err(RnnConfig::new(RnnSpec {
+            num_layers: 0,
+            ..base
+        }))
+        .to_string(),
+        "num_layers must be greater than zero"
+    );
+    assert_eq!(
+        err(RnnConfig::new(RnnSpec {
+            input_size: 0,
+            ..base
+        }))
+        .to_string(),
+        "input_size must be greater than zero"
+    );
+    let proj = err(RnnConfig {
+        proj_size: 2,
+        ..RnnConfig::new(base)
+    })
+    .to_string();
+    assert!(
+        proj.starts_with("not implemented") && proj.contains("proj_size=2"),
+        "{proj}"
+    );
+    let proj_gru = err(RnnConfig {
+        proj_size: 2,
+        ..RnnConfig::new(RnnSpec {
+            cell: CellKind::Gru,
+            ..base
+        })
+    });
+    assert!(
+        proj_gru
+            .to_string()
+            .starts_with("proj_size argument is only supported for LSTM"),
+        "{proj_gru}"
+    );
+    let drop = err(RnnConfig {
+        dropout: 0.5,
+        ..RnnConfig::new(RnnSpec {
+            num_layers: 2,
+            ..base
+        })
+    })
+    .to_string();
+    assert!(
+        drop.starts_with("not implemented")
+            && drop.contains("dropout=0.5")
+            && drop.contains("num_layers=2"),
+        "{drop}"
+    );
+    assert!(matches!(
+        err(RnnConfig {
+            dropout: 1.5,
+            ..RnnConfig::new(base)
+        }),
+        RnnError::InvalidDropout { .. }
+    ));
+    assert_eq!(
+        rnn_shapes(&RnnConfig::new(base), 2, 0)
+            .unwrap_err()
+            .to_string(),
+        "Expected sequence length to be larger than 0 in RNN"
+    );
 
-    let ok = rnn_shapes(&RnnConfig { dropout: 0.5, ..RnnConfig::new(base) }, 2, 5).unwrap();
-    assert_eq!(ok.warnings, vec![RnnWarning::DropoutSingleLayer { dropout: 0.5 }]);
-    assert!(ok.warnings[0].to_string().contains("non-zero dropout expects num_layers greater than 1"));
-    assert!(rnn_shapes(&RnnConfig::new(base), 2, 5).unwrap().warnings.is_empty());
+    let ok = rnn_shapes(
+        &RnnConfig {
+            dropout: 0.5,
+            ..RnnConfig::new(base)
+        },
+        2,
+        5,
+    )
+    .unwrap();
+    assert_eq!(
+        ok.warnings,
+        vec![RnnWarning::DropoutSingleLayer { dropout: 0.5 }]
+    );
+    assert!(ok.warnings[0]
+        .to_string()
+        .contains("non-zero dropout expects num_layers greater than 1"));
+    assert!(rnn_shapes(&RnnConfig::new(base), 2, 5)
+        .unwrap()
+        .warnings
+        .is_empty());
 
     let layout = ParamLayout::rnn(&base, "");
     let p = init_params(&layout, &base, 0);
     let m = RnnModule::new(base, &layout, "");
     let x = vec![0.0f32; 5 * 2 * 4];
-    let e = m.forward(&p, TensorRef::new(&[5, 2, 4], &x), false, None, None, None).unwrap_err();
-    assert_eq!(e.to_string(), "input.size(-1) must be equal to input_size. Expected 3, got 4");
-    let e = m.forward(&p, TensorRef::new(&[10, 4], &x), false, None, None, None).unwrap_err();
+    let e = m
+        .forward(&p, TensorRef::new(&[5, 2, 4], &x), false, None, None, None)
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "input.size(-1) must be equal to input_size. Expected 3, got 4"
+    );
+    let e = m
+        .forward(&p, TensorRef::new(&[10, 4], &x), false, None, None, None)
+        .unwrap_err();
     assert_eq!(e, RnnError::InputRank { got: 2 });
-    let e = m.forward(&p, TensorRef::new(&[5, 2, 3], &x), false, None, None, None).unwrap_err();
-    assert_eq!(e.to_string(), "input of shape (5, 2, 3) needs 30 values, got 40");
+    let e = m
+        .forward(&p, TensorRef::new(&[5, 2, 3], &x), false, None, None, None)
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "input of shape (5, 2, 3) needs 30 values, got 40"
+    );
     let x = &x[..30];
-    let e = m.forward(&p, TensorRef::new(&[5, 2, 3], x), false, Some(&[5]), None, None).unwrap_err();
-    assert_eq!(e, RnnError::LengthsCount { expected: 2, got: 1 });
-    let e = m.forward(&p, TensorRef::new(&[5, 2, 3], x), false, Some(&[5, 0]), None, None).unwrap_err();
-    assert!(e.to_string().starts_with("lengths[1] = 0 is outside 1..=5"), "{e}");
-    let e = m.forward(&p, TensorRef::new(&[5, 2, 3], x), false, Some(&[6, 1]), None, None).unwrap_err();
-    assert!(matches!(e, RnnError::LengthOutOfRange { sample: 0, length: 6, seq_len: 5 }));
+    let e = m
+        .forward(
+            &p,
+            TensorRef::new(&[5, 2, 3], x),
+            false,
+            Some(&[5]),
+            None,
+            None,
+        )
+        .unwrap_err();
+    assert_eq!(
+        e,
+        RnnError::LengthsCount {
+            expected: 2,
+            got: 1
+        }
+    );
+    let e = m
+        .forward(
+            &p,
+            TensorRef::new(&[5, 2, 3], x),
+            false,
+            Some(&[5, 0]),
+            None,
+            None,
+        )
+        .unwrap_err();
+    assert!(
+        e.to_string().starts_with("lengths[1] = 0 is outside 1..=5"),
+        "{e}"
+    );
+    let e = m
+        .forward(
+            &p,
+            TensorRef::new(&[5, 2, 3], x),
+            false,
+            Some(&[6, 1]),
+            None,
+            None,
+        )
+        .unwrap_err();
+    assert!(matches!(
+        e,
+        RnnError::LengthOutOfRange {
+            sample: 0,
+            length: 6,
+            seq_len: 5
+        }
+    ));
 }
 
 /// Pitfalls item 5: batch_first moves only the input/output batch axis; the same weights on the
@@ -258,13 +535,35 @@ fn batch_first_is_a_pure_transpose() {
     let p = init_params(&layout, &s, 3);
     let m = RnnModule::new(s, &layout, "");
     let (b, t) = (4, 7);
-    let x_bf: Vec<f32> = (0..b * t * 3).map(|_| rng.random_range(-1.0..1.0)).collect();
-    let go_bf: Vec<f32> = (0..b * t * 5).map(|_| rng.random_range(-1.0..1.0)).collect();
+    let x_bf: Vec<f32> = (0..b * t * 3)
+        .map(|_| rng.random_range(-1.0..1.0))
+        .collect();
+    let go_bf: Vec<f32> = (0..b * t * 5)
+        .map(|_| rng.random_range(-1.0..1.0))
+        .collect();
     let transpose = |v: &[f32], w: usize| unroll::math::linalg::swap_leading_axes(v, b, t, w);
     let lengths = [7, 3, 5, 1];
-    let bf = m.forward(&p, TensorRef::new(&[b, t, 3], &x_bf), true, Some(&lengths), None, None).unwrap();
+    let bf = m
+        .forward(
+            &p,
+            TensorRef::new(&[b, t, 3], &x_bf),
+            true,
+            Some(&lengths),
+            None,
+            None,
+        )
+        .unwrap();
     let x_sf = transpose(&x_bf, 3);
-    let sf = m.forward(&p, TensorRef::new(&[t, b, 3], &x_sf), false, Some(&lengths), None, None).unwrap();
+    let sf = m
+        .forward(
+            &p,
+            TensorRef::new(&[t, b, 3], &x_sf),
+            false,
+            Some(&lengths),
+            None,
+            None,
+        )
+        .unwrap();
     assert_eq!(transpose(&bf.output, 5), sf.output);
     assert_eq!((&bf.h_n, &bf.c_n), (&sf.h_n, &sf.c_n));
     let (mut g_bf, mut g_sf) = (vec![0.0; layout.total_len()], vec![0.0; layout.total_len()]);
@@ -297,22 +596,48 @@ struct Problem {
 }
 
 impl Problem {
-    fn new(s: RnnSpec, batch: usize, seq_len: usize, lengths: Option<Vec<u32>>, batch_first: bool, seed: u64) -> Self {
+    fn new(
+        s: RnnSpec,
+        batch: usize,
+        seq_len: usize,
+        lengths: Option<Vec<u32>>,
+        batch_first: bool,
+        seed: u64,
+    ) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut rand_vec = |n: usize, scale: f32| -> Vec<f32> { (0..n).map(|_| rng.random_range(-scale..scale)).collect() };
+        let mut rand_vec = |n: usize, scale: f32| -> Vec<f32> {
+            (0..n).map(|_| rng.random_range(-scale..scale)).collect()
+        };
         let layout = ParamLayout::rnn(&s, "");
         let params = rand_vec(layout.total_len(), 0.6);
         let states = s.num_layers * s.num_directions() * batch * s.hidden_size;
         let out_len = seq_len * batch * s.num_directions() * s.hidden_size;
         let lstm = s.cell == CellKind::Lstm;
-        let shape = if batch_first { [batch, seq_len, s.input_size] } else { [seq_len, batch, s.input_size] };
+        let shape = if batch_first {
+            [batch, seq_len, s.input_size]
+        } else {
+            [seq_len, batch, s.input_size]
+        };
         let x = rand_vec(batch * seq_len * s.input_size, 1.0);
         let h0 = rand_vec(states, 0.5);
         let c0 = lstm.then(|| rand_vec(states, 0.5));
         let go = rand_vec(out_len, 1.0);
         let gh = rand_vec(states, 1.0);
         let gc = lstm.then(|| rand_vec(states, 1.0));
-        Problem { spec: s, layout, batch_first, shape, lengths, params, x, h0, c0, go, gh, gc }
+        Problem {
+            spec: s,
+            layout,
+            batch_first,
+            shape,
+            lengths,
+            params,
+            x,
+            h0,
+            c0,
+            go,
+            gh,
+            gc,
+        }
     }
 
     fn module(&self) -> RnnModule {
@@ -320,7 +645,11 @@ impl Problem {
     }
 
     fn forward(&self, params: &[f32], x: &[f32], h0: &[f32], c0: Option<&[f32]>) -> RnnOutput {
-        let st = [self.spec.num_layers * self.spec.num_directions(), self.shape[usize::from(!self.batch_first)], self.spec.hidden_size];
+        let st = [
+            self.spec.num_layers * self.spec.num_directions(),
+            self.shape[usize::from(!self.batch_first)],
+            self.spec.hidden_size,
+        ];
         self.module()
             .forward(
                 params,
@@ -336,22 +665,47 @@ impl Problem {
     /// The scalar loss in f64.
     fn loss(&self, params: &[f32], x: &[f32], h0: &[f32], c0: Option<&[f32]>) -> f64 {
         let out = self.forward(params, x, h0, c0);
-        let dot = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(&a, &b)| a as f64 * b as f64).sum::<f64>();
-        dot(&out.output, &self.go) + dot(&out.h_n, &self.gh) + out.c_n.as_deref().map_or(0.0, |c| dot(c, self.gc.as_ref().unwrap()))
+        let dot = |a: &[f32], b: &[f32]| {
+            a.iter()
+                .zip(b)
+                .map(|(&a, &b)| a as f64 * b as f64)
+                .sum::<f64>()
+        };
+        dot(&out.output, &self.go)
+            + dot(&out.h_n, &self.gh)
+            + out
+                .c_n
+                .as_deref()
+                .map_or(0.0, |c| dot(c, self.gc.as_ref().unwrap()))
     }
 
     fn analytic(&self) -> (Vec<f32>, RnnInputGrads, RnnOutput) {
         let out = self.forward(&self.params, &self.x, &self.h0, self.c0.as_deref());
         let mut g = vec![0.0f32; self.layout.total_len()];
-        let d = self.module().backward(&self.params, &out.cache, &self.go, Some(&self.gh), self.gc.as_deref(), &mut g);
+        let d = self.module().backward(
+            &self.params,
+            &out.cache,
+            &self.go,
+            Some(&self.gh),
+            self.gc.as_deref(),
+            &mut g,
+        );
         (g, d, out)
     }
 }
 
 /// Central differences of `f` at every coordinate of `v`, each required to be within
 /// 2e-4 + 2e-3·|analytic| of the backward pass; `Err` names the worst coordinate.
-#[expect(clippy::neg_cmp_op_on_partial_ord, reason = "a NaN ratio must become the worst case")]
-fn fd_check(name: &str, v: &[f32], analytic: &[f32], f: impl Fn(&[f32]) -> f64) -> Result<(), String> {
+#[expect(
+    clippy::neg_cmp_op_on_partial_ord,
+    reason = "a NaN ratio must become the worst case"
+)]
+fn fd_check(
+    name: &str,
+    v: &[f32],
+    analytic: &[f32],
+    f: impl Fn(&[f32]) -> f64,
+) -> Result<(), String> {
     // Small enough that a ReLU unit rarely crosses its kink, large enough that f32 rounding of
     // the outputs (the loss itself is summed in f64) stays well below the tolerance.
     const EPS: f32 = 3e-3;
@@ -375,7 +729,10 @@ fn fd_check(name: &str, v: &[f32], analytic: &[f32], f: impl Fn(&[f32]) -> f64) 
     if worst.0 <= 1.0 {
         Ok(())
     } else {
-        Err(format!("{name}[{}]: finite difference {} vs backward {}", worst.1, worst.2, analytic[worst.1]))
+        Err(format!(
+            "{name}[{}]: finite difference {} vs backward {}",
+            worst.1, worst.2, analytic[worst.1]
+        ))
     }
 }
 
@@ -392,20 +749,33 @@ fn backward_matches_finite_differences_for_every_cell() {
     ];
     let mut fails = Vec::new();
     for (k, (cell, nl)) in cells.into_iter().enumerate() {
-        for (bidirectional, batch_first, lengths) in [(true, true, Some(vec![5, 2, 4])), (false, false, None)] {
-            let s = RnnSpec { nonlinearity: nl, ..spec(cell, 3, 4, 2, bidirectional) };
+        for (bidirectional, batch_first, lengths) in
+            [(true, true, Some(vec![5, 2, 4])), (false, false, None)]
+        {
+            let s = RnnSpec {
+                nonlinearity: nl,
+                ..spec(cell, 3, 4, 2, bidirectional)
+            };
             let pb = Problem::new(s, 3, 5, lengths.clone(), batch_first, 100 + k as u64);
             let (g, d, _) = pb.analytic();
             let tag = format!("{cell:?}/{nl:?} bi={bidirectional} lengths={lengths:?}");
             let c0 = pb.c0.as_deref();
             let checks = [
-                fd_check(&format!("{tag} params"), &pb.params, &g, |p| pb.loss(p, &pb.x, &pb.h0, c0)),
-                fd_check(&format!("{tag} input"), &pb.x, &d.input, |x| pb.loss(&pb.params, x, &pb.h0, c0)),
-                fd_check(&format!("{tag} h0"), &pb.h0, &d.h0, |h| pb.loss(&pb.params, &pb.x, h, c0)),
+                fd_check(&format!("{tag} params"), &pb.params, &g, |p| {
+                    pb.loss(p, &pb.x, &pb.h0, c0)
+                }),
+                fd_check(&format!("{tag} input"), &pb.x, &d.input, |x| {
+                    pb.loss(&pb.params, x, &pb.h0, c0)
+                }),
+                fd_check(&format!("{tag} h0"), &pb.h0, &d.h0, |h| {
+                    pb.loss(&pb.params, &pb.x, h, c0)
+                }),
             ];
             fails.extend(checks.into_iter().filter_map(Result::err));
             if let Some(c0) = &pb.c0 {
-                let r = fd_check(&format!("{tag} c0"), c0, d.c0.as_ref().unwrap(), |c| pb.loss(&pb.params, &pb.x, &pb.h0, Some(c)));
+                let r = fd_check(&format!("{tag} c0"), c0, d.c0.as_ref().unwrap(), |c| {
+                    pb.loss(&pb.params, &pb.x, &pb.h0, Some(c))
+                });
                 fails.extend(r.err());
             }
         }
@@ -443,7 +813,11 @@ fn padded_batch_matches_sample_alone() {
         alone.params = p.params.clone();
         alone.x = p.x[sample * seq_len * 3..][..len * 3].to_vec();
         alone.go = p.go[sample * seq_len * dh..][..len * dh].to_vec();
-        let pick = |v: &[f32]| -> Vec<f32> { (0..states).flat_map(|st| v[(st * batch + sample) * hid..][..hid].to_vec()).collect() };
+        let pick = |v: &[f32]| -> Vec<f32> {
+            (0..states)
+                .flat_map(|st| v[(st * batch + sample) * hid..][..hid].to_vec())
+                .collect()
+        };
         alone.h0 = pick(&p.h0);
         alone.gh = pick(&p.gh);
         alone.c0 = p.c0.as_deref().map(pick);
@@ -452,11 +826,15 @@ fn padded_batch_matches_sample_alone() {
         let (g_pad, d_pad, out_pad) = p.analytic();
         let (g_one, d_one, out_one) = alone.analytic();
         let tol = |name: &str, a: &[f32], e: &[f32]| {
-            check_close_tol(&format!("{cell:?} {name}"), a, e, &[], 1e-6, 0.0).unwrap_or_else(|e| panic!("{e}"))
+            check_close_tol(&format!("{cell:?} {name}"), a, e, &[], 1e-6, 0.0)
+                .unwrap_or_else(|e| panic!("{e}"))
         };
         let out_rows = &out_pad.output[sample * seq_len * dh..][..seq_len * dh];
         tol("output", &out_rows[..len * dh], &out_one.output);
-        assert!(out_rows[len * dh..].iter().all(|&v| v == 0.0), "{cell:?}: output at padded steps must be 0");
+        assert!(
+            out_rows[len * dh..].iter().all(|&v| v == 0.0),
+            "{cell:?}: output at padded steps must be 0"
+        );
         tol("h_n", &pick(&out_pad.h_n), &out_one.h_n);
         if let Some(c_n) = &out_pad.c_n {
             tol("c_n", &pick(c_n), out_one.c_n.as_ref().unwrap());
@@ -464,7 +842,10 @@ fn padded_batch_matches_sample_alone() {
         tol("param grads", &g_pad, &g_one);
         let d_rows = &d_pad.input[sample * seq_len * 3..][..seq_len * 3];
         tol("input grad", &d_rows[..len * 3], &d_one.input);
-        assert!(d_rows[len * 3..].iter().all(|&v| v == 0.0), "{cell:?}: input gradient at padded steps must be 0");
+        assert!(
+            d_rows[len * 3..].iter().all(|&v| v == 0.0),
+            "{cell:?}: input gradient at padded steps must be 0"
+        );
         tol("h0 grad", &pick(&d_pad.h0), &d_one.h0);
         if let Some(c0) = &d_pad.c0 {
             tol("c0 grad", &pick(c0), d_one.c0.as_ref().unwrap());
@@ -481,13 +862,59 @@ fn padded_batch_matches_sample_alone() {
 #[test]
 fn activations_saturate_without_nan() {
     let x = [
-        f32::NEG_INFINITY, -1000.0, -100.0, -89.0, -88.7, -9.1, -1.0, 0.0, 1.0, 9.1, 88.7, 89.0, 100.0, 1000.0, f32::INFINITY,
+        f32::NEG_INFINITY,
+        -1000.0,
+        -100.0,
+        -89.0,
+        -88.7,
+        -9.1,
+        -1.0,
+        0.0,
+        1.0,
+        9.1,
+        88.7,
+        89.0,
+        100.0,
+        1000.0,
+        f32::INFINITY,
     ];
-    let tanh_want = [-1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -0.761_594_18, 0.0, 0.761_594_18, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0];
+    let tanh_want = [
+        -1.0,
+        -1.0,
+        -1.0,
+        -1.0,
+        -1.0,
+        -1.0,
+        -0.761_594_18,
+        0.0,
+        0.761_594_18,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+    ];
     let got: Vec<f32> = x.iter().map(|&v| tanh(v)).collect();
     check_close_tol("tanh", &got, &tanh_want, &[], 1e-6, 0.0).unwrap();
     let sig: Vec<f32> = x.iter().map(|&v| sigmoid(v)).collect();
-    let sig_want = [0.0, 0.0, 0.0, 0.0, 0.0, 1.1165e-4, 0.268_941_43, 0.5, 0.731_058_6, 0.999_888_3, 1.0, 1.0, 1.0, 1.0, 1.0];
+    let sig_want = [
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        1.1165e-4,
+        0.268_941_43,
+        0.5,
+        0.731_058_6,
+        0.999_888_3,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+    ];
     check_close_tol("sigmoid", &sig, &sig_want, &[], 1e-6, 0.0).unwrap();
     assert!(sig[2] <= 4e-44 && sig[3] <= 3e-39 && sig[4] <= 3.1e-39);
     assert!(got.iter().chain(&sig).all(|v| !v.is_nan()));
@@ -504,7 +931,10 @@ fn large_preactivations_stay_finite_for_every_cell() {
         (CellKind::Gru, Nonlinearity::Tanh),
     ] {
         for scale in [100.0f32, 1e4] {
-            let s = RnnSpec { nonlinearity: nl, ..spec(cell, 2, 3, 2, true) };
+            let s = RnnSpec {
+                nonlinearity: nl,
+                ..spec(cell, 2, 3, 2, true)
+            };
             let mut pb = Problem::new(s, 2, 3, None, false, 5);
             // Weights ±1 and inputs ±scale: every pre-activation of layer 0 is of order ±scale.
             for (i, w) in pb.params.iter_mut().enumerate() {
@@ -516,9 +946,18 @@ fn large_preactivations_stay_finite_for_every_cell() {
             let (g, d, out) = pb.analytic();
             let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
             let tag = format!("{cell:?}/{nl:?} at ±{scale}");
-            assert!(finite(&out.output) && finite(&out.h_n), "{tag}: non-finite forward");
-            assert!(out.c_n.as_deref().is_none_or(finite), "{tag}: non-finite c_n");
-            assert!(finite(&g) && finite(&d.input) && finite(&d.h0), "{tag}: non-finite gradient");
+            assert!(
+                finite(&out.output) && finite(&out.h_n),
+                "{tag}: non-finite forward"
+            );
+            assert!(
+                out.c_n.as_deref().is_none_or(finite),
+                "{tag}: non-finite c_n"
+            );
+            assert!(
+                finite(&g) && finite(&d.input) && finite(&d.h0),
+                "{tag}: non-finite gradient"
+            );
         }
     }
 }
@@ -534,19 +973,43 @@ fn large_preactivations_stay_finite_for_every_cell() {
 #[test]
 fn clip_grad_norm_has_pytorch_semantics() {
     let layout = {
-        let mut l = ParamLayout { entries: Vec::new() };
+        let mut l = ParamLayout {
+            entries: Vec::new(),
+        };
         l.push("a", vec![2]);
         l.push("b", vec![1]);
         l
     };
     let mut g = vec![3.0, 4.0, 12.0];
     let out = clip_grad_norm(&mut g, 5.0);
-    assert!(matches!(out, ClipOutcome::Clipped { norm, .. } if (norm - 13.0).abs() < 1e-9), "{out:?}");
-    check_close_tol("a", layout.view(&g, "a").unwrap(), &[1.153_846_0, 1.538_461_4], &[], 1e-6, 0.0).unwrap();
-    check_close_tol("b", layout.view(&g, "b").unwrap(), &[4.615_384_1], &[], 1e-6, 0.0).unwrap();
+    assert!(
+        matches!(out, ClipOutcome::Clipped { norm, .. } if (norm - 13.0).abs() < 1e-9),
+        "{out:?}"
+    );
+    check_close_tol(
+        "a",
+        layout.view(&g, "a").unwrap(),
+        &[1.153_846_0, 1.538_461_4],
+        &[],
+        1e-6,
+        0.0,
+    )
+    .unwrap();
+    check_close_tol(
+        "b",
+        layout.view(&g, "b").unwrap(),
+        &[4.615_384_1],
+        &[],
+        1e-6,
+        0.0,
+    )
+    .unwrap();
 
     let mut g = vec![3.0, 4.0, 12.0];
-    assert_eq!(clip_grad_norm(&mut g, 20.0), ClipOutcome::Unchanged { norm: 13.0 });
+    assert_eq!(
+        clip_grad_norm(&mut g, 20.0),
+        ClipOutcome::Unchanged { norm: 13.0 }
+    );
     assert_eq!(g, vec![3.0, 4.0, 12.0]);
 
     let mut g = vec![1e20f32; 100];
@@ -563,7 +1026,14 @@ fn clip_grad_norm_has_pytorch_semantics() {
         let mut params = vec![0.5f32, -0.5, 0.25];
         let before = params.clone();
         if !out.skip_step() {
-            adam_update(&AdamConfig::default(), 1, &mut params, &g, &mut [0.0; 3], &mut [0.0; 3]);
+            adam_update(
+                &AdamConfig::default(),
+                1,
+                &mut params,
+                &g,
+                &mut [0.0; 3],
+                &mut [0.0; 3],
+            );
         }
         assert_eq!(params, before);
     }
@@ -574,8 +1044,11 @@ fn clip_grad_norm_has_pytorch_semantics() {
 /// (0.9, 0.999), eps 1e-8).
 #[test]
 fn adam_step_matches_pytorch_fixture() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/clf_lstm_step.json");
-    let Ok(Fixture::Classifier(fx)) = load_fixture(&path) else { panic!("clf_lstm_step.json must load") };
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/clf_lstm_step.json");
+    let Ok(Fixture::Classifier(fx)) = load_fixture(&path) else {
+        panic!("clf_lstm_step.json must load")
+    };
     let case = fx.case().unwrap_or_else(|e| panic!("{e:?}"));
     let mut grads = vec![0.0f32; case.layout.total_len()];
     for e in &case.layout.entries {
@@ -583,9 +1056,18 @@ fn adam_step_matches_pytorch_fixture() {
     }
     let mut params = case.params.clone();
     let n = params.len();
-    adam_update(&AdamConfig::default(), 1, &mut params, &grads, &mut vec![0.0; n], &mut vec![0.0; n]);
+    adam_update(
+        &AdamConfig::default(),
+        1,
+        &mut params,
+        &grads,
+        &mut vec![0.0; n],
+        &mut vec![0.0; n],
+    );
     for e in &case.layout.entries {
-        fx.params_after_one_adam_step[&e.name].check(&e.name, &params[e.range()]).unwrap();
+        fx.params_after_one_adam_step[&e.name]
+            .check(&e.name, &params[e.range()])
+            .unwrap();
     }
 }
 
@@ -593,7 +1075,10 @@ fn adam_step_matches_pytorch_fixture() {
 /// single-tensor update (bias correction from the step count).
 #[test]
 fn adam_bias_correction_follows_step_count() {
-    let cfg = AdamConfig { lr: 0.01, ..AdamConfig::default() };
+    let cfg = AdamConfig {
+        lr: 0.01,
+        ..AdamConfig::default()
+    };
     let grads = [[0.5f32, -2.0], [0.1, 3.0], [-1.0, 0.0]];
     let (mut p, mut m, mut v) = (vec![1.0f32, -1.0], vec![0.0f32; 2], vec![0.0f32; 2]);
     let (mut pr, mut mr, mut vr) = ([1.0f64, -1.0], [0.0f64; 2], [0.0f64; 2]);
@@ -616,12 +1101,28 @@ fn adam_bias_correction_follows_step_count() {
 // The classifier
 // ---------------------------------------------------------------------------------------------
 
-fn random_batch(rng: &mut ChaCha8Rng, batch: usize, seq_len: usize, vocab: u32, classes: u32) -> ClassifierBatch {
-    let mut lengths: Vec<u32> = (0..batch).map(|_| rng.random_range(1..=seq_len as u32)).collect();
+fn random_batch(
+    rng: &mut ChaCha8Rng,
+    batch: usize,
+    seq_len: usize,
+    vocab: u32,
+    classes: u32,
+) -> ClassifierBatch {
+    let mut lengths: Vec<u32> = (0..batch)
+        .map(|_| rng.random_range(1..=seq_len as u32))
+        .collect();
     lengths[0] = seq_len as u32;
-    let tokens = (0..batch * seq_len).map(|_| rng.random_range(0..vocab)).collect();
+    let tokens = (0..batch * seq_len)
+        .map(|_| rng.random_range(0..vocab))
+        .collect();
     let labels = (0..batch).map(|_| rng.random_range(0..classes)).collect();
-    ClassifierBatch { batch, seq_len, tokens, lengths, labels }
+    ClassifierBatch {
+        batch,
+        seq_len,
+        tokens,
+        lengths,
+        labels,
+    }
 }
 
 /// Gradient accumulation: splitting a batch into micro-batches with divisor = the full batch
@@ -642,7 +1143,9 @@ fn micro_batches_accumulate_to_the_full_batch_gradient() {
             let micro = ClassifierBatch {
                 batch: hi - lo,
                 seq_len,
-                tokens: (lo..hi).flat_map(|b| batch.tokens[b * batch.seq_len..][..seq_len].to_vec()).collect(),
+                tokens: (lo..hi)
+                    .flat_map(|b| batch.tokens[b * batch.seq_len..][..seq_len].to_vec())
+                    .collect(),
                 lengths: batch.lengths[lo..hi].to_vec(),
                 labels: batch.labels[lo..hi].to_vec(),
             };
@@ -651,8 +1154,24 @@ fn micro_batches_accumulate_to_the_full_batch_gradient() {
             all_logits.extend(r.logits);
         }
         check_close_tol(&format!("{cell:?} grads"), &acc, &grads, &[], 1e-6, 1e-5).unwrap();
-        check_close_tol(&format!("{cell:?} loss"), &[loss_sum / 8.0], &[loss], &[], 1e-6, 1e-6).unwrap();
-        check_close_tol(&format!("{cell:?} logits"), &all_logits, &logits, &[], 1e-6, 1e-6).unwrap();
+        check_close_tol(
+            &format!("{cell:?} loss"),
+            &[loss_sum / 8.0],
+            &[loss],
+            &[],
+            1e-6,
+            1e-6,
+        )
+        .unwrap();
+        check_close_tol(
+            &format!("{cell:?} logits"),
+            &all_logits,
+            &logits,
+            &[],
+            1e-6,
+            1e-6,
+        )
+        .unwrap();
     }
 }
 
@@ -664,7 +1183,9 @@ fn classifier_gradients_match_finite_differences() {
     for cell in [CellKind::Rnn, CellKind::Lstm, CellKind::Gru] {
         let model = ClassifierModel::new(spec(cell, 6, 4, 2, true), 3);
         let dist = Uniform::new(-0.8f32, 0.8).unwrap();
-        let params: Vec<f32> = (0..model.layout.total_len()).map(|_| dist.sample(&mut rng)).collect();
+        let params: Vec<f32> = (0..model.layout.total_len())
+            .map(|_| dist.sample(&mut rng))
+            .collect();
         let batch = random_batch(&mut rng, 4, 5, 6, 3);
         let (_, grads, _) = model.loss_and_grads(&params, &batch);
         let loss = |p: &[f32]| {
@@ -692,13 +1213,23 @@ fn untrained_classifier_loss_is_near_ln_18() {
 #[test]
 fn predict_and_trace_agree_with_the_batch_forward() {
     let mut rng = ChaCha8Rng::seed_from_u64(9);
-    for (cell, layers, bi) in [(CellKind::Lstm, 1, false), (CellKind::Gru, 2, true), (CellKind::Rnn, 1, false)] {
+    for (cell, layers, bi) in [
+        (CellKind::Lstm, 1, false),
+        (CellKind::Gru, 2, true),
+        (CellKind::Rnn, 1, false),
+    ] {
         let model = ClassifierModel::new(spec(cell, 8, 5, layers, bi), 4);
         let params = init_params(&model.layout, &model.spec, 2);
         let tokens: Vec<u32> = (0..6).map(|_| rng.random_range(0..8)).collect();
         let probs = model.predict(&params, &tokens).unwrap();
         assert!((probs.iter().sum::<f32>() - 1.0).abs() < 1e-6);
-        let batch = ClassifierBatch { batch: 1, seq_len: 6, tokens: tokens.clone(), lengths: vec![6], labels: vec![0] };
+        let batch = ClassifierBatch {
+            batch: 1,
+            seq_len: 6,
+            tokens: tokens.clone(),
+            lengths: vec![6],
+            labels: vec![0],
+        };
         let fwd = model.forward(&params, &batch);
         assert_close("predict", &probs, &unroll::math::loss::softmax(&fwd.logits));
 
@@ -707,8 +1238,14 @@ fn predict_and_trace_agree_with_the_batch_forward() {
         let g = cell.gates();
         for d in &trace.directions {
             assert_eq!(d.h.len(), 6 * 5);
-            assert_eq!(d.c.as_ref().map(Vec::len), (cell == CellKind::Lstm).then_some(30));
-            assert_eq!(d.gates.as_ref().map(Vec::len), (cell != CellKind::Rnn).then_some(6 * g * 5));
+            assert_eq!(
+                d.c.as_ref().map(Vec::len),
+                (cell == CellKind::Lstm).then_some(30)
+            );
+            assert_eq!(
+                d.gates.as_ref().map(Vec::len),
+                (cell != CellKind::Rnn).then_some(6 * g * 5)
+            );
         }
         let top = &trace.directions[(layers - 1) * model.spec.num_directions()..];
         // Feature = [forward h at the last step, reverse h at the last step].
@@ -718,14 +1255,30 @@ fn predict_and_trace_agree_with_the_batch_forward() {
             let gates = trace.directions[0].gates.as_ref().unwrap();
             for (k, &v) in gates.iter().enumerate() {
                 let is_g = (k % 20) / 5 == 2;
-                assert!(if is_g { (-1.0..=1.0).contains(&v) } else { (0.0..=1.0).contains(&v) }, "gate {k} = {v}");
+                assert!(
+                    if is_g {
+                        (-1.0..=1.0).contains(&v)
+                    } else {
+                        (0.0..=1.0).contains(&v)
+                    },
+                    "gate {k} = {v}"
+                );
             }
         }
     }
     let model = ClassifierModel::new(spec(CellKind::Lstm, 8, 5, 1, false), 4);
     let params = init_params(&model.layout, &model.spec, 2);
-    assert_eq!(model.predict(&params, &[]).unwrap_err(), RnnError::EmptySequence);
-    assert_eq!(model.predict(&params, &[1, 8]).unwrap_err(), RnnError::TokenOutOfRange { token: 8, vocab_size: 8 });
+    assert_eq!(
+        model.predict(&params, &[]).unwrap_err(),
+        RnnError::EmptySequence
+    );
+    assert_eq!(
+        model.predict(&params, &[1, 8]).unwrap_err(),
+        RnnError::TokenOutOfRange {
+            token: 8,
+            vocab_size: 8
+        }
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -736,11 +1289,19 @@ fn predict_and_trace_agree_with_the_batch_forward() {
 /// 1e-5 + 1e-4·|ref|.
 #[test]
 fn check_close_counts_nan_and_applies_the_tolerance() {
-    assert!(check_close("nan", &[1.0, f32::NAN], &[1.0f64, 1.0]).unwrap_err().contains("max err NaN"));
+    assert!(check_close("nan", &[1.0, f32::NAN], &[1.0f64, 1.0])
+        .unwrap_err()
+        .contains("max err NaN"));
     assert!(check_close("ok", &[100.0 + 0.009], &[100.0f64]).is_ok());
     assert!(check_close("bad", &[100.0 + 0.02], &[100.0f64]).is_err());
-    let shaped = Tensor { shape: vec![2, 2], data: vec![0.0, 0.0, 0.0, 1.0] };
-    assert!(shaped.check("t", &[0.0, 0.0, 0.0, 0.0]).unwrap_err().contains("[1, 1]"));
+    let shaped = Tensor {
+        shape: vec![2, 2],
+        data: vec![0.0, 0.0, 0.0, 1.0],
+    };
+    assert!(shaped
+        .check("t", &[0.0, 0.0, 0.0, 0.0])
+        .unwrap_err()
+        .contains("[1, 1]"));
     // Pitfalls item 11: [1e8, 1, −1e8, 1] sums to 1 sequentially and 0 pairwise in f32; both are
     // outside the tolerance of the exact 2, so cancellation must never be compared bit-exactly.
     let v = [1e8f32, 1.0, -1e8, 1.0];

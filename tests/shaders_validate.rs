@@ -23,7 +23,8 @@ fn shaders_dir() -> std::path::PathBuf {
 }
 
 fn parse(k: &KernelSource) -> (naga::Module, naga::valid::ModuleInfo) {
-    let module = naga::front::wgsl::parse_str(k.source).unwrap_or_else(|e| panic!("{}: {}", k.file, e.emit_to_string(k.source)));
+    let module = naga::front::wgsl::parse_str(k.source)
+        .unwrap_or_else(|e| panic!("{}: {}", k.file, e.emit_to_string(k.source)));
     let info = Validator::new(ValidationFlags::all(), Capabilities::default())
         .validate(&module)
         .unwrap_or_else(|e| panic!("{}: {}", k.file, e.emit_to_string(k.source)));
@@ -39,9 +40,16 @@ fn registry_covers_every_shader_file() {
         .filter(|n| n.ends_with(".wgsl"))
         .collect();
     let mut registered: BTreeSet<String> = KERNELS.iter().map(|k| k.file.to_string()).collect();
-    assert_eq!(registered.len(), KERNELS.len(), "a kernel is registered twice");
+    assert_eq!(
+        registered.len(),
+        KERNELS.len(),
+        "a kernel is registered twice"
+    );
     registered.insert(PRELUDE_FILE.to_string());
-    assert_eq!(on_disk, registered, "shaders/*.wgsl and gpu::shader_source::KERNELS differ");
+    assert_eq!(
+        on_disk, registered,
+        "shaders/*.wgsl and gpu::shader_source::KERNELS differ"
+    );
 }
 
 #[test]
@@ -58,16 +66,33 @@ fn composed_sources_are_prelude_plus_file() {
 #[test]
 fn every_kernel_validates_within_webgpu_default_limits() {
     let infos = kernel_infos();
-    assert_eq!(infos.len(), KERNELS.len(), "kernel_infos() must list every kernel");
+    assert_eq!(
+        infos.len(),
+        KERNELS.len(),
+        "kernel_infos() must list every kernel"
+    );
     for (k, rust) in KERNELS.iter().zip(&infos) {
         assert_eq!(k.name, rust.name, "kernel_infos() order");
         let (module, info) = parse(k);
-        assert_eq!(module.entry_points.len(), 1, "{}: one entry point per file", k.file);
+        assert_eq!(
+            module.entry_points.len(),
+            1,
+            "{}: one entry point per file",
+            k.file
+        );
         for (i, ep) in module.entry_points.iter().enumerate() {
-            assert_eq!(ep.name, k.name, "{}: entry point named after the file", k.file);
+            assert_eq!(
+                ep.name, k.name,
+                "{}: entry point named after the file",
+                k.file
+            );
             assert_eq!(ep.stage, naga::ShaderStage::Compute);
             let invocations: u32 = ep.workgroup_size.iter().product();
-            assert!(invocations <= MAX_INVOCATIONS, "{}: {invocations} invocations per workgroup", k.file);
+            assert!(
+                invocations <= MAX_INVOCATIONS,
+                "{}: {invocations} invocations per workgroup",
+                k.file
+            );
             assert!(ep.workgroup_size[2] <= 64, "{}: workgroup z > 64", k.file);
             let uses = info.get_entry_point(i);
             let mut storage: Vec<(u32, Access)> = Vec::new();
@@ -82,7 +107,11 @@ fn every_kernel_validates_within_webgpu_default_limits() {
                     naga::AddressSpace::Storage { access } => {
                         let b = var.binding.as_ref().expect("storage binding");
                         assert_eq!(b.group, 0, "{}: everything in group 0", k.file);
-                        let a = if access.contains(naga::StorageAccess::STORE) { Access::ReadWrite } else { Access::Read };
+                        let a = if access.contains(naga::StorageAccess::STORE) {
+                            Access::ReadWrite
+                        } else {
+                            Access::Read
+                        };
                         storage.push((b.binding, a));
                     }
                     naga::AddressSpace::Uniform => {
@@ -93,14 +122,43 @@ fn every_kernel_validates_within_webgpu_default_limits() {
                     _ => {}
                 }
             }
-            assert!(storage.len() <= MAX_STORAGE_BUFFERS, "{}: {} storage buffers", k.file, storage.len());
-            assert!(workgroup_bytes <= MAX_WORKGROUP_BYTES, "{}: {workgroup_bytes} bytes of workgroup memory", k.file);
+            assert!(
+                storage.len() <= MAX_STORAGE_BUFFERS,
+                "{}: {} storage buffers",
+                k.file,
+                storage.len()
+            );
+            assert!(
+                workgroup_bytes <= MAX_WORKGROUP_BYTES,
+                "{}: {workgroup_bytes} bytes of workgroup memory",
+                k.file
+            );
             // Binding 0 is the uniform, matching the Rust twin's size.
-            assert_eq!(uniform, vec![(0, rust.uniform_size as u32)], "{}: uniform at binding 0 with the Rust struct's size", k.file);
+            assert_eq!(
+                uniform,
+                vec![(0, rust.uniform_size as u32)],
+                "{}: uniform at binding 0 with the Rust struct's size",
+                k.file
+            );
             storage.sort_by_key(|(b, _)| *b);
-            let expected: Vec<(u32, Access)> = rust.storage.iter().enumerate().map(|(i, a)| (i as u32 + 1, *a)).collect();
-            assert_eq!(storage, expected, "{}: storage bindings (number, access) differ from the Rust layout", k.file);
-            println!("{:<26} workgroup {:?} storage {} workgroup memory {} B", k.name, ep.workgroup_size, storage.len(), workgroup_bytes);
+            let expected: Vec<(u32, Access)> = rust
+                .storage
+                .iter()
+                .enumerate()
+                .map(|(i, a)| (i as u32 + 1, *a))
+                .collect();
+            assert_eq!(
+                storage, expected,
+                "{}: storage bindings (number, access) differ from the Rust layout",
+                k.file
+            );
+            println!(
+                "{:<26} workgroup {:?} storage {} workgroup memory {} B",
+                k.name,
+                ep.workgroup_size,
+                storage.len(),
+                workgroup_bytes
+            );
         }
     }
 }

@@ -4,7 +4,9 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use unroll::config::query::{markdown_table, MAX_NOTICES};
-use unroll::config::{BackendChoice, CellKind, Head, Lang, NoticeKind, TrainConfig, UrlNotice, TRAIN_FIELDS};
+use unroll::config::{
+    BackendChoice, CellKind, Head, Lang, NoticeKind, TrainConfig, UrlNotice, TRAIN_FIELDS,
+};
 
 fn decode(q: &str) -> (TrainConfig, Vec<UrlNotice>) {
     let d = TrainConfig::from_query(q);
@@ -12,15 +14,25 @@ fn decode(q: &str) -> (TrainConfig, Vec<UrlNotice>) {
 }
 
 fn notice(field: &str, raw: &str, kind: NoticeKind) -> UrlNotice {
-    UrlNotice { field: field.into(), raw: raw.into(), kind }
+    UrlNotice {
+        field: field.into(),
+        raw: raw.into(),
+        kind,
+    }
 }
 
 fn clamped(range: &str, to: &str) -> NoticeKind {
-    NoticeKind::Clamped { range: range.into(), to: to.into() }
+    NoticeKind::Clamped {
+        range: range.into(),
+        to: to.into(),
+    }
 }
 
 fn invalid(expected: &str, default: &str) -> NoticeKind {
-    NoticeKind::Invalid { expected: expected.into(), default: default.into() }
+    NoticeKind::Invalid {
+        expected: expected.into(),
+        default: default.into(),
+    }
 }
 
 fn every_field_changed() -> TrainConfig {
@@ -42,11 +54,21 @@ fn every_field_changed() -> TrainConfig {
 
 #[test]
 fn empty_and_default_queries_give_defaults_without_notices() {
-    for q in ["", "?", "v=1", "?v=1&lesson=names", "v=1&lesson=names&cell=lstm&hidden_size=128&lr=0.001&autostart=0"] {
+    for q in [
+        "",
+        "?",
+        "v=1",
+        "?v=1&lesson=names",
+        "v=1&lesson=names&cell=lstm&hidden_size=128&lr=0.001&autostart=0",
+    ] {
         let (c, notices) = decode(q);
         assert_eq!(c, TrainConfig::default(), "{q}");
         assert!(notices.is_empty(), "{q}: {notices:?}");
-        assert_eq!(c.to_query(), "v=1&lesson=names", "{q}: defaults are omitted");
+        assert_eq!(
+            c.to_query(),
+            "v=1&lesson=names",
+            "{q}: defaults are omitted"
+        );
     }
 }
 
@@ -72,11 +94,24 @@ fn every_field_round_trips_in_documented_order() {
 #[test]
 fn float_values_round_trip_exactly() {
     for lr in [1e-5, 3e-5, 0.0001, 0.000123456789, 0.001, 0.1, 0.7, 1.0] {
-        let c = TrainConfig { lr, max_norm: lr * 50.0, ..TrainConfig::default() };
+        let c = TrainConfig {
+            lr,
+            max_norm: lr * 50.0,
+            ..TrainConfig::default()
+        };
         let (back, notices) = decode(&c.to_query());
-        assert_eq!((back.lr, back.max_norm), (lr, lr * 50.0), "{}", c.to_query());
+        assert_eq!(
+            (back.lr, back.max_norm),
+            (lr, lr * 50.0),
+            "{}",
+            c.to_query()
+        );
         assert!(notices.is_empty());
-        assert!(!c.to_query().replace("lesson=names", "").contains('e'), "no exponent: {}", c.to_query());
+        assert!(
+            !c.to_query().replace("lesson=names", "").contains('e'),
+            "no exponent: {}",
+            c.to_query()
+        );
     }
 }
 
@@ -84,7 +119,10 @@ fn float_values_round_trip_exactly() {
 fn messy_query_re_encodes_canonically() {
     let (c, notices) = decode("?seed=7&autostart=0&lesson=names&CELL=lstm&v=1&cell=GRU&hidden_size=0128&lr=1e-3&epochs=+7");
     assert_eq!(c.to_query(), "v=1&lesson=names&cell=gru&epochs=7&seed=7");
-    assert_eq!(notices, vec![notice("CELL", "lstm", NoticeKind::UnknownKey)]);
+    assert_eq!(
+        notices,
+        vec![notice("CELL", "lstm", NoticeKind::UnknownKey)]
+    );
     // encode(decode(x)) is a fixed point.
     assert_eq!(decode(&c.to_query()).0.to_query(), c.to_query());
 }
@@ -127,7 +165,10 @@ fn out_of_range_numbers_are_clamped_with_a_notice() {
         }
     }
     let (c, _) = decode("hidden_size=1000&batch_size=0&lr=5&epochs=1000&seed=-1");
-    assert_eq!((c.hidden_size, c.batch_size, c.lr, c.epochs, c.seed), (256, 1, 1.0, 100, 0));
+    assert_eq!(
+        (c.hidden_size, c.batch_size, c.lr, c.epochs, c.seed),
+        (256, 1, 1.0, 100, 0)
+    );
 }
 
 #[test]
@@ -153,7 +194,12 @@ fn bad_values_fall_back_to_defaults_with_a_notice() {
         ("max_norm", "NaN", "0–100", "0"),
         ("autostart", "yes", "0 or 1", "0"),
         ("cell", "transformer", "rnn, lstm, gru", "lstm"),
-        ("cell", "<img src=x onerror=alert(1)>", "rnn, lstm, gru", "lstm"),
+        (
+            "cell",
+            "<img src=x onerror=alert(1)>",
+            "rnn, lstm, gru",
+            "lstm",
+        ),
         ("head", "first", "last, padded", "last"),
         ("backend", "webgl", "auto, gpu, cpu", "auto"),
     ];
@@ -161,14 +207,21 @@ fn bad_values_fall_back_to_defaults_with_a_notice() {
         let q = format!("v=1&lesson=names&{key}={}", raw.replace('^', "%5E"));
         let (c, notices) = decode(&q);
         assert_eq!(c, TrainConfig::default(), "{q}");
-        assert_eq!(notices, vec![notice(key, raw, invalid(expected, default))], "{q}");
+        assert_eq!(
+            notices,
+            vec![notice(key, raw, invalid(expected, default))],
+            "{q}"
+        );
     }
 }
 
 #[test]
 fn script_tags_are_kept_as_plain_text_in_notices() {
     let raw = "<img src=x onerror=alert(1)>";
-    for q in [format!("cell={raw}"), "cell=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E".to_owned()] {
+    for q in [
+        format!("cell={raw}"),
+        "cell=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E".to_owned(),
+    ] {
         let (c, notices) = decode(&q);
         assert_eq!(c.cell, CellKind::Lstm);
         assert_eq!(notices[0].raw, raw, "{q}");
@@ -179,7 +232,14 @@ fn script_tags_are_kept_as_plain_text_in_notices() {
     }
     // As a key.
     let (_, notices) = decode(&format!("{raw}=1"));
-    assert_eq!(notices, vec![notice("<img src", "x onerror=alert(1)>=1", NoticeKind::UnknownKey)]);
+    assert_eq!(
+        notices,
+        vec![notice(
+            "<img src",
+            "x onerror=alert(1)>=1",
+            NoticeKind::UnknownKey
+        )]
+    );
 }
 
 #[test]
@@ -195,7 +255,10 @@ fn unknown_keys_are_ignored_with_a_notice() {
             notice("", "5", NoticeKind::UnknownKey),
         ]
     );
-    assert_eq!(notices[0].to_string(), "“foo” is not a setting of this page; ignored");
+    assert_eq!(
+        notices[0].to_string(),
+        "“foo” is not a setting of this page; ignored"
+    );
     assert_eq!(c.to_query(), "v=1&lesson=names&hidden_size=64");
 }
 
@@ -218,7 +281,10 @@ fn repeated_keys_last_one_wins() {
     let (c, notices) = decode("hidden_size=64&hidden_size=NaN");
     assert_eq!(c.hidden_size, 128);
     assert_eq!(notices.len(), 2);
-    assert_eq!(notices[1], notice("hidden_size", "NaN", invalid("8–256", "128")));
+    assert_eq!(
+        notices[1],
+        notice("hidden_size", "NaN", invalid("8–256", "128"))
+    );
 }
 
 #[test]
@@ -235,7 +301,9 @@ fn newer_version_gives_defaults_and_lists_every_field() {
             notice("lang", "zh", NoticeKind::IgnoredNewerVersion),
         ]
     );
-    assert!(notices[0].to_string().contains("newer version of Unroll (v=99, this app reads v=1)"));
+    assert!(notices[0]
+        .to_string()
+        .contains("newer version of Unroll (v=99, this app reads v=1)"));
     assert_eq!(TrainConfig::from_query("v=2&lang=zh").lang, None);
     // A huge version number is still "newer", not garbage.
     for v in ["99999999999999999999", "18446744073709551615"] {
@@ -250,11 +318,22 @@ fn bad_version_and_other_lesson_are_reported_but_settings_kept() {
     for raw in ["abc", "0", "-1", "1.5", ""] {
         let (c, notices) = decode(&format!("v={raw}&seed=4"));
         assert_eq!(c.seed, 4, "v={raw}");
-        assert_eq!(notices, vec![notice("v", raw, NoticeKind::BadVersion)], "v={raw}");
+        assert_eq!(
+            notices,
+            vec![notice("v", raw, NoticeKind::BadVersion)],
+            "v={raw}"
+        );
     }
     let (c, notices) = decode("v=1&lesson=foo&seed=4");
     assert_eq!(c.seed, 4);
-    assert_eq!(notices, vec![notice("lesson", "foo", NoticeKind::OtherLesson { expected: "names" })]);
+    assert_eq!(
+        notices,
+        vec![notice(
+            "lesson",
+            "foo",
+            NoticeKind::OtherLesson { expected: "names" }
+        )]
+    );
     assert!(decode("lesson=NAMES").1.is_empty());
 }
 
@@ -264,22 +343,51 @@ fn lang_is_kept_or_reported() {
     assert_eq!((d.lang, d.notices.len()), (Some(Lang::En), 0));
     let d = TrainConfig::from_query("lang=fr");
     assert_eq!(d.lang, None);
-    assert_eq!(d.notices, vec![notice("lang", "fr", invalid("en, zh", "the browser's language"))]);
+    assert_eq!(
+        d.notices,
+        vec![notice(
+            "lang",
+            "fr",
+            invalid("en, zh", "the browser's language")
+        )]
+    );
 }
 
 #[test]
 fn invalid_utf8_and_percent_encoding_do_not_break_decoding() {
     let (c, notices) = decode("cell=%FF%FE&seed=%zz&hidden_size=%&epochs=%2&lr=0.01");
-    assert_eq!(c, TrainConfig { lr: 0.01, ..TrainConfig::default() });
+    assert_eq!(
+        c,
+        TrainConfig {
+            lr: 0.01,
+            ..TrainConfig::default()
+        }
+    );
     let raws: Vec<&str> = notices.iter().map(|n| n.raw.as_str()).collect();
     assert_eq!(raws, ["\u{FFFD}\u{FFFD}", "%zz", "%", "%2"]);
-    assert!(notices.iter().all(|n| matches!(n.kind, NoticeKind::Invalid { .. })));
+    assert!(notices
+        .iter()
+        .all(|n| matches!(n.kind, NoticeKind::Invalid { .. })));
 }
 
 #[test]
 fn random_queries_never_escape_the_ranges_and_re_encode_canonically() {
-    let alphabet: Vec<char> = "=&%?+-.,;eE0123456789abcfgilnrstuvxzAFNI_ <>\u{e9}\u{1F600}".chars().collect();
-    let keys = ["v", "lesson", "cell", "hidden_size", "batch_size", "lr", "epochs", "seed", "max_norm", "autostart", "lang"];
+    let alphabet: Vec<char> = "=&%?+-.,;eE0123456789abcfgilnrstuvxzAFNI_ <>\u{e9}\u{1F600}"
+        .chars()
+        .collect();
+    let keys = [
+        "v",
+        "lesson",
+        "cell",
+        "hidden_size",
+        "batch_size",
+        "lr",
+        "epochs",
+        "seed",
+        "max_norm",
+        "autostart",
+        "lang",
+    ];
     let mut rng = ChaCha8Rng::seed_from_u64(14);
     for _ in 0..3000 {
         let mut q = String::new();
@@ -304,7 +412,11 @@ fn random_queries_never_escape_the_ranges_and_re_encode_canonically() {
         assert!(d.notices.len() <= MAX_NOTICES);
         let canonical = c.to_query_with_lang(d.lang);
         let again = TrainConfig::from_query(&canonical);
-        assert_eq!((&again.config, again.lang), (c, d.lang), "{q} -> {canonical}");
+        assert_eq!(
+            (&again.config, again.lang),
+            (c, d.lang),
+            "{q} -> {canonical}"
+        );
         assert!(again.notices.is_empty(), "{canonical}: {:?}", again.notices);
         assert_eq!(again.config.to_query_with_lang(again.lang), canonical);
     }
@@ -312,9 +424,13 @@ fn random_queries_never_escape_the_ranges_and_re_encode_canonically() {
 
 #[test]
 fn docs_url_md_lists_every_training_key() {
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/url.md")).expect("docs/url.md");
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/url.md"))
+        .expect("docs/url.md");
     let table = markdown_table(TRAIN_FIELDS);
-    assert!(doc.contains(&table), "docs/url.md is out of date; the training page's table is:\n{table}");
+    assert!(
+        doc.contains(&table),
+        "docs/url.md is out of date; the training page's table is:\n{table}"
+    );
     for spec in TRAIN_FIELDS {
         assert!(doc.contains(&format!("| `{}` |", spec.key)), "{}", spec.key);
     }

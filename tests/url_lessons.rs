@@ -4,8 +4,9 @@
 //! Keys and ranges: `docs/url.md` (checked against the field tables here).
 
 use unroll::config::lessons::{
-    route, unknown_lesson_notice, BidirConfig, BpttAct, BpttConfig, GruConfig, GruConvention, LessonId, LessonState,
-    LstmConfig, LstmMode, ParallelConfig, Route, ShapesConfig, SoftmaxConfig, UnrollConfig,
+    route, unknown_lesson_notice, BidirConfig, BpttAct, BpttConfig, GruConfig, GruConvention,
+    LessonId, LessonState, LstmConfig, LstmMode, ParallelConfig, Route, ShapesConfig,
+    SoftmaxConfig, UnrollConfig,
 };
 use unroll::config::query::{self, markdown_table, FieldKind, MAX_NOTICES};
 use unroll::config::{CellKind, Lang, NoticeKind, UrlNotice};
@@ -114,7 +115,11 @@ fn every_lesson_round_trips_in_documented_order() {
         let (back, notices) = decode(id, &q);
         assert_eq!(back, state, "{q}");
         assert!(notices.is_empty(), "{q}: {notices:?}");
-        assert_eq!(back.encode(None), q, "encode(decode(encode(x))) is canonical");
+        assert_eq!(
+            back.encode(None),
+            q,
+            "encode(decode(encode(x))) is canonical"
+        );
         let with_lang = state.encode(Some(Lang::Zh));
         assert_eq!(with_lang, format!("{q}&lang=zh"));
         let d = LessonState::decode(id, &with_lang);
@@ -141,10 +146,26 @@ fn messy_queries_re_encode_canonically() {
             "steps=20&lesson=BPTT&x=0.30&v=1&ACT=relu&act=LINEAR&max_norm=0",
             "v=1&lesson=bptt&x=0.3&steps=20&act=linear",
         ),
-        (LessonId::Softmax, "logits=%203.2%20,5.1,-1.70&target=+1", "v=1&lesson=softmax"),
-        (LessonId::Shapes, "batch_first=1&cell=Rnn&input_size=1e1&seq_len=3.0", "v=1&lesson=shapes"),
-        (LessonId::Bidir, "tokens=%E6%88%91,%E7%88%B1,%E4%B8%AD%E5%9B%BD", "v=1&lesson=bidir"),
-        (LessonId::Bidir, "tokens= a , b ", "v=1&lesson=bidir&tokens=a,b"),
+        (
+            LessonId::Softmax,
+            "logits=%203.2%20,5.1,-1.70&target=+1",
+            "v=1&lesson=softmax",
+        ),
+        (
+            LessonId::Shapes,
+            "batch_first=1&cell=Rnn&input_size=1e1&seq_len=3.0",
+            "v=1&lesson=shapes",
+        ),
+        (
+            LessonId::Bidir,
+            "tokens=%E6%88%91,%E7%88%B1,%E4%B8%AD%E5%9B%BD",
+            "v=1&lesson=bidir",
+        ),
+        (
+            LessonId::Bidir,
+            "tokens= a , b ",
+            "v=1&lesson=bidir&tokens=a,b",
+        ),
     ];
     for (id, q, want) in cases {
         let (state, _) = decode(id, q);
@@ -192,7 +213,9 @@ fn hostile_values_in_every_field_are_reported_and_contained() {
                 // list, and −5 where the range reaches it.
                 let accepted = match (spec.kind, raw) {
                     (FieldKind::TextList { .. }, _) => !raw.is_empty() && !raw.contains(",,"),
-                    (FieldKind::Float { min, .. } | FieldKind::FloatList { min, .. }, "-5") => min <= -5.0,
+                    (FieldKind::Float { min, .. } | FieldKind::FloatList { min, .. }, "-5") => {
+                        min <= -5.0
+                    }
                     _ => false,
                 };
                 if !accepted {
@@ -212,20 +235,47 @@ fn hostile_values_in_every_field_are_reported_and_contained() {
 
 #[test]
 fn specific_clamps_and_defaults() {
-    let (s, n) = decode(LessonId::Shapes, "input_size=-5&hidden_size=1000000000000&num_layers=9&seq_len=0&batch=1e309");
+    let (s, n) = decode(
+        LessonId::Shapes,
+        "input_size=-5&hidden_size=1000000000000&num_layers=9&seq_len=0&batch=1e309",
+    );
     let LessonState::Shapes(c) = s else { panic!() };
-    assert_eq!((c.input_size, c.hidden_size, c.num_layers, c.seq_len, c.batch), (1, 4096, 8, 1, 1));
+    assert_eq!(
+        (
+            c.input_size,
+            c.hidden_size,
+            c.num_layers,
+            c.seq_len,
+            c.batch
+        ),
+        (1, 4096, 8, 1, 1)
+    );
     assert_eq!(n.len(), 5);
-    assert!(matches!(n[4].kind, NoticeKind::Invalid { .. }), "1e309 is not a number: default");
+    assert!(
+        matches!(n[4].kind, NoticeKind::Invalid { .. }),
+        "1e309 is not a number: default"
+    );
 
-    let (s, n) = decode(LessonId::Unroll, "w_xh=NaN&w_hh=Infinity&b=1e309&h0=-4&x=1,2,99,-99&t=50");
+    let (s, n) = decode(
+        LessonId::Unroll,
+        "w_xh=NaN&w_hh=Infinity&b=1e309&h0=-4&x=1,2,99,-99&t=50",
+    );
     let LessonState::Unroll(c) = s else { panic!() };
     assert_eq!((c.w_xh, c.w_hh, c.b, c.h0), (0.5, 1.0, 0.0, -3.0));
     assert_eq!(c.x, vec![1.0, 2.0, 5.0, -5.0]);
-    assert_eq!(c.t, 4, "t is clamped to 1–12 and then to the number of inputs");
+    assert_eq!(
+        c.t, 4,
+        "t is clamped to 1–12 and then to the number of inputs"
+    );
     let keys: Vec<&str> = n.iter().map(|n| n.field.as_str()).collect();
     assert_eq!(keys, ["w_xh", "w_hh", "b", "h0", "x", "t", "t"]);
-    assert_eq!(n[6].kind, NoticeKind::Clamped { range: "1–4 (one per input)".into(), to: "4".into() });
+    assert_eq!(
+        n[6].kind,
+        NoticeKind::Clamped {
+            range: "1–4 (one per input)".into(),
+            to: "4".into()
+        }
+    );
 
     let (s, n) = decode(LessonId::Softmax, "logits=1,2&target=5");
     let LessonState::Softmax(c) = s else { panic!() };
@@ -235,7 +285,10 @@ fn specific_clamps_and_defaults() {
         vec![UrlNotice {
             field: "target".into(),
             raw: "5".into(),
-            kind: NoticeKind::Clamped { range: "0–1 (one per logit)".into(), to: "1".into() }
+            kind: NoticeKind::Clamped {
+                range: "0–1 (one per logit)".into(),
+                to: "1".into()
+            }
         }]
     );
 
@@ -259,7 +312,11 @@ fn repeated_keys_last_one_wins() {
     assert_eq!((c.w_hh, c.steps), (2.0, 3));
     assert_eq!(
         n[0],
-        UrlNotice { field: "w_hh".into(), raw: "0.5".into(), kind: NoticeKind::Repeated { used: "2".into() } }
+        UrlNotice {
+            field: "w_hh".into(),
+            raw: "0.5".into(),
+            kind: NoticeKind::Repeated { used: "2".into() }
+        }
     );
     assert!(matches!(n[1].kind, NoticeKind::Repeated { .. }));
     assert!(matches!(n[2].kind, NoticeKind::Invalid { .. }));
@@ -273,7 +330,9 @@ fn newer_version_gives_defaults_and_a_notice() {
         assert_eq!(s, LessonState::default_for(id));
         assert_eq!(n[0].kind, NoticeKind::NewerVersion);
         assert!(n[0].to_string().contains("newer version"));
-        assert!(n.iter().any(|n| n.field == "x" && n.kind == NoticeKind::IgnoredNewerVersion));
+        assert!(n
+            .iter()
+            .any(|n| n.field == "x" && n.kind == NoticeKind::IgnoredNewerVersion));
     }
 }
 
@@ -281,33 +340,55 @@ fn newer_version_gives_defaults_and_a_notice() {
 fn unknown_keys_and_lessons() {
     let (s, n) = decode(LessonId::Gru, "v=1&lesson=gru&foo=1&w_ih=3");
     assert_eq!(s, LessonState::default_for(LessonId::Gru));
-    assert_eq!(n.iter().filter(|n| n.kind == NoticeKind::UnknownKey).count(), 2);
+    assert_eq!(
+        n.iter()
+            .filter(|n| n.kind == NoticeKind::UnknownKey)
+            .count(),
+        2
+    );
 
     assert_eq!(route(""), Route::Index);
     assert_eq!(route("?v=1"), Route::Index);
     assert_eq!(route("lesson=index"), Route::Index);
     assert_eq!(route("lesson=names"), Route::Training);
     assert_eq!(route("lesson=LSTM"), Route::Lesson(LessonId::Lstm));
-    assert_eq!(route("lesson=unroll&lesson=gru"), Route::Lesson(LessonId::Gru), "the last one wins");
+    assert_eq!(
+        route("lesson=unroll&lesson=gru"),
+        Route::Lesson(LessonId::Gru),
+        "the last one wins"
+    );
     let raw = "<img src=x onerror=alert(1)>";
     assert_eq!(route(&format!("lesson={raw}")), Route::Unknown(raw.into()));
     let notice = unknown_lesson_notice(&"z".repeat(1000));
     assert_eq!(notice.raw.chars().count(), query::MAX_RAW_CHARS + 1);
-    assert!(unknown_lesson_notice(raw).to_string().contains(raw), "the raw text is kept verbatim for text rendering");
+    assert!(
+        unknown_lesson_notice(raw).to_string().contains(raw),
+        "the raw text is kept verbatim for text rendering"
+    );
 }
 
 #[test]
 fn html_tokens_stay_text_and_are_cut_to_16_characters() {
     let raw = "<img src=x onerror=alert(1)>";
-    for q in [format!("tokens={raw},b"), "tokens=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E,b".to_owned()] {
+    for q in [
+        format!("tokens={raw},b"),
+        "tokens=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E,b".to_owned(),
+    ] {
         let (s, n) = decode(LessonId::Bidir, &q);
         let LessonState::Bidir(c) = s else { panic!() };
-        assert_eq!(c.tokens, vec!["<img src=x onerr".to_owned(), "b".to_owned()], "{q}");
+        assert_eq!(
+            c.tokens,
+            vec!["<img src=x onerr".to_owned(), "b".to_owned()],
+            "{q}"
+        );
         assert_eq!(n.len(), 1);
         assert!(matches!(n[0].kind, NoticeKind::Clamped { .. }));
         // The canonical URL percent-encodes the markup.
         let canonical = LessonState::Bidir(c).encode(None);
-        assert!(!canonical.contains('<') && !canonical.contains(' '), "{canonical}");
+        assert!(
+            !canonical.contains('<') && !canonical.contains(' '),
+            "{canonical}"
+        );
     }
 }
 
@@ -341,7 +422,14 @@ fn nothing_allocates_beyond_the_slider_maxima() {
     assert_eq!(c.tokens, vec!["长".repeat(16)]);
 
     let (s, _) = decode(LessonId::Parallel, "max_len=1e12&hidden_size=-1");
-    assert_eq!(s, LessonState::Parallel(ParallelConfig { cell: CellKind::Lstm, hidden_size: 8, max_len: 512 }));
+    assert_eq!(
+        s,
+        LessonState::Parallel(ParallelConfig {
+            cell: CellKind::Lstm,
+            hidden_size: 8,
+            max_len: 512
+        })
+    );
 
     // Thousands of bad keys: the notice list is capped.
     let q: String = (0..5000).map(|i| format!("k{i}=NaN&")).collect();
@@ -351,10 +439,19 @@ fn nothing_allocates_beyond_the_slider_maxima() {
 
 #[test]
 fn docs_url_md_lists_every_lesson_key() {
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/url.md")).expect("docs/url.md");
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/url.md"))
+        .expect("docs/url.md");
     for id in LessonId::ALL {
         let table = markdown_table(id.fields());
-        assert!(doc.contains(&format!("`lesson={}`", id.as_str())), "docs/url.md has no section for {}", id.as_str());
-        assert!(doc.contains(&table), "docs/url.md is out of date; the {} table is:\n{table}", id.as_str());
+        assert!(
+            doc.contains(&format!("`lesson={}`", id.as_str())),
+            "docs/url.md has no section for {}",
+            id.as_str()
+        );
+        assert!(
+            doc.contains(&table),
+            "docs/url.md is out of date; the {} table is:\n{table}",
+            id.as_str()
+        );
     }
 }

@@ -4,7 +4,7 @@
 //
 // Run: `npm run screenshots` after `trunk build --release` (or with UNROLL_E2E_SKIP_BUILD unset
 // to build first). Options (environment): UNROLL_SHOT_WEBGPU=0 uses the CPU path;
-// UNROLL_SHOT_STEPS (default 400) is how many steps to train before the wide shot;
+// UNROLL_SHOT_STEPS (default: all) is how many steps to train before the wide shot;
 // UNROLL_SHOT_QUERY overrides the page query.
 
 import { copyFileSync, mkdirSync } from "node:fs";
@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { ROOT, buildDist, serveDist, launch, openPage, num, value, until, screenshot } from "./lib.mjs";
 
 const webgpu = process.env.UNROLL_SHOT_WEBGPU !== "0";
-const steps = Number(process.env.UNROLL_SHOT_STEPS || 400);
+const steps = Number(process.env.UNROLL_SHOT_STEPS || 1e9);
 const query = process.env.UNROLL_SHOT_QUERY || "?v=1&lesson=names&hidden_size=64&epochs=3&autostart=1";
 
 if (process.env.UNROLL_E2E_SKIP_BUILD === undefined) process.env.UNROLL_E2E_SKIP_BUILD = "1";
@@ -22,7 +22,7 @@ const shots = [];
 try {
   // Wide: after some training, with a prediction.
   {
-    const b = await launch({ webgpu, viewport: { width: 1440, height: 1000 } });
+    const b = await launch({ webgpu, viewport: { width: 1440, height: 1320 } });
     try {
       const { page, consoleErrors } = await openPage(b.context, server.url, query);
       await until(
@@ -31,9 +31,10 @@ try {
         `${steps} steps`,
         1000,
       );
-      await page.fill('[data-testid="predict-input"]', "Nguyen");
+      await page.fill('[data-testid="predict-input"]', process.env.UNROLL_SHOT_NAME || "Nakamura");
       await page.waitForSelector('[data-testid="predict-top"] li', { timeout: 30_000 }).catch(() => {});
       await page.click(".class-table summary").catch(() => {});
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.waitForTimeout(500);
       shots.push(await screenshot(page, "training-1440"));
       shots.push(await screenshot(page, "training-1440-viewport", { fullPage: false }));
@@ -49,6 +50,7 @@ try {
       const { page } = await openPage(b.context, server.url, query);
       await until(async () => (await num(page, "train-step")) >= 60, 10 * 60_000, "60 steps", 500);
       await page.fill('[data-testid="predict-input"]', "Schmidt");
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.waitForTimeout(800);
       shots.push(await screenshot(page, "training-375"));
     } finally {

@@ -22,10 +22,10 @@ fn main() {}
 mod native {
     use std::path::PathBuf;
 
+    use unroll::config::{BackendChoice, TrainConfig};
     use unroll::data::names::{locate_names_dir, NamesDataset};
     use unroll::math::params::CellKind;
-    use unroll::config::{BackendChoice, TrainConfig};
-use unroll::train::session::{run_session, BackendKind, TrainControl, TrainEvent};
+    use unroll::train::session::{run_session, BackendKind, TrainControl, TrainEvent};
 
     pub fn run() -> Result<(), String> {
         let mut args = pico_args::Arguments::from_env();
@@ -34,17 +34,30 @@ use unroll::train::session::{run_session, BackendKind, TrainControl, TrainEvent}
             return Ok(());
         }
         let d = TrainConfig::default();
-        let backend = match args.opt_value_from_str::<_, String>("--backend").map_err(|e| e.to_string())?.as_deref() {
+        let backend = match args
+            .opt_value_from_str::<_, String>("--backend")
+            .map_err(|e| e.to_string())?
+            .as_deref()
+        {
             None | Some("cpu") => BackendChoice::Cpu,
             Some("gpu") => BackendChoice::Gpu,
             Some("auto") => BackendChoice::Auto,
-            Some(other) => return Err(format!("--backend must be cpu, gpu or auto, not {other:?}")),
+            Some(other) => {
+                return Err(format!("--backend must be cpu, gpu or auto, not {other:?}"))
+            }
         };
-        let cell = match args.opt_value_from_str::<_, String>("--cell").map_err(|e| e.to_string())? {
+        let cell = match args
+            .opt_value_from_str::<_, String>("--cell")
+            .map_err(|e| e.to_string())?
+        {
             None => d.cell,
-            Some(s) => CellKind::parse(&s).ok_or_else(|| format!("--cell must be rnn, lstm or gru, not {s:?}"))?,
+            Some(s) => CellKind::parse(&s)
+                .ok_or_else(|| format!("--cell must be rnn, lstm or gru, not {s:?}"))?,
         };
-        let num = |args: &mut pico_args::Arguments, key: &'static str| args.opt_value_from_str::<_, f64>(key).map_err(|e| format!("{key}: {e}"));
+        let num = |args: &mut pico_args::Arguments, key: &'static str| {
+            args.opt_value_from_str::<_, f64>(key)
+                .map_err(|e| format!("{key}: {e}"))
+        };
         let cfg = TrainConfig {
             cell,
             hidden_size: num(&mut args, "--hidden-size")?.map_or(d.hidden_size, |v| v as usize),
@@ -59,9 +72,13 @@ use unroll::train::session::{run_session, BackendKind, TrainControl, TrainEvent}
             ..d
         };
         if cfg.hidden_size == 0 || cfg.num_layers == 0 || cfg.batch_size == 0 || cfg.epochs == 0 {
-            return Err("--hidden-size, --num-layers, --batch-size and --epochs must be at least 1".into());
+            return Err(
+                "--hidden-size, --num-layers, --batch-size and --epochs must be at least 1".into(),
+            );
         }
-        let data_dir: Option<PathBuf> = args.opt_value_from_str("--data-dir").map_err(|e| e.to_string())?;
+        let data_dir: Option<PathBuf> = args
+            .opt_value_from_str("--data-dir")
+            .map_err(|e| e.to_string())?;
         let rest = args.finish();
         if !rest.is_empty() {
             return Err(format!("unknown arguments {rest:?} (see --help)"));
@@ -84,9 +101,14 @@ use unroll::train::session::{run_session, BackendKind, TrainControl, TrainEvent}
         let control = TrainControl::new();
         let mut failed = None;
         let mut on_event = |ev: TrainEvent| match ev {
-            TrainEvent::Backend(BackendKind::Gpu { description }) => eprintln!("backend: GPU ({description})"),
+            TrainEvent::Backend(BackendKind::Gpu { description }) => {
+                eprintln!("backend: GPU ({description})")
+            }
             TrainEvent::Backend(BackendKind::Cpu { notice }) => {
-                eprintln!("backend: CPU{}", notice.map(|n| format!(" — {n}")).unwrap_or_default())
+                eprintln!(
+                    "backend: CPU{}",
+                    notice.map(|n| format!(" — {n}")).unwrap_or_default()
+                )
             }
             TrainEvent::Epoch(e) => println!(
                 "{}",

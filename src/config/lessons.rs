@@ -6,7 +6,9 @@
 //! to them, so no URL can make a lesson allocate more than `max_len` list entries, 12 tokens of
 //! 16 characters, or compute a shape beyond 4096 per dimension.
 
-use super::query::{self, Decoded, FieldKind, FieldSpec, Lang, NoticeKind, UrlConfig, UrlNotice, Value, Values};
+use super::query::{
+    self, Decoded, FieldKind, FieldSpec, Lang, NoticeKind, UrlConfig, UrlNotice, Value, Values,
+};
 use crate::math::params::CellKind;
 
 /// Every lesson, in course order.
@@ -60,12 +62,17 @@ impl LessonId {
     /// Parses a `lesson` value (case-insensitive, surrounding spaces ignored).
     pub fn parse(s: &str) -> Option<LessonId> {
         let s = s.trim();
-        LessonId::ALL.into_iter().find(|l| l.as_str().eq_ignore_ascii_case(s))
+        LessonId::ALL
+            .into_iter()
+            .find(|l| l.as_str().eq_ignore_ascii_case(s))
     }
 
     /// Position in the course, from 1.
     pub fn number(self) -> usize {
-        LessonId::ALL.iter().position(|&l| l == self).map_or(0, |i| i + 1)
+        LessonId::ALL
+            .iter()
+            .position(|&l| l == self)
+            .map_or(0, |i| i + 1)
     }
 
     /// The lesson's URL field table.
@@ -105,7 +112,11 @@ pub enum LessonState {
 }
 
 fn wrap<T: UrlConfig>(d: Decoded<T>, f: fn(T) -> LessonState) -> Decoded<LessonState> {
-    Decoded { config: f(d.config), lang: d.lang, notices: d.notices }
+    Decoded {
+        config: f(d.config),
+        lang: d.lang,
+        notices: d.notices,
+    }
 }
 
 impl LessonState {
@@ -147,7 +158,10 @@ impl LessonState {
             LessonId::Gru => wrap(query::decode::<GruConfig>(query), LessonState::Gru),
             LessonId::Bidir => wrap(query::decode::<BidirConfig>(query), LessonState::Bidir),
             LessonId::Softmax => wrap(query::decode::<SoftmaxConfig>(query), LessonState::Softmax),
-            LessonId::Parallel => wrap(query::decode::<ParallelConfig>(query), LessonState::Parallel),
+            LessonId::Parallel => wrap(
+                query::decode::<ParallelConfig>(query),
+                LessonState::Parallel,
+            ),
         }
     }
 
@@ -184,7 +198,12 @@ pub fn route(query: &str) -> Route {
     match query::query_lesson(query) {
         None => Route::Index,
         Some(l) if l.trim().is_empty() || l.trim().eq_ignore_ascii_case("index") => Route::Index,
-        Some(l) if l.trim().eq_ignore_ascii_case(super::train::TrainConfig::LESSON) => Route::Training,
+        Some(l)
+            if l.trim()
+                .eq_ignore_ascii_case(super::train::TrainConfig::LESSON) =>
+        {
+            Route::Training
+        }
         Some(l) => match LessonId::parse(&l) {
             Some(id) => Route::Lesson(id),
             None => Route::Unknown(l),
@@ -203,7 +222,12 @@ pub fn unknown_lesson_notice(raw: &str) -> UrlNotice {
         field: "lesson".into(),
         raw,
         kind: NoticeKind::Invalid {
-            expected: LessonId::ALL.iter().map(|l| l.as_str()).collect::<Vec<_>>().join(", ") + ", names",
+            expected: LessonId::ALL
+                .iter()
+                .map(|l| l.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+                + ", names",
             default: "the index".into(),
         },
     }
@@ -338,7 +362,10 @@ impl UrlConfig for UnrollConfig {
             notices.push(UrlNotice {
                 field: "t".into(),
                 raw: self.t.to_string(),
-                kind: NoticeKind::Clamped { range: format!("1–{steps} (one per input)"), to: steps.to_string() },
+                kind: NoticeKind::Clamped {
+                    range: format!("1–{steps} (one per input)"),
+                    to: steps.to_string(),
+                },
             });
             self.t = steps;
         }
@@ -380,30 +407,65 @@ pub struct ShapesConfig {
 pub const SHAPES_FIELDS: &[FieldSpec] = &[
     FieldSpec {
         key: "cell",
-        kind: FieldKind::Choice { choices: &["rnn", "lstm", "gru"], default: 0 },
+        kind: FieldKind::Choice {
+            choices: &["rnn", "lstm", "gru"],
+            default: 0,
+        },
         doc: "`nn.RNN`, `nn.LSTM` or `nn.GRU`",
     },
     FieldSpec {
         key: "input_size",
-        kind: FieldKind::Int { min: 1, max: 4096, default: 10 },
+        kind: FieldKind::Int {
+            min: 1,
+            max: 4096,
+            default: 10,
+        },
         doc: "features per input step (I)",
     },
     FieldSpec {
         key: "hidden_size",
-        kind: FieldKind::Int { min: 1, max: 4096, default: 8 },
+        kind: FieldKind::Int {
+            min: 1,
+            max: 4096,
+            default: 8,
+        },
         doc: "features of the hidden state (H)",
     },
-    FieldSpec { key: "num_layers", kind: FieldKind::Int { min: 1, max: 8, default: 1 }, doc: "stacked layers (L)" },
-    FieldSpec { key: "bidirectional", kind: FieldKind::Bool { default: false }, doc: "1 = two directions (D = 2)" },
+    FieldSpec {
+        key: "num_layers",
+        kind: FieldKind::Int {
+            min: 1,
+            max: 8,
+            default: 1,
+        },
+        doc: "stacked layers (L)",
+    },
+    FieldSpec {
+        key: "bidirectional",
+        kind: FieldKind::Bool { default: false },
+        doc: "1 = two directions (D = 2)",
+    },
     FieldSpec {
         key: "batch_first",
         kind: FieldKind::Bool { default: true },
         doc: "1 = input and output are (batch, seq_len, ·); h_n is never batch-first",
     },
-    FieldSpec { key: "batch", kind: FieldKind::Int { min: 1, max: 4096, default: 1 }, doc: "batch size (B)" },
+    FieldSpec {
+        key: "batch",
+        kind: FieldKind::Int {
+            min: 1,
+            max: 4096,
+            default: 1,
+        },
+        doc: "batch size (B)",
+    },
     FieldSpec {
         key: "seq_len",
-        kind: FieldKind::Int { min: 1, max: 4096, default: 3 },
+        kind: FieldKind::Int {
+            min: 1,
+            max: 4096,
+            default: 3,
+        },
         doc: "time steps (T); never changes the parameter count",
     },
 ];
@@ -491,24 +553,57 @@ pub struct BpttConfig {
 pub const BPTT_FIELDS: &[FieldSpec] = &[
     FieldSpec {
         key: "w_hh",
-        kind: FieldKind::Float { min: -3.0, max: 3.0, default: 1.0 },
+        kind: FieldKind::Float {
+            min: -3.0,
+            max: 3.0,
+            default: 1.0,
+        },
         doc: "recurrent weight W_hh",
     },
-    FieldSpec { key: "w_xh", kind: FieldKind::Float { min: -3.0, max: 3.0, default: 0.5 }, doc: "input weight W_xh" },
+    FieldSpec {
+        key: "w_xh",
+        kind: FieldKind::Float {
+            min: -3.0,
+            max: 3.0,
+            default: 0.5,
+        },
+        doc: "input weight W_xh",
+    },
     FieldSpec {
         key: "x",
-        kind: FieldKind::FloatList { min: -5.0, max: 5.0, min_len: 1, max_len: 100, default: &[1.0, 2.0, -1.0] },
+        kind: FieldKind::FloatList {
+            min: -5.0,
+            max: 5.0,
+            min_len: 1,
+            max_len: 100,
+            default: &[1.0, 2.0, -1.0],
+        },
         doc: "inputs; a list shorter than `steps` repeats (`x=0.3&steps=20` is a constant input)",
     },
-    FieldSpec { key: "steps", kind: FieldKind::Int { min: 1, max: 100, default: 3 }, doc: "time steps T" },
+    FieldSpec {
+        key: "steps",
+        kind: FieldKind::Int {
+            min: 1,
+            max: 100,
+            default: 3,
+        },
+        doc: "time steps T",
+    },
     FieldSpec {
         key: "act",
-        kind: FieldKind::Choice { choices: &["tanh", "relu", "linear"], default: 0 },
+        kind: FieldKind::Choice {
+            choices: &["tanh", "relu", "linear"],
+            default: 0,
+        },
         doc: "nonlinearity of the recurrence",
     },
     FieldSpec {
         key: "max_norm",
-        kind: FieldKind::Float { min: 0.0, max: 100.0, default: 0.0 },
+        kind: FieldKind::Float {
+            min: 0.0,
+            max: 100.0,
+            default: 0.0,
+        },
         doc: "`clip_grad_norm_` threshold for the gradient of h_T; 0 = off",
     },
 ];
@@ -673,8 +768,17 @@ impl UrlConfig for LstmConfig {
     /// The gate lists must have one value per step: a shorter list is repeated cyclically up to
     /// the longest one (like `bptt`'s inputs), with a notice.
     fn reconcile(&mut self, notices: &mut Vec<UrlNotice>) {
-        let steps = [&self.f, &self.i, &self.g, &self.o].iter().map(|l| l.len()).max().unwrap_or(1);
-        for (key, list) in [("f", &mut self.f), ("i", &mut self.i), ("g", &mut self.g), ("o", &mut self.o)] {
+        let steps = [&self.f, &self.i, &self.g, &self.o]
+            .iter()
+            .map(|l| l.len())
+            .max()
+            .unwrap_or(1);
+        for (key, list) in [
+            ("f", &mut self.f),
+            ("i", &mut self.i),
+            ("g", &mut self.g),
+            ("o", &mut self.o),
+        ] {
             if list.len() < steps && !list.is_empty() {
                 let raw = fmt_list(list);
                 let extended: Vec<f64> = (0..steps).map(|t| list[t % list.len()]).collect();
@@ -700,7 +804,11 @@ default_from_fields!(
 impl LstmConfig {
     /// Number of steps in `gates` mode (the length of the gate lists).
     pub fn gate_steps(&self) -> usize {
-        self.f.len().min(self.i.len()).min(self.g.len()).min(self.o.len())
+        self.f
+            .len()
+            .min(self.i.len())
+            .min(self.g.len())
+            .min(self.o.len())
     }
 }
 
@@ -754,35 +862,82 @@ pub struct GruConfig {
 pub const GRU_FIELDS: &[FieldSpec] = &[
     FieldSpec {
         key: "h_prev",
-        kind: FieldKind::Float { min: -1.0, max: 1.0, default: 0.2 },
+        kind: FieldKind::Float {
+            min: -1.0,
+            max: 1.0,
+            default: 0.2,
+        },
         doc: "previous hidden state h_{t−1}",
     },
     FieldSpec {
         key: "z",
-        kind: FieldKind::Float { min: 0.0, max: 1.0, default: 0.3 },
+        kind: FieldKind::Float {
+            min: 0.0,
+            max: 1.0,
+            default: 0.3,
+        },
         doc: "update gate z (the course's meaning: share of the new candidate)",
     },
     FieldSpec {
         key: "n",
-        kind: FieldKind::Float { min: -1.0, max: 1.0, default: 0.7 },
+        kind: FieldKind::Float {
+            min: -1.0,
+            max: 1.0,
+            default: 0.7,
+        },
         doc: "candidate h̃ (PyTorch calls it n)",
     },
     FieldSpec {
         key: "convention",
-        kind: FieldKind::Choice { choices: &["course", "pytorch"], default: 0 },
+        kind: FieldKind::Choice {
+            choices: &["course", "pytorch"],
+            default: 0,
+        },
         doc: "`pytorch` also shows h' = (1 − z)·n + z·h side by side",
     },
     FieldSpec {
         key: "r",
-        kind: FieldKind::Float { min: 0.0, max: 1.0, default: 0.5 },
+        kind: FieldKind::Float {
+            min: 0.0,
+            max: 1.0,
+            default: 0.5,
+        },
         doc: "reset gate r (reset panel)",
     },
-    FieldSpec { key: "x", kind: FieldKind::Float { min: -1.0, max: 1.0, default: 0.5 }, doc: "input x (reset panel)" },
-    FieldSpec { key: "w_in", kind: FieldKind::Float { min: -1.0, max: 1.0, default: 0.8 }, doc: "W_in (reset panel)" },
-    FieldSpec { key: "w_hn", kind: FieldKind::Float { min: -1.0, max: 1.0, default: 0.6 }, doc: "W_hn (reset panel)" },
+    FieldSpec {
+        key: "x",
+        kind: FieldKind::Float {
+            min: -1.0,
+            max: 1.0,
+            default: 0.5,
+        },
+        doc: "input x (reset panel)",
+    },
+    FieldSpec {
+        key: "w_in",
+        kind: FieldKind::Float {
+            min: -1.0,
+            max: 1.0,
+            default: 0.8,
+        },
+        doc: "W_in (reset panel)",
+    },
+    FieldSpec {
+        key: "w_hn",
+        kind: FieldKind::Float {
+            min: -1.0,
+            max: 1.0,
+            default: 0.6,
+        },
+        doc: "W_hn (reset panel)",
+    },
     FieldSpec {
         key: "b_hn",
-        kind: FieldKind::Float { min: -1.0, max: 1.0, default: 0.1 },
+        kind: FieldKind::Float {
+            min: -1.0,
+            max: 1.0,
+            default: 0.1,
+        },
         doc: "b_hn, inside the reset product (reset panel)",
     },
 ];
@@ -822,7 +977,11 @@ impl UrlConfig for GruConfig {
             .with("b_hn", Value::Float(self.b_hn))
     }
 }
-default_from_fields!(GruConfig, GRU_FIELDS, "The course's example: h_{t−1} 0.2, z 0.3, h̃ 0.7 (→ h_t 0.35).");
+default_from_fields!(
+    GruConfig,
+    GRU_FIELDS,
+    "The course's example: h_{t−1} 0.2, z 0.3, h̃ 0.7 (→ h_t 0.35)."
+);
 
 // ---------------------------------------------------------------------------------------------
 // 6. bidir
@@ -841,12 +1000,21 @@ pub struct BidirConfig {
 pub const BIDIR_FIELDS: &[FieldSpec] = &[
     FieldSpec {
         key: "tokens",
-        kind: FieldKind::TextList { min_len: 1, max_len: 12, max_chars: 16, default: &["我", "爱", "中国"] },
+        kind: FieldKind::TextList {
+            min_len: 1,
+            max_len: 12,
+            max_chars: 16,
+            default: &["我", "爱", "中国"],
+        },
         doc: "the token sequence (shown as text only)",
     },
     FieldSpec {
         key: "seed",
-        kind: FieldKind::Int { min: 0, max: u32::MAX as i64, default: 0 },
+        kind: FieldKind::Int {
+            min: 0,
+            max: u32::MAX as i64,
+            default: 0,
+        },
         doc: "seed of the weights and of the token embeddings",
     },
 ];
@@ -856,7 +1024,10 @@ impl UrlConfig for BidirConfig {
     const FIELDS: &'static [FieldSpec] = BIDIR_FIELDS;
 
     fn from_values(v: &Values) -> Self {
-        BidirConfig { tokens: v.texts("tokens"), seed: v.int("seed") as u32 }
+        BidirConfig {
+            tokens: v.texts("tokens"),
+            seed: v.int("seed") as u32,
+        }
     }
 
     fn to_values(&self) -> Values {
@@ -865,7 +1036,11 @@ impl UrlConfig for BidirConfig {
             .with("seed", Value::Int(self.seed.into()))
     }
 }
-default_from_fields!(BidirConfig, BIDIR_FIELDS, "The course's sentence 我 爱 中国, seed 0.");
+default_from_fields!(
+    BidirConfig,
+    BIDIR_FIELDS,
+    "The course's sentence 我 爱 中国, seed 0."
+);
 
 // ---------------------------------------------------------------------------------------------
 // 7. softmax
@@ -884,13 +1059,24 @@ pub struct SoftmaxConfig {
 pub const SOFTMAX_FIELDS: &[FieldSpec] = &[
     FieldSpec {
         key: "logits",
-        kind: FieldKind::FloatList { min: -50.0, max: 50.0, min_len: 1, max_len: 10, default: &[3.2, 5.1, -1.7] },
+        kind: FieldKind::FloatList {
+            min: -50.0,
+            max: 50.0,
+            min_len: 1,
+            max_len: 10,
+            default: &[3.2, 5.1, -1.7],
+        },
         doc: "the logits, one per class",
     },
     FieldSpec {
         key: "target",
-        kind: FieldKind::Int { min: 0, max: 9, default: 1 },
-        doc: "target class index from 0 (as `CrossEntropyLoss` takes it), below the number of logits",
+        kind: FieldKind::Int {
+            min: 0,
+            max: 9,
+            default: 1,
+        },
+        doc:
+            "target class index from 0 (as `CrossEntropyLoss` takes it), below the number of logits",
     },
 ];
 
@@ -899,7 +1085,10 @@ impl UrlConfig for SoftmaxConfig {
     const FIELDS: &'static [FieldSpec] = SOFTMAX_FIELDS;
 
     fn from_values(v: &Values) -> Self {
-        SoftmaxConfig { logits: float_list(v, "logits"), target: v.int("target") as usize }
+        SoftmaxConfig {
+            logits: float_list(v, "logits"),
+            target: v.int("target") as usize,
+        }
     }
 
     fn to_values(&self) -> Values {
@@ -923,7 +1112,11 @@ impl UrlConfig for SoftmaxConfig {
         }
     }
 }
-default_from_fields!(SoftmaxConfig, SOFTMAX_FIELDS, "The course's logits 3.2, 5.1, −1.7 with target class 1.");
+default_from_fields!(
+    SoftmaxConfig,
+    SOFTMAX_FIELDS,
+    "The course's logits 3.2, 5.1, −1.7 with target class 1."
+);
 
 // ---------------------------------------------------------------------------------------------
 // 8. parallel
@@ -944,17 +1137,28 @@ pub struct ParallelConfig {
 pub const PARALLEL_FIELDS: &[FieldSpec] = &[
     FieldSpec {
         key: "cell",
-        kind: FieldKind::Choice { choices: &["rnn", "lstm", "gru"], default: 1 },
+        kind: FieldKind::Choice {
+            choices: &["rnn", "lstm", "gru"],
+            default: 1,
+        },
         doc: "recurrent cell timed",
     },
     FieldSpec {
         key: "hidden_size",
-        kind: FieldKind::Int { min: 8, max: 256, default: 64 },
+        kind: FieldKind::Int {
+            min: 8,
+            max: 256,
+            default: 64,
+        },
         doc: "hidden size H (and feature width of the all-pairs scores)",
     },
     FieldSpec {
         key: "max_len",
-        kind: FieldKind::Int { min: 8, max: 512, default: 512 },
+        kind: FieldKind::Int {
+            min: 8,
+            max: 512,
+            default: 512,
+        },
         doc: "longest sequence L measured (L = 8, 16, … up to this)",
     },
 ];
@@ -978,4 +1182,8 @@ impl UrlConfig for ParallelConfig {
             .with("max_len", int_key(self.max_len))
     }
 }
-default_from_fields!(ParallelConfig, PARALLEL_FIELDS, "An LSTM with hidden size 64, L from 8 to 512.");
+default_from_fields!(
+    ParallelConfig,
+    PARALLEL_FIELDS,
+    "An LSTM with hidden size 64, L from 8 to 512."
+);

@@ -13,9 +13,9 @@ pub mod query;
 pub mod train;
 
 pub use crate::math::params::CellKind;
+pub use lessons::{
+    BidirConfig, BpttAct, BpttConfig, GruConfig, GruConvention, LessonId, LessonState, LstmConfig,
+    LstmMode, ParallelConfig, Route, ShapesConfig, SoftmaxConfig, UnrollConfig,
+};
 pub use query::{decode, encode, Decoded, Lang, NoticeKind, UrlConfig, UrlNotice, URL_VERSION};
 pub use train::{BackendChoice, Head, TrainConfig, TRAIN_FIELDS};
-pub use lessons::{
-    BidirConfig, BpttAct, BpttConfig, GruConfig, GruConvention, LessonId, LessonState, LstmConfig, LstmMode,
-    ParallelConfig, Route, ShapesConfig, SoftmaxConfig, UnrollConfig,
-};

@@ -131,9 +131,13 @@ impl FieldKind {
             FieldKind::Int { default, .. } => Value::Int(default),
             FieldKind::Float { default, .. } => Value::Float(default),
             FieldKind::Bool { default } => Value::Bool(default),
-            FieldKind::Choice { choices, default } => Value::Choice(choices.get(default).copied().unwrap_or("")),
+            FieldKind::Choice { choices, default } => {
+                Value::Choice(choices.get(default).copied().unwrap_or(""))
+            }
             FieldKind::FloatList { default, .. } => Value::FloatList(default.to_vec()),
-            FieldKind::TextList { default, .. } => Value::TextList(default.iter().map(|s| (*s).to_owned()).collect()),
+            FieldKind::TextList { default, .. } => {
+                Value::TextList(default.iter().map(|s| (*s).to_owned()).collect())
+            }
         }
     }
 
@@ -144,11 +148,27 @@ impl FieldKind {
             FieldKind::Float { min, max, .. } => span(&fmt_float(min), &fmt_float(max)),
             FieldKind::Bool { .. } => "0 or 1".into(),
             FieldKind::Choice { choices, .. } => choices.join(", "),
-            FieldKind::FloatList { min, max, min_len, max_len, .. } => {
-                format!("{min_len}–{max_len} values in {}, comma-separated", span(&fmt_float(min), &fmt_float(max)))
+            FieldKind::FloatList {
+                min,
+                max,
+                min_len,
+                max_len,
+                ..
+            } => {
+                format!(
+                    "{min_len}–{max_len} values in {}, comma-separated",
+                    span(&fmt_float(min), &fmt_float(max))
+                )
             }
-            FieldKind::TextList { min_len, max_len, max_chars, .. } => {
-                format!("{min_len}–{max_len} words of at most {max_chars} characters, comma-separated")
+            FieldKind::TextList {
+                min_len,
+                max_len,
+                max_chars,
+                ..
+            } => {
+                format!(
+                    "{min_len}–{max_len} words of at most {max_chars} characters, comma-separated"
+                )
             }
         }
     }
@@ -170,7 +190,11 @@ pub fn format_value(value: &Value) -> String {
         Value::Float(v) => fmt_float(*v),
         Value::Bool(b) => if *b { "1" } else { "0" }.into(),
         Value::Choice(c) => (*c).into(),
-        Value::FloatList(list) => list.iter().map(|&v| fmt_float(v)).collect::<Vec<_>>().join(","),
+        Value::FloatList(list) => list
+            .iter()
+            .map(|&v| fmt_float(v))
+            .collect::<Vec<_>>()
+            .join(","),
         Value::TextList(list) => list.join(","),
     }
 }
@@ -195,7 +219,10 @@ pub struct Values {
 impl Values {
     /// Every field at its default.
     pub fn defaults(specs: &'static [FieldSpec]) -> Self {
-        Values { specs, values: specs.iter().map(|s| s.kind.default_value()).collect() }
+        Values {
+            specs,
+            values: specs.iter().map(|s| s.kind.default_value()).collect(),
+        }
     }
 
     fn index(&self, key: &str) -> Option<usize> {
@@ -228,7 +255,13 @@ impl Values {
         let i = self.index(key)?;
         let value = &self.values[i];
         let default = self.specs[i].kind.default_value();
-        Some(if std::mem::discriminant(value) == std::mem::discriminant(&default) { value.clone() } else { default })
+        Some(
+            if std::mem::discriminant(value) == std::mem::discriminant(&default) {
+                value.clone()
+            } else {
+                default
+            },
+        )
     }
 
     /// An integer field.
@@ -440,7 +473,11 @@ pub fn parse_pairs(query: &str) -> Vec<(String, String)> {
 
 /// The `lesson` of a query (the last one when repeated), for routing to a page's decoder.
 pub fn query_lesson(query: &str) -> Option<String> {
-    parse_pairs(query).into_iter().rev().find(|(k, _)| k == "lesson").map(|(_, v)| v)
+    parse_pairs(query)
+        .into_iter()
+        .rev()
+        .find(|(k, _)| k == "lesson")
+        .map(|(_, v)| v)
 }
 
 fn cut(s: &str) -> String {
@@ -456,12 +493,21 @@ pub fn parse_field(spec: &FieldSpec, raw: &str) -> (Value, Option<NoticeKind>) {
     let invalid = || {
         (
             spec.kind.default_value(),
-            Some(NoticeKind::Invalid { expected: spec.kind.range_text(), default: format_value(&spec.kind.default_value()) }),
+            Some(NoticeKind::Invalid {
+                expected: spec.kind.range_text(),
+                default: format_value(&spec.kind.default_value()),
+            }),
         )
     };
     let clamped = |value: Value| {
         let to = format_value(&value);
-        (value, Some(NoticeKind::Clamped { range: spec.kind.range_text(), to }))
+        (
+            value,
+            Some(NoticeKind::Clamped {
+                range: spec.kind.range_text(),
+                to,
+            }),
+        )
     };
     match spec.kind {
         FieldKind::Int { min, max, .. } => match parse_int(text) {
@@ -488,8 +534,18 @@ pub fn parse_field(spec: &FieldSpec, raw: &str) -> (Value, Option<NoticeKind>) {
                 None => invalid(),
             }
         }
-        FieldKind::FloatList { min, max, min_len, max_len, .. } => {
-            let items: Vec<&str> = if text.is_empty() { Vec::new() } else { text.split(',').collect() };
+        FieldKind::FloatList {
+            min,
+            max,
+            min_len,
+            max_len,
+            ..
+        } => {
+            let items: Vec<&str> = if text.is_empty() {
+                Vec::new()
+            } else {
+                text.split(',').collect()
+            };
             let mut list = Vec::with_capacity(items.len().min(max_len));
             for item in items.iter().take(max_len) {
                 match parse_float(item.trim()) {
@@ -503,17 +559,29 @@ pub fn parse_field(spec: &FieldSpec, raw: &str) -> (Value, Option<NoticeKind>) {
             let out_of_range = list.iter().any(|&v| v < min || v > max);
             let list: Vec<f64> = list.into_iter().map(|v| v.clamp(min, max) + 0.0).collect();
             if items.len() > max_len {
-                (Value::FloatList(list), Some(NoticeKind::ListTruncated { max_len }))
+                (
+                    Value::FloatList(list),
+                    Some(NoticeKind::ListTruncated { max_len }),
+                )
             } else if out_of_range {
                 clamped(Value::FloatList(list))
             } else {
                 (Value::FloatList(list), None)
             }
         }
-        FieldKind::TextList { min_len, max_len, max_chars, .. } => {
+        FieldKind::TextList {
+            min_len,
+            max_len,
+            max_chars,
+            ..
+        } => {
             // Count without collecting, so a hostile list of a million commas allocates nothing
             // beyond `max_len` tokens.
-            let count = if text.is_empty() { 0 } else { text.split(',').count() };
+            let count = if text.is_empty() {
+                0
+            } else {
+                text.split(',').count()
+            };
             let mut list = Vec::with_capacity(count.min(max_len));
             let mut cut_any = false;
             for item in text.split(',').take(if count == 0 { 0 } else { max_len }) {
@@ -529,7 +597,10 @@ pub fn parse_field(spec: &FieldSpec, raw: &str) -> (Value, Option<NoticeKind>) {
                 return invalid();
             }
             if count > max_len {
-                (Value::TextList(list), Some(NoticeKind::ListTruncated { max_len }))
+                (
+                    Value::TextList(list),
+                    Some(NoticeKind::ListTruncated { max_len }),
+                )
             } else if cut_any {
                 clamped(Value::TextList(list))
             } else {
@@ -573,7 +644,11 @@ pub fn decode<T: UrlConfig>(query: &str) -> Decoded<T> {
     }
     let mut notices = Vec::new();
     let mut note = |field: &str, raw: &str, kind: NoticeKind| {
-        notices.push(UrlNotice { field: cut(field), raw: cut(raw), kind });
+        notices.push(UrlNotice {
+            field: cut(field),
+            raw: cut(raw),
+            kind,
+        });
     };
 
     let newer = keys.iter().find(|(k, _)| *k == "v").and_then(|(_, vs)| {
@@ -587,7 +662,11 @@ pub fn decode<T: UrlConfig>(query: &str) -> Decoded<T> {
     if let Some(raw) = newer {
         note("v", raw, NoticeKind::NewerVersion);
         for (key, values) in keys.iter().filter(|(k, _)| *k != "v") {
-            note(key, values.last().copied().unwrap_or(""), NoticeKind::IgnoredNewerVersion);
+            note(
+                key,
+                values.last().copied().unwrap_or(""),
+                NoticeKind::IgnoredNewerVersion,
+            );
         }
         return finish(Values::defaults(T::FIELDS), None, notices);
     }
@@ -595,7 +674,9 @@ pub fn decode<T: UrlConfig>(query: &str) -> Decoded<T> {
     let mut values = Values::defaults(T::FIELDS);
     let mut lang = None;
     for (key, all) in &keys {
-        let Some((last, earlier)) = all.split_last() else { continue };
+        let Some((last, earlier)) = all.split_last() else {
+            continue;
+        };
         for raw in earlier {
             note(key, raw, NoticeKind::Repeated { used: cut(last) });
         }
@@ -607,7 +688,13 @@ pub fn decode<T: UrlConfig>(query: &str) -> Decoded<T> {
             }
             "lesson" => {
                 if !last.trim().eq_ignore_ascii_case(T::LESSON) {
-                    note(key, last, NoticeKind::OtherLesson { expected: T::LESSON });
+                    note(
+                        key,
+                        last,
+                        NoticeKind::OtherLesson {
+                            expected: T::LESSON,
+                        },
+                    );
                 }
             }
             "lang" => match Lang::parse(last) {
@@ -615,7 +702,10 @@ pub fn decode<T: UrlConfig>(query: &str) -> Decoded<T> {
                 None => note(
                     key,
                     last,
-                    NoticeKind::Invalid { expected: "en, zh".into(), default: "the browser's language".into() },
+                    NoticeKind::Invalid {
+                        expected: "en, zh".into(),
+                        default: "the browser's language".into(),
+                    },
                 ),
             },
             _ => match T::FIELDS.iter().find(|s| s.key == *key) {
@@ -633,22 +723,37 @@ pub fn decode<T: UrlConfig>(query: &str) -> Decoded<T> {
     finish(values, lang, notices)
 }
 
-fn finish<T: UrlConfig>(values: Values, lang: Option<Lang>, mut notices: Vec<UrlNotice>) -> Decoded<T> {
+fn finish<T: UrlConfig>(
+    values: Values,
+    lang: Option<Lang>,
+    mut notices: Vec<UrlNotice>,
+) -> Decoded<T> {
     let mut config = T::from_values(&values);
     config.reconcile(&mut notices);
     if notices.len() > MAX_NOTICES {
         let count = notices.len() - (MAX_NOTICES - 1);
         notices.truncate(MAX_NOTICES - 1);
-        notices.push(UrlNotice { field: String::new(), raw: String::new(), kind: NoticeKind::More { count } });
+        notices.push(UrlNotice {
+            field: String::new(),
+            raw: String::new(),
+            kind: NoticeKind::More { count },
+        });
     }
-    Decoded { config, lang, notices }
+    Decoded {
+        config,
+        lang,
+        notices,
+    }
 }
 
 /// Encodes `config` in canonical form: `v=1&lesson=<T::LESSON>`, then the fields that differ
 /// from their defaults in table order, then `lang` when given. No leading `?`.
 pub fn encode<T: UrlConfig>(config: &T, lang: Option<Lang>) -> String {
     let values = config.to_values();
-    let mut pairs: Vec<(&str, String)> = vec![("v", URL_VERSION.to_string()), ("lesson", T::LESSON.to_owned())];
+    let mut pairs: Vec<(&str, String)> = vec![
+        ("v", URL_VERSION.to_string()),
+        ("lesson", T::LESSON.to_owned()),
+    ];
     for (spec, value) in values.iter() {
         if *value != spec.kind.default_value() {
             pairs.push((spec.key, format_value(value)));
@@ -658,7 +763,9 @@ pub fn encode<T: UrlConfig>(config: &T, lang: Option<Lang>) -> String {
         pairs.push(("lang", lang.as_str().to_owned()));
     }
     // Commas are legal in a query and keep lists readable (`f=0.9,0.3`).
-    serde_urlencoded::to_string(&pairs).unwrap_or_default().replace("%2C", ",")
+    serde_urlencoded::to_string(&pairs)
+        .unwrap_or_default()
+        .replace("%2C", ",")
 }
 
 /// A Markdown table of a page's keys (`| key | values | default | meaning |`), generated from
@@ -691,17 +798,34 @@ mod tests {
     const GATE_FIELDS: &[FieldSpec] = &[
         FieldSpec {
             key: "f",
-            kind: FieldKind::FloatList { min: 0.0, max: 1.0, min_len: 1, max_len: 3, default: &[0.9, 0.3] },
+            kind: FieldKind::FloatList {
+                min: 0.0,
+                max: 1.0,
+                min_len: 1,
+                max_len: 3,
+                default: &[0.9, 0.3],
+            },
             doc: "forget gate per step",
         },
-        FieldSpec { key: "steps", kind: FieldKind::Int { min: 1, max: 100, default: 10 }, doc: "steps" },
+        FieldSpec {
+            key: "steps",
+            kind: FieldKind::Int {
+                min: 1,
+                max: 100,
+                default: 10,
+            },
+            doc: "steps",
+        },
     ];
 
     impl UrlConfig for Gates {
         const LESSON: &'static str = "lstm";
         const FIELDS: &'static [FieldSpec] = GATE_FIELDS;
         fn from_values(v: &Values) -> Self {
-            Gates { f: v.list("f"), steps: v.int("steps") }
+            Gates {
+                f: v.list("f"),
+                steps: v.int("steps"),
+            }
         }
         fn to_values(&self) -> Values {
             Values::defaults(Self::FIELDS)
@@ -712,12 +836,24 @@ mod tests {
 
     #[test]
     fn list_fields_round_trip_with_literal_commas() {
-        let g = Gates { f: vec![0.25, 1.0, 0.0], steps: 10 };
+        let g = Gates {
+            f: vec![0.25, 1.0, 0.0],
+            steps: 10,
+        };
         let q = encode(&g, Some(Lang::Zh));
         assert_eq!(q, "v=1&lesson=lstm&f=0.25,1,0&lang=zh");
         let d = decode::<Gates>(&q);
         assert_eq!((d.config, d.lang, d.notices.len()), (g, Some(Lang::Zh), 0));
-        assert_eq!(encode(&Gates { f: vec![0.9, 0.3], steps: 10 }, None), "v=1&lesson=lstm");
+        assert_eq!(
+            encode(
+                &Gates {
+                    f: vec![0.9, 0.3],
+                    steps: 10
+                },
+                None
+            ),
+            "v=1&lesson=lstm"
+        );
         // Percent-encoded commas decode the same.
         assert_eq!(decode::<Gates>("f=0.5%2C0.5").config.f, vec![0.5, 0.5]);
     }
@@ -726,7 +862,13 @@ mod tests {
     fn list_fields_clamp_truncate_and_reject() {
         let d = decode::<Gates>("v=1&lesson=lstm&f=2,-1,0.5");
         assert_eq!(d.config.f, vec![1.0, 0.0, 0.5]);
-        assert_eq!(d.notices[0].kind, NoticeKind::Clamped { range: "1–3 values in 0–1, comma-separated".into(), to: "1,0,0.5".into() });
+        assert_eq!(
+            d.notices[0].kind,
+            NoticeKind::Clamped {
+                range: "1–3 values in 0–1, comma-separated".into(),
+                to: "1,0,0.5".into()
+            }
+        );
 
         let d = decode::<Gates>("f=0.1,0.2,0.3,0.4,0.5");
         assert_eq!(d.config.f, vec![0.1, 0.2, 0.3]);
@@ -735,7 +877,10 @@ mod tests {
         for bad in ["0.1,NaN", "", "0.1,,0.2", "a,b"] {
             let d = decode::<Gates>(&format!("f={bad}"));
             assert_eq!(d.config.f, vec![0.9, 0.3], "{bad}");
-            assert!(matches!(d.notices[0].kind, NoticeKind::Invalid { .. }), "{bad}");
+            assert!(
+                matches!(d.notices[0].kind, NoticeKind::Invalid { .. }),
+                "{bad}"
+            );
         }
     }
 
@@ -744,8 +889,16 @@ mod tests {
         let q: String = (0..100).map(|i| format!("k{i}=1&")).collect();
         let d = decode::<Gates>(&q);
         assert_eq!(d.notices.len(), MAX_NOTICES);
-        assert_eq!(d.notices[MAX_NOTICES - 1].kind, NoticeKind::More { count: 100 - (MAX_NOTICES - 1) });
-        assert_eq!(d.notices[MAX_NOTICES - 1].to_string(), "69 more settings were ignored or adjusted");
+        assert_eq!(
+            d.notices[MAX_NOTICES - 1].kind,
+            NoticeKind::More {
+                count: 100 - (MAX_NOTICES - 1)
+            }
+        );
+        assert_eq!(
+            d.notices[MAX_NOTICES - 1].to_string(),
+            "69 more settings were ignored or adjusted"
+        );
     }
 
     #[test]

@@ -167,7 +167,11 @@ impl UrlConfig for TrainConfig {
             epochs: v.int("epochs") as u32,
             max_norm: v.float("max_norm"),
             seed: v.int("seed") as u32,
-            head: if v.choice("head") == "padded" { Head::Padded } else { Head::Last },
+            head: if v.choice("head") == "padded" {
+                Head::Padded
+            } else {
+                Head::Last
+            },
             backend: match v.choice("backend") {
                 "gpu" => BackendChoice::Gpu,
                 "cpu" => BackendChoice::Cpu,
@@ -226,8 +230,14 @@ mod tests {
     fn defaults_match_the_issue() {
         let c = TrainConfig::default();
         assert_eq!(c.cell, CellKind::Lstm);
-        assert_eq!((c.hidden_size, c.batch_size, c.epochs, c.seed), (128, 64, 5, 0));
-        assert_eq!((c.num_layers, c.bidirectional, c.autostart), (1, false, false));
+        assert_eq!(
+            (c.hidden_size, c.batch_size, c.epochs, c.seed),
+            (128, 64, 5, 0)
+        );
+        assert_eq!(
+            (c.num_layers, c.bidirectional, c.autostart),
+            (1, false, false)
+        );
         assert_eq!((c.lr, c.max_norm), (0.001, 0.0));
         assert_eq!((c.head, c.backend), (Head::Last, BackendChoice::Auto));
         assert_eq!(c.clip_norm(), None);

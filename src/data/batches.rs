@@ -32,7 +32,10 @@ pub fn epoch_order(train: &[usize], seed: u64, epoch: u64) -> Vec<usize> {
 /// skipped. Returns a batch with `batch = indices.len()` (minus skipped ones),
 /// `seq_len = max(lengths)`, `tokens [batch, seq_len]` padded with 0.
 pub fn make_batch(dataset: &NamesDataset, indices: &[usize]) -> ClassifierBatch {
-    let samples: Vec<_> = indices.iter().filter_map(|&i| dataset.samples().get(i)).collect();
+    let samples: Vec<_> = indices
+        .iter()
+        .filter_map(|&i| dataset.samples().get(i))
+        .collect();
     let seq_len = samples.iter().map(|s| s.tokens.len()).max().unwrap_or(0);
     let mut tokens = vec![0u32; samples.len() * seq_len];
     for (b, s) in samples.iter().enumerate() {
@@ -60,12 +63,23 @@ pub struct Batches<'a> {
 impl<'a> Batches<'a> {
     /// Batches over `order` as given. A `batch_size` of 0 is treated as 1.
     pub fn new(dataset: &'a NamesDataset, order: Vec<usize>, batch_size: usize) -> Self {
-        Batches { dataset, order, batch_size: batch_size.max(1), next: 0 }
+        Batches {
+            dataset,
+            order,
+            batch_size: batch_size.max(1),
+            next: 0,
+        }
     }
 
     /// Training batches of epoch `epoch` (counted from 0): `train` shuffled by
     /// [`epoch_order`]`(train, seed, epoch)`. A `batch_size` of 0 is treated as 1.
-    pub fn train_epoch(dataset: &'a NamesDataset, train: &[usize], batch_size: usize, seed: u64, epoch: u64) -> Self {
+    pub fn train_epoch(
+        dataset: &'a NamesDataset,
+        train: &[usize],
+        batch_size: usize,
+        seed: u64,
+        epoch: u64,
+    ) -> Self {
         Self::new(dataset, epoch_order(train, seed, epoch), batch_size)
     }
 
@@ -126,7 +140,10 @@ mod tests {
     fn last_partial_batch_is_kept() {
         let ds = NamesDataset::from_class_files([("A", "a\nb\nc\nd\ne\n")]).unwrap();
         let batches: Vec<_> = Batches::eval(&ds, &[0, 1, 2, 3, 4], 2).collect();
-        assert_eq!(batches.iter().map(|b| b.batch).collect::<Vec<_>>(), vec![2, 2, 1]);
+        assert_eq!(
+            batches.iter().map(|b| b.batch).collect::<Vec<_>>(),
+            vec![2, 2, 1]
+        );
         assert_eq!(batches[2].tokens, vec![4]);
         assert_eq!(Batches::eval(&ds, &[0, 1, 2, 3, 4], 2).len(), 3);
         assert_eq!(Batches::eval(&ds, &[0, 1], 0).num_batches(), 2);

@@ -17,6 +17,9 @@ pub mod normalize;
 pub mod split;
 
 pub use batches::{epoch_order, make_batch, Batches};
-pub use names::{locate_names_dir, ClassReport, LoadError, LoadReport, Manifest, ManifestEntry, NamesDataset, Sample};
+pub use names::{
+    locate_names_dir, ClassReport, LoadError, LoadReport, Manifest, ManifestEntry, NamesDataset,
+    Sample,
+};
 pub use normalize::{encode, normalize, NameError, VOCAB, VOCAB_SIZE};
 pub use split::{Split, VAL_FRACTION};

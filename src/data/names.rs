@@ -203,7 +203,9 @@ impl NamesDataset {
         }
         files.sort_by(|a, b| a.0.cmp(&b.0));
         if let Some(w) = files.windows(2).find(|w| w[0].0 == w[1].0) {
-            return Err(LoadError::DuplicateClass { class: w[0].0.clone() });
+            return Err(LoadError::DuplicateClass {
+                class: w[0].0.clone(),
+            });
         }
 
         let mut classes = Vec::with_capacity(files.len());
@@ -213,8 +215,15 @@ impl NamesDataset {
         for (label, (class, file, bytes)) in files.iter().enumerate() {
             let bytes = bytes.as_ref();
             let text = std::str::from_utf8(bytes).map_err(|e| {
-                let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
-                LoadError::NotUtf8 { file: file.clone(), line }
+                let line = bytes[..e.valid_up_to()]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count()
+                    + 1;
+                LoadError::NotUtf8 {
+                    file: file.clone(),
+                    line,
+                }
             })?;
             let mut seen: HashSet<String> = HashSet::new();
             let mut report = ClassReport {
@@ -234,12 +243,19 @@ impl NamesDataset {
                 } else {
                     seen.insert(name.clone());
                     *languages_of_name.entry(name.clone()).or_insert(0) += 1;
-                    samples.push(Sample { tokens: encode_normalized(&name), name, label: label as u32 });
+                    samples.push(Sample {
+                        tokens: encode_normalized(&name),
+                        name,
+                        label: label as u32,
+                    });
                     report.distinct += 1;
                 }
             }
             if report.distinct == 0 {
-                return Err(LoadError::EmptyClass { file: file.clone(), raw_lines: report.raw_lines });
+                return Err(LoadError::EmptyClass {
+                    file: file.clone(),
+                    raw_lines: report.raw_lines,
+                });
             }
             classes.push(class.clone());
             reports.push(report);
@@ -252,7 +268,11 @@ impl NamesDataset {
             multi_language_names: languages_of_name.values().filter(|&&n| n > 1).count(),
             classes: reports,
         };
-        Ok(NamesDataset { classes, samples, report })
+        Ok(NamesDataset {
+            classes,
+            samples,
+            report,
+        })
     }
 
     /// Reads every `*.txt` file of `dir` (not recursive) and builds the data set.
@@ -279,7 +299,10 @@ impl NamesDataset {
         let mut files = Vec::with_capacity(paths.len());
         for path in paths {
             let bytes = std::fs::read(&path).map_err(|e| io(&path, e))?;
-            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
             files.push((name, bytes));
         }
         Self::from_named_files(files)
@@ -297,7 +320,10 @@ impl NamesDataset {
 
     /// Label of a class name, or `None` when the class is unknown.
     pub fn class_index(&self, class: &str) -> Option<u32> {
-        self.classes.iter().position(|c| c == class).map(|i| i as u32)
+        self.classes
+            .iter()
+            .position(|c| c == class)
+            .map(|i| i as u32)
     }
 
     /// All distinct (name, language) pairs, ordered by label, then first appearance.
@@ -345,16 +371,23 @@ pub fn locate_names_dir(root: &Path) -> Result<PathBuf, LoadError> {
         return if has_txt(&dir) {
             Ok(dir)
         } else {
-            Err(LoadError::DataDirNotFound { tried: vec![format!("UNROLL_NAMES_DIR={}", dir.display())] })
+            Err(LoadError::DataDirNotFound {
+                tried: vec![format!("UNROLL_NAMES_DIR={}", dir.display())],
+            })
         };
     }
-    let candidates = [root.join("www/data/names"), root.join("../shared/data/names")];
+    let candidates = [
+        root.join("www/data/names"),
+        root.join("../shared/data/names"),
+    ];
     for dir in &candidates {
         if has_txt(dir) {
             return Ok(dir.clone());
         }
     }
-    Err(LoadError::DataDirNotFound { tried: candidates.iter().map(|d| d.display().to_string()).collect() })
+    Err(LoadError::DataDirNotFound {
+        tried: candidates.iter().map(|d| d.display().to_string()).collect(),
+    })
 }
 
 /// One class file listed in `manifest.json`.
@@ -386,15 +419,22 @@ impl Manifest {
     /// Errors: [`LoadError::BadManifest`] saying what is wrong.
     pub fn parse(json: &str) -> Result<Manifest, LoadError> {
         let manifest: Manifest =
-            serde_json::from_str(json).map_err(|e| LoadError::BadManifest { message: e.to_string() })?;
+            serde_json::from_str(json).map_err(|e| LoadError::BadManifest {
+                message: e.to_string(),
+            })?;
         if manifest.files.is_empty() {
-            return Err(LoadError::BadManifest { message: "lists no class files".into() });
+            return Err(LoadError::BadManifest {
+                message: "lists no class files".into(),
+            });
         }
         for entry in &manifest.files {
             let plain = !entry.file.contains(['/', '\\']) && !entry.file.starts_with('.');
             if !plain || entry.file != format!("{}.txt", entry.class) {
                 return Err(LoadError::BadManifest {
-                    message: format!("unexpected file \"{}\" for class \"{}\"", entry.file, entry.class),
+                    message: format!(
+                        "unexpected file \"{}\" for class \"{}\"",
+                        entry.file, entry.class
+                    ),
                 });
             }
         }
@@ -415,11 +455,29 @@ mod tests {
         .unwrap();
         assert_eq!(ds.classes(), ["English", "Korean"]);
         let r = ds.report();
-        assert_eq!((r.raw_lines, r.distinct, r.skipped, r.duplicates), (7, 4, 2, 1));
-        assert_eq!(r.multi_language_names, 1, "Park is English and (trimmed) Korean");
+        assert_eq!(
+            (r.raw_lines, r.distinct, r.skipped, r.duplicates),
+            (7, 4, 2, 1)
+        );
+        assert_eq!(
+            r.multi_language_names, 1,
+            "Park is English and (trimmed) Korean"
+        );
         let korean = &r.classes[1];
-        assert_eq!((korean.raw_lines, korean.distinct, korean.skipped, korean.duplicates), (5, 2, 2, 1));
-        let names: Vec<(&str, u32)> = ds.samples().iter().map(|s| (s.name.as_str(), s.label)).collect();
+        assert_eq!(
+            (
+                korean.raw_lines,
+                korean.distinct,
+                korean.skipped,
+                korean.duplicates
+            ),
+            (5, 2, 2, 1)
+        );
+        let names: Vec<(&str, u32)> = ds
+            .samples()
+            .iter()
+            .map(|s| (s.name.as_str(), s.label))
+            .collect();
         assert_eq!(names, [("Park", 0), ("Smith", 0), ("Park", 1), ("Kim", 1)]);
         assert_eq!(ds.samples()[3].tokens, vec![36, 8, 12]);
     }
@@ -435,24 +493,54 @@ mod tests {
     fn errors_name_the_file_and_line() {
         let bad = b"Abe\nBob\nCa\xffl\n".to_vec();
         let err = NamesDataset::from_named_files([("data/names/Czech.txt", bad)]).unwrap_err();
-        assert_eq!(err, LoadError::NotUtf8 { file: "data/names/Czech.txt".into(), line: 3 });
-        assert_eq!(err.to_string(), "data/names/Czech.txt, line 3: the file is not valid UTF-8 text");
+        assert_eq!(
+            err,
+            LoadError::NotUtf8 {
+                file: "data/names/Czech.txt".into(),
+                line: 3
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "data/names/Czech.txt, line 3: the file is not valid UTF-8 text"
+        );
 
         let none: [(&str, &[u8]); 0] = [];
-        assert_eq!(NamesDataset::from_class_files(none).unwrap_err(), LoadError::NoFiles);
+        assert_eq!(
+            NamesDataset::from_class_files(none).unwrap_err(),
+            LoadError::NoFiles
+        );
 
-        let err = NamesDataset::from_class_files([("A", "x\n"), ("Emoji", "😀\n123\n")]).unwrap_err();
-        assert_eq!(err, LoadError::EmptyClass { file: "Emoji.txt".into(), raw_lines: 2 });
+        let err =
+            NamesDataset::from_class_files([("A", "x\n"), ("Emoji", "😀\n123\n")]).unwrap_err();
+        assert_eq!(
+            err,
+            LoadError::EmptyClass {
+                file: "Emoji.txt".into(),
+                raw_lines: 2
+            }
+        );
         assert!(err.to_string().starts_with("Emoji.txt: no usable names"));
 
         let err = NamesDataset::from_class_files([("Empty", "")]).unwrap_err();
-        assert_eq!(err, LoadError::EmptyClass { file: "Empty.txt".into(), raw_lines: 0 });
+        assert_eq!(
+            err,
+            LoadError::EmptyClass {
+                file: "Empty.txt".into(),
+                raw_lines: 0
+            }
+        );
 
         let err = NamesDataset::from_named_files([("x/A.txt", "a"), ("A.txt", "b")]).unwrap_err();
         assert_eq!(err, LoadError::DuplicateClass { class: "A".into() });
 
         let err = NamesDataset::from_named_files([(".txt", "a")]).unwrap_err();
-        assert_eq!(err, LoadError::BadClassName { file: ".txt".into() });
+        assert_eq!(
+            err,
+            LoadError::BadClassName {
+                file: ".txt".into()
+            }
+        );
     }
 
     #[test]
@@ -476,7 +564,10 @@ mod tests {
             r#"{"version":1,"files":[{"class":"A","file":"B.txt","sha256":""}]}"#,
             r#"[1,2]"#,
         ] {
-            assert!(matches!(Manifest::parse(bad), Err(LoadError::BadManifest { .. })), "{bad}");
+            assert!(
+                matches!(Manifest::parse(bad), Err(LoadError::BadManifest { .. })),
+                "{bad}"
+            );
         }
     }
 }

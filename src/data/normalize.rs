@@ -49,7 +49,11 @@ pub fn symbol(index: u32) -> Option<char> {
 ///
 /// Returns an empty string when nothing usable is left ("😀", "ŁŁ", "ＭＡＲＩＡ").
 pub fn normalize(name: &str) -> String {
-    let kept: String = name.trim().nfd().filter(|&c| symbol_index(c).is_some()).collect();
+    let kept: String = name
+        .trim()
+        .nfd()
+        .filter(|&c| symbol_index(c).is_some())
+        .collect();
     let trimmed = kept.trim_matches(' ');
     if trimmed.len() == kept.len() {
         kept
@@ -73,7 +77,10 @@ impl fmt::Display for NameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NameError::NoUsableLetters { input } if input.trim().is_empty() => {
-                write!(f, "no usable letters: type a name written with the letters a–z")
+                write!(
+                    f,
+                    "no usable letters: type a name written with the letters a–z"
+                )
             }
             NameError::NoUsableLetters { input } => write!(
                 f,
@@ -94,7 +101,9 @@ impl std::error::Error for NameError {}
 pub fn encode(name: &str) -> Result<Vec<u32>, NameError> {
     let normalized = normalize(name);
     if normalized.is_empty() {
-        return Err(NameError::NoUsableLetters { input: name.to_owned() });
+        return Err(NameError::NoUsableLetters {
+            input: name.to_owned(),
+        });
     }
     Ok(encode_normalized(&normalized))
 }
@@ -137,7 +146,12 @@ mod tests {
         assert_eq!(decode(&encode("Ślusàrski").unwrap()), "Slusarski");
         for bad in ["😀", "ŁŁ", "", "   ", "ＭＡＲＩＡ", "123"] {
             let err = encode(bad).unwrap_err();
-            assert_eq!(err, NameError::NoUsableLetters { input: bad.to_owned() });
+            assert_eq!(
+                err,
+                NameError::NoUsableLetters {
+                    input: bad.to_owned()
+                }
+            );
             assert!(err.to_string().starts_with("no usable letters"), "{err}");
         }
         assert!(encode("😀").unwrap_err().to_string().contains("“😀”"));

@@ -44,7 +44,11 @@ impl Split {
     /// Every language gets at least one validation sample; a language with a single name then
     /// has no training sample (never the case in the real data).
     pub fn new(dataset: &NamesDataset, seed: u64, val_fraction: f64) -> Split {
-        let val_fraction = if val_fraction.is_finite() { val_fraction.clamp(0.0, 1.0) } else { VAL_FRACTION };
+        let val_fraction = if val_fraction.is_finite() {
+            val_fraction.clamp(0.0, 1.0)
+        } else {
+            VAL_FRACTION
+        };
         let samples = dataset.samples();
         let num_classes = dataset.num_classes();
 
@@ -65,12 +69,16 @@ impl Split {
         order.shuffle(&mut rng);
 
         let counts = dataset.class_counts();
-        let wanted: Vec<usize> =
-            counts.iter().map(|&n| ((n as f64 * val_fraction).round() as usize).clamp(1, n.max(1))).collect();
+        let wanted: Vec<usize> = counts
+            .iter()
+            .map(|&n| ((n as f64 * val_fraction).round() as usize).clamp(1, n.max(1)))
+            .collect();
         let mut in_val = vec![false; groups.len()];
         let mut val_count = vec![0usize; num_classes];
         for &g in &order {
-            let fits = groups[g].iter().all(|&i| val_count[samples[i].label as usize] < wanted[samples[i].label as usize]);
+            let fits = groups[g]
+                .iter()
+                .all(|&i| val_count[samples[i].label as usize] < wanted[samples[i].label as usize]);
             if fits {
                 in_val[g] = true;
                 for &i in &groups[g] {
@@ -82,7 +90,11 @@ impl Split {
             if val_count[class] > 0 {
                 continue;
             }
-            let first = order.iter().copied().find(|&g| groups[g].iter().any(|&i| samples[i].label as usize == class));
+            let first = order.iter().copied().find(|&g| {
+                groups[g]
+                    .iter()
+                    .any(|&i| samples[i].label as usize == class)
+            });
             if let Some(g) = first {
                 in_val[g] = true;
                 for &i in &groups[g] {
@@ -139,12 +151,21 @@ mod tests {
         for seed in 0..50 {
             let split = Split::new(&ds, seed, 0.1);
             assert_eq!(split.train.len() + split.val.len(), ds.len());
-            let val_names: std::collections::HashSet<&str> =
-                split.val.iter().map(|&i| ds.samples()[i].name.as_str()).collect();
+            let val_names: std::collections::HashSet<&str> = split
+                .val
+                .iter()
+                .map(|&i| ds.samples()[i].name.as_str())
+                .collect();
             for &i in &split.train {
-                assert!(!val_names.contains(ds.samples()[i].name.as_str()), "seed {seed}");
+                assert!(
+                    !val_names.contains(ds.samples()[i].name.as_str()),
+                    "seed {seed}"
+                );
             }
-            assert!(split.val_class_counts(&ds).iter().all(|&n| n > 0), "seed {seed}");
+            assert!(
+                split.val_class_counts(&ds).iter().all(|&n| n > 0),
+                "seed {seed}"
+            );
         }
     }
 

@@ -13,7 +13,9 @@ pub fn storage(ctx: &GpuContext, label: &str, bytes: u64) -> wgpu::Buffer {
     ctx.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some(label),
         size,
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+        usage: wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_DST
+            | wgpu::BufferUsages::COPY_SRC,
         mapped_at_creation: false,
     })
 }
@@ -49,9 +51,11 @@ impl PendingMap {
     /// Starts mapping the first `len` bytes of `staging` (call after the submit that fills it).
     pub fn start(staging: wgpu::Buffer, len: u64) -> PendingMap {
         let (tx, rx) = oneshot::channel();
-        staging.slice(..len).map_async(wgpu::MapMode::Read, move |r| {
-            let _ = tx.send(r);
-        });
+        staging
+            .slice(..len)
+            .map_async(wgpu::MapMode::Read, move |r| {
+                let _ = tx.send(r);
+            });
         PendingMap { staging, len, rx }
     }
 
@@ -67,7 +71,11 @@ impl PendingMap {
         match outcome {
             Ok(Ok(())) => {}
             Ok(Err(e)) => return Err(lost().unwrap_or_else(|| GpuError::Readback(e.to_string()))),
-            Err(_) => return Err(lost().unwrap_or_else(|| GpuError::Readback("map callback dropped".into()))),
+            Err(_) => {
+                return Err(
+                    lost().unwrap_or_else(|| GpuError::Readback("map callback dropped".into()))
+                )
+            }
         }
         let bytes = match self.staging.slice(..self.len).get_mapped_range() {
             Ok(view) => view.to_vec(),
@@ -82,10 +90,19 @@ impl PendingMap {
 ///
 /// # Errors
 /// See [`PendingMap::finish`]; also the context's device errors.
-pub async fn read_bytes(ctx: &GpuContext, src: &wgpu::Buffer, offset: u64, bytes: u64) -> Result<Vec<u8>, GpuError> {
+pub async fn read_bytes(
+    ctx: &GpuContext,
+    src: &wgpu::Buffer,
+    offset: u64,
+    bytes: u64,
+) -> Result<Vec<u8>, GpuError> {
     ctx.check()?;
     let stage = staging(ctx, "readback", bytes);
-    let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback") });
+    let mut encoder = ctx
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("readback"),
+        });
     encoder.copy_buffer_to_buffer(src, offset, &stage, 0, bytes);
     ctx.queue.submit([encoder.finish()]);
     let (data, _) = PendingMap::start(stage, bytes).finish(ctx).await?;
@@ -97,7 +114,12 @@ pub async fn read_bytes(ctx: &GpuContext, src: &wgpu::Buffer, offset: u64, bytes
 ///
 /// # Errors
 /// See [`read_bytes`].
-pub async fn read_f32(ctx: &GpuContext, src: &wgpu::Buffer, offset: usize, len: usize) -> Result<Vec<f32>, GpuError> {
+pub async fn read_f32(
+    ctx: &GpuContext,
+    src: &wgpu::Buffer,
+    offset: usize,
+    len: usize,
+) -> Result<Vec<f32>, GpuError> {
     if len == 0 {
         return Ok(Vec::new());
     }

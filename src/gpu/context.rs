@@ -45,7 +45,9 @@ impl GpuContext {
 
         #[cfg(target_arch = "wasm32")]
         if !wgpu::util::is_browser_webgpu_supported().await {
-            return Err(GpuError::NoAdapter("this browser does not offer WebGPU (navigator.gpu is missing)".into()));
+            return Err(GpuError::NoAdapter(
+                "this browser does not offer WebGPU (navigator.gpu is missing)".into(),
+            ));
         }
 
         let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
@@ -82,7 +84,12 @@ impl GpuContext {
                 list.push(e.to_string());
             }
         }));
-        Ok(GpuContext { device, queue, adapter_info, health })
+        Ok(GpuContext {
+            device,
+            queue,
+            adapter_info,
+            health,
+        })
     }
 
     /// The adapter's name and driver, e.g. `"llvmpipe (LLVM 15.0.6, 256 bits) — Mesa 22.3.6"`.
@@ -106,7 +113,11 @@ impl GpuContext {
     /// Uncaptured errors reported so far (validation, out of memory), oldest first, removed
     /// from the record.
     pub fn take_errors(&self) -> Vec<String> {
-        self.health.errors.lock().map(|mut e| std::mem::take(&mut *e)).unwrap_or_default()
+        self.health
+            .errors
+            .lock()
+            .map(|mut e| std::mem::take(&mut *e))
+            .unwrap_or_default()
     }
 
     /// `Ok` while the device is alive and has reported no uncaptured error.

@@ -26,7 +26,11 @@ macro_rules! kernel {
         KernelSource {
             name: $name,
             file: concat!($name, ".wgsl"),
-            source: concat!(include_str!("../../shaders/common.wgsl"), "\n", include_str!(concat!("../../shaders/", $name, ".wgsl"))),
+            source: concat!(
+                include_str!("../../shaders/common.wgsl"),
+                "\n",
+                include_str!(concat!("../../shaders/", $name, ".wgsl"))
+            ),
         }
     };
 }
@@ -35,7 +39,7 @@ macro_rules! kernel {
 pub const KERNELS: &[KernelSource] = &[
     kernel!("activation"),
     kernel!("matmul"),
-    kernel!("onehot_input_projection"),
+    kernel!("input_projection"),
     kernel!("rnn_forward"),
     kernel!("rnn_backward"),
     kernel!("lstm_forward"),
@@ -43,9 +47,11 @@ pub const KERNELS: &[KernelSource] = &[
     kernel!("gru_forward"),
     kernel!("gru_backward"),
     kernel!("classifier_head"),
+    kernel!("last_step"),
     kernel!("onehot_weight_grad"),
-    kernel!("column_sum"),
-    kernel!("adam"),
+    kernel!("col_sum"),
+    kernel!("clip_grad_norm"),
+    kernel!("adam_update"),
 ];
 
 /// The kernel called `name`, if it exists.

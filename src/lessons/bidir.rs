@@ -25,14 +25,18 @@ pub const EMBED: usize = 2;
 
 /// 64-bit FNV-1a of a string's UTF-8 bytes (stable across platforms, wasm included).
 fn fnv1a(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+    s.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 /// The seeded 2-d embedding of `token`: two values from U(−1, 1) drawn from
 /// `ChaCha8Rng::seed_from_u64(fnv1a(token) ^ seed·φ)`. It depends only on the token and the
 /// seed, so a token keeps its vector wherever it appears.
 pub fn embedding(token: &str, seed: u32) -> [f32; EMBED] {
-    let mut rng = ChaCha8Rng::seed_from_u64(fnv1a(token) ^ u64::from(seed).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut rng = ChaCha8Rng::seed_from_u64(
+        fnv1a(token) ^ u64::from(seed).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+    );
     let dist = Uniform::new(-1.0f32, 1.0).expect("a finite non-empty range");
     [dist.sample(&mut rng), dist.sample(&mut rng)]
 }
@@ -90,7 +94,14 @@ pub fn bidir(config: &BidirConfig) -> Result<Bidir, RnnError> {
     }
     let data: Vec<f32> = inputs.iter().flatten().copied().collect();
     let shape = [1, tokens.len(), EMBED];
-    let out = module.forward(&params, TensorRef::new(&shape, &data), true, None, None, None)?;
+    let out = module.forward(
+        &params,
+        TensorRef::new(&shape, &data),
+        true,
+        None,
+        None,
+        None,
+    )?;
 
     let output: Vec<[f32; 2 * HIDDEN]> = out
         .output
@@ -105,7 +116,11 @@ pub fn bidir(config: &BidirConfig) -> Result<Bidir, RnnError> {
     let params = layout
         .entries
         .iter()
-        .map(|e| NamedTensor { name: e.name.clone(), shape: e.shape.clone(), values: params[e.range()].to_vec() })
+        .map(|e| NamedTensor {
+            name: e.name.clone(),
+            shape: e.shape.clone(),
+            values: params[e.range()].to_vec(),
+        })
         .collect();
     Ok(Bidir {
         tokens,

@@ -121,7 +121,15 @@ pub fn run(w_hh: f32, w_xh: f32, x: &[f64], steps: usize, kind: BpttAct) -> Vec<
         let (h, act_grad) = act(kind, z);
         let factor = act_grad * w_hh;
         product *= factor;
-        out.push(BpttStep { t: t + 1, x: x_t, z, h, act_grad, factor, product });
+        out.push(BpttStep {
+            t: t + 1,
+            x: x_t,
+            z,
+            h,
+            act_grad,
+            factor,
+            product,
+        });
         h_prev = h;
     }
     out
@@ -130,8 +138,14 @@ pub fn run(w_hh: f32, w_xh: f32, x: &[f64], steps: usize, kind: BpttAct) -> Vec<
 /// ∂h_T/∂θ for the first `len` steps of `steps` (BPTT: δ_T = act'(z_T),
 /// δ_{t−1} = δ_t·W_hh·act'(z_{t−1}); ∂/∂W_xh = Σ δ_t x_t, ∂/∂W_hh = Σ δ_t h_{t−1}, ∂/∂b = Σ δ_t).
 pub fn param_grads(steps: &[BpttStep], len: usize, w_hh: f32) -> ParamGrads {
-    let mut g = ParamGrads { w_xh: 0.0, w_hh: 0.0, b: 0.0 };
-    let Some(last) = len.checked_sub(1).and_then(|i| steps.get(i)) else { return g };
+    let mut g = ParamGrads {
+        w_xh: 0.0,
+        w_hh: 0.0,
+        b: 0.0,
+    };
+    let Some(last) = len.checked_sub(1).and_then(|i| steps.get(i)) else {
+        return g;
+    };
     let mut delta = last.act_grad;
     for t in (0..len).rev() {
         let h_prev = if t == 0 { 0.0 } else { steps[t - 1].h };
@@ -146,7 +160,11 @@ pub fn param_grads(steps: &[BpttStep], len: usize, w_hh: f32) -> ParamGrads {
 }
 
 fn norm(g: &ParamGrads) -> f64 {
-    g.flat().iter().map(|&v| f64::from(v) * f64::from(v)).sum::<f64>().sqrt()
+    g.flat()
+        .iter()
+        .map(|&v| f64::from(v) * f64::from(v))
+        .sum::<f64>()
+        .sqrt()
 }
 
 /// Runs the lesson.
@@ -158,18 +176,27 @@ pub fn bptt(config: &BpttConfig) -> Bptt {
         .iter()
         .map(|&w| Curve {
             w_hh: w,
-            products: run(w, w_xh, &config.x, steps_n, config.act).iter().map(|s| s.product).collect(),
+            products: run(w, w_xh, &config.x, steps_n, config.act)
+                .iter()
+                .map(|s| s.product)
+                .collect(),
         })
         .collect();
     let grads = param_grads(&steps, steps_n, w_hh);
-    let grad_norms = (1..=steps_n).map(|len| norm(&param_grads(&steps, len, w_hh))).collect();
+    let grad_norms = (1..=steps_n)
+        .map(|len| norm(&param_grads(&steps, len, w_hh)))
+        .collect();
     let clipped_norms = (config.max_norm > 0.0).then(|| {
         (1..=steps_n)
             .map(|len| {
                 let mut g = param_grads(&steps, len, w_hh).flat();
                 match clip_grad_norm(&mut g, config.max_norm as f32) {
                     ClipOutcome::NonFinite { .. } => f64::NAN,
-                    _ => g.iter().map(|&v| f64::from(v) * f64::from(v)).sum::<f64>().sqrt(),
+                    _ => g
+                        .iter()
+                        .map(|&v| f64::from(v) * f64::from(v))
+                        .sum::<f64>()
+                        .sqrt(),
                 }
             })
             .collect()
@@ -177,7 +204,18 @@ pub fn bptt(config: &BpttConfig) -> Bptt {
     let clipping = (config.max_norm > 0.0).then(|| {
         let mut clipped = grads.flat();
         let outcome = clip_grad_norm(&mut clipped, config.max_norm as f32);
-        Clipping { max_norm: config.max_norm as f32, outcome, clipped }
+        Clipping {
+            max_norm: config.max_norm as f32,
+            outcome,
+            clipped,
+        }
     });
-    Bptt { steps, curves, grads, grad_norms, clipping, clipped_norms }
+    Bptt {
+        steps,
+        curves,
+        grads,
+        grad_norms,
+        clipping,
+        clipped_norms,
+    }
 }

@@ -42,7 +42,11 @@ pub struct LstmUpdate {
 pub fn lstm_update(f: f32, i: f32, g: f32, o: f32, c_prev: f32) -> LstmUpdate {
     let c = f * c_prev + i * g;
     let tanh_c = tanh(c);
-    LstmUpdate { c, tanh_c, h: o * tanh_c }
+    LstmUpdate {
+        c,
+        tanh_c,
+        h: o * tanh_c,
+    }
 }
 
 /// One step t (from 1) of the belt.
@@ -114,13 +118,29 @@ pub fn lstm(config: &LstmConfig) -> Result<Lstm, RnnError> {
     let (steps, weights, fixed_point) = match config.mode {
         LstmMode::Gates => {
             let n = config.gate_steps();
-            let gates = |t: usize| (config.f[t] as f32, config.i[t] as f32, config.g[t] as f32, config.o[t] as f32);
+            let gates = |t: usize| {
+                (
+                    config.f[t] as f32,
+                    config.i[t] as f32,
+                    config.g[t] as f32,
+                    config.o[t] as f32,
+                )
+            };
             (belt(n, c0, gates), None, None)
         }
         LstmMode::Run => {
-            let (f, i, g, o) = (cyclic(&config.f, 0), cyclic(&config.i, 0), cyclic(&config.g, 0), cyclic(&config.o, 0));
+            let (f, i, g, o) = (
+                cyclic(&config.f, 0),
+                cyclic(&config.i, 0),
+                cyclic(&config.g, 0),
+                cyclic(&config.o, 0),
+            );
             let fixed = (f < 1.0).then(|| i * g / (1.0 - f));
-            (belt(config.n.clamp(1, 30), c0, |_| (f, i, g, o)), None, fixed)
+            (
+                belt(config.n.clamp(1, 30), c0, |_| (f, i, g, o)),
+                None,
+                fixed,
+            )
         }
         LstmMode::Weights => {
             let (steps, weights) = with_weights(config)?;
@@ -134,11 +154,24 @@ pub fn lstm(config: &LstmConfig) -> Result<Lstm, RnnError> {
             Some(*p)
         })
         .collect();
-    let rnn_products = bptt::run(COMPARE_RNN_W_HH, COMPARE_RNN_W_XH, &config.x, steps.len(), BpttAct::Tanh)
-        .iter()
-        .map(|s| s.product)
-        .collect();
-    Ok(Lstm { mode: config.mode, steps, weights, fixed_point, belt_products, rnn_products })
+    let rnn_products = bptt::run(
+        COMPARE_RNN_W_HH,
+        COMPARE_RNN_W_XH,
+        &config.x,
+        steps.len(),
+        BpttAct::Tanh,
+    )
+    .iter()
+    .map(|s| s.product)
+    .collect();
+    Ok(Lstm {
+        mode: config.mode,
+        steps,
+        weights,
+        fixed_point,
+        belt_products,
+        rnn_products,
+    })
 }
 
 fn belt(n: usize, c0: f32, gates: impl Fn(usize) -> (f32, f32, f32, f32)) -> Vec<LstmStep> {
@@ -193,7 +226,12 @@ fn with_weights(config: &LstmConfig) -> Result<(Vec<LstmStep>, LstmWeights), Rnn
     let mut c_prev = c0[0];
     let steps = (0..x.len())
         .map(|t| {
-            let (i, f, g, o) = (gates[4 * t], gates[4 * t + 1], gates[4 * t + 2], gates[4 * t + 3]);
+            let (i, f, g, o) = (
+                gates[4 * t],
+                gates[4 * t + 1],
+                gates[4 * t + 2],
+                gates[4 * t + 3],
+            );
             let c = cs[t];
             let step = LstmStep {
                 t: t + 1,
@@ -213,7 +251,12 @@ fn with_weights(config: &LstmConfig) -> Result<(Vec<LstmStep>, LstmWeights), Rnn
             step
         })
         .collect();
-    let view = |name: &str| layout.view(&params, name).map(<[f32]>::to_vec).unwrap_or_default();
+    let view = |name: &str| {
+        layout
+            .view(&params, name)
+            .map(<[f32]>::to_vec)
+            .unwrap_or_default()
+    };
     let weights = LstmWeights {
         weight_ih: view("weight_ih_l0"),
         weight_hh: view("weight_hh_l0"),

@@ -20,8 +20,9 @@ use rand_chacha::ChaCha8Rng;
 /// itself when it is not a power of two. `max_len` is clamped to 8–512.
 pub fn lengths(max_len: usize) -> Vec<usize> {
     let max_len = max_len.clamp(8, 512);
-    let mut out: Vec<usize> =
-        std::iter::successors(Some(8usize), |l| Some(l * 2)).take_while(|&l| l <= max_len).collect();
+    let mut out: Vec<usize> = std::iter::successors(Some(8usize), |l| Some(l * 2))
+        .take_while(|&l| l <= max_len)
+        .collect();
     if out.last() != Some(&max_len) {
         out.push(max_len);
     }
@@ -50,7 +51,12 @@ impl Sequential {
         let spec = RnnSpec::new(cell, hidden, hidden);
         let layout = ParamLayout::rnn(&spec, "");
         let params = init_params(&layout, &spec, 0);
-        Sequential { module: RnnModule::new(spec, &layout, ""), params, input: random(len * hidden, 1), len }
+        Sequential {
+            module: RnnModule::new(spec, &layout, ""),
+            params,
+            input: random(len * hidden, 1),
+            len,
+        }
     }
 
     /// Runs the forward pass; returns the sum of h_n (so the work cannot be optimised away).
@@ -85,7 +91,12 @@ pub struct AllPairs {
 impl AllPairs {
     /// `len` positions of width `width`, seeded.
     pub fn new(len: usize, width: usize) -> Self {
-        AllPairs { q: random(len * width, 2), k_t: random(width * len, 3), len, width }
+        AllPairs {
+            q: random(len * width, 2),
+            k_t: random(width * len, 3),
+            len,
+            width,
+        }
     }
 
     /// Computes `S [L, L]`; returns its trace (so the work cannot be optimised away).
@@ -124,8 +135,17 @@ impl Stats {
         }
         s.sort_by(f64::total_cmp);
         let n = s.len();
-        let median = if n % 2 == 1 { s[n / 2] } else { (s[n / 2 - 1] + s[n / 2]) / 2.0 };
-        Some(Stats { median, min: s[0], max: s[n - 1], runs: n })
+        let median = if n % 2 == 1 {
+            s[n / 2]
+        } else {
+            (s[n / 2 - 1] + s[n / 2]) / 2.0
+        };
+        Some(Stats {
+            median,
+            min: s[0],
+            max: s[n - 1],
+            runs: n,
+        })
     }
 }
 
@@ -141,7 +161,11 @@ pub struct Measurement {
 }
 
 /// Times `run` `repeats` times with the clock `now` (ms), one call per sample.
-pub fn time(repeats: usize, now: &mut dyn FnMut() -> f64, run: &mut dyn FnMut() -> f32) -> Vec<f64> {
+pub fn time(
+    repeats: usize,
+    now: &mut dyn FnMut() -> f64,
+    run: &mut dyn FnMut() -> f32,
+) -> Vec<f64> {
     (0..repeats).map(|_| sample(1, now, run)).collect()
 }
 
@@ -161,7 +185,12 @@ pub fn sample(batch: usize, now: &mut dyn FnMut() -> f64, run: &mut dyn FnMut() 
 /// The number of calls per sample so that one sample takes at least `min_ms` on the clock
 /// `now` (browsers coarsen `performance.now()` to 0.1 ms or more, so a fast call must be timed
 /// in batches): doubles from 1 until a batch lasts `min_ms`, at most `max_batch`.
-pub fn calibrate(min_ms: f64, max_batch: usize, now: &mut dyn FnMut() -> f64, run: &mut dyn FnMut() -> f32) -> usize {
+pub fn calibrate(
+    min_ms: f64,
+    max_batch: usize,
+    now: &mut dyn FnMut() -> f64,
+    run: &mut dyn FnMut() -> f32,
+) -> usize {
     let mut batch = 1usize;
     loop {
         let per_call = sample(batch, now, run);

@@ -56,10 +56,19 @@ pub fn shapes(config: &ShapesConfig) -> Result<Shapes, RnnError> {
             shapes
                 .params
                 .iter()
-                .filter(|p| p.name.ends_with(&suffix) || p.name.ends_with(&format!("{suffix}_reverse")))
+                .filter(|p| {
+                    p.name.ends_with(&suffix) || p.name.ends_with(&format!("{suffix}_reverse"))
+                })
                 .map(|p| p.numel)
                 .sum()
         })
         .collect();
-    Ok(Shapes { one_bias_count: shapes.param_count - second_bias, second_bias, per_layer, gates, directions, shapes })
+    Ok(Shapes {
+        one_bias_count: shapes.param_count - second_bias,
+        second_bias,
+        per_layer,
+        gates,
+        directions,
+        shapes,
+    })
 }

@@ -50,9 +50,16 @@ pub fn softmax(config: &SoftmaxConfig) -> Softmax {
     log_softmax(&logits, &mut ls);
     let probs: Vec<f32> = ls.iter().map(|v| v.exp()).collect();
     let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let log_sum_exp = logits.first().zip(ls.first()).map_or(f32::NAN, |(x, l)| x - l);
+    let log_sum_exp = logits
+        .first()
+        .zip(ls.first())
+        .map_or(f32::NAN, |(x, l)| x - l);
     let nll = ls.get(target).map_or(f32::NAN, |v| -v);
-    let cross_entropy = if classes == 0 { f32::NAN } else { cross_entropy(&logits, &[target as u32], classes) };
+    let cross_entropy = if classes == 0 {
+        f32::NAN
+    } else {
+        cross_entropy(&logits, &[target as u32], classes)
+    };
     let shift = SHIFTED_MAX - max;
     let shifted: Vec<f32> = logits.iter().map(|x| x + shift).collect();
     let exps: Vec<f32> = shifted.iter().map(|x| x.exp()).collect();

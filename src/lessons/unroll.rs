@@ -86,16 +86,40 @@ pub fn unroll(config: &UnrollConfig) -> Result<Unroll, RnnError> {
     }
     let h_ablated = run(&spec, &layout, &params, &x_ablated, config.h0 as f32)?;
 
-    let view = |name: &str| layout.view(&params, name).map(<[f32]>::to_vec).unwrap_or_default();
-    let (weight_ih, weight_hh, bias_ih, bias_hh) =
-        (view("weight_ih_l0"), view("weight_hh_l0"), view("bias_ih_l0"), view("bias_hh_l0"));
+    let view = |name: &str| {
+        layout
+            .view(&params, name)
+            .map(<[f32]>::to_vec)
+            .unwrap_or_default()
+    };
+    let (weight_ih, weight_hh, bias_ih, bias_hh) = (
+        view("weight_ih_l0"),
+        view("weight_hh_l0"),
+        view("bias_ih_l0"),
+        view("bias_hh_l0"),
+    );
     let h0 = vec![config.h0 as f32; hidden];
     let mut steps = Vec::with_capacity(x.len());
     for (t, &x_t) in x.iter().enumerate() {
-        let h_prev = if t == 0 { h0.clone() } else { h[(t - 1) * hidden..t * hidden].to_vec() };
-        let h_prev_ablated = if t == 0 { h0.clone() } else { h_ablated[(t - 1) * hidden..t * hidden].to_vec() };
+        let h_prev = if t == 0 {
+            h0.clone()
+        } else {
+            h[(t - 1) * hidden..t * hidden].to_vec()
+        };
+        let h_prev_ablated = if t == 0 {
+            h0.clone()
+        } else {
+            h_ablated[(t - 1) * hidden..t * hidden].to_vec()
+        };
         let terms = Terms::new(&weight_ih, &weight_hh, &bias_ih, &bias_hh, x_t, &h_prev);
-        let ablated = Terms::new(&weight_ih, &weight_hh, &bias_ih, &bias_hh, x_ablated[t], &h_prev_ablated);
+        let ablated = Terms::new(
+            &weight_ih,
+            &weight_hh,
+            &bias_ih,
+            &bias_hh,
+            x_ablated[t],
+            &h_prev_ablated,
+        );
         steps.push(UnrollStep {
             t: t + 1,
             x: x_t,
@@ -109,11 +133,25 @@ pub fn unroll(config: &UnrollConfig) -> Result<Unroll, RnnError> {
         });
     }
     let h_n = h[h.len() - hidden..].to_vec();
-    Ok(Unroll { hidden_size: hidden, weight_ih, weight_hh, bias_ih, bias_hh, steps, h_n })
+    Ok(Unroll {
+        hidden_size: hidden,
+        weight_ih,
+        weight_hh,
+        bias_ih,
+        bias_hh,
+        steps,
+        h_n,
+    })
 }
 
 /// The module's output `[T, H]` for one sequence (batch 1, time-major).
-fn run(spec: &RnnSpec, layout: &ParamLayout, params: &[f32], x: &[f32], h0: f32) -> Result<Vec<f32>, RnnError> {
+fn run(
+    spec: &RnnSpec,
+    layout: &ParamLayout,
+    params: &[f32],
+    x: &[f32],
+    h0: f32,
+) -> Result<Vec<f32>, RnnError> {
     let module = RnnModule::new(*spec, layout, "");
     let hidden = spec.hidden_size;
     let input_shape = [x.len(), 1, 1];
@@ -137,13 +175,32 @@ struct Terms {
 }
 
 impl Terms {
-    fn new(w_ih: &[f32], w_hh: &[f32], b_ih: &[f32], b_hh: &[f32], x: f32, h_prev: &[f32]) -> Terms {
+    fn new(
+        w_ih: &[f32],
+        w_hh: &[f32],
+        b_ih: &[f32],
+        b_hh: &[f32],
+        x: f32,
+        h_prev: &[f32],
+    ) -> Terms {
         let hidden = h_prev.len();
         let input: Vec<f32> = w_ih.iter().map(|&w| w * x).collect();
         let recurrent: Vec<f32> = (0..hidden)
-            .map(|j| w_hh[j * hidden..(j + 1) * hidden].iter().zip(h_prev).map(|(w, h)| w * h).sum())
+            .map(|j| {
+                w_hh[j * hidden..(j + 1) * hidden]
+                    .iter()
+                    .zip(h_prev)
+                    .map(|(w, h)| w * h)
+                    .sum()
+            })
             .collect();
-        let z = (0..hidden).map(|j| (b_ih[j] + input[j]) + (b_hh[j] + recurrent[j])).collect();
-        Terms { input, recurrent, z }
+        let z = (0..hidden)
+            .map(|j| (b_ih[j] + input[j]) + (b_hh[j] + recurrent[j]))
+            .collect();
+        Terms {
+            input,
+            recurrent,
+            z,
+        }
     }
 }

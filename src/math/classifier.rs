@@ -91,9 +91,22 @@ impl ClassifierModel {
     pub fn new(spec: RnnSpec, num_classes: usize) -> Self {
         let layout = ParamLayout::classifier(&spec, num_classes);
         let rnn = RnnModule::new(spec, &layout, "rnn.");
-        let fc_weight = layout.get("fc.weight").expect("classifier layout has fc.weight").offset;
-        let fc_bias = layout.get("fc.bias").expect("classifier layout has fc.bias").offset;
-        ClassifierModel { spec, num_classes, layout, rnn, fc_weight, fc_bias }
+        let fc_weight = layout
+            .get("fc.weight")
+            .expect("classifier layout has fc.weight")
+            .offset;
+        let fc_bias = layout
+            .get("fc.bias")
+            .expect("classifier layout has fc.bias")
+            .offset;
+        ClassifierModel {
+            spec,
+            num_classes,
+            layout,
+            rnn,
+            fc_weight,
+            fc_bias,
+        }
     }
 
     /// Width of the head's input `D·H`.
@@ -114,18 +127,45 @@ impl ClassifierModel {
     }
 
     /// Forward pass over `[B, T]` tokens with `[B]` lengths.
-    fn forward_tokens(&self, params: &[f32], tokens: &[u32], seq_len: usize, lengths: &[u32]) -> ClassifierForward {
+    fn forward_tokens(
+        &self,
+        params: &[f32],
+        tokens: &[u32],
+        seq_len: usize,
+        lengths: &[u32],
+    ) -> ClassifierForward {
         let batch = lengths.len();
-        assert_eq!(params.len(), self.layout.total_len(), "classifier: params do not match the layout");
-        assert_eq!(tokens.len(), batch * seq_len, "classifier: tokens are not [batch, seq_len]");
+        assert_eq!(
+            params.len(),
+            self.layout.total_len(),
+            "classifier: params do not match the layout"
+        );
+        assert_eq!(
+            tokens.len(),
+            batch * seq_len,
+            "classifier: tokens are not [batch, seq_len]"
+        );
         let vocab = self.spec.input_size;
         for (b, &len) in lengths.iter().enumerate() {
-            assert!(len >= 1 && len as usize <= seq_len, "classifier: lengths[{b}] = {len} outside 1..={seq_len}");
+            assert!(
+                len >= 1 && len as usize <= seq_len,
+                "classifier: lengths[{b}] = {len} outside 1..={seq_len}"
+            );
             let name = &tokens[b * seq_len..b * seq_len + len as usize];
-            assert!(name.iter().all(|&s| (s as usize) < vocab), "classifier: name {b} has a symbol ≥ {vocab}");
+            assert!(
+                name.iter().all(|&s| (s as usize) < vocab),
+                "classifier: name {b} has a symbol ≥ {vocab}"
+            );
         }
         let tokens_tm = swap_leading_axes(tokens, batch, seq_len, 1);
-        let cache = self.rnn.forward_time_major(params, SeqData::Tokens(tokens_tm), seq_len, lengths.to_vec(), None, None);
+        let cache = self.rnn.forward_time_major(
+            params,
+            SeqData::Tokens(tokens_tm),
+            seq_len,
+            lengths.to_vec(),
+            None,
+            None,
+        );
         let feat = self.feature_size();
         let mut features = vec![0.0f32; batch * feat];
         for (b, &len) in lengths.iter().enumerate() {
@@ -139,12 +179,20 @@ impl ClassifierModel {
         }
         let fc_w_t = swap_leading_axes(&params[self.fc_weight..][..c * feat], c, feat, 1); // [D·H, C]
         matmul_acc(batch, c, feat, &features, &fc_w_t, &mut logits);
-        ClassifierForward { logits, features, cache }
+        ClassifierForward {
+            logits,
+            features,
+            cache,
+        }
     }
 
     /// Mean cross-entropy over the batch, its gradient for every parameter (`[N]`, same layout
     /// as `params`) and the logits `[B, C]`.
-    pub fn loss_and_grads(&self, params: &[f32], batch: &ClassifierBatch) -> (f32, Vec<f32>, Vec<f32>) {
+    pub fn loss_and_grads(
+        &self,
+        params: &[f32],
+        batch: &ClassifierBatch,
+    ) -> (f32, Vec<f32>, Vec<f32>) {
         let mut grads = vec![0.0f32; self.layout.total_len()];
         let r = self.accumulate_loss_and_grads(params, batch, batch.batch, &mut grads);
         (r.loss_sum / batch.batch as f32, grads, r.logits)
@@ -166,30 +214,54 @@ impl ClassifierModel {
         divisor: usize,
         grads: &mut [f32],
     ) -> MicroBatchResult {
-        assert_eq!(grads.len(), self.layout.total_len(), "classifier: grads do not match the layout");
+        assert_eq!(
+            grads.len(),
+            self.layout.total_len(),
+            "classifier: grads do not match the layout"
+        );
         let fwd = self.forward(params, batch);
         let (b_len, c, feat) = (batch.batch, self.num_classes, self.feature_size());
         let mut d_logits = vec![0.0f32; b_len * c];
-        let loss_sum = softmax_cross_entropy(&fwd.logits, &batch.labels, c, divisor as f32, &mut d_logits);
+        let loss_sum =
+            softmax_cross_entropy(&fwd.logits, &batch.labels, c, divisor as f32, &mut d_logits);
         // Head: logits = feature · Wᵀ + b.
-        matmul_tn_acc(c, feat, b_len, &d_logits, &fwd.features, &mut grads[self.fc_weight..][..c * feat]);
+        matmul_tn_acc(
+            c,
+            feat,
+            b_len,
+            &d_logits,
+            &fwd.features,
+            &mut grads[self.fc_weight..][..c * feat],
+        );
         col_sum_acc(&d_logits, &mut grads[self.fc_bias..][..c]);
         let mut d_features = vec![0.0f32; b_len * feat];
-        matmul_acc(b_len, feat, c, &d_logits, &params[self.fc_weight..][..c * feat], &mut d_features);
+        matmul_acc(
+            b_len,
+            feat,
+            c,
+            &d_logits,
+            &params[self.fc_weight..][..c * feat],
+            &mut d_features,
+        );
         // The feature of name b is the output at its last step: scatter its gradient there.
         let mut d_output = vec![0.0f32; batch.seq_len * b_len * feat];
         for (b, &len) in batch.lengths.iter().enumerate() {
             let row = (len as usize - 1) * b_len + b;
             d_output[row * feat..][..feat].copy_from_slice(&d_features[b * feat..][..feat]);
         }
-        self.rnn.backward_time_major(params, &fwd.cache, &d_output, None, None, grads);
+        self.rnn
+            .backward_time_major(params, &fwd.cache, &d_output, None, None, grads);
         let correct = fwd
             .logits
             .chunks_exact(c)
             .zip(&batch.labels)
             .filter(|(row, &label)| argmax(row) == label as usize)
             .count();
-        MicroBatchResult { loss_sum, correct, logits: fwd.logits }
+        MicroBatchResult {
+            loss_sum,
+            correct,
+            logits: fwd.logits,
+        }
     }
 
     /// Class probabilities `[C]` for one name given as symbol indices.
@@ -215,7 +287,10 @@ impl ClassifierModel {
             return Err(RnnError::TokenOutOfRange { token, vocab_size });
         }
         let fwd = self.forward_tokens(params, tokens, tokens.len(), &[tokens.len() as u32]);
-        Ok(ClassifierTrace { probabilities: softmax(&fwd.logits), directions: fwd.cache.trace(0) })
+        Ok(ClassifierTrace {
+            probabilities: softmax(&fwd.logits),
+            directions: fwd.cache.trace(0),
+        })
     }
 }
 

@@ -19,7 +19,14 @@ use super::activation::{sigmoid, sigmoid_grad_from_output, tanh, tanh_grad_from_
 /// - `gi`, `gh`: `[3H]` pre-activation parts (r, z, n blocks); `h_prev`: `[H]`.
 /// - Outputs: `gates` `[3H]` activations `r, z, n` (cached), `n_hh` `[H]` = `W_hn h + b_hn`
 ///   (cached: the backward pass needs it for dr), `h` `[H]` new hidden state.
-pub fn forward_step(gi: &[f32], gh: &[f32], h_prev: &[f32], gates: &mut [f32], n_hh: &mut [f32], h: &mut [f32]) {
+pub fn forward_step(
+    gi: &[f32],
+    gh: &[f32],
+    h_prev: &[f32],
+    gates: &mut [f32],
+    n_hh: &mut [f32],
+    h: &mut [f32],
+) {
     let hs = h_prev.len();
     let (r, rest) = gates.split_at_mut(hs);
     let (z, n) = rest.split_at_mut(hs);

@@ -27,7 +27,11 @@ pub fn init_params(layout: &ParamLayout, spec: &RnnSpec, seed: u64) -> Vec<f32> 
     let fc_bound = 1.0 / ((spec.num_directions() * spec.hidden_size) as f32).sqrt();
     let mut params = vec![0.0f32; layout.total_len()];
     for entry in &layout.entries {
-        let bound = if entry.name.starts_with("fc.") { fc_bound } else { rnn_bound };
+        let bound = if entry.name.starts_with("fc.") {
+            fc_bound
+        } else {
+            rnn_bound
+        };
         let dist = Uniform::new(-bound, bound).expect("a positive finite bound");
         for p in &mut params[entry.range()] {
             *p = dist.sample(&mut rng);
@@ -51,10 +55,16 @@ mod tests {
         let p = init_params(&layout, &spec, 7);
         let fc = layout.get("fc.weight").unwrap().offset;
         assert!(p[..fc].iter().all(|v| v.abs() <= 0.25));
-        assert!(p[..fc].iter().any(|v| v.abs() > 0.2), "values should fill the range");
+        assert!(
+            p[..fc].iter().any(|v| v.abs() > 0.2),
+            "values should fill the range"
+        );
         let fc_bound = 1.0 / 32f32.sqrt();
         assert!(p[fc..].iter().all(|v| v.abs() <= fc_bound));
-        assert!(p[fc..].iter().any(|v| v.abs() > 0.15), "head values should fill ±1/√(D·H) ≈ ±0.177");
+        assert!(
+            p[fc..].iter().any(|v| v.abs() > 0.15),
+            "head values should fill ±1/√(D·H) ≈ ±0.177"
+        );
         assert_eq!(p, init_params(&layout, &spec, 7));
         assert_ne!(p, init_params(&layout, &spec, 8));
     }

@@ -197,12 +197,18 @@ impl DirectionCache {
     /// `[B, H]` final LSTM cell state (this direction's block of `c_n`); `None` for RNN/GRU.
     pub fn c_final(&self) -> Option<&[f32]> {
         let bh = self.batch * self.hidden;
-        (!self.cs.is_empty()).then(|| &self.cs[self.direction.final_slot(self.seq_len) * bh..][..bh])
+        (!self.cs.is_empty())
+            .then(|| &self.cs[self.direction.final_slot(self.seq_len) * bh..][..bh])
     }
 }
 
 /// Splits `[slots, slot_len]` storage into the read slot and the (different) write slot.
-fn read_write_slots(data: &mut [f32], slot_len: usize, read: usize, write: usize) -> (&[f32], &mut [f32]) {
+fn read_write_slots(
+    data: &mut [f32],
+    slot_len: usize,
+    read: usize,
+    write: usize,
+) -> (&[f32], &mut [f32]) {
     if read < write {
         let (lo, hi) = data.split_at_mut(write * slot_len);
         (&lo[read * slot_len..][..slot_len], &mut hi[..slot_len])
@@ -221,7 +227,12 @@ impl LayerDirection {
     /// For tokens, `W_ih·x_t` is column `tokens[t, b]` of `W_ih` (exact: no arithmetic but the
     /// bias add) and rows of missing steps stay 0; dense rows are all computed, and the time
     /// loop ignores those of missing steps.
-    pub fn input_projection(&self, params: &[f32], input: SeqInput<'_>, dims: SeqDims<'_>) -> Vec<f32> {
+    pub fn input_projection(
+        &self,
+        params: &[f32],
+        input: SeqInput<'_>,
+        dims: SeqDims<'_>,
+    ) -> Vec<f32> {
         let gw = self.gate_width();
         let in_size = self.offsets.input_size;
         let rows = dims.seq_len * dims.batch;
@@ -312,7 +323,9 @@ impl LayerDirection {
                 let gi_row = &gi[row * gw..][..gw];
                 let gh_row = &gh[b * gw..][..gw];
                 match self.cell {
-                    CellKind::Rnn => rnn::forward_step(self.nonlinearity, gi_row, gh_row, &mut h_out[hr]),
+                    CellKind::Rnn => {
+                        rnn::forward_step(self.nonlinearity, gi_row, gh_row, &mut h_out[hr])
+                    }
                     CellKind::Lstm => {
                         let (c_prev, c_out) = c_slots.as_mut().expect("LSTM has cell slots");
                         lstm::forward_step(
@@ -336,7 +349,17 @@ impl LayerDirection {
                 }
             }
         }
-        DirectionCache { direction: self.direction, seq_len: t_len, batch, hidden: hid, gate_width: gw, hs, cs, gates, aux }
+        DirectionCache {
+            direction: self.direction,
+            seq_len: t_len,
+            batch,
+            hidden: hid,
+            gate_width: gw,
+            hs,
+            cs,
+            gates,
+            aux,
+        }
     }
 
     /// Backpropagation through time for this direction.
@@ -351,7 +374,10 @@ impl LayerDirection {
     /// - `d_x`: `[T, B, I]` input gradient, accumulated (`+=`) when given; dense input only.
     ///
     /// Returns `(dh0 [B, H], dc0 [B, H])`, `dc0` empty for RNN/GRU.
-    #[expect(clippy::too_many_arguments, reason = "mirrors forward's inputs plus the upstream gradients")]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "mirrors forward's inputs plus the upstream gradients"
+    )]
     pub fn backward(
         &self,
         params: &[f32],
@@ -375,12 +401,19 @@ impl LayerDirection {
         // Pre-activation gradients of all steps, time order; zero rows at missing steps.
         let mut d_gi = vec![0.0f32; rows * gw];
         // GRU only: the gradient of gh differs from that of gi in the n block.
-        let mut d_gh_gru = if gru { vec![0.0f32; rows * gw] } else { Vec::new() };
+        let mut d_gh_gru = if gru {
+            vec![0.0f32; rows * gw]
+        } else {
+            Vec::new()
+        };
 
         let mut dh = dh_n.to_vec();
         let mut dh_prev = vec![0.0f32; bh];
         let (mut dc, mut dc_prev) = if lstm {
-            (dc_n.map_or_else(|| vec![0.0f32; bh], <[f32]>::to_vec), vec![0.0f32; bh])
+            (
+                dc_n.map_or_else(|| vec![0.0f32; bh], <[f32]>::to_vec),
+                vec![0.0f32; bh],
+            )
         } else {
             (Vec::new(), Vec::new())
         };
@@ -435,7 +468,14 @@ impl LayerDirection {
             }
             // dh_prev += d_gh · W_hh for the whole batch (zero rows at missing steps).
             let d_gh = if gru { &d_gh_gru } else { &d_gi };
-            matmul_acc(batch, hid, gw, &d_gh[t * batch * gw..][..batch * gw], w_hh, &mut dh_prev);
+            matmul_acc(
+                batch,
+                hid,
+                gw,
+                &d_gh[t * batch * gw..][..batch * gw],
+                w_hh,
+                &mut dh_prev,
+            );
             std::mem::swap(&mut dh, &mut dh_prev);
             std::mem::swap(&mut dc, &mut dc_prev);
         }
@@ -443,18 +483,42 @@ impl LayerDirection {
         // Weight and bias gradients over all T·B rows at once.
         let d_gh = if gru { &d_gh_gru } else { &d_gi };
         // States fed into steps 0..T, in time order: slots 0..T (forward) or 1..=T (reverse).
-        let first_prev = self.direction.prev_slot(0).min(self.direction.prev_slot(t_len - 1));
+        let first_prev = self
+            .direction
+            .prev_slot(0)
+            .min(self.direction.prev_slot(t_len - 1));
         let h_prev_all = &cache.hs[first_prev * bh..][..rows * hid];
         let off = self.offsets;
-        matmul_tn_acc(gw, hid, rows, d_gh, h_prev_all, &mut grads[off.w_hh..][..gw * hid]);
+        matmul_tn_acc(
+            gw,
+            hid,
+            rows,
+            d_gh,
+            h_prev_all,
+            &mut grads[off.w_hh..][..gw * hid],
+        );
         col_sum_acc(d_gh, &mut grads[off.b_hh..][..gw]);
         col_sum_acc(&d_gi, &mut grads[off.b_ih..][..gw]);
         let in_size = off.input_size;
         match input {
             SeqInput::Dense(x) => {
-                matmul_tn_acc(gw, in_size, rows, &d_gi, x, &mut grads[off.w_ih..][..gw * in_size]);
+                matmul_tn_acc(
+                    gw,
+                    in_size,
+                    rows,
+                    &d_gi,
+                    x,
+                    &mut grads[off.w_ih..][..gw * in_size],
+                );
                 if let Some(d_x) = d_x {
-                    matmul_acc(rows, in_size, gw, &d_gi, &params[off.w_ih..][..gw * in_size], d_x);
+                    matmul_acc(
+                        rows,
+                        in_size,
+                        gw,
+                        &d_gi,
+                        &params[off.w_ih..][..gw * in_size],
+                        d_x,
+                    );
                 }
             }
             SeqInput::Tokens(tokens) => {
@@ -462,7 +526,9 @@ impl LayerDirection {
                 let mut d_w_t = vec![0.0f32; in_size * gw]; // [V, G·H]
                 for (r, d_row) in d_gi.chunks_exact(gw).enumerate() {
                     if dims.present(r / batch, r % batch) {
-                        for (acc, &d) in d_w_t[tokens[r] as usize * gw..][..gw].iter_mut().zip(d_row) {
+                        for (acc, &d) in
+                            d_w_t[tokens[r] as usize * gw..][..gw].iter_mut().zip(d_row)
+                        {
                             *acc += d;
                         }
                     }

@@ -21,7 +21,10 @@ const NR: usize = 8;
 /// # Panics
 /// If a slice is shorter than its shape says.
 pub fn matmul_acc(m: usize, n: usize, k: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
-    assert!(a.len() >= m * k && b.len() >= k * n && c.len() >= m * n, "matmul_acc: slice too short");
+    assert!(
+        a.len() >= m * k && b.len() >= k * n && c.len() >= m * n,
+        "matmul_acc: slice too short"
+    );
     gemm_strided_a(m, n, k, a, k, 1, b, c);
 }
 
@@ -33,13 +36,28 @@ pub fn matmul_acc(m: usize, n: usize, k: usize, a: &[f32], b: &[f32], c: &mut [f
 /// # Panics
 /// If a slice is shorter than its shape says.
 pub fn matmul_tn_acc(m: usize, n: usize, k: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
-    assert!(a.len() >= k * m && b.len() >= k * n && c.len() >= m * n, "matmul_tn_acc: slice too short");
+    assert!(
+        a.len() >= k * m && b.len() >= k * n && c.len() >= m * n,
+        "matmul_tn_acc: slice too short"
+    );
     gemm_strided_a(m, n, k, a, 1, m, b, c);
 }
 
 /// `c[i, j] += Σ_p a[i·a_row + p·a_col] · b[p, j]` for `i < m`, `j < n`, `p < k`.
-#[expect(clippy::too_many_arguments, reason = "one private kernel behind two documented wrappers")]
-fn gemm_strided_a(m: usize, n: usize, k: usize, a: &[f32], a_row: usize, a_col: usize, b: &[f32], c: &mut [f32]) {
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one private kernel behind two documented wrappers"
+)]
+fn gemm_strided_a(
+    m: usize,
+    n: usize,
+    k: usize,
+    a: &[f32],
+    a_row: usize,
+    a_col: usize,
+    b: &[f32],
+    c: &mut [f32],
+) {
     let full = m - m % MR;
     for i0 in (0..full).step_by(MR) {
         row_block::<MR>(i0, n, k, a, a_row, a_col, b, c);
@@ -50,7 +68,10 @@ fn gemm_strided_a(m: usize, n: usize, k: usize, a: &[f32], a_row: usize, a_col: 
 }
 
 /// Rows `i0..i0 + R` of [`gemm_strided_a`]; `R` is a constant so the tile stays in registers.
-#[expect(clippy::too_many_arguments, reason = "private helper of gemm_strided_a")]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "private helper of gemm_strided_a"
+)]
 #[inline(always)]
 fn row_block<const R: usize>(
     i0: usize,
@@ -66,7 +87,9 @@ fn row_block<const R: usize>(
     while j0 + NR <= n {
         let mut acc = [[0.0f32; NR]; R];
         for p in 0..k {
-            let b_tile: &[f32; NR] = b[p * n + j0..p * n + j0 + NR].try_into().expect("tile of NR");
+            let b_tile: &[f32; NR] = b[p * n + j0..p * n + j0 + NR]
+                .try_into()
+                .expect("tile of NR");
             for (r, acc_row) in acc.iter_mut().enumerate() {
                 let a_ip = a[(i0 + r) * a_row + p * a_col];
                 for (acc_v, &b_v) in acc_row.iter_mut().zip(b_tile) {
@@ -102,7 +125,11 @@ fn row_block<const R: usize>(
 /// # Panics
 /// If `data.len() != d0 · d1 · inner`.
 pub fn swap_leading_axes<T: Copy>(data: &[T], d0: usize, d1: usize, inner: usize) -> Vec<T> {
-    assert_eq!(data.len(), d0 * d1 * inner, "swap_leading_axes: length does not match the shape");
+    assert_eq!(
+        data.len(),
+        d0 * d1 * inner,
+        "swap_leading_axes: length does not match the shape"
+    );
     let mut out = Vec::with_capacity(data.len());
     for j in 0..d1 {
         for i in 0..d0 {
@@ -119,7 +146,10 @@ pub fn swap_leading_axes<T: Copy>(data: &[T], d0: usize, d1: usize, inner: usize
 /// If `out.len()` is not the column count, i.e. `a.len()` is not a multiple of `out.len()`.
 pub fn col_sum_acc(a: &[f32], out: &mut [f32]) {
     let cols = out.len();
-    assert!(cols > 0 && a.len().is_multiple_of(cols), "col_sum_acc: shape mismatch");
+    assert!(
+        cols > 0 && a.len().is_multiple_of(cols),
+        "col_sum_acc: shape mismatch"
+    );
     for row in a.chunks_exact(cols) {
         for (o, &v) in out.iter_mut().zip(row) {
             *o += v;
@@ -142,7 +172,9 @@ mod tests {
     }
 
     fn ramp(len: usize, scale: f32) -> Vec<f32> {
-        (0..len).map(|i| ((i * 7 + 3) % 11) as f32 * scale - 0.5).collect()
+        (0..len)
+            .map(|i| ((i * 7 + 3) % 11) as f32 * scale - 0.5)
+            .collect()
     }
 
     /// Sizes that hit full tiles, row tails (m % 4) and column tails (n % 8).
@@ -155,14 +187,21 @@ mod tests {
             matmul_acc(m, n, k, &a, &b, &mut c);
             let want = naive(m, n, k, |i, p| a[i * k + p], &b);
             for (got, want) in c.iter().zip(&want) {
-                assert!((got - 1.0 - want).abs() <= 1e-5, "matmul_acc {m}x{n}x{k}: {got} vs {}", want + 1.0);
+                assert!(
+                    (got - 1.0 - want).abs() <= 1e-5,
+                    "matmul_acc {m}x{n}x{k}: {got} vs {}",
+                    want + 1.0
+                );
             }
             let at = ramp(k * m, 0.03);
             let mut c = vec![0.0; m * n];
             matmul_tn_acc(m, n, k, &at, &b, &mut c);
             let want = naive(m, n, k, |i, p| at[p * m + i], &b);
             for (got, want) in c.iter().zip(&want) {
-                assert!((got - want).abs() <= 1e-5, "matmul_tn_acc {m}x{n}x{k}: {got} vs {want}");
+                assert!(
+                    (got - want).abs() <= 1e-5,
+                    "matmul_tn_acc {m}x{n}x{k}: {got} vs {want}"
+                );
             }
         }
     }
@@ -170,9 +209,15 @@ mod tests {
     #[test]
     fn swap_leading_axes_transposes() {
         // [[1, 2, 3], [4, 5, 6]] → [[1, 4], [2, 5], [3, 6]]
-        assert_eq!(swap_leading_axes(&[1, 2, 3, 4, 5, 6], 2, 3, 1), vec![1, 4, 2, 5, 3, 6]);
+        assert_eq!(
+            swap_leading_axes(&[1, 2, 3, 4, 5, 6], 2, 3, 1),
+            vec![1, 4, 2, 5, 3, 6]
+        );
         // [B=2, T=2, F=2] → [T, B, F]
-        assert_eq!(swap_leading_axes(&[1, 2, 3, 4, 5, 6, 7, 8], 2, 2, 2), vec![1, 2, 5, 6, 3, 4, 7, 8]);
+        assert_eq!(
+            swap_leading_axes(&[1, 2, 3, 4, 5, 6, 7, 8], 2, 2, 2),
+            vec![1, 2, 5, 6, 3, 4, 7, 8]
+        );
     }
 
     #[test]

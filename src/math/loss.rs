@@ -36,7 +36,13 @@ pub fn softmax(logits: &[f32]) -> Vec<f32> {
 /// If the shapes disagree or a label is `≥ C`.
 pub fn cross_entropy(logits: &[f32], labels: &[u32], num_classes: usize) -> f32 {
     let mut scratch = vec![0.0f32; logits.len()];
-    softmax_cross_entropy(logits, labels, num_classes, labels.len() as f32, &mut scratch) / labels.len() as f32
+    softmax_cross_entropy(
+        logits,
+        labels,
+        num_classes,
+        labels.len() as f32,
+        &mut scratch,
+    ) / labels.len() as f32
 }
 
 /// Fused loss and gradient: returns the **sum** of the per-sample cross-entropies and writes
@@ -56,12 +62,27 @@ pub fn softmax_cross_entropy(
     divisor: f32,
     d_logits: &mut [f32],
 ) -> f32 {
-    assert_eq!(logits.len(), labels.len() * num_classes, "softmax_cross_entropy: logits are not [B, C]");
-    assert_eq!(d_logits.len(), logits.len(), "softmax_cross_entropy: d_logits are not [B, C]");
+    assert_eq!(
+        logits.len(),
+        labels.len() * num_classes,
+        "softmax_cross_entropy: logits are not [B, C]"
+    );
+    assert_eq!(
+        d_logits.len(),
+        logits.len(),
+        "softmax_cross_entropy: d_logits are not [B, C]"
+    );
     let mut total = 0.0f32;
-    for ((row, d_row), &label) in logits.chunks_exact(num_classes).zip(d_logits.chunks_exact_mut(num_classes)).zip(labels) {
+    for ((row, d_row), &label) in logits
+        .chunks_exact(num_classes)
+        .zip(d_logits.chunks_exact_mut(num_classes))
+        .zip(labels)
+    {
         let label = label as usize;
-        assert!(label < num_classes, "softmax_cross_entropy: label {label} ≥ {num_classes} classes");
+        assert!(
+            label < num_classes,
+            "softmax_cross_entropy: label {label} ≥ {num_classes} classes"
+        );
         log_softmax(row, d_row);
         total -= d_row[label];
         for (j, d) in d_row.iter_mut().enumerate() {
@@ -104,7 +125,14 @@ mod tests {
         let sum = softmax_cross_entropy(&logits, &[0, 2], 3, 4.0, &mut d);
         let p0 = softmax(&logits[..3]);
         let p1 = softmax(&logits[3..]);
-        let want = [(p0[0] - 1.0) / 4.0, p0[1] / 4.0, p0[2] / 4.0, p1[0] / 4.0, p1[1] / 4.0, (p1[2] - 1.0) / 4.0];
+        let want = [
+            (p0[0] - 1.0) / 4.0,
+            p0[1] / 4.0,
+            p0[2] / 4.0,
+            p1[0] / 4.0,
+            p1[1] / 4.0,
+            (p1[2] - 1.0) / 4.0,
+        ];
         for (g, w) in d.iter().zip(want) {
             assert!((g - w).abs() <= 1e-7, "{g} vs {w}");
         }

@@ -23,7 +23,12 @@ pub struct AdamConfig {
 impl Default for AdamConfig {
     /// PyTorch's defaults: lr 1e-3, betas (0.9, 0.999), eps 1e-8.
     fn default() -> Self {
-        AdamConfig { lr: 1e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8 }
+        AdamConfig {
+            lr: 1e-3,
+            beta1: 0.9,
+            beta2: 0.999,
+            eps: 1e-8,
+        }
     }
 }
 
@@ -43,7 +48,10 @@ impl AdamConfig {
         let t = step as i32;
         let bc1 = 1.0 - (self.beta1 as f64).powi(t);
         let bc2 = 1.0 - (self.beta2 as f64).powi(t);
-        AdamStepScalars { step_size: (self.lr as f64 / bc1) as f32, bias_correction2_sqrt: bc2.sqrt() as f32 }
+        AdamStepScalars {
+            step_size: (self.lr as f64 / bc1) as f32,
+            bias_correction2_sqrt: bc2.sqrt() as f32,
+        }
     }
 }
 
@@ -60,13 +68,28 @@ impl AdamConfig {
 ///
 /// # Panics
 /// If the slices differ in length or `step == 0`.
-pub fn adam_update(config: &AdamConfig, step: u32, params: &mut [f32], grads: &[f32], m: &mut [f32], v: &mut [f32]) {
+pub fn adam_update(
+    config: &AdamConfig,
+    step: u32,
+    params: &mut [f32],
+    grads: &[f32],
+    m: &mut [f32],
+    v: &mut [f32],
+) {
     assert!(step >= 1, "adam_update: steps are counted from 1");
     let n = params.len();
-    assert!(grads.len() == n && m.len() == n && v.len() == n, "adam_update: slice lengths differ");
+    assert!(
+        grads.len() == n && m.len() == n && v.len() == n,
+        "adam_update: slice lengths differ"
+    );
     let s = config.step_scalars(step);
     let (b1, b2) = (config.beta1, config.beta2);
-    for (((p, &g), m), v) in params.iter_mut().zip(grads).zip(m.iter_mut()).zip(v.iter_mut()) {
+    for (((p, &g), m), v) in params
+        .iter_mut()
+        .zip(grads)
+        .zip(m.iter_mut())
+        .zip(v.iter_mut())
+    {
         *m = b1 * *m + (1.0 - b1) * g;
         *v = b2 * *v + (1.0 - b2) * g * g;
         let denom = v.sqrt() / s.bias_correction2_sqrt + config.eps;
@@ -90,7 +113,12 @@ pub struct Adam {
 impl Adam {
     /// Zero moments for `len` parameters.
     pub fn new(config: AdamConfig, len: usize) -> Self {
-        Adam { config, step: 0, m: vec![0.0; len], v: vec![0.0; len] }
+        Adam {
+            config,
+            step: 0,
+            m: vec![0.0; len],
+            v: vec![0.0; len],
+        }
     }
 
     /// Counts one step and applies [`adam_update`].
@@ -99,7 +127,14 @@ impl Adam {
     /// If `params`/`grads` do not have the length given to [`Adam::new`].
     pub fn update(&mut self, params: &mut [f32], grads: &[f32]) {
         self.step += 1;
-        adam_update(&self.config, self.step, params, grads, &mut self.m, &mut self.v);
+        adam_update(
+            &self.config,
+            self.step,
+            params,
+            grads,
+            &mut self.m,
+            &mut self.v,
+        );
     }
 }
 
@@ -142,7 +177,11 @@ impl ClipOutcome {
 ///
 /// A non-finite norm leaves `grads` untouched and returns [`ClipOutcome::NonFinite`].
 pub fn clip_grad_norm(grads: &mut [f32], max_norm: f32) -> ClipOutcome {
-    let norm = grads.iter().map(|&g| (g as f64) * (g as f64)).sum::<f64>().sqrt();
+    let norm = grads
+        .iter()
+        .map(|&g| (g as f64) * (g as f64))
+        .sum::<f64>()
+        .sqrt();
     if !norm.is_finite() {
         return ClipOutcome::NonFinite { norm };
     }

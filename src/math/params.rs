@@ -86,7 +86,14 @@ pub struct RnnSpec {
 impl RnnSpec {
     /// A single-layer unidirectional tanh/LSTM/GRU spec.
     pub fn new(cell: CellKind, input_size: usize, hidden_size: usize) -> Self {
-        RnnSpec { cell, nonlinearity: Nonlinearity::Tanh, input_size, hidden_size, num_layers: 1, bidirectional: false }
+        RnnSpec {
+            cell,
+            nonlinearity: Nonlinearity::Tanh,
+            input_size,
+            hidden_size,
+            num_layers: 1,
+            bidirectional: false,
+        }
     }
 
     /// Number of directions D (1 or 2).
@@ -120,7 +127,10 @@ pub fn rnn_param_shapes(spec: &RnnSpec, prefix: &str) -> Vec<(String, Vec<usize>
             let sfx = if dir == 1 { "_reverse" } else { "" };
             let i = spec.layer_input_size(layer);
             out.push((format!("{prefix}weight_ih_l{layer}{sfx}"), vec![gh, i]));
-            out.push((format!("{prefix}weight_hh_l{layer}{sfx}"), vec![gh, spec.hidden_size]));
+            out.push((
+                format!("{prefix}weight_hh_l{layer}{sfx}"),
+                vec![gh, spec.hidden_size],
+            ));
             out.push((format!("{prefix}bias_ih_l{layer}{sfx}"), vec![gh]));
             out.push((format!("{prefix}bias_hh_l{layer}{sfx}"), vec![gh]));
         }
@@ -180,7 +190,9 @@ impl ParamLayout {
     /// Layout of a recurrent module's parameters, names prefixed by `prefix`
     /// (`""` for a bare `nn.LSTM`, `"rnn."` inside the classifier).
     pub fn rnn(spec: &RnnSpec, prefix: &str) -> ParamLayout {
-        let mut l = ParamLayout { entries: Vec::new() };
+        let mut l = ParamLayout {
+            entries: Vec::new(),
+        };
         l.push_rnn(spec, prefix);
         l
     }
@@ -204,7 +216,11 @@ impl ParamLayout {
     /// Appends a tensor at the end of the layout.
     pub fn push(&mut self, name: &str, shape: Vec<usize>) {
         let offset = self.total_len();
-        self.entries.push(ParamEntry { name: name.to_string(), shape, offset });
+        self.entries.push(ParamEntry {
+            name: name.to_string(),
+            shape,
+            offset,
+        });
     }
 
     /// Total number of f32 elements (the parameter count as PyTorch counts it).
@@ -253,7 +269,14 @@ mod tests {
     #[test]
     fn parameter_counts_match_pytorch() {
         let count = |cell, i, h, layers, bi| {
-            let s = RnnSpec { cell, nonlinearity: Nonlinearity::Tanh, input_size: i, hidden_size: h, num_layers: layers, bidirectional: bi };
+            let s = RnnSpec {
+                cell,
+                nonlinearity: Nonlinearity::Tanh,
+                input_size: i,
+                hidden_size: h,
+                num_layers: layers,
+                bidirectional: bi,
+            };
             ParamLayout::rnn(&s, "").total_len()
         };
         assert_eq!(count(CellKind::Rnn, 10, 8, 1, false), 160);
@@ -273,7 +296,14 @@ mod tests {
         let names: Vec<_> = l.entries.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(
             names,
-            ["rnn.weight_ih_l0", "rnn.weight_hh_l0", "rnn.bias_ih_l0", "rnn.bias_hh_l0", "fc.weight", "fc.bias"]
+            [
+                "rnn.weight_ih_l0",
+                "rnn.weight_hh_l0",
+                "rnn.bias_ih_l0",
+                "rnn.bias_hh_l0",
+                "fc.weight",
+                "fc.bias"
+            ]
         );
         assert_eq!(l.get("rnn.weight_ih_l0").unwrap().shape, vec![512, 57]);
         assert_eq!(l.get("fc.weight").unwrap().shape, vec![18, 128]);

@@ -34,7 +34,11 @@ impl<'a> TensorRef<'a> {
 
     fn check_len(&self, tensor: &'static str) -> Result<(), RnnError> {
         if self.data.len() != self.shape.iter().product::<usize>() {
-            return Err(RnnError::DataLength { tensor, shape: self.shape.to_vec(), got: self.data.len() });
+            return Err(RnnError::DataLength {
+                tensor,
+                shape: self.shape.to_vec(),
+                got: self.data.len(),
+            });
         }
         Ok(())
     }
@@ -120,9 +124,17 @@ impl RnnCache {
                 out.push(DirectionTrace {
                     layer,
                     direction,
-                    h: (0..len).flat_map(|t| cache.h_at(t, b).iter().copied()).collect(),
-                    c: (0..len).map(|t| cache.c_at(t, b)).collect::<Option<Vec<_>>>().map(|v| v.concat()),
-                    gates: (0..len).map(|t| cache.gates_at(t, b)).collect::<Option<Vec<_>>>().map(|v| v.concat()),
+                    h: (0..len)
+                        .flat_map(|t| cache.h_at(t, b).iter().copied())
+                        .collect(),
+                    c: (0..len)
+                        .map(|t| cache.c_at(t, b))
+                        .collect::<Option<Vec<_>>>()
+                        .map(|v| v.concat()),
+                    gates: (0..len)
+                        .map(|t| cache.gates_at(t, b))
+                        .collect::<Option<Vec<_>>>()
+                        .map(|v| v.concat()),
                 });
             }
         }
@@ -131,7 +143,11 @@ impl RnnCache {
 
     /// `[L·D, B, H]` final hidden states.
     pub fn h_n(&self) -> Vec<f32> {
-        self.layers.iter().flat_map(|l| &l.directions).flat_map(|d| d.h_final().iter().copied()).collect()
+        self.layers
+            .iter()
+            .flat_map(|l| &l.directions)
+            .flat_map(|d| d.h_final().iter().copied())
+            .collect()
     }
 
     /// `[L·D, B, H]` final LSTM cell states; `None` for RNN/GRU.
@@ -244,13 +260,22 @@ impl RnnModule {
         let spec = &self.spec;
         validate_spec(spec)?;
         if input.shape.len() != 3 {
-            return Err(RnnError::InputRank { got: input.shape.len() });
+            return Err(RnnError::InputRank {
+                got: input.shape.len(),
+            });
         }
         input.check_len("input")?;
         if input.shape[2] != spec.input_size {
-            return Err(RnnError::InputSize { expected: spec.input_size, got: input.shape[2] });
+            return Err(RnnError::InputSize {
+                expected: spec.input_size,
+                got: input.shape[2],
+            });
         }
-        let (batch, seq_len) = if batch_first { (input.shape[0], input.shape[1]) } else { (input.shape[1], input.shape[0]) };
+        let (batch, seq_len) = if batch_first {
+            (input.shape[0], input.shape[1])
+        } else {
+            (input.shape[1], input.shape[0])
+        };
         if seq_len == 0 {
             return Err(RnnError::EmptySequence);
         }
@@ -274,16 +299,31 @@ impl RnnModule {
         } else {
             input.data.to_vec()
         };
-        let mut cache =
-            self.forward_time_major(params, SeqData::Dense(x), seq_len, lengths, h0.map(|t| t.data), c0.map(|t| t.data));
+        let mut cache = self.forward_time_major(
+            params,
+            SeqData::Dense(x),
+            seq_len,
+            lengths,
+            h0.map(|t| t.data),
+            c0.map(|t| t.data),
+        );
         cache.batch_first = batch_first;
         let width = spec.num_directions() * spec.hidden_size;
         let (output, output_shape) = if batch_first {
-            (swap_leading_axes(cache.output(), seq_len, batch, width), [batch, seq_len, width])
+            (
+                swap_leading_axes(cache.output(), seq_len, batch, width),
+                [batch, seq_len, width],
+            )
         } else {
             (cache.output().to_vec(), [seq_len, batch, width])
         };
-        Ok(RnnOutput { output, output_shape, h_n: cache.h_n(), c_n: cache.c_n(), cache })
+        Ok(RnnOutput {
+            output,
+            output_shape,
+            h_n: cache.h_n(),
+            c_n: cache.c_n(),
+            cache,
+        })
     }
 
     /// PyTorch-shaped backward pass for a cache made by [`RnnModule::forward`].
@@ -340,7 +380,11 @@ impl RnnModule {
         let (dirs, hid) = (spec.num_directions(), spec.hidden_size);
         let bh = batch * hid;
         let zeros = vec![0.0f32; bh];
-        let dims = SeqDims { seq_len, batch, lengths: &lengths };
+        let dims = SeqDims {
+            seq_len,
+            batch,
+            lengths: &lengths,
+        };
         let mut layers: Vec<LayerCache> = Vec::with_capacity(spec.num_layers);
         for layer in 0..spec.num_layers {
             let layer_input = match layers.last() {
@@ -358,7 +402,8 @@ impl RnnModule {
                 for t in 0..seq_len {
                     for b in 0..batch {
                         if dims.present(t, b) {
-                            output[(t * batch + b) * width + d * hid..][..hid].copy_from_slice(cache.h_at(t, b));
+                            output[(t * batch + b) * width + d * hid..][..hid]
+                                .copy_from_slice(cache.h_at(t, b));
                         }
                     }
                 }
@@ -366,7 +411,14 @@ impl RnnModule {
             }
             layers.push(LayerCache { directions, output });
         }
-        RnnCache { seq_len, batch, batch_first: false, lengths, input, layers }
+        RnnCache {
+            seq_len,
+            batch,
+            batch_first: false,
+            lengths,
+            input,
+            layers,
+        }
     }
 
     /// Time-major backward pass for a cache made by [`RnnModule::forward_time_major`].
@@ -391,10 +443,18 @@ impl RnnModule {
         let bh = batch * hid;
         let lstm = spec.cell == CellKind::Lstm;
         let zeros = vec![0.0f32; bh];
-        let dims = SeqDims { seq_len, batch, lengths: &cache.lengths };
+        let dims = SeqDims {
+            seq_len,
+            batch,
+            lengths: &cache.lengths,
+        };
         let n_states = spec.num_layers * dirs * bh;
         let mut d_h0 = vec![0.0f32; n_states];
-        let mut d_c0 = if lstm { vec![0.0f32; n_states] } else { Vec::new() };
+        let mut d_c0 = if lstm {
+            vec![0.0f32; n_states]
+        } else {
+            Vec::new()
+        };
 
         // Gradient of the current layer's output; becomes the gradient of its input.
         let mut d_layer_out = d_output.to_vec();
@@ -405,10 +465,18 @@ impl RnnModule {
             };
             let wants_dx = matches!(layer_input, SeqInput::Dense(_));
             let in_size = spec.layer_input_size(layer);
-            let mut d_x = if wants_dx { vec![0.0f32; seq_len * batch * in_size] } else { Vec::new() };
+            let mut d_x = if wants_dx {
+                vec![0.0f32; seq_len * batch * in_size]
+            } else {
+                Vec::new()
+            };
             for d in 0..dirs {
                 let idx = layer * dirs + d;
-                let d_y = StridedRows { data: &d_layer_out, row_stride: dirs * hid, offset: d * hid };
+                let d_y = StridedRows {
+                    data: &d_layer_out,
+                    row_stride: dirs * hid,
+                    offset: d * hid,
+                };
                 let dh_n = d_h_n.map_or(&zeros[..], |g| &g[idx * bh..][..bh]);
                 let dc_n = d_c_n.map(|g| &g[idx * bh..][..bh]);
                 let (dh0, dc0) = self.directions[idx].backward(
@@ -429,7 +497,11 @@ impl RnnModule {
             }
             d_layer_out = d_x;
         }
-        RnnInputGrads { input: d_layer_out, h0: d_h0, c0: lstm.then_some(d_c0) }
+        RnnInputGrads {
+            input: d_layer_out,
+            h0: d_h0,
+            c0: lstm.then_some(d_c0),
+        }
     }
 }
 
@@ -439,11 +511,18 @@ impl RnnModule {
 /// [`RnnError::LengthsCount`], [`RnnError::LengthOutOfRange`].
 pub fn check_lengths(lengths: &[u32], batch: usize, seq_len: usize) -> Result<(), RnnError> {
     if lengths.len() != batch {
-        return Err(RnnError::LengthsCount { expected: batch, got: lengths.len() });
+        return Err(RnnError::LengthsCount {
+            expected: batch,
+            got: lengths.len(),
+        });
     }
     for (sample, &length) in lengths.iter().enumerate() {
         if length == 0 || length as usize > seq_len {
-            return Err(RnnError::LengthOutOfRange { sample, length, seq_len });
+            return Err(RnnError::LengthOutOfRange {
+                sample,
+                length,
+                seq_len,
+            });
         }
     }
     Ok(())

@@ -222,7 +222,12 @@ pub struct RnnConfig {
 impl RnnConfig {
     /// `spec` with `batch_first = false`, `proj_size = 0`, `dropout = 0`.
     pub fn new(spec: RnnSpec) -> Self {
-        RnnConfig { spec, batch_first: false, proj_size: 0, dropout: 0.0 }
+        RnnConfig {
+            spec,
+            batch_first: false,
+            proj_size: 0,
+            dropout: 0.0,
+        }
     }
 
     /// Checks the configuration; returns the warnings of a valid one.
@@ -232,20 +237,29 @@ impl RnnConfig {
     pub fn validate(&self) -> Result<Vec<RnnWarning>, RnnError> {
         validate_spec(&self.spec)?;
         if !(0.0..=1.0).contains(&self.dropout) {
-            return Err(RnnError::InvalidDropout { dropout: self.dropout });
+            return Err(RnnError::InvalidDropout {
+                dropout: self.dropout,
+            });
         }
         if self.proj_size > 0 {
             return Err(match self.spec.cell {
-                CellKind::Lstm => RnnError::ProjSizeNotImplemented { proj_size: self.proj_size },
+                CellKind::Lstm => RnnError::ProjSizeNotImplemented {
+                    proj_size: self.proj_size,
+                },
                 cell => RnnError::ProjSizeNotSupported { cell },
             });
         }
         let mut warnings = Vec::new();
         if self.dropout > 0.0 {
             if self.spec.num_layers > 1 {
-                return Err(RnnError::DropoutNotImplemented { dropout: self.dropout, num_layers: self.spec.num_layers });
+                return Err(RnnError::DropoutNotImplemented {
+                    dropout: self.dropout,
+                    num_layers: self.spec.num_layers,
+                });
             }
-            warnings.push(RnnWarning::DropoutSingleLayer { dropout: self.dropout });
+            warnings.push(RnnWarning::DropoutSingleLayer {
+                dropout: self.dropout,
+            });
         }
         Ok(warnings)
     }
@@ -317,9 +331,15 @@ pub fn rnn_shapes(config: &RnnConfig, batch: usize, seq_len: usize) -> Result<Rn
     let lstm = spec.cell == CellKind::Lstm;
     let out_width = spec.num_directions() * spec.hidden_size;
     let (input, output) = if config.batch_first {
-        ([batch, seq_len, spec.input_size], [batch, seq_len, out_width])
+        (
+            [batch, seq_len, spec.input_size],
+            [batch, seq_len, out_width],
+        )
     } else {
-        ([seq_len, batch, spec.input_size], [seq_len, batch, out_width])
+        (
+            [seq_len, batch, spec.input_size],
+            [seq_len, batch, out_width],
+        )
     };
     let params: Vec<ParamShape> = rnn_param_shapes(spec, "")
         .into_iter()
@@ -343,7 +363,11 @@ pub fn rnn_shapes(config: &RnnConfig, batch: usize, seq_len: usize) -> Result<Rn
 
 /// `[L·D, B, H]`: the shape of h0, c0, h_n and c_n.
 pub fn state_shape(spec: &RnnSpec, batch: usize) -> [usize; 3] {
-    [spec.num_layers * spec.num_directions(), batch, spec.hidden_size]
+    [
+        spec.num_layers * spec.num_directions(),
+        batch,
+        spec.hidden_size,
+    ]
 }
 
 /// Which initial state a shape check is about.
@@ -361,7 +385,12 @@ pub enum StateKind {
 /// [`RnnError::HiddenShape`] naming the expected and the received shape, as PyTorch does
 /// ("Expected hidden size (2, 4, 5), got (4, 2, 5)"; for an LSTM `hidden[0]` / `hidden[1]`);
 /// [`RnnError::UnexpectedCellState`] for a c0 given to an RNN or GRU.
-pub fn check_state_shape(spec: &RnnSpec, batch: usize, kind: StateKind, got: &[usize]) -> Result<(), RnnError> {
+pub fn check_state_shape(
+    spec: &RnnSpec,
+    batch: usize,
+    kind: StateKind,
+    got: &[usize],
+) -> Result<(), RnnError> {
     let which = match (spec.cell, kind) {
         (CellKind::Lstm, StateKind::Hidden) => "hidden[0]",
         (CellKind::Lstm, StateKind::Cell) => "hidden[1]",
@@ -370,7 +399,11 @@ pub fn check_state_shape(spec: &RnnSpec, batch: usize, kind: StateKind, got: &[u
     };
     let expected = state_shape(spec, batch);
     if got != expected {
-        return Err(RnnError::HiddenShape { which, expected, got: got.to_vec() });
+        return Err(RnnError::HiddenShape {
+            which,
+            expected,
+            got: got.to_vec(),
+        });
     }
     Ok(())
 }

@@ -15,7 +15,10 @@ pub fn now_ms() -> f64 {
 /// Milliseconds since the page's time origin (`performance.now()`).
 #[cfg(target_arch = "wasm32")]
 pub fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or_else(js_sys::Date::now)
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or_else(js_sys::Date::now)
 }
 
 /// Gives the browser's event loop a turn (a macrotask via `setTimeout(0)`), so rendering and

@@ -11,7 +11,7 @@ use crate::math::classifier::{ClassifierBatch, ClassifierModel};
 use crate::math::optim::{clip_grad_norm, Adam, AdamConfig};
 
 /// Longest stretch of work between two yields to the browser, in milliseconds.
-pub const SLICE_BUDGET_MS: f64 = 30.0;
+pub const SLICE_BUDGET_MS: f64 = 25.0;
 
 /// Trains a [`ClassifierModel`] on the CPU.
 pub struct CpuTrainer {
@@ -27,13 +27,25 @@ impl CpuTrainer {
     /// A trainer starting from `params` (flat, `model.layout` order) with fresh Adam state.
     pub fn new(model: ClassifierModel, params: Vec<f32>) -> CpuTrainer {
         let n = params.len();
-        CpuTrainer { model, params, adam: Adam::new(AdamConfig::default(), n), grads: vec![0.0; n], chunk: 8 }
+        CpuTrainer {
+            model,
+            params,
+            adam: Adam::new(AdamConfig::default(), n),
+            grads: vec![0.0; n],
+            chunk: 8,
+        }
     }
 
     /// Resumes from parameters and Adam state taken from another backend (device loss).
     pub fn from_state(model: ClassifierModel, params: Vec<f32>, adam: Adam) -> CpuTrainer {
         let n = params.len();
-        CpuTrainer { model, params, adam, grads: vec![0.0; n], chunk: 8 }
+        CpuTrainer {
+            model,
+            params,
+            adam,
+            grads: vec![0.0; n],
+            chunk: 8,
+        }
     }
 
     /// The model architecture.
@@ -58,7 +70,12 @@ impl CpuTrainer {
             let end = (start + self.chunk).min(batch.batch);
             let sub = micro_batch(batch, start..end);
             let t0 = now_ms();
-            let out = self.model.accumulate_loss_and_grads(&self.params, &sub, batch.batch, &mut self.grads);
+            let out = self.model.accumulate_loss_and_grads(
+                &self.params,
+                &sub,
+                batch.batch,
+                &mut self.grads,
+            );
             let dt = now_ms() - t0;
             loss_sum += out.loss_sum as f64;
             correct += out.correct as u32;
@@ -78,7 +95,11 @@ impl CpuTrainer {
             self.adam.config.lr = hyper.lr;
             self.adam.update(&mut self.params, &self.grads);
         }
-        StepResult { loss, correct, skipped }
+        StepResult {
+            loss,
+            correct,
+            skipped,
+        }
     }
 
     /// Forward pass only: the logits `[B, C]` of `batch`, yielding between micro-batches.
@@ -87,7 +108,7 @@ impl CpuTrainer {
         let mut since_yield = now_ms();
         let mut start = 0;
         while start < batch.batch {
-            let end = (start + self.chunk * 4).min(batch.batch);
+            let end = (start + self.chunk * 2).min(batch.batch);
             let sub = micro_batch(batch, start..end);
             out.extend(self.model.forward(&self.params, &sub).logits);
             start = end;
@@ -123,7 +144,13 @@ pub fn micro_batch(batch: &ClassifierBatch, range: std::ops::Range<usize>) -> Cl
     for b in range.clone() {
         tokens.extend_from_slice(&batch.tokens[b * batch.seq_len..b * batch.seq_len + seq_len]);
     }
-    ClassifierBatch { batch: range.len(), seq_len, tokens, lengths, labels: batch.labels[range].to_vec() }
+    ClassifierBatch {
+        batch: range.len(),
+        seq_len,
+        tokens,
+        lengths,
+        labels: batch.labels[range].to_vec(),
+    }
 }
 
 #[cfg(test)]
@@ -140,15 +167,22 @@ mod tests {
             labels: vec![0, 1, 2],
         };
         let s = micro_batch(&b, 0..1);
-        assert_eq!((s.batch, s.seq_len, s.tokens.clone(), s.labels.clone()), (1, 2, vec![1, 2], vec![0]));
+        assert_eq!(
+            (s.batch, s.seq_len, s.tokens.clone(), s.labels.clone()),
+            (1, 2, vec![1, 2], vec![0])
+        );
         let s = micro_batch(&b, 1..3);
-        assert_eq!((s.seq_len, s.tokens.clone(), s.lengths.clone()), (4, vec![3, 4, 5, 6, 7, 0, 0, 0], vec![4, 1]));
+        assert_eq!(
+            (s.seq_len, s.tokens.clone(), s.lengths.clone()),
+            (4, vec![3, 4, 5, 6, 7, 0, 0, 0], vec![4, 1])
+        );
     }
 
     #[test]
     fn chunk_adapts_to_the_time_budget() {
-        // 1 ms per row → about 10 rows fit in a third of a 30 ms budget.
-        assert_eq!(adapt_chunk(8, 8, 8.0), 10);
+        // 1 ms per row → about 8 rows fit in a third of a 25 ms budget.
+        assert_eq!(adapt_chunk(8, 8, 8.0), 8);
+        assert_eq!(adapt_chunk(16, 16, 32.0), 4);
         // Never grows by more than a factor of two at once, never drops below one row.
         assert_eq!(adapt_chunk(4, 4, 0.004), 8);
         assert_eq!(adapt_chunk(8, 8, 1e6), 1);

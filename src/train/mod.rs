@@ -52,14 +52,19 @@ pub enum Engine {
 
 impl Engine {
     /// Enqueues (GPU) or runs (CPU) one optimisation step. Results come from [`Engine::drain`].
-    pub async fn step(&mut self, batch: &ClassifierBatch, hyper: &Hyper, pending: &mut Vec<StepResult>) -> Result<(), GpuError> {
+    pub async fn step(
+        &mut self,
+        batch: &ClassifierBatch,
+        hyper: &Hyper,
+        pending: &mut Vec<StepResult>,
+    ) -> Result<(), GpuError> {
         match self {
             Engine::Cpu(t) => {
                 pending.push(t.step(batch, hyper).await);
                 Ok(())
             }
             Engine::Gpu { gpu, in_flight, .. } => {
-                gpu.train_step(batch, hyper.lr)?;
+                gpu.train_step_clipped(batch, hyper.lr, hyper.max_norm)?;
                 *in_flight += 1;
                 Ok(())
             }
@@ -78,7 +83,11 @@ impl Engine {
     pub async fn drain(&mut self, pending: &mut Vec<StepResult>) -> Result<(), GpuError> {
         if let Engine::Gpu { gpu, in_flight, .. } = self {
             for r in gpu.drain_results().await? {
-                pending.push(StepResult { loss: r.loss, correct: r.correct, skipped: false });
+                pending.push(StepResult {
+                    loss: r.loss,
+                    correct: r.correct,
+                    skipped: r.skipped,
+                });
             }
             *in_flight = 0;
         }

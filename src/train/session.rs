@@ -11,6 +11,7 @@ use std::rc::Rc;
 use super::clock::{now_ms, sleep_ms, yield_now};
 use super::cpu::CpuTrainer;
 use super::{Engine, Hyper, StepResult};
+use crate::config::{BackendChoice, Head, TrainConfig};
 use crate::data::batches::Batches;
 use crate::data::names::NamesDataset;
 use crate::data::normalize::VOCAB_SIZE;
@@ -20,7 +21,6 @@ use crate::gpu::context::GpuContext;
 use crate::math::classifier::{argmax, ClassifierModel};
 use crate::math::init::init_params;
 use crate::math::loss::cross_entropy;
-use crate::config::{BackendChoice, Head, TrainConfig};
 use crate::math::params::{Nonlinearity, RnnSpec};
 
 /// The recurrent module of a run for `input_size` symbols.
@@ -152,29 +152,59 @@ impl TrainControl {
     }
 }
 
+/// Milliseconds between weight snapshots published during training (for predictions).
+const PUBLISH_EVERY_MS: f64 = 2000.0;
 /// GPU steps enqueued before the loop waits for their results.
 const MAX_IN_FLIGHT: usize = 8;
 /// Names per validation batch.
 const EVAL_BATCH: usize = 256;
 
 /// Picks the backend: the GPU when wanted and available, otherwise the CPU with a notice.
-pub async fn make_engine(cfg: &TrainConfig, model: ClassifierModel, params: Vec<f32>, max_seq_len: usize) -> (Engine, BackendKind) {
+pub async fn make_engine(
+    cfg: &TrainConfig,
+    model: ClassifierModel,
+    params: Vec<f32>,
+    max_seq_len: usize,
+) -> (Engine, BackendKind) {
     if cfg.backend == BackendChoice::Cpu {
-        return (Engine::Cpu(CpuTrainer::new(model, params)), BackendKind::Cpu { notice: None });
+        return (
+            Engine::Cpu(CpuTrainer::new(model, params)),
+            BackendKind::Cpu { notice: None },
+        );
     }
     let max_batch = cfg.batch_size.max(EVAL_BATCH);
     let gpu = match GpuContext::new().await {
         Ok(ctx) => {
             let description = ctx.description();
-            GpuClassifier::new(&ctx, model.spec, model.num_classes, &params, max_batch, max_seq_len).map(|g| (g, description))
+            GpuClassifier::new(
+                &ctx,
+                model.spec,
+                model.num_classes,
+                &params,
+                max_batch,
+                max_seq_len,
+            )
+            .map(|g| (g, description))
         }
         Err(e) => Err(e),
     };
     match gpu {
-        Ok((gpu, description)) => (Engine::Gpu { gpu: Box::new(gpu), model, in_flight: 0 }, BackendKind::Gpu { description }),
+        Ok((gpu, description)) => (
+            Engine::Gpu {
+                gpu: Box::new(gpu),
+                model,
+                in_flight: 0,
+            },
+            BackendKind::Gpu { description },
+        ),
         Err(e) => {
             let notice = format!("GPU unavailable ({e}); training on the CPU instead.");
-            (Engine::Cpu(CpuTrainer::new(model, params)), BackendKind::Cpu { notice: Some(notice) })
+            (
+                Engine::Cpu(CpuTrainer::new(model, params)),
+                BackendKind::Cpu {
+                    notice: Some(notice),
+                },
+            )
         }
     }
 }
@@ -185,29 +215,59 @@ pub async fn make_engine(cfg: &TrainConfig, model: ClassifierModel, params: Vec<
 ///
 /// The split is `Split::new(data, cfg.seed, VAL_FRACTION)`; the batch order of epoch `e` is
 /// seeded by `(cfg.seed, e)`; the initialisation by `cfg.seed`.
-pub async fn run_session(cfg: &TrainConfig, data: &NamesDataset, control: &TrainControl, on_event: &mut dyn FnMut(TrainEvent)) {
+pub async fn run_session(
+    cfg: &TrainConfig,
+    data: &NamesDataset,
+    control: &TrainControl,
+    on_event: &mut dyn FnMut(TrainEvent),
+) {
     let split = Split::new(data, cfg.seed as u64, VAL_FRACTION);
     if cfg.head != Head::Last {
-        on_event(TrainEvent::Error("head=padded is not implemented yet: use head=last.".into()));
+        on_event(TrainEvent::Error(
+            "head=padded is not implemented yet: use head=last.".into(),
+        ));
         return;
     }
     let spec = spec_of(cfg, VOCAB_SIZE);
     let model = ClassifierModel::new(spec, data.num_classes());
     let params = init_params(&model.layout, &model.spec, cfg.seed as u64);
-    on_event(TrainEvent::Weights(Rc::new(Weights { model: model.clone(), params: params.clone(), step: 0 })));
-    let max_len = data.samples().iter().map(|s| s.tokens.len()).max().unwrap_or(1);
+    on_event(TrainEvent::Weights(Rc::new(Weights {
+        model: model.clone(),
+        params: params.clone(),
+        step: 0,
+    })));
+    let max_len = data
+        .samples()
+        .iter()
+        .map(|s| s.tokens.len())
+        .max()
+        .unwrap_or(1);
     let (mut engine, backend) = make_engine(cfg, model, params, max_len).await;
+    if control.is_stopped() {
+        // Reset while the GPU was being set up: drop the engine (and its device) at once.
+        return;
+    }
     on_event(TrainEvent::Backend(backend));
-    let hyper = Hyper { lr: cfg.lr as f32, max_norm: cfg.max_norm as f32 };
+    let hyper = Hyper {
+        lr: cfg.lr as f32,
+        max_norm: cfg.max_norm as f32,
+    };
 
     let mut step: u64 = 0;
     let mut recent: VecDeque<f32> = VecDeque::with_capacity(20);
     let mut pending: Vec<StepResult> = Vec::new();
+    let mut last_publish = now_ms();
     for epoch in 1..=cfg.epochs {
         let t0 = now_ms();
         let mut epoch_loss = 0.0f64;
         let mut epoch_steps = 0u32;
-        for batch in Batches::train_epoch(data, &split.train, cfg.batch_size, cfg.seed as u64, (epoch - 1) as u64) {
+        for batch in Batches::train_epoch(
+            data,
+            &split.train,
+            cfg.batch_size,
+            cfg.seed as u64,
+            (epoch - 1) as u64,
+        ) {
             if !wait_while_paused(control, &engine, step, on_event).await {
                 return;
             }
@@ -221,8 +281,20 @@ pub async fn run_session(cfg: &TrainConfig, data: &NamesDataset, control: &Train
                     return;
                 }
             }
-            if !report_steps(&mut pending, &mut step, epoch, &mut recent, &mut epoch_loss, &mut epoch_steps, on_event) {
+            if !report_steps(
+                &mut pending,
+                &mut step,
+                epoch,
+                &mut recent,
+                &mut epoch_loss,
+                &mut epoch_steps,
+                on_event,
+            ) {
                 return;
+            }
+            if now_ms() - last_publish > PUBLISH_EVERY_MS && engine.in_flight() == 0 {
+                publish_weights(&engine, step, on_event).await;
+                last_publish = now_ms();
             }
             yield_now().await;
         }
@@ -230,7 +302,15 @@ pub async fn run_session(cfg: &TrainConfig, data: &NamesDataset, control: &Train
             on_event(TrainEvent::Error(format!("Training stopped: {e}")));
             return;
         }
-        if !report_steps(&mut pending, &mut step, epoch, &mut recent, &mut epoch_loss, &mut epoch_steps, on_event) {
+        if !report_steps(
+            &mut pending,
+            &mut step,
+            epoch,
+            &mut recent,
+            &mut epoch_loss,
+            &mut epoch_steps,
+            on_event,
+        ) {
             return;
         }
         let sec = (now_ms() - t0) / 1e3;
@@ -241,8 +321,18 @@ pub async fn run_session(cfg: &TrainConfig, data: &NamesDataset, control: &Train
                 return;
             }
         };
-        let train_loss = if epoch_steps > 0 { (epoch_loss / epoch_steps as f64) as f32 } else { f32::NAN };
-        on_event(TrainEvent::Epoch(EpochReport { epoch, train_loss, val_loss, val_acc, sec }));
+        let train_loss = if epoch_steps > 0 {
+            (epoch_loss / epoch_steps as f64) as f32
+        } else {
+            f32::NAN
+        };
+        on_event(TrainEvent::Epoch(EpochReport {
+            epoch,
+            train_loss,
+            val_loss,
+            val_acc,
+            sec,
+        }));
         publish_weights(&engine, step, on_event).await;
         if control.is_stopped() {
             return;
@@ -272,7 +362,10 @@ fn report_steps(
             return false;
         }
         if r.skipped {
-            on_event(TrainEvent::Notice(format!("Step {}: the gradient norm was not finite, so the update was skipped.", *step)));
+            on_event(TrainEvent::Notice(format!(
+                "Step {}: the gradient norm was not finite, so the update was skipped.",
+                *step
+            )));
         }
         if recent.len() == 20 {
             recent.pop_front();
@@ -281,13 +374,23 @@ fn report_steps(
         *epoch_loss += r.loss as f64;
         *epoch_steps += 1;
         let mean_loss_20 = recent.iter().sum::<f32>() / recent.len() as f32;
-        on_event(TrainEvent::Step { step: *step, epoch, loss: r.loss, mean_loss_20 });
+        on_event(TrainEvent::Step {
+            step: *step,
+            epoch,
+            loss: r.loss,
+            mean_loss_20,
+        });
     }
     true
 }
 
 /// Blocks (asynchronously) while paused. Returns false when the session was stopped.
-async fn wait_while_paused(control: &TrainControl, engine: &Engine, step: u64, on_event: &mut dyn FnMut(TrainEvent)) -> bool {
+async fn wait_while_paused(
+    control: &TrainControl,
+    engine: &Engine,
+    step: u64,
+    on_event: &mut dyn FnMut(TrainEvent),
+) -> bool {
     if control.is_paused() {
         publish_weights(engine, step, on_event).await;
         while control.is_paused() {
@@ -299,14 +402,24 @@ async fn wait_while_paused(control: &TrainControl, engine: &Engine, step: u64, o
 
 async fn publish_weights(engine: &Engine, step: u64, on_event: &mut dyn FnMut(TrainEvent)) {
     match engine.params().await {
-        Ok(params) => on_event(TrainEvent::Weights(Rc::new(Weights { model: engine.model().clone(), params, step }))),
-        Err(e) => on_event(TrainEvent::Notice(format!("Could not read the weights back: {e}"))),
+        Ok(params) => on_event(TrainEvent::Weights(Rc::new(Weights {
+            model: engine.model().clone(),
+            params,
+            step,
+        }))),
+        Err(e) => on_event(TrainEvent::Notice(format!(
+            "Could not read the weights back: {e}"
+        ))),
     }
 }
 
 /// Mean validation loss and accuracy over the distinct (name, language) pairs of the split.
 /// `val` are sample indices of `data` (the split's validation side).
-pub async fn evaluate(engine: &mut Engine, data: &NamesDataset, val: &[usize]) -> Result<(f32, f32), crate::gpu::GpuError> {
+pub async fn evaluate(
+    engine: &mut Engine,
+    data: &NamesDataset,
+    val: &[usize],
+) -> Result<(f32, f32), crate::gpu::GpuError> {
     let classes = data.num_classes();
     let mut loss_sum = 0.0f64;
     let mut correct = 0usize;
@@ -318,7 +431,10 @@ pub async fn evaluate(engine: &mut Engine, data: &NamesDataset, val: &[usize]) -
         total += batch.batch;
         yield_now().await;
     }
-    Ok(((loss_sum / total.max(1) as f64) as f32, correct as f32 / total.max(1) as f32))
+    Ok((
+        (loss_sum / total.max(1) as f64) as f32,
+        correct as f32 / total.max(1) as f32,
+    ))
 }
 
 /// Rows of `logits` `[B, C]` whose arg-max equals the label (first maximum wins on ties).

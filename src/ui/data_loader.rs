@@ -31,53 +31,27 @@ pub enum LoadState {
     Failed(String),
 }
 
-/// The class files named by a manifest.
-///
-/// Accepted shapes: `{"files": ["Arabic.txt", …]}`, `{"classes": [{"file": "Arabic.txt", …}, …]}`
-/// or a bare array of file names. Errors: a message naming what is missing.
-pub fn manifest_files(json: &str) -> Result<Vec<String>, String> {
-    let value: serde_json::Value =
-        serde_json::from_str(json).map_err(|e| format!("manifest.json is not valid JSON: {e}"))?;
-    let list = match &value {
-        serde_json::Value::Array(a) => a.clone(),
-        serde_json::Value::Object(o) => o
-            .get("files")
-            .or_else(|| o.get("classes"))
-            .and_then(|v| v.as_array().cloned())
-            .ok_or("manifest.json has no \"files\" list")?,
-        _ => return Err("manifest.json has no \"files\" list".into()),
-    };
-    let files: Vec<String> = list
-        .iter()
-        .filter_map(|v| match v {
-            serde_json::Value::String(s) => Some(s.clone()),
-            serde_json::Value::Object(o) => o.get("file").and_then(|f| f.as_str()).map(str::to_owned),
-            _ => None,
-        })
-        .collect();
-    if files.is_empty() {
-        return Err("manifest.json lists no class files".into());
-    }
-    if let Some(bad) = files.iter().find(|f| f.contains('/') || f.contains("..") || !f.ends_with(".txt")) {
-        return Err(format!("manifest.json lists an unexpected file name: {bad}"));
-    }
-    Ok(files)
-}
-
 /// Fetches `url` as text. Errors: a message with the URL and the HTTP status or network error.
 async fn fetch_text(url: &str) -> Result<String, String> {
     let window = web_sys::window().ok_or("no window")?;
     let response = JsFuture::from(window.fetch_with_str(url))
         .await
         .map_err(|e| format!("could not fetch {url}: {}", js_message(&e)))?;
-    let response: web_sys::Response = response.dyn_into().map_err(|_| format!("{url}: not a response"))?;
+    let response: web_sys::Response = response
+        .dyn_into()
+        .map_err(|_| format!("{url}: not a response"))?;
     if !response.ok() {
-        return Err(format!("{url}: HTTP {} {}", response.status(), response.status_text()));
+        return Err(format!(
+            "{url}: HTTP {} {}",
+            response.status(),
+            response.status_text()
+        ));
     }
     let text = JsFuture::from(response.text().map_err(|e| js_message(&e))?)
         .await
         .map_err(|e| format!("could not read {url}: {}", js_message(&e)))?;
-    text.as_string().ok_or_else(|| format!("{url}: body is not text"))
+    text.as_string()
+        .ok_or_else(|| format!("{url}: body is not text"))
 }
 
 fn js_message(e: &wasm_bindgen::JsValue) -> String {
@@ -99,7 +73,7 @@ pub async fn load(progress: impl Fn(usize, usize) + 'static) -> Result<LoadedDat
              (a plain `trunk build` does it too) and reload."
         )
     })?;
-    let files = manifest_files(&manifest)?;
+    let files = training_bridge::manifest_files(&manifest)?;
     let total = files.len();
     progress(0, total);
     let done = Rc::new(Cell::new(0usize));
@@ -114,6 +88,9 @@ pub async fn load(progress: impl Fn(usize, usize) + 'static) -> Result<LoadedDat
             text.map(|t| (file.clone(), t))
         }
     });
-    let texts = join_all(fetches).await.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let texts = join_all(fetches)
+        .await
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()?;
     training_bridge::build_dataset(texts)
 }

@@ -1,16 +1,519 @@
-//! English and 简体中文 text of the app shell and the lessons, and the interface language.
+//! Interface language: English and 简体中文.
 //!
-//! The language is kept in the URL (`lang=en|zh`) only once the user chose one; otherwise it
-//! follows the browser (`navigator.language` starting with `zh` → Chinese). Every string is a
-//! [`Tr`] pair, so a missing translation does not compile. Formulas and PyTorch names are the
-//! same in both languages.
+//! Every piece of UI text lives in one [`Strings`] table per language ([`EN`], [`ZH`]); a
+//! missing translation is a compile error, because both are values of the same struct. The
+//! language is `lang=en|zh` in the URL when the user chose one, otherwise the browser's
+//! (`navigator.language`). [`Locale`] is provided as context by the app shell.
+//!
+//! Numbers inside sentences go through the `fn` fields, so each language orders them itself.
+//! Messages that come from the layers below (loader and training errors) stay in English.
+//!
+//! The lessons' texts are [`Tr`] pairs (English, Chinese) grouped by lesson ([`common`],
+//! [`index`], [`unroll`], …), with `{0}`-style placeholders filled by [`Tr::fill`]; a pair
+//! cannot lack one of its languages either. No lesson text contains a computed number.
 
 use crate::config::lessons::LessonId;
-use crate::config::query::{NoticeKind, URL_VERSION};
-use crate::config::{Lang, UrlNotice};
+use crate::config::query::{NoticeKind, UrlNotice};
 use leptos::prelude::*;
 
-/// One text in both languages.
+pub use crate::config::Lang;
+
+/// The app's language state: the language chosen in the URL (or by the switcher), if any, and
+/// the browser's.
+#[derive(Clone, Copy, Debug)]
+pub struct Locale {
+    /// `Some` when the user chose a language (then it is written to the URL as `lang`).
+    pub chosen: RwSignal<Option<Lang>>,
+    /// The browser's language, used when none was chosen.
+    pub browser: Lang,
+}
+
+impl Locale {
+    /// The language in effect (reactive).
+    pub fn lang(&self) -> Lang {
+        self.chosen.get().unwrap_or(self.browser)
+    }
+
+    /// The text table of the language in effect (reactive).
+    pub fn t(&self) -> &'static Strings {
+        strings(self.lang())
+    }
+
+    /// Chooses `lang` (the switcher).
+    pub fn choose(&self, lang: Lang) {
+        self.chosen.set(Some(lang));
+    }
+}
+
+/// The [`Locale`] provided by the app shell. Panics only if called outside the app (a bug).
+pub fn use_locale() -> Locale {
+    expect_context::<Locale>()
+}
+
+/// `zh` when the browser's preferred language is Chinese, otherwise `en`.
+pub fn browser_lang() -> Lang {
+    let language = web_sys::window()
+        .and_then(|w| w.navigator().language())
+        .unwrap_or_default();
+    if language.to_ascii_lowercase().starts_with("zh") {
+        Lang::Zh
+    } else {
+        Lang::En
+    }
+}
+
+/// The text table of `lang`.
+pub fn strings(lang: Lang) -> &'static Strings {
+    match lang {
+        Lang::En => &EN,
+        Lang::Zh => &ZH,
+    }
+}
+
+/// Text of the charts (axis titles, legends, empty-chart messages).
+#[derive(Debug)]
+pub struct ChartText {
+    /// x axis of the loss chart.
+    pub step: &'static str,
+    /// x axis of the validation chart.
+    pub epoch: &'static str,
+    /// Loss axis.
+    pub loss: &'static str,
+    /// Accuracy axis.
+    pub accuracy: &'static str,
+    /// Legend: per-step batch loss.
+    pub batch_loss: &'static str,
+    /// Legend: mean of the last 20 steps.
+    pub mean_20: &'static str,
+    /// Legend: the loss of a uniform guess, ln C.
+    pub uniform: &'static str,
+    /// Legend: mean training loss of an epoch.
+    pub train_loss: &'static str,
+    /// Legend: validation loss.
+    pub val_loss: &'static str,
+    /// Legend: validation accuracy.
+    pub val_acc: &'static str,
+    /// Empty loss chart.
+    pub loss_empty: &'static str,
+    /// Empty validation chart.
+    pub val_empty: &'static str,
+}
+
+/// All UI text of one language.
+#[allow(missing_docs)] // the field names say what each text is
+#[derive(Debug)]
+pub struct Strings {
+    pub html_lang: &'static str,
+    pub brand_tag: &'static str,
+    pub nav_label: &'static str,
+    pub nav_names: &'static str,
+    pub lang_label: &'static str,
+    pub footer: &'static str,
+    pub unknown_lesson: fn(&str) -> String,
+
+    pub url_notice_title: &'static str,
+    pub dismiss: &'static str,
+
+    pub title: &'static str,
+    pub lede: &'static str,
+
+    pub config_title: &'static str,
+    pub cell: &'static str,
+    pub cell_help_lstm: &'static str,
+    pub cell_help_gru: &'static str,
+    pub cell_help_rnn: &'static str,
+    pub hidden_size: &'static str,
+    pub hidden_size_help: &'static str,
+    pub batch_size: &'static str,
+    pub batch_size_help: &'static str,
+    pub lr: &'static str,
+    pub lr_help: &'static str,
+    pub epochs: &'static str,
+    pub epochs_help: &'static str,
+    pub seed: &'static str,
+    pub seed_help: &'static str,
+    pub backend: &'static str,
+    pub backend_auto: &'static str,
+    pub backend_cpu: &'static str,
+    pub backend_help_auto: &'static str,
+    pub backend_help_gpu: &'static str,
+    pub backend_help_cpu: &'static str,
+    pub start: &'static str,
+    pub train_again: &'static str,
+    pub pause: &'static str,
+    pub resume: &'static str,
+    pub reset: &'static str,
+    pub locked_hint: &'static str,
+
+    pub progress: &'static str,
+    pub status_idle: &'static str,
+    pub status_running: &'static str,
+    pub status_paused: &'static str,
+    pub status_finished: &'static str,
+    pub status_error: &'static str,
+    pub backend_label: &'static str,
+    pub backend_pending: &'static str,
+    pub stat_epoch: &'static str,
+    pub stat_step: &'static str,
+    pub stat_train_loss: &'static str,
+    pub stat_val_acc: &'static str,
+    pub stat_val_loss: &'static str,
+    pub stat_epoch_time: &'static str,
+    pub of_total: fn(&str) -> String,
+    pub mean_20_steps: &'static str,
+    pub after_epoch: fn(u32) -> String,
+    pub after_each_epoch: &'static str,
+    pub progress_aria: &'static str,
+    pub progress_label: fn(u32, &str, f64) -> String,
+    pub waiting_for_data: &'static str,
+
+    pub curves: &'static str,
+    pub chart_loss_caption: &'static str,
+    pub chart_val_caption: &'static str,
+    pub chart: ChartText,
+
+    pub predict_title: &'static str,
+    pub predict_placeholder: &'static str,
+    pub predict_aria: &'static str,
+    pub predict_empty: &'static str,
+    pub predict_before_start: &'static str,
+    pub predict_waiting_data: &'static str,
+    /// The typed name (as given) normalises to nothing the model can read.
+    pub predict_no_letters: fn(&str) -> String,
+    pub weights_init: &'static str,
+    pub weights_from_step: fn(&str) -> String,
+
+    pub data_title: &'static str,
+    pub data_note: &'static str,
+    pub data_languages: &'static str,
+    pub data_lines: &'static str,
+    pub data_pairs: &'static str,
+    pub data_skipped: &'static str,
+    pub data_train: &'static str,
+    pub data_val: &'static str,
+    pub per_language: &'static str,
+    pub col_language: &'static str,
+    pub col_lines: &'static str,
+    pub col_distinct: &'static str,
+    pub loading: &'static str,
+    pub loading_files: fn(usize, usize) -> String,
+    pub data_error: &'static str,
+
+    pub notice: fn(&UrlNotice) -> String,
+}
+
+fn notice_en(n: &UrlNotice) -> String {
+    n.to_string()
+}
+
+fn notice_zh(n: &UrlNotice) -> String {
+    let (field, raw) = (&n.field, &n.raw);
+    match &n.kind {
+        NoticeKind::Clamped { range, to } => {
+            format!("{field}：“{raw}”超出范围 {range}，已改用 {to}")
+        }
+        NoticeKind::Invalid { expected, default } => {
+            format!("{field}：“{raw}”无效（应为 {expected}），已改用默认值 {default}")
+        }
+        NoticeKind::UnknownKey => format!("“{field}”不是本页面的设置，已忽略"),
+        NoticeKind::Repeated { used } => {
+            format!("{field} 出现了多次：忽略“{raw}”，使用最后一个值“{used}”")
+        }
+        NoticeKind::NewerVersion => {
+            format!("此链接来自更新版本的 Unroll（v={raw}），所有设置均使用默认值")
+        }
+        NoticeKind::IgnoredNewerVersion => {
+            format!("{field}：“{raw}”已忽略，因为链接来自更新的版本")
+        }
+        NoticeKind::BadVersion => format!("v：“{raw}”不是已知的版本号，按 v=1 读取"),
+        NoticeKind::OtherLesson { expected } => {
+            format!("lesson：“{raw}”不是本页面（{expected}），已忽略")
+        }
+        NoticeKind::ListTruncated { max_len } => {
+            format!("{field}：超过 {max_len} 个值，只使用前 {max_len} 个")
+        }
+        NoticeKind::More { count } => format!("另有 {count} 项设置被忽略或调整"),
+    }
+}
+
+/// English.
+pub static EN: Strings = Strings {
+    html_lang: "en",
+    brand_tag: "RNN · LSTM · GRU, live in your browser",
+    nav_label: "Pages",
+    nav_names: "Train on names",
+    lang_label: "Language",
+    footer: "Unroll computes every number on this page in your browser: Rust compiled to WebAssembly, \
+             WGSL compute shaders on WebGPU, and the same maths in plain Rust on the CPU.",
+    unknown_lesson: |l| format!("lesson: “{l}” is not a page of Unroll; showing the training page"),
+
+    url_notice_title: "Some settings in the link were adjusted",
+    dismiss: "Dismiss",
+
+    title: "Which language is this surname from?",
+    lede: "A recurrent network reads a surname one letter at a time and guesses its language among 18. \
+           It trains right here in this tab: on your GPU through WebGPU when the browser offers it, \
+           otherwise on the CPU. Every number below is computed live.",
+
+    config_title: "Model & training",
+    cell: "Cell",
+    cell_help_lstm: "nn.LSTM: gates i, f, g, o and a cell state c_t",
+    cell_help_gru: "nn.GRU: gates r, z, n",
+    cell_help_rnn: "nn.RNN: h_t = tanh(W_ih x_t + W_hh h_(t−1) + b)",
+    hidden_size: "Hidden size",
+    hidden_size_help: "8–256 features in h_t",
+    batch_size: "Batch size",
+    batch_size_help: "1–512 names per step",
+    lr: "Learning rate",
+    lr_help: "Adam, 0.00001–1",
+    epochs: "Epochs",
+    epochs_help: "1–100 passes over the training names",
+    seed: "Seed",
+    seed_help: "fixes initialisation, split and batch order",
+    backend: "Backend",
+    backend_auto: "Automatic",
+    backend_cpu: "CPU",
+    backend_help_auto: "WebGPU when the browser offers an adapter, else the CPU",
+    backend_help_gpu: "WebGPU; falls back to the CPU with a notice",
+    backend_help_cpu: "the same maths in Rust on the CPU",
+    start: "Start training",
+    train_again: "Train again",
+    pause: "Pause",
+    resume: "Resume",
+    reset: "Reset",
+    locked_hint: "Settings are locked while a session runs; reset to change them.",
+
+    progress: "Progress",
+    status_idle: "Ready",
+    status_running: "Training",
+    status_paused: "Paused",
+    status_finished: "Finished",
+    status_error: "Stopped by an error",
+    backend_label: "Backend",
+    backend_pending: "chosen when training starts",
+    stat_epoch: "Epoch",
+    stat_step: "Step",
+    stat_train_loss: "Training loss",
+    stat_val_acc: "Validation accuracy",
+    stat_val_loss: "Validation loss",
+    stat_epoch_time: "Time per epoch",
+    of_total: |n| format!("of {n}"),
+    mean_20_steps: "mean of the last 20 steps",
+    after_epoch: |e| format!("after epoch {e}"),
+    after_each_epoch: "after each epoch",
+    progress_aria: "Training progress",
+    progress_label: |epochs, steps, pct| {
+        let unit = if epochs == 1 { "epoch" } else { "epochs" };
+        format!("{epochs} {unit} × {steps} steps · {pct:.0}% done")
+    },
+    waiting_for_data: "Waiting for the data set",
+
+    curves: "Learning curves",
+    chart_loss_caption: "Training loss per step",
+    chart_val_caption: "Validation loss and accuracy per epoch",
+    chart: ChartText {
+        step: "step",
+        epoch: "epoch",
+        loss: "loss (nats)",
+        accuracy: "accuracy",
+        batch_loss: "batch loss",
+        mean_20: "mean of last 20",
+        uniform: "uniform guess",
+        train_loss: "train loss",
+        val_loss: "validation loss",
+        val_acc: "validation accuracy",
+        loss_empty: "The loss appears here once training starts",
+        val_empty: "Validation runs at the end of each epoch",
+    },
+
+    predict_title: "Try a name",
+    predict_placeholder: "e.g. Nguyen, Schmidt, Rossi",
+    predict_aria: "Surname to classify",
+    predict_empty: "Predictions update as you type, from the weights being trained.",
+    predict_before_start: "Start training, then type a name to see what the model thinks.",
+    predict_waiting_data: "Waiting for the data set…",
+    predict_no_letters: |name| {
+        format!(
+            "No usable letters in “{name}”: the model only reads the letters a–z and A–Z \
+             (accents are removed) and the symbols space . , ; '"
+        )
+    },
+    weights_init: "Weights: the random initialisation (step 0)",
+    weights_from_step: |s| format!("Weights from step {s}"),
+
+    data_title: "The data set",
+    data_note: "Surnames from the PyTorch tutorial's 18 language files, normalised to the letters a–z, \
+                A–Z and a few marks; each (name, language) pair counts once.",
+    data_languages: "Languages",
+    data_lines: "Lines in the files",
+    data_pairs: "Distinct pairs",
+    data_skipped: "Skipped lines",
+    data_train: "Training pairs",
+    data_val: "Validation pairs",
+    per_language: "Per language",
+    col_language: "Language",
+    col_lines: "Lines",
+    col_distinct: "Distinct",
+    loading: "Loading the names data set…",
+    loading_files: |done, total| format!("Loading the names data set… {done} of {total} files"),
+    data_error: "The data set could not be loaded. ",
+
+    notice: notice_en,
+};
+
+/// 简体中文.
+pub static ZH: Strings = Strings {
+    html_lang: "zh-CN",
+    brand_tag: "RNN · LSTM · GRU，在浏览器中实时运行",
+    nav_label: "页面",
+    nav_names: "姓氏分类训练",
+    lang_label: "语言",
+    footer: "本页的每一个数字都在你的浏览器中计算：Rust 编译为 WebAssembly，WGSL 计算着色器运行在 WebGPU 上，\
+             CPU 上则由纯 Rust 执行同样的数学运算。",
+    unknown_lesson: |l| format!("lesson：“{l}”不是 Unroll 的页面，显示训练页面"),
+
+    url_notice_title: "链接中的部分设置已被调整",
+    dismiss: "关闭",
+
+    title: "这个姓氏来自哪种语言？",
+    lede: "循环神经网络逐个字母读入一个姓氏，并在 18 种语言中猜出它的来源。训练就在这个标签页里进行：\
+           浏览器支持时通过 WebGPU 在你的 GPU 上运行，否则在 CPU 上运行。下面的每个数字都是实时计算的。",
+
+    config_title: "模型与训练",
+    cell: "单元",
+    cell_help_lstm: "nn.LSTM：门 i、f、g、o 和细胞状态 c_t",
+    cell_help_gru: "nn.GRU：门 r、z、n",
+    cell_help_rnn: "nn.RNN：h_t = tanh(W_ih x_t + W_hh h_(t−1) + b)",
+    hidden_size: "隐藏层大小",
+    hidden_size_help: "h_t 的特征数，8–256",
+    batch_size: "批大小",
+    batch_size_help: "每步 1–512 个姓氏",
+    lr: "学习率",
+    lr_help: "Adam，0.00001–1",
+    epochs: "轮数",
+    epochs_help: "遍历训练集 1–100 次",
+    seed: "随机种子",
+    seed_help: "决定初始化、数据划分和批次顺序",
+    backend: "后端",
+    backend_auto: "自动",
+    backend_cpu: "CPU",
+    backend_help_auto: "浏览器提供适配器时用 WebGPU，否则用 CPU",
+    backend_help_gpu: "WebGPU；不可用时改用 CPU 并给出提示",
+    backend_help_cpu: "在 CPU 上用 Rust 执行同样的数学运算",
+    start: "开始训练",
+    train_again: "重新训练",
+    pause: "暂停",
+    resume: "继续",
+    reset: "重置",
+    locked_hint: "训练进行中设置已锁定；重置后即可修改。",
+
+    progress: "进度",
+    status_idle: "就绪",
+    status_running: "训练中",
+    status_paused: "已暂停",
+    status_finished: "已完成",
+    status_error: "因错误停止",
+    backend_label: "后端",
+    backend_pending: "开始训练时选择",
+    stat_epoch: "轮次",
+    stat_step: "步数",
+    stat_train_loss: "训练损失",
+    stat_val_acc: "验证准确率",
+    stat_val_loss: "验证损失",
+    stat_epoch_time: "每轮用时",
+    of_total: |n| format!("共 {n} 步"),
+    mean_20_steps: "最近 20 步的平均值",
+    after_epoch: |e| format!("第 {e} 轮之后"),
+    after_each_epoch: "每轮结束后计算",
+    progress_aria: "训练进度",
+    progress_label: |epochs, steps, pct| format!("{epochs} 轮 × 每轮 {steps} 步 · 已完成 {pct:.0}%"),
+    waiting_for_data: "等待数据集",
+
+    curves: "学习曲线",
+    chart_loss_caption: "每一步的训练损失",
+    chart_val_caption: "每轮的验证损失与准确率",
+    chart: ChartText {
+        step: "步数",
+        epoch: "轮次",
+        loss: "损失（nats）",
+        accuracy: "准确率",
+        batch_loss: "批次损失",
+        mean_20: "最近 20 步平均",
+        uniform: "均匀猜测",
+        train_loss: "训练损失",
+        val_loss: "验证损失",
+        val_acc: "验证准确率",
+        loss_empty: "开始训练后这里会显示损失",
+        val_empty: "每轮结束时进行验证",
+    },
+
+    predict_title: "试一个姓氏",
+    predict_placeholder: "例如 Nguyen、Schmidt、Rossi",
+    predict_aria: "要分类的姓氏",
+    predict_empty: "输入时预测会随之更新，使用的是正在训练的权重。",
+    predict_before_start: "先开始训练，再输入一个姓氏，看看模型怎么判断。",
+    predict_waiting_data: "正在等待数据集…",
+    predict_no_letters: |name| {
+        format!("“{name}”中没有可用的字母：模型只读取字母 a–z、A–Z（重音会被去掉）以及空格和 . , ; ' 这几个符号")
+    },
+    weights_init: "权重：随机初始化（第 0 步）",
+    weights_from_step: |s| format!("权重来自第 {s} 步"),
+
+    data_title: "数据集",
+    data_note: "姓氏来自 PyTorch 教程的 18 个语言文件，规范化为字母 a–z、A–Z 和少数标点；\
+                每个（姓氏，语言）对只计一次。",
+    data_languages: "语言数",
+    data_lines: "文件行数",
+    data_pairs: "不同的对",
+    data_skipped: "跳过的行",
+    data_train: "训练对",
+    data_val: "验证对",
+    per_language: "按语言",
+    col_language: "语言",
+    col_lines: "行数",
+    col_distinct: "去重后",
+    loading: "正在加载姓氏数据集…",
+    loading_files: |done, total| format!("正在加载姓氏数据集… {done} / {total} 个文件"),
+    data_error: "数据集无法加载。",
+
+    notice: notice_zh,
+};
+
+/// The display name of a language class (the class files' English stems) in `lang`; unknown
+/// classes (own data later) are shown as they are.
+pub fn language_name(lang: Lang, class: &str) -> String {
+    if lang == Lang::En {
+        return class.to_owned();
+    }
+    let zh = match class {
+        "Arabic" => "阿拉伯语",
+        "Chinese" => "汉语",
+        "Czech" => "捷克语",
+        "Dutch" => "荷兰语",
+        "English" => "英语",
+        "French" => "法语",
+        "German" => "德语",
+        "Greek" => "希腊语",
+        "Irish" => "爱尔兰语",
+        "Italian" => "意大利语",
+        "Japanese" => "日语",
+        "Korean" => "韩语",
+        "Polish" => "波兰语",
+        "Portuguese" => "葡萄牙语",
+        "Russian" => "俄语",
+        "Scottish" => "苏格兰语",
+        "Spanish" => "西班牙语",
+        "Vietnamese" => "越南语",
+        other => other,
+    };
+    zh.to_owned()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The lessons (issue 4)
+// ---------------------------------------------------------------------------------------------
+
+/// One text of the lessons in both languages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tr {
     /// English.
@@ -42,34 +545,18 @@ const fn tr(en: &'static str, zh: &'static str) -> Tr {
     Tr { en, zh }
 }
 
-/// The interface language and whether the user chose it (then it is written into URLs).
-#[derive(Clone, Copy)]
-pub struct LangState {
-    /// The language shown.
-    pub lang: RwSignal<Lang>,
-    /// True once the user picked a language (or opened a link with `lang=`).
-    pub chosen: RwSignal<bool>,
-}
-
-impl LangState {
-    /// The language shown (reactive).
+impl Locale {
+    /// The language in effect (reactive); the same as [`Locale::lang`].
     pub fn get(&self) -> Lang {
-        self.lang.get()
+        self.lang()
     }
 
     /// `Some(lang)` when it belongs in the URL (the user chose it), reactive.
     pub fn url_lang(&self) -> Option<Lang> {
-        self.chosen.get().then(|| self.lang.get())
+        self.chosen.get()
     }
 
-    /// The user picks `lang`.
-    pub fn choose(&self, lang: Lang) {
-        self.lang.set(lang);
-        self.chosen.set(true);
-        set_document_lang(lang);
-    }
-
-    /// Adopts the `lang` of a query string, when it has a valid one.
+    /// Adopts the `lang` of a query string (back/forward to an entry with `lang=`).
     pub fn follow_url(&self, query: &str) {
         if let Some(l) = url_lang(query) {
             self.choose(l);
@@ -88,87 +575,27 @@ pub fn url_lang(query: &str) -> Option<Lang> {
         .and_then(|(_, v)| Lang::parse(&v))
 }
 
-/// The browser's preferred language: Chinese when `navigator.language` starts with `zh`.
-pub fn browser_lang() -> Lang {
-    let lang = web_sys::window().and_then(|w| w.navigator().language()).unwrap_or_default();
-    if lang.to_ascii_lowercase().starts_with("zh") {
-        Lang::Zh
-    } else {
-        Lang::En
-    }
-}
-
-fn set_document_lang(lang: Lang) {
-    if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
-        let _ = root.set_attribute("lang", if lang == Lang::Zh { "zh-Hans" } else { "en" });
-    }
-}
-
-/// Creates the language context from the page's query (its `lang`, else the browser's).
-pub fn provide_lang(query: &str) -> LangState {
-    let from_url = url_lang(query);
-    let lang = from_url.unwrap_or_else(browser_lang);
-    set_document_lang(lang);
-    let state = LangState { lang: RwSignal::new(lang), chosen: RwSignal::new(from_url.is_some()) };
-    provide_context(state);
-    state
-}
-
-/// The language context (English, not chosen, when none was provided).
-pub fn use_lang() -> LangState {
-    use_context::<LangState>()
-        .unwrap_or_else(|| LangState { lang: RwSignal::new(Lang::En), chosen: RwSignal::new(false) })
-}
-
-/// The language switch of the header (`data-testid` `lang-en` / `lang-zh`).
-#[component]
-pub fn LangSwitch() -> impl IntoView {
-    let state = use_lang();
-    let button = move |lang: Lang, label: &'static str, testid: &'static str| {
-        view! {
-            <button
-                type="button"
-                class="lang-btn"
-                class:active=move || state.lang.get() == lang
-                aria-pressed=move || (state.lang.get() == lang).to_string()
-                data-testid=testid
-                lang=if lang == Lang::Zh { "zh-Hans" } else { "en" }
-                on:click=move |_| state.choose(lang)
-            >
-                {label}
-            </button>
-        }
+/// Creates the [`Locale`] context from the page's query (its `lang`, else the browser's).
+pub fn provide_lang(query: &str) -> Locale {
+    let loc = Locale {
+        chosen: RwSignal::new(url_lang(query)),
+        browser: browser_lang(),
     };
-    view! {
-        <div class="lang-switch" role="group" aria-label=move || common::LANGUAGE.get(state.lang.get())>
-            {button(Lang::En, "English", "lang-en")}
-            {button(Lang::Zh, "中文", "lang-zh")}
-        </div>
-    }
+    provide_context(loc);
+    loc
+}
+
+/// The [`Locale`] of the app (English, not chosen, outside the app).
+pub fn use_lang() -> Locale {
+    use_context::<Locale>().unwrap_or_else(|| Locale {
+        chosen: RwSignal::new(None),
+        browser: Lang::En,
+    })
 }
 
 /// A URL notice in words, in `lang` (quoted values are the raw URL text, shown as text).
 pub fn notice_text(n: &UrlNotice, lang: Lang) -> String {
-    if lang == Lang::En {
-        return n.to_string();
-    }
-    let (f, raw) = (&n.field, &n.raw);
-    match &n.kind {
-        NoticeKind::Clamped { range, to } => format!("{f}：“{raw}”超出范围 {range}，已改为 {to}"),
-        NoticeKind::Invalid { expected, default } => {
-            format!("{f}：“{raw}”无效（应为 {expected}），已使用默认值 {default}")
-        }
-        NoticeKind::UnknownKey => format!("“{f}”不是本页的设置，已忽略"),
-        NoticeKind::Repeated { used } => format!("{f} 出现了多次；忽略“{raw}”，使用最后一个值“{used}”"),
-        NoticeKind::NewerVersion => {
-            format!("此链接来自更新版本的 Unroll（v={raw}，本应用读取 v={URL_VERSION}）；所有设置均为默认值")
-        }
-        NoticeKind::IgnoredNewerVersion => format!("{f}：“{raw}”已忽略，因为链接来自更新的版本"),
-        NoticeKind::BadVersion => format!("v：“{raw}”不是已知版本，按 v={URL_VERSION} 读取"),
-        NoticeKind::OtherLesson { expected } => format!("lesson：“{raw}”不是本页（{expected}），已忽略"),
-        NoticeKind::ListTruncated { max_len } => format!("{f}：超过 {max_len} 个值，只使用前 {max_len} 个"),
-        NoticeKind::More { count } => format!("另有 {count} 项设置被忽略或调整"),
-    }
+    (strings(lang).notice)(n)
 }
 
 /// Title, one-line summary (index card) and lede (page intro) of a lesson.
@@ -201,27 +628,12 @@ pub mod common {
     use super::{tr, Tr};
     /// Header navigation: lessons.
     pub const LESSONS: Tr = tr("Lessons", "课程");
-    /// Header navigation: training page.
-    pub const TRAIN: Tr = tr("Train on names", "训练姓名分类");
-    /// Brand tag line.
-    pub const TAGLINE: Tr = tr("RNN · LSTM · GRU, live in your browser", "RNN · LSTM · GRU，在浏览器里实时计算");
-    /// Footer.
-    pub const FOOTER: Tr = tr(
-        "Unroll computes every number on this page in your browser: Rust compiled to WebAssembly, WGSL compute shaders on WebGPU, and the same maths in plain Rust on the CPU.",
-        "本页的每个数字都在你的浏览器中计算：Rust 编译为 WebAssembly，WebGPU 上的 WGSL 计算着色器，以及 CPU 上同样数学的纯 Rust 实现。",
-    );
-    /// Language switch label.
-    pub const LANGUAGE: Tr = tr("Language", "语言");
     /// Breadcrumb: all lessons.
     pub const ALL_LESSONS: Tr = tr("All lessons", "全部课程");
     /// "Lesson {0}".
     pub const LESSON_N: Tr = tr("Lesson {0}", "第 {0} 课");
     /// Previous/next navigation label.
     pub const MORE_LESSONS: Tr = tr("More lessons", "更多课程");
-    /// URL notice title.
-    pub const NOTICE_TITLE: Tr = tr("Some settings in the link were adjusted", "链接中的部分设置已被调整");
-    /// Close button.
-    pub const DISMISS: Tr = tr("Dismiss", "关闭");
     /// Copy link button.
     pub const COPY_LINK: Tr = tr("Copy link", "复制链接");
     /// After copying.
@@ -256,7 +668,10 @@ pub mod common {
 pub mod index {
     use super::{tr, Tr};
     /// Title.
-    pub const TITLE: Tr = tr("Recurrent networks, step by step", "循环神经网络，一步一步来");
+    pub const TITLE: Tr = tr(
+        "Recurrent networks, step by step",
+        "循环神经网络，一步一步来",
+    );
     /// Lede: {0} number of lessons.
     pub const LEDE: Tr = tr(
         "{0} lessons from the course, each a worked example you can change: drag a slider and the same Rust code that trains the networks recomputes every number. Every page is a link you can share.",
@@ -303,18 +718,27 @@ pub mod unroll {
     /// Mode heading.
     pub const MODE: Tr = tr("Scalar or vector", "标量还是向量");
     /// Hidden size slider.
-    pub const HIDDEN: Tr = tr("Hidden size H (1 = scalar, 2–8 = vector)", "隐藏维度 H（1 = 标量，2–8 = 向量）");
+    pub const HIDDEN: Tr = tr(
+        "Hidden size H (1 = scalar, 2–8 = vector)",
+        "隐藏维度 H（1 = 标量，2–8 = 向量）",
+    );
     /// Vector mode note.
     pub const VECTOR_NOTE: Tr = tr(
         "Vector mode: W_xh [H, 1], W_hh [H, H] and both biases come from PyTorch's initialisation U(−1/√H, 1/√H) with this seed; the scalar weight sliders do not apply.",
         "向量模式：W_xh [H, 1]、W_hh [H, H] 和两个偏置来自 PyTorch 的初始化 U(−1/√H, 1/√H)，使用此随机种子；标量权重滑块不再起作用。",
     );
     /// Diagram panel.
-    pub const DIAGRAM: Tr = tr("The rolled cell and the unrolled chain", "折叠的单元与展开的链");
+    pub const DIAGRAM: Tr = tr(
+        "The rolled cell and the unrolled chain",
+        "折叠的单元与展开的链",
+    );
     /// Diagram caption.
     pub const ROLLED: Tr = tr("rolled", "折叠");
     /// Diagram caption.
-    pub const UNROLLED: Tr = tr("unrolled over time: the same cell at every step", "按时间展开：每一步都是同一个单元");
+    pub const UNROLLED: Tr = tr(
+        "unrolled over time: the same cell at every step",
+        "按时间展开：每一步都是同一个单元",
+    );
     /// Under the diagram.
     pub const SAME_WEIGHTS: Tr = tr(
         "The same W_xh, W_hh and b are used at every step: unrolling copies the cell along time, it adds no parameters.",
@@ -334,9 +758,15 @@ pub mod unroll {
     /// Table panel.
     pub const TABLE: Tr = tr("Every step", "每一步");
     /// Vector mode panel.
-    pub const WEIGHTS: Tr = tr("The weights (one set for all steps)", "权重（所有步共用一组）");
+    pub const WEIGHTS: Tr = tr(
+        "The weights (one set for all steps)",
+        "权重（所有步共用一组）",
+    );
     /// Heatmap caption.
-    pub const H_STATES: Tr = tr("h_t of every step (one column per step)", "每一步的 h_t（每列一步）");
+    pub const H_STATES: Tr = tr(
+        "h_t of every step (one column per step)",
+        "每一步的 h_t（每列一步）",
+    );
     /// About.
     pub const ABOUT_1: Tr = tr(
         "This is nn.RNN(1, H) of Unroll's trainer, run forward by the same code that trains. With H = 1 the sliders are its parameters (b goes into bias_ih_l0; bias_hh_l0 stays 0, so their sum is b).",
@@ -389,8 +819,10 @@ pub mod shapes {
     /// Column.
     pub const NUMEL: Tr = tr("Elements", "元素个数");
     /// Row meaning.
-    pub const M_INPUT: Tr =
-        tr("the sequence, one input_size vector per step and sample", "序列：每个样本每一步一个 input_size 维向量");
+    pub const M_INPUT: Tr = tr(
+        "the sequence, one input_size vector per step and sample",
+        "序列：每个样本每一步一个 input_size 维向量",
+    );
     /// Row meaning.
     pub const M_H0: Tr = tr(
         "initial hidden state of every layer and direction (zeros if omitted)",
@@ -399,12 +831,20 @@ pub mod shapes {
     /// Row meaning.
     pub const M_C0: Tr = tr("initial cell state (LSTM only)", "初始细胞状态（仅 LSTM）");
     /// Row meaning.
-    pub const M_OUTPUT: Tr =
-        tr("the last layer's h_t at every step, both directions concatenated", "最后一层在每一步的 h_t，两个方向拼接");
+    pub const M_OUTPUT: Tr = tr(
+        "the last layer's h_t at every step, both directions concatenated",
+        "最后一层在每一步的 h_t，两个方向拼接",
+    );
     /// Row meaning.
-    pub const M_H_N: Tr = tr("the final h of every layer and direction", "每一层、每个方向最后的 h");
+    pub const M_H_N: Tr = tr(
+        "the final h of every layer and direction",
+        "每一层、每个方向最后的 h",
+    );
     /// Row meaning.
-    pub const M_C_N: Tr = tr("the final cell state (LSTM only)", "最后的细胞状态（仅 LSTM）");
+    pub const M_C_N: Tr = tr(
+        "the final cell state (LSTM only)",
+        "最后的细胞状态（仅 LSTM）",
+    );
     /// Note.
     pub const BATCH_FIRST_NOTE: Tr = tr(
         "batch_first moves the batch axis of input and output only: h0, h_n, c0 and c_n are always (num_layers·D, batch, hidden_size).",
@@ -426,7 +866,10 @@ pub mod shapes {
     /// Label.
     pub const TOTAL: Tr = tr("PyTorch's count", "PyTorch 的参数量");
     /// Label.
-    pub const ONE_BIAS: Tr = tr("one-bias formula (Keras, textbooks)", "单偏置公式（Keras、教科书）");
+    pub const ONE_BIAS: Tr = tr(
+        "one-bias formula (Keras, textbooks)",
+        "单偏置公式（Keras、教科书）",
+    );
     /// Label with the other seq_len.
     pub const SEQ_INVARIANT: Tr = tr("with seq_len = {0}", "当 seq_len = {0} 时");
     /// Label with the other num_layers.
@@ -470,7 +913,10 @@ pub mod bptt {
     /// Legend.
     pub const GRAD_NORM: Tr = tr("‖∂h_t/∂θ‖ before clipping", "裁剪前的 ‖∂h_t/∂θ‖");
     /// Legend.
-    pub const CLIPPED_NORM: Tr = tr("‖∂h_t/∂θ‖ after clip_grad_norm_", "clip_grad_norm_ 之后的 ‖∂h_t/∂θ‖");
+    pub const CLIPPED_NORM: Tr = tr(
+        "‖∂h_t/∂θ‖ after clip_grad_norm_",
+        "clip_grad_norm_ 之后的 ‖∂h_t/∂θ‖",
+    );
     /// Axis.
     pub const X_TITLE: Tr = tr("steps back in time (t)", "向前回溯的步数（t）");
     /// Axis.
@@ -478,7 +924,10 @@ pub mod bptt {
     /// Heading.
     pub const ACTIVATION: Tr = tr("Nonlinearity", "非线性函数");
     /// Slider.
-    pub const MAX_NORM: Tr = tr("Clip gradient norm to (0 = off)", "梯度范数裁剪阈值（0 = 关闭）");
+    pub const MAX_NORM: Tr = tr(
+        "Clip gradient norm to (0 = off)",
+        "梯度范数裁剪阈值（0 = 关闭）",
+    );
     /// Heading.
     pub const INPUTS: Tr = tr("Inputs x", "输入 x");
     /// Note.
@@ -487,7 +936,10 @@ pub mod bptt {
         "列表比步数短时会循环重复：只有一个值 0.3、共 20 步，就是恒定输入。",
     );
     /// Panel.
-    pub const CHART: Tr = tr("The running product against the number of steps", "连乘积随步数的变化");
+    pub const CHART: Tr = tr(
+        "The running product against the number of steps",
+        "连乘积随步数的变化",
+    );
     /// Note.
     pub const CHART_NOTE: Tr = tr(
         "Dashed: the same inputs with W_hh = 0.5, 1 and 2. Each step multiplies by act'(z_t)·W_hh; tanh' ≤ 1, so unless |W_hh| is large the product shrinks geometrically — and a large W_hh saturates tanh, which makes tanh' tiny.",
@@ -500,7 +952,10 @@ pub mod bptt {
     /// Panel.
     pub const CLIP: Tr = tr("Gradient clipping", "梯度裁剪");
     /// Clip outcome: {0} max_norm.
-    pub const UNCHANGED: Tr = tr("the norm is below max_norm = {0}: unchanged", "范数小于 max_norm = {0}：保持不变");
+    pub const UNCHANGED: Tr = tr(
+        "the norm is below max_norm = {0}: unchanged",
+        "范数小于 max_norm = {0}：保持不变",
+    );
     /// Clip outcome: {0} scale.
     pub const SCALED: Tr = tr("every gradient multiplied by {0}", "所有梯度乘以 {0}");
     /// Clip outcome.
@@ -561,14 +1016,19 @@ pub mod lstm {
     /// Mode.
     pub const MODE_GATES: Tr = tr("set every gate by hand", "手动设置每个门");
     /// Mode.
-    pub const MODE_WEIGHTS: Tr =
-        tr("compute gates from x and h (seeded nn.LSTM(1, 1))", "由 x 和 h 计算门（带随机种子的 nn.LSTM(1, 1)）");
+    pub const MODE_WEIGHTS: Tr = tr(
+        "compute gates from x and h (seeded nn.LSTM(1, 1))",
+        "由 x 和 h 计算门（带随机种子的 nn.LSTM(1, 1)）",
+    );
     /// Mode.
     pub const MODE_RUN: Tr = tr("run to N with constant gates", "门保持不变，运行 N 步");
     /// Slider.
     pub const RUN_STEPS: Tr = tr("N (steps)", "N（步数）");
     /// Note.
-    pub const RUN_NOTE: Tr = tr("Step 1's gates are held for every step.", "每一步都使用第 1 步的门值。");
+    pub const RUN_NOTE: Tr = tr(
+        "Step 1's gates are held for every step.",
+        "每一步都使用第 1 步的门值。",
+    );
     /// Heading.
     pub const GATES: Tr = tr("Gate values per step", "每一步的门值");
     /// "Step {0}".
@@ -586,9 +1046,15 @@ pub mod lstm {
     /// Reference line: {0} value.
     pub const FIXED_POINT: Tr = tr("i·g / (1 − f) = {0}", "i·g / (1 − f) = {0}");
     /// Panel.
-    pub const WEIGHTS: Tr = tr("The weights (PyTorch order i, f, g, o)", "权重（PyTorch 顺序 i, f, g, o）");
+    pub const WEIGHTS: Tr = tr(
+        "The weights (PyTorch order i, f, g, o)",
+        "权重（PyTorch 顺序 i, f, g, o）",
+    );
     /// Panel.
-    pub const COMPARE: Tr = tr("Gradient along the belt vs. through an RNN", "沿传送带的梯度与 RNN 的梯度");
+    pub const COMPARE: Tr = tr(
+        "Gradient along the belt vs. through an RNN",
+        "沿传送带的梯度与 RNN 的梯度",
+    );
     /// Text.
     pub const COMPARE_TEXT: Tr = tr(
         "Along the belt ∂C_t/∂C_{t−1} = f_t: no weight matrix and no squashing derivative in the way. A plain RNN multiplies by tanh'(z_t)·W_hh instead (here W_hh = 1, W_xh = 0.5 on the same inputs x).",
@@ -630,22 +1096,36 @@ pub mod gru {
     /// Convention choice.
     pub const COURSE_ONLY: Tr = tr("the course's convention", "课程的约定");
     /// Convention choice.
-    pub const WITH_PYTORCH: Tr = tr("… and PyTorch's, side by side", "……以及 PyTorch 的约定，并排对照");
+    pub const WITH_PYTORCH: Tr = tr(
+        "… and PyTorch's, side by side",
+        "……以及 PyTorch 的约定，并排对照",
+    );
     /// Heading.
     pub const RESET_CONTROLS: Tr = tr("Reset gate panel", "重置门面板");
     /// Panel.
-    pub const UPDATE: Tr = tr("The update gate blends old and new", "更新门混合旧状态与新候选");
+    pub const UPDATE: Tr = tr(
+        "The update gate blends old and new",
+        "更新门混合旧状态与新候选",
+    );
     /// Panel.
     pub const PYTORCH: Tr = tr("PyTorch's convention", "PyTorch 的约定");
     /// Panel.
     pub const RESET: Tr = tr("The reset gate inside the candidate", "候选状态中的重置门");
     /// Text.
-    pub const EXAMPLES: Tr =
-        tr("The same h_{t−1} and h̃ with other update gates:", "同样的 h_{t−1} 和 h̃，换成其他更新门取值：");
+    pub const EXAMPLES: Tr = tr(
+        "The same h_{t−1} and h̃ with other update gates:",
+        "同样的 h_{t−1} 和 h̃，换成其他更新门取值：",
+    );
     /// Heading.
-    pub const COURSE_FORM: Tr = tr("Course: z = share of the new candidate", "课程：z = 新候选所占的比例");
+    pub const COURSE_FORM: Tr = tr(
+        "Course: z = share of the new candidate",
+        "课程：z = 新候选所占的比例",
+    );
     /// Heading.
-    pub const PYTORCH_FORM: Tr = tr("PyTorch: z = share of the old state", "PyTorch：z = 旧状态所占的比例");
+    pub const PYTORCH_FORM: Tr = tr(
+        "PyTorch: z = share of the old state",
+        "PyTorch：z = 旧状态所占的比例",
+    );
     /// Text: {0} h_prev, {1} n.
     pub const OPPOSITE: Tr = tr(
         "In PyTorch's nn.GRU, z multiplies the old state h, so z means the opposite: the course's z corresponds to PyTorch's 1 − z. With the same z the two formulas move h between {0} and {1} in opposite directions.",
@@ -697,7 +1177,10 @@ pub mod bidir {
     /// Column.
     pub const TOKEN: Tr = tr("token", "词元");
     /// Panel.
-    pub const DIAGRAM: Tr = tr("Two directions over the same sentence", "同一句子上的两个方向");
+    pub const DIAGRAM: Tr = tr(
+        "Two directions over the same sentence",
+        "同一句子上的两个方向",
+    );
     /// Row label.
     pub const FORWARD: Tr = tr("forward", "正向");
     /// Row label.
@@ -710,9 +1193,15 @@ pub mod bidir {
     /// Panel.
     pub const OUTPUT: Tr = tr("output and h_n", "output 与 h_n");
     /// Label.
-    pub const HN_FWD: Tr = tr("h_n[0]: forward, after the last token", "h_n[0]：正向，读完最后一个词元后");
+    pub const HN_FWD: Tr = tr(
+        "h_n[0]: forward, after the last token",
+        "h_n[0]：正向，读完最后一个词元后",
+    );
     /// Label.
-    pub const HN_BWD: Tr = tr("h_n[1]: backward, after the first token", "h_n[1]：反向，读完第一个词元后");
+    pub const HN_BWD: Tr = tr(
+        "h_n[1]: backward, after the first token",
+        "h_n[1]：反向，读完第一个词元后",
+    );
     /// Text: {0} index of the last position.
     pub const LAST_TEXT: Tr = tr(
         "output[:, -1, :] is position {0}: its forward half is h_n[0], but its backward half has read only the last token. The backward direction's summary of the whole sentence is output[:, 0, H:] = h_n[1]. To classify a sentence, concatenate h_n[0] and h_n[1].",
@@ -732,7 +1221,10 @@ pub mod softmax {
     use super::{tr, LessonInfo, Tr};
     /// Title, summary, lede.
     pub const INFO: LessonInfo = LessonInfo {
-        title: tr("logits → softmax → log → NLL", "logits → softmax → log → NLL"),
+        title: tr(
+            "logits → softmax → log → NLL",
+            "logits → softmax → log → NLL",
+        ),
         summary: tr(
             "What CrossEntropyLoss computes from raw scores, and why it takes logits.",
             "CrossEntropyLoss 如何从原始分数计算损失，以及为什么它接收 logits。",
@@ -770,7 +1262,10 @@ pub mod softmax {
         "一个常见错误：把 NLLLoss 用在概率而不是对数概率上，得到 −softmax[target]，一个负的\"损失\"：",
     );
     /// Panel.
-    pub const STABILITY: Tr = tr("Why it takes logits: log-sum-exp", "为什么接收 logits：log-sum-exp");
+    pub const STABILITY: Tr = tr(
+        "Why it takes logits: log-sum-exp",
+        "为什么接收 logits：log-sum-exp",
+    );
     /// Text: {0} shift, {1} the largest shifted logit, {2} the largest float32.
     pub const STABILITY_TEXT: Tr = tr(
         "Add {0} to every logit so that the largest becomes {1}. Softmax does not change, but the textbook formula exp(x_k) / Σ exp(x_j) overflows in float32 (e^{1} > {2}) and gives NaN, while log_softmax subtracts the maximum first.",
@@ -806,13 +1301,22 @@ pub mod parallel {
     /// Controls panel.
     pub const CONTROLS: Tr = tr("What to time", "计时对象");
     /// Series: {0} cell.
-    pub const SEQ_SERIES: Tr = tr("{0} forward, L dependent steps", "{0} 前向，L 个相互依赖的步");
+    pub const SEQ_SERIES: Tr = tr(
+        "{0} forward, L dependent steps",
+        "{0} 前向，L 个相互依赖的步",
+    );
     /// Series.
-    pub const PAR_SERIES: Tr = tr("all-pairs scores Q·Kᵀ, one operation", "全部位置两两打分 Q·Kᵀ，一次运算");
+    pub const PAR_SERIES: Tr = tr(
+        "all-pairs scores Q·Kᵀ, one operation",
+        "全部位置两两打分 Q·Kᵀ，一次运算",
+    );
     /// Axis.
     pub const X_TITLE: Tr = tr("sequence length L", "序列长度 L");
     /// Axis.
-    pub const Y_TITLE: Tr = tr("time per call, ms (log scale)", "每次调用耗时，毫秒（对数坐标）");
+    pub const Y_TITLE: Tr = tr(
+        "time per call, ms (log scale)",
+        "每次调用耗时，毫秒（对数坐标）",
+    );
     /// Button.
     pub const MEASURE: Tr = tr("Measure again", "重新测量");
     /// Status.
@@ -832,7 +1336,10 @@ pub mod parallel {
     /// Column: {0} workload.
     pub const DEPTH_COL: Tr = tr("{0}: serial depth", "{0}：串行深度");
     /// Column: {0} workload.
-    pub const TIME_COL: Tr = tr("{0}: ms, median (min–max)", "{0}：毫秒，中位数（最小–最大）");
+    pub const TIME_COL: Tr = tr(
+        "{0}: ms, median (min–max)",
+        "{0}：毫秒，中位数（最小–最大）",
+    );
     /// About.
     pub const ABOUT_1: Tr = tr(
         "Serial depth is the length of the longest chain of operations that must wait for each other. An RNN's is O(L): h_t needs h_{t−1}. All L² attention scores are independent: depth O(1), so the work spreads over as many cores as a GPU has.",

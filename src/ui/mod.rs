@@ -6,9 +6,9 @@
 //!
 //! - [`app`]: the shell (header, navigation, page chosen by `?lesson=`).
 //! - [`training`]: the names training page.
-//! - [`lessons`]: the lesson pages and their index (client-side routing); [`i18n`]: English
-//!   and 简体中文 text and the language switch.
+//! - [`lessons`]: the lesson pages and their index (client-side routing).
 //! - [`data_loader`]: fetches the manifest and the class files.
+//! - [`i18n`]: English and 简体中文 text tables, the interface language.
 //! - [`url`]: `location.search` in, `history.replaceState` out, the URL notice.
 //! - [`charts`]: plotters draw functions; [`widgets`]: reusable view pieces.
 //! - [`panic_panel`]: the DOM error panel written by the panic hook.
@@ -19,11 +19,18 @@ pub mod data_loader;
 pub mod i18n;
 pub mod lessons;
 pub mod panic_panel;
-mod pending;
 pub mod training;
 pub mod training_bridge;
 pub mod url;
 pub mod widgets;
+
+/// Test hook: panics with `message`, so the end-to-end test can check that a panic shows the
+/// error panel (and the console message) instead of a blank page. Trunk exposes it to the page
+/// as `window.wasmBindings.unroll_debug_panic(message)`; nothing in the app calls it.
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn unroll_debug_panic(message: String) {
+    panic!("{message}");
+}
 
 /// Mounts the app into `<body>`, replacing the static "Loading" message of `index.html`.
 pub fn mount() {

@@ -44,6 +44,25 @@ pub fn show(message: &str) {
     let _ = panel.set_attribute("role", "alert");
     let _ = panel.set_attribute("data-testid", "panic-panel");
 
+    // The app keeps <html lang> in step with the interface language.
+    let zh = document
+        .document_element()
+        .and_then(|e| e.get_attribute("lang"))
+        .is_some_and(|l| l.starts_with("zh"));
+    let (title, text, reload) = if zh {
+        (
+            "Unroll 因内部错误而停止",
+            "页面无法继续运行。请重新加载以重新开始；如果问题反复出现，下面的信息有助于报告问题。",
+            "重新加载",
+        )
+    } else {
+        (
+            "Unroll stopped because of an internal error",
+            "The page cannot continue. Reload it to start again; if this keeps happening, the \
+             message below helps to report it.",
+            "Reload",
+        )
+    };
     let add = |tag: &str, class: &str, text: &str| {
         if let Ok(el) = document.create_element(tag) {
             let _ = el.set_attribute("class", class);
@@ -51,20 +70,15 @@ pub fn show(message: &str) {
             let _ = panel.append_child(&el);
         }
     };
-    add("h2", "panic-title", "Unroll stopped because of an internal error");
-    add(
-        "p",
-        "panic-text",
-        "The page cannot continue. Reload it to start again; if this keeps happening, the \
-         message below helps to report it.",
-    );
+    add("h2", "panic-title", title);
+    add("p", "panic-text", text);
     add("pre", "panic-message", message);
     if let Ok(button) = document.create_element("button") {
         let _ = button.set_attribute("type", "button");
         let _ = button.set_attribute("class", "btn btn-primary");
         // An inline handler: after the trap no Rust closure can run any more.
         let _ = button.set_attribute("onclick", "location.reload()");
-        button.set_text_content(Some("Reload"));
+        button.set_text_content(Some(reload));
         let _ = panel.append_child(&button);
     }
     let _ = body.prepend_with_node_1(&panel);

@@ -1,19 +1,34 @@
-//! The training page (`?lesson=names`): an LSTM learns the language of a surname, in this tab.
+//! The training page (`?lesson=names`): a recurrent network learns the language of a surname,
+//! in this tab.
 //!
 //! The page owns no maths: the data set comes from [`super::data_loader`], the configuration
 //! from the URL codec, and every number from the training session's events (all reached
-//! through [`super::training_bridge`]). Test hooks (`data-testid`) are listed in the README;
-//! every element that shows a number carries it unformatted in `data-value`.
+//! through [`super::training_bridge`]). Every element that shows a number carries it
+//! unformatted in `data-value` (fractions as 0–1), so tests never parse display text.
+//!
+//! Test hooks (`data-testid`): `train-start`, `train-pause`, `train-resume`, `train-reset`,
+//! `train-status` (idle/running/paused/finished/error), `backend` (webgpu/cpu), `epoch`,
+//! `train-step`, `train-loss` (mean of the last 20 steps), `val-acc`, `val-loss`, `epoch-sec`,
+//! `train-progress` (fraction), `chart-train-loss` / `chart-val` (points drawn),
+//! `predict-input`, `predict-top` (`<li data-label data-value>`), `predict-message`,
+//! `predict-weights-step`, `data-classes`, `data-raw-lines`, `data-pairs`, `data-skipped`,
+//! `data-train`, `data-val`, `cfg-<key>` for the form controls.
 
 use super::charts::loss_curve::{self, LossSeries};
 use super::charts::val_curve::{self, EpochPoint};
 use super::data_loader::{self, LoadState};
-use super::training_bridge::{self as bridge, BackendKind, TrainConfig, TrainControl, TrainEvent};
-use super::url::{self, UrlNotice};
+use super::i18n::{language_name, use_locale, Locale, Strings};
+use super::training_bridge::{
+    self as bridge, BackendChoice, BackendKind, CellKind, TrainConfig, TrainControl, TrainEvent,
+    Weights,
+};
+use super::url::{self, PageNotice, UrlNotice};
 use super::widgets::chart_canvas::chart_canvas;
 use super::widgets::stat::Stat;
+use crate::config::NoticeKind;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use std::rc::Rc;
 
 /// Where the training session stands; shown by `data-testid="train-status"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,13 +57,13 @@ impl Status {
         }
     }
 
-    fn text(self) -> &'static str {
+    fn text(self, t: &Strings) -> &'static str {
         match self {
-            Status::Idle => "Ready",
-            Status::Running => "Training",
-            Status::Paused => "Paused",
-            Status::Finished => "Finished",
-            Status::Error => "Stopped by an error",
+            Status::Idle => t.status_idle,
+            Status::Running => t.status_running,
+            Status::Paused => t.status_paused,
+            Status::Finished => t.status_finished,
+            Status::Error => t.status_error,
         }
     }
 }
@@ -72,8 +87,10 @@ struct SessionView {
     loss_mean_20: RwSignal<Option<f32>>,
     losses: RwSignal<LossSeries>,
     epochs: RwSignal<Vec<(EpochPoint, f64)>>,
-    /// Bumped whenever the session's weights may have changed enough to predict again.
-    weights_version: RwSignal<u64>,
+    /// Messages the session sent that do not stop training (e.g. a skipped step).
+    notices: RwSignal<Vec<String>>,
+    /// The latest weights the session published (for the predict box).
+    weights: RwSignal<Option<Rc<Weights>>, LocalStorage>,
 }
 
 impl SessionView {
@@ -87,7 +104,8 @@ impl SessionView {
             loss_mean_20: RwSignal::new(None),
             losses: RwSignal::new(LossSeries::default()),
             epochs: RwSignal::new(Vec::new()),
-            weights_version: RwSignal::new(0),
+            notices: RwSignal::new(Vec::new()),
+            weights: RwSignal::new_local(None),
         }
     }
 
@@ -100,16 +118,30 @@ impl SessionView {
         self.loss_mean_20.set(None);
         self.losses.set(LossSeries::default());
         self.epochs.set(Vec::new());
-        self.weights_version.update(|v| *v += 1);
+        self.notices.set(Vec::new());
+        self.weights.set(None);
     }
 
     fn apply(&self, event: TrainEvent) {
         match event {
             TrainEvent::Backend(kind) => self.backend.set(Some(match kind {
-                BackendKind::Gpu { description } => BackendInfo { gpu: true, description, notice: None },
-                BackendKind::Cpu { notice } => BackendInfo { gpu: false, description: String::new(), notice },
+                BackendKind::Gpu { description } => BackendInfo {
+                    gpu: true,
+                    description,
+                    notice: None,
+                },
+                BackendKind::Cpu { notice } => BackendInfo {
+                    gpu: false,
+                    description: String::new(),
+                    notice,
+                },
             })),
-            TrainEvent::Step { step, epoch, loss, mean_loss_20 } => {
+            TrainEvent::Step {
+                step,
+                epoch,
+                loss,
+                mean_loss_20,
+            } => {
                 self.step.set(step);
                 self.epoch.set(epoch);
                 self.loss_mean_20.set(Some(mean_loss_20));
@@ -117,18 +149,25 @@ impl SessionView {
                     s.step_loss.push((step, loss));
                     s.mean_loss.push((step, mean_loss_20));
                 });
-                if step % 25 == 0 {
-                    self.weights_version.update(|v| *v += 1);
+            }
+            TrainEvent::Epoch(r) => {
+                let point = EpochPoint {
+                    epoch: r.epoch,
+                    train_loss: r.train_loss,
+                    val_loss: r.val_loss,
+                    val_acc: r.val_acc,
+                };
+                self.epochs.update(|e| e.push((point, r.sec)));
+            }
+            TrainEvent::Weights(w) => self.weights.set(Some(w)),
+            TrainEvent::Notice(message) => self.notices.update(|n| {
+                // Keep the list short: the newest few are what matters.
+                if n.len() >= 5 {
+                    n.remove(0);
                 }
-            }
-            TrainEvent::Epoch { epoch, train_loss, val_loss, val_acc, sec } => {
-                self.epochs.update(|e| e.push((EpochPoint { epoch, train_loss, val_loss, val_acc }, sec)));
-                self.weights_version.update(|v| *v += 1);
-            }
-            TrainEvent::Finished => {
-                self.status.set(Status::Finished);
-                self.weights_version.update(|v| *v += 1);
-            }
+                n.push(message);
+            }),
+            TrainEvent::Finished => self.status.set(Status::Finished),
             TrainEvent::Error(message) => {
                 self.status.set(Status::Error);
                 self.error.set(Some(message));
@@ -137,20 +176,47 @@ impl SessionView {
     }
 }
 
+/// `1234567` → `1,234,567`.
+fn fmt_count(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
 /// The names training page. Reads its configuration from the URL, keeps the URL canonical,
 /// loads the data set and drives one training session at a time.
 #[component]
 pub fn TrainingPage(
     /// Notices from reading the URL (shared with the app shell, which may add its own).
-    notices: RwSignal<Vec<String>>,
+    notices: RwSignal<Vec<PageNotice>>,
 ) -> impl IntoView {
-    let (initial, url_notices) = bridge::decode_config(&url::current_search());
-    notices.update(|n| n.extend(url_notices));
-    let config = RwSignal::new(initial);
+    let loc = use_locale();
+    let initial = bridge::decode_config(&url::current_search());
+    // When the shell already said the lesson is unknown, the codec's "not this page" line for
+    // the same `lesson` value would say it twice.
+    notices.update(|n| {
+        let unknown_lesson = n.iter().any(|p| matches!(p, PageNotice::UnknownLesson(_)));
+        n.extend(
+            initial
+                .notices
+                .into_iter()
+                .filter(|u| !(unknown_lesson && matches!(u.kind, NoticeKind::OtherLesson { .. })))
+                .map(PageNotice::Url),
+        )
+    });
+    let config = RwSignal::new(initial.config);
 
-    // The URL follows the configuration (canonical form, replacing the history entry).
+    // The URL follows the configuration and the chosen language (canonical form, replacing
+    // the history entry).
     Effect::new(move |_| {
-        let query = config.with(bridge::encode_config);
+        let lang = loc.chosen.get();
+        let query = config.with(|c| bridge::encode_config(c, lang));
         url::replace_query(&query);
     });
 
@@ -161,7 +227,7 @@ pub fn TrainingPage(
         })
         .await;
         data.set(match result {
-            Ok(loaded) => LoadState::Ready(std::rc::Rc::new(loaded)),
+            Ok(loaded) => LoadState::Ready(Rc::new(loaded)),
             Err(message) => LoadState::Failed(message),
         });
     });
@@ -179,7 +245,10 @@ pub fn TrainingPage(
     });
     let steps_per_epoch = Memo::new(move |_| {
         let batch = config.with(|c| c.batch_size);
-        split.get().map(|s| bridge::steps_per_epoch(s.train, batch)).unwrap_or(0)
+        split
+            .get()
+            .map(|s| bridge::steps_per_epoch(s.train, batch))
+            .unwrap_or(0)
     });
     let total_steps = Memo::new(move |_| steps_per_epoch.get() * config.with(|c| c.epochs) as u64);
     let num_classes = Memo::new(move |_| {
@@ -200,7 +269,7 @@ pub fn TrainingPage(
         view_state.status.set(Status::Running);
         let id = run_id.get_value() + 1;
         run_id.set_value(id);
-        let ctl = TrainControl::default();
+        let ctl = TrainControl::new();
         control.set_value(Some(ctl.clone()));
         let cfg = config.get_untracked();
         let dataset = loaded.dataset.clone();
@@ -218,7 +287,6 @@ pub fn TrainingPage(
         if let Some(c) = control.get_value() {
             c.pause();
             view_state.status.set(Status::Paused);
-            view_state.weights_version.update(|v| *v += 1);
         }
     };
     let resume = move || {
@@ -258,18 +326,14 @@ pub fn TrainingPage(
     view! {
         <div class="training-page">
             <section class="page-intro">
-                <h1>"Which language is this surname from?"</h1>
-                <p class="lede">
-                    "An LSTM reads a surname one letter at a time and guesses its language among 18. "
-                    "It trains right here in this tab: on your GPU through WebGPU when the browser "
-                    "offers it, otherwise on the CPU. Every number below is computed live."
-                </p>
+                <h1>{move || loc.t().title}</h1>
+                <p class="lede">{move || loc.t().lede}</p>
             </section>
             <UrlNotice notices=notices />
             <DataBanner data=data />
             <div class="layout">
                 <aside class="panel config-panel">
-                    <h2>"Model & training"</h2>
+                    <h2>{move || loc.t().config_title}</h2>
                     <ConfigForm config=config notices=notices locked=Signal::derive(busy) />
                     <div class="controls">
                         <button
@@ -279,7 +343,10 @@ pub fn TrainingPage(
                             disabled=move || !data_ready() || busy()
                             on:click=move |_| start()
                         >
-                            {move || if status.get() == Status::Idle { "Start training" } else { "Train again" }}
+                            {move || match status.get() {
+                                Status::Finished | Status::Error => loc.t().train_again,
+                                _ => loc.t().start,
+                            }}
                         </button>
                         <button
                             type="button"
@@ -288,7 +355,7 @@ pub fn TrainingPage(
                             disabled=move || status.get() != Status::Running
                             on:click=move |_| pause()
                         >
-                            "Pause"
+                            {move || loc.t().pause}
                         </button>
                         <button
                             type="button"
@@ -297,7 +364,7 @@ pub fn TrainingPage(
                             disabled=move || status.get() != Status::Paused
                             on:click=move |_| resume()
                         >
-                            "Resume"
+                            {move || loc.t().resume}
                         </button>
                         <button
                             type="button"
@@ -306,11 +373,11 @@ pub fn TrainingPage(
                             disabled=move || status.get() == Status::Idle
                             on:click=move |_| reset()
                         >
-                            "Reset"
+                            {move || loc.t().reset}
                         </button>
                     </div>
                     <p class="hint" class:hidden=move || !busy()>
-                        "Settings are locked while a session runs; reset to change them."
+                        {move || loc.t().locked_hint}
                     </p>
                 </aside>
                 <div class="main-column">
@@ -321,40 +388,40 @@ pub fn TrainingPage(
                         total_steps=total_steps
                     />
                     <section class="panel charts-panel">
-                        <h2>"Learning curves"</h2>
+                        <h2>{move || loc.t().curves}</h2>
                         <div class="charts">
                             {chart_canvas(
                                 "chart-train-loss",
-                                "Training loss per step",
+                                Signal::derive(move || loc.t().chart_loss_caption),
                                 move || {
                                     let mut s = view_state.losses.get();
                                     s.total_steps = total_steps.get();
                                     s.steps_per_epoch = steps_per_epoch.get();
                                     let c = num_classes.get();
                                     s.chance_loss = (c > 1).then(|| (c as f64).ln());
-                                    s
+                                    (s, &loc.t().chart)
                                 },
-                                |s: &LossSeries| s.step_loss.len(),
-                                |area, s, style| {
-                                    let _ = loss_curve::draw(area, s, style);
+                                |(s, _)| s.step_loss.len(),
+                                |area, (s, text), style| {
+                                    let _ = loss_curve::draw(area, s, text, style);
                                 },
                             )}
                             {chart_canvas(
                                 "chart-val",
-                                "Validation loss and accuracy per epoch",
+                                Signal::derive(move || loc.t().chart_val_caption),
                                 move || {
                                     let points: Vec<EpochPoint> =
                                         view_state.epochs.get().into_iter().map(|(p, _)| p).collect();
-                                    (points, config.with(|c| c.epochs))
+                                    (points, config.with(|c| c.epochs), &loc.t().chart)
                                 },
-                                |(p, _): &(Vec<EpochPoint>, u32)| p.len(),
-                                |area, (p, epochs), style| {
-                                    let _ = val_curve::draw(area, p, *epochs, style);
+                                |(p, _, _)| p.len(),
+                                |area, (p, epochs, text), style| {
+                                    let _ = val_curve::draw(area, p, *epochs, text, style);
                                 },
                             )}
                         </div>
                     </section>
-                    <PredictPanel view_state=view_state control=control />
+                    <PredictPanel view_state=view_state data=data />
                     <DatasetPanel data=data split=split />
                 </div>
             </div>
@@ -365,15 +432,16 @@ pub fn TrainingPage(
 /// Loading progress or the loading error, above the page's panels.
 #[component]
 fn DataBanner(data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
-    move || match data.get() {
+    let loc = use_locale();
+    move || {
+        match data.get() {
         LoadState::Loading { done, total } => view! {
             <div class="notice notice-info" role="status" data-testid="data-loading">
                 <div class="spinner" aria-hidden="true"></div>
                 <div class="notice-body">
-                    {if total == 0 {
-                        "Loading the names data set…".to_owned()
-                    } else {
-                        format!("Loading the names data set… {done} of {total} files")
+                    {move || {
+                        let t = loc.t();
+                        if total == 0 { t.loading.to_owned() } else { (t.loading_files)(done, total) }
                     }}
                 </div>
             </div>
@@ -382,13 +450,30 @@ fn DataBanner(data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
         LoadState::Failed(message) => view! {
             <div class="notice notice-error" role="alert" data-testid="data-error">
                 <div class="notice-body">
-                    <strong>"The data set could not be loaded. "</strong>
+                    <strong>{move || loc.t().data_error}</strong>
+                    " "
                     {message}
                 </div>
             </div>
         }
         .into_any(),
         LoadState::Ready(_) => ().into_any(),
+    }
+    }
+}
+
+/// The label of a form field: its name in the interface language and its URL key.
+fn field_label(
+    loc: Locale,
+    id: &'static str,
+    key: &'static str,
+    name: fn(&Strings) -> &'static str,
+) -> impl IntoView {
+    view! {
+        <label for=id>
+            <span class="field-name">{move || name(loc.t())}</span>
+            <code class="field-key">{key}</code>
+        </label>
     }
 }
 
@@ -397,31 +482,29 @@ fn DataBanner(data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
 #[component]
 fn ConfigForm(
     config: RwSignal<TrainConfig>,
-    notices: RwSignal<Vec<String>>,
+    notices: RwSignal<Vec<PageNotice>>,
     locked: Signal<bool>,
 ) -> impl IntoView {
+    let loc = use_locale();
     let set = move |key: &'static str, value: String| {
         let (next, adjusted) = config.with_untracked(|c| bridge::with_field(c, key, &value));
-        // Re-setting the same value re-renders the inputs, so a clamped entry shows its clamp.
+        // Setting a value equal to the old one still re-renders the input, so a clamped entry
+        // shows its clamped value.
         config.set(next);
         if !adjusted.is_empty() {
-            notices.update(|n| n.extend(adjusted));
+            notices.update(|n| n.extend(adjusted.into_iter().map(PageNotice::Url)));
         }
     };
+    type Text = fn(&Strings) -> &'static str;
     let number = move |key: &'static str,
-                       label: &'static str,
-                       help: &'static str,
-                       min: &'static str,
-                       max: &'static str,
-                       step: &'static str,
+                       id: &'static str,
+                       name: Text,
+                       help: Text,
+                       (min, max, step): (&'static str, &'static str, &'static str),
                        get: fn(&TrainConfig) -> String| {
-        let id = format!("cfg-{key}");
         view! {
             <div class="field">
-                <label for=id.clone()>
-                    <span class="field-name">{label}</span>
-                    <code class="field-key">{key}</code>
-                </label>
+                {field_label(loc, id, key, name)}
                 <input
                     id=id
                     type="number"
@@ -429,54 +512,72 @@ fn ConfigForm(
                     min=min
                     max=max
                     step=step
-                    data-testid=format!("cfg-{key}")
+                    data-testid=id
                     prop:value=move || config.with(get)
                     disabled=move || locked.get()
                     on:change=move |ev| set(key, event_target_value(&ev))
                 />
-                <div class="field-help">{help}</div>
+                <div class="field-help">{move || help(loc.t())}</div>
             </div>
         }
     };
     view! {
         <form class="config-form" on:submit=|ev| ev.prevent_default()>
             <div class="field">
-                <label for="cfg-cell">
-                    <span class="field-name">"Cell"</span>
-                    <code class="field-key">"cell"</code>
-                </label>
+                {field_label(loc, "cfg-cell", "cell", |t| t.cell)}
                 <select
                     id="cfg-cell"
                     data-testid="cfg-cell"
                     disabled=move || locked.get()
-                    prop:value=move || config.with(|c| bridge::cell_key(c).to_owned())
+                    prop:value=move || config.with(|c| c.cell.as_str().to_owned())
                     on:change=move |ev| set("cell", event_target_value(&ev))
                 >
                     <option value="lstm">"LSTM"</option>
-                    <option value="gru" disabled=true>"GRU (coming later)"</option>
-                    <option value="rnn" disabled=true>"RNN (coming later)"</option>
+                    <option value="gru">"GRU"</option>
+                    <option value="rnn">"RNN (tanh)"</option>
                 </select>
-                <div class="field-help">"Long short-term memory, PyTorch layout"</div>
+                <div class="field-help">
+                    {move || {
+                        let t = loc.t();
+                        match config.with(|c| c.cell) {
+                            CellKind::Lstm => t.cell_help_lstm,
+                            CellKind::Gru => t.cell_help_gru,
+                            CellKind::Rnn => t.cell_help_rnn,
+                        }
+                    }}
+                </div>
             </div>
-            {number("hidden_size", "Hidden size", "8–256 units in h_t and c_t", "8", "256", "1", |c| c.hidden_size.to_string())}
-            {number("batch_size", "Batch size", "1–512 names per step", "1", "512", "1", |c| c.batch_size.to_string())}
-            {number("lr", "Learning rate", "Adam, 0.00001–1", "0.00001", "1", "any", |c| c.lr.to_string())}
-            {number("epochs", "Epochs", "1–100 passes over the training names", "1", "100", "1", |c| c.epochs.to_string())}
-            {number("seed", "Seed", "fixes initialisation, split and batch order", "0", "4294967295", "1", |c| c.seed.to_string())}
+            {number("hidden_size", "cfg-hidden_size", |t| t.hidden_size, |t| t.hidden_size_help, ("8", "256", "1"), |c| c.hidden_size.to_string())}
+            {number("batch_size", "cfg-batch_size", |t| t.batch_size, |t| t.batch_size_help, ("1", "512", "1"), |c| c.batch_size.to_string())}
+            {number("lr", "cfg-lr", |t| t.lr, |t| t.lr_help, ("0.00001", "1", "any"), |c| c.lr.to_string())}
+            {number("epochs", "cfg-epochs", |t| t.epochs, |t| t.epochs_help, ("1", "100", "1"), |c| c.epochs.to_string())}
+            {number("seed", "cfg-seed", |t| t.seed, |t| t.seed_help, ("0", "4294967295", "1"), |c| c.seed.to_string())}
+            <div class="field">
+                {field_label(loc, "cfg-backend", "backend", |t| t.backend)}
+                <select
+                    id="cfg-backend"
+                    data-testid="cfg-backend"
+                    disabled=move || locked.get()
+                    prop:value=move || config.with(|c| c.backend.as_str().to_owned())
+                    on:change=move |ev| set("backend", event_target_value(&ev))
+                >
+                    <option value="auto">{move || loc.t().backend_auto}</option>
+                    <option value="gpu">"WebGPU"</option>
+                    <option value="cpu">{move || loc.t().backend_cpu}</option>
+                </select>
+                <div class="field-help">
+                    {move || {
+                        let t = loc.t();
+                        match config.with(|c| c.backend) {
+                            BackendChoice::Auto => t.backend_help_auto,
+                            BackendChoice::Gpu => t.backend_help_gpu,
+                            BackendChoice::Cpu => t.backend_help_cpu,
+                        }
+                    }}
+                </div>
+            </div>
         </form>
     }
-}
-
-fn fmt_count(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }
 
 /// Status, backend, the headline numbers and the progress bar.
@@ -487,6 +588,7 @@ fn ProgressPanel(
     steps_per_epoch: Memo<u64>,
     total_steps: Memo<u64>,
 ) -> impl IntoView {
+    let loc = use_locale();
     let v = view_state;
     let epochs_total = move || config.with(|c| c.epochs);
     let fraction = move || {
@@ -502,27 +604,28 @@ fn ProgressPanel(
         Some(b) if b.gpu && b.description.is_empty() => "WebGPU".to_owned(),
         Some(b) if b.gpu => format!("WebGPU · {}", b.description),
         Some(_) => "CPU".to_owned(),
-        None => "chosen when training starts".to_owned(),
+        None => loc.t().backend_pending.to_owned(),
     };
     let backend_key = move || match v.backend.get() {
         Some(b) if b.gpu => "webgpu",
         Some(_) => "cpu",
         None => "",
     };
+    let dash = || "—".to_owned();
     view! {
         <section class="panel progress-panel">
             <div class="progress-head">
-                <h2>"Progress"</h2>
+                <h2>{move || loc.t().progress}</h2>
                 <span
                     class=move || format!("status-pill status-{}", v.status.get().key())
                     data-testid="train-status"
                     data-value=move || v.status.get().key()
                 >
-                    {move || v.status.get().text()}
+                    {move || v.status.get().text(loc.t())}
                 </span>
             </div>
             <div class="backend-line">
-                <span class="backend-label">"Backend"</span>
+                <span class="backend-label">{move || loc.t().backend_label}</span>
                 <span
                     class=move || format!("backend backend-{}", backend_key())
                     data-testid="backend"
@@ -554,61 +657,65 @@ fn ProgressPanel(
                         }
                     })
             }}
+            {move || {
+                let n = v.notices.get();
+                (!n.is_empty())
+                    .then(|| {
+                        view! {
+                            <div class="notice notice-warn compact" data-testid="train-notice">
+                                <ul class="notice-body">
+                                    {n.into_iter().map(|m| view! { <li>{m}</li> }).collect_view()}
+                                </ul>
+                            </div>
+                        }
+                    })
+            }}
             <div class="stats">
                 <Stat
-                    label="Epoch"
+                    label=Signal::derive(move || loc.t().stat_epoch)
                     testid="epoch"
                     text=Signal::derive(move || {
                         let e = v.epoch.get();
-                        if e == 0 { "—".to_owned() } else { format!("{e} / {}", epochs_total()) }
+                        if e == 0 { dash() } else { format!("{e} / {}", epochs_total()) }
                     })
                     raw=Signal::derive(move || v.epoch.get().to_string())
                 />
                 <Stat
-                    label="Step"
+                    label=Signal::derive(move || loc.t().stat_step)
                     testid="train-step"
                     text=Signal::derive(move || fmt_count(v.step.get()))
                     raw=Signal::derive(move || v.step.get().to_string())
-                    detail=Signal::derive(move || format!("of {}", fmt_count(total_steps.get())))
+                    detail=Signal::derive(move || (loc.t().of_total)(&fmt_count(total_steps.get())))
                 />
                 <Stat
-                    label="Training loss"
+                    label=Signal::derive(move || loc.t().stat_train_loss)
                     testid="train-loss"
-                    text=Signal::derive(move || {
-                        v.loss_mean_20.get().map(|l| format!("{l:.3}")).unwrap_or_else(|| "—".into())
-                    })
+                    text=Signal::derive(move || v.loss_mean_20.get().map(|l| format!("{l:.3}")).unwrap_or_else(dash))
                     raw=Signal::derive(move || v.loss_mean_20.get().map(|l| l.to_string()).unwrap_or_default())
-                    detail=Signal::derive(|| "mean of the last 20 steps".to_owned())
+                    detail=Signal::derive(move || loc.t().mean_20_steps.to_owned())
                 />
                 <Stat
-                    label="Validation accuracy"
+                    label=Signal::derive(move || loc.t().stat_val_acc)
                     testid="val-acc"
                     text=Signal::derive(move || {
-                        latest_epoch()
-                            .map(|(p, _)| format!("{:.1}%", p.val_acc * 100.0))
-                            .unwrap_or_else(|| "—".into())
+                        latest_epoch().map(|(p, _)| format!("{:.1}%", p.val_acc * 100.0)).unwrap_or_else(dash)
                     })
                     raw=Signal::derive(move || latest_epoch().map(|(p, _)| p.val_acc.to_string()).unwrap_or_default())
                     detail=Signal::derive(move || {
-                        latest_epoch()
-                            .map(|(p, _)| format!("after epoch {}", p.epoch))
-                            .unwrap_or_else(|| "after each epoch".to_owned())
+                        let t = loc.t();
+                        latest_epoch().map(|(p, _)| (t.after_epoch)(p.epoch)).unwrap_or_else(|| t.after_each_epoch.to_owned())
                     })
                 />
                 <Stat
-                    label="Validation loss"
+                    label=Signal::derive(move || loc.t().stat_val_loss)
                     testid="val-loss"
-                    text=Signal::derive(move || {
-                        latest_epoch().map(|(p, _)| format!("{:.3}", p.val_loss)).unwrap_or_else(|| "—".into())
-                    })
+                    text=Signal::derive(move || latest_epoch().map(|(p, _)| format!("{:.3}", p.val_loss)).unwrap_or_else(dash))
                     raw=Signal::derive(move || latest_epoch().map(|(p, _)| p.val_loss.to_string()).unwrap_or_default())
                 />
                 <Stat
-                    label="Time per epoch"
+                    label=Signal::derive(move || loc.t().stat_epoch_time)
                     testid="epoch-sec"
-                    text=Signal::derive(move || {
-                        latest_epoch().map(|(_, s)| format!("{s:.1} s")).unwrap_or_else(|| "—".into())
-                    })
+                    text=Signal::derive(move || latest_epoch().map(|(_, s)| format!("{s:.1} s")).unwrap_or_else(dash))
                     raw=Signal::derive(move || latest_epoch().map(|(_, s)| s.to_string()).unwrap_or_default())
                 />
             </div>
@@ -616,7 +723,7 @@ fn ProgressPanel(
                 <div
                     class="progress-track"
                     role="progressbar"
-                    aria-label="Training progress"
+                    aria-label=move || loc.t().progress_aria
                     aria-valuemin="0"
                     aria-valuemax=move || total_steps.get().to_string()
                     aria-valuenow=move || v.step.get().to_string()
@@ -627,16 +734,12 @@ fn ProgressPanel(
                 </div>
                 <div class="progress-label">
                     {move || {
+                        let t = loc.t();
                         let spe = steps_per_epoch.get();
                         if spe == 0 {
-                            "Waiting for the data set".to_owned()
+                            t.waiting_for_data.to_owned()
                         } else {
-                            format!(
-                                "{} epochs × {} steps · {:.0}% done",
-                                epochs_total(),
-                                fmt_count(spe),
-                                fraction() * 100.0,
-                            )
+                            (t.progress_label)(epochs_total(), &fmt_count(spe), fraction() * 100.0)
                         }
                     }}
                 </div>
@@ -649,44 +752,58 @@ fn ProgressPanel(
 #[derive(Clone, Debug, PartialEq)]
 enum Prediction {
     Empty,
-    Hint(String),
+    /// No weights yet.
+    BeforeStart,
+    /// The data set (class names) is not loaded yet.
+    WaitingForData,
+    /// The typed name (as given) has nothing the model can read; shown in the page's language.
+    NoLetters(String),
     Invalid(String),
     Top(Vec<(String, f32)>),
 }
 
 /// Type a surname, see the three most likely languages from the current weights.
 #[component]
-fn PredictPanel(view_state: SessionView, control: StoredValue<Option<TrainControl>, LocalStorage>) -> impl IntoView {
+fn PredictPanel(view_state: SessionView, data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
+    let loc = use_locale();
     let text = RwSignal::new(String::new());
-    let prediction = move || {
-        view_state.weights_version.track();
-        view_state.step.track();
+    let prediction = Memo::new(move |_| {
         let name = text.get();
         if name.trim().is_empty() {
             return Prediction::Empty;
         }
-        if let Err(message) = bridge::check_name(&name) {
-            return Prediction::Invalid(message);
-        }
-        let Some(ctl) = control.get_value() else {
-            return Prediction::Hint("Start training, then type a name to see what the model thinks.".into());
+        // `encode_name`'s only error is "no usable letters"; its text is English, so the page
+        // shows its own translation.
+        let Ok(tokens) = bridge::encode_name(&name) else {
+            return Prediction::NoLetters(name);
         };
-        match bridge::predict_top(&ctl, &name, 3) {
-            None => Prediction::Hint("The first weights arrive after the first training steps…".into()),
+        let Some(weights) = view_state.weights.get() else {
+            return Prediction::BeforeStart;
+        };
+        let result = data.with(|d| match d {
+            LoadState::Ready(loaded) => Some(bridge::predict_top(
+                &weights,
+                loaded.dataset.classes(),
+                &tokens,
+                3,
+            )),
+            _ => None,
+        });
+        match result {
+            None => Prediction::WaitingForData,
             Some(Err(message)) => Prediction::Invalid(message),
             Some(Ok(top)) => Prediction::Top(top),
         }
-    };
-    let prediction = Memo::new(move |_| prediction());
+    });
     view! {
         <section class="panel predict-panel">
-            <h2>"Try a name"</h2>
+            <h2>{move || loc.t().predict_title}</h2>
             <div class="predict-row">
                 <input
                     type="text"
                     class="predict-input"
-                    placeholder="e.g. Nguyen, Schmidt, Rossi"
-                    aria-label="Surname to classify"
+                    placeholder=move || loc.t().predict_placeholder
+                    aria-label=move || loc.t().predict_aria
                     autocomplete="off"
                     spellcheck="false"
                     maxlength="64"
@@ -695,12 +812,38 @@ fn PredictPanel(view_state: SessionView, control: StoredValue<Option<TrainContro
                     on:input=move |ev| text.set(event_target_value(&ev))
                 />
             </div>
+            {move || {
+                view_state
+                    .weights
+                    .get()
+                    .map(|w| {
+                        let step = w.step;
+                        view! {
+                            <p class="predict-weights" data-testid="predict-weights-step" data-value=step.to_string()>
+                                {move || {
+                                    let t = loc.t();
+                                    if step == 0 { t.weights_init.to_owned() } else { (t.weights_from_step)(&fmt_count(step)) }
+                                }}
+                            </p>
+                        }
+                    })
+            }}
             {move || match prediction.get() {
-                Prediction::Empty => view! {
-                    <p class="predict-hint">"Predictions update as you type, from the weights being trained."</p>
+                Prediction::Empty => view! { <p class="predict-hint">{move || loc.t().predict_empty}</p> }.into_any(),
+                Prediction::BeforeStart => view! {
+                    <p class="predict-hint" data-testid="predict-hint">{move || loc.t().predict_before_start}</p>
                 }
                 .into_any(),
-                Prediction::Hint(h) => view! { <p class="predict-hint" data-testid="predict-hint">{h}</p> }.into_any(),
+                Prediction::WaitingForData => view! {
+                    <p class="predict-hint" data-testid="predict-hint">{move || loc.t().predict_waiting_data}</p>
+                }
+                .into_any(),
+                Prediction::NoLetters(name) => view! {
+                    <p class="predict-message" role="status" data-testid="predict-message">
+                        {move || (loc.t().predict_no_letters)(&name)}
+                    </p>
+                }
+                .into_any(),
                 Prediction::Invalid(m) => view! {
                     <p class="predict-message" role="status" data-testid="predict-message">{m}</p>
                 }
@@ -713,7 +856,7 @@ fn PredictPanel(view_state: SessionView, control: StoredValue<Option<TrainContro
                                 let label = language.clone();
                                 view! {
                                     <li data-label=label data-value=p.to_string()>
-                                        <span class="lang">{language}</span>
+                                        <span class="lang">{move || language_name(loc.lang(), &language)}</span>
                                         <span class="bar" aria-hidden="true">
                                             <span class="bar-fill" style:width=format!("{:.1}%", p * 100.0)></span>
                                         </span>
@@ -733,44 +876,51 @@ fn PredictPanel(view_state: SessionView, control: StoredValue<Option<TrainContro
 /// The loader's counts: classes, lines, distinct pairs, skipped lines, the split; per-class
 /// counts in a collapsible table.
 #[component]
-fn DatasetPanel(data: RwSignal<LoadState, LocalStorage>, split: Memo<Option<bridge::SplitSizes>>) -> impl IntoView {
+fn DatasetPanel(
+    data: RwSignal<LoadState, LocalStorage>,
+    split: Memo<Option<bridge::SplitSizes>>,
+) -> impl IntoView {
+    let loc = use_locale();
     move || {
         let LoadState::Ready(loaded) = data.get() else {
             return ().into_any();
         };
         let s = loaded.summary.clone();
-        let item = |label: &'static str, testid: &'static str, value: u64| {
+        let item = move |label: fn(&Strings) -> &'static str, testid: &'static str, value: u64| {
             view! {
                 <div class="kv">
-                    <dt>{label}</dt>
+                    <dt>{move || label(loc.t())}</dt>
                     <dd data-testid=testid data-value=value.to_string()>{fmt_count(value)}</dd>
                 </div>
             }
         };
-        let max_pairs = s.classes.iter().map(|c| c.distinct_pairs).max().unwrap_or(1).max(1);
+        let max_pairs = s
+            .classes
+            .iter()
+            .map(|c| c.distinct_pairs)
+            .max()
+            .unwrap_or(1)
+            .max(1);
         view! {
             <section class="panel dataset-panel" data-testid="dataset">
-                <h2>"The data set"</h2>
-                <p class="panel-note">
-                    "Surnames from the PyTorch tutorial's 18 language files, normalised to the letters a–z, "
-                    "A–Z and a few marks; each (name, language) pair counts once."
-                </p>
+                <h2>{move || loc.t().data_title}</h2>
+                <p class="panel-note">{move || loc.t().data_note}</p>
                 <dl class="kvs">
-                    {item("Languages", "data-classes", s.classes.len() as u64)}
-                    {item("Lines in the files", "data-raw-lines", s.raw_lines as u64)}
-                    {item("Distinct pairs", "data-pairs", s.distinct_pairs as u64)}
-                    {item("Skipped lines", "data-skipped", s.skipped as u64)}
-                    {move || split.get().map(|sp| item("Training pairs", "data-train", sp.train as u64))}
-                    {move || split.get().map(|sp| item("Validation pairs", "data-val", sp.val as u64))}
+                    {item(|t| t.data_languages, "data-classes", s.classes.len() as u64)}
+                    {item(|t| t.data_lines, "data-raw-lines", s.raw_lines as u64)}
+                    {item(|t| t.data_pairs, "data-pairs", s.distinct_pairs as u64)}
+                    {item(|t| t.data_skipped, "data-skipped", s.skipped as u64)}
+                    {move || split.get().map(|sp| item(|t| t.data_train, "data-train", sp.train as u64))}
+                    {move || split.get().map(|sp| item(|t| t.data_val, "data-val", sp.val as u64))}
                 </dl>
                 <details class="class-table">
-                    <summary>"Per language"</summary>
+                    <summary>{move || loc.t().per_language}</summary>
                     <table>
                         <thead>
                             <tr>
-                                <th scope="col">"Language"</th>
-                                <th scope="col" class="num">"Lines"</th>
-                                <th scope="col" class="num">"Distinct"</th>
+                                <th scope="col">{move || loc.t().col_language}</th>
+                                <th scope="col" class="num">{move || loc.t().col_lines}</th>
+                                <th scope="col" class="num">{move || loc.t().col_distinct}</th>
                                 <th scope="col" class="bar-col"></th>
                             </tr>
                         </thead>
@@ -781,9 +931,10 @@ fn DatasetPanel(data: RwSignal<LoadState, LocalStorage>, split: Memo<Option<brid
                                 .map(|c| {
                                     let w = c.distinct_pairs as f64 / max_pairs as f64 * 100.0;
                                     let label = c.language.clone();
+                                    let language = c.language.clone();
                                     view! {
                                         <tr data-label=label>
-                                            <td>{c.language.clone()}</td>
+                                            <td>{move || language_name(loc.lang(), &language)}</td>
                                             <td class="num" data-value=c.raw_lines.to_string()>
                                                 {fmt_count(c.raw_lines as u64)}
                                             </td>

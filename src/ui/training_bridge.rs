@@ -5,44 +5,53 @@
 
 use std::rc::Rc;
 
-use super::pending;
+use crate::config::{query, Lang, UrlNotice};
+use crate::data::{self, Manifest, NamesDataset, Split, VAL_FRACTION};
 
-pub use pending::{BackendKind, TrainConfig, TrainControl, TrainEvent};
-
-/// The names data set as the training session consumes it.
-pub type NamesDataset = pending::NamesDataset;
+pub use crate::config::{BackendChoice, CellKind, TrainConfig};
+pub use crate::train::session::{BackendKind, EpochReport, TrainControl, TrainEvent, Weights};
 
 // ---------------------------------------------------------------------------------------------
 // Configuration (URL codec)
 
-/// Decodes a query string (with or without `?`) into a configuration plus one human-readable
-/// notice per ignored or clamped field.
-pub fn decode_config(search: &str) -> (TrainConfig, Vec<String>) {
-    pending::decode(search)
+/// A decoded page URL: the configuration, the language chosen in the link (kept when the URL
+/// is rewritten) and one human-readable notice per ignored or clamped field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UrlState {
+    /// The configuration, every field within its range.
+    pub config: TrainConfig,
+    /// `lang` when the link sets one.
+    pub lang: Option<Lang>,
+    /// What was clamped, ignored or replaced by a default.
+    pub notices: Vec<UrlNotice>,
+}
+
+/// Decodes a query string (with or without `?`) with the URL codec of `config`.
+pub fn decode_config(search: &str) -> UrlState {
+    let decoded = TrainConfig::from_query(search);
+    UrlState {
+        config: decoded.config,
+        lang: decoded.lang,
+        notices: decoded.notices,
+    }
 }
 
 /// The canonical query string of `config` (no leading `?`): `v` and `lesson` first, then the
-/// keys that differ from their defaults.
-pub fn encode_config(config: &TrainConfig) -> String {
-    pending::encode(config)
+/// keys that differ from their defaults, then `lang` when the link chose one.
+pub fn encode_config(config: &TrainConfig, lang: Option<Lang>) -> String {
+    config.to_query_with_lang(lang)
 }
 
 /// `config` with one URL field set from a form control, validated by the same codec as the URL
-/// (so a typed 1000 for `hidden_size` is clamped exactly as `?hidden_size=1000` would be).
-pub fn with_field(config: &TrainConfig, key: &str, value: &str) -> (TrainConfig, Vec<String>) {
-    let mut pairs: Vec<(String, String)> =
-        serde_urlencoded::from_str(&encode_config(config)).unwrap_or_default();
+/// (so a typed 1000 for `hidden_size` is clamped exactly as `?hidden_size=1000` would be),
+/// and the notices for that field.
+pub fn with_field(config: &TrainConfig, key: &str, value: &str) -> (TrainConfig, Vec<UrlNotice>) {
+    let mut pairs = query::parse_pairs(&config.to_query());
     pairs.retain(|(k, _)| k != key);
     pairs.push((key.to_owned(), value.trim().to_owned()));
     let query = serde_urlencoded::to_string(&pairs).unwrap_or_default();
-    decode_config(&query)
-}
-
-/// The `cell` key's value for display ("lstm").
-pub fn cell_key(config: &TrainConfig) -> &'static str {
-    match config.cell {
-        pending::CellKind::Lstm => "lstm",
-    }
+    let state = decode_config(&query);
+    (state.config, state.notices)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -80,27 +89,38 @@ pub struct LoadedData {
     pub summary: DatasetSummary,
 }
 
-/// Builds the data set from `(file name, file text)` pairs, e.g. `("Arabic.txt", "...")`.
+/// The class files a `manifest.json` lists, in order. Errors: what is wrong with it.
+pub fn manifest_files(json: &str) -> Result<Vec<String>, String> {
+    Manifest::parse(json)
+        .map(|m| m.files.into_iter().map(|e| e.file).collect())
+        .map_err(|e| e.to_string())
+}
+
+/// Builds the data set from `(file name, file text)` pairs, e.g. `("Arabic.txt", "...")`, with
+/// the loader the native trainer uses.
 ///
-/// Errors: a message for the page when the files cannot form a data set.
+/// Errors: the loader's message (it names the file and line at fault).
 pub fn build_dataset(files: Vec<(String, String)>) -> Result<LoadedData, String> {
-    let files = files
-        .into_iter()
-        .map(|(name, text)| (name.trim_end_matches(".txt").to_owned(), text))
-        .collect();
-    let dataset = pending::parse(files)?;
-    let classes: Vec<ClassCount> = dataset
-        .classes
-        .iter()
-        .map(|(l, r, d)| ClassCount { language: l.clone(), raw_lines: *r, distinct_pairs: *d })
-        .collect();
+    let dataset = NamesDataset::from_named_files(files).map_err(|e| e.to_string())?;
+    let report = dataset.report();
     let summary = DatasetSummary {
-        raw_lines: classes.iter().map(|c| c.raw_lines).sum(),
-        distinct_pairs: classes.iter().map(|c| c.distinct_pairs).sum(),
-        skipped: dataset.skipped,
-        classes,
+        classes: report
+            .classes
+            .iter()
+            .map(|c| ClassCount {
+                language: c.class.clone(),
+                raw_lines: c.raw_lines,
+                distinct_pairs: c.distinct,
+            })
+            .collect(),
+        raw_lines: report.raw_lines,
+        distinct_pairs: report.distinct,
+        skipped: report.skipped,
     };
-    Ok(LoadedData { dataset: Rc::new(dataset), summary })
+    Ok(LoadedData {
+        dataset: Rc::new(dataset),
+        summary,
+    })
 }
 
 /// Sizes of the seeded 90/10 split (distinct pairs on each side).
@@ -112,25 +132,32 @@ pub struct SplitSizes {
     pub val: usize,
 }
 
-/// The split that `seed` gives for `data`.
-pub fn split_sizes(data: &LoadedData, _seed: u32) -> SplitSizes {
-    let val = data.summary.distinct_pairs / 10;
-    SplitSizes { train: data.summary.distinct_pairs - val, val }
-}
-
-/// Mini-batches per epoch for `train` pairs at `batch_size` (the last batch may be smaller).
-pub fn steps_per_epoch(train: usize, batch_size: u32) -> u64 {
-    (train as u64).div_ceil(batch_size.max(1) as u64)
-}
-
-/// Checks a typed name before prediction: `Err` holds a friendly message when nothing of it
-/// is left after normalisation (the model never sees an empty sequence).
-pub fn check_name(name: &str) -> Result<(), String> {
-    if name.chars().any(|c| c.is_ascii_alphabetic()) {
-        Ok(())
-    } else {
-        Err("That name has no letters the model knows (a–z, A–Z; accents are removed).".into())
+/// The split that `seed` gives for `data`: the same `Split::new` call the session makes.
+pub fn split_sizes(data: &LoadedData, seed: u32) -> SplitSizes {
+    let split = Split::new(&data.dataset, seed as u64, VAL_FRACTION);
+    SplitSizes {
+        train: split.train.len(),
+        val: split.val.len(),
     }
+}
+
+/// Mini-batches per epoch for `train` pairs at `batch_size` (the last batch may be smaller),
+/// as `data::Batches::num_batches` counts them.
+pub fn steps_per_epoch(train: usize, batch_size: usize) -> u64 {
+    train.div_ceil(batch_size.max(1)) as u64
+}
+
+/// Encodes a typed name for the model. `Err` holds a friendly message when nothing of it is
+/// left after normalisation (the model never sees an empty sequence).
+pub fn encode_name(name: &str) -> Result<Vec<u32>, String> {
+    data::encode(name).map_err(|e| {
+        let text = e.to_string();
+        let mut chars = text.chars();
+        match chars.next() {
+            Some(first) => first.to_uppercase().chain(chars).collect(),
+            None => text,
+        }
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -142,13 +169,38 @@ pub async fn run_session(
     config: TrainConfig,
     data: Rc<NamesDataset>,
     control: TrainControl,
-    on_event: impl FnMut(TrainEvent) + 'static,
+    mut on_event: impl FnMut(TrainEvent) + 'static,
 ) {
-    pending::run_session(config, data, control, on_event).await
+    crate::train::session::run_session(&config, &data, &control, &mut on_event).await
 }
 
-/// The `k` most likely languages for `name` with their probabilities (descending), from the
-/// session's current weights. `None` while the session has no weights to read yet.
-pub fn predict_top(_control: &TrainControl, _name: &str, _k: usize) -> Option<Result<Vec<(String, f32)>, String>> {
-    None
+/// The `k` most likely languages for the encoded name `tokens` with their probabilities
+/// (descending), computed on the CPU from `weights` (the session's latest read-back).
+///
+/// Errors: the model's message (e.g. a symbol outside the vocabulary).
+pub fn predict_top(
+    weights: &Weights,
+    classes: &[String],
+    tokens: &[u32],
+    k: usize,
+) -> Result<Vec<(String, f32)>, String> {
+    let probs = weights
+        .model
+        .predict(&weights.params, tokens)
+        .map_err(|e| e.to_string())?;
+    let mut ranked: Vec<(usize, f32)> = probs.into_iter().enumerate().collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    Ok(ranked
+        .into_iter()
+        .take(k)
+        .map(|(i, p)| {
+            (
+                classes
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| format!("class {i}")),
+                p,
+            )
+        })
+        .collect())
 }

@@ -6,6 +6,8 @@
 //! to the browser: `location.search` in, `history.replaceState` out (a changed setting replaces
 //! the current history entry instead of pushing one).
 
+use super::i18n::{use_locale, Strings};
+use crate::config::UrlNotice;
 use leptos::prelude::*;
 use web_sys::UrlSearchParams;
 
@@ -38,7 +40,11 @@ pub fn replace_query(query: &str) {
     };
     let location = window.location();
     let current = location.search().unwrap_or_default();
-    let wanted = if query.is_empty() { String::new() } else { format!("?{query}") };
+    let wanted = if query.is_empty() {
+        String::new()
+    } else {
+        format!("?{query}")
+    };
     if current == wanted {
         return;
     }
@@ -53,26 +59,47 @@ pub fn replace_query(query: &str) {
     }
 }
 
+/// One line of the URL notice.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PageNotice {
+    /// A field of the query that the codec clamped, ignored or replaced by its default.
+    Url(UrlNotice),
+    /// `lesson` named no page of the app (the value, cut short).
+    UnknownLesson(String),
+}
+
+impl PageNotice {
+    /// The message in the language of `t`.
+    pub fn text(&self, t: &Strings) -> String {
+        match self {
+            PageNotice::Url(n) => (t.notice)(n),
+            PageNotice::UnknownLesson(l) => (t.unknown_lesson)(l),
+        }
+    }
+}
+
 /// A dismissible notice listing the URL fields that were ignored or clamped
 /// (`data-testid="url-notice"`, one `<li>` per field). Renders nothing when `notices` is empty.
 ///
 /// `notices` is cleared by the close button; each message is rendered as text, never as HTML.
 #[component]
 pub fn UrlNotice(
-    /// Human-readable messages, one per ignored or clamped field.
-    notices: RwSignal<Vec<String>>,
+    /// What was adjusted, one entry per field.
+    notices: RwSignal<Vec<PageNotice>>,
 ) -> impl IntoView {
+    let loc = use_locale();
     view! {
         <Show when=move || !notices.with(Vec::is_empty)>
             <div class="notice notice-warn" role="status" data-testid="url-notice">
                 <div class="notice-body">
-                    <strong>"Some settings in the link were adjusted"</strong>
+                    <strong>{move || loc.t().url_notice_title}</strong>
                     <ul>
                         {move || {
+                            let t = loc.t();
                             notices
                                 .get()
                                 .into_iter()
-                                .map(|n| view! { <li>{n}</li> })
+                                .map(|n| view! { <li>{n.text(t)}</li> })
                                 .collect_view()
                         }}
                     </ul>
@@ -80,7 +107,7 @@ pub fn UrlNotice(
                 <button
                     type="button"
                     class="notice-close"
-                    aria-label="Dismiss"
+                    aria-label=move || loc.t().dismiss
                     data-testid="url-notice-dismiss"
                     on:click=move |_| notices.set(Vec::new())
                 >

@@ -3,7 +3,10 @@
 //!
 //! Tolerance everywhere: |actual − expected| ≤ 1e-5 + 1e-4·|expected|; a NaN is a failure
 //! (errors are counted with `!(err <= tol)`, never reduced with `f32::max`).
-#![allow(dead_code, reason = "shared by several test crates; each uses a subset")]
+#![allow(
+    dead_code,
+    reason = "shared by several test crates; each uses a subset"
+)]
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -24,7 +27,11 @@ pub const RTOL: f64 = 1e-4;
 
 /// Checks `actual` against `expected` with the fixture tolerance; `Err` describes the failure
 /// (tensor name, number of mismatches, max error, first mismatches with flat indices).
-pub fn check_close<E: Copy + Into<f64>>(name: &str, actual: &[f32], expected: &[E]) -> Result<(), String> {
+pub fn check_close<E: Copy + Into<f64>>(
+    name: &str,
+    actual: &[f32],
+    expected: &[E],
+) -> Result<(), String> {
     check_close_tol(name, actual, expected, &[], ATOL, RTOL)
 }
 
@@ -37,7 +44,10 @@ pub fn assert_close<E: Copy + Into<f64>>(name: &str, actual: &[f32], expected: &
 
 /// [`check_close`] with explicit tolerances `|a − e| ≤ atol + rtol·|e|`; when `shape` is not
 /// empty, mismatches are reported with multi-dimensional indices.
-#[expect(clippy::neg_cmp_op_on_partial_ord, reason = "`!(err <= tol)` counts a NaN error as a failure")]
+#[expect(
+    clippy::neg_cmp_op_on_partial_ord,
+    reason = "`!(err <= tol)` counts a NaN error as a failure"
+)]
 pub fn check_close_tol<E: Copy + Into<f64>>(
     name: &str,
     actual: &[f32],
@@ -47,7 +57,11 @@ pub fn check_close_tol<E: Copy + Into<f64>>(
     rtol: f64,
 ) -> Result<(), String> {
     if actual.len() != expected.len() {
-        return Err(format!("{name}: {} values, expected {}", actual.len(), expected.len()));
+        return Err(format!(
+            "{name}: {} values, expected {}",
+            actual.len(),
+            expected.len()
+        ));
     }
     let mut bad = 0usize;
     let mut max_err = 0.0f64;
@@ -64,14 +78,21 @@ pub fn check_close_tol<E: Copy + Into<f64>>(
         if !(err <= atol + rtol * e.abs()) {
             bad += 1;
             if first.len() < 5 {
-                first.push(format!("{} got {a} want {e} (err {err:.3e})", index_string(i, shape)));
+                first.push(format!(
+                    "{} got {a} want {e} (err {err:.3e})",
+                    index_string(i, shape)
+                ));
             }
         }
     }
     if bad == 0 {
         return Ok(());
     }
-    let max = if any_nan { "NaN".to_string() } else { format!("{max_err:.3e}") };
+    let max = if any_nan {
+        "NaN".to_string()
+    } else {
+        format!("{max_err:.3e}")
+    };
     Err(format!(
         "{name}: {bad} of {} values outside |err| <= {atol:e} + {rtol:e}*|ref| (max err {max}); first: {}",
         actual.len(),
@@ -178,7 +199,10 @@ fn one() -> usize {
 
 /// Any fixture file.
 #[derive(Clone, Debug)]
-#[expect(clippy::large_enum_variant, reason = "one value per fixture file, never stored in bulk")]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "one value per fixture file, never stored in bulk"
+)]
 pub enum Fixture {
     /// `nn.RNN`/`nn.LSTM`/`nn.GRU` forward + backward.
     Module(ModuleFixture),
@@ -214,26 +238,41 @@ pub fn fixture_paths() -> Vec<PathBuf> {
 pub fn load_fixture(path: &Path) -> Result<Fixture, BackendError> {
     let failed = |e: String| BackendError::Failed(e);
     let text = std::fs::read_to_string(path).map_err(|e| failed(format!("cannot read: {e}")))?;
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| failed(format!("not JSON: {e}")))?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| failed(format!("not JSON: {e}")))?;
     if value.get("params_before").is_some() {
-        serde_json::from_value(value).map(Fixture::Classifier).map_err(|e| failed(format!("bad classifier fixture: {e}")))
+        serde_json::from_value(value)
+            .map(Fixture::Classifier)
+            .map_err(|e| failed(format!("bad classifier fixture: {e}")))
     } else if value.get("params").is_some() && value.get("cell").is_some() {
-        serde_json::from_value(value).map(Fixture::Module).map_err(|e| failed(format!("bad module fixture: {e}")))
+        serde_json::from_value(value)
+            .map(Fixture::Module)
+            .map_err(|e| failed(format!("bad module fixture: {e}")))
     } else {
         Err(BackendError::Unsupported(
-            "neither a module fixture (cell, params) nor a classifier fixture (params_before)".into(),
+            "neither a module fixture (cell, params) nor a classifier fixture (params_before)"
+                .into(),
         ))
     }
 }
 
 /// Flat parameters in `layout` order from named fixture tensors (every name must be present,
 /// no extra names, each with the layout's shape).
-pub fn flatten_params(layout: &ParamLayout, named: &BTreeMap<String, Tensor>, what: &str) -> Result<Vec<f32>, String> {
+pub fn flatten_params(
+    layout: &ParamLayout,
+    named: &BTreeMap<String, Tensor>,
+    what: &str,
+) -> Result<Vec<f32>, String> {
     let mut flat = vec![0.0f32; layout.total_len()];
     for entry in &layout.entries {
-        let t = named.get(&entry.name).ok_or_else(|| format!("{what}: missing {}", entry.name))?;
+        let t = named
+            .get(&entry.name)
+            .ok_or_else(|| format!("{what}: missing {}", entry.name))?;
         if t.shape != entry.shape {
-            return Err(format!("{what}: {} has shape {:?}, layout says {:?}", entry.name, t.shape, entry.shape));
+            return Err(format!(
+                "{what}: {} has shape {:?}, layout says {:?}",
+                entry.name, t.shape, entry.shape
+            ));
         }
         flat[entry.range()].copy_from_slice(&t.to_f32());
     }
@@ -243,12 +282,20 @@ pub fn flatten_params(layout: &ParamLayout, named: &BTreeMap<String, Tensor>, wh
     Ok(flat)
 }
 
-fn parse_cell(cell: &str, nonlinearity: Option<&str>) -> Result<(CellKind, Nonlinearity), BackendError> {
-    let kind = CellKind::parse(cell).ok_or_else(|| BackendError::Unsupported(format!("unknown cell {cell:?}")))?;
+fn parse_cell(
+    cell: &str,
+    nonlinearity: Option<&str>,
+) -> Result<(CellKind, Nonlinearity), BackendError> {
+    let kind = CellKind::parse(cell)
+        .ok_or_else(|| BackendError::Unsupported(format!("unknown cell {cell:?}")))?;
     let nl = match nonlinearity {
         None | Some("tanh") => Nonlinearity::Tanh,
         Some("relu") => Nonlinearity::Relu,
-        Some(other) => return Err(BackendError::Unsupported(format!("unknown nonlinearity {other:?}"))),
+        Some(other) => {
+            return Err(BackendError::Unsupported(format!(
+                "unknown nonlinearity {other:?}"
+            )))
+        }
     };
     Ok((kind, nl))
 }
@@ -316,7 +363,8 @@ impl ModuleFixture {
         Ok(ModuleCase {
             name: self.name.clone(),
             spec,
-            params: flatten_params(&layout, &self.params, "params").map_err(BackendError::Failed)?,
+            params: flatten_params(&layout, &self.params, "params")
+                .map_err(BackendError::Failed)?,
             layout,
             batch_first: self.batch_first,
             batch: self.batch,
@@ -342,14 +390,21 @@ impl ModuleFixture {
             }
         };
         if case.layout.total_len() != self.param_count {
-            push(Err(format!("param_count: layout has {}, PyTorch {}", case.layout.total_len(), self.param_count)));
+            push(Err(format!(
+                "param_count: layout has {}, PyTorch {}",
+                case.layout.total_len(),
+                self.param_count
+            )));
         }
         push(self.output.check("output", &r.output));
         push(self.h_n.check("h_n", &r.h_n));
         push(check_optional("c_n", self.c_n.as_ref(), r.c_n.as_deref()));
         for entry in &case.layout.entries {
             match self.grads.get(&entry.name) {
-                Some(t) => push(t.check(&format!("grad {}", entry.name), &r.param_grads[entry.range()])),
+                Some(t) => push(t.check(
+                    &format!("grad {}", entry.name),
+                    &r.param_grads[entry.range()],
+                )),
                 None => push(Err(format!("fixture has no gradient for {}", entry.name))),
             }
         }
@@ -357,14 +412,26 @@ impl ModuleFixture {
             Some(t) => push(t.check("grad input", &r.d_input)),
             None => push(Err("fixture has no input gradient".into())),
         }
-        push(check_optional("grad h0", self.grads.get("h0"), Some(&r.d_h0)));
-        push(check_optional("grad c0", self.grads.get("c0"), r.d_c0.as_deref()));
+        push(check_optional(
+            "grad h0",
+            self.grads.get("h0"),
+            Some(&r.d_h0),
+        ));
+        push(check_optional(
+            "grad c0",
+            self.grads.get("c0"),
+            r.d_c0.as_deref(),
+        ));
         fails
     }
 }
 
 /// Both present → compare; both absent → fine; one missing → failure.
-fn check_optional(name: &str, expected: Option<&Tensor>, actual: Option<&[f32]>) -> Result<(), String> {
+fn check_optional(
+    name: &str,
+    expected: Option<&Tensor>,
+    actual: Option<&[f32]>,
+) -> Result<(), String> {
     match (expected, actual) {
         (Some(t), Some(a)) => t.check(name, a),
         (None, None) => Ok(()),
@@ -414,8 +481,12 @@ impl ClassifierFixture {
             bidirectional: self.bidirectional,
         };
         let layout = ParamLayout::classifier(&spec, self.num_classes);
-        if self.input_indices.len() != self.batch || self.input_indices.iter().any(|r| r.len() != self.seq_len) {
-            return Err(BackendError::Failed("input_indices is not [batch, seq_len]".into()));
+        if self.input_indices.len() != self.batch
+            || self.input_indices.iter().any(|r| r.len() != self.seq_len)
+        {
+            return Err(BackendError::Failed(
+                "input_indices is not [batch, seq_len]".into(),
+            ));
         }
         let batch = ClassifierBatch {
             batch: self.batch,
@@ -428,10 +499,16 @@ impl ClassifierFixture {
             name: self.name.clone(),
             spec,
             num_classes: self.num_classes,
-            params: flatten_params(&layout, &self.params_before, "params_before").map_err(BackendError::Failed)?,
+            params: flatten_params(&layout, &self.params_before, "params_before")
+                .map_err(BackendError::Failed)?,
             layout,
             batch,
-            adam: AdamConfig { lr: 1e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8 },
+            adam: AdamConfig {
+                lr: 1e-3,
+                beta1: 0.9,
+                beta2: 0.999,
+                eps: 1e-8,
+            },
         })
     }
 
@@ -446,11 +523,18 @@ impl ClassifierFixture {
         push(self.logits.check("logits", &r.logits));
         push(check_close("loss", &[r.loss], &[self.loss]));
         for entry in &case.layout.entries {
-            for (what, named, actual) in
-                [("grad", &self.grads, &r.grads), ("after Adam", &self.params_after_one_adam_step, &r.params_after)]
-            {
+            for (what, named, actual) in [
+                ("grad", &self.grads, &r.grads),
+                (
+                    "after Adam",
+                    &self.params_after_one_adam_step,
+                    &r.params_after,
+                ),
+            ] {
                 match named.get(&entry.name) {
-                    Some(t) => push(t.check(&format!("{what} {}", entry.name), &actual[entry.range()])),
+                    Some(t) => {
+                        push(t.check(&format!("{what} {}", entry.name), &actual[entry.range()]))
+                    }
                     None => push(Err(format!("fixture has no {what} for {}", entry.name))),
                 }
             }
@@ -485,16 +569,27 @@ pub struct SuiteSummary {
 impl SuiteSummary {
     /// Panics unless every fixture passed, except unsupported ones named in `allowed_unsupported`.
     pub fn assert_ok(&self, allowed_unsupported: &[&str]) {
-        let mut problems: Vec<String> =
-            self.failed.iter().map(|(name, fails)| format!("FAIL {name}:\n    {}", fails.join("\n    "))).collect();
+        let mut problems: Vec<String> = self
+            .failed
+            .iter()
+            .map(|(name, fails)| format!("FAIL {name}:\n    {}", fails.join("\n    ")))
+            .collect();
         problems.extend(
             self.unsupported
                 .iter()
                 .filter(|(name, _)| !allowed_unsupported.contains(&name.as_str()))
                 .map(|(name, why)| format!("UNSUPPORTED {name}: {why}")),
         );
-        assert!(self.passed.len() + self.failed.len() + self.unsupported.len() > 0, "no fixtures found");
-        assert!(problems.is_empty(), "{} fixture problem(s):\n{}", problems.len(), problems.join("\n"));
+        assert!(
+            self.passed.len() + self.failed.len() + self.unsupported.len() > 0,
+            "no fixtures found"
+        );
+        assert!(
+            problems.is_empty(),
+            "{} fixture problem(s):\n{}",
+            problems.len(),
+            problems.join("\n")
+        );
     }
 }
 
@@ -507,7 +602,10 @@ pub fn run_fixture_suite(
 ) -> SuiteSummary {
     let mut summary = SuiteSummary::default();
     for path in fixture_paths() {
-        let file = path.file_name().map_or_else(|| path.display().to_string(), |f| f.to_string_lossy().into_owned());
+        let file = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |f| f.to_string_lossy().into_owned(),
+        );
         let outcome: Result<Vec<String>, BackendError> = match load_fixture(&path) {
             Err(e) => Err(e),
             Ok(Fixture::Module(fx)) => match fx.case() {
@@ -525,8 +623,15 @@ pub fn run_fixture_suite(
                 summary.passed.push(file);
             }
             Ok(fails) => {
-                let more = if fails.len() > 2 { format!(" | … {} more", fails.len() - 2) } else { String::new() };
-                println!("[{label}] FAIL        {file}: {}{more}", fails[..fails.len().min(2)].join(" | "));
+                let more = if fails.len() > 2 {
+                    format!(" | … {} more", fails.len() - 2)
+                } else {
+                    String::new()
+                };
+                println!(
+                    "[{label}] FAIL        {file}: {}{more}",
+                    fails[..fails.len().min(2)].join(" | ")
+                );
                 summary.failed.push((file, fails));
             }
             Err(BackendError::Failed(e)) => {

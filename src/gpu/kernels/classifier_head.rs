@@ -33,7 +33,7 @@ pub struct HeadDims {
     pub _pad: [u32; 3],
 }
 
-/// One training step's record in the results ring (`StepResult` in the shader).
+/// One training step's record in the results ring (`StepResult` in `common.wgsl`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub struct StepRecord {
@@ -41,6 +41,10 @@ pub struct StepRecord {
     pub loss: f32,
     /// Names whose arg-max class equals the label.
     pub correct: u32,
+    /// Global L2 norm of the gradients; −1 when clipping was off (not computed).
+    pub grad_norm: f32,
+    /// 1 when the norm was not finite and the Adam step was skipped.
+    pub skipped: u32,
 }
 
 /// Bindings: `params`, `features [B, F]`, `labels [B]` (read); `logits [B, C]`,
@@ -50,8 +54,15 @@ pub struct ClassifierHead;
 
 impl KernelSpec for ClassifierHead {
     const NAME: &'static str = "classifier_head";
-    const STORAGE: &'static [Access] =
-        &[Access::Read, Access::Read, Access::Read, Access::ReadWrite, Access::ReadWrite, Access::ReadWrite, Access::ReadWrite];
+    const STORAGE: &'static [Access] = &[
+        Access::Read,
+        Access::Read,
+        Access::Read,
+        Access::ReadWrite,
+        Access::ReadWrite,
+        Access::ReadWrite,
+        Access::ReadWrite,
+    ];
     type Dims = HeadDims;
     fn workgroups(_: &HeadDims, _: u32) -> Result<[u32; 3], GpuError> {
         Ok([1, 1, 1])

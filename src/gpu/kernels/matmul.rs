@@ -1,5 +1,5 @@
 //! `shaders/matmul.wgsl`: `C (+)= op(A)·op(B)` with optional transposes and element offsets,
-//! 64×64 output tiles through workgroup memory. CPU twin: `math::linalg::matmul_acc`.
+//! 64×128 output tiles, 8×16 register blocks per invocation. CPU twin: `math::linalg::matmul_acc`.
 
 use bytemuck::{Pod, Zeroable};
 
@@ -57,8 +57,10 @@ impl MatmulDims {
     }
 }
 
-/// Output tile edge (`TILE` in the shader).
-pub const MATMUL_TILE: u32 = 64;
+/// Rows of C per workgroup (`TILE_M` in the shader).
+pub const MATMUL_TILE_M: u32 = 64;
+/// Columns of C per workgroup (`TILE_N` in the shader).
+pub const MATMUL_TILE_N: u32 = 128;
 
 /// Bindings: `a` (read), `b` (read), `c` (read_write).
 #[derive(Debug)]
@@ -69,6 +71,10 @@ impl KernelSpec for Matmul {
     const STORAGE: &'static [Access] = &[Access::Read, Access::Read, Access::ReadWrite];
     type Dims = MatmulDims;
     fn workgroups(d: &MatmulDims, max: u32) -> Result<[u32; 3], GpuError> {
-        Ok([tiles(d.n, MATMUL_TILE, max, "matmul columns")?, tiles(d.m, MATMUL_TILE, max, "matmul rows")?, 1])
+        Ok([
+            tiles(d.n, MATMUL_TILE_N, max, "matmul columns")?,
+            tiles(d.m, MATMUL_TILE_M, max, "matmul rows")?,
+            1,
+        ])
     }
 }

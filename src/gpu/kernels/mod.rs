@@ -17,15 +17,17 @@ use super::error::GpuError;
 use super::shader_source;
 
 pub mod activation;
-pub mod adam;
+pub mod adam_update;
 pub mod classifier_head;
-pub mod column_sum;
+pub mod clip_grad_norm;
+pub mod col_sum;
 pub mod gru_backward;
 pub mod gru_forward;
+pub mod input_projection;
+pub mod last_step;
 pub mod lstm_backward;
 pub mod lstm_forward;
 pub mod matmul;
-pub mod onehot_input_projection;
 pub mod onehot_weight_grad;
 pub mod rnn_backward;
 pub mod rnn_forward;
@@ -61,7 +63,9 @@ pub trait KernelSpec {
     fn workgroups(dims: &Self::Dims, max_per_dim: u32) -> Result<[u32; 3], GpuError>;
 }
 
-/// The per-time-step uniform of the cell kernels (`CellDims` in `common.wgsl`).
+/// The per-step uniform of the cell kernels (`CellDims` in `common.wgsl`). Caches are indexed
+/// by step `s`, inputs/outputs by time `t`: the forward direction processes `t = s`, the reverse
+/// direction `t = lengths[b] − 1 − s` (packed-sequence semantics).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct CellDims {
@@ -69,14 +73,18 @@ pub struct CellDims {
     pub batch: u32,
     /// H.
     pub hidden: u32,
-    /// Time step of this dispatch.
-    pub t: u32,
+    /// Step `s` of this dispatch.
+    pub step: u32,
     /// GRU: params offset of `b_hn` (rows 2H..3H of `bias_hh`); otherwise unused.
     pub b_hn_offset: u32,
     /// RNN: 0 tanh, 1 relu; otherwise unused.
     pub nonlinearity: u32,
-    /// Padding to 32 bytes.
-    pub _pad: [u32; 3],
+    /// 1 for the reverse direction.
+    pub reverse: u32,
+    /// Row width of `output` / `d_output`: D·H.
+    pub out_stride: u32,
+    /// This direction's first column in those rows: direction·H.
+    pub out_offset: u32,
 }
 
 /// Grid for a 1-D kernel over `n` invocations of `WG_1D`-wide workgroups: one row while it
@@ -93,7 +101,9 @@ pub fn grid_1d(n: u64, max_per_dim: u32) -> Result<[u32; 3], GpuError> {
     }
     let rows = groups.div_ceil(max);
     if rows > max {
-        return Err(GpuError::TooLarge(format!("{n} invocations need more than {max}×{max} workgroups")));
+        return Err(GpuError::TooLarge(format!(
+            "{n} invocations need more than {max}×{max} workgroups"
+        )));
     }
     Ok([max as u32, rows as u32, 1])
 }
@@ -102,7 +112,9 @@ pub fn grid_1d(n: u64, max_per_dim: u32) -> Result<[u32; 3], GpuError> {
 pub(crate) fn tiles(n: u32, tile: u32, max_per_dim: u32, what: &str) -> Result<u32, GpuError> {
     let t = n.div_ceil(tile);
     if t > max_per_dim {
-        return Err(GpuError::TooLarge(format!("{what}: {t} workgroups > {max_per_dim} per dimension")));
+        return Err(GpuError::TooLarge(format!(
+            "{what}: {t} workgroups > {max_per_dim} per dimension"
+        )));
     }
     Ok(t)
 }
@@ -122,7 +134,8 @@ impl<S: KernelSpec> Kernel<S> {
     /// # Panics
     /// If the kernel is missing from the registry (a programming error caught by the tests).
     pub fn new(ctx: &GpuContext) -> Self {
-        let src = shader_source::kernel(S::NAME).unwrap_or_else(|| panic!("kernel {} is not in shader_source::KERNELS", S::NAME));
+        let src = shader_source::kernel(S::NAME)
+            .unwrap_or_else(|| panic!("kernel {} is not in shader_source::KERNELS", S::NAME));
         let device = &ctx.device;
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(S::NAME),
@@ -143,14 +156,19 @@ impl<S: KernelSpec> Kernel<S> {
                 binding: i as u32 + 1,
                 visibility: wgpu::ShaderStages::COMPUTE,
                 ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Storage { read_only: *access == Access::Read },
+                    ty: wgpu::BufferBindingType::Storage {
+                        read_only: *access == Access::Read,
+                    },
                     has_dynamic_offset: false,
                     min_binding_size: None,
                 },
                 count: None,
             });
         }
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(S::NAME), entries: &entries });
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some(S::NAME),
+            entries: &entries,
+        });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some(S::NAME),
             bind_group_layouts: &[Some(&layout)],
@@ -164,15 +182,31 @@ impl<S: KernelSpec> Kernel<S> {
             compilation_options: Default::default(),
             cache: None,
         });
-        Kernel { pipeline, layout, max_per_dim: device.limits().max_compute_workgroups_per_dimension, _spec: PhantomData }
+        Kernel {
+            pipeline,
+            layout,
+            max_per_dim: device.limits().max_compute_workgroups_per_dimension,
+            _spec: PhantomData,
+        }
     }
 
     /// A bind group over `arena`'s uniform records and the storage buffers in binding order.
     ///
     /// # Panics
     /// If `storage.len()` differs from the kernel's storage binding count (a programming error).
-    pub fn bind(&self, ctx: &GpuContext, label: &str, arena: &UniformArena, storage: &[&wgpu::Buffer]) -> wgpu::BindGroup {
-        assert_eq!(storage.len(), S::STORAGE.len(), "{}: wrong number of storage buffers", S::NAME);
+    pub fn bind(
+        &self,
+        ctx: &GpuContext,
+        label: &str,
+        arena: &UniformArena,
+        storage: &[&wgpu::Buffer],
+    ) -> wgpu::BindGroup {
+        assert_eq!(
+            storage.len(),
+            S::STORAGE.len(),
+            "{}: wrong number of storage buffers",
+            S::NAME
+        );
         let mut entries = vec![wgpu::BindGroupEntry {
             binding: 0,
             resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
@@ -182,16 +216,29 @@ impl<S: KernelSpec> Kernel<S> {
             }),
         }];
         for (i, b) in storage.iter().enumerate() {
-            entries.push(wgpu::BindGroupEntry { binding: i as u32 + 1, resource: b.as_entire_binding() });
+            entries.push(wgpu::BindGroupEntry {
+                binding: i as u32 + 1,
+                resource: b.as_entire_binding(),
+            });
         }
-        ctx.device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(label), layout: &self.layout, entries: &entries })
+        ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(label),
+            layout: &self.layout,
+            entries: &entries,
+        })
     }
 
     /// Records `dims` in the arena and dispatches the kernel with it.
     ///
     /// # Errors
     /// [`GpuError::TooLarge`] when the grid exceeds the device's limit, or the arena is full.
-    pub fn encode(&self, pass: &mut wgpu::ComputePass<'_>, group: &wgpu::BindGroup, arena: &mut UniformArena, dims: S::Dims) -> Result<(), GpuError> {
+    pub fn encode(
+        &self,
+        pass: &mut wgpu::ComputePass<'_>,
+        group: &wgpu::BindGroup,
+        arena: &mut UniformArena,
+        dims: S::Dims,
+    ) -> Result<(), GpuError> {
         let [x, y, z] = S::workgroups(&dims, self.max_per_dim)?;
         let offset = arena.push(&dims)?;
         pass.set_pipeline(&self.pipeline);
@@ -222,7 +269,11 @@ impl UniformArena {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        UniformArena { buffer, data: Vec::with_capacity(size as usize), capacity: records.max(1) }
+        UniformArena {
+            buffer,
+            data: Vec::with_capacity(size as usize),
+            capacity: records.max(1),
+        }
     }
 
     /// Forgets all records (start of a new submission).
@@ -238,7 +289,10 @@ impl UniformArena {
         let bytes = bytemuck::bytes_of(value);
         debug_assert!(bytes.len() as u64 <= UNIFORM_STRIDE);
         if self.data.len() / UNIFORM_STRIDE as usize >= self.capacity {
-            return Err(GpuError::TooLarge(format!("more than {} dispatches in one submission", self.capacity)));
+            return Err(GpuError::TooLarge(format!(
+                "more than {} dispatches in one submission",
+                self.capacity
+            )));
         }
         let offset = self.data.len();
         self.data.extend_from_slice(bytes);
@@ -277,7 +331,11 @@ pub struct KernelInfo {
 }
 
 fn info<S: KernelSpec>() -> KernelInfo {
-    KernelInfo { name: S::NAME, uniform_size: std::mem::size_of::<S::Dims>(), storage: S::STORAGE }
+    KernelInfo {
+        name: S::NAME,
+        uniform_size: std::mem::size_of::<S::Dims>(),
+        storage: S::STORAGE,
+    }
 }
 
 /// Reflection data of every kernel, in the order of [`shader_source::KERNELS`].
@@ -285,7 +343,7 @@ pub fn kernel_infos() -> Vec<KernelInfo> {
     vec![
         info::<activation::Activation>(),
         info::<matmul::Matmul>(),
-        info::<onehot_input_projection::OnehotInputProjection>(),
+        info::<input_projection::InputProjection>(),
         info::<rnn_forward::RnnForward>(),
         info::<rnn_backward::RnnBackward>(),
         info::<lstm_forward::LstmForward>(),
@@ -293,8 +351,30 @@ pub fn kernel_infos() -> Vec<KernelInfo> {
         info::<gru_forward::GruForward>(),
         info::<gru_backward::GruBackward>(),
         info::<classifier_head::ClassifierHead>(),
+        info::<last_step::LastStep>(),
         info::<onehot_weight_grad::OnehotWeightGrad>(),
-        info::<column_sum::ColumnSum>(),
-        info::<adam::Adam>(),
+        info::<col_sum::ColSum>(),
+        info::<clip_grad_norm::ClipGradNorm>(),
+        info::<adam_update::AdamUpdate>(),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One row while it fits, rows of 65535 workgroups beyond, an error past 65535².
+    #[test]
+    fn grid_1d_splits_large_dispatches_into_rows() {
+        assert_eq!(grid_1d(0, 65535).unwrap(), [0, 1, 1]);
+        assert_eq!(grid_1d(1, 65535).unwrap(), [1, 1, 1]);
+        assert_eq!(grid_1d(256 * 65535, 65535).unwrap(), [65535, 1, 1]);
+        assert_eq!(grid_1d(256 * 65535 + 1, 65535).unwrap(), [65535, 2, 1]);
+        // Hidden 256 LSTM × batch 512 × seq_len 512 input projection: 268 M invocations.
+        assert_eq!(grid_1d(512 * 512 * 1024, 65535).unwrap(), [65535, 17, 1]);
+        assert!(matches!(
+            grid_1d(256 * 65535 * 65536, 65535),
+            Err(GpuError::TooLarge(_))
+        ));
+    }
 }

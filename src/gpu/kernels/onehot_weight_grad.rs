@@ -36,7 +36,8 @@ pub struct OnehotWeightGrad;
 
 impl KernelSpec for OnehotWeightGrad {
     const NAME: &'static str = "onehot_weight_grad";
-    const STORAGE: &'static [Access] = &[Access::Read, Access::Read, Access::Read, Access::ReadWrite];
+    const STORAGE: &'static [Access] =
+        &[Access::Read, Access::Read, Access::Read, Access::ReadWrite];
     type Dims = OnehotGradDims;
     fn workgroups(d: &OnehotGradDims, max: u32) -> Result<[u32; 3], GpuError> {
         grid_1d(d.gate_rows as u64, max)

@@ -1,6 +1,6 @@
 //! Training loss per optimisation step.
 
-use super::{ChartStyle, GRID, INK, LOSS_MEAN, LOSS_RAW, REFERENCE};
+use super::{ChartStyle, ChartText, GRID, INK, LOSS_MEAN, LOSS_RAW, REFERENCE};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -20,16 +20,18 @@ pub struct LossSeries {
     pub chance_loss: Option<f64>,
 }
 
-/// Draws the training loss (per-step and 20-step mean, in nats) against the global step.
+/// Draws the training loss (per-step and 20-step mean, in nats) against the global step, with
+/// axis titles and legend from `text`.
 ///
 /// Errors: only those of the drawing backend.
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     series: &LossSeries,
+    text: &ChartText,
     style: &ChartStyle,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     if series.step_loss.is_empty() {
-        return super::draw_placeholder(area, style, "The loss appears here once training starts");
+        return super::draw_placeholder(area, style, text.loss_empty);
     }
     area.fill(&WHITE)?;
     let last = series.step_loss.last().map(|p| p.0).unwrap_or(1);
@@ -55,8 +57,8 @@ pub fn draw<DB: DrawingBackend>(
         .axis_style(INK.mix(0.6))
         .label_style(style.label_style())
         .axis_desc_style(style.label_style())
-        .x_desc("step")
-        .y_desc("loss (nats)")
+        .x_desc(text.step)
+        .y_desc(text.loss)
         .x_labels(6)
         .y_labels(6)
         .y_label_formatter(&|v| format!("{v:.1}"))
@@ -81,7 +83,7 @@ pub fn draw<DB: DrawingBackend>(
                 style.px(4.0),
                 REFERENCE.stroke_width(style.px(1.0)),
             ))?
-            .label("uniform guess")
+            .label(text.uniform)
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], REFERENCE));
     }
     chart
@@ -89,15 +91,19 @@ pub fn draw<DB: DrawingBackend>(
             series.step_loss.iter().map(|&(s, l)| (s, l as f64)),
             LOSS_RAW.stroke_width(style.px(1.0)),
         ))?
-        .label("batch loss")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], LOSS_RAW.stroke_width(2)));
+        .label(text.batch_loss)
+        .legend(move |(x, y)| {
+            PathElement::new(vec![(x, y), (x + 18, y)], LOSS_RAW.stroke_width(2))
+        });
     chart
         .draw_series(LineSeries::new(
             series.mean_loss.iter().map(|&(s, l)| (s, l as f64)),
             LOSS_MEAN.stroke_width(style.px(2.0)),
         ))?
-        .label("mean of last 20")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], LOSS_MEAN.stroke_width(3)));
+        .label(text.mean_20)
+        .legend(move |(x, y)| {
+            PathElement::new(vec![(x, y), (x + 18, y)], LOSS_MEAN.stroke_width(3))
+        });
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)

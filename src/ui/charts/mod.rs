@@ -9,6 +9,8 @@
 
 use plotters::prelude::*;
 
+pub use crate::ui::i18n::ChartText;
+
 pub mod loss_curve;
 pub mod val_curve;
 
@@ -47,7 +49,11 @@ impl ChartStyle {
 
     /// The chart font at `css_px` CSS pixels.
     pub fn font(&self, css_px: f64) -> FontDesc<'static> {
-        FontDesc::new(FontFamily::Name(FONT_FAMILY), css_px * self.scale, FontStyle::Normal)
+        FontDesc::new(
+            FontFamily::Name(FONT_FAMILY),
+            css_px * self.scale,
+            FontStyle::Normal,
+        )
     }
 
     /// Tick-label text style.
@@ -64,19 +70,23 @@ pub fn draw_placeholder<DB: DrawingBackend>(
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&WHITE)?;
     let (w, h) = area.dim_in_pixel();
-    let text = TextStyle::from(style.font(14.0))
-        .color(&REFERENCE)
-        .pos(plotters::style::text_anchor::Pos::new(
+    let text = TextStyle::from(style.font(14.0)).color(&REFERENCE).pos(
+        plotters::style::text_anchor::Pos::new(
             plotters::style::text_anchor::HPos::Center,
             plotters::style::text_anchor::VPos::Center,
-        ));
+        ),
+    );
     area.draw_text(message, &text, (w as i32 / 2, h as i32 / 2))?;
     Ok(())
 }
 
 /// A "nice" upper bound for a y axis showing values up to `max` (at least `floor`).
 pub fn nice_ceiling(max: f64, floor: f64) -> f64 {
-    let m = if max.is_finite() { max.max(floor) } else { floor };
+    let m = if max.is_finite() {
+        max.max(floor)
+    } else {
+        floor
+    };
     if m <= 0.0 {
         return 1.0;
     }

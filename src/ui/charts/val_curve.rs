@@ -1,6 +1,6 @@
 //! Validation loss and accuracy per epoch.
 
-use super::{ChartStyle, GRID, INK, LOSS_MEAN, VAL_ACC, VAL_LOSS};
+use super::{ChartStyle, ChartText, GRID, INK, LOSS_MEAN, VAL_ACC, VAL_LOSS};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -18,17 +18,18 @@ pub struct EpochPoint {
 }
 
 /// Draws validation loss (left axis, nats) and accuracy (right axis, 0–1) for each finished
-/// epoch; the x axis spans `1..=epochs`. Also draws the epoch's mean training loss for comparison.
+/// epoch; the x axis spans `1..=epochs`; axis titles and legend from `text`. Also draws the epoch's mean training loss for comparison.
 ///
 /// Errors: only those of the drawing backend.
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     points: &[EpochPoint],
     epochs: u32,
+    text: &ChartText,
     style: &ChartStyle,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     if points.is_empty() {
-        return super::draw_placeholder(area, style, "Validation runs at the end of each epoch");
+        return super::draw_placeholder(area, style, text.val_empty);
     }
     area.fill(&WHITE)?;
     let last_epoch = points.iter().map(|p| p.epoch).max().unwrap_or(1);
@@ -44,7 +45,7 @@ pub fn draw<DB: DrawingBackend>(
         .margin(style.px(10.0))
         .x_label_area_size(style.px(34.0))
         .y_label_area_size(style.px(46.0))
-        .right_y_label_area_size(style.px(46.0))
+        .right_y_label_area_size(style.px(60.0))
         .build_cartesian_2d(0.5f64..x_max, 0f64..y_max)?
         .set_secondary_coord(0.5f64..x_max, 0f64..1f64);
     let whole_epochs = |v: &f64| {
@@ -61,8 +62,8 @@ pub fn draw<DB: DrawingBackend>(
         .axis_style(INK.mix(0.6))
         .label_style(style.label_style())
         .axis_desc_style(style.label_style())
-        .x_desc("epoch")
-        .y_desc("loss (nats)")
+        .x_desc(text.epoch)
+        .y_desc(text.loss)
         .x_labels((epochs.max(last_epoch) as usize).clamp(2, 10) * 2 + 1)
         .x_label_formatter(&whole_epochs)
         .y_labels(6)
@@ -73,29 +74,58 @@ pub fn draw<DB: DrawingBackend>(
         .axis_style(INK.mix(0.6))
         .label_style(style.label_style().color(&VAL_ACC))
         .axis_desc_style(style.label_style().color(&VAL_ACC))
-        .y_desc("accuracy")
+        .y_desc(text.accuracy)
         .y_labels(6)
         .y_label_formatter(&|v| format!("{:.0}%", v * 100.0))
         .draw()?;
 
     let r = style.px(3.5);
-    let train: Vec<(f64, f64)> = points.iter().map(|p| (p.epoch as f64, p.train_loss as f64)).collect();
-    let val: Vec<(f64, f64)> = points.iter().map(|p| (p.epoch as f64, p.val_loss as f64)).collect();
-    let acc: Vec<(f64, f64)> = points.iter().map(|p| (p.epoch as f64, p.val_acc as f64)).collect();
+    let train: Vec<(f64, f64)> = points
+        .iter()
+        .map(|p| (p.epoch as f64, p.train_loss as f64))
+        .collect();
+    let val: Vec<(f64, f64)> = points
+        .iter()
+        .map(|p| (p.epoch as f64, p.val_loss as f64))
+        .collect();
+    let acc: Vec<(f64, f64)> = points
+        .iter()
+        .map(|p| (p.epoch as f64, p.val_acc as f64))
+        .collect();
 
     chart
-        .draw_series(LineSeries::new(train.clone(), LOSS_MEAN.mix(0.55).stroke_width(style.px(1.5))))?
-        .label("train loss")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], LOSS_MEAN.mix(0.55).stroke_width(2)));
-    chart.draw_series(train.iter().map(|&p| Circle::new(p, r, LOSS_MEAN.mix(0.55).filled())))?;
+        .draw_series(LineSeries::new(
+            train.clone(),
+            LOSS_MEAN.mix(0.55).stroke_width(style.px(1.5)),
+        ))?
+        .label(text.train_loss)
+        .legend(move |(x, y)| {
+            PathElement::new(
+                vec![(x, y), (x + 18, y)],
+                LOSS_MEAN.mix(0.55).stroke_width(2),
+            )
+        });
+    chart.draw_series(
+        train
+            .iter()
+            .map(|&p| Circle::new(p, r, LOSS_MEAN.mix(0.55).filled())),
+    )?;
     chart
-        .draw_series(LineSeries::new(val.clone(), VAL_LOSS.stroke_width(style.px(2.0))))?
-        .label("validation loss")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], VAL_LOSS.stroke_width(3)));
+        .draw_series(LineSeries::new(
+            val.clone(),
+            VAL_LOSS.stroke_width(style.px(2.0)),
+        ))?
+        .label(text.val_loss)
+        .legend(move |(x, y)| {
+            PathElement::new(vec![(x, y), (x + 18, y)], VAL_LOSS.stroke_width(3))
+        });
     chart.draw_series(val.iter().map(|&p| Circle::new(p, r, VAL_LOSS.filled())))?;
     chart
-        .draw_secondary_series(LineSeries::new(acc.clone(), VAL_ACC.stroke_width(style.px(2.0))))?
-        .label("validation accuracy")
+        .draw_secondary_series(LineSeries::new(
+            acc.clone(),
+            VAL_ACC.stroke_width(style.px(2.0)),
+        ))?
+        .label(text.val_acc)
         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], VAL_ACC.stroke_width(3)));
     chart.draw_secondary_series(acc.iter().map(|&p| Circle::new(p, r, VAL_ACC.filled())))?;
     chart

@@ -19,7 +19,13 @@ fn vec_raw(v: &[f32]) -> String {
 }
 
 fn vec_text(v: &[f32]) -> String {
-    format!("[{}]", v.iter().map(|x| fmt::fixed(*x, 3)).collect::<Vec<_>>().join(", "))
+    format!(
+        "[{}]",
+        v.iter()
+            .map(|x| fmt::fixed(*x, 3))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }
 
 /// Splits the text field into tokens the way the URL codec accepts them: comma-separated,

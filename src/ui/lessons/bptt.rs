@@ -48,8 +48,12 @@ pub fn BpttPage(
         let r = result.get();
         let l = lang.get();
         let w_hh = cfg.with(|c| c.w_hh);
-        let abs_points =
-            |p: &[f32]| p.iter().enumerate().map(|(i, v)| ((i + 1) as f64, f64::from(v.abs()))).collect::<Vec<_>>();
+        let abs_points = |p: &[f32]| {
+            p.iter()
+                .enumerate()
+                .map(|(i, v)| ((i + 1) as f64, f64::from(v.abs())))
+                .collect::<Vec<_>>()
+        };
         let mut series: Vec<Series> = r
             .curves
             .iter()
@@ -71,13 +75,22 @@ pub fn BpttPage(
             series.push(Series {
                 name: i18n::bptt::GRAD_NORM.get(l).to_owned(),
                 color: "#ea580c",
-                points: r.grad_norms.iter().enumerate().map(|(i, v)| ((i + 1) as f64, *v)).collect(),
+                points: r
+                    .grad_norms
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| ((i + 1) as f64, *v))
+                    .collect(),
                 dashed: true,
             });
             series.push(Series {
                 name: i18n::bptt::CLIPPED_NORM.get(l).to_owned(),
                 color: "#b91c1c",
-                points: clipped.iter().enumerate().map(|(i, v)| ((i + 1) as f64, *v)).collect(),
+                points: clipped
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| ((i + 1) as f64, *v))
+                    .collect(),
                 dashed: false,
             });
         }
@@ -263,8 +276,12 @@ fn clip_panel(r: &Bptt, lang: crate::config::Lang) -> AnyView {
         })
         .collect_view();
     let outcome = r.clipping.as_ref().map(|c| match c.outcome {
-        ClipOutcome::Unchanged { .. } => i18n::bptt::UNCHANGED.fill(lang, &[&fmt::short(f64::from(c.max_norm))]),
-        ClipOutcome::Clipped { scale, .. } => i18n::bptt::SCALED.fill(lang, &[&fmt::fixed64(scale, 6)]),
+        ClipOutcome::Unchanged { .. } => {
+            i18n::bptt::UNCHANGED.fill(lang, &[&fmt::short(f64::from(c.max_norm))])
+        }
+        ClipOutcome::Clipped { scale, .. } => {
+            i18n::bptt::SCALED.fill(lang, &[&fmt::fixed64(scale, 6)])
+        }
         ClipOutcome::NonFinite { .. } => i18n::bptt::SKIPPED.get(lang).to_owned(),
     });
     view! {

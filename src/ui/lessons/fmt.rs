@@ -46,7 +46,11 @@ pub fn fixed64(v: f64, digits: usize) -> String {
         return "NaN".into();
     }
     if v.is_infinite() {
-        return if v > 0.0 { "∞".into() } else { "−∞".into() };
+        return if v > 0.0 {
+            "∞".into()
+        } else {
+            "−∞".into()
+        };
     }
     let threshold = 0.5 * 10f64.powi(-(digits as i32));
     if v != 0.0 && (v.abs() < threshold || v.abs() >= 1e6) {
@@ -72,12 +76,21 @@ pub fn short(v: f64) -> String {
 
 /// A shape as PyTorch prints a size: `(4, 10, 32)`.
 pub fn shape(dims: &[usize]) -> String {
-    format!("({})", dims.iter().map(usize::to_string).collect::<Vec<_>>().join(", "))
+    format!(
+        "({})",
+        dims.iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }
 
 /// A shape's raw value for `data-value`: `4,10,32`.
 pub fn shape_raw(dims: &[usize]) -> String {
-    dims.iter().map(usize::to_string).collect::<Vec<_>>().join(",")
+    dims.iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// An integer with thin thousands separators: `121 728`.
@@ -95,5 +108,8 @@ pub fn count(n: u64) -> String {
 
 /// Subscript digits for labels such as `x₁`, `h₁₂`.
 pub fn sub(n: usize) -> String {
-    n.to_string().chars().map(|c| char::from_u32(0x2080 + c.to_digit(10).unwrap_or(0)).unwrap_or(c)).collect()
+    n.to_string()
+        .chars()
+        .map(|c| char::from_u32(0x2080 + c.to_digit(10).unwrap_or(0)).unwrap_or(c))
+        .collect()
 }

@@ -27,20 +27,23 @@ pub fn GruPage(
     let result = Memo::new(move |_| gru(&cfg.get()));
     let pytorch = Memo::new(move |_| cfg.with(|c| c.convention == GruConvention::Pytorch));
 
-    let slider =
-        move |key: &'static str, label: String, min: f64, get: fn(&GruConfig) -> f64, set: fn(&mut GruConfig, f64)| {
-            view! {
-                <Slider
-                    testid=format!("gru-{key}")
-                    label=Signal::derive(move || label.clone())
-                    min=min
-                    max=1.0
-                    step=0.01
-                    value=Signal::derive(move || cfg.with(get))
-                    on_input=Callback::new(move |v| cfg.update(|c| set(c, v)))
-                />
-            }
-        };
+    let slider = move |key: &'static str,
+                       label: String,
+                       min: f64,
+                       get: fn(&GruConfig) -> f64,
+                       set: fn(&mut GruConfig, f64)| {
+        view! {
+            <Slider
+                testid=format!("gru-{key}")
+                label=Signal::derive(move || label.clone())
+                min=min
+                max=1.0
+                step=0.01
+                value=Signal::derive(move || cfg.with(get))
+                on_input=Callback::new(move |v| cfg.update(|c| set(c, v)))
+            />
+        }
+    };
     let convention_radio = move |c: GruConvention, label: i18n::Tr| {
         let id = format!("gru-convention-{}", c.as_str());
         let (for_id, el_id) = (id.clone(), id.clone());

@@ -21,7 +21,8 @@ pub fn LstmPage(
     let cfg = RwSignal::new(initial);
     sync_url(cfg, LessonState::Lstm);
     let result = Memo::new(move |_| lstm(&cfg.get()).map_err(|e| e.to_string()));
-    let n_steps = Memo::new(move |_| result.with(|r| r.as_ref().map_or(1, |r| r.steps.len().max(1))));
+    let n_steps =
+        Memo::new(move |_| result.with(|r| r.as_ref().map_or(1, |r| r.steps.len().max(1))));
     let t_sel = RwSignal::new(1usize);
     let t_now = Signal::derive(move || t_sel.get().clamp(1, n_steps.get()));
     let mode = Memo::new(move |_| cfg.with(|c| c.mode));
@@ -81,14 +82,29 @@ pub fn LstmPage(
     let run_chart = Signal::derive(move || {
         let l = lang.get();
         let r = result.get().ok();
-        let points =
-            r.as_ref().map(|r| r.steps.iter().map(|s| (s.t as f64, f64::from(s.c))).collect()).unwrap_or_default();
+        let points = r
+            .as_ref()
+            .map(|r| {
+                r.steps
+                    .iter()
+                    .map(|s| (s.t as f64, f64::from(s.c)))
+                    .collect()
+            })
+            .unwrap_or_default();
         ChartData {
-            series: vec![Series { name: "C_t".into(), color: "#ea580c", points, dashed: false }],
+            series: vec![Series {
+                name: "C_t".into(),
+                color: "#ea580c",
+                points,
+                dashed: false,
+            }],
             log_y: false,
-            reference: r
-                .and_then(|r| r.fixed_point)
-                .map(|v| (f64::from(v), i18n::lstm::FIXED_POINT.fill(l, &[&fmt::fixed(v, 4)]))),
+            reference: r.and_then(|r| r.fixed_point).map(|v| {
+                (
+                    f64::from(v),
+                    i18n::lstm::FIXED_POINT.fill(l, &[&fmt::fixed(v, 4)]),
+                )
+            }),
             bars: Vec::new(),
             log2_x: false,
             x_title: "t".into(),
@@ -98,14 +114,21 @@ pub fn LstmPage(
     let compare_chart = Signal::derive(move || {
         let l = lang.get();
         let r = result.get().ok();
-        let pts =
-            |v: &[f32]| v.iter().enumerate().map(|(i, p)| ((i + 1) as f64, f64::from(p.abs()))).collect::<Vec<_>>();
+        let pts = |v: &[f32]| {
+            v.iter()
+                .enumerate()
+                .map(|(i, p)| ((i + 1) as f64, f64::from(p.abs())))
+                .collect::<Vec<_>>()
+        };
         ChartData {
             series: vec![
                 Series {
                     name: i18n::lstm::BELT_PRODUCT.get(l).to_owned(),
                     color: "#ea580c",
-                    points: r.as_ref().map(|r| pts(&r.belt_products)).unwrap_or_default(),
+                    points: r
+                        .as_ref()
+                        .map(|r| pts(&r.belt_products))
+                        .unwrap_or_default(),
                     dashed: false,
                 },
                 Series {
@@ -405,7 +428,11 @@ fn weights_table(r: &Lstm) -> Option<AnyView> {
 
 /// Stroke width and colour of a belt segment carrying `v` (|v| relative to `scale`).
 fn stroke(v: f32, scale: f32) -> (f64, &'static str) {
-    let a = if v.is_finite() { f64::from((v.abs() / scale.max(1e-6)).min(1.0)) } else { 1.0 };
+    let a = if v.is_finite() {
+        f64::from((v.abs() / scale.max(1e-6)).min(1.0))
+    } else {
+        1.0
+    };
     (2.0 + 12.0 * a, if v < 0.0 { "#2563eb" } else { "#ea580c" })
 }
 
@@ -415,8 +442,7 @@ fn belt_svg(s: &LstmStep, scale: f32, lang: Lang) -> impl IntoView {
         let (w, color) = stroke(v, scale);
         view! { <line x1=x1 y1=y1 x2=x2 y2=y2 stroke=color stroke-width=w class="lx-belt" data-testid=testid data-value=fmt::raw(v)></line> }
     };
-    let label =
-        |x: f64, y: f64, text: String| view! { <text x=x y=y text-anchor="middle" class="lx-svg-value">{text}</text> };
+    let label = |x: f64, y: f64, text: String| view! { <text x=x y=y text-anchor="middle" class="lx-svg-value">{text}</text> };
     let node = |x: f64, y: f64, op: &'static str| {
         view! {
             <circle cx=x cy=y r="17" class="lx-gate-circle"></circle>

@@ -25,7 +25,7 @@ pub mod widgets;
 
 use crate::config::lessons::{route, unknown_lesson_notice, LessonId, LessonState, Route};
 use crate::config::{Lang, UrlNotice};
-use crate::ui::i18n::{self, use_lang, LangState};
+use crate::ui::i18n::{self, use_lang, Locale};
 use crate::ui::url::current_search;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -53,7 +53,8 @@ impl Nav {
     /// Pushes a history entry for `query` (no `?`) and shows it.
     pub fn push(&self, query: &str) {
         if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
-            let _ = history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&href(query)));
+            let _ =
+                history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&href(query)));
         }
         self.search.set(query.to_owned());
         if let Some(w) = web_sys::window() {
@@ -69,7 +70,9 @@ impl Nav {
 
 /// `?query` relative to the current path (the app lives at one path).
 pub fn href(query: &str) -> String {
-    let path = web_sys::window().and_then(|w| w.location().pathname().ok()).unwrap_or_else(|| "/".into());
+    let path = web_sys::window()
+        .and_then(|w| w.location().pathname().ok())
+        .unwrap_or_else(|| "/".into());
     if query.is_empty() {
         path
     } else {
@@ -79,7 +82,7 @@ pub fn href(query: &str) -> String {
 
 /// Creates the navigation context: the current query and a `popstate` listener that shows the
 /// entry the browser went back or forward to (and its `lang`, when it has one).
-pub fn provide_nav(search: RwSignal<String>, lang: LangState) -> Nav {
+pub fn provide_nav(search: RwSignal<String>, lang: Locale) -> Nav {
     let nav = Nav { search };
     provide_context(nav);
     let handle = window_event_listener(leptos::ev::popstate, move |_| {
@@ -93,7 +96,9 @@ pub fn provide_nav(search: RwSignal<String>, lang: LangState) -> Nav {
 
 /// The navigation context (a detached one when none was provided).
 pub fn use_nav() -> Nav {
-    use_context::<Nav>().unwrap_or_else(|| Nav { search: RwSignal::new(current_search()) })
+    use_context::<Nav>().unwrap_or_else(|| Nav {
+        search: RwSignal::new(current_search()),
+    })
 }
 
 /// The query of a lesson's default state (or of the index), with `lang` when chosen.
@@ -153,8 +158,12 @@ pub fn LessonsMain() -> impl IntoView {
                 // The page's own signals must not re-run this router.
                 untrack(move || lesson_page(d.config, d.notices))
             }
-            Route::Unknown(raw) => view! { <index::IndexPage notices=vec![unknown_lesson_notice(&raw)] /> }.into_any(),
-            Route::Index | Route::Training => view! { <index::IndexPage notices=Vec::new() /> }.into_any(),
+            Route::Unknown(raw) => {
+                view! { <index::IndexPage notices=vec![unknown_lesson_notice(&raw)] /> }.into_any()
+            }
+            Route::Index | Route::Training => {
+                view! { <index::IndexPage notices=Vec::new() /> }.into_any()
+            }
         }
     };
     view! { <div class="lx-root">{page}</div> }
@@ -162,14 +171,24 @@ pub fn LessonsMain() -> impl IntoView {
 
 fn lesson_page(state: LessonState, notices: Vec<UrlNotice>) -> AnyView {
     match state {
-        LessonState::Unroll(c) => view! { <unroll::UnrollPage initial=c notices=notices /> }.into_any(),
-        LessonState::Shapes(c) => view! { <shapes::ShapesPage initial=c notices=notices /> }.into_any(),
+        LessonState::Unroll(c) => {
+            view! { <unroll::UnrollPage initial=c notices=notices /> }.into_any()
+        }
+        LessonState::Shapes(c) => {
+            view! { <shapes::ShapesPage initial=c notices=notices /> }.into_any()
+        }
         LessonState::Bptt(c) => view! { <bptt::BpttPage initial=c notices=notices /> }.into_any(),
         LessonState::Lstm(c) => view! { <lstm::LstmPage initial=c notices=notices /> }.into_any(),
         LessonState::Gru(c) => view! { <gru::GruPage initial=c notices=notices /> }.into_any(),
-        LessonState::Bidir(c) => view! { <bidir::BidirPage initial=c notices=notices /> }.into_any(),
-        LessonState::Softmax(c) => view! { <softmax::SoftmaxPage initial=c notices=notices /> }.into_any(),
-        LessonState::Parallel(c) => view! { <parallel::ParallelPage initial=c notices=notices /> }.into_any(),
+        LessonState::Bidir(c) => {
+            view! { <bidir::BidirPage initial=c notices=notices /> }.into_any()
+        }
+        LessonState::Softmax(c) => {
+            view! { <softmax::SoftmaxPage initial=c notices=notices /> }.into_any()
+        }
+        LessonState::Parallel(c) => {
+            view! { <parallel::ParallelPage initial=c notices=notices /> }.into_any()
+        }
     }
 }
 
@@ -198,7 +217,7 @@ pub fn LessonNotice(
         <Show when=move || open.get()>
             <div class="notice notice-warn lx-notice" role="status" data-testid="url-notice">
                 <div class="notice-body">
-                    <strong>{move || i18n::common::NOTICE_TITLE.get(lang.get())}</strong>
+                    <strong>{move || i18n::strings(lang.get()).url_notice_title}</strong>
                     <ul>
                         {move || {
                             let l = lang.get();
@@ -213,7 +232,7 @@ pub fn LessonNotice(
                 <button
                     type="button"
                     class="notice-close"
-                    aria-label=move || i18n::common::DISMISS.get(lang.get())
+                    aria-label=move || i18n::strings(lang.get()).dismiss
                     data-testid="url-notice-dismiss"
                     on:click=move |_| open.set(false)
                 >
@@ -234,7 +253,9 @@ pub fn CopyLink() -> impl IntoView {
     let link = RwSignal::new(String::new());
     let field = NodeRef::<leptos::html::Input>::new();
     let copy = move |_| {
-        let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+        let href = web_sys::window()
+            .and_then(|w| w.location().href().ok())
+            .unwrap_or_default();
         link.set(href.clone());
         leptos::task::spawn_local(async move {
             let ok = write_clipboard(&href).await;
@@ -278,16 +299,28 @@ pub fn CopyLink() -> impl IntoView {
 }
 
 async fn write_clipboard(text: &str) -> bool {
-    let Some(window) = web_sys::window() else { return false };
+    let Some(window) = web_sys::window() else {
+        return false;
+    };
     let navigator = window.navigator();
-    let Ok(clipboard) = js_sys::Reflect::get(&navigator, &"clipboard".into()) else { return false };
+    let Ok(clipboard) = js_sys::Reflect::get(&navigator, &"clipboard".into()) else {
+        return false;
+    };
     if clipboard.is_undefined() || clipboard.is_null() {
         return false;
     }
-    let Ok(write) = js_sys::Reflect::get(&clipboard, &"writeText".into()) else { return false };
-    let Some(write) = write.dyn_ref::<js_sys::Function>() else { return false };
-    let Ok(promise) = write.call1(&clipboard, &text.into()) else { return false };
-    let Ok(promise) = promise.dyn_into::<js_sys::Promise>() else { return false };
+    let Ok(write) = js_sys::Reflect::get(&clipboard, &"writeText".into()) else {
+        return false;
+    };
+    let Some(write) = write.dyn_ref::<js_sys::Function>() else {
+        return false;
+    };
+    let Ok(promise) = write.call1(&clipboard, &text.into()) else {
+        return false;
+    };
+    let Ok(promise) = promise.dyn_into::<js_sys::Promise>() else {
+        return false;
+    };
     wasm_bindgen_futures::JsFuture::from(promise).await.is_ok()
 }
 
@@ -307,7 +340,9 @@ pub fn LessonFrame(
     let n = id.number();
     let prev = (n > 1).then(|| LessonId::ALL[n - 2]);
     let next = LessonId::ALL.get(n).copied();
-    let link_to = move |target: Option<LessonId>| Signal::derive(move || lesson_query(target, lang.url_lang()));
+    let link_to = move |target: Option<LessonId>| {
+        Signal::derive(move || lesson_query(target, lang.url_lang()))
+    };
     view! {
         <article class="lx-page" data-testid=format!("lesson-{}", id.as_str()) data-lesson=id.as_str()>
             <nav class="lx-crumbs" aria-label=move || i18n::common::LESSONS.get(lang.get())>

@@ -8,7 +8,9 @@ use super::widgets::{t, ChartData, LineChart, Series, Slider};
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::config::lessons::{LessonId, LessonState, ParallelConfig};
 use crate::config::{CellKind, UrlNotice};
-use crate::lessons::parallel::{calibrate, lengths, sample, AllPairs, Measurement, Sequential, Stats};
+use crate::lessons::parallel::{
+    calibrate, lengths, sample, AllPairs, Measurement, Sequential, Stats,
+};
 use crate::ui::i18n::{self, use_lang};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -21,7 +23,9 @@ const MIN_SAMPLE_MS: f64 = 4.0;
 const MAX_BATCH: usize = 4096;
 
 fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
 }
 
 /// Lets the browser run (paint, input) before the next timed call.
@@ -81,10 +85,17 @@ pub fn ParallelPage(
                     yield_to_browser().await;
                     all_times.push(sample(all_batch, &mut now, &mut || all.run()));
                 }
-                if let (Some(sequential), Some(all_pairs)) =
-                    (Stats::from_samples(&seq_times), Stats::from_samples(&all_times))
-                {
-                    let _ = results.try_update(|r| r.push(Measurement { len, sequential, all_pairs }));
+                if let (Some(sequential), Some(all_pairs)) = (
+                    Stats::from_samples(&seq_times),
+                    Stats::from_samples(&all_times),
+                ) {
+                    let _ = results.try_update(|r| {
+                        r.push(Measurement {
+                            len,
+                            sequential,
+                            all_pairs,
+                        })
+                    });
                 }
             }
             if alive() {
@@ -133,13 +144,19 @@ pub fn ParallelPage(
                 Series {
                     name: i18n::parallel::SEQ_SERIES.fill(l, &[&cell]),
                     color: "#ea580c",
-                    points: r.iter().map(|m| (m.len as f64, m.sequential.median)).collect(),
+                    points: r
+                        .iter()
+                        .map(|m| (m.len as f64, m.sequential.median))
+                        .collect(),
                     dashed: false,
                 },
                 Series {
                     name: i18n::parallel::PAR_SERIES.get(l).to_owned(),
                     color: "#2563eb",
-                    points: r.iter().map(|m| (m.len as f64, m.all_pairs.median)).collect(),
+                    points: r
+                        .iter()
+                        .map(|m| (m.len as f64, m.all_pairs.median))
+                        .collect(),
                     dashed: false,
                 },
             ],

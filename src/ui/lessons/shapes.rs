@@ -74,7 +74,10 @@ pub fn ShapesPage(
         shapes(&c).map(|s| s.shapes.param_count).ok()
     };
     let size = |get: fn(&ShapesConfig) -> usize, set: fn(&mut ShapesConfig, usize)| {
-        (Signal::derive(move || cfg.with(get)), Callback::new(move |v: usize| cfg.update(|c| set(c, v))))
+        (
+            Signal::derive(move || cfg.with(get)),
+            Callback::new(move |v: usize| cfg.update(|c| set(c, v))),
+        )
     };
     let (input_size, set_input) = size(|c| c.input_size, |c, v| c.input_size = v);
     let (hidden_size, set_hidden) = size(|c| c.hidden_size, |c, v| c.hidden_size = v);
@@ -102,7 +105,9 @@ pub fn ShapesPage(
             </label>
         }
     };
-    let checkbox = move |key: &'static str, get: fn(&ShapesConfig) -> bool, set: fn(&mut ShapesConfig, bool)| {
+    let checkbox = move |key: &'static str,
+                         get: fn(&ShapesConfig) -> bool,
+                         set: fn(&mut ShapesConfig, bool)| {
         let id = format!("shapes-{key}");
         let (for_id, el_id) = (id.clone(), id.clone());
         view! {
@@ -122,25 +127,27 @@ pub fn ShapesPage(
         }
     };
 
-    let shape_row =
-        move |name: &'static str, testid: &'static str, meaning: i18n::Tr, pick: fn(&Shapes) -> Option<[usize; 3]>| {
-            let dims = move || result.with(|r| r.as_ref().ok().and_then(pick));
-            view! {
-                <tr>
-                    <td><code>{name}</code></td>
-                    <td>
-                        <span
-                            class="lx-num"
-                            data-testid=testid
-                            data-value=move || dims().map(|d| fmt::shape_raw(&d)).unwrap_or_default()
-                        >
-                            {move || dims().map(|d| fmt::shape(&d)).unwrap_or_else(|| "—".into())}
-                        </span>
-                    </td>
-                    <td class="lx-left">{move || meaning.get(lang.get())}</td>
-                </tr>
-            }
-        };
+    let shape_row = move |name: &'static str,
+                          testid: &'static str,
+                          meaning: i18n::Tr,
+                          pick: fn(&Shapes) -> Option<[usize; 3]>| {
+        let dims = move || result.with(|r| r.as_ref().ok().and_then(pick));
+        view! {
+            <tr>
+                <td><code>{name}</code></td>
+                <td>
+                    <span
+                        class="lx-num"
+                        data-testid=testid
+                        data-value=move || dims().map(|d| fmt::shape_raw(&d)).unwrap_or_default()
+                    >
+                        {move || dims().map(|d| fmt::shape(&d)).unwrap_or_else(|| "—".into())}
+                    </span>
+                </td>
+                <td class="lx-left">{move || meaning.get(lang.get())}</td>
+            </tr>
+        }
+    };
 
     view! {
         <LessonFrame id=LessonId::Shapes notices=notices>
@@ -302,13 +309,18 @@ fn code(c: &ShapesConfig) -> String {
     } else {
         "output, h_n = rnn(input, h0)"
     };
-    format!("rnn = nn.{class}({})\ninput = torch.randn{input}\n{call}", args.join(", "))
+    format!(
+        "rnn = nn.{class}({})\ninput = torch.randn{input}\n{call}",
+        args.join(", ")
+    )
 }
 
 /// Layers × directions × time: one row per (layer, direction), one column per step (at most
 /// 8 drawn, then "…"). A row's cells share one set of weights.
 fn grid_svg(c: &ShapesConfig, lang: Lang) -> impl IntoView {
-    const COLORS: [&str; 8] = ["#2563eb", "#ea580c", "#059669", "#7c3aed", "#db2777", "#0891b2", "#ca8a04", "#475569"];
+    const COLORS: [&str; 8] = [
+        "#2563eb", "#ea580c", "#059669", "#7c3aed", "#db2777", "#0891b2", "#ca8a04", "#475569",
+    ];
     let dirs = if c.bidirectional { 2 } else { 1 };
     let shown = c.seq_len.min(8);
     let more = c.seq_len > shown;

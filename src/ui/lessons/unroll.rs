@@ -26,7 +26,10 @@ pub fn UnrollPage(
     let vector = Memo::new(move |_| cfg.with(|c| c.hidden_size > 1));
 
     let scalar = move |get: fn(&UnrollConfig) -> f64, set: fn(&mut UnrollConfig, f64)| {
-        (Signal::derive(move || cfg.with(get)), Callback::new(move |v: f64| cfg.update(|c| set(c, v))))
+        (
+            Signal::derive(move || cfg.with(get)),
+            Callback::new(move |v: f64| cfg.update(|c| set(c, v))),
+        )
     };
     let (w_xh, set_w_xh) = scalar(|c| c.w_xh, |c, v| c.w_xh = v);
     let (w_hh, set_w_hh) = scalar(|c| c.w_hh, |c, v| c.w_hh = v);
@@ -229,13 +232,22 @@ fn VecNum(testid: String, #[prop(into)] values: Signal<Vec<f32>>) -> impl IntoVi
 }
 
 /// The step-t equation with the terms coloured by where they come from.
-fn equation(r: &Unroll, s: &UnrollStep, sliders: (f64, f64, f64), lang: crate::config::Lang) -> AnyView {
+fn equation(
+    r: &Unroll,
+    s: &UnrollStep,
+    sliders: (f64, f64, f64),
+    lang: crate::config::Lang,
+) -> AnyView {
     let t = s.t;
     let sub = fmt::sub;
     if r.hidden_size == 1 {
         let (w_xh, w_hh, b) = sliders;
         let z = s.z[0];
-        let share = if z != 0.0 { Some(s.from_x1[0] / z) } else { None };
+        let share = if z != 0.0 {
+            Some(s.from_x1[0] / z)
+        } else {
+            None
+        };
         view! {
             <div class="lx-eq" data-testid="unroll-equation">
                 <p>
@@ -359,7 +371,11 @@ fn chain_svg(r: &Unroll, t_now: usize, lang: crate::config::Lang) -> AnyView {
             }
         })
         .collect_view();
-    let h0 = r.steps.first().map(|s| s.h_prev.clone()).unwrap_or_default();
+    let h0 = r
+        .steps
+        .first()
+        .map(|s| s.h_prev.clone())
+        .unwrap_or_default();
     view! {
         <svg
             class="lx-diagram"

@@ -292,7 +292,11 @@ pub fn StepControls(
 
 /// A diverging colour for a value in [−1, 1] (blue negative, orange positive), as CSS.
 pub fn diverging(v: f32) -> String {
-    let a = if v.is_finite() { v.clamp(-1.0, 1.0) } else { 0.0 };
+    let a = if v.is_finite() {
+        v.clamp(-1.0, 1.0)
+    } else {
+        0.0
+    };
     let alpha = 0.12 + 0.78 * a.abs();
     if a < 0.0 {
         format!("rgba(37, 99, 235, {alpha:.3})")
@@ -388,7 +392,11 @@ fn nice_ticks(lo: f64, hi: f64, n: usize, integer: bool) -> Vec<f64> {
     }
     let raw = (hi - lo) / n as f64;
     let mag = 10f64.powf(raw.log10().floor());
-    let mut step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * mag).find(|s| *s >= raw).unwrap_or(10.0 * mag);
+    let mut step = [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * mag);
     if integer {
         step = step.max(1.0).round();
     }
@@ -439,8 +447,16 @@ pub fn LineChart(
                 ys.push(ty(*y));
             }
         }
-        let (mut x0, mut x1) = xs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
-        let (mut y0, mut y1) = ys.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+        let (mut x0, mut x1) = xs
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+                (a.min(v), b.max(v))
+            });
+        let (mut y0, mut y1) = ys
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+                (a.min(v), b.max(v))
+            });
         if !x0.is_finite() {
             (x0, x1) = (0.0, 1.0);
         }
@@ -461,7 +477,11 @@ pub fn LineChart(
         }
         let px = move |x: f64| L + (x - x0) / (x1 - x0) * (W - L - R);
         let py = move |y: f64| T + (1.0 - (y - y0) / (y1 - y0)) * (H - T - B);
-        let count: usize = d.series.iter().map(|s| s.points.iter().filter(|p| ok(p.1)).count()).sum();
+        let count: usize = d
+            .series
+            .iter()
+            .map(|s| s.points.iter().filter(|p| ok(p.1)).count())
+            .sum();
 
         let y_ticks: Vec<(f64, String)> = if d.log_y {
             let span = (y1 - y0).max(1.0);
@@ -474,9 +494,16 @@ pub fn LineChart(
             }
             out
         } else {
-            nice_ticks(y0, y1, 5, false).into_iter().map(|v| (v, fmt::short(v))).collect()
+            nice_ticks(y0, y1, 5, false)
+                .into_iter()
+                .map(|v| (v, fmt::short(v)))
+                .collect()
         };
-        let integer_x = d.series.iter().flat_map(|s| &s.points).all(|p| p.0.fract() == 0.0);
+        let integer_x = d
+            .series
+            .iter()
+            .flat_map(|s| &s.points)
+            .all(|p| p.0.fract() == 0.0);
         let x_ticks: Vec<(f64, String)> = if d.log2_x {
             let mut out = Vec::new();
             let mut v = x0.ceil();
@@ -486,7 +513,10 @@ pub fn LineChart(
             }
             out
         } else {
-            nice_ticks(x0, x1, 6, integer_x).into_iter().map(|v| (v, fmt::short(v))).collect()
+            nice_ticks(x0, x1, 6, integer_x)
+                .into_iter()
+                .map(|v| (v, fmt::short(v)))
+                .collect()
         };
 
         let grid = y_ticks

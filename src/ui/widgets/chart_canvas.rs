@@ -20,7 +20,7 @@ use std::rc::Rc;
 /// - `label`: the caption and the canvas's accessible name.
 pub fn chart_canvas<T, D, P, F>(
     testid: &'static str,
-    label: &'static str,
+    label: Signal<&'static str>,
     data: D,
     points: P,
     draw: F,
@@ -41,11 +41,9 @@ where
     let count = RwSignal::new(0usize);
     let draw = Rc::new(draw);
 
-    let data = Rc::new(data);
-    let data_effect = data.clone();
     Effect::new(move |_| {
         resized.track();
-        let value = data_effect();
+        let value = data();
         count.set(points(&value));
         *latest.borrow_mut() = Some(value);
         if pending.replace(true) {
@@ -62,8 +60,14 @@ where
             let Some(canvas) = canvas_ref.get_untracked() else {
                 return;
             };
-            let dpr = web_sys::window().map(|w| w.device_pixel_ratio()).unwrap_or(1.0).max(1.0);
-            let (w, h) = (canvas.client_width().max(1) as f64, canvas.client_height().max(1) as f64);
+            let dpr = web_sys::window()
+                .map(|w| w.device_pixel_ratio())
+                .unwrap_or(1.0)
+                .max(1.0);
+            let (w, h) = (
+                canvas.client_width().max(1) as f64,
+                canvas.client_height().max(1) as f64,
+            );
             canvas.set_width((w * dpr).round() as u32);
             canvas.set_height((h * dpr).round() as u32);
             if let Some(backend) = CanvasBackend::with_canvas_object(canvas) {
@@ -73,18 +77,17 @@ where
             }
         });
     });
-    drop(data);
 
     view! {
         <figure class="chart">
             <canvas
                 node_ref=canvas_ref
                 role="img"
-                aria-label=label
+                aria-label=move || label.get()
                 data-testid=testid
                 data-value=move || count.get().to_string()
             ></canvas>
-            <figcaption>{label}</figcaption>
+            <figcaption>{move || label.get()}</figcaption>
         </figure>
     }
 }

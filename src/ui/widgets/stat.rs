@@ -11,7 +11,8 @@ use leptos::prelude::*;
 #[component]
 pub fn Stat(
     /// The label above the value.
-    label: &'static str,
+    #[prop(into)]
+    label: Signal<&'static str>,
     /// `data-testid` of the value element.
     testid: &'static str,
     /// Formatted text of the value.
@@ -26,7 +27,7 @@ pub fn Stat(
 ) -> impl IntoView {
     view! {
         <div class="stat">
-            <div class="stat-label">{label}</div>
+            <div class="stat-label">{move || label.get()}</div>
             <div class="stat-value" data-testid=testid data-value=move || raw.get()>
                 {move || text.get()}
             </div>

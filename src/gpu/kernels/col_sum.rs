@@ -1,4 +1,4 @@
-//! `shaders/column_sum.wgsl`: `out[j] (+)= Σ_r input[r, j]` (bias gradients over all steps).
+//! `shaders/col_sum.wgsl`: `out[j] (+)= Σ_r input[r, j]` (bias gradients over all steps).
 //! CPU twin: `math::linalg::col_sum_acc`.
 
 use bytemuck::{Pod, Zeroable};
@@ -6,10 +6,10 @@ use bytemuck::{Pod, Zeroable};
 use super::{tiles, Access, KernelSpec};
 use crate::gpu::error::GpuError;
 
-/// Uniform of `column_sum.wgsl`.
+/// Uniform of `col_sum.wgsl`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
-pub struct ColumnSumDims {
+pub struct ColSumDims {
     /// Rows summed.
     pub rows: u32,
     /// Columns (outputs).
@@ -28,13 +28,13 @@ pub struct ColumnSumDims {
 
 /// Bindings: `input` (read); `out` (read_write).
 #[derive(Debug)]
-pub struct ColumnSum;
+pub struct ColSum;
 
-impl KernelSpec for ColumnSum {
-    const NAME: &'static str = "column_sum";
+impl KernelSpec for ColSum {
+    const NAME: &'static str = "col_sum";
     const STORAGE: &'static [Access] = &[Access::Read, Access::ReadWrite];
-    type Dims = ColumnSumDims;
-    fn workgroups(d: &ColumnSumDims, max: u32) -> Result<[u32; 3], GpuError> {
-        Ok([tiles(d.cols, 64, max, "column_sum columns")?, 1, 1])
+    type Dims = ColSumDims;
+    fn workgroups(d: &ColSumDims, max: u32) -> Result<[u32; 3], GpuError> {
+        Ok([tiles(d.cols, 64, max, "col_sum columns")?, 1, 1])
     }
 }

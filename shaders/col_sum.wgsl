@@ -1,9 +1,9 @@
-// column_sum.wgsl — out[j] (+)= Σ_r input[in_offset + r·ld + j] for j < cols: bias gradients
+// col_sum.wgsl — out[j] (+)= Σ_r input[in_offset + r·ld + j] for j < cols: bias gradients
 // as sums of gate gradients over all T·B positions (e.g. d_b_hh = Σ_{t,b} d_gates_hh[t, b]).
 // A workgroup owns 64 columns; its 4 rows of invocations split the rows and reduce in
 // workgroup memory. CPU twin: math::linalg::col_sum_acc.
 
-struct ColumnSumDims {
+struct ColSumDims {
     rows: u32,
     cols: u32,
     in_offset: u32,
@@ -14,14 +14,14 @@ struct ColumnSumDims {
     _pad1: u32,
 }
 
-@group(0) @binding(0) var<uniform> dims: ColumnSumDims;
+@group(0) @binding(0) var<uniform> dims: ColSumDims;
 @group(0) @binding(1) var<storage, read> input: array<f32>;         // [rows, ld] at in_offset
 @group(0) @binding(2) var<storage, read_write> out: array<f32>;     // [cols] at out_offset
 
 var<workgroup> part: array<f32, 256>;   // [4, 64]
 
 @compute @workgroup_size(64, 4)
-fn column_sum(@builtin(local_invocation_id) lid: vec3<u32>,
+fn col_sum(@builtin(local_invocation_id) lid: vec3<u32>,
               @builtin(workgroup_id) wid: vec3<u32>) {
     let col = wid.x * 64u + lid.x;
     var s = 0.0;

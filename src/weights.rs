@@ -1,0 +1,763 @@
+//! Weights ⇄ PyTorch: a model's flat parameters as `.safetensors` bytes, with PyTorch's
+//! parameter names and shapes, and back.
+//!
+//! The file written by [`export_module`] loads into a bare `nn.RNN` / `nn.LSTM` / `nn.GRU`, and
+//! the one written by [`export_classifier`] into a module with attributes `rnn` and `fc`, with
+//!
+//! ```python
+//! model.load_state_dict(safetensors.torch.load_file(path))
+//! ```
+//!
+//! Names and shapes are those of [`ParamLayout`]: `weight_ih_l{k}{sfx} [G·H, I_k]`,
+//! `weight_hh_l{k}{sfx} [G·H, H]`, `bias_ih_l{k}{sfx} [G·H]`, `bias_hh_l{k}{sfx} [G·H]`
+//! (`sfx` = `""` or `"_reverse"`; G = 1 RNN, 4 LSTM i,f,g,o, 3 GRU r,z,n), prefixed by `rnn.`
+//! in the classifier, which adds `fc.weight [C, D·H]` and `fc.bias [C]`. Every tensor is
+//! written as little-endian `F32`. The file format is Hugging Face's safetensors (8-byte
+//! header length, JSON header, raw data); the `safetensors` crate reads and writes it.
+//!
+//! Metadata (`__metadata__`, string → string) describes the model so that the classifier can be
+//! rebuilt from the file alone ([`METADATA_KEYS`]): `format` = `pt`, `model` = `module` |
+//! `classifier`, `cell`, `nonlinearity`, `input_size`, `hidden_size`, `num_layers`,
+//! `bidirectional` (`true`/`false`), and for the classifier `batch_first` = `true`,
+//! `num_classes`, `classes` (a JSON list of strings) and optionally `vocabulary` (the one-hot
+//! symbols in index order). PyTorch ignores the metadata.
+//!
+//! Import checks the file against the layout the model expects and reports **every** problem by
+//! tensor name in one [`WeightsError::Mismatch`]: missing tensors, unexpected tensors,
+//! unsupported dtypes, wrong shapes and non-finite values. Dtypes: `F32` is read as is; `F64`,
+//! `F16` and `BF16` are converted to f32 (F16/BF16 exactly, F64 rounded to nearest) and each
+//! conversion is listed in [`ImportedParams::notes`]; any other dtype is rejected. Corrupt bytes
+//! give [`WeightsError::Corrupt`]; nothing here panics on input bytes.
+//!
+//! Allocation: nothing is sized from the file before it is validated. The header is parsed by
+//! the `safetensors` crate (bounded by the bytes given); a classifier rebuilt from a file has
+//! its sizes checked against [`ClassifierLimits`] before any layout or parameter vector exists.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::fmt;
+
+use safetensors::tensor::{Dtype, SafeTensors, TensorView, View};
+
+use crate::math::classifier::ClassifierModel;
+use crate::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
+
+/// Metadata keys written by [`export_module`] / [`export_classifier`] (the last four only for
+/// the classifier; `vocabulary` only when given).
+pub const METADATA_KEYS: &[&str] = &[
+    "format",
+    "model",
+    "cell",
+    "nonlinearity",
+    "input_size",
+    "hidden_size",
+    "num_layers",
+    "bidirectional",
+    "batch_first",
+    "num_classes",
+    "classes",
+    "vocabulary",
+];
+
+/// One thing wrong with one tensor of a file, relative to the layout the model expects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TensorProblem {
+    /// The model has this tensor, the file does not.
+    Missing {
+        /// PyTorch name, e.g. `rnn.weight_hh_l0`.
+        name: String,
+        /// The shape the model expects.
+        shape: Vec<usize>,
+    },
+    /// The file has this tensor, the model does not (PyTorch's "Unexpected key(s)").
+    Unexpected {
+        /// Name in the file.
+        name: String,
+        /// Its shape in the file.
+        shape: Vec<usize>,
+    },
+    /// A dtype that is not a float Unroll can read (only F32, F64, F16, BF16 are).
+    Dtype {
+        /// Tensor name.
+        name: String,
+        /// The file's dtype, e.g. `I64`.
+        dtype: String,
+    },
+    /// Same name, different shape.
+    Shape {
+        /// Tensor name.
+        name: String,
+        /// Shape the model expects.
+        expected: Vec<usize>,
+        /// Shape in the file.
+        got: Vec<usize>,
+    },
+    /// The tensor holds NaN or ±inf values (after conversion to f32: an F64 value beyond
+    /// ±3.4e38 becomes inf and is counted here).
+    NonFinite {
+        /// Tensor name.
+        name: String,
+        /// How many of its values are not finite.
+        count: usize,
+    },
+}
+
+impl TensorProblem {
+    /// The tensor the problem is about.
+    pub fn name(&self) -> &str {
+        match self {
+            TensorProblem::Missing { name, .. }
+            | TensorProblem::Unexpected { name, .. }
+            | TensorProblem::Dtype { name, .. }
+            | TensorProblem::Shape { name, .. }
+            | TensorProblem::NonFinite { name, .. } => name,
+        }
+    }
+}
+
+impl fmt::Display for TensorProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TensorProblem::Missing { name, shape } => write!(f, "missing tensor `{name}` (expected shape {shape:?})"),
+            TensorProblem::Unexpected { name, shape } => {
+                write!(f, "unexpected tensor `{name}` (shape {shape:?}) is not a parameter of this model")
+            }
+            TensorProblem::Dtype { name, dtype } => write!(
+                f,
+                "`{name}` has dtype {dtype}; expected F32 (F64, F16 and BF16 are converted to f32, other dtypes are rejected)"
+            ),
+            TensorProblem::Shape { name, expected, got } => {
+                write!(f, "`{name}` has shape {got:?} in the file, the model expects {expected:?}")
+            }
+            TensorProblem::NonFinite { name, count } => write!(f, "`{name}` holds {count} non-finite value(s) (NaN or ±inf)"),
+        }
+    }
+}
+
+/// Why weights could not be exported or imported.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WeightsError {
+    /// The bytes are not a readable safetensors file (truncated, bad header, bad offsets).
+    Corrupt(String),
+    /// The file's tensors do not fit the model: every problem, in layout order, then the
+    /// unexpected tensors sorted by name.
+    Mismatch(Vec<TensorProblem>),
+    /// Metadata needed to rebuild the model is missing, malformed or inconsistent.
+    Metadata(String),
+    /// The model the file describes is larger than allowed (checked before allocating).
+    Limits(String),
+    /// Export: `params` does not have `layout.total_len()` values.
+    ParamsLength {
+        /// `layout.total_len()`.
+        expected: usize,
+        /// `params.len()`.
+        got: usize,
+    },
+}
+
+impl fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightsError::Corrupt(why) => write!(f, "not a valid .safetensors file: {why}"),
+            WeightsError::Mismatch(problems) => {
+                write!(
+                    f,
+                    "the weights do not fit this model ({} problem(s)):",
+                    problems.len()
+                )?;
+                for p in problems {
+                    write!(f, "\n- {p}")?;
+                }
+                Ok(())
+            }
+            WeightsError::Metadata(why) => {
+                write!(f, "cannot rebuild the model from the file: {why}")
+            }
+            WeightsError::Limits(why) => write!(f, "model too large: {why}"),
+            WeightsError::ParamsLength { expected, got } => {
+                write!(
+                    f,
+                    "parameter vector has {got} values, the layout has {expected}"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for WeightsError {}
+
+/// The result of an import: parameters in the expected layout plus what was in the file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImportedParams {
+    /// `[layout.total_len()]` flat f32 parameters in the layout's order.
+    pub params: Vec<f32>,
+    /// The file's `__metadata__` (empty when it has none).
+    pub metadata: BTreeMap<String, String>,
+    /// Conversions that happened, one line per converted tensor, e.g.
+    /// "`fc.weight`: converted from F64 to f32".
+    pub notes: Vec<String>,
+}
+
+/// A flat f32 tensor as the safetensors writer wants it (little-endian bytes).
+struct F32Tensor<'a> {
+    shape: Vec<usize>,
+    data: &'a [f32],
+}
+
+impl View for F32Tensor<'_> {
+    fn dtype(&self) -> Dtype {
+        Dtype::F32
+    }
+    fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+    fn data(&self) -> Cow<'_, [u8]> {
+        Cow::Owned(self.data.iter().flat_map(|v| v.to_le_bytes()).collect())
+    }
+    fn data_len(&self) -> usize {
+        self.data.len() * 4
+    }
+}
+
+/// Writes `params` (laid out by `layout`) as safetensors bytes: one F32 tensor per layout
+/// entry under its PyTorch name and shape, plus `metadata` as `__metadata__`.
+///
+/// # Errors
+/// [`WeightsError::ParamsLength`] when `params.len() != layout.total_len()`;
+/// [`WeightsError::Corrupt`] if the writer fails (e.g. a header over 100 MB).
+pub fn export_params(
+    layout: &ParamLayout,
+    params: &[f32],
+    metadata: &BTreeMap<String, String>,
+) -> Result<Vec<u8>, WeightsError> {
+    if params.len() != layout.total_len() {
+        return Err(WeightsError::ParamsLength {
+            expected: layout.total_len(),
+            got: params.len(),
+        });
+    }
+    let tensors = layout.entries.iter().map(|e| {
+        (
+            e.name.clone(),
+            F32Tensor {
+                shape: e.shape.clone(),
+                data: &params[e.range()],
+            },
+        )
+    });
+    let info = if metadata.is_empty() {
+        None
+    } else {
+        Some(
+            metadata
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        )
+    };
+    safetensors::serialize(tensors, info)
+        .map_err(|e| WeightsError::Corrupt(format!("writing failed: {e}")))
+}
+
+/// Parses the header (and checks that the offsets cover the buffer exactly); also returns the
+/// `__metadata__` (empty when there is none).
+fn parse(bytes: &[u8]) -> Result<(SafeTensors<'_>, BTreeMap<String, String>), WeightsError> {
+    let corrupt = |e: safetensors::SafeTensorError| WeightsError::Corrupt(e.to_string());
+    let (_, header) = SafeTensors::read_metadata(bytes).map_err(corrupt)?;
+    let meta = header
+        .metadata()
+        .as_ref()
+        .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+        .unwrap_or_default();
+    Ok((SafeTensors::deserialize(bytes).map_err(corrupt)?, meta))
+}
+
+/// The file's `__metadata__` without reading any tensor (empty map when it has none).
+///
+/// # Errors
+/// [`WeightsError::Corrupt`] for unreadable bytes.
+pub fn read_metadata(bytes: &[u8]) -> Result<BTreeMap<String, String>, WeightsError> {
+    Ok(parse(bytes)?.1)
+}
+
+/// Decodes one tensor's little-endian data into `out` (which has the tensor's element count).
+/// Returns `false` for a dtype that is not F32/F64/F16/BF16.
+fn decode_into(view: &TensorView<'_>, out: &mut [f32]) -> bool {
+    let data = view.data();
+    match view.dtype() {
+        Dtype::F32 => {
+            for (o, c) in out.iter_mut().zip(data.chunks_exact(4)) {
+                *o = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            }
+        }
+        Dtype::F64 => {
+            for (o, c) in out.iter_mut().zip(data.chunks_exact(8)) {
+                *o = f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]) as f32;
+            }
+        }
+        Dtype::F16 => {
+            for (o, c) in out.iter_mut().zip(data.chunks_exact(2)) {
+                *o = half::f16::from_le_bytes([c[0], c[1]]).to_f32();
+            }
+        }
+        Dtype::BF16 => {
+            for (o, c) in out.iter_mut().zip(data.chunks_exact(2)) {
+                *o = half::bf16::from_le_bytes([c[0], c[1]]).to_f32();
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// Reads safetensors `bytes` into a flat vector laid out by `layout` (the model's expected
+/// tensors), checking every name, dtype, shape and value.
+///
+/// - Returns `[layout.total_len()]` parameters, the metadata and conversion notes.
+///
+/// # Errors
+/// [`WeightsError::Corrupt`] for unreadable bytes; [`WeightsError::Mismatch`] listing every
+/// missing tensor, unexpected tensor, unsupported dtype, wrong shape and tensor with non-finite
+/// values, by name.
+pub fn import_params(bytes: &[u8], layout: &ParamLayout) -> Result<ImportedParams, WeightsError> {
+    let (st, meta) = parse(bytes)?;
+    import_parsed(&st, meta, layout)
+}
+
+fn import_parsed(
+    st: &SafeTensors<'_>,
+    metadata: BTreeMap<String, String>,
+    layout: &ParamLayout,
+) -> Result<ImportedParams, WeightsError> {
+    let mut problems = Vec::new();
+    let mut notes = Vec::new();
+    let mut params = vec![0.0f32; layout.total_len()];
+    for entry in &layout.entries {
+        let view = match st.tensor(&entry.name) {
+            Ok(v) => v,
+            Err(_) => {
+                problems.push(TensorProblem::Missing {
+                    name: entry.name.clone(),
+                    shape: entry.shape.clone(),
+                });
+                continue;
+            }
+        };
+        let dtype = view.dtype();
+        let float = matches!(dtype, Dtype::F32 | Dtype::F64 | Dtype::F16 | Dtype::BF16);
+        if !float {
+            problems.push(TensorProblem::Dtype {
+                name: entry.name.clone(),
+                dtype: dtype.to_string(),
+            });
+        }
+        if view.shape() != entry.shape.as_slice() {
+            problems.push(TensorProblem::Shape {
+                name: entry.name.clone(),
+                expected: entry.shape.clone(),
+                got: view.shape().to_vec(),
+            });
+            continue;
+        }
+        if !float {
+            continue;
+        }
+        // The shape matches the layout, so the element count is the layout's (trusted).
+        let out = &mut params[entry.range()];
+        decode_into(&view, out);
+        if dtype != Dtype::F32 {
+            notes.push(format!("`{}`: converted from {dtype} to f32", entry.name));
+        }
+        let count = out.iter().filter(|v| !v.is_finite()).count();
+        if count > 0 {
+            problems.push(TensorProblem::NonFinite {
+                name: entry.name.clone(),
+                count,
+            });
+        }
+    }
+    let mut unexpected: Vec<(&str, TensorView<'_>)> = st
+        .iter()
+        .filter(|(name, _)| layout.get(name).is_none())
+        .collect();
+    unexpected.sort_by(|a, b| a.0.cmp(b.0));
+    for (name, view) in unexpected {
+        problems.push(TensorProblem::Unexpected {
+            name: name.to_string(),
+            shape: view.shape().to_vec(),
+        });
+    }
+    if !problems.is_empty() {
+        return Err(WeightsError::Mismatch(problems));
+    }
+    Ok(ImportedParams {
+        params,
+        metadata,
+        notes,
+    })
+}
+
+/// The metadata [`export_module`] writes for `spec` (`model` = `module`).
+pub fn module_metadata(spec: &RnnSpec) -> BTreeMap<String, String> {
+    let mut m = BTreeMap::new();
+    m.insert("format".to_string(), "pt".to_string());
+    m.insert("model".to_string(), "module".to_string());
+    m.insert("cell".to_string(), spec.cell.as_str().to_string());
+    m.insert(
+        "nonlinearity".to_string(),
+        match spec.nonlinearity {
+            Nonlinearity::Tanh => "tanh",
+            Nonlinearity::Relu => "relu",
+        }
+        .to_string(),
+    );
+    m.insert("input_size".to_string(), spec.input_size.to_string());
+    m.insert("hidden_size".to_string(), spec.hidden_size.to_string());
+    m.insert("num_layers".to_string(), spec.num_layers.to_string());
+    m.insert("bidirectional".to_string(), spec.bidirectional.to_string());
+    m
+}
+
+/// A bare `nn.RNN` / `nn.LSTM` / `nn.GRU`'s parameters (layout [`ParamLayout::rnn`]`(spec, "")`,
+/// names `weight_ih_l0`, …) as safetensors bytes with [`module_metadata`].
+///
+/// # Errors
+/// As [`export_params`].
+pub fn export_module(spec: &RnnSpec, params: &[f32]) -> Result<Vec<u8>, WeightsError> {
+    export_params(&ParamLayout::rnn(spec, ""), params, &module_metadata(spec))
+}
+
+/// Reads a bare module's parameters for `spec` (the caller's architecture; the file's metadata
+/// is returned, not trusted).
+///
+/// # Errors
+/// As [`import_params`].
+pub fn import_module(bytes: &[u8], spec: &RnnSpec) -> Result<ImportedParams, WeightsError> {
+    import_params(bytes, &ParamLayout::rnn(spec, ""))
+}
+
+/// What a classifier file says about the model besides its tensors (`Default`: neither).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClassifierInfo {
+    /// Class names in logit order (`[C]`); `None` when the file does not say.
+    pub classes: Option<Vec<String>>,
+    /// The one-hot symbols in index order (`input_size` characters); `None` when not given.
+    pub vocabulary: Option<String>,
+}
+
+/// The metadata [`export_classifier`] writes (`model` = `classifier`).
+pub fn classifier_metadata(
+    spec: &RnnSpec,
+    num_classes: usize,
+    info: &ClassifierInfo,
+) -> BTreeMap<String, String> {
+    let mut m = module_metadata(spec);
+    m.insert("model".to_string(), "classifier".to_string());
+    m.insert("batch_first".to_string(), "true".to_string());
+    m.insert("num_classes".to_string(), num_classes.to_string());
+    if let Some(classes) = &info.classes {
+        m.insert(
+            "classes".to_string(),
+            serde_json::to_string(classes).expect("a list of strings serialises"),
+        );
+    }
+    if let Some(vocabulary) = &info.vocabulary {
+        m.insert("vocabulary".to_string(), vocabulary.clone());
+    }
+    m
+}
+
+/// The name classifier's parameters (layout `model.layout`: `rnn.weight_ih_l0`, …, `fc.weight`,
+/// `fc.bias`) as safetensors bytes with [`classifier_metadata`], loadable into a PyTorch module
+/// with attributes `rnn` (batch_first) and `fc`.
+///
+/// # Errors
+/// As [`export_params`]; [`WeightsError::Metadata`] when `info.classes` does not have
+/// `model.num_classes` names or `info.vocabulary` not `spec.input_size` symbols.
+pub fn export_classifier(
+    model: &ClassifierModel,
+    params: &[f32],
+    info: &ClassifierInfo,
+) -> Result<Vec<u8>, WeightsError> {
+    check_info(info, model.spec.input_size, model.num_classes)?;
+    export_params(
+        &model.layout,
+        params,
+        &classifier_metadata(&model.spec, model.num_classes, info),
+    )
+}
+
+fn check_info(
+    info: &ClassifierInfo,
+    input_size: usize,
+    num_classes: usize,
+) -> Result<(), WeightsError> {
+    if let Some(classes) = &info.classes {
+        if classes.len() != num_classes {
+            return Err(WeightsError::Metadata(format!(
+                "{} class names for {num_classes} classes",
+                classes.len()
+            )));
+        }
+    }
+    if let Some(vocabulary) = &info.vocabulary {
+        let n = vocabulary.chars().count();
+        if n != input_size {
+            return Err(WeightsError::Metadata(format!(
+                "vocabulary has {n} symbols, input_size is {input_size}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Largest classifier [`import_classifier`] rebuilds; checked on the file's header before
+/// anything is allocated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClassifierLimits {
+    /// Largest `hidden_size` H.
+    pub max_hidden_size: usize,
+    /// Largest `num_layers` L.
+    pub max_num_layers: usize,
+    /// Largest one-hot vocabulary (`input_size`).
+    pub max_input_size: usize,
+    /// Largest number of classes C.
+    pub max_classes: usize,
+}
+
+impl ClassifierLimits {
+    /// The training page's limits (issue 3): hidden_size ≤ 256, num_layers ≤ 4; a vocabulary of
+    /// at most 256 symbols and at most 1000 classes.
+    pub const UI: ClassifierLimits = ClassifierLimits {
+        max_hidden_size: 256,
+        max_num_layers: 4,
+        max_input_size: 256,
+        max_classes: 1000,
+    };
+}
+
+/// A classifier rebuilt from a file.
+#[derive(Clone, Debug)]
+pub struct LoadedClassifier {
+    /// The model (spec and `num_classes` from the file).
+    pub model: ClassifierModel,
+    /// `[model.layout.total_len()]` parameters.
+    pub params: Vec<f32>,
+    /// Class names and vocabulary, where the file gives them.
+    pub info: ClassifierInfo,
+    /// How the architecture was found and what was converted, e.g. "no metadata: architecture
+    /// inferred from tensor shapes" or "`fc.bias`: converted from F64 to f32".
+    pub notes: Vec<String>,
+}
+
+/// Rebuilds the name classifier from safetensors bytes: the architecture comes from the
+/// metadata written by [`export_classifier`] or, for a file without it (e.g.
+/// `safetensors.torch.save_file(model.state_dict(), path)` in PyTorch), from the tensor shapes
+/// (cell from `rnn.weight_hh_l0 [G·H, H]`, layers and directions from the names, classes from
+/// `fc.bias [C]`; an RNN is then assumed to use tanh). The sizes are checked against `limits`
+/// before anything is allocated, then every tensor as in [`import_params`].
+///
+/// # Errors
+/// [`WeightsError::Corrupt`], [`WeightsError::Metadata`] (a missing or malformed key, class names
+/// that do not match `num_classes`), [`WeightsError::Limits`], [`WeightsError::Mismatch`].
+pub fn import_classifier(
+    bytes: &[u8],
+    limits: &ClassifierLimits,
+) -> Result<LoadedClassifier, WeightsError> {
+    let (st, meta) = parse(bytes)?;
+    let mut notes = Vec::new();
+    let (spec, num_classes) = if meta.contains_key("cell") {
+        if let Some(model) = meta.get("model") {
+            if model != "classifier" {
+                return Err(WeightsError::Metadata(format!(
+                    "the file holds a `{model}`, not a classifier (a bare nn.RNN/LSTM/GRU has no `fc` head)"
+                )));
+            }
+        }
+        spec_from_metadata(&meta)?
+    } else {
+        notes.push("no metadata: architecture inferred from tensor shapes".to_string());
+        let inferred = infer_classifier_spec(&st)?;
+        if inferred.0.cell == CellKind::Rnn {
+            notes.push("no metadata: RNN nonlinearity assumed to be tanh".to_string());
+        }
+        inferred
+    };
+    check_limits(&spec, num_classes, limits)?;
+    let info = ClassifierInfo {
+        classes: match meta.get("classes") {
+            None => None,
+            Some(json) => Some(serde_json::from_str::<Vec<String>>(json).map_err(|e| {
+                WeightsError::Metadata(format!("`classes` is not a JSON list of strings: {e}"))
+            })?),
+        },
+        vocabulary: meta.get("vocabulary").cloned(),
+    };
+    check_info(&info, spec.input_size, num_classes)?;
+    let model = ClassifierModel::new(spec, num_classes);
+    let imported = import_parsed(&st, BTreeMap::new(), &model.layout)?;
+    notes.extend(imported.notes);
+    Ok(LoadedClassifier {
+        model,
+        params: imported.params,
+        info,
+        notes,
+    })
+}
+
+fn meta_usize(meta: &BTreeMap<String, String>, key: &str) -> Result<usize, WeightsError> {
+    let raw = meta
+        .get(key)
+        .ok_or_else(|| WeightsError::Metadata(format!("metadata has no `{key}`")))?;
+    raw.trim().parse::<usize>().map_err(|_| {
+        WeightsError::Metadata(format!(
+            "metadata `{key}` = {raw:?} is not a non-negative integer"
+        ))
+    })
+}
+
+fn meta_bool(meta: &BTreeMap<String, String>, key: &str) -> Result<bool, WeightsError> {
+    match meta.get(key).map(|s| s.trim().to_ascii_lowercase()) {
+        None => Err(WeightsError::Metadata(format!("metadata has no `{key}`"))),
+        Some(s) if s == "true" || s == "1" => Ok(true),
+        Some(s) if s == "false" || s == "0" => Ok(false),
+        Some(s) => Err(WeightsError::Metadata(format!(
+            "metadata `{key}` = {s:?} is not true or false"
+        ))),
+    }
+}
+
+/// `(spec, num_classes)` from the metadata keys of [`classifier_metadata`].
+fn spec_from_metadata(meta: &BTreeMap<String, String>) -> Result<(RnnSpec, usize), WeightsError> {
+    let cell_raw = &meta["cell"];
+    let cell = CellKind::parse(cell_raw.trim()).ok_or_else(|| {
+        WeightsError::Metadata(format!(
+            "metadata `cell` = {cell_raw:?} is not rnn, lstm or gru"
+        ))
+    })?;
+    let nonlinearity = match meta
+        .get("nonlinearity")
+        .map(|s| s.trim().to_ascii_lowercase())
+        .as_deref()
+    {
+        None | Some("tanh") => Nonlinearity::Tanh,
+        Some("relu") => Nonlinearity::Relu,
+        Some(other) => {
+            return Err(WeightsError::Metadata(format!(
+                "metadata `nonlinearity` = {other:?} is not tanh or relu"
+            )))
+        }
+    };
+    if let Some(bf) = meta.get("batch_first") {
+        if !matches!(bf.trim().to_ascii_lowercase().as_str(), "true" | "1") {
+            return Err(WeightsError::Metadata(format!(
+                "metadata `batch_first` = {bf:?}: the classifier is batch_first"
+            )));
+        }
+    }
+    let spec = RnnSpec {
+        cell,
+        nonlinearity,
+        input_size: meta_usize(meta, "input_size")?,
+        hidden_size: meta_usize(meta, "hidden_size")?,
+        num_layers: meta_usize(meta, "num_layers")?,
+        bidirectional: meta_bool(meta, "bidirectional")?,
+    };
+    Ok((spec, meta_usize(meta, "num_classes")?))
+}
+
+/// `(spec, num_classes)` from the shapes of `rnn.weight_ih_l0 [G·H, I]`,
+/// `rnn.weight_hh_l0 [G·H, H]`, the `rnn.weight_ih_l{k}` names present, `rnn.weight_ih_l0_reverse`
+/// and `fc.bias [C]`. Only reads shapes; allocates nothing sized by them.
+fn infer_classifier_spec(st: &SafeTensors<'_>) -> Result<(RnnSpec, usize), WeightsError> {
+    let shape_of = |name: &str| -> Result<Vec<usize>, WeightsError> {
+        st.tensor(name).map(|v| v.shape().to_vec()).map_err(|_| {
+            let mut names = st.names();
+            names.sort_unstable();
+            let shown: Vec<&str> = names.iter().take(8).copied().collect();
+            let more = if names.len() > 8 { format!(" and {} more", names.len() - 8) } else { String::new() };
+            WeightsError::Metadata(format!(
+                "the file has no Unroll metadata and no tensor `{name}` to infer the classifier from (it has {shown:?}{more})"
+            ))
+        })
+    };
+    let w_hh = shape_of("rnn.weight_hh_l0")?;
+    let w_ih = shape_of("rnn.weight_ih_l0")?;
+    let fc_bias = shape_of("fc.bias")?;
+    let bad = |what: String| {
+        WeightsError::Metadata(format!(
+            "cannot infer the classifier from the shapes: {what}"
+        ))
+    };
+    let (gh, hidden_size) = match w_hh.as_slice() {
+        [gh, h] if *h > 0 => (*gh, *h),
+        other => {
+            return Err(bad(format!(
+                "`rnn.weight_hh_l0` has shape {other:?}, expected [G·H, H]"
+            )))
+        }
+    };
+    let cell = match (gh % hidden_size, gh / hidden_size) {
+        (0, 1) => CellKind::Rnn,
+        (0, 3) => CellKind::Gru,
+        (0, 4) => CellKind::Lstm,
+        _ => {
+            return Err(bad(format!(
+                "`rnn.weight_hh_l0` has shape {w_hh:?}: {gh} rows are not 1, 3 or 4 times hidden_size {hidden_size} (RNN, GRU, LSTM)"
+            )))
+        }
+    };
+    let input_size = match w_ih.as_slice() {
+        [_, i] => *i,
+        other => {
+            return Err(bad(format!(
+                "`rnn.weight_ih_l0` has shape {other:?}, expected [G·H, I]"
+            )))
+        }
+    };
+    let num_classes = match fc_bias.as_slice() {
+        [c] => *c,
+        other => return Err(bad(format!("`fc.bias` has shape {other:?}, expected [C]"))),
+    };
+    // Count consecutive layers; the count is bounded by the number of tensors in the file.
+    let names: std::collections::HashSet<&str> = st.names().into_iter().collect();
+    let num_layers = (0..)
+        .take_while(|k| names.contains(format!("rnn.weight_ih_l{k}").as_str()))
+        .count();
+    let bidirectional = names.contains("rnn.weight_ih_l0_reverse");
+    let spec = RnnSpec {
+        cell,
+        nonlinearity: Nonlinearity::Tanh,
+        input_size,
+        hidden_size,
+        num_layers,
+        bidirectional,
+    };
+    Ok((spec, num_classes))
+}
+
+fn check_limits(
+    spec: &RnnSpec,
+    num_classes: usize,
+    limits: &ClassifierLimits,
+) -> Result<(), WeightsError> {
+    let checks = [
+        ("hidden_size", spec.hidden_size, limits.max_hidden_size),
+        ("num_layers", spec.num_layers, limits.max_num_layers),
+        ("input_size", spec.input_size, limits.max_input_size),
+        ("num_classes", num_classes, limits.max_classes),
+    ];
+    let mut out = Vec::new();
+    for (what, v, max) in checks {
+        if v == 0 {
+            out.push(format!("{what} = 0 (must be at least 1)"));
+        } else if v > max {
+            out.push(format!("{what} = {v} (at most {max})"));
+        }
+    }
+    if out.is_empty() {
+        Ok(())
+    } else {
+        Err(WeightsError::Limits(out.join(", ")))
+    }
+}
