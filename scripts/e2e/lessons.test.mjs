@@ -393,7 +393,7 @@ test("navigation: slider drags replace the entry, switching lessons pushes one, 
 
 test("language: lang=zh renders Chinese, the switch rewrites the URL", async () => {
   const { page, problems } = await open("?v=1&lesson=gru&lang=zh");
-  assert.equal(await page.getAttribute("html", "lang"), "zh-Hans");
+  assert.match(await page.getAttribute("html", "lang"), /^zh/);
   assert.match(await page.textContent("h1"), /GRU：/);
   courseValue(await num(page, "gru-h"), 0.35, 4, "numbers do not depend on the language");
   await page.click('[data-testid="lang-en"]');
