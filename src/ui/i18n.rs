@@ -1230,8 +1230,8 @@ pub mod softmax {
             "CrossEntropyLoss 如何从原始分数计算损失，以及为什么它接收 logits。",
         ),
         lede: tr(
-            "Three scores become probabilities, log-probabilities and a loss for the target class.",
-            "三个分数变成概率、对数概率，以及目标类别的损失。",
+            "Raw scores become probabilities, log-probabilities and a loss for the target class.",
+            "原始分数变成概率、对数概率，以及目标类别的损失。",
         ),
     };
     /// Controls panel.

@@ -151,7 +151,6 @@ pub fn BpttPage(
                         step=0.1
                         value=Signal::derive(move || cfg.with(|c| c.max_norm))
                         on_input=Callback::new(move |v| cfg.update(|c| c.max_norm = v))
-                        display=|v| if v == 0.0 { "off".into() } else { fmt::short(v) }
                     />
                     <h3 class="lx-sub">{t(i18n::bptt::INPUTS)}</h3>
                     <ListSliders
