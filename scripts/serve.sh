@@ -9,5 +9,6 @@ PORT="${PORT:-8080}"
 # trunk serve refuses to start when a [watch] ignore path in Trunk.toml does not exist
 # (a fresh clone has no tests/e2e/out or dist yet).
 mkdir -p tests/e2e/out dist
-log "open http://127.0.0.1:$PORT/ once the build below finishes (Ctrl-C stops the server)"
+log "once the build below finishes, open http://127.0.0.1:$PORT/?v=1&lesson=names to train the name classifier,"
+log "or http://127.0.0.1:$PORT/ for the lessons (Ctrl-C stops the server)"
 exec trunk serve --release --skip-version-check --address 127.0.0.1 --port "$PORT"
