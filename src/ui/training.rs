@@ -17,6 +17,7 @@
 use super::charts::loss_curve::{self, LossSeries};
 use super::charts::val_curve::{self, EpochPoint};
 use super::data_loader::{self, LoadState};
+use super::lab::inspector::InspectorPanel;
 use super::i18n::{language_name, use_locale, Locale, Strings};
 use super::training_bridge::{
     self as bridge, BackendChoice, BackendKind, CellKind, TrainConfig, TrainControl, TrainEvent,
@@ -422,6 +423,7 @@ pub fn TrainingPage(
                         </div>
                     </section>
                     <PredictPanel view_state=view_state data=data />
+                    <InspectorPanel weights=view_state.weights data=data />
                     <DatasetPanel data=data split=split />
                 </div>
             </div>

@@ -1,0 +1,958 @@
+//! "Inside the trained model": type a name and see, for every layer and direction, h_t (and
+//! c_t for LSTM) per character as units × steps heatmaps, the gate activations over time, and
+//! the top-5 languages; pin one gate to a constant and watch the prediction move.
+//!
+//! Every number comes from [`ClassifierModel::trace_pinned`] (the CPU reference the trainer
+//! uses) on the session's latest published [`Weights`], so the panel works during training
+//! and after a restore. One name is a few hundred multiply-adds per unit and step: computed
+//! synchronously when the name, the weights or the pin change.
+//!
+//! Test hooks (`data-testid`): `inspect-input`, `inspect-where` (layer/direction select, when
+//! L·D > 1), `inspect-heatmap-h` / `inspect-heatmap-c` / `inspect-gate-<i|f|g|o|r|z|n>`
+//! (canvases with `data-rows`, `data-cols`, `data-values`, see [`super::step_heatmap`]),
+//! `inspect-top` (`<li data-label data-value [data-base]>`; `data-base` is the unpinned
+//! probability while a pin is on), `inspect-message`, `inspect-weights-step`, `pin-gate`,
+//! `pin-step` (value `all` = every step), `pin-value`, `pin-enable`, `pin-clear`,
+//! `pin-status` (`data-value` `on`/`off`), `pin-disabled-note` (RNN).
+
+use super::step_heatmap::{Scale, StepHeatmap, StepMap};
+use crate::config::Lang;
+use crate::data::normalize::symbol;
+use shim::{ClassifierTrace, GatePin, TracePinned};
+use crate::math::params::CellKind;
+use crate::math::recurrent::DirectionTrace;
+use crate::train::session::Weights;
+use crate::ui::data_loader::LoadState;
+use crate::ui::i18n::{language_name, use_locale};
+use crate::ui::training_bridge as bridge;
+use leptos::prelude::*;
+use std::rc::Rc;
+
+/// Languages listed in the prediction.
+pub const TOP_K: usize = 5;
+
+/// The inspector's stylesheet (with the grad-flow panel's few rules).
+const INSPECT_CSS: &str = include_str!("inspect.css");
+
+// ---------------------------------------------------------------------------------------------
+// Text
+
+/// The inspector's strings in one language.
+struct Text {
+    title: &'static str,
+    note: &'static str,
+    input_label: &'static str,
+    placeholder: &'static str,
+    where_label: &'static str,
+    layer_dir: fn(usize, usize) -> String,
+    before_start: &'static str,
+    waiting_data: &'static str,
+    empty: &'static str,
+    no_letters: fn(&str) -> String,
+    weights_init: &'static str,
+    weights_step: fn(u64) -> String,
+    h_caption: &'static str,
+    c_caption: &'static str,
+    gates_title: &'static str,
+    gate_names_lstm: [&'static str; 4],
+    gate_names_gru: [&'static str; 3],
+    lstm_note: &'static str,
+    gru_note: &'static str,
+    rnn_note: &'static str,
+    reads_last: fn(usize) -> String,
+    reads_padded: fn(usize, usize) -> String,
+    truncated: fn(usize) -> String,
+    top_title: &'static str,
+    top_was: fn(f32) -> String,
+    pin_title: &'static str,
+    pin_enable: &'static str,
+    pin_gate: &'static str,
+    pin_step: &'static str,
+    pin_all: &'static str,
+    pin_value: &'static str,
+    pin_clear: &'static str,
+    pin_off: &'static str,
+    pin_on: fn(&str, f32, Option<usize>, &str) -> String,
+    pin_where: fn(usize, usize) -> String,
+    pin_rnn: &'static str,
+    pin_step_gone: fn(usize) -> String,
+    pin_help: &'static str,
+}
+
+fn dir_en(d: usize) -> &'static str {
+    if d == 0 {
+        "forward"
+    } else {
+        "reverse"
+    }
+}
+
+fn dir_zh(d: usize) -> &'static str {
+    if d == 0 {
+        "正向"
+    } else {
+        "反向"
+    }
+}
+
+const EN: Text = Text {
+    title: "Inside the trained model",
+    note: "Type a name and watch the network read it, one character per step. Each column is a time step, each row a hidden unit; the colour is the unit's value. The weights are the session's latest (they update during training).",
+    input_label: "Name",
+    placeholder: "e.g. Nguyen",
+    where_label: "Layer / direction",
+    layer_dir: |l, d| format!("layer {l} · {}", dir_en(d)),
+    before_start: "Start training (or restore a model) to look inside it.",
+    waiting_data: "Waiting for the data set…",
+    empty: "Type a name to see the network's states.",
+    no_letters: |n| format!("“{n}” has no letters the model knows (a–z, A–Z, space . , ; ')."),
+    weights_init: "Weights: initialisation (no step trained yet).",
+    weights_step: |s| format!("Weights from step {s}."),
+    h_caption: "h_t: hidden state (units × steps)",
+    c_caption: "c_t: cell state (units × steps)",
+    gates_title: "Gates over time",
+    gate_names_lstm: ["i: input gate", "f: forget gate", "g: cell candidate", "o: output gate"],
+    gate_names_gru: ["r: reset gate", "z: update gate", "n: new gate"],
+    lstm_note: "PyTorch's LSTM: c_t = f ⊙ c_{t−1} + i ⊙ g, h_t = o ⊙ tanh(c_t). i, f, o are sigmoids (0–1); g is a tanh (−1–1).",
+    gru_note: "PyTorch's GRU: h_t = (1 − z) ⊙ n + z ⊙ h_{t−1}, so z close to 1 keeps the old state. Many textbooks swap z and 1 − z; PyTorch's weights follow the formula above.",
+    rnn_note: "An RNN cell has no gates: h_t = tanh(W_ih x_t + b_ih + W_hh h_{t−1} + b_hh).",
+    reads_last: |t| format!("The classifier reads the output at the last character (t = {t})."),
+    reads_padded: |len, t| format!("head=padded: the name fills {len} of the 10 steps; the rest (∅, hatched) are zero vectors, and the classifier reads the output at t = {t}, after the padding."),
+    truncated: |n| format!("head=padded keeps only the first 10 symbols: {n} more are cut off."),
+    top_title: "Top 5",
+    top_was: |p| format!("was {:.1}%", p * 100.0),
+    pin_title: "Pin a gate",
+    pin_enable: "Pin",
+    pin_gate: "Gate",
+    pin_step: "Time step",
+    pin_all: "every step",
+    pin_value: "Value",
+    pin_clear: "Reset",
+    pin_off: "No pin: the model runs as trained.",
+    pin_on: |g, v, step, w| match step {
+        None => format!("Pinned: {g} = {v:.2} at every step, {w}. The heatmaps and the top 5 show the changed model."),
+        Some(t) => format!("Pinned: {g} = {v:.2} at t = {t}, {w}. The heatmaps and the top 5 show the changed model."),
+    },
+    pin_where: |l, d| format!("layer {l} · {}", dir_en(d)),
+    pin_rnn: "Pinning needs gates: an RNN cell has none. Train an LSTM or a GRU to pin one.",
+    pin_step_gone: |t| format!("This name has no step t = {t}: the pin is not applied."),
+    pin_help: "The pin sets the gate to this value in every unit of the layer/direction shown; the rest of the network runs as trained.",
+};
+
+const ZH: Text = Text {
+    title: "训练好的模型内部",
+    note: "输入一个名字，看网络逐个字符地读它。每一列是一个时间步，每一行是一个隐藏单元，颜色是该单元的值。权重是本次训练最新发布的（训练中也会更新）。",
+    input_label: "名字",
+    placeholder: "例如 Nguyen",
+    where_label: "层 / 方向",
+    layer_dir: |l, d| format!("第 {l} 层 · {}", dir_zh(d)),
+    before_start: "先开始训练（或恢复一个模型），再查看它的内部。",
+    waiting_data: "正在等待数据集…",
+    empty: "输入一个名字，查看网络的状态。",
+    no_letters: |n| format!("“{n}”里没有模型认识的字符（a–z、A–Z、空格 . , ; '）。"),
+    weights_init: "权重：初始化值（尚未训练任何一步）。",
+    weights_step: |s| format!("权重来自第 {s} 步。"),
+    h_caption: "h_t：隐藏状态（单元 × 时间步）",
+    c_caption: "c_t：细胞状态（单元 × 时间步）",
+    gates_title: "门随时间的变化",
+    gate_names_lstm: ["i：输入门", "f：遗忘门", "g：候选细胞值", "o：输出门"],
+    gate_names_gru: ["r：重置门", "z：更新门", "n：新门（候选状态）"],
+    lstm_note: "PyTorch 的 LSTM：c_t = f ⊙ c_{t−1} + i ⊙ g，h_t = o ⊙ tanh(c_t)。i、f、o 是 sigmoid（0–1），g 是 tanh（−1–1）。",
+    gru_note: "PyTorch 的 GRU：h_t = (1 − z) ⊙ n + z ⊙ h_{t−1}，所以 z 接近 1 时保留旧状态。很多教科书把 z 和 1 − z 对调；PyTorch 的权重遵循上面的公式。",
+    rnn_note: "RNN 单元没有门：h_t = tanh(W_ih x_t + b_ih + W_hh h_{t−1} + b_hh)。",
+    reads_last: |t| format!("分类器读取最后一个字符处（t = {t}）的输出。"),
+    reads_padded: |len, t| format!("head=padded：名字占 10 步中的 {len} 步，其余（∅，斜线标出）是零向量；分类器在填充之后读取 t = {t} 处的输出。"),
+    truncated: |n| format!("head=padded 只保留前 10 个符号：另有 {n} 个被截掉。"),
+    top_title: "前 5 名",
+    top_was: |p| format!("原为 {:.1}%", p * 100.0),
+    pin_title: "固定一个门",
+    pin_enable: "固定",
+    pin_gate: "门",
+    pin_step: "时间步",
+    pin_all: "每一步",
+    pin_value: "取值",
+    pin_clear: "重置",
+    pin_off: "未固定：模型按训练结果运行。",
+    pin_on: |g, v, step, w| match step {
+        None => format!("已固定：{g} = {v:.2}，每一步，{w}。热图和前 5 名显示的是改动后的模型。"),
+        Some(t) => format!("已固定：{g} = {v:.2}，在 t = {t}，{w}。热图和前 5 名显示的是改动后的模型。"),
+    },
+    pin_where: |l, d| format!("第 {l} 层 · {}", dir_zh(d)),
+    pin_rnn: "固定需要门：RNN 单元没有门。训练一个 LSTM 或 GRU 再来固定。",
+    pin_step_gone: |t| format!("这个名字没有 t = {t} 这一步：固定未生效。"),
+    pin_help: "固定会把所显示的层/方向中每个单元的这个门设为该值；网络其余部分按训练结果运行。",
+};
+
+fn text(lang: Lang) -> &'static Text {
+    match lang {
+        Lang::En => &EN,
+        Lang::Zh => &ZH,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pure part: from weights, name and pin to what the panel shows
+
+/// The gate letters of `cell` in PyTorch's order (the index is [`GatePin::gate`]).
+pub fn gate_letters(cell: CellKind) -> &'static [&'static str] {
+    match cell {
+        CellKind::Lstm => &["i", "f", "g", "o"],
+        CellKind::Gru => &["r", "z", "n"],
+        CellKind::Rnn => &[],
+    }
+}
+
+/// True for the tanh blocks (LSTM g, GRU n: values in −1…1); the others are sigmoids (0…1).
+pub fn gate_is_tanh(cell: CellKind, gate: usize) -> bool {
+    matches!((cell, gate), (CellKind::Lstm, 2) | (CellKind::Gru, 2))
+}
+
+/// The pin as the controls hold it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PinControls {
+    /// The pin is on.
+    pub enabled: bool,
+    /// Gate index (see [`gate_letters`]).
+    pub gate: usize,
+    /// `None` = every step.
+    pub step: Option<usize>,
+    /// The constant (0–1 for sigmoid gates, −1–1 for g/n).
+    pub value: f32,
+    /// Layer the pin acts on.
+    pub layer: usize,
+    /// Direction the pin acts on (0 forward, 1 reverse).
+    pub direction: usize,
+}
+
+impl Default for PinControls {
+    fn default() -> Self {
+        PinControls {
+            enabled: false,
+            gate: 1,
+            step: None,
+            value: 0.0,
+            layer: 0,
+            direction: 0,
+        }
+    }
+}
+
+/// One row of the top-k list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TopEntry {
+    /// Class (language) name.
+    pub label: String,
+    /// Probability with the pin (the model's own when no pin is on).
+    pub p: f32,
+    /// Probability of the unpinned model, while a pin is on.
+    pub base: Option<f32>,
+}
+
+/// What the panel shows for one name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Inspection {
+    /// The cell of the model.
+    pub cell: CellKind,
+    /// Hidden size H.
+    pub hidden_size: usize,
+    /// Layers L.
+    pub num_layers: usize,
+    /// Directions D.
+    pub num_directions: usize,
+    /// Steps the model reads (columns of the maps).
+    pub steps: usize,
+    /// Symbols of the name (before padding/truncation).
+    pub name_len: usize,
+    /// One label per step: the character (space shown as ␣), empty for padding.
+    pub col_labels: Vec<String>,
+    /// First padding step, when the model reads padding.
+    pub padded_from: Option<usize>,
+    /// `[L·D]` traces (with the pin), layer-major.
+    pub directions: Vec<DirectionTrace>,
+    /// The top-k languages.
+    pub top: Vec<TopEntry>,
+    /// The pin that was applied (None: off, or its step is past the name).
+    pub applied: Option<GatePin>,
+    /// The pin is on but its step does not exist for this name.
+    pub step_missing: Option<usize>,
+    /// Step of the weights.
+    pub weights_step: u64,
+}
+
+impl Inspection {
+    /// Index of (layer, direction) in [`Inspection::directions`].
+    pub fn index(&self, layer: usize, direction: usize) -> usize {
+        layer * self.num_directions + direction
+    }
+
+    /// The h_t map of (layer, direction).
+    pub fn h_map(&self, layer: usize, direction: usize) -> Option<StepMap> {
+        let d = self.directions.get(self.index(layer, direction))?;
+        Some(self.map(&d.h, Scale::Diverging { abs_max: 1.0 }))
+    }
+
+    /// The c_t map of (layer, direction) (LSTM), scaled to its largest |c|.
+    pub fn c_map(&self, layer: usize, direction: usize) -> Option<StepMap> {
+        let d = self.directions.get(self.index(layer, direction))?;
+        let c = d.c.as_ref()?;
+        let peak = c.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+        let abs_max = if peak <= 1.0 { 1.0 } else { peak.ceil() };
+        Some(self.map(c, Scale::Diverging { abs_max }))
+    }
+
+    /// The map of gate `gate` of (layer, direction) (LSTM/GRU).
+    pub fn gate_map(&self, layer: usize, direction: usize, gate: usize) -> Option<StepMap> {
+        let d = self.directions.get(self.index(layer, direction))?;
+        let gates = d.gates.as_ref()?;
+        let h = self.hidden_size;
+        let g_count = self.cell.gates();
+        if gate >= g_count {
+            return None;
+        }
+        let time_major: Vec<f32> = (0..self.steps)
+            .flat_map(|t| gates[t * g_count * h + gate * h..][..h].iter().copied())
+            .collect();
+        let scale = if gate_is_tanh(self.cell, gate) {
+            Scale::Diverging { abs_max: 1.0 }
+        } else {
+            Scale::Unit
+        };
+        Some(self.map(&time_major, scale))
+    }
+
+    fn map(&self, time_major: &[f32], scale: Scale) -> StepMap {
+        StepMap::from_time_major(
+            time_major,
+            self.hidden_size,
+            self.col_labels.clone(),
+            self.padded_from,
+            scale,
+        )
+    }
+}
+
+/// Why there is nothing to inspect.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NoInspection {
+    /// The field is empty.
+    Empty,
+    /// No weights were published yet.
+    BeforeStart,
+    /// Class names not loaded.
+    WaitingForData,
+    /// Nothing of the typed name is in the vocabulary.
+    NoLetters(String),
+    /// The model refused (message in English, from the layer below).
+    Error(String),
+}
+
+fn ranked(probs: &[f32]) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..probs.len()).collect();
+    idx.sort_by(|&a, &b| probs[b].total_cmp(&probs[a]).then(a.cmp(&b)));
+    idx
+}
+
+/// Traces `tokens` through `weights` with `pin` (when on and applicable) and gathers what the
+/// panel shows. `classes`: class names in index order.
+pub fn inspect(
+    weights: &Weights,
+    classes: &[String],
+    tokens: &[u32],
+    pin: PinControls,
+) -> Result<Inspection, NoInspection> {
+    let model = &weights.model;
+    let spec = model.spec;
+    let params = &weights.params;
+    let base: ClassifierTrace = model
+        .trace_pinned(params, tokens, &[])
+        .map_err(|e| NoInspection::Error(e.to_string()))?;
+    let h = spec.hidden_size;
+    let steps = base.directions.first().map_or(0, |d| d.h.len() / h.max(1));
+    let has_gates = !gate_letters(spec.cell).is_empty();
+    let wanted = (pin.enabled && has_gates).then_some(GatePin {
+        layer: pin.layer.min(spec.num_layers - 1),
+        direction: pin.direction.min(spec.num_directions() - 1),
+        gate: pin.gate.min(spec.cell.gates() - 1),
+        step: pin.step,
+        value: pin.value,
+    });
+    let step_missing = wanted.and_then(|p| p.step.filter(|&t| t >= steps));
+    let applied = wanted.filter(|_| step_missing.is_none());
+    let trace = match applied {
+        Some(p) => model
+            .trace_pinned(params, tokens, &[p])
+            .map_err(|e| NoInspection::Error(e.to_string()))?,
+        None => base.clone(),
+    };
+    let top = ranked(&trace.probabilities)
+        .into_iter()
+        .take(TOP_K)
+        .map(|i| TopEntry {
+            label: classes
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| format!("class {i}")),
+            p: trace.probabilities[i],
+            base: applied.map(|_| base.probabilities[i]),
+        })
+        .collect();
+    let col_labels = (0..steps)
+        .map(|t| match tokens.get(t).and_then(|&s| symbol(s)) {
+            Some(' ') => "␣".to_owned(),
+            Some(c) => c.to_string(),
+            None => String::new(),
+        })
+        .collect();
+    Ok(Inspection {
+        cell: spec.cell,
+        hidden_size: h,
+        num_layers: spec.num_layers,
+        num_directions: spec.num_directions(),
+        steps,
+        name_len: tokens.len(),
+        col_labels,
+        padded_from: (tokens.len() < steps).then_some(tokens.len()),
+        directions: trace.directions,
+        top,
+        applied,
+        step_missing,
+        weights_step: weights.step,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// View
+
+/// The inspector panel of the training page.
+#[component]
+pub fn InspectorPanel(
+    /// The session's latest published weights.
+    weights: RwSignal<Option<Rc<Weights>>, LocalStorage>,
+    /// The data set (for the class names).
+    data: RwSignal<LoadState, LocalStorage>,
+) -> impl IntoView {
+    let loc = use_locale();
+    let tx = move || text(loc.lang());
+    let name = RwSignal::new("Nguyen".to_owned());
+    // Layer/direction shown, as an index into the traces' (layer, direction) list.
+    let shown = RwSignal::new((0usize, 0usize));
+    let pin = RwSignal::new(PinControls::default());
+
+    let inspection = Memo::new(move |_| {
+        let typed = name.get();
+        if typed.trim().is_empty() {
+            return Err(NoInspection::Empty);
+        }
+        let Ok(tokens) = bridge::encode_name(&typed) else {
+            return Err(NoInspection::NoLetters(typed));
+        };
+        let Some(w) = weights.get() else {
+            return Err(NoInspection::BeforeStart);
+        };
+        let pin = pin.get();
+        data.with(|d| match d {
+            LoadState::Ready(loaded) => inspect(&w, loaded.dataset.classes(), &tokens, pin),
+            _ => Err(NoInspection::WaitingForData),
+        })
+    });
+    // The model's shape, kept while the name is being edited (drives the selects).
+    let shape = Memo::new(move |_| {
+        weights.with(|w| {
+            w.as_ref().map(|w| {
+                let s = w.model.spec;
+                (s.cell, s.num_layers, s.num_directions())
+            })
+        })
+    });
+    // Keep the selection within the model (a new session may have fewer layers).
+    Effect::new(move |_| {
+        if let Some((_, l, d)) = shape.get() {
+            let (sl, sd) = shown.get_untracked();
+            if sl >= l || sd >= d {
+                shown.set((sl.min(l - 1), sd.min(d - 1)));
+            }
+            let p = pin.get_untracked();
+            if p.layer >= l || p.direction >= d {
+                pin.set(PinControls::default());
+            }
+        }
+    });
+    let cell = move || shape.get().map(|s| s.0);
+
+    let map_memo = move |f: fn(&Inspection, usize, usize) -> Option<StepMap>| {
+        Memo::new(move |_| {
+            let (l, d) = shown.get();
+            inspection.with(|r| r.as_ref().ok().and_then(|i| f(i, l, d)))
+        })
+    };
+    let h_map = map_memo(|i, l, d| i.h_map(l, d));
+    let c_map = map_memo(|i, l, d| i.c_map(l, d));
+
+    let where_label = move || {
+        let (l, d) = shown.get();
+        (tx().layer_dir)(l, d)
+    };
+
+    view! {
+        <section class="panel inspector-panel" data-testid="inspector">
+            <style>{INSPECT_CSS}</style>
+            <h2>{move || tx().title}</h2>
+            <p class="panel-note">{move || tx().note}</p>
+            <div class="ins-inputs">
+                <div class="field">
+                    <label for="inspect-input">
+                        <span class="field-name">{move || tx().input_label}</span>
+                    </label>
+                    <input
+                        id="inspect-input"
+                        type="text"
+                        class="predict-input"
+                        placeholder=move || tx().placeholder
+                        autocomplete="off"
+                        spellcheck="false"
+                        maxlength="64"
+                        data-testid="inspect-input"
+                        prop:value=move || name.get()
+                        on:input=move |ev| name.set(event_target_value(&ev))
+                    />
+                </div>
+                {move || {
+                    let (_, layers, dirs) = shape.get()?;
+                    (layers * dirs > 1)
+                        .then(|| {
+                            view! {
+                                <div class="field">
+                                    <label for="inspect-where">
+                                        <span class="field-name">{move || tx().where_label}</span>
+                                    </label>
+                                    <select
+                                        id="inspect-where"
+                                        data-testid="inspect-where"
+                                        prop:value=move || {
+                                            let (l, d) = shown.get();
+                                            format!("{l}-{d}")
+                                        }
+                                        on:change=move |ev| {
+                                            let v = event_target_value(&ev);
+                                            if let Some((l, d)) = v.split_once('-') {
+                                                if let (Ok(l), Ok(d)) = (l.parse(), d.parse()) {
+                                                    shown.set((l, d));
+                                                }
+                                            }
+                                        }
+                                    >
+                                        {(0..layers)
+                                            .flat_map(|l| (0..dirs).map(move |d| (l, d)))
+                                            .map(|(l, d)| {
+                                                view! {
+                                                    <option value=format!("{l}-{d}")>
+                                                        {move || (tx().layer_dir)(l, d)}
+                                                    </option>
+                                                }
+                                            })
+                                            .collect_view()}
+                                    </select>
+                                </div>
+                            }
+                        })
+                }}
+            </div>
+            {move || {
+                inspection
+                    .with(|r| r.as_ref().ok().map(|i| i.weights_step))
+                    .map(|step| {
+                        view! {
+                            <p class="predict-weights" data-testid="inspect-weights-step" data-value=step.to_string()>
+                                {move || if step == 0 { tx().weights_init.to_owned() } else { (tx().weights_step)(step) }}
+                            </p>
+                        }
+                    })
+            }}
+            {move || {
+                inspection
+                    .with(|r| r.as_ref().err().cloned())
+                    .map(|e| {
+                        let msg = move || match &e {
+                            NoInspection::Empty => tx().empty.to_owned(),
+                            NoInspection::BeforeStart => tx().before_start.to_owned(),
+                            NoInspection::WaitingForData => tx().waiting_data.to_owned(),
+                            NoInspection::NoLetters(n) => (tx().no_letters)(n),
+                            NoInspection::Error(m) => m.clone(),
+                        };
+                        view! {
+                            <p class="predict-hint" role="status" data-testid="inspect-message">{msg}</p>
+                        }
+                    })
+            }}
+            <Show when=move || inspection.with(|r| r.is_ok())>
+                <div class="ins-body">
+                    <div class="ins-maps">
+                        <StepHeatmap
+                            testid="inspect-heatmap-h".to_owned()
+                            caption=Signal::derive(move || format!("{} · {}", tx().h_caption, where_label()))
+                            map=h_map
+                        />
+                        {move || {
+                            (cell() == Some(CellKind::Lstm))
+                                .then(|| {
+                                    view! {
+                                        <StepHeatmap
+                                            testid="inspect-heatmap-c".to_owned()
+                                            caption=Signal::derive(move || format!("{} · {}", tx().c_caption, where_label()))
+                                            map=c_map
+                                        />
+                                    }
+                                })
+                        }}
+                        <ReadsNote inspection=inspection />
+                    </div>
+                    <div class="ins-side">
+                        <TopList inspection=inspection />
+                        <PinPanel inspection=inspection shape=shape shown=shown pin=pin />
+                    </div>
+                </div>
+                <GateMaps inspection=inspection shape=shape shown=shown />
+            </Show>
+        </section>
+    }
+}
+
+/// "The classifier reads …" and the padding/truncation notes.
+#[component]
+fn ReadsNote(inspection: Memo<Result<Inspection, NoInspection>>) -> impl IntoView {
+    let loc = use_locale();
+    move || {
+        let t = text(loc.lang());
+        inspection.with(|r| {
+            let i = r.as_ref().ok()?;
+            let read = i.steps.saturating_sub(1);
+            let mut lines = vec![match i.padded_from {
+                Some(len) => (t.reads_padded)(len, read),
+                None => (t.reads_last)(read),
+            }];
+            if i.name_len > i.steps {
+                lines.push((t.truncated)(i.name_len - i.steps));
+            }
+            Some(view! {
+                <p class="ins-note" data-testid="inspect-reads" data-value=read.to_string()>
+                    {lines.join(" ")}
+                </p>
+            })
+        })
+    }
+}
+
+/// The top-k list (with the unpinned probability while a pin is on).
+#[component]
+fn TopList(inspection: Memo<Result<Inspection, NoInspection>>) -> impl IntoView {
+    let loc = use_locale();
+    let top = Memo::new(move |_| {
+        inspection.with(|r| r.as_ref().map(|i| i.top.clone()).unwrap_or_default())
+    });
+    view! {
+        <div class="ins-top">
+            <h3>{move || text(loc.lang()).top_title}</h3>
+            <ol class="predict-top" data-testid="inspect-top">
+                {move || {
+                    top.get()
+                        .into_iter()
+                        .map(|e| {
+                            let TopEntry { label, p, base } = e;
+                            let language = label.clone();
+                            view! {
+                                <li
+                                    data-label=label
+                                    data-value=p.to_string()
+                                    data-base=base.map(|b| b.to_string())
+                                >
+                                    <span class="lang">{move || language_name(loc.lang(), &language)}</span>
+                                    <span class="bar" aria-hidden="true">
+                                        <span class="bar-fill" style:width=format!("{:.1}%", p * 100.0)></span>
+                                    </span>
+                                    <span class="prob">
+                                        {format!("{:.1}%", p * 100.0)}
+                                        {base
+                                            .map(|b| {
+                                                let up = p >= b;
+                                                view! {
+                                                    <span class=if up { "ins-was up" } else { "ins-was down" }>
+                                                        {move || (text(loc.lang()).top_was)(b)}
+                                                    </span>
+                                                }
+                                            })}
+                                    </span>
+                                </li>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </ol>
+        </div>
+    }
+}
+
+/// Gate, step, value, on/off and reset of the pin.
+#[component]
+fn PinPanel(
+    inspection: Memo<Result<Inspection, NoInspection>>,
+    shape: Memo<Option<(CellKind, usize, usize)>>,
+    shown: RwSignal<(usize, usize)>,
+    pin: RwSignal<PinControls>,
+) -> impl IntoView {
+    let loc = use_locale();
+    let tx = move || text(loc.lang());
+    let cell = move || shape.get().map_or(CellKind::Rnn, |s| s.0);
+    let no_gates = move || gate_letters(cell()).is_empty();
+    let steps = Memo::new(move |_| {
+        inspection.with(|r| {
+            r.as_ref()
+                .map(|i| i.col_labels.clone())
+                .unwrap_or_default()
+        })
+    });
+    // Every edit moves the pin to the layer/direction shown.
+    let edit = move |f: &dyn Fn(&mut PinControls)| {
+        let (l, d) = shown.get_untracked();
+        pin.update(|p| {
+            f(p);
+            p.layer = l;
+            p.direction = d;
+        });
+    };
+    let gate_name = move |cell: CellKind, g: usize| -> &'static str {
+        let t = tx();
+        match cell {
+            CellKind::Lstm => t.gate_names_lstm.get(g).copied().unwrap_or("?"),
+            CellKind::Gru => t.gate_names_gru.get(g).copied().unwrap_or("?"),
+            CellKind::Rnn => "",
+        }
+    };
+    let (vmin, vmax) = (
+        move || {
+            if gate_is_tanh(cell(), pin.get().gate) {
+                "-1"
+            } else {
+                "0"
+            }
+        },
+        || "1",
+    );
+    let status = move || {
+        inspection.with(|r| {
+            let i = r.as_ref().ok()?;
+            let p = i.applied?;
+            let letter = gate_letters(i.cell).get(p.gate).copied().unwrap_or("?");
+            Some((letter, p.value, p.step, p.layer, p.direction))
+        })
+    };
+    view! {
+        <fieldset class="ins-pin" class:ins-pin-on=move || status().is_some()>
+            <legend>{move || tx().pin_title}</legend>
+            {move || {
+                no_gates()
+                    .then(|| {
+                        view! {
+                            <p class="ins-note" data-testid="pin-disabled-note">{move || tx().pin_rnn}</p>
+                        }
+                    })
+            }}
+            <div class="ins-pin-row">
+                <label class="ins-check">
+                    <input
+                        type="checkbox"
+                        data-testid="pin-enable"
+                        disabled=no_gates
+                        prop:checked=move || pin.get().enabled && !no_gates()
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            edit(&|p| p.enabled = on);
+                        }
+                    />
+                    {move || tx().pin_enable}
+                </label>
+                <label class="ins-pin-field">
+                    <span>{move || tx().pin_gate}</span>
+                    <select
+                        data-testid="pin-gate"
+                        disabled=no_gates
+                        prop:value=move || gate_letters(cell()).get(pin.get().gate).copied().unwrap_or("")
+                        on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            let c = cell();
+                            if let Some(g) = gate_letters(c).iter().position(|&l| l == v) {
+                                edit(&|p| {
+                                    p.gate = g;
+                                    if !gate_is_tanh(c, g) {
+                                        p.value = p.value.clamp(0.0, 1.0);
+                                    }
+                                });
+                            }
+                        }
+                    >
+                        {move || {
+                            let c = cell();
+                            gate_letters(c)
+                                .iter()
+                                .enumerate()
+                                .map(|(g, &l)| view! { <option value=l>{move || gate_name(c, g)}</option> })
+                                .collect_view()
+                        }}
+                    </select>
+                </label>
+                <label class="ins-pin-field">
+                    <span>{move || tx().pin_step}</span>
+                    <select
+                        data-testid="pin-step"
+                        disabled=no_gates
+                        prop:value=move || pin.get().step.map_or("all".to_owned(), |t| t.to_string())
+                        on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            let step = v.parse::<usize>().ok();
+                            edit(&|p| p.step = step);
+                        }
+                    >
+                        <option value="all">{move || tx().pin_all}</option>
+                        {move || {
+                            let labels = steps.get();
+                            let chosen = pin.get_untracked().step;
+                            let mut options: Vec<(usize, String)> = labels
+                                .into_iter()
+                                .enumerate()
+                                .map(|(t, l)| (t, if l.is_empty() { "∅".to_owned() } else { l }))
+                                .collect();
+                            // A chosen step past this name stays selectable (and is reported).
+                            if let Some(t) = chosen.filter(|&t| t >= options.len()) {
+                                options.push((t, "—".to_owned()));
+                            }
+                            options
+                                .into_iter()
+                                .map(|(t, l)| {
+                                    view! { <option value=t.to_string()>{format!("t = {t} · {l}")}</option> }
+                                })
+                                .collect_view()
+                        }}
+                    </select>
+                </label>
+            </div>
+            <div class="ins-pin-row">
+                <label class="ins-pin-field ins-pin-value">
+                    <span>{move || tx().pin_value}</span>
+                    <input
+                        type="range"
+                        data-testid="pin-value"
+                        min=vmin
+                        max=vmax
+                        step="0.01"
+                        disabled=no_gates
+                        prop:value=move || pin.get().value.to_string()
+                        on:input=move |ev| {
+                            if let Ok(v) = event_target_value(&ev).parse::<f32>() {
+                                edit(&|p| {
+                                    p.value = v;
+                                    p.enabled = true;
+                                });
+                            }
+                        }
+                    />
+                    <output data-testid="pin-value-out" data-value=move || pin.get().value.to_string()>
+                        {move || format!("{:.2}", pin.get().value)}
+                    </output>
+                </label>
+                <button
+                    type="button"
+                    class="btn btn-ghost"
+                    data-testid="pin-clear"
+                    disabled=move || no_gates() || pin.get() == PinControls::default()
+                    on:click=move |_| pin.set(PinControls::default())
+                >
+                    {move || tx().pin_clear}
+                </button>
+            </div>
+            <p
+                class=move || if status().is_some() { "ins-pin-status on" } else { "ins-pin-status" }
+                role="status"
+                data-testid="pin-status"
+                data-value=move || if status().is_some() { "on" } else { "off" }
+            >
+                {move || {
+                    let t = tx();
+                    if let Some(missing) = inspection.with(|r| r.as_ref().ok().and_then(|i| i.step_missing)) {
+                        return (t.pin_step_gone)(missing);
+                    }
+                    match status() {
+                        Some((g, v, step, l, d)) => (t.pin_on)(g, v, step, &(t.pin_where)(l, d)),
+                        None => t.pin_off.to_owned(),
+                    }
+                }}
+            </p>
+            <p class="ins-note">{move || if no_gates() { "" } else { tx().pin_help }}</p>
+        </fieldset>
+    }
+}
+
+/// One small heatmap per gate, and the cell's formula note.
+#[component]
+fn GateMaps(
+    inspection: Memo<Result<Inspection, NoInspection>>,
+    shape: Memo<Option<(CellKind, usize, usize)>>,
+    shown: RwSignal<(usize, usize)>,
+) -> impl IntoView {
+    let loc = use_locale();
+    let tx = move || text(loc.lang());
+    move || {
+        let cell = shape.get()?.0;
+        let letters = gate_letters(cell);
+        let note = move || match cell {
+            CellKind::Lstm => tx().lstm_note,
+            CellKind::Gru => tx().gru_note,
+            CellKind::Rnn => tx().rnn_note,
+        };
+        let maps = letters
+            .iter()
+            .enumerate()
+            .map(|(g, &letter)| {
+                let map = Memo::new(move |_| {
+                    let (l, d) = shown.get();
+                    inspection.with(|r| r.as_ref().ok().and_then(|i| i.gate_map(l, d, g)))
+                });
+                let caption = Signal::derive(move || {
+                    let t = tx();
+                    match cell {
+                        CellKind::Lstm => t.gate_names_lstm[g],
+                        _ => t.gate_names_gru[g],
+                    }
+                    .to_owned()
+                });
+                view! {
+                    <StepHeatmap testid=format!("inspect-gate-{letter}") caption=caption map=map budget=140.0 />
+                }
+            })
+            .collect_view();
+        Some(view! {
+            <div class="ins-gates">
+                {(!letters.is_empty()).then(|| view! { <h3>{move || tx().gates_title}</h3> })}
+                <p class="ins-note" data-testid=format!("inspect-note-{}", cell_key(cell))>{note}</p>
+                <div class="ins-gate-grid">{maps}</div>
+            </div>
+        })
+    }
+}
+
+fn cell_key(cell: CellKind) -> &'static str {
+    match cell {
+        CellKind::Lstm => "lstm",
+        CellKind::Gru => "gru",
+        CellKind::Rnn => "rnn",
+    }
+}
+
+// TEMP until branch core lands: trace_pinned ignores pins.
+mod shim {
+    pub use crate::math::classifier::ClassifierTrace;
+    use crate::math::classifier::ClassifierModel;
+    use crate::math::shapes::RnnError;
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct GatePin { pub layer: usize, pub direction: usize, pub gate: usize, pub step: Option<usize>, pub value: f32 }
+    pub trait TracePinned { fn trace_pinned(&self, params: &[f32], tokens: &[u32], pins: &[GatePin]) -> Result<ClassifierTrace, RnnError>; }
+    impl TracePinned for ClassifierModel { fn trace_pinned(&self, params: &[f32], tokens: &[u32], _pins: &[GatePin]) -> Result<ClassifierTrace, RnnError> { self.trace(params, tokens) } }
+}
