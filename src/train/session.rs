@@ -664,7 +664,7 @@ pub async fn grad_flow_sliced(
 /// `Weights` event holding the weights from before the bad step.
 ///
 /// Event order per epoch: `Step`…, (`Weights`, `GradFlow` every ~2 s), `Epoch`, `Validation`,
-/// `Weights`, `GradFlow`; the run starts with `Weights` (step 0), `GradFlow`, `Backend`.
+/// `Weights`, `GradFlow`; the run starts with `Weights` (step 0), `Backend`, `GradFlow`.
 ///
 /// The split is `Split::new(data, cfg.seed, VAL_FRACTION)`; the batch order of epoch `e` is
 /// seeded by `(cfg.seed, e)`; the initialisation by `cfg.seed`.
@@ -685,13 +685,6 @@ pub async fn run_session(
         params: params.clone(),
         step: 0,
     })));
-    if let Some(batch) = &flow_batch {
-        let norms = grad_flow_sliced(&model, &params, batch).await;
-        on_event(TrainEvent::GradFlow {
-            step: 0,
-            norms: Rc::new(norms),
-        });
-    }
     let max_len = data
         .samples()
         .iter()
@@ -705,6 +698,13 @@ pub async fn run_session(
         return;
     }
     on_event(TrainEvent::Backend(backend));
+    if let Some(batch) = &flow_batch {
+        let norms = grad_flow_sliced(engine.model(), &params, batch).await;
+        on_event(TrainEvent::GradFlow {
+            step: 0,
+            norms: Rc::new(norms),
+        });
+    }
     let recovery = matches!(engine, Engine::Gpu { .. }).then(|| Recovery {
         state: GpuTrainState {
             params,
