@@ -117,7 +117,11 @@ fn validation_report_and_grad_flow_events() {
                     .map(|&i| data.samples()[i].tokens.len())
                     .max()
                     .unwrap();
-                let want_len = if head == Head::Padded { PADDED_LEN } else { longest };
+                let want_len = if head == Head::Padded {
+                    PADDED_LEN
+                } else {
+                    longest
+                };
                 assert_eq!(flow.1.len(), want_len);
                 assert!(flow.1[0] > 0.0 && flow.1.iter().all(|g| g.is_finite()));
             }
@@ -145,7 +149,9 @@ fn gpu_padded_head_matches_cpu() {
     let batch = Batches::eval(&data, &indices, 64).next().unwrap();
     assert!(batch.lengths.iter().any(|&l| l > 10) && batch.lengths.iter().any(|&l| l < 5));
     pollster::block_on(async {
-        let ctx = GpuContext::new().await.expect("a Vulkan adapter (lavapipe)");
+        let ctx = GpuContext::new()
+            .await
+            .expect("a Vulkan adapter (lavapipe)");
         let mut gpu = GpuClassifier::new(
             &ctx,
             model.spec,
@@ -163,7 +169,10 @@ fn gpu_padded_head_matches_cpu() {
             assert!((a - b).abs() < 1e-4, "logit {i}: gpu {a} cpu {b}");
         }
         assert!(
-            last.logits.iter().zip(&want).any(|(a, b)| (a - b).abs() > 1e-3),
+            last.logits
+                .iter()
+                .zip(&want)
+                .any(|(a, b)| (a - b).abs() > 1e-3),
             "the padded head reads another output than the last one"
         );
         gpu.train_step(&batch, 1e-3).unwrap();
@@ -172,7 +181,11 @@ fn gpu_padded_head_matches_cpu() {
         let (_, want, _) = model.loss_and_grads(&params, &batch);
         for e in &model.layout.entries {
             for (i, (a, b)) in grads[e.range()].iter().zip(&want[e.range()]).enumerate() {
-                assert!((a - b).abs() < 1e-4 + 1e-3 * b.abs(), "{}[{i}]: gpu {a} cpu {b}", e.name);
+                assert!(
+                    (a - b).abs() < 1e-4 + 1e-3 * b.abs(),
+                    "{}[{i}]: gpu {a} cpu {b}",
+                    e.name
+                );
             }
         }
     });
@@ -219,7 +232,10 @@ fn device_loss_continues_on_the_cpu() {
         "{:?}",
         events[lost[0] + 1]
     );
-    assert!(matches!(events[1], TrainEvent::Backend(BackendKind::Gpu { .. })));
+    assert!(matches!(
+        events[1],
+        TrainEvent::Backend(BackendKind::Gpu { .. })
+    ));
     let gpu_steps = steps(&events);
     let numbers: Vec<u64> = gpu_steps.iter().map(|s| s.0).collect();
     assert_eq!(numbers, (1..=2 * per_epoch).collect::<Vec<_>>());
@@ -242,8 +258,14 @@ fn device_loss_continues_on_the_cpu() {
     };
     let (before, after) = (diff(0..switch), diff(switch..gpu_steps.len()));
     eprintln!("max |loss gpu-then-cpu − loss cpu|: before the switch {before}, after {after}");
-    assert!(after < 5e-3, "after the switch the losses differ by up to {after}");
-    assert!(after > 0.0, "the CPU resumed from GPU weights, not from a CPU run");
+    assert!(
+        after < 5e-3,
+        "after the switch the losses differ by up to {after}"
+    );
+    assert!(
+        after > 0.0,
+        "the CPU resumed from GPU weights, not from a CPU run"
+    );
 }
 
 /// A huge learning rate drives the loss to NaN/inf: the session ends with an `Error` that
@@ -269,7 +291,10 @@ fn non_finite_loss_stops_with_the_weights_before_it() {
         let TrainEvent::Error(msg) = &events[n - 2] else {
             panic!("{backend:?}: no Error before the end: {:?}", &events[n - 2]);
         };
-        assert!(msg.contains("learning rate") && msg.contains("max_norm"), "{msg}");
+        assert!(
+            msg.contains("learning rate") && msg.contains("max_norm"),
+            "{msg}"
+        );
         let TrainEvent::Weights(w) = &events[n - 1] else {
             panic!("{backend:?}: the last event is not Weights");
         };
@@ -316,6 +341,10 @@ fn non_finite_loss_stops_with_the_weights_before_it() {
             .iter()
             .zip(&want)
             .all(|(a, b)| a.to_bits() == b.to_bits() || (a - b).abs() <= 1e-6 * b.abs());
-        assert!(same, "{backend:?}: final weights are those after step {}", w.step);
+        assert!(
+            same,
+            "{backend:?}: final weights are those after step {}",
+            w.step
+        );
     }
 }

@@ -635,7 +635,9 @@ pub async fn grad_flow_sliced(
     batch: &ClassifierBatch,
 ) -> Vec<f32> {
     let mut acc = GradFlowSums::default();
-    let mut chunk = 4;
+    // Start with one name per piece (a big model may take several ms per name in wasm) and
+    // let the piece grow to about a third of the budget.
+    let mut chunk = 1;
     let mut since_yield = now_ms();
     let mut start = 0;
     while start < batch.batch {
