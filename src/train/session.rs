@@ -182,7 +182,9 @@ pub enum TrainEvent {
     Notice(String),
     /// All epochs done.
     Finished,
-    /// Training stopped because of an error (the message says what and what to do).
+    /// Training stopped because of an error (the message says what and what to do). After a
+    /// non-finite loss one more event follows: `Weights` with the weights from before the bad
+    /// step (the session's last event).
     Error(String),
 }
 
