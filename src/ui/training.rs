@@ -17,8 +17,9 @@
 use super::charts::loss_curve::{self, LossSeries};
 use super::charts::val_curve::{self, EpochPoint};
 use super::data_loader::{self, LoadState};
-use super::lab::inspector::InspectorPanel;
 use super::i18n::{language_name, use_locale, Locale, Strings};
+use super::lab::grad_flow::{GradFlowPanel, GradFlowStore};
+use super::lab::inspector::InspectorPanel;
 use super::training_bridge::{
     self as bridge, BackendChoice, BackendKind, CellKind, TrainConfig, TrainControl, TrainEvent,
     Weights,
@@ -237,6 +238,8 @@ pub fn TrainingPage(
     });
 
     let view_state = SessionView::new();
+    // ‖∂L/∂h_t‖ curves of this tab (kept across runs, one per cell).
+    let grad_flow = GradFlowStore::new();
     let control = StoredValue::new_local(None::<TrainControl>);
     let run_id = StoredValue::new(0u64);
 
@@ -270,17 +273,20 @@ pub fn TrainingPage(
             old.stop();
         }
         view_state.clear();
+        grad_flow.detach();
         view_state.status.set(Status::Running);
         let id = run_id.get_value() + 1;
         run_id.set_value(id);
         let ctl = TrainControl::new();
         control.set_value(Some(ctl.clone()));
         let cfg = config.get_untracked();
+        let (cell, hidden_size) = (cfg.cell, cfg.hidden_size);
         let dataset = loaded.dataset.clone();
         spawn_local(async move {
             bridge::run_session(cfg, dataset, ctl, move |event| {
                 // Events of a session that was reset or replaced are dropped.
                 if run_id.try_get_value() == Some(id) {
+                    grad_flow.observe(cell, hidden_size, &event);
                     view_state.apply(event);
                 }
             })
@@ -306,6 +312,7 @@ pub fn TrainingPage(
         control.set_value(None);
         run_id.update_value(|id| *id += 1);
         view_state.clear();
+        grad_flow.detach();
     };
     on_cleanup(move || {
         if let Some(c) = control.try_get_value().flatten() {
@@ -427,6 +434,7 @@ pub fn TrainingPage(
                     </section>
                     <PredictPanel view_state=view_state data=data />
                     <InspectorPanel weights=view_state.weights data=data />
+                    <GradFlowPanel store=grad_flow />
                     <DatasetPanel data=data split=split />
                 </div>
             </div>

@@ -89,10 +89,11 @@ impl GradFlowStore {
             step: *step,
             norms: norms.as_ref().clone(),
         };
-        self.curves.update(|c| match c.iter_mut().find(|x| x.cell == cell) {
-            Some(slot) => *slot = curve,
-            None => c.push(curve),
-        });
+        self.curves
+            .update(|c| match c.iter_mut().find(|x| x.cell == cell) {
+                Some(slot) => *slot = curve,
+                None => c.push(curve),
+            });
         self.current.set(Some(cell));
     }
 }

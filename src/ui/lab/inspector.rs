@@ -18,7 +18,7 @@
 use super::step_heatmap::{Scale, StepHeatmap, StepMap};
 use crate::config::Lang;
 use crate::data::normalize::symbol;
-use shim::{ClassifierTrace, GatePin, TracePinned};
+use crate::math::classifier::{ClassifierTrace, GatePin};
 use crate::math::params::CellKind;
 use crate::math::recurrent::DirectionTrace;
 use crate::train::session::Weights;
@@ -704,11 +704,7 @@ fn PinPanel(
     let cell = move || shape.get().map_or(CellKind::Rnn, |s| s.0);
     let no_gates = move || gate_letters(cell()).is_empty();
     let steps = Memo::new(move |_| {
-        inspection.with(|r| {
-            r.as_ref()
-                .map(|i| i.col_labels.clone())
-                .unwrap_or_default()
-        })
+        inspection.with(|r| r.as_ref().map(|i| i.col_labels.clone()).unwrap_or_default())
     });
     // Every edit moves the pin to the layer/direction shown.
     let edit = move |f: &dyn Fn(&mut PinControls)| {
@@ -944,15 +940,4 @@ fn cell_key(cell: CellKind) -> &'static str {
         CellKind::Gru => "gru",
         CellKind::Rnn => "rnn",
     }
-}
-
-// TEMP until branch core lands: trace_pinned ignores pins.
-mod shim {
-    pub use crate::math::classifier::ClassifierTrace;
-    use crate::math::classifier::ClassifierModel;
-    use crate::math::shapes::RnnError;
-    #[derive(Clone, Copy, Debug, PartialEq)]
-    pub struct GatePin { pub layer: usize, pub direction: usize, pub gate: usize, pub step: Option<usize>, pub value: f32 }
-    pub trait TracePinned { fn trace_pinned(&self, params: &[f32], tokens: &[u32], pins: &[GatePin]) -> Result<ClassifierTrace, RnnError>; }
-    impl TracePinned for ClassifierModel { fn trace_pinned(&self, params: &[f32], tokens: &[u32], _pins: &[GatePin]) -> Result<ClassifierTrace, RnnError> { self.trace(params, tokens) } }
 }

@@ -5,6 +5,6 @@
 //! - [`grad_flow`]: ‖∂L/∂h_t‖ per step before the read-out, per cell, on a log axis.
 //! - [`step_heatmap`]: the units × steps canvas heatmap both use.
 
-// pub mod grad_flow;
+pub mod grad_flow;
 pub mod inspector;
 pub mod step_heatmap;

@@ -221,7 +221,11 @@ fn paint(area: &DrawingArea<CanvasBackend, plotters::coord::Shift>, map: &StepMa
         .pos(Pos::new(HPos::Right, VPos::Center));
     for r in (0..map.rows).step_by(every) {
         let y = ((y_of(r) + y_of(r + 1)) / 2) as i32;
-        let _ = area.draw_text(&r.to_string(), &tick_style, ((left - 4.0 * s.scale) as i32, y));
+        let _ = area.draw_text(
+            &r.to_string(),
+            &tick_style,
+            ((left - 4.0 * s.scale) as i32, y),
+        );
     }
 }
 
