@@ -312,7 +312,8 @@ pub fn StepHeatmap(
     let height = move || {
         map.with(|m| {
             let rows = m.as_ref().map_or(8, |m| m.rows);
-            format!("{}px", cells_height(rows, budget) + TOP)
+            // + 2: the canvas's 1 px border (border-box sizing).
+            format!("{}px", cells_height(rows, budget) + TOP + 2.0)
         })
     };
     let readout = move || {
@@ -334,7 +335,7 @@ pub fn StepHeatmap(
             m.as_ref().map(|m| {
                 let (lo, hi) = m.scale.ends();
                 let fmt = |v: f32| {
-                    if v.abs() >= 10.0 || v == 0.0 || v.abs() == 1.0 {
+                    if v.fract() == 0.0 {
                         format!("{v:.0}")
                     } else {
                         format!("{v:.2}")
