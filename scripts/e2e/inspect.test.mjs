@@ -151,7 +151,11 @@ test("LSTM: heatmaps of Nguyen, pin the forget gate, reset, gradient flow", asyn
     const fPinned = await heatmap(page, "inspect-gate-f");
     assert.ok(fPinned.values.every((v) => v === 0), "every forget-gate value is the pinned 0");
     const iPinned = await heatmap(page, "inspect-gate-i");
-    assert.deepEqual(iPinned.values.slice(0, 32), gates.i.values.slice(0, 32), "t = 0 input gate: the pin has not acted on h_{-1} yet");
+    // c_0 = f ⊙ 0 + i ⊙ g whatever f is, so h_0 and the input gate at t = 0 and t = 1 are as
+    // before; from t = 2 on the input gate sees the changed h_1.
+    const column = (m, s) => Array.from({ length: m.rows }, (_, j) => m.values[j * m.cols + s]);
+    for (const s of [0, 1]) assert.deepEqual(column(iPinned, s), column(gates.i, s), `input gate at t = ${s} is unchanged`);
+    assert.notDeepEqual(column(iPinned, 2), column(gates.i, 2), "input gate at t = 2 sees the pinned past");
     const after = await top(page);
     assert.equal(after.length, 5);
     const beforeBy = new Map(before.map((e) => [e.label, e.p]));
@@ -267,6 +271,21 @@ test("GRU (2 layers, bidirectional) and RNN: gates, layer/direction selector, pi
     assert.equal(await r.page.$('[data-testid^="inspect-gate-"]'), null, "no gate maps for an RNN");
     assert.equal(await r.page.$('[data-testid="inspect-where"]'), null, "one layer, one direction: no selector");
     assert.deepEqual(r.consoleErrors, [], "no console errors (RNN)");
+    await r.page.close();
+
+    // head=padded: the model reads 10 steps; the padding columns are marked.
+    const p = await openPage(browser.context, server.url, "?v=1&lesson=names&cell=lstm&hidden_size=16&head=padded&epochs=1&backend=cpu&autostart=1");
+    await p.page.fill('[data-testid="inspect-input"]', "Ito");
+    await p.page.waitForSelector('[data-testid="inspect-top"] li', { timeout: 120_000 });
+    const ph = await heatmap(p.page, "inspect-heatmap-h");
+    assert.equal(ph.cols, 10, "head=padded reads 10 steps");
+    assert.equal(ph.paddedFrom, "3", "steps 3.. are padding");
+    assert.equal(await value(p.page, "inspect-reads"), "9", "the head reads t = 9");
+    await p.page.fill('[data-testid="inspect-input"]', "Wolfeschlegelstein");
+    await until(async () => (await heatmap(p.page, "inspect-heatmap-h")).paddedFrom === "", 5_000, "the long name");
+    assert.equal((await heatmap(p.page, "inspect-heatmap-h")).cols, 10, "a long name is cut to 10 steps");
+    assert.match(await p.page.textContent('[data-testid="inspect-reads"]'), /8 more are cut off/);
+    assert.deepEqual(p.consoleErrors, [], "no console errors (padded)");
   } finally {
     await browser.close();
   }
