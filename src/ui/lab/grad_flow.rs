@@ -103,6 +103,7 @@ struct Text {
     note: &'static str,
     x: &'static str,
     y: &'static str,
+    caption: &'static str,
     empty: &'static str,
     this_run: &'static str,
     kept: &'static str,
@@ -111,9 +112,10 @@ struct Text {
 
 const EN: Text = Text {
     title: "Gradient flow",
-    note: "With each weight snapshot (at the start, every ~2 s and after each epoch) the trainer backpropagates a fixed batch of validation names and measures ‖∂L/∂h_t‖, the size of the loss gradient reaching the top layer's output at each step, averaged over the names. k = 0 is the step the classifier reads; larger k lie further back. In a plain RNN the gradient typically shrinks by a factor at each step back (the vanishing gradient); an LSTM's cell state lets it reach further. Train an RNN and then an LSTM with the same settings: the last curve of each cell stays on this chart.",
+    note: "With each weight snapshot (at the start, every ~2 s and after each epoch) the trainer backpropagates a fixed batch of validation names and measures ‖∂L/∂h_t‖, the size of the loss gradient reaching the top layer's output at each step, averaged over the names. k = 0 is the step the classifier reads; larger k lie further back. Each point averages only the names long enough to have that step, so the right end rests on few, long names. In a plain RNN the gradient typically shrinks by a factor at each step back (the vanishing gradient); an LSTM's cell state lets it reach further. Train an RNN and then an LSTM with the same settings: the last curve of each cell stays on this chart.",
     x: "k: steps before the read-out",
     y: "‖∂L/∂h_t‖ (log scale)",
+    caption: "‖∂L/∂h_t‖ per step before the read-out: solid = this run, dashed = the last run of another cell",
     empty: "Start training: the curve appears with the first weight snapshot",
     this_run: "this run",
     kept: "kept",
@@ -122,9 +124,10 @@ const EN: Text = Text {
 
 const ZH: Text = Text {
     title: "梯度流",
-    note: "每次发布权重时（开始时、约每 2 秒、每个 epoch 结束后），训练器会在一批固定的验证集名字上做反向传播，测量 ‖∂L/∂h_t‖：到达顶层输出第 t 步的损失梯度的大小（对名字取平均）。k = 0 是分类器读取的那一步，k 越大越靠前。普通 RNN 的梯度通常每往回一步就缩小一个倍数（梯度消失）；LSTM 的细胞状态让梯度能传得更远。用相同设置先训练 RNN 再训练 LSTM：每种单元的最后一条曲线会留在图上。",
+    note: "每次发布权重时（开始时、约每 2 秒、每个 epoch 结束后），训练器会在一批固定的验证集名字上做反向传播，测量 ‖∂L/∂h_t‖：到达顶层输出第 t 步的损失梯度的大小（对名字取平均）。k = 0 是分类器读取的那一步，k 越大越靠前。每个点只对长度够到该步的名字取平均，所以曲线右端只来自少数长名字。普通 RNN 的梯度通常每往回一步就缩小一个倍数（梯度消失）；LSTM 的细胞状态让梯度能传得更远。用相同设置先训练 RNN 再训练 LSTM：每种单元的最后一条曲线会留在图上。",
     x: "k：读取位置之前的步数",
     y: "‖∂L/∂h_t‖（对数刻度）",
+    caption: "读取位置之前每一步的 ‖∂L/∂h_t‖：实线 = 本次训练，虚线 = 另一种单元最近一次训练",
     empty: "开始训练：第一次发布权重时曲线出现",
     this_run: "本次训练",
     kept: "保留",
@@ -196,7 +199,15 @@ fn draw<DB: DrawingBackend>(
         .x_desc(t.x)
         .y_desc(t.y)
         .x_labels(x_hi.min(12) + 1)
-        .y_label_formatter(&|v| format!("{v:.0e}"))
+        .y_label_formatter(&|v| {
+            // Label 1, 2 and 5 × 10ⁿ only; the other grid lines stay unlabelled.
+            let m = v / 10f64.powf(v.log10().floor());
+            if [1.0, 2.0, 5.0, 10.0].iter().any(|x| (m - x).abs() < 1e-6) {
+                format!("{v:.0e}")
+            } else {
+                String::new()
+            }
+        })
         .draw()?;
     for (curve, (cell, points)) in curves.iter().zip(pts) {
         let colour = cell_colour(cell);
@@ -279,7 +290,7 @@ pub fn GradFlowPanel(
             >
                 {chart_canvas(
                     "chart-grad-flow-canvas",
-                    Signal::derive(move || tx().y),
+                    Signal::derive(move || tx().caption),
                     move || (store.curves.get(), store.current.get(), loc.lang()),
                     |(c, _, _)| c.iter().map(|x| x.points().len()).sum(),
                     |area, (c, current, lang), style| {
