@@ -78,6 +78,10 @@ test("LSTM: heatmaps of Nguyen, pin the forget gate, reset, gradient flow", asyn
   try {
     const query = "?v=1&lesson=names&cell=lstm&hidden_size=32&epochs=1&backend=cpu&seed=5&autostart=1";
     const { page, consoleErrors } = await openPage(browser.context, server.url, query);
+    // Typed while training: the inspector follows the published weights.
+    await page.fill('[data-testid="inspect-input"]', "Nguyen");
+    await page.waitForSelector('[data-testid="inspect-top"] li', { timeout: 120_000 });
+    const firstStep = await num(page, "inspect-weights-step");
     await until(
       async () => {
         const s = await value(page, "train-status");
@@ -91,9 +95,9 @@ test("LSTM: heatmaps of Nguyen, pin the forget gate, reset, gradient flow", asyn
     const step = await num(page, "train-step");
     t.diagnostic(`trained ${step} steps, val-acc ${await num(page, "val-acc")}`);
 
-    // The inspector uses the final weights.
-    await page.fill('[data-testid="inspect-input"]', "Nguyen");
+    // The inspector now uses the final weights.
     await until(async () => (await num(page, "inspect-weights-step")) === step, 10_000, "the inspector on the final weights");
+    assert.ok(firstStep < step, `the inspector moved from the weights of step ${firstStep} to those of step ${step}`);
 
     // h_t: 32 units × 6 characters, values of o ⊙ tanh(c) in (−1, 1), not all equal.
     const h = await heatmap(page, "inspect-heatmap-h");
