@@ -465,17 +465,21 @@ pub fn InspectorPanel(
         })
     });
     // Keep the selection within the model (a new session may have fewer layers).
-    Effect::new(move |_| {
-        if let Some((_, l, d)) = shape.get() {
+    // A model with another cell starts without a pin (its gates differ).
+    Effect::new(move |previous: Option<Option<CellKind>>| {
+        let s = shape.get();
+        if let Some((c, l, d)) = s {
             let (sl, sd) = shown.get_untracked();
             if sl >= l || sd >= d {
                 shown.set((sl.min(l - 1), sd.min(d - 1)));
             }
             let p = pin.get_untracked();
-            if p.layer >= l || p.direction >= d {
+            let other_cell = previous.flatten().is_some_and(|prev| prev != c);
+            if p.layer >= l || p.direction >= d || other_cell {
                 pin.set(PinControls::default());
             }
         }
+        s.map(|s| s.0).or(previous.flatten())
     });
     let cell = move || shape.get().map(|s| s.0);
 
