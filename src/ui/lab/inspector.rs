@@ -352,20 +352,27 @@ fn ranked(probs: &[f32]) -> Vec<usize> {
     idx
 }
 
-/// Traces `tokens` through `weights` with `pin` (when on and applicable) and gathers what the
-/// panel shows. `classes`: class names in index order.
+/// The unpinned trace of `tokens` (the model as trained).
+pub fn base_trace(weights: &Weights, tokens: &[u32]) -> Result<ClassifierTrace, NoInspection> {
+    weights
+        .model
+        .trace_pinned(&weights.params, tokens, &[])
+        .map_err(|e| NoInspection::Error(e.to_string()))
+}
+
+/// Gathers what the panel shows for `tokens`: `base` is their [`base_trace`]; with `pin` on
+/// (and applicable) the name is traced again with the gate pinned. `classes`: class names in
+/// index order.
 pub fn inspect(
     weights: &Weights,
     classes: &[String],
     tokens: &[u32],
+    base: &ClassifierTrace,
     pin: PinControls,
 ) -> Result<Inspection, NoInspection> {
     let model = &weights.model;
     let spec = model.spec;
     let params = &weights.params;
-    let base: ClassifierTrace = model
-        .trace_pinned(params, tokens, &[])
-        .map_err(|e| NoInspection::Error(e.to_string()))?;
     let h = spec.hidden_size;
     let steps = base.directions.first().map_or(0, |d| d.h.len() / h.max(1));
     let has_gates = !gate_letters(spec.cell).is_empty();
@@ -438,7 +445,9 @@ pub fn InspectorPanel(
     let shown = RwSignal::new((0usize, 0usize));
     let pin = RwSignal::new(PinControls::default());
 
-    let inspection = Memo::new(move |_| {
+    // The name as the model reads it and its unpinned trace: recomputed when the name or the
+    // weights change, not when the pin moves.
+    let base = Memo::new(move |_| {
         let typed = name.get();
         if typed.trim().is_empty() {
             return Err(NoInspection::Empty);
@@ -446,13 +455,20 @@ pub fn InspectorPanel(
         let Ok(tokens) = bridge::encode_name(&typed) else {
             return Err(NoInspection::NoLetters(typed));
         };
-        let Some(w) = weights.get() else {
-            return Err(NoInspection::BeforeStart);
-        };
+        let w = weights.get().ok_or(NoInspection::BeforeStart)?;
+        Ok((tokens.clone(), base_trace(&w, &tokens)?))
+    });
+    let inspection = Memo::new(move |_| {
         let pin = pin.get();
-        data.with(|d| match d {
-            LoadState::Ready(loaded) => inspect(&w, loaded.dataset.classes(), &tokens, pin),
-            _ => Err(NoInspection::WaitingForData),
+        base.with(|b| {
+            let (tokens, trace) = b.as_ref().map_err(Clone::clone)?;
+            let w = weights.get().ok_or(NoInspection::BeforeStart)?;
+            data.with(|d| match d {
+                LoadState::Ready(loaded) => {
+                    inspect(&w, loaded.dataset.classes(), tokens, trace, pin)
+                }
+                _ => Err(NoInspection::WaitingForData),
+            })
         })
     });
     // The model's shape, kept while the name is being edited (drives the selects).
