@@ -23,9 +23,11 @@ use super::training_bridge::{
     Weights,
 };
 use super::url::{self, PageNotice, UrlNotice};
+use super::keep::{DeviceLostNotice, KeepHooks, KeepPanel};
 use super::widgets::chart_canvas::chart_canvas;
 use super::widgets::stat::Stat;
 use crate::config::NoticeKind;
+use crate::train::session::ValReport;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::rc::Rc;
@@ -91,6 +93,10 @@ struct SessionView {
     notices: RwSignal<Vec<String>>,
     /// The latest weights the session published (for the predict box).
     weights: RwSignal<Option<Rc<Weights>>, LocalStorage>,
+    /// The session's `DeviceLost` message (one notice; the backend switches to CPU).
+    device_lost: RwSignal<Option<String>>,
+    /// The last validation report (kept with the saved model).
+    last_val: RwSignal<Option<Rc<ValReport>>, LocalStorage>,
 }
 
 impl SessionView {
@@ -106,6 +112,8 @@ impl SessionView {
             epochs: RwSignal::new(Vec::new()),
             notices: RwSignal::new(Vec::new()),
             weights: RwSignal::new_local(None),
+            device_lost: RwSignal::new(None),
+            last_val: RwSignal::new_local(None),
         }
     }
 
@@ -120,6 +128,8 @@ impl SessionView {
         self.epochs.set(Vec::new());
         self.notices.set(Vec::new());
         self.weights.set(None);
+        self.device_lost.set(None);
+        self.last_val.set(None);
     }
 
     fn apply(&self, event: TrainEvent) {
@@ -167,9 +177,10 @@ impl SessionView {
                 }
                 n.push(message);
             }),
-            TrainEvent::DeviceLost(message) => self.notices.update(|n| n.push(message)),
+            TrainEvent::DeviceLost(message) => self.device_lost.set(Some(message)),
+            TrainEvent::Validation(report) => self.last_val.set(Some(report)),
             // Shown by the training lab (issue 5), not by this page.
-            TrainEvent::Validation(_) | TrainEvent::GradFlow { .. } => {}
+            TrainEvent::GradFlow { .. } => {}
             TrainEvent::Finished => self.status.set(Status::Finished),
             TrainEvent::Error(message) => {
                 self.status.set(Status::Error);
@@ -382,6 +393,19 @@ pub fn TrainingPage(
                     <p class="hint" class:hidden=move || !busy()>
                         {move || loc.t().locked_hint}
                     </p>
+                    <KeepPanel hooks=KeepHooks {
+                        data,
+                        config,
+                        status: view_state.status,
+                        weights: view_state.weights,
+                        losses: view_state.losses,
+                        epochs: view_state.epochs,
+                        step: view_state.step,
+                        epoch: view_state.epoch,
+                        val_report: view_state.last_val,
+                        control,
+                        reset: Callback::new(move |_| reset()),
+                    } />
                 </aside>
                 <div class="main-column">
                     <ProgressPanel
@@ -637,9 +661,12 @@ fn ProgressPanel(
                     {backend_text}
                 </span>
             </div>
+            <DeviceLostNotice message=Signal::derive(move || v.device_lost.get()) />
             {move || {
+                // After a device loss the backend's notice says the same as the device-lost one.
                 v.backend
                     .get()
+                    .filter(|_| v.device_lost.with(|d| d.is_none()))
                     .and_then(|b| b.notice)
                     .map(|n| {
                         view! {

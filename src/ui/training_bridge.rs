@@ -102,6 +102,11 @@ pub fn manifest_files(json: &str) -> Result<Vec<String>, String> {
 /// Errors: the loader's message (it names the file and line at fault).
 pub fn build_dataset(files: Vec<(String, String)>) -> Result<LoadedData, String> {
     let dataset = NamesDataset::from_named_files(files).map_err(|e| e.to_string())?;
+    Ok(loaded_data(dataset))
+}
+
+/// The data set with the loader's counts, ready for the page (also used for uploaded data).
+pub fn loaded_data(dataset: NamesDataset) -> LoadedData {
     let report = dataset.report();
     let summary = DatasetSummary {
         classes: report
@@ -117,10 +122,10 @@ pub fn build_dataset(files: Vec<(String, String)>) -> Result<LoadedData, String>
         distinct_pairs: report.distinct,
         skipped: report.skipped,
     };
-    Ok(LoadedData {
+    LoadedData {
         dataset: Rc::new(dataset),
         summary,
-    })
+    }
 }
 
 /// Sizes of the seeded 90/10 split (distinct pairs on each side).
