@@ -174,6 +174,12 @@ pub fn install(state: KeepState) {
             state.persist_problem.set(Some(e));
         }
     });
+    // A new session replaces the restored model.
+    Effect::new(move |_| {
+        if h.status.get() == Status::Running {
+            state.restored.set(None);
+        }
+    });
     // After each epoch (the weights published at the epoch's end follow its `Epoch` event) and
     // when the session finishes.
     let last_saved = StoredValue::new((0usize, false));
