@@ -72,7 +72,10 @@ fn zip_of_tutorial_layout_equals_builtin() {
     let mut entries: Vec<(String, &[u8])> = vec![
         ("data/".into(), b"".as_slice()),
         ("data/names/".into(), b"".as_slice()),
-        ("__MACOSX/data/names/._Arabic.txt".into(), b"\0\x05junk".as_slice()),
+        (
+            "__MACOSX/data/names/._Arabic.txt".into(),
+            b"\0\x05junk".as_slice(),
+        ),
         ("data/names/.DS_Store".into(), b"\0\0\0\x01Bud1".as_slice()),
         ("data/README.md".into(), b"# names".as_slice()),
     ];
@@ -150,8 +153,11 @@ fn tsv_three_classes_equals_class_files() {
 /// A first line that is not exactly a header is data; `name<TAB>label` later on is data too.
 #[test]
 fn header_only_when_unambiguous() {
-    let up = dataset_from_uploads(&[("a.tsv", "Name\tLanguage\nSato\tJapanese\nNovak\tCzech\n".as_bytes())])
-        .unwrap();
+    let up = dataset_from_uploads(&[(
+        "a.tsv",
+        "Name\tLanguage\nSato\tJapanese\nNovak\tCzech\n".as_bytes(),
+    )])
+    .unwrap();
     assert_eq!(up.dataset.classes(), ["Czech", "Japanese"]);
     assert_eq!(up.dataset.len(), 2);
     let up = dataset_from_uploads(&[("a.tsv", "Nom\tlabel\nSato\tJapanese\n".as_bytes())]).unwrap();
@@ -216,8 +222,13 @@ fn empty_label_extra_fields_and_no_letters() {
     let e = err(&[("a.tsv", "Sato\tJapanese\tx\nNovak\tCzech\n".as_bytes())]);
     assert!(matches!(e, UploadError::ExtraFields { line: 1, .. }), "{e}");
     // A trailing tab after the label is not a third field.
-    assert!(dataset_from_uploads(&[("a.tsv", "Sato\tJapanese\t\nNovak\tCzech\n".as_bytes())]).is_ok());
-    let e = err(&[("a.tsv", "Sato\tJapanese\nNovak\tCzech\n😀🎉\tCzech\n".as_bytes())]);
+    assert!(
+        dataset_from_uploads(&[("a.tsv", "Sato\tJapanese\t\nNovak\tCzech\n".as_bytes())]).is_ok()
+    );
+    let e = err(&[(
+        "a.tsv",
+        "Sato\tJapanese\nNovak\tCzech\n😀🎉\tCzech\n".as_bytes(),
+    )]);
     assert_eq!(
         e,
         UploadError::NoUsableLetters {
@@ -244,7 +255,10 @@ fn fewer_than_two_classes() {
     );
     let (n, b) = &real_files()[0];
     let e = err(&[(n.as_str(), b.as_slice())]);
-    assert!(matches!(e, UploadError::TooFewClasses { ref classes } if classes.len() == 1), "{e}");
+    assert!(
+        matches!(e, UploadError::TooFewClasses { ref classes } if classes.len() == 1),
+        "{e}"
+    );
     let e = err(&[("a.tsv", "\n\n".as_bytes())]);
     assert_eq!(e, UploadError::TooFewClasses { classes: vec![] });
     assert_eq!(err(&[] as &[(&str, &[u8])]), UploadError::NoFiles);
@@ -253,11 +267,20 @@ fn fewer_than_two_classes() {
 #[test]
 fn corrupt_zip_binary_and_not_utf8() {
     let good = zip_of(&[("A.txt", b"Sato\n"), ("B.txt", b"Novak\n")]);
-    assert_eq!(dataset_from_uploads(&[("ok.zip", good.as_slice())]).unwrap().dataset.len(), 2);
+    assert_eq!(
+        dataset_from_uploads(&[("ok.zip", good.as_slice())])
+            .unwrap()
+            .dataset
+            .len(),
+        2
+    );
     // Truncated archive: the central directory is gone.
     let cut = &good[..good.len() / 2];
     let e = err(&[("names.zip", cut)]);
-    assert!(matches!(e, UploadError::CorruptZip { ref file, .. } if file == "names.zip"), "{e}");
+    assert!(
+        matches!(e, UploadError::CorruptZip { ref file, .. } if file == "names.zip"),
+        "{e}"
+    );
     let e = err(&[("names.zip", b"this is not a zip at all".as_slice())]);
     assert!(matches!(e, UploadError::CorruptZip { .. }), "{e}");
     // Flipped bytes inside the compressed data: CRC or inflate error, never a panic.
@@ -267,19 +290,43 @@ fn corrupt_zip_binary_and_not_utf8() {
     }
     assert!(dataset_from_uploads(&[("names.zip", flipped.as_slice())]).is_err());
     let e = err(&[("none.zip", zip_of(&[("x.md", b"hi")]).as_slice())]);
-    assert_eq!(e, UploadError::EmptyZip { file: "none.zip".into() });
+    assert_eq!(
+        e,
+        UploadError::EmptyZip {
+            file: "none.zip".into()
+        }
+    );
 
     let junk: Vec<u8> = (0..=255u8).cycle().take(4096).collect();
-    let e = err(&[("Arabic.txt", junk.as_slice()), ("B.txt", b"Novak\n".as_slice())]);
-    assert_eq!(e, UploadError::Binary { file: "Arabic.txt".into() });
+    let e = err(&[
+        ("Arabic.txt", junk.as_slice()),
+        ("B.txt", b"Novak\n".as_slice()),
+    ]);
+    assert_eq!(
+        e,
+        UploadError::Binary {
+            file: "Arabic.txt".into()
+        }
+    );
     let e = err(&[("a.tsv", b"Sato\tJapanese\nNo\xffvak\tCzech\n".as_slice())]);
-    assert_eq!(e, UploadError::NotUtf8 { file: "a.tsv".into(), line: 2 });
+    assert_eq!(
+        e,
+        UploadError::NotUtf8 {
+            file: "a.tsv".into(),
+            line: 2
+        }
+    );
     // Inside an archive the message names archive and entry.
     let z = zip_of(&[("names/A.txt", b"Sato\n"), ("names/B.txt", b"\xc3(\n")]);
     let e = err(&[("n.zip", z.as_slice())]);
     assert!(e.to_string().contains("n.zip/names/B.txt, line 1"), "{e}");
     let e = err(&[("photo.png", b"\x89PNG".as_slice())]);
-    assert_eq!(e, UploadError::UnsupportedFile { file: "photo.png".into() });
+    assert_eq!(
+        e,
+        UploadError::UnsupportedFile {
+            file: "photo.png".into()
+        }
+    );
 }
 
 /// Class-file rules stay the loader's: unusable lines are skipped and counted; a class with
@@ -293,9 +340,19 @@ fn class_file_rules_are_the_loaders() {
     .unwrap();
     assert_eq!(up.dataset.report().skipped, 1);
     assert_eq!(up.dataset.report().duplicates, 1);
-    let e = err(&[("A.txt", "😀\n".as_bytes()), ("B.txt", "Novak\n".as_bytes())]);
-    assert!(matches!(e, UploadError::Load(_)) && e.to_string().contains("A.txt"), "{e}");
-    let z = zip_of(&[("x/A.txt", b"Sato\n"), ("y/A.txt", b"Abe\n"), ("B.txt", b"Novak\n")]);
+    let e = err(&[
+        ("A.txt", "😀\n".as_bytes()),
+        ("B.txt", "Novak\n".as_bytes()),
+    ]);
+    assert!(
+        matches!(e, UploadError::Load(_)) && e.to_string().contains("A.txt"),
+        "{e}"
+    );
+    let z = zip_of(&[
+        ("x/A.txt", b"Sato\n"),
+        ("y/A.txt", b"Abe\n"),
+        ("B.txt", b"Novak\n"),
+    ]);
     let e = err(&[("n.zip", z.as_slice())]);
     assert!(e.to_string().contains("\"A\""), "{e}");
 }

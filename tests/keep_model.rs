@@ -17,7 +17,13 @@ fn classes(n: usize) -> Vec<String> {
     (0..n).map(|i| format!("Lang{i:02}")).collect()
 }
 
-fn model(cell: CellKind, hidden: usize, layers: usize, bi: bool, c: usize) -> (ClassifierModel, Vec<f32>) {
+fn model(
+    cell: CellKind,
+    hidden: usize,
+    layers: usize,
+    bi: bool,
+    c: usize,
+) -> (ClassifierModel, Vec<f32>) {
     let mut spec = RnnSpec::new(cell, 57, hidden);
     spec.num_layers = layers;
     spec.bidirectional = bi;
@@ -56,7 +62,10 @@ fn round_trip_same_predictions_and_metadata() {
         );
     }
     let (m, _) = model(CellKind::Gru, 32, 1, false, 18);
-    assert_eq!(weights_file_name(&m, 281), "unroll-gru-h32-step281.safetensors");
+    assert_eq!(
+        weights_file_name(&m, 281),
+        "unroll-gru-h32-step281.safetensors"
+    );
 }
 
 #[test]
@@ -78,7 +87,12 @@ fn import_errors_name_tensors() {
     let lying = export_params(&m.layout, &p, &meta).unwrap();
     let e = import_trained(&lying).unwrap_err();
     let msg = e.to_string();
-    for name in ["rnn.weight_ih_l0", "rnn.weight_hh_l0", "rnn.bias_ih_l0", "rnn.bias_hh_l0"] {
+    for name in [
+        "rnn.weight_ih_l0",
+        "rnn.weight_hh_l0",
+        "rnn.bias_ih_l0",
+        "rnn.bias_hh_l0",
+    ] {
         assert!(msg.contains(name), "{name} missing from: {msg}");
     }
     let mut meta = read_metadata(&good).unwrap();
@@ -88,8 +102,16 @@ fn import_errors_name_tensors() {
     let mut meta = read_metadata(&good).unwrap();
     meta.insert("step".into(), "-3".into());
     assert!(import_trained(&export_params(&m.layout, &p, &meta).unwrap()).is_err());
-    for junk in [&b""[..], b"\x08\0\0\0\0\0\0\0{}", &good[..good.len() / 2], b"PK\x03\x04 not weights"] {
-        assert!(matches!(import_trained(junk), Err(WeightsError::Corrupt(_))));
+    for junk in [
+        &b""[..],
+        b"\x08\0\0\0\0\0\0\0{}",
+        &good[..good.len() / 2],
+        b"PK\x03\x04 not weights",
+    ] {
+        assert!(matches!(
+            import_trained(junk),
+            Err(WeightsError::Corrupt(_))
+        ));
     }
     // Another vocabulary size is not a names classifier.
     let spec = RnnSpec::new(CellKind::Gru, 10, 8);
@@ -104,8 +126,14 @@ fn import_errors_name_tensors() {
 fn class_reconciliation() {
     let data = classes(3);
     let builtin = classes(18);
-    assert_eq!(match_classes(Some(&data), 3, &data, Some(&builtin)), ClassMatch::Same);
-    assert_eq!(match_classes(None, 3, &data, Some(&builtin)), ClassMatch::Same);
+    assert_eq!(
+        match_classes(Some(&data), 3, &data, Some(&builtin)),
+        ClassMatch::Same
+    );
+    assert_eq!(
+        match_classes(None, 3, &data, Some(&builtin)),
+        ClassMatch::Same
+    );
     assert_eq!(
         match_classes(Some(&builtin), 18, &data, Some(&builtin)),
         ClassMatch::Builtin
@@ -115,7 +143,10 @@ fn class_reconciliation() {
         ClassMatch::Mismatch(m) => assert!(m.contains("A, B, C") && m.contains("Lang00"), "{m}"),
         x => panic!("{x:?}"),
     }
-    assert!(matches!(match_classes(None, 4, &data, None), ClassMatch::Mismatch(_)));
+    assert!(matches!(
+        match_classes(None, 4, &data, None),
+        ClassMatch::Mismatch(_)
+    ));
 }
 
 #[test]
@@ -148,6 +179,8 @@ fn saved_session_json_round_trip() {
     let json = s.to_json();
     assert_eq!(SavedSession::from_json(&json).unwrap(), s);
     let wrong = json.replace("\"version\":1", "\"version\":99");
-    assert!(SavedSession::from_json(&wrong).unwrap_err().contains("version"));
+    assert!(SavedSession::from_json(&wrong)
+        .unwrap_err()
+        .contains("version"));
     assert!(SavedSession::from_json("{").is_err());
 }

@@ -18,12 +18,12 @@ use super::charts::loss_curve::{self, LossSeries};
 use super::charts::val_curve::{self, EpochPoint};
 use super::data_loader::{self, LoadState};
 use super::i18n::{language_name, use_locale, Locale, Strings};
+use super::keep::{DeviceLostNotice, KeepHooks, KeepPanel};
 use super::training_bridge::{
     self as bridge, BackendChoice, BackendKind, CellKind, TrainConfig, TrainControl, TrainEvent,
     Weights,
 };
 use super::url::{self, PageNotice, UrlNotice};
-use super::keep::{DeviceLostNotice, KeepHooks, KeepPanel};
 use super::widgets::chart_canvas::chart_canvas;
 use super::widgets::stat::Stat;
 use crate::config::NoticeKind;
@@ -393,19 +393,6 @@ pub fn TrainingPage(
                     <p class="hint" class:hidden=move || !busy()>
                         {move || loc.t().locked_hint}
                     </p>
-                    <KeepPanel hooks=KeepHooks {
-                        data,
-                        config,
-                        status: view_state.status,
-                        weights: view_state.weights,
-                        losses: view_state.losses,
-                        epochs: view_state.epochs,
-                        step: view_state.step,
-                        epoch: view_state.epoch,
-                        val_report: view_state.last_val,
-                        control,
-                        reset: Callback::new(move |_| reset()),
-                    } />
                 </aside>
                 <div class="main-column">
                     <ProgressPanel
@@ -450,6 +437,20 @@ pub fn TrainingPage(
                     </section>
                     <PredictPanel view_state=view_state data=data />
                     <DatasetPanel data=data split=split />
+                    <KeepPanel hooks=KeepHooks {
+                        data,
+                        config,
+                        status: view_state.status,
+                        weights: view_state.weights,
+                        losses: view_state.losses,
+                        epochs: view_state.epochs,
+                        step: view_state.step,
+                        epoch: view_state.epoch,
+                        loss_mean_20: view_state.loss_mean_20,
+                        val_report: view_state.last_val,
+                        control,
+                        reset: Callback::new(move |_| reset()),
+                    } />
                 </div>
             </div>
         </div>

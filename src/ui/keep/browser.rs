@@ -16,7 +16,9 @@ fn js_message(e: &JsValue) -> String {
 /// The files chosen in `input`, as `(name, bytes)` in the order given.
 ///
 /// Errors: the file that could not be read and why.
-pub async fn read_files(input: &web_sys::HtmlInputElement) -> Result<Vec<(String, Vec<u8>)>, String> {
+pub async fn read_files(
+    input: &web_sys::HtmlInputElement,
+) -> Result<Vec<(String, Vec<u8>)>, String> {
     let Some(list) = input.files() else {
         return Ok(Vec::new());
     };
@@ -64,14 +66,17 @@ pub fn download(bytes: &[u8], file_name: &str, mime: &str) -> Result<(), String>
     let revoke = Closure::once_into_js(move || {
         let _ = web_sys::Url::revoke_object_url(&url);
     });
-    let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 10_000);
+    let _ = window
+        .set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 10_000);
     Ok(())
 }
 
 /// Sets `window.unrollDebug.loseDevice` to `lose` (returns whether a session got the request).
 /// Other keys of an existing `window.unrollDebug` are kept.
 pub fn install_lose_device(lose: impl Fn() -> bool + 'static) {
-    let Some(window) = web_sys::window() else { return };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
     let key = JsValue::from_str("unrollDebug");
     let debug = Reflect::get(&window, &key)
         .ok()

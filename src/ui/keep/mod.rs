@@ -51,6 +51,8 @@ pub struct KeepHooks {
     pub step: RwSignal<u64>,
     /// Epoch shown by `epoch`.
     pub epoch: RwSignal<u32>,
+    /// Mean of the last 20 losses shown by `train-loss`.
+    pub loss_mean_20: RwSignal<Option<f32>>,
     /// The last validation report (confusion matrix) of the session.
     pub val_report: RwSignal<Option<Rc<ValReport>>, LocalStorage>,
     /// The running session's control (for the device-loss hook).
@@ -94,7 +96,12 @@ impl KeepState {
 
     /// Switches the page to `loaded` from `source` (clearing the old session's view: its model
     /// has other classes).
-    pub fn use_data(&self, loaded: Rc<LoadedData>, source: DataSource, files: Vec<(String, Vec<u8>)>) {
+    pub fn use_data(
+        &self,
+        loaded: Rc<LoadedData>,
+        source: DataSource,
+        files: Vec<(String, Vec<u8>)>,
+    ) {
         self.remember_builtin();
         self.hooks.reset.run(());
         self.upload_files.set_value(Rc::new(files));
@@ -149,9 +156,11 @@ pub fn KeepPanel(
         <section class="panel keep-panel" data-testid="keep-panel">
             <style>{KEEP_CSS}</style>
             <h2>{move || t().title}</h2>
-            <own_data::OwnData state=state />
-            <weights_io::WeightsIo state=state />
-            <saved::SavedModel state=state />
+            <div class="keep-grid">
+                <div class="keep-col"><own_data::OwnData state=state /></div>
+                <div class="keep-col"><weights_io::WeightsIo state=state /></div>
+                <div class="keep-col"><saved::SavedModel state=state /></div>
+            </div>
         </section>
     }
 }
@@ -180,8 +189,9 @@ pub fn DeviceLostNotice(
 }
 
 const KEEP_CSS: &str = r#"
-.keep-panel h3 { font-size: 0.95rem; margin: 1rem 0 0.4rem; }
-.keep-panel h3:first-of-type { margin-top: 0.2rem; }
+.keep-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(230px, 1fr)); gap: 1.25rem 1.5rem; }
+.keep-col { min-width: 0; }
+.keep-panel h3 { font-size: 0.95rem; margin: 0.2rem 0 0.5rem; }
 .keep-source { margin: 0 0 0.5rem; font-size: 0.9rem; }
 .keep-source .tag { display: inline-block; padding: 0.05rem 0.45rem; border-radius: 999px;
   background: var(--accent-soft, #e8eefc); font-size: 0.8rem; margin-right: 0.35rem; }

@@ -19,7 +19,11 @@ use std::rc::Rc;
 enum UploadMsg {
     None,
     Reading,
-    Loaded { names: usize, classes: usize, files: usize },
+    Loaded {
+        names: usize,
+        classes: usize,
+        files: usize,
+    },
     Error(String),
 }
 

@@ -45,8 +45,7 @@ fn set(obj: &Object, key: &str, value: &JsValue) -> Result<(), String> {
 }
 
 fn get(obj: &JsValue, key: &str) -> Result<JsValue, String> {
-    Reflect::get(obj, &JsValue::from_str(key))
-        .map_err(|_| format!("saved record has no `{key}`"))
+    Reflect::get(obj, &JsValue::from_str(key)).map_err(|_| format!("saved record has no `{key}`"))
 }
 
 fn bytes_of(v: &JsValue, what: &str) -> Result<Vec<u8>, String> {
@@ -59,7 +58,11 @@ fn bytes_of(v: &JsValue, what: &str) -> Result<Vec<u8>, String> {
 pub async fn save(stored: &Stored) -> Result<(), String> {
     let obj = Object::new();
     set(&obj, "meta", &JsValue::from_str(&stored.session.to_json()))?;
-    set(&obj, "weights", &Uint8Array::from(stored.weights.as_slice()))?;
+    set(
+        &obj,
+        "weights",
+        &Uint8Array::from(stored.weights.as_slice()),
+    )?;
     let upload = Array::new();
     for (name, bytes) in &stored.upload {
         let pair = Array::new();

@@ -113,6 +113,7 @@ fn restore(state: KeepState, stored: Stored) -> Result<(), String> {
         step: imported.step,
     });
     h.config.set(bridge::decode_config(&s.query).config);
+    h.loss_mean_20.set(s.mean_loss.last().map(|(_, l)| *l));
     h.losses.set(LossSeries {
         step_loss: s.step_loss,
         mean_loss: s.mean_loss,

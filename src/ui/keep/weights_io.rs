@@ -7,7 +7,9 @@ use super::browser;
 use super::saved;
 use super::text::keep_text;
 use super::KeepState;
-use crate::keep::{export_trained, import_trained, match_classes, weights_file_name, ClassMatch, DataSource};
+use crate::keep::{
+    export_trained, import_trained, match_classes, weights_file_name, ClassMatch, DataSource,
+};
 use crate::ui::data_loader::LoadState;
 use crate::ui::i18n::use_locale;
 use crate::ui::training_bridge::{self as bridge, TrainConfig, Weights};
@@ -20,10 +22,14 @@ enum WeightsMsg {
     None,
     NoWeights,
     Downloaded(String),
-    Loaded { cell: String, hidden: usize, step: u64, switched: bool },
+    Loaded {
+        cell: String,
+        hidden: usize,
+        step: u64,
+        switched: bool,
+    },
     Error(String),
 }
-
 
 /// `config` with the architecture of a loaded model (so the form, the URL and a later
 /// download describe it).
@@ -33,7 +39,10 @@ fn config_for(config: &TrainConfig, w: &Weights) -> TrainConfig {
         ("cell", spec.cell.as_str().to_owned()),
         ("hidden_size", spec.hidden_size.to_string()),
         ("num_layers", spec.num_layers.to_string()),
-        ("bidirectional", if spec.bidirectional { "1" } else { "0" }.to_owned()),
+        (
+            "bidirectional",
+            if spec.bidirectional { "1" } else { "0" }.to_owned(),
+        ),
         ("head", w.model.head.as_str().to_owned()),
     ];
     fields
