@@ -182,7 +182,9 @@ pub enum TrainEvent {
     Notice(String),
     /// All epochs done.
     Finished,
-    /// Training stopped because of an error (the message says what and what to do).
+    /// Training stopped because of an error (the message says what and what to do). After a
+    /// non-finite loss one more event follows: `Weights` with the weights from before the bad
+    /// step (the session's last event).
     Error(String),
 }
 
@@ -635,7 +637,9 @@ pub async fn grad_flow_sliced(
     batch: &ClassifierBatch,
 ) -> Vec<f32> {
     let mut acc = GradFlowSums::default();
-    let mut chunk = 4;
+    // Start with one name per piece (a big model may take several ms per name in wasm) and
+    // let the piece grow to about a third of the budget.
+    let mut chunk = 1;
     let mut since_yield = now_ms();
     let mut start = 0;
     while start < batch.batch {
@@ -664,7 +668,7 @@ pub async fn grad_flow_sliced(
 /// `Weights` event holding the weights from before the bad step.
 ///
 /// Event order per epoch: `Step`…, (`Weights`, `GradFlow` every ~2 s), `Epoch`, `Validation`,
-/// `Weights`, `GradFlow`; the run starts with `Weights` (step 0), `GradFlow`, `Backend`.
+/// `Weights`, `GradFlow`; the run starts with `Weights` (step 0), `Backend`, `GradFlow`.
 ///
 /// The split is `Split::new(data, cfg.seed, VAL_FRACTION)`; the batch order of epoch `e` is
 /// seeded by `(cfg.seed, e)`; the initialisation by `cfg.seed`.
@@ -685,13 +689,6 @@ pub async fn run_session(
         params: params.clone(),
         step: 0,
     })));
-    if let Some(batch) = &flow_batch {
-        let norms = grad_flow_sliced(&model, &params, batch).await;
-        on_event(TrainEvent::GradFlow {
-            step: 0,
-            norms: Rc::new(norms),
-        });
-    }
     let max_len = data
         .samples()
         .iter()
@@ -705,6 +702,13 @@ pub async fn run_session(
         return;
     }
     on_event(TrainEvent::Backend(backend));
+    if let Some(batch) = &flow_batch {
+        let norms = grad_flow_sliced(engine.model(), &params, batch).await;
+        on_event(TrainEvent::GradFlow {
+            step: 0,
+            norms: Rc::new(norms),
+        });
+    }
     let recovery = matches!(engine, Engine::Gpu { .. }).then(|| Recovery {
         state: GpuTrainState {
             params,
