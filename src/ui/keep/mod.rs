@@ -104,6 +104,7 @@ impl KeepState {
     ) {
         self.remember_builtin();
         self.hooks.reset.run(());
+        self.restored.set(None);
         self.upload_files.set_value(Rc::new(files));
         self.source.set(source);
         self.hooks.data.set(LoadState::Ready(loaded));
