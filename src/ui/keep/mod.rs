@@ -32,6 +32,9 @@ use leptos::prelude::*;
 use std::rc::Rc;
 use text::keep_text;
 
+/// Uploaded files as `(name, bytes)`, shared without copying.
+pub type UploadFiles = Rc<Vec<(String, Vec<u8>)>>;
+
 /// The training page's state the keep panels read and write.
 #[derive(Clone, Copy)]
 pub struct KeepHooks {
@@ -71,7 +74,7 @@ pub struct KeepState {
     /// The built-in data set, once loaded (for "Use the built-in names data").
     pub builtin: StoredValue<Option<Rc<LoadedData>>, LocalStorage>,
     /// The uploaded files of the data in use (saved with the model; empty for built-in).
-    pub upload_files: StoredValue<Rc<Vec<(String, Vec<u8>)>>, LocalStorage>,
+    pub upload_files: StoredValue<UploadFiles, LocalStorage>,
     /// Step of the restored weights, when the page restored a saved model.
     pub restored: RwSignal<Option<u64>>,
     /// Whether IndexedDB holds a saved model.
