@@ -2,3 +2,4 @@
 
 pub mod chart_canvas;
 pub mod stat;
+pub mod heatmap;
