@@ -188,14 +188,22 @@ test("compare mode trains RNN, LSTM and GRU: three curves and a table with PyTor
     const seen = new Set();
     await until(
       async () => {
-        const s = await value(page, "compare-status");
-        const cell = await page.getAttribute('[data-testid="compare-status"]', "data-cell");
-        if (s === "running") {
-          seen.add(cell);
-          assert.ok(await page.isDisabled('[data-testid="train-start"]'), "train-start is disabled during a comparison");
-          assert.ok(await page.isDisabled('[data-testid="cfg-hidden_size"]'), "the form is locked during a comparison");
+        // One snapshot of the page, so status and disabled states are read together.
+        const snap = await page.evaluate(() => {
+          const q = (id) => document.querySelector(`[data-testid="${id}"]`);
+          return {
+            status: q("compare-status").getAttribute("data-value"),
+            cell: q("compare-status").getAttribute("data-cell"),
+            trainDisabled: q("train-start").disabled,
+            formDisabled: q("cfg-hidden_size").disabled,
+          };
+        });
+        if (snap.status === "running") {
+          seen.add(snap.cell);
+          assert.ok(snap.trainDisabled, "train-start is disabled during a comparison");
+          assert.ok(snap.formDisabled, "the form is locked during a comparison");
         }
-        return s === "finished";
+        return snap.status === "finished";
       },
       TRAIN_TIMEOUT,
       "the comparison to finish",
