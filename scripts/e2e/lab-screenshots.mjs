@@ -6,7 +6,17 @@
 // UNROLL_SHOT_HIDDEN (default 32), UNROLL_SHOT_EPOCHS (default 2) for the metrics shot;
 // the compare shot uses hidden_size 16 and UNROLL_SHOT_COMPARE_EPOCHS (default 2).
 
-import { serveDist, launch, openPage, num, value, until, screenshot } from "./lib.mjs";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { OUT, serveDist, launch, openPage, num, value, until, screenshot } from "./lib.mjs";
+
+/** PNG of one element (scrolled into view) at tests/e2e/out/<name>.png. */
+async function elementShot(el, name) {
+  mkdirSync(OUT, { recursive: true });
+  const path = join(OUT, `${name}.png`);
+  await el.screenshot({ path });
+  return path;
+}
 
 const hidden = Number(process.env.UNROLL_SHOT_HIDDEN || 32);
 const epochs = Number(process.env.UNROLL_SHOT_EPOCHS || 2);
@@ -28,7 +38,7 @@ try {
       await page.waitForTimeout(800);
       shots.push(await screenshot(page, `lab-training-${lang}`));
       const metrics = await page.$('[data-testid="metrics"]');
-      if (metrics) shots.push(await screenshot(page, `lab-metrics-${lang}`, { fullPage: false, clip: await metrics.boundingBox() }));
+      if (metrics) shots.push(await elementShot(metrics, `lab-metrics-${lang}`));
       if (consoleErrors.length) console.log(lang, "console errors:", consoleErrors);
     } finally {
       await b.close();
@@ -48,10 +58,10 @@ try {
       await until(async () => (await page.getAttribute('[data-testid="compare-status"]', "data-cell")) === "lstm", 30 * 60_000, "LSTM", 500);
       const panel = await page.$('[data-testid="compare"]');
       await page.waitForTimeout(500);
-      shots.push(await screenshot(page, `lab-compare-running-${lang}`, { fullPage: false, clip: await panel.boundingBox() }));
+      shots.push(await elementShot(panel, `lab-compare-running-${lang}`));
       await until(async () => (await value(page, "compare-status")) === "finished", 30 * 60_000, "the comparison", 1000);
       await page.waitForTimeout(800);
-      shots.push(await screenshot(page, `lab-compare-${lang}`, { fullPage: false, clip: await panel.boundingBox() }));
+      shots.push(await elementShot(panel, `lab-compare-${lang}`));
       if (consoleErrors.length) console.log(lang, "console errors:", consoleErrors);
     } finally {
       await b.close();

@@ -41,8 +41,8 @@ pub fn drawn(curves: &[Curve]) -> usize {
     curves.iter().filter(|c| !c.points.is_empty()).count()
 }
 
-/// Draws `curves` over epochs `1..=epochs` (accuracy axis 0–1, zoomed to the data when all
-/// points are far from 0) and `baseline` (a fraction) as a dashed line.
+/// Draws `curves` over epochs `1..=epochs` (accuracy axis zoomed to the curves and the
+/// baseline, in whole 10 % steps within 0–1) and `baseline` (a fraction) as a dashed line.
 ///
 /// Errors: only those of the drawing backend.
 pub fn draw<DB: DrawingBackend>(
@@ -63,11 +63,20 @@ pub fn draw<DB: DrawingBackend>(
         .max()
         .unwrap_or(1);
     let x_max = epochs.max(last).max(1) as f64 + 0.5;
+    // y: zoomed to the data and the baseline, in steps of 10 %, never beyond 0–1.
+    let values = curves
+        .iter()
+        .flat_map(|c| c.points.iter().map(|p| p.1 as f64))
+        .chain(baseline.map(|b| b as f64))
+        .filter(|v| v.is_finite());
+    let (lo, hi) = values.fold((1.0f64, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let y_min = ((lo - 0.05) * 10.0).floor().clamp(0.0, 9.0) / 10.0;
+    let y_max = (((hi + 0.05) * 10.0).ceil() / 10.0).clamp(y_min + 0.1, 1.0);
     let mut chart = ChartBuilder::on(area)
         .margin(style.px(10.0))
         .x_label_area_size(style.px(34.0))
         .y_label_area_size(style.px(52.0))
-        .build_cartesian_2d(0.5f64..x_max, 0f64..1f64)?;
+        .build_cartesian_2d(0.5f64..x_max, y_min..y_max)?;
     let whole = |v: &f64| {
         if (v - v.round()).abs() < 1e-9 && *v >= 1.0 {
             format!("{}", v.round() as i64)
