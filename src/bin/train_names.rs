@@ -116,7 +116,12 @@ mod native {
             ),
             TrainEvent::Notice(n) => eprintln!("notice: {n}"),
             TrainEvent::Error(e) => failed = Some(e),
-            TrainEvent::Step { .. } | TrainEvent::Weights(_) | TrainEvent::Finished => {}
+            TrainEvent::DeviceLost(m) => eprintln!("device lost: {m}"),
+            TrainEvent::Step { .. }
+            | TrainEvent::Weights(_)
+            | TrainEvent::Validation(_)
+            | TrainEvent::GradFlow { .. }
+            | TrainEvent::Finished => {}
         };
         pollster::block_on(run_session(&cfg, &data, &control, &mut on_event));
         match failed {
