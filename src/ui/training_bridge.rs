@@ -9,7 +9,9 @@ use crate::config::{query, Lang, UrlNotice};
 use crate::data::{self, Manifest, NamesDataset, Split, VAL_FRACTION};
 
 pub use crate::config::{BackendChoice, CellKind, TrainConfig};
-pub use crate::train::session::{BackendKind, EpochReport, TrainControl, TrainEvent, Weights};
+pub use crate::train::session::{
+    BackendKind, EpochReport, TrainControl, TrainEvent, ValReport, Weights,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Configuration (URL codec)

@@ -9,7 +9,7 @@
 //! `<tr data-testid="per-class-acc" data-label data-value>` per language (accuracy 0–1, empty
 //! before the first report) whose cells `class-raw`, `class-distinct`, `class-val` carry
 //! `data-value`, and `confusion` (the heatmap's `<svg>`, `data-total` = sum of the counts,
-//! `data-epoch`; every cell's count in `data-value`).
+//! every cell's count in `data-value`; its wrapper `.confusion-wrap` has `data-epoch`).
 
 use super::text::lab_text;
 use crate::ui::data_loader::LoadState;
@@ -39,7 +39,6 @@ pub struct ValMetrics {
 
 impl ValMetrics {
     /// Copies what the panel needs out of the session's report.
-    #[cfg(any())]
     pub fn from_report(r: &bridge::ValReport) -> Self {
         ValMetrics {
             epoch: r.epoch,
@@ -80,7 +79,9 @@ impl LabMetrics {
 
     /// Takes what the panel needs from one session event (call for every event).
     pub fn observe(&self, event: &TrainEvent) {
-        let _ = event;
+        if let TrainEvent::Validation(r) = event {
+            self.latest.set(Some(ValMetrics::from_report(r)));
+        }
     }
 }
 
