@@ -276,7 +276,7 @@ pub fn MetricsPanel(
                             let label = (t().confusion_aria)(epoch);
                             view! {
                                 <div class="confusion-wrap" data-epoch=epoch>
-                                    <Heatmap testid="confusion" data=Signal::stored(d) label=label cell=26.0 />
+                                    <Heatmap testid="confusion" data=Signal::stored(d) label=label cell=30.0 />
                                 </div>
                             }
                             .into_any()

@@ -148,17 +148,17 @@ pub fn Heatmap(
             + 10.0;
         let title_w = if d.row_title.is_empty() { 0.0 } else { 20.0 };
         // Column labels are slanted by 55°: their height is about 0.82 × their length.
-        let col_h = d
+        let col_len = d
             .col_labels
             .iter()
             .map(|s| text_width(s))
-            .fold(0.0, f64::max)
-            * 0.82
-            + 12.0;
+            .fold(0.0, f64::max);
+        let col_h = col_len * 0.82 + 12.0;
         let col_title_h = if d.col_title.is_empty() { 0.0 } else { 20.0 };
         let x0 = title_w + row_w;
         let y0 = col_title_h + col_h;
-        let width = x0 + d.cols as f64 * cell + 24.0;
+        // The last column's slanted label reaches about 0.57 × its length to the right.
+        let width = x0 + d.cols as f64 * cell + (col_len * 0.57 - cell / 2.0).max(0.0) + 8.0;
         let height = y0 + d.rows as f64 * cell + 4.0;
         let font = (cell * 0.38).clamp(8.0, 12.0);
         let shade = |i: usize| -> f32 {
@@ -196,7 +196,6 @@ pub fn Heatmap(
                         </text>
                     }
                 });
-                let diagonal = d.outline_diagonal && r == c;
                 view! {
                     <g class="hm-cell">
                         <rect
@@ -205,8 +204,8 @@ pub fn Heatmap(
                             width=cell
                             height=cell
                             fill=fill
-                            stroke=if diagonal { "#0f172a" } else { "#e2e8f0" }
-                            stroke-width=if diagonal { 1.2 } else { 0.5 }
+                            stroke="#e2e8f0"
+                            stroke-width=0.5
                             data-row=r
                             data-col=c
                             data-value=v.to_string()
@@ -218,6 +217,25 @@ pub fn Heatmap(
                 }
             })
             .collect_view();
+        // Drawn after all cells so no neighbour covers the outline.
+        let diagonal = d.outline_diagonal.then(|| {
+            (0..d.rows.min(d.cols))
+                .map(|i| {
+                    view! {
+                        <rect
+                            x=x0 + i as f64 * cell
+                            y=y0 + i as f64 * cell
+                            width=cell
+                            height=cell
+                            fill="none"
+                            stroke="#0f172a"
+                            stroke-width=1.2
+                            pointer-events="none"
+                        />
+                    }
+                })
+                .collect_view()
+        });
         let row_labels = d
             .row_labels
             .iter()
@@ -311,6 +329,7 @@ pub fn Heatmap(
                 {row_labels}
                 {col_labels}
                 {cells}
+                {diagonal}
             </svg>
         }
     }
