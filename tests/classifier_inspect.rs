@@ -111,9 +111,17 @@ fn lstm_forget_gate_pinned_to_zero_is_a_memoryless_forward() {
     close("c", d.c.as_ref().unwrap(), &all_c, 1e-5);
     let gates = d.gates.as_ref().unwrap();
     for t in 0..tokens.len() {
-        assert!(gates[t * 4 * hs + hs..][..hs].iter().all(|&f| f == 0.0), "f = 0 at step {t}");
+        assert!(
+            gates[t * 4 * hs + hs..][..hs].iter().all(|&f| f == 0.0),
+            "f = 0 at step {t}"
+        );
     }
-    close("probabilities", &pinned.probabilities, &head(l, &p, &h), 1e-5);
+    close(
+        "probabilities",
+        &pinned.probabilities,
+        &head(l, &p, &h),
+        1e-5,
+    );
     let free = m.trace(&p, &tokens).unwrap();
     assert!(
         free.probabilities
@@ -142,7 +150,11 @@ fn pin_at_the_natural_value_changes_nothing() {
             step: Some(step),
             value: natural,
         };
-        assert_eq!(m.trace_pinned(&p, &tokens, &[pin]).unwrap(), free, "{cell:?} gate {gate}");
+        assert_eq!(
+            m.trace_pinned(&p, &tokens, &[pin]).unwrap(),
+            free,
+            "{cell:?} gate {gate}"
+        );
         let moved = GatePin {
             value: 1.0 - natural,
             ..pin
@@ -169,7 +181,11 @@ fn gru_update_gate_pins() {
     let h = &tr.directions[0].h;
     assert_eq!(&h[3 * hs..4 * hs], &h[2 * hs..3 * hs], "z = 1 keeps h_2");
     let free = m.trace(&p, &tokens).unwrap();
-    assert_eq!(&free.directions[0].h[..3 * hs], &h[..3 * hs], "earlier steps unchanged");
+    assert_eq!(
+        &free.directions[0].h[..3 * hs],
+        &h[..3 * hs],
+        "earlier steps unchanged"
+    );
     assert_ne!(&free.directions[0].h[3 * hs..4 * hs], &h[3 * hs..4 * hs]);
 
     let forget = GatePin {
@@ -181,7 +197,11 @@ fn gru_update_gate_pins() {
     let d = &tr.directions[0];
     let gates = d.gates.as_ref().unwrap();
     for t in 0..tokens.len() {
-        assert_eq!(&d.h[t * hs..][..hs], &gates[t * 3 * hs + 2 * hs..][..hs], "h_{t} = n_{t}");
+        assert_eq!(
+            &d.h[t * hs..][..hs],
+            &gates[t * 3 * hs + 2 * hs..][..hs],
+            "h_{t} = n_{t}"
+        );
     }
 }
 
@@ -205,7 +225,11 @@ fn pins_address_one_layer_and_direction() {
             assert_eq!(o, &[0.25; 3], "o gate of step 0 pinned");
             assert_ne!(a.h, b.h);
         } else {
-            assert_eq!(a, b, "layer {} direction {} untouched", a.layer, a.direction);
+            assert_eq!(
+                a, b,
+                "layer {} direction {} untouched",
+                a.layer, a.direction
+            );
         }
     }
 }
@@ -229,9 +253,27 @@ fn bad_pins_are_errors() {
     let bad = [
         (GatePin { gate: 3, ..pin }, "gate 3"),
         (GatePin { layer: 1, ..pin }, "layer 1"),
-        (GatePin { direction: 1, ..pin }, "direction 1"),
-        (GatePin { step: Some(2), ..pin }, "step 2"),
-        (GatePin { value: f32::NAN, ..pin }, "finite"),
+        (
+            GatePin {
+                direction: 1,
+                ..pin
+            },
+            "direction 1",
+        ),
+        (
+            GatePin {
+                step: Some(2),
+                ..pin
+            },
+            "step 2",
+        ),
+        (
+            GatePin {
+                value: f32::NAN,
+                ..pin
+            },
+            "finite",
+        ),
     ];
     for (pin, want) in bad {
         let err = m.trace_pinned(&p, &[1, 2], &[pin]).unwrap_err();
@@ -240,8 +282,20 @@ fn bad_pins_are_errors() {
             "{pin:?}: {err}"
         );
     }
-    assert!(m.trace_pinned(&p, &[1, 2], &[GatePin { step: Some(1), ..pin }]).is_ok());
-    assert_eq!(m.trace_pinned(&p, &[], &[]).unwrap_err(), RnnError::EmptySequence);
+    assert!(m
+        .trace_pinned(
+            &p,
+            &[1, 2],
+            &[GatePin {
+                step: Some(1),
+                ..pin
+            }]
+        )
+        .is_ok());
+    assert_eq!(
+        m.trace_pinned(&p, &[], &[]).unwrap_err(),
+        RnnError::EmptySequence
+    );
     assert!(matches!(
         m.trace_pinned(&p, &[9], &[]).unwrap_err(),
         RnnError::TokenOutOfRange { token: 9, .. }
@@ -313,8 +367,8 @@ fn grad_flow_matches_finite_differences() {
         assert_eq!(flow.len(), 5);
         assert_eq!(flow[4], 0.0, "no name has 5 steps");
         let hs = 4;
-        let mut expected = vec![0.0f64; 4];
-        let mut counts = vec![0u32; 4];
+        let mut expected = [0.0f64; 4];
+        let mut counts = [0u32; 4];
         for (n, name) in names.iter().enumerate() {
             let trace = m.trace(&p, name).unwrap();
             for t in 0..name.len() {
@@ -397,7 +451,11 @@ fn padded_forward_equals_manual_computation() {
     let want = head(l, &p, &h);
     close("predict", &m.predict(&p, &name).unwrap(), &want, 1e-5);
     let tr = m.trace(&p, &name).unwrap();
-    assert_eq!(tr.directions[0].h.len(), PADDED_LEN * 3, "the trace covers 10 steps");
+    assert_eq!(
+        tr.directions[0].h.len(),
+        PADDED_LEN * 3,
+        "the trace covers 10 steps"
+    );
     // The batched forward pads by itself.
     let b = batch(&[&name, &[4, 4, 4]], &[0, 1], 3);
     let fwd = m.forward(&p, &b);
@@ -416,14 +474,20 @@ fn padded_truncates_and_pollutes() {
         padded.predict(&p, &long).unwrap(),
         padded.predict(&p, &long[..10]).unwrap()
     );
-    assert_ne!(m.predict(&p, &long).unwrap(), m.predict(&p, &long[..10]).unwrap());
+    assert_ne!(
+        m.predict(&p, &long).unwrap(),
+        m.predict(&p, &long[..10]).unwrap()
+    );
     assert_eq!(
         padded.predict(&p, &long[..10]).unwrap(),
         m.predict(&p, &long[..10]).unwrap(),
         "exactly 10 symbols: nothing to pad"
     );
     let short = [2u32, 5, 1];
-    let (a, b) = (m.predict(&p, &short).unwrap(), padded.predict(&p, &short).unwrap());
+    let (a, b) = (
+        m.predict(&p, &short).unwrap(),
+        padded.predict(&p, &short).unwrap(),
+    );
     assert!(
         a.iter().zip(&b).any(|(x, y)| (x - y).abs() > 1e-3),
         "last {a:?} vs padded {b:?}"
@@ -437,7 +501,11 @@ fn padded_truncates_and_pollutes() {
 fn padded_gradients_equal_an_explicit_zero_symbol() {
     let (m, p) = model(spec(CellKind::Lstm, 5, 3, 1, true), 3, 6);
     let padded = m.clone().with_head(Head::Padded);
-    let names: [&[u32]; 3] = [&[1, 2], &[0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1], &[4, 4, 3, 3]];
+    let names: [&[u32]; 3] = [
+        &[1, 2],
+        &[0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1],
+        &[4, 4, 3, 3],
+    ];
     let b = batch(&names, &[0, 2, 1], 12);
     let (loss, grads, _) = padded.loss_and_grads(&p, &b);
 
@@ -458,7 +526,10 @@ fn padded_gradients_equal_an_explicit_zero_symbol() {
     assert_eq!((pb.seq_len, &pb.lengths), (PADDED_LEN, &vec![10u32; 3]));
     assert_eq!(pb.tokens[2..10], [PAD_TOKEN; 8]);
     assert_eq!(pb.tokens[10..20], names[1][..10]);
-    pb.tokens.iter_mut().filter(|t| **t == PAD_TOKEN).for_each(|t| *t = 5);
+    pb.tokens
+        .iter_mut()
+        .filter(|t| **t == PAD_TOKEN)
+        .for_each(|t| *t = 5);
     let (loss_w, grads_w, _) = wide.loss_and_grads(&pw, &pb);
     assert!((loss - loss_w).abs() < 1e-6, "{loss} vs {loss_w}");
     for e in &m.layout.entries {

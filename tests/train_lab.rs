@@ -117,7 +117,11 @@ fn validation_report_and_grad_flow_events() {
                     .map(|&i| data.samples()[i].tokens.len())
                     .max()
                     .unwrap();
-                let want_len = if head == Head::Padded { PADDED_LEN } else { longest };
+                let want_len = if head == Head::Padded {
+                    PADDED_LEN
+                } else {
+                    longest
+                };
                 assert_eq!(flow.1.len(), want_len);
                 assert!(flow.1[0] > 0.0 && flow.1.iter().all(|g| g.is_finite()));
             }
@@ -145,7 +149,9 @@ fn gpu_padded_head_matches_cpu() {
     let batch = Batches::eval(&data, &indices, 64).next().unwrap();
     assert!(batch.lengths.iter().any(|&l| l > 10) && batch.lengths.iter().any(|&l| l < 5));
     pollster::block_on(async {
-        let ctx = GpuContext::new().await.expect("a Vulkan adapter (lavapipe)");
+        let ctx = GpuContext::new()
+            .await
+            .expect("a Vulkan adapter (lavapipe)");
         let mut gpu = GpuClassifier::new(
             &ctx,
             model.spec,
@@ -163,7 +169,10 @@ fn gpu_padded_head_matches_cpu() {
             assert!((a - b).abs() < 1e-4, "logit {i}: gpu {a} cpu {b}");
         }
         assert!(
-            last.logits.iter().zip(&want).any(|(a, b)| (a - b).abs() > 1e-3),
+            last.logits
+                .iter()
+                .zip(&want)
+                .any(|(a, b)| (a - b).abs() > 1e-3),
             "the padded head reads another output than the last one"
         );
         gpu.train_step(&batch, 1e-3).unwrap();
@@ -172,7 +181,11 @@ fn gpu_padded_head_matches_cpu() {
         let (_, want, _) = model.loss_and_grads(&params, &batch);
         for e in &model.layout.entries {
             for (i, (a, b)) in grads[e.range()].iter().zip(&want[e.range()]).enumerate() {
-                assert!((a - b).abs() < 1e-4 + 1e-3 * b.abs(), "{}[{i}]: gpu {a} cpu {b}", e.name);
+                assert!(
+                    (a - b).abs() < 1e-4 + 1e-3 * b.abs(),
+                    "{}[{i}]: gpu {a} cpu {b}",
+                    e.name
+                );
             }
         }
     });
@@ -219,7 +232,10 @@ fn device_loss_continues_on_the_cpu() {
         "{:?}",
         events[lost[0] + 1]
     );
-    assert!(matches!(events[1], TrainEvent::Backend(BackendKind::Gpu { .. })));
+    assert!(matches!(
+        events[1],
+        TrainEvent::Backend(BackendKind::Gpu { .. })
+    ));
     let gpu_steps = steps(&events);
     let numbers: Vec<u64> = gpu_steps.iter().map(|s| s.0).collect();
     assert_eq!(numbers, (1..=2 * per_epoch).collect::<Vec<_>>());
@@ -242,8 +258,14 @@ fn device_loss_continues_on_the_cpu() {
     };
     let (before, after) = (diff(0..switch), diff(switch..gpu_steps.len()));
     eprintln!("max |loss gpu-then-cpu − loss cpu|: before the switch {before}, after {after}");
-    assert!(after < 5e-3, "after the switch the losses differ by up to {after}");
-    assert!(after > 0.0, "the CPU resumed from GPU weights, not from a CPU run");
+    assert!(
+        after < 5e-3,
+        "after the switch the losses differ by up to {after}"
+    );
+    assert!(
+        after > 0.0,
+        "the CPU resumed from GPU weights, not from a CPU run"
+    );
 }
 
 /// A huge learning rate drives the loss to NaN/inf: the session ends with an `Error` that
@@ -269,7 +291,10 @@ fn non_finite_loss_stops_with_the_weights_before_it() {
         let TrainEvent::Error(msg) = &events[n - 2] else {
             panic!("{backend:?}: no Error before the end: {:?}", &events[n - 2]);
         };
-        assert!(msg.contains("learning rate") && msg.contains("max_norm"), "{msg}");
+        assert!(
+            msg.contains("learning rate") && msg.contains("max_norm"),
+            "{msg}"
+        );
         let TrainEvent::Weights(w) = &events[n - 1] else {
             panic!("{backend:?}: the last event is not Weights");
         };
@@ -316,6 +341,106 @@ fn non_finite_loss_stops_with_the_weights_before_it() {
             .iter()
             .zip(&want)
             .all(|(a, b)| a.to_bits() == b.to_bits() || (a - b).abs() <= 1e-6 * b.abs());
-        assert!(same, "{backend:?}: final weights are those after step {}", w.step);
+        assert!(
+            same,
+            "{backend:?}: final weights are those after step {}",
+            w.step
+        );
     }
+}
+
+/// A head=padded session on the GPU (lavapipe) follows the CPU session of the same seed step
+/// by step, and its validation accuracy matches.
+#[test]
+fn padded_session_gpu_follows_cpu() {
+    let data = small_dataset(30);
+    let cfg = TrainConfig {
+        hidden_size: 16,
+        batch_size: 32,
+        epochs: 1,
+        seed: 7,
+        head: Head::Padded,
+        backend: BackendChoice::Gpu,
+        ..TrainConfig::default()
+    };
+    let gpu = run(&cfg, &data, &TrainControl::new());
+    assert!(matches!(gpu[1], TrainEvent::Backend(BackendKind::Gpu { .. })));
+    let cpu = run(
+        &TrainConfig {
+            backend: BackendChoice::Cpu,
+            ..cfg
+        },
+        &data,
+        &TrainControl::new(),
+    );
+    let (g, c) = (steps(&gpu), steps(&cpu));
+    assert_eq!(g.len(), c.len());
+    for ((s, a), (_, b)) in g.iter().zip(&c) {
+        assert!((a - b).abs() < 1e-3, "step {s}: gpu {a} cpu {b}");
+    }
+    let acc = |ev: &[TrainEvent]| {
+        ev.iter()
+            .find_map(|e| match e {
+                TrainEvent::Validation(v) => Some(v.accuracy()),
+                _ => None,
+            })
+            .unwrap()
+    };
+    let n_val = Split::new(&data, 7, VAL_FRACTION).val.len() as f32;
+    assert!((acc(&gpu) - acc(&cpu)).abs() <= 1.0 / n_val + 1e-6);
+}
+
+/// The GPU optimizer halts at a non-finite loss: a batch whose logits overflow (loss inf/NaN)
+/// is skipped and so are the ordinary batches submitted after it, until `reset`. Hand-made
+/// weights: symbol 1 drives both hidden units to +1 and fc.weight[0] = [3e38, 3e38] overflows;
+/// symbol 2 gives (+1, −1) and a finite loss.
+#[test]
+fn gpu_halts_after_a_non_finite_loss() {
+    use unroll::math::classifier::ClassifierBatch;
+    use unroll::math::params::{CellKind, RnnSpec};
+    let spec = RnnSpec::new(CellKind::Rnn, 4, 2);
+    let model = ClassifierModel::new(spec, 2);
+    let mut params = vec![0.0f32; model.layout.total_len()];
+    let w_ih = model.layout.get("rnn.weight_ih_l0").unwrap().offset;
+    params[w_ih..w_ih + 8].copy_from_slice(&[0.0, 10.0, 10.0, 0.0, 0.0, 10.0, -10.0, 0.0]);
+    let fc = model.layout.get("fc.weight").unwrap().offset;
+    params[fc..fc + 2].copy_from_slice(&[3e38, 3e38]);
+    let name = |s: u32| ClassifierBatch {
+        batch: 1,
+        seq_len: 1,
+        tokens: vec![s],
+        lengths: vec![1],
+        labels: vec![1],
+    };
+    let (bad, good) = (name(1), name(2));
+    assert!(!model.loss_and_grads(&params, &bad).0.is_finite());
+    assert!(model.loss_and_grads(&params, &good).0.is_finite());
+    pollster::block_on(async {
+        let ctx = GpuContext::new().await.expect("a Vulkan adapter (lavapipe)");
+        let mut g = GpuClassifier::new(&ctx, spec, 2, &params, 4, 4).unwrap();
+        for b in [&good, &bad, &good, &good] {
+            g.train_step(b, 0.1).unwrap();
+        }
+        let r = g.drain_results().await.unwrap();
+        assert!(r[0].loss.is_finite() && !r[0].skipped, "{:?}", r[0]);
+        assert!(!r[1].loss.is_finite() && r[1].skipped, "{:?}", r[1]);
+        assert!(r[2..].iter().all(|s| s.loss.is_finite() && s.skipped), "{r:?}");
+        let after_first = g.read_params().await.unwrap();
+        let mut cpu = CpuTrainer::new(model.clone(), params.clone());
+        let hyper = Hyper {
+            lr: 0.1,
+            max_norm: 0.0,
+        };
+        cpu.step(&good, &hyper).await;
+        for (a, b) in after_first.iter().zip(cpu.params()) {
+            assert!((a - b).abs() <= 1e-6 * b.abs().max(1.0), "{a} vs {b}");
+        }
+        assert_ne!(after_first, params, "the first step was applied");
+        let state = g.read_state().await.unwrap();
+        assert_eq!(state.adam.step, 1, "Adam counted the first step only");
+        g.reset(&params).unwrap();
+        g.train_step(&good, 0.1).unwrap();
+        let r = g.drain_results().await.unwrap();
+        assert!(!r[0].skipped, "reset lifts the halt");
+    });
 }

@@ -395,7 +395,8 @@ impl GpuClassifier {
         }
     }
 
-    /// Replaces the parameters and resets Adam (moments and step count). Pending results stay.
+    /// Replaces the parameters and resets Adam (moments, step count and the halt after a
+    /// non-finite loss). Pending results stay.
     ///
     /// # Errors
     /// [`GpuError::InvalidInput`] for a wrong length; device errors.
@@ -588,6 +589,11 @@ impl GpuClassifier {
     /// infinite gradient norm then skips the update (parameters, moments and Adam's step count
     /// stay as they were) and the step's [`StepResult`] has `skipped: true`; the norm is
     /// reported in `grad_norm`. `max_norm ≤ 0` is plain Adam.
+    ///
+    /// A non-finite loss (with or without clipping) skips that step's update and **halts** the
+    /// optimizer: every later step is skipped too (`skipped: true`) until
+    /// [`reset`](Self::reset), so the parameters stay those from before the first bad step even
+    /// when more steps were already submitted.
     ///
     /// # Errors
     /// As [`train_step`](Self::train_step).

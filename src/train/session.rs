@@ -182,7 +182,9 @@ pub enum TrainEvent {
     Notice(String),
     /// All epochs done.
     Finished,
-    /// Training stopped because of an error (the message says what and what to do).
+    /// Training stopped because of an error (the message says what and what to do). After a
+    /// non-finite loss one more event follows: `Weights` with the weights from before the bad
+    /// step (the session's last event).
     Error(String),
 }
 
@@ -635,7 +637,9 @@ pub async fn grad_flow_sliced(
     batch: &ClassifierBatch,
 ) -> Vec<f32> {
     let mut acc = GradFlowSums::default();
-    let mut chunk = 4;
+    // Start with one name per piece (a big model may take several ms per name in wasm) and
+    // let the piece grow to about a third of the budget.
+    let mut chunk = 1;
     let mut since_yield = now_ms();
     let mut start = 0;
     while start < batch.batch {
