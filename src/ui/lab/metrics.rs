@@ -155,9 +155,7 @@ pub fn MetricsPanel(
             .collect();
         let t = t();
         let titles = (0..c * c)
-            .map(|i| {
-                (t.confusion_cell)(&names[i / c], &names[i % c], m.confusion[i], shade[i])
-            })
+            .map(|i| (t.confusion_cell)(&names[i / c], &names[i % c], m.confusion[i], shade[i]))
             .collect();
         Some((
             m.epoch,

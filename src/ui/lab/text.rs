@@ -140,7 +140,8 @@ pub static ZH: LabText = LabText {
     head_last: "最后一个真实字符",
     head_padded: "填充到 10（课程做法）",
     head_help_last: "分类头读取每个名字最后一个字符处的输出，因此从不读到填充。",
-    head_help_padded: "名字用零向量填充到 10 个符号并读取第 10 步：短名字要经过填充步才到达分类头（填充污染）。",
+    head_help_padded:
+        "名字用零向量填充到 10 个符号并读取第 10 步：短名字要经过填充步才到达分类头（填充污染）。",
 
     metrics_title: "验证指标",
     metrics_note: "每个轮次结束后在验证集上计算（按名字分组，每种语言都有）。",
@@ -160,7 +161,10 @@ pub static ZH: LabText = LabText {
     true_axis: "真实语言",
     predicted_axis: "预测语言",
     confusion_cell: |t, p, n, share| {
-        format!("真实 {t} → 预测 {p}：{n}（占 {t} 的 {:.1}%）", share * 100.0)
+        format!(
+            "真实 {t} → 预测 {p}：{n}（占 {t} 的 {:.1}%）",
+            share * 100.0
+        )
     },
     confusion_aria: |e| format!("第 {e} 轮之后验证集的混淆矩阵"),
 

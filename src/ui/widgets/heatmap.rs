@@ -174,14 +174,20 @@ pub fn Heatmap(
                 let s = shade(i);
                 let fill = colour(d.scale, s);
                 let strength = match d.scale {
-                    Scale::Sequential { min, max } => (s - min) / (max - min).max(f32::MIN_POSITIVE),
+                    Scale::Sequential { min, max } => {
+                        (s - min) / (max - min).max(f32::MIN_POSITIVE)
+                    }
                     Scale::Diverging { abs_max } => s.abs() / abs_max.max(f32::MIN_POSITIVE),
                 };
                 let x = x0 + c as f64 * cell;
                 let y = y0 + r as f64 * cell;
                 let title = d.titles.get(i).cloned();
                 let text = cell_text(d.text, v).map(|t| {
-                    let ink = if strength > 0.55 { "#ffffff" } else { "#0f172a" };
+                    let ink = if strength > 0.55 {
+                        "#ffffff"
+                    } else {
+                        "#0f172a"
+                    };
                     view! {
                         <text
                             x=x + cell / 2.0
