@@ -58,8 +58,6 @@ pub struct CompareRun {
     pub points: Vec<(u32, f32)>,
     /// Training seconds of each finished epoch (`EpochReport::sec`).
     pub secs: Vec<f64>,
-    /// Steps done in this run.
-    pub step: u64,
     /// The session's error, if it ended with one.
     pub error: Option<String>,
 }
@@ -81,6 +79,8 @@ impl CompareRun {
 pub struct CompareState {
     status: RwSignal<CompareStatus>,
     runs: RwSignal<Vec<CompareRun>>,
+    /// Steps done by each cell's run (kept apart from `runs`, so a step does not redraw the chart).
+    steps: RwSignal<[u64; 3]>,
     /// Index in [`CELLS`] of the cell training.
     current: RwSignal<Option<usize>>,
     /// Epochs each run trains (the configuration when the comparison started).
@@ -101,6 +101,7 @@ impl CompareState {
         CompareState {
             status: RwSignal::new(CompareStatus::Idle),
             runs: RwSignal::new(Vec::new()),
+            steps: RwSignal::new([0; 3]),
             current: RwSignal::new(None),
             epochs: RwSignal::new(0),
             control: StoredValue::new_local(None),
@@ -135,6 +136,7 @@ impl CompareState {
         let classes = loaded.summary.classes.len();
         let dataset = loaded.dataset.clone();
         self.runs.set(Vec::new());
+        self.steps.set([0; 3]);
         self.epochs.set(base.epochs);
         self.status.set(CompareStatus::Running);
         spawn_local(async move {
@@ -154,7 +156,6 @@ impl CompareState {
                         params: bridge::param_count(&cfg, classes),
                         points: Vec::new(),
                         secs: Vec::new(),
-                        step: 0,
                         error: None,
                     })
                 });
@@ -170,7 +171,7 @@ impl CompareState {
                         })
                     };
                     match event {
-                        TrainEvent::Step { step, .. } => apply(&mut |r| r.step = step),
+                        TrainEvent::Step { step, .. } => state.steps.update(|s| s[i] = step),
                         TrainEvent::Epoch(rep) => apply(&mut |r| {
                             r.points.push((rep.epoch, rep.val_acc));
                             r.secs.push(rep.sec);
@@ -235,8 +236,7 @@ pub fn ComparePanel(
     };
     let fraction = move || {
         let per = steps_per_run.get().max(1) as f64;
-        let runs = state.runs.get();
-        let done: f64 = runs.iter().map(|r| (r.step as f64).min(per)).sum();
+        let done: f64 = state.steps.get().iter().map(|&s| (s as f64).min(per)).sum();
         match status.get() {
             CompareStatus::Finished => 1.0,
             CompareStatus::Idle => 0.0,
