@@ -6,6 +6,7 @@
 //!
 //! - [`app`]: the shell (header, navigation, page chosen by `?lesson=`).
 //! - [`training`]: the names training page.
+//! - [`lab`]: the training lab's panels (configuration extras, metrics, compare mode).
 //! - [`lessons`]: the lesson pages and their index (client-side routing).
 //! - [`data_loader`]: fetches the manifest and the class files.
 //! - [`keep`]: own data upload, weights download/load, the model saved in IndexedDB.
@@ -19,6 +20,7 @@ pub mod charts;
 pub mod data_loader;
 pub mod i18n;
 pub mod keep;
+pub mod lab;
 pub mod lessons;
 pub mod panic_panel;
 pub mod training;
