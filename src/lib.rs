@@ -15,12 +15,14 @@
 //! - [`train`]: the training loop over either backend (no Leptos).
 //! - [`lessons`]: the computations of the lesson pages, on top of [`math`] (no Leptos).
 //! - [`weights`]: parameters ⇄ PyTorch as `.safetensors` (names, shapes, metadata).
+//! - [`keep`]: the weights file the page downloads/loads and the record it keeps across reloads.
 //! - `ui`: the Leptos app (compiled for wasm32 only).
 #![warn(missing_docs)]
 
 pub mod config;
 pub mod data;
 pub mod gpu;
+pub mod keep;
 pub mod lessons;
 pub mod math;
 pub mod train;

@@ -364,7 +364,10 @@ fn padded_session_gpu_follows_cpu() {
         ..TrainConfig::default()
     };
     let gpu = run(&cfg, &data, &TrainControl::new());
-    assert!(matches!(gpu[1], TrainEvent::Backend(BackendKind::Gpu { .. })));
+    assert!(matches!(
+        gpu[1],
+        TrainEvent::Backend(BackendKind::Gpu { .. })
+    ));
     let cpu = run(
         &TrainConfig {
             backend: BackendChoice::Cpu,
@@ -416,7 +419,9 @@ fn gpu_halts_after_a_non_finite_loss() {
     assert!(!model.loss_and_grads(&params, &bad).0.is_finite());
     assert!(model.loss_and_grads(&params, &good).0.is_finite());
     pollster::block_on(async {
-        let ctx = GpuContext::new().await.expect("a Vulkan adapter (lavapipe)");
+        let ctx = GpuContext::new()
+            .await
+            .expect("a Vulkan adapter (lavapipe)");
         let mut g = GpuClassifier::new(&ctx, spec, 2, &params, 4, 4).unwrap();
         for b in [&good, &bad, &good, &good] {
             g.train_step(b, 0.1).unwrap();
@@ -424,7 +429,10 @@ fn gpu_halts_after_a_non_finite_loss() {
         let r = g.drain_results().await.unwrap();
         assert!(r[0].loss.is_finite() && !r[0].skipped, "{:?}", r[0]);
         assert!(!r[1].loss.is_finite() && r[1].skipped, "{:?}", r[1]);
-        assert!(r[2..].iter().all(|s| s.loss.is_finite() && s.skipped), "{r:?}");
+        assert!(
+            r[2..].iter().all(|s| s.loss.is_finite() && s.skipped),
+            "{r:?}"
+        );
         let after_first = g.read_params().await.unwrap();
         let mut cpu = CpuTrainer::new(model.clone(), params.clone());
         let hyper = Hyper {

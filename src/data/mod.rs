@@ -5,6 +5,7 @@
 //! - [`names`]: the loader ([`names::NamesDataset`]) with its per-class report, and the
 //!   `manifest.json` the browser reads.
 //! - [`split`]: the seeded 90/10 split grouped by name ([`split::Split`]).
+//! - [`upload`]: a data set from the user's own files (`.zip`, `.txt` class files, TSV).
 //! - [`batches`]: seeded per-epoch shuffles and padded [`crate::math::classifier::ClassifierBatch`]es.
 //!
 //! Seeds: one `u64` seed (the URL's `seed`) drives everything through `ChaCha8Rng::seed_from_u64`
@@ -15,6 +16,7 @@ pub mod batches;
 pub mod names;
 pub mod normalize;
 pub mod split;
+pub mod upload;
 
 pub use batches::{epoch_order, make_batch, Batches};
 pub use names::{

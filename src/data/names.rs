@@ -194,6 +194,16 @@ impl NamesDataset {
         Self::build(files)
     }
 
+    /// Like [`NamesDataset::from_class_files`], from `(class, file_label, bytes)` triples: the
+    /// class is given explicitly and `file_label` is how error messages name the source (e.g.
+    /// `names.zip/data/names/Arabic.txt`, or `own.tsv (label Arabic)` for the names a TSV gives one
+    /// label). Same rules and errors as [`NamesDataset::from_class_files`].
+    pub fn from_labelled_files<B: AsRef<[u8]>>(
+        files: Vec<(String, String, B)>,
+    ) -> Result<Self, LoadError> {
+        Self::build(files)
+    }
+
     fn build<B: AsRef<[u8]>>(mut files: Vec<(String, String, B)>) -> Result<Self, LoadError> {
         if files.is_empty() {
             return Err(LoadError::NoFiles);

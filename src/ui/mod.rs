@@ -5,9 +5,11 @@
 //! layers below goes through [`training_bridge`].
 //!
 //! - [`app`]: the shell (header, navigation, page chosen by `?lesson=`).
-//! - [`training`]: the names training page; [`lab`]: its inspector and gradient-flow panels.
+//! - [`training`]: the names training page.
+//! - [`lab`]: the training lab's panels (configuration extras, metrics, compare mode, inspector, gradient flow).
 //! - [`lessons`]: the lesson pages and their index (client-side routing).
 //! - [`data_loader`]: fetches the manifest and the class files.
+//! - [`keep`]: own data upload, weights download/load, the model saved in IndexedDB.
 //! - [`i18n`]: English and 简体中文 text tables, the interface language.
 //! - [`url`]: `location.search` in, `history.replaceState` out, the URL notice.
 //! - [`charts`]: plotters draw functions; [`widgets`]: reusable view pieces.
@@ -17,6 +19,7 @@ pub mod app;
 pub mod charts;
 pub mod data_loader;
 pub mod i18n;
+pub mod keep;
 pub mod lab;
 pub mod lessons;
 pub mod panic_panel;

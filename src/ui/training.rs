@@ -18,6 +18,8 @@ use super::charts::loss_curve::{self, LossSeries};
 use super::charts::val_curve::{self, EpochPoint};
 use super::data_loader::{self, LoadState};
 use super::i18n::{language_name, use_locale, Locale, Strings};
+use super::keep::{DeviceLostNotice, KeepHooks, KeepPanel};
+use super::lab;
 use super::lab::grad_flow::{GradFlowPanel, GradFlowStore};
 use super::lab::inspector::InspectorPanel;
 use super::training_bridge::{
@@ -28,6 +30,7 @@ use super::url::{self, PageNotice, UrlNotice};
 use super::widgets::chart_canvas::chart_canvas;
 use super::widgets::stat::Stat;
 use crate::config::NoticeKind;
+use crate::train::session::ValReport;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::rc::Rc;
@@ -93,6 +96,10 @@ struct SessionView {
     notices: RwSignal<Vec<String>>,
     /// The latest weights the session published (for the predict box).
     weights: RwSignal<Option<Rc<Weights>>, LocalStorage>,
+    /// The session's `DeviceLost` message (one notice; the backend switches to CPU).
+    device_lost: RwSignal<Option<String>>,
+    /// The last validation report (kept with the saved model).
+    last_val: RwSignal<Option<Rc<ValReport>>, LocalStorage>,
 }
 
 impl SessionView {
@@ -108,6 +115,8 @@ impl SessionView {
             epochs: RwSignal::new(Vec::new()),
             notices: RwSignal::new(Vec::new()),
             weights: RwSignal::new_local(None),
+            device_lost: RwSignal::new(None),
+            last_val: RwSignal::new_local(None),
         }
     }
 
@@ -122,6 +131,8 @@ impl SessionView {
         self.epochs.set(Vec::new());
         self.notices.set(Vec::new());
         self.weights.set(None);
+        self.device_lost.set(None);
+        self.last_val.set(None);
     }
 
     fn apply(&self, event: TrainEvent) {
@@ -169,9 +180,10 @@ impl SessionView {
                 }
                 n.push(message);
             }),
-            TrainEvent::DeviceLost(message) => self.notices.update(|n| n.push(message)),
+            TrainEvent::DeviceLost(message) => self.device_lost.set(Some(message)),
+            TrainEvent::Validation(report) => self.last_val.set(Some(report)),
             // Shown by the training lab (issue 5), not by this page.
-            TrainEvent::Validation(_) | TrainEvent::GradFlow { .. } => {}
+            TrainEvent::GradFlow { .. } => {}
             TrainEvent::Finished => self.status.set(Status::Finished),
             TrainEvent::Error(message) => {
                 self.status.set(Status::Error);
@@ -240,6 +252,8 @@ pub fn TrainingPage(
     let view_state = SessionView::new();
     // ‖∂L/∂h_t‖ curves of this tab (kept across runs, one per cell).
     let grad_flow = GradFlowStore::new();
+    let lab_metrics = lab::metrics::LabMetrics::new();
+    let compare = lab::compare::CompareState::new();
     let control = StoredValue::new_local(None::<TrainControl>);
     let run_id = StoredValue::new(0u64);
 
@@ -258,6 +272,13 @@ pub fn TrainingPage(
             .unwrap_or(0)
     });
     let total_steps = Memo::new(move |_| steps_per_epoch.get() * config.with(|c| c.epochs) as u64);
+    let val_counts = Memo::new(move |_| {
+        let seed = config.with(|c| c.seed);
+        data.with(|d| match d {
+            LoadState::Ready(loaded) => bridge::val_class_counts(loaded, seed),
+            _ => Vec::new(),
+        })
+    });
     let num_classes = Memo::new(move |_| {
         data.with(|d| match d {
             LoadState::Ready(loaded) => loaded.summary.classes.len(),
@@ -274,6 +295,7 @@ pub fn TrainingPage(
         }
         view_state.clear();
         grad_flow.detach();
+        lab_metrics.clear();
         view_state.status.set(Status::Running);
         let id = run_id.get_value() + 1;
         run_id.set_value(id);
@@ -287,6 +309,7 @@ pub fn TrainingPage(
                 // Events of a session that was reset or replaced are dropped.
                 if run_id.try_get_value() == Some(id) {
                     grad_flow.observe(cell, hidden_size, &event);
+                    lab_metrics.observe(&event);
                     view_state.apply(event);
                 }
             })
@@ -313,11 +336,13 @@ pub fn TrainingPage(
         run_id.update_value(|id| *id += 1);
         view_state.clear();
         grad_flow.detach();
+        lab_metrics.clear();
     };
     on_cleanup(move || {
         if let Some(c) = control.try_get_value().flatten() {
             c.stop();
         }
+        compare.stop();
     });
 
     // `autostart=1`: start once, as soon as the data set is ready.
@@ -331,11 +356,14 @@ pub fn TrainingPage(
     });
 
     let status = view_state.status;
-    let busy = move || matches!(status.get(), Status::Running | Status::Paused);
+    let session_busy = move || matches!(status.get(), Status::Running | Status::Paused);
+    // A running comparison also locks the form and the Start button.
+    let busy = move || session_busy() || compare.busy();
     let data_ready = move || data.with(|d| matches!(d, LoadState::Ready(_)));
 
     view! {
         <div class="training-page">
+            <lab::LabStyle />
             <section class="page-intro">
                 <h1>{move || loc.t().title}</h1>
                 <p class="lede">{move || loc.t().lede}</p>
@@ -432,10 +460,33 @@ pub fn TrainingPage(
                             )}
                         </div>
                     </section>
+                    <lab::metrics::MetricsPanel metrics=lab_metrics data=data val_counts=val_counts />
+                    <lab::compare::ComparePanel
+                        state=compare
+                        config=config
+                        data=data
+                        page_busy=Signal::derive(session_busy)
+                        steps_per_run=total_steps
+                        baseline=Signal::derive(move || lab::metrics::majority(&val_counts.get()).map(|m| m.1))
+                    />
                     <PredictPanel view_state=view_state data=data />
                     <InspectorPanel weights=view_state.weights data=data />
                     <GradFlowPanel store=grad_flow />
                     <DatasetPanel data=data split=split />
+                    <KeepPanel hooks=KeepHooks {
+                        data,
+                        config,
+                        status: view_state.status,
+                        weights: view_state.weights,
+                        losses: view_state.losses,
+                        epochs: view_state.epochs,
+                        step: view_state.step,
+                        epoch: view_state.epoch,
+                        loss_mean_20: view_state.loss_mean_20,
+                        val_report: view_state.last_val,
+                        control,
+                        reset: Callback::new(move |_| reset()),
+                    } />
                 </div>
             </div>
         </div>
@@ -565,6 +616,7 @@ fn ConfigForm(
             {number("lr", "cfg-lr", |t| t.lr, |t| t.lr_help, ("0.00001", "1", "any"), |c| c.lr.to_string())}
             {number("epochs", "cfg-epochs", |t| t.epochs, |t| t.epochs_help, ("1", "100", "1"), |c| c.epochs.to_string())}
             {number("seed", "cfg-seed", |t| t.seed, |t| t.seed_help, ("0", "4294967295", "1"), |c| c.seed.to_string())}
+            <lab::config_panel::LabConfigFields config=config notices=notices locked=locked />
             <div class="field">
                 {field_label(loc, "cfg-backend", "backend", |t| t.backend)}
                 <select
@@ -647,9 +699,12 @@ fn ProgressPanel(
                     {backend_text}
                 </span>
             </div>
+            <DeviceLostNotice message=Signal::derive(move || v.device_lost.get()) />
             {move || {
+                // After a device loss the backend's notice says the same as the device-lost one.
                 v.backend
                     .get()
+                    .filter(|_| v.device_lost.with(|d| d.is_none()))
                     .and_then(|b| b.notice)
                     .map(|n| {
                         view! {

@@ -9,7 +9,9 @@ use crate::config::{query, Lang, UrlNotice};
 use crate::data::{self, Manifest, NamesDataset, Split, VAL_FRACTION};
 
 pub use crate::config::{BackendChoice, CellKind, TrainConfig};
-pub use crate::train::session::{BackendKind, EpochReport, TrainControl, TrainEvent, Weights};
+pub use crate::train::session::{
+    BackendKind, EpochReport, TrainControl, TrainEvent, ValReport, Weights,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Configuration (URL codec)
@@ -102,6 +104,11 @@ pub fn manifest_files(json: &str) -> Result<Vec<String>, String> {
 /// Errors: the loader's message (it names the file and line at fault).
 pub fn build_dataset(files: Vec<(String, String)>) -> Result<LoadedData, String> {
     let dataset = NamesDataset::from_named_files(files).map_err(|e| e.to_string())?;
+    Ok(loaded_data(dataset))
+}
+
+/// The data set with the loader's counts, ready for the page (also used for uploaded data).
+pub fn loaded_data(dataset: NamesDataset) -> LoadedData {
     let report = dataset.report();
     let summary = DatasetSummary {
         classes: report
@@ -117,10 +124,10 @@ pub fn build_dataset(files: Vec<(String, String)>) -> Result<LoadedData, String>
         distinct_pairs: report.distinct,
         skipped: report.skipped,
     };
-    Ok(LoadedData {
+    LoadedData {
         dataset: Rc::new(dataset),
         summary,
-    })
+    }
 }
 
 /// Sizes of the seeded 90/10 split (distinct pairs on each side).
@@ -139,6 +146,26 @@ pub fn split_sizes(data: &LoadedData, seed: u32) -> SplitSizes {
         train: split.train.len(),
         val: split.val.len(),
     }
+}
+
+/// Validation names per class (class-index order) of the split that `seed` gives for `data`:
+/// the same `Split::new` call the session makes. Its largest entry over its sum is the
+/// majority-class baseline before any training.
+pub fn val_class_counts(data: &LoadedData, seed: u32) -> Vec<usize> {
+    Split::new(&data.dataset, seed as u64, VAL_FRACTION).val_class_counts(&data.dataset)
+}
+
+/// Features per input step of the name classifier: the one-hot vocabulary size (`input_size`).
+pub fn input_size() -> usize {
+    data::VOCAB_SIZE
+}
+
+/// Parameters of the classifier `config` trains on `num_classes` languages: the length of its
+/// `ParamLayout` (recurrent module with both bias vectors per layer and direction, as PyTorch
+/// counts them, plus the `fc` head).
+pub fn param_count(config: &TrainConfig, num_classes: usize) -> usize {
+    let spec = crate::train::session::spec_of(config, input_size());
+    crate::math::params::ParamLayout::classifier(&spec, num_classes).total_len()
 }
 
 /// Mini-batches per epoch for `train` pairs at `batch_size` (the last batch may be smaller),

@@ -1,10 +1,33 @@
-//! The training lab's panels on the names page (issue 5).
+//! The training lab's panels on the names page (issue 5 scopes 1–4): the configuration keys
+//! the spine's form lacks, validation metrics (class counts, majority baseline, per-class
+//! accuracy, confusion matrix), compare mode (RNN / LSTM / GRU on the same seed and split),
+//! and inside the trained model (per-character heatmaps, gate pins, gradient flow).
 //!
-//! - [`inspector`]: inside the trained model: h_t, c_t and gate heatmaps per character, the
-//!   top-5 prediction, and pinning a gate.
+//! - [`config_panel`]: `num_layers`, `bidirectional`, `max_norm`, `head`.
+//! - [`metrics`]: the metrics panel, fed by [`metrics::LabMetrics::observe`].
+//! - [`compare`], [`compare_chart`]: compare mode.
+//! - [`text`]: the lab's own English / Chinese text table.
+//! - [`inspector`]: h_t, c_t and gate heatmaps per character, the top-5 prediction, pinning a
+//!   gate (own en/zh strings).
 //! - [`grad_flow`]: ‖∂L/∂h_t‖ per step before the read-out, per cell, on a log axis.
-//! - [`step_heatmap`]: the units × steps canvas heatmap both use.
+//! - [`step_heatmap`]: the units × steps canvas heatmap the inspector uses.
 
+pub mod compare;
+pub mod compare_chart;
+pub mod config_panel;
 pub mod grad_flow;
 pub mod inspector;
+pub mod metrics;
 pub mod step_heatmap;
+pub mod text;
+
+use leptos::prelude::*;
+
+/// The lab's stylesheet (kept next to its panels).
+const LAB_CSS: &str = include_str!("lab.css");
+
+/// A `<style>` element with the lab's stylesheet, rendered once by the training page.
+#[component]
+pub fn LabStyle() -> impl IntoView {
+    view! { <style>{LAB_CSS}</style> }
+}

@@ -1,0 +1,261 @@
+// End-to-end tests of "keep the work" (issue 5 scope 6, and the device loss of scope 7): the
+// model saved in IndexedDB comes back after a reload; a downloaded .safetensors re-imported in a
+// fresh profile predicts identically; own data as a TSV trains; a malformed TSV is rejected with
+// its line number and loses nothing; a lost WebGPU device hands over to the CPU without a reset.
+//
+// Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/keep.test.mjs`
+// (without UNROLL_E2E_SKIP_BUILD it builds dist/ first). Real data: www/data/names.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT, buildDist, serveDist, launch, openPage, value, num, until } from "./lib.mjs";
+
+const TIMEOUT = Number(process.env.UNROLL_E2E_TRAIN_TIMEOUT_MS || 600_000);
+// CPU, a tiny GRU, one epoch of 64 steps.
+const TINY = "?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=256&epochs=1&seed=3&backend=cpu";
+
+let server;
+let tmp;
+
+before(async () => {
+  buildDist();
+  server = await serveDist();
+  tmp = mkdtempSync(join(tmpdir(), "unroll-keep-"));
+});
+
+after(async () => {
+  await server?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Types `name` and returns [{label, p}] of the predict-top list (p as the raw string). */
+async function predict(page, name) {
+  await page.fill('[data-testid="predict-input"]', "");
+  await page.fill('[data-testid="predict-input"]', name);
+  await page.waitForSelector('[data-testid="predict-top"] li', { timeout: 30_000 });
+  return page.$$eval('[data-testid="predict-top"] li', (lis) =>
+    lis.map((li) => ({ label: li.getAttribute("data-label"), p: li.getAttribute("data-value") })),
+  );
+}
+
+async function dataReady(page) {
+  await until(async () => (await num(page, "data-classes")) > 0, 120_000, "the data set");
+}
+
+/** Clicks Start and waits for `finished` (fails on `error`). */
+async function trainToEnd(page) {
+  await until(async () => !(await page.isDisabled('[data-testid="train-start"]')), 120_000, "the start button");
+  await page.click('[data-testid="train-start"]');
+  await until(
+    async () => {
+      const s = await value(page, "train-status");
+      if (s === "error") throw new Error(await page.textContent('[data-testid="train-error"]'));
+      return s === "finished";
+    },
+    TIMEOUT,
+    "training to finish",
+    500,
+  );
+}
+
+/** Lines `name<TAB>language` of the real class files of `languages`. */
+function tsvOf(languages) {
+  const lines = [];
+  for (const lang of languages) {
+    const text = readFileSync(join(ROOT, "www", "data", "names", `${lang}.txt`), "utf8");
+    for (const name of text.split("\n")) if (name.trim()) lines.push(`${name.trim()}\t${lang}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+async function upload(page, name, text) {
+  await page.setInputFiles('[data-testid="data-upload"]', {
+    name,
+    mimeType: "text/tab-separated-values",
+    buffer: Buffer.from(text, "utf8"),
+  });
+  await until(async () => ["ok", "error"].includes(await value(page, "data-upload-message")), 30_000, "the upload message");
+}
+
+test("reload restores the trained model; its .safetensors re-imports in a fresh profile to identical predictions", async () => {
+  let file;
+  let before;
+  let points;
+  let step;
+  const b1 = await launch({});
+  try {
+    const { page, consoleErrors } = await openPage(b1.context, server.url, TINY);
+    await dataReady(page);
+    assert.equal(await value(page, "restored"), null, "a fresh profile has nothing to restore");
+    await trainToEnd(page);
+    step = await num(page, "train-step");
+    assert.ok(step >= 60, `one epoch at batch 256 is 64 steps, got ${step}`);
+    points = await num(page, "chart-train-loss");
+    assert.equal(points, step, "one loss point per step");
+    before = await predict(page, "Nguyen");
+    assert.equal(before.length, 3);
+    // Saved after the epoch and at the end.
+    await until(async () => !(await page.isDisabled('[data-testid="forget-saved"]')), 30_000, "the saved model");
+
+    // Download the weights.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click('[data-testid="weights-download"]')]);
+    assert.match(download.suggestedFilename(), new RegExp(`^unroll-gru-h8-step${step}\\.safetensors$`));
+    file = join(tmp, download.suggestedFilename());
+    await download.saveAs(file);
+    assert.equal(await value(page, "weights-message"), "ok");
+
+    // Reload: the model, its step and its curve come back.
+    await page.reload({ waitUntil: "load" });
+    await until(async () => (await value(page, "restored")) !== null, 60_000, "the restored model");
+    assert.equal(await num(page, "restored"), step);
+    assert.equal(await num(page, "train-step"), step);
+    assert.equal(await num(page, "chart-train-loss"), points, "the loss curve is drawn again");
+    assert.equal(await page.inputValue('[data-testid="cfg-hidden_size"]'), "8");
+    const after = await predict(page, "Nguyen");
+    assert.deepEqual(after, before, "same top-3 and probabilities after the reload");
+    assert.deepEqual(consoleErrors, []);
+
+    // Forget: the next reload restores nothing.
+    await page.click('[data-testid="forget-saved"]');
+    await until(async () => page.isDisabled('[data-testid="forget-saved"]'), 10_000, "forgetting");
+    await page.reload({ waitUntil: "load" });
+    await dataReady(page);
+    await page.waitForTimeout(1500);
+    assert.equal(await value(page, "restored"), null);
+    assert.equal(await num(page, "train-step"), 0);
+  } finally {
+    await b1.close();
+  }
+
+  // A fresh profile: nothing saved; the downloaded file gives the same predictions.
+  const b2 = await launch({});
+  try {
+    const { page, consoleErrors } = await openPage(b2.context, server.url, "?v=1&lesson=names&backend=cpu");
+    await dataReady(page);
+    const bytes = readFileSync(file);
+    assert.equal(bytes.readUInt8(8), "{".charCodeAt(0), "a safetensors header");
+    const header = JSON.parse(bytes.subarray(8, 8 + Number(bytes.readBigUInt64LE(0))).toString("utf8"));
+    assert.ok(header["rnn.weight_ih_l0"] && header["rnn.weight_hh_l0"] && header["fc.weight"] && header["fc.bias"]);
+    assert.deepEqual(header["rnn.weight_hh_l0"].shape, [24, 8], "GRU: [3*hidden, hidden]");
+    assert.equal(header.__metadata__.step, String(step));
+    assert.equal(header.__metadata__.head, "last");
+    assert.equal(JSON.parse(header.__metadata__.classes).length, 18);
+
+    await page.setInputFiles('[data-testid="weights-upload"]', file);
+    await until(async () => (await value(page, "weights-message")) !== null, 30_000, "the weights message");
+    assert.equal(await value(page, "weights-message"), "ok", await page.textContent('[data-testid="weights-message"]'));
+    assert.equal(await num(page, "predict-weights-step"), step);
+    assert.equal(await page.inputValue('[data-testid="cfg-cell"]'), "gru", "the form shows the loaded architecture");
+    assert.equal(await page.inputValue('[data-testid="cfg-hidden_size"]'), "8");
+    const imported = await predict(page, "Nguyen");
+    assert.deepEqual(imported, before, "identical predictions from the downloaded file");
+
+    // A file whose metadata lies (an LSTM with GRU tensors) is rejected by tensor name, and
+    // the loaded model stays.
+    const headerLen = Number(bytes.readBigUInt64LE(0));
+    let lying = JSON.stringify({ ...header, __metadata__: { ...header.__metadata__, cell: "lstm" } });
+    lying += " ".repeat((8 - (lying.length % 8)) % 8);
+    const len = Buffer.alloc(8);
+    len.writeBigUInt64LE(BigInt(lying.length));
+    const broken = Buffer.concat([len, Buffer.from(lying, "utf8"), bytes.subarray(8 + headerLen)]);
+    await page.setInputFiles('[data-testid="weights-upload"]', { name: "lying.safetensors", mimeType: "application/octet-stream", buffer: broken });
+    await until(async () => (await value(page, "weights-message")) === "error", 30_000, "the weights error");
+    const msg = await page.textContent('[data-testid="weights-message"]');
+    assert.match(msg, /lying\.safetensors/);
+    assert.match(msg, /rnn\.weight_hh_l0/);
+    assert.match(msg, /rnn\.weight_ih_l0/);
+    assert.deepEqual(await predict(page, "Nguyen"), before, "the loaded model is kept");
+    assert.deepEqual(consoleErrors, []);
+  } finally {
+    await b2.close();
+  }
+});
+
+test("own data: a 3-class TSV trains; a missing tab on line 7 is rejected and nothing is lost", async () => {
+  const b = await launch({});
+  try {
+    const { page, consoleErrors } = await openPage(b.context, server.url, TINY.replace("batch_size=256", "batch_size=64"));
+    await dataReady(page);
+    assert.equal(await num(page, "data-classes"), 18);
+    assert.equal(await value(page, "data-source"), "builtin");
+
+    // Three real languages as a TSV.
+    const langs = ["Greek", "Japanese", "Polish"];
+    const tsv = tsvOf(langs);
+    await upload(page, "three.tsv", tsv);
+    assert.equal(await value(page, "data-upload-message"), "ok", await page.textContent('[data-testid="data-upload-message"]'));
+    assert.equal(await value(page, "data-source"), "upload");
+    assert.equal(await num(page, "data-classes"), 3);
+    assert.equal(await num(page, "data-raw-lines"), tsv.trim().split("\n").length);
+    await trainToEnd(page);
+    assert.equal(await num(page, "data-classes"), 3, "3 classes in the summary after training");
+    const top = await predict(page, "Nakamura");
+    assert.equal(top.length, 3);
+    assert.deepEqual(new Set(top.map((t) => t.label)), new Set(langs));
+    const sum = top.reduce((s, t) => s + Number(t.p), 0);
+    assert.ok(Math.abs(sum - 1) < 1e-4, `3 classes: the top 3 are all of them (sum ${sum})`);
+    const pairs = await num(page, "data-pairs");
+
+    // Line 7 without a tab.
+    const bad = tsv.split("\n").slice(0, 10);
+    bad[6] = bad[6].replace("\t", " ");
+    await upload(page, "bad.tsv", bad.join("\n") + "\n");
+    assert.equal(await value(page, "data-upload-message"), "error");
+    const msg = await page.textContent('[data-testid="data-upload-message"]');
+    assert.match(msg, /line 7/);
+    assert.match(msg, /bad\.tsv/);
+    assert.equal(await value(page, "data-source"), "upload", "the previous data is still loaded");
+    assert.equal(await num(page, "data-classes"), 3);
+    assert.equal(await num(page, "data-pairs"), pairs);
+    assert.equal(await value(page, "train-status"), "finished", "the trained model is kept");
+    assert.deepEqual(await predict(page, "Nakamura"), top);
+
+    // Back to the built-in data.
+    await page.click('[data-testid="data-use-builtin"]');
+    await until(async () => (await value(page, "data-source")) === "builtin", 10_000, "the built-in data");
+    assert.equal(await num(page, "data-classes"), 18);
+    assert.equal(await num(page, "data-raw-lines"), 20074);
+    assert.deepEqual(consoleErrors, []);
+  } finally {
+    await b.close();
+  }
+});
+
+test("device loss on WebGPU: one notice, backend cpu, the step counter and the loss curve go on", async () => {
+  const b = await launch({ webgpu: true });
+  try {
+    const query = "?v=1&lesson=names&cell=gru&hidden_size=16&batch_size=64&epochs=1&seed=5&backend=gpu&autostart=1";
+    const { page, consoleErrors } = await openPage(b.context, server.url, query);
+    await until(async () => (await value(page, "backend")) || (await value(page, "train-status")) === "error", 120_000, "the backend");
+    assert.equal(await value(page, "backend"), "webgpu", `no WebGPU: ${await page.textContent("body")}`);
+    await until(async () => (await num(page, "train-step")) >= 20, TIMEOUT, "20 steps on the GPU", 250);
+    const got = await page.evaluate(() => window.unrollDebug.loseDevice());
+    assert.equal(got, true, "a running session took the request");
+    const atLoss = await num(page, "train-step");
+    const pointsAtLoss = await num(page, "chart-train-loss");
+    // Sample the curve's point count through the hand-over: it never drops.
+    const samples = [pointsAtLoss];
+    const sample = async () => {
+      samples.push(await num(page, "chart-train-loss"));
+    };
+    await until(async () => (await sample(), (await page.locator('[data-testid="device-lost-notice"]').count()) > 0), 60_000, "the device-lost notice", 100);
+    await until(async () => (await sample(), (await value(page, "backend")) === "cpu"), 30_000, "the CPU backend", 100);
+    await until(async () => (await sample(), (await num(page, "train-step")) >= atLoss + 20), TIMEOUT, "steps on the CPU", 100);
+    for (let i = 1; i < samples.length; i++) assert.ok(samples[i] >= samples[i - 1], `loss points dropped: ${samples}`);
+    assert.equal(await page.locator('[data-testid="device-lost-notice"]').count(), 1, "one notice");
+    assert.equal(await page.locator('[data-testid="backend-notice"]').count(), 0, "not repeated by the backend notice");
+    // Paused, the curve has exactly one point per step: no gap and no repeat at the hand-over.
+    await page.click('[data-testid="train-pause"]');
+    await until(async () => (await value(page, "train-status")) === "paused", 30_000, "pause");
+    await page.waitForTimeout(500);
+    assert.equal(await num(page, "chart-train-loss"), await num(page, "train-step"), "one point per step");
+    assert.ok((await num(page, "train-step")) > atLoss);
+    assert.notEqual(await value(page, "train-status"), "error");
+    assert.deepEqual(consoleErrors.filter((e) => !/device|lost|destroy/i.test(e)), []);
+  } finally {
+    await b.close();
+  }
+});

@@ -1,0 +1,212 @@
+//! Keeping the work on the training page (issue 5, scope 6 and the device-loss part of 7):
+//! "Load your own data", "Download weights" / "Load weights", the model saved in IndexedDB
+//! and restored on reload, and the device-loss notice with its debug hook.
+//!
+//! The page hands its signals over in [`KeepHooks`]; everything here reads and writes those,
+//! so the predict box, the charts and the inspector see uploaded data, loaded weights and a
+//! restored model exactly as they see a trained one. The rules (upload parsing, weights
+//! checks, the saved record) are native code in [`crate::data::upload`] and [`crate::keep`].
+//!
+//! Test hooks (`data-testid`): `data-upload` (file input), `data-upload-message`
+//! (`data-value` ok/error/reading), `data-source` (`data-value` builtin/upload),
+//! `data-use-builtin`, `weights-download`, `weights-upload` (file input), `weights-message`
+//! (`data-value` ok/error), `restored` (`data-value` = step of the restored weights),
+//! `forget-saved`, `persist-notice`, `device-lost-notice`; `window.unrollDebug.loseDevice()`.
+
+pub mod browser;
+pub mod own_data;
+pub mod persist;
+pub mod saved;
+pub mod text;
+pub mod weights_io;
+
+use super::charts::loss_curve::LossSeries;
+use super::charts::val_curve::EpochPoint;
+use super::data_loader::LoadState;
+use super::i18n::use_locale;
+use super::training::Status;
+use super::training_bridge::{LoadedData, TrainConfig, TrainControl, Weights};
+use crate::keep::DataSource;
+use crate::train::session::ValReport;
+use leptos::prelude::*;
+use std::rc::Rc;
+use text::keep_text;
+
+/// Uploaded files as `(name, bytes)`, shared without copying.
+pub type UploadFiles = Rc<Vec<(String, Vec<u8>)>>;
+
+/// The training page's state the keep panels read and write.
+#[derive(Clone, Copy)]
+pub struct KeepHooks {
+    /// The data set in use (built-in or uploaded).
+    pub data: RwSignal<LoadState, LocalStorage>,
+    /// The configuration (restored from the saved record).
+    pub config: RwSignal<TrainConfig>,
+    /// The session's status (uploads and loads are disabled while running or paused).
+    pub status: RwSignal<Status>,
+    /// The weights the predict box and inspector use.
+    pub weights: RwSignal<Option<Rc<Weights>>, LocalStorage>,
+    /// The loss curve's points.
+    pub losses: RwSignal<LossSeries>,
+    /// Finished epochs and their seconds.
+    pub epochs: RwSignal<Vec<(EpochPoint, f64)>>,
+    /// Global step shown by `train-step`.
+    pub step: RwSignal<u64>,
+    /// Epoch shown by `epoch`.
+    pub epoch: RwSignal<u32>,
+    /// Mean of the last 20 losses shown by `train-loss`.
+    pub loss_mean_20: RwSignal<Option<f32>>,
+    /// The last validation report (confusion matrix) of the session.
+    pub val_report: RwSignal<Option<Rc<ValReport>>, LocalStorage>,
+    /// The running session's control (for the device-loss hook).
+    pub control: StoredValue<Option<TrainControl>, LocalStorage>,
+    /// The page's "Reset": stops any session and clears what it showed.
+    pub reset: Callback<()>,
+}
+
+/// The keep panels' own state, shared by its parts.
+#[derive(Clone, Copy)]
+pub struct KeepState {
+    /// The page's hooks.
+    pub hooks: KeepHooks,
+    /// Where the data in use came from.
+    pub source: RwSignal<DataSource>,
+    /// The built-in data set, once loaded (for "Use the built-in names data").
+    pub builtin: StoredValue<Option<Rc<LoadedData>>, LocalStorage>,
+    /// The uploaded files of the data in use (saved with the model; empty for built-in).
+    pub upload_files: StoredValue<UploadFiles, LocalStorage>,
+    /// Step of the restored weights, when the page restored a saved model.
+    pub restored: RwSignal<Option<u64>>,
+    /// Whether IndexedDB holds a saved model.
+    pub has_saved: RwSignal<bool>,
+    /// Saving/restoring problems (private mode, quota…): a notice, never a crash.
+    pub persist_problem: RwSignal<Option<String>>,
+}
+
+impl KeepState {
+    /// `true` while a session runs or is paused.
+    pub fn busy(&self) -> bool {
+        matches!(self.hooks.status.get(), Status::Running | Status::Paused)
+    }
+
+    /// Class names of the data in use (empty while loading).
+    pub fn classes_untracked(&self) -> Vec<String> {
+        self.hooks.data.with_untracked(|d| match d {
+            LoadState::Ready(l) => l.dataset.classes().to_vec(),
+            _ => Vec::new(),
+        })
+    }
+
+    /// Switches the page to `loaded` from `source` (clearing the old session's view: its model
+    /// has other classes).
+    pub fn use_data(
+        &self,
+        loaded: Rc<LoadedData>,
+        source: DataSource,
+        files: Vec<(String, Vec<u8>)>,
+    ) {
+        self.remember_builtin();
+        self.hooks.reset.run(());
+        self.restored.set(None);
+        self.upload_files.set_value(Rc::new(files));
+        self.source.set(source);
+        self.hooks.data.set(LoadState::Ready(loaded));
+    }
+
+    /// Keeps the built-in data set when it is the one in use.
+    pub fn remember_builtin(&self) {
+        if self.source.get_untracked() == DataSource::Builtin {
+            if let LoadState::Ready(l) = self.hooks.data.get_untracked() {
+                self.builtin.set_value(Some(l));
+            }
+        }
+    }
+}
+
+/// The "Your data and model" panel: own data, weights file, saved model. Also installs
+/// `window.unrollDebug.loseDevice()` and restores a saved model once the data is loaded.
+#[component]
+pub fn KeepPanel(
+    /// The page's state.
+    hooks: KeepHooks,
+) -> impl IntoView {
+    let loc = use_locale();
+    let state = KeepState {
+        hooks,
+        source: RwSignal::new(DataSource::Builtin),
+        builtin: StoredValue::new_local(None),
+        upload_files: StoredValue::new_local(Rc::new(Vec::new())),
+        restored: RwSignal::new(None),
+        has_saved: RwSignal::new(false),
+        persist_problem: RwSignal::new(None),
+    };
+    let control = hooks.control;
+    browser::install_lose_device(move || match control.try_get_value().flatten() {
+        Some(c) => {
+            c.simulate_device_loss();
+            true
+        }
+        None => false,
+    });
+    // The built-in data set, as soon as the page's loader has it.
+    Effect::new(move |_| {
+        if hooks.data.with(|d| matches!(d, LoadState::Ready(_))) {
+            state.remember_builtin();
+        }
+    });
+    saved::install(state);
+    let t = move || keep_text(loc.lang());
+    view! {
+        <section class="panel keep-panel" data-testid="keep-panel">
+            <style>{KEEP_CSS}</style>
+            <h2>{move || t().title}</h2>
+            <div class="keep-grid">
+                <div class="keep-col"><own_data::OwnData state=state /></div>
+                <div class="keep-col"><weights_io::WeightsIo state=state /></div>
+                <div class="keep-col"><saved::SavedModel state=state /></div>
+            </div>
+        </section>
+    }
+}
+
+/// One notice for a lost GPU device (`data-testid="device-lost-notice"`), with the session's
+/// message.
+#[component]
+pub fn DeviceLostNotice(
+    /// The `DeviceLost` message of the session, once it came.
+    message: Signal<Option<String>>,
+) -> impl IntoView {
+    let loc = use_locale();
+    move || {
+        message.get().map(|m| {
+            view! {
+                <div class="notice notice-warn compact" role="status" data-testid="device-lost-notice">
+                    <div class="notice-body">
+                        <strong>{move || keep_text(loc.lang()).device_lost}</strong>
+                        " "
+                        <span class="keep-detail">{m}</span>
+                    </div>
+                </div>
+            }
+        })
+    }
+}
+
+const KEEP_CSS: &str = r#"
+.keep-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(230px, 1fr)); gap: 1.25rem 1.5rem; }
+.keep-col { min-width: 0; }
+.keep-panel h3 { font-size: 0.95rem; margin: 0.2rem 0 0.5rem; }
+.keep-source { margin: 0 0 0.5rem; font-size: 0.9rem; }
+.keep-source .tag { display: inline-block; padding: 0.05rem 0.45rem; border-radius: 999px;
+  background: var(--accent-soft, #e8eefc); font-size: 0.8rem; margin-right: 0.35rem; }
+.keep-file { display: flex; flex-direction: column; gap: 0.25rem; margin: 0.4rem 0; }
+.keep-file label { font-weight: 600; font-size: 0.9rem; }
+.keep-file input[type=file] { font-size: 0.85rem; max-width: 100%; }
+.keep-file input[type=file]:focus-visible { outline: 2px solid var(--accent, #3563e9); outline-offset: 2px; }
+.keep-help { font-size: 0.8rem; opacity: 0.75; margin: 0; }
+.keep-row { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.4rem 0; }
+.keep-msg { font-size: 0.85rem; margin: 0.35rem 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+.keep-msg.ok { color: var(--ok, #17803d); }
+.keep-msg.error { color: var(--err, #b42318); }
+.keep-detail { overflow-wrap: anywhere; }
+"#;

@@ -1,0 +1,267 @@
+//! The model kept in IndexedDB: saved after each epoch and at the end of training (and after
+//! "Load weights"), restored on page load once the data set is ready, and "Forget saved model".
+//! Storage failures become a notice (`persist-notice`); the page works on without them.
+
+use super::persist::{self, Stored};
+use super::text::keep_text;
+use super::KeepState;
+use crate::data::upload::dataset_from_uploads;
+use crate::keep::{
+    export_trained, import_trained, DataSource, SavedEpoch, SavedSession, SavedValReport,
+    SAVED_VERSION,
+};
+use crate::ui::charts::loss_curve::LossSeries;
+use crate::ui::charts::val_curve::EpochPoint;
+use crate::ui::data_loader::LoadState;
+use crate::ui::i18n::use_locale;
+use crate::ui::training::Status;
+use crate::ui::training_bridge::{self as bridge, Weights};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use std::rc::Rc;
+
+/// The record of what the page shows now, or `None` when there are no weights or no data.
+fn snapshot(state: KeepState, finished: bool) -> Result<Option<Stored>, String> {
+    let h = state.hooks;
+    let Some(w) = h.weights.get_untracked() else {
+        return Ok(None);
+    };
+    let classes = state.classes_untracked();
+    if classes.is_empty() {
+        return Ok(None);
+    }
+    let source = state.source.get_untracked();
+    let weights = export_trained(&w.model, &w.params, &classes, w.model.head, w.step, &source)
+        .map_err(|e| e.to_string())?;
+    let losses = h.losses.get_untracked();
+    let session = SavedSession {
+        version: SAVED_VERSION,
+        query: h.config.with_untracked(|c| bridge::encode_config(c, None)),
+        source,
+        classes,
+        step: w.step,
+        epoch: h.epoch.get_untracked(),
+        step_loss: losses.step_loss,
+        mean_loss: losses.mean_loss,
+        epochs: h.epochs.with_untracked(|e| {
+            e.iter()
+                .map(|(p, sec)| SavedEpoch {
+                    epoch: p.epoch,
+                    train_loss: p.train_loss,
+                    val_loss: p.val_loss,
+                    val_acc: p.val_acc,
+                    sec: *sec,
+                })
+                .collect()
+        }),
+        val_report: h.val_report.with_untracked(|v| {
+            v.as_ref().map(|r| SavedValReport {
+                epoch: r.epoch,
+                num_classes: r.num_classes,
+                confusion: r.confusion.clone(),
+            })
+        }),
+        finished,
+    };
+    Ok(Some(Stored {
+        session,
+        weights,
+        upload: state.upload_files.get_value().as_ref().clone(),
+    }))
+}
+
+/// Saves what the page shows now (in the background).
+pub fn save_now(state: KeepState, finished: bool) {
+    let stored = match snapshot(state, finished) {
+        Ok(Some(s)) => s,
+        Ok(None) => return,
+        Err(e) => {
+            state.persist_problem.set(Some(e));
+            return;
+        }
+    };
+    spawn_local(async move {
+        match persist::save(&stored).await {
+            Ok(()) => {
+                state.has_saved.set(true);
+                state.persist_problem.set(None);
+            }
+            Err(e) => state.persist_problem.set(Some(e)),
+        }
+    });
+}
+
+/// Puts a saved record back on the page. Errors: why it cannot be used (the page keeps what
+/// it has).
+fn restore(state: KeepState, stored: Stored) -> Result<(), String> {
+    let h = state.hooks;
+    let s = stored.session;
+    if let DataSource::Upload { .. } = s.source {
+        let upload = dataset_from_uploads(&stored.upload)
+            .map_err(|e| format!("the saved data no longer loads: {e}"))?;
+        let loaded = Rc::new(bridge::loaded_data(upload.dataset));
+        state.use_data(loaded, s.source.clone(), stored.upload);
+    }
+    let classes = state.classes_untracked();
+    if classes != s.classes {
+        return Err("the saved model's classes are not the loaded data's".into());
+    }
+    let imported = import_trained(&stored.weights).map_err(|e| e.to_string())?;
+    let weights = Rc::new(Weights {
+        model: imported.model.with_head(imported.head),
+        params: imported.params,
+        step: imported.step,
+    });
+    h.config.set(bridge::decode_config(&s.query).config);
+    h.loss_mean_20.set(s.mean_loss.last().map(|(_, l)| *l));
+    h.losses.set(LossSeries {
+        step_loss: s.step_loss,
+        mean_loss: s.mean_loss,
+        ..LossSeries::default()
+    });
+    h.epochs.set(
+        s.epochs
+            .iter()
+            .map(|e| {
+                (
+                    EpochPoint {
+                        epoch: e.epoch,
+                        train_loss: e.train_loss,
+                        val_loss: e.val_loss,
+                        val_acc: e.val_acc,
+                    },
+                    e.sec,
+                )
+            })
+            .collect(),
+    );
+    h.step.set(s.step);
+    h.epoch.set(s.epoch);
+    h.weights.set(Some(weights));
+    state.restored.set(Some(s.step));
+    Ok(())
+}
+
+/// Restores a saved model once the data set is ready, and saves after each epoch and at the
+/// end of training.
+pub fn install(state: KeepState) {
+    let h = state.hooks;
+    let pending = StoredValue::new_local(None::<Stored>);
+    let loaded = RwSignal::new(false);
+    spawn_local(async move {
+        match persist::load().await {
+            Ok(Some(stored)) => {
+                state.has_saved.set(true);
+                pending.set_value(Some(stored));
+            }
+            Ok(None) => {}
+            Err(e) => state.persist_problem.set(Some(e)),
+        }
+        loaded.set(true);
+    });
+    Effect::new(move |_| {
+        let ready = h.data.with(|d| matches!(d, LoadState::Ready(_)));
+        if !loaded.get() || !ready {
+            return;
+        }
+        let Some(stored) = pending.try_update_value(|p| p.take()).flatten() else {
+            return;
+        };
+        // A session the user already started wins over the saved one.
+        if h.status.get_untracked() != Status::Idle || h.weights.with_untracked(|w| w.is_some()) {
+            return;
+        }
+        if let Err(e) = restore(state, stored) {
+            state.persist_problem.set(Some(e));
+        }
+    });
+    // A new session replaces the restored model.
+    Effect::new(move |_| {
+        if h.status.get() == Status::Running {
+            state.restored.set(None);
+        }
+    });
+    // After each epoch (the weights published at the epoch's end follow its `Epoch` event) and
+    // when the session finishes.
+    let last_saved = StoredValue::new((0usize, false));
+    Effect::new(move |_| {
+        let has_weights = h.weights.with(|w| w.is_some());
+        let status = h.status.get();
+        if !has_weights || !matches!(status, Status::Running | Status::Paused | Status::Finished) {
+            if status == Status::Idle {
+                last_saved.set_value((0, false));
+            }
+            return;
+        }
+        let epochs = h.epochs.with_untracked(|e| e.len());
+        let finished = status == Status::Finished;
+        let key = (epochs, finished);
+        if epochs == 0 || key == last_saved.get_value() {
+            return;
+        }
+        last_saved.set_value(key);
+        save_now(state, finished);
+    });
+}
+
+/// The "Saved in this browser" part: restored line, storage notice, "Forget saved model".
+#[component]
+pub fn SavedModel(
+    /// Shared keep state.
+    state: KeepState,
+) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || keep_text(loc.lang());
+    let forgotten = RwSignal::new(false);
+    let forget = move |_| {
+        spawn_local(async move {
+            match persist::forget().await {
+                Ok(()) => {
+                    state.has_saved.set(false);
+                    state.restored.set(None);
+                    forgotten.set(true);
+                }
+                Err(e) => state.persist_problem.set(Some(e)),
+            }
+        });
+    };
+    view! {
+        <h3>{move || t().saved_heading}</h3>
+        {move || {
+            state.restored.get().map(|step| view! {
+                <p class="keep-msg ok" data-testid="restored" data-value=step.to_string()>
+                    {move || (t().restored)(step)}
+                </p>
+            })
+        }}
+        <p class="keep-help">
+            {move || {
+                if forgotten.get() && !state.has_saved.get() {
+                    t().forgotten
+                } else if state.has_saved.get() {
+                    t().saved_note
+                } else {
+                    t().nothing_saved
+                }
+            }}
+        </p>
+        {move || {
+            state.persist_problem.get().map(|e| view! {
+                <div class="notice notice-warn compact" role="status" data-testid="persist-notice">
+                    <div class="notice-body">{move || t().storage_problem} " " {e.clone()}</div>
+                </div>
+            })
+        }}
+        <div class="keep-row">
+            <button
+                type="button"
+                class="btn btn-ghost"
+                data-testid="forget-saved"
+                disabled=move || !state.has_saved.get()
+                on:click=forget
+            >
+                {move || t().forget}
+            </button>
+        </div>
+    }
+}

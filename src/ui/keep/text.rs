@@ -1,0 +1,140 @@
+//! The keep panels' English and Chinese texts (one table per language, like `ui::i18n`).
+//! Messages from the layers below (loader, importer) stay in English, as elsewhere.
+
+use crate::config::Lang;
+
+/// All texts of the keep panels.
+pub struct KeepText {
+    /// Panel title.
+    pub title: &'static str,
+    /// "Data" sub-heading.
+    pub data_heading: &'static str,
+    /// The file input's label.
+    pub upload_label: &'static str,
+    /// What the file input accepts.
+    pub upload_help: &'static str,
+    /// Shown while files are read.
+    pub upload_reading: &'static str,
+    /// Success: `(names, classes, files)`.
+    pub upload_ok: fn(usize, usize, usize) -> String,
+    /// Prefix of an upload error.
+    pub upload_error: &'static str,
+    /// Nothing was changed after an error.
+    pub upload_kept: &'static str,
+    /// Back to the built-in data.
+    pub use_builtin: &'static str,
+    /// Source line: built-in, `(classes)`.
+    pub source_builtin: fn(usize) -> String,
+    /// Source line: upload, `(files, classes)`.
+    pub source_upload: fn(&str, usize) -> String,
+    /// Disabled while training.
+    pub locked: &'static str,
+    /// "Model" sub-heading.
+    pub model_heading: &'static str,
+    /// Download button.
+    pub download: &'static str,
+    /// Load weights label.
+    pub load_weights: &'static str,
+    /// Load weights help.
+    pub load_weights_help: &'static str,
+    /// Download done: file name.
+    pub downloaded: fn(&str) -> String,
+    /// Weights loaded: `(cell, hidden, step)`.
+    pub weights_loaded: fn(&str, usize, u64) -> String,
+    /// The weights' classes are the built-in data's; switched to it.
+    pub switched_builtin: &'static str,
+    /// Prefix of a weights error.
+    pub weights_error: &'static str,
+    /// No weights yet.
+    pub no_weights: &'static str,
+    /// "Saved in this browser" sub-heading.
+    pub saved_heading: &'static str,
+    /// Restored: step.
+    pub restored: fn(u64) -> String,
+    /// A model is saved (after each epoch).
+    pub saved_note: &'static str,
+    /// Nothing saved.
+    pub nothing_saved: &'static str,
+    /// Forget button.
+    pub forget: &'static str,
+    /// After forgetting.
+    pub forgotten: &'static str,
+    /// Prefix of a storage problem.
+    pub storage_problem: &'static str,
+    /// Device loss notice title.
+    pub device_lost: &'static str,
+}
+
+/// English.
+pub const EN: KeepText = KeepText {
+    title: "Your data and model",
+    data_heading: "Data",
+    upload_label: "Load your own data",
+    upload_help: "A .zip of class files (data/names/Arabic.txt …), several .txt files named by class, or a .tsv with name<TAB>label lines.",
+    upload_reading: "Reading the files…",
+    upload_ok: |n, c, f| format!("Loaded {n} names in {c} classes from {f} file(s). Training now uses this data."),
+    upload_error: "Not loaded:",
+    upload_kept: "The data already loaded is unchanged.",
+    use_builtin: "Use the built-in names data",
+    source_builtin: |c| format!("Built-in names data ({c} languages)"),
+    source_upload: |f, c| format!("Your data: {f} ({c} classes)"),
+    locked: "Not while training.",
+    model_heading: "Weights",
+    download: "Download weights",
+    load_weights: "Load weights",
+    load_weights_help: ".safetensors with PyTorch names (rnn.weight_ih_l0 …, fc.weight, fc.bias).",
+    downloaded: |f| format!("Downloaded {f}."),
+    weights_loaded: |cell, h, step| format!("Loaded a {cell} with hidden_size {h} (step {step}); the predict box uses it now."),
+    switched_builtin: "Its classes are the built-in data's: switched back to the built-in names data.",
+    weights_error: "Weights not loaded:",
+    no_weights: "Train (or load weights) first.",
+    saved_heading: "Saved in this browser",
+    restored: |s| format!("Restored the model saved at step {s}."),
+    saved_note: "The model, its configuration and curves are saved after each epoch and come back after a reload.",
+    nothing_saved: "Nothing saved yet: the model is saved after each epoch.",
+    forget: "Forget saved model",
+    forgotten: "The saved model was deleted from this browser.",
+    storage_problem: "Saving is unavailable:",
+    device_lost: "The GPU device was lost; training continues on the CPU from the same weights and step.",
+};
+
+/// 简体中文.
+pub const ZH: KeepText = KeepText {
+    title: "你的数据与模型",
+    data_heading: "数据",
+    upload_label: "加载你自己的数据",
+    upload_help: "类别文件的 .zip（data/names/Arabic.txt …）、若干以类别命名的 .txt 文件，或每行 name<TAB>label 的 .tsv。",
+    upload_reading: "正在读取文件…",
+    upload_ok: |n, c, f| format!("已从 {f} 个文件加载 {n} 个名字、{c} 个类别。训练现在使用这些数据。"),
+    upload_error: "未加载：",
+    upload_kept: "已加载的数据保持不变。",
+    use_builtin: "使用内置姓名数据",
+    source_builtin: |c| format!("内置姓名数据（{c} 种语言）"),
+    source_upload: |f, c| format!("你的数据：{f}（{c} 个类别）"),
+    locked: "训练进行中，暂不可用。",
+    model_heading: "权重",
+    download: "下载权重",
+    load_weights: "加载权重",
+    load_weights_help: "使用 PyTorch 参数名的 .safetensors（rnn.weight_ih_l0 …、fc.weight、fc.bias）。",
+    downloaded: |f| format!("已下载 {f}。"),
+    weights_loaded: |cell, h, step| format!("已加载 {cell}，hidden_size {h}（第 {step} 步）；预测框现在使用它。"),
+    switched_builtin: "其类别与内置数据一致：已切换回内置姓名数据。",
+    weights_error: "权重未加载：",
+    no_weights: "请先训练（或加载权重）。",
+    saved_heading: "保存在此浏览器中",
+    restored: |s| format!("已恢复第 {s} 步保存的模型。"),
+    saved_note: "模型、配置和曲线在每个轮次后保存，重新加载页面后会恢复。",
+    nothing_saved: "尚未保存：模型在每个轮次后保存。",
+    forget: "删除已保存的模型",
+    forgotten: "已从此浏览器删除保存的模型。",
+    storage_problem: "无法保存：",
+    device_lost: "GPU 设备丢失；训练在 CPU 上从相同的权重和步数继续。",
+};
+
+/// The table for `lang`.
+pub fn keep_text(lang: Lang) -> &'static KeepText {
+    match lang {
+        Lang::En => &EN,
+        Lang::Zh => &ZH,
+    }
+}

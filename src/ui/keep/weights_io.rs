@@ -1,0 +1,205 @@
+//! "Download weights" (`.safetensors` with PyTorch names, see [`crate::keep::export_trained`])
+//! and "Load weights" (checked by [`crate::keep::import_trained`]; the classes must be the
+//! loaded data's, or the built-in data's, which is then switched to). Loaded weights become
+//! the page's current model: the predict box and the inspector read the same signal.
+
+use super::browser;
+use super::saved;
+use super::text::keep_text;
+use super::KeepState;
+use crate::keep::{
+    export_trained, import_trained, match_classes, weights_file_name, ClassMatch, DataSource,
+};
+use crate::ui::data_loader::LoadState;
+use crate::ui::i18n::use_locale;
+use crate::ui::training_bridge::{self as bridge, TrainConfig, Weights};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use std::rc::Rc;
+
+#[derive(Clone, Debug, PartialEq)]
+enum WeightsMsg {
+    None,
+    NoWeights,
+    Downloaded(String),
+    Loaded {
+        cell: String,
+        hidden: usize,
+        step: u64,
+        switched: bool,
+    },
+    Error(String),
+}
+
+/// `config` with the architecture of a loaded model (so the form, the URL and a later
+/// download describe it).
+fn config_for(config: &TrainConfig, w: &Weights) -> TrainConfig {
+    let spec = &w.model.spec;
+    let fields = [
+        ("cell", spec.cell.as_str().to_owned()),
+        ("hidden_size", spec.hidden_size.to_string()),
+        ("num_layers", spec.num_layers.to_string()),
+        (
+            "bidirectional",
+            if spec.bidirectional { "1" } else { "0" }.to_owned(),
+        ),
+        ("head", w.model.head.as_str().to_owned()),
+    ];
+    fields
+        .iter()
+        .fold(config.clone(), |c, (k, v)| bridge::with_field(&c, k, v).0)
+}
+
+/// The weights part of the keep panel.
+#[component]
+pub fn WeightsIo(
+    /// Shared keep state.
+    state: KeepState,
+) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || keep_text(loc.lang());
+    let msg = RwSignal::new(WeightsMsg::None);
+    let hooks = state.hooks;
+
+    let download = move |_| {
+        let Some(w) = hooks.weights.get_untracked() else {
+            msg.set(WeightsMsg::NoWeights);
+            return;
+        };
+        let classes = state.classes_untracked();
+        let head = w.model.head;
+        let source = state.source.get_untracked();
+        let result = export_trained(&w.model, &w.params, &classes, head, w.step, &source)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| {
+                let name = weights_file_name(&w.model, w.step);
+                browser::download(&bytes, &name, "application/octet-stream").map(|_| name)
+            });
+        msg.set(match result {
+            Ok(name) => WeightsMsg::Downloaded(name),
+            Err(e) => WeightsMsg::Error(e),
+        });
+    };
+
+    let on_load = move |ev: leptos::ev::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        spawn_local(async move {
+            let files = browser::read_files(&input).await;
+            input.set_value("");
+            let (name, bytes) = match files {
+                Ok(mut f) if !f.is_empty() => f.remove(0),
+                Ok(_) => return,
+                Err(e) => {
+                    msg.set(WeightsMsg::Error(e));
+                    return;
+                }
+            };
+            if state.busy() {
+                return;
+            }
+            let imported = match import_trained(&bytes) {
+                Ok(m) => m,
+                Err(e) => {
+                    msg.set(WeightsMsg::Error(format!("{name}: {e}")));
+                    return;
+                }
+            };
+            let loaded_classes = state.classes_untracked();
+            let builtin_classes: Option<Vec<String>> = state
+                .builtin
+                .get_value()
+                .map(|b| b.dataset.classes().to_vec());
+            let verdict = match_classes(
+                imported.classes.as_deref(),
+                imported.model.num_classes,
+                &loaded_classes,
+                builtin_classes.as_deref(),
+            );
+            let switched = match verdict {
+                ClassMatch::Same => false,
+                ClassMatch::Builtin => true,
+                ClassMatch::Mismatch(m) => {
+                    msg.set(WeightsMsg::Error(format!("{name}: {m}")));
+                    return;
+                }
+            };
+            if switched {
+                if let Some(b) = state.builtin.get_value() {
+                    state.use_data(b, DataSource::Builtin, Vec::new());
+                }
+            } else {
+                hooks.reset.run(());
+            }
+            let model = imported.model.with_head(imported.head);
+            let weights = Rc::new(Weights {
+                model,
+                params: imported.params,
+                step: imported.step,
+            });
+            let cfg = hooks.config.with_untracked(|c| config_for(c, &weights));
+            hooks.config.set(cfg);
+            msg.set(WeightsMsg::Loaded {
+                cell: weights.model.spec.cell.as_str().to_uppercase(),
+                hidden: weights.model.spec.hidden_size,
+                step: weights.step,
+                switched,
+            });
+            hooks.weights.set(Some(weights));
+            state.restored.set(None);
+            saved::save_now(state, false);
+        });
+    };
+    let ready = move || hooks.data.with(|d| matches!(d, LoadState::Ready(_)));
+
+    view! {
+        <h3>{move || t().model_heading}</h3>
+        <div class="keep-row">
+            <button
+                type="button"
+                class="btn"
+                data-testid="weights-download"
+                disabled=move || hooks.weights.with(|w| w.is_none())
+                on:click=download
+            >
+                {move || t().download}
+            </button>
+        </div>
+        <div class="keep-file">
+            <label for="keep-weights-upload">{move || t().load_weights}</label>
+            <input
+                id="keep-weights-upload"
+                type="file"
+                accept=".safetensors"
+                data-testid="weights-upload"
+                aria-describedby="keep-weights-help"
+                disabled=move || state.busy() || !ready()
+                on:change=on_load
+            />
+            <p class="keep-help" id="keep-weights-help">
+                {move || t().load_weights_help}
+                {move || state.busy().then(|| format!(" {}", t().locked))}
+            </p>
+        </div>
+        {move || {
+            let (key, class, text) = match msg.get() {
+                WeightsMsg::None => return None,
+                WeightsMsg::NoWeights => ("error", "keep-msg error", t().no_weights.to_owned()),
+                WeightsMsg::Downloaded(f) => ("ok", "keep-msg ok", (t().downloaded)(&f)),
+                WeightsMsg::Loaded { cell, hidden, step, switched } => {
+                    let mut s = (t().weights_loaded)(&cell, hidden, step);
+                    if switched {
+                        s.push(' ');
+                        s.push_str(t().switched_builtin);
+                    }
+                    ("ok", "keep-msg ok", s)
+                }
+                WeightsMsg::Error(e) => ("error", "keep-msg error", format!("{} {e}", t().weights_error)),
+            };
+            Some(view! {
+                <p class=class role="status" aria-live="polite" data-testid="weights-message" data-value=key>
+                    {text}
+                </p>
+            })
+        }}
+    }
+}

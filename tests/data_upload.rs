@@ -1,0 +1,358 @@
+//! "Load your own data": a data set from a .zip of class files, several .txt files or a TSV,
+//! and the errors for malformed files (file name and 1-based line in every message).
+//!
+//! The layout tests use the real names files (found as in `tests/data_names.rs`) and compare
+//! with the built-in loader, so the upload path is checked against the same rules.
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::OnceLock;
+use unroll::data::upload::{dataset_from_uploads, UploadError, UploadLayout};
+use unroll::data::{locate_names_dir, NamesDataset};
+
+/// The real class files as `(file name, bytes)`, sorted by name.
+fn real_files() -> &'static Vec<(String, Vec<u8>)> {
+    static FILES: OnceLock<Vec<(String, Vec<u8>)>> = OnceLock::new();
+    FILES.get_or_init(|| {
+        let dir = locate_names_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+            .unwrap_or_else(|e| panic!("names data needed by this test: {e}"));
+        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+            .map(|p| {
+                (
+                    p.file_name().unwrap().to_string_lossy().into_owned(),
+                    std::fs::read(&p).unwrap(),
+                )
+            })
+            .collect();
+        files.sort();
+        files
+    })
+}
+
+fn builtin() -> NamesDataset {
+    NamesDataset::from_named_files(real_files().iter().map(|(n, b)| (n.as_str(), b))).unwrap()
+}
+
+fn zip_of(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut buf = std::io::Cursor::new(Vec::new());
+    {
+        let mut w = zip::ZipWriter::new(&mut buf);
+        let opts = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
+        for (name, bytes) in entries {
+            if name.ends_with('/') {
+                w.add_directory(name.trim_end_matches('/'), opts).unwrap();
+            } else {
+                w.start_file(*name, opts).unwrap();
+                w.write_all(bytes).unwrap();
+            }
+        }
+        w.finish().unwrap();
+    }
+    buf.into_inner()
+}
+
+fn err(files: &[(&str, &[u8])]) -> UploadError {
+    match dataset_from_uploads(files) {
+        Ok(u) => panic!(
+            "expected an error, got a data set with classes {:?}",
+            u.dataset.classes()
+        ),
+        Err(e) => e,
+    }
+}
+
+/// The tutorial's layout zipped (`data/names/Arabic.txt`, …, with a folder entry and macOS
+/// clutter) gives exactly the built-in data set.
+#[test]
+fn zip_of_tutorial_layout_equals_builtin() {
+    let mut entries: Vec<(String, &[u8])> = vec![
+        ("data/".into(), b"".as_slice()),
+        ("data/names/".into(), b"".as_slice()),
+        (
+            "__MACOSX/data/names/._Arabic.txt".into(),
+            b"\0\x05junk".as_slice(),
+        ),
+        ("data/names/.DS_Store".into(), b"\0\0\0\x01Bud1".as_slice()),
+        ("data/README.md".into(), b"# names".as_slice()),
+    ];
+    for (n, b) in real_files() {
+        entries.push((format!("data/names/{n}"), b.as_slice()));
+    }
+    let refs: Vec<(&str, &[u8])> = entries.iter().map(|(n, b)| (n.as_str(), *b)).collect();
+    let zip = zip_of(&refs);
+    let up = dataset_from_uploads(&[("data.zip", zip.as_slice())]).unwrap();
+    let b = builtin();
+    assert_eq!(up.layout, UploadLayout::ClassFiles);
+    assert_eq!(up.dataset.classes(), b.classes());
+    assert_eq!(up.dataset.num_classes(), 18);
+    assert_eq!(up.dataset.samples(), b.samples());
+    assert_eq!(up.dataset.report().raw_lines, b.report().raw_lines);
+    assert_eq!(up.dataset.len(), 17_994);
+}
+
+/// Several .txt files in any order give the loader's classes (sorted) and counts.
+#[test]
+fn txt_files_named_by_class() {
+    let pick = ["Scottish.txt", "Arabic.txt", "Czech.txt"];
+    let files: Vec<(&str, &[u8])> = pick
+        .iter()
+        .map(|p| {
+            let (n, b) = real_files().iter().find(|(n, _)| n == p).unwrap();
+            (n.as_str(), b.as_slice())
+        })
+        .collect();
+    let up = dataset_from_uploads(&files).unwrap();
+    assert_eq!(up.layout, UploadLayout::ClassFiles);
+    assert_eq!(up.dataset.classes(), ["Arabic", "Czech", "Scottish"]);
+    let b = builtin();
+    for (k, class) in up.dataset.classes().iter().enumerate() {
+        let full = b.class_index(class).unwrap() as usize;
+        assert_eq!(
+            up.dataset.class_counts()[k],
+            b.class_counts()[full],
+            "{class}"
+        );
+    }
+}
+
+/// A TSV written from three real languages gives the same samples as their class files.
+#[test]
+fn tsv_three_classes_equals_class_files() {
+    let pick = ["Greek.txt", "Japanese.txt", "Polish.txt"];
+    let mut tsv = String::from("name\tlabel\r\n");
+    for p in pick {
+        let (_, b) = real_files().iter().find(|(n, _)| n == p).unwrap();
+        let class = p.trim_end_matches(".txt");
+        for line in std::str::from_utf8(b).unwrap().lines() {
+            if !line.trim().is_empty() {
+                tsv.push_str(&format!("{line}\t{class}\r\n"));
+            }
+        }
+        tsv.push('\n'); // empty lines are skipped
+    }
+    let up = dataset_from_uploads(&[("three.tsv", tsv.as_bytes())]).unwrap();
+    assert_eq!(up.layout, UploadLayout::Tsv);
+    assert_eq!(up.dataset.classes(), ["Greek", "Japanese", "Polish"]);
+    let files: Vec<(&str, &[u8])> = pick
+        .iter()
+        .map(|p| {
+            let (n, b) = real_files().iter().find(|(n, _)| n == p).unwrap();
+            (n.as_str(), b.as_slice())
+        })
+        .collect();
+    let direct = NamesDataset::from_named_files(files).unwrap();
+    assert_eq!(up.dataset.samples(), direct.samples());
+    // The header line is not a sample.
+    assert!(up.dataset.samples().iter().all(|s| s.name != "name"));
+}
+
+/// A first line that is not exactly a header is data; `name<TAB>label` later on is data too.
+#[test]
+fn header_only_when_unambiguous() {
+    let up = dataset_from_uploads(&[(
+        "a.tsv",
+        "Name\tLanguage\nSato\tJapanese\nNovak\tCzech\n".as_bytes(),
+    )])
+    .unwrap();
+    assert_eq!(up.dataset.classes(), ["Czech", "Japanese"]);
+    assert_eq!(up.dataset.len(), 2);
+    let up = dataset_from_uploads(&[("a.tsv", "Nom\tlabel\nSato\tJapanese\n".as_bytes())]).unwrap();
+    assert_eq!(up.dataset.classes(), ["Japanese", "label"]);
+    // A .txt whose every line has a tab is a TSV.
+    let up = dataset_from_uploads(&[("pairs.txt", "Sato\tJapanese\nNovak\tCzech\n".as_bytes())])
+        .unwrap();
+    assert_eq!(up.layout, UploadLayout::Tsv);
+    assert_eq!(up.dataset.classes(), ["Czech", "Japanese"]);
+}
+
+fn seven_line_tsv_missing_tab_on_7() -> String {
+    let mut s = String::new();
+    for (i, (n, l)) in [
+        ("Sato", "Japanese"),
+        ("Novak", "Czech"),
+        ("Abe", "Japanese"),
+        ("Dvorak", "Czech"),
+        ("Ito", "Japanese"),
+        ("Svoboda", "Czech"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        s.push_str(&format!("{n}\t{l}\n"));
+        assert!(i < 6);
+    }
+    s.push_str("Kato Japanese\n"); // line 7: a space, not a tab
+    s.push_str("Horak\tCzech\n");
+    s
+}
+
+#[test]
+fn missing_tab_names_file_and_line() {
+    let tsv = seven_line_tsv_missing_tab_on_7();
+    let e = err(&[("own.tsv", tsv.as_bytes())]);
+    assert_eq!(
+        e,
+        UploadError::MissingTab {
+            file: "own.tsv".into(),
+            line: 7
+        }
+    );
+    let msg = e.to_string();
+    assert!(msg.contains("line 7") && msg.contains("own.tsv"), "{msg}");
+    // Line numbers count empty lines too.
+    let e = err(&[("own.tsv", "\n\nSato\tJapanese\nNovak\n".as_bytes())]);
+    assert!(e.to_string().contains("line 4"), "{e}");
+}
+
+#[test]
+fn empty_label_extra_fields_and_no_letters() {
+    let e = err(&[("a.tsv", "Sato\tJapanese\nNovak\t  \n".as_bytes())]);
+    assert_eq!(
+        e,
+        UploadError::EmptyLabel {
+            file: "a.tsv".into(),
+            line: 2
+        }
+    );
+    assert!(e.to_string().contains("line 2"));
+    let e = err(&[("a.tsv", "Sato\tJapanese\tx\nNovak\tCzech\n".as_bytes())]);
+    assert!(matches!(e, UploadError::ExtraFields { line: 1, .. }), "{e}");
+    // A trailing tab after the label is not a third field.
+    assert!(
+        dataset_from_uploads(&[("a.tsv", "Sato\tJapanese\t\nNovak\tCzech\n".as_bytes())]).is_ok()
+    );
+    let e = err(&[(
+        "a.tsv",
+        "Sato\tJapanese\nNovak\tCzech\n😀🎉\tCzech\n".as_bytes(),
+    )]);
+    assert_eq!(
+        e,
+        UploadError::NoUsableLetters {
+            file: "a.tsv".into(),
+            line: 3,
+            name: "😀🎉".into()
+        }
+    );
+    assert!(e.to_string().contains("line 3") && e.to_string().contains("😀🎉"));
+    // Accents alone are fine (the loader's rules: "Ślusàrski" → "Slusarski").
+    let up = dataset_from_uploads(&[("a.tsv", "Ślusàrski\tPolish\nSato\tJapanese\n".as_bytes())])
+        .unwrap();
+    assert!(up.dataset.samples().iter().any(|s| s.name == "Slusarski"));
+}
+
+#[test]
+fn fewer_than_two_classes() {
+    let e = err(&[("a.tsv", "Sato\tJapanese\nAbe\tJapanese\n".as_bytes())]);
+    assert_eq!(
+        e,
+        UploadError::TooFewClasses {
+            classes: vec!["Japanese".into()]
+        }
+    );
+    let (n, b) = &real_files()[0];
+    let e = err(&[(n.as_str(), b.as_slice())]);
+    assert!(
+        matches!(e, UploadError::TooFewClasses { ref classes } if classes.len() == 1),
+        "{e}"
+    );
+    let e = err(&[("a.tsv", "\n\n".as_bytes())]);
+    assert_eq!(e, UploadError::TooFewClasses { classes: vec![] });
+    assert_eq!(err(&[] as &[(&str, &[u8])]), UploadError::NoFiles);
+}
+
+#[test]
+fn corrupt_zip_binary_and_not_utf8() {
+    let good = zip_of(&[("A.txt", b"Sato\n"), ("B.txt", b"Novak\n")]);
+    assert_eq!(
+        dataset_from_uploads(&[("ok.zip", good.as_slice())])
+            .unwrap()
+            .dataset
+            .len(),
+        2
+    );
+    // Truncated archive: the central directory is gone.
+    let cut = &good[..good.len() / 2];
+    let e = err(&[("names.zip", cut)]);
+    assert!(
+        matches!(e, UploadError::CorruptZip { ref file, .. } if file == "names.zip"),
+        "{e}"
+    );
+    let e = err(&[("names.zip", b"this is not a zip at all".as_slice())]);
+    assert!(matches!(e, UploadError::CorruptZip { .. }), "{e}");
+    // Flipped bytes inside the compressed data: CRC or inflate error, never a panic.
+    let mut flipped = good.clone();
+    for b in flipped.iter_mut().skip(40).take(8) {
+        *b ^= 0xA5;
+    }
+    assert!(dataset_from_uploads(&[("names.zip", flipped.as_slice())]).is_err());
+    let e = err(&[("none.zip", zip_of(&[("x.md", b"hi")]).as_slice())]);
+    assert_eq!(
+        e,
+        UploadError::EmptyZip {
+            file: "none.zip".into()
+        }
+    );
+
+    let junk: Vec<u8> = (0..=255u8).cycle().take(4096).collect();
+    let e = err(&[
+        ("Arabic.txt", junk.as_slice()),
+        ("B.txt", b"Novak\n".as_slice()),
+    ]);
+    assert_eq!(
+        e,
+        UploadError::Binary {
+            file: "Arabic.txt".into()
+        }
+    );
+    let e = err(&[("a.tsv", b"Sato\tJapanese\nNo\xffvak\tCzech\n".as_slice())]);
+    assert_eq!(
+        e,
+        UploadError::NotUtf8 {
+            file: "a.tsv".into(),
+            line: 2
+        }
+    );
+    // Inside an archive the message names archive and entry.
+    let z = zip_of(&[("names/A.txt", b"Sato\n"), ("names/B.txt", b"\xc3(\n")]);
+    let e = err(&[("n.zip", z.as_slice())]);
+    assert!(e.to_string().contains("n.zip/names/B.txt, line 1"), "{e}");
+    let e = err(&[("photo.png", b"\x89PNG".as_slice())]);
+    assert_eq!(
+        e,
+        UploadError::UnsupportedFile {
+            file: "photo.png".into()
+        }
+    );
+}
+
+/// Class-file rules stay the loader's: unusable lines are skipped and counted; a class with
+/// none left is the loader's error; two files of one class are rejected.
+#[test]
+fn class_file_rules_are_the_loaders() {
+    let up = dataset_from_uploads(&[
+        ("A.txt", "Sato\n😀\nSato\n".as_bytes()),
+        ("B.txt", "Novak\n".as_bytes()),
+    ])
+    .unwrap();
+    assert_eq!(up.dataset.report().skipped, 1);
+    assert_eq!(up.dataset.report().duplicates, 1);
+    let e = err(&[
+        ("A.txt", "😀\n".as_bytes()),
+        ("B.txt", "Novak\n".as_bytes()),
+    ]);
+    assert!(
+        matches!(e, UploadError::Load(_)) && e.to_string().contains("A.txt"),
+        "{e}"
+    );
+    let z = zip_of(&[
+        ("x/A.txt", b"Sato\n"),
+        ("y/A.txt", b"Abe\n"),
+        ("B.txt", b"Novak\n"),
+    ]);
+    let e = err(&[("n.zip", z.as_slice())]);
+    assert!(e.to_string().contains("\"A\""), "{e}");
+}

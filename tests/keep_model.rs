@@ -1,0 +1,186 @@
+//! Keeping a trained model (issue 5 scope 6): the downloaded `.safetensors` round-trips to the
+//! same predictions, carries head/step/classes, problems are reported by tensor name, classes
+//! are reconciled with the loaded data, and the IndexedDB record survives JSON.
+
+use unroll::config::Head;
+use unroll::data::encode;
+use unroll::keep::{
+    export_trained, import_trained, match_classes, weights_file_name, ClassMatch, DataSource,
+    SavedEpoch, SavedSession, SavedValReport, SAVED_VERSION,
+};
+use unroll::math::classifier::ClassifierModel;
+use unroll::math::init::init_params;
+use unroll::math::params::{CellKind, RnnSpec};
+use unroll::weights::{export_params, read_metadata, WeightsError};
+
+fn classes(n: usize) -> Vec<String> {
+    (0..n).map(|i| format!("Lang{i:02}")).collect()
+}
+
+fn model(
+    cell: CellKind,
+    hidden: usize,
+    layers: usize,
+    bi: bool,
+    c: usize,
+) -> (ClassifierModel, Vec<f32>) {
+    let mut spec = RnnSpec::new(cell, 57, hidden);
+    spec.num_layers = layers;
+    spec.bidirectional = bi;
+    let model = ClassifierModel::new(spec, c);
+    let params = init_params(&model.layout, &spec, 11);
+    (model, params)
+}
+
+#[test]
+fn round_trip_same_predictions_and_metadata() {
+    for (cell, layers, bi) in [
+        (CellKind::Gru, 1, false),
+        (CellKind::Lstm, 2, true),
+        (CellKind::Rnn, 1, true),
+    ] {
+        let (m, p) = model(cell, 16, layers, bi, 3);
+        let names = classes(3);
+        let source = DataSource::Upload {
+            files: vec!["three.tsv".into()],
+        };
+        let bytes = export_trained(&m, &p, &names, Head::Padded, 281, &source).unwrap();
+        let meta = read_metadata(&bytes).unwrap();
+        assert_eq!(meta["head"], "padded");
+        assert_eq!(meta["step"], "281");
+        assert_eq!(meta["data_source"], "upload");
+        assert_eq!(meta["cell"], cell.as_str());
+        let back = import_trained(&bytes).unwrap();
+        assert_eq!(back.params, p, "{cell:?}: bit-identical parameters");
+        assert_eq!(back.classes.as_deref(), Some(names.as_slice()));
+        assert_eq!((back.head, back.step), (Head::Padded, 281));
+        assert_eq!(back.model.spec, m.spec);
+        let tokens = encode("Nguyen").unwrap();
+        assert_eq!(
+            back.model.predict(&back.params, &tokens).unwrap(),
+            m.predict(&p, &tokens).unwrap()
+        );
+    }
+    let (m, _) = model(CellKind::Gru, 32, 1, false, 18);
+    assert_eq!(
+        weights_file_name(&m, 281),
+        "unroll-gru-h32-step281.safetensors"
+    );
+}
+
+#[test]
+fn export_rejects_wrong_class_count() {
+    let (m, p) = model(CellKind::Gru, 8, 1, false, 3);
+    let e = export_trained(&m, &p, &classes(2), Head::Last, 0, &DataSource::Builtin).unwrap_err();
+    assert!(matches!(e, WeightsError::Metadata(_)), "{e}");
+}
+
+/// A file whose tensors do not fit its metadata is rejected with every tensor named; bad
+/// metadata, another vocabulary and junk bytes are errors too (never a panic).
+#[test]
+fn import_errors_name_tensors() {
+    let (m, p) = model(CellKind::Lstm, 8, 1, false, 3);
+    let good = export_trained(&m, &p, &classes(3), Head::Last, 5, &DataSource::Builtin).unwrap();
+    let mut meta = read_metadata(&good).unwrap();
+    // Claim GRU: every rnn tensor has the wrong shape (4H rows instead of 3H).
+    meta.insert("cell".into(), "gru".into());
+    let lying = export_params(&m.layout, &p, &meta).unwrap();
+    let e = import_trained(&lying).unwrap_err();
+    let msg = e.to_string();
+    for name in [
+        "rnn.weight_ih_l0",
+        "rnn.weight_hh_l0",
+        "rnn.bias_ih_l0",
+        "rnn.bias_hh_l0",
+    ] {
+        assert!(msg.contains(name), "{name} missing from: {msg}");
+    }
+    let mut meta = read_metadata(&good).unwrap();
+    meta.insert("head".into(), "middle".into());
+    let e = import_trained(&export_params(&m.layout, &p, &meta).unwrap()).unwrap_err();
+    assert!(e.to_string().contains("head"), "{e}");
+    let mut meta = read_metadata(&good).unwrap();
+    meta.insert("step".into(), "-3".into());
+    assert!(import_trained(&export_params(&m.layout, &p, &meta).unwrap()).is_err());
+    for junk in [
+        &b""[..],
+        b"\x08\0\0\0\0\0\0\0{}",
+        &good[..good.len() / 2],
+        b"PK\x03\x04 not weights",
+    ] {
+        assert!(matches!(
+            import_trained(junk),
+            Err(WeightsError::Corrupt(_))
+        ));
+    }
+    // Another vocabulary size is not a names classifier.
+    let spec = RnnSpec::new(CellKind::Gru, 10, 8);
+    let other = ClassifierModel::new(spec, 3);
+    let op = init_params(&other.layout, &spec, 1);
+    let e = import_trained(&export_params(&other.layout, &op, &Default::default()).unwrap())
+        .unwrap_err();
+    assert!(e.to_string().contains("57"), "{e}");
+}
+
+#[test]
+fn class_reconciliation() {
+    let data = classes(3);
+    let builtin = classes(18);
+    assert_eq!(
+        match_classes(Some(&data), 3, &data, Some(&builtin)),
+        ClassMatch::Same
+    );
+    assert_eq!(
+        match_classes(None, 3, &data, Some(&builtin)),
+        ClassMatch::Same
+    );
+    assert_eq!(
+        match_classes(Some(&builtin), 18, &data, Some(&builtin)),
+        ClassMatch::Builtin
+    );
+    let other: Vec<String> = vec!["A".into(), "B".into(), "C".into()];
+    match match_classes(Some(&other), 3, &data, Some(&builtin)) {
+        ClassMatch::Mismatch(m) => assert!(m.contains("A, B, C") && m.contains("Lang00"), "{m}"),
+        x => panic!("{x:?}"),
+    }
+    assert!(matches!(
+        match_classes(None, 4, &data, None),
+        ClassMatch::Mismatch(_)
+    ));
+}
+
+#[test]
+fn saved_session_json_round_trip() {
+    let s = SavedSession {
+        version: SAVED_VERSION,
+        query: "v=1&lesson=names&cell=gru&hidden_size=16".into(),
+        source: DataSource::Upload {
+            files: vec!["a.tsv".into()],
+        },
+        classes: classes(3),
+        step: 12,
+        epoch: 1,
+        step_loss: vec![(1, 1.25), (2, 1.0)],
+        mean_loss: vec![(1, 1.25), (2, 1.125)],
+        epochs: vec![SavedEpoch {
+            epoch: 1,
+            train_loss: 1.1,
+            val_loss: 1.05,
+            val_acc: 0.5,
+            sec: 0.75,
+        }],
+        val_report: Some(SavedValReport {
+            epoch: 1,
+            num_classes: 3,
+            confusion: vec![1, 0, 0, 0, 2, 0, 1, 0, 1],
+        }),
+        finished: true,
+    };
+    let json = s.to_json();
+    assert_eq!(SavedSession::from_json(&json).unwrap(), s);
+    let wrong = json.replace("\"version\":1", "\"version\":99");
+    assert!(SavedSession::from_json(&wrong)
+        .unwrap_err()
+        .contains("version"));
+    assert!(SavedSession::from_json("{").is_err());
+}
