@@ -105,11 +105,7 @@ impl StepMap {
         padded_from: Option<usize>,
         scale: Scale,
     ) -> StepMap {
-        let cols = if units == 0 {
-            0
-        } else {
-            time_major.len() / units
-        };
+        let cols = time_major.len().checked_div(units).unwrap_or(0);
         let mut values = vec![0.0f32; units * cols];
         for t in 0..cols {
             for j in 0..units {
@@ -261,7 +257,7 @@ fn paint(
             Some(l) if !l.is_empty() && !padded => l.clone(),
             _ => "∅".to_owned(),
         };
-        let x = ((x_of(c) + x_of(c + 1)) / 2) as i32;
+        let x = (x_of(c) + x_of(c + 1)) / 2;
         let style = TextStyle::from(label_font.clone())
             .color(if padded { &muted } else { &ink })
             .pos(Pos::new(HPos::Center, VPos::Center));
@@ -277,7 +273,7 @@ fn paint(
         .color(&ink)
         .pos(Pos::new(HPos::Right, VPos::Center));
     for r in (0..map.rows).step_by(every) {
-        let y = ((y_of(r) + y_of(r + 1)) / 2) as i32;
+        let y = (y_of(r) + y_of(r + 1)) / 2;
         let _ = area.draw_text(
             &r.to_string(),
             &tick_style,
