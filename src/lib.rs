@@ -14,12 +14,14 @@
 //!   of the same name in [`math`].
 //! - [`train`]: the training loop over either backend (no Leptos).
 //! - [`lessons`]: the computations of the lesson pages, on top of [`math`] (no Leptos).
+//! - [`delay`]: the delay-copy task (generator, per-token model, CPU trainer), issue 5.
 //! - [`weights`]: parameters ⇄ PyTorch as `.safetensors` (names, shapes, metadata).
 //! - `ui`: the Leptos app (compiled for wasm32 only).
 #![warn(missing_docs)]
 
 pub mod config;
 pub mod data;
+pub mod delay;
 pub mod gpu;
 pub mod lessons;
 pub mod math;
