@@ -81,7 +81,7 @@ pub struct DelayConfig {
     pub length: usize,
     /// Vocabulary size V (`vocab`, 2–64, default 10).
     pub vocab: usize,
-    /// Hidden size H of every cell (`hidden_size`, 4–256, default 64).
+    /// Hidden size H of every cell (`hidden_size`, 4–128, default 64).
     pub hidden_size: usize,
     /// Adam learning rate (`lr`, 0.00001–1, default 0.01).
     pub lr: f64,
@@ -135,10 +135,10 @@ pub const DELAY_FIELDS: &[FieldSpec] = &[
         key: "hidden_size",
         kind: FieldKind::Int {
             min: 4,
-            max: 256,
+            max: 128,
             default: 64,
         },
-        doc: "hidden size H, the same for every cell",
+        doc: "hidden size H, the same for every cell (at most 128, so a step stays short on the CPU path)",
     },
     FieldSpec {
         key: "lr",
