@@ -541,6 +541,7 @@ fn cell_card(
     let view_of = move || cells.with(|cs| cs.iter().find(|c| c.cell == cell).cloned());
     let dash = || "—".to_owned();
     let color = cell_color(cell);
+    let [id_params, id_step, id_loss, id_acc] = stat_ids(cell);
     view! {
         <div class="dl-cell" data-cell=key>
             <h3>
@@ -550,7 +551,7 @@ fn cell_card(
             <div class="stats">
                 <Stat
                     label=Signal::derive(move || text::STAT_PARAMS.get(loc.lang()))
-                    testid=leak(format!("delay-params-{key}"))
+                    testid=id_params
                     text=Signal::derive(move || fmt_count(total as u64))
                     raw=Signal::derive(move || total.to_string())
                     detail=Signal::derive(move || text::PARAMS_DETAIL.fill(
@@ -560,20 +561,20 @@ fn cell_card(
                 />
                 <Stat
                     label=Signal::derive(move || text::STAT_STEPS.get(loc.lang()))
-                    testid=leak(format!("delay-step-{key}"))
+                    testid=id_step
                     text=Signal::derive(move || fmt_count(view_of().map_or(0, |v| v.step)))
                     raw=Signal::derive(move || view_of().map_or(0, |v| v.step).to_string())
                 />
                 <Stat
                     label=Signal::derive(move || text::STAT_LOSS.get(loc.lang()))
-                    testid=leak(format!("delay-loss-{key}"))
+                    testid=id_loss
                     text=Signal::derive(move || view_of().and_then(|v| mean_last(&v.loss)).map(|l| format!("{l:.3}")).unwrap_or_else(dash))
                     raw=Signal::derive(move || view_of().and_then(|v| mean_last(&v.loss)).map(|l| l.to_string()).unwrap_or_default())
                     detail=Signal::derive(move || text::LAST_20.get(loc.lang()).to_owned())
                 />
                 <Stat
                     label=Signal::derive(move || text::STAT_ACC.get(loc.lang()))
-                    testid=leak(format!("delay-acc-{key}"))
+                    testid=id_acc
                     text=Signal::derive(move || view_of().and_then(|v| mean_last(&v.acc)).map(|a| format!("{:.1}%", a * 100.0)).unwrap_or_else(dash))
                     raw=Signal::derive(move || view_of().and_then(|v| mean_last(&v.acc)).map(|a| a.to_string()).unwrap_or_default())
                     detail=Signal::derive(move || text::LAST_20.get(loc.lang()).to_owned())
@@ -590,10 +591,13 @@ fn cell_card(
     }
 }
 
-/// `Stat` takes a `&'static str` test id; the page has at most three cells, made once per
-/// parameter-count change, so the leak is a few bytes per settings change.
-fn leak(s: String) -> &'static str {
-    Box::leak(s.into_boxed_str())
+/// The `data-testid`s of a cell's stats: params, step, loss, accuracy.
+fn stat_ids(cell: CellKind) -> [&'static str; 4] {
+    match cell {
+        CellKind::Rnn => ["delay-params-rnn", "delay-step-rnn", "delay-loss-rnn", "delay-acc-rnn"],
+        CellKind::Lstm => ["delay-params-lstm", "delay-step-lstm", "delay-loss-lstm", "delay-acc-lstm"],
+        CellKind::Gru => ["delay-params-gru", "delay-step-gru", "delay-loss-gru", "delay-acc-gru"],
+    }
 }
 
 /// The example strip: positions, tokens, targets and one row of predictions per cell.
