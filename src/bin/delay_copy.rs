@@ -8,9 +8,10 @@
 //! ```
 //! Defaults are those of `?v=1&lesson=delay` (docs/url.md). Prints one JSON object per step
 //! and cell on its own line (every `--every` steps, and always the last):
-//! `{"step":…,"cell":"rnn","loss":…,"token_acc":…,"ms":…}` (`loss` in nats per supervised token,
-//! `token_acc` a fraction, `ms` the wall time of that step). Messages go to stderr; an invalid
-//! delay exits with status 2 and the rule.
+//! `{"step":…,"cell":"rnn","loss":…,"token_acc":…,"mean_loss":…,"mean_token_acc":…,"ms":…}`
+//! (`loss` in nats per supervised token and `token_acc` a fraction, both of that step's batch;
+//! `mean_*` the means over that cell's steps since its previous line; `ms` the wall time of the
+//! step). Messages go to stderr; an invalid delay exits with status 2 and the rule.
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
@@ -87,11 +88,19 @@ mod native {
             );
         }
         let cells = run.trainers().len() as u64;
-        for _ in 0..steps * cells {
+        // Per cell: (sum of losses, sum of accuracies, steps) since its previous line.
+        let mut window = vec![(0.0f64, 0.0f64, 0u64); cells as usize];
+        for i in 0..steps * cells {
+            let w = &mut window[(i % cells) as usize];
             let t0 = now_ms();
             let s = pollster::block_on(run.step());
             let ms = now_ms() - t0;
+            w.0 += s.loss;
+            w.1 += s.token_acc;
+            w.2 += 1;
             if s.step % every == 0 || s.step == steps {
+                let (mean_loss, mean_acc) = (w.0 / w.2 as f64, w.1 / w.2 as f64);
+                *w = (0.0, 0.0, 0);
                 println!(
                     "{}",
                     serde_json::json!({
@@ -99,6 +108,8 @@ mod native {
                         "cell": s.cell.as_str(),
                         "loss": s.loss,
                         "token_acc": s.token_acc,
+                        "mean_loss": mean_loss,
+                        "mean_token_acc": mean_acc,
                         "skipped": s.skipped,
                         "ms": (ms * 10.0).round() / 10.0,
                     })

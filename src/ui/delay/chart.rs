@@ -135,7 +135,7 @@ pub fn draw<DB: DrawingBackend>(
     }
     c.configure_series_labels()
         .position(if percent {
-            SeriesLabelPosition::LowerRight
+            SeriesLabelPosition::UpperLeft
         } else {
             SeriesLabelPosition::UpperRight
         })

@@ -56,7 +56,8 @@ const CSS: &str = r#"
 .dl-cell h3 { margin: 0 0 6px; font-size: 15px; display: flex; align-items: center; gap: 8px; }
 .dl-swatch { width: 14px; height: 4px; border-radius: 2px; display: inline-block; }
 .dl-cell .stats { grid-template-columns: repeat(2, minmax(0, 1fr)); }
-.dl-example-acc { margin: 6px 0 0; color: #475569; font-size: 13px; }
+.delay-page .dl-cpu-note { margin: 10px 0 12px; color: var(--muted, #64748b); font-size: 14px; }
+.delay-page .dl-invalid { margin-bottom: 16px; }
 "#;
 
 /// Where the run stands.
@@ -376,10 +377,15 @@ pub fn DelayPage() -> impl IntoView {
             <section class="page-intro lx-intro">
                 <h1>{t(text::TITLE)}</h1>
                 <p class="lede">{t(text::LEDE)}</p>
-                <p class="panel-note" data-testid="delay-cpu-note">{t(text::CPU_NOTE)}</p>
+                <p class="dl-cpu-note" data-testid="delay-cpu-note">{t(text::CPU_NOTE)}</p>
                 <CopyLink />
             </section>
             <UrlNotice notices=notices />
+            {move || invalid.get().map(|e| view! {
+                <div class="notice notice-error dl-invalid" role="alert" data-testid="delay-invalid" data-value=e.delay.to_string()>
+                    <div class="notice-body">{move || invalid_text(&e, lang())}</div>
+                </div>
+            })}
             <div class="layout">
                 <aside class="panel config-panel">
                     <h2>{t(text::SETTINGS)}</h2>
@@ -412,11 +418,6 @@ pub fn DelayPage() -> impl IntoView {
                         {number("batch_size", text::BATCH, None, ("1", "256", "1"), |c| c.batch_size.to_string())}
                         {number("seed", text::SEED, None, ("0", "4294967295", "1"), |c| c.seed.to_string())}
                     </form>
-                    {move || invalid.get().map(|e| view! {
-                        <div class="notice notice-error compact" role="alert" data-testid="delay-invalid" data-value=e.delay.to_string()>
-                            <div class="notice-body">{move || invalid_text(&e, lang())}</div>
-                        </div>
-                    })}
                     <div class="controls">
                         <button
                             type="button"
