@@ -102,13 +102,21 @@ impl CellTrainer {
         self.step
     }
 
-    /// One optimisation step on the next batch of the stream (see the module docs).
+    /// One optimisation step on the next batch of the stream (see the module docs); the
+    /// clock of the last yield starts now.
     pub async fn step(&mut self) -> DelayStep {
+        let mut since_yield = now_ms();
+        self.step_yielding(&mut since_yield).await
+    }
+
+    /// [`CellTrainer::step`] for a caller that keeps its own clock of the last yield
+    /// (`since_yield`, milliseconds of [`now_ms`]): the step yields whenever more than
+    /// [`SLICE_BUDGET_MS`] have passed since then, and updates it.
+    pub async fn step_yielding(&mut self, since_yield: &mut f64) -> DelayStep {
         let batch = self.stream.next_batch(self.batch_size);
         self.grads.iter_mut().for_each(|g| *g = 0.0);
         let divisor = batch.targets().len();
         let mut stats = DelayStats::default();
-        let mut since_yield = now_ms();
         let mut start = 0;
         while start < batch.batch {
             let end = (start + self.chunk).min(batch.batch);
@@ -120,9 +128,9 @@ impl CellTrainer {
             );
             self.chunk = adapt_chunk(self.chunk, end - start, now_ms() - t0);
             start = end;
-            if now_ms() - since_yield > SLICE_BUDGET_MS {
+            if now_ms() - *since_yield > SLICE_BUDGET_MS {
                 yield_now().await;
-                since_yield = now_ms();
+                *since_yield = now_ms();
             }
         }
         self.step += 1;
@@ -169,6 +177,8 @@ pub struct SideBySide {
     trainers: Vec<CellTrainer>,
     next: usize,
     example: DelayBatch,
+    /// When the last step yielded to the event loop ([`now_ms`]).
+    last_yield: f64,
 }
 
 impl SideBySide {
@@ -200,6 +210,7 @@ impl SideBySide {
             trainers,
             next: 0,
             example,
+            last_yield: now_ms(),
         })
     }
 
@@ -218,11 +229,21 @@ impl SideBySide {
         &self.example
     }
 
-    /// One step of the cell whose turn it is (cells take turns).
+    /// One step of the cell whose turn it is (cells take turns). The clock of the last yield
+    /// runs across steps, so a caller that steps in a loop yields at least every
+    /// [`SLICE_BUDGET_MS`] (plus one micro-batch) without yielding itself.
     pub async fn step(&mut self) -> DelayStep {
         let i = self.next;
         self.next = (self.next + 1) % self.trainers.len();
-        self.trainers[i].step().await
+        let mut since = self.last_yield;
+        let s = self.trainers[i].step_yielding(&mut since).await;
+        self.last_yield = since;
+        s
+    }
+
+    /// Tells the clock that the caller yielded (e.g. while paused).
+    pub fn yielded(&mut self) {
+        self.last_yield = now_ms();
     }
 
     /// Arg-max predictions `[T − d]` of every cell on the example sequence.

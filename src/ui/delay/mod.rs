@@ -4,8 +4,8 @@
 //!
 //! Every number comes from [`crate::delay`]: parameter counts from the layouts, losses and
 //! accuracies from the training steps, predictions from the current weights. The training loop
-//! yields to the browser between steps (and inside a step between micro-batches), so the page
-//! stays responsive.
+//! yields to the browser between micro-batches whenever 25 ms have passed since the last yield
+//! ([`SideBySide::step`]), so the page stays responsive.
 //!
 //! Test hooks (`data-testid`, raw numbers in `data-value`, fractions 0–1): `delay-start`,
 //! `delay-pause`, `delay-resume`, `delay-reset`, `delay-status` (idle/running/paused/finished),
@@ -27,7 +27,7 @@ use crate::delay::model::DelayModel;
 use crate::delay::task::DelayTask;
 use crate::delay::trainer::{example_batch, SideBySide};
 use crate::math::params::CellKind;
-use crate::train::clock::{now_ms, sleep_ms, yield_now};
+use crate::train::clock::{now_ms, sleep_ms};
 use crate::ui::i18n::{use_locale, Tr};
 use crate::ui::lessons::CopyLink;
 use crate::ui::url::{self, PageNotice, UrlNotice};
@@ -213,7 +213,6 @@ pub fn DelayPage() -> impl IntoView {
                     cells: run.example_predictions(),
                 }));
             };
-            let mut last_yield = now_ms();
             let mut last_publish = 0.0;
             loop {
                 if !alive() {
@@ -221,7 +220,7 @@ pub fn DelayPage() -> impl IntoView {
                 }
                 if status.try_get_untracked() == Some(Status::Paused) {
                     sleep_ms(50).await;
-                    last_yield = now_ms();
+                    run.yielded();
                     continue;
                 }
                 let s = run.step().await;
@@ -245,10 +244,6 @@ pub fn DelayPage() -> impl IntoView {
                     publish(&run);
                     status.set(Status::Finished);
                     return;
-                }
-                if now_ms() - last_yield > 12.0 {
-                    yield_now().await;
-                    last_yield = now_ms();
                 }
             }
         });
