@@ -57,6 +57,22 @@ pub fn smoothed(points: &[(u64, f64)]) -> Vec<(u64, f64)> {
     out
 }
 
+/// Points drawn per line at most: a longer series is thinned to every k-th point (the
+/// smoothed line is computed on every point first), so a redraw late in a run stays short.
+pub const MAX_DRAWN: usize = 600;
+
+/// Every k-th point of `points` (k = ⌈len / [`MAX_DRAWN`]⌉), always keeping the last one.
+pub fn thin(points: &[(u64, f64)]) -> Vec<(u64, f64)> {
+    let k = points.len().div_ceil(MAX_DRAWN).max(1);
+    let mut out: Vec<(u64, f64)> = points.iter().step_by(k).copied().collect();
+    if let (Some(&last), Some(&kept)) = (points.last(), out.last()) {
+        if last != kept {
+            out.push(last);
+        }
+    }
+    out
+}
+
 /// Draws `chart`. Errors: only those of the drawing backend.
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -123,11 +139,11 @@ pub fn draw<DB: DrawingBackend>(
     for (cell, points) in &chart.curves {
         let color = cell_color(*cell);
         c.draw_series(LineSeries::new(
-            points.iter().copied(),
+            thin(points),
             color.mix(0.25).stroke_width(style.px(1.0)),
         ))?;
         c.draw_series(LineSeries::new(
-            smoothed(points),
+            thin(&smoothed(points)),
             color.stroke_width(style.px(2.2)),
         ))?
         .label(cell.as_str().to_uppercase())

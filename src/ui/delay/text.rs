@@ -170,6 +170,6 @@ pub const ABOUT_2: Tr = tr(
 );
 /// About 3.
 pub const ABOUT_3: Tr = tr(
-    "Try the delay-64 preset: the gradient that teaches the RNN must travel 64 steps back through tanh and W_hh, and shrinks on the way; the LSTM's cell state gives it a path with a gate instead of a squashing product.",
-    "试试 delay 64 预设：教会 RNN 的梯度要穿过 tanh 和 W_hh 回传 64 步，一路衰减；LSTM 的细胞状态提供了一条由门控制、而不是层层压缩的通路。",
+    "Try the delay-64 preset: what teaches either cell must travel 64 steps back — through tanh and W_hh at every step for the RNN, along the cell state gated by f for the LSTM. Both start on the chance line; watch whether either leaves it, and which one first. Nothing here is scripted: the curves are whatever the training produces.",
+    "试试 delay 64 预设：教会任一单元的信号都要回传 64 步——RNN 每一步都要穿过 tanh 和 W_hh，LSTM 则沿着由遗忘门 f 控制的细胞状态。两者都从随机猜测线出发；看看是否有一个离开这条线，以及谁先离开。这里没有预设结果：曲线就是训练实际得到的。",
 );
