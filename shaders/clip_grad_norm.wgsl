@@ -27,7 +27,7 @@ struct ClipDims {
 
 @group(0) @binding(0) var<uniform> dims: ClipDims;
 @group(0) @binding(1) var<storage, read> grads: array<f32>;                 // [P]
-@group(0) @binding(2) var<storage, read_write> step_state: array<f32>;      // [5]: scale, skip, t, step_size, √(1−β2^t)
+@group(0) @binding(2) var<storage, read_write> step_state: array<f32>;      // [6]: scale, skip, t, step_size, √(1−β2^t), halted
 @group(0) @binding(3) var<storage, read_write> results: array<StepResult>;  // ring of steps
 
 // 1 − β^t = −expm1(t·ln β) without cancellation: Taylor series of expm1 for |x| < 0.5
@@ -101,8 +101,15 @@ fn clip_grad_norm(@builtin(local_invocation_index) tid: u32) {
         if (is_non_finite(norm)) { skip = 1u; }
         if (skip == 0u) { scale = min(1.0, dims.max_norm / (norm + 1e-6)); }
     }
+    // A non-finite loss (written by classifier_head just before) skips this step and halts
+    // training: every later step is skipped too until the host resets step_state, so the
+    // parameters stay those from before the first bad step even with steps already in flight.
+    var halted = step_state[5];
+    if (is_non_finite(results[dims.result_slot].loss)) { halted = 1.0; }
+    if (halted != 0.0) { skip = 1u; }
     var t = step_state[2];
     if (skip == 0u) { t += 1.0; }
+    step_state[5] = halted;
     step_state[0] = scale;
     step_state[1] = f32(skip);
     step_state[2] = t;

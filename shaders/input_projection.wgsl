@@ -4,7 +4,8 @@
 // stays inside r ⊙ (W_hn h + b_hn) and is added by gru_forward).
 //
 // onehot = 1: x_t is one-hot, so W_ih·x_t is the column of W_ih picked by the symbol
-//             tokens[b, t]; padded positions (t ≥ lengths[b]) get 0.
+//             tokens[b, t]; padded positions (t ≥ lengths[b]) get 0. The token PAD_TOKEN
+//             (0xFFFFFFFF) is the zero vector: only the biases (the classifier's head=padded).
 // onehot = 0: dense input; this kernel writes the biases in every row and the host then adds
 //             x·W_ihᵀ with the matmul kernel (accumulate). Padded rows are never read.
 // CPU twin: math::layer::LayerDirection::input_projection (plus b_hh, which the CPU path adds
@@ -24,6 +25,9 @@ struct ProjectionDims {
     _pad1: u32,
     _pad2: u32,
 }
+
+// The zero input vector (math::layer::PAD_TOKEN).
+const PAD_TOKEN: u32 = 0xFFFFFFFFu;
 
 @group(0) @binding(0) var<uniform> dims: ProjectionDims;
 @group(0) @binding(1) var<storage, read> tokens: array<u32>;          // [B, T] symbols (one-hot mode)
@@ -49,7 +53,10 @@ fn input_projection(@builtin(global_invocation_id) gid: vec3<u32>,
             xproj[idx] = 0.0;
             return;
         }
-        v += params[dims.w_ih_offset + g * dims.input_size + tokens[b * dims.seq_len + t]];
+        let tok = tokens[b * dims.seq_len + t];
+        if (tok != PAD_TOKEN) {
+            v += params[dims.w_ih_offset + g * dims.input_size + tok];
+        }
     }
     xproj[idx] = v;
 }

@@ -39,8 +39,9 @@ fn onehot_weight_grad(@builtin(global_invocation_id) gid: vec3<u32>,
         for (var b = 0u; b < dims.batch; b++) {
             if (t < lengths[b]) {
                 let d = d_gates[(t * dims.batch + b) * dims.gate_rows + g];
-                let v = min(tokens[b * dims.seq_len + t], MAX_ONEHOT_INPUT - 1u);
-                acc[v] += d;
+                let v = tokens[b * dims.seq_len + t];
+                // A padding token (zero input vector, 0xFFFFFFFF) adds to the bias only.
+                if (v < dims.input_size) { acc[min(v, MAX_ONEHOT_INPUT - 1u)] += d; }
                 bias += d;
             }
         }

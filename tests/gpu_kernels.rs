@@ -1017,7 +1017,7 @@ fn clip_on_gpu(
         &ctx,
         &[
             f32_bytes(grads),
-            f32_bytes(&[9.0, 9.0, t_before, 9.0, 9.0]),
+            f32_bytes(&[9.0, 9.0, t_before, 9.0, 9.0, 0.0]),
             f32_bytes(&[0.0; 8]),
         ],
         &[dims],
@@ -1052,7 +1052,7 @@ fn clip_grad_norm_matches_cpu_twin() {
     let sc = config.step_scalars(1);
     assert_close(
         "t, step_size, sqrt(bc2)",
-        &state[2..],
+        &state[2..5],
         &[1.0, sc.step_size, sc.bias_correction2_sqrt],
         1e-7,
         1e-5,
@@ -1067,7 +1067,7 @@ fn clip_grad_norm_matches_cpu_twin() {
         let sc = config.step_scalars(t_before + 1);
         assert_close(
             &format!("step {} scalars", t_before + 1),
-            &state[2..],
+            &state[2..5],
             &[
                 (t_before + 1) as f32,
                 sc.step_size,

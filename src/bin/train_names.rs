@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! cargo run --release --bin train-names -- --epochs 5 --backend cpu|gpu --seed 0 [--hidden-size N]
-//!     [--cell rnn|lstm|gru] [--batch-size 64] [--lr 0.001] [--max-norm 0] [--data-dir DIR]
+//!     [--cell rnn|lstm|gru] [--num-layers 1] [--bidirectional] [--head last|padded]
+//!     [--batch-size 64] [--lr 0.001] [--max-norm 0] [--data-dir DIR]
 //! ```
 //! Prints one JSON object per epoch on its own line: `epoch`, `train_loss`, `val_loss`,
 //! `val_acc`, `sec` (training seconds of that epoch). Messages go to stderr.
@@ -22,7 +23,7 @@ fn main() {}
 mod native {
     use std::path::PathBuf;
 
-    use unroll::config::{BackendChoice, TrainConfig};
+    use unroll::config::{BackendChoice, Head, TrainConfig};
     use unroll::data::names::{locate_names_dir, NamesDataset};
     use unroll::math::params::CellKind;
     use unroll::train::session::{run_session, BackendKind, TrainControl, TrainEvent};
@@ -54,6 +55,16 @@ mod native {
             Some(s) => CellKind::parse(&s)
                 .ok_or_else(|| format!("--cell must be rnn, lstm or gru, not {s:?}"))?,
         };
+        let head = match args
+            .opt_value_from_str::<_, String>("--head")
+            .map_err(|e| e.to_string())?
+            .as_deref()
+        {
+            None => d.head,
+            Some("last") => Head::Last,
+            Some("padded") => Head::Padded,
+            Some(other) => return Err(format!("--head must be last or padded, not {other:?}")),
+        };
         let num = |args: &mut pico_args::Arguments, key: &'static str| {
             args.opt_value_from_str::<_, f64>(key)
                 .map_err(|e| format!("{key}: {e}"))
@@ -69,6 +80,7 @@ mod native {
             max_norm: num(&mut args, "--max-norm")?.unwrap_or(d.max_norm),
             seed: num(&mut args, "--seed")?.map_or(d.seed, |v| v as u32),
             backend,
+            head,
             ..d
         };
         if cfg.hidden_size == 0 || cfg.num_layers == 0 || cfg.batch_size == 0 || cfg.epochs == 0 {
@@ -116,7 +128,12 @@ mod native {
             ),
             TrainEvent::Notice(n) => eprintln!("notice: {n}"),
             TrainEvent::Error(e) => failed = Some(e),
-            TrainEvent::Step { .. } | TrainEvent::Weights(_) | TrainEvent::Finished => {}
+            TrainEvent::DeviceLost(m) => eprintln!("device lost: {m}"),
+            TrainEvent::Step { .. }
+            | TrainEvent::Weights(_)
+            | TrainEvent::Validation(_)
+            | TrainEvent::GradFlow { .. }
+            | TrainEvent::Finished => {}
         };
         pollster::block_on(run_session(&cfg, &data, &control, &mut on_event));
         match failed {

@@ -28,8 +28,9 @@ use super::kernels::last_step::{LastStep, LastStepDims};
 use super::kernels::matmul::MatmulDims;
 use super::kernels::{Kernel, UniformArena};
 use super::recurrent::{self, GpuRecurrent, InputKind, StateSources};
-use crate::math::classifier::ClassifierBatch;
-use crate::math::optim::AdamConfig;
+use crate::config::Head;
+use crate::math::classifier::{pad_batch, ClassifierBatch, PADDED_LEN, PAD_TOKEN};
+use crate::math::optim::{Adam, AdamConfig};
 use crate::math::params::{ParamLayout, RnnSpec};
 
 /// Steps between result copies by default (the latency of the loss readback, in steps).
@@ -49,6 +50,17 @@ pub struct StepResult {
     pub grad_norm: Option<f32>,
     /// True when the norm was not finite and the update was skipped (clipping on only).
     pub skipped: bool,
+}
+
+/// Everything training needs to continue elsewhere, read back from the GPU
+/// ([`GpuClassifier::read_state`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GpuTrainState {
+    /// `[P]` parameters ([`ParamLayout::classifier`] order).
+    pub params: Vec<f32>,
+    /// Adam's moments and step count (updates actually applied; skipped steps do not count).
+    /// `adam.config` is PyTorch's default (lr is set per step by the trainer).
+    pub adam: Adam,
 }
 
 /// Head, optimizer and readback buffers, named like the WGSL variables they are bound to.
@@ -107,6 +119,7 @@ pub struct GpuClassifier {
     fc_b: usize,
     max_batch: usize,
     max_seq_len: usize,
+    head_kind: Head,
     rnn: GpuRecurrent,
     head: Kernel<ClassifierHead>,
     last_step: Kernel<LastStep>,
@@ -226,6 +239,7 @@ impl GpuClassifier {
             fc_b,
             max_batch,
             max_seq_len,
+            head_kind: Head::Last,
             rnn,
             head,
             last_step,
@@ -306,6 +320,38 @@ impl GpuClassifier {
         }
     }
 
+    /// Chooses which output the head reads (as `ClassifierModel::head`): with
+    /// [`Head::Padded`] every batch given to [`train_step`](Self::train_step) or
+    /// [`evaluate`](Self::evaluate) is truncated / padded to `PADDED_LEN` symbols with the zero
+    /// input vector here, and the output at position `PADDED_LEN` is read.
+    ///
+    /// # Errors
+    /// [`GpuError::InvalidInput`] when the classifier was built for sequences shorter than
+    /// `PADDED_LEN`.
+    pub fn set_head(&mut self, head: Head) -> Result<(), GpuError> {
+        if head == Head::Padded && self.max_seq_len < PADDED_LEN {
+            return Err(GpuError::InvalidInput(format!(
+                "head=padded needs max_seq_len ≥ {PADDED_LEN}, this classifier has {}",
+                self.max_seq_len
+            )));
+        }
+        self.head_kind = head;
+        Ok(())
+    }
+
+    /// The head set by [`set_head`](Self::set_head) ([`Head::Last`] by default).
+    pub fn head(&self) -> Head {
+        self.head_kind
+    }
+
+    /// The batch as the recurrent module reads it (padded for [`Head::Padded`]).
+    fn model_batch<'a>(&self, batch: &'a ClassifierBatch) -> std::borrow::Cow<'a, ClassifierBatch> {
+        match self.head_kind {
+            Head::Last => std::borrow::Cow::Borrowed(batch),
+            Head::Padded => std::borrow::Cow::Owned(pad_batch(batch)),
+        }
+    }
+
     /// The parameter layout (`rnn.*` then `fc.*`, PyTorch names).
     pub fn layout(&self) -> &ParamLayout {
         &self.layout
@@ -349,7 +395,8 @@ impl GpuClassifier {
         }
     }
 
-    /// Replaces the parameters and resets Adam (moments and step count). Pending results stay.
+    /// Replaces the parameters and resets Adam (moments, step count and the halt after a
+    /// non-finite loss). Pending results stay.
     ///
     /// # Errors
     /// [`GpuError::InvalidInput`] for a wrong length; device errors.
@@ -408,7 +455,7 @@ impl GpuClassifier {
         if let Some(s) = batch
             .tokens
             .iter()
-            .find(|&&s| s as usize >= self.spec.input_size)
+            .find(|&&s| s as usize >= self.spec.input_size && s != PAD_TOKEN)
         {
             return Err(GpuError::InvalidInput(format!(
                 "symbol {s} is outside the vocabulary of {}",
@@ -543,6 +590,11 @@ impl GpuClassifier {
     /// stay as they were) and the step's [`StepResult`] has `skipped: true`; the norm is
     /// reported in `grad_norm`. `max_norm ≤ 0` is plain Adam.
     ///
+    /// A non-finite loss (with or without clipping) skips that step's update and **halts** the
+    /// optimizer: every later step is skipped too (`skipped: true`) until
+    /// [`reset`](Self::reset), so the parameters stay those from before the first bad step even
+    /// when more steps were already submitted.
+    ///
     /// # Errors
     /// As [`train_step`](Self::train_step).
     pub fn train_step_clipped(
@@ -553,6 +605,8 @@ impl GpuClassifier {
     ) -> Result<(), GpuError> {
         self.ctx.poll_nonblocking();
         self.ctx.check()?;
+        let padded = self.model_batch(batch);
+        let batch = padded.as_ref();
         self.validate(batch)?;
         self.upload(batch);
         self.arena.clear();
@@ -664,6 +718,8 @@ impl GpuClassifier {
     pub async fn evaluate(&mut self, batch: &ClassifierBatch) -> Result<Vec<f32>, GpuError> {
         self.ctx.poll_nonblocking();
         self.ctx.check()?;
+        let padded = self.model_batch(batch);
+        let batch = padded.as_ref();
         self.validate(batch)?;
         self.upload(batch);
         self.arena.clear();
@@ -704,6 +760,50 @@ impl GpuClassifier {
     /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
     pub async fn read_params(&self) -> Result<Vec<f32>, GpuError> {
         buffers::read_f32(&self.ctx, &self.bufs.params, 0, self.layout.total_len()).await
+    }
+
+    /// Parameters, Adam moments and Adam's step count, read back in one copy and one map (the
+    /// session's device-loss snapshot). Call after [`drain_results`](Self::drain_results) so no
+    /// step is in flight, or the state is that of the last submitted step.
+    ///
+    /// # Errors
+    /// [`GpuError::DeviceLost`] / [`GpuError::Readback`].
+    pub async fn read_state(&self) -> Result<GpuTrainState, GpuError> {
+        self.ctx.check()?;
+        let p = self.layout.total_len();
+        let bytes = (3 * p + STEP_STATE_LEN) as u64 * 4;
+        let staging = buffers::staging(&self.ctx, "classifier.state_readback", bytes);
+        let mut encoder = self
+            .ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("classifier.read_state"),
+            });
+        let pb = p as u64 * 4;
+        encoder.copy_buffer_to_buffer(&self.bufs.params, 0, &staging, 0, pb);
+        encoder.copy_buffer_to_buffer(&self.bufs.adam_m, 0, &staging, pb, pb);
+        encoder.copy_buffer_to_buffer(&self.bufs.adam_v, 0, &staging, 2 * pb, pb);
+        encoder.copy_buffer_to_buffer(
+            &self.bufs.step_state,
+            0,
+            &staging,
+            3 * pb,
+            STEP_STATE_LEN as u64 * 4,
+        );
+        self.ctx.queue.submit([encoder.finish()]);
+        let (data, _) = PendingMap::start(staging, bytes).finish(&self.ctx).await?;
+        self.ctx.check()?;
+        let all: Vec<f32> = bytemuck::pod_collect_to_vec(&data);
+        let adam = Adam {
+            config: AdamConfig::default(),
+            step: all[3 * p + 2].max(0.0) as u32,
+            m: all[p..2 * p].to_vec(),
+            v: all[2 * p..3 * p].to_vec(),
+        };
+        Ok(GpuTrainState {
+            params: all[..p].to_vec(),
+            adam,
+        })
     }
 
     /// The gradients of the last training step `[P]` (same layout), for tests.

@@ -14,11 +14,7 @@
 
 use super::activation::{sigmoid, sigmoid_grad_from_output, tanh, tanh_grad_from_output};
 
-/// Forward step.
-///
-/// - `gi`, `gh`: `[3H]` pre-activation parts (r, z, n blocks); `h_prev`: `[H]`.
-/// - Outputs: `gates` `[3H]` activations `r, z, n` (cached), `n_hh` `[H]` = `W_hn h + b_hn`
-///   (cached: the backward pass needs it for dr), `h` `[H]` new hidden state.
+/// Forward step (no pins): [`forward_step_pinned`] with `pins = &[]`.
 pub fn forward_step(
     gi: &[f32],
     gh: &[f32],
@@ -27,14 +23,46 @@ pub fn forward_step(
     n_hh: &mut [f32],
     h: &mut [f32],
 ) {
+    forward_step_pinned(gi, gh, h_prev, &[], gates, n_hh, h)
+}
+
+/// Forward step with pinned gates.
+///
+/// - `gi`, `gh`: `[3H]` pre-activation parts (r, z, n blocks); `h_prev`: `[H]`.
+/// - `pins`: `(gate, value)` pairs (gate 0 r, 1 z, 2 n): that gate's activation is replaced by
+///   `value` in every unit after the nonlinearity, before it is used (a pinned r changes n);
+///   empty for training.
+/// - Outputs: `gates` `[3H]` activations `r, z, n` (cached), `n_hh` `[H]` = `W_hn h + b_hn`
+///   (cached: the backward pass needs it for dr), `h` `[H]` new hidden state.
+pub fn forward_step_pinned(
+    gi: &[f32],
+    gh: &[f32],
+    h_prev: &[f32],
+    pins: &[(usize, f32)],
+    gates: &mut [f32],
+    n_hh: &mut [f32],
+    h: &mut [f32],
+) {
     let hs = h_prev.len();
+    let pin = |gate: usize| pins.iter().rev().find(|p| p.0 == gate).map(|p| p.1);
     let (r, rest) = gates.split_at_mut(hs);
     let (z, n) = rest.split_at_mut(hs);
+    if pins.is_empty() {
+        for j in 0..hs {
+            r[j] = sigmoid(gi[j] + gh[j]);
+            z[j] = sigmoid(gi[hs + j] + gh[hs + j]);
+            n_hh[j] = gh[2 * hs + j];
+            n[j] = tanh(gi[2 * hs + j] + r[j] * n_hh[j]);
+            h[j] = (1.0 - z[j]) * n[j] + z[j] * h_prev[j];
+        }
+        return;
+    }
+    let (pin_r, pin_z, pin_n) = (pin(0), pin(1), pin(2));
     for j in 0..hs {
-        r[j] = sigmoid(gi[j] + gh[j]);
-        z[j] = sigmoid(gi[hs + j] + gh[hs + j]);
+        r[j] = pin_r.unwrap_or_else(|| sigmoid(gi[j] + gh[j]));
+        z[j] = pin_z.unwrap_or_else(|| sigmoid(gi[hs + j] + gh[hs + j]));
         n_hh[j] = gh[2 * hs + j];
-        n[j] = tanh(gi[2 * hs + j] + r[j] * n_hh[j]);
+        n[j] = pin_n.unwrap_or_else(|| tanh(gi[2 * hs + j] + r[j] * n_hh[j]));
         h[j] = (1.0 - z[j]) * n[j] + z[j] * h_prev[j];
     }
 }

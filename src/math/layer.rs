@@ -21,7 +21,13 @@
 
 use super::linalg::{col_sum_acc, matmul_acc, matmul_tn_acc, swap_leading_axes};
 use super::params::{CellKind, LayerOffsets, Nonlinearity};
+use super::recurrent::GatePin;
 use super::{gru, lstm, rnn};
+
+/// The token that stands for a zero input vector (padding read by the model, e.g. the
+/// classifier's `Head::Padded`): `W_ih·x = 0` there, so only the biases enter the gates, and no
+/// gradient reaches `W_ih`.
+pub const PAD_TOKEN: u32 = u32::MAX;
 
 /// Which way one direction of a layer walks through time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -250,6 +256,10 @@ impl LayerDirection {
             SeqInput::Tokens(tokens) => {
                 for (r, row) in gi.chunks_exact_mut(gw).enumerate() {
                     if dims.present(r / dims.batch, r % dims.batch) {
+                        if tokens[r] == PAD_TOKEN {
+                            row.copy_from_slice(b_ih);
+                            continue;
+                        }
                         let column = &w_ih_t[tokens[r] as usize * gw..][..gw];
                         for ((y, &w), &bias) in row.iter_mut().zip(column).zip(b_ih) {
                             *y = w + bias;
@@ -276,6 +286,26 @@ impl LayerDirection {
         h0: &[f32],
         c0: Option<&[f32]>,
     ) -> DirectionCache {
+        self.forward_pinned(params, input, dims, h0, c0, &[])
+    }
+
+    /// [`LayerDirection::forward`] with gates pinned (inspector): each pin of `pins` (their
+    /// `layer`/`direction` fields are not looked at: the caller passes this direction's pins)
+    /// replaces gate `gate`'s activation by `value` in every unit at time `step` (`None`: every
+    /// step), after the nonlinearity and before it is used. Pins of a later entry win. The cache
+    /// holds the pinned values. Gates out of range and pins on an RNN cell are ignored (the
+    /// caller validates them).
+    pub fn forward_pinned(
+        &self,
+        params: &[f32],
+        input: SeqInput<'_>,
+        dims: SeqDims<'_>,
+        h0: &[f32],
+        c0: Option<&[f32]>,
+        pins: &[GatePin],
+    ) -> DirectionCache {
+        let n_gates = self.cell.gates();
+        let mut step_pins: Vec<(usize, f32)> = Vec::new();
         let (t_len, batch, hid) = (dims.seq_len, dims.batch, self.hidden_size);
         let gw = self.gate_width();
         let bh = batch * hid;
@@ -302,6 +332,12 @@ impl LayerDirection {
 
         for k in 0..t_len {
             let t = self.direction.time_at(k, t_len);
+            step_pins.clear();
+            step_pins.extend(
+                pins.iter()
+                    .filter(|p| p.gate < n_gates && p.step.is_none_or(|s| s == t))
+                    .map(|p| (p.gate, p.value)),
+            );
             let (ps, os) = (self.direction.prev_slot(t), self.direction.out_slot(t));
             let (h_prev, h_out) = read_write_slots(&mut hs, bh, ps, os);
             // gh = b_hh + h_prev · W_hhᵀ for the whole batch
@@ -328,20 +364,22 @@ impl LayerDirection {
                     }
                     CellKind::Lstm => {
                         let (c_prev, c_out) = c_slots.as_mut().expect("LSTM has cell slots");
-                        lstm::forward_step(
+                        lstm::forward_step_pinned(
                             gi_row,
                             gh_row,
                             &c_prev[hr.clone()],
+                            &step_pins,
                             &mut gates[row * gw..][..gw],
                             &mut c_out[hr.clone()],
                             &mut aux[row * hid..][..hid],
                             &mut h_out[hr],
                         );
                     }
-                    CellKind::Gru => gru::forward_step(
+                    CellKind::Gru => gru::forward_step_pinned(
                         gi_row,
                         gh_row,
                         &h_prev[hr.clone()],
+                        &step_pins,
                         &mut gates[row * gw..][..gw],
                         &mut aux[row * hid..][..hid],
                         &mut h_out[hr],
@@ -390,6 +428,32 @@ impl LayerDirection {
         grads: &mut [f32],
         d_x: Option<&mut [f32]>,
     ) -> (Vec<f32>, Vec<f32>) {
+        self.backward_recording(
+            params, input, dims, cache, d_y, dh_n, dc_n, grads, d_x, None,
+        )
+    }
+
+    /// [`LayerDirection::backward`] that also records, when `dh_steps` (`[T, B, H]`) is given,
+    /// the total gradient `∂L/∂h_t` of the hidden state produced at each existing step (the
+    /// output's own gradient plus what flows back from later steps); rows of missing steps are
+    /// left untouched.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "backward's arguments plus the recording buffer"
+    )]
+    pub fn backward_recording(
+        &self,
+        params: &[f32],
+        input: SeqInput<'_>,
+        dims: SeqDims<'_>,
+        cache: &DirectionCache,
+        d_y: StridedRows<'_>,
+        dh_n: &[f32],
+        dc_n: Option<&[f32]>,
+        grads: &mut [f32],
+        d_x: Option<&mut [f32]>,
+        mut dh_steps: Option<&mut [f32]>,
+    ) -> (Vec<f32>, Vec<f32>) {
         let (t_len, batch, hid) = (dims.seq_len, dims.batch, self.hidden_size);
         let gw = self.gate_width();
         let bh = batch * hid;
@@ -435,6 +499,9 @@ impl LayerDirection {
                 let row = t * batch + b;
                 for (d, &g) in dh[hr.clone()].iter_mut().zip(d_y.row(row, hid)) {
                     *d += g;
+                }
+                if let Some(rec) = dh_steps.as_deref_mut() {
+                    rec[row * hid..][..hid].copy_from_slice(&dh[hr.clone()]);
                 }
                 let d_gi_row = &mut d_gi[row * gw..][..gw];
                 match self.cell {
@@ -525,7 +592,7 @@ impl LayerDirection {
                 // dW_ih[:, sym] += d_gi[t, b] for each existing step: gather rows, then scatter once.
                 let mut d_w_t = vec![0.0f32; in_size * gw]; // [V, G·H]
                 for (r, d_row) in d_gi.chunks_exact(gw).enumerate() {
-                    if dims.present(r / batch, r % batch) {
+                    if dims.present(r / batch, r % batch) && tokens[r] != PAD_TOKEN {
                         for (acc, &d) in
                             d_w_t[tokens[r] as usize * gw..][..gw].iter_mut().zip(d_row)
                         {

@@ -13,15 +13,36 @@
 
 use super::activation::{sigmoid, sigmoid_grad_from_output, tanh, tanh_grad_from_output};
 
-/// Forward step.
-///
-/// - `gi`, `gh`: `[4H]` pre-activation parts (i, f, g, o blocks); `c_prev`: `[H]`.
-/// - Outputs: `gates` `[4H]` activations `i, f, g, o` (cached for backward), `c` `[H]` new cell
-///   state, `tanh_c` `[H]` = `tanh(c)` (cached), `h` `[H]` new hidden state.
+/// Forward step (no pins): [`forward_step_pinned`] with `pins = &[]`.
 pub fn forward_step(
     gi: &[f32],
     gh: &[f32],
     c_prev: &[f32],
+    gates: &mut [f32],
+    c: &mut [f32],
+    tanh_c: &mut [f32],
+    h: &mut [f32],
+) {
+    forward_step_pinned(gi, gh, c_prev, &[], gates, c, tanh_c, h)
+}
+
+/// Forward step with pinned gates.
+///
+/// - `gi`, `gh`: `[4H]` pre-activation parts (i, f, g, o blocks); `c_prev`: `[H]`.
+/// - `pins`: `(gate, value)` pairs (gate 0 i, 1 f, 2 g, 3 o): that gate's activation is replaced
+///   by `value` in every unit after the nonlinearity, before it is used (the inspector's
+///   "pin a gate"); empty for training.
+/// - Outputs: `gates` `[4H]` activations `i, f, g, o` (cached for backward), `c` `[H]` new cell
+///   state, `tanh_c` `[H]` = `tanh(c)` (cached), `h` `[H]` new hidden state.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "inputs, pins and the four outputs"
+)]
+pub fn forward_step_pinned(
+    gi: &[f32],
+    gh: &[f32],
+    c_prev: &[f32],
+    pins: &[(usize, f32)],
     gates: &mut [f32],
     c: &mut [f32],
     tanh_c: &mut [f32],
@@ -37,6 +58,9 @@ pub fn forward_step(
         } else {
             pre.for_each(|((y, &a), &b)| *y = sigmoid(a + b));
         }
+    }
+    for &(gate, value) in pins {
+        gates[gate * hs..(gate + 1) * hs].fill(value);
     }
     let (i, rest) = gates.split_at(hs);
     let (f, rest) = rest.split_at(hs);

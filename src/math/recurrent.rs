@@ -17,6 +17,25 @@ use super::linalg::swap_leading_axes;
 use super::params::{CellKind, ParamLayout, RnnSpec};
 use super::shapes::{check_state_shape, validate_spec, RnnError, StateKind};
 
+/// Pins one gate of one (layer, direction) to a constant, in every unit, at one step or all
+/// steps (the inspector's "pin a gate"; see [`RnnModule::forward_time_major_pinned`]).
+///
+/// The value replaces the gate's activation after its nonlinearity and before it is used, e.g.
+/// an LSTM forget gate pinned to 0 gives `c_t = i ⊙ g` (no memory of `c_{t−1}`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GatePin {
+    /// Layer index l (0 = the layer reading the input).
+    pub layer: usize,
+    /// 0 forward, 1 reverse.
+    pub direction: usize,
+    /// Index in the cell's gate order: LSTM i=0 f=1 g=2 o=3; GRU r=0 z=1 n=2 (RNN has none).
+    pub gate: usize,
+    /// Time step (0-based, over the sequence the model reads); `None` = every step.
+    pub step: Option<usize>,
+    /// The activation value every unit of the gate takes.
+    pub value: f32,
+}
+
 /// A borrowed tensor: a row-major shape and its data.
 #[derive(Clone, Copy, Debug)]
 pub struct TensorRef<'a> {
@@ -375,6 +394,27 @@ impl RnnModule {
         h0: Option<&[f32]>,
         c0: Option<&[f32]>,
     ) -> RnnCache {
+        self.forward_time_major_pinned(params, input, seq_len, lengths, h0, c0, &[])
+    }
+
+    /// [`RnnModule::forward_time_major`] with gates pinned: each [`GatePin`] applies to its
+    /// (layer, direction), at time index `step` (or every step). Pins are not validated here
+    /// (see `ClassifierModel::trace_pinned`); a pin for a layer or direction the module does not
+    /// have, or a gate the cell does not have, is ignored.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "forward_time_major's arguments plus the pins"
+    )]
+    pub fn forward_time_major_pinned(
+        &self,
+        params: &[f32],
+        input: SeqData,
+        seq_len: usize,
+        lengths: Vec<u32>,
+        h0: Option<&[f32]>,
+        c0: Option<&[f32]>,
+        pins: &[GatePin],
+    ) -> RnnCache {
         let spec = &self.spec;
         let batch = lengths.len();
         let (dirs, hid) = (spec.num_directions(), spec.hidden_size);
@@ -398,7 +438,19 @@ impl RnnModule {
                 let idx = layer * dirs + d;
                 let h0_d = h0.map_or(&zeros[..], |h| &h[idx * bh..][..bh]);
                 let c0_d = c0.map(|c| &c[idx * bh..][..bh]);
-                let cache = self.directions[idx].forward(params, layer_input, dims, h0_d, c0_d);
+                let dir_pins: Vec<GatePin> = pins
+                    .iter()
+                    .filter(|p| p.layer == layer && p.direction == d)
+                    .copied()
+                    .collect();
+                let cache = self.directions[idx].forward_pinned(
+                    params,
+                    layer_input,
+                    dims,
+                    h0_d,
+                    c0_d,
+                    &dir_pins,
+                );
                 for t in 0..seq_len {
                     for b in 0..batch {
                         if dims.present(t, b) {
@@ -436,6 +488,27 @@ impl RnnModule {
         d_h_n: Option<&[f32]>,
         d_c_n: Option<&[f32]>,
         grads: &mut [f32],
+    ) -> RnnInputGrads {
+        self.backward_time_major_recording(params, cache, d_output, d_h_n, d_c_n, grads, None)
+    }
+
+    /// [`RnnModule::backward_time_major`] that also writes, when `d_top` (`[T, B, D·H]`) is
+    /// given, the total gradient `∂L/∂output_t` of the top layer's output at each existing step
+    /// (each direction's `∂L/∂h_t`, through the recurrence, concatenated); rows of missing steps
+    /// are left untouched.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "backward_time_major's arguments plus the recording buffer"
+    )]
+    pub fn backward_time_major_recording(
+        &self,
+        params: &[f32],
+        cache: &RnnCache,
+        d_output: &[f32],
+        d_h_n: Option<&[f32]>,
+        d_c_n: Option<&[f32]>,
+        grads: &mut [f32],
+        mut d_top: Option<&mut [f32]>,
     ) -> RnnInputGrads {
         let spec = &self.spec;
         let (seq_len, batch) = (cache.seq_len, cache.batch);
@@ -479,7 +552,12 @@ impl RnnModule {
                 };
                 let dh_n = d_h_n.map_or(&zeros[..], |g| &g[idx * bh..][..bh]);
                 let dc_n = d_c_n.map(|g| &g[idx * bh..][..bh]);
-                let (dh0, dc0) = self.directions[idx].backward(
+                let top = layer + 1 == spec.num_layers;
+                let mut rec = match (&d_top, top) {
+                    (Some(_), true) => Some(vec![0.0f32; seq_len * bh]),
+                    _ => None,
+                };
+                let (dh0, dc0) = self.directions[idx].backward_recording(
                     params,
                     layer_input,
                     dims,
@@ -489,7 +567,20 @@ impl RnnModule {
                     dc_n,
                     grads,
                     wants_dx.then_some(&mut d_x[..]),
+                    rec.as_deref_mut(),
                 );
+                if let (Some(out), Some(rec)) = (d_top.as_deref_mut(), rec) {
+                    let width = dirs * hid;
+                    for t in 0..seq_len {
+                        for b in 0..batch {
+                            if dims.present(t, b) {
+                                let row = t * batch + b;
+                                out[row * width + d * hid..][..hid]
+                                    .copy_from_slice(&rec[row * hid..][..hid]);
+                            }
+                        }
+                    }
+                }
                 d_h0[idx * bh..][..bh].copy_from_slice(&dh0);
                 if lstm {
                     d_c0[idx * bh..][..bh].copy_from_slice(&dc0);

@@ -107,6 +107,9 @@ pub enum RnnError {
         /// The vocabulary size V.
         vocab_size: usize,
     },
+    /// A gate pin that does not fit the model (layer, direction, gate or step out of range, a
+    /// pin on an RNN cell, a non-finite value); the message says which.
+    InvalidPin(String),
 }
 
 /// Formats a shape as PyTorch prints a size: `(2, 4, 5)`.
@@ -175,6 +178,7 @@ impl fmt::Display for RnnError {
             RnnError::TokenOutOfRange { token, vocab_size } => {
                 write!(f, "symbol index {token} is outside the vocabulary of {vocab_size} symbols")
             }
+            RnnError::InvalidPin(why) => write!(f, "cannot pin this gate: {why}"),
         }
     }
 }

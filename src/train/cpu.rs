@@ -60,6 +60,8 @@ impl CpuTrainer {
 
     /// One optimisation step on `batch`: forward, BPTT, optional clipping, Adam.
     /// Returns the mean loss over the batch and the number of correct arg-max predictions.
+    /// The update is skipped (`skipped: true`, Adam's step count unchanged) when the loss or,
+    /// with clipping on, the gradient norm is not finite.
     pub async fn step(&mut self, batch: &ClassifierBatch, hyper: &Hyper) -> StepResult {
         self.grads.iter_mut().for_each(|g| *g = 0.0);
         let mut loss_sum = 0.0f64;
@@ -87,8 +89,10 @@ impl CpuTrainer {
             }
         }
         let loss = (loss_sum / batch.batch as f64) as f32;
-        let mut skipped = false;
-        if hyper.max_norm > 0.0 {
+        // A non-finite loss skips the update (as the GPU's clip kernel does), so the weights
+        // stay those from before the bad step.
+        let mut skipped = !loss.is_finite();
+        if hyper.max_norm > 0.0 && !skipped {
             skipped = clip_grad_norm(&mut self.grads, hyper.max_norm).skip_step();
         }
         if !skipped {
@@ -127,7 +131,7 @@ impl CpuTrainer {
 }
 
 /// Chooses the next micro-batch size so one micro-batch takes about a third of the budget.
-fn adapt_chunk(chunk: usize, rows: usize, dt_ms: f64) -> usize {
+pub(crate) fn adapt_chunk(chunk: usize, rows: usize, dt_ms: f64) -> usize {
     if rows == 0 {
         return chunk;
     }

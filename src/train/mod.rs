@@ -2,8 +2,10 @@
 //!
 //! - [`Engine`]: the backend chosen at run time, the CPU reference ([`cpu::CpuTrainer`]) or the
 //!   WGSL kernels ([`crate::gpu::classifier::GpuClassifier`]).
-//! - [`session::run_session`]: epochs, validation, pause/resume/stop, events for the UI and
-//!   for the native `train-names` binary.
+//! - [`session::run_session`]: epochs, validation (with the confusion matrix), gradient flow,
+//!   pause/resume/stop, events for the UI and for the native `train-names` binary; a GPU lost
+//!   mid-training hands over to the CPU from the last read-back state (weights, Adam moments,
+//!   step), and a non-finite loss stops with the weights from before the bad step.
 //! - [`clock`]: time and cooperative yielding, native and in the browser.
 
 pub mod clock;

@@ -9,18 +9,20 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 use super::clock::{now_ms, sleep_ms, yield_now};
-use super::cpu::CpuTrainer;
+use super::cpu::{adapt_chunk, micro_batch, CpuTrainer, SLICE_BUDGET_MS};
 use super::{Engine, Hyper, StepResult};
-use crate::config::{BackendChoice, Head, TrainConfig};
-use crate::data::batches::Batches;
+use crate::config::{BackendChoice, TrainConfig};
+use crate::data::batches::{make_batch, Batches};
 use crate::data::names::NamesDataset;
 use crate::data::normalize::VOCAB_SIZE;
 use crate::data::split::{Split, VAL_FRACTION};
-use crate::gpu::classifier::GpuClassifier;
+use crate::gpu::classifier::{GpuClassifier, GpuTrainState};
 use crate::gpu::context::GpuContext;
-use crate::math::classifier::{argmax, ClassifierModel};
+use crate::gpu::GpuError;
+use crate::math::classifier::{argmax, ClassifierBatch, ClassifierModel, GradFlowSums, PADDED_LEN};
 use crate::math::init::init_params;
 use crate::math::loss::cross_entropy;
+use crate::math::optim::{Adam, AdamConfig};
 use crate::math::params::{Nonlinearity, RnnSpec};
 
 /// The recurrent module of a run for `input_size` symbols.
@@ -76,6 +78,72 @@ pub struct EpochReport {
     pub sec: f64,
 }
 
+/// The validation confusion matrix of one epoch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValReport {
+    /// 1-based epoch number (the `Epoch` event it follows).
+    pub epoch: u32,
+    /// Number of classes C.
+    pub num_classes: usize,
+    /// `[C, C]` row-major counts, row = true class, column = predicted class (arg-max, first
+    /// maximum on ties); sums to the validation size.
+    pub confusion: Vec<u32>,
+}
+
+impl ValReport {
+    /// An all-zero `[C, C]` matrix.
+    pub fn new(epoch: u32, num_classes: usize) -> Self {
+        ValReport {
+            epoch,
+            num_classes,
+            confusion: vec![0; num_classes * num_classes],
+        }
+    }
+
+    /// Counts one name of class `label` predicted as `predicted` (ignored when either is ≥ C).
+    pub fn add(&mut self, label: usize, predicted: usize) {
+        if label < self.num_classes && predicted < self.num_classes {
+            self.confusion[label * self.num_classes + predicted] += 1;
+        }
+    }
+
+    /// Validation names counted (sum of the matrix).
+    pub fn total(&self) -> usize {
+        self.confusion.iter().map(|&n| n as usize).sum()
+    }
+
+    /// Fraction of names on the diagonal (0–1; 0 for an empty matrix).
+    pub fn accuracy(&self) -> f32 {
+        let c = self.num_classes;
+        let correct: usize = (0..c).map(|i| self.confusion[i * c + i] as usize).sum();
+        correct as f32 / self.total().max(1) as f32
+    }
+
+    /// `[C]` names of each true class (row sums).
+    pub fn class_counts(&self) -> Vec<usize> {
+        self.confusion
+            .chunks(self.num_classes.max(1))
+            .map(|row| row.iter().map(|&n| n as usize).sum())
+            .collect()
+    }
+
+    /// Per class: correct / validation names of that class (None when the class has none).
+    pub fn per_class_accuracy(&self) -> Vec<Option<f32>> {
+        let c = self.num_classes;
+        self.class_counts()
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| (n > 0).then(|| self.confusion[i * c + i] as f32 / n as f32))
+            .collect()
+    }
+
+    /// Fraction of validation names in the largest class (the majority-class baseline, 0–1).
+    pub fn majority_baseline(&self) -> f32 {
+        let max = self.class_counts().into_iter().max().unwrap_or(0);
+        max as f32 / self.total().max(1) as f32
+    }
+}
+
 /// What a session reports, in order.
 #[derive(Clone, Debug)]
 pub enum TrainEvent {
@@ -94,13 +162,29 @@ pub enum TrainEvent {
     },
     /// After each epoch's validation.
     Epoch(EpochReport),
+    /// Right after each `Epoch`: the validation confusion matrix of that epoch.
+    Validation(Rc<ValReport>),
+    /// `‖∂L/∂h_t‖` per step (see `ClassifierModel::grad_flow`; index 0 = the read-out step) on
+    /// a fixed batch of validation names (the first [`GRAD_FLOW_NAMES`] of the split), with
+    /// the weights of `step`; sent after every `Weights` event during training.
+    GradFlow {
+        /// The step of the weights used.
+        step: u64,
+        /// Mean norm per step before the read-out.
+        norms: Rc<Vec<f32>>,
+    },
+    /// The GPU device was lost; training continues on the CPU from the same weights, Adam
+    /// state and step. Sent once; a `Backend(BackendKind::Cpu { notice: Some(..) })` follows.
+    DeviceLost(String),
     /// New weights (at start, after each epoch, on pause, and at the end).
     Weights(Rc<Weights>),
     /// Something the user should know that does not stop training (e.g. a skipped step).
     Notice(String),
     /// All epochs done.
     Finished,
-    /// Training stopped because of an error (the message says what and what to do).
+    /// Training stopped because of an error (the message says what and what to do). After a
+    /// non-finite loss one more event follows: `Weights` with the weights from before the bad
+    /// step (the session's last event).
     Error(String),
 }
 
@@ -113,11 +197,17 @@ enum ControlState {
 
 /// Pause / resume / stop switch shared between the UI and a running session.
 #[derive(Clone, Debug)]
-pub struct TrainControl(Rc<Cell<ControlState>>);
+pub struct TrainControl {
+    state: Rc<Cell<ControlState>>,
+    lose_device: Rc<Cell<bool>>,
+}
 
 impl Default for TrainControl {
     fn default() -> Self {
-        TrainControl(Rc::new(Cell::new(ControlState::Running)))
+        TrainControl {
+            state: Rc::new(Cell::new(ControlState::Running)),
+            lose_device: Rc::new(Cell::new(false)),
+        }
     }
 }
 
@@ -128,38 +218,52 @@ impl TrainControl {
     }
     /// Pauses at the next step boundary.
     pub fn pause(&self) {
-        if self.0.get() == ControlState::Running {
-            self.0.set(ControlState::Paused)
+        if self.state.get() == ControlState::Running {
+            self.state.set(ControlState::Paused)
         }
     }
     /// Resumes a paused session.
     pub fn resume(&self) {
-        if self.0.get() == ControlState::Paused {
-            self.0.set(ControlState::Running)
+        if self.state.get() == ControlState::Paused {
+            self.state.set(ControlState::Running)
         }
     }
     /// Ends the session at the next step boundary (no `Finished` event).
     pub fn stop(&self) {
-        self.0.set(ControlState::Stopped)
+        self.state.set(ControlState::Stopped)
     }
     /// True while paused.
     pub fn is_paused(&self) -> bool {
-        self.0.get() == ControlState::Paused
+        self.state.get() == ControlState::Paused
     }
     /// True once stopped.
     pub fn is_stopped(&self) -> bool {
-        self.0.get() == ControlState::Stopped
+        self.state.get() == ControlState::Stopped
+    }
+    /// Debug hook: destroys the GPU device at the next step boundary, as a driver reset would
+    /// (no-op on the CPU path). Training then continues on the CPU (`DeviceLost` event).
+    pub fn simulate_device_loss(&self) {
+        self.lose_device.set(true)
+    }
+    /// Takes a pending [`TrainControl::simulate_device_loss`] request.
+    fn take_device_loss(&self) -> bool {
+        self.lose_device.replace(false)
     }
 }
 
-/// Milliseconds between weight snapshots published during training (for predictions).
+/// Milliseconds between weight snapshots published during training (for predictions). On the
+/// GPU each snapshot also reads Adam's state back: it is where training resumes on the CPU if
+/// the device is lost.
 const PUBLISH_EVERY_MS: f64 = 2000.0;
 /// GPU steps enqueued before the loop waits for their results.
 const MAX_IN_FLIGHT: usize = 8;
 /// Names per validation batch.
 const EVAL_BATCH: usize = 256;
+/// Validation names (the first of the split) whose gradient flow is reported.
+pub const GRAD_FLOW_NAMES: usize = 32;
 
 /// Picks the backend: the GPU when wanted and available, otherwise the CPU with a notice.
+/// `max_seq_len` is the longest name (raised to `PADDED_LEN` for `head=padded` by the GPU).
 pub async fn make_engine(
     cfg: &TrainConfig,
     model: ClassifierModel,
@@ -173,6 +277,7 @@ pub async fn make_engine(
         );
     }
     let max_batch = cfg.batch_size.max(EVAL_BATCH);
+    let max_seq_len = max_seq_len.max(PADDED_LEN);
     let gpu = match GpuContext::new().await {
         Ok(ctx) => {
             let description = ctx.description();
@@ -184,6 +289,7 @@ pub async fn make_engine(
                 max_batch,
                 max_seq_len,
             )
+            .and_then(|mut g| g.set_head(model.head).map(|()| g))
             .map(|g| (g, description))
         }
         Err(e) => Err(e),
@@ -209,9 +315,360 @@ pub async fn make_engine(
     }
 }
 
+/// Where GPU training can resume on the CPU: the last state read back and the batches
+/// submitted since.
+struct Recovery {
+    /// Parameters and Adam state after step `step`.
+    state: GpuTrainState,
+    /// The reported step count when `state` was read.
+    step: u64,
+    /// Batches submitted after `state`, in order (all of the current epoch: a snapshot is
+    /// taken at every epoch end).
+    replay: Vec<ClassifierBatch>,
+}
+
+/// The loop's running numbers.
+struct Progress {
+    step: u64,
+    epoch: u32,
+    recent: VecDeque<f32>,
+    epoch_loss: f64,
+    epoch_steps: u32,
+    pending: Vec<StepResult>,
+}
+
+/// Why the loop must end.
+enum Halt {
+    /// Stopped by the user, or an `Error` event was already sent: end quietly.
+    Quiet,
+    /// Step `step` had a non-finite loss.
+    BadLoss {
+        /// The loss.
+        loss: f32,
+        /// Its step number.
+        step: u64,
+    },
+}
+
+/// One session's state: engine, progress, device-loss recovery.
+struct Run<'a> {
+    engine: Engine,
+    hyper: Hyper,
+    progress: Progress,
+    /// `Some` while training on the GPU.
+    recovery: Option<Recovery>,
+    /// A fixed batch of validation names for [`TrainEvent::GradFlow`].
+    flow_batch: Option<ClassifierBatch>,
+    control: &'a TrainControl,
+    on_event: &'a mut dyn FnMut(TrainEvent),
+}
+
+impl Run<'_> {
+    fn emit(&mut self, event: TrainEvent) {
+        (self.on_event)(event)
+    }
+
+    /// Enqueues / runs one step; on the GPU drains every `MAX_IN_FLIGHT` steps. A GPU error
+    /// moves training to the CPU.
+    async fn step(&mut self, batch: &ClassifierBatch) -> Result<(), Halt> {
+        if self.control.take_device_loss() {
+            if let Engine::Gpu { gpu, .. } = &self.engine {
+                gpu.destroy_device();
+            }
+        }
+        let result = self
+            .engine
+            .step(batch, &self.hyper, &mut self.progress.pending)
+            .await;
+        match result {
+            Ok(()) => {
+                if let Some(r) = self.recovery.as_mut() {
+                    r.replay.push(batch.clone());
+                }
+            }
+            Err(e) => return self.recover(e, Some(batch.clone())).await,
+        }
+        if self.engine.in_flight() >= MAX_IN_FLIGHT {
+            return self.drain().await;
+        }
+        self.report()
+    }
+
+    /// Waits for the GPU's in-flight steps and reports them.
+    async fn drain(&mut self) -> Result<(), Halt> {
+        if let Err(e) = self.engine.drain(&mut self.progress.pending).await {
+            return self.recover(e, None).await;
+        }
+        self.report()
+    }
+
+    /// Emits `Step` events for finished steps. A non-finite loss stops at that step.
+    fn report(&mut self) -> Result<(), Halt> {
+        let p = &mut self.progress;
+        for r in std::mem::take(&mut p.pending) {
+            p.step += 1;
+            if !r.loss.is_finite() {
+                return Err(Halt::BadLoss {
+                    loss: r.loss,
+                    step: p.step,
+                });
+            }
+            if r.skipped {
+                (self.on_event)(TrainEvent::Notice(format!(
+                    "Step {}: the gradient norm was not finite, so the update was skipped.",
+                    p.step
+                )));
+            }
+            if p.recent.len() == 20 {
+                p.recent.pop_front();
+            }
+            p.recent.push_back(r.loss);
+            p.epoch_loss += r.loss as f64;
+            p.epoch_steps += 1;
+            let mean_loss_20 = p.recent.iter().sum::<f32>() / p.recent.len() as f32;
+            (self.on_event)(TrainEvent::Step {
+                step: p.step,
+                epoch: p.epoch,
+                loss: r.loss,
+                mean_loss_20,
+            });
+        }
+        Ok(())
+    }
+
+    /// The GPU failed (`error`; `unsent` = a batch that was not submitted): continue on the
+    /// CPU from the last snapshot, replaying silently the steps already reported and
+    /// reporting the others, so the step sequence goes on without a gap or a repeat.
+    async fn recover(
+        &mut self,
+        error: GpuError,
+        unsent: Option<ClassifierBatch>,
+    ) -> Result<(), Halt> {
+        let Some(mut rec) = self.recovery.take() else {
+            self.emit(TrainEvent::Error(format!("Training stopped: {error}")));
+            return Err(Halt::Quiet);
+        };
+        let model = self.engine.model().clone();
+        self.progress.pending.clear();
+        self.emit(TrainEvent::DeviceLost(error.to_string()));
+        self.emit(TrainEvent::Backend(BackendKind::Cpu {
+            notice: Some(format!(
+                "The GPU device was lost ({error}); training continues on the CPU from step {}.",
+                self.progress.step
+            )),
+        }));
+        rec.replay.extend(unsent);
+        let mut cpu = CpuTrainer::from_state(model, rec.state.params, rec.state.adam);
+        let already = self.progress.step.saturating_sub(rec.step) as usize;
+        for (i, batch) in rec.replay.iter().enumerate() {
+            let r = cpu.step(batch, &self.hyper).await;
+            if i >= already {
+                self.progress.pending.push(r);
+                if let Err(halt) = self.report() {
+                    self.engine = Engine::Cpu(cpu);
+                    return Err(halt);
+                }
+            }
+            yield_now().await;
+        }
+        self.engine = Engine::Cpu(cpu);
+        Ok(())
+    }
+
+    /// Publishes the current weights (`Weights` then `GradFlow`); on the GPU the read-back
+    /// state becomes the new recovery snapshot. Call with no step in flight.
+    async fn publish(&mut self) -> Result<(), Halt> {
+        let params = match &self.engine {
+            Engine::Cpu(t) => t.params().to_vec(),
+            Engine::Gpu { gpu, .. } => match gpu.read_state().await {
+                Ok(state) => {
+                    let params = state.params.clone();
+                    self.recovery = Some(Recovery {
+                        state,
+                        step: self.progress.step,
+                        replay: Vec::new(),
+                    });
+                    params
+                }
+                Err(e) => {
+                    self.recover(e, None).await?;
+                    match &self.engine {
+                        Engine::Cpu(t) => t.params().to_vec(),
+                        Engine::Gpu { .. } => return Ok(()),
+                    }
+                }
+            },
+        };
+        let weights = Rc::new(Weights {
+            model: self.engine.model().clone(),
+            params,
+            step: self.progress.step,
+        });
+        self.emit(TrainEvent::Weights(weights.clone()));
+        if let Some(batch) = self.flow_batch.clone() {
+            let norms = grad_flow_sliced(&weights.model, &weights.params, &batch).await;
+            self.emit(TrainEvent::GradFlow {
+                step: weights.step,
+                norms: Rc::new(norms),
+            });
+        }
+        Ok(())
+    }
+
+    /// Blocks (asynchronously) while paused, publishing the weights first.
+    async fn wait_while_paused(&mut self) -> Result<(), Halt> {
+        if self.control.is_paused() {
+            self.drain().await?;
+            self.publish().await?;
+            while self.control.is_paused() {
+                sleep_ms(50).await;
+            }
+        }
+        if self.control.is_stopped() {
+            return Err(Halt::Quiet);
+        }
+        Ok(())
+    }
+
+    /// Validation with the confusion matrix; a GPU error moves to the CPU and validates there.
+    async fn validate(
+        &mut self,
+        data: &NamesDataset,
+        val: &[usize],
+        epoch: u32,
+    ) -> Result<(f32, f32, ValReport), Halt> {
+        match evaluate_report(&mut self.engine, data, val, epoch).await {
+            Ok(v) => Ok(v),
+            Err(e) => {
+                self.recover(e, None).await?;
+                evaluate_report(&mut self.engine, data, val, epoch)
+                    .await
+                    .map_err(|e| {
+                        self.emit(TrainEvent::Error(format!("Validation failed: {e}")));
+                        Halt::Quiet
+                    })
+            }
+        }
+    }
+
+    /// One epoch of training, its validation and the weights at its end.
+    async fn epoch(
+        &mut self,
+        cfg: &TrainConfig,
+        data: &NamesDataset,
+        split: &Split,
+        epoch: u32,
+    ) -> Result<(), Halt> {
+        let t0 = now_ms();
+        self.progress.epoch = epoch;
+        self.progress.epoch_loss = 0.0;
+        self.progress.epoch_steps = 0;
+        let mut last_publish = now_ms();
+        for batch in Batches::train_epoch(
+            data,
+            &split.train,
+            cfg.batch_size,
+            cfg.seed as u64,
+            (epoch - 1) as u64,
+        ) {
+            self.wait_while_paused().await?;
+            self.step(&batch).await?;
+            if now_ms() - last_publish > PUBLISH_EVERY_MS && self.engine.in_flight() == 0 {
+                self.publish().await?;
+                last_publish = now_ms();
+            }
+            yield_now().await;
+        }
+        self.drain().await?;
+        let sec = (now_ms() - t0) / 1e3;
+        let (val_loss, val_acc, report) = self.validate(data, &split.val, epoch).await?;
+        let p = &self.progress;
+        let train_loss = if p.epoch_steps > 0 {
+            (p.epoch_loss / p.epoch_steps as f64) as f32
+        } else {
+            f32::NAN
+        };
+        self.emit(TrainEvent::Epoch(EpochReport {
+            epoch,
+            train_loss,
+            val_loss,
+            val_acc,
+            sec,
+        }));
+        self.emit(TrainEvent::Validation(Rc::new(report)));
+        self.publish().await
+    }
+
+    /// Ends the session after a non-finite loss at `step`: `Error` with a suggestion, then the
+    /// weights from before that step (the CPU skips the bad update; the GPU's clip kernel
+    /// skips it and every step after it).
+    async fn bad_loss(&mut self, loss: f32, step: u64) {
+        self.emit(TrainEvent::Error(format!(
+            "The loss became {loss} at step {step}, so training stopped. Lower the learning \
+             rate{} and train again; the weights from before step {step} are kept.",
+            if self.hyper.max_norm > 0.0 {
+                ""
+            } else {
+                " or turn on gradient clipping (max_norm, e.g. 5)"
+            }
+        )));
+        let params = match &self.engine {
+            Engine::Cpu(t) => Ok(t.params().to_vec()),
+            Engine::Gpu { gpu, .. } => gpu.read_params().await,
+        };
+        match params {
+            Ok(params) => self.emit(TrainEvent::Weights(Rc::new(Weights {
+                model: self.engine.model().clone(),
+                params,
+                step: step - 1,
+            }))),
+            Err(e) => self.emit(TrainEvent::Notice(format!(
+                "Could not read the weights back: {e}"
+            ))),
+        }
+    }
+}
+
+/// [`ClassifierModel::grad_flow`] computed in micro-batches with a yield to the event loop
+/// whenever more than [`SLICE_BUDGET_MS`] have passed (the browser runs it on the main thread).
+pub async fn grad_flow_sliced(
+    model: &ClassifierModel,
+    params: &[f32],
+    batch: &ClassifierBatch,
+) -> Vec<f32> {
+    let mut acc = GradFlowSums::default();
+    // Start with one name per piece (a big model may take several ms per name in wasm) and
+    // let the piece grow to about a third of the budget.
+    let mut chunk = 1;
+    let mut since_yield = now_ms();
+    let mut start = 0;
+    while start < batch.batch {
+        let end = (start + chunk).min(batch.batch);
+        let sub = micro_batch(batch, start..end);
+        let t0 = now_ms();
+        model.grad_flow_accumulate(params, &sub, batch.batch, &mut acc);
+        chunk = adapt_chunk(chunk, end - start, now_ms() - t0);
+        start = end;
+        if now_ms() - since_yield > SLICE_BUDGET_MS {
+            yield_now().await;
+            since_yield = now_ms();
+        }
+    }
+    let mut out = acc.means();
+    out.resize(model.read_len(batch.seq_len), 0.0);
+    out
+}
+
 /// Trains the classifier on `data` for `cfg.epochs` epochs, reporting through `on_event`.
 ///
 /// Never panics on bad input or a failing GPU: errors end the run with [`TrainEvent::Error`].
+/// A GPU that fails mid-training (device lost) hands over to the CPU: `DeviceLost`, then
+/// `Backend(Cpu { notice })`, and the `Step` numbers go on without a gap or a repeat.
+/// A non-finite loss ends the run with `Error` (with a suggestion) followed by a last
+/// `Weights` event holding the weights from before the bad step.
+///
+/// Event order per epoch: `Step`…, (`Weights`, `GradFlow` every ~2 s), `Epoch`, `Validation`,
+/// `Weights`, `GradFlow`; the run starts with `Weights` (step 0), `Backend`, `GradFlow`.
 ///
 /// The split is `Split::new(data, cfg.seed, VAL_FRACTION)`; the batch order of epoch `e` is
 /// seeded by `(cfg.seed, e)`; the initialisation by `cfg.seed`.
@@ -222,15 +679,11 @@ pub async fn run_session(
     on_event: &mut dyn FnMut(TrainEvent),
 ) {
     let split = Split::new(data, cfg.seed as u64, VAL_FRACTION);
-    if cfg.head != Head::Last {
-        on_event(TrainEvent::Error(
-            "head=padded is not implemented yet: use head=last.".into(),
-        ));
-        return;
-    }
     let spec = spec_of(cfg, VOCAB_SIZE);
-    let model = ClassifierModel::new(spec, data.num_classes());
+    let model = ClassifierModel::new(spec, data.num_classes()).with_head(cfg.head);
     let params = init_params(&model.layout, &model.spec, cfg.seed as u64);
+    let flow_names = &split.val[..split.val.len().min(GRAD_FLOW_NAMES)];
+    let flow_batch = (!flow_names.is_empty()).then(|| make_batch(data, flow_names));
     on_event(TrainEvent::Weights(Rc::new(Weights {
         model: model.clone(),
         params: params.clone(),
@@ -242,175 +695,61 @@ pub async fn run_session(
         .map(|s| s.tokens.len())
         .max()
         .unwrap_or(1);
-    let (mut engine, backend) = make_engine(cfg, model, params, max_len).await;
+    let n_params = params.len();
+    let (engine, backend) = make_engine(cfg, model, params.clone(), max_len).await;
     if control.is_stopped() {
         // Reset while the GPU was being set up: drop the engine (and its device) at once.
         return;
     }
     on_event(TrainEvent::Backend(backend));
-    let hyper = Hyper {
-        lr: cfg.lr as f32,
-        max_norm: cfg.max_norm as f32,
+    if let Some(batch) = &flow_batch {
+        let norms = grad_flow_sliced(engine.model(), &params, batch).await;
+        on_event(TrainEvent::GradFlow {
+            step: 0,
+            norms: Rc::new(norms),
+        });
+    }
+    let recovery = matches!(engine, Engine::Gpu { .. }).then(|| Recovery {
+        state: GpuTrainState {
+            params,
+            adam: Adam::new(AdamConfig::default(), n_params),
+        },
+        step: 0,
+        replay: Vec::new(),
+    });
+    let mut run = Run {
+        engine,
+        hyper: Hyper {
+            lr: cfg.lr as f32,
+            max_norm: cfg.max_norm as f32,
+        },
+        progress: Progress {
+            step: 0,
+            epoch: 1,
+            recent: VecDeque::with_capacity(20),
+            epoch_loss: 0.0,
+            epoch_steps: 0,
+            pending: Vec::new(),
+        },
+        recovery,
+        flow_batch,
+        control,
+        on_event,
     };
-
-    let mut step: u64 = 0;
-    let mut recent: VecDeque<f32> = VecDeque::with_capacity(20);
-    let mut pending: Vec<StepResult> = Vec::new();
-    let mut last_publish = now_ms();
     for epoch in 1..=cfg.epochs {
-        let t0 = now_ms();
-        let mut epoch_loss = 0.0f64;
-        let mut epoch_steps = 0u32;
-        for batch in Batches::train_epoch(
-            data,
-            &split.train,
-            cfg.batch_size,
-            cfg.seed as u64,
-            (epoch - 1) as u64,
-        ) {
-            if !wait_while_paused(control, &engine, step, on_event).await {
+        match run.epoch(cfg, data, &split, epoch).await {
+            Ok(()) => {}
+            Err(Halt::Quiet) => return,
+            Err(Halt::BadLoss { loss, step }) => {
+                run.bad_loss(loss, step).await;
                 return;
             }
-            if let Err(e) = engine.step(&batch, &hyper, &mut pending).await {
-                on_event(TrainEvent::Error(format!("Training stopped: {e}")));
-                return;
-            }
-            if engine.in_flight() >= MAX_IN_FLIGHT {
-                if let Err(e) = engine.drain(&mut pending).await {
-                    on_event(TrainEvent::Error(format!("Training stopped: {e}")));
-                    return;
-                }
-            }
-            if !report_steps(
-                &mut pending,
-                &mut step,
-                epoch,
-                &mut recent,
-                &mut epoch_loss,
-                &mut epoch_steps,
-                on_event,
-            ) {
-                return;
-            }
-            if now_ms() - last_publish > PUBLISH_EVERY_MS && engine.in_flight() == 0 {
-                publish_weights(&engine, step, on_event).await;
-                last_publish = now_ms();
-            }
-            yield_now().await;
         }
-        if let Err(e) = engine.drain(&mut pending).await {
-            on_event(TrainEvent::Error(format!("Training stopped: {e}")));
-            return;
-        }
-        if !report_steps(
-            &mut pending,
-            &mut step,
-            epoch,
-            &mut recent,
-            &mut epoch_loss,
-            &mut epoch_steps,
-            on_event,
-        ) {
-            return;
-        }
-        let sec = (now_ms() - t0) / 1e3;
-        let (val_loss, val_acc) = match evaluate(&mut engine, data, &split.val).await {
-            Ok(v) => v,
-            Err(e) => {
-                on_event(TrainEvent::Error(format!("Validation failed: {e}")));
-                return;
-            }
-        };
-        let train_loss = if epoch_steps > 0 {
-            (epoch_loss / epoch_steps as f64) as f32
-        } else {
-            f32::NAN
-        };
-        on_event(TrainEvent::Epoch(EpochReport {
-            epoch,
-            train_loss,
-            val_loss,
-            val_acc,
-            sec,
-        }));
-        publish_weights(&engine, step, on_event).await;
         if control.is_stopped() {
             return;
         }
     }
-    on_event(TrainEvent::Finished);
-}
-
-/// Emits `Step` events for finished steps. Returns false (after an `Error` event) when a loss is
-/// not finite: training stops with the weights from before that step's update.
-fn report_steps(
-    pending: &mut Vec<StepResult>,
-    step: &mut u64,
-    epoch: u32,
-    recent: &mut VecDeque<f32>,
-    epoch_loss: &mut f64,
-    epoch_steps: &mut u32,
-    on_event: &mut dyn FnMut(TrainEvent),
-) -> bool {
-    for r in pending.drain(..) {
-        *step += 1;
-        if !r.loss.is_finite() {
-            on_event(TrainEvent::Error(format!(
-                "The loss became {} at step {}. Lower the learning rate or turn on gradient clipping (max_norm).",
-                r.loss, *step
-            )));
-            return false;
-        }
-        if r.skipped {
-            on_event(TrainEvent::Notice(format!(
-                "Step {}: the gradient norm was not finite, so the update was skipped.",
-                *step
-            )));
-        }
-        if recent.len() == 20 {
-            recent.pop_front();
-        }
-        recent.push_back(r.loss);
-        *epoch_loss += r.loss as f64;
-        *epoch_steps += 1;
-        let mean_loss_20 = recent.iter().sum::<f32>() / recent.len() as f32;
-        on_event(TrainEvent::Step {
-            step: *step,
-            epoch,
-            loss: r.loss,
-            mean_loss_20,
-        });
-    }
-    true
-}
-
-/// Blocks (asynchronously) while paused. Returns false when the session was stopped.
-async fn wait_while_paused(
-    control: &TrainControl,
-    engine: &Engine,
-    step: u64,
-    on_event: &mut dyn FnMut(TrainEvent),
-) -> bool {
-    if control.is_paused() {
-        publish_weights(engine, step, on_event).await;
-        while control.is_paused() {
-            sleep_ms(50).await;
-        }
-    }
-    !control.is_stopped()
-}
-
-async fn publish_weights(engine: &Engine, step: u64, on_event: &mut dyn FnMut(TrainEvent)) {
-    match engine.params().await {
-        Ok(params) => on_event(TrainEvent::Weights(Rc::new(Weights {
-            model: engine.model().clone(),
-            params,
-            step,
-        }))),
-        Err(e) => on_event(TrainEvent::Notice(format!(
-            "Could not read the weights back: {e}"
-        ))),
-    }
+    run.emit(TrainEvent::Finished);
 }
 
 /// Mean validation loss and accuracy over the distinct (name, language) pairs of the split.
@@ -419,21 +758,35 @@ pub async fn evaluate(
     engine: &mut Engine,
     data: &NamesDataset,
     val: &[usize],
-) -> Result<(f32, f32), crate::gpu::GpuError> {
+) -> Result<(f32, f32), GpuError> {
+    let (loss, acc, _) = evaluate_report(engine, data, val, 0).await?;
+    Ok((loss, acc))
+}
+
+/// [`evaluate`] plus the confusion matrix of epoch `epoch` (arg-max of the same logits).
+pub async fn evaluate_report(
+    engine: &mut Engine,
+    data: &NamesDataset,
+    val: &[usize],
+    epoch: u32,
+) -> Result<(f32, f32, ValReport), GpuError> {
     let classes = data.num_classes();
     let mut loss_sum = 0.0f64;
-    let mut correct = 0usize;
+    let mut report = ValReport::new(epoch, classes);
     let mut total = 0usize;
     for batch in Batches::eval(data, val, EVAL_BATCH) {
         let logits = engine.logits(&batch).await?;
         loss_sum += cross_entropy(&logits, &batch.labels, classes) as f64 * batch.batch as f64;
-        correct += count_correct(&logits, &batch.labels, classes);
+        for (row, &label) in logits.chunks(classes).zip(&batch.labels) {
+            report.add(label as usize, argmax(row));
+        }
         total += batch.batch;
         yield_now().await;
     }
     Ok((
         (loss_sum / total.max(1) as f64) as f32,
-        correct as f32 / total.max(1) as f32,
+        report.accuracy(),
+        report,
     ))
 }
 

@@ -167,6 +167,9 @@ impl SessionView {
                 }
                 n.push(message);
             }),
+            TrainEvent::DeviceLost(message) => self.notices.update(|n| n.push(message)),
+            // Shown by the training lab (issue 5), not by this page.
+            TrainEvent::Validation(_) | TrainEvent::GradFlow { .. } => {}
             TrainEvent::Finished => self.status.set(Status::Finished),
             TrainEvent::Error(message) => {
                 self.status.set(Status::Error);

@@ -45,10 +45,11 @@ impl ClipDims {
 }
 
 /// Elements of the `step_state` buffer shared with `adam_update`: gradient scale, skip flag,
-/// Adam step count t, `lr / (1 − β1^t)`, `√(1 − β2^t)`.
-pub const STEP_STATE_LEN: usize = 5;
+/// Adam step count t, `lr / (1 − β1^t)`, `√(1 − β2^t)`, and the halted flag (set by a
+/// non-finite loss: every later step is skipped until the host zeroes the buffer).
+pub const STEP_STATE_LEN: usize = 6;
 
-/// Bindings: `grads [P]` (read); `step_state [5]`, `results [ring]` (read_write).
+/// Bindings: `grads [P]` (read); `step_state [6]`, `results [ring]` (read_write).
 #[derive(Debug)]
 pub struct ClipGradNorm;
 
