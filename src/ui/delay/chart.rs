@@ -153,7 +153,7 @@ pub fn draw<DB: DrawingBackend>(
         .position(if percent {
             SeriesLabelPosition::UpperLeft
         } else {
-            SeriesLabelPosition::UpperRight
+            SeriesLabelPosition::LowerLeft
         })
         .background_style(WHITE.mix(0.85))
         .border_style(GRID)

@@ -608,6 +608,24 @@ fn example_table(
         .map(|t| (t >= delay).then(|| tokens[t - delay]))
         .collect();
     let targets_for_rows = targets.clone();
+    // Scroll the strip so the first supervised positions are in view (with a long delay they
+    // would start off-screen), keeping a few positions before them.
+    let strip = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        let Some(div) = strip.get() else {
+            return;
+        };
+        let first = delay.saturating_sub(3);
+        let selector = format!("td[data-t=\"{first}\"]");
+        let cell = div.query_selector(&selector).ok().flatten();
+        let header = div.query_selector("th").ok().flatten();
+        if let (Some(cell), Some(header)) = (cell, header) {
+            use wasm_bindgen::JsCast;
+            let left = cell.dyn_ref::<web_sys::HtmlElement>().map_or(0, |c| c.offset_left());
+            let head = header.dyn_ref::<web_sys::HtmlElement>().map_or(0, |h| h.offset_width());
+            div.set_scroll_left((left - head).max(0));
+        }
+    });
     let pred_rows = move || {
         let Some(p) = predictions.get() else {
             return view! {
@@ -653,12 +671,12 @@ fn example_table(
             .into_any()
     };
     view! {
-        <div class="dl-example" data-testid="delay-example" data-value=len.to_string()>
+        <div class="dl-example" node_ref=strip data-testid="delay-example" data-value=len.to_string()>
             <table>
                 <tbody>
                     <tr>
                         <th scope="row">{move || text::ROW_POS.get(loc.lang())}</th>
-                        {(0..len).map(|t| view! { <td class="dl-pos">{t}</td> }).collect_view()}
+                        {(0..len).map(|t| view! { <td class="dl-pos" data-t=t.to_string()>{t}</td> }).collect_view()}
                     </tr>
                     <tr>
                         <th scope="row">{move || text::ROW_TOKENS.get(loc.lang())}</th>
