@@ -18,6 +18,7 @@ use super::charts::loss_curve::{self, LossSeries};
 use super::charts::val_curve::{self, EpochPoint};
 use super::data_loader::{self, LoadState};
 use super::i18n::{language_name, use_locale, Locale, Strings};
+use super::lab;
 use super::training_bridge::{
     self as bridge, BackendChoice, BackendKind, CellKind, TrainConfig, TrainControl, TrainEvent,
     Weights,
@@ -236,6 +237,8 @@ pub fn TrainingPage(
     });
 
     let view_state = SessionView::new();
+    let lab_metrics = lab::metrics::LabMetrics::new();
+    let compare = lab::compare::CompareState::new();
     let control = StoredValue::new_local(None::<TrainControl>);
     let run_id = StoredValue::new(0u64);
 
@@ -254,6 +257,13 @@ pub fn TrainingPage(
             .unwrap_or(0)
     });
     let total_steps = Memo::new(move |_| steps_per_epoch.get() * config.with(|c| c.epochs) as u64);
+    let val_counts = Memo::new(move |_| {
+        let seed = config.with(|c| c.seed);
+        data.with(|d| match d {
+            LoadState::Ready(loaded) => bridge::val_class_counts(loaded, seed),
+            _ => Vec::new(),
+        })
+    });
     let num_classes = Memo::new(move |_| {
         data.with(|d| match d {
             LoadState::Ready(loaded) => loaded.summary.classes.len(),
@@ -269,6 +279,7 @@ pub fn TrainingPage(
             old.stop();
         }
         view_state.clear();
+        lab_metrics.clear();
         view_state.status.set(Status::Running);
         let id = run_id.get_value() + 1;
         run_id.set_value(id);
@@ -280,6 +291,7 @@ pub fn TrainingPage(
             bridge::run_session(cfg, dataset, ctl, move |event| {
                 // Events of a session that was reset or replaced are dropped.
                 if run_id.try_get_value() == Some(id) {
+                    lab_metrics.observe(&event);
                     view_state.apply(event);
                 }
             })
@@ -305,11 +317,13 @@ pub fn TrainingPage(
         control.set_value(None);
         run_id.update_value(|id| *id += 1);
         view_state.clear();
+        lab_metrics.clear();
     };
     on_cleanup(move || {
         if let Some(c) = control.try_get_value().flatten() {
             c.stop();
         }
+        compare.stop();
     });
 
     // `autostart=1`: start once, as soon as the data set is ready.
@@ -323,11 +337,14 @@ pub fn TrainingPage(
     });
 
     let status = view_state.status;
-    let busy = move || matches!(status.get(), Status::Running | Status::Paused);
+    let session_busy = move || matches!(status.get(), Status::Running | Status::Paused);
+    // A running comparison also locks the form and the Start button.
+    let busy = move || session_busy() || compare.busy();
     let data_ready = move || data.with(|d| matches!(d, LoadState::Ready(_)));
 
     view! {
         <div class="training-page">
+            <lab::LabStyle />
             <section class="page-intro">
                 <h1>{move || loc.t().title}</h1>
                 <p class="lede">{move || loc.t().lede}</p>
@@ -424,6 +441,15 @@ pub fn TrainingPage(
                             )}
                         </div>
                     </section>
+                    <lab::metrics::MetricsPanel metrics=lab_metrics data=data val_counts=val_counts />
+                    <lab::compare::ComparePanel
+                        state=compare
+                        config=config
+                        data=data
+                        page_busy=Signal::derive(session_busy)
+                        steps_per_run=total_steps
+                        baseline=Signal::derive(move || lab::metrics::majority(&val_counts.get()).map(|m| m.1))
+                    />
                     <PredictPanel view_state=view_state data=data />
                     <DatasetPanel data=data split=split />
                 </div>
@@ -555,6 +581,7 @@ fn ConfigForm(
             {number("lr", "cfg-lr", |t| t.lr, |t| t.lr_help, ("0.00001", "1", "any"), |c| c.lr.to_string())}
             {number("epochs", "cfg-epochs", |t| t.epochs, |t| t.epochs_help, ("1", "100", "1"), |c| c.epochs.to_string())}
             {number("seed", "cfg-seed", |t| t.seed, |t| t.seed_help, ("0", "4294967295", "1"), |c| c.seed.to_string())}
+            <lab::config_panel::LabConfigFields config=config notices=notices locked=locked />
             <div class="field">
                 {field_label(loc, "cfg-backend", "backend", |t| t.backend)}
                 <select

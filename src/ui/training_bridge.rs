@@ -9,7 +9,9 @@ use crate::config::{query, Lang, UrlNotice};
 use crate::data::{self, Manifest, NamesDataset, Split, VAL_FRACTION};
 
 pub use crate::config::{BackendChoice, CellKind, TrainConfig};
-pub use crate::train::session::{BackendKind, EpochReport, TrainControl, TrainEvent, Weights};
+pub use crate::train::session::{
+    BackendKind, EpochReport, TrainControl, TrainEvent, ValReport, Weights,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Configuration (URL codec)
@@ -139,6 +141,26 @@ pub fn split_sizes(data: &LoadedData, seed: u32) -> SplitSizes {
         train: split.train.len(),
         val: split.val.len(),
     }
+}
+
+/// Validation names per class (class-index order) of the split that `seed` gives for `data`:
+/// the same `Split::new` call the session makes. Its largest entry over its sum is the
+/// majority-class baseline before any training.
+pub fn val_class_counts(data: &LoadedData, seed: u32) -> Vec<usize> {
+    Split::new(&data.dataset, seed as u64, VAL_FRACTION).val_class_counts(&data.dataset)
+}
+
+/// Features per input step of the name classifier: the one-hot vocabulary size (`input_size`).
+pub fn input_size() -> usize {
+    data::VOCAB_SIZE
+}
+
+/// Parameters of the classifier `config` trains on `num_classes` languages: the length of its
+/// `ParamLayout` (recurrent module with both bias vectors per layer and direction, as PyTorch
+/// counts them, plus the `fc` head).
+pub fn param_count(config: &TrainConfig, num_classes: usize) -> usize {
+    let spec = crate::train::session::spec_of(config, input_size());
+    crate::math::params::ParamLayout::classifier(&spec, num_classes).total_len()
 }
 
 /// Mini-batches per epoch for `train` pairs at `batch_size` (the last batch may be smaller),

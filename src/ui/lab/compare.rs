@@ -1,0 +1,449 @@
+//! Compare mode (issue 5 scope 3): one button trains RNN, LSTM and GRU one after another with
+//! the page's configuration (same seed, split, batch order, hyper-parameters; only `cell`
+//! changes), by calling the same `run_session` as the page three times. One chart shows the
+//! three validation-accuracy curves; a table lists parameter count, seconds per epoch and best
+//! validation accuracy.
+//!
+//! Test hooks: `compare-start`, `compare-stop`, `compare-status` (idle/running/finished/stopped;
+//! `data-cell` = the cell training), `compare-progress` (fraction 0–1), `chart-compare`
+//! (`data-series` = curves drawn, `data-points` = points drawn), `compare-table` with one
+//! `<tr data-cell>` per cell whose cells `compare-params`, `compare-sec`, `compare-best`,
+//! `compare-epochs` carry `data-value`; the table has `data-input-size` and `data-classes`.
+
+use super::compare_chart::{self, CompareChartText, Curve};
+use super::text::lab_text;
+use crate::ui::data_loader::LoadState;
+use crate::ui::i18n::use_locale;
+use crate::ui::training_bridge::{self as bridge, CellKind, TrainConfig, TrainControl, TrainEvent};
+use crate::ui::widgets::chart_canvas::chart_canvas;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// The cells compared, in training order.
+pub const CELLS: [CellKind; 3] = [CellKind::Rnn, CellKind::Lstm, CellKind::Gru];
+
+/// Where the comparison stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompareStatus {
+    /// Not started (or cleared).
+    Idle,
+    /// A cell is training.
+    Running,
+    /// All three cells trained (some may have ended with an error).
+    Finished,
+    /// Stopped by the user.
+    Stopped,
+}
+
+impl CompareStatus {
+    /// Stable name for `data-value`.
+    pub fn key(self) -> &'static str {
+        match self {
+            CompareStatus::Idle => "idle",
+            CompareStatus::Running => "running",
+            CompareStatus::Finished => "finished",
+            CompareStatus::Stopped => "stopped",
+        }
+    }
+}
+
+/// One cell's run in the comparison.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompareRun {
+    /// The cell.
+    pub cell: CellKind,
+    /// Parameters of its classifier (PyTorch's count, `fc` head included).
+    pub params: usize,
+    /// `(epoch, validation accuracy)` per finished epoch.
+    pub points: Vec<(u32, f32)>,
+    /// Training seconds of each finished epoch (`EpochReport::sec`).
+    pub secs: Vec<f64>,
+    /// The session's error, if it ended with one.
+    pub error: Option<String>,
+}
+
+impl CompareRun {
+    /// Mean seconds per epoch (None before the first epoch).
+    pub fn sec_per_epoch(&self) -> Option<f64> {
+        (!self.secs.is_empty()).then(|| self.secs.iter().sum::<f64>() / self.secs.len() as f64)
+    }
+    /// Best validation accuracy so far.
+    pub fn best(&self) -> Option<f32> {
+        self.points.iter().map(|p| p.1).reduce(f32::max)
+    }
+}
+
+/// The comparison's state, owned by the page (so the page can lock its form and its own
+/// Start button while a comparison runs).
+#[derive(Clone, Copy)]
+pub struct CompareState {
+    status: RwSignal<CompareStatus>,
+    runs: RwSignal<Vec<CompareRun>>,
+    /// Steps done by each cell's run (kept apart from `runs`, so a step does not redraw the chart).
+    steps: RwSignal<[u64; 3]>,
+    /// Index in [`CELLS`] of the cell training.
+    current: RwSignal<Option<usize>>,
+    /// Epochs each run trains (the configuration when the comparison started).
+    epochs: RwSignal<u32>,
+    control: StoredValue<Option<TrainControl>, LocalStorage>,
+    run_id: StoredValue<u64>,
+}
+
+impl Default for CompareState {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl CompareState {
+    /// Idle, no runs.
+    pub fn new() -> Self {
+        CompareState {
+            status: RwSignal::new(CompareStatus::Idle),
+            runs: RwSignal::new(Vec::new()),
+            steps: RwSignal::new([0; 3]),
+            current: RwSignal::new(None),
+            epochs: RwSignal::new(0),
+            control: StoredValue::new_local(None),
+            run_id: StoredValue::new(0),
+        }
+    }
+
+    /// True while a comparison is training (reactive).
+    pub fn busy(&self) -> bool {
+        self.status.get() == CompareStatus::Running
+    }
+
+    /// Stops a running comparison at the next step boundary.
+    pub fn stop(&self) {
+        if let Some(c) = self.control.try_get_value().flatten() {
+            c.stop();
+        }
+        if self.status.try_get_untracked() == Some(CompareStatus::Running) {
+            self.status.set(CompareStatus::Stopped);
+            self.current.set(None);
+        }
+    }
+
+    /// Trains the three cells with `base` (only `cell` changes) on `loaded`, one after another.
+    pub fn start(&self, base: TrainConfig, loaded: &bridge::LoadedData) {
+        self.stop();
+        let state = *self;
+        let id = self.run_id.get_value() + 1;
+        self.run_id.set_value(id);
+        let ctl = TrainControl::new();
+        self.control.set_value(Some(ctl.clone()));
+        let classes = loaded.summary.classes.len();
+        let dataset = loaded.dataset.clone();
+        self.runs.set(Vec::new());
+        self.steps.set([0; 3]);
+        self.epochs.set(base.epochs);
+        self.status.set(CompareStatus::Running);
+        spawn_local(async move {
+            let live = move || state.run_id.try_get_value() == Some(id);
+            for (i, cell) in CELLS.into_iter().enumerate() {
+                if ctl.is_stopped() || !live() {
+                    return;
+                }
+                let mut cfg = base.clone();
+                cfg.cell = cell;
+                // A comparison never autostarts anything else.
+                cfg.autostart = false;
+                state.current.set(Some(i));
+                state.runs.update(|r| {
+                    r.push(CompareRun {
+                        cell,
+                        params: bridge::param_count(&cfg, classes),
+                        points: Vec::new(),
+                        secs: Vec::new(),
+                        error: None,
+                    })
+                });
+                bridge::run_session(cfg, dataset.clone(), ctl.clone(), move |event| {
+                    if !live() {
+                        return;
+                    }
+                    let apply = |f: &mut dyn FnMut(&mut CompareRun)| {
+                        state.runs.update(|r| {
+                            if let Some(run) = r.get_mut(i) {
+                                f(run)
+                            }
+                        })
+                    };
+                    match event {
+                        TrainEvent::Step { step, .. } => state.steps.update(|s| s[i] = step),
+                        TrainEvent::Epoch(rep) => apply(&mut |r| {
+                            r.points.push((rep.epoch, rep.val_acc));
+                            r.secs.push(rep.sec);
+                        }),
+                        TrainEvent::Error(m) => apply(&mut |r| r.error = Some(m.clone())),
+                        _ => {}
+                    }
+                })
+                .await;
+            }
+            if live() && !ctl.is_stopped() {
+                state.current.set(None);
+                state.status.set(CompareStatus::Finished);
+            }
+        });
+    }
+}
+
+fn cell_name(cell: CellKind) -> &'static str {
+    match cell {
+        CellKind::Rnn => "RNN",
+        CellKind::Lstm => "LSTM",
+        CellKind::Gru => "GRU",
+    }
+}
+
+fn cell_colour(cell: CellKind) -> plotters::style::RGBColor {
+    match cell {
+        CellKind::Rnn => compare_chart::RNN,
+        CellKind::Lstm => compare_chart::LSTM,
+        CellKind::Gru => compare_chart::GRU,
+    }
+}
+
+/// The compare panel: button, progress, chart, table.
+#[component]
+pub fn ComparePanel(
+    /// The comparison's state (owned by the page).
+    state: CompareState,
+    /// The page's configuration (each run copies it, changing only `cell`).
+    config: RwSignal<TrainConfig>,
+    /// The data set.
+    data: RwSignal<LoadState, LocalStorage>,
+    /// True while the page's own session runs (the comparison waits).
+    #[prop(into)]
+    page_busy: Signal<bool>,
+    /// Steps of one run (all epochs), for the progress bar.
+    #[prop(into)]
+    steps_per_run: Signal<u64>,
+    /// The majority-class baseline of the split (dashed line).
+    #[prop(into)]
+    baseline: Signal<Option<f32>>,
+) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || lab_text(loc.lang());
+    let status = state.status;
+    let ready = move || data.with(|d| matches!(d, LoadState::Ready(_)));
+    let start = move |_| {
+        if let LoadState::Ready(loaded) = data.get_untracked() {
+            state.start(config.get_untracked(), &loaded);
+        }
+    };
+    let fraction = move || {
+        let per = steps_per_run.get().max(1) as f64;
+        let done: f64 = state.steps.get().iter().map(|&s| (s as f64).min(per)).sum();
+        match status.get() {
+            CompareStatus::Finished => 1.0,
+            CompareStatus::Idle => 0.0,
+            _ => (done / (per * CELLS.len() as f64)).clamp(0.0, 1.0),
+        }
+    };
+    let status_text = move || {
+        let t = t();
+        match status.get() {
+            CompareStatus::Idle => t.compare_idle.to_owned(),
+            CompareStatus::Running => {
+                let i = state.current.get().unwrap_or(0);
+                (t.compare_running)(cell_name(CELLS[i]), i + 1, CELLS.len())
+            }
+            CompareStatus::Finished => t.compare_finished.to_owned(),
+            CompareStatus::Stopped => t.compare_stopped.to_owned(),
+        }
+    };
+    let curves = move || {
+        state
+            .runs
+            .get()
+            .into_iter()
+            .map(|r| Curve {
+                label: cell_name(r.cell).to_owned(),
+                points: r.points,
+                colour: cell_colour(r.cell),
+            })
+            .collect::<Vec<_>>()
+    };
+    let n_runs = Memo::new(move |_| state.runs.with(|r| r.len()));
+    let series = move || compare_chart::drawn(&curves());
+    let points = move || curves().iter().map(|c| c.points.len()).sum::<usize>();
+
+    view! {
+        <section class="panel compare-panel" data-testid="compare">
+            <div class="progress-head">
+                <h2>{move || t().compare_title}</h2>
+                <span
+                    class=move || format!("status-pill status-{}", match status.get() {
+                        CompareStatus::Stopped => "paused",
+                        s => s.key(),
+                    })
+                    data-testid="compare-status"
+                    data-value=move || status.get().key()
+                    data-cell=move || state.current.get().map(|i| CELLS[i].as_str()).unwrap_or("")
+                    role="status"
+                >
+                    {status_text}
+                </span>
+            </div>
+            <p class="panel-note">{move || t().compare_note}</p>
+            <div class="compare-controls">
+                <button
+                    type="button"
+                    class="btn btn-primary"
+                    data-testid="compare-start"
+                    disabled=move || !ready() || page_busy.get() || status.get() == CompareStatus::Running
+                    on:click=start
+                >
+                    {move || t().compare_start}
+                </button>
+                <button
+                    type="button"
+                    class="btn"
+                    data-testid="compare-stop"
+                    disabled=move || status.get() != CompareStatus::Running
+                    on:click=move |_| state.stop()
+                >
+                    {move || t().compare_stop}
+                </button>
+                <span class="compare-config">
+                    {move || config.with(|c| (t().compare_config)(c.hidden_size, c.epochs, c.seed))}
+                </span>
+            </div>
+            <p class="hint" class:hidden=move || !(page_busy.get() && status.get() != CompareStatus::Running)>
+                {move || t().busy_hint}
+            </p>
+            <div class="progress">
+                <div
+                    class="progress-track"
+                    role="progressbar"
+                    aria-label=move || t().compare_title
+                    aria-valuemin="0"
+                    aria-valuemax="1"
+                    aria-valuenow=move || format!("{:.3}", fraction())
+                    data-testid="compare-progress"
+                    data-value=move || fraction().to_string()
+                >
+                    <div class="progress-fill" style:width=move || format!("{:.2}%", fraction() * 100.0)></div>
+                </div>
+            </div>
+            <div
+                class="chart-wrap"
+                data-testid="chart-compare"
+                data-series=move || series().to_string()
+                data-points=move || points().to_string()
+                data-value=move || points().to_string()
+            >
+                {chart_canvas(
+                    "chart-compare-canvas",
+                    Signal::derive(move || t().compare_chart),
+                    move || {
+                        let t = t();
+                        let text = CompareChartText {
+                            epoch: t.epoch_axis,
+                            accuracy: t.accuracy_axis,
+                            baseline: t.baseline_legend,
+                            empty: t.compare_empty,
+                        };
+                        (curves(), state.epochs.get().max(config.with(|c| c.epochs)), baseline.get(), text)
+                    },
+                    |(c, _, _, _)| c.iter().map(|c| c.points.len()).sum(),
+                    |area, (c, epochs, b, text), style| {
+                        let _ = compare_chart::draw(area, c, *epochs, *b, text, style);
+                    },
+                )}
+            </div>
+            <div class="table-scroll">
+                <table
+                    class="compare-table"
+                    data-testid="compare-table"
+                    data-input-size=bridge::input_size().to_string()
+                    data-classes=move || {
+                        data.with(|d| match d {
+                            LoadState::Ready(l) => l.summary.classes.len().to_string(),
+                            _ => String::new(),
+                        })
+                    }
+                >
+                    <thead>
+                        <tr>
+                            <th scope="col">{move || t().col_cell}</th>
+                            <th scope="col" class="num">{move || t().col_params}</th>
+                            <th scope="col" class="num">{move || t().col_epochs_done}</th>
+                            <th scope="col" class="num">{move || t().col_sec_epoch}</th>
+                            <th scope="col" class="num">{move || t().col_best_acc}</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {move || {
+                            (0..n_runs.get())
+                                .map(|i| {
+                                let run = move || state.runs.with(|r| r.get(i).cloned());
+                                let cell = run().map(|r| r.cell).unwrap_or(CellKind::Rnn);
+                                let swatch = {
+                                    let c = cell_colour(cell);
+                                    format!("rgb({},{},{})", c.0, c.1, c.2)
+                                };
+                                view! {
+                                    <tr data-cell=cell.as_str()>
+                                        <th scope="row">
+                                            <span class="swatch" style:background=swatch></span>
+                                            {cell_name(cell)}
+                                            {move || run().and_then(|r| r.error).map(|e| view! {
+                                                <span class="compare-error" title=e.clone()>" ⚠"</span>
+                                            })}
+                                        </th>
+                                        <td
+                                            class="num"
+                                            data-testid="compare-params"
+                                            data-value=move || run().map(|r| r.params.to_string()).unwrap_or_default()
+                                        >
+                                            {move || run().map(|r| fmt_count(r.params)).unwrap_or_default()}
+                                        </td>
+                                        <td
+                                            class="num"
+                                            data-testid="compare-epochs"
+                                            data-value=move || run().map(|r| r.points.len().to_string()).unwrap_or_default()
+                                        >
+                                            {move || run().map(|r| format!("{} / {}", r.points.len(), state.epochs.get())).unwrap_or_default()}
+                                        </td>
+                                        <td
+                                            class="num"
+                                            data-testid="compare-sec"
+                                            data-value=move || run().and_then(|r| r.sec_per_epoch()).map(|s| s.to_string()).unwrap_or_default()
+                                        >
+                                            {move || run().and_then(|r| r.sec_per_epoch()).map(|s| format!("{s:.1}")).unwrap_or_else(|| "—".into())}
+                                        </td>
+                                        <td
+                                            class="num"
+                                            data-testid="compare-best"
+                                            data-value=move || run().and_then(|r| r.best()).map(|a| a.to_string()).unwrap_or_default()
+                                        >
+                                            {move || run().and_then(|r| r.best()).map(|a| format!("{:.1}%", a * 100.0)).unwrap_or_else(|| "—".into())}
+                                        </td>
+                                    </tr>
+                                }
+                                })
+                                .collect_view()
+                        }}
+                    </tbody>
+                </table>
+            </div>
+        </section>
+    }
+}
+
+/// `1234567` → `1,234,567`.
+pub fn fmt_count(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}

@@ -1,0 +1,291 @@
+//! Data hygiene and validation metrics (issue 5 scope 2): class counts (the loader's raw lines
+//! and distinct pairs, the split's validation names per class), the majority-class baseline,
+//! per-class validation accuracy and the `[C, C]` confusion matrix of the latest epoch as a
+//! heatmap (row = true language, column = predicted), all from the session's
+//! `TrainEvent::Validation` reports.
+//!
+//! Test hooks: `majority-baseline` (`data-value`, fraction; `data-source` = `split` before the
+//! first report, `report` after), `metrics-val-acc`, `class-counts` (table), one
+//! `<tr data-testid="per-class-acc" data-label data-value>` per language (accuracy 0–1, empty
+//! before the first report) whose cells `class-raw`, `class-distinct`, `class-val` carry
+//! `data-value`, and `confusion` (the heatmap's `<svg>`, `data-total` = sum of the counts,
+//! every cell's count in `data-value`; its wrapper `.confusion-wrap` has `data-epoch`).
+
+use super::text::lab_text;
+use crate::ui::data_loader::LoadState;
+use crate::ui::i18n::{language_name, use_locale};
+use crate::ui::training_bridge::{self as bridge, TrainEvent};
+use crate::ui::widgets::heatmap::{CellText, Heatmap, HeatmapData, Scale};
+use leptos::prelude::*;
+
+/// One epoch's validation report, as the panel shows it (plain data).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValMetrics {
+    /// 1-based epoch.
+    pub epoch: u32,
+    /// Number of classes C.
+    pub num_classes: usize,
+    /// `[C, C]` counts, row = true class, column = predicted.
+    pub confusion: Vec<u32>,
+    /// Correct / validation names per class (None where a class has none).
+    pub per_class: Vec<Option<f32>>,
+    /// Overall validation accuracy (0–1).
+    pub accuracy: f32,
+    /// Majority-class baseline (0–1).
+    pub baseline: f32,
+    /// Sum of the matrix (the validation size).
+    pub total: usize,
+}
+
+impl ValMetrics {
+    /// Copies what the panel needs out of the session's report.
+    pub fn from_report(r: &bridge::ValReport) -> Self {
+        ValMetrics {
+            epoch: r.epoch,
+            num_classes: r.num_classes,
+            confusion: r.confusion.clone(),
+            per_class: r.per_class_accuracy(),
+            accuracy: r.accuracy(),
+            baseline: r.majority_baseline(),
+            total: r.total(),
+        }
+    }
+}
+
+/// The metrics of the page's current session; cleared on start and reset.
+#[derive(Clone, Copy)]
+pub struct LabMetrics {
+    latest: RwSignal<Option<ValMetrics>>,
+}
+
+impl Default for LabMetrics {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl LabMetrics {
+    /// No report yet.
+    pub fn new() -> Self {
+        LabMetrics {
+            latest: RwSignal::new(None),
+        }
+    }
+
+    /// Forgets the reports (a new session or reset).
+    pub fn clear(&self) {
+        self.latest.set(None);
+    }
+
+    /// Takes what the panel needs from one session event (call for every event).
+    pub fn observe(&self, event: &TrainEvent) {
+        if let TrainEvent::Validation(r) = event {
+            self.latest.set(Some(ValMetrics::from_report(r)));
+        }
+    }
+}
+
+/// Index and share of the largest count (first on ties); None when all are zero.
+pub fn majority(counts: &[usize]) -> Option<(usize, f32)> {
+    let total: usize = counts.iter().sum();
+    let (i, &n) = counts
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(&a.0)))?;
+    (total > 0).then(|| (i, n as f32 / total as f32))
+}
+
+/// The metrics panel: stats, the per-language table and the confusion matrix.
+#[component]
+pub fn MetricsPanel(
+    /// The session's metrics.
+    metrics: LabMetrics,
+    /// The data set.
+    data: RwSignal<LoadState, LocalStorage>,
+    /// Validation names per class of the current seed's split (empty before the data loads).
+    #[prop(into)]
+    val_counts: Signal<Vec<usize>>,
+) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || lab_text(loc.lang());
+    let classes = move || {
+        data.with(|d| match d {
+            LoadState::Ready(l) => l.summary.classes.clone(),
+            _ => Vec::new(),
+        })
+    };
+    // Baseline: from the report when there is one, else from the split (same numbers).
+    let baseline = move || -> Option<(usize, f32, &'static str)> {
+        let counts = val_counts.get();
+        let (i, share) = majority(&counts)?;
+        match metrics.latest.with(|m| m.as_ref().map(|m| m.baseline)) {
+            Some(b) => Some((i, b, "report")),
+            None => Some((i, share, "split")),
+        }
+    };
+    let majority_language = move || {
+        let cls = classes();
+        baseline().and_then(|(i, _, _)| cls.get(i).map(|c| c.language.clone()))
+    };
+
+    let confusion = move || {
+        let m = metrics.latest.get()?;
+        let cls = classes();
+        let lang = loc.lang();
+        let c = m.num_classes;
+        let names: Vec<String> = (0..c)
+            .map(|i| {
+                cls.get(i)
+                    .map(|x| language_name(lang, &x.language))
+                    .unwrap_or_else(|| format!("#{i}"))
+            })
+            .collect();
+        let row_sums: Vec<u32> = (0..c)
+            .map(|r| m.confusion[r * c..(r + 1) * c].iter().sum())
+            .collect();
+        let shade: Vec<f32> = (0..c * c)
+            .map(|i| {
+                let s = row_sums[i / c];
+                if s == 0 {
+                    0.0
+                } else {
+                    m.confusion[i] as f32 / s as f32
+                }
+            })
+            .collect();
+        let t = t();
+        let titles = (0..c * c)
+            .map(|i| (t.confusion_cell)(&names[i / c], &names[i % c], m.confusion[i], shade[i]))
+            .collect();
+        Some((
+            m.epoch,
+            HeatmapData {
+                rows: c,
+                cols: c,
+                values: m.confusion.iter().map(|&n| n as f64).collect(),
+                shade: Some(shade),
+                scale: Scale::Sequential { min: 0.0, max: 1.0 },
+                row_labels: names.clone(),
+                col_labels: names,
+                row_title: t.true_axis.to_owned(),
+                col_title: t.predicted_axis.to_owned(),
+                text: CellText::NonZeroInteger,
+                titles,
+                outline_diagonal: true,
+            },
+        ))
+    };
+
+    view! {
+        <section class="panel metrics-panel" data-testid="metrics">
+            <h2>{move || t().metrics_title}</h2>
+            <p class="panel-note">{move || t().metrics_note}</p>
+            <div class="lab-stats">
+                <div class="stat">
+                    <div class="stat-label">{move || t().majority_baseline}</div>
+                    <div
+                        class="stat-value"
+                        data-testid="majority-baseline"
+                        data-value=move || baseline().map(|b| b.1.to_string()).unwrap_or_default()
+                        data-source=move || baseline().map(|b| b.2).unwrap_or("")
+                    >
+                        {move || baseline().map(|b| format!("{:.1}%", b.1 * 100.0)).unwrap_or_else(|| "—".into())}
+                    </div>
+                    <div class="stat-detail">
+                        {move || majority_language().map(|l| (t().majority_detail)(&language_name(loc.lang(), &l))).unwrap_or_default()}
+                    </div>
+                </div>
+                <div class="stat">
+                    <div class="stat-label">{move || t().val_accuracy}</div>
+                    <div
+                        class="stat-value"
+                        data-testid="metrics-val-acc"
+                        data-value=move || metrics.latest.with(|m| m.as_ref().map(|m| m.accuracy.to_string()).unwrap_or_default())
+                    >
+                        {move || metrics.latest.with(|m| m.as_ref().map(|m| format!("{:.1}%", m.accuracy * 100.0))).unwrap_or_else(|| "—".into())}
+                    </div>
+                    <div class="stat-detail">
+                        {move || metrics.latest.with(|m| m.as_ref().map(|m| (t().after_epoch)(m.epoch))).unwrap_or_default()}
+                    </div>
+                </div>
+            </div>
+            <div class="metrics-grid">
+                <div>
+                    <h3>{move || t().classes_title}</h3>
+                    <div class="table-scroll">
+                        <table class="lab-table" data-testid="class-counts">
+                            <thead>
+                                <tr>
+                                    <th scope="col">{move || t().col_language}</th>
+                                    <th scope="col" class="num">{move || t().col_lines}</th>
+                                    <th scope="col" class="num">{move || t().col_distinct}</th>
+                                    <th scope="col" class="num">{move || t().col_val}</th>
+                                    <th scope="col" class="num">{move || t().col_class_acc}</th>
+                                </tr>
+                            </thead>
+                            <tbody>
+                                {move || {
+                                    let cls = classes();
+                                    let counts = val_counts.get();
+                                    let major = majority(&counts).map(|m| m.0);
+                                    cls.into_iter()
+                                        .enumerate()
+                                        .map(|(i, c)| {
+                                            let acc = move || metrics.latest.with(|m| m.as_ref().and_then(|m| m.per_class.get(i).copied().flatten()));
+                                            let language = c.language.clone();
+                                            let val = counts.get(i).copied();
+                                            view! {
+                                                <tr
+                                                    data-testid="per-class-acc"
+                                                    data-label=c.language.clone()
+                                                    data-value=move || acc().map(|a| a.to_string()).unwrap_or_default()
+                                                    class:majority=major == Some(i)
+                                                >
+                                                    <th scope="row">{move || language_name(loc.lang(), &language)}</th>
+                                                    <td class="num" data-testid="class-raw" data-value=c.raw_lines.to_string()>
+                                                        {super::compare::fmt_count(c.raw_lines)}
+                                                    </td>
+                                                    <td class="num" data-testid="class-distinct" data-value=c.distinct_pairs.to_string()>
+                                                        {super::compare::fmt_count(c.distinct_pairs)}
+                                                    </td>
+                                                    <td class="num" data-testid="class-val" data-value=val.map(|v| v.to_string()).unwrap_or_default()>
+                                                        {val.map(super::compare::fmt_count).unwrap_or_else(|| "—".into())}
+                                                    </td>
+                                                    <td class="num">
+                                                        {move || acc().map(|a| format!("{:.0}%", a * 100.0)).unwrap_or_else(|| "—".into())}
+                                                        <span class="acc-bar" aria-hidden="true">
+                                                            <span style:width=move || format!("{:.1}%", acc().unwrap_or(0.0) * 100.0)></span>
+                                                        </span>
+                                                    </td>
+                                                </tr>
+                                            }
+                                        })
+                                        .collect_view()
+                                }}
+                            </tbody>
+                        </table>
+                    </div>
+                </div>
+                <div>
+                    <h3>{move || t().confusion_title}</h3>
+                    <p class="panel-note">{move || t().confusion_note}</p>
+                    {move || match confusion() {
+                        Some((epoch, d)) => {
+                            let label = (t().confusion_aria)(epoch);
+                            view! {
+                                <div class="confusion-wrap" data-epoch=epoch>
+                                    <Heatmap testid="confusion" data=Signal::stored(d) label=label cell=30.0 />
+                                </div>
+                            }
+                            .into_any()
+                        }
+                        None => view! {
+                            <p class="confusion-empty" data-testid="confusion-empty">{move || t().confusion_empty}</p>
+                        }
+                        .into_any(),
+                    }}
+                </div>
+            </div>
+        </section>
+    }
+}
