@@ -6,6 +6,7 @@
 //!
 //! - [`app`]: the shell (header, navigation, page chosen by `?lesson=`).
 //! - [`training`]: the names training page.
+//! - [`delay`]: the delay-copy task page (`?lesson=delay`).
 //! - [`lab`]: the training lab's panels (configuration extras, metrics, compare mode).
 //! - [`lessons`]: the lesson pages and their index (client-side routing).
 //! - [`data_loader`]: fetches the manifest and the class files.
@@ -18,6 +19,7 @@
 pub mod app;
 pub mod charts;
 pub mod data_loader;
+pub mod delay;
 pub mod i18n;
 pub mod keep;
 pub mod lab;
