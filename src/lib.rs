@@ -14,6 +14,7 @@
 //!   of the same name in [`math`].
 //! - [`train`]: the training loop over either backend (no Leptos).
 //! - [`lessons`]: the computations of the lesson pages, on top of [`math`] (no Leptos).
+//! - [`delay`]: the delay-copy task (generator, per-token model, CPU trainer), issue 5.
 //! - [`weights`]: parameters ⇄ PyTorch as `.safetensors` (names, shapes, metadata).
 //! - [`keep`]: the weights file the page downloads/loads and the record it keeps across reloads.
 //! - `ui`: the Leptos app (compiled for wasm32 only).
@@ -21,6 +22,7 @@
 
 pub mod config;
 pub mod data;
+pub mod delay;
 pub mod gpu;
 pub mod keep;
 pub mod lessons;

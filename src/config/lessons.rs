@@ -187,6 +187,8 @@ pub enum Route {
     Index,
     /// `lesson=names`: the training page (decoded by [`super::TrainConfig`]).
     Training,
+    /// `lesson=delay`: the delay-copy task (decoded by [`super::delay::DelayConfig`]).
+    Delay,
     /// A lesson page with its decoded state.
     Lesson(LessonId),
     /// A `lesson` that names no page: the index is shown with a notice.
@@ -204,6 +206,7 @@ pub fn route(query: &str) -> Route {
         {
             Route::Training
         }
+        Some(l) if l.trim().eq_ignore_ascii_case(super::delay::DelayConfig::LESSON) => Route::Delay,
         Some(l) => match LessonId::parse(&l) {
             Some(id) => Route::Lesson(id),
             None => Route::Unknown(l),
@@ -227,7 +230,7 @@ pub fn unknown_lesson_notice(raw: &str) -> UrlNotice {
                 .map(|l| l.as_str())
                 .collect::<Vec<_>>()
                 .join(", ")
-                + ", names",
+                + ", names, delay",
             default: "the index".into(),
         },
     }

@@ -3,11 +3,13 @@
 //! - [`query`]: the table-driven codec every page uses ([`query::UrlConfig`], [`query::decode`],
 //!   [`query::encode`], [`query::UrlNotice`]).
 //! - [`train`]: the training page's [`TrainConfig`] (`?lesson=names`).
+//! - [`delay`]: the delay-copy page's [`delay::DelayConfig`] (`?lesson=delay`).
 //! - [`lessons`]: one struct per lesson page (`?lesson=unroll`, …) and the router [`lessons::route`].
 //!
 //! The keys, ranges and defaults are documented in `docs/url.md`, generated from the field
 //! tables ([`query::markdown_table`]).
 
+pub mod delay;
 pub mod lessons;
 pub mod query;
 pub mod train;

@@ -400,6 +400,13 @@ pub enum NoticeKind {
         /// Elements kept.
         max_len: usize,
     },
+    /// The value is within its key's range but breaks a rule that ties it to other keys (e.g.
+    /// the delay-copy page's `0 < delay < length`); the value is kept and the page says what
+    /// it needs instead of running.
+    Inconsistent {
+        /// The values allowed with the other settings, in words (e.g. `1–95 (0 < delay < length 96)`).
+        allowed: String,
+    },
     /// `count` more fields were changed or ignored (notices beyond [`MAX_NOTICES`]).
     More {
         /// Number of notices left out.
@@ -447,6 +454,10 @@ impl fmt::Display for UrlNotice {
             NoticeKind::ListTruncated { max_len } => {
                 write!(f, "{field}: more than {max_len} values; only the first {max_len} are used")
             }
+            NoticeKind::Inconsistent { allowed } => write!(
+                f,
+                "{field}: “{raw}” does not fit the other settings (allowed: {allowed}); nothing runs until it is changed"
+            ),
             NoticeKind::More { count } => write!(f, "{count} more settings were ignored or adjusted"),
         }
     }

@@ -8,6 +8,7 @@
 //! to and from it are plain links), so a running training session is never torn down by a
 //! client-side navigation.
 
+use super::delay::DelayPage;
 use super::i18n::{provide_lang, Lang, Locale};
 use super::lessons::{lesson_query, provide_nav, LessonsMain, LessonsStyle, NavLink};
 use super::training::TrainingPage;
@@ -23,10 +24,12 @@ pub fn App() -> impl IntoView {
     let loc: Locale = provide_lang(&search.get_untracked());
     provide_nav(search, loc);
     let training = route(&search.get_untracked()) == Route::Training;
+    // The delay-copy page is its own document too (a run is never torn down by navigation).
+    let delay = route(&search.get_untracked()) == Route::Delay;
     let notices = RwSignal::new(Vec::<PageNotice>::new());
     let index_query = Signal::derive(move || lesson_query(None, loc.url_lang()));
     let lessons_active =
-        move || !training && matches!(route(&search.get()), Route::Index | Route::Unknown(_));
+        move || !training && !delay && matches!(route(&search.get()), Route::Index | Route::Unknown(_));
 
     // <html lang> follows the language (fonts, screen readers, and the panic panel read it).
     Effect::new(move |_| {
@@ -72,7 +75,7 @@ pub fn App() -> impl IntoView {
                     <span class="brand-tag">{move || loc.t().brand_tag}</span>
                 </a>
                 <nav class="site-nav" aria-label=move || loc.t().nav_label>
-                    {if training {
+                    {if training || delay {
                         view! {
                             <a href=move || format!("?{}", lesson_query(None, loc.url_lang())) data-testid="nav-lessons">
                                 {move || i18n::common::LESSONS.get(loc.lang())}
@@ -108,6 +111,8 @@ pub fn App() -> impl IntoView {
         <main class="site-main">
             {if training {
                 view! { <TrainingPage notices=notices /> }.into_any()
+            } else if delay {
+                view! { <DelayPage /> }.into_any()
             } else {
                 view! { <LessonsMain /> }.into_any()
             }}

@@ -232,6 +232,9 @@ fn notice_zh(n: &UrlNotice) -> String {
         NoticeKind::ListTruncated { max_len } => {
             format!("{field}：超过 {max_len} 个值，只使用前 {max_len} 个")
         }
+        NoticeKind::Inconsistent { allowed } => {
+            format!("{field}：“{raw}”与其他设置不相容（允许：{allowed}），改正之前不会运行")
+        }
         NoticeKind::More { count } => format!("另有 {count} 项设置被忽略或调整"),
     }
 }

@@ -6,7 +6,9 @@
 //!
 //! - [`app`]: the shell (header, navigation, page chosen by `?lesson=`).
 //! - [`training`]: the names training page.
-//! - [`lab`]: the training lab's panels (configuration extras, metrics, compare mode, inspector, gradient flow).
+//! - [`delay`]: the delay-copy task page (`?lesson=delay`).
+//! - [`lab`]: the training lab's panels (configuration extras, metrics, compare mode,
+//!   inspector, gradient flow).
 //! - [`lessons`]: the lesson pages and their index (client-side routing).
 //! - [`data_loader`]: fetches the manifest and the class files.
 //! - [`keep`]: own data upload, weights download/load, the model saved in IndexedDB.
@@ -18,6 +20,7 @@
 pub mod app;
 pub mod charts;
 pub mod data_loader;
+pub mod delay;
 pub mod i18n;
 pub mod keep;
 pub mod lab;

@@ -48,6 +48,20 @@ pub fn IndexPage(
                     {move || i18n::index::TRAIN_LINK.get(lang.get())}
                 </a>
             </section>
+            <section class="panel lx-train-card" data-testid="delay-card">
+                <h2>{move || crate::ui::delay::text::INDEX_TITLE.get(lang.get())}</h2>
+                <p class="lx-text">{move || crate::ui::delay::text::INDEX_TEXT.get(lang.get())}</p>
+                <a
+                    class="btn btn-primary"
+                    href=move || match lang.url_lang() {
+                        Some(l) => format!("?v=1&lesson=delay&lang={}", l.as_str()),
+                        None => "?v=1&lesson=delay".to_owned(),
+                    }
+                    data-testid="nav-delay"
+                >
+                    {move || crate::ui::delay::text::INDEX_LINK.get(lang.get())}
+                </a>
+            </section>
         </article>
     }
 }

@@ -161,7 +161,7 @@ pub fn LessonsMain() -> impl IntoView {
             Route::Unknown(raw) => {
                 view! { <index::IndexPage notices=vec![unknown_lesson_notice(&raw)] /> }.into_any()
             }
-            Route::Index | Route::Training => {
+            Route::Index | Route::Training | Route::Delay => {
                 view! { <index::IndexPage notices=Vec::new() /> }.into_any()
             }
         }

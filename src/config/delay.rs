@@ -1,0 +1,295 @@
+//! The delay-copy page's configuration (`?lesson=delay`, issue 5 scope 5) and its URL field
+//! table.
+//!
+//! Canonical order of the keys: `cell`, `delay`, `length`, `vocab`, `hidden_size`, `lr`,
+//! `batch_size`, `seed`. Example (the delay-64 preset): `?v=1&lesson=delay&delay=64`.
+//!
+//! `delay` and `length` are decoded independently (each within its own range); the pair must
+//! satisfy `0 < delay < length` ([`check_delay`]). A URL that breaks the rule keeps its values
+//! (so the page can show what was asked), gets one [`NoticeKind::Inconsistent`] notice, and the
+//! page shows the rule instead of training.
+
+use super::query::{FieldKind, FieldSpec, NoticeKind, UrlConfig, UrlNotice, Value, Values};
+use crate::math::params::CellKind;
+use std::fmt;
+
+/// Which cells the page trains side by side (`cell`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CellSet {
+    /// RNN (tanh) and LSTM at the same hidden size (the issue's comparison; default).
+    Both,
+    /// RNN (tanh) only.
+    Rnn,
+    /// LSTM only.
+    Lstm,
+    /// GRU only.
+    Gru,
+    /// RNN, LSTM and GRU.
+    All,
+}
+
+impl CellSet {
+    /// Every choice, in the order of the URL table.
+    pub const ALL: [CellSet; 5] = [
+        CellSet::Both,
+        CellSet::Rnn,
+        CellSet::Lstm,
+        CellSet::Gru,
+        CellSet::All,
+    ];
+
+    /// The URL word: `both`, `rnn`, `lstm`, `gru`, `all`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CellSet::Both => "both",
+            CellSet::Rnn => "rnn",
+            CellSet::Lstm => "lstm",
+            CellSet::Gru => "gru",
+            CellSet::All => "all",
+        }
+    }
+
+    /// Parses a URL word (case-insensitive).
+    pub fn parse(s: &str) -> Option<CellSet> {
+        CellSet::ALL
+            .into_iter()
+            .find(|c| c.as_str().eq_ignore_ascii_case(s.trim()))
+    }
+
+    /// The cells trained, in display order (RNN first).
+    pub fn cells(self) -> &'static [CellKind] {
+        match self {
+            CellSet::Both => &[CellKind::Rnn, CellKind::Lstm],
+            CellSet::Rnn => &[CellKind::Rnn],
+            CellSet::Lstm => &[CellKind::Lstm],
+            CellSet::Gru => &[CellKind::Gru],
+            CellSet::All => &[CellKind::Rnn, CellKind::Lstm, CellKind::Gru],
+        }
+    }
+}
+
+/// Settings of the delay-copy task. Every field is within the range of its URL key after
+/// decoding; `delay < length` is **not** guaranteed (see [`DelayConfig::check`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DelayConfig {
+    /// Cells trained side by side (`cell`, default `both` = RNN + LSTM).
+    pub cell: CellSet,
+    /// How many steps back the target is (`delay`, 0–256 in the URL, valid when
+    /// `0 < delay < length`; default 8).
+    pub delay: usize,
+    /// Tokens per sequence T (`length`, 2–256, default 96).
+    pub length: usize,
+    /// Vocabulary size V (`vocab`, 2–64, default 10).
+    pub vocab: usize,
+    /// Hidden size H of every cell (`hidden_size`, 4–128, default 64).
+    pub hidden_size: usize,
+    /// Adam learning rate (`lr`, 0.00001–1, default 0.01).
+    pub lr: f64,
+    /// Sequences per optimisation step (`batch_size`, 1–256, default 16).
+    pub batch_size: usize,
+    /// Seed of the weights and of the token stream (`seed`).
+    pub seed: u32,
+}
+
+/// Largest `length` (and the upper end of the `delay` key's range).
+pub const MAX_LENGTH: usize = 256;
+
+/// The delay-copy page's URL keys in canonical order.
+pub const DELAY_FIELDS: &[FieldSpec] = &[
+    FieldSpec {
+        key: "cell",
+        kind: FieldKind::Choice {
+            choices: &["both", "rnn", "lstm", "gru", "all"],
+            default: 0,
+        },
+        doc: "cells trained side by side: `both` = RNN (tanh) and LSTM; `rnn`, `lstm` or `gru` alone; `all` = the three",
+    },
+    FieldSpec {
+        key: "delay",
+        kind: FieldKind::Int {
+            min: 0,
+            max: MAX_LENGTH as i64,
+            default: 8,
+        },
+        doc: "the target at position t is the token at t − delay; must satisfy 0 < delay < length (otherwise the page shows the rule and does not train)",
+    },
+    FieldSpec {
+        key: "length",
+        kind: FieldKind::Int {
+            min: 2,
+            max: MAX_LENGTH as i64,
+            default: 96,
+        },
+        doc: "tokens per sequence (seq_len T)",
+    },
+    FieldSpec {
+        key: "vocab",
+        kind: FieldKind::Int {
+            min: 2,
+            max: 64,
+            default: 10,
+        },
+        doc: "vocabulary size V (tokens are one-hot, so input_size = V)",
+    },
+    FieldSpec {
+        key: "hidden_size",
+        kind: FieldKind::Int {
+            min: 4,
+            max: 128,
+            default: 64,
+        },
+        doc: "hidden size H, the same for every cell (at most 128, so a step stays short on the CPU path)",
+    },
+    FieldSpec {
+        key: "lr",
+        kind: FieldKind::Float {
+            min: 0.00001,
+            max: 1.0,
+            default: 0.01,
+        },
+        doc: "Adam learning rate (betas 0.9/0.999, eps 1e-8)",
+    },
+    FieldSpec {
+        key: "batch_size",
+        kind: FieldKind::Int {
+            min: 1,
+            max: 256,
+            default: 16,
+        },
+        doc: "sequences per optimisation step (fresh random sequences every step)",
+    },
+    FieldSpec {
+        key: "seed",
+        kind: FieldKind::Int {
+            min: 0,
+            max: u32::MAX as i64,
+            default: 0,
+        },
+        doc: "fixes the initial weights and the token stream (both cells see the same sequences)",
+    },
+];
+
+/// `delay` and `length` do not satisfy `0 < delay < length`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DelayRangeError {
+    /// The delay asked for.
+    pub delay: usize,
+    /// The sequence length asked for.
+    pub length: usize,
+}
+
+impl DelayRangeError {
+    /// The allowed delays for this length, e.g. `1–95`.
+    pub fn allowed(&self) -> String {
+        format!("1–{}", self.length.saturating_sub(1).max(1))
+    }
+}
+
+impl fmt::Display for DelayRangeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (d, l) = (self.delay, self.length);
+        if d == 0 {
+            write!(
+                f,
+                "delay must be at least 1 (got 0): with delay 0 the target is the current token, nothing to remember"
+            )
+        } else {
+            write!(
+                f,
+                "delay must be below the sequence length: delay {d} with length {l} leaves no position to supervise \
+                 (need 0 < delay < length, i.e. delay {})",
+                self.allowed()
+            )
+        }
+    }
+}
+
+impl std::error::Error for DelayRangeError {}
+
+/// Checks `0 < delay < length`.
+///
+/// # Errors
+/// [`DelayRangeError`] when the rule is broken.
+pub fn check_delay(delay: usize, length: usize) -> Result<(), DelayRangeError> {
+    if delay == 0 || delay >= length {
+        Err(DelayRangeError { delay, length })
+    } else {
+        Ok(())
+    }
+}
+
+impl DelayConfig {
+    /// Checks `0 < delay < length` ([`check_delay`]).
+    ///
+    /// # Errors
+    /// [`DelayRangeError`] when the rule is broken.
+    pub fn check(&self) -> Result<(), DelayRangeError> {
+        check_delay(self.delay, self.length)
+    }
+
+    /// The presets offered as buttons: delay 8 and delay 64, other keys at their defaults.
+    pub fn presets() -> [DelayConfig; 2] {
+        [
+            DelayConfig {
+                delay: 8,
+                ..DelayConfig::default()
+            },
+            DelayConfig {
+                delay: 64,
+                ..DelayConfig::default()
+            },
+        ]
+    }
+}
+
+impl UrlConfig for DelayConfig {
+    const LESSON: &'static str = "delay";
+    const FIELDS: &'static [FieldSpec] = DELAY_FIELDS;
+
+    fn from_values(v: &Values) -> Self {
+        DelayConfig {
+            cell: CellSet::parse(v.choice("cell")).unwrap_or(CellSet::Both),
+            delay: v.int("delay") as usize,
+            length: v.int("length") as usize,
+            vocab: v.int("vocab") as usize,
+            hidden_size: v.int("hidden_size") as usize,
+            lr: v.float("lr"),
+            batch_size: v.int("batch_size") as usize,
+            seed: v.int("seed") as u32,
+        }
+    }
+
+    fn to_values(&self) -> Values {
+        let int = |n: usize| Value::Int(i64::try_from(n).unwrap_or(i64::MAX));
+        Values::defaults(DELAY_FIELDS)
+            .with("cell", Value::Choice(self.cell.as_str()))
+            .with("delay", int(self.delay))
+            .with("length", int(self.length))
+            .with("vocab", int(self.vocab))
+            .with("hidden_size", int(self.hidden_size))
+            .with("lr", Value::Float(self.lr))
+            .with("batch_size", int(self.batch_size))
+            .with("seed", Value::Int(self.seed.into()))
+    }
+
+    /// `0 < delay < length`: when broken, the values are kept and one notice on `delay` says
+    /// which delays the length allows.
+    fn reconcile(&mut self, notices: &mut Vec<UrlNotice>) {
+        if let Err(e) = self.check() {
+            notices.push(UrlNotice {
+                field: "delay".into(),
+                raw: self.delay.to_string(),
+                kind: NoticeKind::Inconsistent {
+                    allowed: format!("{} (0 < delay < length {})", e.allowed(), self.length),
+                },
+            });
+        }
+    }
+}
+
+impl Default for DelayConfig {
+    /// The delay-8 preset: RNN + LSTM, length 96, vocab 10, H 64, lr 0.01, batch 16, seed 0.
+    fn default() -> Self {
+        DelayConfig::from_values(&Values::defaults(DELAY_FIELDS))
+    }
+}

@@ -1,0 +1,165 @@
+//! The delay page's two charts: per-token accuracy and loss against each cell's step, one
+//! line per cell (batch values thin, the mean of the last 20 steps thick), with the chance
+//! level dashed. Drawn with plotters into a `<canvas>` (plotters-canvas).
+
+use crate::math::params::CellKind;
+use crate::ui::charts::{ChartStyle, GRID, INK, REFERENCE};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// Steps averaged by the thick line.
+pub const SMOOTH: usize = 20;
+
+/// The colour of a cell's lines (RNN orange, LSTM blue, GRU green).
+pub fn cell_color(cell: CellKind) -> RGBColor {
+    match cell {
+        CellKind::Rnn => RGBColor(0xea, 0x58, 0x0c),
+        CellKind::Lstm => RGBColor(0x1d, 0x4e, 0xd8),
+        CellKind::Gru => RGBColor(0x05, 0x96, 0x69),
+    }
+}
+
+/// What one chart shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CurveChart {
+    /// One `(cell, [(step, value)])` per cell, steps from 1.
+    pub curves: Vec<(CellKind, Vec<(u64, f64)>)>,
+    /// The y axis spans `0..y_max` (at least; loss charts grow to the data).
+    pub y_max: f64,
+    /// Values are fractions shown as percentages.
+    pub percent: bool,
+    /// Chance level and its legend label.
+    pub chance: Option<(f64, &'static str)>,
+    /// x axis title.
+    pub x_desc: &'static str,
+    /// y axis title.
+    pub y_desc: &'static str,
+    /// Shown while there is no point.
+    pub empty: &'static str,
+}
+
+/// Points drawn (for the canvas's `data-value`).
+pub fn point_count(chart: &CurveChart) -> usize {
+    chart.curves.iter().map(|(_, p)| p.len()).sum()
+}
+
+/// Mean of the last [`SMOOTH`] values at each point.
+pub fn smoothed(points: &[(u64, f64)]) -> Vec<(u64, f64)> {
+    let mut out = Vec::with_capacity(points.len());
+    let mut sum = 0.0;
+    for (i, &(s, v)) in points.iter().enumerate() {
+        sum += v;
+        if i >= SMOOTH {
+            sum -= points[i - SMOOTH].1;
+        }
+        out.push((s, sum / (i + 1).min(SMOOTH) as f64));
+    }
+    out
+}
+
+/// Points drawn per line at most: a longer series is thinned to every k-th point (the
+/// smoothed line is computed on every point first), so a redraw late in a run stays short.
+pub const MAX_DRAWN: usize = 600;
+
+/// Every k-th point of `points` (k = ⌈len / [`MAX_DRAWN`]⌉), always keeping the last one.
+pub fn thin(points: &[(u64, f64)]) -> Vec<(u64, f64)> {
+    let k = points.len().div_ceil(MAX_DRAWN).max(1);
+    let mut out: Vec<(u64, f64)> = points.iter().step_by(k).copied().collect();
+    if let (Some(&last), Some(&kept)) = (points.last(), out.last()) {
+        if last != kept {
+            out.push(last);
+        }
+    }
+    out
+}
+
+/// Draws `chart`. Errors: only those of the drawing backend.
+pub fn draw<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &CurveChart,
+    style: &ChartStyle,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    if point_count(chart) == 0 {
+        return crate::ui::charts::draw_placeholder(area, style, chart.empty);
+    }
+    area.fill(&WHITE)?;
+    let x_max = chart
+        .curves
+        .iter()
+        .filter_map(|(_, p)| p.last().map(|q| q.0))
+        .max()
+        .unwrap_or(1)
+        .max(10);
+    let peak = chart
+        .curves
+        .iter()
+        .flat_map(|(_, p)| p.iter().map(|q| q.1))
+        .filter(|v| v.is_finite())
+        .fold(chart.y_max, f64::max);
+    let y_max = if chart.percent {
+        1.0
+    } else {
+        crate::ui::charts::nice_ceiling(peak * 1.02, 0.5)
+    };
+    let percent = chart.percent;
+    let mut c = ChartBuilder::on(area)
+        .margin(style.px(10.0))
+        .margin_right(style.px(18.0))
+        .x_label_area_size(style.px(34.0))
+        .y_label_area_size(style.px(48.0))
+        .build_cartesian_2d(0u64..x_max, 0f64..y_max)?;
+    c.configure_mesh()
+        .light_line_style(GRID.mix(0.0))
+        .bold_line_style(GRID)
+        .axis_style(INK.mix(0.6))
+        .label_style(style.label_style())
+        .axis_desc_style(style.label_style())
+        .x_desc(chart.x_desc)
+        .y_desc(chart.y_desc)
+        .x_labels(6)
+        .y_labels(6)
+        .y_label_formatter(&|v| {
+            if percent {
+                format!("{:.0}%", v * 100.0)
+            } else {
+                format!("{v:.1}")
+            }
+        })
+        .draw()?;
+    if let Some((level, label)) = chart.chance {
+        c.draw_series(DashedLineSeries::new(
+            vec![(0u64, level), (x_max, level)],
+            style.px(6.0),
+            style.px(4.0),
+            REFERENCE.stroke_width(style.px(1.0)),
+        ))?
+        .label(label)
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], REFERENCE));
+    }
+    for (cell, points) in &chart.curves {
+        let color = cell_color(*cell);
+        c.draw_series(LineSeries::new(
+            thin(points),
+            color.mix(0.25).stroke_width(style.px(1.0)),
+        ))?;
+        c.draw_series(LineSeries::new(
+            thin(&smoothed(points)),
+            color.stroke_width(style.px(2.2)),
+        ))?
+        .label(cell.as_str().to_uppercase())
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+    }
+    c.configure_series_labels()
+        .position(if percent {
+            SeriesLabelPosition::UpperLeft
+        } else {
+            SeriesLabelPosition::LowerLeft
+        })
+        .background_style(WHITE.mix(0.85))
+        .border_style(GRID)
+        .label_font(style.label_style())
+        .margin(style.px(6.0))
+        .legend_area_size(style.px(26.0))
+        .draw()?;
+    Ok(())
+}

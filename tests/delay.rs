@@ -1,0 +1,361 @@
+//! The delay-copy task (issue 5 scope 5): generator, per-token model, CPU trainer, URL codec.
+//!
+//! Positions are 0-based: with delay d the target at position t ≥ d is the token at t − d.
+
+use unroll::config::delay::{check_delay, CellSet, DelayConfig, DELAY_FIELDS};
+use unroll::config::lessons::{route, Route};
+use unroll::config::query::{decode, encode, markdown_table, NoticeKind};
+use unroll::config::Lang;
+use unroll::delay::model::DelayModel;
+use unroll::delay::task::{targets, DelayBatch, DelayTask};
+use unroll::delay::trainer::{CellTrainer, SideBySide};
+use unroll::math::params::CellKind;
+
+const CELLS: [CellKind; 3] = [CellKind::Rnn, CellKind::Lstm, CellKind::Gru];
+
+#[test]
+fn targets_of_the_hand_example() {
+    // tokens 3, 8, 2, 5, 1 with delay 2 → targets 3, 8, 2 at positions 2, 3, 4.
+    assert_eq!(targets(&[3, 8, 2, 5, 1], 2).unwrap(), vec![3, 8, 2]);
+    assert_eq!(targets(&[3, 8, 2, 5, 1], 4).unwrap(), vec![3]);
+    // Two sequences, time-major: row i of the targets is position 2 + i.
+    let b = DelayBatch::from_sequences(&[vec![3, 8, 2, 5, 1], vec![0, 1, 2, 3, 4]], 2).unwrap();
+    assert_eq!(b.supervised_len(), 3);
+    assert_eq!(b.targets(), &[3, 0, 8, 1, 2, 2]);
+    assert_eq!(b.sequence(0), vec![3, 8, 2, 5, 1]);
+    assert_eq!(b.sequence(1), vec![0, 1, 2, 3, 4]);
+    assert_eq!(b.rows(1..2).targets(), &[0, 1, 2]);
+}
+
+#[test]
+fn generated_targets_are_the_tokens_delay_steps_back() {
+    let task = DelayTask::new(7, 40, 9).unwrap();
+    let batch = task.stream(3).next_batch(5);
+    assert!(batch.tokens.iter().all(|&x| x < 7));
+    for b in 0..5 {
+        let seq = batch.sequence(b);
+        let want: Vec<u32> = (9..40).map(|t| seq[t - 9]).collect();
+        let got: Vec<u32> = (0..31).map(|i| batch.targets()[i * 5 + b]).collect();
+        assert_eq!(got, want);
+    }
+    // Every symbol of the vocabulary occurs (uniform draws), none outside it.
+    let big = task.stream(4).next_batch(64);
+    for v in 0..7 {
+        assert!(big.tokens.contains(&v), "token {v} never drawn");
+    }
+}
+
+#[test]
+fn same_seed_same_sequences_and_same_training() {
+    let task = DelayTask::new(10, 96, 8).unwrap();
+    let (mut a, mut b, mut c) = (task.stream(11), task.stream(11), task.stream(12));
+    for _ in 0..3 {
+        let (x, y, z) = (a.next_batch(4), b.next_batch(4), c.next_batch(4));
+        assert_eq!(x, y);
+        assert_ne!(x, z);
+    }
+    let cfg = DelayConfig {
+        hidden_size: 16,
+        length: 24,
+        batch_size: 4,
+        seed: 5,
+        ..DelayConfig::default()
+    };
+    let run = |cfg: &DelayConfig| {
+        let mut r = SideBySide::new(cfg).unwrap();
+        (0..6)
+            .map(|_| {
+                let s = pollster::block_on(r.step());
+                (s.cell, s.step, s.loss, s.token_acc)
+            })
+            .collect::<Vec<_>>()
+    };
+    let first = run(&cfg);
+    assert_eq!(first, run(&cfg));
+    // Cells take turns: RNN step 1, LSTM step 1, RNN step 2, …
+    let order: Vec<_> = first.iter().map(|s| (s.0, s.1)).collect();
+    assert_eq!(
+        order,
+        [
+            (CellKind::Rnn, 1),
+            (CellKind::Lstm, 1),
+            (CellKind::Rnn, 2),
+            (CellKind::Lstm, 2),
+            (CellKind::Rnn, 3),
+            (CellKind::Lstm, 3)
+        ]
+    );
+    let other = run(&DelayConfig { seed: 6, ..cfg.clone() });
+    assert_ne!(first, other);
+}
+
+#[test]
+fn invalid_delays_give_clear_messages_never_a_panic() {
+    assert!(check_delay(1, 2).is_ok());
+    assert!(check_delay(95, 96).is_ok());
+    let zero = check_delay(0, 96).unwrap_err();
+    assert!(zero.to_string().contains("at least 1"), "{zero}");
+    let long = check_delay(96, 96).unwrap_err();
+    let msg = long.to_string();
+    assert!(msg.contains("below the sequence length"), "{msg}");
+    assert!(msg.contains("delay 96 with length 96"), "{msg}");
+    assert!(msg.contains("1–95"), "{msg}");
+    assert_eq!(check_delay(200, 96).unwrap_err().allowed(), "1–95");
+    assert!(targets(&[1, 2, 3], 3).is_err());
+    assert!(targets(&[1, 2, 3], 0).is_err());
+    assert!(DelayTask::new(10, 8, 8).is_err());
+    assert!(DelayBatch::from_sequences(&[vec![1, 2]], 2).is_err());
+
+    // From the URL: the values are kept, one notice on `delay` names the allowed range, and the
+    // trainer refuses to start.
+    for (q, delay, length, allowed) in [
+        ("v=1&lesson=delay&delay=0", 0, 96, "1–95 (0 < delay < length 96)"),
+        ("v=1&lesson=delay&delay=100", 100, 96, "1–95 (0 < delay < length 96)"),
+        ("v=1&lesson=delay&delay=64&length=64", 64, 64, "1–63 (0 < delay < length 64)"),
+        ("v=1&lesson=delay&delay=8&length=2", 8, 2, "1–1 (0 < delay < length 2)"),
+    ] {
+        let d = decode::<DelayConfig>(q);
+        assert_eq!((d.config.delay, d.config.length), (delay, length), "{q}");
+        assert_eq!(d.notices.len(), 1, "{q}: {:?}", d.notices);
+        assert_eq!(d.notices[0].field, "delay");
+        assert_eq!(
+            d.notices[0].kind,
+            NoticeKind::Inconsistent {
+                allowed: allowed.into()
+            },
+            "{q}"
+        );
+        assert!(d.notices[0].to_string().contains("does not fit"), "{}", d.notices[0]);
+        assert!(d.config.check().is_err());
+        assert!(SideBySide::new(&d.config).is_err());
+    }
+    // Beyond the key's own range: clamped first (one notice), then the rule (another).
+    let d = decode::<DelayConfig>("delay=-5&length=1e9");
+    assert_eq!((d.config.delay, d.config.length), (0, 256));
+    assert!(matches!(d.notices[0].kind, NoticeKind::Clamped { .. }));
+    assert!(matches!(
+        d.notices.last().unwrap().kind,
+        NoticeKind::Inconsistent { .. }
+    ));
+    // Garbage never panics.
+    for q in ["delay=NaN", "delay=%zz", "length=&delay=", "delay=1e400&vocab=-1"] {
+        let d = decode::<DelayConfig>(q);
+        assert!(d.config.vocab >= 2 && d.config.length >= 2, "{q}");
+    }
+}
+
+#[test]
+fn parameter_counts_follow_pytorch() {
+    // nn.RNN(10, 64): 64·10 + 64·64 + 2·64 = 4864; LSTM ×4; GRU ×3; head Linear(64, 10) = 650.
+    let counts: Vec<(usize, usize)> = CELLS
+        .iter()
+        .map(|&c| {
+            let m = DelayModel::new(c, 10, 64);
+            (m.recurrent_param_count(), m.param_count())
+        })
+        .collect();
+    assert_eq!(counts, [(4864, 5514), (19456, 20106), (14592, 15242)]);
+    let m = DelayModel::new(CellKind::Lstm, 10, 64);
+    let names: Vec<&str> = m.layout.entries.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "rnn.weight_ih_l0",
+            "rnn.weight_hh_l0",
+            "rnn.bias_ih_l0",
+            "rnn.bias_hh_l0",
+            "fc.weight",
+            "fc.bias"
+        ]
+    );
+    assert_eq!(m.layout.get("fc.weight").unwrap().shape, vec![10, 64]);
+}
+
+/// A deterministic batch of `[B, T]` tokens in `0..v`.
+fn small_batch(v: u32, t: usize, b: usize, delay: usize) -> DelayBatch {
+    let seqs: Vec<Vec<u32>> = (0..b)
+        .map(|s| (0..t).map(|i| ((i * 7 + s * 3 + i * i) as u32) % v).collect())
+        .collect();
+    DelayBatch::from_sequences(&seqs, delay).unwrap()
+}
+
+#[test]
+fn loss_gradient_matches_finite_differences() {
+    let batch = small_batch(3, 6, 2, 2);
+    for cell in CELLS {
+        let m = DelayModel::new(cell, 3, 4);
+        // Larger weights than the default init, so every parameter matters.
+        let params: Vec<f32> = m.init(9).iter().map(|p| p * 3.0).collect();
+        let (loss, grads) = m.loss_and_grads(&params, &batch);
+        assert!((loss - m.loss(&params, &batch)).abs() < 1e-6);
+        let eps = 1e-2f32;
+        let mut worst = 0.0f64;
+        let mut nonzero = 0;
+        for i in 0..params.len() {
+            let mut p = params.clone();
+            p[i] = params[i] + eps;
+            let up = m.loss(&p, &batch);
+            p[i] = params[i] - eps;
+            let down = m.loss(&p, &batch);
+            let numeric = (up - down) / (2.0 * eps as f64);
+            let analytic = grads[i] as f64;
+            let err = (numeric - analytic).abs() / (1e-3 + numeric.abs().max(analytic.abs()));
+            worst = worst.max(err);
+            assert!(
+                (numeric - analytic).abs() <= 2e-3 + 0.03 * numeric.abs(),
+                "{cell:?} param {i} ({}): analytic {analytic}, numeric {numeric}",
+                m.layout
+                    .entries
+                    .iter()
+                    .find(|e| e.range().contains(&i))
+                    .unwrap()
+                    .name
+            );
+            if analytic.abs() > 1e-3 {
+                nonzero += 1;
+            }
+        }
+        assert!(
+            nonzero > params.len() / 2,
+            "{cell:?}: only {nonzero} of {} gradients are non-zero",
+            params.len()
+        );
+        eprintln!("{cell:?}: worst relative error {worst:.2e}");
+    }
+}
+
+#[test]
+fn only_positions_from_the_delay_on_are_supervised() {
+    // With delay d the logits cover exactly T − d positions per sequence, and the loss is the
+    // mean over B · (T − d) tokens.
+    let batch = small_batch(5, 9, 3, 4);
+    let m = DelayModel::new(CellKind::Rnn, 5, 6);
+    let p = m.init(1);
+    let fwd = m.forward(&p, &batch);
+    assert_eq!(fwd.logits.len(), (9 - 4) * 3 * 5);
+    let stats = m.evaluate(&p, &batch);
+    assert_eq!(stats.count, 15);
+}
+
+#[test]
+fn micro_batches_sum_to_the_batch_gradient() {
+    let batch = small_batch(4, 10, 5, 3);
+    let m = DelayModel::new(CellKind::Lstm, 4, 5);
+    let p = m.init(2);
+    let (loss, whole) = m.loss_and_grads(&p, &batch);
+    let mut parts = vec![0.0f32; whole.len()];
+    let divisor = batch.targets().len();
+    let mut loss_sum = 0.0;
+    for r in [0..2, 2..3, 3..5] {
+        loss_sum += m.accumulate(&p, &batch.rows(r), divisor, &mut parts).loss_sum;
+    }
+    assert!((loss_sum / divisor as f64 - loss).abs() < 1e-5);
+    for (a, b) in whole.iter().zip(&parts) {
+        assert!((a - b).abs() <= 1e-6 + 1e-4 * a.abs(), "{a} vs {b}");
+    }
+}
+
+/// Mean of the first and of the last `n` losses of one cell's run.
+fn first_and_last(losses: &[f64], n: usize) -> (f64, f64) {
+    let mean = |s: &[f64]| s.iter().sum::<f64>() / s.len() as f64;
+    (mean(&losses[..n]), mean(&losses[losses.len() - n..]))
+}
+
+#[test]
+fn delay_8_preset_learns_for_rnn_and_lstm() {
+    let cfg = DelayConfig::presets()[0].clone();
+    assert_eq!(cfg.delay, 8);
+    assert_eq!(cfg.cell, CellSet::Both);
+    let task = DelayTask::new(cfg.vocab, cfg.length, cfg.delay).unwrap();
+    let chance = task.chance_loss();
+    for cell in [CellKind::Rnn, CellKind::Lstm] {
+        let mut t = CellTrainer::new(
+            cell,
+            &task,
+            cfg.hidden_size,
+            cfg.lr as f32,
+            cfg.batch_size,
+            u64::from(cfg.seed),
+        );
+        let mut losses = Vec::new();
+        let mut accs = Vec::new();
+        for _ in 0..150 {
+            let s = pollster::block_on(t.step());
+            assert!(!s.skipped);
+            losses.push(s.loss);
+            accs.push(s.token_acc);
+        }
+        let (first, last) = first_and_last(&losses, 20);
+        let last_acc = accs[accs.len() - 20..].iter().sum::<f64>() / 20.0;
+        eprintln!("{cell:?}: loss {first:.3} → {last:.3}, accuracy {last_acc:.3} after 150 steps");
+        // Starts at chance (a uniform guess costs ln 10 ≈ 2.303 nats) …
+        assert!((first - chance).abs() < 0.15, "{cell:?}: first {first}");
+        // … and goes well below it: only memory of the token 8 steps back can do that.
+        assert!(last < chance - 0.5, "{cell:?}: loss {first} → {last}");
+        assert!(last_acc > 2.0 * task.chance_accuracy(), "{cell:?}: accuracy {last_acc}");
+    }
+}
+
+#[test]
+fn url_round_trips() {
+    assert_eq!(encode(&DelayConfig::default(), None), "v=1&lesson=delay");
+    let [p8, p64] = DelayConfig::presets();
+    assert_eq!(encode(&p8, None), "v=1&lesson=delay");
+    assert_eq!(encode(&p64, None), "v=1&lesson=delay&delay=64");
+    assert_eq!(route("v=1&lesson=delay&delay=64"), Route::Delay);
+    assert_eq!(route("lesson=DELAY"), Route::Delay);
+    let configs = [
+        DelayConfig::default(),
+        p64,
+        DelayConfig {
+            cell: CellSet::All,
+            delay: 200,
+            length: 256,
+            vocab: 64,
+            hidden_size: 128,
+            lr: 0.0003,
+            batch_size: 1,
+            seed: u32::MAX,
+        },
+        DelayConfig {
+            cell: CellSet::Gru,
+            delay: 1,
+            length: 2,
+            vocab: 2,
+            hidden_size: 4,
+            lr: 1.0,
+            batch_size: 256,
+            seed: 0,
+        },
+    ];
+    for c in configs {
+        for lang in [None, Some(Lang::Zh)] {
+            let q = encode(&c, lang);
+            let d = decode::<DelayConfig>(&q);
+            assert_eq!(d.config, c, "{q}");
+            assert_eq!(d.lang, lang);
+            assert!(d.notices.is_empty(), "{q}: {:?}", d.notices);
+            assert_eq!(encode(&d.config, d.lang), q);
+        }
+    }
+    let q = "v=1&lesson=delay&cell=lstm&delay=64&length=96&vocab=10&hidden_size=32&lr=0.003&batch_size=8&seed=7";
+    let d = decode::<DelayConfig>(q);
+    assert_eq!(d.config.cell, CellSet::Lstm);
+    assert_eq!(d.config.cell.cells(), &[CellKind::Lstm]);
+    assert_eq!(
+        encode(&d.config, None),
+        "v=1&lesson=delay&cell=lstm&delay=64&hidden_size=32&lr=0.003&batch_size=8&seed=7"
+    );
+}
+
+#[test]
+fn docs_url_md_lists_every_delay_key() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/url.md"))
+        .expect("docs/url.md");
+    assert!(doc.contains("`lesson=delay`"));
+    let table = markdown_table(DELAY_FIELDS);
+    assert!(
+        doc.contains(&table),
+        "docs/url.md is out of date; the delay page's table is:\n{table}"
+    );
+}
