@@ -14,6 +14,7 @@
 use crate::config::Head;
 use crate::data::normalize::VOCAB;
 use crate::math::classifier::ClassifierModel;
+use crate::train::session::ValReport;
 use crate::weights::{
     classifier_metadata, export_params, import_classifier, ClassifierInfo, ClassifierLimits,
     WeightsError,
@@ -227,6 +228,40 @@ pub struct SavedValReport {
     pub num_classes: usize,
     /// `[C, C]` row-major counts, row = true class, column = predicted.
     pub confusion: Vec<u32>,
+}
+
+impl SavedValReport {
+    /// The record of a session's report (plain copy).
+    pub fn from_report(r: &ValReport) -> Self {
+        SavedValReport {
+            epoch: r.epoch,
+            num_classes: r.num_classes,
+            confusion: r.confusion.clone(),
+        }
+    }
+
+    /// The session's report again, for the metrics panel after a restore. `Err` when the
+    /// record does not fit the restored model's `num_classes` classes (C ≠ `num_classes`, or
+    /// the matrix is not `[C, C]`).
+    pub fn to_report(&self, num_classes: usize) -> Result<ValReport, String> {
+        if self.num_classes != num_classes {
+            return Err(format!(
+                "saved validation report has {} classes, the model has {num_classes}",
+                self.num_classes
+            ));
+        }
+        if self.confusion.len() != num_classes * num_classes {
+            return Err(format!(
+                "saved validation report: {} counts for a {num_classes} × {num_classes} matrix",
+                self.confusion.len()
+            ));
+        }
+        Ok(ValReport {
+            epoch: self.epoch,
+            num_classes,
+            confusion: self.confusion.clone(),
+        })
+    }
 }
 
 /// What the page keeps across reloads (everything except the weights' bytes and any uploaded

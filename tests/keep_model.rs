@@ -184,3 +184,28 @@ fn saved_session_json_round_trip() {
         .contains("version"));
     assert!(SavedSession::from_json("{").is_err());
 }
+
+/// The saved confusion matrix comes back as the session's report (what the metrics panel shows
+/// after a reload), and a record that does not fit the restored model is refused.
+#[test]
+fn saved_val_report_restores_the_report() {
+    let mut report = unroll::train::session::ValReport::new(2, 3);
+    for (label, predicted) in [(0, 0), (1, 1), (1, 1), (2, 0), (2, 2), (0, 2)] {
+        report.add(label, predicted);
+    }
+    let saved = SavedValReport::from_report(&report);
+    let json = serde_json::to_string(&saved).unwrap();
+    let back: SavedValReport = serde_json::from_str(&json).unwrap();
+    let restored = back.to_report(3).unwrap();
+    assert_eq!(restored.epoch, 2);
+    assert_eq!(restored.confusion, report.confusion);
+    assert_eq!(restored.total(), 6);
+    assert_eq!(restored.accuracy(), report.accuracy());
+    assert_eq!(restored.per_class_accuracy(), report.per_class_accuracy());
+    assert!(back.to_report(4).unwrap_err().contains("3 classes"));
+    let short = SavedValReport {
+        confusion: vec![1; 8],
+        ..back
+    };
+    assert!(short.to_report(3).unwrap_err().contains("8 counts"));
+}

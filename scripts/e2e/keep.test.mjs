@@ -41,6 +41,32 @@ async function predict(page, name) {
   );
 }
 
+/** Types `name` in the inspector and returns its top-k as [label, probability string]. */
+async function inspectTop(page, name) {
+  await page.fill('[data-testid="inspect-input"]', "");
+  await page.fill('[data-testid="inspect-input"]', name);
+  await page.waitForSelector('[data-testid="inspect-top"] li', { timeout: 30_000 });
+  return page.$$eval('[data-testid="inspect-top"] li', (lis) => lis.map((li) => [li.getAttribute("data-label"), li.getAttribute("data-value")]));
+}
+
+/** The metrics panel: confusion matrix total, epoch and counts, validation and per-class accuracy. */
+async function metrics(page) {
+  await page.waitForSelector('[data-testid="confusion"]', { timeout: 30_000 });
+  return page.evaluate(() => {
+    const svg = document.querySelector('[data-testid="confusion"]');
+    return {
+      total: Number(svg.getAttribute("data-total")),
+      epoch: svg.closest(".confusion-wrap").getAttribute("data-epoch"),
+      counts: [...svg.querySelectorAll("rect[data-row]")].map((r) => r.getAttribute("data-value")),
+      valAcc: document.querySelector('[data-testid="metrics-val-acc"]').getAttribute("data-value"),
+      perClass: [...document.querySelectorAll('[data-testid="per-class-acc"]')].map((tr) => [
+        tr.getAttribute("data-label"),
+        tr.getAttribute("data-value"),
+      ]),
+    };
+  });
+}
+
 async function dataReady(page) {
   await until(async () => (await num(page, "data-classes")) > 0, 120_000, "the data set");
 }
@@ -97,6 +123,11 @@ test("reload restores the trained model; its .safetensors re-imports in a fresh 
     assert.equal(points, step, "one loss point per step");
     before = await predict(page, "Nguyen");
     assert.equal(before.length, 3);
+    const inspectBefore = await inspectTop(page, "Nguyen");
+    assert.equal(await num(page, "inspect-weights-step"), step, "the inspector reads the trained weights");
+    const metricsBefore = await metrics(page);
+    assert.ok(metricsBefore.total > 0, `the confusion matrix counts the validation names (${metricsBefore.total})`);
+    assert.equal(metricsBefore.total, await num(page, "data-val"), "the matrix sums to the validation size");
     // Saved after the epoch and at the end.
     await until(async () => !(await page.isDisabled('[data-testid="forget-saved"]')), 30_000, "the saved model");
 
@@ -116,6 +147,11 @@ test("reload restores the trained model; its .safetensors re-imports in a fresh 
     assert.equal(await page.inputValue('[data-testid="cfg-hidden_size"]'), "8");
     const after = await predict(page, "Nguyen");
     assert.deepEqual(after, before, "same top-3 and probabilities after the reload");
+    // The lab's metrics panel shows the saved validation report again.
+    assert.deepEqual(await metrics(page), metricsBefore, "same confusion matrix, accuracies after the reload");
+    // The inspector reads the restored weights.
+    assert.deepEqual(await inspectTop(page, "Nguyen"), inspectBefore, "same inspector top-k after the reload");
+    assert.equal(await num(page, "inspect-weights-step"), step);
     assert.deepEqual(consoleErrors, []);
 
     // Forget: the next reload restores nothing.

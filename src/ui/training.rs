@@ -254,6 +254,9 @@ pub fn TrainingPage(
     let grad_flow = GradFlowStore::new();
     let lab_metrics = lab::metrics::LabMetrics::new();
     let compare = lab::compare::CompareState::new();
+    // The metrics panel follows the page's last validation report: the running session's, or
+    // the one a restored model was saved with (cleared with the session).
+    Effect::new(move |_| view_state.last_val.with(|r| lab_metrics.show(r.as_deref())));
     let control = StoredValue::new_local(None::<TrainControl>);
     let run_id = StoredValue::new(0u64);
 
@@ -295,7 +298,6 @@ pub fn TrainingPage(
         }
         view_state.clear();
         grad_flow.detach();
-        lab_metrics.clear();
         view_state.status.set(Status::Running);
         let id = run_id.get_value() + 1;
         run_id.set_value(id);
@@ -309,7 +311,6 @@ pub fn TrainingPage(
                 // Events of a session that was reset or replaced are dropped.
                 if run_id.try_get_value() == Some(id) {
                     grad_flow.observe(cell, hidden_size, &event);
-                    lab_metrics.observe(&event);
                     view_state.apply(event);
                 }
             })
@@ -336,7 +337,6 @@ pub fn TrainingPage(
         run_id.update_value(|id| *id += 1);
         view_state.clear();
         grad_flow.detach();
-        lab_metrics.clear();
     };
     on_cleanup(move || {
         if let Some(c) = control.try_get_value().flatten() {

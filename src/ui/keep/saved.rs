@@ -54,13 +54,9 @@ fn snapshot(state: KeepState, finished: bool) -> Result<Option<Stored>, String> 
                 })
                 .collect()
         }),
-        val_report: h.val_report.with_untracked(|v| {
-            v.as_ref().map(|r| SavedValReport {
-                epoch: r.epoch,
-                num_classes: r.num_classes,
-                confusion: r.confusion.clone(),
-            })
-        }),
+        val_report: h
+            .val_report
+            .with_untracked(|v| v.as_deref().map(SavedValReport::from_report)),
         finished,
     };
     Ok(Some(Stored {
@@ -107,6 +103,12 @@ fn restore(state: KeepState, stored: Stored) -> Result<(), String> {
         return Err("the saved model's classes are not the loaded data's".into());
     }
     let imported = import_trained(&stored.weights).map_err(|e| e.to_string())?;
+    // The metrics panel (confusion matrix, per-class accuracy) shows the saved report again.
+    let val_report = s
+        .val_report
+        .as_ref()
+        .map(|r| r.to_report(classes.len()))
+        .transpose()?;
     let weights = Rc::new(Weights {
         model: imported.model.with_head(imported.head),
         params: imported.params,
@@ -138,6 +140,7 @@ fn restore(state: KeepState, stored: Stored) -> Result<(), String> {
     h.step.set(s.step);
     h.epoch.set(s.epoch);
     h.weights.set(Some(weights));
+    h.val_report.set(val_report.map(Rc::new));
     state.restored.set(Some(s.step));
     Ok(())
 }

@@ -2,7 +2,8 @@
 //! and distinct pairs, the split's validation names per class), the majority-class baseline,
 //! per-class validation accuracy and the `[C, C]` confusion matrix of the latest epoch as a
 //! heatmap (row = true language, column = predicted), all from the session's
-//! `TrainEvent::Validation` reports.
+//! `TrainEvent::Validation` reports. The training page feeds it its last report through
+//! [`LabMetrics::show`], so a model restored after a reload shows its saved report again.
 //!
 //! Test hooks: `majority-baseline` (`data-value`, fraction; `data-source` = `split` before the
 //! first report, `report` after), `metrics-val-acc`, `class-counts` (table), one
@@ -75,6 +76,12 @@ impl LabMetrics {
     /// Forgets the reports (a new session or reset).
     pub fn clear(&self) {
         self.latest.set(None);
+    }
+
+    /// Shows `report` (the page's last validation report: a session's or a restored one), or
+    /// nothing.
+    pub fn show(&self, report: Option<&bridge::ValReport>) {
+        self.latest.set(report.map(ValMetrics::from_report));
     }
 
     /// Takes what the panel needs from one session event (call for every event).

@@ -4,7 +4,7 @@
 //! and inside the trained model (per-character heatmaps, gate pins, gradient flow).
 //!
 //! - [`config_panel`]: `num_layers`, `bidirectional`, `max_norm`, `head`.
-//! - [`metrics`]: the metrics panel, fed by [`metrics::LabMetrics::observe`].
+//! - [`metrics`]: the metrics panel, fed by [`metrics::LabMetrics::show`].
 //! - [`compare`], [`compare_chart`]: compare mode.
 //! - [`text`]: the lab's own English / Chinese text table.
 //! - [`inspector`]: h_t, c_t and gate heatmaps per character, the top-5 prediction, pinning a
