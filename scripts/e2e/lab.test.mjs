@@ -111,8 +111,15 @@ test("configuration controls write canonical URL keys and lock while training", 
     // While training every control is disabled.
     await page.click('[data-testid="train-start"]');
     await until(async () => (await value(page, "train-status")) === "running", 30_000, "training to start");
-    for (const id of ["cfg-num_layers", "cfg-bidirectional", "cfg-max_norm", "cfg-head", "cfg-cell", "compare-start"]) {
+    const locked = ["cfg-num_layers", "cfg-bidirectional", "cfg-max_norm", "cfg-head", "cfg-cell", "compare-start", "data-upload", "weights-upload"];
+    for (const id of locked) {
       assert.ok(await page.isDisabled(`[data-testid="${id}"]`), `${id} is disabled while training`);
+    }
+    // Paused is still the session's: nothing that changes data or model, and no comparison.
+    await page.click('[data-testid="train-pause"]');
+    await until(async () => (await value(page, "train-status")) === "paused", 10_000, "training to pause");
+    for (const id of locked) {
+      assert.ok(await page.isDisabled(`[data-testid="${id}"]`), `${id} is disabled while paused`);
     }
     await page.click('[data-testid="train-reset"]');
     await until(async () => !(await page.isDisabled('[data-testid="cfg-head"]')), 10_000, "controls enabled after reset");
@@ -196,12 +203,16 @@ test("compare mode trains RNN, LSTM and GRU: three curves and a table with PyTor
             cell: q("compare-status").getAttribute("data-cell"),
             trainDisabled: q("train-start").disabled,
             formDisabled: q("cfg-hidden_size").disabled,
+            uploadDisabled: q("data-upload").disabled,
+            weightsDisabled: q("weights-upload").disabled,
           };
         });
         if (snap.status === "running") {
           seen.add(snap.cell);
           assert.ok(snap.trainDisabled, "train-start is disabled during a comparison");
           assert.ok(snap.formDisabled, "the form is locked during a comparison");
+          assert.ok(snap.uploadDisabled, "Load your own data is locked during a comparison");
+          assert.ok(snap.weightsDisabled, "Load weights is locked during a comparison");
         }
         return snap.status === "finished";
       },
@@ -239,6 +250,12 @@ test("compare mode trains RNN, LSTM and GRU: three curves and a table with PyTor
       assert.ok(Number(r.best) > 0 && Number(r.best) <= 1, `${r.cell} best accuracy ${r.best}`);
     }
     assert.ok(!(await page.isDisabled('[data-testid="train-start"]')), "train-start is enabled again");
+    assert.ok(!(await page.isDisabled('[data-testid="data-upload"]')), "data-upload is enabled again");
+    assert.ok(!(await page.isDisabled('[data-testid="weights-upload"]')), "weights-upload is enabled again");
+    // The comparison's models are not the page's: no weights for the predict box, nothing saved.
+    assert.equal(await num(page, "train-step"), 0);
+    assert.equal(await value(page, "predict-weights-step"), null, "no weights published to the page");
+    assert.ok(await page.isDisabled('[data-testid="forget-saved"]'), "nothing saved in IndexedDB");
     assert.deepEqual(consoleErrors, []);
   } finally {
     await b.close();

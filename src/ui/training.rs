@@ -477,6 +477,7 @@ pub fn TrainingPage(
                         data,
                         config,
                         status: view_state.status,
+                        compare_busy: Signal::derive(move || compare.busy()),
                         weights: view_state.weights,
                         losses: view_state.losses,
                         epochs: view_state.epochs,

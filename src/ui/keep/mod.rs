@@ -44,6 +44,9 @@ pub struct KeepHooks {
     pub config: RwSignal<TrainConfig>,
     /// The session's status (uploads and loads are disabled while running or paused).
     pub status: RwSignal<Status>,
+    /// `true` while compare mode trains (uploads and loads are disabled then too: the
+    /// comparison trains on the data in use).
+    pub compare_busy: Signal<bool>,
     /// The weights the predict box and inspector use.
     pub weights: RwSignal<Option<Rc<Weights>>, LocalStorage>,
     /// The loss curve's points.
@@ -84,9 +87,10 @@ pub struct KeepState {
 }
 
 impl KeepState {
-    /// `true` while a session runs or is paused.
+    /// `true` while a session runs or is paused, or compare mode trains (reactive).
     pub fn busy(&self) -> bool {
         matches!(self.hooks.status.get(), Status::Running | Status::Paused)
+            || self.hooks.compare_busy.get()
     }
 
     /// Class names of the data in use (empty while loading).

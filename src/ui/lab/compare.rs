@@ -4,6 +4,14 @@
 //! three validation-accuracy curves; a table lists parameter count, seconds per epoch and best
 //! validation accuracy.
 //!
+//! The comparison is separate from the page's session: it starts only while no session runs
+//! or is paused (`compare-start` is disabled then), and while it trains the page locks
+//! everything that would change the data or the model (the configuration form, Start, "Load
+//! your own data", "Use the built-in names data", "Load weights"). Its three models are not
+//! kept: they never reach the page's weights, predict box, inspector or the model saved in
+//! IndexedDB, which stay those of the page's own session (or restored model); only the curves
+//! and the table are shown, until the next comparison or a reload.
+//!
 //! Test hooks: `compare-start`, `compare-stop`, `compare-status` (idle/running/finished/stopped;
 //! `data-cell` = the cell training), `compare-progress` (fraction 0–1), `chart-compare`
 //! (`data-series` = curves drawn, `data-points` = points drawn), `compare-table` with one
