@@ -33,7 +33,6 @@ try {
       );
       await page.fill('[data-testid="predict-input"]', process.env.UNROLL_SHOT_NAME || "Nakamura");
       await page.waitForSelector('[data-testid="predict-top"] li', { timeout: 30_000 }).catch(() => {});
-      await page.click(".class-table summary").catch(() => {});
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.waitForTimeout(500);
       shots.push(await screenshot(page, "training-1440"));

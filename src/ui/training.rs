@@ -942,8 +942,8 @@ fn PredictPanel(view_state: SessionView, data: RwSignal<LoadState, LocalStorage>
     }
 }
 
-/// The loader's counts: classes, lines, distinct pairs, skipped lines, the split; per-class
-/// counts in a collapsible table.
+/// The loader's counts: classes, lines, distinct pairs, skipped lines, the split. The
+/// per-language counts are in the lab's metrics panel (`class-counts`).
 #[component]
 fn DatasetPanel(
     data: RwSignal<LoadState, LocalStorage>,
@@ -963,13 +963,6 @@ fn DatasetPanel(
                 </div>
             }
         };
-        let max_pairs = s
-            .classes
-            .iter()
-            .map(|c| c.distinct_pairs)
-            .max()
-            .unwrap_or(1)
-            .max(1);
         view! {
             <section class="panel dataset-panel" data-testid="dataset">
                 <h2>{move || loc.t().data_title}</h2>
@@ -982,46 +975,6 @@ fn DatasetPanel(
                     {move || split.get().map(|sp| item(|t| t.data_train, "data-train", sp.train as u64))}
                     {move || split.get().map(|sp| item(|t| t.data_val, "data-val", sp.val as u64))}
                 </dl>
-                <details class="class-table">
-                    <summary>{move || loc.t().per_language}</summary>
-                    <table>
-                        <thead>
-                            <tr>
-                                <th scope="col">{move || loc.t().col_language}</th>
-                                <th scope="col" class="num">{move || loc.t().col_lines}</th>
-                                <th scope="col" class="num">{move || loc.t().col_distinct}</th>
-                                <th scope="col" class="bar-col"></th>
-                            </tr>
-                        </thead>
-                        <tbody>
-                            {s
-                                .classes
-                                .iter()
-                                .map(|c| {
-                                    let w = c.distinct_pairs as f64 / max_pairs as f64 * 100.0;
-                                    let label = c.language.clone();
-                                    let language = c.language.clone();
-                                    view! {
-                                        <tr data-label=label>
-                                            <td>{move || language_name(loc.lang(), &language)}</td>
-                                            <td class="num" data-value=c.raw_lines.to_string()>
-                                                {fmt_count(c.raw_lines as u64)}
-                                            </td>
-                                            <td class="num" data-value=c.distinct_pairs.to_string()>
-                                                {fmt_count(c.distinct_pairs as u64)}
-                                            </td>
-                                            <td class="bar-col">
-                                                <span class="bar">
-                                                    <span class="bar-fill" style:width=format!("{w:.1}%")></span>
-                                                </span>
-                                            </td>
-                                        </tr>
-                                    }
-                                })
-                                .collect_view()}
-                        </tbody>
-                    </table>
-                </details>
             </section>
         }
         .into_any()
