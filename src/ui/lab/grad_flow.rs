@@ -186,7 +186,8 @@ fn draw<DB: DrawingBackend>(
     let mut chart = ChartBuilder::on(area)
         .margin(style.px(10.0))
         .margin_right(style.px(18.0))
-        .x_label_area_size(style.px(34.0))
+        // Room for the long axis description under the tick labels.
+        .x_label_area_size(style.px(42.0))
         .y_label_area_size(style.px(58.0))
         .build_cartesian_2d(0usize..x_hi, (y_lo..y_hi).log_scale())?;
     chart
