@@ -58,7 +58,10 @@ pub fn OwnData(
                     return;
                 }
             };
+            // Training (or a comparison) started while the files were read: keep the data,
+            // and leave the "reading" state (it would keep the input disabled).
             if state.busy() {
+                msg.set(UploadMsg::None);
                 return;
             }
             match dataset_from_uploads(&files) {
