@@ -84,6 +84,9 @@ pub struct KeepState {
     pub has_saved: RwSignal<bool>,
     /// Saving/restoring problems (private mode, quota…): a notice, never a crash.
     pub persist_problem: RwSignal<Option<String>>,
+    /// A saved model that was not restored because the page's link asks for another
+    /// configuration; offered with a "Restore it" button.
+    pub offered: RwSignal<Option<Rc<persist::Stored>>, LocalStorage>,
 }
 
 impl KeepState {
@@ -143,6 +146,7 @@ pub fn KeepPanel(
         restored: RwSignal::new(None),
         has_saved: RwSignal::new(false),
         persist_problem: RwSignal::new(None),
+        offered: RwSignal::new_local(None),
     };
     let control = hooks.control;
     browser::install_lose_device(move || match control.try_get_value().flatten() {

@@ -145,10 +145,38 @@ fn restore(state: KeepState, stored: Stored) -> Result<(), String> {
     Ok(())
 }
 
-/// Restores a saved model once the data set is ready, and saves after each epoch and at the
-/// end of training.
+/// The configuration's canonical query without `lang` and `autostart` (what a link and a saved
+/// model are compared by).
+fn canonical(config: &crate::ui::training_bridge::TrainConfig) -> String {
+    let mut c = config.clone();
+    c.autostart = false;
+    bridge::encode_config(&c, None)
+}
+
+/// A short summary of a saved configuration: cell, hidden_size, layers, seed and step.
+fn summary(stored: &Stored) -> String {
+    let c = bridge::decode_config(&stored.session.query).config;
+    let mut s = format!(
+        "{}, hidden_size {}",
+        c.cell.as_str().to_uppercase(),
+        c.hidden_size
+    );
+    if c.num_layers > 1 {
+        s.push_str(&format!(", num_layers {}", c.num_layers));
+    }
+    if c.bidirectional {
+        s.push_str(", bidirectional");
+    }
+    s.push_str(&format!(", seed {}, step {}", c.seed, stored.session.step));
+    s
+}
+
+/// Restores a saved model once the data set is ready when the page's link asks for the saved
+/// configuration (otherwise offers it), and saves after each epoch and at the end of training.
 pub fn install(state: KeepState) {
     let h = state.hooks;
+    // The configuration the page's link asks for (a shared link wins over the saved model).
+    let link_query = canonical(&h.config.get_untracked());
     let pending = StoredValue::new_local(None::<Stored>);
     let loaded = RwSignal::new(false);
     spawn_local(async move {
@@ -170,8 +198,14 @@ pub fn install(state: KeepState) {
         let Some(stored) = pending.try_update_value(|p| p.take()).flatten() else {
             return;
         };
-        // A session the user already started wins over the saved one.
-        if h.status.get_untracked() != Status::Idle || h.weights.with_untracked(|w| w.is_some()) {
+        // A session the user already started, or a link asking for another configuration,
+        // wins over the saved one: it is offered instead.
+        let same = canonical(&bridge::decode_config(&stored.session.query).config) == link_query;
+        if !same
+            || h.status.get_untracked() != Status::Idle
+            || h.weights.with_untracked(|w| w.is_some())
+        {
+            state.offered.set(Some(Rc::new(stored)));
             return;
         }
         if let Err(e) = restore(state, stored) {
@@ -222,14 +256,46 @@ pub fn SavedModel(
                 Ok(()) => {
                     state.has_saved.set(false);
                     state.restored.set(None);
+                    state.offered.set(None);
                     forgotten.set(true);
                 }
                 Err(e) => state.persist_problem.set(Some(e)),
             }
         });
     };
+    let restore_offered = move |_| {
+        let Some(stored) = state.offered.get_untracked() else {
+            return;
+        };
+        match restore(state, (*stored).clone()) {
+            Ok(()) => {
+                state.offered.set(None);
+                state.persist_problem.set(None);
+            }
+            Err(e) => state.persist_problem.set(Some(e)),
+        }
+    };
     view! {
         <h3>{move || t().saved_heading}</h3>
+        {move || {
+            state.offered.get().map(|stored| {
+                let text = summary(&stored);
+                view! {
+                    <div class="keep-msg" data-testid="saved-offer" data-value=stored.session.query.clone()>
+                        <p>{move || (t().saved_offer)(&text)}</p>
+                        <button
+                            type="button"
+                            class="btn"
+                            data-testid="restore-saved"
+                            disabled=move || state.busy()
+                            on:click=restore_offered
+                        >
+                            {move || t().restore_offer}
+                        </button>
+                    </div>
+                }
+            })
+        }}
         {move || {
             state.restored.get().map(|step| view! {
                 <p class="keep-msg ok" data-testid="restored" data-value=step.to_string()>

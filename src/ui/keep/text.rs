@@ -51,6 +51,10 @@ pub struct KeepText {
     pub saved_heading: &'static str,
     /// Restored: step.
     pub restored: fn(u64) -> String,
+    /// A saved model with another configuration than the link's: its summary.
+    pub saved_offer: fn(&str) -> String,
+    /// Button restoring the offered model.
+    pub restore_offer: &'static str,
     /// A model is saved (after each epoch).
     pub saved_note: &'static str,
     /// Nothing saved.
@@ -90,6 +94,8 @@ pub const EN: KeepText = KeepText {
     no_weights: "Train (or load weights) first.",
     saved_heading: "Saved in this browser",
     restored: |s| format!("Restored the model saved at step {s}."),
+    saved_offer: |s| format!("A model trained with {s} is saved in this browser. The link's configuration is kept."),
+    restore_offer: "Restore it",
     saved_note: "The model, its configuration and curves are saved after each epoch and come back after a reload.",
     nothing_saved: "Nothing saved yet: the model is saved after each epoch.",
     forget: "Forget saved model",
@@ -123,6 +129,8 @@ pub const ZH: KeepText = KeepText {
     no_weights: "请先训练（或加载权重）。",
     saved_heading: "保存在此浏览器中",
     restored: |s| format!("已恢复第 {s} 步保存的模型。"),
+    saved_offer: |s| format!("此浏览器中保存了一个用 {s} 训练的模型。当前保留链接中的配置。"),
+    restore_offer: "恢复它",
     saved_note: "模型、配置和曲线在每个轮次后保存，重新加载页面后会恢复。",
     nothing_saved: "尚未保存：模型在每个轮次后保存。",
     forget: "删除已保存的模型",

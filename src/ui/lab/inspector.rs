@@ -50,7 +50,7 @@ struct Text {
     empty: &'static str,
     no_letters: fn(&str) -> String,
     weights_init: &'static str,
-    weights_step: fn(u64) -> String,
+    weights_step: fn(&str, usize, u64) -> String,
     h_caption: &'static str,
     c_caption: &'static str,
     gates_title: &'static str,
@@ -107,7 +107,7 @@ const EN: Text = Text {
     empty: "Type a name to see the network's states.",
     no_letters: |n| format!("“{n}” has no letters the model knows (a–z, A–Z, space . , ; ')."),
     weights_init: "Weights: initialisation (no step trained yet).",
-    weights_step: |s| format!("Weights from step {s}."),
+    weights_step: |cell, h, s| format!("Inspecting the trained model: {cell}, hidden_size {h}, step {s}."),
     h_caption: "h_t: hidden state (units × steps)",
     c_caption: "c_t: cell state (units × steps)",
     gates_title: "Gates over time",
@@ -151,7 +151,7 @@ const ZH: Text = Text {
     empty: "输入一个名字，查看网络的状态。",
     no_letters: |n| format!("“{n}”里没有模型认识的字符（a–z、A–Z、空格 . , ; '）。"),
     weights_init: "权重：初始化值（尚未训练任何一步）。",
-    weights_step: |s| format!("权重来自第 {s} 步。"),
+    weights_step: |cell, h, s| format!("正在检查已训练的模型：{cell}，hidden_size {h}，第 {s} 步。"),
     h_caption: "h_t：隐藏状态（单元 × 时间步）",
     c_caption: "c_t：细胞状态（单元 × 时间步）",
     gates_title: "门随时间的变化",
@@ -581,9 +581,18 @@ pub fn InspectorPanel(
                 inspection
                     .with(|r| r.as_ref().ok().map(|i| i.weights_step))
                     .map(|step| {
+                        // The inspected model may differ from the form (the Cell select changed
+                        // after training): say which one it is.
+                        let (cell, hidden) = weights
+                            .with(|w| {
+                                w.as_ref().map(|w| {
+                                    (w.model.spec.cell.as_str().to_uppercase(), w.model.spec.hidden_size)
+                                })
+                            })
+                            .unwrap_or_default();
                         view! {
                             <p class="predict-weights" data-testid="inspect-weights-step" data-value=step.to_string()>
-                                {move || if step == 0 { tx().weights_init.to_owned() } else { (tx().weights_step)(step) }}
+                                {move || if step == 0 { tx().weights_init.to_owned() } else { (tx().weights_step)(&cell, hidden, step) }}
                             </p>
                         }
                     })
