@@ -8,6 +8,7 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::OnceLock;
 use unroll::data::upload::{dataset_from_uploads, UploadError, UploadLayout};
+use unroll::data::names::LoadError;
 use unroll::data::{locate_names_dir, NamesDataset};
 
 /// The real class files as `(file name, bytes)`, sorted by name.
@@ -261,6 +262,18 @@ fn fewer_than_two_classes() {
     );
     let e = err(&[("a.tsv", "\n\n".as_bytes())]);
     assert_eq!(e, UploadError::TooFewClasses { classes: vec![] });
+    // A class file alone without names: the file is named, not "only one class".
+    let e = err(&[("empty.txt", b"".as_slice())]);
+    assert_eq!(
+        e,
+        UploadError::Load(LoadError::EmptyClass {
+            file: "empty.txt".into(),
+            raw_lines: 0
+        })
+    );
+    assert_eq!(e.to_string(), "empty.txt has no names (the file is empty)");
+    let e = err(&[("blank.txt", "😀\n\n".as_bytes())]);
+    assert!(e.to_string().starts_with("blank.txt: no usable names (2 lines"), "{e}");
     assert_eq!(err(&[] as &[(&str, &[u8])]), UploadError::NoFiles);
 }
 

@@ -114,6 +114,9 @@ impl fmt::Display for LoadError {
             LoadError::NotUtf8 { file, line } => {
                 write!(f, "{file}, line {line}: the file is not valid UTF-8 text")
             }
+            LoadError::EmptyClass { file, raw_lines: 0 } => {
+                write!(f, "{file} has no names (the file is empty)")
+            }
             LoadError::EmptyClass { file, raw_lines } => write!(
                 f,
                 "{file}: no usable names ({raw_lines} lines, none with letters a–z after normalisation)"

@@ -383,6 +383,16 @@ pub fn dataset_from_uploads<S: AsRef<str>, B: AsRef<[u8]>>(
         sources.push((label.clone(), format!("{file} (label “{label}”)"), text));
     }
     if sources.len() < 2 {
+        // A class file without usable names is the clearer message (it names the file).
+        if let Some((_, file, text)) = sources
+            .iter()
+            .find(|(_, _, text)| text.lines().all(|l| normalize(l).is_empty()))
+        {
+            return Err(UploadError::Load(LoadError::EmptyClass {
+                file: file.clone(),
+                raw_lines: text.lines().count(),
+            }));
+        }
         let mut found: Vec<String> = sources.into_iter().map(|s| s.0).collect();
         found.dedup();
         return Err(UploadError::TooFewClasses { classes: found });
