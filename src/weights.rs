@@ -564,7 +564,7 @@ pub fn import_classifier(
     bytes: &[u8],
     limits: &ClassifierLimits,
 ) -> Result<LoadedClassifier, WeightsError> {
-    let (st, meta) = parse(bytes)?;
+    let (st, meta) = parse(bytes).map_err(|e| missing_in_header(bytes, limits, &e).unwrap_or(e))?;
     let mut notes = Vec::new();
     let (spec, num_classes) = if meta.contains_key("cell") {
         if let Some(model) = meta.get("model") {
@@ -603,6 +603,52 @@ pub fn import_classifier(
         info,
         notes,
     })
+}
+
+/// When the safetensors parser rejects a classifier file, a cheaper look at the raw header
+/// (8-byte little-endian length, then JSON) can often say why: a tensor the metadata's model
+/// needs is not in it (removing it leaves the other offsets pointing at the wrong bytes, which
+/// the parser reports as an invalid offset). Returns that as [`WeightsError::Corrupt`] naming
+/// the missing tensors first, followed by the parser's message; `None` when the header or its
+/// metadata cannot be read or nothing is missing.
+fn missing_in_header(
+    bytes: &[u8],
+    limits: &ClassifierLimits,
+    error: &WeightsError,
+) -> Option<WeightsError> {
+    let WeightsError::Corrupt(why) = error else {
+        return None;
+    };
+    let len = u64::from_le_bytes(bytes.get(..8)?.try_into().ok()?);
+    let end = 8usize.checked_add(usize::try_from(len).ok()?)?;
+    let header: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_slice(bytes.get(8..end)?).ok()?;
+    let meta: BTreeMap<String, String> = header
+        .get("__metadata__")?
+        .as_object()?
+        .iter()
+        .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned())))
+        .collect();
+    if !meta.contains_key("cell") {
+        return None;
+    }
+    let (spec, num_classes) = spec_from_metadata(&meta).ok()?;
+    check_limits(&spec, num_classes, limits).ok()?;
+    let layout = ClassifierModel::new(spec, num_classes).layout;
+    let missing: Vec<&str> = layout
+        .entries
+        .iter()
+        .map(|e| e.name.as_str())
+        .filter(|name| !header.contains_key(*name))
+        .collect();
+    if missing.is_empty() {
+        return None;
+    }
+    let noun = if missing.len() == 1 { "tensor" } else { "tensors" };
+    Some(WeightsError::Corrupt(format!(
+        "missing {noun} {} ({why})",
+        missing.join(", ")
+    )))
 }
 
 fn meta_usize(meta: &BTreeMap<String, String>, key: &str) -> Result<usize, WeightsError> {

@@ -113,6 +113,22 @@ fn import_errors_name_tensors() {
             Err(WeightsError::Corrupt(_))
         ));
     }
+    // A tensor removed from the header: the parser only sees wrong offsets, the message names
+    // the missing tensor first and keeps the parser's reason.
+    let len = u64::from_le_bytes(good[..8].try_into().unwrap()) as usize;
+    let mut header: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_slice(&good[8..8 + len]).unwrap();
+    assert!(header.remove("rnn.bias_hh_l0").is_some(), "test setup");
+    let json = serde_json::to_vec(&header).unwrap();
+    let cut = [&(json.len() as u64).to_le_bytes()[..], &json, &good[8 + len..]].concat();
+    let e = import_trained(&cut).unwrap_err();
+    let msg = e.to_string();
+    assert!(matches!(e, WeightsError::Corrupt(_)), "{e:?}");
+    assert!(
+        msg.starts_with("not a valid .safetensors file: missing tensor rnn.bias_hh_l0 (")
+            && msg.contains("invalid offset"),
+        "{msg}"
+    );
     // Another vocabulary size is not a names classifier.
     let spec = RnnSpec::new(CellKind::Gru, 10, 8);
     let other = ClassifierModel::new(spec, 3);
