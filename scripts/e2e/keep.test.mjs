@@ -154,6 +154,31 @@ test("reload restores the trained model; its .safetensors re-imports in a fresh 
     assert.equal(await num(page, "inspect-weights-step"), step);
     assert.deepEqual(consoleErrors, []);
 
+    // A shared link with another configuration wins: the form and the URL keep the link's
+    // values, nothing is restored, the saved model is offered; "Restore it" loads it.
+    const OTHER = "?v=1&lesson=names&cell=lstm&hidden_size=32&seed=9&backend=cpu";
+    await page.goto(server.url + OTHER, { waitUntil: "load" });
+    await dataReady(page);
+    await page.waitForSelector('[data-testid="saved-offer"]', { timeout: 60_000 });
+    await page.waitForTimeout(1000);
+    assert.equal(await value(page, "restored"), null, "a different link restores nothing");
+    assert.equal(await page.inputValue('[data-testid="cfg-cell"]'), "lstm");
+    assert.equal(await page.inputValue('[data-testid="cfg-hidden_size"]'), "32");
+    const url = new URL(page.url());
+    assert.equal(url.searchParams.get("cell") ?? "lstm", "lstm", page.url()); // lstm is the default
+    assert.equal(url.searchParams.get("hidden_size"), "32", page.url());
+    assert.equal(url.searchParams.get("seed"), "9", page.url());
+    assert.equal(await num(page, "train-step"), 0);
+    assert.match(await value(page, "saved-offer"), /cell=gru/);
+    await page.click('[data-testid="restore-saved"]');
+    await until(async () => (await value(page, "restored")) !== null, 30_000, "the restored model");
+    assert.equal(await num(page, "restored"), step);
+    assert.equal(await value(page, "saved-offer"), null, "the offer is gone after restoring");
+    assert.equal(await page.inputValue('[data-testid="cfg-cell"]'), "gru");
+    assert.equal(await page.inputValue('[data-testid="cfg-hidden_size"]'), "8");
+    assert.equal(new URL(page.url()).searchParams.get("cell"), "gru", page.url());
+    assert.deepEqual(await predict(page, "Nguyen"), before, "the offered model predicts as before");
+
     // Forget: the next reload restores nothing.
     await page.click('[data-testid="forget-saved"]');
     await until(async () => page.isDisabled('[data-testid="forget-saved"]'), 10_000, "forgetting");

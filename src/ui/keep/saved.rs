@@ -81,6 +81,8 @@ pub fn save_now(state: KeepState, finished: bool) {
             Ok(()) => {
                 state.has_saved.set(true);
                 state.persist_problem.set(None);
+                // The offered record was just replaced.
+                state.offered.set(None);
             }
             Err(e) => state.persist_problem.set(Some(e)),
         }
