@@ -330,17 +330,14 @@ pub fn DelayPage() -> impl IntoView {
                 class="btn btn-small"
                 data-testid=format!("delay-preset-{delay}")
                 disabled=busy
-                aria-pressed=move || cfg.with(|c| {
-                    let p = DelayConfig { delay, ..DelayConfig::default() };
-                    (*c == p).to_string()
-                })
-                on:click=move |_| {
-                    let preset = DelayConfig::presets()
-                        .into_iter()
-                        .find(|p| p.delay == delay)
-                        .unwrap_or_default();
-                    cfg.set(preset);
+                title=move || {
+                    // The length the preset sets when the current one is too short.
+                    let short = DelayConfig { length: 2, ..DelayConfig::default() };
+                    let length = short.with_preset_delay(delay).length;
+                    text::PRESET_TIP.fill(loc.lang(), &[&delay.to_string(), &length.to_string()])
                 }
+                aria-pressed=move || cfg.with(|c| (c.delay == delay).to_string())
+                on:click=move |_| cfg.update(|c| *c = c.with_preset_delay(delay))
             >
                 {move || text::PRESET.fill(loc.lang(), &[&delay.to_string()])}
             </button>
