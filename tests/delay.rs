@@ -297,6 +297,34 @@ fn delay_8_preset_learns_for_rnn_and_lstm() {
 }
 
 #[test]
+fn a_preset_sets_the_delay_and_keeps_the_other_settings() {
+    let mine = decode::<DelayConfig>("v=1&lesson=delay&cell=all&hidden_size=32&vocab=5&lr=0.002&batch_size=4&seed=9&length=120").config;
+    let p64 = mine.with_preset_delay(64);
+    assert_eq!(p64, DelayConfig { delay: 64, ..mine.clone() });
+    assert_eq!(
+        encode(&p64, None),
+        "v=1&lesson=delay&cell=all&delay=64&length=120&vocab=5&hidden_size=32&lr=0.002&batch_size=4&seed=9"
+    );
+    assert_eq!(mine.with_preset_delay(8), DelayConfig { delay: 8, ..mine.clone() });
+    // A length too short for the delay becomes the default length; nothing else changes.
+    let short = decode::<DelayConfig>("v=1&lesson=delay&hidden_size=8&length=24&delay=4").config;
+    let p = short.with_preset_delay(64);
+    assert_eq!((p.delay, p.length, p.hidden_size), (64, 96, 8));
+    assert!(p.check().is_ok());
+    assert_eq!(short.with_preset_delay(8).length, 24);
+    // Exactly at the limit (delay = length) is too short; delays beyond the default length get
+    // delay + 1.
+    let at = DelayConfig { length: 64, ..DelayConfig::default() };
+    assert_eq!(at.with_preset_delay(64).length, 96);
+    assert_eq!(at.with_preset_delay(200).length, 201);
+    assert!(at.with_preset_delay(200).check().is_ok());
+    // From the defaults, the buttons give the presets.
+    for p in DelayConfig::presets() {
+        assert_eq!(DelayConfig::default().with_preset_delay(p.delay), p);
+    }
+}
+
+#[test]
 fn url_round_trips() {
     assert_eq!(encode(&DelayConfig::default(), None), "v=1&lesson=delay");
     let [p8, p64] = DelayConfig::presets();

@@ -4,7 +4,7 @@
 //! Keys and ranges: `docs/url.md` (checked against the field tables here).
 
 use unroll::config::lessons::{
-    route, unknown_lesson_notice, BidirConfig, BpttAct, BpttConfig, GruConfig, GruConvention,
+    route, unknown_lesson_notice, BidirConfig, UNKNOWN_LESSON_DEFAULT, BpttAct, BpttConfig, GruConfig, GruConvention,
     LessonId, LessonState, LstmConfig, LstmMode, ParallelConfig, Route, ShapesConfig,
     SoftmaxConfig, UnrollConfig,
 };
@@ -365,6 +365,11 @@ fn unknown_keys_and_lessons() {
         unknown_lesson_notice(raw).to_string().contains(raw),
         "the raw text is kept verbatim for text rendering"
     );
+    // The Chinese notice recognises the index by this constant (and translates it).
+    assert!(matches!(
+        unknown_lesson_notice("foo").kind,
+        NoticeKind::Invalid { ref default, .. } if default == UNKNOWN_LESSON_DEFAULT
+    ));
 }
 
 #[test]

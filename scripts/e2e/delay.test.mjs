@@ -1,7 +1,8 @@
 // End-to-end test of the delay-copy page (`?v=1&lesson=delay`, issue 5 scope 5): builds the app
 // with Trunk (release) unless UNROLL_E2E_SKIP_BUILD=1, serves dist/ and drives headless Chromium.
 //
-// - The presets set the URL; the delay-8 preset trains RNN and LSTM side by side and the loss
+// - The presets set the delay (and the length only when too short) and keep the other
+//   settings (hidden_size, seed); the delay-8 preset trains RNN and LSTM side by side and the loss
 //   of both cells decreases (mean of the last 20 steps below step 1's loss by a margin, and
 //   below chance ln V): read from `data-value`, never from text.
 // - Parameter counts match PyTorch's formula computed here; the example strip has T positions
@@ -52,6 +53,29 @@ test("the delay-8 preset trains RNN and LSTM and both losses decrease", { timeou
   await page.click('[data-testid="delay-preset-64"]');
   await until(async () => (await page.evaluate(() => location.search)) === "?v=1&lesson=delay&delay=64", 5000, "URL of the delay-64 preset");
   await page.click('[data-testid="delay-preset-8"]');
+
+  // A preset sets the delay and keeps the user's other settings; a length too short for the
+  // delay becomes the default (96).
+  {
+    const { page: p2 } = await open("?v=1&lesson=delay&hidden_size=32&length=40&seed=5");
+    await p2.click('[data-testid="delay-preset-64"]');
+    await until(
+      async () => (await p2.evaluate(() => location.search)) === "?v=1&lesson=delay&delay=64&hidden_size=32&seed=5",
+      5000,
+      "URL of the delay-64 preset over hidden_size=32, seed=5",
+    );
+    assert.equal(await p2.inputValue('[data-testid="cfg-hidden_size"]'), "32");
+    assert.equal(await p2.inputValue('[data-testid="cfg-length"]'), "96");
+    assert.equal(await p2.getAttribute('[data-testid="delay-preset-64"]', "aria-pressed"), "true");
+    await p2.click('[data-testid="delay-preset-8"]');
+    await until(
+      async () => (await p2.evaluate(() => location.search)) === "?v=1&lesson=delay&hidden_size=32&seed=5",
+      5000,
+      "URL of the delay-8 preset over hidden_size=32, seed=5",
+    );
+    assert.match(await p2.getAttribute('[data-testid="delay-preset-8"]', "title"), /delay = 8/);
+    await p2.close();
+  }
 
   // Parameter counts next to the curves, before any training.
   assert.equal(await num(page, "delay-params-rnn"), params(1, 10, 64));

@@ -354,10 +354,18 @@ test("hostile URLs: no console error, no injected markup, the notice lists the f
   await unknown.page.waitForSelector('[data-testid="lesson-index"]');
   assert.match(await unknown.page.textContent('[data-testid="url-notice"]'), /<img src=x onerror=alert\(1\)>/);
   assert.equal(await unknown.page.locator("img").count(), 0);
+  // In Chinese the whole notice is Chinese (the index is named, not "the index").
+  const unknownZh = await open("?v=1&lesson=foo&lang=zh");
+  await unknownZh.page.waitForSelector('[data-testid="url-notice"]');
+  const zhNotice = await unknownZh.page.textContent('[data-testid="url-notice"]');
+  assert.match(zhNotice, /lesson：“foo”无效.*已改为显示课程目录/);
+  assert.doesNotMatch(zhNotice, /the index/);
+  await unknownZh.page.close();
   const bad = await open("?v=1&lesson=unroll&%zz=%E4%B8&x=%");
   await bad.page.waitForSelector('[data-testid="url-notice"]');
   assert.deepEqual([...v99.problems, ...unknown.problems, ...bad.problems], []);
   for (const p of [v99, unknown, bad]) await p.page.close();
+  assert.deepEqual(unknownZh.problems, []);
 });
 
 // ---- navigation, language, keyboard, copy link -------------------------------------------------

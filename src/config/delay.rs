@@ -227,7 +227,25 @@ impl DelayConfig {
         check_delay(self.delay, self.length)
     }
 
-    /// The presets offered as buttons: delay 8 and delay 64, other keys at their defaults.
+    /// This configuration with a preset's delay applied: `delay` is set; `length` changes only
+    /// when it would break `0 < delay < length`, and then becomes the default length (96) or
+    /// `delay + 1` if that is longer; every other key (cells, vocab, hidden_size, lr,
+    /// batch_size, seed) is kept. What the preset buttons do.
+    pub fn with_preset_delay(&self, delay: usize) -> DelayConfig {
+        let mut c = self.clone();
+        c.delay = delay;
+        if c.length <= delay {
+            c.length = DelayConfig::default()
+                .length
+                .max(delay.saturating_add(1))
+                .min(MAX_LENGTH);
+        }
+        c
+    }
+
+    /// The presets offered as buttons, applied to the defaults: delay 8 and delay 64, other
+    /// keys at their defaults. On the page a button applies its delay to the current settings
+    /// ([`DelayConfig::with_preset_delay`]).
     pub fn presets() -> [DelayConfig; 2] {
         [
             DelayConfig {

@@ -214,6 +214,9 @@ pub fn route(query: &str) -> Route {
     }
 }
 
+/// The `default` of [`unknown_lesson_notice`] (English; the Chinese notice translates it).
+pub const UNKNOWN_LESSON_DEFAULT: &str = "the index";
+
 /// The notice shown when `lesson` names no page (the raw value is cut like other notices and
 /// must be rendered as text).
 pub fn unknown_lesson_notice(raw: &str) -> UrlNotice {
@@ -231,7 +234,7 @@ pub fn unknown_lesson_notice(raw: &str) -> UrlNotice {
                 .collect::<Vec<_>>()
                 .join(", ")
                 + ", names, delay",
-            default: "the index".into(),
+            default: UNKNOWN_LESSON_DEFAULT.into(),
         },
     }
 }

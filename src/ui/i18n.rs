@@ -208,6 +208,11 @@ fn notice_zh(n: &UrlNotice) -> String {
         NoticeKind::Clamped { range, to } => {
             format!("{field}：“{raw}”超出范围 {range}，已改用 {to}")
         }
+        NoticeKind::Invalid { expected, default }
+            if field == "lesson" && default == crate::config::lessons::UNKNOWN_LESSON_DEFAULT =>
+        {
+            format!("{field}：“{raw}”无效（应为 {expected}），已改为显示课程目录")
+        }
         NoticeKind::Invalid { expected, default } => {
             format!("{field}：“{raw}”无效（应为 {expected}），已改用默认值 {default}")
         }

@@ -42,7 +42,10 @@ pub const MAX_STEPS: u64 = 5000;
 
 /// The page's own styles (the example strip).
 const CSS: &str = r#"
-.dl-example { overflow-x: auto; }
+.dl-block { overflow-x: auto; margin-bottom: 10px; }
+.dl-summary { display: flex; flex-wrap: wrap; gap: 4px 16px; margin-bottom: 8px; font-size: 13px; color: var(--muted, #64748b); }
+.dl-none-note { margin: 0; }
+.dl-example th { min-width: 128px; }
 .dl-example table { border-collapse: separate; border-spacing: 2px; font-family: var(--mono, monospace); font-size: 12px; }
 .dl-example th { text-align: left; font-weight: 500; color: var(--muted, #64748b); white-space: nowrap; padding-right: 8px; position: sticky; left: 0; background: #fff; }
 .dl-example td { min-width: 20px; height: 22px; text-align: center; border-radius: 4px; background: #f1f5f9; }
@@ -330,17 +333,14 @@ pub fn DelayPage() -> impl IntoView {
                 class="btn btn-small"
                 data-testid=format!("delay-preset-{delay}")
                 disabled=busy
-                aria-pressed=move || cfg.with(|c| {
-                    let p = DelayConfig { delay, ..DelayConfig::default() };
-                    (*c == p).to_string()
-                })
-                on:click=move |_| {
-                    let preset = DelayConfig::presets()
-                        .into_iter()
-                        .find(|p| p.delay == delay)
-                        .unwrap_or_default();
-                    cfg.set(preset);
+                title=move || {
+                    // The length the preset sets when the current one is too short.
+                    let short = DelayConfig { length: 2, ..DelayConfig::default() };
+                    let length = short.with_preset_delay(delay).length;
+                    text::PRESET_TIP.fill(loc.lang(), &[&delay.to_string(), &length.to_string()])
                 }
+                aria-pressed=move || cfg.with(|c| (c.delay == delay).to_string())
+                on:click=move |_| cfg.update(|c| *c = c.with_preset_delay(delay))
             >
                 {move || text::PRESET.fill(loc.lang(), &[&delay.to_string()])}
             </button>
@@ -596,7 +596,13 @@ fn stat_ids(cell: CellKind) -> [&'static str; 4] {
     }
 }
 
-/// The example strip: positions, tokens, targets and one row of predictions per cell.
+/// Positions per block of the example strip: the strip wraps into blocks of this many
+/// positions so a whole sequence is visible without scrolling at desktop widths.
+const BLOCK: usize = 24;
+
+/// The example strip: positions, tokens, targets and one row of predictions per cell, in
+/// blocks of [`BLOCK`] positions (each block a table with the row names; a narrow screen
+/// scrolls a block sideways).
 fn example_table(
     tokens: Vec<u32>,
     delay: usize,
@@ -607,94 +613,113 @@ fn example_table(
     let targets: Vec<Option<u32>> = (0..len)
         .map(|t| (t >= delay).then(|| tokens[t - delay]))
         .collect();
-    let targets_for_rows = targets.clone();
-    // Scroll the strip so the first supervised positions are in view (with a long delay they
-    // would start off-screen), keeping a few positions before them.
-    let strip = NodeRef::<leptos::html::Div>::new();
-    Effect::new(move |_| {
-        let Some(div) = strip.get() else {
-            return;
-        };
-        let first = delay.saturating_sub(3);
-        let selector = format!("td[data-t=\"{first}\"]");
-        let cell = div.query_selector(&selector).ok().flatten();
-        let header = div.query_selector("th").ok().flatten();
-        if let (Some(cell), Some(header)) = (cell, header) {
-            use wasm_bindgen::JsCast;
-            let left = cell.dyn_ref::<web_sys::HtmlElement>().map_or(0, |c| c.offset_left());
-            let head = header.dyn_ref::<web_sys::HtmlElement>().map_or(0, |h| h.offset_width());
-            div.set_scroll_left((left - head).max(0));
+    let accuracy = {
+        let targets = targets.clone();
+        move |preds: &[u32]| {
+            let correct = preds
+                .iter()
+                .zip(&targets[delay..])
+                .filter(|(p, t)| Some(**p) == **t)
+                .count();
+            correct as f64 / preds.len().max(1) as f64
         }
-    });
-    let pred_rows = move || {
+    };
+    // One line per cell: its accuracy on this sequence (the test hook).
+    let summary = move || {
         let Some(p) = predictions.get() else {
             return view! {
-                <tr><th></th><td class="dl-none" colspan=len.to_string() style="text-align:left">{move || text::NO_PREDICTIONS.get(loc.lang())}</td></tr>
+                <p class="dl-none-note">{move || text::NO_PREDICTIONS.get(loc.lang())}</p>
             }
             .into_any();
         };
-        let targets = targets_for_rows.clone();
         p.cells
-            .into_iter()
+            .iter()
             .map(|(cell, preds)| {
-                let correct = preds
-                    .iter()
-                    .zip(&targets[delay..])
-                    .filter(|(p, t)| Some(**p) == **t)
-                    .count();
-                let acc = correct as f64 / preds.len().max(1) as f64;
-                let name = cell_name(cell);
-                let cells_view = (0..len)
-                    .map(|t| {
-                        if t < delay {
-                            view! { <td class="dl-none">"·"</td> }.into_any()
-                        } else {
-                            let p = preds[t - delay];
-                            let class = if Some(p) == targets[t] { "dl-ok" } else { "dl-bad" };
-                            view! { <td class=class>{p}</td> }.into_any()
-                        }
-                    })
-                    .collect_view();
+                let acc = accuracy(preds);
+                let name = cell_name(*cell);
                 view! {
-                    <tr data-testid=format!("delay-example-pred-{}", cell.as_str()) data-value=acc.to_string()>
-                        <th scope="row">
-                            {move || text::ROW_PRED.fill(loc.lang(), &[name])}
-                            " · "
-                            {move || text::EXAMPLE_ACC.fill(loc.lang(), &[&format!("{:.0}%", acc * 100.0)])}
-                        </th>
-                        {cells_view}
-                    </tr>
+                    <span class="dl-acc" data-testid=format!("delay-example-pred-{}", cell.as_str()) data-value=acc.to_string()>
+                        {move || text::ROW_PRED.fill(loc.lang(), &[name])}
+                        " · "
+                        {move || text::EXAMPLE_ACC.fill(loc.lang(), &[&format!("{:.0}%", acc * 100.0)])}
+                    </span>
                 }
-                .into_any()
             })
             .collect_view()
             .into_any()
     };
-    view! {
-        <div class="dl-example" node_ref=strip data-testid="delay-example" data-value=len.to_string()>
-            <table>
-                <tbody>
-                    <tr>
-                        <th scope="row">{move || text::ROW_POS.get(loc.lang())}</th>
-                        {(0..len).map(|t| view! { <td class="dl-pos" data-t=t.to_string()>{t}</td> }).collect_view()}
-                    </tr>
-                    <tr>
-                        <th scope="row">{move || text::ROW_TOKENS.get(loc.lang())}</th>
-                        {tokens.iter().map(|&x| view! { <td>{x}</td> }).collect_view()}
-                    </tr>
-                    <tr>
-                        <th scope="row">{move || text::ROW_TARGETS.get(loc.lang())}</th>
-                        {targets
-                            .iter()
-                            .map(|x| match x {
-                                Some(x) => view! { <td>{*x}</td> }.into_any(),
-                                None => view! { <td class="dl-none">"·"</td> }.into_any(),
+    let block = move |range: std::ops::Range<usize>| {
+        let targets_for_rows = targets.clone();
+        let pred_rows = {
+            let range = range.clone();
+            move || {
+                let Some(p) = predictions.get() else {
+                    return ().into_any();
+                };
+                let targets = targets_for_rows.clone();
+                p.cells
+                    .into_iter()
+                    .map(|(cell, preds)| {
+                        let name = cell_name(cell);
+                        let cells_view = range
+                            .clone()
+                            .map(|t| {
+                                if t < delay {
+                                    view! { <td class="dl-none">"·"</td> }.into_any()
+                                } else {
+                                    let p = preds[t - delay];
+                                    let class = if Some(p) == targets[t] { "dl-ok" } else { "dl-bad" };
+                                    view! { <td class=class>{p}</td> }.into_any()
+                                }
                             })
-                            .collect_view()}
-                    </tr>
-                    {pred_rows}
-                </tbody>
-            </table>
+                            .collect_view();
+                        view! {
+                            <tr>
+                                <th scope="row">{move || text::ROW_PRED.fill(loc.lang(), &[name])}</th>
+                                {cells_view}
+                            </tr>
+                        }
+                    })
+                    .collect_view()
+                    .into_any()
+            }
+        };
+        view! {
+            <div class="dl-block">
+                <table>
+                    <tbody>
+                        <tr>
+                            <th scope="row">{move || text::ROW_POS.get(loc.lang())}</th>
+                            {range.clone().map(|t| view! { <td class="dl-pos" data-t=t.to_string()>{t}</td> }).collect_view()}
+                        </tr>
+                        <tr>
+                            <th scope="row">{move || text::ROW_TOKENS.get(loc.lang())}</th>
+                            {tokens[range.clone()].iter().map(|&x| view! { <td>{x}</td> }).collect_view()}
+                        </tr>
+                        <tr>
+                            <th scope="row">{move || text::ROW_TARGETS.get(loc.lang())}</th>
+                            {targets[range.clone()]
+                                .iter()
+                                .map(|x| match x {
+                                    Some(x) => view! { <td>{*x}</td> }.into_any(),
+                                    None => view! { <td class="dl-none">"·"</td> }.into_any(),
+                                })
+                                .collect_view()}
+                        </tr>
+                        {pred_rows}
+                    </tbody>
+                </table>
+            </div>
+        }
+    };
+    let blocks = (0..len)
+        .step_by(BLOCK)
+        .map(|from| block(from..(from + BLOCK).min(len)))
+        .collect_view();
+    view! {
+        <div class="dl-example" data-testid="delay-example" data-value=len.to_string()>
+            <div class="dl-summary">{summary}</div>
+            {blocks}
         </div>
     }
 }

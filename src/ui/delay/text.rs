@@ -35,6 +35,11 @@ pub const SETTINGS: Tr = tr("Task and model", "任务与模型");
 pub const PRESETS: Tr = tr("Presets", "预设");
 /// Preset button: {0} delay.
 pub const PRESET: Tr = tr("delay {0}", "delay {0}");
+/// Preset button tooltip: {0} delay, {1} the length set when the current one is too short.
+pub const PRESET_TIP: Tr = tr(
+    "Sets delay = {0}; length becomes {1} only if it is not above {0}. Your other settings (cells, vocab, hidden size, learning rate, batch, seed) are kept.",
+    "设置 delay = {0}；仅当 length 不大于 {0} 时改为 {1}。其他设置（单元、词表、隐藏大小、学习率、批大小、种子）保持不变。",
+);
 /// `cell`.
 pub const CELLS: Tr = tr("Cells", "单元");
 /// Cell choice: both.
