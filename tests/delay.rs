@@ -65,7 +65,7 @@ fn same_seed_same_sequences_and_same_training() {
         let mut r = SideBySide::new(cfg).unwrap();
         (0..6)
             .map(|_| {
-                let s = pollster::block_on(r.step());
+                let s = r.step();
                 (s.cell, s.step, s.loss, s.token_acc)
             })
             .collect::<Vec<_>>()
@@ -280,7 +280,7 @@ fn delay_8_preset_learns_for_rnn_and_lstm() {
         let mut losses = Vec::new();
         let mut accs = Vec::new();
         for _ in 0..150 {
-            let s = pollster::block_on(t.step());
+            let s = t.step();
             assert!(!s.skipped);
             losses.push(s.loss);
             accs.push(s.token_acc);

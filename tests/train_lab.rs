@@ -319,7 +319,7 @@ fn non_finite_loss_stops_with_the_weights_before_it() {
             if backend == BackendChoice::Cpu {
                 let mut t = CpuTrainer::new(model.clone(), params.clone());
                 for b in &batches {
-                    t.step(b, &hyper).await;
+                    t.step(b, &hyper);
                 }
                 t.params().to_vec()
             } else {
@@ -439,7 +439,7 @@ fn gpu_halts_after_a_non_finite_loss() {
             lr: 0.1,
             max_norm: 0.0,
         };
-        cpu.step(&good, &hyper).await;
+        cpu.step(&good, &hyper);
         for (a, b) in after_first.iter().zip(cpu.params()) {
             assert!((a - b).abs() <= 1e-6 * b.abs().max(1.0), "{a} vs {b}");
         }

@@ -93,7 +93,7 @@ mod native {
         for i in 0..steps * cells {
             let w = &mut window[(i % cells) as usize];
             let t0 = now_ms();
-            let s = pollster::block_on(run.step());
+            let s = run.step();
             let ms = now_ms() - t0;
             w.0 += s.loss;
             w.1 += s.token_acc;

@@ -1,10 +1,9 @@
 //! Training the delay-copy models on the CPU path, without freezing the browser tab.
 //!
-//! One optimisation step of a cell: a fresh batch from its [`TokenStream`], split into
-//! micro-batches of whole sequences whose gradients are summed (the loss is still the mean
-//! over every supervised token of the batch, so the step equals the unsplit one up to f32
-//! summation order); between micro-batches the trainer calls [`yield_now`] whenever more than
-//! [`SLICE_BUDGET_MS`] have passed. Then Adam (`torch.optim.Adam`, no clipping).
+//! One optimisation step of a cell: a fresh batch from its [`TokenStream`], forward and BPTT
+//! over the whole batch (the loss is the mean over every supervised token of the batch), then
+//! Adam (`torch.optim.Adam`, no clipping). A step's arithmetic never depends on timing; in the
+//! browser the steps run inside the engine's Web Worker.
 //!
 //! [`SideBySide`] holds one [`CellTrainer`] per cell and steps them in turn (RNN, LSTM, RNN,
 //! …). Every cell's stream comes from the same seed, so step k of every cell trains on the
@@ -16,9 +15,6 @@ use super::task::{DelayBatch, DelayTask, TokenStream};
 use crate::config::delay::{DelayConfig, DelayRangeError};
 use crate::math::optim::{Adam, AdamConfig};
 use crate::math::params::CellKind;
-use crate::train::clock::{now_ms, yield_now};
-
-pub use crate::train::cpu::SLICE_BUDGET_MS;
 
 /// What one optimisation step of one cell produced (the loss and accuracy are those of the
 /// batch before the update).
@@ -46,8 +42,6 @@ pub struct CellTrainer {
     stream: TokenStream,
     batch_size: usize,
     step: u64,
-    /// Sequences per micro-batch; adapted so one micro-batch takes about a third of the budget.
-    chunk: usize,
 }
 
 impl CellTrainer {
@@ -76,7 +70,6 @@ impl CellTrainer {
             stream: task.stream(seed),
             batch_size: batch_size.max(1),
             step: 0,
-            chunk: 1,
             model,
             params,
         }
@@ -102,37 +95,16 @@ impl CellTrainer {
         self.step
     }
 
-    /// One optimisation step on the next batch of the stream (see the module docs); the
-    /// clock of the last yield starts now.
-    pub async fn step(&mut self) -> DelayStep {
-        let mut since_yield = now_ms();
-        self.step_yielding(&mut since_yield).await
-    }
-
-    /// [`CellTrainer::step`] for a caller that keeps its own clock of the last yield
-    /// (`since_yield`, milliseconds of [`now_ms`]): the step yields whenever more than
-    /// [`SLICE_BUDGET_MS`] have passed since then, and updates it.
-    pub async fn step_yielding(&mut self, since_yield: &mut f64) -> DelayStep {
+    /// One optimisation step on the next batch of the stream (see the module docs).
+    pub fn step(&mut self) -> DelayStep {
         let batch = self.stream.next_batch(self.batch_size);
         self.grads.iter_mut().for_each(|g| *g = 0.0);
         let divisor = batch.targets().len();
         let mut stats = DelayStats::default();
-        let mut start = 0;
-        while start < batch.batch {
-            let end = (start + self.chunk).min(batch.batch);
-            let sub = batch.rows(start..end);
-            let t0 = now_ms();
-            stats.add(
-                self.model
-                    .accumulate(&self.params, &sub, divisor, &mut self.grads),
-            );
-            self.chunk = adapt_chunk(self.chunk, end - start, now_ms() - t0);
-            start = end;
-            if now_ms() - *since_yield > SLICE_BUDGET_MS {
-                yield_now().await;
-                *since_yield = now_ms();
-            }
-        }
+        stats.add(
+            self.model
+                .accumulate(&self.params, &batch, divisor, &mut self.grads),
+        );
         self.step += 1;
         let loss = stats.mean_loss();
         let skipped = !loss.is_finite() || self.grads.iter().any(|g| !g.is_finite());
@@ -154,17 +126,6 @@ impl CellTrainer {
     }
 }
 
-/// Next micro-batch size so one micro-batch takes about a third of the budget (at least one
-/// sequence, at most twice the last size).
-fn adapt_chunk(chunk: usize, rows: usize, dt_ms: f64) -> usize {
-    if rows == 0 {
-        return chunk;
-    }
-    let per_row = (dt_ms / rows as f64).max(1e-3);
-    let target = (SLICE_BUDGET_MS / 3.0 / per_row).floor() as usize;
-    target.clamp(1, 256).min(chunk.max(1) * 2)
-}
-
 /// The example sequence the page shows for `task` and `seed`: a batch of one sequence from a
 /// stream of its own (seeded from `seed`, but not the training stream).
 pub fn example_batch(task: &DelayTask, seed: u64) -> DelayBatch {
@@ -177,8 +138,6 @@ pub struct SideBySide {
     trainers: Vec<CellTrainer>,
     next: usize,
     example: DelayBatch,
-    /// When the last step yielded to the event loop ([`now_ms`]).
-    last_yield: f64,
 }
 
 impl SideBySide {
@@ -210,7 +169,6 @@ impl SideBySide {
             trainers,
             next: 0,
             example,
-            last_yield: now_ms(),
         })
     }
 
@@ -229,21 +187,11 @@ impl SideBySide {
         &self.example
     }
 
-    /// One step of the cell whose turn it is (cells take turns). The clock of the last yield
-    /// runs across steps, so a caller that steps in a loop yields at least every
-    /// [`SLICE_BUDGET_MS`] (plus one micro-batch) without yielding itself.
-    pub async fn step(&mut self) -> DelayStep {
+    /// One step of the cell whose turn it is (cells take turns).
+    pub fn step(&mut self) -> DelayStep {
         let i = self.next;
         self.next = (self.next + 1) % self.trainers.len();
-        let mut since = self.last_yield;
-        let s = self.trainers[i].step_yielding(&mut since).await;
-        self.last_yield = since;
-        s
-    }
-
-    /// Tells the clock that the caller yielded (e.g. while paused).
-    pub fn yielded(&mut self) {
-        self.last_yield = now_ms();
+        self.trainers[i].step()
     }
 
     /// Arg-max predictions `[T − d]` of every cell on the example sequence.
@@ -252,17 +200,5 @@ impl SideBySide {
             .iter()
             .map(|t| (t.cell(), t.predict(&self.example, 0)))
             .collect()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn chunk_adapts_to_the_time_budget() {
-        assert_eq!(adapt_chunk(1, 1, 100.0), 1);
-        assert_eq!(adapt_chunk(4, 4, 0.004), 8);
-        assert_eq!(adapt_chunk(8, 8, 8.0), 8);
     }
 }

@@ -6,7 +6,8 @@
 //!   pause/resume/stop, events for the UI and for the native `train-names` binary; a GPU lost
 //!   mid-training hands over to the CPU from the last read-back state (weights, Adam moments,
 //!   step), and a non-finite loss stops with the weights from before the bad step.
-//! - [`clock`]: time and cooperative yielding, native and in the browser.
+//! - [`clock`]: time, sleeping while paused, and turns of the event loop (the engine's Web
+//!   Worker in the browser looks at its command queue between steps).
 
 pub mod clock;
 pub mod cpu;
@@ -62,7 +63,7 @@ impl Engine {
     ) -> Result<(), GpuError> {
         match self {
             Engine::Cpu(t) => {
-                pending.push(t.step(batch, hyper).await);
+                pending.push(t.step(batch, hyper));
                 Ok(())
             }
             Engine::Gpu { gpu, in_flight, .. } => {
@@ -99,7 +100,7 @@ impl Engine {
     /// Logits `[B, C]` of `batch` with the current weights (no update).
     pub async fn logits(&mut self, batch: &ClassifierBatch) -> Result<Vec<f32>, GpuError> {
         match self {
-            Engine::Cpu(t) => Ok(t.logits(batch).await),
+            Engine::Cpu(t) => Ok(t.logits(batch)),
             Engine::Gpu { gpu, .. } => gpu.evaluate(batch).await,
         }
     }

@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 use super::clock::{now_ms, sleep_ms, yield_now};
-use super::cpu::{adapt_chunk, micro_batch, CpuTrainer, SLICE_BUDGET_MS};
+use super::cpu::CpuTrainer;
 use super::{Engine, Hyper, StepResult};
 use crate::config::{BackendChoice, TrainConfig};
 use crate::data::batches::{make_batch, Batches};
@@ -461,7 +461,7 @@ impl Run<'_> {
         let mut cpu = CpuTrainer::from_state(model, rec.state.params, rec.state.adam);
         let already = self.progress.step.saturating_sub(rec.step) as usize;
         for (i, batch) in rec.replay.iter().enumerate() {
-            let r = cpu.step(batch, &self.hyper).await;
+            let r = cpu.step(batch, &self.hyper);
             if i >= already {
                 self.progress.pending.push(r);
                 if let Err(halt) = self.report() {
@@ -506,7 +506,7 @@ impl Run<'_> {
         });
         self.emit(TrainEvent::Weights(weights.clone()));
         if let Some(batch) = self.flow_batch.clone() {
-            let norms = grad_flow_sliced(&weights.model, &weights.params, &batch).await;
+            let norms = grad_flow(&weights.model, &weights.params, &batch);
             self.emit(TrainEvent::GradFlow {
                 step: weights.step,
                 norms: Rc::new(norms),
@@ -629,31 +629,11 @@ impl Run<'_> {
     }
 }
 
-/// [`ClassifierModel::grad_flow`] computed in micro-batches with a yield to the event loop
-/// whenever more than [`SLICE_BUDGET_MS`] have passed (the browser runs it on the main thread).
-pub async fn grad_flow_sliced(
-    model: &ClassifierModel,
-    params: &[f32],
-    batch: &ClassifierBatch,
-) -> Vec<f32> {
+/// [`ClassifierModel::grad_flow`] of `batch`: the mean `‖∂L/∂h_t‖` per step before the
+/// read-out, `[read_len(seq_len)]`.
+pub fn grad_flow(model: &ClassifierModel, params: &[f32], batch: &ClassifierBatch) -> Vec<f32> {
     let mut acc = GradFlowSums::default();
-    // Start with one name per piece (a big model may take several ms per name in wasm) and
-    // let the piece grow to about a third of the budget.
-    let mut chunk = 1;
-    let mut since_yield = now_ms();
-    let mut start = 0;
-    while start < batch.batch {
-        let end = (start + chunk).min(batch.batch);
-        let sub = micro_batch(batch, start..end);
-        let t0 = now_ms();
-        model.grad_flow_accumulate(params, &sub, batch.batch, &mut acc);
-        chunk = adapt_chunk(chunk, end - start, now_ms() - t0);
-        start = end;
-        if now_ms() - since_yield > SLICE_BUDGET_MS {
-            yield_now().await;
-            since_yield = now_ms();
-        }
-    }
+    model.grad_flow_accumulate(params, batch, batch.batch, &mut acc);
     let mut out = acc.means();
     out.resize(model.read_len(batch.seq_len), 0.0);
     out
@@ -703,7 +683,7 @@ pub async fn run_session(
     }
     on_event(TrainEvent::Backend(backend));
     if let Some(batch) = &flow_batch {
-        let norms = grad_flow_sliced(engine.model(), &params, batch).await;
+        let norms = grad_flow(engine.model(), &params, batch);
         on_event(TrainEvent::GradFlow {
             step: 0,
             norms: Rc::new(norms),

@@ -223,10 +223,10 @@ pub fn DelayPage() -> impl IntoView {
                 }
                 if status.try_get_untracked() == Some(Status::Paused) {
                     sleep_ms(50).await;
-                    run.yielded();
                     continue;
                 }
-                let s = run.step().await;
+                let s = run.step();
+                crate::train::clock::yield_now().await;
                 if !alive() {
                     return;
                 }
