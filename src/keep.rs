@@ -14,15 +14,39 @@
 use crate::config::Head;
 use crate::data::normalize::VOCAB;
 use crate::math::classifier::ClassifierModel;
-use crate::train::session::ValReport;
+use crate::train::session::{Checkpoint, ValReport};
 use crate::weights::{
     classifier_metadata, export_params, import_classifier, ClassifierInfo, ClassifierLimits,
     WeightsError,
 };
 use serde::{Deserialize, Serialize};
 
-/// Format version of [`SavedSession`] (bumped when a field changes meaning).
-pub const SAVED_VERSION: u32 = 1;
+/// Format version of [`SavedSession`] (bumped when a field changes meaning). Version 2 records
+/// may carry a resume checkpoint beside them ([`encode_checkpoint`]); version 1 records are
+/// still read, as a model without Resume.
+pub const SAVED_VERSION: u32 = 2;
+
+/// The oldest record version this code reads.
+pub const SAVED_VERSION_MIN: u32 = 1;
+
+/// A run's resume checkpoint as bytes (postcard), stored beside the record.
+pub fn encode_checkpoint(c: &Checkpoint) -> Vec<u8> {
+    crate::engine::protocol::encode(c)
+}
+
+/// Reads [`encode_checkpoint`]'s bytes back.
+///
+/// # Errors
+/// A message when the bytes are not a checkpoint.
+pub fn decode_checkpoint(bytes: &[u8]) -> Result<Checkpoint, String> {
+    crate::engine::protocol::decode(bytes).map_err(|e| format!("saved checkpoint: {e}"))
+}
+
+/// `(step, value)` points up to `step` (a saved curve cut at its checkpoint, so Resume
+/// continues it without a gap or a repeat).
+pub fn curve_until<T: Copy>(points: &[(u64, T)], step: u64) -> Vec<(u64, T)> {
+    points.iter().copied().take_while(|(s, _)| *s <= step).collect()
+}
 
 /// Where the training data came from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -302,7 +326,7 @@ impl SavedSession {
     pub fn from_json(json: &str) -> Result<SavedSession, String> {
         let s: SavedSession =
             serde_json::from_str(json).map_err(|e| format!("saved model record: {e}"))?;
-        if s.version != SAVED_VERSION {
+        if !(SAVED_VERSION_MIN..=SAVED_VERSION).contains(&s.version) {
             return Err(format!(
                 "saved model record has version {}, this page reads {SAVED_VERSION}",
                 s.version

@@ -3,7 +3,7 @@
 //! Layers, from the bottom up (an arrow means "may import"):
 //!
 //! ```text
-//! config, math, data  <-  gpu  <-  train  <-  ui (wasm only)
+//! config, math, data  <-  gpu  <-  train, delay  <-  engine  <-  ui (wasm only)
 //! ```
 //!
 //! - [`math`]: the CPU reference of every recurrent cell, loss and optimizer, in PyTorch's
@@ -13,6 +13,8 @@
 //! - [`gpu`]: wgpu host code for the WGSL kernels in `shaders/`; each kernel has a CPU twin
 //!   of the same name in [`math`].
 //! - [`train`]: the training loop over either backend (no Leptos).
+//! - [`engine`]: the training engine as a service: the page ↔ Web Worker messages and, in the
+//!   browser, the worker that runs every training loop off the page's main thread.
 //! - [`lessons`]: the computations of the lesson pages, on top of [`math`] (no Leptos).
 //! - [`delay`]: the delay-copy task (generator, per-token model, CPU trainer), issue 5.
 //! - [`weights`]: parameters ⇄ PyTorch as `.safetensors` (names, shapes, metadata).
@@ -23,6 +25,7 @@
 pub mod config;
 pub mod data;
 pub mod delay;
+pub mod engine;
 pub mod gpu;
 pub mod keep;
 pub mod lessons;

@@ -1,7 +1,13 @@
-//! Browser entry point: installs the panic hook and mounts the app. Nothing else lives here.
+//! Browser entry point: installs the panic hook and mounts the app (on the page; inside the
+//! engine's Web Worker it does nothing). Nothing else lives here.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
+    // Inside the engine's Web Worker the module only serves the engine
+    // (`unroll::engine::worker::engine_worker_start`).
+    if unroll::engine::worker::in_worker() {
+        return;
+    }
     unroll::ui::panic_panel::install();
     unroll::ui::mount();
 }

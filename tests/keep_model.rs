@@ -194,10 +194,13 @@ fn saved_session_json_round_trip() {
     };
     let json = s.to_json();
     assert_eq!(SavedSession::from_json(&json).unwrap(), s);
-    let wrong = json.replace("\"version\":1", "\"version\":99");
+    let wrong = json.replace(&format!("\"version\":{SAVED_VERSION}"), "\"version\":99");
     assert!(SavedSession::from_json(&wrong)
         .unwrap_err()
         .contains("version"));
+    // A record of the first format (no resume checkpoint beside it) is still read.
+    let old = json.replace(&format!("\"version\":{SAVED_VERSION}"), "\"version\":1");
+    assert_eq!(SavedSession::from_json(&old).unwrap().version, 1);
     assert!(SavedSession::from_json("{").is_err());
 }
 
@@ -224,4 +227,27 @@ fn saved_val_report_restores_the_report() {
         ..back
     };
     assert!(short.to_report(3).unwrap_err().contains("8 counts"));
+}
+
+/// The resume checkpoint stored beside the record reads back exactly; bytes that are not one
+/// are refused with a message; a saved curve is cut at the checkpoint's step.
+#[test]
+fn checkpoint_bytes_round_trip_and_curves_end_at_its_step() {
+    use unroll::keep::{curve_until, decode_checkpoint, encode_checkpoint};
+    use unroll::train::session::Checkpoint;
+    let c = Checkpoint {
+        step: 254,
+        epoch: 1,
+        batches_done: 254,
+        epoch_loss: 512.5,
+        params: vec![0.25, -1.5, 3.0],
+        adam_step: 254,
+        adam_m: vec![1e-3, 2e-3, -3e-3],
+        adam_v: vec![1e-6, 2e-6, 3e-6],
+        recent: vec![2.0; 20],
+    };
+    assert_eq!(decode_checkpoint(&encode_checkpoint(&c)).unwrap(), c);
+    assert!(decode_checkpoint(&[1, 2]).unwrap_err().contains("checkpoint"));
+    let curve = vec![(253, 1.0f32), (254, 0.9), (255, 0.8)];
+    assert_eq!(curve_until(&curve, 254), vec![(253, 1.0), (254, 0.9)]);
 }

@@ -17,7 +17,8 @@ use unroll::math::classifier::{ClassifierModel, PADDED_LEN};
 use unroll::math::init::init_params;
 use unroll::train::cpu::CpuTrainer;
 use unroll::train::session::{
-    run_session, spec_of, BackendKind, TrainControl, TrainEvent, GRAD_FLOW_NAMES,
+    run_session, run_session_from, spec_of, BackendKind, Checkpoint, EpochReport, TrainControl,
+    TrainEvent, GRAD_FLOW_NAMES,
 };
 use unroll::train::Hyper;
 
@@ -451,4 +452,144 @@ fn gpu_halts_after_a_non_finite_loss() {
         let r = g.drain_results().await.unwrap();
         assert!(!r[0].skipped, "reset lifts the halt");
     });
+}
+
+/// The configuration of the resume tests: a small GRU on the CPU, 2 epochs.
+fn resume_cfg() -> TrainConfig {
+    TrainConfig {
+        cell: unroll::config::CellKind::Gru,
+        hidden_size: 16,
+        batch_size: 16,
+        epochs: 2,
+        seed: 3,
+        backend: BackendChoice::Cpu,
+        ..TrainConfig::default()
+    }
+}
+
+fn last_val_acc(events: &[TrainEvent]) -> Option<f32> {
+    events.iter().rev().find_map(|e| match e {
+        TrainEvent::Epoch(r) => Some(r.val_acc),
+        _ => None,
+    })
+}
+
+/// A run paused at step 7 checkpoints there; a run resumed from that checkpoint gives exactly
+/// the uninterrupted run's later steps, epoch reports and final weights.
+#[test]
+fn resuming_from_a_mid_epoch_checkpoint_gives_the_uninterrupted_run() {
+    let data = small_dataset(20);
+    let cfg = resume_cfg();
+    let whole = run(&cfg, &data, &TrainControl::new());
+    assert!(matches!(whole.last(), Some(TrainEvent::Finished)));
+
+    let control = TrainControl::new();
+    let ctl = control.clone();
+    let mut checkpoint = None;
+    pollster::block_on(run_session(&cfg, &data, &control, &mut |e| match e {
+        TrainEvent::Step { step: 7, .. } => ctl.pause(),
+        TrainEvent::Checkpoint(c) if ctl.is_paused() => {
+            checkpoint = Some(c);
+            ctl.stop();
+        }
+        _ => {}
+    }));
+    let checkpoint = checkpoint.expect("a checkpoint on pause");
+    assert_eq!((checkpoint.step, checkpoint.epoch, checkpoint.batches_done), (7, 1, 7));
+    assert_eq!(checkpoint.recent.len(), 7);
+
+    let mut resumed = Vec::new();
+    pollster::block_on(run_session_from(
+        &cfg,
+        &data,
+        &TrainControl::new(),
+        Some(&checkpoint),
+        &mut |e| resumed.push(e),
+    ));
+    let after: Vec<(u64, f32)> = steps(&whole).into_iter().filter(|(s, _)| *s > 7).collect();
+    assert_eq!(steps(&resumed), after);
+    let epochs = |ev: &[TrainEvent]| -> Vec<EpochReport> {
+        ev.iter()
+            .filter_map(|e| match e {
+                TrainEvent::Epoch(r) => Some(EpochReport { sec: 0.0, ..*r }),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(epochs(&resumed), epochs(&whole));
+    assert_eq!(last_val_acc(&resumed), last_val_acc(&whole));
+    let final_weights = |ev: &[TrainEvent]| {
+        ev.iter().rev().find_map(|e| match e {
+            TrainEvent::Weights(w) => Some(w.params.clone()),
+            _ => None,
+        })
+    };
+    assert_eq!(final_weights(&resumed), final_weights(&whole));
+    assert!(matches!(resumed.last(), Some(TrainEvent::Finished)));
+}
+
+/// The checkpoint sent at an epoch's end resumes at the next epoch's first batch (the finished
+/// epoch is not trained or validated again).
+#[test]
+fn an_epoch_end_checkpoint_resumes_at_the_next_epoch() {
+    let data = small_dataset(20);
+    let cfg = resume_cfg();
+    let whole = run(&cfg, &data, &TrainControl::new());
+    let first_epoch_end = whole
+        .iter()
+        .skip_while(|e| !matches!(e, TrainEvent::Epoch(_)))
+        .find_map(|e| match e {
+            TrainEvent::Checkpoint(c) => Some(c.clone()),
+            _ => None,
+        })
+        .expect("a checkpoint after epoch 1");
+    assert_eq!((first_epoch_end.epoch, first_epoch_end.batches_done), (2, 0));
+    let mut resumed = Vec::new();
+    pollster::block_on(run_session_from(
+        &cfg,
+        &data,
+        &TrainControl::new(),
+        Some(&first_epoch_end),
+        &mut |e| resumed.push(e),
+    ));
+    let reports: Vec<u32> = resumed
+        .iter()
+        .filter_map(|e| match e {
+            TrainEvent::Epoch(r) => Some(r.epoch),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reports, vec![2]);
+    assert_eq!(last_val_acc(&resumed), last_val_acc(&whole));
+    assert_eq!(steps(&resumed).first().map(|s| s.0), Some(first_epoch_end.step + 1));
+}
+
+/// A checkpoint of another architecture is refused with a message, not a panic.
+#[test]
+fn a_checkpoint_of_another_model_is_refused() {
+    let data = small_dataset(5);
+    let cfg = resume_cfg();
+    let bad = Checkpoint {
+        step: 3,
+        epoch: 1,
+        batches_done: 3,
+        epoch_loss: 0.0,
+        params: vec![0.0; 10],
+        adam_step: 3,
+        adam_m: vec![0.0; 10],
+        adam_v: vec![0.0; 10],
+        recent: vec![],
+    };
+    let mut events = Vec::new();
+    pollster::block_on(run_session_from(
+        &cfg,
+        &data,
+        &TrainControl::new(),
+        Some(&bad),
+        &mut |e| events.push(e),
+    ));
+    assert!(
+        matches!(events.as_slice(), [TrainEvent::Error(m)] if m.contains("cannot be resumed")),
+        "{events:?}"
+    );
 }

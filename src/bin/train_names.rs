@@ -131,6 +131,7 @@ mod native {
             TrainEvent::DeviceLost(m) => eprintln!("device lost: {m}"),
             TrainEvent::Step { .. }
             | TrainEvent::Weights(_)
+            | TrainEvent::Checkpoint(_)
             | TrainEvent::Validation(_)
             | TrainEvent::GradFlow { .. }
             | TrainEvent::Finished => {}

@@ -9,7 +9,7 @@ use super::query::{self, Decoded, FieldKind, FieldSpec, Lang, UrlConfig, Value, 
 use crate::math::params::CellKind;
 
 /// Which output of the recurrent module the classifier head reads (issue 5, `head`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Head {
     /// The output at each name's last real character (the spine's model; never reads padding).
     Last,

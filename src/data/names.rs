@@ -16,7 +16,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// One distinct (name, language) pair.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Sample {
     /// The normalised name (non-empty, only vocabulary symbols).
     pub name: String,
@@ -27,7 +27,7 @@ pub struct Sample {
 }
 
 /// Counts for one class (language file).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClassReport {
     /// Language (the file stem, e.g. `Arabic`).
     pub class: String,
@@ -43,7 +43,7 @@ pub struct ClassReport {
 }
 
 /// What the loader read: per class and in total.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LoadReport {
     /// One entry per class, in label order.
     pub classes: Vec<ClassReport>,
@@ -148,7 +148,7 @@ pub fn class_name_from_file(file: &str) -> &str {
 }
 
 /// The loaded names: classes, distinct samples and the load report.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct NamesDataset {
     classes: Vec<String>,
     samples: Vec<Sample>,

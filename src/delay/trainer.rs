@@ -16,9 +16,13 @@ use crate::config::delay::{DelayConfig, DelayRangeError};
 use crate::math::optim::{Adam, AdamConfig};
 use crate::math::params::CellKind;
 
+/// Steps per cell after which a run stops by itself (so a forgotten tab does not train
+/// forever).
+pub const MAX_STEPS: u64 = 5000;
+
 /// What one optimisation step of one cell produced (the loss and accuracy are those of the
 /// batch before the update).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DelayStep {
     /// The cell.
     pub cell: CellKind,

@@ -395,6 +395,31 @@ impl GpuClassifier {
         }
     }
 
+    /// Replaces the parameters and Adam's state (moments and step count) with `state`, as
+    /// read by [`read_state`](Self::read_state) or taken from the CPU trainer: training goes on
+    /// from there exactly. Clears the halt after a non-finite loss.
+    ///
+    /// # Errors
+    /// [`GpuError::InvalidInput`] for wrong lengths; device errors.
+    pub fn load_state(&mut self, state: &GpuTrainState) -> Result<(), GpuError> {
+        self.reset(&state.params)?;
+        let p = self.layout.total_len();
+        if state.adam.m.len() != p || state.adam.v.len() != p {
+            return Err(GpuError::InvalidInput(format!(
+                "expected Adam moments of {p} values, got {} and {}",
+                state.adam.m.len(),
+                state.adam.v.len()
+            )));
+        }
+        let q = &self.ctx.queue;
+        q.write_buffer(&self.bufs.adam_m, 0, bytemuck::cast_slice(&state.adam.m));
+        q.write_buffer(&self.bufs.adam_v, 0, bytemuck::cast_slice(&state.adam.v));
+        let mut step_state = [0f32; STEP_STATE_LEN];
+        step_state[2] = state.adam.step as f32;
+        q.write_buffer(&self.bufs.step_state, 0, bytemuck::cast_slice(&step_state));
+        Ok(())
+    }
+
     /// Replaces the parameters and resets Adam (moments, step count and the halt after a
     /// non-finite loss). Pending results stay.
     ///

@@ -13,7 +13,7 @@ pub mod clock;
 pub mod cpu;
 pub mod session;
 
-use crate::gpu::classifier::GpuClassifier;
+use crate::gpu::classifier::{GpuClassifier, GpuTrainState};
 use crate::gpu::GpuError;
 use crate::math::classifier::{ClassifierBatch, ClassifierModel};
 use cpu::CpuTrainer;
@@ -110,6 +110,24 @@ impl Engine {
         match self {
             Engine::Cpu(t) => Ok(t.params().to_vec()),
             Engine::Gpu { gpu, .. } => gpu.read_params().await,
+        }
+    }
+
+    /// Replaces the parameters and Adam's state (a resumed run).
+    ///
+    /// # Errors
+    /// The GPU's error (wrong lengths, device lost).
+    pub fn load_state(&mut self, state: &GpuTrainState) -> Result<(), GpuError> {
+        match self {
+            Engine::Cpu(t) => {
+                *t = CpuTrainer::from_state(
+                    t.model().clone(),
+                    state.params.clone(),
+                    state.adam.clone(),
+                );
+                Ok(())
+            }
+            Engine::Gpu { gpu, .. } => gpu.load_state(state),
         }
     }
 

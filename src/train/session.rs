@@ -8,7 +8,7 @@ use std::cell::Cell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use super::clock::{now_ms, sleep_ms, yield_now};
+use super::clock::{check_in, now_ms, sleep_ms};
 use super::cpu::CpuTrainer;
 use super::{Engine, Hyper, StepResult};
 use crate::config::{BackendChoice, TrainConfig};
@@ -38,7 +38,7 @@ pub fn spec_of(cfg: &TrainConfig, input_size: usize) -> RnnSpec {
 }
 
 /// The backend a session ended up on.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum BackendKind {
     /// WGSL kernels; `description` is the adapter's name/driver (may be empty in browsers).
     Gpu {
@@ -64,7 +64,7 @@ pub struct Weights {
 }
 
 /// Metrics of one finished epoch.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct EpochReport {
     /// 1-based epoch number.
     pub epoch: u32,
@@ -79,7 +79,7 @@ pub struct EpochReport {
 }
 
 /// The validation confusion matrix of one epoch.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ValReport {
     /// 1-based epoch number (the `Epoch` event it follows).
     pub epoch: u32,
@@ -144,6 +144,53 @@ impl ValReport {
     }
 }
 
+/// Everything a run needs to go on exactly where it was: parameters, Adam's state and the
+/// position in the seeded batch order (the configuration and data come from the page).
+/// Resuming from it gives the same steps, losses and weights as never having stopped.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Checkpoint {
+    /// Steps done (the global step count).
+    pub step: u64,
+    /// The epoch in progress (1-based).
+    pub epoch: u32,
+    /// Batches of that epoch already trained (its seeded order skips them on resume).
+    pub batches_done: u32,
+    /// Sum of that epoch's step losses so far (for its mean training loss).
+    pub epoch_loss: f64,
+    /// `[P]` parameters (`ParamLayout::classifier` order).
+    pub params: Vec<f32>,
+    /// Adam's updates applied so far.
+    pub adam_step: u32,
+    /// `[P]` Adam first moments.
+    pub adam_m: Vec<f32>,
+    /// `[P]` Adam second moments.
+    pub adam_v: Vec<f32>,
+    /// The last (up to) 20 step losses, oldest first.
+    pub recent: Vec<f32>,
+}
+
+impl Checkpoint {
+    /// Bytes of its vectors (what saving it costs).
+    pub fn size_bytes(&self) -> usize {
+        (self.params.len() + self.adam_m.len() + self.adam_v.len()) * 4
+    }
+
+    fn adam(&self) -> Adam {
+        Adam {
+            config: AdamConfig::default(),
+            step: self.adam_step,
+            m: self.adam_m.clone(),
+            v: self.adam_v.clone(),
+        }
+    }
+}
+
+/// Milliseconds between two [`TrainEvent::Checkpoint`]s of a model of `bytes` bytes (params
+/// and Adam moments): 3 s, plus 1 s per 10 MB, at most 30 s.
+pub fn checkpoint_every_ms(bytes: usize) -> f64 {
+    (3000.0 + bytes as f64 / 1e4).min(30_000.0)
+}
+
 /// What a session reports, in order.
 #[derive(Clone, Debug)]
 pub enum TrainEvent {
@@ -178,6 +225,9 @@ pub enum TrainEvent {
     DeviceLost(String),
     /// New weights (at start, after each epoch, on pause, and at the end).
     Weights(Rc<Weights>),
+    /// Where the run could resume (after a `Weights` event and its `GradFlow`, at most every
+    /// [`checkpoint_every_ms`], at each epoch end and on pause).
+    Checkpoint(Rc<Checkpoint>),
     /// Something the user should know that does not stop training (e.g. a skipped step).
     Notice(String),
     /// All epochs done.
@@ -359,6 +409,8 @@ struct Run<'a> {
     recovery: Option<Recovery>,
     /// A fixed batch of validation names for [`TrainEvent::GradFlow`].
     flow_batch: Option<ClassifierBatch>,
+    /// When the last checkpoint was sent ([`now_ms`]).
+    last_checkpoint: f64,
     control: &'a TrainControl,
     on_event: &'a mut dyn FnMut(TrainEvent),
 }
@@ -469,31 +521,32 @@ impl Run<'_> {
                     return Err(halt);
                 }
             }
-            yield_now().await;
+            check_in().await;
         }
         self.engine = Engine::Cpu(cpu);
         Ok(())
     }
 
-    /// Publishes the current weights (`Weights` then `GradFlow`); on the GPU the read-back
-    /// state becomes the new recovery snapshot. Call with no step in flight.
-    async fn publish(&mut self) -> Result<(), Halt> {
-        let params = match &self.engine {
-            Engine::Cpu(t) => t.params().to_vec(),
+    /// Publishes the current weights (`Weights`, `GradFlow`, then a `Checkpoint` when one is
+    /// due or `force`d); on the GPU the read-back state becomes the new recovery snapshot. Call
+    /// with no step in flight.
+    async fn publish(&mut self, force_checkpoint: bool) -> Result<(), Halt> {
+        let (params, adam) = match &self.engine {
+            Engine::Cpu(t) => (t.params().to_vec(), t.adam().clone()),
             Engine::Gpu { gpu, .. } => match gpu.read_state().await {
                 Ok(state) => {
-                    let params = state.params.clone();
+                    let out = (state.params.clone(), state.adam.clone());
                     self.recovery = Some(Recovery {
                         state,
                         step: self.progress.step,
                         replay: Vec::new(),
                     });
-                    params
+                    out
                 }
                 Err(e) => {
                     self.recover(e, None).await?;
                     match &self.engine {
-                        Engine::Cpu(t) => t.params().to_vec(),
+                        Engine::Cpu(t) => (t.params().to_vec(), t.adam().clone()),
                         Engine::Gpu { .. } => return Ok(()),
                     }
                 }
@@ -512,6 +565,23 @@ impl Run<'_> {
                 norms: Rc::new(norms),
             });
         }
+        let bytes = weights.params.len() * 12;
+        if force_checkpoint || now_ms() - self.last_checkpoint >= checkpoint_every_ms(bytes) {
+            let p = &self.progress;
+            let checkpoint = Checkpoint {
+                step: p.step,
+                epoch: p.epoch,
+                batches_done: p.epoch_steps,
+                epoch_loss: p.epoch_loss,
+                params: weights.params.clone(),
+                adam_step: adam.step,
+                adam_m: adam.m,
+                adam_v: adam.v,
+                recent: p.recent.iter().copied().collect(),
+            };
+            self.emit(TrainEvent::Checkpoint(Rc::new(checkpoint)));
+            self.last_checkpoint = now_ms();
+        }
         Ok(())
     }
 
@@ -519,7 +589,7 @@ impl Run<'_> {
     async fn wait_while_paused(&mut self) -> Result<(), Halt> {
         if self.control.is_paused() {
             self.drain().await?;
-            self.publish().await?;
+            self.publish(true).await?;
             while self.control.is_paused() {
                 sleep_ms(50).await;
             }
@@ -552,17 +622,22 @@ impl Run<'_> {
     }
 
     /// One epoch of training, its validation and the weights at its end.
+    /// `skip`: batches of this epoch already trained before a resume (their loss sum is in
+    /// the progress already).
     async fn epoch(
         &mut self,
         cfg: &TrainConfig,
         data: &NamesDataset,
         split: &Split,
         epoch: u32,
+        skip: u32,
     ) -> Result<(), Halt> {
         let t0 = now_ms();
         self.progress.epoch = epoch;
-        self.progress.epoch_loss = 0.0;
-        self.progress.epoch_steps = 0;
+        if skip == 0 {
+            self.progress.epoch_loss = 0.0;
+            self.progress.epoch_steps = 0;
+        }
         let mut last_publish = now_ms();
         for batch in Batches::train_epoch(
             data,
@@ -570,14 +645,16 @@ impl Run<'_> {
             cfg.batch_size,
             cfg.seed as u64,
             (epoch - 1) as u64,
-        ) {
+        )
+        .skip(skip as usize)
+        {
             self.wait_while_paused().await?;
             self.step(&batch).await?;
             if now_ms() - last_publish > PUBLISH_EVERY_MS && self.engine.in_flight() == 0 {
-                self.publish().await?;
+                self.publish(false).await?;
                 last_publish = now_ms();
             }
-            yield_now().await;
+            check_in().await;
         }
         self.drain().await?;
         let sec = (now_ms() - t0) / 1e3;
@@ -596,7 +673,11 @@ impl Run<'_> {
             sec,
         }));
         self.emit(TrainEvent::Validation(Rc::new(report)));
-        self.publish().await
+        // The checkpoint at the epoch's end resumes at the next epoch's first batch.
+        self.progress.epoch = epoch + 1;
+        self.progress.epoch_loss = 0.0;
+        self.progress.epoch_steps = 0;
+        self.publish(true).await
     }
 
     /// Ends the session after a non-finite loss at `step`: `Error` with a suggestion, then the
@@ -647,8 +728,10 @@ pub fn grad_flow(model: &ClassifierModel, params: &[f32], batch: &ClassifierBatc
 /// A non-finite loss ends the run with `Error` (with a suggestion) followed by a last
 /// `Weights` event holding the weights from before the bad step.
 ///
-/// Event order per epoch: `Step`…, (`Weights`, `GradFlow` every ~2 s), `Epoch`, `Validation`,
-/// `Weights`, `GradFlow`; the run starts with `Weights` (step 0), `Backend`, `GradFlow`.
+/// Event order per epoch: `Step`…, (`Weights`, `GradFlow` every ~2 s, with a `Checkpoint`
+/// every few seconds), `Epoch`, `Validation`, `Weights`, `GradFlow`, `Checkpoint`; the run
+/// starts with `Weights` (step 0), `Backend`, `GradFlow`. Pausing sends `Weights`,
+/// `GradFlow`, `Checkpoint`.
 ///
 /// The split is `Split::new(data, cfg.seed, VAL_FRACTION)`; the batch order of epoch `e` is
 /// seeded by `(cfg.seed, e)`; the initialisation by `cfg.seed`.
@@ -658,16 +741,48 @@ pub async fn run_session(
     control: &TrainControl,
     on_event: &mut dyn FnMut(TrainEvent),
 ) {
+    run_session_from(cfg, data, control, None, on_event).await
+}
+
+/// [`run_session`] that goes on from `resume` (a [`TrainEvent::Checkpoint`] of a run with the
+/// same configuration and data): the same steps, losses and weights as the run that was
+/// interrupted, the step numbers continuing from `resume.step`. A checkpoint that does not fit
+/// the model (another architecture) ends the run with [`TrainEvent::Error`].
+pub async fn run_session_from(
+    cfg: &TrainConfig,
+    data: &NamesDataset,
+    control: &TrainControl,
+    resume: Option<&Checkpoint>,
+    on_event: &mut dyn FnMut(TrainEvent),
+) {
     let split = Split::new(data, cfg.seed as u64, VAL_FRACTION);
     let spec = spec_of(cfg, VOCAB_SIZE);
     let model = ClassifierModel::new(spec, data.num_classes()).with_head(cfg.head);
-    let params = init_params(&model.layout, &model.spec, cfg.seed as u64);
+    let n_params = model.layout.total_len();
+    if let Some(c) = resume {
+        if c.params.len() != n_params || c.adam_m.len() != n_params || c.adam_v.len() != n_params {
+            on_event(TrainEvent::Error(format!(
+                "The saved run has {} parameters but this configuration has {n_params}; it \
+                 cannot be resumed.",
+                c.params.len()
+            )));
+            return;
+        }
+    }
+    let (params, adam) = match resume {
+        Some(c) => (c.params.clone(), c.adam()),
+        None => (
+            init_params(&model.layout, &model.spec, cfg.seed as u64),
+            Adam::new(AdamConfig::default(), n_params),
+        ),
+    };
+    let start_step = resume.map_or(0, |c| c.step);
     let flow_names = &split.val[..split.val.len().min(GRAD_FLOW_NAMES)];
     let flow_batch = (!flow_names.is_empty()).then(|| make_batch(data, flow_names));
     on_event(TrainEvent::Weights(Rc::new(Weights {
         model: model.clone(),
         params: params.clone(),
-        step: 0,
+        step: start_step,
     })));
     let max_len = data
         .samples()
@@ -675,28 +790,35 @@ pub async fn run_session(
         .map(|s| s.tokens.len())
         .max()
         .unwrap_or(1);
-    let n_params = params.len();
-    let (engine, backend) = make_engine(cfg, model, params.clone(), max_len).await;
+    let (mut engine, backend) = make_engine(cfg, model, params.clone(), max_len).await;
     if control.is_stopped() {
         // Reset while the GPU was being set up: drop the engine (and its device) at once.
         return;
+    }
+    let state = GpuTrainState {
+        params: params.clone(),
+        adam,
+    };
+    if resume.is_some() {
+        if let Err(e) = engine.load_state(&state) {
+            on_event(TrainEvent::Error(format!("The saved run could not be loaded: {e}")));
+            return;
+        }
     }
     on_event(TrainEvent::Backend(backend));
     if let Some(batch) = &flow_batch {
         let norms = grad_flow(engine.model(), &params, batch);
         on_event(TrainEvent::GradFlow {
-            step: 0,
+            step: start_step,
             norms: Rc::new(norms),
         });
     }
     let recovery = matches!(engine, Engine::Gpu { .. }).then(|| Recovery {
-        state: GpuTrainState {
-            params,
-            adam: Adam::new(AdamConfig::default(), n_params),
-        },
-        step: 0,
+        state,
+        step: start_step,
         replay: Vec::new(),
     });
+    let (first_epoch, skip) = resume.map_or((1, 0), |c| (c.epoch.max(1), c.batches_done));
     let mut run = Run {
         engine,
         hyper: Hyper {
@@ -704,20 +826,22 @@ pub async fn run_session(
             max_norm: cfg.max_norm as f32,
         },
         progress: Progress {
-            step: 0,
-            epoch: 1,
-            recent: VecDeque::with_capacity(20),
-            epoch_loss: 0.0,
-            epoch_steps: 0,
+            step: start_step,
+            epoch: first_epoch,
+            recent: resume.map_or_else(VecDeque::new, |c| c.recent.iter().copied().collect()),
+            epoch_loss: resume.map_or(0.0, |c| c.epoch_loss),
+            epoch_steps: skip,
             pending: Vec::new(),
         },
         recovery,
         flow_batch,
+        last_checkpoint: now_ms(),
         control,
         on_event,
     };
-    for epoch in 1..=cfg.epochs {
-        match run.epoch(cfg, data, &split, epoch).await {
+    for epoch in first_epoch..=cfg.epochs {
+        let skip = if epoch == first_epoch { skip } else { 0 };
+        match run.epoch(cfg, data, &split, epoch, skip).await {
             Ok(()) => {}
             Err(Halt::Quiet) => return,
             Err(Halt::BadLoss { loss, step }) => {
@@ -761,7 +885,7 @@ pub async fn evaluate_report(
             report.add(label as usize, argmax(row));
         }
         total += batch.batch;
-        yield_now().await;
+        check_in().await;
     }
     Ok((
         (loss_sum / total.max(1) as f64) as f32,

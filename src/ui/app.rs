@@ -1,12 +1,13 @@
 //! The app shell: header with the name, the navigation and the language switcher, the page
 //! chosen by `?lesson=`, and a footer. The [`Locale`] (interface language) is provided here.
 //!
-//! Routing (`config::lessons::route`): `lesson=names` is the training page; no `lesson` (or
-//! `index`) is the index of lessons; a lesson name is that lesson; an unknown name shows the
-//! index with a notice (never a blank page). Lessons and the index switch by `pushState`
-//! inside one document ([`crate::ui::lessons`]); the training page is its own document (links
-//! to and from it are plain links), so a running training session is never torn down by a
-//! client-side navigation.
+//! Routing (`config::lessons::route`): `lesson=names` is the training page, `lesson=delay` the
+//! delay-copy page; no `lesson` (or `index`) is the index of lessons; a lesson name is that
+//! lesson; an unknown name shows the index with a notice (never a blank page). Every page is a
+//! client-side route of one document (`pushState`, [`crate::ui::lessons::Nav`]). The training
+//! and delay pages, once opened, stay mounted (hidden while another page shows), and their
+//! runs train in the document's engine worker ([`super::engine_client`]): switching pages
+//! never stops a run or loses a setting. The header's links go back to the last state of each.
 
 use super::delay::DelayPage;
 use super::i18n::{provide_lang, Lang, Locale};
@@ -17,19 +18,64 @@ use crate::config::lessons::{route, Route};
 use crate::ui::i18n;
 use leptos::prelude::*;
 
+/// The last query of the training and delay pages in this tab (the header's links return to
+/// them), and whether each page is the one shown.
+#[derive(Clone, Copy)]
+pub struct PageQueries {
+    /// The training page's canonical query, once it was opened.
+    pub training: RwSignal<Option<String>>,
+    /// The delay page's canonical query, once it was opened.
+    pub delay: RwSignal<Option<String>>,
+    /// The route shown.
+    pub route: Memo<Route>,
+}
+
+impl PageQueries {
+    /// The page's query from the shell's context.
+    pub fn get() -> PageQueries {
+        expect_context::<PageQueries>()
+    }
+}
+
 /// The root component.
 #[component]
 pub fn App() -> impl IntoView {
     let search = RwSignal::new(url::current_search());
     let loc: Locale = provide_lang(&search.get_untracked());
-    provide_nav(search, loc);
-    let training = route(&search.get_untracked()) == Route::Training;
-    // The delay-copy page is its own document too (a run is never torn down by navigation).
-    let delay = route(&search.get_untracked()) == Route::Delay;
+    let nav = provide_nav(search, loc);
+    let current = Memo::new(move |_| route(&search.get()));
+    let pages = PageQueries {
+        training: RwSignal::new(None),
+        delay: RwSignal::new(None),
+        route: current,
+    };
+    provide_context(pages);
+    // The engine's worker starts with the app (it loads the wasm module while the first page
+    // is read) and lives as long as the document.
+    let _ = super::engine_client::EngineClient::get();
+    let training = move || current.get() == Route::Training;
+    let delay = move || current.get() == Route::Delay;
+    // A page opened once stays mounted (hidden when another shows): its run and form survive.
+    let training_opened = RwSignal::new(current.get_untracked() == Route::Training);
+    let delay_opened = RwSignal::new(current.get_untracked() == Route::Delay);
+    Effect::new(move |_| match current.get() {
+        Route::Training => training_opened.set(true),
+        Route::Delay => delay_opened.set(true),
+        _ => {}
+    });
     let notices = RwSignal::new(Vec::<PageNotice>::new());
     let index_query = Signal::derive(move || lesson_query(None, loc.url_lang()));
-    let lessons_active =
-        move || !training && !delay && matches!(route(&search.get()), Route::Index | Route::Unknown(_));
+    let with_lang = move |base: &str| match loc.url_lang() {
+        Some(l) => format!("{base}&lang={}", l.as_str()),
+        None => base.to_owned(),
+    };
+    let training_query = Signal::derive(move || {
+        pages
+            .training
+            .get()
+            .unwrap_or_else(|| with_lang("v=1&lesson=names"))
+    });
+    let lessons_active = move || matches!(current.get(), Route::Index | Route::Unknown(_));
 
     // <html lang> follows the language (fonts, screen readers, and the panic panel read it).
     Effect::new(move |_| {
@@ -75,29 +121,20 @@ pub fn App() -> impl IntoView {
                     <span class="brand-tag">{move || loc.t().brand_tag}</span>
                 </a>
                 <nav class="site-nav" aria-label=move || loc.t().nav_label>
-                    {if training || delay {
-                        view! {
-                            <a href=move || format!("?{}", lesson_query(None, loc.url_lang())) data-testid="nav-lessons">
-                                {move || i18n::common::LESSONS.get(loc.lang())}
-                            </a>
-                        }
-                        .into_any()
-                    } else {
-                        view! {
-                            <NavLink query=index_query testid="nav-lessons" class=String::new()>
-                                <span class:active=lessons_active>{move || i18n::common::LESSONS.get(loc.lang())}</span>
-                            </NavLink>
-                        }
-                        .into_any()
-                    }}
+                    <NavLink query=index_query testid="nav-lessons" class=String::new()>
+                        <span class:active=lessons_active>{move || i18n::common::LESSONS.get(loc.lang())}</span>
+                    </NavLink>
                     <a
-                        href=move || match loc.url_lang() {
-                            Some(l) => format!("?v=1&lesson=names&lang={}", l.as_str()),
-                            None => "?v=1&lesson=names".to_owned(),
-                        }
+                        href=move || super::lessons::href(&training_query.get())
                         class:active=training
-                        aria-current=if training { Some("page") } else { None }
+                        aria-current=move || training().then_some("page")
                         data-testid="nav-train"
+                        on:click=move |ev: web_sys::MouseEvent| {
+                            if ev.button() == 0 && !ev.ctrl_key() && !ev.meta_key() && !ev.shift_key() && !ev.alt_key() {
+                                ev.prevent_default();
+                                nav.push(&training_query.get_untracked());
+                            }
+                        }
                     >
                         {move || loc.t().nav_names}
                     </a>
@@ -109,13 +146,19 @@ pub fn App() -> impl IntoView {
             </div>
         </header>
         <main class="site-main">
-            {if training {
-                view! { <TrainingPage notices=notices /> }.into_any()
-            } else if delay {
-                view! { <DelayPage /> }.into_any()
-            } else {
-                view! { <LessonsMain /> }.into_any()
-            }}
+            <Show when=move || training_opened.get()>
+                <div class="route" hidden=move || !training()>
+                    <TrainingPage notices=notices />
+                </div>
+            </Show>
+            <Show when=move || delay_opened.get()>
+                <div class="route" hidden=move || !delay()>
+                    <DelayPage />
+                </div>
+            </Show>
+            <div class="route" hidden=move || training() || delay()>
+                <LessonsMain />
+            </div>
         </main>
         <footer class="site-footer">{move || loc.t().footer}</footer>
     }

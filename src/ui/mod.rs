@@ -5,6 +5,7 @@
 //! layers below goes through [`training_bridge`].
 //!
 //! - [`app`]: the shell (header, navigation, page chosen by `?lesson=`).
+//! - [`engine_client`]: the page's side of the training engine's Web Worker.
 //! - [`training`]: the names training page.
 //! - [`delay`]: the delay-copy task page (`?lesson=delay`).
 //! - [`lab`]: the training lab's panels (configuration extras, metrics, compare mode,
@@ -21,6 +22,7 @@ pub mod app;
 pub mod charts;
 pub mod data_loader;
 pub mod delay;
+pub mod engine_client;
 pub mod i18n;
 pub mod keep;
 pub mod lab;

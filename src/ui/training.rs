@@ -23,10 +23,13 @@ use super::lab;
 use super::lab::grad_flow::{GradFlowPanel, GradFlowStore};
 use super::lab::inspector::InspectorPanel;
 use super::training_bridge::{
-    self as bridge, BackendChoice, BackendKind, CellKind, TrainConfig, TrainControl, TrainEvent,
-    Weights,
+    self as bridge, BackendChoice, BackendKind, CellKind, Checkpoint, TrainConfig, TrainControl,
+    TrainEvent, Weights,
 };
+use super::app::PageQueries;
+use super::lessons::use_nav;
 use super::url::{self, PageNotice, UrlNotice};
+use crate::config::lessons::{route, Route};
 use super::widgets::chart_canvas::chart_canvas;
 use super::widgets::stat::Stat;
 use crate::config::NoticeKind;
@@ -100,6 +103,9 @@ struct SessionView {
     device_lost: RwSignal<Option<String>>,
     /// The last validation report (kept with the saved model).
     last_val: RwSignal<Option<Rc<ValReport>>, LocalStorage>,
+    /// Where the run could go on: the session's latest checkpoint, or the one a restored
+    /// model was saved with (Resume continues from it after a reload).
+    checkpoint: RwSignal<Option<Rc<Checkpoint>>, LocalStorage>,
 }
 
 impl SessionView {
@@ -117,6 +123,7 @@ impl SessionView {
             weights: RwSignal::new_local(None),
             device_lost: RwSignal::new(None),
             last_val: RwSignal::new_local(None),
+            checkpoint: RwSignal::new_local(None),
         }
     }
 
@@ -133,6 +140,7 @@ impl SessionView {
         self.weights.set(None);
         self.device_lost.set(None);
         self.last_val.set(None);
+        self.checkpoint.set(None);
     }
 
     fn apply(&self, event: TrainEvent) {
@@ -173,6 +181,7 @@ impl SessionView {
                 self.epochs.update(|e| e.push((point, r.sec)));
             }
             TrainEvent::Weights(w) => self.weights.set(Some(w)),
+            TrainEvent::Checkpoint(c) => self.checkpoint.set(Some(c)),
             TrainEvent::Notice(message) => self.notices.update(|n| {
                 // Keep the list short: the newest few are what matters.
                 if n.len() >= 5 {
@@ -230,11 +239,16 @@ pub fn TrainingPage(
     let config = RwSignal::new(initial.config);
 
     // The URL follows the configuration and the chosen language (canonical form, replacing
-    // the history entry).
+    // the history entry) while this page is shown; the shell's links return to it.
+    let pages = PageQueries::get();
+    let active = move || pages.route.get() == Route::Training;
     Effect::new(move |_| {
         let lang = loc.chosen.get();
         let query = config.with(|c| bridge::encode_config(c, lang));
-        url::replace_query(&query);
+        pages.training.set(Some(query.clone()));
+        if active() {
+            url::replace_query(&query);
+        }
     });
 
     let data = RwSignal::new_local(LoadState::Loading { done: 0, total: 0 });
@@ -250,6 +264,7 @@ pub fn TrainingPage(
     });
 
     let view_state = SessionView::new();
+    let status_signal = view_state.status;
     // ‖∂L/∂h_t‖ curves of this tab (kept across runs, one per cell).
     let grad_flow = GradFlowStore::new();
     let lab_metrics = lab::metrics::LabMetrics::new();
@@ -289,15 +304,21 @@ pub fn TrainingPage(
         })
     });
 
-    let start = move || {
+    // A new run (`resume` None) or the restored run going on from its checkpoint.
+    let launch = move |resume: Option<Rc<Checkpoint>>| {
         let LoadState::Ready(loaded) = data.get_untracked() else {
             return;
         };
         if let Some(old) = control.get_value() {
             old.stop();
         }
-        view_state.clear();
-        grad_flow.detach();
+        if resume.is_some() {
+            // The restored curves go on; the events continue from the checkpoint's step.
+            view_state.error.set(None);
+        } else {
+            view_state.clear();
+            grad_flow.detach();
+        }
         view_state.status.set(Status::Running);
         let id = run_id.get_value() + 1;
         run_id.set_value(id);
@@ -306,8 +327,9 @@ pub fn TrainingPage(
         let cfg = config.get_untracked();
         let (cell, hidden_size) = (cfg.cell, cfg.hidden_size);
         let dataset = loaded.dataset.clone();
+        let resume = resume.map(|c| (*c).clone());
         spawn_local(async move {
-            bridge::run_session(cfg, dataset, ctl, move |event| {
+            bridge::run_session(cfg, dataset, ctl, resume, move |event| {
                 // Events of a session that was reset or replaced are dropped.
                 if run_id.try_get_value() == Some(id) {
                     grad_flow.observe(cell, hidden_size, &event);
@@ -323,11 +345,34 @@ pub fn TrainingPage(
             view_state.status.set(Status::Paused);
         }
     };
+    // Start replaces the model on the page: a restored or loaded one is only replaced after
+    // the user says so.
+    let start = move || {
+        let has_model = view_state.weights.with_untracked(|w| w.is_some());
+        if view_state.status.get_untracked() == Status::Idle && has_model {
+            let ok = web_sys::window()
+                .and_then(|w| w.confirm_with_message(loc.t().confirm_replace).ok())
+                .unwrap_or(true);
+            if !ok {
+                return;
+            }
+        }
+        launch(None);
+    };
     let resume = move || {
-        if let Some(c) = control.get_value() {
+        if view_state.status.get_untracked() == Status::Idle {
+            if let Some(c) = view_state.checkpoint.get_untracked() {
+                launch(Some(c));
+            }
+        } else if let Some(c) = control.get_value() {
             c.resume();
             view_state.status.set(Status::Running);
         }
+    };
+    let can_resume = move || match status_signal.get() {
+        Status::Paused => true,
+        Status::Idle => view_state.checkpoint.with(|c| c.is_some()),
+        _ => false,
     };
     let reset = move || {
         if let Some(c) = control.get_value() {
@@ -351,12 +396,27 @@ pub fn TrainingPage(
         let ready = data.with(|d| matches!(d, LoadState::Ready(_)));
         if ready && config.with_untracked(|c| c.autostart) && !autostarted.get_value() {
             autostarted.set_value(true);
-            start();
+            launch(None);
         }
     });
 
     let status = view_state.status;
     let session_busy = move || matches!(status.get(), Status::Running | Status::Paused);
+    // Back/forward to a training entry with another configuration: the form takes it, unless
+    // a run (or a comparison) is using the form's configuration.
+    let nav = use_nav();
+    Effect::new(move |_| {
+        let search = nav.search.get();
+        if route(&search) != Route::Training {
+            return;
+        }
+        let wanted = bridge::decode_config(&search).config;
+        let busy = matches!(status.get_untracked(), Status::Running | Status::Paused)
+            || compare.busy_untracked();
+        if !busy && config.with_untracked(|c| *c != wanted) {
+            config.set(wanted);
+        }
+    });
     // A running comparison also locks the form and the Start button.
     let busy = move || session_busy() || compare.busy();
     let data_ready = move || data.with(|d| matches!(d, LoadState::Ready(_)));
@@ -400,7 +460,7 @@ pub fn TrainingPage(
                             type="button"
                             class="btn"
                             data-testid="train-resume"
-                            disabled=move || status.get() != Status::Paused
+                            disabled=move || !can_resume()
                             on:click=move |_| resume()
                         >
                             {move || loc.t().resume}
@@ -485,6 +545,7 @@ pub fn TrainingPage(
                         epoch: view_state.epoch,
                         loss_mean_20: view_state.loss_mean_20,
                         val_report: view_state.last_val,
+                        checkpoint: view_state.checkpoint,
                         control,
                         reset: Callback::new(move |_| reset()),
                     } />

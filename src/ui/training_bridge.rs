@@ -10,8 +10,10 @@ use crate::data::{self, Manifest, NamesDataset, Split, VAL_FRACTION};
 
 pub use crate::config::{BackendChoice, CellKind, TrainConfig};
 pub use crate::train::session::{
-    BackendKind, EpochReport, TrainControl, TrainEvent, ValReport, Weights,
+    BackendKind, Checkpoint, EpochReport, TrainEvent, ValReport, Weights,
 };
+use crate::engine::protocol::{Command, SessionId};
+use crate::ui::engine_client::EngineClient;
 
 // ---------------------------------------------------------------------------------------------
 // Configuration (URL codec)
@@ -190,15 +192,75 @@ pub fn encode_name(name: &str) -> Result<Vec<u32>, String> {
 // ---------------------------------------------------------------------------------------------
 // Training
 
-/// Runs one training session to its end (or until `control.stop()`), calling `on_event` for
-/// everything the page shows. Never panics; failures arrive as [`TrainEvent::Error`].
+/// Pause / resume / stop of one session in the engine's worker (a session number and its
+/// last requested state on this side).
+#[derive(Clone, Debug)]
+pub struct TrainControl {
+    session: SessionId,
+    stopped: Rc<std::cell::Cell<bool>>,
+}
+
+impl Default for TrainControl {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TrainControl {
+    /// A control for a new session.
+    pub fn new() -> Self {
+        TrainControl {
+            session: EngineClient::get().new_session(),
+            stopped: Rc::new(std::cell::Cell::new(false)),
+        }
+    }
+    /// The session's number in the engine.
+    pub fn session(&self) -> SessionId {
+        self.session
+    }
+    /// Pauses at the next step boundary.
+    pub fn pause(&self) {
+        EngineClient::get().send(vec![Command::Pause(self.session)]);
+    }
+    /// Resumes a paused session.
+    pub fn resume(&self) {
+        EngineClient::get().send(vec![Command::Resume(self.session)]);
+    }
+    /// Ends the session at the next step boundary (no `Finished` event).
+    pub fn stop(&self) {
+        self.stopped.set(true);
+        EngineClient::get().send(vec![Command::Stop(self.session)]);
+    }
+    /// True once [`TrainControl::stop`] was called.
+    pub fn is_stopped(&self) -> bool {
+        self.stopped.get()
+    }
+    /// Debug hook: destroys the session's GPU device at its next step boundary (no-op on the
+    /// CPU path); training continues on the CPU (`DeviceLost` event).
+    pub fn simulate_device_loss(&self) {
+        EngineClient::get().send(vec![Command::LoseDevice(self.session)]);
+    }
+}
+
+/// Runs one training session in the engine's worker to its end (or until `control.stop()`),
+/// from `resume` when given (a checkpoint of a run with this configuration and data),
+/// calling `on_event` for everything the page shows (at most once per animation frame, in
+/// the session's order). Never panics; failures arrive as [`TrainEvent::Error`].
 pub async fn run_session(
     config: TrainConfig,
     data: Rc<NamesDataset>,
     control: TrainControl,
+    resume: Option<Checkpoint>,
     mut on_event: impl FnMut(TrainEvent) + 'static,
 ) {
-    crate::train::session::run_session(&config, &data, &control, &mut on_event).await
+    if control.is_stopped() {
+        return;
+    }
+    EngineClient::get()
+        .run_names(control.session, config.to_query(), &data, resume, move |e| {
+            on_event(e.into())
+        })
+        .await
 }
 
 /// The `k` most likely languages for the encoded name `tokens` with their probabilities

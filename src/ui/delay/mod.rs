@@ -3,9 +3,9 @@
 //! of this tab ([`crate::delay`]).
 //!
 //! Every number comes from [`crate::delay`]: parameter counts from the layouts, losses and
-//! accuracies from the training steps, predictions from the current weights. The training loop
-//! yields to the browser between micro-batches whenever 25 ms have passed since the last yield
-//! ([`SideBySide::step`]), so the page stays responsive.
+//! accuracies from the training steps, predictions from the current weights. The run trains in
+//! the engine's Web Worker ([`crate::engine`]), so the page stays responsive; the page only
+//! applies the steps it reports.
 //!
 //! Test hooks (`data-testid`, raw numbers in `data-value`, fractions 0–1): `delay-start`,
 //! `delay-pause`, `delay-resume`, `delay-reset`, `delay-status` (idle/running/paused/finished),
@@ -25,9 +25,12 @@ use crate::config::query::{decode, encode, parse_pairs};
 use crate::config::NoticeKind;
 use crate::delay::model::DelayModel;
 use crate::delay::task::DelayTask;
-use crate::delay::trainer::{example_batch, SideBySide};
+use crate::delay::trainer::example_batch;
+use crate::engine::protocol::{Command, DelayEvent};
+use crate::config::lessons::Route;
+use crate::ui::app::PageQueries;
+use crate::ui::engine_client::EngineClient;
 use crate::math::params::CellKind;
-use crate::train::clock::{now_ms, sleep_ms};
 use crate::ui::i18n::{use_locale, Tr};
 use crate::ui::lessons::CopyLink;
 use crate::ui::url::{self, PageNotice, UrlNotice};
@@ -36,9 +39,7 @@ use crate::ui::widgets::stat::Stat;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-/// Steps per cell after which a run stops by itself (so a forgotten tab does not train
-/// forever).
-pub const MAX_STEPS: u64 = 5000;
+pub use crate::delay::trainer::MAX_STEPS;
 
 /// The page's own styles (the example strip).
 const CSS: &str = r#"
@@ -164,10 +165,15 @@ pub fn DelayPage() -> impl IntoView {
             .collect::<Vec<_>>(),
     );
     let cfg = RwSignal::new(initial.config);
+    // The URL follows the form while this page is shown; the shell's links return to it.
+    let pages = PageQueries::get();
     Effect::new(move |_| {
         let lang = loc.chosen.get();
         let query = cfg.with(|c| encode(c, lang));
-        url::replace_query(&query);
+        pages.delay.set(Some(query.clone()));
+        if pages.route.get() == Route::Delay {
+            url::replace_query(&query);
+        }
     });
 
     let status = RwSignal::new(Status::Idle);
@@ -198,69 +204,78 @@ pub fn DelayPage() -> impl IntoView {
             .map(|task| example_batch(&task, u64::from(c.seed)).sequence(0))
     });
 
+    // The run in the engine's worker: its session number (None when no run is shown).
+    let session = StoredValue::new(None::<u64>);
+    let stop_run = move || {
+        if let Some(id) = session.try_get_value().flatten() {
+            EngineClient::get().send(vec![Command::Stop(id)]);
+        }
+    };
     let start = move || {
         let config = cfg.get_untracked();
-        let Ok(mut run) = SideBySide::new(&config) else {
+        if config.check().is_err() {
             return;
-        };
-        let id = run_id.get_untracked() + 1;
+        }
+        stop_run();
+        let client = EngineClient::get();
+        let id = client.new_session();
+        session.set_value(Some(id));
         run_id.set(id);
         run_cfg.set(Some(config.clone()));
-        cells.set(run.trainers().iter().map(|t| CellView::new(t.cell())).collect());
+        cells.set(config.cell.cells().iter().map(|&c| CellView::new(c)).collect());
         predictions.set(None);
         status.set(Status::Running);
+        let query = encode(&config, None);
         spawn_local(async move {
             let alive = move || run_id.try_get_untracked() == Some(id);
-            let publish = |run: &SideBySide| {
-                let _ = predictions.try_set(Some(Predictions {
-                    cells: run.example_predictions(),
-                }));
-            };
-            let mut last_publish = 0.0;
-            loop {
-                if !alive() {
-                    return;
-                }
-                if status.try_get_untracked() == Some(Status::Paused) {
-                    sleep_ms(50).await;
-                    continue;
-                }
-                let s = run.step();
-                crate::train::clock::yield_now().await;
-                if !alive() {
-                    return;
-                }
-                cells.update(|cs| {
-                    if let Some(c) = cs.iter_mut().find(|c| c.cell == s.cell) {
-                        c.step = s.step;
-                        c.loss.push((s.step, s.loss));
-                        c.acc.push((s.step, s.token_acc));
-                        c.skipped += u64::from(s.skipped);
+            client
+                .run_delay(id, query, move |event| {
+                    if !alive() {
+                        return;
                     }
-                });
-                let t = now_ms();
-                if t - last_publish > 400.0 {
-                    publish(&run);
-                    last_publish = now_ms();
-                }
-                if run.trainers().iter().all(|t| t.steps() >= MAX_STEPS) {
-                    publish(&run);
-                    status.set(Status::Finished);
-                    return;
-                }
-            }
+                    match event {
+                        DelayEvent::Step(s) => cells.update(|cs| {
+                            if let Some(c) = cs.iter_mut().find(|c| c.cell == s.cell) {
+                                c.step = s.step;
+                                c.loss.push((s.step, s.loss));
+                                c.acc.push((s.step, s.token_acc));
+                                c.skipped += u64::from(s.skipped);
+                            }
+                        }),
+                        DelayEvent::Predictions(cells) => {
+                            predictions.set(Some(Predictions { cells }))
+                        }
+                        DelayEvent::Finished => status.set(Status::Finished),
+                        DelayEvent::Error(message) => {
+                            web_sys::console::error_1(&message.into());
+                            status.set(Status::Idle);
+                        }
+                    }
+                })
+                .await;
         });
     };
+    let pause = move || {
+        if let Some(id) = session.get_value() {
+            EngineClient::get().send(vec![Command::Pause(id)]);
+            status.set(Status::Paused);
+        }
+    };
+    let resume = move || {
+        if let Some(id) = session.get_value() {
+            EngineClient::get().send(vec![Command::Resume(id)]);
+            status.set(Status::Running);
+        }
+    };
     let reset = move || {
+        stop_run();
+        session.set_value(None);
         run_id.update(|v| *v += 1);
         run_cfg.set(None);
         cells.set(Vec::new());
         predictions.set(None);
         status.set(Status::Idle);
     };
-    on_cleanup(move || {
-        let _ = run_id.try_update(|v| *v += 1);
-    });
 
     // A form control or preset: through the codec, like a link.
     let set = move |key: &'static str, value: String| {
@@ -428,7 +443,7 @@ pub fn DelayPage() -> impl IntoView {
                             class="btn"
                             data-testid="delay-pause"
                             disabled=move || status.get() != Status::Running
-                            on:click=move |_| status.set(Status::Paused)
+                            on:click=move |_| pause()
                         >
                             {t(text::PAUSE)}
                         </button>
@@ -437,7 +452,7 @@ pub fn DelayPage() -> impl IntoView {
                             class="btn"
                             data-testid="delay-resume"
                             disabled=move || status.get() != Status::Paused
-                            on:click=move |_| status.set(Status::Running)
+                            on:click=move |_| resume()
                         >
                             {t(text::RESUME)}
                         </button>

@@ -1,6 +1,6 @@
-//! Keeping the work on the training page (issue 5, scope 6 and the device-loss part of 7):
-//! "Load your own data", "Download weights" / "Load weights", the model saved in IndexedDB
-//! and restored on reload, and the device-loss notice with its debug hook.
+//! Keeping the work on the training page: "Load your own data", "Download weights" / "Load
+//! weights", the model and its resume checkpoint saved in IndexedDB and restored on reload, and
+//! the device-loss notice with its debug hook.
 //!
 //! The page hands its signals over in [`KeepHooks`]; everything here reads and writes those,
 //! so the predict box, the charts and the inspector see uploaded data, loaded weights and a
@@ -25,7 +25,7 @@ use super::charts::val_curve::EpochPoint;
 use super::data_loader::LoadState;
 use super::i18n::use_locale;
 use super::training::Status;
-use super::training_bridge::{LoadedData, TrainConfig, TrainControl, Weights};
+use super::training_bridge::{Checkpoint, LoadedData, TrainConfig, TrainControl, Weights};
 use crate::keep::DataSource;
 use crate::train::session::ValReport;
 use leptos::prelude::*;
@@ -61,6 +61,8 @@ pub struct KeepHooks {
     pub loss_mean_20: RwSignal<Option<f32>>,
     /// The last validation report (confusion matrix) of the session.
     pub val_report: RwSignal<Option<Rc<ValReport>>, LocalStorage>,
+    /// Where the run could go on (saved with the model; set again by a restore).
+    pub checkpoint: RwSignal<Option<Rc<Checkpoint>>, LocalStorage>,
     /// The running session's control (for the device-loss hook).
     pub control: StoredValue<Option<TrainControl>, LocalStorage>,
     /// The page's "Reset": stops any session and clears what it showed.
@@ -80,6 +82,8 @@ pub struct KeepState {
     pub upload_files: StoredValue<UploadFiles, LocalStorage>,
     /// Step of the restored weights, when the page restored a saved model.
     pub restored: RwSignal<Option<u64>>,
+    /// Step of the last checkpoint saved in IndexedDB during the current run.
+    pub checkpoint_saved: RwSignal<Option<u64>>,
     /// Whether IndexedDB holds a saved model.
     pub has_saved: RwSignal<bool>,
     /// Saving/restoring problems (private mode, quota…): a notice, never a crash.
@@ -144,6 +148,7 @@ pub fn KeepPanel(
         builtin: StoredValue::new_local(None),
         upload_files: StoredValue::new_local(Rc::new(Vec::new())),
         restored: RwSignal::new(None),
+        checkpoint_saved: RwSignal::new(None),
         has_saved: RwSignal::new(false),
         persist_problem: RwSignal::new(None),
         offered: RwSignal::new_local(None),
@@ -163,6 +168,7 @@ pub fn KeepPanel(
         }
     });
     saved::install(state);
+    saved::install_checkpoint_saves(state);
     let t = move || keep_text(loc.lang());
     view! {
         <section class="panel keep-panel" data-testid="keep-panel">

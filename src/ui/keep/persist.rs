@@ -1,11 +1,12 @@
 //! The saved model in IndexedDB (database `unroll`, store `saved`, one record under
 //! [`KEY`]), through the `rexie` crate.
 //!
-//! The record is a JS object `{ meta, weights, upload }`: `meta` is the JSON text of
-//! [`SavedSession`] (configuration query, data source, class names, curves, last validation
-//! report), `weights` the `.safetensors` bytes ([`crate::keep::export_trained`]) and `upload`
-//! the user's data files as `[[name, bytes], …]` (empty for the built-in data), so that a
-//! restored upload is rebuilt by the same loader. Every failure (private mode, quota, a
+//! The record is a JS object `{ meta, weights, upload, checkpoint? }`: `meta` is the JSON text
+//! of [`SavedSession`] (configuration query, data source, class names, curves, last validation
+//! report), `weights` the `.safetensors` bytes ([`crate::keep::export_trained`]), `upload` the
+//! user's data files as `[[name, bytes], …]` (empty for the built-in data), so that a restored
+//! upload is rebuilt by the same loader, and `checkpoint` the run's resume point
+//! ([`crate::keep::encode_checkpoint`]) while the run can go on. Every failure (private mode, quota, a
 //! blocked database) is an `Err` with a message for a notice; nothing here panics.
 
 use crate::keep::SavedSession;
@@ -27,6 +28,8 @@ pub struct Stored {
     pub weights: Vec<u8>,
     /// `(file name, bytes)` of the uploaded data (empty for the built-in data).
     pub upload: Vec<(String, Vec<u8>)>,
+    /// The run's resume checkpoint ([`crate::keep::encode_checkpoint`]), when it can go on.
+    pub checkpoint: Option<Vec<u8>>,
 }
 
 async fn open() -> Result<Rexie, String> {
@@ -71,6 +74,9 @@ pub async fn save(stored: &Stored) -> Result<(), String> {
         upload.push(&pair);
     }
     set(&obj, "upload", &upload)?;
+    if let Some(c) = &stored.checkpoint {
+        set(&obj, "checkpoint", &Uint8Array::from(c.as_slice()))?;
+    }
     let db = open().await?;
     let fail = |e: rexie::Error| format!("could not save the model in IndexedDB ({e})");
     let tx = db
@@ -118,10 +124,15 @@ pub async fn load() -> Result<Option<Stored>, String> {
             upload.push((name, bytes_of(&pair.get(1), "upload")?));
         }
     }
+    let checkpoint = get(&value, "checkpoint")?;
+    let checkpoint = (!checkpoint.is_undefined() && !checkpoint.is_null())
+        .then(|| bytes_of(&checkpoint, "checkpoint"))
+        .transpose()?;
     Ok(Some(Stored {
         session,
         weights,
         upload,
+        checkpoint,
     }))
 }
 

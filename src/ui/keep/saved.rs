@@ -7,8 +7,8 @@ use super::text::keep_text;
 use super::KeepState;
 use crate::data::upload::dataset_from_uploads;
 use crate::keep::{
-    export_trained, import_trained, DataSource, SavedEpoch, SavedSession, SavedValReport,
-    SAVED_VERSION,
+    curve_until, decode_checkpoint, encode_checkpoint, export_trained, import_trained, DataSource,
+    SavedEpoch, SavedSession, SavedValReport, SAVED_VERSION,
 };
 use crate::ui::charts::loss_curve::LossSeries;
 use crate::ui::charts::val_curve::EpochPoint;
@@ -31,15 +31,30 @@ fn snapshot(state: KeepState, finished: bool) -> Result<Option<Stored>, String> 
         return Ok(None);
     }
     let source = state.source.get_untracked();
-    let weights = export_trained(&w.model, &w.params, &classes, w.model.head, w.step, &source)
+    let mut losses = h.losses.get_untracked();
+    // A run that can go on keeps its checkpoint: the weights, the step and the curves saved are
+    // the checkpoint's, so Resume continues them without a gap or a repeat.
+    let checkpoint = if finished {
+        None
+    } else {
+        h.checkpoint.get_untracked()
+    };
+    let (params, step) = match &checkpoint {
+        Some(c) => {
+            losses.step_loss = curve_until(&losses.step_loss, c.step);
+            losses.mean_loss = curve_until(&losses.mean_loss, c.step);
+            (c.params.as_slice(), c.step)
+        }
+        None => (w.params.as_slice(), w.step),
+    };
+    let weights = export_trained(&w.model, params, &classes, w.model.head, step, &source)
         .map_err(|e| e.to_string())?;
-    let losses = h.losses.get_untracked();
     let session = SavedSession {
         version: SAVED_VERSION,
         query: h.config.with_untracked(|c| bridge::encode_config(c, None)),
         source,
         classes,
-        step: w.step,
+        step,
         epoch: h.epoch.get_untracked(),
         step_loss: losses.step_loss,
         mean_loss: losses.mean_loss,
@@ -63,6 +78,7 @@ fn snapshot(state: KeepState, finished: bool) -> Result<Option<Stored>, String> 
         session,
         weights,
         upload: state.upload_files.get_value().as_ref().clone(),
+        checkpoint: checkpoint.map(|c| encode_checkpoint(&c)),
     }))
 }
 
@@ -76,9 +92,11 @@ pub fn save_now(state: KeepState, finished: bool) {
             return;
         }
     };
+    let checkpoint_step = stored.checkpoint.as_ref().map(|_| stored.session.step);
     spawn_local(async move {
         match persist::save(&stored).await {
             Ok(()) => {
+                state.checkpoint_saved.set(checkpoint_step);
                 state.has_saved.set(true);
                 state.persist_problem.set(None);
                 // The offered record was just replaced.
@@ -139,9 +157,15 @@ fn restore(state: KeepState, stored: Stored) -> Result<(), String> {
             })
             .collect(),
     );
+    // A run saved while it could go on offers Resume (an older record has no checkpoint).
+    let checkpoint = match (&stored.checkpoint, s.finished) {
+        (Some(bytes), false) => Some(Rc::new(decode_checkpoint(bytes)?)),
+        _ => None,
+    };
     h.step.set(s.step);
     h.epoch.set(s.epoch);
     h.weights.set(Some(weights));
+    h.checkpoint.set(checkpoint);
     h.val_report.set(val_report.map(Rc::new));
     state.restored.set(Some(s.step));
     Ok(())
@@ -214,11 +238,11 @@ pub fn install(state: KeepState) {
             state.persist_problem.set(Some(e));
         }
     });
-    // A new session replaces the restored model.
-    Effect::new(move |_| {
-        if h.status.get() == Status::Running {
-            state.restored.set(None);
-        }
+    // A new session replaces the restored model; Reset forgets the run's saved step.
+    Effect::new(move |_| match h.status.get() {
+        Status::Running => state.restored.set(None),
+        Status::Idle => state.checkpoint_saved.set(None),
+        _ => {}
     });
     // After each epoch (the weights published at the epoch's end follow its `Epoch` event) and
     // when the session finishes.
@@ -240,6 +264,34 @@ pub fn install(state: KeepState) {
         }
         last_saved.set_value(key);
         save_now(state, finished);
+    });
+}
+
+/// Seconds between two saves of a checkpoint when the record also holds uploaded files of more
+/// than [`BIG_UPLOAD_BYTES`] (each save rewrites them).
+const BIG_UPLOAD_SAVE_EVERY_MS: f64 = 30_000.0;
+/// Uploaded bytes above which checkpoints are saved less often.
+const BIG_UPLOAD_BYTES: usize = 5_000_000;
+
+/// Saves the run's checkpoints as they arrive (every few seconds of training and on pause), so
+/// a reload loses seconds, not an epoch.
+pub fn install_checkpoint_saves(state: KeepState) {
+    let h = state.hooks;
+    let last = StoredValue::new(f64::NEG_INFINITY);
+    Effect::new(move |_| {
+        if h.checkpoint.with(|c| c.is_none()) {
+            return;
+        }
+        if !matches!(h.status.get_untracked(), Status::Running | Status::Paused) {
+            return;
+        }
+        let big: usize = state.upload_files.get_value().iter().map(|(_, b)| b.len()).sum();
+        let now = crate::train::clock::now_ms();
+        if big > BIG_UPLOAD_BYTES && now - last.get_value() < BIG_UPLOAD_SAVE_EVERY_MS {
+            return;
+        }
+        last.set_value(now);
+        save_now(state, false);
     });
 }
 
@@ -299,9 +351,19 @@ pub fn SavedModel(
             })
         }}
         {move || {
-            state.restored.get().map(|step| view! {
-                <p class="keep-msg ok" data-testid="restored" data-value=step.to_string()>
-                    {move || (t().restored)(step)}
+            state.restored.get().map(|step| {
+                let resumable = state.hooks.checkpoint.with(|c| c.is_some());
+                view! {
+                    <p class="keep-msg ok" data-testid="restored" data-value=step.to_string() data-resumable=resumable.to_string()>
+                        {move || if resumable { (t().restored_resumable)(step) } else { (t().restored)(step) }}
+                    </p>
+                }
+            })
+        }}
+        {move || {
+            state.checkpoint_saved.get().filter(|_| state.restored.get().is_none()).map(|step| view! {
+                <p class="keep-help" data-testid="checkpoint-saved" data-value=step.to_string()>
+                    {move || (t().checkpoint_saved)(step)}
                 </p>
             })
         }}

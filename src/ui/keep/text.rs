@@ -51,6 +51,10 @@ pub struct KeepText {
     pub saved_heading: &'static str,
     /// Restored: step.
     pub restored: fn(u64) -> String,
+    /// Restored with a checkpoint: step (Resume goes on from it).
+    pub restored_resumable: fn(u64) -> String,
+    /// The run's latest checkpoint is saved: step.
+    pub checkpoint_saved: fn(u64) -> String,
     /// A saved model with another configuration than the link's: its summary.
     pub saved_offer: fn(&str) -> String,
     /// Button restoring the offered model.
@@ -94,9 +98,11 @@ pub const EN: KeepText = KeepText {
     no_weights: "Train (or load weights) first.",
     saved_heading: "Saved in this browser",
     restored: |s| format!("Restored the model saved at step {s}."),
+    restored_resumable: |s| format!("Restored the run saved at step {s}: Resume goes on from there."),
+    checkpoint_saved: |s| format!("Saved at step {s}: a reload can resume from there."),
     saved_offer: |s| format!("A model trained with {s} is saved in this browser. The link's configuration is kept."),
     restore_offer: "Restore it",
-    saved_note: "The model, its configuration and curves are saved after each epoch and come back after a reload.",
+    saved_note: "The model, its configuration and curves are saved every few seconds while training and after each epoch; after a reload they come back and Resume goes on.",
     nothing_saved: "Nothing saved yet: the model is saved after each epoch.",
     forget: "Forget saved model",
     forgotten: "The saved model was deleted from this browser.",
@@ -129,9 +135,11 @@ pub const ZH: KeepText = KeepText {
     no_weights: "请先训练（或加载权重）。",
     saved_heading: "保存在此浏览器中",
     restored: |s| format!("已恢复第 {s} 步保存的模型。"),
+    restored_resumable: |s| format!("已恢复第 {s} 步保存的训练：点“继续”从那里接着训练。"),
+    checkpoint_saved: |s| format!("已保存到第 {s} 步：刷新页面后可从那里继续。"),
     saved_offer: |s| format!("此浏览器中保存了一个用 {s} 训练的模型。当前保留链接中的配置。"),
     restore_offer: "恢复它",
-    saved_note: "模型、配置和曲线在每个轮次后保存，重新加载页面后会恢复。",
+    saved_note: "训练时每隔几秒以及每个轮次后都会保存模型、配置和曲线；重新加载页面后会恢复，点“继续”即可接着训练。",
     nothing_saved: "尚未保存：模型在每个轮次后保存。",
     forget: "删除已保存的模型",
     forgotten: "已从此浏览器删除保存的模型。",

@@ -122,6 +122,11 @@ impl CompareState {
         self.status.get() == CompareStatus::Running
     }
 
+    /// [`CompareState::busy`] without tracking.
+    pub fn busy_untracked(&self) -> bool {
+        self.status.get_untracked() == CompareStatus::Running
+    }
+
     /// Stops a running comparison at the next step boundary.
     pub fn stop(&self) {
         if let Some(c) = self.control.try_get_value().flatten() {
@@ -167,7 +172,7 @@ impl CompareState {
                         error: None,
                     })
                 });
-                bridge::run_session(cfg, dataset.clone(), ctl.clone(), move |event| {
+                bridge::run_session(cfg, dataset.clone(), ctl.clone(), None, move |event| {
                     if !live() {
                         return;
                     }

@@ -16,6 +16,18 @@ pub fn IndexPage(
     let nav = super::use_nav();
     // Keep the index's URL canonical (and carrying `lang` once chosen).
     Effect::new(move |_| nav.replace(&lesson_query(None, lang.url_lang())));
+    // The training and delay pages as last left in this tab (their defaults before).
+    let pages = crate::ui::app::PageQueries::get();
+    let with_lang = move |base: &str| match lang.url_lang() {
+        Some(l) => format!("{base}&lang={}", l.as_str()),
+        None => base.to_owned(),
+    };
+    let training_query = Signal::derive(move || {
+        pages.training.get().unwrap_or_else(|| with_lang("v=1&lesson=names"))
+    });
+    let delay_query = Signal::derive(move || {
+        pages.delay.get().unwrap_or_else(|| with_lang("v=1&lesson=delay"))
+    });
     let cards = LessonId::ALL
         .into_iter()
         .map(|id| {
@@ -44,23 +56,16 @@ pub fn IndexPage(
             <section class="panel lx-train-card">
                 <h2>{move || i18n::index::TRAIN_TITLE.get(lang.get())}</h2>
                 <p class="lx-text">{move || i18n::index::TRAIN_TEXT.get(lang.get())}</p>
-                <a class="btn btn-primary" href="?v=1&lesson=names" data-testid="nav-training">
+                <NavLink query=training_query class="btn btn-primary" testid="nav-training">
                     {move || i18n::index::TRAIN_LINK.get(lang.get())}
-                </a>
+                </NavLink>
             </section>
             <section class="panel lx-train-card" data-testid="delay-card">
                 <h2>{move || crate::ui::delay::text::INDEX_TITLE.get(lang.get())}</h2>
                 <p class="lx-text">{move || crate::ui::delay::text::INDEX_TEXT.get(lang.get())}</p>
-                <a
-                    class="btn btn-primary"
-                    href=move || match lang.url_lang() {
-                        Some(l) => format!("?v=1&lesson=delay&lang={}", l.as_str()),
-                        None => "?v=1&lesson=delay".to_owned(),
-                    }
-                    data-testid="nav-delay"
-                >
+                <NavLink query=delay_query class="btn btn-primary" testid="nav-delay">
                     {move || crate::ui::delay::text::INDEX_LINK.get(lang.get())}
-                </a>
+                </NavLink>
             </section>
         </article>
     }

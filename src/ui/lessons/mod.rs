@@ -161,9 +161,9 @@ pub fn LessonsMain() -> impl IntoView {
             Route::Unknown(raw) => {
                 view! { <index::IndexPage notices=vec![unknown_lesson_notice(&raw)] /> }.into_any()
             }
-            Route::Index | Route::Training | Route::Delay => {
-                view! { <index::IndexPage notices=Vec::new() /> }.into_any()
-            }
+            Route::Index => view! { <index::IndexPage notices=Vec::new() /> }.into_any(),
+            // Shown by the app shell (kept mounted there).
+            Route::Training | Route::Delay => ().into_any(),
         }
     };
     view! { <div class="lx-root">{page}</div> }

@@ -1,0 +1,20 @@
+//! The training engine as a service: the messages between the page and the engine's Web
+//! Worker, and (in the browser) the worker's side of them.
+//!
+//! In the browser every training loop — the names session on either backend, compare mode's
+//! runs, the delay-copy task, with their validation and gradient flow — runs inside one
+//! dedicated Web Worker owned by the app shell, so the page's main thread only draws. The page
+//! sends [`Command`]s and receives [`Report`]s, each message a `postcard`-encoded batch (the
+//! worker sends at most one batch per [`FLUSH_MS`]; the page applies them once per animation
+//! frame).
+//!
+//! - [`protocol`]: the messages and their conversion from and to [`crate::train`]'s events
+//!   (native too, so `cargo test` checks the round trips).
+//! - `worker` (wasm only): the worker's message loop, sessions and their controls.
+
+pub mod protocol;
+#[cfg(target_arch = "wasm32")]
+pub mod worker;
+
+/// Milliseconds the worker gathers reports before it posts them as one message.
+pub const FLUSH_MS: f64 = 16.0;

@@ -1,0 +1,381 @@
+//! The messages between the page and the engine's Web Worker.
+//!
+//! Configurations travel as their canonical URL query (the codec of [`crate::config`] reads
+//! them back exactly), data sets and results as serde values. One message is a batch:
+//! `Vec<Command>` from the page, `Vec<Report>` from the worker, encoded with `postcard`
+//! ([`encode`] / [`decode`]).
+
+use std::rc::Rc;
+
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+
+use crate::config::Head;
+use crate::data::names::NamesDataset;
+use crate::delay::trainer::DelayStep;
+use crate::math::classifier::ClassifierModel;
+use crate::math::params::{CellKind, RnnSpec};
+use crate::train::session::{
+    BackendKind, Checkpoint, EpochReport, TrainEvent, ValReport, Weights,
+};
+
+/// A session (one names run, one compare run or one delay-copy run), numbered by the page.
+pub type SessionId = u64;
+/// A data set kept by the worker, numbered by the page.
+pub type DataId = u64;
+
+/// What the page asks of the worker.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Command {
+    /// Keep `dataset` as data set `id` for the sessions that name it (replaces an older
+    /// data set with the same id).
+    Data {
+        /// Its number.
+        id: DataId,
+        /// The names (built-in or uploaded), already loaded and checked by the page.
+        dataset: NamesDataset,
+    },
+    /// Train the name classifier on data set `data` with the configuration of `query` (a
+    /// `lesson=names` query); reports come as [`Report::Names`].
+    Names {
+        /// The page's number for this run.
+        session: SessionId,
+        /// The canonical query of the run's `TrainConfig`.
+        query: String,
+        /// The data set (sent before with [`Command::Data`]).
+        data: DataId,
+        /// Go on from this checkpoint of an earlier run with the same configuration and data.
+        resume: Option<Checkpoint>,
+    },
+    /// Train the delay-copy task with the configuration of `query` (a `lesson=delay` query);
+    /// reports come as [`Report::Delay`].
+    Delay {
+        /// The page's number for this run.
+        session: SessionId,
+        /// The canonical query of the run's `DelayConfig`.
+        query: String,
+    },
+    /// Pause a session at its next step boundary.
+    Pause(SessionId),
+    /// Resume a paused session.
+    Resume(SessionId),
+    /// End a session at its next step boundary (no `Finished`).
+    Stop(SessionId),
+    /// Debug hook: destroy the session's GPU device, as a driver reset would.
+    LoseDevice(SessionId),
+}
+
+/// What the worker tells the page.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Report {
+    /// The worker has loaded the engine and handles commands.
+    Ready {
+        /// Whether this worker sees `navigator.gpu` (WebGPU inside workers).
+        webgpu: bool,
+    },
+    /// An event of a names session, in the session's order.
+    Names {
+        /// The session.
+        session: SessionId,
+        /// The event.
+        event: NamesEvent,
+    },
+    /// An event of a delay-copy run.
+    Delay {
+        /// The session.
+        session: SessionId,
+        /// The event.
+        event: DelayEvent,
+    },
+    /// The session's task has returned (after its last event).
+    Ended(SessionId),
+    /// The engine panicked; the message says where.
+    Fatal(String),
+}
+
+/// Weights as they travel: the architecture's arguments and the flat parameters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WireWeights {
+    /// The recurrent module.
+    pub spec: RnnSpec,
+    /// Number of classes C.
+    pub num_classes: usize,
+    /// Which output the head reads.
+    pub head: Head,
+    /// Flat parameters in `ParamLayout::classifier` order.
+    pub params: Vec<f32>,
+    /// Global step the weights are from.
+    pub step: u64,
+}
+
+impl From<&Weights> for WireWeights {
+    fn from(w: &Weights) -> Self {
+        WireWeights {
+            spec: w.model.spec,
+            num_classes: w.model.num_classes,
+            head: w.model.head,
+            params: w.params.clone(),
+            step: w.step,
+        }
+    }
+}
+
+impl From<WireWeights> for Weights {
+    fn from(w: WireWeights) -> Self {
+        Weights {
+            model: ClassifierModel::new(w.spec, w.num_classes).with_head(w.head),
+            params: w.params,
+            step: w.step,
+        }
+    }
+}
+
+/// [`TrainEvent`] as it travels (shared values by value).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[allow(missing_docs)]
+pub enum NamesEvent {
+    Backend(BackendKind),
+    Step {
+        step: u64,
+        epoch: u32,
+        loss: f32,
+        mean_loss_20: f32,
+    },
+    Epoch(EpochReport),
+    Validation(ValReport),
+    GradFlow { step: u64, norms: Vec<f32> },
+    DeviceLost(String),
+    Weights(WireWeights),
+    Checkpoint(Checkpoint),
+    Notice(String),
+    Finished,
+    Error(String),
+}
+
+impl From<&TrainEvent> for NamesEvent {
+    fn from(e: &TrainEvent) -> Self {
+        match e {
+            TrainEvent::Backend(b) => NamesEvent::Backend(b.clone()),
+            &TrainEvent::Step {
+                step,
+                epoch,
+                loss,
+                mean_loss_20,
+            } => NamesEvent::Step {
+                step,
+                epoch,
+                loss,
+                mean_loss_20,
+            },
+            TrainEvent::Epoch(r) => NamesEvent::Epoch(*r),
+            TrainEvent::Validation(v) => NamesEvent::Validation((**v).clone()),
+            TrainEvent::GradFlow { step, norms } => NamesEvent::GradFlow {
+                step: *step,
+                norms: (**norms).clone(),
+            },
+            TrainEvent::DeviceLost(m) => NamesEvent::DeviceLost(m.clone()),
+            TrainEvent::Weights(w) => NamesEvent::Weights(w.as_ref().into()),
+            TrainEvent::Checkpoint(c) => NamesEvent::Checkpoint((**c).clone()),
+            TrainEvent::Notice(m) => NamesEvent::Notice(m.clone()),
+            TrainEvent::Finished => NamesEvent::Finished,
+            TrainEvent::Error(m) => NamesEvent::Error(m.clone()),
+        }
+    }
+}
+
+impl From<NamesEvent> for TrainEvent {
+    fn from(e: NamesEvent) -> Self {
+        match e {
+            NamesEvent::Backend(b) => TrainEvent::Backend(b),
+            NamesEvent::Step {
+                step,
+                epoch,
+                loss,
+                mean_loss_20,
+            } => TrainEvent::Step {
+                step,
+                epoch,
+                loss,
+                mean_loss_20,
+            },
+            NamesEvent::Epoch(r) => TrainEvent::Epoch(r),
+            NamesEvent::Validation(v) => TrainEvent::Validation(Rc::new(v)),
+            NamesEvent::GradFlow { step, norms } => TrainEvent::GradFlow {
+                step,
+                norms: Rc::new(norms),
+            },
+            NamesEvent::DeviceLost(m) => TrainEvent::DeviceLost(m),
+            NamesEvent::Weights(w) => TrainEvent::Weights(Rc::new(w.into())),
+            NamesEvent::Checkpoint(c) => TrainEvent::Checkpoint(Rc::new(c)),
+            NamesEvent::Notice(m) => TrainEvent::Notice(m),
+            NamesEvent::Finished => TrainEvent::Finished,
+            NamesEvent::Error(m) => TrainEvent::Error(m),
+        }
+    }
+}
+
+/// What a delay-copy run reports.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum DelayEvent {
+    /// One optimisation step of one cell.
+    Step(DelayStep),
+    /// Arg-max predictions `[T − d]` of every cell on the example sequence.
+    Predictions(Vec<(CellKind, Vec<u32>)>),
+    /// Every cell trained its step budget.
+    Finished,
+    /// The configuration could not be run (the message says why).
+    Error(String),
+}
+
+/// Encodes one message.
+///
+/// # Panics
+/// Never for the types of this module (postcard only fails on unsupported serde features).
+pub fn encode<T: Serialize>(value: &T) -> Vec<u8> {
+    postcard::to_allocvec(value).expect("postcard encodes every protocol value")
+}
+
+/// Decodes one message.
+///
+/// # Errors
+/// The decoder's message when `bytes` is not a message of type `T`.
+pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+    postcard::from_bytes(bytes).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::TrainConfig;
+    use crate::math::params::Nonlinearity;
+
+    fn weights() -> Weights {
+        let spec = RnnSpec {
+            cell: CellKind::Lstm,
+            nonlinearity: Nonlinearity::Tanh,
+            input_size: 5,
+            hidden_size: 3,
+            num_layers: 2,
+            bidirectional: true,
+        };
+        let model = ClassifierModel::new(spec, 4).with_head(Head::Padded);
+        let params = (0..model.layout.total_len()).map(|i| i as f32 * 0.5 - 3.0).collect();
+        Weights {
+            model,
+            params,
+            step: 17,
+        }
+    }
+
+    /// Weights travel as their architecture's arguments and come back as the same model.
+    #[test]
+    fn weights_round_trip() {
+        let w = weights();
+        let back: Weights = decode::<WireWeights>(&encode(&WireWeights::from(&w)))
+            .unwrap()
+            .into();
+        assert_eq!(back.params, w.params);
+        assert_eq!(back.step, 17);
+        assert_eq!(back.model.spec, w.model.spec);
+        assert_eq!(back.model.head, Head::Padded);
+        assert_eq!(back.model.layout, w.model.layout);
+    }
+
+    /// Every event kind survives the trip page ← worker with its values.
+    #[test]
+    fn events_round_trip() {
+        let mut report = ValReport::new(2, 3);
+        report.add(0, 0);
+        report.add(2, 1);
+        let checkpoint = Checkpoint {
+            step: 9,
+            epoch: 2,
+            batches_done: 4,
+            epoch_loss: 7.25,
+            params: vec![1.0, -2.0],
+            adam_step: 9,
+            adam_m: vec![0.1, 0.2],
+            adam_v: vec![0.3, 0.4],
+            recent: vec![2.5, 2.25],
+        };
+        let events = vec![
+            TrainEvent::Backend(BackendKind::Cpu {
+                notice: Some("no adapter".into()),
+            }),
+            TrainEvent::Step {
+                step: 3,
+                epoch: 1,
+                loss: 2.875,
+                mean_loss_20: 2.9,
+            },
+            TrainEvent::Epoch(EpochReport {
+                epoch: 1,
+                train_loss: 2.5,
+                val_loss: 2.25,
+                val_acc: 0.5,
+                sec: 1.5,
+            }),
+            TrainEvent::Validation(Rc::new(report.clone())),
+            TrainEvent::GradFlow {
+                step: 3,
+                norms: Rc::new(vec![1.0, 0.5]),
+            },
+            TrainEvent::DeviceLost("lost".into()),
+            TrainEvent::Weights(Rc::new(weights())),
+            TrainEvent::Checkpoint(Rc::new(checkpoint.clone())),
+            TrainEvent::Notice("skipped".into()),
+            TrainEvent::Finished,
+            TrainEvent::Error("stopped".into()),
+        ];
+        let batch: Vec<Report> = events
+            .iter()
+            .map(|e| Report::Names {
+                session: 5,
+                event: e.into(),
+            })
+            .collect();
+        let back = decode::<Vec<Report>>(&encode(&batch)).unwrap();
+        assert_eq!(back.len(), events.len());
+        let back: Vec<TrainEvent> = back
+            .into_iter()
+            .map(|r| match r {
+                Report::Names { session: 5, event } => event.into(),
+                other => panic!("unexpected {other:?}"),
+            })
+            .collect();
+        assert!(matches!(&back[0], TrainEvent::Backend(BackendKind::Cpu { notice: Some(n) }) if n == "no adapter"));
+        assert!(matches!(back[1], TrainEvent::Step { step: 3, epoch: 1, loss, .. } if loss == 2.875));
+        assert!(matches!(&back[2], TrainEvent::Epoch(r) if r.val_acc == 0.5 && r.sec == 1.5));
+        assert!(matches!(&back[3], TrainEvent::Validation(v) if **v == report));
+        assert!(matches!(&back[4], TrainEvent::GradFlow { step: 3, norms } if **norms == vec![1.0, 0.5]));
+        assert!(matches!(&back[6], TrainEvent::Weights(w) if w.params == weights().params));
+        assert!(matches!(&back[7], TrainEvent::Checkpoint(c) if **c == checkpoint));
+        assert!(matches!(&back[10], TrainEvent::Error(m) if m == "stopped"));
+    }
+
+    /// Commands carry the configuration as its canonical query, which reads back exactly.
+    #[test]
+    fn commands_round_trip_with_the_configuration() {
+        let cfg = TrainConfig {
+            hidden_size: 48,
+            lr: 0.0003,
+            ..TrainConfig::default()
+        };
+        let commands = vec![
+            Command::Names {
+                session: 1,
+                query: cfg.to_query(),
+                data: 2,
+                resume: None,
+            },
+            Command::Pause(1),
+            Command::Stop(1),
+        ];
+        let back = decode::<Vec<Command>>(&encode(&commands)).unwrap();
+        let Command::Names { query, .. } = &back[0] else {
+            panic!("{back:?}")
+        };
+        assert_eq!(TrainConfig::from_query(query).config, cfg);
+        assert!(matches!(back[2], Command::Stop(1)));
+        assert!(decode::<Vec<Command>>(&[0xff, 0xff, 0xff]).is_err());
+    }
+}

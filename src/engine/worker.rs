@@ -1,0 +1,283 @@
+//! The engine's side of the Web Worker (wasm only).
+//!
+//! `www/engine-worker.js` loads the app's own wasm module inside a dedicated worker and calls
+//! [`engine_worker_start`]; from then on every message from the page is a `Vec<Command>`.
+//! Each session runs as a task of the worker's event loop: its loop steps freely and calls
+//! [`crate::train::clock::check_in`] between steps, so commands are handled within about
+//! [`crate::train::clock::CHECK_IN_MS`] without a timer per step. Reports are gathered and
+//! posted at most every [`super::FLUSH_MS`] (and at once when a session ends).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::DedicatedWorkerGlobalScope;
+
+use super::protocol::{decode, encode, Command, DataId, DelayEvent, Report, SessionId};
+use super::FLUSH_MS;
+use crate::config::delay::DelayConfig;
+use crate::config::query::decode as decode_query;
+use crate::config::TrainConfig;
+use crate::data::names::NamesDataset;
+use crate::delay::trainer::{SideBySide, MAX_STEPS};
+use crate::train::clock::{check_in, now_ms, sleep_ms};
+use crate::train::session::{
+    run_session_from, BackendKind, Checkpoint, TrainControl, TrainEvent,
+};
+
+/// Milliseconds between two example-prediction reports of a delay-copy run.
+const DELAY_PREDICT_EVERY_MS: f64 = 400.0;
+
+/// True when this code runs inside a dedicated Web Worker (not on a page).
+pub fn in_worker() -> bool {
+    js_sys::global().is_instance_of::<DedicatedWorkerGlobalScope>()
+}
+
+struct State {
+    scope: DedicatedWorkerGlobalScope,
+    data: HashMap<DataId, Rc<NamesDataset>>,
+    controls: HashMap<SessionId, TrainControl>,
+    outbox: Vec<Report>,
+    last_flush: f64,
+    timer_pending: bool,
+    /// Whether this worker sees `navigator.gpu`.
+    webgpu: bool,
+}
+
+thread_local! {
+    static STATE: RefCell<Option<State>> = const { RefCell::new(None) };
+    static FLUSH: RefCell<Option<Closure<dyn FnMut()>>> = const { RefCell::new(None) };
+}
+
+fn with_state<R>(f: impl FnOnce(&mut State) -> R) -> Option<R> {
+    STATE.with(|s| s.borrow_mut().as_mut().map(f))
+}
+
+/// Posts the gathered reports as one message (the bytes' buffer is transferred, not copied).
+fn flush() {
+    let Some((scope, batch)) = with_state(|s| {
+        s.last_flush = now_ms();
+        s.timer_pending = false;
+        (s.scope.clone(), std::mem::take(&mut s.outbox))
+    }) else {
+        return;
+    };
+    if batch.is_empty() {
+        return;
+    }
+    let bytes = js_sys::Uint8Array::from(encode(&batch).as_slice());
+    let transfer = js_sys::Array::of1(&bytes.buffer());
+    let _ = scope.post_message_with_transfer(&bytes, &transfer);
+}
+
+/// Queues a report; posts the queue when [`FLUSH_MS`] have passed since the last post (a
+/// busy loop) or schedules a post (a quiet one), and at once when `urgent`.
+fn report(r: Report, urgent: bool) {
+    let due = with_state(|s| {
+        s.outbox.push(r);
+        let due = urgent || now_ms() - s.last_flush >= FLUSH_MS;
+        let schedule = !due && !s.timer_pending;
+        if schedule {
+            s.timer_pending = true;
+        }
+        (due, schedule, s.scope.clone())
+    });
+    let Some((due, schedule, scope)) = due else {
+        return;
+    };
+    if due {
+        flush();
+    } else if schedule {
+        FLUSH.with(|f| {
+            if let Some(cb) = f.borrow().as_ref() {
+                let _ = scope.set_timeout_with_callback_and_timeout_and_arguments_0(
+                    cb.as_ref().unchecked_ref(),
+                    FLUSH_MS as i32,
+                );
+            }
+        });
+    }
+}
+
+fn control_of(session: SessionId) -> Option<TrainControl> {
+    with_state(|s| s.controls.get(&session).cloned()).flatten()
+}
+
+fn handle(command: Command) {
+    match command {
+        Command::Data { id, dataset } => {
+            with_state(|s| s.data.insert(id, Rc::new(dataset)));
+        }
+        Command::Names {
+            session,
+            query,
+            data,
+            resume,
+        } => start_names(session, &query, data, resume),
+        Command::Delay { session, query } => start_delay(session, &query),
+        Command::Pause(id) => {
+            if let Some(c) = control_of(id) {
+                c.pause()
+            }
+        }
+        Command::Resume(id) => {
+            if let Some(c) = control_of(id) {
+                c.resume()
+            }
+        }
+        Command::Stop(id) => {
+            if let Some(c) = control_of(id) {
+                c.stop()
+            }
+        }
+        Command::LoseDevice(id) => {
+            if let Some(c) = control_of(id) {
+                c.simulate_device_loss()
+            }
+        }
+    }
+}
+
+/// Registers a control for `session` and runs `task` to its end, then reports `Ended`.
+fn spawn_session<F>(session: SessionId, task: impl FnOnce(TrainControl) -> F + 'static)
+where
+    F: std::future::Future<Output = ()> + 'static,
+{
+    let control = TrainControl::new();
+    with_state(|s| s.controls.insert(session, control.clone()));
+    wasm_bindgen_futures::spawn_local(async move {
+        task(control).await;
+        with_state(|s| s.controls.remove(&session));
+        report(Report::Ended(session), true);
+    });
+}
+
+fn start_names(session: SessionId, query: &str, data: DataId, resume: Option<Checkpoint>) {
+    let cfg = TrainConfig::from_query(query).config;
+    let dataset = with_state(|s| s.data.get(&data).cloned()).flatten();
+    spawn_session(session, move |control| async move {
+        let Some(dataset) = dataset else {
+            report(
+                Report::Names {
+                    session,
+                    event: super::protocol::NamesEvent::Error(
+                        "The training engine has no data set for this run.".into(),
+                    ),
+                },
+                true,
+            );
+            return;
+        };
+        let webgpu = with_state(|s| s.webgpu).unwrap_or(false);
+        run_session_from(&cfg, &dataset, &control, resume.as_ref(), &mut |event| {
+            // Without `navigator.gpu` in workers the reason is the browser's, not the GPU's.
+            let event = match event {
+                TrainEvent::Backend(BackendKind::Cpu { notice: Some(n) }) if !webgpu => {
+                    TrainEvent::Backend(BackendKind::Cpu {
+                        notice: Some(format!(
+                            "This browser offers no WebGPU to Web Workers, where Unroll trains \
+                             ({n}); training runs on the CPU."
+                        )),
+                    })
+                }
+                other => other,
+            };
+            let urgent = matches!(event, TrainEvent::Finished | TrainEvent::Error(_));
+            report(
+                Report::Names {
+                    session,
+                    event: (&event).into(),
+                },
+                urgent,
+            )
+        })
+        .await;
+    });
+}
+
+fn start_delay(session: SessionId, query: &str) {
+    let config = decode_query::<DelayConfig>(query).config;
+    spawn_session(session, move |control| async move {
+        let send = |event: DelayEvent, urgent: bool| report(Report::Delay { session, event }, urgent);
+        let mut run = match SideBySide::new(&config) {
+            Ok(run) => run,
+            Err(e) => {
+                send(DelayEvent::Error(e.to_string()), true);
+                return;
+            }
+        };
+        let mut last_publish = f64::NEG_INFINITY;
+        loop {
+            if control.is_stopped() {
+                return;
+            }
+            if control.is_paused() {
+                send(DelayEvent::Predictions(run.example_predictions()), true);
+                while control.is_paused() {
+                    sleep_ms(50).await;
+                }
+                continue;
+            }
+            send(DelayEvent::Step(run.step()), false);
+            if now_ms() - last_publish > DELAY_PREDICT_EVERY_MS {
+                send(DelayEvent::Predictions(run.example_predictions()), false);
+                last_publish = now_ms();
+            }
+            if run.trainers().iter().all(|t| t.steps() >= MAX_STEPS) {
+                send(DelayEvent::Predictions(run.example_predictions()), false);
+                send(DelayEvent::Finished, true);
+                return;
+            }
+            check_in().await;
+        }
+    });
+}
+
+fn on_message(data: JsValue) {
+    let bytes = js_sys::Uint8Array::new(&data).to_vec();
+    match decode::<Vec<Command>>(&bytes) {
+        Ok(commands) => commands.into_iter().for_each(handle),
+        Err(e) => report(Report::Fatal(format!("unreadable command: {e}")), true),
+    }
+}
+
+/// Starts the engine inside the worker: handles the messages that arrived while the module
+/// loaded (`pending`, oldest first), then every later one. Called once by
+/// `www/engine-worker.js`.
+#[wasm_bindgen]
+pub fn engine_worker_start(pending: js_sys::Array) {
+    let Ok(scope) = js_sys::global().dyn_into::<DedicatedWorkerGlobalScope>() else {
+        return;
+    };
+    let webgpu = js_sys::Reflect::get(&scope.navigator(), &"gpu".into())
+        .map(|g| !g.is_undefined() && !g.is_null())
+        .unwrap_or(false);
+    std::panic::set_hook(Box::new(|info| {
+        let message = info.to_string();
+        web_sys::console::error_1(&format!("Unroll engine: {message}").into());
+        report(Report::Fatal(message), true);
+    }));
+    STATE.with(|s| {
+        *s.borrow_mut() = Some(State {
+            scope: scope.clone(),
+            data: HashMap::new(),
+            controls: HashMap::new(),
+            outbox: Vec::new(),
+            last_flush: 0.0,
+            timer_pending: false,
+            webgpu,
+        })
+    });
+    FLUSH.with(|f| *f.borrow_mut() = Some(Closure::new(flush)));
+    report(Report::Ready { webgpu }, true);
+    let handler = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|e: web_sys::MessageEvent| {
+        on_message(e.data())
+    });
+    scope.set_onmessage(Some(handler.as_ref().unchecked_ref()));
+    handler.forget();
+    for message in pending.iter() {
+        on_message(message);
+    }
+}
