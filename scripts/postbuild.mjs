@@ -50,9 +50,11 @@ const isGenerated = (path) => path === SW_NAME || path.endsWith(".br") || path.e
 
 /**
  * Writes sw.js and the compressed copies into `dir`. Returns { version, files, compressed }
- * (`files`: the precache list as [path, sha256]; `compressed`: [path, raw, gzip, brotli] bytes).
+ * (`files`: the precache list as [path, sha256]; `compressed`: [path, raw, gzip, brotli] bytes),
+ * or null for a `trunk serve` build. `compress: false` only removes stale copies (tests that
+ * regenerate the list of a changed build and do not need the copies).
  */
-export async function postbuild(dir, { log = console.log } = {}) {
+export async function postbuild(dir, { log = console.log, compress = true } = {}) {
   const index = await readFile(join(dir, "index.html"), "utf8");
   if (index.includes(DEV_SERVER_MARKER)) {
     log("postbuild: trunk serve build, no service worker and no compressed copies");
@@ -80,7 +82,7 @@ export async function postbuild(dir, { log = console.log } = {}) {
 
   // Large files first so the two compressions of the wasm module run while the rest are done.
   const targets = [];
-  for (const path of [...files.map(([p]) => p), SW_NAME]) {
+  for (const path of compress ? [...files.map(([p]) => p), SW_NAME] : []) {
     if (!COMPRESSIBLE.has(extname(path))) continue;
     const bytes = await readFile(join(dir, path));
     if (bytes.length >= MIN_COMPRESS) targets.push([path, bytes]);

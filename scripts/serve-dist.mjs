@@ -11,7 +11,8 @@
 //     text/javascript for module scripts and workers, application/manifest+json).
 //
 // Usage: node scripts/serve-dist.mjs [DIR] [--port N] [--host H]
-//   DIR defaults to dist/; port 8080; host 127.0.0.1. Ctrl-C stops it.
+//   DIR defaults to dist/; port 8090 (not trunk serve's 8080: a service worker registered by the
+//   release build would otherwise answer for the development server); host 127.0.0.1.
 // Also imported by the end-to-end tests (`serveDist`).
 
 import { createServer } from "node:http";
@@ -58,9 +59,10 @@ async function fileOrNull(path) {
 /**
  * Creates (does not start) an HTTP server for `dir`.
  * Options: `block`: path prefixes answered with 404 (tests of the loading error);
- * `onRequest(req)`: called for each request (tests count what reaches the network).
+ * `onRequest(req)`: called for each request (tests count what reaches the network);
+ * `precompressed: false` ignores the .br/.gz copies (the load benchmark's uncompressed case).
  */
-export function createDistServer(dir, { block = [], onRequest } = {}) {
+export function createDistServer(dir, { block = [], onRequest, precompressed = true } = {}) {
   const root = resolve(dir);
   return createServer(async (req, res) => {
     try {
@@ -96,8 +98,8 @@ export function createDistServer(dir, { block = [], onRequest } = {}) {
       };
       let body = file;
       const ae = req.headers["accept-encoding"];
-      const br = await fileOrNull(file + ".br");
-      const gz = await fileOrNull(file + ".gz");
+      const br = precompressed && (await fileOrNull(file + ".br"));
+      const gz = precompressed && (await fileOrNull(file + ".gz"));
       if (br || gz) headers.vary = "Accept-Encoding";
       if (br && accepted(ae, "br")) {
         body = file + ".br";
@@ -148,7 +150,7 @@ export async function serveDist(dir, { port = 0, host = "127.0.0.1", ...opts } =
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   let dir = join(dirname(fileURLToPath(import.meta.url)), "..", "dist");
-  let port = 8080;
+  let port = 8090;
   let host = "127.0.0.1";
   for (let i = 0; i < args.length; i++) {
     if (args[i] === "--port") port = Number(args[++i]);
