@@ -116,8 +116,12 @@ export async function postbuild(dir, { log = console.log, compress = true } = {}
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const dir = resolve(process.argv[2] || process.env.TRUNK_STAGING_DIR || join(SCRIPT_DIR, "..", "dist"));
+  // A debug build (`trunk build` without --release) is for iterating: its module is large and
+  // nobody deploys it, so it gets the service worker but no compressed copies.
+  const compress = process.env.TRUNK_PROFILE !== "debug";
+  if (!compress) console.log("postbuild: debug build, no compressed copies");
   const t0 = Date.now();
-  postbuild(dir).then(
+  postbuild(dir, { compress }).then(
     () => console.log(`postbuild: ${((Date.now() - t0) / 1000).toFixed(1)} s`),
     (e) => {
       console.error(`postbuild: ${e.stack || e}`);

@@ -36,8 +36,8 @@ export const MIME = {
   ".safetensors": "application/octet-stream",
 };
 
-/** Trunk's file hash: `-` and 16 hex digits before the extension (`_bg.wasm` for the module). */
-export const HASHED = /-[0-9a-f]{16}(_bg)?\.[A-Za-z0-9]+$/;
+/** Trunk's file hash: `-` and a 64-bit hash in hex (up to 16 digits, unpadded) before the extension. */
+export const HASHED = /-[0-9a-f]{8,16}(_bg)?\.[A-Za-z0-9]+$/;
 
 /** `br` or `gzip` (in that order of preference) when the Accept-Encoding header allows it. */
 function accepted(header, coding) {

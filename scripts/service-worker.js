@@ -24,7 +24,7 @@ const CACHE = "unroll-" + VERSION;
 const PREFIX = "unroll-";
 const HASH_HEADER = "x-unroll-sha256";
 /** Trunk's content-hashed names: the HTTP cache may answer for them. */
-const HASHED = /-[0-9a-f]{16}(_bg)?\.[A-Za-z0-9]+$/;
+const HASHED = /-[0-9a-f]{8,16}(_bg)?\.[A-Za-z0-9]+$/;
 
 const scopeUrl = (path) => new URL(path, self.registration.scope).href;
 const byUrl = new Map(FILES.map(([path, sha]) => [scopeUrl(path), sha]));
