@@ -7,7 +7,8 @@
 //
 // Rust's legacy mangling (`_ZN4wgpu4core…`) and demangled names (`wgpu::core::…`,
 // `<alloc::vec::Vec<T> as core::fmt::Debug>::fmt`) are both attributed to their first path
-// segment; anything else counts as "(unnamed)".
+// segment (`<T as …>` to "(generic impls)"); wasm-bindgen's `__wbindgen_describe_*` functions
+// are removed by wasm-bindgen itself.
 
 import { readFileSync } from "node:fs";
 
@@ -113,10 +114,13 @@ function crateOf(sym) {
     s = s.slice(m[0].length, m[0].length + len);
     if (s.startsWith("_$LT$")) s = s.slice(5);
     s = s.replace(/\$.*$/, "").split("..")[0];
+    if (/^[A-Z]$/.test(s)) return "(generic impls)";
     return s || "(unnamed)";
   }
   s = s.replace(/^[<&*\s]+/, "").replace(/^(dyn|impl|mut|const)\s+/, "");
   const m = /^([A-Za-z_][A-Za-z0-9_]*)::/.exec(s);
+  if (m && /^[A-Z]$/.test(m[1])) return "(generic impls)";
+  if (/^_R/.test(s)) return "(v0-mangled)";
   return m ? m[1] : /^[A-Za-z_]/.test(s) ? "(no path: " + s.split(/[^A-Za-z0-9_]/)[0].slice(0, 20) + ")" : "(unnamed)";
 }
 
