@@ -32,6 +32,8 @@ const MIN_COMPRESS = 1024;
 /** Marker of Trunk's live-reload script, present only in pages built by `trunk serve`. */
 const DEV_SERVER_MARKER = ".well-known/trunk/ws";
 
+/** Brotli quality: 11 (the best; about 30 s for the wasm module on 2 busy cores), or UNROLL_BROTLI_QUALITY. */
+const BROTLI_QUALITY = Number(process.env.UNROLL_BROTLI_QUALITY || zlib.constants.BROTLI_MAX_QUALITY);
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
@@ -93,7 +95,7 @@ export async function postbuild(dir, { log = console.log, compress = true } = {}
       const [br, gz] = await Promise.all([
         brotli(bytes, {
           params: {
-            [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+            [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
             [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
             [zlib.constants.BROTLI_PARAM_MODE]:
               extname(path) === ".wasm" ? zlib.constants.BROTLI_MODE_GENERIC : zlib.constants.BROTLI_MODE_TEXT,

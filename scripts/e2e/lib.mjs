@@ -35,10 +35,11 @@ export function buildDist() {
  * Serves `dir` on 127.0.0.1 at a random port with the production headers of
  * scripts/serve-dist.mjs (pre-compressed copies, immutable hashed names, no-cache for the rest).
  * `block` is a list of path prefixes answered with 404 (to test the loading error);
- * `onRequest(req)` sees every request that reaches the server. Returns { url, port, close }.
+ * `onRequest(req)` sees every request that reaches the server; `port` (default: any free one).
+ * Returns { url, port, close }.
  */
-export async function serveDist(dir = DIST, { block = [], onRequest } = {}) {
-  return serveDir(dir, { block, onRequest });
+export async function serveDist(dir = DIST, opts = {}) {
+  return serveDir(dir, opts);
 }
 
 /**
