@@ -1,33 +1,19 @@
-// Shared helpers of the end-to-end browser tests: a static server for dist/, a headless
+// Shared helpers of the end-to-end browser tests: the project's static server for dist/, a headless
 // Chromium (the system one, driven by playwright-core; nothing is downloaded), page probes
 // that record the training hooks as they change, and screenshots.
 
-import { createServer } from "node:http";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, existsSync, mkdirSync, statSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { mkdtempSync, rmSync, existsSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, extname, join, normalize, resolve, sep } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { serveDist as serveDir } from "../serve-dist.mjs";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const DIST = join(ROOT, "dist");
 export const OUT = join(ROOT, "tests", "e2e", "out");
 export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-
-const MIME = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".wasm": "application/wasm",
-  ".css": "text/css; charset=utf-8",
-  ".json": "application/json; charset=utf-8",
-  ".txt": "text/plain; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-};
 
 /**
  * Builds dist/ with `trunk build --release` (offline), unless UNROLL_E2E_SKIP_BUILD=1.
@@ -46,37 +32,14 @@ export function buildDist() {
 }
 
 /**
- * Serves `dir` on 127.0.0.1 at a random port. `block` is a list of path prefixes answered with
- * 404 (to test the loading error). Returns { url, close }.
+ * Serves `dir` on 127.0.0.1 at a random port with the production headers of
+ * scripts/serve-dist.mjs (pre-compressed copies, immutable hashed names, no-cache for the rest).
+ * `block` is a list of path prefixes answered with 404 (to test the loading error);
+ * `onRequest(req)` sees every request that reaches the server; `port` (default: any free one).
+ * Returns { url, port, close }.
  */
-export async function serveDist(dir = DIST, { block = [] } = {}) {
-  const root = resolve(dir);
-  const server = createServer(async (req, res) => {
-    try {
-      const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
-      if (block.some((p) => path.startsWith(p))) {
-        res.writeHead(404).end("blocked by the test");
-        return;
-      }
-      let file = normalize(join(root, path));
-      if (file !== root && !file.startsWith(root + sep)) {
-        res.writeHead(403).end();
-        return;
-      }
-      if (existsSync(file) && statSync(file).isDirectory()) file = join(file, "index.html");
-      const body = await readFile(file);
-      res.writeHead(200, { "content-type": MIME[extname(file)] || "application/octet-stream", "cache-control": "no-store" });
-      res.end(body);
-    } catch {
-      res.writeHead(404).end("not found");
-    }
-  });
-  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-  const { port } = server.address();
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    close: () => new Promise((ok) => server.close(ok)),
-  };
+export async function serveDist(dir = DIST, opts = {}) {
+  return serveDir(dir, opts);
 }
 
 /**
