@@ -20,7 +20,7 @@ use crate::gpu::classifier::{GpuClassifier, GpuTrainState};
 use crate::gpu::context::GpuContext;
 use crate::gpu::GpuError;
 use crate::math::classifier::{argmax, ClassifierBatch, ClassifierModel, GradFlowSums, PADDED_LEN};
-use crate::math::init::init_params;
+use crate::math::init::init_params_with_forget_bias;
 use crate::math::loss::cross_entropy;
 use crate::math::optim::{Adam, AdamConfig};
 use crate::math::params::{Nonlinearity, RnnSpec};
@@ -661,7 +661,12 @@ pub async fn run_session(
     let split = Split::new(data, cfg.seed as u64, VAL_FRACTION);
     let spec = spec_of(cfg, VOCAB_SIZE);
     let model = ClassifierModel::new(spec, data.num_classes()).with_head(cfg.head);
-    let params = init_params(&model.layout, &model.spec, cfg.seed as u64);
+    let params = init_params_with_forget_bias(
+        &model.layout,
+        &model.spec,
+        cfg.seed as u64,
+        cfg.forget_bias as f32,
+    );
     let flow_names = &split.val[..split.val.len().min(GRAD_FLOW_NAMES)];
     let flow_batch = (!flow_names.is_empty()).then(|| make_batch(data, flow_names));
     on_event(TrainEvent::Weights(Rc::new(Weights {
