@@ -24,7 +24,9 @@ mkdir -p "$OUT"
 cd "$ROOT"
 export PATH="$HOME/.cargo/bin:$PATH"
 cargo build --release --bin delay-copy >&2
-BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/delay-copy"
+# A copy, so that a rebuild while the runs go on cannot change the code they run.
+cp "${CARGO_TARGET_DIR:-$ROOT/target}/release/delay-copy" "$OUT/delay-copy"
+BIN="$OUT/delay-copy"
 steps() { awk -v s="$1" -v k="$SCALE" 'BEGIN { n = int(s * k + 0.5); print (n < 1 ? 1 : n) }'; }
 
 # name | delay | cells | steps | extra flags — in order of importance (the cheapest decisive run first).
