@@ -27,9 +27,7 @@ fn assert_only_forget_blocks(
     for name in biases {
         let e = layout.get(name).unwrap_or_else(|| panic!("no {name}"));
         assert_eq!(e.shape, vec![4 * h], "{name}");
-        for i in e.offset + h..e.offset + 2 * h {
-            expected[i] = true;
-        }
+        expected[e.offset + h..e.offset + 2 * h].fill(true);
     }
     for (i, (&a, &b)) in without.iter().zip(with).enumerate() {
         let name = &layout

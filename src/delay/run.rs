@@ -238,7 +238,7 @@ impl DelayRun {
             self.skipped += 1;
         }
         let n = step.step;
-        let heldout = (n % self.eval_every == 0 || n >= self.budget).then(|| {
+        let heldout = (n.is_multiple_of(self.eval_every) || n >= self.budget).then(|| {
             let h = self.evaluate(heldout);
             self.curve.push(h);
             h
