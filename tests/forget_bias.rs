@@ -93,8 +93,15 @@ fn delay_runs_start_with_the_configured_forget_bias() {
             .layout
             .view(run.trainer().params(), "rnn.bias_ih_l0")
             .unwrap();
-        b[16..32].iter().map(|&x| f64::from(x)).sum::<f64>() / 16.0
+        let block = m.forget_block(run.trainer().params()).unwrap();
+        assert_eq!(block, &b[16..32]);
+        block.iter().map(|&x| f64::from(x)).sum::<f64>() / 16.0
     };
+    let rnn = &one.runs()[0];
+    assert_eq!(
+        rnn.trainer().model().forget_block(rnn.trainer().params()),
+        None
+    );
     for seed_index in 0..3 {
         let d = mean_forget(&one, seed_index) - mean_forget(&zero, seed_index);
         assert!((d - 1.0).abs() < 1e-6, "seed index {seed_index}: {d}");

@@ -124,6 +124,26 @@ impl DelayModel {
         init_params_with_forget_bias(&self.layout, &self.spec, seed, forget_bias)
     }
 
+    /// The LSTM's forget-gate block of `rnn.bias_ih_l0` in `params`: rows H..2H of the `[4·H]`
+    /// vector (gate order i, f, g, o); `None` for an RNN or a GRU.
+    ///
+    /// # Panics
+    /// If `params` does not match the layout.
+    pub fn forget_block<'a>(&self, params: &'a [f32]) -> Option<&'a [f32]> {
+        assert_eq!(
+            params.len(),
+            self.layout.total_len(),
+            "delay: params do not match the layout"
+        );
+        if self.spec.cell != CellKind::Lstm {
+            return None;
+        }
+        let h = self.spec.hidden_size;
+        self.layout
+            .view(params, "rnn.bias_ih_l0")
+            .map(|b| &b[h..2 * h])
+    }
+
     /// Forward pass: logits of the supervised positions and the cache.
     ///
     /// # Panics
