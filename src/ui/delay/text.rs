@@ -141,7 +141,10 @@ pub const CHANCE: Tr = tr("chance", "随机猜测");
 pub const CHART_EMPTY: Tr = tr("Press Start to train", "点击“开始”进行训练");
 
 /// Example panel.
-pub const EXAMPLE: Tr = tr("One sequence, its targets and the predictions", "一条序列、它的目标与预测");
+pub const EXAMPLE: Tr = tr(
+    "One sequence, its targets and the predictions",
+    "一条序列、它的目标与预测",
+);
 /// Example note.
 pub const EXAMPLE_NOTE: Tr = tr(
     "The targets row is the tokens row shifted right by the delay; positions before the delay have no target. Green: prediction right; red: wrong. Predictions come from the current weights (updated while training).",
@@ -196,10 +199,7 @@ pub const FORGET_BIAS_HELP: Tr = tr(
     "初始化时加到 bias_ih_l0 的遗忘门块上；0 = PyTorch 默认初始化",
 );
 /// `forget_bias` disabled: no LSTM among the cells.
-pub const FORGET_BIAS_NO_LSTM: Tr = tr(
-    "only the LSTM has a forget gate",
-    "只有 LSTM 有遗忘门",
-);
+pub const FORGET_BIAS_NO_LSTM: Tr = tr("only the LSTM has a forget gate", "只有 LSTM 有遗忘门");
 /// The forget-gate bias, explained. {0} the current forget_bias, {1} σ(forget_bias).
 pub const FORGET_BIAS_NOTE: Tr = tr(
     "The LSTM's forget gate f = σ(W_if x + b_if + W_hf h + b_hf) decides how much of the cell state c survives each step. PyTorch draws both biases near 0, so f starts near σ(0) and c fades step after step before the network has learned anything to keep. Adding forget_bias = {0} to the forget block of bias_ih_l0 starts f near σ({0}) = {1}, so information lasts long enough for the gradient to find it (Gers, Schmidhuber & Cummins 2000; Jozefowicz, Zaremba & Sutskever 2015). Set it to 0 for PyTorch's default initialisation and compare.",
@@ -360,10 +360,9 @@ pub fn outcome_sentence(outcome: &Outcome, delay: usize, lang: Lang) -> String {
         Outcome::AllSolved { cells } => {
             OUTCOME_ALL_SOLVED.fill(lang, &[&d, &fmt_ranges(cells, lang)])
         }
-        Outcome::AllAtChance { cells, chance } => OUTCOME_ALL_CHANCE.fill(
-            lang,
-            &[&d, &fmt_ranges(cells, lang), &fmt_acc(*chance)],
-        ),
+        Outcome::AllAtChance { cells, chance } => {
+            OUTCOME_ALL_CHANCE.fill(lang, &[&d, &fmt_ranges(cells, lang), &fmt_acc(*chance)])
+        }
         Outcome::OnlySome {
             learned,
             at_chance,
@@ -386,15 +385,24 @@ pub fn outcome_sentence(outcome: &Outcome, delay: usize, lang: Lang) -> String {
         }
         Outcome::AllLearned { cells, chance } if cells.len() == 1 => OUTCOME_ONE_LEARNED.fill(
             lang,
-            &[&d, cell_name(cells[0].cell), &fmt_range(&cells[0]), &fmt_acc(*chance)],
+            &[
+                &d,
+                cell_name(cells[0].cell),
+                &fmt_range(&cells[0]),
+                &fmt_acc(*chance),
+            ],
         ),
-        Outcome::AllLearned { cells, chance } => OUTCOME_ALL_LEARNED.fill(
-            lang,
-            &[&d, &fmt_ranges(cells, lang), &fmt_acc(*chance)],
-        ),
+        Outcome::AllLearned { cells, chance } => {
+            OUTCOME_ALL_LEARNED.fill(lang, &[&d, &fmt_ranges(cells, lang), &fmt_acc(*chance)])
+        }
         Outcome::Unclear { cell, chance } => OUTCOME_UNCLEAR.fill(
             lang,
-            &[&d, cell_name(cell.cell), &fmt_range(cell), &fmt_acc(*chance)],
+            &[
+                &d,
+                cell_name(cell.cell),
+                &fmt_range(cell),
+                &fmt_acc(*chance),
+            ],
         ),
     }
 }
