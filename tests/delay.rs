@@ -1,6 +1,7 @@
-//! The delay-copy task (issue 5 scope 5): generator, per-token model, CPU trainer, URL codec.
+//! The delay-copy task: generator, per-token model, CPU trainer, URL codec.
 //!
 //! Positions are 0-based: with delay d the target at position t ≥ d is the token at t − d.
+//! The measured runs (held-out set, seeds, outcomes) are tested in `tests/delay_runs.rs`.
 
 use unroll::config::delay::{check_delay, CellSet, DelayConfig, DELAY_FIELDS};
 use unroll::config::lessons::{route, Route};
@@ -8,7 +9,7 @@ use unroll::config::query::{decode, encode, markdown_table, NoticeKind};
 use unroll::config::Lang;
 use unroll::delay::model::DelayModel;
 use unroll::delay::task::{targets, DelayBatch, DelayTask};
-use unroll::delay::trainer::{CellTrainer, SideBySide};
+use unroll::delay::trainer::{CellTrainer, Recipe, SideBySide};
 use unroll::math::params::CellKind;
 
 const CELLS: [CellKind; 3] = [CellKind::Rnn, CellKind::Lstm, CellKind::Gru];
@@ -85,7 +86,10 @@ fn same_seed_same_sequences_and_same_training() {
             (CellKind::Lstm, 3)
         ]
     );
-    let other = run(&DelayConfig { seed: 6, ..cfg.clone() });
+    let other = run(&DelayConfig {
+        seed: 6,
+        ..cfg.clone()
+    });
     assert_ne!(first, other);
 }
 
@@ -109,10 +113,30 @@ fn invalid_delays_give_clear_messages_never_a_panic() {
     // From the URL: the values are kept, one notice on `delay` names the allowed range, and the
     // trainer refuses to start.
     for (q, delay, length, allowed) in [
-        ("v=1&lesson=delay&delay=0", 0, 96, "1–95 (0 < delay < length 96)"),
-        ("v=1&lesson=delay&delay=100", 100, 96, "1–95 (0 < delay < length 96)"),
-        ("v=1&lesson=delay&delay=64&length=64", 64, 64, "1–63 (0 < delay < length 64)"),
-        ("v=1&lesson=delay&delay=8&length=2", 8, 2, "1–1 (0 < delay < length 2)"),
+        (
+            "v=1&lesson=delay&delay=0",
+            0,
+            96,
+            "1–95 (0 < delay < length 96)",
+        ),
+        (
+            "v=1&lesson=delay&delay=100",
+            100,
+            96,
+            "1–95 (0 < delay < length 96)",
+        ),
+        (
+            "v=1&lesson=delay&delay=64&length=64",
+            64,
+            64,
+            "1–63 (0 < delay < length 64)",
+        ),
+        (
+            "v=1&lesson=delay&delay=8&length=2",
+            8,
+            2,
+            "1–1 (0 < delay < length 2)",
+        ),
     ] {
         let d = decode::<DelayConfig>(q);
         assert_eq!((d.config.delay, d.config.length), (delay, length), "{q}");
@@ -125,7 +149,11 @@ fn invalid_delays_give_clear_messages_never_a_panic() {
             },
             "{q}"
         );
-        assert!(d.notices[0].to_string().contains("does not fit"), "{}", d.notices[0]);
+        assert!(
+            d.notices[0].to_string().contains("does not fit"),
+            "{}",
+            d.notices[0]
+        );
         assert!(d.config.check().is_err());
         assert!(SideBySide::new(&d.config).is_err());
     }
@@ -138,7 +166,12 @@ fn invalid_delays_give_clear_messages_never_a_panic() {
         NoticeKind::Inconsistent { .. }
     ));
     // Garbage never panics.
-    for q in ["delay=NaN", "delay=%zz", "length=&delay=", "delay=1e400&vocab=-1"] {
+    for q in [
+        "delay=NaN",
+        "delay=%zz",
+        "length=&delay=",
+        "delay=1e400&vocab=-1",
+    ] {
         let d = decode::<DelayConfig>(q);
         assert!(d.config.vocab >= 2 && d.config.length >= 2, "{q}");
     }
@@ -174,7 +207,11 @@ fn parameter_counts_follow_pytorch() {
 /// A deterministic batch of `[B, T]` tokens in `0..v`.
 fn small_batch(v: u32, t: usize, b: usize, delay: usize) -> DelayBatch {
     let seqs: Vec<Vec<u32>> = (0..b)
-        .map(|s| (0..t).map(|i| ((i * 7 + s * 3 + i * i) as u32) % v).collect())
+        .map(|s| {
+            (0..t)
+                .map(|i| ((i * 7 + s * 3 + i * i) as u32) % v)
+                .collect()
+        })
         .collect();
     DelayBatch::from_sequences(&seqs, delay).unwrap()
 }
@@ -247,7 +284,9 @@ fn micro_batches_sum_to_the_batch_gradient() {
     let divisor = batch.targets().len();
     let mut loss_sum = 0.0;
     for r in [0..2, 2..3, 3..5] {
-        loss_sum += m.accumulate(&p, &batch.rows(r), divisor, &mut parts).loss_sum;
+        loss_sum += m
+            .accumulate(&p, &batch.rows(r), divisor, &mut parts)
+            .loss_sum;
     }
     assert!((loss_sum / divisor as f64 - loss).abs() < 1e-5);
     for (a, b) in whole.iter().zip(&parts) {
@@ -261,51 +300,62 @@ fn first_and_last(losses: &[f64], n: usize) -> (f64, f64) {
     (mean(&losses[..n]), mean(&losses[losses.len() - n..]))
 }
 
+/// Training-batch loss falls well below chance within 150 steps at delay 4 (recipe R's lr,
+/// clipping and forget-gate bias, smaller sizes so the test stays short).
 #[test]
-fn delay_8_preset_learns_for_rnn_and_lstm() {
-    let cfg = DelayConfig::presets()[0].clone();
-    assert_eq!(cfg.delay, 8);
-    assert_eq!(cfg.cell, CellSet::Both);
+fn training_loss_falls_below_chance_for_rnn_and_lstm() {
+    let cfg = DelayConfig {
+        delay: 4,
+        length: 24,
+        hidden_size: 32,
+        batch_size: 16,
+        ..DelayConfig::default()
+    };
     let task = DelayTask::new(cfg.vocab, cfg.length, cfg.delay).unwrap();
     let chance = task.chance_loss();
     for cell in [CellKind::Rnn, CellKind::Lstm] {
-        let mut t = CellTrainer::new(
-            cell,
-            &task,
-            cfg.hidden_size,
-            cfg.lr as f32,
-            cfg.batch_size,
-            u64::from(cfg.seed),
-        );
+        let mut t = CellTrainer::new(cell, &task, &Recipe::of(&cfg), cfg.seed);
         let mut losses = Vec::new();
-        let mut accs = Vec::new();
         for _ in 0..150 {
             let s = t.step();
             assert!(!s.skipped);
+            assert!(s.grad_norm.is_finite() && s.grad_norm > 0.0);
             losses.push(s.loss);
-            accs.push(s.token_acc);
         }
         let (first, last) = first_and_last(&losses, 20);
-        let last_acc = accs[accs.len() - 20..].iter().sum::<f64>() / 20.0;
-        eprintln!("{cell:?}: loss {first:.3} → {last:.3}, accuracy {last_acc:.3} after 150 steps");
+        eprintln!("{cell:?}: loss {first:.3} → {last:.3} after 150 steps");
         // Starts at chance (a uniform guess costs ln 10 ≈ 2.303 nats) …
-        assert!((first - chance).abs() < 0.15, "{cell:?}: first {first}");
-        // … and goes well below it: only memory of the token 8 steps back can do that.
+        assert!((first - chance).abs() < 0.2, "{cell:?}: first {first}");
+        // … and goes well below it: only memory of the token 4 steps back can do that.
         assert!(last < chance - 0.5, "{cell:?}: loss {first} → {last}");
-        assert!(last_acc > 2.0 * task.chance_accuracy(), "{cell:?}: accuracy {last_acc}");
     }
 }
 
 #[test]
 fn a_preset_sets_the_delay_and_keeps_the_other_settings() {
-    let mine = decode::<DelayConfig>("v=1&lesson=delay&cell=all&hidden_size=32&vocab=5&lr=0.002&batch_size=4&seed=9&length=120").config;
+    let mine = decode::<DelayConfig>(
+        "v=1&lesson=delay&cell=all&hidden_size=32&vocab=5&lr=0.002&batch_size=4&seed=9&length=120",
+    )
+    .config;
     let p64 = mine.with_preset_delay(64);
-    assert_eq!(p64, DelayConfig { delay: 64, ..mine.clone() });
+    assert_eq!(
+        p64,
+        DelayConfig {
+            delay: 64,
+            ..mine.clone()
+        }
+    );
     assert_eq!(
         encode(&p64, None),
         "v=1&lesson=delay&cell=all&delay=64&length=120&vocab=5&hidden_size=32&lr=0.002&batch_size=4&seed=9"
     );
-    assert_eq!(mine.with_preset_delay(8), DelayConfig { delay: 8, ..mine.clone() });
+    assert_eq!(
+        mine.with_preset_delay(8),
+        DelayConfig {
+            delay: 8,
+            ..mine.clone()
+        }
+    );
     // A length too short for the delay becomes the default length; nothing else changes.
     let short = decode::<DelayConfig>("v=1&lesson=delay&hidden_size=8&length=24&delay=4").config;
     let p = short.with_preset_delay(64);
@@ -314,21 +364,30 @@ fn a_preset_sets_the_delay_and_keeps_the_other_settings() {
     assert_eq!(short.with_preset_delay(8).length, 24);
     // Exactly at the limit (delay = length) is too short; delays beyond the default length get
     // delay + 1.
-    let at = DelayConfig { length: 64, ..DelayConfig::default() };
+    let at = DelayConfig {
+        length: 64,
+        ..DelayConfig::default()
+    };
     assert_eq!(at.with_preset_delay(64).length, 96);
     assert_eq!(at.with_preset_delay(200).length, 201);
     assert!(at.with_preset_delay(200).check().is_ok());
-    // From the defaults, the buttons give the presets.
-    for p in DelayConfig::presets() {
+    // From the defaults, the buttons give the presets: the sweep's delays at length 96.
+    let presets = DelayConfig::presets();
+    assert_eq!(presets.each_ref().map(|p| p.delay), [8, 16, 32, 64]);
+    for p in presets {
         assert_eq!(DelayConfig::default().with_preset_delay(p.delay), p);
+        assert_eq!(p.length, 96);
+        assert!(p.check().is_ok());
     }
 }
 
 #[test]
 fn url_round_trips() {
     assert_eq!(encode(&DelayConfig::default(), None), "v=1&lesson=delay");
-    let [p8, p64] = DelayConfig::presets();
+    let [p8, p16, p32, p64] = DelayConfig::presets();
     assert_eq!(encode(&p8, None), "v=1&lesson=delay");
+    assert_eq!(encode(&p16, None), "v=1&lesson=delay&delay=16");
+    assert_eq!(encode(&p32, None), "v=1&lesson=delay&delay=32");
     assert_eq!(encode(&p64, None), "v=1&lesson=delay&delay=64");
     assert_eq!(route("v=1&lesson=delay&delay=64"), Route::Delay);
     assert_eq!(route("lesson=DELAY"), Route::Delay);
@@ -343,7 +402,11 @@ fn url_round_trips() {
             hidden_size: 128,
             lr: 0.0003,
             batch_size: 1,
+            max_norm: 0.0,
+            forget_bias: -5.0,
+            steps: 20_000,
             seed: u32::MAX,
+            seeds: 5,
         },
         DelayConfig {
             cell: CellSet::Gru,
@@ -353,7 +416,11 @@ fn url_round_trips() {
             hidden_size: 4,
             lr: 1.0,
             batch_size: 256,
+            max_norm: 100.0,
+            forget_bias: 0.0,
+            steps: 1,
             seed: 0,
+            seeds: 1,
         },
     ];
     for c in configs {
@@ -366,14 +433,84 @@ fn url_round_trips() {
             assert_eq!(encode(&d.config, d.lang), q);
         }
     }
-    let q = "v=1&lesson=delay&cell=lstm&delay=64&length=96&vocab=10&hidden_size=32&lr=0.003&batch_size=8&seed=7";
+    let q = "v=1&lesson=delay&cell=lstm&delay=64&length=96&vocab=10&hidden_size=32&lr=0.01&batch_size=8&seed=7";
     let d = decode::<DelayConfig>(q);
     assert_eq!(d.config.cell, CellSet::Lstm);
     assert_eq!(d.config.cell.cells(), &[CellKind::Lstm]);
     assert_eq!(
         encode(&d.config, None),
-        "v=1&lesson=delay&cell=lstm&delay=64&hidden_size=32&lr=0.003&batch_size=8&seed=7"
+        "v=1&lesson=delay&cell=lstm&delay=64&hidden_size=32&lr=0.01&batch_size=8&seed=7"
     );
+    // The new keys in canonical order, after batch_size.
+    let c = DelayConfig {
+        max_norm: 0.0,
+        forget_bias: 0.0,
+        steps: 2000,
+        seeds: 1,
+        delay: 16,
+        ..DelayConfig::default()
+    };
+    assert_eq!(
+        encode(&c, None),
+        "v=1&lesson=delay&delay=16&max_norm=0&forget_bias=0&steps=2000&seeds=1"
+    );
+    assert_eq!(decode::<DelayConfig>(&encode(&c, None)).config, c);
+}
+
+#[test]
+fn defaults_are_recipe_r_and_old_links_open_with_it() {
+    let c = DelayConfig::default();
+    assert_eq!((c.hidden_size, c.batch_size, c.lr), (128, 32, 0.003));
+    assert_eq!(
+        (c.max_norm, c.forget_bias, c.steps, c.seeds),
+        (1.0, 1.0, 3000, 3)
+    );
+    assert_eq!((c.delay, c.length, c.vocab, c.seed), (8, 96, 10, 0));
+    assert_eq!(c.clip_norm(), Some(1.0));
+    assert_eq!(c.run_seeds(), vec![0, 1, 2]);
+    let r = Recipe::default();
+    assert_eq!(
+        (r.hidden_size, r.lr, r.batch_size, r.max_norm, r.forget_bias),
+        (128, 0.003, 32, Some(1.0), 1.0)
+    );
+    // A link written before the recipe keys existed: its own keys stay, the rest is recipe R.
+    let old = decode::<DelayConfig>("v=1&lesson=delay&delay=64&seed=4").config;
+    assert_eq!(
+        old,
+        DelayConfig {
+            delay: 64,
+            seed: 4,
+            ..DelayConfig::default()
+        }
+    );
+    assert_eq!(old.run_seeds(), vec![4, 5, 6]);
+    // Ranges: seeds 1–5, steps 1–20000, forget_bias −5 to 5, max_norm 0–100 (0 = off).
+    let d = decode::<DelayConfig>("seeds=0&steps=1e9&forget_bias=-9&max_norm=0");
+    assert_eq!(
+        (d.config.seeds, d.config.steps, d.config.forget_bias),
+        (1, 20_000, -5.0)
+    );
+    assert_eq!(d.config.clip_norm(), None);
+    assert_eq!(d.notices.len(), 3, "{:?}", d.notices);
+    assert_eq!(decode::<DelayConfig>("seeds=9").config.seeds, 5);
+    // Seeds wrap past u32::MAX.
+    let top = DelayConfig {
+        seed: u32::MAX,
+        seeds: 2,
+        ..DelayConfig::default()
+    };
+    assert_eq!(top.run_seeds(), vec![u32::MAX, 0]);
+}
+
+#[test]
+fn recipe_r_parameter_counts_match_the_reference() {
+    // nn.RNN(10, 128) + Linear(128, 10) = 19,210; nn.LSTM(10, 128) + Linear = 72,970.
+    let c = DelayConfig::default();
+    let counts: Vec<usize> = [CellKind::Rnn, CellKind::Lstm]
+        .iter()
+        .map(|&cell| DelayModel::new(cell, c.vocab, c.hidden_size).param_count())
+        .collect();
+    assert_eq!(counts, [19_210, 72_970]);
 }
 
 #[test]

@@ -78,8 +78,8 @@ test("the delay-8 preset trains RNN and LSTM and both losses decrease", { timeou
   }
 
   // Parameter counts next to the curves, before any training.
-  assert.equal(await num(page, "delay-params-rnn"), params(1, 10, 64));
-  assert.equal(await num(page, "delay-params-lstm"), params(4, 10, 64));
+  assert.equal(await num(page, "delay-params-rnn"), params(1, 10, 128));
+  assert.equal(await num(page, "delay-params-lstm"), params(4, 10, 128));
   assert.equal(await value(page, "delay-params-gru"), null);
   assert.equal(await num(page, "delay-example"), 96);
   assert.equal(await value(page, "delay-status"), "idle");

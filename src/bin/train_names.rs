@@ -3,7 +3,7 @@
 //! ```text
 //! cargo run --release --bin train-names -- --epochs 5 --backend cpu|gpu --seed 0 [--hidden-size N]
 //!     [--cell rnn|lstm|gru] [--num-layers 1] [--bidirectional] [--head last|padded]
-//!     [--batch-size 64] [--lr 0.001] [--max-norm 0] [--data-dir DIR]
+//!     [--batch-size 64] [--lr 0.001] [--max-norm 0] [--forget-bias 0] [--data-dir DIR]
 //! ```
 //! Prints one JSON object per epoch on its own line: `epoch`, `train_loss`, `val_loss`,
 //! `val_acc`, `sec` (training seconds of that epoch). Messages go to stderr.
@@ -78,11 +78,18 @@ mod native {
             lr: num(&mut args, "--lr")?.unwrap_or(d.lr),
             epochs: num(&mut args, "--epochs")?.map_or(d.epochs, |v| v as u32),
             max_norm: num(&mut args, "--max-norm")?.unwrap_or(d.max_norm),
+            forget_bias: num(&mut args, "--forget-bias")?.unwrap_or(d.forget_bias),
             seed: num(&mut args, "--seed")?.map_or(d.seed, |v| v as u32),
             backend,
             head,
             ..d
         };
+        if !cfg.forget_bias.is_finite() || cfg.forget_bias.abs() > 5.0 {
+            return Err(format!(
+                "--forget-bias must be between -5 and 5 (the URL key's range), not {}",
+                cfg.forget_bias
+            ));
+        }
         if cfg.hidden_size == 0 || cfg.num_layers == 0 || cfg.batch_size == 0 || cfg.epochs == 0 {
             return Err(
                 "--hidden-size, --num-layers, --batch-size and --epochs must be at least 1".into(),

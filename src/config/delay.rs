@@ -1,8 +1,13 @@
-//! The delay-copy page's configuration (`?lesson=delay`, issue 5 scope 5) and its URL field
-//! table.
+//! The delay-copy page's configuration (`?lesson=delay`) and its URL field table.
 //!
 //! Canonical order of the keys: `cell`, `delay`, `length`, `vocab`, `hidden_size`, `lr`,
-//! `batch_size`, `seed`. Example (the delay-64 preset): `?v=1&lesson=delay&delay=64`.
+//! `batch_size`, `max_norm`, `forget_bias`, `steps`, `seed`, `seeds`. Example (the delay-64
+//! preset): `?v=1&lesson=delay&delay=64`.
+//!
+//! The defaults are **recipe R** (hidden 128, batch 32, Adam lr 0.003, global-norm clipping at
+//! 1.0, LSTM forget-gate bias +1, 3000 steps, 3 seeds): with it the delay-copy task comes out as
+//! it does in PyTorch (the LSTM learns delays the RNN cannot). Links written before these keys
+//! existed carry only the keys they changed, so they open with recipe R for the rest.
 //!
 //! `delay` and `length` are decoded independently (each within its own range); the pair must
 //! satisfy `0 < delay < length` ([`check_delay`]). A URL that breaks the rule keeps its values
@@ -81,14 +86,23 @@ pub struct DelayConfig {
     pub length: usize,
     /// Vocabulary size V (`vocab`, 2–64, default 10).
     pub vocab: usize,
-    /// Hidden size H of every cell (`hidden_size`, 4–128, default 64).
+    /// Hidden size H of every cell (`hidden_size`, 4–128, default 128).
     pub hidden_size: usize,
-    /// Adam learning rate (`lr`, 0.00001–1, default 0.01).
+    /// Adam learning rate (`lr`, 0.00001–1, default 0.003).
     pub lr: f64,
-    /// Sequences per optimisation step (`batch_size`, 1–256, default 16).
+    /// Sequences per optimisation step (`batch_size`, 1–256, default 32).
     pub batch_size: usize,
-    /// Seed of the weights and of the token stream (`seed`).
+    /// Global-norm gradient clipping threshold (`max_norm`, 0–100, default 1; 0 = off).
+    pub max_norm: f64,
+    /// Added to the LSTM's forget-gate block of `bias_ih_l0` at initialisation
+    /// (`forget_bias`, −5 to 5, default 1; 0 = PyTorch's default init; no effect on RNN/GRU).
+    pub forget_bias: f64,
+    /// Optimisation steps of every run, the training budget (`steps`, 1–20000, default 3000).
+    pub steps: u64,
+    /// Seed of the first run: its weights and its token stream (`seed`).
     pub seed: u32,
+    /// Runs per cell, with seeds `seed`, `seed + 1`, … (`seeds`, 1–5, default 3).
+    pub seeds: usize,
 }
 
 /// Largest `length` (and the upper end of the `delay` key's range).
@@ -136,7 +150,7 @@ pub const DELAY_FIELDS: &[FieldSpec] = &[
         kind: FieldKind::Int {
             min: 4,
             max: 128,
-            default: 64,
+            default: 128,
         },
         doc: "hidden size H, the same for every cell (at most 128, so a step stays short on the CPU path)",
     },
@@ -145,7 +159,7 @@ pub const DELAY_FIELDS: &[FieldSpec] = &[
         kind: FieldKind::Float {
             min: 0.00001,
             max: 1.0,
-            default: 0.01,
+            default: 0.003,
         },
         doc: "Adam learning rate (betas 0.9/0.999, eps 1e-8)",
     },
@@ -154,9 +168,36 @@ pub const DELAY_FIELDS: &[FieldSpec] = &[
         kind: FieldKind::Int {
             min: 1,
             max: 256,
-            default: 16,
+            default: 32,
         },
         doc: "sequences per optimisation step (fresh random sequences every step)",
+    },
+    FieldSpec {
+        key: "max_norm",
+        kind: FieldKind::Float {
+            min: 0.0,
+            max: 100.0,
+            default: 1.0,
+        },
+        doc: "clip the global gradient norm to this value before each Adam step (`clip_grad_norm_`); 0 = off",
+    },
+    FieldSpec {
+        key: "forget_bias",
+        kind: FieldKind::Float {
+            min: -5.0,
+            max: 5.0,
+            default: 1.0,
+        },
+        doc: "LSTM only: added to the forget-gate block (rows H..2H) of `bias_ih_l0` after PyTorch's default init; 0 = PyTorch's default",
+    },
+    FieldSpec {
+        key: "steps",
+        kind: FieldKind::Int {
+            min: 1,
+            max: MAX_STEPS as i64,
+            default: 3000,
+        },
+        doc: "optimisation steps of every run (the training budget); the held-out set is evaluated every 100 steps and at the end",
     },
     FieldSpec {
         key: "seed",
@@ -165,9 +206,24 @@ pub const DELAY_FIELDS: &[FieldSpec] = &[
             max: u32::MAX as i64,
             default: 0,
         },
-        doc: "fixes the initial weights and the token stream (both cells see the same sequences)",
+        doc: "seed of the first run: its initial weights and its token stream (every cell of a run sees the same sequences)",
+    },
+    FieldSpec {
+        key: "seeds",
+        kind: FieldKind::Int {
+            min: 1,
+            max: MAX_SEEDS as i64,
+            default: 3,
+        },
+        doc: "runs per cell, with seeds `seed`, `seed`+1, …",
     },
 ];
+
+/// Largest `steps` (the run budget).
+pub const MAX_STEPS: u64 = 20_000;
+
+/// Largest `seeds`.
+pub const MAX_SEEDS: usize = 5;
 
 /// `delay` and `length` do not satisfy `0 < delay < length`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -243,22 +299,32 @@ impl DelayConfig {
         c
     }
 
-    /// The presets offered as buttons, applied to the defaults: delay 8 and delay 64, other
-    /// keys at their defaults. On the page a button applies its delay to the current settings
-    /// ([`DelayConfig::with_preset_delay`]).
-    pub fn presets() -> [DelayConfig; 2] {
-        [
-            DelayConfig {
-                delay: 8,
-                ..DelayConfig::default()
-            },
-            DelayConfig {
-                delay: 64,
-                ..DelayConfig::default()
-            },
-        ]
+    /// The presets of the delay sweep, applied to the defaults: delays [`PRESET_DELAYS`]
+    /// (8, 16, 32, 64), other keys at their defaults. On the page a button applies its delay
+    /// to the current settings ([`DelayConfig::with_preset_delay`]).
+    pub fn presets() -> [DelayConfig; PRESET_DELAYS.len()] {
+        PRESET_DELAYS.map(|delay| DelayConfig {
+            delay,
+            ..DelayConfig::default()
+        })
+    }
+
+    /// The seeds of the runs, `seed`, `seed + 1`, … (`seeds` of them, at least one; they wrap
+    /// past `u32::MAX`).
+    pub fn run_seeds(&self) -> Vec<u32> {
+        (0..self.seeds.max(1) as u32)
+            .map(|i| self.seed.wrapping_add(i))
+            .collect()
+    }
+
+    /// Gradient clipping threshold, `None` when `max_norm` is 0 (off).
+    pub fn clip_norm(&self) -> Option<f64> {
+        (self.max_norm > 0.0).then_some(self.max_norm)
     }
 }
+
+/// The delays of the sweep presets (length 96 fits each).
+pub const PRESET_DELAYS: [usize; 4] = [8, 16, 32, 64];
 
 impl UrlConfig for DelayConfig {
     const LESSON: &'static str = "delay";
@@ -273,7 +339,11 @@ impl UrlConfig for DelayConfig {
             hidden_size: v.int("hidden_size") as usize,
             lr: v.float("lr"),
             batch_size: v.int("batch_size") as usize,
+            max_norm: v.float("max_norm"),
+            forget_bias: v.float("forget_bias"),
+            steps: v.int("steps") as u64,
             seed: v.int("seed") as u32,
+            seeds: v.int("seeds") as usize,
         }
     }
 
@@ -287,7 +357,14 @@ impl UrlConfig for DelayConfig {
             .with("hidden_size", int(self.hidden_size))
             .with("lr", Value::Float(self.lr))
             .with("batch_size", int(self.batch_size))
+            .with("max_norm", Value::Float(self.max_norm))
+            .with("forget_bias", Value::Float(self.forget_bias))
+            .with(
+                "steps",
+                Value::Int(i64::try_from(self.steps).unwrap_or(i64::MAX)),
+            )
             .with("seed", Value::Int(self.seed.into()))
+            .with("seeds", int(self.seeds))
     }
 
     /// `0 < delay < length`: when broken, the values are kept and one notice on `delay` says
@@ -306,7 +383,8 @@ impl UrlConfig for DelayConfig {
 }
 
 impl Default for DelayConfig {
-    /// The delay-8 preset: RNN + LSTM, length 96, vocab 10, H 64, lr 0.01, batch 16, seed 0.
+    /// The delay-8 preset with recipe R: RNN + LSTM, length 96, vocab 10, H 128, lr 0.003,
+    /// batch 32, max_norm 1, forget_bias 1, 3000 steps, seeds 0, 1, 2.
     fn default() -> Self {
         DelayConfig::from_values(&Values::defaults(DELAY_FIELDS))
     }

@@ -2,8 +2,8 @@
 //! training lab adds (issue 5 scope 1), and its URL field table.
 //!
 //! Canonical order of the keys (issue 5's example order, then `autostart`): `cell`,
-//! `hidden_size`, `num_layers`, `bidirectional`, `lr`, `batch_size`, `epochs`, `max_norm`, `seed`,
-//! `head`, `backend`, `autostart`. Example: `?v=1&lesson=names&cell=gru&hidden_size=32&seed=3`.
+//! `hidden_size`, `num_layers`, `bidirectional`, `lr`, `batch_size`, `epochs`, `max_norm`,
+//! `forget_bias`, `seed`, `head`, `backend`, `autostart`. Example: `?v=1&lesson=names&cell=gru&hidden_size=32&seed=3`.
 
 use super::query::{self, Decoded, FieldKind, FieldSpec, Lang, UrlConfig, Value, Values};
 use crate::math::params::CellKind;
@@ -70,6 +70,10 @@ pub struct TrainConfig {
     pub epochs: u32,
     /// Global-norm gradient clipping threshold; 0 = off (`max_norm`, 0–100, default 0).
     pub max_norm: f64,
+    /// LSTM only: added to the forget-gate block (rows H..2H) of every `bias_ih_l{k}` and
+    /// `bias_ih_l{k}_reverse` at initialisation (`forget_bias`, −5 to 5, default 0 = PyTorch's
+    /// default init).
+    pub forget_bias: f64,
     /// Seed of initialisation, split and batch order (`seed`, 0–4294967295, default 0).
     pub seed: u32,
     /// Which output the classifier reads (`head`, default `last`).
@@ -123,6 +127,11 @@ pub const TRAIN_FIELDS: &[FieldSpec] = &[
         doc: "clip the global gradient norm to this value; 0 = off",
     },
     FieldSpec {
+        key: "forget_bias",
+        kind: FieldKind::Float { min: -5.0, max: 5.0, default: 0.0 },
+        doc: "LSTM only: added to the forget-gate block (rows H..2H) of every `bias_ih_l{k}` (and `_reverse`) after PyTorch's default init; 0 = PyTorch's default",
+    },
+    FieldSpec {
         key: "seed",
         kind: FieldKind::Int { min: 0, max: u32::MAX as i64, default: 0 },
         doc: "fixes initialisation, split and batch order",
@@ -146,7 +155,8 @@ pub const TRAIN_FIELDS: &[FieldSpec] = &[
 
 impl Default for TrainConfig {
     /// Every key at its default: LSTM, hidden 128, 1 layer, unidirectional, lr 0.001, batch 64,
-    /// 5 epochs, no clipping, seed 0, `last` head, `auto` backend, no autostart.
+    /// 5 epochs, no clipping, no forget-gate bias, seed 0, `last` head, `auto` backend, no
+    /// autostart.
     fn default() -> Self {
         Self::from_values(&Values::defaults(TRAIN_FIELDS))
     }
@@ -166,6 +176,7 @@ impl UrlConfig for TrainConfig {
             batch_size: v.int("batch_size") as usize,
             epochs: v.int("epochs") as u32,
             max_norm: v.float("max_norm"),
+            forget_bias: v.float("forget_bias"),
             seed: v.int("seed") as u32,
             head: if v.choice("head") == "padded" {
                 Head::Padded
@@ -192,6 +203,7 @@ impl UrlConfig for TrainConfig {
             .with("batch_size", size(self.batch_size))
             .with("epochs", Value::Int(self.epochs.into()))
             .with("max_norm", Value::Float(self.max_norm))
+            .with("forget_bias", Value::Float(self.forget_bias))
             .with("seed", Value::Int(self.seed.into()))
             .with("head", Value::Choice(self.head.as_str()))
             .with("backend", Value::Choice(self.backend.as_str()))
@@ -238,7 +250,7 @@ mod tests {
             (c.num_layers, c.bidirectional, c.autostart),
             (1, false, false)
         );
-        assert_eq!((c.lr, c.max_norm), (0.001, 0.0));
+        assert_eq!((c.lr, c.max_norm, c.forget_bias), (0.001, 0.0, 0.0));
         assert_eq!((c.head, c.backend), (Head::Last, BackendChoice::Auto));
         assert_eq!(c.clip_norm(), None);
         assert_eq!(c.to_query(), "v=1&lesson=names");

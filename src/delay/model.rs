@@ -14,7 +14,7 @@
 
 use super::task::DelayBatch;
 use crate::math::classifier::argmax;
-use crate::math::init::init_params;
+use crate::math::init::{init_params, init_params_with_forget_bias};
 use crate::math::linalg::{col_sum_acc, matmul_acc, matmul_tn_acc, swap_leading_axes};
 use crate::math::loss::softmax_cross_entropy;
 use crate::math::params::{CellKind, ParamLayout, RnnSpec};
@@ -117,15 +117,55 @@ impl DelayModel {
         init_params(&self.layout, &self.spec, seed)
     }
 
+    /// PyTorch's default initialisation from `seed`, then, for an LSTM, `forget_bias` added to
+    /// the forget-gate block (rows H..2H) of `rnn.bias_ih_l0`
+    /// ([`crate::math::init::add_forget_bias`]); RNN/GRU weights are those of [`Self::init`].
+    pub fn init_with_forget_bias(&self, seed: u64, forget_bias: f32) -> Vec<f32> {
+        init_params_with_forget_bias(&self.layout, &self.spec, seed, forget_bias)
+    }
+
+    /// The LSTM's forget-gate block of `rnn.bias_ih_l0` in `params`: rows H..2H of the `[4·H]`
+    /// vector (gate order i, f, g, o); `None` for an RNN or a GRU.
+    ///
+    /// # Panics
+    /// If `params` does not match the layout.
+    pub fn forget_block<'a>(&self, params: &'a [f32]) -> Option<&'a [f32]> {
+        assert_eq!(
+            params.len(),
+            self.layout.total_len(),
+            "delay: params do not match the layout"
+        );
+        if self.spec.cell != CellKind::Lstm {
+            return None;
+        }
+        let h = self.spec.hidden_size;
+        self.layout
+            .view(params, "rnn.bias_ih_l0")
+            .map(|b| &b[h..2 * h])
+    }
+
     /// Forward pass: logits of the supervised positions and the cache.
     ///
     /// # Panics
     /// If `params` does not match the layout or a token is `≥ V` (batches come from
     /// [`super::task::TokenStream`] or are checked by the caller).
     pub fn forward(&self, params: &[f32], batch: &DelayBatch) -> DelayForward {
-        assert_eq!(params.len(), self.layout.total_len(), "delay: params do not match the layout");
-        let (b, t_len, v, h) = (batch.batch, batch.seq_len, self.vocab(), self.spec.hidden_size);
-        assert_eq!(batch.tokens.len(), b * t_len, "delay: tokens are not [T, B]");
+        assert_eq!(
+            params.len(),
+            self.layout.total_len(),
+            "delay: params do not match the layout"
+        );
+        let (b, t_len, v, h) = (
+            batch.batch,
+            batch.seq_len,
+            self.vocab(),
+            self.spec.hidden_size,
+        );
+        assert_eq!(
+            batch.tokens.len(),
+            b * t_len,
+            "delay: tokens are not [T, B]"
+        );
         assert!(
             batch.tokens.iter().all(|&x| (x as usize) < v),
             "delay: a token is ≥ vocab {v}"
@@ -153,13 +193,37 @@ impl DelayModel {
     pub fn evaluate(&self, params: &[f32], batch: &DelayBatch) -> DelayStats {
         let fwd = self.forward(params, batch);
         let mut scratch = vec![0.0f32; fwd.logits.len()];
-        let loss_sum =
-            softmax_cross_entropy(&fwd.logits, batch.targets(), self.vocab(), 1.0, &mut scratch);
+        let loss_sum = softmax_cross_entropy(
+            &fwd.logits,
+            batch.targets(),
+            self.vocab(),
+            1.0,
+            &mut scratch,
+        );
         DelayStats {
             loss_sum: loss_sum as f64,
             correct: count_correct(&fwd.logits, batch.targets(), self.vocab()),
             count: batch.targets().len() as u64,
         }
+    }
+
+    /// [`Self::evaluate`] over `batch` in slices of at most `chunk` sequences (the sums are
+    /// the same; the forward caches stay the size of one slice).
+    pub fn evaluate_in_chunks(
+        &self,
+        params: &[f32],
+        batch: &DelayBatch,
+        chunk: usize,
+    ) -> DelayStats {
+        let chunk = chunk.max(1);
+        let mut stats = DelayStats::default();
+        let mut start = 0;
+        while start < batch.batch {
+            let end = (start + chunk).min(batch.batch);
+            stats.add(self.evaluate(params, &batch.rows(start..end)));
+            start = end;
+        }
+        stats
     }
 
     /// Mean cross-entropy over the supervised tokens of `batch`.
@@ -182,8 +246,17 @@ impl DelayModel {
         divisor: usize,
         grads: &mut [f32],
     ) -> DelayStats {
-        assert_eq!(grads.len(), self.layout.total_len(), "delay: grads do not match the layout");
-        let (b, t_len, v, h) = (batch.batch, batch.seq_len, self.vocab(), self.spec.hidden_size);
+        assert_eq!(
+            grads.len(),
+            self.layout.total_len(),
+            "delay: grads do not match the layout"
+        );
+        let (b, t_len, v, h) = (
+            batch.batch,
+            batch.seq_len,
+            self.vocab(),
+            self.spec.hidden_size,
+        );
         let fwd = self.forward(params, batch);
         let rows = batch.supervised_len() * b;
         let targets = batch.targets();
@@ -191,7 +264,14 @@ impl DelayModel {
         let loss_sum =
             softmax_cross_entropy(&fwd.logits, targets, v, divisor as f32, &mut d_logits);
         let feats = &fwd.cache.output()[batch.delay * b * h..];
-        matmul_tn_acc(v, h, rows, &d_logits, feats, &mut grads[self.fc_weight..][..v * h]);
+        matmul_tn_acc(
+            v,
+            h,
+            rows,
+            &d_logits,
+            feats,
+            &mut grads[self.fc_weight..][..v * h],
+        );
         col_sum_acc(&d_logits, &mut grads[self.fc_bias..][..v]);
         // d output: 0 before the delay, d_logits · W after.
         let mut d_output = vec![0.0f32; t_len * b * h];

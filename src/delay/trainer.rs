@@ -1,8 +1,10 @@
 //! Training the delay-copy models on the CPU path, without freezing the browser tab.
 //!
 //! One optimisation step of a cell: a fresh batch from its [`TokenStream`], forward and BPTT
-//! over the whole batch (the loss is the mean over every supervised token of the batch), then
-//! Adam (`torch.optim.Adam`, no clipping). A step's arithmetic never depends on timing; in the
+//! over the whole batch (the loss is the mean over every supervised token of the batch),
+//! global-norm gradient clipping (`clip_grad_norm_`, when the recipe's `max_norm` is set), then
+//! Adam (`torch.optim.Adam`). The weights start from PyTorch's default initialisation plus, for
+//! the LSTM, the recipe's forget-gate bias. A step's arithmetic never depends on timing; in the
 //! browser the steps run inside the engine's Web Worker.
 //!
 //! [`SideBySide`] holds one [`CellTrainer`] per cell and steps them in turn (RNN, LSTM, RNN,
@@ -13,25 +15,68 @@
 use super::model::{DelayModel, DelayStats};
 use super::task::{DelayBatch, DelayTask, TokenStream};
 use crate::config::delay::{DelayConfig, DelayRangeError};
-use crate::math::optim::{Adam, AdamConfig};
+use crate::math::optim::{clip_grad_norm, Adam, AdamConfig, ClipOutcome};
 use crate::math::params::CellKind;
+use serde::{Deserialize, Serialize};
+
+/// The optimisation settings of a run (everything but the cell, the task and the seed).
+/// [`Recipe::default`] is recipe R, the page's defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Recipe {
+    /// Hidden size H.
+    pub hidden_size: usize,
+    /// Adam learning rate.
+    pub lr: f32,
+    /// Sequences per step.
+    pub batch_size: usize,
+    /// Global-norm clipping threshold; `None` = no clipping.
+    pub max_norm: Option<f32>,
+    /// Added to the LSTM's forget-gate block of `bias_ih_l0` at initialisation (no effect on
+    /// RNN/GRU).
+    pub forget_bias: f32,
+}
+
+impl Recipe {
+    /// The recipe of a page configuration (`hidden_size`, `lr`, `batch_size`, `max_norm`,
+    /// `forget_bias`).
+    pub fn of(config: &DelayConfig) -> Recipe {
+        Recipe {
+            hidden_size: config.hidden_size.max(1),
+            lr: config.lr as f32,
+            batch_size: config.batch_size.max(1),
+            max_norm: config.clip_norm().map(|m| m as f32),
+            forget_bias: config.forget_bias as f32,
+        }
+    }
+}
+
+impl Default for Recipe {
+    /// Recipe R: hidden 128, lr 0.003, batch 32, clipping at 1.0, forget-gate bias 1.0.
+    fn default() -> Self {
+        Recipe::of(&DelayConfig::default())
+    }
+}
 
 /// Steps per cell after which a run stops by itself (so a forgotten tab does not train
 /// forever).
 pub const MAX_STEPS: u64 = 5000;
 
 /// What one optimisation step of one cell produced (the loss and accuracy are those of the
-/// batch before the update).
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+/// training batch before the update).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DelayStep {
     /// The cell.
     pub cell: CellKind,
+    /// The run's seed (weights and token stream).
+    pub seed: u32,
     /// This cell's step count, from 1.
     pub step: u64,
     /// Mean cross-entropy over the batch's supervised tokens, nats.
     pub loss: f64,
     /// Per-token accuracy over the batch's supervised tokens, 0–1.
     pub token_acc: f64,
+    /// Global L2 norm of the gradient before clipping.
+    pub grad_norm: f64,
     /// True when the loss or a gradient was not finite and the update was skipped (weights
     /// unchanged).
     pub skipped: bool,
@@ -45,38 +90,41 @@ pub struct CellTrainer {
     grads: Vec<f32>,
     stream: TokenStream,
     batch_size: usize,
+    max_norm: Option<f32>,
+    seed: u32,
     step: u64,
 }
 
 impl CellTrainer {
-    /// A trainer for `cell` on `task`: weights from PyTorch's initialisation with `seed`, the
-    /// token stream from `seed`, Adam with learning rate `lr`, `batch_size` sequences per step.
-    pub fn new(
-        cell: CellKind,
-        task: &DelayTask,
-        hidden_size: usize,
-        lr: f32,
-        batch_size: usize,
-        seed: u64,
-    ) -> CellTrainer {
-        let model = DelayModel::new(cell, task.vocab(), hidden_size);
-        let params = model.init(seed);
+    /// A trainer for `cell` on `task` with `recipe`: weights from PyTorch's initialisation with
+    /// `seed` (plus the recipe's forget-gate bias for the LSTM), the token stream from `seed`,
+    /// Adam with the recipe's learning rate, `batch_size` sequences per step.
+    pub fn new(cell: CellKind, task: &DelayTask, recipe: &Recipe, seed: u32) -> CellTrainer {
+        let model = DelayModel::new(cell, task.vocab(), recipe.hidden_size.max(1));
+        let params = model.init_with_forget_bias(u64::from(seed), recipe.forget_bias);
         let n = params.len();
         CellTrainer {
             adam: Adam::new(
                 AdamConfig {
-                    lr,
+                    lr: recipe.lr,
                     ..AdamConfig::default()
                 },
                 n,
             ),
             grads: vec![0.0; n],
-            stream: task.stream(seed),
-            batch_size: batch_size.max(1),
+            stream: task.stream(u64::from(seed)),
+            batch_size: recipe.batch_size.max(1),
+            max_norm: recipe.max_norm.filter(|m| *m > 0.0),
+            seed,
             step: 0,
             model,
             params,
         }
+    }
+
+    /// The seed of the weights and of the token stream.
+    pub fn seed(&self) -> u32 {
+        self.seed
     }
 
     /// The cell.
@@ -111,17 +159,33 @@ impl CellTrainer {
         );
         self.step += 1;
         let loss = stats.mean_loss();
-        let skipped = !loss.is_finite() || self.grads.iter().any(|g| !g.is_finite());
+        // Clipping with an infinite threshold only measures the norm.
+        let clip = clip_grad_norm(&mut self.grads, self.max_norm.unwrap_or(f32::INFINITY));
+        let grad_norm = match clip {
+            ClipOutcome::Unchanged { norm }
+            | ClipOutcome::Clipped { norm, .. }
+            | ClipOutcome::NonFinite { norm } => norm,
+        };
+        let skipped = !loss.is_finite() || clip.skip_step();
         if !skipped {
             self.adam.update(&mut self.params, &self.grads);
         }
         DelayStep {
             cell: self.cell(),
+            seed: self.seed,
             step: self.step,
             loss,
             token_acc: stats.accuracy(),
+            grad_norm,
             skipped,
         }
+    }
+
+    /// Loss and accuracy sums of the current weights on `batch`, forward only (in slices of
+    /// at most the training batch size, so memory stays that of a training step).
+    pub fn evaluate(&self, batch: &DelayBatch) -> DelayStats {
+        self.model
+            .evaluate_in_chunks(&self.params, batch, self.batch_size.max(32))
     }
 
     /// Arg-max predictions `[T − d]` of sequence `b` of `batch` with the current weights.
@@ -136,7 +200,8 @@ pub fn example_batch(task: &DelayTask, seed: u64) -> DelayBatch {
     task.stream(seed ^ 0x5eed_e8a3_91c0_77d1).next_batch(1)
 }
 
-/// Several cells trained in turn on the same token stream (the page's comparison).
+/// Several cells trained in turn on the same token stream, one seed (`config.seed`) and no
+/// held-out evaluation; [`super::run::Sweep`] runs every seed and measures on the held-out set.
 pub struct SideBySide {
     task: DelayTask,
     trainers: Vec<CellTrainer>,
@@ -151,23 +216,14 @@ impl SideBySide {
     /// [`DelayRangeError`] unless `0 < delay < length`.
     pub fn new(config: &DelayConfig) -> Result<SideBySide, DelayRangeError> {
         let task = DelayTask::new(config.vocab.max(2), config.length, config.delay)?;
-        let seed = u64::from(config.seed);
+        let recipe = Recipe::of(config);
         let trainers = config
             .cell
             .cells()
             .iter()
-            .map(|&cell| {
-                CellTrainer::new(
-                    cell,
-                    &task,
-                    config.hidden_size.max(1),
-                    config.lr as f32,
-                    config.batch_size,
-                    seed,
-                )
-            })
+            .map(|&cell| CellTrainer::new(cell, &task, &recipe, config.seed))
             .collect();
-        let example = example_batch(&task, seed);
+        let example = example_batch(&task, u64::from(config.seed));
         Ok(SideBySide {
             task,
             trainers,

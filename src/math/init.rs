@@ -9,12 +9,17 @@
 //!
 //! The values are drawn tensor by tensor in layout order, element by element in row-major
 //! order. They follow PyTorch's distribution, not PyTorch's random stream.
+//!
+//! [`add_forget_bias`]: the LSTM forget-gate bias initialisation (Gers, Schmidhuber & Cummins
+//! 2000, "Learning to forget"; Jozefowicz, Zaremba & Sutskever 2015 recommend +1): a constant
+//! added to the forget block of `bias_ih` after the default init, so that the cell starts out
+//! keeping its state.
 
 use rand::distr::{Distribution, Uniform};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::params::{ParamLayout, RnnSpec};
+use super::params::{CellKind, ParamLayout, RnnSpec};
 
 /// Fresh parameters for `layout` (a bare module's or the classifier's) of the module `spec`,
 /// drawn from `ChaCha8Rng::seed_from_u64(seed)`. Tensors named `fc.*` get the Linear bound
@@ -40,10 +45,56 @@ pub fn init_params(layout: &ParamLayout, spec: &RnnSpec, seed: u64) -> Vec<f32> 
     params
 }
 
+/// Adds `forget_bias` to the forget-gate block of every `bias_ih_l{k}` and
+/// `bias_ih_l{k}_reverse` of an LSTM: rows `H..2H` of the `[4·H]` vector (PyTorch's gate order
+/// i, f, g, o). `bias_hh_l{k}` keeps its default init, as in PyTorch code that writes
+/// `lstm.bias_ih_l0.data[H:2*H] += forget_bias`. Nothing changes for an RNN or a GRU, or when
+/// `forget_bias` is 0.
+///
+/// - `params`: `[layout.total_len()]`, in `layout` (a bare module's or the classifier's; the
+///   names may carry a prefix such as `rnn.`).
+///
+/// # Panics
+/// If `params` does not match the layout.
+pub fn add_forget_bias(layout: &ParamLayout, spec: &RnnSpec, params: &mut [f32], forget_bias: f32) {
+    assert_eq!(
+        params.len(),
+        layout.total_len(),
+        "add_forget_bias: params do not match the layout"
+    );
+    if spec.cell != CellKind::Lstm || forget_bias == 0.0 {
+        return;
+    }
+    let h = spec.hidden_size;
+    for entry in &layout.entries {
+        let base = entry.name.rsplit('.').next().unwrap_or(&entry.name);
+        if base.starts_with("bias_ih_l") {
+            for p in &mut params[entry.range()][h..2 * h] {
+                *p += forget_bias;
+            }
+        }
+    }
+}
+
+/// [`init_params`] followed by [`add_forget_bias`]: PyTorch's default initialisation from `seed`
+/// with `forget_bias` added to every LSTM forget-gate block of `bias_ih` (no change for RNN/GRU
+/// or `forget_bias` 0).
+///
+/// Returns `[layout.total_len()]` values.
+pub fn init_params_with_forget_bias(
+    layout: &ParamLayout,
+    spec: &RnnSpec,
+    seed: u64,
+    forget_bias: f32,
+) -> Vec<f32> {
+    let mut params = init_params(layout, spec, seed);
+    add_forget_bias(layout, spec, &mut params, forget_bias);
+    params
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::params::CellKind;
 
     /// Pitfalls item 5: H = 16 → every |p| ≤ 0.25; the head uses 1/√(D·H). Same seed → same
     /// values; another seed → different values.

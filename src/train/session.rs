@@ -20,7 +20,7 @@ use crate::gpu::classifier::{GpuClassifier, GpuTrainState};
 use crate::gpu::context::GpuContext;
 use crate::gpu::GpuError;
 use crate::math::classifier::{argmax, ClassifierBatch, ClassifierModel, GradFlowSums, PADDED_LEN};
-use crate::math::init::init_params;
+use crate::math::init::init_params_with_forget_bias;
 use crate::math::loss::cross_entropy;
 use crate::math::optim::{Adam, AdamConfig};
 use crate::math::params::{Nonlinearity, RnnSpec};
@@ -772,7 +772,12 @@ pub async fn run_session_from(
     let (params, adam) = match resume {
         Some(c) => (c.params.clone(), c.adam()),
         None => (
-            init_params(&model.layout, &model.spec, cfg.seed as u64),
+            init_params_with_forget_bias(
+                &model.layout,
+                &model.spec,
+                cfg.seed as u64,
+                cfg.forget_bias as f32,
+            ),
             Adam::new(AdamConfig::default(), n_params),
         ),
     };

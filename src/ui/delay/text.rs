@@ -1,7 +1,9 @@
 //! The delay page's own English and 简体中文 texts ([`Tr`] pairs; `{0}` placeholders are
 //! filled by [`Tr::fill`]). No text contains a computed number.
 
-use crate::ui::i18n::Tr;
+use crate::delay::outcome::{CellRange, Outcome};
+use crate::math::params::CellKind;
+use crate::ui::i18n::{Lang, Tr};
 
 const fn tr(en: &'static str, zh: &'static str) -> Tr {
     Tr { en, zh }
@@ -139,7 +141,10 @@ pub const CHANCE: Tr = tr("chance", "随机猜测");
 pub const CHART_EMPTY: Tr = tr("Press Start to train", "点击“开始”进行训练");
 
 /// Example panel.
-pub const EXAMPLE: Tr = tr("One sequence, its targets and the predictions", "一条序列、它的目标与预测");
+pub const EXAMPLE: Tr = tr(
+    "One sequence, its targets and the predictions",
+    "一条序列、它的目标与预测",
+);
 /// Example note.
 pub const EXAMPLE_NOTE: Tr = tr(
     "The targets row is the tokens row shifted right by the delay; positions before the delay have no target. Green: prediction right; red: wrong. Predictions come from the current weights (updated while training).",
@@ -178,3 +183,226 @@ pub const ABOUT_3: Tr = tr(
     "Try the delay-64 preset: what teaches either cell must travel 64 steps back — through tanh and W_hh at every step for the RNN, along the cell state gated by f for the LSTM. Both start on the chance line; watch whether either leaves it, and which one first. Nothing here is scripted: the curves are whatever the training produces.",
     "试试 delay 64 预设：教会任一单元的信号都要回传 64 步——RNN 每一步都要穿过 tanh 和 W_hh，LSTM 则沿着由遗忘门 f 控制的细胞状态。两者都从随机猜测线出发；看看是否有一个离开这条线，以及谁先离开。这里没有预设结果：曲线就是训练实际得到的。",
 );
+
+/// `max_norm`.
+pub const MAX_NORM: Tr = tr("Gradient clipping (max_norm)", "梯度裁剪（max_norm）");
+/// Help of `max_norm`.
+pub const MAX_NORM_HELP: Tr = tr(
+    "global norm of all gradients before each Adam step, as clip_grad_norm_; 0 = off",
+    "每次 Adam 更新前所有梯度的全局范数上限，同 clip_grad_norm_；0 = 不裁剪",
+);
+/// `forget_bias`.
+pub const FORGET_BIAS: Tr = tr("LSTM forget-gate bias", "LSTM 遗忘门偏置");
+/// Help of `forget_bias`.
+pub const FORGET_BIAS_HELP: Tr = tr(
+    "added to the forget block of bias_ih_l0 at initialisation; 0 = PyTorch's default",
+    "初始化时加到 bias_ih_l0 的遗忘门块上；0 = PyTorch 默认初始化",
+);
+/// `forget_bias` disabled: no LSTM among the cells.
+pub const FORGET_BIAS_NO_LSTM: Tr = tr("only the LSTM has a forget gate", "只有 LSTM 有遗忘门");
+/// The forget-gate bias, explained. {0} the current forget_bias, {1} σ(forget_bias).
+pub const FORGET_BIAS_NOTE: Tr = tr(
+    "The LSTM's forget gate f = σ(W_if x + b_if + W_hf h + b_hf) decides how much of the cell state c survives each step. PyTorch draws both biases near 0, so f starts near σ(0) and c fades step after step before the network has learned anything to keep. Adding forget_bias = {0} to the forget block of bias_ih_l0 starts f near σ({0}) = {1}, so information lasts long enough for the gradient to find it (Gers, Schmidhuber & Cummins 2000; Jozefowicz, Zaremba & Sutskever 2015). Set it to 0 for PyTorch's default initialisation and compare.",
+    "LSTM 的遗忘门 f = σ(W_if x + b_if + W_hf h + b_hf) 决定细胞状态 c 每一步保留多少。PyTorch 把两个偏置都初始化在 0 附近，所以 f 从 σ(0) 附近开始，在网络学会保留什么之前，c 就一步步衰减。把 forget_bias = {0} 加到 bias_ih_l0 的遗忘门块上，f 就从 σ({0}) = {1} 附近开始，信息保留得足够久，梯度才能找到它（Gers、Schmidhuber 与 Cummins 2000；Jozefowicz、Zaremba 与 Sutskever 2015）。设为 0 即为 PyTorch 默认初始化，可对比结果。",
+);
+/// `steps`.
+pub const STEPS: Tr = tr("Steps per run", "每次运行的步数");
+/// `seeds`.
+pub const SEEDS: Tr = tr("Seeds per cell", "每个单元的种子数");
+/// Help of `seeds`: {0} first seed, {1} last seed.
+pub const SEEDS_HELP: Tr = tr("runs with seeds {0} … {1}", "使用种子 {0} … {1} 各运行一次");
+
+/// Chart: held-out accuracy. {0} held-out sequences, {1} steps between evaluations.
+pub const CHART_HELDOUT_ACC: Tr = tr(
+    "Held-out token accuracy ({0} fixed sequences, evaluated every {1} steps; supervised positions only)",
+    "留出集逐符号准确率（{0} 条固定序列，每 {1} 步评估一次；仅计受监督的位置）",
+);
+/// Chart: held-out loss.
+pub const CHART_HELDOUT_LOSS: Tr = tr(
+    "Held-out cross-entropy per supervised token (nats)",
+    "留出集上每个受监督符号的交叉熵（nats）",
+);
+/// Chart: training-batch figures, labelled as such.
+pub const CHART_TRAIN_BATCH: Tr = tr(
+    "Training batch (fresh random sequences each step)",
+    "训练批次（每步都是新的随机序列）",
+);
+/// Legend: the spread over seeds.
+pub const SEED_SPREAD: Tr = tr("band: lowest to highest seed", "色带：各种子的最低到最高");
+/// Progress: {0} finished runs, {1} runs.
+pub const RUNS_DONE: Tr = tr("{0} of {1} runs finished", "已完成 {0} / {1} 次运行");
+/// Progress: {0} estimated time left.
+pub const TIME_LEFT: Tr = tr("about {0} left", "预计还需 {0}");
+/// Budget: {0} steps, {1} seconds.
+pub const BUDGET: Tr = tr("{0} steps in {1} s", "{0} 步，用时 {1} 秒");
+
+/// Sweep summary panel.
+pub const SUMMARY: Tr = tr("Final held-out accuracy vs delay", "最终留出集准确率与延迟");
+/// Sweep summary note.
+pub const SUMMARY_NOTE: Tr = tr(
+    "One row per delay, filled as runs finish: mean over the seeds, with the lowest and highest seed. Only runs with the settings above are listed.",
+    "每个延迟一行，运行完成后填入：各种子的平均值，以及最低和最高的种子。只列出与上方设置相同的运行。",
+);
+/// Sweep summary: no finished run yet.
+pub const SUMMARY_EMPTY: Tr = tr(
+    "No finished run with these settings yet.",
+    "尚无使用这些设置完成的运行。",
+);
+
+/// Capacity. {0} delay, {1} vocab, {2} bits, {3} hidden size.
+pub const CAPACITY: Tr = tr(
+    "At delay {0} the state must hold the {0} most recent tokens at once: {0} · log2({1}) ≈ {2} bits of information. Each cell carries {3} floats in h (the LSTM as many again in c). Floats are not bits, so this is no bound; the runs above show what the cells reach.",
+    "delay 为 {0} 时，状态必须同时保存最近的 {0} 个符号：{0} · log2({1}) ≈ {2} 比特的信息。每个单元在 h 中携带 {3} 个浮点数（LSTM 在 c 中还有同样多）。浮点数不是比特，所以这不是一个上界；实际能达到多少，请看上面的运行结果。",
+);
+
+/// Outcome: not enough runs. {0} delay, {1} cell, {2} finished, {3} expected.
+pub const OUTCOME_WAIT: Tr = tr(
+    "No conclusion yet at delay {0}: {1} has {2} of {3} runs finished.",
+    "delay {0} 尚无结论：{1} 已完成 {3} 次运行中的 {2} 次。",
+);
+/// Outcome: every seed of every cell solved. {0} delay, {1} ranges.
+pub const OUTCOME_ALL_SOLVED: Tr = tr(
+    "At delay {0} every run solved the task: held-out accuracy {1}.",
+    "delay {0} 时每次运行都解决了任务：留出集准确率 {1}。",
+);
+/// Outcome: every run at chance. {0} delay, {1} ranges, {2} chance.
+pub const OUTCOME_ALL_CHANCE: Tr = tr(
+    "At delay {0} every run stayed at chance ({2}): held-out accuracy {1}.",
+    "delay {0} 时每次运行都停留在随机猜测水平（{2}）：留出集准确率 {1}。",
+);
+/// Outcome: some cells left chance, the others did not. {0} delay, {1} cells that learned,
+/// {2} their ranges, {3} cells at chance, {4} their ranges, {5} chance.
+pub const OUTCOME_ONLY_SOME: Tr = tr(
+    "At delay {0} {1} left chance in every seed ({2}); {3} stayed at chance in every seed ({4}; chance {5}).",
+    "delay {0} 时 {1} 在每个种子上都超过了随机猜测（{2}）；{3} 在每个种子上都停留在随机猜测水平（{4}；随机猜测 {5}）。",
+);
+/// Outcome: one cell's worst seed beats every other seed. {0} delay, {1} leader, {2} ranges.
+pub const OUTCOME_LEADS: Tr = tr(
+    "At delay {0} every run left chance, and the worst seed of {1} beats every seed of the others: {2}.",
+    "delay {0} 时每次运行都超过了随机猜测，且 {1} 最差的种子也胜过其他单元的每个种子：{2}。",
+);
+/// Outcome: every run learned, no order. {0} delay, {1} ranges, {2} chance.
+pub const OUTCOME_ALL_LEARNED: Tr = tr(
+    "At delay {0} every run left chance ({2}): {1}. The seeds' ranges overlap or there are too few seeds, so these runs do not rank the cells.",
+    "delay {0} 时每次运行都超过了随机猜测（{2}）：{1}。各种子的范围有重叠或种子太少，因此这些运行不足以给单元排名。",
+);
+/// Outcome: one cell, every seed learned. {0} delay, {1} cell, {2} range, {3} chance.
+pub const OUTCOME_ONE_LEARNED: Tr = tr(
+    "At delay {0} {1} left chance ({3}) in every seed: {2}.",
+    "delay {0} 时 {1} 在每个种子上都超过了随机猜测（{3}）：{2}。",
+);
+/// Outcome: unclear. {0} delay, {1} cell, {2} range, {3} chance.
+pub const OUTCOME_UNCLEAR: Tr = tr(
+    "At delay {0} the seeds of {1} disagree or sit just above chance ({2}; chance {3}): no conclusion about {1} from these runs.",
+    "delay {0} 时 {1} 的各种子结果不一致或仅略高于随机猜测（{2}；随机猜测 {3}）：这些运行不足以对 {1} 下结论。",
+);
+
+/// A cell's display name.
+pub fn cell_name(cell: CellKind) -> &'static str {
+    match cell {
+        CellKind::Rnn => "RNN",
+        CellKind::Lstm => "LSTM",
+        CellKind::Gru => "GRU",
+    }
+}
+
+/// An accuracy (a fraction 0–1) with two decimals.
+pub fn fmt_acc(x: f64) -> String {
+    format!("{x:.2}")
+}
+
+/// `0.32–0.34`, or one value when both ends print alike.
+fn fmt_range(r: &CellRange) -> String {
+    let (a, b) = (fmt_acc(r.min), fmt_acc(r.max));
+    if a == b {
+        a
+    } else {
+        format!("{a}–{b}")
+    }
+}
+
+/// `RNN 0.97–0.99, LSTM 0.10` (`、` in Chinese).
+fn fmt_ranges(cells: &[CellRange], lang: Lang) -> String {
+    let sep = match lang {
+        Lang::En => ", ",
+        Lang::Zh => "，",
+    };
+    cells
+        .iter()
+        .map(|r| format!("{} {}", cell_name(r.cell), fmt_range(r)))
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// `RNN`, `RNN and LSTM`, `RNN, LSTM and GRU` (`RNN 与 LSTM`, `RNN、LSTM 与 GRU`).
+fn fmt_names(cells: &[CellRange], lang: Lang) -> String {
+    let names: Vec<&str> = cells.iter().map(|r| cell_name(r.cell)).collect();
+    let (sep, and) = match lang {
+        Lang::En => (", ", " and "),
+        Lang::Zh => ("、", " 与 "),
+    };
+    match names.split_last() {
+        None => String::new(),
+        Some((last, [])) => (*last).to_owned(),
+        Some((last, rest)) => format!("{}{and}{last}", rest.join(sep)),
+    }
+}
+
+/// The sentence for an [`Outcome`] of the runs at `delay`, in `lang`: every number in it comes
+/// from the outcome (accuracies with two decimals).
+pub fn outcome_sentence(outcome: &Outcome, delay: usize, lang: Lang) -> String {
+    let d = delay.to_string();
+    match outcome {
+        Outcome::NotEnoughRuns { cell, have, need } => OUTCOME_WAIT.fill(
+            lang,
+            &[&d, cell_name(*cell), &have.to_string(), &need.to_string()],
+        ),
+        Outcome::AllSolved { cells } => {
+            OUTCOME_ALL_SOLVED.fill(lang, &[&d, &fmt_ranges(cells, lang)])
+        }
+        Outcome::AllAtChance { cells, chance } => {
+            OUTCOME_ALL_CHANCE.fill(lang, &[&d, &fmt_ranges(cells, lang), &fmt_acc(*chance)])
+        }
+        Outcome::OnlySome {
+            learned,
+            at_chance,
+            chance,
+        } => OUTCOME_ONLY_SOME.fill(
+            lang,
+            &[
+                &d,
+                &fmt_names(learned, lang),
+                &fmt_ranges(learned, lang),
+                &fmt_names(at_chance, lang),
+                &fmt_ranges(at_chance, lang),
+                &fmt_acc(*chance),
+            ],
+        ),
+        Outcome::Leads { leader, others } => {
+            let mut all = vec![*leader];
+            all.extend_from_slice(others);
+            OUTCOME_LEADS.fill(lang, &[&d, cell_name(leader.cell), &fmt_ranges(&all, lang)])
+        }
+        Outcome::AllLearned { cells, chance } if cells.len() == 1 => OUTCOME_ONE_LEARNED.fill(
+            lang,
+            &[
+                &d,
+                cell_name(cells[0].cell),
+                &fmt_range(&cells[0]),
+                &fmt_acc(*chance),
+            ],
+        ),
+        Outcome::AllLearned { cells, chance } => {
+            OUTCOME_ALL_LEARNED.fill(lang, &[&d, &fmt_ranges(cells, lang), &fmt_acc(*chance)])
+        }
+        Outcome::Unclear { cell, chance } => OUTCOME_UNCLEAR.fill(
+            lang,
+            &[
+                &d,
+                cell_name(cell.cell),
+                &fmt_range(cell),
+                &fmt_acc(*chance),
+            ],
+        ),
+    }
+}

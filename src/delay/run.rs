@@ -1,0 +1,461 @@
+//! Measured runs of the delay-copy task: every cell × seed of a configuration trained for its
+//! budget and evaluated on one fixed held-out set.
+//!
+//! - [`HeldOutSet`]: [`HELDOUT_SEQUENCES`] sequences drawn from [`HELDOUT_SEED`], a seed no
+//!   training stream uses (training seeds are `u32`). For a given vocabulary, length and delay
+//!   every cell and every seed is measured on the same sequences.
+//! - [`DelayRun`]: one (cell, seed) trainer with its budget. Each [`DelayRun::tick`] does one
+//!   unit of work — the evaluation before training (step 0), or one optimisation step followed
+//!   by a forward-only evaluation every `eval_every` steps and after the last step — and
+//!   returns a [`Tick`].
+//! - [`Sweep`]: the runs of one [`DelayConfig`]: seeds `seed`, `seed + 1`, … (`seeds` of
+//!   them), for each seed every cell of `cell`. The cells of one seed take turns step by step
+//!   (they train on the same token stream); the next seed starts when they are finished.
+//!
+//! Held-out figures are over the supervised positions only (`t ≥ delay`): token accuracy (a
+//! fraction 0–1) and mean cross-entropy (nats per token). Everything here is synchronous and
+//! deterministic (no clock): the caller decides when to tick and measures time itself. The
+//! result types are `serde`-serialisable so they can cross a worker boundary or be stored.
+
+use super::task::{DelayBatch, DelayTask};
+use super::trainer::{example_batch, CellTrainer, DelayStep, Recipe};
+use crate::config::delay::{DelayConfig, DelayRangeError};
+use crate::math::params::CellKind;
+use serde::{Deserialize, Serialize};
+
+/// Sequences in the held-out set.
+pub const HELDOUT_SEQUENCES: usize = 256;
+
+/// Seed of the held-out set's token stream: above `u32::MAX`, so no training stream (seeded by
+/// a `u32`) and no example sequence shares it.
+pub const HELDOUT_SEED: u64 = 0x0048_454c_444f_5554;
+
+/// Steps between two held-out evaluations (the page's and the native runner's default).
+pub const EVAL_EVERY: u64 = 100;
+
+/// The fixed held-out set of a task: [`HELDOUT_SEQUENCES`] sequences from [`HELDOUT_SEED`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeldOutSet {
+    batch: DelayBatch,
+}
+
+impl HeldOutSet {
+    /// The held-out set of `task` (the same sequences for every cell and seed).
+    pub fn new(task: &DelayTask) -> HeldOutSet {
+        HeldOutSet {
+            batch: task.stream(HELDOUT_SEED).next_batch(HELDOUT_SEQUENCES),
+        }
+    }
+
+    /// The sequences, `[T, 256]` time-major.
+    pub fn batch(&self) -> &DelayBatch {
+        &self.batch
+    }
+}
+
+/// Which run: a cell and the seed of its weights and token stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RunId {
+    /// The cell.
+    pub cell: CellKind,
+    /// The seed.
+    pub seed: u32,
+}
+
+/// One held-out evaluation of one run.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeldOut {
+    /// The cell.
+    pub cell: CellKind,
+    /// The run's seed.
+    pub seed: u32,
+    /// Optimisation steps done before the evaluation (0 = the initial weights).
+    pub step: u64,
+    /// Token accuracy on the held-out set's supervised positions, a fraction 0–1.
+    pub acc: f64,
+    /// Mean cross-entropy on the held-out set's supervised positions, nats per token.
+    pub loss: f64,
+}
+
+/// A run's parameter count, as PyTorch counts it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ParamCount {
+    /// The cell.
+    pub cell: CellKind,
+    /// The recurrent module (`nn.RNN/LSTM/GRU(V, H)`) plus the `Linear(H, V)` head.
+    pub total: usize,
+    /// The recurrent module alone.
+    pub recurrent: usize,
+}
+
+/// A finished run: what it was, what it cost and its held-out curve.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunResult {
+    /// Cell and seed.
+    pub run: RunId,
+    /// The delay of the task.
+    pub delay: usize,
+    /// Optimisation steps done (the budget).
+    pub steps: u64,
+    /// Steps whose update was skipped because the loss or the gradient norm was not finite.
+    pub skipped_steps: u64,
+    /// Parameters of the model.
+    pub params: ParamCount,
+    /// Every held-out evaluation, from step 0 to the last step.
+    pub curve: Vec<HeldOut>,
+}
+
+impl RunResult {
+    /// The last held-out evaluation (after the last step).
+    pub fn last(&self) -> Option<&HeldOut> {
+        self.curve.last()
+    }
+}
+
+/// What one [`DelayRun::tick`] did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tick {
+    /// Cell and seed.
+    pub run: RunId,
+    /// The optimisation step, `None` for the evaluation before training.
+    pub step: Option<DelayStep>,
+    /// The held-out evaluation done in this tick, if any (step 0, every `eval_every` steps and
+    /// after the last step).
+    pub heldout: Option<HeldOut>,
+    /// The run's result, on the tick that finished it.
+    pub finished: Option<RunResult>,
+}
+
+/// One (cell, seed) run: a [`CellTrainer`], its budget and its held-out curve.
+pub struct DelayRun {
+    trainer: CellTrainer,
+    delay: usize,
+    budget: u64,
+    eval_every: u64,
+    curve: Vec<HeldOut>,
+    skipped: u64,
+}
+
+impl DelayRun {
+    /// A run of `cell` on `task` with `recipe` and `seed`, for `budget` steps (at least 1),
+    /// evaluated every `eval_every` steps (at least 1) and after the last.
+    pub fn new(
+        cell: CellKind,
+        task: &DelayTask,
+        recipe: &Recipe,
+        seed: u32,
+        budget: u64,
+        eval_every: u64,
+    ) -> DelayRun {
+        DelayRun {
+            trainer: CellTrainer::new(cell, task, recipe, seed),
+            delay: task.delay(),
+            budget: budget.max(1),
+            eval_every: eval_every.max(1),
+            curve: Vec::new(),
+            skipped: 0,
+        }
+    }
+
+    /// Cell and seed.
+    pub fn id(&self) -> RunId {
+        RunId {
+            cell: self.trainer.cell(),
+            seed: self.trainer.seed(),
+        }
+    }
+
+    /// The trainer (model, current weights, steps done).
+    pub fn trainer(&self) -> &CellTrainer {
+        &self.trainer
+    }
+
+    /// Steps done.
+    pub fn steps_done(&self) -> u64 {
+        self.trainer.steps()
+    }
+
+    /// The budget in steps.
+    pub fn budget(&self) -> u64 {
+        self.budget
+    }
+
+    /// The held-out evaluations so far.
+    pub fn curve(&self) -> &[HeldOut] {
+        &self.curve
+    }
+
+    /// Parameters of the model.
+    pub fn param_count(&self) -> ParamCount {
+        let m = self.trainer.model();
+        ParamCount {
+            cell: self.trainer.cell(),
+            total: m.param_count(),
+            recurrent: m.recurrent_param_count(),
+        }
+    }
+
+    /// True once the budget is done and the last evaluation made.
+    pub fn is_finished(&self) -> bool {
+        self.trainer.steps() >= self.budget
+            && self.curve.last().is_some_and(|h| h.step == self.budget)
+    }
+
+    /// Forward-only evaluation of the current weights on `heldout`.
+    pub fn evaluate(&self, heldout: &HeldOutSet) -> HeldOut {
+        let s = self.trainer.evaluate(heldout.batch());
+        HeldOut {
+            cell: self.trainer.cell(),
+            seed: self.trainer.seed(),
+            step: self.trainer.steps(),
+            acc: s.accuracy(),
+            loss: s.mean_loss(),
+        }
+    }
+
+    /// One unit of work: the evaluation at step 0 on the first call, then one optimisation
+    /// step per call (plus an evaluation every `eval_every` steps and after the last).
+    /// `None` once the run is finished.
+    ///
+    /// `heldout` must be the [`HeldOutSet`] of this run's task.
+    pub fn tick(&mut self, heldout: &HeldOutSet) -> Option<Tick> {
+        if self.is_finished() {
+            return None;
+        }
+        let id = self.id();
+        if self.curve.is_empty() {
+            let h = self.evaluate(heldout);
+            self.curve.push(h);
+            return Some(Tick {
+                run: id,
+                step: None,
+                heldout: Some(h),
+                finished: None,
+            });
+        }
+        let step = self.trainer.step();
+        if step.skipped {
+            self.skipped += 1;
+        }
+        let n = step.step;
+        let heldout = (n.is_multiple_of(self.eval_every) || n >= self.budget).then(|| {
+            let h = self.evaluate(heldout);
+            self.curve.push(h);
+            h
+        });
+        let finished = self.is_finished().then(|| self.result());
+        Some(Tick {
+            run: id,
+            step: Some(step),
+            heldout,
+            finished,
+        })
+    }
+
+    /// The run so far as a [`RunResult`] (complete once [`Self::is_finished`]).
+    pub fn result(&self) -> RunResult {
+        RunResult {
+            run: self.id(),
+            delay: self.delay,
+            steps: self.trainer.steps(),
+            skipped_steps: self.skipped,
+            params: self.param_count(),
+            curve: self.curve.clone(),
+        }
+    }
+
+    /// Arg-max predictions `[T − d]` of sequence `b` of `batch` with the current weights.
+    pub fn predict(&self, batch: &DelayBatch, b: usize) -> Vec<u32> {
+        self.trainer.predict(batch, b)
+    }
+}
+
+/// How far a [`Sweep`] is, in optimisation steps and runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// Steps done over all runs.
+    pub steps_done: u64,
+    /// Steps of all runs together (runs × budget).
+    pub steps_total: u64,
+    /// Runs finished.
+    pub runs_finished: usize,
+    /// Runs planned.
+    pub runs_total: usize,
+}
+
+impl Progress {
+    /// Fraction of the steps done, 0–1.
+    pub fn fraction(&self) -> f64 {
+        if self.steps_total == 0 {
+            1.0
+        } else {
+            self.steps_done as f64 / self.steps_total as f64
+        }
+    }
+
+    /// Seconds left, extrapolated from `elapsed_s` seconds spent on the steps done (`None`
+    /// before the first step).
+    pub fn seconds_left(&self, elapsed_s: f64) -> Option<f64> {
+        (self.steps_done > 0 && elapsed_s.is_finite()).then(|| {
+            elapsed_s / self.steps_done as f64 * (self.steps_total - self.steps_done) as f64
+        })
+    }
+}
+
+/// Every run of one [`DelayConfig`]: for each seed of [`DelayConfig::run_seeds`], one
+/// [`DelayRun`] per cell of `config.cell`, all measured on one [`HeldOutSet`].
+pub struct Sweep {
+    config: DelayConfig,
+    task: DelayTask,
+    heldout: HeldOutSet,
+    example: DelayBatch,
+    /// Seed-major: the cells of the first seed in display order, then the next seed's.
+    runs: Vec<DelayRun>,
+    cells: usize,
+    cursor: usize,
+}
+
+impl Sweep {
+    /// The runs of `config`, evaluated every [`EVAL_EVERY`] steps.
+    ///
+    /// # Errors
+    /// [`DelayRangeError`] unless `0 < delay < length`.
+    pub fn new(config: &DelayConfig) -> Result<Sweep, DelayRangeError> {
+        Sweep::with_eval_every(config, EVAL_EVERY)
+    }
+
+    /// The runs of `config`, evaluated every `eval_every` steps (at least 1) and at the end.
+    ///
+    /// # Errors
+    /// [`DelayRangeError`] unless `0 < delay < length`.
+    pub fn with_eval_every(
+        config: &DelayConfig,
+        eval_every: u64,
+    ) -> Result<Sweep, DelayRangeError> {
+        let task = DelayTask::new(config.vocab.max(2), config.length, config.delay)?;
+        let recipe = Recipe::of(config);
+        let cells = config.cell.cells();
+        let runs = config
+            .run_seeds()
+            .into_iter()
+            .flat_map(|seed| {
+                cells
+                    .iter()
+                    .map(move |&cell| (cell, seed))
+                    .collect::<Vec<_>>()
+            })
+            .map(|(cell, seed)| DelayRun::new(cell, &task, &recipe, seed, config.steps, eval_every))
+            .collect();
+        Ok(Sweep {
+            config: config.clone(),
+            heldout: HeldOutSet::new(&task),
+            example: example_batch(&task, u64::from(config.seed)),
+            task,
+            runs,
+            cells: cells.len(),
+            cursor: 0,
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &DelayConfig {
+        &self.config
+    }
+
+    /// The task.
+    pub fn task(&self) -> &DelayTask {
+        &self.task
+    }
+
+    /// The held-out set.
+    pub fn heldout(&self) -> &HeldOutSet {
+        &self.heldout
+    }
+
+    /// The example sequence the page shows (a batch of one, seeded from `config.seed`, not a
+    /// training or held-out sequence).
+    pub fn example(&self) -> &DelayBatch {
+        &self.example
+    }
+
+    /// Every run, seed-major (cells of the first seed, then of the next).
+    pub fn runs(&self) -> &[DelayRun] {
+        &self.runs
+    }
+
+    /// Cell and seed of every run, in [`Self::runs`] order.
+    pub fn plan(&self) -> Vec<RunId> {
+        self.runs.iter().map(DelayRun::id).collect()
+    }
+
+    /// Parameter count of each cell (one entry per cell, display order).
+    pub fn param_counts(&self) -> Vec<ParamCount> {
+        self.runs[..self.cells]
+            .iter()
+            .map(DelayRun::param_count)
+            .collect()
+    }
+
+    /// Steps and runs done.
+    pub fn progress(&self) -> Progress {
+        Progress {
+            steps_done: self.runs.iter().map(DelayRun::steps_done).sum(),
+            steps_total: self.runs.iter().map(DelayRun::budget).sum(),
+            runs_finished: self.runs.iter().filter(|r| r.is_finished()).count(),
+            runs_total: self.runs.len(),
+        }
+    }
+
+    /// True when every run is finished.
+    pub fn is_finished(&self) -> bool {
+        self.runs.iter().all(DelayRun::is_finished)
+    }
+
+    /// The results of the finished runs, in [`Self::runs`] order.
+    pub fn results(&self) -> Vec<RunResult> {
+        self.runs
+            .iter()
+            .filter(|r| r.is_finished())
+            .map(DelayRun::result)
+            .collect()
+    }
+
+    /// One unit of work of the next run: the cells of the current seed take turns; when they
+    /// are finished the next seed's start. `None` when every run is finished.
+    pub fn tick(&mut self) -> Option<Tick> {
+        let n = self.runs.len();
+        for _ in 0..n {
+            let i = self.cursor;
+            let group = i / self.cells;
+            // Next turn: the following cell of this seed, wrapping within the seed's group.
+            self.cursor = group * self.cells + (i % self.cells + 1) % self.cells;
+            if let Some(t) = self.runs[i].tick(&self.heldout) {
+                return Some(t);
+            }
+            // This run is finished: when the whole seed is, move on to the next seed.
+            let seed_runs = &self.runs[group * self.cells..(group + 1) * self.cells];
+            if seed_runs.iter().all(DelayRun::is_finished) {
+                if (group + 1) * self.cells >= n {
+                    return None;
+                }
+                self.cursor = (group + 1) * self.cells;
+            }
+        }
+        None
+    }
+
+    /// The runs of the seed being trained (the last seed once every run is finished).
+    pub fn current_runs(&self) -> &[DelayRun] {
+        let group = self.cursor / self.cells;
+        &self.runs[group * self.cells..(group + 1) * self.cells]
+    }
+
+    /// Arg-max predictions `[T − d]` on the example sequence of the runs of the seed being
+    /// trained.
+    pub fn example_predictions(&self) -> Vec<(RunId, Vec<u32>)> {
+        self.current_runs()
+            .iter()
+            .map(|r| (r.id(), r.predict(&self.example, 0)))
+            .collect()
+    }
+}
