@@ -11,9 +11,9 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 use crate::config::Head;
 use crate::data::names::NamesDataset;
-use crate::delay::trainer::DelayStep;
+use crate::delay::run::{Progress, RunId, Tick};
 use crate::math::classifier::ClassifierModel;
-use crate::math::params::{CellKind, RnnSpec};
+use crate::math::params::RnnSpec;
 use crate::train::session::{
     BackendKind, Checkpoint, EpochReport, TrainEvent, ValReport, Weights,
 };
@@ -46,8 +46,9 @@ pub enum Command {
         /// Go on from this checkpoint of an earlier run with the same configuration and data.
         resume: Option<Checkpoint>,
     },
-    /// Train the delay-copy task with the configuration of `query` (a `lesson=delay` query);
-    /// reports come as [`Report::Delay`].
+    /// Train the delay-copy task with the configuration of `query` (a `lesson=delay` query):
+    /// every cell × seed, one after another ([`crate::delay::Sweep`]); reports come as
+    /// [`Report::Delay`].
     Delay {
         /// The page's number for this run.
         session: SessionId,
@@ -213,14 +214,21 @@ impl From<NamesEvent> for TrainEvent {
     }
 }
 
-/// What a delay-copy run reports.
+/// What a delay-copy sweep (every cell × seed of one configuration) reports.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum DelayEvent {
-    /// One optimisation step of one cell.
-    Step(DelayStep),
-    /// Arg-max predictions `[T − d]` of every cell on the example sequence.
-    Predictions(Vec<(CellKind, Vec<u32>)>),
-    /// Every cell trained its step budget.
+    /// One unit of work of one run: an optimisation step, a held-out evaluation, or both; the
+    /// tick that finishes a run carries its result.
+    Tick(Tick),
+    /// Arg-max predictions `[T − d]` on the example sequence of the runs being trained, and
+    /// the sweep's progress (sent every few hundred milliseconds and at the end).
+    Predictions {
+        /// One entry per run of the seed being trained.
+        runs: Vec<(RunId, Vec<u32>)>,
+        /// Steps and runs done so far.
+        progress: Progress,
+    },
+    /// Every run trained its step budget.
     Finished,
     /// The configuration could not be run (the message says why).
     Error(String),
@@ -246,7 +254,7 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
 mod tests {
     use super::*;
     use crate::config::TrainConfig;
-    use crate::math::params::Nonlinearity;
+    use crate::math::params::{CellKind, Nonlinearity};
 
     fn weights() -> Weights {
         let spec = RnnSpec {

@@ -21,13 +21,13 @@ use crate::config::delay::DelayConfig;
 use crate::config::query::decode as decode_query;
 use crate::config::TrainConfig;
 use crate::data::names::NamesDataset;
-use crate::delay::trainer::{SideBySide, MAX_STEPS};
+use crate::delay::Sweep;
 use crate::train::clock::{check_in, now_ms, sleep_ms};
 use crate::train::session::{
     run_session_from, BackendKind, Checkpoint, TrainControl, TrainEvent,
 };
 
-/// Milliseconds between two example-prediction reports of a delay-copy run.
+/// Milliseconds between two example-prediction (and progress) reports of a delay-copy sweep.
 const DELAY_PREDICT_EVERY_MS: f64 = 400.0;
 
 /// True when this code runs inside a dedicated Web Worker (not on a page).
@@ -201,12 +201,16 @@ fn start_delay(session: SessionId, query: &str) {
     let config = decode_query::<DelayConfig>(query).config;
     spawn_session(session, move |control| async move {
         let send = |event: DelayEvent, urgent: bool| report(Report::Delay { session, event }, urgent);
-        let mut run = match SideBySide::new(&config) {
-            Ok(run) => run,
+        let mut sweep = match Sweep::new(&config) {
+            Ok(sweep) => sweep,
             Err(e) => {
                 send(DelayEvent::Error(e.to_string()), true);
                 return;
             }
+        };
+        let predictions = |sweep: &Sweep| DelayEvent::Predictions {
+            runs: sweep.example_predictions(),
+            progress: sweep.progress(),
         };
         let mut last_publish = f64::NEG_INFINITY;
         loop {
@@ -214,21 +218,22 @@ fn start_delay(session: SessionId, query: &str) {
                 return;
             }
             if control.is_paused() {
-                send(DelayEvent::Predictions(run.example_predictions()), true);
+                send(predictions(&sweep), true);
                 while control.is_paused() {
                     sleep_ms(50).await;
                 }
                 continue;
             }
-            send(DelayEvent::Step(run.step()), false);
-            if now_ms() - last_publish > DELAY_PREDICT_EVERY_MS {
-                send(DelayEvent::Predictions(run.example_predictions()), false);
-                last_publish = now_ms();
-            }
-            if run.trainers().iter().all(|t| t.steps() >= MAX_STEPS) {
-                send(DelayEvent::Predictions(run.example_predictions()), false);
+            let Some(tick) = sweep.tick() else {
+                send(predictions(&sweep), false);
                 send(DelayEvent::Finished, true);
                 return;
+            };
+            let finished_run = tick.finished.is_some();
+            send(DelayEvent::Tick(tick), finished_run);
+            if finished_run || now_ms() - last_publish > DELAY_PREDICT_EVERY_MS {
+                send(predictions(&sweep), false);
+                last_publish = now_ms();
             }
             check_in().await;
         }

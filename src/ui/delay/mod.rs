@@ -234,17 +234,21 @@ pub fn DelayPage() -> impl IntoView {
                         return;
                     }
                     match event {
-                        DelayEvent::Step(s) => cells.update(|cs| {
-                            if let Some(c) = cs.iter_mut().find(|c| c.cell == s.cell) {
-                                c.step = s.step;
-                                c.loss.push((s.step, s.loss));
-                                c.acc.push((s.step, s.token_acc));
-                                c.skipped += u64::from(s.skipped);
+                        DelayEvent::Tick(t) => {
+                            if let Some(s) = t.step {
+                                cells.update(|cs| {
+                                    if let Some(c) = cs.iter_mut().find(|c| c.cell == s.cell) {
+                                        c.step = s.step;
+                                        c.loss.push((s.step, s.loss));
+                                        c.acc.push((s.step, s.token_acc));
+                                        c.skipped += u64::from(s.skipped);
+                                    }
+                                })
                             }
-                        }),
-                        DelayEvent::Predictions(cells) => {
-                            predictions.set(Some(Predictions { cells }))
                         }
+                        DelayEvent::Predictions { runs, .. } => predictions.set(Some(Predictions {
+                            cells: runs.into_iter().map(|(id, p)| (id.cell, p)).collect(),
+                        })),
                         DelayEvent::Finished => status.set(Status::Finished),
                         DelayEvent::Error(message) => {
                             web_sys::console::error_1(&message.into());
