@@ -152,7 +152,7 @@ async function predictLatency(page, name) {
       return now !== prev && now !== "";
     },
     before,
-    { polling: "mutation", timeout: 60_000 },
+    { polling: "raf", timeout: 60_000 },
   );
   return performance.now() - t0;
 }

@@ -229,22 +229,21 @@ mod native {
     /// GPU host work per training step: one step then a wait for its result (as timed), and
     /// the session's pattern (`SESSION_DRAIN` steps, then one wait).
     struct StepCounts {
-        timed: GpuCounts,
-        session: GpuCounts,
+        timed: PerStep,
+        session: PerStep,
     }
+
+    /// Dispatches, submits and read-backs per step.
+    #[derive(Clone, Copy)]
+    struct PerStep([f64; 3]);
 
     /// Steps the training session submits before it waits for their results.
     const SESSION_DRAIN: u64 = 8;
 
-    /// `counts` divided by `steps`, rounded to the nearest whole number.
-    fn per_step(counts: GpuCounts, steps: u64) -> GpuCounts {
-        let steps = steps.max(1);
-        let div = |x: u64| (x + steps / 2) / steps;
-        GpuCounts {
-            dispatches: div(counts.dispatches),
-            submits: div(counts.submits),
-            readbacks: div(counts.readbacks),
-        }
+    /// `counts` divided by `steps`.
+    fn per_step(counts: GpuCounts, steps: u64) -> PerStep {
+        let steps = steps.max(1) as f64;
+        PerStep([counts.dispatches, counts.submits, counts.readbacks].map(|x| x as f64 / steps))
     }
 
     fn time_gpu(
@@ -374,15 +373,16 @@ mod native {
             println!("| cell | compute dispatches | queue submits | buffer read-backs |");
             println!("|------|-------------------:|--------------:|------------------:|");
             for (cell, c) in counts {
+                let (t, s) = (c.timed.0, c.session.0);
                 println!(
                     "| {} | {} / {} | {} / {} | {} / {} |",
                     cell.as_str().to_uppercase(),
-                    c.timed.dispatches,
-                    c.session.dispatches,
-                    c.timed.submits,
-                    c.session.submits,
-                    c.timed.readbacks,
-                    c.session.readbacks,
+                    t[0],
+                    s[0],
+                    t[1],
+                    s[1],
+                    t[2],
+                    s[2],
                 );
             }
         }
