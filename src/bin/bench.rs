@@ -3,7 +3,8 @@
 //!
 //! ```text
 //! cargo run --release --bin bench [-- --cells rnn,lstm,gru] [--iters 20] [--warmup 3]
-//!     [--backend both|cpu|gpu] [--hidden-size 128] [--batch-size 64] [--seq-len 20]
+//!     [--backend both|cpu|gpu] [--simd both|on|off] [--hidden-size 128] [--batch-size 64]
+//!     [--seq-len 20]
 //! ```
 //!
 //! The work measured is the name classifier's training step, identical on both paths: one-hot
@@ -13,6 +14,13 @@
 //! (`drain_results`), so each iteration is timed end to end. Every name in the batch has the
 //! full `seq_len`. Warm-up iterations are not timed; the table gives the median and the
 //! fastest of the timed iterations, and GFLOP/s from the median.
+//!
+//! The CPU path runs with the SIMD matrix products (`math::linalg`, e.g. AVX2 + FMA) and, for
+//! reference, with the portable ones (`--simd both`, the default). The GPU path also reports the
+//! host's work per training step, counted by `GpuContext::counts` (the same host code runs in
+//! the browser): compute dispatches, queue submits and buffer read-backs, for one step followed
+//! by a wait for its result (as timed) and for the training session's pattern (8 steps, then
+//! one wait).
 //!
 //! FLOPs counted (2·m·n·k per matmul, G = 1 RNN, 3 GRU, 4 LSTM): per time step the forward
 //! recurrent product `h_{t−1}·W_hhᵀ` `[B,H]×[H,G·H]`, and in the backward pass `dgates·W_hh` and
@@ -47,9 +55,10 @@ mod native {
 
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
-    use unroll::gpu::{GpuClassifier, GpuContext};
+    use unroll::gpu::{GpuClassifier, GpuContext, GpuCounts};
     use unroll::math::classifier::{ClassifierBatch, ClassifierModel};
     use unroll::math::init::init_params;
+    use unroll::math::linalg;
     use unroll::math::optim::{Adam, AdamConfig};
     use unroll::math::params::{CellKind, RnnSpec};
 
@@ -58,7 +67,8 @@ mod native {
 
     const HELP: &str = "bench: forward + backward time of RNN/LSTM/GRU on the CPU and GPU paths\n\n\
         cargo run --release --bin bench -- [--cells rnn,lstm,gru] [--iters 20] [--warmup 3]\n\
-        \x20   [--backend both|cpu|gpu] [--hidden-size 128] [--batch-size 64] [--seq-len 20]\n\
+        \x20   [--backend both|cpu|gpu] [--simd both|on|off] [--hidden-size 128] [--batch-size 64]\n\
+        \x20   [--seq-len 20]\n\
         cargo run --bin bench -- --export-test-weights DIR   (for tests/python/test_safetensors_torch.py)\n\
         cargo run --bin bench -- --check-test-weights DIR";
 
@@ -68,6 +78,8 @@ mod native {
         warmup: usize,
         cpu: bool,
         gpu: bool,
+        /// CPU rows to print: with the SIMD products, with the portable ones.
+        simd: (bool, bool),
         hidden: usize,
         batch: usize,
         seq_len: usize,
@@ -127,6 +139,16 @@ mod native {
                 return Err(format!("--backend must be both, cpu or gpu, not {other:?}"))
             }
         };
+        let simd = match args
+            .opt_value_from_str::<_, String>("--simd")
+            .map_err(|e| e.to_string())?
+            .as_deref()
+        {
+            None | Some("both") => (true, true),
+            Some("on") => (true, false),
+            Some("off") => (false, true),
+            Some(other) => return Err(format!("--simd must be both, on or off, not {other:?}")),
+        };
         let rest = args.finish();
         if !rest.is_empty() {
             return Err(format!("unknown arguments {rest:?}\n\n{HELP}"));
@@ -144,6 +166,7 @@ mod native {
             warmup,
             cpu,
             gpu,
+            simd,
             hidden,
             batch,
             seq_len,
@@ -203,19 +226,43 @@ mod native {
         samples
     }
 
+    /// GPU host work per training step: one step then a wait for its result (as timed), and
+    /// the session's pattern (`SESSION_DRAIN` steps, then one wait).
+    struct StepCounts {
+        timed: PerStep,
+        session: PerStep,
+    }
+
+    /// Dispatches, submits and read-backs per step.
+    #[derive(Clone, Copy)]
+    struct PerStep([f64; 3]);
+
+    /// Steps the training session submits before it waits for their results.
+    const SESSION_DRAIN: u64 = 8;
+
+    /// `counts` divided by `steps`.
+    fn per_step(counts: GpuCounts, steps: u64) -> PerStep {
+        let steps = steps.max(1) as f64;
+        PerStep([counts.dispatches, counts.submits, counts.readbacks].map(|x| x as f64 / steps))
+    }
+
     fn time_gpu(
         ctx: &GpuContext,
         spec: RnnSpec,
         batch: &ClassifierBatch,
         warmup: usize,
         iters: usize,
-    ) -> Result<Vec<f64>, String> {
+    ) -> Result<(Vec<f64>, StepCounts), String> {
         let layout = unroll::math::params::ParamLayout::classifier(&spec, CLASSES);
         let params = init_params(&layout, &spec, 0);
         let mut gpu = GpuClassifier::new(ctx, spec, CLASSES, &params, batch.batch, batch.seq_len)
             .map_err(|e| e.to_string())?;
         let mut samples = Vec::with_capacity(iters);
+        let mut before = ctx.counts();
         for i in 0..warmup + iters {
+            if i == warmup {
+                before = ctx.counts();
+            }
             let start = Instant::now();
             gpu.train_step(batch, 1e-3).map_err(|e| e.to_string())?;
             let results = pollster::block_on(gpu.drain_results()).map_err(|e| e.to_string())?;
@@ -227,7 +274,14 @@ mod native {
                 samples.push(secs);
             }
         }
-        Ok(samples)
+        let timed = per_step(ctx.counts().since(&before), iters as u64);
+        let before = ctx.counts();
+        for _ in 0..SESSION_DRAIN {
+            gpu.train_step(batch, 1e-3).map_err(|e| e.to_string())?;
+        }
+        pollster::block_on(gpu.drain_results()).map_err(|e| e.to_string())?;
+        let session = per_step(ctx.counts().since(&before), SESSION_DRAIN);
+        Ok((samples, StepCounts { timed, session }))
     }
 
     fn bench(o: &Options) {
@@ -249,9 +303,10 @@ mod native {
             match pollster::block_on(GpuContext::new()) {
                 Ok(ctx) => {
                     println!(
-                        "GPU path: {} ({:?}); CPU path: 1 thread.",
+                        "GPU path: {} ({:?}); CPU path: 1 thread, matrix products {}.",
                         ctx.description(),
-                        ctx.adapter_info.backend
+                        ctx.adapter_info.backend,
+                        cpu_kernels(o.simd)
                     );
                     Some(ctx)
                 }
@@ -261,8 +316,13 @@ mod native {
                 }
             }
         } else {
+            println!(
+                "CPU path: 1 thread, matrix products {}.",
+                cpu_kernels(o.simd)
+            );
             None
         };
+        let mut counts = Vec::new();
         println!();
         println!("| cell | path | sec/iteration (median) | fastest | GFLOP/iteration | GFLOP/s (median) |");
         println!("|------|------|-----------------------:|--------:|----------------:|-----------------:|");
@@ -284,13 +344,61 @@ mod native {
                     cell.as_str().to_uppercase()
                 ),
             };
-            if o.cpu {
-                row("cpu", Ok(time_cpu(spec, &batch, o.warmup, o.iters)));
+            for (on, wanted) in [(true, o.simd.0), (false, o.simd.1)] {
+                if o.cpu && wanted {
+                    linalg::set_simd(on);
+                    let path = format!("cpu ({})", linalg::kernel_name());
+                    row(&path, Ok(time_cpu(spec, &batch, o.warmup, o.iters)));
+                }
             }
+            linalg::set_simd(true);
             if let Some(ctx) = &ctx {
-                row("gpu", time_gpu(ctx, spec, &batch, o.warmup, o.iters));
+                match time_gpu(ctx, spec, &batch, o.warmup, o.iters) {
+                    Ok((samples, c)) => {
+                        row("gpu", Ok(samples));
+                        counts.push((cell, c));
+                    }
+                    Err(e) => row("gpu", Err(e)),
+                }
             }
         }
+        if !counts.is_empty() {
+            println!();
+            println!(
+                "GPU host work per training step (batch {}, seq_len {}): one step then a wait for its \
+                 result (as timed above) / the training session's pattern ({SESSION_DRAIN} steps, then one wait).",
+                o.batch, o.seq_len
+            );
+            println!();
+            println!("| cell | compute dispatches | queue submits | buffer read-backs |");
+            println!("|------|-------------------:|--------------:|------------------:|");
+            for (cell, c) in counts {
+                let (t, s) = (c.timed.0, c.session.0);
+                println!(
+                    "| {} | {} / {} | {} / {} | {} / {} |",
+                    cell.as_str().to_uppercase(),
+                    t[0],
+                    s[0],
+                    t[1],
+                    s[1],
+                    t[2],
+                    s[2],
+                );
+            }
+        }
+    }
+
+    /// The CPU matrix products the rows use, e.g. `"avx2+fma and portable"`.
+    fn cpu_kernels(simd: (bool, bool)) -> String {
+        let mut names = Vec::new();
+        if simd.0 {
+            linalg::set_simd(true);
+            names.push(linalg::kernel_name());
+        }
+        if simd.1 {
+            names.push("portable");
+        }
+        names.join(" and ")
     }
 
     #[cfg(test)]

@@ -4,9 +4,14 @@
 //! cargo run --release --bin train-names -- --epochs 5 --backend cpu|gpu --seed 0 [--hidden-size N]
 //!     [--cell rnn|lstm|gru] [--num-layers 1] [--bidirectional] [--head last|padded]
 //!     [--batch-size 64] [--lr 0.001] [--max-norm 0] [--forget-bias 0] [--data-dir DIR]
+//!     [--no-simd] [--dump-batches FILE]
 //! ```
 //! Prints one JSON object per epoch on its own line: `epoch`, `train_loss`, `val_loss`,
-//! `val_acc`, `sec` (training seconds of that epoch). Messages go to stderr.
+//! `val_acc`, `sec` (training seconds of that epoch). Messages go to stderr, among them the
+//! matrix products used (`--no-simd`: the portable ones) and the share of padded step-rows of
+//! the first epoch's batches. `--dump-batches FILE` writes the first epoch's training batches
+//! (one JSON object per line: `seq_len`, `tokens` `[B·T]` row-major, `lengths` `[B]`, `labels`
+//! `[B]`) and exits without training, so another trainer can be timed on the same batches.
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
@@ -25,6 +30,9 @@ mod native {
 
     use unroll::config::{BackendChoice, Head, TrainConfig};
     use unroll::data::names::{locate_names_dir, NamesDataset};
+    use unroll::data::split::{Split, VAL_FRACTION};
+    use unroll::data::Batches;
+    use unroll::math::linalg;
     use unroll::math::params::CellKind;
     use unroll::train::session::{run_session, BackendKind, TrainControl, TrainEvent};
 
@@ -95,6 +103,12 @@ mod native {
                 "--hidden-size, --num-layers, --batch-size and --epochs must be at least 1".into(),
             );
         }
+        if args.contains("--no-simd") {
+            linalg::set_simd(false);
+        }
+        let dump: Option<PathBuf> = args
+            .opt_value_from_str("--dump-batches")
+            .map_err(|e| e.to_string())?;
         let data_dir: Option<PathBuf> = args
             .opt_value_from_str("--data-dir")
             .map_err(|e| e.to_string())?;
@@ -117,6 +131,26 @@ mod native {
             r.skipped,
             dir.display()
         );
+        let split = Split::new(&data, cfg.seed as u64, VAL_FRACTION);
+        let batches = Batches::train_epoch(&data, &split.train, cfg.batch_size, cfg.seed as u64, 0);
+        eprintln!(
+            "batches: {} per epoch ({} training pairs), {:.1} % of step-rows padded; matrix products: {}",
+            batches.num_batches(),
+            split.train.len(),
+            100.0 * batches.padded_share(),
+            linalg::kernel_name()
+        );
+        if let Some(path) = dump {
+            let mut out = String::new();
+            for b in batches {
+                let line = serde_json::json!({"seq_len": b.seq_len, "tokens": b.tokens, "lengths": b.lengths, "labels": b.labels});
+                out.push_str(&line.to_string());
+                out.push('\n');
+            }
+            std::fs::write(&path, out).map_err(|e| format!("{}: {e}", path.display()))?;
+            eprintln!("wrote the first epoch's batches to {}", path.display());
+            return Ok(());
+        }
         let control = TrainControl::new();
         let mut failed = None;
         let mut on_event = |ev: TrainEvent| match ev {

@@ -48,8 +48,10 @@ pub struct PendingMap {
 }
 
 impl PendingMap {
-    /// Starts mapping the first `len` bytes of `staging` (call after the submit that fills it).
-    pub fn start(staging: wgpu::Buffer, len: u64) -> PendingMap {
+    /// Starts mapping the first `len` bytes of `staging` (call after the submit that fills it);
+    /// counted as a read-back of `ctx`.
+    pub fn start(ctx: &GpuContext, staging: wgpu::Buffer, len: u64) -> PendingMap {
+        ctx.count_readback();
         let (tx, rx) = oneshot::channel();
         staging
             .slice(..len)
@@ -104,8 +106,8 @@ pub async fn read_bytes(
             label: Some("readback"),
         });
     encoder.copy_buffer_to_buffer(src, offset, &stage, 0, bytes);
-    ctx.queue.submit([encoder.finish()]);
-    let (data, _) = PendingMap::start(stage, bytes).finish(ctx).await?;
+    ctx.submit(encoder);
+    let (data, _) = PendingMap::start(ctx, stage, bytes).finish(ctx).await?;
     ctx.check()?;
     Ok(data)
 }

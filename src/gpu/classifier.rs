@@ -664,10 +664,10 @@ impl GpuClassifier {
             None
         };
         self.arena.upload(&ctx.queue);
-        ctx.queue.submit([encoder.finish()]);
+        ctx.submit(encoder);
         if let Some((staging, count)) = copy {
             self.pending.push_back((
-                PendingMap::start(staging, count as u64 * RECORD_BYTES),
+                PendingMap::start(&ctx, staging, count as u64 * RECORD_BYTES),
                 count,
             ));
         }
@@ -710,9 +710,9 @@ impl GpuClassifier {
                         label: Some("classifier.drain_results"),
                     });
             let (staging, count) = self.encode_results_copy(&mut encoder);
-            self.ctx.queue.submit([encoder.finish()]);
+            self.ctx.submit(encoder);
             self.pending.push_back((
-                PendingMap::start(staging, count as u64 * RECORD_BYTES),
+                PendingMap::start(&self.ctx, staging, count as u64 * RECORD_BYTES),
                 count,
             ));
         }
@@ -773,8 +773,8 @@ impl GpuClassifier {
         let staging = buffers::staging(&ctx, "classifier.logits_readback", bytes);
         encoder.copy_buffer_to_buffer(&self.bufs.logits, 0, &staging, 0, bytes);
         self.arena.upload(&ctx.queue);
-        ctx.queue.submit([encoder.finish()]);
-        let (data, _) = PendingMap::start(staging, bytes).finish(&ctx).await?;
+        ctx.submit(encoder);
+        let (data, _) = PendingMap::start(&ctx, staging, bytes).finish(&ctx).await?;
         ctx.check()?;
         Ok(bytemuck::pod_collect_to_vec(&data))
     }
@@ -815,8 +815,10 @@ impl GpuClassifier {
             3 * pb,
             STEP_STATE_LEN as u64 * 4,
         );
-        self.ctx.queue.submit([encoder.finish()]);
-        let (data, _) = PendingMap::start(staging, bytes).finish(&self.ctx).await?;
+        self.ctx.submit(encoder);
+        let (data, _) = PendingMap::start(&self.ctx, staging, bytes)
+            .finish(&self.ctx)
+            .await?;
         self.ctx.check()?;
         let all: Vec<f32> = bytemuck::pod_collect_to_vec(&data);
         let adam = Adam {

@@ -1,5 +1,6 @@
 //! The device and queue every kernel runs on, with device-loss tracking.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::error::GpuError;
@@ -11,6 +12,45 @@ struct DeviceHealth {
     lost: Mutex<Option<String>>,
     /// Uncaptured errors (validation, out of memory) in the order reported.
     errors: Mutex<Vec<String>>,
+}
+
+/// Running totals of the work the host code asked of one device (shared by every clone of its
+/// [`GpuContext`] and by the kernels built on it).
+#[derive(Debug, Default)]
+pub(crate) struct Counters {
+    dispatches: AtomicU64,
+    submits: AtomicU64,
+    readbacks: AtomicU64,
+}
+
+impl Counters {
+    /// One compute dispatch encoded.
+    pub(crate) fn dispatch(&self) {
+        self.dispatches.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// How much work the host code has asked of a device since it was created
+/// ([`GpuContext::counts`]): what a real GPU pays for per call, whatever the arithmetic.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GpuCounts {
+    /// Compute dispatches encoded (`dispatch_workgroups`).
+    pub dispatches: u64,
+    /// Command buffers submitted to the queue (`queue.submit`).
+    pub submits: u64,
+    /// Buffer read-backs started (`map_async` of a staging buffer for reading).
+    pub readbacks: u64,
+}
+
+impl GpuCounts {
+    /// The counts from `earlier` to `self` (both from one context).
+    pub fn since(&self, earlier: &GpuCounts) -> GpuCounts {
+        GpuCounts {
+            dispatches: self.dispatches.saturating_sub(earlier.dispatches),
+            submits: self.submits.saturating_sub(earlier.submits),
+            readbacks: self.readbacks.saturating_sub(earlier.readbacks),
+        }
+    }
 }
 
 /// A wgpu device and queue (native: Vulkan; wasm32: the browser's WebGPU).
@@ -27,6 +67,7 @@ pub struct GpuContext {
     /// The adapter's self-description (name, driver, backend). `name` is often empty on the web.
     pub adapter_info: wgpu::AdapterInfo,
     health: Arc<DeviceHealth>,
+    counters: Arc<Counters>,
 }
 
 impl GpuContext {
@@ -89,6 +130,7 @@ impl GpuContext {
             queue,
             adapter_info,
             health,
+            counters: Arc::default(),
         })
     }
 
@@ -103,6 +145,32 @@ impl GpuContext {
             }
         }
         parts.join(" — ")
+    }
+
+    /// Dispatches, submits and read-backs asked of this device so far (all clones together).
+    pub fn counts(&self) -> GpuCounts {
+        let c = &self.counters;
+        GpuCounts {
+            dispatches: c.dispatches.load(Ordering::Relaxed),
+            submits: c.submits.load(Ordering::Relaxed),
+            readbacks: c.readbacks.load(Ordering::Relaxed),
+        }
+    }
+
+    /// The shared counters (for kernels, which count their dispatches).
+    pub(crate) fn counters(&self) -> Arc<Counters> {
+        Arc::clone(&self.counters)
+    }
+
+    /// Finishes `encoder` and submits it to the queue (counted).
+    pub fn submit(&self, encoder: wgpu::CommandEncoder) {
+        self.counters.submits.fetch_add(1, Ordering::Relaxed);
+        self.queue.submit([encoder.finish()]);
+    }
+
+    /// Records that a read-back (`map_async` for reading) was started.
+    pub(crate) fn count_readback(&self) {
+        self.counters.readbacks.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Why the device was lost, once it has been.

@@ -1,6 +1,7 @@
 //! wgpu host code for the WGSL kernels in `shaders/`.
 //!
-//! - [`context`]: adapter, device, queue; device-loss tracking.
+//! - [`context`]: adapter, device, queue; device-loss tracking; counts of the dispatches,
+//!   submits and read-backs asked of the device ([`GpuCounts`]).
 //! - [`shader_source`]: the registry of WGSL sources (the only `include_str!` of `shaders/`).
 //! - [`kernels`]: one module per kernel (uniform struct, bindings, dispatch size).
 //! - [`buffers`]: buffer constructors and asynchronous readback.
@@ -21,6 +22,6 @@ pub mod recurrent;
 pub mod shader_source;
 
 pub use classifier::{GpuClassifier, StepResult};
-pub use context::GpuContext;
+pub use context::{GpuContext, GpuCounts};
 pub use error::GpuError;
 pub use module::{GpuRnnModule, ModuleInputs, ModuleOutputs};

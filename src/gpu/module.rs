@@ -302,8 +302,10 @@ impl GpuRnnModule {
             at += bytes;
         }
         self.arena.upload(q);
-        q.submit([encoder.finish()]);
-        let (bytes, _) = PendingMap::start(staging, total).finish(&self.ctx).await?;
+        self.ctx.submit(encoder);
+        let (bytes, _) = PendingMap::start(&self.ctx, staging, total)
+            .finish(&self.ctx)
+            .await?;
         self.ctx.check()?;
         let all: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
         let mut rest = all.as_slice();

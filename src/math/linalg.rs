@@ -1,18 +1,83 @@
 //! The few dense kernels the CPU path needs: two accumulating matrix products and a transpose.
 //!
-//! All matrices are row-major f32 slices. The products run a register-blocked micro-kernel
-//! (`MR` rows × `NR` columns of `c` held in a local array while the shared dimension is walked),
-//! whose inner loop is over `NR` contiguous columns of `b`, so LLVM vectorises it on x86-64 (SSE)
-//! and on wasm32 with `simd128`, and stays fast as scalar code without it. This is the hot path
-//! of the CPU trainer; it runs single-threaded.
+//! All matrices are row-major f32 slices. The products are the hot path of the CPU trainer and
+//! run single-threaded, in one of two builds:
+//! - SIMD (default): the `matrixmultiply` crate's packed sgemm, which picks its micro-kernel
+//!   for the machine: AVX2 + FMA (or AVX-512, or AVX) on x86-64 detected at run time, NEON on
+//!   AArch64, `f32x4` on wasm32 built with `simd128` (this crate's `.cargo/config.toml` turns
+//!   it on for the browser build);
+//! - portable: a register-blocked loop in plain Rust (`MR` rows × `NR` columns of `c` held in a
+//!   local array while the shared dimension is walked), which the compiler vectorises as far
+//!   as the target's baseline allows (SSE2 on x86-64). It is the reference for timings: see
+//!   [`set_simd`] and the environment variable `UNROLL_NO_SIMD`.
 //!
-//! Summation order is sequential over the shared dimension, which differs from the WGSL kernels'
-//! order: compare the two paths with a tolerance (pitfalls item 11).
+//! Summation order differs between the two builds and from the WGSL kernels' order, and FMA
+//! rounds once where the portable build rounds twice: compare paths with a tolerance
+//! (pitfalls item 11).
 
-/// Rows of `c` per register tile.
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// Rows of `c` per register tile (portable build).
 const MR: usize = 4;
-/// Columns of `c` per register tile (two SSE / simd128 vectors).
+/// Columns of `c` per register tile (portable build; two SSE / simd128 vectors).
 const NR: usize = 8;
+
+/// Which build the products use: `UNDECIDED` until the first product (or [`set_simd`]), then
+/// `SIMD` or `PORTABLE`.
+static KERNEL: AtomicU8 = AtomicU8::new(UNDECIDED);
+const UNDECIDED: u8 = 0;
+const SIMD: u8 = 1;
+const PORTABLE: u8 = 2;
+
+/// Chooses the SIMD build (`true`) or the portable one (`false`) for every later product in
+/// this process. Without a call, the first product decides: SIMD, unless the environment
+/// variable `UNROLL_NO_SIMD` is set to anything but empty or `0` (natively; the browser has no
+/// environment).
+pub fn set_simd(on: bool) {
+    KERNEL.store(if on { SIMD } else { PORTABLE }, Ordering::Relaxed);
+}
+
+/// Whether the products use the SIMD build (decides now from `UNROLL_NO_SIMD` if nothing has).
+pub fn simd_enabled() -> bool {
+    match KERNEL.load(Ordering::Relaxed) {
+        SIMD => true,
+        PORTABLE => false,
+        _ => {
+            let off = std::env::var_os("UNROLL_NO_SIMD").is_some_and(|v| !v.is_empty() && v != "0");
+            set_simd(!off);
+            !off
+        }
+    }
+}
+
+/// The instructions the products run on, for benchmark reports: `"portable"`, or the SIMD
+/// build's widest instruction set on this machine (`"avx512f"`, `"avx2+fma"`, `"avx"`,
+/// `"simd128"`, `"neon"`; `"scalar"` where the SIMD build has none).
+pub fn kernel_name() -> &'static str {
+    if !simd_enabled() {
+        return "portable";
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        if has!("avx512f") {
+            return "avx512f";
+        }
+        if has!("avx2") && has!("fma") {
+            return "avx2+fma";
+        }
+        if has!("avx") {
+            return "avx";
+        }
+    }
+    if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) {
+        "simd128"
+    } else if cfg!(target_arch = "aarch64") {
+        "neon"
+    } else {
+        "scalar"
+    }
+}
 
 /// `c[m, n] += a[m, k] · b[k, n]`.
 ///
@@ -25,7 +90,7 @@ pub fn matmul_acc(m: usize, n: usize, k: usize, a: &[f32], b: &[f32], c: &mut [f
         a.len() >= m * k && b.len() >= k * n && c.len() >= m * n,
         "matmul_acc: slice too short"
     );
-    gemm_strided_a(m, n, k, a, k, 1, b, c);
+    gemm_strided_a(simd_enabled(), m, n, k, a, k, 1, b, c);
 }
 
 /// `c[m, n] += a[k, m]ᵀ · b[k, n]` (e.g. a weight gradient `dW[G·H, H] += dGᵀ · h`, with the
@@ -40,15 +105,17 @@ pub fn matmul_tn_acc(m: usize, n: usize, k: usize, a: &[f32], b: &[f32], c: &mut
         a.len() >= k * m && b.len() >= k * n && c.len() >= m * n,
         "matmul_tn_acc: slice too short"
     );
-    gemm_strided_a(m, n, k, a, 1, m, b, c);
+    gemm_strided_a(simd_enabled(), m, n, k, a, 1, m, b, c);
 }
 
-/// `c[i, j] += Σ_p a[i·a_row + p·a_col] · b[p, j]` for `i < m`, `j < n`, `p < k`.
+/// `c[i, j] += Σ_p a[i·a_row + p·a_col] · b[p, j]` for `i < m`, `j < n`, `p < k`, with the SIMD
+/// build (`simd`) or the portable one. The caller has checked the slice lengths.
 #[expect(
     clippy::too_many_arguments,
     reason = "one private kernel behind two documented wrappers"
 )]
 fn gemm_strided_a(
+    simd: bool,
     m: usize,
     n: usize,
     k: usize,
@@ -58,6 +125,34 @@ fn gemm_strided_a(
     b: &[f32],
     c: &mut [f32],
 ) {
+    if m == 0 || n == 0 || k == 0 {
+        return;
+    }
+    if simd {
+        // Strides fit in isize: the slices hold m·k, k·n and m·n elements.
+        let s = |x: usize| x as isize;
+        // SAFETY: the wrappers checked that `a`, `b` and `c` hold every element these shapes and
+        // strides address; `c` is a separate `&mut` slice, so it aliases neither input.
+        unsafe {
+            matrixmultiply::sgemm(
+                m,
+                k,
+                n,
+                1.0,
+                a.as_ptr(),
+                s(a_row),
+                s(a_col),
+                b.as_ptr(),
+                s(n),
+                1,
+                1.0,
+                c.as_mut_ptr(),
+                s(n),
+                1,
+            );
+        }
+        return;
+    }
     let full = m - m % MR;
     for i0 in (0..full).step_by(MR) {
         row_block::<MR>(i0, n, k, a, a_row, a_col, b, c);
@@ -177,33 +272,66 @@ mod tests {
             .collect()
     }
 
-    /// Sizes that hit full tiles, row tails (m % 4) and column tails (n % 8).
+    /// Both builds on sizes that hit full tiles, row tails (m % 4) and column tails (n % 8) of
+    /// the portable kernel, and the packing blocks of the SIMD one (m > 64, k > 256): the
+    /// hot shapes of an LSTM with H = 128, B = 64 among them.
     #[test]
     fn matmuls_match_naive_products_on_ragged_shapes() {
-        for &(m, n, k) in &[(1, 1, 1), (4, 8, 3), (5, 9, 7), (7, 17, 2), (13, 24, 33)] {
-            let a = ramp(m * k, 0.1);
-            let b = ramp(k * n, 0.07);
-            let mut c = vec![1.0; m * n];
-            matmul_acc(m, n, k, &a, &b, &mut c);
-            let want = naive(m, n, k, |i, p| a[i * k + p], &b);
-            for (got, want) in c.iter().zip(&want) {
-                assert!(
-                    (got - 1.0 - want).abs() <= 1e-5,
-                    "matmul_acc {m}x{n}x{k}: {got} vs {}",
-                    want + 1.0
-                );
-            }
-            let at = ramp(k * m, 0.03);
-            let mut c = vec![0.0; m * n];
-            matmul_tn_acc(m, n, k, &at, &b, &mut c);
-            let want = naive(m, n, k, |i, p| at[p * m + i], &b);
-            for (got, want) in c.iter().zip(&want) {
-                assert!(
-                    (got - want).abs() <= 1e-5,
-                    "matmul_tn_acc {m}x{n}x{k}: {got} vs {want}"
-                );
+        let shapes = [
+            (1, 1, 1),
+            (4, 8, 3),
+            (5, 9, 7),
+            (7, 17, 2),
+            (13, 24, 33),
+            (64, 512, 128),
+            (64, 128, 512),
+            (130, 18, 300),
+        ];
+        for simd in [true, false] {
+            for &(m, n, k) in &shapes {
+                let tol = 1e-6 * k as f32;
+                let a = ramp(m * k, 0.1);
+                let b = ramp(k * n, 0.07);
+                let mut c = vec![1.0; m * n];
+                gemm_strided_a(simd, m, n, k, &a, k, 1, &b, &mut c);
+                let want = naive(m, n, k, |i, p| a[i * k + p], &b);
+                for (got, want) in c.iter().zip(&want) {
+                    assert!(
+                        (got - 1.0 - want).abs() <= tol * (1.0 + want.abs()),
+                        "simd {simd}, a·b {m}x{n}x{k}: {got} vs {}",
+                        want + 1.0
+                    );
+                }
+                let at = ramp(k * m, 0.03);
+                let mut c = vec![0.0; m * n];
+                gemm_strided_a(simd, m, n, k, &at, 1, m, &b, &mut c);
+                let want = naive(m, n, k, |i, p| at[p * m + i], &b);
+                for (got, want) in c.iter().zip(&want) {
+                    assert!(
+                        (got - want).abs() <= tol * (1.0 + want.abs()),
+                        "simd {simd}, aᵀ·b {m}x{n}x{k}: {got} vs {want}"
+                    );
+                }
             }
         }
+        // The public wrappers (whichever build this process uses).
+        let (a, b) = (ramp(5 * 7, 0.1), ramp(7 * 9, 0.07));
+        let mut c = vec![0.0; 5 * 9];
+        matmul_acc(5, 9, 7, &a, &b, &mut c);
+        let want = naive(5, 9, 7, |i, p| a[i * 7 + p], &b);
+        assert!(c.iter().zip(&want).all(|(g, w)| (g - w).abs() <= 1e-5));
+        let mut c = vec![0.0; 5 * 9];
+        matmul_tn_acc(5, 9, 7, &a, &b, &mut c);
+        let want = naive(5, 9, 7, |i, p| a[p * 5 + i], &b);
+        assert!(c.iter().zip(&want).all(|(g, w)| (g - w).abs() <= 1e-5));
+    }
+
+    #[test]
+    fn empty_products_leave_c_alone() {
+        let mut c = vec![2.0; 6];
+        matmul_acc(2, 3, 0, &[], &[], &mut c);
+        matmul_tn_acc(0, 3, 4, &[], &[0.0; 12], &mut c[..0]);
+        assert_eq!(c, vec![2.0; 6]);
     }
 
     #[test]

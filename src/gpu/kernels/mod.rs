@@ -9,10 +9,11 @@
 
 use std::marker::PhantomData;
 use std::num::NonZeroU64;
+use std::sync::Arc;
 
 use bytemuck::{Pod, Zeroable};
 
-use super::context::GpuContext;
+use super::context::{Counters, GpuContext};
 use super::error::GpuError;
 use super::shader_source;
 
@@ -125,6 +126,7 @@ pub struct Kernel<S: KernelSpec> {
     pipeline: wgpu::ComputePipeline,
     layout: wgpu::BindGroupLayout,
     max_per_dim: u32,
+    counters: Arc<Counters>,
     _spec: PhantomData<S>,
 }
 
@@ -186,6 +188,7 @@ impl<S: KernelSpec> Kernel<S> {
             pipeline,
             layout,
             max_per_dim: device.limits().max_compute_workgroups_per_dimension,
+            counters: ctx.counters(),
             _spec: PhantomData,
         }
     }
@@ -244,6 +247,7 @@ impl<S: KernelSpec> Kernel<S> {
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, group, &[offset]);
         pass.dispatch_workgroups(x, y, z);
+        self.counters.dispatch();
         Ok(())
     }
 }

@@ -1,0 +1,330 @@
+// Benchmark of training in the browser tab, next to the native trainer and PyTorch. A command
+// that reports; it asserts nothing about times. Run through ../bench-tab.sh (which builds what
+// it needs), or directly once dist/ and the release binaries exist:
+//
+//   node scripts/bench/tab.mjs [--cells lstm,gru,rnn] [--backends cpu,gpu] [--gpu-steps 24]
+//       [--gpu-epoch] [--window-sec 30] [--skip-native] [--skip-torch] [--skip-gpu-counts]
+//
+// The tab is driven only through the page's data-testid hooks (see the list at the top of
+// src/ui/training.rs), so it measures whatever engine the page runs. For each cell and backend
+// it opens `?v=1&lesson=names&cell=C&hidden_size=128&batch_size=64&epochs=1&seed=0&backend=B
+// &autostart=1` in headless Chromium (WebGPU: --enable-unsafe-webgpu, SwiftShader) and reports:
+// - ms/step: time between the first and the last `train-step` change of the epoch, per step;
+// - s/epoch: the page's own `epoch-sec` (training time of epoch 1), and the wall time from
+//   `train-status` = running to the first validation shown (`val-acc`), both one full epoch,
+//   never extrapolated. On WebGPU, unless --gpu-epoch, only --gpu-steps steps are timed
+//   (SwiftShader runs WGSL on the CPU and is slow at hidden 128) and no epoch figure is given;
+// - the longest main-thread task (PerformanceObserver 'longtask') in the first --window-sec
+//   seconds of training (or the whole epoch when it is shorter: the table says which);
+// - the prediction answer: from typing a name into `predict-input` (sent from outside the page)
+//   to `predict-top` changing, while training runs; median and worst of 5 names.
+// Natively, on the same batches (seed 0): `train-names --epochs 1` s/epoch with the SIMD
+// matrix products and with the portable ones (--no-simd); PyTorch on one thread on the very
+// same batches (scripts/bench/torch_names.py, skipped without torch); and the GPU host counts
+// per training step from `bench --backend gpu` (the same host code the tab runs), at the mean
+// padded length of those batches.
+//
+// Environment: UNROLL_BIN_DIR (folder of the release binaries; default target/release or
+// $CARGO_TARGET_DIR/release), PYTHON (default python3).
+
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT, DIST, serveDist, launch, value } from "../e2e/lib.mjs";
+
+const HIDDEN = 128;
+const BATCH = 64;
+const SEED = 0;
+const NAMES = ["Nguyen", "Schmidt", "Rossi", "Tanaka", "Kowalski"];
+
+function parseArgs(argv) {
+  const o = {
+    cells: ["lstm", "gru", "rnn"], backends: ["cpu", "gpu"], gpuSteps: 24, gpuEpoch: false,
+    windowSec: 30, native: true, torch: true, gpuCounts: true,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = () => {
+      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
+      return argv[++i];
+    };
+    if (a === "--cells") o.cells = next().split(",");
+    else if (a === "--backends") o.backends = next().split(",");
+    else if (a === "--gpu-steps") o.gpuSteps = Number(next());
+    else if (a === "--gpu-epoch") o.gpuEpoch = true;
+    else if (a === "--window-sec") o.windowSec = Number(next());
+    else if (a === "--skip-native") o.native = false;
+    else if (a === "--skip-torch") o.torch = false;
+    else if (a === "--skip-gpu-counts") o.gpuCounts = false;
+    else if (a === "-h" || a === "--help") {
+      console.log(readFileSync(new URL(import.meta.url), "utf8").split("\n").filter((l) => l.startsWith("//")).map((l) => l.slice(3)).join("\n"));
+      process.exit(0);
+    } else throw new Error(`unknown option ${a} (see --help)`);
+  }
+  for (const c of o.cells) if (!["lstm", "gru", "rnn"].includes(c)) throw new Error(`--cells: ${c} is not lstm, gru or rnn`);
+  for (const b of o.backends) if (!["cpu", "gpu"].includes(b)) throw new Error(`--backends: ${b} is not cpu or gpu`);
+  if (!(o.gpuSteps >= 9)) throw new Error("--gpu-steps must be at least 9 (the page reports GPU steps 8 at a time)");
+  return o;
+}
+
+const binDir = process.env.UNROLL_BIN_DIR || join(process.env.CARGO_TARGET_DIR || join(ROOT, "target"), "release");
+const bin = (name) => join(binDir, name);
+
+/** Runs a command, returns stdout; stderr is passed through only on failure. */
+function run(cmd, args, { allowFail = false } = {}) {
+  const r = spawnSync(cmd, args, { cwd: ROOT, encoding: "utf8", maxBuffer: 64 << 20 });
+  if (r.status !== 0 && !allowFail) throw new Error(`${cmd} ${args.join(" ")} failed (${r.status ?? r.signal}):\n${r.stderr}`);
+  return r.status === 0 ? r.stdout : null;
+}
+
+/** `train-names --epochs 1` on the recipe: s/epoch (training only, as the page's epoch-sec). */
+function nativeEpoch(cell, simd) {
+  const args = ["--epochs", "1", "--backend", "cpu", "--seed", String(SEED), "--cell", cell, "--hidden-size", String(HIDDEN), "--batch-size", String(BATCH)];
+  if (!simd) args.push("--no-simd");
+  const out = run(bin("train-names"), args);
+  return JSON.parse(out.trim().split("\n").pop()).sec;
+}
+
+/** Runs before any page script: timestamps of the hooks this bench reads, and long tasks. */
+function probe() {
+  const rec = { steps: [], longtasks: [], running: null, valShown: null, epochSec: null, backend: null };
+  window.__bench = rec;
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) rec.longtasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: "longtask", buffered: true });
+  } catch {}
+  const seen = (el) => {
+    const id = el.getAttribute("data-testid");
+    const v = el.getAttribute("data-value");
+    const now = performance.now();
+    if (id === "train-step" && v) rec.steps.push({ step: Number(v), t: now });
+    if (id === "train-status" && v === "running" && rec.running === null) rec.running = now;
+    if (id === "val-acc" && v && rec.valShown === null) rec.valShown = now;
+    if (id === "epoch-sec" && v && rec.epochSec === null) rec.epochSec = Number(v);
+  };
+  const start = () =>
+    new MutationObserver((muts) => {
+      for (const m of muts) {
+        if (m.type === "attributes" && m.target instanceof Element && m.target.hasAttribute("data-testid")) seen(m.target);
+        if (m.type === "childList")
+          for (const n of m.addedNodes) if (n instanceof Element) {
+            if (n.hasAttribute("data-testid")) seen(n);
+            n.querySelectorAll?.("[data-testid][data-value]").forEach(seen);
+          }
+      }
+    }).observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-value"] });
+  if (document.documentElement) start();
+  else document.addEventListener("DOMContentLoaded", start);
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(fn, timeoutMs, what, every = 200) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(every);
+  }
+}
+
+/** predict-top (labels and values) or the message, as one string. */
+const predictState = (page) =>
+  page.evaluate(() => {
+    const top = document.querySelector('[data-testid="predict-top"]');
+    if (top) return [...top.querySelectorAll("li")].map((li) => `${li.getAttribute("data-label")}=${li.getAttribute("data-value")}`).join(",");
+    return document.querySelector('[data-testid="predict-message"]')?.textContent ?? "";
+  });
+
+/** ms from sending `name` to predict-input (from outside the page) until predict-top changes. */
+async function predictLatency(page, name) {
+  const before = await predictState(page);
+  const t0 = performance.now();
+  await page.fill('[data-testid="predict-input"]', name);
+  await page.waitForFunction(
+    (prev) => {
+      const top = document.querySelector('[data-testid="predict-top"]');
+      if (!top) return false;
+      const now = [...top.querySelectorAll("li")].map((li) => `${li.getAttribute("data-label")}=${li.getAttribute("data-value")}`).join(",");
+      return now !== prev && now !== "";
+    },
+    before,
+    { polling: "raf", timeout: 60_000 },
+  );
+  return performance.now() - t0;
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const n = s.length;
+  return n === 0 ? NaN : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+};
+
+/** One cell on one backend in a fresh browser. */
+async function tabRun(url, cell, backend, o) {
+  const browser = await launch({ webgpu: backend === "gpu" });
+  try {
+    const page = await browser.context.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await page.addInitScript(probe);
+    const query = `?v=1&lesson=names&cell=${cell}&hidden_size=${HIDDEN}&batch_size=${BATCH}&epochs=1&seed=${SEED}&backend=${backend}&autostart=1`;
+    await page.goto(url + query, { waitUntil: "load" });
+    const got = await waitFor(async () => {
+      if ((await value(page, "train-status")) === "error") return "error";
+      return value(page, "backend");
+    }, 180_000, "the backend");
+    if (got === "error") throw new Error(`training stopped: ${await page.textContent('[data-testid="train-error"]').catch(() => "?")}`);
+    const want = backend === "gpu" ? "webgpu" : "cpu";
+    if (got !== want) return { cell, backend, note: `the page trained on ${got}, not ${want}` };
+    const rec = () => page.evaluate(() => window.__bench);
+    const fullEpoch = backend === "cpu" || o.gpuEpoch;
+
+    // Prediction answers while training runs (after a few steps, so the engine is busy).
+    await waitFor(async () => (await rec()).steps.some((s) => s.step >= 8), 600_000, "8 training steps", 100);
+    const latencies = [];
+    for (const name of NAMES) {
+      const r = await rec();
+      if (r.valShown !== null) break; // the epoch is over: no longer "while training"
+      latencies.push(await predictLatency(page, name));
+      await sleep(300);
+    }
+
+    // The epoch (CPU, or --gpu-epoch) or a fixed number of steps (WebGPU).
+    const timeout = 60 * 60_000;
+    if (fullEpoch) {
+      await waitFor(async () => {
+        if ((await value(page, "train-status")) === "error") throw new Error(await page.textContent('[data-testid="train-error"]'));
+        return (await rec()).valShown !== null;
+      }, timeout, "the first validation", 500);
+    } else {
+      await waitFor(async () => (await rec()).steps.some((s) => s.step >= o.gpuSteps), timeout, `${o.gpuSteps} steps`, 500);
+    }
+    // The long-task window: the first --window-sec seconds of training.
+    const r0 = await rec();
+    const windowMs = o.windowSec * 1000;
+    const windowEnd = r0.running + windowMs;
+    const nowMs = await page.evaluate(() => performance.now());
+    if (nowMs < windowEnd && !fullEpoch) await sleep(windowEnd - nowMs);
+    const r = await rec();
+    const measuredTo = Math.min(windowEnd, await page.evaluate(() => performance.now()));
+    const longest = r.longtasks.filter((t) => t.start >= r.running && t.start < measuredTo).reduce((m, t) => Math.max(m, t.duration), 0);
+    const end = fullEpoch ? r.valShown : Infinity;
+    const steps = r.steps.filter((s) => s.t <= end);
+    const first = steps[0];
+    const last = steps[steps.length - 1];
+    const msPerStep = last && last.step > first.step ? (last.t - first.t) / (last.step - first.step) : NaN;
+    return {
+      cell, backend, msPerStep, steps: last?.step ?? 0, fullEpoch,
+      epochSec: fullEpoch ? r.epochSec : null,
+      wallSec: fullEpoch ? (r.valShown - r.running) / 1000 : null,
+      longest, windowSec: (measuredTo - r.running) / 1000,
+      predictMedian: median(latencies), predictMax: latencies.length ? Math.max(...latencies) : NaN, predictN: latencies.length,
+      errors,
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+const f = (x, d = 1) => (x === null || x === undefined || Number.isNaN(x) ? "–" : x.toFixed(d));
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  if (!existsSync(join(DIST, "index.html"))) throw new Error("dist/index.html is missing: run scripts/bench-tab.sh (or trunk build --release)");
+  const cpuInfo = readFileSync("/proc/cpuinfo", "utf8").match(/model name\s*:\s*(.*)/)?.[1] ?? "?";
+  const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+  console.log(`Unroll training benchmark: hidden ${HIDDEN}, batch ${BATCH}, seed ${SEED}, 1 epoch of the names recipe.`);
+  console.log(`Machine: ${cpuInfo}, ${(await import("node:os")).cpus().length} CPUs; load average at start ${load}.`);
+
+  const native = {};
+  if (o.native) {
+    for (const cell of o.cells) {
+      native[cell] = { simd: nativeEpoch(cell, true), portable: nativeEpoch(cell, false) };
+      console.log(`native ${cell}: ${f(native[cell].simd, 2)} s/epoch (SIMD), ${f(native[cell].portable, 2)} s/epoch (portable)`);
+    }
+  }
+  const tmp = mkdtempSync(join(tmpdir(), "unroll-bench-"));
+  const torch = {};
+  let countsTable = null;
+  try {
+    const dump = join(tmp, "batches.jsonl");
+    if (o.torch || o.gpuCounts) {
+      run(bin("train-names"), ["--seed", String(SEED), "--batch-size", String(BATCH), "--dump-batches", dump]);
+    }
+    if (o.torch) {
+      const out = run(process.env.PYTHON || "python3", [join(ROOT, "scripts", "bench", "torch_names.py"), "--batches", dump, "--cells", o.cells.join(","), "--hidden-size", String(HIDDEN)], { allowFail: true });
+      for (const line of (out || "").trim().split("\n").filter(Boolean)) {
+        const j = JSON.parse(line);
+        if (j.skipped) console.log(`PyTorch: skipped (${j.skipped})`);
+        else {
+          torch[j.cell] = j;
+          console.log(`PyTorch ${j.torch} ${j.cell}: ${f(j.sec, 2)} s/epoch (${j.threads} thread)`);
+        }
+      }
+      if (out === null) console.log("PyTorch: the script failed (see above)");
+    }
+    if (o.gpuCounts) {
+      const lens = readFileSync(dump, "utf8").trim().split("\n").map((l) => JSON.parse(l).seq_len);
+      const meanLen = Math.round(lens.reduce((a, b) => a + b, 0) / lens.length);
+      const out = run(bin("bench"), ["--backend", "gpu", "--cells", o.cells.join(","), "--iters", "2", "--warmup", "1", "--seq-len", String(meanLen), "--hidden-size", String(HIDDEN), "--batch-size", String(BATCH)], { allowFail: true });
+      const lines = (out || "").split("\n");
+      const at = lines.findIndex((l) => l.startsWith("GPU host work"));
+      countsTable = at >= 0 ? lines.slice(at).filter((l) => l.trim()).join("\n") : "GPU host counts: unavailable (no Vulkan adapter?)";
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+
+  const server = await serveDist();
+  const results = [];
+  try {
+    for (const backend of o.backends) {
+      for (const cell of o.cells) {
+        try {
+          const r = await tabRun(server.url, cell, backend, o);
+          results.push(r);
+          console.log(`tab ${backend} ${cell}: ${JSON.stringify(r)}`);
+        } catch (e) {
+          results.push({ cell, backend, note: String(e.message || e).split("\n")[0] });
+          console.log(`tab ${backend} ${cell}: failed: ${e.message || e}`);
+        }
+      }
+    }
+  } finally {
+    await server.close();
+  }
+
+  console.log("");
+  console.log("| cell | path | ms/step | s/epoch (page) | s/epoch (wall, start → validation) | longest main-thread task | prediction answer (median / worst) |");
+  console.log("|------|------|--------:|---------------:|-----------------------------------:|-------------------------:|-----------------------------------:|");
+  for (const r of results) {
+    const path = r.backend === "gpu" ? "tab, WebGPU" : "tab, CPU";
+    if (r.note) {
+      console.log(`| ${r.cell.toUpperCase()} | ${path} | ${r.note} | | | | |`);
+      continue;
+    }
+    const epoch = r.fullEpoch ? f(r.epochSec, 2) : `– (${r.steps} steps timed)`;
+    const wall = r.fullEpoch ? f(r.wallSec, 2) : "–";
+    console.log(`| ${r.cell.toUpperCase()} | ${path} | ${f(r.msPerStep)} | ${epoch} | ${wall} | ${f(r.longest, 0)} ms (first ${f(r.windowSec, 0)} s) | ${f(r.predictMedian, 0)} / ${f(r.predictMax, 0)} ms (${r.predictN}) |`);
+  }
+  for (const cell of o.cells) {
+    if (native[cell]) {
+      console.log(`| ${cell.toUpperCase()} | native, SIMD | | ${f(native[cell].simd, 2)} | | | |`);
+      console.log(`| ${cell.toUpperCase()} | native, portable | | ${f(native[cell].portable, 2)} | | | |`);
+    }
+    if (torch[cell]) console.log(`| ${cell.toUpperCase()} | PyTorch, 1 thread | ${f((torch[cell].sec * 1000) / torch[cell].steps)} | ${f(torch[cell].sec, 2)} | | | |`);
+  }
+  if (countsTable) {
+    console.log("");
+    console.log(countsTable);
+  }
+}
+
+main().catch((e) => {
+  console.error(`bench-tab: ${e.stack || e}`);
+  process.exit(1);
+});
