@@ -316,9 +316,9 @@ const HOSTILE = {
   unroll: ["w_xh=NaN", "w_hh=Infinity", "b=1e309", "h0=-1000000000000", "x=1,2,10%5E12", "t=99", "w_hh=0.3", "w_hh=0.7"],
   shapes: ["input_size=-5", "hidden_size=1000000000000", "num_layers=NaN", "batch=1e309", "seq_len=%zz", "cell=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"],
   bptt: ["w_hh=Infinity", "steps=10%5E12", "x=NaN", "act=sigmoid", "max_norm=-1"],
-  lstm: ["f=2,NaN", "i=Infinity", "c0=1e309", "n=-3", "mode=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"],
+  lstm: ["f=2,NaN", "i=Infinity", "c0=1e309", "n=-3", "mode=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E", "t=99"],
   gru: ["z=NaN", "h_prev=-1e309", "n=10%5E12", "convention=both", "r=-5"],
-  bidir: ["tokens=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E,b", "seed=-1", "tokens=,,", "tokens=%E4%B8,%zz"],
+  bidir: ["tokens=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E,b", "seed=-1", "tokens=,,", "tokens=%E4%B8,%zz", "t=99"],
   softmax: ["logits=1e309,NaN", "target=-2", "logits=1,2&target=7"],
   parallel: ["hidden_size=-1", "max_len=1e309", "cell=rnn&cell=transformer"],
 };
@@ -447,6 +447,41 @@ test("keyboard: sliders and step buttons work without a mouse", async () => {
   await page.keyboard.press("Space");
   await until(async () => (await value(page, "unroll-t-value")) === "1", 3000, "t = 1");
   assert.match(page.url(), /t=1/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("links keep the time step: LSTM (per mode) and bidirectional restore `t`", async () => {
+  const { page, problems } = await open("?v=1&lesson=lstm&t=2");
+  assert.equal(await value(page, "lstm-t-value"), "2");
+  await page.click('[data-testid="lstm-first"]');
+  await until(async () => (await value(page, "lstm-t-value")) === "1", 3000, "t = 1");
+  assert.ok(!/[?&]t=/.test(page.url()), `t = 1 is the default: ${page.url()}`);
+  await page.click('[data-testid="lstm-forward"]');
+  await until(() => /[?&]t=2(&|$)/.test(page.url()), 3000, "t=2 written into the URL");
+  await page.reload({ waitUntil: "load" });
+  await page.waitForSelector('[data-testid="lstm-t-value"]');
+  assert.equal(await value(page, "lstm-t-value"), "2", "reload restores t");
+  // The run mode has n steps: t=15 is kept there, and clamped with a notice in gates mode.
+  await page.goto(server.url + "?v=1&lesson=lstm&mode=run&n=20&t=15", { waitUntil: "load" });
+  await page.waitForSelector('[data-testid="lstm-t-value"]');
+  assert.equal(await value(page, "lstm-t-value"), "15");
+  assert.match(page.url(), /t=15/);
+  await page.goto(server.url + "?v=1&lesson=lstm&t=15", { waitUntil: "load" });
+  await page.waitForSelector('[data-testid="lstm-t-value"]');
+  assert.equal(await value(page, "lstm-t-value"), "2");
+  assert.match(await page.textContent('[data-testid="url-notice"]'), /\bt\b[\s\S]*15/);
+  await page.goto(server.url + "?v=1&lesson=bidir&t=1", { waitUntil: "load" });
+  await page.waitForSelector('[data-testid="bidir-t-value"]');
+  assert.equal(await value(page, "bidir-t-value"), "1");
+  await page.click('[data-testid="bidir-forward"]');
+  await until(() => /[?&]t=2(&|$)/.test(page.url()), 3000, "bidir t=2 written into the URL");
+  await page.reload({ waitUntil: "load" });
+  await page.waitForSelector('[data-testid="bidir-t-value"]');
+  assert.equal(await value(page, "bidir-t-value"), "2", "reload restores the bidirectional t");
+  await page.click('[data-testid="bidir-forward"]');
+  await until(async () => (await value(page, "bidir-t-value")) === "3", 3000, "t = 3");
+  await until(() => !/[?&]t=/.test(page.url()), 3000, "the last token is the default (no t)");
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -23,8 +23,15 @@ pub fn LstmPage(
     let result = Memo::new(move |_| lstm(&cfg.get()).map_err(|e| e.to_string()));
     let n_steps =
         Memo::new(move |_| result.with(|r| r.as_ref().map_or(1, |r| r.steps.len().max(1))));
-    let t_sel = RwSignal::new(1usize);
-    let t_now = Signal::derive(move || t_sel.get().clamp(1, n_steps.get()));
+    let t_now = Signal::derive(move || cfg.with(|c| c.t).clamp(1, n_steps.get()));
+    // A mode, `n` or list change that leaves fewer steps moves the scrubber (and the URL's
+    // `t`) to the last step.
+    Effect::new(move |_| {
+        let steps = n_steps.get();
+        if cfg.with(|c| c.t > steps) {
+            cfg.update(|c| c.t = steps);
+        }
+    });
     let mode = Memo::new(move |_| cfg.with(|c| c.mode));
     let gate_steps = Memo::new(move |_| cfg.with(|c| c.gate_steps()));
 
@@ -273,7 +280,7 @@ pub fn LstmPage(
                 </Panel>
                 <div class="lx-main">
                     <Panel title=i18n::lstm::BELT>
-                        <StepControls lesson="lstm" t=t_now set_t=Callback::new(move |v| t_sel.set(v)) max=Signal::derive(move || n_steps.get()) />
+                        <StepControls lesson="lstm" t=t_now set_t=Callback::new(move |v: usize| cfg.update(|c| c.t = v)) max=Signal::derive(move || n_steps.get()) />
                         {move || {
                             let r = result.get().ok()?;
                             let s = *r.steps.get(t_now.get() - 1)?;
