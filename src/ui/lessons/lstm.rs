@@ -1,6 +1,7 @@
 //! Lesson 4 (`lstm`): the conveyor belt, computed by [`crate::lessons::lstm`].
 
 use super::fmt;
+use super::handout::{HandoutNote, Note};
 use super::widgets::{t, ChartData, LineChart, ListSliders, Num, Series, Slider, StepControls};
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::config::lessons::{LessonId, LessonState, LstmConfig, LstmMode};
@@ -347,6 +348,9 @@ pub fn LstmPage(
                                 <Num testid="lstm-fixed-point" value=Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.fixed_point).unwrap_or(f32::NAN))) />
                             </p>
                             <LineChart data=run_chart testid="lstm-run-chart" label=Signal::derive(move || i18n::lstm::RUN_CHART.get(lang.get()).to_owned()) />
+                        </Show>
+                        <Show when=move || mode.get() == LstmMode::Gates>
+                            <HandoutNote note=Note::LstmH2 />
                         </Show>
                     </Panel>
                     <Show when=move || mode.get() == LstmMode::Weights>

@@ -15,6 +15,7 @@ pub mod bidir;
 pub mod bptt;
 pub mod fmt;
 pub mod gru;
+pub mod handout;
 pub mod index;
 pub mod lstm;
 pub mod parallel;

@@ -2,6 +2,7 @@
 //! module's shape API); nothing of the chosen sizes is allocated.
 
 use super::fmt;
+use super::handout::{HandoutNote, Note};
 use super::widgets::{t, Slider};
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::config::lessons::{LessonId, LessonState, ShapesConfig};
@@ -271,6 +272,8 @@ pub fn ShapesPage(
                                 </div>
                             })
                         }}
+                        <HandoutNote note=Note::RnnTenEight />
+                        <HandoutNote note=Note::PerLayer />
                     </Panel>
                     <Panel title=i18n::common::ABOUT>
                         <Para text=i18n::shapes::ABOUT_1 />

@@ -1,6 +1,7 @@
 //! Lesson 1 (`unroll`): recurrence and time unrolling, computed by [`crate::lessons::unroll`].
 
 use super::fmt;
+use super::handout::{HandoutNote, Note};
 use super::widgets::{diverging, t, Heatmap, ListSliders, Num, Slider, StepControls};
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::config::lessons::{LessonId, LessonState, UnrollConfig};
@@ -163,6 +164,7 @@ pub fn UnrollPage(
                                 </tbody>
                             </table>
                         </div>
+                        <HandoutNote note=Note::UnrollShare />
                     </Panel>
                     <Show when=move || vector.get()>
                         <Panel title=i18n::unroll::WEIGHTS>
