@@ -230,7 +230,7 @@ fn diagram(r: &Bidir, k: usize, lang: Lang) -> impl IntoView {
         <svg
             class="lx-diagram"
             viewBox=format!("0 0 {width} 300")
-            style=format!("max-width:{}px; min-width:{}px", width as i64, (width * 0.72) as i64)
+            style=format!("max-width:{}px; --lx-min-w:{}px", width as i64, (width * 0.72) as i64)
             role="img"
             aria-label=i18n::bidir::DIAGRAM.get(lang)
             data-testid="bidir-diagram"
@@ -273,7 +273,7 @@ fn output_panel(r: &Bidir, lang: Lang) -> AnyView {
         .collect_view();
     let last = r.output.last().copied().unwrap_or([f32::NAN; 4]);
     view! {
-        <div class="lx-scroll">
+        <div class="lx-scroll" data-scroller>
             <table class="lx-table">
                 <thead>
                     <tr>

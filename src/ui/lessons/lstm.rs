@@ -292,7 +292,7 @@ pub fn LstmPage(
                     </Panel>
                     <Panel title=i18n::lstm::TABLE>
                         {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
-                        <div class="lx-scroll lx-table-tall">
+                        <div class="lx-scroll lx-table-tall" data-scroller>
                             <table class="lx-table">
                                 <thead>
                                     <tr>
@@ -359,7 +359,7 @@ pub fn LstmPage(
                     <Panel title=i18n::lstm::COMPARE>
                         <Para text=i18n::lstm::COMPARE_TEXT />
                         <LineChart data=compare_chart testid="lstm-compare-chart" label=Signal::derive(move || i18n::lstm::COMPARE.get(lang.get()).to_owned()) />
-                        <div class="lx-scroll lx-table-tall">
+                        <div class="lx-scroll lx-table-tall" data-scroller>
                             <table class="lx-table">
                                 <thead>
                                     <tr>
@@ -418,7 +418,7 @@ fn weights_table(r: &Lstm) -> Option<AnyView> {
         .collect_view();
     Some(
         view! {
-            <div class="lx-scroll">
+            <div class="lx-scroll" data-scroller>
                 <table class="lx-table" data-testid="lstm-weights">
                     <thead>
                         <tr>
@@ -468,7 +468,7 @@ fn belt_svg(s: &LstmStep, scale: f32, lang: Lang) -> impl IntoView {
     };
     let y = 60.0;
     view! {
-        <svg class="lx-diagram" viewBox="0 0 760 300" style="max-width:760px; min-width:520px" role="img" aria-label=i18n::lstm::BELT.get(lang) data-testid="lstm-belt">
+        <svg class="lx-diagram" viewBox="0 0 760 300" style="max-width:760px; --lx-min-w:520px" role="img" aria-label=i18n::lstm::BELT.get(lang) data-testid="lstm-belt">
             // the belt
             {seg(40.0, y, 183.0, y, s.c_prev, "lstm-belt-c_prev")}
             {node(200.0, y, "×")}

@@ -183,7 +183,7 @@ pub fn ShapesPage(
                     <Panel title=i18n::shapes::CALL>
                         <pre class="lx-code" data-testid="shapes-code">{move || code(&cfg.get())}</pre>
                         {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
-                        <div class="lx-scroll">
+                        <div class="lx-scroll" data-scroller>
                             <table class="lx-table lx-shapes-table">
                                 <thead>
                                     <tr>
@@ -258,7 +258,7 @@ pub fn ShapesPage(
                                         &(r.gates * cfg.with(|c| c.hidden_size)).to_string(),
                                     ])}
                                 </p>
-                                <div class="lx-scroll lx-table-tall">
+                                <div class="lx-scroll lx-table-tall" data-scroller>
                                     <table class="lx-table">
                                         <thead>
                                             <tr>
@@ -367,7 +367,7 @@ fn grid_svg(c: &ShapesConfig, lang: Lang) -> impl IntoView {
         <svg
             class="lx-diagram lx-grid-diagram"
             viewBox=format!("0 0 {width} {height}")
-            style=format!("max-width:{}px; min-width:{}px", width as i64, (width * 0.7) as i64)
+            style=format!("max-width:{}px; --lx-min-w:{}px", width as i64, (width * 0.7) as i64)
             role="img"
             aria-label=i18n::shapes::GRID.get(lang)
             data-testid="shapes-grid"

@@ -118,7 +118,7 @@ pub fn UnrollPage(
                         }}
                     </Panel>
                     <Panel title=i18n::unroll::TABLE>
-                        <div class="lx-scroll">
+                        <div class="lx-scroll" data-scroller>
                             <table class="lx-table">
                                 <thead>
                                     <tr>
@@ -303,7 +303,7 @@ fn equation(
                     <span class="lx-c-bias">"b"</span>
                     {format!(",  h{} = tanh(z{})", sub(t), sub(t))}
                 </p>
-                <div class="lx-scroll">
+                <div class="lx-scroll" data-scroller>
                     <table class="lx-table">
                         <thead>
                             <tr>
@@ -382,7 +382,7 @@ fn chain_svg(r: &Unroll, t_now: usize, lang: crate::config::Lang) -> AnyView {
         <svg
             class="lx-diagram"
             viewBox=format!("0 0 {width} 262")
-            style=format!("max-width:{}px; min-width:{}px", width as i64, (width * 0.6) as i64)
+            style=format!("max-width:{}px; --lx-min-w:{}px", width as i64, (width * 0.6) as i64)
             role="img"
             aria-label=i18n::unroll::DIAGRAM.get(lang)
             data-testid="unroll-diagram"
