@@ -225,3 +225,26 @@ fn saved_val_report_restores_the_report() {
     };
     assert!(short.to_report(3).unwrap_err().contains("8 counts"));
 }
+
+/// A plain PyTorch export (`safetensors.torch.save_file(model.state_dict(), …)`: the tensors
+/// only, or with PyTorch's own `format` key) has no training metadata: it imports with step 0
+/// and `training_metadata == false`, so the page labels it as imported rather than as a random
+/// initialisation; with the class count of the loaded data its classes come from the data.
+#[test]
+fn plain_pytorch_export_has_no_training_metadata() {
+    let (m, p) = model(CellKind::Lstm, 8, 1, false, 4);
+    let trained = export_trained(&m, &p, &classes(4), Head::Last, 12, &DataSource::Builtin).unwrap();
+    assert!(import_trained(&trained).unwrap().training_metadata);
+    for meta in [
+        std::collections::BTreeMap::new(),
+        std::collections::BTreeMap::from([("format".to_string(), "pt".to_string())]),
+    ] {
+        let plain = export_params(&m.layout, &p, &meta).unwrap();
+        let back = import_trained(&plain).unwrap();
+        assert!(!back.training_metadata, "{meta:?}");
+        assert_eq!((back.step, back.classes.as_deref()), (0, None));
+        assert_eq!(back.params, p);
+        assert!(back.notes.iter().any(|n| n.contains("no metadata")), "{:?}", back.notes);
+        assert_eq!(match_classes(None, 4, &classes(4), None), ClassMatch::Same);
+    }
+}

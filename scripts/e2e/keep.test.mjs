@@ -235,6 +235,75 @@ test("reload restores the trained model; its .safetensors re-imports in a fresh 
   }
 });
 
+/**
+ * A plain PyTorch export of a GRU classifier (hidden 8, 57 inputs, `classes` outputs): the
+ * tensors of `safetensors.torch.save_file(model.state_dict(), path)` and no `__metadata__`.
+ */
+function plainExport(classes) {
+  const H = 8;
+  const tensors = [
+    ["rnn.weight_ih_l0", [3 * H, 57]],
+    ["rnn.weight_hh_l0", [3 * H, H]],
+    ["rnn.bias_ih_l0", [3 * H]],
+    ["rnn.bias_hh_l0", [3 * H]],
+    ["fc.weight", [classes, H]],
+    ["fc.bias", [classes]],
+  ];
+  const header = {};
+  const chunks = [];
+  let offset = 0;
+  let k = 0;
+  for (const [name, shape] of tensors) {
+    const n = shape.reduce((a, b) => a * b, 1);
+    const data = new Float32Array(n).map(() => Math.sin(++k * 12.9898) * 0.3);
+    header[name] = { dtype: "F32", shape, data_offsets: [offset, offset + 4 * n] };
+    offset += 4 * n;
+    chunks.push(Buffer.from(data.buffer));
+  }
+  const json = Buffer.from(JSON.stringify(header), "utf8");
+  const len = Buffer.alloc(8);
+  len.writeBigUInt64LE(BigInt(json.length));
+  return Buffer.concat([len, json, ...chunks]);
+}
+
+test("a plain PyTorch export is labelled as imported and does not replace the saved trained model", async () => {
+  const b = await launch({});
+  try {
+    const { page, consoleErrors } = await openPage(b.context, server.url, TINY);
+    await dataReady(page);
+    await trainToEnd(page);
+    const trainedStep = await num(page, "train-step");
+    await until(async () => !(await page.isDisabled('[data-testid="forget-saved"]')), 30_000, "the saved model");
+    const classes = await num(page, "data-classes");
+    await page.setInputFiles('[data-testid="weights-upload"]', { name: "pytorch_gru.safetensors", mimeType: "application/octet-stream", buffer: plainExport(classes) });
+    await until(async () => (await value(page, "weights-message")) !== null, 30_000, "the weights message");
+    assert.equal(await value(page, "weights-message"), "imported", await page.textContent('[data-testid="weights-message"]'));
+    const msg = await page.textContent('[data-testid="weights-message"]');
+    assert.match(msg, /pytorch_gru\.safetensors/);
+    assert.match(msg, /no training metadata/);
+    assert.match(msg, /Class order taken from the loaded data/);
+    assert.doesNotMatch(msg, /random/i);
+    await predict(page, "Nguyen");
+    const label = await page.textContent('[data-testid="predict-weights-step"]');
+    assert.equal(await page.getAttribute('[data-testid="predict-weights-step"]', "data-origin"), "imported");
+    assert.match(label, /imported from pytorch_gru\.safetensors, no training metadata/);
+    assert.doesNotMatch(label, /random/i);
+    // The trained model saved before stays, offered for restoring, and comes back after a reload.
+    await page.waitForSelector('[data-testid="saved-offer"]', { timeout: 30_000 });
+    // Chinese labels too.
+    await page.click('[data-testid="lang-zh"]');
+    assert.match(await page.textContent('[data-testid="predict-weights-step"]'), /导入自 pytorch_gru\.safetensors，没有训练元数据/);
+    assert.match(await page.textContent('[data-testid="weights-message"]'), /类别顺序取自已加载的数据/);
+    await page.reload({ waitUntil: "load" });
+    await dataReady(page);
+    await until(async () => (await value(page, "restored")) !== null, 30_000, "the restored model");
+    assert.equal(await num(page, "restored"), trainedStep, "the saved trained model, not the import");
+    assert.deepEqual(consoleErrors, []);
+  } finally {
+    await b.close();
+  }
+});
+
 test("own data: a 3-class TSV trains; a missing tab on line 7 is rejected and nothing is lost", async () => {
   const b = await launch({});
   try {

@@ -41,6 +41,14 @@ pub struct KeepText {
     pub downloaded: fn(&str) -> String,
     /// Weights loaded: `(cell, hidden, step)`.
     pub weights_loaded: fn(&str, usize, u64) -> String,
+    /// Weights without training metadata loaded: `(file, cell, hidden)`.
+    pub weights_imported: fn(&str, &str, usize) -> String,
+    /// The file has no class names; the loaded data's order is used.
+    pub classes_from_data: &'static str,
+    /// The saved trained model was not replaced.
+    pub saved_kept: &'static str,
+    /// The predict box's weights line for imported weights: file name.
+    pub imported_label: fn(&str) -> String,
     /// The weights' classes are the built-in data's; switched to it.
     pub switched_builtin: &'static str,
     /// Prefix of a weights error.
@@ -89,6 +97,10 @@ pub const EN: KeepText = KeepText {
     load_weights_help: ".safetensors with PyTorch names (rnn.weight_ih_l0 …, fc.weight, fc.bias).",
     downloaded: |f| format!("Downloaded {f}."),
     weights_loaded: |cell, h, step| format!("Loaded a {cell} with hidden_size {h} (step {step}); the predict box uses it now."),
+    weights_imported: |f, cell, h| format!("Imported {f}: a {cell} with hidden_size {h}, no training metadata (the file does not say how it was trained); the predict box uses it now."),
+    classes_from_data: "Class order taken from the loaded data.",
+    saved_kept: "The trained model saved in this browser is kept (Restore it below).",
+    imported_label: |f| format!("Weights: imported from {f}, no training metadata"),
     switched_builtin: "Its classes are the built-in data's: switched back to the built-in names data.",
     weights_error: "Weights not loaded:",
     no_weights: "Train (or load weights) first.",
@@ -124,6 +136,10 @@ pub const ZH: KeepText = KeepText {
     load_weights_help: "使用 PyTorch 参数名的 .safetensors（rnn.weight_ih_l0 …、fc.weight、fc.bias）。",
     downloaded: |f| format!("已下载 {f}。"),
     weights_loaded: |cell, h, step| format!("已加载 {cell}，hidden_size {h}（第 {step} 步）；预测框现在使用它。"),
+    weights_imported: |f, cell, h| format!("已导入 {f}：{cell}，hidden_size {h}，没有训练元数据（文件没有说明它是如何训练的）；预测框现在使用它。"),
+    classes_from_data: "类别顺序取自已加载的数据。",
+    saved_kept: "此浏览器中保存的已训练模型仍然保留（可在下方恢复）。",
+    imported_label: |f| format!("权重：导入自 {f}，没有训练元数据"),
     switched_builtin: "其类别与内置数据一致：已切换回内置姓名数据。",
     weights_error: "权重未加载：",
     no_weights: "请先训练（或加载权重）。",

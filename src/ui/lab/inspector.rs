@@ -440,6 +440,7 @@ pub fn InspectorPanel(
 ) -> impl IntoView {
     let loc = use_locale();
     let tx = move || text(loc.lang());
+    let imported = crate::ui::keep::ImportedWeights::use_marker();
     let name = RwSignal::new("Nguyen".to_owned());
     // Layer/direction shown, as an index into the traces' (layer, direction) list.
     let shown = RwSignal::new((0usize, 0usize));
@@ -590,9 +591,20 @@ pub fn InspectorPanel(
                                 })
                             })
                             .unwrap_or_default();
+                        // Weights imported without training metadata are said to be so, not
+                        // "initialisation".
+                        let labels = weights.with(|w| w.as_ref().and_then(|w| imported.labels(w)));
                         view! {
                             <p class="predict-weights" data-testid="inspect-weights-step" data-value=step.to_string()>
-                                {move || if step == 0 { tx().weights_init.to_owned() } else { (tx().weights_step)(&cell, hidden, step) }}
+                                {move || {
+                                    if let Some(l) = &labels {
+                                        l.get(loc.lang())
+                                    } else if step == 0 {
+                                        tx().weights_init.to_owned()
+                                    } else {
+                                        (tx().weights_step)(&cell, hidden, step)
+                                    }
+                                }}
                             </p>
                         }
                     })
