@@ -294,6 +294,8 @@ const KEEP_CSS: &str = r#"
 .keep-file input[type=file]:focus-visible { outline: 2px solid var(--accent, #3563e9); outline-offset: 2px; }
 .keep-help { font-size: 0.8rem; opacity: 0.75; margin: 0; }
 .keep-row { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.4rem 0; }
+.keep-progress { align-items: center; }
+.keep-progress progress { flex: 1; min-width: 0; height: 0.9rem; }
 .keep-msg { font-size: 0.85rem; margin: 0.35rem 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 .keep-msg.ok { color: var(--ok, #17803d); }
 .keep-msg.error { color: var(--err, #b42318); }

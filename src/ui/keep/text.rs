@@ -17,6 +17,16 @@ pub struct KeepText {
     pub upload_reading: &'static str,
     /// Success: `(names, classes, files)`.
     pub upload_ok: fn(usize, usize, usize) -> String,
+    /// Skipped lines: `(count, first line numbers, more than listed)`.
+    pub upload_skipped: fn(usize, &str, bool) -> String,
+    /// Text encoding used: `None` = all UTF-8, or the files read as Latin-1.
+    pub upload_encoding: fn(Option<&str>) -> String,
+    /// Time per epoch: `(steps per epoch, batch size, measured ms/step, seconds per epoch)`.
+    pub upload_estimate: fn(u64, usize, Option<f64>, Option<f64>) -> String,
+    /// Parsing was cancelled.
+    pub upload_cancelled: &'static str,
+    /// Cancel button.
+    pub cancel: &'static str,
     /// Prefix of an upload error.
     pub upload_error: &'static str,
     /// Nothing was changed after an error.
@@ -85,6 +95,29 @@ pub const EN: KeepText = KeepText {
     upload_help: "A .zip of class files (data/names/Arabic.txt …), several .txt files named by class, or a .tsv with name<TAB>label lines.",
     upload_reading: "Reading the files…",
     upload_ok: |n, c, f| format!("Loaded {n} names in {c} classes from {f} file(s). Training now uses this data."),
+    upload_skipped: |n, lines, more| format!(
+        "Skipped {n} unusable line{} (line{} {lines}{}): no tab, a third field, an empty label or a name without usable letters.",
+        if n == 1 { "" } else { "s" },
+        if n == 1 { "" } else { "s" },
+        if more { ", …" } else { "" }
+    ),
+    upload_encoding: |latin1| match latin1 {
+        None => "Read as UTF-8.".to_owned(),
+        Some(files) => format!("Not valid UTF-8, read as Latin-1 (ISO 8859-1): {files}."),
+    },
+    upload_estimate: |steps, batch, ms, sec| match (ms, sec) {
+        (Some(ms), Some(sec)) => format!(
+            "Estimated time per epoch: about {} ({steps} step{} of {batch} names × {ms:.1} ms per step, measured in this tab's last run).",
+            duration_en(sec),
+            if steps == 1 { "" } else { "s" }
+        ),
+        _ => format!(
+            "One epoch is {steps} step{} of {batch} names; the time per step is measured during the first epoch (no run in this tab yet).",
+            if steps == 1 { "" } else { "s" }
+        ),
+    },
+    upload_cancelled: "Cancelled.",
+    cancel: "Cancel",
     upload_error: "Not loaded:",
     upload_kept: "The data already loaded is unchanged.",
     use_builtin: "Use the built-in names data",
@@ -124,6 +157,23 @@ pub const ZH: KeepText = KeepText {
     upload_help: "类别文件的 .zip（data/names/Arabic.txt …）、若干以类别命名的 .txt 文件，或每行 name<TAB>label 的 .tsv。",
     upload_reading: "正在读取文件…",
     upload_ok: |n, c, f| format!("已从 {f} 个文件加载 {n} 个名字、{c} 个类别。训练现在使用这些数据。"),
+    upload_skipped: |n, lines, more| format!(
+        "跳过了 {n} 行无法使用的数据（第 {lines}{} 行）：缺少制表符、多出字段、标签为空，或名字中没有可用字母。",
+        if more { "、…" } else { "" }
+    ),
+    upload_encoding: |latin1| match latin1 {
+        None => "按 UTF-8 读取。".to_owned(),
+        Some(files) => format!("不是有效的 UTF-8，已按 Latin-1（ISO 8859-1）读取：{files}。"),
+    },
+    upload_estimate: |steps, batch, ms, sec| match (ms, sec) {
+        (Some(ms), Some(sec)) => format!(
+            "预计每轮用时：约 {}（{steps} 步，每步 {batch} 个名字 × 每步 {ms:.1} 毫秒，取自本标签页上一次训练的测量）。",
+            duration_zh(sec)
+        ),
+        _ => format!("一轮为 {steps} 步，每步 {batch} 个名字；每步用时将在第一轮训练中测量（本标签页尚无训练记录）。"),
+    },
+    upload_cancelled: "已取消。",
+    cancel: "取消",
     upload_error: "未加载：",
     upload_kept: "已加载的数据保持不变。",
     use_builtin: "使用内置姓名数据",
@@ -160,5 +210,25 @@ pub fn keep_text(lang: Lang) -> &'static KeepText {
     match lang {
         Lang::En => &EN,
         Lang::Zh => &ZH,
+    }
+}
+
+/// `1 h 5 min`, `3 min 20 s`, `12 s`.
+fn duration_en(sec: f64) -> String {
+    let s = sec.round().max(0.0) as u64;
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min {} s", s / 60, s % 60),
+        _ => format!("{} h {} min", s / 3600, (s % 3600) / 60),
+    }
+}
+
+/// `1 小时 5 分钟`, `3 分 20 秒`, `12 秒`.
+fn duration_zh(sec: f64) -> String {
+    let s = sec.round().max(0.0) as u64;
+    match s {
+        0..=59 => format!("{s} 秒"),
+        60..=3599 => format!("{} 分 {} 秒", s / 60, s % 60),
+        _ => format!("{} 小时 {} 分钟", s / 3600, (s % 3600) / 60),
     }
 }
