@@ -350,6 +350,10 @@ test("hostile URLs: no console error, no injected markup, the notice lists the f
   await v99.page.waitForSelector('[data-testid="url-notice"]');
   assert.match(await v99.page.textContent('[data-testid="url-notice"]'), /newer version/);
   courseValue(await num(v99.page, "unroll-h-2"), 0.8981, 4, "defaults under v=99");
+  // The page shown is the link's lesson (and language): the notice does not call them ignored.
+  const v99Text = await v99.page.textContent('[data-testid="url-notice"]');
+  assert.match(v99Text, /w_hh/);
+  assert.doesNotMatch(v99Text, /lesson|lang/);
   const unknown = await open("?v=1&lesson=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E");
   await unknown.page.waitForSelector('[data-testid="lesson-index"]');
   assert.match(await unknown.page.textContent('[data-testid="url-notice"]'), /<img src=x onerror=alert\(1\)>/);

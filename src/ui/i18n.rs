@@ -687,6 +687,11 @@ pub mod index {
 /// Lesson 1.
 pub mod unroll {
     use super::{tr, LessonInfo, Tr};
+    /// The introduction in vector mode (hidden_size ≥ 2).
+    pub const LEDE_VECTOR: Tr = tr(
+        "An RNN with several hidden units reads a short sequence: W_hh is a matrix, h_t a vector. Step through time and watch where every term of z_t comes from: the input, the previous state, or the bias.",
+        "一个有多个隐藏单元的 RNN 读入一个短序列：W_hh 是矩阵，h_t 是向量。逐步推进时间，看 z_t 的每一项从哪里来：输入、上一步的状态，还是偏置。",
+    );
     /// Title, summary, lede.
     pub const INFO: LessonInfo = LessonInfo {
         title: tr("Recurrence and time unrolling", "循环与按时间展开"),
@@ -741,7 +746,7 @@ pub mod unroll {
         "每一步使用的都是同一组 W_xh、W_hh 和 b：展开只是把单元沿时间复制，并不增加参数。",
     );
     /// Step panel.
-    pub const STEP: Tr = tr("Step t, term by term", "第 t 步，逐项计算");
+    pub const STEP: Tr = tr("Step t = {0}, term by term", "第 t = {0} 步，逐项计算");
     /// Column / label.
     pub const FROM_X1: Tr = tr("from x₁", "来自 x₁");
     /// Sentence: `{0}` value, `{1}` subscript t.
@@ -1030,7 +1035,7 @@ pub mod lstm {
     /// "Step {0}".
     pub const STEP_N: Tr = tr("Step {0}", "第 {0} 步");
     /// Panel.
-    pub const BELT: Tr = tr("The belt at step t", "第 t 步的传送带");
+    pub const BELT: Tr = tr("The belt at step t = {0}", "第 t = {0} 步的传送带");
     /// Panel.
     pub const TABLE: Tr = tr("Every step", "每一步");
     /// Label.
@@ -1215,6 +1220,10 @@ pub mod bidir {
 /// Lesson 7.
 pub mod softmax {
     use super::{tr, LessonInfo, Tr};
+    /// List editor: add a logit.
+    pub const ADD_LOGIT: Tr = tr("+ logit", "+ 一个 logit");
+    /// List editor: remove the last logit.
+    pub const REMOVE_LOGIT: Tr = tr("− logit", "− 一个 logit");
     /// Title, summary, lede.
     pub const INFO: LessonInfo = LessonInfo {
         title: tr(

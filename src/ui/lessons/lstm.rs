@@ -280,7 +280,7 @@ pub fn LstmPage(
                     </Show>
                 </Panel>
                 <div class="lx-main">
-                    <Panel title=i18n::lstm::BELT>
+                    <Panel title=i18n::lstm::BELT arg=Signal::derive(move || t_now.get().to_string())>
                         <StepControls lesson="lstm" t=t_now set_t=Callback::new(move |v: usize| cfg.update(|c| c.t = v)) max=Signal::derive(move || n_steps.get()) />
                         {move || {
                             let r = result.get().ok()?;
@@ -288,7 +288,10 @@ pub fn LstmPage(
                             let scale = r.steps.iter().map(|s| s.c.abs().max(s.c_prev.abs())).fold(1.0f32, f32::max);
                             Some(view! { <div class="lx-scroll">{belt_svg(&s, scale, lang.get())}</div> })
                         }}
-                        <p class="lx-eq">"C_t = f_t·C_{t−1} + i_t·g_t      h_t = o_t·tanh(C_t)"</p>
+                        <div class="lx-eq" data-testid="lstm-formulas">
+                            <p>"C_t = f_t·C_{t−1} + i_t·g_t"</p>
+                            <p>"h_t = o_t·tanh(C_t)"</p>
+                        </div>
                     </Panel>
                     <Panel title=i18n::lstm::TABLE>
                         {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
@@ -468,7 +471,7 @@ fn belt_svg(s: &LstmStep, scale: f32, lang: Lang) -> impl IntoView {
     };
     let y = 60.0;
     view! {
-        <svg class="lx-diagram" viewBox="0 0 760 300" style="max-width:760px; --lx-min-w:520px" role="img" aria-label=i18n::lstm::BELT.get(lang) data-testid="lstm-belt">
+        <svg class="lx-diagram" viewBox="0 0 760 300" style="max-width:760px; --lx-min-w:520px" role="img" aria-label=i18n::lstm::BELT.fill(lang, &[&s.t.to_string()]) data-testid="lstm-belt">
             // the belt
             {seg(40.0, y, 183.0, y, s.c_prev, "lstm-belt-c_prev")}
             {node(200.0, y, "×")}

@@ -30,6 +30,7 @@ pub fn SoftmaxPage(
                 <Panel title=i18n::softmax::CONTROLS class="lx-controls">
                     <ListSliders
                         prefix="softmax-logits"
+                        buttons=(i18n::softmax::ADD_LOGIT, i18n::softmax::REMOVE_LOGIT)
                         symbol="x"
                         values=Signal::derive(move || cfg.with(|c| c.logits.clone()))
                         min=-50.0

@@ -38,7 +38,7 @@ pub fn UnrollPage(
     let (h0, set_h0) = scalar(|c| c.h0, |c, v| c.h0 = v);
 
     view! {
-        <LessonFrame id=LessonId::Unroll notices=notices>
+        <LessonFrame id=LessonId::Unroll notices=notices lede=Signal::derive(move || vector.get().then_some(i18n::unroll::LEDE_VECTOR))>
             <div class="lx-layout">
                 <Panel title=i18n::unroll::CONTROLS class="lx-controls">
                     <Show when=move || !vector.get()>
@@ -110,7 +110,7 @@ pub fn UnrollPage(
                         <div class="lx-scroll">{move || result.get().map(|r| chain_svg(&r, t_now.get(), lang.get()))}</div>
                         <Para text=i18n::unroll::SAME_WEIGHTS class="lx-note" />
                     </Panel>
-                    <Panel title=i18n::unroll::STEP>
+                    <Panel title=i18n::unroll::STEP arg=Signal::derive(move || t_now.get().to_string())>
                         {move || {
                             let r = result.get()?;
                             let step = r.steps.get(t_now.get() - 1)?.clone();
