@@ -8,11 +8,11 @@
 use std::io::Write;
 use std::path::Path;
 use std::sync::OnceLock;
+use unroll::data::names::LoadError;
 use unroll::data::upload::{
     clean_label, dataset_from_uploads, display_label, TextEncoding, UploadError, UploadLayout,
     DISPLAY_LABEL_CHARS,
 };
-use unroll::data::names::LoadError;
 use unroll::data::{locate_names_dir, NamesDataset};
 
 /// The real class files as `(file name, bytes)`, sorted by name.
@@ -211,11 +211,21 @@ fn missing_tab_is_skipped_and_reported() {
     );
     assert_eq!(up.skipped_lines(5), "7");
     // Line numbers count empty lines too.
-    let up = dataset_from_uploads(&[("own.tsv", "\n\nSato\tJapanese\nNovak\nAbe\tCzech\n".as_bytes())]).unwrap();
+    let up = dataset_from_uploads(&[(
+        "own.tsv",
+        "\n\nSato\tJapanese\nNovak\nAbe\tCzech\n".as_bytes(),
+    )])
+    .unwrap();
     assert_eq!(up.skipped_lines(5), "4");
     // A file without any usable line is rejected, naming its first bad line.
     let e = err(&[("own.tsv", "Sato Japanese\nNovak Czech\n".as_bytes())]);
-    assert_eq!(e, UploadError::MissingTab { file: "own.tsv".into(), line: 1 });
+    assert_eq!(
+        e,
+        UploadError::MissingTab {
+            file: "own.tsv".into(),
+            line: 1
+        }
+    );
     let msg = e.to_string();
     assert!(msg.contains("line 1") && msg.contains("own.tsv"), "{msg}");
 }
@@ -225,7 +235,13 @@ fn missing_tab_is_skipped_and_reported() {
 #[test]
 fn bad_lines_six_and_thirty_eight() {
     let mut lines: Vec<String> = (1..=40)
-        .map(|i| format!("Name{}\t{}", "abcdefghij".chars().nth(i % 10).unwrap(), if i % 2 == 0 { "Even" } else { "Odd" }))
+        .map(|i| {
+            format!(
+                "Name{}\t{}",
+                "abcdefghij".chars().nth(i % 10).unwrap(),
+                if i % 2 == 0 { "Even" } else { "Odd" }
+            )
+        })
         .collect();
     lines[5] = "Kato Japanese".into();
     lines[37] = "😀\tOdd".into();
@@ -233,30 +249,66 @@ fn bad_lines_six_and_thirty_eight() {
     let up = dataset_from_uploads(&[("bad.tsv", text.as_bytes())]).unwrap();
     assert_eq!(up.skipped.len(), 2);
     assert_eq!(up.skipped_lines(5), "6,38");
-    assert!(matches!(up.skipped[1].problem, UploadError::NoUsableLetters { line: 38, .. }));
+    assert!(matches!(
+        up.skipped[1].problem,
+        UploadError::NoUsableLetters { line: 38, .. }
+    ));
     assert_eq!(up.dataset.report().raw_lines, 38);
     let z = zip_of(&[("data/bad.tsv", text.as_bytes())]);
     let up = dataset_from_uploads(&[("own.zip", z.as_slice())]).unwrap();
-    assert_eq!(up.skipped_lines(5), "own.zip/data/bad.tsv:6,own.zip/data/bad.tsv:38");
+    assert_eq!(
+        up.skipped_lines(5),
+        "own.zip/data/bad.tsv:6,own.zip/data/bad.tsv:38"
+    );
     // Two uploaded files: each line names its file.
-    let up = dataset_from_uploads(&[("a.tsv", text.as_bytes()), ("b.tsv", "X\tOdd\nbroken\n".as_bytes())]).unwrap();
+    let up = dataset_from_uploads(&[
+        ("a.tsv", text.as_bytes()),
+        ("b.tsv", "X\tOdd\nbroken\n".as_bytes()),
+    ])
+    .unwrap();
     assert_eq!(up.skipped_lines(2), "a.tsv:6,a.tsv:38");
     assert_eq!(up.skipped_lines(5), "a.tsv:6,a.tsv:38,b.tsv:2");
 }
 
 #[test]
 fn empty_label_extra_fields_and_no_letters_are_skipped() {
-    let up = dataset_from_uploads(&[("a.tsv", "Sato\tJapanese\nNovak\t  \nAbe\tCzech\n".as_bytes())]).unwrap();
-    assert_eq!(up.skipped[0].problem, UploadError::EmptyLabel { file: "a.tsv".into(), line: 2 });
-    let up = dataset_from_uploads(&[("a.tsv", "Sato\tJapanese\tx\nNovak\tCzech\nAbe\tJapanese\n".as_bytes())]).unwrap();
-    assert!(matches!(up.skipped[0].problem, UploadError::ExtraFields { line: 1, .. }));
-    // A trailing tab after the label is not a third field.
-    let up = dataset_from_uploads(&[("a.tsv", "Sato\tJapanese\t\nNovak\tCzech\n".as_bytes())]).unwrap();
-    assert!(up.skipped.is_empty());
-    let up = dataset_from_uploads(&[("a.tsv", "Sato\tJapanese\nNovak\tCzech\n😀🎉\tCzech\n".as_bytes())]).unwrap();
+    let up = dataset_from_uploads(&[(
+        "a.tsv",
+        "Sato\tJapanese\nNovak\t  \nAbe\tCzech\n".as_bytes(),
+    )])
+    .unwrap();
     assert_eq!(
         up.skipped[0].problem,
-        UploadError::NoUsableLetters { file: "a.tsv".into(), line: 3, name: "😀🎉".into() }
+        UploadError::EmptyLabel {
+            file: "a.tsv".into(),
+            line: 2
+        }
+    );
+    let up = dataset_from_uploads(&[(
+        "a.tsv",
+        "Sato\tJapanese\tx\nNovak\tCzech\nAbe\tJapanese\n".as_bytes(),
+    )])
+    .unwrap();
+    assert!(matches!(
+        up.skipped[0].problem,
+        UploadError::ExtraFields { line: 1, .. }
+    ));
+    // A trailing tab after the label is not a third field.
+    let up =
+        dataset_from_uploads(&[("a.tsv", "Sato\tJapanese\t\nNovak\tCzech\n".as_bytes())]).unwrap();
+    assert!(up.skipped.is_empty());
+    let up = dataset_from_uploads(&[(
+        "a.tsv",
+        "Sato\tJapanese\nNovak\tCzech\n😀🎉\tCzech\n".as_bytes(),
+    )])
+    .unwrap();
+    assert_eq!(
+        up.skipped[0].problem,
+        UploadError::NoUsableLetters {
+            file: "a.tsv".into(),
+            line: 3,
+            name: "😀🎉".into()
+        }
     );
     let msg = up.skipped[0].problem.to_string();
     assert!(msg.contains("line 3") && msg.contains("😀🎉"), "{msg}");
@@ -269,15 +321,23 @@ fn empty_label_extra_fields_and_no_letters_are_skipped() {
 /// Not UTF-8: read as Latin-1 and said so; UTF-8 files are listed as UTF-8.
 #[test]
 fn latin1_files_load() {
-    let up = dataset_from_uploads(&[("a.tsv", b"Sato\tJapanese\nM\xfcller\tGerman\n".as_slice())]).unwrap();
-    assert!(up.dataset.samples().iter().any(|s| s.name == "Muller"), "ü (0xFC in Latin-1) → u");
+    let up = dataset_from_uploads(&[("a.tsv", b"Sato\tJapanese\nM\xfcller\tGerman\n".as_slice())])
+        .unwrap();
+    assert!(
+        up.dataset.samples().iter().any(|s| s.name == "Muller"),
+        "ü (0xFC in Latin-1) → u"
+    );
     assert_eq!(up.latin1_files(), ["a.tsv"]);
     assert_eq!(up.encodings, [("a.tsv".to_string(), TextEncoding::Latin1)]);
-    let z = zip_of(&[("names/A.txt", b"Sato\n"), ("names/B.txt", b"Fran\xe7ois\n")]);
+    let z = zip_of(&[
+        ("names/A.txt", b"Sato\n"),
+        ("names/B.txt", b"Fran\xe7ois\n"),
+    ]);
     let up = dataset_from_uploads(&[("n.zip", z.as_slice())]).unwrap();
     assert_eq!(up.latin1_files(), ["n.zip/names/B.txt"]);
     assert!(up.dataset.samples().iter().any(|s| s.name == "Francois"));
-    let up = dataset_from_uploads(&[("a.tsv", "Sato\tJapanese\nMüller\tGerman\n".as_bytes())]).unwrap();
+    let up =
+        dataset_from_uploads(&[("a.tsv", "Sato\tJapanese\nMüller\tGerman\n".as_bytes())]).unwrap();
     assert!(up.latin1_files().is_empty());
 }
 
@@ -326,7 +386,11 @@ fn fewer_than_two_classes() {
     );
     assert_eq!(e.to_string(), "empty.txt has no names (the file is empty)");
     let e = err(&[("blank.txt", "😀\n\n".as_bytes())]);
-    assert!(e.to_string().starts_with("blank.txt: no usable names (2 lines"), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("blank.txt: no usable names (2 lines"),
+        "{e}"
+    );
     assert_eq!(err(&[] as &[(&str, &[u8])]), UploadError::NoFiles);
 }
 
@@ -417,7 +481,11 @@ fn class_file_rules_are_the_loaders() {
 fn singleton_class_is_trained() {
     let mut text = String::new();
     for i in 0..30 {
-        text.push_str(&format!("Sato{}\tJapanese\nNovak{}\tCzech\n", "abcdefghijklmnopqrstuvwxyzABCD".chars().nth(i).unwrap(), "abcdefghijklmnopqrstuvwxyzABCD".chars().nth(i).unwrap()));
+        text.push_str(&format!(
+            "Sato{}\tJapanese\nNovak{}\tCzech\n",
+            "abcdefghijklmnopqrstuvwxyzABCD".chars().nth(i).unwrap(),
+            "abcdefghijklmnopqrstuvwxyzABCD".chars().nth(i).unwrap()
+        ));
     }
     text.push_str("Papadopoulos\tGreek\nAbe\tKorean\nLee\tKorean\n");
     let up = dataset_from_uploads(&[("own.tsv", text.as_bytes())]).unwrap();
@@ -426,11 +494,26 @@ fn singleton_class_is_trained() {
     let korean = ds.class_index("Korean").unwrap();
     for seed in 0..20 {
         let split = unroll::data::Split::new(ds, seed, 0.1);
-        let side = |idx: &[usize], class: u32| idx.iter().filter(|&&i| ds.samples()[i].label == class).count();
-        assert_eq!((side(&split.train, greek), side(&split.val, greek)), (1, 0), "seed {seed}");
-        assert_eq!((side(&split.train, korean), side(&split.val, korean)), (1, 1), "seed {seed}");
+        let side = |idx: &[usize], class: u32| {
+            idx.iter()
+                .filter(|&&i| ds.samples()[i].label == class)
+                .count()
+        };
+        assert_eq!(
+            (side(&split.train, greek), side(&split.val, greek)),
+            (1, 0),
+            "seed {seed}"
+        );
+        assert_eq!(
+            (side(&split.train, korean), side(&split.val, korean)),
+            (1, 1),
+            "seed {seed}"
+        );
         for c in 0..ds.num_classes() as u32 {
-            assert!(side(&split.train, c) >= 1, "class {c} is trained (seed {seed})");
+            assert!(
+                side(&split.train, c) >= 1,
+                "class {c} is trained (seed {seed})"
+            );
         }
     }
 }

@@ -120,7 +120,12 @@ fn import_errors_name_tensors() {
         serde_json::from_slice(&good[8..8 + len]).unwrap();
     assert!(header.remove("rnn.bias_hh_l0").is_some(), "test setup");
     let json = serde_json::to_vec(&header).unwrap();
-    let cut = [&(json.len() as u64).to_le_bytes()[..], &json, &good[8 + len..]].concat();
+    let cut = [
+        &(json.len() as u64).to_le_bytes()[..],
+        &json,
+        &good[8 + len..],
+    ]
+    .concat();
     let e = import_trained(&cut).unwrap_err();
     let msg = e.to_string();
     assert!(matches!(e, WeightsError::Corrupt(_)), "{e:?}");
@@ -233,7 +238,8 @@ fn saved_val_report_restores_the_report() {
 #[test]
 fn plain_pytorch_export_has_no_training_metadata() {
     let (m, p) = model(CellKind::Lstm, 8, 1, false, 4);
-    let trained = export_trained(&m, &p, &classes(4), Head::Last, 12, &DataSource::Builtin).unwrap();
+    let trained =
+        export_trained(&m, &p, &classes(4), Head::Last, 12, &DataSource::Builtin).unwrap();
     assert!(import_trained(&trained).unwrap().training_metadata);
     for meta in [
         std::collections::BTreeMap::new(),
@@ -244,7 +250,11 @@ fn plain_pytorch_export_has_no_training_metadata() {
         assert!(!back.training_metadata, "{meta:?}");
         assert_eq!((back.step, back.classes.as_deref()), (0, None));
         assert_eq!(back.params, p);
-        assert!(back.notes.iter().any(|n| n.contains("no metadata")), "{:?}", back.notes);
+        assert!(
+            back.notes.iter().any(|n| n.contains("no metadata")),
+            "{:?}",
+            back.notes
+        );
         assert_eq!(match_classes(None, 4, &classes(4), None), ClassMatch::Same);
     }
 }

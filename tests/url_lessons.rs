@@ -4,9 +4,9 @@
 //! Keys and ranges: `docs/url.md` (checked against the field tables here).
 
 use unroll::config::lessons::{
-    route, unknown_lesson_notice, BidirConfig, UNKNOWN_LESSON_DEFAULT, BpttAct, BpttConfig, GruConfig, GruConvention,
+    route, unknown_lesson_notice, BidirConfig, BpttAct, BpttConfig, GruConfig, GruConvention,
     LessonId, LessonState, LstmConfig, LstmMode, ParallelConfig, Route, ShapesConfig,
-    SoftmaxConfig, UnrollConfig,
+    SoftmaxConfig, UnrollConfig, UNKNOWN_LESSON_DEFAULT,
 };
 use unroll::config::query::{self, markdown_table, FieldKind, MAX_NOTICES};
 use unroll::config::{CellKind, Lang, NoticeKind, UrlNotice};
@@ -467,7 +467,11 @@ fn docs_url_md_lists_every_lesson_key() {
 #[test]
 fn lstm_time_step_is_clamped_per_mode() {
     let cases = [
-        ("f=0.9,0.3,0.5&i=0.5,0.9,0.1&g=0.8,-0.6,0.2&o=0.4,0.7,0.3&t=3", 3, 0),
+        (
+            "f=0.9,0.3,0.5&i=0.5,0.9,0.1&g=0.8,-0.6,0.2&o=0.4,0.7,0.3&t=3",
+            3,
+            0,
+        ),
         ("t=5", 2, 1),
         ("mode=run&n=25&t=25", 25, 0),
         ("mode=run&n=10&t=25", 10, 1),
@@ -491,7 +495,11 @@ fn lstm_time_step_is_clamped_per_mode() {
             );
         }
         let back = LessonState::Lstm(c.clone()).encode(None);
-        assert_eq!(decode(LessonId::Lstm, &back).0, LessonState::Lstm(c), "{back}");
+        assert_eq!(
+            decode(LessonId::Lstm, &back).0,
+            LessonState::Lstm(c),
+            "{back}"
+        );
     }
 }
 
@@ -500,22 +508,37 @@ fn lstm_time_step_is_clamped_per_mode() {
 #[test]
 fn bidir_time_step_round_trips_and_clamps() {
     let (s, n) = decode(LessonId::Bidir, "tokens=a,b,c,d&t=2");
-    let LessonState::Bidir(mut c) = s else { panic!() };
+    let LessonState::Bidir(mut c) = s else {
+        panic!()
+    };
     assert!(n.is_empty());
     assert_eq!((c.t, c.step_shown()), (2, 2));
-    assert_eq!(LessonState::Bidir(c.clone()).encode(None), "v=1&lesson=bidir&tokens=a,b,c,d&t=2");
+    assert_eq!(
+        LessonState::Bidir(c.clone()).encode(None),
+        "v=1&lesson=bidir&tokens=a,b,c,d&t=2"
+    );
     c.set_step(4);
     assert_eq!((c.t, c.step_shown()), (0, 4));
-    assert_eq!(LessonState::Bidir(c.clone()).encode(None), "v=1&lesson=bidir&tokens=a,b,c,d");
+    assert_eq!(
+        LessonState::Bidir(c.clone()).encode(None),
+        "v=1&lesson=bidir&tokens=a,b,c,d"
+    );
     c.set_step(1);
     assert_eq!(c.step_shown(), 1);
 
     let (s, n) = decode(LessonId::Bidir, "t=7");
     let LessonState::Bidir(c) = s else { panic!() };
-    assert_eq!((c.t, c.step_shown()), (3, 3), "the default sentence has 3 tokens");
+    assert_eq!(
+        (c.t, c.step_shown()),
+        (3, 3),
+        "the default sentence has 3 tokens"
+    );
     assert_eq!(n.len(), 1);
     assert_eq!(
         n[0].kind,
-        NoticeKind::Clamped { range: "0–3 (one per token; 0 = the last)".into(), to: "3".into() }
+        NoticeKind::Clamped {
+            range: "0–3 (one per token; 0 = the last)".into(),
+            to: "3".into()
+        }
     );
 }

@@ -674,7 +674,10 @@ pub fn decode<T: UrlConfig>(query: &str) -> Decoded<T> {
         note("v", raw, NoticeKind::NewerVersion);
         // The page and the language are still the link's (the router and the language switch
         // read them), so only the page's own settings are listed as ignored.
-        for (key, values) in keys.iter().filter(|(k, _)| !["v", "lesson", "lang"].contains(k)) {
+        for (key, values) in keys
+            .iter()
+            .filter(|(k, _)| !["v", "lesson", "lang"].contains(k))
+        {
             note(
                 key,
                 values.last().copied().unwrap_or(""),

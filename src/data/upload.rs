@@ -317,7 +317,10 @@ fn decode(file: &str, bytes: &[u8]) -> Result<(String, TextEncoding), UploadErro
             text.strip_prefix('\u{feff}').unwrap_or(text).to_owned(),
             TextEncoding::Utf8,
         ),
-        Err(_) => (bytes.iter().map(|&b| char::from(b)).collect(), TextEncoding::Latin1),
+        Err(_) => (
+            bytes.iter().map(|&b| char::from(b)).collect(),
+            TextEncoding::Latin1,
+        ),
     })
 }
 
@@ -434,14 +437,26 @@ impl TsvReader {
         let file = || self.file.clone();
         let Some((name, rest)) = line.split_once('\t') else {
             let file = file();
-            self.skip(UploadError::MissingTab { file, line: line_no }, skipped);
+            self.skip(
+                UploadError::MissingTab {
+                    file,
+                    line: line_no,
+                },
+                skipped,
+            );
             return;
         };
         // Tabs or spaces after the label are ignored; a tab inside it is a third field.
         let label = rest.trim();
         if label.contains('\t') {
             let file = file();
-            self.skip(UploadError::ExtraFields { file, line: line_no }, skipped);
+            self.skip(
+                UploadError::ExtraFields {
+                    file,
+                    line: line_no,
+                },
+                skipped,
+            );
             return;
         }
         let label = clean_label(label);
@@ -450,12 +465,25 @@ impl TsvReader {
         }
         if label.is_empty() {
             let file = file();
-            self.skip(UploadError::EmptyLabel { file, line: line_no }, skipped);
+            self.skip(
+                UploadError::EmptyLabel {
+                    file,
+                    line: line_no,
+                },
+                skipped,
+            );
             return;
         }
         if normalize(name).is_empty() {
             let (file, name) = (file(), name.trim().to_owned());
-            self.skip(UploadError::NoUsableLetters { file, line: line_no, name }, skipped);
+            self.skip(
+                UploadError::NoUsableLetters {
+                    file,
+                    line: line_no,
+                    name,
+                },
+                skipped,
+            );
             return;
         }
         self.usable += 1;
@@ -561,7 +589,14 @@ impl UploadParser {
             if is_zip {
                 saw_tsv |= add_zip(name, bytes, &mut unpacked, &mut classes, &mut collected)?;
             } else if ext == "tsv" || ext == "txt" {
-                saw_tsv |= add_text(name, bytes, ext == "tsv", false, &mut classes, &mut collected)?;
+                saw_tsv |= add_text(
+                    name,
+                    bytes,
+                    ext == "tsv",
+                    false,
+                    &mut classes,
+                    &mut collected,
+                )?;
             } else {
                 return Err(UploadError::UnsupportedFile {
                     file: name.to_owned(),
@@ -625,7 +660,8 @@ impl UploadParser {
                     if !builder.step(budget)? {
                         return Ok(false);
                     }
-                    let Phase::Build(builder) = std::mem::replace(&mut self.phase, Phase::Tsv(0)) else {
+                    let Phase::Build(builder) = std::mem::replace(&mut self.phase, Phase::Tsv(0))
+                    else {
                         unreachable!("matched above");
                     };
                     self.phase = Phase::Done(builder.finish());

@@ -22,7 +22,13 @@ pub struct Figure {
 }
 
 /// PyTorch's parameter count (two bias vectors) and the one-bias count of a layer.
-fn counts(cell: CellKind, input_size: usize, hidden_size: usize, layers: usize, bi: bool) -> (u64, u64) {
+fn counts(
+    cell: CellKind,
+    input_size: usize,
+    hidden_size: usize,
+    layers: usize,
+    bi: bool,
+) -> (u64, u64) {
     let config = ShapesConfig {
         cell,
         input_size,
@@ -56,9 +62,18 @@ pub fn rnn_ten_eight() -> RnnTenEight {
     let (i, h) = (d.input_size, d.hidden_size);
     let app = |cell, bi| counts(cell, i, h, 1, bi).0 as f64;
     RnnTenEight {
-        rnn: Figure { printed: 304.0, app: app(CellKind::Rnn, false) },
-        bidirectional: Figure { printed: 608.0, app: app(CellKind::Rnn, true) },
-        lstm: Figure { printed: 1216.0, app: app(CellKind::Lstm, false) },
+        rnn: Figure {
+            printed: 304.0,
+            app: app(CellKind::Rnn, false),
+        },
+        bidirectional: Figure {
+            printed: 608.0,
+            app: app(CellKind::Rnn, true),
+        },
+        lstm: Figure {
+            printed: 1216.0,
+            app: app(CellKind::Lstm, false),
+        },
         two_layers: counts(CellKind::Rnn, i, h, 2, false).0,
     }
 }
@@ -92,9 +107,18 @@ pub fn per_layer() -> PerLayer {
     let gru = counts(CellKind::Gru, i, h, 1, false);
     let rnn = counts(CellKind::Rnn, i, h, 1, false);
     PerLayer {
-        lstm: Figure { printed: 95_232.0, app: lstm.0 as f64 },
-        gru: Figure { printed: 71_424.0, app: gru.0 as f64 },
-        rnn: Figure { printed: 47_616.0, app: rnn.0 as f64 },
+        lstm: Figure {
+            printed: 95_232.0,
+            app: lstm.0 as f64,
+        },
+        gru: Figure {
+            printed: 71_424.0,
+            app: gru.0 as f64,
+        },
+        rnn: Figure {
+            printed: 47_616.0,
+            app: rnn.0 as f64,
+        },
         one_bias: [lstm.1, gru.1, rnn.1],
         input_size: i,
         hidden_size: h,
@@ -126,10 +150,16 @@ pub fn unroll_share() -> UnrollShare {
     let example = UnrollConfig::default();
     let handout_w_hh = 0.5;
     UnrollShare {
-        share: Figure { printed: 0.2311, app: share_at(&example) },
+        share: Figure {
+            printed: 0.2311,
+            app: share_at(&example),
+        },
         w_hh: example.w_hh,
         handout_w_hh,
-        at_handout_w_hh: share_at(&UnrollConfig { w_hh: handout_w_hh, ..example }),
+        at_handout_w_hh: share_at(&UnrollConfig {
+            w_hh: handout_w_hh,
+            ..example
+        }),
     }
 }
 
@@ -147,9 +177,14 @@ pub struct LstmH2 {
 /// The note of lesson 4.
 pub fn lstm_h2() -> LstmH2 {
     let example = LstmConfig::default();
-    let step = lstm::lstm(&example).ok().and_then(|r| r.steps.get(1).copied());
+    let step = lstm::lstm(&example)
+        .ok()
+        .and_then(|r| r.steps.get(1).copied());
     LstmH2 {
-        h2: Figure { printed: -0.2775, app: step.map_or(f64::NAN, |s| f64::from(s.h)) },
+        h2: Figure {
+            printed: -0.2775,
+            app: step.map_or(f64::NAN, |s| f64::from(s.h)),
+        },
         c2: step.map_or(f64::NAN, |s| f64::from(s.c)),
         o2: step.map_or(f64::NAN, |s| f64::from(s.o)),
     }

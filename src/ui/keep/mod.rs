@@ -65,9 +65,7 @@ impl ImportedWeights {
 
     /// The origin of `weights` when they are the imported ones (reactive).
     pub fn origin_of(&self, weights: &Rc<Weights>) -> Option<Rc<ImportedOrigin>> {
-        self.0
-            .get()
-            .filter(|o| Rc::ptr_eq(&o.weights, weights))
+        self.0.get().filter(|o| Rc::ptr_eq(&o.weights, weights))
     }
 
     /// The weights line of the predict box and inspector when `weights` were imported without

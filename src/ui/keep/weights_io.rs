@@ -123,8 +123,7 @@ pub fn WeightsIo(
                 &loaded_classes,
                 builtin_classes.as_deref(),
             );
-            let classes_from_data =
-                imported.classes.is_none() && verdict == ClassMatch::Same;
+            let classes_from_data = imported.classes.is_none() && verdict == ClassMatch::Same;
             let training_metadata = imported.training_metadata;
             let switched = match verdict {
                 ClassMatch::Same => false,
@@ -153,7 +152,12 @@ pub fn WeightsIo(
             let hidden = weights.model.spec.hidden_size;
             state.restored.set(None);
             if training_metadata {
-                msg.set(WeightsMsg::Loaded { cell, hidden, step: weights.step, switched });
+                msg.set(WeightsMsg::Loaded {
+                    cell,
+                    hidden,
+                    step: weights.step,
+                    switched,
+                });
                 state.imported.0.set(None);
                 hooks.weights.set(Some(weights));
                 saved::save_now(state, false);
@@ -161,7 +165,13 @@ pub fn WeightsIo(
                 // Not a step of this page's training: labelled as an import, and the trained
                 // model saved in this browser stays (offered for restoring) instead of being
                 // overwritten.
-                msg.set(WeightsMsg::Imported { file: name.clone(), cell, hidden, classes_from_data, switched });
+                msg.set(WeightsMsg::Imported {
+                    file: name.clone(),
+                    cell,
+                    hidden,
+                    classes_from_data,
+                    switched,
+                });
                 state.imported.0.set(Some(Rc::new(super::ImportedOrigin {
                     file: name,
                     classes_from_data,
