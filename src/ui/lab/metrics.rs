@@ -219,7 +219,7 @@ pub fn MetricsPanel(
             <div class="metrics-grid">
                 <div>
                     <h3>{move || t().classes_title}</h3>
-                    <div class="table-scroll">
+                    <div class="table-scroll" data-scroller>
                         <table class="lab-table" data-testid="class-counts">
                             <thead>
                                 <tr>
@@ -284,7 +284,7 @@ pub fn MetricsPanel(
                         Some((epoch, d)) => {
                             let label = (t().confusion_aria)(epoch);
                             view! {
-                                <div class="confusion-wrap" data-epoch=epoch>
+                                <div class="confusion-wrap" data-epoch=epoch data-scroller>
                                     <Heatmap testid="confusion" data=Signal::stored(d) label=label cell=30.0 />
                                 </div>
                             }

@@ -181,7 +181,7 @@ pub fn ShapesPage(
                 </Panel>
                 <div class="lx-main">
                     <Panel title=i18n::shapes::CALL>
-                        <pre class="lx-code" data-testid="shapes-code">{move || code(&cfg.get())}</pre>
+                        <pre class="lx-code" data-testid="shapes-code" data-scroller>{move || code(&cfg.get())}</pre>
                         {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
                         <div class="lx-scroll" data-scroller>
                             <table class="lx-table lx-shapes-table">

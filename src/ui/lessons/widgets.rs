@@ -630,5 +630,5 @@ pub fn LineChart(
             <ul class="lx-legend-list">{legend}</ul>
         }
     };
-    view! { <div class="lx-chart-wrap">{drawn}</div> }
+    view! { <div class="lx-chart-wrap" data-scroller>{drawn}</div> }
 }
