@@ -86,6 +86,10 @@ pub struct ImportedModel {
     pub step: u64,
     /// What was inferred or converted on the way (from the importer).
     pub notes: Vec<String>,
+    /// `true` when the file says which step of training its weights are from (the `step` key
+    /// this page writes). A plain PyTorch export (`safetensors.torch.save_file` of a
+    /// `state_dict`) has no such metadata: its `step` 0 does not mean "random initialisation".
+    pub training_metadata: bool,
 }
 
 /// `unroll-<cell>-h<hidden_size>-step<step>.safetensors`, e.g. `unroll-gru-h32-step281.safetensors`.
@@ -178,6 +182,7 @@ pub fn import_trained(bytes: &[u8]) -> Result<ImportedModel, WeightsError> {
         head,
         step,
         notes: loaded.notes,
+        training_metadata: meta.contains_key("step"),
     })
 }
 

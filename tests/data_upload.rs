@@ -1,5 +1,6 @@
 //! "Load your own data": a data set from a .zip of class files, several .txt files or a TSV,
-//! and the errors for malformed files (file name and 1-based line in every message).
+//! bad lines skipped and reported (file and 1-based line), Latin-1 text, invisible controls in
+//! labels, and the errors for files that cannot be used.
 //!
 //! The layout tests use the real names files (found as in `tests/data_names.rs`) and compare
 //! with the built-in loader, so the upload path is checked against the same rules.
@@ -7,8 +8,11 @@
 use std::io::Write;
 use std::path::Path;
 use std::sync::OnceLock;
-use unroll::data::upload::{dataset_from_uploads, UploadError, UploadLayout};
 use unroll::data::names::LoadError;
+use unroll::data::upload::{
+    clean_label, dataset_from_uploads, display_label, TextEncoding, UploadError, UploadLayout,
+    DISPLAY_LABEL_CHARS,
+};
 use unroll::data::{locate_names_dir, NamesDataset};
 
 /// The real class files as `(file name, bytes)`, sorted by name.
@@ -191,58 +195,167 @@ fn seven_line_tsv_missing_tab_on_7() -> String {
     s
 }
 
+/// A bad line is skipped and reported (file and 1-based line); the rest loads.
 #[test]
-fn missing_tab_names_file_and_line() {
+fn missing_tab_is_skipped_and_reported() {
     let tsv = seven_line_tsv_missing_tab_on_7();
-    let e = err(&[("own.tsv", tsv.as_bytes())]);
+    let up = dataset_from_uploads(&[("own.tsv", tsv.as_bytes())]).unwrap();
+    assert_eq!(up.dataset.len(), 7, "the 7 good lines load");
+    assert_eq!(up.skipped.len(), 1);
     assert_eq!(
-        e,
+        up.skipped[0].problem,
         UploadError::MissingTab {
             file: "own.tsv".into(),
             line: 7
         }
     );
-    let msg = e.to_string();
-    assert!(msg.contains("line 7") && msg.contains("own.tsv"), "{msg}");
+    assert_eq!(up.skipped_lines(5), "7");
     // Line numbers count empty lines too.
-    let e = err(&[("own.tsv", "\n\nSato\tJapanese\nNovak\n".as_bytes())]);
-    assert!(e.to_string().contains("line 4"), "{e}");
+    let up = dataset_from_uploads(&[(
+        "own.tsv",
+        "\n\nSato\tJapanese\nNovak\nAbe\tCzech\n".as_bytes(),
+    )])
+    .unwrap();
+    assert_eq!(up.skipped_lines(5), "4");
+    // A file without any usable line is rejected, naming its first bad line.
+    let e = err(&[("own.tsv", "Sato Japanese\nNovak Czech\n".as_bytes())]);
+    assert_eq!(
+        e,
+        UploadError::MissingTab {
+            file: "own.tsv".into(),
+            line: 1
+        }
+    );
+    let msg = e.to_string();
+    assert!(msg.contains("line 1") && msg.contains("own.tsv"), "{msg}");
+}
+
+/// Lines 6 and 38 bad (a missing tab, a name without usable letters) in a 40-line file: 38
+/// lines load, the hooks' list is "6,38"; inside a zip each is `file:line`.
+#[test]
+fn bad_lines_six_and_thirty_eight() {
+    let mut lines: Vec<String> = (1..=40)
+        .map(|i| {
+            format!(
+                "Name{}\t{}",
+                "abcdefghij".chars().nth(i % 10).unwrap(),
+                if i % 2 == 0 { "Even" } else { "Odd" }
+            )
+        })
+        .collect();
+    lines[5] = "Kato Japanese".into();
+    lines[37] = "😀\tOdd".into();
+    let text = lines.join("\n") + "\n";
+    let up = dataset_from_uploads(&[("bad.tsv", text.as_bytes())]).unwrap();
+    assert_eq!(up.skipped.len(), 2);
+    assert_eq!(up.skipped_lines(5), "6,38");
+    assert!(matches!(
+        up.skipped[1].problem,
+        UploadError::NoUsableLetters { line: 38, .. }
+    ));
+    assert_eq!(up.dataset.report().raw_lines, 38);
+    let z = zip_of(&[("data/bad.tsv", text.as_bytes())]);
+    let up = dataset_from_uploads(&[("own.zip", z.as_slice())]).unwrap();
+    assert_eq!(
+        up.skipped_lines(5),
+        "own.zip/data/bad.tsv:6,own.zip/data/bad.tsv:38"
+    );
+    // Two uploaded files: each line names its file.
+    let up = dataset_from_uploads(&[
+        ("a.tsv", text.as_bytes()),
+        ("b.tsv", "X\tOdd\nbroken\n".as_bytes()),
+    ])
+    .unwrap();
+    assert_eq!(up.skipped_lines(2), "a.tsv:6,a.tsv:38");
+    assert_eq!(up.skipped_lines(5), "a.tsv:6,a.tsv:38,b.tsv:2");
 }
 
 #[test]
-fn empty_label_extra_fields_and_no_letters() {
-    let e = err(&[("a.tsv", "Sato\tJapanese\nNovak\t  \n".as_bytes())]);
+fn empty_label_extra_fields_and_no_letters_are_skipped() {
+    let up = dataset_from_uploads(&[(
+        "a.tsv",
+        "Sato\tJapanese\nNovak\t  \nAbe\tCzech\n".as_bytes(),
+    )])
+    .unwrap();
     assert_eq!(
-        e,
+        up.skipped[0].problem,
         UploadError::EmptyLabel {
             file: "a.tsv".into(),
             line: 2
         }
     );
-    assert!(e.to_string().contains("line 2"));
-    let e = err(&[("a.tsv", "Sato\tJapanese\tx\nNovak\tCzech\n".as_bytes())]);
-    assert!(matches!(e, UploadError::ExtraFields { line: 1, .. }), "{e}");
+    let up = dataset_from_uploads(&[(
+        "a.tsv",
+        "Sato\tJapanese\tx\nNovak\tCzech\nAbe\tJapanese\n".as_bytes(),
+    )])
+    .unwrap();
+    assert!(matches!(
+        up.skipped[0].problem,
+        UploadError::ExtraFields { line: 1, .. }
+    ));
     // A trailing tab after the label is not a third field.
-    assert!(
-        dataset_from_uploads(&[("a.tsv", "Sato\tJapanese\t\nNovak\tCzech\n".as_bytes())]).is_ok()
-    );
-    let e = err(&[(
+    let up =
+        dataset_from_uploads(&[("a.tsv", "Sato\tJapanese\t\nNovak\tCzech\n".as_bytes())]).unwrap();
+    assert!(up.skipped.is_empty());
+    let up = dataset_from_uploads(&[(
         "a.tsv",
         "Sato\tJapanese\nNovak\tCzech\n😀🎉\tCzech\n".as_bytes(),
-    )]);
+    )])
+    .unwrap();
     assert_eq!(
-        e,
+        up.skipped[0].problem,
         UploadError::NoUsableLetters {
             file: "a.tsv".into(),
             line: 3,
             name: "😀🎉".into()
         }
     );
-    assert!(e.to_string().contains("line 3") && e.to_string().contains("😀🎉"));
+    let msg = up.skipped[0].problem.to_string();
+    assert!(msg.contains("line 3") && msg.contains("😀🎉"), "{msg}");
     // Accents alone are fine (the loader's rules: "Ślusàrski" → "Slusarski").
     let up = dataset_from_uploads(&[("a.tsv", "Ślusàrski\tPolish\nSato\tJapanese\n".as_bytes())])
         .unwrap();
     assert!(up.dataset.samples().iter().any(|s| s.name == "Slusarski"));
+}
+
+/// Not UTF-8: read as Latin-1 and said so; UTF-8 files are listed as UTF-8.
+#[test]
+fn latin1_files_load() {
+    let up = dataset_from_uploads(&[("a.tsv", b"Sato\tJapanese\nM\xfcller\tGerman\n".as_slice())])
+        .unwrap();
+    assert!(
+        up.dataset.samples().iter().any(|s| s.name == "Muller"),
+        "ü (0xFC in Latin-1) → u"
+    );
+    assert_eq!(up.latin1_files(), ["a.tsv"]);
+    assert_eq!(up.encodings, [("a.tsv".to_string(), TextEncoding::Latin1)]);
+    let z = zip_of(&[
+        ("names/A.txt", b"Sato\n"),
+        ("names/B.txt", b"Fran\xe7ois\n"),
+    ]);
+    let up = dataset_from_uploads(&[("n.zip", z.as_slice())]).unwrap();
+    assert_eq!(up.latin1_files(), ["n.zip/names/B.txt"]);
+    assert!(up.dataset.samples().iter().any(|s| s.name == "Francois"));
+    let up =
+        dataset_from_uploads(&[("a.tsv", "Sato\tJapanese\nMüller\tGerman\n".as_bytes())]).unwrap();
+    assert!(up.latin1_files().is_empty());
+}
+
+/// Bidi and zero-width controls are removed from labels; long labels are cut for display.
+#[test]
+fn invisible_controls_and_long_labels() {
+    let up = dataset_from_uploads(&[(
+        "a.tsv",
+        "Sato\tGerman\nAbe\t\u{202e}German\nNovak\tCz\u{200b}ech\u{2066}\n".as_bytes(),
+    )])
+    .unwrap();
+    assert_eq!(up.dataset.classes(), ["Czech", "German"]);
+    assert_eq!(clean_label("\u{feff}\u{200f}Arabic\u{200e} "), "Arabic");
+    let long = "x".repeat(300);
+    let shown = display_label(&long);
+    assert_eq!(shown.chars().count(), DISPLAY_LABEL_CHARS + 1);
+    assert!(shown.ends_with('…'));
+    assert_eq!(display_label("German"), "German");
 }
 
 #[test]
@@ -273,12 +386,16 @@ fn fewer_than_two_classes() {
     );
     assert_eq!(e.to_string(), "empty.txt has no names (the file is empty)");
     let e = err(&[("blank.txt", "😀\n\n".as_bytes())]);
-    assert!(e.to_string().starts_with("blank.txt: no usable names (2 lines"), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("blank.txt: no usable names (2 lines"),
+        "{e}"
+    );
     assert_eq!(err(&[] as &[(&str, &[u8])]), UploadError::NoFiles);
 }
 
 #[test]
-fn corrupt_zip_binary_and_not_utf8() {
+fn corrupt_zip_and_binary() {
     let good = zip_of(&[("A.txt", b"Sato\n"), ("B.txt", b"Novak\n")]);
     assert_eq!(
         dataset_from_uploads(&[("ok.zip", good.as_slice())])
@@ -321,18 +438,6 @@ fn corrupt_zip_binary_and_not_utf8() {
             file: "Arabic.txt".into()
         }
     );
-    let e = err(&[("a.tsv", b"Sato\tJapanese\nNo\xffvak\tCzech\n".as_slice())]);
-    assert_eq!(
-        e,
-        UploadError::NotUtf8 {
-            file: "a.tsv".into(),
-            line: 2
-        }
-    );
-    // Inside an archive the message names archive and entry.
-    let z = zip_of(&[("names/A.txt", b"Sato\n"), ("names/B.txt", b"\xc3(\n")]);
-    let e = err(&[("n.zip", z.as_slice())]);
-    assert!(e.to_string().contains("n.zip/names/B.txt, line 1"), "{e}");
     let e = err(&[("photo.png", b"\x89PNG".as_slice())]);
     assert_eq!(
         e,
@@ -368,4 +473,47 @@ fn class_file_rules_are_the_loaders() {
     ]);
     let e = err(&[("n.zip", z.as_slice())]);
     assert!(e.to_string().contains("\"A\""), "{e}");
+}
+
+/// A class with a single name goes to training (it has no validation sample); classes with
+/// 2 or more names keep at least one name on each side.
+#[test]
+fn singleton_class_is_trained() {
+    let mut text = String::new();
+    for i in 0..30 {
+        text.push_str(&format!(
+            "Sato{}\tJapanese\nNovak{}\tCzech\n",
+            "abcdefghijklmnopqrstuvwxyzABCD".chars().nth(i).unwrap(),
+            "abcdefghijklmnopqrstuvwxyzABCD".chars().nth(i).unwrap()
+        ));
+    }
+    text.push_str("Papadopoulos\tGreek\nAbe\tKorean\nLee\tKorean\n");
+    let up = dataset_from_uploads(&[("own.tsv", text.as_bytes())]).unwrap();
+    let ds = &up.dataset;
+    let greek = ds.class_index("Greek").unwrap();
+    let korean = ds.class_index("Korean").unwrap();
+    for seed in 0..20 {
+        let split = unroll::data::Split::new(ds, seed, 0.1);
+        let side = |idx: &[usize], class: u32| {
+            idx.iter()
+                .filter(|&&i| ds.samples()[i].label == class)
+                .count()
+        };
+        assert_eq!(
+            (side(&split.train, greek), side(&split.val, greek)),
+            (1, 0),
+            "seed {seed}"
+        );
+        assert_eq!(
+            (side(&split.train, korean), side(&split.val, korean)),
+            (1, 1),
+            "seed {seed}"
+        );
+        for c in 0..ds.num_classes() as u32 {
+            assert!(
+                side(&split.train, c) >= 1,
+                "class {c} is trained (seed {seed})"
+            );
+        }
+    }
 }

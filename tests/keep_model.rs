@@ -120,7 +120,12 @@ fn import_errors_name_tensors() {
         serde_json::from_slice(&good[8..8 + len]).unwrap();
     assert!(header.remove("rnn.bias_hh_l0").is_some(), "test setup");
     let json = serde_json::to_vec(&header).unwrap();
-    let cut = [&(json.len() as u64).to_le_bytes()[..], &json, &good[8 + len..]].concat();
+    let cut = [
+        &(json.len() as u64).to_le_bytes()[..],
+        &json,
+        &good[8 + len..],
+    ]
+    .concat();
     let e = import_trained(&cut).unwrap_err();
     let msg = e.to_string();
     assert!(matches!(e, WeightsError::Corrupt(_)), "{e:?}");
@@ -250,4 +255,32 @@ fn checkpoint_bytes_round_trip_and_curves_end_at_its_step() {
     assert!(decode_checkpoint(&[1, 2]).unwrap_err().contains("checkpoint"));
     let curve = vec![(253, 1.0f32), (254, 0.9), (255, 0.8)];
     assert_eq!(curve_until(&curve, 254), vec![(253, 1.0), (254, 0.9)]);
+}
+
+/// A plain PyTorch export (`safetensors.torch.save_file(model.state_dict(), …)`: the tensors
+/// only, or with PyTorch's own `format` key) has no training metadata: it imports with step 0
+/// and `training_metadata == false`, so the page labels it as imported rather than as a random
+/// initialisation; with the class count of the loaded data its classes come from the data.
+#[test]
+fn plain_pytorch_export_has_no_training_metadata() {
+    let (m, p) = model(CellKind::Lstm, 8, 1, false, 4);
+    let trained =
+        export_trained(&m, &p, &classes(4), Head::Last, 12, &DataSource::Builtin).unwrap();
+    assert!(import_trained(&trained).unwrap().training_metadata);
+    for meta in [
+        std::collections::BTreeMap::new(),
+        std::collections::BTreeMap::from([("format".to_string(), "pt".to_string())]),
+    ] {
+        let plain = export_params(&m.layout, &p, &meta).unwrap();
+        let back = import_trained(&plain).unwrap();
+        assert!(!back.training_metadata, "{meta:?}");
+        assert_eq!((back.step, back.classes.as_deref()), (0, None));
+        assert_eq!(back.params, p);
+        assert!(
+            back.notes.iter().any(|n| n.contains("no metadata")),
+            "{:?}",
+            back.notes
+        );
+        assert_eq!(match_classes(None, 4, &classes(4), None), ClassMatch::Same);
+    }
 }

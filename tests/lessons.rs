@@ -759,6 +759,7 @@ fn bidir_embeddings_are_per_token_and_seeded() {
     let config = BidirConfig {
         tokens: vec!["a".into(), "b".into(), "a".into()],
         seed: 4,
+        t: 0,
     };
     let b = bidir::bidir(&config).unwrap();
     assert_eq!(b.vocabulary.len(), 2);
@@ -773,6 +774,7 @@ fn bidir_embeddings_are_per_token_and_seeded() {
     let one = bidir::bidir(&BidirConfig {
         tokens: vec!["<img src=x onerror=alert(1)>".into()],
         seed: 0,
+        t: 0,
     })
     .unwrap();
     assert_eq!(one.h_n[1], one.backward[0]);

@@ -296,16 +296,15 @@ fn newer_version_gives_defaults_and_lists_every_field() {
         notices,
         vec![
             notice("v", "99", NoticeKind::NewerVersion),
-            notice("lesson", "names", NoticeKind::IgnoredNewerVersion),
             notice("hidden_size", "32", NoticeKind::IgnoredNewerVersion),
             notice("cell", "gru", NoticeKind::IgnoredNewerVersion),
-            notice("lang", "zh", NoticeKind::IgnoredNewerVersion),
         ]
     );
     assert!(notices[0]
         .to_string()
         .contains("newer version of Unroll (v=99, this app reads v=1)"));
-    assert_eq!(TrainConfig::from_query("v=2&lang=zh").lang, None);
+    // The page and the language are still the link's: not listed as ignored.
+    assert_eq!(TrainConfig::from_query("v=2&lang=zh").lang, Some(Lang::Zh));
     // A huge version number is still "newer", not garbage.
     for v in ["99999999999999999999", "18446744073709551615"] {
         let (c, notices) = decode(&format!("v={v}&seed=4"));

@@ -4,9 +4,9 @@
 //! Keys and ranges: `docs/url.md` (checked against the field tables here).
 
 use unroll::config::lessons::{
-    route, unknown_lesson_notice, BidirConfig, UNKNOWN_LESSON_DEFAULT, BpttAct, BpttConfig, GruConfig, GruConvention,
+    route, unknown_lesson_notice, BidirConfig, BpttAct, BpttConfig, GruConfig, GruConvention,
     LessonId, LessonState, LstmConfig, LstmMode, ParallelConfig, Route, ShapesConfig,
-    SoftmaxConfig, UnrollConfig,
+    SoftmaxConfig, UnrollConfig, UNKNOWN_LESSON_DEFAULT,
 };
 use unroll::config::query::{self, markdown_table, FieldKind, MAX_NOTICES};
 use unroll::config::{CellKind, Lang, NoticeKind, UrlNotice};
@@ -60,8 +60,9 @@ fn every_field_changed() -> Vec<(LessonState, &'static str)> {
                 n: 30,
                 x: vec![1.0],
                 seed: 9,
+                t: 27,
             }),
-            "v=1&lesson=lstm&f=1,0,0.5&i=0.25,0.5,0.75&g=-1,1,0&o=0.1,0.2,0.3&c0=2.5&mode=run&n=30&x=1&seed=9",
+            "v=1&lesson=lstm&f=1,0,0.5&i=0.25,0.5,0.75&g=-1,1,0&o=0.1,0.2,0.3&c0=2.5&mode=run&n=30&x=1&seed=9&t=27",
         ),
         (
             LessonState::Gru(GruConfig {
@@ -78,8 +79,8 @@ fn every_field_changed() -> Vec<(LessonState, &'static str)> {
             "v=1&lesson=gru&h_prev=-1&z=0.95&n=0&convention=pytorch&r=0&x=1&w_in=-0.8&w_hn=0&b_hn=-1",
         ),
         (
-            LessonState::Bidir(BidirConfig { tokens: vec!["I".into(), "love".into(), "New York".into(), "a&b=c".into()], seed: 1 }),
-            "v=1&lesson=bidir&tokens=I,love,New+York,a%26b%3Dc&seed=1",
+            LessonState::Bidir(BidirConfig { tokens: vec!["I".into(), "love".into(), "New York".into(), "a&b=c".into()], seed: 1, t: 2 }),
+            "v=1&lesson=bidir&tokens=I,love,New+York,a%26b%3Dc&seed=1&t=2",
         ),
         (
             LessonState::Softmax(SoftmaxConfig { logits: vec![1000.0f64.min(50.0), 0.0, -50.0, 0.001], target: 3 }),
@@ -459,4 +460,85 @@ fn docs_url_md_lists_every_lesson_key() {
             id.as_str()
         );
     }
+}
+
+/// The LSTM lesson's `t` is read against the step count of its mode: the gate lists' length,
+/// `n` of the run mode, or the number of inputs of the weights mode.
+#[test]
+fn lstm_time_step_is_clamped_per_mode() {
+    let cases = [
+        (
+            "f=0.9,0.3,0.5&i=0.5,0.9,0.1&g=0.8,-0.6,0.2&o=0.4,0.7,0.3&t=3",
+            3,
+            0,
+        ),
+        ("t=5", 2, 1),
+        ("mode=run&n=25&t=25", 25, 0),
+        ("mode=run&n=10&t=25", 10, 1),
+        ("mode=weights&x=1,2,3,4&t=4", 4, 0),
+        ("mode=weights&x=1,2&t=30", 2, 1),
+        ("mode=weights&t=99", 3, 2),
+    ];
+    for (q, t, notices) in cases {
+        let (s, n) = decode(LessonId::Lstm, q);
+        let LessonState::Lstm(c) = s else { panic!() };
+        assert_eq!(c.t, t, "{q}");
+        assert_eq!(c.step_shown(), t, "{q}");
+        assert_eq!(c.t, c.steps().min(c.t), "{q}");
+        assert_eq!(n.len(), notices, "{q}: {n:?}");
+        if notices > 0 {
+            let last = n.last().unwrap();
+            assert_eq!(last.field, "t");
+            assert!(
+                matches!(&last.kind, NoticeKind::Clamped { to, range } if *to == c.steps().to_string() && range.contains(c.mode.as_str())),
+                "{q}: {last:?}"
+            );
+        }
+        let back = LessonState::Lstm(c.clone()).encode(None);
+        assert_eq!(
+            decode(LessonId::Lstm, &back).0,
+            LessonState::Lstm(c),
+            "{back}"
+        );
+    }
+}
+
+/// The bidirectional lesson's `t`: 0 (the default) is the last token, larger values are
+/// clamped to the number of tokens with a notice; setting the last position writes 0.
+#[test]
+fn bidir_time_step_round_trips_and_clamps() {
+    let (s, n) = decode(LessonId::Bidir, "tokens=a,b,c,d&t=2");
+    let LessonState::Bidir(mut c) = s else {
+        panic!()
+    };
+    assert!(n.is_empty());
+    assert_eq!((c.t, c.step_shown()), (2, 2));
+    assert_eq!(
+        LessonState::Bidir(c.clone()).encode(None),
+        "v=1&lesson=bidir&tokens=a,b,c,d&t=2"
+    );
+    c.set_step(4);
+    assert_eq!((c.t, c.step_shown()), (0, 4));
+    assert_eq!(
+        LessonState::Bidir(c.clone()).encode(None),
+        "v=1&lesson=bidir&tokens=a,b,c,d"
+    );
+    c.set_step(1);
+    assert_eq!(c.step_shown(), 1);
+
+    let (s, n) = decode(LessonId::Bidir, "t=7");
+    let LessonState::Bidir(c) = s else { panic!() };
+    assert_eq!(
+        (c.t, c.step_shown()),
+        (3, 3),
+        "the default sentence has 3 tokens"
+    );
+    assert_eq!(n.len(), 1);
+    assert_eq!(
+        n[0].kind,
+        NoticeKind::Clamped {
+            range: "0–3 (one per token; 0 = the last)".into(),
+            to: "3".into()
+        }
+    );
 }

@@ -8,10 +8,10 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, buildDist, serveDist, launch, openPage, value, num, until } from "./lib.mjs";
+import { ROOT, buildDist, serveDist, launch, openPage, value, num, until, records } from "./lib.mjs";
 
 const TIMEOUT = Number(process.env.UNROLL_E2E_TRAIN_TIMEOUT_MS || 600_000);
 // CPU, a tiny GRU, one epoch of 64 steps.
@@ -235,7 +235,76 @@ test("reload restores the trained model; its .safetensors re-imports in a fresh 
   }
 });
 
-test("own data: a 3-class TSV trains; a missing tab on line 7 is rejected and nothing is lost", async () => {
+/**
+ * A plain PyTorch export of a GRU classifier (hidden 8, 57 inputs, `classes` outputs): the
+ * tensors of `safetensors.torch.save_file(model.state_dict(), path)` and no `__metadata__`.
+ */
+function plainExport(classes) {
+  const H = 8;
+  const tensors = [
+    ["rnn.weight_ih_l0", [3 * H, 57]],
+    ["rnn.weight_hh_l0", [3 * H, H]],
+    ["rnn.bias_ih_l0", [3 * H]],
+    ["rnn.bias_hh_l0", [3 * H]],
+    ["fc.weight", [classes, H]],
+    ["fc.bias", [classes]],
+  ];
+  const header = {};
+  const chunks = [];
+  let offset = 0;
+  let k = 0;
+  for (const [name, shape] of tensors) {
+    const n = shape.reduce((a, b) => a * b, 1);
+    const data = new Float32Array(n).map(() => Math.sin(++k * 12.9898) * 0.3);
+    header[name] = { dtype: "F32", shape, data_offsets: [offset, offset + 4 * n] };
+    offset += 4 * n;
+    chunks.push(Buffer.from(data.buffer));
+  }
+  const json = Buffer.from(JSON.stringify(header), "utf8");
+  const len = Buffer.alloc(8);
+  len.writeBigUInt64LE(BigInt(json.length));
+  return Buffer.concat([len, json, ...chunks]);
+}
+
+test("a plain PyTorch export is labelled as imported and does not replace the saved trained model", async () => {
+  const b = await launch({});
+  try {
+    const { page, consoleErrors } = await openPage(b.context, server.url, TINY);
+    await dataReady(page);
+    await trainToEnd(page);
+    const trainedStep = await num(page, "train-step");
+    await until(async () => !(await page.isDisabled('[data-testid="forget-saved"]')), 30_000, "the saved model");
+    const classes = await num(page, "data-classes");
+    await page.setInputFiles('[data-testid="weights-upload"]', { name: "pytorch_gru.safetensors", mimeType: "application/octet-stream", buffer: plainExport(classes) });
+    await until(async () => (await value(page, "weights-message")) !== null, 30_000, "the weights message");
+    assert.equal(await value(page, "weights-message"), "imported", await page.textContent('[data-testid="weights-message"]'));
+    const msg = await page.textContent('[data-testid="weights-message"]');
+    assert.match(msg, /pytorch_gru\.safetensors/);
+    assert.match(msg, /no training metadata/);
+    assert.match(msg, /Class order taken from the loaded data/);
+    assert.doesNotMatch(msg, /random/i);
+    await predict(page, "Nguyen");
+    const label = await page.textContent('[data-testid="predict-weights-step"]');
+    assert.equal(await page.getAttribute('[data-testid="predict-weights-step"]', "data-origin"), "imported");
+    assert.match(label, /imported from pytorch_gru\.safetensors, no training metadata/);
+    assert.doesNotMatch(label, /random/i);
+    // The trained model saved before stays, offered for restoring, and comes back after a reload.
+    await page.waitForSelector('[data-testid="saved-offer"]', { timeout: 30_000 });
+    // Chinese labels too.
+    await page.click('[data-testid="lang-zh"]');
+    assert.match(await page.textContent('[data-testid="predict-weights-step"]'), /导入自 pytorch_gru\.safetensors，没有训练元数据/);
+    assert.match(await page.textContent('[data-testid="weights-message"]'), /类别顺序取自已加载的数据/);
+    await page.reload({ waitUntil: "load" });
+    await dataReady(page);
+    await until(async () => (await value(page, "restored")) !== null, 30_000, "the restored model");
+    assert.equal(await num(page, "restored"), trainedStep, "the saved trained model, not the import");
+    assert.deepEqual(consoleErrors, []);
+  } finally {
+    await b.close();
+  }
+});
+
+test("own data: a 3-class TSV trains; a file without a usable line is rejected and nothing is lost", async () => {
   const b = await launch({});
   try {
     const { page, consoleErrors } = await openPage(b.context, server.url, TINY.replace("batch_size=256", "batch_size=64"));
@@ -260,13 +329,12 @@ test("own data: a 3-class TSV trains; a missing tab on line 7 is rejected and no
     assert.ok(Math.abs(sum - 1) < 1e-4, `3 classes: the top 3 are all of them (sum ${sum})`);
     const pairs = await num(page, "data-pairs");
 
-    // Line 7 without a tab.
-    const bad = tsv.split("\n").slice(0, 10);
-    bad[6] = bad[6].replace("\t", " ");
+    // No line has a tab: nothing usable, the file is rejected naming its first bad line.
+    const bad = tsv.split("\n").slice(0, 10).map((l) => l.replace("\t", " "));
     await upload(page, "bad.tsv", bad.join("\n") + "\n");
     assert.equal(await value(page, "data-upload-message"), "error");
     const msg = await page.textContent('[data-testid="data-upload-message"]');
-    assert.match(msg, /line 7/);
+    assert.match(msg, /line 1/);
     assert.match(msg, /bad\.tsv/);
     assert.equal(await value(page, "data-source"), "upload", "the previous data is still loaded");
     assert.equal(await num(page, "data-classes"), 3);
@@ -279,6 +347,129 @@ test("own data: a 3-class TSV trains; a missing tab on line 7 is rejected and no
     await until(async () => (await value(page, "data-source")) === "builtin", 10_000, "the built-in data");
     assert.equal(await num(page, "data-classes"), 18);
     assert.equal(await num(page, "data-raw-lines"), 20074);
+    assert.deepEqual(consoleErrors, []);
+  } finally {
+    await b.close();
+  }
+});
+
+test("own data: bad lines 6 and 38 are skipped and reported (en, zh), Latin-1 loads, a singleton class is trained", async () => {
+  const b = await launch({});
+  try {
+    const { page, consoleErrors } = await openPage(b.context, server.url, TINY.replace("batch_size=256", "batch_size=64"));
+    await dataReady(page);
+    const lines = tsvOf(["Greek", "Japanese"]).trim().split("\n");
+    lines[5] = lines[5].replace("\t", " "); // line 6: no tab
+    lines[37] = "😀🎉\tGreek"; // line 38: no usable letters
+    lines.push("Papadopoulos-Single\t\u202eLonely"); // a class with one name and a bidi control
+    await upload(page, "bad-lines.tsv", lines.join("\n") + "\n");
+    const hook = async (attr) => page.getAttribute('[data-testid="data-upload-message"]', attr);
+    assert.equal(await value(page, "data-upload-message"), "ok", await page.textContent('[data-testid="data-upload-message"]'));
+    assert.equal(await hook("data-skipped"), "2");
+    assert.equal(await hook("data-skipped-lines"), "6,38");
+    assert.equal(await hook("data-encoding"), "utf-8");
+    assert.match(await page.textContent('[data-testid="data-upload-message"]'), /Skipped 2 unusable lines \(lines 6,38\)/);
+    await page.click('[data-testid="lang-zh"]');
+    assert.match(await page.textContent('[data-testid="data-upload-message"]'), /跳过了 2 行无法使用的数据（第 6,38 行）/);
+    await page.click('[data-testid="lang-en"]');
+    assert.equal(await num(page, "data-classes"), 3);
+    // The singleton class (its bidi control removed) is in training, and its validation row says it has none.
+    const lonely = page.locator('[data-testid="per-class-acc"][data-label="Lonely"]');
+    assert.equal(await lonely.count(), 1, "the label without its U+202E");
+    assert.equal(await lonely.locator('[data-testid="class-val"]').getAttribute("data-value"), "0");
+    assert.match(await lonely.locator('[data-testid="class-val"]').textContent(), /none/);
+    await trainToEnd(page);
+    assert.equal(await value(page, "train-status"), "finished");
+
+    // Latin-1: "Müller" with ü as the single byte 0xFC.
+    const latin1 = Buffer.concat([Buffer.from("Sato\tJapanese\nAbe\tJapanese\nM"), Buffer.from([0xfc]), Buffer.from("ller\tGerman\nSchmidt\tGerman\n")]);
+    await page.setInputFiles('[data-testid="data-upload"]', { name: "latin1.tsv", mimeType: "text/tab-separated-values", buffer: latin1 });
+    await until(async () => ["ok", "error"].includes(await value(page, "data-upload-message")) && (await hook("data-encoding")) !== "utf-8", 30_000, "the Latin-1 upload");
+    assert.equal(await value(page, "data-upload-message"), "ok");
+    assert.equal(await hook("data-encoding"), "latin-1");
+    assert.match(await page.textContent('[data-testid="data-upload-message"]'), /read as Latin-1 \(ISO 8859-1\): latin1\.tsv/);
+    assert.equal(await num(page, "data-classes"), 2);
+    // The estimate before training: 2 classes of 2 names keep 1 each for training → 1 step of 64;
+    // the ms/step comes from the epoch trained above.
+    assert.equal(await hook("data-steps-per-epoch"), "1");
+    assert.ok(Number(await hook("data-epoch-seconds")) > 0, "seconds per epoch from the measured ms/step");
+    assert.match(await page.textContent('[data-testid="data-upload-message"]'), /Estimated time per epoch: about .* \(1 step of 64 names × [0-9.]+ ms per step, measured in this tab's last run\)/);
+    assert.deepEqual(consoleErrors, []);
+  } finally {
+    await b.close();
+  }
+});
+
+/** Writes a generated `name<TAB>language` TSV of at least `mb` MiB to `path`; returns its lines. */
+function writeBigTsv(path, mb) {
+  const langs = ["Arabic", "Chinese", "Czech", "Dutch", "English", "French", "German", "Greek", "Irish", "Italian", "Japanese", "Korean", "Polish", "Portuguese", "Russian", "Scottish", "Spanish", "Vietnamese"];
+  const letters = "abcdefghijklmnopqrstuvwxyz";
+  const chunks = [];
+  let size = 0;
+  let i = 0;
+  while (size < mb * 1024 * 1024) {
+    const part = [];
+    for (let k = 0; k < 100_000; k++, i++) {
+      let n = i;
+      let name = "";
+      do {
+        name += letters[n % 26];
+        n = Math.floor(n / 26);
+      } while (n > 0);
+      part.push(`${name[0].toUpperCase()}${name.slice(1)}son\t${langs[i % 18]}\n`);
+    }
+    const b = Buffer.from(part.join(""), "utf8");
+    size += b.length;
+    chunks.push(b);
+  }
+  writeFileSync(path, Buffer.concat(chunks));
+  return i;
+}
+
+test("own data: a 50 MB TSV parses with progress and Cancel, and no main-thread task over 250 ms while parsing", async () => {
+  const path = join(tmp, "big.tsv");
+  const lines = writeBigTsv(path, 50);
+  const b = await launch({});
+  try {
+    const { page, consoleErrors } = await openPage(b.context, server.url, TINY);
+    await dataReady(page);
+    // Cancel: the data in use stays the built-in one.
+    await page.setInputFiles('[data-testid="data-upload"]', path);
+    await until(async () => Number(await value(page, "data-upload-progress")) > 0, 120_000, "progress", 100);
+    await page.click('[data-testid="data-upload-cancel"]');
+    await until(async () => (await value(page, "data-upload-message")) === "cancelled", 30_000, "the cancel");
+    assert.equal(await value(page, "data-source"), "builtin");
+    assert.equal(await num(page, "data-classes"), 18);
+
+    // The whole file.
+    const t0 = await page.evaluate(() => performance.now());
+    await page.setInputFiles('[data-testid="data-upload"]', path);
+    const seen = new Set();
+    await until(
+      async () => {
+        const p = await value(page, "data-upload-progress");
+        if (p !== null) seen.add(Number(p).toFixed(2));
+        return ["ok", "error"].includes(await value(page, "data-upload-message"));
+      },
+      600_000,
+      "the 50 MB upload",
+      100,
+    );
+    assert.equal(await value(page, "data-upload-message"), "ok", await page.textContent('[data-testid="data-upload-message"]'));
+    const parsedAt = await page.evaluate(() => performance.getEntriesByName("unroll-upload-parsed").at(-1)?.startTime);
+    assert.ok(parsedAt > t0, "the page marks the end of parsing");
+    const tasks = (await records(page)).longtasks.filter((t) => t.start >= t0);
+    const during = tasks.filter((t) => t.start < parsedAt);
+    const after = tasks.filter((t) => t.start >= parsedAt);
+    const longest = (ts) => ts.reduce((m, t) => Math.max(m, t.duration), 0);
+    console.log(
+      `${lines} lines: parsing ${(parsedAt - t0).toFixed(0)} ms, ${during.length} long tasks while parsing (longest ${longest(during).toFixed(0)} ms); ` +
+        `after parsing: longest task ${longest(after).toFixed(0)} ms; progress values seen: ${[...seen].sort().join(" ")}`,
+    );
+    assert.ok([...seen].some((p) => Number(p) > 0 && Number(p) < 1), "the progress bar moved between 0 and 1");
+    assert.ok(longest(during) <= 250, `longest main-thread task while parsing: ${longest(during).toFixed(0)} ms`);
+    assert.equal(await value(page, "data-source"), "upload");
+    assert.equal(await num(page, "data-classes"), 18);
     assert.deepEqual(consoleErrors, []);
   } finally {
     await b.close();

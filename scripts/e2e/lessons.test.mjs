@@ -316,9 +316,9 @@ const HOSTILE = {
   unroll: ["w_xh=NaN", "w_hh=Infinity", "b=1e309", "h0=-1000000000000", "x=1,2,10%5E12", "t=99", "w_hh=0.3", "w_hh=0.7"],
   shapes: ["input_size=-5", "hidden_size=1000000000000", "num_layers=NaN", "batch=1e309", "seq_len=%zz", "cell=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"],
   bptt: ["w_hh=Infinity", "steps=10%5E12", "x=NaN", "act=sigmoid", "max_norm=-1"],
-  lstm: ["f=2,NaN", "i=Infinity", "c0=1e309", "n=-3", "mode=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"],
+  lstm: ["f=2,NaN", "i=Infinity", "c0=1e309", "n=-3", "mode=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E", "t=99"],
   gru: ["z=NaN", "h_prev=-1e309", "n=10%5E12", "convention=both", "r=-5"],
-  bidir: ["tokens=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E,b", "seed=-1", "tokens=,,", "tokens=%E4%B8,%zz"],
+  bidir: ["tokens=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E,b", "seed=-1", "tokens=,,", "tokens=%E4%B8,%zz", "t=99"],
   softmax: ["logits=1e309,NaN", "target=-2", "logits=1,2&target=7"],
   parallel: ["hidden_size=-1", "max_len=1e309", "cell=rnn&cell=transformer"],
 };
@@ -350,6 +350,10 @@ test("hostile URLs: no console error, no injected markup, the notice lists the f
   await v99.page.waitForSelector('[data-testid="url-notice"]');
   assert.match(await v99.page.textContent('[data-testid="url-notice"]'), /newer version/);
   courseValue(await num(v99.page, "unroll-h-2"), 0.8981, 4, "defaults under v=99");
+  // The page shown is the link's lesson (and language): the notice does not call them ignored.
+  const v99Text = await v99.page.textContent('[data-testid="url-notice"]');
+  assert.match(v99Text, /w_hh/);
+  assert.doesNotMatch(v99Text, /lesson|lang/);
   const unknown = await open("?v=1&lesson=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E");
   await unknown.page.waitForSelector('[data-testid="lesson-index"]');
   assert.match(await unknown.page.textContent('[data-testid="url-notice"]'), /<img src=x onerror=alert\(1\)>/);
@@ -449,6 +453,112 @@ test("keyboard: sliders and step buttons work without a mouse", async () => {
   assert.match(page.url(), /t=1/);
   assert.deepEqual(problems, []);
   await page.close();
+});
+
+test("links keep the time step: LSTM (per mode) and bidirectional restore `t`", async () => {
+  const { page, problems } = await open("?v=1&lesson=lstm&t=2");
+  assert.equal(await value(page, "lstm-t-value"), "2");
+  await page.click('[data-testid="lstm-first"]');
+  await until(async () => (await value(page, "lstm-t-value")) === "1", 3000, "t = 1");
+  assert.ok(!/[?&]t=/.test(page.url()), `t = 1 is the default: ${page.url()}`);
+  await page.click('[data-testid="lstm-forward"]');
+  await until(() => /[?&]t=2(&|$)/.test(page.url()), 3000, "t=2 written into the URL");
+  await page.reload({ waitUntil: "load" });
+  await page.waitForSelector('[data-testid="lstm-t-value"]');
+  assert.equal(await value(page, "lstm-t-value"), "2", "reload restores t");
+  // The run mode has n steps: t=15 is kept there, and clamped with a notice in gates mode.
+  await page.goto(server.url + "?v=1&lesson=lstm&mode=run&n=20&t=15", { waitUntil: "load" });
+  await page.waitForSelector('[data-testid="lstm-t-value"]');
+  assert.equal(await value(page, "lstm-t-value"), "15");
+  assert.match(page.url(), /t=15/);
+  await page.goto(server.url + "?v=1&lesson=lstm&t=15", { waitUntil: "load" });
+  await page.waitForSelector('[data-testid="lstm-t-value"]');
+  assert.equal(await value(page, "lstm-t-value"), "2");
+  assert.match(await page.textContent('[data-testid="url-notice"]'), /\bt\b[\s\S]*15/);
+  await page.goto(server.url + "?v=1&lesson=bidir&t=1", { waitUntil: "load" });
+  await page.waitForSelector('[data-testid="bidir-t-value"]');
+  assert.equal(await value(page, "bidir-t-value"), "1");
+  await page.click('[data-testid="bidir-forward"]');
+  await until(() => /[?&]t=2(&|$)/.test(page.url()), 3000, "bidir t=2 written into the URL");
+  await page.reload({ waitUntil: "load" });
+  await page.waitForSelector('[data-testid="bidir-t-value"]');
+  assert.equal(await value(page, "bidir-t-value"), "2", "reload restores the bidirectional t");
+  await page.click('[data-testid="bidir-forward"]');
+  await until(async () => (await value(page, "bidir-t-value")) === "3", 3000, "t = 3");
+  await until(() => !/[?&]t=/.test(page.url()), 3000, "the last token is the default (no t)");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("compared with the handout: each note's values match the page's own computation (en and zh)", async () => {
+  const heading = { en: /^Compared with the handout:/, zh: /^与讲义对照：/ };
+  for (const lang of ["en", "zh"]) {
+    const at = async (query, ids) => {
+      const { page, problems } = await open(`${query}&lang=${lang}`);
+      await page.waitForSelector(`[data-testid="${ids[0]}"]`);
+      const out = {};
+      for (const id of ids) out[id] = await num(page, id);
+      assert.deepEqual(problems, []);
+      await page.close();
+      return out;
+    };
+    const noteText = async (query, note, slots) => {
+      const { page } = await open(`${query}&lang=${lang}`);
+      const text = (await page.textContent(`[data-testid="handout-${note}"]`)).trim();
+      assert.match(text, heading[lang], `${note} ${lang}`);
+      const v = {};
+      for (const k of slots) {
+        const id = `handout-${note}-${k}`;
+        v[k] = await num(page, id);
+        const shown = (await page.textContent(`[data-testid="${id}"]`)).trim();
+        assert.ok(text.includes(shown), `${note} ${lang}: "${shown}" is in the sentence`);
+      }
+      await page.close();
+      return v;
+    };
+
+    // Lesson 2, nn.RNN(10, 8): the handout's 304 / 608 / 1216 against the lesson's counts.
+    const rnn10 = await noteText("?v=1&lesson=shapes", "rnn10", ["rnn-printed", "rnn-app", "two-layers", "bidir-printed", "lstm-printed", "bidir-app", "lstm-app"]);
+    assert.deepEqual([rnn10["rnn-printed"], rnn10["bidir-printed"], rnn10["lstm-printed"]], [304, 608, 1216]);
+    assert.equal(rnn10["rnn-app"], (await at("?v=1&lesson=shapes", ["shapes-param-count"]))["shapes-param-count"]);
+    assert.equal(rnn10["bidir-app"], (await at("?v=1&lesson=shapes&bidirectional=1", ["shapes-param-count"]))["shapes-param-count"]);
+    assert.equal(rnn10["lstm-app"], (await at("?v=1&lesson=shapes&cell=lstm", ["shapes-param-count"]))["shapes-param-count"]);
+    const two = (await at("?v=1&lesson=shapes&num_layers=2", ["shapes-param-count"]))["shapes-param-count"];
+    assert.equal(rnn10["two-layers"], two);
+    assert.equal(rnn10["rnn-printed"], two, "the handout's 304 is the 2-layer count");
+    assert.notEqual(rnn10["rnn-app"], rnn10["rnn-printed"]);
+
+    // Lesson 2, per-layer counts at input 57, hidden 128: one bias vector in the handout.
+    const pl = await noteText("?v=1&lesson=shapes", "per-layer", ["input", "hidden", "lstm-printed", "gru-printed", "lstm-one-bias", "gru-one-bias", "lstm-app", "gru-app", "rnn-printed", "rnn-one-bias", "rnn-app"]);
+    assert.deepEqual([pl["lstm-printed"], pl["gru-printed"], pl["rnn-printed"]], [95232, 71424, 47616]);
+    for (const cell of ["lstm", "gru", "rnn"]) {
+      const c = await at(`?v=1&lesson=shapes&cell=${cell}&input_size=${pl.input}&hidden_size=${pl.hidden}`, ["shapes-param-count", "shapes-one-bias-count"]);
+      assert.equal(pl[`${cell}-app`], c["shapes-param-count"], `${cell} count`);
+      assert.equal(pl[`${cell}-one-bias`], c["shapes-one-bias-count"], `${cell} one-bias count`);
+    }
+    assert.equal(pl["lstm-printed"], pl["lstm-one-bias"]);
+    assert.equal(pl["gru-printed"], pl["gru-one-bias"]);
+    assert.equal(pl["rnn-printed"], 2 * pl["rnn-one-bias"]);
+
+    // Lesson 1: x₁'s share of z₂.
+    const share = await noteText("?v=1&lesson=unroll", "share", ["printed", "w_hh", "app", "handout-w_hh", "app-at-handout-w_hh"]);
+    assert.equal(share.printed, 0.2311);
+    const page1 = await at("?v=1&lesson=unroll", ["unroll-from_x1-2"]);
+    close(share.app, page1["unroll-from_x1-2"], "x₁'s share of z₂ at the example's W_hh");
+    const page05 = await at(`?v=1&lesson=unroll&w_hh=${share["handout-w_hh"]}`, ["unroll-from_x1-2"]);
+    close(share["app-at-handout-w_hh"], page05["unroll-from_x1-2"], "the share at the handout's W_hh");
+    assert.equal(Number(share["app-at-handout-w_hh"].toFixed(4)), share.printed, "0.2311 belongs to W_hh = 0.5");
+    assert.notEqual(Number(share.app.toFixed(4)), share.printed);
+
+    // Lesson 4: h₂ of the two-step example.
+    const h2 = await noteText("?v=1&lesson=lstm", "h2", ["printed", "app", "o2", "c2", "app-unrounded"]);
+    assert.equal(h2.printed, -0.2775);
+    const lstmPage = await at("?v=1&lesson=lstm", ["lstm-h-2", "lstm-o-value-2", "lstm-c-2"]);
+    close(h2.app, lstmPage["lstm-h-2"], "h₂");
+    close(h2.app, h2.o2 * Math.tanh(h2.c2), "h₂ = o₂·tanh(C₂)");
+    close(h2.c2, lstmPage["lstm-c-2"], "C₂");
+    assert.notEqual(Number(h2.app.toFixed(4)), h2.printed);
+  }
 });
 
 test("copy link: the clipboard receives the page's URL", async () => {

@@ -697,6 +697,8 @@ pub struct LstmConfig {
     pub x: Vec<f64>,
     /// Seed of the `weights` mode's `nn.LSTM(1, 1)`.
     pub seed: u32,
+    /// The time step shown by the scrubber, from 1, at most [`LstmConfig::steps`]; default 1.
+    pub t: usize,
 }
 
 /// The `lstm` lesson's URL keys in canonical order.
@@ -734,6 +736,11 @@ pub const LSTM_FIELDS: &[FieldSpec] = &[
         doc: "inputs of the `weights` mode",
     },
     FieldSpec { key: "seed", kind: FieldKind::Int { min: 0, max: u32::MAX as i64, default: 0 }, doc: "seed of the `weights` mode's weights" },
+    FieldSpec {
+        key: "t",
+        kind: FieldKind::Int { min: 1, max: 30, default: 1 },
+        doc: "time step shown by the scrubber (at most the mode's number of steps: the gate lists' length, `n`, or the number of inputs `x`)",
+    },
 ];
 
 impl UrlConfig for LstmConfig {
@@ -755,6 +762,7 @@ impl UrlConfig for LstmConfig {
             n: v.int("n") as usize,
             x: float_list(v, "x"),
             seed: v.int("seed") as u32,
+            t: v.int("t") as usize,
         }
     }
 
@@ -769,6 +777,7 @@ impl UrlConfig for LstmConfig {
             .with("n", int_key(self.n))
             .with("x", Value::FloatList(self.x.clone()))
             .with("seed", Value::Int(self.seed.into()))
+            .with("t", int_key(self.t))
     }
 
     /// The gate lists must have one value per step: a shorter list is repeated cyclically up to
@@ -799,6 +808,18 @@ impl UrlConfig for LstmConfig {
                 });
             }
         }
+        let steps = self.steps();
+        if self.t > steps {
+            notices.push(UrlNotice {
+                field: "t".into(),
+                raw: self.t.to_string(),
+                kind: NoticeKind::Clamped {
+                    range: format!("1–{steps} (steps of the `{}` mode)", self.mode.as_str()),
+                    to: steps.to_string(),
+                },
+            });
+            self.t = steps;
+        }
     }
 }
 default_from_fields!(
@@ -815,6 +836,22 @@ impl LstmConfig {
             .min(self.i.len())
             .min(self.g.len())
             .min(self.o.len())
+    }
+
+    /// Number of steps the lesson computes in the current mode (at least 1): the gate lists'
+    /// length (`gates`), `n` (`run`) or the number of inputs (`weights`).
+    pub fn steps(&self) -> usize {
+        match self.mode {
+            LstmMode::Gates => self.gate_steps(),
+            LstmMode::Run => self.n.clamp(1, 30),
+            LstmMode::Weights => self.x.len(),
+        }
+        .max(1)
+    }
+
+    /// The scrubber's step clamped to [`LstmConfig::steps`].
+    pub fn step_shown(&self) -> usize {
+        self.t.clamp(1, self.steps())
     }
 }
 
@@ -1000,6 +1037,8 @@ pub struct BidirConfig {
     pub tokens: Vec<String>,
     /// Seed of the weights and the embeddings.
     pub seed: u32,
+    /// The token position shown by the scrubber, from 1; 0 (the default) = the last token.
+    pub t: usize,
 }
 
 /// The `bidir` lesson's URL keys in canonical order.
@@ -1023,6 +1062,15 @@ pub const BIDIR_FIELDS: &[FieldSpec] = &[
         },
         doc: "seed of the weights and of the token embeddings",
     },
+    FieldSpec {
+        key: "t",
+        kind: FieldKind::Int {
+            min: 0,
+            max: 12,
+            default: 0,
+        },
+        doc: "token position shown by the scrubber, from 1 (at most the number of tokens); 0 = the last token",
+    },
 ];
 
 impl UrlConfig for BidirConfig {
@@ -1033,6 +1081,7 @@ impl UrlConfig for BidirConfig {
         BidirConfig {
             tokens: v.texts("tokens"),
             seed: v.int("seed") as u32,
+            t: v.int("t") as usize,
         }
     }
 
@@ -1040,6 +1089,42 @@ impl UrlConfig for BidirConfig {
         Values::defaults(BIDIR_FIELDS)
             .with("tokens", Value::TextList(self.tokens.clone()))
             .with("seed", Value::Int(self.seed.into()))
+            .with("t", int_key(self.t))
+    }
+
+    fn reconcile(&mut self, notices: &mut Vec<UrlNotice>) {
+        let steps = self.tokens.len().max(1);
+        if self.t > steps {
+            notices.push(UrlNotice {
+                field: "t".into(),
+                raw: self.t.to_string(),
+                kind: NoticeKind::Clamped {
+                    range: format!("0–{steps} (one per token; 0 = the last)"),
+                    to: steps.to_string(),
+                },
+            });
+            self.t = steps;
+        }
+    }
+}
+
+impl BidirConfig {
+    /// The token position shown, from 1: `t` clamped to the number of tokens, the last one
+    /// when `t` is 0.
+    pub fn step_shown(&self) -> usize {
+        let n = self.tokens.len().max(1);
+        if self.t == 0 {
+            n
+        } else {
+            self.t.min(n)
+        }
+    }
+
+    /// Sets the shown position `k` (from 1), writing 0 when it is the last token so the
+    /// default link stays short and follows the last token when tokens change.
+    pub fn set_step(&mut self, k: usize) {
+        let n = self.tokens.len().max(1);
+        self.t = if k >= n { 0 } else { k.max(1) };
     }
 }
 default_from_fields!(

@@ -672,14 +672,23 @@ pub fn decode<T: UrlConfig>(query: &str) -> Decoded<T> {
     });
     if let Some(raw) = newer {
         note("v", raw, NoticeKind::NewerVersion);
-        for (key, values) in keys.iter().filter(|(k, _)| *k != "v") {
+        // The page and the language are still the link's (the router and the language switch
+        // read them), so only the page's own settings are listed as ignored.
+        for (key, values) in keys
+            .iter()
+            .filter(|(k, _)| !["v", "lesson", "lang"].contains(k))
+        {
             note(
                 key,
                 values.last().copied().unwrap_or(""),
                 NoticeKind::IgnoredNewerVersion,
             );
         }
-        return finish(Values::defaults(T::FIELDS), None, notices);
+        let lang = keys
+            .iter()
+            .find(|(k, _)| *k == "lang")
+            .and_then(|(_, vs)| vs.last().and_then(|l| Lang::parse(l)));
+        return finish(Values::defaults(T::FIELDS), lang, notices);
     }
 
     let mut values = Values::defaults(T::FIELDS);

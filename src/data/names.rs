@@ -207,25 +207,9 @@ impl NamesDataset {
         Self::build(files)
     }
 
-    fn build<B: AsRef<[u8]>>(mut files: Vec<(String, String, B)>) -> Result<Self, LoadError> {
-        if files.is_empty() {
-            return Err(LoadError::NoFiles);
-        }
-        if let Some((_, file, _)) = files.iter().find(|(class, _, _)| class.trim().is_empty()) {
-            return Err(LoadError::BadClassName { file: file.clone() });
-        }
-        files.sort_by(|a, b| a.0.cmp(&b.0));
-        if let Some(w) = files.windows(2).find(|w| w[0].0 == w[1].0) {
-            return Err(LoadError::DuplicateClass {
-                class: w[0].0.clone(),
-            });
-        }
-
-        let mut classes = Vec::with_capacity(files.len());
-        let mut samples = Vec::new();
-        let mut reports = Vec::with_capacity(files.len());
-        let mut languages_of_name: HashMap<String, usize> = HashMap::new();
-        for (label, (class, file, bytes)) in files.iter().enumerate() {
+    fn build<B: AsRef<[u8]>>(files: Vec<(String, String, B)>) -> Result<Self, LoadError> {
+        let mut texts = Vec::with_capacity(files.len());
+        for (class, file, bytes) in files {
             let bytes = bytes.as_ref();
             let text = std::str::from_utf8(bytes).map_err(|e| {
                 let line = bytes[..e.valid_up_to()]
@@ -238,54 +222,11 @@ impl NamesDataset {
                     line,
                 }
             })?;
-            let mut seen: HashSet<String> = HashSet::new();
-            let mut report = ClassReport {
-                class: class.clone(),
-                raw_lines: 0,
-                distinct: 0,
-                skipped: 0,
-                duplicates: 0,
-            };
-            for line in text.lines() {
-                report.raw_lines += 1;
-                let name = normalize(line);
-                if name.is_empty() {
-                    report.skipped += 1;
-                } else if seen.contains(&name) {
-                    report.duplicates += 1;
-                } else {
-                    seen.insert(name.clone());
-                    *languages_of_name.entry(name.clone()).or_insert(0) += 1;
-                    samples.push(Sample {
-                        tokens: encode_normalized(&name),
-                        name,
-                        label: label as u32,
-                    });
-                    report.distinct += 1;
-                }
-            }
-            if report.distinct == 0 {
-                return Err(LoadError::EmptyClass {
-                    file: file.clone(),
-                    raw_lines: report.raw_lines,
-                });
-            }
-            classes.push(class.clone());
-            reports.push(report);
+            texts.push((class, file, text.to_owned()));
         }
-        let report = LoadReport {
-            raw_lines: reports.iter().map(|r| r.raw_lines).sum(),
-            distinct: samples.len(),
-            skipped: reports.iter().map(|r| r.skipped).sum(),
-            duplicates: reports.iter().map(|r| r.duplicates).sum(),
-            multi_language_names: languages_of_name.values().filter(|&&n| n > 1).count(),
-            classes: reports,
-        };
-        Ok(NamesDataset {
-            classes,
-            samples,
-            report,
-        })
+        let mut builder = DatasetBuilder::new(texts)?;
+        while !builder.step(usize::MAX)? {}
+        Ok(builder.finish())
     }
 
     /// Reads every `*.txt` file of `dir` (not recursive) and builds the data set.
@@ -452,6 +393,152 @@ impl Manifest {
             }
         }
         Ok(manifest)
+    }
+}
+
+/// Builds a [`NamesDataset`] from `(class, file_label, text)` triples a bounded number of lines
+/// at a time, so a page can load a large upload without blocking: [`DatasetBuilder::step`]
+/// until it returns `true`, then [`DatasetBuilder::finish`]. The rules, errors and result are
+/// [`NamesDataset::from_labelled_files`]'s (which runs it to the end in one go).
+#[derive(Debug)]
+pub struct DatasetBuilder {
+    /// Sorted by class.
+    files: Vec<(String, String, String)>,
+    /// The file being read.
+    file: usize,
+    /// Byte offset of the next line in it.
+    pos: usize,
+    seen: HashSet<String>,
+    report: ClassReport,
+    classes: Vec<String>,
+    samples: Vec<Sample>,
+    reports: Vec<ClassReport>,
+    languages_of_name: HashMap<String, usize>,
+    done_bytes: usize,
+    total_bytes: usize,
+}
+
+fn empty_report(class: &str) -> ClassReport {
+    ClassReport {
+        class: class.to_owned(),
+        raw_lines: 0,
+        distinct: 0,
+        skipped: 0,
+        duplicates: 0,
+    }
+}
+
+impl DatasetBuilder {
+    /// Checks the classes and sorts the files by class.
+    ///
+    /// Errors: [`LoadError::NoFiles`], [`LoadError::BadClassName`], [`LoadError::DuplicateClass`].
+    pub fn new(mut files: Vec<(String, String, String)>) -> Result<Self, LoadError> {
+        if files.is_empty() {
+            return Err(LoadError::NoFiles);
+        }
+        if let Some((_, file, _)) = files.iter().find(|(class, _, _)| class.trim().is_empty()) {
+            return Err(LoadError::BadClassName { file: file.clone() });
+        }
+        files.sort_by(|a, b| a.0.cmp(&b.0));
+        if let Some(w) = files.windows(2).find(|w| w[0].0 == w[1].0) {
+            return Err(LoadError::DuplicateClass {
+                class: w[0].0.clone(),
+            });
+        }
+        let total_bytes = files.iter().map(|f| f.2.len()).sum();
+        let report = empty_report(&files[0].0);
+        Ok(DatasetBuilder {
+            files,
+            file: 0,
+            pos: 0,
+            seen: HashSet::new(),
+            report,
+            classes: Vec::new(),
+            samples: Vec::new(),
+            reports: Vec::new(),
+            languages_of_name: HashMap::new(),
+            done_bytes: 0,
+            total_bytes,
+        })
+    }
+
+    /// `(bytes read, total bytes)` of the texts.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.done_bytes, self.total_bytes)
+    }
+
+    /// Reads at most `max_lines` lines; `Ok(true)` when every file is read.
+    ///
+    /// Errors: [`LoadError::EmptyClass`] for a class without a usable name.
+    pub fn step(&mut self, max_lines: usize) -> Result<bool, LoadError> {
+        let mut budget = max_lines;
+        while self.file < self.files.len() {
+            let (class, file, text) = &self.files[self.file];
+            while self.pos < text.len() {
+                if budget == 0 {
+                    return Ok(false);
+                }
+                budget -= 1;
+                let rest = &text[self.pos..];
+                let (raw, next) = match rest.find('\n') {
+                    Some(i) => (&rest[..i], self.pos + i + 1),
+                    None => (rest, text.len()),
+                };
+                let line = raw.strip_suffix('\r').unwrap_or(raw);
+                self.done_bytes += next - self.pos;
+                self.pos = next;
+                self.report.raw_lines += 1;
+                let name = normalize(line);
+                if name.is_empty() {
+                    self.report.skipped += 1;
+                } else if self.seen.contains(&name) {
+                    self.report.duplicates += 1;
+                } else {
+                    self.seen.insert(name.clone());
+                    *self.languages_of_name.entry(name.clone()).or_insert(0) += 1;
+                    self.samples.push(Sample {
+                        tokens: encode_normalized(&name),
+                        name,
+                        label: self.file as u32,
+                    });
+                    self.report.distinct += 1;
+                }
+            }
+            if self.report.distinct == 0 {
+                return Err(LoadError::EmptyClass {
+                    file: file.clone(),
+                    raw_lines: self.report.raw_lines,
+                });
+            }
+            self.classes.push(class.clone());
+            self.file += 1;
+            self.pos = 0;
+            self.seen.clear();
+            let next = self
+                .files
+                .get(self.file)
+                .map_or_else(|| empty_report(""), |f| empty_report(&f.0));
+            self.reports.push(std::mem::replace(&mut self.report, next));
+        }
+        Ok(true)
+    }
+
+    /// The data set, once [`DatasetBuilder::step`] returned `true`.
+    pub fn finish(self) -> NamesDataset {
+        let reports = self.reports;
+        let report = LoadReport {
+            raw_lines: reports.iter().map(|r| r.raw_lines).sum(),
+            distinct: self.samples.len(),
+            skipped: reports.iter().map(|r| r.skipped).sum(),
+            duplicates: reports.iter().map(|r| r.duplicates).sum(),
+            multi_language_names: self.languages_of_name.values().filter(|&&n| n > 1).count(),
+            classes: reports,
+        };
+        NamesDataset {
+            classes: self.classes,
+            samples: self.samples,
+            report,
+        }
     }
 }
 

@@ -1,5 +1,5 @@
 //! The seeded train/validation split: about 90/10 per language, grouped by normalised name,
-//! every language present in validation.
+//! every language with at least 2 names present in validation.
 //!
 //! Grouping: all samples with the same normalised name go to the same side, so a name listed
 //! under two languages is never in training under one and in validation under the other (a
@@ -8,7 +8,8 @@
 //!
 //! Algorithm: the distinct names (in order of first appearance) are shuffled with
 //! `ChaCha8Rng::seed_from_u64(seed)` on stream [`SPLIT_STREAM`]; each language wants
-//! `max(1, round(val_fraction · n_c))` validation samples. Walking the shuffled names, a name goes
+//! `round(val_fraction · n_c)` validation samples, clamped to 1 … n_c − 1 (none for a language
+//! with a single name, whose name is kept for training). Walking the shuffled names, a name goes
 //! to validation when every language it belongs to still wants more; otherwise to training.
 //! A language left without any validation sample afterwards (possible only when all its names
 //! are shared with languages that are already full) gets its first name in shuffled order moved
@@ -41,8 +42,9 @@ impl Split {
     /// Splits `dataset` with `seed` and the given validation fraction (clamped to `[0, 1]`; the
     /// training page uses [`VAL_FRACTION`]). Deterministic for a given data set and seed.
     ///
-    /// Every language gets at least one validation sample; a language with a single name then
-    /// has no training sample (never the case in the real data).
+    /// Every language with at least 2 names gets at least one validation sample and keeps at
+    /// least one for training; a language with a single name keeps it for training and has no
+    /// validation sample (never the case in the real data).
     pub fn new(dataset: &NamesDataset, seed: u64, val_fraction: f64) -> Split {
         let val_fraction = if val_fraction.is_finite() {
             val_fraction.clamp(0.0, 1.0)
@@ -69,9 +71,17 @@ impl Split {
         order.shuffle(&mut rng);
 
         let counts = dataset.class_counts();
+        // A language with a single name keeps it for training (it has no validation row then);
+        // one with n ≥ 2 names gets 1 … n − 1 validation samples.
         let wanted: Vec<usize> = counts
             .iter()
-            .map(|&n| ((n as f64 * val_fraction).round() as usize).clamp(1, n.max(1)))
+            .map(|&n| {
+                if n < 2 {
+                    0
+                } else {
+                    ((n as f64 * val_fraction).round() as usize).clamp(1, n - 1)
+                }
+            })
             .collect();
         let mut in_val = vec![false; groups.len()];
         let mut val_count = vec![0usize; num_classes];
@@ -87,7 +97,7 @@ impl Split {
             }
         }
         for class in 0..num_classes {
-            if val_count[class] > 0 {
+            if val_count[class] > 0 || wanted[class] == 0 {
                 continue;
             }
             let first = order.iter().copied().find(|&g| {

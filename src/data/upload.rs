@@ -13,16 +13,23 @@
 //!   is unambiguous. Any other first line is data.
 //!
 //! Class files keep the loader's rules (a line that normalises to "" is skipped and counted, see
-//! [`super::names`]). A TSV line is stricter, because it was written for this purpose: a line
-//! without a tab, an empty label or a name without usable letters is an error naming the file
-//! and the 1-based line. Every layout ends in the same loader
+//! [`super::names`]). A bad TSV line (no tab, a third field, an empty label, a name without
+//! usable letters) is skipped and reported in [`Upload::skipped`] with its file and 1-based
+//! line; a TSV file is rejected as a whole only when it has no usable line at all (the error
+//! names its first bad line). Every layout ends in the same loader
 //! ([`NamesDataset::from_labelled_files`]), so normalisation, de-duplication and class order are
 //! the built-in data set's. The result must have at least 2 classes.
 //!
-//! Nothing here panics on any input: corrupt archives, binary files and non-UTF-8 text are
-//! errors with the file's name.
+//! Text is read as UTF-8 (a leading BOM is dropped) and, when that fails, as Latin-1 (ISO
+//! 8859-1, every byte one character); [`Upload::encodings`] says which files needed Latin-1.
+//! Bidirectional and zero-width control characters (U+200B–U+200F, U+202A–U+202E,
+//! U+2060–U+2069, U+061C, U+FEFF) are removed from labels and class names, so `\u{202e}German`
+//! is the class `German`; names lose them in normalisation anyway.
+//!
+//! Nothing here panics on any input: corrupt archives and binary files are errors with the
+//! file's name.
 
-use super::names::{LoadError, NamesDataset};
+use super::names::{DatasetBuilder, LoadError, NamesDataset};
 use super::normalize::normalize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -47,13 +54,6 @@ pub enum UploadError {
     Binary {
         /// The file (for an archive entry: `archive.zip/entry`).
         file: String,
-    },
-    /// A text file is not valid UTF-8; `line` (from 1) holds the first invalid byte.
-    NotUtf8 {
-        /// The file.
-        file: String,
-        /// Line number, from 1.
-        line: usize,
     },
     /// A `.zip` cannot be read.
     CorruptZip {
@@ -122,9 +122,6 @@ impl fmt::Display for UploadError {
             UploadError::Binary { file } => {
                 write!(f, "{file}: binary data, not text (expected one name per line)")
             }
-            UploadError::NotUtf8 { file, line } => {
-                write!(f, "{file}, line {line}: the file is not valid UTF-8 text")
-            }
             UploadError::CorruptZip { file, message } => {
                 write!(f, "{file}: the .zip archive cannot be read ({message})")
             }
@@ -192,6 +189,43 @@ pub struct Upload {
     pub layout: UploadLayout,
     /// The uploaded file names, as given.
     pub files: Vec<String>,
+    /// TSV lines skipped as unusable, in file and line order.
+    pub skipped: Vec<SkippedLine>,
+    /// Every text file read (archive entries as `archive.zip/entry`) and how it was decoded.
+    pub encodings: Vec<(String, TextEncoding)>,
+}
+
+impl Upload {
+    /// The first `limit` skipped lines as the page lists them: `6,38` (1-based line numbers) when
+    /// they all come from one uploaded file, otherwise `file:line` each (`names.zip/own.tsv:6`;
+    /// always for archive entries).
+    pub fn skipped_lines(&self, limit: usize) -> String {
+        let one_file = self
+            .skipped
+            .first()
+            .is_some_and(|f| !f.in_archive && self.skipped.iter().all(|s| s.file == f.file));
+        self.skipped
+            .iter()
+            .take(limit)
+            .map(|s| {
+                if one_file {
+                    s.line.to_string()
+                } else {
+                    format!("{}:{}", s.file, s.line)
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// The files that were not valid UTF-8 and were read as Latin-1.
+    pub fn latin1_files(&self) -> Vec<&str> {
+        self.encodings
+            .iter()
+            .filter(|(_, e)| *e == TextEncoding::Latin1)
+            .map(|(f, _)| f.as_str())
+            .collect()
+    }
 }
 
 /// One source of names before the loader: a class, how errors name it, its text.
@@ -204,25 +238,90 @@ struct ClassSource {
 /// Names collected from TSV lines: label → (first file that used it, names in order).
 type TsvClasses = BTreeMap<String, (String, Vec<String>)>;
 
+/// How a text file was decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextEncoding {
+    /// Valid UTF-8.
+    Utf8,
+    /// Not valid UTF-8: read as Latin-1 (ISO 8859-1).
+    Latin1,
+}
+
+/// A TSV line that was skipped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkippedLine {
+    /// The file (for an archive entry: `archive.zip/entry`).
+    pub file: String,
+    /// Line number, from 1.
+    pub line: usize,
+    /// `true` for an entry of a `.zip` archive.
+    pub in_archive: bool,
+    /// Why: [`UploadError::MissingTab`], [`UploadError::ExtraFields`],
+    /// [`UploadError::EmptyLabel`] or [`UploadError::NoUsableLetters`].
+    pub problem: UploadError,
+}
+
+/// What the parser collects besides the class files: TSV texts still to read, skipped lines
+/// and encodings.
+#[derive(Default)]
+struct Collected {
+    tsv: Vec<TsvReader>,
+    skipped: Vec<SkippedLine>,
+    encodings: Vec<(String, TextEncoding)>,
+}
+
+/// `true` for the bidirectional and zero-width control characters removed from labels.
+pub fn is_invisible_control(c: char) -> bool {
+    matches!(c,
+        '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
+}
+
+/// `label` without bidirectional and zero-width controls (and other control characters),
+/// trimmed.
+pub fn clean_label(label: &str) -> String {
+    label
+        .chars()
+        .filter(|&c| !is_invisible_control(c) && !c.is_control())
+        .collect::<String>()
+        .trim()
+        .to_owned()
+}
+
+/// Longest label shown in full ([`display_label`]).
+pub const DISPLAY_LABEL_CHARS: usize = 32;
+
+/// `label` for tables: at most [`DISPLAY_LABEL_CHARS`] characters, a longer one cut with "…".
+pub fn display_label(label: &str) -> String {
+    match label.char_indices().nth(DISPLAY_LABEL_CHARS) {
+        Some((i, _)) => format!("{}…", &label[..i]),
+        None => label.to_owned(),
+    }
+}
+
 fn is_binary(bytes: &[u8]) -> bool {
     bytes.contains(&0)
 }
 
-fn utf8<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, UploadError> {
+/// The text of `bytes`: UTF-8 (without a leading BOM) or, when that fails, Latin-1.
+///
+/// Errors: [`UploadError::Binary`] for a NUL byte.
+fn decode(file: &str, bytes: &[u8]) -> Result<(String, TextEncoding), UploadError> {
     if is_binary(bytes) {
         return Err(UploadError::Binary {
             file: file.to_owned(),
         });
     }
-    let text = std::str::from_utf8(bytes).map_err(|e| UploadError::NotUtf8 {
-        file: file.to_owned(),
-        line: bytes[..e.valid_up_to()]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            + 1,
-    })?;
-    Ok(text.strip_prefix('\u{feff}').unwrap_or(text))
+    Ok(match std::str::from_utf8(bytes) {
+        Ok(text) => (
+            text.strip_prefix('\u{feff}').unwrap_or(text).to_owned(),
+            TextEncoding::Utf8,
+        ),
+        Err(_) => (
+            bytes.iter().map(|&b| char::from(b)).collect(),
+            TextEncoding::Latin1,
+        ),
+    })
 }
 
 fn lower_ext(file: &str) -> String {
@@ -256,63 +355,153 @@ fn is_header(name: &str, label: &str) -> bool {
             .any(|h| label.trim().eq_ignore_ascii_case(h))
 }
 
-/// Reads `name<TAB>label` lines of `text` into `out` (see the module docs for the rules).
-///
-/// Errors: [`UploadError::MissingTab`], [`UploadError::ExtraFields`],
-/// [`UploadError::EmptyLabel`], [`UploadError::NoUsableLetters`], each with the 1-based line.
-fn read_tsv(file: &str, text: &str, out: &mut TsvClasses) -> Result<(), UploadError> {
-    let mut first_data_line = true;
-    for (i, raw) in text.split('\n').enumerate() {
-        let line_no = i + 1;
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
-        if line.trim().is_empty() {
-            continue;
+/// Reads the `name<TAB>label` lines of one TSV text into a [`TsvClasses`] a bounded number of
+/// lines at a time (see the module docs for the rules); bad lines go to the skipped list.
+struct TsvReader {
+    file: String,
+    text: String,
+    in_archive: bool,
+    /// Byte offset of the next line.
+    pos: usize,
+    /// Number of the next line, from 1.
+    line_no: usize,
+    first_data_line: bool,
+    usable: usize,
+    first_problem: Option<UploadError>,
+}
+
+impl TsvReader {
+    fn new(file: &str, text: String, in_archive: bool) -> Self {
+        TsvReader {
+            file: file.to_owned(),
+            text,
+            in_archive,
+            pos: 0,
+            line_no: 1,
+            first_data_line: true,
+            usable: 0,
+            first_problem: None,
         }
+    }
+
+    fn skip(&mut self, problem: UploadError, skipped: &mut Vec<SkippedLine>) {
+        if self.first_problem.is_none() {
+            self.first_problem = Some(problem.clone());
+        }
+        skipped.push(SkippedLine {
+            file: self.file.clone(),
+            line: self.line_no,
+            in_archive: self.in_archive,
+            problem,
+        });
+    }
+
+    /// Reads at most `max_lines` lines; `Ok(true)` at the end of the text.
+    ///
+    /// Errors (at the end, only when the file has no usable line): its first bad line, as
+    /// [`UploadError::MissingTab`], [`UploadError::ExtraFields`], [`UploadError::EmptyLabel`]
+    /// or [`UploadError::NoUsableLetters`], each with the 1-based line.
+    fn step(
+        &mut self,
+        max_lines: usize,
+        out: &mut TsvClasses,
+        skipped: &mut Vec<SkippedLine>,
+    ) -> Result<bool, UploadError> {
+        let mut budget = max_lines;
+        while self.pos < self.text.len() {
+            if budget == 0 {
+                return Ok(false);
+            }
+            budget -= 1;
+            let rest = &self.text[self.pos..];
+            let (raw, next) = match rest.find('\n') {
+                Some(i) => (&rest[..i], self.pos + i + 1),
+                None => (rest, self.text.len()),
+            };
+            let line = raw.strip_suffix('\r').unwrap_or(raw).to_owned();
+            self.pos = next;
+            self.read_line(&line, out, skipped);
+            self.line_no += 1;
+        }
+        match self.first_problem.take() {
+            Some(problem) if self.usable == 0 => Err(problem),
+            _ => Ok(true),
+        }
+    }
+
+    fn read_line(&mut self, line: &str, out: &mut TsvClasses, skipped: &mut Vec<SkippedLine>) {
+        if line.trim().is_empty() {
+            return;
+        }
+        let line_no = self.line_no;
+        let file = || self.file.clone();
         let Some((name, rest)) = line.split_once('\t') else {
-            return Err(UploadError::MissingTab {
-                file: file.to_owned(),
-                line: line_no,
-            });
+            let file = file();
+            self.skip(
+                UploadError::MissingTab {
+                    file,
+                    line: line_no,
+                },
+                skipped,
+            );
+            return;
         };
         // Tabs or spaces after the label are ignored; a tab inside it is a third field.
         let label = rest.trim();
         if label.contains('\t') {
-            return Err(UploadError::ExtraFields {
-                file: file.to_owned(),
-                line: line_no,
-            });
+            let file = file();
+            self.skip(
+                UploadError::ExtraFields {
+                    file,
+                    line: line_no,
+                },
+                skipped,
+            );
+            return;
         }
-        if std::mem::take(&mut first_data_line) && is_header(name, label) {
-            continue;
+        let label = clean_label(label);
+        if std::mem::take(&mut self.first_data_line) && is_header(name, &label) {
+            return;
         }
         if label.is_empty() {
-            return Err(UploadError::EmptyLabel {
-                file: file.to_owned(),
-                line: line_no,
-            });
+            let file = file();
+            self.skip(
+                UploadError::EmptyLabel {
+                    file,
+                    line: line_no,
+                },
+                skipped,
+            );
+            return;
         }
         if normalize(name).is_empty() {
-            return Err(UploadError::NoUsableLetters {
-                file: file.to_owned(),
-                line: line_no,
-                name: name.trim().to_owned(),
-            });
+            let (file, name) = (file(), name.trim().to_owned());
+            self.skip(
+                UploadError::NoUsableLetters {
+                    file,
+                    line: line_no,
+                    name,
+                },
+                skipped,
+            );
+            return;
         }
-        out.entry(label.to_owned())
-            .or_insert_with(|| (file.to_owned(), Vec::new()))
+        self.usable += 1;
+        out.entry(label)
+            .or_insert_with(|| (self.file.clone(), Vec::new()))
             .1
             .push(name.to_owned());
     }
-    Ok(())
 }
 
-/// The class of a class file: its stem (`data/names/Arabic.txt` → `Arabic`).
+/// The class of a class file: its stem (`data/names/Arabic.txt` → `Arabic`), without
+/// invisible controls.
 fn class_of(file: &str) -> String {
     let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
-    match base.rsplit_once('.') {
-        Some((stem, _)) => stem.to_owned(),
-        None => base.to_owned(),
-    }
+    clean_label(match base.rsplit_once('.') {
+        Some((stem, _)) => stem,
+        None => base,
+    })
 }
 
 /// Sorts one text file (`file` names it in messages) into class files or TSV lines.
@@ -320,18 +509,20 @@ fn add_text(
     file: &str,
     bytes: &[u8],
     force_tsv: bool,
+    in_archive: bool,
     classes: &mut Vec<ClassSource>,
-    tsv: &mut TsvClasses,
+    collected: &mut Collected,
 ) -> Result<bool, UploadError> {
-    let text = utf8(file, bytes)?;
-    if force_tsv || looks_like_tsv(text) {
-        read_tsv(file, text, tsv)?;
+    let (text, encoding) = decode(file, bytes)?;
+    collected.encodings.push((file.to_owned(), encoding));
+    if force_tsv || looks_like_tsv(&text) {
+        collected.tsv.push(TsvReader::new(file, text, in_archive));
         Ok(true)
     } else {
         classes.push(ClassSource {
             class: class_of(file),
             label: file.to_owned(),
-            text: text.to_owned(),
+            text,
         });
         Ok(false)
     }
@@ -339,70 +530,191 @@ fn add_text(
 
 /// Builds a data set from uploaded `(file name, bytes)` pairs: `.zip` archives, `.txt` class
 /// files and `.tsv` files (see the module docs). A file without a known extension is read as a
-/// zip when it starts with the zip signature `PK\x03\x04`.
+/// zip when it starts with the zip signature `PK\x03\x04`. The same as running an
+/// [`UploadParser`] to its end.
 ///
 /// Errors: [`UploadError`], naming the file and, for a line-level problem, the 1-based line.
 pub fn dataset_from_uploads<S: AsRef<str>, B: AsRef<[u8]>>(
     files: &[(S, B)],
 ) -> Result<Upload, UploadError> {
-    if files.is_empty() {
-        return Err(UploadError::NoFiles);
+    let mut parser = UploadParser::new(files)?;
+    while !parser.step(usize::MAX)? {}
+    parser.finish()
+}
+
+/// Where an [`UploadParser`] is.
+enum Phase {
+    /// Reading the TSV texts (index of the one being read).
+    Tsv(usize),
+    /// Building the data set from the classes.
+    Build(DatasetBuilder),
+    /// Done.
+    Done(NamesDataset),
+}
+
+/// Parses an upload a bounded number of lines at a time, so a page can show progress, stay
+/// responsive and cancel: [`UploadParser::new`] unpacks and decodes the files (one pass over
+/// the bytes), each [`UploadParser::step`] reads at most so many lines, and
+/// [`UploadParser::finish`] gives the [`Upload`]. The rules and result are
+/// [`dataset_from_uploads`]'s.
+pub struct UploadParser {
+    files: Vec<String>,
+    classes: Vec<ClassSource>,
+    collected: Collected,
+    tsv: TsvClasses,
+    layout: UploadLayout,
+    /// Bytes of the TSV texts (read in the first phase).
+    tsv_bytes: usize,
+    phase: Phase,
+}
+
+impl UploadParser {
+    /// Unpacks archives and decodes every text file.
+    ///
+    /// Errors: [`UploadError::NoFiles`], [`UploadError::UnsupportedFile`],
+    /// [`UploadError::Binary`], [`UploadError::CorruptZip`], [`UploadError::EmptyZip`],
+    /// [`UploadError::TooLarge`].
+    pub fn new<S: AsRef<str>, B: AsRef<[u8]>>(files: &[(S, B)]) -> Result<Self, UploadError> {
+        if files.is_empty() {
+            return Err(UploadError::NoFiles);
+        }
+        let mut classes: Vec<ClassSource> = Vec::new();
+        let mut collected = Collected::default();
+        let mut saw_tsv = false;
+        let mut unpacked: u64 = 0;
+        for (name, bytes) in files {
+            let (name, bytes) = (name.as_ref(), bytes.as_ref());
+            let ext = lower_ext(name);
+            let is_zip = ext == "zip" || (ext.is_empty() && bytes.starts_with(b"PK\x03\x04"));
+            if is_zip {
+                saw_tsv |= add_zip(name, bytes, &mut unpacked, &mut classes, &mut collected)?;
+            } else if ext == "tsv" || ext == "txt" {
+                saw_tsv |= add_text(
+                    name,
+                    bytes,
+                    ext == "tsv",
+                    false,
+                    &mut classes,
+                    &mut collected,
+                )?;
+            } else {
+                return Err(UploadError::UnsupportedFile {
+                    file: name.to_owned(),
+                });
+            }
+        }
+        let layout = match (classes.is_empty(), saw_tsv) {
+            (false, true) => UploadLayout::Mixed,
+            (true, _) => UploadLayout::Tsv,
+            (false, false) => UploadLayout::ClassFiles,
+        };
+        let tsv_bytes = collected.tsv.iter().map(|r| r.text.len()).sum();
+        Ok(UploadParser {
+            files: files.iter().map(|(n, _)| n.as_ref().to_owned()).collect(),
+            classes,
+            collected,
+            tsv: BTreeMap::new(),
+            layout,
+            tsv_bytes,
+            phase: Phase::Tsv(0),
+        })
     }
-    let mut classes: Vec<ClassSource> = Vec::new();
-    let mut tsv: TsvClasses = BTreeMap::new();
-    let mut saw_tsv = false;
-    let mut unpacked: u64 = 0;
-    for (name, bytes) in files {
-        let (name, bytes) = (name.as_ref(), bytes.as_ref());
-        let ext = lower_ext(name);
-        let is_zip = ext == "zip" || (ext.is_empty() && bytes.starts_with(b"PK\x03\x04"));
-        if is_zip {
-            saw_tsv |= add_zip(name, bytes, &mut unpacked, &mut classes, &mut tsv)?;
-        } else if ext == "tsv" {
-            saw_tsv |= add_text(name, bytes, true, &mut classes, &mut tsv)?;
-        } else if ext == "txt" {
-            saw_tsv |= add_text(name, bytes, false, &mut classes, &mut tsv)?;
-        } else {
-            return Err(UploadError::UnsupportedFile {
-                file: name.to_owned(),
-            });
+
+    /// The share of the work done, 0–1 (TSV lines first, then the loader's pass over every
+    /// class, weighted by bytes).
+    pub fn progress(&self) -> f64 {
+        let tsv_done: usize = self.collected.tsv.iter().map(|r| r.pos).sum();
+        let (build_done, build_total) = match &self.phase {
+            Phase::Tsv(_) => (0, self.tsv_bytes.max(1)),
+            Phase::Build(b) => b.progress(),
+            Phase::Done(_) => return 1.0,
+        };
+        let total = self.tsv_bytes + build_total.max(1);
+        ((tsv_done + build_done) as f64 / total as f64).clamp(0.0, 1.0)
+    }
+
+    /// Reads at most `max_lines` lines; `Ok(true)` when the data set is built.
+    ///
+    /// Errors: a TSV file without a usable line (its first bad line), fewer than 2 classes
+    /// ([`UploadError::TooFewClasses`], or the loader's [`LoadError::EmptyClass`] for a class
+    /// file without names) and the loader's other errors.
+    pub fn step(&mut self, max_lines: usize) -> Result<bool, UploadError> {
+        let mut budget = max_lines;
+        loop {
+            match &mut self.phase {
+                Phase::Tsv(i) => {
+                    let Some(reader) = self.collected.tsv.get_mut(*i) else {
+                        self.phase = Phase::Build(self.start_build()?);
+                        continue;
+                    };
+                    let before = reader.line_no;
+                    let done = reader.step(budget, &mut self.tsv, &mut self.collected.skipped)?;
+                    budget = budget.saturating_sub(reader.line_no - before);
+                    if done {
+                        *i += 1;
+                    } else {
+                        return Ok(false);
+                    }
+                }
+                Phase::Build(builder) => {
+                    if !builder.step(budget)? {
+                        return Ok(false);
+                    }
+                    let Phase::Build(builder) = std::mem::replace(&mut self.phase, Phase::Tsv(0))
+                    else {
+                        unreachable!("matched above");
+                    };
+                    self.phase = Phase::Done(builder.finish());
+                }
+                Phase::Done(_) => return Ok(true),
+            }
         }
     }
-    let layout = match (classes.is_empty(), saw_tsv) {
-        (false, true) => UploadLayout::Mixed,
-        (true, _) => UploadLayout::Tsv,
-        (false, false) => UploadLayout::ClassFiles,
-    };
-    let mut sources: Vec<(String, String, String)> = classes
-        .into_iter()
-        .map(|c| (c.class, c.label, c.text))
-        .collect();
-    for (label, (file, names)) in tsv {
-        let mut text = names.join("\n");
-        text.push('\n');
-        sources.push((label.clone(), format!("{file} (label “{label}”)"), text));
-    }
-    if sources.len() < 2 {
-        // A class file without usable names is the clearer message (it names the file).
-        if let Some((_, file, text)) = sources
-            .iter()
-            .find(|(_, _, text)| text.lines().all(|l| normalize(l).is_empty()))
-        {
-            return Err(UploadError::Load(LoadError::EmptyClass {
-                file: file.clone(),
-                raw_lines: text.lines().count(),
-            }));
+
+    /// The classes of the class files and of the TSV labels, checked for at least 2.
+    fn start_build(&mut self) -> Result<DatasetBuilder, UploadError> {
+        let mut sources: Vec<(String, String, String)> = std::mem::take(&mut self.classes)
+            .into_iter()
+            .map(|c| (c.class, c.label, c.text))
+            .collect();
+        for (label, (file, names)) in std::mem::take(&mut self.tsv) {
+            let mut text = names.join("\n");
+            text.push('\n');
+            sources.push((label.clone(), format!("{file} (label “{label}”)"), text));
         }
-        let mut found: Vec<String> = sources.into_iter().map(|s| s.0).collect();
-        found.dedup();
-        return Err(UploadError::TooFewClasses { classes: found });
+        if sources.len() < 2 {
+            // A class file without usable names is the clearer message (it names the file).
+            if let Some((_, file, text)) = sources
+                .iter()
+                .find(|(_, _, text)| text.lines().all(|l| normalize(l).is_empty()))
+            {
+                return Err(UploadError::Load(LoadError::EmptyClass {
+                    file: file.clone(),
+                    raw_lines: text.lines().count(),
+                }));
+            }
+            let mut found: Vec<String> = sources.into_iter().map(|s| s.0).collect();
+            found.dedup();
+            return Err(UploadError::TooFewClasses { classes: found });
+        }
+        DatasetBuilder::new(sources).map_err(UploadError::from)
     }
-    let dataset = NamesDataset::from_labelled_files(sources)?;
-    Ok(Upload {
-        dataset,
-        layout,
-        files: files.iter().map(|(n, _)| n.as_ref().to_owned()).collect(),
-    })
+
+    /// The upload, once [`UploadParser::step`] returned `true`.
+    ///
+    /// Errors: [`UploadError::NoFiles`] when called before the end (a caller's mistake).
+    pub fn finish(self) -> Result<Upload, UploadError> {
+        let Phase::Done(dataset) = self.phase else {
+            return Err(UploadError::NoFiles);
+        };
+        Ok(Upload {
+            dataset,
+            layout: self.layout,
+            files: self.files,
+            skipped: self.collected.skipped,
+            encodings: self.collected.encodings,
+        })
+    }
 }
 
 /// Reads the `.txt` and `.tsv` entries of one archive. Returns whether a TSV was among them.
@@ -411,7 +723,7 @@ fn add_zip(
     bytes: &[u8],
     unpacked: &mut u64,
     classes: &mut Vec<ClassSource>,
-    tsv: &mut TsvClasses,
+    collected: &mut Collected,
 ) -> Result<bool, UploadError> {
     let corrupt = |e: &dyn fmt::Display| UploadError::CorruptZip {
         file: file.to_owned(),
@@ -448,7 +760,7 @@ fn add_zip(
         }
         found = true;
         let label = format!("{file}/{path}");
-        saw_tsv |= add_text(&label, &data, ext == "tsv", classes, tsv)?;
+        saw_tsv |= add_text(&label, &data, ext == "tsv", true, classes, collected)?;
     }
     if !found {
         return Err(UploadError::EmptyZip {

@@ -15,6 +15,7 @@
 //!   [`crate::math::gru`], in the course's and PyTorch's conventions.
 //! - [`bidir`]: a seeded bidirectional `nn.RNN(2, 2)` through `RnnModule`.
 //! - [`softmax`]: [`crate::math::loss::log_softmax`] and the NLL.
+//! - [`handout`]: the four places where the course's printed handout differs, computed.
 //! - [`parallel`]: timing of a sequential recurrent forward against one all-pairs product.
 //!
 //! Inputs are the lesson configs of [`crate::config::lessons`] (already clamped to the slider
@@ -23,6 +24,7 @@
 pub mod bidir;
 pub mod bptt;
 pub mod gru;
+pub mod handout;
 pub mod lstm;
 pub mod parallel;
 pub mod shapes;

@@ -691,6 +691,11 @@ pub mod index {
 /// Lesson 1.
 pub mod unroll {
     use super::{tr, LessonInfo, Tr};
+    /// The introduction in vector mode (hidden_size ≥ 2).
+    pub const LEDE_VECTOR: Tr = tr(
+        "An RNN with several hidden units reads a short sequence: W_hh is a matrix, h_t a vector. Step through time and watch where every term of z_t comes from: the input, the previous state, or the bias.",
+        "一个有多个隐藏单元的 RNN 读入一个短序列：W_hh 是矩阵，h_t 是向量。逐步推进时间，看 z_t 的每一项从哪里来：输入、上一步的状态，还是偏置。",
+    );
     /// Title, summary, lede.
     pub const INFO: LessonInfo = LessonInfo {
         title: tr("Recurrence and time unrolling", "循环与按时间展开"),
@@ -745,7 +750,7 @@ pub mod unroll {
         "每一步使用的都是同一组 W_xh、W_hh 和 b：展开只是把单元沿时间复制，并不增加参数。",
     );
     /// Step panel.
-    pub const STEP: Tr = tr("Step t, term by term", "第 t 步，逐项计算");
+    pub const STEP: Tr = tr("Step t = {0}, term by term", "第 t = {0} 步，逐项计算");
     /// Column / label.
     pub const FROM_X1: Tr = tr("from x₁", "来自 x₁");
     /// Sentence: `{0}` value, `{1}` subscript t.
@@ -1034,7 +1039,7 @@ pub mod lstm {
     /// "Step {0}".
     pub const STEP_N: Tr = tr("Step {0}", "第 {0} 步");
     /// Panel.
-    pub const BELT: Tr = tr("The belt at step t", "第 t 步的传送带");
+    pub const BELT: Tr = tr("The belt at step t = {0}", "第 t = {0} 步的传送带");
     /// Panel.
     pub const TABLE: Tr = tr("Every step", "每一步");
     /// Label.
@@ -1219,6 +1224,10 @@ pub mod bidir {
 /// Lesson 7.
 pub mod softmax {
     use super::{tr, LessonInfo, Tr};
+    /// List editor: add a logit.
+    pub const ADD_LOGIT: Tr = tr("+ logit", "+ 一个 logit");
+    /// List editor: remove the last logit.
+    pub const REMOVE_LOGIT: Tr = tr("− logit", "− 一个 logit");
     /// Title, summary, lede.
     pub const INFO: LessonInfo = LessonInfo {
         title: tr(
@@ -1354,5 +1363,36 @@ pub mod parallel {
     pub const ABOUT_3: Tr = tr(
         "These are measurements of this machine and this moment: run them again and they change a little.",
         "这些是本机此刻的测量结果：再测一次，数字会有少许变化。",
+    );
+}
+
+/// The "compared with the handout" notes (numbers are filled in from
+/// [`crate::lessons::handout`]).
+pub mod handout {
+    use super::{tr, Tr};
+    /// Lead-in of every note.
+    pub const HEADING: Tr = tr("Compared with the handout:", "与讲义对照：");
+    /// {0} printed 304, {1} app 160, {2} the app's 2-layer count, {3} printed 608,
+    /// {4} printed 1216, {5} app bidirectional, {6} app LSTM.
+    pub const RNN_TEN_EIGHT: Tr = tr(
+        "it prints {0} parameters for nn.RNN(10, 8); PyTorch counts {1}. The printed figure is the count with num_layers=2 ({2}), and the handout's {3} (bidirectional) and {4} (LSTM) are that 2-layer figure × 2 and × 4; with one layer PyTorch counts {5} and {6}.",
+        "讲义给出 nn.RNN(10, 8) 的参数量为 {0}，PyTorch 的计数是 {1}。讲义的数字是 num_layers=2 时的参数量（{2}）；讲义中的 {3}（双向）和 {4}（LSTM）是这个两层数字的 2 倍和 4 倍；单层时 PyTorch 的计数是 {5} 和 {6}。",
+    );
+    /// {0} input size, {1} hidden size, {2} printed LSTM, {3} printed GRU, {4}/{5} one-bias
+    /// LSTM/GRU, {6}/{7} app LSTM/GRU, {8} printed RNN, {9} one-bias RNN, {10} app RNN.
+    pub const PER_LAYER: Tr = tr(
+        "its per-layer counts for input {0} and hidden {1} (LSTM {2}, GRU {3}) use one bias vector (one-bias formula: {4} and {5}); PyTorch has two (bias_ih and bias_hh) and counts {6} and {7}. Its RNN figure {8} is twice the one-bias RNN count {9}; PyTorch counts {10}.",
+        "讲义中输入 {0}、隐藏 {1} 时每层的参数量（LSTM {2}、GRU {3}）只算了一个偏置向量（单偏置公式：{4} 和 {5}）；PyTorch 有两个（bias_ih 和 bias_hh），计数为 {6} 和 {7}。讲义中 RNN 的 {8} 是单偏置 RNN 参数量 {9} 的两倍；PyTorch 的计数是 {10}。",
+    );
+    /// {0} printed share, {1} the example's W_hh, {2} app share, {3} the handout's W_hh,
+    /// {4} app share at the handout's W_hh.
+    pub const UNROLL_SHARE: Tr = tr(
+        "it prints {0} for x₁'s share of z₂; with this example's W_hh = {1} the app computes {2}. The printed value belongs to W_hh = {3} (the app gives {4} there).",
+        "讲义给出 x₁ 在 z₂ 中所占的部分为 {0}；按本例的 W_hh = {1}，本应用算出 {2}。讲义的数值对应 W_hh = {3}（此时本应用算出 {4}）。",
+    );
+    /// {0} printed h₂, {1} app h₂ (4 decimals), {2} o₂, {3} C₂, {4} app h₂ (8 decimals).
+    pub const LSTM_H2: Tr = tr(
+        "it prints h₂ = {0}; the app computes {1}: h₂ = o₂·tanh(C₂) = {2}·tanh({3}) = {4} before rounding. The difference comes from rounding intermediate values in the handout.",
+        "讲义给出 h₂ = {0}；本应用算出 {1}：舍入前 h₂ = o₂·tanh(C₂) = {2}·tanh({3}) = {4}。差别来自讲义对中间结果的舍入。",
     );
 }

@@ -237,6 +237,7 @@ pub fn TrainingPage(
         )
     });
     let config = RwSignal::new(initial.config);
+    super::keep::ImportedWeights::provide();
 
     // The URL follows the configuration and the chosen language (canonical form, replacing
     // the history entry) while this page is shown; the shell's links return to it.
@@ -896,6 +897,7 @@ enum Prediction {
 #[component]
 fn PredictPanel(view_state: SessionView, data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
     let loc = use_locale();
+    let imported = super::keep::ImportedWeights::use_marker();
     let text = RwSignal::new(String::new());
     let prediction = Memo::new(move |_| {
         let name = text.get();
@@ -948,11 +950,13 @@ fn PredictPanel(view_state: SessionView, data: RwSignal<LoadState, LocalStorage>
                     .get()
                     .map(|w| {
                         let step = w.step;
+                        let labels = imported.labels(&w);
+                        let origin = if labels.is_some() { "imported" } else { "trained" };
                         view! {
-                            <p class="predict-weights" data-testid="predict-weights-step" data-value=step.to_string()>
+                            <p class="predict-weights" data-testid="predict-weights-step" data-value=step.to_string() data-origin=origin>
                                 {move || {
                                     let t = loc.t();
-                                    if step == 0 { t.weights_init.to_owned() } else { (t.weights_from_step)(&fmt_count(step)) }
+                                    if let Some(l) = &labels { l.get(loc.lang()) } else if step == 0 { t.weights_init.to_owned() } else { (t.weights_from_step)(&fmt_count(step)) }
                                 }}
                             </p>
                         }

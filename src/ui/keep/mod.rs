@@ -32,6 +32,82 @@ use leptos::prelude::*;
 use std::rc::Rc;
 use text::keep_text;
 
+/// Weights loaded from a file that has no training metadata (a plain PyTorch export): what the
+/// page says about them instead of "random initialisation, step 0".
+#[derive(Clone, Debug)]
+pub struct ImportedOrigin {
+    /// The file's name, as given.
+    pub file: String,
+    /// The file has no class names and the class count matches: the loaded data's order is used.
+    pub classes_from_data: bool,
+    /// The weights it produced (the marker applies while these are the page's weights).
+    pub weights: Rc<Weights>,
+}
+
+/// The imported-weights marker, shared as context by the training page with the keep panel
+/// (which sets it) and the predict box and inspector (which label the weights by it).
+#[derive(Clone, Copy)]
+pub struct ImportedWeights(pub RwSignal<Option<Rc<ImportedOrigin>>, LocalStorage>);
+
+impl ImportedWeights {
+    /// Creates the marker and provides it to the page's components.
+    pub fn provide() -> Self {
+        let marker = ImportedWeights(RwSignal::new_local(None));
+        provide_context(marker);
+        marker
+    }
+
+    /// The page's marker (a detached, empty one outside the training page).
+    pub fn use_marker() -> Self {
+        use_context::<ImportedWeights>()
+            .unwrap_or_else(|| ImportedWeights(RwSignal::new_local(None)))
+    }
+
+    /// The origin of `weights` when they are the imported ones (reactive).
+    pub fn origin_of(&self, weights: &Rc<Weights>) -> Option<Rc<ImportedOrigin>> {
+        self.0.get().filter(|o| Rc::ptr_eq(&o.weights, weights))
+    }
+
+    /// The weights line of the predict box and inspector when `weights` were imported without
+    /// training metadata, in English and Chinese (reactive).
+    pub fn labels(&self, weights: &Rc<Weights>) -> Option<ImportedLabels> {
+        self.origin_of(weights).map(|o| {
+            let label = |lang| {
+                let t = keep_text(lang);
+                let mut s = (t.imported_label)(&o.file);
+                if o.classes_from_data {
+                    s.push_str(" · ");
+                    s.push_str(t.classes_from_data);
+                }
+                s
+            };
+            ImportedLabels {
+                en: label(crate::config::Lang::En),
+                zh: label(crate::config::Lang::Zh),
+            }
+        })
+    }
+}
+
+/// The weights line for imported weights in both languages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportedLabels {
+    /// English.
+    pub en: String,
+    /// Chinese.
+    pub zh: String,
+}
+
+impl ImportedLabels {
+    /// The line in `lang`.
+    pub fn get(&self, lang: crate::config::Lang) -> String {
+        match lang {
+            crate::config::Lang::En => self.en.clone(),
+            crate::config::Lang::Zh => self.zh.clone(),
+        }
+    }
+}
+
 /// Uploaded files as `(name, bytes)`, shared without copying.
 pub type UploadFiles = Rc<Vec<(String, Vec<u8>)>>;
 
@@ -91,6 +167,8 @@ pub struct KeepState {
     /// A saved model that was not restored because the page's link asks for another
     /// configuration; offered with a "Restore it" button.
     pub offered: RwSignal<Option<Rc<persist::Stored>>, LocalStorage>,
+    /// Weights imported without training metadata (see [`ImportedWeights`]).
+    pub imported: ImportedWeights,
 }
 
 impl KeepState {
@@ -152,6 +230,7 @@ pub fn KeepPanel(
         has_saved: RwSignal::new(false),
         persist_problem: RwSignal::new(None),
         offered: RwSignal::new_local(None),
+        imported: ImportedWeights::use_marker(),
     };
     let control = hooks.control;
     browser::install_lose_device(move || match control.try_get_value().flatten() {
@@ -219,6 +298,8 @@ const KEEP_CSS: &str = r#"
 .keep-file input[type=file]:focus-visible { outline: 2px solid var(--accent, #3563e9); outline-offset: 2px; }
 .keep-help { font-size: 0.8rem; opacity: 0.75; margin: 0; }
 .keep-row { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.4rem 0; }
+.keep-progress { align-items: center; }
+.keep-progress progress { flex: 1; min-width: 0; height: 0.9rem; }
 .keep-msg { font-size: 0.85rem; margin: 0.35rem 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 .keep-msg.ok { color: var(--ok, #17803d); }
 .keep-msg.error { color: var(--err, #b42318); }

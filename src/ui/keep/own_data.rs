@@ -5,8 +5,9 @@
 use super::browser;
 use super::text::keep_text;
 use super::KeepState;
-use crate::data::upload::dataset_from_uploads;
+use crate::data::upload::UploadParser;
 use crate::keep::DataSource;
+use crate::train::clock::{now_ms, sleep_ms};
 use crate::ui::data_loader::LoadState;
 use crate::ui::i18n::use_locale;
 use crate::ui::training_bridge as bridge;
@@ -14,15 +15,83 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::rc::Rc;
 
+/// How many skipped lines the message lists (the count covers all).
+const SKIPPED_SHOWN: usize = 5;
+
+/// Lines parsed between two looks at the clock.
+const LINES_PER_CALL: usize = 2_000;
+
+/// Longest stretch of parsing before the page gets the main thread back (ms).
+const SLICE_MS: f64 = 20.0;
+
+/// The time an epoch of the new data will take, estimated before training.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Estimate {
+    /// Training steps per epoch: ⌈training names / batch_size⌉, the training names being the
+    /// names less each class's validation share (round(10 % · n_c), at most n_c − 1).
+    steps: u64,
+    /// Batch size of the form.
+    batch_size: usize,
+    /// Milliseconds per step measured in this tab (the last run's seconds per epoch over its
+    /// steps per epoch), when there was one.
+    ms_per_step: Option<f64>,
+}
+
+impl Estimate {
+    /// Seconds per epoch = steps × ms/step, when measured.
+    fn seconds(&self) -> Option<f64> {
+        self.ms_per_step.map(|ms| self.steps as f64 * ms / 1000.0)
+    }
+}
+
+/// The estimate for `dataset` with the form's batch size and this tab's last measured
+/// ms/step (read before the new data replaces the old run).
+fn epoch_estimate(state: KeepState, dataset: &crate::data::NamesDataset) -> Estimate {
+    let h = state.hooks;
+    let batch_size = h.config.with_untracked(|c| c.batch_size);
+    let train: usize = dataset
+        .class_counts()
+        .iter()
+        .map(|&n| {
+            let val = if n < 2 {
+                0
+            } else {
+                ((n as f64 * crate::data::VAL_FRACTION).round() as usize).clamp(1, n - 1)
+            };
+            n - val
+        })
+        .sum();
+    let ms_per_step = h.epochs.with_untracked(|e| {
+        let step = h.step.get_untracked();
+        let sec: f64 = e.iter().map(|(_, s)| s).sum();
+        (!e.is_empty() && step > 0 && sec > 0.0).then(|| sec * 1000.0 / step as f64)
+    });
+    Estimate {
+        steps: bridge::steps_per_epoch(train, batch_size),
+        batch_size,
+        ms_per_step,
+    }
+}
+
 /// What the upload line says.
 #[derive(Clone, Debug, PartialEq)]
 enum UploadMsg {
     None,
     Reading,
+    /// The user cancelled parsing.
+    Cancelled,
     Loaded {
         names: usize,
         classes: usize,
         files: usize,
+        /// Skipped TSV lines.
+        skipped: usize,
+        /// The first few, as `6,38` or `file:line`.
+        skipped_lines: String,
+        /// Files read as Latin-1, comma-separated (empty: all UTF-8).
+        latin1: String,
+        /// Steps per epoch and, when this tab measured one, the estimated seconds per epoch.
+        estimate: Estimate,
     },
     Error(String),
 }
@@ -40,8 +109,11 @@ pub fn OwnData(
     let ready = move || data.with(|d| matches!(d, LoadState::Ready(_) | LoadState::Failed(_)));
     let disabled = move || state.busy() || !ready() || msg.get() == UploadMsg::Reading;
 
+    let progress = RwSignal::new(0.0f64);
+    let cancel = StoredValue::new(false);
     let on_change = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
+        progress.set(0.0);
         msg.set(UploadMsg::Reading);
         spawn_local(async move {
             let files = browser::read_files(&input).await;
@@ -64,11 +136,57 @@ pub fn OwnData(
                 msg.set(UploadMsg::None);
                 return;
             }
-            match dataset_from_uploads(&files) {
+            // Parse in slices of about 20 ms, yielding to the browser in between (progress bar,
+            // Cancel, input stay live even for a file of millions of lines).
+            let mut parser = match UploadParser::new(&files) {
+                Ok(p) => p,
+                Err(e) => {
+                    msg.set(UploadMsg::Error(e.to_string()));
+                    return;
+                }
+            };
+            cancel.set_value(false);
+            loop {
+                let start = now_ms();
+                let mut done = false;
+                while !done && now_ms() - start < SLICE_MS {
+                    match parser.step(LINES_PER_CALL) {
+                        Ok(d) => done = d,
+                        Err(e) => {
+                            msg.set(UploadMsg::Error(e.to_string()));
+                            return;
+                        }
+                    }
+                }
+                progress.set(parser.progress());
+                if done {
+                    break;
+                }
+                sleep_ms(0).await;
+                if cancel.get_value() {
+                    msg.set(UploadMsg::Cancelled);
+                    return;
+                }
+            }
+            // The parsing is over: a mark for the tests' long-task window, then the page takes
+            // the new data set in its own task.
+            if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+                let _ = p.mark("unroll-upload-parsed");
+            }
+            sleep_ms(0).await;
+            if state.busy() {
+                msg.set(UploadMsg::None);
+                return;
+            }
+            match parser.finish() {
                 Ok(upload) => {
                     let names = upload.dataset.len();
                     let classes = upload.dataset.num_classes();
                     let count = files.len();
+                    let estimate = epoch_estimate(state, &upload.dataset);
+                    let skipped = upload.skipped.len();
+                    let skipped_lines = upload.skipped_lines(SKIPPED_SHOWN);
+                    let latin1 = upload.latin1_files().join(", ");
                     let loaded = Rc::new(bridge::loaded_data(upload.dataset));
                     state.use_data(
                         loaded,
@@ -81,6 +199,10 @@ pub fn OwnData(
                         names,
                         classes,
                         files: count,
+                        skipped,
+                        skipped_lines,
+                        latin1,
+                        estimate,
                     });
                 }
                 Err(e) => msg.set(UploadMsg::Error(e.to_string())),
@@ -125,6 +247,25 @@ pub fn OwnData(
                 {move || state.busy().then(|| format!(" {}", t().locked))}
             </p>
         </div>
+        <Show when=move || msg.get() == UploadMsg::Reading>
+            <div class="keep-row keep-progress">
+                <progress
+                    data-testid="data-upload-progress"
+                    max="1"
+                    prop:value=move || progress.get()
+                    data-value=move || progress.get().to_string()
+                    aria-label=move || t().upload_reading
+                ></progress>
+                <button
+                    type="button"
+                    class="btn btn-small"
+                    data-testid="data-upload-cancel"
+                    on:click=move |_| cancel.set_value(true)
+                >
+                    {move || t().cancel}
+                </button>
+            </div>
+        </Show>
         <div class="keep-row">
             <button
                 type="button"
@@ -137,18 +278,50 @@ pub fn OwnData(
             </button>
         </div>
         {move || {
-            let (key, class, text) = match msg.get() {
+            let m = msg.get();
+            let (key, class, text) = match &m {
                 UploadMsg::None => return None,
                 UploadMsg::Reading => ("reading", "keep-msg", t().upload_reading.to_owned()),
-                UploadMsg::Loaded { names, classes, files } => {
-                    ("ok", "keep-msg ok", (t().upload_ok)(names, classes, files))
+                UploadMsg::Cancelled => ("cancelled", "keep-msg", format!("{}\n{}", t().upload_cancelled, t().upload_kept)),
+                UploadMsg::Loaded { names, classes, files, skipped, skipped_lines, latin1, estimate } => {
+                    let mut s = (t().upload_ok)(*names, *classes, *files);
+                    if *skipped > 0 {
+                        s.push('\n');
+                        s.push_str(&(t().upload_skipped)(*skipped, skipped_lines, *skipped > SKIPPED_SHOWN));
+                    }
+                    s.push('\n');
+                    s.push_str(&(t().upload_encoding)((!latin1.is_empty()).then_some(latin1.as_str())));
+                    s.push('\n');
+                    s.push_str(&(t().upload_estimate)(estimate.steps, estimate.batch_size, estimate.ms_per_step, estimate.seconds()));
+                    ("ok", "keep-msg ok", s)
                 }
                 UploadMsg::Error(e) => {
                     ("error", "keep-msg error", format!("{} {e}\n{}", t().upload_error, t().upload_kept))
                 }
             };
+            let (skipped, lines, encoding, steps, epoch_sec) = match &m {
+                UploadMsg::Loaded { skipped, skipped_lines, latin1, estimate, .. } => (
+                    skipped.to_string(),
+                    skipped_lines.clone(),
+                    if latin1.is_empty() { "utf-8" } else { "latin-1" },
+                    estimate.steps.to_string(),
+                    estimate.seconds().map(|s| s.to_string()).unwrap_or_default(),
+                ),
+                _ => (String::new(), String::new(), "", String::new(), String::new()),
+            };
             Some(view! {
-                <p class=class role="status" aria-live="polite" data-testid="data-upload-message" data-value=key>
+                <p
+                    class=class
+                    role="status"
+                    aria-live="polite"
+                    data-testid="data-upload-message"
+                    data-value=key
+                    data-skipped=skipped
+                    data-skipped-lines=lines
+                    data-encoding=encoding
+                    data-steps-per-epoch=steps
+                    data-epoch-seconds=epoch_sec
+                >
                     {text}
                 </p>
             })

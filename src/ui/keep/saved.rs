@@ -107,6 +107,21 @@ pub fn save_now(state: KeepState, finished: bool) {
     });
 }
 
+/// Offers the model saved in this browser (if any) for restoring, without touching it: after
+/// weights without training metadata were loaded, the trained model stays one click away.
+pub fn offer_saved(state: KeepState) {
+    spawn_local(async move {
+        match persist::load().await {
+            Ok(Some(stored)) => {
+                state.has_saved.set(true);
+                state.offered.set(Some(Rc::new(stored)));
+            }
+            Ok(None) => {}
+            Err(e) => state.persist_problem.set(Some(e)),
+        }
+    });
+}
+
 /// Puts a saved record back on the page. Errors: why it cannot be used (the page keeps what
 /// it has).
 fn restore(state: KeepState, stored: Stored) -> Result<(), String> {

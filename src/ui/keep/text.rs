@@ -17,6 +17,16 @@ pub struct KeepText {
     pub upload_reading: &'static str,
     /// Success: `(names, classes, files)`.
     pub upload_ok: fn(usize, usize, usize) -> String,
+    /// Skipped lines: `(count, first line numbers, more than listed)`.
+    pub upload_skipped: fn(usize, &str, bool) -> String,
+    /// Text encoding used: `None` = all UTF-8, or the files read as Latin-1.
+    pub upload_encoding: fn(Option<&str>) -> String,
+    /// Time per epoch: `(steps per epoch, batch size, measured ms/step, seconds per epoch)`.
+    pub upload_estimate: fn(u64, usize, Option<f64>, Option<f64>) -> String,
+    /// Parsing was cancelled.
+    pub upload_cancelled: &'static str,
+    /// Cancel button.
+    pub cancel: &'static str,
     /// Prefix of an upload error.
     pub upload_error: &'static str,
     /// Nothing was changed after an error.
@@ -41,6 +51,14 @@ pub struct KeepText {
     pub downloaded: fn(&str) -> String,
     /// Weights loaded: `(cell, hidden, step)`.
     pub weights_loaded: fn(&str, usize, u64) -> String,
+    /// Weights without training metadata loaded: `(file, cell, hidden)`.
+    pub weights_imported: fn(&str, &str, usize) -> String,
+    /// The file has no class names; the loaded data's order is used.
+    pub classes_from_data: &'static str,
+    /// The saved trained model was not replaced.
+    pub saved_kept: &'static str,
+    /// The predict box's weights line for imported weights: file name.
+    pub imported_label: fn(&str) -> String,
     /// The weights' classes are the built-in data's; switched to it.
     pub switched_builtin: &'static str,
     /// Prefix of a weights error.
@@ -81,6 +99,29 @@ pub const EN: KeepText = KeepText {
     upload_help: "A .zip of class files (data/names/Arabic.txt …), several .txt files named by class, or a .tsv with name<TAB>label lines.",
     upload_reading: "Reading the files…",
     upload_ok: |n, c, f| format!("Loaded {n} names in {c} classes from {f} file(s). Training now uses this data."),
+    upload_skipped: |n, lines, more| format!(
+        "Skipped {n} unusable line{} (line{} {lines}{}): no tab, a third field, an empty label or a name without usable letters.",
+        if n == 1 { "" } else { "s" },
+        if n == 1 { "" } else { "s" },
+        if more { ", …" } else { "" }
+    ),
+    upload_encoding: |latin1| match latin1 {
+        None => "Read as UTF-8.".to_owned(),
+        Some(files) => format!("Not valid UTF-8, read as Latin-1 (ISO 8859-1): {files}."),
+    },
+    upload_estimate: |steps, batch, ms, sec| match (ms, sec) {
+        (Some(ms), Some(sec)) => format!(
+            "Estimated time per epoch: about {} ({steps} step{} of {batch} names × {ms:.1} ms per step, measured in this tab's last run).",
+            duration_en(sec),
+            if steps == 1 { "" } else { "s" }
+        ),
+        _ => format!(
+            "One epoch is {steps} step{} of {batch} names; the time per step is measured during the first epoch (no run in this tab yet).",
+            if steps == 1 { "" } else { "s" }
+        ),
+    },
+    upload_cancelled: "Cancelled.",
+    cancel: "Cancel",
     upload_error: "Not loaded:",
     upload_kept: "The data already loaded is unchanged.",
     use_builtin: "Use the built-in names data",
@@ -93,6 +134,10 @@ pub const EN: KeepText = KeepText {
     load_weights_help: ".safetensors with PyTorch names (rnn.weight_ih_l0 …, fc.weight, fc.bias).",
     downloaded: |f| format!("Downloaded {f}."),
     weights_loaded: |cell, h, step| format!("Loaded a {cell} with hidden_size {h} (step {step}); the predict box uses it now."),
+    weights_imported: |f, cell, h| format!("Imported {f}: a {cell} with hidden_size {h}, no training metadata (the file does not say how it was trained); the predict box uses it now."),
+    classes_from_data: "Class order taken from the loaded data.",
+    saved_kept: "The trained model saved in this browser is kept (Restore it below).",
+    imported_label: |f| format!("Weights: imported from {f}, no training metadata"),
     switched_builtin: "Its classes are the built-in data's: switched back to the built-in names data.",
     weights_error: "Weights not loaded:",
     no_weights: "Train (or load weights) first.",
@@ -118,6 +163,23 @@ pub const ZH: KeepText = KeepText {
     upload_help: "类别文件的 .zip（data/names/Arabic.txt …）、若干以类别命名的 .txt 文件，或每行 name<TAB>label 的 .tsv。",
     upload_reading: "正在读取文件…",
     upload_ok: |n, c, f| format!("已从 {f} 个文件加载 {n} 个名字、{c} 个类别。训练现在使用这些数据。"),
+    upload_skipped: |n, lines, more| format!(
+        "跳过了 {n} 行无法使用的数据（第 {lines}{} 行）：缺少制表符、多出字段、标签为空，或名字中没有可用字母。",
+        if more { "、…" } else { "" }
+    ),
+    upload_encoding: |latin1| match latin1 {
+        None => "按 UTF-8 读取。".to_owned(),
+        Some(files) => format!("不是有效的 UTF-8，已按 Latin-1（ISO 8859-1）读取：{files}。"),
+    },
+    upload_estimate: |steps, batch, ms, sec| match (ms, sec) {
+        (Some(ms), Some(sec)) => format!(
+            "预计每轮用时：约 {}（{steps} 步，每步 {batch} 个名字 × 每步 {ms:.1} 毫秒，取自本标签页上一次训练的测量）。",
+            duration_zh(sec)
+        ),
+        _ => format!("一轮为 {steps} 步，每步 {batch} 个名字；每步用时将在第一轮训练中测量（本标签页尚无训练记录）。"),
+    },
+    upload_cancelled: "已取消。",
+    cancel: "取消",
     upload_error: "未加载：",
     upload_kept: "已加载的数据保持不变。",
     use_builtin: "使用内置姓名数据",
@@ -130,6 +192,10 @@ pub const ZH: KeepText = KeepText {
     load_weights_help: "使用 PyTorch 参数名的 .safetensors（rnn.weight_ih_l0 …、fc.weight、fc.bias）。",
     downloaded: |f| format!("已下载 {f}。"),
     weights_loaded: |cell, h, step| format!("已加载 {cell}，hidden_size {h}（第 {step} 步）；预测框现在使用它。"),
+    weights_imported: |f, cell, h| format!("已导入 {f}：{cell}，hidden_size {h}，没有训练元数据（文件没有说明它是如何训练的）；预测框现在使用它。"),
+    classes_from_data: "类别顺序取自已加载的数据。",
+    saved_kept: "此浏览器中保存的已训练模型仍然保留（可在下方恢复）。",
+    imported_label: |f| format!("权重：导入自 {f}，没有训练元数据"),
     switched_builtin: "其类别与内置数据一致：已切换回内置姓名数据。",
     weights_error: "权重未加载：",
     no_weights: "请先训练（或加载权重）。",
@@ -152,5 +218,25 @@ pub fn keep_text(lang: Lang) -> &'static KeepText {
     match lang {
         Lang::En => &EN,
         Lang::Zh => &ZH,
+    }
+}
+
+/// `1 h 5 min`, `3 min 20 s`, `12 s`.
+fn duration_en(sec: f64) -> String {
+    let s = sec.round().max(0.0) as u64;
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min {} s", s / 60, s % 60),
+        _ => format!("{} h {} min", s / 3600, (s % 3600) / 60),
+    }
+}
+
+/// `1 小时 5 分钟`, `3 分 20 秒`, `12 秒`.
+fn duration_zh(sec: f64) -> String {
+    let s = sec.round().max(0.0) as u64;
+    match s {
+        0..=59 => format!("{s} 秒"),
+        60..=3599 => format!("{} 分 {} 秒", s / 60, s % 60),
+        _ => format!("{} 小时 {} 分钟", s / 3600, (s % 3600) / 60),
     }
 }

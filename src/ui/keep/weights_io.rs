@@ -28,6 +28,14 @@ enum WeightsMsg {
         step: u64,
         switched: bool,
     },
+    /// A file without training metadata (a plain PyTorch export).
+    Imported {
+        file: String,
+        cell: String,
+        hidden: usize,
+        classes_from_data: bool,
+        switched: bool,
+    },
     Error(String),
 }
 
@@ -115,6 +123,8 @@ pub fn WeightsIo(
                 &loaded_classes,
                 builtin_classes.as_deref(),
             );
+            let classes_from_data = imported.classes.is_none() && verdict == ClassMatch::Same;
+            let training_metadata = imported.training_metadata;
             let switched = match verdict {
                 ClassMatch::Same => false,
                 ClassMatch::Builtin => true,
@@ -138,15 +148,38 @@ pub fn WeightsIo(
             });
             let cfg = hooks.config.with_untracked(|c| config_for(c, &weights));
             hooks.config.set(cfg);
-            msg.set(WeightsMsg::Loaded {
-                cell: weights.model.spec.cell.as_str().to_uppercase(),
-                hidden: weights.model.spec.hidden_size,
-                step: weights.step,
-                switched,
-            });
-            hooks.weights.set(Some(weights));
+            let cell = weights.model.spec.cell.as_str().to_uppercase();
+            let hidden = weights.model.spec.hidden_size;
             state.restored.set(None);
-            saved::save_now(state, false);
+            if training_metadata {
+                msg.set(WeightsMsg::Loaded {
+                    cell,
+                    hidden,
+                    step: weights.step,
+                    switched,
+                });
+                state.imported.0.set(None);
+                hooks.weights.set(Some(weights));
+                saved::save_now(state, false);
+            } else {
+                // Not a step of this page's training: labelled as an import, and the trained
+                // model saved in this browser stays (offered for restoring) instead of being
+                // overwritten.
+                msg.set(WeightsMsg::Imported {
+                    file: name.clone(),
+                    cell,
+                    hidden,
+                    classes_from_data,
+                    switched,
+                });
+                state.imported.0.set(Some(Rc::new(super::ImportedOrigin {
+                    file: name,
+                    classes_from_data,
+                    weights: weights.clone(),
+                })));
+                hooks.weights.set(Some(weights));
+                saved::offer_saved(state);
+            }
         });
     };
     let ready = move || hooks.data.with(|d| matches!(d, LoadState::Ready(_)));
@@ -192,6 +225,20 @@ pub fn WeightsIo(
                         s.push_str(t().switched_builtin);
                     }
                     ("ok", "keep-msg ok", s)
+                }
+                WeightsMsg::Imported { file, cell, hidden, classes_from_data, switched } => {
+                    let mut s = (t().weights_imported)(&file, &cell, hidden);
+                    for (on, text) in [
+                        (classes_from_data, t().classes_from_data),
+                        (switched, t().switched_builtin),
+                        (state.has_saved.get(), t().saved_kept),
+                    ] {
+                        if on {
+                            s.push(' ');
+                            s.push_str(text);
+                        }
+                    }
+                    ("imported", "keep-msg ok", s)
                 }
                 WeightsMsg::Error(e) => ("error", "keep-msg error", format!("{} {e}", t().weights_error)),
             };

@@ -368,7 +368,7 @@ pub fn ComparePanel(
                     },
                 )}
             </div>
-            <div class="table-scroll">
+            <div class="table-scroll" data-scroller>
                 <table
                     class="compare-table"
                     data-testid="compare-table"

@@ -49,6 +49,7 @@ struct Text {
     waiting_data: &'static str,
     empty: &'static str,
     no_letters: fn(&str) -> String,
+    name_limit: fn(usize) -> String,
     weights_init: &'static str,
     weights_step: fn(&str, usize, u64) -> String,
     h_caption: &'static str,
@@ -106,6 +107,7 @@ const EN: Text = Text {
     waiting_data: "Waiting for the data set…",
     empty: "Type a name to see the network's states.",
     no_letters: |n| format!("“{n}” has no letters the model knows (a–z, A–Z, space . , ; ')."),
+    name_limit: |n| format!("At most {n} characters: the name is cut there (one heatmap column per character)."),
     weights_init: "Weights: initialisation (no step trained yet).",
     weights_step: |cell, h, s| format!("Inspecting the trained model: {cell}, hidden_size {h}, step {s}."),
     h_caption: "h_t: hidden state (units × steps)",
@@ -150,6 +152,7 @@ const ZH: Text = Text {
     waiting_data: "正在等待数据集…",
     empty: "输入一个名字，查看网络的状态。",
     no_letters: |n| format!("“{n}”里没有模型认识的字符（a–z、A–Z、空格 . , ; '）。"),
+    name_limit: |n| format!("最多 {n} 个字符：名字在此处被截断（每个字符占热图的一列）。"),
     weights_init: "权重：初始化值（尚未训练任何一步）。",
     weights_step: |cell, h, s| format!("正在检查已训练的模型：{cell}，hidden_size {h}，第 {s} 步。"),
     h_caption: "h_t：隐藏状态（单元 × 时间步）",
@@ -431,6 +434,9 @@ pub fn inspect(
 // View
 
 /// The inspector panel of the training page.
+/// Longest name the inspector reads (the input stops there and says so).
+const MAX_NAME_CHARS: usize = 64;
+
 #[component]
 pub fn InspectorPanel(
     /// The session's latest published weights.
@@ -440,6 +446,7 @@ pub fn InspectorPanel(
 ) -> impl IntoView {
     let loc = use_locale();
     let tx = move || text(loc.lang());
+    let imported = crate::ui::keep::ImportedWeights::use_marker();
     let name = RwSignal::new("Nguyen".to_owned());
     // Layer/direction shown, as an index into the traces' (layer, direction) list.
     let shown = RwSignal::new((0usize, 0usize));
@@ -530,11 +537,20 @@ pub fn InspectorPanel(
                         placeholder=move || tx().placeholder
                         autocomplete="off"
                         spellcheck="false"
-                        maxlength="64"
+                        maxlength=MAX_NAME_CHARS.to_string()
                         data-testid="inspect-input"
                         prop:value=move || name.get()
                         on:input=move |ev| name.set(event_target_value(&ev))
                     />
+                    {move || {
+                        (name.with(|n| n.chars().count()) >= MAX_NAME_CHARS).then(|| {
+                            view! {
+                                <div class="field-help" data-testid="inspect-input-limit" data-value=MAX_NAME_CHARS.to_string()>
+                                    {move || (tx().name_limit)(MAX_NAME_CHARS)}
+                                </div>
+                            }
+                        })
+                    }}
                 </div>
                 {move || {
                     let (_, layers, dirs) = shape.get()?;
@@ -590,9 +606,20 @@ pub fn InspectorPanel(
                                 })
                             })
                             .unwrap_or_default();
+                        // Weights imported without training metadata are said to be so, not
+                        // "initialisation".
+                        let labels = weights.with(|w| w.as_ref().and_then(|w| imported.labels(w)));
                         view! {
                             <p class="predict-weights" data-testid="inspect-weights-step" data-value=step.to_string()>
-                                {move || if step == 0 { tx().weights_init.to_owned() } else { (tx().weights_step)(&cell, hidden, step) }}
+                                {move || {
+                                    if let Some(l) = &labels {
+                                        l.get(loc.lang())
+                                    } else if step == 0 {
+                                        tx().weights_init.to_owned()
+                                    } else {
+                                        (tx().weights_step)(&cell, hidden, step)
+                                    }
+                                }}
                             </p>
                         }
                     })

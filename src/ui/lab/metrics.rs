@@ -219,7 +219,7 @@ pub fn MetricsPanel(
             <div class="metrics-grid">
                 <div>
                     <h3>{move || t().classes_title}</h3>
-                    <div class="table-scroll">
+                    <div class="table-scroll" data-scroller>
                         <table class="lab-table" data-testid="class-counts">
                             <thead>
                                 <tr>
@@ -248,7 +248,7 @@ pub fn MetricsPanel(
                                                     data-value=move || acc().map(|a| a.to_string()).unwrap_or_default()
                                                     class:majority=major == Some(i)
                                                 >
-                                                    <th scope="row">{move || language_name(loc.lang(), &language)}</th>
+                                                    <th scope="row" title=c.language.clone()>{move || crate::data::upload::display_label(&language_name(loc.lang(), &language))}</th>
                                                     <td class="num" data-testid="class-raw" data-value=c.raw_lines.to_string()>
                                                         {super::compare::fmt_count(c.raw_lines)}
                                                     </td>
@@ -256,7 +256,11 @@ pub fn MetricsPanel(
                                                         {super::compare::fmt_count(c.distinct_pairs)}
                                                     </td>
                                                     <td class="num" data-testid="class-val" data-value=val.map(|v| v.to_string()).unwrap_or_default()>
-                                                        {val.map(super::compare::fmt_count).unwrap_or_else(|| "—".into())}
+                                                        {move || match val {
+                                                            Some(0) => t().no_val.to_owned(),
+                                                            Some(v) => super::compare::fmt_count(v),
+                                                            None => "—".into(),
+                                                        }}
                                                     </td>
                                                     <td class="num">
                                                         {move || acc().map(|a| format!("{:.0}%", a * 100.0)).unwrap_or_else(|| "—".into())}
@@ -280,7 +284,7 @@ pub fn MetricsPanel(
                         Some((epoch, d)) => {
                             let label = (t().confusion_aria)(epoch);
                             view! {
-                                <div class="confusion-wrap" data-epoch=epoch>
+                                <div class="confusion-wrap" data-epoch=epoch data-scroller>
                                     <Heatmap testid="confusion" data=Signal::stored(d) label=label cell=30.0 />
                                 </div>
                             }

@@ -52,8 +52,14 @@ pub fn BidirPage(
     sync_url(cfg, LessonState::Bidir);
     let result = Memo::new(move |_| bidir(&cfg.get()).map_err(|e| e.to_string()));
     let n = Memo::new(move |_| cfg.with(|c| c.tokens.len().max(1)));
-    let k_sel = RwSignal::new(usize::MAX);
-    let k_now = Signal::derive(move || k_sel.get().clamp(1, n.get()));
+    let k_now = Signal::derive(move || cfg.with(|c| c.step_shown()));
+    // Fewer tokens than the URL's `t`: the scrubber (and `t`) move to the last token.
+    Effect::new(move |_| {
+        let n = n.get();
+        if cfg.with(|c| c.t > n) {
+            cfg.update(|c| c.t = 0);
+        }
+    });
 
     view! {
         <LessonFrame id=LessonId::Bidir notices=notices>
@@ -97,7 +103,7 @@ pub fn BidirPage(
                 </Panel>
                 <div class="lx-main">
                     <Panel title=i18n::bidir::DIAGRAM>
-                        <StepControls lesson="bidir" t=k_now set_t=Callback::new(move |v| k_sel.set(v)) max=Signal::derive(move || n.get()) />
+                        <StepControls lesson="bidir" t=k_now set_t=Callback::new(move |v: usize| cfg.update(|c| c.set_step(v))) max=Signal::derive(move || n.get()) />
                         {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
                         <div class="lx-scroll">{move || result.get().ok().map(|r| diagram(&r, k_now.get(), lang.get()))}</div>
                         <Para text=i18n::bidir::DIAGRAM_NOTE class="lx-note" />
@@ -224,7 +230,7 @@ fn diagram(r: &Bidir, k: usize, lang: Lang) -> impl IntoView {
         <svg
             class="lx-diagram"
             viewBox=format!("0 0 {width} 300")
-            style=format!("max-width:{}px; min-width:{}px", width as i64, (width * 0.72) as i64)
+            style=format!("max-width:{}px; --lx-min-w:{}px", width as i64, (width * 0.72) as i64)
             role="img"
             aria-label=i18n::bidir::DIAGRAM.get(lang)
             data-testid="bidir-diagram"
@@ -267,7 +273,7 @@ fn output_panel(r: &Bidir, lang: Lang) -> AnyView {
         .collect_view();
     let last = r.output.last().copied().unwrap_or([f32::NAN; 4]);
     view! {
-        <div class="lx-scroll">
+        <div class="lx-scroll" data-scroller>
             <table class="lx-table">
                 <thead>
                     <tr>

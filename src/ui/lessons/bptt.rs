@@ -180,7 +180,7 @@ pub fn BpttPage(
                     </Panel>
                     <Panel title=i18n::bptt::TABLE>
                         <p class="lx-eq">"∂h_t/∂h₀ = Π"<sub>"k≤t"</sub>" act'(z_k)·W_hh"</p>
-                        <div class="lx-scroll lx-table-tall">
+                        <div class="lx-scroll lx-table-tall" data-scroller>
                             <table class="lx-table">
                                 <thead>
                                     <tr>
@@ -285,7 +285,7 @@ fn clip_panel(r: &Bptt, lang: crate::config::Lang) -> AnyView {
     });
     view! {
         <p class="lx-text">{i18n::bptt::CLIP_TEXT.get(lang)}</p>
-        <div class="lx-scroll">
+        <div class="lx-scroll" data-scroller>
             <table class="lx-table">
                 <thead>
                     <tr>

@@ -1,6 +1,7 @@
 //! Lesson 4 (`lstm`): the conveyor belt, computed by [`crate::lessons::lstm`].
 
 use super::fmt;
+use super::handout::{HandoutNote, Note};
 use super::widgets::{t, ChartData, LineChart, ListSliders, Num, Series, Slider, StepControls};
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::config::lessons::{LessonId, LessonState, LstmConfig, LstmMode};
@@ -23,8 +24,15 @@ pub fn LstmPage(
     let result = Memo::new(move |_| lstm(&cfg.get()).map_err(|e| e.to_string()));
     let n_steps =
         Memo::new(move |_| result.with(|r| r.as_ref().map_or(1, |r| r.steps.len().max(1))));
-    let t_sel = RwSignal::new(1usize);
-    let t_now = Signal::derive(move || t_sel.get().clamp(1, n_steps.get()));
+    let t_now = Signal::derive(move || cfg.with(|c| c.t).clamp(1, n_steps.get()));
+    // A mode, `n` or list change that leaves fewer steps moves the scrubber (and the URL's
+    // `t`) to the last step.
+    Effect::new(move |_| {
+        let steps = n_steps.get();
+        if cfg.with(|c| c.t > steps) {
+            cfg.update(|c| c.t = steps);
+        }
+    });
     let mode = Memo::new(move |_| cfg.with(|c| c.mode));
     let gate_steps = Memo::new(move |_| cfg.with(|c| c.gate_steps()));
 
@@ -272,19 +280,22 @@ pub fn LstmPage(
                     </Show>
                 </Panel>
                 <div class="lx-main">
-                    <Panel title=i18n::lstm::BELT>
-                        <StepControls lesson="lstm" t=t_now set_t=Callback::new(move |v| t_sel.set(v)) max=Signal::derive(move || n_steps.get()) />
+                    <Panel title=i18n::lstm::BELT arg=Signal::derive(move || t_now.get().to_string())>
+                        <StepControls lesson="lstm" t=t_now set_t=Callback::new(move |v: usize| cfg.update(|c| c.t = v)) max=Signal::derive(move || n_steps.get()) />
                         {move || {
                             let r = result.get().ok()?;
                             let s = *r.steps.get(t_now.get() - 1)?;
                             let scale = r.steps.iter().map(|s| s.c.abs().max(s.c_prev.abs())).fold(1.0f32, f32::max);
                             Some(view! { <div class="lx-scroll">{belt_svg(&s, scale, lang.get())}</div> })
                         }}
-                        <p class="lx-eq">"C_t = f_t·C_{t−1} + i_t·g_t      h_t = o_t·tanh(C_t)"</p>
+                        <div class="lx-eq" data-testid="lstm-formulas">
+                            <p>"C_t = f_t·C_{t−1} + i_t·g_t"</p>
+                            <p>"h_t = o_t·tanh(C_t)"</p>
+                        </div>
                     </Panel>
                     <Panel title=i18n::lstm::TABLE>
                         {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
-                        <div class="lx-scroll lx-table-tall">
+                        <div class="lx-scroll lx-table-tall" data-scroller>
                             <table class="lx-table">
                                 <thead>
                                     <tr>
@@ -341,6 +352,9 @@ pub fn LstmPage(
                             </p>
                             <LineChart data=run_chart testid="lstm-run-chart" label=Signal::derive(move || i18n::lstm::RUN_CHART.get(lang.get()).to_owned()) />
                         </Show>
+                        <Show when=move || mode.get() == LstmMode::Gates>
+                            <HandoutNote note=Note::LstmH2 />
+                        </Show>
                     </Panel>
                     <Show when=move || mode.get() == LstmMode::Weights>
                         <Panel title=i18n::lstm::WEIGHTS>{move || result.get().ok().map(|r| weights_table(&r))}</Panel>
@@ -348,7 +362,7 @@ pub fn LstmPage(
                     <Panel title=i18n::lstm::COMPARE>
                         <Para text=i18n::lstm::COMPARE_TEXT />
                         <LineChart data=compare_chart testid="lstm-compare-chart" label=Signal::derive(move || i18n::lstm::COMPARE.get(lang.get()).to_owned()) />
-                        <div class="lx-scroll lx-table-tall">
+                        <div class="lx-scroll lx-table-tall" data-scroller>
                             <table class="lx-table">
                                 <thead>
                                     <tr>
@@ -407,7 +421,7 @@ fn weights_table(r: &Lstm) -> Option<AnyView> {
         .collect_view();
     Some(
         view! {
-            <div class="lx-scroll">
+            <div class="lx-scroll" data-scroller>
                 <table class="lx-table" data-testid="lstm-weights">
                     <thead>
                         <tr>
@@ -457,7 +471,7 @@ fn belt_svg(s: &LstmStep, scale: f32, lang: Lang) -> impl IntoView {
     };
     let y = 60.0;
     view! {
-        <svg class="lx-diagram" viewBox="0 0 760 300" style="max-width:760px; min-width:520px" role="img" aria-label=i18n::lstm::BELT.get(lang) data-testid="lstm-belt">
+        <svg class="lx-diagram" viewBox="0 0 760 300" style="max-width:760px; --lx-min-w:520px" role="img" aria-label=i18n::lstm::BELT.fill(lang, &[&s.t.to_string()]) data-testid="lstm-belt">
             // the belt
             {seg(40.0, y, 183.0, y, s.c_prev, "lstm-belt-c_prev")}
             {node(200.0, y, "×")}

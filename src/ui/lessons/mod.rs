@@ -15,6 +15,7 @@ pub mod bidir;
 pub mod bptt;
 pub mod fmt;
 pub mod gru;
+pub mod handout;
 pub mod index;
 pub mod lstm;
 pub mod parallel;
@@ -332,6 +333,9 @@ pub fn LessonFrame(
     id: LessonId,
     /// URL notices.
     notices: Vec<UrlNotice>,
+    /// Replaces the lesson's introduction while it is `Some` (e.g. lesson 1's vector mode).
+    #[prop(optional, into)]
+    lede: Option<Signal<Option<i18n::Tr>>>,
     /// The page content.
     children: Children,
 ) -> impl IntoView {
@@ -357,7 +361,7 @@ pub fn LessonFrame(
                     <span class="lx-number">{n}</span>
                     {move || info.title.get(lang.get())}
                 </h1>
-                <p class="lede">{move || info.lede.get(lang.get())}</p>
+                <p class="lede">{move || lede.and_then(|l| l.get()).unwrap_or(info.lede).get(lang.get())}</p>
                 <CopyLink />
             </header>
             <LessonNotice notices=notices />
@@ -381,6 +385,19 @@ pub fn LessonFrame(
                         </NavLink>
                     }
                 })}
+                // The last lesson leads on to training a network.
+                {next.is_none().then(|| {
+                    let query = move || match lang.url_lang() {
+                        Some(l) => format!("v=1&lesson=names&lang={}", l.as_str()),
+                        None => "v=1&lesson=names".to_owned(),
+                    };
+                    view! {
+                        <a href=move || href(&query()) class="lx-next" data-testid="nav-next-train">
+                            {move || i18n::index::TRAIN_LINK.get(lang.get())}
+                            " →"
+                        </a>
+                    }
+                })}
             </nav>
         </article>
     }
@@ -394,13 +411,19 @@ pub fn Panel(
     /// Extra CSS class.
     #[prop(optional, into)]
     class: String,
+    /// The value of the title's `{0}` (e.g. the current time step), when it has one.
+    #[prop(optional, into)]
+    arg: Option<Signal<String>>,
     /// Content.
     children: Children,
 ) -> impl IntoView {
     let lang = use_lang();
     view! {
         <section class=format!("panel lx-panel {class}")>
-            <h2>{move || title.get(lang.get())}</h2>
+            <h2>{move || match arg {
+                Some(a) => title.fill(lang.get(), &[&a.get()]),
+                None => title.get(lang.get()).to_owned(),
+            }}</h2>
             {children()}
         </section>
     }

@@ -209,7 +209,7 @@ pub fn ParallelPage(
                         <p class="lx-note" data-testid="parallel-status" data-value=move || if running.get() { "running" } else { "done" }>
                             {move || if running.get() { i18n::parallel::MEASURING.get(lang.get()).to_owned() } else { i18n::parallel::DONE.fill(lang.get(), &[&REPEATS.to_string()]) }}
                         </p>
-                        <div class="lx-scroll">
+                        <div class="lx-scroll" data-scroller>
                             <table class="lx-table">
                                 <thead>
                                     <tr>

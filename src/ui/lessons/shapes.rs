@@ -2,6 +2,7 @@
 //! module's shape API); nothing of the chosen sizes is allocated.
 
 use super::fmt;
+use super::handout::{HandoutNote, Note};
 use super::widgets::{t, Slider};
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::config::lessons::{LessonId, LessonState, ShapesConfig};
@@ -180,9 +181,9 @@ pub fn ShapesPage(
                 </Panel>
                 <div class="lx-main">
                     <Panel title=i18n::shapes::CALL>
-                        <pre class="lx-code" data-testid="shapes-code">{move || code(&cfg.get())}</pre>
+                        <pre class="lx-code" data-testid="shapes-code" data-scroller>{move || code(&cfg.get())}</pre>
                         {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
-                        <div class="lx-scroll">
+                        <div class="lx-scroll" data-scroller>
                             <table class="lx-table lx-shapes-table">
                                 <thead>
                                     <tr>
@@ -257,7 +258,7 @@ pub fn ShapesPage(
                                         &(r.gates * cfg.with(|c| c.hidden_size)).to_string(),
                                     ])}
                                 </p>
-                                <div class="lx-scroll lx-table-tall">
+                                <div class="lx-scroll lx-table-tall" data-scroller>
                                     <table class="lx-table">
                                         <thead>
                                             <tr>
@@ -271,6 +272,8 @@ pub fn ShapesPage(
                                 </div>
                             })
                         }}
+                        <HandoutNote note=Note::RnnTenEight />
+                        <HandoutNote note=Note::PerLayer />
                     </Panel>
                     <Panel title=i18n::common::ABOUT>
                         <Para text=i18n::shapes::ABOUT_1 />
@@ -364,7 +367,7 @@ fn grid_svg(c: &ShapesConfig, lang: Lang) -> impl IntoView {
         <svg
             class="lx-diagram lx-grid-diagram"
             viewBox=format!("0 0 {width} {height}")
-            style=format!("max-width:{}px; min-width:{}px", width as i64, (width * 0.7) as i64)
+            style=format!("max-width:{}px; --lx-min-w:{}px", width as i64, (width * 0.7) as i64)
             role="img"
             aria-label=i18n::shapes::GRID.get(lang)
             data-testid="shapes-grid"

@@ -30,6 +30,7 @@ pub fn SoftmaxPage(
                 <Panel title=i18n::softmax::CONTROLS class="lx-controls">
                     <ListSliders
                         prefix="softmax-logits"
+                        buttons=(i18n::softmax::ADD_LOGIT, i18n::softmax::REMOVE_LOGIT)
                         symbol="x"
                         values=Signal::derive(move || cfg.with(|c| c.logits.clone()))
                         min=-50.0
@@ -75,7 +76,7 @@ pub fn SoftmaxPage(
                 <div class="lx-main">
                     <Panel title=i18n::softmax::PIPELINE>
                         {move || pipeline(&result.get(), lang.get())}
-                        <div class="lx-scroll">
+                        <div class="lx-scroll" data-scroller>
                             <table class="lx-table">
                                 <thead>
                                     <tr>
@@ -185,7 +186,7 @@ fn stability_panel(r: &Softmax, lang: Lang) -> AnyView {
         .collect_view();
     view! {
         <p class="lx-text">{i18n::softmax::STABILITY_TEXT.fill(lang, &[&fmt::fixed(r.shift, 2), &fmt::short(f64::from(SHIFTED_MAX)), &fmt::sci64(f64::from(f32::MAX))])}</p>
-        <div class="lx-scroll">
+        <div class="lx-scroll" data-scroller>
             <table class="lx-table">
                 <thead>
                     <tr>

@@ -1,6 +1,7 @@
 //! Lesson 1 (`unroll`): recurrence and time unrolling, computed by [`crate::lessons::unroll`].
 
 use super::fmt;
+use super::handout::{HandoutNote, Note};
 use super::widgets::{diverging, t, Heatmap, ListSliders, Num, Slider, StepControls};
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::config::lessons::{LessonId, LessonState, UnrollConfig};
@@ -37,7 +38,7 @@ pub fn UnrollPage(
     let (h0, set_h0) = scalar(|c| c.h0, |c, v| c.h0 = v);
 
     view! {
-        <LessonFrame id=LessonId::Unroll notices=notices>
+        <LessonFrame id=LessonId::Unroll notices=notices lede=Signal::derive(move || vector.get().then_some(i18n::unroll::LEDE_VECTOR))>
             <div class="lx-layout">
                 <Panel title=i18n::unroll::CONTROLS class="lx-controls">
                     <Show when=move || !vector.get()>
@@ -109,7 +110,7 @@ pub fn UnrollPage(
                         <div class="lx-scroll">{move || result.get().map(|r| chain_svg(&r, t_now.get(), lang.get()))}</div>
                         <Para text=i18n::unroll::SAME_WEIGHTS class="lx-note" />
                     </Panel>
-                    <Panel title=i18n::unroll::STEP>
+                    <Panel title=i18n::unroll::STEP arg=Signal::derive(move || t_now.get().to_string())>
                         {move || {
                             let r = result.get()?;
                             let step = r.steps.get(t_now.get() - 1)?.clone();
@@ -117,7 +118,7 @@ pub fn UnrollPage(
                         }}
                     </Panel>
                     <Panel title=i18n::unroll::TABLE>
-                        <div class="lx-scroll">
+                        <div class="lx-scroll" data-scroller>
                             <table class="lx-table">
                                 <thead>
                                     <tr>
@@ -163,6 +164,7 @@ pub fn UnrollPage(
                                 </tbody>
                             </table>
                         </div>
+                        <HandoutNote note=Note::UnrollShare />
                     </Panel>
                     <Show when=move || vector.get()>
                         <Panel title=i18n::unroll::WEIGHTS>
@@ -301,7 +303,7 @@ fn equation(
                     <span class="lx-c-bias">"b"</span>
                     {format!(",  h{} = tanh(z{})", sub(t), sub(t))}
                 </p>
-                <div class="lx-scroll">
+                <div class="lx-scroll" data-scroller>
                     <table class="lx-table">
                         <thead>
                             <tr>
@@ -380,7 +382,7 @@ fn chain_svg(r: &Unroll, t_now: usize, lang: crate::config::Lang) -> AnyView {
         <svg
             class="lx-diagram"
             viewBox=format!("0 0 {width} 262")
-            style=format!("max-width:{}px; min-width:{}px", width as i64, (width * 0.6) as i64)
+            style=format!("max-width:{}px; --lx-min-w:{}px", width as i64, (width * 0.6) as i64)
             role="img"
             aria-label=i18n::unroll::DIAGRAM.get(lang)
             data-testid="unroll-diagram"

@@ -90,8 +90,13 @@ pub fn ListSliders(
     /// Appends (true) or removes the last entry (false).
     #[prop(into)]
     on_resize: Callback<bool>,
+    /// Labels of the add and remove buttons (default "+ step" / "− step").
+    #[prop(optional)]
+    buttons: Option<(Tr, Tr)>,
 ) -> impl IntoView {
     let lang = use_lang();
+    let (add_label, remove_label) =
+        buttons.unwrap_or((i18n::common::ADD_STEP, i18n::common::REMOVE_STEP));
     let len = Memo::new(move |_| values.with(Vec::len));
     view! {
         <div class="lx-list">
@@ -120,7 +125,7 @@ pub fn ListSliders(
                     disabled={move || len.get() >= max_len}
                     on:click=move |_| on_resize.run(true)
                 >
-                    {move || i18n::common::ADD_STEP.get(lang.get())}
+                    {move || add_label.get(lang.get())}
                 </button>
                 <button
                     type="button"
@@ -129,7 +134,7 @@ pub fn ListSliders(
                     disabled={move || len.get() <= min_len}
                     on:click=move |_| on_resize.run(false)
                 >
-                    {move || i18n::common::REMOVE_STEP.get(lang.get())}
+                    {move || remove_label.get(lang.get())}
                 </button>
             </div>
         </div>
@@ -625,5 +630,5 @@ pub fn LineChart(
             <ul class="lx-legend-list">{legend}</ul>
         }
     };
-    view! { <div class="lx-chart-wrap">{drawn}</div> }
+    view! { <div class="lx-chart-wrap" data-scroller>{drawn}</div> }
 }

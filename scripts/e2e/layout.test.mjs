@@ -1,0 +1,232 @@
+// End-to-end layout checks in headless Chromium:
+//
+// - Phone (375 px), every lesson and the training page in English and Chinese: no card is wider
+//   inside than its box (`scrollWidth ≤ clientWidth`), except elements marked as intended
+//   sideways scrollers (`data-scroller`, wide tables); every lesson's worked results lie inside
+//   their card's visible box and the viewport; the training form is one column. Screenshots go
+//   to tests/e2e/out/phone/ (look at them).
+// - Keyboard focus: a focused slider, button, select, checkbox, link and the language switch
+//   draw an outline of at least 2 px whose colour has a contrast ratio of at least 3:1 against
+//   the pixels it replaces (WCAG 2.2, 1.4.11 and 2.4.13): the background around the control for
+//   an outline drawn outside it, the control's own background for one drawn inside it.
+//
+// Run: `node --test --test-concurrency=1 scripts/e2e/layout.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
+// reuses dist/; UNROLL_LAYOUT_SHOTS=0 skips writing the screenshots).
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { OUT, buildDist, serveDist, launch, until, value } from "./lib.mjs";
+
+const SHOTS = process.env.UNROLL_LAYOUT_SHOTS !== "0";
+
+/** Each lesson's worked results: they must be visible inside their card at 375 px. */
+const WORKED = {
+  unroll: ["unroll-diagram", "unroll-eq-z", "unroll-eq-h"],
+  shapes: ["shapes-param-count", "shapes-grid"],
+  bptt: ["bptt-grad-norm"],
+  lstm: ["lstm-belt", "lstm-belt-h", "lstm-belt-c"],
+  gru: ["gru-kept", "gru-written"],
+  bidir: ["bidir-diagram", "bidir-last-output"],
+  softmax: ["softmax-nll"],
+  parallel: ["parallel-status"],
+};
+
+let server;
+let phone;
+let wide;
+
+before(async () => {
+  buildDist();
+  server = await serveDist();
+  phone = await launch({ webgpu: false, viewport: { width: 375, height: 812 } });
+  wide = await launch({ webgpu: false });
+});
+
+after(async () => {
+  await phone?.close();
+  await wide?.close();
+  await server?.close();
+});
+
+async function open(context, query) {
+  const page = await context.newPage();
+  const problems = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(`console: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e}`));
+  await page.goto(server.url + query, { waitUntil: "load" });
+  await page.waitForSelector(".panel", { timeout: 60_000 });
+  return { page, problems };
+}
+
+/**
+ * Cards wider inside than their box, and scrolling/clipping elements inside cards that overflow
+ * sideways without being marked `data-scroller` (nor inside one).
+ */
+function overflowReport() {
+  const out = [];
+  const name = (el) =>
+    el.getAttribute("data-testid") || `${el.tagName.toLowerCase()}.${[...el.classList].join(".")}`;
+  for (const card of document.querySelectorAll(".panel")) {
+    if (card.scrollWidth > card.clientWidth + 1) out.push(`card ${name(card)}: ${card.scrollWidth} > ${card.clientWidth}`);
+    for (const el of card.querySelectorAll("*")) {
+      if (el.closest("[data-scroller]")) continue;
+      const ox = getComputedStyle(el).overflowX;
+      if (ox === "visible" || el.clientWidth === 0) continue;
+      if (el.scrollWidth > el.clientWidth + 1) out.push(`${name(el)} in ${name(card)}: ${el.scrollWidth} > ${el.clientWidth}`);
+    }
+  }
+  return out;
+}
+
+/** For each test id: is it inside its card's box (and the viewport) horizontally? */
+function visibleReport(ids) {
+  const out = [];
+  for (const id of ids) {
+    const el = document.querySelector(`[data-testid="${id}"]`);
+    if (!el) {
+      out.push(`${id}: missing`);
+      continue;
+    }
+    const card = el.closest(".panel");
+    const r = el.getBoundingClientRect();
+    const c = card.getBoundingClientRect();
+    let left = Math.max(c.left, 0);
+    let right = Math.min(c.right, window.innerWidth);
+    // Scrolling ancestors inside the card clip too.
+    for (let a = el.parentElement; a && a !== card; a = a.parentElement) {
+      if (getComputedStyle(a).overflowX !== "visible") {
+        const ar = a.getBoundingClientRect();
+        left = Math.max(left, ar.left);
+        right = Math.min(right, ar.right);
+      }
+    }
+    if (r.width === 0 && r.height === 0) out.push(`${id}: not rendered`);
+    else if (r.left < left - 1 || r.right > right + 1) out.push(`${id}: [${r.left.toFixed(0)}, ${r.right.toFixed(0)}] outside [${left.toFixed(0)}, ${right.toFixed(0)}]`);
+  }
+  return out;
+}
+
+test("phone, 375 px: cards fit, worked results are in view, the training form is one column", async () => {
+  const dir = join(OUT, "phone");
+  mkdirSync(dir, { recursive: true });
+  const failures = [];
+  for (const lang of ["en", "zh"]) {
+    for (const [lesson, ids] of Object.entries(WORKED)) {
+      const { page, problems } = await open(phone.context, `?v=1&lesson=${lesson}&lang=${lang}`);
+      if (lesson === "parallel") await until(async () => (await value(page, "parallel-status")) === "done", 120_000, "measurements", 250);
+      await page.waitForTimeout(300);
+      for (const o of await page.evaluate(overflowReport)) failures.push(`${lesson} ${lang}: ${o}`);
+      for (const o of await page.evaluate(visibleReport, ids)) failures.push(`${lesson} ${lang}: ${o}`);
+      const pageOverflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      if (pageOverflow > 1) failures.push(`${lesson} ${lang}: the page scrolls sideways by ${pageOverflow} px`);
+      if (SHOTS) await page.screenshot({ path: join(dir, `${lesson}-375-${lang}.png`), fullPage: true });
+      failures.push(...problems.map((p) => `${lesson} ${lang}: ${p}`));
+      await page.close();
+    }
+    const { page, problems } = await open(phone.context, `?v=1&lesson=names&lang=${lang}`);
+    await page.waitForSelector(".config-form");
+    await page.waitForTimeout(500);
+    for (const o of await page.evaluate(overflowReport)) failures.push(`training ${lang}: ${o}`);
+    const columns = await page.evaluate(() => getComputedStyle(document.querySelector(".config-form")).gridTemplateColumns.trim().split(/\s+/).length);
+    if (columns !== 1) failures.push(`training ${lang}: the form has ${columns} columns`);
+    // Every field of the form (its label and control) lies inside the form's box.
+    const cut = await page.evaluate(() => {
+      const form = document.querySelector(".config-form").getBoundingClientRect();
+      return [...document.querySelectorAll(".config-form input, .config-form select, .config-form label")]
+        .filter((el) => {
+          const r = el.getBoundingClientRect();
+          return r.width > 0 && (r.left < form.left - 1 || r.right > form.right + 1 || (el.tagName === "LABEL" && r.height > 80));
+        })
+        .map((el) => el.getAttribute("data-testid") || el.textContent.trim().slice(0, 30));
+    });
+    if (cut.length) failures.push(`training ${lang}: fields cut or squeezed: ${cut.join(", ")}`);
+    if (SHOTS) await page.screenshot({ path: join(dir, `training-375-${lang}.png`), fullPage: true });
+    failures.push(...problems.map((p) => `training ${lang}: ${p}`));
+    await page.close();
+  }
+  assert.deepEqual(failures, []);
+});
+
+// ---- focus ring contrast ---------------------------------------------------------------------
+
+/**
+ * In the page: the focused element's outline and the colour it is compared with, and the
+ * WCAG contrast ratio between them.
+ */
+function focusReport() {
+  const el = document.activeElement;
+  const parse = (c) => {
+    const m = c.match(/rgba?\(([^)]+)\)/);
+    if (!m) return null;
+    const [r, g, b, a = 1] = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+    return [r, g, b, a];
+  };
+  const bgOf = (start) => {
+    for (let e = start; e; e = e.parentElement) {
+      const c = parse(getComputedStyle(e).backgroundColor);
+      if (c && c[3] > 0.5) return c;
+    }
+    return [255, 255, 255, 1];
+  };
+  const lum = ([r, g, b]) => {
+    const f = (v) => {
+      v /= 255;
+      return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const cs = getComputedStyle(el);
+  const outline = parse(cs.outlineColor);
+  const offset = parseFloat(cs.outlineOffset) || 0;
+  const against = offset < 0 ? bgOf(el) : bgOf(el.parentElement);
+  const [l1, l2] = [lum(outline), lum(against)].sort((a, b) => b - a);
+  return {
+    testid: el.getAttribute("data-testid"),
+    focusVisible: el.matches(":focus-visible"),
+    style: cs.outlineStyle,
+    width: parseFloat(cs.outlineWidth),
+    color: cs.outlineColor,
+    against: `rgb(${against.slice(0, 3).join(", ")})`,
+    ratio: (l1 + 0.05) / (l2 + 0.05),
+  };
+}
+
+/** Focuses `id` as a keyboard user does (focus, then Tab away and Shift+Tab back). */
+async function keyboardFocus(page, id) {
+  await page.focus(`[data-testid="${id}"]`);
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Shift+Tab");
+  const now = await page.evaluate(() => document.activeElement?.getAttribute("data-testid"));
+  if (now !== id) await page.focus(`[data-testid="${id}"]`);
+  return page.evaluate(focusReport);
+}
+
+test("keyboard focus: the ring has at least 3:1 contrast on every kind of control", async () => {
+  const cases = [
+    ["?v=1&lesson=unroll&lang=en", ["unroll-w_hh", "unroll-forward", "nav-lessons", "lang-en", "lang-zh"]],
+    ["?v=1&lesson=shapes&lang=zh", ["shapes-bidirectional", "lang-en", "lang-zh"]],
+    ["?v=1&lesson=names&lang=en", ["cfg-cell", "cfg-bidirectional", "train-start", "nav-train"]],
+  ];
+  const failures = [];
+  const seen = [];
+  for (const [query, ids] of cases) {
+    const { page, problems } = await open(wide.context, query);
+    await page.waitForTimeout(300);
+    for (const id of ids) {
+      await page.waitForSelector(`[data-testid="${id}"]`, { timeout: 20_000 });
+      const r = await keyboardFocus(page, id);
+      seen.push(`${id}: ${r.width}px ${r.style} ${r.color} on ${r.against} = ${r.ratio.toFixed(2)}:1`);
+      if (r.testid !== id) failures.push(`${id}: focus went to ${r.testid}`);
+      if (r.style === "none" || r.width < 2) failures.push(`${id}: outline ${r.width}px ${r.style}`);
+      if (!(r.ratio >= 3)) failures.push(`${id}: ${r.color} on ${r.against} is ${r.ratio.toFixed(2)}:1`);
+    }
+    failures.push(...problems);
+    await page.close();
+  }
+  console.log(seen.join("\n"));
+  assert.deepEqual(failures, []);
+});

@@ -1,0 +1,176 @@
+//! The "compared with the handout" notes: one short paragraph per place where a lesson's
+//! figure differs from the course's printed handout. The figures come from
+//! [`crate::lessons::handout`]; each is a `<span>` with `data-testid="handout-<note>-<figure>"`
+//! and its raw number in `data-value`, the paragraph is `data-testid="handout-<note>"`.
+
+use super::fmt;
+use crate::lessons::handout;
+use crate::ui::i18n::{self, use_lang, Lang, Tr};
+use leptos::prelude::*;
+
+/// One `{n}` of a note's text: the figure's test id suffix, its raw value and its text.
+struct Slot {
+    key: &'static str,
+    raw: String,
+    text: String,
+}
+
+fn count(key: &'static str, v: f64) -> Slot {
+    Slot {
+        key,
+        raw: fmt::raw64(v),
+        text: fmt::count(v as u64),
+    }
+}
+
+fn fixed(key: &'static str, v: f64, digits: usize) -> Slot {
+    Slot {
+        key,
+        raw: fmt::raw64(v),
+        text: fmt::fixed64(v, digits),
+    }
+}
+
+/// `text` in `lang` with each `{n}` replaced by a hook span of `slots[n]`.
+fn render(note: &'static str, text: Tr, lang: Lang, slots: &[Slot]) -> AnyView {
+    let mut parts: Vec<AnyView> = Vec::new();
+    let mut rest = text.get(lang);
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}').map(|c| open + c) else {
+            break;
+        };
+        let Ok(n) = rest[open + 1..close].parse::<usize>() else {
+            break;
+        };
+        parts.push(rest[..open].to_owned().into_any());
+        if let Some(s) = slots.get(n) {
+            parts.push(
+                view! {
+                    <span class="lx-num" data-testid=format!("handout-{note}-{}", s.key) data-value=s.raw.clone()>{s.text.clone()}</span>
+                }
+                .into_any(),
+            );
+        }
+        rest = &rest[close + 1..];
+    }
+    parts.push(rest.to_owned().into_any());
+    view! {
+        <p class="lx-text lx-handout" role="note" data-testid=format!("handout-{note}")>
+            <strong>{i18n::handout::HEADING.get(lang)}</strong>
+            " "
+            {parts}
+        </p>
+    }
+    .into_any()
+}
+
+/// Which note.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Note {
+    /// Lesson 2: `nn.RNN(10, 8)` counts (`handout-rnn10`).
+    RnnTenEight,
+    /// Lesson 2: per-layer counts at input 57, hidden 128 (`handout-per-layer`).
+    PerLayer,
+    /// Lesson 1: x₁'s share of z₂ (`handout-share`).
+    UnrollShare,
+    /// Lesson 4: h₂ (`handout-h2`).
+    LstmH2,
+}
+
+/// A "compared with the handout" note, in the page's language.
+#[component]
+pub fn HandoutNote(
+    /// Which note.
+    note: Note,
+) -> impl IntoView {
+    let lang = use_lang();
+    move || {
+        let l = lang.get();
+        match note {
+            Note::RnnTenEight => {
+                let n = handout::rnn_ten_eight();
+                render(
+                    "rnn10",
+                    i18n::handout::RNN_TEN_EIGHT,
+                    l,
+                    &[
+                        count("rnn-printed", n.rnn.printed),
+                        count("rnn-app", n.rnn.app),
+                        count("two-layers", n.two_layers as f64),
+                        count("bidir-printed", n.bidirectional.printed),
+                        count("lstm-printed", n.lstm.printed),
+                        count("bidir-app", n.bidirectional.app),
+                        count("lstm-app", n.lstm.app),
+                    ],
+                )
+            }
+            Note::PerLayer => {
+                let n = handout::per_layer();
+                render(
+                    "per-layer",
+                    i18n::handout::PER_LAYER,
+                    l,
+                    &[
+                        count("input", n.input_size as f64),
+                        count("hidden", n.hidden_size as f64),
+                        count("lstm-printed", n.lstm.printed),
+                        count("gru-printed", n.gru.printed),
+                        count("lstm-one-bias", n.one_bias[0] as f64),
+                        count("gru-one-bias", n.one_bias[1] as f64),
+                        count("lstm-app", n.lstm.app),
+                        count("gru-app", n.gru.app),
+                        count("rnn-printed", n.rnn.printed),
+                        count("rnn-one-bias", n.one_bias[2] as f64),
+                        count("rnn-app", n.rnn.app),
+                    ],
+                )
+            }
+            Note::UnrollShare => {
+                let n = handout::unroll_share();
+                render(
+                    "share",
+                    i18n::handout::UNROLL_SHARE,
+                    l,
+                    &[
+                        fixed("printed", n.share.printed, 4),
+                        Slot {
+                            key: "w_hh",
+                            raw: fmt::raw64(n.w_hh),
+                            text: fmt::short(n.w_hh),
+                        },
+                        fixed("app", n.share.app, 4),
+                        Slot {
+                            key: "handout-w_hh",
+                            raw: fmt::raw64(n.handout_w_hh),
+                            text: fmt::short(n.handout_w_hh),
+                        },
+                        fixed("app-at-handout-w_hh", n.at_handout_w_hh, 4),
+                    ],
+                )
+            }
+            Note::LstmH2 => {
+                let n = handout::lstm_h2();
+                render(
+                    "h2",
+                    i18n::handout::LSTM_H2,
+                    l,
+                    &[
+                        fixed("printed", n.h2.printed, 4),
+                        fixed("app", n.h2.app, 4),
+                        Slot {
+                            key: "o2",
+                            raw: fmt::raw64(n.o2),
+                            text: fmt::short(n.o2),
+                        },
+                        Slot {
+                            key: "c2",
+                            raw: fmt::raw64(n.c2),
+                            text: fmt::short(n.c2),
+                        },
+                        fixed("app-unrounded", n.h2.app, 8),
+                    ],
+                )
+            }
+        }
+    }
+}
