@@ -11,8 +11,10 @@ import assert from "node:assert/strict";
 import { buildDist, serveDist, launch, openPage, num, value, until, records, maxLongTask } from "./lib.mjs";
 
 const TIMEOUT = Number(process.env.UNROLL_E2E_TRAIN_TIMEOUT_MS || 600_000);
-// A small GRU on the CPU path, one epoch of the real data (1,125 steps of 16 names).
-const RUN = "?v=1&lesson=names&cell=gru&hidden_size=32&batch_size=16&epochs=1&seed=5&backend=cpu";
+// A small GRU on the CPU path: a long run (it never ends during a test) and one epoch of the
+// real data in batches of 2 names (about 8,100 steps: long enough to reload in the middle).
+const LONG = "?v=1&lesson=names&cell=gru&hidden_size=32&batch_size=16&epochs=50&seed=5&backend=cpu";
+const RUN = "?v=1&lesson=names&cell=gru&hidden_size=32&batch_size=2&epochs=1&seed=5&backend=cpu";
 
 let server;
 
@@ -40,7 +42,7 @@ async function finish(page) {
 test("training runs in the engine's Web Worker and the page stays free", { timeout: TIMEOUT }, async () => {
   const { context, close } = await launch();
   try {
-    const { page, consoleErrors } = await openPage(context, server.url, RUN.replace("epochs=1", "epochs=3"));
+    const { page, consoleErrors } = await openPage(context, server.url, LONG);
     await startRun(page);
     const workers = page.workers().map((w) => w.url());
     assert.equal(workers.filter((u) => u.endsWith("/engine-worker.js")).length, 1, `one engine worker: ${workers}`);
@@ -69,7 +71,7 @@ test("training runs in the engine's Web Worker and the page stays free", { timeo
 test("a run keeps training while the learner reads a lesson, and the header link returns to it", { timeout: TIMEOUT }, async () => {
   const { context, close } = await launch();
   try {
-    const { page, consoleErrors } = await openPage(context, server.url, RUN.replace("epochs=1", "epochs=3"));
+    const { page, consoleErrors } = await openPage(context, server.url, LONG);
     await startRun(page);
     await page.click('[data-testid="nav-lessons"]');
     await page.waitForSelector('[data-testid="lesson-index"]', { state: "visible" });

@@ -11,7 +11,8 @@ import { chromium } from "playwright-core";
 import { serveDist as serveDir } from "../serve-dist.mjs";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const DIST = join(ROOT, "dist");
+// UNROLL_E2E_DIST serves another build (e.g. a copy kept while dist/ is rebuilt).
+export const DIST = process.env.UNROLL_E2E_DIST || join(ROOT, "dist");
 export const OUT = join(ROOT, "tests", "e2e", "out");
 export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
