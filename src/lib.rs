@@ -16,7 +16,7 @@
 //! - [`engine`]: the training engine as a service: the page ↔ Web Worker messages and, in the
 //!   browser, the worker that runs every training loop off the page's main thread.
 //! - [`lessons`]: the computations of the lesson pages, on top of [`math`] (no Leptos).
-//! - [`delay`]: the delay-copy task (generator, per-token model, CPU trainer), issue 5.
+//! - [`delay`]: the delay-copy task (generator, per-token model, trainer, held-out sweeps).
 //! - [`weights`]: parameters ⇄ PyTorch as `.safetensors` (names, shapes, metadata).
 //! - [`keep`]: the weights file the page downloads/loads and the record it keeps across reloads.
 //! - `ui`: the Leptos app (compiled for wasm32 only).

@@ -526,7 +526,7 @@ pub struct ClassifierLimits {
 }
 
 impl ClassifierLimits {
-    /// The training page's limits (issue 3): hidden_size ≤ 256, num_layers ≤ 4; a vocabulary of
+    /// The training page's limits: hidden_size ≤ 256, num_layers ≤ 4; a vocabulary of
     /// at most 256 symbols and at most 1000 classes.
     pub const UI: ClassifierLimits = ClassifierLimits {
         max_hidden_size: 256,

@@ -1,4 +1,4 @@
-//! Inspection and heads of the name classifier on the CPU (issue 5): gate pins
+//! Inspection and heads of the name classifier on the CPU: gate pins
 //! (`trace_pinned`), gradient flow (`grad_flow`), and `head=padded`, each against an
 //! independent computation (hand-written cell steps, a separate module run, finite
 //! differences, a model with an explicit all-zero input column).

@@ -2,7 +2,7 @@
 //!
 //! The folder is found by `unroll::data::locate_names_dir`: `UNROLL_NAMES_DIR`, else
 //! `www/data/names` (written by `node scripts/fetch-data.mjs`), else `../shared/data/names`.
-//! Expected figures: issue 2's acceptance and `shared/reference/names-pytorch.md`.
+//! Expected figures: those of the names data set as PyTorch's tutorial loads it.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -23,7 +23,7 @@ fn dataset() -> &'static NamesDataset {
     })
 }
 
-/// `shared/guides/pitfalls.md` item 14: NFD then the 57-symbol filter (not NFKD, not "drop
+/// Normalisation as PyTorch's tutorial does it: NFD then the 57-symbol filter (not NFKD, not "drop
 /// non-ASCII"); surrounding whitespace trimmed for files and user input alike.
 #[test]
 fn pitfall_14_normalisation() {

@@ -155,7 +155,7 @@ fn kernel_times_hidden128_batch64() {
 use unroll::gpu::{GpuRnnModule, ModuleInputs};
 
 /// Forward + backward of a bare module (dense input 57, hidden 128, batch 64, seq_len 20), the
-/// GPU column of issue 3's benchmark table: seconds per iteration and achieved GFLOP/s, with
+/// GPU column of the benchmark table: seconds per iteration and achieved GFLOP/s, with
 /// FLOPs = 6·T·B·G·H·(I + H) (forward projections and recurrent products, then the gradients
 /// of h, W_hh, W_ih and x).
 #[test]

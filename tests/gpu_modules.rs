@@ -262,7 +262,7 @@ fn huge_preactivations_stay_finite_for_every_cell() {
     }
 }
 
-/// Padding invariance (issue 3): a sample's output, h_n and the gradients of a loss that
+/// Padding invariance: a sample's output, h_n and the gradients of a loss that
 /// involves only that sample are the same whether it runs alone or in a batch padded to a
 /// longer length (≤ 1e-5 on the GPU), for every cell, bidirectional and two layers included.
 #[test]

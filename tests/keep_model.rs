@@ -1,4 +1,4 @@
-//! Keeping a trained model (issue 5 scope 6): the downloaded `.safetensors` round-trips to the
+//! Keeping a trained model: the downloaded `.safetensors` round-trips to the
 //! same predictions, carries head/step/classes, problems are reported by tensor name, classes
 //! are reconciled with the loaded data, and the IndexedDB record survives JSON.
 

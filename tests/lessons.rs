@@ -1,4 +1,4 @@
-//! The lessons' computations (issue 4): the course's worked examples come out of the code, and
+//! The lessons' computations: the course's worked examples come out of the code, and
 //! the lesson code agrees with the trainer's CPU reference (`unroll::math`) it is built on.
 //!
 //! The expected numbers are the course's (4 decimals, or 2 significant digits where the

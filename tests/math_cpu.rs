@@ -1,5 +1,5 @@
 //! The CPU reference against hand-checkable PyTorch values, finite differences, padding
-//! invariance, saturation, shapes/errors, clipping and Adam (issue 3 acceptance and the
+//! invariance, saturation, shapes/errors, clipping and Adam (the acceptance figures and the
 //! pitfalls guide, items 2, 3, 5, 8, 9, 10, 11).
 
 mod common;
@@ -53,7 +53,7 @@ fn grad_of<'a>(layout: &ParamLayout, grads: &'a [f32], name: &str) -> &'a [f32] 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Hand-checkable cases (values computed with PyTorch, quoted in issue 3 / pitfalls guide)
+// Hand-checkable cases (values computed with PyTorch)
 // ---------------------------------------------------------------------------------------------
 
 /// `nn.RNN(1, 1)`: weight_ih 0.5, weight_hh −0.8, bias_ih 0.1, bias_hh 0.2, x = [1, −2, 3],
@@ -174,7 +174,7 @@ fn lstm_1x1_gate_order_matches_pytorch_hand_case() {
 // Shapes, parameter counts, validation
 // ---------------------------------------------------------------------------------------------
 
-/// Issue 3 and pitfalls item 5: parameter counts as `sum(p.numel())` gives them (two biases).
+/// Parameter counts as `sum(p.numel())` gives them (two bias vectors).
 #[test]
 fn parameter_counts_match_pytorch() {
     let count = |cell, i, h, layers, bi| {
@@ -229,7 +229,7 @@ fn shapes_of_large_configurations_need_no_allocation() {
     assert_eq!(s.h_n, [8, 4096, 4096]);
 }
 
-/// Issue 3 shapes: LSTM(16, 32, num_layers=2, batch_first) on (4, 10, 16) → output (4, 10, 32),
+/// Shapes: LSTM(16, 32, num_layers=2, batch_first) on (4, 10, 16) → output (4, 10, 32),
 /// h_n = c_n = (2, 4, 32); GRU(32, 64, bidirectional, batch_first) on (4, 8, 32) → output
 /// (4, 8, 128), h_n (2, 4, 64), no c_n. Pitfalls item 5: LSTM(3, 5, 2, batch_first) on (4, 7, 3).
 #[test]
@@ -738,7 +738,7 @@ fn fd_check(
 
 /// The backward pass of every cell (RNN tanh and relu, LSTM, GRU) agrees with central finite
 /// differences at every coordinate of every parameter, the input, h0 and c0, with 2 layers,
-/// both directions, per-sample lengths and batch_first (issue 3 scope item 3).
+/// both directions, per-sample lengths and batch_first.
 #[test]
 fn backward_matches_finite_differences_for_every_cell() {
     let cells = [
@@ -783,7 +783,7 @@ fn backward_matches_finite_differences_for_every_cell() {
     assert!(fails.is_empty(), "{}", fails.join("\n"));
 }
 
-/// Padding invariance (issue 3): a sample's output, h_n/c_n and the gradients of a loss that
+/// Padding invariance: a sample's output, h_n/c_n and the gradients of a loss that
 /// involves only that sample are the same alone as inside a batch padded to a longer length
 /// (≤ 1e-6), for every cell, two layers, both directions. The padded batch holds garbage in
 /// the sample's padding (input and upstream gradient), which must be ignored; its output
@@ -920,7 +920,7 @@ fn activations_saturate_without_nan() {
     assert!(got.iter().chain(&sig).all(|v| !v.is_nan()));
 }
 
-/// Issue 3: pre-activations of ±100 and ±1e4 give finite states, outputs and gradients for
+/// Saturation: pre-activations of ±100 and ±1e4 give finite states, outputs and gradients for
 /// every cell (both directions, two layers).
 #[test]
 fn large_preactivations_stay_finite_for_every_cell() {

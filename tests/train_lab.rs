@@ -1,4 +1,4 @@
-//! The training session's issue-5 behaviour on a small slice of the real names data: the
+//! The training session's lab behaviour on a small slice of the real names data: the
 //! confusion matrix after each epoch, gradient-flow events, head=padded on the GPU against
 //! the CPU, device loss (training continues on the CPU with a continuous step sequence), and a
 //! non-finite loss (stop with a suggestion, weights from before the bad step). GPU tests run on
@@ -592,4 +592,42 @@ fn a_checkpoint_of_another_model_is_refused() {
         matches!(events.as_slice(), [TrainEvent::Error(m)] if m.contains("cannot be resumed")),
         "{events:?}"
     );
+}
+
+/// The same configuration and seed give the same run: on the CPU identical per-step losses, on
+/// the GPU (lavapipe) the same final validation accuracy and confusion matrix. A step's
+/// arithmetic never depends on timing or machine load.
+#[test]
+fn the_same_configuration_trains_the_same_twice() {
+    let data = small_dataset(15);
+    let validation = |ev: &[TrainEvent]| {
+        ev.iter().rev().find_map(|e| match e {
+            TrainEvent::Validation(v) => Some((**v).clone()),
+            _ => None,
+        })
+    };
+    let cpu = resume_cfg();
+    let (a, b) = (
+        run(&cpu, &data, &TrainControl::new()),
+        run(&cpu, &data, &TrainControl::new()),
+    );
+    assert!(!steps(&a).is_empty());
+    assert_eq!(steps(&a), steps(&b));
+    assert_eq!(validation(&a), validation(&b));
+    let gpu = TrainConfig {
+        backend: BackendChoice::Gpu,
+        epochs: 1,
+        ..cpu
+    };
+    let (a, b) = (
+        run(&gpu, &data, &TrainControl::new()),
+        run(&gpu, &data, &TrainControl::new()),
+    );
+    assert!(
+        a.iter().any(|e| matches!(e, TrainEvent::Backend(BackendKind::Gpu { .. }))),
+        "the GPU path ran"
+    );
+    assert_eq!(last_val_acc(&a), last_val_acc(&b));
+    assert!(validation(&a).is_some());
+    assert_eq!(validation(&a), validation(&b));
 }

@@ -1,5 +1,5 @@
 //! The training page's URL codec: canonical encoding, round trips, clamping and hostile input.
-//! Rules: issue 2 scope 6 and issue 4 "Shareable URLs"; keys and ranges: `docs/url.md`.
+//! Rules and keys: `docs/url.md`.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -1,4 +1,4 @@
-//! The lessons' URL codec (issue 4, "Shareable URLs"): canonical round trips for every lesson,
+//! The lessons' URL codec: canonical round trips for every lesson,
 //! hostile input (NaN, Infinity, 1e309, 10^12, negative sizes, unknown and repeated keys,
 //! `v=99`, HTML as a token, invalid percent-encoding) and the allocation limits.
 //! Keys and ranges: `docs/url.md` (checked against the field tables here).

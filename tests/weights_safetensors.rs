@@ -1,4 +1,4 @@
-//! `.safetensors` interchange (issue 3 scope 7): round trips for every cell × layers ×
+//! `.safetensors` interchange: round trips for every cell × layers ×
 //! directions and the classifier, every import problem reported by name, corrupt bytes, the
 //! classifier rebuilt from metadata or from shapes within the UI's limits, and the PyTorch
 //! fixtures' parameters imported from safetensors bytes reproducing the fixtures' outputs.

@@ -1,4 +1,4 @@
-// End-to-end test of "inside the trained model" and the gradient-flow chart (issue 5, part 4):
+// End-to-end test of "inside the trained model" and the gradient-flow chart:
 // trains a small LSTM for one epoch on the real names data (CPU path), then reads the
 // inspector's hooks: the h_t heatmap of "Nguyen", the gate maps, the top 5, a pinned forget
 // gate, its reset, and the ‖∂L/∂h_t‖ curve. A second run checks the GRU / RNN / stacked

@@ -1,4 +1,4 @@
-// End-to-end tests of "keep the work" (issue 5 scope 6, and the device loss of scope 7): the
+// End-to-end tests of "keep the work" (and of the device loss): the
 // model saved in IndexedDB comes back after a reload; a downloaded .safetensors re-imported in a
 // fresh profile predicts identically; own data as a TSV trains; a malformed TSV is rejected with
 // its line number and loses nothing; a lost WebGPU device hands over to the CPU without a reset.

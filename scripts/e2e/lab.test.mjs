@@ -1,4 +1,4 @@
-// End-to-end tests of the training lab (issue 5 scopes 1–3) on the real names data, CPU backend,
+// End-to-end tests of the training lab on the real names data, CPU backend,
 // headless Chromium: the configuration controls keep the URL canonical; the same URL trains to
 // the same validation accuracy twice; the confusion matrix sums to the validation size and its
 // diagonal gives the reported accuracy; compare mode trains RNN, LSTM and GRU, draws three curves

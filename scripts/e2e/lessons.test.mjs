@@ -1,4 +1,4 @@
-// End-to-end test of the lessons (issue 4): builds the app with Trunk (release), serves dist/ on
+// End-to-end test of the lessons: builds the app with Trunk (release), serves dist/ on
 // 127.0.0.1 and opens every lesson in headless Chromium.
 //
 // - Each lesson's default URL shows the course's numbers (read from `data-value`).

@@ -1,4 +1,4 @@
-// End-to-end test of the training page (issue 2): builds the app with Trunk (release), serves
+// End-to-end test of the training page: builds the app with Trunk (release), serves
 // dist/ on 127.0.0.1, opens it in headless Chromium and trains on the real names data, once on
 // WebGPU (SwiftShader, --enable-unsafe-webgpu) and once on the CPU path (no adapter).
 //
@@ -43,7 +43,7 @@ async function predict(page, name) {
 }
 
 /**
- * Opens the page with autostart, checks the backend and the learning criteria of issue 2, and
+ * Opens the page with autostart, checks the backend and the learning criteria, and
  * returns the probe records. Shared by the WebGPU and the CPU run.
  */
 async function trainRun(t, { webgpu, backend, shot }) {

@@ -21,7 +21,7 @@ use std::fmt;
 /// Which cells the page trains side by side (`cell`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CellSet {
-    /// RNN (tanh) and LSTM at the same hidden size (the comparison; default).
+    /// RNN (tanh) and LSTM at the same hidden size (the course's comparison; default).
     Both,
     /// RNN (tanh) only.
     Rnn,

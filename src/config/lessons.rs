@@ -1,4 +1,4 @@
-//! The URL state of every lesson (issue 4): one plain struct per lesson implementing
+//! The URL state of every lesson: one plain struct per lesson implementing
 //! [`UrlConfig`], its field table (keys in canonical order, ranges, defaults) and the routing
 //! enum [`LessonState`].
 //!

@@ -5,7 +5,7 @@
 //! [`FieldSpec`]s (key, kind with range and default, one-line meaning) in the documented order,
 //! and conversions to and from [`Values`]. [`decode`] and [`encode`] do the rest.
 //!
-//! **Canonical form** (issue 4, "Shareable URLs"): `v=1&lesson=<name>` first, then only the keys
+//! **Canonical form**: `v=1&lesson=<name>` first, then only the keys
 //! whose value differs from the default, in the table's order, then `lang` when the user chose
 //! a language. Booleans are `0`/`1`, enums lowercase, lists comma-separated, numbers in Rust's
 //! shortest round-trip form (`0.0003`, never `3e-4`). `encode(decode(q))` is canonical for any

@@ -1,14 +1,14 @@
-//! The training page's configuration (`?lesson=names`), issue 2 scope 6 plus the keys the
-//! training lab adds (issue 5 scope 1), and its URL field table.
+//! The training page's configuration (`?lesson=names`), with the keys of the training lab, and
+//! its URL field table.
 //!
-//! Canonical order of the keys (issue 5's example order, then `autostart`): `cell`,
+//! Canonical order of the keys: `cell`,
 //! `hidden_size`, `num_layers`, `bidirectional`, `lr`, `batch_size`, `epochs`, `max_norm`,
 //! `forget_bias`, `seed`, `head`, `backend`, `autostart`. Example: `?v=1&lesson=names&cell=gru&hidden_size=32&seed=3`.
 
 use super::query::{self, Decoded, FieldKind, FieldSpec, Lang, UrlConfig, Value, Values};
 use crate::math::params::CellKind;
 
-/// Which output of the recurrent module the classifier head reads (issue 5, `head`).
+/// Which output of the recurrent module the classifier head reads (`head`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Head {
     /// The output at each name's last real character (the spine's model; never reads padding).
@@ -28,7 +28,7 @@ impl Head {
     }
 }
 
-/// Which compute backend to train on (issue 5, `backend`).
+/// Which compute backend to train on (`backend`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BackendChoice {
     /// WebGPU when an adapter is available, otherwise the CPU path with a notice.

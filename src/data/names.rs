@@ -1,13 +1,13 @@
 //! The names data set: one UTF-8 file per language (file stem = language), one name per line.
 //!
-//! Loading rules (issue 2, scope 3): each line is normalised with [`normalize`] (trim, Unicode
+//! Loading rules: each line is normalised with [`normalize`] (trim, Unicode
 //! NFD, keep the 57 vocabulary symbols); a line that ends up empty is skipped and counted; each
 //! (normalised name, language) pair counts once. Classes are sorted by name, so label `k` is the
 //! `k`-th language in alphabetical order whatever order the files arrive in. Samples are ordered
 //! by class, then by first appearance in the file.
 //!
 //! On the real files (`../shared/data/names`): 20,074 raw lines, 18 classes, 17,994 distinct
-//! pairs, 0 skipped lines (the PyTorch reference figures in `shared/reference/names-pytorch.md`).
+//! pairs, 0 skipped lines (the figures PyTorch's tutorial loader gives).
 
 use super::normalize::{encode_normalized, normalize};
 use serde::{Deserialize, Serialize};

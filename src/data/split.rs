@@ -3,8 +3,7 @@
 //!
 //! Grouping: all samples with the same normalised name go to the same side, so a name listed
 //! under two languages is never in training under one and in validation under the other (a
-//! plain row split leaks: PyTorch's recipe reports about 0.75 instead of 0.70–0.74 with it,
-//! `shared/reference/names-pytorch.md`).
+//! plain row split leaks: PyTorch's recipe reports about 0.75 instead of 0.70–0.74 with it).
 //!
 //! Algorithm: the distinct names (in order of first appearance) are shuffled with
 //! `ChaCha8Rng::seed_from_u64(seed)` on stream [`SPLIT_STREAM`]; each language wants

@@ -16,7 +16,7 @@
 //!
 //! Training runs on the **CPU path** (the Rust reference of `math`), in the browser and
 //! natively (`src/bin/delay_copy.rs`); no GPU kernel is involved. Positions are counted from
-//! 0: with delay d, positions d, d+1, …, T−1 are supervised (the issue's "from position
+//! 0: with delay d, positions d, d+1, …, T−1 are supervised (the course's "from position
 //! delay + 1" counts from 1).
 
 pub mod model;

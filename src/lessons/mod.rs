@@ -1,4 +1,4 @@
-//! The computations behind the lesson pages (issue 4), natively testable, no UI.
+//! The computations behind the lesson pages, natively testable, no UI.
 //!
 //! Every number a lesson shows comes out of these functions, and they are built on the same
 //! CPU reference that trains ([`crate::math`]):

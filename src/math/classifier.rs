@@ -1,8 +1,8 @@
 //! The name classifier: one-hot symbols → recurrent module (batch_first) → `fc` on the output
 //! at each name's last real character → log-softmax → NLL (mean over the batch).
 //!
-//! This is the model of the PyTorch recipe in `shared/reference/names-pytorch.md` and of the
-//! `clf_*.json` fixtures: `logits[b] = fc(output[b, lengths[b] - 1, :])`. Any cell, layer
+//! This is the model of PyTorch's name-classification recipe (one-hot → `nn.LSTM`/`nn.GRU`/
+//! `nn.RNN` → `nn.Linear`) and of the `clf_*.json` fixtures: `logits[b] = fc(output[b, lengths[b] - 1, :])`. Any cell, layer
 //! count and direction count works; the one-hot input uses the column-gather fast path.
 //!
 //! With [`Head::Padded`] (the course's recipe) every name is instead truncated or right-padded

@@ -191,7 +191,7 @@ impl SessionView {
             }),
             TrainEvent::DeviceLost(message) => self.device_lost.set(Some(message)),
             TrainEvent::Validation(report) => self.last_val.set(Some(report)),
-            // Shown by the training lab (issue 5), not by this page.
+            // Shown by the training lab's panels, not by this page.
             TrainEvent::GradFlow { .. } => {}
             TrainEvent::Finished => self.status.set(Status::Finished),
             TrainEvent::Error(message) => {

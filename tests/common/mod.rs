@@ -115,7 +115,7 @@ fn index_string(flat: usize, shape: &[usize]) -> String {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fixture format (../shared/golden/README.md)
+// Fixture format: PyTorch float64 runs written as JSON (inputs, parameters, outputs, gradients)
 // ---------------------------------------------------------------------------------------------
 
 /// A tensor as stored in the fixtures: row-major float64.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Weights between Unroll and PyTorch through .safetensors (issue 3, scope 7).
+"""Weights between Unroll and PyTorch through .safetensors.
 
 Runs only when `torch` and `safetensors` import. Otherwise it prints
 "SKIPPED: torch not installed" and "0 passed, 0 failed, 1 skipped", and exits 0.

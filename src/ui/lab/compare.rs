@@ -1,4 +1,4 @@
-//! Compare mode (issue 5 scope 3): one button trains RNN, LSTM and GRU one after another with
+//! Compare mode: one button trains RNN, LSTM and GRU one after another with
 //! the page's configuration (same seed, split, batch order, hyper-parameters; only `cell`
 //! changes), by calling the same `run_session` as the page three times. One chart shows the
 //! three validation-accuracy curves; a table lists parameter count, seconds per epoch and best

@@ -1,5 +1,5 @@
 //! The lab's configuration controls that the spine's form lacks: `num_layers`,
-//! `bidirectional`, `max_norm` and `head` (issue 5 scope 1). Every change goes through the URL
+//! `bidirectional`, `max_norm` and `head`. Every change goes through the URL
 //! codec ([`bridge::with_field`]), so a typed value is clamped exactly as in a link and the
 //! address bar stays canonical. Test hooks: `cfg-num_layers`, `cfg-bidirectional` (checkbox),
 //! `cfg-max_norm`, `cfg-head`.

@@ -1,4 +1,4 @@
-//! Data hygiene and validation metrics (issue 5 scope 2): class counts (the loader's raw lines
+//! Data hygiene and validation metrics: class counts (the loader's raw lines
 //! and distinct pairs, the split's validation names per class), the majority-class baseline,
 //! per-class validation accuracy and the `[C, C]` confusion matrix of the latest epoch as a
 //! heatmap (row = true language, column = predicted), all from the session's

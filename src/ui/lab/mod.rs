@@ -1,4 +1,4 @@
-//! The training lab's panels on the names page (issue 5 scopes 1–4): the configuration keys
+//! The training lab's panels on the names page: the configuration keys
 //! the spine's form lacks, validation metrics (class counts, majority baseline, per-class
 //! accuracy, confusion matrix), compare mode (RNN / LSTM / GRU on the same seed and split),
 //! and inside the trained model (per-character heatmaps, gate pins, gradient flow).

@@ -1,4 +1,4 @@
-//! The lesson pages (issue 4) and their index, in one client-side router.
+//! The lesson pages and their index, in one client-side router.
 //!
 //! - The URL is the page's state: [`LessonsMain`] decodes `location.search` with the lesson
 //!   codecs of [`crate::config::lessons`]; a page writes its canonical query back with
