@@ -479,7 +479,7 @@ test("own data: a 50 MB TSV parses with progress and Cancel, and no main-thread 
 test("device loss on WebGPU: one notice, backend cpu, the step counter and the loss curve go on", async () => {
   const b = await launch({ webgpu: true });
   try {
-    const query = "?v=1&lesson=names&cell=gru&hidden_size=16&batch_size=64&epochs=1&seed=5&backend=gpu&autostart=1";
+    const query = "?v=1&lesson=names&cell=gru&hidden_size=16&batch_size=64&epochs=40&seed=5&backend=gpu&autostart=1";
     const { page, consoleErrors } = await openPage(b.context, server.url, query);
     await until(async () => (await value(page, "backend")) || (await value(page, "train-status")) === "error", 120_000, "the backend");
     assert.equal(await value(page, "backend"), "webgpu", `no WebGPU: ${await page.textContent("body")}`);

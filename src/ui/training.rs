@@ -494,15 +494,18 @@ pub fn TrainingPage(
                                 "chart-train-loss",
                                 Signal::derive(move || loc.t().chart_loss_caption),
                                 move || {
-                                    let mut s = view_state.losses.get();
+                                    // Every point counts (`data-value`); a long run draws a
+                                    // thinned copy, so a frame costs the same at any step.
+                                    let points = view_state.losses.with(|l| l.step_loss.len());
+                                    let mut s = view_state.losses.with(|l| l.for_drawing());
                                     s.total_steps = total_steps.get();
                                     s.steps_per_epoch = steps_per_epoch.get();
                                     let c = num_classes.get();
                                     s.chance_loss = (c > 1).then(|| (c as f64).ln());
-                                    (s, &loc.t().chart)
+                                    (s, &loc.t().chart, points)
                                 },
-                                |(s, _)| s.step_loss.len(),
-                                |area, (s, text), style| {
+                                |(_, _, points)| *points,
+                                |area, (s, text, _), style| {
                                     let _ = loss_curve::draw(area, s, text, style);
                                 },
                             )}

@@ -20,6 +20,49 @@ pub struct LossSeries {
     pub chance_loss: Option<f64>,
 }
 
+/// Points a drawn curve keeps at most: about two per horizontal pixel of a wide chart. Longer
+/// series are thinned by [`thin`], which keeps each bucket's lowest and highest point, so
+/// spikes stay visible and drawing costs the same at step 100 and at step 100,000.
+pub const MAX_DRAWN_POINTS: usize = 2400;
+
+/// `points` (in step order) with at most about `max` of them: the lowest and the highest of
+/// each of `max / 2` equal buckets, in step order. Short series come back whole.
+pub fn thin(points: &[(u64, f32)], max: usize) -> Vec<(u64, f32)> {
+    if points.len() <= max.max(2) {
+        return points.to_vec();
+    }
+    let bucket = points.len().div_ceil((max / 2).max(1));
+    let mut out = Vec::with_capacity(max + 2);
+    for chunk in points.chunks(bucket) {
+        let lo = chunk.iter().copied().min_by(|a, b| a.1.total_cmp(&b.1));
+        let hi = chunk.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1));
+        if let (Some(lo), Some(hi)) = (lo, hi) {
+            if lo.0 == hi.0 {
+                out.push(lo);
+            } else if lo.0 < hi.0 {
+                out.extend([lo, hi]);
+            } else {
+                out.extend([hi, lo]);
+            }
+        }
+    }
+    out
+}
+
+impl LossSeries {
+    /// The series with both curves thinned to at most [`MAX_DRAWN_POINTS`] (what the chart
+    /// draws; the counts shown elsewhere are those of the whole series).
+    pub fn for_drawing(&self) -> LossSeries {
+        LossSeries {
+            step_loss: thin(&self.step_loss, MAX_DRAWN_POINTS),
+            mean_loss: thin(&self.mean_loss, MAX_DRAWN_POINTS),
+            total_steps: self.total_steps,
+            steps_per_epoch: self.steps_per_epoch,
+            chance_loss: self.chance_loss,
+        }
+    }
+}
+
 /// Draws the training loss (per-step and 20-step mean, in nats) against the global step, with
 /// axis titles and legend from `text`.
 ///
