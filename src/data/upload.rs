@@ -332,11 +332,21 @@ fn lower_ext(file: &str) -> String {
     }
 }
 
-/// `true` when every non-empty line has a tab (and there is at least one such line): a `.txt`
-/// that is really a TSV. A class file never has tabs (a name is one line).
+/// Non-empty lines [`looks_like_tsv`] reads: enough to tell the two layouts apart without a
+/// pass over a whole large file (a later line without a tab is a bad line of the TSV, skipped
+/// and reported like any other).
+const LAYOUT_SAMPLE_LINES: usize = 1000;
+
+/// `true` when every non-empty line of the first [`LAYOUT_SAMPLE_LINES`] has a tab (and there
+/// is at least one such line): a `.txt` that is really a TSV. A class file never has tabs (a
+/// name is one line).
 fn looks_like_tsv(text: &str) -> bool {
     let mut any = false;
-    for line in text.lines() {
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(LAYOUT_SAMPLE_LINES)
+    {
         if line.trim().is_empty() {
             continue;
         }

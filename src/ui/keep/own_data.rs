@@ -119,6 +119,8 @@ pub fn OwnData(
             let files = browser::read_files(&input).await;
             // The same files can be chosen again (e.g. after fixing them).
             input.set_value("");
+            // Copying a large file into the module is one task; the checks start in the next.
+            sleep_ms(0).await;
             let files = match files {
                 Ok(f) if f.is_empty() => {
                     msg.set(UploadMsg::None);
