@@ -1,8 +1,10 @@
 //! A `<canvas>` that a plotters chart function draws into.
 //!
 //! The canvas is drawn at device resolution (CSS size × `devicePixelRatio`) so text stays
-//! sharp. Redraws are coalesced to at most one per animation frame: training can report many
-//! steps per frame, and drawing each of them would waste main-thread time.
+//! sharp. Redraws are coalesced to at most one per animation frame and at most one every
+//! [`MIN_REDRAW_MS`]: training reports many steps per frame, and a plotters draw measures its
+//! labels through the DOM (a layout of the page per label), so drawing each frame would take
+//! the main thread's time from the page.
 
 use crate::ui::charts::ChartStyle;
 use leptos::prelude::*;
@@ -11,6 +13,9 @@ use plotters::prelude::DrawingArea;
 use plotters_canvas::CanvasBackend;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+
+/// Shortest time between two draws of one chart, in milliseconds.
+pub const MIN_REDRAW_MS: f64 = 250.0;
 
 /// Renders a `<figure>` with a canvas and a caption; `data` is read reactively and handed to
 /// `draw` on the next animation frame after it changes (and after the window is resized).
@@ -38,6 +43,7 @@ where
 
     let latest: Rc<RefCell<Option<T>>> = Rc::new(RefCell::new(None));
     let pending = Rc::new(Cell::new(false));
+    let last_draw = Rc::new(Cell::new(f64::NEG_INFINITY));
     let count = RwSignal::new(0usize);
     let draw = Rc::new(draw);
 
@@ -52,8 +58,12 @@ where
         let latest = latest.clone();
         let pending = pending.clone();
         let draw = draw.clone();
-        request_animation_frame(move || {
+        let last_draw = last_draw.clone();
+        let wait = (last_draw.get() + MIN_REDRAW_MS - crate::train::clock::now_ms()).max(0.0);
+        let frame = move || {
+            request_animation_frame(move || {
             pending.set(false);
+            last_draw.set(crate::train::clock::now_ms());
             let Some(value) = latest.borrow_mut().take() else {
                 return;
             };
@@ -75,7 +85,13 @@ where
                 draw(&area, &value, &ChartStyle { scale: dpr });
                 let _ = area.present();
             }
-        });
+            })
+        };
+        if wait > 0.0 {
+            set_timeout(frame, std::time::Duration::from_millis(wait as u64));
+        } else {
+            frame();
+        }
     });
 
     view! {
