@@ -33,6 +33,12 @@ pub const HELDOUT_SEED: u64 = 0x0048_454c_444f_5554;
 /// Steps between two held-out evaluations (the page's and the native runner's default).
 pub const EVAL_EVERY: u64 = 100;
 
+/// Steps between two held-out evaluations for a budget of `steps`: [`EVAL_EVERY`], or a tenth
+/// of the budget when that is smaller (at least 1), so a short run still draws a curve.
+pub fn eval_every_for(steps: u64) -> u64 {
+    (steps / 10).clamp(1, EVAL_EVERY)
+}
+
 /// The fixed held-out set of a task: [`HELDOUT_SEQUENCES`] sequences from [`HELDOUT_SEED`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HeldOutSet {
