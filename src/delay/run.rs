@@ -465,3 +465,17 @@ impl Sweep {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Short budgets are evaluated ten times, long ones every [`EVAL_EVERY`] steps.
+    #[test]
+    fn eval_interval_follows_the_budget() {
+        assert_eq!(eval_every_for(1), 1);
+        assert_eq!(eval_every_for(100), 10);
+        assert_eq!(eval_every_for(1000), EVAL_EVERY);
+        assert_eq!(eval_every_for(3000), EVAL_EVERY);
+    }
+}

@@ -20,6 +20,9 @@ pub fn cell_color(cell: CellKind) -> RGBColor {
     }
 }
 
+/// `(step, lowest, highest)` over a cell's seeds.
+pub type Band = Vec<(u64, f64, f64)>;
+
 /// One line: a cell's seed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Line {
@@ -35,7 +38,7 @@ pub struct CurveChart {
     /// The lines, one per (cell, seed).
     pub lines: Vec<Line>,
     /// Per cell, `(step, lowest, highest)` over its seeds at the steps two or more seeds reached.
-    pub bands: Vec<(CellKind, Vec<(u64, f64, f64)>)>,
+    pub bands: Vec<(CellKind, Band)>,
     /// The y axis spans `0..y_max` (at least; loss charts grow to the data).
     pub y_max: f64,
     /// Values are fractions shown as percentages.
@@ -71,7 +74,7 @@ pub fn smoothed(points: &[(u64, f64)]) -> Vec<(u64, f64)> {
 
 /// `(step, lowest, highest)` over `seeds` at every step that two or more of them reached
 /// (each seed's points ascending by step).
-pub fn band(seeds: &[&[(u64, f64)]]) -> Vec<(u64, f64, f64)> {
+pub fn band(seeds: &[&[(u64, f64)]]) -> Band {
     let mut steps: Vec<u64> = seeds.iter().flat_map(|s| s.iter().map(|p| p.0)).collect();
     steps.sort_unstable();
     steps.dedup();

@@ -221,7 +221,11 @@ fn forget_block_mean(config: &DelayConfig) -> Option<f64> {
     if !config.cell.cells().contains(&CellKind::Lstm) {
         return None;
     }
-    let model = DelayModel::new(CellKind::Lstm, config.vocab.max(2), config.hidden_size.max(1));
+    let model = DelayModel::new(
+        CellKind::Lstm,
+        config.vocab.max(2),
+        config.hidden_size.max(1),
+    );
     let params = model.init_with_forget_bias(u64::from(config.seed), config.forget_bias as f32);
     let block = model.forget_block(&params)?;
     Some(block.iter().map(|&b| f64::from(b)).sum::<f64>() / block.len().max(1) as f64)
@@ -316,7 +320,10 @@ pub fn DelayPage() -> impl IntoView {
         match store::load().await {
             Ok(Some(k)) => {
                 let same = cfg.with_untracked(|c| encode(c, None)) == k.query;
-                if same && status.get_untracked() == Status::Idle && runs.with_untracked(Vec::is_empty) {
+                if same
+                    && status.get_untracked() == Status::Idle
+                    && runs.with_untracked(Vec::is_empty)
+                {
                     let c = cfg.get_untracked();
                     let planned = c.cell.cells().len() * c.seeds.max(1);
                     runs.set(k.runs.iter().map(RunView::restored).collect());
@@ -334,7 +341,8 @@ pub fn DelayPage() -> impl IntoView {
                     let mut merged = k;
                     for s in &now.summaries {
                         for f in &s.figures {
-                            let target = match merged.summaries.iter_mut().find(|m| m.key == s.key) {
+                            let target = match merged.summaries.iter_mut().find(|m| m.key == s.key)
+                            {
                                 Some(m) => m,
                                 None => {
                                     merged.summaries.push(SweepSummary {
@@ -344,7 +352,9 @@ pub fn DelayPage() -> impl IntoView {
                                     merged.summaries.last_mut().expect("just pushed")
                                 }
                             };
-                            target.figures.retain(|g| (g.delay, g.cell, g.seed) != (f.delay, f.cell, f.seed));
+                            target
+                                .figures
+                                .retain(|g| (g.delay, g.cell, g.seed) != (f.delay, f.cell, f.seed));
                             target.figures.push(*f);
                         }
                     }
@@ -436,7 +446,10 @@ pub fn DelayPage() -> impl IntoView {
                                 persist();
                             }
                         }
-                        DelayEvent::Predictions { runs: preds, progress: p } => {
+                        DelayEvent::Predictions {
+                            runs: preds,
+                            progress: p,
+                        } => {
                             progress.set(Some(p));
                             shown_elapsed.set(clock_now());
                             predictions.set(Some(Predictions {
@@ -609,9 +622,16 @@ pub fn DelayPage() -> impl IntoView {
             bands,
             y_max: if acc { 1.0 } else { vocab.ln() },
             percent: acc,
-            chance: Some((if acc { 1.0 / vocab } else { vocab.ln() }, text::CHANCE.get(l))),
+            chance: Some((
+                if acc { 1.0 / vocab } else { vocab.ln() },
+                text::CHANCE.get(l),
+            )),
             x_desc: text::AXIS_STEP.get(l),
-            y_desc: if acc { text::AXIS_ACC.get(l) } else { text::AXIS_LOSS.get(l) },
+            y_desc: if acc {
+                text::AXIS_ACC.get(l)
+            } else {
+                text::AXIS_LOSS.get(l)
+            },
             empty: text::CHART_EMPTY.get(l),
         }
     };
@@ -923,7 +943,14 @@ fn progress_view(
 ) -> impl IntoView {
     let loc = use_locale();
     let p = progress.get();
-    let fraction = p.map_or(if status.get() == Status::Finished { 1.0 } else { 0.0 }, |p| p.fraction());
+    let fraction = p.map_or(
+        if status.get() == Status::Finished {
+            1.0
+        } else {
+            0.0
+        },
+        |p| p.fraction(),
+    );
     let secs = elapsed.get();
     let left = p.and_then(|p| p.seconds_left(secs));
     view! {
@@ -1072,8 +1099,7 @@ fn cell_card(
     let latest = move || {
         runs.with(|rs| {
             rs.iter()
-                .filter(|r| r.id.cell == cell && r.started())
-                .next_back()
+                .rfind(|r| r.id.cell == cell && r.started())
                 .cloned()
         })
     };
@@ -1291,7 +1317,8 @@ fn example_table(
                                             view! { <span class="dl-none">"·"</span> }.into_any()
                                         } else {
                                             let p = preds[t - delay];
-                                            let class = if Some(p) == target { "dl-ok" } else { "dl-bad" };
+                                            let class =
+                                                if Some(p) == target { "dl-ok" } else { "dl-bad" };
                                             view! { <span class=class>{p}</span> }.into_any()
                                         }
                                     })

@@ -26,10 +26,7 @@ pub struct Kept {
 
 impl Kept {
     /// The summary for the settings of `config`, created when missing.
-    pub fn summary_mut(
-        &mut self,
-        config: &crate::config::delay::DelayConfig,
-    ) -> &mut SweepSummary {
+    pub fn summary_mut(&mut self, config: &crate::config::delay::DelayConfig) -> &mut SweepSummary {
         let i = match self.summaries.iter().position(|s| s.accepts(config)) {
             Some(i) => i,
             None => {

@@ -335,10 +335,7 @@ pub const BATCH_DETAIL: Tr = tr(
     "种子 {0}，最近 20 步的平均",
 );
 /// Per-seed line: {0} seed, {1} held-out accuracy, {2} step of the evaluation.
-pub const SEED_ROW: Tr = tr(
-    "seed {0}: {1} at step {2}",
-    "种子 {0}：第 {2} 步 {1}",
-);
+pub const SEED_ROW: Tr = tr("seed {0}: {1} at step {2}", "种子 {0}：第 {2} 步 {1}");
 /// Steps detail: the run of seed {0}.
 pub const SEED_ROW_SHORT: Tr = tr("run of seed {0}", "种子 {0} 的运行");
 /// Per-seed line, finished.
