@@ -318,52 +318,24 @@ pub fn DelayPage() -> impl IntoView {
     // Restore what an earlier visit kept.
     spawn_local(async move {
         match store::load().await {
-            Ok(Some(k)) => {
-                let same = cfg.with_untracked(|c| encode(c, None)) == k.query;
-                if same
+            Ok(Some(loaded)) => {
+                // What was recorded since the page opened wins over the stored record.
+                kept.update(|now| now.merge_from(loaded));
+                let c = cfg.get_untracked();
+                let kept_runs = kept.with_untracked(|k| k.runs_of(&encode(&c, None)).to_vec());
+                if !kept_runs.is_empty()
                     && status.get_untracked() == Status::Idle
                     && runs.with_untracked(Vec::is_empty)
                 {
-                    let c = cfg.get_untracked();
                     let planned = c.cell.cells().len() * c.seeds.max(1);
-                    runs.set(k.runs.iter().map(RunView::restored).collect());
-                    results.set(k.runs.clone());
-                    restored.set(!k.runs.is_empty());
-                    if !k.runs.is_empty() {
-                        run_cfg.set(Some(c));
-                        if k.runs.len() >= planned {
-                            status.set(Status::Finished);
-                        }
+                    runs.set(kept_runs.iter().map(RunView::restored).collect());
+                    results.set(kept_runs.clone());
+                    restored.set(true);
+                    if kept_runs.len() >= planned {
+                        status.set(Status::Finished);
                     }
+                    run_cfg.set(Some(c));
                 }
-                // Runs recorded since the page opened stay.
-                kept.update(|now| {
-                    let mut merged = k;
-                    for s in &now.summaries {
-                        for f in &s.figures {
-                            let target = match merged.summaries.iter_mut().find(|m| m.key == s.key)
-                            {
-                                Some(m) => m,
-                                None => {
-                                    merged.summaries.push(SweepSummary {
-                                        key: s.key.clone(),
-                                        figures: Vec::new(),
-                                    });
-                                    merged.summaries.last_mut().expect("just pushed")
-                                }
-                            };
-                            target
-                                .figures
-                                .retain(|g| (g.delay, g.cell, g.seed) != (f.delay, f.cell, f.seed));
-                            target.figures.push(*f);
-                        }
-                    }
-                    if !now.query.is_empty() {
-                        merged.query = now.query.clone();
-                        merged.runs = now.runs.clone();
-                    }
-                    *now = merged;
-                });
             }
             Ok(None) => {}
             Err(e) => store_error.set(Some(e)),
@@ -409,13 +381,10 @@ pub fn DelayPage() -> impl IntoView {
         since.set_value(Some(js_sys::Date::now()));
         status.set(Status::Running);
         let query = encode(&config, None);
-        kept.update(|k| {
-            k.query = query.clone();
-            k.runs.clear();
-        });
         spawn_local(async move {
             let alive = move || run_id.try_get_untracked() == Some(id);
             let run_config = config.clone();
+            let run_query = query.clone();
             client
                 .run_delay(id, query, move |event| {
                     if !alive() {
@@ -441,7 +410,7 @@ pub fn DelayPage() -> impl IntoView {
                                 results.update(|rs| rs.push(result.clone()));
                                 kept.update(|k| {
                                     let _ = k.summary_mut(&run_config).record(&run_config, &result);
-                                    k.runs.push(result);
+                                    k.keep_run(&run_query, result);
                                 });
                                 persist();
                             }
