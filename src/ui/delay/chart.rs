@@ -218,17 +218,3 @@ pub fn draw<DB: DrawingBackend>(
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The band spans the seeds at the steps two of them reached, and nowhere else.
-    #[test]
-    fn band_spans_the_seeds() {
-        let a = [(0, 0.1), (100, 0.5), (200, 0.9)];
-        let b = [(0, 0.12), (100, 0.3)];
-        let c = [(0, 0.08)];
-        let band = band(&[&a, &b, &c]);
-        assert_eq!(band, vec![(0, 0.08, 0.12), (100, 0.3, 0.5)]);
-    }
-}
