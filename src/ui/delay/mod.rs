@@ -849,7 +849,10 @@ pub fn DelayPage() -> impl IntoView {
                     <section class="panel">
                         <h2>{t(text::SUMMARY)}</h2>
                         <p class="panel-note">{t(text::SUMMARY_NOTE)}</p>
-                        {move || summary_table(summary.get(), cfg.with(|c| (c.cell.cells(), c.seeds, c.vocab)), lang())}
+                        {move || {
+                            let c = shown_cfg();
+                            summary_table(summary.get(), (c.cell.cells(), c.seeds, c.vocab), lang())
+                        }}
                         {move || {
                             let c = shown_cfg();
                             (c.delay >= 64).then(|| {
