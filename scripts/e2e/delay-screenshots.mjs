@@ -43,10 +43,12 @@ try {
       const { page, consoleErrors } = await open(`?v=1&lesson=delay&${size}&lang=${lang}`, width);
       await until(async () => (await value(page, "delay-status")) === "finished", 20_000, "the kept delay-8 runs");
       await page.waitForTimeout(800);
+      await page.evaluate(() => window.scrollTo(0, 0));
       console.log(await screenshot(page, join("delay", `delay8-finished-${width}-${lang}`)));
       await page.click('[data-testid="delay-preset-32"]');
       await page.click('[data-testid="delay-start"]');
       await page.waitForTimeout(seconds * 1000);
+      await page.evaluate(() => window.scrollTo(0, 0));
       console.log("delay 32 running: steps", await num(page, "delay-step-rnn"), await num(page, "delay-step-lstm"),
         "time left", await num(page, "delay-time-left"));
       console.log(await screenshot(page, join("delay", `delay32-running-${width}-${lang}`)));

@@ -54,7 +54,6 @@ use crate::ui::widgets::stat::Stat;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-pub use crate::config::delay::MAX_STEPS;
 
 /// The page's own styles.
 const CSS: &str = r#"

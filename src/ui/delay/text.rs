@@ -320,10 +320,10 @@ pub const SEED_LINES: Tr = tr(
 pub const STAT_HELDOUT_ACC: Tr = tr("Held-out accuracy", "留出集准确率");
 /// Stat: held-out loss.
 pub const STAT_HELDOUT_LOSS: Tr = tr("Held-out loss", "留出集损失");
-/// Stat detail: mean over {0} seeds at their last evaluation.
+/// Stat detail: mean over the seeds' latest evaluations; {0} seeds.
 pub const HELDOUT_DETAIL: Tr = tr(
-    "mean of {0} seeds, last evaluation",
-    "{0} 个种子在最近一次评估时的平均",
+    "latest evaluation, mean over seeds: {0}",
+    "最近一次评估，种子数：{0}，取平均",
 );
 /// Stat: training batch loss.
 pub const STAT_BATCH_LOSS: Tr = tr("Training-batch loss", "训练批次损失");
