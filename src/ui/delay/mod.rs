@@ -799,7 +799,7 @@ pub fn DelayPage() -> impl IntoView {
                             }}
                         </div>
                         <p class="dl-outcome" data-testid="delay-outcome" data-value=move || outcome.get().map(|o| outcome_key(&o.0)).unwrap_or("none")>
-                            <strong>{t(text::OUTCOME)}": "</strong>
+                            <strong>{t(text::OUTCOME)}</strong>
                             {move || match outcome.get() {
                                 Some((o, d)) => text::outcome_sentence(&o, d, lang()),
                                 None => text::OUTCOME_NONE.get(lang()).to_owned(),
@@ -1156,7 +1156,7 @@ fn cell_card(
                                 &text::fmt_acc(h.acc),
                                 &fmt_count(h.step),
                             ])}
-                            {move || finished.then(|| format!(" ({})", text::SEED_FINAL.get(loc.lang())))}
+                            {move || finished.then(|| text::SEED_FINAL.get(loc.lang()))}
                         </li>
                     })
                 }).collect_view()}

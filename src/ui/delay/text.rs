@@ -339,7 +339,7 @@ pub const SEED_ROW: Tr = tr("seed {0}: {1} at step {2}", "种子 {0}：第 {2} �
 /// Steps detail: the run of seed {0}.
 pub const SEED_ROW_SHORT: Tr = tr("run of seed {0}", "种子 {0} 的运行");
 /// Per-seed line, finished.
-pub const SEED_FINAL: Tr = tr("final", "最终");
+pub const SEED_FINAL: Tr = tr(" (final)", "（最终）");
 /// Progress: {0} steps done, {1} steps in all.
 pub const STEPS_DONE: Tr = tr("{0} of {1} steps", "{0} / {1} 步");
 /// Progress: elapsed, {0} seconds.
@@ -361,7 +361,7 @@ pub const SUMMARY_STORE_FAILED: Tr = tr(
     "汇总无法保存在此浏览器中：{0}",
 );
 /// Outcome heading.
-pub const OUTCOME: Tr = tr("What these runs show", "这些运行说明了什么");
+pub const OUTCOME: Tr = tr("What these runs show: ", "这些运行说明了什么：");
 /// Outcome before any run.
 pub const OUTCOME_NONE: Tr = tr(
     "Start the runs: a sentence appears here once every seed of every cell has finished.",
