@@ -33,6 +33,12 @@ pub const HELDOUT_SEED: u64 = 0x0048_454c_444f_5554;
 /// Steps between two held-out evaluations (the page's and the native runner's default).
 pub const EVAL_EVERY: u64 = 100;
 
+/// Steps between two held-out evaluations for a budget of `steps`: [`EVAL_EVERY`], or a tenth
+/// of the budget when that is smaller (at least 1), so a short run still draws a curve.
+pub fn eval_every_for(steps: u64) -> u64 {
+    (steps / 10).clamp(1, EVAL_EVERY)
+}
+
 /// The fixed held-out set of a task: [`HELDOUT_SEQUENCES`] sequences from [`HELDOUT_SEED`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HeldOutSet {
@@ -457,5 +463,19 @@ impl Sweep {
             .iter()
             .map(|r| (r.id(), r.predict(&self.example, 0)))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Short budgets are evaluated ten times, long ones every [`EVAL_EVERY`] steps.
+    #[test]
+    fn eval_interval_follows_the_budget() {
+        assert_eq!(eval_every_for(1), 1);
+        assert_eq!(eval_every_for(100), 10);
+        assert_eq!(eval_every_for(1000), EVAL_EVERY);
+        assert_eq!(eval_every_for(3000), EVAL_EVERY);
     }
 }

@@ -21,6 +21,7 @@ use crate::config::delay::DelayConfig;
 use crate::config::query::decode as decode_query;
 use crate::config::TrainConfig;
 use crate::data::names::NamesDataset;
+use crate::delay::run::eval_every_for;
 use crate::delay::Sweep;
 use crate::train::clock::{check_in, now_ms, sleep_ms};
 use crate::train::session::{
@@ -201,7 +202,7 @@ fn start_delay(session: SessionId, query: &str) {
     let config = decode_query::<DelayConfig>(query).config;
     spawn_session(session, move |control| async move {
         let send = |event: DelayEvent, urgent: bool| report(Report::Delay { session, event }, urgent);
-        let mut sweep = match Sweep::new(&config) {
+        let mut sweep = match Sweep::with_eval_every(&config, eval_every_for(config.steps)) {
             Ok(sweep) => sweep,
             Err(e) => {
                 send(DelayEvent::Error(e.to_string()), true);

@@ -1,13 +1,14 @@
-//! The delay page's two charts: per-token accuracy and loss against each cell's step, one
-//! line per cell (batch values thin, the mean of the last 20 steps thick), with the chance
-//! level dashed. Drawn with plotters into a `<canvas>` (plotters-canvas).
+//! The delay page's charts, drawn with plotters into a `<canvas>` (plotters-canvas): held-out
+//! accuracy and loss against the step, one thin line per seed in the cell's colour with the
+//! band between the lowest and the highest seed, and the training-batch loss (mean of the last
+//! 20 steps, one line per seed). The chance level is dashed.
 
 use crate::math::params::CellKind;
 use crate::ui::charts::{ChartStyle, GRID, INK, REFERENCE};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// Steps averaged by the thick line.
+/// Steps averaged by a smoothed line.
 pub const SMOOTH: usize = 20;
 
 /// The colour of a cell's lines (RNN orange, LSTM blue, GRU green).
@@ -19,11 +20,25 @@ pub fn cell_color(cell: CellKind) -> RGBColor {
     }
 }
 
+/// `(step, lowest, highest)` over a cell's seeds.
+pub type Band = Vec<(u64, f64, f64)>;
+
+/// One line: a cell's seed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    /// The cell (its colour and legend entry).
+    pub cell: CellKind,
+    /// `(step, value)`, steps ascending.
+    pub points: Vec<(u64, f64)>,
+}
+
 /// What one chart shows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CurveChart {
-    /// One `(cell, [(step, value)])` per cell, steps from 1.
-    pub curves: Vec<(CellKind, Vec<(u64, f64)>)>,
+    /// The lines, one per (cell, seed).
+    pub lines: Vec<Line>,
+    /// Per cell, `(step, lowest, highest)` over its seeds at the steps two or more seeds reached.
+    pub bands: Vec<(CellKind, Band)>,
     /// The y axis spans `0..y_max` (at least; loss charts grow to the data).
     pub y_max: f64,
     /// Values are fractions shown as percentages.
@@ -40,7 +55,7 @@ pub struct CurveChart {
 
 /// Points drawn (for the canvas's `data-value`).
 pub fn point_count(chart: &CurveChart) -> usize {
-    chart.curves.iter().map(|(_, p)| p.len()).sum()
+    chart.lines.iter().map(|l| l.points.len()).sum()
 }
 
 /// Mean of the last [`SMOOTH`] values at each point.
@@ -55,6 +70,31 @@ pub fn smoothed(points: &[(u64, f64)]) -> Vec<(u64, f64)> {
         out.push((s, sum / (i + 1).min(SMOOTH) as f64));
     }
     out
+}
+
+/// `(step, lowest, highest)` over `seeds` at every step that two or more of them reached
+/// (each seed's points ascending by step).
+pub fn band(seeds: &[&[(u64, f64)]]) -> Band {
+    let mut steps: Vec<u64> = seeds.iter().flat_map(|s| s.iter().map(|p| p.0)).collect();
+    steps.sort_unstable();
+    steps.dedup();
+    steps
+        .into_iter()
+        .filter_map(|step| {
+            let vals: Vec<f64> = seeds
+                .iter()
+                .filter_map(|s| s.iter().find(|p| p.0 == step).map(|p| p.1))
+                .filter(|v| v.is_finite())
+                .collect();
+            (vals.len() >= 2).then(|| {
+                (
+                    step,
+                    vals.iter().copied().fold(f64::INFINITY, f64::min),
+                    vals.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                )
+            })
+        })
+        .collect()
 }
 
 /// Points drawn per line at most: a longer series is thinned to every k-th point (the
@@ -84,16 +124,16 @@ pub fn draw<DB: DrawingBackend>(
     }
     area.fill(&WHITE)?;
     let x_max = chart
-        .curves
+        .lines
         .iter()
-        .filter_map(|(_, p)| p.last().map(|q| q.0))
+        .filter_map(|l| l.points.last().map(|q| q.0))
         .max()
         .unwrap_or(1)
         .max(10);
     let peak = chart
-        .curves
+        .lines
         .iter()
-        .flat_map(|(_, p)| p.iter().map(|q| q.1))
+        .flat_map(|l| l.points.iter().map(|q| q.1))
         .filter(|v| v.is_finite())
         .fold(chart.y_max, f64::max);
     let y_max = if chart.percent {
@@ -136,18 +176,32 @@ pub fn draw<DB: DrawingBackend>(
         .label(label)
         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], REFERENCE));
     }
-    for (cell, points) in &chart.curves {
-        let color = cell_color(*cell);
-        c.draw_series(LineSeries::new(
-            thin(points),
-            color.mix(0.25).stroke_width(style.px(1.0)),
+    for (cell, band) in &chart.bands {
+        if band.len() < 2 {
+            continue;
+        }
+        let mut outline: Vec<(u64, f64)> = band.iter().map(|b| (b.0, b.2.min(y_max))).collect();
+        outline.extend(band.iter().rev().map(|b| (b.0, b.1.min(y_max))));
+        c.draw_series(std::iter::once(Polygon::new(
+            outline,
+            cell_color(*cell).mix(0.14).filled(),
+        )))?;
+    }
+    let mut labelled: Vec<CellKind> = Vec::new();
+    for line in &chart.lines {
+        let color = cell_color(line.cell);
+        let series = c.draw_series(LineSeries::new(
+            thin(&line.points),
+            color.mix(0.8).stroke_width(style.px(1.4)),
         ))?;
-        c.draw_series(LineSeries::new(
-            thin(&smoothed(points)),
-            color.stroke_width(style.px(2.2)),
-        ))?
-        .label(cell.as_str().to_uppercase())
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+        if !labelled.contains(&line.cell) {
+            labelled.push(line.cell);
+            series
+                .label(line.cell.as_str().to_uppercase())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
+                });
+        }
     }
     c.configure_series_labels()
         .position(if percent {
@@ -163,3 +217,4 @@ pub fn draw<DB: DrawingBackend>(
         .draw()?;
     Ok(())
 }
+

@@ -1,36 +1,51 @@
-//! The delay-copy page (`?lesson=delay`, issue 5 scope 5): RNN and LSTM (or the cells chosen
-//! by `cell`) learn to output the token from `delay` steps back, side by side, on the CPU path
-//! of this tab ([`crate::delay`]).
+//! The delay-copy page (`?lesson=delay`): RNN and LSTM (or the cells chosen by `cell`) learn
+//! to output the token from `delay` steps back, several seeds per cell, on the CPU path of the
+//! engine's Web Worker ([`crate::engine`]); the page applies what the worker reports.
 //!
-//! Every number comes from [`crate::delay`]: parameter counts from the layouts, losses and
-//! accuracies from the training steps, predictions from the current weights. The run trains in
-//! the engine's Web Worker ([`crate::engine`]), so the page stays responsive; the page only
-//! applies the steps it reports.
+//! Every number comes from [`crate::delay`]: parameter counts from the layouts, held-out
+//! accuracy and loss from the fixed held-out set ([`crate::delay::run`]), training-batch
+//! figures from the steps, predictions from the current weights, outcome sentences from
+//! [`crate::delay::outcome`] (typed outcomes rendered by [`text::outcome_sentence`]). The sweep
+//! summary (final held-out accuracy vs delay) and the last configuration's finished runs are
+//! kept in IndexedDB ([`store`]).
 //!
 //! Test hooks (`data-testid`, raw numbers in `data-value`, fractions 0–1): `delay-start`,
 //! `delay-pause`, `delay-resume`, `delay-reset`, `delay-status` (idle/running/paused/finished),
-//! `delay-invalid` (the rule when `0 < delay < length` fails), `delay-preset-8`,
-//! `delay-preset-64`, `cfg-<key>` for the form controls; per cell (`rnn`, `lstm`, `gru`):
-//! `delay-step-<cell>`, `delay-loss-<cell>` (mean of the last 20 steps), `delay-loss-first-<cell>`
-//! (step 1), `delay-acc-<cell>` (mean of the last 20 steps), `delay-params-<cell>`;
-//! `chart-delay-acc` / `chart-delay-loss` (points drawn), `delay-example` (T),
+//! `delay-invalid` (the rule when `0 < delay < length` fails), `delay-preset-<d>` (8, 16, 32,
+//! 64), `cfg-<key>` for the form controls; `delay-progress` (fraction of the steps),
+//! `delay-runs-done`, `delay-time-left` (seconds), `delay-elapsed` (seconds), `delay-budget`
+//! (steps per run); per cell (`rnn`, `lstm`, `gru`): `delay-params-<cell>`,
+//! `delay-step-<cell>` (steps of the cell's latest run), `delay-heldout-acc-<cell>` and
+//! `delay-heldout-loss-<cell>` (mean over the seeds' latest evaluations), `delay-seeds-<cell>`
+//! (seeds with a held-out curve), `delay-seed-acc-<cell>` (one per seed: `data-seed`,
+//! `data-step`, latest held-out accuracy), `delay-loss-<cell>` / `delay-acc-<cell>` (training
+//! batch, mean of the last 20 steps of the latest run), `delay-loss-first-<cell>` (its step 1);
+//! `chart-delay-acc` / `chart-delay-loss` (held-out, points drawn), `chart-delay-batch`;
+//! `delay-outcome` (`data-value` = the outcome's kind); `delay-summary` (`data-value` = runs
+//! recorded), `delay-summary-cell` (`data-delay`, `data-cell`, `data-seeds`, mean accuracy),
+//! `delay-summary-outcome` (`data-delay`); `delay-capacity` (bits); `delay-forget-bias-lstm`
+//! (mean of the LSTM's initial forget block of `bias_ih_l0`, first seed); `delay-example` (T),
 //! `delay-example-pred-<cell>` (accuracy on the example), `copy-link`.
 
 pub mod chart;
+pub mod store;
 pub mod text;
 
-use self::chart::{cell_color, CurveChart, SMOOTH};
-use crate::config::delay::{CellSet, DelayConfig, DelayRangeError};
+use self::chart::{band, cell_color, smoothed, CurveChart, Line, SMOOTH};
+use self::store::Kept;
+use crate::config::delay::{CellSet, DelayConfig, DelayRangeError, PRESET_DELAYS};
+use crate::config::lessons::Route;
 use crate::config::query::{decode, encode, parse_pairs};
-use crate::config::NoticeKind;
+use crate::config::{Lang, NoticeKind};
 use crate::delay::model::DelayModel;
+use crate::delay::outcome::{outcome_of_results, Capacity, Outcome, SweepSummary};
+use crate::delay::run::{eval_every_for, HeldOut, Progress, RunId, RunResult, HELDOUT_SEQUENCES};
 use crate::delay::task::DelayTask;
 use crate::delay::trainer::example_batch;
 use crate::engine::protocol::{Command, DelayEvent};
-use crate::config::lessons::Route;
+use crate::math::params::CellKind;
 use crate::ui::app::PageQueries;
 use crate::ui::engine_client::EngineClient;
-use crate::math::params::CellKind;
 use crate::ui::i18n::{use_locale, Tr};
 use crate::ui::lessons::CopyLink;
 use crate::ui::url::{self, PageNotice, UrlNotice};
@@ -39,27 +54,36 @@ use crate::ui::widgets::stat::Stat;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-pub use crate::delay::trainer::MAX_STEPS;
 
-/// The page's own styles (the example strip).
+/// The page's own styles.
 const CSS: &str = r#"
-.dl-block { overflow-x: auto; margin-bottom: 10px; }
 .dl-summary { display: flex; flex-wrap: wrap; gap: 4px 16px; margin-bottom: 8px; font-size: 13px; color: var(--muted, #64748b); }
 .dl-none-note { margin: 0; }
-.dl-example th { min-width: 128px; }
-.dl-example table { border-collapse: separate; border-spacing: 2px; font-family: var(--mono, monospace); font-size: 12px; }
-.dl-example th { text-align: left; font-weight: 500; color: var(--muted, #64748b); white-space: nowrap; padding-right: 8px; position: sticky; left: 0; background: #fff; }
-.dl-example td { min-width: 20px; height: 22px; text-align: center; border-radius: 4px; background: #f1f5f9; }
-.dl-example td.dl-none { background: transparent; color: #cbd5e1; }
-.dl-example td.dl-ok { background: #d1fae5; color: #065f46; }
-.dl-example td.dl-bad { background: #fee2e2; color: #991b1b; }
-.dl-example td.dl-pos { background: transparent; color: #94a3b8; font-size: 10px; }
-.dl-presets { display: flex; gap: 8px; flex-wrap: wrap; margin: 4px 0 12px; }
+.dl-strip { display: flex; flex-wrap: wrap; gap: 10px 14px; font-family: var(--mono, monospace); font-size: 12px; }
+.dl-block { display: flex; gap: 2px; }
+.dl-col { display: flex; flex-direction: column; gap: 2px; }
+.dl-col > span { min-width: 20px; height: 22px; line-height: 22px; text-align: center; border-radius: 4px; background: #f1f5f9; }
+.dl-col.dl-head > span { background: transparent; text-align: left; color: var(--muted, #64748b); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; width: 104px; padding-right: 4px; font-family: inherit; font-size: 11px; }
+.dl-col > span.dl-none { background: transparent; color: #cbd5e1; }
+.dl-col > span.dl-ok { background: #d1fae5; color: #065f46; }
+.dl-col > span.dl-bad { background: #fee2e2; color: #991b1b; }
+.dl-col > span.dl-pos { background: transparent; color: #94a3b8; font-size: 10px; }
+.dl-presets { display: flex; gap: 8px; flex-wrap: wrap; margin: 4px 0 4px; align-items: center; }
 .dl-cells { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 12px; }
 .dl-cell { border: 1px solid #e2e8f0; border-radius: 10px; padding: 10px 12px; }
 .dl-cell h3 { margin: 0 0 6px; font-size: 15px; display: flex; align-items: center; gap: 8px; }
 .dl-swatch { width: 14px; height: 4px; border-radius: 2px; display: inline-block; }
 .dl-cell .stats { grid-template-columns: repeat(2, minmax(0, 1fr)); }
+.dl-seeds { margin: 6px 0 0; padding: 0; list-style: none; font-size: 12px; color: var(--muted, #64748b); }
+.dl-bar { height: 8px; background: #e2e8f0; border-radius: 4px; overflow: hidden; margin: 8px 0; }
+.dl-bar > div { height: 100%; background: #1d4ed8; }
+.dl-progress-line { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 13px; color: var(--muted, #64748b); margin-bottom: 8px; }
+.dl-table { border-collapse: collapse; font-size: 13px; width: 100%; }
+.dl-table th, .dl-table td { border-bottom: 1px solid #e2e8f0; padding: 6px 8px; text-align: left; vertical-align: top; }
+.dl-table td.dl-missing { color: #cbd5e1; }
+.dl-table-wrap { overflow-x: auto; }
+.dl-outcome { font-size: 14px; margin: 8px 0 0; }
+.dl-row-outcome { font-size: 12px; color: var(--muted, #64748b); }
 .delay-page .dl-cpu-note { margin: 10px 0 12px; color: var(--muted, #64748b); font-size: 14px; }
 .delay-page .dl-invalid { margin-bottom: 16px; }
 "#;
@@ -84,27 +108,47 @@ impl Status {
     }
 }
 
-/// One cell's curves and counters.
+/// One (cell, seed) run as the page shows it.
 #[derive(Clone, Debug, PartialEq)]
-struct CellView {
-    cell: CellKind,
+struct RunView {
+    id: RunId,
+    /// Steps done.
     step: u64,
-    /// `(step, batch loss)`.
+    /// Held-out evaluations so far.
+    heldout: Vec<HeldOut>,
+    /// `(step, training-batch loss)`.
     loss: Vec<(u64, f64)>,
-    /// `(step, batch per-token accuracy)`.
+    /// `(step, training-batch token accuracy)`.
     acc: Vec<(u64, f64)>,
-    skipped: u64,
+    finished: bool,
 }
 
-impl CellView {
-    fn new(cell: CellKind) -> Self {
-        CellView {
-            cell,
+impl RunView {
+    fn new(id: RunId) -> Self {
+        RunView {
+            id,
             step: 0,
+            heldout: Vec::new(),
             loss: Vec::new(),
             acc: Vec::new(),
-            skipped: 0,
+            finished: false,
         }
+    }
+
+    /// A finished run kept from an earlier visit (held-out curve only).
+    fn restored(r: &RunResult) -> Self {
+        RunView {
+            id: r.run,
+            step: r.steps,
+            heldout: r.curve.clone(),
+            loss: Vec::new(),
+            acc: Vec::new(),
+            finished: true,
+        }
+    }
+
+    fn started(&self) -> bool {
+        self.step > 0 || !self.heldout.is_empty()
     }
 }
 
@@ -126,16 +170,22 @@ fn fmt_count(n: u64) -> String {
     out
 }
 
-fn cell_name(cell: CellKind) -> &'static str {
-    match cell {
-        CellKind::Rnn => "RNN",
-        CellKind::Lstm => "LSTM",
-        CellKind::Gru => "GRU",
+/// `75` → `1 min 15 s`, `8` → `8 s`.
+fn fmt_seconds(s: f64, lang: Lang) -> String {
+    let s = s.max(0.0).round() as u64;
+    let (m, r) = (s / 60, s % 60);
+    match (lang, m) {
+        (Lang::En, 0) => format!("{r} s"),
+        (Lang::En, _) => format!("{m} min {r} s"),
+        (Lang::Zh, 0) => format!("{r} 秒"),
+        (Lang::Zh, _) => format!("{m} 分 {r} 秒"),
     }
 }
 
+use self::text::cell_name;
+
 /// The rule `0 < delay < length` in words.
-fn invalid_text(e: &DelayRangeError, lang: crate::config::Lang) -> String {
+fn invalid_text(e: &DelayRangeError, lang: Lang) -> String {
     let max = e.length.saturating_sub(1).max(1).to_string();
     if e.delay == 0 {
         text::INVALID_ZERO.fill(lang, &[&max])
@@ -151,8 +201,37 @@ struct Predictions {
     cells: Vec<(CellKind, Vec<u32>)>,
 }
 
+/// The outcome's kind, for the test hook.
+fn outcome_key(o: &Outcome) -> &'static str {
+    match o {
+        Outcome::NotEnoughRuns { .. } => "not-enough-runs",
+        Outcome::AllSolved { .. } => "all-solved",
+        Outcome::AllAtChance { .. } => "all-at-chance",
+        Outcome::OnlySome { .. } => "only-some",
+        Outcome::Leads { .. } => "leads",
+        Outcome::AllLearned { .. } => "all-learned",
+        Outcome::Unclear { .. } => "unclear",
+    }
+}
+
+/// Mean of the initial forget block of the LSTM's `bias_ih_l0` for `config`'s first seed
+/// (`None` when no LSTM is trained).
+fn forget_block_mean(config: &DelayConfig) -> Option<f64> {
+    if !config.cell.cells().contains(&CellKind::Lstm) {
+        return None;
+    }
+    let model = DelayModel::new(
+        CellKind::Lstm,
+        config.vocab.max(2),
+        config.hidden_size.max(1),
+    );
+    let params = model.init_with_forget_bias(u64::from(config.seed), config.forget_bias as f32);
+    let block = model.forget_block(&params)?;
+    Some(block.iter().map(|&b| f64::from(b)).sum::<f64>() / block.len().max(1) as f64)
+}
+
 /// The delay-copy page. Reads its configuration from the URL, keeps the URL canonical, and
-/// drives one run at a time.
+/// drives one sweep (every cell × seed of the configuration) at a time.
 #[component]
 pub fn DelayPage() -> impl IntoView {
     let loc = use_locale();
@@ -177,11 +256,41 @@ pub fn DelayPage() -> impl IntoView {
     });
 
     let status = RwSignal::new(Status::Idle);
-    let cells = RwSignal::new(Vec::<CellView>::new());
+    let runs = RwSignal::new(Vec::<RunView>::new());
+    let results = RwSignal::new(Vec::<RunResult>::new());
+    let progress = RwSignal::new(None::<Progress>);
     let predictions = RwSignal::new(None::<Predictions>);
     let run_id = RwSignal::new(0u64);
+    let restored = RwSignal::new(false);
+    // Seconds of training: closed intervals plus the open one since `since` (ms).
+    let elapsed = RwSignal::new(0.0f64);
+    let since = StoredValue::new(None::<f64>);
+    let clock_now = move || {
+        let open = since
+            .get_value()
+            .map_or(0.0, |t| (js_sys::Date::now() - t) / 1000.0);
+        elapsed.get_untracked() + open
+    };
+    let clock_stop = move || {
+        if let Some(t) = since.get_value() {
+            elapsed.update(|e| *e += (js_sys::Date::now() - t) / 1000.0);
+            since.set_value(None);
+        }
+    };
+    let shown_elapsed = RwSignal::new(0.0f64);
     // The configuration of the run shown (the form may differ only after Reset).
     let run_cfg = RwSignal::new(None::<DelayConfig>);
+    // The sweep summaries and the last configuration's runs, kept across reloads.
+    let kept = RwSignal::new(Kept::default());
+    let store_error = RwSignal::new(None::<String>);
+    let persist = move || {
+        let k = kept.get_untracked();
+        spawn_local(async move {
+            if let Err(e) = store::save(&k).await {
+                store_error.set(Some(e));
+            }
+        });
+    };
 
     let invalid = Memo::new(move |_| cfg.with(|c| c.check().err()));
     let busy = move || matches!(status.get(), Status::Running | Status::Paused);
@@ -192,7 +301,7 @@ pub fn DelayPage() -> impl IntoView {
             .cells()
             .iter()
             .map(|&cell| {
-                let m = DelayModel::new(cell, c.vocab, c.hidden_size);
+                let m = DelayModel::new(cell, c.vocab.max(2), c.hidden_size.max(1));
                 (cell, m.param_count(), m.recurrent_param_count())
             })
             .collect::<Vec<_>>()
@@ -202,6 +311,34 @@ pub fn DelayPage() -> impl IntoView {
         DelayTask::new(c.vocab, c.length, c.delay)
             .ok()
             .map(|task| example_batch(&task, u64::from(c.seed)).sequence(0))
+    });
+    let forget_mean = Memo::new(move |_| forget_block_mean(&shown_cfg()));
+
+    // Restore what an earlier visit kept.
+    spawn_local(async move {
+        match store::load().await {
+            Ok(Some(loaded)) => {
+                // What was recorded since the page opened wins over the stored record.
+                kept.update(|now| now.merge_from(loaded));
+                let c = cfg.get_untracked();
+                let kept_runs = kept.with_untracked(|k| k.runs_of(&encode(&c, None)).to_vec());
+                if !kept_runs.is_empty()
+                    && status.get_untracked() == Status::Idle
+                    && runs.with_untracked(Vec::is_empty)
+                {
+                    let planned = c.cell.cells().len() * c.seeds.max(1);
+                    runs.set(kept_runs.iter().map(RunView::restored).collect());
+                    results.set(kept_runs.clone());
+                    restored.set(true);
+                    if kept_runs.len() >= planned {
+                        status.set(Status::Finished);
+                    }
+                    run_cfg.set(Some(c));
+                }
+            }
+            Ok(None) => {}
+            Err(e) => store_error.set(Some(e)),
+        }
     });
 
     // The run in the engine's worker: its session number (None when no run is shown).
@@ -222,12 +359,31 @@ pub fn DelayPage() -> impl IntoView {
         session.set_value(Some(id));
         run_id.set(id);
         run_cfg.set(Some(config.clone()));
-        cells.set(config.cell.cells().iter().map(|&c| CellView::new(c)).collect());
+        restored.set(false);
+        let plan: Vec<RunView> = config
+            .run_seeds()
+            .into_iter()
+            .flat_map(|seed| {
+                config
+                    .cell
+                    .cells()
+                    .iter()
+                    .map(move |&cell| RunView::new(RunId { cell, seed }))
+            })
+            .collect();
+        runs.set(plan);
+        results.set(Vec::new());
+        progress.set(None);
         predictions.set(None);
+        elapsed.set(0.0);
+        shown_elapsed.set(0.0);
+        since.set_value(Some(js_sys::Date::now()));
         status.set(Status::Running);
         let query = encode(&config, None);
         spawn_local(async move {
             let alive = move || run_id.try_get_untracked() == Some(id);
+            let run_config = config.clone();
+            let run_query = query.clone();
             client
                 .run_delay(id, query, move |event| {
                     if !alive() {
@@ -235,22 +391,46 @@ pub fn DelayPage() -> impl IntoView {
                     }
                     match event {
                         DelayEvent::Tick(t) => {
-                            if let Some(s) = t.step {
-                                cells.update(|cs| {
-                                    if let Some(c) = cs.iter_mut().find(|c| c.cell == s.cell) {
-                                        c.step = s.step;
-                                        c.loss.push((s.step, s.loss));
-                                        c.acc.push((s.step, s.token_acc));
-                                        c.skipped += u64::from(s.skipped);
+                            let finished = t.finished.clone();
+                            runs.update(|rs| {
+                                if let Some(r) = rs.iter_mut().find(|r| r.id == t.run) {
+                                    if let Some(s) = t.step {
+                                        r.step = s.step;
+                                        r.loss.push((s.step, s.loss));
+                                        r.acc.push((s.step, s.token_acc));
                                     }
-                                })
+                                    if let Some(h) = t.heldout {
+                                        r.heldout.push(h);
+                                    }
+                                    r.finished |= t.finished.is_some();
+                                }
+                            });
+                            if let Some(result) = finished {
+                                results.update(|rs| rs.push(result.clone()));
+                                kept.update(|k| {
+                                    let _ = k.summary_mut(&run_config).record(&run_config, &result);
+                                    k.keep_run(&run_query, result);
+                                });
+                                persist();
                             }
                         }
-                        DelayEvent::Predictions { runs, .. } => predictions.set(Some(Predictions {
-                            cells: runs.into_iter().map(|(id, p)| (id.cell, p)).collect(),
-                        })),
-                        DelayEvent::Finished => status.set(Status::Finished),
+                        DelayEvent::Predictions {
+                            runs: preds,
+                            progress: p,
+                        } => {
+                            progress.set(Some(p));
+                            shown_elapsed.set(clock_now());
+                            predictions.set(Some(Predictions {
+                                cells: preds.into_iter().map(|(id, p)| (id.cell, p)).collect(),
+                            }))
+                        }
+                        DelayEvent::Finished => {
+                            clock_stop();
+                            shown_elapsed.set(clock_now());
+                            status.set(Status::Finished);
+                        }
                         DelayEvent::Error(message) => {
+                            clock_stop();
                             web_sys::console::error_1(&message.into());
                             status.set(Status::Idle);
                         }
@@ -262,12 +442,15 @@ pub fn DelayPage() -> impl IntoView {
     let pause = move || {
         if let Some(id) = session.get_value() {
             EngineClient::get().send(vec![Command::Pause(id)]);
+            clock_stop();
+            shown_elapsed.set(clock_now());
             status.set(Status::Paused);
         }
     };
     let resume = move || {
         if let Some(id) = session.get_value() {
             EngineClient::get().send(vec![Command::Resume(id)]);
+            since.set_value(Some(js_sys::Date::now()));
             status.set(Status::Running);
         }
     };
@@ -276,8 +459,14 @@ pub fn DelayPage() -> impl IntoView {
         session.set_value(None);
         run_id.update(|v| *v += 1);
         run_cfg.set(None);
-        cells.set(Vec::new());
+        runs.set(Vec::new());
+        results.set(Vec::new());
+        progress.set(None);
         predictions.set(None);
+        restored.set(false);
+        since.set_value(None);
+        elapsed.set(0.0);
+        shown_elapsed.set(0.0);
         status.set(Status::Idle);
     };
 
@@ -306,8 +495,9 @@ pub fn DelayPage() -> impl IntoView {
 
     let number = move |key: &'static str,
                        name: Tr,
-                       help: Option<Tr>,
+                       help: fn(Lang, &DelayConfig) -> String,
                        (min, max, step): (&'static str, &'static str, &'static str),
+                       enabled: fn(&DelayConfig) -> bool,
                        get: fn(&DelayConfig) -> String| {
         let id = format!("cfg-{key}");
         view! {
@@ -325,10 +515,10 @@ pub fn DelayPage() -> impl IntoView {
                     step=step
                     data-testid=id
                     prop:value=move || cfg.with(get)
-                    disabled=busy
+                    disabled=move || busy() || !cfg.with(enabled)
                     on:change=move |ev| set(key, event_target_value(&ev))
                 />
-                {help.map(|h| view! { <div class="field-help">{move || h.get(loc.lang())}</div> })}
+                <div class="field-help">{move || cfg.with(|c| help(loc.lang(), c))}</div>
             </div>
         }
     };
@@ -366,24 +556,89 @@ pub fn DelayPage() -> impl IntoView {
         }
     };
 
-    let chart_data = move |acc: bool| {
+    // Held-out charts: one line per (cell, seed), the band per cell.
+    let heldout_chart = move |acc: bool| {
         let l = loc.lang();
         let vocab = shown_cfg().vocab.max(2) as f64;
-        let curves = cells.with(|cs| {
-            cs.iter()
-                .map(|c| (c.cell, if acc { c.acc.clone() } else { c.loss.clone() }))
-                .collect()
+        let (lines, bands) = runs.with(|rs| {
+            let pick = |h: &HeldOut| (h.step, if acc { h.acc } else { h.loss });
+            let lines: Vec<Line> = rs
+                .iter()
+                .filter(|r| !r.heldout.is_empty())
+                .map(|r| Line {
+                    cell: r.id.cell,
+                    points: r.heldout.iter().map(pick).collect(),
+                })
+                .collect();
+            let mut cells: Vec<CellKind> = lines.iter().map(|l| l.cell).collect();
+            cells.dedup();
+            let bands = cells
+                .into_iter()
+                .map(|cell| {
+                    let seeds: Vec<&[(u64, f64)]> = lines
+                        .iter()
+                        .filter(|l| l.cell == cell)
+                        .map(|l| l.points.as_slice())
+                        .collect();
+                    (cell, band(&seeds))
+                })
+                .collect();
+            (lines, bands)
         });
         CurveChart {
-            curves,
+            lines,
+            bands,
             y_max: if acc { 1.0 } else { vocab.ln() },
             percent: acc,
-            chance: Some((if acc { 1.0 / vocab } else { vocab.ln() }, text::CHANCE.get(l))),
+            chance: Some((
+                if acc { 1.0 / vocab } else { vocab.ln() },
+                text::CHANCE.get(l),
+            )),
             x_desc: text::AXIS_STEP.get(l),
-            y_desc: if acc { text::AXIS_ACC.get(l) } else { text::AXIS_LOSS.get(l) },
+            y_desc: if acc {
+                text::AXIS_ACC.get(l)
+            } else {
+                text::AXIS_LOSS.get(l)
+            },
             empty: text::CHART_EMPTY.get(l),
         }
     };
+    let batch_chart = move || {
+        let l = loc.lang();
+        let vocab = shown_cfg().vocab.max(2) as f64;
+        let lines = runs.with(|rs| {
+            rs.iter()
+                .filter(|r| !r.loss.is_empty())
+                .map(|r| Line {
+                    cell: r.id.cell,
+                    points: smoothed(&r.loss),
+                })
+                .collect()
+        });
+        CurveChart {
+            lines,
+            bands: Vec::new(),
+            y_max: vocab.ln(),
+            percent: false,
+            chance: Some((vocab.ln(), text::CHANCE.get(l))),
+            x_desc: text::AXIS_STEP.get(l),
+            y_desc: text::AXIS_LOSS.get(l),
+            empty: text::CHART_EMPTY.get(l),
+        }
+    };
+
+    // The outcome of the shown configuration's finished runs.
+    let outcome = Memo::new(move |_| {
+        let c = run_cfg.get()?;
+        let o = results.with(|rs| outcome_of_results(&c, rs));
+        Some((o, c.delay))
+    });
+    // The summary for the form's settings.
+    let summary = Memo::new(move |_| {
+        let c = shown_cfg();
+        kept.with(|k| k.summaries.iter().find(|s| s.accepts(&c)).cloned())
+            .unwrap_or_else(|| SweepSummary::new(&c))
+    });
 
     view! {
         <style>{CSS}</style>
@@ -400,14 +655,19 @@ pub fn DelayPage() -> impl IntoView {
                     <div class="notice-body">{move || invalid_text(&e, lang())}</div>
                 </div>
             })}
+            {move || store_error.get().map(|e| view! {
+                <div class="notice notice-warn" role="status" data-testid="delay-store-error">
+                    <div class="notice-body">{move || text::SUMMARY_STORE_FAILED.fill(lang(), &[&e])}</div>
+                </div>
+            })}
             <div class="layout">
                 <aside class="panel config-panel">
                     <h2>{t(text::SETTINGS)}</h2>
                     <div class="dl-presets" role="group" aria-label=t(text::PRESETS)>
                         <span class="field-name">{t(text::PRESETS)}</span>
-                        {preset_button(8)}
-                        {preset_button(64)}
+                        {PRESET_DELAYS.into_iter().map(preset_button).collect_view()}
                     </div>
+                    <p class="field-help">{t(text::PRESETS_HELP)}</p>
                     <form class="config-form" on:submit=|ev| ev.prevent_default()>
                         <div class="field">
                             <label for="cfg-cell">
@@ -424,13 +684,38 @@ pub fn DelayPage() -> impl IntoView {
                                 {CellSet::ALL.into_iter().map(cell_option).collect_view()}
                             </select>
                         </div>
-                        {number("delay", text::DELAY, Some(text::DELAY_HELP), ("1", "255", "1"), |c| c.delay.to_string())}
-                        {number("length", text::LENGTH, None, ("2", "256", "1"), |c| c.length.to_string())}
-                        {number("vocab", text::VOCAB, None, ("2", "64", "1"), |c| c.vocab.to_string())}
-                        {number("hidden_size", text::HIDDEN, None, ("4", "128", "1"), |c| c.hidden_size.to_string())}
-                        {number("lr", text::LR, None, ("0.00001", "1", "any"), |c| c.lr.to_string())}
-                        {number("batch_size", text::BATCH, None, ("1", "256", "1"), |c| c.batch_size.to_string())}
-                        {number("seed", text::SEED, None, ("0", "4294967295", "1"), |c| c.seed.to_string())}
+                        {number("delay", text::DELAY, |l, _| text::DELAY_HELP.get(l).to_owned(), ("1", "255", "1"), |_| true, |c| c.delay.to_string())}
+                        {number("length", text::LENGTH, |_, _| String::new(), ("2", "256", "1"), |_| true, |c| c.length.to_string())}
+                        {number("vocab", text::VOCAB, |_, _| String::new(), ("2", "64", "1"), |_| true, |c| c.vocab.to_string())}
+                        {number("hidden_size", text::HIDDEN, |_, _| String::new(), ("4", "128", "1"), |_| true, |c| c.hidden_size.to_string())}
+                        {number("lr", text::LR, |_, _| String::new(), ("0.00001", "1", "any"), |_| true, |c| c.lr.to_string())}
+                        {number("batch_size", text::BATCH, |_, _| String::new(), ("1", "256", "1"), |_| true, |c| c.batch_size.to_string())}
+                        {number("max_norm", text::MAX_NORM, |l, _| text::MAX_NORM_HELP.get(l).to_owned(), ("0", "100", "any"), |_| true, |c| c.max_norm.to_string())}
+                        {number(
+                            "forget_bias",
+                            text::FORGET_BIAS,
+                            |l, c| if c.cell.cells().contains(&CellKind::Lstm) {
+                                text::FORGET_BIAS_HELP.get(l).to_owned()
+                            } else {
+                                text::FORGET_BIAS_NO_LSTM.get(l).to_owned()
+                            },
+                            ("-5", "5", "any"),
+                            |c| c.cell.cells().contains(&CellKind::Lstm),
+                            |c| c.forget_bias.to_string(),
+                        )}
+                        {number("steps", text::STEPS, |_, _| String::new(), ("1", "20000", "1"), |_| true, |c| c.steps.to_string())}
+                        {number("seed", text::SEED, |_, _| String::new(), ("0", "4294967295", "1"), |_| true, |c| c.seed.to_string())}
+                        {number(
+                            "seeds",
+                            text::SEEDS,
+                            |l, c| {
+                                let s = c.run_seeds();
+                                text::SEEDS_HELP.fill(l, &[&s[0].to_string(), &s[s.len() - 1].to_string()])
+                            },
+                            ("1", "5", "1"),
+                            |_| true,
+                            |c| c.seeds.to_string(),
+                        )}
                     </form>
                     <div class="controls">
                         <button
@@ -464,7 +749,7 @@ pub fn DelayPage() -> impl IntoView {
                             type="button"
                             class="btn btn-ghost"
                             data-testid="delay-reset"
-                            disabled=move || status.get() == Status::Idle
+                            disabled=move || status.get() == Status::Idle && runs.with(Vec::is_empty)
                             on:click=move |_| reset()
                         >
                             {t(text::RESET)}
@@ -487,27 +772,54 @@ pub fn DelayPage() -> impl IntoView {
                                         Status::Idle => text::STATUS_IDLE.get(l).to_owned(),
                                         Status::Running => text::STATUS_RUNNING.get(l).to_owned(),
                                         Status::Paused => text::STATUS_PAUSED.get(l).to_owned(),
-                                        Status::Finished => text::STATUS_FINISHED.fill(l, &[&fmt_count(MAX_STEPS)]),
+                                        Status::Finished => text::STATUS_DONE.fill(l, &[&fmt_count(shown_cfg().steps)]),
                                     }
                                 }}
                             </span>
                         </div>
+                        {move || progress_view(progress, shown_elapsed, restored, status)}
+                        <p class="panel-note" data-testid="delay-budget" data-value=move || shown_cfg().steps.to_string()>
+                            {move || {
+                                let c = shown_cfg();
+                                text::BUDGET_RUN.fill(lang(), &[
+                                    &fmt_count(c.steps),
+                                    &c.batch_size.to_string(),
+                                    &HELDOUT_SEQUENCES.to_string(),
+                                    &eval_every_for(c.steps).to_string(),
+                                ])
+                            }}
+                        </p>
                         <div class="dl-cells">
                             {move || {
                                 param_counts
                                     .get()
                                     .into_iter()
-                                    .map(|(cell, total, recurrent)| cell_card(cell, total, recurrent, cells))
+                                    .map(|(cell, total, recurrent)| cell_card(cell, total, recurrent, runs))
                                     .collect_view()
                             }}
                         </div>
+                        <p class="dl-outcome" data-testid="delay-outcome" data-value=move || outcome.get().map(|o| outcome_key(&o.0)).unwrap_or("none")>
+                            <strong>{t(text::OUTCOME)}</strong>
+                            {move || match outcome.get() {
+                                Some((o, d)) => text::outcome_sentence(&o, d, lang()),
+                                None => text::OUTCOME_NONE.get(lang()).to_owned(),
+                            }}
+                        </p>
                     </section>
                     <section class="panel charts-panel">
+                        <p class="panel-note">
+                            {move || {
+                                let c = shown_cfg();
+                                text::CHART_HELDOUT_ACC.fill(lang(), &[&HELDOUT_SEQUENCES.to_string(), &eval_every_for(c.steps).to_string()])
+                            }}
+                            " "
+                            {t(text::SEED_LINES)}
+                        </p>
                         <div class="charts">
                             {chart_canvas(
                                 "chart-delay-acc",
-                                Signal::derive(move || text::CHART_ACC.get(loc.lang())),
-                                move || chart_data(true),
+                                Signal::derive(move || text::CHART_HELDOUT_ACC_TITLE.get(loc.lang())),
+                                move || heldout_chart(true),
                                 chart::point_count,
                                 |area, c, style| {
                                     let _ = chart::draw(area, c, style);
@@ -515,14 +827,63 @@ pub fn DelayPage() -> impl IntoView {
                             )}
                             {chart_canvas(
                                 "chart-delay-loss",
-                                Signal::derive(move || text::CHART_LOSS.get(loc.lang())),
-                                move || chart_data(false),
+                                Signal::derive(move || text::CHART_HELDOUT_LOSS.get(loc.lang())),
+                                move || heldout_chart(false),
+                                chart::point_count,
+                                |area, c, style| {
+                                    let _ = chart::draw(area, c, style);
+                                },
+                            )}
+                            {chart_canvas(
+                                "chart-delay-batch",
+                                Signal::derive(move || text::CHART_BATCH_LOSS.get(loc.lang())),
+                                batch_chart,
                                 chart::point_count,
                                 |area, c, style| {
                                     let _ = chart::draw(area, c, style);
                                 },
                             )}
                         </div>
+                    </section>
+                    <section class="panel">
+                        <h2>{t(text::SUMMARY)}</h2>
+                        <p class="panel-note">{t(text::SUMMARY_NOTE)}</p>
+                        {move || {
+                            let c = shown_cfg();
+                            summary_table(summary.get(), (c.cell.cells(), c.seeds, c.vocab), lang())
+                        }}
+                        {move || {
+                            let c = shown_cfg();
+                            (c.delay >= 64).then(|| {
+                                let cap = Capacity::of(&c);
+                                view! {
+                                    <h3>{t(text::CAPACITY_TITLE)}</h3>
+                                    <p class="lx-text" data-testid="delay-capacity" data-value=cap.bits.to_string()>
+                                        {move || text::CAPACITY.fill(lang(), &[
+                                            &cap.delay.to_string(),
+                                            &cap.vocab.to_string(),
+                                            &format!("{:.0}", cap.bits),
+                                            &cap.hidden_size.to_string(),
+                                        ])}
+                                    </p>
+                                }
+                            })
+                        }}
+                    </section>
+                    <section class="panel">
+                        <h2>{t(text::FORGET_BIAS)}</h2>
+                        <p class="lx-text">
+                            {move || {
+                                let b = cfg.with(|c| c.forget_bias);
+                                let sigma = 1.0 / (1.0 + (-b).exp());
+                                text::FORGET_BIAS_NOTE.fill(lang(), &[&b.to_string(), &format!("{sigma:.2}")])
+                            }}
+                        </p>
+                        {move || forget_mean.get().map(|m| view! {
+                            <p class="panel-note" data-testid="delay-forget-bias-lstm" data-value=m.to_string()>
+                                {move || text::FORGET_BIAS_MEAN.fill(lang(), &[&format!("{m:.3}"), &shown_cfg().seed.to_string()])}
+                            </p>
+                        })}
                     </section>
                     <section class="panel">
                         <h2>{t(text::EXAMPLE)}</h2>
@@ -544,26 +905,209 @@ pub fn DelayPage() -> impl IntoView {
     }
 }
 
-/// One cell's card: name, parameter counts, steps, loss, accuracy.
+/// The progress bar and its figures.
+fn progress_view(
+    progress: RwSignal<Option<Progress>>,
+    elapsed: RwSignal<f64>,
+    restored: RwSignal<bool>,
+    status: RwSignal<Status>,
+) -> impl IntoView {
+    let loc = use_locale();
+    let p = progress.get();
+    let fraction = p.map_or(
+        if status.get() == Status::Finished {
+            1.0
+        } else {
+            0.0
+        },
+        |p| p.fraction(),
+    );
+    let secs = elapsed.get();
+    let left = p.and_then(|p| p.seconds_left(secs));
+    view! {
+        <div class="dl-bar" data-testid="delay-progress" data-value=fraction.to_string()>
+            <div style:width=format!("{:.1}%", fraction * 100.0)></div>
+        </div>
+        <div class="dl-progress-line">
+            {p.map(|p| view! {
+                <span data-testid="delay-runs-done" data-value=p.runs_finished.to_string()>
+                    {move || text::RUNS_DONE.fill(loc.lang(), &[&p.runs_finished.to_string(), &p.runs_total.to_string()])}
+                </span>
+                <span>{move || text::STEPS_DONE.fill(loc.lang(), &[&fmt_count(p.steps_done), &fmt_count(p.steps_total)])}</span>
+                <span data-testid="delay-elapsed" data-value=secs.to_string()>
+                    {move || text::ELAPSED.fill(loc.lang(), &[&format!("{secs:.0}")])}
+                </span>
+            })}
+            {left.filter(|_| p.is_some_and(|p| p.steps_done < p.steps_total)).map(|s| view! {
+                <span data-testid="delay-time-left" data-value=s.to_string()>
+                    {move || text::TIME_LEFT.fill(loc.lang(), &[&fmt_seconds(s, loc.lang())])}
+                </span>
+            })}
+            {move || restored.get().then(|| view! { <span>{move || text::RESTORED.get(loc.lang())}</span> })}
+        </div>
+    }
+}
+
+/// The sweep summary: one row per delay (the presets and every recorded delay), one column per
+/// cell with the mean and the seeds' range, and the row's outcome.
+fn summary_table(
+    summary: SweepSummary,
+    (form_cells, seeds, vocab): (&'static [CellKind], usize, usize),
+    lang: Lang,
+) -> impl IntoView {
+    let rows = summary.rows();
+    let mut cells: Vec<CellKind> = form_cells.to_vec();
+    for r in &rows {
+        for c in &r.cells {
+            if !cells.contains(&c.cell) {
+                cells.push(c.cell);
+            }
+        }
+    }
+    cells.sort_by_key(|c| match c {
+        CellKind::Rnn => 0,
+        CellKind::Lstm => 1,
+        CellKind::Gru => 2,
+    });
+    let mut delays: Vec<usize> = PRESET_DELAYS.to_vec();
+    delays.extend(rows.iter().map(|r| r.delay));
+    delays.sort_unstable();
+    delays.dedup();
+    let chance = 1.0 / vocab.max(1) as f64;
+    let header = cells
+        .iter()
+        .map(|&c| view! { <th>{cell_name(c)}</th> })
+        .collect_view();
+    let body = delays
+        .into_iter()
+        .map(|delay| {
+            let row = rows.iter().find(|r| r.delay == delay).cloned();
+            let tds = cells
+                .iter()
+                .map(|&cell| match row.as_ref().and_then(|r| r.cell(cell)) {
+                    Some(s) => view! {
+                        <td
+                            data-testid="delay-summary-cell"
+                            data-delay=delay.to_string()
+                            data-cell=cell.as_str()
+                            data-seeds=s.seeds().to_string()
+                            data-value=s.mean.to_string()
+                        >
+                            {text::SUMMARY_CELL.fill(lang, &[
+                                &text::fmt_acc(s.mean),
+                                &text::fmt_acc(s.min),
+                                &text::fmt_acc(s.max),
+                                &s.seeds().to_string(),
+                            ])}
+                        </td>
+                    }
+                    .into_any(),
+                    None => view! { <td class="dl-missing">"—"</td> }.into_any(),
+                })
+                .collect_view();
+            let sentence = row.as_ref().map(|r| {
+                let present: Vec<CellKind> = cells
+                    .iter()
+                    .copied()
+                    .filter(|c| form_cells.contains(c) || r.cell(*c).is_some())
+                    .collect();
+                let o = r.outcome(&present, seeds, chance);
+                view! {
+                    <tr>
+                        <td></td>
+                        <td colspan=cells.len().to_string() class="dl-row-outcome" data-testid="delay-summary-outcome" data-delay=delay.to_string() data-value=outcome_key(&o)>
+                            {text::outcome_sentence(&o, delay, lang)}
+                        </td>
+                    </tr>
+                }
+            });
+            view! {
+                <tr data-testid="delay-summary-row" data-delay=delay.to_string()>
+                    <th scope="row">{delay}</th>
+                    {tds}
+                </tr>
+                {sentence}
+            }
+        })
+        .collect_view();
+    let recorded = summary.figures.len();
+    view! {
+        <div class="dl-table-wrap" data-testid="delay-summary" data-value=recorded.to_string()>
+            {(recorded == 0).then(|| view! { <p class="panel-note">{text::SUMMARY_EMPTY.get(lang)}</p> })}
+            <table class="dl-table">
+                <thead>
+                    <tr>
+                        <th>{text::COL_DELAY.get(lang)}</th>
+                        {header}
+                    </tr>
+                </thead>
+                <tbody>{body}</tbody>
+            </table>
+        </div>
+    }
+}
+
+/// One cell's card: name, parameter counts, held-out figures over the seeds, each seed's
+/// latest held-out accuracy, and the training-batch figures of its latest run.
 fn cell_card(
     cell: CellKind,
     total: usize,
     recurrent: usize,
-    cells: RwSignal<Vec<CellView>>,
+    runs: RwSignal<Vec<RunView>>,
 ) -> impl IntoView {
     let loc = use_locale();
     let key = cell.as_str();
-    let view_of = move || cells.with(|cs| cs.iter().find(|c| c.cell == cell).cloned());
+    // The cell's runs with a held-out curve.
+    let seeds = move || {
+        runs.with(|rs| {
+            rs.iter()
+                .filter(|r| r.id.cell == cell && !r.heldout.is_empty())
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    };
+    // The latest run of the cell that has started.
+    let latest = move || {
+        runs.with(|rs| {
+            rs.iter()
+                .rfind(|r| r.id.cell == cell && r.started())
+                .cloned()
+        })
+    };
+    let heldout_mean = move |acc: bool| {
+        let s = seeds();
+        (!s.is_empty()).then(|| {
+            s.iter()
+                .filter_map(|r| r.heldout.last().map(|h| if acc { h.acc } else { h.loss }))
+                .sum::<f64>()
+                / s.len() as f64
+        })
+    };
     let dash = || "—".to_owned();
     let color = cell_color(cell);
-    let [id_params, id_step, id_loss, id_acc] = stat_ids(cell);
+    let [id_params, id_step, id_loss, id_acc, id_hacc, id_hloss] = stat_ids(cell);
     view! {
         <div class="dl-cell" data-cell=key>
             <h3>
                 <span class="dl-swatch" style:background=format!("rgb({},{},{})", color.0, color.1, color.2)></span>
                 {cell_name(cell)}
+                <span class="stat-detail" data-testid=format!("delay-seeds-{key}") data-value=move || seeds().len().to_string()></span>
             </h3>
             <div class="stats">
+                <Stat
+                    label=Signal::derive(move || text::STAT_HELDOUT_ACC.get(loc.lang()))
+                    testid=id_hacc
+                    text=Signal::derive(move || heldout_mean(true).map(|a| format!("{:.1}%", a * 100.0)).unwrap_or_else(dash))
+                    raw=Signal::derive(move || heldout_mean(true).map(|a| a.to_string()).unwrap_or_default())
+                    detail=Signal::derive(move || text::HELDOUT_DETAIL.fill(loc.lang(), &[&seeds().len().to_string()]))
+                />
+                <Stat
+                    label=Signal::derive(move || text::STAT_HELDOUT_LOSS.get(loc.lang()))
+                    testid=id_hloss
+                    text=Signal::derive(move || heldout_mean(false).map(|l| format!("{l:.3}")).unwrap_or_else(dash))
+                    raw=Signal::derive(move || heldout_mean(false).map(|l| l.to_string()).unwrap_or_default())
+                    detail=Signal::derive(move || text::HELDOUT_DETAIL.fill(loc.lang(), &[&seeds().len().to_string()]))
+                />
                 <Stat
                     label=Signal::derive(move || text::STAT_PARAMS.get(loc.lang()))
                     testid=id_params
@@ -577,28 +1121,50 @@ fn cell_card(
                 <Stat
                     label=Signal::derive(move || text::STAT_STEPS.get(loc.lang()))
                     testid=id_step
-                    text=Signal::derive(move || fmt_count(view_of().map_or(0, |v| v.step)))
-                    raw=Signal::derive(move || view_of().map_or(0, |v| v.step).to_string())
+                    text=Signal::derive(move || fmt_count(latest().map_or(0, |v| v.step)))
+                    raw=Signal::derive(move || latest().map_or(0, |v| v.step).to_string())
+                    detail=Signal::derive(move || latest().map(|v| text::SEED_ROW_SHORT.fill(loc.lang(), &[&v.id.seed.to_string()])).unwrap_or_default())
                 />
                 <Stat
-                    label=Signal::derive(move || text::STAT_LOSS.get(loc.lang()))
+                    label=Signal::derive(move || text::STAT_BATCH_LOSS.get(loc.lang()))
                     testid=id_loss
-                    text=Signal::derive(move || view_of().and_then(|v| mean_last(&v.loss)).map(|l| format!("{l:.3}")).unwrap_or_else(dash))
-                    raw=Signal::derive(move || view_of().and_then(|v| mean_last(&v.loss)).map(|l| l.to_string()).unwrap_or_default())
-                    detail=Signal::derive(move || text::LAST_20.get(loc.lang()).to_owned())
+                    text=Signal::derive(move || latest().and_then(|v| mean_last(&v.loss)).map(|l| format!("{l:.3}")).unwrap_or_else(dash))
+                    raw=Signal::derive(move || latest().and_then(|v| mean_last(&v.loss)).map(|l| l.to_string()).unwrap_or_default())
+                    detail=Signal::derive(move || latest().map(|v| text::BATCH_DETAIL.fill(loc.lang(), &[&v.id.seed.to_string()])).unwrap_or_default())
                 />
                 <Stat
-                    label=Signal::derive(move || text::STAT_ACC.get(loc.lang()))
+                    label=Signal::derive(move || text::STAT_BATCH_ACC.get(loc.lang()))
                     testid=id_acc
-                    text=Signal::derive(move || view_of().and_then(|v| mean_last(&v.acc)).map(|a| format!("{:.1}%", a * 100.0)).unwrap_or_else(dash))
-                    raw=Signal::derive(move || view_of().and_then(|v| mean_last(&v.acc)).map(|a| a.to_string()).unwrap_or_default())
-                    detail=Signal::derive(move || text::LAST_20.get(loc.lang()).to_owned())
+                    text=Signal::derive(move || latest().and_then(|v| mean_last(&v.acc)).map(|a| format!("{:.1}%", a * 100.0)).unwrap_or_else(dash))
+                    raw=Signal::derive(move || latest().and_then(|v| mean_last(&v.acc)).map(|a| a.to_string()).unwrap_or_default())
+                    detail=Signal::derive(move || latest().map(|v| text::BATCH_DETAIL.fill(loc.lang(), &[&v.id.seed.to_string()])).unwrap_or_default())
                 />
             </div>
+            <ul class="dl-seeds">
+                {move || seeds().into_iter().filter_map(|r| {
+                    let h = *r.heldout.last()?;
+                    let finished = r.finished;
+                    Some(view! {
+                        <li
+                            data-testid=format!("delay-seed-acc-{key}")
+                            data-seed=r.id.seed.to_string()
+                            data-step=h.step.to_string()
+                            data-value=h.acc.to_string()
+                        >
+                            {move || text::SEED_ROW.fill(loc.lang(), &[
+                                &r.id.seed.to_string(),
+                                &text::fmt_acc(h.acc),
+                                &fmt_count(h.step),
+                            ])}
+                            {move || finished.then(|| text::SEED_FINAL.get(loc.lang()))}
+                        </li>
+                    })
+                }).collect_view()}
+            </ul>
             <p class="stat-detail" data-testid=format!("delay-loss-first-{key}") data-value=move || {
-                view_of().and_then(|v| v.loss.first().map(|p| p.1.to_string())).unwrap_or_default()
+                latest().and_then(|v| v.loss.first().map(|p| p.1.to_string())).unwrap_or_default()
             }>
-                {move || view_of()
+                {move || latest()
                     .and_then(|v| v.loss.first().map(|p| text::FIRST_LOSS.fill(loc.lang(), &[&format!("{:.3}", p.1)])))
                     .unwrap_or_default()}
             </p>
@@ -606,22 +1172,44 @@ fn cell_card(
     }
 }
 
-/// The `data-testid`s of a cell's stats: params, step, loss, accuracy.
-fn stat_ids(cell: CellKind) -> [&'static str; 4] {
+/// The `data-testid`s of a cell's stats: params, step, batch loss, batch accuracy, held-out
+/// accuracy, held-out loss.
+fn stat_ids(cell: CellKind) -> [&'static str; 6] {
     match cell {
-        CellKind::Rnn => ["delay-params-rnn", "delay-step-rnn", "delay-loss-rnn", "delay-acc-rnn"],
-        CellKind::Lstm => ["delay-params-lstm", "delay-step-lstm", "delay-loss-lstm", "delay-acc-lstm"],
-        CellKind::Gru => ["delay-params-gru", "delay-step-gru", "delay-loss-gru", "delay-acc-gru"],
+        CellKind::Rnn => [
+            "delay-params-rnn",
+            "delay-step-rnn",
+            "delay-loss-rnn",
+            "delay-acc-rnn",
+            "delay-heldout-acc-rnn",
+            "delay-heldout-loss-rnn",
+        ],
+        CellKind::Lstm => [
+            "delay-params-lstm",
+            "delay-step-lstm",
+            "delay-loss-lstm",
+            "delay-acc-lstm",
+            "delay-heldout-acc-lstm",
+            "delay-heldout-loss-lstm",
+        ],
+        CellKind::Gru => [
+            "delay-params-gru",
+            "delay-step-gru",
+            "delay-loss-gru",
+            "delay-acc-gru",
+            "delay-heldout-acc-gru",
+            "delay-heldout-loss-gru",
+        ],
     }
 }
 
-/// Positions per block of the example strip: the strip wraps into blocks of this many
-/// positions so a whole sequence is visible without scrolling at desktop widths.
-const BLOCK: usize = 24;
+/// Positions per block of the example strip. Each block is the row names and this many
+/// positions; blocks wrap to the width of the page (three per line on a desktop, one on a
+/// phone), so the whole sequence is visible without sideways scrolling.
+const BLOCK: usize = 8;
 
 /// The example strip: positions, tokens, targets and one row of predictions per cell, in
-/// blocks of [`BLOCK`] positions (each block a table with the row names; a narrow screen
-/// scrolls a block sideways).
+/// blocks of [`BLOCK`] positions that wrap to the width.
 fn example_table(
     tokens: Vec<u32>,
     delay: usize,
@@ -668,66 +1256,66 @@ fn example_table(
             .into_any()
     };
     let block = move |range: std::ops::Range<usize>| {
-        let targets_for_rows = targets.clone();
-        let pred_rows = {
-            let range = range.clone();
-            move || {
-                let Some(p) = predictions.get() else {
-                    return ().into_any();
-                };
-                let targets = targets_for_rows.clone();
-                p.cells
-                    .into_iter()
-                    .map(|(cell, preds)| {
-                        let name = cell_name(cell);
-                        let cells_view = range
-                            .clone()
-                            .map(|t| {
-                                if t < delay {
-                                    view! { <td class="dl-none">"·"</td> }.into_any()
-                                } else {
-                                    let p = preds[t - delay];
-                                    let class = if Some(p) == targets[t] { "dl-ok" } else { "dl-bad" };
-                                    view! { <td class=class>{p}</td> }.into_any()
-                                }
-                            })
-                            .collect_view();
-                        view! {
-                            <tr>
-                                <th scope="row">{move || text::ROW_PRED.fill(loc.lang(), &[name])}</th>
-                                {cells_view}
-                            </tr>
-                        }
-                    })
-                    .collect_view()
-                    .into_any()
+        let head = move || {
+            let preds = predictions.with(|p| {
+                p.as_ref()
+                    .map(|p| p.cells.iter().map(|c| c.0).collect::<Vec<_>>())
+                    .unwrap_or_default()
+            });
+            view! {
+                <div class="dl-col dl-head">
+                    <span>{move || text::ROW_POS.get(loc.lang())}</span>
+                    <span>{move || text::ROW_TOKENS.get(loc.lang())}</span>
+                    <span>{move || text::ROW_TARGETS.get(loc.lang())}</span>
+                    {preds.into_iter().map(|cell| view! {
+                        <span>{move || text::ROW_PRED.fill(loc.lang(), &[cell_name(cell)])}</span>
+                    }).collect_view()}
+                </div>
             }
         };
+        let cols = range
+            .map(|t| {
+                let token = tokens[t];
+                let target = targets[t];
+                let preds = move || {
+                    predictions.with(|p| {
+                        p.as_ref()
+                            .map(|p| {
+                                p.cells
+                                    .iter()
+                                    .map(|(_, preds)| {
+                                        if t < delay {
+                                            view! { <span class="dl-none">"·"</span> }.into_any()
+                                        } else {
+                                            let p = preds[t - delay];
+                                            let class =
+                                                if Some(p) == target { "dl-ok" } else { "dl-bad" };
+                                            view! { <span class=class>{p}</span> }.into_any()
+                                        }
+                                    })
+                                    .collect_view()
+                                    .into_any()
+                            })
+                            .unwrap_or_else(|| ().into_any())
+                    })
+                };
+                view! {
+                    <div class="dl-col" data-t=t.to_string()>
+                        <span class="dl-pos">{t}</span>
+                        <span>{token}</span>
+                        {match target {
+                            Some(x) => view! { <span>{x}</span> }.into_any(),
+                            None => view! { <span class="dl-none">"·"</span> }.into_any(),
+                        }}
+                        {preds}
+                    </div>
+                }
+            })
+            .collect_view();
         view! {
             <div class="dl-block">
-                <table>
-                    <tbody>
-                        <tr>
-                            <th scope="row">{move || text::ROW_POS.get(loc.lang())}</th>
-                            {range.clone().map(|t| view! { <td class="dl-pos" data-t=t.to_string()>{t}</td> }).collect_view()}
-                        </tr>
-                        <tr>
-                            <th scope="row">{move || text::ROW_TOKENS.get(loc.lang())}</th>
-                            {tokens[range.clone()].iter().map(|&x| view! { <td>{x}</td> }).collect_view()}
-                        </tr>
-                        <tr>
-                            <th scope="row">{move || text::ROW_TARGETS.get(loc.lang())}</th>
-                            {targets[range.clone()]
-                                .iter()
-                                .map(|x| match x {
-                                    Some(x) => view! { <td>{*x}</td> }.into_any(),
-                                    None => view! { <td class="dl-none">"·"</td> }.into_any(),
-                                })
-                                .collect_view()}
-                        </tr>
-                        {pred_rows}
-                    </tbody>
-                </table>
+                {head}
+                {cols}
             </div>
         }
     };
@@ -738,7 +1326,7 @@ fn example_table(
     view! {
         <div class="dl-example" data-testid="delay-example" data-value=len.to_string()>
             <div class="dl-summary">{summary}</div>
-            {blocks}
+            <div class="dl-strip" data-testid="delay-strip">{blocks}</div>
         </div>
     }
 }

@@ -297,6 +297,89 @@ pub const OUTCOME_UNCLEAR: Tr = tr(
     "delay {0} 时 {1} 的各种子结果不一致或仅略高于随机猜测（{2}；随机猜测 {3}）：这些运行不足以对 {1} 下结论。",
 );
 
+/// Status: finished. {0} steps per run.
+pub const STATUS_DONE: Tr = tr("Finished ({0} steps per run)", "已完成（每次运行 {0} 步）");
+/// Presets row help.
+pub const PRESETS_HELP: Tr = tr(
+    "The sweep: run each delay with the same settings; the summary below fills in as runs finish.",
+    "延迟扫描：用相同设置依次运行各个延迟；运行完成后下方汇总表会逐步填入。",
+);
+/// Chart title: held-out accuracy.
+pub const CHART_HELDOUT_ACC_TITLE: Tr = tr("Held-out token accuracy", "留出集逐符号准确率");
+/// Chart title: training-batch loss.
+pub const CHART_BATCH_LOSS: Tr = tr(
+    "Training-batch loss (fresh random sequences each step; mean of the last 20 steps, one line per seed)",
+    "训练批次损失（每步都是新的随机序列；最近 20 步的平均，每个种子一条线）",
+);
+/// Chart legend note: thin lines are seeds, the band their spread.
+pub const SEED_LINES: Tr = tr(
+    "One thin line per seed; the shaded band spans the lowest to the highest seed.",
+    "每个种子一条细线；阴影带覆盖最低到最高的种子。",
+);
+/// Stat: held-out accuracy.
+pub const STAT_HELDOUT_ACC: Tr = tr("Held-out accuracy", "留出集准确率");
+/// Stat: held-out loss.
+pub const STAT_HELDOUT_LOSS: Tr = tr("Held-out loss", "留出集损失");
+/// Stat detail: mean over the seeds' latest evaluations; {0} seeds.
+pub const HELDOUT_DETAIL: Tr = tr(
+    "latest evaluation, mean over seeds: {0}",
+    "最近一次评估，种子数：{0}，取平均",
+);
+/// Stat: training batch loss.
+pub const STAT_BATCH_LOSS: Tr = tr("Training-batch loss", "训练批次损失");
+/// Stat: training batch accuracy.
+pub const STAT_BATCH_ACC: Tr = tr("Training-batch accuracy", "训练批次准确率");
+/// Stat detail: the run being trained, last 20 steps.
+pub const BATCH_DETAIL: Tr = tr(
+    "seed {0}, mean of the last 20 steps",
+    "种子 {0}，最近 20 步的平均",
+);
+/// Per-seed line: {0} seed, {1} held-out accuracy, {2} step of the evaluation.
+pub const SEED_ROW: Tr = tr("seed {0}: {1} at step {2}", "种子 {0}：第 {2} 步 {1}");
+/// Steps detail: the run of seed {0}.
+pub const SEED_ROW_SHORT: Tr = tr("run of seed {0}", "种子 {0} 的运行");
+/// Per-seed line, finished.
+pub const SEED_FINAL: Tr = tr(" (final)", "（最终）");
+/// Progress: {0} steps done, {1} steps in all.
+pub const STEPS_DONE: Tr = tr("{0} of {1} steps", "{0} / {1} 步");
+/// Progress: elapsed, {0} seconds.
+pub const ELAPSED: Tr = tr("{0} s of training", "已训练 {0} 秒");
+/// Budget of a run: {0} steps, {1} batch size.
+pub const BUDGET_RUN: Tr = tr(
+    "Budget: {0} steps per run of {1} sequences each; held-out set: {2} fixed sequences, evaluated every {3} steps and at the end.",
+    "预算：每次运行 {0} 步，每步 {1} 条序列；留出集：{2} 条固定序列，每 {3} 步及结束时评估。",
+);
+/// Summary table header: delay.
+pub const COL_DELAY: Tr = tr("delay", "延迟");
+/// Summary table cell: {0} mean, {1} lowest, {2} highest, {3} seeds.
+pub const SUMMARY_CELL: Tr = tr("{0} ({1}–{2}, {3} seeds)", "{0}（{1}–{2}，{3} 个种子）");
+/// Summary: clear the table.
+pub const SUMMARY_CLEAR: Tr = tr("Clear the summary", "清空汇总");
+/// Summary: stored failed.
+pub const SUMMARY_STORE_FAILED: Tr = tr(
+    "The summary could not be kept in this browser: {0}",
+    "汇总无法保存在此浏览器中：{0}",
+);
+/// Outcome heading.
+pub const OUTCOME: Tr = tr("What these runs show: ", "这些运行说明了什么：");
+/// Outcome before any run.
+pub const OUTCOME_NONE: Tr = tr(
+    "Start the runs: a sentence appears here once every seed of every cell has finished.",
+    "开始运行：每个单元的所有种子都完成后，这里会出现结论。",
+);
+/// Restored runs.
+pub const RESTORED: Tr = tr(
+    "Runs of these settings kept from an earlier visit.",
+    "之前访问时保存的、使用这些设置的运行。",
+);
+/// Forget-gate bias hook: {0} mean of b_if at initialisation, {1} seed.
+pub const FORGET_BIAS_MEAN: Tr = tr(
+    "Mean of the LSTM's forget block of bias_ih_l0 at initialisation (seed {1}): {0}",
+    "LSTM 的 bias_ih_l0 遗忘门块在初始化时的平均值（种子 {1}）：{0}",
+);
+/// Capacity heading.
+pub const CAPACITY_TITLE: Tr = tr("What delay 64 asks of the state", "delay 64 对状态的要求");
+
 /// A cell's display name.
 pub fn cell_name(cell: CellKind) -> &'static str {
     match cell {

@@ -15,7 +15,7 @@ use rexie::{ObjectStore, Rexie, TransactionMode};
 use wasm_bindgen::{JsCast, JsValue};
 
 const DB_NAME: &str = "unroll";
-const STORE: &str = "saved";
+pub(crate) const STORE: &str = "saved";
 /// The key of the names classifier's record.
 pub const KEY: &str = "names-model";
 
@@ -32,7 +32,7 @@ pub struct Stored {
     pub checkpoint: Option<Vec<u8>>,
 }
 
-async fn open() -> Result<Rexie, String> {
+pub(crate) async fn open() -> Result<Rexie, String> {
     Rexie::builder(DB_NAME)
         .version(1)
         .add_object_store(ObjectStore::new(STORE))
