@@ -45,7 +45,11 @@ pub fn decode_checkpoint(bytes: &[u8]) -> Result<Checkpoint, String> {
 /// `(step, value)` points up to `step` (a saved curve cut at its checkpoint, so Resume
 /// continues it without a gap or a repeat).
 pub fn curve_until<T: Copy>(points: &[(u64, T)], step: u64) -> Vec<(u64, T)> {
-    points.iter().copied().take_while(|(s, _)| *s <= step).collect()
+    points
+        .iter()
+        .copied()
+        .take_while(|(s, _)| *s <= step)
+        .collect()
 }
 
 /// Where the training data came from.

@@ -644,7 +644,11 @@ fn missing_in_header(
     if missing.is_empty() {
         return None;
     }
-    let noun = if missing.len() == 1 { "tensor" } else { "tensors" };
+    let noun = if missing.len() == 1 {
+        "tensor"
+    } else {
+        "tensors"
+    };
     Some(WeightsError::Corrupt(format!(
         "missing {noun} {} ({why})",
         missing.join(", ")

@@ -243,7 +243,12 @@ fn both_cells_learn_delay_4_on_the_heldout_set() {
         assert!((first.loss - 10f64.ln()).abs() < 0.2, "{:?}", first);
         // Clearly above chance: at least three times the chance accuracy, and the loss half a
         // nat below ln 10.
-        assert!(last.acc > 3.0 * chance, "{:?} ends at {}", r.run.cell, last.acc);
+        assert!(
+            last.acc > 3.0 * chance,
+            "{:?} ends at {}",
+            r.run.cell,
+            last.acc
+        );
         assert!(last.loss < 10f64.ln() - 0.5, "{:?}", last);
     }
     // The outcome sentence may only say what these runs show.

@@ -252,7 +252,9 @@ fn checkpoint_bytes_round_trip_and_curves_end_at_its_step() {
         recent: vec![2.0; 20],
     };
     assert_eq!(decode_checkpoint(&encode_checkpoint(&c)).unwrap(), c);
-    assert!(decode_checkpoint(&[1, 2]).unwrap_err().contains("checkpoint"));
+    assert!(decode_checkpoint(&[1, 2])
+        .unwrap_err()
+        .contains("checkpoint"));
     let curve = vec![(253, 1.0f32), (254, 0.9), (255, 0.8)];
     assert_eq!(curve_until(&curve, 254), vec![(253, 1.0), (254, 0.9)]);
 }

@@ -495,7 +495,10 @@ fn resuming_from_a_mid_epoch_checkpoint_gives_the_uninterrupted_run() {
         _ => {}
     }));
     let checkpoint = checkpoint.expect("a checkpoint on pause");
-    assert_eq!((checkpoint.step, checkpoint.epoch, checkpoint.batches_done), (7, 1, 7));
+    assert_eq!(
+        (checkpoint.step, checkpoint.epoch, checkpoint.batches_done),
+        (7, 1, 7)
+    );
     assert_eq!(checkpoint.recent.len(), 7);
 
     let mut resumed = Vec::new();
@@ -543,7 +546,10 @@ fn an_epoch_end_checkpoint_resumes_at_the_next_epoch() {
             _ => None,
         })
         .expect("a checkpoint after epoch 1");
-    assert_eq!((first_epoch_end.epoch, first_epoch_end.batches_done), (2, 0));
+    assert_eq!(
+        (first_epoch_end.epoch, first_epoch_end.batches_done),
+        (2, 0)
+    );
     let mut resumed = Vec::new();
     pollster::block_on(run_session_from(
         &cfg,
@@ -561,7 +567,10 @@ fn an_epoch_end_checkpoint_resumes_at_the_next_epoch() {
         .collect();
     assert_eq!(reports, vec![2]);
     assert_eq!(last_val_acc(&resumed), last_val_acc(&whole));
-    assert_eq!(steps(&resumed).first().map(|s| s.0), Some(first_epoch_end.step + 1));
+    assert_eq!(
+        steps(&resumed).first().map(|s| s.0),
+        Some(first_epoch_end.step + 1)
+    );
 }
 
 /// A checkpoint of another architecture is refused with a message, not a panic.
@@ -624,7 +633,8 @@ fn the_same_configuration_trains_the_same_twice() {
         run(&gpu, &data, &TrainControl::new()),
     );
     assert!(
-        a.iter().any(|e| matches!(e, TrainEvent::Backend(BackendKind::Gpu { .. }))),
+        a.iter()
+            .any(|e| matches!(e, TrainEvent::Backend(BackendKind::Gpu { .. }))),
         "the GPU path ran"
     );
     assert_eq!(last_val_acc(&a), last_val_acc(&b));

@@ -206,7 +206,12 @@ pub fn route(query: &str) -> Route {
         {
             Route::Training
         }
-        Some(l) if l.trim().eq_ignore_ascii_case(super::delay::DelayConfig::LESSON) => Route::Delay,
+        Some(l)
+            if l.trim()
+                .eq_ignore_ascii_case(super::delay::DelayConfig::LESSON) =>
+        {
+            Route::Delay
+        }
         Some(l) => match LessonId::parse(&l) {
             Some(id) => Route::Lesson(id),
             None => Route::Unknown(l),

@@ -14,9 +14,7 @@ use crate::data::names::NamesDataset;
 use crate::delay::run::{Progress, RunId, Tick};
 use crate::math::classifier::ClassifierModel;
 use crate::math::params::RnnSpec;
-use crate::train::session::{
-    BackendKind, Checkpoint, EpochReport, TrainEvent, ValReport, Weights,
-};
+use crate::train::session::{BackendKind, Checkpoint, EpochReport, TrainEvent, ValReport, Weights};
 
 /// A session (one names run, one compare run or one delay-copy run), numbered by the page.
 pub type SessionId = u64;
@@ -143,7 +141,10 @@ pub enum NamesEvent {
     },
     Epoch(EpochReport),
     Validation(ValReport),
-    GradFlow { step: u64, norms: Vec<f32> },
+    GradFlow {
+        step: u64,
+        norms: Vec<f32>,
+    },
     DeviceLost(String),
     Weights(WireWeights),
     Checkpoint(Checkpoint),
@@ -266,7 +267,9 @@ mod tests {
             bidirectional: true,
         };
         let model = ClassifierModel::new(spec, 4).with_head(Head::Padded);
-        let params = (0..model.layout.total_len()).map(|i| i as f32 * 0.5 - 3.0).collect();
+        let params = (0..model.layout.total_len())
+            .map(|i| i as f32 * 0.5 - 3.0)
+            .collect();
         Weights {
             model,
             params,
@@ -350,11 +353,17 @@ mod tests {
                 other => panic!("unexpected {other:?}"),
             })
             .collect();
-        assert!(matches!(&back[0], TrainEvent::Backend(BackendKind::Cpu { notice: Some(n) }) if n == "no adapter"));
-        assert!(matches!(back[1], TrainEvent::Step { step: 3, epoch: 1, loss, .. } if loss == 2.875));
+        assert!(
+            matches!(&back[0], TrainEvent::Backend(BackendKind::Cpu { notice: Some(n) }) if n == "no adapter")
+        );
+        assert!(
+            matches!(back[1], TrainEvent::Step { step: 3, epoch: 1, loss, .. } if loss == 2.875)
+        );
         assert!(matches!(&back[2], TrainEvent::Epoch(r) if r.val_acc == 0.5 && r.sec == 1.5));
         assert!(matches!(&back[3], TrainEvent::Validation(v) if **v == report));
-        assert!(matches!(&back[4], TrainEvent::GradFlow { step: 3, norms } if **norms == vec![1.0, 0.5]));
+        assert!(
+            matches!(&back[4], TrainEvent::GradFlow { step: 3, norms } if **norms == vec![1.0, 0.5])
+        );
         assert!(matches!(&back[6], TrainEvent::Weights(w) if w.params == weights().params));
         assert!(matches!(&back[7], TrainEvent::Checkpoint(c) if **c == checkpoint));
         assert!(matches!(&back[10], TrainEvent::Error(m) if m == "stopped"));

@@ -24,9 +24,7 @@ use crate::data::names::NamesDataset;
 use crate::delay::run::eval_every_for;
 use crate::delay::Sweep;
 use crate::train::clock::{check_in, now_ms, sleep_ms};
-use crate::train::session::{
-    run_session_from, BackendKind, Checkpoint, TrainControl, TrainEvent,
-};
+use crate::train::session::{run_session_from, BackendKind, Checkpoint, TrainControl, TrainEvent};
 
 /// Milliseconds between two example-prediction (and progress) reports of a delay-copy sweep.
 const DELAY_PREDICT_EVERY_MS: f64 = 400.0;
@@ -201,7 +199,8 @@ fn start_names(session: SessionId, query: &str, data: DataId, resume: Option<Che
 fn start_delay(session: SessionId, query: &str) {
     let config = decode_query::<DelayConfig>(query).config;
     spawn_session(session, move |control| async move {
-        let send = |event: DelayEvent, urgent: bool| report(Report::Delay { session, event }, urgent);
+        let send =
+            |event: DelayEvent, urgent: bool| report(Report::Delay { session, event }, urgent);
         let mut sweep = match Sweep::with_eval_every(&config, eval_every_for(config.steps)) {
             Ok(sweep) => sweep,
             Err(e) => {

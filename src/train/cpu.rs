@@ -55,12 +55,9 @@ impl CpuTrainer {
     /// with clipping on, the gradient norm is not finite.
     pub fn step(&mut self, batch: &ClassifierBatch, hyper: &Hyper) -> StepResult {
         self.grads.iter_mut().for_each(|g| *g = 0.0);
-        let out = self.model.accumulate_loss_and_grads(
-            &self.params,
-            batch,
-            batch.batch,
-            &mut self.grads,
-        );
+        let out =
+            self.model
+                .accumulate_loss_and_grads(&self.params, batch, batch.batch, &mut self.grads);
         let loss_sum = out.loss_sum as f64;
         let correct = out.correct as u32;
         let loss = (loss_sum / batch.batch as f64) as f32;

@@ -806,7 +806,9 @@ pub async fn run_session_from(
     };
     if resume.is_some() {
         if let Err(e) = engine.load_state(&state) {
-            on_event(TrainEvent::Error(format!("The saved run could not be loaded: {e}")));
+            on_event(TrainEvent::Error(format!(
+                "The saved run could not be loaded: {e}"
+            )));
             return;
         }
     }

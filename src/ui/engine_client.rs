@@ -18,10 +18,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::data::names::NamesDataset;
-use crate::train::session::Checkpoint;
 use crate::engine::protocol::{
     decode, encode, Command, DataId, DelayEvent, NamesEvent, Report, SessionId,
 };
+use crate::train::session::Checkpoint;
 
 /// Milliseconds after which reports are applied even when no animation frame came.
 pub const APPLY_LATE_MS: i32 = 100;
@@ -70,7 +70,9 @@ fn module_urls() -> Option<(String, String)> {
     let href = |selector: &str| -> Option<String> {
         let el = document.query_selector(selector).ok().flatten()?;
         let raw = el.get_attribute("href")?;
-        web_sys::Url::new_with_base(&raw, &base).ok().map(|u| u.href())
+        web_sys::Url::new_with_base(&raw, &base)
+            .ok()
+            .map(|u| u.href())
     };
     let glue = href("link[rel=modulepreload][href$='.js']")?;
     let wasm = href("link[rel=preload][href$='.wasm']")?;
@@ -102,7 +104,10 @@ impl EngineClient {
             };
             let (worker, broken) = match spawn() {
                 Ok(w) => (Some(w), None),
-                Err(e) => (None, Some(format!("The training engine could not start: {e}"))),
+                Err(e) => (
+                    None,
+                    Some(format!("The training engine could not start: {e}")),
+                ),
             };
             let on_message = worker.as_ref().map(|w| {
                 let weak = weak.clone();
@@ -246,7 +251,9 @@ impl EngineClient {
         if let Some(bytes) = data.dyn_ref::<js_sys::Uint8Array>() {
             match decode::<Vec<Report>>(&bytes.to_vec()) {
                 Ok(batch) => self.0.inbox.borrow_mut().extend(batch),
-                Err(e) => self.fail(format!("The training engine sent an unreadable message: {e}")),
+                Err(e) => self.fail(format!(
+                    "The training engine sent an unreadable message: {e}"
+                )),
             }
             self.schedule_apply();
         } else {

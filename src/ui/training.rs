@@ -14,6 +14,7 @@
 //! `predict-weights-step`, `data-classes`, `data-raw-lines`, `data-pairs`, `data-skipped`,
 //! `data-train`, `data-val`, `cfg-<key>` for the form controls.
 
+use super::app::PageQueries;
 use super::charts::loss_curve::{self, LossSeries};
 use super::charts::val_curve::{self, EpochPoint};
 use super::data_loader::{self, LoadState};
@@ -22,16 +23,15 @@ use super::keep::{DeviceLostNotice, KeepHooks, KeepPanel};
 use super::lab;
 use super::lab::grad_flow::{GradFlowPanel, GradFlowStore};
 use super::lab::inspector::InspectorPanel;
+use super::lessons::use_nav;
 use super::training_bridge::{
     self as bridge, BackendChoice, BackendKind, CellKind, Checkpoint, TrainConfig, TrainControl,
     TrainEvent, Weights,
 };
-use super::app::PageQueries;
-use super::lessons::use_nav;
 use super::url::{self, PageNotice, UrlNotice};
-use crate::config::lessons::{route, Route};
 use super::widgets::chart_canvas::chart_canvas;
 use super::widgets::stat::Stat;
+use crate::config::lessons::{route, Route};
 use crate::config::NoticeKind;
 use crate::train::session::ValReport;
 use leptos::prelude::*;

@@ -9,10 +9,10 @@ use crate::config::{query, Lang, UrlNotice};
 use crate::data::{self, Manifest, NamesDataset, Split, VAL_FRACTION};
 
 pub use crate::config::{BackendChoice, CellKind, TrainConfig};
+use crate::engine::protocol::{Command, SessionId};
 pub use crate::train::session::{
     BackendKind, Checkpoint, EpochReport, TrainEvent, ValReport, Weights,
 };
-use crate::engine::protocol::{Command, SessionId};
 use crate::ui::engine_client::EngineClient;
 
 // ---------------------------------------------------------------------------------------------
@@ -257,9 +257,13 @@ pub async fn run_session(
         return;
     }
     EngineClient::get()
-        .run_names(control.session, config.to_query(), &data, resume, move |e| {
-            on_event(e.into())
-        })
+        .run_names(
+            control.session,
+            config.to_query(),
+            &data,
+            resume,
+            move |e| on_event(e.into()),
+        )
         .await
 }
 

@@ -217,4 +217,3 @@ pub fn draw<DB: DrawingBackend>(
         .draw()?;
     Ok(())
 }
-

@@ -54,7 +54,6 @@ use crate::ui::widgets::stat::Stat;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-
 /// The page's own styles.
 const CSS: &str = r#"
 .dl-summary { display: flex; flex-wrap: wrap; gap: 4px 16px; margin-bottom: 8px; font-size: 13px; color: var(--muted, #64748b); }

@@ -300,7 +300,12 @@ pub fn install_checkpoint_saves(state: KeepState) {
         if !matches!(h.status.get_untracked(), Status::Running | Status::Paused) {
             return;
         }
-        let big: usize = state.upload_files.get_value().iter().map(|(_, b)| b.len()).sum();
+        let big: usize = state
+            .upload_files
+            .get_value()
+            .iter()
+            .map(|(_, b)| b.len())
+            .sum();
         let now = crate::train::clock::now_ms();
         if big > BIG_UPLOAD_BYTES && now - last.get_value() < BIG_UPLOAD_SAVE_EVERY_MS {
             return;

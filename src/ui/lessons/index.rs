@@ -23,10 +23,16 @@ pub fn IndexPage(
         None => base.to_owned(),
     };
     let training_query = Signal::derive(move || {
-        pages.training.get().unwrap_or_else(|| with_lang("v=1&lesson=names"))
+        pages
+            .training
+            .get()
+            .unwrap_or_else(|| with_lang("v=1&lesson=names"))
     });
     let delay_query = Signal::derive(move || {
-        pages.delay.get().unwrap_or_else(|| with_lang("v=1&lesson=delay"))
+        pages
+            .delay
+            .get()
+            .unwrap_or_else(|| with_lang("v=1&lesson=delay"))
     });
     let cards = LessonId::ALL
         .into_iter()

@@ -62,29 +62,29 @@ where
         let wait = (last_draw.get() + MIN_REDRAW_MS - crate::train::clock::now_ms()).max(0.0);
         let frame = move || {
             request_animation_frame(move || {
-            pending.set(false);
-            last_draw.set(crate::train::clock::now_ms());
-            let Some(value) = latest.borrow_mut().take() else {
-                return;
-            };
-            let Some(canvas) = canvas_ref.get_untracked() else {
-                return;
-            };
-            let dpr = web_sys::window()
-                .map(|w| w.device_pixel_ratio())
-                .unwrap_or(1.0)
-                .max(1.0);
-            let (w, h) = (
-                canvas.client_width().max(1) as f64,
-                canvas.client_height().max(1) as f64,
-            );
-            canvas.set_width((w * dpr).round() as u32);
-            canvas.set_height((h * dpr).round() as u32);
-            if let Some(backend) = CanvasBackend::with_canvas_object(canvas) {
-                let area = plotters::prelude::IntoDrawingArea::into_drawing_area(backend);
-                draw(&area, &value, &ChartStyle { scale: dpr });
-                let _ = area.present();
-            }
+                pending.set(false);
+                last_draw.set(crate::train::clock::now_ms());
+                let Some(value) = latest.borrow_mut().take() else {
+                    return;
+                };
+                let Some(canvas) = canvas_ref.get_untracked() else {
+                    return;
+                };
+                let dpr = web_sys::window()
+                    .map(|w| w.device_pixel_ratio())
+                    .unwrap_or(1.0)
+                    .max(1.0);
+                let (w, h) = (
+                    canvas.client_width().max(1) as f64,
+                    canvas.client_height().max(1) as f64,
+                );
+                canvas.set_width((w * dpr).round() as u32);
+                canvas.set_height((h * dpr).round() as u32);
+                if let Some(backend) = CanvasBackend::with_canvas_object(canvas) {
+                    let area = plotters::prelude::IntoDrawingArea::into_drawing_area(backend);
+                    draw(&area, &value, &ChartStyle { scale: dpr });
+                    let _ = area.present();
+                }
             })
         };
         if wait > 0.0 {
