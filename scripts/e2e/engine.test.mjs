@@ -12,9 +12,9 @@ import { buildDist, serveDist, launch, openPage, num, value, until, records, max
 
 const TIMEOUT = Number(process.env.UNROLL_E2E_TRAIN_TIMEOUT_MS || 600_000);
 // A small GRU on the CPU path: a long run (it never ends during a test) and one epoch of the
-// real data in batches of 2 names (about 8,100 steps: long enough to reload in the middle).
+// real data one name per step (16,195 steps: long enough to reload after a checkpoint).
 const LONG = "?v=1&lesson=names&cell=gru&hidden_size=32&batch_size=16&epochs=50&seed=5&backend=cpu";
-const RUN = "?v=1&lesson=names&cell=gru&hidden_size=32&batch_size=2&epochs=1&seed=5&backend=cpu";
+const RUN = "?v=1&lesson=names&cell=gru&hidden_size=32&batch_size=1&epochs=1&seed=5&backend=cpu";
 
 let server;
 

@@ -842,7 +842,8 @@ pub async fn run_session_from(
         },
         recovery,
         flow_batch,
-        last_checkpoint: now_ms(),
+        // The first weights published (after about 2 s) carry a checkpoint too.
+        last_checkpoint: f64::NEG_INFINITY,
         control,
         on_event,
     };
