@@ -317,6 +317,10 @@ pub struct SavedSession {
     pub step_loss: Vec<(u64, f32)>,
     /// `(step, mean of the last 20 losses)` of every step.
     pub mean_loss: Vec<(u64, f32)>,
+    /// `(step, loss, names)` of the steps whose batch held fewer names than the batch size
+    /// (absent in records written before it was kept: no marks then).
+    #[serde(default)]
+    pub small_batches: Vec<(u64, f32, u32)>,
     /// Finished epochs.
     pub epochs: Vec<SavedEpoch>,
     /// The last validation report, when the session produced one.

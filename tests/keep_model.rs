@@ -183,6 +183,7 @@ fn saved_session_json_round_trip() {
         epoch: 1,
         step_loss: vec![(1, 1.25), (2, 1.0)],
         mean_loss: vec![(1, 1.25), (2, 1.125)],
+        small_batches: vec![(2, 1.0, 7)],
         epochs: vec![SavedEpoch {
             epoch: 1,
             train_loss: 1.1,
@@ -206,6 +207,13 @@ fn saved_session_json_round_trip() {
     // A record of the first format (no resume checkpoint beside it) is still read.
     let old = json.replace(&format!("\"version\":{SAVED_VERSION}"), "\"version\":1");
     assert_eq!(SavedSession::from_json(&old).unwrap().version, 1);
+    // A record written before the smaller batches were kept reads with no marks.
+    let before = json.replace(",\"small_batches\":[[2,1.0,7]]", "");
+    assert_ne!(before, json);
+    assert_eq!(
+        SavedSession::from_json(&before).unwrap().small_batches,
+        vec![]
+    );
     assert!(SavedSession::from_json("{").is_err());
 }
 

@@ -251,7 +251,25 @@ fn device_loss_continues_on_the_cpu() {
         backend: BackendChoice::Cpu,
         ..cfg
     };
-    let cpu_steps = steps(&run(&cpu_cfg, &data, &TrainControl::new()));
+    let cpu_events = run(&cpu_cfg, &data, &TrainControl::new());
+    let cpu_steps = steps(&cpu_events);
+    // Batch sizes per step: the GPU's (read back in bursts, then the CPU's after the switch)
+    // are the CPU run's, which are the batches' own.
+    let names = |events: &[TrainEvent]| -> Vec<u32> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                TrainEvent::Step { names, .. } => Some(*names),
+                _ => None,
+            })
+            .collect()
+    };
+    let want: Vec<u32> = (0..2)
+        .flat_map(|epoch| Batches::train_epoch(&data, &split.train, 32, 5, epoch))
+        .map(|b| b.batch as u32)
+        .collect();
+    assert_eq!(names(&cpu_events), want);
+    assert_eq!(names(&events), want);
     let diff = |range: std::ops::Range<usize>| {
         range
             .map(|i| (gpu_steps[i].1 - cpu_steps[i].1).abs())

@@ -46,7 +46,7 @@ fn validation_metrics_agree_between_cpu_and_gpu() {
         let mut gpu = Engine::Gpu {
             gpu: Box::new(gpu),
             model: model.clone(),
-            in_flight: 0,
+            in_flight: Vec::new(),
         };
         let (cpu_loss, cpu_acc) = evaluate(&mut cpu, &data, &split.val).await.unwrap();
         let (gpu_loss, gpu_acc) = evaluate(&mut gpu, &data, &split.val).await.unwrap();
@@ -95,6 +95,23 @@ fn cpu_session_reports_steps_epochs_and_weights() {
     let split = Split::new(&data, 0, VAL_FRACTION);
     let per_epoch = split.train.len().div_ceil(256) as u64;
     assert_eq!(steps.len() as u64, 2 * per_epoch);
+    // Every epoch trains each training name once: full batches of 256 and one smaller batch
+    // (the page marks its step on the loss curve).
+    let names: Vec<(u32, u32)> = events
+        .iter()
+        .filter_map(|e| match e {
+            TrainEvent::Step { epoch, names, .. } => Some((*epoch, *names)),
+            _ => None,
+        })
+        .collect();
+    let rest = (split.train.len() % 256) as u32;
+    assert_ne!(rest, 0, "the test needs a smaller batch");
+    for epoch in [1, 2] {
+        let sizes: Vec<u32> = names.iter().filter(|n| n.0 == epoch).map(|n| n.1).collect();
+        assert_eq!(sizes.iter().sum::<u32>() as usize, split.train.len());
+        assert_eq!(sizes.iter().filter(|&&n| n == rest).count(), 1, "{sizes:?}");
+        assert!(sizes.iter().all(|&n| n == 256 || n == rest));
+    }
     assert!(steps
         .iter()
         .enumerate()

@@ -4,9 +4,9 @@
 //! Keys and ranges: `docs/url.md` (checked against the field tables here).
 
 use unroll::config::lessons::{
-    route, unknown_lesson_notice, BidirConfig, BpttAct, BpttConfig, GruConfig, GruConvention,
-    LessonId, LessonState, LstmConfig, LstmMode, ParallelConfig, Route, ShapesConfig,
-    SoftmaxConfig, UnrollConfig, UNKNOWN_LESSON_DEFAULT,
+    index_notices, route, unknown_lesson_notice, BidirConfig, BpttAct, BpttConfig, GruConfig,
+    GruConvention, LessonId, LessonState, LstmConfig, LstmMode, ParallelConfig, Route,
+    ShapesConfig, SoftmaxConfig, UnrollConfig, UNKNOWN_LESSON_DEFAULT,
 };
 use unroll::config::query::{self, markdown_table, FieldKind, MAX_NOTICES};
 use unroll::config::{CellKind, Lang, NoticeKind, UrlNotice};
@@ -129,7 +129,7 @@ fn every_lesson_round_trips_in_documented_order() {
 }
 
 #[test]
-fn the_issue_example_lstm_url() {
+fn a_shared_lstm_link_with_the_default_gates() {
     let q = "?v=1&lesson=lstm&f=0.9,0.3&i=0.5,0.9&g=0.8,-0.6&o=0.4,0.7&lang=zh";
     assert_eq!(route(q), Route::Lesson(LessonId::Lstm));
     let d = LessonState::decode(LessonId::Lstm, q);
@@ -371,6 +371,67 @@ fn unknown_keys_and_lessons() {
         unknown_lesson_notice("foo").kind,
         NoticeKind::Invalid { ref default, .. } if default == UNKNOWN_LESSON_DEFAULT
     ));
+}
+
+#[test]
+fn the_index_lists_unknown_keys_a_bad_version_and_an_unknown_lesson() {
+    assert_eq!(index_notices(""), vec![]);
+    assert_eq!(index_notices("v=1&lang=zh"), vec![]);
+    assert_eq!(index_notices("?v=1&lesson=index"), vec![]);
+    let n = index_notices("v=1&hidden_size=64&foo=bar");
+    let fields: Vec<_> = n.iter().map(|n| (n.field.as_str(), &n.kind)).collect();
+    assert_eq!(
+        fields,
+        vec![
+            ("hidden_size", &NoticeKind::UnknownKey),
+            ("foo", &NoticeKind::UnknownKey)
+        ]
+    );
+    let n = index_notices("v=x&lesson=nope&w=1");
+    assert_eq!(n.len(), 3, "{n:?}");
+    assert_eq!(
+        n[0],
+        unknown_lesson_notice("nope"),
+        "the unknown lesson first"
+    );
+    assert_eq!(n[1].kind, NoticeKind::BadVersion);
+    assert_eq!(
+        (n[2].field.as_str(), &n[2].kind),
+        ("w", &NoticeKind::UnknownKey)
+    );
+}
+
+#[test]
+fn bytes_that_are_not_utf8_give_a_notice() {
+    let (state, notices) = decode(LessonId::Bidir, "v=1&lesson=bidir&tokens=%FF%FE");
+    let utf8: Vec<_> = notices
+        .iter()
+        .filter(|n| n.kind == NoticeKind::NotUtf8)
+        .collect();
+    assert_eq!(utf8.len(), 1, "{notices:?}");
+    assert_eq!(utf8[0].field, "tokens");
+    assert_eq!(utf8[0].raw, "\u{FFFD}\u{FFFD}");
+    assert!(utf8[0].to_string().contains("not UTF-8"));
+    // The page still opens with a state every field of which is in range.
+    let again = LessonState::decode(LessonId::Bidir, &state.encode(None));
+    assert!(again.notices.is_empty(), "{:?}", again.notices);
+    // Valid UTF-8, percent-encoded or not, and a literal U+FFFD give no such notice.
+    for q in [
+        "tokens=%E4%BD%A0,b",
+        "tokens=a+b,c",
+        "tokens=%EF%BF%BD,b",
+        "tokens=%zz,b",
+    ] {
+        let (_, n) = decode(LessonId::Bidir, q);
+        assert!(
+            !n.iter().any(|n| n.kind == NoticeKind::NotUtf8),
+            "{q}: {n:?}"
+        );
+    }
+    // A bad key is named as read.
+    let n = index_notices("%FF=1");
+    assert_eq!(n[0].kind, NoticeKind::NotUtf8);
+    assert_eq!(n[0].field, "\u{FFFD}");
 }
 
 #[test]

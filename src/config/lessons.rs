@@ -244,6 +244,33 @@ pub fn unknown_lesson_notice(raw: &str) -> UrlNotice {
     }
 }
 
+/// The index's URL: only the common keys (`v`, `lesson`, `lang`).
+struct IndexKeys;
+
+impl UrlConfig for IndexKeys {
+    const LESSON: &'static str = "index";
+    const FIELDS: &'static [FieldSpec] = &[];
+
+    fn from_values(_: &Values) -> Self {
+        IndexKeys
+    }
+
+    fn to_values(&self) -> Values {
+        Values::defaults(&[])
+    }
+}
+
+/// The notices of the index page's query: keys that are not the common keys, a bad `v`, bytes
+/// that are not UTF-8, and, for a `lesson` that names no page, [`unknown_lesson_notice`].
+pub fn index_notices(query: &str) -> Vec<UrlNotice> {
+    let mut notices = query::decode::<IndexKeys>(query).notices;
+    notices.retain(|n| !matches!(n.kind, NoticeKind::OtherLesson { .. }));
+    if let Route::Unknown(raw) = route(query) {
+        notices.insert(0, unknown_lesson_notice(&raw));
+    }
+    notices
+}
+
 fn float_list(v: &Values, key: &str) -> Vec<f64> {
     v.list(key)
 }

@@ -407,6 +407,9 @@ pub enum NoticeKind {
         /// The values allowed with the other settings, in words (e.g. `1–95 (0 < delay < length 96)`).
         allowed: String,
     },
+    /// The key or value is percent-encoded bytes that are not UTF-8 text (e.g. `%FF%FE`); each
+    /// undecodable byte was read as U+FFFD (�), and the field's own rules then applied.
+    NotUtf8,
     /// `count` more fields were changed or ignored (notices beyond [`MAX_NOTICES`]).
     More {
         /// Number of notices left out.
@@ -458,6 +461,10 @@ impl fmt::Display for UrlNotice {
                 f,
                 "{field}: “{raw}” does not fit the other settings (allowed: {allowed}); nothing runs until it is changed"
             ),
+            NoticeKind::NotUtf8 => write!(
+                f,
+                "{field}: the link's bytes are not UTF-8 text; each unreadable byte was read as “�” (“{raw}”)"
+            ),
             NoticeKind::More { count } => write!(f, "{count} more settings were ignored or adjusted"),
         }
     }
@@ -480,6 +487,28 @@ pub struct Decoded<T> {
 pub fn parse_pairs(query: &str) -> Vec<(String, String)> {
     let query = query.strip_prefix('?').unwrap_or(query);
     serde_urlencoded::from_str::<Vec<(String, String)>>(query).unwrap_or_default()
+}
+
+/// The `(key, value)` pairs of `query` (split as [`parse_pairs`] does) whose key or value is
+/// percent-encoded bytes that are not valid UTF-8, each as [`parse_pairs`] reads it (with
+/// U+FFFD in place of the bad bytes).
+pub fn non_utf8_pairs(query: &str) -> Vec<(String, String)> {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    let valid = |raw: &str| {
+        let plus = raw.replace('+', " ");
+        percent_encoding::percent_decode_str(&plus)
+            .decode_utf8()
+            .is_ok()
+    };
+    query
+        .split('&')
+        .filter(|part| !part.is_empty())
+        .filter(|part| {
+            let (k, v) = part.split_once('=').unwrap_or((part, ""));
+            !valid(k) || !valid(v)
+        })
+        .flat_map(parse_pairs)
+        .collect()
 }
 
 /// The `lesson` of a query (the last one when repeated), for routing to a page's decoder.
@@ -691,6 +720,9 @@ pub fn decode<T: UrlConfig>(query: &str) -> Decoded<T> {
         return finish(Values::defaults(T::FIELDS), lang, notices);
     }
 
+    for (key, raw) in non_utf8_pairs(query) {
+        note(&key, &raw, NoticeKind::NotUtf8);
+    }
     let mut values = Values::defaults(T::FIELDS);
     let mut lang = None;
     for (key, all) in &keys {

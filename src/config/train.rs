@@ -239,7 +239,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn defaults_match_the_issue() {
+    fn defaults_are_the_names_recipe() {
         let c = TrainConfig::default();
         assert_eq!(c.cell, CellKind::Lstm);
         assert_eq!(

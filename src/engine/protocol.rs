@@ -138,6 +138,7 @@ pub enum NamesEvent {
         epoch: u32,
         loss: f32,
         mean_loss_20: f32,
+        names: u32,
     },
     Epoch(EpochReport),
     Validation(ValReport),
@@ -162,11 +163,13 @@ impl From<&TrainEvent> for NamesEvent {
                 epoch,
                 loss,
                 mean_loss_20,
+                names,
             } => NamesEvent::Step {
                 step,
                 epoch,
                 loss,
                 mean_loss_20,
+                names,
             },
             TrainEvent::Epoch(r) => NamesEvent::Epoch(*r),
             TrainEvent::Validation(v) => NamesEvent::Validation((**v).clone()),
@@ -193,11 +196,13 @@ impl From<NamesEvent> for TrainEvent {
                 epoch,
                 loss,
                 mean_loss_20,
+                names,
             } => TrainEvent::Step {
                 step,
                 epoch,
                 loss,
                 mean_loss_20,
+                names,
             },
             NamesEvent::Epoch(r) => TrainEvent::Epoch(r),
             NamesEvent::Validation(v) => TrainEvent::Validation(Rc::new(v)),
@@ -317,6 +322,7 @@ mod tests {
                 epoch: 1,
                 loss: 2.875,
                 mean_loss_20: 2.9,
+                names: 17,
             },
             TrainEvent::Epoch(EpochReport {
                 epoch: 1,
@@ -357,7 +363,7 @@ mod tests {
             matches!(&back[0], TrainEvent::Backend(BackendKind::Cpu { notice: Some(n) }) if n == "no adapter")
         );
         assert!(
-            matches!(back[1], TrainEvent::Step { step: 3, epoch: 1, loss, .. } if loss == 2.875)
+            matches!(back[1], TrainEvent::Step { step: 3, epoch: 1, loss, names: 17, .. } if loss == 2.875)
         );
         assert!(matches!(&back[2], TrainEvent::Epoch(r) if r.val_acc == 0.5 && r.sec == 1.5));
         assert!(matches!(&back[3], TrainEvent::Validation(v) if **v == report));

@@ -75,6 +75,7 @@ impl CpuTrainer {
             loss,
             correct,
             skipped,
+            names: batch.batch as u32,
         }
     }
 

@@ -36,6 +36,9 @@ pub struct StepResult {
     pub correct: u32,
     /// True when the gradient norm was not finite and the update was skipped.
     pub skipped: bool,
+    /// Names in the batch (the epoch's one smaller batch has fewer than `batch_size`, and its
+    /// loss is noisier).
+    pub names: u32,
 }
 
 /// The backend that trains: CPU reference or WGSL kernels.
@@ -48,8 +51,8 @@ pub enum Engine {
         gpu: Box<GpuClassifier>,
         /// The architecture (for predictions on read-back weights).
         model: ClassifierModel,
-        /// Steps submitted since the last [`Engine::drain`].
-        in_flight: usize,
+        /// Names in each batch submitted since the last [`Engine::drain`], in order.
+        in_flight: Vec<u32>,
     },
 }
 
@@ -68,7 +71,7 @@ impl Engine {
             }
             Engine::Gpu { gpu, in_flight, .. } => {
                 gpu.train_step_clipped(batch, hyper.lr, hyper.max_norm)?;
-                *in_flight += 1;
+                in_flight.push(batch.batch as u32);
                 Ok(())
             }
         }
@@ -78,21 +81,23 @@ impl Engine {
     pub fn in_flight(&self) -> usize {
         match self {
             Engine::Cpu(_) => 0,
-            Engine::Gpu { in_flight, .. } => *in_flight,
+            Engine::Gpu { in_flight, .. } => in_flight.len(),
         }
     }
 
     /// Waits for every enqueued step and appends their results, in order, to `pending`.
     pub async fn drain(&mut self, pending: &mut Vec<StepResult>) -> Result<(), GpuError> {
         if let Engine::Gpu { gpu, in_flight, .. } = self {
-            for r in gpu.drain_results().await? {
+            let results = gpu.drain_results().await?;
+            for (r, &names) in results.iter().zip(in_flight.iter()) {
                 pending.push(StepResult {
                     loss: r.loss,
                     correct: r.correct,
                     skipped: r.skipped,
+                    names,
                 });
             }
-            *in_flight = 0;
+            in_flight.clear();
         }
         Ok(())
     }

@@ -206,6 +206,9 @@ pub enum TrainEvent {
         loss: f32,
         /// Mean loss over the last (up to) 20 steps.
         mean_loss_20: f32,
+        /// Names in this step's batch (fewer than `batch_size` in the epoch's one smaller
+        /// batch).
+        names: u32,
     },
     /// After each epoch's validation.
     Epoch(EpochReport),
@@ -349,7 +352,7 @@ pub async fn make_engine(
             Engine::Gpu {
                 gpu: Box::new(gpu),
                 model,
-                in_flight: 0,
+                in_flight: Vec::new(),
             },
             BackendKind::Gpu { description },
         ),
@@ -483,6 +486,7 @@ impl Run<'_> {
                 epoch: p.epoch,
                 loss: r.loss,
                 mean_loss_20,
+                names: r.names,
             });
         }
         Ok(())

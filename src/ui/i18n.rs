@@ -85,6 +85,8 @@ pub struct ChartText {
     pub batch_loss: &'static str,
     /// Legend: mean of the last 20 steps.
     pub mean_20: &'static str,
+    /// Legend: the steps whose batch was smaller than the batch size (one per epoch).
+    pub small_batch: &'static str,
     /// Legend: the loss of a uniform guess, ln C.
     pub uniform: &'static str,
     /// Legend: mean training loss of an epoch.
@@ -238,6 +240,9 @@ fn notice_zh(n: &UrlNotice) -> String {
         NoticeKind::Inconsistent { allowed } => {
             format!("{field}：“{raw}”与其他设置不相容（允许：{allowed}），改正之前不会运行")
         }
+        NoticeKind::NotUtf8 => {
+            format!("{field}：链接中的字节不是 UTF-8 文本，无法读取的字节已按“�”读取（“{raw}”）")
+        }
         NoticeKind::More { count } => format!("另有 {count} 项设置被忽略或调整"),
     }
 }
@@ -324,6 +329,7 @@ pub static EN: Strings = Strings {
         loss: "loss (nats)",
         accuracy: "accuracy",
         batch_loss: "batch loss",
+        small_batch: "epoch's smaller batch",
         mean_20: "mean of last 20",
         uniform: "uniform guess",
         train_loss: "train loss",
@@ -442,6 +448,7 @@ pub static ZH: Strings = Strings {
         loss: "损失（nats）",
         accuracy: "准确率",
         batch_loss: "批次损失",
+        small_batch: "每轮中较小的批次",
         mean_20: "最近 20 步平均",
         uniform: "均匀猜测",
         train_loss: "训练损失",

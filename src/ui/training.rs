@@ -143,7 +143,8 @@ impl SessionView {
         self.checkpoint.set(None);
     }
 
-    fn apply(&self, event: TrainEvent) {
+    /// Applies one event of a run whose batches hold `batch_size` names.
+    fn apply(&self, event: TrainEvent, batch_size: u32) {
         match event {
             TrainEvent::Backend(kind) => self.backend.set(Some(match kind {
                 BackendKind::Gpu { description } => BackendInfo {
@@ -162,6 +163,7 @@ impl SessionView {
                 epoch,
                 loss,
                 mean_loss_20,
+                names,
             } => {
                 self.step.set(step);
                 self.epoch.set(epoch);
@@ -169,6 +171,9 @@ impl SessionView {
                 self.losses.update(|s| {
                     s.step_loss.push((step, loss));
                     s.mean_loss.push((step, mean_loss_20));
+                    if names < batch_size {
+                        s.small_batches.push((step, loss, names));
+                    }
                 });
             }
             TrainEvent::Epoch(r) => {
@@ -327,6 +332,7 @@ pub fn TrainingPage(
         control.set_value(Some(ctl.clone()));
         let cfg = config.get_untracked();
         let (cell, hidden_size) = (cfg.cell, cfg.hidden_size);
+        let batch_size = cfg.batch_size as u32;
         let dataset = loaded.dataset.clone();
         let resume = resume.map(|c| (*c).clone());
         spawn_local(async move {
@@ -334,7 +340,7 @@ pub fn TrainingPage(
                 // Events of a session that was reset or replaced are dropped.
                 if run_id.try_get_value() == Some(id) {
                     grad_flow.observe(cell, hidden_size, &event);
-                    view_state.apply(event);
+                    view_state.apply(event, batch_size);
                 }
             })
             .await;

@@ -18,6 +18,10 @@ pub struct LossSeries {
     pub steps_per_epoch: u64,
     /// Loss of a uniform guess, `ln(num_classes)` nats, drawn as a dashed reference line.
     pub chance_loss: Option<f64>,
+    /// `(global step, batch loss, names)` of the steps whose batch held fewer names than the
+    /// run's batch size (each epoch's one smaller batch: its loss is noisier), drawn as rings
+    /// so a spike there is not read as a training problem.
+    pub small_batches: Vec<(u64, f32, u32)>,
 }
 
 /// Points a drawn curve keeps at most: about two per horizontal pixel of a wide chart. Longer
@@ -59,6 +63,7 @@ impl LossSeries {
             total_steps: self.total_steps,
             steps_per_epoch: self.steps_per_epoch,
             chance_loss: self.chance_loss,
+            small_batches: self.small_batches.clone(),
         }
     }
 }
@@ -147,6 +152,19 @@ pub fn draw<DB: DrawingBackend>(
         .legend(move |(x, y)| {
             PathElement::new(vec![(x, y), (x + 18, y)], LOSS_MEAN.stroke_width(3))
         });
+    if !series.small_batches.is_empty() {
+        let r = style.px(4.0);
+        let ring = LOSS_RAW.stroke_width(style.px(1.5));
+        chart
+            .draw_series(
+                series
+                    .small_batches
+                    .iter()
+                    .map(move |&(s, l, _)| Circle::new((s, l as f64), r, ring)),
+            )?
+            .label(text.small_batch)
+            .legend(move |(x, y)| Circle::new((x + 9, y), r, ring));
+    }
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)

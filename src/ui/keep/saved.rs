@@ -43,6 +43,7 @@ fn snapshot(state: KeepState, finished: bool) -> Result<Option<Stored>, String> 
         Some(c) => {
             losses.step_loss = curve_until(&losses.step_loss, c.step);
             losses.mean_loss = curve_until(&losses.mean_loss, c.step);
+            losses.small_batches.retain(|m| m.0 <= c.step);
             (c.params.as_slice(), c.step)
         }
         None => (w.params.as_slice(), w.step),
@@ -58,6 +59,7 @@ fn snapshot(state: KeepState, finished: bool) -> Result<Option<Stored>, String> 
         epoch: h.epoch.get_untracked(),
         step_loss: losses.step_loss,
         mean_loss: losses.mean_loss,
+        small_batches: losses.small_batches,
         epochs: h.epochs.with_untracked(|e| {
             e.iter()
                 .map(|(p, sec)| SavedEpoch {
@@ -154,6 +156,7 @@ fn restore(state: KeepState, stored: Stored) -> Result<(), String> {
     h.losses.set(LossSeries {
         step_loss: s.step_loss,
         mean_loss: s.mean_loss,
+        small_batches: s.small_batches,
         ..LossSeries::default()
     });
     h.epochs.set(

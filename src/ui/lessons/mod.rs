@@ -24,7 +24,7 @@ pub mod softmax;
 pub mod unroll;
 pub mod widgets;
 
-use crate::config::lessons::{route, unknown_lesson_notice, LessonId, LessonState, Route};
+use crate::config::lessons::{index_notices, route, LessonId, LessonState, Route};
 use crate::config::{Lang, UrlNotice};
 use crate::ui::i18n::{self, use_lang, Locale};
 use crate::ui::url::current_search;
@@ -159,10 +159,9 @@ pub fn LessonsMain() -> impl IntoView {
                 // The page's own signals must not re-run this router.
                 untrack(move || lesson_page(d.config, d.notices))
             }
-            Route::Unknown(raw) => {
-                view! { <index::IndexPage notices=vec![unknown_lesson_notice(&raw)] /> }.into_any()
+            Route::Unknown(_) | Route::Index => {
+                view! { <index::IndexPage notices=index_notices(&search) /> }.into_any()
             }
-            Route::Index => view! { <index::IndexPage notices=Vec::new() /> }.into_any(),
             // Shown by the app shell (kept mounted there).
             Route::Training | Route::Delay => ().into_any(),
         }
