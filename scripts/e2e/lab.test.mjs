@@ -145,6 +145,13 @@ test("the same URL trains to the same validation accuracy twice; the confusion m
       assert.equal(await value(page, "backend"), "cpu");
       const valSize = await num(page, "data-val");
       const valAcc = await num(page, "val-acc");
+      // The epoch's one smaller batch (the training names left over by batches of 64) is
+      // marked on the loss curve and explained under it.
+      const trainSize = await num(page, "data-train");
+      if (trainSize % 64 !== 0) {
+        assert.equal(await num(page, "small-batch-note"), 1);
+        assert.match(await page.textContent('[data-testid="small-batch-note"]'), new RegExp(`the names left over: ${trainSize % 64}\\)`));
+      }
       const m = await confusion(page);
       const rows = await perClass(page);
       runs.push({ valAcc, valSize, m });

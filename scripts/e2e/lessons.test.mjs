@@ -367,6 +367,30 @@ test("hostile URLs: no console error, no injected markup, the notice lists the f
   await unknownZh.page.close();
   const bad = await open("?v=1&lesson=unroll&%zz=%E4%B8&x=%");
   await bad.page.waitForSelector('[data-testid="url-notice"]');
+  // %E4%B8 is a cut-off UTF-8 sequence: read as "�", and the notice says so.
+  assert.match(await bad.page.textContent('[data-testid="url-notice"]'), /not UTF-8/);
+  // Bytes that are not UTF-8 in a lesson's value, in both languages.
+  for (const [lang, re] of [["en", /tokens: the link's bytes are not UTF-8 text/], ["zh", /tokens：链接中的字节不是 UTF-8 文本/]]) {
+    const p = await open(`?v=1&lesson=bidir&tokens=%FF%FE&lang=${lang}`);
+    await p.page.waitForSelector('[data-testid="url-notice"]');
+    assert.match(await p.page.textContent('[data-testid="url-notice"]'), re);
+    assert.deepEqual(p.problems, []);
+    await p.page.close();
+  }
+  // The index names the keys it ignores, in both languages, and rewrites the URL without them.
+  for (const [lang, re] of [["en", /“hidden_size” is not a setting of this page; ignored/], ["zh", /“hidden_size”不是本页面的设置，已忽略/]]) {
+    const p = await open(`?v=1&hidden_size=64&lang=${lang}`);
+    await p.page.waitForSelector('[data-testid="lesson-index"]');
+    await p.page.waitForSelector('[data-testid="url-notice"]');
+    assert.match(await p.page.textContent('[data-testid="url-notice"]'), re);
+    await until(() => !/hidden_size/.test(p.page.url()), 3000, "the index's canonical URL");
+    assert.deepEqual(p.problems, []);
+    await p.page.close();
+  }
+  const plainIndex = await open("?v=1&lang=zh");
+  await plainIndex.page.waitForSelector('[data-testid="lesson-index"]');
+  assert.equal(await plainIndex.page.locator('[data-testid="url-notice"]').count(), 0, "a clean index link has no notice");
+  await plainIndex.page.close();
   assert.deepEqual([...v99.problems, ...unknown.problems, ...bad.problems], []);
   for (const p of [v99, unknown, bad]) await p.page.close();
   assert.deepEqual(unknownZh.problems, []);

@@ -173,6 +173,8 @@ pub struct Strings {
 
     pub curves: &'static str,
     pub chart_loss_caption: &'static str,
+    /// Under the loss chart: the rings mark the epoch's smaller batch (its names).
+    pub small_batch_note: fn(u32) -> String,
     pub chart_val_caption: &'static str,
     pub chart: ChartText,
 
@@ -322,6 +324,12 @@ pub static EN: Strings = Strings {
 
     curves: "Learning curves",
     chart_loss_caption: "Training loss per step",
+    small_batch_note: |n| {
+        format!(
+            "Rings mark each epoch's smaller batch (the names left over: {n}): its loss is the \
+             mean over fewer names, so it jumps more than its neighbours."
+        )
+    },
     chart_val_caption: "Validation loss and accuracy per epoch",
     chart: ChartText {
         step: "step",
@@ -441,6 +449,9 @@ pub static ZH: Strings = Strings {
 
     curves: "学习曲线",
     chart_loss_caption: "每一步的训练损失",
+    small_batch_note: |n| {
+        format!("圆圈标出每轮中较小的批次（剩下的 {n} 个名字）：它的损失只对较少的名字求平均，所以比相邻的步跳动更大。")
+    },
     chart_val_caption: "每轮的验证损失与准确率",
     chart: ChartText {
         step: "步数",

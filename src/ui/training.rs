@@ -529,6 +529,16 @@ pub fn TrainingPage(
                                 },
                             )}
                         </div>
+                        {move || {
+                            view_state.losses.with(|l| l.small_batches.last().map(|m| m.2)).map(|n| {
+                                let count = view_state.losses.with(|l| l.small_batches.len());
+                                view! {
+                                    <p class="hint" data-testid="small-batch-note" data-value=count.to_string()>
+                                        {(loc.t().small_batch_note)(n)}
+                                    </p>
+                                }
+                            })
+                        }}
                     </section>
                     <lab::metrics::MetricsPanel metrics=lab_metrics data=data val_counts=val_counts />
                     <lab::compare::ComparePanel
