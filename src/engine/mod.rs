@@ -16,5 +16,7 @@ pub mod protocol;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
 
-/// Milliseconds the worker gathers reports before it posts them as one message.
-pub const FLUSH_MS: f64 = 16.0;
+/// Milliseconds the worker gathers reports before it posts them as one message: at most ten
+/// page updates a second while training (a number that changes 60 times a second cannot be
+/// read, and every update costs the page a style, layout and paint pass).
+pub const FLUSH_MS: f64 = 100.0;

@@ -622,7 +622,11 @@ pub fn DelayPage() -> impl IntoView {
             chance: Some((vocab.ln(), text::CHANCE.get(l))),
             x_desc: text::AXIS_STEP.get(l),
             y_desc: text::AXIS_LOSS.get(l),
-            empty: text::CHART_EMPTY.get(l),
+            empty: if restored.get() {
+                text::BATCH_NOT_KEPT.get(l)
+            } else {
+                text::CHART_EMPTY.get(l)
+            },
         }
     };
 
@@ -889,7 +893,7 @@ pub fn DelayPage() -> impl IntoView {
                         <p class="panel-note">{t(text::EXAMPLE_NOTE)}</p>
                         {move || example.get().map(|tokens| {
                             let delay = shown_cfg().delay;
-                            example_table(tokens, delay, predictions)
+                            example_table(tokens, delay, predictions, restored)
                         })}
                     </section>
                     <section class="panel">
@@ -1213,6 +1217,7 @@ fn example_table(
     tokens: Vec<u32>,
     delay: usize,
     predictions: RwSignal<Option<Predictions>>,
+    restored: RwSignal<bool>,
 ) -> impl IntoView {
     let loc = use_locale();
     let len = tokens.len();
@@ -1234,7 +1239,15 @@ fn example_table(
     let summary = move || {
         let Some(p) = predictions.get() else {
             return view! {
-                <p class="dl-none-note">{move || text::NO_PREDICTIONS.get(loc.lang())}</p>
+                <p class="dl-none-note">
+                    {move || {
+                        if restored.get() {
+                            text::NO_PREDICTIONS_KEPT.get(loc.lang())
+                        } else {
+                            text::NO_PREDICTIONS.get(loc.lang())
+                        }
+                    }}
+                </p>
             }
             .into_any();
         };

@@ -139,6 +139,11 @@ pub const AXIS_LOSS: Tr = tr("loss", "损失");
 pub const CHANCE: Tr = tr("chance", "随机猜测");
 /// Empty chart.
 pub const CHART_EMPTY: Tr = tr("Press Start to train", "点击“开始”进行训练");
+/// The training-batch chart of runs kept from an earlier visit (only held-out figures are kept).
+pub const BATCH_NOT_KEPT: Tr = tr(
+    "Training-batch curves are not kept across visits (the held-out curves are); Start runs these settings again",
+    "训练批次曲线不会跨访问保存（留出集曲线会保存）；点击“开始”可用这些设置重新训练",
+);
 
 /// Example panel.
 pub const EXAMPLE: Tr = tr(
@@ -162,6 +167,11 @@ pub const ROW_PRED: Tr = tr("{0} prediction", "{0} 预测");
 pub const NO_PREDICTIONS: Tr = tr(
     "Predictions appear once training starts.",
     "开始训练后会显示预测。",
+);
+/// Predictions of runs kept from an earlier visit (their weights are not kept).
+pub const NO_PREDICTIONS_KEPT: Tr = tr(
+    "The runs shown were kept from an earlier visit without their weights, so there are no predictions; Start trains these settings again.",
+    "显示的运行保存自之前的访问，未保存权重，因此没有预测；点击“开始”可用这些设置重新训练。",
 );
 /// Example accuracy of {0}.
 pub const EXAMPLE_ACC: Tr = tr("{0} on this sequence", "在这条序列上 {0}");
