@@ -55,8 +55,8 @@ impl Split {
         let num_classes = dataset.num_classes();
 
         // Group sample indices by normalised name, in order of first appearance.
-        let mut group_of: HashMap<&str, usize> = HashMap::new();
-        let mut groups: Vec<Vec<usize>> = Vec::new();
+        let mut group_of: HashMap<&str, usize> = HashMap::with_capacity(samples.len());
+        let mut groups: Vec<Vec<usize>> = Vec::with_capacity(samples.len());
         for (i, s) in samples.iter().enumerate() {
             let g = *group_of.entry(s.name.as_str()).or_insert_with(|| {
                 groups.push(Vec::new());
