@@ -517,3 +517,36 @@ fn singleton_class_is_trained() {
         }
     }
 }
+
+/// The summary a page gets instead of the names: the loader's counts, the skipped lines, the
+/// Latin-1 files and the split for the page's seed, all read from the upload itself.
+#[test]
+fn summary_is_the_uploads() {
+    let mut text = String::from("name\tlabel\n");
+    for i in 0..30 {
+        text.push_str(&format!(
+            "Na{}me\tGreek\nKo{}x\tKorean\n",
+            "a".repeat(i),
+            "o".repeat(i)
+        ));
+    }
+    text.push_str("no tab here\nShared\tGreek\nShared\tKorean\n");
+    let mut bytes = text.into_bytes();
+    bytes.extend_from_slice(b"M\xfcller\tGerman\nSchmidt\tGerman\n");
+    let up = dataset_from_uploads(&[("own.tsv", bytes.as_slice())]).unwrap();
+    for seed in [0u64, 7] {
+        let s = up.summary(seed, 5);
+        assert_eq!(s.files, vec!["own.tsv".to_owned()]);
+        assert_eq!(s.classes, up.dataset.classes().to_vec());
+        assert_eq!(&s.report, up.dataset.report());
+        assert_eq!(s.skipped, up.skipped.len());
+        assert_eq!(s.skipped, 1);
+        assert_eq!(s.skipped_lines, up.skipped_lines(5));
+        assert_eq!(s.latin1, vec!["own.tsv".to_owned()]);
+        let split = unroll::data::Split::new(&up.dataset, seed, unroll::data::VAL_FRACTION);
+        assert_eq!(s.split.seed, seed);
+        assert_eq!(s.split.train, split.train.len());
+        assert_eq!(s.split.val, split.val.len());
+        assert_eq!(s.split.val_per_class, split.val_class_counts(&up.dataset));
+    }
+}

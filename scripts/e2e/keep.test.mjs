@@ -1,7 +1,9 @@
 // End-to-end tests of "keep the work" (and of the device loss): the
 // model saved in IndexedDB comes back after a reload; a downloaded .safetensors re-imported in a
-// fresh profile predicts identically; own data as a TSV trains; a malformed TSV is rejected with
-// its line number and loses nothing; a lost WebGPU device hands over to the CPU without a reset.
+// fresh profile predicts identically; own data as a TSV trains and the page describes it (not the
+// built-in files) in English and Chinese; a malformed TSV is rejected with its line number and
+// loses nothing; an error message goes once another action succeeded; a 50 MB TSV loads without
+// a long main-thread task; a lost WebGPU device hands over to the CPU without a reset.
 //
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/keep.test.mjs`
 // (without UNROLL_E2E_SKIP_BUILD it builds dist/ first). Real data: www/data/names.
@@ -95,6 +97,33 @@ function tsvOf(languages) {
     for (const name of text.split("\n")) if (name.trim()) lines.push(`${name.trim()}\t${lang}`);
   }
   return lines.join("\n") + "\n";
+}
+
+/**
+ * With own data loaded, the training page describes the uploaded file and its classes, in
+ * English and Chinese, and no text speaks of the built-in files any more.
+ */
+async function describesUpload(page, file, classes) {
+  const n = classes.length;
+  const text = (id) => page.textContent(`[data-testid="${id}"]`);
+  assert.equal(await value(page, "data-note"), "upload");
+  for (const lang of ["en", "zh"]) {
+    await page.click(`[data-testid="lang-${lang}"]`);
+    const note = await text("data-note");
+    assert.ok(note.includes(file), `${lang}: the note names ${file}: ${note}`);
+    for (const c of classes) assert.ok(note.includes(c), `${lang}: the note lists ${c}: ${note}`);
+    const page_ = await page.evaluate(() => document.querySelector(".training-page").innerText);
+    if (lang === "en") {
+      assert.match(note, new RegExp(`${n} classes`));
+      assert.match(await text("lede"), new RegExp(`guesses its class among ${n}\\.`));
+      assert.doesNotMatch(page_, /PyTorch tutorial|18 language|among 18\b|language files/);
+    } else {
+      assert.match(note, new RegExp(`共 ${n} 个类别`));
+      assert.match(await text("lede"), new RegExp(`在 ${n} 个类别中`));
+      assert.doesNotMatch(page_, /PyTorch 教程|18 种语言|18 个语言|语言文件/);
+    }
+  }
+  await page.click('[data-testid="lang-en"]');
 }
 
 async function upload(page, name, text) {
@@ -320,6 +349,7 @@ test("own data: a 3-class TSV trains; a file without a usable line is rejected a
     assert.equal(await value(page, "data-source"), "upload");
     assert.equal(await num(page, "data-classes"), 3);
     assert.equal(await num(page, "data-raw-lines"), tsv.trim().split("\n").length);
+    await describesUpload(page, "three.tsv", langs);
     await trainToEnd(page);
     assert.equal(await num(page, "data-classes"), 3, "3 classes in the summary after training");
     const top = await predict(page, "Nakamura");
@@ -347,6 +377,9 @@ test("own data: a 3-class TSV trains; a file without a usable line is rejected a
     await until(async () => (await value(page, "data-source")) === "builtin", 10_000, "the built-in data");
     assert.equal(await num(page, "data-classes"), 18);
     assert.equal(await num(page, "data-raw-lines"), 20074);
+    assert.equal(await value(page, "data-note"), "builtin");
+    assert.match(await page.textContent('[data-testid="data-note"]'), /PyTorch tutorial's 18 language files/);
+    assert.match(await page.textContent('[data-testid="lede"]'), /among 18\./);
     assert.deepEqual(consoleErrors, []);
   } finally {
     await b.close();
@@ -400,6 +433,76 @@ test("own data: bad lines 6 and 38 are skipped and reported (en, zh), Latin-1 lo
   }
 });
 
+test("own data: a model trained on an upload comes back after a reload with its data (parsed again by the engine)", async () => {
+  const b = await launch({});
+  try {
+    const { page, consoleErrors } = await openPage(b.context, server.url, TINY.replace("batch_size=256", "batch_size=64"));
+    await dataReady(page);
+    const langs = ["Greek", "Japanese", "Polish"];
+    await upload(page, "three.tsv", tsvOf(langs));
+    assert.equal(await value(page, "data-upload-message"), "ok");
+    const pairs = await num(page, "data-pairs");
+    const split = [await num(page, "data-train"), await num(page, "data-val")];
+    await trainToEnd(page);
+    const step = await num(page, "train-step");
+    assert.ok(step > 0);
+    const top = await predict(page, "Nakamura");
+    await until(async () => !(await page.isDisabled('[data-testid="forget-saved"]')), 30_000, "the saved model");
+    await page.reload({ waitUntil: "load" });
+    await until(async () => (await value(page, "restored")) !== null, 60_000, "the restored model");
+    assert.equal(await num(page, "restored"), step);
+    assert.equal(await value(page, "data-source"), "upload");
+    assert.equal(await num(page, "data-classes"), 3);
+    assert.equal(await num(page, "data-pairs"), pairs);
+    assert.deepEqual([await num(page, "data-train"), await num(page, "data-val")], split, "the same split for the saved seed");
+    await describesUpload(page, "three.tsv", langs);
+    assert.deepEqual(await predict(page, "Nakamura"), top, "same predictions after the reload");
+    assert.deepEqual(consoleErrors, []);
+  } finally {
+    await b.close();
+  }
+});
+
+test("an error message goes once another action succeeded (data upload, weights, built-in data)", async () => {
+  const b = await launch({});
+  try {
+    const { page, consoleErrors } = await openPage(b.context, server.url, TINY);
+    await dataReady(page);
+    const tsv = tsvOf(["Greek", "Japanese", "Polish"]);
+    const bad = tsv.split("\n").slice(0, 10).map((l) => l.replace("\t", " ")).join("\n") + "\n";
+    const weightsFile = (classes) => ({ name: "pytorch_gru.safetensors", mimeType: "application/octet-stream", buffer: plainExport(classes) });
+    const junk = { name: "junk.safetensors", mimeType: "application/octet-stream", buffer: Buffer.from("not a safetensors file at all") };
+
+    // A data error, then weights load: the data error goes.
+    await upload(page, "bad.tsv", bad);
+    assert.equal(await value(page, "data-upload-message"), "error");
+    await page.setInputFiles('[data-testid="weights-upload"]', weightsFile(18));
+    await until(async () => (await value(page, "weights-message")) !== null, 30_000, "the weights message");
+    assert.equal(await value(page, "weights-message"), "imported", await page.textContent('[data-testid="weights-message"]'));
+    await until(async () => (await value(page, "data-upload-message")) === null, 5_000, "the data error to go");
+
+    // A weights error, then a data upload: the weights error goes.
+    await page.setInputFiles('[data-testid="weights-upload"]', junk);
+    await until(async () => (await value(page, "weights-message")) === "error", 30_000, "the weights error");
+    await upload(page, "three.tsv", tsv);
+    assert.equal(await value(page, "data-upload-message"), "ok");
+    await until(async () => (await value(page, "weights-message")) === null, 5_000, "the weights error to go");
+
+    // A data error and a weights error, then back to the built-in data: both go.
+    await upload(page, "bad.tsv", bad);
+    assert.equal(await value(page, "data-upload-message"), "error");
+    await page.setInputFiles('[data-testid="weights-upload"]', junk);
+    await until(async () => (await value(page, "weights-message")) === "error", 30_000, "the weights error");
+    await page.click('[data-testid="data-use-builtin"]');
+    await until(async () => (await value(page, "data-source")) === "builtin", 10_000, "the built-in data");
+    await until(async () => (await value(page, "data-upload-message")) === null, 5_000, "the data error to go");
+    await until(async () => (await value(page, "weights-message")) === null, 5_000, "the weights error to go");
+    assert.deepEqual(consoleErrors, []);
+  } finally {
+    await b.close();
+  }
+});
+
 /** Writes a generated `name<TAB>language` TSV of at least `mb` MiB to `path`; returns its lines. */
 function writeBigTsv(path, mb) {
   const langs = ["Arabic", "Chinese", "Czech", "Dutch", "English", "French", "German", "Greek", "Irish", "Italian", "Japanese", "Korean", "Polish", "Portuguese", "Russian", "Scottish", "Spanish", "Vietnamese"];
@@ -426,10 +529,10 @@ function writeBigTsv(path, mb) {
   return i;
 }
 
-// The main-thread tasks are reported, not asserted: the 250 ms bound is not met yet (the hash
-// map of ~3 M names grows in single steps of about a second, and the page builds the split of
-// the new data in one task). Parsing in the engine's worker is the fix.
-test("own data: a 50 MB TSV parses with progress and Cancel (main-thread tasks reported)", async () => {
+// The engine's worker parses the file and keeps the data set (the page gets its summary), so
+// from choosing the file until the upload message says ok no main-thread task lasts over
+// 250 ms (a loose guard: the page only copies the file and sends it). The times are reported.
+test("own data: a 50 MB TSV parses with progress and Cancel, no main-thread task over 250 ms", async () => {
   const path = join(tmp, "big.tsv");
   const lines = writeBigTsv(path, 50);
   const b = await launch({});
@@ -458,20 +561,25 @@ test("own data: a 50 MB TSV parses with progress and Cancel (main-thread tasks r
       "the 50 MB upload",
       100,
     );
+    const okAt = await page.evaluate(() => performance.now());
     assert.equal(await value(page, "data-upload-message"), "ok", await page.textContent('[data-testid="data-upload-message"]'));
     const parsedAt = await page.evaluate(() => performance.getEntriesByName("unroll-upload-parsed").at(-1)?.startTime);
     assert.ok(parsedAt > t0, "the page marks the end of parsing");
-    const tasks = (await records(page)).longtasks.filter((t) => t.start >= t0);
+    const tasks = (await records(page)).longtasks.filter((t) => t.start >= t0 && t.start < okAt);
     const during = tasks.filter((t) => t.start < parsedAt);
     const after = tasks.filter((t) => t.start >= parsedAt);
     const longest = (ts) => ts.reduce((m, t) => Math.max(m, t.duration), 0);
     console.log(
       `${lines} lines: parsing ${(parsedAt - t0).toFixed(0)} ms, ${during.length} long tasks while parsing (longest ${longest(during).toFixed(0)} ms); ` +
-        `after parsing: longest task ${longest(after).toFixed(0)} ms; progress values seen: ${[...seen].sort().join(" ")}`,
+        `after parsing until ok: longest task ${longest(after).toFixed(0)} ms; progress values seen: ${[...seen].sort().join(" ")}`,
     );
     assert.ok([...seen].some((p) => Number(p) > 0 && Number(p) < 1), "the progress bar moved between 0 and 1");
+    assert.ok(longest(tasks) <= 250, `no main-thread task over 250 ms from choosing the file to ok: ${JSON.stringify(tasks)}`);
     assert.equal(await value(page, "data-source"), "upload");
     assert.equal(await num(page, "data-classes"), 18);
+    assert.equal(await num(page, "data-pairs"), lines);
+    assert.ok((await num(page, "data-val")) > 0, "the split's sizes come from the engine");
+    assert.equal((await num(page, "data-train")) + (await num(page, "data-val")), lines);
     assert.deepEqual(consoleErrors, []);
   } finally {
     await b.close();

@@ -19,6 +19,7 @@ use super::names::NamesDataset;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// ChaCha stream used for the split (the epoch shuffles use [`super::batches::EPOCH_STREAM_BASE`]
@@ -54,8 +55,8 @@ impl Split {
         let num_classes = dataset.num_classes();
 
         // Group sample indices by normalised name, in order of first appearance.
-        let mut group_of: HashMap<&str, usize> = HashMap::new();
-        let mut groups: Vec<Vec<usize>> = Vec::new();
+        let mut group_of: HashMap<&str, usize> = HashMap::with_capacity(samples.len());
+        let mut groups: Vec<Vec<usize>> = Vec::with_capacity(samples.len());
         for (i, s) in samples.iter().enumerate() {
             let g = *group_of.entry(s.name.as_str()).or_insert_with(|| {
                 groups.push(Vec::new());
@@ -136,6 +137,34 @@ impl Split {
     }
 }
 
+/// The sizes of the seeded split of a data set: what a page shows about it (training and
+/// validation counts, the validation names of each class) without the sample indices, so the
+/// engine can send it instead of the split.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SplitCounts {
+    /// The split's seed.
+    pub seed: u64,
+    /// Training samples (`Split::train.len()`).
+    pub train: usize,
+    /// Validation samples (`Split::val.len()`).
+    pub val: usize,
+    /// Validation samples of each class, `[num_classes]` ([`Split::val_class_counts`]).
+    pub val_per_class: Vec<usize>,
+}
+
+impl SplitCounts {
+    /// The counts of `Split::new(dataset, seed, val_fraction)`.
+    pub fn new(dataset: &NamesDataset, seed: u64, val_fraction: f64) -> SplitCounts {
+        let split = Split::new(dataset, seed, val_fraction);
+        SplitCounts {
+            seed,
+            train: split.train.len(),
+            val: split.val.len(),
+            val_per_class: split.val_class_counts(dataset),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,6 +206,21 @@ mod tests {
             assert!(counts[0] > 0 && counts[1] > 0, "seed {seed}");
             assert_eq!(counts[2], 0, "seed {seed}");
             assert!(split.train.iter().any(|&i| ds.samples()[i].name == "Solo"));
+        }
+    }
+
+    /// The counts are the split's, seed by seed (the shared names make them depend on it).
+    #[test]
+    fn counts_are_the_splits() {
+        let ds = toy();
+        for seed in 0..20 {
+            let split = Split::new(&ds, seed, VAL_FRACTION);
+            let counts = SplitCounts::new(&ds, seed, VAL_FRACTION);
+            assert_eq!(counts.seed, seed);
+            assert_eq!(counts.train, split.train.len());
+            assert_eq!(counts.val, split.val.len());
+            assert_eq!(counts.val_per_class, split.val_class_counts(&ds));
+            assert_eq!(counts.val_per_class.iter().sum::<usize>(), counts.val);
         }
     }
 

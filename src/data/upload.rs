@@ -29,8 +29,10 @@
 //! Nothing here panics on any input: corrupt archives and binary files are errors with the
 //! file's name.
 
-use super::names::{DatasetBuilder, LoadError, NamesDataset};
+use super::names::{DatasetBuilder, LoadError, LoadReport, NamesDataset};
 use super::normalize::normalize;
+use super::split::{SplitCounts, VAL_FRACTION};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{Cursor, Read};
@@ -226,6 +228,41 @@ impl Upload {
             .map(|(f, _)| f.as_str())
             .collect()
     }
+
+    /// What a page shows about the upload without its names: the loader's counts, the
+    /// skipped lines (all counted, the first `shown` listed as [`Upload::skipped_lines`]),
+    /// the Latin-1 files and the seeded 90/10 split for `seed` ([`VAL_FRACTION`]).
+    pub fn summary(&self, seed: u64, shown: usize) -> UploadSummary {
+        UploadSummary {
+            files: self.files.clone(),
+            classes: self.dataset.classes().to_vec(),
+            report: self.dataset.report().clone(),
+            skipped: self.skipped.len(),
+            skipped_lines: self.skipped_lines(shown),
+            latin1: self.latin1_files().into_iter().map(str::to_owned).collect(),
+            split: SplitCounts::new(&self.dataset, seed, VAL_FRACTION),
+        }
+    }
+}
+
+/// An upload as a page shows it ([`Upload::summary`]): everything but the names, so a data
+/// set of millions of names can stay where it was parsed (the engine's worker).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UploadSummary {
+    /// The uploaded file names, as given.
+    pub files: Vec<String>,
+    /// Class names in class-index order.
+    pub classes: Vec<String>,
+    /// The loader's counts (per class and in total).
+    pub report: LoadReport,
+    /// Number of TSV lines skipped as unusable.
+    pub skipped: usize,
+    /// The first few skipped lines, as [`Upload::skipped_lines`] lists them.
+    pub skipped_lines: String,
+    /// Files read as Latin-1 ([`Upload::latin1_files`]).
+    pub latin1: Vec<String>,
+    /// The split for the page's seed.
+    pub split: SplitCounts,
 }
 
 /// One source of names before the loader: a class, how errors name it, its text.

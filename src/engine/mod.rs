@@ -6,7 +6,8 @@
 //! dedicated Web Worker owned by the app shell, so the page's main thread only draws. The page
 //! sends [`Command`]s and receives [`Report`]s, each message a `postcard`-encoded batch (the
 //! worker sends at most one batch per [`FLUSH_MS`]; the page applies them once per animation
-//! frame).
+//! frame). The user's own data files are parsed there as well and the data set stays there
+//! (the page gets its summary), so a file of millions of names never blocks the page.
 //!
 //! - [`protocol`]: the messages and their conversion from and to [`crate::train`]'s events
 //!   (native too, so `cargo test` checks the round trips).

@@ -11,6 +11,8 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 use crate::config::Head;
 use crate::data::names::NamesDataset;
+use crate::data::split::SplitCounts;
+use crate::data::upload::UploadSummary;
 use crate::delay::run::{Progress, RunId, Tick};
 use crate::math::classifier::ClassifierModel;
 use crate::math::params::RnnSpec;
@@ -29,9 +31,36 @@ pub enum Command {
     Data {
         /// Its number.
         id: DataId,
-        /// The names (built-in or uploaded), already loaded and checked by the page.
+        /// The names loaded and checked by the page (the built-in data set; uploads are parsed
+        /// by the worker itself, [`Command::Upload`]).
         dataset: NamesDataset,
     },
+    /// Parse the user's files ([`crate::data::upload::UploadParser`]) as session `session`;
+    /// reports come as [`Report::Upload`], and a data set that loads is kept as data set
+    /// `session` (the same number) until [`Command::Forget`]. [`Command::Stop`] cancels the
+    /// parse.
+    Upload {
+        /// The page's number for this parse, and for the data set it gives.
+        session: SessionId,
+        /// `(file name, bytes)` as chosen.
+        files: Vec<(String, FileBytes)>,
+        /// The seed of the split reported with the summary.
+        seed: u64,
+        /// How many skipped lines the summary lists (it counts all).
+        skipped_shown: usize,
+    },
+    /// The seeded split's counts of data set `data` for `seed` as session `session`: one
+    /// [`Report::Split`], then `Ended`.
+    Split {
+        /// The page's number for this request.
+        session: SessionId,
+        /// The data set.
+        data: DataId,
+        /// The split's seed.
+        seed: u64,
+    },
+    /// Drop data set `id` (the page no longer uses it).
+    Forget(DataId),
     /// Train the name classifier on data set `data` with the configuration of `query` (a
     /// `lesson=names` query); reports come as [`Report::Names`].
     Names {
@@ -85,10 +114,66 @@ pub enum Report {
         /// The event.
         event: DelayEvent,
     },
+    /// An event of an upload's parse.
+    Upload {
+        /// The parse's session.
+        session: SessionId,
+        /// The event.
+        event: UploadEvent,
+    },
+    /// The answer to [`Command::Split`] (`None`: the worker has no such data set).
+    Split {
+        /// The request's session.
+        session: SessionId,
+        /// The counts.
+        counts: Option<SplitCounts>,
+    },
     /// The session's task has returned (after its last event).
     Ended(SessionId),
     /// The engine panicked; the message says where.
     Fatal(String),
+}
+
+/// What an upload's parse reports: progress, then one outcome.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum UploadEvent {
+    /// The share of the parse done, 0–1 ([`crate::data::upload::UploadParser::progress`]).
+    Progress(f64),
+    /// The data set loaded and is kept under the parse's number; what the page shows of it.
+    Loaded(Box<UploadSummary>),
+    /// The files give no data set (the parser's message, naming file and line).
+    Failed(String),
+    /// Stopped by [`Command::Stop`] before the end.
+    Cancelled,
+}
+
+/// A file's bytes, encoded as one byte string (a copy, not a sequence of numbers).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileBytes(pub Vec<u8>);
+
+impl Serialize for FileBytes {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for FileBytes {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = FileBytes;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a byte string")
+            }
+            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<FileBytes, E> {
+                Ok(FileBytes(v.to_vec()))
+            }
+            fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<FileBytes, E> {
+                Ok(FileBytes(v))
+            }
+        }
+        deserializer.deserialize_byte_buf(Visitor)
+    }
 }
 
 /// Weights as they travel: the architecture's arguments and the flat parameters.
@@ -373,6 +458,111 @@ mod tests {
         assert!(matches!(&back[6], TrainEvent::Weights(w) if w.params == weights().params));
         assert!(matches!(&back[7], TrainEvent::Checkpoint(c) if **c == checkpoint));
         assert!(matches!(&back[10], TrainEvent::Error(m) if m == "stopped"));
+    }
+
+    /// An upload travels as its files' bytes; its events and the split counts come back with
+    /// their values.
+    #[test]
+    fn upload_and_split_round_trip() {
+        let files = vec![
+            (
+                "own.tsv".to_owned(),
+                FileBytes(b"Abe\tJapanese\nM\xfcller\tGerman\n".to_vec()),
+            ),
+            ("empty.txt".to_owned(), FileBytes(Vec::new())),
+        ];
+        let commands = vec![
+            Command::Upload {
+                session: 4,
+                files: files.clone(),
+                seed: 9,
+                skipped_shown: 5,
+            },
+            Command::Split {
+                session: 6,
+                data: 4,
+                seed: 2,
+            },
+            Command::Forget(4),
+            Command::Stop(4),
+        ];
+        let bytes = encode(&commands);
+        let back = decode::<Vec<Command>>(&bytes).unwrap();
+        assert!(
+            matches!(&back[0], Command::Upload { session: 4, files: f, seed: 9, skipped_shown: 5 } if *f == files)
+        );
+        assert!(matches!(
+            back[1],
+            Command::Split {
+                session: 6,
+                data: 4,
+                seed: 2
+            }
+        ));
+        assert!(matches!(back[2], Command::Forget(4)));
+        assert!(matches!(back[3], Command::Stop(4)));
+
+        let up = crate::data::upload::dataset_from_uploads(&[(
+            "own.tsv",
+            "Abe\tJapanese\nSato\tJapanese\nweird\n\nMuller\tGerman\nSchmidt\tGerman\n".as_bytes(),
+        )])
+        .unwrap();
+        let summary = up.summary(3, 5);
+        let reports = vec![
+            Report::Upload {
+                session: 4,
+                event: UploadEvent::Progress(0.25),
+            },
+            Report::Upload {
+                session: 4,
+                event: UploadEvent::Loaded(Box::new(summary.clone())),
+            },
+            Report::Upload {
+                session: 5,
+                event: UploadEvent::Failed("bad.tsv, line 1: no tab".into()),
+            },
+            Report::Upload {
+                session: 7,
+                event: UploadEvent::Cancelled,
+            },
+            Report::Split {
+                session: 6,
+                counts: Some(summary.split.clone()),
+            },
+            Report::Split {
+                session: 8,
+                counts: None,
+            },
+        ];
+        let back = decode::<Vec<Report>>(&encode(&reports)).unwrap();
+        let events: Vec<(SessionId, UploadEvent)> = back[..4]
+            .iter()
+            .map(|r| match r {
+                Report::Upload { session, event } => (*session, event.clone()),
+                other => panic!("unexpected {other:?}"),
+            })
+            .collect();
+        assert_eq!(events[0], (4, UploadEvent::Progress(0.25)));
+        assert_eq!(
+            events[1],
+            (4, UploadEvent::Loaded(Box::new(summary.clone())))
+        );
+        assert_eq!(
+            events[2],
+            (5, UploadEvent::Failed("bad.tsv, line 1: no tab".into()))
+        );
+        assert_eq!(events[3], (7, UploadEvent::Cancelled));
+        assert!(
+            matches!(&back[4], Report::Split { session: 6, counts: Some(c) } if *c == summary.split)
+        );
+        assert!(matches!(
+            back[5],
+            Report::Split {
+                session: 8,
+                counts: None
+            }
+        ));
+        assert_eq!(summary.skipped, 1);
     }
 
     /// Commands carry the configuration as its canonical query, which reads back exactly.

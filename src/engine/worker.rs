@@ -15,16 +15,27 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::DedicatedWorkerGlobalScope;
 
-use super::protocol::{decode, encode, Command, DataId, DelayEvent, Report, SessionId};
+use super::protocol::{
+    decode, encode, Command, DataId, DelayEvent, FileBytes, Report, SessionId, UploadEvent,
+};
 use super::FLUSH_MS;
 use crate::config::delay::DelayConfig;
 use crate::config::query::decode as decode_query;
 use crate::config::TrainConfig;
 use crate::data::names::NamesDataset;
+use crate::data::split::{SplitCounts, VAL_FRACTION};
+use crate::data::upload::UploadParser;
 use crate::delay::run::eval_every_for;
 use crate::delay::Sweep;
-use crate::train::clock::{check_in, now_ms, sleep_ms};
+use crate::train::clock::{check_in, now_ms, sleep_ms, yield_now};
 use crate::train::session::{run_session_from, BackendKind, Checkpoint, TrainControl, TrainEvent};
+
+/// Lines an upload's parse reads between two looks at the clock.
+const UPLOAD_LINES_PER_CALL: usize = 2_000;
+
+/// Longest stretch of an upload's parse before the worker handles its messages (a Cancel)
+/// and reports progress (ms).
+const UPLOAD_SLICE_MS: f64 = 50.0;
 
 /// Milliseconds between two example-prediction (and progress) reports of a delay-copy sweep.
 const DELAY_PREDICT_EVERY_MS: f64 = 400.0;
@@ -108,6 +119,25 @@ fn handle(command: Command) {
     match command {
         Command::Data { id, dataset } => {
             with_state(|s| s.data.insert(id, Rc::new(dataset)));
+        }
+        Command::Upload {
+            session,
+            files,
+            seed,
+            skipped_shown,
+        } => start_upload(session, files, seed, skipped_shown),
+        Command::Split {
+            session,
+            data,
+            seed,
+        } => {
+            let dataset = with_state(|s| s.data.get(&data).cloned()).flatten();
+            let counts = dataset.map(|d| SplitCounts::new(&d, seed, VAL_FRACTION));
+            report(Report::Split { session, counts }, false);
+            report(Report::Ended(session), true);
+        }
+        Command::Forget(id) => {
+            with_state(|s| s.data.remove(&id));
         }
         Command::Names {
             session,
@@ -193,6 +223,60 @@ fn start_names(session: SessionId, query: &str, data: DataId, resume: Option<Che
             )
         })
         .await;
+    });
+}
+
+/// Parses an upload in slices of about [`UPLOAD_SLICE_MS`] (handling a Stop between them),
+/// keeps the data set under `session` and reports its summary.
+fn start_upload(
+    session: SessionId,
+    files: Vec<(String, FileBytes)>,
+    seed: u64,
+    skipped_shown: usize,
+) {
+    spawn_session(session, move |control| async move {
+        let send =
+            |event: UploadEvent, urgent: bool| report(Report::Upload { session, event }, urgent);
+        let files: Vec<(String, Vec<u8>)> = files.into_iter().map(|(n, b)| (n, b.0)).collect();
+        let mut parser = match UploadParser::new(&files) {
+            Ok(p) => p,
+            Err(e) => {
+                send(UploadEvent::Failed(e.to_string()), true);
+                return;
+            }
+        };
+        // The parser holds the decoded texts.
+        drop(files);
+        loop {
+            let start = now_ms();
+            let mut done = false;
+            while !done && now_ms() - start < UPLOAD_SLICE_MS {
+                match parser.step(UPLOAD_LINES_PER_CALL) {
+                    Ok(d) => done = d,
+                    Err(e) => {
+                        send(UploadEvent::Failed(e.to_string()), true);
+                        return;
+                    }
+                }
+            }
+            send(UploadEvent::Progress(parser.progress()), false);
+            if done {
+                break;
+            }
+            yield_now().await;
+            if control.is_stopped() {
+                send(UploadEvent::Cancelled, true);
+                return;
+            }
+        }
+        match parser.finish() {
+            Ok(upload) => {
+                let summary = upload.summary(seed, skipped_shown);
+                with_state(|s| s.data.insert(session, Rc::new(upload.dataset)));
+                send(UploadEvent::Loaded(Box::new(summary)), true);
+            }
+            Err(e) => send(UploadEvent::Failed(e.to_string()), true),
+        }
     });
 }
 

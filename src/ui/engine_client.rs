@@ -18,8 +18,11 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::data::names::NamesDataset;
+use crate::data::split::SplitCounts;
+use crate::data::upload::UploadSummary;
 use crate::engine::protocol::{
-    decode, encode, Command, DataId, DelayEvent, NamesEvent, Report, SessionId,
+    decode, encode, Command, DataId, DelayEvent, FileBytes, NamesEvent, Report, SessionId,
+    UploadEvent,
 };
 use crate::train::session::Checkpoint;
 
@@ -30,6 +33,48 @@ pub const APPLY_LATE_MS: i32 = 100;
 enum Listener {
     Names(Box<dyn FnMut(NamesEvent)>),
     Delay(Box<dyn FnMut(DelayEvent)>),
+    Upload(Box<dyn FnMut(UploadEvent)>),
+    Split(Box<dyn FnMut(Option<SplitCounts>)>),
+}
+
+/// A data set kept by the engine's worker (an upload parsed there). When the last handle is
+/// dropped the worker forgets it.
+#[derive(Debug)]
+pub struct EngineData {
+    id: DataId,
+}
+
+impl EngineData {
+    /// Its number in the worker.
+    pub fn id(&self) -> DataId {
+        self.id
+    }
+}
+
+impl Drop for EngineData {
+    fn drop(&mut self) {
+        EngineClient::get().send(vec![Command::Forget(self.id)]);
+    }
+}
+
+/// Where the names of a data set are: on the page (sent to the worker before the first run
+/// on it) or already in the worker.
+#[derive(Clone, Debug)]
+pub enum DataRef {
+    /// Loaded by the page (the built-in data set).
+    Page(Rc<NamesDataset>),
+    /// Parsed and kept by the worker (an upload).
+    Engine(Rc<EngineData>),
+}
+
+/// How an upload's parse in the worker ended.
+pub enum UploadOutcome {
+    /// The data set loaded: what the page shows of it, and the worker's handle.
+    Loaded(Box<UploadSummary>, Rc<EngineData>),
+    /// The files give no data set (or the engine failed); the message says why.
+    Failed(String),
+    /// Cancelled before the end.
+    Cancelled,
 }
 
 struct Session {
@@ -171,6 +216,10 @@ impl EngineClient {
 
     /// Sends commands (one message).
     pub fn send(&self, commands: Vec<Command>) {
+        self.send_ref(&commands)
+    }
+
+    fn send_ref(&self, commands: &[Command]) {
         if let Some(w) = &self.0.worker {
             let bytes = js_sys::Uint8Array::from(encode(&commands).as_slice());
             let transfer = js_sys::Array::of1(&bytes.buffer());
@@ -185,11 +234,14 @@ impl EngineClient {
         &self,
         session: SessionId,
         query: String,
-        data: &Rc<NamesDataset>,
+        data: &DataRef,
         resume: Option<Checkpoint>,
         on_event: impl FnMut(NamesEvent) + 'static,
     ) {
-        let data_id = self.data_id(data);
+        let data_id = match data {
+            DataRef::Page(data) => self.data_id(data),
+            DataRef::Engine(data) => (data.id, None),
+        };
         let ended = self.register(session, Listener::Names(Box::new(on_event)));
         let mut commands = Vec::new();
         if let Some((id, dataset)) = data_id.1 {
@@ -216,6 +268,83 @@ impl EngineClient {
         let ended = self.register(session, Listener::Delay(Box::new(on_event)));
         self.send(vec![Command::Delay { session, query }]);
         let _ = ended.await;
+    }
+
+    /// Parses the user's `files` in the worker as session `session` (cancelled by
+    /// [`EngineClient::cancel`]), handing each progress fraction to `on_progress`; resolves
+    /// with the files (kept by the page for saving) and the outcome. The summary's split is
+    /// for `seed`, and it lists the first `skipped_shown` skipped lines.
+    pub async fn upload(
+        &self,
+        session: SessionId,
+        files: Vec<(String, Vec<u8>)>,
+        seed: u64,
+        skipped_shown: usize,
+        mut on_progress: impl FnMut(f64) + 'static,
+    ) -> (Vec<(String, Vec<u8>)>, UploadOutcome) {
+        let outcome = Rc::new(RefCell::new(None::<UploadEvent>));
+        let last = outcome.clone();
+        let ended = self.register(
+            session,
+            Listener::Upload(Box::new(move |event| match event {
+                UploadEvent::Progress(p) => on_progress(p),
+                other => *last.borrow_mut() = Some(other),
+            })),
+        );
+        let commands = vec![Command::Upload {
+            session,
+            files: files.into_iter().map(|(n, b)| (n, FileBytes(b))).collect(),
+            seed,
+            skipped_shown,
+        }];
+        self.send_ref(&commands);
+        let files = match commands.into_iter().next() {
+            Some(Command::Upload { files, .. }) => {
+                files.into_iter().map(|(n, b)| (n, b.0)).collect()
+            }
+            _ => Vec::new(),
+        };
+        let _ = ended.await;
+        let outcome = match outcome.borrow_mut().take() {
+            Some(UploadEvent::Loaded(summary)) => {
+                UploadOutcome::Loaded(summary, Rc::new(EngineData { id: session }))
+            }
+            Some(UploadEvent::Failed(message)) => UploadOutcome::Failed(message),
+            Some(UploadEvent::Cancelled) => UploadOutcome::Cancelled,
+            Some(UploadEvent::Progress(_)) | None => UploadOutcome::Failed(
+                self.0
+                    .broken
+                    .borrow()
+                    .clone()
+                    .unwrap_or_else(|| "The training engine stopped reading the files.".into()),
+            ),
+        };
+        (files, outcome)
+    }
+
+    /// Cancels session `session` (an upload's parse, or a run: it ends at its next step).
+    pub fn cancel(&self, session: SessionId) {
+        self.send(vec![Command::Stop(session)]);
+    }
+
+    /// The seeded split's counts of the worker's data set `data` for `seed` (`None` when the
+    /// worker does not have it).
+    pub async fn split(&self, data: DataId, seed: u64) -> Option<SplitCounts> {
+        let session = self.new_session();
+        let answer = Rc::new(RefCell::new(None));
+        let slot = answer.clone();
+        let ended = self.register(
+            session,
+            Listener::Split(Box::new(move |counts| *slot.borrow_mut() = counts)),
+        );
+        self.send(vec![Command::Split {
+            session,
+            data,
+            seed,
+        }]);
+        let _ = ended.await;
+        let counts = answer.borrow_mut().take();
+        counts
     }
 
     /// The number of `data` in the worker, and the data itself when it must be sent first.
@@ -297,6 +426,16 @@ impl EngineClient {
                         f(event)
                     }
                 }),
+                Report::Upload { session, event } => self.dispatch(session, |l| {
+                    if let Listener::Upload(f) = l {
+                        f(event)
+                    }
+                }),
+                Report::Split { session, counts } => self.dispatch(session, |l| {
+                    if let Listener::Split(f) = l {
+                        f(counts)
+                    }
+                }),
                 Report::Ended(session) => self.end(session),
                 Report::Fatal(message) => {
                     self.fail(format!("The training engine stopped: {message}"))
@@ -328,6 +467,8 @@ impl EngineClient {
         self.dispatch(session, |l| match l {
             Listener::Names(f) => f(NamesEvent::Error(reason.clone())),
             Listener::Delay(f) => f(DelayEvent::Error(reason.clone())),
+            Listener::Upload(f) => f(UploadEvent::Failed(reason.clone())),
+            Listener::Split(f) => f(None),
         });
         self.end(session);
     }

@@ -101,6 +101,124 @@ pub struct ChartText {
     pub val_empty: &'static str,
 }
 
+/// The data in use, as the training page's lede and data panel describe it.
+#[derive(Clone, Copy, Debug)]
+pub enum DataInUse<'a> {
+    /// Not loaded yet.
+    Loading,
+    /// The built-in names data set, with its number of languages.
+    Builtin(usize),
+    /// The user's own data: the uploaded file names and the class names.
+    Upload {
+        /// The files, as named by the user.
+        files: &'a [String],
+        /// The classes, in class-index order.
+        classes: &'a [String],
+    },
+}
+
+/// Classes listed by name in the data panel's note (the count covers all).
+const CLASSES_LISTED: usize = 12;
+
+/// `classes` for a note: the first [`CLASSES_LISTED`] (long labels cut) joined by `sep`, and how
+/// many more there are.
+fn class_list(classes: &[String], sep: &str) -> (String, usize) {
+    let shown: Vec<String> = classes
+        .iter()
+        .take(CLASSES_LISTED)
+        .map(|c| crate::data::upload::display_label(c))
+        .collect();
+    (
+        shown.join(sep),
+        classes.len().saturating_sub(CLASSES_LISTED),
+    )
+}
+
+const LEDE_TAIL_EN: &str =
+    "It trains right here in this tab: on your GPU through WebGPU when the browser \
+     offers it, otherwise on the CPU. Every number below is computed live.";
+
+fn lede_en(data: DataInUse) -> String {
+    match data {
+        DataInUse::Loading => format!(
+            "A recurrent network reads a surname one letter at a time and guesses its language. {LEDE_TAIL_EN}"
+        ),
+        DataInUse::Builtin(n) => format!(
+            "A recurrent network reads a surname one letter at a time and guesses its language among {n}. {LEDE_TAIL_EN}"
+        ),
+        DataInUse::Upload { classes, .. } => format!(
+            "A recurrent network reads a name from your data one letter at a time and guesses its class among {}. {LEDE_TAIL_EN}",
+            classes.len()
+        ),
+    }
+}
+
+fn data_note_en(data: DataInUse) -> String {
+    const NORM: &str = "normalised to the letters a–z, A–Z and a few marks";
+    match data {
+        DataInUse::Loading | DataInUse::Builtin(0) => format!(
+            "Surnames from the PyTorch tutorial's language files, {NORM}; each (name, language) pair counts once."
+        ),
+        DataInUse::Builtin(n) => format!(
+            "Surnames from the PyTorch tutorial's {n} language files, {NORM}; each (name, language) pair counts once."
+        ),
+        DataInUse::Upload { files, classes } => {
+            let (list, more) = class_list(classes, ", ");
+            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+            let n = classes.len();
+            let s = if files.len() == 1 { "" } else { "s" };
+            format!(
+                "Your own data: names from your file{s} {}, {n} classes ({list}{more}), {NORM}; each (name, class) pair counts once.",
+                files.join(", ")
+            )
+        }
+    }
+}
+
+const LEDE_TAIL_ZH: &str =
+    "训练就在这个标签页里进行：浏览器支持时通过 WebGPU 在你的 GPU 上运行，否则在 CPU 上运行。\
+     下面的每个数字都是实时计算的。";
+
+fn lede_zh(data: DataInUse) -> String {
+    match data {
+        DataInUse::Loading => format!("循环神经网络逐个字母读入一个姓氏，并猜出它来自哪种语言。{LEDE_TAIL_ZH}"),
+        DataInUse::Builtin(n) => {
+            format!("循环神经网络逐个字母读入一个姓氏，并在 {n} 种语言中猜出它的来源。{LEDE_TAIL_ZH}")
+        }
+        DataInUse::Upload { classes, .. } => format!(
+            "循环神经网络逐个字母读入你的数据中的一个名字，并在 {} 个类别中猜出它的类别。{LEDE_TAIL_ZH}",
+            classes.len()
+        ),
+    }
+}
+
+fn data_note_zh(data: DataInUse) -> String {
+    const NORM: &str = "规范化为字母 a–z、A–Z 和少数标点";
+    match data {
+        DataInUse::Loading | DataInUse::Builtin(0) => {
+            format!("姓氏来自 PyTorch 教程的语言文件，{NORM}；每个（姓氏，语言）对只计一次。")
+        }
+        DataInUse::Builtin(n) => {
+            format!(
+                "姓氏来自 PyTorch 教程的 {n} 个语言文件，{NORM}；每个（姓氏，语言）对只计一次。"
+            )
+        }
+        DataInUse::Upload { files, classes } => {
+            let (list, more) = class_list(classes, "、");
+            let more = if more > 0 {
+                format!(" 等（另有 {more} 个）")
+            } else {
+                String::new()
+            };
+            format!(
+                "你自己的数据：名字来自你的文件 {}，共 {} 个类别（{list}{more}），{NORM}；每个（名字，类别）对只计一次。",
+                files.join("、"),
+                classes.len()
+            )
+        }
+    }
+}
+
 /// All UI text of one language.
 #[allow(missing_docs)] // the field names say what each text is
 #[derive(Debug)]
@@ -117,7 +235,7 @@ pub struct Strings {
     pub dismiss: &'static str,
 
     pub title: &'static str,
-    pub lede: &'static str,
+    pub lede: fn(DataInUse) -> String,
 
     pub config_title: &'static str,
     pub cell: &'static str,
@@ -190,7 +308,8 @@ pub struct Strings {
     pub weights_from_step: fn(&str) -> String,
 
     pub data_title: &'static str,
-    pub data_note: &'static str,
+    pub data_note: fn(DataInUse) -> String,
+    pub data_classes: &'static str,
     pub data_languages: &'static str,
     pub data_lines: &'static str,
     pub data_pairs: &'static str,
@@ -256,7 +375,8 @@ pub static EN: Strings = Strings {
     nav_label: "Pages",
     nav_names: "Train on names",
     lang_label: "Language",
-    footer: "Unroll computes every number on this page in your browser: Rust compiled to WebAssembly, \
+    footer:
+        "Unroll computes every number on this page in your browser: Rust compiled to WebAssembly, \
              WGSL compute shaders on WebGPU, and the same maths in plain Rust on the CPU.",
     unknown_lesson: |l| format!("lesson: “{l}” is not a page of Unroll; showing the training page"),
 
@@ -264,9 +384,7 @@ pub static EN: Strings = Strings {
     dismiss: "Dismiss",
 
     title: "Which language is this surname from?",
-    lede: "A recurrent network reads a surname one letter at a time and guesses its language among 18. \
-           It trains right here in this tab: on your GPU through WebGPU when the browser offers it, \
-           otherwise on the CPU. Every number below is computed live.",
+    lede: lede_en,
 
     config_title: "Model & training",
     cell: "Cell",
@@ -291,7 +409,8 @@ pub static EN: Strings = Strings {
     backend_help_cpu: "the same maths in Rust on the CPU",
     start: "Start training",
     train_again: "Train again",
-    confirm_replace: "Start a new run from step 0? The model on this page (restored or loaded) will be replaced.",
+    confirm_replace:
+        "Start a new run from step 0? The model on this page (restored or loaded) will be replaced.",
     pause: "Pause",
     resume: "Resume",
     reset: "Reset",
@@ -363,8 +482,8 @@ pub static EN: Strings = Strings {
     weights_from_step: |s| format!("Weights from step {s}"),
 
     data_title: "The data set",
-    data_note: "Surnames from the PyTorch tutorial's 18 language files, normalised to the letters a–z, \
-                A–Z and a few marks; each (name, language) pair counts once.",
+    data_note: data_note_en,
+    data_classes: "Classes",
     data_languages: "Languages",
     data_lines: "Lines in the files",
     data_pairs: "Distinct pairs",
@@ -393,8 +512,7 @@ pub static ZH: Strings = Strings {
     dismiss: "关闭",
 
     title: "这个姓氏来自哪种语言？",
-    lede: "循环神经网络逐个字母读入一个姓氏，并在 18 种语言中猜出它的来源。训练就在这个标签页里进行：\
-           浏览器支持时通过 WebGPU 在你的 GPU 上运行，否则在 CPU 上运行。下面的每个数字都是实时计算的。",
+    lede: lede_zh,
 
     config_title: "模型与训练",
     cell: "单元",
@@ -482,8 +600,8 @@ pub static ZH: Strings = Strings {
     weights_from_step: |s| format!("权重来自第 {s} 步"),
 
     data_title: "数据集",
-    data_note: "姓氏来自 PyTorch 教程的 18 个语言文件，规范化为字母 a–z、A–Z 和少数标点；\
-                每个（姓氏，语言）对只计一次。",
+    data_note: data_note_zh,
+    data_classes: "类别数",
     data_languages: "语言数",
     data_lines: "文件行数",
     data_pairs: "不同的对",

@@ -12,13 +12,14 @@
 //! `train-progress` (fraction), `chart-train-loss` / `chart-val` (points drawn),
 //! `predict-input`, `predict-top` (`<li data-label data-value>`), `predict-message`,
 //! `predict-weights-step`, `data-classes`, `data-raw-lines`, `data-pairs`, `data-skipped`,
-//! `data-train`, `data-val`, `cfg-<key>` for the form controls.
+//! `data-train`, `data-val`, `data-note` (`data-value` builtin/upload: what the note describes),
+//! `lede`, `cfg-<key>` for the form controls.
 
 use super::app::PageQueries;
 use super::charts::loss_curve::{self, LossSeries};
 use super::charts::val_curve::{self, EpochPoint};
 use super::data_loader::{self, LoadState};
-use super::i18n::{language_name, use_locale, Locale, Strings};
+use super::i18n::{language_name, use_locale, DataInUse, Locale, Strings};
 use super::keep::{DeviceLostNotice, KeepHooks, KeepPanel};
 use super::lab;
 use super::lab::grad_flow::{GradFlowPanel, GradFlowStore};
@@ -281,10 +282,25 @@ pub fn TrainingPage(
     let control = StoredValue::new_local(None::<TrainControl>);
     let run_id = StoredValue::new(0u64);
 
+    // Bumped when the engine sent split counts of an upload for a new seed.
+    let split_rev = RwSignal::new(0u64);
+    Effect::new(move |_| {
+        let seed = config.with(|c| c.seed);
+        if let LoadState::Ready(loaded) = data.get() {
+            if bridge::split_missing(&loaded, seed) {
+                spawn_local(async move {
+                    if bridge::fetch_split(loaded, seed).await {
+                        split_rev.try_update(|n| *n += 1);
+                    }
+                });
+            }
+        }
+    });
     let split = Memo::new(move |_| {
+        split_rev.track();
         let seed = config.with(|c| c.seed);
         data.with(|d| match d {
-            LoadState::Ready(loaded) => Some(bridge::split_sizes(loaded, seed)),
+            LoadState::Ready(loaded) => bridge::split_sizes(loaded, seed),
             _ => None,
         })
     });
@@ -297,6 +313,7 @@ pub fn TrainingPage(
     });
     let total_steps = Memo::new(move |_| steps_per_epoch.get() * config.with(|c| c.epochs) as u64);
     let val_counts = Memo::new(move |_| {
+        split_rev.track();
         let seed = config.with(|c| c.seed);
         data.with(|d| match d {
             LoadState::Ready(loaded) => bridge::val_class_counts(loaded, seed),
@@ -333,7 +350,7 @@ pub fn TrainingPage(
         let cfg = config.get_untracked();
         let (cell, hidden_size) = (cfg.cell, cfg.hidden_size);
         let batch_size = cfg.batch_size as u32;
-        let dataset = loaded.dataset.clone();
+        let dataset = loaded.data.clone();
         let resume = resume.map(|c| (*c).clone());
         spawn_local(async move {
             bridge::run_session(cfg, dataset, ctl, resume, move |event| {
@@ -433,7 +450,15 @@ pub fn TrainingPage(
             <lab::LabStyle />
             <section class="page-intro">
                 <h1>{move || loc.t().title}</h1>
-                <p class="lede">{move || loc.t().lede}</p>
+                <p class="lede" data-testid="lede">
+                    {move || {
+                        let lede = loc.t().lede;
+                        data.with(|d| match d {
+                            LoadState::Ready(l) => lede(l.in_use()),
+                            _ => lede(DataInUse::Loading),
+                        })
+                    }}
+                </p>
             </section>
             <UrlNotice notices=notices />
             <DataBanner data=data />
@@ -932,12 +957,9 @@ fn PredictPanel(view_state: SessionView, data: RwSignal<LoadState, LocalStorage>
             return Prediction::BeforeStart;
         };
         let result = data.with(|d| match d {
-            LoadState::Ready(loaded) => Some(bridge::predict_top(
-                &weights,
-                loaded.dataset.classes(),
-                &tokens,
-                3,
-            )),
+            LoadState::Ready(loaded) => {
+                Some(bridge::predict_top(&weights, &loaded.classes, &tokens, 3))
+            }
             _ => None,
         });
         match result {
@@ -1039,6 +1061,10 @@ fn DatasetPanel(
             return ().into_any();
         };
         let s = loaded.summary.clone();
+        let classes_label: fn(&Strings) -> &'static str = match loaded.source {
+            bridge::DataSource::Builtin => |t| t.data_languages,
+            bridge::DataSource::Upload { .. } => |t| t.data_classes,
+        };
         let item = move |label: fn(&Strings) -> &'static str, testid: &'static str, value: u64| {
             view! {
                 <div class="kv">
@@ -1050,9 +1076,17 @@ fn DatasetPanel(
         view! {
             <section class="panel dataset-panel" data-testid="dataset">
                 <h2>{move || loc.t().data_title}</h2>
-                <p class="panel-note">{move || loc.t().data_note}</p>
+                <p class="panel-note" data-testid="data-note" data-value=loaded.source.key()>
+                    {move || {
+                        let note = loc.t().data_note;
+                        data.with(|d| match d {
+                            LoadState::Ready(l) => note(l.in_use()),
+                            _ => String::new(),
+                        })
+                    }}
+                </p>
                 <dl class="kvs">
-                    {item(|t| t.data_languages, "data-classes", s.classes.len() as u64)}
+                    {item(classes_label, "data-classes", s.classes.len() as u64)}
                     {item(|t| t.data_lines, "data-raw-lines", s.raw_lines as u64)}
                     {item(|t| t.data_pairs, "data-pairs", s.distinct_pairs as u64)}
                     {item(|t| t.data_skipped, "data-skipped", s.skipped as u64)}

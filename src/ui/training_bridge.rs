@@ -3,10 +3,16 @@
 //! The training page only uses the items of this module, so when an API below changes, this
 //! file is the only one to adjust. Everything here is plain data or a thin call; no Leptos.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::config::{query, Lang, UrlNotice};
-use crate::data::{self, Manifest, NamesDataset, Split, VAL_FRACTION};
+use crate::data::names::LoadReport;
+use crate::data::split::SplitCounts;
+use crate::data::upload::UploadSummary;
+use crate::data::{self, Manifest, NamesDataset, VAL_FRACTION};
+pub use crate::keep::DataSource;
 
 pub use crate::config::{BackendChoice, CellKind, TrainConfig};
 use crate::engine::protocol::{Command, SessionId};
@@ -14,6 +20,8 @@ pub use crate::train::session::{
     BackendKind, Checkpoint, EpochReport, TrainEvent, ValReport, Weights,
 };
 use crate::ui::engine_client::EngineClient;
+pub use crate::ui::engine_client::{DataRef, EngineData};
+use crate::ui::i18n::DataInUse;
 
 // ---------------------------------------------------------------------------------------------
 // Configuration (URL codec)
@@ -85,12 +93,36 @@ pub struct DatasetSummary {
     pub skipped: usize,
 }
 
-/// The data set and its summary, shared by the page and the training session.
+/// The data set in use: where its names are, its classes and counts, and the split counts
+/// known so far, shared by the page and the training session.
 pub struct LoadedData {
-    /// The data set.
-    pub dataset: Rc<NamesDataset>,
+    /// Where the names are (the page's built-in data set, or an upload kept by the engine).
+    pub data: DataRef,
+    /// Class names in class-index order.
+    pub classes: Vec<String>,
+    /// Where it came from (the built-in files, or the user's files by name).
+    pub source: DataSource,
     /// Its counts.
     pub summary: DatasetSummary,
+    /// Split counts by seed (computed here for page data; the engine's for an upload).
+    splits: RefCell<HashMap<u64, SplitCounts>>,
+}
+
+fn summary_of(report: &LoadReport) -> DatasetSummary {
+    DatasetSummary {
+        classes: report
+            .classes
+            .iter()
+            .map(|c| ClassCount {
+                language: c.class.clone(),
+                raw_lines: c.raw_lines,
+                distinct_pairs: c.distinct,
+            })
+            .collect(),
+        raw_lines: report.raw_lines,
+        distinct_pairs: report.distinct,
+        skipped: report.skipped,
+    }
 }
 
 /// The class files a `manifest.json` lists, in order. Errors: what is wrong with it.
@@ -109,26 +141,41 @@ pub fn build_dataset(files: Vec<(String, String)>) -> Result<LoadedData, String>
     Ok(loaded_data(dataset))
 }
 
-/// The data set with the loader's counts, ready for the page (also used for uploaded data).
+impl LoadedData {
+    /// What the page's texts say about this data set.
+    pub fn in_use(&self) -> DataInUse<'_> {
+        match &self.source {
+            DataSource::Builtin => DataInUse::Builtin(self.classes.len()),
+            DataSource::Upload { files } => DataInUse::Upload {
+                files,
+                classes: &self.classes,
+            },
+        }
+    }
+}
+
+/// The data set with the loader's counts, ready for the page (the built-in data set).
 pub fn loaded_data(dataset: NamesDataset) -> LoadedData {
-    let report = dataset.report();
-    let summary = DatasetSummary {
-        classes: report
-            .classes
-            .iter()
-            .map(|c| ClassCount {
-                language: c.class.clone(),
-                raw_lines: c.raw_lines,
-                distinct_pairs: c.distinct,
-            })
-            .collect(),
-        raw_lines: report.raw_lines,
-        distinct_pairs: report.distinct,
-        skipped: report.skipped,
-    };
     LoadedData {
-        dataset: Rc::new(dataset),
-        summary,
+        classes: dataset.classes().to_vec(),
+        source: DataSource::Builtin,
+        summary: summary_of(dataset.report()),
+        data: DataRef::Page(Rc::new(dataset)),
+        splits: RefCell::new(HashMap::new()),
+    }
+}
+
+/// An upload kept by the engine (`data`), as the page shows it from its summary.
+pub fn loaded_upload(summary: &UploadSummary, data: Rc<EngineData>) -> LoadedData {
+    let splits = HashMap::from([(summary.split.seed, summary.split.clone())]);
+    LoadedData {
+        classes: summary.classes.clone(),
+        source: DataSource::Upload {
+            files: summary.files.clone(),
+        },
+        summary: summary_of(&summary.report),
+        data: DataRef::Engine(data),
+        splits: RefCell::new(splits),
     }
 }
 
@@ -141,20 +188,58 @@ pub struct SplitSizes {
     pub val: usize,
 }
 
-/// The split that `seed` gives for `data`: the same `Split::new` call the session makes.
-pub fn split_sizes(data: &LoadedData, seed: u32) -> SplitSizes {
-    let split = Split::new(&data.dataset, seed as u64, VAL_FRACTION);
-    SplitSizes {
-        train: split.train.len(),
-        val: split.val.len(),
+/// The counts of the split that `seed` gives for `data` (the same `Split::new` call the
+/// session makes): computed here for page data, `None` for an upload until the engine sent
+/// them ([`fetch_split`]).
+fn split_counts(data: &LoadedData, seed: u32) -> Option<SplitCounts> {
+    let seed = seed as u64;
+    if let Some(c) = data.splits.borrow().get(&seed) {
+        return Some(c.clone());
     }
+    let DataRef::Page(dataset) = &data.data else {
+        return None;
+    };
+    let counts = SplitCounts::new(dataset, seed, VAL_FRACTION);
+    data.splits.borrow_mut().insert(seed, counts.clone());
+    Some(counts)
 }
 
-/// Validation names per class (class-index order) of the split that `seed` gives for `data`:
-/// the same `Split::new` call the session makes. Its largest entry over its sum is the
+/// The split that `seed` gives for `data` (`None` while the engine computes it).
+pub fn split_sizes(data: &LoadedData, seed: u32) -> Option<SplitSizes> {
+    split_counts(data, seed).map(|c| SplitSizes {
+        train: c.train,
+        val: c.val,
+    })
+}
+
+/// Validation names per class (class-index order) of the split that `seed` gives for `data`
+/// (empty while the engine computes it). Its largest entry over its sum is the
 /// majority-class baseline before any training.
 pub fn val_class_counts(data: &LoadedData, seed: u32) -> Vec<usize> {
-    Split::new(&data.dataset, seed as u64, VAL_FRACTION).val_class_counts(&data.dataset)
+    split_counts(data, seed)
+        .map(|c| c.val_per_class)
+        .unwrap_or_default()
+}
+
+/// Whether the split counts for `seed` must come from the engine ([`fetch_split`]).
+pub fn split_missing(data: &LoadedData, seed: u32) -> bool {
+    matches!(data.data, DataRef::Engine(_)) && !data.splits.borrow().contains_key(&(seed as u64))
+}
+
+/// Asks the engine for the split counts of an upload for `seed` and keeps them in `data`;
+/// `true` when they arrived.
+pub async fn fetch_split(data: Rc<LoadedData>, seed: u32) -> bool {
+    let DataRef::Engine(handle) = &data.data else {
+        return false;
+    };
+    let id = handle.id();
+    match EngineClient::get().split(id, seed as u64).await {
+        Some(counts) => {
+            data.splits.borrow_mut().insert(seed as u64, counts);
+            true
+        }
+        None => false,
+    }
 }
 
 /// Features per input step of the name classifier: the one-hot vocabulary size (`input_size`).
@@ -248,7 +333,7 @@ impl TrainControl {
 /// the session's order). Never panics; failures arrive as [`TrainEvent::Error`].
 pub async fn run_session(
     config: TrainConfig,
-    data: Rc<NamesDataset>,
+    data: DataRef,
     control: TrainControl,
     resume: Option<Checkpoint>,
     mut on_event: impl FnMut(TrainEvent) + 'static,

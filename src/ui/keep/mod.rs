@@ -145,6 +145,17 @@ pub struct KeepHooks {
     pub reset: Callback<()>,
 }
 
+/// A part of the keep panel that acts on the page (its messages are about its own actions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// "Load your own data" and "Use the built-in names data".
+    Data,
+    /// "Load weights".
+    Weights,
+    /// Restoring the model saved in this browser.
+    Saved,
+}
+
 /// The keep panels' own state, shared by its parts.
 #[derive(Clone, Copy)]
 pub struct KeepState {
@@ -169,6 +180,9 @@ pub struct KeepState {
     pub offered: RwSignal<Option<Rc<persist::Stored>>, LocalStorage>,
     /// Weights imported without training metadata (see [`ImportedWeights`]).
     pub imported: ImportedWeights,
+    /// The last action that changed the data or the weights: its number and part. Each part
+    /// clears its messages about earlier actions when another part acts.
+    pub last_action: RwSignal<(u64, Part)>,
 }
 
 impl KeepState {
@@ -181,7 +195,7 @@ impl KeepState {
     /// Class names of the data in use (empty while loading).
     pub fn classes_untracked(&self) -> Vec<String> {
         self.hooks.data.with_untracked(|d| match d {
-            LoadState::Ready(l) => l.dataset.classes().to_vec(),
+            LoadState::Ready(l) => l.classes.clone(),
             _ => Vec::new(),
         })
     }
@@ -200,6 +214,27 @@ impl KeepState {
         self.upload_files.set_value(Rc::new(files));
         self.source.set(source);
         self.hooks.data.set(LoadState::Ready(loaded));
+    }
+
+    /// Records a successful action of `part` (see [`KeepState::on_other_action`]).
+    pub fn acted(&self, part: Part) {
+        self.last_action.update(|(n, p)| {
+            *n += 1;
+            *p = part;
+        });
+    }
+
+    /// Calls `clear` after each successful action of another part than `part`, so a message
+    /// about an earlier action (an error above all) does not outlive what replaced it.
+    pub fn on_other_action(&self, part: Part, clear: impl Fn() + 'static) {
+        let last = self.last_action;
+        Effect::new(move |seen: Option<u64>| {
+            let (n, by) = last.get();
+            if seen.is_some_and(|s| s != n) && by != part {
+                clear();
+            }
+            n
+        });
     }
 
     /// Keeps the built-in data set when it is the one in use.
@@ -231,6 +266,7 @@ pub fn KeepPanel(
         persist_problem: RwSignal::new(None),
         offered: RwSignal::new_local(None),
         imported: ImportedWeights::use_marker(),
+        last_action: RwSignal::new((0, Part::Data)),
     };
     let control = hooks.control;
     browser::install_lose_device(move || match control.try_get_value().flatten() {

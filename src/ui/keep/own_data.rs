@@ -1,14 +1,16 @@
 //! "Load your own data": a file input (several files: `.zip`, `.txt`, `.tsv`), the data
-//! source line and "Use the built-in names data". Parsing is [`crate::data::upload`]; on an
-//! error the message names file and line and the data in use stays as it was.
+//! source line and "Use the built-in names data". Parsing is [`crate::data::upload`], run in
+//! the engine's Web Worker (which keeps the data set; the page gets its summary), so a file of
+//! millions of names never blocks the page; on an error the message names file and line and
+//! the data in use stays as it was.
 
 use super::browser;
 use super::text::keep_text;
-use super::KeepState;
-use crate::data::upload::UploadParser;
+use super::{KeepState, Part};
 use crate::keep::DataSource;
-use crate::train::clock::{now_ms, sleep_ms};
+use crate::train::clock::sleep_ms;
 use crate::ui::data_loader::LoadState;
+use crate::ui::engine_client::{EngineClient, UploadOutcome};
 use crate::ui::i18n::use_locale;
 use crate::ui::training_bridge as bridge;
 use leptos::prelude::*;
@@ -17,12 +19,6 @@ use std::rc::Rc;
 
 /// How many skipped lines the message lists (the count covers all).
 const SKIPPED_SHOWN: usize = 5;
-
-/// Lines parsed between two looks at the clock.
-const LINES_PER_CALL: usize = 2_000;
-
-/// Longest stretch of parsing before the page gets the main thread back (ms).
-const SLICE_MS: f64 = 20.0;
 
 /// The time an epoch of the new data will take, estimated before training.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -44,13 +40,12 @@ impl Estimate {
     }
 }
 
-/// The estimate for `dataset` with the form's batch size and this tab's last measured
-/// ms/step (read before the new data replaces the old run).
-fn epoch_estimate(state: KeepState, dataset: &crate::data::NamesDataset) -> Estimate {
+/// The estimate for a data set of `class_counts` names per class with the form's batch size
+/// and this tab's last measured ms/step (read before the new data replaces the old run).
+fn epoch_estimate(state: KeepState, class_counts: &[usize]) -> Estimate {
     let h = state.hooks;
     let batch_size = h.config.with_untracked(|c| c.batch_size);
-    let train: usize = dataset
-        .class_counts()
+    let train: usize = class_counts
         .iter()
         .map(|&n| {
             let val = if n < 2 {
@@ -109,7 +104,21 @@ pub fn OwnData(
     let ready = move || data.with(|d| matches!(d, LoadState::Ready(_) | LoadState::Failed(_)));
     let disabled = move || state.busy() || !ready() || msg.get() == UploadMsg::Reading;
 
+    // Another part loaded weights (which may switch to the built-in data) or restored the saved
+    // model: an error, a "cancelled", or the report of an upload no longer in use goes.
+    state.on_other_action(Part::Data, move || {
+        let builtin = state.source.with_untracked(|s| *s == DataSource::Builtin);
+        msg.update(|m| {
+            if matches!(m, UploadMsg::Error(_) | UploadMsg::Cancelled)
+                || (builtin && matches!(m, UploadMsg::Loaded { .. }))
+            {
+                *m = UploadMsg::None;
+            }
+        });
+    });
     let progress = RwSignal::new(0.0f64);
+    // The parse in the engine being read, and whether the user cancelled it.
+    let parsing = StoredValue::new(None::<u64>);
     let cancel = StoredValue::new(false);
     let on_change = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
@@ -119,7 +128,7 @@ pub fn OwnData(
             let files = browser::read_files(&input).await;
             // The same files can be chosen again (e.g. after fixing them).
             input.set_value("");
-            // Copying a large file into the module is one task; the checks start in the next.
+            // Copying a large file into the module is one task; sending it in the next.
             sleep_ms(0).await;
             let files = match files {
                 Ok(f) if f.is_empty() => {
@@ -138,88 +147,76 @@ pub fn OwnData(
                 msg.set(UploadMsg::None);
                 return;
             }
-            // Parse in slices of about 20 ms, yielding to the browser in between (progress bar,
-            // Cancel, input stay live even for a file of millions of lines).
-            let mut parser = match UploadParser::new(&files) {
-                Ok(p) => p,
-                Err(e) => {
-                    msg.set(UploadMsg::Error(e.to_string()));
-                    return;
-                }
-            };
+            // The engine's worker parses (progress comes back; Cancel stops it) and keeps the
+            // data set; the page gets its summary, with the split for the form's seed.
+            let engine = EngineClient::get();
+            let session = engine.new_session();
+            parsing.set_value(Some(session));
             cancel.set_value(false);
-            loop {
-                let start = now_ms();
-                let mut done = false;
-                while !done && now_ms() - start < SLICE_MS {
-                    match parser.step(LINES_PER_CALL) {
-                        Ok(d) => done = d,
-                        Err(e) => {
-                            msg.set(UploadMsg::Error(e.to_string()));
-                            return;
-                        }
-                    }
-                }
-                progress.set(parser.progress());
-                if done {
-                    break;
-                }
-                sleep_ms(0).await;
-                if cancel.get_value() {
-                    msg.set(UploadMsg::Cancelled);
-                    return;
-                }
-            }
+            let seed = state.hooks.config.with_untracked(|c| c.seed) as u64;
+            let (files, outcome) = engine
+                .upload(session, files, seed, SKIPPED_SHOWN, move |p| {
+                    progress.try_set(p);
+                })
+                .await;
+            parsing.set_value(None);
             // The parsing is over: a mark for the tests' long-task window, then the page takes
-            // the new data set in its own task.
+            // the new data set in.
             if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
                 let _ = p.mark("unroll-upload-parsed");
             }
-            sleep_ms(0).await;
+            if cancel.get_value() {
+                msg.set(UploadMsg::Cancelled);
+                return;
+            }
+            let (summary, handle) = match outcome {
+                UploadOutcome::Loaded(summary, handle) => (summary, handle),
+                UploadOutcome::Failed(e) => {
+                    msg.set(UploadMsg::Error(e));
+                    return;
+                }
+                UploadOutcome::Cancelled => {
+                    msg.set(UploadMsg::Cancelled);
+                    return;
+                }
+            };
             if state.busy() {
                 msg.set(UploadMsg::None);
                 return;
             }
-            match parser.finish() {
-                Ok(upload) => {
-                    let names = upload.dataset.len();
-                    let classes = upload.dataset.num_classes();
-                    let count = files.len();
-                    let estimate = epoch_estimate(state, &upload.dataset);
-                    let skipped = upload.skipped.len();
-                    let skipped_lines = upload.skipped_lines(SKIPPED_SHOWN);
-                    let latin1 = upload.latin1_files().join(", ");
-                    let loaded = Rc::new(bridge::loaded_data(upload.dataset));
-                    state.use_data(
-                        loaded,
-                        DataSource::Upload {
-                            files: upload.files,
-                        },
-                        files,
-                    );
-                    msg.set(UploadMsg::Loaded {
-                        names,
-                        classes,
-                        files: count,
-                        skipped,
-                        skipped_lines,
-                        latin1,
-                        estimate,
-                    });
-                }
-                Err(e) => msg.set(UploadMsg::Error(e.to_string())),
-            }
+            let counts: Vec<usize> = summary.report.classes.iter().map(|c| c.distinct).collect();
+            let estimate = epoch_estimate(state, &counts);
+            let loaded = Rc::new(bridge::loaded_upload(&summary, handle));
+            let count = files.len();
+            state.use_data(
+                loaded,
+                DataSource::Upload {
+                    files: summary.files.clone(),
+                },
+                files,
+            );
+            state.acted(Part::Data);
+            msg.set(UploadMsg::Loaded {
+                names: summary.report.distinct,
+                classes: summary.classes.len(),
+                files: count,
+                skipped: summary.skipped,
+                skipped_lines: summary.skipped_lines.clone(),
+                latin1: summary.latin1.join(", "),
+                estimate,
+            });
         });
     };
     let use_builtin = move |_| {
         if let Some(builtin) = state.builtin.get_value() {
             state.use_data(builtin, DataSource::Builtin, Vec::new());
+            state.acted(Part::Data);
             msg.set(UploadMsg::None);
         }
     };
     let num_classes = move || {
         data.with(|d| match d {
-            LoadState::Ready(l) => l.dataset.num_classes(),
+            LoadState::Ready(l) => l.classes.len(),
             _ => 0,
         })
     };
@@ -262,7 +259,12 @@ pub fn OwnData(
                     type="button"
                     class="btn btn-small"
                     data-testid="data-upload-cancel"
-                    on:click=move |_| cancel.set_value(true)
+                    on:click=move |_| {
+                        cancel.set_value(true);
+                        if let Some(session) = parsing.get_value() {
+                            EngineClient::get().cancel(session);
+                        }
+                    }
                 >
                     {move || t().cancel}
                 </button>

@@ -4,8 +4,7 @@
 
 use super::persist::{self, Stored};
 use super::text::keep_text;
-use super::KeepState;
-use crate::data::upload::dataset_from_uploads;
+use super::{KeepState, Part};
 use crate::keep::{
     curve_until, decode_checkpoint, encode_checkpoint, export_trained, import_trained, DataSource,
     SavedEpoch, SavedSession, SavedValReport, SAVED_VERSION,
@@ -13,6 +12,7 @@ use crate::keep::{
 use crate::ui::charts::loss_curve::LossSeries;
 use crate::ui::charts::val_curve::EpochPoint;
 use crate::ui::data_loader::LoadState;
+use crate::ui::engine_client::{EngineClient, UploadOutcome};
 use crate::ui::i18n::use_locale;
 use crate::ui::training::Status;
 use crate::ui::training_bridge::{self as bridge, Weights};
@@ -124,17 +124,30 @@ pub fn offer_saved(state: KeepState) {
     });
 }
 
-/// Puts a saved record back on the page. Errors: why it cannot be used (the page keeps what
-/// it has).
-fn restore(state: KeepState, stored: Stored) -> Result<(), String> {
+/// Puts a saved record back on the page; saved uploaded files are parsed again by the
+/// engine's worker, as an upload is. Errors: why it cannot be used (the page keeps what it
+/// has).
+async fn restore(state: KeepState, mut stored: Stored) -> Result<(), String> {
     let h = state.hooks;
-    let s = stored.session;
-    if let DataSource::Upload { .. } = s.source {
-        let upload = dataset_from_uploads(&stored.upload)
-            .map_err(|e| format!("the saved data no longer loads: {e}"))?;
-        let loaded = Rc::new(bridge::loaded_data(upload.dataset));
-        state.use_data(loaded, s.source.clone(), stored.upload);
+    if let DataSource::Upload { .. } = stored.session.source {
+        let engine = EngineClient::get();
+        let session = engine.new_session();
+        let seed = bridge::decode_config(&stored.session.query).config.seed as u64;
+        let files = std::mem::take(&mut stored.upload);
+        let (files, outcome) = engine.upload(session, files, seed, 0, |_| {}).await;
+        let summary_and_handle = match outcome {
+            UploadOutcome::Loaded(summary, handle) => (summary, handle),
+            UploadOutcome::Failed(e) => return Err(format!("the saved data no longer loads: {e}")),
+            UploadOutcome::Cancelled => return Err("the saved data was not read".into()),
+        };
+        if state.busy() {
+            return Err("training started before the saved data was read".into());
+        }
+        let (summary, handle) = summary_and_handle;
+        let loaded = Rc::new(bridge::loaded_upload(&summary, handle));
+        state.use_data(loaded, stored.session.source.clone(), files);
     }
+    let s = stored.session;
     let classes = state.classes_untracked();
     if classes != s.classes {
         return Err("the saved model's classes are not the loaded data's".into());
@@ -186,6 +199,7 @@ fn restore(state: KeepState, stored: Stored) -> Result<(), String> {
     h.checkpoint.set(checkpoint);
     h.val_report.set(val_report.map(Rc::new));
     state.restored.set(Some(s.step));
+    state.acted(Part::Saved);
     Ok(())
 }
 
@@ -252,9 +266,11 @@ pub fn install(state: KeepState) {
             state.offered.set(Some(Rc::new(stored)));
             return;
         }
-        if let Err(e) = restore(state, stored) {
-            state.persist_problem.set(Some(e));
-        }
+        spawn_local(async move {
+            if let Err(e) = restore(state, stored).await {
+                state.persist_problem.set(Some(e));
+            }
+        });
     });
     // A new session replaces the restored model; Reset forgets the run's saved step.
     Effect::new(move |_| match h.status.get() {
@@ -344,13 +360,15 @@ pub fn SavedModel(
         let Some(stored) = state.offered.get_untracked() else {
             return;
         };
-        match restore(state, (*stored).clone()) {
-            Ok(()) => {
-                state.offered.set(None);
-                state.persist_problem.set(None);
+        spawn_local(async move {
+            match restore(state, (*stored).clone()).await {
+                Ok(()) => {
+                    state.offered.set(None);
+                    state.persist_problem.set(None);
+                }
+                Err(e) => state.persist_problem.set(Some(e)),
             }
-            Err(e) => state.persist_problem.set(Some(e)),
-        }
+        });
     };
     view! {
         <h3>{move || t().saved_heading}</h3>

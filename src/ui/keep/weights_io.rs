@@ -6,7 +6,7 @@
 use super::browser;
 use super::saved;
 use super::text::keep_text;
-use super::KeepState;
+use super::{KeepState, Part};
 use crate::keep::{
     export_trained, import_trained, match_classes, weights_file_name, ClassMatch, DataSource,
 };
@@ -68,6 +68,8 @@ pub fn WeightsIo(
     let t = move || keep_text(loc.lang());
     let msg = RwSignal::new(WeightsMsg::None);
     let hooks = state.hooks;
+    // New data or a restored model replaced what the message was about.
+    state.on_other_action(Part::Weights, move || msg.set(WeightsMsg::None));
 
     let download = move |_| {
         let Some(w) = hooks.weights.get_untracked() else {
@@ -113,10 +115,8 @@ pub fn WeightsIo(
                 }
             };
             let loaded_classes = state.classes_untracked();
-            let builtin_classes: Option<Vec<String>> = state
-                .builtin
-                .get_value()
-                .map(|b| b.dataset.classes().to_vec());
+            let builtin_classes: Option<Vec<String>> =
+                state.builtin.get_value().map(|b| b.classes.clone());
             let verdict = match_classes(
                 imported.classes.as_deref(),
                 imported.model.num_classes,
@@ -160,6 +160,7 @@ pub fn WeightsIo(
                 });
                 state.imported.0.set(None);
                 hooks.weights.set(Some(weights));
+                state.acted(Part::Weights);
                 saved::save_now(state, false);
             } else {
                 // Not a step of this page's training: labelled as an import, and the trained
@@ -178,6 +179,7 @@ pub fn WeightsIo(
                     weights: weights.clone(),
                 })));
                 hooks.weights.set(Some(weights));
+                state.acted(Part::Weights);
                 saved::offer_saved(state);
             }
         });

@@ -147,7 +147,7 @@ impl CompareState {
         let ctl = TrainControl::new();
         self.control.set_value(Some(ctl.clone()));
         let classes = loaded.summary.classes.len();
-        let dataset = loaded.dataset.clone();
+        let dataset = loaded.data.clone();
         self.runs.set(Vec::new());
         self.steps.set([0; 3]);
         self.epochs.set(base.epochs);

@@ -471,9 +471,7 @@ pub fn InspectorPanel(
             let (tokens, trace) = b.as_ref().map_err(Clone::clone)?;
             let w = weights.get().ok_or(NoInspection::BeforeStart)?;
             data.with(|d| match d {
-                LoadState::Ready(loaded) => {
-                    inspect(&w, loaded.dataset.classes(), tokens, trace, pin)
-                }
+                LoadState::Ready(loaded) => inspect(&w, &loaded.classes, tokens, trace, pin),
                 _ => Err(NoInspection::WaitingForData),
             })
         })
