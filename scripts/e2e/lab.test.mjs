@@ -75,7 +75,9 @@ async function params(page) {
 test("configuration controls write canonical URL keys and lock while training", async () => {
   const b = await launch({ webgpu: false });
   try {
-    const { page, consoleErrors } = await openPage(b.context, server.url, "?v=1&lesson=names&backend=cpu&hidden_size=16&epochs=1");
+    // 50 epochs: the run must still be going when the test pauses it (one epoch of this small
+    // model takes about a second).
+    const { page, consoleErrors } = await openPage(b.context, server.url, "?v=1&lesson=names&backend=cpu&hidden_size=16&epochs=50");
     await dataReady(page);
     // A typed value is clamped by the codec, as the same value in a link would be.
     await page.fill('[data-testid="cfg-num_layers"]', "9");
@@ -103,7 +105,7 @@ test("configuration controls write canonical URL keys and lock while training", 
 
     // Canonical: the keys in the table's order, defaults left out.
     await until(
-      async () => new URL(page.url()).search === "?v=1&lesson=names&hidden_size=16&epochs=1&backend=cpu",
+      async () => new URL(page.url()).search === "?v=1&lesson=names&hidden_size=16&epochs=50&backend=cpu",
       5000,
       `the canonical URL (now ${page.url()})`,
     );
