@@ -154,7 +154,9 @@ test("falls back to the CPU path without a WebGPU adapter and trains", { timeout
 test("pause, resume and reset", { timeout: 300_000 }, async () => {
   const browser = await launch({ webgpu: false });
   try {
-    const { page } = await openPage(browser.context, server.url, `?v=1&lesson=names&hidden_size=16&epochs=2`);
+    // Enough epochs that the run is still going when the test pauses it (two epochs at
+    // hidden 16 can end before the click on a fast CPU path); the reset below ends it.
+    const { page } = await openPage(browser.context, server.url, `?v=1&lesson=names&hidden_size=16&epochs=20`);
     await page.waitForSelector('[data-testid="train-start"]:not([disabled])', { timeout: 120_000 });
     assert.equal(await value(page, "train-status"), "idle");
     assert.ok(await page.isDisabled('[data-testid="train-pause"]'), "pause is disabled before start");

@@ -12,7 +12,8 @@
 //! the layer driver ([`crate::math::layer`]). Unlike RNN/LSTM, `gi` and `gh` get different
 //! gradients (the n block of `gh` is scaled by r).
 
-use super::activation::{sigmoid, sigmoid_grad_from_output, tanh, tanh_grad_from_output};
+use super::activation::{sigmoid_grad_from_output, tanh_grad_from_output};
+use super::lanes::{sigmoid_in_place, tanh_in_place};
 
 /// Forward step (no pins): [`forward_step_pinned`] with `pins = &[]`.
 pub fn forward_step(
@@ -44,25 +45,28 @@ pub fn forward_step_pinned(
     h: &mut [f32],
 ) {
     let hs = h_prev.len();
-    let pin = |gate: usize| pins.iter().rev().find(|p| p.0 == gate).map(|p| p.1);
+    let pinned = |gate: usize, block: &mut [f32]| {
+        if let Some(&(_, value)) = pins.iter().rev().find(|p| p.0 == gate) {
+            block.fill(value);
+        }
+    };
+    // r and z: pre-activations, then one sigmoid over the contiguous [2H] block.
+    for ((y, &a), &b) in gates[..2 * hs].iter_mut().zip(gi).zip(gh) {
+        *y = a + b;
+    }
+    sigmoid_in_place(&mut gates[..2 * hs]);
     let (r, rest) = gates.split_at_mut(hs);
     let (z, n) = rest.split_at_mut(hs);
-    if pins.is_empty() {
-        for j in 0..hs {
-            r[j] = sigmoid(gi[j] + gh[j]);
-            z[j] = sigmoid(gi[hs + j] + gh[hs + j]);
-            n_hh[j] = gh[2 * hs + j];
-            n[j] = tanh(gi[2 * hs + j] + r[j] * n_hh[j]);
-            h[j] = (1.0 - z[j]) * n[j] + z[j] * h_prev[j];
-        }
-        return;
-    }
-    let (pin_r, pin_z, pin_n) = (pin(0), pin(1), pin(2));
+    pinned(0, r);
+    pinned(1, z);
+    // n = tanh(n_i + r ⊙ n_hh), with r as pinned.
+    n_hh.copy_from_slice(&gh[2 * hs..3 * hs]);
     for j in 0..hs {
-        r[j] = pin_r.unwrap_or_else(|| sigmoid(gi[j] + gh[j]));
-        z[j] = pin_z.unwrap_or_else(|| sigmoid(gi[hs + j] + gh[hs + j]));
-        n_hh[j] = gh[2 * hs + j];
-        n[j] = pin_n.unwrap_or_else(|| tanh(gi[2 * hs + j] + r[j] * n_hh[j]));
+        n[j] = gi[2 * hs + j] + r[j] * n_hh[j];
+    }
+    tanh_in_place(n);
+    pinned(2, n);
+    for j in 0..hs {
         h[j] = (1.0 - z[j]) * n[j] + z[j] * h_prev[j];
     }
 }

@@ -225,10 +225,21 @@ pub fn swap_leading_axes<T: Copy>(data: &[T], d0: usize, d1: usize, inner: usize
         d0 * d1 * inner,
         "swap_leading_axes: length does not match the shape"
     );
-    let mut out = Vec::with_capacity(data.len());
-    for j in 0..d1 {
-        for i in 0..d0 {
-            out.extend_from_slice(&data[(i * d1 + j) * inner..(i * d1 + j + 1) * inner]);
+    let mut out = data.to_vec();
+    if d0 * inner == 0 {
+        return out; // nothing to move
+    }
+    for (j, out_block) in out.chunks_exact_mut(d0 * inner).enumerate() {
+        if inner == 1 {
+            // The matrix transpose, element by element (a slice copy per element is far slower,
+            // in the browser build above all).
+            for (i, o) in out_block.iter_mut().enumerate() {
+                *o = data[i * d1 + j];
+            }
+        } else {
+            for (i, o) in out_block.chunks_exact_mut(inner).enumerate() {
+                o.copy_from_slice(&data[(i * d1 + j) * inner..][..inner]);
+            }
         }
     }
     out

@@ -11,7 +11,8 @@
 //! One step for one sample; `gi = W_ih x + b_ih` and `gh = W_hh h + b_hh` (`[4H]` each) come from
 //! the layer driver ([`crate::math::layer`]).
 
-use super::activation::{sigmoid, sigmoid_grad_from_output, tanh, tanh_grad_from_output};
+use super::activation::{sigmoid_grad_from_output, tanh_grad_from_output};
+use super::lanes::{sigmoid_in_place, tanh_in_place};
 
 /// Forward step (no pins): [`forward_step_pinned`] with `pins = &[]`.
 pub fn forward_step(
@@ -49,16 +50,13 @@ pub fn forward_step_pinned(
     h: &mut [f32],
 ) {
     let hs = c_prev.len();
-    for (block, out) in gates.chunks_exact_mut(hs).enumerate() {
-        let pre_i = &gi[block * hs..(block + 1) * hs];
-        let pre_h = &gh[block * hs..(block + 1) * hs];
-        let pre = out.iter_mut().zip(pre_i).zip(pre_h);
-        if block == 2 {
-            pre.for_each(|((y, &a), &b)| *y = tanh(a + b));
-        } else {
-            pre.for_each(|((y, &a), &b)| *y = sigmoid(a + b));
-        }
+    // Pre-activations first, then each activation over its contiguous blocks (i, f | g | o).
+    for ((y, &a), &b) in gates.iter_mut().zip(gi).zip(gh) {
+        *y = a + b;
     }
+    sigmoid_in_place(&mut gates[..2 * hs]);
+    tanh_in_place(&mut gates[2 * hs..3 * hs]);
+    sigmoid_in_place(&mut gates[3 * hs..4 * hs]);
     for &(gate, value) in pins {
         gates[gate * hs..(gate + 1) * hs].fill(value);
     }
@@ -67,7 +65,10 @@ pub fn forward_step_pinned(
     let (g, o) = rest.split_at(hs);
     for j in 0..hs {
         c[j] = f[j] * c_prev[j] + i[j] * g[j];
-        tanh_c[j] = tanh(c[j]);
+    }
+    tanh_c.copy_from_slice(c);
+    tanh_in_place(tanh_c);
+    for j in 0..hs {
         h[j] = o[j] * tanh_c[j];
     }
 }

@@ -7,6 +7,8 @@
 //!
 //! Gate orders: LSTM `i, f, g, o`; GRU `r, z, n` (PyTorch). Module map:
 //! - [`activation`], [`linalg`]: NaN-free activations; the matmuls of the hot path.
+//! - [`lanes`]: sigmoid/tanh over slices for the cell steps (`simd128` polynomial in the
+//!   browser build, the scalar activations natively).
 //! - [`rnn`], [`lstm`], [`gru`]: one cell step forward/backward for one sample (CPU twins of
 //!   the WGSL step kernels).
 //! - [`layer`]: one (layer, direction) over time, forward and BPTT, packed lengths.
@@ -20,6 +22,7 @@ pub mod activation;
 pub mod classifier;
 pub mod gru;
 pub mod init;
+pub mod lanes;
 pub mod layer;
 pub mod linalg;
 pub mod loss;

@@ -8,7 +8,8 @@
 //! ([`crate::math::layer`]) for the whole batch; these functions get their results:
 //! `gi = W_ih x + b_ih` and `gh = W_hh h + b_hh`, each `[H]` (G = 1).
 
-use super::activation::{relu, relu_grad_from_output, tanh, tanh_grad_from_output};
+use super::activation::{relu, relu_grad_from_output, tanh_grad_from_output};
+use super::lanes::tanh_in_place;
 use super::params::Nonlinearity;
 
 /// Forward step: `h = act(gi + gh)`.
@@ -16,10 +17,11 @@ use super::params::Nonlinearity;
 /// - `gi`, `gh`: `[H]` pre-activation parts; `h`: `[H]` output (the new hidden state).
 pub fn forward_step(nonlinearity: Nonlinearity, gi: &[f32], gh: &[f32], h: &mut [f32]) {
     for ((h, &a), &b) in h.iter_mut().zip(gi).zip(gh) {
-        *h = match nonlinearity {
-            Nonlinearity::Tanh => tanh(a + b),
-            Nonlinearity::Relu => relu(a + b),
-        };
+        *h = a + b;
+    }
+    match nonlinearity {
+        Nonlinearity::Tanh => tanh_in_place(h),
+        Nonlinearity::Relu => h.iter_mut().for_each(|y| *y = relu(*y)),
     }
 }
 
