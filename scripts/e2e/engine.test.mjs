@@ -11,10 +11,11 @@ import assert from "node:assert/strict";
 import { buildDist, serveDist, launch, openPage, num, value, until, records, maxLongTask } from "./lib.mjs";
 
 const TIMEOUT = Number(process.env.UNROLL_E2E_TRAIN_TIMEOUT_MS || 600_000);
-// A small GRU on the CPU path: a long run (it never ends during a test) and one epoch of the
-// real data one name per step (16,195 steps: long enough to reload after a checkpoint).
+// A small GRU on the CPU path: a long run (it never ends during a test) and three epochs of the
+// real data one name per step (3 × 16,195 steps, about 11 s on a quiet 2-core machine: one epoch
+// took 3.6 s, too short to see a checkpoint saved before the run ended).
 const LONG = "?v=1&lesson=names&cell=gru&hidden_size=32&batch_size=16&epochs=50&seed=5&backend=cpu";
-const RUN = "?v=1&lesson=names&cell=gru&hidden_size=32&batch_size=1&epochs=1&seed=5&backend=cpu";
+const RUN = "?v=1&lesson=names&cell=gru&hidden_size=32&batch_size=1&epochs=3&seed=5&backend=cpu";
 
 let server;
 
@@ -117,7 +118,7 @@ test("a reload mid-epoch resumes from the saved step with the uninterrupted run'
     const saved = await until(async () => {
       const s = await num(page, "checkpoint-saved");
       return s > 0 && s < whole.steps - 50 ? s : 0;
-    }, 120_000, "a saved checkpoint");
+    }, 120_000, "a saved checkpoint", 50);
     const atReload = await num(page, "train-step");
     const rate = (await records(page)).steps;
     await page.reload({ waitUntil: "load" });

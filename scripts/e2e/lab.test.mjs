@@ -196,7 +196,9 @@ test("compare mode trains RNN, LSTM and GRU: three curves and a table with PyTor
   const H = 16;
   const b = await launch({ webgpu: false });
   try {
-    const { page, consoleErrors } = await openPage(b.context, server.url, `?v=1&lesson=names&hidden_size=${H}&epochs=1&seed=1&backend=cpu`);
+    // Batches of 16: each cell's epoch lasts a few seconds (at 64 names a step, a cell of this
+    // size can train between two polls of the progress).
+    const { page, consoleErrors } = await openPage(b.context, server.url, `?v=1&lesson=names&hidden_size=${H}&batch_size=16&epochs=1&seed=1&backend=cpu`);
     await dataReady(page);
     assert.equal(await value(page, "compare-status"), "idle");
     await page.click('[data-testid="compare-start"]');
@@ -227,7 +229,7 @@ test("compare mode trains RNN, LSTM and GRU: three curves and a table with PyTor
       },
       TRAIN_TIMEOUT,
       "the comparison to finish",
-      300,
+      100,
     );
     assert.ok(seen.has("rnn") && seen.has("gru"), `progress named the cells: ${[...seen]}`);
     assert.equal(await num(page, "compare-progress"), 1);
