@@ -140,10 +140,8 @@ pub const CHANCE: Tr = tr("chance", "随机猜测");
 /// Empty chart.
 pub const CHART_EMPTY: Tr = tr("Press Start to train", "点击“开始”进行训练");
 /// The training-batch chart of runs kept from an earlier visit (only held-out figures are kept).
-pub const BATCH_NOT_KEPT: Tr = tr(
-    "Training-batch curves are not kept across visits (the held-out curves are); Start runs these settings again",
-    "训练批次曲线不会跨访问保存（留出集曲线会保存）；点击“开始”可用这些设置重新训练",
-);
+/// Short: the chart draws it on one line, at phone width too.
+pub const BATCH_NOT_KEPT: Tr = tr("Not kept across visits", "不跨访问保存");
 
 /// Example panel.
 pub const EXAMPLE: Tr = tr(
