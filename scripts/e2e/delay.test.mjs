@@ -19,7 +19,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { buildDist, serveDist, launch, openPage, value, num, until, records } from "./lib.mjs";
+import { buildDist, serveDist, launch, openPage, value, num, until, settled, records } from "./lib.mjs";
 
 let server;
 let browser;
@@ -187,8 +187,7 @@ test("pause stops the step counters, resume moves them, reset clears them", { ti
   await until(async () => (await num(page, "delay-time-left")) > 0, 30_000, "an estimate of the time left");
   await page.click('[data-testid="delay-pause"]');
   assert.equal(await value(page, "delay-status"), "paused");
-  await page.waitForTimeout(300);
-  const paused = await num(page, "delay-step-rnn");
+  const paused = await settled(page, "delay-step-rnn"); // steps finished before the pause still arrive
   await page.waitForTimeout(800);
   assert.equal(await num(page, "delay-step-rnn"), paused, "steps while paused");
   await page.click('[data-testid="delay-resume"]');

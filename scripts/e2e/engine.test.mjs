@@ -8,7 +8,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { buildDist, serveDist, launch, openPage, num, value, until, records, maxLongTask } from "./lib.mjs";
+import { buildDist, serveDist, launch, openPage, num, value, until, settled, records, maxLongTask } from "./lib.mjs";
 
 const TIMEOUT = Number(process.env.UNROLL_E2E_TRAIN_TIMEOUT_MS || 600_000);
 // A small GRU on the CPU path: a long run (it never ends during a test) and three epochs of the
@@ -59,7 +59,10 @@ test("training runs in the engine's Web Worker and the page stays free", { timeo
     assert.ok(longest < 1000, `longest main-thread task while training: ${longest} ms`);
     await page.click('[data-testid="train-pause"]');
     await until(async () => (await value(page, "train-status")) === "paused", 10_000, "paused");
-    const paused = await num(page, "train-step");
+    // Steps finished before the pause took effect may still arrive; then the page saves a
+    // checkpoint of exactly the step it stopped on, and no step follows.
+    const paused = await settled(page, "train-step");
+    await until(async () => (await num(page, "checkpoint-saved")) === paused, 30_000, `a checkpoint of step ${paused}`);
     await page.waitForTimeout(1500);
     assert.equal(await num(page, "train-step"), paused, "no step while paused");
     await page.click('[data-testid="train-resume"]');

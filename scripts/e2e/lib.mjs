@@ -148,6 +148,29 @@ export async function until(fn, timeoutMs, what, every = 250) {
   }
 }
 
+/**
+ * Waits until the number in `id` has stayed the same for `quietMs` and returns it. Pause takes
+ * effect at the engine's next step boundary, so the steps it finished before (and up to one report
+ * batch) still arrive after the button is pressed; this waits them out instead of sleeping a fixed
+ * time, which a loaded machine can outlast.
+ */
+export async function settled(page, id, quietMs = 1000, timeoutMs = 30_000) {
+  const end = Date.now() + timeoutMs;
+  let last = await num(page, id);
+  let since = Date.now();
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 100));
+    const now = await num(page, id);
+    if (now !== last) {
+      last = now;
+      since = Date.now();
+    } else if (Date.now() - since >= quietMs) {
+      return now;
+    }
+    if (Date.now() > end) throw new Error(`${id} still changing after ${timeoutMs} ms`);
+  }
+}
+
 /** The probe's records (see `probe`). */
 export async function records(page) {
   return page.evaluate(() => window.__unroll);

@@ -10,7 +10,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import {
-  buildDist, serveDist, launch, openPage, value, num, until, records, msPerStep, maxLongTask, screenshot,
+  buildDist, serveDist, launch, openPage, value, num, until, settled, records, msPerStep, maxLongTask, screenshot,
 } from "./lib.mjs";
 
 const HIDDEN = Number(process.env.UNROLL_E2E_HIDDEN || 32);
@@ -167,8 +167,7 @@ test("pause, resume and reset", { timeout: 300_000 }, async () => {
 
     await page.click('[data-testid="train-pause"]');
     assert.equal(await value(page, "train-status"), "paused");
-    await new Promise((r) => setTimeout(r, 500)); // a step in flight may still finish
-    const paused = await num(page, "train-step");
+    const paused = await settled(page, "train-step"); // steps finished before the pause still arrive
     await new Promise((r) => setTimeout(r, 1500));
     assert.equal(await num(page, "train-step"), paused, "no steps while paused");
 
