@@ -7,7 +7,7 @@
 #      0.03 of the lowest PyTorch figure (LSTM >= 0.668, GRU >= 0.699, RNN >= 0.683)
 #   4. the safetensors interchange with PyTorch (runs only where torch is importable)
 #   5. the release build with Trunk and end-to-end tests in headless Chromium (WebGPU and CPU)
-# The last line is "summary: N passed, M failed" over all of them.
+# It prints each suite's wall time, then, last, "summary: N passed, M failed" over all of them.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 set +e
@@ -30,14 +30,19 @@ count_node() { # node --test TAP summary: "# pass N" / "# fail M"
   f=$(grep -E '^# fail [0-9]+' "$1" | awk '{s+=$3} END {print s+0}')
   passed=$((passed + p)); failed=$((failed + f))
 }
-suite() { # suite NAME COUNTER CMD...: runs CMD, tees its log, adds its counts; a crash counts as a failure
+times="" # one "NAME SECONDS" line per suite, printed at the end
+suite() { # suite NAME COUNTER CMD...: runs CMD, tees its log, adds its counts and its wall time; a crash counts as a failure
   local name="$1" counter="$2"; shift 2
   log "== $name: $*"
+  local start=$SECONDS
   "$@" 2>&1 | tee "$LOGS/$name.log"
   local rc=${PIPESTATUS[0]}
+  local took=$((SECONDS - start))
   local before=$failed
   "$counter" "$LOGS/$name.log"
   if [ "$rc" -ne 0 ] && [ "$failed" -eq "$before" ]; then failed=$((failed + 1)); log "$name exited with $rc"; fi
+  log "== $name: ${took} s"
+  times+=$(printf '%-16s %5d s' "$name" "$took")$'\n'
 }
 count_plain() { # last "N passed, M failed[, K skipped]" line
   local line; line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -1); line=${line:-0 passed, 0 failed}
@@ -75,5 +80,6 @@ else
 fi
 suite trunk-build count_cargo bash -c 'trunk build --release --skip-version-check && echo "test result: ok. 1 passed; 0 failed;"'
 suite e2e count_node env UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/
+printf 'suite times (wall clock):\n%s%-16s %5d s\n' "$times" "total" "$SECONDS"
 echo "summary: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
