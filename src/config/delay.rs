@@ -14,53 +14,28 @@
 //! (so the page can show what was asked), gets one [`NoticeKind::Inconsistent`] notice, and the
 //! page shows the rule instead of training.
 
-use super::query::{FieldKind, FieldSpec, NoticeKind, UrlConfig, UrlNotice, Value, Values};
+use super::fields::{choice_enum, url_config, ChoiceField};
+use super::query::{FieldKind, NoticeKind, UrlNotice};
 use crate::math::params::CellKind;
 use std::fmt;
 
-/// Which cells the page trains side by side (`cell`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CellSet {
-    /// RNN (tanh) and LSTM at the same hidden size (the course's comparison; default).
-    Both,
-    /// RNN (tanh) only.
-    Rnn,
-    /// LSTM only.
-    Lstm,
-    /// GRU only.
-    Gru,
-    /// RNN, LSTM and GRU.
-    All,
+choice_enum! {
+    /// Which cells the page trains side by side (`cell`).
+    pub enum CellSet {
+        /// RNN (tanh) and LSTM at the same hidden size (the course's comparison; default).
+        Both = "both",
+        /// RNN (tanh) only.
+        Rnn = "rnn",
+        /// LSTM only.
+        Lstm = "lstm",
+        /// GRU only.
+        Gru = "gru",
+        /// RNN, LSTM and GRU.
+        All = "all",
+    }
 }
 
 impl CellSet {
-    /// Every choice, in the order of the URL table.
-    pub const ALL: [CellSet; 5] = [
-        CellSet::Both,
-        CellSet::Rnn,
-        CellSet::Lstm,
-        CellSet::Gru,
-        CellSet::All,
-    ];
-
-    /// The URL word: `both`, `rnn`, `lstm`, `gru`, `all`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CellSet::Both => "both",
-            CellSet::Rnn => "rnn",
-            CellSet::Lstm => "lstm",
-            CellSet::Gru => "gru",
-            CellSet::All => "all",
-        }
-    }
-
-    /// Parses a URL word (case-insensitive).
-    pub fn parse(s: &str) -> Option<CellSet> {
-        CellSet::ALL
-            .into_iter()
-            .find(|c| c.as_str().eq_ignore_ascii_case(s.trim()))
-    }
-
     /// The cells trained, in display order (RNN first).
     pub fn cells(self) -> &'static [CellKind] {
         match self {
@@ -73,151 +48,60 @@ impl CellSet {
     }
 }
 
-/// Settings of the delay-copy task. Every field is within the range of its URL key after
-/// decoding; `delay < length` is **not** guaranteed (see [`DelayConfig::check`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct DelayConfig {
-    /// Cells trained side by side (`cell`, default `both` = RNN + LSTM).
-    pub cell: CellSet,
-    /// How many steps back the target is (`delay`, 0–256 in the URL, valid when
-    /// `0 < delay < length`; default 8).
-    pub delay: usize,
-    /// Tokens per sequence T (`length`, 2–256, default 96).
-    pub length: usize,
-    /// Vocabulary size V (`vocab`, 2–64, default 10).
-    pub vocab: usize,
-    /// Hidden size H of every cell (`hidden_size`, 4–128, default 128).
-    pub hidden_size: usize,
-    /// Adam learning rate (`lr`, 0.00001–1, default 0.003).
-    pub lr: f64,
-    /// Sequences per optimisation step (`batch_size`, 1–256, default 32).
-    pub batch_size: usize,
-    /// Global-norm gradient clipping threshold (`max_norm`, 0–100, default 1; 0 = off).
-    pub max_norm: f64,
-    /// Added to the LSTM's forget-gate block of `bias_ih_l0` at initialisation
-    /// (`forget_bias`, −5 to 5, default 1; 0 = PyTorch's default init; no effect on RNN/GRU).
-    pub forget_bias: f64,
-    /// Optimisation steps of every run, the training budget (`steps`, 1–20000, default 3000).
-    pub steps: u64,
-    /// Seed of the first run: its weights and its token stream (`seed`).
-    pub seed: u32,
-    /// Runs per cell, with seeds `seed`, `seed + 1`, … (`seeds`, 1–5, default 3).
-    pub seeds: usize,
-}
-
 /// Largest `length` (and the upper end of the `delay` key's range).
 pub const MAX_LENGTH: usize = 256;
 
-/// The delay-copy page's URL keys in canonical order.
-pub const DELAY_FIELDS: &[FieldSpec] = &[
-    FieldSpec {
-        key: "cell",
-        kind: FieldKind::Choice {
-            choices: &["both", "rnn", "lstm", "gru", "all"],
-            default: 0,
-        },
-        doc: "cells trained side by side: `both` = RNN (tanh) and LSTM; `rnn`, `lstm` or `gru` alone; `all` = the three",
-    },
-    FieldSpec {
-        key: "delay",
-        kind: FieldKind::Int {
-            min: 0,
-            max: MAX_LENGTH as i64,
-            default: 8,
-        },
-        doc: "the target at position t is the token at t − delay; must satisfy 0 < delay < length (otherwise the page shows the rule and does not train)",
-    },
-    FieldSpec {
-        key: "length",
-        kind: FieldKind::Int {
-            min: 2,
-            max: MAX_LENGTH as i64,
-            default: 96,
-        },
-        doc: "tokens per sequence (seq_len T)",
-    },
-    FieldSpec {
-        key: "vocab",
-        kind: FieldKind::Int {
-            min: 2,
-            max: 64,
-            default: 10,
-        },
-        doc: "vocabulary size V (tokens are one-hot, so input_size = V)",
-    },
-    FieldSpec {
-        key: "hidden_size",
-        kind: FieldKind::Int {
-            min: 4,
-            max: 128,
-            default: 128,
-        },
-        doc: "hidden size H, the same for every cell (at most 128, so a step stays short on the CPU path)",
-    },
-    FieldSpec {
-        key: "lr",
-        kind: FieldKind::Float {
-            min: 0.00001,
-            max: 1.0,
-            default: 0.003,
-        },
-        doc: "Adam learning rate (betas 0.9/0.999, eps 1e-8)",
-    },
-    FieldSpec {
-        key: "batch_size",
-        kind: FieldKind::Int {
-            min: 1,
-            max: 256,
-            default: 32,
-        },
-        doc: "sequences per optimisation step (fresh random sequences every step)",
-    },
-    FieldSpec {
-        key: "max_norm",
-        kind: FieldKind::Float {
-            min: 0.0,
-            max: 100.0,
-            default: 1.0,
-        },
-        doc: "clip the global gradient norm to this value before each Adam step (`clip_grad_norm_`); 0 = off",
-    },
-    FieldSpec {
-        key: "forget_bias",
-        kind: FieldKind::Float {
-            min: -5.0,
-            max: 5.0,
-            default: 1.0,
-        },
-        doc: "LSTM only: added to the forget-gate block (rows H..2H) of `bias_ih_l0` after PyTorch's default init; 0 = PyTorch's default",
-    },
-    FieldSpec {
-        key: "steps",
-        kind: FieldKind::Int {
-            min: 1,
-            max: MAX_STEPS as i64,
-            default: 3000,
-        },
-        doc: "optimisation steps of every run (the training budget); the held-out set is evaluated every 100 steps and at the end",
-    },
-    FieldSpec {
-        key: "seed",
-        kind: FieldKind::Int {
-            min: 0,
-            max: u32::MAX as i64,
-            default: 0,
-        },
-        doc: "seed of the first run: its initial weights and its token stream (every cell of a run sees the same sequences)",
-    },
-    FieldSpec {
-        key: "seeds",
-        kind: FieldKind::Int {
-            min: 1,
-            max: MAX_SEEDS as i64,
-            default: 3,
-        },
-        doc: "runs per cell, with seeds `seed`, `seed`+1, …",
-    },
-];
+url_config! {
+    /// Settings of the delay-copy task. Every field is within the range of its URL key after
+    /// decoding; `delay < length` is **not** guaranteed (see [`DelayConfig::check`]). The
+    /// default is the delay-8 preset with recipe R: RNN + LSTM, length 96, vocab 10, H 128, lr
+    /// 0.003, batch 32, max_norm 1, forget_bias 1, 3000 steps, seeds 0, 1, 2.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DelayConfig {
+        lesson: "delay",
+        fields: DELAY_FIELDS,
+        reconcile: DelayConfig::reconcile_delay,
+    } {
+        /// Cells trained side by side (`cell`, default `both` = RNN + LSTM).
+        cell: CellSet = FieldKind::Choice { choices: CellSet::WORDS, default: CellSet::Both as usize }
+            => "cells trained side by side: `both` = RNN (tanh) and LSTM; `rnn`, `lstm` or `gru` alone; `all` = the three",
+        /// How many steps back the target is (`delay`, 0–256 in the URL, valid when
+        /// `0 < delay < length`; default 8).
+        delay: usize = FieldKind::Int { min: 0, max: MAX_LENGTH as i64, default: 8 }
+            => "the target at position t is the token at t − delay; must satisfy 0 < delay < length (otherwise the page shows the rule and does not train)",
+        /// Tokens per sequence T (`length`, 2–256, default 96).
+        length: usize = FieldKind::Int { min: 2, max: MAX_LENGTH as i64, default: 96 }
+            => "tokens per sequence (seq_len T)",
+        /// Vocabulary size V (`vocab`, 2–64, default 10).
+        vocab: usize = FieldKind::Int { min: 2, max: 64, default: 10 }
+            => "vocabulary size V (tokens are one-hot, so input_size = V)",
+        /// Hidden size H of every cell (`hidden_size`, 4–128, default 128).
+        hidden_size: usize = FieldKind::Int { min: 4, max: 128, default: 128 }
+            => "hidden size H, the same for every cell (at most 128, so a step stays short on the CPU path)",
+        /// Adam learning rate (`lr`, 0.00001–1, default 0.003).
+        lr: f64 = FieldKind::Float { min: 0.00001, max: 1.0, default: 0.003 }
+            => "Adam learning rate (betas 0.9/0.999, eps 1e-8)",
+        /// Sequences per optimisation step (`batch_size`, 1–256, default 32).
+        batch_size: usize = FieldKind::Int { min: 1, max: 256, default: 32 }
+            => "sequences per optimisation step (fresh random sequences every step)",
+        /// Global-norm gradient clipping threshold (`max_norm`, 0–100, default 1; 0 = off).
+        max_norm: f64 = FieldKind::Float { min: 0.0, max: 100.0, default: 1.0 }
+            => "clip the global gradient norm to this value before each Adam step (`clip_grad_norm_`); 0 = off",
+        /// Added to the LSTM's forget-gate block of `bias_ih_l0` at initialisation
+        /// (`forget_bias`, −5 to 5, default 1; 0 = PyTorch's default init; no effect on RNN/GRU).
+        forget_bias: f64 = FieldKind::Float { min: -5.0, max: 5.0, default: 1.0 }
+            => "LSTM only: added to the forget-gate block (rows H..2H) of `bias_ih_l0` after PyTorch's default init; 0 = PyTorch's default",
+        /// Optimisation steps of every run, the training budget (`steps`, 1–20000, default 3000).
+        steps: u64 = FieldKind::Int { min: 1, max: MAX_STEPS as i64, default: 3000 }
+            => "optimisation steps of every run (the training budget); the held-out set is evaluated every 100 steps and at the end",
+        /// Seed of the first run: its weights and its token stream (`seed`).
+        seed: u32 = FieldKind::Int { min: 0, max: u32::MAX as i64, default: 0 }
+            => "seed of the first run: its initial weights and its token stream (every cell of a run sees the same sequences)",
+        /// Runs per cell, with seeds `seed`, `seed + 1`, … (`seeds`, 1–5, default 3).
+        seeds: usize = FieldKind::Int { min: 1, max: MAX_SEEDS as i64, default: 3 }
+            => "runs per cell, with seeds `seed`, `seed`+1, …",
+    }
+}
 
 /// Largest `steps` (the run budget).
 pub const MAX_STEPS: u64 = 20_000;
@@ -326,50 +210,10 @@ impl DelayConfig {
 /// The delays of the sweep presets (length 96 fits each).
 pub const PRESET_DELAYS: [usize; 4] = [8, 16, 32, 64];
 
-impl UrlConfig for DelayConfig {
-    const LESSON: &'static str = "delay";
-    const FIELDS: &'static [FieldSpec] = DELAY_FIELDS;
-
-    fn from_values(v: &Values) -> Self {
-        DelayConfig {
-            cell: CellSet::parse(v.choice("cell")).unwrap_or(CellSet::Both),
-            delay: v.int("delay") as usize,
-            length: v.int("length") as usize,
-            vocab: v.int("vocab") as usize,
-            hidden_size: v.int("hidden_size") as usize,
-            lr: v.float("lr"),
-            batch_size: v.int("batch_size") as usize,
-            max_norm: v.float("max_norm"),
-            forget_bias: v.float("forget_bias"),
-            steps: v.int("steps") as u64,
-            seed: v.int("seed") as u32,
-            seeds: v.int("seeds") as usize,
-        }
-    }
-
-    fn to_values(&self) -> Values {
-        let int = |n: usize| Value::Int(i64::try_from(n).unwrap_or(i64::MAX));
-        Values::defaults(DELAY_FIELDS)
-            .with("cell", Value::Choice(self.cell.as_str()))
-            .with("delay", int(self.delay))
-            .with("length", int(self.length))
-            .with("vocab", int(self.vocab))
-            .with("hidden_size", int(self.hidden_size))
-            .with("lr", Value::Float(self.lr))
-            .with("batch_size", int(self.batch_size))
-            .with("max_norm", Value::Float(self.max_norm))
-            .with("forget_bias", Value::Float(self.forget_bias))
-            .with(
-                "steps",
-                Value::Int(i64::try_from(self.steps).unwrap_or(i64::MAX)),
-            )
-            .with("seed", Value::Int(self.seed.into()))
-            .with("seeds", int(self.seeds))
-    }
-
+impl DelayConfig {
     /// `0 < delay < length`: when broken, the values are kept and one notice on `delay` says
     /// which delays the length allows.
-    fn reconcile(&mut self, notices: &mut Vec<UrlNotice>) {
+    fn reconcile_delay(&mut self, notices: &mut Vec<UrlNotice>) {
         if let Err(e) = self.check() {
             notices.push(UrlNotice {
                 field: "delay".into(),
@@ -379,13 +223,5 @@ impl UrlConfig for DelayConfig {
                 },
             });
         }
-    }
-}
-
-impl Default for DelayConfig {
-    /// The delay-8 preset with recipe R: RNN + LSTM, length 96, vocab 10, H 128, lr 0.003,
-    /// batch 32, max_norm 1, forget_bias 1, 3000 steps, seeds 0, 1, 2.
-    fn default() -> Self {
-        DelayConfig::from_values(&Values::defaults(DELAY_FIELDS))
     }
 }

@@ -1,5 +1,7 @@
 //! Plain configuration structs and the URL query codec (no Leptos types).
 //!
+//! - [`fields`]: [`fields::url_config!`]-style declarations: one list of fields makes a page's
+//!   struct, its URL table and both conversions; widgets read ranges from the same table.
 //! - [`query`]: the table-driven codec every page uses ([`query::UrlConfig`], [`query::decode`],
 //!   [`query::encode`], [`query::UrlNotice`]).
 //! - [`train`]: the training page's [`TrainConfig`] (`?lesson=names`).
@@ -10,6 +12,7 @@
 //! tables ([`query::markdown_table`]).
 
 pub mod delay;
+pub mod fields;
 pub mod lessons;
 pub mod query;
 pub mod train;

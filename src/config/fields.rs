@@ -1,0 +1,372 @@
+//! One declaration per URL-backed page state: [`url_config!`] writes the struct, its
+//! [`FieldSpec`] table and both conversions of [`UrlConfig`] from a single list of fields, and
+//! [`choice_enum!`] writes an enum of URL words with its word list. The field's type says how it
+//! reads and writes a [`Value`] ([`FieldValue`]), so a key, its range and its default are typed
+//! once, and widgets read the range from the same [`FieldSpec`] ([`spec`]).
+
+use super::query::{format_value, FieldKind, FieldSpec, Value, Values};
+use crate::math::params::CellKind;
+
+/// A struct field stored in one URL key.
+pub trait FieldValue: Sized {
+    /// The field's value from decoded `values` (always within the key's range after decoding).
+    fn read(values: &Values, key: &str) -> Self;
+    /// The value to encode.
+    fn write(&self) -> Value;
+}
+
+impl FieldValue for f64 {
+    fn read(values: &Values, key: &str) -> Self {
+        values.float(key)
+    }
+    fn write(&self) -> Value {
+        Value::Float(*self)
+    }
+}
+
+impl FieldValue for bool {
+    fn read(values: &Values, key: &str) -> Self {
+        values.flag(key)
+    }
+    fn write(&self) -> Value {
+        Value::Bool(*self)
+    }
+}
+
+impl FieldValue for Vec<f64> {
+    fn read(values: &Values, key: &str) -> Self {
+        values.list(key)
+    }
+    fn write(&self) -> Value {
+        Value::FloatList(self.clone())
+    }
+}
+
+impl FieldValue for Vec<String> {
+    fn read(values: &Values, key: &str) -> Self {
+        values.texts(key)
+    }
+    fn write(&self) -> Value {
+        Value::TextList(self.clone())
+    }
+}
+
+/// Integer fields: the key's range is non-negative and fits the type (the tables say so; the
+/// round-trip tests check it), so the casts never wrap.
+macro_rules! int_field {
+    ($($t:ty),*) => {$(
+        impl FieldValue for $t {
+            fn read(values: &Values, key: &str) -> Self {
+                <$t>::try_from(values.int(key).max(0)).unwrap_or(<$t>::MAX)
+            }
+            fn write(&self) -> Value {
+                Value::Int(i64::try_from(*self).unwrap_or(i64::MAX))
+            }
+        }
+    )*};
+}
+int_field!(usize, u32, u64);
+
+/// An enum stored as one of a fixed list of URL words ([`FieldKind::Choice`]).
+pub trait ChoiceField: Copy + PartialEq + 'static {
+    /// Every value, in the order of [`ChoiceField::WORDS`].
+    const ALL: &'static [Self];
+    /// The URL words, lowercase, one per value of [`ChoiceField::ALL`].
+    const WORDS: &'static [&'static str];
+
+    /// The URL word of `self`.
+    fn word(self) -> &'static str {
+        let i = Self::ALL.iter().position(|&c| c == self).unwrap_or(0);
+        Self::WORDS[i]
+    }
+
+    /// The value of a URL word (case-insensitive, surrounding spaces ignored).
+    fn from_word(word: &str) -> Option<Self> {
+        let word = word.trim();
+        Self::WORDS
+            .iter()
+            .position(|w| w.eq_ignore_ascii_case(word))
+            .map(|i| Self::ALL[i])
+    }
+}
+
+impl<T: ChoiceField> FieldValue for T {
+    fn read(values: &Values, key: &str) -> Self {
+        T::from_word(values.choice(key)).unwrap_or(T::ALL[0])
+    }
+    fn write(&self) -> Value {
+        Value::Choice(self.word())
+    }
+}
+
+impl ChoiceField for CellKind {
+    const ALL: &'static [Self] = &[CellKind::Rnn, CellKind::Lstm, CellKind::Gru];
+    const WORDS: &'static [&'static str] = &["rnn", "lstm", "gru"];
+}
+
+/// The spec of `key` in `table`.
+///
+/// # Panics
+/// When `key` is not in the table: a typo in the page's code, caught by its first render (the
+/// tables are constants).
+pub fn spec(table: &'static [FieldSpec], key: &str) -> &'static FieldSpec {
+    table
+        .iter()
+        .find(|s| s.key == key)
+        .unwrap_or_else(|| panic!("no URL key `{key}` in this table"))
+}
+
+/// `(min, max)` of a numeric field (an `Int`, `Float` or `FloatList` key), as `f64`.
+pub fn bounds(spec: &FieldSpec) -> (f64, f64) {
+    match spec.kind {
+        FieldKind::Int { min, max, .. } => (min as f64, max as f64),
+        FieldKind::Float { min, max, .. } => (min, max),
+        FieldKind::FloatList { min, max, .. } => (min, max),
+        FieldKind::Bool { .. } => (0.0, 1.0),
+        FieldKind::Choice { choices, .. } => (0.0, choices.len().saturating_sub(1) as f64),
+        FieldKind::TextList { max_len, .. } => (0.0, max_len as f64),
+    }
+}
+
+/// The `min`, `max` and `step` attributes of an `<input type="number">` for a numeric key:
+/// bounds written as the URL writes them (`0.00001`, `4294967295`), step `1` for integers and
+/// `any` for floats.
+pub fn number_attrs(spec: &FieldSpec) -> (String, String, &'static str) {
+    match spec.kind {
+        FieldKind::Int { min, max, .. } => (min.to_string(), max.to_string(), "1"),
+        _ => {
+            let (min, max) = bounds(spec);
+            (
+                format_value(&Value::Float(min)),
+                format_value(&Value::Float(max)),
+                "any",
+            )
+        }
+    }
+}
+
+/// `(min_len, max_len)` of a list field (`FloatList` or `TextList`), `(1, 1)` otherwise.
+pub fn list_len(spec: &FieldSpec) -> (usize, usize) {
+    match spec.kind {
+        FieldKind::FloatList {
+            min_len, max_len, ..
+        }
+        | FieldKind::TextList {
+            min_len, max_len, ..
+        } => (min_len, max_len),
+        _ => (1, 1),
+    }
+}
+
+/// Declares an enum whose values are URL words: the enum, [`ChoiceField`] and `as_str`.
+///
+/// ```ignore
+/// choice_enum! {
+///     /// Which output the classifier reads (`head`).
+///     pub enum Head {
+///         /// The output at each name's last real character.
+///         Last = "last",
+///         /// The course's padded recipe.
+///         Padded = "padded",
+///     }
+/// }
+/// ```
+macro_rules! choice_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident = $word:literal ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant, )+
+        }
+
+        impl $crate::config::fields::ChoiceField for $name {
+            const ALL: &'static [Self] = &[$($name::$variant),+];
+            const WORDS: &'static [&'static str] = &[$($word),+];
+        }
+
+        impl $name {
+            #[doc = concat!("The URL word: ", $("`", $word, "` "),+)]
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $( $name::$variant => $word, )+
+                }
+            }
+        }
+    };
+}
+
+/// Declares a page's URL state once: the struct (one field per key, in canonical order, the
+/// key being the field's name), its `FieldSpec` table and its [`UrlConfig`] implementation.
+/// Each field gives its type, its [`FieldKind`] (range and default) and the one-line meaning
+/// that `docs/url.md` shows. An optional `reconcile: path` names the cross-field check
+/// (`fn(&mut Self, &mut Vec<UrlNotice>)`).
+///
+/// ```ignore
+/// url_config! {
+///     /// Lesson 7: softmax.
+///     #[derive(Clone, Debug, PartialEq)]
+///     pub struct SoftmaxConfig {
+///         lesson: "softmax",
+///         fields: SOFTMAX_FIELDS,
+///         reconcile: fix_target,
+///     } {
+///         /// The logits.
+///         logits: Vec<f64> = FieldKind::FloatList { .. } => "the logits z",
+///         /// The target class.
+///         target: usize = FieldKind::Int { min: 0, max: 9, default: 0 } => "the target class",
+///     }
+/// }
+/// ```
+///
+/// [`UrlConfig`]: super::query::UrlConfig
+macro_rules! url_config {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            lesson: $lesson:literal,
+            fields: $table:ident,
+            $( reconcile: $reconcile:path, )?
+        } {
+            $(
+                $(#[$fmeta:meta])*
+                $field:ident : $ty:ty = $kind:expr => $doc:literal
+            ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        pub struct $name {
+            $( $(#[$fmeta])* pub $field: $ty, )+
+        }
+
+        #[doc = concat!("The `", $lesson, "` page's URL keys in canonical order, with ranges and defaults.")]
+        pub const $table: &[$crate::config::query::FieldSpec] = &[
+            $( $crate::config::query::FieldSpec {
+                key: stringify!($field),
+                kind: $kind,
+                doc: $doc,
+            }, )+
+        ];
+
+        impl $crate::config::query::UrlConfig for $name {
+            const LESSON: &'static str = $lesson;
+            const FIELDS: &'static [$crate::config::query::FieldSpec] = $table;
+
+            fn from_values(values: &$crate::config::query::Values) -> Self {
+                $name {
+                    $( $field: <$ty as $crate::config::fields::FieldValue>::read(values, stringify!($field)), )+
+                }
+            }
+
+            fn to_values(&self) -> $crate::config::query::Values {
+                let mut values = $crate::config::query::Values::defaults($table);
+                $( values.set(stringify!($field), $crate::config::fields::FieldValue::write(&self.$field)); )+
+                values
+            }
+
+            $(
+                fn reconcile(&mut self, notices: &mut Vec<$crate::config::query::UrlNotice>) {
+                    $reconcile(self, notices)
+                }
+            )?
+        }
+
+        impl Default for $name {
+            /// Every key at its default.
+            fn default() -> Self {
+                <$name as $crate::config::query::UrlConfig>::from_values(
+                    &$crate::config::query::Values::defaults($table),
+                )
+            }
+        }
+    };
+}
+
+pub(crate) use choice_enum;
+pub(crate) use url_config;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::delay::CellSet;
+    use crate::config::lessons::{BpttAct, GruConvention, LstmMode};
+    use crate::config::train::{BackendChoice, Head};
+
+    /// The tables name a choice's default as `Enum::Variant as usize`: that is its index in
+    /// `WORDS` only while the variants are declared in the words' order.
+    #[test]
+    fn choice_defaults_index_their_words() {
+        macro_rules! check {
+            ($($t:ty),*) => {$(
+                for (i, &c) in <$t as ChoiceField>::ALL.iter().enumerate() {
+                    assert_eq!(c as usize, i, "{}", stringify!($t));
+                    assert_eq!(<$t>::from_word(<$t>::WORDS[i]), Some(c));
+                    assert_eq!(c.word(), <$t>::WORDS[i]);
+                }
+                assert_eq!(<$t as ChoiceField>::ALL.len(), <$t>::WORDS.len());
+            )*};
+        }
+        check!(
+            CellKind,
+            CellSet,
+            BpttAct,
+            GruConvention,
+            LstmMode,
+            BackendChoice,
+            Head
+        );
+        assert_eq!(Head::from_word(" PADDED "), Some(Head::Padded));
+        assert_eq!(Head::from_word("pad"), None);
+    }
+
+    #[test]
+    fn spec_bounds_and_list_lengths_come_from_the_table() {
+        let x = spec(crate::config::lessons::BPTT_FIELDS, "x");
+        assert_eq!(bounds(x), (-5.0, 5.0));
+        assert_eq!(list_len(x), (1, 100));
+        let steps = spec(crate::config::lessons::BPTT_FIELDS, "steps");
+        assert_eq!(bounds(steps), (1.0, 100.0));
+        assert_eq!(list_len(steps), (1, 1));
+    }
+
+    #[test]
+    fn number_inputs_take_the_key_range_as_the_url_writes_it() {
+        let t = crate::config::train::TRAIN_FIELDS;
+        assert_eq!(
+            number_attrs(spec(t, "lr")),
+            ("0.00001".into(), "1".into(), "any")
+        );
+        assert_eq!(
+            number_attrs(spec(t, "seed")),
+            ("0".into(), "4294967295".into(), "1")
+        );
+        let d = crate::config::delay::DELAY_FIELDS;
+        assert_eq!(
+            number_attrs(spec(d, "forget_bias")),
+            ("-5".into(), "5".into(), "any")
+        );
+        assert_eq!(
+            number_attrs(spec(d, "steps")),
+            ("1".into(), "20000".into(), "1")
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "no URL key `nope`")]
+    fn a_missing_key_panics() {
+        spec(crate::config::lessons::BPTT_FIELDS, "nope");
+    }
+
+    #[test]
+    fn integer_fields_read_within_their_type() {
+        let values = Values::defaults(crate::config::train::TRAIN_FIELDS)
+            .with("seed", Value::Int(u32::MAX as i64));
+        assert_eq!(<u32 as FieldValue>::read(&values, "seed"), u32::MAX);
+        assert_eq!(<u64 as FieldValue>::read(&values, "seed"), u32::MAX as u64);
+        assert_eq!(FieldValue::write(&7usize), Value::Int(7));
+    }
+}
