@@ -31,10 +31,13 @@ use super::training_bridge::{
 };
 use super::url::{self, PageNotice, UrlNotice};
 use super::widgets::chart_canvas::chart_canvas;
+use super::widgets::run_controls::RunControls;
 use super::widgets::stat::Stat;
+use crate::config::fields;
 use crate::config::lessons::{route, Route};
-use crate::config::NoticeKind;
+use crate::config::{NoticeKind, TRAIN_FIELDS};
 use crate::train::session::ValReport;
+use crate::ui::lessons::fmt::count_commas;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::rc::Rc;
@@ -206,19 +209,6 @@ impl SessionView {
             }
         }
     }
-}
-
-/// `1234567` → `1,234,567`.
-fn fmt_count(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }
 
 /// The names training page. Reads its configuration from the URL, keeps the URL canonical,
@@ -466,47 +456,24 @@ pub fn TrainingPage(
                 <aside class="panel config-panel">
                     <h2>{move || loc.t().config_title}</h2>
                     <ConfigForm config=config notices=notices locked=Signal::derive(busy) />
-                    <div class="controls">
-                        <button
-                            type="button"
-                            class="btn btn-primary"
-                            data-testid="train-start"
-                            disabled=move || !data_ready() || busy()
-                            on:click=move |_| start()
-                        >
-                            {move || match status.get() {
-                                Status::Finished | Status::Error => loc.t().train_again,
-                                _ => loc.t().start,
-                            }}
-                        </button>
-                        <button
-                            type="button"
-                            class="btn"
-                            data-testid="train-pause"
-                            disabled=move || status.get() != Status::Running
-                            on:click=move |_| pause()
-                        >
-                            {move || loc.t().pause}
-                        </button>
-                        <button
-                            type="button"
-                            class="btn"
-                            data-testid="train-resume"
-                            disabled=move || !can_resume()
-                            on:click=move |_| resume()
-                        >
-                            {move || loc.t().resume}
-                        </button>
-                        <button
-                            type="button"
-                            class="btn btn-ghost"
-                            data-testid="train-reset"
-                            disabled=move || status.get() == Status::Idle
-                            on:click=move |_| reset()
-                        >
-                            {move || loc.t().reset}
-                        </button>
-                    </div>
+                    <RunControls
+                        prefix="train"
+                        start_label=Signal::derive(move || match status.get() {
+                            Status::Finished | Status::Error => loc.t().train_again,
+                            _ => loc.t().start,
+                        })
+                        pause_label=Signal::derive(move || loc.t().pause)
+                        resume_label=Signal::derive(move || loc.t().resume)
+                        reset_label=Signal::derive(move || loc.t().reset)
+                        can_start=Signal::derive(move || data_ready() && !busy())
+                        can_pause=Signal::derive(move || status.get() == Status::Running)
+                        can_resume=Signal::derive(can_resume)
+                        can_reset=Signal::derive(move || status.get() != Status::Idle)
+                        on_start=Callback::new(move |()| start())
+                        on_pause=Callback::new(move |()| pause())
+                        on_resume=Callback::new(move |()| resume())
+                        on_reset=Callback::new(move |()| reset())
+                    />
                     <p class="hint" class:hidden=move || !busy()>
                         {move || loc.t().locked_hint}
                     </p>
@@ -671,8 +638,8 @@ fn ConfigForm(
                        id: &'static str,
                        name: Text,
                        help: Text,
-                       (min, max, step): (&'static str, &'static str, &'static str),
                        get: fn(&TrainConfig) -> String| {
+        let (min, max, step) = fields::number_attrs(fields::spec(TRAIN_FIELDS, key));
         view! {
             <div class="field">
                 {field_label(loc, id, key, name)}
@@ -718,11 +685,11 @@ fn ConfigForm(
                     }}
                 </div>
             </div>
-            {number("hidden_size", "cfg-hidden_size", |t| t.hidden_size, |t| t.hidden_size_help, ("8", "256", "1"), |c| c.hidden_size.to_string())}
-            {number("batch_size", "cfg-batch_size", |t| t.batch_size, |t| t.batch_size_help, ("1", "512", "1"), |c| c.batch_size.to_string())}
-            {number("lr", "cfg-lr", |t| t.lr, |t| t.lr_help, ("0.00001", "1", "any"), |c| c.lr.to_string())}
-            {number("epochs", "cfg-epochs", |t| t.epochs, |t| t.epochs_help, ("1", "100", "1"), |c| c.epochs.to_string())}
-            {number("seed", "cfg-seed", |t| t.seed, |t| t.seed_help, ("0", "4294967295", "1"), |c| c.seed.to_string())}
+            {number("hidden_size", "cfg-hidden_size", |t| t.hidden_size, |t| t.hidden_size_help, |c| c.hidden_size.to_string())}
+            {number("batch_size", "cfg-batch_size", |t| t.batch_size, |t| t.batch_size_help, |c| c.batch_size.to_string())}
+            {number("lr", "cfg-lr", |t| t.lr, |t| t.lr_help, |c| c.lr.to_string())}
+            {number("epochs", "cfg-epochs", |t| t.epochs, |t| t.epochs_help, |c| c.epochs.to_string())}
+            {number("seed", "cfg-seed", |t| t.seed, |t| t.seed_help, |c| c.seed.to_string())}
             <lab::config_panel::LabConfigFields config=config notices=notices locked=locked />
             <div class="field">
                 {field_label(loc, "cfg-backend", "backend", |t| t.backend)}
@@ -858,9 +825,9 @@ fn ProgressPanel(
                 <Stat
                     label=Signal::derive(move || loc.t().stat_step)
                     testid="train-step"
-                    text=Signal::derive(move || fmt_count(v.step.get()))
+                    text=Signal::derive(move || count_commas(v.step.get()))
                     raw=Signal::derive(move || v.step.get().to_string())
-                    detail=Signal::derive(move || (loc.t().of_total)(&fmt_count(total_steps.get())))
+                    detail=Signal::derive(move || (loc.t().of_total)(&count_commas(total_steps.get())))
                 />
                 <Stat
                     label=Signal::derive(move || loc.t().stat_train_loss)
@@ -914,7 +881,7 @@ fn ProgressPanel(
                         if spe == 0 {
                             t.waiting_for_data.to_owned()
                         } else {
-                            (t.progress_label)(epochs_total(), &fmt_count(spe), fraction() * 100.0)
+                            (t.progress_label)(epochs_total(), &count_commas(spe), fraction() * 100.0)
                         }
                     }}
                 </div>
@@ -997,7 +964,7 @@ fn PredictPanel(view_state: SessionView, data: RwSignal<LoadState, LocalStorage>
                             <p class="predict-weights" data-testid="predict-weights-step" data-value=step.to_string() data-origin=origin>
                                 {move || {
                                     let t = loc.t();
-                                    if let Some(l) = &labels { l.get(loc.lang()) } else if step == 0 { t.weights_init.to_owned() } else { (t.weights_from_step)(&fmt_count(step)) }
+                                    if let Some(l) = &labels { l.get(loc.lang()) } else if step == 0 { t.weights_init.to_owned() } else { (t.weights_from_step)(&count_commas(step)) }
                                 }}
                             </p>
                         }
@@ -1069,7 +1036,7 @@ fn DatasetPanel(
             view! {
                 <div class="kv">
                     <dt>{move || label(loc.t())}</dt>
-                    <dd data-testid=testid data-value=value.to_string()>{fmt_count(value)}</dd>
+                    <dd data-testid=testid data-value=value.to_string()>{count_commas(value)}</dd>
                 </div>
             }
         };

@@ -33,7 +33,10 @@ pub mod text;
 
 use self::chart::{band, cell_color, smoothed, CurveChart, Line, SMOOTH};
 use self::store::Kept;
-use crate::config::delay::{CellSet, DelayConfig, DelayRangeError, PRESET_DELAYS};
+use crate::config::delay::{
+    CellSet, DelayConfig, DelayRangeError, DELAY_FIELDS, MAX_LENGTH, PRESET_DELAYS,
+};
+use crate::config::fields::{self, ChoiceField};
 use crate::config::lessons::Route;
 use crate::config::query::{decode, encode, parse_pairs};
 use crate::config::{Lang, NoticeKind};
@@ -47,9 +50,11 @@ use crate::math::params::CellKind;
 use crate::ui::app::PageQueries;
 use crate::ui::engine_client::EngineClient;
 use crate::ui::i18n::{use_locale, Tr};
+use crate::ui::lessons::fmt::count_commas;
 use crate::ui::lessons::CopyLink;
 use crate::ui::url::{self, PageNotice, UrlNotice};
 use crate::ui::widgets::chart_canvas::chart_canvas;
+use crate::ui::widgets::run_controls::RunControls;
 use crate::ui::widgets::stat::Stat;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -154,19 +159,6 @@ impl RunView {
 fn mean_last(points: &[(u64, f64)]) -> Option<f64> {
     let tail = &points[points.len().saturating_sub(SMOOTH)..];
     (!tail.is_empty()).then(|| tail.iter().map(|p| p.1).sum::<f64>() / tail.len() as f64)
-}
-
-/// `1234567` → `1,234,567`.
-fn fmt_count(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }
 
 /// `75` → `1 min 15 s`, `8` → `8 s`.
@@ -495,9 +487,15 @@ pub fn DelayPage() -> impl IntoView {
     let number = move |key: &'static str,
                        name: Tr,
                        help: fn(Lang, &DelayConfig) -> String,
-                       (min, max, step): (&'static str, &'static str, &'static str),
                        enabled: fn(&DelayConfig) -> bool,
                        get: fn(&DelayConfig) -> String| {
+        // A link may ask for any delay in 0–256 (so the page can show the rule); the input
+        // offers only delays some length allows.
+        let (min, max, step) = if key == "delay" {
+            ("1".to_owned(), (MAX_LENGTH - 1).to_string(), "1")
+        } else {
+            fields::number_attrs(fields::spec(DELAY_FIELDS, key))
+        };
         let id = format!("cfg-{key}");
         view! {
             <div class="field">
@@ -684,16 +682,16 @@ pub fn DelayPage() -> impl IntoView {
                                 prop:value=move || cfg.with(|c| c.cell.as_str().to_owned())
                                 on:change=move |ev| set("cell", event_target_value(&ev))
                             >
-                                {CellSet::ALL.into_iter().map(cell_option).collect_view()}
+                                {CellSet::ALL.iter().copied().map(cell_option).collect_view()}
                             </select>
                         </div>
-                        {number("delay", text::DELAY, |l, _| text::DELAY_HELP.get(l).to_owned(), ("1", "255", "1"), |_| true, |c| c.delay.to_string())}
-                        {number("length", text::LENGTH, |_, _| String::new(), ("2", "256", "1"), |_| true, |c| c.length.to_string())}
-                        {number("vocab", text::VOCAB, |_, _| String::new(), ("2", "64", "1"), |_| true, |c| c.vocab.to_string())}
-                        {number("hidden_size", text::HIDDEN, |_, _| String::new(), ("4", "128", "1"), |_| true, |c| c.hidden_size.to_string())}
-                        {number("lr", text::LR, |_, _| String::new(), ("0.00001", "1", "any"), |_| true, |c| c.lr.to_string())}
-                        {number("batch_size", text::BATCH, |_, _| String::new(), ("1", "256", "1"), |_| true, |c| c.batch_size.to_string())}
-                        {number("max_norm", text::MAX_NORM, |l, _| text::MAX_NORM_HELP.get(l).to_owned(), ("0", "100", "any"), |_| true, |c| c.max_norm.to_string())}
+                        {number("delay", text::DELAY, |l, _| text::DELAY_HELP.get(l).to_owned(), |_| true, |c| c.delay.to_string())}
+                        {number("length", text::LENGTH, |_, _| String::new(), |_| true, |c| c.length.to_string())}
+                        {number("vocab", text::VOCAB, |_, _| String::new(), |_| true, |c| c.vocab.to_string())}
+                        {number("hidden_size", text::HIDDEN, |_, _| String::new(), |_| true, |c| c.hidden_size.to_string())}
+                        {number("lr", text::LR, |_, _| String::new(), |_| true, |c| c.lr.to_string())}
+                        {number("batch_size", text::BATCH, |_, _| String::new(), |_| true, |c| c.batch_size.to_string())}
+                        {number("max_norm", text::MAX_NORM, |l, _| text::MAX_NORM_HELP.get(l).to_owned(), |_| true, |c| c.max_norm.to_string())}
                         {number(
                             "forget_bias",
                             text::FORGET_BIAS,
@@ -702,12 +700,11 @@ pub fn DelayPage() -> impl IntoView {
                             } else {
                                 text::FORGET_BIAS_NO_LSTM.get(l).to_owned()
                             },
-                            ("-5", "5", "any"),
                             |c| c.cell.cells().contains(&CellKind::Lstm),
                             |c| c.forget_bias.to_string(),
                         )}
-                        {number("steps", text::STEPS, |_, _| String::new(), ("1", "20000", "1"), |_| true, |c| c.steps.to_string())}
-                        {number("seed", text::SEED, |_, _| String::new(), ("0", "4294967295", "1"), |_| true, |c| c.seed.to_string())}
+                        {number("steps", text::STEPS, |_, _| String::new(), |_| true, |c| c.steps.to_string())}
+                        {number("seed", text::SEED, |_, _| String::new(), |_| true, |c| c.seed.to_string())}
                         {number(
                             "seeds",
                             text::SEEDS,
@@ -715,49 +712,25 @@ pub fn DelayPage() -> impl IntoView {
                                 let s = c.run_seeds();
                                 text::SEEDS_HELP.fill(l, &[&s[0].to_string(), &s[s.len() - 1].to_string()])
                             },
-                            ("1", "5", "1"),
                             |_| true,
                             |c| c.seeds.to_string(),
                         )}
                     </form>
-                    <div class="controls">
-                        <button
-                            type="button"
-                            class="btn btn-primary"
-                            data-testid="delay-start"
-                            disabled=move || busy() || invalid.get().is_some()
-                            on:click=move |_| start()
-                        >
-                            {t(text::START)}
-                        </button>
-                        <button
-                            type="button"
-                            class="btn"
-                            data-testid="delay-pause"
-                            disabled=move || status.get() != Status::Running
-                            on:click=move |_| pause()
-                        >
-                            {t(text::PAUSE)}
-                        </button>
-                        <button
-                            type="button"
-                            class="btn"
-                            data-testid="delay-resume"
-                            disabled=move || status.get() != Status::Paused
-                            on:click=move |_| resume()
-                        >
-                            {t(text::RESUME)}
-                        </button>
-                        <button
-                            type="button"
-                            class="btn btn-ghost"
-                            data-testid="delay-reset"
-                            disabled=move || status.get() == Status::Idle && runs.with(Vec::is_empty)
-                            on:click=move |_| reset()
-                        >
-                            {t(text::RESET)}
-                        </button>
-                    </div>
+                    <RunControls
+                        prefix="delay"
+                        start_label=Signal::derive(move || text::START.get(loc.lang()))
+                        pause_label=Signal::derive(move || text::PAUSE.get(loc.lang()))
+                        resume_label=Signal::derive(move || text::RESUME.get(loc.lang()))
+                        reset_label=Signal::derive(move || text::RESET.get(loc.lang()))
+                        can_start=Signal::derive(move || !busy() && invalid.get().is_none())
+                        can_pause=Signal::derive(move || status.get() == Status::Running)
+                        can_resume=Signal::derive(move || status.get() == Status::Paused)
+                        can_reset=Signal::derive(move || status.get() != Status::Idle || !runs.with(Vec::is_empty))
+                        on_start=Callback::new(move |()| start())
+                        on_pause=Callback::new(move |()| pause())
+                        on_resume=Callback::new(move |()| resume())
+                        on_reset=Callback::new(move |()| reset())
+                    />
                     <p class="hint" class:hidden=move || !busy()>{t(text::LOCKED)}</p>
                 </aside>
                 <div class="main-column">
@@ -775,7 +748,7 @@ pub fn DelayPage() -> impl IntoView {
                                         Status::Idle => text::STATUS_IDLE.get(l).to_owned(),
                                         Status::Running => text::STATUS_RUNNING.get(l).to_owned(),
                                         Status::Paused => text::STATUS_PAUSED.get(l).to_owned(),
-                                        Status::Finished => text::STATUS_DONE.fill(l, &[&fmt_count(shown_cfg().steps)]),
+                                        Status::Finished => text::STATUS_DONE.fill(l, &[&count_commas(shown_cfg().steps)]),
                                     }
                                 }}
                             </span>
@@ -785,7 +758,7 @@ pub fn DelayPage() -> impl IntoView {
                             {move || {
                                 let c = shown_cfg();
                                 text::BUDGET_RUN.fill(lang(), &[
-                                    &fmt_count(c.steps),
+                                    &count_commas(c.steps),
                                     &c.batch_size.to_string(),
                                     &HELDOUT_SEQUENCES.to_string(),
                                     &eval_every_for(c.steps).to_string(),
@@ -936,7 +909,7 @@ fn progress_view(
                 <span data-testid="delay-runs-done" data-value=p.runs_finished.to_string()>
                     {move || text::RUNS_DONE.fill(loc.lang(), &[&p.runs_finished.to_string(), &p.runs_total.to_string()])}
                 </span>
-                <span>{move || text::STEPS_DONE.fill(loc.lang(), &[&fmt_count(p.steps_done), &fmt_count(p.steps_total)])}</span>
+                <span>{move || text::STEPS_DONE.fill(loc.lang(), &[&count_commas(p.steps_done), &count_commas(p.steps_total)])}</span>
                 <span data-testid="delay-elapsed" data-value=secs.to_string()>
                     {move || text::ELAPSED.fill(loc.lang(), &[&format!("{secs:.0}")])}
                 </span>
@@ -1114,17 +1087,17 @@ fn cell_card(
                 <Stat
                     label=Signal::derive(move || text::STAT_PARAMS.get(loc.lang()))
                     testid=id_params
-                    text=Signal::derive(move || fmt_count(total as u64))
+                    text=Signal::derive(move || count_commas(total as u64))
                     raw=Signal::derive(move || total.to_string())
                     detail=Signal::derive(move || text::PARAMS_DETAIL.fill(
                         loc.lang(),
-                        &[&fmt_count(recurrent as u64), &fmt_count((total - recurrent) as u64)],
+                        &[&count_commas(recurrent as u64), &count_commas((total - recurrent) as u64)],
                     ))
                 />
                 <Stat
                     label=Signal::derive(move || text::STAT_STEPS.get(loc.lang()))
                     testid=id_step
-                    text=Signal::derive(move || fmt_count(latest().map_or(0, |v| v.step)))
+                    text=Signal::derive(move || count_commas(latest().map_or(0, |v| v.step)))
                     raw=Signal::derive(move || latest().map_or(0, |v| v.step).to_string())
                     detail=Signal::derive(move || latest().map(|v| text::SEED_ROW_SHORT.fill(loc.lang(), &[&v.id.seed.to_string()])).unwrap_or_default())
                 />
@@ -1157,7 +1130,7 @@ fn cell_card(
                             {move || text::SEED_ROW.fill(loc.lang(), &[
                                 &r.id.seed.to_string(),
                                 &text::fmt_acc(h.acc),
-                                &fmt_count(h.step),
+                                &count_commas(h.step),
                             ])}
                             {move || finished.then(|| text::SEED_FINAL.get(loc.lang()))}
                         </li>

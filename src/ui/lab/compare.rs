@@ -22,6 +22,7 @@ use super::compare_chart::{self, CompareChartText, Curve};
 use super::text::lab_text;
 use crate::ui::data_loader::LoadState;
 use crate::ui::i18n::use_locale;
+use crate::ui::lessons::fmt::count_commas;
 use crate::ui::training_bridge::{self as bridge, CellKind, TrainConfig, TrainControl, TrainEvent};
 use crate::ui::widgets::chart_canvas::chart_canvas;
 use leptos::prelude::*;
@@ -413,7 +414,7 @@ pub fn ComparePanel(
                                             data-testid="compare-params"
                                             data-value=move || run().map(|r| r.params.to_string()).unwrap_or_default()
                                         >
-                                            {move || run().map(|r| fmt_count(r.params)).unwrap_or_default()}
+                                            {move || run().map(|r| count_commas(r.params as u64)).unwrap_or_default()}
                                         </td>
                                         <td
                                             class="num"
@@ -446,17 +447,4 @@ pub fn ComparePanel(
             </div>
         </section>
     }
-}
-
-/// `1234567` → `1,234,567`.
-pub fn fmt_count(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }

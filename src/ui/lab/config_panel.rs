@@ -4,15 +4,17 @@
 //! address bar stays canonical. Test hooks: `cfg-num_layers`, `cfg-bidirectional` (checkbox),
 //! `cfg-max_norm`, `cfg-head`.
 
-use super::text::lab_text;
-use crate::config::Head;
+use super::text::{lab_text, LabText};
+use crate::config::fields;
+use crate::config::{Head, TRAIN_FIELDS};
 use crate::ui::i18n::use_locale;
 use crate::ui::training_bridge::{self as bridge, TrainConfig};
 use crate::ui::url::PageNotice;
 use leptos::prelude::*;
 
 /// The label of a field: its name in the interface language and its URL key.
-fn label(id: &'static str, key: &'static str, name: Signal<&'static str>) -> impl IntoView {
+fn label(id: impl Into<String>, key: &'static str, name: Signal<&'static str>) -> impl IntoView {
+    let id: String = id.into();
     view! {
         <label for=id>
             <span class="field-name">{move || name.get()}</span>
@@ -41,25 +43,34 @@ pub fn LabConfigFields(
             notices.update(|n| n.extend(adjusted.into_iter().map(PageNotice::Url)));
         }
     };
+    type Text = fn(&LabText) -> &'static str;
+    let number =
+        move |key: &'static str, name: Text, help: Text, get: fn(&TrainConfig) -> String| {
+            let (min, max, step) = fields::number_attrs(fields::spec(TRAIN_FIELDS, key));
+            let id = format!("cfg-{key}");
+            view! {
+                <div class="field">
+                    {label(id.clone(), key, Signal::derive(move || name(t())))}
+                    <input
+                        id=id.clone()
+                        type="number"
+                        inputmode=if step == "1" { "numeric" } else { "decimal" }
+                        min=min
+                        max=max
+                        step=step
+                        data-testid=id
+                        prop:value=move || config.with(get)
+                        disabled=move || locked.get()
+                        on:change=move |ev| set(key, event_target_value(&ev))
+                    />
+                    <div class="field-help">{move || help(t())}</div>
+                </div>
+            }
+        };
     view! {
         <fieldset class="lab-fields">
             <legend>{move || t().lab_fields}</legend>
-            <div class="field">
-                {label("cfg-num_layers", "num_layers", Signal::derive(move || t().num_layers))}
-                <input
-                    id="cfg-num_layers"
-                    type="number"
-                    inputmode="numeric"
-                    min="1"
-                    max="4"
-                    step="1"
-                    data-testid="cfg-num_layers"
-                    prop:value=move || config.with(|c| c.num_layers.to_string())
-                    disabled=move || locked.get()
-                    on:change=move |ev| set("num_layers", event_target_value(&ev))
-                />
-                <div class="field-help">{move || t().num_layers_help}</div>
-            </div>
+            {number("num_layers", |t| t.num_layers, |t| t.num_layers_help, |c| c.num_layers.to_string())}
             <div class="field field-check">
                 <input
                     id="cfg-bidirectional"
@@ -75,22 +86,7 @@ pub fn LabConfigFields(
                 {label("cfg-bidirectional", "bidirectional", Signal::derive(move || t().bidirectional))}
                 <div class="field-help">{move || t().bidirectional_help}</div>
             </div>
-            <div class="field">
-                {label("cfg-max_norm", "max_norm", Signal::derive(move || t().max_norm))}
-                <input
-                    id="cfg-max_norm"
-                    type="number"
-                    inputmode="decimal"
-                    min="0"
-                    max="100"
-                    step="any"
-                    data-testid="cfg-max_norm"
-                    prop:value=move || config.with(|c| c.max_norm.to_string())
-                    disabled=move || locked.get()
-                    on:change=move |ev| set("max_norm", event_target_value(&ev))
-                />
-                <div class="field-help">{move || t().max_norm_help}</div>
-            </div>
+            {number("max_norm", |t| t.max_norm, |t| t.max_norm_help, |c| c.max_norm.to_string())}
             <div class="field">
                 {label("cfg-head", "head", Signal::derive(move || t().head))}
                 <select

@@ -15,6 +15,7 @@
 use super::text::lab_text;
 use crate::ui::data_loader::LoadState;
 use crate::ui::i18n::{language_name, use_locale};
+use crate::ui::lessons::fmt::count_commas;
 use crate::ui::training_bridge::{self as bridge, TrainEvent};
 use crate::ui::widgets::heatmap::{CellText, Heatmap, HeatmapData, Scale};
 use leptos::prelude::*;
@@ -250,15 +251,15 @@ pub fn MetricsPanel(
                                                 >
                                                     <th scope="row" title=c.language.clone()>{move || crate::data::upload::display_label(&language_name(loc.lang(), &language))}</th>
                                                     <td class="num" data-testid="class-raw" data-value=c.raw_lines.to_string()>
-                                                        {super::compare::fmt_count(c.raw_lines)}
+                                                        {count_commas(c.raw_lines as u64)}
                                                     </td>
                                                     <td class="num" data-testid="class-distinct" data-value=c.distinct_pairs.to_string()>
-                                                        {super::compare::fmt_count(c.distinct_pairs)}
+                                                        {count_commas(c.distinct_pairs as u64)}
                                                     </td>
                                                     <td class="num" data-testid="class-val" data-value=val.map(|v| v.to_string()).unwrap_or_default()>
                                                         {move || match val {
                                                             Some(0) => t().no_val.to_owned(),
-                                                            Some(v) => super::compare::fmt_count(v),
+                                                            Some(v) => count_commas(v as u64),
                                                             None => "—".into(),
                                                         }}
                                                     </td>

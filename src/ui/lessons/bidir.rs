@@ -2,9 +2,10 @@
 //! [`crate::lessons::bidir`]. Tokens are user text: they are rendered as text nodes only.
 
 use super::fmt;
-use super::widgets::{t, Heatmap, StepControls};
+use super::widgets::{t, Heatmap, SeedInput, StepControls};
 use super::{sync_url, LessonFrame, Panel, Para};
-use crate::config::lessons::{BidirConfig, LessonId, LessonState};
+use crate::config::fields;
+use crate::config::lessons::{BidirConfig, LessonId, LessonState, BIDIR_FIELDS};
 use crate::config::{Lang, UrlNotice};
 use crate::lessons::bidir::{bidir, Bidir, HIDDEN};
 use crate::ui::i18n::{self, use_lang};
@@ -49,6 +50,7 @@ pub fn BidirPage(
 ) -> impl IntoView {
     let lang = use_lang();
     let cfg = RwSignal::new(initial);
+    let field = |key: &str| fields::spec(BIDIR_FIELDS, key);
     sync_url(cfg, LessonState::Bidir);
     let result = Memo::new(move |_| bidir(&cfg.get()).map_err(|e| e.to_string()));
     let n = Memo::new(move |_| cfg.with(|c| c.tokens.len().max(1)));
@@ -82,23 +84,7 @@ pub fn BidirPage(
                         />
                     </div>
                     <Para text=i18n::bidir::TOKENS_NOTE class="lx-note" />
-                    <div class="lx-field">
-                        <label for="bidir-seed"><span>{t(i18n::common::SEED)}</span></label>
-                        <input
-                            id="bidir-seed"
-                            data-testid="bidir-seed"
-                            type="number"
-                            min="0"
-                            max="4294967295"
-                            step="1"
-                            prop:value=move || cfg.with(|c| c.seed.to_string())
-                            on:change=move |ev| {
-                                if let Ok(s) = event_target_value(&ev).trim().parse::<u32>() {
-                                    cfg.update(|c| c.seed = s);
-                                }
-                            }
-                        />
-                    </div>
+                    <SeedInput testid="bidir-seed" spec=field("seed") value=Signal::derive(move || cfg.with(|c| c.seed)) on_set=Callback::new(move |s| cfg.update(|c| c.seed = s)) />
                     {move || result.get().ok().map(|r| embeddings(&r, lang.get()))}
                 </Panel>
                 <div class="lx-main">

@@ -3,7 +3,8 @@
 use super::fmt;
 use super::widgets::{t, ChartData, LineChart, ListSliders, Num, Series, Slider};
 use super::{sync_url, LessonFrame, Panel, Para};
-use crate::config::lessons::{BpttAct, BpttConfig, LessonId, LessonState};
+use crate::config::fields;
+use crate::config::lessons::{BpttAct, BpttConfig, LessonId, LessonState, BPTT_FIELDS};
 use crate::config::UrlNotice;
 use crate::lessons::bptt::{bptt, run, Bptt, BpttStep, COMPARE_W_HH};
 use crate::math::optim::ClipOutcome;
@@ -22,6 +23,7 @@ pub fn BpttPage(
 ) -> impl IntoView {
     let lang = use_lang();
     let cfg = RwSignal::new(initial);
+    let field = |key: &str| fields::spec(BPTT_FIELDS, key);
     sync_url(cfg, LessonState::Bptt);
     let result = Memo::new(move |_| bptt(&cfg.get()));
     let steps_n = Memo::new(move |_| result.with(|r| r.steps.len()));
@@ -112,8 +114,7 @@ pub fn BpttPage(
                     <Slider
                         testid="bptt-w_hh"
                         label=Signal::derive(move || i18n::unroll::W_HH.get(lang.get()).to_owned())
-                        min=-3.0
-                        max=3.0
+                        range=field("w_hh")
                         step=0.01
                         value=Signal::derive(move || cfg.with(|c| c.w_hh))
                         on_input=Callback::new(move |v| cfg.update(|c| c.w_hh = v))
@@ -121,8 +122,7 @@ pub fn BpttPage(
                     <Slider
                         testid="bptt-w_xh"
                         label=Signal::derive(move || i18n::unroll::W_XH.get(lang.get()).to_owned())
-                        min=-3.0
-                        max=3.0
+                        range=field("w_xh")
                         step=0.01
                         value=Signal::derive(move || cfg.with(|c| c.w_xh))
                         on_input=Callback::new(move |v| cfg.update(|c| c.w_xh = v))
@@ -130,8 +130,7 @@ pub fn BpttPage(
                     <Slider
                         testid="bptt-steps"
                         label=Signal::derive(move || i18n::common::STEPS.get(lang.get()).to_owned())
-                        min=1.0
-                        max=100.0
+                        range=field("steps")
                         step=1.0
                         value=Signal::derive(move || cfg.with(|c| c.steps as f64))
                         on_input=Callback::new(move |v: f64| cfg.update(|c| c.steps = v.round() as usize))
@@ -146,8 +145,7 @@ pub fn BpttPage(
                     <Slider
                         testid="bptt-max_norm"
                         label=Signal::derive(move || i18n::bptt::MAX_NORM.get(lang.get()).to_owned())
-                        min=0.0
-                        max=100.0
+                        range=field("max_norm")
                         step=0.1
                         value=Signal::derive(move || cfg.with(|c| c.max_norm))
                         on_input=Callback::new(move |v| cfg.update(|c| c.max_norm = v))
@@ -157,16 +155,13 @@ pub fn BpttPage(
                         prefix="bptt-x"
                         symbol="x"
                         values=Signal::derive(move || cfg.with(|c| c.x.clone()))
-                        min=-5.0
-                        max=5.0
+                        spec=field("x")
                         step=0.1
-                        min_len=1
-                        max_len=100
                         on_set=Callback::new(move |(i, v): (usize, f64)| cfg.update(|c| if let Some(x) = c.x.get_mut(i) { *x = v }))
                         on_resize=Callback::new(move |grow: bool| cfg.update(|c| {
-                            if grow && c.x.len() < 100 {
+                            if grow {
                                 c.x.push(0.0);
-                            } else if !grow && c.x.len() > 1 {
+                            } else {
                                 c.x.pop();
                             }
                         }))

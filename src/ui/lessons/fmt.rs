@@ -1,4 +1,4 @@
-//! Number formatting of the lesson pages: what people read, and the raw `data-value` that tests
+//! Number formatting of the lesson and training pages: what people read, and the raw `data-value` that tests
 //! read (never parsed from display text).
 
 /// The raw value for `data-value`: Rust's shortest round-trip form, in exponent notation for
@@ -93,13 +93,22 @@ pub fn shape_raw(dims: &[usize]) -> String {
         .join(",")
 }
 
-/// An integer with thin thousands separators: `121 728`.
+/// An integer with thin thousands separators: `121 728` (the lessons).
 pub fn count(n: u64) -> String {
+    grouped(n, '\u{2009}')
+}
+
+/// An integer with comma thousands separators: `1,234,567` (the training pages).
+pub fn count_commas(n: u64) -> String {
+    grouped(n, ',')
+}
+
+fn grouped(n: u64, sep: char) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
         if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push('\u{2009}');
+            out.push(sep);
         }
         out.push(c);
     }

@@ -2,9 +2,12 @@
 
 use super::fmt;
 use super::handout::{HandoutNote, Note};
-use super::widgets::{t, ChartData, LineChart, ListSliders, Num, Series, Slider, StepControls};
+use super::widgets::{
+    t, ChartData, LineChart, ListSliders, Num, SeedInput, Series, Slider, StepControls,
+};
 use super::{sync_url, LessonFrame, Panel, Para};
-use crate::config::lessons::{LessonId, LessonState, LstmConfig, LstmMode};
+use crate::config::fields;
+use crate::config::lessons::{LessonId, LessonState, LstmConfig, LstmMode, LSTM_FIELDS};
 use crate::config::{Lang, UrlNotice};
 use crate::lessons::lstm::{lstm, Lstm, LstmStep};
 use crate::ui::i18n::{self, use_lang};
@@ -20,6 +23,7 @@ pub fn LstmPage(
 ) -> impl IntoView {
     let lang = use_lang();
     let cfg = RwSignal::new(initial);
+    let field = |key: &str| fields::spec(LSTM_FIELDS, key);
     sync_url(cfg, LessonState::Lstm);
     let result = Memo::new(move |_| lstm(&cfg.get()).map_err(|e| e.to_string()));
     let n_steps =
@@ -54,7 +58,7 @@ pub fn LstmPage(
         }
     };
 
-    let gate_slider = move |key: &'static str, step: usize, min: f64| {
+    let gate_slider = move |key: &'static str, step: usize| {
         let get = move |c: &LstmConfig| -> f64 {
             let list = match key {
                 "f" => &c.f,
@@ -68,8 +72,7 @@ pub fn LstmPage(
             <Slider
                 testid=format!("lstm-{key}-{}", step + 1)
                 label=Signal::derive(move || format!("{key}{}", fmt::sub(step + 1)))
-                min=min
-                max=1.0
+                range=field(key)
                 step=0.01
                 value=Signal::derive(move || cfg.with(get))
                 on_input=Callback::new(move |v: f64| cfg.update(|c| {
@@ -167,8 +170,7 @@ pub fn LstmPage(
                     <Slider
                         testid="lstm-c0"
                         label=Signal::derive(|| "C₀".to_owned())
-                        min=-5.0
-                        max=5.0
+                        range=field("c0")
                         step=0.01
                         value=Signal::derive(move || cfg.with(|c| c.c0))
                         on_input=Callback::new(move |v| cfg.update(|c| c.c0 = v))
@@ -177,8 +179,7 @@ pub fn LstmPage(
                         <Slider
                             testid="lstm-n"
                             label=Signal::derive(move || i18n::lstm::RUN_STEPS.get(lang.get()).to_owned())
-                            min=1.0
-                            max=30.0
+                            range=field("n")
                             step=1.0
                             value=Signal::derive(move || cfg.with(|c| c.n as f64))
                             on_input=Callback::new(move |v: f64| cfg.update(|c| c.n = v.round() as usize))
@@ -192,37 +193,18 @@ pub fn LstmPage(
                             prefix="lstm-x"
                             symbol="x"
                             values=Signal::derive(move || cfg.with(|c| c.x.clone()))
-                            min=-5.0
-                            max=5.0
+                            spec=field("x")
                             step=0.1
-                            min_len=1
-                            max_len=30
                             on_set=Callback::new(move |(i, v): (usize, f64)| cfg.update(|c| if let Some(x) = c.x.get_mut(i) { *x = v }))
                             on_resize=Callback::new(move |grow: bool| cfg.update(|c| {
-                                if grow && c.x.len() < 30 {
+                                if grow {
                                     c.x.push(0.0);
-                                } else if !grow && c.x.len() > 1 {
+                                } else {
                                     c.x.pop();
                                 }
                             }))
                         />
-                        <div class="lx-field">
-                            <label for="lstm-seed"><span>{t(i18n::common::SEED)}</span></label>
-                            <input
-                                id="lstm-seed"
-                                data-testid="lstm-seed"
-                                type="number"
-                                min="0"
-                                max="4294967295"
-                                step="1"
-                                prop:value=move || cfg.with(|c| c.seed.to_string())
-                                on:change=move |ev| {
-                                    if let Ok(s) = event_target_value(&ev).trim().parse::<u32>() {
-                                        cfg.update(|c| c.seed = s);
-                                    }
-                                }
-                            />
-                        </div>
+                        <SeedInput testid="lstm-seed" spec=field("seed") value=Signal::derive(move || cfg.with(|c| c.seed)) on_set=Callback::new(move |s| cfg.update(|c| c.seed = s)) />
                     </Show>
                     <Show when=move || mode.get() != LstmMode::Weights>
                         <h3 class="lx-sub">{t(i18n::lstm::GATES)}</h3>
@@ -233,10 +215,10 @@ pub fn LstmPage(
                                 view! {
                                     <fieldset class="lx-gates" class:lx-dim={move || mode.get() == LstmMode::Run && step > 0}>
                                         <legend>{move || i18n::lstm::STEP_N.fill(lang.get(), &[&(step + 1).to_string()])}</legend>
-                                        {gate_slider("f", step, 0.0)}
-                                        {gate_slider("i", step, 0.0)}
-                                        {gate_slider("g", step, -1.0)}
-                                        {gate_slider("o", step, 0.0)}
+                                        {gate_slider("f", step)}
+                                        {gate_slider("i", step)}
+                                        {gate_slider("g", step)}
+                                        {gate_slider("o", step)}
                                     </fieldset>
                                 }
                             }

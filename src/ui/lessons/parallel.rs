@@ -6,7 +6,8 @@
 use super::fmt;
 use super::widgets::{t, ChartData, LineChart, Series, Slider};
 use super::{sync_url, LessonFrame, Panel, Para};
-use crate::config::lessons::{LessonId, LessonState, ParallelConfig};
+use crate::config::fields;
+use crate::config::lessons::{LessonId, LessonState, ParallelConfig, PARALLEL_FIELDS};
 use crate::config::{CellKind, UrlNotice};
 use crate::lessons::parallel::{
     calibrate, lengths, sample, AllPairs, Measurement, Sequential, Stats,
@@ -48,6 +49,7 @@ pub fn ParallelPage(
 ) -> impl IntoView {
     let lang = use_lang();
     let cfg = RwSignal::new(initial);
+    let field = |key: &str| fields::spec(PARALLEL_FIELDS, key);
     sync_url(cfg, LessonState::Parallel);
     let results = RwSignal::new(Vec::<Measurement>::new());
     let running = RwSignal::new(false);
@@ -181,8 +183,7 @@ pub fn ParallelPage(
                     <Slider
                         testid="parallel-hidden_size"
                         label=Signal::derive(|| "hidden_size".to_owned())
-                        min=8.0
-                        max=256.0
+                        range=field("hidden_size")
                         step=8.0
                         value=Signal::derive(move || cfg.with(|c| c.hidden_size as f64))
                         on_input=Callback::new(move |v: f64| cfg.update(|c| c.hidden_size = v.round() as usize))
@@ -191,8 +192,7 @@ pub fn ParallelPage(
                     <Slider
                         testid="parallel-max_len"
                         label=Signal::derive(|| "max_len".to_owned())
-                        min=8.0
-                        max=512.0
+                        range=field("max_len")
                         step=8.0
                         value=Signal::derive(move || cfg.with(|c| c.max_len as f64))
                         on_input=Callback::new(move |v: f64| cfg.update(|c| c.max_len = v.round() as usize))

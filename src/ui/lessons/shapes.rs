@@ -5,30 +5,32 @@ use super::fmt;
 use super::handout::{HandoutNote, Note};
 use super::widgets::{t, Slider};
 use super::{sync_url, LessonFrame, Panel, Para};
-use crate::config::lessons::{LessonId, LessonState, ShapesConfig};
+use crate::config::fields;
+use crate::config::lessons::{LessonId, LessonState, ShapesConfig, SHAPES_FIELDS};
 use crate::config::{CellKind, Lang, UrlNotice};
 use crate::lessons::shapes::{shapes, Shapes};
 use crate::ui::i18n::{self, use_lang};
 use leptos::prelude::*;
 
-/// A size: a range slider (`shapes-<key>`) and a number field (`shapes-<key>-number`).
+/// A size: a range slider (`shapes-<key>`) and a number field (`shapes-<key>-number`), both
+/// over the key's range.
 #[component]
 fn SizeInput(
     key: &'static str,
     label: i18n::Tr,
-    max: usize,
     #[prop(into)] value: Signal<usize>,
     #[prop(into)] on_set: Callback<usize>,
 ) -> impl IntoView {
     let lang = use_lang();
+    let spec = fields::spec(SHAPES_FIELDS, key);
+    let (min, max) = fields::bounds(spec);
     let number_id = format!("shapes-{key}-number");
     view! {
         <div class="lx-size">
             <Slider
                 testid=format!("shapes-{key}")
                 label=Signal::derive(move || format!("{} ({key})", label.get(lang.get())))
-                min=1.0
-                max=max as f64
+                range=spec
                 step=1.0
                 value=Signal::derive(move || value.get() as f64)
                 on_input=Callback::new(move |v: f64| on_set.run(v.round() as usize))
@@ -39,7 +41,7 @@ fn SizeInput(
                 type="number"
                 id=number_id.clone()
                 data-testid=number_id
-                min="1"
+                min=min.to_string()
                 max=max.to_string()
                 step="1"
                 aria-label=move || format!("{} ({key})", label.get(lang.get()))
@@ -47,7 +49,7 @@ fn SizeInput(
                 on:change=move |ev| {
                     if let Ok(v) = event_target_value(&ev).trim().parse::<f64>() {
                         if v.is_finite() {
-                            on_set.run((v.round() as i64).clamp(1, max as i64) as usize);
+                            on_set.run(v.round().clamp(min, max) as usize);
                         }
                     }
                 }
@@ -66,6 +68,7 @@ pub fn ShapesPage(
 ) -> impl IntoView {
     let lang = use_lang();
     let cfg = RwSignal::new(initial);
+    let field = |key: &str| fields::spec(SHAPES_FIELDS, key);
     sync_url(cfg, LessonState::Shapes);
     let result = Memo::new(move |_| shapes(&cfg.get()).map_err(|e| e.to_string()));
     // The same module at other seq_len and num_layers, to show what changes the count.
@@ -159,13 +162,12 @@ pub fn ShapesPage(
                         {cell_radio(CellKind::Lstm)}
                         {cell_radio(CellKind::Gru)}
                     </div>
-                    <SizeInput key="input_size" label=i18n::shapes::INPUT_SIZE max=4096 value=input_size on_set=set_input />
-                    <SizeInput key="hidden_size" label=i18n::shapes::HIDDEN_SIZE max=4096 value=hidden_size on_set=set_hidden />
+                    <SizeInput key="input_size" label=i18n::shapes::INPUT_SIZE value=input_size on_set=set_input />
+                    <SizeInput key="hidden_size" label=i18n::shapes::HIDDEN_SIZE value=hidden_size on_set=set_hidden />
                     <Slider
                         testid="shapes-num_layers"
                         label=Signal::derive(move || format!("{} (num_layers)", i18n::shapes::NUM_LAYERS.get(lang.get())))
-                        min=1.0
-                        max=8.0
+                        range=field("num_layers")
                         step=1.0
                         value=Signal::derive(move || cfg.with(|c| c.num_layers as f64))
                         on_input=Callback::new(move |v: f64| cfg.update(|c| c.num_layers = v.round() as usize))
@@ -176,8 +178,8 @@ pub fn ShapesPage(
                         {checkbox("batch_first", |c| c.batch_first, |c, v| c.batch_first = v)}
                     </div>
                     <h3 class="lx-sub">{t(i18n::shapes::THE_INPUT)}</h3>
-                    <SizeInput key="batch" label=i18n::shapes::BATCH max=4096 value=batch on_set=set_batch />
-                    <SizeInput key="seq_len" label=i18n::shapes::SEQ_LEN max=4096 value=seq_len on_set=set_seq />
+                    <SizeInput key="batch" label=i18n::shapes::BATCH value=batch on_set=set_batch />
+                    <SizeInput key="seq_len" label=i18n::shapes::SEQ_LEN value=seq_len on_set=set_seq />
                 </Panel>
                 <div class="lx-main">
                     <Panel title=i18n::shapes::CALL>

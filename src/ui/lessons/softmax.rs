@@ -4,7 +4,8 @@
 use super::fmt;
 use super::widgets::{t, ListSliders, Num};
 use super::{sync_url, LessonFrame, Panel, Para};
-use crate::config::lessons::{LessonId, LessonState, SoftmaxConfig};
+use crate::config::fields;
+use crate::config::lessons::{LessonId, LessonState, SoftmaxConfig, SOFTMAX_FIELDS};
 use crate::config::{Lang, UrlNotice};
 use crate::lessons::softmax::{softmax, Softmax, SHIFTED_MAX};
 use crate::ui::i18n::{self, use_lang};
@@ -20,6 +21,7 @@ pub fn SoftmaxPage(
 ) -> impl IntoView {
     let lang = use_lang();
     let cfg = RwSignal::new(initial);
+    let field = |key: &str| fields::spec(SOFTMAX_FIELDS, key);
     sync_url(cfg, LessonState::Softmax);
     let result = Memo::new(move |_| softmax(&cfg.get()));
     let classes = Memo::new(move |_| cfg.with(|c| c.logits.len()));
@@ -33,16 +35,13 @@ pub fn SoftmaxPage(
                         buttons=(i18n::softmax::ADD_LOGIT, i18n::softmax::REMOVE_LOGIT)
                         symbol="x"
                         values=Signal::derive(move || cfg.with(|c| c.logits.clone()))
-                        min=-50.0
-                        max=50.0
+                        spec=field("logits")
                         step=0.1
-                        min_len=1
-                        max_len=10
                         on_set=Callback::new(move |(i, v): (usize, f64)| cfg.update(|c| if let Some(x) = c.logits.get_mut(i) { *x = v }))
                         on_resize=Callback::new(move |grow: bool| cfg.update(|c| {
-                            if grow && c.logits.len() < 10 {
+                            if grow {
                                 c.logits.push(0.0);
-                            } else if !grow && c.logits.len() > 1 {
+                            } else {
                                 c.logits.pop();
                                 c.target = c.target.min(c.logits.len() - 1);
                             }

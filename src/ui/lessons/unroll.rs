@@ -2,9 +2,10 @@
 
 use super::fmt;
 use super::handout::{HandoutNote, Note};
-use super::widgets::{diverging, t, Heatmap, ListSliders, Num, Slider, StepControls};
+use super::widgets::{diverging, t, Heatmap, ListSliders, Num, SeedInput, Slider, StepControls};
 use super::{sync_url, LessonFrame, Panel, Para};
-use crate::config::lessons::{LessonId, LessonState, UnrollConfig};
+use crate::config::fields;
+use crate::config::lessons::{LessonId, LessonState, UnrollConfig, UNROLL_FIELDS};
 use crate::config::UrlNotice;
 use crate::lessons::unroll::{unroll, Unroll, UnrollStep};
 use crate::ui::i18n::{self, use_lang};
@@ -20,6 +21,7 @@ pub fn UnrollPage(
 ) -> impl IntoView {
     let lang = use_lang();
     let cfg = RwSignal::new(initial);
+    let field = |key: &str| fields::spec(UNROLL_FIELDS, key);
     sync_url(cfg, LessonState::Unroll);
     let result = Memo::new(move |_| unroll(&cfg.get()).ok());
     let steps = Memo::new(move |_| cfg.with(|c| c.x.len().max(1)));
@@ -42,26 +44,23 @@ pub fn UnrollPage(
             <div class="lx-layout">
                 <Panel title=i18n::unroll::CONTROLS class="lx-controls">
                     <Show when=move || !vector.get()>
-                        <Slider testid="unroll-w_xh" label=Signal::derive(move || i18n::unroll::W_XH.get(lang.get()).to_owned()) min=-3.0 max=3.0 step=0.01 value=w_xh on_input=set_w_xh />
-                        <Slider testid="unroll-w_hh" label=Signal::derive(move || i18n::unroll::W_HH.get(lang.get()).to_owned()) min=-3.0 max=3.0 step=0.01 value=w_hh on_input=set_w_hh />
-                        <Slider testid="unroll-b" label=Signal::derive(move || i18n::unroll::B.get(lang.get()).to_owned()) min=-3.0 max=3.0 step=0.01 value=b on_input=set_b />
+                        <Slider testid="unroll-w_xh" label=Signal::derive(move || i18n::unroll::W_XH.get(lang.get()).to_owned()) range=field("w_xh") step=0.01 value=w_xh on_input=set_w_xh />
+                        <Slider testid="unroll-w_hh" label=Signal::derive(move || i18n::unroll::W_HH.get(lang.get()).to_owned()) range=field("w_hh") step=0.01 value=w_hh on_input=set_w_hh />
+                        <Slider testid="unroll-b" label=Signal::derive(move || i18n::unroll::B.get(lang.get()).to_owned()) range=field("b") step=0.01 value=b on_input=set_b />
                     </Show>
-                    <Slider testid="unroll-h0" label=Signal::derive(move || i18n::unroll::H0.get(lang.get()).to_owned()) min=-3.0 max=3.0 step=0.01 value=h0 on_input=set_h0 />
+                    <Slider testid="unroll-h0" label=Signal::derive(move || i18n::unroll::H0.get(lang.get()).to_owned()) range=field("h0") step=0.01 value=h0 on_input=set_h0 />
                     <h3 class="lx-sub">{t(i18n::unroll::INPUTS)}</h3>
                     <ListSliders
                         prefix="unroll-x"
                         symbol="x"
                         values=Signal::derive(move || cfg.with(|c| c.x.clone()))
-                        min=-5.0
-                        max=5.0
+                        spec=field("x")
                         step=0.1
-                        min_len=1
-                        max_len=12
                         on_set=Callback::new(move |(i, v): (usize, f64)| cfg.update(|c| if let Some(x) = c.x.get_mut(i) { *x = v }))
                         on_resize=Callback::new(move |grow: bool| cfg.update(|c| {
-                            if grow && c.x.len() < 12 {
+                            if grow {
                                 c.x.push(0.0);
-                            } else if !grow && c.x.len() > 1 {
+                            } else {
                                 c.x.pop();
                                 c.t = c.t.min(c.x.len());
                             }
@@ -71,31 +70,14 @@ pub fn UnrollPage(
                     <Slider
                         testid="unroll-hidden_size"
                         label=Signal::derive(move || i18n::unroll::HIDDEN.get(lang.get()).to_owned())
-                        min=1.0
-                        max=8.0
+                        range=field("hidden_size")
                         step=1.0
                         value=Signal::derive(move || cfg.with(|c| c.hidden_size as f64))
                         on_input=Callback::new(move |v: f64| cfg.update(|c| c.hidden_size = v.round() as usize))
                         display=|v| format!("{}", v as usize)
                     />
                     <Show when=move || vector.get()>
-                        <div class="field">
-                            <label for="unroll-seed"><span class="field-name">{t(i18n::common::SEED)}</span></label>
-                            <input
-                                id="unroll-seed"
-                                data-testid="unroll-seed"
-                                type="number"
-                                min="0"
-                                max="4294967295"
-                                step="1"
-                                prop:value=move || cfg.with(|c| c.seed.to_string())
-                                on:change=move |ev| {
-                                    if let Ok(s) = event_target_value(&ev).trim().parse::<u32>() {
-                                        cfg.update(|c| c.seed = s);
-                                    }
-                                }
-                            />
-                        </div>
+                        <SeedInput testid="unroll-seed" spec=field("seed") class="field" value=Signal::derive(move || cfg.with(|c| c.seed)) on_set=Callback::new(move |s| cfg.update(|c| c.seed = s)) />
                         <Para text=i18n::unroll::VECTOR_NOTE class="lx-note" />
                     </Show>
                 </Panel>

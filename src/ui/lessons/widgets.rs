@@ -5,8 +5,33 @@
 //! while the numbers around the slider change.
 
 use super::fmt;
+use crate::config::fields;
+use crate::config::query::FieldSpec;
 use crate::ui::i18n::{self, use_lang, Tr};
 use leptos::prelude::*;
+
+/// A slider's range: its URL key's (from the key's [`FieldSpec`], so the range is written once,
+/// in the page's field table) or, for a slider narrower than its key, an explicit `(min, max)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Range {
+    /// Smallest value.
+    pub min: f64,
+    /// Largest value.
+    pub max: f64,
+}
+
+impl From<&'static FieldSpec> for Range {
+    fn from(spec: &'static FieldSpec) -> Self {
+        let (min, max) = fields::bounds(spec);
+        Range { min, max }
+    }
+}
+
+impl From<(f64, f64)> for Range {
+    fn from((min, max): (f64, f64)) -> Self {
+        Range { min, max }
+    }
+}
 
 /// A labelled `<input type="range">` with its value shown next to it.
 ///
@@ -20,10 +45,9 @@ pub fn Slider(
     /// Visible label.
     #[prop(into)]
     label: Signal<String>,
-    /// Smallest value.
-    min: f64,
-    /// Largest value.
-    max: f64,
+    /// The range: usually the URL key's spec (`range=field("w_hh")`).
+    #[prop(into)]
+    range: Range,
     /// Step of the arrow keys.
     step: f64,
     /// Current value.
@@ -37,6 +61,7 @@ pub fn Slider(
     display: Option<fn(f64) -> String>,
 ) -> impl IntoView {
     let display = display.unwrap_or(fmt::short);
+    let Range { min, max } = range;
     let id = testid.clone();
     let out_for = testid.clone();
     view! {
@@ -64,7 +89,8 @@ pub fn Slider(
 }
 
 /// One slider per entry of a list key (`<lesson>-<key>-1`, …) with buttons that add or remove
-/// the last entry (`<lesson>-<key>-add`, `<lesson>-<key>-remove`).
+/// the last entry (`<lesson>-<key>-add`, `<lesson>-<key>-remove`). The entries' range and the
+/// list's length limits are the key's ([`FieldSpec`] of a `FloatList`).
 #[component]
 pub fn ListSliders(
     /// `<lesson>-<key>`.
@@ -74,20 +100,15 @@ pub fn ListSliders(
     /// The list.
     #[prop(into)]
     values: Signal<Vec<f64>>,
-    /// Smallest entry.
-    min: f64,
-    /// Largest entry.
-    max: f64,
+    /// The list's URL key.
+    spec: &'static FieldSpec,
     /// Slider step.
     step: f64,
-    /// Fewest entries.
-    min_len: usize,
-    /// Most entries.
-    max_len: usize,
     /// Sets entry `index` (from 0) to a value.
     #[prop(into)]
     on_set: Callback<(usize, f64)>,
-    /// Appends (true) or removes the last entry (false).
+    /// Appends (true) or removes the last entry (false); called only while the list's length
+    /// allows it.
     #[prop(into)]
     on_resize: Callback<bool>,
     /// Labels of the add and remove buttons (default "+ step" / "− step").
@@ -97,6 +118,8 @@ pub fn ListSliders(
     let lang = use_lang();
     let (add_label, remove_label) =
         buttons.unwrap_or((i18n::common::ADD_STEP, i18n::common::REMOVE_STEP));
+    let range = Range::from(spec);
+    let (min_len, max_len) = fields::list_len(spec);
     let len = Memo::new(move |_| values.with(Vec::len));
     view! {
         <div class="lx-list">
@@ -108,8 +131,7 @@ pub fn ListSliders(
                         <Slider
                             testid=format!("{prefix}-{}", i + 1)
                             label=Signal::derive(move || format!("{symbol}{}", fmt::sub(i + 1)))
-                            min=min
-                            max=max
+                            range=range
                             step=step
                             value=Signal::derive(move || values.with(|v| v.get(i).copied().unwrap_or(0.0)))
                             on_input=Callback::new(move |v| on_set.run((i, v)))
@@ -123,7 +145,7 @@ pub fn ListSliders(
                     class="btn btn-small"
                     data-testid=format!("{prefix}-add")
                     disabled={move || len.get() >= max_len}
-                    on:click=move |_| on_resize.run(true)
+                    on:click=move |_| { if len.get_untracked() < max_len { on_resize.run(true) } }
                 >
                     {move || add_label.get(lang.get())}
                 </button>
@@ -132,11 +154,54 @@ pub fn ListSliders(
                     class="btn btn-small"
                     data-testid=format!("{prefix}-remove")
                     disabled={move || len.get() <= min_len}
-                    on:click=move |_| on_resize.run(false)
+                    on:click=move |_| { if len.get_untracked() > min_len { on_resize.run(false) } }
                 >
                     {move || remove_label.get(lang.get())}
                 </button>
             </div>
+        </div>
+    }
+}
+
+/// A seed: a labelled `<input type="number">` over the seed key's range (`<lesson>-seed`).
+/// Entries that are not a whole number in range are ignored (the field shows the seed in use
+/// again on the next change).
+#[component]
+pub fn SeedInput(
+    /// `data-testid` and element id, e.g. `lstm-seed`.
+    testid: &'static str,
+    /// The seed's URL key.
+    spec: &'static FieldSpec,
+    /// The seed in use.
+    #[prop(into)]
+    value: Signal<u32>,
+    /// Called with a new seed.
+    #[prop(into)]
+    on_set: Callback<u32>,
+    /// Class of the wrapper (`lx-field` by default; `field` in a form column).
+    #[prop(optional)]
+    class: Option<&'static str>,
+) -> impl IntoView {
+    let (min, max, step) = fields::number_attrs(spec);
+    let class = class.unwrap_or("lx-field");
+    let name_class = if class == "field" { "field-name" } else { "" };
+    view! {
+        <div class=class>
+            <label for=testid><span class=name_class>{t(i18n::common::SEED)}</span></label>
+            <input
+                id=testid
+                data-testid=testid
+                type="number"
+                min=min
+                max=max
+                step=step
+                prop:value=move || value.get().to_string()
+                on:change=move |ev| {
+                    if let Ok(s) = event_target_value(&ev).trim().parse::<u32>() {
+                        on_set.run(s);
+                    }
+                }
+            />
         </div>
     }
 }

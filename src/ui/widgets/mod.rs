@@ -1,5 +1,7 @@
-//! Reusable view pieces shared by the pages (and, later, the lessons).
+//! Reusable view pieces shared by the pages: chart hosts, heatmaps, headline numbers and the
+//! run buttons.
 
 pub mod chart_canvas;
 pub mod heatmap;
+pub mod run_controls;
 pub mod stat;
