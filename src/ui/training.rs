@@ -19,7 +19,7 @@ use super::app::PageQueries;
 use super::charts::loss_curve::{self, LossSeries};
 use super::charts::val_curve::{self, EpochPoint};
 use super::data_loader::{self, LoadState};
-use super::i18n::{language_name, use_locale, DataInUse, Locale, Strings};
+use super::i18n::{language_name, use_locale, DataInUse, Strings};
 use super::keep::{DeviceLostNotice, KeepHooks, KeepPanel};
 use super::lab;
 use super::lab::grad_flow::{GradFlowPanel, GradFlowStore};
@@ -31,6 +31,7 @@ use super::training_bridge::{
 };
 use super::url::{self, PageNotice, UrlNotice};
 use super::widgets::chart_canvas::chart_canvas;
+use super::widgets::number_field::{FieldLabel, NumberField};
 use super::widgets::run_controls::RunControls;
 use super::widgets::stat::Stat;
 use crate::config::fields;
@@ -600,21 +601,6 @@ fn DataBanner(data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
     }
 }
 
-/// The label of a form field: its name in the interface language and its URL key.
-fn field_label(
-    loc: Locale,
-    id: &'static str,
-    key: &'static str,
-    name: fn(&Strings) -> &'static str,
-) -> impl IntoView {
-    view! {
-        <label for=id>
-            <span class="field-name">{move || name(loc.t())}</span>
-            <code class="field-key">{key}</code>
-        </label>
-    }
-}
-
 /// The configuration form. Every change goes through the URL codec (same clamping as a link)
 /// and so also updates the address bar.
 #[component]
@@ -634,35 +620,23 @@ fn ConfigForm(
         }
     };
     type Text = fn(&Strings) -> &'static str;
-    let number = move |key: &'static str,
-                       id: &'static str,
-                       name: Text,
-                       help: Text,
-                       get: fn(&TrainConfig) -> String| {
-        let (min, max, step) = fields::number_attrs(fields::spec(TRAIN_FIELDS, key));
-        view! {
-            <div class="field">
-                {field_label(loc, id, key, name)}
-                <input
-                    id=id
-                    type="number"
-                    inputmode="decimal"
-                    min=min
-                    max=max
-                    step=step
-                    data-testid=id
-                    prop:value=move || config.with(get)
-                    disabled=move || locked.get()
-                    on:change=move |ev| set(key, event_target_value(&ev))
+    let number =
+        move |key: &'static str, name: Text, help: Text, get: fn(&TrainConfig) -> String| {
+            view! {
+                <NumberField
+                    spec=fields::spec(TRAIN_FIELDS, key)
+                    name=Signal::derive(move || name(loc.t()).to_owned())
+                    help=Signal::derive(move || help(loc.t()).to_owned())
+                    value=Signal::derive(move || config.with(get))
+                    disabled=locked
+                    on_change=Callback::new(move |v| set(key, v))
                 />
-                <div class="field-help">{move || help(loc.t())}</div>
-            </div>
-        }
-    };
+            }
+        };
     view! {
         <form class="config-form" on:submit=|ev| ev.prevent_default()>
             <div class="field">
-                {field_label(loc, "cfg-cell", "cell", |t| t.cell)}
+                <FieldLabel for_id="cfg-cell" key="cell" name=Signal::derive(move || loc.t().cell.to_owned()) />
                 <select
                     id="cfg-cell"
                     data-testid="cfg-cell"
@@ -685,14 +659,14 @@ fn ConfigForm(
                     }}
                 </div>
             </div>
-            {number("hidden_size", "cfg-hidden_size", |t| t.hidden_size, |t| t.hidden_size_help, |c| c.hidden_size.to_string())}
-            {number("batch_size", "cfg-batch_size", |t| t.batch_size, |t| t.batch_size_help, |c| c.batch_size.to_string())}
-            {number("lr", "cfg-lr", |t| t.lr, |t| t.lr_help, |c| c.lr.to_string())}
-            {number("epochs", "cfg-epochs", |t| t.epochs, |t| t.epochs_help, |c| c.epochs.to_string())}
-            {number("seed", "cfg-seed", |t| t.seed, |t| t.seed_help, |c| c.seed.to_string())}
-            <lab::config_panel::LabConfigFields config=config notices=notices locked=locked />
+            {number("hidden_size", |t| t.hidden_size, |t| t.hidden_size_help, |c| c.hidden_size.to_string())}
+            {number("batch_size", |t| t.batch_size, |t| t.batch_size_help, |c| c.batch_size.to_string())}
+            {number("lr", |t| t.lr, |t| t.lr_help, |c| c.lr.to_string())}
+            {number("epochs", |t| t.epochs, |t| t.epochs_help, |c| c.epochs.to_string())}
+            {number("seed", |t| t.seed, |t| t.seed_help, |c| c.seed.to_string())}
+            <lab::config_panel::LabConfigFields config=config set=Callback::new(move |(key, value)| set(key, value)) locked=locked />
             <div class="field">
-                {field_label(loc, "cfg-backend", "backend", |t| t.backend)}
+                <FieldLabel for_id="cfg-backend" key="backend" name=Signal::derive(move || loc.t().backend.to_owned()) />
                 <select
                     id="cfg-backend"
                     data-testid="cfg-backend"

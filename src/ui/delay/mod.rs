@@ -54,6 +54,7 @@ use crate::ui::lessons::fmt::count_commas;
 use crate::ui::lessons::CopyLink;
 use crate::ui::url::{self, PageNotice, UrlNotice};
 use crate::ui::widgets::chart_canvas::chart_canvas;
+use crate::ui::widgets::number_field::NumberField;
 use crate::ui::widgets::run_controls::RunControls;
 use crate::ui::widgets::stat::Stat;
 use leptos::prelude::*;
@@ -491,32 +492,17 @@ pub fn DelayPage() -> impl IntoView {
                        get: fn(&DelayConfig) -> String| {
         // A link may ask for any delay in 0–256 (so the page can show the rule); the input
         // offers only delays some length allows.
-        let (min, max, step) = if key == "delay" {
-            ("1".to_owned(), (MAX_LENGTH - 1).to_string(), "1")
-        } else {
-            fields::number_attrs(fields::spec(DELAY_FIELDS, key))
-        };
-        let id = format!("cfg-{key}");
+        let range = (key == "delay").then(|| ("1".to_owned(), (MAX_LENGTH - 1).to_string()));
         view! {
-            <div class="field">
-                <label for=id.clone()>
-                    <span class="field-name">{move || name.get(loc.lang())}</span>
-                    <code class="field-key">{key}</code>
-                </label>
-                <input
-                    id=id.clone()
-                    type="number"
-                    inputmode="decimal"
-                    min=min
-                    max=max
-                    step=step
-                    data-testid=id
-                    prop:value=move || cfg.with(get)
-                    disabled=move || busy() || !cfg.with(enabled)
-                    on:change=move |ev| set(key, event_target_value(&ev))
-                />
-                <div class="field-help">{move || cfg.with(|c| help(loc.lang(), c))}</div>
-            </div>
+            <NumberField
+                spec=fields::spec(DELAY_FIELDS, key)
+                name=Signal::derive(move || name.get(loc.lang()).to_owned())
+                help=Signal::derive(move || cfg.with(|c| help(loc.lang(), c)))
+                value=Signal::derive(move || cfg.with(get))
+                disabled=Signal::derive(move || busy() || !cfg.with(enabled))
+                on_change=Callback::new(move |v| set(key, v))
+                range=range
+            />
         }
     };
     let cell_option = move |c: CellSet| {

@@ -1,6 +1,6 @@
 //! The lab's configuration controls that the spine's form lacks: `num_layers`,
 //! `bidirectional`, `max_norm` and `head`. Every change goes through the URL
-//! codec ([`bridge::with_field`]), so a typed value is clamped exactly as in a link and the
+//! codec (`training_bridge::with_field`, through the form's setter), so a typed value is clamped exactly as in a link and the
 //! address bar stays canonical. Test hooks: `cfg-num_layers`, `cfg-bidirectional` (checkbox),
 //! `cfg-max_norm`, `cfg-head`.
 
@@ -8,63 +8,35 @@ use super::text::{lab_text, LabText};
 use crate::config::fields;
 use crate::config::{Head, TRAIN_FIELDS};
 use crate::ui::i18n::use_locale;
-use crate::ui::training_bridge::{self as bridge, TrainConfig};
-use crate::ui::url::PageNotice;
+use crate::ui::training_bridge::TrainConfig;
+use crate::ui::widgets::number_field::{FieldLabel, NumberField};
 use leptos::prelude::*;
-
-/// The label of a field: its name in the interface language and its URL key.
-fn label(id: impl Into<String>, key: &'static str, name: Signal<&'static str>) -> impl IntoView {
-    let id: String = id.into();
-    view! {
-        <label for=id>
-            <span class="field-name">{move || name.get()}</span>
-            <code class="field-key">{key}</code>
-        </label>
-    }
-}
 
 /// `num_layers`, `bidirectional`, `max_norm` and `head`, disabled while `locked`.
 #[component]
 pub fn LabConfigFields(
     /// The page's configuration (the URL follows it).
     config: RwSignal<TrainConfig>,
-    /// The page's notice list (a clamped value adds a line).
-    notices: RwSignal<Vec<PageNotice>>,
+    /// Sets one key through the URL codec (the form's setter: a clamped value adds a notice).
+    set: Callback<(&'static str, String)>,
     /// True while a session (or a comparison) runs.
     #[prop(into)]
     locked: Signal<bool>,
 ) -> impl IntoView {
     let loc = use_locale();
     let t = move || lab_text(loc.lang());
-    let set = move |key: &'static str, value: String| {
-        let (next, adjusted) = config.with_untracked(|c| bridge::with_field(c, key, &value));
-        config.set(next);
-        if !adjusted.is_empty() {
-            notices.update(|n| n.extend(adjusted.into_iter().map(PageNotice::Url)));
-        }
-    };
     type Text = fn(&LabText) -> &'static str;
     let number =
         move |key: &'static str, name: Text, help: Text, get: fn(&TrainConfig) -> String| {
-            let (min, max, step) = fields::number_attrs(fields::spec(TRAIN_FIELDS, key));
-            let id = format!("cfg-{key}");
             view! {
-                <div class="field">
-                    {label(id.clone(), key, Signal::derive(move || name(t())))}
-                    <input
-                        id=id.clone()
-                        type="number"
-                        inputmode=if step == "1" { "numeric" } else { "decimal" }
-                        min=min
-                        max=max
-                        step=step
-                        data-testid=id
-                        prop:value=move || config.with(get)
-                        disabled=move || locked.get()
-                        on:change=move |ev| set(key, event_target_value(&ev))
-                    />
-                    <div class="field-help">{move || help(t())}</div>
-                </div>
+                <NumberField
+                    spec=fields::spec(TRAIN_FIELDS, key)
+                    name=Signal::derive(move || name(t()).to_owned())
+                    help=Signal::derive(move || help(t()).to_owned())
+                    value=Signal::derive(move || config.with(get))
+                    disabled=locked
+                    on_change=Callback::new(move |v| set.run((key, v)))
+                />
             }
         };
     view! {
@@ -80,21 +52,21 @@ pub fn LabConfigFields(
                     disabled=move || locked.get()
                     on:change=move |ev| {
                         let on = event_target_checked(&ev);
-                        set("bidirectional", if on { "1" } else { "0" }.to_owned())
+                        set.run(("bidirectional", if on { "1" } else { "0" }.to_owned()))
                     }
                 />
-                {label("cfg-bidirectional", "bidirectional", Signal::derive(move || t().bidirectional))}
+                <FieldLabel for_id="cfg-bidirectional" key="bidirectional" name=Signal::derive(move || t().bidirectional.to_owned()) />
                 <div class="field-help">{move || t().bidirectional_help}</div>
             </div>
             {number("max_norm", |t| t.max_norm, |t| t.max_norm_help, |c| c.max_norm.to_string())}
             <div class="field">
-                {label("cfg-head", "head", Signal::derive(move || t().head))}
+                <FieldLabel for_id="cfg-head" key="head" name=Signal::derive(move || t().head.to_owned()) />
                 <select
                     id="cfg-head"
                     data-testid="cfg-head"
                     disabled=move || locked.get()
                     prop:value=move || config.with(|c| c.head.as_str().to_owned())
-                    on:change=move |ev| set("head", event_target_value(&ev))
+                    on:change=move |ev| set.run(("head", event_target_value(&ev)))
                 >
                     <option value="last">{move || t().head_last}</option>
                     <option value="padded">{move || t().head_padded}</option>

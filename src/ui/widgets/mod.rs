@@ -3,5 +3,6 @@
 
 pub mod chart_canvas;
 pub mod heatmap;
+pub mod number_field;
 pub mod run_controls;
 pub mod stat;
