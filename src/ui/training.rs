@@ -268,8 +268,26 @@ pub fn TrainingPage(
     let lab_metrics = lab::metrics::LabMetrics::new();
     let compare = lab::compare::CompareState::new();
     // The metrics panel follows the page's last validation report: the running session's, or
-    // the one a restored model was saved with (cleared with the session).
-    Effect::new(move |_| view_state.last_val.with(|r| lab_metrics.show(r.as_deref())));
+    // the one a restored model was saved with (cleared with the session). Its confusion matrix
+    // is rebuilt in a task of its own, after the update that brought the report (an epoch's end
+    // also moves the charts and the progress), with the report current when that task runs.
+    let metrics_pending = StoredValue::new(false);
+    Effect::new(move |_| {
+        view_state.last_val.track();
+        if metrics_pending.get_value() {
+            return;
+        }
+        metrics_pending.set_value(true);
+        set_timeout(
+            move || {
+                let _ = metrics_pending.try_set_value(false);
+                let _ = view_state
+                    .last_val
+                    .try_with_untracked(|r| lab_metrics.show(r.as_deref()));
+            },
+            std::time::Duration::ZERO,
+        );
+    });
     let control = StoredValue::new_local(None::<TrainControl>);
     let run_id = StoredValue::new(0u64);
 

@@ -18,7 +18,9 @@ use crate::ui::training::Status;
 use crate::ui::training_bridge::{self as bridge, Weights};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use std::cell::Cell;
 use std::rc::Rc;
+use std::time::Duration;
 
 /// The record of what the page shows now, or `None` when there are no weights or no data.
 fn snapshot(state: KeepState, finished: bool) -> Result<Option<Stored>, String> {
@@ -84,8 +86,30 @@ fn snapshot(state: KeepState, finished: bool) -> Result<Option<Stored>, String> 
     }))
 }
 
-/// Saves what the page shows now (in the background).
+thread_local! {
+    /// A save waiting for its task: `Some(finished)` (finished if any request said so).
+    static SAVE_PENDING: Cell<Option<bool>> = const { Cell::new(None) };
+}
+
+/// Saves what the page shows (in the background): the record is built in a task of its own,
+/// after the update that asked for it, and requests made before that task runs (the epoch's
+/// end and its checkpoint arrive together) are one save of the latest state.
 pub fn save_now(state: KeepState, finished: bool) {
+    let waiting = SAVE_PENDING.with(|p| p.replace(Some(p.get().unwrap_or(false) || finished)));
+    if waiting.is_some() {
+        return;
+    }
+    set_timeout(
+        move || {
+            let finished = SAVE_PENDING.with(|p| p.take()).unwrap_or(finished);
+            save_latest(state, finished);
+        },
+        Duration::ZERO,
+    );
+}
+
+/// Builds the record of what the page shows now and writes it.
+fn save_latest(state: KeepState, finished: bool) {
     let stored = match snapshot(state, finished) {
         Ok(Some(s)) => s,
         Ok(None) => return,

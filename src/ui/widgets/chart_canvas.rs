@@ -4,14 +4,19 @@
 //! sharp. Redraws are coalesced to at most one per animation frame and at most one every
 //! [`MIN_REDRAW_MS`]: training reports many steps per frame, and a plotters draw measures its
 //! labels through the DOM (a layout of the page per label), so drawing each frame would take
-//! the main thread's time from the page.
+//! the main thread's time from the page. The charts draw through [`ChartBackend`], which
+//! remembers those measurements, so a redraw measures only labels it has not seen before.
 
 use crate::ui::charts::ChartStyle;
 use leptos::prelude::*;
 use plotters::coord::Shift;
-use plotters::prelude::DrawingArea;
+use plotters::prelude::{DrawingArea, DrawingBackend};
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
+};
 use plotters_canvas::CanvasBackend;
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// Shortest time between two draws of one chart, in milliseconds.
@@ -34,7 +39,7 @@ where
     T: 'static,
     D: Fn() -> T + Send + Sync + 'static,
     P: Fn(&T) -> usize + Send + Sync + 'static,
-    F: Fn(&DrawingArea<CanvasBackend, Shift>, &T, &ChartStyle) + 'static,
+    F: Fn(&DrawingArea<ChartBackend, Shift>, &T, &ChartStyle) + 'static,
 {
     let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
     let resized = RwSignal::new(0u32);
@@ -80,7 +85,7 @@ where
                 );
                 canvas.set_width((w * dpr).round() as u32);
                 canvas.set_height((h * dpr).round() as u32);
-                if let Some(backend) = CanvasBackend::with_canvas_object(canvas) {
+                if let Some(backend) = ChartBackend::new(canvas) {
                     let area = plotters::prelude::IntoDrawingArea::into_drawing_area(backend);
                     draw(&area, &value, &ChartStyle { scale: dpr });
                     let _ = area.present();
@@ -105,5 +110,144 @@ where
             ></canvas>
             <figcaption>{move || label.get()}</figcaption>
         </figure>
+    }
+}
+
+/// Text sizes already measured, by `(font, text)`: plotters measures a label by adding a
+/// `<span>` to the page and reading its size, which lays out the page each time.
+type SizeCache = HashMap<(String, String), (u32, u32)>;
+
+/// Entries kept before the cache starts over (labels change as the axes grow).
+const SIZE_CACHE_MAX: usize = 4096;
+
+thread_local! {
+    static TEXT_SIZES: RefCell<SizeCache> = RefCell::new(HashMap::new());
+}
+
+/// The `<canvas>` backend of plotters with a memory of text sizes: it draws exactly as
+/// [`CanvasBackend`] does, and answers [`DrawingBackend::estimate_text_size`] (tick labels,
+/// titles) from the sizes measured before for the same font and text.
+pub struct ChartBackend(CanvasBackend);
+
+/// The error type of [`CanvasBackend`] (not exported by its crate).
+type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
+
+impl ChartBackend {
+    /// The backend of `canvas`; `None` without a 2-D context.
+    pub fn new(canvas: web_sys::HtmlCanvasElement) -> Option<Self> {
+        CanvasBackend::with_canvas_object(canvas).map(ChartBackend)
+    }
+}
+
+impl DrawingBackend for ChartBackend {
+    type ErrorType = CanvasError;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.0.get_size()
+    }
+
+    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.0.ensure_prepared()
+    }
+
+    fn present(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.0.present()
+    }
+
+    fn draw_pixel(
+        &mut self,
+        point: BackendCoord,
+        color: BackendColor,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.0.draw_pixel(point, color)
+    }
+
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.0.draw_line(from, to, style)
+    }
+
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.0.draw_rect(upper_left, bottom_right, style, fill)
+    }
+
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.0.draw_path(path, style)
+    }
+
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.0.draw_circle(center, radius, style, fill)
+    }
+
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.0.fill_polygon(vert, style)
+    }
+
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.0.draw_text(text, style, pos)
+    }
+
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
+        let font = format!(
+            "{} {}px {}",
+            style.style().as_str(),
+            style.size(),
+            style.family().as_str()
+        );
+        let key = (font, text.to_owned());
+        if let Some(size) = TEXT_SIZES.with(|c| c.borrow().get(&key).copied()) {
+            return Ok(size);
+        }
+        let size = self.0.estimate_text_size(text, style)?;
+        TEXT_SIZES.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() >= SIZE_CACHE_MAX {
+                c.clear();
+            }
+            c.insert(key, size);
+        });
+        Ok(size)
+    }
+
+    fn blit_bitmap(
+        &mut self,
+        pos: BackendCoord,
+        size: (u32, u32),
+        src: &[u8],
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.0.blit_bitmap(pos, size, src)
     }
 }
