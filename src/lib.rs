@@ -3,7 +3,7 @@
 //! Layers, from the bottom up (an arrow means "may import"):
 //!
 //! ```text
-//! config, math, data  <-  gpu  <-  train, delay  <-  engine  <-  ui (wasm only)
+//! config, math, data  <-  gpu  <-  train, delay  <-  engine  <-  ui (wasm only, but ui::charts)
 //! ```
 //!
 //! - [`math`]: the CPU reference of every recurrent cell, loss and optimizer, in PyTorch's
@@ -19,7 +19,9 @@
 //! - [`delay`]: the delay-copy task (generator, per-token model, trainer, held-out sweeps).
 //! - [`weights`]: parameters ⇄ PyTorch as `.safetensors` (names, shapes, metadata).
 //! - [`keep`]: the weights file the page downloads/loads and the record it keeps across reloads.
-//! - `ui`: the Leptos app (compiled for wasm32 only).
+//! - [`ui`]: the Leptos app (compiled for wasm32 only), except [`ui::charts`]: the charts' draw
+//!   functions over any plotters backend, compiled natively too so `cargo test` draws them into
+//!   SVG.
 #![warn(missing_docs)]
 
 pub mod config;
@@ -31,6 +33,5 @@ pub mod keep;
 pub mod lessons;
 pub mod math;
 pub mod train;
-#[cfg(target_arch = "wasm32")]
 pub mod ui;
 pub mod weights;

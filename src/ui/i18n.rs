@@ -17,6 +17,7 @@ use crate::config::query::{NoticeKind, UrlNotice};
 use leptos::prelude::*;
 
 pub use crate::config::Lang;
+pub use crate::ui::charts::ChartText;
 
 /// The app's language state: the language chosen in the URL (or by the switcher), if any, and
 /// the browser's.
@@ -68,37 +69,6 @@ pub fn strings(lang: Lang) -> &'static Strings {
         Lang::En => &EN,
         Lang::Zh => &ZH,
     }
-}
-
-/// Text of the charts (axis titles, legends, empty-chart messages).
-#[derive(Debug)]
-pub struct ChartText {
-    /// x axis of the loss chart.
-    pub step: &'static str,
-    /// x axis of the validation chart.
-    pub epoch: &'static str,
-    /// Loss axis.
-    pub loss: &'static str,
-    /// Accuracy axis.
-    pub accuracy: &'static str,
-    /// Legend: per-step batch loss.
-    pub batch_loss: &'static str,
-    /// Legend: mean of the last 20 steps.
-    pub mean_20: &'static str,
-    /// Legend: the steps whose batch was smaller than the batch size (one per epoch).
-    pub small_batch: &'static str,
-    /// Legend: the loss of a uniform guess, ln C.
-    pub uniform: &'static str,
-    /// Legend: mean training loss of an epoch.
-    pub train_loss: &'static str,
-    /// Legend: validation loss.
-    pub val_loss: &'static str,
-    /// Legend: validation accuracy.
-    pub val_acc: &'static str,
-    /// Empty loss chart.
-    pub loss_empty: &'static str,
-    /// Empty validation chart.
-    pub val_empty: &'static str,
 }
 
 /// The data in use, as the training page's lede and data panel describe it.
@@ -450,21 +420,7 @@ pub static EN: Strings = Strings {
         )
     },
     chart_val_caption: "Validation loss and accuracy per epoch",
-    chart: ChartText {
-        step: "step",
-        epoch: "epoch",
-        loss: "loss (nats)",
-        accuracy: "accuracy",
-        batch_loss: "batch loss",
-        small_batch: "epoch's smaller batch",
-        mean_20: "mean of last 20",
-        uniform: "uniform guess",
-        train_loss: "train loss",
-        val_loss: "validation loss",
-        val_acc: "validation accuracy",
-        loss_empty: "The loss appears here once training starts",
-        val_empty: "Validation runs at the end of each epoch",
-    },
+    chart: ChartText::EN,
 
     predict_title: "Try a name",
     predict_placeholder: "e.g. Nguyen, Schmidt, Rossi",
@@ -571,21 +527,7 @@ pub static ZH: Strings = Strings {
         format!("圆圈标出每轮中较小的批次（剩下的 {n} 个名字）：它的损失只对较少的名字求平均，所以比相邻的步跳动更大。")
     },
     chart_val_caption: "每轮的验证损失与准确率",
-    chart: ChartText {
-        step: "步数",
-        epoch: "轮次",
-        loss: "损失（nats）",
-        accuracy: "准确率",
-        batch_loss: "批次损失",
-        small_batch: "每轮中较小的批次",
-        mean_20: "最近 20 步平均",
-        uniform: "均匀猜测",
-        train_loss: "训练损失",
-        val_loss: "验证损失",
-        val_acc: "验证准确率",
-        loss_empty: "开始训练后这里会显示损失",
-        val_empty: "每轮结束时进行验证",
-    },
+    chart: ChartText::ZH,
 
     predict_title: "试一个姓氏",
     predict_placeholder: "例如 Nguyen、Schmidt、Rossi",

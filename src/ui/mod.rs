@@ -1,4 +1,5 @@
-//! The Leptos app (compiled for wasm32 only).
+//! The Leptos app (compiled for wasm32 only, except [`charts`], whose draw functions are pure
+//! and compile natively so the tests can draw them into SVG).
 //!
 //! Only this module imports Leptos. It reads configuration through the URL codec, drives the
 //! training session of `train`, and draws charts with plotters. Everything it needs from the
@@ -18,29 +19,44 @@
 //! - [`charts`]: plotters draw functions; [`widgets`]: reusable view pieces.
 //! - [`panic_panel`]: the DOM error panel written by the panic hook.
 
+#[cfg(target_arch = "wasm32")]
 pub mod app;
 pub mod charts;
+#[cfg(target_arch = "wasm32")]
 pub mod data_loader;
+#[cfg(target_arch = "wasm32")]
 pub mod delay;
+#[cfg(target_arch = "wasm32")]
 pub mod engine_client;
+#[cfg(target_arch = "wasm32")]
 pub mod i18n;
+#[cfg(target_arch = "wasm32")]
 pub mod keep;
+#[cfg(target_arch = "wasm32")]
 pub mod lab;
+#[cfg(target_arch = "wasm32")]
 pub mod lessons;
+#[cfg(target_arch = "wasm32")]
 pub mod panic_panel;
+#[cfg(target_arch = "wasm32")]
 pub mod training;
+#[cfg(target_arch = "wasm32")]
 pub mod training_bridge;
+#[cfg(target_arch = "wasm32")]
 pub mod url;
+#[cfg(target_arch = "wasm32")]
 pub mod widgets;
 
 /// Test hook: panics with `message`, so the end-to-end test can check that a panic shows the
 /// error panel (and the console message) instead of a blank page. Trunk exposes it to the page
 /// as `window.wasmBindings.unroll_debug_panic(message)`; nothing in the app calls it.
+#[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn unroll_debug_panic(message: String) {
     panic!("{message}");
 }
 
+#[cfg(target_arch = "wasm32")]
 /// Mounts the app into `<body>`, replacing the static "Loading" message of `index.html`.
 pub fn mount() {
     if let Some(boot) = web_sys::window()

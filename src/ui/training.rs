@@ -16,6 +16,7 @@
 //! `lede`, `cfg-<key>` for the form controls.
 
 use super::app::PageQueries;
+use super::charts::canvas::chart_canvas;
 use super::charts::loss_curve::{self, LossSeries};
 use super::charts::val_curve::{self, EpochPoint};
 use super::data_loader::{self, LoadState};
@@ -30,7 +31,6 @@ use super::training_bridge::{
     TrainEvent, Weights,
 };
 use super::url::{self, PageNotice, UrlNotice};
-use super::widgets::chart_canvas::chart_canvas;
 use super::widgets::number_field::{FieldLabel, NumberField};
 use super::widgets::run_controls::RunControls;
 use super::widgets::stat::Stat;

@@ -1,6 +1,7 @@
 //! Training loss per optimisation step.
 
-use super::{ChartStyle, ChartText, GRID, INK, LOSS_MEAN, LOSS_RAW, REFERENCE};
+use super::style::{one_decimal_tick, swatch};
+use super::{ChartStyle, ChartText, LOSS_MEAN, LOSS_RAW, REFERENCE};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -92,24 +93,15 @@ pub fn draw<DB: DrawingBackend>(
         .fold(series.chance_loss.unwrap_or(0.0), f64::max);
     let y_max = super::nice_ceiling(y_peak * 1.05, 0.5);
 
-    let mut chart = ChartBuilder::on(area)
-        .margin(style.px(10.0))
+    let mut chart = style
+        .frame(area, 34.0, 46.0)
         .margin_right(style.px(18.0))
-        .x_label_area_size(style.px(34.0))
-        .y_label_area_size(style.px(46.0))
         .build_cartesian_2d(0u64..x_max, 0f64..y_max)?;
-    chart
-        .configure_mesh()
-        .light_line_style(GRID.mix(0.0))
-        .bold_line_style(GRID)
-        .axis_style(INK.mix(0.6))
-        .label_style(style.label_style())
-        .axis_desc_style(style.label_style())
-        .x_desc(text.step)
-        .y_desc(text.loss)
+    style
+        .mesh(&mut chart.configure_mesh(), text.step, text.loss)
         .x_labels(6)
         .y_labels(6)
-        .y_label_formatter(&|v| format!("{v:.1}"))
+        .y_label_formatter(&one_decimal_tick)
         .draw()?;
 
     if series.steps_per_epoch > 0 {
@@ -125,14 +117,9 @@ pub fn draw<DB: DrawingBackend>(
     }
     if let Some(chance) = series.chance_loss {
         chart
-            .draw_series(DashedLineSeries::new(
-                vec![(0u64, chance), (x_max, chance)],
-                style.px(6.0),
-                style.px(4.0),
-                REFERENCE.stroke_width(style.px(1.0)),
-            ))?
+            .draw_series(style.reference_line([(0u64, chance), (x_max, chance)]))?
             .label(text.uniform)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], REFERENCE));
+            .legend(swatch(REFERENCE.into()));
     }
     chart
         .draw_series(LineSeries::new(
@@ -140,18 +127,14 @@ pub fn draw<DB: DrawingBackend>(
             LOSS_RAW.stroke_width(style.px(1.0)),
         ))?
         .label(text.batch_loss)
-        .legend(move |(x, y)| {
-            PathElement::new(vec![(x, y), (x + 18, y)], LOSS_RAW.stroke_width(2))
-        });
+        .legend(swatch(LOSS_RAW.stroke_width(2)));
     chart
         .draw_series(LineSeries::new(
             series.mean_loss.iter().map(|&(s, l)| (s, l as f64)),
             LOSS_MEAN.stroke_width(style.px(2.0)),
         ))?
         .label(text.mean_20)
-        .legend(move |(x, y)| {
-            PathElement::new(vec![(x, y), (x + 18, y)], LOSS_MEAN.stroke_width(3))
-        });
+        .legend(swatch(LOSS_MEAN.stroke_width(3)));
     if !series.small_batches.is_empty() {
         let r = style.px(4.0);
         let ring = LOSS_RAW.stroke_width(style.px(1.5));
@@ -165,14 +148,8 @@ pub fn draw<DB: DrawingBackend>(
             .label(text.small_batch)
             .legend(move |(x, y)| Circle::new((x + 9, y), r, ring));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(GRID)
-        .label_font(style.label_style())
-        .margin(style.px(6.0))
-        .legend_area_size(style.px(26.0))
-        .draw()?;
-    Ok(())
+    style.legend(
+        &mut chart.configure_series_labels(),
+        SeriesLabelPosition::UpperRight,
+    )
 }

@@ -1,6 +1,7 @@
 //! Validation loss and accuracy per epoch.
 
-use super::{ChartStyle, ChartText, GRID, INK, LOSS_MEAN, VAL_ACC, VAL_LOSS};
+use super::style::{one_decimal_tick, percent_tick, swatch, whole_number_tick};
+use super::{ChartStyle, ChartText, INK, LOSS_MEAN, VAL_ACC, VAL_LOSS};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -41,33 +42,17 @@ pub fn draw<DB: DrawingBackend>(
         .fold(0.0, f64::max);
     let y_max = super::nice_ceiling(loss_peak * 1.1, 0.5);
 
-    let mut chart = ChartBuilder::on(area)
-        .margin(style.px(10.0))
-        .x_label_area_size(style.px(34.0))
-        .y_label_area_size(style.px(46.0))
+    let mut chart = style
+        .frame(area, 34.0, 46.0)
         .right_y_label_area_size(style.px(60.0))
         .build_cartesian_2d(0.5f64..x_max, 0f64..y_max)?
         .set_secondary_coord(0.5f64..x_max, 0f64..1f64);
-    let whole_epochs = |v: &f64| {
-        if (v - v.round()).abs() < 1e-9 && *v >= 1.0 {
-            format!("{}", v.round() as i64)
-        } else {
-            String::new()
-        }
-    };
-    chart
-        .configure_mesh()
-        .light_line_style(GRID.mix(0.0))
-        .bold_line_style(GRID)
-        .axis_style(INK.mix(0.6))
-        .label_style(style.label_style())
-        .axis_desc_style(style.label_style())
-        .x_desc(text.epoch)
-        .y_desc(text.loss)
+    style
+        .mesh(&mut chart.configure_mesh(), text.epoch, text.loss)
         .x_labels((epochs.max(last_epoch) as usize).clamp(2, 10) * 2 + 1)
-        .x_label_formatter(&whole_epochs)
+        .x_label_formatter(&whole_number_tick)
         .y_labels(6)
-        .y_label_formatter(&|v| format!("{v:.1}"))
+        .y_label_formatter(&one_decimal_tick)
         .draw()?;
     chart
         .configure_secondary_axes()
@@ -76,7 +61,7 @@ pub fn draw<DB: DrawingBackend>(
         .axis_desc_style(style.label_style().color(&VAL_ACC))
         .y_desc(text.accuracy)
         .y_labels(6)
-        .y_label_formatter(&|v| format!("{:.0}%", v * 100.0))
+        .y_label_formatter(&percent_tick)
         .draw()?;
 
     let r = style.px(3.5);
@@ -99,12 +84,7 @@ pub fn draw<DB: DrawingBackend>(
             LOSS_MEAN.mix(0.55).stroke_width(style.px(1.5)),
         ))?
         .label(text.train_loss)
-        .legend(move |(x, y)| {
-            PathElement::new(
-                vec![(x, y), (x + 18, y)],
-                LOSS_MEAN.mix(0.55).stroke_width(2),
-            )
-        });
+        .legend(swatch(LOSS_MEAN.mix(0.55).stroke_width(2)));
     chart.draw_series(
         train
             .iter()
@@ -116,9 +96,7 @@ pub fn draw<DB: DrawingBackend>(
             VAL_LOSS.stroke_width(style.px(2.0)),
         ))?
         .label(text.val_loss)
-        .legend(move |(x, y)| {
-            PathElement::new(vec![(x, y), (x + 18, y)], VAL_LOSS.stroke_width(3))
-        });
+        .legend(swatch(VAL_LOSS.stroke_width(3)));
     chart.draw_series(val.iter().map(|&p| Circle::new(p, r, VAL_LOSS.filled())))?;
     chart
         .draw_secondary_series(LineSeries::new(
@@ -126,16 +104,10 @@ pub fn draw<DB: DrawingBackend>(
             VAL_ACC.stroke_width(style.px(2.0)),
         ))?
         .label(text.val_acc)
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], VAL_ACC.stroke_width(3)));
+        .legend(swatch(VAL_ACC.stroke_width(3)));
     chart.draw_secondary_series(acc.iter().map(|&p| Circle::new(p, r, VAL_ACC.filled())))?;
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(GRID)
-        .label_font(style.label_style())
-        .margin(style.px(6.0))
-        .legend_area_size(style.px(26.0))
-        .draw()?;
-    Ok(())
+    style.legend(
+        &mut chart.configure_series_labels(),
+        SeriesLabelPosition::LowerLeft,
+    )
 }

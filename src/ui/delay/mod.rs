@@ -27,11 +27,9 @@
 //! (mean of the LSTM's initial forget block of `bias_ih_l0`, first seed); `delay-example` (T),
 //! `delay-example-pred-<cell>` (accuracy on the example), `copy-link`.
 
-pub mod chart;
 pub mod store;
 pub mod text;
 
-use self::chart::{band, cell_color, smoothed, CurveChart, Line, SMOOTH};
 use self::store::Kept;
 use crate::config::delay::{
     CellSet, DelayConfig, DelayRangeError, DELAY_FIELDS, MAX_LENGTH, PRESET_DELAYS,
@@ -48,12 +46,14 @@ use crate::delay::trainer::example_batch;
 use crate::engine::protocol::{Command, DelayEvent};
 use crate::math::params::CellKind;
 use crate::ui::app::PageQueries;
+use crate::ui::charts::canvas::chart_canvas;
+use crate::ui::charts::delay::{self as chart, band, smoothed, CurveChart, Line, SMOOTH};
+use crate::ui::charts::style::cell_colour;
 use crate::ui::engine_client::EngineClient;
 use crate::ui::i18n::{use_locale, Tr};
 use crate::ui::lessons::fmt::count_commas;
 use crate::ui::lessons::CopyLink;
 use crate::ui::url::{self, PageNotice, UrlNotice};
-use crate::ui::widgets::chart_canvas::chart_canvas;
 use crate::ui::widgets::number_field::NumberField;
 use crate::ui::widgets::run_controls::RunControls;
 use crate::ui::widgets::stat::Stat;
@@ -1046,7 +1046,7 @@ fn cell_card(
         })
     };
     let dash = || "—".to_owned();
-    let color = cell_color(cell);
+    let color = cell_colour(cell);
     let [id_params, id_step, id_loss, id_acc, id_hacc, id_hloss] = stat_ids(cell);
     view! {
         <div class="dl-cell" data-cell=key>

@@ -18,13 +18,14 @@
 //! `<tr data-cell>` per cell whose cells `compare-params`, `compare-sec`, `compare-best`,
 //! `compare-epochs` carry `data-value`; the table has `data-input-size` and `data-classes`.
 
-use super::compare_chart::{self, CompareChartText, Curve};
 use super::text::lab_text;
+use crate::ui::charts::canvas::chart_canvas;
+use crate::ui::charts::compare::{self as compare_chart, CompareChartText, Curve};
+use crate::ui::charts::style::cell_colour;
 use crate::ui::data_loader::LoadState;
 use crate::ui::i18n::use_locale;
 use crate::ui::lessons::fmt::count_commas;
 use crate::ui::training_bridge::{self as bridge, CellKind, TrainConfig, TrainControl, TrainEvent};
-use crate::ui::widgets::chart_canvas::chart_canvas;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -209,14 +210,6 @@ fn cell_name(cell: CellKind) -> &'static str {
         CellKind::Rnn => "RNN",
         CellKind::Lstm => "LSTM",
         CellKind::Gru => "GRU",
-    }
-}
-
-fn cell_colour(cell: CellKind) -> plotters::style::RGBColor {
-    match cell {
-        CellKind::Rnn => compare_chart::RNN,
-        CellKind::Lstm => compare_chart::LSTM,
-        CellKind::Gru => compare_chart::GRU,
     }
 }
 

@@ -318,7 +318,7 @@ impl Inspection {
         let scale = if gate_is_tanh(self.cell, gate) {
             Scale::Diverging { abs_max: 1.0 }
         } else {
-            Scale::Unit
+            Scale::UNIT
         };
         Some(self.map(&time_major, scale))
     }

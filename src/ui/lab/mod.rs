@@ -5,15 +5,16 @@
 //!
 //! - [`config_panel`]: `num_layers`, `bidirectional`, `max_norm`, `head`.
 //! - [`metrics`]: the metrics panel, fed by [`metrics::LabMetrics::show`].
-//! - [`compare`], [`compare_chart`]: compare mode.
+//! - [`compare`]: compare mode (its chart is [`crate::ui::charts::compare`]).
 //! - [`text`]: the lab's own English / Chinese text table.
 //! - [`inspector`]: h_t, c_t and gate heatmaps per character, the top-5 prediction, pinning a
 //!   gate (own en/zh strings).
-//! - [`grad_flow`]: ‖∂L/∂h_t‖ per step before the read-out, per cell, on a log axis.
-//! - [`step_heatmap`]: the units × steps canvas heatmap the inspector uses.
+//! - [`grad_flow`]: ‖∂L/∂h_t‖ per step before the read-out, per cell, on a log axis (its
+//!   chart is [`crate::ui::charts::grad_flow`]).
+//! - [`step_heatmap`]: the units × steps canvas heatmap the inspector uses (drawn by
+//!   [`crate::ui::charts::step_heatmap`]).
 
 pub mod compare;
-pub mod compare_chart;
 pub mod config_panel;
 pub mod grad_flow;
 pub mod inspector;

@@ -324,7 +324,7 @@ fn chain_svg(r: &Unroll, t_now: usize, lang: crate::config::Lang) -> AnyView {
             v.iter()
                 .enumerate()
                 .map(|(j, &val)| {
-                    view! { <rect x=x_start + w * j as f64 y=y - 11.0 width=w - 1.0 height="12" fill=diverging(val)><title>{fmt::fixed(val, 4)}</title></rect> }
+                    view! { <rect x=x_start + w * j as f64 y=y - 11.0 width=w - 1.0 height="12" fill=diverging(val) stroke="#e2e8f0" stroke-width="0.5"><title>{fmt::fixed(val, 4)}</title></rect> }
                 })
                 .collect_view()
                 .into_any()

@@ -7,6 +7,7 @@
 use super::fmt;
 use crate::config::fields;
 use crate::config::query::FieldSpec;
+use crate::ui::charts::colour::Scale;
 use crate::ui::i18n::{self, use_lang, Tr};
 use leptos::prelude::*;
 
@@ -360,19 +361,13 @@ pub fn StepControls(
     }
 }
 
-/// A diverging colour for a value in [−1, 1] (blue negative, orange positive), as CSS.
+/// The lessons' colour scale: diverging over −1…1 (the heatmaps' one convention, see
+/// [`crate::ui::charts::colour`]; values beyond ±1 take the end colours).
+pub const SIGNED: Scale = Scale::Diverging { abs_max: 1.0 };
+
+/// The colour of a value on [`SIGNED`], as CSS.
 pub fn diverging(v: f32) -> String {
-    let a = if v.is_finite() {
-        v.clamp(-1.0, 1.0)
-    } else {
-        0.0
-    };
-    let alpha = 0.12 + 0.78 * a.abs();
-    if a < 0.0 {
-        format!("rgba(37, 99, 235, {alpha:.3})")
-    } else {
-        format!("rgba(234, 88, 12, {alpha:.3})")
-    }
+    SIGNED.css(v)
 }
 
 /// A matrix `[rows, cols]` as a grid of coloured cells with the values written in them.
@@ -404,7 +399,7 @@ pub fn Heatmap(
                         .into_iter()
                         .map(|v| {
                             view! {
-                                <span class="lx-cell" style=format!("background:{}", diverging(v)) data-value=fmt::raw(v)>
+                                <span class="lx-cell" style=format!("background:{};color:{}", diverging(v), SIGNED.ink(v)) data-value=fmt::raw(v)>
                                     {fmt::fixed(v, 2)}
                                 </span>
                             }

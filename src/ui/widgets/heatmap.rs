@@ -7,27 +7,12 @@
 //! `data-value` (its raw value, unformatted). A cell's `<title>` is its tooltip.
 //!
 //! The colour of a cell comes from its *shade* ([`HeatmapData::shade`], or the value itself when
-//! there is none) through the [`Scale`]; so a confusion matrix can print counts while shading
-//! each row by its share.
+//! there is none) through the [`Scale`] of [`crate::ui::charts::colour`], the heatmaps' one
+//! convention; so a confusion matrix can print counts while shading each row by its share.
 
 use leptos::prelude::*;
 
-/// How a shade maps to a colour.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Scale {
-    /// `min` → white, `max` → deep blue (counts, probabilities, gate values in 0–1).
-    Sequential {
-        /// Shade drawn white.
-        min: f32,
-        /// Shade drawn in full colour.
-        max: f32,
-    },
-    /// `−abs_max` → red, 0 → white, `+abs_max` → blue (hidden states in −1…1).
-    Diverging {
-        /// Shade magnitude drawn in full colour.
-        abs_max: f32,
-    },
-}
+pub use crate::ui::charts::colour::Scale;
 
 /// How numbers are printed inside the cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,37 +59,6 @@ impl HeatmapData {
     pub fn total(&self) -> f64 {
         self.values.iter().sum()
     }
-}
-
-/// CSS colour of `shade` under `scale` (pure; `#rrggbb`).
-pub fn colour(scale: Scale, shade: f32) -> String {
-    // White → blue (#1d4ed8) and white → red (#b91c1c).
-    const WHITE: (f32, f32, f32) = (255.0, 255.0, 255.0);
-    const BLUE: (f32, f32, f32) = (29.0, 78.0, 216.0);
-    const RED: (f32, f32, f32) = (185.0, 28.0, 28.0);
-    let (t, target) = match scale {
-        Scale::Sequential { min, max } => {
-            let span = (max - min).max(f32::MIN_POSITIVE);
-            (((shade - min) / span).clamp(0.0, 1.0), BLUE)
-        }
-        Scale::Diverging { abs_max } => {
-            let m = abs_max.max(f32::MIN_POSITIVE);
-            let t = (shade / m).clamp(-1.0, 1.0);
-            if t < 0.0 {
-                (-t, RED)
-            } else {
-                (t, BLUE)
-            }
-        }
-    };
-    let t = if t.is_finite() { t } else { 0.0 };
-    let mix = |a: f32, b: f32| (a + (b - a) * t).round().clamp(0.0, 255.0) as u8;
-    format!(
-        "#{:02x}{:02x}{:02x}",
-        mix(WHITE.0, target.0),
-        mix(WHITE.1, target.1),
-        mix(WHITE.2, target.2)
-    )
 }
 
 /// Rough width in px of `s` at 12 px (CJK characters are full width).
@@ -172,22 +126,12 @@ pub fn Heatmap(
                 let (r, c) = (i / d.cols, i % d.cols);
                 let v = d.values.get(i).copied().unwrap_or(0.0);
                 let s = shade(i);
-                let fill = colour(d.scale, s);
-                let strength = match d.scale {
-                    Scale::Sequential { min, max } => {
-                        (s - min) / (max - min).max(f32::MIN_POSITIVE)
-                    }
-                    Scale::Diverging { abs_max } => s.abs() / abs_max.max(f32::MIN_POSITIVE),
-                };
+                let fill = d.scale.css(s);
+                let ink = d.scale.ink(s);
                 let x = x0 + c as f64 * cell;
                 let y = y0 + r as f64 * cell;
                 let title = d.titles.get(i).cloned();
                 let text = cell_text(d.text, v).map(|t| {
-                    let ink = if strength > 0.55 {
-                        "#ffffff"
-                    } else {
-                        "#0f172a"
-                    };
                     view! {
                         <text
                             x=x + cell / 2.0

@@ -1,7 +1,6 @@
 //! Reusable view pieces shared by the pages: chart hosts, heatmaps, headline numbers and the
 //! run buttons.
 
-pub mod chart_canvas;
 pub mod heatmap;
 pub mod number_field;
 pub mod run_controls;

@@ -1,7 +1,8 @@
 //! The compare chart: validation accuracy per epoch, one curve per cell (RNN, LSTM, GRU), and
 //! the majority-class baseline as a dashed line.
 
-use crate::ui::charts::{draw_placeholder, ChartStyle, GRID, INK, REFERENCE};
+use super::style::{percent_tick, swatch, whole_number_tick};
+use super::{draw_placeholder, ChartStyle, REFERENCE};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -28,13 +29,6 @@ pub struct CompareChartText {
     /// Shown while no curve has a point.
     pub empty: &'static str,
 }
-
-/// Colour of RNN curves (orange).
-pub const RNN: RGBColor = RGBColor(0xea, 0x58, 0x0c);
-/// Colour of LSTM curves (blue).
-pub const LSTM: RGBColor = RGBColor(0x1d, 0x4e, 0xd8);
-/// Colour of GRU curves (green).
-pub const GRU: RGBColor = RGBColor(0x05, 0x96, 0x69);
 
 /// Curves that have at least one point: those the chart draws.
 pub fn drawn(curves: &[Curve]) -> usize {
@@ -72,42 +66,21 @@ pub fn draw<DB: DrawingBackend>(
     let (lo, hi) = values.fold((1.0f64, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
     let y_min = ((lo - 0.05) * 10.0).floor().clamp(0.0, 9.0) / 10.0;
     let y_max = (((hi + 0.05) * 10.0).ceil() / 10.0).clamp(y_min + 0.1, 1.0);
-    let mut chart = ChartBuilder::on(area)
-        .margin(style.px(10.0))
-        .x_label_area_size(style.px(34.0))
-        .y_label_area_size(style.px(52.0))
+    let mut chart = style
+        .frame(area, 34.0, 52.0)
         .build_cartesian_2d(0.5f64..x_max, y_min..y_max)?;
-    let whole = |v: &f64| {
-        if (v - v.round()).abs() < 1e-9 && *v >= 1.0 {
-            format!("{}", v.round() as i64)
-        } else {
-            String::new()
-        }
-    };
-    chart
-        .configure_mesh()
-        .light_line_style(GRID.mix(0.0))
-        .bold_line_style(GRID)
-        .axis_style(INK.mix(0.6))
-        .label_style(style.label_style())
-        .axis_desc_style(style.label_style())
-        .x_desc(text.epoch)
-        .y_desc(text.accuracy)
+    style
+        .mesh(&mut chart.configure_mesh(), text.epoch, text.accuracy)
         .x_labels((epochs.max(last) as usize).clamp(2, 10) * 2 + 1)
-        .x_label_formatter(&whole)
+        .x_label_formatter(&whole_number_tick)
         .y_labels(6)
-        .y_label_formatter(&|v| format!("{:.0}%", v * 100.0))
+        .y_label_formatter(&percent_tick)
         .draw()?;
     if let Some(b) = baseline.filter(|b| b.is_finite()) {
         chart
-            .draw_series(DashedLineSeries::new(
-                vec![(0.5, b as f64), (x_max, b as f64)],
-                style.px(6.0),
-                style.px(4.0),
-                REFERENCE.stroke_width(style.px(1.0)),
-            ))?
+            .draw_series(style.reference_line([(0.5, b as f64), (x_max, b as f64)]))?
             .label(text.baseline)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], REFERENCE));
+            .legend(swatch(REFERENCE.into()));
     }
     let r = style.px(3.5);
     for c in curves.iter().filter(|c| !c.points.is_empty()) {
@@ -123,19 +96,11 @@ pub fn draw<DB: DrawingBackend>(
                 colour.stroke_width(style.px(2.0)),
             ))?
             .label(c.label.clone())
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(3))
-            });
+            .legend(swatch(colour.stroke_width(3)));
         chart.draw_series(pts.into_iter().map(|p| Circle::new(p, r, colour.filled())))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(GRID)
-        .label_font(style.label_style())
-        .margin(style.px(6.0))
-        .legend_area_size(style.px(26.0))
-        .draw()?;
-    Ok(())
+    style.legend(
+        &mut chart.configure_series_labels(),
+        SeriesLabelPosition::LowerRight,
+    )
 }

@@ -1,24 +1,16 @@
-//! The delay page's charts, drawn with plotters into a `<canvas>` (plotters-canvas): held-out
+//! The delay page's charts: held-out
 //! accuracy and loss against the step, one thin line per seed in the cell's colour with the
 //! band between the lowest and the highest seed, and the training-batch loss (mean of the last
 //! 20 steps, one line per seed). The chance level is dashed.
 
+use super::style::{cell_colour, one_decimal_tick, percent_tick, swatch};
+use super::{ChartStyle, REFERENCE};
 use crate::math::params::CellKind;
-use crate::ui::charts::{ChartStyle, GRID, INK, REFERENCE};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 /// Steps averaged by a smoothed line.
 pub const SMOOTH: usize = 20;
-
-/// The colour of a cell's lines (RNN orange, LSTM blue, GRU green).
-pub fn cell_color(cell: CellKind) -> RGBColor {
-    match cell {
-        CellKind::Rnn => RGBColor(0xea, 0x58, 0x0c),
-        CellKind::Lstm => RGBColor(0x1d, 0x4e, 0xd8),
-        CellKind::Gru => RGBColor(0x05, 0x96, 0x69),
-    }
-}
 
 /// `(step, lowest, highest)` over a cell's seeds.
 pub type Band = Vec<(u64, f64, f64)>;
@@ -120,7 +112,7 @@ pub fn draw<DB: DrawingBackend>(
     style: &ChartStyle,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     if point_count(chart) == 0 {
-        return crate::ui::charts::draw_placeholder(area, style, chart.empty);
+        return super::draw_placeholder(area, style, chart.empty);
     }
     area.fill(&WHITE)?;
     let x_max = chart
@@ -139,42 +131,28 @@ pub fn draw<DB: DrawingBackend>(
     let y_max = if chart.percent {
         1.0
     } else {
-        crate::ui::charts::nice_ceiling(peak * 1.02, 0.5)
+        super::nice_ceiling(peak * 1.02, 0.5)
     };
     let percent = chart.percent;
-    let mut c = ChartBuilder::on(area)
-        .margin(style.px(10.0))
+    let y_tick: &dyn Fn(&f64) -> String = if percent {
+        &percent_tick
+    } else {
+        &one_decimal_tick
+    };
+    let mut c = style
+        .frame(area, 34.0, 48.0)
         .margin_right(style.px(18.0))
-        .x_label_area_size(style.px(34.0))
-        .y_label_area_size(style.px(48.0))
         .build_cartesian_2d(0u64..x_max, 0f64..y_max)?;
-    c.configure_mesh()
-        .light_line_style(GRID.mix(0.0))
-        .bold_line_style(GRID)
-        .axis_style(INK.mix(0.6))
-        .label_style(style.label_style())
-        .axis_desc_style(style.label_style())
-        .x_desc(chart.x_desc)
-        .y_desc(chart.y_desc)
+    style
+        .mesh(&mut c.configure_mesh(), chart.x_desc, chart.y_desc)
         .x_labels(6)
         .y_labels(6)
-        .y_label_formatter(&|v| {
-            if percent {
-                format!("{:.0}%", v * 100.0)
-            } else {
-                format!("{v:.1}")
-            }
-        })
+        .y_label_formatter(y_tick)
         .draw()?;
     if let Some((level, label)) = chart.chance {
-        c.draw_series(DashedLineSeries::new(
-            vec![(0u64, level), (x_max, level)],
-            style.px(6.0),
-            style.px(4.0),
-            REFERENCE.stroke_width(style.px(1.0)),
-        ))?
-        .label(label)
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], REFERENCE));
+        c.draw_series(style.reference_line([(0u64, level), (x_max, level)]))?
+            .label(label)
+            .legend(swatch(REFERENCE.into()));
     }
     for (cell, band) in &chart.bands {
         if band.len() < 2 {
@@ -184,12 +162,12 @@ pub fn draw<DB: DrawingBackend>(
         outline.extend(band.iter().rev().map(|b| (b.0, b.1.min(y_max))));
         c.draw_series(std::iter::once(Polygon::new(
             outline,
-            cell_color(*cell).mix(0.14).filled(),
+            cell_colour(*cell).mix(0.14).filled(),
         )))?;
     }
     let mut labelled: Vec<CellKind> = Vec::new();
     for line in &chart.lines {
-        let color = cell_color(line.cell);
+        let color = cell_colour(line.cell);
         let series = c.draw_series(LineSeries::new(
             thin(&line.points),
             color.mix(0.8).stroke_width(style.px(1.4)),
@@ -198,22 +176,15 @@ pub fn draw<DB: DrawingBackend>(
             labelled.push(line.cell);
             series
                 .label(line.cell.as_str().to_uppercase())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
-                });
+                .legend(swatch(color.stroke_width(3)));
         }
     }
-    c.configure_series_labels()
-        .position(if percent {
+    style.legend(
+        &mut c.configure_series_labels(),
+        if percent {
             SeriesLabelPosition::UpperLeft
         } else {
             SeriesLabelPosition::LowerLeft
-        })
-        .background_style(WHITE.mix(0.85))
-        .border_style(GRID)
-        .label_font(style.label_style())
-        .margin(style.px(6.0))
-        .legend_area_size(style.px(26.0))
-        .draw()?;
-    Ok(())
+        },
+    )
 }
