@@ -20,6 +20,7 @@
 
 use super::compare_chart::{self, CompareChartText, Curve};
 use super::text::lab_text;
+use crate::train::session::TrainError;
 use crate::ui::data_loader::LoadState;
 use crate::ui::i18n::use_locale;
 use crate::ui::training_bridge::{self as bridge, CellKind, TrainConfig, TrainControl, TrainEvent};
@@ -67,7 +68,7 @@ pub struct CompareRun {
     /// Training seconds of each finished epoch (`EpochReport::sec`).
     pub secs: Vec<f64>,
     /// The session's error, if it ended with one.
-    pub error: Option<String>,
+    pub error: Option<TrainError>,
 }
 
 impl CompareRun {
@@ -405,7 +406,7 @@ pub fn ComparePanel(
                                             <span class="swatch" style:background=swatch></span>
                                             {cell_name(cell)}
                                             {move || run().and_then(|r| r.error).map(|e| view! {
-                                                <span class="compare-error" title=e.clone()>" ⚠"</span>
+                                                <span class="compare-error" title=move || (loc.t().train_error)(&e)>" ⚠"</span>
                                             })}
                                         </th>
                                         <td
