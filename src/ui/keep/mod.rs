@@ -251,7 +251,8 @@ impl KeepState {
 }
 
 /// The "Your data and model" panel: own data, weights file, saved model. Also installs
-/// `window.unrollDebug.loseDevice()` and `window.unrollDebug.diverge()`, and restores a saved model once the data is loaded.
+/// `window.unrollDebug.loseDevice()` and `window.unrollDebug.diverge()`, and restores a saved
+/// model once the data is loaded.
 #[component]
 pub fn KeepPanel(
     /// The page's state.
@@ -310,8 +311,8 @@ pub fn KeepPanel(
     }
 }
 
-/// One notice for a lost GPU device (`data-testid="device-lost-notice"`), with the session's
-/// message.
+/// One notice for a lost GPU device (`data-testid="device-lost-notice"`): the GPU's error in
+/// the page's language, its own words (wgpu's or the browser's) as the detail's tooltip.
 #[component]
 pub fn DeviceLostNotice(
     /// The `DeviceLost` error of the session, once it came.
