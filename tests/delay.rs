@@ -5,7 +5,7 @@
 
 use unroll::config::delay::{check_delay, CellSet, DelayConfig, DELAY_FIELDS};
 use unroll::config::lessons::{route, Route};
-use unroll::config::query::{decode, encode, markdown_table, NoticeKind};
+use unroll::config::query::{decode, encode, markdown_table, Accepted, NoticeKind, TiedBy};
 use unroll::config::Lang;
 use unroll::delay::model::DelayModel;
 use unroll::delay::task::{targets, DelayBatch, DelayTask};
@@ -142,13 +142,19 @@ fn invalid_delays_give_clear_messages_never_a_panic() {
         assert_eq!((d.config.delay, d.config.length), (delay, length), "{q}");
         assert_eq!(d.notices.len(), 1, "{q}: {:?}", d.notices);
         assert_eq!(d.notices[0].field, "delay");
+        let NoticeKind::Inconsistent { allowed: got } = &d.notices[0].kind else {
+            panic!("{q}: {:?}", d.notices[0]);
+        };
         assert_eq!(
-            d.notices[0].kind,
-            NoticeKind::Inconsistent {
-                allowed: allowed.into()
+            *got,
+            Accepted::Tied {
+                min: 1.0,
+                max: (length - 1).max(1) as f64,
+                rule: TiedBy::DelayBelowLength { length }
             },
             "{q}"
         );
+        assert_eq!(got.to_string(), allowed, "{q}");
         assert!(
             d.notices[0].to_string().contains("does not fit"),
             "{}",

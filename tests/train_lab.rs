@@ -13,12 +13,13 @@ use unroll::data::normalize::VOCAB_SIZE;
 use unroll::data::split::{Split, VAL_FRACTION};
 use unroll::gpu::classifier::GpuClassifier;
 use unroll::gpu::context::GpuContext;
+use unroll::gpu::GpuError;
 use unroll::math::classifier::{ClassifierModel, PADDED_LEN};
 use unroll::math::init::init_params;
 use unroll::train::cpu::CpuTrainer;
 use unroll::train::session::{
-    run_session, run_session_from, spec_of, BackendKind, Checkpoint, EpochReport, TrainControl,
-    TrainEvent, GRAD_FLOW_NAMES,
+    run_session, run_session_from, spec_of, BackendKind, Checkpoint, CpuReason, EpochReport,
+    TrainControl, TrainError, TrainEvent, GRAD_FLOW_NAMES,
 };
 use unroll::train::Hyper;
 
@@ -229,7 +230,15 @@ fn device_loss_continues_on_the_cpu() {
     assert_eq!(lost.len(), 1, "one DeviceLost");
     eprintln!("{:?}", events[lost[0]]);
     assert!(
-        matches!(&events[lost[0] + 1], TrainEvent::Backend(BackendKind::Cpu { notice: Some(n) }) if n.contains("CPU")),
+        matches!(
+            &events[lost[0] + 1],
+            TrainEvent::Backend(BackendKind::Cpu {
+                notice: Some(CpuReason::DeviceLost {
+                    error: GpuError::DeviceLost(_),
+                    ..
+                })
+            })
+        ),
         "{:?}",
         events[lost[0] + 1]
     );
@@ -287,6 +296,32 @@ fn device_loss_continues_on_the_cpu() {
     );
 }
 
+/// The divergence debug hook (the page's `window.unrollDebug.diverge()`) really trains with a
+/// far too large learning rate: the run stops with the non-finite loss of a step, as a
+/// diverging run does, followed by the weights from before that step.
+#[test]
+fn the_divergence_hook_stops_with_a_non_finite_loss() {
+    let data = small_dataset(20);
+    let cfg = TrainConfig {
+        hidden_size: 16,
+        batch_size: 32,
+        epochs: 1,
+        seed: 3,
+        backend: BackendChoice::Cpu,
+        ..TrainConfig::default()
+    };
+    let control = TrainControl::new();
+    control.simulate_divergence();
+    let events = run(&cfg, &data, &control);
+    let n = events.len();
+    let TrainEvent::Error(TrainError::BadLoss { loss, step, .. }) = &events[n - 2] else {
+        panic!("no BadLoss before the end: {:?}", &events[n - 2]);
+    };
+    assert!(!loss.is_finite(), "{loss}");
+    assert_eq!(*step, steps(&events).len() as u64 + 1);
+    assert!(matches!(&events[n - 1], TrainEvent::Weights(w) if w.step == *step - 1));
+}
+
 /// A huge learning rate drives the loss to NaN/inf: the session ends with an `Error` that
 /// suggests a lower learning rate and clipping, followed by the weights from before the bad
 /// step: on the CPU exactly those of a trainer run for the steps before it; on the GPU those of
@@ -307,9 +342,19 @@ fn non_finite_loss_stops_with_the_weights_before_it() {
         };
         let events = run(&cfg, &data, &TrainControl::new());
         let n = events.len();
-        let TrainEvent::Error(msg) = &events[n - 2] else {
+        let TrainEvent::Error(error) = &events[n - 2] else {
             panic!("{backend:?}: no Error before the end: {:?}", &events[n - 2]);
         };
+        let &TrainError::BadLoss {
+            loss,
+            step: bad_step,
+            clipping: false,
+        } = error
+        else {
+            panic!("{backend:?}: {error:?}");
+        };
+        assert!(!loss.is_finite(), "{loss}");
+        let msg = error.to_string();
         assert!(
             msg.contains("learning rate") && msg.contains("max_norm"),
             "{msg}"
@@ -322,6 +367,7 @@ fn non_finite_loss_stops_with_the_weights_before_it() {
         assert!(w.step >= 1, "step 1 is computed with the initial weights");
         eprintln!("{backend:?}: loss not finite at step {}: {msg}", w.step + 1);
         assert!(msg.contains(&format!("step {}", w.step + 1)), "{msg}");
+        assert_eq!(bad_step, w.step + 1);
 
         // The same steps by hand.
         let split = Split::new(&data, 2, VAL_FRACTION);
@@ -616,7 +662,8 @@ fn a_checkpoint_of_another_model_is_refused() {
         &mut |e| events.push(e),
     ));
     assert!(
-        matches!(events.as_slice(), [TrainEvent::Error(m)] if m.contains("cannot be resumed")),
+        matches!(events.as_slice(), [TrainEvent::Error(e @ TrainError::ResumeMismatch { saved, expected })]
+            if *saved != *expected && e.to_string().contains("cannot be resumed")),
         "{events:?}"
     );
 }

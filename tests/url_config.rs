@@ -5,7 +5,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use unroll::config::query::{markdown_table, MAX_NOTICES};
 use unroll::config::{
-    BackendChoice, CellKind, Head, Lang, NoticeKind, TrainConfig, UrlNotice, TRAIN_FIELDS,
+    Accepted, BackendChoice, CellKind, Fallback, Head, Lang, NoticeKind, TrainConfig, UrlNotice,
+    TRAIN_FIELDS,
 };
 
 fn decode(q: &str) -> (TrainConfig, Vec<UrlNotice>) {
@@ -21,17 +22,41 @@ fn notice(field: &str, raw: &str, kind: NoticeKind) -> UrlNotice {
     }
 }
 
+/// The typed accepted values that `text` writes (`8–256`, `0 or 1`, `rnn, lstm, gru`); checks
+/// that they write `text` back, so the tables below also pin the English of `docs/url.md`.
+fn accepted(text: &str) -> Accepted {
+    let a = if text == "0 or 1" {
+        Accepted::Bool
+    } else if let Some((min, max)) = text.split_once('–') {
+        Accepted::Range {
+            min: min.parse().unwrap(),
+            max: max.parse().unwrap(),
+        }
+    } else {
+        let words: Vec<&'static str> = text
+            .split(", ")
+            .map(|w| &*Box::leak(w.to_owned().into_boxed_str()))
+            .collect();
+        Accepted::Choices(words)
+    };
+    assert_eq!(a.to_string(), text);
+    a
+}
+
 fn clamped(range: &str, to: &str) -> NoticeKind {
     NoticeKind::Clamped {
-        range: range.into(),
+        range: accepted(range),
         to: to.into(),
     }
 }
 
 fn invalid(expected: &str, default: &str) -> NoticeKind {
     NoticeKind::Invalid {
-        expected: expected.into(),
-        default: default.into(),
+        expected: accepted(expected),
+        default: match default {
+            "the browser's language" => Fallback::BrowserLanguage,
+            v => Fallback::Value(v.into()),
+        },
     }
 }
 

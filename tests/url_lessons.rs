@@ -6,10 +6,10 @@
 use unroll::config::lessons::{
     index_notices, route, unknown_lesson_notice, BidirConfig, BpttAct, BpttConfig, GruConfig,
     GruConvention, LessonId, LessonState, LstmConfig, LstmMode, ParallelConfig, Route,
-    ShapesConfig, SoftmaxConfig, UnrollConfig, UNKNOWN_LESSON_DEFAULT,
+    ShapesConfig, SoftmaxConfig, UnrollConfig,
 };
 use unroll::config::query::{self, markdown_table, FieldKind, MAX_NOTICES};
-use unroll::config::{CellKind, Lang, NoticeKind, UrlNotice};
+use unroll::config::{Accepted, CellKind, Fallback, Lang, NoticeKind, TiedBy, UrlNotice};
 
 fn decode(id: LessonId, q: &str) -> (LessonState, Vec<UrlNotice>) {
     let d = LessonState::decode(id, q);
@@ -273,9 +273,17 @@ fn specific_clamps_and_defaults() {
     assert_eq!(
         n[6].kind,
         NoticeKind::Clamped {
-            range: "1–4 (one per input)".into(),
+            range: Accepted::Tied {
+                min: 1.0,
+                max: 4.0,
+                rule: TiedBy::OnePerInput
+            },
             to: "4".into()
         }
+    );
+    assert_eq!(
+        n[6].to_string(),
+        "t: “12” is outside 1–4 (one per input); using 4"
     );
 
     let (s, n) = decode(LessonId::Softmax, "logits=1,2&target=5");
@@ -287,7 +295,11 @@ fn specific_clamps_and_defaults() {
             field: "target".into(),
             raw: "5".into(),
             kind: NoticeKind::Clamped {
-                range: "0–1 (one per logit)".into(),
+                range: Accepted::Tied {
+                    min: 0.0,
+                    max: 1.0,
+                    rule: TiedBy::OnePerLogit
+                },
                 to: "1".into()
             }
         }]
@@ -366,11 +378,20 @@ fn unknown_keys_and_lessons() {
         unknown_lesson_notice(raw).to_string().contains(raw),
         "the raw text is kept verbatim for text rendering"
     );
-    // The Chinese notice recognises the index by this constant (and translates it).
+    // The notice names the index as what is shown instead (each language words it), and the
+    // English sentence is unchanged.
     assert!(matches!(
         unknown_lesson_notice("foo").kind,
-        NoticeKind::Invalid { ref default, .. } if default == UNKNOWN_LESSON_DEFAULT
+        NoticeKind::Invalid {
+            default: Fallback::LessonIndex,
+            ..
+        }
     ));
+    assert_eq!(
+        unknown_lesson_notice("foo").to_string(),
+        "lesson: “foo” is not valid (expected unroll, shapes, bptt, lstm, gru, bidir, softmax, \
+         parallel, names, delay); using the default the index"
+    );
 }
 
 #[test]
@@ -551,7 +572,7 @@ fn lstm_time_step_is_clamped_per_mode() {
             let last = n.last().unwrap();
             assert_eq!(last.field, "t");
             assert!(
-                matches!(&last.kind, NoticeKind::Clamped { to, range } if *to == c.steps().to_string() && range.contains(c.mode.as_str())),
+                matches!(&last.kind, NoticeKind::Clamped { to, range } if *to == c.steps().to_string() && range.to_string().contains(c.mode.as_str())),
                 "{q}: {last:?}"
             );
         }
@@ -598,7 +619,11 @@ fn bidir_time_step_round_trips_and_clamps() {
     assert_eq!(
         n[0].kind,
         NoticeKind::Clamped {
-            range: "0–3 (one per token; 0 = the last)".into(),
+            range: Accepted::Tied {
+                min: 0.0,
+                max: 3.0,
+                rule: TiedBy::OnePerTokenZeroLast
+            },
             to: "3".into()
         }
     );

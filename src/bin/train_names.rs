@@ -168,7 +168,7 @@ mod native {
                 serde_json::json!({"epoch": e.epoch, "train_loss": e.train_loss, "val_loss": e.val_loss, "val_acc": e.val_acc, "sec": e.sec})
             ),
             TrainEvent::Notice(n) => eprintln!("notice: {n}"),
-            TrainEvent::Error(e) => failed = Some(e),
+            TrainEvent::Error(e) => failed = Some(e.to_string()),
             TrainEvent::DeviceLost(m) => eprintln!("device lost: {m}"),
             TrainEvent::Step { .. }
             | TrainEvent::Weights(_)

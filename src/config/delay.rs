@@ -15,7 +15,7 @@
 //! page shows the rule instead of training.
 
 use super::fields::{choice_enum, url_config, ChoiceField};
-use super::query::{FieldKind, NoticeKind, UrlNotice};
+use super::query::{Accepted, FieldKind, NoticeKind, TiedBy, UrlNotice};
 use crate::math::params::CellKind;
 use std::fmt;
 
@@ -110,7 +110,7 @@ pub const MAX_STEPS: u64 = 20_000;
 pub const MAX_SEEDS: usize = 5;
 
 /// `delay` and `length` do not satisfy `0 < delay < length`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DelayRangeError {
     /// The delay asked for.
     pub delay: usize,
@@ -119,9 +119,14 @@ pub struct DelayRangeError {
 }
 
 impl DelayRangeError {
+    /// The largest delay this length allows (`length − 1`, at least 1).
+    pub fn max_delay(&self) -> usize {
+        self.length.saturating_sub(1).max(1)
+    }
+
     /// The allowed delays for this length, e.g. `1–95`.
     pub fn allowed(&self) -> String {
-        format!("1–{}", self.length.saturating_sub(1).max(1))
+        format!("1–{}", self.max_delay())
     }
 }
 
@@ -219,7 +224,13 @@ impl DelayConfig {
                 field: "delay".into(),
                 raw: self.delay.to_string(),
                 kind: NoticeKind::Inconsistent {
-                    allowed: format!("{} (0 < delay < length {})", e.allowed(), self.length),
+                    allowed: Accepted::Tied {
+                        min: 1.0,
+                        max: e.max_delay() as f64,
+                        rule: TiedBy::DelayBelowLength {
+                            length: self.length,
+                        },
+                    },
                 },
             });
         }

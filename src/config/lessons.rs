@@ -8,7 +8,8 @@
 
 use super::fields::{choice_enum, url_config, ChoiceField};
 use super::query::{
-    self, Decoded, FieldKind, FieldSpec, Lang, NoticeKind, UrlConfig, UrlNotice, Value, Values,
+    self, Accepted, Decoded, Fallback, FieldKind, FieldSpec, Lang, NoticeKind, TiedBy, UrlConfig,
+    UrlNotice, Value, Values,
 };
 use crate::math::params::CellKind;
 
@@ -220,9 +221,6 @@ pub fn route(query: &str) -> Route {
     }
 }
 
-/// The `default` of [`unknown_lesson_notice`] (English; the Chinese notice translates it).
-pub const UNKNOWN_LESSON_DEFAULT: &str = "the index";
-
 /// The notice shown when `lesson` names no page (the raw value is cut like other notices and
 /// must be rendered as text).
 pub fn unknown_lesson_notice(raw: &str) -> UrlNotice {
@@ -234,13 +232,14 @@ pub fn unknown_lesson_notice(raw: &str) -> UrlNotice {
         field: "lesson".into(),
         raw,
         kind: NoticeKind::Invalid {
-            expected: LessonId::ALL
-                .iter()
-                .map(|l| l.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-                + ", names, delay",
-            default: UNKNOWN_LESSON_DEFAULT.into(),
+            expected: Accepted::Choices(
+                LessonId::ALL
+                    .iter()
+                    .map(|l| l.as_str())
+                    .chain(["names", "delay"])
+                    .collect(),
+            ),
+            default: Fallback::LessonIndex,
         },
     }
 }
@@ -327,7 +326,11 @@ impl UnrollConfig {
                 field: "t".into(),
                 raw: self.t.to_string(),
                 kind: NoticeKind::Clamped {
-                    range: format!("1–{steps} (one per input)"),
+                    range: Accepted::Tied {
+                        min: 1.0,
+                        max: steps as f64,
+                        rule: TiedBy::OnePerInput,
+                    },
                     to: steps.to_string(),
                 },
             });
@@ -507,7 +510,7 @@ impl LstmConfig {
                     field: key.into(),
                     raw,
                     kind: NoticeKind::Clamped {
-                        range: format!("one value per step ({steps} steps)"),
+                        range: Accepted::OnePerStep { steps },
                         to: fmt_list(list),
                     },
                 });
@@ -519,7 +522,11 @@ impl LstmConfig {
                 field: "t".into(),
                 raw: self.t.to_string(),
                 kind: NoticeKind::Clamped {
-                    range: format!("1–{steps} (steps of the `{}` mode)", self.mode.as_str()),
+                    range: Accepted::Tied {
+                        min: 1.0,
+                        max: steps as f64,
+                        rule: TiedBy::StepsOfMode(self.mode.as_str()),
+                    },
                     to: steps.to_string(),
                 },
             });
@@ -642,7 +649,11 @@ impl BidirConfig {
                 field: "t".into(),
                 raw: self.t.to_string(),
                 kind: NoticeKind::Clamped {
-                    range: format!("0–{steps} (one per token; 0 = the last)"),
+                    range: Accepted::Tied {
+                        min: 0.0,
+                        max: steps as f64,
+                        rule: TiedBy::OnePerTokenZeroLast,
+                    },
                     to: steps.to_string(),
                 },
             });
@@ -702,7 +713,11 @@ impl SoftmaxConfig {
                 field: "target".into(),
                 raw: self.target.to_string(),
                 kind: NoticeKind::Clamped {
-                    range: format!("0–{} (one per logit)", classes - 1),
+                    range: Accepted::Tied {
+                        min: 0.0,
+                        max: (classes - 1) as f64,
+                        rule: TiedBy::OnePerLogit,
+                    },
                     to: (classes - 1).to_string(),
                 },
             });

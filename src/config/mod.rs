@@ -22,5 +22,8 @@ pub use lessons::{
     BidirConfig, BpttAct, BpttConfig, GruConfig, GruConvention, LessonId, LessonState, LstmConfig,
     LstmMode, ParallelConfig, Route, ShapesConfig, SoftmaxConfig, UnrollConfig,
 };
-pub use query::{decode, encode, Decoded, Lang, NoticeKind, UrlConfig, UrlNotice, URL_VERSION};
+pub use query::{
+    decode, encode, Accepted, Decoded, Fallback, Lang, NoticeKind, TiedBy, UrlConfig, UrlNotice,
+    URL_VERSION,
+};
 pub use train::{BackendChoice, Head, TrainConfig, TRAIN_FIELDS};

@@ -141,45 +141,190 @@ impl FieldKind {
         }
     }
 
-    /// The accepted values in words, e.g. `8–256`, `0 or 1`, `rnn, lstm, gru`.
-    pub fn range_text(&self) -> String {
+    /// The values this kind accepts, as data ([`Accepted`]; its `Display` is the English of
+    /// `docs/url.md`).
+    pub fn accepted(&self) -> Accepted {
         match *self {
-            FieldKind::Int { min, max, .. } => span(&min.to_string(), &max.to_string()),
-            FieldKind::Float { min, max, .. } => span(&fmt_float(min), &fmt_float(max)),
-            FieldKind::Bool { .. } => "0 or 1".into(),
-            FieldKind::Choice { choices, .. } => choices.join(", "),
+            FieldKind::Int { min, max, .. } => Accepted::Range {
+                min: min as f64,
+                max: max as f64,
+            },
+            FieldKind::Float { min, max, .. } => Accepted::Range { min, max },
+            FieldKind::Bool { .. } => Accepted::Bool,
+            FieldKind::Choice { choices, .. } => Accepted::Choices(choices.to_vec()),
             FieldKind::FloatList {
                 min,
                 max,
                 min_len,
                 max_len,
                 ..
-            } => {
-                format!(
-                    "{min_len}–{max_len} values in {}, comma-separated",
-                    span(&fmt_float(min), &fmt_float(max))
-                )
-            }
+            } => Accepted::Numbers {
+                min,
+                max,
+                min_len,
+                max_len,
+            },
             FieldKind::TextList {
                 min_len,
                 max_len,
                 max_chars,
                 ..
-            } => {
-                format!(
-                    "{min_len}–{max_len} words of at most {max_chars} characters, comma-separated"
-                )
+            } => Accepted::Words {
+                min_len,
+                max_len,
+                max_chars,
+            },
+        }
+    }
+
+    /// The accepted values in English words, e.g. `8–256`, `0 or 1`, `rnn, lstm, gru`
+    /// ([`FieldKind::accepted`] written out).
+    pub fn range_text(&self) -> String {
+        self.accepted().to_string()
+    }
+}
+
+/// The values a URL key accepts, as data: the page writes it in its own language; `Display`
+/// writes English (`8–256`, `-3 to 3`, `0 or 1`, `rnn, lstm, gru`, …), as in `docs/url.md`.
+/// Numbers are written as the URL writes them ([`format_number`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Accepted {
+    /// A number from `min` to `max` (inclusive; integers are exact in `f64` up to 2^53).
+    Range {
+        /// Smallest value.
+        min: f64,
+        /// Largest value.
+        max: f64,
+    },
+    /// `0` or `1`.
+    Bool,
+    /// One of these lowercase words (URL values).
+    Choices(Vec<&'static str>),
+    /// `min_len`–`max_len` comma-separated numbers, each from `min` to `max`.
+    Numbers {
+        /// Smallest element.
+        min: f64,
+        /// Largest element.
+        max: f64,
+        /// Fewest elements.
+        min_len: usize,
+        /// Most elements.
+        max_len: usize,
+    },
+    /// `min_len`–`max_len` comma-separated words of at most `max_chars` characters.
+    Words {
+        /// Fewest words.
+        min_len: usize,
+        /// Most words.
+        max_len: usize,
+        /// Most characters per word.
+        max_chars: usize,
+    },
+    /// A number from `min` to `max` that another setting of the page sets (`rule` says how).
+    Tied {
+        /// Smallest value.
+        min: f64,
+        /// Largest value.
+        max: f64,
+        /// What sets the range.
+        rule: TiedBy,
+    },
+    /// One number per step of the page's sequence (`steps` of them, comma-separated).
+    OnePerStep {
+        /// The number of steps.
+        steps: usize,
+    },
+}
+
+/// What ties a key's range to the page's other settings ([`Accepted::Tied`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TiedBy {
+    /// One step per input of the sequence.
+    OnePerInput,
+    /// The number of steps of a mode of the page (the mode's URL value).
+    StepsOfMode(&'static str),
+    /// One per token of the sentence, 0 meaning the last token.
+    OnePerTokenZeroLast,
+    /// One per logit (class).
+    OnePerLogit,
+    /// The delay-copy rule `0 < delay < length`, with the page's `length`.
+    DelayBelowLength {
+        /// The sequence length.
+        length: usize,
+    },
+}
+
+impl fmt::Display for Accepted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Accepted::Range { min, max } => f.write_str(&span(*min, *max)),
+            Accepted::Bool => f.write_str("0 or 1"),
+            Accepted::Choices(choices) => f.write_str(&choices.join(", ")),
+            Accepted::Numbers {
+                min,
+                max,
+                min_len,
+                max_len,
+            } => write!(
+                f,
+                "{min_len}–{max_len} values in {}, comma-separated",
+                span(*min, *max)
+            ),
+            Accepted::Words {
+                min_len,
+                max_len,
+                max_chars,
+            } => write!(
+                f,
+                "{min_len}–{max_len} words of at most {max_chars} characters, comma-separated"
+            ),
+            Accepted::Tied { min, max, rule } => {
+                let span = span(*min, *max);
+                match rule {
+                    TiedBy::OnePerInput => write!(f, "{span} (one per input)"),
+                    TiedBy::StepsOfMode(mode) => write!(f, "{span} (steps of the `{mode}` mode)"),
+                    TiedBy::OnePerTokenZeroLast => {
+                        write!(f, "{span} (one per token; 0 = the last)")
+                    }
+                    TiedBy::OnePerLogit => write!(f, "{span} (one per logit)"),
+                    TiedBy::DelayBelowLength { length } => {
+                        write!(f, "{span} (0 < delay < length {length})")
+                    }
+                }
             }
+            Accepted::OnePerStep { steps } => write!(f, "one value per step ({steps} steps)"),
         }
     }
 }
 
 /// `a–b`, or `a to b` when `a` is negative (`-3–3` would read as a double minus).
-fn span(min: &str, max: &str) -> String {
+fn span(min: f64, max: f64) -> String {
+    let (min, max) = (format_number(min), format_number(max));
     if min.starts_with('-') {
         format!("{min} to {max}")
     } else {
         format!("{min}–{max}")
+    }
+}
+
+/// What the page uses instead of a value it could not read ([`NoticeKind::Invalid`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Fallback {
+    /// The key's default, as the URL writes it.
+    Value(String),
+    /// No language was chosen: the page follows the browser's language (`lang`).
+    BrowserLanguage,
+    /// The lesson index (an unknown `lesson`).
+    LessonIndex,
+}
+
+impl fmt::Display for Fallback {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fallback::Value(v) => f.write_str(v),
+            Fallback::BrowserLanguage => f.write_str("the browser's language"),
+            Fallback::LessonIndex => f.write_str("the index"),
+        }
     }
 }
 
@@ -199,9 +344,15 @@ pub fn format_value(value: &Value) -> String {
     }
 }
 
-fn fmt_float(v: f64) -> String {
+/// A number as the URL writes it: Rust's shortest round-trip form without exponent
+/// (`0.0003`, `256`, never `3e-4` or `-0`).
+pub fn format_number(v: f64) -> String {
     // Rust's Display is the shortest string that parses back to the same f64, without exponent.
     format!("{}", v + 0.0)
+}
+
+fn fmt_float(v: f64) -> String {
+    format_number(v)
 }
 
 /// The values of a page's fields, aligned with its [`FieldSpec`] table.
@@ -364,18 +515,18 @@ impl Lang {
 pub enum NoticeKind {
     /// The number was out of range and was clamped to `to`.
     Clamped {
-        /// The accepted range in words ([`FieldKind::range_text`]).
-        range: String,
+        /// The accepted values ([`FieldKind::accepted`], or a range another key sets).
+        range: Accepted,
         /// The value used.
         to: String,
     },
     /// The value could not be read (not a number, not finite, not one of the choices, …);
     /// the default is used.
     Invalid {
-        /// The accepted values in words.
-        expected: String,
-        /// The default used instead.
-        default: String,
+        /// The accepted values.
+        expected: Accepted,
+        /// What is used instead.
+        default: Fallback,
     },
     /// The key is not one of this page's keys; ignored.
     UnknownKey,
@@ -404,8 +555,8 @@ pub enum NoticeKind {
     /// the delay-copy page's `0 < delay < length`); the value is kept and the page says what
     /// it needs instead of running.
     Inconsistent {
-        /// The values allowed with the other settings, in words (e.g. `1–95 (0 < delay < length 96)`).
-        allowed: String,
+        /// The values allowed with the other settings (e.g. `1–95 (0 < delay < length 96)`).
+        allowed: Accepted,
     },
     /// The key or value is percent-encoded bytes that are not UTF-8 text (e.g. `%FF%FE`); each
     /// undecodable byte was read as U+FFFD (�), and the field's own rules then applied.
@@ -534,8 +685,8 @@ pub fn parse_field(spec: &FieldSpec, raw: &str) -> (Value, Option<NoticeKind>) {
         (
             spec.kind.default_value(),
             Some(NoticeKind::Invalid {
-                expected: spec.kind.range_text(),
-                default: format_value(&spec.kind.default_value()),
+                expected: spec.kind.accepted(),
+                default: Fallback::Value(format_value(&spec.kind.default_value())),
             }),
         )
     };
@@ -544,7 +695,7 @@ pub fn parse_field(spec: &FieldSpec, raw: &str) -> (Value, Option<NoticeKind>) {
         (
             value,
             Some(NoticeKind::Clamped {
-                range: spec.kind.range_text(),
+                range: spec.kind.accepted(),
                 to,
             }),
         )
@@ -755,8 +906,8 @@ pub fn decode<T: UrlConfig>(query: &str) -> Decoded<T> {
                     key,
                     last,
                     NoticeKind::Invalid {
-                        expected: "en, zh".into(),
-                        default: "the browser's language".into(),
+                        expected: Accepted::Choices(vec!["en", "zh"]),
+                        default: Fallback::BrowserLanguage,
                     },
                 ),
             },
@@ -917,9 +1068,18 @@ mod tests {
         assert_eq!(
             d.notices[0].kind,
             NoticeKind::Clamped {
-                range: "1–3 values in 0–1, comma-separated".into(),
+                range: Accepted::Numbers {
+                    min: 0.0,
+                    max: 1.0,
+                    min_len: 1,
+                    max_len: 3
+                },
                 to: "1,0,0.5".into()
             }
+        );
+        assert_eq!(
+            d.notices[0].to_string(),
+            "f: “2,-1,0.5” is outside 1–3 values in 0–1, comma-separated; using 1,0,0.5"
         );
 
         let d = decode::<Gates>("f=0.1,0.2,0.3,0.4,0.5");

@@ -9,14 +9,19 @@ use std::rc::Rc;
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
+use crate::config::delay::DelayRangeError;
 use crate::config::Head;
 use crate::data::names::NamesDataset;
 use crate::data::split::SplitCounts;
 use crate::data::upload::UploadSummary;
 use crate::delay::run::{Progress, RunId, Tick};
+use crate::gpu::GpuError;
 use crate::math::classifier::ClassifierModel;
 use crate::math::params::RnnSpec;
-use crate::train::session::{BackendKind, Checkpoint, EpochReport, TrainEvent, ValReport, Weights};
+use crate::train::session::{
+    BackendKind, Checkpoint, EngineFault, EpochReport, TrainError, TrainEvent, TrainNotice,
+    ValReport, Weights,
+};
 
 /// A session (one names run, one compare run or one delay-copy run), numbered by the page.
 pub type SessionId = u64;
@@ -90,6 +95,9 @@ pub enum Command {
     Stop(SessionId),
     /// Debug hook: destroy the session's GPU device, as a driver reset would.
     LoseDevice(SessionId),
+    /// Debug hook: make the session's learning rate far too large, so its loss becomes
+    /// non-finite ([`crate::train::session::TrainControl::simulate_divergence`]).
+    Diverge(SessionId),
 }
 
 /// What the worker tells the page.
@@ -231,12 +239,12 @@ pub enum NamesEvent {
         step: u64,
         norms: Vec<f32>,
     },
-    DeviceLost(String),
+    DeviceLost(GpuError),
     Weights(WireWeights),
     Checkpoint(Checkpoint),
-    Notice(String),
+    Notice(TrainNotice),
     Finished,
-    Error(String),
+    Error(TrainError),
 }
 
 impl From<&TrainEvent> for NamesEvent {
@@ -321,8 +329,26 @@ pub enum DelayEvent {
     },
     /// Every run trained its step budget.
     Finished,
-    /// The configuration could not be run (the message says why).
-    Error(String),
+    /// The run could not start or the engine failed.
+    Error(DelayError),
+}
+
+/// Why a delay-copy sweep did not run ([`DelayEvent::Error`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum DelayError {
+    /// The configuration breaks `0 < delay < length`.
+    Range(DelayRangeError),
+    /// The training engine failed.
+    Engine(EngineFault),
+}
+
+impl std::fmt::Display for DelayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DelayError::Range(e) => e.fmt(f),
+            DelayError::Engine(e) => e.fmt(f),
+        }
+    }
 }
 
 /// Encodes one message.
@@ -346,6 +372,43 @@ mod tests {
     use super::*;
     use crate::config::TrainConfig;
     use crate::math::params::{CellKind, Nonlinearity};
+    use crate::train::session::CpuReason;
+
+    /// A delay sweep's errors travel with their numbers.
+    #[test]
+    fn delay_errors_round_trip() {
+        let reports = vec![
+            Report::Delay {
+                session: 3,
+                event: DelayEvent::Error(DelayError::Range(DelayRangeError {
+                    delay: 90,
+                    length: 80,
+                })),
+            },
+            Report::Delay {
+                session: 4,
+                event: DelayEvent::Error(DelayError::Engine(EngineFault::NoData)),
+            },
+        ];
+        let back = decode::<Vec<Report>>(&encode(&reports)).unwrap();
+        let events: Vec<DelayEvent> = back
+            .into_iter()
+            .map(|r| match r {
+                Report::Delay { event, .. } => event,
+                other => panic!("unexpected {other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            events,
+            vec![
+                DelayEvent::Error(DelayError::Range(DelayRangeError {
+                    delay: 90,
+                    length: 80
+                })),
+                DelayEvent::Error(DelayError::Engine(EngineFault::NoData)),
+            ]
+        );
+    }
 
     fn weights() -> Weights {
         let spec = RnnSpec {
@@ -400,7 +463,10 @@ mod tests {
         };
         let events = vec![
             TrainEvent::Backend(BackendKind::Cpu {
-                notice: Some("no adapter".into()),
+                notice: Some(CpuReason::DeviceLost {
+                    error: GpuError::DeviceLost("destroyed".into()),
+                    step: 41,
+                }),
             }),
             TrainEvent::Step {
                 step: 3,
@@ -421,12 +487,26 @@ mod tests {
                 step: 3,
                 norms: Rc::new(vec![1.0, 0.5]),
             },
-            TrainEvent::DeviceLost("lost".into()),
+            TrainEvent::DeviceLost(GpuError::DeviceLost("lost".into())),
             TrainEvent::Weights(Rc::new(weights())),
             TrainEvent::Checkpoint(Rc::new(checkpoint.clone())),
-            TrainEvent::Notice("skipped".into()),
+            TrainEvent::Notice(TrainNotice::SkippedStep { step: 12 }),
             TrainEvent::Finished,
-            TrainEvent::Error("stopped".into()),
+            TrainEvent::Error(TrainError::BadLoss {
+                loss: f32::NAN,
+                step: 42,
+                clipping: false,
+            }),
+            TrainEvent::Error(TrainError::ResumeMismatch {
+                saved: 10,
+                expected: 12,
+            }),
+            TrainEvent::Error(TrainError::Engine(EngineFault::Stopped("panic".into()))),
+            TrainEvent::Backend(BackendKind::Cpu {
+                notice: Some(CpuReason::NoWorkerWebGpu(GpuError::NoAdapter(
+                    "navigator.gpu".into(),
+                ))),
+            }),
         ];
         let batch: Vec<Report> = events
             .iter()
@@ -444,9 +524,12 @@ mod tests {
                 other => panic!("unexpected {other:?}"),
             })
             .collect();
-        assert!(
-            matches!(&back[0], TrainEvent::Backend(BackendKind::Cpu { notice: Some(n) }) if n == "no adapter")
-        );
+        assert!(matches!(
+            &back[0],
+            TrainEvent::Backend(BackendKind::Cpu {
+                notice: Some(CpuReason::DeviceLost { error: GpuError::DeviceLost(m), step: 41 })
+            }) if m == "destroyed"
+        ));
         assert!(
             matches!(back[1], TrainEvent::Step { step: 3, epoch: 1, loss, names: 17, .. } if loss == 2.875)
         );
@@ -457,7 +540,31 @@ mod tests {
         );
         assert!(matches!(&back[6], TrainEvent::Weights(w) if w.params == weights().params));
         assert!(matches!(&back[7], TrainEvent::Checkpoint(c) if **c == checkpoint));
-        assert!(matches!(&back[10], TrainEvent::Error(m) if m == "stopped"));
+        assert!(matches!(&back[5], TrainEvent::DeviceLost(GpuError::DeviceLost(m)) if m == "lost"));
+        assert!(matches!(
+            &back[8],
+            TrainEvent::Notice(TrainNotice::SkippedStep { step: 12 })
+        ));
+        // The failing step and the loss travel as numbers (NaN stays NaN).
+        assert!(
+            matches!(&back[10], TrainEvent::Error(TrainError::BadLoss { loss, step: 42, clipping: false }) if loss.is_nan())
+        );
+        assert!(matches!(
+            &back[11],
+            TrainEvent::Error(TrainError::ResumeMismatch {
+                saved: 10,
+                expected: 12
+            })
+        ));
+        assert!(
+            matches!(&back[12], TrainEvent::Error(TrainError::Engine(EngineFault::Stopped(m))) if m == "panic")
+        );
+        assert!(matches!(
+            &back[13],
+            TrainEvent::Backend(BackendKind::Cpu {
+                notice: Some(CpuReason::NoWorkerWebGpu(GpuError::NoAdapter(_)))
+            })
+        ));
     }
 
     /// An upload travels as its files' bytes; its events and the split counts come back with
@@ -582,6 +689,7 @@ mod tests {
             },
             Command::Pause(1),
             Command::Stop(1),
+            Command::Diverge(1),
         ];
         let back = decode::<Vec<Command>>(&encode(&commands)).unwrap();
         let Command::Names { query, .. } = &back[0] else {
@@ -589,6 +697,7 @@ mod tests {
         };
         assert_eq!(TrainConfig::from_query(query).config, cfg);
         assert!(matches!(back[2], Command::Stop(1)));
+        assert!(matches!(back[3], Command::Diverge(1)));
         assert!(decode::<Vec<Command>>(&[0xff, 0xff, 0xff]).is_err());
     }
 }

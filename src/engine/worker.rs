@@ -16,7 +16,8 @@ use wasm_bindgen::JsCast;
 use web_sys::DedicatedWorkerGlobalScope;
 
 use super::protocol::{
-    decode, encode, Command, DataId, DelayEvent, FileBytes, Report, SessionId, UploadEvent,
+    decode, encode, Command, DataId, DelayError, DelayEvent, FileBytes, Report, SessionId,
+    UploadEvent,
 };
 use super::FLUSH_MS;
 use crate::config::delay::DelayConfig;
@@ -28,7 +29,10 @@ use crate::data::upload::UploadParser;
 use crate::delay::run::eval_every_for;
 use crate::delay::Sweep;
 use crate::train::clock::{check_in, now_ms, sleep_ms, yield_now};
-use crate::train::session::{run_session_from, BackendKind, Checkpoint, TrainControl, TrainEvent};
+use crate::train::session::{
+    run_session_from, BackendKind, Checkpoint, CpuReason, EngineFault, TrainControl, TrainError,
+    TrainEvent,
+};
 
 /// Lines an upload's parse reads between two looks at the clock.
 const UPLOAD_LINES_PER_CALL: usize = 2_000;
@@ -166,6 +170,11 @@ fn handle(command: Command) {
                 c.simulate_device_loss()
             }
         }
+        Command::Diverge(id) => {
+            if let Some(c) = control_of(id) {
+                c.simulate_divergence()
+            }
+        }
     }
 }
 
@@ -191,9 +200,9 @@ fn start_names(session: SessionId, query: &str, data: DataId, resume: Option<Che
             report(
                 Report::Names {
                     session,
-                    event: super::protocol::NamesEvent::Error(
-                        "The training engine has no data set for this run.".into(),
-                    ),
+                    event: super::protocol::NamesEvent::Error(TrainError::Engine(
+                        EngineFault::NoData,
+                    )),
                 },
                 true,
             );
@@ -203,14 +212,11 @@ fn start_names(session: SessionId, query: &str, data: DataId, resume: Option<Che
         run_session_from(&cfg, &dataset, &control, resume.as_ref(), &mut |event| {
             // Without `navigator.gpu` in workers the reason is the browser's, not the GPU's.
             let event = match event {
-                TrainEvent::Backend(BackendKind::Cpu { notice: Some(n) }) if !webgpu => {
-                    TrainEvent::Backend(BackendKind::Cpu {
-                        notice: Some(format!(
-                            "This browser offers no WebGPU to Web Workers, where Unroll trains \
-                             ({n}); training runs on the CPU."
-                        )),
-                    })
-                }
+                TrainEvent::Backend(BackendKind::Cpu {
+                    notice: Some(CpuReason::GpuUnavailable(e)),
+                }) if !webgpu => TrainEvent::Backend(BackendKind::Cpu {
+                    notice: Some(CpuReason::NoWorkerWebGpu(e)),
+                }),
                 other => other,
             };
             let urgent = matches!(event, TrainEvent::Finished | TrainEvent::Error(_));
@@ -288,7 +294,7 @@ fn start_delay(session: SessionId, query: &str) {
         let mut sweep = match Sweep::with_eval_every(&config, eval_every_for(config.steps)) {
             Ok(sweep) => sweep,
             Err(e) => {
-                send(DelayEvent::Error(e.to_string()), true);
+                send(DelayEvent::Error(DelayError::Range(e)), true);
                 return;
             }
         };

@@ -4,7 +4,7 @@
 use std::fmt;
 
 /// What went wrong on the GPU path.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum GpuError {
     /// No adapter was found (no WebGPU in this browser, no Vulkan driver natively).
     NoAdapter(String),
@@ -25,18 +25,40 @@ pub enum GpuError {
     Unsupported(String),
 }
 
+impl GpuError {
+    /// What kind of failure this is, in English words without the detail (e.g. `the GPU device
+    /// was lost`).
+    pub fn summary(&self) -> &'static str {
+        match self {
+            GpuError::NoAdapter(_) => "no GPU adapter",
+            GpuError::RequestDevice(_) => "could not create the GPU device",
+            GpuError::DeviceLost(_) => "the GPU device was lost",
+            GpuError::Device(_) => "GPU error",
+            GpuError::Readback(_) => "GPU readback failed",
+            GpuError::InvalidInput(_) => "invalid input for the GPU path",
+            GpuError::TooLarge(_) => "too large for this GPU",
+            GpuError::Unsupported(_) => "not supported on the GPU path yet",
+        }
+    }
+
+    /// The detail: the words of wgpu, the browser or the check that failed.
+    pub fn detail(&self) -> &str {
+        match self {
+            GpuError::NoAdapter(m)
+            | GpuError::RequestDevice(m)
+            | GpuError::DeviceLost(m)
+            | GpuError::Device(m)
+            | GpuError::Readback(m)
+            | GpuError::InvalidInput(m)
+            | GpuError::TooLarge(m)
+            | GpuError::Unsupported(m) => m,
+        }
+    }
+}
+
 impl fmt::Display for GpuError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GpuError::NoAdapter(m) => write!(f, "no GPU adapter: {m}"),
-            GpuError::RequestDevice(m) => write!(f, "could not create the GPU device: {m}"),
-            GpuError::DeviceLost(m) => write!(f, "the GPU device was lost: {m}"),
-            GpuError::Device(m) => write!(f, "GPU error: {m}"),
-            GpuError::Readback(m) => write!(f, "GPU readback failed: {m}"),
-            GpuError::InvalidInput(m) => write!(f, "invalid input for the GPU path: {m}"),
-            GpuError::TooLarge(m) => write!(f, "too large for this GPU: {m}"),
-            GpuError::Unsupported(m) => write!(f, "not supported on the GPU path yet: {m}"),
-        }
+        write!(f, "{}: {}", self.summary(), self.detail())
     }
 }
 

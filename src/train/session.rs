@@ -25,6 +25,8 @@ use crate::math::loss::cross_entropy;
 use crate::math::optim::{Adam, AdamConfig};
 use crate::math::params::{Nonlinearity, RnnSpec};
 
+pub use super::messages::{CpuReason, EngineFault, TrainError, TrainNotice};
+
 /// The recurrent module of a run for `input_size` symbols.
 pub fn spec_of(cfg: &TrainConfig, input_size: usize) -> RnnSpec {
     RnnSpec {
@@ -48,7 +50,7 @@ pub enum BackendKind {
     /// The CPU reference; `notice` says why the GPU is not used, when it was wanted.
     Cpu {
         /// Why not the GPU (None when the CPU was chosen explicitly).
-        notice: Option<String>,
+        notice: Option<CpuReason>,
     },
 }
 
@@ -225,20 +227,20 @@ pub enum TrainEvent {
     },
     /// The GPU device was lost; training continues on the CPU from the same weights, Adam
     /// state and step. Sent once; a `Backend(BackendKind::Cpu { notice: Some(..) })` follows.
-    DeviceLost(String),
+    DeviceLost(GpuError),
     /// New weights (at start, after each epoch, on pause, and at the end).
     Weights(Rc<Weights>),
     /// Where the run could resume (after a `Weights` event and its `GradFlow`, at most every
     /// [`checkpoint_every_ms`], at each epoch end and on pause).
     Checkpoint(Rc<Checkpoint>),
     /// Something the user should know that does not stop training (e.g. a skipped step).
-    Notice(String),
+    Notice(TrainNotice),
     /// All epochs done.
     Finished,
     /// Training stopped because of an error (the message says what and what to do). After a
     /// non-finite loss one more event follows: `Weights` with the weights from before the bad
     /// step (the session's last event).
-    Error(String),
+    Error(TrainError),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -253,6 +255,7 @@ enum ControlState {
 pub struct TrainControl {
     state: Rc<Cell<ControlState>>,
     lose_device: Rc<Cell<bool>>,
+    diverge: Rc<Cell<bool>>,
 }
 
 impl Default for TrainControl {
@@ -260,6 +263,7 @@ impl Default for TrainControl {
         TrainControl {
             state: Rc::new(Cell::new(ControlState::Running)),
             lose_device: Rc::new(Cell::new(false)),
+            diverge: Rc::new(Cell::new(false)),
         }
     }
 }
@@ -302,7 +306,21 @@ impl TrainControl {
     fn take_device_loss(&self) -> bool {
         self.lose_device.replace(false)
     }
+    /// Debug hook: from the next step on, the learning rate is [`DIVERGE_LR`] and clipping is
+    /// off, as with a far too large learning rate: the loss becomes non-finite within a few
+    /// steps and the run stops with [`TrainError::BadLoss`].
+    pub fn simulate_divergence(&self) {
+        self.diverge.set(true)
+    }
+    /// Takes a pending [`TrainControl::simulate_divergence`] request.
+    fn take_divergence(&self) -> bool {
+        self.diverge.replace(false)
+    }
 }
+
+/// The learning rate of [`TrainControl::simulate_divergence`] (Adam moves every weight by
+/// about this much in one step; f32 overflows soon after).
+pub const DIVERGE_LR: f32 = 1e37;
 
 /// Milliseconds between weight snapshots published during training (for predictions). On the
 /// GPU each snapshot also reads Adam's state back: it is where training resumes on the CPU if
@@ -356,15 +374,12 @@ pub async fn make_engine(
             },
             BackendKind::Gpu { description },
         ),
-        Err(e) => {
-            let notice = format!("GPU unavailable ({e}); training on the CPU instead.");
-            (
-                Engine::Cpu(CpuTrainer::new(model, params)),
-                BackendKind::Cpu {
-                    notice: Some(notice),
-                },
-            )
-        }
+        Err(e) => (
+            Engine::Cpu(CpuTrainer::new(model, params)),
+            BackendKind::Cpu {
+                notice: Some(CpuReason::GpuUnavailable(e)),
+            },
+        ),
     }
 }
 
@@ -431,6 +446,12 @@ impl Run<'_> {
                 gpu.destroy_device();
             }
         }
+        if self.control.take_divergence() {
+            self.hyper = Hyper {
+                lr: DIVERGE_LR,
+                max_norm: 0.0,
+            };
+        }
         let result = self
             .engine
             .step(batch, &self.hyper, &mut self.progress.pending)
@@ -469,10 +490,9 @@ impl Run<'_> {
                 });
             }
             if r.skipped {
-                (self.on_event)(TrainEvent::Notice(format!(
-                    "Step {}: the gradient norm was not finite, so the update was skipped.",
-                    p.step
-                )));
+                (self.on_event)(TrainEvent::Notice(TrainNotice::SkippedStep {
+                    step: p.step,
+                }));
             }
             if p.recent.len() == 20 {
                 p.recent.pop_front();
@@ -501,17 +521,17 @@ impl Run<'_> {
         unsent: Option<ClassifierBatch>,
     ) -> Result<(), Halt> {
         let Some(mut rec) = self.recovery.take() else {
-            self.emit(TrainEvent::Error(format!("Training stopped: {error}")));
+            self.emit(TrainEvent::Error(TrainError::Gpu(error)));
             return Err(Halt::Quiet);
         };
         let model = self.engine.model().clone();
         self.progress.pending.clear();
-        self.emit(TrainEvent::DeviceLost(error.to_string()));
+        self.emit(TrainEvent::DeviceLost(error.clone()));
         self.emit(TrainEvent::Backend(BackendKind::Cpu {
-            notice: Some(format!(
-                "The GPU device was lost ({error}); training continues on the CPU from step {}.",
-                self.progress.step
-            )),
+            notice: Some(CpuReason::DeviceLost {
+                error,
+                step: self.progress.step,
+            }),
         }));
         rec.replay.extend(unsent);
         let mut cpu = CpuTrainer::from_state(model, rec.state.params, rec.state.adam);
@@ -618,7 +638,7 @@ impl Run<'_> {
                 evaluate_report(&mut self.engine, data, val, epoch)
                     .await
                     .map_err(|e| {
-                        self.emit(TrainEvent::Error(format!("Validation failed: {e}")));
+                        self.emit(TrainEvent::Error(TrainError::Validation(e)));
                         Halt::Quiet
                     })
             }
@@ -688,15 +708,11 @@ impl Run<'_> {
     /// weights from before that step (the CPU skips the bad update; the GPU's clip kernel
     /// skips it and every step after it).
     async fn bad_loss(&mut self, loss: f32, step: u64) {
-        self.emit(TrainEvent::Error(format!(
-            "The loss became {loss} at step {step}, so training stopped. Lower the learning \
-             rate{} and train again; the weights from before step {step} are kept.",
-            if self.hyper.max_norm > 0.0 {
-                ""
-            } else {
-                " or turn on gradient clipping (max_norm, e.g. 5)"
-            }
-        )));
+        self.emit(TrainEvent::Error(TrainError::BadLoss {
+            loss,
+            step,
+            clipping: self.hyper.max_norm > 0.0,
+        }));
         let params = match &self.engine {
             Engine::Cpu(t) => Ok(t.params().to_vec()),
             Engine::Gpu { gpu, .. } => gpu.read_params().await,
@@ -707,9 +723,7 @@ impl Run<'_> {
                 params,
                 step: step - 1,
             }))),
-            Err(e) => self.emit(TrainEvent::Notice(format!(
-                "Could not read the weights back: {e}"
-            ))),
+            Err(e) => self.emit(TrainEvent::Notice(TrainNotice::WeightsUnreadable(e))),
         }
     }
 }
@@ -765,11 +779,10 @@ pub async fn run_session_from(
     let n_params = model.layout.total_len();
     if let Some(c) = resume {
         if c.params.len() != n_params || c.adam_m.len() != n_params || c.adam_v.len() != n_params {
-            on_event(TrainEvent::Error(format!(
-                "The saved run has {} parameters but this configuration has {n_params}; it \
-                 cannot be resumed.",
-                c.params.len()
-            )));
+            on_event(TrainEvent::Error(TrainError::ResumeMismatch {
+                saved: c.params.len(),
+                expected: n_params,
+            }));
             return;
         }
     }
@@ -810,9 +823,7 @@ pub async fn run_session_from(
     };
     if resume.is_some() {
         if let Err(e) = engine.load_state(&state) {
-            on_event(TrainEvent::Error(format!(
-                "The saved run could not be loaded: {e}"
-            )));
+            on_event(TrainEvent::Error(TrainError::ResumeLoad(e)));
             return;
         }
     }

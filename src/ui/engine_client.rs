@@ -21,10 +21,10 @@ use crate::data::names::NamesDataset;
 use crate::data::split::SplitCounts;
 use crate::data::upload::UploadSummary;
 use crate::engine::protocol::{
-    decode, encode, Command, DataId, DelayEvent, FileBytes, NamesEvent, Report, SessionId,
-    UploadEvent,
+    decode, encode, Command, DataId, DelayError, DelayEvent, FileBytes, NamesEvent, Report,
+    SessionId, UploadEvent,
 };
-use crate::train::session::Checkpoint;
+use crate::train::session::{Checkpoint, EngineFault, TrainError};
 
 /// Milliseconds after which reports are applied even when no animation frame came.
 pub const APPLY_LATE_MS: i32 = 100;
@@ -85,7 +85,7 @@ struct Session {
 struct Inner {
     worker: Option<web_sys::Worker>,
     /// Why the worker could not start or stopped (shown as the sessions' error).
-    broken: RefCell<Option<String>>,
+    broken: RefCell<Option<EngineFault>>,
     /// Whether the worker sees WebGPU (`None` until it said so).
     webgpu: Cell<Option<bool>>,
     next_id: Cell<u64>,
@@ -149,10 +149,7 @@ impl EngineClient {
             };
             let (worker, broken) = match spawn() {
                 Ok(w) => (Some(w), None),
-                Err(e) => (
-                    None,
-                    Some(format!("The training engine could not start: {e}")),
-                ),
+                Err(e) => (None, Some(EngineFault::CouldNotStart(e))),
             };
             let on_message = worker.as_ref().map(|w| {
                 let weak = weak.clone();
@@ -171,8 +168,7 @@ impl EngineClient {
                 let cb = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(
                     move |e: web_sys::ErrorEvent| {
                         if let Some(inner) = weak.upgrade() {
-                            EngineClient(inner)
-                                .fail(format!("The training engine stopped: {}", e.message()));
+                            EngineClient(inner).fail(EngineFault::Stopped(e.message()));
                         }
                     },
                 );
@@ -315,7 +311,8 @@ impl EngineClient {
                 self.0
                     .broken
                     .borrow()
-                    .clone()
+                    .as_ref()
+                    .map(ToString::to_string)
                     .unwrap_or_else(|| "The training engine stopped reading the files.".into()),
             ),
         };
@@ -380,9 +377,7 @@ impl EngineClient {
         if let Some(bytes) = data.dyn_ref::<js_sys::Uint8Array>() {
             match decode::<Vec<Report>>(&bytes.to_vec()) {
                 Ok(batch) => self.0.inbox.borrow_mut().extend(batch),
-                Err(e) => self.fail(format!(
-                    "The training engine sent an unreadable message: {e}"
-                )),
+                Err(e) => self.fail(EngineFault::Unreadable(e)),
             }
             self.schedule_apply();
         } else {
@@ -390,7 +385,7 @@ impl EngineClient {
                 .ok()
                 .and_then(|f| f.as_string())
                 .unwrap_or_else(|| "unknown error".into());
-            self.fail(format!("The training engine could not start: {fatal}"));
+            self.fail(EngineFault::CouldNotStart(fatal));
         }
     }
 
@@ -437,9 +432,7 @@ impl EngineClient {
                     }
                 }),
                 Report::Ended(session) => self.end(session),
-                Report::Fatal(message) => {
-                    self.fail(format!("The training engine stopped: {message}"))
-                }
+                Report::Fatal(message) => self.fail(EngineFault::Stopped(message)),
             }
         }
     }
@@ -463,18 +456,18 @@ impl EngineClient {
         }
     }
 
-    fn end_with_error(&self, session: SessionId, reason: String) {
+    fn end_with_error(&self, session: SessionId, reason: EngineFault) {
         self.dispatch(session, |l| match l {
-            Listener::Names(f) => f(NamesEvent::Error(reason.clone())),
-            Listener::Delay(f) => f(DelayEvent::Error(reason.clone())),
-            Listener::Upload(f) => f(UploadEvent::Failed(reason.clone())),
+            Listener::Names(f) => f(NamesEvent::Error(TrainError::Engine(reason.clone()))),
+            Listener::Delay(f) => f(DelayEvent::Error(DelayError::Engine(reason.clone()))),
+            Listener::Upload(f) => f(UploadEvent::Failed(reason.to_string())),
             Listener::Split(f) => f(None),
         });
         self.end(session);
     }
 
     /// The worker failed: every session ends with `reason`.
-    fn fail(&self, reason: String) {
+    fn fail(&self, reason: EngineFault) {
         *self.0.broken.borrow_mut() = Some(reason.clone());
         let ids: Vec<SessionId> = self.0.sessions.borrow().keys().copied().collect();
         for id in ids {

@@ -6,14 +6,18 @@
 //! (`navigator.language`). [`Locale`] is provided as context by the app shell.
 //!
 //! Numbers inside sentences go through the `fn` fields, so each language orders them itself.
-//! Messages that come from the layers below (loader and training errors) stay in English.
+//! URL notices and the training run's errors and notices arrive as typed values (ranges,
+//! steps, losses and the GPU's error as data) and are written here in each language; only the
+//! data loader's messages (they name a file and line) stay in English.
 //!
 //! The lessons' texts are [`Tr`] pairs (English, Chinese) grouped by lesson ([`common`],
 //! [`index`], [`unroll`], …), with `{0}`-style placeholders filled by [`Tr::fill`]; a pair
 //! cannot lack one of its languages either. No lesson text contains a computed number.
 
 use crate::config::lessons::LessonId;
-use crate::config::query::{NoticeKind, UrlNotice};
+use crate::config::query::{format_number, Accepted, Fallback, NoticeKind, TiedBy, UrlNotice};
+use crate::gpu::GpuError;
+use crate::train::session::{CpuReason, EngineFault, TrainError, TrainNotice};
 use leptos::prelude::*;
 
 pub use crate::config::Lang;
@@ -291,6 +295,183 @@ pub struct Strings {
     pub data_error: &'static str,
 
     pub notice: fn(&UrlNotice) -> String,
+    /// Why a run stopped.
+    pub train_error: fn(&TrainError) -> String,
+    /// A message of a run that goes on.
+    pub train_notice: fn(&TrainNotice) -> String,
+    /// Why a run that wanted the GPU trains on the CPU.
+    pub cpu_reason: fn(&CpuReason) -> String,
+    /// A GPU failure in words (the Chinese table gives its kind; the detail, wgpu's or the
+    /// browser's English, goes in a tooltip: [`gpu_detail`]).
+    pub gpu_error: fn(&GpuError) -> String,
+}
+
+/// The GPU's own words about a failure, for a tooltip (`title`), in any language.
+pub fn gpu_detail(e: &GpuError) -> String {
+    e.to_string()
+}
+
+/// The detail of a run's error for a tooltip: the GPU's or the engine's own words, if any.
+pub fn train_error_detail(e: &TrainError) -> Option<String> {
+    match e {
+        TrainError::Gpu(g) | TrainError::Validation(g) | TrainError::ResumeLoad(g) => {
+            Some(gpu_detail(g))
+        }
+        TrainError::Engine(f) => Some(f.to_string()),
+        TrainError::BadLoss { .. } | TrainError::ResumeMismatch { .. } => None,
+    }
+}
+
+/// The detail of a CPU fallback's reason for a tooltip (the GPU's own words).
+pub fn cpu_reason_detail(r: &CpuReason) -> String {
+    match r {
+        CpuReason::GpuUnavailable(e)
+        | CpuReason::NoWorkerWebGpu(e)
+        | CpuReason::DeviceLost { error: e, .. } => gpu_detail(e),
+    }
+}
+
+fn train_error_en(e: &TrainError) -> String {
+    e.to_string()
+}
+
+fn train_notice_en(n: &TrainNotice) -> String {
+    n.to_string()
+}
+
+fn cpu_reason_en(r: &CpuReason) -> String {
+    r.to_string()
+}
+
+fn gpu_error_en(e: &GpuError) -> String {
+    e.to_string()
+}
+
+/// A non-finite loss as a number: `NaN`, `∞` or `−∞` (finite values as Rust writes them).
+fn fmt_loss(loss: f32) -> String {
+    if loss.is_nan() {
+        "NaN".into()
+    } else if loss.is_infinite() {
+        if loss > 0.0 { "∞" } else { "−∞" }.into()
+    } else {
+        loss.to_string()
+    }
+}
+
+fn gpu_error_zh(e: &GpuError) -> String {
+    match e {
+        GpuError::NoAdapter(_) => "没有可用的 GPU 适配器",
+        GpuError::RequestDevice(_) => "无法创建 GPU 设备",
+        GpuError::DeviceLost(_) => "GPU 设备已丢失",
+        GpuError::Device(_) => "GPU 出错",
+        GpuError::Readback(_) => "从 GPU 读回数据失败",
+        GpuError::InvalidInput(_) => "输入不适合 GPU 路径",
+        GpuError::TooLarge(_) => "超出此 GPU 的限制",
+        GpuError::Unsupported(_) => "GPU 路径尚不支持此配置",
+    }
+    .into()
+}
+
+fn train_error_zh(e: &TrainError) -> String {
+    match e {
+        TrainError::BadLoss {
+            loss,
+            step,
+            clipping,
+        } => format!(
+            "第 {step} 步的损失变成了 {}，训练已停止。请降低学习率（lr）{}后重新训练；第 {step} 步之前的权重已保留。",
+            fmt_loss(*loss),
+            if *clipping {
+                ""
+            } else {
+                "或开启梯度裁剪（max_norm，例如 5）"
+            }
+        ),
+        TrainError::Gpu(g) => format!("训练已停止：{}。", gpu_error_zh(g)),
+        TrainError::Validation(g) => format!("验证失败：{}。", gpu_error_zh(g)),
+        TrainError::ResumeMismatch { saved, expected } => format!(
+            "保存的运行有 {saved} 个参数，而当前配置有 {expected} 个，无法继续训练。"
+        ),
+        TrainError::ResumeLoad(g) => format!("无法载入保存的运行：{}。", gpu_error_zh(g)),
+        TrainError::Engine(f) => match f {
+            EngineFault::NoData => "训练引擎没有这次运行的数据集。",
+            EngineFault::Stopped(_) => "训练引擎已停止。",
+            EngineFault::CouldNotStart(_) => "训练引擎无法启动。",
+            EngineFault::Unreadable(_) => "训练引擎发来了无法读取的消息。",
+        }
+        .into(),
+    }
+}
+
+fn train_notice_zh(n: &TrainNotice) -> String {
+    match n {
+        TrainNotice::SkippedStep { step } => {
+            format!("第 {step} 步：梯度范数不是有限数，已跳过这次更新。")
+        }
+        TrainNotice::WeightsUnreadable(g) => format!("无法读回权重：{}。", gpu_error_zh(g)),
+    }
+}
+
+fn cpu_reason_zh(r: &CpuReason) -> String {
+    match r {
+        CpuReason::GpuUnavailable(g) => {
+            format!("GPU 不可用（{}），改在 CPU 上训练。", gpu_error_zh(g))
+        }
+        CpuReason::NoWorkerWebGpu(g) => format!(
+            "此浏览器不在后台线程（训练所在之处）中提供 WebGPU（{}），训练在 CPU 上进行。",
+            gpu_error_zh(g)
+        ),
+        CpuReason::DeviceLost { error, step } => format!(
+            "{}，训练从第 {step} 步起在 CPU 上继续。",
+            gpu_error_zh(error)
+        ),
+    }
+}
+
+/// `a–b`, or `a 至 b` when `a` is negative.
+fn span_zh(min: f64, max: f64) -> String {
+    let (min, max) = (format_number(min), format_number(max));
+    if min.starts_with('-') {
+        format!("{min} 至 {max}")
+    } else {
+        format!("{min}–{max}")
+    }
+}
+
+/// The accepted values of a URL key, in Chinese.
+fn accepted_zh(a: &Accepted) -> String {
+    match a {
+        Accepted::Range { min, max } => span_zh(*min, *max),
+        Accepted::Bool => "0 或 1".into(),
+        Accepted::Choices(choices) => choices.join(", "),
+        Accepted::Numbers {
+            min,
+            max,
+            min_len,
+            max_len,
+        } => format!(
+            "{min_len}–{max_len} 个 {} 范围内的数，以逗号分隔",
+            span_zh(*min, *max)
+        ),
+        Accepted::Words {
+            min_len,
+            max_len,
+            max_chars,
+        } => format!("{min_len}–{max_len} 个词，每个最多 {max_chars} 个字符，以逗号分隔"),
+        Accepted::Tied { min, max, rule } => {
+            let span = span_zh(*min, *max);
+            match rule {
+                TiedBy::OnePerInput => format!("{span}（每个输入一步）"),
+                TiedBy::StepsOfMode(mode) => format!("{span}（{mode} 模式的步数）"),
+                TiedBy::OnePerTokenZeroLast => format!("{span}（每个词一个；0 = 最后一个）"),
+                TiedBy::OnePerLogit => format!("{span}（每个类别一个）"),
+                TiedBy::DelayBelowLength { length } => {
+                    format!("{span}（0 < delay < length {length}）")
+                }
+            }
+        }
+        Accepted::OnePerStep { steps } => format!("每步一个值（共 {steps} 步）"),
+    }
 }
 
 fn notice_en(n: &UrlNotice) -> String {
@@ -301,15 +482,21 @@ fn notice_zh(n: &UrlNotice) -> String {
     let (field, raw) = (&n.field, &n.raw);
     match &n.kind {
         NoticeKind::Clamped { range, to } => {
-            format!("{field}：“{raw}”超出范围 {range}，已改用 {to}")
-        }
-        NoticeKind::Invalid { expected, default }
-            if field == "lesson" && default == crate::config::lessons::UNKNOWN_LESSON_DEFAULT =>
-        {
-            format!("{field}：“{raw}”无效（应为 {expected}），已改为显示课程目录")
+            format!(
+                "{field}：“{raw}”超出范围 {}，已改用 {to}",
+                accepted_zh(range)
+            )
         }
         NoticeKind::Invalid { expected, default } => {
-            format!("{field}：“{raw}”无效（应为 {expected}），已改用默认值 {default}")
+            let instead = match default {
+                Fallback::Value(v) => format!("已改用默认值 {v}"),
+                Fallback::BrowserLanguage => "已改用浏览器的语言".into(),
+                Fallback::LessonIndex => "已改为显示课程目录".into(),
+            };
+            format!(
+                "{field}：“{raw}”无效（应为 {}），{instead}",
+                accepted_zh(expected)
+            )
         }
         NoticeKind::UnknownKey => format!("“{field}”不是本页面的设置，已忽略"),
         NoticeKind::Repeated { used } => {
@@ -328,9 +515,10 @@ fn notice_zh(n: &UrlNotice) -> String {
         NoticeKind::ListTruncated { max_len } => {
             format!("{field}：超过 {max_len} 个值，只使用前 {max_len} 个")
         }
-        NoticeKind::Inconsistent { allowed } => {
-            format!("{field}：“{raw}”与其他设置不相容（允许：{allowed}），改正之前不会运行")
-        }
+        NoticeKind::Inconsistent { allowed } => format!(
+            "{field}：“{raw}”与其他设置不相容（允许：{}），改正之前不会运行",
+            accepted_zh(allowed)
+        ),
         NoticeKind::NotUtf8 => {
             format!("{field}：链接中的字节不是 UTF-8 文本，无法读取的字节已按“�”读取（“{raw}”）")
         }
@@ -451,6 +639,10 @@ pub static EN: Strings = Strings {
     data_error: "The data set could not be loaded. ",
 
     notice: notice_en,
+    train_error: train_error_en,
+    train_notice: train_notice_en,
+    cpu_reason: cpu_reason_en,
+    gpu_error: gpu_error_en,
 };
 
 /// 简体中文.
@@ -555,6 +747,10 @@ pub static ZH: Strings = Strings {
     data_error: "数据集无法加载。",
 
     notice: notice_zh,
+    train_error: train_error_zh,
+    train_notice: train_notice_zh,
+    cpu_reason: cpu_reason_zh,
+    gpu_error: gpu_error_zh,
 };
 
 /// The display name of a language class (the class files' English stems) in `lang`; unknown

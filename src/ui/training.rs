@@ -20,7 +20,7 @@ use super::charts::canvas::chart_canvas;
 use super::charts::loss_curve::{self, LossSeries};
 use super::charts::val_curve::{self, EpochPoint};
 use super::data_loader::{self, LoadState};
-use super::i18n::{language_name, use_locale, DataInUse, Strings};
+use super::i18n::{self, language_name, use_locale, DataInUse, Strings};
 use super::keep::{DeviceLostNotice, KeepHooks, KeepPanel};
 use super::lab;
 use super::lab::grad_flow::{GradFlowPanel, GradFlowStore};
@@ -37,7 +37,8 @@ use super::widgets::stat::Stat;
 use crate::config::fields;
 use crate::config::lessons::{route, Route};
 use crate::config::{NoticeKind, TRAIN_FIELDS};
-use crate::train::session::ValReport;
+use crate::gpu::GpuError;
+use crate::train::session::{CpuReason, TrainError, TrainNotice, ValReport};
 use crate::ui::lessons::fmt::count_commas;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -86,7 +87,7 @@ impl Status {
 struct BackendInfo {
     gpu: bool,
     description: String,
-    notice: Option<String>,
+    notice: Option<CpuReason>,
 }
 
 /// Everything the page shows about the current session. Plain data, reset by "Reset".
@@ -94,18 +95,18 @@ struct BackendInfo {
 struct SessionView {
     status: RwSignal<Status>,
     backend: RwSignal<Option<BackendInfo>>,
-    error: RwSignal<Option<String>>,
+    error: RwSignal<Option<TrainError>>,
     step: RwSignal<u64>,
     epoch: RwSignal<u32>,
     loss_mean_20: RwSignal<Option<f32>>,
     losses: RwSignal<LossSeries>,
     epochs: RwSignal<Vec<(EpochPoint, f64)>>,
     /// Messages the session sent that do not stop training (e.g. a skipped step).
-    notices: RwSignal<Vec<String>>,
+    notices: RwSignal<Vec<TrainNotice>>,
     /// The latest weights the session published (for the predict box).
     weights: RwSignal<Option<Rc<Weights>>, LocalStorage>,
-    /// The session's `DeviceLost` message (one notice; the backend switches to CPU).
-    device_lost: RwSignal<Option<String>>,
+    /// The session's `DeviceLost` error (one notice; the backend switches to CPU).
+    device_lost: RwSignal<Option<GpuError>>,
     /// The last validation report (kept with the saved model).
     last_val: RwSignal<Option<Rc<ValReport>>, LocalStorage>,
     /// Where the run could go on: the session's latest checkpoint, or the one a restored
@@ -773,9 +774,10 @@ fn ProgressPanel(
                     .filter(|_| v.device_lost.with(|d| d.is_none()))
                     .and_then(|b| b.notice)
                     .map(|n| {
+                        let detail = i18n::cpu_reason_detail(&n);
                         view! {
                             <div class="notice notice-info compact" data-testid="backend-notice">
-                                <div class="notice-body">{n}</div>
+                                <div class="notice-body" title=detail>{move || (loc.t().cpu_reason)(&n)}</div>
                             </div>
                         }
                     })
@@ -784,9 +786,10 @@ fn ProgressPanel(
                 v.error
                     .get()
                     .map(|e| {
+                        let detail = i18n::train_error_detail(&e);
                         view! {
                             <div class="notice notice-error compact" role="alert" data-testid="train-error">
-                                <div class="notice-body">{e}</div>
+                                <div class="notice-body" title=detail>{move || (loc.t().train_error)(&e)}</div>
                             </div>
                         }
                     })
@@ -798,7 +801,10 @@ fn ProgressPanel(
                         view! {
                             <div class="notice notice-warn compact" data-testid="train-notice">
                                 <ul class="notice-body">
-                                    {n.into_iter().map(|m| view! { <li>{m}</li> }).collect_view()}
+                                    {n
+                                        .into_iter()
+                                        .map(|m| view! { <li>{move || (loc.t().train_notice)(&m)}</li> })
+                                        .collect_view()}
                                 </ul>
                             </div>
                         }

@@ -325,6 +325,11 @@ impl TrainControl {
     pub fn simulate_device_loss(&self) {
         EngineClient::get().send(vec![Command::LoseDevice(self.session)]);
     }
+    /// Debug hook: the session's learning rate becomes far too large, so its loss turns
+    /// non-finite within a few steps and the run stops with its error.
+    pub fn simulate_divergence(&self) {
+        EngineClient::get().send(vec![Command::Diverge(self.session)]);
+    }
 }
 
 /// Runs one training session in the engine's worker to its end (or until `control.stop()`),

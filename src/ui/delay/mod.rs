@@ -423,7 +423,7 @@ pub fn DelayPage() -> impl IntoView {
                         }
                         DelayEvent::Error(message) => {
                             clock_stop();
-                            web_sys::console::error_1(&message.into());
+                            web_sys::console::error_1(&message.to_string().into());
                             status.set(Status::Idle);
                         }
                     }

@@ -71,9 +71,9 @@ pub fn download(bytes: &[u8], file_name: &str, mime: &str) -> Result<(), String>
     Ok(())
 }
 
-/// Sets `window.unrollDebug.loseDevice` to `lose` (returns whether a session got the request).
+/// Sets `window.unrollDebug[name]` to `hook` (it returns whether a session got the request).
 /// Other keys of an existing `window.unrollDebug` are kept.
-pub fn install_lose_device(lose: impl Fn() -> bool + 'static) {
+pub fn install_debug_hook(name: &str, hook: impl Fn() -> bool + 'static) {
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -82,8 +82,8 @@ pub fn install_lose_device(lose: impl Fn() -> bool + 'static) {
         .ok()
         .filter(|v| v.is_object())
         .unwrap_or_else(|| Object::new().into());
-    let closure = Closure::<dyn Fn() -> bool>::new(lose);
-    let _ = Reflect::set(&debug, &JsValue::from_str("loseDevice"), closure.as_ref());
+    let closure = Closure::<dyn Fn() -> bool>::new(hook);
+    let _ = Reflect::set(&debug, &JsValue::from_str(name), closure.as_ref());
     let _ = Reflect::set(&window, &key, &debug);
     // One closure per page mount; it lives as long as the page.
     closure.forget();

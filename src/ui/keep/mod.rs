@@ -11,7 +11,9 @@
 //! (`data-value` ok/error/reading), `data-source` (`data-value` builtin/upload),
 //! `data-use-builtin`, `weights-download`, `weights-upload` (file input), `weights-message`
 //! (`data-value` ok/error), `restored` (`data-value` = step of the restored weights),
-//! `forget-saved`, `persist-notice`, `device-lost-notice`; `window.unrollDebug.loseDevice()`.
+//! `forget-saved`, `persist-notice`, `device-lost-notice`; `window.unrollDebug.loseDevice()`
+//! and `window.unrollDebug.diverge()` (the running session's learning rate becomes far too
+//! large: the loss turns non-finite).
 
 pub mod browser;
 pub mod own_data;
@@ -23,9 +25,10 @@ pub mod weights_io;
 use super::charts::loss_curve::LossSeries;
 use super::charts::val_curve::EpochPoint;
 use super::data_loader::LoadState;
-use super::i18n::use_locale;
+use super::i18n::{self, use_locale};
 use super::training::Status;
 use super::training_bridge::{Checkpoint, LoadedData, TrainConfig, TrainControl, Weights};
+use crate::gpu::GpuError;
 use crate::keep::DataSource;
 use crate::train::session::ValReport;
 use leptos::prelude::*;
@@ -248,7 +251,8 @@ impl KeepState {
 }
 
 /// The "Your data and model" panel: own data, weights file, saved model. Also installs
-/// `window.unrollDebug.loseDevice()` and restores a saved model once the data is loaded.
+/// `window.unrollDebug.loseDevice()` and `window.unrollDebug.diverge()`, and restores a saved
+/// model once the data is loaded.
 #[component]
 pub fn KeepPanel(
     /// The page's state.
@@ -269,9 +273,18 @@ pub fn KeepPanel(
         last_action: RwSignal::new((0, Part::Data)),
     };
     let control = hooks.control;
-    browser::install_lose_device(move || match control.try_get_value().flatten() {
+    browser::install_debug_hook("loseDevice", move || {
+        match control.try_get_value().flatten() {
+            Some(c) => {
+                c.simulate_device_loss();
+                true
+            }
+            None => false,
+        }
+    });
+    browser::install_debug_hook("diverge", move || match control.try_get_value().flatten() {
         Some(c) => {
-            c.simulate_device_loss();
+            c.simulate_divergence();
             true
         }
         None => false,
@@ -298,22 +311,23 @@ pub fn KeepPanel(
     }
 }
 
-/// One notice for a lost GPU device (`data-testid="device-lost-notice"`), with the session's
-/// message.
+/// One notice for a lost GPU device (`data-testid="device-lost-notice"`): the GPU's error in
+/// the page's language, its own words (wgpu's or the browser's) as the detail's tooltip.
 #[component]
 pub fn DeviceLostNotice(
-    /// The `DeviceLost` message of the session, once it came.
-    message: Signal<Option<String>>,
+    /// The `DeviceLost` error of the session, once it came.
+    message: Signal<Option<GpuError>>,
 ) -> impl IntoView {
     let loc = use_locale();
     move || {
-        message.get().map(|m| {
+        message.get().map(|e| {
+            let detail = i18n::gpu_detail(&e);
             view! {
                 <div class="notice notice-warn compact" role="status" data-testid="device-lost-notice">
                     <div class="notice-body">
                         <strong>{move || keep_text(loc.lang()).device_lost}</strong>
                         " "
-                        <span class="keep-detail">{m}</span>
+                        <span class="keep-detail" title=detail>{move || (loc.t().gpu_error)(&e)}</span>
                     </div>
                 </div>
             }

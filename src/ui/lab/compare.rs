@@ -22,6 +22,7 @@ use super::text::lab_text;
 use crate::ui::charts::canvas::chart_canvas;
 use crate::ui::charts::compare::{self as compare_chart, CompareChartText, Curve};
 use crate::ui::charts::style::cell_colour;
+use crate::train::session::TrainError;
 use crate::ui::data_loader::LoadState;
 use crate::ui::i18n::use_locale;
 use crate::ui::lessons::fmt::count_commas;
@@ -69,7 +70,7 @@ pub struct CompareRun {
     /// Training seconds of each finished epoch (`EpochReport::sec`).
     pub secs: Vec<f64>,
     /// The session's error, if it ended with one.
-    pub error: Option<String>,
+    pub error: Option<TrainError>,
 }
 
 impl CompareRun {
@@ -399,7 +400,7 @@ pub fn ComparePanel(
                                             <span class="swatch" style:background=swatch></span>
                                             {cell_name(cell)}
                                             {move || run().and_then(|r| r.error).map(|e| view! {
-                                                <span class="compare-error" title=e.clone()>" ⚠"</span>
+                                                <span class="compare-error" title=move || (loc.t().train_error)(&e)>" ⚠"</span>
                                             })}
                                         </th>
                                         <td

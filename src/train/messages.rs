@@ -1,0 +1,198 @@
+//! What a training run tells its user besides numbers: why it stopped, what it skipped, why it
+//! runs on the CPU. Each message is a typed value with its numbers as data (the failing step,
+//! the loss, the GPU's error), so the page writes it in its own language; `Display` writes the
+//! English used by the terminal (`train-names`) and the tests.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::gpu::GpuError;
+
+/// Why a run ended with an error ([`super::session::TrainEvent::Error`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum TrainError {
+    /// The loss of step `step` was not finite (NaN or ±∞): training stopped, and the weights
+    /// from before that step are kept.
+    BadLoss {
+        /// The loss (NaN or ±∞).
+        loss: f32,
+        /// The 1-based step whose loss it is.
+        step: u64,
+        /// Whether gradient clipping (`max_norm` > 0) was on (otherwise the message suggests it).
+        clipping: bool,
+    },
+    /// The GPU failed with no state to continue from on the CPU.
+    Gpu(GpuError),
+    /// Validation failed on the CPU after the GPU failed.
+    Validation(GpuError),
+    /// The saved run has `saved` parameters, the configuration `expected`: it cannot resume.
+    ResumeMismatch {
+        /// Parameters in the checkpoint.
+        saved: usize,
+        /// Parameters of the configured model.
+        expected: usize,
+    },
+    /// The saved run could not be loaded onto the backend.
+    ResumeLoad(GpuError),
+    /// The training engine (the Web Worker that runs the session) failed.
+    Engine(EngineFault),
+}
+
+/// How the training engine that runs the sessions failed. The detail strings are the
+/// browser's or the decoder's own words, kept for the record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EngineFault {
+    /// The engine has no data set for the run (the page did not send it).
+    NoData,
+    /// The engine stopped (a panic inside it, or an error event of its worker).
+    Stopped(String),
+    /// The engine's worker could not load.
+    CouldNotStart(String),
+    /// A message between the page and the engine could not be read.
+    Unreadable(String),
+}
+
+/// A message of a run that does not stop it ([`super::session::TrainEvent::Notice`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum TrainNotice {
+    /// The gradient norm of step `step` was not finite: its update was skipped.
+    SkippedStep {
+        /// The 1-based step.
+        step: u64,
+    },
+    /// After a stop, the weights could not be read back from the GPU.
+    WeightsUnreadable(GpuError),
+}
+
+/// Why a run that wanted the GPU trains on the CPU
+/// ([`super::session::BackendKind::Cpu`]'s `notice`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum CpuReason {
+    /// No GPU could be set up.
+    GpuUnavailable(GpuError),
+    /// The browser offers WebGPU to pages but not to Web Workers, where the engine trains.
+    NoWorkerWebGpu(GpuError),
+    /// The GPU device was lost during training; the CPU goes on from step `step`.
+    DeviceLost {
+        /// The GPU's error.
+        error: GpuError,
+        /// The step training continues from.
+        step: u64,
+    },
+}
+
+impl fmt::Display for TrainError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TrainError::BadLoss {
+                loss,
+                step,
+                clipping,
+            } => write!(
+                f,
+                "The loss became {loss} at step {step}, so training stopped. Lower the learning \
+                 rate{} and train again; the weights from before step {step} are kept.",
+                if *clipping {
+                    ""
+                } else {
+                    " or turn on gradient clipping (max_norm, e.g. 5)"
+                }
+            ),
+            TrainError::Gpu(e) => write!(f, "Training stopped: {e}"),
+            TrainError::Validation(e) => write!(f, "Validation failed: {e}"),
+            TrainError::ResumeMismatch { saved, expected } => write!(
+                f,
+                "The saved run has {saved} parameters but this configuration has {expected}; it \
+                 cannot be resumed."
+            ),
+            TrainError::ResumeLoad(e) => write!(f, "The saved run could not be loaded: {e}"),
+            TrainError::Engine(e) => e.fmt(f),
+        }
+    }
+}
+
+impl fmt::Display for EngineFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineFault::NoData => f.write_str("The training engine has no data set for this run."),
+            EngineFault::Stopped(m) => write!(f, "The training engine stopped: {m}"),
+            EngineFault::CouldNotStart(m) => write!(f, "The training engine could not start: {m}"),
+            EngineFault::Unreadable(m) => {
+                write!(f, "The training engine sent an unreadable message: {m}")
+            }
+        }
+    }
+}
+
+impl fmt::Display for TrainNotice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TrainNotice::SkippedStep { step } => write!(
+                f,
+                "Step {step}: the gradient norm was not finite, so the update was skipped."
+            ),
+            TrainNotice::WeightsUnreadable(e) => write!(f, "Could not read the weights back: {e}"),
+        }
+    }
+}
+
+impl fmt::Display for CpuReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CpuReason::GpuUnavailable(e) => {
+                write!(f, "GPU unavailable ({e}); training on the CPU instead.")
+            }
+            CpuReason::NoWorkerWebGpu(e) => write!(
+                f,
+                "This browser offers no WebGPU to Web Workers, where Unroll trains ({e}); training \
+                 runs on the CPU."
+            ),
+            CpuReason::DeviceLost { error, step } => write!(
+                f,
+                "The GPU device was lost ({error}); training continues on the CPU from step {step}."
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The terminal's English keeps the numbers and the suggestion.
+    #[test]
+    fn english_messages_carry_their_numbers() {
+        let e = TrainError::BadLoss {
+            loss: f32::NAN,
+            step: 42,
+            clipping: false,
+        };
+        let text = e.to_string();
+        assert!(
+            text.contains("NaN at step 42") && text.contains("max_norm"),
+            "{text}"
+        );
+        let clipped = TrainError::BadLoss {
+            loss: f32::INFINITY,
+            step: 7,
+            clipping: true,
+        };
+        assert!(!clipped.to_string().contains("max_norm"));
+        assert!(clipped.to_string().contains("inf at step 7"));
+        let lost = CpuReason::DeviceLost {
+            error: GpuError::DeviceLost("destroyed".into()),
+            step: 30,
+        };
+        assert_eq!(
+            lost.to_string(),
+            "The GPU device was lost (the GPU device was lost: destroyed); training continues on \
+             the CPU from step 30."
+        );
+        assert_eq!(
+            GpuError::DeviceLost("x".into()).summary(),
+            "the GPU device was lost"
+        );
+        assert_eq!(GpuError::TooLarge("x".into()).detail(), "x");
+    }
+}
