@@ -409,7 +409,7 @@ fn url_round_trips() {
             seeds: 5,
         },
         DelayConfig {
-            cell: CellSet::Gru,
+            cell: CellSet::One(CellKind::Gru),
             delay: 1,
             length: 2,
             vocab: 2,
@@ -435,7 +435,7 @@ fn url_round_trips() {
     }
     let q = "v=1&lesson=delay&cell=lstm&delay=64&length=96&vocab=10&hidden_size=32&lr=0.01&batch_size=8&seed=7";
     let d = decode::<DelayConfig>(q);
-    assert_eq!(d.config.cell, CellSet::Lstm);
+    assert_eq!(d.config.cell, CellSet::One(CellKind::Lstm));
     assert_eq!(d.config.cell.cells(), &[CellKind::Lstm]);
     assert_eq!(
         encode(&d.config, None),

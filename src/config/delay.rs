@@ -15,7 +15,7 @@
 //! page shows the rule instead of training.
 
 use super::query::{FieldKind, FieldSpec, NoticeKind, UrlConfig, UrlNotice, Value, Values};
-use crate::math::params::CellKind;
+use crate::math::cell::{CellKind, CELL_COUNT};
 use std::fmt;
 
 /// Which cells the page trains side by side (`cell`).
@@ -23,33 +23,45 @@ use std::fmt;
 pub enum CellSet {
     /// RNN (tanh) and LSTM at the same hidden size (the course's comparison; default).
     Both,
-    /// RNN (tanh) only.
-    Rnn,
-    /// LSTM only.
-    Lstm,
-    /// GRU only.
-    Gru,
-    /// RNN, LSTM and GRU.
+    /// One cell alone (its key: `rnn`, `lstm`, `gru`).
+    One(CellKind),
+    /// Every cell of [`CellKind::ALL`].
     All,
 }
 
-impl CellSet {
-    /// Every choice, in the order of the URL table.
-    pub const ALL: [CellSet; 5] = [
-        CellSet::Both,
-        CellSet::Rnn,
-        CellSet::Lstm,
-        CellSet::Gru,
-        CellSet::All,
-    ];
+/// Number of [`CellSet`] choices: `both`, one per cell, `all`.
+const SET_COUNT: usize = CELL_COUNT + 2;
 
-    /// The URL word: `both`, `rnn`, `lstm`, `gru`, `all`.
+impl CellSet {
+    /// Every choice, in the order of the URL table: `both`, each cell of [`CellKind::ALL`], `all`.
+    pub const ALL: [CellSet; SET_COUNT] = {
+        let mut all = [CellSet::Both; SET_COUNT];
+        let mut k = 0;
+        while k < CELL_COUNT {
+            all[k + 1] = CellSet::One(CellKind::ALL[k]);
+            k += 1;
+        }
+        all[SET_COUNT - 1] = CellSet::All;
+        all
+    };
+
+    /// The URL words of [`CellSet::ALL`], in that order.
+    pub const KEYS: [&'static str; SET_COUNT] = {
+        let mut keys = ["both"; SET_COUNT];
+        let mut k = 0;
+        while k < CELL_COUNT {
+            keys[k + 1] = CellKind::KEYS[k];
+            k += 1;
+        }
+        keys[SET_COUNT - 1] = "all";
+        keys
+    };
+
+    /// The URL word: `both`, a cell's key, `all`.
     pub fn as_str(self) -> &'static str {
         match self {
             CellSet::Both => "both",
-            CellSet::Rnn => "rnn",
-            CellSet::Lstm => "lstm",
-            CellSet::Gru => "gru",
+            CellSet::One(cell) => cell.as_str(),
             CellSet::All => "all",
         }
     }
@@ -61,14 +73,15 @@ impl CellSet {
             .find(|c| c.as_str().eq_ignore_ascii_case(s.trim()))
     }
 
-    /// The cells trained, in display order (RNN first).
+    /// The cells trained, in display order (that of [`CellKind::ALL`]).
     pub fn cells(self) -> &'static [CellKind] {
         match self {
             CellSet::Both => &[CellKind::Rnn, CellKind::Lstm],
-            CellSet::Rnn => &[CellKind::Rnn],
-            CellSet::Lstm => &[CellKind::Lstm],
-            CellSet::Gru => &[CellKind::Gru],
-            CellSet::All => &[CellKind::Rnn, CellKind::Lstm, CellKind::Gru],
+            CellSet::One(cell) => {
+                static CELLS: [CellKind; CELL_COUNT] = CellKind::ALL;
+                std::slice::from_ref(&CELLS[cell.index()])
+            }
+            CellSet::All => &CellKind::ALL,
         }
     }
 }
@@ -113,7 +126,7 @@ pub const DELAY_FIELDS: &[FieldSpec] = &[
     FieldSpec {
         key: "cell",
         kind: FieldKind::Choice {
-            choices: &["both", "rnn", "lstm", "gru", "all"],
+            choices: &CellSet::KEYS,
             default: 0,
         },
         doc: "cells trained side by side: `both` = RNN (tanh) and LSTM; `rnn`, `lstm` or `gru` alone; `all` = the three",

@@ -446,7 +446,7 @@ pub const SHAPES_FIELDS: &[FieldSpec] = &[
     FieldSpec {
         key: "cell",
         kind: FieldKind::Choice {
-            choices: &["rnn", "lstm", "gru"],
+            choices: &CellKind::KEYS,
             default: 0,
         },
         doc: "`nn.RNN`, `nn.LSTM` or `nn.GRU`",
@@ -1261,7 +1261,7 @@ pub const PARALLEL_FIELDS: &[FieldSpec] = &[
     FieldSpec {
         key: "cell",
         kind: FieldKind::Choice {
-            choices: &["rnn", "lstm", "gru"],
+            choices: &CellKind::KEYS,
             default: 1,
         },
         doc: "recurrent cell timed",

@@ -8,25 +8,7 @@
 use super::query::{self, Decoded, FieldKind, FieldSpec, Lang, UrlConfig, Value, Values};
 use crate::math::params::CellKind;
 
-/// Which output of the recurrent module the classifier head reads (`head`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum Head {
-    /// The output at each name's last real character (the spine's model; never reads padding).
-    Last,
-    /// The course's recipe: every name right-padded with zero vectors or truncated to 10
-    /// symbols, output at position 10 read (shows padding pollution).
-    Padded,
-}
-
-impl Head {
-    /// `last` or `padded`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Head::Last => "last",
-            Head::Padded => "padded",
-        }
-    }
-}
+pub use crate::math::classifier::Head;
 
 /// Which compute backend to train on (`backend`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -88,7 +70,7 @@ pub struct TrainConfig {
 pub const TRAIN_FIELDS: &[FieldSpec] = &[
     FieldSpec {
         key: "cell",
-        kind: FieldKind::Choice { choices: &["rnn", "lstm", "gru"], default: 1 },
+        kind: FieldKind::Choice { choices: &CellKind::KEYS, default: 1 },
         doc: "recurrent cell: `nn.RNN` (tanh), `nn.LSTM` or `nn.GRU`",
     },
     FieldSpec {

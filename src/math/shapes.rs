@@ -332,7 +332,7 @@ pub fn rnn_shapes(config: &RnnConfig, batch: usize, seq_len: usize) -> Result<Rn
     }
     let spec = &config.spec;
     let state = state_shape(spec, batch);
-    let lstm = spec.cell == CellKind::Lstm;
+    let lstm = spec.cell.spec().has_cell_state;
     let out_width = spec.num_directions() * spec.hidden_size;
     let (input, output) = if config.batch_first {
         (
@@ -395,11 +395,13 @@ pub fn check_state_shape(
     kind: StateKind,
     got: &[usize],
 ) -> Result<(), RnnError> {
-    let which = match (spec.cell, kind) {
-        (CellKind::Lstm, StateKind::Hidden) => "hidden[0]",
-        (CellKind::Lstm, StateKind::Cell) => "hidden[1]",
-        (cell, StateKind::Cell) => return Err(RnnError::UnexpectedCellState { cell }),
-        (_, StateKind::Hidden) => "hidden",
+    let which = match (spec.cell.spec().has_cell_state, kind) {
+        (true, StateKind::Hidden) => "hidden[0]",
+        (true, StateKind::Cell) => "hidden[1]",
+        (false, StateKind::Cell) => {
+            return Err(RnnError::UnexpectedCellState { cell: spec.cell })
+        }
+        (false, StateKind::Hidden) => "hidden",
     };
     let expected = state_shape(spec, batch);
     if got != expected {

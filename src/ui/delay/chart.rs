@@ -13,11 +13,8 @@ pub const SMOOTH: usize = 20;
 
 /// The colour of a cell's lines (RNN orange, LSTM blue, GRU green).
 pub fn cell_color(cell: CellKind) -> RGBColor {
-    match cell {
-        CellKind::Rnn => RGBColor(0xea, 0x58, 0x0c),
-        CellKind::Lstm => RGBColor(0x1d, 0x4e, 0xd8),
-        CellKind::Gru => RGBColor(0x05, 0x96, 0x69),
-    }
+    let [r, g, b] = cell.spec().colour;
+    RGBColor(r, g, b)
 }
 
 /// `(step, lowest, highest)` over a cell's seeds.

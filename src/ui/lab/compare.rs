@@ -22,13 +22,14 @@ use super::compare_chart::{self, CompareChartText, Curve};
 use super::text::lab_text;
 use crate::ui::data_loader::LoadState;
 use crate::ui::i18n::use_locale;
+use crate::math::cell::CELL_COUNT;
 use crate::ui::training_bridge::{self as bridge, CellKind, TrainConfig, TrainControl, TrainEvent};
 use crate::ui::widgets::chart_canvas::chart_canvas;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 /// The cells compared, in training order.
-pub const CELLS: [CellKind; 3] = [CellKind::Rnn, CellKind::Lstm, CellKind::Gru];
+pub const CELLS: [CellKind; CELL_COUNT] = CellKind::ALL;
 
 /// Where the comparison stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,7 +89,7 @@ pub struct CompareState {
     status: RwSignal<CompareStatus>,
     runs: RwSignal<Vec<CompareRun>>,
     /// Steps done by each cell's run (kept apart from `runs`, so a step does not redraw the chart).
-    steps: RwSignal<[u64; 3]>,
+    steps: RwSignal<[u64; CELL_COUNT]>,
     /// Index in [`CELLS`] of the cell training.
     current: RwSignal<Option<usize>>,
     /// Epochs each run trains (the configuration when the comparison started).
@@ -109,7 +110,7 @@ impl CompareState {
         CompareState {
             status: RwSignal::new(CompareStatus::Idle),
             runs: RwSignal::new(Vec::new()),
-            steps: RwSignal::new([0; 3]),
+            steps: RwSignal::new([0; CELL_COUNT]),
             current: RwSignal::new(None),
             epochs: RwSignal::new(0),
             control: StoredValue::new_local(None),
@@ -149,7 +150,7 @@ impl CompareState {
         let classes = loaded.summary.classes.len();
         let dataset = loaded.data.clone();
         self.runs.set(Vec::new());
-        self.steps.set([0; 3]);
+        self.steps.set([0; CELL_COUNT]);
         self.epochs.set(base.epochs);
         self.status.set(CompareStatus::Running);
         spawn_local(async move {
@@ -204,19 +205,12 @@ impl CompareState {
 }
 
 fn cell_name(cell: CellKind) -> &'static str {
-    match cell {
-        CellKind::Rnn => "RNN",
-        CellKind::Lstm => "LSTM",
-        CellKind::Gru => "GRU",
-    }
+    cell.name()
 }
 
 fn cell_colour(cell: CellKind) -> plotters::style::RGBColor {
-    match cell {
-        CellKind::Rnn => compare_chart::RNN,
-        CellKind::Lstm => compare_chart::LSTM,
-        CellKind::Gru => compare_chart::GRU,
-    }
+    let [r, g, b] = cell.spec().colour;
+    plotters::style::RGBColor(r, g, b)
 }
 
 /// The compare panel: button, progress, chart, table.

@@ -29,13 +29,6 @@ pub struct CompareChartText {
     pub empty: &'static str,
 }
 
-/// Colour of RNN curves (orange).
-pub const RNN: RGBColor = RGBColor(0xea, 0x58, 0x0c);
-/// Colour of LSTM curves (blue).
-pub const LSTM: RGBColor = RGBColor(0x1d, 0x4e, 0xd8);
-/// Colour of GRU curves (green).
-pub const GRU: RGBColor = RGBColor(0x05, 0x96, 0x69);
-
 /// Curves that have at least one point: those the chart draws.
 pub fn drawn(curves: &[Curve]) -> usize {
     curves.iter().filter(|c| !c.points.is_empty()).count()

@@ -14,7 +14,7 @@
 use crate::config::Lang;
 use crate::math::params::CellKind;
 use crate::train::session::TrainEvent;
-use crate::ui::charts::{ChartStyle, GRID, INK, LOSS_MEAN, VAL_ACC, VAL_LOSS};
+use crate::ui::charts::{ChartStyle, GRID, INK};
 use crate::ui::i18n::use_locale;
 use crate::ui::widgets::chart_canvas::chart_canvas;
 use leptos::prelude::*;
@@ -142,19 +142,12 @@ fn text(lang: Lang) -> &'static Text {
 }
 
 fn cell_name(cell: CellKind) -> &'static str {
-    match cell {
-        CellKind::Rnn => "RNN",
-        CellKind::Lstm => "LSTM",
-        CellKind::Gru => "GRU",
-    }
+    cell.name()
 }
 
 fn cell_colour(cell: CellKind) -> RGBColor {
-    match cell {
-        CellKind::Rnn => VAL_LOSS,
-        CellKind::Lstm => LOSS_MEAN,
-        CellKind::Gru => VAL_ACC,
-    }
+    let [r, g, b] = cell.spec().colour;
+    RGBColor(r, g, b)
 }
 
 /// Draws `curves` (`current`: the cell drawn solid) with a log y axis.
