@@ -6,7 +6,7 @@ use gpu_support::{assert_close, context, f32_bytes, random_vec, rng, run_kernel}
 use unroll::gpu::kernels::activation::{Activation, ActivationDims, ActivationKind};
 use unroll::gpu::kernels::matmul::{Matmul, MatmulDims};
 
-/// The inputs of pitfall 8 (WGSL tanh/sigmoid overflow), including ±inf.
+/// Inputs where a textbook WGSL tanh/sigmoid overflows to NaN, including ±inf.
 const EXTREMES: [f32; 15] = [
     f32::NEG_INFINITY,
     -1000.0,
@@ -183,7 +183,7 @@ fn matmul_matches_cpu_loop_on_odd_shapes_and_transposes() {
 }
 
 /// A product with large cancelling terms: the GPU's summation order differs from the CPU's,
-/// so parity checks need a tolerance (pitfall 11) — but the result must still be close.
+/// so parity checks need a tolerance (summation order, FMA) — but the result must still be close.
 #[test]
 fn matmul_with_cancelling_terms_stays_within_tolerance() {
     let ctx = context();
@@ -1025,7 +1025,7 @@ fn clip_on_gpu(
     (out[1].clone(), out[2][4..].to_vec())
 }
 
-/// `clip_grad_norm` against `math::optim::clip_grad_norm` (pitfall 10): [3, 4] and [12] with
+/// `clip_grad_norm` against `math::optim::clip_grad_norm`: [3, 4] and [12] with
 /// max_norm 5 → norm 13, clipped [1.1538460, 1.5384614] and [4.6153841]; max_norm 20 →
 /// unchanged; 100 gradients of 1e20 → norm 1e21 (no f32 overflow), 0.1 each after clipping to
 /// 1; a NaN or inf gradient → skipped, Adam's step count unchanged. Also Adam's bias
@@ -1109,7 +1109,7 @@ fn clip_grad_norm_matches_cpu_twin() {
 
 /// `classifier_head` against the CPU head (`features · fc.weightᵀ + fc.bias`, then
 /// `math::loss::softmax_cross_entropy`): logits, mean loss, correct count, d_logits and the
-/// fc.bias gradient; plus pitfall 9's extreme logits [1000, 0, −1000] (no NaN; CE 0 and 2000).
+/// fc.bias gradient; plus extreme logits [1000, 0, −1000] (no NaN; CE 0 and 2000).
 #[test]
 fn classifier_head_matches_cpu_twin() {
     let ctx = context();

@@ -152,7 +152,7 @@ fn run_single(
     .unwrap()
 }
 
-/// Hand-checkable `nn.RNN(1, 1)` (pitfalls item 3, values from PyTorch): weight_ih 0.5,
+/// Hand-checkable `nn.RNN(1, 1)` (values from PyTorch): weight_ih 0.5,
 /// weight_hh −0.8, bias_ih 0.1, bias_hh 0.2, x = [1, −2, 3], h0 = 0. tanh outputs
 /// [0.66403677, −0.84293556, 0.98591461] and, for loss = h_n, dW_ih 0.09976916,
 /// dW_hh −0.02788021, db_ih = db_hh = 0.02439190; relu outputs [0.8, 0.0, 1.8].
@@ -183,7 +183,7 @@ fn rnn_1x1_hand_case_matches_pytorch_on_gpu() {
     assert_close("relu output", &out.output, &[0.8, 0.0, 1.8], 1e-5, 1e-4);
 }
 
-/// Hand-checkable `nn.LSTM(1, 1)` (pitfalls item 2, gate order i, f, g, o) with h0 0.1,
+/// Hand-checkable `nn.LSTM(1, 1)` (gate order i, f, g, o) with h0 0.1,
 /// c0 −0.2, x = [1.0, 0.5]: h_n 0.12976679, c_n 0.20945512; for loss = h_n + c_n,
 /// d weight_ih = [0.11172908, 0.00575244, 0.70720264, 0.00019612] and both bias gradients
 /// [0.14322879, 0.04275497, 1.14609170, 0.02429522].

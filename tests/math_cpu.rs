@@ -1,6 +1,7 @@
 //! The CPU reference against hand-checkable PyTorch values, finite differences, padding
-//! invariance, saturation, shapes/errors, clipping and Adam (the acceptance figures and the
-//! pitfalls guide, items 2, 3, 5, 8, 9, 10, 11).
+//! invariance, saturation, shapes/errors, clipping and Adam, and the
+//! common mistakes these rule out: gate order, two biases, state shapes, saturated activations,
+//! stable cross-entropy, clipping, summation order).
 
 mod common;
 
@@ -58,7 +59,7 @@ fn grad_of<'a>(layout: &ParamLayout, grads: &'a [f32], name: &str) -> &'a [f32] 
 
 /// `nn.RNN(1, 1)`: weight_ih 0.5, weight_hh −0.8, bias_ih 0.1, bias_hh 0.2, x = [1, −2, 3],
 /// h0 = 0 → tanh outputs [0.66403677, −0.84293556, 0.98591461], relu [0.8, 0.0, 1.8]; not the
-/// tutorial's linear cell [0.8, −1.34, 2.872]. Gradients of h_n (pitfalls item 3): dW_ih
+/// tutorial's linear cell [0.8, −1.34, 2.872]. Gradients of h_n: dW_ih
 /// 0.09976916, dW_hh −0.02788021, db_ih = db_hh = 0.02439190.
 #[test]
 fn rnn_1x1_matches_pytorch_hand_case() {
@@ -119,7 +120,7 @@ fn rnn_1x1_matches_pytorch_hand_case() {
     }
 }
 
-/// `nn.LSTM(1, 1)` with gate order i, f, g, o (pitfalls item 2): h1 = 0.12687114,
+/// `nn.LSTM(1, 1)` with gate order i, f, g, o: h1 = 0.12687114,
 /// h_n = 0.12976679, c_n = 0.20945512 (ONNX order would give h_n 0.22305531, TF1 0.13638538);
 /// with L = h_n + c_n: dW_ih = [0.11172908, 0.00575244, 0.70720264, 0.00019612],
 /// db_ih = db_hh = [0.14322879, 0.04275497, 1.14609170, 0.02429522].
@@ -231,7 +232,7 @@ fn shapes_of_large_configurations_need_no_allocation() {
 
 /// Shapes: LSTM(16, 32, num_layers=2, batch_first) on (4, 10, 16) → output (4, 10, 32),
 /// h_n = c_n = (2, 4, 32); GRU(32, 64, bidirectional, batch_first) on (4, 8, 32) → output
-/// (4, 8, 128), h_n (2, 4, 64), no c_n. Pitfalls item 5: LSTM(3, 5, 2, batch_first) on (4, 7, 3).
+/// (4, 8, 128), h_n (2, 4, 64), no c_n. LSTM(3, 5, 2, batch_first) on (4, 7, 3).
 #[test]
 fn shapes_match_pytorch() {
     let cfg = |s: RnnSpec| RnnConfig {
@@ -272,7 +273,7 @@ fn shapes_match_pytorch() {
     );
 }
 
-/// Pitfalls item 5: an h0 of shape (4, 2, 5) for LSTM(3, 5, num_layers=2, batch_first) on
+/// An h0 of shape (4, 2, 5) for LSTM(3, 5, num_layers=2, batch_first) on
 /// (4, 7, 3) is rejected naming both shapes, as PyTorch does.
 #[test]
 fn wrong_h0_shape_is_rejected_with_both_shapes() {
@@ -351,7 +352,7 @@ fn wrong_h0_shape_is_rejected_with_both_shapes() {
 }
 
 /// Zero sizes, bad inputs and lengths get clear errors; unimplemented PyTorch options are
-/// rejected explicitly (pitfalls item 7); dropout with one layer is PyTorch's no-op + warning.
+/// rejected explicitly; dropout with one layer is PyTorch's no-op + warning.
 #[test]
 fn invalid_configurations_are_rejected_with_messages() {
     let base = spec(CellKind::Lstm, 3, 4, 1, false);
@@ -525,7 +526,7 @@ fn invalid_configurations_are_rejected_with_messages() {
     ));
 }
 
-/// Pitfalls item 5: batch_first moves only the input/output batch axis; the same weights on the
+/// Batch_first moves only the input/output batch axis; the same weights on the
 /// transposed input give bit-identical results (outputs, states and all gradients).
 #[test]
 fn batch_first_is_a_pure_transpose() {
@@ -857,7 +858,7 @@ fn padded_batch_matches_sample_alone() {
 // Saturation: activations and large pre-activations
 // ---------------------------------------------------------------------------------------------
 
-/// Pitfalls item 8: tanh and sigmoid on ±89, ±100, ±1000, ±∞ (and the rest of the list) give
+/// Tanh and sigmoid on ±89, ±100, ±1000, ±∞ (and the rest of the list) give
 /// the saturated values, never NaN.
 #[test]
 fn activations_saturate_without_nan() {
@@ -966,7 +967,7 @@ fn large_preactivations_stay_finite_for_every_cell() {
 // Clipping and Adam
 // ---------------------------------------------------------------------------------------------
 
-/// Pitfalls item 10: global-norm clipping. [3, 4] and [12] with max_norm 5 → norm 13, scale
+/// Global-norm clipping. [3, 4] and [12] with max_norm 5 → norm 13, scale
 /// 5/(13 + 1e-6) → [1.1538460, 1.5384614] and [4.6153841] (per-tensor clipping would leave
 /// [3, 4]); max_norm 20 → unchanged; 100 × 1e20 (norm 1e21 overflows an f32 sum of squares)
 /// with max_norm 1 → 0.1 each; a NaN or ∞ gradient → step skipped, gradients untouched.
@@ -1196,7 +1197,7 @@ fn classifier_gradients_match_finite_differences() {
     }
 }
 
-/// Pitfalls item 9 smoke test: an untrained classifier (PyTorch default init) over 18 classes
+/// Smoke test: an untrained classifier (PyTorch default init) over 18 classes
 /// starts near ln 18 = 2.8904.
 #[test]
 fn untrained_classifier_loss_is_near_ln_18() {
@@ -1285,7 +1286,7 @@ fn predict_and_trace_agree_with_the_batch_forward() {
 // The test helpers themselves
 // ---------------------------------------------------------------------------------------------
 
-/// Pitfalls item 8/11: a NaN is a failure (never hidden by a max), and the tolerance is
+/// A NaN is a failure (never hidden by a max), and the tolerance is
 /// 1e-5 + 1e-4·|ref|.
 #[test]
 fn check_close_counts_nan_and_applies_the_tolerance() {
@@ -1302,7 +1303,7 @@ fn check_close_counts_nan_and_applies_the_tolerance() {
         .check("t", &[0.0, 0.0, 0.0, 0.0])
         .unwrap_err()
         .contains("[1, 1]"));
-    // Pitfalls item 11: [1e8, 1, −1e8, 1] sums to 1 sequentially and 0 pairwise in f32; both are
+    // [1e8, 1, −1e8, 1] sums to 1 sequentially and 0 pairwise in f32; both are
     // outside the tolerance of the exact 2, so cancellation must never be compared bit-exactly.
     let v = [1e8f32, 1.0, -1e8, 1.0];
     let sequential = v.iter().fold(0.0f32, |a, &b| a + b);

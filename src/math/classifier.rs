@@ -27,7 +27,7 @@ use super::shapes::RnnError;
 /// Which output of the recurrent module the classifier head reads (`head`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Head {
-    /// The output at each name's last real character (the spine's model; never reads padding).
+    /// The output at each name's last real character (the training page's default; never reads padding).
     Last,
     /// The course's recipe: every name right-padded with zero vectors or truncated to 10
     /// symbols, output at position 10 read (shows padding pollution).

@@ -100,7 +100,7 @@ mod tests {
     use super::*;
     use crate::math::params::CellKind;
 
-    /// Pitfalls item 5: H = 16 → every |p| ≤ 0.25; the head uses 1/√(D·H). Same seed → same
+    /// H = 16 → every |p| ≤ 0.25; the head uses 1/√(D·H). Same seed → same
     /// values; another seed → different values.
     #[test]
     fn default_init_respects_pytorch_bounds_and_seed() {

@@ -2,7 +2,7 @@
 //! computed without allocating any tensor (so the shapes lesson can show sizes up to 4096).
 //!
 //! - input: `[T, B, I]`, or `[B, T, I]` with `batch_first` (batch_first moves the batch axis
-//!   of input and output only, never of `h0`/`h_n`; pitfalls item 5).
+//!   of input and output only, never of `h0`/`h_n`).
 //! - h0, h_n (and LSTM c0, c_n): `[L·D, B, H]`, layer-major then direction.
 //! - output: like input with the last axis `D·H`.
 //! - parameters: two weight matrices and **two** bias vectors per layer and direction.
