@@ -39,8 +39,8 @@ use std::fmt;
 
 use safetensors::tensor::{Dtype, SafeTensors, TensorView, View};
 
-use crate::math::classifier::ClassifierModel;
 use crate::math::cell::or_list;
+use crate::math::classifier::ClassifierModel;
 use crate::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
 
 /// Metadata keys written by [`export_module`] / [`export_classifier`] (the last four only for

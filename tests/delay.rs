@@ -12,7 +12,7 @@ use unroll::delay::task::{targets, DelayBatch, DelayTask};
 use unroll::delay::trainer::{CellTrainer, Recipe, SideBySide};
 use unroll::math::params::CellKind;
 
-const CELLS: [CellKind; 3] = [CellKind::Rnn, CellKind::Lstm, CellKind::Gru];
+const CELLS: [CellKind; unroll::math::cell::CELL_COUNT] = CellKind::ALL;
 
 #[test]
 fn targets_of_the_hand_example() {

@@ -4,19 +4,21 @@
 //! stable cross-entropy, clipping, summation order).
 
 mod common;
+mod tol;
 
 use std::time::Instant;
 
-use common::{assert_close, check_close, check_close_tol, load_fixture, Fixture, Tensor};
+use common::{load_fixture, Fixture, Tensor};
 use rand::distr::{Distribution, Uniform};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use tol::Tol;
 use unroll::math::activation::{sigmoid, tanh};
 use unroll::math::classifier::{ClassifierBatch, ClassifierModel};
 use unroll::math::init::init_params;
 use unroll::math::optim::{adam_update, clip_grad_norm, AdamConfig, ClipOutcome};
 use unroll::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
-use unroll::math::recurrent::{RnnInputGrads, RnnModule, RnnOutput, TensorRef};
+use unroll::math::recurrent::{RnnInputGrads, RnnModule, RnnOutput, SeqData, TensorRef};
 use unroll::math::shapes::{rnn_shapes, RnnConfig, RnnError, RnnWarning};
 
 fn spec(
@@ -95,8 +97,8 @@ fn rnn_1x1_matches_pytorch_hand_case() {
                 None,
             )
             .unwrap();
-        assert_close(&format!("{nl:?} output"), &out.output, &want);
-        assert_close(&format!("{nl:?} h_n"), &out.h_n, &want[2..]);
+        Tol::FIXTURE.assert(&format!("{nl:?} output"), &out.output, &want);
+        Tol::FIXTURE.assert(&format!("{nl:?} h_n"), &out.h_n, &want[2..]);
         assert!(
             (out.output[1] - -1.34).abs() > 0.1,
             "must not be the tutorial's linear cell"
@@ -104,18 +106,18 @@ fn rnn_1x1_matches_pytorch_hand_case() {
         if nl == Nonlinearity::Tanh {
             let mut g = vec![0.0; layout.total_len()];
             m.backward(&p, &out.cache, &[0.0; 3], Some(&[1.0]), None, &mut g);
-            assert_close(
+            Tol::FIXTURE.assert(
                 "dW_ih",
                 grad_of(&layout, &g, "weight_ih_l0"),
                 &[0.099_769_16],
             );
-            assert_close(
+            Tol::FIXTURE.assert(
                 "dW_hh",
                 grad_of(&layout, &g, "weight_hh_l0"),
                 &[-0.027_880_21],
             );
-            assert_close("db_ih", grad_of(&layout, &g, "bias_ih_l0"), &[0.024_391_90]);
-            assert_close("db_hh", grad_of(&layout, &g, "bias_hh_l0"), &[0.024_391_90]);
+            Tol::FIXTURE.assert("db_ih", grad_of(&layout, &g, "bias_ih_l0"), &[0.024_391_90]);
+            Tol::FIXTURE.assert("db_hh", grad_of(&layout, &g, "bias_hh_l0"), &[0.024_391_90]);
         }
     }
 }
@@ -149,9 +151,9 @@ fn lstm_1x1_gate_order_matches_pytorch_hand_case() {
             Some(TensorRef::new(&state, &[-0.2])),
         )
         .unwrap();
-    assert_close("h1", &out.output[..1], &[0.126_871_14]);
-    assert_close("h_n", &out.h_n, &[0.129_766_79]);
-    assert_close("c_n", out.c_n.as_deref().unwrap(), &[0.209_455_12]);
+    Tol::FIXTURE.assert("h1", &out.output[..1], &[0.126_871_14]);
+    Tol::FIXTURE.assert("h_n", &out.h_n, &[0.129_766_79]);
+    Tol::FIXTURE.assert("c_n", out.c_n.as_deref().unwrap(), &[0.209_455_12]);
     let mut g = vec![0.0; layout.total_len()];
     m.backward(
         &p,
@@ -161,14 +163,14 @@ fn lstm_1x1_gate_order_matches_pytorch_hand_case() {
         Some(&[1.0]),
         &mut g,
     );
-    assert_close(
+    Tol::FIXTURE.assert(
         "dW_ih",
         grad_of(&layout, &g, "weight_ih_l0"),
         &[0.111_729_08, 0.005_752_44, 0.707_202_64, 0.000_196_12],
     );
     let db = [0.143_228_79, 0.042_754_97, 1.146_091_7, 0.024_295_22];
-    assert_close("db_ih", grad_of(&layout, &g, "bias_ih_l0"), &db);
-    assert_close("db_hh", grad_of(&layout, &g, "bias_hh_l0"), &db);
+    Tol::FIXTURE.assert("db_ih", grad_of(&layout, &g, "bias_ih_l0"), &db);
+    Tol::FIXTURE.assert("db_hh", grad_of(&layout, &g, "bias_hh_l0"), &db);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -791,7 +793,7 @@ fn backward_matches_finite_differences_for_every_cell() {
 /// there must be exactly 0.
 #[test]
 fn padded_batch_matches_sample_alone() {
-    for cell in [CellKind::Rnn, CellKind::Lstm, CellKind::Gru] {
+    for cell in CellKind::ALL {
         let s = spec(cell, 3, 4, 2, true);
         let (hid, dh, states) = (4, 8, 4); // H, D·H, L·D
         let (len, sample, batch, seq_len) = (3usize, 1usize, 3usize, 6usize);
@@ -827,7 +829,8 @@ fn padded_batch_matches_sample_alone() {
         let (g_pad, d_pad, out_pad) = p.analytic();
         let (g_one, d_one, out_one) = alone.analytic();
         let tol = |name: &str, a: &[f32], e: &[f32]| {
-            check_close_tol(&format!("{cell:?} {name}"), a, e, &[], 1e-6, 0.0)
+            Tol::ROUNDING
+                .check(&format!("{cell:?} {name}"), a, e)
                 .unwrap_or_else(|e| panic!("{e}"))
         };
         let out_rows = &out_pad.output[sample * seq_len * dh..][..seq_len * dh];
@@ -897,7 +900,7 @@ fn activations_saturate_without_nan() {
         1.0,
     ];
     let got: Vec<f32> = x.iter().map(|&v| tanh(v)).collect();
-    check_close_tol("tanh", &got, &tanh_want, &[], 1e-6, 0.0).unwrap();
+    Tol::ROUNDING.check("tanh", &got, &tanh_want).unwrap();
     let sig: Vec<f32> = x.iter().map(|&v| sigmoid(v)).collect();
     let sig_want = [
         0.0,
@@ -916,7 +919,7 @@ fn activations_saturate_without_nan() {
         1.0,
         1.0,
     ];
-    check_close_tol("sigmoid", &sig, &sig_want, &[], 1e-6, 0.0).unwrap();
+    Tol::ROUNDING.check("sigmoid", &sig, &sig_want).unwrap();
     assert!(sig[2] <= 4e-44 && sig[3] <= 3e-39 && sig[4] <= 3.1e-39);
     assert!(got.iter().chain(&sig).all(|v| !v.is_nan()));
 }
@@ -987,24 +990,16 @@ fn clip_grad_norm_has_pytorch_semantics() {
         matches!(out, ClipOutcome::Clipped { norm, .. } if (norm - 13.0).abs() < 1e-9),
         "{out:?}"
     );
-    check_close_tol(
-        "a",
-        layout.view(&g, "a").unwrap(),
-        &[1.153_846_0, 1.538_461_4],
-        &[],
-        1e-6,
-        0.0,
-    )
-    .unwrap();
-    check_close_tol(
-        "b",
-        layout.view(&g, "b").unwrap(),
-        &[4.615_384_1],
-        &[],
-        1e-6,
-        0.0,
-    )
-    .unwrap();
+    Tol::ROUNDING
+        .check(
+            "a",
+            layout.view(&g, "a").unwrap(),
+            &[1.153_846_0, 1.538_461_4],
+        )
+        .unwrap();
+    Tol::ROUNDING
+        .check("b", layout.view(&g, "b").unwrap(), &[4.615_384_1])
+        .unwrap();
 
     let mut g = vec![3.0, 4.0, 12.0];
     assert_eq!(
@@ -1016,7 +1011,7 @@ fn clip_grad_norm_has_pytorch_semantics() {
     let mut g = vec![1e20f32; 100];
     let out = clip_grad_norm(&mut g, 1.0);
     assert!(!out.skip_step());
-    check_close_tol("1e20 grads", &g, &[0.1f32; 100], &[], 1e-7, 1e-5).unwrap();
+    Tol::SMALL.check("1e20 grads", &g, &[0.1f32; 100]).unwrap();
 
     for bad in [f32::NAN, f32::INFINITY] {
         let mut g = vec![3.0, bad, 12.0];
@@ -1095,7 +1090,7 @@ fn adam_bias_correction_follows_step_count() {
             pr[j] -= step_size * mr[j] / denom;
         }
     }
-    assert_close("params after 3 steps", &p, &pr);
+    Tol::FIXTURE.assert("params after 3 steps", &p, &pr);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1131,7 +1126,7 @@ fn random_batch(
 #[test]
 fn micro_batches_accumulate_to_the_full_batch_gradient() {
     let mut rng = ChaCha8Rng::seed_from_u64(21);
-    for cell in [CellKind::Rnn, CellKind::Lstm, CellKind::Gru] {
+    for cell in CellKind::ALL {
         let model = ClassifierModel::new(spec(cell, 10, 6, 2, true), 5);
         let params = init_params(&model.layout, &model.spec, 4);
         let batch = random_batch(&mut rng, 8, 6, 10, 5);
@@ -1154,25 +1149,15 @@ fn micro_batches_accumulate_to_the_full_batch_gradient() {
             loss_sum += r.loss_sum;
             all_logits.extend(r.logits);
         }
-        check_close_tol(&format!("{cell:?} grads"), &acc, &grads, &[], 1e-6, 1e-5).unwrap();
-        check_close_tol(
-            &format!("{cell:?} loss"),
-            &[loss_sum / 8.0],
-            &[loss],
-            &[],
-            1e-6,
-            1e-6,
-        )
-        .unwrap();
-        check_close_tol(
-            &format!("{cell:?} logits"),
-            &all_logits,
-            &logits,
-            &[],
-            1e-6,
-            1e-6,
-        )
-        .unwrap();
+        Tol::ACCUMULATED
+            .check(&format!("{cell:?} grads"), &acc, &grads)
+            .unwrap();
+        Tol::CLIP
+            .check(&format!("{cell:?} loss"), &[loss_sum / 8.0], &[loss])
+            .unwrap();
+        Tol::CLIP
+            .check(&format!("{cell:?} logits"), &all_logits, &logits)
+            .unwrap();
     }
 }
 
@@ -1181,7 +1166,7 @@ fn micro_batches_accumulate_to_the_full_batch_gradient() {
 #[test]
 fn classifier_gradients_match_finite_differences() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
-    for cell in [CellKind::Rnn, CellKind::Lstm, CellKind::Gru] {
+    for cell in CellKind::ALL {
         let model = ClassifierModel::new(spec(cell, 6, 4, 2, true), 3);
         let dist = Uniform::new(-0.8f32, 0.8).unwrap();
         let params: Vec<f32> = (0..model.layout.total_len())
@@ -1232,7 +1217,7 @@ fn predict_and_trace_agree_with_the_batch_forward() {
             labels: vec![0],
         };
         let fwd = model.forward(&params, &batch);
-        assert_close("predict", &probs, &unroll::math::loss::softmax(&fwd.logits));
+        Tol::FIXTURE.assert("predict", &probs, &unroll::math::loss::softmax(&fwd.logits));
 
         let trace = model.trace(&params, &tokens).unwrap();
         assert_eq!(trace.directions.len(), layers * model.spec.num_directions());
@@ -1289,12 +1274,25 @@ fn predict_and_trace_agree_with_the_batch_forward() {
 /// A NaN is a failure (never hidden by a max), and the tolerance is
 /// 1e-5 + 1e-4·|ref|.
 #[test]
-fn check_close_counts_nan_and_applies_the_tolerance() {
-    assert!(check_close("nan", &[1.0, f32::NAN], &[1.0f64, 1.0])
+fn tolerance_check_counts_nan_and_applies_the_tolerance() {
+    for (name, tol) in Tol::PRESETS {
+        assert!(!tol.accepts(f32::NAN, 1.0), "{name} accepts a NaN result");
+        assert!(
+            !tol.accepts(1.0, f64::NAN),
+            "{name} accepts a NaN reference"
+        );
+        assert!(tol.accepts(1.0, 1.0), "{name} rejects an exact value");
+    }
+    assert!(Tol::FIXTURE
+        .check("nan", &[1.0, f32::NAN], &[1.0f64, 1.0])
         .unwrap_err()
         .contains("max err NaN"));
-    assert!(check_close("ok", &[100.0 + 0.009], &[100.0f64]).is_ok());
-    assert!(check_close("bad", &[100.0 + 0.02], &[100.0f64]).is_err());
+    assert!(Tol::FIXTURE
+        .check("ok", &[100.0 + 0.009], &[100.0f64])
+        .is_ok());
+    assert!(Tol::FIXTURE
+        .check("bad", &[100.0 + 0.02], &[100.0f64])
+        .is_err());
     let shaped = Tensor {
         shape: vec![2, 2],
         data: vec![0.0, 0.0, 0.0, 1.0],
@@ -1309,7 +1307,7 @@ fn check_close_counts_nan_and_applies_the_tolerance() {
     let sequential = v.iter().fold(0.0f32, |a, &b| a + b);
     let pairwise = (v[0] + v[1]) + (v[2] + v[3]);
     assert_eq!((sequential, pairwise), (1.0, 0.0));
-    assert!(check_close("sum", &[sequential], &[2.0f64]).is_err());
+    assert!(Tol::FIXTURE.check("sum", &[sequential], &[2.0f64]).is_err());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1322,7 +1320,7 @@ fn check_close_counts_nan_and_applies_the_tolerance() {
 #[ignore = "benchmark; prints a timing"]
 fn bench_classifier_lstm_h128_b64_t15() {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
-    for cell in [CellKind::Lstm, CellKind::Gru, CellKind::Rnn] {
+    for cell in CellKind::ALL {
         let model = ClassifierModel::new(spec(cell, 57, 128, 1, false), 18);
         let params = init_params(&model.layout, &model.spec, 0);
         let batch = random_batch(&mut rng, 64, 15, 57, 18);
@@ -1334,5 +1332,66 @@ fn bench_classifier_lstm_h128_b64_t15() {
         }
         let ms = start.elapsed().as_secs_f64() * 1e3 / iters as f64;
         println!("{cell:?} classifier loss_and_grads, H=128, B=64, T=15: {ms:.2} ms");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The cell descriptors
+// ---------------------------------------------------------------------------------------------
+
+/// Every cell's descriptor agrees with its kind, its key, the weights' block count G, and the
+/// CPU module (a cell state exactly when `c_n` comes back; gate activations exactly when the
+/// descriptor lists gates; each gate's values within its activation's range).
+#[test]
+fn cell_descriptors_match_the_cells() {
+    use unroll::math::cell::CELL_COUNT;
+    assert_eq!(CellKind::ALL.len(), CELL_COUNT);
+    assert_eq!(CellKind::KEYS.map(CellKind::parse), CellKind::ALL.map(Some));
+    for (k, cell) in CellKind::ALL.into_iter().enumerate() {
+        let spec = cell.spec();
+        assert_eq!(spec.kind, cell);
+        assert_eq!(cell.index(), k);
+        assert_eq!(CellKind::parse(&spec.key.to_uppercase()), Some(cell));
+        assert_eq!(spec.torch_class, format!("nn.{}", spec.name));
+        assert!(
+            spec.gates.is_empty() || spec.gates.len() == spec.blocks,
+            "{cell:?}"
+        );
+        assert!(spec.hidden_bias_blocks <= spec.blocks, "{cell:?}");
+        assert_eq!(
+            spec.kernels,
+            [
+                format!("{}_forward", spec.key),
+                format!("{}_backward", spec.key)
+            ]
+        );
+        // The weights hold G blocks.
+        let rnn_spec = RnnSpec::new(cell, 3, 4);
+        let layout = ParamLayout::rnn(&rnn_spec, "");
+        assert_eq!(
+            layout.get("weight_hh_l0").unwrap().shape,
+            [spec.blocks * 4, 4]
+        );
+        // The module returns c_n and gate activations as the descriptor says.
+        let module = RnnModule::new(rnn_spec, &layout, "");
+        let params: Vec<f32> = (0..layout.total_len())
+            .map(|i| ((i * 37 % 17) as f32 - 8.0) / 10.0)
+            .collect();
+        let x: Vec<f32> = (0..2 * 3).map(|i| i as f32 / 6.0 - 0.5).collect();
+        let cache = module.forward_time_major(&params, SeqData::Dense(x), 2, vec![2], None, None);
+        assert_eq!(cache.c_n().is_some(), spec.has_cell_state, "{cell:?}");
+        let dir = cache.direction(0, 0);
+        assert_eq!(dir.c_at(1, 0).is_some(), spec.has_cell_state, "{cell:?}");
+        match dir.gates_at(1, 0) {
+            None => assert!(spec.gates.is_empty(), "{cell:?}"),
+            Some(gates) => {
+                for (g, gate) in spec.gates.iter().enumerate() {
+                    let (lo, hi) = gate.activation.range();
+                    for &v in &gates[g * 4..(g + 1) * 4] {
+                        assert!((lo..=hi).contains(&v), "{cell:?} {}: {v}", gate.letter);
+                    }
+                }
+            }
+        }
     }
 }

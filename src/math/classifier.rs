@@ -16,11 +16,11 @@
 
 use std::borrow::Cow;
 
+pub use super::layer::GatePin;
 pub use super::layer::PAD_TOKEN;
 use super::linalg::{col_sum_acc, matmul_acc, matmul_tn_acc, swap_leading_axes};
 use super::loss::{softmax, softmax_cross_entropy};
 use super::params::{ParamLayout, RnnSpec};
-pub use super::layer::GatePin;
 use super::recurrent::{DirectionTrace, RnnCache, RnnModule, SeqData};
 use super::shapes::RnnError;
 

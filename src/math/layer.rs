@@ -19,9 +19,9 @@
 //! the state after time t in slot `t`. Either way the states *fed into* steps `0..T` are one
 //! contiguous block `[T, B, H]` in time order, which is what `dW_hh` needs.
 
+use super::cell::{self, StepCache, StepGrads, StepIn, StepOut};
 use super::linalg::{col_sum_acc, matmul_acc, matmul_tn_acc, swap_leading_axes};
 use super::params::{CellKind, LayerOffsets, Nonlinearity};
-use super::cell::{self, StepCache, StepGrads, StepIn, StepOut};
 
 /// The token that stands for a zero input vector (padding read by the model, e.g. the
 /// classifier's `Head::Padded`): `W_ih·x = 0` there, so only the biases enter the gates, and no
@@ -379,8 +379,16 @@ impl LayerDirection {
                 let row = t * batch + b;
                 let gi_row = &gi[row * gw..][..gw];
                 let gh_row = &gh[b * gw..][..gw];
-                let hr_gates = if has_gates { row * gw..(row + 1) * gw } else { 0..0 };
-                let hr_aux = if has_gates { row * hid..(row + 1) * hid } else { 0..0 };
+                let hr_gates = if has_gates {
+                    row * gw..(row + 1) * gw
+                } else {
+                    0..0
+                };
+                let hr_aux = if has_gates {
+                    row * hid..(row + 1) * hid
+                } else {
+                    0..0
+                };
                 let (c_prev, c_out): (&[f32], &mut [f32]) = match c_slots.as_mut() {
                     Some((c_prev, c_out)) => (&c_prev[hr.clone()], &mut c_out[hr.clone()]),
                     None => (&[], &mut []),
@@ -523,8 +531,16 @@ impl LayerDirection {
                     rec[row * hid..][..hid].copy_from_slice(&dh[hr.clone()]);
                 }
                 let d_gi_row = &mut d_gi[row * gw..][..gw];
-                let hr_gates = if has_gates { row * gw..(row + 1) * gw } else { 0..0 };
-                let hr_aux = if has_gates { row * hid..(row + 1) * hid } else { 0..0 };
+                let hr_gates = if has_gates {
+                    row * gw..(row + 1) * gw
+                } else {
+                    0..0
+                };
+                let hr_aux = if has_gates {
+                    row * hid..(row + 1) * hid
+                } else {
+                    0..0
+                };
                 let hr_prev = (prev_slot * batch + b) * hid..(prev_slot * batch + b + 1) * hid;
                 let hr_out = (out_slot * batch + b) * hid..(out_slot * batch + b + 1) * hid;
                 let (c_prev, dc_b, dc_prev_b): (&[f32], &[f32], &mut [f32]) = if lstm {

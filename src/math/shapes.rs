@@ -398,9 +398,7 @@ pub fn check_state_shape(
     let which = match (spec.cell.spec().has_cell_state, kind) {
         (true, StateKind::Hidden) => "hidden[0]",
         (true, StateKind::Cell) => "hidden[1]",
-        (false, StateKind::Cell) => {
-            return Err(RnnError::UnexpectedCellState { cell: spec.cell })
-        }
+        (false, StateKind::Cell) => return Err(RnnError::UnexpectedCellState { cell: spec.cell }),
         (false, StateKind::Hidden) => "hidden",
     };
     let expected = state_shape(spec, batch);

@@ -1179,8 +1179,15 @@ fn cell_card(
 /// The `data-testid`s of a cell's stats: params, step, batch loss, batch accuracy, held-out
 /// accuracy, held-out loss.
 fn stat_ids(cell: CellKind) -> [String; 6] {
-    ["params", "step", "loss", "acc", "heldout-acc", "heldout-loss"]
-        .map(|stat| format!("delay-{stat}-{}", cell.as_str()))
+    [
+        "params",
+        "step",
+        "loss",
+        "acc",
+        "heldout-acc",
+        "heldout-loss",
+    ]
+    .map(|stat| format!("delay-{stat}-{}", cell.as_str()))
 }
 
 /// Positions per block of the example strip. Each block is the row names and this many

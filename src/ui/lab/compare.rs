@@ -20,9 +20,9 @@
 
 use super::compare_chart::{self, CompareChartText, Curve};
 use super::text::lab_text;
+use crate::math::cell::CELL_COUNT;
 use crate::ui::data_loader::LoadState;
 use crate::ui::i18n::use_locale;
-use crate::math::cell::CELL_COUNT;
 use crate::ui::training_bridge::{self as bridge, CellKind, TrainConfig, TrainControl, TrainEvent};
 use crate::ui::widgets::chart_canvas::chart_canvas;
 use leptos::prelude::*;

@@ -18,8 +18,8 @@
 use super::step_heatmap::{Scale, StepHeatmap, StepMap};
 use crate::config::Lang;
 use crate::data::normalize::symbol;
-use crate::math::classifier::{ClassifierTrace, GatePin};
 use crate::math::cell::{GateActivation, LangText};
+use crate::math::classifier::{ClassifierTrace, GatePin};
 use crate::math::params::CellKind;
 use crate::math::recurrent::DirectionTrace;
 use crate::train::session::Weights;
@@ -754,7 +754,8 @@ fn PinPanel(
             p.direction = d;
         });
     };
-    let gate_name = move |cell: CellKind, g: usize| -> &'static str { gate_label(cell, g, loc.lang()) };
+    let gate_name =
+        move |cell: CellKind, g: usize| -> &'static str { gate_label(cell, g, loc.lang()) };
     let (vmin, vmax) = (
         move || {
             if gate_is_tanh(cell(), pin.get().gate) {
