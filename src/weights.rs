@@ -39,6 +39,7 @@ use std::fmt;
 
 use safetensors::tensor::{Dtype, SafeTensors, TensorView, View};
 
+use crate::math::cell::or_list;
 use crate::math::classifier::ClassifierModel;
 use crate::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
 
@@ -578,8 +579,11 @@ pub fn import_classifier(
     } else {
         notes.push("no metadata: architecture inferred from tensor shapes".to_string());
         let inferred = infer_classifier_spec(&st)?;
-        if inferred.0.cell == CellKind::Rnn {
-            notes.push("no metadata: RNN nonlinearity assumed to be tanh".to_string());
+        if inferred.0.cell.spec().takes_nonlinearity {
+            notes.push(format!(
+                "no metadata: {} nonlinearity assumed to be tanh",
+                inferred.0.cell.name()
+            ));
         }
         inferred
     };
@@ -682,7 +686,8 @@ fn spec_from_metadata(meta: &BTreeMap<String, String>) -> Result<(RnnSpec, usize
     let cell_raw = &meta["cell"];
     let cell = CellKind::parse(cell_raw.trim()).ok_or_else(|| {
         WeightsError::Metadata(format!(
-            "metadata `cell` = {cell_raw:?} is not rnn, lstm or gru"
+            "metadata `cell` = {cell_raw:?} is not {}",
+            CellKind::keys_or()
         ))
     })?;
     let nonlinearity = match meta
@@ -747,13 +752,33 @@ fn infer_classifier_spec(st: &SafeTensors<'_>) -> Result<(RnnSpec, usize), Weigh
             )))
         }
     };
-    let cell = match (gh % hidden_size, gh / hidden_size) {
-        (0, 1) => CellKind::Rnn,
-        (0, 3) => CellKind::Gru,
-        (0, 4) => CellKind::Lstm,
-        _ => {
+    // The cell whose gate-block count G gives `G·H` rows; without metadata a cell is only
+    // known by that count, so two cells with the same G cannot be told apart.
+    let blocks = |cell: &CellKind| cell.gates() * hidden_size == gh;
+    let mut matching = CellKind::ALL.into_iter().filter(blocks);
+    let cell = match (matching.next(), matching.next()) {
+        (Some(cell), None) => cell,
+        (Some(a), Some(b)) => {
             return Err(bad(format!(
-                "`rnn.weight_hh_l0` has shape {w_hh:?}: {gh} rows are not 1, 3 or 4 times hidden_size {hidden_size} (RNN, GRU, LSTM)"
+                "`rnn.weight_hh_l0` has shape {w_hh:?}: {} and {} both have {} gate blocks; the file needs its `cell` metadata",
+                a.name(),
+                b.name(),
+                a.gates()
+            )))
+        }
+        (None, _) => {
+            let mut counts: Vec<String> =
+                CellKind::ALL.iter().map(|c| c.gates().to_string()).collect();
+            counts.sort_unstable();
+            counts.dedup();
+            let cells: Vec<String> = CellKind::ALL
+                .iter()
+                .map(|c| format!("{} {}", c.name(), c.gates()))
+                .collect();
+            return Err(bad(format!(
+                "`rnn.weight_hh_l0` has shape {w_hh:?}: {gh} rows are not {} times hidden_size {hidden_size} ({})",
+                or_list(&counts),
+                cells.join(", ")
             )))
         }
     };

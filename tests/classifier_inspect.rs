@@ -3,6 +3,9 @@
 //! independent computation (hand-written cell steps, a separate module run, finite
 //! differences, a model with an explicit all-zero input column).
 
+mod tol;
+
+use tol::Tol;
 use unroll::config::Head;
 use unroll::math::classifier::{
     pad_batch, ClassifierBatch, ClassifierModel, GatePin, PADDED_LEN, PAD_TOKEN,
@@ -48,16 +51,6 @@ fn matvec(w: &[f32], x: &[f32]) -> Vec<f32> {
         .collect()
 }
 
-fn close(name: &str, a: &[f32], b: &[f32], tol: f32) {
-    assert_eq!(a.len(), b.len(), "{name}: lengths");
-    for (i, (x, y)) in a.iter().zip(b).enumerate() {
-        assert!(
-            (x - y).abs() <= tol * (1.0 + y.abs()),
-            "{name}[{i}]: {x} vs {y}"
-        );
-    }
-}
-
 /// The head by hand: softmax(fc.weight · h + fc.bias).
 fn head(layout: &ParamLayout, p: &[f32], h: &[f32]) -> Vec<f32> {
     let logits: Vec<f32> = matvec(view(layout, p, "fc.weight"), h)
@@ -91,7 +84,7 @@ fn lstm_forget_gate_pinned_to_zero_is_a_memoryless_forward() {
     let (b_ih, b_hh) = (view(l, &p, "rnn.bias_ih_l0"), view(l, &p, "rnn.bias_hh_l0"));
     let (hs, vocab) = (3, 6);
     let mut h = vec![0.0f32; hs];
-    let (mut all_h, mut all_c) = (Vec::new(), Vec::new());
+    let (mut all_h, mut all_c): (Vec<f32>, Vec<f32>) = (Vec::new(), Vec::new());
     for &tok in &tokens {
         let gh = matvec(w_hh, &h);
         let pre: Vec<f32> = (0..4 * hs)
@@ -107,8 +100,8 @@ fn lstm_forget_gate_pinned_to_zero_is_a_memoryless_forward() {
         all_c.extend(&c);
     }
     let d = &pinned.directions[0];
-    close("h", &d.h, &all_h, 1e-5);
-    close("c", d.c.as_ref().unwrap(), &all_c, 1e-5);
+    Tol::TWO_PATHS.assert("h", &d.h, &all_h);
+    Tol::TWO_PATHS.assert("c", d.c.as_ref().unwrap(), &all_c);
     let gates = d.gates.as_ref().unwrap();
     for t in 0..tokens.len() {
         assert!(
@@ -116,12 +109,7 @@ fn lstm_forget_gate_pinned_to_zero_is_a_memoryless_forward() {
             "f = 0 at step {t}"
         );
     }
-    close(
-        "probabilities",
-        &pinned.probabilities,
-        &head(l, &p, &h),
-        1e-5,
-    );
+    Tol::TWO_PATHS.assert("probabilities", &pinned.probabilities, &head(l, &p, &h));
     let free = m.trace(&p, &tokens).unwrap();
     assert!(
         free.probabilities
@@ -417,7 +405,7 @@ fn grad_flow_in_pieces_and_padded() {
     }
     let mut pieces = acc.means();
     pieces.resize(4, 0.0);
-    close("pieces", &pieces, &whole, 1e-5);
+    Tol::TWO_PATHS.assert("pieces", &pieces, &whole);
 
     let padded = m.clone().with_head(Head::Padded);
     let flow = padded.grad_flow(&p, &b);
@@ -449,7 +437,7 @@ fn padded_forward_equals_manual_computation() {
             .collect();
     }
     let want = head(l, &p, &h);
-    close("predict", &m.predict(&p, &name).unwrap(), &want, 1e-5);
+    Tol::TWO_PATHS.assert("predict", &m.predict(&p, &name).unwrap(), &want);
     let tr = m.trace(&p, &name).unwrap();
     assert_eq!(
         tr.directions[0].h.len(),
@@ -460,7 +448,7 @@ fn padded_forward_equals_manual_computation() {
     let b = batch(&[&name, &[4, 4, 4]], &[0, 1], 3);
     let fwd = m.forward(&p, &b);
     let lp = softmax(&fwd.logits[..2]);
-    close("batched", &lp, &want, 1e-5);
+    Tol::TWO_PATHS.assert("batched", &lp, &want);
 }
 
 /// head=padded truncates to 10 symbols; a name of exactly 10 symbols reads the same output
@@ -537,10 +525,10 @@ fn padded_gradients_equal_an_explicit_zero_symbol() {
         let gw = &grads_w[wide.layout.get(&e.name).unwrap().range()];
         if e.name.contains("weight_ih") {
             for (row, row_w) in g.chunks(5).zip(gw.chunks(6)) {
-                close(&e.name, row, &row_w[..5], 1e-5);
+                Tol::TWO_PATHS.assert(&e.name, row, &row_w[..5]);
             }
         } else {
-            close(&e.name, g, gw, 1e-5);
+            Tol::TWO_PATHS.assert(&e.name, g, gw);
         }
     }
 }

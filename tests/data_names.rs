@@ -26,7 +26,7 @@ fn dataset() -> &'static NamesDataset {
 /// Normalisation as PyTorch's tutorial does it: NFD then the 57-symbol filter (not NFKD, not "drop
 /// non-ASCII"); surrounding whitespace trimmed for files and user input alike.
 #[test]
-fn pitfall_14_normalisation() {
+fn names_normalisation() {
     let cases = [
         ("Ślusàrski", "Slusarski"),
         ("M\u{00FC}ller", "Muller"),

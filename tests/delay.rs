@@ -12,7 +12,7 @@ use unroll::delay::task::{targets, DelayBatch, DelayTask};
 use unroll::delay::trainer::{CellTrainer, Recipe, SideBySide};
 use unroll::math::params::CellKind;
 
-const CELLS: [CellKind; 3] = [CellKind::Rnn, CellKind::Lstm, CellKind::Gru];
+const CELLS: [CellKind; unroll::math::cell::CELL_COUNT] = CellKind::ALL;
 
 #[test]
 fn targets_of_the_hand_example() {
@@ -415,7 +415,7 @@ fn url_round_trips() {
             seeds: 5,
         },
         DelayConfig {
-            cell: CellSet::Gru,
+            cell: CellSet::One(CellKind::Gru),
             delay: 1,
             length: 2,
             vocab: 2,
@@ -441,7 +441,7 @@ fn url_round_trips() {
     }
     let q = "v=1&lesson=delay&cell=lstm&delay=64&length=96&vocab=10&hidden_size=32&lr=0.01&batch_size=8&seed=7";
     let d = decode::<DelayConfig>(q);
-    assert_eq!(d.config.cell, CellSet::Lstm);
+    assert_eq!(d.config.cell, CellSet::One(CellKind::Lstm));
     assert_eq!(d.config.cell.cells(), &[CellKind::Lstm]);
     assert_eq!(
         encode(&d.config, None),

@@ -42,7 +42,7 @@ fn the_heldout_set_is_fixed_and_shared_by_every_cell_and_seed() {
     let a = Sweep::new(&DelayConfig::default()).unwrap();
     let b = Sweep::new(&DelayConfig {
         seed: 9,
-        cell: CellSet::Gru,
+        cell: CellSet::One(CellKind::Gru),
         ..DelayConfig::default()
     })
     .unwrap();

@@ -4,6 +4,7 @@
 //! Any fixture the CPU path cannot run is reported as UNSUPPORTED and fails the test.
 
 mod common;
+mod tol;
 
 use common::{BackendError, ClassifierCase, ClassifierResult, ModuleCase, ModuleResult};
 use unroll::math::classifier::ClassifierModel;

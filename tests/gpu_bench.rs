@@ -43,7 +43,7 @@ fn bench(cell: CellKind, hidden: usize, batch: usize, seq_len: usize, steps: usi
 #[test]
 #[ignore = "benchmark"]
 fn train_step_time_hidden128_batch64() {
-    for cell in [CellKind::Lstm, CellKind::Gru, CellKind::Rnn] {
+    for cell in CellKind::ALL {
         bench(cell, 128, 64, 19, 50);
     }
     bench(CellKind::Lstm, 128, 64, 10, 50);
@@ -163,7 +163,7 @@ use unroll::gpu::{GpuRnnModule, ModuleInputs};
 fn module_forward_backward_time_hidden128_batch64_seq20() {
     let ctx = context();
     let (i, h, b, t) = (57usize, 128usize, 64usize, 20usize);
-    for cell in [CellKind::Rnn, CellKind::Lstm, CellKind::Gru] {
+    for cell in CellKind::ALL {
         let spec = RnnSpec::new(cell, i, h);
         let layout = ParamLayout::rnn(&spec, "");
         let mut r = rng(3);

@@ -3,8 +3,10 @@
 //! and its error paths (bad input, unsupported configurations, a lost device).
 
 mod gpu_support;
+mod tol;
 
-use gpu_support::{assert_close, block, context, random_batch, rng};
+use gpu_support::{block, context, random_batch, rng};
+use tol::Tol;
 use unroll::gpu::{GpuClassifier, GpuError};
 use unroll::math::classifier::{ClassifierBatch, ClassifierModel};
 use unroll::math::init::init_params;
@@ -36,28 +38,18 @@ fn gpu_matches_cpu_one_step(cell: CellKind, seed: u64) {
     let after = block(gpu.read_params()).unwrap();
 
     let name = cell.as_str();
-    assert_close(&format!("{name} logits"), &logits, &cpu_logits, 1e-5, 1e-4);
-    assert_close(
-        &format!("{name} loss"),
-        &[results[0].loss],
-        &[cpu_loss],
-        1e-5,
-        1e-4,
-    );
+    Tol::FIXTURE.assert(&format!("{name} logits"), &logits, &cpu_logits);
+    Tol::FIXTURE.assert(&format!("{name} loss"), &[results[0].loss], &[cpu_loss]);
     for e in &model.layout.entries {
-        assert_close(
+        Tol::FIXTURE.assert(
             &format!("{name} grad {}", e.name),
             &grads[e.range()],
             &cpu_grads[e.range()],
-            1e-5,
-            1e-4,
         );
-        assert_close(
+        Tol::FIXTURE.assert(
             &format!("{name} after Adam {}", e.name),
             &after[e.range()],
             &cpu_after[e.range()],
-            1e-5,
-            1e-4,
         );
     }
 }
@@ -101,28 +93,18 @@ fn deep_gpu_step_matches_cpu(cell: CellKind, num_layers: usize, bidirectional: b
     let grads = block(gpu.read_grads()).unwrap();
     let after = block(gpu.read_params()).unwrap();
     let name = format!("{} L{num_layers} bi={bidirectional}", cell.as_str());
-    assert_close(&format!("{name} logits"), &logits, &cpu_logits, 1e-5, 1e-4);
-    assert_close(
-        &format!("{name} loss"),
-        &[results[0].loss],
-        &[cpu_loss],
-        1e-5,
-        1e-4,
-    );
+    Tol::FIXTURE.assert(&format!("{name} logits"), &logits, &cpu_logits);
+    Tol::FIXTURE.assert(&format!("{name} loss"), &[results[0].loss], &[cpu_loss]);
     for e in &model.layout.entries {
-        assert_close(
+        Tol::FIXTURE.assert(
             &format!("{name} grad {}", e.name),
             &grads[e.range()],
             &cpu_grads[e.range()],
-            1e-5,
-            1e-4,
         );
-        assert_close(
+        Tol::FIXTURE.assert(
             &format!("{name} after Adam {}", e.name),
             &after[e.range()],
             &cpu_after[e.range()],
-            1e-5,
-            1e-4,
         );
     }
 }
@@ -168,7 +150,7 @@ fn fifty_gpu_steps_track_the_cpu_losses() {
         cpu_losses.push(loss);
     }
     let gpu_losses: Vec<f32> = gpu_results.iter().map(|s| s.loss).collect();
-    assert_close("losses over 50 steps", &gpu_losses, &cpu_losses, 1e-3, 0.0);
+    Tol::TRAINED_LOSSES.assert("losses over 50 steps", &gpu_losses, &cpu_losses);
     // Training does something: random labels are memorised a little, the loss starts near ln 18.
     assert!(
         (gpu_losses[0] - (CLASSES as f32).ln()).abs() < 0.3,
@@ -177,7 +159,7 @@ fn fifty_gpu_steps_track_the_cpu_losses() {
     );
     assert_eq!(gpu.step_count(), 50);
     let gpu_after = block(gpu.read_params()).unwrap();
-    assert_close("params after 50 steps", &gpu_after, &cpu_params, 1e-3, 1e-2);
+    Tol::TRAINED_PARAMS.assert("params after 50 steps", &gpu_after, &cpu_params);
 }
 
 /// Results come back in step order across readback chunks and drains.
@@ -225,13 +207,7 @@ fn step_results_arrive_in_order_across_chunks() {
     for (i, b) in batches.iter().enumerate() {
         let (loss, grads, logits) = model.loss_and_grads(&cpu_params, b);
         adam.update(&mut cpu_params, &grads);
-        assert_close(
-            &format!("loss of step {i}"),
-            &[one_by_one[i].loss],
-            &[loss],
-            1e-4,
-            1e-4,
-        );
+        Tol::GPU_STEP_LOSS.assert(&format!("loss of step {i}"), &[one_by_one[i].loss], &[loss]);
         if i == 0 {
             let arg = (0..CLASSES).fold(0, |m, k| if logits[k] > logits[m] { k } else { m });
             assert_eq!(one_by_one[0].correct, (arg as u32 == b.labels[0]) as u32);
@@ -244,7 +220,7 @@ fn step_results_arrive_in_order_across_chunks() {
 #[test]
 fn logits_are_padding_invariant() {
     let ctx = context();
-    for cell in [CellKind::Rnn, CellKind::Lstm, CellKind::Gru] {
+    for cell in CellKind::ALL {
         let spec = RnnSpec::new(cell, VOCAB, 24);
         let model = ClassifierModel::new(spec, CLASSES);
         let params = init_params(&model.layout, &spec, 2);
@@ -263,21 +239,17 @@ fn logits_are_padding_invariant() {
         padded.lengths[2] = 4;
         let l_alone = block(gpu.evaluate(&alone)).unwrap();
         let l_padded = block(gpu.evaluate(&padded)).unwrap();
-        assert_close(
+        Tol::PACKED.assert(
             &format!("{cell:?} padded vs alone"),
             &l_padded[2 * CLASSES..3 * CLASSES],
             &l_alone,
-            1e-5,
-            0.0,
         );
         let cpu = model.predict(&params, &name).unwrap();
         let gpu_probs = unroll::math::loss::softmax(&l_alone);
-        assert_close(
+        Tol::FIXTURE.assert(
             &format!("{cell:?} probabilities vs CPU predict"),
             &gpu_probs,
             &cpu,
-            1e-5,
-            1e-4,
         );
     }
 }
@@ -417,28 +389,18 @@ fn clipped_gpu_steps_match_cpu_clipping() {
             other => panic!("step {i} should clip: {other:?}"),
         };
         adam.update(&mut cpu_params, &grads);
-        assert_close(
-            &format!("loss {i}"),
-            &[results[i].loss],
-            &[loss],
-            1e-5,
-            1e-4,
-        );
-        assert_close(
+        Tol::FIXTURE.assert(&format!("loss {i}"), &[results[i].loss], &[loss]);
+        Tol::FIXTURE.assert(
             &format!("grad norm {i}"),
             &[results[i].grad_norm.expect("clipping on")],
             &[norm as f32],
-            1e-5,
-            1e-4,
         );
         assert!(!results[i].skipped);
     }
-    assert_close(
+    Tol::FIXTURE.assert(
         "params after 5 clipped steps",
         &block(gpu.read_params()).unwrap(),
         &cpu_params,
-        1e-5,
-        1e-4,
     );
 }
 
@@ -480,11 +442,9 @@ fn non_finite_gradient_skips_the_step() {
     let (_, grads, _) = model.loss_and_grads(&params, &batch);
     let mut cpu_after = params.clone();
     Adam::new(AdamConfig::default(), params.len()).update(&mut cpu_after, &grads);
-    assert_close(
+    Tol::FIXTURE.assert(
         "first clean step",
         &block(gpu_clean.read_params()).unwrap(),
         &cpu_after,
-        1e-5,
-        1e-4,
     );
 }

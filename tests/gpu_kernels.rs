@@ -1,12 +1,14 @@
 //! Each WGSL kernel against its CPU twin (or a plain CPU loop), on lavapipe.
 
 mod gpu_support;
+mod tol;
 
-use gpu_support::{assert_close, context, f32_bytes, random_vec, rng, run_kernel};
+use gpu_support::{context, f32_bytes, random_vec, rng, run_kernel};
+use tol::Tol;
 use unroll::gpu::kernels::activation::{Activation, ActivationDims, ActivationKind};
 use unroll::gpu::kernels::matmul::{Matmul, MatmulDims};
 
-/// The inputs of pitfall 8 (WGSL tanh/sigmoid overflow), including ±inf.
+/// Inputs where a textbook WGSL tanh/sigmoid overflows to NaN, including ±inf.
 const EXTREMES: [f32; 15] = [
     f32::NEG_INFINITY,
     -1000.0,
@@ -48,12 +50,12 @@ fn tanh_kernel_saturates_without_nan() {
     let reference: Vec<f32> = EXTREMES.iter().map(|&x| (x as f64).tanh() as f32).collect();
     assert_eq!(reference[0], -1.0);
     assert_eq!(reference[14], 1.0);
-    assert_close("tanh", &y, &reference, 1e-6, 0.0);
+    Tol::ROUNDING.assert("tanh", &y, &reference);
     let twin: Vec<f32> = EXTREMES
         .iter()
         .map(|&x| unroll::math::activation::tanh(x))
         .collect();
-    assert_close("tanh vs math::activation::tanh", &y, &twin, 1e-6, 0.0);
+    Tol::ROUNDING.assert("tanh vs math::activation::tanh", &y, &twin);
     assert_eq!(y[7], 0.0);
 }
 
@@ -66,12 +68,12 @@ fn sigmoid_kernel_saturates_without_nan() {
         .iter()
         .map(|&x| (1.0 / (1.0 + (-(x as f64)).exp())) as f32)
         .collect();
-    assert_close("sigmoid", &y, &reference, 1e-6, 0.0);
+    Tol::ROUNDING.assert("sigmoid", &y, &reference);
     let twin: Vec<f32> = EXTREMES
         .iter()
         .map(|&x| unroll::math::activation::sigmoid(x))
         .collect();
-    assert_close("sigmoid vs math::activation::sigmoid", &y, &twin, 1e-6, 0.0);
+    Tol::ROUNDING.assert("sigmoid vs math::activation::sigmoid", &y, &twin);
     assert!(y[0] >= 0.0 && y[0] < 1e-30, "sigmoid(-inf) = {}", y[0]);
     assert!(y[1] >= 0.0 && y[1] < 1e-30, "sigmoid(-1000) = {}", y[1]);
     assert_eq!(y[7], 0.5);
@@ -168,12 +170,10 @@ fn matmul_matches_cpu_loop_on_odd_shapes_and_transposes() {
             matmul_reference(&d, &a, &b, &mut expected);
             let out =
                 run_kernel::<Matmul>(&ctx, &[f32_bytes(&a), f32_bytes(&b), f32_bytes(&c0)], &[d]);
-            assert_close(
+            Tol::FIXTURE.assert(
                 &format!("matmul m{m} n{n} k{k} ta{ta} tb{tb} acc{accumulate}"),
                 &out[2],
                 &expected,
-                1e-5,
-                1e-4,
             );
             assert_eq!(out[0], a, "A must not change");
             cases += 1;
@@ -183,7 +183,7 @@ fn matmul_matches_cpu_loop_on_odd_shapes_and_transposes() {
 }
 
 /// A product with large cancelling terms: the GPU's summation order differs from the CPU's,
-/// so parity checks need a tolerance (pitfall 11) — but the result must still be close.
+/// so parity checks need a tolerance (summation order, FMA) — but the result must still be close.
 #[test]
 fn matmul_with_cancelling_terms_stays_within_tolerance() {
     let ctx = context();
@@ -195,7 +195,7 @@ fn matmul_with_cancelling_terms_stays_within_tolerance() {
         &[f32_bytes(&a), f32_bytes(&b), f32_bytes(&[0.0])],
         &[d],
     );
-    assert_close("cancelling sum", &out[2], &[2.0], 1e-5, 1e-4);
+    Tol::FIXTURE.assert("cancelling sum", &out[2], &[2.0]);
 }
 
 use gpu_support::{as_u32, u32_bytes};
@@ -315,33 +315,17 @@ fn lstm_forward_step_matches_cpu_twin() {
                         &mut tanh_c,
                         &mut h,
                     );
-                    assert_close(
+                    Tol::FIXTURE.assert(
                         &format!("gates {tag}"),
                         row(gates_gpu, STEP, b, 4 * H),
                         &gates,
-                        1e-5,
-                        1e-4,
                     );
-                    assert_close(
-                        &format!("c {tag}"),
-                        row(c_gpu, STEP + 1, b, H),
-                        &c,
-                        1e-5,
-                        1e-4,
-                    );
-                    assert_close(
-                        &format!("h {tag}"),
-                        row(h_gpu, STEP + 1, b, H),
-                        &h,
-                        1e-5,
-                        1e-4,
-                    );
-                    assert_close(
+                    Tol::FIXTURE.assert(&format!("c {tag}"), row(c_gpu, STEP + 1, b, H), &c);
+                    Tol::FIXTURE.assert(&format!("h {tag}"), row(h_gpu, STEP + 1, b, H), &h);
+                    Tol::FIXTURE.assert(
                         &format!("output {tag}"),
                         out_cols(output, t, b, reverse),
                         &h,
-                        1e-5,
-                        1e-4,
                     );
                     let start = (t * B + b) * OUT_W + if reverse { H } else { 0 };
                     written[start..start + H].fill(true);
@@ -422,26 +406,16 @@ fn lstm_backward_step_matches_cpu_twin() {
                     &mut d_pre,
                     &mut dc_prev,
                 );
-                assert_close(
-                    &format!("d_gates {tag}"),
-                    row(d_gates, t, b, 4 * H),
-                    &d_pre,
-                    1e-5,
-                    1e-4,
-                );
-                assert_close(
+                Tol::FIXTURE.assert(&format!("d_gates {tag}"), row(d_gates, t, b, 4 * H), &d_pre);
+                Tol::FIXTURE.assert(
                     &format!("d_gates_step {tag}"),
                     row(d_gates_step, STEP, b, 4 * H),
                     &d_pre,
-                    1e-5,
-                    1e-4,
                 );
-                assert_close(
+                Tol::FIXTURE.assert(
                     &format!("dc {tag}"),
                     &d_state_gpu[B * H + b * H..][..H],
                     &dc_prev,
-                    1e-5,
-                    1e-4,
                 );
                 assert_eq!(
                     &d_state_gpu[b * H..][..H],
@@ -507,21 +481,13 @@ fn gru_forward_step_matches_cpu_twin() {
                     &mut h,
                 );
                 let cache = row(&out[5], STEP, b, 4 * H);
-                assert_close(&format!("r z n {tag}"), &cache[..3 * H], &gates, 1e-5, 1e-4);
-                assert_close(&format!("n_hh {tag}"), &cache[3 * H..], &n_hh, 1e-5, 1e-4);
-                assert_close(
-                    &format!("h {tag}"),
-                    row(&out[4], STEP + 1, b, H),
-                    &h,
-                    1e-5,
-                    1e-4,
-                );
-                assert_close(
+                Tol::FIXTURE.assert(&format!("r z n {tag}"), &cache[..3 * H], &gates);
+                Tol::FIXTURE.assert(&format!("n_hh {tag}"), &cache[3 * H..], &n_hh);
+                Tol::FIXTURE.assert(&format!("h {tag}"), row(&out[4], STEP + 1, b, H), &h);
+                Tol::FIXTURE.assert(
                     &format!("output {tag}"),
                     out_cols(&out[6], t, b, reverse),
                     &h,
-                    1e-5,
-                    1e-4,
                 );
             }
         }
@@ -583,27 +549,9 @@ fn gru_backward_step_matches_cpu_twin() {
                 &mut d_gh,
                 &mut direct,
             );
-            assert_close(
-                &format!("d_gi {tag}"),
-                row(&out[4], t, b, 3 * H),
-                &d_gi,
-                1e-5,
-                1e-4,
-            );
-            assert_close(
-                &format!("d_gh {tag}"),
-                row(&out[5], STEP, b, 3 * H),
-                &d_gh,
-                1e-5,
-                1e-4,
-            );
-            assert_close(
-                &format!("dh direct {tag}"),
-                &out[6][b * H..][..H],
-                &direct,
-                1e-5,
-                1e-4,
-            );
+            Tol::FIXTURE.assert(&format!("d_gi {tag}"), row(&out[4], t, b, 3 * H), &d_gi);
+            Tol::FIXTURE.assert(&format!("d_gh {tag}"), row(&out[5], STEP, b, 3 * H), &d_gh);
+            Tol::FIXTURE.assert(&format!("dh direct {tag}"), &out[6][b * H..][..H], &direct);
         }
     }
 }
@@ -637,19 +585,15 @@ fn rnn_steps_match_cpu_twins() {
                         let t = time_of(b, reverse);
                         let mut h = vec![0.0; H];
                         rnn::forward_step(nl, row(&xproj, t, b, H), &hh[b * H..][..H], &mut h);
-                        assert_close(
+                        Tol::FIXTURE.assert(
                             &format!("h b{b} {tag}"),
                             row(&out[3], STEP + 1, b, H),
                             &h,
-                            1e-5,
-                            1e-4,
                         );
-                        assert_close(
+                        Tol::FIXTURE.assert(
                             &format!("output b{b} {tag}"),
                             out_cols(&out[4], t, b, reverse),
                             &h,
-                            1e-5,
-                            1e-4,
                         );
                     } else {
                         assert_eq!(row(&out[3], STEP + 1, b, H), row(&h_cache, STEP, b, H));
@@ -687,19 +631,15 @@ fn rnn_steps_match_cpu_twins() {
                             &dh_total,
                             &mut d_pre,
                         );
-                        assert_close(
+                        Tol::FIXTURE.assert(
                             &format!("d_pre b{b} {tag}"),
                             row(&back[3], t, b, H),
                             &d_pre,
-                            1e-5,
-                            1e-4,
                         );
-                        assert_close(
+                        Tol::FIXTURE.assert(
                             &format!("d_pre step b{b} {tag}"),
                             row(&back[4], STEP, b, H),
                             &d_pre,
-                            1e-5,
-                            1e-4,
                         );
                         assert_eq!(&back[5][b * H..][..H], &[0.0; H]);
                     } else {
@@ -730,7 +670,7 @@ fn random_tokens(r: &mut rand_chacha::ChaCha8Rng, vocab: u32) -> Vec<u32> {
 #[test]
 fn input_projection_matches_cpu_twin() {
     let ctx = context();
-    for cell in [CellKind::Rnn, CellKind::Lstm, CellKind::Gru] {
+    for cell in CellKind::ALL {
         let spec = RnnSpec::new(cell, 11, H);
         let layout = ParamLayout::rnn(&spec, "");
         let off = layout.layer("", 0, 0);
@@ -797,12 +737,10 @@ fn input_projection_matches_cpu_twin() {
                     false,
                 )
             };
-            assert_close(
+            Tol::CLIP.assert(
                 &format!("{cell:?} xproj onehot={onehot}"),
                 &out[3],
                 &expected,
-                1e-6,
-                1e-6,
             );
         }
     }
@@ -901,7 +839,7 @@ fn onehot_weight_grad_matches_cpu_scatter() {
             }
         }
     }
-    assert_close("d_w_ih, d_b_ih", &out[3], &expected, 1e-5, 1e-4);
+    Tol::FIXTURE.assert("d_w_ih, d_b_ih", &out[3], &expected);
 }
 
 /// `col_sum` against `math::linalg::col_sum_acc`, overwrite and accumulate, with an offset.
@@ -928,13 +866,7 @@ fn col_sum_matches_cpu_twin() {
             expected[4..].fill(0.0);
         }
         col_sum_acc(&input[5..], &mut expected[4..]);
-        assert_close(
-            &format!("col_sum acc{accumulate}"),
-            &out[1],
-            &expected,
-            1e-5,
-            1e-4,
-        );
+        Tol::FIXTURE.assert(&format!("col_sum acc{accumulate}"), &out[1], &expected);
     }
 }
 
@@ -979,9 +911,9 @@ fn adam_update_matches_cpu_twin() {
         gp = out[2].clone();
         gm = out[3].clone();
         gv = out[4].clone();
-        assert_close(&format!("params after step {step}"), &gp, &p, 1e-6, 1e-5);
-        assert_close(&format!("m after step {step}"), &gm, &m, 1e-7, 1e-5);
-        assert_close(&format!("v after step {step}"), &gv, &v, 1e-9, 1e-5);
+        Tol::ACCUMULATED.assert(&format!("params after step {step}"), &gp, &p);
+        Tol::SMALL.assert(&format!("m after step {step}"), &gm, &m);
+        Tol::TINY.assert(&format!("v after step {step}"), &gv, &v);
     }
     let g = random_vec(&mut r, n, 1.0);
     let skipped = [1.0, 1.0, 3.0, 1.0, 1.0];
@@ -1025,7 +957,7 @@ fn clip_on_gpu(
     (out[1].clone(), out[2][4..].to_vec())
 }
 
-/// `clip_grad_norm` against `math::optim::clip_grad_norm` (pitfall 10): [3, 4] and [12] with
+/// `clip_grad_norm` against `math::optim::clip_grad_norm`: [3, 4] and [12] with
 /// max_norm 5 → norm 13, clipped [1.1538460, 1.5384614] and [4.6153841]; max_norm 20 →
 /// unchanged; 100 gradients of 1e20 → norm 1e21 (no f32 overflow), 0.1 each after clipping to
 /// 1; a NaN or inf gradient → skipped, Adam's step count unchanged. Also Adam's bias
@@ -1039,23 +971,19 @@ fn clip_grad_norm_matches_cpu_twin() {
     let outcome = clip_grad_norm(&mut cpu, 5.0);
     assert!(matches!(outcome, ClipOutcome::Clipped { .. }));
     let clipped: Vec<f32> = grads.iter().map(|g| g * state[0]).collect();
-    assert_close("clipped", &clipped, &cpu, 1e-6, 1e-6);
-    assert_close(
+    Tol::CLIP.assert("clipped", &clipped, &cpu);
+    Tol::CLIP.assert(
         "clipped (PyTorch)",
         &clipped,
         &[1.153_846, 1.538_461_4, 4.615_384],
-        1e-6,
-        1e-6,
     );
-    assert_close("norm", &[record[2]], &[13.0], 1e-6, 1e-6);
+    Tol::CLIP.assert("norm", &[record[2]], &[13.0]);
     assert_eq!((state[1], record[3].to_bits()), (0.0, 0), "not skipped");
     let sc = config.step_scalars(1);
-    assert_close(
+    Tol::SMALL.assert(
         "t, step_size, sqrt(bc2)",
         &state[2..5],
         &[1.0, sc.step_size, sc.bias_correction2_sqrt],
-        1e-7,
-        1e-5,
     );
 
     let (state, _) = clip_on_gpu(&grads, 20.0, 6.0, &config);
@@ -1065,7 +993,7 @@ fn clip_grad_norm_matches_cpu_twin() {
     for t_before in [0u32, 1, 6, 99, 2999, 99_999] {
         let (state, _) = clip_on_gpu(&grads, 0.0, t_before as f32, &config);
         let sc = config.step_scalars(t_before + 1);
-        assert_close(
+        Tol::ADAM_SCALARS.assert(
             &format!("step {} scalars", t_before + 1),
             &state[2..5],
             &[
@@ -1073,15 +1001,13 @@ fn clip_grad_norm_matches_cpu_twin() {
                 sc.step_size,
                 sc.bias_correction2_sqrt,
             ],
-            0.0,
-            2e-6,
         );
     }
 
     let huge = vec![1e20f32; 100];
     let (state, record) = clip_on_gpu(&huge, 1.0, 0.0, &config);
-    assert_close("norm of 100 × 1e20", &[record[2]], &[1e21], 0.0, 1e-5);
-    assert_close("clipped 1e20", &[huge[0] * state[0]], &[0.1], 1e-6, 1e-5);
+    Tol::HUGE.assert("norm of 100 × 1e20", &[record[2]], &[1e21]);
+    Tol::ACCUMULATED.assert("clipped 1e20", &[huge[0] * state[0]], &[0.1]);
 
     for bad in [f32::NAN, f32::INFINITY] {
         let mut g = grads.to_vec();
@@ -1109,7 +1035,7 @@ fn clip_grad_norm_matches_cpu_twin() {
 
 /// `classifier_head` against the CPU head (`features · fc.weightᵀ + fc.bias`, then
 /// `math::loss::softmax_cross_entropy`): logits, mean loss, correct count, d_logits and the
-/// fc.bias gradient; plus pitfall 9's extreme logits [1000, 0, −1000] (no NaN; CE 0 and 2000).
+/// fc.bias gradient; plus extreme logits [1000, 0, −1000] (no NaN; CE 0 and 2000).
 #[test]
 fn classifier_head_matches_cpu_twin() {
     let ctx = context();
@@ -1164,14 +1090,14 @@ fn classifier_head_matches_cpu_twin() {
             (0..c).fold(0, |m, k| if row[k] > row[m] { k } else { m }) as u32 == labels[s]
         })
         .count() as u32;
-    assert_close("logits", &out[3], &logits, 1e-5, 1e-4);
-    assert_close("d_logits", &out[4], &d_logits, 1e-6, 1e-4);
+    Tol::FIXTURE.assert("logits", &out[3], &logits);
+    Tol::HEAD_GRAD.assert("d_logits", &out[4], &d_logits);
     let mut expected_grads = grads.clone();
     expected_grads[b_off..].fill(0.0);
     col_sum_acc(&d_logits, &mut expected_grads[b_off..]);
-    assert_close("grads (fc.bias only)", &out[5], &expected_grads, 1e-6, 1e-4);
+    Tol::HEAD_GRAD.assert("grads (fc.bias only)", &out[5], &expected_grads);
     let results = &out[6];
-    assert_close("loss", &[results[4]], &[loss_sum / b as f32], 1e-5, 1e-4);
+    Tol::FIXTURE.assert("loss", &[results[4]], &[loss_sum / b as f32]);
     assert_eq!(as_u32(&results[5..6]), vec![correct]);
     assert_eq!(
         (results[6], as_u32(&results[7..8])),
@@ -1218,15 +1144,13 @@ fn classifier_head_matches_cpu_twin() {
     );
     assert_eq!(out[3], vec![1000.0, 0.0, -1000.0, 1000.0, 0.0, -1000.0]);
     // Per-sample CE: 0 (label 0) and 2000 (label 2); the mean is 1000.
-    assert_close("extreme loss", &[out[6][0]], &[1000.0], 1e-5, 1e-6);
+    Tol::LARGE_LOSS.assert("extreme loss", &[out[6][0]], &[1000.0]);
     assert_eq!(as_u32(&out[6][1..2]), vec![1]);
     assert!(out[4].iter().all(|v| v.is_finite()));
-    assert_close(
+    Tol::ROUNDING.assert(
         "extreme d_logits",
         &out[4],
         &[0.0, 0.0, 0.0, 0.5, 0.0, -0.5],
-        1e-6,
-        0.0,
     );
 }
 
@@ -1258,4 +1182,18 @@ fn two_dimensional_grid_covers_large_arrays() {
         y[n..].iter().all(|v| *v == -1.0),
         "nothing past the end written"
     );
+}
+
+/// Each cell's descriptor names the WGSL kernels its GPU path runs (no adapter needed).
+#[test]
+fn cell_descriptors_name_their_kernels() {
+    use unroll::gpu::kernels::KernelSpec;
+    let kernels = |cell: CellKind| match cell {
+        CellKind::Rnn => [RnnForward::NAME, RnnBackward::NAME],
+        CellKind::Lstm => [LstmForward::NAME, LstmBackward::NAME],
+        CellKind::Gru => [GruForward::NAME, GruBackward::NAME],
+    };
+    for cell in CellKind::ALL {
+        assert_eq!(cell.spec().kernels, kernels(cell), "{cell:?}");
+    }
 }

@@ -5,6 +5,7 @@
 
 mod common;
 mod gpu_support;
+mod tol;
 
 use common::{
     run_fixture_suite, BackendError, ClassifierCase, ClassifierResult, ModuleCase, ModuleResult,
@@ -123,7 +124,8 @@ fn gpu_kernels_pass_every_pytorch_fixture() {
     summary.assert_ok(&[]);
 }
 
-use gpu_support::{assert_close, random_vec, rng};
+use gpu_support::{random_vec, rng};
+use tol::Tol;
 use unroll::math::params::{CellKind, Nonlinearity, RnnSpec};
 
 /// Runs a one-sample, dense-input module with the loss `Σ output·d_output + Σ h_n·d_h_n (+ Σ c_n·d_c_n)`.
@@ -152,7 +154,7 @@ fn run_single(
     .unwrap()
 }
 
-/// Hand-checkable `nn.RNN(1, 1)` (pitfalls item 3, values from PyTorch): weight_ih 0.5,
+/// Hand-checkable `nn.RNN(1, 1)` (values from PyTorch): weight_ih 0.5,
 /// weight_hh −0.8, bias_ih 0.1, bias_hh 0.2, x = [1, −2, 3], h0 = 0. tanh outputs
 /// [0.66403677, −0.84293556, 0.98591461] and, for loss = h_n, dW_ih 0.09976916,
 /// dW_hh −0.02788021, db_ih = db_hh = 0.02439190; relu outputs [0.8, 0.0, 1.8].
@@ -161,29 +163,25 @@ fn rnn_1x1_hand_case_matches_pytorch_on_gpu() {
     let params = [0.5f32, -0.8, 0.1, 0.2];
     let spec = RnnSpec::new(CellKind::Rnn, 1, 1);
     let out = run_single(spec, &params, &[1.0, -2.0, 3.0], &[0.0; 3], &[1.0], None);
-    assert_close(
+    Tol::FIXTURE.assert(
         "tanh output",
         &out.output,
         &[0.664_036_77, -0.842_935_56, 0.985_914_6],
-        1e-5,
-        1e-4,
     );
-    assert_close(
+    Tol::FIXTURE.assert(
         "grads of h_n",
         &out.param_grads,
         &[0.099_769_16, -0.027_880_21, 0.024_391_9, 0.024_391_9],
-        1e-5,
-        1e-4,
     );
     let relu = RnnSpec {
         nonlinearity: Nonlinearity::Relu,
         ..spec
     };
     let out = run_single(relu, &params, &[1.0, -2.0, 3.0], &[0.0; 3], &[1.0], None);
-    assert_close("relu output", &out.output, &[0.8, 0.0, 1.8], 1e-5, 1e-4);
+    Tol::FIXTURE.assert("relu output", &out.output, &[0.8, 0.0, 1.8]);
 }
 
-/// Hand-checkable `nn.LSTM(1, 1)` (pitfalls item 2, gate order i, f, g, o) with h0 0.1,
+/// Hand-checkable `nn.LSTM(1, 1)` (gate order i, f, g, o) with h0 0.1,
 /// c0 −0.2, x = [1.0, 0.5]: h_n 0.12976679, c_n 0.20945512; for loss = h_n + c_n,
 /// d weight_ih = [0.11172908, 0.00575244, 0.70720264, 0.00019612] and both bias gradients
 /// [0.14322879, 0.04275497, 1.14609170, 0.02429522].
@@ -207,32 +205,24 @@ fn lstm_1x1_hand_case_matches_pytorch_on_gpu() {
         d_c_n: Some(&[1.0]),
     }))
     .unwrap();
-    assert_close("h1", &out.output[..1], &[0.126_871_14], 1e-5, 1e-4);
-    assert_close("h_n", &out.h_n, &[0.129_766_79], 1e-5, 1e-4);
-    assert_close(
-        "c_n",
-        out.c_n.as_deref().unwrap(),
-        &[0.209_455_12],
-        1e-5,
-        1e-4,
-    );
-    assert_close(
+    Tol::FIXTURE.assert("h1", &out.output[..1], &[0.126_871_14]);
+    Tol::FIXTURE.assert("h_n", &out.h_n, &[0.129_766_79]);
+    Tol::FIXTURE.assert("c_n", out.c_n.as_deref().unwrap(), &[0.209_455_12]);
+    Tol::FIXTURE.assert(
         "d weight_ih",
         &out.param_grads[..4],
         &[0.111_729_08, 0.005_752_44, 0.707_202_6, 0.000_196_12],
-        1e-5,
-        1e-4,
     );
     let d_bias = [0.143_228_79, 0.042_754_97, 1.146_091_7, 0.024_295_22];
-    assert_close("d bias_ih", &out.param_grads[8..12], &d_bias, 1e-5, 1e-4);
-    assert_close("d bias_hh", &out.param_grads[12..16], &d_bias, 1e-5, 1e-4);
+    Tol::FIXTURE.assert("d bias_ih", &out.param_grads[8..12], &d_bias);
+    Tol::FIXTURE.assert("d bias_hh", &out.param_grads[12..16], &d_bias);
 }
 
 /// Huge pre-activations (weights ±100 and ±1e4 scale inputs) give finite outputs, states and
 /// gradients for every cell on the GPU.
 #[test]
 fn huge_preactivations_stay_finite_for_every_cell() {
-    for cell in [CellKind::Rnn, CellKind::Lstm, CellKind::Gru] {
+    for cell in CellKind::ALL {
         for scale in [100.0f32, 1e4] {
             let spec = RnnSpec {
                 bidirectional: true,
@@ -268,7 +258,7 @@ fn huge_preactivations_stay_finite_for_every_cell() {
 #[test]
 fn gpu_module_is_padding_invariant() {
     let ctx = context();
-    for cell in [CellKind::Rnn, CellKind::Lstm, CellKind::Gru] {
+    for cell in CellKind::ALL {
         let spec = RnnSpec {
             bidirectional: true,
             num_layers: 2,
@@ -329,7 +319,7 @@ fn gpu_module_is_padding_invariant() {
         for t in 0..len {
             out_at.extend_from_slice(&p.output[(t * big_b + at) * dh..][..dh]);
         }
-        assert_close(&format!("{name} output"), &out_at, &a.output, 1e-5, 0.0);
+        Tol::PACKED.assert(&format!("{name} output"), &out_at, &a.output);
         for t in len..big_t {
             assert!(
                 p.output[(t * big_b + at) * dh..][..dh]
@@ -341,13 +331,11 @@ fn gpu_module_is_padding_invariant() {
         let h_n_at: Vec<f32> = (0..ld)
             .flat_map(|k| p.h_n[(k * big_b + at) * h..][..h].to_vec())
             .collect();
-        assert_close(&format!("{name} h_n"), &h_n_at, &a.h_n, 1e-5, 0.0);
-        assert_close(
+        Tol::PACKED.assert(&format!("{name} h_n"), &h_n_at, &a.h_n);
+        Tol::PACKED.assert(
             &format!("{name} param grads"),
             &p.param_grads,
             &a.param_grads,
-            1e-5,
-            0.0,
         );
     }
 }

@@ -89,9 +89,9 @@ fn unroll_z_and_h_agree_with_the_module_for_any_sliders() {
     }
 }
 
-/// Pitfalls item 3: the lesson's cell is nn.RNN (tanh, two biases), not the tutorial's linear cell.
+/// The lesson's cell is nn.RNN (tanh, two biases), not the tutorial's linear cell.
 #[test]
-fn unroll_is_nn_rnn_pitfall_3() {
+fn unroll_is_nn_rnn_with_tanh_and_two_biases() {
     let config = UnrollConfig {
         w_xh: 0.5,
         w_hh: -0.8,
@@ -524,10 +524,10 @@ fn softmax_default_is_the_course_example() {
     assert_4dp(t0.nll, 6.9404);
 }
 
-/// Pitfalls item 9: CE([2, 1, 0.1], 0) = 0.41703002; NLL on probabilities is −0.659 (wrong);
+/// CE([2, 1, 0.1], 0) = 0.41703002; NLL on probabilities is −0.659 (wrong);
 /// shifted logits overflow the textbook formula but not log_softmax.
 #[test]
-fn softmax_stability_and_pitfall_9() {
+fn softmax_stability_and_nll_on_probabilities() {
     let s = softmax::softmax(&SoftmaxConfig {
         logits: vec![2.0, 1.0, 0.1],
         target: 0,
@@ -652,7 +652,7 @@ fn shapes_seq_len_never_changes_the_count_and_num_layers_does() {
             ..base.clone()
         }) > c1
     );
-    // Pitfalls item 5: PyTorch's counts, and the one-bias (Keras) count beside them.
+    // PyTorch's counts, and the one-bias (Keras) count beside them.
     let lstm19 = shapes::shapes(&shape_of(CellKind::Lstm, 1, 9, 1, false)).unwrap();
     assert_eq!(
         (lstm19.shapes.param_count, lstm19.one_bias_count),

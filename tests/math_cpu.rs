@@ -1,21 +1,24 @@
 //! The CPU reference against hand-checkable PyTorch values, finite differences, padding
-//! invariance, saturation, shapes/errors, clipping and Adam (the acceptance figures and the
-//! pitfalls guide, items 2, 3, 5, 8, 9, 10, 11).
+//! invariance, saturation, shapes/errors, clipping and Adam, and the
+//! common mistakes these rule out: gate order, two biases, state shapes, saturated activations,
+//! stable cross-entropy, clipping, summation order).
 
 mod common;
+mod tol;
 
 use std::time::Instant;
 
-use common::{assert_close, check_close, check_close_tol, load_fixture, Fixture, Tensor};
+use common::{load_fixture, Fixture, Tensor};
 use rand::distr::{Distribution, Uniform};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use tol::Tol;
 use unroll::math::activation::{sigmoid, tanh};
 use unroll::math::classifier::{ClassifierBatch, ClassifierModel};
 use unroll::math::init::init_params;
 use unroll::math::optim::{adam_update, clip_grad_norm, AdamConfig, ClipOutcome};
 use unroll::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
-use unroll::math::recurrent::{RnnInputGrads, RnnModule, RnnOutput, TensorRef};
+use unroll::math::recurrent::{RnnInputGrads, RnnModule, RnnOutput, SeqData, TensorRef};
 use unroll::math::shapes::{rnn_shapes, RnnConfig, RnnError, RnnWarning};
 
 fn spec(
@@ -58,7 +61,7 @@ fn grad_of<'a>(layout: &ParamLayout, grads: &'a [f32], name: &str) -> &'a [f32] 
 
 /// `nn.RNN(1, 1)`: weight_ih 0.5, weight_hh −0.8, bias_ih 0.1, bias_hh 0.2, x = [1, −2, 3],
 /// h0 = 0 → tanh outputs [0.66403677, −0.84293556, 0.98591461], relu [0.8, 0.0, 1.8]; not the
-/// tutorial's linear cell [0.8, −1.34, 2.872]. Gradients of h_n (pitfalls item 3): dW_ih
+/// tutorial's linear cell [0.8, −1.34, 2.872]. Gradients of h_n: dW_ih
 /// 0.09976916, dW_hh −0.02788021, db_ih = db_hh = 0.02439190.
 #[test]
 fn rnn_1x1_matches_pytorch_hand_case() {
@@ -94,8 +97,8 @@ fn rnn_1x1_matches_pytorch_hand_case() {
                 None,
             )
             .unwrap();
-        assert_close(&format!("{nl:?} output"), &out.output, &want);
-        assert_close(&format!("{nl:?} h_n"), &out.h_n, &want[2..]);
+        Tol::FIXTURE.assert(&format!("{nl:?} output"), &out.output, &want);
+        Tol::FIXTURE.assert(&format!("{nl:?} h_n"), &out.h_n, &want[2..]);
         assert!(
             (out.output[1] - -1.34).abs() > 0.1,
             "must not be the tutorial's linear cell"
@@ -103,23 +106,23 @@ fn rnn_1x1_matches_pytorch_hand_case() {
         if nl == Nonlinearity::Tanh {
             let mut g = vec![0.0; layout.total_len()];
             m.backward(&p, &out.cache, &[0.0; 3], Some(&[1.0]), None, &mut g);
-            assert_close(
+            Tol::FIXTURE.assert(
                 "dW_ih",
                 grad_of(&layout, &g, "weight_ih_l0"),
                 &[0.099_769_16],
             );
-            assert_close(
+            Tol::FIXTURE.assert(
                 "dW_hh",
                 grad_of(&layout, &g, "weight_hh_l0"),
                 &[-0.027_880_21],
             );
-            assert_close("db_ih", grad_of(&layout, &g, "bias_ih_l0"), &[0.024_391_90]);
-            assert_close("db_hh", grad_of(&layout, &g, "bias_hh_l0"), &[0.024_391_90]);
+            Tol::FIXTURE.assert("db_ih", grad_of(&layout, &g, "bias_ih_l0"), &[0.024_391_90]);
+            Tol::FIXTURE.assert("db_hh", grad_of(&layout, &g, "bias_hh_l0"), &[0.024_391_90]);
         }
     }
 }
 
-/// `nn.LSTM(1, 1)` with gate order i, f, g, o (pitfalls item 2): h1 = 0.12687114,
+/// `nn.LSTM(1, 1)` with gate order i, f, g, o: h1 = 0.12687114,
 /// h_n = 0.12976679, c_n = 0.20945512 (ONNX order would give h_n 0.22305531, TF1 0.13638538);
 /// with L = h_n + c_n: dW_ih = [0.11172908, 0.00575244, 0.70720264, 0.00019612],
 /// db_ih = db_hh = [0.14322879, 0.04275497, 1.14609170, 0.02429522].
@@ -148,9 +151,9 @@ fn lstm_1x1_gate_order_matches_pytorch_hand_case() {
             Some(TensorRef::new(&state, &[-0.2])),
         )
         .unwrap();
-    assert_close("h1", &out.output[..1], &[0.126_871_14]);
-    assert_close("h_n", &out.h_n, &[0.129_766_79]);
-    assert_close("c_n", out.c_n.as_deref().unwrap(), &[0.209_455_12]);
+    Tol::FIXTURE.assert("h1", &out.output[..1], &[0.126_871_14]);
+    Tol::FIXTURE.assert("h_n", &out.h_n, &[0.129_766_79]);
+    Tol::FIXTURE.assert("c_n", out.c_n.as_deref().unwrap(), &[0.209_455_12]);
     let mut g = vec![0.0; layout.total_len()];
     m.backward(
         &p,
@@ -160,14 +163,14 @@ fn lstm_1x1_gate_order_matches_pytorch_hand_case() {
         Some(&[1.0]),
         &mut g,
     );
-    assert_close(
+    Tol::FIXTURE.assert(
         "dW_ih",
         grad_of(&layout, &g, "weight_ih_l0"),
         &[0.111_729_08, 0.005_752_44, 0.707_202_64, 0.000_196_12],
     );
     let db = [0.143_228_79, 0.042_754_97, 1.146_091_7, 0.024_295_22];
-    assert_close("db_ih", grad_of(&layout, &g, "bias_ih_l0"), &db);
-    assert_close("db_hh", grad_of(&layout, &g, "bias_hh_l0"), &db);
+    Tol::FIXTURE.assert("db_ih", grad_of(&layout, &g, "bias_ih_l0"), &db);
+    Tol::FIXTURE.assert("db_hh", grad_of(&layout, &g, "bias_hh_l0"), &db);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -231,7 +234,7 @@ fn shapes_of_large_configurations_need_no_allocation() {
 
 /// Shapes: LSTM(16, 32, num_layers=2, batch_first) on (4, 10, 16) → output (4, 10, 32),
 /// h_n = c_n = (2, 4, 32); GRU(32, 64, bidirectional, batch_first) on (4, 8, 32) → output
-/// (4, 8, 128), h_n (2, 4, 64), no c_n. Pitfalls item 5: LSTM(3, 5, 2, batch_first) on (4, 7, 3).
+/// (4, 8, 128), h_n (2, 4, 64), no c_n. LSTM(3, 5, 2, batch_first) on (4, 7, 3).
 #[test]
 fn shapes_match_pytorch() {
     let cfg = |s: RnnSpec| RnnConfig {
@@ -272,7 +275,7 @@ fn shapes_match_pytorch() {
     );
 }
 
-/// Pitfalls item 5: an h0 of shape (4, 2, 5) for LSTM(3, 5, num_layers=2, batch_first) on
+/// An h0 of shape (4, 2, 5) for LSTM(3, 5, num_layers=2, batch_first) on
 /// (4, 7, 3) is rejected naming both shapes, as PyTorch does.
 #[test]
 fn wrong_h0_shape_is_rejected_with_both_shapes() {
@@ -351,7 +354,7 @@ fn wrong_h0_shape_is_rejected_with_both_shapes() {
 }
 
 /// Zero sizes, bad inputs and lengths get clear errors; unimplemented PyTorch options are
-/// rejected explicitly (pitfalls item 7); dropout with one layer is PyTorch's no-op + warning.
+/// rejected explicitly; dropout with one layer is PyTorch's no-op + warning.
 #[test]
 fn invalid_configurations_are_rejected_with_messages() {
     let base = spec(CellKind::Lstm, 3, 4, 1, false);
@@ -525,7 +528,7 @@ fn invalid_configurations_are_rejected_with_messages() {
     ));
 }
 
-/// Pitfalls item 5: batch_first moves only the input/output batch axis; the same weights on the
+/// Batch_first moves only the input/output batch axis; the same weights on the
 /// transposed input give bit-identical results (outputs, states and all gradients).
 #[test]
 fn batch_first_is_a_pure_transpose() {
@@ -790,7 +793,7 @@ fn backward_matches_finite_differences_for_every_cell() {
 /// there must be exactly 0.
 #[test]
 fn padded_batch_matches_sample_alone() {
-    for cell in [CellKind::Rnn, CellKind::Lstm, CellKind::Gru] {
+    for cell in CellKind::ALL {
         let s = spec(cell, 3, 4, 2, true);
         let (hid, dh, states) = (4, 8, 4); // H, D·H, L·D
         let (len, sample, batch, seq_len) = (3usize, 1usize, 3usize, 6usize);
@@ -826,7 +829,8 @@ fn padded_batch_matches_sample_alone() {
         let (g_pad, d_pad, out_pad) = p.analytic();
         let (g_one, d_one, out_one) = alone.analytic();
         let tol = |name: &str, a: &[f32], e: &[f32]| {
-            check_close_tol(&format!("{cell:?} {name}"), a, e, &[], 1e-6, 0.0)
+            Tol::ROUNDING
+                .check(&format!("{cell:?} {name}"), a, e)
                 .unwrap_or_else(|e| panic!("{e}"))
         };
         let out_rows = &out_pad.output[sample * seq_len * dh..][..seq_len * dh];
@@ -857,7 +861,7 @@ fn padded_batch_matches_sample_alone() {
 // Saturation: activations and large pre-activations
 // ---------------------------------------------------------------------------------------------
 
-/// Pitfalls item 8: tanh and sigmoid on ±89, ±100, ±1000, ±∞ (and the rest of the list) give
+/// Tanh and sigmoid on ±89, ±100, ±1000, ±∞ (and the rest of the list) give
 /// the saturated values, never NaN.
 #[test]
 fn activations_saturate_without_nan() {
@@ -896,7 +900,7 @@ fn activations_saturate_without_nan() {
         1.0,
     ];
     let got: Vec<f32> = x.iter().map(|&v| tanh(v)).collect();
-    check_close_tol("tanh", &got, &tanh_want, &[], 1e-6, 0.0).unwrap();
+    Tol::ROUNDING.check("tanh", &got, &tanh_want).unwrap();
     let sig: Vec<f32> = x.iter().map(|&v| sigmoid(v)).collect();
     let sig_want = [
         0.0,
@@ -915,7 +919,7 @@ fn activations_saturate_without_nan() {
         1.0,
         1.0,
     ];
-    check_close_tol("sigmoid", &sig, &sig_want, &[], 1e-6, 0.0).unwrap();
+    Tol::ROUNDING.check("sigmoid", &sig, &sig_want).unwrap();
     assert!(sig[2] <= 4e-44 && sig[3] <= 3e-39 && sig[4] <= 3.1e-39);
     assert!(got.iter().chain(&sig).all(|v| !v.is_nan()));
 }
@@ -966,7 +970,7 @@ fn large_preactivations_stay_finite_for_every_cell() {
 // Clipping and Adam
 // ---------------------------------------------------------------------------------------------
 
-/// Pitfalls item 10: global-norm clipping. [3, 4] and [12] with max_norm 5 → norm 13, scale
+/// Global-norm clipping. [3, 4] and [12] with max_norm 5 → norm 13, scale
 /// 5/(13 + 1e-6) → [1.1538460, 1.5384614] and [4.6153841] (per-tensor clipping would leave
 /// [3, 4]); max_norm 20 → unchanged; 100 × 1e20 (norm 1e21 overflows an f32 sum of squares)
 /// with max_norm 1 → 0.1 each; a NaN or ∞ gradient → step skipped, gradients untouched.
@@ -986,24 +990,16 @@ fn clip_grad_norm_has_pytorch_semantics() {
         matches!(out, ClipOutcome::Clipped { norm, .. } if (norm - 13.0).abs() < 1e-9),
         "{out:?}"
     );
-    check_close_tol(
-        "a",
-        layout.view(&g, "a").unwrap(),
-        &[1.153_846_0, 1.538_461_4],
-        &[],
-        1e-6,
-        0.0,
-    )
-    .unwrap();
-    check_close_tol(
-        "b",
-        layout.view(&g, "b").unwrap(),
-        &[4.615_384_1],
-        &[],
-        1e-6,
-        0.0,
-    )
-    .unwrap();
+    Tol::ROUNDING
+        .check(
+            "a",
+            layout.view(&g, "a").unwrap(),
+            &[1.153_846_0, 1.538_461_4],
+        )
+        .unwrap();
+    Tol::ROUNDING
+        .check("b", layout.view(&g, "b").unwrap(), &[4.615_384_1])
+        .unwrap();
 
     let mut g = vec![3.0, 4.0, 12.0];
     assert_eq!(
@@ -1015,7 +1011,7 @@ fn clip_grad_norm_has_pytorch_semantics() {
     let mut g = vec![1e20f32; 100];
     let out = clip_grad_norm(&mut g, 1.0);
     assert!(!out.skip_step());
-    check_close_tol("1e20 grads", &g, &[0.1f32; 100], &[], 1e-7, 1e-5).unwrap();
+    Tol::SMALL.check("1e20 grads", &g, &[0.1f32; 100]).unwrap();
 
     for bad in [f32::NAN, f32::INFINITY] {
         let mut g = vec![3.0, bad, 12.0];
@@ -1094,7 +1090,7 @@ fn adam_bias_correction_follows_step_count() {
             pr[j] -= step_size * mr[j] / denom;
         }
     }
-    assert_close("params after 3 steps", &p, &pr);
+    Tol::FIXTURE.assert("params after 3 steps", &p, &pr);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1130,7 +1126,7 @@ fn random_batch(
 #[test]
 fn micro_batches_accumulate_to_the_full_batch_gradient() {
     let mut rng = ChaCha8Rng::seed_from_u64(21);
-    for cell in [CellKind::Rnn, CellKind::Lstm, CellKind::Gru] {
+    for cell in CellKind::ALL {
         let model = ClassifierModel::new(spec(cell, 10, 6, 2, true), 5);
         let params = init_params(&model.layout, &model.spec, 4);
         let batch = random_batch(&mut rng, 8, 6, 10, 5);
@@ -1153,25 +1149,15 @@ fn micro_batches_accumulate_to_the_full_batch_gradient() {
             loss_sum += r.loss_sum;
             all_logits.extend(r.logits);
         }
-        check_close_tol(&format!("{cell:?} grads"), &acc, &grads, &[], 1e-6, 1e-5).unwrap();
-        check_close_tol(
-            &format!("{cell:?} loss"),
-            &[loss_sum / 8.0],
-            &[loss],
-            &[],
-            1e-6,
-            1e-6,
-        )
-        .unwrap();
-        check_close_tol(
-            &format!("{cell:?} logits"),
-            &all_logits,
-            &logits,
-            &[],
-            1e-6,
-            1e-6,
-        )
-        .unwrap();
+        Tol::ACCUMULATED
+            .check(&format!("{cell:?} grads"), &acc, &grads)
+            .unwrap();
+        Tol::CLIP
+            .check(&format!("{cell:?} loss"), &[loss_sum / 8.0], &[loss])
+            .unwrap();
+        Tol::CLIP
+            .check(&format!("{cell:?} logits"), &all_logits, &logits)
+            .unwrap();
     }
 }
 
@@ -1180,7 +1166,7 @@ fn micro_batches_accumulate_to_the_full_batch_gradient() {
 #[test]
 fn classifier_gradients_match_finite_differences() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
-    for cell in [CellKind::Rnn, CellKind::Lstm, CellKind::Gru] {
+    for cell in CellKind::ALL {
         let model = ClassifierModel::new(spec(cell, 6, 4, 2, true), 3);
         let dist = Uniform::new(-0.8f32, 0.8).unwrap();
         let params: Vec<f32> = (0..model.layout.total_len())
@@ -1196,7 +1182,7 @@ fn classifier_gradients_match_finite_differences() {
     }
 }
 
-/// Pitfalls item 9 smoke test: an untrained classifier (PyTorch default init) over 18 classes
+/// Smoke test: an untrained classifier (PyTorch default init) over 18 classes
 /// starts near ln 18 = 2.8904.
 #[test]
 fn untrained_classifier_loss_is_near_ln_18() {
@@ -1231,7 +1217,7 @@ fn predict_and_trace_agree_with_the_batch_forward() {
             labels: vec![0],
         };
         let fwd = model.forward(&params, &batch);
-        assert_close("predict", &probs, &unroll::math::loss::softmax(&fwd.logits));
+        Tol::FIXTURE.assert("predict", &probs, &unroll::math::loss::softmax(&fwd.logits));
 
         let trace = model.trace(&params, &tokens).unwrap();
         assert_eq!(trace.directions.len(), layers * model.spec.num_directions());
@@ -1285,15 +1271,28 @@ fn predict_and_trace_agree_with_the_batch_forward() {
 // The test helpers themselves
 // ---------------------------------------------------------------------------------------------
 
-/// Pitfalls item 8/11: a NaN is a failure (never hidden by a max), and the tolerance is
+/// A NaN is a failure (never hidden by a max), and the tolerance is
 /// 1e-5 + 1e-4·|ref|.
 #[test]
-fn check_close_counts_nan_and_applies_the_tolerance() {
-    assert!(check_close("nan", &[1.0, f32::NAN], &[1.0f64, 1.0])
+fn tolerance_check_counts_nan_and_applies_the_tolerance() {
+    for (name, tol) in Tol::PRESETS {
+        assert!(!tol.accepts(f32::NAN, 1.0), "{name} accepts a NaN result");
+        assert!(
+            !tol.accepts(1.0, f64::NAN),
+            "{name} accepts a NaN reference"
+        );
+        assert!(tol.accepts(1.0, 1.0), "{name} rejects an exact value");
+    }
+    assert!(Tol::FIXTURE
+        .check("nan", &[1.0, f32::NAN], &[1.0f64, 1.0])
         .unwrap_err()
         .contains("max err NaN"));
-    assert!(check_close("ok", &[100.0 + 0.009], &[100.0f64]).is_ok());
-    assert!(check_close("bad", &[100.0 + 0.02], &[100.0f64]).is_err());
+    assert!(Tol::FIXTURE
+        .check("ok", &[100.0 + 0.009], &[100.0f64])
+        .is_ok());
+    assert!(Tol::FIXTURE
+        .check("bad", &[100.0 + 0.02], &[100.0f64])
+        .is_err());
     let shaped = Tensor {
         shape: vec![2, 2],
         data: vec![0.0, 0.0, 0.0, 1.0],
@@ -1302,13 +1301,13 @@ fn check_close_counts_nan_and_applies_the_tolerance() {
         .check("t", &[0.0, 0.0, 0.0, 0.0])
         .unwrap_err()
         .contains("[1, 1]"));
-    // Pitfalls item 11: [1e8, 1, −1e8, 1] sums to 1 sequentially and 0 pairwise in f32; both are
+    // [1e8, 1, −1e8, 1] sums to 1 sequentially and 0 pairwise in f32; both are
     // outside the tolerance of the exact 2, so cancellation must never be compared bit-exactly.
     let v = [1e8f32, 1.0, -1e8, 1.0];
     let sequential = v.iter().fold(0.0f32, |a, &b| a + b);
     let pairwise = (v[0] + v[1]) + (v[2] + v[3]);
     assert_eq!((sequential, pairwise), (1.0, 0.0));
-    assert!(check_close("sum", &[sequential], &[2.0f64]).is_err());
+    assert!(Tol::FIXTURE.check("sum", &[sequential], &[2.0f64]).is_err());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1321,7 +1320,7 @@ fn check_close_counts_nan_and_applies_the_tolerance() {
 #[ignore = "benchmark; prints a timing"]
 fn bench_classifier_lstm_h128_b64_t15() {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
-    for cell in [CellKind::Lstm, CellKind::Gru, CellKind::Rnn] {
+    for cell in CellKind::ALL {
         let model = ClassifierModel::new(spec(cell, 57, 128, 1, false), 18);
         let params = init_params(&model.layout, &model.spec, 0);
         let batch = random_batch(&mut rng, 64, 15, 57, 18);
@@ -1333,5 +1332,66 @@ fn bench_classifier_lstm_h128_b64_t15() {
         }
         let ms = start.elapsed().as_secs_f64() * 1e3 / iters as f64;
         println!("{cell:?} classifier loss_and_grads, H=128, B=64, T=15: {ms:.2} ms");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The cell descriptors
+// ---------------------------------------------------------------------------------------------
+
+/// Every cell's descriptor agrees with its kind, its key, the weights' block count G, and the
+/// CPU module (a cell state exactly when `c_n` comes back; gate activations exactly when the
+/// descriptor lists gates; each gate's values within its activation's range).
+#[test]
+fn cell_descriptors_match_the_cells() {
+    use unroll::math::cell::CELL_COUNT;
+    assert_eq!(CellKind::ALL.len(), CELL_COUNT);
+    assert_eq!(CellKind::KEYS.map(CellKind::parse), CellKind::ALL.map(Some));
+    for (k, cell) in CellKind::ALL.into_iter().enumerate() {
+        let spec = cell.spec();
+        assert_eq!(spec.kind, cell);
+        assert_eq!(cell.index(), k);
+        assert_eq!(CellKind::parse(&spec.key.to_uppercase()), Some(cell));
+        assert_eq!(spec.torch_class, format!("nn.{}", spec.name));
+        assert!(
+            spec.gates.is_empty() || spec.gates.len() == spec.blocks,
+            "{cell:?}"
+        );
+        assert!(spec.hidden_bias_blocks <= spec.blocks, "{cell:?}");
+        assert_eq!(
+            spec.kernels,
+            [
+                format!("{}_forward", spec.key),
+                format!("{}_backward", spec.key)
+            ]
+        );
+        // The weights hold G blocks.
+        let rnn_spec = RnnSpec::new(cell, 3, 4);
+        let layout = ParamLayout::rnn(&rnn_spec, "");
+        assert_eq!(
+            layout.get("weight_hh_l0").unwrap().shape,
+            [spec.blocks * 4, 4]
+        );
+        // The module returns c_n and gate activations as the descriptor says.
+        let module = RnnModule::new(rnn_spec, &layout, "");
+        let params: Vec<f32> = (0..layout.total_len())
+            .map(|i| ((i * 37 % 17) as f32 - 8.0) / 10.0)
+            .collect();
+        let x: Vec<f32> = (0..2 * 3).map(|i| i as f32 / 6.0 - 0.5).collect();
+        let cache = module.forward_time_major(&params, SeqData::Dense(x), 2, vec![2], None, None);
+        assert_eq!(cache.c_n().is_some(), spec.has_cell_state, "{cell:?}");
+        let dir = cache.direction(0, 0);
+        assert_eq!(dir.c_at(1, 0).is_some(), spec.has_cell_state, "{cell:?}");
+        match dir.gates_at(1, 0) {
+            None => assert!(spec.gates.is_empty(), "{cell:?}"),
+            Some(gates) => {
+                for (g, gate) in spec.gates.iter().enumerate() {
+                    let (lo, hi) = gate.activation.range();
+                    for &v in &gates[g * 4..(g + 1) * 4] {
+                        assert!((lo..=hi).contains(&v), "{cell:?} {}: {v}", gate.letter);
+                    }
+                }
+            }
+        }
     }
 }

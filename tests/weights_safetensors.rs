@@ -4,6 +4,7 @@
 //! fixtures' parameters imported from safetensors bytes reproducing the fixtures' outputs.
 
 mod common;
+mod tol;
 
 use std::collections::BTreeMap;
 

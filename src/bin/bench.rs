@@ -102,12 +102,12 @@ mod native {
             .opt_value_from_str::<_, String>("--cells")
             .map_err(|e| e.to_string())?
         {
-            None => vec![CellKind::Rnn, CellKind::Lstm, CellKind::Gru],
+            None => CellKind::ALL.to_vec(),
             Some(list) => list
                 .split(',')
                 .map(|s| {
                     CellKind::parse(s.trim())
-                        .ok_or_else(|| format!("--cells: {s:?} is not rnn, lstm or gru"))
+                        .ok_or_else(|| format!("--cells: {s:?} is not {}", CellKind::keys_or()))
                 })
                 .collect::<Result<Vec<_>, _>>()?,
         };
@@ -667,7 +667,7 @@ mod interop {
                     &uniform(&mut r, input_shape.iter().product()),
                 )),
                 h0: with_state.then(|| Tensor::new(&state_shape, &uniform(&mut r, state_len))),
-                c0: (with_state && cell == CellKind::Lstm)
+                c0: (with_state && cell.spec().has_cell_state)
                     .then(|| Tensor::new(&state_shape, &uniform(&mut r, state_len))),
                 output: None,
                 h_n: None,

@@ -14,38 +14,82 @@
 //! (so the page can show what was asked), gets one [`NoticeKind::Inconsistent`] notice, and the
 //! page shows the rule instead of training.
 
-use super::fields::{choice_enum, url_config, ChoiceField};
+use super::fields::{url_config, ChoiceField};
 use super::query::{Accepted, FieldKind, NoticeKind, TiedBy, UrlNotice};
-use crate::math::params::CellKind;
+use crate::math::cell::{CellKind, CELL_COUNT};
 use std::fmt;
 
-choice_enum! {
-    /// Which cells the page trains side by side (`cell`).
-    pub enum CellSet {
-        /// RNN (tanh) and LSTM at the same hidden size (the course's comparison; default).
-        Both = "both",
-        /// RNN (tanh) only.
-        Rnn = "rnn",
-        /// LSTM only.
-        Lstm = "lstm",
-        /// GRU only.
-        Gru = "gru",
-        /// RNN, LSTM and GRU.
-        All = "all",
-    }
+/// Which cells the page trains side by side (`cell`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CellSet {
+    /// RNN (tanh) and LSTM at the same hidden size (the course's comparison; default).
+    Both,
+    /// One cell alone (its key: `rnn`, `lstm`, `gru`).
+    One(CellKind),
+    /// Every cell of [`CellKind::ALL`].
+    All,
 }
 
+/// Number of [`CellSet`] choices: `both`, one per cell, `all`.
+const SET_COUNT: usize = CELL_COUNT + 2;
+
 impl CellSet {
-    /// The cells trained, in display order (RNN first).
+    /// Every choice, in the order of the URL table: `both`, each cell of [`CellKind::ALL`], `all`.
+    pub const ALL: [CellSet; SET_COUNT] = {
+        let mut all = [CellSet::Both; SET_COUNT];
+        let mut k = 0;
+        while k < CELL_COUNT {
+            all[k + 1] = CellSet::One(CellKind::ALL[k]);
+            k += 1;
+        }
+        all[SET_COUNT - 1] = CellSet::All;
+        all
+    };
+
+    /// The URL words of [`CellSet::ALL`], in that order.
+    pub const KEYS: [&'static str; SET_COUNT] = {
+        let mut keys = ["both"; SET_COUNT];
+        let mut k = 0;
+        while k < CELL_COUNT {
+            keys[k + 1] = CellKind::KEYS[k];
+            k += 1;
+        }
+        keys[SET_COUNT - 1] = "all";
+        keys
+    };
+
+    /// The URL word: `both`, a cell's key, `all`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CellSet::Both => "both",
+            CellSet::One(cell) => cell.as_str(),
+            CellSet::All => "all",
+        }
+    }
+
+    /// Parses a URL word (case-insensitive).
+    pub fn parse(s: &str) -> Option<CellSet> {
+        CellSet::ALL
+            .into_iter()
+            .find(|c| c.as_str().eq_ignore_ascii_case(s.trim()))
+    }
+
+    /// The cells trained, in display order (that of [`CellKind::ALL`]).
     pub fn cells(self) -> &'static [CellKind] {
         match self {
             CellSet::Both => &[CellKind::Rnn, CellKind::Lstm],
-            CellSet::Rnn => &[CellKind::Rnn],
-            CellSet::Lstm => &[CellKind::Lstm],
-            CellSet::Gru => &[CellKind::Gru],
-            CellSet::All => &[CellKind::Rnn, CellKind::Lstm, CellKind::Gru],
+            CellSet::One(cell) => {
+                static CELLS: [CellKind; CELL_COUNT] = CellKind::ALL;
+                std::slice::from_ref(&CELLS[cell.index()])
+            }
+            CellSet::All => &CellKind::ALL,
         }
     }
+}
+
+impl ChoiceField for CellSet {
+    const ALL: &'static [Self] = &CellSet::ALL;
+    const WORDS: &'static [&'static str] = &CellSet::KEYS;
 }
 
 /// Largest `length` (and the upper end of the `delay` key's range).
@@ -63,7 +107,7 @@ url_config! {
         reconcile: DelayConfig::reconcile_delay,
     } {
         /// Cells trained side by side (`cell`, default `both` = RNN + LSTM).
-        cell: CellSet = FieldKind::Choice { choices: CellSet::WORDS, default: CellSet::Both as usize }
+        cell: CellSet = FieldKind::Choice { choices: &CellSet::KEYS, default: 0 }
             => "cells trained side by side: `both` = RNN (tanh) and LSTM; `rnn`, `lstm` or `gru` alone; `all` = the three",
         /// How many steps back the target is (`delay`, 0–256 in the URL, valid when
         /// `0 < delay < length`; default 8).

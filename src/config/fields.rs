@@ -5,6 +5,7 @@
 //! once, and widgets read the range from the same [`FieldSpec`] ([`spec`]).
 
 use super::query::{format_value, FieldKind, FieldSpec, Value, Values};
+use crate::math::classifier::Head;
 use crate::math::params::CellKind;
 
 /// A struct field stored in one URL key.
@@ -100,8 +101,13 @@ impl<T: ChoiceField> FieldValue for T {
 }
 
 impl ChoiceField for CellKind {
-    const ALL: &'static [Self] = &[CellKind::Rnn, CellKind::Lstm, CellKind::Gru];
-    const WORDS: &'static [&'static str] = &["rnn", "lstm", "gru"];
+    const ALL: &'static [Self] = &CellKind::ALL;
+    const WORDS: &'static [&'static str] = &CellKind::KEYS;
+}
+
+impl ChoiceField for Head {
+    const ALL: &'static [Self] = &[Head::Last, Head::Padded];
+    const WORDS: &'static [&'static str] = &["last", "padded"];
 }
 
 /// The spec of `key` in `table`.

@@ -733,7 +733,7 @@ impl SoftmaxConfig {
 url_config! {
     /// Lesson 8 (`parallel`): sequential recurrent forward vs one all-pairs operation, measured.
     ///
-    /// Default: An LSTM with hidden size 64, L from 8 to 512.
+    /// Default: an LSTM with hidden size 64, L from 8 to 512.
     #[derive(Clone, Debug, PartialEq)]
     pub struct ParallelConfig {
         lesson: "parallel",

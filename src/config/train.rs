@@ -9,17 +9,7 @@ use super::fields::{choice_enum, url_config, ChoiceField};
 use super::query::{self, Decoded, FieldKind, Lang};
 use crate::math::params::CellKind;
 
-choice_enum! {
-    /// Which output of the recurrent module the classifier head reads (`head`).
-    #[derive(serde::Serialize, serde::Deserialize)]
-    pub enum Head {
-        /// The output at each name's last real character (the spine's model; never reads padding).
-        Last = "last",
-        /// The course's recipe: every name right-padded with zero vectors or truncated to 10
-        /// symbols, output at position 10 read (shows padding pollution).
-        Padded = "padded",
-    }
-}
+pub use crate::math::classifier::Head;
 
 choice_enum! {
     /// Which compute backend to train on (`backend`).

@@ -135,13 +135,11 @@ impl DelayModel {
             self.layout.total_len(),
             "delay: params do not match the layout"
         );
-        if self.spec.cell != CellKind::Lstm {
-            return None;
-        }
+        let forget = self.spec.cell.spec().gate_index("f")?;
         let h = self.spec.hidden_size;
         self.layout
             .view(params, "rnn.bias_ih_l0")
-            .map(|b| &b[h..2 * h])
+            .map(|b| &b[forget * h..(forget + 1) * h])
     }
 
     /// Forward pass: logits of the supervised positions and the cache.

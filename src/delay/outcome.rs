@@ -225,7 +225,7 @@ impl SweepSummary {
             .into_iter()
             .map(|delay| SummaryRow {
                 delay,
-                cells: [CellKind::Rnn, CellKind::Lstm, CellKind::Gru]
+                cells: CellKind::ALL
                     .into_iter()
                     .filter_map(|cell| {
                         let figs: Vec<(u32, f64, f64)> = self
@@ -512,9 +512,6 @@ impl Capacity {
 
     /// Floats of state a cell carries from step to step: H (RNN, GRU) or 2H (LSTM: h and c).
     pub fn state_floats(&self, cell: CellKind) -> usize {
-        match cell {
-            CellKind::Lstm => 2 * self.hidden_size,
-            CellKind::Rnn | CellKind::Gru => self.hidden_size,
-        }
+        cell.state_blocks() * self.hidden_size
     }
 }

@@ -12,7 +12,7 @@ use super::context::GpuContext;
 use super::error::GpuError;
 use super::kernels::UniformArena;
 use super::recurrent::{self, GpuRecurrent, InputKind, StateSources};
-use crate::math::params::{CellKind, ParamLayout, RnnSpec};
+use crate::math::params::{ParamLayout, RnnSpec};
 
 /// One forward + backward call. Shapes use `T = seq_len`, `B = batch`, `L·D` layer-directions.
 #[derive(Clone, Copy, Debug)]
@@ -190,7 +190,7 @@ impl GpuRnnModule {
         }
         check_len("input", x.input, &[t, b, i])?;
         check_len("grad of output", x.d_output, &[t, b, dh])?;
-        let lstm = self.spec.cell == CellKind::Lstm;
+        let lstm = self.spec.cell.spec().has_cell_state;
         for (what, data, cell_state) in [
             ("h0", x.h0, false),
             ("grad of h_n", x.d_h_n, false),

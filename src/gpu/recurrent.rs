@@ -193,6 +193,7 @@ impl GpuRecurrent {
         );
         let gh = spec.cell.gates() as u64 * h;
         let dirs_n = spec.num_directions();
+        let cell = spec.cell.spec();
         let dh_width = dirs_n as u64 * h;
         let limits = ctx.device.limits();
         let max_bytes = limits
@@ -227,25 +228,24 @@ impl GpuRecurrent {
                     xproj: make(&format!("xproj_{sfx}"), t * b * gh)?,
                     hh: make(&format!("hh_{sfx}"), b * gh)?,
                     h_cache: make(&format!("h_cache_{sfx}"), (t + 1) * b * h)?,
-                    c_cache: if spec.cell == CellKind::Lstm {
+                    c_cache: if cell.has_cell_state {
                         Some(make(&format!("c_cache_{sfx}"), (t + 1) * b * h)?)
                     } else {
                         None
                     },
-                    gate_cache: if spec.cell == CellKind::Rnn {
-                        None
-                    } else {
-                        Some(make(&format!("gate_cache_{sfx}"), t * b * 4 * h)?)
-                    },
+                    gate_cache: (cell.gate_cache_blocks > 0)
+                        .then(|| {
+                            make(
+                                &format!("gate_cache_{sfx}"),
+                                t * b * cell.gate_cache_blocks as u64 * h,
+                            )
+                        })
+                        .transpose()?,
                     d_gates: make(&format!("d_gates_{sfx}"), t * b * gh)?,
                     d_gates_step: make(&format!("d_gates_step_{sfx}"), t * b * gh)?,
                     d_state: make(
                         &format!("d_state_{sfx}"),
-                        if spec.cell == CellKind::Lstm {
-                            2 * b * h
-                        } else {
-                            b * h
-                        },
+                        spec.cell.state_blocks() as u64 * b * h,
                     )?,
                 });
             }
@@ -551,11 +551,7 @@ impl GpuRecurrent {
         let h = self.spec.hidden_size;
         let gh = self.gate_width();
         let rows = u32_of("seq_len·batch", seq_len * batch)?;
-        let bias_hh_rows = if self.spec.cell == CellKind::Gru {
-            2 * h
-        } else {
-            gh
-        };
+        let bias_hh_rows = self.spec.cell.spec().hidden_bias_blocks * h;
         for (k, g) in self.groups.iter().enumerate() {
             let off = self.offsets[k];
             let onehot = g.projection_mm.is_none();

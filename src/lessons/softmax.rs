@@ -31,7 +31,7 @@ pub struct Softmax {
     pub nll: f32,
     /// `cross_entropy(logits, target)` from the trainer's loss (equals `nll`).
     pub cross_entropy: f32,
-    /// The mistake of pitfall 9: NLL applied to probabilities, `−softmax[target]` (negative).
+    /// The common mistake: NLL applied to probabilities, `−softmax[target]` (negative).
     pub nll_of_probs: f32,
     /// Stability demo: the shift added to every logit (`SHIFTED_MAX − max`).
     pub shift: f32,

@@ -1,7 +1,7 @@
 //! Activations of the recurrent cells and their derivatives, written in terms of the outputs.
 //!
 //! Both functions are defined for every f32 input, ±∞ included, and never return NaN for a
-//! non-NaN input (pitfalls item 8: the textbook `exp(x) / (1 + exp(x))` is NaN from x ≈ 89, and a
+//! non-NaN input (the textbook `exp(x) / (1 + exp(x))` is NaN from x ≈ 89, and a
 //! `sinh/cosh` tanh is NaN from |x| ≈ 89). These are the oracles the WGSL activations are
 //! compared with.
 

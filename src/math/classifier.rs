@@ -16,14 +16,33 @@
 
 use std::borrow::Cow;
 
+pub use super::layer::GatePin;
 pub use super::layer::PAD_TOKEN;
 use super::linalg::{col_sum_acc, matmul_acc, matmul_tn_acc, swap_leading_axes};
 use super::loss::{softmax, softmax_cross_entropy};
-use super::params::{CellKind, ParamLayout, RnnSpec};
-pub use super::recurrent::GatePin;
+use super::params::{ParamLayout, RnnSpec};
 use super::recurrent::{DirectionTrace, RnnCache, RnnModule, SeqData};
 use super::shapes::RnnError;
-pub use crate::config::Head;
+
+/// Which output of the recurrent module the classifier head reads (`head`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Head {
+    /// The output at each name's last real character (the training page's default; never reads padding).
+    Last,
+    /// The course's recipe: every name right-padded with zero vectors or truncated to 10
+    /// symbols, output at position 10 read (shows padding pollution).
+    Padded,
+}
+
+impl Head {
+    /// `last` or `padded`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Head::Last => "last",
+            Head::Padded => "padded",
+        }
+    }
+}
 
 /// Symbols per name with [`Head::Padded`]: longer names are truncated, shorter ones padded
 /// with zero vectors, and the head reads the output at this position (index `PADDED_LEN − 1`).
@@ -453,8 +472,9 @@ impl ClassifierModel {
     fn check_pins(&self, pins: &[GatePin], seq_len: usize) -> Result<(), RnnError> {
         let spec = &self.spec;
         for p in pins {
-            let why = if spec.cell == CellKind::Rnn {
-                Some("a plain RNN cell has no gates".to_string())
+            let gates = spec.cell.spec().gates.len();
+            let why = if gates == 0 {
+                Some(format!("a plain {} cell has no gates", spec.cell.name()))
             } else if p.layer >= spec.num_layers {
                 Some(format!(
                     "layer {} does not exist (num_layers = {})",
@@ -466,12 +486,11 @@ impl ClassifierModel {
                     p.direction,
                     spec.num_directions()
                 ))
-            } else if p.gate >= spec.cell.gates() {
+            } else if p.gate >= gates {
                 Some(format!(
-                    "gate {} does not exist ({} has {} gates)",
+                    "gate {} does not exist ({} has {gates} gates)",
                     p.gate,
                     spec.cell.as_str(),
-                    spec.cell.gates()
                 ))
             } else if p.step.is_some_and(|s| s >= seq_len) {
                 Some(format!(

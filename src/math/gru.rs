@@ -13,6 +13,7 @@
 //! gradients (the n block of `gh` is scaled by r).
 
 use super::activation::{sigmoid_grad_from_output, tanh_grad_from_output};
+use super::cell::{Cell, StepCache, StepGrads, StepIn, StepOut};
 use super::lanes::{sigmoid_in_place, tanh_in_place};
 
 /// Forward step (no pins): [`forward_step_pinned`] with `pins = &[]`.
@@ -105,5 +106,37 @@ pub fn backward_step(
         d_gh[j] = dr_pre;
         d_gh[hs + j] = dz_pre;
         d_gh[2 * hs + j] = dn_pre * r[j];
+    }
+}
+
+/// The GRU cell as a [`Cell`]: gates r, z, n, `W_hn h + b_hn` cached, separate `d_gh`.
+#[derive(Clone, Copy, Debug)]
+pub struct Gru;
+
+impl Cell for Gru {
+    #[inline]
+    fn forward_step(input: StepIn<'_>, out: StepOut<'_>) {
+        forward_step_pinned(
+            input.gi,
+            input.gh,
+            input.h_prev,
+            input.pins,
+            out.gates,
+            out.aux,
+            out.h,
+        );
+    }
+
+    #[inline]
+    fn backward_step(cache: StepCache<'_>, grads: StepGrads<'_>) {
+        backward_step(
+            cache.gates,
+            cache.aux,
+            cache.h_prev,
+            cache.dh,
+            grads.d_gi,
+            grads.d_gh,
+            grads.dh_prev_direct,
+        );
     }
 }

@@ -19,7 +19,7 @@ use rand::distr::{Distribution, Uniform};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::params::{CellKind, ParamLayout, RnnSpec};
+use super::params::{ParamLayout, RnnSpec};
 
 /// Fresh parameters for `layout` (a bare module's or the classifier's) of the module `spec`,
 /// drawn from `ChaCha8Rng::seed_from_u64(seed)`. Tensors named `fc.*` get the Linear bound
@@ -62,14 +62,17 @@ pub fn add_forget_bias(layout: &ParamLayout, spec: &RnnSpec, params: &mut [f32],
         layout.total_len(),
         "add_forget_bias: params do not match the layout"
     );
-    if spec.cell != CellKind::Lstm || forget_bias == 0.0 {
+    let Some(forget) = spec.cell.spec().gate_index("f") else {
+        return;
+    };
+    if forget_bias == 0.0 {
         return;
     }
     let h = spec.hidden_size;
     for entry in &layout.entries {
         let base = entry.name.rsplit('.').next().unwrap_or(&entry.name);
         if base.starts_with("bias_ih_l") {
-            for p in &mut params[entry.range()][h..2 * h] {
+            for p in &mut params[entry.range()][forget * h..(forget + 1) * h] {
                 *p += forget_bias;
             }
         }
@@ -95,8 +98,9 @@ pub fn init_params_with_forget_bias(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::params::CellKind;
 
-    /// Pitfalls item 5: H = 16 → every |p| ≤ 0.25; the head uses 1/√(D·H). Same seed → same
+    /// H = 16 → every |p| ≤ 0.25; the head uses 1/√(D·H). Same seed → same
     /// values; another seed → different values.
     #[test]
     fn default_init_respects_pytorch_bounds_and_seed() {

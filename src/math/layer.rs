@@ -19,15 +19,33 @@
 //! the state after time t in slot `t`. Either way the states *fed into* steps `0..T` are one
 //! contiguous block `[T, B, H]` in time order, which is what `dW_hh` needs.
 
+use super::cell::{self, StepCache, StepGrads, StepIn, StepOut};
 use super::linalg::{col_sum_acc, matmul_acc, matmul_tn_acc, swap_leading_axes};
 use super::params::{CellKind, LayerOffsets, Nonlinearity};
-use super::recurrent::GatePin;
-use super::{gru, lstm, rnn};
 
 /// The token that stands for a zero input vector (padding read by the model, e.g. the
 /// classifier's `Head::Padded`): `W_ih·x = 0` there, so only the biases enter the gates, and no
 /// gradient reaches `W_ih`.
 pub const PAD_TOKEN: u32 = u32::MAX;
+
+/// Pins one gate of one (layer, direction) to a constant, in every unit, at one step or all
+/// steps (the inspector's "pin a gate"; see [`crate::math::recurrent::RnnModule::forward_time_major_pinned`]).
+///
+/// The value replaces the gate's activation after its nonlinearity and before it is used, e.g.
+/// an LSTM forget gate pinned to 0 gives `c_t = i ⊙ g` (no memory of `c_{t−1}`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GatePin {
+    /// Layer index l (0 = the layer reading the input).
+    pub layer: usize,
+    /// 0 forward, 1 reverse.
+    pub direction: usize,
+    /// Index in the cell's gate order: LSTM i=0 f=1 g=2 o=3; GRU r=0 z=1 n=2 (RNN has none).
+    pub gate: usize,
+    /// Time step (0-based, over the sequence the model reads); `None` = every step.
+    pub step: Option<usize>,
+    /// The activation value every unit of the gate takes.
+    pub value: f32,
+}
 
 /// Which way one direction of a layer walks through time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -312,7 +330,9 @@ impl LayerDirection {
         let gi = self.input_projection(params, input, dims);
         let w_hh_t = swap_leading_axes(&params[self.offsets.w_hh..][..gw * hid], gw, hid, 1); // [H, G·H]
         let b_hh = &params[self.offsets.b_hh..][..gw];
-        let lstm = self.cell == CellKind::Lstm;
+        let spec = self.cell.spec();
+        let lstm = spec.has_cell_state;
+        let has_gates = !spec.gates.is_empty();
         let init = self.direction.initial_slot(t_len);
 
         let mut hs = vec![0.0f32; (t_len + 1) * bh];
@@ -324,9 +344,10 @@ impl LayerDirection {
                 cs[init * bh..][..bh].copy_from_slice(c0);
             }
         }
-        let (mut gates, mut aux) = match self.cell {
-            CellKind::Rnn => (Vec::new(), Vec::new()),
-            _ => (vec![0.0f32; t_len * batch * gw], vec![0.0f32; t_len * bh]),
+        let (mut gates, mut aux) = if has_gates {
+            (vec![0.0f32; t_len * batch * gw], vec![0.0f32; t_len * bh])
+        } else {
+            (Vec::new(), Vec::new())
         };
         let mut gh = vec![0.0f32; batch * gw];
 
@@ -358,33 +379,37 @@ impl LayerDirection {
                 let row = t * batch + b;
                 let gi_row = &gi[row * gw..][..gw];
                 let gh_row = &gh[b * gw..][..gw];
-                match self.cell {
-                    CellKind::Rnn => {
-                        rnn::forward_step(self.nonlinearity, gi_row, gh_row, &mut h_out[hr])
-                    }
-                    CellKind::Lstm => {
-                        let (c_prev, c_out) = c_slots.as_mut().expect("LSTM has cell slots");
-                        lstm::forward_step_pinned(
-                            gi_row,
-                            gh_row,
-                            &c_prev[hr.clone()],
-                            &step_pins,
-                            &mut gates[row * gw..][..gw],
-                            &mut c_out[hr.clone()],
-                            &mut aux[row * hid..][..hid],
-                            &mut h_out[hr],
-                        );
-                    }
-                    CellKind::Gru => gru::forward_step_pinned(
-                        gi_row,
-                        gh_row,
-                        &h_prev[hr.clone()],
-                        &step_pins,
-                        &mut gates[row * gw..][..gw],
-                        &mut aux[row * hid..][..hid],
-                        &mut h_out[hr],
-                    ),
-                }
+                let hr_gates = if has_gates {
+                    row * gw..(row + 1) * gw
+                } else {
+                    0..0
+                };
+                let hr_aux = if has_gates {
+                    row * hid..(row + 1) * hid
+                } else {
+                    0..0
+                };
+                let (c_prev, c_out): (&[f32], &mut [f32]) = match c_slots.as_mut() {
+                    Some((c_prev, c_out)) => (&c_prev[hr.clone()], &mut c_out[hr.clone()]),
+                    None => (&[], &mut []),
+                };
+                cell::forward_step(
+                    self.cell,
+                    StepIn {
+                        nonlinearity: self.nonlinearity,
+                        gi: gi_row,
+                        gh: gh_row,
+                        h_prev: &h_prev[hr.clone()],
+                        c_prev,
+                        pins: &step_pins,
+                    },
+                    StepOut {
+                        gates: &mut gates[hr_gates],
+                        c: c_out,
+                        aux: &mut aux[hr_aux],
+                        h: &mut h_out[hr],
+                    },
+                );
             }
         }
         DirectionCache {
@@ -459,8 +484,10 @@ impl LayerDirection {
         let bh = batch * hid;
         let rows = t_len * batch;
         let w_hh = &params[self.offsets.w_hh..][..gw * hid];
-        let lstm = self.cell == CellKind::Lstm;
-        let gru = self.cell == CellKind::Gru;
+        let spec = self.cell.spec();
+        let lstm = spec.has_cell_state;
+        let has_gates = !spec.gates.is_empty();
+        let gru = spec.separate_hidden_grad;
 
         // Pre-activation gradients of all steps, time order; zero rows at missing steps.
         let mut d_gi = vec![0.0f32; rows * gw];
@@ -504,34 +531,51 @@ impl LayerDirection {
                     rec[row * hid..][..hid].copy_from_slice(&dh[hr.clone()]);
                 }
                 let d_gi_row = &mut d_gi[row * gw..][..gw];
-                match self.cell {
-                    CellKind::Rnn => {
-                        let h_out = &cache.hs[(out_slot * batch + b) * hid..][..hid];
-                        rnn::backward_step(self.nonlinearity, h_out, &dh[hr.clone()], d_gi_row);
-                        dh_prev[hr].fill(0.0);
-                    }
-                    CellKind::Lstm => {
-                        lstm::backward_step(
-                            &cache.gates[row * gw..][..gw],
-                            &cache.cs[(prev_slot * batch + b) * hid..][..hid],
-                            &cache.aux[row * hid..][..hid],
-                            &dh[hr.clone()],
-                            &dc[hr.clone()],
-                            d_gi_row,
-                            &mut dc_prev[hr.clone()],
-                        );
-                        dh_prev[hr].fill(0.0);
-                    }
-                    CellKind::Gru => gru::backward_step(
-                        &cache.gates[row * gw..][..gw],
-                        &cache.aux[row * hid..][..hid],
-                        &cache.hs[(prev_slot * batch + b) * hid..][..hid],
-                        &dh[hr.clone()],
-                        d_gi_row,
-                        &mut d_gh_gru[row * gw..][..gw],
-                        &mut dh_prev[hr],
-                    ),
-                }
+                let hr_gates = if has_gates {
+                    row * gw..(row + 1) * gw
+                } else {
+                    0..0
+                };
+                let hr_aux = if has_gates {
+                    row * hid..(row + 1) * hid
+                } else {
+                    0..0
+                };
+                let hr_prev = (prev_slot * batch + b) * hid..(prev_slot * batch + b + 1) * hid;
+                let hr_out = (out_slot * batch + b) * hid..(out_slot * batch + b + 1) * hid;
+                let (c_prev, dc_b, dc_prev_b): (&[f32], &[f32], &mut [f32]) = if lstm {
+                    (
+                        &cache.cs[hr_prev.clone()],
+                        &dc[hr.clone()],
+                        &mut dc_prev[hr.clone()],
+                    )
+                } else {
+                    (&[], &[], &mut [])
+                };
+                let d_gh_row: &mut [f32] = if gru {
+                    &mut d_gh_gru[row * gw..][..gw]
+                } else {
+                    &mut []
+                };
+                cell::backward_step(
+                    self.cell,
+                    StepCache {
+                        nonlinearity: self.nonlinearity,
+                        gates: &cache.gates[hr_gates],
+                        aux: &cache.aux[hr_aux],
+                        h_prev: &cache.hs[hr_prev],
+                        h: &cache.hs[hr_out],
+                        c_prev,
+                        dh: &dh[hr.clone()],
+                        dc: dc_b,
+                    },
+                    StepGrads {
+                        d_gi: d_gi_row,
+                        d_gh: d_gh_row,
+                        dh_prev_direct: &mut dh_prev[hr],
+                        dc_prev: dc_prev_b,
+                    },
+                );
             }
             // dh_prev += d_gh · W_hh for the whole batch (zero rows at missing steps).
             let d_gh = if gru { &d_gh_gru } else { &d_gi };

@@ -12,8 +12,7 @@
 //!   [`set_simd`] and the environment variable `UNROLL_NO_SIMD`.
 //!
 //! Summation order differs between the two builds and from the WGSL kernels' order, and FMA
-//! rounds once where the portable build rounds twice: compare paths with a tolerance
-//! (pitfalls item 11).
+//! rounds once where the portable build rounds twice: compare paths with a tolerance.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 

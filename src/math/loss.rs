@@ -2,7 +2,7 @@
 //! (`nn.CrossEntropyLoss` with `reduction='mean'`; the fused form follows llm.c's classifier).
 //!
 //! log-softmax subtracts the row maximum before `exp`, so logits like `[1000, 0, −1000]` give
-//! `[0, −1000, −2000]` instead of NaN (pitfalls item 9).
+//! `[0, −1000, −2000]` instead of NaN.
 
 /// `out = log_softmax(logits)` for one row `[C]`: `x_j − max − ln Σ_k e^{x_k − max}`.
 ///
@@ -97,14 +97,14 @@ pub fn softmax_cross_entropy(
 mod tests {
     use super::*;
 
-    /// Pitfalls item 9 (PyTorch `F.cross_entropy`): logits [2, 1, 0.1], target 0 → 0.41703002.
+    /// PyTorch's `F.cross_entropy`: logits [2, 1, 0.1], target 0 → 0.41703002.
     #[test]
     fn cross_entropy_matches_pytorch_value() {
         let ce = cross_entropy(&[2.0, 1.0, 0.1], &[0], 3);
         assert!((ce - 0.417_03).abs() <= 1e-6, "{ce}");
     }
 
-    /// Pitfalls item 9: extreme logits stay finite: log_softmax [0, −1000, −2000], CE 0 / 2000.
+    /// Extreme logits stay finite: log_softmax [0, −1000, −2000], CE 0 / 2000.
     #[test]
     fn extreme_logits_are_stable() {
         let mut out = [0.0f32; 3];

@@ -12,6 +12,7 @@
 //! the layer driver ([`crate::math::layer`]).
 
 use super::activation::{sigmoid_grad_from_output, tanh_grad_from_output};
+use super::cell::{Cell, StepCache, StepGrads, StepIn, StepOut};
 use super::lanes::{sigmoid_in_place, tanh_in_place};
 
 /// Forward step (no pins): [`forward_step_pinned`] with `pins = &[]`.
@@ -105,5 +106,39 @@ pub fn backward_step(
         df[j] = dc_total * c_prev[j] * sigmoid_grad_from_output(f[j]);
         dg[j] = dc_total * i[j] * tanh_grad_from_output(g[j]);
         dc_prev[j] = dc_total * f[j];
+    }
+}
+
+/// The LSTM cell as a [`Cell`]: gates i, f, g, o, a cell state, `tanh(c)` cached.
+#[derive(Clone, Copy, Debug)]
+pub struct Lstm;
+
+impl Cell for Lstm {
+    #[inline]
+    fn forward_step(input: StepIn<'_>, out: StepOut<'_>) {
+        forward_step_pinned(
+            input.gi,
+            input.gh,
+            input.c_prev,
+            input.pins,
+            out.gates,
+            out.c,
+            out.aux,
+            out.h,
+        );
+    }
+
+    #[inline]
+    fn backward_step(cache: StepCache<'_>, grads: StepGrads<'_>) {
+        backward_step(
+            cache.gates,
+            cache.c_prev,
+            cache.aux,
+            cache.dh,
+            cache.dc,
+            grads.d_gi,
+            grads.dc_prev,
+        );
+        grads.dh_prev_direct.fill(0.0);
     }
 }

@@ -9,6 +9,9 @@
 //! - [`activation`], [`linalg`]: NaN-free activations; the matmuls of the hot path.
 //! - [`lanes`]: sigmoid/tanh over slices for the cell steps (`simd128` polynomial in the
 //!   browser build, the scalar activations natively).
+//! - [`cell`]: [`cell::CellKind`], one descriptor per cell ([`cell::CellSpec`]: key, name,
+//!   gates, cell state, kernels, colour) and the CPU step pair [`cell::Cell`]; its docs list a
+//!   cell's own files and the files a new cell touches.
 //! - [`rnn`], [`lstm`], [`gru`]: one cell step forward/backward for one sample (CPU twins of
 //!   the WGSL step kernels).
 //! - [`layer`]: one (layer, direction) over time, forward and BPTT, packed lengths.
@@ -19,6 +22,7 @@
 //! Imports nothing from `gpu`, `train` or `ui`.
 
 pub mod activation;
+pub mod cell;
 pub mod classifier;
 pub mod gru;
 pub mod init;

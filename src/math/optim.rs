@@ -4,8 +4,7 @@
 //!   implementation computes it: no weight decay, no amsgrad, bias correction from the step
 //!   count. The CPU twin of `shaders/adam_update.wgsl`.
 //! - [`clip_grad_norm`]: `torch.nn.utils.clip_grad_norm_` (global L2 norm over all gradients),
-//!   except that a non-finite norm skips the step instead of writing NaN/0 into the gradients
-//!   (pitfalls item 10).
+//!   except that a non-finite norm skips the step instead of writing NaN/0 into the gradients.
 
 /// Hyper-parameters of `torch.optim.Adam` (no weight decay).
 #[derive(Clone, Copy, Debug, PartialEq)]

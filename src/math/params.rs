@@ -11,49 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The recurrent cell. Gate blocks inside `weight_ih`/`weight_hh`/biases are stacked in
-/// PyTorch's order: LSTM `i, f, g, o`; GRU `r, z, n`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CellKind {
-    /// `nn.RNN` (Elman): `h' = act(W_ih x + b_ih + W_hh h + b_hh)`; `act` is tanh or ReLU.
-    Rnn,
-    /// `nn.LSTM`, Hochreiter & Schmidhuber 1997, PyTorch formulation (gates i, f, g, o).
-    Lstm,
-    /// `nn.GRU`, Cho et al. 2014, PyTorch formulation (gates r, z, n; reset applied after the
-    /// hidden matmul: `n = tanh(W_in x + b_in + r ⊙ (W_hn h + b_hn))`).
-    Gru,
-}
-
-impl CellKind {
-    /// Number of gate blocks G stacked in the weights: RNN 1, LSTM 4, GRU 3.
-    pub fn gates(self) -> usize {
-        match self {
-            CellKind::Rnn => 1,
-            CellKind::Lstm => 4,
-            CellKind::Gru => 3,
-        }
-    }
-
-    /// Lower-case name as used in URLs and PyTorch class names (`rnn`, `lstm`, `gru`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CellKind::Rnn => "rnn",
-            CellKind::Lstm => "lstm",
-            CellKind::Gru => "gru",
-        }
-    }
-
-    /// Parses `rnn` / `lstm` / `gru` (case-insensitive). Returns `None` for anything else.
-    pub fn parse(s: &str) -> Option<CellKind> {
-        match s.to_ascii_lowercase().as_str() {
-            "rnn" => Some(CellKind::Rnn),
-            "lstm" => Some(CellKind::Lstm),
-            "gru" => Some(CellKind::Gru),
-            _ => None,
-        }
-    }
-}
+pub use super::cell::CellKind;
 
 /// Nonlinearity of the plain RNN cell (`nn.RNN(nonlinearity=...)`). Ignored by LSTM/GRU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]

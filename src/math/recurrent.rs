@@ -12,29 +12,11 @@
 //! - [`RnnModule::forward_time_major`] / [`RnnModule::backward_time_major`]: time-major buffers
 //!   (dense or one-hot tokens), no validation, for the classifier and the trainers.
 
+pub use super::layer::GatePin;
 use super::layer::{Direction, DirectionCache, LayerDirection, SeqDims, SeqInput, StridedRows};
 use super::linalg::swap_leading_axes;
-use super::params::{CellKind, ParamLayout, RnnSpec};
+use super::params::{ParamLayout, RnnSpec};
 use super::shapes::{check_state_shape, validate_spec, RnnError, StateKind};
-
-/// Pins one gate of one (layer, direction) to a constant, in every unit, at one step or all
-/// steps (the inspector's "pin a gate"; see [`RnnModule::forward_time_major_pinned`]).
-///
-/// The value replaces the gate's activation after its nonlinearity and before it is used, e.g.
-/// an LSTM forget gate pinned to 0 gives `c_t = i ⊙ g` (no memory of `c_{t−1}`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GatePin {
-    /// Layer index l (0 = the layer reading the input).
-    pub layer: usize,
-    /// 0 forward, 1 reverse.
-    pub direction: usize,
-    /// Index in the cell's gate order: LSTM i=0 f=1 g=2 o=3; GRU r=0 z=1 n=2 (RNN has none).
-    pub gate: usize,
-    /// Time step (0-based, over the sequence the model reads); `None` = every step.
-    pub step: Option<usize>,
-    /// The activation value every unit of the gate takes.
-    pub value: f32,
-}
 
 /// A borrowed tensor: a row-major shape and its data.
 #[derive(Clone, Copy, Debug)]
@@ -514,7 +496,7 @@ impl RnnModule {
         let (seq_len, batch) = (cache.seq_len, cache.batch);
         let (dirs, hid) = (spec.num_directions(), spec.hidden_size);
         let bh = batch * hid;
-        let lstm = spec.cell == CellKind::Lstm;
+        let lstm = spec.cell.spec().has_cell_state;
         let zeros = vec![0.0f32; bh];
         let dims = SeqDims {
             seq_len,

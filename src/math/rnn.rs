@@ -9,6 +9,7 @@
 //! `gi = W_ih x + b_ih` and `gh = W_hh h + b_hh`, each `[H]` (G = 1).
 
 use super::activation::{relu, relu_grad_from_output, tanh_grad_from_output};
+use super::cell::{Cell, StepCache, StepGrads, StepIn, StepOut};
 use super::lanes::tanh_in_place;
 use super::params::Nonlinearity;
 
@@ -36,5 +37,22 @@ pub fn backward_step(nonlinearity: Nonlinearity, h: &[f32], dh: &[f32], d_pre: &
             Nonlinearity::Tanh => tanh_grad_from_output(y),
             Nonlinearity::Relu => relu_grad_from_output(y),
         };
+    }
+}
+
+/// The Elman cell as a [`Cell`]: no gates, no cell state, no extra cache.
+#[derive(Clone, Copy, Debug)]
+pub struct Rnn;
+
+impl Cell for Rnn {
+    #[inline]
+    fn forward_step(input: StepIn<'_>, out: StepOut<'_>) {
+        forward_step(input.nonlinearity, input.gi, input.gh, out.h);
+    }
+
+    #[inline]
+    fn backward_step(cache: StepCache<'_>, grads: StepGrads<'_>) {
+        backward_step(cache.nonlinearity, cache.h, cache.dh, grads.d_gi);
+        grads.dh_prev_direct.fill(0.0);
     }
 }

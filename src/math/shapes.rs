@@ -2,7 +2,7 @@
 //! computed without allocating any tensor (so the shapes lesson can show sizes up to 4096).
 //!
 //! - input: `[T, B, I]`, or `[B, T, I]` with `batch_first` (batch_first moves the batch axis
-//!   of input and output only, never of `h0`/`h_n`; pitfalls item 5).
+//!   of input and output only, never of `h0`/`h_n`).
 //! - h0, h_n (and LSTM c0, c_n): `[L·D, B, H]`, layer-major then direction.
 //! - output: like input with the last axis `D·H`.
 //! - parameters: two weight matrices and **two** bias vectors per layer and direction.
@@ -332,7 +332,7 @@ pub fn rnn_shapes(config: &RnnConfig, batch: usize, seq_len: usize) -> Result<Rn
     }
     let spec = &config.spec;
     let state = state_shape(spec, batch);
-    let lstm = spec.cell == CellKind::Lstm;
+    let lstm = spec.cell.spec().has_cell_state;
     let out_width = spec.num_directions() * spec.hidden_size;
     let (input, output) = if config.batch_first {
         (
@@ -395,11 +395,11 @@ pub fn check_state_shape(
     kind: StateKind,
     got: &[usize],
 ) -> Result<(), RnnError> {
-    let which = match (spec.cell, kind) {
-        (CellKind::Lstm, StateKind::Hidden) => "hidden[0]",
-        (CellKind::Lstm, StateKind::Cell) => "hidden[1]",
-        (cell, StateKind::Cell) => return Err(RnnError::UnexpectedCellState { cell }),
-        (_, StateKind::Hidden) => "hidden",
+    let which = match (spec.cell.spec().has_cell_state, kind) {
+        (true, StateKind::Hidden) => "hidden[0]",
+        (true, StateKind::Cell) => "hidden[1]",
+        (false, StateKind::Cell) => return Err(RnnError::UnexpectedCellState { cell: spec.cell }),
+        (false, StateKind::Hidden) => "hidden",
     };
     let expected = state_shape(spec, batch);
     if got != expected {

@@ -213,9 +213,6 @@ pub struct Strings {
 
     pub config_title: &'static str,
     pub cell: &'static str,
-    pub cell_help_lstm: &'static str,
-    pub cell_help_gru: &'static str,
-    pub cell_help_rnn: &'static str,
     pub hidden_size: &'static str,
     pub hidden_size_help: &'static str,
     pub batch_size: &'static str,
@@ -546,9 +543,6 @@ pub static EN: Strings = Strings {
 
     config_title: "Model & training",
     cell: "Cell",
-    cell_help_lstm: "nn.LSTM: gates i, f, g, o and a cell state c_t",
-    cell_help_gru: "nn.GRU: gates r, z, n",
-    cell_help_rnn: "nn.RNN: h_t = tanh(W_ih x_t + W_hh h_(t−1) + b)",
     hidden_size: "Hidden size",
     hidden_size_help: "8–256 features in h_t",
     batch_size: "Batch size",
@@ -664,9 +658,6 @@ pub static ZH: Strings = Strings {
 
     config_title: "模型与训练",
     cell: "单元",
-    cell_help_lstm: "nn.LSTM：门 i、f、g、o 和细胞状态 c_t",
-    cell_help_gru: "nn.GRU：门 r、z、n",
-    cell_help_rnn: "nn.RNN：h_t = tanh(W_ih x_t + W_hh h_(t−1) + b)",
     hidden_size: "隐藏层大小",
     hidden_size_help: "h_t 的特征数，8–256",
     batch_size: "批大小",

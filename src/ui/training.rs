@@ -36,7 +36,7 @@ use super::widgets::run_controls::RunControls;
 use super::widgets::stat::Stat;
 use crate::config::fields;
 use crate::config::lessons::{route, Route};
-use crate::config::{NoticeKind, TRAIN_FIELDS};
+use crate::config::{Lang, NoticeKind, TRAIN_FIELDS};
 use crate::gpu::GpuError;
 use crate::train::session::{CpuReason, TrainError, TrainNotice, ValReport};
 use crate::ui::lessons::fmt::count_commas;
@@ -663,17 +663,24 @@ fn ConfigForm(
                     prop:value=move || config.with(|c| c.cell.as_str().to_owned())
                     on:change=move |ev| set("cell", event_target_value(&ev))
                 >
-                    <option value="lstm">"LSTM"</option>
-                    <option value="gru">"GRU"</option>
-                    <option value="rnn">"RNN (tanh)"</option>
+                    {CellKind::ALL
+                        .map(|cell| {
+                            let spec = cell.spec();
+                            // The names page trains the plain RNN with tanh.
+                            let label = if spec.takes_nonlinearity {
+                                format!("{} (tanh)", spec.name)
+                            } else {
+                                spec.name.to_owned()
+                            };
+                            view! { <option value=spec.key>{label}</option> }
+                        })}
                 </select>
                 <div class="field-help">
                     {move || {
-                        let t = loc.t();
-                        match config.with(|c| c.cell) {
-                            CellKind::Lstm => t.cell_help_lstm,
-                            CellKind::Gru => t.cell_help_gru,
-                            CellKind::Rnn => t.cell_help_rnn,
+                        let help = config.with(|c| c.cell.spec().help);
+                        match loc.lang() {
+                            Lang::En => help.en,
+                            Lang::Zh => help.zh,
                         }
                     }}
                 </div>

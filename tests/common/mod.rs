@@ -1,8 +1,7 @@
-//! Shared test support: the PyTorch fixture format, the tolerance check, and a fixture suite
-//! runner that any backend (the CPU reference, the WGSL kernels) plugs into.
-//!
-//! Tolerance everywhere: |actual − expected| ≤ 1e-5 + 1e-4·|expected|; a NaN is a failure
-//! (errors are counted with `!(err <= tol)`, never reduced with `f32::max`).
+//! Shared test support: the PyTorch fixture format and a fixture suite runner that any backend
+//! (the CPU reference, the WGSL kernels) plugs into. Values are compared with
+//! `Tol::FIXTURE` (`tests/tol`): |actual − expected| ≤ 1e-5 + 1e-4·|expected|, NaN failing; a
+//! crate using this module declares `mod tol;` too.
 #![allow(
     dead_code,
     reason = "shared by several test crates; each uses a subset"
@@ -12,107 +11,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+
+use crate::tol::Tol;
 use unroll::math::classifier::ClassifierBatch;
 use unroll::math::optim::AdamConfig;
 use unroll::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
-
-/// Absolute part of the fixture tolerance.
-pub const ATOL: f64 = 1e-5;
-/// Relative part of the fixture tolerance.
-pub const RTOL: f64 = 1e-4;
-
-// ---------------------------------------------------------------------------------------------
-// Closeness checks
-// ---------------------------------------------------------------------------------------------
-
-/// Checks `actual` against `expected` with the fixture tolerance; `Err` describes the failure
-/// (tensor name, number of mismatches, max error, first mismatches with flat indices).
-pub fn check_close<E: Copy + Into<f64>>(
-    name: &str,
-    actual: &[f32],
-    expected: &[E],
-) -> Result<(), String> {
-    check_close_tol(name, actual, expected, &[], ATOL, RTOL)
-}
-
-/// Panics with [`check_close`]'s message on failure.
-pub fn assert_close<E: Copy + Into<f64>>(name: &str, actual: &[f32], expected: &[E]) {
-    if let Err(e) = check_close(name, actual, expected) {
-        panic!("{e}");
-    }
-}
-
-/// [`check_close`] with explicit tolerances `|a − e| ≤ atol + rtol·|e|`; when `shape` is not
-/// empty, mismatches are reported with multi-dimensional indices.
-#[expect(
-    clippy::neg_cmp_op_on_partial_ord,
-    reason = "`!(err <= tol)` counts a NaN error as a failure"
-)]
-pub fn check_close_tol<E: Copy + Into<f64>>(
-    name: &str,
-    actual: &[f32],
-    expected: &[E],
-    shape: &[usize],
-    atol: f64,
-    rtol: f64,
-) -> Result<(), String> {
-    if actual.len() != expected.len() {
-        return Err(format!(
-            "{name}: {} values, expected {}",
-            actual.len(),
-            expected.len()
-        ));
-    }
-    let mut bad = 0usize;
-    let mut max_err = 0.0f64;
-    let mut any_nan = false;
-    let mut first = Vec::new();
-    for (i, (&a, &e)) in actual.iter().zip(expected).enumerate() {
-        let e: f64 = e.into();
-        let err = (a as f64 - e).abs();
-        if err.is_nan() {
-            any_nan = true;
-        } else if err > max_err {
-            max_err = err;
-        }
-        if !(err <= atol + rtol * e.abs()) {
-            bad += 1;
-            if first.len() < 5 {
-                first.push(format!(
-                    "{} got {a} want {e} (err {err:.3e})",
-                    index_string(i, shape)
-                ));
-            }
-        }
-    }
-    if bad == 0 {
-        return Ok(());
-    }
-    let max = if any_nan {
-        "NaN".to_string()
-    } else {
-        format!("{max_err:.3e}")
-    };
-    Err(format!(
-        "{name}: {bad} of {} values outside |err| <= {atol:e} + {rtol:e}*|ref| (max err {max}); first: {}",
-        actual.len(),
-        first.join("; ")
-    ))
-}
-
-/// `[i]` or, with a shape, `[i0, i1, …]`.
-fn index_string(flat: usize, shape: &[usize]) -> String {
-    if shape.is_empty() || shape.iter().product::<usize>() <= flat {
-        return format!("[{flat}]");
-    }
-    let mut idx = vec![0; shape.len()];
-    let mut rest = flat;
-    for (k, &d) in shape.iter().enumerate().rev() {
-        idx[k] = rest % d;
-        rest /= d;
-    }
-    format!("{idx:?}")
-}
 
 // ---------------------------------------------------------------------------------------------
 // Fixture format: PyTorch float64 runs written as JSON (inputs, parameters, outputs, gradients)
@@ -135,7 +38,7 @@ impl Tensor {
 
     /// Checks `actual` against this tensor (multi-index messages).
     pub fn check(&self, name: &str, actual: &[f32]) -> Result<(), String> {
-        check_close_tol(name, actual, &self.data, &self.shape, ATOL, RTOL)
+        Tol::FIXTURE.check_shaped(name, actual, &self.data, &self.shape)
     }
 }
 
@@ -524,7 +427,7 @@ impl ClassifierFixture {
             }
         };
         push(self.logits.check("logits", &r.logits));
-        push(check_close("loss", &[r.loss], &[self.loss]));
+        push(Tol::FIXTURE.check("loss", &[r.loss], &[self.loss]));
         for entry in &case.layout.entries {
             for (what, named, actual) in [
                 ("grad", &self.grads, &r.grads),

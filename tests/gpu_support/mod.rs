@@ -1,6 +1,5 @@
 //! Shared helpers of the GPU tests: a context (the tests FAIL without an adapter; the adapter
-//! is printed once), blocking on futures natively, and tolerance checks that count NaN as a
-//! failure.
+//! is printed once), blocking on futures natively, and random test data (tolerances: `tests/tol`).
 #![allow(dead_code)]
 
 use std::sync::Once;
@@ -28,39 +27,6 @@ pub fn context() -> GpuContext {
 /// Runs a future to completion (native tests only).
 pub fn block<F: std::future::Future>(f: F) -> F::Output {
     pollster::block_on(f)
-}
-
-/// Asserts `|a − e| ≤ abs + rel·|e|` element-wise; NaN fails. Reports the count and the first
-/// mismatches with their indices.
-#[expect(
-    clippy::neg_cmp_op_on_partial_ord,
-    reason = "`!(err <= tol)` counts a NaN error as a failure"
-)]
-pub fn assert_close(name: &str, actual: &[f32], expected: &[f32], abs: f32, rel: f32) {
-    assert_eq!(actual.len(), expected.len(), "{name}: length");
-    let mut bad = Vec::new();
-    let mut worst = 0.0f32;
-    for (i, (&a, &e)) in actual.iter().zip(expected).enumerate() {
-        let err = (a - e).abs();
-        if !(err <= abs + rel * e.abs()) {
-            bad.push((i, a, e));
-        }
-        if err > worst {
-            worst = err;
-        }
-    }
-    assert!(
-        bad.is_empty(),
-        "{name}: {} of {} values outside |err| <= {abs} + {rel}·|ref| (max finite err {worst}); first: {:?}",
-        bad.len(),
-        actual.len(),
-        &bad[..bad.len().min(5)]
-    );
-}
-
-/// The fixture tolerance |err| ≤ 1e-5 + 1e-4·|ref|.
-pub fn assert_fixture_close(name: &str, actual: &[f32], expected: &[f32]) {
-    assert_close(name, actual, expected, 1e-5, 1e-4);
 }
 
 use rand::{Rng, SeedableRng};

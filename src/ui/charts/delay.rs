@@ -175,7 +175,7 @@ pub fn draw<DB: DrawingBackend>(
         if !labelled.contains(&line.cell) {
             labelled.push(line.cell);
             series
-                .label(line.cell.as_str().to_uppercase())
+                .label(line.cell.name())
                 .legend(swatch(color.stroke_width(3)));
         }
     }

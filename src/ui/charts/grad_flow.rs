@@ -139,7 +139,7 @@ pub fn draw<DB: DrawingBackend>(
         let is_current = current == Some(cell);
         let label = format!(
             "{} · {}",
-            (t.label)(&cell.as_str().to_uppercase(), curve.hidden_size, curve.step),
+            (t.label)(cell.name(), curve.hidden_size, curve.step),
             if is_current { t.this_run } else { t.kept }
         );
         if is_current {

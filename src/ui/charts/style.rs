@@ -37,14 +37,11 @@ pub const VAL_ACC: RGBColor = RGBColor(0x05, 0x96, 0x69);
 /// Reference lines (chance level, baselines, epoch boundaries) and placeholder text.
 pub const REFERENCE: RGBColor = RGBColor(0x94, 0xa3, 0xb8);
 
-/// The colour of a cell's curves wherever cells are compared (RNN orange, LSTM blue, GRU
-/// green).
+/// The colour of a cell's curves wherever cells are compared: its descriptor's colour (RNN
+/// orange, LSTM blue, GRU green).
 pub fn cell_colour(cell: CellKind) -> RGBColor {
-    match cell {
-        CellKind::Rnn => VAL_LOSS,
-        CellKind::Lstm => LOSS_MEAN,
-        CellKind::Gru => VAL_ACC,
-    }
+    let [r, g, b] = cell.spec().colour;
+    RGBColor(r, g, b)
 }
 
 /// Length of a legend swatch, in the legend's own (unscaled) units.

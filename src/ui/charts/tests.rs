@@ -267,7 +267,7 @@ fn compare_chart_draws_one_curve_per_cell_and_zooms_to_the_data() {
     ]
     .into_iter()
     .map(|(cell, acc)| Curve {
-        label: cell.as_str().to_uppercase(),
+        label: cell.name().to_owned(),
         points: vec![(1, acc[0]), (2, acc[1])],
         colour: cell_colour(cell),
     })

@@ -34,7 +34,7 @@ use self::store::Kept;
 use crate::config::delay::{
     CellSet, DelayConfig, DelayRangeError, DELAY_FIELDS, MAX_LENGTH, PRESET_DELAYS,
 };
-use crate::config::fields::{self, ChoiceField};
+use crate::config::fields;
 use crate::config::lessons::Route;
 use crate::config::query::{decode, encode, parse_pairs};
 use crate::config::{Lang, NoticeKind};
@@ -206,14 +206,21 @@ fn outcome_key(o: &Outcome) -> &'static str {
     }
 }
 
+/// The first trained cell with a forget gate (`f`: the LSTM), which `forget_bias` acts on.
+fn forget_gate_cell(config: &DelayConfig) -> Option<CellKind> {
+    config
+        .cell
+        .cells()
+        .iter()
+        .copied()
+        .find(|c| c.spec().gate_index("f").is_some())
+}
+
 /// Mean of the initial forget block of the LSTM's `bias_ih_l0` for `config`'s first seed
 /// (`None` when no LSTM is trained).
 fn forget_block_mean(config: &DelayConfig) -> Option<f64> {
-    if !config.cell.cells().contains(&CellKind::Lstm) {
-        return None;
-    }
     let model = DelayModel::new(
-        CellKind::Lstm,
+        forget_gate_cell(config)?,
         config.vocab.max(2),
         config.hidden_size.max(1),
     );
@@ -511,9 +518,7 @@ pub fn DelayPage() -> impl IntoView {
             match c {
                 CellSet::Both => text::CELLS_BOTH.get(l).to_owned(),
                 CellSet::All => text::CELLS_ALL.get(l).to_owned(),
-                CellSet::Rnn => text::CELLS_ONLY.fill(l, &["RNN"]),
-                CellSet::Lstm => text::CELLS_ONLY.fill(l, &["LSTM"]),
-                CellSet::Gru => text::CELLS_ONLY.fill(l, &["GRU"]),
+                CellSet::One(cell) => text::CELLS_ONLY.fill(l, &[cell.name()]),
             }
         };
         view! { <option value=c.as_str()>{label}</option> }
@@ -681,12 +686,12 @@ pub fn DelayPage() -> impl IntoView {
                         {number(
                             "forget_bias",
                             text::FORGET_BIAS,
-                            |l, c| if c.cell.cells().contains(&CellKind::Lstm) {
+                            |l, c| if forget_gate_cell(c).is_some() {
                                 text::FORGET_BIAS_HELP.get(l).to_owned()
                             } else {
                                 text::FORGET_BIAS_NO_LSTM.get(l).to_owned()
                             },
-                            |c| c.cell.cells().contains(&CellKind::Lstm),
+                            |c| forget_gate_cell(c).is_some(),
                             |c| c.forget_bias.to_string(),
                         )}
                         {number("steps", text::STEPS, |_, _| String::new(), |_| true, |c| c.steps.to_string())}
@@ -926,11 +931,7 @@ fn summary_table(
             }
         }
     }
-    cells.sort_by_key(|c| match c {
-        CellKind::Rnn => 0,
-        CellKind::Lstm => 1,
-        CellKind::Gru => 2,
-    });
+    cells.sort_by_key(|c| c.index());
     let mut delays: Vec<usize> = PRESET_DELAYS.to_vec();
     delays.extend(rows.iter().map(|r| r.delay));
     delays.sort_unstable();
@@ -1136,33 +1137,16 @@ fn cell_card(
 
 /// The `data-testid`s of a cell's stats: params, step, batch loss, batch accuracy, held-out
 /// accuracy, held-out loss.
-fn stat_ids(cell: CellKind) -> [&'static str; 6] {
-    match cell {
-        CellKind::Rnn => [
-            "delay-params-rnn",
-            "delay-step-rnn",
-            "delay-loss-rnn",
-            "delay-acc-rnn",
-            "delay-heldout-acc-rnn",
-            "delay-heldout-loss-rnn",
-        ],
-        CellKind::Lstm => [
-            "delay-params-lstm",
-            "delay-step-lstm",
-            "delay-loss-lstm",
-            "delay-acc-lstm",
-            "delay-heldout-acc-lstm",
-            "delay-heldout-loss-lstm",
-        ],
-        CellKind::Gru => [
-            "delay-params-gru",
-            "delay-step-gru",
-            "delay-loss-gru",
-            "delay-acc-gru",
-            "delay-heldout-acc-gru",
-            "delay-heldout-loss-gru",
-        ],
-    }
+fn stat_ids(cell: CellKind) -> [String; 6] {
+    [
+        "params",
+        "step",
+        "loss",
+        "acc",
+        "heldout-acc",
+        "heldout-loss",
+    ]
+    .map(|stat| format!("delay-{stat}-{}", cell.as_str()))
 }
 
 /// Positions per block of the example strip. Each block is the row names and this many

@@ -390,11 +390,7 @@ pub const CAPACITY_TITLE: Tr = tr("What delay 64 asks of the state", "delay 64 å
 
 /// A cell's display name.
 pub fn cell_name(cell: CellKind) -> &'static str {
-    match cell {
-        CellKind::Rnn => "RNN",
-        CellKind::Lstm => "LSTM",
-        CellKind::Gru => "GRU",
-    }
+    cell.name()
 }
 
 /// An accuracy (a fraction 0â€“1) with two decimals.

@@ -19,10 +19,11 @@
 //! `compare-epochs` carry `data-value`; the table has `data-input-size` and `data-classes`.
 
 use super::text::lab_text;
+use crate::math::cell::CELL_COUNT;
+use crate::train::session::TrainError;
 use crate::ui::charts::canvas::chart_canvas;
 use crate::ui::charts::compare::{self as compare_chart, CompareChartText, Curve};
 use crate::ui::charts::style::cell_colour;
-use crate::train::session::TrainError;
 use crate::ui::data_loader::LoadState;
 use crate::ui::i18n::use_locale;
 use crate::ui::lessons::fmt::count_commas;
@@ -31,7 +32,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 /// The cells compared, in training order.
-pub const CELLS: [CellKind; 3] = [CellKind::Rnn, CellKind::Lstm, CellKind::Gru];
+pub const CELLS: [CellKind; CELL_COUNT] = CellKind::ALL;
 
 /// Where the comparison stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,7 +92,7 @@ pub struct CompareState {
     status: RwSignal<CompareStatus>,
     runs: RwSignal<Vec<CompareRun>>,
     /// Steps done by each cell's run (kept apart from `runs`, so a step does not redraw the chart).
-    steps: RwSignal<[u64; 3]>,
+    steps: RwSignal<[u64; CELL_COUNT]>,
     /// Index in [`CELLS`] of the cell training.
     current: RwSignal<Option<usize>>,
     /// Epochs each run trains (the configuration when the comparison started).
@@ -112,7 +113,7 @@ impl CompareState {
         CompareState {
             status: RwSignal::new(CompareStatus::Idle),
             runs: RwSignal::new(Vec::new()),
-            steps: RwSignal::new([0; 3]),
+            steps: RwSignal::new([0; CELL_COUNT]),
             current: RwSignal::new(None),
             epochs: RwSignal::new(0),
             control: StoredValue::new_local(None),
@@ -152,7 +153,7 @@ impl CompareState {
         let classes = loaded.summary.classes.len();
         let dataset = loaded.data.clone();
         self.runs.set(Vec::new());
-        self.steps.set([0; 3]);
+        self.steps.set([0; CELL_COUNT]);
         self.epochs.set(base.epochs);
         self.status.set(CompareStatus::Running);
         spawn_local(async move {
@@ -207,11 +208,7 @@ impl CompareState {
 }
 
 fn cell_name(cell: CellKind) -> &'static str {
-    match cell {
-        CellKind::Rnn => "RNN",
-        CellKind::Lstm => "LSTM",
-        CellKind::Gru => "GRU",
-    }
+    cell.name()
 }
 
 /// The compare panel: button, progress, chart, table.

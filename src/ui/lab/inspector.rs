@@ -18,6 +18,7 @@
 use super::step_heatmap::{Scale, StepHeatmap, StepMap};
 use crate::config::Lang;
 use crate::data::normalize::symbol;
+use crate::math::cell::{GateActivation, LangText};
 use crate::math::classifier::{ClassifierTrace, GatePin};
 use crate::math::params::CellKind;
 use crate::math::recurrent::DirectionTrace;
@@ -55,11 +56,6 @@ struct Text {
     h_caption: &'static str,
     c_caption: &'static str,
     gates_title: &'static str,
-    gate_names_lstm: [&'static str; 4],
-    gate_names_gru: [&'static str; 3],
-    lstm_note: &'static str,
-    gru_note: &'static str,
-    rnn_note: &'static str,
     reads_last: fn(usize) -> String,
     reads_padded: fn(usize, usize) -> String,
     truncated: fn(usize) -> String,
@@ -113,11 +109,6 @@ const EN: Text = Text {
     h_caption: "h_t: hidden state (units × steps)",
     c_caption: "c_t: cell state (units × steps)",
     gates_title: "Gates over time",
-    gate_names_lstm: ["i: input gate", "f: forget gate", "g: cell candidate", "o: output gate"],
-    gate_names_gru: ["r: reset gate", "z: update gate", "n: new gate"],
-    lstm_note: "PyTorch's LSTM: c_t = f ⊙ c_{t−1} + i ⊙ g, h_t = o ⊙ tanh(c_t). i, f, o are sigmoids (0–1); g is a tanh (−1–1).",
-    gru_note: "PyTorch's GRU: h_t = (1 − z) ⊙ n + z ⊙ h_{t−1}, so z close to 1 keeps the old state. Many textbooks swap z and 1 − z; PyTorch's weights follow the formula above.",
-    rnn_note: "An RNN cell has no gates: h_t = tanh(W_ih x_t + b_ih + W_hh h_{t−1} + b_hh).",
     reads_last: |t| format!("The classifier reads the output at the last character (t = {t})."),
     reads_padded: |len, t| format!("head=padded: the name fills {len} of the 10 steps; the rest (∅, hatched) are zero vectors, and the classifier reads the output at t = {t}, after the padding."),
     truncated: |n| format!("head=padded keeps only the first 10 symbols: {n} more are cut off."),
@@ -158,11 +149,6 @@ const ZH: Text = Text {
     h_caption: "h_t：隐藏状态（单元 × 时间步）",
     c_caption: "c_t：细胞状态（单元 × 时间步）",
     gates_title: "门随时间的变化",
-    gate_names_lstm: ["i：输入门", "f：遗忘门", "g：候选细胞值", "o：输出门"],
-    gate_names_gru: ["r：重置门", "z：更新门", "n：新门（候选状态）"],
-    lstm_note: "PyTorch 的 LSTM：c_t = f ⊙ c_{t−1} + i ⊙ g，h_t = o ⊙ tanh(c_t)。i、f、o 是 sigmoid（0–1），g 是 tanh（−1–1）。",
-    gru_note: "PyTorch 的 GRU：h_t = (1 − z) ⊙ n + z ⊙ h_{t−1}，所以 z 接近 1 时保留旧状态。很多教科书把 z 和 1 − z 对调；PyTorch 的权重遵循上面的公式。",
-    rnn_note: "RNN 单元没有门：h_t = tanh(W_ih x_t + b_ih + W_hh h_{t−1} + b_hh)。",
     reads_last: |t| format!("分类器读取最后一个字符处（t = {t}）的输出。"),
     reads_padded: |len, t| format!("head=padded：名字占 10 步中的 {len} 步，其余（∅，斜线标出）是零向量；分类器在填充之后读取 t = {t} 处的输出。"),
     truncated: |n| format!("head=padded 只保留前 10 个符号：另有 {n} 个被截掉。"),
@@ -197,17 +183,16 @@ fn text(lang: Lang) -> &'static Text {
 // Pure part: from weights, name and pin to what the panel shows
 
 /// The gate letters of `cell` in PyTorch's order (the index is [`GatePin::gate`]).
-pub fn gate_letters(cell: CellKind) -> &'static [&'static str] {
-    match cell {
-        CellKind::Lstm => &["i", "f", "g", "o"],
-        CellKind::Gru => &["r", "z", "n"],
-        CellKind::Rnn => &[],
-    }
+pub fn gate_letters(cell: CellKind) -> Vec<&'static str> {
+    cell.spec().gates.iter().map(|g| g.letter).collect()
 }
 
 /// True for the tanh blocks (LSTM g, GRU n: values in −1…1); the others are sigmoids (0…1).
 pub fn gate_is_tanh(cell: CellKind, gate: usize) -> bool {
-    matches!((cell, gate), (CellKind::Lstm, 2) | (CellKind::Gru, 2))
+    cell.spec()
+        .gates
+        .get(gate)
+        .is_some_and(|g| g.activation == GateActivation::Tanh)
 }
 
 /// The pin as the controls hold it.
@@ -647,7 +632,7 @@ pub fn InspectorPanel(
                             map=h_map
                         />
                         {move || {
-                            (cell() == Some(CellKind::Lstm))
+                            cell().is_some_and(|c| c.spec().has_cell_state)
                                 .then(|| {
                                     view! {
                                         <StepHeatmap
@@ -769,14 +754,8 @@ fn PinPanel(
             p.direction = d;
         });
     };
-    let gate_name = move |cell: CellKind, g: usize| -> &'static str {
-        let t = tx();
-        match cell {
-            CellKind::Lstm => t.gate_names_lstm.get(g).copied().unwrap_or("?"),
-            CellKind::Gru => t.gate_names_gru.get(g).copied().unwrap_or("?"),
-            CellKind::Rnn => "",
-        }
-    };
+    let gate_name =
+        move |cell: CellKind, g: usize| -> &'static str { gate_label(cell, g, loc.lang()) };
     let (vmin, vmax) = (
         move || {
             if gate_is_tanh(cell(), pin.get().gate) {
@@ -952,11 +931,7 @@ fn GateMaps(
     move || {
         let cell = shape.get()?.0;
         let letters = gate_letters(cell);
-        let note = move || match cell {
-            CellKind::Lstm => tx().lstm_note,
-            CellKind::Gru => tx().gru_note,
-            CellKind::Rnn => tx().rnn_note,
-        };
+        let note = move || lang_text(cell.spec().note, loc.lang());
         let maps = letters
             .iter()
             .enumerate()
@@ -965,14 +940,7 @@ fn GateMaps(
                     let (l, d) = shown.get();
                     inspection.with(|r| r.as_ref().ok().and_then(|i| i.gate_map(l, d, g)))
                 });
-                let caption = Signal::derive(move || {
-                    let t = tx();
-                    match cell {
-                        CellKind::Lstm => t.gate_names_lstm[g],
-                        _ => t.gate_names_gru[g],
-                    }
-                    .to_owned()
-                });
+                let caption = Signal::derive(move || gate_label(cell, g, loc.lang()).to_owned());
                 view! {
                     <StepHeatmap testid=format!("inspect-gate-{letter}") caption=caption map=map budget=140.0 />
                 }
@@ -989,9 +957,21 @@ fn GateMaps(
 }
 
 fn cell_key(cell: CellKind) -> &'static str {
-    match cell {
-        CellKind::Lstm => "lstm",
-        CellKind::Gru => "gru",
-        CellKind::Rnn => "rnn",
+    cell.as_str()
+}
+
+/// A cell description's text in the page's language.
+fn lang_text(text: LangText, lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => text.en,
+        Lang::Zh => text.zh,
     }
+}
+
+/// The label of gate `g` of `cell` (`f: forget gate`); `?` past the cell's gates.
+fn gate_label(cell: CellKind, g: usize, lang: Lang) -> &'static str {
+    cell.spec()
+        .gates
+        .get(g)
+        .map_or("?", |gate| lang_text(gate.label, lang))
 }

@@ -176,9 +176,7 @@ pub fn ParallelPage(
             <div class="lx-layout">
                 <Panel title=i18n::parallel::CONTROLS class="lx-controls">
                     <div class="lx-choice" role="radiogroup">
-                        {cell_radio(CellKind::Rnn)}
-                        {cell_radio(CellKind::Lstm)}
-                        {cell_radio(CellKind::Gru)}
+                        {CellKind::ALL.map(cell_radio)}
                     </div>
                     <Slider
                         testid="parallel-hidden_size"

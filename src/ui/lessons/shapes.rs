@@ -101,11 +101,7 @@ pub fn ShapesPage(
                     prop:checked=move || cfg.with(|c| c.cell == cell)
                     on:change=move |_| cfg.update(|c| c.cell = cell)
                 />
-                {match cell {
-                    CellKind::Rnn => "nn.RNN",
-                    CellKind::Lstm => "nn.LSTM",
-                    CellKind::Gru => "nn.GRU",
-                }}
+                {cell.spec().torch_class}
             </label>
         }
     };
@@ -158,9 +154,7 @@ pub fn ShapesPage(
             <div class="lx-layout">
                 <Panel title=i18n::shapes::CONTROLS class="lx-controls">
                     <div class="lx-choice" role="radiogroup" aria-label="cell">
-                        {cell_radio(CellKind::Rnn)}
-                        {cell_radio(CellKind::Lstm)}
-                        {cell_radio(CellKind::Gru)}
+                        {CellKind::ALL.map(cell_radio)}
                     </div>
                     <SizeInput key="input_size" label=i18n::shapes::INPUT_SIZE value=input_size on_set=set_input />
                     <SizeInput key="hidden_size" label=i18n::shapes::HIDDEN_SIZE value=hidden_size on_set=set_hidden />
@@ -289,11 +283,7 @@ pub fn ShapesPage(
 
 /// The PyTorch call of the configuration.
 fn code(c: &ShapesConfig) -> String {
-    let class = match c.cell {
-        CellKind::Rnn => "RNN",
-        CellKind::Lstm => "LSTM",
-        CellKind::Gru => "GRU",
-    };
+    let class = c.cell.name();
     let mut args = vec![c.input_size.to_string(), c.hidden_size.to_string()];
     if c.num_layers != 1 {
         args.push(format!("num_layers={}", c.num_layers));
@@ -309,7 +299,7 @@ fn code(c: &ShapesConfig) -> String {
     } else {
         format!("({}, {}, {})", c.seq_len, c.batch, c.input_size)
     };
-    let call = if c.cell == CellKind::Lstm {
+    let call = if c.cell.spec().has_cell_state {
         "output, (h_n, c_n) = rnn(input, (h0, c0))"
     } else {
         "output, h_n = rnn(input, h0)"

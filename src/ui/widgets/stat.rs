@@ -14,7 +14,8 @@ pub fn Stat(
     #[prop(into)]
     label: Signal<&'static str>,
     /// `data-testid` of the value element.
-    testid: &'static str,
+    #[prop(into)]
+    testid: String,
     /// Formatted text of the value.
     #[prop(into)]
     text: Signal<String>,
