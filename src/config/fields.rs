@@ -318,13 +318,21 @@ mod tests {
         }
         check!(
             CellKind,
-            CellSet,
             BpttAct,
             GruConvention,
             LstmMode,
             BackendChoice,
             Head
         );
+        // `CellSet` carries a cell, so its choices are not numbered by `as usize`.
+        for (i, &c) in <CellSet as ChoiceField>::ALL.iter().enumerate() {
+            assert_eq!(CellSet::from_word(CellSet::WORDS[i]), Some(c));
+            assert_eq!(c.word(), CellSet::WORDS[i]);
+            assert_eq!(c.word(), c.as_str());
+        }
+        for &h in <Head as ChoiceField>::ALL {
+            assert_eq!(h.word(), h.as_str());
+        }
         assert_eq!(Head::from_word(" PADDED "), Some(Head::Padded));
         assert_eq!(Head::from_word("pad"), None);
     }

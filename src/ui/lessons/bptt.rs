@@ -157,14 +157,7 @@ pub fn BpttPage(
                         values=Signal::derive(move || cfg.with(|c| c.x.clone()))
                         spec=field("x")
                         step=0.1
-                        on_set=Callback::new(move |(i, v): (usize, f64)| cfg.update(|c| if let Some(x) = c.x.get_mut(i) { *x = v }))
-                        on_resize=Callback::new(move |grow: bool| cfg.update(|c| {
-                            if grow {
-                                c.x.push(0.0);
-                            } else {
-                                c.x.pop();
-                            }
-                        }))
+                        on_change=Callback::new(move |list| cfg.update(|c| c.x = list))
                     />
                     <Para text=i18n::bptt::CYCLIC class="lx-note" />
                 </Panel>

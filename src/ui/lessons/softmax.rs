@@ -37,14 +37,9 @@ pub fn SoftmaxPage(
                         values=Signal::derive(move || cfg.with(|c| c.logits.clone()))
                         spec=field("logits")
                         step=0.1
-                        on_set=Callback::new(move |(i, v): (usize, f64)| cfg.update(|c| if let Some(x) = c.logits.get_mut(i) { *x = v }))
-                        on_resize=Callback::new(move |grow: bool| cfg.update(|c| {
-                            if grow {
-                                c.logits.push(0.0);
-                            } else {
-                                c.logits.pop();
-                                c.target = c.target.min(c.logits.len() - 1);
-                            }
+                        on_change=Callback::new(move |list| cfg.update(|c| {
+                            c.logits = list;
+                            c.target = c.target.min(c.logits.len() - 1);
                         }))
                     />
                     <h3 class="lx-sub">{t(i18n::softmax::TARGET)}</h3>

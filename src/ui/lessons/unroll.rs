@@ -56,14 +56,9 @@ pub fn UnrollPage(
                         values=Signal::derive(move || cfg.with(|c| c.x.clone()))
                         spec=field("x")
                         step=0.1
-                        on_set=Callback::new(move |(i, v): (usize, f64)| cfg.update(|c| if let Some(x) = c.x.get_mut(i) { *x = v }))
-                        on_resize=Callback::new(move |grow: bool| cfg.update(|c| {
-                            if grow {
-                                c.x.push(0.0);
-                            } else {
-                                c.x.pop();
-                                c.t = c.t.min(c.x.len());
-                            }
+                        on_change=Callback::new(move |list| cfg.update(|c| {
+                            c.x = list;
+                            c.t = c.t.min(c.x.len());
                         }))
                     />
                     <h3 class="lx-sub">{t(i18n::unroll::MODE)}</h3>

@@ -105,13 +105,10 @@ pub fn ListSliders(
     spec: &'static FieldSpec,
     /// Slider step.
     step: f64,
-    /// Sets entry `index` (from 0) to a value.
+    /// Called with the new list: one entry moved, a 0 appended (only below the key's most
+    /// entries) or the last entry removed (only above its fewest).
     #[prop(into)]
-    on_set: Callback<(usize, f64)>,
-    /// Appends (true) or removes the last entry (false); called only while the list's length
-    /// allows it.
-    #[prop(into)]
-    on_resize: Callback<bool>,
+    on_change: Callback<Vec<f64>>,
     /// Labels of the add and remove buttons (default "+ step" / "− step").
     #[prop(optional)]
     buttons: Option<(Tr, Tr)>,
@@ -135,7 +132,13 @@ pub fn ListSliders(
                             range=range
                             step=step
                             value=Signal::derive(move || values.with(|v| v.get(i).copied().unwrap_or(0.0)))
-                            on_input=Callback::new(move |v| on_set.run((i, v)))
+                            on_input=Callback::new(move |v| {
+                                let mut list = values.get_untracked();
+                                if let Some(x) = list.get_mut(i) {
+                                    *x = v;
+                                    on_change.run(list);
+                                }
+                            })
                         />
                     }
                 }
@@ -146,7 +149,13 @@ pub fn ListSliders(
                     class="btn btn-small"
                     data-testid=format!("{prefix}-add")
                     disabled={move || len.get() >= max_len}
-                    on:click=move |_| { if len.get_untracked() < max_len { on_resize.run(true) } }
+                    on:click=move |_| {
+                        let mut list = values.get_untracked();
+                        if list.len() < max_len {
+                            list.push(0.0);
+                            on_change.run(list);
+                        }
+                    }
                 >
                     {move || add_label.get(lang.get())}
                 </button>
@@ -155,7 +164,13 @@ pub fn ListSliders(
                     class="btn btn-small"
                     data-testid=format!("{prefix}-remove")
                     disabled={move || len.get() <= min_len}
-                    on:click=move |_| { if len.get_untracked() > min_len { on_resize.run(false) } }
+                    on:click=move |_| {
+                        let mut list = values.get_untracked();
+                        if list.len() > min_len {
+                            list.pop();
+                            on_change.run(list);
+                        }
+                    }
                 >
                     {move || remove_label.get(lang.get())}
                 </button>
