@@ -83,7 +83,12 @@ async function trainRun(t, { webgpu, backend, shot }) {
     const rec = await records(page);
     const first = rec.losses[0];
     t.diagnostic(`${backend}: first reported train-loss ${first?.loss} at step ${first?.step}`);
-    assert.ok(first && first.loss >= 2.6 && first.loss <= 3.0, `first train-loss ${first?.loss} not in [2.6, 3.0] (ln 18 = ${LN_18.toFixed(3)})`);
+    // The page shows the mean of the last (up to) 20 steps, updated once per report batch: when
+    // the first value arrives within 20 steps it is the untrained model's, near ln 18; on the
+    // fast CPU path the first batch can hold 40+ steps, by when the mean has already begun to
+    // fall (but not yet below 2.0).
+    const [lo, hi] = first && first.step <= 20 ? [2.6, 3.0] : [2.0, 3.0];
+    assert.ok(first && first.loss >= lo && first.loss <= hi, `first train-loss ${first?.loss} at step ${first?.step} not in [${lo}, ${hi}] (ln 18 = ${LN_18.toFixed(3)})`);
     const below = rec.losses.find((l) => l.loss < 2.0);
     t.diagnostic(`${backend}: train-loss first below 2.0 at step ${below?.step ?? "never"}; at step ${await num(page, "train-step")}: ${await num(page, "train-loss")}`);
     assert.ok(below && below.step <= 300, "train-loss falls below 2.0 within 300 steps");
