@@ -1,7 +1,7 @@
 //! The compare chart: validation accuracy per epoch, one curve per cell (RNN, LSTM, GRU), and
 //! the majority-class baseline as a dashed line.
 
-use super::style::{percent_tick, swatch, whole_number_tick};
+use super::style::{percent_tick, whole_number_tick, Corner, Mark};
 use super::{draw_placeholder, ChartStyle, REFERENCE};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -76,11 +76,10 @@ pub fn draw<DB: DrawingBackend>(
         .y_labels(6)
         .y_label_formatter(&percent_tick)
         .draw()?;
+    let mut legend = Vec::new();
     if let Some(b) = baseline.filter(|b| b.is_finite()) {
-        chart
-            .draw_series(style.reference_line([(0.5, b as f64), (x_max, b as f64)]))?
-            .label(text.baseline)
-            .legend(swatch(REFERENCE.into()));
+        chart.draw_series(style.reference_line([(0.5, b as f64), (x_max, b as f64)]))?;
+        legend.push((text.baseline.to_owned(), Mark::Line(REFERENCE.into())));
     }
     let r = style.px(3.5);
     for c in curves.iter().filter(|c| !c.points.is_empty()) {
@@ -90,17 +89,12 @@ pub fn draw<DB: DrawingBackend>(
             .iter()
             .map(|&(e, a)| (e as f64, a as f64))
             .collect();
-        chart
-            .draw_series(LineSeries::new(
-                pts.clone(),
-                colour.stroke_width(style.px(2.0)),
-            ))?
-            .label(c.label.clone())
-            .legend(swatch(colour.stroke_width(3)));
+        chart.draw_series(LineSeries::new(
+            pts.clone(),
+            colour.stroke_width(style.px(2.0)),
+        ))?;
+        legend.push((c.label.clone(), Mark::Line(colour.stroke_width(3))));
         chart.draw_series(pts.into_iter().map(|p| Circle::new(p, r, colour.filled())))?;
     }
-    style.legend(
-        &mut chart.configure_series_labels(),
-        SeriesLabelPosition::LowerRight,
-    )
+    style.legend(chart.plotting_area(), Corner::LowerRight, &legend)
 }

@@ -3,7 +3,7 @@
 //! band between the lowest and the highest seed, and the training-batch loss (mean of the last
 //! 20 steps, one line per seed). The chance level is dashed.
 
-use super::style::{cell_colour, one_decimal_tick, percent_tick, swatch};
+use super::style::{cell_colour, one_decimal_tick, percent_tick, Corner, Mark};
 use super::{ChartStyle, REFERENCE};
 use crate::math::params::CellKind;
 use plotters::coord::Shift;
@@ -149,10 +149,10 @@ pub fn draw<DB: DrawingBackend>(
         .y_labels(6)
         .y_label_formatter(y_tick)
         .draw()?;
+    let mut legend = Vec::new();
     if let Some((level, label)) = chart.chance {
-        c.draw_series(style.reference_line([(0u64, level), (x_max, level)]))?
-            .label(label)
-            .legend(swatch(REFERENCE.into()));
+        c.draw_series(style.reference_line([(0u64, level), (x_max, level)]))?;
+        legend.push((label.to_owned(), Mark::Line(REFERENCE.into())));
     }
     for (cell, band) in &chart.bands {
         if band.len() < 2 {
@@ -168,23 +168,22 @@ pub fn draw<DB: DrawingBackend>(
     let mut labelled: Vec<CellKind> = Vec::new();
     for line in &chart.lines {
         let color = cell_colour(line.cell);
-        let series = c.draw_series(LineSeries::new(
+        c.draw_series(LineSeries::new(
             thin(&line.points),
             color.mix(0.8).stroke_width(style.px(1.4)),
         ))?;
         if !labelled.contains(&line.cell) {
             labelled.push(line.cell);
-            series
-                .label(line.cell.name())
-                .legend(swatch(color.stroke_width(3)));
+            legend.push((
+                line.cell.name().to_owned(),
+                Mark::Line(color.stroke_width(3)),
+            ));
         }
     }
-    style.legend(
-        &mut c.configure_series_labels(),
-        if percent {
-            SeriesLabelPosition::UpperLeft
-        } else {
-            SeriesLabelPosition::LowerLeft
-        },
-    )
+    let corner = if percent {
+        Corner::UpperLeft
+    } else {
+        Corner::LowerLeft
+    };
+    style.legend(c.plotting_area(), corner, &legend)
 }

@@ -1,7 +1,7 @@
 //! Gradient flow: ‖∂L/∂h_t‖ per time step, counted back from the read-out, on a log axis; one
 //! curve per cell, the running session's solid, the kept ones dashed.
 
-use super::style::{cell_colour, swatch};
+use super::style::{cell_colour, Corner, Mark};
 use super::ChartStyle;
 use crate::config::Lang;
 use crate::math::params::CellKind;
@@ -134,6 +134,7 @@ pub fn draw<DB: DrawingBackend>(
             }
         })
         .draw()?;
+    let mut legend = Vec::new();
     for (curve, (cell, points)) in curves.iter().zip(pts) {
         let colour = cell_colour(cell);
         let is_current = current == Some(cell);
@@ -143,30 +144,23 @@ pub fn draw<DB: DrawingBackend>(
             if is_current { t.this_run } else { t.kept }
         );
         if is_current {
-            chart
-                .draw_series(LineSeries::new(
-                    points.iter().copied(),
-                    colour.stroke_width(style.px(2.5)),
-                ))?
-                .label(label)
-                .legend(swatch(colour.stroke_width(3)));
+            chart.draw_series(LineSeries::new(
+                points.iter().copied(),
+                colour.stroke_width(style.px(2.5)),
+            ))?;
+            legend.push((label, Mark::Line(colour.stroke_width(3))));
             chart.draw_series(
                 points
                     .iter()
                     .map(|&p| Circle::new(p, style.px(2.5), colour.filled())),
             )?;
         } else {
-            chart
-                .draw_series(style.dashed(
-                    points.iter().copied(),
-                    colour.mix(0.8).stroke_width(style.px(1.5)),
-                ))?
-                .label(label)
-                .legend(swatch(colour.stroke_width(1)));
+            chart.draw_series(style.dashed(
+                points.iter().copied(),
+                colour.mix(0.8).stroke_width(style.px(1.5)),
+            ))?;
+            legend.push((label, Mark::Line(colour.stroke_width(1))));
         }
     }
-    style.legend(
-        &mut chart.configure_series_labels(),
-        SeriesLabelPosition::UpperRight,
-    )
+    style.legend(chart.plotting_area(), Corner::UpperRight, &legend)
 }

@@ -1,6 +1,6 @@
 //! Training loss per optimisation step.
 
-use super::style::{one_decimal_tick, swatch};
+use super::style::{one_decimal_tick, Corner, Mark};
 use super::{ChartStyle, ChartText, LOSS_MEAN, LOSS_RAW, REFERENCE};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -115,41 +115,37 @@ pub fn draw<DB: DrawingBackend>(
             )))?;
         }
     }
+    let mut legend = Vec::new();
     if let Some(chance) = series.chance_loss {
-        chart
-            .draw_series(style.reference_line([(0u64, chance), (x_max, chance)]))?
-            .label(text.uniform)
-            .legend(swatch(REFERENCE.into()));
+        chart.draw_series(style.reference_line([(0u64, chance), (x_max, chance)]))?;
+        legend.push((text.uniform.to_owned(), Mark::Line(REFERENCE.into())));
     }
-    chart
-        .draw_series(LineSeries::new(
-            series.step_loss.iter().map(|&(s, l)| (s, l as f64)),
-            LOSS_RAW.stroke_width(style.px(1.0)),
-        ))?
-        .label(text.batch_loss)
-        .legend(swatch(LOSS_RAW.stroke_width(2)));
-    chart
-        .draw_series(LineSeries::new(
-            series.mean_loss.iter().map(|&(s, l)| (s, l as f64)),
-            LOSS_MEAN.stroke_width(style.px(2.0)),
-        ))?
-        .label(text.mean_20)
-        .legend(swatch(LOSS_MEAN.stroke_width(3)));
+    chart.draw_series(LineSeries::new(
+        series.step_loss.iter().map(|&(s, l)| (s, l as f64)),
+        LOSS_RAW.stroke_width(style.px(1.0)),
+    ))?;
+    legend.push((
+        text.batch_loss.to_owned(),
+        Mark::Line(LOSS_RAW.stroke_width(2)),
+    ));
+    chart.draw_series(LineSeries::new(
+        series.mean_loss.iter().map(|&(s, l)| (s, l as f64)),
+        LOSS_MEAN.stroke_width(style.px(2.0)),
+    ))?;
+    legend.push((
+        text.mean_20.to_owned(),
+        Mark::Line(LOSS_MEAN.stroke_width(3)),
+    ));
     if !series.small_batches.is_empty() {
         let r = style.px(4.0);
         let ring = LOSS_RAW.stroke_width(style.px(1.5));
-        chart
-            .draw_series(
-                series
-                    .small_batches
-                    .iter()
-                    .map(move |&(s, l, _)| Circle::new((s, l as f64), r, ring)),
-            )?
-            .label(text.small_batch)
-            .legend(move |(x, y)| Circle::new((x + 9, y), r, ring));
+        chart.draw_series(
+            series
+                .small_batches
+                .iter()
+                .map(move |&(s, l, _)| Circle::new((s, l as f64), r, ring)),
+        )?;
+        legend.push((text.small_batch.to_owned(), Mark::Ring(r, ring)));
     }
-    style.legend(
-        &mut chart.configure_series_labels(),
-        SeriesLabelPosition::UpperRight,
-    )
+    style.legend(chart.plotting_area(), Corner::UpperRight, &legend)
 }

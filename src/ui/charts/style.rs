@@ -3,7 +3,7 @@
 //! mesh, the legend box, the legend swatch, the dashed reference line, tick formatters).
 
 use crate::math::params::CellKind;
-use plotters::chart::{MeshStyle, SeriesLabelStyle};
+use plotters::chart::MeshStyle;
 use plotters::coord::ranged1d::Ranged;
 use plotters::coord::{CoordTranslate, Shift};
 use plotters::element::PathElement;
@@ -44,13 +44,30 @@ pub fn cell_colour(cell: CellKind) -> RGBColor {
     RGBColor(r, g, b)
 }
 
-/// Length of a legend swatch, in the legend's own (unscaled) units.
-const SWATCH_LEN: i32 = 18;
+/// Length of a legend swatch, in CSS pixels.
+const SWATCH_LEN: f64 = 18.0;
 
-/// A legend entry's swatch: a short horizontal line in `stroke`.
-/// The closure gets the legend entry's anchor in backend pixels.
-pub fn swatch(stroke: ShapeStyle) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
-    move |(x, y)| PathElement::new(vec![(x, y), (x + SWATCH_LEN, y)], stroke)
+/// What a legend entry shows left of its text.
+#[derive(Clone, Copy, Debug)]
+pub enum Mark {
+    /// A short horizontal line in the series' stroke.
+    Line(ShapeStyle),
+    /// A ring of the given radius (device pixels) in the given stroke, as a marker series
+    /// draws it.
+    Ring(u32, ShapeStyle),
+}
+
+/// The corner of the plotting area a legend sits in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Corner {
+    /// Top left.
+    UpperLeft,
+    /// Top right.
+    UpperRight,
+    /// Bottom left.
+    LowerLeft,
+    /// Bottom right.
+    LowerRight,
 }
 
 /// Tick text for whole numbers ≥ 1 (epochs); other ticks stay unlabelled.
@@ -126,23 +143,67 @@ impl ChartStyle {
             .y_desc(y_desc)
     }
 
-    /// Draws the legend box at `position`: white, slightly translucent, with a grid-coloured
-    /// border and the chart font.
+    /// Draws a legend box in `corner` of `plot` (a chart's plotting area) listing `entries`
+    /// top to bottom, each a [`Mark`] and its text: white, slightly translucent, with a
+    /// grid-coloured border and the chart font. The geometry is plotters' own legend's (5 px
+    /// from the corner, 6 px padding, 26 px for the marks, lines 1.25 font sizes apart).
+    ///
+    /// Unlike plotters' legend, which measures every line through the font (in the browser a
+    /// `<span>` added to the page, i.e. a forced layout per line on every redraw), the text is
+    /// measured through the backend (`DrawingArea::estimate_text_size`), which the page's
+    /// canvas backend answers from its cache.
     ///
     /// Errors: only those of the drawing backend.
-    pub fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    pub fn legend<DB: DrawingBackend, CT: CoordTranslate>(
         &self,
-        labels: &mut SeriesLabelStyle<'a, '_, DB, CT>,
-        position: SeriesLabelPosition,
+        plot: &DrawingArea<DB, CT>,
+        corner: Corner,
+        entries: &[(String, Mark)],
     ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-        labels
-            .position(position)
-            .background_style(WHITE.mix(0.85))
-            .border_style(GRID)
-            .label_font(self.label_style())
-            .margin(self.px(6.0))
-            .legend_area_size(self.px(26.0))
-            .draw()
+        if entries.is_empty() {
+            return Ok(());
+        }
+        let area = plot.strip_coord_spec();
+        let font = self.label_style();
+        let mut sizes = Vec::with_capacity(entries.len());
+        for (text, _) in entries {
+            let (w, h) = area.estimate_text_size(text, &font)?;
+            sizes.push((w as i32, h as i32));
+        }
+        let step = (self.font(12.0).get_size() * 1.25) as i32;
+        let margin = self.px(6.0) as i32;
+        let marks = self.px(26.0) as i32;
+        let inset = self.px(5.0) as i32;
+        let text_w = sizes.iter().map(|s| s.0).max().unwrap_or(0);
+        let text_h = (entries.len() as i32 - 1) * step + sizes.last().map_or(0, |s| s.1);
+        let (w, h) = (text_w + marks + 2 * margin, text_h + 2 * margin);
+        let (area_w, area_h) = area.dim_in_pixel();
+        let x = match corner {
+            Corner::UpperLeft | Corner::LowerLeft => inset,
+            Corner::UpperRight | Corner::LowerRight => area_w as i32 - w - inset,
+        };
+        let y = match corner {
+            Corner::UpperLeft | Corner::UpperRight => inset,
+            Corner::LowerLeft | Corner::LowerRight => area_h as i32 - h - inset,
+        };
+        let corners = [(x, y), (x + w, y + h)];
+        area.draw(&Rectangle::new(corners, WHITE.mix(0.85).filled()))?;
+        area.draw(&Rectangle::new(corners, GRID))?;
+        let swatch = self.px(SWATCH_LEN) as i32;
+        for (i, ((text, mark), (_, th))) in entries.iter().zip(&sizes).enumerate() {
+            let top = y + margin + i as i32 * step;
+            area.draw_text(text, &font, (x + margin + marks, top))?;
+            let (mx, my) = (x + margin, top + th / 2);
+            match *mark {
+                Mark::Line(stroke) => {
+                    area.draw(&PathElement::new(vec![(mx, my), (mx + swatch, my)], stroke))?
+                }
+                Mark::Ring(r, stroke) => {
+                    area.draw(&Circle::new((mx + swatch / 2, my), r, stroke))?
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A dashed line through `points` (6 px dashes, 4 px gaps) in `stroke`.

@@ -174,6 +174,52 @@ fn loss_curve_draws_one_point_per_step_and_its_legend_in_both_languages() {
 }
 
 #[test]
+fn legend_lists_its_entries_top_to_bottom_in_a_box_in_its_corner() {
+    let series = loss_series(37, 60);
+    let text = &ChartText::EN;
+    let els = draw_svg(640, 300, |a| {
+        loss_curve::draw(a, &series, text, &STYLE).expect("draw")
+    });
+    let at = |label: &str| -> (i32, i32) {
+        let e = els
+            .iter()
+            .find(|e| e.tag == "text" && e.text == label)
+            .unwrap_or_else(|| panic!("{label} not drawn"));
+        let n = |k: &str| e.attr(k).and_then(|v| v.parse::<f64>().ok()).expect(k) as i32;
+        (n("x"), n("y"))
+    };
+    // In the order the series were drawn, one line each, left-aligned.
+    let rows: Vec<(i32, i32)> = [
+        text.uniform,
+        text.batch_loss,
+        text.mean_20,
+        text.small_batch,
+    ]
+    .iter()
+    .map(|l| at(l))
+    .collect();
+    assert!(rows.windows(2).all(|w| w[0].0 == w[1].0), "{rows:?}");
+    assert!(rows.windows(2).all(|w| w[1].1 > w[0].1), "{rows:?}");
+    // The box: the translucent white rectangle holding the texts, flush with the plotting
+    // area's upper right corner (5 px in), right of the y tick labels.
+    let boxed = els
+        .iter()
+        .filter(|e| e.tag == "rect" && e.attr("fill") == Some("#FFFFFF"))
+        .filter_map(|e| {
+            let n = |k: &str| e.attr(k).and_then(|v| v.parse::<i32>().ok());
+            Some((n("x")?, n("y")?, n("width")?, n("height")?))
+        })
+        .filter(|&(_, _, w, _)| w < 640)
+        .find(|&(x, y, w, h)| {
+            rows.iter()
+                .all(|&(tx, ty)| tx > x && tx < x + w && ty >= y && ty < y + h)
+        })
+        .expect("a legend box around the texts");
+    let (x, y, w, _) = boxed;
+    assert!(x > 100 && x + w < 640 && y < 40, "{boxed:?}");
+}
+
+#[test]
 fn loss_curve_x_axis_spans_the_whole_run_and_y_axis_the_peak() {
     let width = |total: u64| {
         let els = draw_svg(640, 300, |a| {

@@ -1,6 +1,6 @@
 //! Validation loss and accuracy per epoch.
 
-use super::style::{one_decimal_tick, percent_tick, swatch, whole_number_tick};
+use super::style::{one_decimal_tick, percent_tick, whole_number_tick, Corner, Mark};
 use super::{ChartStyle, ChartText, INK, LOSS_MEAN, VAL_ACC, VAL_LOSS};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -78,36 +78,35 @@ pub fn draw<DB: DrawingBackend>(
         .map(|p| (p.epoch as f64, p.val_acc as f64))
         .collect();
 
-    chart
-        .draw_series(LineSeries::new(
-            train.clone(),
-            LOSS_MEAN.mix(0.55).stroke_width(style.px(1.5)),
-        ))?
-        .label(text.train_loss)
-        .legend(swatch(LOSS_MEAN.mix(0.55).stroke_width(2)));
+    chart.draw_series(LineSeries::new(
+        train.clone(),
+        LOSS_MEAN.mix(0.55).stroke_width(style.px(1.5)),
+    ))?;
     chart.draw_series(
         train
             .iter()
             .map(|&p| Circle::new(p, r, LOSS_MEAN.mix(0.55).filled())),
     )?;
-    chart
-        .draw_series(LineSeries::new(
-            val.clone(),
-            VAL_LOSS.stroke_width(style.px(2.0)),
-        ))?
-        .label(text.val_loss)
-        .legend(swatch(VAL_LOSS.stroke_width(3)));
+    chart.draw_series(LineSeries::new(
+        val.clone(),
+        VAL_LOSS.stroke_width(style.px(2.0)),
+    ))?;
     chart.draw_series(val.iter().map(|&p| Circle::new(p, r, VAL_LOSS.filled())))?;
-    chart
-        .draw_secondary_series(LineSeries::new(
-            acc.clone(),
-            VAL_ACC.stroke_width(style.px(2.0)),
-        ))?
-        .label(text.val_acc)
-        .legend(swatch(VAL_ACC.stroke_width(3)));
+    chart.draw_secondary_series(LineSeries::new(
+        acc.clone(),
+        VAL_ACC.stroke_width(style.px(2.0)),
+    ))?;
     chart.draw_secondary_series(acc.iter().map(|&p| Circle::new(p, r, VAL_ACC.filled())))?;
-    style.legend(
-        &mut chart.configure_series_labels(),
-        SeriesLabelPosition::LowerLeft,
-    )
+    let legend = [
+        (
+            text.train_loss.to_owned(),
+            Mark::Line(LOSS_MEAN.mix(0.55).stroke_width(2)),
+        ),
+        (
+            text.val_loss.to_owned(),
+            Mark::Line(VAL_LOSS.stroke_width(3)),
+        ),
+        (text.val_acc.to_owned(), Mark::Line(VAL_ACC.stroke_width(3))),
+    ];
+    style.legend(chart.plotting_area(), Corner::LowerLeft, &legend)
 }
