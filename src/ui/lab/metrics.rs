@@ -136,7 +136,8 @@ pub fn MetricsPanel(
         baseline().and_then(|(i, _, _)| cls.get(i).map(|c| c.language.clone()))
     };
 
-    let confusion = move || {
+    // A memo, so the heatmap below reads one computed value and updates its cells in place.
+    let confusion = Memo::new(move |_| {
         let m = metrics.latest.get()?;
         let cls = classes();
         let lang = loc.lang();
@@ -182,7 +183,8 @@ pub fn MetricsPanel(
                 outline_diagonal: true,
             },
         ))
-    };
+    });
+    let confusion_epoch = move || confusion.with(|c| c.as_ref().map(|c| c.0));
 
     view! {
         <section class="panel metrics-panel" data-testid="metrics">
@@ -281,21 +283,22 @@ pub fn MetricsPanel(
                 <div>
                     <h3>{move || t().confusion_title}</h3>
                     <p class="panel-note">{move || t().confusion_note}</p>
-                    {move || match confusion() {
-                        Some((epoch, d)) => {
-                            let label = (t().confusion_aria)(epoch);
-                            view! {
-                                <div class="confusion-wrap" data-epoch=epoch data-scroller>
-                                    <Heatmap testid="confusion" data=Signal::stored(d) label=label cell=30.0 />
-                                </div>
-                            }
-                            .into_any()
-                        }
-                        None => view! {
+                    // Built once when the first matrix arrives; later epochs update it in place.
+                    <Show
+                        when=move || confusion.with(Option::is_some)
+                        fallback=move || view! {
                             <p class="confusion-empty" data-testid="confusion-empty">{move || t().confusion_empty}</p>
                         }
-                        .into_any(),
-                    }}
+                    >
+                        <div class="confusion-wrap" data-epoch=confusion_epoch data-scroller>
+                            <Heatmap
+                                testid="confusion"
+                                data=Signal::derive(move || confusion.with(|c| c.as_ref().map(|c| c.1.clone())).unwrap_or_default())
+                                label=Signal::derive(move || confusion_epoch().map(|e| (t().confusion_aria)(e)).unwrap_or_default())
+                                cell=30.0
+                            />
+                        </div>
+                    </Show>
                 </div>
             </div>
         </section>

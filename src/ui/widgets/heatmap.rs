@@ -54,6 +54,26 @@ pub struct HeatmapData {
     pub outline_diagonal: bool,
 }
 
+impl Default for HeatmapData {
+    /// An empty map (no rows, no columns).
+    fn default() -> Self {
+        HeatmapData {
+            rows: 0,
+            cols: 0,
+            values: Vec::new(),
+            shade: None,
+            scale: Scale::UNIT,
+            row_labels: Vec::new(),
+            col_labels: Vec::new(),
+            row_title: String::new(),
+            col_title: String::new(),
+            text: CellText::None,
+            titles: Vec::new(),
+            outline_diagonal: false,
+        }
+    }
+}
+
 impl HeatmapData {
     /// Sum of all values (the `data-total` attribute).
     pub fn total(&self) -> f64 {
@@ -76,8 +96,51 @@ fn cell_text(text: CellText, v: f64) -> Option<String> {
     }
 }
 
+/// What fixes a heatmap's layout: everything but the cells' numbers, shades and tooltips.
+/// The SVG is rebuilt only when this changes; a new epoch's counts update the cells in place.
+#[derive(Clone, Debug, PartialEq)]
+struct Layout {
+    rows: usize,
+    cols: usize,
+    row_labels: Vec<String>,
+    col_labels: Vec<String>,
+    row_title: String,
+    col_title: String,
+    text: CellText,
+    titled: bool,
+    outline_diagonal: bool,
+}
+
+impl Layout {
+    fn of(d: &HeatmapData) -> Self {
+        Layout {
+            rows: d.rows,
+            cols: d.cols,
+            row_labels: d.row_labels.clone(),
+            col_labels: d.col_labels.clone(),
+            row_title: d.row_title.clone(),
+            col_title: d.col_title.clone(),
+            text: d.text,
+            titled: !d.titles.is_empty(),
+            outline_diagonal: d.outline_diagonal,
+        }
+    }
+}
+
+/// The value and colour position of cell `i`.
+fn value_and_shade(d: &HeatmapData, i: usize) -> (f64, f32) {
+    let v = d.values.get(i).copied().unwrap_or(0.0);
+    let s = match &d.shade {
+        Some(s) => s.get(i).copied().unwrap_or(0.0),
+        None => v as f32,
+    };
+    (v, s)
+}
+
 /// Renders `data` as an SVG heatmap scaled to its container's width. `cell` is the size of a
-/// cell in SVG units (px at 100 %), `label` the accessible name.
+/// cell in SVG units (px at 100 %), `label` the accessible name. When only the values change
+/// (same size, labels and titles), the cells' colours, numbers and tooltips are updated in
+/// place instead of building the SVG again.
 #[component]
 pub fn Heatmap(
     /// `data-testid` of the `<svg>`.
@@ -92,8 +155,10 @@ pub fn Heatmap(
     #[prop(default = 28.0)]
     cell: f64,
 ) -> impl IntoView {
+    let data = Memo::new(move |_| data.get());
+    let layout = Memo::new(move |_| data.with(Layout::of));
     move || {
-        let d = data.get();
+        let d = layout.get();
         let row_w = d
             .row_labels
             .iter()
@@ -115,55 +180,55 @@ pub fn Heatmap(
         let width = x0 + d.cols as f64 * cell + (col_len * 0.57 - cell / 2.0).max(0.0) + 8.0;
         let height = y0 + d.rows as f64 * cell + 4.0;
         let font = (cell * 0.38).clamp(8.0, 12.0);
-        let shade = |i: usize| -> f32 {
-            match &d.shade {
-                Some(s) => s.get(i).copied().unwrap_or(0.0),
-                None => d.values.get(i).copied().unwrap_or(0.0) as f32,
-            }
-        };
+        let mode = d.text;
         let cells = (0..d.rows * d.cols)
             .map(|i| {
                 let (r, c) = (i / d.cols, i % d.cols);
-                let v = d.values.get(i).copied().unwrap_or(0.0);
-                let s = shade(i);
-                let fill = d.scale.css(s);
-                let ink = d.scale.ink(s);
                 let x = x0 + c as f64 * cell;
                 let y = y0 + r as f64 * cell;
-                let title = d.titles.get(i).cloned();
-                let text = cell_text(d.text, v).map(|t| {
+                let fill = move || data.with(|d| d.scale.css(value_and_shade(d, i).1));
+                let ink = move || data.with(|d| d.scale.ink(value_and_shade(d, i).1));
+                let value = move || data.with(|d| value_and_shade(d, i).0);
+                let title = d.titled.then(|| {
                     view! {
-                        <text
-                            x=x + cell / 2.0
-                            y=y + cell / 2.0
-                            text-anchor="middle"
-                            dominant-baseline="central"
-                            font-size=font
-                            fill=ink
-                            pointer-events="none"
-                        >
-                            {t}
-                        </text>
+                        <title>{move || data.with(|d| d.titles.get(i).cloned().unwrap_or_default())}</title>
                     }
                 });
+                // Only cells with a number get a <text> (most of a confusion matrix is zeros).
+                let text = move || {
+                    cell_text(mode, value()).map(|t| {
+                        view! {
+                            <text
+                                x=x + cell / 2.0
+                                y=y + cell / 2.0
+                                text-anchor="middle"
+                                dominant-baseline="central"
+                                font-size=font
+                                fill=ink
+                                pointer-events="none"
+                            >
+                                {t}
+                            </text>
+                        }
+                    })
+                };
                 view! {
-                    <g class="hm-cell">
-                        <rect
-                            x=x
-                            y=y
-                            width=cell
-                            height=cell
-                            fill=fill
-                            stroke="#e2e8f0"
-                            stroke-width=0.5
-                            data-row=r
-                            data-col=c
-                            data-value=v.to_string()
-                        >
-                            {title.map(|t| view! { <title>{t}</title> })}
-                        </rect>
-                        {text}
-                    </g>
+                    <rect
+                        class="hm-cell"
+                        x=x
+                        y=y
+                        width=cell
+                        height=cell
+                        fill=fill
+                        stroke="#e2e8f0"
+                        stroke-width=0.5
+                        data-row=r
+                        data-col=c
+                        data-value=move || value().to_string()
+                    >
+                        {title}
+                    </rect>
+                    {text}
                 }
             })
             .collect_view();
@@ -271,7 +336,7 @@ pub fn Heatmap(
                 data-testid=testid
                 data-rows=d.rows
                 data-cols=d.cols
-                data-total=d.total().to_string()
+                data-total=move || data.with(|d| d.total().to_string())
                 font-family="system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'Noto Sans CJK SC', sans-serif"
             >
                 {row_title}
