@@ -14,6 +14,23 @@ pub trait FieldValue: Sized {
     fn read(values: &Values, key: &str) -> Self;
     /// The value to encode.
     fn write(&self) -> Value;
+    /// The field as a slider's number; `None` for fields that are not one number.
+    fn number(&self) -> Option<f64> {
+        None
+    }
+    /// Sets the field from a slider's number (integers round to the nearest); fields that are
+    /// not one number ignore it.
+    fn set_number(&mut self, _value: f64) {}
+}
+
+/// A page state whose number fields can be read and set by URL key (the lessons' sliders);
+/// [`url_config!`] implements it.
+pub trait NumberFields {
+    /// The number in `key`; `None` for an unknown key or a field that is not one number.
+    fn number(&self, key: &str) -> Option<f64>;
+    /// Sets the number in `key` (integers round to the nearest); does nothing for an unknown
+    /// key or a field that is not one number.
+    fn set_number(&mut self, key: &str, value: f64);
 }
 
 impl FieldValue for f64 {
@@ -22,6 +39,12 @@ impl FieldValue for f64 {
     }
     fn write(&self) -> Value {
         Value::Float(*self)
+    }
+    fn number(&self) -> Option<f64> {
+        Some(*self)
+    }
+    fn set_number(&mut self, value: f64) {
+        *self = value;
     }
 }
 
@@ -62,6 +85,13 @@ macro_rules! int_field {
             }
             fn write(&self) -> Value {
                 Value::Int(i64::try_from(*self).unwrap_or(i64::MAX))
+            }
+            fn number(&self) -> Option<f64> {
+                Some(*self as f64)
+            }
+            fn set_number(&mut self, value: f64) {
+                // `as` saturates: negative and NaN give 0, huge values the type's maximum.
+                *self = value.round() as $t;
             }
         }
     )*};
@@ -281,6 +311,22 @@ macro_rules! url_config {
             )?
         }
 
+        impl $crate::config::fields::NumberFields for $name {
+            fn number(&self, key: &str) -> Option<f64> {
+                match key {
+                    $( stringify!($field) => $crate::config::fields::FieldValue::number(&self.$field), )+
+                    _ => None,
+                }
+            }
+
+            fn set_number(&mut self, key: &str, value: f64) {
+                match key {
+                    $( stringify!($field) => $crate::config::fields::FieldValue::set_number(&mut self.$field, value), )+
+                    _ => {}
+                }
+            }
+        }
+
         impl Default for $name {
             /// Every key at its default.
             fn default() -> Self {
@@ -373,6 +419,23 @@ mod tests {
     #[should_panic(expected = "no URL key `nope`")]
     fn a_missing_key_panics() {
         spec(crate::config::lessons::BPTT_FIELDS, "nope");
+    }
+
+    #[test]
+    fn number_fields_are_read_and_set_by_key() {
+        use crate::config::lessons::BpttConfig;
+        let mut c = BpttConfig::default();
+        assert_eq!(c.number("w_hh"), Some(c.w_hh));
+        c.set_number("w_hh", 0.25);
+        assert_eq!(c.w_hh, 0.25);
+        c.set_number("steps", 6.6);
+        assert_eq!((c.steps, c.number("steps")), (7, Some(7.0)));
+        // A list is not one number; an unknown key is nothing.
+        assert_eq!(c.number("x"), None);
+        let before = c.clone();
+        c.set_number("x", 1.0);
+        c.set_number("nope", 1.0);
+        assert_eq!(c, before);
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Lesson 3 (`bptt`): the running product of BPTT, computed by [`crate::lessons::bptt`].
 
 use super::fmt;
-use super::widgets::{t, ChartData, LineChart, ListSliders, Num, Series, Slider};
+use super::widgets::{
+    label, t, whole, ChartData, FieldSlider, LineChart, ListSliders, Num, Series,
+};
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::config::fields;
 use crate::config::lessons::{BpttAct, BpttConfig, LessonId, LessonState, BPTT_FIELDS};
@@ -111,45 +113,16 @@ pub fn BpttPage(
         <LessonFrame id=LessonId::Bptt notices=notices>
             <div class="lx-layout">
                 <Panel title=i18n::bptt::CONTROLS class="lx-controls">
-                    <Slider
-                        testid="bptt-w_hh"
-                        label=Signal::derive(move || i18n::unroll::W_HH.get(lang.get()).to_owned())
-                        range=field("w_hh")
-                        step=0.01
-                        value=Signal::derive(move || cfg.with(|c| c.w_hh))
-                        on_input=Callback::new(move |v| cfg.update(|c| c.w_hh = v))
-                    />
-                    <Slider
-                        testid="bptt-w_xh"
-                        label=Signal::derive(move || i18n::unroll::W_XH.get(lang.get()).to_owned())
-                        range=field("w_xh")
-                        step=0.01
-                        value=Signal::derive(move || cfg.with(|c| c.w_xh))
-                        on_input=Callback::new(move |v| cfg.update(|c| c.w_xh = v))
-                    />
-                    <Slider
-                        testid="bptt-steps"
-                        label=Signal::derive(move || i18n::common::STEPS.get(lang.get()).to_owned())
-                        range=field("steps")
-                        step=1.0
-                        value=Signal::derive(move || cfg.with(|c| c.steps as f64))
-                        on_input=Callback::new(move |v: f64| cfg.update(|c| c.steps = v.round() as usize))
-                        display=|v| format!("{}", v as u64)
-                    />
+                    <FieldSlider cfg=cfg spec=field("w_hh") label=label(i18n::unroll::W_HH) step=0.01 />
+                    <FieldSlider cfg=cfg spec=field("w_xh") label=label(i18n::unroll::W_XH) step=0.01 />
+                    <FieldSlider cfg=cfg spec=field("steps") label=label(i18n::common::STEPS) step=1.0 display=whole />
                     <h3 class="lx-sub">{t(i18n::bptt::ACTIVATION)}</h3>
                     <div class="lx-choice" role="radiogroup">
                         {act_radio(BpttAct::Tanh)}
                         {act_radio(BpttAct::Relu)}
                         {act_radio(BpttAct::Linear)}
                     </div>
-                    <Slider
-                        testid="bptt-max_norm"
-                        label=Signal::derive(move || i18n::bptt::MAX_NORM.get(lang.get()).to_owned())
-                        range=field("max_norm")
-                        step=0.1
-                        value=Signal::derive(move || cfg.with(|c| c.max_norm))
-                        on_input=Callback::new(move |v| cfg.update(|c| c.max_norm = v))
-                    />
+                    <FieldSlider cfg=cfg spec=field("max_norm") label=label(i18n::bptt::MAX_NORM) step=0.1 />
                     <h3 class="lx-sub">{t(i18n::bptt::INPUTS)}</h3>
                     <ListSliders
                         prefix="bptt-x"

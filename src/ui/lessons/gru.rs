@@ -2,7 +2,7 @@
 //! gate, computed by [`crate::lessons::gru`].
 
 use super::fmt;
-use super::widgets::{t, Num, Slider};
+use super::widgets::{t, FieldSlider, Num};
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::config::fields;
 use crate::config::lessons::{GruConfig, GruConvention, LessonId, LessonState, GRU_FIELDS};
@@ -29,20 +29,8 @@ pub fn GruPage(
     let result = Memo::new(move |_| gru(&cfg.get()));
     let pytorch = Memo::new(move |_| cfg.with(|c| c.convention == GruConvention::Pytorch));
 
-    let slider = move |key: &'static str,
-                       label: String,
-                       get: fn(&GruConfig) -> f64,
-                       set: fn(&mut GruConfig, f64)| {
-        view! {
-            <Slider
-                testid=format!("gru-{key}")
-                label=Signal::derive(move || label.clone())
-                range=field(key)
-                step=0.01
-                value=Signal::derive(move || cfg.with(get))
-                on_input=Callback::new(move |v| cfg.update(|c| set(c, v)))
-            />
-        }
+    let slider = move |key: &'static str, text: &'static str| {
+        view! { <FieldSlider cfg=cfg spec=field(key) label=text.to_owned() step=0.01 /> }
     };
     let convention_radio = move |c: GruConvention, label: i18n::Tr| {
         let id = format!("gru-convention-{}", c.as_str());
@@ -66,19 +54,19 @@ pub fn GruPage(
         <LessonFrame id=LessonId::Gru notices=notices>
             <div class="lx-layout">
                 <Panel title=i18n::gru::CONTROLS class="lx-controls">
-                    {slider("h_prev", "h_{t−1}".into(), |c| c.h_prev, |c, v| c.h_prev = v)}
-                    {slider("z", "z".into(), |c| c.z, |c, v| c.z = v)}
-                    {slider("n", "h̃ (n)".into(), |c| c.n, |c, v| c.n = v)}
+                    {slider("h_prev", "h_{t−1}")}
+                    {slider("z", "z")}
+                    {slider("n", "h̃ (n)")}
                     <div class="lx-choice lx-choice-column" role="radiogroup">
                         {convention_radio(GruConvention::Course, i18n::gru::COURSE_ONLY)}
                         {convention_radio(GruConvention::Pytorch, i18n::gru::WITH_PYTORCH)}
                     </div>
                     <h3 class="lx-sub">{t(i18n::gru::RESET_CONTROLS)}</h3>
-                    {slider("r", "r".into(), |c| c.r, |c, v| c.r = v)}
-                    {slider("x", "x".into(), |c| c.x, |c, v| c.x = v)}
-                    {slider("w_in", "W_in".into(), |c| c.w_in, |c, v| c.w_in = v)}
-                    {slider("w_hn", "W_hn".into(), |c| c.w_hn, |c, v| c.w_hn = v)}
-                    {slider("b_hn", "b_hn".into(), |c| c.b_hn, |c, v| c.b_hn = v)}
+                    {slider("r", "r")}
+                    {slider("x", "x")}
+                    {slider("w_in", "W_in")}
+                    {slider("w_hn", "W_hn")}
+                    {slider("b_hn", "b_hn")}
                 </Panel>
                 <div class="lx-main">
                     <Panel title=i18n::gru::UPDATE>

@@ -3,7 +3,8 @@
 use super::fmt;
 use super::handout::{HandoutNote, Note};
 use super::widgets::{
-    t, ChartData, LineChart, ListSliders, Num, SeedInput, Series, Slider, StepControls,
+    label, t, whole, ChartData, FieldSlider, LineChart, ListSliders, Num, SeedInput, Series,
+    Slider, StepControls,
 };
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::config::fields;
@@ -167,24 +168,9 @@ pub fn LstmPage(
                         {mode_radio(LstmMode::Weights, i18n::lstm::MODE_WEIGHTS)}
                         {mode_radio(LstmMode::Run, i18n::lstm::MODE_RUN)}
                     </div>
-                    <Slider
-                        testid="lstm-c0"
-                        label=Signal::derive(|| "C₀".to_owned())
-                        range=field("c0")
-                        step=0.01
-                        value=Signal::derive(move || cfg.with(|c| c.c0))
-                        on_input=Callback::new(move |v| cfg.update(|c| c.c0 = v))
-                    />
+                    <FieldSlider cfg=cfg spec=field("c0") label=Signal::derive(|| "C₀".to_owned()) step=0.01 />
                     <Show when=move || mode.get() == LstmMode::Run>
-                        <Slider
-                            testid="lstm-n"
-                            label=Signal::derive(move || i18n::lstm::RUN_STEPS.get(lang.get()).to_owned())
-                            range=field("n")
-                            step=1.0
-                            value=Signal::derive(move || cfg.with(|c| c.n as f64))
-                            on_input=Callback::new(move |v: f64| cfg.update(|c| c.n = v.round() as usize))
-                            display=|v| format!("{}", v as u64)
-                        />
+                        <FieldSlider cfg=cfg spec=field("n") label=label(i18n::lstm::RUN_STEPS) step=1.0 display=whole />
                         <Para text=i18n::lstm::RUN_NOTE class="lx-note" />
                     </Show>
                     <Show when=move || mode.get() == LstmMode::Weights>

@@ -4,7 +4,7 @@
 //! asserted. Each timed call is one short task; the loop yields to the browser between calls.
 
 use super::fmt;
-use super::widgets::{t, ChartData, LineChart, Series, Slider};
+use super::widgets::{t, whole, ChartData, FieldSlider, LineChart, Series};
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::config::fields;
 use crate::config::lessons::{LessonId, LessonState, ParallelConfig, PARALLEL_FIELDS};
@@ -178,24 +178,8 @@ pub fn ParallelPage(
                     <div class="lx-choice" role="radiogroup">
                         {CellKind::ALL.map(cell_radio)}
                     </div>
-                    <Slider
-                        testid="parallel-hidden_size"
-                        label=Signal::derive(|| "hidden_size".to_owned())
-                        range=field("hidden_size")
-                        step=8.0
-                        value=Signal::derive(move || cfg.with(|c| c.hidden_size as f64))
-                        on_input=Callback::new(move |v: f64| cfg.update(|c| c.hidden_size = v.round() as usize))
-                        display=|v| format!("{}", v as u64)
-                    />
-                    <Slider
-                        testid="parallel-max_len"
-                        label=Signal::derive(|| "max_len".to_owned())
-                        range=field("max_len")
-                        step=8.0
-                        value=Signal::derive(move || cfg.with(|c| c.max_len as f64))
-                        on_input=Callback::new(move |v: f64| cfg.update(|c| c.max_len = v.round() as usize))
-                        display=|v| format!("{}", v as u64)
-                    />
+                    <FieldSlider cfg=cfg spec=field("hidden_size") label=Signal::derive(|| "hidden_size".to_owned()) step=8.0 display=whole />
+                    <FieldSlider cfg=cfg spec=field("max_len") label=Signal::derive(|| "max_len".to_owned()) step=8.0 display=whole />
                     <button type="button" class="btn btn-primary" data-testid="parallel-run" on:click=move |_| measure()>
                         {move || if running.get() { i18n::parallel::MEASURING.get(lang.get()) } else { i18n::parallel::MEASURE.get(lang.get()) }}
                     </button>

@@ -3,7 +3,7 @@
 
 use super::fmt;
 use super::handout::{HandoutNote, Note};
-use super::widgets::{t, Slider};
+use super::widgets::{t, whole, FieldSlider, Slider};
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::config::fields;
 use crate::config::lessons::{LessonId, LessonState, ShapesConfig, SHAPES_FIELDS};
@@ -158,15 +158,7 @@ pub fn ShapesPage(
                     </div>
                     <SizeInput key="input_size" label=i18n::shapes::INPUT_SIZE value=input_size on_set=set_input />
                     <SizeInput key="hidden_size" label=i18n::shapes::HIDDEN_SIZE value=hidden_size on_set=set_hidden />
-                    <Slider
-                        testid="shapes-num_layers"
-                        label=Signal::derive(move || format!("{} (num_layers)", i18n::shapes::NUM_LAYERS.get(lang.get())))
-                        range=field("num_layers")
-                        step=1.0
-                        value=Signal::derive(move || cfg.with(|c| c.num_layers as f64))
-                        on_input=Callback::new(move |v: f64| cfg.update(|c| c.num_layers = v.round() as usize))
-                        display=|v| format!("{}", v as u64)
-                    />
+                    <FieldSlider cfg=cfg spec=field("num_layers") label=Signal::derive(move || format!("{} (num_layers)", i18n::shapes::NUM_LAYERS.get(lang.get()))) step=1.0 display=whole />
                     <div class="lx-choice">
                         {checkbox("bidirectional", |c| c.bidirectional, |c, v| c.bidirectional = v)}
                         {checkbox("batch_first", |c| c.batch_first, |c, v| c.batch_first = v)}

@@ -2,7 +2,9 @@
 
 use super::fmt;
 use super::handout::{HandoutNote, Note};
-use super::widgets::{diverging, t, Heatmap, ListSliders, Num, SeedInput, Slider, StepControls};
+use super::widgets::{
+    diverging, label, t, whole, FieldSlider, Heatmap, ListSliders, Num, SeedInput, StepControls,
+};
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::config::fields;
 use crate::config::lessons::{LessonId, LessonState, UnrollConfig, UNROLL_FIELDS};
@@ -28,27 +30,16 @@ pub fn UnrollPage(
     let t_now = Signal::derive(move || cfg.with(|c| c.t.clamp(1, c.x.len().max(1))));
     let vector = Memo::new(move |_| cfg.with(|c| c.hidden_size > 1));
 
-    let scalar = move |get: fn(&UnrollConfig) -> f64, set: fn(&mut UnrollConfig, f64)| {
-        (
-            Signal::derive(move || cfg.with(get)),
-            Callback::new(move |v: f64| cfg.update(|c| set(c, v))),
-        )
-    };
-    let (w_xh, set_w_xh) = scalar(|c| c.w_xh, |c, v| c.w_xh = v);
-    let (w_hh, set_w_hh) = scalar(|c| c.w_hh, |c, v| c.w_hh = v);
-    let (b, set_b) = scalar(|c| c.b, |c, v| c.b = v);
-    let (h0, set_h0) = scalar(|c| c.h0, |c, v| c.h0 = v);
-
     view! {
         <LessonFrame id=LessonId::Unroll notices=notices lede=Signal::derive(move || vector.get().then_some(i18n::unroll::LEDE_VECTOR))>
             <div class="lx-layout">
                 <Panel title=i18n::unroll::CONTROLS class="lx-controls">
                     <Show when=move || !vector.get()>
-                        <Slider testid="unroll-w_xh" label=Signal::derive(move || i18n::unroll::W_XH.get(lang.get()).to_owned()) range=field("w_xh") step=0.01 value=w_xh on_input=set_w_xh />
-                        <Slider testid="unroll-w_hh" label=Signal::derive(move || i18n::unroll::W_HH.get(lang.get()).to_owned()) range=field("w_hh") step=0.01 value=w_hh on_input=set_w_hh />
-                        <Slider testid="unroll-b" label=Signal::derive(move || i18n::unroll::B.get(lang.get()).to_owned()) range=field("b") step=0.01 value=b on_input=set_b />
+                        <FieldSlider cfg=cfg spec=field("w_xh") label=label(i18n::unroll::W_XH) step=0.01 />
+                        <FieldSlider cfg=cfg spec=field("w_hh") label=label(i18n::unroll::W_HH) step=0.01 />
+                        <FieldSlider cfg=cfg spec=field("b") label=label(i18n::unroll::B) step=0.01 />
                     </Show>
-                    <Slider testid="unroll-h0" label=Signal::derive(move || i18n::unroll::H0.get(lang.get()).to_owned()) range=field("h0") step=0.01 value=h0 on_input=set_h0 />
+                    <FieldSlider cfg=cfg spec=field("h0") label=label(i18n::unroll::H0) step=0.01 />
                     <h3 class="lx-sub">{t(i18n::unroll::INPUTS)}</h3>
                     <ListSliders
                         prefix="unroll-x"
@@ -62,15 +53,7 @@ pub fn UnrollPage(
                         }))
                     />
                     <h3 class="lx-sub">{t(i18n::unroll::MODE)}</h3>
-                    <Slider
-                        testid="unroll-hidden_size"
-                        label=Signal::derive(move || i18n::unroll::HIDDEN.get(lang.get()).to_owned())
-                        range=field("hidden_size")
-                        step=1.0
-                        value=Signal::derive(move || cfg.with(|c| c.hidden_size as f64))
-                        on_input=Callback::new(move |v: f64| cfg.update(|c| c.hidden_size = v.round() as usize))
-                        display=|v| format!("{}", v as usize)
-                    />
+                    <FieldSlider cfg=cfg spec=field("hidden_size") label=label(i18n::unroll::HIDDEN) step=1.0 display=whole />
                     <Show when=move || vector.get()>
                         <SeedInput testid="unroll-seed" spec=field("seed") class="field" value=Signal::derive(move || cfg.with(|c| c.seed)) on_set=Callback::new(move |s| cfg.update(|c| c.seed = s)) />
                         <Para text=i18n::unroll::VECTOR_NOTE class="lx-note" />

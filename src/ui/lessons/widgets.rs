@@ -6,7 +6,8 @@
 
 use super::fmt;
 use crate::config::fields;
-use crate::config::query::FieldSpec;
+use crate::config::fields::NumberFields;
+use crate::config::query::{FieldSpec, UrlConfig};
 use crate::ui::charts::colour::Scale;
 use crate::ui::i18n::{self, use_lang, Tr};
 use leptos::prelude::*;
@@ -87,6 +88,51 @@ pub fn Slider(
             <output for=out_for>{move || display(value.get())}</output>
         </div>
     }
+}
+
+/// A [`Slider`] bound to one number key of a lesson's state: the key's range, its value read
+/// from and written to `cfg` by key (integers rounded), and `data-testid` `<lesson>-<key>`.
+#[component]
+pub fn FieldSlider<C>(
+    /// The lesson's state.
+    cfg: RwSignal<C>,
+    /// The key's spec (`field("w_hh")`).
+    spec: &'static FieldSpec,
+    /// Visible label.
+    #[prop(into)]
+    label: Signal<String>,
+    /// Step of the arrow keys.
+    step: f64,
+    /// How the value is written next to the slider (default: up to 2 decimals).
+    #[prop(optional)]
+    display: Option<fn(f64) -> String>,
+) -> impl IntoView
+where
+    C: UrlConfig + NumberFields + Send + Sync + 'static,
+{
+    let key = spec.key;
+    view! {
+        <Slider
+            testid=format!("{}-{key}", C::LESSON)
+            label=label
+            range=spec
+            step=step
+            value=Signal::derive(move || cfg.with(|c| c.number(key).unwrap_or_default()))
+            on_input=Callback::new(move |v| cfg.update(|c| c.set_number(key, v)))
+            display=display.unwrap_or(fmt::short)
+        />
+    }
+}
+
+/// The label of a slider in the page's language.
+pub fn label(tr: Tr) -> Signal<String> {
+    let text = t(tr);
+    Signal::derive(move || text().to_owned())
+}
+
+/// Whole numbers next to integer sliders.
+pub fn whole(v: f64) -> String {
+    format!("{}", v as u64)
 }
 
 /// One slider per entry of a list key (`<lesson>-<key>-1`, …) with buttons that add or remove
