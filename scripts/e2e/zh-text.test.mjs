@@ -91,11 +91,16 @@ test("URL notices with clamped ranges are Chinese in lang=zh", { timeout: 180_00
 test("the error of a run whose loss became non-finite is Chinese in lang=zh", { timeout: TIMEOUT }, async () => {
   const b = await launch({ webgpu: false });
   try {
-    const query = "?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=64&epochs=3&seed=3&backend=cpu&autostart=1&lang=zh";
+    // Enough epochs that the run is still going when the request lands, however slow the machine.
+    const query = "?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=64&epochs=40&seed=3&backend=cpu&autostart=1&lang=zh";
     const { page, consoleErrors } = await openPage(b.context, server.url, query);
     await until(async () => (await num(page, "train-step")) >= 3, TIMEOUT, "3 steps", 100);
     assert.equal(await page.evaluate(() => window.unrollDebug.diverge()), true, "a running session took the request");
-    await until(async () => (await value(page, "train-status")) === "error", TIMEOUT, "the error", 100);
+    await until(async () => {
+      const status = await value(page, "train-status");
+      assert.notEqual(status, "finished", "the run ended before the request reached it");
+      return status === "error";
+    }, TIMEOUT, "the error", 100);
     const text = await page.textContent('[data-testid="train-error"]');
     assert.deepEqual(english(text), [], text);
     // The failing step is the one after the last step reported.
