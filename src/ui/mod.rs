@@ -1,5 +1,7 @@
-//! The Leptos app (compiled for wasm32 only, except [`charts`], whose draw functions are pure
-//! and compile natively so the tests can draw them into SVG).
+//! The Leptos app. The components compile for wasm32 only; the UI's pure logic compiles
+//! natively too, so `cargo test` checks it: [`charts`] (draw functions, tested into SVG), the
+//! lab panels' models in [`lab`] (the inspector's model, the validation metrics, compare mode's
+//! runs) and the helpers of [`training_bridge`].
 //!
 //! Only this module imports Leptos. It reads configuration through the URL codec, drives the
 //! training session of `train`, and draws charts with plotters. Everything it needs from the
@@ -32,7 +34,6 @@ pub mod engine_client;
 pub mod i18n;
 #[cfg(target_arch = "wasm32")]
 pub mod keep;
-#[cfg(target_arch = "wasm32")]
 pub mod lab;
 #[cfg(target_arch = "wasm32")]
 pub mod lessons;
@@ -40,7 +41,6 @@ pub mod lessons;
 pub mod panic_panel;
 #[cfg(target_arch = "wasm32")]
 pub mod training;
-#[cfg(target_arch = "wasm32")]
 pub mod training_bridge;
 #[cfg(target_arch = "wasm32")]
 pub mod url;

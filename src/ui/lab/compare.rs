@@ -18,11 +18,12 @@
 //! `<tr data-cell>` per cell whose cells `compare-params`, `compare-sec`, `compare-best`,
 //! `compare-epochs` carry `data-value`; the table has `data-input-size` and `data-classes`.
 
+use super::compare_runs::running_fraction;
+pub use super::compare_runs::{CompareRun, CELLS};
 use super::text::lab_text;
 use crate::math::cell::CELL_COUNT;
-use crate::train::session::TrainError;
 use crate::ui::charts::canvas::chart_canvas;
-use crate::ui::charts::compare::{self as compare_chart, CompareChartText, Curve};
+use crate::ui::charts::compare::{self as compare_chart, CompareChartText};
 use crate::ui::charts::style::cell_colour;
 use crate::ui::data_loader::LoadState;
 use crate::ui::i18n::use_locale;
@@ -30,9 +31,6 @@ use crate::ui::lessons::fmt::count_commas;
 use crate::ui::training_bridge::{self as bridge, CellKind, TrainConfig, TrainControl, TrainEvent};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-
-/// The cells compared, in training order.
-pub const CELLS: [CellKind; CELL_COUNT] = CellKind::ALL;
 
 /// Where the comparison stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,32 +54,6 @@ impl CompareStatus {
             CompareStatus::Finished => "finished",
             CompareStatus::Stopped => "stopped",
         }
-    }
-}
-
-/// One cell's run in the comparison.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CompareRun {
-    /// The cell.
-    pub cell: CellKind,
-    /// Parameters of its classifier (PyTorch's count, `fc` head included).
-    pub params: usize,
-    /// `(epoch, validation accuracy)` per finished epoch.
-    pub points: Vec<(u32, f32)>,
-    /// Training seconds of each finished epoch (`EpochReport::sec`).
-    pub secs: Vec<f64>,
-    /// The session's error, if it ended with one.
-    pub error: Option<TrainError>,
-}
-
-impl CompareRun {
-    /// Mean seconds per epoch (None before the first epoch).
-    pub fn sec_per_epoch(&self) -> Option<f64> {
-        (!self.secs.is_empty()).then(|| self.secs.iter().sum::<f64>() / self.secs.len() as f64)
-    }
-    /// Best validation accuracy so far.
-    pub fn best(&self) -> Option<f32> {
-        self.points.iter().map(|p| p.1).reduce(f32::max)
     }
 }
 
@@ -167,33 +139,20 @@ impl CompareState {
                 // A comparison never autostarts anything else.
                 cfg.autostart = false;
                 state.current.set(Some(i));
-                state.runs.update(|r| {
-                    r.push(CompareRun {
-                        cell,
-                        params: bridge::param_count(&cfg, classes),
-                        points: Vec::new(),
-                        secs: Vec::new(),
-                        error: None,
-                    })
-                });
+                state
+                    .runs
+                    .update(|r| r.push(CompareRun::new(cell, bridge::param_count(&cfg, classes))));
                 bridge::run_session(cfg, dataset.clone(), ctl.clone(), None, move |event| {
                     if !live() {
                         return;
                     }
-                    let apply = |f: &mut dyn FnMut(&mut CompareRun)| {
-                        state.runs.update(|r| {
-                            if let Some(run) = r.get_mut(i) {
-                                f(run)
-                            }
-                        })
-                    };
                     match event {
                         TrainEvent::Step { step, .. } => state.steps.update(|s| s[i] = step),
-                        TrainEvent::Epoch(rep) => apply(&mut |r| {
-                            r.points.push((rep.epoch, rep.val_acc));
-                            r.secs.push(rep.sec);
+                        TrainEvent::Epoch(_) | TrainEvent::Error(_) => state.runs.update(|r| {
+                            if let Some(run) = r.get_mut(i) {
+                                run.apply(&event)
+                            }
                         }),
-                        TrainEvent::Error(m) => apply(&mut |r| r.error = Some(m.clone())),
                         _ => {}
                     }
                 })
@@ -239,14 +198,10 @@ pub fn ComparePanel(
             state.start(config.get_untracked(), &loaded);
         }
     };
-    let fraction = move || {
-        let per = steps_per_run.get().max(1) as f64;
-        let done: f64 = state.steps.get().iter().map(|&s| (s as f64).min(per)).sum();
-        match status.get() {
-            CompareStatus::Finished => 1.0,
-            CompareStatus::Idle => 0.0,
-            _ => (done / (per * CELLS.len() as f64)).clamp(0.0, 1.0),
-        }
+    let fraction = move || match status.get() {
+        CompareStatus::Finished => 1.0,
+        CompareStatus::Idle => 0.0,
+        _ => running_fraction(&state.steps.get(), steps_per_run.get()),
     };
     let status_text = move || {
         let t = t();
@@ -263,14 +218,7 @@ pub fn ComparePanel(
     let curves = move || {
         state
             .runs
-            .get()
-            .into_iter()
-            .map(|r| Curve {
-                label: cell_name(r.cell).to_owned(),
-                points: r.points,
-                colour: cell_colour(r.cell),
-            })
-            .collect::<Vec<_>>()
+            .with(|r| r.iter().map(CompareRun::curve).collect::<Vec<_>>())
     };
     let n_runs = Memo::new(move |_| state.runs.with(|r| r.len()));
     let series = move || compare_chart::drawn(&curves());
