@@ -1,7 +1,7 @@
 //! The Leptos app. The components compile for wasm32 only; the UI's pure logic compiles
 //! natively too, so `cargo test` checks it: [`charts`] (draw functions, tested into SVG), the
 //! lab panels' models in [`lab`] (the inspector's model, the validation metrics, compare mode's
-//! runs) and the helpers of [`training_bridge`].
+//! runs), the helpers of [`training_bridge`] and [`run_status`].
 //!
 //! Only this module imports Leptos. It reads configuration through the URL codec, drives the
 //! training session of `train`, and draws charts with plotters. Everything it needs from the
@@ -9,7 +9,9 @@
 //!
 //! - [`app`]: the shell (header, navigation, page chosen by `?lesson=`).
 //! - [`engine_client`]: the page's side of the training engine's Web Worker.
-//! - [`training`]: the names training page.
+//! - [`training`]: the names training page; [`session`]: its `TrainingSession` context (the
+//!   session's status, control and view, shared by the page's panels).
+//! - [`run_status`]: the one run status of the names page, compare mode and the delay page.
 //! - [`delay`]: the delay-copy task page (`?lesson=delay`).
 //! - [`lab`]: the training lab's panels (configuration extras, metrics, compare mode,
 //!   inspector, gradient flow).
@@ -39,6 +41,9 @@ pub mod lab;
 pub mod lessons;
 #[cfg(target_arch = "wasm32")]
 pub mod panic_panel;
+pub mod run_status;
+#[cfg(target_arch = "wasm32")]
+pub mod session;
 #[cfg(target_arch = "wasm32")]
 pub mod training;
 pub mod training_bridge;

@@ -53,9 +53,10 @@ use crate::ui::engine_client::EngineClient;
 use crate::ui::i18n::{use_locale, Tr};
 use crate::ui::lessons::fmt::count_commas;
 use crate::ui::lessons::CopyLink;
+use crate::ui::run_status::RunStatus;
 use crate::ui::url::{self, PageNotice, UrlNotice};
 use crate::ui::widgets::number_field::NumberField;
-use crate::ui::widgets::run_controls::RunControls;
+use crate::ui::widgets::run_controls::{RunAction, RunControls};
 use crate::ui::widgets::stat::Stat;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -92,26 +93,6 @@ const CSS: &str = r#"
 .delay-page .dl-cpu-note { margin: 10px 0 12px; color: var(--muted, #64748b); font-size: 14px; }
 .delay-page .dl-invalid { margin-bottom: 16px; }
 "#;
-
-/// Where the run stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Status {
-    Idle,
-    Running,
-    Paused,
-    Finished,
-}
-
-impl Status {
-    fn key(self) -> &'static str {
-        match self {
-            Status::Idle => "idle",
-            Status::Running => "running",
-            Status::Paused => "paused",
-            Status::Finished => "finished",
-        }
-    }
-}
 
 /// One (cell, seed) run as the page shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -254,7 +235,7 @@ pub fn DelayPage() -> impl IntoView {
         }
     });
 
-    let status = RwSignal::new(Status::Idle);
+    let status = RwSignal::new(RunStatus::Idle);
     let runs = RwSignal::new(Vec::<RunView>::new());
     let results = RwSignal::new(Vec::<RunResult>::new());
     let progress = RwSignal::new(None::<Progress>);
@@ -292,7 +273,7 @@ pub fn DelayPage() -> impl IntoView {
     };
 
     let invalid = Memo::new(move |_| cfg.with(|c| c.check().err()));
-    let busy = move || matches!(status.get(), Status::Running | Status::Paused);
+    let busy = move || status.get().busy();
     let shown_cfg = move || run_cfg.get().unwrap_or_else(|| cfg.get());
     let param_counts = Memo::new(move |_| {
         let c = shown_cfg();
@@ -322,7 +303,7 @@ pub fn DelayPage() -> impl IntoView {
                 let c = cfg.get_untracked();
                 let kept_runs = kept.with_untracked(|k| k.runs_of(&encode(&c, None)).to_vec());
                 if !kept_runs.is_empty()
-                    && status.get_untracked() == Status::Idle
+                    && status.get_untracked() == RunStatus::Idle
                     && runs.with_untracked(Vec::is_empty)
                 {
                     let planned = c.cell.cells().len() * c.seeds.max(1);
@@ -330,7 +311,7 @@ pub fn DelayPage() -> impl IntoView {
                     results.set(kept_runs.clone());
                     restored.set(true);
                     if kept_runs.len() >= planned {
-                        status.set(Status::Finished);
+                        status.set(RunStatus::Finished);
                     }
                     run_cfg.set(Some(c));
                 }
@@ -377,7 +358,7 @@ pub fn DelayPage() -> impl IntoView {
         elapsed.set(0.0);
         shown_elapsed.set(0.0);
         since.set_value(Some(js_sys::Date::now()));
-        status.set(Status::Running);
+        status.set(RunStatus::Running);
         let query = encode(&config, None);
         spawn_local(async move {
             let alive = move || run_id.try_get_untracked() == Some(id);
@@ -426,12 +407,12 @@ pub fn DelayPage() -> impl IntoView {
                         DelayEvent::Finished => {
                             clock_stop();
                             shown_elapsed.set(clock_now());
-                            status.set(Status::Finished);
+                            status.set(RunStatus::Finished);
                         }
                         DelayEvent::Error(message) => {
                             clock_stop();
                             web_sys::console::error_1(&message.to_string().into());
-                            status.set(Status::Idle);
+                            status.set(RunStatus::Idle);
                         }
                     }
                 })
@@ -443,14 +424,14 @@ pub fn DelayPage() -> impl IntoView {
             EngineClient::get().send(vec![Command::Pause(id)]);
             clock_stop();
             shown_elapsed.set(clock_now());
-            status.set(Status::Paused);
+            status.set(RunStatus::Paused);
         }
     };
     let resume = move || {
         if let Some(id) = session.get_value() {
             EngineClient::get().send(vec![Command::Resume(id)]);
             since.set_value(Some(js_sys::Date::now()));
-            status.set(Status::Running);
+            status.set(RunStatus::Running);
         }
     };
     let reset = move || {
@@ -466,7 +447,7 @@ pub fn DelayPage() -> impl IntoView {
         since.set_value(None);
         elapsed.set(0.0);
         shown_elapsed.set(0.0);
-        status.set(Status::Idle);
+        status.set(RunStatus::Idle);
     };
 
     // A form control or preset: through the codec, like a link.
@@ -709,18 +690,14 @@ pub fn DelayPage() -> impl IntoView {
                     </form>
                     <RunControls
                         prefix="delay"
-                        start_label=Signal::derive(move || text::START.get(loc.lang()))
-                        pause_label=Signal::derive(move || text::PAUSE.get(loc.lang()))
-                        resume_label=Signal::derive(move || text::RESUME.get(loc.lang()))
-                        reset_label=Signal::derive(move || text::RESET.get(loc.lang()))
-                        can_start=Signal::derive(move || !busy() && invalid.get().is_none())
-                        can_pause=Signal::derive(move || status.get() == Status::Running)
-                        can_resume=Signal::derive(move || status.get() == Status::Paused)
-                        can_reset=Signal::derive(move || status.get() != Status::Idle || !runs.with(Vec::is_empty))
-                        on_start=Callback::new(move |()| start())
-                        on_pause=Callback::new(move |()| pause())
-                        on_resume=Callback::new(move |()| resume())
-                        on_reset=Callback::new(move |()| reset())
+                        start=RunAction::new(move || text::START.get(loc.lang()), move || !busy() && invalid.get().is_none(), start)
+                        pause=RunAction::new(move || text::PAUSE.get(loc.lang()), move || status.get().can_pause(), pause)
+                        resume=RunAction::new(move || text::RESUME.get(loc.lang()), move || status.get().can_resume(), resume)
+                        reset=RunAction::new(
+                            move || text::RESET.get(loc.lang()),
+                            move || status.get() != RunStatus::Idle || !runs.with(Vec::is_empty),
+                            reset,
+                        )
                     />
                     <p class="hint" class:hidden=move || !busy()>{t(text::LOCKED)}</p>
                 </aside>
@@ -729,17 +706,18 @@ pub fn DelayPage() -> impl IntoView {
                         <div class="progress-head">
                             <h2>{t(text::PROGRESS)}</h2>
                             <span
-                                class=move || format!("status-pill status-{}", status.get().key())
+                                class=move || format!("status-pill status-{}", status.get().pill())
                                 data-testid="delay-status"
                                 data-value=move || status.get().key()
                             >
                                 {move || {
                                     let l = lang();
                                     match status.get() {
-                                        Status::Idle => text::STATUS_IDLE.get(l).to_owned(),
-                                        Status::Running => text::STATUS_RUNNING.get(l).to_owned(),
-                                        Status::Paused => text::STATUS_PAUSED.get(l).to_owned(),
-                                        Status::Finished => text::STATUS_DONE.fill(l, &[&count_commas(shown_cfg().steps)]),
+                                        // A failed sweep returns to idle (its error goes to the console).
+                                        RunStatus::Idle | RunStatus::Stopped | RunStatus::Error => text::STATUS_IDLE.get(l).to_owned(),
+                                        RunStatus::Running => text::STATUS_RUNNING.get(l).to_owned(),
+                                        RunStatus::Paused => text::STATUS_PAUSED.get(l).to_owned(),
+                                        RunStatus::Finished => text::STATUS_DONE.fill(l, &[&count_commas(shown_cfg().steps)]),
                                     }
                                 }}
                             </span>
@@ -877,12 +855,12 @@ fn progress_view(
     progress: RwSignal<Option<Progress>>,
     elapsed: RwSignal<f64>,
     restored: RwSignal<bool>,
-    status: RwSignal<Status>,
+    status: RwSignal<RunStatus>,
 ) -> impl IntoView {
     let loc = use_locale();
     let p = progress.get();
     let fraction = p.map_or(
-        if status.get() == Status::Finished {
+        if status.get() == RunStatus::Finished {
             1.0
         } else {
             0.0
