@@ -1,7 +1,8 @@
 //! The Leptos app. The components compile for wasm32 only; the UI's pure logic compiles
 //! natively too, so `cargo test` checks it: [`charts`] (draw functions, tested into SVG), the
 //! lab panels' models in [`lab`] (the inspector's model, the validation metrics, compare mode's
-//! runs), the helpers of [`training_bridge`] and [`run_status`].
+//! runs), the delay page's model ([`delay::sweep`]), the helpers of [`training_bridge`] and
+//! [`run_status`].
 //!
 //! Only this module imports Leptos. It reads configuration through the URL codec, drives the
 //! training session of `train`, and draws charts with plotters. Everything it needs from the
@@ -30,6 +31,12 @@ pub mod charts;
 pub mod data_loader;
 #[cfg(target_arch = "wasm32")]
 pub mod delay;
+/// The delay-copy page's model ([`delay::sweep`], `src/ui/delay/sweep.rs`); the page itself
+/// compiles for wasm32 only.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod delay {
+    pub mod sweep;
+}
 #[cfg(target_arch = "wasm32")]
 pub mod engine_client;
 #[cfg(target_arch = "wasm32")]

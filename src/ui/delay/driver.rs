@@ -82,14 +82,16 @@ impl DelayDriver {
                     // What was recorded since the page opened wins over the stored record.
                     d.kept.update(|now| now.merge_from(loaded));
                     let c = cfg.get_untracked();
-                    let kept_runs =
-                        d.kept.with_untracked(|k| k.runs_of(&encode(&c, None)).to_vec());
+                    let kept_runs = d
+                        .kept
+                        .with_untracked(|k| k.runs_of(&encode(&c, None)).to_vec());
                     if !kept_runs.is_empty()
                         && d.status.get_untracked() == RunStatus::Idle
                         && d.runs.with_untracked(Vec::is_empty)
                     {
                         let planned = c.cell.cells().len() * c.seeds.max(1);
-                        d.runs.set(kept_runs.iter().map(RunView::restored).collect());
+                        d.runs
+                            .set(kept_runs.iter().map(RunView::restored).collect());
                         d.results.set(kept_runs.clone());
                         d.restored.set(true);
                         if kept_runs.len() >= planned {
@@ -119,8 +121,7 @@ impl DelayDriver {
     }
 
     fn clock_stop(&self) {
-        self.clock
-            .update_value(|c| c.stop(js_sys::Date::now()));
+        self.clock.update_value(|c| c.stop(js_sys::Date::now()));
     }
 
     fn stop_run(&self) {

@@ -225,6 +225,7 @@ mod tests {
                 loss,
                 token_acc,
                 grad_norm: 1.0,
+                skipped: false,
             }),
             heldout: None,
             finished: None,
