@@ -3,7 +3,7 @@
 //! Layers, from the bottom up (an arrow means "may import"):
 //!
 //! ```text
-//! config, math, data  <-  gpu  <-  train, delay  <-  engine  <-  ui (wasm only, but ui::charts)
+//! config, math, data  <-  gpu  <-  train, delay  <-  engine  <-  ui (components wasm only)
 //! ```
 //!
 //! - [`math`]: the CPU reference of every recurrent cell, loss and optimizer, in PyTorch's
@@ -19,9 +19,10 @@
 //! - [`delay`]: the delay-copy task (generator, per-token model, trainer, held-out sweeps).
 //! - [`weights`]: parameters ⇄ PyTorch as `.safetensors` (names, shapes, metadata).
 //! - [`keep`]: the weights file the page downloads/loads and the record it keeps across reloads.
-//! - [`ui`]: the Leptos app (compiled for wasm32 only), except [`ui::charts`]: the charts' draw
-//!   functions over any plotters backend, compiled natively too so `cargo test` draws them into
-//!   SVG.
+//! - [`ui`]: the Leptos app. Its components compile for wasm32 only; its pure logic compiles
+//!   natively too so `cargo test` checks it: [`ui::charts`] (the charts' draw functions over any
+//!   plotters backend, drawn into SVG by the tests), the lab panels' models in [`ui::lab`] and
+//!   the helpers of [`ui::training_bridge`].
 #![warn(missing_docs)]
 
 pub mod config;

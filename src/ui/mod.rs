@@ -1,5 +1,8 @@
-//! The Leptos app (compiled for wasm32 only, except [`charts`], whose draw functions are pure
-//! and compile natively so the tests can draw them into SVG).
+//! The Leptos app. The components compile for wasm32 only; the UI's pure logic compiles
+//! natively too, so `cargo test` checks it: [`charts`] (draw functions, tested into SVG), the
+//! lab panels' models in [`lab`] (the inspector's model, the validation metrics, compare mode's
+//! runs), the delay page's model ([`delay::sweep`]), the helpers of [`training_bridge`] and
+//! [`run_status`].
 //!
 //! Only this module imports Leptos. It reads configuration through the URL codec, drives the
 //! training session of `train`, and draws charts with plotters. Everything it needs from the
@@ -7,7 +10,9 @@
 //!
 //! - [`app`]: the shell (header, navigation, page chosen by `?lesson=`).
 //! - [`engine_client`]: the page's side of the training engine's Web Worker.
-//! - [`training`]: the names training page.
+//! - [`training`]: the names training page; [`session`]: its `TrainingSession` context (the
+//!   session's status, control and view, shared by the page's panels).
+//! - [`run_status`]: the one run status of the names page, compare mode and the delay page.
 //! - [`delay`]: the delay-copy task page (`?lesson=delay`).
 //! - [`lab`]: the training lab's panels (configuration extras, metrics, compare mode,
 //!   inspector, gradient flow).
@@ -26,21 +31,28 @@ pub mod charts;
 pub mod data_loader;
 #[cfg(target_arch = "wasm32")]
 pub mod delay;
+/// The delay-copy page's model ([`delay::sweep`], `src/ui/delay/sweep.rs`); the page itself
+/// compiles for wasm32 only.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod delay {
+    pub mod sweep;
+}
 #[cfg(target_arch = "wasm32")]
 pub mod engine_client;
 #[cfg(target_arch = "wasm32")]
 pub mod i18n;
 #[cfg(target_arch = "wasm32")]
 pub mod keep;
-#[cfg(target_arch = "wasm32")]
 pub mod lab;
 #[cfg(target_arch = "wasm32")]
 pub mod lessons;
 #[cfg(target_arch = "wasm32")]
 pub mod panic_panel;
+pub mod run_status;
+#[cfg(target_arch = "wasm32")]
+pub mod session;
 #[cfg(target_arch = "wasm32")]
 pub mod training;
-#[cfg(target_arch = "wasm32")]
 pub mod training_bridge;
 #[cfg(target_arch = "wasm32")]
 pub mod url;

@@ -4,7 +4,9 @@
 //! The page owns no maths: the data set comes from [`super::data_loader`], the configuration
 //! from the URL codec, and every number from the training session's events (all reached
 //! through [`super::training_bridge`]). Every element that shows a number carries it
-//! unformatted in `data-value` (fractions as 0–1), so tests never parse display text.
+//! unformatted in `data-value` (fractions as 0–1), so tests never parse display text. The
+//! session's status, control and view are the page's [`TrainingSession`] context, which its
+//! panels (progress, predict, inspector, keep) share.
 //!
 //! Test hooks (`data-testid`): `train-start`, `train-pause`, `train-resume`, `train-reset`,
 //! `train-status` (idle/running/paused/finished/error), `backend` (webgpu/cpu), `epoch`,
@@ -17,7 +19,7 @@
 
 use super::app::PageQueries;
 use super::charts::canvas::chart_canvas;
-use super::charts::loss_curve::{self, LossSeries};
+use super::charts::loss_curve;
 use super::charts::val_curve::{self, EpochPoint};
 use super::data_loader::{self, LoadState};
 use super::i18n::{self, language_name, use_locale, DataInUse, Strings};
@@ -26,190 +28,28 @@ use super::lab;
 use super::lab::grad_flow::{GradFlowPanel, GradFlowStore};
 use super::lab::inspector::InspectorPanel;
 use super::lessons::use_nav;
-use super::training_bridge::{
-    self as bridge, BackendChoice, BackendKind, CellKind, Checkpoint, TrainConfig, TrainControl,
-    TrainEvent, Weights,
-};
+use super::session::{RunStatus, TrainingSession};
+use super::training_bridge::{self as bridge, BackendChoice, CellKind, Checkpoint, TrainConfig};
 use super::url::{self, PageNotice, UrlNotice};
 use super::widgets::number_field::{FieldLabel, NumberField};
-use super::widgets::run_controls::RunControls;
+use super::widgets::run_controls::{RunAction, RunControls};
 use super::widgets::stat::Stat;
 use crate::config::fields;
 use crate::config::lessons::{route, Route};
 use crate::config::{Lang, NoticeKind, TRAIN_FIELDS};
-use crate::gpu::GpuError;
-use crate::train::session::{CpuReason, TrainError, TrainNotice, ValReport};
 use crate::ui::lessons::fmt::count_commas;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::rc::Rc;
 
-/// Where the training session stands; shown by `data-testid="train-status"`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// No session (before the first start, or after reset).
-    Idle,
-    /// A session is stepping.
-    Running,
-    /// A session is paused and can resume.
-    Paused,
-    /// The session trained all its epochs.
-    Finished,
-    /// The session stopped with an error.
-    Error,
-}
-
-impl Status {
-    /// The stable name used in `data-value` and as CSS modifier.
-    pub fn key(self) -> &'static str {
-        match self {
-            Status::Idle => "idle",
-            Status::Running => "running",
-            Status::Paused => "paused",
-            Status::Finished => "finished",
-            Status::Error => "error",
-        }
-    }
-
-    fn text(self, t: &Strings) -> &'static str {
-        match self {
-            Status::Idle => t.status_idle,
-            Status::Running => t.status_running,
-            Status::Paused => t.status_paused,
-            Status::Finished => t.status_finished,
-            Status::Error => t.status_error,
-        }
-    }
-}
-
-/// The backend a session reported, in a form signals can hold.
-#[derive(Clone, Debug, PartialEq)]
-struct BackendInfo {
-    gpu: bool,
-    description: String,
-    notice: Option<CpuReason>,
-}
-
-/// Everything the page shows about the current session. Plain data, reset by "Reset".
-#[derive(Clone, Copy)]
-struct SessionView {
-    status: RwSignal<Status>,
-    backend: RwSignal<Option<BackendInfo>>,
-    error: RwSignal<Option<TrainError>>,
-    step: RwSignal<u64>,
-    epoch: RwSignal<u32>,
-    loss_mean_20: RwSignal<Option<f32>>,
-    losses: RwSignal<LossSeries>,
-    epochs: RwSignal<Vec<(EpochPoint, f64)>>,
-    /// Messages the session sent that do not stop training (e.g. a skipped step).
-    notices: RwSignal<Vec<TrainNotice>>,
-    /// The latest weights the session published (for the predict box).
-    weights: RwSignal<Option<Rc<Weights>>, LocalStorage>,
-    /// The session's `DeviceLost` error (one notice; the backend switches to CPU).
-    device_lost: RwSignal<Option<GpuError>>,
-    /// The last validation report (kept with the saved model).
-    last_val: RwSignal<Option<Rc<ValReport>>, LocalStorage>,
-    /// Where the run could go on: the session's latest checkpoint, or the one a restored
-    /// model was saved with (Resume continues from it after a reload).
-    checkpoint: RwSignal<Option<Rc<Checkpoint>>, LocalStorage>,
-}
-
-impl SessionView {
-    fn new() -> Self {
-        SessionView {
-            status: RwSignal::new(Status::Idle),
-            backend: RwSignal::new(None),
-            error: RwSignal::new(None),
-            step: RwSignal::new(0),
-            epoch: RwSignal::new(0),
-            loss_mean_20: RwSignal::new(None),
-            losses: RwSignal::new(LossSeries::default()),
-            epochs: RwSignal::new(Vec::new()),
-            notices: RwSignal::new(Vec::new()),
-            weights: RwSignal::new_local(None),
-            device_lost: RwSignal::new(None),
-            last_val: RwSignal::new_local(None),
-            checkpoint: RwSignal::new_local(None),
-        }
-    }
-
-    fn clear(&self) {
-        self.status.set(Status::Idle);
-        self.backend.set(None);
-        self.error.set(None);
-        self.step.set(0);
-        self.epoch.set(0);
-        self.loss_mean_20.set(None);
-        self.losses.set(LossSeries::default());
-        self.epochs.set(Vec::new());
-        self.notices.set(Vec::new());
-        self.weights.set(None);
-        self.device_lost.set(None);
-        self.last_val.set(None);
-        self.checkpoint.set(None);
-    }
-
-    /// Applies one event of a run whose batches hold `batch_size` names.
-    fn apply(&self, event: TrainEvent, batch_size: u32) {
-        match event {
-            TrainEvent::Backend(kind) => self.backend.set(Some(match kind {
-                BackendKind::Gpu { description } => BackendInfo {
-                    gpu: true,
-                    description,
-                    notice: None,
-                },
-                BackendKind::Cpu { notice } => BackendInfo {
-                    gpu: false,
-                    description: String::new(),
-                    notice,
-                },
-            })),
-            TrainEvent::Step {
-                step,
-                epoch,
-                loss,
-                mean_loss_20,
-                names,
-            } => {
-                self.step.set(step);
-                self.epoch.set(epoch);
-                self.loss_mean_20.set(Some(mean_loss_20));
-                self.losses.update(|s| {
-                    s.step_loss.push((step, loss));
-                    s.mean_loss.push((step, mean_loss_20));
-                    if names < batch_size {
-                        s.small_batches.push((step, loss, names));
-                    }
-                });
-            }
-            TrainEvent::Epoch(r) => {
-                let point = EpochPoint {
-                    epoch: r.epoch,
-                    train_loss: r.train_loss,
-                    val_loss: r.val_loss,
-                    val_acc: r.val_acc,
-                };
-                self.epochs.update(|e| e.push((point, r.sec)));
-            }
-            TrainEvent::Weights(w) => self.weights.set(Some(w)),
-            TrainEvent::Checkpoint(c) => self.checkpoint.set(Some(c)),
-            TrainEvent::Notice(message) => self.notices.update(|n| {
-                // Keep the list short: the newest few are what matters.
-                if n.len() >= 5 {
-                    n.remove(0);
-                }
-                n.push(message);
-            }),
-            TrainEvent::DeviceLost(message) => self.device_lost.set(Some(message)),
-            TrainEvent::Validation(report) => self.last_val.set(Some(report)),
-            // Shown by the training lab's panels, not by this page.
-            TrainEvent::GradFlow { .. } => {}
-            TrainEvent::Finished => self.status.set(Status::Finished),
-            TrainEvent::Error(message) => {
-                self.status.set(Status::Error);
-                self.error.set(Some(message));
-            }
-        }
+/// The status pill's text.
+fn status_text(status: RunStatus, t: &Strings) -> &'static str {
+    match status {
+        RunStatus::Idle | RunStatus::Stopped => t.status_idle,
+        RunStatus::Running => t.status_running,
+        RunStatus::Paused => t.status_paused,
+        RunStatus::Finished => t.status_finished,
+        RunStatus::Error => t.status_error,
     }
 }
 
@@ -262,8 +102,7 @@ pub fn TrainingPage(
         });
     });
 
-    let view_state = SessionView::new();
-    let status_signal = view_state.status;
+    let session = TrainingSession::provide();
     // ‖∂L/∂h_t‖ curves of this tab (kept across runs, one per cell).
     let grad_flow = GradFlowStore::new();
     let lab_metrics = lab::metrics::LabMetrics::new();
@@ -274,7 +113,7 @@ pub fn TrainingPage(
     // also moves the charts and the progress), with the report current when that task runs.
     let metrics_pending = StoredValue::new(false);
     Effect::new(move |_| {
-        view_state.last_val.track();
+        session.last_val.track();
         if metrics_pending.get_value() {
             return;
         }
@@ -282,15 +121,13 @@ pub fn TrainingPage(
         set_timeout(
             move || {
                 let _ = metrics_pending.try_set_value(false);
-                let _ = view_state
+                let _ = session
                     .last_val
                     .try_with_untracked(|r| lab_metrics.show(r.as_deref()));
             },
             std::time::Duration::ZERO,
         );
     });
-    let control = StoredValue::new_local(None::<TrainControl>);
-    let run_id = StoredValue::new(0u64);
 
     // Bumped when the engine sent split counts of an upload for a new seed.
     let split_rev = RwSignal::new(0u64);
@@ -342,21 +179,11 @@ pub fn TrainingPage(
         let LoadState::Ready(loaded) = data.get_untracked() else {
             return;
         };
-        if let Some(old) = control.get_value() {
-            old.stop();
-        }
-        if resume.is_some() {
-            // The restored curves go on; the events continue from the checkpoint's step.
-            view_state.error.set(None);
-        } else {
-            view_state.clear();
+        // A resumed run's restored curves go on; the events continue from the checkpoint's step.
+        let (id, ctl) = session.begin(resume.is_some());
+        if resume.is_none() {
             grad_flow.detach();
         }
-        view_state.status.set(Status::Running);
-        let id = run_id.get_value() + 1;
-        run_id.set_value(id);
-        let ctl = TrainControl::new();
-        control.set_value(Some(ctl.clone()));
         let cfg = config.get_untracked();
         let (cell, hidden_size) = (cfg.cell, cfg.hidden_size);
         let batch_size = cfg.batch_size as u32;
@@ -365,25 +192,19 @@ pub fn TrainingPage(
         spawn_local(async move {
             bridge::run_session(cfg, dataset, ctl, resume, move |event| {
                 // Events of a session that was reset or replaced are dropped.
-                if run_id.try_get_value() == Some(id) {
+                if session.is_current(id) {
                     grad_flow.observe(cell, hidden_size, &event);
-                    view_state.apply(event, batch_size);
+                    session.apply(event, batch_size);
                 }
             })
             .await;
         });
     };
-    let pause = move || {
-        if let Some(c) = control.get_value() {
-            c.pause();
-            view_state.status.set(Status::Paused);
-        }
-    };
     // Start replaces the model on the page: a restored or loaded one is only replaced after
     // the user says so.
     let start = move || {
-        let has_model = view_state.weights.with_untracked(|w| w.is_some());
-        if view_state.status.get_untracked() == Status::Idle && has_model {
+        let has_model = session.weights.with_untracked(|w| w.is_some());
+        if session.status.get_untracked() == RunStatus::Idle && has_model {
             let ok = web_sys::window()
                 .and_then(|w| w.confirm_with_message(loc.t().confirm_replace).ok())
                 .unwrap_or(true);
@@ -394,33 +215,25 @@ pub fn TrainingPage(
         launch(None);
     };
     let resume = move || {
-        if view_state.status.get_untracked() == Status::Idle {
-            if let Some(c) = view_state.checkpoint.get_untracked() {
+        if session.status.get_untracked() == RunStatus::Idle {
+            if let Some(c) = session.checkpoint.get_untracked() {
                 launch(Some(c));
             }
-        } else if let Some(c) = control.get_value() {
-            c.resume();
-            view_state.status.set(Status::Running);
+        } else {
+            session.resume();
         }
     };
-    let can_resume = move || match status_signal.get() {
-        Status::Paused => true,
-        Status::Idle => view_state.checkpoint.with(|c| c.is_some()),
+    let can_resume = move || match session.status.get() {
+        RunStatus::Paused => true,
+        RunStatus::Idle => session.checkpoint.with(|c| c.is_some()),
         _ => false,
     };
     let reset = move || {
-        if let Some(c) = control.get_value() {
-            c.stop();
-        }
-        control.set_value(None);
-        run_id.update_value(|id| *id += 1);
-        view_state.clear();
+        session.reset();
         grad_flow.detach();
     };
     on_cleanup(move || {
-        if let Some(c) = control.try_get_value().flatten() {
-            c.stop();
-        }
+        session.stop();
         compare.stop();
     });
 
@@ -434,8 +247,8 @@ pub fn TrainingPage(
         }
     });
 
-    let status = view_state.status;
-    let session_busy = move || matches!(status.get(), Status::Running | Status::Paused);
+    let status = session.status;
+    let session_busy = move || session.busy();
     // Back/forward to a training entry with another configuration: the form takes it, unless
     // a run (or a comparison) is using the form's configuration.
     let nav = use_nav();
@@ -445,8 +258,7 @@ pub fn TrainingPage(
             return;
         }
         let wanted = bridge::decode_config(&search).config;
-        let busy = matches!(status.get_untracked(), Status::Running | Status::Paused)
-            || compare.busy_untracked();
+        let busy = status.get_untracked().busy() || compare.busy_untracked();
         if !busy && config.with_untracked(|c| *c != wanted) {
             config.set(wanted);
         }
@@ -478,21 +290,14 @@ pub fn TrainingPage(
                     <ConfigForm config=config notices=notices locked=Signal::derive(busy) />
                     <RunControls
                         prefix="train"
-                        start_label=Signal::derive(move || match status.get() {
-                            Status::Finished | Status::Error => loc.t().train_again,
-                            _ => loc.t().start,
-                        })
-                        pause_label=Signal::derive(move || loc.t().pause)
-                        resume_label=Signal::derive(move || loc.t().resume)
-                        reset_label=Signal::derive(move || loc.t().reset)
-                        can_start=Signal::derive(move || data_ready() && !busy())
-                        can_pause=Signal::derive(move || status.get() == Status::Running)
-                        can_resume=Signal::derive(can_resume)
-                        can_reset=Signal::derive(move || status.get() != Status::Idle)
-                        on_start=Callback::new(move |()| start())
-                        on_pause=Callback::new(move |()| pause())
-                        on_resume=Callback::new(move |()| resume())
-                        on_reset=Callback::new(move |()| reset())
+                        start=RunAction::new(
+                            move || if status.get().ended() { loc.t().train_again } else { loc.t().start },
+                            move || data_ready() && !busy(),
+                            start,
+                        )
+                        pause=RunAction::new(move || loc.t().pause, move || status.get().can_pause(), move || session.pause())
+                        resume=RunAction::new(move || loc.t().resume, can_resume, resume)
+                        reset=RunAction::new(move || loc.t().reset, move || status.get() != RunStatus::Idle, reset)
                     />
                     <p class="hint" class:hidden=move || !busy()>
                         {move || loc.t().locked_hint}
@@ -500,7 +305,7 @@ pub fn TrainingPage(
                 </aside>
                 <div class="main-column">
                     <ProgressPanel
-                        view_state=view_state
+                        session=session
                         config=config
                         steps_per_epoch=steps_per_epoch
                         total_steps=total_steps
@@ -514,8 +319,8 @@ pub fn TrainingPage(
                                 move || {
                                     // Every point counts (`data-value`); a long run draws a
                                     // thinned copy, so a frame costs the same at any step.
-                                    let points = view_state.losses.with(|l| l.step_loss.len());
-                                    let mut s = view_state.losses.with(|l| l.for_drawing());
+                                    let points = session.losses.with(|l| l.step_loss.len());
+                                    let mut s = session.losses.with(|l| l.for_drawing());
                                     s.total_steps = total_steps.get();
                                     s.steps_per_epoch = steps_per_epoch.get();
                                     let c = num_classes.get();
@@ -532,7 +337,7 @@ pub fn TrainingPage(
                                 Signal::derive(move || loc.t().chart_val_caption),
                                 move || {
                                     let points: Vec<EpochPoint> =
-                                        view_state.epochs.get().into_iter().map(|(p, _)| p).collect();
+                                        session.epochs.get().into_iter().map(|(p, _)| p).collect();
                                     (points, config.with(|c| c.epochs), &loc.t().chart)
                                 },
                                 |(p, _, _)| p.len(),
@@ -542,8 +347,8 @@ pub fn TrainingPage(
                             )}
                         </div>
                         {move || {
-                            view_state.losses.with(|l| l.small_batches.last().map(|m| m.2)).map(|n| {
-                                let count = view_state.losses.with(|l| l.small_batches.len());
+                            session.losses.with(|l| l.small_batches.last().map(|m| m.2)).map(|n| {
+                                let count = session.losses.with(|l| l.small_batches.len());
                                 view! {
                                     <p class="hint" data-testid="small-batch-note" data-value=count.to_string()>
                                         {(loc.t().small_batch_note)(n)}
@@ -561,24 +366,14 @@ pub fn TrainingPage(
                         steps_per_run=total_steps
                         baseline=Signal::derive(move || lab::metrics::majority(&val_counts.get()).map(|m| m.1))
                     />
-                    <PredictPanel view_state=view_state data=data />
-                    <InspectorPanel weights=view_state.weights data=data />
+                    <PredictPanel session=session data=data />
+                    <InspectorPanel weights=session.weights data=data />
                     <GradFlowPanel store=grad_flow />
                     <DatasetPanel data=data split=split />
                     <KeepPanel hooks=KeepHooks {
                         data,
                         config,
-                        status: view_state.status,
                         compare_busy: Signal::derive(move || compare.busy()),
-                        weights: view_state.weights,
-                        losses: view_state.losses,
-                        epochs: view_state.epochs,
-                        step: view_state.step,
-                        epoch: view_state.epoch,
-                        loss_mean_20: view_state.loss_mean_20,
-                        val_report: view_state.last_val,
-                        checkpoint: view_state.checkpoint,
-                        control,
                         reset: Callback::new(move |_| reset()),
                     } />
                 </div>
@@ -722,13 +517,13 @@ fn ConfigForm(
 /// Status, backend, the headline numbers and the progress bar.
 #[component]
 fn ProgressPanel(
-    view_state: SessionView,
+    session: TrainingSession,
     config: RwSignal<TrainConfig>,
     steps_per_epoch: Memo<u64>,
     total_steps: Memo<u64>,
 ) -> impl IntoView {
     let loc = use_locale();
-    let v = view_state;
+    let v = session;
     let epochs_total = move || config.with(|c| c.epochs);
     let fraction = move || {
         let total = total_steps.get();
@@ -760,7 +555,7 @@ fn ProgressPanel(
                     data-testid="train-status"
                     data-value=move || v.status.get().key()
                 >
-                    {move || v.status.get().text(loc.t())}
+                    {move || status_text(v.status.get(), loc.t())}
                 </span>
             </div>
             <div class="backend-line">
@@ -911,7 +706,10 @@ enum Prediction {
 
 /// Type a surname, see the three most likely languages from the current weights.
 #[component]
-fn PredictPanel(view_state: SessionView, data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
+fn PredictPanel(
+    session: TrainingSession,
+    data: RwSignal<LoadState, LocalStorage>,
+) -> impl IntoView {
     let loc = use_locale();
     let imported = super::keep::ImportedWeights::use_marker();
     let text = RwSignal::new(String::new());
@@ -925,7 +723,7 @@ fn PredictPanel(view_state: SessionView, data: RwSignal<LoadState, LocalStorage>
         let Ok(tokens) = bridge::encode_name(&name) else {
             return Prediction::NoLetters(name);
         };
-        let Some(weights) = view_state.weights.get() else {
+        let Some(weights) = session.weights.get() else {
             return Prediction::BeforeStart;
         };
         let result = data.with(|d| match d {
@@ -958,7 +756,7 @@ fn PredictPanel(view_state: SessionView, data: RwSignal<LoadState, LocalStorage>
                 />
             </div>
             {move || {
-                view_state
+                session
                     .weights
                     .get()
                     .map(|w| {

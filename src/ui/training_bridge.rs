@@ -2,26 +2,29 @@
 //!
 //! The training page only uses the items of this module, so when an API below changes, this
 //! file is the only one to adjust. Everything here is plain data or a thin call; no Leptos.
-
-use std::cell::RefCell;
-use std::collections::HashMap;
-use std::rc::Rc;
+//! The helpers in this file are pure and compile natively (the tests below check them); the
+//! data set in use and the runs in the engine's worker are browser-only (`engine`, re-exported
+//! here).
 
 use crate::config::{query, Lang, UrlNotice};
 use crate::data::names::LoadReport;
-use crate::data::split::SplitCounts;
-use crate::data::upload::UploadSummary;
-use crate::data::{self, Manifest, NamesDataset, VAL_FRACTION};
+use crate::data::{self, Manifest};
 pub use crate::keep::DataSource;
 
 pub use crate::config::{BackendChoice, CellKind, TrainConfig};
-use crate::engine::protocol::{Command, SessionId};
 pub use crate::train::session::{
     BackendKind, Checkpoint, EpochReport, TrainEvent, ValReport, Weights,
 };
-use crate::ui::engine_client::EngineClient;
+
+#[cfg(target_arch = "wasm32")]
+mod engine;
+#[cfg(target_arch = "wasm32")]
 pub use crate::ui::engine_client::{DataRef, EngineData};
-use crate::ui::i18n::DataInUse;
+#[cfg(target_arch = "wasm32")]
+pub use engine::{
+    build_dataset, fetch_split, loaded_data, loaded_upload, run_session, split_missing,
+    split_sizes, val_class_counts, LoadedData, TrainControl,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Configuration (URL codec)
@@ -93,22 +96,8 @@ pub struct DatasetSummary {
     pub skipped: usize,
 }
 
-/// The data set in use: where its names are, its classes and counts, and the split counts
-/// known so far, shared by the page and the training session.
-pub struct LoadedData {
-    /// Where the names are (the page's built-in data set, or an upload kept by the engine).
-    pub data: DataRef,
-    /// Class names in class-index order.
-    pub classes: Vec<String>,
-    /// Where it came from (the built-in files, or the user's files by name).
-    pub source: DataSource,
-    /// Its counts.
-    pub summary: DatasetSummary,
-    /// Split counts by seed (computed here for page data; the engine's for an upload).
-    splits: RefCell<HashMap<u64, SplitCounts>>,
-}
-
-fn summary_of(report: &LoadReport) -> DatasetSummary {
+/// The page's counts of the loader's `report`.
+pub fn summary_of(report: &LoadReport) -> DatasetSummary {
     DatasetSummary {
         classes: report
             .classes
@@ -132,53 +121,6 @@ pub fn manifest_files(json: &str) -> Result<Vec<String>, String> {
         .map_err(|e| e.to_string())
 }
 
-/// Builds the data set from `(file name, file text)` pairs, e.g. `("Arabic.txt", "...")`, with
-/// the loader the native trainer uses.
-///
-/// Errors: the loader's message (it names the file and line at fault).
-pub fn build_dataset(files: Vec<(String, String)>) -> Result<LoadedData, String> {
-    let dataset = NamesDataset::from_named_files(files).map_err(|e| e.to_string())?;
-    Ok(loaded_data(dataset))
-}
-
-impl LoadedData {
-    /// What the page's texts say about this data set.
-    pub fn in_use(&self) -> DataInUse<'_> {
-        match &self.source {
-            DataSource::Builtin => DataInUse::Builtin(self.classes.len()),
-            DataSource::Upload { files } => DataInUse::Upload {
-                files,
-                classes: &self.classes,
-            },
-        }
-    }
-}
-
-/// The data set with the loader's counts, ready for the page (the built-in data set).
-pub fn loaded_data(dataset: NamesDataset) -> LoadedData {
-    LoadedData {
-        classes: dataset.classes().to_vec(),
-        source: DataSource::Builtin,
-        summary: summary_of(dataset.report()),
-        data: DataRef::Page(Rc::new(dataset)),
-        splits: RefCell::new(HashMap::new()),
-    }
-}
-
-/// An upload kept by the engine (`data`), as the page shows it from its summary.
-pub fn loaded_upload(summary: &UploadSummary, data: Rc<EngineData>) -> LoadedData {
-    let splits = HashMap::from([(summary.split.seed, summary.split.clone())]);
-    LoadedData {
-        classes: summary.classes.clone(),
-        source: DataSource::Upload {
-            files: summary.files.clone(),
-        },
-        summary: summary_of(&summary.report),
-        data: DataRef::Engine(data),
-        splits: RefCell::new(splits),
-    }
-}
-
 /// Sizes of the seeded 90/10 split (distinct pairs on each side).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SplitSizes {
@@ -186,60 +128,6 @@ pub struct SplitSizes {
     pub train: usize,
     /// Validation pairs.
     pub val: usize,
-}
-
-/// The counts of the split that `seed` gives for `data` (the same `Split::new` call the
-/// session makes): computed here for page data, `None` for an upload until the engine sent
-/// them ([`fetch_split`]).
-fn split_counts(data: &LoadedData, seed: u32) -> Option<SplitCounts> {
-    let seed = seed as u64;
-    if let Some(c) = data.splits.borrow().get(&seed) {
-        return Some(c.clone());
-    }
-    let DataRef::Page(dataset) = &data.data else {
-        return None;
-    };
-    let counts = SplitCounts::new(dataset, seed, VAL_FRACTION);
-    data.splits.borrow_mut().insert(seed, counts.clone());
-    Some(counts)
-}
-
-/// The split that `seed` gives for `data` (`None` while the engine computes it).
-pub fn split_sizes(data: &LoadedData, seed: u32) -> Option<SplitSizes> {
-    split_counts(data, seed).map(|c| SplitSizes {
-        train: c.train,
-        val: c.val,
-    })
-}
-
-/// Validation names per class (class-index order) of the split that `seed` gives for `data`
-/// (empty while the engine computes it). Its largest entry over its sum is the
-/// majority-class baseline before any training.
-pub fn val_class_counts(data: &LoadedData, seed: u32) -> Vec<usize> {
-    split_counts(data, seed)
-        .map(|c| c.val_per_class)
-        .unwrap_or_default()
-}
-
-/// Whether the split counts for `seed` must come from the engine ([`fetch_split`]).
-pub fn split_missing(data: &LoadedData, seed: u32) -> bool {
-    matches!(data.data, DataRef::Engine(_)) && !data.splits.borrow().contains_key(&(seed as u64))
-}
-
-/// Asks the engine for the split counts of an upload for `seed` and keeps them in `data`;
-/// `true` when they arrived.
-pub async fn fetch_split(data: Rc<LoadedData>, seed: u32) -> bool {
-    let DataRef::Engine(handle) = &data.data else {
-        return false;
-    };
-    let id = handle.id();
-    match EngineClient::get().split(id, seed as u64).await {
-        Some(counts) => {
-            data.splits.borrow_mut().insert(seed as u64, counts);
-            true
-        }
-        None => false,
-    }
 }
 
 /// Features per input step of the name classifier: the one-hot vocabulary size (`input_size`).
@@ -275,87 +163,7 @@ pub fn encode_name(name: &str) -> Result<Vec<u32>, String> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Training
-
-/// Pause / resume / stop of one session in the engine's worker (a session number and its
-/// last requested state on this side).
-#[derive(Clone, Debug)]
-pub struct TrainControl {
-    session: SessionId,
-    stopped: Rc<std::cell::Cell<bool>>,
-}
-
-impl Default for TrainControl {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl TrainControl {
-    /// A control for a new session.
-    pub fn new() -> Self {
-        TrainControl {
-            session: EngineClient::get().new_session(),
-            stopped: Rc::new(std::cell::Cell::new(false)),
-        }
-    }
-    /// The session's number in the engine.
-    pub fn session(&self) -> SessionId {
-        self.session
-    }
-    /// Pauses at the next step boundary.
-    pub fn pause(&self) {
-        EngineClient::get().send(vec![Command::Pause(self.session)]);
-    }
-    /// Resumes a paused session.
-    pub fn resume(&self) {
-        EngineClient::get().send(vec![Command::Resume(self.session)]);
-    }
-    /// Ends the session at the next step boundary (no `Finished` event).
-    pub fn stop(&self) {
-        self.stopped.set(true);
-        EngineClient::get().send(vec![Command::Stop(self.session)]);
-    }
-    /// True once [`TrainControl::stop`] was called.
-    pub fn is_stopped(&self) -> bool {
-        self.stopped.get()
-    }
-    /// Debug hook: destroys the session's GPU device at its next step boundary (no-op on the
-    /// CPU path); training continues on the CPU (`DeviceLost` event).
-    pub fn simulate_device_loss(&self) {
-        EngineClient::get().send(vec![Command::LoseDevice(self.session)]);
-    }
-    /// Debug hook: the session's learning rate becomes far too large, so its loss turns
-    /// non-finite within a few steps and the run stops with its error.
-    pub fn simulate_divergence(&self) {
-        EngineClient::get().send(vec![Command::Diverge(self.session)]);
-    }
-}
-
-/// Runs one training session in the engine's worker to its end (or until `control.stop()`),
-/// from `resume` when given (a checkpoint of a run with this configuration and data),
-/// calling `on_event` for everything the page shows (at most once per animation frame, in
-/// the session's order). Never panics; failures arrive as [`TrainEvent::Error`].
-pub async fn run_session(
-    config: TrainConfig,
-    data: DataRef,
-    control: TrainControl,
-    resume: Option<Checkpoint>,
-    mut on_event: impl FnMut(TrainEvent) + 'static,
-) {
-    if control.is_stopped() {
-        return;
-    }
-    EngineClient::get()
-        .run_names(
-            control.session,
-            config.to_query(),
-            &data,
-            resume,
-            move |e| on_event(e.into()),
-        )
-        .await
-}
+// Prediction
 
 /// The `k` most likely languages for the encoded name `tokens` with their probabilities
 /// (descending), computed on the CPU from `weights` (the session's latest read-back).
@@ -386,4 +194,161 @@ pub fn predict_top(
             )
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::NamesDataset;
+    use crate::math::classifier::ClassifierModel;
+    use crate::math::params::RnnSpec;
+
+    #[test]
+    fn a_form_field_is_clamped_as_the_same_link_would_be() {
+        let base = TrainConfig {
+            seed: 7,
+            ..TrainConfig::default()
+        };
+        let (next, notices) = with_field(&base, "hidden_size", " 1000 ");
+        let by_link = decode_config("?v=1&lesson=names&seed=7&hidden_size=1000");
+        assert_eq!(next, by_link.config);
+        assert_ne!(next.hidden_size, 1000);
+        assert_eq!(next.seed, 7, "the other fields stay");
+        assert_eq!(notices, by_link.notices);
+        assert_eq!(notices.len(), 1);
+        assert_eq!(notices[0].field, "hidden_size");
+        let (same, none) = with_field(&base, "lr", "0.01");
+        assert_eq!((same.lr, same.seed, none.len()), (0.01, 7, 0));
+    }
+
+    #[test]
+    fn a_config_and_its_language_survive_the_url() {
+        let config = TrainConfig {
+            cell: CellKind::Gru,
+            hidden_size: 64,
+            bidirectional: true,
+            ..TrainConfig::default()
+        };
+        let query = encode_config(&config, Some(Lang::Zh));
+        let back = decode_config(&query);
+        assert_eq!((back.config, back.lang), (config, Some(Lang::Zh)));
+        assert!(back.notices.is_empty());
+    }
+
+    #[test]
+    fn steps_per_epoch_counts_the_smaller_last_batch() {
+        assert_eq!(steps_per_epoch(100, 32), 4);
+        assert_eq!(steps_per_epoch(96, 32), 3);
+        assert_eq!(steps_per_epoch(0, 32), 0);
+        assert_eq!(steps_per_epoch(5, 0), 5);
+    }
+
+    #[test]
+    fn param_count_is_pytorchs() {
+        let (v, c) = (input_size(), 18);
+        for cell in CellKind::ALL {
+            for (layers, bidirectional) in [(1, false), (2, true)] {
+                let config = TrainConfig {
+                    cell,
+                    hidden_size: 16,
+                    num_layers: layers,
+                    bidirectional,
+                    ..TrainConfig::default()
+                };
+                let (h, d, g) = (16, if bidirectional { 2 } else { 1 }, cell.spec().blocks);
+                // Per layer and direction: weight_ih [G·H, in], weight_hh [G·H, H], two biases.
+                let rnn: usize = (0..layers)
+                    .map(|l| {
+                        let input = if l == 0 { v } else { d * h };
+                        d * (g * h * (input + h) + 2 * g * h)
+                    })
+                    .sum();
+                let fc = c * d * h + c;
+                assert_eq!(param_count(&config, c), rnn + fc, "{cell:?} {layers} {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_name_without_letters_gets_a_capitalised_message() {
+        assert_eq!(encode_name("Abe").unwrap(), data::encode("Abe").unwrap());
+        let message = encode_name(" 123 ").unwrap_err();
+        assert!(message.chars().next().unwrap().is_uppercase(), "{message}");
+    }
+
+    #[test]
+    fn predict_top_ranks_the_models_probabilities() {
+        let model = ClassifierModel::new(RnnSpec::new(CellKind::Lstm, input_size(), 4), 3);
+        let params: Vec<f32> = (0..model.layout.total_len())
+            .map(|i| ((i as f32) * 1.37).cos() * 0.6)
+            .collect();
+        let weights = Weights {
+            model,
+            params,
+            step: 0,
+        };
+        let tokens = data::encode("Nguyen").unwrap();
+        let probs = weights.model.predict(&weights.params, &tokens).unwrap();
+        // Two class names for three classes: the third is named by its index.
+        let classes = ["Arabic", "Czech"].map(String::from);
+        let top = predict_top(&weights, &classes, &tokens, 3).unwrap();
+        assert_eq!(top.len(), 3);
+        assert!(top.windows(2).all(|p| p[0].1 >= p[1].1));
+        let mut sorted = probs.clone();
+        sorted.sort_by(|a, b| b.total_cmp(a));
+        assert_eq!(top.iter().map(|t| t.1).collect::<Vec<_>>(), sorted);
+        for (label, p) in &top {
+            let i = match label.as_str() {
+                "Arabic" => 0,
+                "Czech" => 1,
+                other => other.strip_prefix("class ").unwrap().parse().unwrap(),
+            };
+            assert_eq!(*p, probs[i]);
+        }
+        assert_eq!(
+            predict_top(&weights, &classes, &tokens, 1).unwrap().len(),
+            1
+        );
+        assert!(predict_top(&weights, &classes, &[99], 3).is_err());
+    }
+
+    #[test]
+    fn summary_counts_lines_and_distinct_pairs() {
+        let dataset = NamesDataset::from_named_files([
+            ("Arabic.txt", "Nasser\nNasser\nKhoury\n"),
+            ("Czech.txt", "Novak\n123\n"),
+        ])
+        .unwrap();
+        let s = summary_of(dataset.report());
+        assert_eq!(s.classes.len(), 2);
+        assert_eq!(
+            (
+                s.classes[0].language.as_str(),
+                s.classes[0].raw_lines,
+                s.classes[0].distinct_pairs
+            ),
+            ("Arabic", 3, 2)
+        );
+        assert_eq!(
+            (
+                s.classes[1].language.as_str(),
+                s.classes[1].raw_lines,
+                s.classes[1].distinct_pairs
+            ),
+            ("Czech", 2, 1)
+        );
+        assert_eq!((s.raw_lines, s.distinct_pairs, s.skipped), (5, 3, 1));
+    }
+
+    #[test]
+    fn manifest_lists_its_files_in_order() {
+        let json = r#"{"version":1,"files":[
+            {"class":"Arabic","file":"Arabic.txt","sha256":"00"},
+            {"class":"Czech","file":"Czech.txt","sha256":"11"}]}"#;
+        match manifest_files(json) {
+            Ok(files) => assert_eq!(files, ["Arabic.txt", "Czech.txt"]),
+            Err(e) => panic!("{e}"),
+        }
+        assert!(manifest_files("not json").is_err());
+    }
 }

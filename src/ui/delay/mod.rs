@@ -1,6 +1,8 @@
 //! The delay-copy page (`?lesson=delay`): RNN and LSTM (or the cells chosen by `cell`) learn
 //! to output the token from `delay` steps back, several seeds per cell, on the CPU path of the
-//! engine's Web Worker ([`crate::engine`]); the page applies what the worker reports.
+//! engine's Web Worker ([`crate::engine`]). The page's buttons send commands to the sweep's
+//! driver ([`driver`], not a component), which applies what the worker reports to the page's
+//! model ([`sweep`], plain data compiled natively too); the page renders it.
 //!
 //! Every number comes from [`crate::delay`]: parameter counts from the layouts, held-out
 //! accuracy and loss from the fixed held-out set ([`crate::delay::run`]), training-batch
@@ -27,10 +29,13 @@
 //! (mean of the LSTM's initial forget block of `bias_ih_l0`, first seed); `delay-example` (T),
 //! `delay-example-pred-<cell>` (accuracy on the example), `copy-link`.
 
+pub mod driver;
 pub mod store;
+pub mod sweep;
 pub mod text;
 
-use self::store::Kept;
+use self::driver::DelayDriver;
+use self::sweep::{batch_lines, heldout_lines, mean_last, Predictions, RunView};
 use crate::config::delay::{
     CellSet, DelayConfig, DelayRangeError, DELAY_FIELDS, MAX_LENGTH, PRESET_DELAYS,
 };
@@ -40,25 +45,23 @@ use crate::config::query::{decode, encode, parse_pairs};
 use crate::config::{Lang, NoticeKind};
 use crate::delay::model::DelayModel;
 use crate::delay::outcome::{outcome_of_results, Capacity, Outcome, SweepSummary};
-use crate::delay::run::{eval_every_for, HeldOut, Progress, RunId, RunResult, HELDOUT_SEQUENCES};
+use crate::delay::run::{eval_every_for, Progress, HELDOUT_SEQUENCES};
 use crate::delay::task::DelayTask;
 use crate::delay::trainer::example_batch;
-use crate::engine::protocol::{Command, DelayEvent};
 use crate::math::params::CellKind;
 use crate::ui::app::PageQueries;
 use crate::ui::charts::canvas::chart_canvas;
-use crate::ui::charts::delay::{self as chart, band, smoothed, CurveChart, Line, SMOOTH};
+use crate::ui::charts::delay::{self as chart, CurveChart};
 use crate::ui::charts::style::cell_colour;
-use crate::ui::engine_client::EngineClient;
 use crate::ui::i18n::{use_locale, Tr};
 use crate::ui::lessons::fmt::count_commas;
 use crate::ui::lessons::CopyLink;
+use crate::ui::run_status::RunStatus;
 use crate::ui::url::{self, PageNotice, UrlNotice};
 use crate::ui::widgets::number_field::NumberField;
-use crate::ui::widgets::run_controls::RunControls;
+use crate::ui::widgets::run_controls::{RunAction, RunControls};
 use crate::ui::widgets::stat::Stat;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 /// The page's own styles.
 const CSS: &str = r#"
@@ -93,75 +96,6 @@ const CSS: &str = r#"
 .delay-page .dl-invalid { margin-bottom: 16px; }
 "#;
 
-/// Where the run stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Status {
-    Idle,
-    Running,
-    Paused,
-    Finished,
-}
-
-impl Status {
-    fn key(self) -> &'static str {
-        match self {
-            Status::Idle => "idle",
-            Status::Running => "running",
-            Status::Paused => "paused",
-            Status::Finished => "finished",
-        }
-    }
-}
-
-/// One (cell, seed) run as the page shows it.
-#[derive(Clone, Debug, PartialEq)]
-struct RunView {
-    id: RunId,
-    /// Steps done.
-    step: u64,
-    /// Held-out evaluations so far.
-    heldout: Vec<HeldOut>,
-    /// `(step, training-batch loss)`.
-    loss: Vec<(u64, f64)>,
-    /// `(step, training-batch token accuracy)`.
-    acc: Vec<(u64, f64)>,
-    finished: bool,
-}
-
-impl RunView {
-    fn new(id: RunId) -> Self {
-        RunView {
-            id,
-            step: 0,
-            heldout: Vec::new(),
-            loss: Vec::new(),
-            acc: Vec::new(),
-            finished: false,
-        }
-    }
-
-    /// A finished run kept from an earlier visit (held-out curve only).
-    fn restored(r: &RunResult) -> Self {
-        RunView {
-            id: r.run,
-            step: r.steps,
-            heldout: r.curve.clone(),
-            loss: Vec::new(),
-            acc: Vec::new(),
-            finished: true,
-        }
-    }
-
-    fn started(&self) -> bool {
-        self.step > 0 || !self.heldout.is_empty()
-    }
-}
-
-fn mean_last(points: &[(u64, f64)]) -> Option<f64> {
-    let tail = &points[points.len().saturating_sub(SMOOTH)..];
-    (!tail.is_empty()).then(|| tail.iter().map(|p| p.1).sum::<f64>() / tail.len() as f64)
-}
-
 /// `75` → `1 min 15 s`, `8` → `8 s`.
 fn fmt_seconds(s: f64, lang: Lang) -> String {
     let s = s.max(0.0).round() as u64;
@@ -184,13 +118,6 @@ fn invalid_text(e: &DelayRangeError, lang: Lang) -> String {
     } else {
         text::INVALID_LONG.fill(lang, &[&e.delay.to_string(), &e.length.to_string(), &max])
     }
-}
-
-/// The example sequence and the predictions of the current weights.
-#[derive(Clone, Debug, PartialEq)]
-struct Predictions {
-    /// `(cell, [T − d] arg-max predictions)`.
-    cells: Vec<(CellKind, Vec<u32>)>,
 }
 
 /// The outcome's kind, for the test hook.
@@ -254,45 +181,21 @@ pub fn DelayPage() -> impl IntoView {
         }
     });
 
-    let status = RwSignal::new(Status::Idle);
-    let runs = RwSignal::new(Vec::<RunView>::new());
-    let results = RwSignal::new(Vec::<RunResult>::new());
-    let progress = RwSignal::new(None::<Progress>);
-    let predictions = RwSignal::new(None::<Predictions>);
-    let run_id = RwSignal::new(0u64);
-    let restored = RwSignal::new(false);
-    // Seconds of training: closed intervals plus the open one since `since` (ms).
-    let elapsed = RwSignal::new(0.0f64);
-    let since = StoredValue::new(None::<f64>);
-    let clock_now = move || {
-        let open = since
-            .get_value()
-            .map_or(0.0, |t| (js_sys::Date::now() - t) / 1000.0);
-        elapsed.get_untracked() + open
-    };
-    let clock_stop = move || {
-        if let Some(t) = since.get_value() {
-            elapsed.update(|e| *e += (js_sys::Date::now() - t) / 1000.0);
-            since.set_value(None);
-        }
-    };
-    let shown_elapsed = RwSignal::new(0.0f64);
-    // The configuration of the run shown (the form may differ only after Reset).
-    let run_cfg = RwSignal::new(None::<DelayConfig>);
-    // The sweep summaries and the last configuration's runs, kept across reloads.
-    let kept = RwSignal::new(Kept::default());
-    let store_error = RwSignal::new(None::<String>);
-    let persist = move || {
-        let k = kept.get_untracked();
-        spawn_local(async move {
-            if let Err(e) = store::save(&k).await {
-                store_error.set(Some(e));
-            }
-        });
-    };
+    // The sweep: its state, and the run in the engine's worker.
+    let driver = DelayDriver::new(cfg);
+    let status = driver.status;
+    let runs = driver.runs;
+    let results = driver.results;
+    let progress = driver.progress;
+    let predictions = driver.predictions;
+    let restored = driver.restored;
+    let shown_elapsed = driver.shown_elapsed;
+    let run_cfg = driver.run_cfg;
+    let kept = driver.kept;
+    let store_error = driver.store_error;
 
     let invalid = Memo::new(move |_| cfg.with(|c| c.check().err()));
-    let busy = move || matches!(status.get(), Status::Running | Status::Paused);
+    let busy = move || driver.busy();
     let shown_cfg = move || run_cfg.get().unwrap_or_else(|| cfg.get());
     let param_counts = Memo::new(move |_| {
         let c = shown_cfg();
@@ -313,161 +216,10 @@ pub fn DelayPage() -> impl IntoView {
     });
     let forget_mean = Memo::new(move |_| forget_block_mean(&shown_cfg()));
 
-    // Restore what an earlier visit kept.
-    spawn_local(async move {
-        match store::load().await {
-            Ok(Some(loaded)) => {
-                // What was recorded since the page opened wins over the stored record.
-                kept.update(|now| now.merge_from(loaded));
-                let c = cfg.get_untracked();
-                let kept_runs = kept.with_untracked(|k| k.runs_of(&encode(&c, None)).to_vec());
-                if !kept_runs.is_empty()
-                    && status.get_untracked() == Status::Idle
-                    && runs.with_untracked(Vec::is_empty)
-                {
-                    let planned = c.cell.cells().len() * c.seeds.max(1);
-                    runs.set(kept_runs.iter().map(RunView::restored).collect());
-                    results.set(kept_runs.clone());
-                    restored.set(true);
-                    if kept_runs.len() >= planned {
-                        status.set(Status::Finished);
-                    }
-                    run_cfg.set(Some(c));
-                }
-            }
-            Ok(None) => {}
-            Err(e) => store_error.set(Some(e)),
-        }
-    });
-
-    // The run in the engine's worker: its session number (None when no run is shown).
-    let session = StoredValue::new(None::<u64>);
-    let stop_run = move || {
-        if let Some(id) = session.try_get_value().flatten() {
-            EngineClient::get().send(vec![Command::Stop(id)]);
-        }
-    };
-    let start = move || {
-        let config = cfg.get_untracked();
-        if config.check().is_err() {
-            return;
-        }
-        stop_run();
-        let client = EngineClient::get();
-        let id = client.new_session();
-        session.set_value(Some(id));
-        run_id.set(id);
-        run_cfg.set(Some(config.clone()));
-        restored.set(false);
-        let plan: Vec<RunView> = config
-            .run_seeds()
-            .into_iter()
-            .flat_map(|seed| {
-                config
-                    .cell
-                    .cells()
-                    .iter()
-                    .map(move |&cell| RunView::new(RunId { cell, seed }))
-            })
-            .collect();
-        runs.set(plan);
-        results.set(Vec::new());
-        progress.set(None);
-        predictions.set(None);
-        elapsed.set(0.0);
-        shown_elapsed.set(0.0);
-        since.set_value(Some(js_sys::Date::now()));
-        status.set(Status::Running);
-        let query = encode(&config, None);
-        spawn_local(async move {
-            let alive = move || run_id.try_get_untracked() == Some(id);
-            let run_config = config.clone();
-            let run_query = query.clone();
-            client
-                .run_delay(id, query, move |event| {
-                    if !alive() {
-                        return;
-                    }
-                    match event {
-                        DelayEvent::Tick(t) => {
-                            let finished = t.finished.clone();
-                            runs.update(|rs| {
-                                if let Some(r) = rs.iter_mut().find(|r| r.id == t.run) {
-                                    if let Some(s) = t.step {
-                                        r.step = s.step;
-                                        r.loss.push((s.step, s.loss));
-                                        r.acc.push((s.step, s.token_acc));
-                                    }
-                                    if let Some(h) = t.heldout {
-                                        r.heldout.push(h);
-                                    }
-                                    r.finished |= t.finished.is_some();
-                                }
-                            });
-                            if let Some(result) = finished {
-                                results.update(|rs| rs.push(result.clone()));
-                                kept.update(|k| {
-                                    let _ = k.summary_mut(&run_config).record(&run_config, &result);
-                                    k.keep_run(&run_query, result);
-                                });
-                                persist();
-                            }
-                        }
-                        DelayEvent::Predictions {
-                            runs: preds,
-                            progress: p,
-                        } => {
-                            progress.set(Some(p));
-                            shown_elapsed.set(clock_now());
-                            predictions.set(Some(Predictions {
-                                cells: preds.into_iter().map(|(id, p)| (id.cell, p)).collect(),
-                            }))
-                        }
-                        DelayEvent::Finished => {
-                            clock_stop();
-                            shown_elapsed.set(clock_now());
-                            status.set(Status::Finished);
-                        }
-                        DelayEvent::Error(message) => {
-                            clock_stop();
-                            web_sys::console::error_1(&message.to_string().into());
-                            status.set(Status::Idle);
-                        }
-                    }
-                })
-                .await;
-        });
-    };
-    let pause = move || {
-        if let Some(id) = session.get_value() {
-            EngineClient::get().send(vec![Command::Pause(id)]);
-            clock_stop();
-            shown_elapsed.set(clock_now());
-            status.set(Status::Paused);
-        }
-    };
-    let resume = move || {
-        if let Some(id) = session.get_value() {
-            EngineClient::get().send(vec![Command::Resume(id)]);
-            since.set_value(Some(js_sys::Date::now()));
-            status.set(Status::Running);
-        }
-    };
-    let reset = move || {
-        stop_run();
-        session.set_value(None);
-        run_id.update(|v| *v += 1);
-        run_cfg.set(None);
-        runs.set(Vec::new());
-        results.set(Vec::new());
-        progress.set(None);
-        predictions.set(None);
-        restored.set(false);
-        since.set_value(None);
-        elapsed.set(0.0);
-        shown_elapsed.set(0.0);
-        status.set(Status::Idle);
-    };
+    let start = move || driver.start(cfg.get_untracked());
+    let pause = move || driver.pause();
+    let resume = move || driver.resume();
+    let reset = move || driver.reset();
 
     // A form control or preset: through the codec, like a link.
     let set = move |key: &'static str, value: String| {
@@ -548,31 +300,7 @@ pub fn DelayPage() -> impl IntoView {
     let heldout_chart = move |acc: bool| {
         let l = loc.lang();
         let vocab = shown_cfg().vocab.max(2) as f64;
-        let (lines, bands) = runs.with(|rs| {
-            let pick = |h: &HeldOut| (h.step, if acc { h.acc } else { h.loss });
-            let lines: Vec<Line> = rs
-                .iter()
-                .filter(|r| !r.heldout.is_empty())
-                .map(|r| Line {
-                    cell: r.id.cell,
-                    points: r.heldout.iter().map(pick).collect(),
-                })
-                .collect();
-            let mut cells: Vec<CellKind> = lines.iter().map(|l| l.cell).collect();
-            cells.dedup();
-            let bands = cells
-                .into_iter()
-                .map(|cell| {
-                    let seeds: Vec<&[(u64, f64)]> = lines
-                        .iter()
-                        .filter(|l| l.cell == cell)
-                        .map(|l| l.points.as_slice())
-                        .collect();
-                    (cell, band(&seeds))
-                })
-                .collect();
-            (lines, bands)
-        });
+        let (lines, bands) = runs.with(|rs| heldout_lines(rs, acc));
         CurveChart {
             lines,
             bands,
@@ -594,15 +322,7 @@ pub fn DelayPage() -> impl IntoView {
     let batch_chart = move || {
         let l = loc.lang();
         let vocab = shown_cfg().vocab.max(2) as f64;
-        let lines = runs.with(|rs| {
-            rs.iter()
-                .filter(|r| !r.loss.is_empty())
-                .map(|r| Line {
-                    cell: r.id.cell,
-                    points: smoothed(&r.loss),
-                })
-                .collect()
-        });
+        let lines = runs.with(|rs| batch_lines(rs));
         CurveChart {
             lines,
             bands: Vec::new(),
@@ -709,18 +429,14 @@ pub fn DelayPage() -> impl IntoView {
                     </form>
                     <RunControls
                         prefix="delay"
-                        start_label=Signal::derive(move || text::START.get(loc.lang()))
-                        pause_label=Signal::derive(move || text::PAUSE.get(loc.lang()))
-                        resume_label=Signal::derive(move || text::RESUME.get(loc.lang()))
-                        reset_label=Signal::derive(move || text::RESET.get(loc.lang()))
-                        can_start=Signal::derive(move || !busy() && invalid.get().is_none())
-                        can_pause=Signal::derive(move || status.get() == Status::Running)
-                        can_resume=Signal::derive(move || status.get() == Status::Paused)
-                        can_reset=Signal::derive(move || status.get() != Status::Idle || !runs.with(Vec::is_empty))
-                        on_start=Callback::new(move |()| start())
-                        on_pause=Callback::new(move |()| pause())
-                        on_resume=Callback::new(move |()| resume())
-                        on_reset=Callback::new(move |()| reset())
+                        start=RunAction::new(move || text::START.get(loc.lang()), move || !busy() && invalid.get().is_none(), start)
+                        pause=RunAction::new(move || text::PAUSE.get(loc.lang()), move || status.get().can_pause(), pause)
+                        resume=RunAction::new(move || text::RESUME.get(loc.lang()), move || status.get().can_resume(), resume)
+                        reset=RunAction::new(
+                            move || text::RESET.get(loc.lang()),
+                            move || status.get() != RunStatus::Idle || !runs.with(Vec::is_empty),
+                            reset,
+                        )
                     />
                     <p class="hint" class:hidden=move || !busy()>{t(text::LOCKED)}</p>
                 </aside>
@@ -729,17 +445,18 @@ pub fn DelayPage() -> impl IntoView {
                         <div class="progress-head">
                             <h2>{t(text::PROGRESS)}</h2>
                             <span
-                                class=move || format!("status-pill status-{}", status.get().key())
+                                class=move || format!("status-pill status-{}", status.get().pill())
                                 data-testid="delay-status"
                                 data-value=move || status.get().key()
                             >
                                 {move || {
                                     let l = lang();
                                     match status.get() {
-                                        Status::Idle => text::STATUS_IDLE.get(l).to_owned(),
-                                        Status::Running => text::STATUS_RUNNING.get(l).to_owned(),
-                                        Status::Paused => text::STATUS_PAUSED.get(l).to_owned(),
-                                        Status::Finished => text::STATUS_DONE.fill(l, &[&count_commas(shown_cfg().steps)]),
+                                        // A failed sweep returns to idle (its error goes to the console).
+                                        RunStatus::Idle | RunStatus::Stopped | RunStatus::Error => text::STATUS_IDLE.get(l).to_owned(),
+                                        RunStatus::Running => text::STATUS_RUNNING.get(l).to_owned(),
+                                        RunStatus::Paused => text::STATUS_PAUSED.get(l).to_owned(),
+                                        RunStatus::Finished => text::STATUS_DONE.fill(l, &[&count_commas(shown_cfg().steps)]),
                                     }
                                 }}
                             </span>
@@ -877,12 +594,12 @@ fn progress_view(
     progress: RwSignal<Option<Progress>>,
     elapsed: RwSignal<f64>,
     restored: RwSignal<bool>,
-    status: RwSignal<Status>,
+    status: RwSignal<RunStatus>,
 ) -> impl IntoView {
     let loc = use_locale();
     let p = progress.get();
     let fraction = p.map_or(
-        if status.get() == Status::Finished {
+        if status.get() == RunStatus::Finished {
             1.0
         } else {
             0.0
@@ -1037,15 +754,7 @@ fn cell_card(
                 .cloned()
         })
     };
-    let heldout_mean = move |acc: bool| {
-        let s = seeds();
-        (!s.is_empty()).then(|| {
-            s.iter()
-                .filter_map(|r| r.heldout.last().map(|h| if acc { h.acc } else { h.loss }))
-                .sum::<f64>()
-                / s.len() as f64
-        })
-    };
+    let heldout_mean = move |acc: bool| runs.with(|rs| sweep::heldout_mean(rs, cell, acc));
     let dash = || "—".to_owned();
     let color = cell_colour(cell);
     let [id_params, id_step, id_loss, id_acc, id_hacc, id_hloss] = stat_ids(cell);

@@ -2,9 +2,10 @@
 //! weights", the model and its resume checkpoint saved in IndexedDB and restored on reload, and
 //! the device-loss notice with its debug hook.
 //!
-//! The page hands its signals over in [`KeepHooks`]; everything here reads and writes those,
-//! so the predict box, the charts and the inspector see uploaded data, loaded weights and a
-//! restored model exactly as they see a trained one. The rules (upload parsing, weights
+//! The panels read and write the page's [`TrainingSession`] context (the session's status and
+//! view: weights, curves, checkpoint) and the few page signals of [`KeepHooks`], so the predict
+//! box, the charts and the inspector see uploaded data, loaded weights and a restored model
+//! exactly as they see a trained one. The rules (upload parsing, weights
 //! checks, the saved record) are native code in [`crate::data::upload`] and [`crate::keep`].
 //!
 //! Test hooks (`data-testid`): `data-upload` (file input), `data-upload-message`
@@ -22,15 +23,12 @@ pub mod saved;
 pub mod text;
 pub mod weights_io;
 
-use super::charts::loss_curve::LossSeries;
-use super::charts::val_curve::EpochPoint;
 use super::data_loader::LoadState;
 use super::i18n::{self, use_locale};
-use super::training::Status;
-use super::training_bridge::{Checkpoint, LoadedData, TrainConfig, TrainControl, Weights};
+use super::session::TrainingSession;
+use super::training_bridge::{LoadedData, TrainConfig, Weights};
 use crate::gpu::GpuError;
 use crate::keep::DataSource;
-use crate::train::session::ValReport;
 use leptos::prelude::*;
 use std::rc::Rc;
 use text::keep_text;
@@ -114,36 +112,17 @@ impl ImportedLabels {
 /// Uploaded files as `(name, bytes)`, shared without copying.
 pub type UploadFiles = Rc<Vec<(String, Vec<u8>)>>;
 
-/// The training page's state the keep panels read and write.
+/// The training page's signals the keep panels read and write besides its
+/// [`TrainingSession`].
 #[derive(Clone, Copy)]
 pub struct KeepHooks {
     /// The data set in use (built-in or uploaded).
     pub data: RwSignal<LoadState, LocalStorage>,
     /// The configuration (restored from the saved record).
     pub config: RwSignal<TrainConfig>,
-    /// The session's status (uploads and loads are disabled while running or paused).
-    pub status: RwSignal<Status>,
     /// `true` while compare mode trains (uploads and loads are disabled then too: the
     /// comparison trains on the data in use).
     pub compare_busy: Signal<bool>,
-    /// The weights the predict box and inspector use.
-    pub weights: RwSignal<Option<Rc<Weights>>, LocalStorage>,
-    /// The loss curve's points.
-    pub losses: RwSignal<LossSeries>,
-    /// Finished epochs and their seconds.
-    pub epochs: RwSignal<Vec<(EpochPoint, f64)>>,
-    /// Global step shown by `train-step`.
-    pub step: RwSignal<u64>,
-    /// Epoch shown by `epoch`.
-    pub epoch: RwSignal<u32>,
-    /// Mean of the last 20 losses shown by `train-loss`.
-    pub loss_mean_20: RwSignal<Option<f32>>,
-    /// The last validation report (confusion matrix) of the session.
-    pub val_report: RwSignal<Option<Rc<ValReport>>, LocalStorage>,
-    /// Where the run could go on (saved with the model; set again by a restore).
-    pub checkpoint: RwSignal<Option<Rc<Checkpoint>>, LocalStorage>,
-    /// The running session's control (for the device-loss hook).
-    pub control: StoredValue<Option<TrainControl>, LocalStorage>,
     /// The page's "Reset": stops any session and clears what it showed.
     pub reset: Callback<()>,
 }
@@ -164,6 +143,9 @@ pub enum Part {
 pub struct KeepState {
     /// The page's hooks.
     pub hooks: KeepHooks,
+    /// The page's training session (uploads and loads are disabled while it runs or is
+    /// paused).
+    pub session: TrainingSession,
     /// Where the data in use came from.
     pub source: RwSignal<DataSource>,
     /// The built-in data set, once loaded (for "Use the built-in names data").
@@ -191,8 +173,7 @@ pub struct KeepState {
 impl KeepState {
     /// `true` while a session runs or is paused, or compare mode trains (reactive).
     pub fn busy(&self) -> bool {
-        matches!(self.hooks.status.get(), Status::Running | Status::Paused)
-            || self.hooks.compare_busy.get()
+        self.session.busy() || self.hooks.compare_busy.get()
     }
 
     /// Class names of the data in use (empty while loading).
@@ -259,8 +240,10 @@ pub fn KeepPanel(
     hooks: KeepHooks,
 ) -> impl IntoView {
     let loc = use_locale();
+    let session = TrainingSession::expect();
     let state = KeepState {
         hooks,
+        session,
         source: RwSignal::new(DataSource::Builtin),
         builtin: StoredValue::new_local(None),
         upload_files: StoredValue::new_local(Rc::new(Vec::new())),
@@ -272,17 +255,14 @@ pub fn KeepPanel(
         imported: ImportedWeights::use_marker(),
         last_action: RwSignal::new((0, Part::Data)),
     };
-    let control = hooks.control;
-    browser::install_debug_hook("loseDevice", move || {
-        match control.try_get_value().flatten() {
-            Some(c) => {
-                c.simulate_device_loss();
-                true
-            }
-            None => false,
+    browser::install_debug_hook("loseDevice", move || match session.control() {
+        Some(c) => {
+            c.simulate_device_loss();
+            true
         }
+        None => false,
     });
-    browser::install_debug_hook("diverge", move || match control.try_get_value().flatten() {
+    browser::install_debug_hook("diverge", move || match session.control() {
         Some(c) => {
             c.simulate_divergence();
             true

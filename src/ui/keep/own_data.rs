@@ -44,6 +44,7 @@ impl Estimate {
 /// and this tab's last measured ms/step (read before the new data replaces the old run).
 fn epoch_estimate(state: KeepState, class_counts: &[usize]) -> Estimate {
     let h = state.hooks;
+    let v = state.session;
     let batch_size = h.config.with_untracked(|c| c.batch_size);
     let train: usize = class_counts
         .iter()
@@ -56,8 +57,8 @@ fn epoch_estimate(state: KeepState, class_counts: &[usize]) -> Estimate {
             n - val
         })
         .sum();
-    let ms_per_step = h.epochs.with_untracked(|e| {
-        let step = h.step.get_untracked();
+    let ms_per_step = v.epochs.with_untracked(|e| {
+        let step = v.step.get_untracked();
         let sec: f64 = e.iter().map(|(_, s)| s).sum();
         (!e.is_empty() && step > 0 && sec > 0.0).then(|| sec * 1000.0 / step as f64)
     });

@@ -14,7 +14,7 @@ use crate::ui::charts::val_curve::EpochPoint;
 use crate::ui::data_loader::LoadState;
 use crate::ui::engine_client::{EngineClient, UploadOutcome};
 use crate::ui::i18n::use_locale;
-use crate::ui::training::Status;
+use crate::ui::session::RunStatus;
 use crate::ui::training_bridge::{self as bridge, Weights};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -25,7 +25,8 @@ use std::time::Duration;
 /// The record of what the page shows now, or `None` when there are no weights or no data.
 fn snapshot(state: KeepState, finished: bool) -> Result<Option<Stored>, String> {
     let h = state.hooks;
-    let Some(w) = h.weights.get_untracked() else {
+    let v = state.session;
+    let Some(w) = v.weights.get_untracked() else {
         return Ok(None);
     };
     let classes = state.classes_untracked();
@@ -33,13 +34,13 @@ fn snapshot(state: KeepState, finished: bool) -> Result<Option<Stored>, String> 
         return Ok(None);
     }
     let source = state.source.get_untracked();
-    let mut losses = h.losses.get_untracked();
+    let mut losses = v.losses.get_untracked();
     // A run that can go on keeps its checkpoint: the weights, the step and the curves saved are
     // the checkpoint's, so Resume continues them without a gap or a repeat.
     let checkpoint = if finished {
         None
     } else {
-        h.checkpoint.get_untracked()
+        v.checkpoint.get_untracked()
     };
     let (params, step) = match &checkpoint {
         Some(c) => {
@@ -58,11 +59,11 @@ fn snapshot(state: KeepState, finished: bool) -> Result<Option<Stored>, String> 
         source,
         classes,
         step,
-        epoch: h.epoch.get_untracked(),
+        epoch: v.epoch.get_untracked(),
         step_loss: losses.step_loss,
         mean_loss: losses.mean_loss,
         small_batches: losses.small_batches,
-        epochs: h.epochs.with_untracked(|e| {
+        epochs: v.epochs.with_untracked(|e| {
             e.iter()
                 .map(|(p, sec)| SavedEpoch {
                     epoch: p.epoch,
@@ -73,9 +74,9 @@ fn snapshot(state: KeepState, finished: bool) -> Result<Option<Stored>, String> 
                 })
                 .collect()
         }),
-        val_report: h
-            .val_report
-            .with_untracked(|v| v.as_deref().map(SavedValReport::from_report)),
+        val_report: v
+            .last_val
+            .with_untracked(|r| r.as_deref().map(SavedValReport::from_report)),
         finished,
     };
     Ok(Some(Stored {
@@ -153,6 +154,7 @@ pub fn offer_saved(state: KeepState) {
 /// has).
 async fn restore(state: KeepState, mut stored: Stored) -> Result<(), String> {
     let h = state.hooks;
+    let v = state.session;
     if let DataSource::Upload { .. } = stored.session.source {
         let engine = EngineClient::get();
         let session = engine.new_session();
@@ -189,14 +191,14 @@ async fn restore(state: KeepState, mut stored: Stored) -> Result<(), String> {
         step: imported.step,
     });
     h.config.set(bridge::decode_config(&s.query).config);
-    h.loss_mean_20.set(s.mean_loss.last().map(|(_, l)| *l));
-    h.losses.set(LossSeries {
+    v.loss_mean_20.set(s.mean_loss.last().map(|(_, l)| *l));
+    v.losses.set(LossSeries {
         step_loss: s.step_loss,
         mean_loss: s.mean_loss,
         small_batches: s.small_batches,
         ..LossSeries::default()
     });
-    h.epochs.set(
+    v.epochs.set(
         s.epochs
             .iter()
             .map(|e| {
@@ -217,11 +219,11 @@ async fn restore(state: KeepState, mut stored: Stored) -> Result<(), String> {
         (Some(bytes), false) => Some(Rc::new(decode_checkpoint(bytes)?)),
         _ => None,
     };
-    h.step.set(s.step);
-    h.epoch.set(s.epoch);
-    h.weights.set(Some(weights));
-    h.checkpoint.set(checkpoint);
-    h.val_report.set(val_report.map(Rc::new));
+    v.step.set(s.step);
+    v.epoch.set(s.epoch);
+    v.weights.set(Some(weights));
+    v.checkpoint.set(checkpoint);
+    v.last_val.set(val_report.map(Rc::new));
     state.restored.set(Some(s.step));
     state.acted(Part::Saved);
     Ok(())
@@ -257,6 +259,7 @@ fn summary(stored: &Stored) -> String {
 /// configuration (otherwise offers it), and saves after each epoch and at the end of training.
 pub fn install(state: KeepState) {
     let h = state.hooks;
+    let v = state.session;
     // The configuration the page's link asks for (a shared link wins over the saved model).
     let link_query = canonical(&h.config.get_untracked());
     let pending = StoredValue::new_local(None::<Stored>);
@@ -284,8 +287,8 @@ pub fn install(state: KeepState) {
         // wins over the saved one: it is offered instead.
         let same = canonical(&bridge::decode_config(&stored.session.query).config) == link_query;
         if !same
-            || h.status.get_untracked() != Status::Idle
-            || h.weights.with_untracked(|w| w.is_some())
+            || v.status.get_untracked() != RunStatus::Idle
+            || v.weights.with_untracked(|w| w.is_some())
         {
             state.offered.set(Some(Rc::new(stored)));
             return;
@@ -297,25 +300,30 @@ pub fn install(state: KeepState) {
         });
     });
     // A new session replaces the restored model; Reset forgets the run's saved step.
-    Effect::new(move |_| match h.status.get() {
-        Status::Running => state.restored.set(None),
-        Status::Idle => state.checkpoint_saved.set(None),
+    Effect::new(move |_| match v.status.get() {
+        RunStatus::Running => state.restored.set(None),
+        RunStatus::Idle => state.checkpoint_saved.set(None),
         _ => {}
     });
     // After each epoch (the weights published at the epoch's end follow its `Epoch` event) and
     // when the session finishes.
     let last_saved = StoredValue::new((0usize, false));
     Effect::new(move |_| {
-        let has_weights = h.weights.with(|w| w.is_some());
-        let status = h.status.get();
-        if !has_weights || !matches!(status, Status::Running | Status::Paused | Status::Finished) {
-            if status == Status::Idle {
+        let has_weights = v.weights.with(|w| w.is_some());
+        let status = v.status.get();
+        if !has_weights
+            || !matches!(
+                status,
+                RunStatus::Running | RunStatus::Paused | RunStatus::Finished
+            )
+        {
+            if status == RunStatus::Idle {
                 last_saved.set_value((0, false));
             }
             return;
         }
-        let epochs = h.epochs.with_untracked(|e| e.len());
-        let finished = status == Status::Finished;
+        let epochs = v.epochs.with_untracked(|e| e.len());
+        let finished = status == RunStatus::Finished;
         let key = (epochs, finished);
         if epochs == 0 || key == last_saved.get_value() {
             return;
@@ -334,13 +342,13 @@ const BIG_UPLOAD_BYTES: usize = 5_000_000;
 /// Saves the run's checkpoints as they arrive (every few seconds of training and on pause), so
 /// a reload loses seconds, not an epoch.
 pub fn install_checkpoint_saves(state: KeepState) {
-    let h = state.hooks;
+    let v = state.session;
     let last = StoredValue::new(f64::NEG_INFINITY);
     Effect::new(move |_| {
-        if h.checkpoint.with(|c| c.is_none()) {
+        if v.checkpoint.with(|c| c.is_none()) {
             return;
         }
-        if !matches!(h.status.get_untracked(), Status::Running | Status::Paused) {
+        if !v.status.get_untracked().busy() {
             return;
         }
         let big: usize = state
@@ -417,7 +425,7 @@ pub fn SavedModel(
         }}
         {move || {
             state.restored.get().map(|step| {
-                let resumable = state.hooks.checkpoint.with(|c| c.is_some());
+                let resumable = state.session.checkpoint.with(|c| c.is_some());
                 view! {
                     <p class="keep-msg ok" data-testid="restored" data-value=step.to_string() data-resumable=resumable.to_string()>
                         {move || if resumable { (t().restored_resumable)(step) } else { (t().restored)(step) }}

@@ -68,11 +68,12 @@ pub fn WeightsIo(
     let t = move || keep_text(loc.lang());
     let msg = RwSignal::new(WeightsMsg::None);
     let hooks = state.hooks;
+    let session = state.session;
     // New data or a restored model replaced what the message was about.
     state.on_other_action(Part::Weights, move || msg.set(WeightsMsg::None));
 
     let download = move |_| {
-        let Some(w) = hooks.weights.get_untracked() else {
+        let Some(w) = session.weights.get_untracked() else {
             msg.set(WeightsMsg::NoWeights);
             return;
         };
@@ -159,7 +160,7 @@ pub fn WeightsIo(
                     switched,
                 });
                 state.imported.0.set(None);
-                hooks.weights.set(Some(weights));
+                session.weights.set(Some(weights));
                 state.acted(Part::Weights);
                 saved::save_now(state, false);
             } else {
@@ -178,7 +179,7 @@ pub fn WeightsIo(
                     classes_from_data,
                     weights: weights.clone(),
                 })));
-                hooks.weights.set(Some(weights));
+                session.weights.set(Some(weights));
                 state.acted(Part::Weights);
                 saved::offer_saved(state);
             }
@@ -193,7 +194,7 @@ pub fn WeightsIo(
                 type="button"
                 class="btn"
                 data-testid="weights-download"
-                disabled=move || hooks.weights.with(|w| w.is_none())
+                disabled=move || session.weights.with(|w| w.is_none())
                 on:click=download
             >
                 {move || t().download}

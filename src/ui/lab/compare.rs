@@ -18,78 +18,27 @@
 //! `<tr data-cell>` per cell whose cells `compare-params`, `compare-sec`, `compare-best`,
 //! `compare-epochs` carry `data-value`; the table has `data-input-size` and `data-classes`.
 
+use super::compare_runs::running_fraction;
+pub use super::compare_runs::{CompareRun, CELLS};
 use super::text::lab_text;
 use crate::math::cell::CELL_COUNT;
-use crate::train::session::TrainError;
 use crate::ui::charts::canvas::chart_canvas;
-use crate::ui::charts::compare::{self as compare_chart, CompareChartText, Curve};
+use crate::ui::charts::compare::{self as compare_chart, CompareChartText};
 use crate::ui::charts::style::cell_colour;
 use crate::ui::data_loader::LoadState;
 use crate::ui::i18n::use_locale;
 use crate::ui::lessons::fmt::count_commas;
+use crate::ui::run_status::RunStatus;
 use crate::ui::training_bridge::{self as bridge, CellKind, TrainConfig, TrainControl, TrainEvent};
+use crate::ui::widgets::run_controls::{RunAction, RunControls};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-
-/// The cells compared, in training order.
-pub const CELLS: [CellKind; CELL_COUNT] = CellKind::ALL;
-
-/// Where the comparison stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CompareStatus {
-    /// Not started (or cleared).
-    Idle,
-    /// A cell is training.
-    Running,
-    /// All three cells trained (some may have ended with an error).
-    Finished,
-    /// Stopped by the user.
-    Stopped,
-}
-
-impl CompareStatus {
-    /// Stable name for `data-value`.
-    pub fn key(self) -> &'static str {
-        match self {
-            CompareStatus::Idle => "idle",
-            CompareStatus::Running => "running",
-            CompareStatus::Finished => "finished",
-            CompareStatus::Stopped => "stopped",
-        }
-    }
-}
-
-/// One cell's run in the comparison.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CompareRun {
-    /// The cell.
-    pub cell: CellKind,
-    /// Parameters of its classifier (PyTorch's count, `fc` head included).
-    pub params: usize,
-    /// `(epoch, validation accuracy)` per finished epoch.
-    pub points: Vec<(u32, f32)>,
-    /// Training seconds of each finished epoch (`EpochReport::sec`).
-    pub secs: Vec<f64>,
-    /// The session's error, if it ended with one.
-    pub error: Option<TrainError>,
-}
-
-impl CompareRun {
-    /// Mean seconds per epoch (None before the first epoch).
-    pub fn sec_per_epoch(&self) -> Option<f64> {
-        (!self.secs.is_empty()).then(|| self.secs.iter().sum::<f64>() / self.secs.len() as f64)
-    }
-    /// Best validation accuracy so far.
-    pub fn best(&self) -> Option<f32> {
-        self.points.iter().map(|p| p.1).reduce(f32::max)
-    }
-}
 
 /// The comparison's state, owned by the page (so the page can lock its form and its own
 /// Start button while a comparison runs).
 #[derive(Clone, Copy)]
 pub struct CompareState {
-    status: RwSignal<CompareStatus>,
+    status: RwSignal<RunStatus>,
     runs: RwSignal<Vec<CompareRun>>,
     /// Steps done by each cell's run (kept apart from `runs`, so a step does not redraw the chart).
     steps: RwSignal<[u64; CELL_COUNT]>,
@@ -111,7 +60,7 @@ impl CompareState {
     /// Idle, no runs.
     pub fn new() -> Self {
         CompareState {
-            status: RwSignal::new(CompareStatus::Idle),
+            status: RwSignal::new(RunStatus::Idle),
             runs: RwSignal::new(Vec::new()),
             steps: RwSignal::new([0; CELL_COUNT]),
             current: RwSignal::new(None),
@@ -123,12 +72,12 @@ impl CompareState {
 
     /// True while a comparison is training (reactive).
     pub fn busy(&self) -> bool {
-        self.status.get() == CompareStatus::Running
+        self.status.get() == RunStatus::Running
     }
 
     /// [`CompareState::busy`] without tracking.
     pub fn busy_untracked(&self) -> bool {
-        self.status.get_untracked() == CompareStatus::Running
+        self.status.get_untracked() == RunStatus::Running
     }
 
     /// Stops a running comparison at the next step boundary.
@@ -136,8 +85,8 @@ impl CompareState {
         if let Some(c) = self.control.try_get_value().flatten() {
             c.stop();
         }
-        if self.status.try_get_untracked() == Some(CompareStatus::Running) {
-            self.status.set(CompareStatus::Stopped);
+        if self.status.try_get_untracked() == Some(RunStatus::Running) {
+            self.status.set(RunStatus::Stopped);
             self.current.set(None);
         }
     }
@@ -155,7 +104,7 @@ impl CompareState {
         self.runs.set(Vec::new());
         self.steps.set([0; CELL_COUNT]);
         self.epochs.set(base.epochs);
-        self.status.set(CompareStatus::Running);
+        self.status.set(RunStatus::Running);
         spawn_local(async move {
             let live = move || state.run_id.try_get_value() == Some(id);
             for (i, cell) in CELLS.into_iter().enumerate() {
@@ -167,33 +116,20 @@ impl CompareState {
                 // A comparison never autostarts anything else.
                 cfg.autostart = false;
                 state.current.set(Some(i));
-                state.runs.update(|r| {
-                    r.push(CompareRun {
-                        cell,
-                        params: bridge::param_count(&cfg, classes),
-                        points: Vec::new(),
-                        secs: Vec::new(),
-                        error: None,
-                    })
-                });
+                state
+                    .runs
+                    .update(|r| r.push(CompareRun::new(cell, bridge::param_count(&cfg, classes))));
                 bridge::run_session(cfg, dataset.clone(), ctl.clone(), None, move |event| {
                     if !live() {
                         return;
                     }
-                    let apply = |f: &mut dyn FnMut(&mut CompareRun)| {
-                        state.runs.update(|r| {
-                            if let Some(run) = r.get_mut(i) {
-                                f(run)
-                            }
-                        })
-                    };
                     match event {
                         TrainEvent::Step { step, .. } => state.steps.update(|s| s[i] = step),
-                        TrainEvent::Epoch(rep) => apply(&mut |r| {
-                            r.points.push((rep.epoch, rep.val_acc));
-                            r.secs.push(rep.sec);
+                        TrainEvent::Epoch(_) | TrainEvent::Error(_) => state.runs.update(|r| {
+                            if let Some(run) = r.get_mut(i) {
+                                run.apply(&event)
+                            }
                         }),
-                        TrainEvent::Error(m) => apply(&mut |r| r.error = Some(m.clone())),
                         _ => {}
                     }
                 })
@@ -201,7 +137,7 @@ impl CompareState {
             }
             if live() && !ctl.is_stopped() {
                 state.current.set(None);
-                state.status.set(CompareStatus::Finished);
+                state.status.set(RunStatus::Finished);
             }
         });
     }
@@ -234,43 +170,33 @@ pub fn ComparePanel(
     let t = move || lab_text(loc.lang());
     let status = state.status;
     let ready = move || data.with(|d| matches!(d, LoadState::Ready(_)));
-    let start = move |_| {
+    let start = move || {
         if let LoadState::Ready(loaded) = data.get_untracked() {
             state.start(config.get_untracked(), &loaded);
         }
     };
-    let fraction = move || {
-        let per = steps_per_run.get().max(1) as f64;
-        let done: f64 = state.steps.get().iter().map(|&s| (s as f64).min(per)).sum();
-        match status.get() {
-            CompareStatus::Finished => 1.0,
-            CompareStatus::Idle => 0.0,
-            _ => (done / (per * CELLS.len() as f64)).clamp(0.0, 1.0),
-        }
+    let fraction = move || match status.get() {
+        RunStatus::Finished => 1.0,
+        RunStatus::Idle => 0.0,
+        _ => running_fraction(&state.steps.get(), steps_per_run.get()),
     };
     let status_text = move || {
         let t = t();
         match status.get() {
-            CompareStatus::Idle => t.compare_idle.to_owned(),
-            CompareStatus::Running => {
+            RunStatus::Idle => t.compare_idle.to_owned(),
+            RunStatus::Running => {
                 let i = state.current.get().unwrap_or(0);
                 (t.compare_running)(cell_name(CELLS[i]), i + 1, CELLS.len())
             }
-            CompareStatus::Finished => t.compare_finished.to_owned(),
-            CompareStatus::Stopped => t.compare_stopped.to_owned(),
+            // Compare mode neither pauses nor fails as a whole (a run's error is in the table).
+            RunStatus::Finished | RunStatus::Error => t.compare_finished.to_owned(),
+            RunStatus::Stopped | RunStatus::Paused => t.compare_stopped.to_owned(),
         }
     };
     let curves = move || {
         state
             .runs
-            .get()
-            .into_iter()
-            .map(|r| Curve {
-                label: cell_name(r.cell).to_owned(),
-                points: r.points,
-                colour: cell_colour(r.cell),
-            })
-            .collect::<Vec<_>>()
+            .with(|r| r.iter().map(CompareRun::curve).collect::<Vec<_>>())
     };
     let n_runs = Memo::new(move |_| state.runs.with(|r| r.len()));
     let series = move || compare_chart::drawn(&curves());
@@ -281,10 +207,7 @@ pub fn ComparePanel(
             <div class="progress-head">
                 <h2>{move || t().compare_title}</h2>
                 <span
-                    class=move || format!("status-pill status-{}", match status.get() {
-                        CompareStatus::Stopped => "paused",
-                        s => s.key(),
-                    })
+                    class=move || format!("status-pill status-{}", status.get().pill())
                     data-testid="compare-status"
                     data-value=move || status.get().key()
                     data-cell=move || state.current.get().map(|i| CELLS[i].as_str()).unwrap_or("")
@@ -294,30 +217,21 @@ pub fn ComparePanel(
                 </span>
             </div>
             <p class="panel-note">{move || t().compare_note}</p>
-            <div class="compare-controls">
-                <button
-                    type="button"
-                    class="btn btn-primary"
-                    data-testid="compare-start"
-                    disabled=move || !ready() || page_busy.get() || status.get() == CompareStatus::Running
-                    on:click=start
-                >
-                    {move || t().compare_start}
-                </button>
-                <button
-                    type="button"
-                    class="btn"
-                    data-testid="compare-stop"
-                    disabled=move || status.get() != CompareStatus::Running
-                    on:click=move |_| state.stop()
-                >
-                    {move || t().compare_stop}
-                </button>
+            <RunControls
+                prefix="compare"
+                class="compare-controls"
+                start=RunAction::new(
+                    move || t().compare_start,
+                    move || ready() && !page_busy.get() && status.get() != RunStatus::Running,
+                    start,
+                )
+                stop=RunAction::new(move || t().compare_stop, move || status.get() == RunStatus::Running, move || state.stop())
+            >
                 <span class="compare-config">
                     {move || config.with(|c| (t().compare_config)(c.hidden_size, c.epochs, c.seed))}
                 </span>
-            </div>
-            <p class="hint" class:hidden=move || !(page_busy.get() && status.get() != CompareStatus::Running)>
+            </RunControls>
+            <p class="hint" class:hidden=move || !(page_busy.get() && status.get() != RunStatus::Running)>
                 {move || t().busy_hint}
             </p>
             <div class="progress">

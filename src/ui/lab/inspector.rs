@@ -2,10 +2,9 @@
 //! c_t for LSTM) per character as units × steps heatmaps, the gate activations over time, and
 //! the top-5 languages; pin one gate to a constant and watch the prediction move.
 //!
-//! Every number comes from [`ClassifierModel::trace_pinned`] (the CPU reference the trainer
-//! uses) on the session's latest published [`Weights`], so the panel works during training
-//! and after a restore. One name is a few hundred multiply-adds per unit and step: computed
-//! synchronously when the name, the weights or the pin change.
+//! Every number comes from the inspector's model ([`super::inspection`], native code with its
+//! own tests) on the session's latest published [`Weights`], so the panel works during
+//! training and after a restore; this module renders it.
 //!
 //! Test hooks (`data-testid`): `inspect-input`, `inspect-where` (layer/direction select, when
 //! L·D > 1), `inspect-heatmap-h` / `inspect-heatmap-c` / `inspect-gate-<i|f|g|o|r|z|n>`
@@ -15,22 +14,20 @@
 //! `pin-step` (value `all` = every step), `pin-value`, `pin-enable`, `pin-clear`,
 //! `pin-status` (`data-value` `on`/`off`), `pin-disabled-note` (RNN).
 
-use super::step_heatmap::{Scale, StepHeatmap, StepMap};
+pub use super::inspection::{
+    base_trace, gate_is_tanh, gate_letters, inspect, Inspection, NoInspection, PinControls,
+    TopEntry, TOP_K,
+};
+use super::step_heatmap::{StepHeatmap, StepMap};
 use crate::config::Lang;
-use crate::data::normalize::symbol;
-use crate::math::cell::{GateActivation, LangText};
-use crate::math::classifier::{ClassifierTrace, GatePin};
+use crate::math::cell::LangText;
 use crate::math::params::CellKind;
-use crate::math::recurrent::DirectionTrace;
 use crate::train::session::Weights;
 use crate::ui::data_loader::LoadState;
 use crate::ui::i18n::{language_name, use_locale};
 use crate::ui::training_bridge as bridge;
 use leptos::prelude::*;
 use std::rc::Rc;
-
-/// Languages listed in the prediction.
-pub const TOP_K: usize = 5;
 
 /// The inspector's stylesheet (with the grad-flow panel's few rules).
 const INSPECT_CSS: &str = include_str!("inspect.css");
@@ -180,248 +177,12 @@ fn text(lang: Lang) -> &'static Text {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Pure part: from weights, name and pin to what the panel shows
-
-/// The gate letters of `cell` in PyTorch's order (the index is [`GatePin::gate`]).
-pub fn gate_letters(cell: CellKind) -> Vec<&'static str> {
-    cell.spec().gates.iter().map(|g| g.letter).collect()
-}
-
-/// True for the tanh blocks (LSTM g, GRU n: values in −1…1); the others are sigmoids (0…1).
-pub fn gate_is_tanh(cell: CellKind, gate: usize) -> bool {
-    cell.spec()
-        .gates
-        .get(gate)
-        .is_some_and(|g| g.activation == GateActivation::Tanh)
-}
-
-/// The pin as the controls hold it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PinControls {
-    /// The pin is on.
-    pub enabled: bool,
-    /// Gate index (see [`gate_letters`]).
-    pub gate: usize,
-    /// `None` = every step.
-    pub step: Option<usize>,
-    /// The constant (0–1 for sigmoid gates, −1–1 for g/n).
-    pub value: f32,
-    /// Layer the pin acts on.
-    pub layer: usize,
-    /// Direction the pin acts on (0 forward, 1 reverse).
-    pub direction: usize,
-}
-
-impl Default for PinControls {
-    fn default() -> Self {
-        PinControls {
-            enabled: false,
-            gate: 1,
-            step: None,
-            value: 0.0,
-            layer: 0,
-            direction: 0,
-        }
-    }
-}
-
-/// One row of the top-k list.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TopEntry {
-    /// Class (language) name.
-    pub label: String,
-    /// Probability with the pin (the model's own when no pin is on).
-    pub p: f32,
-    /// Probability of the unpinned model, while a pin is on.
-    pub base: Option<f32>,
-}
-
-/// What the panel shows for one name.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Inspection {
-    /// The cell of the model.
-    pub cell: CellKind,
-    /// Hidden size H.
-    pub hidden_size: usize,
-    /// Layers L.
-    pub num_layers: usize,
-    /// Directions D.
-    pub num_directions: usize,
-    /// Steps the model reads (columns of the maps).
-    pub steps: usize,
-    /// Symbols of the name (before padding/truncation).
-    pub name_len: usize,
-    /// One label per step: the character (space shown as ␣), empty for padding.
-    pub col_labels: Vec<String>,
-    /// First padding step, when the model reads padding.
-    pub padded_from: Option<usize>,
-    /// `[L·D]` traces (with the pin), layer-major.
-    pub directions: Vec<DirectionTrace>,
-    /// The top-k languages.
-    pub top: Vec<TopEntry>,
-    /// The pin that was applied (None: off, or its step is past the name).
-    pub applied: Option<GatePin>,
-    /// The pin is on but its step does not exist for this name.
-    pub step_missing: Option<usize>,
-    /// Step of the weights.
-    pub weights_step: u64,
-}
-
-impl Inspection {
-    /// Index of (layer, direction) in [`Inspection::directions`].
-    pub fn index(&self, layer: usize, direction: usize) -> usize {
-        layer * self.num_directions + direction
-    }
-
-    /// The h_t map of (layer, direction).
-    pub fn h_map(&self, layer: usize, direction: usize) -> Option<StepMap> {
-        let d = self.directions.get(self.index(layer, direction))?;
-        Some(self.map(&d.h, Scale::Diverging { abs_max: 1.0 }))
-    }
-
-    /// The c_t map of (layer, direction) (LSTM), scaled to its largest |c|.
-    pub fn c_map(&self, layer: usize, direction: usize) -> Option<StepMap> {
-        let d = self.directions.get(self.index(layer, direction))?;
-        let c = d.c.as_ref()?;
-        let peak = c.iter().fold(0.0f32, |m, v| m.max(v.abs()));
-        let abs_max = if peak <= 1.0 { 1.0 } else { peak.ceil() };
-        Some(self.map(c, Scale::Diverging { abs_max }))
-    }
-
-    /// The map of gate `gate` of (layer, direction) (LSTM/GRU).
-    pub fn gate_map(&self, layer: usize, direction: usize, gate: usize) -> Option<StepMap> {
-        let d = self.directions.get(self.index(layer, direction))?;
-        let gates = d.gates.as_ref()?;
-        let h = self.hidden_size;
-        let g_count = self.cell.gates();
-        if gate >= g_count {
-            return None;
-        }
-        let time_major: Vec<f32> = (0..self.steps)
-            .flat_map(|t| gates[t * g_count * h + gate * h..][..h].iter().copied())
-            .collect();
-        let scale = if gate_is_tanh(self.cell, gate) {
-            Scale::Diverging { abs_max: 1.0 }
-        } else {
-            Scale::UNIT
-        };
-        Some(self.map(&time_major, scale))
-    }
-
-    fn map(&self, time_major: &[f32], scale: Scale) -> StepMap {
-        StepMap::from_time_major(
-            time_major,
-            self.hidden_size,
-            self.col_labels.clone(),
-            self.padded_from,
-            scale,
-        )
-    }
-}
-
-/// Why there is nothing to inspect.
-#[derive(Clone, Debug, PartialEq)]
-pub enum NoInspection {
-    /// The field is empty.
-    Empty,
-    /// No weights were published yet.
-    BeforeStart,
-    /// Class names not loaded.
-    WaitingForData,
-    /// Nothing of the typed name is in the vocabulary.
-    NoLetters(String),
-    /// The model refused (message in English, from the layer below).
-    Error(String),
-}
-
-fn ranked(probs: &[f32]) -> Vec<usize> {
-    let mut idx: Vec<usize> = (0..probs.len()).collect();
-    idx.sort_by(|&a, &b| probs[b].total_cmp(&probs[a]).then(a.cmp(&b)));
-    idx
-}
-
-/// The unpinned trace of `tokens` (the model as trained).
-pub fn base_trace(weights: &Weights, tokens: &[u32]) -> Result<ClassifierTrace, NoInspection> {
-    weights
-        .model
-        .trace_pinned(&weights.params, tokens, &[])
-        .map_err(|e| NoInspection::Error(e.to_string()))
-}
-
-/// Gathers what the panel shows for `tokens`: `base` is their [`base_trace`]; with `pin` on
-/// (and applicable) the name is traced again with the gate pinned. `classes`: class names in
-/// index order.
-pub fn inspect(
-    weights: &Weights,
-    classes: &[String],
-    tokens: &[u32],
-    base: &ClassifierTrace,
-    pin: PinControls,
-) -> Result<Inspection, NoInspection> {
-    let model = &weights.model;
-    let spec = model.spec;
-    let params = &weights.params;
-    let h = spec.hidden_size;
-    let steps = base.directions.first().map_or(0, |d| d.h.len() / h.max(1));
-    let has_gates = !gate_letters(spec.cell).is_empty();
-    let wanted = (pin.enabled && has_gates).then_some(GatePin {
-        layer: pin.layer.min(spec.num_layers - 1),
-        direction: pin.direction.min(spec.num_directions() - 1),
-        gate: pin.gate.min(spec.cell.gates() - 1),
-        step: pin.step,
-        value: pin.value,
-    });
-    let step_missing = wanted.and_then(|p| p.step.filter(|&t| t >= steps));
-    let applied = wanted.filter(|_| step_missing.is_none());
-    let trace = match applied {
-        Some(p) => model
-            .trace_pinned(params, tokens, &[p])
-            .map_err(|e| NoInspection::Error(e.to_string()))?,
-        None => base.clone(),
-    };
-    let top = ranked(&trace.probabilities)
-        .into_iter()
-        .take(TOP_K)
-        .map(|i| TopEntry {
-            label: classes
-                .get(i)
-                .cloned()
-                .unwrap_or_else(|| format!("class {i}")),
-            p: trace.probabilities[i],
-            base: applied.map(|_| base.probabilities[i]),
-        })
-        .collect();
-    let col_labels = (0..steps)
-        .map(|t| match tokens.get(t).and_then(|&s| symbol(s)) {
-            Some(' ') => "␣".to_owned(),
-            Some(c) => c.to_string(),
-            None => String::new(),
-        })
-        .collect();
-    Ok(Inspection {
-        cell: spec.cell,
-        hidden_size: h,
-        num_layers: spec.num_layers,
-        num_directions: spec.num_directions(),
-        steps,
-        name_len: tokens.len(),
-        col_labels,
-        padded_from: (tokens.len() < steps).then_some(tokens.len()),
-        directions: trace.directions,
-        top,
-        applied,
-        step_missing,
-        weights_step: weights.step,
-    })
-}
-
-// ---------------------------------------------------------------------------------------------
 // View
 
-/// The inspector panel of the training page.
 /// Longest name the inspector reads (the input stops there and says so).
 const MAX_NAME_CHARS: usize = 64;
 
+/// The inspector panel of the training page.
 #[component]
 pub fn InspectorPanel(
     /// The session's latest published weights.

@@ -13,46 +13,13 @@
 //! every cell's count in `data-value`; its wrapper `.confusion-wrap` has `data-epoch`).
 
 use super::text::lab_text;
+pub use super::val_metrics::{majority, ValMetrics};
 use crate::ui::data_loader::LoadState;
 use crate::ui::i18n::{language_name, use_locale};
 use crate::ui::lessons::fmt::count_commas;
 use crate::ui::training_bridge::{self as bridge, TrainEvent};
 use crate::ui::widgets::heatmap::{CellText, Heatmap, HeatmapData, Scale};
 use leptos::prelude::*;
-
-/// One epoch's validation report, as the panel shows it (plain data).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ValMetrics {
-    /// 1-based epoch.
-    pub epoch: u32,
-    /// Number of classes C.
-    pub num_classes: usize,
-    /// `[C, C]` counts, row = true class, column = predicted.
-    pub confusion: Vec<u32>,
-    /// Correct / validation names per class (None where a class has none).
-    pub per_class: Vec<Option<f32>>,
-    /// Overall validation accuracy (0–1).
-    pub accuracy: f32,
-    /// Majority-class baseline (0–1).
-    pub baseline: f32,
-    /// Sum of the matrix (the validation size).
-    pub total: usize,
-}
-
-impl ValMetrics {
-    /// Copies what the panel needs out of the session's report.
-    pub fn from_report(r: &bridge::ValReport) -> Self {
-        ValMetrics {
-            epoch: r.epoch,
-            num_classes: r.num_classes,
-            confusion: r.confusion.clone(),
-            per_class: r.per_class_accuracy(),
-            accuracy: r.accuracy(),
-            baseline: r.majority_baseline(),
-            total: r.total(),
-        }
-    }
-}
 
 /// The metrics of the page's current session; cleared on start and reset.
 #[derive(Clone, Copy)]
@@ -91,16 +58,6 @@ impl LabMetrics {
             self.latest.set(Some(ValMetrics::from_report(r)));
         }
     }
-}
-
-/// Index and share of the largest count (first on ties); None when all are zero.
-pub fn majority(counts: &[usize]) -> Option<(usize, f32)> {
-    let total: usize = counts.iter().sum();
-    let (i, &n) = counts
-        .iter()
-        .enumerate()
-        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(&a.0)))?;
-    (total > 0).then(|| (i, n as f32 / total as f32))
 }
 
 /// The metrics panel: stats, the per-language table and the confusion matrix.
@@ -149,19 +106,7 @@ pub fn MetricsPanel(
                     .unwrap_or_else(|| format!("#{i}"))
             })
             .collect();
-        let row_sums: Vec<u32> = (0..c)
-            .map(|r| m.confusion[r * c..(r + 1) * c].iter().sum())
-            .collect();
-        let shade: Vec<f32> = (0..c * c)
-            .map(|i| {
-                let s = row_sums[i / c];
-                if s == 0 {
-                    0.0
-                } else {
-                    m.confusion[i] as f32 / s as f32
-                }
-            })
-            .collect();
+        let shade = m.row_shares();
         let t = t();
         let titles = (0..c * c)
             .map(|i| (t.confusion_cell)(&names[i / c], &names[i % c], m.confusion[i], shade[i]))

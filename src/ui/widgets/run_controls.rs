@@ -1,70 +1,89 @@
-//! The run buttons of the training pages (names, delay copy): Start, Pause, Resume and Reset,
-//! each with its own enabled state. Test hooks: `<prefix>-start`, `<prefix>-pause`,
-//! `<prefix>-resume`, `<prefix>-reset`.
+//! The run buttons of the names page, compare mode and the delay page: Start, and whichever of
+//! Pause, Resume, Stop and Reset the run has, each with its own label and enabled state. Test
+//! hooks: `<prefix>-start`, `<prefix>-pause`, `<prefix>-resume`, `<prefix>-stop`,
+//! `<prefix>-reset`.
 
 use leptos::prelude::*;
 
-/// Start, Pause, Resume and Reset in one row (`<div class="controls">`).
+/// One run button: its label, when it can be pressed, and what pressing it does.
+#[derive(Clone, Copy)]
+pub struct RunAction {
+    /// The label (it may change, e.g. Start's "Train again" after a run).
+    pub label: Signal<&'static str>,
+    /// True while the button can be pressed.
+    pub enabled: Signal<bool>,
+    /// Pressed.
+    pub run: Callback<()>,
+}
+
+impl RunAction {
+    /// A button labelled `label`, enabled while `enabled`, running `run`.
+    pub fn new(
+        label: impl Fn() -> &'static str + Send + Sync + 'static,
+        enabled: impl Fn() -> bool + Send + Sync + 'static,
+        run: impl Fn() + Send + Sync + 'static,
+    ) -> Self {
+        RunAction {
+            label: Signal::derive(label),
+            enabled: Signal::derive(enabled),
+            run: Callback::new(move |()| run()),
+        }
+    }
+}
+
+/// Start and the run's other buttons in one row, in the order Start, Pause, Resume, Stop,
+/// Reset (`<div class="controls">` unless `class` says otherwise), then `children`.
 #[component]
 pub fn RunControls(
     /// Test-hook prefix, e.g. `train` gives `train-start`, ….
     prefix: &'static str,
-    /// Start's label (it may change, e.g. to "Train again" after a run).
-    #[prop(into)]
-    start_label: Signal<&'static str>,
-    /// Pause's label.
-    #[prop(into)]
-    pause_label: Signal<&'static str>,
-    /// Resume's label.
-    #[prop(into)]
-    resume_label: Signal<&'static str>,
-    /// Reset's label.
-    #[prop(into)]
-    reset_label: Signal<&'static str>,
-    /// True while Start can be pressed.
-    #[prop(into)]
-    can_start: Signal<bool>,
-    /// True while Pause can be pressed.
-    #[prop(into)]
-    can_pause: Signal<bool>,
-    /// True while Resume can be pressed.
-    #[prop(into)]
-    can_resume: Signal<bool>,
-    /// True while Reset can be pressed.
-    #[prop(into)]
-    can_reset: Signal<bool>,
-    /// Start pressed.
-    on_start: Callback<()>,
-    /// Pause pressed.
-    on_pause: Callback<()>,
-    /// Resume pressed.
-    on_resume: Callback<()>,
-    /// Reset pressed.
-    on_reset: Callback<()>,
+    /// The row's CSS class.
+    #[prop(default = "controls")]
+    class: &'static str,
+    /// Start.
+    start: RunAction,
+    /// Pause (a run that can pause).
+    #[prop(optional)]
+    pause: Option<RunAction>,
+    /// Resume (a run that can pause).
+    #[prop(optional)]
+    resume: Option<RunAction>,
+    /// Stop (a run that ends without Reset).
+    #[prop(optional)]
+    stop: Option<RunAction>,
+    /// Reset (a run whose results the page clears).
+    #[prop(optional)]
+    reset: Option<RunAction>,
+    /// Shown after the buttons (e.g. the configuration the run uses).
+    #[prop(optional)]
+    children: Option<Children>,
 ) -> impl IntoView {
-    let button = move |name: &'static str,
-                       class: &'static str,
-                       label: Signal<&'static str>,
-                       enabled: Signal<bool>,
-                       action: Callback<()>| {
+    let button = move |name: &'static str, class: &'static str, action: RunAction| {
+        let RunAction {
+            label,
+            enabled,
+            run,
+        } = action;
         view! {
             <button
                 type="button"
                 class=class
                 data-testid=format!("{prefix}-{name}")
                 disabled=move || !enabled.get()
-                on:click=move |_| action.run(())
+                on:click=move |_| run.run(())
             >
                 {move || label.get()}
             </button>
         }
     };
     view! {
-        <div class="controls">
-            {button("start", "btn btn-primary", start_label, can_start, on_start)}
-            {button("pause", "btn", pause_label, can_pause, on_pause)}
-            {button("resume", "btn", resume_label, can_resume, on_resume)}
-            {button("reset", "btn btn-ghost", reset_label, can_reset, on_reset)}
+        <div class=class>
+            {button("start", "btn btn-primary", start)}
+            {pause.map(|a| button("pause", "btn", a))}
+            {resume.map(|a| button("resume", "btn", a))}
+            {stop.map(|a| button("stop", "btn", a))}
+            {reset.map(|a| button("reset", "btn btn-ghost", a))}
+            {children.map(|c| c())}
         </div>
     }
 }
