@@ -9,6 +9,7 @@ use crate::keep::{
     curve_until, decode_checkpoint, encode_checkpoint, export_trained, import_trained, DataSource,
     SavedEpoch, SavedSession, SavedValReport, SAVED_VERSION,
 };
+use crate::train::clock::sleep_ms;
 use crate::ui::charts::loss_curve::LossSeries;
 use crate::ui::charts::val_curve::EpochPoint;
 use crate::ui::data_loader::LoadState;
@@ -23,15 +24,14 @@ use std::rc::Rc;
 use std::time::Duration;
 
 /// The record of what the page shows now, or `None` when there are no weights or no data.
-fn snapshot(state: KeepState, finished: bool) -> Result<Option<Stored>, String> {
+/// The encodings (weights as safetensors, the checkpoint) are left to [`Snapshot::encode`].
+fn snapshot(state: KeepState, finished: bool) -> Option<Snapshot> {
     let h = state.hooks;
     let v = state.session;
-    let Some(w) = v.weights.get_untracked() else {
-        return Ok(None);
-    };
+    let w = v.weights.get_untracked()?;
     let classes = state.classes_untracked();
     if classes.is_empty() {
-        return Ok(None);
+        return None;
     }
     let source = state.source.get_untracked();
     let mut losses = v.losses.get_untracked();
@@ -42,17 +42,15 @@ fn snapshot(state: KeepState, finished: bool) -> Result<Option<Stored>, String> 
     } else {
         v.checkpoint.get_untracked()
     };
-    let (params, step) = match &checkpoint {
+    let step = match &checkpoint {
         Some(c) => {
             losses.step_loss = curve_until(&losses.step_loss, c.step);
             losses.mean_loss = curve_until(&losses.mean_loss, c.step);
             losses.small_batches.retain(|m| m.0 <= c.step);
-            (c.params.as_slice(), c.step)
+            c.step
         }
-        None => (w.params.as_slice(), w.step),
+        None => w.step,
     };
-    let weights = export_trained(&w.model, params, &classes, w.model.head, step, &source)
-        .map_err(|e| e.to_string())?;
     let session = SavedSession {
         version: SAVED_VERSION,
         query: h.config.with_untracked(|c| bridge::encode_config(c, None)),
@@ -79,12 +77,59 @@ fn snapshot(state: KeepState, finished: bool) -> Result<Option<Stored>, String> 
             .with_untracked(|r| r.as_deref().map(SavedValReport::from_report)),
         finished,
     };
-    Ok(Some(Stored {
+    Some(Snapshot {
         session,
-        weights,
+        weights: w,
         upload: state.upload_files.get_value().as_ref().clone(),
-        checkpoint: checkpoint.map(|c| encode_checkpoint(&c)),
-    }))
+        checkpoint,
+    })
+}
+
+/// What a save writes, before its two encodings.
+struct Snapshot {
+    session: SavedSession,
+    weights: Rc<Weights>,
+    upload: Vec<(String, Vec<u8>)>,
+    checkpoint: Option<Rc<bridge::Checkpoint>>,
+}
+
+impl Snapshot {
+    /// The record to store: the weights of the checkpoint (or the latest ones) as safetensors
+    /// and the checkpoint encoded. Each encoding runs in a task of its own, so neither holds
+    /// the page for long while training goes on.
+    ///
+    /// Errors: the weights' export error, as text.
+    async fn encode(self) -> Result<Stored, String> {
+        let Snapshot {
+            session,
+            weights: w,
+            upload,
+            checkpoint,
+        } = self;
+        sleep_ms(0).await;
+        let params = checkpoint
+            .as_ref()
+            .map_or(w.params.as_slice(), |c| c.params.as_slice());
+        let source = &session.source;
+        let weights = export_trained(
+            &w.model,
+            params,
+            &session.classes,
+            w.model.head,
+            session.step,
+            source,
+        )
+        .map_err(|e| e.to_string())?;
+        sleep_ms(0).await;
+        let checkpoint = checkpoint.map(|c| encode_checkpoint(&c));
+        sleep_ms(0).await;
+        Ok(Stored {
+            session,
+            weights,
+            upload,
+            checkpoint,
+        })
+    }
 }
 
 thread_local! {
@@ -111,16 +156,18 @@ pub fn save_now(state: KeepState, finished: bool) {
 
 /// Builds the record of what the page shows now and writes it.
 fn save_latest(state: KeepState, finished: bool) {
-    let stored = match snapshot(state, finished) {
-        Ok(Some(s)) => s,
-        Ok(None) => return,
-        Err(e) => {
-            state.persist_problem.set(Some(e));
-            return;
-        }
+    let Some(snapshot) = snapshot(state, finished) else {
+        return;
     };
-    let checkpoint_step = stored.checkpoint.as_ref().map(|_| stored.session.step);
+    let checkpoint_step = snapshot.checkpoint.as_ref().map(|_| snapshot.session.step);
     spawn_local(async move {
+        let stored = match snapshot.encode().await {
+            Ok(s) => s,
+            Err(e) => {
+                state.persist_problem.set(Some(e));
+                return;
+            }
+        };
         match persist::save(&stored).await {
             Ok(()) => {
                 state.checkpoint_saved.set(checkpoint_step);
