@@ -152,8 +152,7 @@ where
     }
 }
 
-/// Text sizes already measured, by `(font, text)`: plotters measures a label by adding a
-/// `<span>` to the page and reading its size, which lays out the page each time.
+/// Text sizes already measured, by `(font, text)`.
 type SizeCache = HashMap<(String, String), (u32, u32)>;
 
 /// Entries kept before the cache starts over (labels change as the axes grow).
@@ -163,10 +162,12 @@ thread_local! {
     static TEXT_SIZES: RefCell<SizeCache> = RefCell::new(HashMap::new());
 }
 
-/// The `<canvas>` backend of plotters with a memory of text sizes: it draws exactly as
+/// The `<canvas>` backend of plotters that measures text on the canvas: it draws exactly as
 /// [`CanvasBackend`] does, and answers [`DrawingBackend::estimate_text_size`] (tick labels,
-/// titles) from the sizes measured before for the same font and text.
-pub struct ChartBackend(CanvasBackend);
+/// titles, legends) with the canvas's `measureText`, remembered per font and text. (Plotters'
+/// own measure adds a `<span>` to the page and reads its size, a forced layout of the whole
+/// page per label.)
+pub struct ChartBackend(CanvasBackend, web_sys::CanvasRenderingContext2d);
 
 /// The error type of [`CanvasBackend`] (not exported by its crate).
 type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
@@ -174,7 +175,32 @@ type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
 impl ChartBackend {
     /// The backend of `canvas`; `None` without a 2-D context.
     pub fn new(canvas: web_sys::HtmlCanvasElement) -> Option<Self> {
-        CanvasBackend::with_canvas_object(canvas).map(ChartBackend)
+        use wasm_bindgen::JsCast;
+        let context = canvas
+            .get_context("2d")
+            .ok()??
+            .dyn_into::<web_sys::CanvasRenderingContext2d>()
+            .ok()?;
+        CanvasBackend::with_canvas_object(canvas).map(|b| ChartBackend(b, context))
+    }
+}
+
+impl ChartBackend {
+    /// `(width, height)` of `text` in the CSS `font`, in canvas pixels: the advance width and
+    /// the font's ascent plus descent (the line box a `<span>` of that font would have).
+    fn measure(&self, font: &str, text: &str) -> (u32, u32) {
+        let ctx = &self.1;
+        ctx.save();
+        ctx.set_font(font);
+        let size = match ctx.measure_text(text) {
+            Ok(m) => {
+                let h = m.font_bounding_box_ascent() + m.font_bounding_box_descent();
+                (m.width().ceil() as u32, h.ceil() as u32)
+            }
+            Err(_) => (0, 0),
+        };
+        ctx.restore();
+        size
     }
 }
 
@@ -270,7 +296,7 @@ impl DrawingBackend for ChartBackend {
         if let Some(size) = TEXT_SIZES.with(|c| c.borrow().get(&key).copied()) {
             return Ok(size);
         }
-        let size = self.0.estimate_text_size(text, style)?;
+        let size = self.measure(&key.0, text);
         TEXT_SIZES.with(|c| {
             let mut c = c.borrow_mut();
             if c.len() >= SIZE_CACHE_MAX {
