@@ -13,8 +13,8 @@
 //! gradients (the n block of `gh` is scaled by r).
 
 use super::activation::{sigmoid_grad_from_output, tanh_grad_from_output};
-use super::cell::{Cell, StepCache, StepGrads, StepIn, StepOut};
 use super::lanes::{sigmoid_in_place, tanh_in_place};
+use super::step::{Cell, StepCache, StepGrads, StepIn, StepOut};
 
 /// Forward step (no pins): [`forward_step_pinned`] with `pins = &[]`.
 pub fn forward_step(

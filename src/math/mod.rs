@@ -36,3 +36,4 @@ pub mod params;
 pub mod recurrent;
 pub mod rnn;
 pub mod shapes;
+pub mod step;

@@ -9,9 +9,9 @@
 //! `gi = W_ih x + b_ih` and `gh = W_hh h + b_hh`, each `[H]` (G = 1).
 
 use super::activation::{relu, relu_grad_from_output, tanh_grad_from_output};
-use super::cell::{Cell, StepCache, StepGrads, StepIn, StepOut};
 use super::lanes::tanh_in_place;
 use super::params::Nonlinearity;
+use super::step::{Cell, StepCache, StepGrads, StepIn, StepOut};
 
 /// Forward step: `h = act(gi + gh)`.
 ///

@@ -13,29 +13,10 @@ use super::delay::DelayPage;
 use super::i18n::{provide_lang, Lang, Locale};
 use super::lessons::{lesson_query, provide_nav, LessonsMain, LessonsStyle, NavLink};
 use super::training::TrainingPage;
-use super::url::{self, PageNotice};
+use super::url::{self, PageNotice, PageQueries};
 use crate::config::lessons::{route, Route};
 use crate::ui::i18n;
 use leptos::prelude::*;
-
-/// The last query of the training and delay pages in this tab (the header's links return to
-/// them), and whether each page is the one shown.
-#[derive(Clone, Copy)]
-pub struct PageQueries {
-    /// The training page's canonical query, once it was opened.
-    pub training: RwSignal<Option<String>>,
-    /// The delay page's canonical query, once it was opened.
-    pub delay: RwSignal<Option<String>>,
-    /// The route shown.
-    pub route: Memo<Route>,
-}
-
-impl PageQueries {
-    /// The page's query from the shell's context.
-    pub fn get() -> PageQueries {
-        expect_context::<PageQueries>()
-    }
-}
 
 /// The root component.
 #[component]

@@ -17,7 +17,6 @@
 //! `data-train`, `data-val`, `data-note` (`data-value` builtin/upload: what the note describes),
 //! `lede`, `cfg-<key>` for the form controls.
 
-use super::app::PageQueries;
 use super::charts::canvas::chart_canvas;
 use super::charts::loss_curve;
 use super::charts::val_curve::{self, EpochPoint};
@@ -30,6 +29,7 @@ use super::lab::inspector::InspectorPanel;
 use super::lessons::use_nav;
 use super::session::{RunStatus, TrainingSession};
 use super::training_bridge::{self as bridge, BackendChoice, CellKind, Checkpoint, TrainConfig};
+use super::url::PageQueries;
 use super::url::{self, PageNotice, UrlNotice};
 use super::widgets::number_field::{FieldLabel, NumberField};
 use super::widgets::run_controls::{RunAction, RunControls};

@@ -7,6 +7,7 @@
 //! the current history entry instead of pushing one).
 
 use super::i18n::{use_locale, Strings};
+use crate::config::lessons::Route;
 use crate::config::UrlNotice;
 use leptos::prelude::*;
 use web_sys::UrlSearchParams;
@@ -115,5 +116,24 @@ pub fn UrlNotice(
                 </button>
             </div>
         </Show>
+    }
+}
+
+/// The last query of the training and delay pages in this tab (the header's links return to
+/// them), and whether each page is the one shown.
+#[derive(Clone, Copy)]
+pub struct PageQueries {
+    /// The training page's canonical query, once it was opened.
+    pub training: RwSignal<Option<String>>,
+    /// The delay page's canonical query, once it was opened.
+    pub delay: RwSignal<Option<String>>,
+    /// The route shown.
+    pub route: Memo<Route>,
+}
+
+impl PageQueries {
+    /// The page's query from the shell's context.
+    pub fn get() -> PageQueries {
+        expect_context::<PageQueries>()
     }
 }

@@ -17,7 +17,7 @@ pub fn IndexPage(
     // Keep the index's URL canonical (and carrying `lang` once chosen).
     Effect::new(move |_| nav.replace(&lesson_query(None, lang.url_lang())));
     // The training and delay pages as last left in this tab (their defaults before).
-    let pages = crate::ui::app::PageQueries::get();
+    let pages = crate::ui::url::PageQueries::get();
     let with_lang = move |base: &str| match lang.url_lang() {
         Some(l) => format!("{base}&lang={}", l.as_str()),
         None => base.to_owned(),
