@@ -1,5 +1,6 @@
 //! The Leptos app (compiled for wasm32 only, except [`charts`], whose draw functions are pure
-//! and compile natively so the tests can draw them into SVG).
+//! and compile natively so the tests can draw them into SVG, and the [`text`] catalogues they
+//! draw with).
 //!
 //! Only this module imports Leptos. It reads configuration through the URL codec, drives the
 //! training session of `train`, and draws charts with plotters. Everything it needs from the
@@ -14,7 +15,8 @@
 //! - [`lessons`]: the lesson pages and their index (client-side routing).
 //! - [`data_loader`]: fetches the manifest and the class files.
 //! - [`keep`]: own data upload, weights download/load, the model saved in IndexedDB.
-//! - [`i18n`]: English and 简体中文 text tables, the interface language.
+//! - [`i18n`]: the interface language (English or 简体中文).
+//! - [`text`]: every user-facing text, one catalogue per page or panel.
 //! - [`url`]: `location.search` in, `history.replaceState` out, the URL notice.
 //! - [`charts`]: plotters draw functions; [`widgets`]: reusable view pieces.
 //! - [`panic_panel`]: the DOM error panel written by the panic hook.
@@ -38,6 +40,7 @@ pub mod lab;
 pub mod lessons;
 #[cfg(target_arch = "wasm32")]
 pub mod panic_panel;
+pub mod text;
 #[cfg(target_arch = "wasm32")]
 pub mod training;
 #[cfg(target_arch = "wasm32")]

@@ -20,12 +20,15 @@ use super::charts::canvas::chart_canvas;
 use super::charts::loss_curve::{self, LossSeries};
 use super::charts::val_curve::{self, EpochPoint};
 use super::data_loader::{self, LoadState};
-use super::i18n::{self, language_name, use_locale, DataInUse, Strings};
+use super::i18n::use_locale;
 use super::keep::{DeviceLostNotice, KeepHooks, KeepPanel};
 use super::lab;
 use super::lab::grad_flow::{GradFlowPanel, GradFlowStore};
 use super::lab::inspector::InspectorPanel;
 use super::lessons::use_nav;
+use super::text::training::{
+    cpu_reason_detail, language_name, train_error_detail, DataInUse, TrainingText,
+};
 use super::training_bridge::{
     self as bridge, BackendChoice, BackendKind, CellKind, Checkpoint, TrainConfig, TrainControl,
     TrainEvent, Weights,
@@ -71,7 +74,7 @@ impl Status {
         }
     }
 
-    fn text(self, t: &Strings) -> &'static str {
+    fn text(self, t: &TrainingText) -> &'static str {
         match self {
             Status::Idle => t.status_idle,
             Status::Running => t.status_running,
@@ -638,7 +641,7 @@ fn ConfigForm(
             notices.update(|n| n.extend(adjusted.into_iter().map(PageNotice::Url)));
         }
     };
-    type Text = fn(&Strings) -> &'static str;
+    type Text = fn(&TrainingText) -> &'static str;
     let number =
         move |key: &'static str, name: Text, help: Text, get: fn(&TrainConfig) -> String| {
             view! {
@@ -781,7 +784,7 @@ fn ProgressPanel(
                     .filter(|_| v.device_lost.with(|d| d.is_none()))
                     .and_then(|b| b.notice)
                     .map(|n| {
-                        let detail = i18n::cpu_reason_detail(&n);
+                        let detail = cpu_reason_detail(&n);
                         view! {
                             <div class="notice notice-info compact" data-testid="backend-notice">
                                 <div class="notice-body" title=detail>{move || (loc.t().cpu_reason)(&n)}</div>
@@ -793,7 +796,7 @@ fn ProgressPanel(
                 v.error
                     .get()
                     .map(|e| {
-                        let detail = i18n::train_error_detail(&e);
+                        let detail = train_error_detail(&e);
                         view! {
                             <div class="notice notice-error compact" role="alert" data-testid="train-error">
                                 <div class="notice-body" title=detail>{move || (loc.t().train_error)(&e)}</div>
@@ -1033,11 +1036,13 @@ fn DatasetPanel(
             return ().into_any();
         };
         let s = loaded.summary.clone();
-        let classes_label: fn(&Strings) -> &'static str = match loaded.source {
+        let classes_label: fn(&TrainingText) -> &'static str = match loaded.source {
             bridge::DataSource::Builtin => |t| t.data_languages,
             bridge::DataSource::Upload { .. } => |t| t.data_classes,
         };
-        let item = move |label: fn(&Strings) -> &'static str, testid: &'static str, value: u64| {
+        let item = move |label: fn(&TrainingText) -> &'static str,
+                         testid: &'static str,
+                         value: u64| {
             view! {
                 <div class="kv">
                     <dt>{move || label(loc.t())}</dt>

@@ -21,7 +21,7 @@ pub use crate::train::session::{
 };
 use crate::ui::engine_client::EngineClient;
 pub use crate::ui::engine_client::{DataRef, EngineData};
-use crate::ui::i18n::DataInUse;
+use crate::ui::text::training::DataInUse;
 
 // ---------------------------------------------------------------------------------------------
 // Configuration (URL codec)

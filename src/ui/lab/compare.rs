@@ -18,7 +18,6 @@
 //! `<tr data-cell>` per cell whose cells `compare-params`, `compare-sec`, `compare-best`,
 //! `compare-epochs` carry `data-value`; the table has `data-input-size` and `data-classes`.
 
-use super::text::lab_text;
 use crate::math::cell::CELL_COUNT;
 use crate::train::session::TrainError;
 use crate::ui::charts::canvas::chart_canvas;
@@ -27,6 +26,7 @@ use crate::ui::charts::style::cell_colour;
 use crate::ui::data_loader::LoadState;
 use crate::ui::i18n::use_locale;
 use crate::ui::lessons::fmt::count_commas;
+use crate::ui::text::LabText;
 use crate::ui::training_bridge::{self as bridge, CellKind, TrainConfig, TrainControl, TrainEvent};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -231,7 +231,7 @@ pub fn ComparePanel(
     baseline: Signal<Option<f32>>,
 ) -> impl IntoView {
     let loc = use_locale();
-    let t = move || lab_text(loc.lang());
+    let t = move || LabText::of(loc.lang());
     let status = state.status;
     let ready = move || data.with(|d| matches!(d, LoadState::Ready(_)));
     let start = move |_| {

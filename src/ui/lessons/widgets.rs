@@ -8,7 +8,9 @@ use super::fmt;
 use crate::config::fields;
 use crate::config::query::FieldSpec;
 use crate::ui::charts::colour::Scale;
-use crate::ui::i18n::{self, use_lang, Tr};
+use crate::ui::i18n::use_lang;
+use crate::ui::text::lessons::CommonText;
+use crate::ui::text::Text;
 use leptos::prelude::*;
 
 /// A slider's range: its URL key's (from the key's [`FieldSpec`], so the range is written once,
@@ -111,11 +113,13 @@ pub fn ListSliders(
     on_change: Callback<Vec<f64>>,
     /// Labels of the add and remove buttons (default "+ step" / "− step").
     #[prop(optional)]
-    buttons: Option<(Tr, Tr)>,
+    buttons: Option<(Text, Text)>,
 ) -> impl IntoView {
     let lang = use_lang();
-    let (add_label, remove_label) =
-        buttons.unwrap_or((i18n::common::ADD_STEP, i18n::common::REMOVE_STEP));
+    let (add_label, remove_label) = buttons.unwrap_or((
+        |l| CommonText::of(l).add_step,
+        |l| CommonText::of(l).remove_step,
+    ));
     let range = Range::from(spec);
     let (min_len, max_len) = fields::list_len(spec);
     let len = Memo::new(move |_| values.with(Vec::len));
@@ -157,7 +161,7 @@ pub fn ListSliders(
                         }
                     }
                 >
-                    {move || add_label.get(lang.get())}
+                    {move || add_label(lang.get())}
                 </button>
                 <button
                     type="button"
@@ -172,7 +176,7 @@ pub fn ListSliders(
                         }
                     }
                 >
-                    {move || remove_label.get(lang.get())}
+                    {move || remove_label(lang.get())}
                 </button>
             </div>
         </div>
@@ -203,7 +207,7 @@ pub fn SeedInput(
     let name_class = if class == "field" { "field-name" } else { "" };
     view! {
         <div class=class>
-            <label for=testid><span class=name_class>{t(i18n::common::SEED)}</span></label>
+            <label for=testid><span class=name_class>{t(|l| CommonText::of(l).seed)}</span></label>
             <input
                 id=testid
                 data-testid=testid
@@ -243,10 +247,10 @@ pub fn Num(
     }
 }
 
-/// A translated text node.
-pub fn t(tr: Tr) -> impl Fn() -> &'static str + Send + Sync + Copy + 'static {
+/// A text node in the page's language.
+pub fn t(text: Text) -> impl Fn() -> &'static str + Send + Sync + Copy + 'static {
     let lang = use_lang();
-    move || tr.get(lang.get())
+    move || text(lang.get())
 }
 
 /// Step controls for a time index `t` in `1..=max`: first, back, play/pause, forward, and a
@@ -304,12 +308,12 @@ pub fn StepControls(
     };
     let id = format!("{lesson}-t");
     view! {
-        <div class="lx-steps" role="group" aria-label=move || i18n::common::TIME_STEP.get(lang.get())>
+        <div class="lx-steps" role="group" aria-label=move || CommonText::of(lang.get()).time_step>
             <button
                 type="button"
                 class="btn btn-small"
                 data-testid=format!("{lesson}-first")
-                aria-label=move || i18n::common::FIRST_STEP.get(lang.get())
+                aria-label=move || CommonText::of(lang.get()).first_step
                 on:click=move |_| {
                     stop();
                     set_t.run(1);
@@ -321,7 +325,7 @@ pub fn StepControls(
                 type="button"
                 class="btn btn-small"
                 data-testid=format!("{lesson}-back")
-                aria-label=move || i18n::common::STEP_BACK.get(lang.get())
+                aria-label=move || CommonText::of(lang.get()).step_back
                 disabled={move || t.get() <= 1}
                 on:click=move |_| {
                     stop();
@@ -337,13 +341,13 @@ pub fn StepControls(
                 aria-pressed=move || playing.get().to_string()
                 on:click=move |_| if playing.get_untracked() { stop() } else { start() }
             >
-                {move || if playing.get() { i18n::common::PAUSE.get(lang.get()) } else { i18n::common::PLAY.get(lang.get()) }}
+                {move || if playing.get() { CommonText::of(lang.get()).pause } else { CommonText::of(lang.get()).play }}
             </button>
             <button
                 type="button"
                 class="btn btn-small"
                 data-testid=format!("{lesson}-forward")
-                aria-label=move || i18n::common::STEP_FORWARD.get(lang.get())
+                aria-label=move || CommonText::of(lang.get()).step_forward
                 disabled={move || t.get() >= max.get()}
                 on:click=move |_| {
                     stop();
@@ -353,7 +357,7 @@ pub fn StepControls(
                 "▶"
             </button>
             <label class="lx-steps-label" for=id.clone()>
-                {move || i18n::common::TIME_STEP.get(lang.get())}
+                {move || CommonText::of(lang.get()).time_step}
                 " t = "
                 <span data-testid=format!("{lesson}-t-value") data-value=move || t.get().to_string()>{move || t.get()}</span>
             </label>
