@@ -4,7 +4,16 @@
 //! (`navigator.language`). [`Locale`] is provided as context by the app shell. The texts
 //! themselves are the catalogues of [`crate::ui::text`], one struct per page or panel.
 //!
-//! Why no `leptos_i18n`: MEASUREMENT-PARAGRAPH
+//! Why the catalogues are Rust structs and not `leptos_i18n` (0.6, the release for Leptos 0.8,
+//! with `locales/{en,zh}/*.json`), measured on this project's 2-core build machine: its
+//! code generation is a build script whose dependencies (`leptos_i18n_build` with ICU's data
+//! exporter and source provider: rayon, ureq, rustls, ring, the ICU data crates) compile for
+//! every build, native ones included, and its features unify with the app's dependencies, so
+//! the first release wasm build after adding it compiled 198 crates (the lock file grew from
+//! 296 to 408 packages) and had not finished after 26 minutes, against a rebuild of this crate
+//! alone; a missing key is a build warning that falls back to English, not an error; and it
+//! needs Leptos, which the charts' native tests do not have, so their texts would have needed
+//! a second idiom. The budget was about 45 s of build time and one idiom.
 
 use crate::config::query::UrlNotice;
 use crate::ui::text::{ShellText, TrainingText};

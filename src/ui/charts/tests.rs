@@ -382,11 +382,11 @@ fn grad_flow_draws_the_positive_norms_with_labels_in_both_languages() {
         );
     }
     assert_eq!(
-        (grad_flow::EN.label)("GRU", 8, 3),
+        (GradFlowText::EN.label)("GRU", 8, 3),
         "GRU (H = 8) · step 3".to_owned()
     );
     assert_eq!(
-        (grad_flow::ZH.label)("GRU", 8, 3),
+        (GradFlowText::ZH.label)("GRU", 8, 3),
         "GRU（H = 8）· 第 3 步".to_owned()
     );
 }
