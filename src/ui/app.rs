@@ -15,7 +15,8 @@ use super::lessons::{lesson_query, provide_nav, LessonsMain, LessonsStyle, NavLi
 use super::training::TrainingPage;
 use super::url::{self, PageNotice, PageQueries};
 use crate::config::lessons::{route, Route};
-use crate::ui::i18n;
+use crate::ui::text::lessons::CommonText;
+use crate::ui::text::ShellText;
 use leptos::prelude::*;
 
 /// The root component.
@@ -60,7 +61,7 @@ pub fn App() -> impl IntoView {
 
     // <html lang> follows the language (fonts, screen readers, and the panic panel read it).
     Effect::new(move |_| {
-        let lang = loc.t().html_lang;
+        let lang = ShellText::of(loc.lang()).html_lang;
         if let Some(html) = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.document_element())
@@ -99,11 +100,11 @@ pub fn App() -> impl IntoView {
                         </svg>
                     </span>
                     <span class="brand-name">"Unroll"</span>
-                    <span class="brand-tag">{move || loc.t().brand_tag}</span>
+                    <span class="brand-tag">{move || ShellText::of(loc.lang()).brand_tag}</span>
                 </a>
-                <nav class="site-nav" aria-label=move || loc.t().nav_label>
+                <nav class="site-nav" aria-label=move || ShellText::of(loc.lang()).nav_label>
                     <NavLink query=index_query testid="nav-lessons" class=String::new()>
-                        <span class:active=lessons_active>{move || i18n::common::LESSONS.get(loc.lang())}</span>
+                        <span class:active=lessons_active>{move || CommonText::of(loc.lang()).lessons}</span>
                     </NavLink>
                     <a
                         href=move || super::lessons::href(&training_query.get())
@@ -117,10 +118,10 @@ pub fn App() -> impl IntoView {
                             }
                         }
                     >
-                        {move || loc.t().nav_names}
+                        {move || ShellText::of(loc.lang()).nav_names}
                     </a>
                 </nav>
-                <div class="lang-switch" role="group" aria-label=move || loc.t().lang_label>
+                <div class="lang-switch" role="group" aria-label=move || ShellText::of(loc.lang()).lang_label>
                     {lang_button(Lang::En, "EN")}
                     {lang_button(Lang::Zh, "中文")}
                 </div>
@@ -141,6 +142,6 @@ pub fn App() -> impl IntoView {
                 <LessonsMain />
             </div>
         </main>
-        <footer class="site-footer">{move || loc.t().footer}</footer>
+        <footer class="site-footer">{move || ShellText::of(loc.lang()).footer}</footer>
     }
 }

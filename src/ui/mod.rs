@@ -1,8 +1,8 @@
 //! The Leptos app. The components compile for wasm32 only; the UI's pure logic compiles
 //! natively too, so `cargo test` checks it: [`charts`] (draw functions, tested into SVG), the
-//! lab panels' models in [`lab`] (the inspector's model, the validation metrics, compare mode's
-//! runs), the delay page's model ([`delay::sweep`]), the helpers of [`training_bridge`] and
-//! [`run_status`].
+//! [`text`] catalogues, the lab panels' models in [`lab`] (the inspector's model, the
+//! validation metrics, compare mode's runs), the delay page's model ([`delay::sweep`]), the
+//! helpers of [`training_bridge`] and [`run_status`].
 //!
 //! Only this module imports Leptos. It reads configuration through the URL codec, drives the
 //! training session of `train`, and draws charts with plotters. Everything it needs from the
@@ -19,7 +19,8 @@
 //! - [`lessons`]: the lesson pages and their index (client-side routing).
 //! - [`data_loader`]: fetches the manifest and the class files.
 //! - [`keep`]: own data upload, weights download/load, the model saved in IndexedDB.
-//! - [`i18n`]: English and 简体中文 text tables, the interface language.
+//! - [`i18n`]: the interface language (English or 简体中文).
+//! - [`text`]: every user-facing text, one catalogue per page or panel.
 //! - [`url`]: `location.search` in, `history.replaceState` out, the URL notice.
 //! - [`charts`]: plotters draw functions; [`widgets`]: reusable view pieces.
 //! - [`panic_panel`]: the DOM error panel written by the panic hook.
@@ -51,6 +52,7 @@ pub mod panic_panel;
 pub mod run_status;
 #[cfg(target_arch = "wasm32")]
 pub mod session;
+pub mod text;
 #[cfg(target_arch = "wasm32")]
 pub mod training;
 pub mod training_bridge;

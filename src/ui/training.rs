@@ -21,13 +21,16 @@ use super::charts::canvas::chart_canvas;
 use super::charts::loss_curve;
 use super::charts::val_curve::{self, EpochPoint};
 use super::data_loader::{self, LoadState};
-use super::i18n::{self, language_name, use_locale, DataInUse, Strings};
+use super::i18n::use_locale;
 use super::keep::{DeviceLostNotice, KeepHooks, KeepPanel};
 use super::lab;
 use super::lab::grad_flow::{GradFlowPanel, GradFlowStore};
 use super::lab::inspector::InspectorPanel;
 use super::lessons::use_nav;
 use super::session::{RunStatus, TrainingSession};
+use super::text::training::{
+    cpu_reason_detail, language_name, train_error_detail, DataInUse, TrainingText,
+};
 use super::training_bridge::{self as bridge, BackendChoice, CellKind, Checkpoint, TrainConfig};
 use super::url::PageQueries;
 use super::url::{self, PageNotice, UrlNotice};
@@ -43,7 +46,7 @@ use leptos::task::spawn_local;
 use std::rc::Rc;
 
 /// The status pill's text.
-fn status_text(status: RunStatus, t: &Strings) -> &'static str {
+fn status_text(status: RunStatus, t: &TrainingText) -> &'static str {
     match status {
         RunStatus::Idle | RunStatus::Stopped => t.status_idle,
         RunStatus::Running => t.status_running,
@@ -433,7 +436,7 @@ fn ConfigForm(
             notices.update(|n| n.extend(adjusted.into_iter().map(PageNotice::Url)));
         }
     };
-    type Text = fn(&Strings) -> &'static str;
+    type Text = fn(&TrainingText) -> &'static str;
     let number =
         move |key: &'static str, name: Text, help: Text, get: fn(&TrainConfig) -> String| {
             view! {
@@ -576,7 +579,7 @@ fn ProgressPanel(
                     .filter(|_| v.device_lost.with(|d| d.is_none()))
                     .and_then(|b| b.notice)
                     .map(|n| {
-                        let detail = i18n::cpu_reason_detail(&n);
+                        let detail = cpu_reason_detail(&n);
                         view! {
                             <div class="notice notice-info compact" data-testid="backend-notice">
                                 <div class="notice-body" title=detail>{move || (loc.t().cpu_reason)(&n)}</div>
@@ -588,7 +591,7 @@ fn ProgressPanel(
                 v.error
                     .get()
                     .map(|e| {
-                        let detail = i18n::train_error_detail(&e);
+                        let detail = train_error_detail(&e);
                         view! {
                             <div class="notice notice-error compact" role="alert" data-testid="train-error">
                                 <div class="notice-body" title=detail>{move || (loc.t().train_error)(&e)}</div>
@@ -831,11 +834,13 @@ fn DatasetPanel(
             return ().into_any();
         };
         let s = loaded.summary.clone();
-        let classes_label: fn(&Strings) -> &'static str = match loaded.source {
+        let classes_label: fn(&TrainingText) -> &'static str = match loaded.source {
             bridge::DataSource::Builtin => |t| t.data_languages,
             bridge::DataSource::Upload { .. } => |t| t.data_classes,
         };
-        let item = move |label: fn(&Strings) -> &'static str, testid: &'static str, value: u64| {
+        let item = move |label: fn(&TrainingText) -> &'static str,
+                         testid: &'static str,
+                         value: u64| {
             view! {
                 <div class="kv">
                     <dt>{move || label(loc.t())}</dt>

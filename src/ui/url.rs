@@ -6,7 +6,8 @@
 //! to the browser: `location.search` in, `history.replaceState` out (a changed setting replaces
 //! the current history entry instead of pushing one).
 
-use super::i18n::{use_locale, Strings};
+use super::i18n::use_locale;
+use super::text::ShellText;
 use crate::config::lessons::Route;
 use crate::config::UrlNotice;
 use leptos::prelude::*;
@@ -71,7 +72,7 @@ pub enum PageNotice {
 
 impl PageNotice {
     /// The message in the language of `t`.
-    pub fn text(&self, t: &Strings) -> String {
+    pub fn text(&self, t: &ShellText) -> String {
         match self {
             PageNotice::Url(n) => (t.notice)(n),
             PageNotice::UnknownLesson(l) => (t.unknown_lesson)(l),
@@ -93,10 +94,10 @@ pub fn UrlNotice(
         <Show when=move || !notices.with(Vec::is_empty)>
             <div class="notice notice-warn" role="status" data-testid="url-notice">
                 <div class="notice-body">
-                    <strong>{move || loc.t().url_notice_title}</strong>
+                    <strong>{move || ShellText::of(loc.lang()).url_notice_title}</strong>
                     <ul>
                         {move || {
-                            let t = loc.t();
+                            let t = ShellText::of(loc.lang());
                             notices
                                 .get()
                                 .into_iter()
@@ -108,7 +109,7 @@ pub fn UrlNotice(
                 <button
                     type="button"
                     class="notice-close"
-                    aria-label=move || loc.t().dismiss
+                    aria-label=move || ShellText::of(loc.lang()).dismiss
                     data-testid="url-notice-dismiss"
                     on:click=move |_| notices.set(Vec::new())
                 >

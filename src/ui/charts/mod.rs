@@ -10,7 +10,6 @@
 //!   reference lines, tick formatters).
 //! - [`colour`]: the one colour convention of the heatmaps (diverging for signed values,
 //!   sequential for non-negative ones).
-//! - [`text`]: the training page's chart texts in both languages.
 //! - [`loss_curve`]: training loss per step (each step's batch loss and the mean of the last 20).
 //! - [`val_curve`]: validation loss and accuracy per epoch (two y axes).
 //! - [`compare`]: validation accuracy per epoch of RNN, LSTM and GRU (compare mode).
@@ -28,14 +27,13 @@ pub mod grad_flow;
 pub mod loss_curve;
 pub mod step_heatmap;
 pub mod style;
-pub mod text;
 pub mod val_curve;
 
 #[cfg(test)]
 mod tests;
 
+pub use crate::ui::text::ChartText;
 pub use style::{
     draw_placeholder, nice_ceiling, ChartStyle, FONT_FAMILY, GRID, INK, LOSS_MEAN, LOSS_RAW,
     REFERENCE, VAL_ACC, VAL_LOSS,
 };
-pub use text::ChartText;

@@ -12,6 +12,7 @@ use super::val_curve::{self, EpochPoint};
 use super::{ChartStyle, ChartText, LOSS_MEAN, LOSS_RAW, REFERENCE, VAL_ACC, VAL_LOSS};
 use crate::config::Lang;
 use crate::math::params::CellKind;
+use crate::ui::text::GradFlowText;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -403,7 +404,7 @@ fn grad_flow_draws_the_positive_norms_with_labels_in_both_languages() {
     ];
     assert_eq!(curves[0].points().len(), 4);
     for lang in [Lang::En, Lang::Zh] {
-        let t = grad_flow::text(lang);
+        let t = GradFlowText::of(lang);
         let els = draw_svg(640, 320, |a| {
             grad_flow::draw(a, &curves, Some(CellKind::Lstm), t, &STYLE).expect("draw")
         });
@@ -427,11 +428,11 @@ fn grad_flow_draws_the_positive_norms_with_labels_in_both_languages() {
         );
     }
     assert_eq!(
-        (grad_flow::EN.label)("GRU", 8, 3),
+        (GradFlowText::EN.label)("GRU", 8, 3),
         "GRU (H = 8) · step 3".to_owned()
     );
     assert_eq!(
-        (grad_flow::ZH.label)("GRU", 8, 3),
+        (GradFlowText::ZH.label)("GRU", 8, 3),
         "GRU（H = 8）· 第 3 步".to_owned()
     );
 }

@@ -32,7 +32,6 @@
 pub mod driver;
 pub mod store;
 pub mod sweep;
-pub mod text;
 
 use self::driver::DelayDriver;
 use self::sweep::{batch_lines, heldout_lines, mean_last, Predictions, RunView};
@@ -52,10 +51,12 @@ use crate::math::params::CellKind;
 use crate::ui::charts::canvas::chart_canvas;
 use crate::ui::charts::delay::{self as chart, CurveChart};
 use crate::ui::charts::style::cell_colour;
-use crate::ui::i18n::{use_locale, Tr};
+use crate::ui::i18n::use_locale;
 use crate::ui::lessons::fmt::count_commas;
 use crate::ui::lessons::CopyLink;
 use crate::ui::run_status::RunStatus;
+use crate::ui::text::delay::{self as text, DelayText};
+use crate::ui::text::Text;
 use crate::ui::url::PageQueries;
 use crate::ui::url::{self, PageNotice, UrlNotice};
 use crate::ui::widgets::number_field::NumberField;
@@ -96,27 +97,15 @@ const CSS: &str = r#"
 .delay-page .dl-invalid { margin-bottom: 16px; }
 "#;
 
-/// `75` → `1 min 15 s`, `8` → `8 s`.
-fn fmt_seconds(s: f64, lang: Lang) -> String {
-    let s = s.max(0.0).round() as u64;
-    let (m, r) = (s / 60, s % 60);
-    match (lang, m) {
-        (Lang::En, 0) => format!("{r} s"),
-        (Lang::En, _) => format!("{m} min {r} s"),
-        (Lang::Zh, 0) => format!("{r} 秒"),
-        (Lang::Zh, _) => format!("{m} 分 {r} 秒"),
-    }
-}
-
-use self::text::cell_name;
+use crate::ui::text::delay::{cell_name, fmt_seconds};
 
 /// The rule `0 < delay < length` in words.
 fn invalid_text(e: &DelayRangeError, lang: Lang) -> String {
     let max = e.length.saturating_sub(1).max(1).to_string();
     if e.delay == 0 {
-        text::INVALID_ZERO.fill(lang, &[&max])
+        (DelayText::of(lang).invalid_zero)(&max)
     } else {
-        text::INVALID_LONG.fill(lang, &[&e.delay.to_string(), &e.length.to_string(), &max])
+        (DelayText::of(lang).invalid_long)(&e.delay.to_string(), &e.length.to_string(), &max)
     }
 }
 
@@ -242,10 +231,10 @@ pub fn DelayPage() -> impl IntoView {
     };
 
     let lang = move || loc.lang();
-    let t = move |tr: Tr| move || tr.get(loc.lang());
+    let t = move |pick: Text| move || pick(loc.lang());
 
     let number = move |key: &'static str,
-                       name: Tr,
+                       name: Text,
                        help: fn(Lang, &DelayConfig) -> String,
                        enabled: fn(&DelayConfig) -> bool,
                        get: fn(&DelayConfig) -> String| {
@@ -255,7 +244,7 @@ pub fn DelayPage() -> impl IntoView {
         view! {
             <NumberField
                 spec=fields::spec(DELAY_FIELDS, key)
-                name=Signal::derive(move || name.get(loc.lang()).to_owned())
+                name=Signal::derive(move || name(loc.lang()).to_owned())
                 help=Signal::derive(move || cfg.with(|c| help(loc.lang(), c)))
                 value=Signal::derive(move || cfg.with(get))
                 disabled=Signal::derive(move || busy() || !cfg.with(enabled))
@@ -268,9 +257,9 @@ pub fn DelayPage() -> impl IntoView {
         let label = move || {
             let l = loc.lang();
             match c {
-                CellSet::Both => text::CELLS_BOTH.get(l).to_owned(),
-                CellSet::All => text::CELLS_ALL.get(l).to_owned(),
-                CellSet::One(cell) => text::CELLS_ONLY.fill(l, &[cell.name()]),
+                CellSet::Both => DelayText::of(l).cells_both.to_owned(),
+                CellSet::All => DelayText::of(l).cells_all.to_owned(),
+                CellSet::One(cell) => (DelayText::of(l).cells_only)(cell.name()),
             }
         };
         view! { <option value=c.as_str()>{label}</option> }
@@ -286,12 +275,12 @@ pub fn DelayPage() -> impl IntoView {
                     // The length the preset sets when the current one is too short.
                     let short = DelayConfig { length: 2, ..DelayConfig::default() };
                     let length = short.with_preset_delay(delay).length;
-                    text::PRESET_TIP.fill(loc.lang(), &[&delay.to_string(), &length.to_string()])
+                    (DelayText::of(loc.lang()).preset_tip)(&delay.to_string(), &length.to_string())
                 }
                 aria-pressed=move || cfg.with(|c| (c.delay == delay).to_string())
                 on:click=move |_| cfg.update(|c| *c = c.with_preset_delay(delay))
             >
-                {move || text::PRESET.fill(loc.lang(), &[&delay.to_string()])}
+                {move || (DelayText::of(loc.lang()).preset)(&delay.to_string())}
             </button>
         }
     };
@@ -308,15 +297,15 @@ pub fn DelayPage() -> impl IntoView {
             percent: acc,
             chance: Some((
                 if acc { 1.0 / vocab } else { vocab.ln() },
-                text::CHANCE.get(l),
+                DelayText::of(l).chance,
             )),
-            x_desc: text::AXIS_STEP.get(l),
+            x_desc: DelayText::of(l).axis_step,
             y_desc: if acc {
-                text::AXIS_ACC.get(l)
+                DelayText::of(l).axis_acc
             } else {
-                text::AXIS_LOSS.get(l)
+                DelayText::of(l).axis_loss
             },
-            empty: text::CHART_EMPTY.get(l),
+            empty: DelayText::of(l).chart_empty,
         }
     };
     let batch_chart = move || {
@@ -328,13 +317,13 @@ pub fn DelayPage() -> impl IntoView {
             bands: Vec::new(),
             y_max: vocab.ln(),
             percent: false,
-            chance: Some((vocab.ln(), text::CHANCE.get(l))),
-            x_desc: text::AXIS_STEP.get(l),
-            y_desc: text::AXIS_LOSS.get(l),
+            chance: Some((vocab.ln(), DelayText::of(l).chance)),
+            x_desc: DelayText::of(l).axis_step,
+            y_desc: DelayText::of(l).axis_loss,
             empty: if restored.get() {
-                text::BATCH_NOT_KEPT.get(l)
+                DelayText::of(l).batch_not_kept
             } else {
-                text::CHART_EMPTY.get(l)
+                DelayText::of(l).chart_empty
             },
         }
     };
@@ -356,9 +345,9 @@ pub fn DelayPage() -> impl IntoView {
         <style>{CSS}</style>
         <div class="training-page delay-page" data-testid="delay-page">
             <section class="page-intro lx-intro">
-                <h1>{t(text::TITLE)}</h1>
-                <p class="lede">{t(text::LEDE)}</p>
-                <p class="dl-cpu-note" data-testid="delay-cpu-note">{t(text::CPU_NOTE)}</p>
+                <h1>{t(|l| DelayText::of(l).title)}</h1>
+                <p class="lede">{t(|l| DelayText::of(l).lede)}</p>
+                <p class="dl-cpu-note" data-testid="delay-cpu-note">{t(|l| DelayText::of(l).cpu_note)}</p>
                 <CopyLink />
             </section>
             <UrlNotice notices=notices />
@@ -369,21 +358,21 @@ pub fn DelayPage() -> impl IntoView {
             })}
             {move || store_error.get().map(|e| view! {
                 <div class="notice notice-warn" role="status" data-testid="delay-store-error">
-                    <div class="notice-body">{move || text::SUMMARY_STORE_FAILED.fill(lang(), &[&e])}</div>
+                    <div class="notice-body">{move || (DelayText::of(lang()).summary_store_failed)(&e)}</div>
                 </div>
             })}
             <div class="layout">
                 <aside class="panel config-panel">
-                    <h2>{t(text::SETTINGS)}</h2>
-                    <div class="dl-presets" role="group" aria-label=t(text::PRESETS)>
-                        <span class="field-name">{t(text::PRESETS)}</span>
+                    <h2>{t(|l| DelayText::of(l).settings)}</h2>
+                    <div class="dl-presets" role="group" aria-label=t(|l| DelayText::of(l).presets)>
+                        <span class="field-name">{t(|l| DelayText::of(l).presets)}</span>
                         {PRESET_DELAYS.into_iter().map(preset_button).collect_view()}
                     </div>
-                    <p class="field-help">{t(text::PRESETS_HELP)}</p>
+                    <p class="field-help">{t(|l| DelayText::of(l).presets_help)}</p>
                     <form class="config-form" on:submit=|ev| ev.prevent_default()>
                         <div class="field">
                             <label for="cfg-cell">
-                                <span class="field-name">{t(text::CELLS)}</span>
+                                <span class="field-name">{t(|l| DelayText::of(l).cells)}</span>
                                 <code class="field-key">"cell"</code>
                             </label>
                             <select
@@ -396,32 +385,32 @@ pub fn DelayPage() -> impl IntoView {
                                 {CellSet::ALL.iter().copied().map(cell_option).collect_view()}
                             </select>
                         </div>
-                        {number("delay", text::DELAY, |l, _| text::DELAY_HELP.get(l).to_owned(), |_| true, |c| c.delay.to_string())}
-                        {number("length", text::LENGTH, |_, _| String::new(), |_| true, |c| c.length.to_string())}
-                        {number("vocab", text::VOCAB, |_, _| String::new(), |_| true, |c| c.vocab.to_string())}
-                        {number("hidden_size", text::HIDDEN, |_, _| String::new(), |_| true, |c| c.hidden_size.to_string())}
-                        {number("lr", text::LR, |_, _| String::new(), |_| true, |c| c.lr.to_string())}
-                        {number("batch_size", text::BATCH, |_, _| String::new(), |_| true, |c| c.batch_size.to_string())}
-                        {number("max_norm", text::MAX_NORM, |l, _| text::MAX_NORM_HELP.get(l).to_owned(), |_| true, |c| c.max_norm.to_string())}
+                        {number("delay", |l| DelayText::of(l).delay, |l, _| DelayText::of(l).delay_help.to_owned(), |_| true, |c| c.delay.to_string())}
+                        {number("length", |l| DelayText::of(l).length, |_, _| String::new(), |_| true, |c| c.length.to_string())}
+                        {number("vocab", |l| DelayText::of(l).vocab, |_, _| String::new(), |_| true, |c| c.vocab.to_string())}
+                        {number("hidden_size", |l| DelayText::of(l).hidden, |_, _| String::new(), |_| true, |c| c.hidden_size.to_string())}
+                        {number("lr", |l| DelayText::of(l).lr, |_, _| String::new(), |_| true, |c| c.lr.to_string())}
+                        {number("batch_size", |l| DelayText::of(l).batch, |_, _| String::new(), |_| true, |c| c.batch_size.to_string())}
+                        {number("max_norm", |l| DelayText::of(l).max_norm, |l, _| DelayText::of(l).max_norm_help.to_owned(), |_| true, |c| c.max_norm.to_string())}
                         {number(
                             "forget_bias",
-                            text::FORGET_BIAS,
+                            |l| DelayText::of(l).forget_bias,
                             |l, c| if forget_gate_cell(c).is_some() {
-                                text::FORGET_BIAS_HELP.get(l).to_owned()
+                                DelayText::of(l).forget_bias_help.to_owned()
                             } else {
-                                text::FORGET_BIAS_NO_LSTM.get(l).to_owned()
+                                DelayText::of(l).forget_bias_no_lstm.to_owned()
                             },
                             |c| forget_gate_cell(c).is_some(),
                             |c| c.forget_bias.to_string(),
                         )}
-                        {number("steps", text::STEPS, |_, _| String::new(), |_| true, |c| c.steps.to_string())}
-                        {number("seed", text::SEED, |_, _| String::new(), |_| true, |c| c.seed.to_string())}
+                        {number("steps", |l| DelayText::of(l).steps, |_, _| String::new(), |_| true, |c| c.steps.to_string())}
+                        {number("seed", |l| DelayText::of(l).seed, |_, _| String::new(), |_| true, |c| c.seed.to_string())}
                         {number(
                             "seeds",
-                            text::SEEDS,
+                            |l| DelayText::of(l).seeds,
                             |l, c| {
                                 let s = c.run_seeds();
-                                text::SEEDS_HELP.fill(l, &[&s[0].to_string(), &s[s.len() - 1].to_string()])
+                                (DelayText::of(l).seeds_help)(&s[0].to_string(), &s[s.len() - 1].to_string())
                             },
                             |_| true,
                             |c| c.seeds.to_string(),
@@ -429,21 +418,21 @@ pub fn DelayPage() -> impl IntoView {
                     </form>
                     <RunControls
                         prefix="delay"
-                        start=RunAction::new(move || text::START.get(loc.lang()), move || !busy() && invalid.get().is_none(), start)
-                        pause=RunAction::new(move || text::PAUSE.get(loc.lang()), move || status.get().can_pause(), pause)
-                        resume=RunAction::new(move || text::RESUME.get(loc.lang()), move || status.get().can_resume(), resume)
+                        start=RunAction::new(move || DelayText::of(loc.lang()).start, move || !busy() && invalid.get().is_none(), start)
+                        pause=RunAction::new(move || DelayText::of(loc.lang()).pause, move || status.get().can_pause(), pause)
+                        resume=RunAction::new(move || DelayText::of(loc.lang()).resume, move || status.get().can_resume(), resume)
                         reset=RunAction::new(
-                            move || text::RESET.get(loc.lang()),
+                            move || DelayText::of(loc.lang()).reset,
                             move || status.get() != RunStatus::Idle || !runs.with(Vec::is_empty),
                             reset,
                         )
                     />
-                    <p class="hint" class:hidden=move || !busy()>{t(text::LOCKED)}</p>
+                    <p class="hint" class:hidden=move || !busy()>{t(|l| DelayText::of(l).locked)}</p>
                 </aside>
                 <div class="main-column">
                     <section class="panel progress-panel">
                         <div class="progress-head">
-                            <h2>{t(text::PROGRESS)}</h2>
+                            <h2>{t(|l| DelayText::of(l).progress)}</h2>
                             <span
                                 class=move || format!("status-pill status-{}", status.get().pill())
                                 data-testid="delay-status"
@@ -453,10 +442,10 @@ pub fn DelayPage() -> impl IntoView {
                                     let l = lang();
                                     match status.get() {
                                         // A failed sweep returns to idle (its error goes to the console).
-                                        RunStatus::Idle | RunStatus::Stopped | RunStatus::Error => text::STATUS_IDLE.get(l).to_owned(),
-                                        RunStatus::Running => text::STATUS_RUNNING.get(l).to_owned(),
-                                        RunStatus::Paused => text::STATUS_PAUSED.get(l).to_owned(),
-                                        RunStatus::Finished => text::STATUS_DONE.fill(l, &[&count_commas(shown_cfg().steps)]),
+                                        RunStatus::Idle | RunStatus::Stopped | RunStatus::Error => DelayText::of(l).status_idle.to_owned(),
+                                        RunStatus::Running => DelayText::of(l).status_running.to_owned(),
+                                        RunStatus::Paused => DelayText::of(l).status_paused.to_owned(),
+                                        RunStatus::Finished => (DelayText::of(l).status_done)(&count_commas(shown_cfg().steps)),
                                     }
                                 }}
                             </span>
@@ -465,12 +454,7 @@ pub fn DelayPage() -> impl IntoView {
                         <p class="panel-note" data-testid="delay-budget" data-value=move || shown_cfg().steps.to_string()>
                             {move || {
                                 let c = shown_cfg();
-                                text::BUDGET_RUN.fill(lang(), &[
-                                    &count_commas(c.steps),
-                                    &c.batch_size.to_string(),
-                                    &HELDOUT_SEQUENCES.to_string(),
-                                    &eval_every_for(c.steps).to_string(),
-                                ])
+                                (DelayText::of(lang()).budget_run)(&count_commas(c.steps), &c.batch_size.to_string(), &HELDOUT_SEQUENCES.to_string(), &eval_every_for(c.steps).to_string())
                             }}
                         </p>
                         <div class="dl-cells">
@@ -483,10 +467,10 @@ pub fn DelayPage() -> impl IntoView {
                             }}
                         </div>
                         <p class="dl-outcome" data-testid="delay-outcome" data-value=move || outcome.get().map(|o| outcome_key(&o.0)).unwrap_or("none")>
-                            <strong>{t(text::OUTCOME)}</strong>
+                            <strong>{t(|l| DelayText::of(l).outcome)}</strong>
                             {move || match outcome.get() {
                                 Some((o, d)) => text::outcome_sentence(&o, d, lang()),
-                                None => text::OUTCOME_NONE.get(lang()).to_owned(),
+                                None => DelayText::of(lang()).outcome_none.to_owned(),
                             }}
                         </p>
                     </section>
@@ -494,15 +478,15 @@ pub fn DelayPage() -> impl IntoView {
                         <p class="panel-note">
                             {move || {
                                 let c = shown_cfg();
-                                text::CHART_HELDOUT_ACC.fill(lang(), &[&HELDOUT_SEQUENCES.to_string(), &eval_every_for(c.steps).to_string()])
+                                (DelayText::of(lang()).chart_heldout_acc)(&HELDOUT_SEQUENCES.to_string(), &eval_every_for(c.steps).to_string())
                             }}
                             " "
-                            {t(text::SEED_LINES)}
+                            {t(|l| DelayText::of(l).seed_lines)}
                         </p>
                         <div class="charts">
                             {chart_canvas(
                                 "chart-delay-acc",
-                                Signal::derive(move || text::CHART_HELDOUT_ACC_TITLE.get(loc.lang())),
+                                Signal::derive(move || DelayText::of(loc.lang()).chart_heldout_acc_title),
                                 move || heldout_chart(true),
                                 chart::point_count,
                                 |area, c, style| {
@@ -511,7 +495,7 @@ pub fn DelayPage() -> impl IntoView {
                             )}
                             {chart_canvas(
                                 "chart-delay-loss",
-                                Signal::derive(move || text::CHART_HELDOUT_LOSS.get(loc.lang())),
+                                Signal::derive(move || DelayText::of(loc.lang()).chart_heldout_loss),
                                 move || heldout_chart(false),
                                 chart::point_count,
                                 |area, c, style| {
@@ -520,7 +504,7 @@ pub fn DelayPage() -> impl IntoView {
                             )}
                             {chart_canvas(
                                 "chart-delay-batch",
-                                Signal::derive(move || text::CHART_BATCH_LOSS.get(loc.lang())),
+                                Signal::derive(move || DelayText::of(loc.lang()).chart_batch_loss),
                                 batch_chart,
                                 chart::point_count,
                                 |area, c, style| {
@@ -530,8 +514,8 @@ pub fn DelayPage() -> impl IntoView {
                         </div>
                     </section>
                     <section class="panel">
-                        <h2>{t(text::SUMMARY)}</h2>
-                        <p class="panel-note">{t(text::SUMMARY_NOTE)}</p>
+                        <h2>{t(|l| DelayText::of(l).summary)}</h2>
+                        <p class="panel-note">{t(|l| DelayText::of(l).summary_note)}</p>
                         {move || {
                             let c = shown_cfg();
                             summary_table(summary.get(), (c.cell.cells(), c.seeds, c.vocab), lang())
@@ -541,47 +525,42 @@ pub fn DelayPage() -> impl IntoView {
                             (c.delay >= 64).then(|| {
                                 let cap = Capacity::of(&c);
                                 view! {
-                                    <h3>{t(text::CAPACITY_TITLE)}</h3>
+                                    <h3>{t(|l| DelayText::of(l).capacity_title)}</h3>
                                     <p class="lx-text" data-testid="delay-capacity" data-value=cap.bits.to_string()>
-                                        {move || text::CAPACITY.fill(lang(), &[
-                                            &cap.delay.to_string(),
-                                            &cap.vocab.to_string(),
-                                            &format!("{:.0}", cap.bits),
-                                            &cap.hidden_size.to_string(),
-                                        ])}
+                                        {move || (DelayText::of(lang()).capacity)(&cap.delay.to_string(), &cap.vocab.to_string(), &format!("{:.0}", cap.bits), &cap.hidden_size.to_string())}
                                     </p>
                                 }
                             })
                         }}
                     </section>
                     <section class="panel">
-                        <h2>{t(text::FORGET_BIAS)}</h2>
+                        <h2>{t(|l| DelayText::of(l).forget_bias)}</h2>
                         <p class="lx-text">
                             {move || {
                                 let b = cfg.with(|c| c.forget_bias);
                                 let sigma = 1.0 / (1.0 + (-b).exp());
-                                text::FORGET_BIAS_NOTE.fill(lang(), &[&b.to_string(), &format!("{sigma:.2}")])
+                                (DelayText::of(lang()).forget_bias_note)(&b.to_string(), &format!("{sigma:.2}"))
                             }}
                         </p>
                         {move || forget_mean.get().map(|m| view! {
                             <p class="panel-note" data-testid="delay-forget-bias-lstm" data-value=m.to_string()>
-                                {move || text::FORGET_BIAS_MEAN.fill(lang(), &[&format!("{m:.3}"), &shown_cfg().seed.to_string()])}
+                                {move || (DelayText::of(lang()).forget_bias_mean)(&format!("{m:.3}"), &shown_cfg().seed.to_string())}
                             </p>
                         })}
                     </section>
                     <section class="panel">
-                        <h2>{t(text::EXAMPLE)}</h2>
-                        <p class="panel-note">{t(text::EXAMPLE_NOTE)}</p>
+                        <h2>{t(|l| DelayText::of(l).example)}</h2>
+                        <p class="panel-note">{t(|l| DelayText::of(l).example_note)}</p>
                         {move || example.get().map(|tokens| {
                             let delay = shown_cfg().delay;
                             example_table(tokens, delay, predictions, restored)
                         })}
                     </section>
                     <section class="panel">
-                        <h2>{t(text::ABOUT)}</h2>
-                        <p class="lx-text">{t(text::ABOUT_1)}</p>
-                        <p class="lx-text">{t(text::ABOUT_2)}</p>
-                        <p class="lx-text">{t(text::ABOUT_3)}</p>
+                        <h2>{t(|l| DelayText::of(l).about)}</h2>
+                        <p class="lx-text">{t(|l| DelayText::of(l).about_1)}</p>
+                        <p class="lx-text">{t(|l| DelayText::of(l).about_2)}</p>
+                        <p class="lx-text">{t(|l| DelayText::of(l).about_3)}</p>
                     </section>
                 </div>
             </div>
@@ -615,19 +594,19 @@ fn progress_view(
         <div class="dl-progress-line">
             {p.map(|p| view! {
                 <span data-testid="delay-runs-done" data-value=p.runs_finished.to_string()>
-                    {move || text::RUNS_DONE.fill(loc.lang(), &[&p.runs_finished.to_string(), &p.runs_total.to_string()])}
+                    {move || (DelayText::of(loc.lang()).runs_done)(&p.runs_finished.to_string(), &p.runs_total.to_string())}
                 </span>
-                <span>{move || text::STEPS_DONE.fill(loc.lang(), &[&count_commas(p.steps_done), &count_commas(p.steps_total)])}</span>
+                <span>{move || (DelayText::of(loc.lang()).steps_done)(&count_commas(p.steps_done), &count_commas(p.steps_total))}</span>
                 <span data-testid="delay-elapsed" data-value=secs.to_string()>
-                    {move || text::ELAPSED.fill(loc.lang(), &[&format!("{secs:.0}")])}
+                    {move || (DelayText::of(loc.lang()).elapsed)(&format!("{secs:.0}"))}
                 </span>
             })}
             {left.filter(|_| p.is_some_and(|p| p.steps_done < p.steps_total)).map(|s| view! {
                 <span data-testid="delay-time-left" data-value=s.to_string()>
-                    {move || text::TIME_LEFT.fill(loc.lang(), &[&fmt_seconds(s, loc.lang())])}
+                    {move || (DelayText::of(loc.lang()).time_left)(&fmt_seconds(s, loc.lang()))}
                 </span>
             })}
-            {move || restored.get().then(|| view! { <span>{move || text::RESTORED.get(loc.lang())}</span> })}
+            {move || restored.get().then(|| view! { <span>{move || DelayText::of(loc.lang()).restored}</span> })}
         </div>
     }
 }
@@ -673,12 +652,7 @@ fn summary_table(
                             data-seeds=s.seeds().to_string()
                             data-value=s.mean.to_string()
                         >
-                            {text::SUMMARY_CELL.fill(lang, &[
-                                &text::fmt_acc(s.mean),
-                                &text::fmt_acc(s.min),
-                                &text::fmt_acc(s.max),
-                                &s.seeds().to_string(),
-                            ])}
+                            {(DelayText::of(lang).summary_cell)(&text::fmt_acc(s.mean), &text::fmt_acc(s.min), &text::fmt_acc(s.max), &s.seeds().to_string())}
                         </td>
                     }
                     .into_any(),
@@ -713,11 +687,11 @@ fn summary_table(
     let recorded = summary.figures.len();
     view! {
         <div class="dl-table-wrap" data-testid="delay-summary" data-value=recorded.to_string()>
-            {(recorded == 0).then(|| view! { <p class="panel-note">{text::SUMMARY_EMPTY.get(lang)}</p> })}
+            {(recorded == 0).then(|| view! { <p class="panel-note">{DelayText::of(lang).summary_empty}</p> })}
             <table class="dl-table">
                 <thead>
                     <tr>
-                        <th>{text::COL_DELAY.get(lang)}</th>
+                        <th>{DelayText::of(lang).col_delay}</th>
                         {header}
                     </tr>
                 </thead>
@@ -767,49 +741,46 @@ fn cell_card(
             </h3>
             <div class="stats">
                 <Stat
-                    label=Signal::derive(move || text::STAT_HELDOUT_ACC.get(loc.lang()))
+                    label=Signal::derive(move || DelayText::of(loc.lang()).stat_heldout_acc)
                     testid=id_hacc
                     text=Signal::derive(move || heldout_mean(true).map(|a| format!("{:.1}%", a * 100.0)).unwrap_or_else(dash))
                     raw=Signal::derive(move || heldout_mean(true).map(|a| a.to_string()).unwrap_or_default())
-                    detail=Signal::derive(move || text::HELDOUT_DETAIL.fill(loc.lang(), &[&seeds().len().to_string()]))
+                    detail=Signal::derive(move || (DelayText::of(loc.lang()).heldout_detail)(&seeds().len().to_string()))
                 />
                 <Stat
-                    label=Signal::derive(move || text::STAT_HELDOUT_LOSS.get(loc.lang()))
+                    label=Signal::derive(move || DelayText::of(loc.lang()).stat_heldout_loss)
                     testid=id_hloss
                     text=Signal::derive(move || heldout_mean(false).map(|l| format!("{l:.3}")).unwrap_or_else(dash))
                     raw=Signal::derive(move || heldout_mean(false).map(|l| l.to_string()).unwrap_or_default())
-                    detail=Signal::derive(move || text::HELDOUT_DETAIL.fill(loc.lang(), &[&seeds().len().to_string()]))
+                    detail=Signal::derive(move || (DelayText::of(loc.lang()).heldout_detail)(&seeds().len().to_string()))
                 />
                 <Stat
-                    label=Signal::derive(move || text::STAT_PARAMS.get(loc.lang()))
+                    label=Signal::derive(move || DelayText::of(loc.lang()).stat_params)
                     testid=id_params
                     text=Signal::derive(move || count_commas(total as u64))
                     raw=Signal::derive(move || total.to_string())
-                    detail=Signal::derive(move || text::PARAMS_DETAIL.fill(
-                        loc.lang(),
-                        &[&count_commas(recurrent as u64), &count_commas((total - recurrent) as u64)],
-                    ))
+                    detail=Signal::derive(move || (DelayText::of(loc.lang()).params_detail)(&count_commas(recurrent as u64), &count_commas((total - recurrent) as u64)))
                 />
                 <Stat
-                    label=Signal::derive(move || text::STAT_STEPS.get(loc.lang()))
+                    label=Signal::derive(move || DelayText::of(loc.lang()).stat_steps)
                     testid=id_step
                     text=Signal::derive(move || count_commas(latest().map_or(0, |v| v.step)))
                     raw=Signal::derive(move || latest().map_or(0, |v| v.step).to_string())
-                    detail=Signal::derive(move || latest().map(|v| text::SEED_ROW_SHORT.fill(loc.lang(), &[&v.id.seed.to_string()])).unwrap_or_default())
+                    detail=Signal::derive(move || latest().map(|v| (DelayText::of(loc.lang()).seed_row_short)(&v.id.seed.to_string())).unwrap_or_default())
                 />
                 <Stat
-                    label=Signal::derive(move || text::STAT_BATCH_LOSS.get(loc.lang()))
+                    label=Signal::derive(move || DelayText::of(loc.lang()).stat_batch_loss)
                     testid=id_loss
                     text=Signal::derive(move || latest().and_then(|v| mean_last(&v.loss)).map(|l| format!("{l:.3}")).unwrap_or_else(dash))
                     raw=Signal::derive(move || latest().and_then(|v| mean_last(&v.loss)).map(|l| l.to_string()).unwrap_or_default())
-                    detail=Signal::derive(move || latest().map(|v| text::BATCH_DETAIL.fill(loc.lang(), &[&v.id.seed.to_string()])).unwrap_or_default())
+                    detail=Signal::derive(move || latest().map(|v| (DelayText::of(loc.lang()).batch_detail)(&v.id.seed.to_string())).unwrap_or_default())
                 />
                 <Stat
-                    label=Signal::derive(move || text::STAT_BATCH_ACC.get(loc.lang()))
+                    label=Signal::derive(move || DelayText::of(loc.lang()).stat_batch_acc)
                     testid=id_acc
                     text=Signal::derive(move || latest().and_then(|v| mean_last(&v.acc)).map(|a| format!("{:.1}%", a * 100.0)).unwrap_or_else(dash))
                     raw=Signal::derive(move || latest().and_then(|v| mean_last(&v.acc)).map(|a| a.to_string()).unwrap_or_default())
-                    detail=Signal::derive(move || latest().map(|v| text::BATCH_DETAIL.fill(loc.lang(), &[&v.id.seed.to_string()])).unwrap_or_default())
+                    detail=Signal::derive(move || latest().map(|v| (DelayText::of(loc.lang()).batch_detail)(&v.id.seed.to_string())).unwrap_or_default())
                 />
             </div>
             <ul class="dl-seeds">
@@ -823,12 +794,8 @@ fn cell_card(
                             data-step=h.step.to_string()
                             data-value=h.acc.to_string()
                         >
-                            {move || text::SEED_ROW.fill(loc.lang(), &[
-                                &r.id.seed.to_string(),
-                                &text::fmt_acc(h.acc),
-                                &count_commas(h.step),
-                            ])}
-                            {move || finished.then(|| text::SEED_FINAL.get(loc.lang()))}
+                            {move || (DelayText::of(loc.lang()).seed_row)(&r.id.seed.to_string(), &text::fmt_acc(h.acc), &count_commas(h.step))}
+                            {move || finished.then(|| DelayText::of(loc.lang()).seed_final)}
                         </li>
                     })
                 }).collect_view()}
@@ -837,7 +804,7 @@ fn cell_card(
                 latest().and_then(|v| v.loss.first().map(|p| p.1.to_string())).unwrap_or_default()
             }>
                 {move || latest()
-                    .and_then(|v| v.loss.first().map(|p| text::FIRST_LOSS.fill(loc.lang(), &[&format!("{:.3}", p.1)])))
+                    .and_then(|v| v.loss.first().map(|p| (DelayText::of(loc.lang()).first_loss)(&format!("{:.3}", p.1))))
                     .unwrap_or_default()}
             </p>
         </div>
@@ -894,9 +861,9 @@ fn example_table(
                 <p class="dl-none-note">
                     {move || {
                         if restored.get() {
-                            text::NO_PREDICTIONS_KEPT.get(loc.lang())
+                            DelayText::of(loc.lang()).no_predictions_kept
                         } else {
-                            text::NO_PREDICTIONS.get(loc.lang())
+                            DelayText::of(loc.lang()).no_predictions
                         }
                     }}
                 </p>
@@ -910,9 +877,9 @@ fn example_table(
                 let name = cell_name(*cell);
                 view! {
                     <span class="dl-acc" data-testid=format!("delay-example-pred-{}", cell.as_str()) data-value=acc.to_string()>
-                        {move || text::ROW_PRED.fill(loc.lang(), &[name])}
+                        {move || (DelayText::of(loc.lang()).row_pred)(name)}
                         " · "
-                        {move || text::EXAMPLE_ACC.fill(loc.lang(), &[&format!("{:.0}%", acc * 100.0)])}
+                        {move || (DelayText::of(loc.lang()).example_acc)(&format!("{:.0}%", acc * 100.0))}
                     </span>
                 }
             })
@@ -928,11 +895,11 @@ fn example_table(
             });
             view! {
                 <div class="dl-col dl-head">
-                    <span>{move || text::ROW_POS.get(loc.lang())}</span>
-                    <span>{move || text::ROW_TOKENS.get(loc.lang())}</span>
-                    <span>{move || text::ROW_TARGETS.get(loc.lang())}</span>
+                    <span>{move || DelayText::of(loc.lang()).row_pos}</span>
+                    <span>{move || DelayText::of(loc.lang()).row_tokens}</span>
+                    <span>{move || DelayText::of(loc.lang()).row_targets}</span>
                     {preds.into_iter().map(|cell| view! {
-                        <span>{move || text::ROW_PRED.fill(loc.lang(), &[cell_name(cell)])}</span>
+                        <span>{move || (DelayText::of(loc.lang()).row_pred)(cell_name(cell))}</span>
                     }).collect_view()}
                 </div>
             }

@@ -20,18 +20,18 @@ pub mod browser;
 pub mod own_data;
 pub mod persist;
 pub mod saved;
-pub mod text;
 pub mod weights_io;
 
 use super::data_loader::LoadState;
-use super::i18n::{self, use_locale};
+use super::i18n::use_locale;
 use super::session::TrainingSession;
+use super::text::training::gpu_detail;
 use super::training_bridge::{LoadedData, TrainConfig, Weights};
 use crate::gpu::GpuError;
 use crate::keep::DataSource;
+use crate::ui::text::KeepText;
 use leptos::prelude::*;
 use std::rc::Rc;
-use text::keep_text;
 
 /// Weights loaded from a file that has no training metadata (a plain PyTorch export): what the
 /// page says about them instead of "random initialisation, step 0".
@@ -74,7 +74,7 @@ impl ImportedWeights {
     pub fn labels(&self, weights: &Rc<Weights>) -> Option<ImportedLabels> {
         self.origin_of(weights).map(|o| {
             let label = |lang| {
-                let t = keep_text(lang);
+                let t = KeepText::of(lang);
                 let mut s = (t.imported_label)(&o.file);
                 if o.classes_from_data {
                     s.push_str(" · ");
@@ -277,7 +277,7 @@ pub fn KeepPanel(
     });
     saved::install(state);
     saved::install_checkpoint_saves(state);
-    let t = move || keep_text(loc.lang());
+    let t = move || KeepText::of(loc.lang());
     view! {
         <section class="panel keep-panel" data-testid="keep-panel">
             <style>{KEEP_CSS}</style>
@@ -301,11 +301,11 @@ pub fn DeviceLostNotice(
     let loc = use_locale();
     move || {
         message.get().map(|e| {
-            let detail = i18n::gpu_detail(&e);
+            let detail = gpu_detail(&e);
             view! {
                 <div class="notice notice-warn compact" role="status" data-testid="device-lost-notice">
                     <div class="notice-body">
-                        <strong>{move || keep_text(loc.lang()).device_lost}</strong>
+                        <strong>{move || KeepText::of(loc.lang()).device_lost}</strong>
                         " "
                         <span class="keep-detail" title=detail>{move || (loc.t().gpu_error)(&e)}</span>
                     </div>

@@ -5,13 +5,13 @@
 //! the data in use stays as it was.
 
 use super::browser;
-use super::text::keep_text;
 use super::{KeepState, Part};
 use crate::keep::DataSource;
 use crate::train::clock::sleep_ms;
 use crate::ui::data_loader::LoadState;
 use crate::ui::engine_client::{EngineClient, UploadOutcome};
 use crate::ui::i18n::use_locale;
+use crate::ui::text::KeepText;
 use crate::ui::training_bridge as bridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -99,7 +99,7 @@ pub fn OwnData(
     state: KeepState,
 ) -> impl IntoView {
     let loc = use_locale();
-    let t = move || keep_text(loc.lang());
+    let t = move || KeepText::of(loc.lang());
     let msg = RwSignal::new(UploadMsg::None);
     let data = state.hooks.data;
     let ready = move || data.with(|d| matches!(d, LoadState::Ready(_) | LoadState::Failed(_)));

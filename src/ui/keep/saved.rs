@@ -3,7 +3,6 @@
 //! Storage failures become a notice (`persist-notice`); the page works on without them.
 
 use super::persist::{self, Stored};
-use super::text::keep_text;
 use super::{KeepState, Part};
 use crate::keep::{
     curve_until, decode_checkpoint, encode_checkpoint, export_trained, import_trained, DataSource,
@@ -16,6 +15,7 @@ use crate::ui::data_loader::LoadState;
 use crate::ui::engine_client::{EngineClient, UploadOutcome};
 use crate::ui::i18n::use_locale;
 use crate::ui::session::RunStatus;
+use crate::ui::text::KeepText;
 use crate::ui::training_bridge::{self as bridge, Weights};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -420,7 +420,7 @@ pub fn SavedModel(
     state: KeepState,
 ) -> impl IntoView {
     let loc = use_locale();
-    let t = move || keep_text(loc.lang());
+    let t = move || KeepText::of(loc.lang());
     let forgotten = RwSignal::new(false);
     let forget = move |_| {
         spawn_local(async move {

@@ -5,13 +5,13 @@
 
 use super::browser;
 use super::saved;
-use super::text::keep_text;
 use super::{KeepState, Part};
 use crate::keep::{
     export_trained, import_trained, match_classes, weights_file_name, ClassMatch, DataSource,
 };
 use crate::ui::data_loader::LoadState;
 use crate::ui::i18n::use_locale;
+use crate::ui::text::KeepText;
 use crate::ui::training_bridge::{self as bridge, TrainConfig, Weights};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -65,7 +65,7 @@ pub fn WeightsIo(
     state: KeepState,
 ) -> impl IntoView {
     let loc = use_locale();
-    let t = move || keep_text(loc.lang());
+    let t = move || KeepText::of(loc.lang());
     let msg = RwSignal::new(WeightsMsg::None);
     let hooks = state.hooks;
     let session = state.session;

@@ -20,7 +20,6 @@
 
 use super::compare_runs::running_fraction;
 pub use super::compare_runs::{CompareRun, CELLS};
-use super::text::lab_text;
 use crate::math::cell::CELL_COUNT;
 use crate::ui::charts::canvas::chart_canvas;
 use crate::ui::charts::compare::{self as compare_chart, CompareChartText};
@@ -29,6 +28,7 @@ use crate::ui::data_loader::LoadState;
 use crate::ui::i18n::use_locale;
 use crate::ui::lessons::fmt::count_commas;
 use crate::ui::run_status::RunStatus;
+use crate::ui::text::LabText;
 use crate::ui::training_bridge::{self as bridge, CellKind, TrainConfig, TrainControl, TrainEvent};
 use crate::ui::widgets::run_controls::{RunAction, RunControls};
 use leptos::prelude::*;
@@ -167,7 +167,7 @@ pub fn ComparePanel(
     baseline: Signal<Option<f32>>,
 ) -> impl IntoView {
     let loc = use_locale();
-    let t = move || lab_text(loc.lang());
+    let t = move || LabText::of(loc.lang());
     let status = state.status;
     let ready = move || data.with(|d| matches!(d, LoadState::Ready(_)));
     let start = move || {

@@ -4,10 +4,10 @@
 //! address bar stays canonical. Test hooks: `cfg-num_layers`, `cfg-bidirectional` (checkbox),
 //! `cfg-max_norm`, `cfg-head`.
 
-use super::text::{lab_text, LabText};
 use crate::config::fields;
 use crate::config::{Head, TRAIN_FIELDS};
 use crate::ui::i18n::use_locale;
+use crate::ui::text::LabText;
 use crate::ui::training_bridge::TrainConfig;
 use crate::ui::widgets::number_field::{FieldLabel, NumberField};
 use leptos::prelude::*;
@@ -24,7 +24,7 @@ pub fn LabConfigFields(
     locked: Signal<bool>,
 ) -> impl IntoView {
     let loc = use_locale();
-    let t = move || lab_text(loc.lang());
+    let t = move || LabText::of(loc.lang());
     type Text = fn(&LabText) -> &'static str;
     let number =
         move |key: &'static str, name: Text, help: Text, get: fn(&TrainConfig) -> String| {

@@ -14,9 +14,10 @@
 use crate::math::params::CellKind;
 use crate::train::session::TrainEvent;
 use crate::ui::charts::canvas::chart_canvas;
+use crate::ui::charts::grad_flow::draw;
 pub use crate::ui::charts::grad_flow::GradCurve;
-use crate::ui::charts::grad_flow::{draw, text};
 use crate::ui::i18n::use_locale;
+use crate::ui::text::GradFlowText;
 use leptos::prelude::*;
 
 /// The curves of this tab: the running session's and the last one of each other cell.
@@ -78,7 +79,7 @@ pub fn GradFlowPanel(
     store: GradFlowStore,
 ) -> impl IntoView {
     let loc = use_locale();
-    let tx = move || text(loc.lang());
+    let tx = move || GradFlowText::of(loc.lang());
     let current_curve = move || {
         let cell = store.current.get()?;
         store
@@ -107,7 +108,7 @@ pub fn GradFlowPanel(
                     move || (store.curves.get(), store.current.get(), loc.lang()),
                     |(c, _, _)| c.iter().map(|x| x.points().len()).sum(),
                     |area, (c, current, lang), style| {
-                        let _ = draw(area, c, *current, text(*lang), style);
+                        let _ = draw(area, c, *current, GradFlowText::of(*lang), style);
                     },
                 )}
             </div>

@@ -12,11 +12,12 @@
 //! `data-value`, and `confusion` (the heatmap's `<svg>`, `data-total` = sum of the counts,
 //! every cell's count in `data-value`; its wrapper `.confusion-wrap` has `data-epoch`).
 
-use super::text::lab_text;
 pub use super::val_metrics::{majority, ValMetrics};
 use crate::ui::data_loader::LoadState;
-use crate::ui::i18n::{language_name, use_locale};
+use crate::ui::i18n::use_locale;
 use crate::ui::lessons::fmt::count_commas;
+use crate::ui::text::training::language_name;
+use crate::ui::text::LabText;
 use crate::ui::training_bridge::{self as bridge, TrainEvent};
 use crate::ui::widgets::heatmap::{CellText, Heatmap, HeatmapData, Scale};
 use leptos::prelude::*;
@@ -72,7 +73,7 @@ pub fn MetricsPanel(
     val_counts: Signal<Vec<usize>>,
 ) -> impl IntoView {
     let loc = use_locale();
-    let t = move || lab_text(loc.lang());
+    let t = move || LabText::of(loc.lang());
     let classes = move || {
         data.with(|d| match d {
             LoadState::Ready(l) => l.summary.classes.clone(),

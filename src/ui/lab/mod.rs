@@ -12,9 +12,8 @@
 //! - `config_panel`: `num_layers`, `bidirectional`, `max_norm`, `head`.
 //! - `metrics`: the metrics panel, fed by `metrics::LabMetrics::show`.
 //! - `compare`: compare mode (its chart is [`crate::ui::charts::compare`]).
-//! - `text`: the lab's own English / Chinese text table.
 //! - `inspector`: h_t, c_t and gate heatmaps per character, the top-5 prediction, pinning a
-//!   gate (own en/zh strings).
+//!   gate.
 //! - `grad_flow`: ‖∂L/∂h_t‖ per step before the read-out, per cell, on a log axis (its
 //!   chart is [`crate::ui::charts::grad_flow`]).
 //! - `step_heatmap`: the units × steps canvas heatmap the inspector uses (drawn by
@@ -34,8 +33,6 @@ pub mod inspector;
 pub mod metrics;
 #[cfg(target_arch = "wasm32")]
 pub mod step_heatmap;
-#[cfg(target_arch = "wasm32")]
-pub mod text;
 pub mod val_metrics;
 
 #[cfg(target_arch = "wasm32")]

@@ -8,7 +8,8 @@ use crate::config::fields;
 use crate::config::lessons::{BidirConfig, LessonId, LessonState, BIDIR_FIELDS};
 use crate::config::{Lang, UrlNotice};
 use crate::lessons::bidir::{bidir, Bidir, HIDDEN};
-use crate::ui::i18n::{self, use_lang};
+use crate::ui::i18n::use_lang;
+use crate::ui::text::lessons::BidirText;
 use leptos::prelude::*;
 
 /// Most tokens and characters per token (the URL's limits).
@@ -66,9 +67,9 @@ pub fn BidirPage(
     view! {
         <LessonFrame id=LessonId::Bidir notices=notices>
             <div class="lx-layout">
-                <Panel title=i18n::bidir::CONTROLS class="lx-controls">
+                <Panel title=|l| BidirText::of(l).controls class="lx-controls">
                     <div class="lx-field">
-                        <label for="bidir-tokens"><span>{t(i18n::bidir::TOKENS)}</span></label>
+                        <label for="bidir-tokens"><span>{t(|l| BidirText::of(l).tokens)}</span></label>
                         <input
                             id="bidir-tokens"
                             data-testid="bidir-tokens"
@@ -83,19 +84,19 @@ pub fn BidirPage(
                             }
                         />
                     </div>
-                    <Para text=i18n::bidir::TOKENS_NOTE class="lx-note" />
+                    <Para text=|l| BidirText::of(l).tokens_note class="lx-note" />
                     <SeedInput testid="bidir-seed" spec=field("seed") value=Signal::derive(move || cfg.with(|c| c.seed)) on_set=Callback::new(move |s| cfg.update(|c| c.seed = s)) />
                     {move || result.get().ok().map(|r| embeddings(&r, lang.get()))}
                 </Panel>
                 <div class="lx-main">
-                    <Panel title=i18n::bidir::DIAGRAM>
+                    <Panel title=|l| BidirText::of(l).diagram>
                         <StepControls lesson="bidir" t=k_now set_t=Callback::new(move |v: usize| cfg.update(|c| c.set_step(v))) max=Signal::derive(move || n.get()) />
                         {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
                         <div class="lx-scroll">{move || result.get().ok().map(|r| diagram(&r, k_now.get(), lang.get()))}</div>
-                        <Para text=i18n::bidir::DIAGRAM_NOTE class="lx-note" />
+                        <Para text=|l| BidirText::of(l).diagram_note class="lx-note" />
                     </Panel>
-                    <Panel title=i18n::bidir::OUTPUT>{move || result.get().ok().map(|r| output_panel(&r, lang.get()))}</Panel>
-                    <Panel title=i18n::bidir::WEIGHTS>
+                    <Panel title=|l| BidirText::of(l).output>{move || result.get().ok().map(|r| output_panel(&r, lang.get()))}</Panel>
+                    <Panel title=|l| BidirText::of(l).weights>
                         <div class="lx-heatmaps">
                             {move || {
                                 result
@@ -122,7 +123,7 @@ pub fn BidirPage(
                                     })
                             }}
                         </div>
-                        <Para text=i18n::bidir::WEIGHTS_NOTE class="lx-note" />
+                        <Para text=|l| BidirText::of(l).weights_note class="lx-note" />
                     </Panel>
                 </div>
             </div>
@@ -145,11 +146,11 @@ fn embeddings(r: &Bidir, lang: Lang) -> AnyView {
         })
         .collect_view();
     view! {
-        <h3 class="lx-sub">{i18n::bidir::EMBEDDINGS.get(lang)}</h3>
+        <h3 class="lx-sub">{BidirText::of(lang).embeddings}</h3>
         <table class="lx-table" data-testid="bidir-embeddings">
             <thead>
                 <tr>
-                    <th>{i18n::bidir::TOKEN.get(lang)}</th>
+                    <th>{BidirText::of(lang).token}</th>
                     <th>"e₁"</th>
                     <th>"e₂"</th>
                 </tr>
@@ -218,7 +219,7 @@ fn diagram(r: &Bidir, k: usize, lang: Lang) -> impl IntoView {
             viewBox=format!("0 0 {width} 300")
             style=format!("max-width:{}px; --lx-min-w:{}px", width as i64, (width * 0.72) as i64)
             role="img"
-            aria-label=i18n::bidir::DIAGRAM.get(lang)
+            aria-label=BidirText::of(lang).diagram
             data-testid="bidir-diagram"
             data-value=k.to_string()
         >
@@ -231,9 +232,9 @@ fn diagram(r: &Bidir, k: usize, lang: Lang) -> impl IntoView {
                 </marker>
             </defs>
             <text x="8" y=y_out + 4.0 class="lx-svg-label">"output (2H)"</text>
-            <text x="8" y=y_fwd + 4.0 class="lx-svg-label lx-c-fwd-svg">{format!("{} →", i18n::bidir::FORWARD.get(lang))}</text>
-            <text x="8" y=y_bwd + 4.0 class="lx-svg-label lx-c-bwd-svg">{format!("← {}", i18n::bidir::BACKWARD.get(lang))}</text>
-            <text x="8" y=y_tok + 4.0 class="lx-svg-label">{i18n::bidir::TOKEN.get(lang)}</text>
+            <text x="8" y=y_fwd + 4.0 class="lx-svg-label lx-c-fwd-svg">{format!("{} →", BidirText::of(lang).forward)}</text>
+            <text x="8" y=y_bwd + 4.0 class="lx-svg-label lx-c-bwd-svg">{format!("← {}", BidirText::of(lang).backward)}</text>
+            <text x="8" y=y_tok + 4.0 class="lx-svg-label">{BidirText::of(lang).token}</text>
             {items}
         </svg>
     }
@@ -264,7 +265,7 @@ fn output_panel(r: &Bidir, lang: Lang) -> AnyView {
                 <thead>
                     <tr>
                         <th>"t"</th>
-                        <th>{i18n::bidir::TOKEN.get(lang)}</th>
+                        <th>{BidirText::of(lang).token}</th>
                         <th class="lx-c-fwd">"output[0, t, :H]"</th>
                         <th class="lx-c-bwd">"output[0, t, H:]"</th>
                         <th>"output[0, t, :]"</th>
@@ -275,11 +276,11 @@ fn output_panel(r: &Bidir, lang: Lang) -> AnyView {
         </div>
         <dl class="lx-kv">
             <div>
-                <dt class="lx-c-fwd">{i18n::bidir::HN_FWD.get(lang)}</dt>
+                <dt class="lx-c-fwd">{BidirText::of(lang).hn_fwd}</dt>
                 <dd><span class="lx-num" data-testid="bidir-h_n-1" data-value=vec_raw(&r.h_n[0])>{vec_text(&r.h_n[0])}</span></dd>
             </div>
             <div>
-                <dt class="lx-c-bwd">{i18n::bidir::HN_BWD.get(lang)}</dt>
+                <dt class="lx-c-bwd">{BidirText::of(lang).hn_bwd}</dt>
                 <dd><span class="lx-num" data-testid="bidir-h_n-2" data-value=vec_raw(&r.h_n[1])>{vec_text(&r.h_n[1])}</span></dd>
             </div>
             <div>
@@ -287,7 +288,7 @@ fn output_panel(r: &Bidir, lang: Lang) -> AnyView {
                 <dd><span class="lx-num" data-testid="bidir-last-output" data-value=vec_raw(&last)>{vec_text(&last)}</span></dd>
             </div>
         </dl>
-        <p class="lx-text">{i18n::bidir::LAST_TEXT.fill(lang, &[&(n - 1).to_string()])}</p>
+        <p class="lx-text">{(BidirText::of(lang).last_text)(&(n - 1).to_string())}</p>
     }
     .into_any()
 }

@@ -10,7 +10,8 @@ use crate::config::lessons::{BpttAct, BpttConfig, LessonId, LessonState, BPTT_FI
 use crate::config::UrlNotice;
 use crate::lessons::bptt::{bptt, run, Bptt, BpttStep, COMPARE_W_HH};
 use crate::math::optim::ClipOutcome;
-use crate::ui::i18n::{self, use_lang};
+use crate::ui::i18n::use_lang;
+use crate::ui::text::lessons::{BpttText, CommonText, ShapesText, UnrollText};
 use leptos::prelude::*;
 
 const CURVE_COLORS: [&str; 3] = ["#059669", "#64748b", "#c026d3"];
@@ -70,14 +71,14 @@ pub fn BpttPage(
             })
             .collect();
         series.push(Series {
-            name: i18n::bptt::CURRENT.fill(l, &[&fmt::short(w_hh)]),
+            name: (BpttText::of(l).current)(&fmt::short(w_hh)),
             color: "#1d4ed8",
             points: abs_points(&r.steps.iter().map(|s| s.product).collect::<Vec<_>>()),
             dashed: false,
         });
         if let Some(clipped) = &r.clipped_norms {
             series.push(Series {
-                name: i18n::bptt::GRAD_NORM.get(l).to_owned(),
+                name: BpttText::of(l).grad_norm.to_owned(),
                 color: "#ea580c",
                 points: r
                     .grad_norms
@@ -88,7 +89,7 @@ pub fn BpttPage(
                 dashed: true,
             });
             series.push(Series {
-                name: i18n::bptt::CLIPPED_NORM.get(l).to_owned(),
+                name: BpttText::of(l).clipped_norm.to_owned(),
                 color: "#b91c1c",
                 points: clipped
                     .iter()
@@ -104,26 +105,26 @@ pub fn BpttPage(
             reference: None,
             bars: Vec::new(),
             log2_x: false,
-            x_title: i18n::bptt::X_TITLE.get(l).to_owned(),
-            y_title: i18n::bptt::Y_TITLE.get(l).to_owned(),
+            x_title: BpttText::of(l).x_title.to_owned(),
+            y_title: BpttText::of(l).y_title.to_owned(),
         }
     });
 
     view! {
         <LessonFrame id=LessonId::Bptt notices=notices>
             <div class="lx-layout">
-                <Panel title=i18n::bptt::CONTROLS class="lx-controls">
-                    <FieldSlider cfg=cfg spec=field("w_hh") label=label(i18n::unroll::W_HH) step=0.01 />
-                    <FieldSlider cfg=cfg spec=field("w_xh") label=label(i18n::unroll::W_XH) step=0.01 />
-                    <FieldSlider cfg=cfg spec=field("steps") label=label(i18n::common::STEPS) step=1.0 display=whole />
-                    <h3 class="lx-sub">{t(i18n::bptt::ACTIVATION)}</h3>
+                <Panel title=|l| BpttText::of(l).controls class="lx-controls">
+                    <FieldSlider cfg=cfg spec=field("w_hh") label=label(|l| UnrollText::of(l).w_hh) step=0.01 />
+                    <FieldSlider cfg=cfg spec=field("w_xh") label=label(|l| UnrollText::of(l).w_xh) step=0.01 />
+                    <FieldSlider cfg=cfg spec=field("steps") label=label(|l| CommonText::of(l).steps) step=1.0 display=whole />
+                    <h3 class="lx-sub">{t(|l| BpttText::of(l).activation)}</h3>
                     <div class="lx-choice" role="radiogroup">
                         {act_radio(BpttAct::Tanh)}
                         {act_radio(BpttAct::Relu)}
                         {act_radio(BpttAct::Linear)}
                     </div>
-                    <FieldSlider cfg=cfg spec=field("max_norm") label=label(i18n::bptt::MAX_NORM) step=0.1 />
-                    <h3 class="lx-sub">{t(i18n::bptt::INPUTS)}</h3>
+                    <FieldSlider cfg=cfg spec=field("max_norm") label=label(|l| BpttText::of(l).max_norm) step=0.1 />
+                    <h3 class="lx-sub">{t(|l| BpttText::of(l).inputs)}</h3>
                     <ListSliders
                         prefix="bptt-x"
                         symbol="x"
@@ -132,14 +133,14 @@ pub fn BpttPage(
                         step=0.1
                         on_change=Callback::new(move |list| cfg.update(|c| c.x = list))
                     />
-                    <Para text=i18n::bptt::CYCLIC class="lx-note" />
+                    <Para text=|l| BpttText::of(l).cyclic class="lx-note" />
                 </Panel>
                 <div class="lx-main">
-                    <Panel title=i18n::bptt::CHART>
-                        <LineChart data=chart testid="bptt-chart" label=Signal::derive(move || i18n::bptt::CHART.get(lang.get()).to_owned()) />
-                        <Para text=i18n::bptt::CHART_NOTE class="lx-note" />
+                    <Panel title=|l| BpttText::of(l).chart>
+                        <LineChart data=chart testid="bptt-chart" label=Signal::derive(move || BpttText::of(lang.get()).chart.to_owned()) />
+                        <Para text=|l| BpttText::of(l).chart_note class="lx-note" />
                     </Panel>
-                    <Panel title=i18n::bptt::TABLE>
+                    <Panel title=|l| BpttText::of(l).table>
                         <p class="lx-eq">"∂h_t/∂h₀ = Π"<sub>"k≤t"</sub>" act'(z_k)·W_hh"</p>
                         <div class="lx-scroll lx-table-tall" data-scroller>
                             <table class="lx-table">
@@ -151,7 +152,7 @@ pub fn BpttPage(
                                         <th>"h_t"</th>
                                         <th>"act'(z_t)"</th>
                                         <th>"act'(z_t)·W_hh"</th>
-                                        <th>{t(i18n::bptt::PRODUCT)}</th>
+                                        <th>{t(|l| BpttText::of(l).product)}</th>
                                     </tr>
                                 </thead>
                                 <tbody>
@@ -177,12 +178,12 @@ pub fn BpttPage(
                             </table>
                         </div>
                     </Panel>
-                    <Panel title=i18n::bptt::CLIP>{move || clip_panel(&result.get(), lang.get())}</Panel>
-                    <Panel title=i18n::bptt::CONSTANT>{move || constant_panel(lang.get())}</Panel>
-                    <Panel title=i18n::common::ABOUT>
-                        <Para text=i18n::bptt::ABOUT_1 />
-                        <Para text=i18n::bptt::ABOUT_2 />
-                        <Para text=i18n::bptt::ABOUT_3 />
+                    <Panel title=|l| BpttText::of(l).clip>{move || clip_panel(&result.get(), lang.get())}</Panel>
+                    <Panel title=|l| BpttText::of(l).constant>{move || constant_panel(lang.get())}</Panel>
+                    <Panel title=|l| CommonText::of(l).about>
+                        <Para text=|l| BpttText::of(l).about_1 />
+                        <Para text=|l| BpttText::of(l).about_2 />
+                        <Para text=|l| BpttText::of(l).about_3 />
                     </Panel>
                 </div>
             </div>
@@ -209,7 +210,7 @@ fn constant_panel(lang: crate::config::Lang) -> AnyView {
         })
         .collect_view();
     view! {
-        <p class="lx-text">{i18n::bptt::CONSTANT_TEXT.fill(lang, &[&fmt::short(X), &STEPS.to_string(), &fmt::short(f64::from(W_XH))])}</p>
+        <p class="lx-text">{(BpttText::of(lang).constant_text)(&fmt::short(X), &STEPS.to_string(), &fmt::short(f64::from(W_XH)))}</p>
         <dl class="lx-kv">{rows}</dl>
     }
     .into_any()
@@ -237,29 +238,27 @@ fn clip_panel(r: &Bptt, lang: crate::config::Lang) -> AnyView {
         .collect_view();
     let outcome = r.clipping.as_ref().map(|c| match c.outcome {
         ClipOutcome::Unchanged { .. } => {
-            i18n::bptt::UNCHANGED.fill(lang, &[&fmt::short(f64::from(c.max_norm))])
+            (BpttText::of(lang).unchanged)(&fmt::short(f64::from(c.max_norm)))
         }
-        ClipOutcome::Clipped { scale, .. } => {
-            i18n::bptt::SCALED.fill(lang, &[&fmt::fixed64(scale, 6)])
-        }
-        ClipOutcome::NonFinite { .. } => i18n::bptt::SKIPPED.get(lang).to_owned(),
+        ClipOutcome::Clipped { scale, .. } => (BpttText::of(lang).scaled)(&fmt::fixed64(scale, 6)),
+        ClipOutcome::NonFinite { .. } => BpttText::of(lang).skipped.to_owned(),
     });
     view! {
-        <p class="lx-text">{i18n::bptt::CLIP_TEXT.get(lang)}</p>
+        <p class="lx-text">{BpttText::of(lang).clip_text}</p>
         <div class="lx-scroll" data-scroller>
             <table class="lx-table">
                 <thead>
                     <tr>
-                        <th>{i18n::shapes::TENSOR.get(lang)}</th>
+                        <th>{ShapesText::of(lang).tensor}</th>
                         <th>"∂h_T/∂θ"</th>
-                        <th>{i18n::bptt::AFTER_CLIP.get(lang)}</th>
+                        <th>{BpttText::of(lang).after_clip}</th>
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>
             </table>
         </div>
         <p class="lx-text">
-            {i18n::bptt::NORM.get(lang)}
+            {BpttText::of(lang).norm}
             " "
             <span class="lx-num" data-testid="bptt-grad-norm" data-value=fmt::raw64(norm)>{fmt::fixed64(norm, 4)}</span>
             {outcome.map(|o| view! { <span data-testid="bptt-clip-outcome">" — "{o}</span> })}

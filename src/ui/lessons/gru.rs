@@ -8,7 +8,9 @@ use crate::config::fields;
 use crate::config::lessons::{GruConfig, GruConvention, LessonId, LessonState, GRU_FIELDS};
 use crate::config::{Lang, UrlNotice};
 use crate::lessons::gru::{course_update, gru, Gru};
-use crate::ui::i18n::{self, use_lang};
+use crate::ui::i18n::use_lang;
+use crate::ui::text::lessons::{CommonText, GruText};
+use crate::ui::text::Text;
 use leptos::prelude::*;
 
 /// z values of the course's two extra examples.
@@ -32,7 +34,7 @@ pub fn GruPage(
     let slider = move |key: &'static str, text: &'static str| {
         view! { <FieldSlider cfg=cfg spec=field(key) label=text.to_owned() step=0.01 /> }
     };
-    let convention_radio = move |c: GruConvention, label: i18n::Tr| {
+    let convention_radio = move |c: GruConvention, label: Text| {
         let id = format!("gru-convention-{}", c.as_str());
         let (for_id, el_id) = (id.clone(), id.clone());
         view! {
@@ -45,7 +47,7 @@ pub fn GruPage(
                     prop:checked=move || cfg.with(|x| x.convention == c)
                     on:change=move |_| cfg.update(|x| x.convention = c)
                 />
-                {move || label.get(lang.get())}
+                {move || label(lang.get())}
             </label>
         }
     };
@@ -53,15 +55,15 @@ pub fn GruPage(
     view! {
         <LessonFrame id=LessonId::Gru notices=notices>
             <div class="lx-layout">
-                <Panel title=i18n::gru::CONTROLS class="lx-controls">
+                <Panel title=|l| GruText::of(l).controls class="lx-controls">
                     {slider("h_prev", "h_{t−1}")}
                     {slider("z", "z")}
                     {slider("n", "h̃ (n)")}
                     <div class="lx-choice lx-choice-column" role="radiogroup">
-                        {convention_radio(GruConvention::Course, i18n::gru::COURSE_ONLY)}
-                        {convention_radio(GruConvention::Pytorch, i18n::gru::WITH_PYTORCH)}
+                        {convention_radio(GruConvention::Course, |l| GruText::of(l).course_only)}
+                        {convention_radio(GruConvention::Pytorch, |l| GruText::of(l).with_pytorch)}
                     </div>
-                    <h3 class="lx-sub">{t(i18n::gru::RESET_CONTROLS)}</h3>
+                    <h3 class="lx-sub">{t(|l| GruText::of(l).reset_controls)}</h3>
                     {slider("r", "r")}
                     {slider("x", "x")}
                     {slider("w_in", "W_in")}
@@ -69,16 +71,16 @@ pub fn GruPage(
                     {slider("b_hn", "b_hn")}
                 </Panel>
                 <div class="lx-main">
-                    <Panel title=i18n::gru::UPDATE>
+                    <Panel title=|l| GruText::of(l).update>
                         {move || update_panel(&result.get(), &cfg.get(), lang.get())}
                     </Panel>
                     <Show when=move || pytorch.get()>
-                        <Panel title=i18n::gru::PYTORCH>{move || pytorch_panel(&result.get(), &cfg.get(), lang.get())}</Panel>
+                        <Panel title=|l| GruText::of(l).pytorch>{move || pytorch_panel(&result.get(), &cfg.get(), lang.get())}</Panel>
                     </Show>
-                    <Panel title=i18n::gru::RESET>{move || reset_panel(&result.get(), &cfg.get(), lang.get())}</Panel>
-                    <Panel title=i18n::common::ABOUT>
-                        <Para text=i18n::gru::ABOUT_1 />
-                        <Para text=i18n::gru::ABOUT_2 />
+                    <Panel title=|l| GruText::of(l).reset>{move || reset_panel(&result.get(), &cfg.get(), lang.get())}</Panel>
+                    <Panel title=|l| CommonText::of(l).about>
+                        <Para text=|l| GruText::of(l).about_1 />
+                        <Para text=|l| GruText::of(l).about_2 />
                     </Panel>
                 </div>
             </div>
@@ -140,7 +142,7 @@ fn update_panel(g: &Gru, c: &GruConfig, lang: Lang) -> AnyView {
             </p>
         </div>
         <div class="lx-blend">{blend_line(h_prev, n, g.h, "gru-blend")}</div>
-        <p class="lx-text">{i18n::gru::EXAMPLES.get(lang)}</p>
+        <p class="lx-text">{GruText::of(lang).examples}</p>
         <dl class="lx-kv">{examples}</dl>
     }
     .into_any()
@@ -151,7 +153,7 @@ fn pytorch_panel(g: &Gru, c: &GruConfig, lang: Lang) -> AnyView {
     view! {
         <div class="lx-side-by-side">
             <div>
-                <h3 class="lx-sub">{i18n::gru::COURSE_FORM.get(lang)}</h3>
+                <h3 class="lx-sub">{GruText::of(lang).course_form}</h3>
                 <p class="lx-eq">"h_t = (1 − z)·h_{t−1} + z·h̃"</p>
                 <p class="lx-eq">
                     {format!("z = {} → h_t = ", fmt::fixed(z, 2))}
@@ -159,7 +161,7 @@ fn pytorch_panel(g: &Gru, c: &GruConfig, lang: Lang) -> AnyView {
                 </p>
             </div>
             <div>
-                <h3 class="lx-sub">{i18n::gru::PYTORCH_FORM.get(lang)}</h3>
+                <h3 class="lx-sub">{GruText::of(lang).pytorch_form}</h3>
                 <p class="lx-eq">"h' = (1 − z)·n + z·h"</p>
                 <p class="lx-eq">
                     {format!("z = {} → h' = ", fmt::fixed(z, 2))}
@@ -171,7 +173,7 @@ fn pytorch_panel(g: &Gru, c: &GruConfig, lang: Lang) -> AnyView {
                 </p>
             </div>
         </div>
-        <p class="lx-text">{i18n::gru::OPPOSITE.fill(lang, &[&fmt::fixed(h_prev, 2), &fmt::fixed(n, 2)])}</p>
+        <p class="lx-text">{(GruText::of(lang).opposite)(&fmt::fixed(h_prev, 2), &fmt::fixed(n, 2))}</p>
     }
     .into_any()
 }
@@ -205,7 +207,7 @@ fn reset_panel(g: &Gru, c: &GruConfig, lang: Lang) -> AnyView {
                 <dd><span class="lx-num" data-testid="gru-reset-n-r1" data-value=fmt::raw(r.n_r1)>{fmt::fixed(r.n_r1, 4)}</span></dd>
             </div>
         </dl>
-        <p class="lx-text">{i18n::gru::RESET_TEXT.get(lang)}</p>
+        <p class="lx-text">{GruText::of(lang).reset_text}</p>
     }
     .into_any()
 }

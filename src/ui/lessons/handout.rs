@@ -5,7 +5,9 @@
 
 use super::fmt;
 use crate::lessons::handout;
-use crate::ui::i18n::{self, use_lang, Lang, Tr};
+use crate::ui::i18n::{use_lang, Lang};
+use crate::ui::text::lessons::HandoutText;
+use crate::ui::text::Text;
 use leptos::prelude::*;
 
 /// One `{n}` of a note's text: the figure's test id suffix, its raw value and its text.
@@ -32,9 +34,9 @@ fn fixed(key: &'static str, v: f64, digits: usize) -> Slot {
 }
 
 /// `text` in `lang` with each `{n}` replaced by a hook span of `slots[n]`.
-fn render(note: &'static str, text: Tr, lang: Lang, slots: &[Slot]) -> AnyView {
+fn render(note: &'static str, text: Text, lang: Lang, slots: &[Slot]) -> AnyView {
     let mut parts: Vec<AnyView> = Vec::new();
-    let mut rest = text.get(lang);
+    let mut rest = text(lang);
     while let Some(open) = rest.find('{') {
         let Some(close) = rest[open..].find('}').map(|c| open + c) else {
             break;
@@ -56,7 +58,7 @@ fn render(note: &'static str, text: Tr, lang: Lang, slots: &[Slot]) -> AnyView {
     parts.push(rest.to_owned().into_any());
     view! {
         <p class="lx-text lx-handout" role="note" data-testid=format!("handout-{note}")>
-            <strong>{i18n::handout::HEADING.get(lang)}</strong>
+            <strong>{HandoutText::of(lang).heading}</strong>
             " "
             {parts}
         </p>
@@ -91,7 +93,7 @@ pub fn HandoutNote(
                 let n = handout::rnn_ten_eight();
                 render(
                     "rnn10",
-                    i18n::handout::RNN_TEN_EIGHT,
+                    |l| HandoutText::of(l).rnn_ten_eight,
                     l,
                     &[
                         count("rnn-printed", n.rnn.printed),
@@ -108,7 +110,7 @@ pub fn HandoutNote(
                 let n = handout::per_layer();
                 render(
                     "per-layer",
-                    i18n::handout::PER_LAYER,
+                    |l| HandoutText::of(l).per_layer,
                     l,
                     &[
                         count("input", n.input_size as f64),
@@ -129,7 +131,7 @@ pub fn HandoutNote(
                 let n = handout::unroll_share();
                 render(
                     "share",
-                    i18n::handout::UNROLL_SHARE,
+                    |l| HandoutText::of(l).unroll_share,
                     l,
                     &[
                         fixed("printed", n.share.printed, 4),
@@ -152,7 +154,7 @@ pub fn HandoutNote(
                 let n = handout::lstm_h2();
                 render(
                     "h2",
-                    i18n::handout::LSTM_H2,
+                    |l| HandoutText::of(l).lstm_h2,
                     l,
                     &[
                         fixed("printed", n.h2.printed, 4),

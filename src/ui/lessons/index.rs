@@ -3,7 +3,9 @@
 use super::{lesson_query, LessonNotice, NavLink};
 use crate::config::lessons::LessonId;
 use crate::config::UrlNotice;
-use crate::ui::i18n::{self, use_lang};
+use crate::ui::i18n::use_lang;
+use crate::ui::text::lessons::{lesson_info, IndexText};
+use crate::ui::text::DelayText;
 use leptos::prelude::*;
 
 /// The list of lessons (`?v=1`, or no `lesson` key).
@@ -37,14 +39,13 @@ pub fn IndexPage(
     let cards = LessonId::ALL
         .into_iter()
         .map(|id| {
-            let info = i18n::lesson_info(id);
             let query = Signal::derive(move || lesson_query(Some(id), lang.url_lang()));
             view! {
                 <li class="lx-card" data-testid=format!("lesson-card-{}", id.as_str())>
                     <NavLink query=query class="lx-card-link">
                         <span class="lx-number">{id.number()}</span>
-                        <span class="lx-card-title">{move || info.title.get(lang.get())}</span>
-                        <span class="lx-card-text">{move || info.summary.get(lang.get())}</span>
+                        <span class="lx-card-title">{move || lesson_info(id, lang.get()).title}</span>
+                        <span class="lx-card-text">{move || lesson_info(id, lang.get()).summary}</span>
                         <code class="lx-card-key">{format!("lesson={}", id.as_str())}</code>
                     </NavLink>
                 </li>
@@ -54,23 +55,23 @@ pub fn IndexPage(
     view! {
         <article class="lx-page lx-index" data-testid="lesson-index">
             <header class="page-intro">
-                <h1>{move || i18n::index::TITLE.get(lang.get())}</h1>
-                <p class="lede">{move || i18n::index::LEDE.fill(lang.get(), &[&LessonId::ALL.len().to_string()])}</p>
+                <h1>{move || IndexText::of(lang.get()).title}</h1>
+                <p class="lede">{move || (IndexText::of(lang.get()).lede)(&LessonId::ALL.len().to_string())}</p>
             </header>
             <LessonNotice notices=notices />
             <ol class="lx-cards">{cards}</ol>
             <section class="panel lx-train-card">
-                <h2>{move || i18n::index::TRAIN_TITLE.get(lang.get())}</h2>
-                <p class="lx-text">{move || i18n::index::TRAIN_TEXT.get(lang.get())}</p>
+                <h2>{move || IndexText::of(lang.get()).train_title}</h2>
+                <p class="lx-text">{move || IndexText::of(lang.get()).train_text}</p>
                 <NavLink query=training_query class="btn btn-primary" testid="nav-training">
-                    {move || i18n::index::TRAIN_LINK.get(lang.get())}
+                    {move || IndexText::of(lang.get()).train_link}
                 </NavLink>
             </section>
             <section class="panel lx-train-card" data-testid="delay-card">
-                <h2>{move || crate::ui::delay::text::INDEX_TITLE.get(lang.get())}</h2>
-                <p class="lx-text">{move || crate::ui::delay::text::INDEX_TEXT.get(lang.get())}</p>
+                <h2>{move || DelayText::of(lang.get()).index_title}</h2>
+                <p class="lx-text">{move || DelayText::of(lang.get()).index_text}</p>
                 <NavLink query=delay_query class="btn btn-primary" testid="nav-delay">
-                    {move || crate::ui::delay::text::INDEX_LINK.get(lang.get())}
+                    {move || DelayText::of(lang.get()).index_link}
                 </NavLink>
             </section>
         </article>

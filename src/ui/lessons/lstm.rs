@@ -11,7 +11,9 @@ use crate::config::fields;
 use crate::config::lessons::{LessonId, LessonState, LstmConfig, LstmMode, LSTM_FIELDS};
 use crate::config::{Lang, UrlNotice};
 use crate::lessons::lstm::{lstm, Lstm, LstmStep};
-use crate::ui::i18n::{self, use_lang};
+use crate::ui::i18n::use_lang;
+use crate::ui::text::lessons::{BpttText, CommonText, LstmText};
+use crate::ui::text::Text;
 use leptos::prelude::*;
 
 /// The `lstm` lesson page.
@@ -41,7 +43,7 @@ pub fn LstmPage(
     let mode = Memo::new(move |_| cfg.with(|c| c.mode));
     let gate_steps = Memo::new(move |_| cfg.with(|c| c.gate_steps()));
 
-    let mode_radio = move |m: LstmMode, label: i18n::Tr| {
+    let mode_radio = move |m: LstmMode, label: Text| {
         let id = format!("lstm-mode-{}", m.as_str());
         let (for_id, el_id) = (id.clone(), id.clone());
         view! {
@@ -54,7 +56,7 @@ pub fn LstmPage(
                     prop:checked=move || mode.get() == m
                     on:change=move |_| cfg.update(|c| c.mode = m)
                 />
-                {move || label.get(lang.get())}
+                {move || label(lang.get())}
             </label>
         }
     };
@@ -114,7 +116,7 @@ pub fn LstmPage(
             reference: r.and_then(|r| r.fixed_point).map(|v| {
                 (
                     f64::from(v),
-                    i18n::lstm::FIXED_POINT.fill(l, &[&fmt::fixed(v, 4)]),
+                    (LstmText::of(l).fixed_point)(&fmt::fixed(v, 4)),
                 )
             }),
             bars: Vec::new(),
@@ -135,7 +137,7 @@ pub fn LstmPage(
         ChartData {
             series: vec![
                 Series {
-                    name: i18n::lstm::BELT_PRODUCT.get(l).to_owned(),
+                    name: LstmText::of(l).belt_product.to_owned(),
                     color: "#ea580c",
                     points: r
                         .as_ref()
@@ -144,7 +146,7 @@ pub fn LstmPage(
                     dashed: false,
                 },
                 Series {
-                    name: i18n::lstm::RNN_PRODUCT.get(l).to_owned(),
+                    name: LstmText::of(l).rnn_product.to_owned(),
                     color: "#2563eb",
                     points: r.as_ref().map(|r| pts(&r.rnn_products)).unwrap_or_default(),
                     dashed: true,
@@ -162,19 +164,19 @@ pub fn LstmPage(
     view! {
         <LessonFrame id=LessonId::Lstm notices=notices>
             <div class="lx-layout">
-                <Panel title=i18n::lstm::CONTROLS class="lx-controls">
+                <Panel title=|l| LstmText::of(l).controls class="lx-controls">
                     <div class="lx-choice lx-choice-column" role="radiogroup">
-                        {mode_radio(LstmMode::Gates, i18n::lstm::MODE_GATES)}
-                        {mode_radio(LstmMode::Weights, i18n::lstm::MODE_WEIGHTS)}
-                        {mode_radio(LstmMode::Run, i18n::lstm::MODE_RUN)}
+                        {mode_radio(LstmMode::Gates, |l| LstmText::of(l).mode_gates)}
+                        {mode_radio(LstmMode::Weights, |l| LstmText::of(l).mode_weights)}
+                        {mode_radio(LstmMode::Run, |l| LstmText::of(l).mode_run)}
                     </div>
                     <FieldSlider cfg=cfg spec=field("c0") label=Signal::derive(|| "C₀".to_owned()) step=0.01 />
                     <Show when=move || mode.get() == LstmMode::Run>
-                        <FieldSlider cfg=cfg spec=field("n") label=label(i18n::lstm::RUN_STEPS) step=1.0 display=whole />
-                        <Para text=i18n::lstm::RUN_NOTE class="lx-note" />
+                        <FieldSlider cfg=cfg spec=field("n") label=label(|l| LstmText::of(l).run_steps) step=1.0 display=whole />
+                        <Para text=|l| LstmText::of(l).run_note class="lx-note" />
                     </Show>
                     <Show when=move || mode.get() == LstmMode::Weights>
-                        <h3 class="lx-sub">{t(i18n::bptt::INPUTS)}</h3>
+                        <h3 class="lx-sub">{t(|l| BpttText::of(l).inputs)}</h3>
                         <ListSliders
                             prefix="lstm-x"
                             symbol="x"
@@ -186,14 +188,14 @@ pub fn LstmPage(
                         <SeedInput testid="lstm-seed" spec=field("seed") value=Signal::derive(move || cfg.with(|c| c.seed)) on_set=Callback::new(move |s| cfg.update(|c| c.seed = s)) />
                     </Show>
                     <Show when=move || mode.get() != LstmMode::Weights>
-                        <h3 class="lx-sub">{t(i18n::lstm::GATES)}</h3>
+                        <h3 class="lx-sub">{t(|l| LstmText::of(l).gates)}</h3>
                         <For
                             each=move || 0..gate_steps.get()
                             key=|i| *i
                             children=move |step| {
                                 view! {
                                     <fieldset class="lx-gates" class:lx-dim={move || mode.get() == LstmMode::Run && step > 0}>
-                                        <legend>{move || i18n::lstm::STEP_N.fill(lang.get(), &[&(step + 1).to_string()])}</legend>
+                                        <legend>{move || (LstmText::of(lang.get()).step_n)(&(step + 1).to_string())}</legend>
                                         {gate_slider("f", step)}
                                         {gate_slider("i", step)}
                                         {gate_slider("g", step)}
@@ -219,7 +221,7 @@ pub fn LstmPage(
                                     }
                                 })
                             >
-                                {t(i18n::common::ADD_STEP)}
+                                {t(|l| CommonText::of(l).add_step)}
                             </button>
                             <button
                                 type="button"
@@ -235,13 +237,13 @@ pub fn LstmPage(
                                     }
                                 })
                             >
-                                {t(i18n::common::REMOVE_STEP)}
+                                {t(|l| CommonText::of(l).remove_step)}
                             </button>
                         </div>
                     </Show>
                 </Panel>
                 <div class="lx-main">
-                    <Panel title=i18n::lstm::BELT arg=Signal::derive(move || t_now.get().to_string())>
+                    <Panel heading=Signal::derive(move || (LstmText::of(lang.get()).belt)(&t_now.get().to_string()))>
                         <StepControls lesson="lstm" t=t_now set_t=Callback::new(move |v: usize| cfg.update(|c| c.t = v)) max=Signal::derive(move || n_steps.get()) />
                         {move || {
                             let r = result.get().ok()?;
@@ -254,7 +256,7 @@ pub fn LstmPage(
                             <p>"h_t = o_t·tanh(C_t)"</p>
                         </div>
                     </Panel>
-                    <Panel title=i18n::lstm::TABLE>
+                    <Panel title=|l| LstmText::of(l).table>
                         {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
                         <div class="lx-scroll lx-table-tall" data-scroller>
                             <table class="lx-table">
@@ -303,26 +305,26 @@ pub fn LstmPage(
                         </div>
                         <Show when=move || mode.get() == LstmMode::Run>
                             <p class="lx-text">
-                                {t(i18n::lstm::LAST_C)}
+                                {t(|l| LstmText::of(l).last_c)}
                                 " "
                                 <Num testid="lstm-c-n" value=Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.steps.last()).map_or(f32::NAN, |s| s.c))) />
                                 " · "
-                                {t(i18n::lstm::FIXED)}
+                                {t(|l| LstmText::of(l).fixed)}
                                 " "
                                 <Num testid="lstm-fixed-point" value=Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.fixed_point).unwrap_or(f32::NAN))) />
                             </p>
-                            <LineChart data=run_chart testid="lstm-run-chart" label=Signal::derive(move || i18n::lstm::RUN_CHART.get(lang.get()).to_owned()) />
+                            <LineChart data=run_chart testid="lstm-run-chart" label=Signal::derive(move || LstmText::of(lang.get()).run_chart.to_owned()) />
                         </Show>
                         <Show when=move || mode.get() == LstmMode::Gates>
                             <HandoutNote note=Note::LstmH2 />
                         </Show>
                     </Panel>
                     <Show when=move || mode.get() == LstmMode::Weights>
-                        <Panel title=i18n::lstm::WEIGHTS>{move || result.get().ok().map(|r| weights_table(&r))}</Panel>
+                        <Panel title=|l| LstmText::of(l).weights>{move || result.get().ok().map(|r| weights_table(&r))}</Panel>
                     </Show>
-                    <Panel title=i18n::lstm::COMPARE>
-                        <Para text=i18n::lstm::COMPARE_TEXT />
-                        <LineChart data=compare_chart testid="lstm-compare-chart" label=Signal::derive(move || i18n::lstm::COMPARE.get(lang.get()).to_owned()) />
+                    <Panel title=|l| LstmText::of(l).compare>
+                        <Para text=|l| LstmText::of(l).compare_text />
+                        <LineChart data=compare_chart testid="lstm-compare-chart" label=Signal::derive(move || LstmText::of(lang.get()).compare.to_owned()) />
                         <div class="lx-scroll lx-table-tall" data-scroller>
                             <table class="lx-table">
                                 <thead>
@@ -330,7 +332,7 @@ pub fn LstmPage(
                                         <th>"t"</th>
                                         <th>"∂C_t/∂C_{t−1} = f_t"</th>
                                         <th>"Π f"</th>
-                                        <th>{t(i18n::lstm::RNN_PRODUCT)}</th>
+                                        <th>{t(|l| LstmText::of(l).rnn_product)}</th>
                                     </tr>
                                 </thead>
                                 <tbody>
@@ -353,9 +355,9 @@ pub fn LstmPage(
                             </table>
                         </div>
                     </Panel>
-                    <Panel title=i18n::common::ABOUT>
-                        <Para text=i18n::lstm::ABOUT_1 />
-                        <Para text=i18n::lstm::ABOUT_2 />
+                    <Panel title=|l| CommonText::of(l).about>
+                        <Para text=|l| LstmText::of(l).about_1 />
+                        <Para text=|l| LstmText::of(l).about_2 />
                     </Panel>
                 </div>
             </div>
@@ -432,7 +434,7 @@ fn belt_svg(s: &LstmStep, scale: f32, lang: Lang) -> impl IntoView {
     };
     let y = 60.0;
     view! {
-        <svg class="lx-diagram" viewBox="0 0 760 300" style="max-width:760px; --lx-min-w:520px" role="img" aria-label=i18n::lstm::BELT.fill(lang, &[&s.t.to_string()]) data-testid="lstm-belt">
+        <svg class="lx-diagram" viewBox="0 0 760 300" style="max-width:760px; --lx-min-w:520px" role="img" aria-label=(LstmText::of(lang).belt)(&s.t.to_string()) data-testid="lstm-belt">
             // the belt
             {seg(40.0, y, 183.0, y, s.c_prev, "lstm-belt-c_prev")}
             {node(200.0, y, "×")}

@@ -26,7 +26,9 @@ pub mod widgets;
 
 use crate::config::lessons::{index_notices, route, LessonId, LessonState, Route};
 use crate::config::{Lang, UrlNotice};
-use crate::ui::i18n::{self, use_lang, Locale};
+use crate::ui::i18n::{notice_text, use_lang, Locale};
+use crate::ui::text::lessons::{lesson_info, CommonText, IndexText};
+use crate::ui::text::{ShellText, Text};
 use crate::ui::url::current_search;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -217,12 +219,12 @@ pub fn LessonNotice(
         <Show when=move || open.get()>
             <div class="notice notice-warn lx-notice" role="status" data-testid="url-notice">
                 <div class="notice-body">
-                    <strong>{move || i18n::strings(lang.get()).url_notice_title}</strong>
+                    <strong>{move || ShellText::of(lang.get()).url_notice_title}</strong>
                     <ul>
                         {move || {
                             let l = lang.get();
                             notices
-                                .with_value(|ns| ns.iter().map(|n| i18n::notice_text(n, l)).collect::<Vec<_>>())
+                                .with_value(|ns| ns.iter().map(|n| notice_text(n, l)).collect::<Vec<_>>())
                                 .into_iter()
                                 .map(|text| view! { <li>{text}</li> })
                                 .collect_view()
@@ -232,7 +234,7 @@ pub fn LessonNotice(
                 <button
                     type="button"
                     class="notice-close"
-                    aria-label=move || i18n::strings(lang.get()).dismiss
+                    aria-label=move || ShellText::of(lang.get()).dismiss
                     data-testid="url-notice-dismiss"
                     on:click=move |_| open.set(false)
                 >
@@ -272,7 +274,7 @@ pub fn CopyLink() -> impl IntoView {
     view! {
         <div class="lx-copy">
             <button type="button" class="btn btn-small" data-testid="copy-link" on:click=copy>
-                {move || i18n::common::COPY_LINK.get(lang.get())}
+                {move || CommonText::of(lang.get()).copy_link}
             </button>
             <span class="lx-copy-status" role="status" data-testid="copy-link-status" data-value=move || match status.get() {
                 None => "",
@@ -280,7 +282,7 @@ pub fn CopyLink() -> impl IntoView {
                 Some(false) => "manual",
             }>
                 {move || match status.get() {
-                    Some(true) => i18n::common::COPIED.get(lang.get()),
+                    Some(true) => CommonText::of(lang.get()).copied,
                     _ => "",
                 }}
             </span>
@@ -290,7 +292,7 @@ pub fn CopyLink() -> impl IntoView {
                     class="lx-copy-field"
                     readonly=true
                     data-testid="copy-link-text"
-                    aria-label=move || i18n::common::COPY_MANUALLY.get(lang.get())
+                    aria-label=move || CommonText::of(lang.get()).copy_manually
                     prop:value=move || link.get()
                 />
             </Show>
@@ -334,12 +336,12 @@ pub fn LessonFrame(
     notices: Vec<UrlNotice>,
     /// Replaces the lesson's introduction while it is `Some` (e.g. lesson 1's vector mode).
     #[prop(optional, into)]
-    lede: Option<Signal<Option<i18n::Tr>>>,
+    lede: Option<Signal<Option<Text>>>,
     /// The page content.
     children: Children,
 ) -> impl IntoView {
     let lang = use_lang();
-    let info = i18n::lesson_info(id);
+    let info = move || lesson_info(id, lang.get());
     let n = id.number();
     let prev = (n > 1).then(|| LessonId::ALL[n - 2]);
     let next = LessonId::ALL.get(n).copied();
@@ -348,38 +350,39 @@ pub fn LessonFrame(
     };
     view! {
         <article class="lx-page" data-testid=format!("lesson-{}", id.as_str()) data-lesson=id.as_str()>
-            <nav class="lx-crumbs" aria-label=move || i18n::common::LESSONS.get(lang.get())>
+            <nav class="lx-crumbs" aria-label=move || CommonText::of(lang.get()).lessons>
                 <NavLink query=link_to(None) testid="nav-index">
-                    {move || i18n::common::ALL_LESSONS.get(lang.get())}
+                    {move || CommonText::of(lang.get()).all_lessons}
                 </NavLink>
                 <span aria-hidden="true">" / "</span>
-                <span>{move || i18n::common::LESSON_N.fill(lang.get(), &[&n.to_string()])}</span>
+                <span>{move || (CommonText::of(lang.get()).lesson_n)(&n.to_string())}</span>
             </nav>
             <header class="page-intro lx-intro">
                 <h1>
                     <span class="lx-number">{n}</span>
-                    {move || info.title.get(lang.get())}
+                    {move || info().title}
                 </h1>
-                <p class="lede">{move || lede.and_then(|l| l.get()).unwrap_or(info.lede).get(lang.get())}</p>
+                <p class="lede">{move || match lede.and_then(|l| l.get()) {
+                    Some(text) => text(lang.get()),
+                    None => info().lede,
+                }}</p>
                 <CopyLink />
             </header>
             <LessonNotice notices=notices />
             {children()}
-            <nav class="lx-prevnext" aria-label=move || i18n::common::MORE_LESSONS.get(lang.get())>
+            <nav class="lx-prevnext" aria-label=move || CommonText::of(lang.get()).more_lessons>
                 {prev.map(|p| {
-                    let pi = i18n::lesson_info(p);
                     view! {
                         <NavLink query=link_to(Some(p)) class="lx-prev" testid="nav-prev">
                             "← "
-                            {move || pi.title.get(lang.get())}
+                            {move || lesson_info(p, lang.get()).title}
                         </NavLink>
                     }
                 })}
                 {next.map(|p| {
-                    let pi = i18n::lesson_info(p);
                     view! {
                         <NavLink query=link_to(Some(p)) class="lx-next" testid="nav-next">
-                            {move || pi.title.get(lang.get())}
+                            {move || lesson_info(p, lang.get()).title}
                             " →"
                         </NavLink>
                     }
@@ -392,7 +395,7 @@ pub fn LessonFrame(
                     };
                     view! {
                         <a href=move || href(&query()) class="lx-next" data-testid="nav-next-train">
-                            {move || i18n::index::TRAIN_LINK.get(lang.get())}
+                            {move || IndexText::of(lang.get()).train_link}
                             " →"
                         </a>
                     }
@@ -406,22 +409,24 @@ pub fn LessonFrame(
 #[component]
 pub fn Panel(
     /// Title.
-    title: i18n::Tr,
+    #[prop(optional)]
+    title: Option<Text>,
     /// Extra CSS class.
     #[prop(optional, into)]
     class: String,
-    /// The value of the title's `{0}` (e.g. the current time step), when it has one.
+    /// A title with a value in it (e.g. the current time step), instead of `title`.
     #[prop(optional, into)]
-    arg: Option<Signal<String>>,
+    heading: Option<Signal<String>>,
     /// Content.
     children: Children,
 ) -> impl IntoView {
     let lang = use_lang();
     view! {
         <section class=format!("panel lx-panel {class}")>
-            <h2>{move || match arg {
-                Some(a) => title.fill(lang.get(), &[&a.get()]),
-                None => title.get(lang.get()).to_owned(),
+            <h2>{move || match (heading, title) {
+                (Some(h), _) => h.get(),
+                (None, Some(t)) => t(lang.get()).to_owned(),
+                (None, None) => String::new(),
             }}</h2>
             {children()}
         </section>
@@ -432,11 +437,11 @@ pub fn Panel(
 #[component]
 pub fn Para(
     /// The text.
-    text: i18n::Tr,
+    text: Text,
     /// Extra CSS class.
     #[prop(optional, into)]
     class: String,
 ) -> impl IntoView {
     let lang = use_lang();
-    view! { <p class=format!("lx-text {class}")>{move || text.get(lang.get())}</p> }
+    view! { <p class=format!("lx-text {class}")>{move || text(lang.get())}</p> }
 }

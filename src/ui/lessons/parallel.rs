@@ -12,7 +12,8 @@ use crate::config::{CellKind, UrlNotice};
 use crate::lessons::parallel::{
     calibrate, lengths, sample, AllPairs, Measurement, Sequential, Stats,
 };
-use crate::ui::i18n::{self, use_lang};
+use crate::ui::i18n::use_lang;
+use crate::ui::text::lessons::{CommonText, ParallelText};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -144,7 +145,7 @@ pub fn ParallelPage(
         ChartData {
             series: vec![
                 Series {
-                    name: i18n::parallel::SEQ_SERIES.fill(l, &[&cell]),
+                    name: (ParallelText::of(l).seq_series)(&cell),
                     color: "#ea580c",
                     points: r
                         .iter()
@@ -153,7 +154,7 @@ pub fn ParallelPage(
                     dashed: false,
                 },
                 Series {
-                    name: i18n::parallel::PAR_SERIES.get(l).to_owned(),
+                    name: ParallelText::of(l).par_series.to_owned(),
                     color: "#2563eb",
                     points: r
                         .iter()
@@ -166,40 +167,40 @@ pub fn ParallelPage(
             reference: None,
             bars,
             log2_x: true,
-            x_title: i18n::parallel::X_TITLE.get(l).to_owned(),
-            y_title: i18n::parallel::Y_TITLE.get(l).to_owned(),
+            x_title: ParallelText::of(l).x_title.to_owned(),
+            y_title: ParallelText::of(l).y_title.to_owned(),
         }
     });
 
     view! {
         <LessonFrame id=LessonId::Parallel notices=notices>
             <div class="lx-layout">
-                <Panel title=i18n::parallel::CONTROLS class="lx-controls">
+                <Panel title=|l| ParallelText::of(l).controls class="lx-controls">
                     <div class="lx-choice" role="radiogroup">
                         {CellKind::ALL.map(cell_radio)}
                     </div>
                     <FieldSlider cfg=cfg spec=field("hidden_size") label=Signal::derive(|| "hidden_size".to_owned()) step=8.0 display=whole />
                     <FieldSlider cfg=cfg spec=field("max_len") label=Signal::derive(|| "max_len".to_owned()) step=8.0 display=whole />
                     <button type="button" class="btn btn-primary" data-testid="parallel-run" on:click=move |_| measure()>
-                        {move || if running.get() { i18n::parallel::MEASURING.get(lang.get()) } else { i18n::parallel::MEASURE.get(lang.get()) }}
+                        {move || if running.get() { ParallelText::of(lang.get()).measuring } else { ParallelText::of(lang.get()).measure }}
                     </button>
-                    <p class="lx-note" data-testid="parallel-backend" data-value="cpu">{t(i18n::parallel::BACKEND)}</p>
+                    <p class="lx-note" data-testid="parallel-backend" data-value="cpu">{t(|l| ParallelText::of(l).backend)}</p>
                 </Panel>
                 <div class="lx-main">
-                    <Panel title=i18n::parallel::CHART>
-                        <LineChart data=chart testid="parallel-chart" label=Signal::derive(move || i18n::parallel::CHART.get(lang.get()).to_owned()) />
+                    <Panel title=|l| ParallelText::of(l).chart>
+                        <LineChart data=chart testid="parallel-chart" label=Signal::derive(move || ParallelText::of(lang.get()).chart.to_owned()) />
                         <p class="lx-note" data-testid="parallel-status" data-value=move || if running.get() { "running" } else { "done" }>
-                            {move || if running.get() { i18n::parallel::MEASURING.get(lang.get()).to_owned() } else { i18n::parallel::DONE.fill(lang.get(), &[&REPEATS.to_string()]) }}
+                            {move || if running.get() { ParallelText::of(lang.get()).measuring.to_owned() } else { (ParallelText::of(lang.get()).done)(&REPEATS.to_string()) }}
                         </p>
                         <div class="lx-scroll" data-scroller>
                             <table class="lx-table">
                                 <thead>
                                     <tr>
                                         <th>"L"</th>
-                                        <th>{move || i18n::parallel::DEPTH_COL.fill(lang.get(), &[&cfg.with(|c| c.cell.as_str().to_uppercase())])}</th>
-                                        <th>{move || i18n::parallel::TIME_COL.fill(lang.get(), &[&cfg.with(|c| c.cell.as_str().to_uppercase())])}</th>
-                                        <th>{move || i18n::parallel::DEPTH_COL.fill(lang.get(), &["Q·Kᵀ"])}</th>
-                                        <th>{move || i18n::parallel::TIME_COL.fill(lang.get(), &["Q·Kᵀ"])}</th>
+                                        <th>{move || (ParallelText::of(lang.get()).depth_col)(&cfg.with(|c| c.cell.as_str().to_uppercase()))}</th>
+                                        <th>{move || (ParallelText::of(lang.get()).time_col)(&cfg.with(|c| c.cell.as_str().to_uppercase()))}</th>
+                                        <th>{move || (ParallelText::of(lang.get()).depth_col)("Q·Kᵀ")}</th>
+                                        <th>{move || (ParallelText::of(lang.get()).time_col)("Q·Kᵀ")}</th>
                                     </tr>
                                 </thead>
                                 <tbody>
@@ -232,10 +233,10 @@ pub fn ParallelPage(
                             </table>
                         </div>
                     </Panel>
-                    <Panel title=i18n::common::ABOUT>
-                        <Para text=i18n::parallel::ABOUT_1 />
-                        <Para text=i18n::parallel::ABOUT_2 />
-                        <Para text=i18n::parallel::ABOUT_3 />
+                    <Panel title=|l| CommonText::of(l).about>
+                        <Para text=|l| ParallelText::of(l).about_1 />
+                        <Para text=|l| ParallelText::of(l).about_2 />
+                        <Para text=|l| ParallelText::of(l).about_3 />
                     </Panel>
                 </div>
             </div>

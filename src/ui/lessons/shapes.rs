@@ -9,7 +9,9 @@ use crate::config::fields;
 use crate::config::lessons::{LessonId, LessonState, ShapesConfig, SHAPES_FIELDS};
 use crate::config::{CellKind, Lang, UrlNotice};
 use crate::lessons::shapes::{shapes, Shapes};
-use crate::ui::i18n::{self, use_lang};
+use crate::ui::i18n::use_lang;
+use crate::ui::text::lessons::{CommonText, ShapesText};
+use crate::ui::text::Text;
 use leptos::prelude::*;
 
 /// A size: a range slider (`shapes-<key>`) and a number field (`shapes-<key>-number`), both
@@ -17,7 +19,7 @@ use leptos::prelude::*;
 #[component]
 fn SizeInput(
     key: &'static str,
-    label: i18n::Tr,
+    label: Text,
     #[prop(into)] value: Signal<usize>,
     #[prop(into)] on_set: Callback<usize>,
 ) -> impl IntoView {
@@ -29,7 +31,7 @@ fn SizeInput(
         <div class="lx-size">
             <Slider
                 testid=format!("shapes-{key}")
-                label=Signal::derive(move || format!("{} ({key})", label.get(lang.get())))
+                label=Signal::derive(move || format!("{} ({key})", label(lang.get())))
                 range=spec
                 step=1.0
                 value=Signal::derive(move || value.get() as f64)
@@ -44,7 +46,7 @@ fn SizeInput(
                 min=min.to_string()
                 max=max.to_string()
                 step="1"
-                aria-label=move || format!("{} ({key})", label.get(lang.get()))
+                aria-label=move || format!("{} ({key})", label(lang.get()))
                 prop:value=move || value.get().to_string()
                 on:change=move |ev| {
                     if let Ok(v) = event_target_value(&ev).trim().parse::<f64>() {
@@ -129,7 +131,7 @@ pub fn ShapesPage(
 
     let shape_row = move |name: &'static str,
                           testid: &'static str,
-                          meaning: i18n::Tr,
+                          meaning: Text,
                           pick: fn(&Shapes) -> Option<[usize; 3]>| {
         let dims = move || result.with(|r| r.as_ref().ok().and_then(pick));
         view! {
@@ -144,7 +146,7 @@ pub fn ShapesPage(
                         {move || dims().map(|d| fmt::shape(&d)).unwrap_or_else(|| "—".into())}
                     </span>
                 </td>
-                <td class="lx-left">{move || meaning.get(lang.get())}</td>
+                <td class="lx-left">{move || meaning(lang.get())}</td>
             </tr>
         }
     };
@@ -152,51 +154,51 @@ pub fn ShapesPage(
     view! {
         <LessonFrame id=LessonId::Shapes notices=notices>
             <div class="lx-layout">
-                <Panel title=i18n::shapes::CONTROLS class="lx-controls">
+                <Panel title=|l| ShapesText::of(l).controls class="lx-controls">
                     <div class="lx-choice" role="radiogroup" aria-label="cell">
                         {CellKind::ALL.map(cell_radio)}
                     </div>
-                    <SizeInput key="input_size" label=i18n::shapes::INPUT_SIZE value=input_size on_set=set_input />
-                    <SizeInput key="hidden_size" label=i18n::shapes::HIDDEN_SIZE value=hidden_size on_set=set_hidden />
-                    <FieldSlider cfg=cfg spec=field("num_layers") label=Signal::derive(move || format!("{} (num_layers)", i18n::shapes::NUM_LAYERS.get(lang.get()))) step=1.0 display=whole />
+                    <SizeInput key="input_size" label=|l| ShapesText::of(l).input_size value=input_size on_set=set_input />
+                    <SizeInput key="hidden_size" label=|l| ShapesText::of(l).hidden_size value=hidden_size on_set=set_hidden />
+                    <FieldSlider cfg=cfg spec=field("num_layers") label=Signal::derive(move || format!("{} (num_layers)", ShapesText::of(lang.get()).num_layers)) step=1.0 display=whole />
                     <div class="lx-choice">
                         {checkbox("bidirectional", |c| c.bidirectional, |c, v| c.bidirectional = v)}
                         {checkbox("batch_first", |c| c.batch_first, |c, v| c.batch_first = v)}
                     </div>
-                    <h3 class="lx-sub">{t(i18n::shapes::THE_INPUT)}</h3>
-                    <SizeInput key="batch" label=i18n::shapes::BATCH value=batch on_set=set_batch />
-                    <SizeInput key="seq_len" label=i18n::shapes::SEQ_LEN value=seq_len on_set=set_seq />
+                    <h3 class="lx-sub">{t(|l| ShapesText::of(l).the_input)}</h3>
+                    <SizeInput key="batch" label=|l| ShapesText::of(l).batch value=batch on_set=set_batch />
+                    <SizeInput key="seq_len" label=|l| ShapesText::of(l).seq_len value=seq_len on_set=set_seq />
                 </Panel>
                 <div class="lx-main">
-                    <Panel title=i18n::shapes::CALL>
+                    <Panel title=|l| ShapesText::of(l).call>
                         <pre class="lx-code" data-testid="shapes-code" data-scroller>{move || code(&cfg.get())}</pre>
                         {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
                         <div class="lx-scroll" data-scroller>
                             <table class="lx-table lx-shapes-table">
                                 <thead>
                                     <tr>
-                                        <th>{t(i18n::shapes::TENSOR)}</th>
-                                        <th>{t(i18n::shapes::SHAPE)}</th>
-                                        <th class="lx-left">{t(i18n::shapes::MEANING)}</th>
+                                        <th>{t(|l| ShapesText::of(l).tensor)}</th>
+                                        <th>{t(|l| ShapesText::of(l).shape)}</th>
+                                        <th class="lx-left">{t(|l| ShapesText::of(l).meaning)}</th>
                                     </tr>
                                 </thead>
                                 <tbody>
-                                    {shape_row("input", "shapes-input", i18n::shapes::M_INPUT, |s| Some(s.shapes.input))}
-                                    {shape_row("h0", "shapes-h0", i18n::shapes::M_H0, |s| Some(s.shapes.h0))}
-                                    {shape_row("c0", "shapes-c0", i18n::shapes::M_C0, |s| s.shapes.c0)}
-                                    {shape_row("output", "shapes-output", i18n::shapes::M_OUTPUT, |s| Some(s.shapes.output))}
-                                    {shape_row("h_n", "shapes-h_n", i18n::shapes::M_H_N, |s| Some(s.shapes.h_n))}
-                                    {shape_row("c_n", "shapes-c_n", i18n::shapes::M_C_N, |s| s.shapes.c_n)}
+                                    {shape_row("input", "shapes-input", |l| ShapesText::of(l).m_input, |s| Some(s.shapes.input))}
+                                    {shape_row("h0", "shapes-h0", |l| ShapesText::of(l).m_h0, |s| Some(s.shapes.h0))}
+                                    {shape_row("c0", "shapes-c0", |l| ShapesText::of(l).m_c0, |s| s.shapes.c0)}
+                                    {shape_row("output", "shapes-output", |l| ShapesText::of(l).m_output, |s| Some(s.shapes.output))}
+                                    {shape_row("h_n", "shapes-h_n", |l| ShapesText::of(l).m_h_n, |s| Some(s.shapes.h_n))}
+                                    {shape_row("c_n", "shapes-c_n", |l| ShapesText::of(l).m_c_n, |s| s.shapes.c_n)}
                                 </tbody>
                             </table>
                         </div>
-                        <Para text=i18n::shapes::BATCH_FIRST_NOTE class="lx-note" />
+                        <Para text=|l| ShapesText::of(l).batch_first_note class="lx-note" />
                     </Panel>
-                    <Panel title=i18n::shapes::GRID>
+                    <Panel title=|l| ShapesText::of(l).grid>
                         <div class="lx-scroll">{move || grid_svg(&cfg.get(), lang.get())}</div>
-                        <Para text=i18n::shapes::GRID_NOTE class="lx-note" />
+                        <Para text=|l| ShapesText::of(l).grid_note class="lx-note" />
                     </Panel>
-                    <Panel title=i18n::shapes::PARAMS>
+                    <Panel title=|l| ShapesText::of(l).params>
                         {move || {
                             let r = result.get().ok()?;
                             let count = r.shapes.param_count;
@@ -223,36 +225,32 @@ pub fn ShapesPage(
                             Some(view! {
                                 <dl class="lx-kv">
                                     <div>
-                                        <dt>{i18n::shapes::TOTAL.get(l)}</dt>
+                                        <dt>{ShapesText::of(l).total}</dt>
                                         <dd><span class="lx-num lx-big" data-testid="shapes-param-count" data-value=count.to_string()>{fmt::count(count)}</span></dd>
                                     </div>
                                     <div>
-                                        <dt>{i18n::shapes::ONE_BIAS.get(l)}</dt>
+                                        <dt>{ShapesText::of(l).one_bias}</dt>
                                         <dd><span class="lx-num" data-testid="shapes-one-bias-count" data-value=r.one_bias_count.to_string()>{fmt::count(r.one_bias_count)}</span></dd>
                                     </div>
                                     <div>
-                                        <dt>{i18n::shapes::SEQ_INVARIANT.fill(l, &[&seq_other.to_string()])}</dt>
+                                        <dt>{(ShapesText::of(l).seq_invariant)(&seq_other.to_string())}</dt>
                                         <dd><span class="lx-num" data-testid="shapes-count-other-seq_len" data-value=at_seq.map(|c| c.to_string()).unwrap_or_default()>{at_seq.map(fmt::count).unwrap_or_default()}</span></dd>
                                     </div>
                                     <div>
-                                        <dt>{i18n::shapes::LAYERS_CHANGE.fill(l, &[&other_layers.to_string()])}</dt>
+                                        <dt>{(ShapesText::of(l).layers_change)(&other_layers.to_string())}</dt>
                                         <dd><span class="lx-num" data-testid="shapes-count-other-num_layers" data-value=at_layers.map(|c| c.to_string()).unwrap_or_default()>{at_layers.map(fmt::count).unwrap_or_default()}</span></dd>
                                     </div>
                                 </dl>
                                 <p class="lx-text lx-note">
-                                    {i18n::shapes::TWO_BIASES.fill(l, &[
-                                        &fmt::count(r.second_bias),
-                                        &r.shapes.params.len().div_ceil(4).to_string(),
-                                        &(r.gates * cfg.with(|c| c.hidden_size)).to_string(),
-                                    ])}
+                                    {(ShapesText::of(l).two_biases)(&fmt::count(r.second_bias), &r.shapes.params.len().div_ceil(4).to_string(), &(r.gates * cfg.with(|c| c.hidden_size)).to_string())}
                                 </p>
                                 <div class="lx-scroll lx-table-tall" data-scroller>
                                     <table class="lx-table">
                                         <thead>
                                             <tr>
-                                                <th>{i18n::shapes::TENSOR.get(l)}</th>
-                                                <th>{i18n::shapes::SHAPE.get(l)}</th>
-                                                <th>{i18n::shapes::NUMEL.get(l)}</th>
+                                                <th>{ShapesText::of(l).tensor}</th>
+                                                <th>{ShapesText::of(l).shape}</th>
+                                                <th>{ShapesText::of(l).numel}</th>
                                             </tr>
                                         </thead>
                                         <tbody>{rows}</tbody>
@@ -263,9 +261,9 @@ pub fn ShapesPage(
                         <HandoutNote note=Note::RnnTenEight />
                         <HandoutNote note=Note::PerLayer />
                     </Panel>
-                    <Panel title=i18n::common::ABOUT>
-                        <Para text=i18n::shapes::ABOUT_1 />
-                        <Para text=i18n::shapes::ABOUT_2 />
+                    <Panel title=|l| CommonText::of(l).about>
+                        <Para text=|l| ShapesText::of(l).about_1 />
+                        <Para text=|l| ShapesText::of(l).about_2 />
                     </Panel>
                 </div>
             </div>
@@ -324,7 +322,7 @@ fn grid_svg(c: &ShapesConfig, lang: Lang) -> impl IntoView {
             let name = format!("l{layer}{}", if d == 1 { "_reverse" } else { "" });
             items.push(
                 view! {
-                    <text x="8" y=y + ch / 2.0 + 4.0 class="lx-svg-label">{format!("{} {} {}", i18n::shapes::LAYER.get(lang), layer, if d == 1 { "←" } else { "→" })}</text>
+                    <text x="8" y=y + ch / 2.0 + 4.0 class="lx-svg-label">{format!("{} {} {}", ShapesText::of(lang).layer, layer, if d == 1 { "←" } else { "→" })}</text>
                     <text x=left - 8.0 y=y + ch / 2.0 + 4.0 text-anchor="end" class="lx-svg-caption">{name}</text>
                 }
                 .into_any(),
@@ -353,12 +351,12 @@ fn grid_svg(c: &ShapesConfig, lang: Lang) -> impl IntoView {
             viewBox=format!("0 0 {width} {height}")
             style=format!("max-width:{}px; --lx-min-w:{}px", width as i64, (width * 0.7) as i64)
             role="img"
-            aria-label=i18n::shapes::GRID.get(lang)
+            aria-label=ShapesText::of(lang).grid
             data-testid="shapes-grid"
             data-value=format!("{rows},{}", c.seq_len)
         >
             {items}
-            <text x=left y=height - 6.0 class="lx-svg-caption">{i18n::shapes::GRID_LEGEND.get(lang)}</text>
+            <text x=left y=height - 6.0 class="lx-svg-caption">{ShapesText::of(lang).grid_legend}</text>
         </svg>
     }
 }

@@ -8,7 +8,8 @@ use crate::config::fields;
 use crate::config::lessons::{LessonId, LessonState, SoftmaxConfig, SOFTMAX_FIELDS};
 use crate::config::{Lang, UrlNotice};
 use crate::lessons::softmax::{softmax, Softmax, SHIFTED_MAX};
-use crate::ui::i18n::{self, use_lang};
+use crate::ui::i18n::use_lang;
+use crate::ui::text::lessons::{CommonText, SoftmaxText};
 use leptos::prelude::*;
 
 /// The `softmax` lesson page.
@@ -29,10 +30,10 @@ pub fn SoftmaxPage(
     view! {
         <LessonFrame id=LessonId::Softmax notices=notices>
             <div class="lx-layout">
-                <Panel title=i18n::softmax::CONTROLS class="lx-controls">
+                <Panel title=|l| SoftmaxText::of(l).controls class="lx-controls">
                     <ListSliders
                         prefix="softmax-logits"
-                        buttons=(i18n::softmax::ADD_LOGIT, i18n::softmax::REMOVE_LOGIT)
+                        buttons=(|l| SoftmaxText::of(l).add_logit, |l| SoftmaxText::of(l).remove_logit)
                         symbol="x"
                         values=Signal::derive(move || cfg.with(|c| c.logits.clone()))
                         spec=field("logits")
@@ -42,7 +43,7 @@ pub fn SoftmaxPage(
                             c.target = c.target.min(c.logits.len() - 1);
                         }))
                     />
-                    <h3 class="lx-sub">{t(i18n::softmax::TARGET)}</h3>
+                    <h3 class="lx-sub">{t(|l| SoftmaxText::of(l).target)}</h3>
                     <div class="lx-choice" role="radiogroup">
                         <For
                             each=move || 0..classes.get()
@@ -60,7 +61,7 @@ pub fn SoftmaxPage(
                                             prop:checked=move || cfg.with(|c| c.target == k)
                                             on:change=move |_| cfg.update(|c| c.target = k)
                                         />
-                                        {move || i18n::softmax::CLASS_N.fill(lang.get(), &[&k.to_string()])}
+                                        {move || (SoftmaxText::of(lang.get()).class_n)(&k.to_string())}
                                     </label>
                                 }
                             }
@@ -68,13 +69,13 @@ pub fn SoftmaxPage(
                     </div>
                 </Panel>
                 <div class="lx-main">
-                    <Panel title=i18n::softmax::PIPELINE>
+                    <Panel title=|l| SoftmaxText::of(l).pipeline>
                         {move || pipeline(&result.get(), lang.get())}
                         <div class="lx-scroll" data-scroller>
                             <table class="lx-table">
                                 <thead>
                                     <tr>
-                                        <th>{t(i18n::softmax::CLASS)}</th>
+                                        <th>{t(|l| SoftmaxText::of(l).class)}</th>
                                         <th>"logit x_k"</th>
                                         <th>"x_k − max"</th>
                                         <th>"log_softmax"</th>
@@ -109,11 +110,11 @@ pub fn SoftmaxPage(
                             </table>
                         </div>
                     </Panel>
-                    <Panel title=i18n::softmax::LOSS>{move || loss_panel(&result.get(), lang.get())}</Panel>
-                    <Panel title=i18n::softmax::STABILITY>{move || stability_panel(&result.get(), lang.get())}</Panel>
-                    <Panel title=i18n::common::ABOUT>
-                        <Para text=i18n::softmax::ABOUT_1 />
-                        <Para text=i18n::softmax::ABOUT_2 />
+                    <Panel title=|l| SoftmaxText::of(l).loss>{move || loss_panel(&result.get(), lang.get())}</Panel>
+                    <Panel title=|l| SoftmaxText::of(l).stability>{move || stability_panel(&result.get(), lang.get())}</Panel>
+                    <Panel title=|l| CommonText::of(l).about>
+                        <Para text=|l| SoftmaxText::of(l).about_1 />
+                        <Para text=|l| SoftmaxText::of(l).about_2 />
                     </Panel>
                 </div>
             </div>
@@ -133,7 +134,7 @@ fn pipeline(r: &Softmax, lang: Lang) -> AnyView {
             <p>{format!("log_softmax(x)_k = x_k − {}", fmt::fixed(r.log_sum_exp, 4))}</p>
             <p>"softmax(x)_k = exp(log_softmax(x)_k)"</p>
         </div>
-        <p class="lx-text lx-note">{i18n::softmax::PIPELINE_TEXT.get(lang)}</p>
+        <p class="lx-text lx-note">{SoftmaxText::of(lang).pipeline_text}</p>
     }
     .into_any()
 }
@@ -151,9 +152,9 @@ fn loss_panel(r: &Softmax, lang: Lang) -> AnyView {
                 <span class="lx-num" data-testid="softmax-ce" data-value=fmt::raw(r.cross_entropy)>{fmt::fixed(r.cross_entropy, 4)}</span>
             </p>
         </div>
-        <p class="lx-text">{i18n::softmax::CE_TEXT.get(lang)}</p>
+        <p class="lx-text">{SoftmaxText::of(lang).ce_text}</p>
         <p class="lx-text">
-            {i18n::softmax::WRONG.get(lang)}
+            {SoftmaxText::of(lang).wrong}
             " "
             <span class="lx-num lx-bad" data-testid="softmax-nll-of-probs" data-value=fmt::raw(r.nll_of_probs)>{fmt::fixed(r.nll_of_probs, 4)}</span>
         </p>
@@ -179,12 +180,12 @@ fn stability_panel(r: &Softmax, lang: Lang) -> AnyView {
         })
         .collect_view();
     view! {
-        <p class="lx-text">{i18n::softmax::STABILITY_TEXT.fill(lang, &[&fmt::fixed(r.shift, 2), &fmt::short(f64::from(SHIFTED_MAX)), &fmt::sci64(f64::from(f32::MAX))])}</p>
+        <p class="lx-text">{(SoftmaxText::of(lang).stability_text)(&fmt::fixed(r.shift, 2), &fmt::short(f64::from(SHIFTED_MAX)), &fmt::sci64(f64::from(f32::MAX)))}</p>
         <div class="lx-scroll" data-scroller>
             <table class="lx-table">
                 <thead>
                     <tr>
-                        <th>{i18n::softmax::CLASS.get(lang)}</th>
+                        <th>{SoftmaxText::of(lang).class}</th>
                         <th>{format!("x_k + {}", fmt::fixed(r.shift, 2))}</th>
                         <th>"exp(x_k) / Σ exp(x_j)"</th>
                         <th>"exp(log_softmax)"</th>

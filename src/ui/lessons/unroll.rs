@@ -10,7 +10,9 @@ use crate::config::fields;
 use crate::config::lessons::{LessonId, LessonState, UnrollConfig, UNROLL_FIELDS};
 use crate::config::UrlNotice;
 use crate::lessons::unroll::{unroll, Unroll, UnrollStep};
-use crate::ui::i18n::{self, use_lang};
+use crate::ui::i18n::use_lang;
+use crate::ui::text::lessons::{CommonText, UnrollText};
+use crate::ui::text::Text;
 use leptos::prelude::*;
 
 /// The `unroll` lesson page.
@@ -31,16 +33,16 @@ pub fn UnrollPage(
     let vector = Memo::new(move |_| cfg.with(|c| c.hidden_size > 1));
 
     view! {
-        <LessonFrame id=LessonId::Unroll notices=notices lede=Signal::derive(move || vector.get().then_some(i18n::unroll::LEDE_VECTOR))>
+        <LessonFrame id=LessonId::Unroll notices=notices lede=Signal::derive(move || vector.get().then_some::<Text>(|l| UnrollText::of(l).lede_vector))>
             <div class="lx-layout">
-                <Panel title=i18n::unroll::CONTROLS class="lx-controls">
+                <Panel title=|l| UnrollText::of(l).controls class="lx-controls">
                     <Show when=move || !vector.get()>
-                        <FieldSlider cfg=cfg spec=field("w_xh") label=label(i18n::unroll::W_XH) step=0.01 />
-                        <FieldSlider cfg=cfg spec=field("w_hh") label=label(i18n::unroll::W_HH) step=0.01 />
-                        <FieldSlider cfg=cfg spec=field("b") label=label(i18n::unroll::B) step=0.01 />
+                        <FieldSlider cfg=cfg spec=field("w_xh") label=label(|l| UnrollText::of(l).w_xh) step=0.01 />
+                        <FieldSlider cfg=cfg spec=field("w_hh") label=label(|l| UnrollText::of(l).w_hh) step=0.01 />
+                        <FieldSlider cfg=cfg spec=field("b") label=label(|l| UnrollText::of(l).b) step=0.01 />
                     </Show>
-                    <FieldSlider cfg=cfg spec=field("h0") label=label(i18n::unroll::H0) step=0.01 />
-                    <h3 class="lx-sub">{t(i18n::unroll::INPUTS)}</h3>
+                    <FieldSlider cfg=cfg spec=field("h0") label=label(|l| UnrollText::of(l).h0) step=0.01 />
+                    <h3 class="lx-sub">{t(|l| UnrollText::of(l).inputs)}</h3>
                     <ListSliders
                         prefix="unroll-x"
                         symbol="x"
@@ -52,15 +54,15 @@ pub fn UnrollPage(
                             c.t = c.t.min(c.x.len());
                         }))
                     />
-                    <h3 class="lx-sub">{t(i18n::unroll::MODE)}</h3>
-                    <FieldSlider cfg=cfg spec=field("hidden_size") label=label(i18n::unroll::HIDDEN) step=1.0 display=whole />
+                    <h3 class="lx-sub">{t(|l| UnrollText::of(l).mode)}</h3>
+                    <FieldSlider cfg=cfg spec=field("hidden_size") label=label(|l| UnrollText::of(l).hidden) step=1.0 display=whole />
                     <Show when=move || vector.get()>
                         <SeedInput testid="unroll-seed" spec=field("seed") class="field" value=Signal::derive(move || cfg.with(|c| c.seed)) on_set=Callback::new(move |s| cfg.update(|c| c.seed = s)) />
-                        <Para text=i18n::unroll::VECTOR_NOTE class="lx-note" />
+                        <Para text=|l| UnrollText::of(l).vector_note class="lx-note" />
                     </Show>
                 </Panel>
                 <div class="lx-main">
-                    <Panel title=i18n::unroll::DIAGRAM>
+                    <Panel title=|l| UnrollText::of(l).diagram>
                         <StepControls
                             lesson="unroll"
                             t=t_now
@@ -68,16 +70,16 @@ pub fn UnrollPage(
                             max=Signal::derive(move || steps.get())
                         />
                         <div class="lx-scroll">{move || result.get().map(|r| chain_svg(&r, t_now.get(), lang.get()))}</div>
-                        <Para text=i18n::unroll::SAME_WEIGHTS class="lx-note" />
+                        <Para text=|l| UnrollText::of(l).same_weights class="lx-note" />
                     </Panel>
-                    <Panel title=i18n::unroll::STEP arg=Signal::derive(move || t_now.get().to_string())>
+                    <Panel heading=Signal::derive(move || (UnrollText::of(lang.get()).step)(&t_now.get().to_string()))>
                         {move || {
                             let r = result.get()?;
                             let step = r.steps.get(t_now.get() - 1)?.clone();
                             Some(equation(&r, &step, cfg.with(|c| (c.w_xh, c.w_hh, c.b)), lang.get()))
                         }}
                     </Panel>
-                    <Panel title=i18n::unroll::TABLE>
+                    <Panel title=|l| UnrollText::of(l).table>
                         <div class="lx-scroll" data-scroller>
                             <table class="lx-table">
                                 <thead>
@@ -89,7 +91,7 @@ pub fn UnrollPage(
                                         <th class="lx-c-bias">"b"</th>
                                         <th>"z_t"</th>
                                         <th>"h_t = tanh(z_t)"</th>
-                                        <th>{t(i18n::unroll::FROM_X1)}</th>
+                                        <th>{t(|l| UnrollText::of(l).from_x1)}</th>
                                     </tr>
                                 </thead>
                                 <tbody>
@@ -127,7 +129,7 @@ pub fn UnrollPage(
                         <HandoutNote note=Note::UnrollShare />
                     </Panel>
                     <Show when=move || vector.get()>
-                        <Panel title=i18n::unroll::WEIGHTS>
+                        <Panel title=|l| UnrollText::of(l).weights>
                             <div class="lx-heatmaps">
                                 <Heatmap
                                     testid="unroll-weight_ih"
@@ -149,7 +151,7 @@ pub fn UnrollPage(
                                 />
                                 <Heatmap
                                     testid="unroll-h-all"
-                                    caption=Signal::derive(move || i18n::unroll::H_STATES.get(lang.get()).to_owned())
+                                    caption=Signal::derive(move || UnrollText::of(lang.get()).h_states.to_owned())
                                     values=Signal::derive(move || {
                                         // [H, T]: one row per unit, one column per step.
                                         result
@@ -162,9 +164,9 @@ pub fn UnrollPage(
                             </div>
                         </Panel>
                     </Show>
-                    <Panel title=i18n::common::ABOUT>
-                        <Para text=i18n::unroll::ABOUT_1 />
-                        <Para text=i18n::unroll::ABOUT_2 />
+                    <Panel title=|l| CommonText::of(l).about>
+                        <Para text=|l| UnrollText::of(l).about_1 />
+                        <Para text=|l| UnrollText::of(l).about_2 />
                     </Panel>
                 </div>
             </div>
@@ -231,9 +233,9 @@ fn equation(
                     <strong data-testid="unroll-eq-h" data-value=fmt::raw(s.h[0])>{fmt::fixed(s.h[0], 4)}</strong>
                 </p>
                 <p class="lx-from-x1">
-                    <span class="lx-c-x1">{i18n::unroll::FROM_X1_SENTENCE.fill(lang, &[&fmt::fixed(s.from_x1[0], 4), &sub(t)])}</span>
+                    <span class="lx-c-x1">{(UnrollText::of(lang).from_x1_sentence)(&fmt::fixed(s.from_x1[0], 4), &sub(t))}</span>
                     {share.filter(|p| p.is_finite()).map(|p| format!(" ({:.0} %)", 100.0 * p))}
-                    {format!(" — {}", i18n::unroll::FROM_X1_HOW.get(lang))}
+                    {format!(" — {}", UnrollText::of(lang).from_x1_how)}
                 </p>
             </div>
         }
@@ -273,7 +275,7 @@ fn equation(
                                 <th class="lx-c-bias">"b"</th>
                                 <th>"z_t"</th>
                                 <th>"h_t"</th>
-                                <th>{i18n::unroll::FROM_X1.get(lang)}</th>
+                                <th>{UnrollText::of(lang).from_x1}</th>
                             </tr>
                         </thead>
                         <tbody>{rows}</tbody>
@@ -344,7 +346,7 @@ fn chain_svg(r: &Unroll, t_now: usize, lang: crate::config::Lang) -> AnyView {
             viewBox=format!("0 0 {width} 262")
             style=format!("max-width:{}px; --lx-min-w:{}px", width as i64, (width * 0.6) as i64)
             role="img"
-            aria-label=i18n::unroll::DIAGRAM.get(lang)
+            aria-label=UnrollText::of(lang).diagram
             data-testid="unroll-diagram"
         >
             <defs>
@@ -359,7 +361,7 @@ fn chain_svg(r: &Unroll, t_now: usize, lang: crate::config::Lang) -> AnyView {
                 </marker>
             </defs>
             <g class="lx-rolled">
-                <text x="70" y="18" text-anchor="middle" class="lx-svg-caption">{i18n::unroll::ROLLED.get(lang)}</text>
+                <text x="70" y="18" text-anchor="middle" class="lx-svg-caption">{UnrollText::of(lang).rolled}</text>
                 <line x1="70" x2="70" y1=cy + 78.0 y2=cy + 32.0 class="lx-edge lx-edge-input" marker-end="url(#lx-arrow-in)"></line>
                 <text x="70" y=cy + 96.0 text-anchor="middle" class="lx-svg-label">"x_t"</text>
                 <text x="76" y=cy + 58.0 class="lx-svg-weight lx-c-input">"W_xh"</text>
@@ -371,7 +373,7 @@ fn chain_svg(r: &Unroll, t_now: usize, lang: crate::config::Lang) -> AnyView {
                 <text x="150" y=cy + 4.0 class="lx-svg-weight lx-c-rec">"W_hh"</text>
             </g>
             <text x="200" y=cy + 6.0 text-anchor="middle" class="lx-svg-op">"="</text>
-            <text x=x0 - 14.0 y="18" class="lx-svg-caption">{i18n::unroll::UNROLLED.get(lang)}</text>
+            <text x=x0 - 14.0 y="18" class="lx-svg-caption">{UnrollText::of(lang).unrolled}</text>
             <text x=x0 y=cy - 10.0 text-anchor="middle" class="lx-svg-label">"h₀"</text>
             {state(&h0, x0, cy + 24.0)}
             {cells}

@@ -9,7 +9,9 @@ use crate::config::fields;
 use crate::config::fields::NumberFields;
 use crate::config::query::{FieldSpec, UrlConfig};
 use crate::ui::charts::colour::Scale;
-use crate::ui::i18n::{self, use_lang, Tr};
+use crate::ui::i18n::use_lang;
+use crate::ui::text::lessons::CommonText;
+use crate::ui::text::Text;
 use leptos::prelude::*;
 
 /// A slider's range: its URL key's (from the key's [`FieldSpec`], so the range is written once,
@@ -125,8 +127,8 @@ where
 }
 
 /// The label of a slider in the page's language.
-pub fn label(tr: Tr) -> Signal<String> {
-    let text = t(tr);
+pub fn label(text: Text) -> Signal<String> {
+    let text = t(text);
     Signal::derive(move || text().to_owned())
 }
 
@@ -157,11 +159,13 @@ pub fn ListSliders(
     on_change: Callback<Vec<f64>>,
     /// Labels of the add and remove buttons (default "+ step" / "− step").
     #[prop(optional)]
-    buttons: Option<(Tr, Tr)>,
+    buttons: Option<(Text, Text)>,
 ) -> impl IntoView {
     let lang = use_lang();
-    let (add_label, remove_label) =
-        buttons.unwrap_or((i18n::common::ADD_STEP, i18n::common::REMOVE_STEP));
+    let (add_label, remove_label) = buttons.unwrap_or((
+        |l| CommonText::of(l).add_step,
+        |l| CommonText::of(l).remove_step,
+    ));
     let range = Range::from(spec);
     let (min_len, max_len) = fields::list_len(spec);
     let len = Memo::new(move |_| values.with(Vec::len));
@@ -203,7 +207,7 @@ pub fn ListSliders(
                         }
                     }
                 >
-                    {move || add_label.get(lang.get())}
+                    {move || add_label(lang.get())}
                 </button>
                 <button
                     type="button"
@@ -218,7 +222,7 @@ pub fn ListSliders(
                         }
                     }
                 >
-                    {move || remove_label.get(lang.get())}
+                    {move || remove_label(lang.get())}
                 </button>
             </div>
         </div>
@@ -249,7 +253,7 @@ pub fn SeedInput(
     let name_class = if class == "field" { "field-name" } else { "" };
     view! {
         <div class=class>
-            <label for=testid><span class=name_class>{t(i18n::common::SEED)}</span></label>
+            <label for=testid><span class=name_class>{t(|l| CommonText::of(l).seed)}</span></label>
             <input
                 id=testid
                 data-testid=testid
@@ -289,10 +293,10 @@ pub fn Num(
     }
 }
 
-/// A translated text node.
-pub fn t(tr: Tr) -> impl Fn() -> &'static str + Send + Sync + Copy + 'static {
+/// A text node in the page's language.
+pub fn t(text: Text) -> impl Fn() -> &'static str + Send + Sync + Copy + 'static {
     let lang = use_lang();
-    move || tr.get(lang.get())
+    move || text(lang.get())
 }
 
 /// Step controls for a time index `t` in `1..=max`: first, back, play/pause, forward, and a
@@ -350,12 +354,12 @@ pub fn StepControls(
     };
     let id = format!("{lesson}-t");
     view! {
-        <div class="lx-steps" role="group" aria-label=move || i18n::common::TIME_STEP.get(lang.get())>
+        <div class="lx-steps" role="group" aria-label=move || CommonText::of(lang.get()).time_step>
             <button
                 type="button"
                 class="btn btn-small"
                 data-testid=format!("{lesson}-first")
-                aria-label=move || i18n::common::FIRST_STEP.get(lang.get())
+                aria-label=move || CommonText::of(lang.get()).first_step
                 on:click=move |_| {
                     stop();
                     set_t.run(1);
@@ -367,7 +371,7 @@ pub fn StepControls(
                 type="button"
                 class="btn btn-small"
                 data-testid=format!("{lesson}-back")
-                aria-label=move || i18n::common::STEP_BACK.get(lang.get())
+                aria-label=move || CommonText::of(lang.get()).step_back
                 disabled={move || t.get() <= 1}
                 on:click=move |_| {
                     stop();
@@ -383,13 +387,13 @@ pub fn StepControls(
                 aria-pressed=move || playing.get().to_string()
                 on:click=move |_| if playing.get_untracked() { stop() } else { start() }
             >
-                {move || if playing.get() { i18n::common::PAUSE.get(lang.get()) } else { i18n::common::PLAY.get(lang.get()) }}
+                {move || if playing.get() { CommonText::of(lang.get()).pause } else { CommonText::of(lang.get()).play }}
             </button>
             <button
                 type="button"
                 class="btn btn-small"
                 data-testid=format!("{lesson}-forward")
-                aria-label=move || i18n::common::STEP_FORWARD.get(lang.get())
+                aria-label=move || CommonText::of(lang.get()).step_forward
                 disabled={move || t.get() >= max.get()}
                 on:click=move |_| {
                     stop();
@@ -399,7 +403,7 @@ pub fn StepControls(
                 "▶"
             </button>
             <label class="lx-steps-label" for=id.clone()>
-                {move || i18n::common::TIME_STEP.get(lang.get())}
+                {move || CommonText::of(lang.get()).time_step}
                 " t = "
                 <span data-testid=format!("{lesson}-t-value") data-value=move || t.get().to_string()>{move || t.get()}</span>
             </label>

@@ -15,7 +15,7 @@ use crate::data::{NamesDataset, VAL_FRACTION};
 use crate::engine::protocol::{Command, SessionId};
 use crate::ui::engine_client::EngineClient;
 use crate::ui::engine_client::{DataRef, EngineData};
-use crate::ui::i18n::DataInUse;
+use crate::ui::text::training::DataInUse;
 
 /// The data set in use: where its names are, its classes and counts, and the split counts
 /// known so far, shared by the page and the training session.

@@ -1,5 +1,4 @@
-//! The texts the training page's charts draw (axis titles, legend entries, placeholders), in
-//! English and 简体中文.
+//! The training page's charts: axis titles, legend entries, placeholders.
 
 use crate::config::Lang;
 

@@ -1,0 +1,98 @@
+//! Lesson 6, bidirectional concatenation.
+
+use crate::config::Lang;
+
+/// Lesson 6: bidirectional concatenation.
+#[derive(Debug)]
+pub struct BidirText {
+    /// Title.
+    pub title: &'static str,
+    /// One line for the index.
+    pub summary: &'static str,
+    /// The page's introduction.
+    pub lede: &'static str,
+    /// Controls panel.
+    pub controls: &'static str,
+    /// Field.
+    pub tokens: &'static str,
+    /// Note.
+    pub tokens_note: &'static str,
+    /// Heading.
+    pub embeddings: &'static str,
+    /// Column.
+    pub token: &'static str,
+    /// Panel.
+    pub diagram: &'static str,
+    /// Row label.
+    pub forward: &'static str,
+    /// Row label.
+    pub backward: &'static str,
+    /// Note.
+    pub diagram_note: &'static str,
+    /// Panel.
+    pub output: &'static str,
+    /// Label.
+    pub hn_fwd: &'static str,
+    /// Label.
+    pub hn_bwd: &'static str,
+    /// Text: {0} index of the last position.
+    pub last_text: fn(&str) -> String,
+    /// Panel.
+    pub weights: &'static str,
+    /// Note.
+    pub weights_note: &'static str,
+}
+
+impl BidirText {
+    /// English.
+    pub const EN: BidirText = BidirText {
+        title: "Bidirectional: two readers, one concatenation",
+        summary: "A forward and a backward RNN read the sentence; each position concatenates both into 2H.",
+        lede: "One direction reads left to right, the other right to left. Each position gets both states side by side — and the last position is not the backward direction's summary.",
+        controls: "The sentence",
+        tokens: "Tokens (comma-separated)",
+        tokens_note: "Up to 12 tokens of at most 16 characters. Each distinct token gets a seeded 2-d embedding; the weights of nn.RNN(2, 2, bidirectional=True) come from PyTorch's initialisation with the same seed.",
+        embeddings: "Embeddings",
+        token: "token",
+        diagram: "Two directions over the same sentence",
+        forward: "forward",
+        backward: "backward",
+        diagram_note: "Step k: the forward direction has read the first k tokens, the backward direction the last k. A position's 2H output exists once both have passed it.",
+        output: "output and h_n",
+        hn_fwd: "h_n[0]: forward, after the last token",
+        hn_bwd: "h_n[1]: backward, after the first token",
+        last_text: |a0| format!("output[:, -1, :] is position {a0}: its forward half is h_n[0], but its backward half has read only the last token. The backward direction's summary of the whole sentence is output[:, 0, H:] = h_n[1]. To classify a sentence, concatenate h_n[0] and h_n[1]."),
+        weights: "The weights",
+        weights_note: "The _reverse tensors belong to the backward direction: the two directions share nothing but the input.",
+    };
+
+    /// 简体中文.
+    pub const ZH: BidirText = BidirText {
+        title: "双向：两个读者，一次拼接",
+        summary: "一个正向、一个反向 RNN 读取句子；每个位置把两者拼接成 2H。",
+        lede: "一个方向从左往右读，另一个从右往左读。每个位置都得到两个方向的状态——而最后一个位置并不是反向的总结。",
+        controls: "句子",
+        tokens: "词元（用逗号分隔）",
+        tokens_note: "最多 12 个词元，每个最多 16 个字符。每个不同的词元都有一个带随机种子的二维嵌入；nn.RNN(2, 2, bidirectional=True) 的权重来自使用同一种子的 PyTorch 初始化。",
+        embeddings: "嵌入",
+        token: "词元",
+        diagram: "同一句子上的两个方向",
+        forward: "正向",
+        backward: "反向",
+        diagram_note: "第 k 步：正向已读入前 k 个词元，反向已读入后 k 个。只有两个方向都经过某个位置后，它的 2H 输出才完整。",
+        output: "output 与 h_n",
+        hn_fwd: "h_n[0]：正向，读完最后一个词元后",
+        hn_bwd: "h_n[1]：反向，读完第一个词元后",
+        last_text: |a0| format!("output[:, -1, :] 是位置 {a0}：它的正向一半等于 h_n[0]，但反向一半只读过最后一个词元。反向对整句的总结是 output[:, 0, H:] = h_n[1]。要对整句分类，应拼接 h_n[0] 和 h_n[1]。"),
+        weights: "权重",
+        weights_note: "带 _reverse 后缀的张量属于反向：两个方向除了输入之外没有任何共享。",
+    };
+
+    /// The texts in `lang`.
+    pub fn of(lang: Lang) -> &'static BidirText {
+        match lang {
+            Lang::En => &Self::EN,
+            Lang::Zh => &Self::ZH,
+        }
+    }
+}
