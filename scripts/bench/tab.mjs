@@ -210,7 +210,10 @@ async function tabRun(url, cell, backend, o) {
     if (nowMs < windowEnd) await sleep(windowEnd - nowMs);
     const r = await rec();
     const measuredTo = Math.min(windowEnd, await page.evaluate(() => performance.now()));
-    const longest = r.longtasks.filter((t) => t.start >= r.running && t.start < measuredTo).reduce((m, t) => Math.max(m, t.duration), 0);
+    const inWindow = r.longtasks.filter((t) => t.start >= r.running && t.start < measuredTo);
+    const longest = inWindow.reduce((m, t) => Math.max(m, t.duration), 0);
+    if (process.env.BENCH_LONGTASKS)
+      console.error(`${cell} long tasks (s after running: ms): ${inWindow.map((t) => `${((t.start - r.running) / 1000).toFixed(1)}: ${Math.round(t.duration)}`).join(", ")}`);
     const end = fullEpoch ? r.valShown : Infinity;
     const steps = r.steps.filter((s) => s.t <= end);
     const first = steps[0];

@@ -31,6 +31,8 @@ pub mod charts;
 #[cfg(target_arch = "wasm32")]
 pub mod data_loader;
 #[cfg(target_arch = "wasm32")]
+pub mod defer;
+#[cfg(target_arch = "wasm32")]
 pub mod delay;
 /// The delay-copy page's model ([`delay::sweep`], `src/ui/delay/sweep.rs`); the page itself
 /// compiles for wasm32 only.
@@ -60,6 +62,12 @@ pub mod training_bridge;
 pub mod url;
 #[cfg(target_arch = "wasm32")]
 pub mod widgets;
+/// What a heatmap shows and its cells' markup ([`widgets::heatmap_data`]); the widgets
+/// themselves compile for wasm32 only.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod widgets {
+    pub mod heatmap_data;
+}
 
 /// Test hook: panics with `message`, so the end-to-end test can check that a panic shows the
 /// error panel (and the console message) instead of a blank page. Trunk exposes it to the page

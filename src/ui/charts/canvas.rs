@@ -2,9 +2,9 @@
 //!
 //! The canvas is drawn at device resolution (CSS size × `devicePixelRatio`) so text stays
 //! sharp. Redraws are coalesced to at most one per animation frame and, for the charts, at most
-//! one every [`MIN_REDRAW_MS`]: training reports many steps per frame, and a plotters draw
-//! measures its labels through the DOM (a layout of the page per label), so drawing each frame
-//! would take the main thread's time from the page. [`backend`] is the only place a canvas
+//! one every [`MIN_REDRAW_MS`]: training reports many steps per frame, and drawing each frame
+//! would take the main thread's time from the page. The charts share the frames
+//! ([`FRAME_BUDGET_MS`]), so several charts changing at once do not make one long frame. [`backend`] is the only place a canvas
 //! backend is made: a [`ChartBackend`], which remembers the text sizes it measured, so a redraw
 //! measures only labels it has not seen before.
 
@@ -17,7 +17,7 @@ use plotters_backend::{
 };
 use plotters_canvas::CanvasBackend;
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 
@@ -25,7 +25,7 @@ use web_sys::HtmlCanvasElement;
 pub const MIN_REDRAW_MS: f64 = 250.0;
 
 /// The plotters backend of `canvas` and the chart style at its resolution: the canvas's pixel
-/// size is set to its CSS box × `devicePixelRatio` (at least 1) first. `None` when the browser
+/// size is set to its CSS box × `devicePixelRatio` (at least 1) first, when it differs. `None` when the browser
 /// gives no 2D context.
 pub fn backend(canvas: &HtmlCanvasElement) -> Option<(ChartBackend, ChartStyle)> {
     let dpr = web_sys::window()
@@ -36,8 +36,16 @@ pub fn backend(canvas: &HtmlCanvasElement) -> Option<(ChartBackend, ChartStyle)>
         canvas.client_width().max(1) as f64,
         canvas.client_height().max(1) as f64,
     );
-    canvas.set_width((w * dpr).round() as u32);
-    canvas.set_height((h * dpr).round() as u32);
+    let (pw, ph) = ((w * dpr).round() as u32, (h * dpr).round() as u32);
+    // Only a new size is written: writing it clears the canvas and marks the page's layout
+    // dirty, so the next chart's size read would lay the page out again. Every chart's draw
+    // starts by filling its area.
+    if canvas.width() != pw {
+        canvas.set_width(pw);
+    }
+    if canvas.height() != ph {
+        canvas.set_height(ph);
+    }
     let backend = ChartBackend::new(canvas.clone())?;
     Some((backend, ChartStyle { scale: dpr }))
 }
@@ -61,6 +69,7 @@ pub fn redraw_on_change<T, D, F>(
     let handle = window_event_listener(leptos::ev::resize, move |_| resized.update(|n| *n += 1));
     on_cleanup(move || handle.remove());
 
+    let in_view = in_view(canvas_ref);
     let latest: Rc<RefCell<Option<T>>> = Rc::new(RefCell::new(None));
     let pending = Rc::new(Cell::new(false));
     let last_draw = Rc::new(Cell::new(f64::NEG_INFINITY));
@@ -72,7 +81,8 @@ pub fn redraw_on_change<T, D, F>(
             return;
         };
         *latest.borrow_mut() = Some(value);
-        if pending.replace(true) {
+        // A chart out of view keeps its latest value and is drawn when it comes into view.
+        if !in_view.get() || pending.replace(true) {
             return;
         }
         let latest = latest.clone();
@@ -81,7 +91,7 @@ pub fn redraw_on_change<T, D, F>(
         let last_draw = last_draw.clone();
         let wait = (last_draw.get() + min_redraw_ms - crate::train::clock::now_ms()).max(0.0);
         let frame = move || {
-            request_animation_frame(move || {
+            queue_draw(Box::new(move || {
                 pending.set(false);
                 last_draw.set(crate::train::clock::now_ms());
                 let Some(value) = latest.borrow_mut().take() else {
@@ -95,7 +105,7 @@ pub fn redraw_on_change<T, D, F>(
                     draw(&canvas, &area, &value, &style);
                     let _ = area.present();
                 }
-            })
+            }))
         };
         if wait > 0.0 {
             set_timeout(frame, std::time::Duration::from_millis(wait as u64));
@@ -103,6 +113,84 @@ pub fn redraw_on_change<T, D, F>(
             frame();
         }
     });
+}
+
+/// How far outside the viewport a chart counts as in view (CSS margin), so a chart scrolled to
+/// is usually drawn before it shows.
+const IN_VIEW_MARGIN: &str = "300px";
+
+/// Whether the canvas of `canvas_ref` is in or near the viewport (an `IntersectionObserver`;
+/// `false` until its first report). Where the browser has no such observer, always `true`.
+fn in_view(canvas_ref: NodeRef<leptos::html::Canvas>) -> RwSignal<bool> {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let seen = RwSignal::new(false);
+    let report = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        // The last entry is the newest state.
+        if let Some(entry) = entries
+            .iter()
+            .last()
+            .and_then(|e| e.dyn_into::<web_sys::IntersectionObserverEntry>().ok())
+        {
+            let _ = seen.try_set(entry.is_intersecting());
+        }
+    });
+    let options = web_sys::IntersectionObserverInit::new();
+    options.set_root_margin(IN_VIEW_MARGIN);
+    let Ok(observer) = web_sys::IntersectionObserver::new_with_options(
+        report.as_ref().unchecked_ref(),
+        &options,
+    ) else {
+        seen.set(true);
+        return seen;
+    };
+    let watching = observer.clone();
+    Effect::new(move |_| {
+        if let Some(canvas) = canvas_ref.get() {
+            watching.disconnect();
+            watching.observe(&canvas);
+        }
+    });
+    let keep = send_wrapper::SendWrapper::new((observer, report));
+    on_cleanup(move || keep.take().0.disconnect());
+    seen
+}
+
+/// How long the chart draws of one animation frame may take, in milliseconds, before the
+/// rest wait for the next frame (at least one is drawn per frame).
+pub const FRAME_BUDGET_MS: f64 = 8.0;
+
+thread_local! {
+    /// Chart draws waiting for an animation frame, oldest first (one per chart at most).
+    static DRAWS: RefCell<VecDeque<Box<dyn FnOnce()>>> = RefCell::new(VecDeque::new());
+    /// Whether an animation frame is requested for [`DRAWS`].
+    static DRAWING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Draws `draw` on a coming animation frame. The charts' draws share the frames: each frame
+/// draws the waiting charts until [`FRAME_BUDGET_MS`] is spent, so charts whose data changed
+/// together (every epoch's end changes several) are spread over a few frames instead of making
+/// one long one.
+fn queue_draw(draw: Box<dyn FnOnce()>) {
+    DRAWS.with(|q| q.borrow_mut().push_back(draw));
+    if !DRAWING.replace(true) {
+        request_animation_frame(draw_queued);
+    }
+}
+
+fn draw_queued() {
+    let start = crate::train::clock::now_ms();
+    while let Some(draw) = DRAWS.with(|q| q.borrow_mut().pop_front()) {
+        draw();
+        if crate::train::clock::now_ms() - start >= FRAME_BUDGET_MS {
+            break;
+        }
+    }
+    if DRAWS.with(|q| q.borrow().is_empty()) {
+        DRAWING.set(false);
+    } else {
+        request_animation_frame(draw_queued);
+    }
 }
 
 /// Renders a `<figure>` with a canvas and a caption; `data` is read reactively and handed to

@@ -48,6 +48,8 @@ pub fn InspectorPanel(
     /// The data set (for the class names).
     data: RwSignal<LoadState, LocalStorage>,
 ) -> impl IntoView {
+    // The traces, maps and top 5 are rebuilt in a task of their own after new weights arrive.
+    let weights = crate::ui::defer::deferred(move || weights.get());
     let loc = use_locale();
     let tx = move || InspectorText::of(loc.lang());
     let imported = crate::ui::keep::ImportedWeights::use_marker();
@@ -116,6 +118,10 @@ pub fn InspectorPanel(
     };
     let h_map = map_memo(|i, l, d| i.h_map(l, d));
     let c_map = map_memo(|i, l, d| i.c_map(l, d));
+
+    // When the panel first fills, the top 5, the pins and the gate maps are built in a task
+    // after the one that builds the state maps, so neither is a long task.
+    let rest_built = crate::ui::defer::deferred(move || inspection.with(|r| r.is_ok()));
 
     let where_label = move || {
         let (l, d) = shown.get();
@@ -264,12 +270,16 @@ pub fn InspectorPanel(
                         }}
                         <ReadsNote inspection=inspection />
                     </div>
-                    <div class="ins-side">
-                        <TopList inspection=inspection />
-                        <PinPanel inspection=inspection shape=shape shown=shown pin=pin />
-                    </div>
+                    <Show when=move || rest_built.get()>
+                        <div class="ins-side">
+                            <TopList inspection=inspection />
+                            <PinPanel inspection=inspection shape=shape shown=shown pin=pin />
+                        </div>
+                    </Show>
                 </div>
-                <GateMaps inspection=inspection shape=shape shown=shown />
+                <Show when=move || rest_built.get()>
+                    <GateMaps inspection=inspection shape=shape shown=shown />
+                </Show>
             </Show>
         </section>
     }

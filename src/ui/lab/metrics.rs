@@ -72,6 +72,8 @@ pub fn MetricsPanel(
     #[prop(into)]
     val_counts: Signal<Vec<usize>>,
 ) -> impl IntoView {
+    // The table and the confusion matrix are rebuilt in a task of their own after a report.
+    let latest = crate::ui::defer::deferred(move || metrics.latest.get());
     let loc = use_locale();
     let t = move || LabText::of(loc.lang());
     let classes = move || {
@@ -84,7 +86,7 @@ pub fn MetricsPanel(
     let baseline = move || -> Option<(usize, f32, &'static str)> {
         let counts = val_counts.get();
         let (i, share) = majority(&counts)?;
-        match metrics.latest.with(|m| m.as_ref().map(|m| m.baseline)) {
+        match latest.with(|m| m.as_ref().map(|m| m.baseline)) {
             Some(b) => Some((i, b, "report")),
             None => Some((i, share, "split")),
         }
@@ -96,7 +98,7 @@ pub fn MetricsPanel(
 
     // A memo, so the heatmap below reads one computed value and updates its cells in place.
     let confusion = Memo::new(move |_| {
-        let m = metrics.latest.get()?;
+        let m = latest.get()?;
         let cls = classes();
         let lang = loc.lang();
         let c = m.num_classes;
@@ -156,12 +158,12 @@ pub fn MetricsPanel(
                     <div
                         class="stat-value"
                         data-testid="metrics-val-acc"
-                        data-value=move || metrics.latest.with(|m| m.as_ref().map(|m| m.accuracy.to_string()).unwrap_or_default())
+                        data-value=move || latest.with(|m| m.as_ref().map(|m| m.accuracy.to_string()).unwrap_or_default())
                     >
-                        {move || metrics.latest.with(|m| m.as_ref().map(|m| format!("{:.1}%", m.accuracy * 100.0))).unwrap_or_else(|| "—".into())}
+                        {move || latest.with(|m| m.as_ref().map(|m| format!("{:.1}%", m.accuracy * 100.0))).unwrap_or_else(|| "—".into())}
                     </div>
                     <div class="stat-detail">
-                        {move || metrics.latest.with(|m| m.as_ref().map(|m| (t().after_epoch)(m.epoch))).unwrap_or_default()}
+                        {move || latest.with(|m| m.as_ref().map(|m| (t().after_epoch)(m.epoch))).unwrap_or_default()}
                     </div>
                 </div>
             </div>
@@ -187,7 +189,7 @@ pub fn MetricsPanel(
                                     cls.into_iter()
                                         .enumerate()
                                         .map(|(i, c)| {
-                                            let acc = move || metrics.latest.with(|m| m.as_ref().and_then(|m| m.per_class.get(i).copied().flatten()));
+                                            let acc = move || latest.with(|m| m.as_ref().and_then(|m| m.per_class.get(i).copied().flatten()));
                                             let language = c.language.clone();
                                             let val = counts.get(i).copied();
                                             view! {

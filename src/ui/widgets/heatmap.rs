@@ -11,89 +11,16 @@
 //! convention; so a confusion matrix can print counts while shading each row by its share.
 
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
-pub use crate::ui::charts::colour::Scale;
-
-/// How numbers are printed inside the cells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CellText {
-    /// No text (large maps).
-    None,
-    /// Integers; zero cells stay empty (confusion counts).
-    NonZeroInteger,
-    /// Fixed number of decimals.
-    Fixed(u8),
-}
-
-/// Everything a heatmap draws. `values` and `shade` are row-major `[rows, cols]`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct HeatmapData {
-    /// Number of rows.
-    pub rows: usize,
-    /// Number of columns.
-    pub cols: usize,
-    /// Raw value of each cell (goes to `data-value`), `[rows, cols]` row-major.
-    pub values: Vec<f64>,
-    /// Colour position of each cell (`[rows, cols]`); `None` = shade by `values`.
-    pub shade: Option<Vec<f32>>,
-    /// Colour mapping of the shades.
-    pub scale: Scale,
-    /// One label per row (drawn left of the row).
-    pub row_labels: Vec<String>,
-    /// One label per column (drawn above the column, slanted).
-    pub col_labels: Vec<String>,
-    /// Title of the row axis (e.g. "true language"), drawn vertically at the left.
-    pub row_title: String,
-    /// Title of the column axis (e.g. "predicted language"), drawn above the labels.
-    pub col_title: String,
-    /// Text inside cells.
-    pub text: CellText,
-    /// Tooltip of each cell (`[rows, cols]`); empty = none.
-    pub titles: Vec<String>,
-    /// Cells whose outline is emphasised (e.g. the diagonal of a confusion matrix).
-    pub outline_diagonal: bool,
-}
-
-impl Default for HeatmapData {
-    /// An empty map (no rows, no columns).
-    fn default() -> Self {
-        HeatmapData {
-            rows: 0,
-            cols: 0,
-            values: Vec::new(),
-            shade: None,
-            scale: Scale::UNIT,
-            row_labels: Vec::new(),
-            col_labels: Vec::new(),
-            row_title: String::new(),
-            col_title: String::new(),
-            text: CellText::None,
-            titles: Vec::new(),
-            outline_diagonal: false,
-        }
-    }
-}
-
-impl HeatmapData {
-    /// Sum of all values (the `data-total` attribute).
-    pub fn total(&self) -> f64 {
-        self.values.iter().sum()
-    }
-}
+pub use super::heatmap_data::{CellText, HeatmapData, Scale};
+use super::heatmap_data::{cell_states, cell_text, cells_markup, CellState, Grid};
 
 /// Rough width in px of `s` at 12 px (CJK characters are full width).
 fn text_width(s: &str) -> f64 {
     s.chars()
         .map(|c| if (c as u32) > 0x2e80 { 12.0 } else { 7.0 })
         .sum()
-}
-
-fn cell_text(text: CellText, v: f64) -> Option<String> {
-    match text {
-        CellText::None => None,
-        CellText::NonZeroInteger => (v != 0.0).then(|| format!("{}", v.round() as i64)),
-        CellText::Fixed(d) => Some(format!("{:.*}", d as usize, v)),
-    }
 }
 
 /// What fixes a heatmap's layout: everything but the cells' numbers, shades and tooltips.
@@ -127,14 +54,103 @@ impl Layout {
     }
 }
 
-/// The value and colour position of cell `i`.
-fn value_and_shade(d: &HeatmapData, i: usize) -> (f64, f32) {
-    let v = d.values.get(i).copied().unwrap_or(0.0);
-    let s = match &d.shade {
-        Some(s) => s.get(i).copied().unwrap_or(0.0),
-        None => v as f32,
-    };
-    (v, s)
+const SVG_NS: &str = "http://www.w3.org/2000/svg";
+
+/// The cells as they are in one `<svg>`: each cell's `<rect>` and number `<text>` (if it
+/// prints one) and what each cell shows.
+struct Drawn {
+    svg: web_sys::Element,
+    grid: Grid,
+    rects: Vec<web_sys::Element>,
+    texts: Vec<Option<web_sys::Element>>,
+    states: Vec<CellState>,
+}
+
+impl Drawn {
+    /// Finds the cells of an `svg` just built from [`cells_markup`] of a map whose cells were
+    /// then in `states`.
+    fn find(svg: web_sys::Element, grid: Grid, states: Vec<CellState>) -> Option<Drawn> {
+        let elements = |selector: &str| -> Vec<web_sys::Element> {
+            svg.query_selector_all(selector)
+                .map(|list| {
+                    (0..list.length())
+                        .filter_map(|k| list.item(k)?.dyn_into().ok())
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let rects = elements("rect.hm-cell");
+        if rects.len() != states.len() {
+            return None;
+        }
+        let mut texts = vec![None; states.len()];
+        for t in elements("text.hm-num") {
+            let cell = t.get_attribute("data-cell").and_then(|c| c.parse::<usize>().ok());
+            if let Some(slot) = cell.and_then(|c| texts.get_mut(c)) {
+                *slot = Some(t);
+            }
+        }
+        Some(Drawn {
+            svg,
+            grid,
+            rects,
+            texts,
+            states,
+        })
+    }
+
+    /// Rewrites the cells of `d` whose state changed (colour, `data-value`, tooltip, number)
+    /// and the map's `data-total`.
+    fn update(&mut self, d: &HeatmapData) {
+        let states = cell_states(d);
+        if states.len() != self.rects.len() {
+            return;
+        }
+        let doc = self.svg.owner_document();
+        for (i, (old, new)) in self.states.iter().zip(&states).enumerate() {
+            if old == new {
+                continue;
+            }
+            let rect = &self.rects[i];
+            if old.shade != new.shade {
+                let _ = rect.set_attribute("fill", &d.scale.css(new.shade));
+            }
+            if old.value != new.value {
+                let _ = rect.set_attribute("data-value", &new.value.to_string());
+            }
+            if old.title != new.title {
+                if let Some(title) = rect.first_element_child() {
+                    title.set_text_content(new.title.as_deref());
+                }
+            }
+            match (&self.texts[i], cell_text(self.grid.text, new.value)) {
+                (Some(t), Some(n)) => {
+                    t.set_text_content(Some(&n));
+                    let _ = t.set_attribute("fill", d.scale.ink(new.shade));
+                }
+                (Some(t), None) => {
+                    t.remove();
+                    self.texts[i] = None;
+                }
+                (None, Some(n)) => {
+                    let made = doc.as_ref().and_then(|doc| doc.create_element_ns(Some(SVG_NS), "text").ok());
+                    if let Some(t) = made {
+                        for (k, v) in self.grid.number_attributes(i) {
+                            let _ = t.set_attribute(k, &v);
+                        }
+                        let _ = t.set_attribute("fill", d.scale.ink(new.shade));
+                        let _ = t.set_attribute("pointer-events", "none");
+                        t.set_text_content(Some(&n));
+                        let _ = rect.after_with_node_1(&t);
+                        self.texts[i] = Some(t);
+                    }
+                }
+                (None, None) => {}
+            }
+        }
+        let _ = self.svg.set_attribute("data-total", &d.total().to_string());
+        self.states = states;
+    }
 }
 
 /// Renders `data` as an SVG heatmap scaled to its container's width. `cell` is the size of a
@@ -157,6 +173,22 @@ pub fn Heatmap(
 ) -> impl IntoView {
     let data = Memo::new(move |_| data.get());
     let layout = Memo::new(move |_| data.with(Layout::of));
+    let svg_ref = NodeRef::<leptos::svg::Svg>::new();
+    // The grid and the cells' states of the latest build, for the effect to start from.
+    let built = StoredValue::new_local(None::<(Grid, Vec<CellState>)>);
+    // After a build and after each change of values: rewrite the cells that changed.
+    Effect::new(move |drawn: Option<Option<Drawn>>| {
+        let svg: web_sys::Element = svg_ref.get()?.into();
+        let mut drawn = match drawn.flatten() {
+            Some(d) if d.svg == svg => d,
+            _ => {
+                let (grid, states) = built.get_value()?;
+                Drawn::find(svg, grid, states)?
+            }
+        };
+        data.with(|d| drawn.update(d));
+        Some(drawn)
+    });
     move || {
         let d = layout.get();
         let row_w = d
@@ -180,58 +212,18 @@ pub fn Heatmap(
         let width = x0 + d.cols as f64 * cell + (col_len * 0.57 - cell / 2.0).max(0.0) + 8.0;
         let height = y0 + d.rows as f64 * cell + 4.0;
         let font = (cell * 0.38).clamp(8.0, 12.0);
-        let mode = d.text;
-        let cells = (0..d.rows * d.cols)
-            .map(|i| {
-                let (r, c) = (i / d.cols, i % d.cols);
-                let x = x0 + c as f64 * cell;
-                let y = y0 + r as f64 * cell;
-                let fill = move || data.with(|d| d.scale.css(value_and_shade(d, i).1));
-                let ink = move || data.with(|d| d.scale.ink(value_and_shade(d, i).1));
-                let value = move || data.with(|d| value_and_shade(d, i).0);
-                let title = d.titled.then(|| {
-                    view! {
-                        <title>{move || data.with(|d| d.titles.get(i).cloned().unwrap_or_default())}</title>
-                    }
-                });
-                // Only cells with a number get a <text> (most of a confusion matrix is zeros).
-                let text = move || {
-                    cell_text(mode, value()).map(|t| {
-                        view! {
-                            <text
-                                x=x + cell / 2.0
-                                y=y + cell / 2.0
-                                text-anchor="middle"
-                                dominant-baseline="central"
-                                font-size=font
-                                fill=ink
-                                pointer-events="none"
-                            >
-                                {t}
-                            </text>
-                        }
-                    })
-                };
-                view! {
-                    <rect
-                        class="hm-cell"
-                        x=x
-                        y=y
-                        width=cell
-                        height=cell
-                        fill=fill
-                        stroke="#e2e8f0"
-                        stroke-width=0.5
-                        data-row=r
-                        data-col=c
-                        data-value=move || value().to_string()
-                    >
-                        {title}
-                    </rect>
-                    {text}
-                }
-            })
-            .collect_view();
+        let grid = Grid {
+            x0,
+            y0,
+            cols: d.cols,
+            cell,
+            font,
+            text: d.text,
+        };
+        // All cells as one piece of markup, parsed by the browser in one go.
+        let (markup, states) =
+            data.with_untracked(|data| (cells_markup(data, &grid), cell_states(data)));
+        built.set_value(Some((grid, states)));
         // Drawn after all cells so no neighbour covers the outline.
         let diagonal = d.outline_diagonal.then(|| {
             (0..d.rows.min(d.cols))
@@ -327,6 +319,7 @@ pub fn Heatmap(
         });
         view! {
             <svg
+                node_ref=svg_ref
                 class="heatmap"
                 role="img"
                 aria-label=move || label.get()
@@ -336,14 +329,14 @@ pub fn Heatmap(
                 data-testid=testid
                 data-rows=d.rows
                 data-cols=d.cols
-                data-total=move || data.with(|d| d.total().to_string())
+                data-total=data.with_untracked(|d| d.total().to_string())
                 font-family="system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'Noto Sans CJK SC', sans-serif"
             >
                 {row_title}
                 {col_title}
                 {row_labels}
                 {col_labels}
-                {cells}
+                <g class="hm-cells" inner_html=markup></g>
                 {diagonal}
             </svg>
         }

@@ -2,6 +2,7 @@
 //! run buttons.
 
 pub mod heatmap;
+pub mod heatmap_data;
 pub mod number_field;
 pub mod run_controls;
 pub mod stat;

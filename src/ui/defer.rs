@@ -1,0 +1,39 @@
+//! Work that follows a change one task later, so one update of the page does not become one
+//! long task. The engine's events are applied once per animation frame; a panel that builds
+//! much from them (the inspector's traces and maps, the metrics' table and confusion matrix)
+//! reads a [`deferred`] copy and does its part in a task of its own.
+
+use leptos::prelude::*;
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::Duration;
+
+/// A copy of what `source` returns that follows it in a later task: after a change, the copy
+/// is set from a zero-delay timer, once for any number of changes before that timer runs.
+/// Starts with `source`'s value now.
+pub fn deferred<T, S>(source: S) -> ReadSignal<T, LocalStorage>
+where
+    T: Clone + 'static,
+    S: Fn() -> T + Clone + 'static,
+{
+    let copy = RwSignal::new_local(source());
+    let waiting = Rc::new(Cell::new(false));
+    let read = source.clone();
+    Effect::new(move |first: Option<()>| {
+        // Tracks the source; its first run only subscribes (the copy starts equal).
+        let _ = read();
+        if first.is_none() || waiting.replace(true) {
+            return;
+        }
+        let (waiting, source) = (waiting.clone(), source.clone());
+        set_timeout(
+            move || {
+                waiting.set(false);
+                let value = untrack(&source);
+                let _ = copy.try_set(value);
+            },
+            Duration::ZERO,
+        );
+    });
+    copy.read_only()
+}
