@@ -92,5 +92,14 @@ pub async fn load(progress: impl Fn(usize, usize) + 'static) -> Result<LoadedDat
         .await
         .into_iter()
         .collect::<Result<Vec<_>, _>>()?;
-    training_bridge::build_dataset(texts)
+    let loaded = training_bridge::build_dataset(texts)?;
+    // The engine gets the names now, in a task of its own, so that Start sends only a number.
+    if let crate::ui::engine_client::DataRef::Page(dataset) = &loaded.data {
+        let dataset = dataset.clone();
+        leptos::prelude::set_timeout(
+            move || crate::ui::engine_client::EngineClient::get().offer_data(&dataset),
+            std::time::Duration::ZERO,
+        );
+    }
+    Ok(loaded)
 }

@@ -345,6 +345,14 @@ impl EngineClient {
     }
 
     /// The number of `data` in the worker, and the data itself when it must be sent first.
+    /// Sends `data` to the worker unless it has it already, so a later run sends only its
+    /// number.
+    pub fn offer_data(&self, data: &Rc<NamesDataset>) {
+        if let (_, Some((id, dataset))) = self.data_id(data) {
+            self.send_ref(&[Command::Data { id, dataset }]);
+        }
+    }
+
     fn data_id(&self, data: &Rc<NamesDataset>) -> (DataId, Option<(DataId, NamesDataset)>) {
         let mut sent = self.0.data_sent.borrow_mut();
         if let Some((weak, id)) = sent.as_ref() {

@@ -119,9 +119,10 @@ pub fn InspectorPanel(
     let h_map = map_memo(|i, l, d| i.h_map(l, d));
     let c_map = map_memo(|i, l, d| i.c_map(l, d));
 
-    // When the panel first fills, the top 5, the pins and the gate maps are built in a task
-    // after the one that builds the state maps, so neither is a long task.
+    // When the panel first fills, it is built in three tasks: the state maps, then the top 5
+    // and the pins, then the gate maps; none of them is a long task.
     let rest_built = crate::ui::defer::deferred(move || inspection.with(|r| r.is_ok()));
+    let gates_built = crate::ui::defer::deferred(move || rest_built.get());
 
     let where_label = move || {
         let (l, d) = shown.get();
@@ -277,7 +278,7 @@ pub fn InspectorPanel(
                         </div>
                     </Show>
                 </div>
-                <Show when=move || rest_built.get()>
+                <Show when=move || gates_built.get()>
                     <GateMaps inspection=inspection shape=shape shown=shown />
                 </Show>
             </Show>
