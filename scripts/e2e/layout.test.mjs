@@ -17,7 +17,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { OUT, buildDist, serveDist, launch, until, value } from "./lib.mjs";
+import { OUT, buildDist, serveDist, launch, renderAllPanels, until, value } from "./lib.mjs";
 
 const SHOTS = process.env.UNROLL_LAYOUT_SHOTS !== "0";
 
@@ -144,7 +144,10 @@ test("phone, 375 px: cards fit, worked results are in view, the training form is
         .map((el) => el.getAttribute("data-testid") || el.textContent.trim().slice(0, 30));
     });
     if (cut.length) failures.push(`training ${lang}: fields cut or squeezed: ${cut.join(", ")}`);
-    if (SHOTS) await page.screenshot({ path: join(dir, `training-375-${lang}.png`), fullPage: true });
+    if (SHOTS) {
+      await renderAllPanels(page);
+      await page.screenshot({ path: join(dir, `training-375-${lang}.png`), fullPage: true });
+    }
     failures.push(...problems.map((p) => `training ${lang}: ${p}`));
     await page.close();
   }

@@ -191,10 +191,22 @@ export function maxLongTask(rec) {
   return rec.longtasks.filter((t) => t.start >= since).reduce((m, t) => Math.max(m, t.duration), 0);
 }
 
+/**
+ * Renders every panel for a full-page capture: the training pages skip the layout and paint
+ * of panels out of view (`content-visibility: auto`), which a capture of the whole page would
+ * show as empty boxes.
+ */
+export async function renderAllPanels(page) {
+  await page.addStyleTag({ content: ".training-page .panel { content-visibility: visible !important; }" });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
 /** Writes a PNG of the page to tests/e2e/out/<name>.png and returns its path. */
 export async function screenshot(page, name, opts = {}) {
   mkdirSync(OUT, { recursive: true });
   const path = join(OUT, `${name}.png`);
-  await page.screenshot({ path, fullPage: true, ...opts });
+  const fullPage = opts.fullPage ?? true;
+  if (fullPage) await renderAllPanels(page);
+  await page.screenshot({ path, fullPage, ...opts });
   return path;
 }

@@ -137,10 +137,9 @@ fn in_view(canvas_ref: NodeRef<leptos::html::Canvas>) -> RwSignal<bool> {
     });
     let options = web_sys::IntersectionObserverInit::new();
     options.set_root_margin(IN_VIEW_MARGIN);
-    let Ok(observer) = web_sys::IntersectionObserver::new_with_options(
-        report.as_ref().unchecked_ref(),
-        &options,
-    ) else {
+    let Ok(observer) =
+        web_sys::IntersectionObserver::new_with_options(report.as_ref().unchecked_ref(), &options)
+    else {
         seen.set(true);
         return seen;
     };

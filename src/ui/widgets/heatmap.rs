@@ -13,8 +13,8 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-pub use super::heatmap_data::{CellText, HeatmapData, Scale};
 use super::heatmap_data::{cell_states, cell_text, cells_markup, CellState, Grid};
+pub use super::heatmap_data::{CellText, HeatmapData, Scale};
 
 /// Rough width in px of `s` at 12 px (CJK characters are full width).
 fn text_width(s: &str) -> f64 {
@@ -85,7 +85,9 @@ impl Drawn {
         }
         let mut texts = vec![None; states.len()];
         for t in elements("text.hm-num") {
-            let cell = t.get_attribute("data-cell").and_then(|c| c.parse::<usize>().ok());
+            let cell = t
+                .get_attribute("data-cell")
+                .and_then(|c| c.parse::<usize>().ok());
             if let Some(slot) = cell.and_then(|c| texts.get_mut(c)) {
                 *slot = Some(t);
             }
@@ -133,7 +135,9 @@ impl Drawn {
                     self.texts[i] = None;
                 }
                 (None, Some(n)) => {
-                    let made = doc.as_ref().and_then(|doc| doc.create_element_ns(Some(SVG_NS), "text").ok());
+                    let made = doc
+                        .as_ref()
+                        .and_then(|doc| doc.create_element_ns(Some(SVG_NS), "text").ok());
                     if let Some(t) = made {
                         for (k, v) in self.grid.number_attributes(i) {
                             let _ = t.set_attribute(k, &v);

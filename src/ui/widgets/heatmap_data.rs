@@ -246,8 +246,12 @@ mod tests {
     fn markup_has_one_rect_per_cell_row_major_with_value_colour_and_tooltip() {
         let m = cells_markup(&confusion(), &GRID);
         assert_eq!(m.matches("<rect ").count(), 4);
-        let first = m.find(r#"data-row="0" data-col="0" data-value="3""#).expect("cell 0,0");
-        let last = m.find(r#"data-row="1" data-col="1" data-value="5""#).expect("cell 1,1");
+        let first = m
+            .find(r#"data-row="0" data-col="0" data-value="3""#)
+            .expect("cell 0,0");
+        let last = m
+            .find(r#"data-row="1" data-col="1" data-value="5""#)
+            .expect("cell 1,1");
         assert!(first < last);
         assert!(m.contains(r#"<rect class="hm-cell" x="130" y="80" width="30" height="30""#));
         // Shade 0 is white on the sequential scale; shade 1 its darkest colour.
@@ -265,9 +269,21 @@ mod tests {
         assert!(!m.contains(r#"data-cell="1""#));
         assert!(m.contains(r#"data-cell="3" x="145" y="95""#));
         assert!(m.contains(">5</text>"));
-        let none = cells_markup(&confusion(), &Grid { text: CellText::None, ..GRID });
+        let none = cells_markup(
+            &confusion(),
+            &Grid {
+                text: CellText::None,
+                ..GRID
+            },
+        );
         assert_eq!(none.matches("<text").count(), 0);
-        let fixed = cells_markup(&confusion(), &Grid { text: CellText::Fixed(1), ..GRID });
+        let fixed = cells_markup(
+            &confusion(),
+            &Grid {
+                text: CellText::Fixed(1),
+                ..GRID
+            },
+        );
         assert!(fixed.contains(">0.0</text>") && fixed.contains(">3.0</text>"));
     }
 
@@ -286,7 +302,10 @@ mod tests {
 
     #[test]
     fn escape_covers_the_xml_specials() {
-        assert_eq!(escape(r#"a<b>&"c"'d"#), "a&lt;b&gt;&amp;&quot;c&quot;&#39;d");
+        assert_eq!(
+            escape(r#"a<b>&"c"'d"#),
+            "a&lt;b&gt;&amp;&quot;c&quot;&#39;d"
+        );
         assert_eq!(escape("中文"), "中文");
     }
 }
