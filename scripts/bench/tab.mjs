@@ -17,6 +17,8 @@
 // - the longest main-thread task (PerformanceObserver 'longtask') in the first --window-sec
 //   seconds of training: the run goes on past its first epoch, so the window holds several
 //   epoch ends (validation, charts, confusion matrix, checkpoint) where epochs are short;
+//   (BENCH_LONGTASKS=1 lists every task over 50 ms in that window, with its start in seconds
+//   after the run started, on stderr);
 // - the prediction answer: from typing a name into `predict-input` (sent from outside the page)
 //   to `predict-top` changing, while training runs; median and worst of 5 names.
 // Natively, on the same batches (seed 0): `train-names --epochs 1` s/epoch with the SIMD

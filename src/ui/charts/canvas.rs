@@ -4,9 +4,10 @@
 //! sharp. Redraws are coalesced to at most one per animation frame and, for the charts, at most
 //! one every [`MIN_REDRAW_MS`]: training reports many steps per frame, and drawing each frame
 //! would take the main thread's time from the page. The charts share the frames
-//! ([`FRAME_BUDGET_MS`]), so several charts changing at once do not make one long frame. [`backend`] is the only place a canvas
-//! backend is made: a [`ChartBackend`], which remembers the text sizes it measured, so a redraw
-//! measures only labels it has not seen before.
+//! ([`FRAME_BUDGET_MS`]), so several charts changing at once do not make one long frame, and a
+//! chart out of view is redrawn only every [`OUT_OF_VIEW_REDRAW_MS`]. [`backend`] is the only
+//! place a canvas backend is made: a [`ChartBackend`], which remembers the text sizes it
+//! measured, so a redraw measures only labels it has not seen before.
 
 use crate::ui::charts::ChartStyle;
 use leptos::prelude::*;
@@ -52,7 +53,8 @@ pub fn backend(canvas: &HtmlCanvasElement) -> Option<(ChartBackend, ChartStyle)>
 
 /// Draws the value of `data` into the canvas of `canvas_ref` on the next animation frame after
 /// it changes (and after the window is resized), at most once every `min_redraw_ms`
-/// milliseconds (0: every frame that has a change). While `data` gives `None` nothing is drawn
+/// milliseconds (0: every frame that has a change) while the canvas is in or near the view and
+/// every [`OUT_OF_VIEW_REDRAW_MS`] while it is not. While `data` gives `None` nothing is drawn
 /// and the canvas keeps its picture. `draw` gets the canvas element too, for what it paints
 /// outside plotters.
 pub fn redraw_on_change<T, D, F>(
@@ -72,24 +74,36 @@ pub fn redraw_on_change<T, D, F>(
     let in_view = in_view(canvas_ref);
     let latest: Rc<RefCell<Option<T>>> = Rc::new(RefCell::new(None));
     let pending = Rc::new(Cell::new(false));
+    // Whether the pending draw waits on the out-of-view interval.
+    let pending_slow = Rc::new(Cell::new(false));
     let last_draw = Rc::new(Cell::new(f64::NEG_INFINITY));
     let draw = Rc::new(draw);
 
     Effect::new(move |_| {
         resized.track();
+        let near = in_view.get();
         let Some(value) = data() else {
             return;
         };
         *latest.borrow_mut() = Some(value);
-        // A chart out of view keeps its latest value and is drawn when it comes into view.
-        if !in_view.get() || pending.replace(true) {
+        // A chart out of view is drawn at most every OUT_OF_VIEW_REDRAW_MS (so it is never
+        // blank or long out of date when printed or captured); coming into view, it is drawn
+        // on the next frame.
+        if pending.get() && !(near && pending_slow.get()) {
             return;
         }
+        pending.set(true);
+        pending_slow.set(!near);
+        let interval = if near {
+            min_redraw_ms
+        } else {
+            OUT_OF_VIEW_REDRAW_MS.max(min_redraw_ms)
+        };
         let latest = latest.clone();
         let pending = pending.clone();
         let draw = draw.clone();
         let last_draw = last_draw.clone();
-        let wait = (last_draw.get() + min_redraw_ms - crate::train::clock::now_ms()).max(0.0);
+        let wait = (last_draw.get() + interval - crate::train::clock::now_ms()).max(0.0);
         let frame = move || {
             queue_draw(Box::new(move || {
                 pending.set(false);
@@ -114,6 +128,9 @@ pub fn redraw_on_change<T, D, F>(
         }
     });
 }
+
+/// Shortest time between two draws of a chart out of view, in milliseconds.
+pub const OUT_OF_VIEW_REDRAW_MS: f64 = 2000.0;
 
 /// How far outside the viewport a chart counts as in view (CSS margin), so a chart scrolled to
 /// is usually drawn before it shows.
