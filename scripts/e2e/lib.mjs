@@ -194,10 +194,12 @@ export function maxLongTask(rec) {
 /**
  * Renders every panel for a full-page capture: the training pages skip the layout and paint
  * of panels out of view (`content-visibility: auto`), which a capture of the whole page would
- * show as empty boxes.
+ * show as empty boxes, and redraw a chart out of view only every 2 s (`OUT_OF_VIEW_REDRAW_MS`),
+ * so the capture waits that long for the charts below the fold to be current.
  */
 export async function renderAllPanels(page) {
   await page.addStyleTag({ content: ".training-page .panel { content-visibility: visible !important; }" });
+  await new Promise((r) => setTimeout(r, 2200));
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 

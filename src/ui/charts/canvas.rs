@@ -214,7 +214,8 @@ fn draw_queued() {
 /// most once every [`MIN_REDRAW_MS`].
 ///
 /// - `testid`: the canvas's `data-testid`; its `data-value` is `points(&data)`, the number of
-///   data points drawn, so tests can tell an empty chart from a drawn one.
+///   data points the chart draws (at its next redraw), so tests can tell an empty chart from a
+///   drawn one.
 /// - `label`: the caption and the canvas's accessible name.
 pub fn chart_canvas<T, D, P, F>(
     testid: &'static str,
