@@ -29,8 +29,12 @@ where
         set_timeout(
             move || {
                 waiting.set(false);
+                // The panel (and the copy with it) may have left the page since.
+                if copy.is_disposed() {
+                    return;
+                }
                 let value = untrack(&source);
-                let _ = copy.try_set(value);
+                copy.set(value);
             },
             Duration::ZERO,
         );

@@ -111,7 +111,8 @@ pub fn redraw_on_change<T, D, F>(
                 let Some(value) = latest.borrow_mut().take() else {
                     return;
                 };
-                let Some(canvas) = canvas_ref.get_untracked() else {
+                // The chart may have left the page while its draw waited.
+                let Some(canvas) = canvas_ref.try_get_untracked().flatten() else {
                     return;
                 };
                 if let Some((backend, style)) = backend(&canvas) {
