@@ -10,7 +10,7 @@ use std::time::Duration;
 
 /// A copy of what `source` returns that follows it in a later task: after a change, the copy
 /// is set from a zero-delay timer, once for any number of changes before that timer runs.
-/// Starts with `source`'s value now.
+/// Starts with `source`'s value now (and is set again one task after it is made).
 pub fn deferred<T, S>(source: S) -> ReadSignal<T, LocalStorage>
 where
     T: Clone + 'static,
@@ -19,10 +19,11 @@ where
     let copy = RwSignal::new_local(source());
     let waiting = Rc::new(Cell::new(false));
     let read = source.clone();
-    Effect::new(move |first: Option<()>| {
-        // Tracks the source; its first run only subscribes (the copy starts equal).
+    Effect::new(move |_| {
+        // Tracks the source. The first run also schedules a copy: the source may have changed
+        // between the copy's creation and the effect's first run.
         let _ = read();
-        if first.is_none() || waiting.replace(true) {
+        if waiting.replace(true) {
             return;
         }
         let (waiting, source) = (waiting.clone(), source.clone());
