@@ -5,7 +5,8 @@
 //! one every [`MIN_REDRAW_MS`]: training reports many steps per frame, and drawing each frame
 //! would take the main thread's time from the page. The charts share the frames
 //! ([`FRAME_BUDGET_MS`]), so several charts changing at once do not make one long frame, and a
-//! chart out of view is redrawn only every [`OUT_OF_VIEW_REDRAW_MS`]. [`backend`] is the only
+//! chart out of view is redrawn only every [`OUT_OF_VIEW_REDRAW_MS`]. A canvas's size comes from
+//! a `ResizeObserver`, never from reading its layout while drawing. [`backend`] is the only
 //! place a canvas backend is made: a [`ChartBackend`], which remembers the text sizes it
 //! measured, so a redraw measures only labels it has not seen before.
 
@@ -26,21 +27,27 @@ use web_sys::HtmlCanvasElement;
 pub const MIN_REDRAW_MS: f64 = 250.0;
 
 /// The plotters backend of `canvas` and the chart style at its resolution: the canvas's pixel
-/// size is set to its CSS box × `devicePixelRatio` (at least 1) first, when it differs. `None` when the browser
-/// gives no 2D context.
-pub fn backend(canvas: &HtmlCanvasElement) -> Option<(ChartBackend, ChartStyle)> {
+/// size is set to `css_size` (its client box in CSS px, as its [`ResizeObserver`] last
+/// reported) × `devicePixelRatio` (at least 1) first, when it differs. `None` when the
+/// browser gives no 2D context.
+///
+/// The size is passed in rather than read here: reading a canvas's `clientWidth` lays the page
+/// out, and for a canvas in a panel the browser skips while it is out of view
+/// (`content-visibility: auto`) that forced layout of the whole panel took 70–100 ms.
+///
+/// [`ResizeObserver`]: web_sys::ResizeObserver
+pub fn backend(
+    canvas: &HtmlCanvasElement,
+    css_size: (f64, f64),
+) -> Option<(ChartBackend, ChartStyle)> {
     let dpr = web_sys::window()
         .map(|w| w.device_pixel_ratio())
         .unwrap_or(1.0)
         .max(1.0);
-    let (w, h) = (
-        canvas.client_width().max(1) as f64,
-        canvas.client_height().max(1) as f64,
-    );
+    let (w, h) = (css_size.0.max(1.0), css_size.1.max(1.0));
     let (pw, ph) = ((w * dpr).round() as u32, (h * dpr).round() as u32);
-    // Only a new size is written: writing it clears the canvas and marks the page's layout
-    // dirty, so the next chart's size read would lay the page out again. Every chart's draw
-    // starts by filling its area.
+    // Only a new size is written: writing it clears the canvas. Every chart's draw starts by
+    // filling its area.
     if canvas.width() != pw {
         canvas.set_width(pw);
     }
@@ -52,11 +59,12 @@ pub fn backend(canvas: &HtmlCanvasElement) -> Option<(ChartBackend, ChartStyle)>
 }
 
 /// Draws the value of `data` into the canvas of `canvas_ref` on the next animation frame after
-/// it changes (and after the window is resized), at most once every `min_redraw_ms`
-/// milliseconds (0: every frame that has a change) while the canvas is in or near the view and
-/// every [`OUT_OF_VIEW_REDRAW_MS`] while it is not. While `data` gives `None` nothing is drawn
-/// and the canvas keeps its picture. `draw` gets the canvas element too, for what it paints
-/// outside plotters.
+/// it changes (and after the canvas or the window is resized), at most once every
+/// `min_redraw_ms` milliseconds (0: every frame that has a change) while the canvas is in or
+/// near the view and every [`OUT_OF_VIEW_REDRAW_MS`] while it is not. While `data` gives `None`,
+/// or while the canvas has not been laid out yet (a panel the browser has not rendered),
+/// nothing is drawn and the canvas keeps its picture (before printing, every chart is drawn).
+/// `draw` gets the canvas element too, for what it paints outside plotters.
 pub fn redraw_on_change<T, D, F>(
     canvas_ref: NodeRef<leptos::html::Canvas>,
     min_redraw_ms: f64,
@@ -72,20 +80,51 @@ pub fn redraw_on_change<T, D, F>(
     on_cleanup(move || handle.remove());
 
     let in_view = in_view(canvas_ref);
+    let size = client_size(canvas_ref);
     let latest: Rc<RefCell<Option<T>>> = Rc::new(RefCell::new(None));
     let pending = Rc::new(Cell::new(false));
     // Whether the pending draw waits on the out-of-view interval.
     let pending_slow = Rc::new(Cell::new(false));
     let last_draw = Rc::new(Cell::new(f64::NEG_INFINITY));
     let draw = Rc::new(draw);
+    let data = Rc::new(data);
+
+    // Printing lays every panel out and prints each canvas as it is: a chart whose panel was
+    // never shown (so never laid out, never drawn) is drawn now, its size read from the layout.
+    let print = {
+        let (data, draw) = (data.clone(), draw.clone());
+        window_event_listener_untyped("beforeprint", move |_| {
+            let Some(canvas) = canvas_ref.try_get_untracked().flatten() else {
+                return;
+            };
+            let Some(value) = untrack(|| data()) else {
+                return;
+            };
+            let css_size = (
+                f64::from(canvas.client_width()),
+                f64::from(canvas.client_height()),
+            );
+            if let Some((backend, style)) = backend(&canvas, css_size) {
+                let area = plotters::prelude::IntoDrawingArea::into_drawing_area(backend);
+                draw(&canvas, &area, &value, &style);
+                let _ = area.present();
+            }
+        })
+    };
+    on_cleanup(move || print.remove());
 
     Effect::new(move |_| {
         resized.track();
         let near = in_view.get();
+        let known = size.get();
         let Some(value) = data() else {
             return;
         };
         *latest.borrow_mut() = Some(value);
+        // Not laid out yet: drawn when its size is first reported.
+        if known == CssSize::Unknown {
+            return;
+        }
         // A chart out of view is drawn at most every OUT_OF_VIEW_REDRAW_MS (so it is never
         // blank or long out of date when printed or captured); coming into view, it is drawn
         // on the next frame.
@@ -115,7 +154,16 @@ pub fn redraw_on_change<T, D, F>(
                 let Some(canvas) = canvas_ref.try_get_untracked().flatten() else {
                     return;
                 };
-                if let Some((backend, style)) = backend(&canvas) {
+                let css_size = match size.try_get_untracked() {
+                    Some(CssSize::Known(w, h)) => (w, h),
+                    // No ResizeObserver in this browser: read the size (a layout).
+                    Some(CssSize::Measure) => (
+                        f64::from(canvas.client_width()),
+                        f64::from(canvas.client_height()),
+                    ),
+                    _ => return,
+                };
+                if let Some((backend, style)) = backend(&canvas, css_size) {
                     let area = plotters::prelude::IntoDrawingArea::into_drawing_area(backend);
                     draw(&canvas, &area, &value, &style);
                     let _ = area.present();
@@ -171,6 +219,59 @@ fn in_view(canvas_ref: NodeRef<leptos::html::Canvas>) -> RwSignal<bool> {
     let keep = send_wrapper::SendWrapper::new((observer, report));
     on_cleanup(move || keep.take().0.disconnect());
     seen
+}
+
+/// A canvas's client box in CSS px as far as the page knows it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum CssSize {
+    /// Not laid out yet (or laid out at zero size).
+    Unknown,
+    /// `(width, height)` from the last `ResizeObserver` report.
+    Known(f64, f64),
+    /// The browser has no `ResizeObserver`: read the size when drawing.
+    Measure,
+}
+
+/// The client size of the canvas of `canvas_ref`, reported by a `ResizeObserver` after each
+/// layout that changes it (the size is read in the observer's callback, when the layout is
+/// fresh, so reading it forces none).
+fn client_size(canvas_ref: NodeRef<leptos::html::Canvas>) -> RwSignal<CssSize> {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let size = RwSignal::new(CssSize::Unknown);
+    let report = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        let Some(target) = entries
+            .iter()
+            .last()
+            .and_then(|e| e.dyn_into::<web_sys::ResizeObserverEntry>().ok())
+            .map(|e| e.target())
+        else {
+            return;
+        };
+        let (w, h) = (target.client_width(), target.client_height());
+        let now = if w > 0 && h > 0 {
+            CssSize::Known(f64::from(w), f64::from(h))
+        } else {
+            CssSize::Unknown
+        };
+        if size.try_get_untracked().is_some_and(|s| s != now) {
+            size.set(now);
+        }
+    });
+    let Ok(observer) = web_sys::ResizeObserver::new(report.as_ref().unchecked_ref()) else {
+        size.set(CssSize::Measure);
+        return size;
+    };
+    let watching = observer.clone();
+    Effect::new(move |_| {
+        if let Some(canvas) = canvas_ref.get() {
+            watching.disconnect();
+            watching.observe(&canvas);
+        }
+    });
+    let keep = send_wrapper::SendWrapper::new((observer, report));
+    on_cleanup(move || keep.take().0.disconnect());
+    size
 }
 
 /// How long the chart draws of one animation frame may take, in milliseconds, before the
