@@ -42,3 +42,52 @@ where
     });
     copy.read_only()
 }
+
+/// How many of the `parts` of a view to show: 0 while `ready` gives `false`; once it gives
+/// `true`, one more in each following task until all `parts` are shown. A panel that builds
+/// much when it first fills shows its parts as they come, each built in a task of its own.
+pub fn staged<R>(ready: R, parts: usize) -> ReadSignal<usize, LocalStorage>
+where
+    R: Fn() -> bool + 'static,
+{
+    let shown = RwSignal::new_local(0usize);
+    // Whether a timer for the next part is waiting.
+    let waiting = Rc::new(Cell::new(false));
+    fn next(shown: RwSignal<usize, LocalStorage>, parts: usize, waiting: Rc<Cell<bool>>) {
+        if waiting.replace(true) {
+            return;
+        }
+        set_timeout(
+            move || {
+                waiting.set(false);
+                // The panel may have left the page, or emptied, since.
+                let Some(now) = shown.try_get_untracked() else {
+                    return;
+                };
+                if now == 0 || now >= parts {
+                    return;
+                }
+                shown.set(now + 1);
+                if now + 1 < parts {
+                    next(shown, parts, waiting);
+                }
+            },
+            Duration::ZERO,
+        );
+    }
+    Effect::new(move |_| {
+        if !ready() {
+            if shown.get_untracked() != 0 {
+                shown.set(0);
+            }
+            return;
+        }
+        if shown.get_untracked() == 0 {
+            shown.set(1);
+            if parts > 1 {
+                next(shown, parts, waiting.clone());
+            }
+        }
+    });
+    shown.read_only()
+}

@@ -119,10 +119,14 @@ pub fn InspectorPanel(
     let h_map = map_memo(|i, l, d| i.h_map(l, d));
     let c_map = map_memo(|i, l, d| i.c_map(l, d));
 
-    // When the panel first fills, it is built in three tasks: the state maps, then the top 5
-    // and the pins, then the gate maps; none of them is a long task.
-    let rest_built = crate::ui::defer::deferred(move || inspection.with(|r| r.is_ok()));
-    let gates_built = crate::ui::defer::deferred(move || rest_built.get());
+    // When the panel first fills, it is built over four tasks: h_t's map, c_t's map, the top 5
+    // and the pins, the gate maps; none of them is a long task.
+    let stage = crate::ui::defer::staged(move || inspection.with(|r| r.is_ok()), 4);
+    let c_built = Memo::new(move |_| {
+        stage.get() >= 2 && cell().is_some_and(|c| c.spec().has_cell_state)
+    });
+    let side_built = Memo::new(move |_| stage.get() >= 3);
+    let gates_built = Memo::new(move |_| stage.get() >= 4);
 
     let where_label = move || {
         let (l, d) = shown.get();
@@ -257,21 +261,16 @@ pub fn InspectorPanel(
                             caption=Signal::derive(move || format!("{} · {}", tx().h_caption, where_label()))
                             map=h_map
                         />
-                        {move || {
-                            cell().is_some_and(|c| c.spec().has_cell_state)
-                                .then(|| {
-                                    view! {
-                                        <StepHeatmap
-                                            testid="inspect-heatmap-c".to_owned()
-                                            caption=Signal::derive(move || format!("{} · {}", tx().c_caption, where_label()))
-                                            map=c_map
-                                        />
-                                    }
-                                })
-                        }}
+                        <Show when=move || c_built.get()>
+                            <StepHeatmap
+                                testid="inspect-heatmap-c".to_owned()
+                                caption=Signal::derive(move || format!("{} · {}", tx().c_caption, where_label()))
+                                map=c_map
+                            />
+                        </Show>
                         <ReadsNote inspection=inspection />
                     </div>
-                    <Show when=move || rest_built.get()>
+                    <Show when=move || side_built.get()>
                         <div class="ins-side">
                             <TopList inspection=inspection />
                             <PinPanel inspection=inspection shape=shape shown=shown pin=pin />
