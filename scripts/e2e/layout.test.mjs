@@ -9,6 +9,8 @@
 //   draw an outline of at least 2 px whose colour has a contrast ratio of at least 3:1 against
 //   the pixels it replaces (WCAG 2.2, 1.4.11 and 2.4.13): the background around the control for
 //   an outline drawn outside it, the control's own background for one drawn inside it.
+// - Printing: a chart in a panel the browser has never laid out (out of view on the training
+//   page) is drawn at its laid-out size before printing.
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/layout.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
 // reuses dist/; UNROLL_LAYOUT_SHOTS=0 skips writing the screenshots).
@@ -232,4 +234,43 @@ test("keyboard focus: the ring has at least 3:1 contrast on every kind of contro
   }
   console.log(seen.join("\n"));
   assert.deepEqual(failures, []);
+});
+
+test("printing draws the charts of panels never shown (out of view, skipped by the browser)", async () => {
+  // A panel below the fold may still be laid out once while the page fills in above it, so the
+  // test puts 6000 px of space above the panels: the browser skips them on screen from the
+  // start, as it skips every panel out of view (printing shows them all).
+  const page = await wide.context.newPage();
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e}`));
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(`console: ${m.text()}`);
+  });
+  await page.addInitScript(() => {
+    const style = document.createElement("style");
+    style.textContent = '@media screen { .training-page .main-column::before { content: ""; display: block; height: 6000px; } }';
+    document.addEventListener("DOMContentLoaded", () => document.head.append(style));
+  });
+  await page.goto(server.url + "?v=1&lesson=names&cell=lstm&hidden_size=16&epochs=1&backend=cpu", { waitUntil: "load" });
+  await page.waitForSelector('[data-testid="chart-grad-flow-canvas"]', { state: "attached", timeout: 60_000 });
+  /** How many pixels of the gradient-flow chart are drawn (alpha > 0), and its pixel size. */
+  const inked = () =>
+    page.$eval('[data-testid="chart-grad-flow-canvas"]', (c) => {
+      const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
+      return { n, width: c.width, height: c.height };
+    });
+  // The browser has not laid the panel out, so the chart has no size to draw at and is blank
+  // (the canvas's default 300 × 150).
+  await page.waitForTimeout(2500);
+  const before = await inked();
+  assert.equal(before.n, 0, `precondition: the chart out of view is not drawn yet (${JSON.stringify(before)})`);
+  await page.evaluate(() => window.dispatchEvent(new Event("beforeprint")));
+  const after = await inked();
+  const cssWidth = await page.$eval('[data-testid="chart-grad-flow-canvas"]', (c) => c.clientWidth);
+  assert.equal(after.width, cssWidth, "drawn at its laid-out width");
+  assert.ok(after.n > after.width * after.height * 0.9, `the chart is drawn before printing (${JSON.stringify(after)})`);
+  assert.deepEqual(problems, []);
+  await page.close();
 });
