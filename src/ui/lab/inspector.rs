@@ -122,9 +122,8 @@ pub fn InspectorPanel(
     // When the panel first fills, it is built over four tasks: h_t's map, c_t's map, the top 5
     // and the pins, the gate maps; none of them is a long task.
     let stage = crate::ui::defer::staged(move || inspection.with(|r| r.is_ok()), 4);
-    let c_built = Memo::new(move |_| {
-        stage.get() >= 2 && cell().is_some_and(|c| c.spec().has_cell_state)
-    });
+    let c_built =
+        Memo::new(move |_| stage.get() >= 2 && cell().is_some_and(|c| c.spec().has_cell_state));
     let side_built = Memo::new(move |_| stage.get() >= 3);
     let gates_built = Memo::new(move |_| stage.get() >= 4);
 
