@@ -27,7 +27,9 @@
 //   to `predict-top` changing, while training runs; median and worst of 5 names. This includes
 //   the round trips of the driver; "input to paint" is the page's own figure for the same
 //   names: Event Timing's duration of the box's input events, from the event to the next
-//   paint ("<16" below the API's 16 ms floor).
+//   paint ("<16" below the API's 16 ms floor). After the timed epoch, the same figure for the
+//   other controls the page must keep answering: a gate-pin slider (pinned, moved three times,
+//   unpinned), Pause then Resume, and the language switch there and back.
 // Natively, on the same batches (seed 0): `train-names --epochs 1` s/epoch with the SIMD
 // matrix products and with the portable ones (--no-simd); PyTorch on one thread on the very
 // same batches (scripts/bench/torch_names.py, skipped without torch); and the GPU host counts
@@ -106,14 +108,15 @@ function probe() {
       for (const e of list.getEntries()) rec.longtasks.push({ start: e.startTime, duration: e.duration });
     }).observe({ type: "longtask", buffered: true });
   } catch {}
-  // Event Timing: input events on the predictor box that took 16 ms or more from the event to
-  // the next paint (shorter ones are not reported).
+  // Event Timing: events on the page's controls (by their data-testid) that took 16 ms or
+  // more from the event to the next paint (shorter ones are not reported).
   rec.inputs = [];
   try {
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries())
-        if (e.target?.getAttribute?.("data-testid") === "predict-input")
-          rec.inputs.push({ name: e.name, start: e.startTime, duration: e.duration, delay: e.processingStart - e.startTime });
+      for (const e of list.getEntries()) {
+        const id = e.target?.closest?.("[data-testid]")?.getAttribute("data-testid");
+        if (id) rec.inputs.push({ id, name: e.name, start: e.startTime, duration: e.duration, delay: e.processingStart - e.startTime });
+      }
     }).observe({ type: "event", durationThreshold: 16, buffered: true });
   } catch {}
   const seen = (el) => {
@@ -183,9 +186,50 @@ async function predictLatency(page, name) {
   const outside = performance.now() - t0;
   // Event Timing entries arrive after the paint they end at.
   await sleep(100);
-  const events = await page.evaluate((p0) => window.__bench.inputs.filter((e) => e.start >= p0), p0);
-  const inPage = events.reduce((m, e) => Math.max(m, e.duration), 16);
+  const inPage = await inputToPaint(page, p0, ["predict-input"]);
   return { outside, inPage };
+}
+
+/** The longest Event Timing duration of events on the controls `ids` since `p0` (page time);
+ * 16 when none reached the API's 16 ms floor. */
+async function inputToPaint(page, p0, ids) {
+  const events = await page.evaluate(([p0, ids]) => window.__bench.inputs.filter((e) => e.start >= p0 && ids.includes(e.id)), [p0, ids]);
+  return events.reduce((m, e) => Math.max(m, e.duration), 16);
+}
+
+/**
+ * Input to paint (Event Timing, worst of each) of the other controls the page must keep
+ * answering while training: a gate-pin slider moved three times, Pause and Resume, and the
+ * language switch there and back.
+ */
+async function controlsToPaint(page) {
+  const out = {};
+  const at = () => page.evaluate(() => performance.now());
+  let p0 = await at();
+  // An RNN has no gate to pin.
+  if (await page.isEnabled('[data-testid="pin-enable"]')) {
+    await page.click('[data-testid="pin-enable"]');
+    for (const v of ["0.2", "0.6", "-0.4"]) {
+      await page.fill('[data-testid="pin-value"]', v);
+      await sleep(200);
+    }
+    await sleep(100);
+    out.pin = await inputToPaint(page, p0, ["pin-enable", "pin-value"]);
+    await page.click('[data-testid="pin-enable"]');
+  }
+  p0 = await at();
+  await page.click('[data-testid="train-pause"]');
+  await sleep(500);
+  await page.click('[data-testid="train-resume"]');
+  await sleep(300);
+  out.pause = await inputToPaint(page, p0, ["train-pause", "train-resume"]);
+  p0 = await at();
+  await page.click('[data-testid="lang-zh"]');
+  await sleep(500);
+  await page.click('[data-testid="lang-en"]');
+  await sleep(300);
+  out.lang = await inputToPaint(page, p0, ["lang-zh", "lang-en"]);
+  return out;
 }
 
 const median = (xs) => {
@@ -241,6 +285,9 @@ async function tabRun(url, cell, backend, o) {
     } else {
       await waitFor(async () => (await rec()).steps.some((s) => s.step >= o.gpuSteps), timeout, `${o.gpuSteps} steps`, 500);
     }
+    // The other controls, after the timed epoch (a pause would stretch it), inside the window.
+    const controls = await controlsToPaint(page);
+
     // The long-task window: the first --window-sec seconds of training.
     const r0 = await rec();
     const windowMs = o.windowSec * 1000;
@@ -264,7 +311,7 @@ async function tabRun(url, cell, backend, o) {
       wallSec: fullEpoch ? (r.valShown - r.running) / 1000 : null,
       longest, windowSec: (measuredTo - r.running) / 1000,
       predictMedian: median(latencies), predictMax: latencies.length ? Math.max(...latencies) : NaN, predictN: latencies.length,
-      inputMedian: median(inPage), inputMax: inPage.length ? Math.max(...inPage) : NaN,
+      inputMedian: median(inPage), inputMax: inPage.length ? Math.max(...inPage) : NaN, controls,
       errors,
     };
   } finally {
@@ -274,6 +321,7 @@ async function tabRun(url, cell, backend, o) {
 
 /** An Event Timing duration: "<16" at the API's floor. */
 const inputMs = (x) => (x === undefined || Number.isNaN(x) ? "–" : x <= 16 ? "<16" : x.toFixed(0));
+const inputCell = (x) => (x === undefined ? "– (no gate)" : `${inputMs(x)} ms`);
 const f = (x, d = 1) => (x === null || x === undefined || Number.isNaN(x) ? "–" : x.toFixed(d));
 
 async function main() {
@@ -361,6 +409,19 @@ async function main() {
       console.log(`| ${cell.toUpperCase()} | native, portable | | ${f(native[cell].portable, 2)} | | | | |`);
     }
     if (torch[cell]) console.log(`| ${cell.toUpperCase()} | PyTorch, 1 thread | ${f((torch[cell].sec * 1000) / torch[cell].steps)} | ${f(torch[cell].sec, 2)} | | | | |`);
+  }
+  const withControls = results.filter((r) => r.controls);
+  if (withControls.length) {
+    console.log("");
+    console.log("Input to paint while training (Event Timing, worst; <16: under the API's floor):");
+    console.log("");
+    console.log("| cell | path | predictor box | gate-pin slider | Pause / Resume | language switch |");
+    console.log("|------|------|--------------:|----------------:|---------------:|----------------:|");
+    for (const r of withControls) {
+      const path = r.backend === "gpu" ? "tab, WebGPU" : "tab, CPU";
+      const c = r.controls;
+      console.log(`| ${r.cell.toUpperCase()} | ${path} | ${inputMs(r.inputMax)} ms | ${inputCell(c.pin)} | ${inputMs(c.pause)} ms | ${inputMs(c.lang)} ms |`);
+    }
   }
   if (countsTable) {
     console.log("");
