@@ -104,11 +104,7 @@ pub fn redraw_on_change<T, D, F>(
                 f64::from(canvas.client_width()),
                 f64::from(canvas.client_height()),
             );
-            if let Some((backend, style)) = backend(&canvas, css_size) {
-                let area = plotters::prelude::IntoDrawingArea::into_drawing_area(backend);
-                draw(&canvas, &area, &value, &style);
-                let _ = area.present();
-            }
+            paint(&canvas, css_size, &value, &*draw);
         })
     };
     on_cleanup(move || print.remove());
@@ -163,11 +159,7 @@ pub fn redraw_on_change<T, D, F>(
                     ),
                     _ => return,
                 };
-                if let Some((backend, style)) = backend(&canvas, css_size) {
-                    let area = plotters::prelude::IntoDrawingArea::into_drawing_area(backend);
-                    draw(&canvas, &area, &value, &style);
-                    let _ = area.present();
-                }
+                paint(&canvas, css_size, &value, &*draw);
             }))
         };
         if wait > 0.0 {
@@ -176,6 +168,18 @@ pub fn redraw_on_change<T, D, F>(
             frame();
         }
     });
+}
+
+/// Draws `value` with `draw` into `canvas`, sized to `css_size` (see [`backend`]).
+fn paint<T, F>(canvas: &HtmlCanvasElement, css_size: (f64, f64), value: &T, draw: &F)
+where
+    F: Fn(&HtmlCanvasElement, &DrawingArea<ChartBackend, Shift>, &T, &ChartStyle),
+{
+    if let Some((backend, style)) = backend(canvas, css_size) {
+        let area = plotters::prelude::IntoDrawingArea::into_drawing_area(backend);
+        draw(canvas, &area, value, &style);
+        let _ = area.present();
+    }
 }
 
 /// Shortest time between two draws of a chart out of view, in milliseconds.
@@ -209,15 +213,13 @@ fn in_view(canvas_ref: NodeRef<leptos::html::Canvas>) -> RwSignal<bool> {
         seen.set(true);
         return seen;
     };
-    let watching = observer.clone();
-    Effect::new(move |_| {
-        if let Some(canvas) = canvas_ref.get() {
-            watching.disconnect();
-            watching.observe(&canvas);
-        }
-    });
-    let keep = send_wrapper::SendWrapper::new((observer, report));
-    on_cleanup(move || keep.take().0.disconnect());
+    watch(
+        canvas_ref,
+        observer,
+        report,
+        |o, c| o.observe(c),
+        |o| o.disconnect(),
+    );
     seen
 }
 
@@ -262,16 +264,34 @@ fn client_size(canvas_ref: NodeRef<leptos::html::Canvas>) -> RwSignal<CssSize> {
         size.set(CssSize::Measure);
         return size;
     };
+    watch(
+        canvas_ref,
+        observer,
+        report,
+        |o, c| o.observe(c),
+        |o| o.disconnect(),
+    );
+    size
+}
+
+/// Points `observer` (with its callback `report`, kept alive with it) at the canvas of
+/// `canvas_ref` whenever it is mounted, and disconnects it when the chart leaves the page.
+fn watch<O: Clone + 'static>(
+    canvas_ref: NodeRef<leptos::html::Canvas>,
+    observer: O,
+    report: wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array)>,
+    observe: fn(&O, &web_sys::Element),
+    disconnect: fn(&O),
+) {
     let watching = observer.clone();
     Effect::new(move |_| {
         if let Some(canvas) = canvas_ref.get() {
-            watching.disconnect();
-            watching.observe(&canvas);
+            disconnect(&watching);
+            observe(&watching, &canvas);
         }
     });
     let keep = send_wrapper::SendWrapper::new((observer, report));
-    on_cleanup(move || keep.take().0.disconnect());
-    size
+    on_cleanup(move || disconnect(&keep.take().0));
 }
 
 /// How long the chart draws of one animation frame may take, in milliseconds, before the
