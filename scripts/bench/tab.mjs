@@ -205,7 +205,7 @@ async function inputToPaint(page, p0, ids) {
 async function controlsToPaint(page) {
   const out = {};
   const at = () => page.evaluate(() => performance.now());
-  let p0 = await at();
+  const p0 = await at();
   // An RNN has no gate to pin.
   if (await page.isEnabled('[data-testid="pin-enable"]')) {
     await page.click('[data-testid="pin-enable"]');
@@ -217,18 +217,17 @@ async function controlsToPaint(page) {
     out.pin = await inputToPaint(page, p0, ["pin-enable", "pin-value"]);
     await page.click('[data-testid="pin-enable"]');
   }
-  p0 = await at();
-  await page.click('[data-testid="train-pause"]');
-  await sleep(500);
-  await page.click('[data-testid="train-resume"]');
-  await sleep(300);
-  out.pause = await inputToPaint(page, p0, ["train-pause", "train-resume"]);
-  p0 = await at();
-  await page.click('[data-testid="lang-zh"]');
-  await sleep(500);
-  await page.click('[data-testid="lang-en"]');
-  await sleep(300);
-  out.lang = await inputToPaint(page, p0, ["lang-zh", "lang-en"]);
+  /** Clicks `there`, then `back`; the worst input to paint of the two. */
+  const roundTrip = async (there, back) => {
+    const start = await at();
+    await page.click(`[data-testid="${there}"]`);
+    await sleep(500);
+    await page.click(`[data-testid="${back}"]`);
+    await sleep(300);
+    return inputToPaint(page, start, [there, back]);
+  };
+  out.pause = await roundTrip("train-pause", "train-resume");
+  out.lang = await roundTrip("lang-zh", "lang-en");
   return out;
 }
 
