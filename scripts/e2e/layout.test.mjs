@@ -274,3 +274,41 @@ test("printing draws the charts of panels never shown (out of view, skipped by t
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test("the run buttons stay in the window while the form and the panels scroll (1440 px and 375 px)", async () => {
+  /** Whether the button of `id` lies inside the window and is the element drawn at its centre. */
+  const shown = (page, id) =>
+    page.$eval(`[data-testid="${id}"]`, (el) => {
+      const r = el.getBoundingClientRect();
+      const inside = r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth;
+      const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return { inside, onTop: !!top && el.contains(top), top: Math.round(r.top), scrollY: Math.round(window.scrollY) };
+    });
+  for (const [browser, where] of [[wide, "inspector"], [phone, "cfg-seed"]]) {
+    const { page, problems } = await open(browser.context, "?v=1&lesson=names&cell=lstm&hidden_size=16&epochs=1&backend=cpu");
+    await page.waitForSelector('[data-testid="train-start"]:not([disabled])', { timeout: 60_000 });
+    const formTaller = await page.$eval(".config-panel", (p) => p.getBoundingClientRect().height > window.innerHeight);
+    assert.ok(formTaller, "precondition: the form is taller than the window");
+    if (browser === wide) {
+      const atTop = await shown(page, "train-start");
+      assert.ok(atTop.inside && atTop.onTop, `Start is in view on the opened page: ${JSON.stringify(atTop)}`);
+    }
+    await page.$eval(`[data-testid="${where}"]`, (el) => el.scrollIntoView({ block: "center" }));
+    await page.waitForTimeout(300);
+    for (const id of ["train-start", "train-pause", "train-reset"]) {
+      const s = await shown(page, id);
+      assert.ok(s.inside && s.onTop, `${id} is in view and not covered with ${where} scrolled into view: ${JSON.stringify(s)}`);
+    }
+    // Starting does not move what the reader looks at (the browser's scroll anchoring may
+    // shift the scroll position by a few pixels when panels above change height).
+    const topOf = () => page.$eval(`[data-testid="${where}"]`, (el) => el.getBoundingClientRect().top);
+    const before = await topOf();
+    await page.click('[data-testid="train-start"]');
+    await until(async () => (await value(page, "train-status")) !== "idle", 30_000, "the run to start");
+    await page.waitForTimeout(300);
+    const after = await topOf();
+    assert.ok(Math.abs(after - before) <= 40, `${where} stayed where it was on screen: ${before.toFixed(0)} → ${after.toFixed(0)} px`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
+});
