@@ -79,7 +79,7 @@ pub fn redraw_on_change<T, D, F>(
     let handle = window_event_listener(leptos::ev::resize, move |_| resized.update(|n| *n += 1));
     on_cleanup(move || handle.remove());
 
-    let in_view = in_view(canvas_ref);
+    let in_view = in_view(canvas_ref, IN_VIEW_MARGIN);
     let size = client_size(canvas_ref);
     let latest: Rc<RefCell<Option<T>>> = Rc::new(RefCell::new(None));
     let pending = Rc::new(Cell::new(false));
@@ -189,9 +189,14 @@ pub const OUT_OF_VIEW_REDRAW_MS: f64 = 2000.0;
 /// is usually drawn before it shows.
 const IN_VIEW_MARGIN: &str = "300px";
 
-/// Whether the canvas of `canvas_ref` is in or near the viewport (an `IntersectionObserver`;
-/// `false` until its first report). Where the browser has no such observer, always `true`.
-fn in_view(canvas_ref: NodeRef<leptos::html::Canvas>) -> RwSignal<bool> {
+/// Whether the element of `node` is in the viewport or within `margin` of it (a CSS margin,
+/// e.g. `"300px"` or `"100% 0px"`), as an `IntersectionObserver` reports it; `false` until its
+/// first report. Where the browser has no such observer, always `true`.
+pub fn in_view<E>(node: NodeRef<E>, margin: &str) -> RwSignal<bool>
+where
+    E: leptos::tachys::html::element::ElementType,
+    E::Output: wasm_bindgen::JsCast + Clone + 'static,
+{
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::JsCast;
     let seen = RwSignal::new(false);
@@ -206,7 +211,7 @@ fn in_view(canvas_ref: NodeRef<leptos::html::Canvas>) -> RwSignal<bool> {
         }
     });
     let options = web_sys::IntersectionObserverInit::new();
-    options.set_root_margin(IN_VIEW_MARGIN);
+    options.set_root_margin(margin);
     let Ok(observer) =
         web_sys::IntersectionObserver::new_with_options(report.as_ref().unchecked_ref(), &options)
     else {
@@ -214,7 +219,7 @@ fn in_view(canvas_ref: NodeRef<leptos::html::Canvas>) -> RwSignal<bool> {
         return seen;
     };
     watch(
-        canvas_ref,
+        node,
         observer,
         report,
         |o, c| o.observe(c),
@@ -274,20 +279,25 @@ fn client_size(canvas_ref: NodeRef<leptos::html::Canvas>) -> RwSignal<CssSize> {
     size
 }
 
-/// Points `observer` (with its callback `report`, kept alive with it) at the canvas of
-/// `canvas_ref` whenever it is mounted, and disconnects it when the chart leaves the page.
-fn watch<O: Clone + 'static>(
-    canvas_ref: NodeRef<leptos::html::Canvas>,
+/// Points `observer` (with its callback `report`, kept alive with it) at the element of `node`
+/// whenever it is mounted, and disconnects it when the element leaves the page.
+fn watch<E, O>(
+    node: NodeRef<E>,
     observer: O,
     report: wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array)>,
     observe: fn(&O, &web_sys::Element),
     disconnect: fn(&O),
-) {
+) where
+    E: leptos::tachys::html::element::ElementType,
+    E::Output: wasm_bindgen::JsCast + Clone + 'static,
+    O: Clone + 'static,
+{
+    use wasm_bindgen::JsCast;
     let watching = observer.clone();
     Effect::new(move |_| {
-        if let Some(canvas) = canvas_ref.get() {
+        if let Some(el) = node.get() {
             disconnect(&watching);
-            observe(&watching, &canvas);
+            observe(&watching, el.unchecked_ref());
         }
     });
     let keep = send_wrapper::SendWrapper::new((observer, report));

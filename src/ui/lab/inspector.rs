@@ -4,7 +4,9 @@
 //!
 //! Every number comes from the inspector's model ([`super::inspection`], native code with its
 //! own tests) on the session's latest published [`Weights`], so the panel works during
-//! training and after a restore; this module renders it.
+//! training and after a restore; this module renders it. The panel follows new weights at once
+//! while it is in or near the view, and out of it at most every
+//! [`OUT_OF_VIEW_REDRAW_MS`] (it always says the step of the weights it shows).
 //!
 //! Test hooks (`data-testid`): `inspect-input`, `inspect-where` (layer/direction select, when
 //! L·D > 1), `inspect-heatmap-h` / `inspect-heatmap-c` / `inspect-gate-<i|f|g|o|r|z|n>`
@@ -23,6 +25,7 @@ use crate::config::Lang;
 use crate::math::cell::LangText;
 use crate::math::params::CellKind;
 use crate::train::session::Weights;
+use crate::ui::charts::canvas::OUT_OF_VIEW_REDRAW_MS;
 use crate::ui::data_loader::LoadState;
 use crate::ui::i18n::use_locale;
 use crate::ui::text::training::language_name;
@@ -37,6 +40,10 @@ const INSPECT_CSS: &str = include_str!("inspect.css");
 // ---------------------------------------------------------------------------------------------
 // View
 
+/// How far outside the viewport the panel still follows the session's weights (CSS margin:
+/// one window height above and below).
+const NEAR_MARGIN: &str = "100% 0px";
+
 /// Longest name the inspector reads (the input stops there and says so).
 const MAX_NAME_CHARS: usize = 64;
 
@@ -48,8 +55,44 @@ pub fn InspectorPanel(
     /// The data set (for the class names).
     data: RwSignal<LoadState, LocalStorage>,
 ) -> impl IntoView {
+    // The weights the panel shows: the session's latest while the panel is in or near the
+    // view; out of it, the latest at most every OUT_OF_VIEW_REDRAW_MS (as the charts), taken
+    // that long after a change, so a run's busy first moments build nothing nobody sees.
+    let panel_ref = NodeRef::<leptos::html::Section>::new();
+    let near = crate::ui::charts::canvas::in_view(panel_ref, NEAR_MARGIN);
+    let followed = RwSignal::new_local(weights.get_untracked());
+    let catch_up = move || {
+        let latest = weights.get_untracked();
+        let same = followed.with_untracked(|f| match (f, &latest) {
+            (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        });
+        if !same {
+            followed.set(latest);
+        }
+    };
+    let timer_set = Rc::new(std::cell::Cell::new(false));
+    Effect::new(move |_| {
+        weights.track();
+        if near.get() {
+            catch_up();
+        } else if !timer_set.replace(true) {
+            let timer_set = timer_set.clone();
+            set_timeout(
+                move || {
+                    timer_set.set(false);
+                    // The panel may have left the page since.
+                    if !followed.is_disposed() {
+                        catch_up();
+                    }
+                },
+                std::time::Duration::from_millis(OUT_OF_VIEW_REDRAW_MS as u64),
+            );
+        }
+    });
     // The traces, maps and top 5 are rebuilt in a task of their own after new weights arrive.
-    let weights = crate::ui::defer::deferred(move || weights.get());
+    let weights = crate::ui::defer::deferred(move || followed.get());
     let loc = use_locale();
     let tx = move || InspectorText::of(loc.lang());
     let imported = crate::ui::keep::ImportedWeights::use_marker();
@@ -133,7 +176,7 @@ pub fn InspectorPanel(
     };
 
     view! {
-        <section class="panel inspector-panel" data-testid="inspector">
+        <section class="panel inspector-panel" data-testid="inspector" node_ref=panel_ref>
             <style>{INSPECT_CSS}</style>
             <h2>{move || tx().title}</h2>
             <p class="panel-note">{move || tx().note}</p>
