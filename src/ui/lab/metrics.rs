@@ -133,6 +133,10 @@ pub fn MetricsPanel(
         ))
     });
     let confusion_epoch = move || confusion.with(|c| c.as_ref().map(|c| c.0));
+    // The matrix's first build (324 cells and their tooltips) comes a task after the stats and
+    // the table, so the first epoch's report is not one long task.
+    let matrix_stage = crate::ui::defer::staged(move || confusion.with(Option::is_some), 2);
+    let matrix_built = Memo::new(move |_| matrix_stage.get() >= 2);
 
     view! {
         <section class="panel metrics-panel" data-testid="metrics">
@@ -233,7 +237,7 @@ pub fn MetricsPanel(
                     <p class="panel-note">{move || t().confusion_note}</p>
                     // Built once when the first matrix arrives; later epochs update it in place.
                     <Show
-                        when=move || confusion.with(Option::is_some)
+                        when=move || matrix_built.get()
                         fallback=move || view! {
                             <p class="confusion-empty" data-testid="confusion-empty">{move || t().confusion_empty}</p>
                         }
