@@ -275,7 +275,7 @@ test("printing draws the charts of panels never shown (out of view, skipped by t
   await page.close();
 });
 
-test("the run buttons stay in the window while the form and the panels scroll (1440 px and 375 px)", async () => {
+test("the run buttons stay in the window, and no focused field is hidden, while the form and the panels scroll (1440 px and 375 px)", async () => {
   /** Whether the button of `id` lies inside the window and is the element drawn at its centre. */
   const shown = (page, id) =>
     page.$eval(`[data-testid="${id}"]`, (el) => {
@@ -287,7 +287,7 @@ test("the run buttons stay in the window while the form and the panels scroll (1
   for (const [browser, where] of [[wide, "inspector"], [phone, "cfg-seed"]]) {
     const { page, problems } = await open(browser.context, "?v=1&lesson=names&cell=lstm&hidden_size=16&epochs=1&backend=cpu");
     await page.waitForSelector('[data-testid="train-start"]:not([disabled])', { timeout: 60_000 });
-    const formTaller = await page.$eval(".config-panel", (p) => p.getBoundingClientRect().height > window.innerHeight);
+    const formTaller = await page.$eval(".config-panel", (p) => p.scrollHeight > window.innerHeight);
     assert.ok(formTaller, "precondition: the form is taller than the window");
     if (browser === wide) {
       const atTop = await shown(page, "train-start");
@@ -299,6 +299,24 @@ test("the run buttons stay in the window while the form and the panels scroll (1
       const s = await shown(page, id);
       assert.ok(s.inside && s.onTop, `${id} is in view and not covered with ${where} scrolled into view: ${JSON.stringify(s)}`);
     }
+    // Every field of the form can be reached with the keyboard and is not left under the
+    // buttons when it takes the focus.
+    await page.focus('[data-testid="cfg-cell"]');
+    const hidden = [];
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press("Tab");
+      const f = await page.evaluate(() => {
+        const el = document.activeElement;
+        if (!el?.closest(".config-form")) return null;
+        const r = el.getBoundingClientRect();
+        const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        const seen = !!top && (el === top || el.contains(top) || (top.tagName === "LABEL" && top.contains(el)));
+        return { id: el.getAttribute("data-testid") || el.tagName, seen, top: Math.round(r.top) };
+      });
+      if (!f) break;
+      if (!f.seen) hidden.push(f);
+    }
+    assert.deepEqual(hidden, [], "focused fields are in view and not covered");
     // Starting does not move what the reader looks at (the browser's scroll anchoring may
     // shift the scroll position by a few pixels when panels above change height).
     const topOf = () => page.$eval(`[data-testid="${where}"]`, (el) => el.getBoundingClientRect().top);
