@@ -1,5 +1,5 @@
 // End-to-end test of "inside the trained model" and the gradient-flow chart:
-// trains a small LSTM for one epoch on the real names data (CPU path), then reads the
+// trains a small LSTM for two epochs on the real names data (CPU path), then reads the
 // inspector's hooks: the h_t heatmap of "Nguyen", the gate maps, the top 5, a pinned forget
 // gate, its reset, and the ‖∂L/∂h_t‖ curve. A second run checks the GRU / RNN / stacked
 // bidirectional variants on the weights published at the start of training.
@@ -76,7 +76,9 @@ function assertTanhRange(values, what) {
 test("LSTM: heatmaps of Nguyen, pin the forget gate, reset, gradient flow", async (t) => {
   const browser = await launch({ webgpu: false });
   try {
-    const query = "?v=1&lesson=names&cell=lstm&hidden_size=32&epochs=1&backend=cpu&seed=5&autostart=1";
+    // Two epochs: the run must still be going when the inspector, brought into view by typing,
+    // first reads the weights (out of view it follows them only every 2 s).
+    const query = "?v=1&lesson=names&cell=lstm&hidden_size=32&epochs=2&backend=cpu&seed=5&autostart=1";
     const { page, consoleErrors } = await openPage(browser.context, server.url, query);
     // Typed while training: the inspector follows the published weights.
     await page.fill('[data-testid="inspect-input"]', "Nguyen");
@@ -89,7 +91,7 @@ test("LSTM: heatmaps of Nguyen, pin the forget gate, reset, gradient flow", asyn
         return s === "finished";
       },
       TRAIN_TIMEOUT,
-      "one epoch of training",
+      "two epochs of training",
       500,
     );
     const step = await num(page, "train-step");
