@@ -292,7 +292,7 @@ test("an invalid delay shows the rule and a URL notice, and Start stays disabled
   await page.dispatchEvent('[data-testid="cfg-delay"]', "change");
   await until(async () => (await value(page, "delay-invalid")) === null, 5000, "the rule to disappear");
   assert.ok(!(await page.isDisabled('[data-testid="delay-start"]')));
-  assert.equal(await page.evaluate(() => location.search), "?v=1&lesson=delay&delay=12");
+  await until(async () => (await page.evaluate(() => location.search)) === "?v=1&lesson=delay&delay=12", 3000, "the URL with delay=12");
   await page.fill('[data-testid="cfg-length"]', "12");
   await page.dispatchEvent('[data-testid="cfg-length"]', "change");
   await page.waitForSelector('[data-testid="delay-invalid"]', { timeout: 5000 });

@@ -205,7 +205,7 @@ test("reload restores the trained model; its .safetensors re-imports in a fresh 
     assert.equal(await value(page, "saved-offer"), null, "the offer is gone after restoring");
     assert.equal(await page.inputValue('[data-testid="cfg-cell"]'), "gru");
     assert.equal(await page.inputValue('[data-testid="cfg-hidden_size"]'), "8");
-    assert.equal(new URL(page.url()).searchParams.get("cell"), "gru", page.url());
+    await until(() => new URL(page.url()).searchParams.get("cell") === "gru", 3000, `cell=gru in the URL (now ${page.url()})`);
     assert.deepEqual(await predict(page, "Nguyen"), before, "the offered model predicts as before");
 
     // Forget: the next reload restores nothing.

@@ -139,14 +139,15 @@ test("unroll: default h and z are the course's, a slider recomputes them", async
   const want = rnn(0.5, 0.5, 0, 0, [1, 2, -1]);
   await waitNum(page, "unroll-h-3", (v) => Math.abs(v - want[2]) < 1e-4, "h_3 after W_hh = 0.5");
   for (let t = 1; t <= 3; t++) close(await num(page, `unroll-h-${t}`), want[t - 1], `h_${t} with W_hh 0.5`);
-  assert.match(page.url(), /[?&]w_hh=0\.5(&|$)/);
+  // The URL follows once the frame is drawn.
+  await until(() => /[?&]w_hh=0\.5(&|$)/.test(page.url()), 3000, `w_hh=0.5 in the URL (now ${page.url()})`);
 
   // An input slider and a new step.
   await page.click('[data-testid="unroll-x-add"]');
   await setRange(page, "unroll-x-4", 3);
   const want4 = rnn(0.5, 0.5, 0, 0, [1, 2, -1, 3]);
   await waitNum(page, "unroll-h-4", (v) => Math.abs(v - want4[3]) < 1e-4, "h_4");
-  assert.match(decodeURIComponent(page.url()), /x=1,2,-1,3/);
+  await until(() => /x=1,2,-1,3/.test(decodeURIComponent(page.url())), 3000, "x=1,2,-1,3 in the URL");
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -211,7 +212,7 @@ test("gru: update-gate fusion and the course's z examples", async () => {
   await page.waitForSelector('[data-testid="gru-h-pytorch"]');
   close(await num(page, "gru-h-pytorch"), want, "PyTorch with 1 − z");
   close(await num(page, "gru-h-pytorch-same-z"), 0.05 * -0.4 + 0.95 * 0.7, "PyTorch with the same z");
-  assert.match(page.url(), /convention=pytorch/);
+  await until(() => /convention=pytorch/.test(page.url()), 3000, "convention=pytorch in the URL");
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -292,7 +293,7 @@ test("bidir: both directions, h_n, and edited tokens rendered as text", async ()
   const o4 = await vec("bidir-output-4");
   assert.deepEqual(await vec("bidir-h_n-1"), o4.slice(0, 2));
   assert.deepEqual(await vec("bidir-h_n-2"), o1.slice(2));
-  assert.match(page.url(), /tokens=/);
+  await until(() => /tokens=/.test(page.url()), 3000, "tokens= in the URL");
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -334,8 +335,8 @@ test("hostile URLs: no console error, no injected markup, the notice lists the f
     for (const key of [...keys, "unknown_key"]) assert.ok(text.includes(key), `${lesson}: notice lacks ${key}: ${text}`);
     assert.equal(await page.locator("img").count(), 0, `${lesson}: an <img> was injected`);
     // The page still computes: the URL was rewritten canonically and re-reads without notices.
+    await until(() => !new URL(page.url()).search.includes("unknown_key"), 3000, `${lesson}: the canonical URL (now ${page.url()})`);
     const canonical = new URL(page.url()).search;
-    assert.ok(!canonical.includes("unknown_key"), canonical);
     const again = await open(canonical);
     assert.equal(await again.page.locator('[data-testid="url-notice"]').count(), 0, `${lesson}: canonical ${canonical} still has notices`);
     await page.click('[data-testid="url-notice-dismiss"]');
@@ -410,7 +411,7 @@ test("navigation: slider drags replace the entry, switching lessons pushes one, 
   await setRange(page, "unroll-w_hh", 0.25);
   await setRange(page, "unroll-w_hh", 0.75);
   assert.equal(await page.evaluate(() => history.length), len0 + 1, "slider drags replace");
-  assert.match(page.url(), /w_hh=0\.75/);
+  await until(() => /w_hh=0\.75/.test(page.url()), 3000, "w_hh=0.75 in the URL");
   await page.click('[data-testid="nav-next"]');
   await page.waitForSelector('[data-testid="lesson-shapes"]');
   assert.equal(await page.evaluate(() => history.length), len0 + 2);
@@ -474,7 +475,7 @@ test("keyboard: sliders and step buttons work without a mouse", async () => {
   await page.focus('[data-testid="unroll-first"]');
   await page.keyboard.press("Space");
   await until(async () => (await value(page, "unroll-t-value")) === "1", 3000, "t = 1");
-  assert.match(page.url(), /t=1/);
+  await until(() => /t=1/.test(page.url()), 3000, "t=1 in the URL");
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -596,6 +597,54 @@ test("copy link: the clipboard receives the page's URL", async () => {
   } else {
     assert.equal(await page.inputValue('[data-testid="copy-link-text"]'), page.url());
   }
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("the URL follows a slider once the frame is drawn, in one write; Copy link right after a move copies it", async () => {
+  await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url.replace(/\/$/, "") });
+  const { page, problems } = await open("?v=1&lesson=unroll");
+  await page.waitForSelector('[data-testid="copy-link"]');
+  await page.evaluate(() => {
+    window.__writes = [];
+    const replace = history.replaceState.bind(history);
+    history.replaceState = (s, t, url) => (window.__writes.push(String(url)), replace(s, t, url));
+  });
+  // Two moves in one task, each followed by the page's reaction (its effects run as
+  // microtasks): no frame comes between them, so the URL waits and is written once.
+  const during = await page.evaluate(async () => {
+    const slider = document.querySelector('[data-testid="unroll-w_hh"]');
+    const settle = async () => { for (let i = 0; i < 50; i++) await Promise.resolve(); };
+    const seen = [];
+    for (const v of ["0.31", "0.42"]) {
+      slider.value = v;
+      slider.dispatchEvent(new Event("input", { bubbles: true }));
+      await settle();
+      seen.push(location.search);
+    }
+    return { seen, writes: window.__writes.length, h3: document.querySelector('[data-testid="unroll-h-3"]').dataset.value };
+  });
+  assert.equal(during.writes, 0, "no URL write before the frame");
+  for (const s of during.seen) assert.doesNotMatch(s, /w_hh=0\.(31|42)/);
+  close(Number(during.h3), rnn(0.5, 0.42, 0, 0, [1, 2, -1])[2], "h_3 follows the slider at once");
+  await until(() => /[?&]w_hh=0\.42(&|$)/.test(page.url()), 3000, "w_hh=0.42 in the URL");
+  const writes = await page.evaluate(() => window.__writes);
+  assert.equal(writes.length, 1, `one write for both moves: ${writes}`);
+  assert.match(writes[0], /w_hh=0\.42/);
+
+  // Copy link in the same task as a move copies the moved value (the waiting write goes first).
+  await page.evaluate(async () => {
+    const slider = document.querySelector('[data-testid="unroll-w_hh"]');
+    slider.value = "0.53";
+    slider.dispatchEvent(new Event("input", { bubbles: true }));
+    for (let i = 0; i < 50; i++) await Promise.resolve();
+    document.querySelector('[data-testid="copy-link"]').click();
+  });
+  await until(async () => (await value(page, "copy-link-status")) !== "", 5000, "copy status");
+  const copied = (await value(page, "copy-link-status")) === "copied"
+    ? await page.evaluate(() => navigator.clipboard.readText())
+    : await page.inputValue('[data-testid="copy-link-text"]');
+  assert.match(copied, /[?&]w_hh=0\.53(&|$)/, copied);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -204,8 +204,8 @@ test("bad URL values are clamped or ignored, listed in a notice, and the URL bec
     for (const key of ["hidden_size", "lr", "batch_size", "bogus"]) assert.match(notice, new RegExp(key), `notice names ${key}`);
     assert.equal(await page.$("img"), null, "a URL value is never rendered as HTML");
     assert.equal(await page.inputValue('[data-testid="cfg-hidden_size"]'), "256");
+    await until(() => new URL(page.url()).searchParams.get("hidden_size") === "256", 5000, `hidden_size=256 in the URL (now ${page.url()})`);
     const search = new URL(page.url()).searchParams;
-    assert.equal(search.get("hidden_size"), "256");
     assert.equal(search.get("lr"), null, "an unparsable value falls back to the default, which is omitted");
     assert.equal(search.get("bogus"), null);
     await page.click('[data-testid="url-notice-dismiss"]');

@@ -59,9 +59,13 @@ pub fn App() -> impl IntoView {
     });
     let lessons_active = move || matches!(current.get(), Route::Index | Route::Unknown(_));
 
-    // <html lang> follows the language (fonts, screen readers, and the panic panel read it).
+    // <html lang> follows the language (fonts, screen readers, and the panic panel read it),
+    // once the frame with the new texts is drawn: a new `lang` restyles and re-lays out every
+    // text of the page, which would otherwise delay that frame. The fonts name the CJK face
+    // before the fallbacks, so that frame already draws Chinese in it.
+    let html_lang = crate::ui::defer::after_paint_copy(move || ShellText::of(loc.lang()).html_lang);
     Effect::new(move |_| {
-        let lang = ShellText::of(loc.lang()).html_lang;
+        let lang = html_lang.get();
         if let Some(html) = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.document_element())

@@ -2,6 +2,10 @@
 //! long task. The engine's events are applied once per animation frame; a panel that builds
 //! much from them (the inspector's traces and maps, the metrics' table and confusion matrix)
 //! reads a [`deferred`] copy and does its part in a task of its own.
+//!
+//! Work that a change makes necessary but that the user does not look at in that instant (the
+//! URL, `<html lang>`, the confusion matrix's labels) waits [`after_paint`]: the frame that
+//! answers the click or key is drawn first.
 
 use leptos::prelude::*;
 use std::cell::Cell;
@@ -90,4 +94,42 @@ where
         }
     });
     shown.read_only()
+}
+
+/// Runs `f` after the next frame is drawn: from a zero-delay timer set in the next animation
+/// frame's callback, so the frame's style, layout and paint come first. A hidden tab draws no
+/// frames: `f` then waits until the tab shows again.
+pub fn after_paint(f: impl FnOnce() + 'static) {
+    request_animation_frame(move || set_timeout(f, Duration::ZERO));
+}
+
+/// A copy of what `source` returns that follows it [`after_paint`]: once for any number of
+/// changes before that frame. Starts with `source`'s value now. A part of the page that reads
+/// the copy changes a frame after the parts that read `source`.
+pub fn after_paint_copy<T, S>(source: S) -> ReadSignal<T, LocalStorage>
+where
+    T: Clone + PartialEq + 'static,
+    S: Fn() -> T + Clone + 'static,
+{
+    let copy = RwSignal::new_local(source());
+    let waiting = Rc::new(Cell::new(false));
+    let read = source.clone();
+    Effect::new(move |_| {
+        let _ = read();
+        if waiting.replace(true) {
+            return;
+        }
+        let (waiting, source) = (waiting.clone(), source.clone());
+        after_paint(move || {
+            waiting.set(false);
+            if copy.is_disposed() {
+                return;
+            }
+            let value = untrack(&source);
+            if copy.with_untracked(|c| *c != value) {
+                copy.set(value);
+            }
+        });
+    });
+    copy.read_only()
 }

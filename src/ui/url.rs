@@ -13,13 +13,45 @@ use crate::config::UrlNotice;
 use leptos::prelude::*;
 use web_sys::UrlSearchParams;
 
-/// The current query string without the leading `?` (empty when there is none).
+/// The current query string without the leading `?` (empty when there is none). A query
+/// waiting to be written ([`replace_query`]) is written first.
 pub fn current_search() -> String {
+    flush_query();
+    location_search()
+}
+
+/// `location.search` without the leading `?`, as the browser has it now.
+fn location_search() -> String {
     web_sys::window()
         .and_then(|w| w.location().search().ok())
         .map(|s| s.trim_start_matches('?').to_owned())
         .unwrap_or_default()
 }
+
+/// `location.href`, with a query waiting to be written ([`replace_query`]) written first: the
+/// link to copy.
+pub fn current_href() -> String {
+    flush_query();
+    web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default()
+}
+
+/// A query waiting to be written into the current history entry.
+struct PendingQuery {
+    /// The query to write (no leading `?`).
+    query: String,
+    /// `location.search` (no `?`) when the first of the waiting writes was asked for: when the
+    /// browser has since gone to another entry (back, forward), the write is dropped.
+    from: String,
+}
+
+thread_local! {
+    static PENDING: std::cell::RefCell<Option<PendingQuery>> = const { std::cell::RefCell::new(None) };
+}
+
+/// How long a waiting query may wait when no frame is drawn (a hidden tab), in ms.
+const PENDING_BACKSTOP_MS: u64 = 250;
 
 /// The last value of `key` in `search` (a repeated key: the last one wins), percent-decoded.
 ///
@@ -35,8 +67,49 @@ pub fn query_value(search: &str, key: &str) -> Option<String> {
 }
 
 /// Replaces the current history entry's query with `query` (no leading `?`), keeping the path
-/// and the fragment. Does nothing when the URL would not change.
+/// and the fragment, once the next frame is drawn. Does nothing when the URL would not change.
+///
+/// `history.replaceState` makes the browser bring the page's style up to date; during a change
+/// that touches much of the page (the language, a run's form) that cost tens of ms before the
+/// frame that answers the input. Writes asked for before that frame are coalesced into one
+/// (the last query wins); [`current_search`], [`current_href`] and a pushed entry write a
+/// waiting query first.
 pub fn replace_query(query: &str) {
+    let first = PENDING.with_borrow_mut(|p| match p {
+        Some(p) => {
+            p.query = query.to_owned();
+            false
+        }
+        None => {
+            *p = Some(PendingQuery {
+                query: query.to_owned(),
+                from: location_search(),
+            });
+            true
+        }
+    });
+    if first {
+        crate::ui::defer::after_paint(flush_query);
+        set_timeout(
+            flush_query,
+            std::time::Duration::from_millis(PENDING_BACKSTOP_MS),
+        );
+    }
+}
+
+/// Writes the query waiting from [`replace_query`], if any, now: unless the browser went to
+/// another history entry since it was asked for.
+pub fn flush_query() {
+    let Some(p) = PENDING.with_borrow_mut(Option::take) else {
+        return;
+    };
+    if location_search() == p.from {
+        write_query(&p.query);
+    }
+}
+
+/// `history.replaceState` with `query` (no leading `?`), keeping the path and the fragment.
+fn write_query(query: &str) {
     let Some(window) = web_sys::window() else {
         return;
     };

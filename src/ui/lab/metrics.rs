@@ -96,11 +96,14 @@ pub fn MetricsPanel(
         baseline().and_then(|(i, _, _)| cls.get(i).map(|c| c.language.clone()))
     };
 
+    // The matrix's labels and tooltips change language a frame after the rest of the page:
+    // new labels rebuild its SVG (324 cells and their tooltips).
+    let matrix_lang = crate::ui::defer::after_paint_copy(move || loc.lang());
     // A memo, so the heatmap below reads one computed value and updates its cells in place.
     let confusion = Memo::new(move |_| {
         let m = latest.get()?;
         let cls = classes();
-        let lang = loc.lang();
+        let lang = matrix_lang.get();
         let c = m.num_classes;
         let names: Vec<String> = (0..c)
             .map(|i| {
@@ -110,7 +113,7 @@ pub fn MetricsPanel(
             })
             .collect();
         let shade = m.row_shares();
-        let t = t();
+        let t = LabText::of(lang);
         let titles = (0..c * c)
             .map(|i| (t.confusion_cell)(&names[i / c], &names[i % c], m.confusion[i], shade[i]))
             .collect();

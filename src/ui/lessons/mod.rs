@@ -55,6 +55,8 @@ pub struct Nav {
 impl Nav {
     /// Pushes a history entry for `query` (no `?`) and shows it.
     pub fn push(&self, query: &str) {
+        // A query still waiting for the entry being left belongs to that entry.
+        crate::ui::url::flush_query();
         if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
             let _ =
                 history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&href(query)));
@@ -255,9 +257,7 @@ pub fn CopyLink() -> impl IntoView {
     let link = RwSignal::new(String::new());
     let field = NodeRef::<leptos::html::Input>::new();
     let copy = move |_| {
-        let href = web_sys::window()
-            .and_then(|w| w.location().href().ok())
-            .unwrap_or_default();
+        let href = crate::ui::url::current_href();
         link.set(href.clone());
         leptos::task::spawn_local(async move {
             let ok = write_clipboard(&href).await;
