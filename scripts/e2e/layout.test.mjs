@@ -329,4 +329,16 @@ test("the run buttons stay in the window, and no focused field is hidden, while 
     assert.deepEqual(problems, []);
     await page.close();
   }
+  // The delay page's heading is taller (its intro and Copy link): its run buttons are in view
+  // on the opened page too, in both languages.
+  for (const lang of ["en", "zh"]) {
+    const { page, problems } = await open(wide.context, `?v=1&lesson=delay&lang=${lang}`);
+    await page.waitForSelector('[data-testid="delay-start"]:not([disabled])', { timeout: 60_000 });
+    for (const id of ["delay-start", "delay-pause", "delay-reset"]) {
+      const s = await shown(page, id);
+      assert.ok(s.inside && s.onTop, `delay page (${lang}): ${id} is in view on the opened page: ${JSON.stringify(s)}`);
+    }
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
 });
