@@ -20,6 +20,20 @@ where
     T: Clone + 'static,
     S: Fn() -> T + Clone + 'static,
 {
+    copy_later(source, |f| set_timeout(f, Duration::ZERO), |_, _| false)
+}
+
+/// A copy of `source` set by the callback that `schedule` runs later, once for any number of
+/// changes before it runs; not set when `same` says the new value equals the copy.
+fn copy_later<T, S>(
+    source: S,
+    schedule: fn(Box<dyn FnOnce()>),
+    same: fn(&T, &T) -> bool,
+) -> ReadSignal<T, LocalStorage>
+where
+    T: Clone + 'static,
+    S: Fn() -> T + Clone + 'static,
+{
     let copy = RwSignal::new_local(source());
     let waiting = Rc::new(Cell::new(false));
     let read = source.clone();
@@ -31,18 +45,17 @@ where
             return;
         }
         let (waiting, source) = (waiting.clone(), source.clone());
-        set_timeout(
-            move || {
-                waiting.set(false);
-                // The panel (and the copy with it) may have left the page since.
-                if copy.is_disposed() {
-                    return;
-                }
-                let value = untrack(&source);
+        schedule(Box::new(move || {
+            waiting.set(false);
+            // The panel (and the copy with it) may have left the page since.
+            if copy.is_disposed() {
+                return;
+            }
+            let value = untrack(&source);
+            if !copy.with_untracked(|c| same(c, &value)) {
                 copy.set(value);
-            },
-            Duration::ZERO,
-        );
+            }
+        }));
     });
     copy.read_only()
 }
@@ -111,25 +124,5 @@ where
     T: Clone + PartialEq + 'static,
     S: Fn() -> T + Clone + 'static,
 {
-    let copy = RwSignal::new_local(source());
-    let waiting = Rc::new(Cell::new(false));
-    let read = source.clone();
-    Effect::new(move |_| {
-        let _ = read();
-        if waiting.replace(true) {
-            return;
-        }
-        let (waiting, source) = (waiting.clone(), source.clone());
-        after_paint(move || {
-            waiting.set(false);
-            if copy.is_disposed() {
-                return;
-            }
-            let value = untrack(&source);
-            if copy.with_untracked(|c| *c != value) {
-                copy.set(value);
-            }
-        });
-    });
-    copy.read_only()
+    copy_later(source, after_paint, T::eq)
 }
