@@ -1,6 +1,7 @@
 //! Timing of the GPU training step (not a test: `#[ignore]`d, nothing asserted about time).
 //!
 //! `cargo test --test gpu_bench -- --ignored --nocapture`
+#![cfg(not(target_arch = "wasm32"))] // native: blocks on futures with pollster, reads files
 
 mod gpu_support;
 

@@ -1,4 +1,5 @@
 //! Each WGSL kernel against its CPU twin (or a plain CPU loop), on lavapipe.
+#![cfg(not(target_arch = "wasm32"))] // native: blocks on futures with pollster, reads files
 
 mod gpu_support;
 mod tol;

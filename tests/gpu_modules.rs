@@ -2,6 +2,7 @@
 //! batch_first, h0/c0, packed lengths) and every classifier step fixture through the WGSL
 //! kernels on lavapipe: output, h_n, c_n, every parameter gradient, the input, h0 and c0
 //! gradients, |err| ≤ 1e-5 + 1e-4·|ref| (tests/common's suite; `UNROLL_FIXTURES` adds a folder).
+#![cfg(not(target_arch = "wasm32"))] // native: blocks on futures with pollster, reads files
 
 mod common;
 mod gpu_support;

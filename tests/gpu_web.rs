@@ -40,7 +40,8 @@ fn worst(a: &[f32], e: &[f32], abs: f32, rel: f32) -> (usize, f32) {
     let mut max = 0.0f32;
     for (&x, &y) in a.iter().zip(e) {
         let err = (x - y).abs();
-        if !(err <= abs + rel * y.abs()) {
+        let within = err <= abs + rel * y.abs(); // false for NaN
+        if !within {
             bad += 1;
         }
         if err > max {

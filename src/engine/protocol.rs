@@ -461,7 +461,7 @@ mod tests {
             adam_v: vec![0.3, 0.4],
             recent: vec![2.5, 2.25],
         };
-        let events = vec![
+        let events = [
             TrainEvent::Backend(BackendKind::Cpu {
                 notice: Some(CpuReason::DeviceLost {
                     error: GpuError::DeviceLost("destroyed".into()),
