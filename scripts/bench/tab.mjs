@@ -8,7 +8,9 @@
 //
 // The tab is driven only through the page's data-testid hooks (see the list at the top of
 // src/ui/training.rs), so it measures whatever engine the page runs. For each cell and backend
-// it opens `?v=1&lesson=names&cell=C&hidden_size=128&batch_size=64&epochs=50&seed=0&backend=B`
+// it opens `?v=1&lesson=names&cell=C&hidden_size=128&batch_size=64&epochs=100&seed=0&backend=B`
+// (100 epochs, the most the form takes, so that the run outlasts the window and the controls'
+// timings even where an RNN epoch takes under a second)
 // in headless Chromium (WebGPU: --enable-unsafe-webgpu, SwiftShader), waits until the page is
 // ready (data loaded, its split counted, Start enabled), clicks Start as a user would (with
 // --autostart: adds `&autostart=1` instead, so the run starts while the page is still building
@@ -31,6 +33,8 @@
 //   same figure for the other controls the page must keep answering: a gate-pin slider (pinned, moved three times,
 //   unpinned), Pause then Resume, and the language switch there and back, twice: the first
 //   switch to Chinese also loads and rasterizes the CJK faces, the second is the switch again.
+//   Next to each, the page's own part of it: from the event to the end of the main thread's
+//   next frame (handlers, style, layout, paint), without raster, compositing and presentation.
 // Natively, on the same batches (seed 0): `train-names --epochs 1` s/epoch with the SIMD
 // matrix products and with the portable ones (--no-simd); PyTorch on one thread on the very
 // same batches (scripts/bench/torch_names.py, skipped without torch); and the GPU host counts
@@ -120,6 +124,22 @@ function probe() {
       }
     }).observe({ type: "event", durationThreshold: 16, buffered: true });
   } catch {}
+  // The page's own part of an input on a control: from the event to the end of the main
+  // thread's next frame (its animation-frame callbacks, style, layout, paint and commit; a
+  // message posted from the first callback of that frame runs once the frame is done). What
+  // is left of Event Timing's duration is raster, compositing and presentation.
+  rec.frames = [];
+  const frameAfter = (e) => {
+    const id = e.target?.closest?.("[data-testid]")?.getAttribute("data-testid");
+    if (!id) return;
+    const start = e.timeStamp;
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => rec.frames.push({ id, name: e.type, start, ready: performance.now() - start });
+      channel.port2.postMessage(0);
+    });
+  };
+  for (const type of ["click", "input"]) window.addEventListener(type, frameAfter, true);
   const seen = (el) => {
     const id = el.getAttribute("data-testid");
     const v = el.getAttribute("data-value");
@@ -167,7 +187,8 @@ const predictState = (page) =>
 /**
  * The answer to typing `name` into predict-input: `outside`, ms from sending it (from outside
  * the page) until predict-top changes; `inPage`, the longest input event on the box from the
- * event to the next paint (Event Timing; 16 when none reached the API's 16 ms floor).
+ * event to the next paint (Event Timing; 16 when none reached the API's 16 ms floor);
+ * `frame`, the longest from an input event to the end of the main thread's next frame.
  */
 async function predictLatency(page, name) {
   await scrollTo(page, "predict-input");
@@ -189,7 +210,8 @@ async function predictLatency(page, name) {
   // Event Timing entries arrive after the paint they end at.
   await sleep(100);
   const inPage = await inputToPaint(page, p0, ["predict-input"]);
-  return { outside, inPage };
+  const frame = await frameReady(page, p0, ["predict-input"]);
+  return { outside, inPage, frame };
 }
 
 /** Scrolls the control `id` to the middle of the window, if it is not in view, and waits as a
@@ -213,13 +235,21 @@ async function inputToPaint(page, p0, ids) {
   return events.reduce((m, e) => Math.max(m, e.duration), 16);
 }
 
+/** The longest time from a click or input on the controls `ids` since `p0` (page time) to the
+ * end of the main thread's next frame (see `frameAfter` in the probe); NaN when none. */
+async function frameReady(page, p0, ids) {
+  const frames = await page.evaluate(([p0, ids]) => window.__bench.frames.filter((e) => e.start >= p0 && ids.includes(e.id)), [p0, ids]);
+  if (process.env.BENCH_LONGTASKS) console.log(`  frame ready, ${ids.join(" / ")}: ${frames.map((e) => `${e.name} ${Math.round(e.ready)}`).join(", ") || "none"}`);
+  return frames.length ? Math.max(...frames.map((e) => e.ready)) : NaN;
+}
+
 /**
  * Input to paint (Event Timing, worst of each) of the other controls the page must keep
  * answering while training: a gate-pin slider moved three times, Pause and Resume, and the
  * language switch there and back, twice (the first time, and again).
  */
 async function controlsToPaint(page) {
-  const out = {};
+  const out = { frames: {} };
   const at = () => page.evaluate(() => performance.now());
   // An RNN has no gate to pin.
   if (await page.isEnabled('[data-testid="pin-enable"]')) {
@@ -232,23 +262,26 @@ async function controlsToPaint(page) {
     }
     await sleep(100);
     out.pin = await inputToPaint(page, p0, ["pin-enable", "pin-value"]);
+    out.frames.pin = await frameReady(page, p0, ["pin-enable", "pin-value"]);
     await page.click('[data-testid="pin-enable"]');
   }
-  /** Clicks `there`, then `back`; the worst input to paint of the two. */
-  const roundTrip = async (there, back) => {
+  /** Clicks `there`, then `back`; the worst input to paint of the two (and, in `out.frames`,
+   * the worst frame ready under `key`). */
+  const roundTrip = async (key, there, back) => {
     await scrollTo(page, there);
     const start = await at();
     await page.click(`[data-testid="${there}"]`);
     await sleep(500);
     await page.click(`[data-testid="${back}"]`);
     await sleep(300);
+    out.frames[key] = await frameReady(page, start, [there, back]);
     return inputToPaint(page, start, [there, back]);
   };
-  out.pause = await roundTrip("train-pause", "train-resume");
+  out.pause = await roundTrip("pause", "train-pause", "train-resume");
   // The first switch to Chinese also loads and rasterizes the CJK faces the page had not drawn
   // yet; the second round trip is the switch as a reader who goes back and forth sees it.
-  out.lang = await roundTrip("lang-zh", "lang-en");
-  out.langAgain = await roundTrip("lang-zh", "lang-en");
+  out.lang = await roundTrip("lang", "lang-zh", "lang-en");
+  out.langAgain = await roundTrip("langAgain", "lang-zh", "lang-en");
   return out;
 }
 
@@ -266,7 +299,7 @@ async function tabRun(url, cell, backend, o) {
     const errors = [];
     page.on("pageerror", (e) => errors.push(String(e)));
     await page.addInitScript(probe);
-    const query = `?v=1&lesson=names&cell=${cell}&hidden_size=${HIDDEN}&batch_size=${BATCH}&epochs=50&seed=${SEED}&backend=${backend}${o.autostart ? "&autostart=1" : ""}`;
+    const query = `?v=1&lesson=names&cell=${cell}&hidden_size=${HIDDEN}&batch_size=${BATCH}&epochs=100&seed=${SEED}&backend=${backend}${o.autostart ? "&autostart=1" : ""}`;
     await page.goto(url + query, { waitUntil: "load" });
     if (!o.autostart) {
       await page.waitForSelector('[data-testid="train-start"]:not([disabled])', { timeout: 180_000 });
@@ -288,10 +321,12 @@ async function tabRun(url, cell, backend, o) {
     await waitFor(async () => (await rec()).steps.some((s) => s.step >= 8), 600_000, "8 training steps", 100);
     const latencies = [];
     const inPage = [];
+    const predictFrames = [];
     for (const name of NAMES) {
       const l = await predictLatency(page, name);
       latencies.push(l.outside);
       inPage.push(l.inPage);
+      if (!Number.isNaN(l.frame)) predictFrames.push(l.frame);
       await sleep(300);
     }
 
@@ -315,6 +350,8 @@ async function tabRun(url, cell, backend, o) {
     const measuredTo = Math.min(windowEnd, await page.evaluate(() => performance.now()));
     // The other controls, after the window (a language switch re-lays out the whole page, a
     // long task the user asked for) and after the timed epoch (a pause would stretch it).
+    if ((await value(page, "train-status")) !== "running")
+      throw new Error(`the run was ${await value(page, "train-status")} before its controls were timed`);
     const controls = await controlsToPaint(page);
     const inWindow = r.longtasks.filter((t) => t.start >= r.running && t.start < measuredTo);
     const longest = inWindow.reduce((m, t) => Math.max(m, t.duration), 0);
@@ -332,6 +369,7 @@ async function tabRun(url, cell, backend, o) {
       longest, windowSec: (measuredTo - r.running) / 1000,
       predictMedian: median(latencies), predictMax: latencies.length ? Math.max(...latencies) : NaN, predictN: latencies.length,
       inputMedian: median(inPage), inputMax: inPage.length ? Math.max(...inPage) : NaN, controls,
+      predictFrame: predictFrames.length ? Math.max(...predictFrames) : NaN,
       errors,
     };
   } finally {
@@ -441,6 +479,20 @@ async function main() {
       const path = r.backend === "gpu" ? "tab, WebGPU" : "tab, CPU";
       const c = r.controls;
       console.log(`| ${r.cell.toUpperCase()} | ${path} | ${inputMs(r.inputMax)} ms | ${inputCell(c.pin)} | ${inputMs(c.pause)} ms | ${inputMs(c.lang)} / ${inputMs(c.langAgain)} ms |`);
+    }
+    console.log("");
+    console.log("The page's own part of the same inputs (worst): from the event to the end of the main thread's next frame");
+    console.log("(handlers, style, layout, paint; a frame is 16.7 ms at 60 Hz, so an input that arrives just after a frame");
+    console.log("began waits up to that long for the next one). The rest of the figures above is raster, compositing and");
+    console.log("presentation:");
+    console.log("");
+    console.log("| cell | path | predictor box | gate-pin slider | Pause / Resume | language switch, first / again |");
+    console.log("|------|------|--------------:|----------------:|---------------:|-------------------------------:|");
+    const ms = (x) => (x === undefined ? "– (no gate)" : `${f(x, 0)} ms`);
+    for (const r of withControls) {
+      const path = r.backend === "gpu" ? "tab, WebGPU" : "tab, CPU";
+      const c = r.controls.frames;
+      console.log(`| ${r.cell.toUpperCase()} | ${path} | ${ms(r.predictFrame)} | ${ms(c.pin)} | ${ms(c.pause)} | ${f(c.lang, 0)} / ${f(c.langAgain, 0)} ms |`);
     }
   }
   if (countsTable) {
