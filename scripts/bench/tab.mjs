@@ -15,7 +15,8 @@
 // ready (data loaded, its split counted, Start enabled), clicks Start as a user would (with
 // --autostart: adds `&autostart=1` instead, so the run starts while the page is still building
 // its data panels) and reports:
-// - ms/step: time between the first and the last `train-step` change of the epoch, per step;
+// - ms/step: time between the first and the last `train-step` change of the epoch (from step
+//   1 on; step 0 is shown from the page's load), per step;
 // - s/epoch: the page's own `epoch-sec` (training time of epoch 1), and the wall time from
 //   `train-status` = running to the first validation shown (`val-acc`), both one full epoch,
 //   never extrapolated. On WebGPU, unless --gpu-epoch, only --gpu-steps steps are timed
@@ -358,7 +359,8 @@ async function tabRun(url, cell, backend, o) {
     if (process.env.BENCH_LONGTASKS)
       console.error(`${cell} long tasks (s after running: ms): ${inWindow.map((t) => `${((t.start - r.running) / 1000).toFixed(1)}: ${Math.round(t.duration)}`).join(", ")}`);
     const end = fullEpoch ? r.valShown : Infinity;
-    const steps = r.steps.filter((s) => s.t <= end);
+    // The page shows step 0 as soon as it loads, long before Start: only the steps of the run.
+    const steps = r.steps.filter((s) => s.step >= 1 && s.t >= r.running && s.t <= end);
     const first = steps[0];
     const last = steps[steps.length - 1];
     const msPerStep = last && last.step > first.step ? (last.t - first.t) / (last.step - first.step) : NaN;
