@@ -786,6 +786,67 @@ fn backward_matches_finite_differences_for_every_cell() {
     assert!(fails.is_empty(), "{}", fails.join("\n"));
 }
 
+/// A zero initial state lets the CPU path skip the products that would only add zeros: the
+/// first step's `h0·W_hhᵀ`, that step's rows of `dW_hh`, and the last `dh0 += d_gh·W_hh` where
+/// h0's gradient is not wanted. With h0 = c0 = 0, the parameter and input gradients still agree
+/// with finite differences for every cell (2 layers, both directions, per-sample lengths), and
+/// asking for no initial-state gradient changes no other gradient by a bit and returns none.
+#[test]
+fn zero_initial_state_skips_only_zero_work() {
+    let cells = [
+        (CellKind::Rnn, Nonlinearity::Tanh),
+        (CellKind::Lstm, Nonlinearity::Tanh),
+        (CellKind::Gru, Nonlinearity::Tanh),
+    ];
+    let mut fails = Vec::new();
+    for (k, (cell, nl)) in cells.into_iter().enumerate() {
+        for (bidirectional, lengths) in [(true, Some(vec![5, 2, 4])), (false, None)] {
+            let s = RnnSpec {
+                nonlinearity: nl,
+                ..spec(cell, 3, 4, 2, bidirectional)
+            };
+            let mut pb = Problem::new(s, 3, 5, lengths.clone(), false, 200 + k as u64);
+            pb.h0.fill(0.0);
+            if let Some(c0) = pb.c0.as_mut() {
+                c0.fill(0.0);
+            }
+            let (g, d, out) = pb.analytic();
+            let tag = format!("{cell:?} bi={bidirectional} lengths={lengths:?} h0=0");
+            let c0 = pb.c0.as_deref();
+            fails.extend(
+                [
+                    fd_check(&format!("{tag} params"), &pb.params, &g, |p| {
+                        pb.loss(p, &pb.x, &pb.h0, c0)
+                    }),
+                    fd_check(&format!("{tag} input"), &pb.x, &d.input, |x| {
+                        pb.loss(&pb.params, x, &pb.h0, c0)
+                    }),
+                ]
+                .into_iter()
+                .filter_map(Result::err),
+            );
+            let mut g_no_h0 = vec![0.0f32; g.len()];
+            let d_no_h0 = pb.module().backward_time_major_recording(
+                &pb.params,
+                &out.cache,
+                &pb.go,
+                Some(&pb.gh),
+                pb.gc.as_deref(),
+                &mut g_no_h0,
+                None,
+                false,
+            );
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&g_no_h0), bits(&g), "{tag}: parameter gradients");
+            assert_eq!(bits(&d_no_h0.input), bits(&d.input), "{tag}: input gradient");
+            assert!(d_no_h0.h0.is_empty(), "{tag}: h0 gradient not asked for");
+            assert!(d_no_h0.c0.is_none_or(|c| c.is_empty()), "{tag}: c0");
+            assert_eq!(d.h0.len(), pb.h0.len(), "{tag}: h0 gradient asked for");
+        }
+    }
+    assert!(fails.is_empty(), "{}", fails.join("\n"));
+}
+
 /// Padding invariance: a sample's output, h_n/c_n and the gradients of a loss that
 /// involves only that sample are the same alone as inside a batch padded to a longer length
 /// (≤ 1e-6), for every cell, two layers, both directions. The padded batch holds garbage in

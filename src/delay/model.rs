@@ -281,8 +281,9 @@ impl DelayModel {
             &params[self.fc_weight..][..v * h],
             &mut d_output[batch.delay * b * h..],
         );
-        self.rnn
-            .backward_time_major(params, &fwd.cache, &d_output, None, None, grads);
+        self.rnn.backward_time_major_recording(
+            params, &fwd.cache, &d_output, None, None, grads, None, false,
+        );
         DelayStats {
             loss_sum: loss_sum as f64,
             correct: count_correct(&fwd.logits, targets, v),

@@ -340,7 +340,7 @@ impl ClassifierModel {
             &mut v[..]
         });
         self.rnn.backward_time_major_recording(
-            params, &fwd.cache, &d_output, None, None, grads, record,
+            params, &fwd.cache, &d_output, None, None, grads, record, false,
         );
         let correct = fwd
             .logits

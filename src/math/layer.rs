@@ -226,6 +226,11 @@ impl DirectionCache {
     }
 }
 
+/// Whether every element is ±0 (a NaN is not zero).
+fn all_zero(xs: &[f32]) -> bool {
+    xs.iter().all(|&x| x == 0.0)
+}
+
 /// Splits `[slots, slot_len]` storage into the read slot and the (different) write slot.
 fn read_write_slots(
     data: &mut [f32],
@@ -361,11 +366,14 @@ impl LayerDirection {
             );
             let (ps, os) = (self.direction.prev_slot(t), self.direction.out_slot(t));
             let (h_prev, h_out) = read_write_slots(&mut hs, bh, ps, os);
-            // gh = b_hh + h_prev · W_hhᵀ for the whole batch
+            // gh = b_hh + h_prev · W_hhᵀ for the whole batch. The product is skipped where
+            // h_prev is the initial state and all zeros (the usual h0): it would add only zeros.
             for row in gh.chunks_exact_mut(gw) {
                 row.copy_from_slice(b_hh);
             }
-            matmul_acc(batch, gw, hid, h_prev, &w_hh_t, &mut gh);
+            if k > 0 || !all_zero(h_prev) {
+                matmul_acc(batch, gw, hid, h_prev, &w_hh_t, &mut gh);
+            }
             let mut c_slots = lstm.then(|| read_write_slots(&mut cs, bh, ps, os));
             for b in 0..batch {
                 let hr = b * hid..(b + 1) * hid;
@@ -454,7 +462,7 @@ impl LayerDirection {
         d_x: Option<&mut [f32]>,
     ) -> (Vec<f32>, Vec<f32>) {
         self.backward_recording(
-            params, input, dims, cache, d_y, dh_n, dc_n, grads, d_x, None,
+            params, input, dims, cache, d_y, dh_n, dc_n, grads, d_x, None, true,
         )
     }
 
@@ -462,6 +470,9 @@ impl LayerDirection {
     /// the total gradient `∂L/∂h_t` of the hidden state produced at each existing step (the
     /// output's own gradient plus what flows back from later steps); rows of missing steps are
     /// left untouched.
+    ///
+    /// With `initial_state_grads` false the caller has no use for `(dh0, dc0)`: the last
+    /// step's `dh0 += d_gh · W_hh` product is skipped and both come back empty.
     #[expect(
         clippy::too_many_arguments,
         reason = "backward's arguments plus the recording buffer"
@@ -478,6 +489,7 @@ impl LayerDirection {
         grads: &mut [f32],
         d_x: Option<&mut [f32]>,
         mut dh_steps: Option<&mut [f32]>,
+        initial_state_grads: bool,
     ) -> (Vec<f32>, Vec<f32>) {
         let (t_len, batch, hid) = (dims.seq_len, dims.batch, self.hidden_size);
         let gw = self.gate_width();
@@ -577,16 +589,19 @@ impl LayerDirection {
                     },
                 );
             }
-            // dh_prev += d_gh · W_hh for the whole batch (zero rows at missing steps).
+            // dh_prev += d_gh · W_hh for the whole batch (zero rows at missing steps); after the
+            // first step that is dh0, computed only when the caller wants it.
             let d_gh = if gru { &d_gh_gru } else { &d_gi };
-            matmul_acc(
-                batch,
-                hid,
-                gw,
-                &d_gh[t * batch * gw..][..batch * gw],
-                w_hh,
-                &mut dh_prev,
-            );
+            if k > 0 || initial_state_grads {
+                matmul_acc(
+                    batch,
+                    hid,
+                    gw,
+                    &d_gh[t * batch * gw..][..batch * gw],
+                    w_hh,
+                    &mut dh_prev,
+                );
+            }
             std::mem::swap(&mut dh, &mut dh_prev);
             std::mem::swap(&mut dc, &mut dc_prev);
         }
@@ -599,13 +614,30 @@ impl LayerDirection {
             .prev_slot(0)
             .min(self.direction.prev_slot(t_len - 1));
         let h_prev_all = &cache.hs[first_prev * bh..][..rows * hid];
+        // Where h0 is all zeros, the rows of the first step (time 0 forward, T−1 reverse) add
+        // nothing to dW_hh and are left out of the product.
+        let h0 = &cache.hs[self.direction.initial_slot(t_len) * bh..][..bh];
+        let (d_gh_rows, h_rows) = if t_len > 0 && all_zero(h0) {
+            let first_t = self.direction.time_at(0, t_len);
+            let keep = if first_t == 0 {
+                batch..rows
+            } else {
+                0..rows - batch
+            };
+            (
+                &d_gh[keep.start * gw..keep.end * gw],
+                &h_prev_all[keep.start * hid..keep.end * hid],
+            )
+        } else {
+            (&d_gh[..], h_prev_all)
+        };
         let off = self.offsets;
         matmul_tn_acc(
             gw,
             hid,
-            rows,
-            d_gh,
-            h_prev_all,
+            d_gh_rows.len() / gw,
+            d_gh_rows,
+            h_rows,
             &mut grads[off.w_hh..][..gw * hid],
         );
         col_sum_acc(d_gh, &mut grads[off.b_hh..][..gw]);
@@ -651,6 +683,9 @@ impl LayerDirection {
                     }
                 }
             }
+        }
+        if !initial_state_grads {
+            return (Vec::new(), Vec::new());
         }
         (dh, dc)
     }

@@ -471,13 +471,17 @@ impl RnnModule {
         d_c_n: Option<&[f32]>,
         grads: &mut [f32],
     ) -> RnnInputGrads {
-        self.backward_time_major_recording(params, cache, d_output, d_h_n, d_c_n, grads, None)
+        self.backward_time_major_recording(params, cache, d_output, d_h_n, d_c_n, grads, None, true)
     }
 
     /// [`RnnModule::backward_time_major`] that also writes, when `d_top` (`[T, B, D·H]`) is
     /// given, the total gradient `∂L/∂output_t` of the top layer's output at each existing step
     /// (each direction's `∂L/∂h_t`, through the recurrence, concatenated); rows of missing steps
     /// are left untouched.
+    ///
+    /// With `initial_state_grads` false the caller has no use for the gradients of h0 and c0
+    /// (the classifier starts from zeros): each direction's last `dh0 += d_gh · W_hh` product
+    /// is skipped, and the returned `h0` is empty (`c0` too, for LSTM).
     #[expect(
         clippy::too_many_arguments,
         reason = "backward_time_major's arguments plus the recording buffer"
@@ -491,6 +495,7 @@ impl RnnModule {
         d_c_n: Option<&[f32]>,
         grads: &mut [f32],
         mut d_top: Option<&mut [f32]>,
+        initial_state_grads: bool,
     ) -> RnnInputGrads {
         let spec = &self.spec;
         let (seq_len, batch) = (cache.seq_len, cache.batch);
@@ -503,7 +508,11 @@ impl RnnModule {
             batch,
             lengths: &cache.lengths,
         };
-        let n_states = spec.num_layers * dirs * bh;
+        let n_states = if initial_state_grads {
+            spec.num_layers * dirs * bh
+        } else {
+            0
+        };
         let mut d_h0 = vec![0.0f32; n_states];
         let mut d_c0 = if lstm {
             vec![0.0f32; n_states]
@@ -550,6 +559,7 @@ impl RnnModule {
                     grads,
                     wants_dx.then_some(&mut d_x[..]),
                     rec.as_deref_mut(),
+                    initial_state_grads,
                 );
                 if let (Some(out), Some(rec)) = (d_top.as_deref_mut(), rec) {
                     let width = dirs * hid;
@@ -563,9 +573,11 @@ impl RnnModule {
                         }
                     }
                 }
-                d_h0[idx * bh..][..bh].copy_from_slice(&dh0);
-                if lstm {
-                    d_c0[idx * bh..][..bh].copy_from_slice(&dc0);
+                if initial_state_grads {
+                    d_h0[idx * bh..][..bh].copy_from_slice(&dh0);
+                    if lstm {
+                        d_c0[idx * bh..][..bh].copy_from_slice(&dc0);
+                    }
                 }
             }
             d_layer_out = d_x;
