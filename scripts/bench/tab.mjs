@@ -19,7 +19,10 @@
 //   1 on; step 0 is shown from the page's load), per step;
 // - s/epoch: the page's own `epoch-sec` (training time of epoch 1), and the wall time from
 //   `train-status` = running to the first validation shown (`val-acc`), both one full epoch,
-//   never extrapolated. On WebGPU, unless --gpu-epoch, only --gpu-steps steps are timed
+//   never extrapolated; and the median `epoch-sec` of the epochs that end in the window below
+//   (epoch 1 also holds the 5 predictions and the engine's first compile; on a shared 2-core
+//   machine one epoch's time also varies by ±15 % from run to run, so the ratios to the native
+//   trainer below use the medians). On WebGPU, unless --gpu-epoch, only --gpu-steps steps are timed
 //   (SwiftShader runs WGSL on the CPU and is slow at hidden 128) and no epoch figure is given;
 // - the longest main-thread task (PerformanceObserver 'longtask') in the first --window-sec
 //   seconds of training: the run goes on past its first epoch, so the window holds several
@@ -36,8 +39,9 @@
 //   switch to Chinese also loads and rasterizes the CJK faces, the second is the switch again.
 //   Next to each, the page's own part of it: from the event to the end of the main thread's
 //   next frame (handlers, style, layout, paint), without raster, compositing and presentation.
-// Natively, on the same batches (seed 0): `train-names --epochs 1` s/epoch with the SIMD
-// matrix products and with the portable ones (--no-simd); PyTorch on one thread on the very
+// Natively, on the same batches (seed 0): `train-names --epochs 3`, the median s/epoch with the
+// SIMD matrix products and with the portable ones (--no-simd), and the tab's median over the
+// native SIMD median; PyTorch on one thread on the very
 // same batches (scripts/bench/torch_names.py, skipped without torch); and the GPU host counts
 // per training step from `bench --backend gpu` (the same host code the tab runs), at the mean
 // padded length of those batches.
@@ -97,17 +101,17 @@ function run(cmd, args, { allowFail = false } = {}) {
   return r.status === 0 ? r.stdout : null;
 }
 
-/** `train-names --epochs 1` on the recipe: s/epoch (training only, as the page's epoch-sec). */
+/** `train-names --epochs 3` on the recipe: median s/epoch (training only, as the page's epoch-sec). */
 function nativeEpoch(cell, simd) {
-  const args = ["--epochs", "1", "--backend", "cpu", "--seed", String(SEED), "--cell", cell, "--hidden-size", String(HIDDEN), "--batch-size", String(BATCH)];
+  const args = ["--epochs", "3", "--backend", "cpu", "--seed", String(SEED), "--cell", cell, "--hidden-size", String(HIDDEN), "--batch-size", String(BATCH)];
   if (!simd) args.push("--no-simd");
   const out = run(bin("train-names"), args);
-  return JSON.parse(out.trim().split("\n").pop()).sec;
+  return median(out.trim().split("\n").map((l) => JSON.parse(l).sec));
 }
 
 /** Runs before any page script: timestamps of the hooks this bench reads, and long tasks. */
 function probe() {
-  const rec = { steps: [], longtasks: [], running: null, valShown: null, epochSec: null, backend: null };
+  const rec = { steps: [], longtasks: [], running: null, valShown: null, epochSec: null, epochSecs: [], backend: null };
   window.__bench = rec;
   try {
     new PerformanceObserver((list) => {
@@ -149,6 +153,7 @@ function probe() {
     if (id === "train-status" && v === "running" && rec.running === null) rec.running = now;
     if (id === "val-acc" && v && rec.valShown === null) rec.valShown = now;
     if (id === "epoch-sec" && v && rec.epochSec === null) rec.epochSec = Number(v);
+    if (id === "epoch-sec" && v) rec.epochSecs.push({ sec: Number(v), t: now });
   };
   const start = () =>
     new MutationObserver((muts) => {
@@ -367,6 +372,8 @@ async function tabRun(url, cell, backend, o) {
     return {
       cell, backend, msPerStep, steps: last?.step ?? 0, fullEpoch,
       epochSec: fullEpoch ? r.epochSec : null,
+      epochMedian: fullEpoch ? median(r.epochSecs.filter((e) => e.t <= measuredTo).map((e) => e.sec)) : null,
+      epochsInWindow: r.epochSecs.filter((e) => e.t <= measuredTo).length,
       wallSec: fullEpoch ? (r.valShown - r.running) / 1000 : null,
       longest, windowSec: (measuredTo - r.running) / 1000,
       predictMedian: median(latencies), predictMax: latencies.length ? Math.max(...latencies) : NaN, predictN: latencies.length,
@@ -451,24 +458,37 @@ async function main() {
   }
 
   console.log("");
-  console.log("| cell | path | ms/step | s/epoch (page) | s/epoch (wall, start → validation) | longest main-thread task | prediction answer (median / worst) | input to paint (median / worst) |");
-  console.log("|------|------|--------:|---------------:|-----------------------------------:|-------------------------:|-----------------------------------:|--------------------------------:|");
+  console.log("| cell | path | ms/step | s/epoch (page: epoch 1 / median of the window's epochs) | s/epoch (wall, start → validation) | longest main-thread task | prediction answer (median / worst) | input to paint (median / worst) |");
+  console.log("|------|------|--------:|--------------------------------------------------------:|-----------------------------------:|-------------------------:|-----------------------------------:|--------------------------------:|");
   for (const r of results) {
     const path = r.backend === "gpu" ? "tab, WebGPU" : "tab, CPU";
     if (r.note) {
       console.log(`| ${r.cell.toUpperCase()} | ${path} | ${r.note} | | | | | |`);
       continue;
     }
-    const epoch = r.fullEpoch ? f(r.epochSec, 2) : `– (${r.steps} steps timed)`;
+    const epoch = r.fullEpoch ? `${f(r.epochSec, 2)} / ${f(r.epochMedian, 2)} (${r.epochsInWindow})` : `– (${r.steps} steps timed)`;
     const wall = r.fullEpoch ? f(r.wallSec, 2) : "–";
     console.log(`| ${r.cell.toUpperCase()} | ${path} | ${f(r.msPerStep)} | ${epoch} | ${wall} | ${r.longest > 0 ? `${f(r.longest, 0)} ms` : "none ≥ 50 ms"} (first ${f(r.windowSec, 0)} s) | ${f(r.predictMedian, 0)} / ${f(r.predictMax, 0)} ms (${r.predictN}) | ${inputMs(r.inputMedian)} / ${inputMs(r.inputMax)} ms |`);
   }
   for (const cell of o.cells) {
     if (native[cell]) {
-      console.log(`| ${cell.toUpperCase()} | native, SIMD | | ${f(native[cell].simd, 2)} | | | | |`);
-      console.log(`| ${cell.toUpperCase()} | native, portable | | ${f(native[cell].portable, 2)} | | | | |`);
+      console.log(`| ${cell.toUpperCase()} | native, SIMD (median of 3) | | ${f(native[cell].simd, 2)} | | | | |`);
+      console.log(`| ${cell.toUpperCase()} | native, portable (median of 3) | | ${f(native[cell].portable, 2)} | | | | |`);
     }
     if (torch[cell]) console.log(`| ${cell.toUpperCase()} | PyTorch, 1 thread | ${f((torch[cell].sec * 1000) / torch[cell].steps)} | ${f(torch[cell].sec, 2)} | | | | |`);
+  }
+  const ratios = results
+    .filter((r) => r.backend === "cpu" && r.epochMedian)
+    .map((r) => {
+      const parts = [];
+      if (native[r.cell]) parts.push(`${f(r.epochMedian / native[r.cell].simd, 2)}× native SIMD`);
+      if (torch[r.cell]) parts.push(`${f(r.epochMedian / torch[r.cell].sec, 2)}× PyTorch`);
+      return parts.length ? `${r.cell.toUpperCase()} ${parts.join(", ")}` : null;
+    })
+    .filter(Boolean);
+  if (ratios.length) {
+    console.log("");
+    console.log(`The tab's median s/epoch (CPU) against: ${ratios.join("; ")}.`);
   }
   const withControls = results.filter((r) => r.controls);
   if (withControls.length) {
