@@ -21,6 +21,7 @@
 
 use super::cell::{self, StepCache, StepGrads, StepIn, StepOut};
 use super::linalg::{col_sum_acc, matmul_acc, matmul_tn_acc, swap_leading_axes};
+use super::packed::{matmul_packed_acc, PackedMatrix};
 use super::params::{CellKind, LayerOffsets, Nonlinearity};
 
 /// The token that stands for a zero input vector (padding read by the model, e.g. the
@@ -333,7 +334,8 @@ impl LayerDirection {
         let gw = self.gate_width();
         let bh = batch * hid;
         let gi = self.input_projection(params, input, dims);
-        let w_hh_t = swap_leading_axes(&params[self.offsets.w_hh..][..gw * hid], gw, hid, 1); // [H, G·H]
+        // W_hhᵀ [H, G·H], prepared once for every step's product.
+        let w_hh_t = PackedMatrix::transposed(gw, hid, &params[self.offsets.w_hh..][..gw * hid]);
         let b_hh = &params[self.offsets.b_hh..][..gw];
         let spec = self.cell.spec();
         let lstm = spec.has_cell_state;
@@ -372,7 +374,7 @@ impl LayerDirection {
                 row.copy_from_slice(b_hh);
             }
             if k > 0 || !all_zero(h_prev) {
-                matmul_acc(batch, gw, hid, h_prev, &w_hh_t, &mut gh);
+                matmul_packed_acc(batch, h_prev, &w_hh_t, &mut gh);
             }
             let mut c_slots = lstm.then(|| read_write_slots(&mut cs, bh, ps, os));
             for b in 0..batch {
@@ -495,7 +497,8 @@ impl LayerDirection {
         let gw = self.gate_width();
         let bh = batch * hid;
         let rows = t_len * batch;
-        let w_hh = &params[self.offsets.w_hh..][..gw * hid];
+        // W_hh [G·H, H], prepared once for every step's dh_prev product.
+        let w_hh = PackedMatrix::new(gw, hid, &params[self.offsets.w_hh..][..gw * hid]);
         let spec = self.cell.spec();
         let lstm = spec.has_cell_state;
         let has_gates = !spec.gates.is_empty();
@@ -593,12 +596,10 @@ impl LayerDirection {
             // first step that is dh0, computed only when the caller wants it.
             let d_gh = if gru { &d_gh_gru } else { &d_gi };
             if k > 0 || initial_state_grads {
-                matmul_acc(
+                matmul_packed_acc(
                     batch,
-                    hid,
-                    gw,
                     &d_gh[t * batch * gw..][..batch * gw],
-                    w_hh,
+                    &w_hh,
                     &mut dh_prev,
                 );
             }

@@ -11,6 +11,9 @@
 //!   as the target's baseline allows (SSE2 on x86-64). It is the reference for timings: see
 //!   [`set_simd`] and the environment variable `UNROLL_NO_SIMD`.
 //!
+//! In the browser build the recurrent step's products, which multiply one weight matrix at
+//! every time step, go through [`super::packed`] instead, which prepares that matrix once.
+//!
 //! Summation order differs between the two builds and from the WGSL kernels' order, and FMA
 //! rounds once where the portable build rounds twice: compare paths with a tolerance.
 

@@ -7,6 +7,8 @@
 //!
 //! Gate orders: LSTM `i, f, g, o`; GRU `r, z, n` (PyTorch). Module map:
 //! - [`activation`], [`linalg`]: NaN-free activations; the matmuls of the hot path.
+//! - [`packed`]: the recurrent step's product against a weight matrix prepared once per
+//!   sequence (its own `f32x4` kernel in the browser build).
 //! - [`lanes`]: sigmoid/tanh over slices for the cell steps (`simd128` polynomial in the
 //!   browser build, the scalar activations natively).
 //! - [`cell`]: [`cell::CellKind`], one descriptor per cell ([`cell::CellSpec`]: key, name,
@@ -32,6 +34,7 @@ pub mod linalg;
 pub mod loss;
 pub mod lstm;
 pub mod optim;
+pub mod packed;
 pub mod params;
 pub mod recurrent;
 pub mod rnn;
