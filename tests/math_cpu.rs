@@ -838,7 +838,11 @@ fn zero_initial_state_skips_only_zero_work() {
             );
             let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&g_no_h0), bits(&g), "{tag}: parameter gradients");
-            assert_eq!(bits(&d_no_h0.input), bits(&d.input), "{tag}: input gradient");
+            assert_eq!(
+                bits(&d_no_h0.input),
+                bits(&d.input),
+                "{tag}: input gradient"
+            );
             assert!(d_no_h0.h0.is_empty(), "{tag}: h0 gradient not asked for");
             assert!(d_no_h0.c0.is_none_or(|c| c.is_empty()), "{tag}: c0");
             assert_eq!(d.h0.len(), pb.h0.len(), "{tag}: h0 gradient asked for");
