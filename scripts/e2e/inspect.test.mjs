@@ -151,9 +151,15 @@ test("LSTM: heatmaps of Nguyen, pin the forget gate, reset, gradient flow", asyn
     assert.equal(await page.isDisabled('[data-testid="pin-enable"]'), false);
     await page.selectOption('[data-testid="pin-gate"]', "f");
     await page.selectOption('[data-testid="pin-step"]', "all");
+    // Turning the pin on (moving the slider does) leaves its controls where they are (the list
+    // keeps a line for the unpinned probability, the status room for its longest text): the
+    // slider stays under the pointer.
+    const sliderAt = () => page.$eval('[data-testid="pin-value"]', (el) => Math.round(el.getBoundingClientRect().top + window.scrollY));
+    const sliderOff = await sliderAt();
     await setRange(page, "pin-value", 0);
     await page.check('[data-testid="pin-enable"]');
     await until(async () => (await value(page, "pin-status")) === "on", 5_000, "the pin indicator");
+    assert.equal(await sliderAt(), sliderOff, "the slider does not move when the pin turns on");
     const fPinned = await heatmap(page, "inspect-gate-f");
     assert.ok(fPinned.values.every((v) => v === 0), "every forget-gate value is the pinned 0");
     const iPinned = await heatmap(page, "inspect-gate-i");

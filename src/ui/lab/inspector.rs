@@ -381,15 +381,23 @@ fn TopList(inspection: Memo<Result<Inspection, NoInspection>>) -> impl IntoView 
                                     </span>
                                     <span class="prob">
                                         {format!("{:.1}%", p * 100.0)}
-                                        {base
-                                            .map(|b| {
+                                        // Without a pin the line is kept, empty: turning the
+                                        // pin on or off does not move the panel under the
+                                        // pointer (nor repaint everything below the list).
+                                        {match base {
+                                            Some(b) => {
                                                 let up = p >= b;
                                                 view! {
                                                     <span class=if up { "ins-was up" } else { "ins-was down" }>
                                                         {move || (InspectorText::of(loc.lang()).top_was)(b)}
                                                     </span>
                                                 }
-                                            })}
+                                                .into_any()
+                                            }
+                                            None => {
+                                                view! { <span class="ins-was" aria-hidden="true">{"\u{a0}"}</span> }.into_any()
+                                            }
+                                        }}
                                     </span>
                                 </li>
                             }
