@@ -80,6 +80,54 @@ pub fn cells_height(rows: usize, budget: f64) -> f64 {
     (per_row * rows.max(1) as f64).round()
 }
 
+/// Everything but the cells' values that a drawn map shows: its shape, column labels, padding
+/// and colour scale, at a size in device pixels. Two draws with the same frame differ only in
+/// the cells, so the second may repaint just [`cells_rect`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frame {
+    rows: usize,
+    cols: usize,
+    col_labels: Vec<String>,
+    padded_from: Option<usize>,
+    scale: Scale,
+    size: (u32, u32),
+}
+
+impl Frame {
+    /// The frame of `map` drawn at `size` (width, height in device pixels).
+    pub fn of(map: &StepMap, size: (u32, u32)) -> Frame {
+        Frame {
+            rows: map.rows,
+            cols: map.cols,
+            col_labels: map.col_labels.clone(),
+            padded_from: map.padded_from,
+            scale: map.scale,
+            size,
+        }
+    }
+
+    /// Whether the cells can be repainted alone over this frame: nothing is drawn over them
+    /// (padding columns are hatched on top of their cells).
+    pub fn cells_alone(&self) -> bool {
+        self.padded_from.is_none_or(|p| p >= self.cols) && self.rows > 0 && self.cols > 0
+    }
+}
+
+/// Where the cells of a `rows × cols` map go in an area of `width × height` device pixels:
+/// `(x, y, width, height)`, right of the unit indices and below the column labels.
+pub fn cells_rect(
+    width: f64,
+    height: f64,
+    rows: usize,
+    cols: usize,
+    s: &ChartStyle,
+) -> (f64, f64, f64, f64) {
+    let (top, left) = (TOP * s.scale, LEFT * s.scale);
+    let cw = (width - left - 1.0) / cols.max(1) as f64;
+    let rh = (height - top) / rows.max(1) as f64;
+    (left, top, cw * cols as f64, rh * rows as f64)
+}
+
 /// Draws `map` into `area` (device pixels; `style.scale` = devicePixelRatio). The cells fill
 /// `(x, y, width, height)` in device pixels; `paint_cells` may paint them faster than one
 /// rectangle per cell (the canvas puts one image) and returns whether it did; otherwise each
@@ -103,7 +151,7 @@ pub fn draw<DB: DrawingBackend>(
     let rh = (h - top) / map.rows as f64;
     let x_of = |c: usize| (left + c as f64 * cw).round() as i32;
     let y_of = |r: usize| (top + r as f64 * rh).round() as i32;
-    if !paint_cells((left, top, cw * map.cols as f64, rh * map.rows as f64)) {
+    if !paint_cells(cells_rect(w, h, map.rows, map.cols, s)) {
         for r in 0..map.rows {
             for c in 0..map.cols {
                 let v = map.values[r * map.cols + c];

@@ -509,3 +509,47 @@ fn step_heatmap_cells_take_the_scale_colours() {
     assert_eq!(els.iter().filter(|e| e.tag == "rect").count(), 1);
     assert_eq!(map.rgba()[..8], [0x1d, 0x4e, 0xd8, 255, 255, 255, 255, 255]);
 }
+
+#[test]
+fn step_heatmap_frame_tells_a_values_only_change() {
+    let map = |values: &[f32], labels: &[&str], padded_from| {
+        StepMap::from_time_major(
+            values,
+            2,
+            labels.iter().map(|l| (*l).to_owned()).collect(),
+            padded_from,
+            Scale::Diverging { abs_max: 1.0 },
+        )
+    };
+    let a = map(&[0.1, 0.2, 0.3, 0.4], &["a", "b"], None);
+    let moved = map(&[0.9, -0.2, 0.3, 0.0], &["a", "b"], None);
+    let frame = step_heatmap::Frame::of(&a, (300, 80));
+    // New values over the same labels and size: the same frame, cells alone repainted.
+    assert_eq!(step_heatmap::Frame::of(&moved, (300, 80)), frame);
+    assert!(frame.cells_alone());
+    // Another size, another name, or another scale: the whole map is drawn again.
+    assert_ne!(step_heatmap::Frame::of(&a, (301, 80)), frame);
+    assert_ne!(
+        step_heatmap::Frame::of(&map(&[0.1, 0.2, 0.3, 0.4], &["a", "c"], None), (300, 80)),
+        frame
+    );
+    let mut rescaled = a.clone();
+    rescaled.scale = Scale::UNIT;
+    assert_ne!(step_heatmap::Frame::of(&rescaled, (300, 80)), frame);
+    // Padding columns are hatched over their cells: never the cells alone.
+    let padded = map(&[0.1, 0.2, 0.3, 0.4], &["a", ""], Some(1));
+    assert!(!step_heatmap::Frame::of(&padded, (300, 80)).cells_alone());
+    // The cells' rectangle is the one the full draw hands its painter.
+    let mut rect = None;
+    draw_svg(300, 80, |area| {
+        step_heatmap::draw(area, &a, &STYLE, |r| {
+            rect = Some(r);
+            true
+        })
+        .expect("draw")
+    });
+    assert_eq!(
+        rect,
+        Some(step_heatmap::cells_rect(300.0, 80.0, 2, 2, &STYLE))
+    );
+}

@@ -13,11 +13,17 @@
 //! `data-padded-from` (first padding column, empty when there is none).
 
 use crate::ui::charts::canvas::redraw_on_change;
-use crate::ui::charts::step_heatmap::{cells_height, draw, LEFT, TOP};
+use crate::ui::charts::step_heatmap::{cells_height, cells_rect, draw, Frame, LEFT, TOP};
 pub use crate::ui::charts::step_heatmap::{Scale, StepMap};
 use leptos::prelude::*;
 use wasm_bindgen::{Clamped, JsCast};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
+
+thread_local! {
+    /// The canvas (and its context) that [`paint_cells`] puts each map's image into.
+    static SCRATCH: std::cell::RefCell<Option<(HtmlCanvasElement, CanvasRenderingContext2d)>> =
+        const { std::cell::RefCell::new(None) };
+}
 
 /// Paints the cells of `map` as one `cols × rows` image scaled (without smoothing) onto
 /// `(x, y, width, height)` of `canvas` in device pixels: one `putImageData` and one `drawImage`
@@ -31,13 +37,27 @@ fn paint_cells(
     let ctx_of = |c: &HtmlCanvasElement| -> Option<CanvasRenderingContext2d> {
         c.get_context("2d").ok()??.dyn_into().ok()
     };
-    let document = web_sys::window()?.document()?;
-    let image: HtmlCanvasElement = document.create_element("canvas").ok()?.dyn_into().ok()?;
-    image.set_width(map.cols as u32);
-    image.set_height(map.rows as u32);
+    // One small canvas holds the image for every map (making a canvas and its context per
+    // paint cost more than the paint).
+    let (image, image_ctx) = SCRATCH.with(|s| {
+        if s.borrow().is_none() {
+            let document = web_sys::window()?.document()?;
+            let image: HtmlCanvasElement =
+                document.create_element("canvas").ok()?.dyn_into().ok()?;
+            let ctx = ctx_of(&image)?;
+            *s.borrow_mut() = Some((image, ctx));
+        }
+        s.borrow().clone()
+    })?;
+    if image.width() != map.cols as u32 {
+        image.set_width(map.cols as u32);
+    }
+    if image.height() != map.rows as u32 {
+        image.set_height(map.rows as u32);
+    }
     let pixels = map.rgba();
     let data = ImageData::new_with_u8_clamped_array(Clamped(&pixels), map.cols as u32).ok()?;
-    ctx_of(&image)?.put_image_data(&data, 0.0, 0.0).ok()?;
+    image_ctx.put_image_data(&data, 0.0, 0.0).ok()?;
     let ctx = ctx_of(canvas)?;
     ctx.set_image_smoothing_enabled(false);
     let (x, y, w, h) = rect;
@@ -74,15 +94,27 @@ pub fn StepHeatmap(
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
     let hover = RwSignal::new(None::<(usize, usize)>);
-    // Every frame with a change (no time throttle): the pin slider moves it live.
+    // Every frame with a change (no time throttle): the pin slider moves it live. A move of
+    // the pin changes only the cells' values: over the same frame (labels, indices, size) the
+    // cells alone are repainted.
+    let drawn = StoredValue::new_local(None::<Frame>);
     redraw_on_change(
         canvas_ref,
         0.0,
         move || map.get(),
-        |canvas, area, m, style| {
-            let _ = draw(area, m, style, |rect| {
+        move |canvas, area, m, style| {
+            let frame = Frame::of(m, (canvas.width(), canvas.height()));
+            if frame.cells_alone() && drawn.with_value(|d| d.as_ref() == Some(&frame)) {
+                let (w, h) = area.dim_in_pixel();
+                let rect = cells_rect(f64::from(w), f64::from(h), m.rows, m.cols, style);
+                if paint_cells(canvas, m, rect).is_some() {
+                    return;
+                }
+            }
+            let painted = draw(area, m, style, |rect| {
                 paint_cells(canvas, m, rect).is_some()
             });
+            drawn.set_value(painted.is_ok().then_some(frame));
         },
     );
 
@@ -126,10 +158,12 @@ pub fn StepHeatmap(
             Some(format!("j = {r}, t = {c} {label}: {v:.4}"))
         })
     };
+    // The legend follows the scale only (not every change of the values).
+    let scale = Memo::new(move |_| map.with(|m| m.as_ref().map(|m| m.scale)));
     let legend = move || {
-        map.with(|m| {
-            m.as_ref().map(|m| {
-                let (lo, hi) = m.scale.ends();
+        scale.with(|m| {
+            m.as_ref().map(|scale| {
+                let (lo, hi) = scale.ends();
                 let fmt = |v: f32| {
                     if v.fract() == 0.0 {
                         format!("{v:.0}")
@@ -140,7 +174,7 @@ pub fn StepHeatmap(
                 view! {
                     <span class="ins-legend" aria-hidden="true">
                         <span class="ins-legend-end">{fmt(lo)}</span>
-                        <span class="ins-legend-bar" style:background=m.scale.css_gradient()></span>
+                        <span class="ins-legend-bar" style:background=scale.css_gradient()></span>
                         <span class="ins-legend-end">{fmt(hi)}</span>
                     </span>
                 }
