@@ -80,6 +80,12 @@ try {
     await page.waitForSelector('[data-testid="inspect-top"] li', { timeout: 120_000 });
     await page.click('[data-testid="train-pause"]');
     await shoot(page, "inspector", "inspect-gru-375");
+    await page.check('[data-testid="pin-enable"]');
+    await until(async () => (await value(page, "pin-status")) === "on", 5_000, "the pin");
+    await shoot(page, "inspector", "inspect-gru-pinned-375");
+    await page.click('[data-testid="lang-zh"]');
+    await page.waitForTimeout(500);
+    await shoot(page, "inspector", "inspect-gru-pinned-375-zh");
   } finally {
     await n.close();
   }
