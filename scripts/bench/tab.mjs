@@ -4,7 +4,7 @@
 //
 //   node scripts/bench/tab.mjs [--cells lstm,gru,rnn] [--backends cpu,gpu] [--gpu-steps 24]
 //       [--gpu-epoch] [--window-sec 30] [--autostart] [--skip-native] [--skip-torch]
-//       [--skip-gpu-counts]
+//       [--skip-gpu-counts] [--skip-floor]
 //
 // The tab is driven only through the page's data-testid hooks (see the list at the top of
 // src/ui/training.rs), so it measures whatever engine the page runs. For each cell and backend
@@ -34,11 +34,17 @@
 //   the round trips of the driver; "input to paint" is the page's own figure for the same
 //   names: Event Timing's duration of the box's input events, from the event to the next
 //   paint ("<16" below the API's 16 ms floor). After the window, while training goes on, the
-//   same figure for the other controls the page must keep answering: a gate-pin slider (pinned, moved three times,
-//   unpinned), Pause then Resume, and the language switch there and back, twice: the first
+//   same figure for the other controls the page must keep answering: the pin's checkbox (on),
+//   its slider (three keys, PageUp, PageUp, PageDown, with it focused; each move recomputes the
+//   traces, maps and top 5), then off, Pause then Resume, and the language switch there and back, twice: the first
 //   switch to Chinese also loads and rasterizes the CJK faces, the second is the switch again.
 //   Next to each, the page's own part of it: from the event to the end of the main thread's
 //   next frame (handlers, style, layout, paint), without raster, compositing and presentation.
+//   Beside them, the browser's own floor for the same figure (scripts/bench/floor.html; not
+//   with --skip-floor): a static page without the app, one core kept busy by a worker, where a
+//   click changes one number, repaints six canvases the size of the inspector's maps (as a move
+//   of the pin does), or changes every text on the screen (as the language switch does); median
+//   and worst of six clicks each.
 // Natively, on the same batches (seed 0): `train-names --epochs 3`, the median s/epoch with the
 // SIMD matrix products and with the portable ones (--no-simd), and the tab's median over the
 // native SIMD median; PyTorch on one thread on the very
@@ -50,6 +56,7 @@
 // $CARGO_TARGET_DIR/release), PYTHON (default python3).
 
 import { spawnSync } from "node:child_process";
+import { createServer } from "node:http";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -63,7 +70,7 @@ const NAMES = ["Nguyen", "Schmidt", "Rossi", "Tanaka", "Kowalski"];
 function parseArgs(argv) {
   const o = {
     cells: ["lstm", "gru", "rnn"], backends: ["cpu", "gpu"], gpuSteps: 24, gpuEpoch: false,
-    windowSec: 30, native: true, torch: true, gpuCounts: true, autostart: false,
+    windowSec: 30, native: true, torch: true, gpuCounts: true, autostart: false, floor: true,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -80,6 +87,7 @@ function parseArgs(argv) {
     else if (a === "--skip-native") o.native = false;
     else if (a === "--skip-torch") o.torch = false;
     else if (a === "--skip-gpu-counts") o.gpuCounts = false;
+    else if (a === "--skip-floor") o.floor = false;
     else if (a === "-h" || a === "--help") {
       console.log(readFileSync(new URL(import.meta.url), "utf8").split("\n").filter((l) => l.startsWith("//")).map((l) => l.slice(3)).join("\n"));
       process.exit(0);
@@ -262,13 +270,21 @@ async function controlsToPaint(page) {
     await scrollTo(page, "pin-enable");
     const p0 = await at();
     await page.click('[data-testid="pin-enable"]');
-    for (const v of ["0.2", "0.6", "-0.4"]) {
-      await page.fill('[data-testid="pin-value"]', v);
+    await sleep(300);
+    out.pinOn = await inputToPaint(page, p0, ["pin-enable"]);
+    out.frames.pinOn = await frameReady(page, p0, ["pin-enable"]);
+    // The slider is moved from the keyboard, as a reader does with it focused: the browser's
+    // own input events are trusted, so Event Timing reports them (a script's are not).
+    await page.focus('[data-testid="pin-value"]');
+    await sleep(300);
+    const p1 = await at();
+    for (const key of ["PageUp", "PageUp", "PageDown"]) {
+      await page.keyboard.press(key);
       await sleep(200);
     }
     await sleep(100);
-    out.pin = await inputToPaint(page, p0, ["pin-enable", "pin-value"]);
-    out.frames.pin = await frameReady(page, p0, ["pin-enable", "pin-value"]);
+    out.pin = await inputToPaint(page, p1, ["pin-value"]);
+    out.frames.pin = await frameReady(page, p1, ["pin-value"]);
     await page.click('[data-testid="pin-enable"]');
   }
   /** Clicks `there`, then `back`; the worst input to paint of the two (and, in `out.frames`,
@@ -296,6 +312,46 @@ const median = (xs) => {
   const n = s.length;
   return n === 0 ? NaN : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 };
+
+/**
+ * The browser's own floor for input to paint (scripts/bench/floor.html, no app): in the same
+ * headless Chromium, with one core kept busy by a worker as training keeps it, the worst Event
+ * Timing duration of six clicks that change one number, and of six that change every text on
+ * the screen (the language switch's kind of change).
+ */
+async function browserFloor() {
+  const html = readFileSync(new URL("./floor.html", import.meta.url));
+  const server = createServer((_, res) => {
+    res.setHeader("content-type", "text/html; charset=utf-8");
+    res.end(html);
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const browser = await launch({ webgpu: false });
+  try {
+    const page = await browser.context.newPage();
+    await page.goto(`http://127.0.0.1:${server.address().port}/`, { waitUntil: "load" });
+    await sleep(1500);
+    const out = {};
+    for (const id of ["small", "maps", "all"]) {
+      // One click first, untimed, as the app's controls are used after the pointer has moved
+      // over the page; then six, each the worst of its events (16: under the API's floor).
+      await page.click(`#${id}`);
+      await sleep(400);
+      await page.evaluate(() => (window.__events.length = 0));
+      const clicks = [];
+      for (let i = 0; i < 6; i++) {
+        await page.click(`#${id}`);
+        await sleep(400);
+        clicks.push(await page.evaluate(() => window.__events.splice(0).reduce((m, e) => Math.max(m, e.duration), 16)));
+      }
+      out[id] = { median: median(clicks), worst: Math.max(...clicks) };
+    }
+    return out;
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
 
 /** One cell on one backend in a fresh browser. */
 async function tabRun(url, cell, backend, o) {
@@ -456,6 +512,8 @@ async function main() {
   } finally {
     await server.close();
   }
+  const floor = o.floor ? await browserFloor().catch((e) => ({ error: String(e.message || e).split("\n")[0] })) : null;
+  if (floor) console.log(`floor: ${JSON.stringify(floor)}`);
 
   console.log("");
   console.log("| cell | path | ms/step | s/epoch (page: epoch 1 / median of the window's epochs) | s/epoch (wall, start → validation) | longest main-thread task | prediction answer (median / worst) | input to paint (median / worst) |");
@@ -495,26 +553,34 @@ async function main() {
     console.log("");
     console.log("Input to paint while training (Event Timing, worst; <16: under the API's floor):");
     console.log("");
-    console.log("| cell | path | predictor box | gate-pin slider | Pause / Resume | language switch, first / again |");
-    console.log("|------|------|--------------:|----------------:|---------------:|-------------------------------:|");
+    console.log("| cell | path | predictor box | gate-pin slider | pin on (checkbox) | Pause / Resume | language switch, first / again |");
+    console.log("|------|------|--------------:|----------------:|------------------:|---------------:|-------------------------------:|");
     for (const r of withControls) {
       const path = r.backend === "gpu" ? "tab, WebGPU" : "tab, CPU";
       const c = r.controls;
-      console.log(`| ${r.cell.toUpperCase()} | ${path} | ${inputMs(r.inputMax)} ms | ${inputCell(c.pin)} | ${inputMs(c.pause)} ms | ${inputMs(c.lang)} / ${inputMs(c.langAgain)} ms |`);
+      console.log(`| ${r.cell.toUpperCase()} | ${path} | ${inputMs(r.inputMax)} ms | ${inputCell(c.pin)} | ${inputCell(c.pinOn)} | ${inputMs(c.pause)} ms | ${inputMs(c.lang)} / ${inputMs(c.langAgain)} ms |`);
     }
+    if (floor && !floor.error) {
+      console.log("");
+      console.log(`The browser's own floor, on a static page without the app in the same browser, one core kept busy by a`);
+      console.log(`worker (scripts/bench/floor.html), median / worst of six clicks: a click that changes one number`);
+      console.log(`${inputMs(floor.small.median)} / ${inputMs(floor.small.worst)} ms; one that repaints six canvases the size of the inspector's maps, as a move`);
+      console.log(`of the pin does, ${inputMs(floor.maps.median)} / ${inputMs(floor.maps.worst)} ms; one that changes every text on the screen, as the`);
+      console.log(`language switch does, ${inputMs(floor.all.median)} / ${inputMs(floor.all.worst)} ms.`);
+    } else if (floor) console.log(`\nThe browser's own floor: not measured (${floor.error}).`);
     console.log("");
     console.log("The page's own part of the same inputs (worst): from the event to the end of the main thread's next frame");
     console.log("(handlers, style, layout, paint; a frame is 16.7 ms at 60 Hz, so an input that arrives just after a frame");
     console.log("began waits up to that long for the next one). The rest of the figures above is raster, compositing and");
     console.log("presentation:");
     console.log("");
-    console.log("| cell | path | predictor box | gate-pin slider | Pause / Resume | language switch, first / again |");
-    console.log("|------|------|--------------:|----------------:|---------------:|-------------------------------:|");
+    console.log("| cell | path | predictor box | gate-pin slider | pin on (checkbox) | Pause / Resume | language switch, first / again |");
+    console.log("|------|------|--------------:|----------------:|------------------:|---------------:|-------------------------------:|");
     const ms = (x) => (x === undefined ? "– (no gate)" : `${f(x, 0)} ms`);
     for (const r of withControls) {
       const path = r.backend === "gpu" ? "tab, WebGPU" : "tab, CPU";
       const c = r.controls.frames;
-      console.log(`| ${r.cell.toUpperCase()} | ${path} | ${ms(r.predictFrame)} | ${ms(c.pin)} | ${ms(c.pause)} | ${f(c.lang, 0)} / ${f(c.langAgain, 0)} ms |`);
+      console.log(`| ${r.cell.toUpperCase()} | ${path} | ${ms(r.predictFrame)} | ${ms(c.pin)} | ${ms(c.pinOn)} | ${ms(c.pause)} | ${f(c.lang, 0)} / ${f(c.langAgain, 0)} ms |`);
     }
   }
   if (countsTable) {
