@@ -190,10 +190,20 @@ test("LSTM: heatmaps of Nguyen, pin the forget gate, reset, gradient flow", asyn
     }
     const fStep = await heatmap(page, "inspect-gate-f");
     for (let j = 0; j < 32; j++) assert.equal(fStep.values[j * 6 + 3], 0, `f[${j}, t=3] is pinned`);
+    // A shorter name has no step 3, a longer one again: the step list is rebuilt each time and
+    // keeps showing the pin's step (not its first option, "every step").
+    await page.fill('[data-testid="inspect-input"]', "Li");
+    await until(async () => (await heatmap(page, "inspect-heatmap-h")).cols === 2, 5_000, "the short name");
+    assert.equal(await page.inputValue('[data-testid="pin-step"]'), "3", "the step select shows t = 3 for a name without it");
+    await page.fill('[data-testid="inspect-input"]', "Nguyen");
+    await until(async () => (await heatmap(page, "inspect-heatmap-h")).cols === 6, 5_000, "Nguyen again");
+    assert.equal(await page.inputValue('[data-testid="pin-step"]'), "3", "the step select shows t = 3 again");
 
     // Reset: the pin is off and the numbers are exactly the unpinned ones again.
     await page.click('[data-testid="pin-clear"]');
     await until(async () => (await value(page, "pin-status")) === "off", 5_000, "the pin to clear");
+    // Reset disables itself; the focus goes to the pin's checkbox, not to the page.
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-testid")), "pin-enable");
     const restored = await top(page);
     assert.deepEqual(
       restored.map((e) => [e.label, e.raw, e.base]),

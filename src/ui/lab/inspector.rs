@@ -421,6 +421,7 @@ fn PinPanel(
     let tx = move || InspectorText::of(loc.lang());
     let cell = move || shape.get().map_or(CellKind::Rnn, |s| s.0);
     let no_gates = move || gate_letters(cell()).is_empty();
+    let enable_ref = NodeRef::<leptos::html::Input>::new();
     let steps = Memo::new(move |_| {
         inspection.with(|r| r.as_ref().map(|i| i.col_labels.clone()).unwrap_or_default())
     });
@@ -468,6 +469,7 @@ fn PinPanel(
                 <label class="ins-check">
                     <input
                         type="checkbox"
+                        node_ref=enable_ref
                         data-testid="pin-enable"
                         disabled=no_gates
                         prop:checked=move || pin.get().enabled && !no_gates()
@@ -519,7 +521,10 @@ fn PinPanel(
                             edit(&|p| p.step = step);
                         }
                     >
-                        <option value="all">{move || tx().pin_all}</option>
+                        // Each option says whether it is the pin's step: options rebuilt for
+                        // a new name would otherwise show the first one ("every step") while
+                        // the pin stays on its step.
+                        <option value="all" prop:selected=move || pin.get().step.is_none()>{move || tx().pin_all}</option>
                         {move || {
                             let labels = steps.get();
                             let chosen = pin.get_untracked().step;
@@ -535,7 +540,11 @@ fn PinPanel(
                             options
                                 .into_iter()
                                 .map(|(t, l)| {
-                                    view! { <option value=t.to_string()>{format!("t = {t} · {l}")}</option> }
+                                    view! {
+                                        <option value=t.to_string() prop:selected=move || pin.get().step == Some(t)>
+                                            {format!("t = {t} · {l}")}
+                                        </option>
+                                    }
                                 })
                                 .collect_view()
                         }}
@@ -571,7 +580,14 @@ fn PinPanel(
                     class="btn btn-ghost"
                     data-testid="pin-clear"
                     disabled=move || no_gates() || pin.get() == PinControls::default()
-                    on:click=move |_| pin.set(PinControls::default())
+                    on:click=move |_| {
+                        pin.set(PinControls::default());
+                        // Reset disables itself: the focus goes back to the pin's checkbox
+                        // rather than to the page.
+                        if let Some(el) = enable_ref.get_untracked() {
+                            let _ = el.focus();
+                        }
+                    }
                 >
                     {move || tx().pin_clear}
                 </button>
