@@ -35,11 +35,14 @@
 //   names: Event Timing's duration of the box's input events, from the event to the next
 //   paint ("<16" below the API's 16 ms floor). After the window, while training goes on, the
 //   same figure for the other controls the page must keep answering: the pin's checkbox (on),
-//   its slider (three keys, PageUp, PageUp, PageDown, with it focused; each move recomputes the
-//   traces, maps and top 5), then off, Pause then Resume, and the language switch there and back, twice: the first
-//   switch to Chinese also loads and rasterizes the CJK faces, the second is the switch again.
-//   Next to each, the page's own part of it: from the event to the end of the main thread's
-//   next frame (handlers, style, layout, paint), without raster, compositing and presentation.
+//   its slider (three keys, PageUp, PageUp, PageDown, with it focused), then off, Pause then
+//   Resume, and the language switch there and back, twice: the first switch to Chinese also
+//   loads and rasterizes the CJK faces, the second is the switch again. Next to each, the
+//   page's own part of it: from the event to the end of the main thread's next frame
+//   (handlers, style, layout, paint), without raster, compositing and presentation. For the
+//   pin, also when the inspector shows its effect: each move recomputes the traces, maps and
+//   top 5 a frame after the control is drawn, and the figure runs from the event to the end of
+//   the main thread's frame in which the pin's status text changed.
 //   Beside them, the browser's own floor for the same figure (scripts/bench/floor.html; not
 //   with --skip-floor): a static page without the app, one core kept busy by a worker, where a
 //   click changes one number, repaints six canvases the size of the inspector's maps (as a move
@@ -153,6 +156,25 @@ function probe() {
     });
   };
   for (const type of ["click", "input"]) window.addEventListener(type, frameAfter, true);
+  // When the inspector shows a move of the pin: the end of the main thread's frame after the
+  // pin's status text changes (the maps, the top 5 and the status change in one update, a frame
+  // after the control itself).
+  rec.pinShown = [];
+  const pinStatus = new MutationObserver(() =>
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => rec.pinShown.push(performance.now());
+      channel.port2.postMessage(0);
+    }),
+  );
+  const watchStatus = () => {
+    const el = document.querySelector('[data-testid="pin-status"]');
+    if (el && !el.__benchWatched) {
+      el.__benchWatched = true;
+      pinStatus.observe(el, { subtree: true, childList: true, characterData: true });
+    }
+  };
+  setInterval(watchStatus, 250);
   const seen = (el) => {
     const id = el.getAttribute("data-testid");
     const v = el.getAttribute("data-value");
@@ -250,6 +272,22 @@ async function inputToPaint(page, p0, ids) {
 }
 
 /** The longest time from a click or input on the controls `ids` since `p0` (page time) to the
+ * end of the main thread's frame that shows its effect in the inspector (see `pinShown` in the
+ * probe); NaN when none. */
+async function pinShownAfter(page, p0, ids) {
+  const times = await page.evaluate(([p0, ids]) => {
+    const rec = window.__bench;
+    const starts = rec.frames.filter((e) => e.start >= p0 && ids.includes(e.id) && e.name === (ids[0] === "pin-value" ? "input" : "click")).map((e) => e.start);
+    return starts.map((s) => {
+      const shown = rec.pinShown.find((t) => t > s);
+      return shown === undefined ? NaN : shown - s;
+    });
+  }, [p0, ids]);
+  if (process.env.BENCH_LONGTASKS) console.log(`  inspector shows it, ${ids.join(" / ")}: ${times.map((t) => Math.round(t)).join(", ") || "none"}`);
+  return times.length ? Math.max(...times) : NaN;
+}
+
+/** The longest time from a click or input on the controls `ids` since `p0` (page time) to the
  * end of the main thread's next frame (see `frameAfter` in the probe); NaN when none. */
 async function frameReady(page, p0, ids) {
   const frames = await page.evaluate(([p0, ids]) => window.__bench.frames.filter((e) => e.start >= p0 && ids.includes(e.id)), [p0, ids]);
@@ -273,6 +311,7 @@ async function controlsToPaint(page) {
     await sleep(300);
     out.pinOn = await inputToPaint(page, p0, ["pin-enable"]);
     out.frames.pinOn = await frameReady(page, p0, ["pin-enable"]);
+    out.shown = { pinOn: await pinShownAfter(page, p0, ["pin-enable"]) };
     // The slider is moved from the keyboard, as a reader does with it focused: the browser's
     // own input events are trusted, so Event Timing reports them (a script's are not).
     await page.focus('[data-testid="pin-value"]');
@@ -285,6 +324,7 @@ async function controlsToPaint(page) {
     await sleep(100);
     out.pin = await inputToPaint(page, p1, ["pin-value"]);
     out.frames.pin = await frameReady(page, p1, ["pin-value"]);
+    out.shown.pin = await pinShownAfter(page, p1, ["pin-value"]);
     await page.click('[data-testid="pin-enable"]');
   }
   /** Clicks `there`, then `back`; the worst input to paint of the two (and, in `out.frames`,
@@ -581,6 +621,19 @@ async function main() {
       const path = r.backend === "gpu" ? "tab, WebGPU" : "tab, CPU";
       const c = r.controls.frames;
       console.log(`| ${r.cell.toUpperCase()} | ${path} | ${ms(r.predictFrame)} | ${ms(c.pin)} | ${ms(c.pinOn)} | ${ms(c.pause)} | ${f(c.lang, 0)} / ${f(c.langAgain, 0)} ms |`);
+    }
+  }
+  const pinned = results.filter((r) => r.controls?.shown);
+  if (pinned.length) {
+    console.log("");
+    console.log("The inspector follows the pin a frame after the control: from the event to the end of the main thread's");
+    console.log("frame that shows the new maps, top 5 and status (worst):");
+    console.log("");
+    console.log("| cell | path | gate-pin slider | pin on (checkbox) |");
+    console.log("|------|------|----------------:|------------------:|");
+    for (const r of pinned) {
+      const path = r.backend === "gpu" ? "tab, WebGPU" : "tab, CPU";
+      console.log(`| ${r.cell.toUpperCase()} | ${path} | ${f(r.controls.shown.pin, 0)} ms | ${f(r.controls.shown.pinOn, 0)} ms |`);
     }
   }
   if (countsTable) {

@@ -114,8 +114,12 @@ pub fn InspectorPanel(
         let w = weights.get().ok_or(NoInspection::BeforeStart)?;
         Ok((tokens.clone(), base_trace(&w, &tokens)?))
     });
+    // The maps, the top 5 and the pin's status follow the pin a frame later: the control being
+    // moved (the slider's thumb, its value, the checkbox) is drawn first, and the moves of one
+    // drag that fall within a frame cost one recomputation.
+    let applied_pin = crate::ui::defer::after_paint_copy(move || pin.get());
     let inspection = Memo::new(move |_| {
-        let pin = pin.get();
+        let pin = applied_pin.get();
         base.with(|b| {
             let (tokens, trace) = b.as_ref().map_err(Clone::clone)?;
             let w = weights.get().ok_or(NoInspection::BeforeStart)?;
