@@ -63,9 +63,9 @@ pub fn App() -> impl IntoView {
     // once the frame with the new texts is drawn: a new `lang` restyles and re-lays out every
     // text of the page, which would otherwise delay that frame. The fonts name the CJK face
     // before the fallbacks, so that frame already draws Chinese in it.
-    let html_lang = crate::ui::defer::after_paint_copy(move || ShellText::of(loc.lang()).html_lang);
+    let html_lang = move || ShellText::of(loc.drawn_lang()).html_lang;
     Effect::new(move |_| {
-        let lang = html_lang.get();
+        let lang = html_lang();
         if let Some(html) = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.document_element())

@@ -29,6 +29,10 @@ pub struct Locale {
     pub chosen: RwSignal<Option<Lang>>,
     /// The browser's language, used when none was chosen.
     pub browser: Lang,
+    /// The language in effect, a frame later: for what may follow the switch once the page's
+    /// text is drawn in the new language (the charts, the confusion matrix's labels, `<html
+    /// lang>`), so the switch's first frame holds only the text.
+    pub drawn: ReadSignal<Lang, LocalStorage>,
 }
 
 impl Locale {
@@ -41,6 +45,12 @@ impl Locale {
     /// `TrainingText::of(self.lang())`.
     pub fn t(&self) -> &'static TrainingText {
         TrainingText::of(self.lang())
+    }
+
+    /// The language of the charts and of the other parts that follow a frame after the text
+    /// (reactive): see [`Locale::drawn`].
+    pub fn drawn_lang(&self) -> Lang {
+        self.drawn.get()
     }
 
     /// Chooses `lang` (the switcher).
@@ -98,9 +108,13 @@ pub fn url_lang(query: &str) -> Option<Lang> {
 
 /// Creates the [`Locale`] context from the page's query (its `lang`, else the browser's).
 pub fn provide_lang(query: &str) -> Locale {
+    let chosen = RwSignal::new(url_lang(query));
+    let browser = browser_lang();
+    let drawn = crate::ui::defer::after_paint_copy(move || chosen.get().unwrap_or(browser));
     let loc = Locale {
-        chosen: RwSignal::new(url_lang(query)),
-        browser: browser_lang(),
+        chosen,
+        browser,
+        drawn,
     };
     provide_context(loc);
     loc
@@ -111,6 +125,7 @@ pub fn use_lang() -> Locale {
     use_context::<Locale>().unwrap_or_else(|| Locale {
         chosen: RwSignal::new(None),
         browser: Lang::En,
+        drawn: signal_local(Lang::En).0,
     })
 }
 

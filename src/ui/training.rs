@@ -320,6 +320,8 @@ pub fn TrainingPage(
                                 "chart-train-loss",
                                 Signal::derive(move || loc.t().chart_loss_caption),
                                 move || {
+                                    // The legend's language follows a switch a frame after
+                                    // the page's texts (`Locale::drawn`).
                                     // Every point counts (`data-value`); a long run draws a
                                     // thinned copy, so a frame costs the same at any step.
                                     let points = session.losses.with(|l| l.step_loss.len());
@@ -328,7 +330,7 @@ pub fn TrainingPage(
                                     s.steps_per_epoch = steps_per_epoch.get();
                                     let c = num_classes.get();
                                     s.chance_loss = (c > 1).then(|| (c as f64).ln());
-                                    (s, &loc.t().chart, points)
+                                    (s, &TrainingText::of(loc.drawn_lang()).chart, points)
                                 },
                                 |(_, _, points)| *points,
                                 |area, (s, text, _), style| {
@@ -341,7 +343,7 @@ pub fn TrainingPage(
                                 move || {
                                     let points: Vec<EpochPoint> =
                                         session.epochs.get().into_iter().map(|(p, _)| p).collect();
-                                    (points, config.with(|c| c.epochs), &loc.t().chart)
+                                    (points, config.with(|c| c.epochs), &TrainingText::of(loc.drawn_lang()).chart)
                                 },
                                 |(p, _, _)| p.len(),
                                 |area, (p, epochs, text), style| {

@@ -286,8 +286,9 @@ pub fn DelayPage() -> impl IntoView {
     };
 
     // Held-out charts: one line per (cell, seed), the band per cell.
+    // The charts' texts follow a language switch a frame after the page's (`Locale::drawn`).
     let heldout_chart = move |acc: bool| {
-        let l = loc.lang();
+        let l = loc.drawn_lang();
         let vocab = shown_cfg().vocab.max(2) as f64;
         let (lines, bands) = runs.with(|rs| heldout_lines(rs, acc));
         CurveChart {
@@ -309,7 +310,7 @@ pub fn DelayPage() -> impl IntoView {
         }
     };
     let batch_chart = move || {
-        let l = loc.lang();
+        let l = loc.drawn_lang();
         let vocab = shown_cfg().vocab.max(2) as f64;
         let lines = runs.with(|rs| batch_lines(rs));
         CurveChart {

@@ -259,7 +259,7 @@ pub fn ComparePanel(
                     "chart-compare-canvas",
                     Signal::derive(move || t().compare_chart),
                     move || {
-                        let t = t();
+                        let t = LabText::of(loc.drawn_lang());
                         let text = CompareChartText {
                             epoch: t.epoch_axis,
                             accuracy: t.accuracy_axis,

@@ -105,7 +105,7 @@ pub fn GradFlowPanel(
                 {chart_canvas(
                     "chart-grad-flow-canvas",
                     Signal::derive(move || tx().caption),
-                    move || (store.curves.get(), store.current.get(), loc.lang()),
+                    move || (store.curves.get(), store.current.get(), loc.drawn_lang()),
                     |(c, _, _)| c.iter().map(|x| x.points().len()).sum(),
                     |area, (c, current, lang), style| {
                         let _ = draw(area, c, *current, GradFlowText::of(*lang), style);

@@ -98,12 +98,12 @@ pub fn MetricsPanel(
 
     // The matrix's labels and tooltips change language a frame after the rest of the page:
     // new labels rebuild its SVG (324 cells and their tooltips).
-    let matrix_lang = crate::ui::defer::after_paint_copy(move || loc.lang());
+    let matrix_lang = move || loc.drawn_lang();
     // A memo, so the heatmap below reads one computed value and updates its cells in place.
     let confusion = Memo::new(move |_| {
         let m = latest.get()?;
         let cls = classes();
-        let lang = matrix_lang.get();
+        let lang = matrix_lang();
         let c = m.num_classes;
         let names: Vec<String> = (0..c)
             .map(|i| {
