@@ -485,6 +485,8 @@ async function tabRun(url, cell, backend, o) {
 /** An Event Timing duration: "<16" at the API's floor. */
 const inputMs = (x) => (x === undefined || Number.isNaN(x) ? "–" : x <= 16 ? "<16" : x.toFixed(0));
 const inputCell = (x) => (x === undefined ? "– (no gate)" : `${inputMs(x)} ms`);
+/** The table's path column for a tab run. */
+const pathOf = (r) => (r.backend === "gpu" ? "tab, WebGPU" : "tab, CPU");
 const f = (x, d = 1) => (x === null || x === undefined || Number.isNaN(x) ? "–" : x.toFixed(d));
 
 async function main() {
@@ -559,7 +561,7 @@ async function main() {
   console.log("| cell | path | ms/step | s/epoch (page: epoch 1 / median of the window's epochs) | s/epoch (wall, start → validation) | longest main-thread task | prediction answer (median / worst) | input to paint (median / worst) |");
   console.log("|------|------|--------:|--------------------------------------------------------:|-----------------------------------:|-------------------------:|-----------------------------------:|--------------------------------:|");
   for (const r of results) {
-    const path = r.backend === "gpu" ? "tab, WebGPU" : "tab, CPU";
+    const path = pathOf(r);
     if (r.note) {
       console.log(`| ${r.cell.toUpperCase()} | ${path} | ${r.note} | | | | | |`);
       continue;
@@ -595,11 +597,8 @@ async function main() {
     console.log("");
     console.log("| cell | path | predictor box | gate-pin slider | pin on (checkbox) | Pause / Resume | language switch, first / again |");
     console.log("|------|------|--------------:|----------------:|------------------:|---------------:|-------------------------------:|");
-    for (const r of withControls) {
-      const path = r.backend === "gpu" ? "tab, WebGPU" : "tab, CPU";
-      const c = r.controls;
-      console.log(`| ${r.cell.toUpperCase()} | ${path} | ${inputMs(r.inputMax)} ms | ${inputCell(c.pin)} | ${inputCell(c.pinOn)} | ${inputMs(c.pause)} ms | ${inputMs(c.lang)} / ${inputMs(c.langAgain)} ms |`);
-    }
+    for (const { cell, inputMax, controls: c, ...r } of withControls)
+      console.log(`| ${cell.toUpperCase()} | ${pathOf(r)} | ${inputMs(inputMax)} ms | ${inputCell(c.pin)} | ${inputCell(c.pinOn)} | ${inputMs(c.pause)} ms | ${inputMs(c.lang)} / ${inputMs(c.langAgain)} ms |`);
     if (floor && !floor.error) {
       console.log("");
       console.log(`The browser's own floor, on a static page without the app in the same browser, one core kept busy by a`);
@@ -617,10 +616,9 @@ async function main() {
     console.log("| cell | path | predictor box | gate-pin slider | pin on (checkbox) | Pause / Resume | language switch, first / again |");
     console.log("|------|------|--------------:|----------------:|------------------:|---------------:|-------------------------------:|");
     const ms = (x) => (x === undefined ? "– (no gate)" : `${f(x, 0)} ms`);
-    for (const r of withControls) {
-      const path = r.backend === "gpu" ? "tab, WebGPU" : "tab, CPU";
-      const c = r.controls.frames;
-      console.log(`| ${r.cell.toUpperCase()} | ${path} | ${ms(r.predictFrame)} | ${ms(c.pin)} | ${ms(c.pinOn)} | ${ms(c.pause)} | ${f(c.lang, 0)} / ${f(c.langAgain, 0)} ms |`);
+    for (const { cell, predictFrame, controls, ...r } of withControls) {
+      const c = controls.frames;
+      console.log(`| ${cell.toUpperCase()} | ${pathOf(r)} | ${ms(predictFrame)} | ${ms(c.pin)} | ${ms(c.pinOn)} | ${ms(c.pause)} | ${f(c.lang, 0)} / ${f(c.langAgain, 0)} ms |`);
     }
   }
   const pinned = results.filter((r) => r.controls?.shown);
@@ -631,10 +629,7 @@ async function main() {
     console.log("");
     console.log("| cell | path | gate-pin slider | pin on (checkbox) |");
     console.log("|------|------|----------------:|------------------:|");
-    for (const r of pinned) {
-      const path = r.backend === "gpu" ? "tab, WebGPU" : "tab, CPU";
-      console.log(`| ${r.cell.toUpperCase()} | ${path} | ${f(r.controls.shown.pin, 0)} ms | ${f(r.controls.shown.pinOn, 0)} ms |`);
-    }
+    for (const r of pinned) console.log(`| ${r.cell.toUpperCase()} | ${pathOf(r)} | ${f(r.controls.shown.pin, 0)} ms | ${f(r.controls.shown.pinOn, 0)} ms |`);
   }
   if (countsTable) {
     console.log("");
