@@ -217,11 +217,13 @@ test("bad URL values are clamped or ignored, listed in a notice, and the URL bec
     assert.ok(Number(pairs) > 0);
     await page.click('[data-testid="lang-zh"]');
     await until(async () => (await page.getAttribute("html", "lang")) === "zh-CN", 5000, "<html lang=zh-CN>");
+    assert.equal(await page.title(), "Unroll：循环神经网络，在浏览器中实时运行");
     assert.equal(await page.textContent("h1"), "这个姓氏来自哪种语言？");
     await until(async () => new URL(page.url()).searchParams.get("lang") === "zh", 5000, "lang=zh in the URL");
     assert.equal(await value(page, "data-pairs"), pairs);
     await page.click('[data-testid="lang-en"]');
     await until(async () => new URL(page.url()).searchParams.get("lang") === "en", 5000, "lang=en in the URL");
+    await until(async () => (await page.title()) === "Unroll: recurrent networks, live in the browser", 5000, "the English title");
 
     // A form change goes through the same codec and updates the URL.
     await page.fill('[data-testid="cfg-epochs"]', "7");

@@ -59,18 +59,17 @@ pub fn App() -> impl IntoView {
     });
     let lessons_active = move || matches!(current.get(), Route::Index | Route::Unknown(_));
 
-    // <html lang> follows the language (fonts, screen readers, and the panic panel read it),
-    // once the frame with the new texts is drawn: a new `lang` restyles and re-lays out every
-    // text of the page, which would otherwise delay that frame. The fonts name the CJK face
-    // before the fallbacks, so that frame already draws Chinese in it.
-    let html_lang = move || ShellText::of(loc.drawn_lang()).html_lang;
+    // <html lang> (fonts, screen readers, and the panic panel read it) and the window's title
+    // follow the language once the frame with the new texts is drawn: a new `lang` restyles and
+    // re-lays out every text of the page, which would otherwise delay that frame. The fonts name
+    // the CJK face before the fallbacks, so that frame already draws Chinese in it.
     Effect::new(move |_| {
-        let lang = html_lang();
-        if let Some(html) = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.document_element())
-        {
-            let _ = html.set_attribute("lang", lang);
+        let text = ShellText::of(loc.drawn_lang());
+        if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+            doc.set_title(text.doc_title);
+            if let Some(html) = doc.document_element() {
+                let _ = html.set_attribute("lang", text.html_lang);
+            }
         }
     });
 

@@ -11,6 +11,8 @@ use crate::config::Lang;
 #[derive(Debug)]
 pub struct ShellText {
     pub html_lang: &'static str,
+    /// The window's title (`document.title`).
+    pub doc_title: &'static str,
     pub brand_tag: &'static str,
     pub nav_label: &'static str,
     pub nav_names: &'static str,
@@ -28,6 +30,7 @@ impl ShellText {
     /// English.
     pub const EN: ShellText = ShellText {
         html_lang: "en",
+        doc_title: "Unroll: recurrent networks, live in the browser",
         brand_tag: "RNN · LSTM · GRU, live in your browser",
         nav_label: "Pages",
         nav_names: "Train on names",
@@ -46,6 +49,7 @@ impl ShellText {
     /// 简体中文.
     pub const ZH: ShellText = ShellText {
         html_lang: "zh-CN",
+        doc_title: "Unroll：循环神经网络，在浏览器中实时运行",
         brand_tag: "RNN · LSTM · GRU，在浏览器中实时运行",
         nav_label: "页面",
         nav_names: "姓氏分类训练",
