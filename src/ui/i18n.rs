@@ -31,7 +31,7 @@ pub struct Locale {
     pub browser: Lang,
     /// The language in effect, a frame later: for what may follow the switch once the page's
     /// text is drawn in the new language (the charts, the confusion matrix's labels, `<html
-    /// lang>`), so the switch's first frame holds only the text.
+    /// lang>` and the window's title), so the switch's first frame holds only the text.
     pub drawn: ReadSignal<Lang, LocalStorage>,
 }
 
