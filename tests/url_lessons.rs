@@ -268,10 +268,12 @@ fn specific_clamps_and_defaults() {
         c.t, 4,
         "t is clamped to 1–12 and then to the number of inputs"
     );
+    // One notice for t: the value as written, the range that applies, the value used.
     let keys: Vec<&str> = n.iter().map(|n| n.field.as_str()).collect();
-    assert_eq!(keys, ["w_xh", "w_hh", "b", "h0", "x", "t", "t"]);
+    assert_eq!(keys, ["w_xh", "w_hh", "b", "h0", "x", "t"]);
+    assert_eq!(n[5].raw, "50");
     assert_eq!(
-        n[6].kind,
+        n[5].kind,
         NoticeKind::Clamped {
             range: Accepted::Tied {
                 min: 1.0,
@@ -282,8 +284,8 @@ fn specific_clamps_and_defaults() {
         }
     );
     assert_eq!(
-        n[6].to_string(),
-        "t: “12” is outside 1–4 (one per input); using 4"
+        n[5].to_string(),
+        "t: “50” is outside 1–4 (one per input); using 4"
     );
 
     let (s, n) = decode(LessonId::Softmax, "logits=1,2&target=5");
@@ -312,6 +314,39 @@ fn specific_clamps_and_defaults() {
     assert_eq!(c.o, vec![1.0, 1.0, 1.0]);
     let keys: Vec<&str> = n.iter().map(|n| n.field.as_str()).collect();
     assert_eq!(keys, ["o", "i", "g", "o"]);
+    // A list shorter than the others is repeated, not out of range: the notice says so.
+    assert_eq!(
+        n[1],
+        UrlNotice {
+            field: "i".into(),
+            raw: "0.5,0.9".into(),
+            kind: NoticeKind::Cycled {
+                steps: 3,
+                to: "0.5,0.9,0.5".into()
+            }
+        }
+    );
+    assert_eq!(
+        n[1].to_string(),
+        "i: “0.5,0.9” has 2 values for 3 steps; repeated to “0.5,0.9,0.5”"
+    );
+
+    let (s, n) = decode(LessonId::Lstm, "f=0.5");
+    let LessonState::Lstm(c) = s else { panic!() };
+    assert_eq!(c.f, vec![0.5, 0.5]);
+    assert_eq!(n.len(), 1, "{n:?}");
+    assert_eq!(
+        n[0].kind,
+        NoticeKind::Cycled {
+            steps: 2,
+            to: "0.5,0.5".into()
+        }
+    );
+    assert_eq!(
+        n[0].to_string(),
+        "f: “0.5” has 1 value for 2 steps; repeated to “0.5,0.5”"
+    );
+    assert!(!n[0].to_string().contains("outside"));
 
     let (s, _) = decode(LessonId::Gru, "z=-0.5&n=7&convention=PyTorch");
     let LessonState::Gru(c) = s else { panic!() };
@@ -559,7 +594,8 @@ fn lstm_time_step_is_clamped_per_mode() {
         ("mode=run&n=10&t=25", 10, 1),
         ("mode=weights&x=1,2,3,4&t=4", 4, 0),
         ("mode=weights&x=1,2&t=30", 2, 1),
-        ("mode=weights&t=99", 3, 2),
+        // 99 is past t's own range (1–30) and past the mode's 3 steps: one notice, 99 → 3.
+        ("mode=weights&t=99", 3, 1),
     ];
     for (q, t, notices) in cases {
         let (s, n) = decode(LessonId::Lstm, q);
@@ -571,6 +607,11 @@ fn lstm_time_step_is_clamped_per_mode() {
         if notices > 0 {
             let last = n.last().unwrap();
             assert_eq!(last.field, "t");
+            assert_eq!(
+                last.raw,
+                q.rsplit_once("t=").unwrap().1,
+                "{q}: the value as written"
+            );
             assert!(
                 matches!(&last.kind, NoticeKind::Clamped { to, range } if *to == c.steps().to_string() && range.to_string().contains(c.mode.as_str())),
                 "{q}: {last:?}"

@@ -509,8 +509,8 @@ impl LstmConfig {
                 notices.push(UrlNotice {
                     field: key.into(),
                     raw,
-                    kind: NoticeKind::Clamped {
-                        range: Accepted::OnePerStep { steps },
+                    kind: NoticeKind::Cycled {
+                        steps,
                         to: fmt_list(list),
                     },
                 });

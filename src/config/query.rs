@@ -229,11 +229,6 @@ pub enum Accepted {
         /// What sets the range.
         rule: TiedBy,
     },
-    /// One number per step of the page's sequence (`steps` of them, comma-separated).
-    OnePerStep {
-        /// The number of steps.
-        steps: usize,
-    },
 }
 
 /// What ties a key's range to the page's other settings ([`Accepted::Tied`]).
@@ -292,7 +287,6 @@ impl fmt::Display for Accepted {
                     }
                 }
             }
-            Accepted::OnePerStep { steps } => write!(f, "one value per step ({steps} steps)"),
         }
     }
 }
@@ -546,6 +540,14 @@ pub enum NoticeKind {
         /// This page's lesson.
         expected: &'static str,
     },
+    /// The list is valid but shorter than the page's other lists: it was repeated cyclically
+    /// to `steps` values (one per step), giving `to`.
+    Cycled {
+        /// The number of steps (the longest list).
+        steps: usize,
+        /// The list used.
+        to: String,
+    },
     /// The list had more than `max_len` elements; the rest were dropped.
     ListTruncated {
         /// Elements kept.
@@ -604,6 +606,11 @@ impl fmt::Display for UrlNotice {
             NoticeKind::BadVersion => write!(f, "v: “{raw}” is not a known version; read as v={URL_VERSION}"),
             NoticeKind::OtherLesson { expected } => {
                 write!(f, "lesson: “{raw}” is not this page ({expected}); ignored")
+            }
+            NoticeKind::Cycled { steps, to } => {
+                let n = raw.split(',').count();
+                let values = if n == 1 { "value" } else { "values" };
+                write!(f, "{field}: “{raw}” has {n} {values} for {steps} steps; repeated to “{to}”")
             }
             NoticeKind::ListTruncated { max_len } => {
                 write!(f, "{field}: more than {max_len} values; only the first {max_len} are used")
@@ -932,7 +939,11 @@ fn finish<T: UrlConfig>(
     mut notices: Vec<UrlNotice>,
 ) -> Decoded<T> {
     let mut config = T::from_values(&values);
-    config.reconcile(&mut notices);
+    let mut tied = Vec::new();
+    config.reconcile(&mut tied);
+    for notice in tied {
+        merge_notice(&mut notices, notice);
+    }
     if notices.len() > MAX_NOTICES {
         let count = notices.len() - (MAX_NOTICES - 1);
         notices.truncate(MAX_NOTICES - 1);
@@ -946,6 +957,20 @@ fn finish<T: UrlConfig>(
         config,
         lang,
         notices,
+    }
+}
+
+/// Adds a notice of [`UrlConfig::reconcile`] to the field notices. A value that its own range
+/// clamped (`t=99` → 12) and that another key then clamps again (12 → 2) gives one notice:
+/// the value as written, the range that applies and the value used.
+fn merge_notice(notices: &mut Vec<UrlNotice>, notice: UrlNotice) {
+    let earlier = notices.iter_mut().find(|n| {
+        n.field == notice.field
+            && matches!(&n.kind, NoticeKind::Clamped { to, .. } if *to == notice.raw)
+    });
+    match (earlier, &notice.kind) {
+        (Some(earlier), NoticeKind::Clamped { .. }) => earlier.kind = notice.kind,
+        _ => notices.push(notice),
     }
 }
 

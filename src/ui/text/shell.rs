@@ -115,7 +115,6 @@ fn accepted_zh(a: &Accepted) -> String {
                 }
             }
         }
-        Accepted::OnePerStep { steps } => format!("每步一个值（共 {steps} 步）"),
     }
 }
 
@@ -157,6 +156,10 @@ fn notice_zh(n: &UrlNotice) -> String {
         NoticeKind::OtherLesson { expected } => {
             format!("lesson：“{raw}”不是本页面（{expected}），已忽略")
         }
+        NoticeKind::Cycled { steps, to } => format!(
+            "{field}：“{raw}”只有 {} 个值，而共有 {steps} 步，已循环重复为“{to}”",
+            raw.split(',').count()
+        ),
         NoticeKind::ListTruncated { max_len } => {
             format!("{field}：超过 {max_len} 个值，只使用前 {max_len} 个")
         }
