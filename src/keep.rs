@@ -17,7 +17,7 @@ use crate::math::classifier::ClassifierModel;
 use crate::train::session::{Checkpoint, ValReport};
 use crate::weights::{
     classifier_metadata, export_params, import_classifier, ClassifierInfo, ClassifierLimits,
-    WeightsError,
+    MetadataProblem, WeightsError,
 };
 use serde::{Deserialize, Serialize};
 
@@ -121,11 +121,10 @@ pub fn export_trained(
     source: &DataSource,
 ) -> Result<Vec<u8>, WeightsError> {
     if classes.len() != model.num_classes {
-        return Err(WeightsError::Metadata(format!(
-            "{} class names for {} classes",
-            classes.len(),
-            model.num_classes
-        )));
+        return Err(WeightsError::Metadata(MetadataProblem::ClassNames {
+            names: classes.len(),
+            classes: model.num_classes,
+        }));
     }
     let info = ClassifierInfo {
         classes: Some(classes.to_vec()),
@@ -153,30 +152,29 @@ pub fn import_trained(bytes: &[u8]) -> Result<ImportedModel, WeightsError> {
         Some("last") => Head::Last,
         Some("padded") => Head::Padded,
         Some(other) => {
-            return Err(WeightsError::Metadata(format!(
-                "metadata `head` = {other:?} is not last or padded"
-            )))
+            return Err(WeightsError::Metadata(MetadataProblem::BadHead {
+                raw: other.to_owned(),
+            }))
         }
     };
     let step = match meta.get("step") {
         None => 0,
         Some(s) => s.trim().parse::<u64>().map_err(|_| {
-            WeightsError::Metadata(format!("metadata `step` = {s:?} is not an integer"))
+            WeightsError::Metadata(MetadataProblem::NotInteger {
+                key: "step".into(),
+                raw: s.clone(),
+            })
         })?,
     };
     if loaded.model.spec.input_size != VOCAB.len() {
-        return Err(WeightsError::Metadata(format!(
-            "the model reads {} input symbols; the names classifier reads {}",
-            loaded.model.spec.input_size,
-            VOCAB.len()
-        )));
+        return Err(WeightsError::Metadata(MetadataProblem::InputSize {
+            got: loaded.model.spec.input_size,
+            expected: VOCAB.len(),
+        }));
     }
     if let Some(v) = &loaded.info.vocabulary {
         if v != VOCAB {
-            return Err(WeightsError::Metadata(
-                "the file's vocabulary is not the names' 57 symbols (a–z, A–Z, space . , ; ')"
-                    .into(),
-            ));
+            return Err(WeightsError::Metadata(MetadataProblem::NotNamesVocabulary));
         }
     }
     Ok(ImportedModel {
@@ -199,8 +197,40 @@ pub enum ClassMatch {
     /// The file's class names differ from the loaded data's, but are the built-in data set's:
     /// switch to the built-in data.
     Builtin,
-    /// Neither: the message says which classes the file and the data have.
-    Mismatch(String),
+    /// Neither: which classes the file and the data have.
+    Mismatch(ClassMismatch),
+}
+
+/// A weights file whose classes are not the loaded data's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassMismatch {
+    /// The file's class names, when it has them.
+    pub file: Option<Vec<String>>,
+    /// The file's number of classes.
+    pub file_classes: usize,
+    /// The loaded data's class names.
+    pub loaded: Vec<String>,
+}
+
+impl std::fmt::Display for ClassMismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.file {
+            Some(names) => write!(
+                f,
+                "the file's {} classes ({}) are not the loaded data's {} classes ({}); load the data the model was trained on first",
+                names.len(),
+                class_preview(names),
+                self.loaded.len(),
+                class_preview(&self.loaded)
+            ),
+            None => write!(
+                f,
+                "the file has {} classes and no class names; the loaded data has {} classes",
+                self.file_classes,
+                self.loaded.len()
+            ),
+        }
+    }
 }
 
 /// Reconciles a file's classes (`file`, `C` = `num_classes`) with the loaded data's
@@ -214,22 +244,17 @@ pub fn match_classes(
     match file {
         Some(names) if names == loaded => ClassMatch::Same,
         Some(names) if Some(names) == builtin => ClassMatch::Builtin,
-        Some(names) => ClassMatch::Mismatch(format!(
-            "the file's {} classes ({}) are not the loaded data's {} classes ({}); load the data the model was trained on first",
-            names.len(),
-            preview(names),
-            loaded.len(),
-            preview(loaded)
-        )),
         None if num_classes == loaded.len() => ClassMatch::Same,
-        None => ClassMatch::Mismatch(format!(
-            "the file has {num_classes} classes and no class names; the loaded data has {} classes",
-            loaded.len()
-        )),
+        file => ClassMatch::Mismatch(ClassMismatch {
+            file: file.map(<[String]>::to_vec),
+            file_classes: num_classes,
+            loaded: loaded.to_vec(),
+        }),
     }
 }
 
-fn preview(names: &[String]) -> String {
+/// The first five of `names`, comma-separated, with ", …" when there are more.
+pub fn class_preview(names: &[String]) -> String {
     let mut s = names.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
     if names.len() > 5 {
         s.push_str(", …");

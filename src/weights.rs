@@ -26,8 +26,10 @@
 //! tensor name in one [`WeightsError::Mismatch`]: missing tensors, unexpected tensors,
 //! unsupported dtypes, wrong shapes and non-finite values. Dtypes: `F32` is read as is; `F64`,
 //! `F16` and `BF16` are converted to f32 (F16/BF16 exactly, F64 rounded to nearest) and each
-//! conversion is listed in [`ImportedParams::notes`]; any other dtype is rejected. Corrupt bytes
-//! give [`WeightsError::Corrupt`]; nothing here panics on input bytes.
+//! conversion is listed in [`ImportedParams::notes`]; any other dtype is rejected. Bytes that
+//! are not a safetensors file at all (a renamed PNG) give [`WeightsError::NotSafetensors`],
+//! a damaged safetensors file [`WeightsError::Corrupt`]; nothing here panics on input bytes.
+//! Every error is a typed value (its data included), so a page words it in its language.
 //!
 //! Allocation: nothing is sized from the file before it is validated. The header is parsed by
 //! the `safetensors` crate (bounded by the bytes given); a classifier rebuilt from a file has
@@ -135,18 +137,36 @@ impl fmt::Display for TensorProblem {
     }
 }
 
-/// Why weights could not be exported or imported.
+/// Why weights could not be exported or imported. Typed, so that a page can say it in its own
+/// language; [`fmt::Display`] is the English wording.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WeightsError {
-    /// The bytes are not a readable safetensors file (truncated, bad header, bad offsets).
-    Corrupt(String),
+    /// The bytes are not a safetensors file at all (a PNG, a zip, a text file renamed): fewer
+    /// than 8 bytes, or a header length and header that no safetensors file has
+    /// ([`looks_like_safetensors`]).
+    NotSafetensors,
+    /// The bytes start like a safetensors file but cannot be read (truncated, a header that
+    /// is not valid JSON, offsets that do not cover the data).
+    Corrupt {
+        /// The reader's own words (English; for a tooltip).
+        detail: String,
+    },
+    /// The header lacks tensors that the model its metadata describes needs (the other
+    /// offsets then point at the wrong bytes, which the reader reports as `detail`).
+    MissingTensors {
+        /// The missing tensors' names, in layout order.
+        names: Vec<String>,
+        /// The reader's own words (English; for a tooltip).
+        detail: String,
+    },
     /// The file's tensors do not fit the model: every problem, in layout order, then the
     /// unexpected tensors sorted by name.
     Mismatch(Vec<TensorProblem>),
     /// Metadata needed to rebuild the model is missing, malformed or inconsistent.
-    Metadata(String),
-    /// The model the file describes is larger than allowed (checked before allocating).
-    Limits(String),
+    Metadata(MetadataProblem),
+    /// The model the file describes is larger than allowed (checked before allocating): every
+    /// size out of bounds.
+    Limits(Vec<LimitProblem>),
     /// Export: `params` does not have `layout.total_len()` values.
     ParamsLength {
         /// `layout.total_len()`.
@@ -154,12 +174,268 @@ pub enum WeightsError {
         /// `params.len()`.
         got: usize,
     },
+    /// Export: the safetensors writer failed.
+    Write {
+        /// The writer's own words (English; for a tooltip).
+        detail: String,
+    },
+}
+
+impl WeightsError {
+    /// The library's own words about the failure, for a tooltip (the typed error says the
+    /// rest), when there are any.
+    pub fn detail(&self) -> Option<&str> {
+        match self {
+            WeightsError::Corrupt { detail }
+            | WeightsError::MissingTensors { detail, .. }
+            | WeightsError::Write { detail } => Some(detail),
+            WeightsError::Metadata(MetadataProblem::ClassesNotJson { detail }) => Some(detail),
+            _ => None,
+        }
+    }
+}
+
+/// What is wrong with a file's metadata, or with the model it describes, for the page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MetadataProblem {
+    /// `names` class names for a model of `classes` classes.
+    ClassNames {
+        /// Class names given.
+        names: usize,
+        /// The model's number of classes.
+        classes: usize,
+    },
+    /// The vocabulary has `symbols` symbols, the model reads `input_size`.
+    VocabularyLength {
+        /// Symbols in the vocabulary.
+        symbols: usize,
+        /// The model's `input_size`.
+        input_size: usize,
+    },
+    /// The metadata's `model` is not `classifier` (e.g. a bare `module`).
+    NotClassifier {
+        /// The file's `model`.
+        model: String,
+    },
+    /// A key the model needs is missing.
+    MissingKey {
+        /// The key.
+        key: String,
+    },
+    /// A key that holds a count is not a non-negative integer.
+    NotInteger {
+        /// The key.
+        key: String,
+        /// Its value.
+        raw: String,
+    },
+    /// A key that holds a flag is not true or false.
+    NotBool {
+        /// The key.
+        key: String,
+        /// Its value.
+        raw: String,
+    },
+    /// `cell` is not one of the cells.
+    BadCell {
+        /// Its value.
+        raw: String,
+    },
+    /// `nonlinearity` is not tanh or relu.
+    BadNonlinearity {
+        /// Its value.
+        raw: String,
+    },
+    /// `batch_first` is not true (the classifier is batch_first).
+    NotBatchFirst {
+        /// Its value.
+        raw: String,
+    },
+    /// `classes` is not a JSON list of strings.
+    ClassesNotJson {
+        /// The JSON reader's own words (English; for a tooltip).
+        detail: String,
+    },
+    /// `head` is not `last` or `padded`.
+    BadHead {
+        /// Its value.
+        raw: String,
+    },
+    /// The model reads `got` input symbols; the names classifier reads `expected`.
+    InputSize {
+        /// The file's `input_size`.
+        got: usize,
+        /// The names' vocabulary size.
+        expected: usize,
+    },
+    /// The file's vocabulary is not the names' symbols.
+    NotNamesVocabulary,
+    /// No metadata, and no tensor `name` to read the architecture from.
+    NothingToInfer {
+        /// The tensor looked for.
+        name: String,
+        /// The file's first tensor names, sorted.
+        found: Vec<String>,
+        /// How many more it has.
+        more: usize,
+    },
+    /// No metadata, and tensor `name` has a shape the architecture cannot be read from.
+    InferShape {
+        /// The tensor.
+        name: String,
+        /// Its shape.
+        shape: Vec<usize>,
+        /// The shape expected, e.g. `[G·H, H]`.
+        expected: &'static str,
+    },
+    /// No metadata, and two cells have the same number of gate blocks.
+    AmbiguousCell {
+        /// `rnn.weight_hh_l0`'s shape.
+        shape: Vec<usize>,
+        /// The two cells.
+        cells: [CellKind; 2],
+    },
+    /// No metadata, and `rnn.weight_hh_l0`'s rows are no cell's gate count times hidden_size.
+    GateRows {
+        /// `rnn.weight_hh_l0`'s shape.
+        shape: Vec<usize>,
+    },
+}
+
+impl fmt::Display for MetadataProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let infer = "cannot infer the classifier from the shapes";
+        match self {
+            MetadataProblem::ClassNames { names, classes } => {
+                write!(f, "{names} class names for {classes} classes")
+            }
+            MetadataProblem::VocabularyLength {
+                symbols,
+                input_size,
+            } => write!(
+                f,
+                "vocabulary has {symbols} symbols, input_size is {input_size}"
+            ),
+            MetadataProblem::NotClassifier { model } => write!(
+                f,
+                "the file holds a `{model}`, not a classifier (a bare nn.RNN/LSTM/GRU has no `fc` head)"
+            ),
+            MetadataProblem::MissingKey { key } => write!(f, "metadata has no `{key}`"),
+            MetadataProblem::NotInteger { key, raw } => write!(
+                f,
+                "metadata `{key}` = {raw:?} is not a non-negative integer"
+            ),
+            MetadataProblem::NotBool { key, raw } => {
+                write!(f, "metadata `{key}` = {raw:?} is not true or false")
+            }
+            MetadataProblem::BadCell { raw } => write!(
+                f,
+                "metadata `cell` = {raw:?} is not {}",
+                CellKind::keys_or()
+            ),
+            MetadataProblem::BadNonlinearity { raw } => {
+                write!(f, "metadata `nonlinearity` = {raw:?} is not tanh or relu")
+            }
+            MetadataProblem::NotBatchFirst { raw } => write!(
+                f,
+                "metadata `batch_first` = {raw:?}: the classifier is batch_first"
+            ),
+            MetadataProblem::ClassesNotJson { detail } => {
+                write!(f, "`classes` is not a JSON list of strings: {detail}")
+            }
+            MetadataProblem::BadHead { raw } => {
+                write!(f, "metadata `head` = {raw:?} is not last or padded")
+            }
+            MetadataProblem::InputSize { got, expected } => write!(
+                f,
+                "the model reads {got} input symbols; the names classifier reads {expected}"
+            ),
+            MetadataProblem::NotNamesVocabulary => f.write_str(
+                "the file's vocabulary is not the names' 57 symbols (a–z, A–Z, space . , ; ')",
+            ),
+            MetadataProblem::NothingToInfer { name, found, more } => {
+                let more = if *more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                };
+                write!(
+                    f,
+                    "the file has no Unroll metadata and no tensor `{name}` to infer the classifier from (it has {found:?}{more})"
+                )
+            }
+            MetadataProblem::InferShape {
+                name,
+                shape,
+                expected,
+            } => write!(f, "{infer}: `{name}` has shape {shape:?}, expected {expected}"),
+            MetadataProblem::AmbiguousCell { shape, cells: [a, b] } => write!(
+                f,
+                "{infer}: `rnn.weight_hh_l0` has shape {shape:?}: {} and {} both have {} gate blocks; the file needs its `cell` metadata",
+                a.name(),
+                b.name(),
+                a.gates()
+            ),
+            MetadataProblem::GateRows { shape } => {
+                let (rows, hidden) = (shape[0], shape[1]);
+                let mut counts: Vec<String> =
+                    CellKind::ALL.iter().map(|c| c.gates().to_string()).collect();
+                counts.sort_unstable();
+                counts.dedup();
+                let cells: Vec<String> = CellKind::ALL
+                    .iter()
+                    .map(|c| format!("{} {}", c.name(), c.gates()))
+                    .collect();
+                write!(
+                    f,
+                    "{infer}: `rnn.weight_hh_l0` has shape {shape:?}: {rows} rows are not {} times hidden_size {hidden} ({})",
+                    or_list(&counts),
+                    cells.join(", ")
+                )
+            }
+        }
+    }
+}
+
+/// One size of a file's model outside [`ClassifierLimits`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LimitProblem {
+    /// The metadata key: `hidden_size`, `num_layers`, `input_size` or `num_classes`.
+    pub key: &'static str,
+    /// The file's value (0 is out of bounds too: every size is at least 1).
+    pub value: usize,
+    /// The largest value allowed.
+    pub max: usize,
+}
+
+impl fmt::Display for LimitProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let LimitProblem { key, value, max } = self;
+        if *value == 0 {
+            write!(f, "{key} = 0 (must be at least 1)")
+        } else {
+            write!(f, "{key} = {value} (at most {max})")
+        }
+    }
 }
 
 impl fmt::Display for WeightsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            WeightsError::Corrupt(why) => write!(f, "not a valid .safetensors file: {why}"),
+            WeightsError::NotSafetensors => f.write_str(
+                "not a safetensors file (a .safetensors file starts with an 8-byte header length and a JSON header)",
+            ),
+            WeightsError::Corrupt { detail } => {
+                write!(f, "not a valid .safetensors file: {detail}")
+            }
+            WeightsError::MissingTensors { names, detail } => {
+                let noun = if names.len() == 1 { "tensor" } else { "tensors" };
+                write!(
+                    f,
+                    "not a valid .safetensors file: missing {noun} {} ({detail})",
+                    names.join(", ")
+                )
+            }
             WeightsError::Mismatch(problems) => {
                 write!(
                     f,
@@ -174,15 +450,41 @@ impl fmt::Display for WeightsError {
             WeightsError::Metadata(why) => {
                 write!(f, "cannot rebuild the model from the file: {why}")
             }
-            WeightsError::Limits(why) => write!(f, "model too large: {why}"),
+            WeightsError::Limits(problems) => {
+                let list: Vec<String> = problems.iter().map(ToString::to_string).collect();
+                write!(f, "model too large: {}", list.join(", "))
+            }
             WeightsError::ParamsLength { expected, got } => {
                 write!(
                     f,
                     "parameter vector has {got} values, the layout has {expected}"
                 )
             }
+            WeightsError::Write { detail } => write!(f, "writing the file failed: {detail}"),
         }
     }
+}
+
+/// The largest header the safetensors format allows (the reader's own limit).
+const MAX_HEADER_BYTES: u64 = 100_000_000;
+
+/// `true` when `bytes` start as every safetensors file does: an 8-byte little-endian header
+/// length of at most 100 MB that is not 0, then a header that opens a JSON object (`{`,
+/// after optional spaces). A PNG (`\x89PNG…` reads as a length of ~10^18), a zip or a text
+/// file fails this; a truncated safetensors file passes (and is [`WeightsError::Corrupt`]).
+pub fn looks_like_safetensors(bytes: &[u8]) -> bool {
+    let Some(len) = bytes.get(..8) else {
+        return false;
+    };
+    let len = u64::from_le_bytes(len.try_into().expect("8 bytes"));
+    if len == 0 || len > MAX_HEADER_BYTES {
+        return false;
+    }
+    bytes[8..]
+        .iter()
+        .take(len as usize)
+        .find(|b| !b.is_ascii_whitespace())
+        == Some(&b'{')
 }
 
 impl std::error::Error for WeightsError {}
@@ -225,7 +527,7 @@ impl View for F32Tensor<'_> {
 ///
 /// # Errors
 /// [`WeightsError::ParamsLength`] when `params.len() != layout.total_len()`;
-/// [`WeightsError::Corrupt`] if the writer fails (e.g. a header over 100 MB).
+/// [`WeightsError::Write`] if the writer fails (e.g. a header over 100 MB).
 pub fn export_params(
     layout: &ParamLayout,
     params: &[f32],
@@ -256,14 +558,23 @@ pub fn export_params(
                 .collect(),
         )
     };
-    safetensors::serialize(tensors, info)
-        .map_err(|e| WeightsError::Corrupt(format!("writing failed: {e}")))
+    safetensors::serialize(tensors, info).map_err(|e| WeightsError::Write {
+        detail: e.to_string(),
+    })
 }
 
 /// Parses the header (and checks that the offsets cover the buffer exactly); also returns the
 /// `__metadata__` (empty when there is none).
+///
+/// Errors: [`WeightsError::NotSafetensors`] for bytes that do not start like a safetensors file
+/// ([`looks_like_safetensors`]), [`WeightsError::Corrupt`] for one the reader rejects.
 fn parse(bytes: &[u8]) -> Result<(SafeTensors<'_>, BTreeMap<String, String>), WeightsError> {
-    let corrupt = |e: safetensors::SafeTensorError| WeightsError::Corrupt(e.to_string());
+    if !looks_like_safetensors(bytes) {
+        return Err(WeightsError::NotSafetensors);
+    }
+    let corrupt = |e: safetensors::SafeTensorError| WeightsError::Corrupt {
+        detail: e.to_string(),
+    };
     let (_, header) = SafeTensors::read_metadata(bytes).map_err(corrupt)?;
     let meta = header
         .metadata()
@@ -276,7 +587,7 @@ fn parse(bytes: &[u8]) -> Result<(SafeTensors<'_>, BTreeMap<String, String>), We
 /// The file's `__metadata__` without reading any tensor (empty map when it has none).
 ///
 /// # Errors
-/// [`WeightsError::Corrupt`] for unreadable bytes.
+/// [`WeightsError::NotSafetensors`] or [`WeightsError::Corrupt`] for unreadable bytes.
 pub fn read_metadata(bytes: &[u8]) -> Result<BTreeMap<String, String>, WeightsError> {
     Ok(parse(bytes)?.1)
 }
@@ -495,18 +806,19 @@ fn check_info(
 ) -> Result<(), WeightsError> {
     if let Some(classes) = &info.classes {
         if classes.len() != num_classes {
-            return Err(WeightsError::Metadata(format!(
-                "{} class names for {num_classes} classes",
-                classes.len()
-            )));
+            return Err(WeightsError::Metadata(MetadataProblem::ClassNames {
+                names: classes.len(),
+                classes: num_classes,
+            }));
         }
     }
     if let Some(vocabulary) = &info.vocabulary {
         let n = vocabulary.chars().count();
         if n != input_size {
-            return Err(WeightsError::Metadata(format!(
-                "vocabulary has {n} symbols, input_size is {input_size}"
-            )));
+            return Err(WeightsError::Metadata(MetadataProblem::VocabularyLength {
+                symbols: n,
+                input_size,
+            }));
         }
     }
     Ok(())
@@ -570,9 +882,9 @@ pub fn import_classifier(
     let (spec, num_classes) = if meta.contains_key("cell") {
         if let Some(model) = meta.get("model") {
             if model != "classifier" {
-                return Err(WeightsError::Metadata(format!(
-                    "the file holds a `{model}`, not a classifier (a bare nn.RNN/LSTM/GRU has no `fc` head)"
-                )));
+                return Err(WeightsError::Metadata(MetadataProblem::NotClassifier {
+                    model: model.clone(),
+                }));
             }
         }
         spec_from_metadata(&meta)?
@@ -592,7 +904,9 @@ pub fn import_classifier(
         classes: match meta.get("classes") {
             None => None,
             Some(json) => Some(serde_json::from_str::<Vec<String>>(json).map_err(|e| {
-                WeightsError::Metadata(format!("`classes` is not a JSON list of strings: {e}"))
+                WeightsError::Metadata(MetadataProblem::ClassesNotJson {
+                    detail: e.to_string(),
+                })
             })?),
         },
         vocabulary: meta.get("vocabulary").cloned(),
@@ -612,15 +926,15 @@ pub fn import_classifier(
 /// When the safetensors parser rejects a classifier file, a cheaper look at the raw header
 /// (8-byte little-endian length, then JSON) can often say why: a tensor the metadata's model
 /// needs is not in it (removing it leaves the other offsets pointing at the wrong bytes, which
-/// the parser reports as an invalid offset). Returns that as [`WeightsError::Corrupt`] naming
-/// the missing tensors first, followed by the parser's message; `None` when the header or its
-/// metadata cannot be read or nothing is missing.
+/// the parser reports as an invalid offset). Returns that as [`WeightsError::MissingTensors`]
+/// with the parser's message as its detail; `None` when the header or its metadata cannot be
+/// read or nothing is missing.
 fn missing_in_header(
     bytes: &[u8],
     limits: &ClassifierLimits,
     error: &WeightsError,
 ) -> Option<WeightsError> {
-    let WeightsError::Corrupt(why) = error else {
+    let WeightsError::Corrupt { detail } = error else {
         return None;
     };
     let len = u64::from_le_bytes(bytes.get(..8)?.try_into().ok()?);
@@ -639,45 +953,46 @@ fn missing_in_header(
     let (spec, num_classes) = spec_from_metadata(&meta).ok()?;
     check_limits(&spec, num_classes, limits).ok()?;
     let layout = ClassifierModel::new(spec, num_classes).layout;
-    let missing: Vec<&str> = layout
+    let names: Vec<String> = layout
         .entries
         .iter()
-        .map(|e| e.name.as_str())
-        .filter(|name| !header.contains_key(*name))
+        .map(|e| e.name.clone())
+        .filter(|name| !header.contains_key(name))
         .collect();
-    if missing.is_empty() {
+    if names.is_empty() {
         return None;
     }
-    let noun = if missing.len() == 1 {
-        "tensor"
-    } else {
-        "tensors"
-    };
-    Some(WeightsError::Corrupt(format!(
-        "missing {noun} {} ({why})",
-        missing.join(", ")
-    )))
+    Some(WeightsError::MissingTensors {
+        names,
+        detail: detail.clone(),
+    })
 }
 
 fn meta_usize(meta: &BTreeMap<String, String>, key: &str) -> Result<usize, WeightsError> {
-    let raw = meta
-        .get(key)
-        .ok_or_else(|| WeightsError::Metadata(format!("metadata has no `{key}`")))?;
+    let raw = meta.get(key).ok_or_else(|| {
+        WeightsError::Metadata(MetadataProblem::MissingKey {
+            key: key.to_owned(),
+        })
+    })?;
     raw.trim().parse::<usize>().map_err(|_| {
-        WeightsError::Metadata(format!(
-            "metadata `{key}` = {raw:?} is not a non-negative integer"
-        ))
+        WeightsError::Metadata(MetadataProblem::NotInteger {
+            key: key.to_owned(),
+            raw: raw.clone(),
+        })
     })
 }
 
 fn meta_bool(meta: &BTreeMap<String, String>, key: &str) -> Result<bool, WeightsError> {
     match meta.get(key).map(|s| s.trim().to_ascii_lowercase()) {
-        None => Err(WeightsError::Metadata(format!("metadata has no `{key}`"))),
+        None => Err(WeightsError::Metadata(MetadataProblem::MissingKey {
+            key: key.to_owned(),
+        })),
         Some(s) if s == "true" || s == "1" => Ok(true),
         Some(s) if s == "false" || s == "0" => Ok(false),
-        Some(s) => Err(WeightsError::Metadata(format!(
-            "metadata `{key}` = {s:?} is not true or false"
-        ))),
+        Some(s) => Err(WeightsError::Metadata(MetadataProblem::NotBool {
+            key: key.to_owned(),
+            raw: s,
+        })),
     }
 }
 
@@ -685,10 +1000,9 @@ fn meta_bool(meta: &BTreeMap<String, String>, key: &str) -> Result<bool, Weights
 fn spec_from_metadata(meta: &BTreeMap<String, String>) -> Result<(RnnSpec, usize), WeightsError> {
     let cell_raw = &meta["cell"];
     let cell = CellKind::parse(cell_raw.trim()).ok_or_else(|| {
-        WeightsError::Metadata(format!(
-            "metadata `cell` = {cell_raw:?} is not {}",
-            CellKind::keys_or()
-        ))
+        WeightsError::Metadata(MetadataProblem::BadCell {
+            raw: cell_raw.clone(),
+        })
     })?;
     let nonlinearity = match meta
         .get("nonlinearity")
@@ -698,16 +1012,16 @@ fn spec_from_metadata(meta: &BTreeMap<String, String>) -> Result<(RnnSpec, usize
         None | Some("tanh") => Nonlinearity::Tanh,
         Some("relu") => Nonlinearity::Relu,
         Some(other) => {
-            return Err(WeightsError::Metadata(format!(
-                "metadata `nonlinearity` = {other:?} is not tanh or relu"
-            )))
+            return Err(WeightsError::Metadata(MetadataProblem::BadNonlinearity {
+                raw: other.to_owned(),
+            }))
         }
     };
     if let Some(bf) = meta.get("batch_first") {
         if !matches!(bf.trim().to_ascii_lowercase().as_str(), "true" | "1") {
-            return Err(WeightsError::Metadata(format!(
-                "metadata `batch_first` = {bf:?}: the classifier is batch_first"
-            )));
+            return Err(WeightsError::Metadata(MetadataProblem::NotBatchFirst {
+                raw: bf.clone(),
+            }));
         }
     }
     let spec = RnnSpec {
@@ -729,28 +1043,26 @@ fn infer_classifier_spec(st: &SafeTensors<'_>) -> Result<(RnnSpec, usize), Weigh
         st.tensor(name).map(|v| v.shape().to_vec()).map_err(|_| {
             let mut names = st.names();
             names.sort_unstable();
-            let shown: Vec<&str> = names.iter().take(8).copied().collect();
-            let more = if names.len() > 8 { format!(" and {} more", names.len() - 8) } else { String::new() };
-            WeightsError::Metadata(format!(
-                "the file has no Unroll metadata and no tensor `{name}` to infer the classifier from (it has {shown:?}{more})"
-            ))
+            WeightsError::Metadata(MetadataProblem::NothingToInfer {
+                name: name.to_owned(),
+                found: names.iter().take(8).map(|n| n.to_string()).collect(),
+                more: names.len().saturating_sub(8),
+            })
         })
     };
     let w_hh = shape_of("rnn.weight_hh_l0")?;
     let w_ih = shape_of("rnn.weight_ih_l0")?;
     let fc_bias = shape_of("fc.bias")?;
-    let bad = |what: String| {
-        WeightsError::Metadata(format!(
-            "cannot infer the classifier from the shapes: {what}"
-        ))
+    let bad = |name: &str, shape: &[usize], expected: &'static str| {
+        WeightsError::Metadata(MetadataProblem::InferShape {
+            name: name.to_owned(),
+            shape: shape.to_vec(),
+            expected,
+        })
     };
     let (gh, hidden_size) = match w_hh.as_slice() {
         [gh, h] if *h > 0 => (*gh, *h),
-        other => {
-            return Err(bad(format!(
-                "`rnn.weight_hh_l0` has shape {other:?}, expected [G·H, H]"
-            )))
-        }
+        other => return Err(bad("rnn.weight_hh_l0", other, "[G·H, H]")),
     };
     // The cell whose gate-block count G gives `G·H` rows; without metadata a cell is only
     // known by that count, so two cells with the same G cannot be told apart.
@@ -759,40 +1071,24 @@ fn infer_classifier_spec(st: &SafeTensors<'_>) -> Result<(RnnSpec, usize), Weigh
     let cell = match (matching.next(), matching.next()) {
         (Some(cell), None) => cell,
         (Some(a), Some(b)) => {
-            return Err(bad(format!(
-                "`rnn.weight_hh_l0` has shape {w_hh:?}: {} and {} both have {} gate blocks; the file needs its `cell` metadata",
-                a.name(),
-                b.name(),
-                a.gates()
-            )))
+            return Err(WeightsError::Metadata(MetadataProblem::AmbiguousCell {
+                shape: w_hh.clone(),
+                cells: [a, b],
+            }))
         }
         (None, _) => {
-            let mut counts: Vec<String> =
-                CellKind::ALL.iter().map(|c| c.gates().to_string()).collect();
-            counts.sort_unstable();
-            counts.dedup();
-            let cells: Vec<String> = CellKind::ALL
-                .iter()
-                .map(|c| format!("{} {}", c.name(), c.gates()))
-                .collect();
-            return Err(bad(format!(
-                "`rnn.weight_hh_l0` has shape {w_hh:?}: {gh} rows are not {} times hidden_size {hidden_size} ({})",
-                or_list(&counts),
-                cells.join(", ")
-            )))
+            return Err(WeightsError::Metadata(MetadataProblem::GateRows {
+                shape: w_hh.clone(),
+            }))
         }
     };
     let input_size = match w_ih.as_slice() {
         [_, i] => *i,
-        other => {
-            return Err(bad(format!(
-                "`rnn.weight_ih_l0` has shape {other:?}, expected [G·H, I]"
-            )))
-        }
+        other => return Err(bad("rnn.weight_ih_l0", other, "[G·H, I]")),
     };
     let num_classes = match fc_bias.as_slice() {
         [c] => *c,
-        other => return Err(bad(format!("`fc.bias` has shape {other:?}, expected [C]"))),
+        other => return Err(bad("fc.bias", other, "[C]")),
     };
     // Count consecutive layers; the count is bounded by the number of tensors in the file.
     let names: std::collections::HashSet<&str> = st.names().into_iter().collect();
@@ -822,17 +1118,14 @@ fn check_limits(
         ("input_size", spec.input_size, limits.max_input_size),
         ("num_classes", num_classes, limits.max_classes),
     ];
-    let mut out = Vec::new();
-    for (what, v, max) in checks {
-        if v == 0 {
-            out.push(format!("{what} = 0 (must be at least 1)"));
-        } else if v > max {
-            out.push(format!("{what} = {v} (at most {max})"));
-        }
-    }
+    let out: Vec<LimitProblem> = checks
+        .into_iter()
+        .filter(|&(_, value, max)| value == 0 || value > max)
+        .map(|(key, value, max)| LimitProblem { key, value, max })
+        .collect();
     if out.is_empty() {
         Ok(())
     } else {
-        Err(WeightsError::Limits(out.join(", ")))
+        Err(WeightsError::Limits(out))
     }
 }

@@ -20,7 +20,8 @@ use unroll::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
 use unroll::math::recurrent::{RnnModule, TensorRef};
 use unroll::weights::{
     export_classifier, export_module, export_params, import_classifier, import_module,
-    import_params, read_metadata, ClassifierInfo, ClassifierLimits, TensorProblem, WeightsError,
+    import_params, looks_like_safetensors, read_metadata, ClassifierInfo, ClassifierLimits,
+    LimitProblem, MetadataProblem, TensorProblem, WeightsError,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -430,7 +431,10 @@ fn bare_module_file_into_classifier_layout_lists_every_name() {
     // The classifier loader refuses the bare module up front (its metadata says `module`).
     let err = import_classifier(&bytes, &ClassifierLimits::UI).unwrap_err();
     assert!(
-        matches!(err, WeightsError::Metadata(ref m) if m.contains("holds a `module`, not a classifier")),
+        matches!(err, WeightsError::Metadata(MetadataProblem::NotClassifier { ref model }) if model == "module")
+            && err
+                .to_string()
+                .contains("holds a `module`, not a classifier"),
         "{err}"
     );
 }
@@ -518,20 +522,62 @@ fn f64_f16_bf16_are_converted_with_a_note_each() {
     );
 }
 
-/// Damaged bytes give `Corrupt` with the reader's reason, never a panic.
+/// Bytes that are not a safetensors file at all (a renamed PNG, a text file, too short, a
+/// header length no file has) give `NotSafetensors`; a damaged safetensors file gives `Corrupt`
+/// with the reader's reason. Never a panic.
 #[test]
 fn corrupt_bytes_give_a_clear_error() {
     let spec = RnnSpec::new(CellKind::Lstm, 3, 4);
     let good = export_module(&spec, &vec![0.5; ParamLayout::rnn(&spec, "").total_len()]).unwrap();
     let header_len = u64::from_le_bytes(good[..8].try_into().unwrap()) as usize;
-    let mut cases: Vec<(&str, Vec<u8>, &str)> = vec![
-        ("empty", vec![], "header too small"),
-        ("7 bytes", vec![1, 0, 0, 0, 0, 0, 0], "header too small"),
+    // The first bytes of a real PNG: signature, then the IHDR chunk of a 1×1 image.
+    let png = [
+        &[0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a][..],
+        &[
+            0, 0, 0, 13, b'I', b'H', b'D', b'R', 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0,
+        ],
+        &[
+            0x1f, 0x15, 0xc4, 0x89, 0, 0, 0, 0, b'I', b'E', b'N', b'D', 0xae, 0x42, 0x60, 0x82,
+        ],
+    ]
+    .concat();
+    let mut bad_json = good.clone();
+    bad_json[8] = b'[';
+    let not_safetensors: Vec<(&str, Vec<u8>)> = vec![
+        ("empty", vec![]),
+        ("7 bytes", vec![1, 0, 0, 0, 0, 0, 0]),
+        ("header length 0", 0u64.to_le_bytes().to_vec()),
+        ("header length u64::MAX", u64::MAX.to_le_bytes().to_vec()),
+        ("text file", b"weight_ih_l0 = [0.1, 0.2]\n".to_vec()),
+        ("a PNG renamed", png),
         (
-            "header length u64::MAX",
-            u64::MAX.to_le_bytes().to_vec(),
-            "header too large",
+            "a zip renamed",
+            b"PK\x03\x04\x14\0\0\0\x08\0 not weights".to_vec(),
         ),
+        ("header not a JSON object", bad_json),
+    ];
+    for (what, bytes) in not_safetensors {
+        assert!(!looks_like_safetensors(&bytes), "{what}");
+        let err = import_module(&bytes, &spec).unwrap_err();
+        assert_eq!(err, WeightsError::NotSafetensors, "{what}");
+        assert!(
+            err.to_string().starts_with("not a safetensors file"),
+            "{what}: {err}"
+        );
+        assert_eq!(
+            import_classifier(&bytes, &ClassifierLimits::UI).unwrap_err(),
+            WeightsError::NotSafetensors,
+            "{what}"
+        );
+        assert_eq!(
+            read_metadata(&bytes).unwrap_err(),
+            WeightsError::NotSafetensors,
+            "{what}"
+        );
+    }
+
+    assert!(looks_like_safetensors(&good));
+    let mut cases: Vec<(&str, Vec<u8>, &str)> = vec![
         (
             "header longer than the file",
             [&200u64.to_le_bytes()[..], b"{}"].concat(),
@@ -547,15 +593,7 @@ fn corrupt_bytes_give_a_clear_error() {
             [&good[..], &[0u8]].concat(),
             "incomplete metadata",
         ),
-        (
-            "text file",
-            b"weight_ih_l0 = [0.1, 0.2]\n".to_vec(),
-            "header too large",
-        ),
     ];
-    let mut bad_json = good.clone();
-    bad_json[8] = b'[';
-    cases.push(("header not JSON", bad_json, "invalid JSON in header"));
     let mut bad_utf8 = good.clone();
     bad_utf8[10] = 0xff;
     cases.push(("header not UTF-8", bad_utf8, "invalid UTF-8 in header"));
@@ -567,22 +605,27 @@ fn corrupt_bytes_give_a_clear_error() {
     cases.push(("offsets with a gap", bad_offsets, "invalid offset"));
 
     for (what, bytes, reason) in cases {
+        assert!(looks_like_safetensors(&bytes), "{what}");
         let err = import_module(&bytes, &spec).unwrap_err();
         let msg = err.to_string();
-        assert!(matches!(err, WeightsError::Corrupt(_)), "{what}: {err:?}");
+        assert!(
+            matches!(err, WeightsError::Corrupt { .. }),
+            "{what}: {err:?}"
+        );
         assert!(
             msg.starts_with("not a valid .safetensors file: ") && msg.contains(reason),
             "{what}: {msg}"
         );
+        assert!(err.detail().is_some_and(|d| d.contains(reason)), "{what}");
         assert!(
             matches!(
                 import_classifier(&bytes, &ClassifierLimits::UI),
-                Err(WeightsError::Corrupt(_))
+                Err(WeightsError::Corrupt { .. })
             ),
             "{what}"
         );
         assert!(
-            matches!(read_metadata(&bytes), Err(WeightsError::Corrupt(_))),
+            matches!(read_metadata(&bytes), Err(WeightsError::Corrupt { .. })),
             "{what}"
         );
     }
@@ -695,11 +738,7 @@ fn classifier_sizes_beyond_the_ui_limits_are_refused_before_allocation() {
     for (overrides, expected) in cases {
         let bytes = classifier_file(&tensors, Some(meta_with(overrides)));
         let err = import_classifier(&bytes, &ClassifierLimits::UI).unwrap_err();
-        assert_eq!(
-            err,
-            WeightsError::Limits(expected.to_string()),
-            "{overrides:?}"
-        );
+        assert!(matches!(err, WeightsError::Limits(_)), "{overrides:?}");
         assert_eq!(err.to_string(), format!("model too large: {expected}"));
     }
     // The same file within the limits but with tensors of another size: a by-name mismatch.
@@ -718,7 +757,11 @@ fn classifier_sizes_beyond_the_ui_limits_are_refused_before_allocation() {
     let big = classifier_file(&tiny_classifier_tensors(300, 1, 2, 2), None);
     assert_eq!(
         import_classifier(&big, &ClassifierLimits::UI).unwrap_err(),
-        WeightsError::Limits("hidden_size = 300 (at most 256)".into())
+        WeightsError::Limits(vec![LimitProblem {
+            key: "hidden_size",
+            value: 300,
+            max: 256
+        }])
     );
 }
 
@@ -756,14 +799,25 @@ fn classifier_metadata_errors_name_the_key() {
     for (overrides, expected) in cases {
         let bytes = classifier_file(&tensors, Some(meta_with(overrides)));
         match import_classifier(&bytes, &ClassifierLimits::UI).unwrap_err() {
-            WeightsError::Metadata(m) => assert!(m.starts_with(expected), "{overrides:?}: {m}"),
+            WeightsError::Metadata(m) => {
+                let m = m.to_string();
+                assert!(m.starts_with(expected), "{overrides:?}: {m}")
+            }
             other => panic!("{overrides:?}: expected a metadata error, got {other}"),
         }
     }
     let bytes = classifier_file(&tensors, Some(meta_with(&[("vocabulary", "abc")])));
+    let err = import_classifier(&bytes, &ClassifierLimits::UI).unwrap_err();
     assert_eq!(
-        import_classifier(&bytes, &ClassifierLimits::UI).unwrap_err(),
-        WeightsError::Metadata("vocabulary has 3 symbols, input_size is 5".into())
+        err,
+        WeightsError::Metadata(MetadataProblem::VocabularyLength {
+            symbols: 3,
+            input_size: 5
+        })
+    );
+    assert_eq!(
+        err.to_string(),
+        "cannot rebuild the model from the file: vocabulary has 3 symbols, input_size is 5"
     );
     let model = ClassifierModel::new(RnnSpec::new(CellKind::Lstm, 5, 2), 3);
     let params = vec![0.0; model.layout.total_len()];
@@ -773,7 +827,10 @@ fn classifier_metadata_errors_name_the_key() {
     };
     assert_eq!(
         export_classifier(&model, &params, &info).unwrap_err(),
-        WeightsError::Metadata("2 class names for 3 classes".into())
+        WeightsError::Metadata(MetadataProblem::ClassNames {
+            names: 2,
+            classes: 3
+        })
     );
 }
 
@@ -834,7 +891,8 @@ fn classifier_without_metadata_is_inferred_from_shapes() {
     let odd = tiny_classifier_tensors(2, 2, 5, 3); // 4 rows for hidden 2: no cell has 2 gates
     match import_classifier(&classifier_file(&odd, None), &ClassifierLimits::UI).unwrap_err() {
         WeightsError::Metadata(m) => assert!(
-            m.contains("4 rows are not 1, 3 or 4 times hidden_size 2"),
+            m.to_string()
+                .contains("4 rows are not 1, 3 or 4 times hidden_size 2"),
             "{m}"
         ),
         other => panic!("{other}"),

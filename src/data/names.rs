@@ -60,7 +60,7 @@ pub struct LoadReport {
 }
 
 /// A data set that could not be built. Every message names the file (and line) at fault.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LoadError {
     /// No class files were given.
     NoFiles,

@@ -42,8 +42,9 @@ use std::io::{Cursor, Read};
 pub const MAX_UNCOMPRESSED_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Why an upload gives no data set. Every message names the file, and the 1-based line where
-/// one is at fault.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// one is at fault. Typed (with its data) and serialisable, so the engine's worker sends it to
+/// the page, which words it in its language; [`fmt::Display`] is the English wording.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum UploadError {
     /// No file was chosen.
     NoFiles,
@@ -61,7 +62,7 @@ pub enum UploadError {
     CorruptZip {
         /// The archive.
         file: String,
-        /// The zip reader's message.
+        /// The zip reader's message (English; for a tooltip).
         message: String,
     },
     /// A `.zip` holds no `.txt` or `.tsv` file.
@@ -195,6 +196,9 @@ pub struct Upload {
     pub skipped: Vec<SkippedLine>,
     /// Every text file read (archive entries as `archive.zip/entry`) and how it was decoded.
     pub encodings: Vec<(String, TextEncoding)>,
+    /// Lines of every text file read (class files and TSVs, bad lines, headers and empty lines
+    /// included; a final newline does not start another line).
+    pub file_lines: usize,
 }
 
 impl Upload {
@@ -229,16 +233,25 @@ impl Upload {
             .collect()
     }
 
+    /// Every line skipped: the unusable TSV lines ([`Upload::skipped`]) and the class-file
+    /// lines without usable letters (the loader's count).
+    pub fn skipped_total(&self) -> usize {
+        self.skipped.len() + self.dataset.report().skipped
+    }
+
     /// What a page shows about the upload without its names: the loader's counts, the
-    /// skipped lines (all counted, the first `shown` listed as [`Upload::skipped_lines`]),
-    /// the Latin-1 files and the seeded 90/10 split for `seed` ([`VAL_FRACTION`]).
+    /// lines of the files and every skipped line (all counted, the first `shown` unusable TSV
+    /// lines listed as [`Upload::skipped_lines`]), the Latin-1 files and the seeded 90/10 split
+    /// for `seed` ([`VAL_FRACTION`]).
     pub fn summary(&self, seed: u64, shown: usize) -> UploadSummary {
         UploadSummary {
             files: self.files.clone(),
             classes: self.dataset.classes().to_vec(),
             report: self.dataset.report().clone(),
-            skipped: self.skipped.len(),
+            file_lines: self.file_lines,
+            skipped: self.skipped_total(),
             skipped_lines: self.skipped_lines(shown),
+            skipped_listed: self.skipped.len().min(shown),
             latin1: self.latin1_files().into_iter().map(str::to_owned).collect(),
             split: SplitCounts::new(&self.dataset, seed, VAL_FRACTION),
         }
@@ -253,12 +266,17 @@ pub struct UploadSummary {
     pub files: Vec<String>,
     /// Class names in class-index order.
     pub classes: Vec<String>,
-    /// The loader's counts (per class and in total).
+    /// The loader's counts (per class and in total; for TSV lines, of the usable ones).
     pub report: LoadReport,
-    /// Number of TSV lines skipped as unusable.
+    /// Lines of the files read ([`Upload::file_lines`]): what the page calls the file lines.
+    pub file_lines: usize,
+    /// Every line skipped ([`Upload::skipped_total`]): the count the page's data panel and
+    /// its upload message both show.
     pub skipped: usize,
-    /// The first few skipped lines, as [`Upload::skipped_lines`] lists them.
+    /// The first few unusable TSV lines, as [`Upload::skipped_lines`] lists them.
     pub skipped_lines: String,
+    /// How many lines `skipped_lines` lists.
+    pub skipped_listed: usize,
     /// Files read as Latin-1 ([`Upload::latin1_files`]).
     pub latin1: Vec<String>,
     /// The split for the page's seed.
@@ -305,6 +323,7 @@ struct Collected {
     tsv: Vec<TsvReader>,
     skipped: Vec<SkippedLine>,
     encodings: Vec<(String, TextEncoding)>,
+    file_lines: usize,
 }
 
 /// `true` for the bidirectional and zero-width control characters removed from labels.
@@ -562,6 +581,7 @@ fn add_text(
 ) -> Result<bool, UploadError> {
     let (text, encoding) = decode(file, bytes)?;
     collected.encodings.push((file.to_owned(), encoding));
+    collected.file_lines += text.lines().count();
     if force_tsv || looks_like_tsv(&text) {
         collected.tsv.push(TsvReader::new(file, text, in_archive));
         Ok(true)
@@ -760,6 +780,7 @@ impl UploadParser {
             files: self.files,
             skipped: self.collected.skipped,
             encodings: self.collected.encodings,
+            file_lines: self.collected.file_lines,
         })
     }
 }

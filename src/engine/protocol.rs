@@ -13,7 +13,7 @@ use crate::config::delay::DelayRangeError;
 use crate::config::Head;
 use crate::data::names::NamesDataset;
 use crate::data::split::SplitCounts;
-use crate::data::upload::UploadSummary;
+use crate::data::upload::{UploadError, UploadSummary};
 use crate::delay::run::{Progress, RunId, Tick};
 use crate::gpu::GpuError;
 use crate::math::classifier::ClassifierModel;
@@ -149,8 +149,11 @@ pub enum UploadEvent {
     Progress(f64),
     /// The data set loaded and is kept under the parse's number; what the page shows of it.
     Loaded(Box<UploadSummary>),
-    /// The files give no data set (the parser's message, naming file and line).
-    Failed(String),
+    /// The files give no data set (the parser's typed error, naming file and line).
+    Failed(UploadError),
+    /// The engine failed while parsing (the page's client reports this itself when the worker
+    /// stops; the worker never sends it).
+    Fault(EngineFault),
     /// Stopped by [`Command::Stop`] before the end.
     Cancelled,
 }
@@ -626,7 +629,10 @@ mod tests {
             },
             Report::Upload {
                 session: 5,
-                event: UploadEvent::Failed("bad.tsv, line 1: no tab".into()),
+                event: UploadEvent::Failed(UploadError::MissingTab {
+                    file: "bad.tsv".into(),
+                    line: 1,
+                }),
             },
             Report::Upload {
                 session: 7,
@@ -656,7 +662,13 @@ mod tests {
         );
         assert_eq!(
             events[2],
-            (5, UploadEvent::Failed("bad.tsv, line 1: no tab".into()))
+            (
+                5,
+                UploadEvent::Failed(UploadError::MissingTab {
+                    file: "bad.tsv".into(),
+                    line: 1
+                })
+            )
         );
         assert_eq!(events[3], (7, UploadEvent::Cancelled));
         assert!(

@@ -247,7 +247,7 @@ fn start_upload(
         let mut parser = match UploadParser::new(&files) {
             Ok(p) => p,
             Err(e) => {
-                send(UploadEvent::Failed(e.to_string()), true);
+                send(UploadEvent::Failed(e), true);
                 return;
             }
         };
@@ -260,7 +260,7 @@ fn start_upload(
                 match parser.step(UPLOAD_LINES_PER_CALL) {
                     Ok(d) => done = d,
                     Err(e) => {
-                        send(UploadEvent::Failed(e.to_string()), true);
+                        send(UploadEvent::Failed(e), true);
                         return;
                     }
                 }
@@ -281,7 +281,7 @@ fn start_upload(
                 with_state(|s| s.data.insert(session, Rc::new(upload.dataset)));
                 send(UploadEvent::Loaded(Box::new(summary)), true);
             }
-            Err(e) => send(UploadEvent::Failed(e.to_string()), true),
+            Err(e) => send(UploadEvent::Failed(e), true),
         }
     });
 }

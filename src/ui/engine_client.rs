@@ -19,7 +19,7 @@ use wasm_bindgen::JsCast;
 
 use crate::data::names::NamesDataset;
 use crate::data::split::SplitCounts;
-use crate::data::upload::UploadSummary;
+use crate::data::upload::{UploadError, UploadSummary};
 use crate::engine::protocol::{
     decode, encode, Command, DataId, DelayError, DelayEvent, FileBytes, NamesEvent, Report,
     SessionId, UploadEvent,
@@ -71,8 +71,10 @@ pub enum DataRef {
 pub enum UploadOutcome {
     /// The data set loaded: what the page shows of it, and the worker's handle.
     Loaded(Box<UploadSummary>, Rc<EngineData>),
-    /// The files give no data set (or the engine failed); the message says why.
-    Failed(String),
+    /// The files give no data set; the parser's typed error says why.
+    Failed(UploadError),
+    /// The engine failed before the parse ended.
+    Fault(EngineFault),
     /// Cancelled before the end.
     Cancelled,
 }
@@ -305,16 +307,14 @@ impl EngineClient {
             Some(UploadEvent::Loaded(summary)) => {
                 UploadOutcome::Loaded(summary, Rc::new(EngineData { id: session }))
             }
-            Some(UploadEvent::Failed(message)) => UploadOutcome::Failed(message),
+            Some(UploadEvent::Failed(error)) => UploadOutcome::Failed(error),
+            Some(UploadEvent::Fault(fault)) => UploadOutcome::Fault(fault),
             Some(UploadEvent::Cancelled) => UploadOutcome::Cancelled,
-            Some(UploadEvent::Progress(_)) | None => UploadOutcome::Failed(
-                self.0
-                    .broken
-                    .borrow()
-                    .as_ref()
-                    .map(ToString::to_string)
-                    .unwrap_or_else(|| "The training engine stopped reading the files.".into()),
-            ),
+            Some(UploadEvent::Progress(_)) | None => {
+                UploadOutcome::Fault(self.0.broken.borrow().clone().unwrap_or_else(|| {
+                    EngineFault::Stopped("the engine stopped reading the files".into())
+                }))
+            }
         };
         (files, outcome)
     }
@@ -468,7 +468,7 @@ impl EngineClient {
         self.dispatch(session, |l| match l {
             Listener::Names(f) => f(NamesEvent::Error(TrainError::Engine(reason.clone()))),
             Listener::Delay(f) => f(DelayEvent::Error(DelayError::Engine(reason.clone()))),
-            Listener::Upload(f) => f(UploadEvent::Failed(reason.to_string())),
+            Listener::Upload(f) => f(UploadEvent::Fault(reason.clone())),
             Listener::Split(f) => f(None),
         });
         self.end(session);

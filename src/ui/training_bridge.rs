@@ -8,6 +8,7 @@
 
 use crate::config::{query, Lang, UrlNotice};
 use crate::data::names::LoadReport;
+use crate::data::upload::UploadSummary;
 use crate::data::{self, Manifest};
 pub use crate::keep::DataSource;
 
@@ -111,6 +112,17 @@ pub fn summary_of(report: &LoadReport) -> DatasetSummary {
         raw_lines: report.raw_lines,
         distinct_pairs: report.distinct,
         skipped: report.skipped,
+    }
+}
+
+/// The page's counts of an upload: the loader's per-class counts and pairs, with the lines
+/// of the files and every skipped line as the upload counted them (the same numbers its
+/// message gives).
+pub fn upload_summary_of(upload: &UploadSummary) -> DatasetSummary {
+    DatasetSummary {
+        raw_lines: upload.file_lines,
+        skipped: upload.skipped,
+        ..summary_of(&upload.report)
     }
 }
 

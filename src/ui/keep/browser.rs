@@ -13,12 +13,21 @@ fn js_message(e: &JsValue) -> String {
         .unwrap_or_else(|| format!("{e:?}"))
 }
 
+/// A chosen file the browser could not read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unreadable {
+    /// The file's name.
+    pub file: String,
+    /// The browser's own words (for a tooltip).
+    pub detail: String,
+}
+
 /// The files chosen in `input`, as `(name, bytes)` in the order given.
 ///
 /// Errors: the file that could not be read and why.
 pub async fn read_files(
     input: &web_sys::HtmlInputElement,
-) -> Result<Vec<(String, Vec<u8>)>, String> {
+) -> Result<Vec<(String, Vec<u8>)>, Unreadable> {
     let Some(list) = input.files() else {
         return Ok(Vec::new());
     };
@@ -28,7 +37,10 @@ pub async fn read_files(
         let name = file.name();
         let buffer = JsFuture::from(file.array_buffer())
             .await
-            .map_err(|e| format!("{name}: could not be read ({})", js_message(&e)))?;
+            .map_err(|e| Unreadable {
+                file: name.clone(),
+                detail: js_message(&e),
+            })?;
         out.push((name, Uint8Array::new(&buffer).to_vec()));
     }
     Ok(out)

@@ -4,14 +4,16 @@
 //! millions of names never blocks the page; on an error the message names file and line and
 //! the data in use stays as it was.
 
-use super::browser;
+use super::browser::{self, Unreadable};
 use super::{KeepState, Part};
+use crate::data::upload::UploadError;
 use crate::keep::DataSource;
 use crate::train::clock::sleep_ms;
+use crate::train::session::{EngineFault, TrainError};
 use crate::ui::data_loader::LoadState;
 use crate::ui::engine_client::{EngineClient, UploadOutcome};
 use crate::ui::i18n::use_locale;
-use crate::ui::text::KeepText;
+use crate::ui::text::{KeepText, TrainingText};
 use crate::ui::training_bridge as bridge;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -80,16 +82,51 @@ enum UploadMsg {
         names: usize,
         classes: usize,
         files: usize,
-        /// Skipped TSV lines.
+        /// Every skipped line (the data panel's count, [`crate::data::upload::UploadSummary::skipped`]).
         skipped: usize,
-        /// The first few, as `6,38` or `file:line`.
+        /// The first few unusable TSV lines, as `6,38` or `file:line`.
         skipped_lines: String,
+        /// How many lines `skipped_lines` lists.
+        skipped_listed: usize,
         /// Files read as Latin-1, comma-separated (empty: all UTF-8).
         latin1: String,
         /// Steps per epoch and, when this tab measured one, the estimated seconds per epoch.
         estimate: Estimate,
     },
-    Error(String),
+    Error(UploadFailure),
+}
+
+/// Why an upload gave no data set.
+#[derive(Clone, Debug, PartialEq)]
+enum UploadFailure {
+    /// The browser could not read a chosen file.
+    Unreadable(Unreadable),
+    /// The files give no data set.
+    Upload(UploadError),
+    /// The engine failed before the parse ended.
+    Engine(EngineFault),
+}
+
+impl UploadFailure {
+    /// The message in `lang` and the browser's or the zip reader's own words, if any (for a
+    /// tooltip).
+    fn text(&self, lang: crate::config::Lang) -> (String, Option<String>) {
+        let t = KeepText::of(lang);
+        match self {
+            UploadFailure::Unreadable(u) => ((t.unreadable_file)(&u.file), Some(u.detail.clone())),
+            UploadFailure::Upload(e) => {
+                let detail = match e {
+                    UploadError::CorruptZip { message, .. } => Some(message.clone()),
+                    _ => None,
+                };
+                ((t.upload_failure)(e), detail)
+            }
+            UploadFailure::Engine(f) => (
+                (TrainingText::of(lang).train_error)(&TrainError::Engine(f.clone())),
+                Some(f.to_string()),
+            ),
+        }
+    }
 }
 
 /// The own-data part of the keep panel.
@@ -138,7 +175,7 @@ pub fn OwnData(
                 }
                 Ok(f) => f,
                 Err(e) => {
-                    msg.set(UploadMsg::Error(e));
+                    msg.set(UploadMsg::Error(UploadFailure::Unreadable(e)));
                     return;
                 }
             };
@@ -173,7 +210,11 @@ pub fn OwnData(
             let (summary, handle) = match outcome {
                 UploadOutcome::Loaded(summary, handle) => (summary, handle),
                 UploadOutcome::Failed(e) => {
-                    msg.set(UploadMsg::Error(e));
+                    msg.set(UploadMsg::Error(UploadFailure::Upload(e)));
+                    return;
+                }
+                UploadOutcome::Fault(f) => {
+                    msg.set(UploadMsg::Error(UploadFailure::Engine(f)));
                     return;
                 }
                 UploadOutcome::Cancelled => {
@@ -203,6 +244,7 @@ pub fn OwnData(
                 files: count,
                 skipped: summary.skipped,
                 skipped_lines: summary.skipped_lines.clone(),
+                skipped_listed: summary.skipped_listed,
                 latin1: summary.latin1.join(", "),
                 estimate,
             });
@@ -284,15 +326,16 @@ pub fn OwnData(
         </div>
         {move || {
             let m = msg.get();
+            let mut detail = None;
             let (key, class, text) = match &m {
                 UploadMsg::None => return None,
                 UploadMsg::Reading => ("reading", "keep-msg", t().upload_reading.to_owned()),
                 UploadMsg::Cancelled => ("cancelled", "keep-msg", format!("{}\n{}", t().upload_cancelled, t().upload_kept)),
-                UploadMsg::Loaded { names, classes, files, skipped, skipped_lines, latin1, estimate } => {
+                UploadMsg::Loaded { names, classes, files, skipped, skipped_lines, skipped_listed, latin1, estimate } => {
                     let mut s = (t().upload_ok)(*names, *classes, *files);
                     if *skipped > 0 {
                         s.push('\n');
-                        s.push_str(&(t().upload_skipped)(*skipped, skipped_lines, *skipped > SKIPPED_SHOWN));
+                        s.push_str(&(t().upload_skipped)(*skipped, skipped_lines, *skipped > *skipped_listed));
                     }
                     s.push('\n');
                     s.push_str(&(t().upload_encoding)((!latin1.is_empty()).then_some(latin1.as_str())));
@@ -301,7 +344,9 @@ pub fn OwnData(
                     ("ok", "keep-msg ok", s)
                 }
                 UploadMsg::Error(e) => {
-                    ("error", "keep-msg error", format!("{} {e}\n{}", t().upload_error, t().upload_kept))
+                    let (text, why) = e.text(loc.lang());
+                    detail = why;
+                    ("error", "keep-msg error", format!("{} {text}\n{}", t().upload_error, t().upload_kept))
                 }
             };
             let (skipped, lines, encoding, steps, epoch_sec) = match &m {
@@ -326,6 +371,7 @@ pub fn OwnData(
                     data-encoding=encoding
                     data-steps-per-epoch=steps
                     data-epoch-seconds=epoch_sec
+                    title=detail
                 >
                     {text}
                 </p>

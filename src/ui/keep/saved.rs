@@ -15,6 +15,7 @@ use crate::ui::data_loader::LoadState;
 use crate::ui::engine_client::{EngineClient, UploadOutcome};
 use crate::ui::i18n::use_locale;
 use crate::ui::session::RunStatus;
+use crate::ui::text::keep::SavedModel;
 use crate::ui::text::KeepText;
 use crate::ui::training_bridge::{self as bridge, Weights};
 use leptos::prelude::*;
@@ -211,6 +212,7 @@ async fn restore(state: KeepState, mut stored: Stored) -> Result<(), String> {
         let summary_and_handle = match outcome {
             UploadOutcome::Loaded(summary, handle) => (summary, handle),
             UploadOutcome::Failed(e) => return Err(format!("the saved data no longer loads: {e}")),
+            UploadOutcome::Fault(f) => return Err(format!("the saved data no longer loads: {f}")),
             UploadOutcome::Cancelled => return Err("the saved data was not read".into()),
         };
         if state.busy() {
@@ -285,21 +287,16 @@ fn canonical(config: &crate::ui::training_bridge::TrainConfig) -> String {
 }
 
 /// A short summary of a saved configuration: cell, hidden_size, layers, seed and step.
-fn summary(stored: &Stored) -> String {
+fn summary(stored: &Stored) -> SavedModel {
     let c = bridge::decode_config(&stored.session.query).config;
-    let mut s = format!(
-        "{}, hidden_size {}",
-        c.cell.as_str().to_uppercase(),
-        c.hidden_size
-    );
-    if c.num_layers > 1 {
-        s.push_str(&format!(", num_layers {}", c.num_layers));
+    SavedModel {
+        cell: c.cell.as_str().to_uppercase(),
+        hidden_size: c.hidden_size,
+        num_layers: c.num_layers,
+        bidirectional: c.bidirectional,
+        seed: c.seed,
+        step: stored.session.step,
     }
-    if c.bidirectional {
-        s.push_str(", bidirectional");
-    }
-    s.push_str(&format!(", seed {}, step {}", c.seed, stored.session.step));
-    s
 }
 
 /// Restores a saved model once the data set is ready when the page's link asks for the saved
@@ -456,7 +453,7 @@ pub fn SavedModel(
                 let text = summary(&stored);
                 view! {
                     <div class="keep-msg" data-testid="saved-offer" data-value=stored.session.query.clone()>
-                        <p>{move || (t().saved_offer)(&text)}</p>
+                        <p>{move || (t().saved_offer)(&(t().saved_model)(&text))}</p>
                         <button
                             type="button"
                             class="btn"

@@ -3,16 +3,18 @@
 //! loaded data's, or the built-in data's, which is then switched to). Loaded weights become
 //! the page's current model: the predict box and the inspector read the same signal.
 
-use super::browser;
+use super::browser::{self, Unreadable};
 use super::saved;
 use super::{KeepState, Part};
 use crate::keep::{
-    export_trained, import_trained, match_classes, weights_file_name, ClassMatch, DataSource,
+    export_trained, import_trained, match_classes, weights_file_name, ClassMatch, ClassMismatch,
+    DataSource,
 };
 use crate::ui::data_loader::LoadState;
 use crate::ui::i18n::use_locale;
 use crate::ui::text::KeepText;
 use crate::ui::training_bridge::{self as bridge, TrainConfig, Weights};
+use crate::weights::WeightsError;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::rc::Rc;
@@ -36,7 +38,50 @@ enum WeightsMsg {
         classes_from_data: bool,
         switched: bool,
     },
-    Error(String),
+    Error(WeightsFailure),
+}
+
+/// Why weights were not loaded or downloaded.
+#[derive(Clone, Debug, PartialEq)]
+enum WeightsFailure {
+    /// The browser could not read the chosen file.
+    Unreadable(Unreadable),
+    /// The importer rejected the file.
+    Import { file: String, error: WeightsError },
+    /// The file's classes are neither the loaded data's nor the built-in data's.
+    Classes {
+        file: String,
+        mismatch: ClassMismatch,
+    },
+    /// The file could not be written.
+    Export(WeightsError),
+    /// The browser refused the download (its own words).
+    Download(String),
+}
+
+impl WeightsFailure {
+    /// The message in the page's language and the library's or browser's own words, if any
+    /// (for a tooltip).
+    fn text(&self, t: &KeepText) -> (String, Option<String>) {
+        match self {
+            WeightsFailure::Unreadable(u) => ((t.unreadable_file)(&u.file), Some(u.detail.clone())),
+            WeightsFailure::Import { file, error } => (
+                format!("{file}{}{}", t.file_sep, (t.weights_failure)(error)),
+                error.detail().map(str::to_owned),
+            ),
+            WeightsFailure::Classes { file, mismatch } => (
+                format!("{file}{}{}", t.file_sep, (t.class_mismatch)(mismatch)),
+                None,
+            ),
+            WeightsFailure::Export(error) => (
+                (t.weights_failure)(error),
+                error.detail().map(str::to_owned),
+            ),
+            WeightsFailure::Download(detail) => {
+                (t.download_failed.to_owned(), Some(detail.clone()))
+            }
+        }
+    }
 }
 
 /// `config` with the architecture of a loaded model (so the form, the URL and a later
@@ -81,10 +126,12 @@ pub fn WeightsIo(
         let head = w.model.head;
         let source = state.source.get_untracked();
         let result = export_trained(&w.model, &w.params, &classes, head, w.step, &source)
-            .map_err(|e| e.to_string())
+            .map_err(WeightsFailure::Export)
             .and_then(|bytes| {
                 let name = weights_file_name(&w.model, w.step);
-                browser::download(&bytes, &name, "application/octet-stream").map(|_| name)
+                browser::download(&bytes, &name, "application/octet-stream")
+                    .map(|_| name)
+                    .map_err(WeightsFailure::Download)
             });
         msg.set(match result {
             Ok(name) => WeightsMsg::Downloaded(name),
@@ -101,7 +148,7 @@ pub fn WeightsIo(
                 Ok(mut f) if !f.is_empty() => f.remove(0),
                 Ok(_) => return,
                 Err(e) => {
-                    msg.set(WeightsMsg::Error(e));
+                    msg.set(WeightsMsg::Error(WeightsFailure::Unreadable(e)));
                     return;
                 }
             };
@@ -111,7 +158,10 @@ pub fn WeightsIo(
             let imported = match import_trained(&bytes) {
                 Ok(m) => m,
                 Err(e) => {
-                    msg.set(WeightsMsg::Error(format!("{name}: {e}")));
+                    msg.set(WeightsMsg::Error(WeightsFailure::Import {
+                        file: name,
+                        error: e,
+                    }));
                     return;
                 }
             };
@@ -130,7 +180,10 @@ pub fn WeightsIo(
                 ClassMatch::Same => false,
                 ClassMatch::Builtin => true,
                 ClassMatch::Mismatch(m) => {
-                    msg.set(WeightsMsg::Error(format!("{name}: {m}")));
+                    msg.set(WeightsMsg::Error(WeightsFailure::Classes {
+                        file: name,
+                        mismatch: m,
+                    }));
                     return;
                 }
             };
@@ -217,6 +270,7 @@ pub fn WeightsIo(
             </p>
         </div>
         {move || {
+            let mut detail = None;
             let (key, class, text) = match msg.get() {
                 WeightsMsg::None => return None,
                 WeightsMsg::NoWeights => ("error", "keep-msg error", t().no_weights.to_owned()),
@@ -243,10 +297,14 @@ pub fn WeightsIo(
                     }
                     ("imported", "keep-msg ok", s)
                 }
-                WeightsMsg::Error(e) => ("error", "keep-msg error", format!("{} {e}", t().weights_error)),
+                WeightsMsg::Error(e) => {
+                    let (text, why) = e.text(t());
+                    detail = why;
+                    ("error", "keep-msg error", format!("{} {text}", t().weights_error))
+                }
             };
             Some(view! {
-                <p class=class role="status" aria-live="polite" data-testid="weights-message" data-value=key>
+                <p class=class role="status" aria-live="polite" data-testid="weights-message" data-value=key title=detail>
                     {text}
                 </p>
             })

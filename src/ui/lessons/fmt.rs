@@ -98,9 +98,10 @@ pub fn count(n: u64) -> String {
     grouped(n, '\u{2009}')
 }
 
-/// An integer with comma thousands separators: `1,234,567` (the training pages).
+/// An integer with comma thousands separators: `1,234,567` (the training pages; the same
+/// grouping as every message, [`crate::ui::text::count`]).
 pub fn count_commas(n: u64) -> String {
-    grouped(n, ',')
+    crate::ui::text::count(n as usize)
 }
 
 fn grouped(n: u64, sep: char) -> String {

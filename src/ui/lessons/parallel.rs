@@ -128,7 +128,7 @@ pub fn ParallelPage(
                     prop:checked=move || cfg.with(|c| c.cell == cell)
                     on:change=move |_| cfg.update(|c| c.cell = cell)
                 />
-                {cell.as_str()}
+                {cell.name()}
             </label>
         }
     };
@@ -176,11 +176,11 @@ pub fn ParallelPage(
         <LessonFrame id=LessonId::Parallel notices=notices>
             <div class="lx-layout">
                 <Panel title=|l| ParallelText::of(l).controls class="lx-controls">
-                    <div class="lx-choice" role="radiogroup">
+                    <div class="lx-choice" role="radiogroup" aria-label=move || ParallelText::of(lang.get()).cell>
                         {CellKind::ALL.map(cell_radio)}
                     </div>
-                    <FieldSlider cfg=cfg spec=field("hidden_size") label=Signal::derive(|| "hidden_size".to_owned()) step=8.0 display=whole />
-                    <FieldSlider cfg=cfg spec=field("max_len") label=Signal::derive(|| "max_len".to_owned()) step=8.0 display=whole />
+                    <FieldSlider cfg=cfg spec=field("hidden_size") label=Signal::derive(move || format!("{} (hidden_size)", ParallelText::of(lang.get()).hidden_size)) step=8.0 display=whole />
+                    <FieldSlider cfg=cfg spec=field("max_len") label=Signal::derive(move || format!("{} (max_len)", ParallelText::of(lang.get()).max_len)) step=8.0 display=whole />
                     <button type="button" class="btn btn-primary" data-testid="parallel-run" on:click=move |_| measure()>
                         {move || if running.get() { ParallelText::of(lang.get()).measuring } else { ParallelText::of(lang.get()).measure }}
                     </button>

@@ -8,7 +8,8 @@
 //! Each struct has two values, `EN` and `ZH`, and one accessor, `X::of(lang)`. Both languages
 //! are values of the same struct, so a missing translation is a compile error. No text
 //! contains a computed number: values come in through the `fn` fields, and typed values (URL
-//! notices, a run's errors and notices, the delay task's outcome) are written in words here.
+//! notices, a run's errors and notices, the delay task's outcome, the errors of an upload and
+//! of a weights file) are written in words here. Counts are grouped by one helper, [`count`].
 //! One exception: the "compared with the handout" notes ([`lessons::handout`]) are templates
 //! whose `{n}` the page replaces by elements (each figure a `<span>` with its test hook), not
 //! by text, so they are `&'static str` with `{n}` slots.
@@ -47,6 +48,20 @@ pub use shell::ShellText;
 pub use training::TrainingText;
 
 use crate::config::Lang;
+
+/// A count as every page writes it, in both languages: digits grouped by three with commas
+/// (`3,395,120`; `999` stays `999`).
+pub fn count(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
 
 /// A text picked from a catalogue once the language is known, e.g.
 /// `|l| UnrollText::of(l).controls`.

@@ -73,7 +73,7 @@ pub fn loaded_upload(summary: &UploadSummary, data: Rc<EngineData>) -> LoadedDat
         source: DataSource::Upload {
             files: summary.files.clone(),
         },
-        summary: summary_of(&summary.report),
+        summary: super::upload_summary_of(summary),
         data: DataRef::Engine(data),
         splits: RefCell::new(splits),
     }

@@ -13,6 +13,12 @@ pub struct ParallelText {
     pub lede: &'static str,
     /// Controls panel.
     pub controls: &'static str,
+    /// The cell radios' group name.
+    pub cell: &'static str,
+    /// Slider label (the URL key follows it as code).
+    pub hidden_size: &'static str,
+    /// Slider label (the URL key follows it as code).
+    pub max_len: &'static str,
     /// Series: {0} cell.
     pub seq_series: fn(&str) -> String,
     /// Series.
@@ -50,6 +56,9 @@ impl ParallelText {
         summary: "Serial depth O(L) against O(1): measured live in this tab.",
         lede: "An RNN must finish step t before step t + 1. Attention compares all positions in one operation. Time both here.",
         controls: "What to time",
+        cell: "Cell",
+        hidden_size: "Hidden size",
+        max_len: "Longest sequence",
         seq_series: |a0| format!("{a0} forward, L dependent steps"),
         par_series: "all-pairs scores Q·Kᵀ, one operation",
         x_title: "sequence length L",
@@ -72,6 +81,9 @@ impl ParallelText {
         summary: "串行深度 O(L) 对比 O(1)：在这个标签页中实时测量。",
         lede: "RNN 必须先算完第 t 步才能算第 t + 1 步；注意力机制在一次运算里比较所有位置。在这里为两者计时。",
         controls: "计时对象",
+        cell: "单元",
+        hidden_size: "隐藏层大小",
+        max_len: "最长序列",
         seq_series: |a0| format!("{a0} 前向，L 个相互依赖的步"),
         par_series: "全部位置两两打分 Q·Kᵀ，一次运算",
         x_title: "序列长度 L",
