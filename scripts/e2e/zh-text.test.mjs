@@ -1,10 +1,16 @@
 // End-to-end test: a Chinese page shows no English. With `lang=zh`, a URL notice with clamped
-// ranges (the training page, and a lesson whose range is negative or set by another key), the
-// error of a run whose loss became non-finite (`window.unrollDebug.diverge()`: the running
-// session's learning rate becomes far too large) and the notice of a lost WebGPU device
-// (`window.unrollDebug.loseDevice()`) contain no run of three or more ASCII letters outside an
-// allowlist: the URL keys and values of docs/url.md, RNN/LSTM/GRU, WebGPU/GPU/CPU, NaN. The same
-// texts in English are caught by the check (it can fail).
+// ranges (the training page, and a lesson whose range is negative or set by another key), a
+// repeated gate list and a value clamped twice (one notice each), the error of a run whose loss
+// became non-finite (`window.unrollDebug.diverge()`: the running session's learning rate becomes
+// far too large), the notice of a lost WebGPU device (`window.unrollDebug.loseDevice()`), the
+// own-data messages (a file without a usable line; a file with five bad lines, whose count the
+// data panel shows too), the error of a renamed PNG loaded as weights, the restore offer of a
+// saved model, the gradient-flow note and lesson 8 contain no run of three or more ASCII
+// letters outside an allowlist: the URL keys and values of docs/url.md, RNN/LSTM/GRU,
+// WebGPU/GPU/CPU, NaN, the file formats the panels name (safetensors, zip, txt, tsv, UTF-8) and
+// the proper names lesson 8 uses (Transformer, WebAssembly, Rust). The user's file names are
+// their data and are left out of the check. The same texts in English are caught by the check
+// (it can fail).
 //
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/zh-text.test.mjs`
 // (without UNROLL_E2E_SKIP_BUILD it builds dist/ first). Real data: www/data/names.
@@ -13,7 +19,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, buildDist, serveDist, launch, openPage, value, num, until } from "./lib.mjs";
+import { ROOT, buildDist, serveDist, launch, openPage, value, num, until, renderAllPanels } from "./lib.mjs";
 
 const TIMEOUT = Number(process.env.UNROLL_E2E_TRAIN_TIMEOUT_MS || 600_000);
 
@@ -24,6 +30,10 @@ const TIMEOUT = Number(process.env.UNROLL_E2E_TRAIN_TIMEOUT_MS || 600_000);
  */
 function allowlist() {
   const words = new Set(["RNN", "LSTM", "GRU", "WebGPU", "GPU", "CPU", "NaN"]);
+  // File formats, as the panels name them (their extensions).
+  for (const w of ["safetensors", "zip", "txt", "tsv", "UTF"]) words.add(w);
+  // Proper names kept in Latin letters in Chinese texts too.
+  for (const w of ["Transformer", "WebAssembly", "Rust"]) words.add(w);
   const md = readFileSync(join(ROOT, "docs", "url.md"), "utf8");
   for (const line of md.split("\n")) {
     const cells = line.trim().split("|").map((c) => c.trim());
@@ -36,8 +46,12 @@ function allowlist() {
 }
 const ALLOWED = allowlist();
 
-/** The words of `text` with a run of ≥ 3 ASCII letters that the allowlist does not hold. */
-function english(text) {
+/**
+ * The words of `text` with a run of ≥ 3 ASCII letters that the allowlist does not hold, after
+ * removing `data` (the user's file names, shown as given).
+ */
+function english(text, data = []) {
+  for (const d of data) text = text.split(d).join(" ");
   const words = text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
   return words.filter((w) => /[A-Za-z]{3}/.test(w) && !ALLOWED.has(w));
 }
@@ -141,6 +155,131 @@ test("the device-loss notice is Chinese in lang=zh", { timeout: TIMEOUT }, async
     assert.ok(english(await page.textContent('[data-testid="device-lost-notice"]')).length > 0);
     await page.click('[data-testid="train-pause"]');
     assert.deepEqual(consoleErrors.filter((e) => !/device|lost|destroy/i.test(e)), []);
+  } finally {
+    await b.close();
+  }
+});
+
+test("a repeated list and a value clamped twice give one notice each, in words that fit", { timeout: 180_000 }, async () => {
+  const b = await launch({ webgpu: false });
+  try {
+    const cases = [
+      // f has one value where the other gates have two: repeated, not out of range.
+      ["?v=1&lesson=lstm&f=0.5", /“0\.5”只有 1 个值，而共有 2 步，已循环重复为“0\.5,0\.5”/, /has 1 value for 2 steps; repeated to “0\.5,0\.5”/],
+      // t=99 on a lesson with three inputs: past its own range (12) and past the inputs (3).
+      ["?v=1&lesson=unroll&t=99", /^t：“99”超出范围 1–3（每个输入一步），已改用 3$/, /^t: “99” is outside 1–3 \(one per input\); using 3$/],
+    ];
+    for (const [query, zhPattern, enPattern] of cases) {
+      for (const [lang, pattern] of [["zh", zhPattern], ["en", enPattern]]) {
+        const { page, consoleErrors } = await openPage(b.context, server.url, `${query}&lang=${lang}`);
+        await page.waitForSelector('[data-testid="url-notice"] li', { timeout: 60_000 });
+        const items = await page.$$eval('[data-testid="url-notice"] li', (lis) => lis.map((li) => li.textContent.trim()));
+        assert.equal(items.length, 1, `${query}: ${items.join(" | ")}`);
+        assert.match(items[0], pattern);
+        assert.doesNotMatch(items[0], /超出范围 每步|outside one value/);
+        if (lang === "zh") assert.deepEqual(english(items[0]), [], items[0]);
+        assert.deepEqual(consoleErrors, []);
+        await page.close();
+      }
+    }
+  } finally {
+    await b.close();
+  }
+});
+
+/** The first bytes of a real 1×1 PNG, to load as weights under a .safetensors name. */
+const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000" + "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082", "hex");
+
+test("own-data and weights errors, the data panel's counts and the restore offer are Chinese in lang=zh", { timeout: TIMEOUT }, async () => {
+  const b = await launch({ webgpu: false });
+  try {
+    const TINY = "?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=256&epochs=1&seed=3&backend=cpu";
+    const { page, consoleErrors } = await openPage(b.context, server.url, `${TINY}&lang=zh`);
+    await until(async () => (await num(page, "data-classes")) > 0, 120_000, "the data set");
+    const text = (id) => page.textContent(`[data-testid="${id}"]`);
+    const upload = async (name, body) => {
+      await page.setInputFiles('[data-testid="data-upload"]', { name, mimeType: "text/tab-separated-values", buffer: Buffer.from(body, "utf8") });
+      await until(async () => ["ok", "error"].includes(await value(page, "data-upload-message")), 30_000, `the message for ${name}`);
+    };
+
+    // A file without a usable line: rejected, naming its first line, in Chinese.
+    await upload("名单.tsv", "Abe Japanese\nSato Japanese\n");
+    assert.equal(await value(page, "data-upload-message"), "error");
+    let msg = await text("data-upload-message");
+    assert.deepEqual(english(msg, ["名单.tsv"]), [], msg);
+    assert.match(msg, /名单\.tsv 第 1 行：没有制表符/);
+    // A file with five bad lines of 36: the message and the data panel give the same counts.
+    const lines = [];
+    for (let i = 0; i < 36; i++) lines.push(i % 2 ? `Muller${"x".repeat(i)}\tGerman` : `Sato${"o".repeat(i)}\tJapanese`);
+    lines[5] = "Schmidt German";
+    lines[10] = "Weber\tGerman\textra";
+    lines[20] = "Wagner\t";
+    lines[25] = "😀\tGerman";
+    lines[30] = "Becker";
+    await upload("名单.tsv", lines.join("\n") + "\n");
+    assert.equal(await value(page, "data-upload-message"), "ok", await text("data-upload-message"));
+    msg = await text("data-upload-message");
+    assert.deepEqual(english(msg, ["名单.tsv"]), [], msg);
+    assert.match(msg, /跳过了 5 行无法使用的数据（第 6,11,21,26,31 行）/);
+    assert.equal(await page.getAttribute('[data-testid="data-upload-message"]', "data-skipped"), "5");
+    assert.equal(await num(page, "data-raw-lines"), 36);
+    assert.equal(await num(page, "data-skipped"), 5);
+    assert.equal(await num(page, "data-pairs"), 31);
+    const panel = await page.evaluate(() => document.querySelector('[data-testid="dataset"]').innerText);
+    assert.deepEqual(english(panel, ["名单.tsv"]), [], panel);
+    await page.click('[data-testid="lang-en"]');
+    assert.match(await text("data-upload-message"), /Skipped 5 unusable lines \(lines 6,11,21,26,31\)/);
+    await page.click('[data-testid="lang-zh"]');
+
+    // A PNG renamed to .safetensors: not a safetensors file, in Chinese.
+    await page.setInputFiles('[data-testid="weights-upload"]', { name: "图.safetensors", mimeType: "application/octet-stream", buffer: PNG });
+    await until(async () => (await value(page, "weights-message")) === "error", 30_000, "the weights error");
+    const werr = await text("weights-message");
+    assert.deepEqual(english(werr, ["图.safetensors"]), [], werr);
+    assert.match(werr, /图\.safetensors：不是 safetensors 文件/);
+    assert.doesNotMatch(werr, /header/);
+    await page.click('[data-testid="lang-en"]');
+    await until(async () => /not a safetensors file/.test(await text("weights-message")), 5000, "the English weights error");
+    assert.ok(english(await text("weights-message"), ["图.safetensors"]).length > 0);
+    await page.click('[data-testid="lang-zh"]');
+
+    // Back to the built-in data, train one tiny epoch (the model is saved), then open a link
+    // with another configuration: the saved model is offered, in Chinese.
+    await page.click('[data-testid="data-use-builtin"]');
+    await until(async () => (await value(page, "data-source")) === "builtin", 10_000, "the built-in data");
+    await until(async () => !(await page.isDisabled('[data-testid="train-start"]')), 120_000, "the start button");
+    await page.click('[data-testid="train-start"]');
+    await until(async () => (await value(page, "train-status")) === "finished", TIMEOUT, "training to finish", 500);
+    // The gradient-flow note speaks of rounds, not epochs.
+    await renderAllPanels(page);
+    const grad = await page.evaluate(() => document.querySelector('[data-testid="chart-grad-flow"]').closest("section").querySelector(".panel-note").textContent);
+    assert.deepEqual(english(grad), [], grad);
+    await until(async () => !(await page.isDisabled('[data-testid="forget-saved"]')), 30_000, "the saved model");
+    await page.goto(server.url + "?v=1&lesson=names&cell=lstm&hidden_size=16&seed=9&backend=cpu&lang=zh", { waitUntil: "load" });
+    await page.waitForSelector('[data-testid="saved-offer"]', { timeout: 60_000 });
+    const offer = await text("saved-offer");
+    assert.deepEqual(english(offer), [], offer);
+    assert.match(offer, /GRU，隐藏层大小 8，随机种子 3，训练到第 \d+ 步/);
+    assert.deepEqual(consoleErrors, []);
+  } finally {
+    await b.close();
+  }
+});
+
+test("lesson 8 is Chinese in lang=zh: the sliders' labels and the cell radios", { timeout: 180_000 }, async () => {
+  const b = await launch({ webgpu: false });
+  try {
+    const { page, consoleErrors } = await openPage(b.context, server.url, "?v=1&lesson=parallel&lang=zh");
+    await page.waitForSelector('[data-testid="parallel-cell-lstm"]', { timeout: 60_000 });
+    const controls = await page.evaluate(() => document.querySelector(".lx-controls").innerText);
+    assert.match(controls, /隐藏层大小/);
+    assert.match(controls, /最长序列/);
+    const radios = await page.$$eval('[role="radiogroup"] label', (ls) => ls.map((l) => l.textContent.trim()));
+    assert.deepEqual(radios, ["RNN", "LSTM", "GRU"]);
+    assert.equal(await page.getAttribute('[role="radiogroup"]', "aria-label"), "单元");
+    const main = await page.evaluate(() => document.querySelector("main").innerText);
+    assert.deepEqual(english(main), [], main);
+    assert.deepEqual(consoleErrors, []);
   } finally {
     await b.close();
   }
