@@ -230,7 +230,7 @@ test("softmax: log-softmax, probabilities, NLL; a logit slider", async () => {
   courseValue(await num(page, "softmax-nll"), 0.1404, 4, "NLL of class 1");
   await setRange(page, "softmax-logits-1", 10);
   const want = logSoftmax([10, 5.1, -1.7]);
-  await waitNum(page, "softmax-logsoftmax-1", (v) => Math.abs(v - want[0]) < 1e-4, "log_softmax after x_1 = 10");
+  await waitNum(page, "softmax-logsoftmax-1", (v) => Math.abs(v - want[0]) < 1e-4, "log_softmax after x₀ = 10");
   for (let k = 1; k <= 3; k++) {
     close(await num(page, `softmax-logsoftmax-${k}`), want[k - 1], `log_softmax ${k}`);
     close(await num(page, `softmax-prob-${k}`), Math.exp(want[k - 1]), `softmax ${k}`);

@@ -45,9 +45,11 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::rc::Rc;
 
-/// The status pill's text.
-fn status_text(status: RunStatus, t: &TrainingText) -> &'static str {
+/// The status pill's text; `resumable`: a restored run waits for Resume (status Idle with a
+/// checkpoint).
+fn status_text(status: RunStatus, resumable: bool, t: &TrainingText) -> &'static str {
     match status {
+        RunStatus::Idle if resumable => t.status_resumable,
         RunStatus::Idle | RunStatus::Stopped => t.status_idle,
         RunStatus::Running => t.status_running,
         RunStatus::Paused => t.status_paused,
@@ -351,6 +353,7 @@ pub fn TrainingPage(
                                 },
                             )}
                         </div>
+                        <p class="hint" data-testid="loss-swing-note">{move || loc.t().loss_swing_note}</p>
                         {move || {
                             session.losses.with(|l| l.small_batches.last().map(|m| m.2)).map(|n| {
                                 let count = session.losses.with(|l| l.small_batches.len());
@@ -551,6 +554,7 @@ fn ProgressPanel(
         None => "",
     };
     let dash = || "—".to_owned();
+    let resumable = move || v.checkpoint.with(|c| c.is_some());
     view! {
         <section class="panel progress-panel">
             <div class="progress-head">
@@ -559,8 +563,9 @@ fn ProgressPanel(
                     class=move || format!("status-pill status-{}", v.status.get().key())
                     data-testid="train-status"
                     data-value=move || v.status.get().key()
+                    data-resumable=move || resumable().to_string()
                 >
-                    {move || status_text(v.status.get(), loc.t())}
+                    {move || status_text(v.status.get(), resumable(), loc.t())}
                 </span>
             </div>
             <div class="backend-line">

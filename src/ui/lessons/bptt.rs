@@ -118,7 +118,7 @@ pub fn BpttPage(
                     <FieldSlider cfg=cfg spec=field("w_xh") label=label(|l| UnrollText::of(l).w_xh) step=0.01 />
                     <FieldSlider cfg=cfg spec=field("steps") label=label(|l| CommonText::of(l).steps) step=1.0 display=whole />
                     <h3 class="lx-sub">{t(|l| BpttText::of(l).activation)}</h3>
-                    <div class="lx-choice" role="radiogroup">
+                    <div class="lx-choice" role="radiogroup" aria-label=move || BpttText::of(lang.get()).activation data-testid="bptt-activation">
                         {act_radio(BpttAct::Tanh)}
                         {act_radio(BpttAct::Relu)}
                         {act_radio(BpttAct::Linear)}

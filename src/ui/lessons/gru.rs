@@ -59,7 +59,7 @@ pub fn GruPage(
                     {slider("h_prev", "h_{t−1}")}
                     {slider("z", "z")}
                     {slider("n", "h̃ (n)")}
-                    <div class="lx-choice lx-choice-column" role="radiogroup">
+                    <div class="lx-choice lx-choice-column" role="radiogroup" aria-label=move || GruText::of(lang.get()).convention_group data-testid="gru-convention">
                         {convention_radio(GruConvention::Course, |l| GruText::of(l).course_only)}
                         {convention_radio(GruConvention::Pytorch, |l| GruText::of(l).with_pytorch)}
                     </div>
@@ -89,24 +89,32 @@ pub fn GruPage(
 }
 
 /// A number line from −1 to 1 with h_{t−1}, h̃ and h_t marked: h_t lies between the two, a
-/// fraction z of the way towards h̃.
+/// fraction z of the way towards h̃. From the top: h_t's label, the line with its marks, the
+/// scale's −1, 0 and 1 right under the line, then the labels of h_{t−1} and h̃.
 fn blend_line(h_prev: f32, n: f32, h: f32, testid: &'static str) -> impl IntoView {
+    const LINE_Y: f64 = 48.0;
     let x = |v: f32| 30.0 + (f64::from(v.clamp(-1.0, 1.0)) + 1.0) / 2.0 * 560.0;
     let mark = |v: f32, label: &'static str, color: &'static str, up: bool| {
-        let y_text = if up { 30.0 } else { 86.0 };
+        let y_text = if up { 22.0 } else { 106.0 };
         view! {
-            <line x1=x(v) x2=x(v) y1="46" y2="70" stroke=color stroke-width="3"></line>
-            <circle cx=x(v) cy="58" r="6" fill=color></circle>
+            <line x1=x(v) x2=x(v) y1=LINE_Y - 12.0 y2=LINE_Y + 12.0 stroke=color stroke-width="3"></line>
+            <circle cx=x(v) cy=LINE_Y r="6" fill=color></circle>
             <text x=x(v) y=y_text text-anchor="middle" class="lx-svg-label">{format!("{label} {}", fmt::fixed(v, 3))}</text>
         }
     };
+    let tick = |v: f32, text: &'static str| {
+        view! {
+            <line x1=x(v) x2=x(v) y1=LINE_Y y2=LINE_Y + 16.0 class="lx-axis"></line>
+            <text x=x(v) y=LINE_Y + 30.0 text-anchor="middle" class="lx-tick">{text}</text>
+        }
+    };
     view! {
-        <svg class="lx-diagram" viewBox="0 0 620 100" style="max-width:760px" role="img" aria-label="h_t between h_{t−1} and h̃" data-testid=testid>
-            <line x1="30" x2="590" y1="58" y2="58" class="lx-axis"></line>
-            <text x="30" y="98" text-anchor="middle" class="lx-tick">"−1"</text>
-            <text x="310" y="98" text-anchor="middle" class="lx-tick">"0"</text>
-            <text x="590" y="98" text-anchor="middle" class="lx-tick">"1"</text>
-            <line x1=x(h_prev) x2=x(n) y1="58" y2="58" stroke="#94a3b8" stroke-width="6" stroke-opacity="0.5"></line>
+        <svg class="lx-diagram" viewBox="0 0 620 116" style="max-width:760px" role="img" aria-label="h_t between h_{t−1} and h̃" data-testid=testid>
+            <line x1="30" x2="590" y1=LINE_Y y2=LINE_Y class="lx-axis"></line>
+            {tick(-1.0, "−1")}
+            {tick(0.0, "0")}
+            {tick(1.0, "1")}
+            <line x1=x(h_prev) x2=x(n) y1=LINE_Y y2=LINE_Y stroke="#94a3b8" stroke-width="6" stroke-opacity="0.5"></line>
             {mark(h_prev, "h_{t−1}", "#64748b", false)}
             {mark(n, "h̃", "#ea580c", false)}
             {mark(h, "h_t", "#1d4ed8", true)}

@@ -165,7 +165,7 @@ pub fn LstmPage(
         <LessonFrame id=LessonId::Lstm notices=notices>
             <div class="lx-layout">
                 <Panel title=|l| LstmText::of(l).controls class="lx-controls">
-                    <div class="lx-choice lx-choice-column" role="radiogroup">
+                    <div class="lx-choice lx-choice-column" role="radiogroup" aria-label=move || LstmText::of(lang.get()).mode_group data-testid="lstm-mode">
                         {mode_radio(LstmMode::Gates, |l| LstmText::of(l).mode_gates)}
                         {mode_radio(LstmMode::Weights, |l| LstmText::of(l).mode_weights)}
                         {mode_radio(LstmMode::Run, |l| LstmText::of(l).mode_run)}
@@ -249,12 +249,16 @@ pub fn LstmPage(
                             let r = result.get().ok()?;
                             let s = *r.steps.get(t_now.get() - 1)?;
                             let scale = r.steps.iter().map(|s| s.c.abs().max(s.c_prev.abs())).fold(1.0f32, f32::max);
-                            Some(view! { <div class="lx-scroll">{belt_svg(&s, scale, lang.get())}</div> })
+                            Some(view! {
+                                <div class="lx-scroll">{belt_svg(&s, scale, lang.get())}</div>
+                                {belt_legend(scale, lang.get())}
+                            })
                         }}
                         <div class="lx-eq" data-testid="lstm-formulas">
                             <p>"C_t = f_t·C_{t−1} + i_t·g_t"</p>
                             <p>"h_t = o_t·tanh(C_t)"</p>
                         </div>
+                        <Para text=|l| LstmText::of(l).candidate class="lx-note" />
                     </Panel>
                     <Panel title=|l| LstmText::of(l).table>
                         {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
@@ -403,6 +407,14 @@ fn weights_table(r: &Lstm) -> Option<AnyView> {
     )
 }
 
+/// The belt's colour of a positive (and zero) value.
+const POSITIVE: &str = "#ea580c";
+/// The belt's colour of a negative value.
+const NEGATIVE: &str = "#2563eb";
+/// The belt's thinnest and widest strokes.
+const STROKE_MIN: f64 = 2.0;
+const STROKE_MAX: f64 = 14.0;
+
 /// Stroke width and colour of a belt segment carrying `v` (|v| relative to `scale`).
 fn stroke(v: f32, scale: f32) -> (f64, &'static str) {
     let a = if v.is_finite() {
@@ -410,7 +422,35 @@ fn stroke(v: f32, scale: f32) -> (f64, &'static str) {
     } else {
         1.0
     };
-    (2.0 + 12.0 * a, if v < 0.0 { "#2563eb" } else { "#ea580c" })
+    (
+        STROKE_MIN + (STROKE_MAX - STROKE_MIN) * a,
+        if v < 0.0 { NEGATIVE } else { POSITIVE },
+    )
+}
+
+/// What the belt's colours and widths mean, drawn with [`stroke`] itself: the sign's two
+/// colours, and the thinnest and widest lines (|value| 0 and `scale` or more).
+fn belt_legend(scale: f32, lang: Lang) -> impl IntoView {
+    let text = LstmText::of(lang);
+    let swatch = |v: f32| {
+        let (w, color) = stroke(v, scale);
+        view! {
+            <svg width="30" height="16" aria-hidden="true">
+                <line x1="2" x2="28" y1="8" y2="8" stroke=color stroke-width=w></line>
+            </svg>
+        }
+    };
+    view! {
+        <ul class="lx-legend-list lx-belt-legend" data-testid="lstm-belt-legend" data-value=fmt::raw(scale)>
+            <li data-testid="lstm-legend-positive">{swatch(scale / 2.0)}{text.legend_positive}</li>
+            <li data-testid="lstm-legend-negative">{swatch(-scale / 2.0)}{text.legend_negative}</li>
+            <li data-testid="lstm-legend-width">
+                {swatch(0.0)}
+                {swatch(scale)}
+                {(text.legend_width)(&fmt::fixed(scale, 4))}
+            </li>
+        </ul>
+    }
 }
 
 /// One step of the belt: C_{t−1} → ⊗ f → ⊕ (i ⊗ g) → C_t → tanh → ⊗ o → h_t.

@@ -176,7 +176,7 @@ pub fn ParallelPage(
         <LessonFrame id=LessonId::Parallel notices=notices>
             <div class="lx-layout">
                 <Panel title=|l| ParallelText::of(l).controls class="lx-controls">
-                    <div class="lx-choice" role="radiogroup" aria-label=move || ParallelText::of(lang.get()).cell>
+                    <div class="lx-choice" role="radiogroup" aria-label=move || ParallelText::of(lang.get()).cell data-testid="parallel-cell">
                         {CellKind::ALL.map(cell_radio)}
                     </div>
                     <FieldSlider cfg=cfg spec=field("hidden_size") label=Signal::derive(move || format!("{} (hidden_size)", ParallelText::of(lang.get()).hidden_size)) step=8.0 display=whole />

@@ -155,7 +155,7 @@ pub fn ShapesPage(
         <LessonFrame id=LessonId::Shapes notices=notices>
             <div class="lx-layout">
                 <Panel title=|l| ShapesText::of(l).controls class="lx-controls">
-                    <div class="lx-choice" role="radiogroup" aria-label="cell">
+                    <div class="lx-choice" role="radiogroup" aria-label=move || CommonText::of(lang.get()).cell data-testid="shapes-cell">
                         {CellKind::ALL.map(cell_radio)}
                     </div>
                     <SizeInput key="input_size" label=|l| ShapesText::of(l).input_size value=input_size on_set=set_input />

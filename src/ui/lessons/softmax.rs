@@ -35,6 +35,7 @@ pub fn SoftmaxPage(
                         prefix="softmax-logits"
                         buttons=(|l| SoftmaxText::of(l).add_logit, |l| SoftmaxText::of(l).remove_logit)
                         symbol="x"
+                        from_zero=true
                         values=Signal::derive(move || cfg.with(|c| c.logits.clone()))
                         spec=field("logits")
                         step=0.1
@@ -44,7 +45,7 @@ pub fn SoftmaxPage(
                         }))
                     />
                     <h3 class="lx-sub">{t(|l| SoftmaxText::of(l).target)}</h3>
-                    <div class="lx-choice" role="radiogroup">
+                    <div class="lx-choice" role="radiogroup" aria-label=move || SoftmaxText::of(lang.get()).target data-testid="softmax-target">
                         <For
                             each=move || 0..classes.get()
                             key=|k| *k

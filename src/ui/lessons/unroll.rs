@@ -174,21 +174,26 @@ pub fn UnrollPage(
     }
 }
 
-/// A vector (one value in scalar mode) with its raw values comma-joined in `data-value`.
+/// A vector (one value in scalar mode) with its raw values comma-joined in `data-value`. A
+/// vector is written as a column, one entry per line, so the table's columns stay narrow.
 #[component]
 fn VecNum(testid: String, #[prop(into)] values: Signal<Vec<f32>>) -> impl IntoView {
     view! {
         <span
             class="lx-num"
+            class:lx-vec=move || values.with(|v| v.len() > 1)
             data-testid=testid
             data-value={move || values.get().iter().map(|v| fmt::raw(*v)).collect::<Vec<_>>().join(",")}
         >
             {move || {
                 let v = values.get();
                 if v.len() == 1 {
-                    fmt::fixed(v[0], 4)
+                    fmt::fixed(v[0], 4).into_any()
                 } else {
-                    format!("[{}]", v.iter().map(|x| fmt::fixed(*x, 2)).collect::<Vec<_>>().join(", "))
+                    v.iter()
+                        .map(|x| view! { <span>{fmt::fixed(*x, 2)}</span> })
+                        .collect_view()
+                        .into_any()
                 }
             }}
         </span>

@@ -144,8 +144,12 @@ pub fn whole(v: f64) -> String {
 pub fn ListSliders(
     /// `<lesson>-<key>`.
     prefix: &'static str,
-    /// Label stem, e.g. `x`; entries are labelled `x₁`, `x₂`, ….
+    /// Label stem, e.g. `x`; entries are labelled `x₁`, `x₂`, … (from `x₀` with `from_zero`).
     symbol: &'static str,
+    /// Labels count from 0 (`x₀`, `x₁`, …: an entry per class, as PyTorch indexes classes).
+    /// The test ids count from 1 either way.
+    #[prop(optional)]
+    from_zero: bool,
     /// The list.
     #[prop(into)]
     values: Signal<Vec<f64>>,
@@ -178,7 +182,7 @@ pub fn ListSliders(
                     view! {
                         <Slider
                             testid=format!("{prefix}-{}", i + 1)
-                            label=Signal::derive(move || format!("{symbol}{}", fmt::sub(i + 1)))
+                            label=Signal::derive(move || format!("{symbol}{}", fmt::sub(if from_zero { i } else { i + 1 })))
                             range=range
                             step=step
                             value=Signal::derive(move || values.with(|v| v.get(i).copied().unwrap_or(0.0)))
@@ -509,7 +513,10 @@ pub struct ChartData {
     pub y_title: String,
 }
 
+/// The chart's widest viewBox: wider boxes scale the drawing up.
 const W: f64 = 640.0;
+/// The narrowest viewBox: narrower boxes scale the drawing down.
+const MIN_W: f64 = 260.0;
 const H: f64 = 300.0;
 const L: f64 = 64.0;
 const R: f64 = 16.0;
@@ -535,8 +542,46 @@ fn nice_ticks(lo: f64, hi: f64, n: usize, integer: bool) -> Vec<f64> {
     (first..=last).take(24).map(|k| k as f64 * step).collect()
 }
 
-/// A small SVG line chart (linear or log y axis) with a legend, for the lessons' plots. The
-/// SVG scales to the width of its container.
+/// The width of `node`'s element in CSS px, as a `ResizeObserver` reports it after each layout
+/// that changes it (whole pixels; `None` before the first report and in a browser without
+/// `ResizeObserver`). Reading it in the observer's callback forces no layout.
+fn observed_width(node: NodeRef<leptos::html::Div>) -> RwSignal<Option<f64>> {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let width = RwSignal::new(None);
+    let report = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        let Some(target) = entries
+            .iter()
+            .last()
+            .and_then(|e| e.dyn_into::<web_sys::ResizeObserverEntry>().ok())
+            .map(|e| e.target())
+        else {
+            return;
+        };
+        let w = target.client_width();
+        let now = (w > 0).then_some(f64::from(w));
+        if width.try_get_untracked().is_some_and(|old| old != now) {
+            width.set(now);
+        }
+    });
+    let Ok(observer) = web_sys::ResizeObserver::new(report.as_ref().unchecked_ref()) else {
+        return width;
+    };
+    let watching = observer.clone();
+    Effect::new(move |_| {
+        if let Some(el) = node.get() {
+            watching.disconnect();
+            watching.observe(el.unchecked_ref());
+        }
+    });
+    let keep = send_wrapper::SendWrapper::new((observer, report));
+    on_cleanup(move || keep.take().0.disconnect());
+    width
+}
+
+/// A small SVG line chart (linear or log y axis) with a legend, for the lessons' plots. Its
+/// viewBox is as wide as its box (between [`MIN_W`] and [`W`] units), so on a phone the chart
+/// fits its card with its text at the page's size, and wider boxes scale it up.
 #[component]
 pub fn LineChart(
     /// The data.
@@ -549,8 +594,12 @@ pub fn LineChart(
     #[prop(into)]
     label: Signal<String>,
 ) -> impl IntoView {
+    let wrap = NodeRef::<leptos::html::Div>::new();
+    let box_width = observed_width(wrap);
     let drawn = move || {
         let d = data.get();
+        // The viewBox's width: the box's, within MIN_W..=W (W until the box is measured).
+        let w = box_width.get().map_or(W, |b| b.clamp(MIN_W, W));
         let ok = |y: f64| y.is_finite() && (!d.log_y || y > 0.0);
         let tx = |x: f64| if d.log2_x { x.max(1e-9).log2() } else { x };
         let ty = |y: f64| if d.log_y { y.log10() } else { y };
@@ -605,7 +654,7 @@ pub fn LineChart(
         if y1 - y0 < 1e-12 {
             y1 = y0 + 1.0;
         }
-        let px = move |x: f64| L + (x - x0) / (x1 - x0) * (W - L - R);
+        let px = move |x: f64| L + (x - x0) / (x1 - x0) * (w - L - R);
         let py = move |y: f64| T + (1.0 - (y - y0) / (y1 - y0)) * (H - T - B);
         let count: usize = d
             .series
@@ -634,16 +683,20 @@ pub fn LineChart(
             .iter()
             .flat_map(|s| &s.points)
             .all(|p| p.0.fract() == 0.0);
+        // About one tick label per 70 units of axis, 2 to 6 of them.
+        let x_tick_count = (((w - L - R) / 70.0).floor() as usize).clamp(2, 6);
         let x_ticks: Vec<(f64, String)> = if d.log2_x {
             let mut out = Vec::new();
             let mut v = x0.ceil();
+            // Every power of two, or every second, … when they would crowd the axis.
+            let every = ((x1 - v + 1.0) / x_tick_count as f64).ceil().max(1.0);
             while v <= x1 + 1e-9 {
                 out.push((v, format!("{}", 2f64.powf(v).round() as i64)));
-                v += 1.0;
+                v += every;
             }
             out
         } else {
-            nice_ticks(x0, x1, 6, integer_x)
+            nice_ticks(x0, x1, x_tick_count, integer_x)
                 .into_iter()
                 .map(|v| (v, fmt::short(v)))
                 .collect()
@@ -654,7 +707,7 @@ pub fn LineChart(
             .map(|(v, text)| {
                 let y = py(*v);
                 view! {
-                    <line x1=L x2=W - R y1=y y2=y class="lx-grid"></line>
+                    <line x1=L x2=w - R y1=y y2=y class="lx-grid"></line>
                     <text x=L - 6.0 y=y + 4.0 text-anchor="end" class="lx-tick">{text.clone()}</text>
                 }
             })
@@ -681,8 +734,8 @@ pub fn LineChart(
         let reference = d.reference.clone().filter(|(y, _)| ok(*y)).map(|(y, text)| {
             let yy = py(ty(y));
             view! {
-                <line x1=L x2=W - R y1=yy y2=yy class="lx-ref"></line>
-                <text x=W - R - 4.0 y=yy - 6.0 text-anchor="end" class="lx-ref-text">{text}</text>
+                <line x1=L x2=w - R y1=yy y2=yy class="lx-ref"></line>
+                <text x=w - R - 4.0 y=yy - 6.0 text-anchor="end" class="lx-ref-text">{text}</text>
             }
         });
         let lines = d
@@ -734,7 +787,7 @@ pub fn LineChart(
         view! {
             <svg
                 class="lx-chart"
-                viewBox=format!("0 0 {W} {H}")
+                viewBox=format!("0 0 {w} {H}")
                 role="img"
                 aria-label=move || label.get()
                 data-testid=testid.clone()
@@ -743,11 +796,11 @@ pub fn LineChart(
                 {grid}
                 {xgrid}
                 <line x1=L x2=L y1=T y2=H - B class="lx-axis"></line>
-                <line x1=L x2=W - R y1=H - B y2=H - B class="lx-axis"></line>
+                <line x1=L x2=w - R y1=H - B y2=H - B class="lx-axis"></line>
                 {bars}
                 {reference}
                 {lines}
-                <text x=(L + W - R) / 2.0 y=H - 8.0 text-anchor="middle" class="lx-axis-title">{d.x_title.clone()}</text>
+                <text x=(L + w - R) / 2.0 y=H - 8.0 text-anchor="middle" class="lx-axis-title">{d.x_title.clone()}</text>
                 <text x="14" y=(T + H - B) / 2.0 text-anchor="middle" class="lx-axis-title" transform=format!("rotate(-90 14 {})", (T + H - B) / 2.0)>
                     {d.y_title.clone()}
                 </text>
@@ -755,5 +808,5 @@ pub fn LineChart(
             <ul class="lx-legend-list">{legend}</ul>
         }
     };
-    view! { <div class="lx-chart-wrap" data-scroller>{drawn}</div> }
+    view! { <div class="lx-chart-wrap" node_ref=wrap>{drawn}</div> }
 }

@@ -88,7 +88,7 @@ impl InspectorText {
         pin_step: "Time step",
         pin_all: "every step",
         pin_value: "Value",
-        pin_clear: "Reset",
+        pin_clear: "Reset the pin",
         pin_off: "No pin: the model runs as trained.",
         pin_on: |g, v, step, w| match step {
             None => format!("Pinned: {g} = {v:.2} at every step, {w}. The heatmaps and the top 5 show the changed model."),
@@ -129,7 +129,7 @@ impl InspectorText {
         pin_step: "时间步",
         pin_all: "每一步",
         pin_value: "取值",
-        pin_clear: "重置",
+        pin_clear: "重置固定设置",
         pin_off: "未固定：模型按训练结果运行。",
         pin_on: |g, v, step, w| match step {
             None => format!("已固定：{g} = {v:.2}，每一步，{w}。热图和前 5 名显示的是改动后的模型。"),

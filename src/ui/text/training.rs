@@ -165,6 +165,8 @@ pub struct TrainingText {
 
     pub progress: &'static str,
     pub status_idle: &'static str,
+    /// The status pill of a restored run that Resume continues.
+    pub status_resumable: &'static str,
     pub status_running: &'static str,
     pub status_paused: &'static str,
     pub status_finished: &'static str,
@@ -187,6 +189,8 @@ pub struct TrainingText {
 
     pub curves: &'static str,
     pub chart_loss_caption: &'static str,
+    /// Under the loss chart: why the per-step loss swings (batches of one name length).
+    pub loss_swing_note: &'static str,
     /// Under the loss chart: the rings mark the epoch's smaller batch (its names).
     pub small_batch_note: fn(u32) -> String,
     pub chart_val_caption: &'static str,
@@ -379,11 +383,12 @@ impl TrainingText {
             "Start a new run from step 0? The model on this page (restored or loaded) will be replaced.",
         pause: "Pause",
         resume: "Resume",
-        reset: "Reset",
-        locked_hint: "Settings are locked while a session runs; reset to change them.",
+        reset: "Reset run",
+        locked_hint: "Settings are locked while a session runs; reset the run to change them.",
 
         progress: "Progress",
         status_idle: "Ready",
+        status_resumable: "Can be resumed",
         status_running: "Training",
         status_paused: "Paused",
         status_finished: "Finished",
@@ -409,6 +414,7 @@ impl TrainingText {
 
         curves: "Learning curves",
         chart_loss_caption: "Training loss per step",
+        loss_swing_note: "Each batch holds names of one length (so a step pads almost nothing): one step's loss may be over short names and the next over long ones, so the curve jumps from step to step. Read the trend from the mean of the last 20 steps and the validation curve.",
         small_batch_note: |n| {
             format!(
                 "Rings mark each epoch's smaller batch (the names left over: {n}): its loss is the \
@@ -480,11 +486,12 @@ impl TrainingText {
         confirm_replace: "从第 0 步开始新的训练？本页当前的模型（恢复或载入的）将被替换。",
         pause: "暂停",
         resume: "继续",
-        reset: "重置",
-        locked_hint: "训练进行中设置已锁定；重置后即可修改。",
+        reset: "重置训练",
+        locked_hint: "训练进行中设置已锁定；重置训练后即可修改。",
 
         progress: "进度",
         status_idle: "就绪",
+        status_resumable: "可以继续训练",
         status_running: "训练中",
         status_paused: "已暂停",
         status_finished: "已完成",
@@ -509,6 +516,7 @@ impl TrainingText {
 
         curves: "学习曲线",
         chart_loss_caption: "每一步的训练损失",
+        loss_swing_note: "每个批次只含同一长度的名字（因此几乎不用填充）：这一步的损失来自短名字，下一步可能来自长名字，所以曲线逐步上下跳动。趋势请看最近 20 步的平均值和验证曲线。",
         small_batch_note: |n| {
             format!("圆圈标出每轮中较小的批次（剩下的 {n} 个名字）：它的损失只对较少的名字求平均，所以比相邻的步跳动更大。")
         },

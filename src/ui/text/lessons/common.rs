@@ -41,6 +41,8 @@ pub struct CommonText {
     pub about: &'static str,
     /// Number of steps.
     pub steps: &'static str,
+    /// The cell radios' group name (RNN, LSTM, GRU).
+    pub cell: &'static str,
 }
 
 impl CommonText {
@@ -64,6 +66,7 @@ impl CommonText {
         seed: "Seed",
         about: "What to notice",
         steps: "Steps",
+        cell: "Cell",
     };
 
     /// 简体中文.
@@ -86,6 +89,7 @@ impl CommonText {
         seed: "随机种子",
         about: "要点",
         steps: "步数",
+        cell: "单元类型",
     };
 
     /// The texts in `lang`.

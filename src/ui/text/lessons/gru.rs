@@ -15,6 +15,8 @@ pub struct GruText {
     pub controls: &'static str,
     /// Convention choice.
     pub course_only: &'static str,
+    /// The convention radios' group name.
+    pub convention_group: &'static str,
     /// Convention choice.
     pub with_pytorch: &'static str,
     /// Heading.
@@ -49,6 +51,7 @@ impl GruText {
         lede: "The update gate z decides how much of the candidate replaces the old state. The reset gate r decides how much of the past enters the candidate.",
         controls: "The update",
         course_only: "the course's convention",
+        convention_group: "Which convention is shown",
         with_pytorch: "… and PyTorch's, side by side",
         reset_controls: "Reset gate panel",
         update: "The update gate blends old and new",
@@ -70,6 +73,7 @@ impl GruText {
         lede: "更新门 z 决定候选状态替换旧状态的比例；重置门 r 决定过去有多少进入候选状态。",
         controls: "更新",
         course_only: "课程的约定",
+        convention_group: "显示哪种约定",
         with_pytorch: "……以及 PyTorch 的约定，并排对照",
         reset_controls: "重置门面板",
         update: "更新门混合旧状态与新候选",
