@@ -98,9 +98,9 @@ async function seedFigures(page, cell) {
   );
 }
 
-/** The sweep summary's cells: delay, cell, seeds and mean accuracy. */
+/** The sweep summary's cells of the form's settings: delay, cell, seeds and mean accuracy. */
 async function summaryCells(page) {
-  return page.$$eval('[data-testid="delay-summary-cell"]', (els) =>
+  return page.$$eval('[data-testid="delay-summary-cell"][data-current="true"]', (els) =>
     els.map((e) => ({ delay: Number(e.dataset.delay), cell: e.dataset.cell, seeds: Number(e.dataset.seeds), mean: Number(e.dataset.value) })),
   );
 }

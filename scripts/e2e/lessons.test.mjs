@@ -516,6 +516,25 @@ test("links keep the time step: LSTM (per mode) and bidirectional restore `t`", 
   await page.close();
 });
 
+test("bidir: one counting convention: positions t from 0 in the scrubber, the diagram and the table", async () => {
+  for (const lang of ["en", "zh"]) {
+    const { page, problems } = await open(`?v=1&lesson=bidir&tokens=a,b,c,d&t=1&lang=${lang}`);
+    await page.waitForSelector('[data-testid="bidir-t-value"]');
+    const positions = await page.$$eval('[data-testid="bidir-position"]', (els) => els.map((e) => Number(e.dataset.value)));
+    assert.deepEqual(positions, [0, 1, 2, 3]);
+    const rows = await page.$$eval(".lx-table tbody tr td:first-child", (els) => els.map((e) => e.textContent.trim()));
+    assert.deepEqual(rows.slice(-4), ["0", "1", "2", "3"], "the output table counts positions from 0");
+    // Step 1: the forward direction is at position 0, the backward one at position 3.
+    const caption = (await page.textContent('[data-testid="bidir-t-value"]')).trim();
+    assert.match(caption, /t = 0\D.*t = 3$/, caption);
+    await page.click('[data-testid="bidir-forward"]');
+    await until(async () => (await value(page, "bidir-t-value")) === "2", 3000, "step 2");
+    assert.match((await page.textContent('[data-testid="bidir-t-value"]')).trim(), /t = 1\D.*t = 2$/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
+});
+
 test("compared with the handout: each note's values match the page's own computation (en and zh)", async () => {
   const heading = { en: /^Compared with the handout:/, zh: /^与讲义对照：/ };
   for (const lang of ["en", "zh"]) {
@@ -543,16 +562,29 @@ test("compared with the handout: each note's values match the page's own computa
       return v;
     };
 
-    // Lesson 2, nn.RNN(10, 8): the handout's 304 / 608 / 1216 against the lesson's counts.
-    const rnn10 = await noteText("?v=1&lesson=shapes", "rnn10", ["rnn-printed", "rnn-app", "two-layers", "bidir-printed", "lstm-printed", "bidir-app", "lstm-app"]);
-    assert.deepEqual([rnn10["rnn-printed"], rnn10["bidir-printed"], rnn10["lstm-printed"]], [304, 608, 1216]);
-    assert.equal(rnn10["rnn-app"], (await at("?v=1&lesson=shapes", ["shapes-param-count"]))["shapes-param-count"]);
-    assert.equal(rnn10["bidir-app"], (await at("?v=1&lesson=shapes&bidirectional=1", ["shapes-param-count"]))["shapes-param-count"]);
-    assert.equal(rnn10["lstm-app"], (await at("?v=1&lesson=shapes&cell=lstm", ["shapes-param-count"]))["shapes-param-count"]);
-    const two = (await at("?v=1&lesson=shapes&num_layers=2", ["shapes-param-count"]))["shapes-param-count"];
-    assert.equal(rnn10["two-layers"], two);
-    assert.equal(rnn10["rnn-printed"], two, "the handout's 304 is the 2-layer count");
-    assert.notEqual(rnn10["rnn-app"], rnn10["rnn-printed"]);
+    // Lesson 2, the handout's rows nn.RNN(10, 8) / num_layers=2 / num_layers=2, bidirectional=True
+    // (304 / 608 / 1216) against the lesson's counts of the same rows.
+    const rnn10 = await noteText("?v=1&lesson=shapes", "rnn10", [
+      "one-layer-printed", "two-layers-printed", "two-layers-bi-printed", "one-layer-app", "two-layers-app", "two-layers-bi-app",
+      "one-bias", "hidden", "input", "second-layer", "second-input-bi", "first-layer-bi", "second-layer-bi",
+    ]);
+    assert.deepEqual([rnn10["one-layer-printed"], rnn10["two-layers-printed"], rnn10["two-layers-bi-printed"]], [304, 608, 1216]);
+    const lessonCount = async (q) => (await at(`?v=1&lesson=shapes${q}`, ["shapes-param-count", "shapes-one-bias-count"]));
+    const one = await lessonCount("");
+    assert.equal(rnn10["one-layer-app"], one["shapes-param-count"]);
+    assert.equal(rnn10["two-layers-app"], (await lessonCount("&num_layers=2"))["shapes-param-count"]);
+    assert.equal(rnn10["two-layers-bi-app"], (await lessonCount("&num_layers=2&bidirectional=1"))["shapes-param-count"]);
+    assert.equal(rnn10["one-bias"], one["shapes-one-bias-count"]);
+    assert.equal(rnn10["one-layer-printed"], 2 * rnn10["one-bias"], "304 is twice the one-bias count");
+    assert.equal(rnn10["two-layers-printed"], 2 * rnn10["one-layer-printed"], "608 doubles the row above");
+    assert.equal(rnn10["two-layers-bi-printed"], 2 * rnn10["two-layers-printed"], "1216 doubles the row above");
+    // PyTorch's layers: the second reads h (size H), in the bidirectional stack both directions.
+    assert.equal(rnn10["second-layer"], (await lessonCount(`&input_size=${rnn10.hidden}`))["shapes-param-count"]);
+    assert.equal(rnn10["first-layer-bi"], (await lessonCount("&bidirectional=1"))["shapes-param-count"]);
+    assert.equal(rnn10["second-layer-bi"], (await lessonCount(`&input_size=${rnn10["second-input-bi"]}&bidirectional=1`))["shapes-param-count"]);
+    assert.equal(rnn10["one-layer-app"] + rnn10["second-layer"], rnn10["two-layers-app"]);
+    assert.equal(rnn10["first-layer-bi"] + rnn10["second-layer-bi"], rnn10["two-layers-bi-app"]);
+    assert.equal(rnn10["second-input-bi"], 2 * rnn10.hidden);
 
     // Lesson 2, per-layer counts at input 57, hidden 128: one bias vector in the handout.
     const pl = await noteText("?v=1&lesson=shapes", "per-layer", ["input", "hidden", "lstm-printed", "gru-printed", "lstm-one-bias", "gru-one-bias", "lstm-app", "gru-app", "rnn-printed", "rnn-one-bias", "rnn-app"]);
@@ -576,14 +608,62 @@ test("compared with the handout: each note's values match the page's own computa
     assert.equal(Number(share["app-at-handout-w_hh"].toFixed(4)), share.printed, "0.2311 belongs to W_hh = 0.5");
     assert.notEqual(Number(share.app.toFixed(4)), share.printed);
 
-    // Lesson 4: h₂ of the two-step example.
-    const h2 = await noteText("?v=1&lesson=lstm", "h2", ["printed", "app", "o2", "c2", "app-unrounded"]);
+    // Lesson 4: h₂ of the two-step example; the handout's tanh(−0.42).
+    const h2 = await noteText("?v=1&lesson=lstm", "h2", ["printed", "app", "tanh-printed", "c2", "tanh-app", "o2", "h2-from-printed-tanh", "app-unrounded"]);
     assert.equal(h2.printed, -0.2775);
+    assert.equal(h2["tanh-printed"], -0.3965);
     const lstmPage = await at("?v=1&lesson=lstm", ["lstm-h-2", "lstm-o-value-2", "lstm-c-2"]);
     close(h2.app, lstmPage["lstm-h-2"], "h₂");
     close(h2.app, h2.o2 * Math.tanh(h2.c2), "h₂ = o₂·tanh(C₂)");
+    close(h2["tanh-app"], Math.tanh(h2.c2), "tanh(C₂)");
     close(h2.c2, lstmPage["lstm-c-2"], "C₂");
+    assert.equal(Number(h2["tanh-app"].toFixed(4)), -0.3969);
+    close(h2["h2-from-printed-tanh"], h2.o2 * h2["tanh-printed"], "o₂ × the handout's tanh");
+    assert.ok(Math.abs(h2["h2-from-printed-tanh"] - h2.printed) <= 0.5e-4 + 1e-9, "the handout's h₂ comes from its tanh");
     assert.notEqual(Number(h2.app.toFixed(4)), h2.printed);
+
+    // Lesson 6: output[:, -1, :] holds the forward direction's last step and the backward
+    // direction's first (the last token alone gives the same backward half).
+    const last = await (async () => {
+      const { page, problems } = await open(`?v=1&lesson=bidir&tokens=I,love,New+York&lang=${lang}`);
+      const text = (await page.textContent('[data-testid="handout-last"]')).trim();
+      assert.match(text, heading[lang]);
+      const vec = async (id) => (await page.getAttribute(`[data-testid="${id}"]`, "data-value")).split(",").map(Number);
+      const out = {
+        position: await num(page, "handout-last-position"),
+        token: await page.getAttribute('[data-testid="handout-last-token"]', "data-value"),
+        forward: await vec("handout-last-forward"),
+        backward: await vec("handout-last-backward"),
+        alone: await vec("handout-last-backward-alone"),
+        hnF: await vec("handout-last-h_n-forward"),
+        hnB: await vec("handout-last-h_n-backward"),
+        out3: await vec("bidir-output-3"),
+        out1: await vec("bidir-output-1"),
+        lastOut: await vec("bidir-last-output"),
+        pageHnF: await vec("bidir-h_n-1"),
+        pageHnB: await vec("bidir-h_n-2"),
+      };
+      assert.deepEqual(problems, []);
+      await page.close();
+      return out;
+    })();
+    assert.equal(last.position, 2);
+    assert.equal(last.token, "New York");
+    assert.deepEqual(last.forward.concat(last.backward), last.lastOut, "the note quotes output[:, -1, :]");
+    assert.deepEqual(last.forward, last.out3.slice(0, 2));
+    assert.deepEqual(last.hnF, last.pageHnF);
+    assert.deepEqual(last.hnB, last.pageHnB);
+    assert.deepEqual(last.hnB, last.out1.slice(2), "h_n[1] = output[:, 0, H:]");
+    assert.notDeepEqual(last.backward, last.hnB);
+    const alone = await (async () => {
+      const { page } = await open(`?v=1&lesson=bidir&tokens=New+York&lang=${lang}`);
+      await page.waitForSelector('[data-testid="bidir-output-1"]');
+      const v = (await page.getAttribute('[data-testid="bidir-output-1"]', "data-value")).split(",").map(Number);
+      await page.close();
+      return v;
+    })();
+    assert.deepEqual(last.alone, alone.slice(2), "the last token alone gives the backward half");
+    assert.deepEqual(last.backward, alone.slice(2));
   }
 });
 

@@ -635,9 +635,10 @@ url_config! {
         /// Seed of the weights and the embeddings.
         seed: u32 = FieldKind::Int { min: 0, max: u32::MAX as i64, default: 0 }
             => "seed of the weights and of the token embeddings",
-        /// The token position shown by the scrubber, from 1; 0 (the default) = the last token.
+        /// The scrubber's step k, from 1: each direction has read k tokens (the forward one
+        /// positions 0..k, the backward one the last k); 0 (the default) = every token.
         t: usize = FieldKind::Int { min: 0, max: 12, default: 0 }
-            => "token position shown by the scrubber, from 1 (at most the number of tokens); 0 = the last token",
+            => "the scrubber's step k, from 1 (at most the number of tokens T): the forward direction has read positions 0 to k − 1, the backward direction positions T − k to T − 1 (positions count from 0, as in `output[0, t]`); 0 = step T",
     }
 }
 

@@ -515,3 +515,104 @@ impl Capacity {
         cell.state_blocks() * self.hidden_size
     }
 }
+
+/// Recipe R's budget: the steps per run of the default configuration, with which the outcomes
+/// match PyTorch's.
+pub fn recipe_r_steps() -> u64 {
+    DelayConfig::default().steps
+}
+
+/// Runs trained fewer steps than recipe R: their outcome may change with more training.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShortBudget {
+    /// Steps per run of these runs.
+    pub steps: u64,
+    /// Steps per run of recipe R.
+    pub recipe_steps: u64,
+}
+
+impl ShortBudget {
+    /// `Some` when `steps` is below recipe R's budget.
+    pub fn of(steps: u64) -> Option<ShortBudget> {
+        let recipe_steps = recipe_r_steps();
+        (steps < recipe_steps).then_some(ShortBudget {
+            steps,
+            recipe_steps,
+        })
+    }
+
+    /// The budget as a fraction of recipe R's.
+    pub fn fraction(&self) -> f64 {
+        self.steps as f64 / self.recipe_steps.max(1) as f64
+    }
+}
+
+/// An outcome with what qualifies it: a budget below recipe R's, and a forget-gate bias of 0
+/// or less while the LSTM stayed at chance (the page's forget-bias note explains why).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    /// What the runs show.
+    pub outcome: Outcome,
+    /// The delay of the runs.
+    pub delay: usize,
+    /// The runs' budget, when it is below recipe R's and the outcome claims something.
+    pub short_budget: Option<ShortBudget>,
+    /// The runs' forget-gate bias, when it is at most 0 and every LSTM seed stayed at chance.
+    pub forget_bias: Option<f64>,
+}
+
+/// Every seed of the LSTM stayed at chance in `outcome`.
+pub fn lstm_at_chance(outcome: &Outcome) -> bool {
+    let lstm = |cells: &[CellRange]| cells.iter().any(|c| c.cell == CellKind::Lstm);
+    match outcome {
+        Outcome::AllAtChance { cells, .. } => lstm(cells),
+        Outcome::OnlySome { at_chance, .. } => lstm(at_chance),
+        _ => false,
+    }
+}
+
+/// The verdict on `outcome`, the outcome of runs at `delay` with the settings `key`.
+pub fn verdict(outcome: Outcome, delay: usize, key: &SweepKey) -> Verdict {
+    let claims = !matches!(outcome, Outcome::NotEnoughRuns { .. });
+    Verdict {
+        short_budget: ShortBudget::of(key.steps).filter(|_| claims),
+        forget_bias: (key.forget_bias <= 0.0 && lstm_at_chance(&outcome))
+            .then_some(key.forget_bias),
+        outcome,
+        delay,
+    }
+}
+
+/// The fields of [`SweepKey`] by URL key, in canonical order, with their values as the URL
+/// writes them.
+pub fn key_fields(key: &SweepKey) -> [(&'static str, String); 8] {
+    [
+        ("length", key.length.to_string()),
+        ("vocab", key.vocab.to_string()),
+        ("hidden_size", key.hidden_size.to_string()),
+        ("lr", key.lr.to_string()),
+        ("batch_size", key.batch_size.to_string()),
+        ("max_norm", key.max_norm.to_string()),
+        ("forget_bias", key.forget_bias.to_string()),
+        ("steps", key.steps.to_string()),
+    ]
+}
+
+/// The labels of summaries shown side by side: for each key, `key=value` of every setting that
+/// differs between any two of `keys` (in canonical order). One key alone gets no label.
+pub fn settings_labels(keys: &[SweepKey]) -> Vec<Vec<String>> {
+    let fields: Vec<[(&'static str, String); 8]> = keys.iter().map(key_fields).collect();
+    let varies: Vec<bool> = (0..8)
+        .map(|i| fields.iter().any(|f| f[i].1 != fields[0][i].1))
+        .collect();
+    fields
+        .iter()
+        .map(|f| {
+            f.iter()
+                .zip(&varies)
+                .filter(|(_, v)| **v)
+                .map(|((k, v), _)| format!("{k}={v}"))
+                .collect()
+        })
+        .collect()
+}

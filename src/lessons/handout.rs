@@ -1,14 +1,15 @@
 //! Where the course's printed handout and the app disagree, computed.
 //!
-//! In four places the handout prints a figure that PyTorch (and so the app) does not give for
-//! the same example. Each function below returns the handout's printed value (the only typed
-//! figures in this module) next to the app's value, computed by the same functions the lessons
-//! use, and the computed values that explain the difference (a 2-layer count, a different
-//! W_hh, rounding, one bias vector instead of two). The lesson pages render them as one short
-//! note each.
+//! Where the handout prints a figure that PyTorch (and so the app) does not give for the same
+//! example, each function below returns the handout's printed value (the only typed figures in
+//! this module) next to the app's value, computed by the same functions the lessons use, and
+//! the computed values that explain the difference (a doubled one-bias count and rows that
+//! double the row above, a different W_hh, a mistyped tanh, one bias vector instead of two).
+//! Lesson 6's note corrects a claim rather than a figure: what `output[:, -1, :]` holds, from
+//! the page's own sentence. The lesson pages render each as one short note.
 
-use super::{lstm, shapes, unroll};
-use crate::config::lessons::{LstmConfig, ShapesConfig, UnrollConfig};
+use super::{bidir, lstm, shapes, unroll};
+use crate::config::lessons::{BidirConfig, LstmConfig, ShapesConfig, UnrollConfig};
 use crate::data::normalize::VOCAB_SIZE;
 use crate::math::params::CellKind;
 
@@ -41,18 +42,33 @@ fn counts(
     shapes::shapes(&config).map_or((0, 0), |s| (s.shapes.param_count, s.one_bias_count))
 }
 
-/// `nn.RNN(10, 8)`: the handout prints 304, 608 (bidirectional) and 1216 (LSTM); those are
-/// 2-layer-based figures, the app counts one layer.
+/// The handout's table of `nn.RNN(10, 8)` counts, row by row as printed: `nn.RNN(10, 8)` 304,
+/// `num_layers=2` 608, `num_layers=2, bidirectional=True` 1216. Its 304 is twice the one-bias
+/// count (the same doubling as its per-layer RNN figure), and each further row doubles the one
+/// above; PyTorch counts each layer by what it reads: the second layer reads h (size H), and in
+/// a bidirectional stack both directions (2H).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RnnTenEight {
     /// `nn.RNN(10, 8)`: printed 304, app 160.
-    pub rnn: Figure,
-    /// Bidirectional `nn.RNN(10, 8)`: printed 608 (2 × 304), app 320.
-    pub bidirectional: Figure,
-    /// `nn.LSTM(10, 8)`: printed 1216 (4 × 304), app 640.
-    pub lstm: Figure,
-    /// The app's count of `nn.RNN(10, 8, num_layers=2)` (the handout's 304).
-    pub two_layers: u64,
+    pub one_layer: Figure,
+    /// `nn.RNN(10, 8, num_layers=2)`: printed 608, app 304.
+    pub two_layers: Figure,
+    /// `nn.RNN(10, 8, num_layers=2, bidirectional=True)`: printed 1216, app 736.
+    pub two_layers_bi: Figure,
+    /// The one-bias count of `nn.RNN(10, 8)` (152): the handout's 304 is twice it.
+    pub one_bias: u64,
+    /// Input size (10).
+    pub input_size: usize,
+    /// Hidden size (8).
+    pub hidden_size: usize,
+    /// PyTorch's count of the second layer, which reads h (input H): 144.
+    pub second_layer: u64,
+    /// Input of the bidirectional stack's second layer (2H = 16).
+    pub second_input_bi: usize,
+    /// PyTorch's count of the bidirectional first layer (two directions): 320.
+    pub first_layer_bi: u64,
+    /// PyTorch's count of the bidirectional second layer (input 2H, two directions): 416.
+    pub second_layer_bi: u64,
 }
 
 /// The `nn.RNN(10, 8)` note of the shapes lesson (input 10 and hidden 8 are the lesson's
@@ -60,21 +76,27 @@ pub struct RnnTenEight {
 pub fn rnn_ten_eight() -> RnnTenEight {
     let d = ShapesConfig::default();
     let (i, h) = (d.input_size, d.hidden_size);
-    let app = |cell, bi| counts(cell, i, h, 1, bi).0 as f64;
+    let rnn = |input, layers, bi| counts(CellKind::Rnn, input, h, layers, bi);
     RnnTenEight {
-        rnn: Figure {
+        one_layer: Figure {
             printed: 304.0,
-            app: app(CellKind::Rnn, false),
+            app: rnn(i, 1, false).0 as f64,
         },
-        bidirectional: Figure {
+        two_layers: Figure {
             printed: 608.0,
-            app: app(CellKind::Rnn, true),
+            app: rnn(i, 2, false).0 as f64,
         },
-        lstm: Figure {
+        two_layers_bi: Figure {
             printed: 1216.0,
-            app: app(CellKind::Lstm, false),
+            app: rnn(i, 2, true).0 as f64,
         },
-        two_layers: counts(CellKind::Rnn, i, h, 2, false).0,
+        one_bias: rnn(i, 1, false).1,
+        input_size: i,
+        hidden_size: h,
+        second_layer: rnn(h, 1, false).0,
+        second_input_bi: 2 * h,
+        first_layer_bi: rnn(i, 1, true).0,
+        second_layer_bi: rnn(2 * h, 1, true).0,
     }
 }
 
@@ -163,15 +185,20 @@ pub fn unroll_share() -> UnrollShare {
     }
 }
 
-/// Lesson 4: h₂ of the two-step worked example.
+/// Lesson 4: h₂ of the two-step worked example. The handout prints tanh(C₂) = tanh(−0.42) as
+/// −0.3965; it is −0.3969, and o₂ times each gives the two h₂.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LstmH2 {
     /// Printed −0.2775, app −0.2779.
     pub h2: Figure,
+    /// tanh(C₂): printed −0.3965, app −0.3969.
+    pub tanh_c2: Figure,
     /// C₂ of the example (−0.42).
     pub c2: f64,
     /// o₂ of the example (0.7).
     pub o2: f64,
+    /// o₂ times the handout's tanh(C₂) (−0.27755: its h₂ before its rounding).
+    pub h2_from_printed_tanh: f64,
 }
 
 /// The note of lesson 4.
@@ -180,12 +207,67 @@ pub fn lstm_h2() -> LstmH2 {
     let step = lstm::lstm(&example)
         .ok()
         .and_then(|r| r.steps.get(1).copied());
+    let c2 = step.map_or(f64::NAN, |s| f64::from(s.c));
+    let o2 = step.map_or(f64::NAN, |s| f64::from(s.o));
+    let printed_tanh = -0.3965;
     LstmH2 {
         h2: Figure {
             printed: -0.2775,
             app: step.map_or(f64::NAN, |s| f64::from(s.h)),
         },
-        c2: step.map_or(f64::NAN, |s| f64::from(s.c)),
-        o2: step.map_or(f64::NAN, |s| f64::from(s.o)),
+        tanh_c2: Figure {
+            printed: printed_tanh,
+            app: c2.tanh(),
+        },
+        c2,
+        o2,
+        h2_from_printed_tanh: o2 * printed_tanh,
     }
+}
+
+/// Lesson 6: what `output[:, -1, :]` holds. §7.3 of the handout says it holds both directions;
+/// its forward half is the forward direction's last step (= `h_n[0]`), its backward half the
+/// backward direction's first step, after reading only the last token (the same vector a
+/// one-token sentence of that token gives), while `h_n[1]` holds the backward direction's read
+/// of the whole sentence.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BidirLast {
+    /// Tokens in the sentence (T).
+    pub tokens: usize,
+    /// The last position, T − 1.
+    pub last: usize,
+    /// The last token.
+    pub last_token: String,
+    /// `output[0, T−1, :H]`.
+    pub last_forward: [f32; bidir::HIDDEN],
+    /// `output[0, T−1, H:]`.
+    pub last_backward: [f32; bidir::HIDDEN],
+    /// The backward state of the one-token sentence made of the last token.
+    pub backward_of_last_token_alone: [f32; bidir::HIDDEN],
+    /// `h_n[0]`, the forward direction after the whole sentence.
+    pub h_n_forward: [f32; bidir::HIDDEN],
+    /// `h_n[1]`, the backward direction after the whole sentence (= `output[0, 0, H:]`).
+    pub h_n_backward: [f32; bidir::HIDDEN],
+}
+
+/// The note of lesson 6 for the page's sentence and seed (`None` for an empty sentence).
+pub fn bidir_last(config: &BidirConfig) -> Option<BidirLast> {
+    let full = bidir::bidir(config).ok()?;
+    let last = full.tokens.len().checked_sub(1)?;
+    let last_token = full.tokens[last].clone();
+    let alone = bidir::bidir(&BidirConfig {
+        tokens: vec![last_token.clone()],
+        ..config.clone()
+    })
+    .ok()?;
+    Some(BidirLast {
+        tokens: full.tokens.len(),
+        last,
+        last_token,
+        last_forward: full.forward[last],
+        last_backward: full.backward[last],
+        backward_of_last_token_alone: alone.backward[0],
+        h_n_forward: full.h_n[0],
+        h_n_backward: full.h_n[1],
+    })
 }

@@ -7,9 +7,10 @@
 //! Every number comes from [`crate::delay`]: parameter counts from the layouts, held-out
 //! accuracy and loss from the fixed held-out set ([`crate::delay::run`]), training-batch
 //! figures from the steps, predictions from the current weights, outcome sentences from
-//! [`crate::delay::outcome`] (typed outcomes rendered by [`text::outcome_sentence`]). The sweep
-//! summary (final held-out accuracy vs delay) and the last configuration's finished runs are
-//! kept in IndexedDB ([`store`]).
+//! [`crate::delay::outcome`] (typed verdicts rendered by [`text::verdict_text`]). The sweep
+//! summaries (final held-out accuracy vs delay, one per set of settings, shown side by side),
+//! the last configurations' finished runs and the sweep in progress are kept in IndexedDB
+//! ([`store`]); a sweep stopped by a reload is offered for Resume.
 //!
 //! Test hooks (`data-testid`, raw numbers in `data-value`, fractions 0–1): `delay-start`,
 //! `delay-pause`, `delay-resume`, `delay-reset`, `delay-status` (idle/running/paused/finished),
@@ -23,9 +24,15 @@
 //! `data-step`, latest held-out accuracy), `delay-loss-<cell>` / `delay-acc-<cell>` (training
 //! batch, mean of the last 20 steps of the latest run), `delay-loss-first-<cell>` (its step 1);
 //! `chart-delay-acc` / `chart-delay-loss` (held-out, points drawn), `chart-delay-batch`;
-//! `delay-outcome` (`data-value` = the outcome's kind); `delay-summary` (`data-value` = runs
-//! recorded), `delay-summary-cell` (`data-delay`, `data-cell`, `data-seeds`, mean accuracy),
-//! `delay-summary-outcome` (`data-delay`); `delay-capacity` (bits); `delay-forget-bias-lstm`
+//! `delay-outcome` (`data-value` = the outcome's kind) with `delay-outcome-sentence`,
+//! `delay-budget-warning` (steps per run, when below recipe R's) and `delay-forget-pointer`
+//! (`forget_bias`, when the LSTM stayed at chance with it at most 0); `delay-forget-bias-note`
+//! (the note's section); `delay-resume-offer` (runs kept, after a reload during a sweep);
+//! `delay-summary` (`data-value` = runs recorded with the form's settings),
+//! `delay-summary-row` / `delay-summary-cell` / `delay-summary-outcome` (`data-delay`,
+//! `data-settings` = the settings that differ between the rows' sets, `data-current` = the
+//! form's settings; cells also `data-cell`, `data-seeds`, mean accuracy),
+//! `delay-summary-settings` (a row's label); `delay-capacity` (bits); `delay-forget-bias-lstm`
 //! (mean of the LSTM's initial forget block of `bias_ih_l0`, first seed); `delay-example` (T),
 //! `delay-example-pred-<cell>` (accuracy on the example), `copy-link`.
 
@@ -43,7 +50,9 @@ use crate::config::lessons::Route;
 use crate::config::query::{decode, encode, parse_pairs};
 use crate::config::{Lang, NoticeKind};
 use crate::delay::model::DelayModel;
-use crate::delay::outcome::{outcome_of_results, Capacity, Outcome, SweepSummary};
+use crate::delay::outcome::{
+    outcome_of_results, settings_labels, verdict, Capacity, Outcome, SweepKey, SweepSummary,
+};
 use crate::delay::run::{eval_every_for, Progress, HELDOUT_SEQUENCES};
 use crate::delay::task::DelayTask;
 use crate::delay::trainer::example_batch;
@@ -93,6 +102,8 @@ const CSS: &str = r#"
 .dl-table-wrap { overflow-x: auto; }
 .dl-outcome { font-size: 14px; margin: 8px 0 0; }
 .dl-row-outcome { font-size: 12px; color: var(--muted, #64748b); }
+.dl-settings { font-family: var(--mono, monospace); font-size: 12px; color: var(--muted, #64748b); }
+.dl-caveat { color: #92400e; }
 .delay-page .dl-cpu-note { margin: 10px 0 12px; color: var(--muted, #64748b); font-size: 14px; }
 .delay-page .dl-invalid { margin-bottom: 16px; }
 "#;
@@ -197,11 +208,14 @@ pub fn DelayPage() -> impl IntoView {
             })
             .collect::<Vec<_>>()
     });
+    let example_seed = driver.example_seed;
+    let resume_offer = driver.resume_offer;
     let example = Memo::new(move |_| {
         let c = shown_cfg();
+        let seed = example_seed.get().unwrap_or(c.seed);
         DelayTask::new(c.vocab, c.length, c.delay)
             .ok()
-            .map(|task| example_batch(&task, u64::from(c.seed)).sequence(0))
+            .map(|task| example_batch(&task, u64::from(seed)).sequence(0))
     });
     let forget_mean = Memo::new(move |_| forget_block_mean(&shown_cfg()));
 
@@ -329,17 +343,28 @@ pub fn DelayPage() -> impl IntoView {
         }
     };
 
-    // The outcome of the shown configuration's finished runs.
+    // The verdict on the shown configuration's finished runs.
     let outcome = Memo::new(move |_| {
         let c = run_cfg.get()?;
         let o = results.with(|rs| outcome_of_results(&c, rs));
-        Some((o, c.delay))
+        Some(verdict(o, c.delay, &SweepKey::of(&c)))
     });
-    // The summary for the form's settings.
-    let summary = Memo::new(move |_| {
+    // The summary for the form's settings, then those of other settings with finished runs.
+    let summaries = Memo::new(move |_| {
         let c = shown_cfg();
-        kept.with(|k| k.summaries.iter().find(|s| s.accepts(&c)).cloned())
-            .unwrap_or_else(|| SweepSummary::new(&c))
+        let mine = kept
+            .with(|k| k.summaries.iter().find(|s| s.accepts(&c)).cloned())
+            .unwrap_or_else(|| SweepSummary::new(&c));
+        let mut all = vec![mine];
+        kept.with(|k| {
+            all.extend(
+                k.summaries
+                    .iter()
+                    .filter(|s| !s.accepts(&c) && !s.figures.is_empty())
+                    .cloned(),
+            )
+        });
+        all
     });
 
     view! {
@@ -355,6 +380,11 @@ pub fn DelayPage() -> impl IntoView {
             {move || invalid.get().map(|e| view! {
                 <div class="notice notice-error dl-invalid" role="alert" data-testid="delay-invalid" data-value=e.delay.to_string()>
                     <div class="notice-body">{move || invalid_text(&e, lang())}</div>
+                </div>
+            })}
+            {move || resume_offer.get().map(|(done, planned)| view! {
+                <div class="notice notice-info" role="status" data-testid="delay-resume-offer" data-value=done.to_string()>
+                    <div class="notice-body">{move || (DelayText::of(lang()).resume_offer)(&done.to_string(), &planned.to_string())}</div>
                 </div>
             })}
             {move || store_error.get().map(|e| view! {
@@ -467,11 +497,27 @@ pub fn DelayPage() -> impl IntoView {
                                     .collect_view()
                             }}
                         </div>
-                        <p class="dl-outcome" data-testid="delay-outcome" data-value=move || outcome.get().map(|o| outcome_key(&o.0)).unwrap_or("none")>
+                        <p class="dl-outcome" data-testid="delay-outcome" data-value=move || outcome.get().map(|v| outcome_key(&v.outcome)).unwrap_or("none")>
                             <strong>{t(|l| DelayText::of(l).outcome)}</strong>
                             {move || match outcome.get() {
-                                Some((o, d)) => text::outcome_sentence(&o, d, lang()),
-                                None => DelayText::of(lang()).outcome_none.to_owned(),
+                                Some(v) => {
+                                    let l = lang();
+                                    let budget = text::short_budget_sentence(&v, l).map(|s| view! {
+                                        " "
+                                        <span class="dl-caveat" data-testid="delay-budget-warning" data-value=v.short_budget.map(|b| b.steps.to_string())>{s}</span>
+                                    });
+                                    let pointer = text::forget_bias_sentence(&v, l).map(|s| view! {
+                                        " "
+                                        <span class="dl-caveat" data-testid="delay-forget-pointer" data-value=v.forget_bias.map(|b| b.to_string())>{s}</span>
+                                    });
+                                    view! {
+                                        <span data-testid="delay-outcome-sentence">{text::outcome_sentence(&v.outcome, v.delay, l)}</span>
+                                        {budget}
+                                        {pointer}
+                                    }
+                                    .into_any()
+                                }
+                                None => DelayText::of(lang()).outcome_none.to_owned().into_any(),
                             }}
                         </p>
                     </section>
@@ -519,7 +565,7 @@ pub fn DelayPage() -> impl IntoView {
                         <p class="panel-note">{t(|l| DelayText::of(l).summary_note)}</p>
                         {move || {
                             let c = shown_cfg();
-                            summary_table(summary.get(), (c.cell.cells(), c.seeds, c.vocab), lang())
+                            summary_table(summaries.get(), (c.cell.cells(), c.seeds), lang())
                         }}
                         {move || {
                             let c = shown_cfg();
@@ -534,7 +580,7 @@ pub fn DelayPage() -> impl IntoView {
                             })
                         }}
                     </section>
-                    <section class="panel">
+                    <section class="panel" data-testid="delay-forget-bias-note">
                         <h2>{t(|l| DelayText::of(l).forget_bias)}</h2>
                         <p class="lx-text">
                             {move || {
@@ -612,80 +658,117 @@ fn progress_view(
     }
 }
 
-/// The sweep summary: one row per delay (the presets and every recorded delay), one column per
-/// cell with the mean and the seeds' range, and the row's outcome.
+/// The sweep summary: one row per delay (the presets and every recorded delay) and set of
+/// settings (the form's first, then each other set with finished runs, labelled by the
+/// settings that differ), one column per cell with the mean and the seeds' range, and the
+/// row's verdict.
 fn summary_table(
-    summary: SweepSummary,
-    (form_cells, seeds, vocab): (&'static [CellKind], usize, usize),
+    summaries: Vec<SweepSummary>,
+    (form_cells, seeds): (&'static [CellKind], usize),
     lang: Lang,
 ) -> impl IntoView {
-    let rows = summary.rows();
+    let keys: Vec<SweepKey> = summaries.iter().map(|s| s.key.clone()).collect();
+    let labels = settings_labels(&keys);
+    let side_by_side = summaries.len() > 1;
+    let all_rows: Vec<_> = summaries.iter().map(SweepSummary::rows).collect();
     let mut cells: Vec<CellKind> = form_cells.to_vec();
-    for r in &rows {
-        for c in &r.cells {
-            if !cells.contains(&c.cell) {
-                cells.push(c.cell);
+    for rows in &all_rows {
+        for r in rows {
+            for c in &r.cells {
+                if !cells.contains(&c.cell) {
+                    cells.push(c.cell);
+                }
             }
         }
     }
     cells.sort_by_key(|c| c.index());
     let mut delays: Vec<usize> = PRESET_DELAYS.to_vec();
-    delays.extend(rows.iter().map(|r| r.delay));
+    for rows in &all_rows {
+        delays.extend(rows.iter().map(|r| r.delay));
+    }
     delays.sort_unstable();
     delays.dedup();
-    let chance = 1.0 / vocab.max(1) as f64;
     let header = cells
         .iter()
         .map(|&c| view! { <th>{cell_name(c)}</th> })
         .collect_view();
     let body = delays
         .into_iter()
-        .map(|delay| {
-            let row = rows.iter().find(|r| r.delay == delay).cloned();
-            let tds = cells
+        .flat_map(|delay| {
+            summaries
                 .iter()
-                .map(|&cell| match row.as_ref().and_then(|r| r.cell(cell)) {
-                    Some(s) => view! {
-                        <td
-                            data-testid="delay-summary-cell"
-                            data-delay=delay.to_string()
-                            data-cell=cell.as_str()
-                            data-seeds=s.seeds().to_string()
-                            data-value=s.mean.to_string()
-                        >
-                            {(DelayText::of(lang).summary_cell)(&text::fmt_acc(s.mean), &text::fmt_acc(s.min), &text::fmt_acc(s.max), &s.seeds().to_string())}
-                        </td>
+                .zip(&all_rows)
+                .zip(&labels)
+                .enumerate()
+                .filter_map(|(i, ((summary, rows), label))| {
+                    let row = rows.iter().find(|r| r.delay == delay).cloned();
+                    // The form's settings get a row for every preset; others only where they ran.
+                    if i > 0 && row.is_none() {
+                        return None;
                     }
-                    .into_any(),
-                    None => view! { <td class="dl-missing">"—"</td> }.into_any(),
+                    let current = i == 0;
+                    let settings = label.join(" · ");
+                    let settings_text = match (current, settings.is_empty()) {
+                        (true, true) => DelayText::of(lang).summary_these_settings.to_owned(),
+                        (true, false) => format!("{settings} ({})", DelayText::of(lang).summary_these_settings),
+                        (false, _) => settings.clone(),
+                    };
+                    let chance = summary.key.chance();
+                    let tds = cells
+                        .iter()
+                        .map(|&cell| match row.as_ref().and_then(|r| r.cell(cell)) {
+                            Some(s) => view! {
+                                <td
+                                    data-testid="delay-summary-cell"
+                                    data-delay=delay.to_string()
+                                    data-cell=cell.as_str()
+                                    data-seeds=s.seeds().to_string()
+                                    data-settings=settings.clone()
+                                    data-current=current.to_string()
+                                    data-value=s.mean.to_string()
+                                >
+                                    {(DelayText::of(lang).summary_cell)(&text::fmt_acc(s.mean), &text::fmt_acc(s.min), &text::fmt_acc(s.max), &s.seeds().to_string())}
+                                </td>
+                            }
+                            .into_any(),
+                            None => view! { <td class="dl-missing">"—"</td> }.into_any(),
+                        })
+                        .collect_view();
+                    let sentence = row.as_ref().map(|r| {
+                        let present: Vec<CellKind> = cells
+                            .iter()
+                            .copied()
+                            .filter(|c| (current && form_cells.contains(c)) || r.cell(*c).is_some())
+                            .collect();
+                        // Other settings are judged on the seeds they ran.
+                        let need = if current {
+                            seeds
+                        } else {
+                            r.cells.iter().map(|c| c.seeds()).max().unwrap_or(1)
+                        };
+                        let v = verdict(r.outcome(&present, need, chance), delay, &summary.key);
+                        view! {
+                            <tr>
+                                <td></td>
+                                <td colspan=(cells.len() + usize::from(side_by_side)).to_string() class="dl-row-outcome" data-testid="delay-summary-outcome" data-delay=delay.to_string() data-settings=settings.clone() data-current=current.to_string() data-value=outcome_key(&v.outcome)>
+                                    {text::verdict_text(&v, lang)}
+                                </td>
+                            </tr>
+                        }
+                    });
+                    Some(view! {
+                        <tr data-testid="delay-summary-row" data-delay=delay.to_string() data-settings=settings.clone() data-current=current.to_string()>
+                            <th scope="row">{delay}</th>
+                            {side_by_side.then(|| view! { <td class="dl-settings" data-testid="delay-summary-settings">{settings_text.clone()}</td> })}
+                            {tds}
+                        </tr>
+                        {sentence}
+                    })
                 })
-                .collect_view();
-            let sentence = row.as_ref().map(|r| {
-                let present: Vec<CellKind> = cells
-                    .iter()
-                    .copied()
-                    .filter(|c| form_cells.contains(c) || r.cell(*c).is_some())
-                    .collect();
-                let o = r.outcome(&present, seeds, chance);
-                view! {
-                    <tr>
-                        <td></td>
-                        <td colspan=cells.len().to_string() class="dl-row-outcome" data-testid="delay-summary-outcome" data-delay=delay.to_string() data-value=outcome_key(&o)>
-                            {text::outcome_sentence(&o, delay, lang)}
-                        </td>
-                    </tr>
-                }
-            });
-            view! {
-                <tr data-testid="delay-summary-row" data-delay=delay.to_string()>
-                    <th scope="row">{delay}</th>
-                    {tds}
-                </tr>
-                {sentence}
-            }
+                .collect::<Vec<_>>()
         })
         .collect_view();
-    let recorded = summary.figures.len();
+    let recorded = summaries.first().map_or(0, |s| s.figures.len());
     view! {
         <div class="dl-table-wrap" data-testid="delay-summary" data-value=recorded.to_string()>
             {(recorded == 0).then(|| view! { <p class="panel-note">{DelayText::of(lang).summary_empty}</p> })}
@@ -693,6 +776,7 @@ fn summary_table(
                 <thead>
                     <tr>
                         <th>{DelayText::of(lang).col_delay}</th>
+                        {side_by_side.then(|| view! { <th>{DelayText::of(lang).col_settings}</th> })}
                         {header}
                     </tr>
                 </thead>

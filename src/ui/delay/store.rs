@@ -1,6 +1,7 @@
 //! What the delay page keeps across reloads, in IndexedDB (the app's database and object
-//! store, [`crate::ui::keep::persist`], one record under [`KEY`]): the sweep summaries and the
-//! finished runs of the last [`KEPT_CONFIGS`] configurations, as the JSON text of [`Kept`]. Every failure
+//! store, [`crate::ui::keep::persist`], one record under [`KEY`]): the sweep summaries, the
+//! finished runs of the last [`KEPT_CONFIGS`] configurations and the sweep in progress (so a
+//! reload can resume it), as the JSON text of [`Kept`]. Every failure
 //! (private mode, quota, an unreadable record) is an `Err` with a message; nothing panics.
 
 use crate::delay::outcome::SweepSummary;
@@ -25,6 +26,16 @@ pub struct KeptRuns {
     pub runs: Vec<RunResult>,
 }
 
+/// A sweep that was training or paused when the record was written: after a reload the page
+/// offers to resume it (its finished runs are in [`Kept::runs`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Unfinished {
+    /// The configuration's canonical query (without `lang`).
+    pub query: String,
+    /// Seconds of training when the record was written.
+    pub elapsed: f64,
+}
+
 /// The delay page's kept state.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Kept {
@@ -32,6 +43,9 @@ pub struct Kept {
     pub summaries: Vec<SweepSummary>,
     /// Finished runs per configuration, the most recently used last.
     pub runs: Vec<KeptRuns>,
+    /// The sweep in progress, if one was (records of earlier versions have none).
+    #[serde(default)]
+    pub unfinished: Option<Unfinished>,
 }
 
 impl Kept {
@@ -64,6 +78,9 @@ impl Kept {
     /// Adds what `other` holds and this does not (summary figures, configurations' runs);
     /// this one's entries win.
     pub fn merge_from(&mut self, other: Kept) {
+        if self.unfinished.is_none() {
+            self.unfinished = other.unfinished;
+        }
         for s in other.summaries {
             match self.summaries.iter_mut().find(|m| m.key == s.key) {
                 Some(m) => {

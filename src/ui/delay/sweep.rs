@@ -4,7 +4,7 @@
 //! below check it); the page's driver (`driver`) keeps it in signals and the page renders it.
 
 use crate::config::delay::DelayConfig;
-use crate::delay::run::{HeldOut, RunId, RunResult, Tick};
+use crate::delay::run::{HeldOut, Progress, RunId, RunResult, Tick};
 use crate::math::params::CellKind;
 use crate::ui::charts::delay::{band, smoothed, Band, Line, SMOOTH};
 
@@ -84,6 +84,51 @@ pub fn plan(config: &DelayConfig) -> Vec<RunView> {
                 .map(move |&cell| RunView::new(RunId { cell, seed }))
         })
         .collect()
+}
+
+/// The runs of a sweep of `config` after a reload: the plan, with the runs kept in `finished`
+/// shown as [`RunView::restored`] (a kept run outside the plan is left out).
+pub fn plan_with(config: &DelayConfig, finished: &[RunResult]) -> Vec<RunView> {
+    plan(config)
+        .into_iter()
+        .map(|v| {
+            finished
+                .iter()
+                .find(|r| r.run == v.id && r.delay == config.delay && r.steps == config.steps)
+                .map_or(v, RunView::restored)
+        })
+        .collect()
+}
+
+/// What is left of a sweep of `config` when the runs in `finished` are done: the same
+/// configuration from the first seed with an unfinished run on (the sweep trains seed by seed,
+/// so the later seeds are unfinished too). `None` when every run is finished. A sweep of the
+/// result trains the same runs, step for step, as the rest of the whole sweep would.
+pub fn remaining(config: &DelayConfig, finished: &[RunResult]) -> Option<DelayConfig> {
+    let views = plan_with(config, finished);
+    let seeds = config.run_seeds();
+    let first = seeds
+        .iter()
+        .position(|&s| views.iter().any(|v| v.id.seed == s && !v.finished))?;
+    Some(DelayConfig {
+        seed: seeds[first],
+        seeds: seeds.len() - first,
+        ..config.clone()
+    })
+}
+
+/// The progress of the whole sweep of `config` when the rest of it (`rest`, see [`remaining`])
+/// reports `p`: the runs before `rest` count as done.
+pub fn whole_progress(config: &DelayConfig, rest: &DelayConfig, p: Progress) -> Progress {
+    let cells = config.cell.cells().len();
+    let runs_total = cells * config.seeds.max(1);
+    let runs_before = runs_total.saturating_sub(cells * rest.seeds.max(1));
+    Progress {
+        steps_done: p.steps_done + runs_before as u64 * config.steps,
+        steps_total: runs_total as u64 * config.steps,
+        runs_finished: p.runs_finished + runs_before,
+        runs_total,
+    }
 }
 
 /// Applies `tick` to its run in `runs` (a tick of a run not planned is ignored).
@@ -332,6 +377,107 @@ mod tests {
         let batch = batch_lines(&runs);
         assert_eq!(batch.len(), 1);
         assert_eq!(batch[0].points, [(1, 2.0), (2, 1.5)]);
+    }
+
+    fn finished(cell: CellKind, seed: u32, config: &DelayConfig) -> RunResult {
+        RunResult {
+            run: id(cell, seed),
+            delay: config.delay,
+            steps: config.steps,
+            skipped_steps: 0,
+            params: ParamCount {
+                cell,
+                total: 10,
+                recurrent: 8,
+            },
+            curve: vec![held(cell, seed, config.steps, 0.5, 1.0)],
+        }
+    }
+
+    #[test]
+    fn a_reloaded_sweep_goes_on_from_its_first_unfinished_seed() {
+        let config = DelayConfig {
+            cell: CellSet::Both,
+            seed: 4,
+            seeds: 3,
+            steps: 200,
+            ..DelayConfig::default()
+        };
+        let (rnn, lstm) = (CellKind::Rnn, CellKind::Lstm);
+        // Nothing finished: the whole sweep.
+        assert_eq!(remaining(&config, &[]), Some(config.clone()));
+        // Seed 4 finished (both cells): seeds 5 and 6 are left.
+        let done = vec![finished(rnn, 4, &config), finished(lstm, 4, &config)];
+        let rest = remaining(&config, &done).unwrap();
+        assert_eq!((rest.seed, rest.seeds), (5, 2));
+        assert_eq!(rest.run_seeds(), vec![5, 6]);
+        assert_eq!(
+            DelayConfig {
+                seed: 4,
+                seeds: 3,
+                ..rest.clone()
+            },
+            config
+        );
+        // One cell of seed 4 only: seed 4 trains again.
+        let half = remaining(&config, &done[..1]).unwrap();
+        assert_eq!((half.seed, half.seeds), (4, 3));
+        // A run of another budget or delay does not count.
+        let other = DelayConfig {
+            steps: 100,
+            ..config.clone()
+        };
+        let stale = vec![finished(rnn, 4, &other), finished(lstm, 4, &other)];
+        assert_eq!(remaining(&config, &stale), Some(config.clone()));
+        // Every run finished: nothing left.
+        let all: Vec<RunResult> = config
+            .run_seeds()
+            .into_iter()
+            .flat_map(|s| [finished(rnn, s, &config), finished(lstm, s, &config)])
+            .collect();
+        assert_eq!(remaining(&config, &all), None);
+        // The views: the finished seed restored, the others planned.
+        let views = plan_with(&config, &done);
+        assert_eq!(views.len(), 6);
+        assert_eq!(
+            views.iter().map(|v| v.finished).collect::<Vec<_>>(),
+            [true, true, false, false, false, false]
+        );
+        assert_eq!(views[0].heldout, done[0].curve);
+        // The rest's progress counts the finished runs as done.
+        let p = whole_progress(
+            &config,
+            &rest,
+            Progress {
+                steps_done: 50,
+                steps_total: 800,
+                runs_finished: 0,
+                runs_total: 4,
+            },
+        );
+        assert_eq!(
+            p,
+            Progress {
+                steps_done: 450,
+                steps_total: 1200,
+                runs_finished: 2,
+                runs_total: 6,
+            }
+        );
+        assert_eq!(
+            whole_progress(
+                &config,
+                &config,
+                Progress {
+                    steps_done: 7,
+                    steps_total: 1200,
+                    runs_finished: 0,
+                    runs_total: 6
+                }
+            )
+            .steps_done,
+            7
+        );
     }
 
     #[test]

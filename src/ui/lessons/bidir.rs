@@ -2,6 +2,7 @@
 //! [`crate::lessons::bidir`]. Tokens are user text: they are rendered as text nodes only.
 
 use super::fmt;
+use super::handout::BidirLastNote;
 use super::widgets::{t, Heatmap, SeedInput, StepControls};
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::config::fields;
@@ -27,6 +28,16 @@ fn vec_text(v: &[f32]) -> String {
             .map(|x| fmt::fixed(*x, 3))
             .collect::<Vec<_>>()
             .join(", ")
+    )
+}
+
+/// The scrubber's label: step k of T, and where each direction is (positions from 0).
+fn step_caption(lang: Lang, k: usize, n: usize) -> String {
+    (BidirText::of(lang).step_caption)(
+        &k.to_string(),
+        &n.to_string(),
+        &k.saturating_sub(1).to_string(),
+        &n.saturating_sub(k).to_string(),
     )
 }
 
@@ -90,12 +101,21 @@ pub fn BidirPage(
                 </Panel>
                 <div class="lx-main">
                     <Panel title=|l| BidirText::of(l).diagram>
-                        <StepControls lesson="bidir" t=k_now set_t=Callback::new(move |v: usize| cfg.update(|c| c.set_step(v))) max=Signal::derive(move || n.get()) />
+                        <StepControls
+                            lesson="bidir"
+                            t=k_now
+                            set_t=Callback::new(move |v: usize| cfg.update(|c| c.set_step(v)))
+                            max=Signal::derive(move || n.get())
+                            caption=step_caption
+                        />
                         {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
                         <div class="lx-scroll">{move || result.get().ok().map(|r| diagram(&r, k_now.get(), lang.get()))}</div>
                         <Para text=|l| BidirText::of(l).diagram_note class="lx-note" />
                     </Panel>
-                    <Panel title=|l| BidirText::of(l).output>{move || result.get().ok().map(|r| output_panel(&r, lang.get()))}</Panel>
+                    <Panel title=|l| BidirText::of(l).output>
+                        {move || result.get().ok().map(|r| output_panel(&r, lang.get()))}
+                        <BidirLastNote config=Signal::derive(move || cfg.get()) />
+                    </Panel>
                     <Panel title=|l| BidirText::of(l).weights>
                         <div class="lx-heatmaps">
                             {move || {
@@ -168,7 +188,7 @@ fn diagram(r: &Bidir, k: usize, lang: Lang) -> impl IntoView {
     let dx = 162.0;
     let left = 110.0;
     let width = left + dx * n as f64 + 20.0;
-    let (y_out, y_fwd, y_bwd, y_tok) = (46.0, 130.0, 198.0, 268.0);
+    let (y_out, y_fwd, y_bwd, y_tok, y_pos) = (46.0, 130.0, 198.0, 268.0, 306.0);
     let mut items = Vec::new();
     for (i, token) in r.tokens.iter().enumerate() {
         let cx = left + dx * i as f64 + dx / 2.0;
@@ -182,6 +202,7 @@ fn diagram(r: &Bidir, k: usize, lang: Lang) -> impl IntoView {
                 <g class="lx-bidir-col">
                     <text x=cx y=y_tok text-anchor="middle" class="lx-svg-token">{token.clone()}</text>
                     <text x=cx y=y_tok + 18.0 text-anchor="middle" class="lx-svg-caption">{vec_text(&r.inputs[i])}</text>
+                    <text x=cx y=y_pos text-anchor="middle" class="lx-svg-caption" data-testid="bidir-position" data-value=i.to_string()>{format!("t = {i}")}</text>
                     <g class:lx-pending=!fwd_done>
                         <rect x=cx - 68.0 y=y_fwd - 20.0 width="136" height="32" rx="8" class="lx-fwd-box"></rect>
                         <text x=cx y=y_fwd + 1.0 text-anchor="middle" class="lx-svg-value">{vec_text(&f)}</text>
@@ -216,7 +237,7 @@ fn diagram(r: &Bidir, k: usize, lang: Lang) -> impl IntoView {
     view! {
         <svg
             class="lx-diagram"
-            viewBox=format!("0 0 {width} 300")
+            viewBox=format!("0 0 {width} 320")
             style=format!("max-width:{}px; --lx-min-w:{}px", width as i64, (width * 0.72) as i64)
             role="img"
             aria-label=BidirText::of(lang).diagram
@@ -235,6 +256,7 @@ fn diagram(r: &Bidir, k: usize, lang: Lang) -> impl IntoView {
             <text x="8" y=y_fwd + 4.0 class="lx-svg-label lx-c-fwd-svg">{format!("{} →", BidirText::of(lang).forward)}</text>
             <text x="8" y=y_bwd + 4.0 class="lx-svg-label lx-c-bwd-svg">{format!("← {}", BidirText::of(lang).backward)}</text>
             <text x="8" y=y_tok + 4.0 class="lx-svg-label">{BidirText::of(lang).token}</text>
+            <text x="8" y=y_pos class="lx-svg-label">{BidirText::of(lang).position}</text>
             {items}
         </svg>
     }
@@ -288,7 +310,6 @@ fn output_panel(r: &Bidir, lang: Lang) -> AnyView {
                 <dd><span class="lx-num" data-testid="bidir-last-output" data-value=vec_raw(&last)>{vec_text(&last)}</span></dd>
             </div>
         </dl>
-        <p class="lx-text">{(BidirText::of(lang).last_text)(&(n - 1).to_string())}</p>
     }
     .into_any()
 }

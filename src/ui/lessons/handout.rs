@@ -1,9 +1,10 @@
 //! The "compared with the handout" notes: one short paragraph per place where a lesson's
-//! figure differs from the course's printed handout. The figures come from
+//! figure or claim differs from the course's printed handout. The figures come from
 //! [`crate::lessons::handout`]; each is a `<span>` with `data-testid="handout-<note>-<figure>"`
 //! and its raw number in `data-value`, the paragraph is `data-testid="handout-<note>"`.
 
 use super::fmt;
+use crate::config::lessons::BidirConfig;
 use crate::lessons::handout;
 use crate::ui::i18n::{use_lang, Lang};
 use crate::ui::text::lessons::HandoutText;
@@ -33,9 +34,26 @@ fn fixed(key: &'static str, v: f64, digits: usize) -> Slot {
     }
 }
 
-/// `text` in `lang` with each `{n}` replaced by a hook span of `slots[n]`.
+/// A vector of the bidirectional lesson, as the page shows it (`[a, b]`, 3 decimals).
+fn vector(key: &'static str, v: &[f32]) -> Slot {
+    Slot {
+        key,
+        raw: v.iter().map(|x| fmt::raw(*x)).collect::<Vec<_>>().join(","),
+        text: format!(
+            "[{}]",
+            v.iter()
+                .map(|x| fmt::fixed(*x, 3))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// `text` in `lang` with each `{n}` replaced by a span of `slots[n]`; the first span of a slot
+/// carries its hook (a slot may be quoted twice).
 fn render(note: &'static str, text: Text, lang: Lang, slots: &[Slot]) -> AnyView {
     let mut parts: Vec<AnyView> = Vec::new();
+    let mut hooked = vec![false; slots.len()];
     let mut rest = text(lang);
     while let Some(open) = rest.find('{') {
         let Some(close) = rest[open..].find('}').map(|c| open + c) else {
@@ -46,9 +64,16 @@ fn render(note: &'static str, text: Text, lang: Lang, slots: &[Slot]) -> AnyView
         };
         parts.push(rest[..open].to_owned().into_any());
         if let Some(s) = slots.get(n) {
+            let first = !std::mem::replace(&mut hooked[n], true);
             parts.push(
                 view! {
-                    <span class="lx-num" data-testid=format!("handout-{note}-{}", s.key) data-value=s.raw.clone()>{s.text.clone()}</span>
+                    <span
+                        class="lx-num"
+                        data-testid=first.then(|| format!("handout-{note}-{}", s.key))
+                        data-value=first.then(|| s.raw.clone())
+                    >
+                        {s.text.clone()}
+                    </span>
                 }
                 .into_any(),
             );
@@ -96,13 +121,19 @@ pub fn HandoutNote(
                     |l| HandoutText::of(l).rnn_ten_eight,
                     l,
                     &[
-                        count("rnn-printed", n.rnn.printed),
-                        count("rnn-app", n.rnn.app),
-                        count("two-layers", n.two_layers as f64),
-                        count("bidir-printed", n.bidirectional.printed),
-                        count("lstm-printed", n.lstm.printed),
-                        count("bidir-app", n.bidirectional.app),
-                        count("lstm-app", n.lstm.app),
+                        count("one-layer-printed", n.one_layer.printed),
+                        count("two-layers-printed", n.two_layers.printed),
+                        count("two-layers-bi-printed", n.two_layers_bi.printed),
+                        count("one-layer-app", n.one_layer.app),
+                        count("two-layers-app", n.two_layers.app),
+                        count("two-layers-bi-app", n.two_layers_bi.app),
+                        count("one-bias", n.one_bias as f64),
+                        count("hidden", n.hidden_size as f64),
+                        count("input", n.input_size as f64),
+                        count("second-layer", n.second_layer as f64),
+                        count("second-input-bi", n.second_input_bi as f64),
+                        count("first-layer-bi", n.first_layer_bi as f64),
+                        count("second-layer-bi", n.second_layer_bi as f64),
                     ],
                 )
             }
@@ -159,20 +190,54 @@ pub fn HandoutNote(
                     &[
                         fixed("printed", n.h2.printed, 4),
                         fixed("app", n.h2.app, 4),
-                        Slot {
-                            key: "o2",
-                            raw: fmt::raw64(n.o2),
-                            text: fmt::short(n.o2),
-                        },
+                        fixed("tanh-printed", n.tanh_c2.printed, 4),
                         Slot {
                             key: "c2",
                             raw: fmt::raw64(n.c2),
                             text: fmt::short(n.c2),
                         },
+                        fixed("tanh-app", n.tanh_c2.app, 4),
+                        Slot {
+                            key: "o2",
+                            raw: fmt::raw64(n.o2),
+                            text: fmt::short(n.o2),
+                        },
+                        fixed("h2-from-printed-tanh", n.h2_from_printed_tanh, 5),
                         fixed("app-unrounded", n.h2.app, 8),
                     ],
                 )
             }
         }
+    }
+}
+
+/// Lesson 6's note (`handout-last`): what `output[:, -1, :]` holds for the page's sentence.
+#[component]
+pub fn BidirLastNote(
+    /// The page's sentence and seed.
+    #[prop(into)]
+    config: Signal<BidirConfig>,
+) -> impl IntoView {
+    let lang = use_lang();
+    move || {
+        let n = handout::bidir_last(&config.get())?;
+        Some(render(
+            "last",
+            |l| HandoutText::of(l).bidir_last,
+            lang.get(),
+            &[
+                count("position", n.last as f64),
+                vector("forward", &n.last_forward),
+                vector("h_n-forward", &n.h_n_forward),
+                vector("backward", &n.last_backward),
+                Slot {
+                    key: "token",
+                    raw: n.last_token.clone(),
+                    text: n.last_token,
+                },
+                vector("backward-alone", &n.backward_of_last_token_alone),
+                vector("h_n-backward", &n.h_n_backward),
+            ],
+        ))
     }
 }

@@ -9,7 +9,7 @@ use crate::config::fields;
 use crate::config::fields::NumberFields;
 use crate::config::query::{FieldSpec, UrlConfig};
 use crate::ui::charts::colour::Scale;
-use crate::ui::i18n::use_lang;
+use crate::ui::i18n::{use_lang, Lang};
 use crate::ui::text::lessons::CommonText;
 use crate::ui::text::Text;
 use leptos::prelude::*;
@@ -319,6 +319,10 @@ pub fn StepControls(
     /// Number of steps.
     #[prop(into)]
     max: Signal<usize>,
+    /// The label's text for (language, step, number of steps), in place of "Time step t = …"
+    /// (a lesson whose step is not a time index says what the step is).
+    #[prop(optional)]
+    caption: Option<fn(Lang, usize, usize) -> String>,
 ) -> impl IntoView {
     let lang = use_lang();
     let playing = RwSignal::new(false);
@@ -407,9 +411,20 @@ pub fn StepControls(
                 "▶"
             </button>
             <label class="lx-steps-label" for=id.clone()>
-                {move || CommonText::of(lang.get()).time_step}
-                " t = "
-                <span data-testid=format!("{lesson}-t-value") data-value=move || t.get().to_string()>{move || t.get()}</span>
+                {match caption {
+                    Some(caption) => view! {
+                        <span data-testid=format!("{lesson}-t-value") data-value=move || t.get().to_string()>
+                            {move || caption(lang.get(), t.get(), max.get())}
+                        </span>
+                    }
+                    .into_any(),
+                    None => view! {
+                        {move || CommonText::of(lang.get()).time_step}
+                        " t = "
+                        <span data-testid=format!("{lesson}-t-value") data-value=move || t.get().to_string()>{move || t.get()}</span>
+                    }
+                    .into_any(),
+                }}
             </label>
             <input
                 type="range"

@@ -1,8 +1,9 @@
-//! The delay-copy task page (`?lesson=delay`), and its outcome sentence: the typed
-//! [`Outcome`] of the runs written in each language.
+//! The delay-copy task page (`?lesson=delay`), and its verdict: the typed [`Outcome`] of the
+//! runs written in each language, with the [`Verdict`]'s caveats (a budget below recipe R's,
+//! the forget-gate bias when the LSTM stayed at chance).
 
 use crate::config::Lang;
-use crate::delay::outcome::{CellRange, Outcome};
+use crate::delay::outcome::{CellRange, Outcome, Verdict};
 use crate::math::params::CellKind;
 
 /// The delay-copy task page.
@@ -238,6 +239,16 @@ pub struct DelayText {
     pub outcome_none: &'static str,
     /// Restored runs.
     pub restored: &'static str,
+    /// Verdict caveat: {0} steps per run, {1} recipe R's steps, {2} the share of them.
+    pub verdict_short_budget: fn(&str, &str, &str) -> String,
+    /// Verdict pointer: {0} the runs' forget_bias, {1} recipe R's.
+    pub verdict_forget_bias: fn(&str, &str) -> String,
+    /// Summary table header: the settings of a row.
+    pub col_settings: &'static str,
+    /// Summary: the row of the settings in the form.
+    pub summary_these_settings: &'static str,
+    /// Resume offer after a reload: {0} runs finished and kept, {1} runs planned.
+    pub resume_offer: fn(&str, &str) -> String,
     /// Forget-gate bias hook: {0} mean of b_if at initialisation, {1} seed.
     pub forget_bias_mean: fn(&str, &str) -> String,
     /// Capacity heading.
@@ -326,7 +337,7 @@ impl DelayText {
         time_left: |a0| format!("about {a0} left"),
         budget: |a0, a1| format!("{a0} steps in {a1} s"),
         summary: "Final held-out accuracy vs delay",
-        summary_note: "One row per delay, filled as runs finish: mean over the seeds, with the lowest and highest seed. Only runs with the settings above are listed.",
+        summary_note: "One row per delay, filled as runs finish: mean over the seeds, with the lowest and highest seed. Runs of other settings kept in this browser are listed beside them, labelled by the settings that differ.",
         summary_empty: "No finished run with these settings yet.",
         capacity: |a0, a1, a2, a3| format!("At delay {a0} the state must hold the {a0} most recent tokens at once: {a0} · log2({a1}) ≈ {a2} bits of information. Each cell carries {a3} floats in h (the LSTM as many again in c). Floats are not bits, so this is no bound; the runs above show what the cells reach."),
         outcome_wait: |a0, a1, a2, a3| format!("No conclusion yet at delay {a0}: {a1} has {a2} of {a3} runs finished."),
@@ -361,6 +372,11 @@ impl DelayText {
         outcome: "What these runs show: ",
         outcome_none: "Start the runs: a sentence appears here once every seed of every cell has finished.",
         restored: "Runs of these settings kept from an earlier visit.",
+        verdict_short_budget: |a0, a1, a2| format!("These runs trained {a0} steps each, {a2} of recipe R's {a1}: the outcome may change with more training."),
+        verdict_forget_bias: |a0, a1| format!("The LSTM stayed at chance with forget_bias = {a0}: see “LSTM forget-gate bias” below (recipe R uses {a1})."),
+        col_settings: "Settings",
+        summary_these_settings: "the settings above",
+        resume_offer: |a0, a1| format!("A sweep of these settings was stopped by a reload: {a0} of {a1} runs finished and are kept. Resume trains the others; the seed that was training starts again from step 0."),
         forget_bias_mean: |a0, a1| format!("Mean of the LSTM's forget block of bias_ih_l0 at initialisation (seed {a1}): {a0}"),
         capacity_title: "What delay 64 asks of the state",
     };
@@ -446,7 +462,7 @@ impl DelayText {
         time_left: |a0| format!("预计还需 {a0}"),
         budget: |a0, a1| format!("{a0} 步，用时 {a1} 秒"),
         summary: "最终留出集准确率与延迟",
-        summary_note: "每个延迟一行，运行完成后填入：各种子的平均值，以及最低和最高的种子。只列出与上方设置相同的运行。",
+        summary_note: "每个延迟一行，运行完成后填入：各种子的平均值，以及最低和最高的种子。此浏览器中保存的其他设置的运行并列显示，并标出不同的设置。",
         summary_empty: "尚无使用这些设置完成的运行。",
         capacity: |a0, a1, a2, a3| format!("delay 为 {a0} 时，状态必须同时保存最近的 {a0} 个符号：{a0} · log2({a1}) ≈ {a2} 比特的信息。每个单元在 h 中携带 {a3} 个浮点数（LSTM 在 c 中还有同样多）。浮点数不是比特，所以这不是一个上界；实际能达到多少，请看上面的运行结果。"),
         outcome_wait: |a0, a1, a2, a3| format!("delay {a0} 尚无结论：{a1} 已完成 {a3} 次运行中的 {a2} 次。"),
@@ -481,6 +497,11 @@ impl DelayText {
         outcome: "这些运行说明了什么：",
         outcome_none: "开始运行：每个单元的所有种子都完成后，这里会出现结论。",
         restored: "之前访问时保存的、使用这些设置的运行。",
+        verdict_short_budget: |a0, a1, a2| format!("这些运行每个只训练了 {a0} 步，是配方 R 的 {a1} 步的 {a2}：训练更久，结果可能不同。"),
+        verdict_forget_bias: |a0, a1| format!("forget_bias = {a0} 时 LSTM 停留在随机猜测水平：见下方“LSTM 遗忘门偏置”（配方 R 用 {a1}）。"),
+        col_settings: "设置",
+        summary_these_settings: "上方的设置",
+        resume_offer: |a0, a1| format!("这些设置的一轮运行被页面重新加载打断：{a1} 个运行中已完成的 {a0} 个已保存。点击“继续”训练其余的运行；中断时正在训练的种子从第 0 步重新开始。"),
         forget_bias_mean: |a0, a1| format!("LSTM 的 bias_ih_l0 遗忘门块在初始化时的平均值（种子 {a1}）：{a0}"),
         capacity_title: "delay 64 对状态的要求",
     };
@@ -608,4 +629,51 @@ pub fn outcome_sentence(outcome: &Outcome, delay: usize, lang: Lang) -> String {
             &fmt_acc(*chance),
         ),
     }
+}
+
+/// The caveat of a [`Verdict`] whose budget is below recipe R's, in `lang` (`None` otherwise).
+pub fn short_budget_sentence(v: &Verdict, lang: Lang) -> Option<String> {
+    v.short_budget.map(|b| {
+        (DelayText::of(lang).verdict_short_budget)(
+            &commas(b.steps),
+            &commas(b.recipe_steps),
+            &format!("{:.0}%", b.fraction() * 100.0),
+        )
+    })
+}
+
+/// The pointer of a [`Verdict`] to the forget-bias note, in `lang` (`None` when it has none).
+pub fn forget_bias_sentence(v: &Verdict, lang: Lang) -> Option<String> {
+    v.forget_bias.map(|b| {
+        (DelayText::of(lang).verdict_forget_bias)(
+            &b.to_string(),
+            &crate::config::delay::DelayConfig::default()
+                .forget_bias
+                .to_string(),
+        )
+    })
+}
+
+/// The whole verdict in `lang`: the outcome's sentence, then its caveats.
+pub fn verdict_text(v: &Verdict, lang: Lang) -> String {
+    let mut parts = vec![outcome_sentence(&v.outcome, v.delay, lang)];
+    parts.extend(short_budget_sentence(v, lang));
+    parts.extend(forget_bias_sentence(v, lang));
+    parts.join(match lang {
+        Lang::En => " ",
+        Lang::Zh => "",
+    })
+}
+
+/// `3000` → `3,000` (as the page writes step counts).
+fn commas(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

@@ -35,8 +35,11 @@ pub struct BidirText {
     pub hn_fwd: &'static str,
     /// Label.
     pub hn_bwd: &'static str,
-    /// Text: {0} index of the last position.
-    pub last_text: fn(&str) -> String,
+    /// The scrubber's label: {0} step k, {1} steps T, {2} the forward position k − 1, {3} the
+    /// backward position T − k.
+    pub step_caption: fn(&str, &str, &str, &str) -> String,
+    /// The diagram's position row label.
+    pub position: &'static str,
     /// Panel.
     pub weights: &'static str,
     /// Note.
@@ -57,11 +60,12 @@ impl BidirText {
         diagram: "Two directions over the same sentence",
         forward: "forward",
         backward: "backward",
-        diagram_note: "Step k: the forward direction has read the first k tokens, the backward direction the last k. A position's 2H output exists once both have passed it.",
+        diagram_note: "Positions t count from 0, as PyTorch's output[0, t] does. After step k the forward direction has read positions 0 to k − 1 and the backward direction positions T − k to T − 1 (the last k tokens). A position's 2H output exists once both have passed it.",
         output: "output and h_n",
         hn_fwd: "h_n[0]: forward, after the last token",
         hn_bwd: "h_n[1]: backward, after the first token",
-        last_text: |a0| format!("output[:, -1, :] is position {a0}: its forward half is h_n[0], but its backward half has read only the last token. The backward direction's summary of the whole sentence is output[:, 0, H:] = h_n[1]. To classify a sentence, concatenate h_n[0] and h_n[1]."),
+        step_caption: |a0, a1, a2, a3| format!("Step {a0} of {a1}: forward at t = {a2}, backward at t = {a3}"),
+        position: "position t",
         weights: "The weights",
         weights_note: "The _reverse tensors belong to the backward direction: the two directions share nothing but the input.",
     };
@@ -79,11 +83,12 @@ impl BidirText {
         diagram: "同一句子上的两个方向",
         forward: "正向",
         backward: "反向",
-        diagram_note: "第 k 步：正向已读入前 k 个词元，反向已读入后 k 个。只有两个方向都经过某个位置后，它的 2H 输出才完整。",
+        diagram_note: "位置 t 从 0 开始计数，与 PyTorch 的 output[0, t] 一致。第 k 步之后，正向已读入位置 0 到 k − 1，反向已读入位置 T − k 到 T − 1（最后 k 个词元）。只有两个方向都经过某个位置后，它的 2H 输出才完整。",
         output: "output 与 h_n",
         hn_fwd: "h_n[0]：正向，读完最后一个词元后",
         hn_bwd: "h_n[1]：反向，读完第一个词元后",
-        last_text: |a0| format!("output[:, -1, :] 是位置 {a0}：它的正向一半等于 h_n[0]，但反向一半只读过最后一个词元。反向对整句的总结是 output[:, 0, H:] = h_n[1]。要对整句分类，应拼接 h_n[0] 和 h_n[1]。"),
+        step_caption: |a0, a1, a2, a3| format!("第 {a0} 步（共 {a1} 步）：正向在 t = {a2}，反向在 t = {a3}"),
+        position: "位置 t",
         weights: "权重",
         weights_note: "带 _reverse 后缀的张量属于反向：两个方向除了输入之外没有任何共享。",
     };
