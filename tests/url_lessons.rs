@@ -4,8 +4,8 @@
 //! Keys and ranges: `docs/url.md` (checked against the field tables here).
 
 use unroll::config::lessons::{
-    index_notices, route, unknown_lesson_notice, BidirConfig, BpttAct, BpttConfig, GruConfig,
-    GruConvention, LessonId, LessonState, LstmConfig, LstmMode, ParallelConfig, Route,
+    index_notices, route, same_page, unknown_lesson_notice, BidirConfig, BpttAct, BpttConfig,
+    GruConfig, GruConvention, LessonId, LessonState, LstmConfig, LstmMode, ParallelConfig, Route,
     ShapesConfig, SoftmaxConfig, UnrollConfig,
 };
 use unroll::config::query::{self, markdown_table, FieldKind, MAX_NOTICES};
@@ -668,4 +668,34 @@ fn bidir_time_step_round_trips_and_clamps() {
             to: "3".into()
         }
     );
+}
+
+/// A page's canonical query may be written only into an entry that shows that page.
+#[test]
+fn same_page_compares_what_an_entry_shows() {
+    // The training page with other settings, or another language: the same page.
+    assert!(same_page(
+        "v=1&lesson=names&hidden_size=16&lang=zh",
+        "v=1&lesson=names&lang=en"
+    ));
+    assert!(same_page("v=1&lesson=gru&z=0.9", "lesson=GRU"));
+    // An unknown lesson shows the index, so the index may make it canonical.
+    assert!(same_page("v=1&lesson=foo", "v=1&lang=zh"));
+    assert!(same_page("", "lesson=index"));
+    // Every pair of different pages differs.
+    let mut pages: Vec<String> = vec![
+        "v=1&lang=zh".into(),
+        "v=1&lesson=names&hidden_size=16".into(),
+        "v=1&lesson=delay&delay=64".into(),
+    ];
+    pages.extend(
+        LessonId::ALL
+            .into_iter()
+            .map(|id| LessonState::default_for(id).encode(Some(Lang::Zh))),
+    );
+    for (i, a) in pages.iter().enumerate() {
+        for (j, b) in pages.iter().enumerate() {
+            assert_eq!(same_page(a, b), i == j, "{a} vs {b}");
+        }
+    }
 }

@@ -221,6 +221,23 @@ pub fn route(query: &str) -> Route {
     }
 }
 
+impl Route {
+    /// The page that shows this route: an unknown `lesson` shows the index.
+    pub fn page(&self) -> Route {
+        match self {
+            Route::Unknown(_) => Route::Index,
+            r => r.clone(),
+        }
+    }
+}
+
+/// Whether two query strings show the same page (the same lesson, the training page, the
+/// delay page, or the index). A page writes its canonical query only into a history entry that
+/// shows it: writing another page's query would change what the entry opens.
+pub fn same_page(a: &str, b: &str) -> bool {
+    route(a).page() == route(b).page()
+}
+
 /// The notice shown when `lesson` names no page (the raw value is cut like other notices and
 /// must be rendered as text).
 pub fn unknown_lesson_notice(raw: &str) -> UrlNotice {

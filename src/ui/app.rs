@@ -7,7 +7,10 @@
 //! client-side route of one document (`pushState`, [`crate::ui::lessons::Nav`]). The training
 //! and delay pages, once opened, stay mounted (hidden while another page shows), and their
 //! runs train in the document's engine worker ([`super::engine_client`]): switching pages
-//! never stops a run or loses a setting. The header's links go back to the last state of each.
+//! never stops a run or loses a setting. The header's links go back to the last state of each;
+//! Back and Forward show each history entry with its settings (a kept page takes the entry's
+//! settings), and a page writes its URL only into the entry it is shown for
+//! ([`super::url::Entry`]), never into one another page shows.
 
 use super::delay::DelayPage;
 use super::i18n::{provide_lang, Lang, Locale};

@@ -87,10 +87,13 @@ impl Locale {
         self.chosen.get()
     }
 
-    /// Adopts the `lang` of a query string (back/forward to an entry with `lang=`).
+    /// Adopts the `lang` of a query string (back/forward to an entry with `lang=`); the same
+    /// language changes nothing (and re-runs nothing that reads it).
     pub fn follow_url(&self, query: &str) {
         if let Some(l) = url_lang(query) {
-            self.choose(l);
+            if self.chosen.get_untracked() != Some(l) {
+                self.choose(l);
+            }
         }
     }
 }

@@ -26,7 +26,7 @@ use super::keep::{DeviceLostNotice, KeepHooks, KeepPanel};
 use super::lab;
 use super::lab::grad_flow::{GradFlowPanel, GradFlowStore};
 use super::lab::inspector::InspectorPanel;
-use super::lessons::use_nav;
+use super::lessons::{use_nav, CopyLink};
 use super::session::{RunStatus, TrainingSession};
 use super::text::training::{
     cpu_reason_detail, language_name, train_error_detail, DataInUse, TrainingText,
@@ -83,15 +83,18 @@ pub fn TrainingPage(
     super::keep::ImportedWeights::provide();
 
     // The URL follows the configuration and the chosen language (canonical form, replacing
-    // the history entry) while this page is shown; the shell's links return to it.
+    // the history entry) while this page is shown, and is written again for every entry the
+    // page is shown for (it stays mounted across entries); the shell's links return to it.
     let pages = PageQueries::get();
+    let nav = use_nav();
     let active = move || pages.route.get() == Route::Training;
     Effect::new(move |_| {
         let lang = loc.chosen.get();
         let query = config.with(|c| bridge::encode_config(c, lang));
+        nav.search.track();
         pages.training.set(Some(query.clone()));
         if active() {
-            url::replace_query(&query);
+            url::replace_query(url::Entry::shown(), &query);
         }
     });
 
@@ -255,8 +258,8 @@ pub fn TrainingPage(
     let status = session.status;
     let session_busy = move || session.busy();
     // Back/forward to a training entry with another configuration: the form takes it, unless
-    // a run (or a comparison) is using the form's configuration.
-    let nav = use_nav();
+    // a run (or a comparison) is using the form's configuration (then the entry is written
+    // with the configuration shown).
     Effect::new(move |_| {
         let search = nav.search.get();
         if route(&search) != Route::Training {
@@ -286,6 +289,7 @@ pub fn TrainingPage(
                         })
                     }}
                 </p>
+                <CopyLink />
             </section>
             <UrlNotice notices=notices />
             <DataBanner data=data />

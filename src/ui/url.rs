@@ -5,10 +5,16 @@
 //! pure codec of `config` (reached through [`super::training_bridge`]); this module only talks
 //! to the browser: `location.search` in, `history.replaceState` out (a changed setting replaces
 //! the current history entry instead of pushing one).
+//!
+//! A page writes only into the history entry it is shown for ([`Entry`]): a page that is being
+//! left, or one kept mounted while hidden, may still react to a change (the language of the
+//! entry the browser went to), and its write would otherwise overwrite that entry with another
+//! page's query. [`replace_query`] drops such a write, and so does the write waiting for the
+//! next frame when the browser has gone to another entry since.
 
 use super::i18n::use_locale;
 use super::text::ShellText;
-use crate::config::lessons::Route;
+use crate::config::lessons::{same_page, Route};
 use crate::config::UrlNotice;
 use leptos::prelude::*;
 use web_sys::UrlSearchParams;
@@ -37,10 +43,45 @@ pub fn current_href() -> String {
         .unwrap_or_default()
 }
 
+/// One history entry as shown in this document: every entry pushed ([`Entry::push`]) and every
+/// entry the browser goes to by back or forward ([`Entry::pop`]) gets a new number, so a page
+/// shown for one entry can tell when another is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry(u64);
+
+impl Entry {
+    /// The entry shown now.
+    pub fn shown() -> Entry {
+        Entry(SHOWN.get())
+    }
+
+    /// Whether this entry is still the one shown.
+    pub fn is_shown(self) -> bool {
+        self == Entry::shown()
+    }
+
+    /// Marks a new entry as shown: called right before `history.pushState`, after a query
+    /// waiting for the entry being left was written.
+    pub fn push() {
+        flush_query();
+        SHOWN.set(SHOWN.get() + 1);
+    }
+
+    /// Marks the entry the browser went to (back, forward) as shown: the first thing the
+    /// `popstate` listener does. A query still waiting for the entry left is dropped (the
+    /// browser no longer shows it, and `replaceState` writes only the entry shown).
+    pub fn pop() {
+        SHOWN.set(SHOWN.get() + 1);
+        PENDING.with_borrow_mut(Option::take);
+    }
+}
+
 /// A query waiting to be written into the current history entry.
 struct PendingQuery {
     /// The query to write (no leading `?`).
     query: String,
+    /// The entry it belongs to.
+    entry: Entry,
     /// `location.search` (no `?`) when the first of the waiting writes was asked for: when the
     /// browser has since gone to another entry (back, forward), the write is dropped.
     from: String,
@@ -48,6 +89,7 @@ struct PendingQuery {
 
 thread_local! {
     static PENDING: std::cell::RefCell<Option<PendingQuery>> = const { std::cell::RefCell::new(None) };
+    static SHOWN: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// How long a waiting query may wait when no frame is drawn (a hidden tab), in ms.
@@ -66,24 +108,32 @@ pub fn query_value(search: &str, key: &str) -> Option<String> {
     all.get(n - 1).as_string()
 }
 
-/// Replaces the current history entry's query with `query` (no leading `?`), keeping the path
-/// and the fragment, once the next frame is drawn. Does nothing when the URL would not change.
+/// Replaces the query of history entry `entry` with `query` (no leading `?`), keeping the path
+/// and the fragment, once the next frame is drawn. Does nothing when the URL would not change,
+/// when `entry` is no longer the entry shown, or when `query` is another page's than the one
+/// the entry shows (see [`crate::config::lessons::same_page`]): a page never writes into an
+/// entry it is not shown for.
 ///
 /// `history.replaceState` makes the browser bring the page's style up to date; during a change
 /// that touches much of the page (the language, a run's form) that cost tens of ms before the
 /// frame that answers the input. Writes asked for before that frame are coalesced into one
 /// (the last query wins); [`current_search`], [`current_href`] and a pushed entry write a
 /// waiting query first.
-pub fn replace_query(query: &str) {
+pub fn replace_query(entry: Entry, query: &str) {
+    let from = location_search();
+    if !entry.is_shown() || !same_page(&from, query) {
+        return;
+    }
     let first = PENDING.with_borrow_mut(|p| match p {
-        Some(p) => {
+        Some(p) if p.entry == entry => {
             p.query = query.to_owned();
             false
         }
-        None => {
+        _ => {
             *p = Some(PendingQuery {
                 query: query.to_owned(),
-                from: location_search(),
+                entry,
+                from,
             });
             true
         }
@@ -98,12 +148,13 @@ pub fn replace_query(query: &str) {
 }
 
 /// Writes the query waiting from [`replace_query`], if any, now: unless the browser went to
-/// another history entry since it was asked for.
+/// another history entry since it was asked for, or that entry shows another page.
 pub fn flush_query() {
     let Some(p) = PENDING.with_borrow_mut(Option::take) else {
         return;
     };
-    if location_search() == p.from {
+    let now = location_search();
+    if p.entry.is_shown() && now == p.from && same_page(&now, &p.query) {
         write_query(&p.query);
     }
 }

@@ -46,7 +46,7 @@ use crate::config::delay::{
     CellSet, DelayConfig, DelayRangeError, DELAY_FIELDS, MAX_LENGTH, PRESET_DELAYS,
 };
 use crate::config::fields;
-use crate::config::lessons::Route;
+use crate::config::lessons::{route, Route};
 use crate::config::query::{decode, encode, parse_pairs};
 use crate::config::{Lang, NoticeKind};
 use crate::delay::model::DelayModel;
@@ -62,7 +62,7 @@ use crate::ui::charts::delay::{self as chart, CurveChart};
 use crate::ui::charts::style::cell_colour;
 use crate::ui::i18n::use_locale;
 use crate::ui::lessons::fmt::count_commas;
-use crate::ui::lessons::CopyLink;
+use crate::ui::lessons::{use_nav, CopyLink};
 use crate::ui::run_status::RunStatus;
 use crate::ui::text::delay::{self as text, DelayText};
 use crate::ui::text::Text;
@@ -170,14 +170,17 @@ pub fn DelayPage() -> impl IntoView {
             .collect::<Vec<_>>(),
     );
     let cfg = RwSignal::new(initial.config);
-    // The URL follows the form while this page is shown; the shell's links return to it.
+    // The URL follows the form while this page is shown, and is written again for every entry
+    // the page is shown for (it stays mounted across entries); the shell's links return to it.
     let pages = PageQueries::get();
+    let nav = use_nav();
     Effect::new(move |_| {
         let lang = loc.chosen.get();
         let query = cfg.with(|c| encode(c, lang));
+        nav.search.track();
         pages.delay.set(Some(query.clone()));
         if pages.route.get() == Route::Delay {
-            url::replace_query(&query);
+            url::replace_query(url::Entry::shown(), &query);
         }
     });
 
@@ -193,6 +196,19 @@ pub fn DelayPage() -> impl IntoView {
     let run_cfg = driver.run_cfg;
     let kept = driver.kept;
     let store_error = driver.store_error;
+
+    // Back/forward to a delay entry with other settings: the form takes them, unless a sweep
+    // is running with the form's settings (then the entry is written with the settings shown).
+    Effect::new(move |_| {
+        let search = nav.search.get();
+        if route(&search) != Route::Delay {
+            return;
+        }
+        let wanted = decode::<DelayConfig>(&search).config;
+        if !untrack(|| driver.busy()) && cfg.with_untracked(|c| *c != wanted) {
+            cfg.set(wanted);
+        }
+    });
 
     let invalid = Memo::new(move |_| cfg.with(|c| c.check().err()));
     let busy = move || driver.busy();

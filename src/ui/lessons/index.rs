@@ -16,8 +16,9 @@ pub fn IndexPage(
 ) -> impl IntoView {
     let lang = use_lang();
     let nav = super::use_nav();
-    // Keep the index's URL canonical (and carrying `lang` once chosen).
-    Effect::new(move |_| nav.replace(&lesson_query(None, lang.url_lang())));
+    // Keep the index's URL canonical (and carrying `lang` once chosen) while its entry shows.
+    let entry = crate::ui::url::Entry::shown();
+    Effect::new(move |_| nav.replace(entry, &lesson_query(None, lang.url_lang())));
     // The training and delay pages as last left in this tab (their defaults before).
     let pages = crate::ui::url::PageQueries::get();
     let with_lang = move |base: &str| match lang.url_lang() {

@@ -4,6 +4,7 @@
 //!   codecs of [`crate::config::lessons`]; a page writes its canonical query back with
 //!   `history.replaceState` on every change (a slider drag replaces the current entry), and
 //!   switching lessons pushes one ([`Nav::push`]); back/forward re-decode the URL (`popstate`).
+//!   A page writes only into the entry it was opened for ([`crate::ui::url::Entry`]).
 //! - Every number comes from [`crate::lessons`] (the same maths that trains); the pages only
 //!   format it. Values carry their raw number in `data-value` for the tests.
 //! - Text is English or 简体中文 ([`crate::ui::i18n`]); user strings (tokens, URL values in
@@ -29,7 +30,7 @@ use crate::config::{Lang, UrlNotice};
 use crate::ui::i18n::{notice_text, use_lang, Locale};
 use crate::ui::text::lessons::{lesson_info, CommonText, IndexText};
 use crate::ui::text::{ShellText, Text};
-use crate::ui::url::current_search;
+use crate::ui::url::{current_search, Entry};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -55,8 +56,8 @@ pub struct Nav {
 impl Nav {
     /// Pushes a history entry for `query` (no `?`) and shows it.
     pub fn push(&self, query: &str) {
-        // A query still waiting for the entry being left belongs to that entry.
-        crate::ui::url::flush_query();
+        // A query still waiting for the entry being left is written into it first.
+        Entry::push();
         if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
             let _ =
                 history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&href(query)));
@@ -67,9 +68,11 @@ impl Nav {
         }
     }
 
-    /// Replaces the current history entry's query with `query` (no `?`) without re-rendering.
-    pub fn replace(&self, query: &str) {
-        crate::ui::url::replace_query(query);
+    /// Replaces the query of history entry `entry` with `query` (no `?`) without
+    /// re-rendering; nothing happens once another entry is shown
+    /// ([`crate::ui::url::replace_query`]).
+    pub fn replace(&self, entry: Entry, query: &str) {
+        crate::ui::url::replace_query(entry, query);
     }
 }
 
@@ -91,6 +94,8 @@ pub fn provide_nav(search: RwSignal<String>, lang: Locale) -> Nav {
     let nav = Nav { search };
     provide_context(nav);
     let handle = window_event_listener(leptos::ev::popstate, move |_| {
+        // From here on, the pages shown for the entry left write nothing.
+        Entry::pop();
         let q = current_search();
         lang.follow_url(&q);
         search.set(q);
@@ -197,13 +202,15 @@ fn lesson_page(state: LessonState, notices: Vec<UrlNotice>) -> AnyView {
 }
 
 /// Keeps the URL canonical for a lesson's state: on mount and after every change the encoded
-/// state (with `lang` when the user chose one) replaces the current history entry.
+/// state (with `lang` when the user chose one) replaces the query of the history entry the
+/// lesson was opened for, as long as that entry is shown.
 pub fn sync_url<T: Clone + Send + Sync + 'static>(state: RwSignal<T>, wrap: fn(T) -> LessonState) {
     let nav = use_nav();
     let lang = use_lang();
+    let entry = Entry::shown();
     Effect::new(move |_| {
         let query = wrap(state.get()).encode(lang.url_lang());
-        nav.replace(&query);
+        nav.replace(entry, &query);
     });
 }
 
