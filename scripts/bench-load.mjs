@@ -1,18 +1,27 @@
 #!/usr/bin/env node
 // Load-time benchmark (reports, asserts nothing): serves a built dist/ with the project's static
-// server (scripts/serve-dist.mjs) and opens a lesson in headless Chromium over an emulated
-// 10 Mbit/s link with 40 ms latency (CDP Network.emulateNetworkConditions), then reports
+// server (scripts/serve-dist.mjs) and opens a page in headless Chromium over an emulated
+// 10 Mbit/s link with 40 ms latency (CDP Network.emulateNetworkConditions; --no-throttle: the
+// plain loopback), then reports
 //
-//   first visit     ms from navigation start until the lesson's heading is in the page, and the
+//   first visit     ms from navigation start until the page's heading is in the page, and the
 //                   bytes that crossed the network (as encoded on the wire);
 //   second visit    the same, offline (browser offline, server stopped): the service worker
-//                   answers from its cache;
+//                   answers from its cache (a warm load);
 //
 // and, with --compare, the first visit from the same server without the pre-compressed copies
 // (what a host that neither compresses nor has the .br/.gz files sends).
+// For the training page (`--query '?v=1&lesson=names'`) each visit also reports when Start is
+// enabled (the data set is loaded and split). Every visit reports the longest main-thread task
+// (PerformanceObserver 'longtask', tasks over 50 ms) from navigation start until 1.5 s after the
+// page is ready; --tasks lists every such task with its start, and --trace also what each of
+// them spent its time in (a Chrome trace of the visit: the events of over 5 ms inside the task,
+// with the function or timer that ran). --warm N makes N offline visits after the first
+// (default 1).
 // Each figure is the median of --runs fresh browser profiles (default 3).
 //
 // Usage: node scripts/bench-load.mjs [--dir dist] [--runs 3] [--compare] [--query '?v=1&lesson=lstm']
+//        [--no-throttle] [--warm 1] [--tasks] [--trace]
 // Needs a release build in dist/ (`trunk build --release`) and the system Chromium.
 
 import { mkdtempSync, rmSync } from "node:fs";
@@ -30,31 +39,92 @@ const DIR = resolve(opt("--dir", "dist"));
 const RUNS = Number(opt("--runs", "3"));
 const QUERY = opt("--query", "?v=1&lesson=lstm");
 const COMPARE = args.includes("--compare");
+const THROTTLE = !args.includes("--no-throttle");
+const WARM = Number(opt("--warm", "1"));
+const TRACE = args.includes("--trace");
+const TASKS = args.includes("--tasks") || TRACE;
+const TRAINING = new URLSearchParams(QUERY).get("lesson") === "names";
+/** The training page's Start button, once enabled. */
+const START = '[data-testid="train-start"]:not([disabled])';
+/** How long after the page is ready its long tasks still count. */
+const SETTLE_MS = 1500;
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-const HEADING = ".lx-root h1";
+const HEADING = TRAINING ? ".training-page h1" : ".lx-root h1";
 const LINK = { offline: false, latency: 40, downloadThroughput: 10e6 / 8, uploadThroughput: 10e6 / 8 };
 
-/** Records performance.now() when the lesson heading first exists (runs before page scripts). */
-function headingProbe(selector) {
+/**
+ * Runs before any page script: performance.now() when the heading first exists and when Start
+ * is first enabled (the training page), and every main-thread task over 50 ms.
+ */
+function loadProbe([heading, start]) {
+  window.__tasks = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__tasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: "longtask", buffered: true });
+  } catch {}
   const check = () => {
-    if (window.__headingAt === undefined && document.querySelector(selector)) window.__headingAt = performance.now();
+    if (window.__headingAt === undefined && document.querySelector(heading)) window.__headingAt = performance.now();
+    if (window.__startAt === undefined && document.querySelector(start)) window.__startAt = performance.now();
   };
-  new MutationObserver(check).observe(document, { subtree: true, childList: true });
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["disabled"] });
 }
 
-/** Opens the lesson in `context` over the emulated link; returns { ms, bytes }. */
+/**
+ * Opens the page in `context` (over the emulated link unless --no-throttle); returns
+ * { ms, startMs, longest, tasks, bytes, page }.
+ */
 async function visit(context, url) {
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
-  await cdp.send("Network.emulateNetworkConditions", LINK);
+  if (THROTTLE) await cdp.send("Network.emulateNetworkConditions", LINK);
   let bytes = 0;
   cdp.on("Network.loadingFinished", (e) => (bytes += e.encodedDataLength));
-  await page.addInitScript(headingProbe, HEADING);
+  await page.addInitScript(loadProbe, [HEADING, START]);
+  const events = [];
+  if (TRACE) {
+    cdp.on("Tracing.dataCollected", (e) => events.push(...e.value));
+    await cdp.send("Tracing.start", {
+      categories: "devtools.timeline,disabled-by-default-devtools.timeline,v8,v8.wasm,toplevel,blink,loading",
+      transferMode: "ReportEvents",
+    });
+  }
   await page.goto(url + QUERY, { waitUntil: "commit" });
-  await page.waitForSelector(HEADING, { timeout: 180_000 });
-  const ms = await page.evaluate(() => window.__headingAt);
-  return { ms, bytes, page };
+  await page.waitForSelector(TRAINING ? START : HEADING, { timeout: 180_000 });
+  await page.waitForTimeout(SETTLE_MS);
+  const r = await page.evaluate(() => ({ ms: window.__headingAt, startMs: window.__startAt ?? NaN, tasks: window.__tasks }));
+  const longest = Math.max(0, ...r.tasks.map((t) => t.duration));
+  let breakdown = [];
+  if (TRACE) {
+    const done = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
+    await cdp.send("Tracing.end");
+    await done;
+    breakdown = longTaskBreakdown(events);
+  }
+  return { ...r, longest, bytes, page, breakdown };
+}
+
+/**
+ * The renderer main thread's tasks over 50 ms in a Chrome trace, each with the complete events
+ * of over 5 ms inside it (name, and the function, timer or URL that ran, when the trace says).
+ */
+function longTaskBreakdown(events) {
+  const main = events.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain");
+  if (!main) return [];
+  const own = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === "X" && e.dur);
+  const tasks = own.filter((e) => e.name === "RunTask" && e.dur > 50_000);
+  return tasks.map((t) => {
+    const inside = own
+      .filter((e) => e !== t && e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur && e.dur > 5_000)
+      .sort((a, b) => a.ts - b.ts)
+      .map((e) => {
+        const d = e.args?.data ?? {};
+        const what = d.functionName || d.url || d.type || d.timerId || "";
+        return `${e.name}${what ? ` (${String(what).slice(-60)})` : ""} ${(e.dur / 1000).toFixed(0)}`;
+      });
+    return `${(t.dur / 1000).toFixed(0)} ms: ${inside.join(", ")}`;
+  });
 }
 
 async function run({ precompressed, second }) {
@@ -74,8 +144,13 @@ async function run({ precompressed, second }) {
     await first.page.close();
     await server.close();
     await context.setOffline(true);
-    const offline = await visit(context, server.url);
-    return { first, offline };
+    const warm = [];
+    for (let i = 0; i < WARM; i++) {
+      const v = await visit(context, server.url);
+      await v.page.close();
+      warm.push(v);
+    }
+    return { first, warm };
   } finally {
     await context.close();
     await server.close().catch(() => {});
@@ -86,25 +161,38 @@ async function run({ precompressed, second }) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (xs) => `${median(xs).toFixed(0)} ms (runs: ${xs.map((x) => x.toFixed(0)).join(", ")})`;
 const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
+/** One visit's line: the heading, Start (training page) and the longest main-thread task. */
+function line(label, visits, extra = "") {
+  let text = `${label} heading after ${fmt(visits.map((v) => v.ms))}`;
+  if (TRAINING) text += `; Start enabled after ${fmt(visits.map((v) => v.startMs))}`;
+  text += `; longest main-thread task ${fmt(visits.map((v) => v.longest))}${extra}`;
+  console.log(text);
+  if (TASKS)
+    for (const v of visits) {
+      console.log(`    tasks over 50 ms (start: ms): ${v.tasks.map((t) => `${t.start.toFixed(0)}: ${t.duration.toFixed(0)}`).join(", ") || "none"}`);
+      for (const b of v.breakdown) console.log(`      ${b}`);
+    }
+}
 
-console.log(`load benchmark: ${DIR}${QUERY}, 10 Mbit/s, 40 ms, ${RUNS} runs each`);
+const link = THROTTLE ? "10 Mbit/s, 40 ms" : "no throttling";
+console.log(`load benchmark: ${DIR}${QUERY}, ${link}, ${RUNS} runs each`);
 const firsts = [];
-const offlines = [];
+const warms = Array.from({ length: WARM }, () => []);
 let wire = 0;
 for (let i = 0; i < RUNS; i++) {
   const r = await run({ precompressed: true, second: true });
-  firsts.push(r.first.ms);
-  offlines.push(r.offline.ms);
+  firsts.push(r.first);
+  r.warm.forEach((v, j) => warms[j].push(v));
   wire = r.first.bytes;
 }
-console.log(`first visit (pre-compressed): heading after ${fmt(firsts)}, ${kib(wire)} on the wire`);
-console.log(`second visit, offline:        heading after ${fmt(offlines)}`);
+line("first visit (pre-compressed):", firsts, `, ${kib(wire)} on the wire`);
+warms.forEach((w, j) => line(WARM > 1 ? `visit ${j + 2}, offline:` : "second visit, offline:       ", w));
 if (COMPARE) {
   const plain = [];
   for (let i = 0; i < RUNS; i++) {
     const r = await run({ precompressed: false, second: false });
-    plain.push(r.first.ms);
+    plain.push(r.first);
     wire = r.first.bytes;
   }
-  console.log(`first visit (uncompressed):   heading after ${fmt(plain)}, ${kib(wire)} on the wire`);
+  line("first visit (uncompressed):  ", plain, `, ${kib(wire)} on the wire`);
 }
