@@ -1,6 +1,6 @@
 //! The index page: one card per lesson in course order, and the training page.
 
-use super::{lesson_query, LessonNotice, NavLink};
+use super::{lesson_query, CopyLink, LessonNotice, NavLink};
 use crate::config::lessons::LessonId;
 use crate::config::UrlNotice;
 use crate::ui::i18n::use_lang;
@@ -58,6 +58,7 @@ pub fn IndexPage(
             <header class="page-intro">
                 <h1>{move || IndexText::of(lang.get()).title}</h1>
                 <p class="lede">{move || (IndexText::of(lang.get()).lede)(&LessonId::ALL.len().to_string())}</p>
+                <CopyLink />
             </header>
             <LessonNotice notices=notices />
             <ol class="lx-cards">{cards}</ol>
