@@ -10,9 +10,6 @@
 // - Lesson 5: the number line's −1/0/1 lie under the line, inside the drawing, above the next
 //   paragraph, and apart from the value labels.
 // - Lesson 7: the logit sliders count from 0, as the classes do.
-// - The training page: the run's Reset and the inspector's pin reset have distinct names (no
-//   two buttons share one); a restored run that Resume continues says so in the status pill
-//   (a page without one does not); the loss chart says why the per-step loss swings.
 //
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/readable.test.mjs`
 // (without UNROLL_E2E_SKIP_BUILD it builds dist/ first).
@@ -273,78 +270,5 @@ test("lesson 7: the logit sliders count from 0, as the classes do", { timeout: 6
     r.classes.forEach((c, k) => assert.match(c, new RegExp(`\\b${k}$`), `class radio ${k}: ${c}`));
     assert.deepEqual(problems, []);
     await page.close();
-  }
-});
-
-/** Every button's accessible name (aria-label, else its text) by test id, and names used twice. */
-async function buttonNames(page) {
-  const names = await page.evaluate(() =>
-    [...document.querySelectorAll("button")].map((b) => [b.getAttribute("data-testid"), (b.getAttribute("aria-label") || b.textContent).trim()]),
-  );
-  const counts = {};
-  for (const [, n] of names) counts[n] = (counts[n] ?? 0) + 1;
-  return { byId: Object.fromEntries(names), twice: Object.entries(counts).filter(([, c]) => c > 1).map(([n]) => n) };
-}
-
-test("the training page: distinct names for the run's and the pin's reset, a restored run says it can be resumed, the loss chart says why it swings", { timeout: 600_000 }, async () => {
-  const b = await launch({ webgpu: false });
-  try {
-    const seen = {};
-    const query = "?v=1&lesson=names&cell=lstm&hidden_size=8&epochs=1&backend=cpu&seed=3";
-    for (const lang of ["en", "zh"]) {
-      const page = await b.context.newPage();
-      const problems = [];
-      page.on("pageerror", (e) => problems.push(`pageerror: ${e}`));
-      page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));
-      if (lang === "en") {
-        // A short run, paused: its checkpoint is saved, the inspector shows the pin.
-        await page.goto(`${server.url}${query}&autostart=1&lang=en`, { waitUntil: "load" });
-        await page.fill('[data-testid="inspect-input"]', "Nguyen");
-        await page.waitForSelector('[data-testid="pin-clear"]', { timeout: 120_000 });
-        await until(async () => (await num(page, "train-step")) >= 5, 120_000, "five steps");
-        await page.click('[data-testid="train-pause"]');
-        await until(async () => (await num(page, "checkpoint-saved")) > 0, 60_000, "a saved checkpoint");
-      }
-      // A reload (in either language) restores the paused run.
-      await page.goto(`${server.url}${query}&lang=${lang}`, { waitUntil: "load" });
-      await page.waitForSelector('[data-testid="restored"]', { timeout: 120_000 });
-      assert.equal(await page.getAttribute('[data-testid="restored"]', "data-resumable"), "true");
-      await until(async () => !(await page.isDisabled('[data-testid="train-resume"]')), 30_000, "Resume offered");
-      assert.equal(await value(page, "train-status"), "idle");
-      assert.equal(await page.getAttribute('[data-testid="train-status"]', "data-resumable"), "true");
-      const pill = (await page.textContent('[data-testid="train-status"]')).trim();
-      await page.fill('[data-testid="inspect-input"]', "Nguyen");
-      await page.waitForSelector('[data-testid="pin-clear"]', { timeout: 60_000 });
-      const { byId, twice } = await buttonNames(page);
-      assert.notEqual(byId["train-reset"], byId["pin-clear"], `${lang}: two buttons named "${byId["pin-clear"]}"`);
-      assert.deepEqual(twice, [], `${lang}: buttons sharing a name`);
-      for (const id of ["train-reset", "pin-clear"]) {
-        assert.equal(await page.getByRole("button", { name: byId[id], exact: true }).count(), 1, `${lang}: ${id} found by its name`);
-      }
-      const note = (await page.textContent('[data-testid="loss-swing-note"]')).trim();
-      assert.ok(note.length > 20, `${lang}: the note under the loss chart`);
-      const below = await page.evaluate(() => {
-        const chart = document.querySelector('[data-testid="chart-train-loss"]');
-        const note = document.querySelector('[data-testid="loss-swing-note"]');
-        return chart.closest(".panel") === note.closest(".panel") && note.getBoundingClientRect().top >= chart.getBoundingClientRect().bottom;
-      });
-      assert.ok(below, `${lang}: the note is under the loss chart`);
-      if (lang === "zh") for (const t of [note, pill, byId["train-reset"], byId["pin-clear"]]) assert.doesNotMatch(t, ENGLISH);
-      seen[lang] = { note, pill, reset: byId["train-reset"], pin: byId["pin-clear"] };
-      assert.deepEqual(problems, []);
-      await page.close();
-    }
-    // Each text differs between the languages, and the pill is not the plain "ready" of a page without a run.
-    for (const k of ["note", "pill", "reset", "pin"]) assert.notEqual(seen.en[k], seen.zh[k], k);
-    // A profile without a saved run: the plain status.
-    const fresh = await wide.context.newPage();
-    await fresh.goto(`${server.url}?v=1&lesson=names&lang=en`, { waitUntil: "load" });
-    await fresh.waitForSelector('[data-testid="train-status"]', { timeout: 60_000 });
-    await fresh.waitForTimeout(1000);
-    assert.equal(await fresh.getAttribute('[data-testid="train-status"]', "data-resumable"), "false");
-    assert.notEqual((await fresh.textContent('[data-testid="train-status"]')).trim(), seen.en.pill, "a page without a run to resume does not say it can be resumed");
-    await fresh.close();
-  } finally {
-    await b.close();
   }
 });
