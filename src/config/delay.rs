@@ -137,7 +137,7 @@ url_config! {
             => "LSTM only: added to the forget-gate block (rows H..2H) of `bias_ih_l0` after PyTorch's default init; 0 = PyTorch's default",
         /// Optimisation steps of every run, the training budget (`steps`, 1–20000, default 3000).
         steps: u64 = FieldKind::Int { min: 1, max: MAX_STEPS as i64, default: 3000 }
-            => "optimisation steps of every run (the training budget); the held-out set is evaluated every 100 steps and at the end",
+            => "optimisation steps of every run (the training budget); the held-out set is evaluated before the first step, every min(100, max(1, ⌊steps / 10⌋)) steps (every 100 from a budget of 1 000 up) and after the last",
         /// Seed of the first run: its weights and its token stream (`seed`).
         seed: u32 = FieldKind::Int { min: 0, max: u32::MAX as i64, default: 0 }
             => "seed of the first run: its initial weights and its token stream (every cell of a run sees the same sequences)",
