@@ -106,8 +106,8 @@ test("a reload during a sweep offers Resume, which trains the rest", { timeout: 
   // The first seed's two runs finish; the second seed is training.
   await until(async () => (await num(page, "delay-summary")) >= 2, 300_000, "the first seed", 100);
   await page.waitForTimeout(300); // the record's write
-  const firstSeed = await page.$$eval('[data-testid="delay-seed-acc-rnn"]', (els) =>
-    els.filter((e) => e.dataset.seed === "11" && Number(e.dataset.step) === STEPS).map((e) => Number(e.dataset.value)));
+  const firstSeed = await page.$$eval('[data-testid="delay-seed-acc-rnn"]', (els, steps) =>
+    els.filter((e) => e.dataset.seed === "11" && Number(e.dataset.step) === steps).map((e) => Number(e.dataset.value)), STEPS);
   assert.equal(firstSeed.length, 1);
   await page.reload({ waitUntil: "load" });
   await page.waitForSelector('[data-testid="delay-page"]', { timeout: 60_000 });
@@ -120,7 +120,9 @@ test("a reload during a sweep offers Resume, which trains the rest", { timeout: 
   // The kept seed is shown as it finished.
   const shown = await page.$$eval('[data-testid="delay-seed-acc-rnn"]', (els) =>
     els.filter((e) => e.dataset.seed === "11").map((e) => Number(e.dataset.value)));
-  assert.deepEqual(shown, firstSeed);
+  // The kept value went through the record store (its last digit may differ in print).
+  assert.equal(shown.length, firstSeed.length);
+  shown.forEach((v, i) => assert.ok(Math.abs(v - firstSeed[i]) < 1e-9, `kept ${v}, shown before ${firstSeed[i]}`));
   await page.click('[data-testid="delay-resume"]');
   assert.equal(await value(page, "delay-status"), "running");
   assert.equal(await page.$('[data-testid="delay-resume-offer"]'), null);
