@@ -76,7 +76,7 @@ suite accuracy-lstm count_plain check_accuracy lstm 0.668
 suite accuracy-gru count_plain check_accuracy gru 0.699
 suite accuracy-rnn count_plain check_accuracy rnn 0.683
 if command -v python3 >/dev/null 2>&1; then
-  suite torch-interop count_plain env UNROLL_BENCH="$RELEASE_DIR/bench" python3 tests/python/test_safetensors_torch.py
+  suite torch-interop count_plain env UNROLL_BENCH="$RELEASE_DIR/bench" python3 core/tests/python/test_safetensors_torch.py
 else
   log "python3 not found: skipping the PyTorch safetensors interchange test (it also needs torch)"
 fi

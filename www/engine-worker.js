@@ -1,6 +1,6 @@
 // The training engine's Web Worker. It loads the app's own wasm module (the same hashed files
 // as the page, whose URLs the page sends in its first message) and hands every later message
-// to the Rust engine (src/engine/worker.rs), which answers with postcard-encoded batches.
+// to the Rust engine (core/src/engine/worker.rs), which answers with postcard-encoded batches.
 const pending = [];
 let loading = false;
 self.onmessage = async (event) => {

@@ -1,7 +1,7 @@
 // Screenshots of the delay-copy page at 1440 and 375 px, in English and Chinese: a finished
 // delay-8 sweep (3 seeds per cell, kept in the browser and restored on opening), then a
 // delay-32 sweep running with the same settings (the summary keeps the delay-8 row). Also an
-// invalid delay. PNGs go to tests/e2e/out/delay/ (look at them).
+// invalid delay. PNGs go to scripts/e2e/out/delay/ (look at them).
 //
 // Run: `node scripts/e2e/delay-screenshots.mjs` after `trunk build --release`.
 // UNROLL_DELAY_SHOT_QUERY sets the run's size (default `hidden_size=32&steps=400`, so the

@@ -1,7 +1,7 @@
 // Screenshots of "inside the trained model" and the gradient-flow chart, in English and Chinese:
 // trains an RNN and then an LSTM (one epoch each, CPU path, same seed) in one tab, so the
 // gradient-flow chart holds both curves; then types a name, pins the LSTM's forget gate, and
-// switches the language. PNGs go to tests/e2e/out/inspect-*.png.
+// switches the language. PNGs go to scripts/e2e/out/inspect-*.png.
 //
 // Run: `node scripts/e2e/inspect-screenshots.mjs` after `trunk build --release`.
 // Options (environment): UNROLL_SHOT_HIDDEN (default 32), UNROLL_SHOT_NAME (default Nguyen).

@@ -1,6 +1,6 @@
 // Screenshots of the keep panels ("Your data and model", the restored model, an upload error,
 // the device-lost notice) in English and Chinese, for people to look at. Writes
-// tests/e2e/out/keep-*.png.
+// scripts/e2e/out/keep-*.png.
 //
 // Run: `node scripts/e2e/keep-screenshots.mjs` after `trunk build --release`.
 // UNROLL_SHOT_DEVICE=0 skips the WebGPU device-loss shots (SwiftShader is slow).
@@ -40,13 +40,13 @@ try {
       await page.fill('[data-testid="predict-input"]', "Nguyen");
       await page.waitForTimeout(500);
       shots.push(await screenshot(page, `keep-restored-${lang}`));
-      shots.push(await panel(page).screenshot({ path: join(ROOT, "tests", "e2e", "out", `keep-panel-restored-${lang}.png`) }).then(() => `keep-panel-restored-${lang}`));
+      shots.push(await panel(page).screenshot({ path: join(ROOT, "scripts", "e2e", "out", `keep-panel-restored-${lang}.png`) }).then(() => `keep-panel-restored-${lang}`));
       // A TSV with a missing tab on line 7.
       const bad = tsvOf(["Greek", "Japanese"], 5).split("\n");
       bad[6] = bad[6].replace("\t", " ");
       await page.setInputFiles('[data-testid="data-upload"]', { name: "bad.tsv", mimeType: "text/plain", buffer: Buffer.from(bad.join("\n")) });
       await until(async () => (await value(page, "data-upload-message")) === "error", 30_000, "error");
-      await panel(page).screenshot({ path: join(ROOT, "tests", "e2e", "out", `keep-panel-error-${lang}.png`) });
+      await panel(page).screenshot({ path: join(ROOT, "scripts", "e2e", "out", `keep-panel-error-${lang}.png`) });
       shots.push(`keep-panel-error-${lang}`);
       // A good 3-class TSV.
       await page.setInputFiles('[data-testid="data-upload"]', { name: "three.tsv", mimeType: "text/plain", buffer: Buffer.from(tsvOf(["Greek", "Japanese", "Polish"], 1e9)) });

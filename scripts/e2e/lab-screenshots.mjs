@@ -1,6 +1,6 @@
 // Screenshots of the training lab for people: the metrics panel (class counts, baseline,
 // per-class accuracy, confusion matrix) after training, and compare mode after RNN / LSTM / GRU
-// trained, in English and Chinese. PNGs go to tests/e2e/out/lab-*.png.
+// trained, in English and Chinese. PNGs go to scripts/e2e/out/lab-*.png.
 //
 // Run after `trunk build --release`: `node scripts/e2e/lab-screenshots.mjs`. Environment:
 // UNROLL_SHOT_HIDDEN (default 32), UNROLL_SHOT_EPOCHS (default 2) for the metrics shot;
@@ -10,7 +10,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { OUT, serveDist, launch, openPage, num, value, until, screenshot } from "./lib.mjs";
 
-/** PNG of one element (scrolled into view) at tests/e2e/out/<name>.png. */
+/** PNG of one element (scrolled into view) at scripts/e2e/out/<name>.png. */
 async function elementShot(el, name) {
   mkdirSync(OUT, { recursive: true });
   const path = join(OUT, `${name}.png`);

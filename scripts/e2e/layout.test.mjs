@@ -4,7 +4,7 @@
 //   inside than its box (`scrollWidth ≤ clientWidth`), except elements marked as intended
 //   sideways scrollers (`data-scroller`, wide tables); every lesson's worked results lie inside
 //   their card's visible box and the viewport; the training form is one column. Screenshots go
-//   to tests/e2e/out/phone/ (look at them).
+//   to scripts/e2e/out/phone/ (look at them).
 // - Keyboard focus: a focused slider, button, select, checkbox, link and the language switch
 //   draw an outline of at least 2 px whose colour has a contrast ratio of at least 3:1 against
 //   the pixels it replaces (WCAG 2.2, 1.4.11 and 2.4.13): the background around the control for

@@ -8,7 +8,7 @@
 // - Switching lessons pushes a history entry, slider drags replace it, back/forward restore.
 // - Language, keyboard, "Copy link".
 // - Screenshots of every lesson at 1440 px in English and Chinese and at 375 px in English go
-//   to tests/e2e/out/lessons/ (look at them; a few are copied to docs/ by hand).
+//   to scripts/e2e/out/lessons/ (look at them; a few are copied to docs/ by hand).
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/lessons.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
 // reuses dist/; UNROLL_LESSON_SHOTS=0 skips the screenshots).

@@ -13,7 +13,7 @@ import { serveDist as serveDir } from "../serve-dist.mjs";
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 // UNROLL_E2E_DIST serves another build (e.g. a copy kept while dist/ is rebuilt).
 export const DIST = process.env.UNROLL_E2E_DIST || join(ROOT, "dist");
-export const OUT = join(ROOT, "tests", "e2e", "out");
+export const OUT = join(ROOT, "scripts", "e2e", "out");
 export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
 /**
@@ -203,7 +203,7 @@ export async function renderAllPanels(page) {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
-/** Writes a PNG of the page to tests/e2e/out/<name>.png and returns its path. */
+/** Writes a PNG of the page to scripts/e2e/out/<name>.png and returns its path. */
 export async function screenshot(page, name, opts = {}) {
   mkdirSync(OUT, { recursive: true });
   const path = join(OUT, `${name}.png`);

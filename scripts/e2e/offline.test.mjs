@@ -10,7 +10,7 @@
 //   post-build step) served to a page that has the old one: the old build keeps running, the
 //   "new version" notice appears (English and Chinese), nothing reloads by itself, and the
 //   notice's button brings up the new build. Screenshots of the notice go to
-//   tests/e2e/out/offline/.
+//   scripts/e2e/out/offline/.
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/offline.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
 // reuses dist/).

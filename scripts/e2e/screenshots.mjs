@@ -1,5 +1,5 @@
 // Screenshots of the training page for people (and the README): trains for a while in headless
-// Chromium, then writes PNGs to tests/e2e/out/ at 1440 px and 375 px wide, and copies the wide
+// Chromium, then writes PNGs to scripts/e2e/out/ at 1440 px and 375 px wide, and copies the wide
 // one to docs/screenshot-training.png.
 //
 // Run: `npm run screenshots` after `trunk build --release` (or with UNROLL_E2E_SKIP_BUILD unset

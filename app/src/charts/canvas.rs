@@ -1,0 +1,555 @@
+//! The one canvas host: a `<canvas>` that a plotters chart function draws into (browser only).
+//!
+//! The canvas is drawn at device resolution (CSS size × `devicePixelRatio`) so text stays
+//! sharp. Redraws are coalesced to at most one per animation frame and, for the charts, at most
+//! one every [`MIN_REDRAW_MS`]: training reports many steps per frame, and drawing each frame
+//! would take the main thread's time from the page. The charts share the frames
+//! ([`FRAME_BUDGET_MS`]), so several charts changing at once do not make one long frame, and a
+//! chart out of view is redrawn only every [`OUT_OF_VIEW_REDRAW_MS`]. A canvas's size comes from
+//! a `ResizeObserver`, never from reading its layout while drawing. [`backend`] is the only
+//! place a canvas backend is made: a [`ChartBackend`], which remembers the text sizes it
+//! measured, so a redraw measures only labels it has not seen before.
+
+use crate::charts::ChartStyle;
+use leptos::prelude::*;
+use plotters::coord::Shift;
+use plotters::prelude::{DrawingArea, DrawingBackend};
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
+};
+use plotters_canvas::CanvasBackend;
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, VecDeque};
+use std::rc::Rc;
+use web_sys::HtmlCanvasElement;
+
+/// Shortest time between two draws of one chart, in milliseconds.
+pub const MIN_REDRAW_MS: f64 = 250.0;
+
+/// The plotters backend of `canvas` and the chart style at its resolution: the canvas's pixel
+/// size is set to `css_size` (its client box in CSS px, as its [`ResizeObserver`] last
+/// reported) × `devicePixelRatio` (at least 1) first, when it differs. `None` when the
+/// browser gives no 2D context.
+///
+/// The size is passed in rather than read here: reading a canvas's `clientWidth` lays the page
+/// out, and for a canvas in a panel the browser skips while it is out of view
+/// (`content-visibility: auto`) that forced layout of the whole panel took 70–100 ms.
+///
+/// [`ResizeObserver`]: web_sys::ResizeObserver
+pub fn backend(
+    canvas: &HtmlCanvasElement,
+    css_size: (f64, f64),
+) -> Option<(ChartBackend, ChartStyle)> {
+    let dpr = web_sys::window()
+        .map(|w| w.device_pixel_ratio())
+        .unwrap_or(1.0)
+        .max(1.0);
+    let (w, h) = (css_size.0.max(1.0), css_size.1.max(1.0));
+    let (pw, ph) = ((w * dpr).round() as u32, (h * dpr).round() as u32);
+    // Only a new size is written: writing it clears the canvas. Every chart's draw starts by
+    // filling its area.
+    if canvas.width() != pw {
+        canvas.set_width(pw);
+    }
+    if canvas.height() != ph {
+        canvas.set_height(ph);
+    }
+    let backend = ChartBackend::new(canvas.clone())?;
+    Some((backend, ChartStyle { scale: dpr }))
+}
+
+/// Draws the value of `data` into the canvas of `canvas_ref` on the next animation frame after
+/// it changes (and after the canvas or the window is resized), at most once every
+/// `min_redraw_ms` milliseconds (0: every frame that has a change) while the canvas is in or
+/// near the view and every [`OUT_OF_VIEW_REDRAW_MS`] while it is not. While `data` gives `None`,
+/// or while the canvas has not been laid out yet (a panel the browser has not rendered),
+/// nothing is drawn and the canvas keeps its picture (before printing, every chart is drawn).
+/// `draw` gets the canvas element too, for what it paints outside plotters.
+pub fn redraw_on_change<T, D, F>(
+    canvas_ref: NodeRef<leptos::html::Canvas>,
+    min_redraw_ms: f64,
+    data: D,
+    draw: F,
+) where
+    T: 'static,
+    D: Fn() -> Option<T> + 'static,
+    F: Fn(&HtmlCanvasElement, &DrawingArea<ChartBackend, Shift>, &T, &ChartStyle) + 'static,
+{
+    let resized = RwSignal::new(0u32);
+    let handle = window_event_listener(leptos::ev::resize, move |_| resized.update(|n| *n += 1));
+    on_cleanup(move || handle.remove());
+
+    let in_view = in_view(canvas_ref, IN_VIEW_MARGIN);
+    let size = client_size(canvas_ref);
+    let latest: Rc<RefCell<Option<T>>> = Rc::new(RefCell::new(None));
+    let pending = Rc::new(Cell::new(false));
+    // Whether the pending draw waits on the out-of-view interval.
+    let pending_slow = Rc::new(Cell::new(false));
+    let last_draw = Rc::new(Cell::new(f64::NEG_INFINITY));
+    let draw = Rc::new(draw);
+    let data = Rc::new(data);
+
+    // Printing lays every panel out and prints each canvas as it is: a chart whose panel was
+    // never shown (so never laid out, never drawn) is drawn now, its size read from the layout.
+    let print = {
+        let (data, draw) = (data.clone(), draw.clone());
+        window_event_listener_untyped("beforeprint", move |_| {
+            let Some(canvas) = canvas_ref.try_get_untracked().flatten() else {
+                return;
+            };
+            let Some(value) = untrack(|| data()) else {
+                return;
+            };
+            let css_size = (
+                f64::from(canvas.client_width()),
+                f64::from(canvas.client_height()),
+            );
+            paint(&canvas, css_size, &value, &*draw);
+        })
+    };
+    on_cleanup(move || print.remove());
+
+    Effect::new(move |_| {
+        resized.track();
+        let near = in_view.get();
+        let known = size.get();
+        let Some(value) = data() else {
+            return;
+        };
+        *latest.borrow_mut() = Some(value);
+        // Not laid out yet: drawn when its size is first reported.
+        if known == CssSize::Unknown {
+            return;
+        }
+        // A chart out of view is drawn at most every OUT_OF_VIEW_REDRAW_MS (so it is never
+        // blank or long out of date when printed or captured); coming into view, it is drawn
+        // on the next frame.
+        if pending.get() && !(near && pending_slow.get()) {
+            return;
+        }
+        pending.set(true);
+        pending_slow.set(!near);
+        let interval = if near {
+            min_redraw_ms
+        } else {
+            OUT_OF_VIEW_REDRAW_MS.max(min_redraw_ms)
+        };
+        let latest = latest.clone();
+        let pending = pending.clone();
+        let draw = draw.clone();
+        let last_draw = last_draw.clone();
+        let wait = (last_draw.get() + interval - unroll_core::train::clock::now_ms()).max(0.0);
+        let frame = move || {
+            queue_draw(Box::new(move || {
+                pending.set(false);
+                last_draw.set(unroll_core::train::clock::now_ms());
+                let Some(value) = latest.borrow_mut().take() else {
+                    return;
+                };
+                // The chart may have left the page while its draw waited.
+                let Some(canvas) = canvas_ref.try_get_untracked().flatten() else {
+                    return;
+                };
+                let css_size = match size.try_get_untracked() {
+                    Some(CssSize::Known(w, h)) => (w, h),
+                    // No ResizeObserver in this browser: read the size (a layout).
+                    Some(CssSize::Measure) => (
+                        f64::from(canvas.client_width()),
+                        f64::from(canvas.client_height()),
+                    ),
+                    _ => return,
+                };
+                paint(&canvas, css_size, &value, &*draw);
+            }))
+        };
+        if wait > 0.0 {
+            set_timeout(frame, std::time::Duration::from_millis(wait as u64));
+        } else {
+            frame();
+        }
+    });
+}
+
+/// Draws `value` with `draw` into `canvas`, sized to `css_size` (see [`backend`]).
+fn paint<T, F>(canvas: &HtmlCanvasElement, css_size: (f64, f64), value: &T, draw: &F)
+where
+    F: Fn(&HtmlCanvasElement, &DrawingArea<ChartBackend, Shift>, &T, &ChartStyle),
+{
+    if let Some((backend, style)) = backend(canvas, css_size) {
+        let area = plotters::prelude::IntoDrawingArea::into_drawing_area(backend);
+        draw(canvas, &area, value, &style);
+        let _ = area.present();
+    }
+}
+
+/// Shortest time between two draws of a chart out of view, in milliseconds.
+pub const OUT_OF_VIEW_REDRAW_MS: f64 = 2000.0;
+
+/// How far outside the viewport a chart counts as in view (CSS margin), so a chart scrolled to
+/// is usually drawn before it shows.
+const IN_VIEW_MARGIN: &str = "300px";
+
+/// Whether the element of `node` is in the viewport or within `margin` of it (a CSS margin,
+/// e.g. `"300px"` or `"100% 0px"`), as an `IntersectionObserver` reports it; `false` until its
+/// first report. Where the browser has no such observer, always `true`.
+pub fn in_view<E>(node: NodeRef<E>, margin: &str) -> RwSignal<bool>
+where
+    E: leptos::tachys::html::element::ElementType,
+    E::Output: wasm_bindgen::JsCast + Clone + 'static,
+{
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let seen = RwSignal::new(false);
+    let report = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        // The last entry is the newest state.
+        if let Some(entry) = entries
+            .iter()
+            .last()
+            .and_then(|e| e.dyn_into::<web_sys::IntersectionObserverEntry>().ok())
+        {
+            let _ = seen.try_set(entry.is_intersecting());
+        }
+    });
+    let options = web_sys::IntersectionObserverInit::new();
+    options.set_root_margin(margin);
+    let Ok(observer) =
+        web_sys::IntersectionObserver::new_with_options(report.as_ref().unchecked_ref(), &options)
+    else {
+        seen.set(true);
+        return seen;
+    };
+    watch(
+        node,
+        observer,
+        report,
+        |o, c| o.observe(c),
+        |o| o.disconnect(),
+    );
+    seen
+}
+
+/// A canvas's client box in CSS px as far as the page knows it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum CssSize {
+    /// Not laid out yet (or laid out at zero size).
+    Unknown,
+    /// `(width, height)` from the last `ResizeObserver` report.
+    Known(f64, f64),
+    /// The browser has no `ResizeObserver`: read the size when drawing.
+    Measure,
+}
+
+/// The client size of the canvas of `canvas_ref`, reported by a `ResizeObserver` after each
+/// layout that changes it (the size is read in the observer's callback, when the layout is
+/// fresh, so reading it forces none).
+fn client_size(canvas_ref: NodeRef<leptos::html::Canvas>) -> RwSignal<CssSize> {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let size = RwSignal::new(CssSize::Unknown);
+    let report = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        let Some(target) = entries
+            .iter()
+            .last()
+            .and_then(|e| e.dyn_into::<web_sys::ResizeObserverEntry>().ok())
+            .map(|e| e.target())
+        else {
+            return;
+        };
+        let (w, h) = (target.client_width(), target.client_height());
+        let now = if w > 0 && h > 0 {
+            CssSize::Known(f64::from(w), f64::from(h))
+        } else {
+            CssSize::Unknown
+        };
+        if size.try_get_untracked().is_some_and(|s| s != now) {
+            size.set(now);
+        }
+    });
+    let Ok(observer) = web_sys::ResizeObserver::new(report.as_ref().unchecked_ref()) else {
+        size.set(CssSize::Measure);
+        return size;
+    };
+    watch(
+        canvas_ref,
+        observer,
+        report,
+        |o, c| o.observe(c),
+        |o| o.disconnect(),
+    );
+    size
+}
+
+/// Points `observer` (with its callback `report`, kept alive with it) at the element of `node`
+/// whenever it is mounted, and disconnects it when the element leaves the page.
+fn watch<E, O>(
+    node: NodeRef<E>,
+    observer: O,
+    report: wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array)>,
+    observe: fn(&O, &web_sys::Element),
+    disconnect: fn(&O),
+) where
+    E: leptos::tachys::html::element::ElementType,
+    E::Output: wasm_bindgen::JsCast + Clone + 'static,
+    O: Clone + 'static,
+{
+    use wasm_bindgen::JsCast;
+    let watching = observer.clone();
+    Effect::new(move |_| {
+        if let Some(el) = node.get() {
+            disconnect(&watching);
+            observe(&watching, el.unchecked_ref());
+        }
+    });
+    let keep = send_wrapper::SendWrapper::new((observer, report));
+    on_cleanup(move || disconnect(&keep.take().0));
+}
+
+/// How long the chart draws of one animation frame may take, in milliseconds, before the
+/// rest wait for the next frame (at least one is drawn per frame).
+pub const FRAME_BUDGET_MS: f64 = 8.0;
+
+thread_local! {
+    /// Chart draws waiting for an animation frame, oldest first (one per chart at most).
+    static DRAWS: RefCell<VecDeque<Box<dyn FnOnce()>>> = RefCell::new(VecDeque::new());
+    /// Whether an animation frame is requested for [`DRAWS`].
+    static DRAWING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Draws `draw` on a coming animation frame. The charts' draws share the frames: each frame
+/// draws the waiting charts until [`FRAME_BUDGET_MS`] is spent, so charts whose data changed
+/// together (every epoch's end changes several) are spread over a few frames instead of making
+/// one long one.
+fn queue_draw(draw: Box<dyn FnOnce()>) {
+    DRAWS.with(|q| q.borrow_mut().push_back(draw));
+    if !DRAWING.replace(true) {
+        request_animation_frame(draw_queued);
+    }
+}
+
+fn draw_queued() {
+    let start = unroll_core::train::clock::now_ms();
+    while let Some(draw) = DRAWS.with(|q| q.borrow_mut().pop_front()) {
+        draw();
+        if unroll_core::train::clock::now_ms() - start >= FRAME_BUDGET_MS {
+            break;
+        }
+    }
+    if DRAWS.with(|q| q.borrow().is_empty()) {
+        DRAWING.set(false);
+    } else {
+        request_animation_frame(draw_queued);
+    }
+}
+
+/// Renders a `<figure>` with a canvas and a caption; `data` is read reactively and handed to
+/// `draw` on the next animation frame after it changes (and after the window is resized), at
+/// most once every [`MIN_REDRAW_MS`].
+///
+/// - `testid`: the canvas's `data-testid`; its `data-value` is `points(&data)`, the number of
+///   data points the chart draws (at its next redraw), so tests can tell an empty chart from a
+///   drawn one.
+/// - `label`: the caption and the canvas's accessible name.
+pub fn chart_canvas<T, D, P, F>(
+    testid: &'static str,
+    label: Signal<&'static str>,
+    data: D,
+    points: P,
+    draw: F,
+) -> impl IntoView
+where
+    T: 'static,
+    D: Fn() -> T + Send + Sync + 'static,
+    P: Fn(&T) -> usize + Send + Sync + 'static,
+    F: Fn(&DrawingArea<ChartBackend, Shift>, &T, &ChartStyle) + 'static,
+{
+    let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
+    let count = RwSignal::new(0usize);
+    redraw_on_change(
+        canvas_ref,
+        MIN_REDRAW_MS,
+        move || {
+            let value = data();
+            count.set(points(&value));
+            Some(value)
+        },
+        move |_, area, value, style| draw(area, value, style),
+    );
+
+    view! {
+        <figure class="chart">
+            <canvas
+                node_ref=canvas_ref
+                role="img"
+                aria-label=move || label.get()
+                data-testid=testid
+                data-value=move || count.get().to_string()
+            ></canvas>
+            <figcaption>{move || label.get()}</figcaption>
+        </figure>
+    }
+}
+
+/// Text sizes already measured, by `(font, text)`.
+type SizeCache = HashMap<(String, String), (u32, u32)>;
+
+/// Entries kept before the cache starts over (labels change as the axes grow).
+const SIZE_CACHE_MAX: usize = 4096;
+
+thread_local! {
+    static TEXT_SIZES: RefCell<SizeCache> = RefCell::new(HashMap::new());
+}
+
+/// The `<canvas>` backend of plotters that measures text on the canvas: it draws exactly as
+/// [`CanvasBackend`] does, and answers [`DrawingBackend::estimate_text_size`] (tick labels,
+/// titles, legends) with the canvas's `measureText`, remembered per font and text. (Plotters'
+/// own measure adds a `<span>` to the page and reads its size, a forced layout of the whole
+/// page per label.)
+pub struct ChartBackend(CanvasBackend, web_sys::CanvasRenderingContext2d);
+
+/// The error type of [`CanvasBackend`] (not exported by its crate).
+type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
+
+impl ChartBackend {
+    /// The backend of `canvas`; `None` without a 2-D context.
+    pub fn new(canvas: web_sys::HtmlCanvasElement) -> Option<Self> {
+        use wasm_bindgen::JsCast;
+        let context = canvas
+            .get_context("2d")
+            .ok()??
+            .dyn_into::<web_sys::CanvasRenderingContext2d>()
+            .ok()?;
+        CanvasBackend::with_canvas_object(canvas).map(|b| ChartBackend(b, context))
+    }
+}
+
+impl ChartBackend {
+    /// `(width, height)` of `text` in the CSS `font`, in canvas pixels: the advance width and
+    /// the font's ascent plus descent (the line box a `<span>` of that font would have).
+    fn measure(&self, font: &str, text: &str) -> (u32, u32) {
+        let ctx = &self.1;
+        ctx.save();
+        ctx.set_font(font);
+        let size = match ctx.measure_text(text) {
+            Ok(m) => {
+                let h = m.font_bounding_box_ascent() + m.font_bounding_box_descent();
+                (m.width().ceil() as u32, h.ceil() as u32)
+            }
+            Err(_) => (0, 0),
+        };
+        ctx.restore();
+        size
+    }
+}
+
+impl DrawingBackend for ChartBackend {
+    type ErrorType = CanvasError;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.0.get_size()
+    }
+
+    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.0.ensure_prepared()
+    }
+
+    fn present(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.0.present()
+    }
+
+    fn draw_pixel(
+        &mut self,
+        point: BackendCoord,
+        color: BackendColor,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.0.draw_pixel(point, color)
+    }
+
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.0.draw_line(from, to, style)
+    }
+
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.0.draw_rect(upper_left, bottom_right, style, fill)
+    }
+
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.0.draw_path(path, style)
+    }
+
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.0.draw_circle(center, radius, style, fill)
+    }
+
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.0.fill_polygon(vert, style)
+    }
+
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.0.draw_text(text, style, pos)
+    }
+
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
+        let font = format!(
+            "{} {}px {}",
+            style.style().as_str(),
+            style.size(),
+            style.family().as_str()
+        );
+        let key = (font, text.to_owned());
+        if let Some(size) = TEXT_SIZES.with(|c| c.borrow().get(&key).copied()) {
+            return Ok(size);
+        }
+        let size = self.measure(&key.0, text);
+        TEXT_SIZES.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() >= SIZE_CACHE_MAX {
+                c.clear();
+            }
+            c.insert(key, size);
+        });
+        Ok(size)
+    }
+
+    fn blit_bitmap(
+        &mut self,
+        pos: BackendCoord,
+        size: (u32, u32),
+        src: &[u8],
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.0.blit_bitmap(pos, size, src)
+    }
+}

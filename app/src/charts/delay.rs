@@ -1,0 +1,189 @@
+//! The delay page's charts: held-out
+//! accuracy and loss against the step, one thin line per seed in the cell's colour with the
+//! band between the lowest and the highest seed, and the training-batch loss (mean of the last
+//! 20 steps, one line per seed). The chance level is dashed.
+
+use super::style::{cell_colour, one_decimal_tick, percent_tick, Corner, Mark};
+use super::{ChartStyle, REFERENCE};
+use unroll_core::math::params::CellKind;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// Steps averaged by a smoothed line.
+pub const SMOOTH: usize = 20;
+
+/// `(step, lowest, highest)` over a cell's seeds.
+pub type Band = Vec<(u64, f64, f64)>;
+
+/// One line: a cell's seed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    /// The cell (its colour and legend entry).
+    pub cell: CellKind,
+    /// `(step, value)`, steps ascending.
+    pub points: Vec<(u64, f64)>,
+}
+
+/// What one chart shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CurveChart {
+    /// The lines, one per (cell, seed).
+    pub lines: Vec<Line>,
+    /// Per cell, `(step, lowest, highest)` over its seeds at the steps two or more seeds reached.
+    pub bands: Vec<(CellKind, Band)>,
+    /// The y axis spans `0..y_max` (at least; loss charts grow to the data).
+    pub y_max: f64,
+    /// Values are fractions shown as percentages.
+    pub percent: bool,
+    /// Chance level and its legend label.
+    pub chance: Option<(f64, &'static str)>,
+    /// x axis title.
+    pub x_desc: &'static str,
+    /// y axis title.
+    pub y_desc: &'static str,
+    /// Shown while there is no point.
+    pub empty: &'static str,
+}
+
+/// Points drawn (for the canvas's `data-value`).
+pub fn point_count(chart: &CurveChart) -> usize {
+    chart.lines.iter().map(|l| l.points.len()).sum()
+}
+
+/// Mean of the last [`SMOOTH`] values at each point.
+pub fn smoothed(points: &[(u64, f64)]) -> Vec<(u64, f64)> {
+    let mut out = Vec::with_capacity(points.len());
+    let mut sum = 0.0;
+    for (i, &(s, v)) in points.iter().enumerate() {
+        sum += v;
+        if i >= SMOOTH {
+            sum -= points[i - SMOOTH].1;
+        }
+        out.push((s, sum / (i + 1).min(SMOOTH) as f64));
+    }
+    out
+}
+
+/// `(step, lowest, highest)` over `seeds` at every step that two or more of them reached
+/// (each seed's points ascending by step).
+pub fn band(seeds: &[&[(u64, f64)]]) -> Band {
+    let mut steps: Vec<u64> = seeds.iter().flat_map(|s| s.iter().map(|p| p.0)).collect();
+    steps.sort_unstable();
+    steps.dedup();
+    steps
+        .into_iter()
+        .filter_map(|step| {
+            let vals: Vec<f64> = seeds
+                .iter()
+                .filter_map(|s| s.iter().find(|p| p.0 == step).map(|p| p.1))
+                .filter(|v| v.is_finite())
+                .collect();
+            (vals.len() >= 2).then(|| {
+                (
+                    step,
+                    vals.iter().copied().fold(f64::INFINITY, f64::min),
+                    vals.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                )
+            })
+        })
+        .collect()
+}
+
+/// Points drawn per line at most: a longer series is thinned to every k-th point (the
+/// smoothed line is computed on every point first), so a redraw late in a run stays short.
+pub const MAX_DRAWN: usize = 600;
+
+/// Every k-th point of `points` (k = ⌈len / [`MAX_DRAWN`]⌉), always keeping the last one.
+pub fn thin(points: &[(u64, f64)]) -> Vec<(u64, f64)> {
+    let k = points.len().div_ceil(MAX_DRAWN).max(1);
+    let mut out: Vec<(u64, f64)> = points.iter().step_by(k).copied().collect();
+    if let (Some(&last), Some(&kept)) = (points.last(), out.last()) {
+        if last != kept {
+            out.push(last);
+        }
+    }
+    out
+}
+
+/// Draws `chart`. Errors: only those of the drawing backend.
+pub fn draw<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &CurveChart,
+    style: &ChartStyle,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    if point_count(chart) == 0 {
+        return super::draw_placeholder(area, style, chart.empty);
+    }
+    area.fill(&WHITE)?;
+    let x_max = chart
+        .lines
+        .iter()
+        .filter_map(|l| l.points.last().map(|q| q.0))
+        .max()
+        .unwrap_or(1)
+        .max(10);
+    let peak = chart
+        .lines
+        .iter()
+        .flat_map(|l| l.points.iter().map(|q| q.1))
+        .filter(|v| v.is_finite())
+        .fold(chart.y_max, f64::max);
+    let y_max = if chart.percent {
+        1.0
+    } else {
+        super::nice_ceiling(peak * 1.02, 0.5)
+    };
+    let percent = chart.percent;
+    let y_tick: &dyn Fn(&f64) -> String = if percent {
+        &percent_tick
+    } else {
+        &one_decimal_tick
+    };
+    let mut c = style
+        .frame(area, 34.0, 48.0)
+        .margin_right(style.px(18.0))
+        .build_cartesian_2d(0u64..x_max, 0f64..y_max)?;
+    style
+        .mesh(&mut c.configure_mesh(), chart.x_desc, chart.y_desc)
+        .x_labels(6)
+        .y_labels(6)
+        .y_label_formatter(y_tick)
+        .draw()?;
+    let mut legend = Vec::new();
+    if let Some((level, label)) = chart.chance {
+        c.draw_series(style.reference_line([(0u64, level), (x_max, level)]))?;
+        legend.push((label.to_owned(), Mark::Line(REFERENCE.into())));
+    }
+    for (cell, band) in &chart.bands {
+        if band.len() < 2 {
+            continue;
+        }
+        let mut outline: Vec<(u64, f64)> = band.iter().map(|b| (b.0, b.2.min(y_max))).collect();
+        outline.extend(band.iter().rev().map(|b| (b.0, b.1.min(y_max))));
+        c.draw_series(std::iter::once(Polygon::new(
+            outline,
+            cell_colour(*cell).mix(0.14).filled(),
+        )))?;
+    }
+    let mut labelled: Vec<CellKind> = Vec::new();
+    for line in &chart.lines {
+        let color = cell_colour(line.cell);
+        c.draw_series(LineSeries::new(
+            thin(&line.points),
+            color.mix(0.8).stroke_width(style.px(1.4)),
+        ))?;
+        if !labelled.contains(&line.cell) {
+            labelled.push(line.cell);
+            legend.push((
+                line.cell.name().to_owned(),
+                Mark::Line(color.stroke_width(3)),
+            ));
+        }
+    }
+    let corner = if percent {
+        Corner::UpperLeft
+    } else {
+        Corner::LowerLeft
+    };
+    style.legend(c.plotting_area(), corner, &legend)
+}

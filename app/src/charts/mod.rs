@@ -1,0 +1,39 @@
+//! Every plotters chart of the app, and the heatmaps' colour scale.
+//!
+//! Each chart is a pure function over a [`DrawingArea`](plotters::prelude::DrawingArea) that is
+//! generic in its [`DrawingBackend`](plotters::prelude::DrawingBackend), so the same code draws
+//! into a `<canvas>` in the browser (through [`canvas`], the one canvas host) and into an SVG
+//! string in the native tests. This module compiles natively; only [`canvas`] needs the
+//! browser.
+//!
+//! - [`style`]: the shared look (sizes, font, palette, frame, mesh, legend, swatches, dashed
+//!   reference lines, tick formatters).
+//! - [`colour`]: the one colour convention of the heatmaps (diverging for signed values,
+//!   sequential for non-negative ones).
+//! - [`loss_curve`]: training loss per step (each step's batch loss and the mean of the last 20).
+//! - [`val_curve`]: validation loss and accuracy per epoch (two y axes).
+//! - [`compare`]: validation accuracy per epoch of RNN, LSTM and GRU (compare mode).
+//! - [`grad_flow`]: ‖∂L/∂h_t‖ per step before the read-out, on a log axis.
+//! - [`delay`]: the delay page's held-out accuracy, loss and batch-loss curves over seeds.
+//! - [`step_heatmap`]: the inspector's units × steps maps.
+//! - [`canvas`]: the `<canvas>` a chart draws into (browser only).
+
+#[cfg(target_arch = "wasm32")]
+pub mod canvas;
+pub mod colour;
+pub mod compare;
+pub mod delay;
+pub mod grad_flow;
+pub mod loss_curve;
+pub mod step_heatmap;
+pub mod style;
+pub mod val_curve;
+
+#[cfg(test)]
+mod tests;
+
+pub use crate::text::ChartText;
+pub use style::{
+    draw_placeholder, nice_ceiling, ChartStyle, FONT_FAMILY, GRID, INK, LOSS_MEAN, LOSS_RAW,
+    REFERENCE, VAL_ACC, VAL_LOSS,
+};

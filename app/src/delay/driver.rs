@@ -1,0 +1,349 @@
+//! The delay page's sweep driver: starts, pauses, resumes and resets the sweep in the engine's
+//! Web Worker (which trains every run), applies the worker's reports to the page's state
+//! ([`super::sweep`]), times the training, and keeps finished runs, sweep summaries and the
+//! sweep in progress in IndexedDB ([`super::store`]): after a reload during a sweep, the page
+//! shows its finished runs, paused, and Resume trains the rest (from the first seed not
+//! finished; the seed that was training starts again). Not a component: the page creates one,
+//! sends it commands from its buttons and renders its signals.
+
+use super::store::{self, Kept, Unfinished};
+use super::sweep::{
+    apply_tick, plan, plan_with, remaining, whole_progress, Predictions, RunView, SweepClock,
+};
+use unroll_core::config::delay::DelayConfig;
+use unroll_core::config::query::encode;
+use unroll_core::delay::run::{Progress, RunResult};
+use unroll_core::engine::protocol::{Command, DelayEvent};
+use crate::engine_client::EngineClient;
+use crate::run_status::RunStatus;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// The sweep shown on the delay page: the state the page renders, and the run in the engine.
+#[derive(Clone, Copy)]
+pub struct DelayDriver {
+    /// Where the sweep stands (`delay-status`).
+    pub status: RwSignal<RunStatus>,
+    /// Every (cell, seed) run of the sweep shown.
+    pub runs: RwSignal<Vec<RunView>>,
+    /// The finished runs' results.
+    pub results: RwSignal<Vec<RunResult>>,
+    /// The sweep's progress, as the engine last reported it.
+    pub progress: RwSignal<Option<Progress>>,
+    /// The example sequence's predictions of the current weights.
+    pub predictions: RwSignal<Option<Predictions>>,
+    /// The runs shown were kept from an earlier visit (held-out curves only).
+    pub restored: RwSignal<bool>,
+    /// Seconds of training shown (updated with each progress report, on pause and at the end).
+    pub shown_elapsed: RwSignal<f64>,
+    /// The configuration of the sweep shown (the form may differ only after Reset).
+    pub run_cfg: RwSignal<Option<DelayConfig>>,
+    /// The sweep summaries and the last configuration's runs, kept across reloads.
+    pub kept: RwSignal<Kept>,
+    /// Why keeping them failed, if it did.
+    pub store_error: RwSignal<Option<String>>,
+    /// After a reload during a sweep: (runs finished and kept, runs planned) of the sweep
+    /// that Resume goes on with.
+    pub resume_offer: RwSignal<Option<(usize, usize)>>,
+    /// The first seed of the engine's sweep, whose example sequence the predictions are of
+    /// (the shown configuration's seed unless a resumed sweep started at a later one).
+    pub example_seed: RwSignal<Option<u32>>,
+    /// The sweep Resume goes on with after a reload (no engine session yet).
+    pending: StoredValue<Option<DelayConfig>>,
+    /// Number of the sweep whose reports are applied (reports of an earlier one are dropped).
+    run_id: StoredValue<u64>,
+    /// The engine session of the sweep shown (None when none is).
+    session: StoredValue<Option<u64>>,
+    /// Seconds of training.
+    clock: StoredValue<SweepClock>,
+}
+
+impl DelayDriver {
+    /// No sweep; restores what an earlier visit kept for the configuration `cfg` holds when
+    /// the store answers (unless a sweep started meanwhile).
+    pub fn new(cfg: RwSignal<DelayConfig>) -> Self {
+        let driver = DelayDriver {
+            status: RwSignal::new(RunStatus::Idle),
+            runs: RwSignal::new(Vec::new()),
+            results: RwSignal::new(Vec::new()),
+            progress: RwSignal::new(None),
+            predictions: RwSignal::new(None),
+            restored: RwSignal::new(false),
+            shown_elapsed: RwSignal::new(0.0),
+            run_cfg: RwSignal::new(None),
+            kept: RwSignal::new(Kept::default()),
+            store_error: RwSignal::new(None),
+            resume_offer: RwSignal::new(None),
+            example_seed: RwSignal::new(None),
+            pending: StoredValue::new(None),
+            run_id: StoredValue::new(0),
+            session: StoredValue::new(None),
+            clock: StoredValue::new(SweepClock::default()),
+        };
+        driver.restore_kept(cfg);
+        driver
+    }
+
+    /// A sweep is running or paused (reactive).
+    pub fn busy(&self) -> bool {
+        self.status.get().busy()
+    }
+
+    fn restore_kept(&self, cfg: RwSignal<DelayConfig>) {
+        let d = *self;
+        spawn_local(async move {
+            match store::load().await {
+                Ok(Some(loaded)) => {
+                    // What was recorded since the page opened wins over the stored record.
+                    d.kept.update(|now| now.merge_from(loaded));
+                    let c = cfg.get_untracked();
+                    let query = encode(&c, None);
+                    let kept_runs = d.kept.with_untracked(|k| k.runs_of(&query).to_vec());
+                    let fresh = d.status.get_untracked() == RunStatus::Idle
+                        && d.runs.with_untracked(Vec::is_empty);
+                    let unfinished = d
+                        .kept
+                        .with_untracked(|k| k.unfinished.clone())
+                        .filter(|u| u.query == query);
+                    if let (true, Some(u), Some(rest)) =
+                        (fresh, unfinished, remaining(&c, &kept_runs))
+                    {
+                        d.offer_resume(c, &kept_runs, &rest, u.elapsed);
+                    } else if !kept_runs.is_empty() && fresh {
+                        let planned = c.cell.cells().len() * c.seeds.max(1);
+                        d.runs
+                            .set(kept_runs.iter().map(RunView::restored).collect());
+                        d.results.set(kept_runs.clone());
+                        d.restored.set(true);
+                        if kept_runs.len() >= planned {
+                            d.status.set(RunStatus::Finished);
+                        }
+                        d.run_cfg.set(Some(c));
+                    }
+                }
+                Ok(None) => {}
+                Err(e) => d.store_error.set(Some(e)),
+            }
+        });
+    }
+
+    /// Shows the sweep of `config` that a reload stopped: its kept runs, the others planned,
+    /// paused; Resume trains `rest`.
+    fn offer_resume(
+        &self,
+        config: DelayConfig,
+        kept_runs: &[RunResult],
+        rest: &DelayConfig,
+        elapsed: f64,
+    ) {
+        let views = plan_with(&config, kept_runs);
+        let done: Vec<RunResult> = kept_runs
+            .iter()
+            .filter(|r| views.iter().any(|v| v.finished && v.id == r.run))
+            .cloned()
+            .collect();
+        let cells = config.cell.cells().len();
+        let planned = views.len();
+        self.resume_offer.set(Some((done.len(), planned)));
+        self.runs.set(views);
+        self.results.set(done);
+        self.restored.set(true);
+        self.clock.set_value(SweepClock {
+            elapsed,
+            since: None,
+        });
+        self.shown_elapsed.set(elapsed);
+        self.progress.set(Some(whole_progress(
+            &config,
+            rest,
+            Progress {
+                steps_done: 0,
+                steps_total: (cells * rest.seeds.max(1)) as u64 * rest.steps,
+                runs_finished: 0,
+                runs_total: cells * rest.seeds.max(1),
+            },
+        )));
+        self.pending.set_value(Some(config.clone()));
+        self.run_cfg.set(Some(config));
+        self.status.set(RunStatus::Paused);
+    }
+
+    /// Writes down the sweep in progress (`query`), or that none is (`None`), and keeps it.
+    fn mark_unfinished(&self, query: Option<String>) {
+        let elapsed = self.now_seconds();
+        self.kept.update(|k| {
+            k.unfinished = query.map(|query| Unfinished { query, elapsed });
+        });
+        self.persist();
+    }
+
+    fn persist(&self) {
+        let k = self.kept.get_untracked();
+        let store_error = self.store_error;
+        spawn_local(async move {
+            if let Err(e) = store::save(&k).await {
+                store_error.set(Some(e));
+            }
+        });
+    }
+
+    fn now_seconds(&self) -> f64 {
+        self.clock.get_value().seconds(js_sys::Date::now())
+    }
+
+    fn clock_stop(&self) {
+        self.clock.update_value(|c| c.stop(js_sys::Date::now()));
+    }
+
+    fn stop_run(&self) {
+        if let Some(id) = self.session.try_get_value().flatten() {
+            EngineClient::get().send(vec![Command::Stop(id)]);
+        }
+    }
+
+    /// Starts a sweep of `config` in the engine (replacing the one shown); nothing when the
+    /// configuration breaks `0 < delay < length`.
+    pub fn start(&self, config: DelayConfig) {
+        if config.check().is_err() {
+            return;
+        }
+        self.runs.set(plan(&config));
+        self.results.set(Vec::new());
+        self.progress.set(None);
+        self.clock.set_value(SweepClock::default());
+        self.shown_elapsed.set(0.0);
+        self.launch(config.clone(), config);
+    }
+
+    /// Trains `rest` (the whole sweep of `config`, or what is left of it, see
+    /// [`remaining`]) in the engine, applying its reports to the sweep of `config` shown.
+    fn launch(&self, config: DelayConfig, rest: DelayConfig) {
+        let d = *self;
+        self.stop_run();
+        self.pending.set_value(None);
+        self.resume_offer.set(None);
+        self.restored.set(false);
+        let client = EngineClient::get();
+        let id = client.new_session();
+        self.session.set_value(Some(id));
+        self.run_id.set_value(id);
+        self.run_cfg.set(Some(config.clone()));
+        self.example_seed.set(Some(rest.seed));
+        self.predictions.set(None);
+        self.clock.update_value(|c| c.run(js_sys::Date::now()));
+        self.status.set(RunStatus::Running);
+        let query = encode(&config, None);
+        self.mark_unfinished(Some(query.clone()));
+        let rest_query = encode(&rest, None);
+        spawn_local(async move {
+            let alive = move || d.run_id.try_get_value() == Some(id);
+            client
+                .run_delay(id, rest_query, move |event| {
+                    if alive() {
+                        d.apply(event, &config, &rest, &query);
+                    }
+                })
+                .await;
+        });
+    }
+
+    /// Applies one report of the engine's sweep `rest` of the sweep of `config` (`query`: its
+    /// canonical query).
+    fn apply(&self, event: DelayEvent, config: &DelayConfig, rest: &DelayConfig, query: &str) {
+        match event {
+            DelayEvent::Tick(t) => {
+                self.runs.update(|rs| apply_tick(rs, &t));
+                if let Some(result) = t.finished {
+                    self.results.update(|rs| rs.push(result.clone()));
+                    let elapsed = self.now_seconds();
+                    self.kept.update(|k| {
+                        let _ = k.summary_mut(config).record(config, &result);
+                        k.keep_run(query, result);
+                        if let Some(u) = k.unfinished.as_mut() {
+                            u.elapsed = elapsed;
+                        }
+                    });
+                    self.persist();
+                }
+            }
+            DelayEvent::Predictions { runs, progress } => {
+                self.progress
+                    .set(Some(whole_progress(config, rest, progress)));
+                self.shown_elapsed.set(self.now_seconds());
+                self.predictions.set(Some(Predictions::of_runs(runs)));
+            }
+            DelayEvent::Finished => {
+                self.clock_stop();
+                self.shown_elapsed.set(self.now_seconds());
+                self.status.set(RunStatus::Finished);
+                self.mark_unfinished(None);
+            }
+            DelayEvent::Error(message) => {
+                self.clock_stop();
+                web_sys::console::error_1(&message.to_string().into());
+                self.status.set(RunStatus::Idle);
+                self.mark_unfinished(None);
+            }
+        }
+    }
+
+    /// Pauses the sweep at its next step boundary.
+    pub fn pause(&self) {
+        if let Some(id) = self.session.get_value() {
+            EngineClient::get().send(vec![Command::Pause(id)]);
+            self.clock_stop();
+            self.shown_elapsed.set(self.now_seconds());
+            self.status.set(RunStatus::Paused);
+        }
+    }
+
+    /// Resumes the paused sweep, or the one a reload stopped (training what is left of it).
+    pub fn resume(&self) {
+        if let Some(config) = self.pending.get_value() {
+            let rest = self.results.with_untracked(|done| remaining(&config, done));
+            match rest {
+                Some(rest) => self.launch(config, rest),
+                None => {
+                    self.pending.set_value(None);
+                    self.resume_offer.set(None);
+                    self.status.set(RunStatus::Finished);
+                    self.mark_unfinished(None);
+                }
+            }
+            return;
+        }
+        if let Some(id) = self.session.get_value() {
+            EngineClient::get().send(vec![Command::Resume(id)]);
+            self.clock.update_value(|c| c.run(js_sys::Date::now()));
+            self.status.set(RunStatus::Running);
+        }
+    }
+
+    /// Stops the sweep and clears what it showed.
+    pub fn reset(&self) {
+        let shown = self.run_cfg.get_untracked().map(|c| encode(&c, None));
+        self.stop_run();
+        self.session.set_value(None);
+        self.run_id.update_value(|v| *v += 1);
+        self.run_cfg.set(None);
+        self.runs.set(Vec::new());
+        self.results.set(Vec::new());
+        self.progress.set(None);
+        self.predictions.set(None);
+        self.restored.set(false);
+        self.clock.set_value(SweepClock::default());
+        self.shown_elapsed.set(0.0);
+        self.status.set(RunStatus::Idle);
+        self.pending.set_value(None);
+        self.resume_offer.set(None);
+        self.example_seed.set(None);
+        let stopped = self.kept.with_untracked(|k| {
+            k.unfinished
+                .as_ref()
+                .is_some_and(|u| Some(&u.query) == shown.as_ref())
+        });
+        if stopped {
+            self.mark_unfinished(None);
+        }
+    }
+}

@@ -1,0 +1,496 @@
+//! The delay page's model: every (cell, seed) run of a sweep as the page shows it, built from
+//! the engine's reports ([`RunView::apply`]), the charts' lines and bands, the cards' figures,
+//! and the sweep's training clock. Plain data, no Leptos (it compiles natively; the tests
+//! below check it); the page's driver (`driver`) keeps it in signals and the page renders it.
+
+use unroll_core::config::delay::DelayConfig;
+use unroll_core::delay::run::{HeldOut, Progress, RunId, RunResult, Tick};
+use unroll_core::math::params::CellKind;
+use crate::charts::delay::{band, smoothed, Band, Line, SMOOTH};
+
+/// One (cell, seed) run as the page shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunView {
+    /// Cell and seed.
+    pub id: RunId,
+    /// Steps done.
+    pub step: u64,
+    /// Held-out evaluations so far.
+    pub heldout: Vec<HeldOut>,
+    /// `(step, training-batch loss)`.
+    pub loss: Vec<(u64, f64)>,
+    /// `(step, training-batch token accuracy)`.
+    pub acc: Vec<(u64, f64)>,
+    /// The run trained its budget.
+    pub finished: bool,
+}
+
+impl RunView {
+    /// A planned run, not started.
+    pub fn new(id: RunId) -> Self {
+        RunView {
+            id,
+            step: 0,
+            heldout: Vec::new(),
+            loss: Vec::new(),
+            acc: Vec::new(),
+            finished: false,
+        }
+    }
+
+    /// A finished run kept from an earlier visit (held-out curve only).
+    pub fn restored(r: &RunResult) -> Self {
+        RunView {
+            id: r.run,
+            step: r.steps,
+            heldout: r.curve.clone(),
+            loss: Vec::new(),
+            acc: Vec::new(),
+            finished: true,
+        }
+    }
+
+    /// The run has stepped or been evaluated.
+    pub fn started(&self) -> bool {
+        self.step > 0 || !self.heldout.is_empty()
+    }
+
+    /// Takes one tick of this run: its step's figures, its held-out evaluation, whether it
+    /// finished.
+    pub fn apply(&mut self, tick: &Tick) {
+        if let Some(s) = &tick.step {
+            self.step = s.step;
+            self.loss.push((s.step, s.loss));
+            self.acc.push((s.step, s.token_acc));
+        }
+        if let Some(h) = tick.heldout {
+            self.heldout.push(h);
+        }
+        self.finished |= tick.finished.is_some();
+    }
+}
+
+/// The runs of a sweep of `config`, in the order the engine trains them (seed by seed, the
+/// configuration's cells for each seed).
+pub fn plan(config: &DelayConfig) -> Vec<RunView> {
+    config
+        .run_seeds()
+        .into_iter()
+        .flat_map(|seed| {
+            config
+                .cell
+                .cells()
+                .iter()
+                .map(move |&cell| RunView::new(RunId { cell, seed }))
+        })
+        .collect()
+}
+
+/// The runs of a sweep of `config` after a reload: the plan, with the runs kept in `finished`
+/// shown as [`RunView::restored`] (a kept run outside the plan is left out).
+pub fn plan_with(config: &DelayConfig, finished: &[RunResult]) -> Vec<RunView> {
+    plan(config)
+        .into_iter()
+        .map(|v| {
+            finished
+                .iter()
+                .find(|r| r.run == v.id && r.delay == config.delay && r.steps == config.steps)
+                .map_or(v, RunView::restored)
+        })
+        .collect()
+}
+
+/// What is left of a sweep of `config` when the runs in `finished` are done: the same
+/// configuration from the first seed with an unfinished run on (the sweep trains seed by seed,
+/// so the later seeds are unfinished too). `None` when every run is finished. A sweep of the
+/// result trains the same runs, step for step, as the rest of the whole sweep would.
+pub fn remaining(config: &DelayConfig, finished: &[RunResult]) -> Option<DelayConfig> {
+    let views = plan_with(config, finished);
+    let seeds = config.run_seeds();
+    let first = seeds
+        .iter()
+        .position(|&s| views.iter().any(|v| v.id.seed == s && !v.finished))?;
+    Some(DelayConfig {
+        seed: seeds[first],
+        seeds: seeds.len() - first,
+        ..config.clone()
+    })
+}
+
+/// The progress of the whole sweep of `config` when the rest of it (`rest`, see [`remaining`])
+/// reports `p`: the runs before `rest` count as done.
+pub fn whole_progress(config: &DelayConfig, rest: &DelayConfig, p: Progress) -> Progress {
+    let cells = config.cell.cells().len();
+    let runs_total = cells * config.seeds.max(1);
+    let runs_before = runs_total.saturating_sub(cells * rest.seeds.max(1));
+    Progress {
+        steps_done: p.steps_done + runs_before as u64 * config.steps,
+        steps_total: runs_total as u64 * config.steps,
+        runs_finished: p.runs_finished + runs_before,
+        runs_total,
+    }
+}
+
+/// Applies `tick` to its run in `runs` (a tick of a run not planned is ignored).
+pub fn apply_tick(runs: &mut [RunView], tick: &Tick) {
+    if let Some(r) = runs.iter_mut().find(|r| r.id == tick.run) {
+        r.apply(tick);
+    }
+}
+
+/// Mean of the last [`SMOOTH`] values (None when there are none).
+pub fn mean_last(points: &[(u64, f64)]) -> Option<f64> {
+    let tail = &points[points.len().saturating_sub(SMOOTH)..];
+    (!tail.is_empty()).then(|| tail.iter().map(|p| p.1).sum::<f64>() / tail.len() as f64)
+}
+
+/// The example sequence's predictions of the current weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Predictions {
+    /// `(cell, [T − d] arg-max predictions)`.
+    pub cells: Vec<(CellKind, Vec<u32>)>,
+}
+
+impl Predictions {
+    /// The predictions of the runs the engine reported.
+    pub fn of_runs(runs: Vec<(RunId, Vec<u32>)>) -> Self {
+        Predictions {
+            cells: runs.into_iter().map(|(id, p)| (id.cell, p)).collect(),
+        }
+    }
+}
+
+/// The held-out chart's data: one line per run with a held-out curve (accuracy when `acc`,
+/// else loss, against the step), and per cell of those lines the band over its seeds.
+pub fn heldout_lines(runs: &[RunView], acc: bool) -> (Vec<Line>, Vec<(CellKind, Band)>) {
+    let pick = |h: &HeldOut| (h.step, if acc { h.acc } else { h.loss });
+    let lines: Vec<Line> = runs
+        .iter()
+        .filter(|r| !r.heldout.is_empty())
+        .map(|r| Line {
+            cell: r.id.cell,
+            points: r.heldout.iter().map(pick).collect(),
+        })
+        .collect();
+    let mut cells: Vec<CellKind> = lines.iter().map(|l| l.cell).collect();
+    cells.dedup();
+    let bands = cells
+        .into_iter()
+        .map(|cell| {
+            let seeds: Vec<&[(u64, f64)]> = lines
+                .iter()
+                .filter(|l| l.cell == cell)
+                .map(|l| l.points.as_slice())
+                .collect();
+            (cell, band(&seeds))
+        })
+        .collect();
+    (lines, bands)
+}
+
+/// The training-batch chart's data: each run's batch loss, smoothed over [`SMOOTH`] steps.
+pub fn batch_lines(runs: &[RunView]) -> Vec<Line> {
+    runs.iter()
+        .filter(|r| !r.loss.is_empty())
+        .map(|r| Line {
+            cell: r.id.cell,
+            points: smoothed(&r.loss),
+        })
+        .collect()
+}
+
+/// The mean over `cell`'s runs with a held-out curve of their latest held-out accuracy (when
+/// `acc`) or loss; None before the first evaluation.
+pub fn heldout_mean(runs: &[RunView], cell: CellKind, acc: bool) -> Option<f64> {
+    let latest: Vec<f64> = runs
+        .iter()
+        .filter(|r| r.id.cell == cell)
+        .filter_map(|r| r.heldout.last().map(|h| if acc { h.acc } else { h.loss }))
+        .collect();
+    (!latest.is_empty()).then(|| latest.iter().sum::<f64>() / latest.len() as f64)
+}
+
+/// Seconds of training of a sweep: closed intervals plus the open one since `since`
+/// (milliseconds of the clock the caller passes, e.g. `Date.now()`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SweepClock {
+    /// Seconds of the closed intervals.
+    pub elapsed: f64,
+    /// Start of the open interval, ms.
+    pub since: Option<f64>,
+}
+
+impl SweepClock {
+    /// Opens an interval at `now_ms` (Start, Resume).
+    pub fn run(&mut self, now_ms: f64) {
+        self.since = Some(now_ms);
+    }
+
+    /// Closes the open interval at `now_ms` (Pause, the end, an error).
+    pub fn stop(&mut self, now_ms: f64) {
+        if let Some(t) = self.since.take() {
+            self.elapsed += (now_ms - t) / 1000.0;
+        }
+    }
+
+    /// Seconds trained at `now_ms`.
+    pub fn seconds(&self, now_ms: f64) -> f64 {
+        self.elapsed + self.since.map_or(0.0, |t| (now_ms - t) / 1000.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use unroll_core::config::delay::CellSet;
+    use unroll_core::delay::run::ParamCount;
+    use unroll_core::delay::trainer::DelayStep;
+
+    fn id(cell: CellKind, seed: u32) -> RunId {
+        RunId { cell, seed }
+    }
+
+    fn held(cell: CellKind, seed: u32, step: u64, acc: f64, loss: f64) -> HeldOut {
+        HeldOut {
+            cell,
+            seed,
+            step,
+            acc,
+            loss,
+        }
+    }
+
+    fn step_tick(run: RunId, step: u64, loss: f64, token_acc: f64) -> Tick {
+        Tick {
+            run,
+            step: Some(DelayStep {
+                cell: run.cell,
+                seed: run.seed,
+                step,
+                loss,
+                token_acc,
+                grad_norm: 1.0,
+                skipped: false,
+            }),
+            heldout: None,
+            finished: None,
+        }
+    }
+
+    #[test]
+    fn the_plan_is_seed_by_seed_over_the_cells() {
+        let config = DelayConfig {
+            cell: CellSet::Both,
+            seed: 5,
+            seeds: 2,
+            ..DelayConfig::default()
+        };
+        let ids: Vec<RunId> = plan(&config).iter().map(|r| r.id).collect();
+        let (rnn, lstm) = (CellKind::Rnn, CellKind::Lstm);
+        assert_eq!(ids, [id(rnn, 5), id(lstm, 5), id(rnn, 6), id(lstm, 6)]);
+        assert!(plan(&config).iter().all(|r| !r.started() && !r.finished));
+    }
+
+    #[test]
+    fn ticks_build_each_runs_curves() {
+        let (a, b) = (id(CellKind::Rnn, 0), id(CellKind::Lstm, 0));
+        let mut runs = vec![RunView::new(a), RunView::new(b)];
+        apply_tick(
+            &mut runs,
+            &Tick {
+                run: b,
+                step: None,
+                heldout: Some(held(CellKind::Lstm, 0, 0, 0.1, 2.3)),
+                finished: None,
+            },
+        );
+        apply_tick(&mut runs, &step_tick(b, 1, 2.0, 0.2));
+        apply_tick(&mut runs, &step_tick(b, 2, 1.0, 0.4));
+        // A tick of a run outside the plan changes nothing.
+        apply_tick(&mut runs, &step_tick(id(CellKind::Gru, 9), 1, 9.0, 0.0));
+        assert_eq!(runs[0], RunView::new(a));
+        let r = &runs[1];
+        assert!(r.started() && !r.finished);
+        assert_eq!(r.step, 2);
+        assert_eq!(r.loss, [(1, 2.0), (2, 1.0)]);
+        assert_eq!(r.acc, [(1, 0.2), (2, 0.4)]);
+        assert_eq!(mean_last(&r.loss), Some(1.5));
+        assert_eq!(mean_last(&runs[0].loss), None);
+        let result = RunResult {
+            run: b,
+            delay: 8,
+            steps: 2,
+            skipped_steps: 0,
+            params: ParamCount {
+                cell: CellKind::Lstm,
+                total: 10,
+                recurrent: 8,
+            },
+            curve: vec![held(CellKind::Lstm, 0, 2, 0.5, 1.1)],
+        };
+        apply_tick(
+            &mut runs,
+            &Tick {
+                run: b,
+                step: None,
+                heldout: Some(held(CellKind::Lstm, 0, 2, 0.5, 1.1)),
+                finished: Some(result.clone()),
+            },
+        );
+        assert!(runs[1].finished);
+        assert_eq!(runs[1].heldout.len(), 2);
+        let kept = RunView::restored(&result);
+        assert_eq!((kept.step, kept.finished, kept.heldout.len()), (2, true, 1));
+    }
+
+    #[test]
+    fn mean_last_averages_the_last_smooth_steps() {
+        let points: Vec<(u64, f64)> = (1..=SMOOTH as u64 + 5).map(|s| (s, s as f64)).collect();
+        // The last SMOOTH values are 6 ..= SMOOTH + 5.
+        let want = (6..=SMOOTH + 5).sum::<usize>() as f64 / SMOOTH as f64;
+        assert_eq!(mean_last(&points), Some(want));
+    }
+
+    #[test]
+    fn heldout_lines_and_means_over_seeds() {
+        let (rnn, lstm) = (CellKind::Rnn, CellKind::Lstm);
+        let mut runs = vec![
+            RunView::new(id(rnn, 0)),
+            RunView::new(id(lstm, 0)),
+            RunView::new(id(rnn, 1)),
+        ];
+        runs[0].heldout = vec![held(rnn, 0, 0, 0.1, 3.0), held(rnn, 0, 10, 0.3, 2.0)];
+        runs[1].heldout = vec![held(lstm, 0, 0, 0.1, 3.0), held(lstm, 0, 10, 0.9, 0.5)];
+        runs[2].heldout = vec![held(rnn, 1, 0, 0.2, 2.8), held(rnn, 1, 10, 0.5, 1.6)];
+        let (lines, bands) = heldout_lines(&runs, true);
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0].points, [(0, 0.1), (10, 0.3)]);
+        let rnn_band = &bands.iter().find(|b| b.0 == rnn).unwrap().1;
+        assert_eq!(rnn_band, &vec![(0, 0.1, 0.2), (10, 0.3, 0.5)]);
+        let (loss_lines, _) = heldout_lines(&runs, false);
+        assert_eq!(loss_lines[2].points, [(0, 2.8), (10, 1.6)]);
+        assert_eq!(heldout_mean(&runs, rnn, true), Some((0.3 + 0.5) / 2.0));
+        assert_eq!(heldout_mean(&runs, lstm, false), Some(0.5));
+        assert_eq!(heldout_mean(&runs, CellKind::Gru, true), None);
+        assert!(batch_lines(&runs).is_empty());
+        runs[1].loss = vec![(1, 2.0), (2, 1.0)];
+        let batch = batch_lines(&runs);
+        assert_eq!(batch.len(), 1);
+        assert_eq!(batch[0].points, [(1, 2.0), (2, 1.5)]);
+    }
+
+    fn finished(cell: CellKind, seed: u32, config: &DelayConfig) -> RunResult {
+        RunResult {
+            run: id(cell, seed),
+            delay: config.delay,
+            steps: config.steps,
+            skipped_steps: 0,
+            params: ParamCount {
+                cell,
+                total: 10,
+                recurrent: 8,
+            },
+            curve: vec![held(cell, seed, config.steps, 0.5, 1.0)],
+        }
+    }
+
+    #[test]
+    fn a_reloaded_sweep_goes_on_from_its_first_unfinished_seed() {
+        let config = DelayConfig {
+            cell: CellSet::Both,
+            seed: 4,
+            seeds: 3,
+            steps: 200,
+            ..DelayConfig::default()
+        };
+        let (rnn, lstm) = (CellKind::Rnn, CellKind::Lstm);
+        // Nothing finished: the whole sweep.
+        assert_eq!(remaining(&config, &[]), Some(config.clone()));
+        // Seed 4 finished (both cells): seeds 5 and 6 are left.
+        let done = vec![finished(rnn, 4, &config), finished(lstm, 4, &config)];
+        let rest = remaining(&config, &done).unwrap();
+        assert_eq!((rest.seed, rest.seeds), (5, 2));
+        assert_eq!(rest.run_seeds(), vec![5, 6]);
+        assert_eq!(
+            DelayConfig {
+                seed: 4,
+                seeds: 3,
+                ..rest.clone()
+            },
+            config
+        );
+        // One cell of seed 4 only: seed 4 trains again.
+        let half = remaining(&config, &done[..1]).unwrap();
+        assert_eq!((half.seed, half.seeds), (4, 3));
+        // A run of another budget or delay does not count.
+        let other = DelayConfig {
+            steps: 100,
+            ..config.clone()
+        };
+        let stale = vec![finished(rnn, 4, &other), finished(lstm, 4, &other)];
+        assert_eq!(remaining(&config, &stale), Some(config.clone()));
+        // Every run finished: nothing left.
+        let all: Vec<RunResult> = config
+            .run_seeds()
+            .into_iter()
+            .flat_map(|s| [finished(rnn, s, &config), finished(lstm, s, &config)])
+            .collect();
+        assert_eq!(remaining(&config, &all), None);
+        // The views: the finished seed restored, the others planned.
+        let views = plan_with(&config, &done);
+        assert_eq!(views.len(), 6);
+        assert_eq!(
+            views.iter().map(|v| v.finished).collect::<Vec<_>>(),
+            [true, true, false, false, false, false]
+        );
+        assert_eq!(views[0].heldout, done[0].curve);
+        // The rest's progress counts the finished runs as done.
+        let p = whole_progress(
+            &config,
+            &rest,
+            Progress {
+                steps_done: 50,
+                steps_total: 800,
+                runs_finished: 0,
+                runs_total: 4,
+            },
+        );
+        assert_eq!(
+            p,
+            Progress {
+                steps_done: 450,
+                steps_total: 1200,
+                runs_finished: 2,
+                runs_total: 6,
+            }
+        );
+        assert_eq!(
+            whole_progress(
+                &config,
+                &config,
+                Progress {
+                    steps_done: 7,
+                    steps_total: 1200,
+                    runs_finished: 0,
+                    runs_total: 6
+                }
+            )
+            .steps_done,
+            7
+        );
+    }
+
+    #[test]
+    fn the_clock_counts_only_running_intervals() {
+        let mut clock = SweepClock::default();
+        clock.run(1_000.0);
+        assert_eq!(clock.seconds(3_500.0), 2.5);
+        clock.stop(4_000.0);
+        // Paused: the time does not move.
+        assert_eq!(clock.seconds(60_000.0), 3.0);
+        clock.stop(70_000.0);
+        assert_eq!(clock.seconds(70_000.0), 3.0);
+        clock.run(100_000.0);
+        assert_eq!(clock.seconds(101_000.0), 4.0);
+    }
+}

@@ -1,0 +1,827 @@
+//! View pieces shared by the lesson pages: labelled native range sliders, list editors, numbers
+//! with their raw `data-value`, play/step controls, heatmaps and a small SVG line chart.
+//!
+//! Inputs are created once and read their values reactively, so a keyboard user keeps focus
+//! while the numbers around the slider change.
+
+use super::fmt;
+use unroll_core::config::fields;
+use unroll_core::config::fields::NumberFields;
+use unroll_core::config::query::{FieldSpec, UrlConfig};
+use crate::charts::colour::Scale;
+use crate::i18n::{use_lang, Lang};
+use crate::text::lessons::CommonText;
+use crate::text::Text;
+use leptos::prelude::*;
+
+/// A slider's range: its URL key's (from the key's [`FieldSpec`], so the range is written once,
+/// in the page's field table) or, for a slider narrower than its key, an explicit `(min, max)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Range {
+    /// Smallest value.
+    pub min: f64,
+    /// Largest value.
+    pub max: f64,
+}
+
+impl From<&'static FieldSpec> for Range {
+    fn from(spec: &'static FieldSpec) -> Self {
+        let (min, max) = fields::bounds(spec);
+        Range { min, max }
+    }
+}
+
+impl From<(f64, f64)> for Range {
+    fn from((min, max): (f64, f64)) -> Self {
+        Range { min, max }
+    }
+}
+
+/// A labelled `<input type="range">` with its value shown next to it.
+///
+/// - `testid`: `data-testid` and DOM id (`<lesson>-<key>` or `<lesson>-<key>-<t>`).
+/// - `value`: the current value; `on_input` receives each new value while dragging.
+#[component]
+pub fn Slider(
+    /// `data-testid` and element id.
+    #[prop(into)]
+    testid: String,
+    /// Visible label.
+    #[prop(into)]
+    label: Signal<String>,
+    /// The range: usually the URL key's spec (`range=field("w_hh")`).
+    #[prop(into)]
+    range: Range,
+    /// Step of the arrow keys.
+    step: f64,
+    /// Current value.
+    #[prop(into)]
+    value: Signal<f64>,
+    /// Called with each new value.
+    #[prop(into)]
+    on_input: Callback<f64>,
+    /// How the value is written next to the slider (default: up to 2 decimals).
+    #[prop(optional)]
+    display: Option<fn(f64) -> String>,
+) -> impl IntoView {
+    let display = display.unwrap_or(fmt::short);
+    let Range { min, max } = range;
+    let id = testid.clone();
+    let out_for = testid.clone();
+    view! {
+        <div class="lx-slider">
+            <label for=id.clone()>{move || label.get()}</label>
+            <input
+                type="range"
+                id=id
+                data-testid=testid
+                min=min.to_string()
+                max=max.to_string()
+                step=step.to_string()
+                prop:value=move || value.get().to_string()
+                on:input=move |ev| {
+                    if let Ok(v) = event_target_value(&ev).parse::<f64>() {
+                        if v.is_finite() {
+                            on_input.run(v.clamp(min, max));
+                        }
+                    }
+                }
+            />
+            <output for=out_for>{move || display(value.get())}</output>
+        </div>
+    }
+}
+
+/// A [`Slider`] bound to one number key of a lesson's state: the key's range, its value read
+/// from and written to `cfg` by key (integers rounded), and `data-testid` `<lesson>-<key>`.
+#[component]
+pub fn FieldSlider<C>(
+    /// The lesson's state.
+    cfg: RwSignal<C>,
+    /// The key's spec (`field("w_hh")`).
+    spec: &'static FieldSpec,
+    /// Visible label.
+    #[prop(into)]
+    label: Signal<String>,
+    /// Step of the arrow keys.
+    step: f64,
+    /// How the value is written next to the slider (default: up to 2 decimals).
+    #[prop(optional)]
+    display: Option<fn(f64) -> String>,
+) -> impl IntoView
+where
+    C: UrlConfig + NumberFields + Send + Sync + 'static,
+{
+    let key = spec.key;
+    view! {
+        <Slider
+            testid=format!("{}-{key}", C::LESSON)
+            label=label
+            range=spec
+            step=step
+            value=Signal::derive(move || cfg.with(|c| c.number(key).unwrap_or_default()))
+            on_input=Callback::new(move |v| cfg.update(|c| c.set_number(key, v)))
+            display=display.unwrap_or(fmt::short)
+        />
+    }
+}
+
+/// The label of a slider in the page's language.
+pub fn label(text: Text) -> Signal<String> {
+    let text = t(text);
+    Signal::derive(move || text().to_owned())
+}
+
+/// Whole numbers next to integer sliders.
+pub fn whole(v: f64) -> String {
+    format!("{}", v as u64)
+}
+
+/// One slider per entry of a list key (`<lesson>-<key>-1`, …) with buttons that add or remove
+/// the last entry (`<lesson>-<key>-add`, `<lesson>-<key>-remove`). The entries' range and the
+/// list's length limits are the key's ([`FieldSpec`] of a `FloatList`).
+#[component]
+pub fn ListSliders(
+    /// `<lesson>-<key>`.
+    prefix: &'static str,
+    /// Label stem, e.g. `x`; entries are labelled `x₁`, `x₂`, … (from `x₀` with `from_zero`).
+    symbol: &'static str,
+    /// Labels count from 0 (`x₀`, `x₁`, …: an entry per class, as PyTorch indexes classes).
+    /// The test ids count from 1 either way.
+    #[prop(optional)]
+    from_zero: bool,
+    /// The list.
+    #[prop(into)]
+    values: Signal<Vec<f64>>,
+    /// The list's URL key.
+    spec: &'static FieldSpec,
+    /// Slider step.
+    step: f64,
+    /// Called with the new list: one entry moved, a 0 appended (only below the key's most
+    /// entries) or the last entry removed (only above its fewest).
+    #[prop(into)]
+    on_change: Callback<Vec<f64>>,
+    /// Labels of the add and remove buttons (default "+ step" / "− step").
+    #[prop(optional)]
+    buttons: Option<(Text, Text)>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let (add_label, remove_label) = buttons.unwrap_or((
+        |l| CommonText::of(l).add_step,
+        |l| CommonText::of(l).remove_step,
+    ));
+    let range = Range::from(spec);
+    let (min_len, max_len) = fields::list_len(spec);
+    let len = Memo::new(move |_| values.with(Vec::len));
+    view! {
+        <div class="lx-list">
+            <For
+                each=move || 0..len.get()
+                key=|i| *i
+                children=move |i| {
+                    view! {
+                        <Slider
+                            testid=format!("{prefix}-{}", i + 1)
+                            label=Signal::derive(move || format!("{symbol}{}", fmt::sub(if from_zero { i } else { i + 1 })))
+                            range=range
+                            step=step
+                            value=Signal::derive(move || values.with(|v| v.get(i).copied().unwrap_or(0.0)))
+                            on_input=Callback::new(move |v| {
+                                let mut list = values.get_untracked();
+                                if let Some(x) = list.get_mut(i) {
+                                    *x = v;
+                                    on_change.run(list);
+                                }
+                            })
+                        />
+                    }
+                }
+            />
+            <div class="lx-list-buttons">
+                <button
+                    type="button"
+                    class="btn btn-small"
+                    data-testid=format!("{prefix}-add")
+                    disabled={move || len.get() >= max_len}
+                    on:click=move |_| {
+                        let mut list = values.get_untracked();
+                        if list.len() < max_len {
+                            list.push(0.0);
+                            on_change.run(list);
+                        }
+                    }
+                >
+                    {move || add_label(lang.get())}
+                </button>
+                <button
+                    type="button"
+                    class="btn btn-small"
+                    data-testid=format!("{prefix}-remove")
+                    disabled={move || len.get() <= min_len}
+                    on:click=move |_| {
+                        let mut list = values.get_untracked();
+                        if list.len() > min_len {
+                            list.pop();
+                            on_change.run(list);
+                        }
+                    }
+                >
+                    {move || remove_label(lang.get())}
+                </button>
+            </div>
+        </div>
+    }
+}
+
+/// A seed: a labelled `<input type="number">` over the seed key's range (`<lesson>-seed`).
+/// Entries that are not a whole number in range are ignored (the field shows the seed in use
+/// again on the next change).
+#[component]
+pub fn SeedInput(
+    /// `data-testid` and element id, e.g. `lstm-seed`.
+    testid: &'static str,
+    /// The seed's URL key.
+    spec: &'static FieldSpec,
+    /// The seed in use.
+    #[prop(into)]
+    value: Signal<u32>,
+    /// Called with a new seed.
+    #[prop(into)]
+    on_set: Callback<u32>,
+    /// Class of the wrapper (`lx-field` by default; `field` in a form column).
+    #[prop(optional)]
+    class: Option<&'static str>,
+) -> impl IntoView {
+    let (min, max, step) = fields::number_attrs(spec);
+    let class = class.unwrap_or("lx-field");
+    let name_class = if class == "field" { "field-name" } else { "" };
+    view! {
+        <div class=class>
+            <label for=testid><span class=name_class>{t(|l| CommonText::of(l).seed)}</span></label>
+            <input
+                id=testid
+                data-testid=testid
+                type="number"
+                min=min
+                max=max
+                step=step
+                prop:value=move || value.get().to_string()
+                on:change=move |ev| {
+                    if let Ok(s) = event_target_value(&ev).trim().parse::<u32>() {
+                        on_set.run(s);
+                    }
+                }
+            />
+        </div>
+    }
+}
+
+/// A number with its raw value in `data-value` (`data-testid` given).
+#[component]
+pub fn Num(
+    /// `data-testid`.
+    #[prop(into)]
+    testid: String,
+    /// The value.
+    #[prop(into)]
+    value: Signal<f32>,
+    /// Decimals shown (default 4).
+    #[prop(optional)]
+    digits: Option<usize>,
+) -> impl IntoView {
+    let digits = digits.unwrap_or(4);
+    view! {
+        <span class="lx-num" data-testid=testid data-value=move || fmt::raw(value.get())>
+            {move || fmt::fixed(value.get(), digits)}
+        </span>
+    }
+}
+
+/// A text node in the page's language.
+pub fn t(text: Text) -> impl Fn() -> &'static str + Send + Sync + Copy + 'static {
+    let lang = use_lang();
+    move || text(lang.get())
+}
+
+/// Step controls for a time index `t` in `1..=max`: first, back, play/pause, forward, and a
+/// scrubber (`<lesson>-t`). Play advances one step every 0.9 s and stops at the end. The
+/// buttons are native buttons (keyboard usable); the motion itself is a CSS transition that
+/// `prefers-reduced-motion` turns off.
+#[component]
+pub fn StepControls(
+    /// Lesson id used in the test ids (`<lesson>-t`, `<lesson>-play`, …).
+    lesson: &'static str,
+    /// Current step, from 1.
+    t: Signal<usize>,
+    /// Sets the step.
+    #[prop(into)]
+    set_t: Callback<usize>,
+    /// Number of steps.
+    #[prop(into)]
+    max: Signal<usize>,
+    /// The label's text for (language, step, number of steps), in place of "Time step t = …"
+    /// (a lesson whose step is not a time index says what the step is).
+    #[prop(optional)]
+    caption: Option<fn(Lang, usize, usize) -> String>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let playing = RwSignal::new(false);
+    let handle: StoredValue<Option<IntervalHandle>, LocalStorage> = StoredValue::new_local(None);
+    let stop = move || {
+        if let Some(h) = handle.get_value() {
+            h.clear();
+        }
+        handle.set_value(None);
+        playing.set(false);
+    };
+    on_cleanup(move || {
+        if let Some(h) = handle.get_value() {
+            h.clear();
+        }
+    });
+    let start = move || {
+        if t.get_untracked() >= max.get_untracked() {
+            set_t.run(1);
+        }
+        let tick = move || {
+            let (now, last) = (t.get_untracked(), max.get_untracked());
+            if now >= last {
+                if let Some(h) = handle.get_value() {
+                    h.clear();
+                }
+                handle.set_value(None);
+                playing.set(false);
+            } else {
+                set_t.run(now + 1);
+            }
+        };
+        if let Ok(h) = set_interval_with_handle(tick, std::time::Duration::from_millis(900)) {
+            handle.set_value(Some(h));
+            playing.set(true);
+        }
+    };
+    let id = format!("{lesson}-t");
+    view! {
+        <div class="lx-steps" role="group" aria-label=move || CommonText::of(lang.get()).time_step>
+            <button
+                type="button"
+                class="btn btn-small"
+                data-testid=format!("{lesson}-first")
+                aria-label=move || CommonText::of(lang.get()).first_step
+                on:click=move |_| {
+                    stop();
+                    set_t.run(1);
+                }
+            >
+                "|◀"
+            </button>
+            <button
+                type="button"
+                class="btn btn-small"
+                data-testid=format!("{lesson}-back")
+                aria-label=move || CommonText::of(lang.get()).step_back
+                disabled={move || t.get() <= 1}
+                on:click=move |_| {
+                    stop();
+                    set_t.run(t.get_untracked().saturating_sub(1).max(1));
+                }
+            >
+                "◀"
+            </button>
+            <button
+                type="button"
+                class="btn btn-small btn-primary"
+                data-testid=format!("{lesson}-play")
+                aria-pressed=move || playing.get().to_string()
+                on:click=move |_| if playing.get_untracked() { stop() } else { start() }
+            >
+                {move || if playing.get() { CommonText::of(lang.get()).pause } else { CommonText::of(lang.get()).play }}
+            </button>
+            <button
+                type="button"
+                class="btn btn-small"
+                data-testid=format!("{lesson}-forward")
+                aria-label=move || CommonText::of(lang.get()).step_forward
+                disabled={move || t.get() >= max.get()}
+                on:click=move |_| {
+                    stop();
+                    set_t.run((t.get_untracked() + 1).min(max.get_untracked()));
+                }
+            >
+                "▶"
+            </button>
+            <label class="lx-steps-label" for=id.clone()>
+                {match caption {
+                    Some(caption) => view! {
+                        <span data-testid=format!("{lesson}-t-value") data-value=move || t.get().to_string()>
+                            {move || caption(lang.get(), t.get(), max.get())}
+                        </span>
+                    }
+                    .into_any(),
+                    None => view! {
+                        {move || CommonText::of(lang.get()).time_step}
+                        " t = "
+                        <span data-testid=format!("{lesson}-t-value") data-value=move || t.get().to_string()>{move || t.get()}</span>
+                    }
+                    .into_any(),
+                }}
+            </label>
+            <input
+                type="range"
+                id=id.clone()
+                data-testid=id
+                min="1"
+                max=move || max.get().to_string()
+                step="1"
+                prop:value=move || t.get().to_string()
+                on:input=move |ev| {
+                    if let Ok(v) = event_target_value(&ev).parse::<usize>() {
+                        stop();
+                        set_t.run(v.clamp(1, max.get_untracked().max(1)));
+                    }
+                }
+            />
+        </div>
+    }
+}
+
+/// The lessons' colour scale: diverging over −1…1 (the heatmaps' one convention, see
+/// [`crate::charts::colour`]; values beyond ±1 take the end colours).
+pub const SIGNED: Scale = Scale::Diverging { abs_max: 1.0 };
+
+/// The colour of a value on [`SIGNED`], as CSS.
+pub fn diverging(v: f32) -> String {
+    SIGNED.css(v)
+}
+
+/// A matrix `[rows, cols]` as a grid of coloured cells with the values written in them.
+#[component]
+pub fn Heatmap(
+    /// Caption (e.g. `W_hh [H, H]`).
+    #[prop(into)]
+    caption: Signal<String>,
+    /// Row-major values.
+    #[prop(into)]
+    values: Signal<Vec<f32>>,
+    /// Number of columns.
+    #[prop(into)]
+    cols: Signal<usize>,
+    /// `data-testid` of the grid.
+    #[prop(into)]
+    testid: String,
+) -> impl IntoView {
+    view! {
+        <figure class="lx-heatmap">
+            <div
+                class="lx-heatmap-grid"
+                data-testid=testid
+                style=move || format!("grid-template-columns: repeat({}, minmax(2.6em, 1fr))", cols.get().max(1))
+            >
+                {move || {
+                    values
+                        .get()
+                        .into_iter()
+                        .map(|v| {
+                            view! {
+                                <span class="lx-cell" style=format!("background:{};color:{}", diverging(v), SIGNED.ink(v)) data-value=fmt::raw(v)>
+                                    {fmt::fixed(v, 2)}
+                                </span>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </div>
+            <figcaption>{move || caption.get()}</figcaption>
+        </figure>
+    }
+}
+
+/// One line of a [`LineChart`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    /// Legend text.
+    pub name: String,
+    /// CSS colour.
+    pub color: &'static str,
+    /// Points (x, y); non-finite y values (and y ≤ 0 on a log axis) are skipped.
+    pub points: Vec<(f64, f64)>,
+    /// Dashed line.
+    pub dashed: bool,
+}
+
+/// What a [`LineChart`] draws.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChartData {
+    /// Lines.
+    pub series: Vec<Series>,
+    /// Log-10 y axis.
+    pub log_y: bool,
+    /// A horizontal reference line (value, label).
+    pub reference: Option<(f64, String)>,
+    /// Vertical error bars (x, low, high, colour) drawn under the lines.
+    pub bars: Vec<(f64, f64, f64, &'static str)>,
+    /// Log-2 x axis (for lengths 8, 16, …).
+    pub log2_x: bool,
+    /// Axis titles.
+    pub x_title: String,
+    /// Axis titles.
+    pub y_title: String,
+}
+
+/// The chart's widest viewBox: wider boxes scale the drawing up.
+const W: f64 = 640.0;
+/// The narrowest viewBox: narrower boxes scale the drawing down.
+const MIN_W: f64 = 260.0;
+const H: f64 = 300.0;
+const L: f64 = 64.0;
+const R: f64 = 16.0;
+const T: f64 = 16.0;
+const B: f64 = 46.0;
+
+fn nice_ticks(lo: f64, hi: f64, n: usize, integer: bool) -> Vec<f64> {
+    if hi.is_nan() || lo.is_nan() || hi <= lo {
+        return vec![lo];
+    }
+    let raw = (hi - lo) / n as f64;
+    let mag = 10f64.powf(raw.log10().floor());
+    let mut step = [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * mag);
+    if integer {
+        step = step.max(1.0).round();
+    }
+    let first = (lo / step - 1e-9).ceil() as i64;
+    let last = (hi / step + 1e-9).floor() as i64;
+    (first..=last).take(24).map(|k| k as f64 * step).collect()
+}
+
+/// The width of `node`'s element in CSS px, as a `ResizeObserver` reports it after each layout
+/// that changes it (whole pixels; `None` before the first report and in a browser without
+/// `ResizeObserver`). Reading it in the observer's callback forces no layout.
+fn observed_width(node: NodeRef<leptos::html::Div>) -> RwSignal<Option<f64>> {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let width = RwSignal::new(None);
+    let report = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        let Some(target) = entries
+            .iter()
+            .last()
+            .and_then(|e| e.dyn_into::<web_sys::ResizeObserverEntry>().ok())
+            .map(|e| e.target())
+        else {
+            return;
+        };
+        let w = target.client_width();
+        let now = (w > 0).then_some(f64::from(w));
+        if width.try_get_untracked().is_some_and(|old| old != now) {
+            width.set(now);
+        }
+    });
+    let Ok(observer) = web_sys::ResizeObserver::new(report.as_ref().unchecked_ref()) else {
+        return width;
+    };
+    let watching = observer.clone();
+    Effect::new(move |_| {
+        if let Some(el) = node.get() {
+            watching.disconnect();
+            watching.observe(el.unchecked_ref());
+        }
+    });
+    let keep = send_wrapper::SendWrapper::new((observer, report));
+    on_cleanup(move || keep.take().0.disconnect());
+    width
+}
+
+/// A small SVG line chart (linear or log y axis) with a legend, for the lessons' plots. Its
+/// viewBox is as wide as its box (between [`MIN_W`] and [`W`] units), so on a phone the chart
+/// fits its card with its text at the page's size, and wider boxes scale it up.
+#[component]
+pub fn LineChart(
+    /// The data.
+    #[prop(into)]
+    data: Signal<ChartData>,
+    /// `data-testid` of the `<svg>`; its `data-value` is the number of points drawn.
+    #[prop(into)]
+    testid: String,
+    /// Accessible name.
+    #[prop(into)]
+    label: Signal<String>,
+) -> impl IntoView {
+    let wrap = NodeRef::<leptos::html::Div>::new();
+    let box_width = observed_width(wrap);
+    let drawn = move || {
+        let d = data.get();
+        // The viewBox's width: the box's, within MIN_W..=W (W until the box is measured).
+        let w = box_width.get().map_or(W, |b| b.clamp(MIN_W, W));
+        let ok = |y: f64| y.is_finite() && (!d.log_y || y > 0.0);
+        let tx = |x: f64| if d.log2_x { x.max(1e-9).log2() } else { x };
+        let ty = |y: f64| if d.log_y { y.log10() } else { y };
+        let mut xs: Vec<f64> = Vec::new();
+        let mut ys: Vec<f64> = Vec::new();
+        for s in &d.series {
+            for &(x, y) in &s.points {
+                if ok(y) {
+                    xs.push(tx(x));
+                    ys.push(ty(y));
+                }
+            }
+        }
+        for &(x, lo, hi, _) in &d.bars {
+            xs.push(tx(x));
+            for y in [lo, hi] {
+                if ok(y) {
+                    ys.push(ty(y));
+                }
+            }
+        }
+        if let Some((y, _)) = &d.reference {
+            if ok(*y) {
+                ys.push(ty(*y));
+            }
+        }
+        let (mut x0, mut x1) = xs
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+                (a.min(v), b.max(v))
+            });
+        let (mut y0, mut y1) = ys
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+                (a.min(v), b.max(v))
+            });
+        if !x0.is_finite() {
+            (x0, x1) = (0.0, 1.0);
+        }
+        if !y0.is_finite() {
+            (y0, y1) = (0.0, 1.0);
+        }
+        if d.log_y {
+            y0 = y0.floor();
+            y1 = y1.ceil();
+        } else if !d.log_y && y0 > 0.0 && y0 < 0.5 * y1 {
+            y0 = 0.0;
+        }
+        if x1 - x0 < 1e-12 {
+            x1 = x0 + 1.0;
+        }
+        if y1 - y0 < 1e-12 {
+            y1 = y0 + 1.0;
+        }
+        let px = move |x: f64| L + (x - x0) / (x1 - x0) * (w - L - R);
+        let py = move |y: f64| T + (1.0 - (y - y0) / (y1 - y0)) * (H - T - B);
+        let count: usize = d
+            .series
+            .iter()
+            .map(|s| s.points.iter().filter(|p| ok(p.1)).count())
+            .sum();
+
+        let y_ticks: Vec<(f64, String)> = if d.log_y {
+            let span = (y1 - y0).max(1.0);
+            let every = (span / 6.0).ceil().max(1.0);
+            let mut v = y0;
+            let mut out = Vec::new();
+            while v <= y1 + 1e-9 {
+                out.push((v, format!("1e{}", v as i64).replace('-', "−")));
+                v += every;
+            }
+            out
+        } else {
+            nice_ticks(y0, y1, 5, false)
+                .into_iter()
+                .map(|v| (v, fmt::short(v)))
+                .collect()
+        };
+        let integer_x = d
+            .series
+            .iter()
+            .flat_map(|s| &s.points)
+            .all(|p| p.0.fract() == 0.0);
+        // About one tick label per 70 units of axis, 2 to 6 of them.
+        let x_tick_count = (((w - L - R) / 70.0).floor() as usize).clamp(2, 6);
+        let x_ticks: Vec<(f64, String)> = if d.log2_x {
+            let mut out = Vec::new();
+            let mut v = x0.ceil();
+            // Every power of two, or every second, … when they would crowd the axis.
+            let every = ((x1 - v + 1.0) / x_tick_count as f64).ceil().max(1.0);
+            while v <= x1 + 1e-9 {
+                out.push((v, format!("{}", 2f64.powf(v).round() as i64)));
+                v += every;
+            }
+            out
+        } else {
+            nice_ticks(x0, x1, x_tick_count, integer_x)
+                .into_iter()
+                .map(|v| (v, fmt::short(v)))
+                .collect()
+        };
+
+        let grid = y_ticks
+            .iter()
+            .map(|(v, text)| {
+                let y = py(*v);
+                view! {
+                    <line x1=L x2=w - R y1=y y2=y class="lx-grid"></line>
+                    <text x=L - 6.0 y=y + 4.0 text-anchor="end" class="lx-tick">{text.clone()}</text>
+                }
+            })
+            .collect_view();
+        let xgrid = x_ticks
+            .iter()
+            .map(|(v, text)| {
+                let x = px(*v);
+                view! {
+                    <line x1=x x2=x y1=H - B y2=H - B + 4.0 class="lx-axis"></line>
+                    <text x=x y=H - B + 18.0 text-anchor="middle" class="lx-tick">{text.clone()}</text>
+                }
+            })
+            .collect_view();
+        let bars = d
+            .bars
+            .iter()
+            .filter(|(_, lo, hi, _)| ok(*lo) && ok(*hi))
+            .map(|&(x, lo, hi, color)| {
+                let (x, a, b) = (px(tx(x)), py(ty(lo)), py(ty(hi)));
+                view! { <line x1=x x2=x y1=a y2=b stroke=color stroke-width="6" stroke-opacity="0.25" stroke-linecap="round"></line> }
+            })
+            .collect_view();
+        let reference = d.reference.clone().filter(|(y, _)| ok(*y)).map(|(y, text)| {
+            let yy = py(ty(y));
+            view! {
+                <line x1=L x2=w - R y1=yy y2=yy class="lx-ref"></line>
+                <text x=w - R - 4.0 y=yy - 6.0 text-anchor="end" class="lx-ref-text">{text}</text>
+            }
+        });
+        let lines = d
+            .series
+            .iter()
+            .map(|s| {
+                let pts: Vec<String> = s
+                    .points
+                    .iter()
+                    .filter(|p| ok(p.1))
+                    .map(|&(x, y)| format!("{:.1},{:.1}", px(tx(x)), py(ty(y))))
+                    .collect();
+                let dots = if s.points.len() <= 40 {
+                    s.points
+                        .iter()
+                        .filter(|p| ok(p.1))
+                        .map(|&(x, y)| view! { <circle cx=px(tx(x)) cy=py(ty(y)) r="3" fill=s.color></circle> })
+                        .collect_view()
+                        .into_any()
+                } else {
+                    ().into_any()
+                };
+                view! {
+                    <polyline
+                        points=pts.join(" ")
+                        fill="none"
+                        stroke=s.color
+                        stroke-width="2.2"
+                        stroke-dasharray=if s.dashed { "6 4" } else { "none" }
+                    ></polyline>
+                    {dots}
+                }
+            })
+            .collect_view();
+        let legend = d
+            .series
+            .iter()
+            .map(|s| {
+                view! {
+                    <li>
+                        <svg width="26" height="10" aria-hidden="true">
+                            <line x1="1" x2="25" y1="5" y2="5" stroke=s.color stroke-width="3" stroke-dasharray=if s.dashed { "6 4" } else { "none" }></line>
+                        </svg>
+                        {s.name.clone()}
+                    </li>
+                }
+            })
+            .collect_view();
+        view! {
+            <svg
+                class="lx-chart"
+                viewBox=format!("0 0 {w} {H}")
+                role="img"
+                aria-label=move || label.get()
+                data-testid=testid.clone()
+                data-value=count.to_string()
+            >
+                {grid}
+                {xgrid}
+                <line x1=L x2=L y1=T y2=H - B class="lx-axis"></line>
+                <line x1=L x2=w - R y1=H - B y2=H - B class="lx-axis"></line>
+                {bars}
+                {reference}
+                {lines}
+                <text x=(L + w - R) / 2.0 y=H - 8.0 text-anchor="middle" class="lx-axis-title">{d.x_title.clone()}</text>
+                <text x="14" y=(T + H - B) / 2.0 text-anchor="middle" class="lx-axis-title" transform=format!("rotate(-90 14 {})", (T + H - B) / 2.0)>
+                    {d.y_title.clone()}
+                </text>
+            </svg>
+            <ul class="lx-legend-list">{legend}</ul>
+        }
+    };
+    view! { <div class="lx-chart-wrap" node_ref=wrap>{drawn}</div> }
+}

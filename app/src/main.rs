@@ -1,0 +1,20 @@
+//! Browser entry point: installs the panic hook and mounts the app (on the page; inside the
+//! engine's Web Worker it does nothing). Nothing else lives here.
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    // Inside the engine's Web Worker the module only serves the engine
+    // (`unroll_core::engine::worker::engine_worker_start`).
+    if unroll_core::engine::worker::in_worker() {
+        return;
+    }
+    unroll::panic_panel::install();
+    unroll::mount();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("`unroll` is the browser app: build it with `trunk build` (see README.md).");
+    eprintln!("For native training use `cargo run --release --bin train-names`.");
+    std::process::exit(2);
+}

@@ -1,0 +1,103 @@
+//! Lesson 6, bidirectional concatenation.
+
+use unroll_core::config::Lang;
+
+/// Lesson 6: bidirectional concatenation.
+#[derive(Debug)]
+pub struct BidirText {
+    /// Title.
+    pub title: &'static str,
+    /// One line for the index.
+    pub summary: &'static str,
+    /// The page's introduction.
+    pub lede: &'static str,
+    /// Controls panel.
+    pub controls: &'static str,
+    /// Field.
+    pub tokens: &'static str,
+    /// Note.
+    pub tokens_note: &'static str,
+    /// Heading.
+    pub embeddings: &'static str,
+    /// Column.
+    pub token: &'static str,
+    /// Panel.
+    pub diagram: &'static str,
+    /// Row label.
+    pub forward: &'static str,
+    /// Row label.
+    pub backward: &'static str,
+    /// Note.
+    pub diagram_note: &'static str,
+    /// Panel.
+    pub output: &'static str,
+    /// Label.
+    pub hn_fwd: &'static str,
+    /// Label.
+    pub hn_bwd: &'static str,
+    /// The scrubber's label: {0} step k, {1} steps T, {2} the forward position k − 1, {3} the
+    /// backward position T − k.
+    pub step_caption: fn(&str, &str, &str, &str) -> String,
+    /// The diagram's position row label.
+    pub position: &'static str,
+    /// Panel.
+    pub weights: &'static str,
+    /// Note.
+    pub weights_note: &'static str,
+}
+
+impl BidirText {
+    /// English.
+    pub const EN: BidirText = BidirText {
+        title: "Bidirectional: two readers, one concatenation",
+        summary: "A forward and a backward RNN read the sentence; each position concatenates both into 2H.",
+        lede: "One direction reads left to right, the other right to left. Each position gets both states side by side — and the last position is not the backward direction's summary.",
+        controls: "The sentence",
+        tokens: "Tokens (comma-separated)",
+        tokens_note: "Up to 12 tokens of at most 16 characters. Each distinct token gets a seeded 2-d embedding; the weights of nn.RNN(2, 2, bidirectional=True) come from PyTorch's initialisation with the same seed.",
+        embeddings: "Embeddings",
+        token: "token",
+        diagram: "Two directions over the same sentence",
+        forward: "forward",
+        backward: "backward",
+        diagram_note: "Positions t count from 0, as PyTorch's output[0, t] does. After step k the forward direction has read positions 0 to k − 1 and the backward direction positions T − k to T − 1 (the last k tokens). A position's 2H output exists once both have passed it.",
+        output: "output and h_n",
+        hn_fwd: "h_n[0]: forward, after the last token",
+        hn_bwd: "h_n[1]: backward, after the first token",
+        step_caption: |a0, a1, a2, a3| format!("Step {a0} of {a1}: forward at t = {a2}, backward at t = {a3}"),
+        position: "position t",
+        weights: "The weights",
+        weights_note: "The _reverse tensors belong to the backward direction: the two directions share nothing but the input.",
+    };
+
+    /// 简体中文.
+    pub const ZH: BidirText = BidirText {
+        title: "双向：两个读者，一次拼接",
+        summary: "一个正向、一个反向 RNN 读取句子；每个位置把两者拼接成 2H。",
+        lede: "一个方向从左往右读，另一个从右往左读。每个位置都得到两个方向的状态——而最后一个位置并不是反向的总结。",
+        controls: "句子",
+        tokens: "词元（用逗号分隔）",
+        tokens_note: "最多 12 个词元，每个最多 16 个字符。每个不同的词元都有一个带随机种子的二维嵌入；nn.RNN(2, 2, bidirectional=True) 的权重来自使用同一种子的 PyTorch 初始化。",
+        embeddings: "嵌入",
+        token: "词元",
+        diagram: "同一句子上的两个方向",
+        forward: "正向",
+        backward: "反向",
+        diagram_note: "位置 t 从 0 开始计数，与 PyTorch 的 output[0, t] 一致。第 k 步之后，正向已读入位置 0 到 k − 1，反向已读入位置 T − k 到 T − 1（最后 k 个词元）。只有两个方向都经过某个位置后，它的 2H 输出才完整。",
+        output: "output 与 h_n",
+        hn_fwd: "h_n[0]：正向，读完最后一个词元后",
+        hn_bwd: "h_n[1]：反向，读完第一个词元后",
+        step_caption: |a0, a1, a2, a3| format!("第 {a0} 步（共 {a1} 步）：正向在 t = {a2}，反向在 t = {a3}"),
+        position: "位置 t",
+        weights: "权重",
+        weights_note: "带 _reverse 后缀的张量属于反向：两个方向除了输入之外没有任何共享。",
+    };
+
+    /// The texts in `lang`.
+    pub fn of(lang: Lang) -> &'static BidirText {
+        match lang {
+            Lang::En => &Self::EN,
+            Lang::Zh => &Self::ZH,
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! Lesson 3, why gradients vanish (backpropagation through time).
+
+use unroll_core::config::Lang;
+
+/// Lesson 3: why gradients vanish (BPTT).
+#[derive(Debug)]
+pub struct BpttText {
+    /// Title.
+    pub title: &'static str,
+    /// One line for the index.
+    pub summary: &'static str,
+    /// The page's introduction.
+    pub lede: &'static str,
+    /// Controls panel.
+    pub controls: &'static str,
+    /// Legend: {0} the slider's W_hh.
+    pub current: fn(&str) -> String,
+    /// Legend.
+    pub grad_norm: &'static str,
+    /// Legend.
+    pub clipped_norm: &'static str,
+    /// Axis.
+    pub x_title: &'static str,
+    /// Axis.
+    pub y_title: &'static str,
+    /// Heading.
+    pub activation: &'static str,
+    /// Slider.
+    pub max_norm: &'static str,
+    /// Heading.
+    pub inputs: &'static str,
+    /// Note.
+    pub cyclic: &'static str,
+    /// Panel.
+    pub chart: &'static str,
+    /// Note.
+    pub chart_note: &'static str,
+    /// Panel.
+    pub table: &'static str,
+    /// Column.
+    pub product: &'static str,
+    /// Panel.
+    pub clip: &'static str,
+    /// Clip outcome: {0} max_norm.
+    pub unchanged: fn(&str) -> String,
+    /// Clip outcome: {0} scale.
+    pub scaled: fn(&str) -> String,
+    /// Clip outcome.
+    pub skipped: &'static str,
+    /// Clip panel text.
+    pub clip_text: &'static str,
+    /// Column.
+    pub after_clip: &'static str,
+    /// Label.
+    pub norm: &'static str,
+    /// About.
+    pub about_1: &'static str,
+    /// Panel: the course's constant-input figures.
+    pub constant: &'static str,
+    /// Text: {0} x, {1} steps, {2} W_xh.
+    pub constant_text: fn(&str, &str, &str) -> String,
+    /// About.
+    pub about_2: &'static str,
+    /// About.
+    pub about_3: &'static str,
+}
+
+impl BpttText {
+    /// English.
+    pub const EN: BpttText = BpttText {
+        title: "Why gradients vanish",
+        summary: "Backpropagation through time multiplies tanh'(z_t)·W_hh once per step.",
+        lede: "The gradient that reaches h₀ from step t is a product of one factor per step. Watch it shrink or explode.",
+        controls: "The recurrence",
+        current: |a0| format!("W_hh = {a0} (sliders)"),
+        grad_norm: "‖∂h_t/∂θ‖ before clipping",
+        clipped_norm: "‖∂h_t/∂θ‖ after clip_grad_norm_",
+        x_title: "steps back in time (t)",
+        y_title: "|∂h_t/∂h₀| (log scale)",
+        activation: "Nonlinearity",
+        max_norm: "Clip gradient norm to (0 = off)",
+        inputs: "Inputs x",
+        cyclic: "A list shorter than the number of steps repeats: one value 0.3 over 20 steps is a constant input.",
+        chart: "The running product against the number of steps",
+        chart_note: "Dashed: the same inputs with W_hh = 0.5, 1 and 2. Each step multiplies by act'(z_t)·W_hh; tanh' ≤ 1, so unless |W_hh| is large the product shrinks geometrically — and a large W_hh saturates tanh, which makes tanh' tiny.",
+        table: "Step by step",
+        product: "running product ∂h_t/∂h₀",
+        clip: "Gradient clipping",
+        unchanged: |a0| format!("the norm is below max_norm = {a0}: unchanged"),
+        scaled: |a0| format!("every gradient multiplied by {a0}"),
+        skipped: "the norm is not finite: the optimizer step would be skipped and the weights kept (never zeroed)",
+        clip_text: "The gradient of h_T with respect to the four parameters of nn.RNN(1, 1), by backpropagation through time, and what clip_grad_norm_(max_norm) does to it: scale all gradients together so that their global norm is at most max_norm.",
+        after_clip: "after clipping",
+        norm: "Global norm:",
+        about_1: "The gradient that flows from h_t back to h₀ is this product. When it is tiny, the early inputs barely change the loss: the network cannot learn long-range dependencies.",
+        constant: "A constant input over 20 steps",
+        constant_text: |a0, a1, a2| format!("x = {a0} at every step for {a1} steps, W_xh = {a2}, tanh — the running product ∂h_T/∂h₀ for three recurrent weights:"),
+        about_2: "With ReLU or no nonlinearity the factor is W_hh itself where the unit is active, so |W_hh| > 1 explodes like |W_hh|^t.",
+        about_3: "Clipping caps an exploding gradient but cannot revive a vanishing one: it only ever scales down.",
+    };
+
+    /// 简体中文.
+    pub const ZH: BpttText = BpttText {
+        title: "梯度为什么会消失",
+        summary: "随时间反向传播每一步都要乘以一次 tanh'(z_t)·W_hh。",
+        lede: "从第 t 步传回 h₀ 的梯度是每一步一个因子的连乘。看它如何缩小或爆炸。",
+        controls: "循环",
+        current: |a0| format!("W_hh = {a0}（滑块）"),
+        grad_norm: "裁剪前的 ‖∂h_t/∂θ‖",
+        clipped_norm: "clip_grad_norm_ 之后的 ‖∂h_t/∂θ‖",
+        x_title: "向前回溯的步数（t）",
+        y_title: "|∂h_t/∂h₀|（对数坐标）",
+        activation: "非线性函数",
+        max_norm: "梯度范数裁剪阈值（0 = 关闭）",
+        inputs: "输入 x",
+        cyclic: "列表比步数短时会循环重复：只有一个值 0.3、共 20 步，就是恒定输入。",
+        chart: "连乘积随步数的变化",
+        chart_note: "虚线：相同输入下 W_hh = 0.5、1、2 的情况。每一步都乘以 act'(z_t)·W_hh；tanh' ≤ 1，所以除非 |W_hh| 很大，连乘积会按几何级数缩小——而 W_hh 很大时 tanh 又会饱和，使 tanh' 变得极小。",
+        table: "逐步计算",
+        product: "连乘积 ∂h_t/∂h₀",
+        clip: "梯度裁剪",
+        unchanged: |a0| format!("范数小于 max_norm = {a0}：保持不变"),
+        scaled: |a0| format!("所有梯度乘以 {a0}"),
+        skipped: "范数不是有限值：这一步优化会被跳过，权重保持不变（而不是被清零）",
+        clip_text: "h_T 对 nn.RNN(1, 1) 四个参数的梯度（通过随时间反向传播计算），以及 clip_grad_norm_(max_norm) 对它的作用：把所有梯度一起缩放，使全局范数不超过 max_norm。",
+        after_clip: "裁剪后",
+        norm: "全局范数：",
+        about_1: "从 h_t 流回 h₀ 的梯度就是这个连乘积。当它极小时，早期的输入几乎不影响损失：网络学不到长距离依赖。",
+        constant: "恒定输入走 20 步",
+        constant_text: |a0, a1, a2| format!("每一步 x = {a0}，共 {a1} 步，W_xh = {a2}，tanh——三种循环权重下的连乘积 ∂h_T/∂h₀："),
+        about_2: "使用 ReLU 或不用非线性函数时，单元激活处的因子就是 W_hh 本身，所以 |W_hh| > 1 会像 |W_hh|^t 一样爆炸。",
+        about_3: "梯度裁剪可以限制爆炸的梯度，但救不回消失的梯度：它只会把梯度缩小。",
+    };
+
+    /// The texts in `lang`.
+    pub fn of(lang: Lang) -> &'static BpttText {
+        match lang {
+            Lang::En => &Self::EN,
+            Lang::Zh => &Self::ZH,
+        }
+    }
+}

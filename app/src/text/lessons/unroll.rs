@@ -1,0 +1,130 @@
+//! Lesson 1, recurrence and time unrolling.
+
+use unroll_core::config::Lang;
+
+/// Lesson 1: recurrence and time unrolling.
+#[derive(Debug)]
+pub struct UnrollText {
+    /// The introduction in vector mode (hidden_size ≥ 2).
+    pub lede_vector: &'static str,
+    /// Title.
+    pub title: &'static str,
+    /// One line for the index.
+    pub summary: &'static str,
+    /// The page's introduction.
+    pub lede: &'static str,
+    /// Controls panel.
+    pub controls: &'static str,
+    /// Slider.
+    pub w_xh: &'static str,
+    /// Slider.
+    pub w_hh: &'static str,
+    /// Slider.
+    pub b: &'static str,
+    /// Slider.
+    pub h0: &'static str,
+    /// Inputs.
+    pub inputs: &'static str,
+    /// Mode heading.
+    pub mode: &'static str,
+    /// Hidden size slider.
+    pub hidden: &'static str,
+    /// Vector mode note.
+    pub vector_note: &'static str,
+    /// Diagram panel.
+    pub diagram: &'static str,
+    /// Diagram caption.
+    pub rolled: &'static str,
+    /// Diagram caption.
+    pub unrolled: &'static str,
+    /// Under the diagram.
+    pub same_weights: &'static str,
+    /// Step panel.
+    pub step: fn(&str) -> String,
+    /// Column / label.
+    pub from_x1: &'static str,
+    /// Sentence: `{0}` value, `{1}` subscript t.
+    pub from_x1_sentence: fn(&str, &str) -> String,
+    /// Sentence part.
+    pub from_x1_how: &'static str,
+    /// Table panel.
+    pub table: &'static str,
+    /// Vector mode panel.
+    pub weights: &'static str,
+    /// Heatmap caption.
+    pub h_states: &'static str,
+    /// About.
+    pub about_1: &'static str,
+    /// About.
+    pub about_2: &'static str,
+}
+
+impl UnrollText {
+    /// English.
+    pub const EN: UnrollText = UnrollText {
+        lede_vector: "An RNN with several hidden units reads a short sequence: W_hh is a matrix, h_t a vector. Step through time and watch where every term of z_t comes from: the input, the previous state, or the bias.",
+        title: "Recurrence and time unrolling",
+        summary: "One cell, one set of weights, applied at every step: h_t = tanh(W_xh·x_t + W_hh·h_{t−1} + b).",
+        lede: "A one-dimensional RNN reads a short sequence. Step through time and watch where every term of z_t comes from: the input, the previous state, or the bias.",
+        controls: "Weights and inputs",
+        w_xh: "W_xh (input weight)",
+        w_hh: "W_hh (recurrent weight)",
+        b: "b (bias)",
+        h0: "h₀ (initial state)",
+        inputs: "Input sequence x",
+        mode: "Scalar or vector",
+        hidden: "Hidden size H (1 = scalar, 2–8 = vector)",
+        vector_note: "Vector mode: W_xh [H, 1], W_hh [H, H] and both biases come from PyTorch's initialisation U(−1/√H, 1/√H) with this seed; the scalar weight sliders do not apply.",
+        diagram: "The rolled cell and the unrolled chain",
+        rolled: "rolled",
+        unrolled: "unrolled over time: the same cell at every step",
+        same_weights: "The same W_xh, W_hh and b are used at every step: unrolling copies the cell along time, it adds no parameters.",
+        step: |a0| format!("Step t = {a0}, term by term"),
+        from_x1: "from x₁",
+        from_x1_sentence: |a0, a1| format!("{a0} of z{a1} comes from x₁"),
+        from_x1_how: "the part of z_t that comes from x₁: z_t minus z_t recomputed with x₁ = 0",
+        table: "Every step",
+        weights: "The weights (one set for all steps)",
+        h_states: "h_t of every step (one column per step)",
+        about_1: "This is nn.RNN(1, H) of Unroll's trainer, run forward by the same code that trains. With H = 1 the sliders are its parameters (b goes into bias_ih_l0; bias_hh_l0 stays 0, so their sum is b).",
+        about_2: "h_{t−1} carries everything the network remembers about x₁ … x_{t−1}. Set W_hh to 0 and each step forgets the past; make it large and the past dominates until tanh saturates.",
+    };
+
+    /// 简体中文.
+    pub const ZH: UnrollText = UnrollText {
+        lede_vector: "一个有多个隐藏单元的 RNN 读入一个短序列：W_hh 是矩阵，h_t 是向量。逐步推进时间，看 z_t 的每一项从哪里来：输入、上一步的状态，还是偏置。",
+        title: "循环与按时间展开",
+        summary: "一个单元、一组权重，在每一步重复使用：h_t = tanh(W_xh·x_t + W_hh·h_{t−1} + b)。",
+        lede: "一个一维 RNN 读入一个短序列。逐步推进时间，看 z_t 的每一项从哪里来：输入、上一步的状态，还是偏置。",
+        controls: "权重与输入",
+        w_xh: "W_xh（输入权重）",
+        w_hh: "W_hh（循环权重）",
+        b: "b（偏置）",
+        h0: "h₀（初始状态）",
+        inputs: "输入序列 x",
+        mode: "标量还是向量",
+        hidden: "隐藏维度 H（1 = 标量，2–8 = 向量）",
+        vector_note: "向量模式：W_xh [H, 1]、W_hh [H, H] 和两个偏置来自 PyTorch 的初始化 U(−1/√H, 1/√H)，使用此随机种子；标量权重滑块不再起作用。",
+        diagram: "折叠的单元与展开的链",
+        rolled: "折叠",
+        unrolled: "按时间展开：每一步都是同一个单元",
+        same_weights: "每一步使用的都是同一组 W_xh、W_hh 和 b：展开只是把单元沿时间复制，并不增加参数。",
+        step: |a0| format!("第 t = {a0} 步，逐项计算"),
+        from_x1: "来自 x₁",
+        from_x1_sentence: |a0, a1| format!("z{a1} 中有 {a0} 来自 x₁"),
+        from_x1_how: "z_t 中来自 x₁ 的部分：z_t 减去把 x₁ 设为 0 后重新计算的 z_t",
+        table: "每一步",
+        weights: "权重（所有步共用一组）",
+        h_states: "每一步的 h_t（每列一步）",
+        about_1: "这就是 Unroll 训练器里的 nn.RNN(1, H)，由训练所用的同一份代码做前向计算。H = 1 时滑块的值就是它的参数（b 放在 bias_ih_l0 中；bias_hh_l0 为 0，两者之和就是 b）。",
+        about_2: "h_{t−1} 携带了网络对 x₁ … x_{t−1} 的全部记忆。把 W_hh 设为 0，每一步都会忘记过去；把它调大，过去就会占主导，直到 tanh 饱和。",
+    };
+
+    /// The texts in `lang`.
+    pub fn of(lang: Lang) -> &'static UnrollText {
+        match lang {
+            Lang::En => &Self::EN,
+            Lang::Zh => &Self::ZH,
+        }
+    }
+}

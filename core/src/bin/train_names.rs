@@ -1,0 +1,186 @@
+//! `train-names`: the name classifier trained natively with the same code as the browser tab.
+//!
+//! ```text
+//! cargo run --release --bin train-names -- --epochs 5 --backend cpu|gpu --seed 0 [--hidden-size N]
+//!     [--cell rnn|lstm|gru] [--num-layers 1] [--bidirectional] [--head last|padded]
+//!     [--batch-size 64] [--lr 0.001] [--max-norm 0] [--forget-bias 0] [--data-dir DIR]
+//!     [--no-simd] [--dump-batches FILE]
+//! ```
+//! Prints one JSON object per epoch on its own line: `epoch`, `train_loss`, `val_loss`,
+//! `val_acc`, `sec` (training seconds of that epoch). Messages go to stderr, among them the
+//! matrix products used (`--no-simd`: the portable ones) and the share of padded step-rows of
+//! the first epoch's batches. `--dump-batches FILE` writes the first epoch's training batches
+//! (one JSON object per line: `seq_len`, `tokens` `[B·T]` row-major, `lengths` `[B]`, `labels`
+//! `[B]`) and exits without training, so another trainer can be timed on the same batches.
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    if let Err(e) = native::run() {
+        eprintln!("train-names: {e}");
+        std::process::exit(2);
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod native {
+    use std::path::PathBuf;
+
+    use unroll_core::config::{BackendChoice, Head, TrainConfig};
+    use unroll_core::data::names::{locate_names_dir, NamesDataset};
+    use unroll_core::data::split::{Split, VAL_FRACTION};
+    use unroll_core::data::Batches;
+    use unroll_core::math::linalg;
+    use unroll_core::math::params::CellKind;
+    use unroll_core::train::session::{run_session, BackendKind, TrainControl, TrainEvent};
+
+    pub fn run() -> Result<(), String> {
+        let mut args = pico_args::Arguments::from_env();
+        if args.contains(["-h", "--help"]) {
+            println!("{}", include_str!("train_names_help.txt"));
+            return Ok(());
+        }
+        let d = TrainConfig::default();
+        let backend = match args
+            .opt_value_from_str::<_, String>("--backend")
+            .map_err(|e| e.to_string())?
+            .as_deref()
+        {
+            None | Some("cpu") => BackendChoice::Cpu,
+            Some("gpu") => BackendChoice::Gpu,
+            Some("auto") => BackendChoice::Auto,
+            Some(other) => {
+                return Err(format!("--backend must be cpu, gpu or auto, not {other:?}"))
+            }
+        };
+        let cell = match args
+            .opt_value_from_str::<_, String>("--cell")
+            .map_err(|e| e.to_string())?
+        {
+            None => d.cell,
+            Some(s) => CellKind::parse(&s)
+                .ok_or_else(|| format!("--cell must be rnn, lstm or gru, not {s:?}"))?,
+        };
+        let head = match args
+            .opt_value_from_str::<_, String>("--head")
+            .map_err(|e| e.to_string())?
+            .as_deref()
+        {
+            None => d.head,
+            Some("last") => Head::Last,
+            Some("padded") => Head::Padded,
+            Some(other) => return Err(format!("--head must be last or padded, not {other:?}")),
+        };
+        let num = |args: &mut pico_args::Arguments, key: &'static str| {
+            args.opt_value_from_str::<_, f64>(key)
+                .map_err(|e| format!("{key}: {e}"))
+        };
+        let cfg = TrainConfig {
+            cell,
+            hidden_size: num(&mut args, "--hidden-size")?.map_or(d.hidden_size, |v| v as usize),
+            num_layers: num(&mut args, "--num-layers")?.map_or(d.num_layers, |v| v as usize),
+            bidirectional: args.contains("--bidirectional"),
+            batch_size: num(&mut args, "--batch-size")?.map_or(d.batch_size, |v| v as usize),
+            lr: num(&mut args, "--lr")?.unwrap_or(d.lr),
+            epochs: num(&mut args, "--epochs")?.map_or(d.epochs, |v| v as u32),
+            max_norm: num(&mut args, "--max-norm")?.unwrap_or(d.max_norm),
+            forget_bias: num(&mut args, "--forget-bias")?.unwrap_or(d.forget_bias),
+            seed: num(&mut args, "--seed")?.map_or(d.seed, |v| v as u32),
+            backend,
+            head,
+            ..d
+        };
+        if !cfg.forget_bias.is_finite() || cfg.forget_bias.abs() > 5.0 {
+            return Err(format!(
+                "--forget-bias must be between -5 and 5 (the URL key's range), not {}",
+                cfg.forget_bias
+            ));
+        }
+        if cfg.hidden_size == 0 || cfg.num_layers == 0 || cfg.batch_size == 0 || cfg.epochs == 0 {
+            return Err(
+                "--hidden-size, --num-layers, --batch-size and --epochs must be at least 1".into(),
+            );
+        }
+        if args.contains("--no-simd") {
+            linalg::set_simd(false);
+        }
+        let dump: Option<PathBuf> = args
+            .opt_value_from_str("--dump-batches")
+            .map_err(|e| e.to_string())?;
+        let data_dir: Option<PathBuf> = args
+            .opt_value_from_str("--data-dir")
+            .map_err(|e| e.to_string())?;
+        let rest = args.finish();
+        if !rest.is_empty() {
+            return Err(format!("unknown arguments {rest:?} (see --help)"));
+        }
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+        let dir = match data_dir {
+            Some(d) => d,
+            None => locate_names_dir(&root).map_err(|e| e.to_string())?,
+        };
+        let data = NamesDataset::load_dir(&dir).map_err(|e| e.to_string())?;
+        let r = data.report();
+        eprintln!(
+            "data: {} classes, {} raw lines, {} distinct pairs, {} skipped ({})",
+            data.num_classes(),
+            r.raw_lines,
+            r.distinct,
+            r.skipped,
+            dir.display()
+        );
+        let split = Split::new(&data, cfg.seed as u64, VAL_FRACTION);
+        let batches = Batches::train_epoch(&data, &split.train, cfg.batch_size, cfg.seed as u64, 0);
+        eprintln!(
+            "batches: {} per epoch ({} training pairs), {:.1} % of step-rows padded; matrix products: {}",
+            batches.num_batches(),
+            split.train.len(),
+            100.0 * batches.padded_share(),
+            linalg::kernel_name()
+        );
+        if let Some(path) = dump {
+            let mut out = String::new();
+            for b in batches {
+                let line = serde_json::json!({"seq_len": b.seq_len, "tokens": b.tokens, "lengths": b.lengths, "labels": b.labels});
+                out.push_str(&line.to_string());
+                out.push('\n');
+            }
+            std::fs::write(&path, out).map_err(|e| format!("{}: {e}", path.display()))?;
+            eprintln!("wrote the first epoch's batches to {}", path.display());
+            return Ok(());
+        }
+        let control = TrainControl::new();
+        let mut failed = None;
+        let mut on_event = |ev: TrainEvent| match ev {
+            TrainEvent::Backend(BackendKind::Gpu { description }) => {
+                eprintln!("backend: GPU ({description})")
+            }
+            TrainEvent::Backend(BackendKind::Cpu { notice }) => {
+                eprintln!(
+                    "backend: CPU{}",
+                    notice.map(|n| format!(" — {n}")).unwrap_or_default()
+                )
+            }
+            TrainEvent::Epoch(e) => println!(
+                "{}",
+                serde_json::json!({"epoch": e.epoch, "train_loss": e.train_loss, "val_loss": e.val_loss, "val_acc": e.val_acc, "sec": e.sec})
+            ),
+            TrainEvent::Notice(n) => eprintln!("notice: {n}"),
+            TrainEvent::Error(e) => failed = Some(e.to_string()),
+            TrainEvent::DeviceLost(m) => eprintln!("device lost: {m}"),
+            TrainEvent::Step { .. }
+            | TrainEvent::Weights(_)
+            | TrainEvent::Checkpoint(_)
+            | TrainEvent::Validation(_)
+            | TrainEvent::GradFlow { .. }
+            | TrainEvent::Finished => {}
+        };
+        pollster::block_on(run_session(&cfg, &data, &control, &mut on_event));
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,35 @@
+//! `core/shaders/last_step.wgsl`: gathers each name's output row at its last character (the head's
+//! features) and scatters the features' gradient back. CPU twin: the gather/scatter in
+//! `math::classifier::ClassifierModel`.
+
+use bytemuck::{Pod, Zeroable};
+
+use super::{grid_1d, Access, KernelSpec};
+use crate::gpu::error::GpuError;
+
+/// Uniform of `last_step.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct LastStepDims {
+    /// B.
+    pub batch: u32,
+    /// F = D·H.
+    pub width: u32,
+    /// 0 gather (`[T, B, F]` → `[B, F]`), 1 scatter (`[B, F]` → `[T, B, F]`).
+    pub mode: u32,
+    /// Padding.
+    pub _pad: u32,
+}
+
+/// Bindings: `lengths [B]`, `src` (read); `dst` (read_write).
+#[derive(Debug)]
+pub struct LastStep;
+
+impl KernelSpec for LastStep {
+    const NAME: &'static str = "last_step";
+    const STORAGE: &'static [Access] = &[Access::Read, Access::Read, Access::ReadWrite];
+    type Dims = LastStepDims;
+    fn workgroups(d: &LastStepDims, max: u32) -> Result<[u32; 3], GpuError> {
+        grid_1d(d.batch as u64 * d.width as u64, max)
+    }
+}

@@ -1,0 +1,384 @@
+//! One module per WGSL kernel in `core/shaders/` (same name), each describing its uniform struct
+//! (a `#[repr(C)]` twin of the WGSL struct), its storage bindings in binding order, and its
+//! dispatch size.
+//!
+//! Binding convention (every kernel): `@group(0) @binding(0)` is the kernel's uniform struct,
+//! bound with a dynamic offset into a [`UniformArena`] (all dispatches of one submission get
+//! their own 256-byte record, written once before the submit); bindings 1.. are storage
+//! buffers, read-only inputs first, then read-write outputs. Labels are the kernel names.
+
+use std::marker::PhantomData;
+use std::num::NonZeroU64;
+use std::sync::Arc;
+
+use bytemuck::{Pod, Zeroable};
+
+use super::context::{Counters, GpuContext};
+use super::error::GpuError;
+use super::shader_source;
+
+pub mod activation;
+pub mod adam_update;
+pub mod classifier_head;
+pub mod clip_grad_norm;
+pub mod col_sum;
+pub mod gru_backward;
+pub mod gru_forward;
+pub mod input_projection;
+pub mod last_step;
+pub mod lstm_backward;
+pub mod lstm_forward;
+pub mod matmul;
+pub mod onehot_weight_grad;
+pub mod rnn_backward;
+pub mod rnn_forward;
+
+/// Invocations per workgroup of the 1-D kernels (`WG_1D` in `common.wgsl`).
+pub const WG_1D: u32 = 256;
+
+/// Byte stride between uniform records in a [`UniformArena`]: WebGPU's default
+/// `minUniformBufferOffsetAlignment` (the largest value an implementation may require).
+pub const UNIFORM_STRIDE: u64 = 256;
+
+/// How a kernel accesses one storage binding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// `var<storage, read>`.
+    Read,
+    /// `var<storage, read_write>`.
+    ReadWrite,
+}
+
+/// Static description of one kernel: name, uniform struct, storage bindings, dispatch size.
+pub trait KernelSpec {
+    /// Kernel name = `core/shaders/{NAME}.wgsl` = entry point = label.
+    const NAME: &'static str;
+    /// Storage bindings 1.. in order.
+    const STORAGE: &'static [Access];
+    /// The uniform struct bound at binding 0 (`#[repr(C)]` twin of the WGSL struct).
+    type Dims: Pod;
+    /// Workgroups to dispatch for `dims`.
+    ///
+    /// # Errors
+    /// [`GpuError::TooLarge`] when even a 2-D grid exceeds `max_per_dim` workgroups per dimension.
+    fn workgroups(dims: &Self::Dims, max_per_dim: u32) -> Result<[u32; 3], GpuError>;
+}
+
+/// The per-step uniform of the cell kernels (`CellDims` in `common.wgsl`). Caches are indexed
+/// by step `s`, inputs/outputs by time `t`: the forward direction processes `t = s`, the reverse
+/// direction `t = lengths[b] − 1 − s` (packed-sequence semantics).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub struct CellDims {
+    /// B.
+    pub batch: u32,
+    /// H.
+    pub hidden: u32,
+    /// Step `s` of this dispatch.
+    pub step: u32,
+    /// GRU: params offset of `b_hn` (rows 2H..3H of `bias_hh`); otherwise unused.
+    pub b_hn_offset: u32,
+    /// RNN: 0 tanh, 1 relu; otherwise unused.
+    pub nonlinearity: u32,
+    /// 1 for the reverse direction.
+    pub reverse: u32,
+    /// Row width of `output` / `d_output`: D·H.
+    pub out_stride: u32,
+    /// This direction's first column in those rows: direction·H.
+    pub out_offset: u32,
+}
+
+/// Grid for a 1-D kernel over `n` invocations of `WG_1D`-wide workgroups: one row while it
+/// fits in `max_per_dim` workgroups, otherwise rows of `max_per_dim` (the kernel's
+/// `linear_index` folds them back; surplus invocations return at their bounds check).
+///
+/// # Errors
+/// [`GpuError::TooLarge`] above `max_per_dim²` workgroups.
+pub fn grid_1d(n: u64, max_per_dim: u32) -> Result<[u32; 3], GpuError> {
+    let groups = n.div_ceil(WG_1D as u64);
+    let max = max_per_dim as u64;
+    if groups <= max {
+        return Ok([groups as u32, 1, 1]);
+    }
+    let rows = groups.div_ceil(max);
+    if rows > max {
+        return Err(GpuError::TooLarge(format!(
+            "{n} invocations need more than {max}×{max} workgroups"
+        )));
+    }
+    Ok([max as u32, rows as u32, 1])
+}
+
+/// Workgroups along one axis of a tiled kernel, checked against the limit.
+pub(crate) fn tiles(n: u32, tile: u32, max_per_dim: u32, what: &str) -> Result<u32, GpuError> {
+    let t = n.div_ceil(tile);
+    if t > max_per_dim {
+        return Err(GpuError::TooLarge(format!(
+            "{what}: {t} workgroups > {max_per_dim} per dimension"
+        )));
+    }
+    Ok(t)
+}
+
+/// A compiled kernel: pipeline and explicit bind group layout.
+#[derive(Debug)]
+pub struct Kernel<S: KernelSpec> {
+    pipeline: wgpu::ComputePipeline,
+    layout: wgpu::BindGroupLayout,
+    max_per_dim: u32,
+    counters: Arc<Counters>,
+    _spec: PhantomData<S>,
+}
+
+impl<S: KernelSpec> Kernel<S> {
+    /// Compiles `core/shaders/{S::NAME}.wgsl` (with the prelude) and builds its layout.
+    ///
+    /// # Panics
+    /// If the kernel is missing from the registry (a programming error caught by the tests).
+    pub fn new(ctx: &GpuContext) -> Self {
+        let src = shader_source::kernel(S::NAME)
+            .unwrap_or_else(|| panic!("kernel {} is not in shader_source::KERNELS", S::NAME));
+        let device = &ctx.device;
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(S::NAME),
+            source: wgpu::ShaderSource::Wgsl(src.source.into()),
+        });
+        let mut entries = vec![wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: true,
+                min_binding_size: NonZeroU64::new(std::mem::size_of::<S::Dims>() as u64),
+            },
+            count: None,
+        }];
+        for (i, access) in S::STORAGE.iter().enumerate() {
+            entries.push(wgpu::BindGroupLayoutEntry {
+                binding: i as u32 + 1,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage {
+                        read_only: *access == Access::Read,
+                    },
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            });
+        }
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some(S::NAME),
+            entries: &entries,
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some(S::NAME),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(S::NAME),
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some(S::NAME),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        Kernel {
+            pipeline,
+            layout,
+            max_per_dim: device.limits().max_compute_workgroups_per_dimension,
+            counters: ctx.counters(),
+            _spec: PhantomData,
+        }
+    }
+
+    /// A bind group over `arena`'s uniform records and the storage buffers in binding order.
+    ///
+    /// # Panics
+    /// If `storage.len()` differs from the kernel's storage binding count (a programming error).
+    pub fn bind(
+        &self,
+        ctx: &GpuContext,
+        label: &str,
+        arena: &UniformArena,
+        storage: &[&wgpu::Buffer],
+    ) -> wgpu::BindGroup {
+        assert_eq!(
+            storage.len(),
+            S::STORAGE.len(),
+            "{}: wrong number of storage buffers",
+            S::NAME
+        );
+        let mut entries = vec![wgpu::BindGroupEntry {
+            binding: 0,
+            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer: &arena.buffer,
+                offset: 0,
+                size: NonZeroU64::new(std::mem::size_of::<S::Dims>() as u64),
+            }),
+        }];
+        for (i, b) in storage.iter().enumerate() {
+            entries.push(wgpu::BindGroupEntry {
+                binding: i as u32 + 1,
+                resource: b.as_entire_binding(),
+            });
+        }
+        ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(label),
+            layout: &self.layout,
+            entries: &entries,
+        })
+    }
+
+    /// Records `dims` in the arena and dispatches the kernel with it.
+    ///
+    /// # Errors
+    /// [`GpuError::TooLarge`] when the grid exceeds the device's limit, or the arena is full.
+    pub fn encode(
+        &self,
+        pass: &mut wgpu::ComputePass<'_>,
+        group: &wgpu::BindGroup,
+        arena: &mut UniformArena,
+        dims: S::Dims,
+    ) -> Result<(), GpuError> {
+        let [x, y, z] = S::workgroups(&dims, self.max_per_dim)?;
+        let offset = arena.push(&dims)?;
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, group, &[offset]);
+        pass.dispatch_workgroups(x, y, z);
+        self.counters.dispatch();
+        Ok(())
+    }
+}
+
+/// One uniform buffer holding a 256-byte record per dispatch of a submission. Records are
+/// appended while encoding and written with one `queue.write_buffer` before the submit, so
+/// every dispatch reads its own parameters (rewriting one uniform between dispatches of one
+/// submission would not work: queue writes land before the whole submission runs).
+#[derive(Debug)]
+pub struct UniformArena {
+    buffer: wgpu::Buffer,
+    data: Vec<u8>,
+    capacity: usize,
+}
+
+impl UniformArena {
+    /// An arena for at most `records` dispatches per submission.
+    pub fn new(ctx: &GpuContext, label: &str, records: usize) -> Self {
+        let size = (records.max(1) as u64) * UNIFORM_STRIDE;
+        let buffer = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        UniformArena {
+            buffer,
+            data: Vec::with_capacity(size as usize),
+            capacity: records.max(1),
+        }
+    }
+
+    /// Forgets all records (start of a new submission).
+    pub fn clear(&mut self) {
+        self.data.clear();
+    }
+
+    /// Appends one record and returns its byte offset (the dynamic offset to bind).
+    ///
+    /// # Errors
+    /// [`GpuError::TooLarge`] when the arena is full.
+    pub fn push<T: Pod>(&mut self, value: &T) -> Result<u32, GpuError> {
+        let bytes = bytemuck::bytes_of(value);
+        debug_assert!(bytes.len() as u64 <= UNIFORM_STRIDE);
+        if self.data.len() / UNIFORM_STRIDE as usize >= self.capacity {
+            return Err(GpuError::TooLarge(format!(
+                "more than {} dispatches in one submission",
+                self.capacity
+            )));
+        }
+        let offset = self.data.len();
+        self.data.extend_from_slice(bytes);
+        self.data.resize(offset + UNIFORM_STRIDE as usize, 0);
+        Ok(offset as u32)
+    }
+
+    /// Writes the records to the GPU (before the submit that uses them).
+    pub fn upload(&self, queue: &wgpu::Queue) {
+        if !self.data.is_empty() {
+            queue.write_buffer(&self.buffer, 0, &self.data);
+        }
+    }
+
+    /// Number of records pushed since the last [`clear`](Self::clear).
+    pub fn len(&self) -> usize {
+        self.data.len() / UNIFORM_STRIDE as usize
+    }
+
+    /// True when no record was pushed.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+}
+
+/// A kernel's reflection data for the validation test: name, uniform struct size, storage
+/// bindings in order.
+#[derive(Clone, Copy, Debug)]
+pub struct KernelInfo {
+    /// Kernel name.
+    pub name: &'static str,
+    /// `size_of` the Rust uniform twin, bytes.
+    pub uniform_size: usize,
+    /// Storage bindings 1.. in order.
+    pub storage: &'static [Access],
+}
+
+fn info<S: KernelSpec>() -> KernelInfo {
+    KernelInfo {
+        name: S::NAME,
+        uniform_size: std::mem::size_of::<S::Dims>(),
+        storage: S::STORAGE,
+    }
+}
+
+/// Reflection data of every kernel, in the order of [`shader_source::KERNELS`].
+pub fn kernel_infos() -> Vec<KernelInfo> {
+    vec![
+        info::<activation::Activation>(),
+        info::<matmul::Matmul>(),
+        info::<input_projection::InputProjection>(),
+        info::<rnn_forward::RnnForward>(),
+        info::<rnn_backward::RnnBackward>(),
+        info::<lstm_forward::LstmForward>(),
+        info::<lstm_backward::LstmBackward>(),
+        info::<gru_forward::GruForward>(),
+        info::<gru_backward::GruBackward>(),
+        info::<classifier_head::ClassifierHead>(),
+        info::<last_step::LastStep>(),
+        info::<onehot_weight_grad::OnehotWeightGrad>(),
+        info::<col_sum::ColSum>(),
+        info::<clip_grad_norm::ClipGradNorm>(),
+        info::<adam_update::AdamUpdate>(),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One row while it fits, rows of 65535 workgroups beyond, an error past 65535².
+    #[test]
+    fn grid_1d_splits_large_dispatches_into_rows() {
+        assert_eq!(grid_1d(0, 65535).unwrap(), [0, 1, 1]);
+        assert_eq!(grid_1d(1, 65535).unwrap(), [1, 1, 1]);
+        assert_eq!(grid_1d(256 * 65535, 65535).unwrap(), [65535, 1, 1]);
+        assert_eq!(grid_1d(256 * 65535 + 1, 65535).unwrap(), [65535, 2, 1]);
+        // Hidden 256 LSTM × batch 512 × seq_len 512 input projection: 268 M invocations.
+        assert_eq!(grid_1d(512 * 512 * 1024, 65535).unwrap(), [65535, 17, 1]);
+        assert!(matches!(
+            grid_1d(256 * 65535 * 65536, 65535),
+            Err(GpuError::TooLarge(_))
+        ));
+    }
+}

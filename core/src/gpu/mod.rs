@@ -1,0 +1,27 @@
+//! wgpu host code for the WGSL kernels in `core/shaders/`.
+//!
+//! - [`context`]: adapter, device, queue; device-loss tracking; counts of the dispatches,
+//!   submits and read-backs asked of the device ([`GpuCounts`]).
+//! - [`shader_source`]: the registry of WGSL sources (the only `include_str!` of `core/shaders/`).
+//! - [`kernels`]: one module per kernel (uniform struct, bindings, dispatch size).
+//! - [`buffers`]: buffer constructors and asynchronous readback.
+//! - [`recurrent`]: the recurrent stack (any cell, layers, directions) forward and BPTT.
+//! - [`classifier`]: the name classifier's training step on the GPU.
+//! - [`module`]: a bare recurrent module forward + backward (the PyTorch module fixtures).
+//!
+//! Imports `math` (layouts, batches) and nothing from `train` or `ui`. Works on native
+//! (Vulkan; lavapipe in tests, polled) and on wasm32 (WebGPU; never blocks).
+
+pub mod buffers;
+pub mod classifier;
+pub mod context;
+pub mod error;
+pub mod kernels;
+pub mod module;
+pub mod recurrent;
+pub mod shader_source;
+
+pub use classifier::{GpuClassifier, StepResult};
+pub use context::{GpuContext, GpuCounts};
+pub use error::GpuError;
+pub use module::{GpuRnnModule, ModuleInputs, ModuleOutputs};

@@ -1,0 +1,378 @@
+//! Keeping a trained model: the `.safetensors` file the page downloads and loads, and the
+//! record the page keeps in IndexedDB so that a reload restores the model and its curves.
+//!
+//! Plain data and pure functions (no browser API), so the rules are tested natively
+//! (`core/tests/keep_model.rs`); the browser side is `ui::keep`.
+//!
+//! **The weights file** is [`crate::weights::export_classifier`]'s format (PyTorch names
+//! `rnn.weight_ih_l0`, …, `fc.weight`, `fc.bias`, and its metadata: cell, sizes, `classes`,
+//! `vocabulary`) plus three keys of our own: `head` (`last`/`padded`), `step` (the global
+//! step of the weights) and `data_source` (`builtin` or `upload`). Loading goes through
+//! [`crate::weights::import_classifier`] with [`ClassifierLimits::UI`], so every tensor is
+//! checked by name and shape before the model is replaced.
+
+use crate::config::Head;
+use crate::data::normalize::VOCAB;
+use crate::math::classifier::ClassifierModel;
+use crate::train::session::{Checkpoint, ValReport};
+use crate::weights::{
+    classifier_metadata, export_params, import_classifier, ClassifierInfo, ClassifierLimits,
+    MetadataProblem, WeightsError,
+};
+use serde::{Deserialize, Serialize};
+
+/// Format version of [`SavedSession`] (bumped when a field changes meaning). Version 2 records
+/// may carry a resume checkpoint beside them ([`encode_checkpoint`]); version 1 records are
+/// still read, as a model without Resume.
+pub const SAVED_VERSION: u32 = 2;
+
+/// The oldest record version this code reads.
+pub const SAVED_VERSION_MIN: u32 = 1;
+
+/// A run's resume checkpoint as bytes (postcard), stored beside the record.
+pub fn encode_checkpoint(c: &Checkpoint) -> Vec<u8> {
+    crate::engine::protocol::encode(c)
+}
+
+/// Reads [`encode_checkpoint`]'s bytes back.
+///
+/// # Errors
+/// A message when the bytes are not a checkpoint.
+pub fn decode_checkpoint(bytes: &[u8]) -> Result<Checkpoint, String> {
+    crate::engine::protocol::decode(bytes).map_err(|e| format!("saved checkpoint: {e}"))
+}
+
+/// `(step, value)` points up to `step` (a saved curve cut at its checkpoint, so Resume
+/// continues it without a gap or a repeat).
+pub fn curve_until<T: Copy>(points: &[(u64, T)], step: u64) -> Vec<(u64, T)> {
+    points
+        .iter()
+        .copied()
+        .take_while(|(s, _)| *s <= step)
+        .collect()
+}
+
+/// Where the training data came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum DataSource {
+    /// The built-in names data set (`data/names/*.txt`).
+    Builtin,
+    /// Files the user loaded ("Load your own data"); the names of the files, as given.
+    Upload {
+        /// File names, as given.
+        files: Vec<String>,
+    },
+}
+
+impl DataSource {
+    /// `builtin` or `upload` (the page's `data-source` hook and the file's `data_source` key).
+    pub fn key(&self) -> &'static str {
+        match self {
+            DataSource::Builtin => "builtin",
+            DataSource::Upload { .. } => "upload",
+        }
+    }
+}
+
+/// A model rebuilt from a weights file, ready to predict.
+#[derive(Clone, Debug)]
+pub struct ImportedModel {
+    /// The classifier (architecture and head from the file).
+    pub model: ClassifierModel,
+    /// `[model.layout.total_len()]` parameters.
+    pub params: Vec<f32>,
+    /// The file's class names in logit order (`[C]`), when it has them.
+    pub classes: Option<Vec<String>>,
+    /// The head the file names (`Head::Last` when it does not say).
+    pub head: Head,
+    /// The global step the file's weights are from (0 when it does not say).
+    pub step: u64,
+    /// What was inferred or converted on the way (from the importer).
+    pub notes: Vec<String>,
+    /// `true` when the file says which step of training its weights are from (the `step` key
+    /// this page writes). A plain PyTorch export (`safetensors.torch.save_file` of a
+    /// `state_dict`) has no such metadata: its `step` 0 does not mean "random initialisation".
+    pub training_metadata: bool,
+}
+
+/// `unroll-<cell>-h<hidden_size>-step<step>.safetensors`, e.g. `unroll-gru-h32-step281.safetensors`.
+pub fn weights_file_name(model: &ClassifierModel, step: u64) -> String {
+    format!(
+        "unroll-{}-h{}-step{}.safetensors",
+        model.spec.cell.as_str(),
+        model.spec.hidden_size,
+        step
+    )
+}
+
+/// The model's parameters as a `.safetensors` file: the tensors and metadata of
+/// [`crate::weights::export_classifier`], plus `head`, `step` and `data_source`.
+///
+/// # Errors
+/// [`WeightsError::Metadata`] when `classes` does not have `model.num_classes` names;
+/// [`WeightsError::ParamsLength`] when `params` does not fit the layout.
+pub fn export_trained(
+    model: &ClassifierModel,
+    params: &[f32],
+    classes: &[String],
+    head: Head,
+    step: u64,
+    source: &DataSource,
+) -> Result<Vec<u8>, WeightsError> {
+    if classes.len() != model.num_classes {
+        return Err(WeightsError::Metadata(MetadataProblem::ClassNames {
+            names: classes.len(),
+            classes: model.num_classes,
+        }));
+    }
+    let info = ClassifierInfo {
+        classes: Some(classes.to_vec()),
+        vocabulary: (model.spec.input_size == VOCAB.len()).then(|| VOCAB.to_owned()),
+    };
+    let mut meta = classifier_metadata(&model.spec, model.num_classes, &info);
+    meta.insert("head".into(), head.as_str().to_owned());
+    meta.insert("step".into(), step.to_string());
+    meta.insert("data_source".into(), source.key().to_owned());
+    export_params(&model.layout, params, &meta)
+}
+
+/// Reads a weights file for the page: checked with [`import_classifier`] and
+/// [`ClassifierLimits::UI`]; `head` and `step` from the metadata when present.
+///
+/// # Errors
+/// The importer's [`WeightsError`] (a mismatch lists every tensor by name); a `head` that is not
+/// `last`/`padded`, a `step` that is not an integer, or a vocabulary other than the names' 57
+/// symbols are [`WeightsError::Metadata`].
+pub fn import_trained(bytes: &[u8]) -> Result<ImportedModel, WeightsError> {
+    let loaded = import_classifier(bytes, &ClassifierLimits::UI)?;
+    let meta = crate::weights::read_metadata(bytes)?;
+    let head = match meta.get("head").map(|s| s.trim()) {
+        None => Head::Last,
+        Some("last") => Head::Last,
+        Some("padded") => Head::Padded,
+        Some(other) => {
+            return Err(WeightsError::Metadata(MetadataProblem::BadHead {
+                raw: other.to_owned(),
+            }))
+        }
+    };
+    let step = match meta.get("step") {
+        None => 0,
+        Some(s) => s.trim().parse::<u64>().map_err(|_| {
+            WeightsError::Metadata(MetadataProblem::NotInteger {
+                key: "step".into(),
+                raw: s.clone(),
+            })
+        })?,
+    };
+    if loaded.model.spec.input_size != VOCAB.len() {
+        return Err(WeightsError::Metadata(MetadataProblem::InputSize {
+            got: loaded.model.spec.input_size,
+            expected: VOCAB.len(),
+        }));
+    }
+    if let Some(v) = &loaded.info.vocabulary {
+        if v != VOCAB {
+            return Err(WeightsError::Metadata(MetadataProblem::NotNamesVocabulary));
+        }
+    }
+    Ok(ImportedModel {
+        model: loaded.model,
+        params: loaded.params,
+        classes: loaded.info.classes,
+        head,
+        step,
+        notes: loaded.notes,
+        training_metadata: meta.contains_key("step"),
+    })
+}
+
+/// Which class names a loaded model predicts with, given the data set now loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClassMatch {
+    /// The file's class names are the loaded data's (or the file has none and the count
+    /// matches): predict with the loaded data's names.
+    Same,
+    /// The file's class names differ from the loaded data's, but are the built-in data set's:
+    /// switch to the built-in data.
+    Builtin,
+    /// Neither: which classes the file and the data have.
+    Mismatch(ClassMismatch),
+}
+
+/// A weights file whose classes are not the loaded data's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassMismatch {
+    /// The file's class names, when it has them.
+    pub file: Option<Vec<String>>,
+    /// The file's number of classes.
+    pub file_classes: usize,
+    /// The loaded data's class names.
+    pub loaded: Vec<String>,
+}
+
+impl std::fmt::Display for ClassMismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.file {
+            Some(names) => write!(
+                f,
+                "the file's {} classes ({}) are not the loaded data's {} classes ({}); load the data the model was trained on first",
+                names.len(),
+                class_preview(names),
+                self.loaded.len(),
+                class_preview(&self.loaded)
+            ),
+            None => write!(
+                f,
+                "the file has {} classes and no class names; the loaded data has {} classes",
+                self.file_classes,
+                self.loaded.len()
+            ),
+        }
+    }
+}
+
+/// Reconciles a file's classes (`file`, `C` = `num_classes`) with the loaded data's
+/// (`loaded`) and the built-in data set's (`builtin`, when it is loaded).
+pub fn match_classes(
+    file: Option<&[String]>,
+    num_classes: usize,
+    loaded: &[String],
+    builtin: Option<&[String]>,
+) -> ClassMatch {
+    match file {
+        Some(names) if names == loaded => ClassMatch::Same,
+        Some(names) if Some(names) == builtin => ClassMatch::Builtin,
+        None if num_classes == loaded.len() => ClassMatch::Same,
+        file => ClassMatch::Mismatch(ClassMismatch {
+            file: file.map(<[String]>::to_vec),
+            file_classes: num_classes,
+            loaded: loaded.to_vec(),
+        }),
+    }
+}
+
+/// The first five of `names`, comma-separated, with ", …" when there are more.
+pub fn class_preview(names: &[String]) -> String {
+    let mut s = names.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
+    if names.len() > 5 {
+        s.push_str(", …");
+    }
+    s
+}
+
+/// One finished epoch as the page charts it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SavedEpoch {
+    /// Epoch number, from 1.
+    pub epoch: u32,
+    /// Mean training loss of the epoch (nats).
+    pub train_loss: f32,
+    /// Validation loss (nats).
+    pub val_loss: f32,
+    /// Validation accuracy, a fraction in 0–1.
+    pub val_acc: f32,
+    /// Seconds the epoch took.
+    pub sec: f64,
+}
+
+/// The last validation confusion matrix.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedValReport {
+    /// Epoch it was computed after.
+    pub epoch: u32,
+    /// C.
+    pub num_classes: usize,
+    /// `[C, C]` row-major counts, row = true class, column = predicted.
+    pub confusion: Vec<u32>,
+}
+
+impl SavedValReport {
+    /// The record of a session's report (plain copy).
+    pub fn from_report(r: &ValReport) -> Self {
+        SavedValReport {
+            epoch: r.epoch,
+            num_classes: r.num_classes,
+            confusion: r.confusion.clone(),
+        }
+    }
+
+    /// The session's report again, for the metrics panel after a restore. `Err` when the
+    /// record does not fit the restored model's `num_classes` classes (C ≠ `num_classes`, or
+    /// the matrix is not `[C, C]`).
+    pub fn to_report(&self, num_classes: usize) -> Result<ValReport, String> {
+        if self.num_classes != num_classes {
+            return Err(format!(
+                "saved validation report has {} classes, the model has {num_classes}",
+                self.num_classes
+            ));
+        }
+        if self.confusion.len() != num_classes * num_classes {
+            return Err(format!(
+                "saved validation report: {} counts for a {num_classes} × {num_classes} matrix",
+                self.confusion.len()
+            ));
+        }
+        Ok(ValReport {
+            epoch: self.epoch,
+            num_classes,
+            confusion: self.confusion.clone(),
+        })
+    }
+}
+
+/// What the page keeps across reloads (everything except the weights' bytes and any uploaded
+/// files, which are stored beside it as binary).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SavedSession {
+    /// [`SAVED_VERSION`].
+    pub version: u32,
+    /// The configuration as its canonical query string (no `?`).
+    pub query: String,
+    /// Where the data came from.
+    pub source: DataSource,
+    /// Class names in label order (`[C]`).
+    pub classes: Vec<String>,
+    /// Global step of the saved weights.
+    pub step: u64,
+    /// Epoch the session was in.
+    pub epoch: u32,
+    /// `(step, loss)` of every step.
+    pub step_loss: Vec<(u64, f32)>,
+    /// `(step, mean of the last 20 losses)` of every step.
+    pub mean_loss: Vec<(u64, f32)>,
+    /// `(step, loss, names)` of the steps whose batch held fewer names than the batch size
+    /// (absent in records written before it was kept: no marks then).
+    #[serde(default)]
+    pub small_batches: Vec<(u64, f32, u32)>,
+    /// Finished epochs.
+    pub epochs: Vec<SavedEpoch>,
+    /// The last validation report, when the session produced one.
+    pub val_report: Option<SavedValReport>,
+    /// `true` when the session trained all its epochs.
+    pub finished: bool,
+}
+
+impl SavedSession {
+    /// JSON text of the record.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("plain data serialises")
+    }
+
+    /// Parses a record; `Err` with a message for malformed JSON or another format version.
+    pub fn from_json(json: &str) -> Result<SavedSession, String> {
+        let s: SavedSession =
+            serde_json::from_str(json).map_err(|e| format!("saved model record: {e}"))?;
+        if !(SAVED_VERSION_MIN..=SAVED_VERSION).contains(&s.version) {
+            return Err(format!(
+                "saved model record has version {}, this page reads {SAVED_VERSION}",
+                s.version
+            ));
+        }
+        if s.step_loss.len() != s.mean_loss.len() {
+            return Err("saved model record: loss series of different lengths".into());
+        }
+        Ok(s)
+    }
+}

@@ -1,0 +1,1200 @@
+//! Each WGSL kernel against its CPU twin (or a plain CPU loop), on lavapipe.
+#![cfg(not(target_arch = "wasm32"))] // native: blocks on futures with pollster, reads files
+
+mod gpu_support;
+mod tol;
+
+use gpu_support::{context, f32_bytes, random_vec, rng, run_kernel};
+use tol::Tol;
+use unroll_core::gpu::kernels::activation::{Activation, ActivationDims, ActivationKind};
+use unroll_core::gpu::kernels::matmul::{Matmul, MatmulDims};
+
+/// Inputs where a textbook WGSL tanh/sigmoid overflows to NaN, including ±inf.
+const EXTREMES: [f32; 15] = [
+    f32::NEG_INFINITY,
+    -1000.0,
+    -100.0,
+    -89.0,
+    -88.7,
+    -9.1,
+    -1.0,
+    0.0,
+    1.0,
+    9.1,
+    88.7,
+    89.0,
+    100.0,
+    1000.0,
+    f32::INFINITY,
+];
+
+fn activation_on_gpu(kind: ActivationKind, x: &[f32]) -> Vec<f32> {
+    let ctx = context();
+    let dims = ActivationDims {
+        len: x.len() as u32,
+        kind: kind as u32,
+        _pad: [0; 2],
+    };
+    run_kernel::<Activation>(
+        &ctx,
+        &[f32_bytes(x), f32_bytes(&vec![0.0; x.len()])],
+        &[dims],
+    )
+    .remove(1)
+}
+
+/// tanh saturates to ±1 and never returns NaN (SwiftShader's tanh(±100) is NaN without the
+/// clamp); reference: f64 tanh rounded to f32, tolerance 1e-6 absolute, NaN fails.
+#[test]
+fn tanh_kernel_saturates_without_nan() {
+    let y = activation_on_gpu(ActivationKind::Tanh, &EXTREMES);
+    let reference: Vec<f32> = EXTREMES.iter().map(|&x| (x as f64).tanh() as f32).collect();
+    assert_eq!(reference[0], -1.0);
+    assert_eq!(reference[14], 1.0);
+    Tol::ROUNDING.assert("tanh", &y, &reference);
+    let twin: Vec<f32> = EXTREMES
+        .iter()
+        .map(|&x| unroll_core::math::activation::tanh(x))
+        .collect();
+    Tol::ROUNDING.assert("tanh vs math::activation::tanh", &y, &twin);
+    assert_eq!(y[7], 0.0);
+}
+
+/// sigmoid gives 0 / 1 at the extremes and never NaN; reference f64 1/(1+e^{−x}) rounded to
+/// f32, tolerance 1e-6 absolute (tiny values may flush to 0), NaN fails.
+#[test]
+fn sigmoid_kernel_saturates_without_nan() {
+    let y = activation_on_gpu(ActivationKind::Sigmoid, &EXTREMES);
+    let reference: Vec<f32> = EXTREMES
+        .iter()
+        .map(|&x| (1.0 / (1.0 + (-(x as f64)).exp())) as f32)
+        .collect();
+    Tol::ROUNDING.assert("sigmoid", &y, &reference);
+    let twin: Vec<f32> = EXTREMES
+        .iter()
+        .map(|&x| unroll_core::math::activation::sigmoid(x))
+        .collect();
+    Tol::ROUNDING.assert("sigmoid vs math::activation::sigmoid", &y, &twin);
+    assert!(y[0] >= 0.0 && y[0] < 1e-30, "sigmoid(-inf) = {}", y[0]);
+    assert!(y[1] >= 0.0 && y[1] < 1e-30, "sigmoid(-1000) = {}", y[1]);
+    assert_eq!(y[7], 0.5);
+    assert_eq!(y[14], 1.0);
+}
+
+/// relu passes positives, zeroes negatives, and maps ±inf to 0 / inf.
+#[test]
+fn relu_kernel_matches_definition() {
+    let y = activation_on_gpu(ActivationKind::Relu, &EXTREMES);
+    let reference: Vec<f32> = EXTREMES
+        .iter()
+        .map(|&x| unroll_core::math::activation::relu(x))
+        .collect();
+    assert_eq!(y, reference);
+}
+
+/// Plain CPU loop in f64: C (+)= op(A)·op(B) with the kernel's stride conventions.
+fn matmul_reference(d: &MatmulDims, a: &[f32], b: &[f32], c: &mut [f32]) {
+    for m in 0..d.m as usize {
+        for n in 0..d.n as usize {
+            let mut s = 0.0f64;
+            for k in 0..d.k as usize {
+                let av = if d.trans_a == 0 {
+                    a[d.a_offset as usize + m * d.lda as usize + k]
+                } else {
+                    a[d.a_offset as usize + k * d.lda as usize + m]
+                };
+                let bv = if d.trans_b == 0 {
+                    b[d.b_offset as usize + k * d.ldb as usize + n]
+                } else {
+                    b[d.b_offset as usize + n * d.ldb as usize + k]
+                };
+                s += av as f64 * bv as f64;
+            }
+            let idx = d.c_offset as usize + m * d.ldc as usize + n;
+            c[idx] = if d.accumulate != 0 {
+                (c[idx] as f64 + s) as f32
+            } else {
+                s as f32
+            };
+        }
+    }
+}
+
+/// The matmul kernel against a CPU loop on shapes that are not multiples of the 64×128 tile
+/// (and some that are), with every transpose combination, element offsets, padded row strides
+/// and both accumulate modes; elements of C outside the product must stay untouched.
+#[test]
+fn matmul_matches_cpu_loop_on_odd_shapes_and_transposes() {
+    let ctx = context();
+    let mut r = rng(7);
+    let shapes = [
+        (1, 1, 1),
+        (3, 5, 7),
+        (64, 128, 64),
+        (65, 129, 17),
+        (130, 257, 33),
+        (7, 300, 130),
+        (200, 9, 1),
+        (5, 6, 0),
+    ];
+    let mut cases = 0;
+    for &(m, n, k) in &shapes {
+        for (ta, tb) in [(false, false), (true, false), (false, true), (true, true)] {
+            let accumulate = (m + n + k + ta as u32) % 2;
+            let mut d = MatmulDims::packed(m, n, k, ta, tb);
+            // Padding in every stride and an offset in every buffer.
+            d.lda += 3;
+            d.ldb += 1;
+            d.ldc += 2;
+            d.a_offset = 5;
+            d.b_offset = 11;
+            d.c_offset = 2;
+            d.accumulate = accumulate;
+            let a_rows = if ta { k } else { m } as usize;
+            let b_rows = if tb { n } else { k } as usize;
+            let a = random_vec(
+                &mut r,
+                d.a_offset as usize + a_rows * d.lda as usize + 4,
+                1.0,
+            );
+            let b = random_vec(
+                &mut r,
+                d.b_offset as usize + b_rows * d.ldb as usize + 4,
+                1.0,
+            );
+            let c0 = random_vec(
+                &mut r,
+                d.c_offset as usize + m as usize * d.ldc as usize + 4,
+                1.0,
+            );
+            let mut expected = c0.clone();
+            matmul_reference(&d, &a, &b, &mut expected);
+            let out =
+                run_kernel::<Matmul>(&ctx, &[f32_bytes(&a), f32_bytes(&b), f32_bytes(&c0)], &[d]);
+            Tol::FIXTURE.assert(
+                &format!("matmul m{m} n{n} k{k} ta{ta} tb{tb} acc{accumulate}"),
+                &out[2],
+                &expected,
+            );
+            assert_eq!(out[0], a, "A must not change");
+            cases += 1;
+        }
+    }
+    assert_eq!(cases, shapes.len() * 4);
+}
+
+/// A product with large cancelling terms: the GPU's summation order differs from the CPU's,
+/// so parity checks need a tolerance (summation order, FMA) — but the result must still be close.
+#[test]
+fn matmul_with_cancelling_terms_stays_within_tolerance() {
+    let ctx = context();
+    let a = vec![1e4f32, 1.0, -1e4, 1.0];
+    let b = vec![1.0f32; 4];
+    let d = MatmulDims::packed(1, 1, 4, false, false);
+    let out = run_kernel::<Matmul>(
+        &ctx,
+        &[f32_bytes(&a), f32_bytes(&b), f32_bytes(&[0.0])],
+        &[d],
+    );
+    Tol::FIXTURE.assert("cancelling sum", &out[2], &[2.0]);
+}
+
+use gpu_support::{as_u32, u32_bytes};
+use rand::Rng;
+use unroll_core::gpu::kernels::adam_update::{AdamDims, AdamUpdate};
+use unroll_core::gpu::kernels::classifier_head::{ClassifierHead, HeadDims};
+use unroll_core::gpu::kernels::clip_grad_norm::{ClipDims, ClipGradNorm};
+use unroll_core::gpu::kernels::col_sum::{ColSum, ColSumDims};
+use unroll_core::gpu::kernels::gru_backward::GruBackward;
+use unroll_core::gpu::kernels::gru_forward::GruForward;
+use unroll_core::gpu::kernels::input_projection::{InputProjection, ProjectionDims};
+use unroll_core::gpu::kernels::last_step::{LastStep, LastStepDims};
+use unroll_core::gpu::kernels::lstm_backward::LstmBackward;
+use unroll_core::gpu::kernels::lstm_forward::LstmForward;
+use unroll_core::gpu::kernels::onehot_weight_grad::{OnehotGradDims, OnehotWeightGrad};
+use unroll_core::gpu::kernels::rnn_backward::RnnBackward;
+use unroll_core::gpu::kernels::rnn_forward::RnnForward;
+use unroll_core::gpu::kernels::CellDims;
+use unroll_core::math::layer::{Direction, LayerDirection, SeqDims, SeqInput};
+use unroll_core::math::linalg::col_sum_acc;
+use unroll_core::math::loss::softmax_cross_entropy;
+use unroll_core::math::optim::{adam_update, clip_grad_norm, AdamConfig, ClipOutcome};
+use unroll_core::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
+use unroll_core::math::{gru, lstm, rnn};
+
+/// B = 5, H = 7 (not multiples of anything), T = 4, the step under test s = 2, and lengths
+/// that make s = 2 padding for two of the five samples. Outputs are `[T, B, 2H]` (two
+/// directions) so the column placement is checked too.
+const B: usize = 5;
+const H: usize = 7;
+const T: usize = 4;
+const STEP: usize = 2;
+const LENGTHS: [u32; B] = [4, 2, 3, 1, 4];
+const OUT_W: usize = 2 * H;
+
+fn cell_dims(nonlinearity: u32, b_hn_offset: u32, reverse: bool) -> CellDims {
+    CellDims {
+        batch: B as u32,
+        hidden: H as u32,
+        step: STEP as u32,
+        b_hn_offset,
+        nonlinearity,
+        reverse: reverse as u32,
+        out_stride: OUT_W as u32,
+        out_offset: if reverse { H as u32 } else { 0 },
+    }
+}
+
+fn present(b: usize) -> bool {
+    STEP < LENGTHS[b] as usize
+}
+
+/// Time processed at step STEP by sample b: STEP forward, len − 1 − STEP in reverse.
+fn time_of(b: usize, reverse: bool) -> usize {
+    if reverse {
+        LENGTHS[b] as usize - 1 - STEP
+    } else {
+        STEP
+    }
+}
+
+/// Rows `[slot, b]` of a `[slots, B, width]` buffer.
+fn row(buf: &[f32], slot: usize, b: usize, width: usize) -> &[f32] {
+    &buf[(slot * B + b) * width..][..width]
+}
+
+/// This direction's columns of `[t, b]` in a `[T, B, 2H]` output.
+fn out_cols(buf: &[f32], t: usize, b: usize, reverse: bool) -> &[f32] {
+    &buf[(t * B + b) * OUT_W + if reverse { H } else { 0 }..][..H]
+}
+
+/// `lstm_forward` against `math::lstm::forward_step`, both directions, at ordinary and at huge
+/// pre-activations (±100, ±1e4: states stay finite); padded samples carry h and c over and
+/// write no output.
+#[test]
+fn lstm_forward_step_matches_cpu_twin() {
+    let ctx = context();
+    for reverse in [false, true] {
+        for scale in [3.0f32, 100.0, 1e4] {
+            let mut r = rng(11);
+            let xproj = random_vec(&mut r, T * B * 4 * H, scale);
+            let hh = random_vec(&mut r, B * 4 * H, scale);
+            let h_cache = random_vec(&mut r, (T + 1) * B * H, 1.0);
+            let c_cache = random_vec(&mut r, (T + 1) * B * H, 1.0);
+            let zeros = vec![0.0; T * B * 4 * H];
+            let out = run_kernel::<LstmForward>(
+                &ctx,
+                &[
+                    f32_bytes(&xproj),
+                    f32_bytes(&hh),
+                    u32_bytes(&LENGTHS),
+                    f32_bytes(&h_cache),
+                    f32_bytes(&c_cache),
+                    f32_bytes(&zeros),
+                    f32_bytes(&vec![0.0; T * B * OUT_W]),
+                ],
+                &[cell_dims(0, 0, reverse)],
+            );
+            let (h_gpu, c_gpu, gates_gpu, output) = (&out[3], &out[4], &out[5], &out[6]);
+            assert!(
+                h_gpu.iter().chain(c_gpu).all(|v| v.is_finite()),
+                "non-finite state at scale {scale}"
+            );
+            let mut written = vec![false; output.len()];
+            for b in 0..B {
+                let tag = format!("b{b} x{scale} reverse={reverse}");
+                if present(b) {
+                    let t = time_of(b, reverse);
+                    let (mut gates, mut c, mut tanh_c, mut h) =
+                        (vec![0.0; 4 * H], vec![0.0; H], vec![0.0; H], vec![0.0; H]);
+                    lstm::forward_step(
+                        row(&xproj, t, b, 4 * H),
+                        &hh[b * 4 * H..][..4 * H],
+                        row(&c_cache, STEP, b, H),
+                        &mut gates,
+                        &mut c,
+                        &mut tanh_c,
+                        &mut h,
+                    );
+                    Tol::FIXTURE.assert(
+                        &format!("gates {tag}"),
+                        row(gates_gpu, STEP, b, 4 * H),
+                        &gates,
+                    );
+                    Tol::FIXTURE.assert(&format!("c {tag}"), row(c_gpu, STEP + 1, b, H), &c);
+                    Tol::FIXTURE.assert(&format!("h {tag}"), row(h_gpu, STEP + 1, b, H), &h);
+                    Tol::FIXTURE.assert(
+                        &format!("output {tag}"),
+                        out_cols(output, t, b, reverse),
+                        &h,
+                    );
+                    let start = (t * B + b) * OUT_W + if reverse { H } else { 0 };
+                    written[start..start + H].fill(true);
+                } else {
+                    assert_eq!(
+                        row(c_gpu, STEP + 1, b, H),
+                        row(&c_cache, STEP, b, H),
+                        "padded c carries over"
+                    );
+                    assert_eq!(
+                        row(h_gpu, STEP + 1, b, H),
+                        row(&h_cache, STEP, b, H),
+                        "padded h carries over"
+                    );
+                }
+            }
+            assert!(
+                output.iter().zip(&written).all(|(v, w)| *w || *v == 0.0),
+                "output written only at existing steps, own columns"
+            );
+        }
+    }
+}
+
+/// `lstm_backward` against `math::lstm::backward_step`, both directions: d_output joins dh,
+/// gate gradients land by time and by step; padded samples pass dh, dc through.
+#[test]
+fn lstm_backward_step_matches_cpu_twin() {
+    let ctx = context();
+    for reverse in [false, true] {
+        let mut r = rng(12);
+        let c_cache = random_vec(&mut r, (T + 1) * B * H, 1.5);
+        // Post-activation gates in their ranges: i, f, o in (0, 1), g in (−1, 1).
+        let mut gate_cache = random_vec(&mut r, T * B * 4 * H, 1.0);
+        for (k, g) in gate_cache.iter_mut().enumerate() {
+            if (k / H) % 4 != 2 {
+                *g = 0.5 + 0.5 * *g;
+            }
+        }
+        let d_output = random_vec(&mut r, T * B * OUT_W, 1.0);
+        let d_state = random_vec(&mut r, 2 * B * H, 1.0);
+        let sentinel = vec![7.0; T * B * 4 * H];
+        let out = run_kernel::<LstmBackward>(
+            &ctx,
+            &[
+                u32_bytes(&LENGTHS),
+                f32_bytes(&c_cache),
+                f32_bytes(&gate_cache),
+                f32_bytes(&d_output),
+                f32_bytes(&sentinel),
+                f32_bytes(&sentinel),
+                f32_bytes(&d_state),
+            ],
+            &[cell_dims(0, 0, reverse)],
+        );
+        let (d_gates, d_gates_step, d_state_gpu) = (&out[4], &out[5], &out[6]);
+        for b in 0..B {
+            let tag = format!("b{b} reverse={reverse}");
+            let (dh_b, dc_b) = (&d_state[b * H..][..H], &d_state[B * H + b * H..][..H]);
+            if present(b) {
+                let t = time_of(b, reverse);
+                let dh_total: Vec<f32> = dh_b
+                    .iter()
+                    .zip(out_cols(&d_output, t, b, reverse))
+                    .map(|(a, o)| a + o)
+                    .collect();
+                let tanh_c: Vec<f32> = row(&c_cache, STEP + 1, b, H)
+                    .iter()
+                    .map(|c| c.tanh())
+                    .collect();
+                let (mut d_pre, mut dc_prev) = (vec![0.0; 4 * H], vec![0.0; H]);
+                lstm::backward_step(
+                    row(&gate_cache, STEP, b, 4 * H),
+                    row(&c_cache, STEP, b, H),
+                    &tanh_c,
+                    &dh_total,
+                    dc_b,
+                    &mut d_pre,
+                    &mut dc_prev,
+                );
+                Tol::FIXTURE.assert(&format!("d_gates {tag}"), row(d_gates, t, b, 4 * H), &d_pre);
+                Tol::FIXTURE.assert(
+                    &format!("d_gates_step {tag}"),
+                    row(d_gates_step, STEP, b, 4 * H),
+                    &d_pre,
+                );
+                Tol::FIXTURE.assert(
+                    &format!("dc {tag}"),
+                    &d_state_gpu[B * H + b * H..][..H],
+                    &dc_prev,
+                );
+                assert_eq!(
+                    &d_state_gpu[b * H..][..H],
+                    &[0.0; H],
+                    "dh is left for the W_hh matmul"
+                );
+            } else {
+                assert_eq!(row(d_gates_step, STEP, b, 4 * H), &[0.0; 4 * H]);
+                assert_eq!(&d_state_gpu[b * H..][..H], dh_b);
+                assert_eq!(&d_state_gpu[B * H + b * H..][..H], dc_b);
+            }
+        }
+    }
+}
+
+/// `gru_forward` against `math::gru::forward_step` (b_hn inside the reset product), both
+/// directions, including huge pre-activations.
+#[test]
+fn gru_forward_step_matches_cpu_twin() {
+    let ctx = context();
+    for reverse in [false, true] {
+        for scale in [3.0f32, 100.0, 1e4] {
+            let mut r = rng(13);
+            let xproj = random_vec(&mut r, T * B * 3 * H, scale);
+            let hh = random_vec(&mut r, B * 3 * H, scale);
+            let params = random_vec(&mut r, 10 + H, 1.0); // b_hn at offset 10
+            let h_cache = random_vec(&mut r, (T + 1) * B * H, 1.0);
+            let out = run_kernel::<GruForward>(
+                &ctx,
+                &[
+                    f32_bytes(&xproj),
+                    f32_bytes(&hh),
+                    u32_bytes(&LENGTHS),
+                    f32_bytes(&params),
+                    f32_bytes(&h_cache),
+                    f32_bytes(&vec![0.0; T * B * 4 * H]),
+                    f32_bytes(&vec![0.0; T * B * OUT_W]),
+                ],
+                &[cell_dims(0, 10, reverse)],
+            );
+            assert!(
+                out[4].iter().all(|v| v.is_finite()),
+                "non-finite state at scale {scale}"
+            );
+            for b in 0..B {
+                let tag = format!("b{b} x{scale} reverse={reverse}");
+                if !present(b) {
+                    assert_eq!(row(&out[4], STEP + 1, b, H), row(&h_cache, STEP, b, H));
+                    continue;
+                }
+                let t = time_of(b, reverse);
+                let mut gh = hh[b * 3 * H..][..3 * H].to_vec();
+                for j in 0..H {
+                    gh[2 * H + j] += params[10 + j];
+                }
+                let (mut gates, mut n_hh, mut h) = (vec![0.0; 3 * H], vec![0.0; H], vec![0.0; H]);
+                gru::forward_step(
+                    row(&xproj, t, b, 3 * H),
+                    &gh,
+                    row(&h_cache, STEP, b, H),
+                    &mut gates,
+                    &mut n_hh,
+                    &mut h,
+                );
+                let cache = row(&out[5], STEP, b, 4 * H);
+                Tol::FIXTURE.assert(&format!("r z n {tag}"), &cache[..3 * H], &gates);
+                Tol::FIXTURE.assert(&format!("n_hh {tag}"), &cache[3 * H..], &n_hh);
+                Tol::FIXTURE.assert(&format!("h {tag}"), row(&out[4], STEP + 1, b, H), &h);
+                Tol::FIXTURE.assert(
+                    &format!("output {tag}"),
+                    out_cols(&out[6], t, b, reverse),
+                    &h,
+                );
+            }
+        }
+    }
+}
+
+/// `gru_backward` against `math::gru::backward_step` (input-side gradients by time,
+/// hidden-side by step, and the direct part z ⊙ dh of ∂L/∂h_prev), both directions.
+#[test]
+fn gru_backward_step_matches_cpu_twin() {
+    let ctx = context();
+    for reverse in [false, true] {
+        let mut r = rng(14);
+        let h_cache = random_vec(&mut r, (T + 1) * B * H, 1.0);
+        let mut gate_cache = random_vec(&mut r, T * B * 4 * H, 1.0);
+        for (k, g) in gate_cache.iter_mut().enumerate() {
+            if (k / H) % 4 < 2 {
+                *g = 0.5 + 0.5 * *g; // r, z in (0, 1); n in (−1, 1); n_hh any
+            }
+        }
+        let d_output = random_vec(&mut r, T * B * OUT_W, 1.0);
+        let dh = random_vec(&mut r, B * H, 1.0);
+        let sentinel = vec![7.0; T * B * 3 * H];
+        let out = run_kernel::<GruBackward>(
+            &ctx,
+            &[
+                u32_bytes(&LENGTHS),
+                f32_bytes(&h_cache),
+                f32_bytes(&gate_cache),
+                f32_bytes(&d_output),
+                f32_bytes(&sentinel),
+                f32_bytes(&sentinel),
+                f32_bytes(&dh),
+            ],
+            &[cell_dims(0, 0, reverse)],
+        );
+        for b in 0..B {
+            let tag = format!("b{b} reverse={reverse}");
+            if !present(b) {
+                assert_eq!(row(&out[5], STEP, b, 3 * H), &[0.0; 3 * H]);
+                assert_eq!(&out[6][b * H..][..H], &dh[b * H..][..H]);
+                continue;
+            }
+            let t = time_of(b, reverse);
+            let dh_total: Vec<f32> = dh[b * H..][..H]
+                .iter()
+                .zip(out_cols(&d_output, t, b, reverse))
+                .map(|(a, o)| a + o)
+                .collect();
+            let cache = row(&gate_cache, STEP, b, 4 * H);
+            let (mut d_gi, mut d_gh, mut direct) =
+                (vec![0.0; 3 * H], vec![0.0; 3 * H], vec![0.0; H]);
+            gru::backward_step(
+                &cache[..3 * H],
+                &cache[3 * H..],
+                row(&h_cache, STEP, b, H),
+                &dh_total,
+                &mut d_gi,
+                &mut d_gh,
+                &mut direct,
+            );
+            Tol::FIXTURE.assert(&format!("d_gi {tag}"), row(&out[4], t, b, 3 * H), &d_gi);
+            Tol::FIXTURE.assert(&format!("d_gh {tag}"), row(&out[5], STEP, b, 3 * H), &d_gh);
+            Tol::FIXTURE.assert(&format!("dh direct {tag}"), &out[6][b * H..][..H], &direct);
+        }
+    }
+}
+
+/// `rnn_forward` / `rnn_backward` against `math::rnn` for tanh and relu, both directions, with
+/// huge pre-activations in the forward check.
+#[test]
+fn rnn_steps_match_cpu_twins() {
+    let ctx = context();
+    for reverse in [false, true] {
+        for (code, nl) in [(0u32, Nonlinearity::Tanh), (1, Nonlinearity::Relu)] {
+            for scale in [3.0f32, 100.0, 1e4] {
+                let tag = format!("{nl:?} x{scale} reverse={reverse}");
+                let mut r = rng(15);
+                let xproj = random_vec(&mut r, T * B * H, scale);
+                let hh = random_vec(&mut r, B * H, scale);
+                let h_cache = random_vec(&mut r, (T + 1) * B * H, 1.0);
+                let out = run_kernel::<RnnForward>(
+                    &ctx,
+                    &[
+                        f32_bytes(&xproj),
+                        f32_bytes(&hh),
+                        u32_bytes(&LENGTHS),
+                        f32_bytes(&h_cache),
+                        f32_bytes(&vec![0.0; T * B * OUT_W]),
+                    ],
+                    &[cell_dims(code, 0, reverse)],
+                );
+                for b in 0..B {
+                    if present(b) {
+                        let t = time_of(b, reverse);
+                        let mut h = vec![0.0; H];
+                        rnn::forward_step(nl, row(&xproj, t, b, H), &hh[b * H..][..H], &mut h);
+                        Tol::FIXTURE.assert(
+                            &format!("h b{b} {tag}"),
+                            row(&out[3], STEP + 1, b, H),
+                            &h,
+                        );
+                        Tol::FIXTURE.assert(
+                            &format!("output b{b} {tag}"),
+                            out_cols(&out[4], t, b, reverse),
+                            &h,
+                        );
+                    } else {
+                        assert_eq!(row(&out[3], STEP + 1, b, H), row(&h_cache, STEP, b, H));
+                    }
+                }
+                // Backward from the states just computed.
+                let h_after = out[3].clone();
+                let d_output = random_vec(&mut r, T * B * OUT_W, 1.0);
+                let dh = random_vec(&mut r, B * H, 1.0);
+                let sentinel = vec![7.0; T * B * H];
+                let back = run_kernel::<RnnBackward>(
+                    &ctx,
+                    &[
+                        u32_bytes(&LENGTHS),
+                        f32_bytes(&h_after),
+                        f32_bytes(&d_output),
+                        f32_bytes(&sentinel),
+                        f32_bytes(&sentinel),
+                        f32_bytes(&dh),
+                    ],
+                    &[cell_dims(code, 0, reverse)],
+                );
+                for b in 0..B {
+                    if present(b) {
+                        let t = time_of(b, reverse);
+                        let dh_total: Vec<f32> = dh[b * H..][..H]
+                            .iter()
+                            .zip(out_cols(&d_output, t, b, reverse))
+                            .map(|(a, o)| a + o)
+                            .collect();
+                        let mut d_pre = vec![0.0; H];
+                        rnn::backward_step(
+                            nl,
+                            row(&h_after, STEP + 1, b, H),
+                            &dh_total,
+                            &mut d_pre,
+                        );
+                        Tol::FIXTURE.assert(
+                            &format!("d_pre b{b} {tag}"),
+                            row(&back[3], t, b, H),
+                            &d_pre,
+                        );
+                        Tol::FIXTURE.assert(
+                            &format!("d_pre step b{b} {tag}"),
+                            row(&back[4], STEP, b, H),
+                            &d_pre,
+                        );
+                        assert_eq!(&back[5][b * H..][..H], &[0.0; H]);
+                    } else {
+                        assert_eq!(row(&back[4], STEP, b, H), &[0.0; H]);
+                        assert_eq!(&back[5][b * H..][..H], &dh[b * H..][..H]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Random `[B, T]` tokens (0 at padding) for [`LENGTHS`] over a vocabulary of `vocab`.
+fn random_tokens(r: &mut rand_chacha::ChaCha8Rng, vocab: u32) -> Vec<u32> {
+    let mut tokens = vec![0u32; B * T];
+    for b in 0..B {
+        for t in 0..LENGTHS[b] as usize {
+            tokens[b * T + t] = r.random_range(0..vocab);
+        }
+    }
+    tokens
+}
+
+/// `input_projection` against the CPU input projection
+/// (`math::layer::LayerDirection::input_projection`) plus `b_hh`, which the GPU folds in for
+/// every gate block of RNN/LSTM and for r, z of GRU: one-hot mode (exact column gather, 0 at
+/// padding) and dense mode (the biases in every row, before the x·W_ihᵀ matmul).
+#[test]
+fn input_projection_matches_cpu_twin() {
+    let ctx = context();
+    for cell in CellKind::ALL {
+        let spec = RnnSpec::new(cell, 11, H);
+        let layout = ParamLayout::rnn(&spec, "");
+        let off = layout.layer("", 0, 0);
+        let mut r = rng(16);
+        let params = random_vec(&mut r, layout.total_len(), 1.0);
+        let tokens = random_tokens(&mut r, 11);
+        let gw = cell.gates() * H;
+        let bias_hh_rows = if cell == CellKind::Gru { 2 * H } else { gw };
+        let layer = LayerDirection {
+            cell,
+            nonlinearity: Nonlinearity::Tanh,
+            hidden_size: H,
+            offsets: off,
+            direction: Direction::Forward,
+        };
+        let dims = SeqDims {
+            seq_len: T,
+            batch: B,
+            lengths: &LENGTHS,
+        };
+        let with_b_hh = |mut gi: Vec<f32>, only_present: bool| {
+            for (i, v) in gi.iter_mut().enumerate() {
+                let (g, p) = (i % gw, i / gw);
+                let exists = (p / B) < LENGTHS[p % B] as usize;
+                if (exists || !only_present) && g < bias_hh_rows {
+                    *v += params[off.b_hh + g];
+                }
+            }
+            gi
+        };
+        for onehot in [1u32, 0] {
+            let pd = ProjectionDims {
+                batch: B as u32,
+                seq_len: T as u32,
+                gate_rows: gw as u32,
+                input_size: 11,
+                w_ih_offset: off.w_ih as u32,
+                b_ih_offset: off.b_ih as u32,
+                b_hh_offset: off.b_hh as u32,
+                bias_hh_rows: bias_hh_rows as u32,
+                onehot,
+                _pad: [0; 3],
+            };
+            let out = run_kernel::<InputProjection>(
+                &ctx,
+                &[
+                    u32_bytes(&tokens),
+                    u32_bytes(&LENGTHS),
+                    f32_bytes(&params),
+                    f32_bytes(&vec![7.0; T * B * gw]),
+                ],
+                &[pd],
+            );
+            let expected = if onehot == 1 {
+                let tokens_tm: Vec<u32> = (0..T * B).map(|i| tokens[(i % B) * T + i / B]).collect();
+                with_b_hh(
+                    layer.input_projection(&params, SeqInput::Tokens(&tokens_tm), dims),
+                    true,
+                )
+            } else {
+                // Dense with x = 0: the biases alone, in every row.
+                with_b_hh(
+                    layer.input_projection(&params, SeqInput::Dense(&vec![0.0; T * B * 11]), dims),
+                    false,
+                )
+            };
+            Tol::CLIP.assert(
+                &format!("{cell:?} xproj onehot={onehot}"),
+                &out[3],
+                &expected,
+            );
+        }
+    }
+}
+
+/// `last_step` gathers each sample's row at t = lengths[b] − 1 and scatters it back, as the
+/// CPU classifier does.
+#[test]
+fn last_step_gathers_and_scatters_the_last_character() {
+    let ctx = context();
+    let mut r = rng(21);
+    let width = 3;
+    let output = random_vec(&mut r, T * B * width, 1.0);
+    let gather = LastStepDims {
+        batch: B as u32,
+        width: width as u32,
+        mode: 0,
+        _pad: 0,
+    };
+    let out = run_kernel::<LastStep>(
+        &ctx,
+        &[
+            u32_bytes(&LENGTHS),
+            f32_bytes(&output),
+            f32_bytes(&vec![0.0; B * width]),
+        ],
+        &[gather],
+    );
+    let mut features = Vec::new();
+    for (b, &len) in LENGTHS.iter().enumerate() {
+        features.extend_from_slice(row(&output, len as usize - 1, b, width));
+    }
+    assert_eq!(out[2], features);
+    let scatter = LastStepDims { mode: 1, ..gather };
+    let out = run_kernel::<LastStep>(
+        &ctx,
+        &[
+            u32_bytes(&LENGTHS),
+            f32_bytes(&features),
+            f32_bytes(&vec![0.0; T * B * width]),
+        ],
+        &[scatter],
+    );
+    let mut expected = vec![0.0; T * B * width];
+    for b in 0..B {
+        let t = LENGTHS[b] as usize - 1;
+        expected[(t * B + b) * width..][..width].copy_from_slice(&features[b * width..][..width]);
+    }
+    assert_eq!(out[2], expected);
+}
+
+/// `onehot_weight_grad` against a CPU scatter loop: dW_ih[g, v] sums the gate gradients of
+/// the steps whose symbol is v; db_ih sums all existing steps.
+#[test]
+fn onehot_weight_grad_matches_cpu_scatter() {
+    let ctx = context();
+    let (vocab, gw) = (57usize, 4 * H);
+    let mut r = rng(17);
+    let tokens = random_tokens(&mut r, vocab as u32);
+    let mut d_gates = random_vec(&mut r, T * B * gw, 1.0);
+    for p in 0..T * B {
+        if (p / B) >= LENGTHS[p % B] as usize {
+            d_gates[p * gw..][..gw].fill(0.0); // as the backward kernels leave them
+        }
+    }
+    let (w_off, b_off) = (3usize, 3 + gw * vocab);
+    let grads = vec![9.0; b_off + gw + 2];
+    let dims = OnehotGradDims {
+        batch: B as u32,
+        seq_len: T as u32,
+        gate_rows: gw as u32,
+        input_size: vocab as u32,
+        w_ih_offset: w_off as u32,
+        b_ih_offset: b_off as u32,
+        _pad: [0; 2],
+    };
+    let out = run_kernel::<OnehotWeightGrad>(
+        &ctx,
+        &[
+            u32_bytes(&tokens),
+            u32_bytes(&LENGTHS),
+            f32_bytes(&d_gates),
+            f32_bytes(&grads),
+        ],
+        &[dims],
+    );
+    let mut expected = grads.clone();
+    expected[w_off..b_off + gw].fill(0.0);
+    for p in 0..T * B {
+        let (t, b) = (p / B, p % B);
+        if t < LENGTHS[b] as usize {
+            let v = tokens[b * T + t] as usize;
+            for g in 0..gw {
+                expected[w_off + g * vocab + v] += d_gates[p * gw + g];
+                expected[b_off + g] += d_gates[p * gw + g];
+            }
+        }
+    }
+    Tol::FIXTURE.assert("d_w_ih, d_b_ih", &out[3], &expected);
+}
+
+/// `col_sum` against `math::linalg::col_sum_acc`, overwrite and accumulate, with an offset.
+#[test]
+fn col_sum_matches_cpu_twin() {
+    let ctx = context();
+    let mut r = rng(18);
+    let (rows, cols) = (203usize, 70usize);
+    let input = random_vec(&mut r, 5 + rows * cols, 1.0);
+    let out0 = random_vec(&mut r, cols + 4, 1.0);
+    for accumulate in [0u32, 1] {
+        let dims = ColSumDims {
+            rows: rows as u32,
+            cols: cols as u32,
+            in_offset: 5,
+            ld: cols as u32,
+            out_offset: 4,
+            accumulate,
+            _pad: [0; 2],
+        };
+        let out = run_kernel::<ColSum>(&ctx, &[f32_bytes(&input), f32_bytes(&out0)], &[dims]);
+        let mut expected = out0.clone();
+        if accumulate == 0 {
+            expected[4..].fill(0.0);
+        }
+        col_sum_acc(&input[5..], &mut expected[4..]);
+        Tol::FIXTURE.assert(&format!("col_sum acc{accumulate}"), &out[1], &expected);
+    }
+}
+
+/// Three `adam_update` steps against `math::optim::adam_update`, with the step scalars the
+/// host would compute (`AdamConfig::step_scalars`) placed in `step_state`; a step flagged as
+/// skipped changes nothing.
+#[test]
+fn adam_update_matches_cpu_twin() {
+    let ctx = context();
+    let mut r = rng(19);
+    let n = 1000;
+    let config = AdamConfig {
+        lr: 3e-3,
+        ..AdamConfig::default()
+    };
+    let (mut p, mut m, mut v) = (random_vec(&mut r, n, 1.0), vec![0.0; n], vec![0.0; n]);
+    let (mut gp, mut gm, mut gv) = (p.clone(), m.clone(), v.clone());
+    for step in 1..=3u32 {
+        let mut g = random_vec(&mut r, n, 1.0);
+        g[0] = 0.0; // untouched parameter
+        g[1] = 1e-30; // tiny gradient: ε dominates
+        adam_update(&config, step, &mut p, &g, &mut m, &mut v);
+        let sc = config.step_scalars(step);
+        let state = [
+            1.0,
+            0.0,
+            step as f32,
+            sc.step_size,
+            sc.bias_correction2_sqrt,
+        ];
+        let out = run_kernel::<AdamUpdate>(
+            &ctx,
+            &[
+                f32_bytes(&g),
+                f32_bytes(&state),
+                f32_bytes(&gp),
+                f32_bytes(&gm),
+                f32_bytes(&gv),
+            ],
+            &[AdamDims::new(&config, n as u32)],
+        );
+        gp = out[2].clone();
+        gm = out[3].clone();
+        gv = out[4].clone();
+        Tol::ACCUMULATED.assert(&format!("params after step {step}"), &gp, &p);
+        Tol::SMALL.assert(&format!("m after step {step}"), &gm, &m);
+        Tol::TINY.assert(&format!("v after step {step}"), &gv, &v);
+    }
+    let g = random_vec(&mut r, n, 1.0);
+    let skipped = [1.0, 1.0, 3.0, 1.0, 1.0];
+    let out = run_kernel::<AdamUpdate>(
+        &ctx,
+        &[
+            f32_bytes(&g),
+            f32_bytes(&skipped),
+            f32_bytes(&gp),
+            f32_bytes(&gm),
+            f32_bytes(&gv),
+        ],
+        &[AdamDims::new(&config, n as u32)],
+    );
+    assert_eq!(
+        (&out[2], &out[3], &out[4]),
+        (&gp, &gm, &gv),
+        "a skipped step leaves params and moments alone"
+    );
+}
+
+/// Runs `clip_grad_norm` on `grads` with Adam's step count `t_before`; returns
+/// (step_state, record) where record = [loss, correct, grad_norm, skipped] as f32 bits.
+fn clip_on_gpu(
+    grads: &[f32],
+    max_norm: f32,
+    t_before: f32,
+    config: &AdamConfig,
+) -> (Vec<f32>, Vec<f32>) {
+    let ctx = context();
+    let dims = ClipDims::new(config, grads.len() as u32, max_norm, 1);
+    let out = run_kernel::<ClipGradNorm>(
+        &ctx,
+        &[
+            f32_bytes(grads),
+            f32_bytes(&[9.0, 9.0, t_before, 9.0, 9.0, 0.0]),
+            f32_bytes(&[0.0; 8]),
+        ],
+        &[dims],
+    );
+    (out[1].clone(), out[2][4..].to_vec())
+}
+
+/// `clip_grad_norm` against `math::optim::clip_grad_norm`: [3, 4] and [12] with
+/// max_norm 5 → norm 13, clipped [1.1538460, 1.5384614] and [4.6153841]; max_norm 20 →
+/// unchanged; 100 gradients of 1e20 → norm 1e21 (no f32 overflow), 0.1 each after clipping to
+/// 1; a NaN or inf gradient → skipped, Adam's step count unchanged. Also Adam's bias
+/// corrections for the step (`AdamConfig::step_scalars`).
+#[test]
+fn clip_grad_norm_matches_cpu_twin() {
+    let config = AdamConfig::default();
+    let grads = [3.0f32, 4.0, 12.0];
+    let (state, record) = clip_on_gpu(&grads, 5.0, 0.0, &config);
+    let mut cpu = grads.to_vec();
+    let outcome = clip_grad_norm(&mut cpu, 5.0);
+    assert!(matches!(outcome, ClipOutcome::Clipped { .. }));
+    let clipped: Vec<f32> = grads.iter().map(|g| g * state[0]).collect();
+    Tol::CLIP.assert("clipped", &clipped, &cpu);
+    Tol::CLIP.assert(
+        "clipped (PyTorch)",
+        &clipped,
+        &[1.153_846, 1.538_461_4, 4.615_384],
+    );
+    Tol::CLIP.assert("norm", &[record[2]], &[13.0]);
+    assert_eq!((state[1], record[3].to_bits()), (0.0, 0), "not skipped");
+    let sc = config.step_scalars(1);
+    Tol::SMALL.assert(
+        "t, step_size, sqrt(bc2)",
+        &state[2..5],
+        &[1.0, sc.step_size, sc.bias_correction2_sqrt],
+    );
+
+    let (state, _) = clip_on_gpu(&grads, 20.0, 6.0, &config);
+    assert_eq!(state[0], 1.0, "norm below max_norm: unchanged");
+    // Bias corrections in f32 on the GPU agree with the host's f64 ones to ~1e-6 relative at
+    // every step count (1 − 0.999^t would lose four digits to cancellation if done naively).
+    for t_before in [0u32, 1, 6, 99, 2999, 99_999] {
+        let (state, _) = clip_on_gpu(&grads, 0.0, t_before as f32, &config);
+        let sc = config.step_scalars(t_before + 1);
+        Tol::ADAM_SCALARS.assert(
+            &format!("step {} scalars", t_before + 1),
+            &state[2..5],
+            &[
+                (t_before + 1) as f32,
+                sc.step_size,
+                sc.bias_correction2_sqrt,
+            ],
+        );
+    }
+
+    let huge = vec![1e20f32; 100];
+    let (state, record) = clip_on_gpu(&huge, 1.0, 0.0, &config);
+    Tol::HUGE.assert("norm of 100 × 1e20", &[record[2]], &[1e21]);
+    Tol::ACCUMULATED.assert("clipped 1e20", &[huge[0] * state[0]], &[0.1]);
+
+    for bad in [f32::NAN, f32::INFINITY] {
+        let mut g = grads.to_vec();
+        g[1] = bad;
+        let (state, record) = clip_on_gpu(&g, 5.0, 4.0, &config);
+        assert!(clip_grad_norm(&mut g.clone(), 5.0).skip_step());
+        assert_eq!(
+            (state[1], state[2], record[3].to_bits()),
+            (1.0, 4.0, 1),
+            "{bad}: skipped, step count unchanged"
+        );
+        assert!(
+            !record[2].is_finite(),
+            "{bad}: the reported norm is not finite"
+        );
+    }
+
+    // Clipping off: no norm (−1), nothing skipped even for a NaN, the step counts.
+    let (state, record) = clip_on_gpu(&[f32::NAN, 1.0], 0.0, 2.0, &config);
+    assert_eq!(
+        (state[0], state[1], state[2], record[2], record[3].to_bits()),
+        (1.0, 0.0, 3.0, -1.0, 0)
+    );
+}
+
+/// `classifier_head` against the CPU head (`features · fc.weightᵀ + fc.bias`, then
+/// `math::loss::softmax_cross_entropy`): logits, mean loss, correct count, d_logits and the
+/// fc.bias gradient; plus extreme logits [1000, 0, −1000] (no NaN; CE 0 and 2000).
+#[test]
+fn classifier_head_matches_cpu_twin() {
+    let ctx = context();
+    let mut r = rng(20);
+    let (b, f, c) = (37usize, 9usize, 18usize);
+    let feat_offset = 4;
+    let features = random_vec(&mut r, feat_offset + b * f, 2.0);
+    let (w_off, b_off) = (2usize, 2 + c * f);
+    let params = random_vec(&mut r, b_off + c, 1.0);
+    let labels: Vec<u32> = (0..b).map(|_| r.random_range(0..c as u32)).collect();
+    let dims = HeadDims {
+        batch: b as u32,
+        features: f as u32,
+        num_classes: c as u32,
+        mode: 1,
+        feat_offset: feat_offset as u32,
+        fc_w_offset: w_off as u32,
+        fc_b_offset: b_off as u32,
+        result_slot: 1,
+        inv_batch: 1.0 / b as f32,
+        _pad: [0; 3],
+    };
+    let grads = vec![5.0; params.len()];
+    let out = run_kernel::<ClassifierHead>(
+        &ctx,
+        &[
+            f32_bytes(&params),
+            f32_bytes(&features),
+            u32_bytes(&labels),
+            f32_bytes(&vec![0.0; b * c]),
+            f32_bytes(&vec![0.0; b * c]),
+            f32_bytes(&grads),
+            f32_bytes(&[0.0; 12]),
+        ],
+        &[dims],
+    );
+    let mut logits = vec![0.0f32; b * c];
+    for s in 0..b {
+        for k in 0..c {
+            let mut acc = params[b_off + k];
+            for j in 0..f {
+                acc += params[w_off + k * f + j] * features[feat_offset + s * f + j];
+            }
+            logits[s * c + k] = acc;
+        }
+    }
+    let mut d_logits = vec![0.0f32; b * c];
+    let loss_sum = softmax_cross_entropy(&logits, &labels, c, b as f32, &mut d_logits);
+    let correct = (0..b)
+        .filter(|&s| {
+            let row = &logits[s * c..][..c];
+            (0..c).fold(0, |m, k| if row[k] > row[m] { k } else { m }) as u32 == labels[s]
+        })
+        .count() as u32;
+    Tol::FIXTURE.assert("logits", &out[3], &logits);
+    Tol::HEAD_GRAD.assert("d_logits", &out[4], &d_logits);
+    let mut expected_grads = grads.clone();
+    expected_grads[b_off..].fill(0.0);
+    col_sum_acc(&d_logits, &mut expected_grads[b_off..]);
+    Tol::HEAD_GRAD.assert("grads (fc.bias only)", &out[5], &expected_grads);
+    let results = &out[6];
+    Tol::FIXTURE.assert("loss", &[results[4]], &[loss_sum / b as f32]);
+    assert_eq!(as_u32(&results[5..6]), vec![correct]);
+    assert_eq!(
+        (results[6], as_u32(&results[7..8])),
+        (-1.0, vec![0]),
+        "no norm yet, not skipped"
+    );
+    assert_eq!(
+        &results[..4],
+        &[0.0; 4],
+        "only the requested slot is written"
+    );
+    assert_eq!(
+        &results[8..],
+        &[0.0; 4],
+        "only the requested slot is written"
+    );
+
+    // Extreme logits from F = 1, feature 1, weights [1000, 0, −1000], bias 0.
+    let params = [1000.0f32, 0.0, -1000.0, 0.0, 0.0, 0.0];
+    let dims = HeadDims {
+        batch: 2,
+        features: 1,
+        num_classes: 3,
+        mode: 1,
+        feat_offset: 0,
+        fc_w_offset: 0,
+        fc_b_offset: 3,
+        result_slot: 0,
+        inv_batch: 0.5,
+        _pad: [0; 3],
+    };
+    let out = run_kernel::<ClassifierHead>(
+        &ctx,
+        &[
+            f32_bytes(&params),
+            f32_bytes(&[1.0, 1.0]),
+            u32_bytes(&[0, 2]),
+            f32_bytes(&[0.0; 6]),
+            f32_bytes(&[0.0; 6]),
+            f32_bytes(&[0.0; 6]),
+            f32_bytes(&[0.0; 4]),
+        ],
+        &[dims],
+    );
+    assert_eq!(out[3], vec![1000.0, 0.0, -1000.0, 1000.0, 0.0, -1000.0]);
+    // Per-sample CE: 0 (label 0) and 2000 (label 2); the mean is 1000.
+    Tol::LARGE_LOSS.assert("extreme loss", &[out[6][0]], &[1000.0]);
+    assert_eq!(as_u32(&out[6][1..2]), vec![1]);
+    assert!(out[4].iter().all(|v| v.is_finite()));
+    Tol::ROUNDING.assert(
+        "extreme d_logits",
+        &out[4],
+        &[0.0, 0.0, 0.0, 0.5, 0.0, -0.5],
+    );
+}
+
+/// A 1-D kernel over more than 65535 workgroups of 256 runs as a 2-D grid (WebGPU's
+/// per-dimension limit) and still covers every element exactly once.
+#[test]
+fn two_dimensional_grid_covers_large_arrays() {
+    let ctx = context();
+    let n = 65_535 * 256 + 1000;
+    let x: Vec<f32> = (0..n)
+        .map(|i| if i % 2 == 0 { i as f32 } else { -(i as f32) })
+        .collect();
+    let dims = ActivationDims {
+        len: n as u32,
+        kind: ActivationKind::Relu as u32,
+        _pad: [0; 2],
+    };
+    let y = run_kernel::<Activation>(
+        &ctx,
+        &[f32_bytes(&x), f32_bytes(&vec![-1.0; n + 256])],
+        &[dims],
+    )
+    .remove(1);
+    assert!(
+        y[..n].iter().zip(&x).all(|(y, x)| *y == x.max(0.0)),
+        "every element computed"
+    );
+    assert!(
+        y[n..].iter().all(|v| *v == -1.0),
+        "nothing past the end written"
+    );
+}
+
+/// Each cell's descriptor names the WGSL kernels its GPU path runs (no adapter needed).
+#[test]
+fn cell_descriptors_name_their_kernels() {
+    use unroll_core::gpu::kernels::KernelSpec;
+    let kernels = |cell: CellKind| match cell {
+        CellKind::Rnn => [RnnForward::NAME, RnnBackward::NAME],
+        CellKind::Lstm => [LstmForward::NAME, LstmBackward::NAME],
+        CellKind::Gru => [GruForward::NAME, GruBackward::NAME],
+    };
+    for cell in CellKind::ALL {
+        assert_eq!(cell.spec().kernels, kernels(cell), "{cell:?}");
+    }
+}

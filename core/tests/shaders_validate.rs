@@ -1,0 +1,164 @@
+//! Every WGSL kernel, exactly as `gpu::shader_source` composes it, parses and validates with
+//! naga under WebGPU's capabilities, and stays inside WebGPU's default limits
+//! (≤ 8 storage buffers per stage, ≤ 256 invocations and ≤ 16 KiB workgroup memory per
+//! workgroup); its uniform struct and storage bindings match the Rust side
+//! (`gpu::kernels::kernel_infos`). Runs without a GPU.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use naga::valid::{Capabilities, ValidationFlags, Validator};
+use unroll_core::gpu::kernels::{kernel_infos, Access};
+use unroll_core::gpu::shader_source::{KernelSource, KERNELS, PRELUDE, PRELUDE_FILE};
+
+/// `maxStorageBuffersPerShaderStage` (WebGPU default).
+const MAX_STORAGE_BUFFERS: usize = 8;
+/// `maxComputeInvocationsPerWorkgroup` (WebGPU default).
+const MAX_INVOCATIONS: u32 = 256;
+/// `maxComputeWorkgroupStorageSize` (WebGPU default), bytes.
+const MAX_WORKGROUP_BYTES: u32 = 16384;
+
+fn shaders_dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders")
+}
+
+fn parse(k: &KernelSource) -> (naga::Module, naga::valid::ModuleInfo) {
+    let module = naga::front::wgsl::parse_str(k.source)
+        .unwrap_or_else(|e| panic!("{}: {}", k.file, e.emit_to_string(k.source)));
+    let info = Validator::new(ValidationFlags::all(), Capabilities::default())
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{}: {}", k.file, e.emit_to_string(k.source)));
+    (module, info)
+}
+
+#[test]
+fn registry_covers_every_shader_file() {
+    let on_disk: BTreeSet<String> = std::fs::read_dir(shaders_dir())
+        .expect("shaders/ exists")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".wgsl"))
+        .collect();
+    let mut registered: BTreeSet<String> = KERNELS.iter().map(|k| k.file.to_string()).collect();
+    assert_eq!(
+        registered.len(),
+        KERNELS.len(),
+        "a kernel is registered twice"
+    );
+    registered.insert(PRELUDE_FILE.to_string());
+    assert_eq!(
+        on_disk, registered,
+        "shaders/*.wgsl and gpu::shader_source::KERNELS differ"
+    );
+}
+
+#[test]
+fn composed_sources_are_prelude_plus_file() {
+    let prelude = std::fs::read_to_string(shaders_dir().join(PRELUDE_FILE)).unwrap();
+    assert_eq!(prelude, PRELUDE);
+    for k in KERNELS {
+        let body = std::fs::read_to_string(shaders_dir().join(k.file)).unwrap();
+        assert_eq!(k.source, format!("{prelude}\n{body}"), "{}", k.file);
+        assert_eq!(k.file, format!("{}.wgsl", k.name));
+    }
+}
+
+#[test]
+fn every_kernel_validates_within_webgpu_default_limits() {
+    let infos = kernel_infos();
+    assert_eq!(
+        infos.len(),
+        KERNELS.len(),
+        "kernel_infos() must list every kernel"
+    );
+    for (k, rust) in KERNELS.iter().zip(&infos) {
+        assert_eq!(k.name, rust.name, "kernel_infos() order");
+        let (module, info) = parse(k);
+        assert_eq!(
+            module.entry_points.len(),
+            1,
+            "{}: one entry point per file",
+            k.file
+        );
+        for (i, ep) in module.entry_points.iter().enumerate() {
+            assert_eq!(
+                ep.name, k.name,
+                "{}: entry point named after the file",
+                k.file
+            );
+            assert_eq!(ep.stage, naga::ShaderStage::Compute);
+            let invocations: u32 = ep.workgroup_size.iter().product();
+            assert!(
+                invocations <= MAX_INVOCATIONS,
+                "{}: {invocations} invocations per workgroup",
+                k.file
+            );
+            assert!(ep.workgroup_size[2] <= 64, "{}: workgroup z > 64", k.file);
+            let uses = info.get_entry_point(i);
+            let mut storage: Vec<(u32, Access)> = Vec::new();
+            let mut uniform: Vec<(u32, u32)> = Vec::new();
+            let mut workgroup_bytes = 0u32;
+            for (handle, var) in module.global_variables.iter() {
+                if uses[handle].is_empty() {
+                    continue;
+                }
+                let size = module.types[var.ty].inner.size(module.to_ctx());
+                match var.space {
+                    naga::AddressSpace::Storage { access } => {
+                        let b = var.binding.as_ref().expect("storage binding");
+                        assert_eq!(b.group, 0, "{}: everything in group 0", k.file);
+                        let a = if access.contains(naga::StorageAccess::STORE) {
+                            Access::ReadWrite
+                        } else {
+                            Access::Read
+                        };
+                        storage.push((b.binding, a));
+                    }
+                    naga::AddressSpace::Uniform => {
+                        let b = var.binding.as_ref().expect("uniform binding");
+                        uniform.push((b.binding, size));
+                    }
+                    naga::AddressSpace::WorkGroup => workgroup_bytes += size,
+                    _ => {}
+                }
+            }
+            assert!(
+                storage.len() <= MAX_STORAGE_BUFFERS,
+                "{}: {} storage buffers",
+                k.file,
+                storage.len()
+            );
+            assert!(
+                workgroup_bytes <= MAX_WORKGROUP_BYTES,
+                "{}: {workgroup_bytes} bytes of workgroup memory",
+                k.file
+            );
+            // Binding 0 is the uniform, matching the Rust twin's size.
+            assert_eq!(
+                uniform,
+                vec![(0, rust.uniform_size as u32)],
+                "{}: uniform at binding 0 with the Rust struct's size",
+                k.file
+            );
+            storage.sort_by_key(|(b, _)| *b);
+            let expected: Vec<(u32, Access)> = rust
+                .storage
+                .iter()
+                .enumerate()
+                .map(|(i, a)| (i as u32 + 1, *a))
+                .collect();
+            assert_eq!(
+                storage, expected,
+                "{}: storage bindings (number, access) differ from the Rust layout",
+                k.file
+            );
+            println!(
+                "{:<26} workgroup {:?} storage {} workgroup memory {} B",
+                k.name,
+                ep.workgroup_size,
+                storage.len(),
+                workgroup_bytes
+            );
+        }
+    }
+}
