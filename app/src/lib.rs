@@ -1,87 +1,47 @@
 //! Unroll's browser app: the Leptos pages, their charts and text, and the page's side of the
-//! training engine. Everything it shows is computed by the `unroll_core` crate, which it
-//! reaches only through that crate's public API. The components compile for wasm32 only; the UI's pure logic compiles
-//! natively too, so `cargo test` checks it: [`charts`] (draw functions, tested into SVG), the
-//! [`text`] catalogues, the lab panels' models in [`lab`] (the inspector's model, the
-//! validation metrics, compare mode's runs), the delay page's model ([`delay::sweep`]), the
-//! helpers of [`training_bridge`] and [`run_status`].
+//! training engine. Everything it shows is computed by the `unroll_core` crate; this crate
+//! only draws it, in English and 简体中文.
 //!
-//! Only this crate imports Leptos. It reads configuration through the core's URL codec, drives
-//! the core's training engine in a Web Worker, and draws charts with plotters.
+//! One folder per page, each holding its components, its page model and its text catalogue:
 //!
-//! - [`app`]: the shell (header, navigation, page chosen by `?lesson=`).
-//! - [`engine_client`]: the page's side of the training engine's Web Worker.
-//! - [`training`]: the names training page; [`session`]: its `TrainingSession` context (the
-//!   session's status, control and view, shared by the page's panels).
-//! - [`run_status`]: the one run status of the names page, compare mode and the delay page.
-//! - [`delay`]: the delay-copy task page (`?lesson=delay`).
-//! - [`lab`]: the training lab's panels (configuration extras, metrics, compare mode,
-//!   inspector, gradient flow).
-//! - [`lessons`]: the lesson pages and their index (client-side routing).
-//! - [`data_loader`]: fetches the manifest and the class files.
-//! - [`keep`]: own data upload, weights download/load, the model saved in IndexedDB.
-//! - [`i18n`]: the interface language (English or 简体中文).
-//! - [`text`]: every user-facing text, one catalogue per page or panel.
-//! - [`url`]: `location.search` in, `history.replaceState` out, the URL notice.
-//! - [`charts`]: plotters draw functions; [`widgets`]: reusable view pieces.
-//! - [`panic_panel`]: the DOM error panel written by the panic hook.
-
+//! - [`lessons`]: the lessons' index and routing, one folder per lesson (`lessons/lstm/`:
+//!   the page and its `text.rs`), the lessons' shared widgets and number formats.
+//! - [`names`]: the names lab (`?lesson=names`): the training page, its session, the data
+//!   loader, the bridge to the core's configuration and engine, its panels in [`names::lab`]
+//!   (metrics, compare mode, inspector, gradient flow) and in [`names::keep`] (own data,
+//!   weights files, the model kept in this browser).
+//! - [`delay`]: the long-memory lab (`?lesson=delay`): page, sweep model, engine driver.
+//!
+//! Shared by the pages:
+//!
+//! - [`shell`]: the app shell and its routing (header, navigation, which page is shown), the
+//!   URL in and out, the interface language, the page's side of the engine's Web Worker, the
+//!   one run status, deferred drawing, the panic panel.
+//! - [`charts`]: every chart (plotters draw functions, tested natively into SVG) and the
+//!   canvas that hosts them; [`widgets`]: reusable view pieces (heatmap, number field, run
+//!   controls, stat).
+//! - [`text`]: the idiom of the text catalogues and the index of every page's catalogue.
+//!
+//! Components compile natively too (Leptos is an ordinary dependency), so `cargo test -p
+//! unroll` checks the pages' pure logic, the catalogues and the charts without a browser.
 #![warn(missing_docs)]
 
-#[cfg(target_arch = "wasm32")]
-pub mod app;
 pub mod charts;
-#[cfg(target_arch = "wasm32")]
-pub mod data_loader;
-#[cfg(target_arch = "wasm32")]
-pub mod defer;
-#[cfg(target_arch = "wasm32")]
 pub mod delay;
-/// The delay-copy page's model ([`delay::sweep`], `app/src/delay/sweep.rs`); the page itself
-/// compiles for wasm32 only.
-#[cfg(not(target_arch = "wasm32"))]
-pub mod delay {
-    pub mod sweep;
-}
-#[cfg(target_arch = "wasm32")]
-pub mod engine_client;
-#[cfg(target_arch = "wasm32")]
-pub mod i18n;
-#[cfg(target_arch = "wasm32")]
-pub mod keep;
-pub mod lab;
-#[cfg(target_arch = "wasm32")]
 pub mod lessons;
-#[cfg(target_arch = "wasm32")]
-pub mod panic_panel;
-pub mod run_status;
-#[cfg(target_arch = "wasm32")]
-pub mod session;
+pub mod names;
+pub mod shell;
 pub mod text;
-#[cfg(target_arch = "wasm32")]
-pub mod training;
-pub mod training_bridge;
-#[cfg(target_arch = "wasm32")]
-pub mod url;
-#[cfg(target_arch = "wasm32")]
 pub mod widgets;
-/// What a heatmap shows and its cells' markup ([`widgets::heatmap_data`]); the widgets
-/// themselves compile for wasm32 only.
-#[cfg(not(target_arch = "wasm32"))]
-pub mod widgets {
-    pub mod heatmap_data;
-}
 
 /// Test hook: panics with `message`, so the end-to-end test can check that a panic shows the
 /// error panel (and the console message) instead of a blank page. Trunk exposes it to the page
 /// as `window.wasmBindings.unroll_debug_panic(message)`; nothing in the app calls it.
-#[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn unroll_debug_panic(message: String) {
     panic!("{message}");
 }
 
-#[cfg(target_arch = "wasm32")]
 /// Mounts the app into `<body>`, replacing the static "Loading" message of `index.html`.
 pub fn mount() {
     if let Some(boot) = web_sys::window()
@@ -90,5 +50,5 @@ pub fn mount() {
     {
         boot.remove();
     }
-    leptos::mount::mount_to_body(app::App);
+    leptos::mount::mount_to_body(shell::app::App);
 }

@@ -8,7 +8,7 @@ fn main() {
     if unroll_core::engine::worker::in_worker() {
         return;
     }
-    unroll::panic_panel::install();
+    unroll::shell::panic_panel::install();
     unroll::mount();
 }
 

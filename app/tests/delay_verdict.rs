@@ -3,15 +3,15 @@
 //! `forget_bias` ≤ 0), the sentences in both languages, and the labels of sweep summaries of
 //! other settings shown side by side.
 
+use unroll::delay::text::{
+    forget_bias_sentence, outcome_sentence, short_budget_sentence, verdict_text,
+};
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::Lang;
 use unroll_core::delay::outcome::{
     judge, recipe_r_steps, settings_labels, verdict, CellAccuracies, Outcome, ShortBudget, SweepKey,
 };
 use unroll_core::math::params::CellKind;
-use unroll::text::delay::{
-    forget_bias_sentence, outcome_sentence, short_budget_sentence, verdict_text,
-};
 
 fn accs(cell: CellKind, accs: &[f64]) -> CellAccuracies {
     CellAccuracies {

@@ -4,15 +4,15 @@
 //! repeated list and of a value clamped twice, one count of skipped lines for the data panel
 //! and the upload message, and one grouping of numbers in both languages.
 
+use unroll::names::bridge::upload_summary_of;
+use unroll::names::keep::text::SavedModel;
+use unroll::text::{count, KeepText, ShellText};
 use unroll_core::config::lessons::{LessonId, LessonState};
 use unroll_core::config::{Lang, NoticeKind};
 use unroll_core::data::names::LoadError;
 use unroll_core::data::upload::{dataset_from_uploads, UploadError};
 use unroll_core::keep::{import_trained, match_classes, ClassMatch, ClassMismatch};
 use unroll_core::math::params::CellKind;
-use unroll::text::keep::SavedModel;
-use unroll::text::{count, KeepText, ShellText};
-use unroll::training_bridge::upload_summary_of;
 use unroll_core::weights::{LimitProblem, MetadataProblem, TensorProblem, WeightsError};
 
 /// The words a Chinese page may show in Latin letters: the URL keys and values of
@@ -36,7 +36,8 @@ fn allowlist() -> Vec<String> {
     .iter()
     .map(|w| w.to_string())
     .collect();
-    let md = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/url.md")).unwrap();
+    let md =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/url.md")).unwrap();
     let ident = |s: &str| -> Vec<String> {
         s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .filter(|w| {

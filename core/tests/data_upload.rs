@@ -543,7 +543,8 @@ fn summary_is_the_uploads() {
         assert_eq!(s.skipped, 1);
         assert_eq!(s.skipped_lines, up.skipped_lines(5));
         assert_eq!(s.latin1, vec!["own.tsv".to_owned()]);
-        let split = unroll_core::data::Split::new(&up.dataset, seed, unroll_core::data::VAL_FRACTION);
+        let split =
+            unroll_core::data::Split::new(&up.dataset, seed, unroll_core::data::VAL_FRACTION);
         assert_eq!(s.split.seed, seed);
         assert_eq!(s.split.train, split.train.len());
         assert_eq!(s.split.val, split.val.len());

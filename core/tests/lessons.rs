@@ -12,7 +12,9 @@ use unroll_core::config::lessons::{
     UnrollConfig,
 };
 use unroll_core::config::CellKind;
-use unroll_core::lessons::{bidir, bptt, gru, lstm, parallel, shapes, softmax, unroll as unroll_lesson};
+use unroll_core::lessons::{
+    bidir, bptt, gru, lstm, parallel, shapes, softmax, unroll as unroll_lesson,
+};
 use unroll_core::math::optim::ClipOutcome;
 use unroll_core::math::params::{Nonlinearity, ParamLayout, RnnSpec};
 use unroll_core::math::recurrent::{RnnModule, TensorRef};

@@ -1282,7 +1282,11 @@ fn predict_and_trace_agree_with_the_batch_forward() {
             labels: vec![0],
         };
         let fwd = model.forward(&params, &batch);
-        Tol::FIXTURE.assert("predict", &probs, &unroll_core::math::loss::softmax(&fwd.logits));
+        Tol::FIXTURE.assert(
+            "predict",
+            &probs,
+            &unroll_core::math::loss::softmax(&fwd.logits),
+        );
 
         let trace = model.trace(&params, &tokens).unwrap();
         assert_eq!(trace.directions.len(), layers * model.spec.num_directions());

@@ -5,9 +5,9 @@
 
 use super::style::{cell_colour, one_decimal_tick, percent_tick, Corner, Mark};
 use super::{ChartStyle, REFERENCE};
-use unroll_core::math::params::CellKind;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use unroll_core::math::params::CellKind;
 
 /// Steps averaged by a smoothed line.
 pub const SMOOTH: usize = 20;

@@ -3,10 +3,10 @@
 
 use super::style::{cell_colour, Corner, Mark};
 use super::ChartStyle;
-use unroll_core::math::params::CellKind;
 use crate::text::GradFlowText;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use unroll_core::math::params::CellKind;
 
 /// One ‖∂L/∂h_t‖ curve.
 #[derive(Clone, Debug, PartialEq)]

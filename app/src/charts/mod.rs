@@ -17,8 +17,6 @@
 //! - [`delay`]: the delay page's held-out accuracy, loss and batch-loss curves over seeds.
 //! - [`step_heatmap`]: the inspector's units × steps maps.
 //! - [`canvas`]: the `<canvas>` a chart draws into (browser only).
-
-#[cfg(target_arch = "wasm32")]
 pub mod canvas;
 pub mod colour;
 pub mod compare;
@@ -27,6 +25,7 @@ pub mod grad_flow;
 pub mod loss_curve;
 pub mod step_heatmap;
 pub mod style;
+pub mod text;
 pub mod val_curve;
 
 #[cfg(test)]

@@ -2,13 +2,13 @@
 //! palette, and the pieces each chart would otherwise set up again (the plotting frame, the
 //! mesh, the legend box, the legend swatch, the dashed reference line, tick formatters).
 
-use unroll_core::math::params::CellKind;
 use plotters::chart::MeshStyle;
 use plotters::coord::ranged1d::Ranged;
 use plotters::coord::{CoordTranslate, Shift};
 use plotters::element::PathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use unroll_core::math::params::CellKind;
 
 /// Sizes and colours shared by the charts. `scale` is the device pixel ratio: the canvas is
 /// drawn at device resolution, so fonts and line widths are multiplied by it.

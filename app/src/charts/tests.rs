@@ -10,11 +10,11 @@ use super::step_heatmap::{self, StepMap};
 use super::style::{cell_colour, nice_ceiling};
 use super::val_curve::{self, EpochPoint};
 use super::{ChartStyle, ChartText, LOSS_MEAN, LOSS_RAW, REFERENCE, VAL_ACC, VAL_LOSS};
-use unroll_core::config::Lang;
-use unroll_core::math::params::CellKind;
 use crate::text::GradFlowText;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use unroll_core::config::Lang;
+use unroll_core::math::params::CellKind;
 
 const STYLE: ChartStyle = ChartStyle { scale: 1.0 };
 

@@ -10,14 +10,14 @@ use super::store::{self, Kept, Unfinished};
 use super::sweep::{
     apply_tick, plan, plan_with, remaining, whole_progress, Predictions, RunView, SweepClock,
 };
+use crate::shell::engine_client::EngineClient;
+use crate::shell::run_status::RunStatus;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::query::encode;
 use unroll_core::delay::run::{Progress, RunResult};
 use unroll_core::engine::protocol::{Command, DelayEvent};
-use crate::engine_client::EngineClient;
-use crate::run_status::RunStatus;
-use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 /// The sweep shown on the delay page: the state the page renders, and the run in the engine.
 #[derive(Clone, Copy)]

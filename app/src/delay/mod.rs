@@ -39,9 +39,25 @@
 pub mod driver;
 pub mod store;
 pub mod sweep;
+pub mod text;
 
 use self::driver::DelayDriver;
 use self::sweep::{batch_lines, heldout_lines, mean_last, Predictions, RunView};
+use crate::charts::canvas::chart_canvas;
+use crate::charts::delay::{self as chart, CurveChart};
+use crate::charts::style::cell_colour;
+use crate::lessons::fmt::count_commas;
+use crate::lessons::{use_nav, CopyLink};
+use crate::shell::i18n::use_locale;
+use crate::shell::run_status::RunStatus;
+use crate::shell::url::PageQueries;
+use crate::shell::url::{self, PageNotice, UrlNotice};
+use crate::text::Text;
+use crate::widgets::number_field::NumberField;
+use crate::widgets::run_controls::{RunAction, RunControls};
+use crate::widgets::stat::Stat;
+use leptos::prelude::*;
+use text::DelayText;
 use unroll_core::config::delay::{
     CellSet, DelayConfig, DelayRangeError, DELAY_FIELDS, MAX_LENGTH, PRESET_DELAYS,
 };
@@ -57,21 +73,6 @@ use unroll_core::delay::run::{eval_every_for, Progress, HELDOUT_SEQUENCES};
 use unroll_core::delay::task::DelayTask;
 use unroll_core::delay::trainer::example_batch;
 use unroll_core::math::params::CellKind;
-use crate::charts::canvas::chart_canvas;
-use crate::charts::delay::{self as chart, CurveChart};
-use crate::charts::style::cell_colour;
-use crate::i18n::use_locale;
-use crate::lessons::fmt::count_commas;
-use crate::lessons::{use_nav, CopyLink};
-use crate::run_status::RunStatus;
-use crate::text::delay::{self as text, DelayText};
-use crate::text::Text;
-use crate::url::PageQueries;
-use crate::url::{self, PageNotice, UrlNotice};
-use crate::widgets::number_field::NumberField;
-use crate::widgets::run_controls::{RunAction, RunControls};
-use crate::widgets::stat::Stat;
-use leptos::prelude::*;
 
 /// The page's own styles.
 const CSS: &str = r#"
@@ -108,7 +109,7 @@ const CSS: &str = r#"
 .delay-page .dl-invalid { margin-bottom: 16px; }
 "#;
 
-use crate::text::delay::{cell_name, fmt_seconds};
+use crate::delay::text::{cell_name, fmt_seconds};
 
 /// The rule `0 < delay < length` in words.
 fn invalid_text(e: &DelayRangeError, lang: Lang) -> String {

@@ -1,14 +1,14 @@
 //! What the delay page keeps across reloads, in IndexedDB (the app's database and object
-//! store, [`crate::keep::persist`], one record under [`KEY`]): the sweep summaries, the
+//! store, [`crate::names::keep::persist`], one record under [`KEY`]): the sweep summaries, the
 //! finished runs of the last [`KEPT_CONFIGS`] configurations and the sweep in progress (so a
 //! reload can resume it), as the JSON text of [`Kept`]. Every failure
 //! (private mode, quota, an unreadable record) is an `Err` with a message; nothing panics.
 
-use unroll_core::delay::outcome::SweepSummary;
-use unroll_core::delay::run::RunResult;
-use crate::keep::persist::{open, STORE};
+use crate::names::keep::persist::{open, STORE};
 use rexie::TransactionMode;
 use serde::{Deserialize, Serialize};
+use unroll_core::delay::outcome::SweepSummary;
+use unroll_core::delay::run::RunResult;
 use wasm_bindgen::JsValue;
 
 /// The record's key.
@@ -107,7 +107,10 @@ impl Kept {
     }
 
     /// The summary for the settings of `config`, created when missing.
-    pub fn summary_mut(&mut self, config: &unroll_core::config::delay::DelayConfig) -> &mut SweepSummary {
+    pub fn summary_mut(
+        &mut self,
+        config: &unroll_core::config::delay::DelayConfig,
+    ) -> &mut SweepSummary {
         let i = match self.summaries.iter().position(|s| s.accepts(config)) {
             Some(i) => i,
             None => {

@@ -3,10 +3,10 @@
 //! and the sweep's training clock. Plain data, no Leptos (it compiles natively; the tests
 //! below check it); the page's driver (`driver`) keeps it in signals and the page renders it.
 
+use crate::charts::delay::{band, smoothed, Band, Line, SMOOTH};
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::delay::run::{HeldOut, Progress, RunId, RunResult, Tick};
 use unroll_core::math::params::CellKind;
-use crate::charts::delay::{band, smoothed, Band, Line, SMOOTH};
 
 /// One (cell, seed) run as the page shows it.
 #[derive(Clone, Debug, PartialEq)]

@@ -4,16 +4,17 @@
 //!   codecs of [`unroll_core::config::lessons`]; a page writes its canonical query back with
 //!   `history.replaceState` on every change (a slider drag replaces the current entry), and
 //!   switching lessons pushes one ([`Nav::push`]); back/forward re-decode the URL (`popstate`).
-//!   A page writes only into the entry it was opened for ([`crate::url::Entry`]).
+//!   A page writes only into the entry it was opened for ([`crate::shell::url::Entry`]).
 //! - Every number comes from [`unroll_core::lessons`] (the same maths that trains); the pages only
 //!   format it. Values carry their raw number in `data-value` for the tests.
-//! - Text is English or 简体中文 ([`crate::i18n`]); user strings (tokens, URL values in
+//! - Text is English or 简体中文 ([`crate::shell::i18n`]); user strings (tokens, URL values in
 //!   notices) are always rendered as text.
 //!
 //! One file per lesson; [`index`] is the list of lessons.
 
 pub mod bidir;
 pub mod bptt;
+pub mod common_text;
 pub mod fmt;
 pub mod gru;
 pub mod handout;
@@ -22,16 +23,17 @@ pub mod lstm;
 pub mod parallel;
 pub mod shapes;
 pub mod softmax;
+pub mod text;
 pub mod unroll;
 pub mod widgets;
 
+use crate::lessons::text::{lesson_info, CommonText, IndexText};
+use crate::shell::i18n::{notice_text, use_lang, Locale};
+use crate::shell::url::{current_search, Entry};
+use crate::text::{ShellText, Text};
+use leptos::prelude::*;
 use unroll_core::config::lessons::{index_notices, route, LessonId, LessonState, Route};
 use unroll_core::config::{Lang, UrlNotice};
-use crate::i18n::{notice_text, use_lang, Locale};
-use crate::text::lessons::{lesson_info, CommonText, IndexText};
-use crate::text::{ShellText, Text};
-use crate::url::{current_search, Entry};
-use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// The lessons' stylesheet (kept next to the components), also styling the header's language
@@ -70,9 +72,9 @@ impl Nav {
 
     /// Replaces the query of history entry `entry` with `query` (no `?`) without
     /// re-rendering; nothing happens once another entry is shown
-    /// ([`crate::url::replace_query`]).
+    /// ([`crate::shell::url::replace_query`]).
     pub fn replace(&self, entry: Entry, query: &str) {
-        crate::url::replace_query(entry, query);
+        crate::shell::url::replace_query(entry, query);
     }
 }
 
@@ -264,7 +266,7 @@ pub fn CopyLink() -> impl IntoView {
     let link = RwSignal::new(String::new());
     let field = NodeRef::<leptos::html::Input>::new();
     let copy = move |_| {
-        let href = crate::url::current_href();
+        let href = crate::shell::url::current_href();
         link.set(href.clone());
         leptos::task::spawn_local(async move {
             let ok = write_clipboard(&href).await;

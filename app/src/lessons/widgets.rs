@@ -5,14 +5,14 @@
 //! while the numbers around the slider change.
 
 use super::fmt;
+use crate::charts::colour::Scale;
+use crate::lessons::text::CommonText;
+use crate::shell::i18n::{use_lang, Lang};
+use crate::text::Text;
+use leptos::prelude::*;
 use unroll_core::config::fields;
 use unroll_core::config::fields::NumberFields;
 use unroll_core::config::query::{FieldSpec, UrlConfig};
-use crate::charts::colour::Scale;
-use crate::i18n::{use_lang, Lang};
-use crate::text::lessons::CommonText;
-use crate::text::Text;
-use leptos::prelude::*;
 
 /// A slider's range: its URL key's (from the key's [`FieldSpec`], so the range is written once,
 /// in the page's field table) or, for a slider narrower than its key, an explicit `(min, max)`.

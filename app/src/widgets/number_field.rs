@@ -2,9 +2,9 @@
 //! label with the URL key, an `<input type="number">` over the key's range, and a help line.
 //! Test hook: `cfg-<key>` on the input.
 
+use leptos::prelude::*;
 use unroll_core::config::fields;
 use unroll_core::config::query::FieldSpec;
-use leptos::prelude::*;
 
 /// The label of a form field: its name in the page's language and its URL key.
 #[component]

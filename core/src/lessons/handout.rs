@@ -161,7 +161,7 @@ pub struct UnrollShare {
 }
 
 fn share_at(config: &UnrollConfig) -> f64 {
-    unroll_core::unroll(config)
+    unroll::unroll(config)
         .ok()
         .and_then(|r| r.steps.get(1).map(|s| f64::from(s.from_x1[0])))
         .unwrap_or(f64::NAN)

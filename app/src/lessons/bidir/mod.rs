@@ -1,0 +1,317 @@
+//! Lesson 6 (`bidir`): a bidirectional RNN over token embeddings, computed by
+//! [`unroll_core::lessons::bidir`]. Tokens are user text: they are rendered as text nodes only.
+
+pub mod text;
+
+use super::fmt;
+use super::handout::BidirLastNote;
+use super::widgets::{t, Heatmap, SeedInput, StepControls};
+use super::{sync_url, LessonFrame, Panel, Para};
+use crate::lessons::text::BidirText;
+use crate::shell::i18n::use_lang;
+use leptos::prelude::*;
+use unroll_core::config::fields;
+use unroll_core::config::lessons::{BidirConfig, LessonId, LessonState, BIDIR_FIELDS};
+use unroll_core::config::{Lang, UrlNotice};
+use unroll_core::lessons::bidir::{bidir, Bidir, HIDDEN};
+
+/// Most tokens and characters per token (the URL's limits).
+const MAX_TOKENS: usize = 12;
+const MAX_CHARS: usize = 16;
+
+fn vec_raw(v: &[f32]) -> String {
+    v.iter().map(|x| fmt::raw(*x)).collect::<Vec<_>>().join(",")
+}
+
+fn vec_text(v: &[f32]) -> String {
+    format!(
+        "[{}]",
+        v.iter()
+            .map(|x| fmt::fixed(*x, 3))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+/// The scrubber's label: step k of T, and where each direction is (positions from 0).
+fn step_caption(lang: Lang, k: usize, n: usize) -> String {
+    (BidirText::of(lang).step_caption)(
+        &k.to_string(),
+        &n.to_string(),
+        &k.saturating_sub(1).to_string(),
+        &n.saturating_sub(k).to_string(),
+    )
+}
+
+/// Splits the text field into tokens the way the URL codec accepts them: comma-separated,
+/// trimmed, empty ones dropped, at most 12 of at most 16 characters.
+fn parse_tokens(text: &str) -> Vec<String> {
+    text.split([',', '，'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .take(MAX_TOKENS)
+        .map(|s| s.chars().take(MAX_CHARS).collect())
+        .collect()
+}
+
+/// The `bidir` lesson page.
+#[component]
+pub fn BidirPage(
+    /// Decoded URL state.
+    initial: BidirConfig,
+    /// URL notices.
+    notices: Vec<UrlNotice>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let cfg = RwSignal::new(initial);
+    let field = |key: &str| fields::spec(BIDIR_FIELDS, key);
+    sync_url(cfg, LessonState::Bidir);
+    let result = Memo::new(move |_| bidir(&cfg.get()).map_err(|e| e.to_string()));
+    let n = Memo::new(move |_| cfg.with(|c| c.tokens.len().max(1)));
+    let k_now = Signal::derive(move || cfg.with(|c| c.step_shown()));
+    // Fewer tokens than the URL's `t`: the scrubber (and `t`) move to the last token.
+    Effect::new(move |_| {
+        let n = n.get();
+        if cfg.with(|c| c.t > n) {
+            cfg.update(|c| c.t = 0);
+        }
+    });
+
+    view! {
+        <LessonFrame id=LessonId::Bidir notices=notices>
+            <div class="lx-layout">
+                <Panel title=|l| BidirText::of(l).controls class="lx-controls">
+                    <div class="lx-field">
+                        <label for="bidir-tokens"><span>{t(|l| BidirText::of(l).tokens)}</span></label>
+                        <input
+                            id="bidir-tokens"
+                            data-testid="bidir-tokens"
+                            type="text"
+                            maxlength="400"
+                            prop:value=move || cfg.with(|c| c.tokens.join(", "))
+                            on:change=move |ev| {
+                                let tokens = parse_tokens(&event_target_value(&ev));
+                                if !tokens.is_empty() {
+                                    cfg.update(|c| c.tokens = tokens);
+                                }
+                            }
+                        />
+                    </div>
+                    <Para text=|l| BidirText::of(l).tokens_note class="lx-note" />
+                    <SeedInput testid="bidir-seed" spec=field("seed") value=Signal::derive(move || cfg.with(|c| c.seed)) on_set=Callback::new(move |s| cfg.update(|c| c.seed = s)) />
+                    {move || result.get().ok().map(|r| embeddings(&r, lang.get()))}
+                </Panel>
+                <div class="lx-main">
+                    <Panel title=|l| BidirText::of(l).diagram>
+                        <StepControls
+                            lesson="bidir"
+                            t=k_now
+                            set_t=Callback::new(move |v: usize| cfg.update(|c| c.set_step(v)))
+                            max=Signal::derive(move || n.get())
+                            caption=step_caption
+                        />
+                        {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
+                        <div class="lx-scroll">{move || result.get().ok().map(|r| diagram(&r, k_now.get(), lang.get()))}</div>
+                        <Para text=|l| BidirText::of(l).diagram_note class="lx-note" />
+                    </Panel>
+                    <Panel title=|l| BidirText::of(l).output>
+                        {move || result.get().ok().map(|r| output_panel(&r, lang.get()))}
+                        <BidirLastNote config=Signal::derive(move || cfg.get()) />
+                    </Panel>
+                    <Panel title=|l| BidirText::of(l).weights>
+                        <div class="lx-heatmaps">
+                            {move || {
+                                result
+                                    .get()
+                                    .ok()
+                                    .map(|r| {
+                                        r.params
+                                            .into_iter()
+                                            .map(|p| {
+                                                let cols = if p.shape.len() == 2 { p.shape[1] } else { 1 };
+                                                let caption = format!("{} [{}]", p.name, p.shape.iter().map(usize::to_string).collect::<Vec<_>>().join(", "));
+                                                let testid = format!("bidir-{}", p.name);
+                                                let values = p.values;
+                                                view! {
+                                                    <Heatmap
+                                                        testid=testid
+                                                        caption=Signal::derive(move || caption.clone())
+                                                        values=Signal::derive(move || values.clone())
+                                                        cols=Signal::derive(move || cols)
+                                                    />
+                                                }
+                                            })
+                                            .collect_view()
+                                    })
+                            }}
+                        </div>
+                        <Para text=|l| BidirText::of(l).weights_note class="lx-note" />
+                    </Panel>
+                </div>
+            </div>
+        </LessonFrame>
+    }
+}
+
+fn embeddings(r: &Bidir, lang: Lang) -> AnyView {
+    let rows = r
+        .vocabulary
+        .iter()
+        .map(|(token, e)| {
+            view! {
+                <tr>
+                    <td class="lx-token">{token.clone()}</td>
+                    <td class="lx-num">{fmt::fixed(e[0], 3)}</td>
+                    <td class="lx-num">{fmt::fixed(e[1], 3)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <h3 class="lx-sub">{BidirText::of(lang).embeddings}</h3>
+        <table class="lx-table" data-testid="bidir-embeddings">
+            <thead>
+                <tr>
+                    <th>{BidirText::of(lang).token}</th>
+                    <th>"e₁"</th>
+                    <th>"e₂"</th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
+    }
+    .into_any()
+}
+
+/// Tokens along x; the forward row runs left to right, the backward row right to left; after
+/// `k` steps each direction has read k tokens. Each column ends in its 2H concatenation.
+fn diagram(r: &Bidir, k: usize, lang: Lang) -> impl IntoView {
+    let n = r.tokens.len();
+    let dx = 162.0;
+    let left = 110.0;
+    let width = left + dx * n as f64 + 20.0;
+    let (y_out, y_fwd, y_bwd, y_tok, y_pos) = (46.0, 130.0, 198.0, 268.0, 306.0);
+    let mut items = Vec::new();
+    for (i, token) in r.tokens.iter().enumerate() {
+        let cx = left + dx * i as f64 + dx / 2.0;
+        let fwd_done = i < k;
+        let bwd_done = i + k >= n;
+        let both = fwd_done && bwd_done;
+        let f = r.forward[i];
+        let b = r.backward[i];
+        items.push(
+            view! {
+                <g class="lx-bidir-col">
+                    <text x=cx y=y_tok text-anchor="middle" class="lx-svg-token">{token.clone()}</text>
+                    <text x=cx y=y_tok + 18.0 text-anchor="middle" class="lx-svg-caption">{vec_text(&r.inputs[i])}</text>
+                    <text x=cx y=y_pos text-anchor="middle" class="lx-svg-caption" data-testid="bidir-position" data-value=i.to_string()>{format!("t = {i}")}</text>
+                    <g class:lx-pending=!fwd_done>
+                        <rect x=cx - 68.0 y=y_fwd - 20.0 width="136" height="32" rx="8" class="lx-fwd-box"></rect>
+                        <text x=cx y=y_fwd + 1.0 text-anchor="middle" class="lx-svg-value">{vec_text(&f)}</text>
+                    </g>
+                    <g class:lx-pending=!bwd_done>
+                        <rect x=cx - 68.0 y=y_bwd - 20.0 width="136" height="32" rx="8" class="lx-bwd-box"></rect>
+                        <text x=cx y=y_bwd + 1.0 text-anchor="middle" class="lx-svg-value">{vec_text(&b)}</text>
+                    </g>
+                    <g class:lx-pending=!both>
+                        <rect x=cx - 70.0 y=y_out - 30.0 width="140" height="48" rx="8" class="lx-out-box"></rect>
+                        <text x=cx y=y_out - 10.0 text-anchor="middle" class="lx-svg-value lx-c-fwd-svg">{vec_text(&f)}</text>
+                        <text x=cx y=y_out + 10.0 text-anchor="middle" class="lx-svg-value lx-c-bwd-svg">{vec_text(&b)}</text>
+                        <line x1=cx x2=cx y1=y_fwd - 22.0 y2=y_out + 20.0 class="lx-edge" stroke-dasharray="3 3"></line>
+                    </g>
+                    <line x1=cx x2=cx y1=y_tok - 16.0 y2=y_bwd + 14.0 class="lx-edge lx-edge-input" stroke-dasharray="3 3"></line>
+                </g>
+            }
+            .into_any(),
+        );
+        if i + 1 < n {
+            let x1 = cx + 68.0;
+            let x2 = cx + dx - 68.0;
+            items.push(
+                view! {
+                    <line x1=x1 x2=x2 - 2.0 y1=y_fwd - 4.0 y2=y_fwd - 4.0 class="lx-edge lx-edge-fwd" class:lx-pending={i + 1 >= k} marker-end="url(#lx-arrow-fwd)"></line>
+                    <line x1=x2 x2=x1 + 2.0 y1=y_bwd - 4.0 y2=y_bwd - 4.0 class="lx-edge lx-edge-bwd" class:lx-pending={i + k < n} marker-end="url(#lx-arrow-bwd)"></line>
+                }
+                .into_any(),
+            );
+        }
+    }
+    view! {
+        <svg
+            class="lx-diagram"
+            viewBox=format!("0 0 {width} 320")
+            style=format!("max-width:{}px; --lx-min-w:{}px", width as i64, (width * 0.72) as i64)
+            role="img"
+            aria-label=BidirText::of(lang).diagram
+            data-testid="bidir-diagram"
+            data-value=k.to_string()
+        >
+            <defs>
+                <marker id="lx-arrow-fwd" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                    <path d="M0,0 L10,5 L0,10 z" fill="#0d9488"></path>
+                </marker>
+                <marker id="lx-arrow-bwd" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                    <path d="M0,0 L10,5 L0,10 z" fill="#c026d3"></path>
+                </marker>
+            </defs>
+            <text x="8" y=y_out + 4.0 class="lx-svg-label">"output (2H)"</text>
+            <text x="8" y=y_fwd + 4.0 class="lx-svg-label lx-c-fwd-svg">{format!("{} →", BidirText::of(lang).forward)}</text>
+            <text x="8" y=y_bwd + 4.0 class="lx-svg-label lx-c-bwd-svg">{format!("← {}", BidirText::of(lang).backward)}</text>
+            <text x="8" y=y_tok + 4.0 class="lx-svg-label">{BidirText::of(lang).token}</text>
+            <text x="8" y=y_pos class="lx-svg-label">{BidirText::of(lang).position}</text>
+            {items}
+        </svg>
+    }
+}
+
+fn output_panel(r: &Bidir, lang: Lang) -> AnyView {
+    let n = r.tokens.len();
+    let rows = r
+        .output
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            view! {
+                <tr class:lx-active={i + 1 == n}>
+                    <td>{i}</td>
+                    <td class="lx-token">{r.tokens[i].clone()}</td>
+                    <td class="lx-c-fwd"><span class="lx-num">{vec_text(&o[..HIDDEN])}</span></td>
+                    <td class="lx-c-bwd"><span class="lx-num">{vec_text(&o[HIDDEN..])}</span></td>
+                    <td><span class="lx-num" data-testid=format!("bidir-output-{}", i + 1) data-value=vec_raw(o)>{vec_text(o)}</span></td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let last = r.output.last().copied().unwrap_or([f32::NAN; 4]);
+    view! {
+        <div class="lx-scroll" data-scroller>
+            <table class="lx-table">
+                <thead>
+                    <tr>
+                        <th>"t"</th>
+                        <th>{BidirText::of(lang).token}</th>
+                        <th class="lx-c-fwd">"output[0, t, :H]"</th>
+                        <th class="lx-c-bwd">"output[0, t, H:]"</th>
+                        <th>"output[0, t, :]"</th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+        <dl class="lx-kv">
+            <div>
+                <dt class="lx-c-fwd">{BidirText::of(lang).hn_fwd}</dt>
+                <dd><span class="lx-num" data-testid="bidir-h_n-1" data-value=vec_raw(&r.h_n[0])>{vec_text(&r.h_n[0])}</span></dd>
+            </div>
+            <div>
+                <dt class="lx-c-bwd">{BidirText::of(lang).hn_bwd}</dt>
+                <dd><span class="lx-num" data-testid="bidir-h_n-2" data-value=vec_raw(&r.h_n[1])>{vec_text(&r.h_n[1])}</span></dd>
+            </div>
+            <div>
+                <dt>"output[:, -1, :]"</dt>
+                <dd><span class="lx-num" data-testid="bidir-last-output" data-value=vec_raw(&last)>{vec_text(&last)}</span></dd>
+            </div>
+        </dl>
+    }
+    .into_any()
+}

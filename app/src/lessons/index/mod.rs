@@ -1,0 +1,83 @@
+//! The index page: one card per lesson in course order, and the training page.
+
+pub mod text;
+
+use super::{lesson_query, CopyLink, LessonNotice, NavLink};
+use crate::lessons::text::{lesson_info, IndexText};
+use crate::shell::i18n::use_lang;
+use crate::text::DelayText;
+use leptos::prelude::*;
+use unroll_core::config::lessons::LessonId;
+use unroll_core::config::UrlNotice;
+
+/// The list of lessons (`?v=1`, or no `lesson` key).
+#[component]
+pub fn IndexPage(
+    /// Notices (an unknown `lesson`).
+    notices: Vec<UrlNotice>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let nav = super::use_nav();
+    // Keep the index's URL canonical (and carrying `lang` once chosen) while its entry shows.
+    let entry = crate::shell::url::Entry::shown();
+    Effect::new(move |_| nav.replace(entry, &lesson_query(None, lang.url_lang())));
+    // The training and delay pages as last left in this tab (their defaults before).
+    let pages = crate::shell::url::PageQueries::get();
+    let with_lang = move |base: &str| match lang.url_lang() {
+        Some(l) => format!("{base}&lang={}", l.as_str()),
+        None => base.to_owned(),
+    };
+    let training_query = Signal::derive(move || {
+        pages
+            .training
+            .get()
+            .unwrap_or_else(|| with_lang("v=1&lesson=names"))
+    });
+    let delay_query = Signal::derive(move || {
+        pages
+            .delay
+            .get()
+            .unwrap_or_else(|| with_lang("v=1&lesson=delay"))
+    });
+    let cards = LessonId::ALL
+        .into_iter()
+        .map(|id| {
+            let query = Signal::derive(move || lesson_query(Some(id), lang.url_lang()));
+            view! {
+                <li class="lx-card" data-testid=format!("lesson-card-{}", id.as_str())>
+                    <NavLink query=query class="lx-card-link">
+                        <span class="lx-number">{id.number()}</span>
+                        <span class="lx-card-title">{move || lesson_info(id, lang.get()).title}</span>
+                        <span class="lx-card-text">{move || lesson_info(id, lang.get()).summary}</span>
+                        <code class="lx-card-key">{format!("lesson={}", id.as_str())}</code>
+                    </NavLink>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <article class="lx-page lx-index" data-testid="lesson-index">
+            <header class="page-intro">
+                <h1>{move || IndexText::of(lang.get()).title}</h1>
+                <p class="lede">{move || (IndexText::of(lang.get()).lede)(&LessonId::ALL.len().to_string())}</p>
+                <CopyLink />
+            </header>
+            <LessonNotice notices=notices />
+            <ol class="lx-cards">{cards}</ol>
+            <section class="panel lx-train-card">
+                <h2>{move || IndexText::of(lang.get()).train_title}</h2>
+                <p class="lx-text">{move || IndexText::of(lang.get()).train_text}</p>
+                <NavLink query=training_query class="btn btn-primary" testid="nav-training">
+                    {move || IndexText::of(lang.get()).train_link}
+                </NavLink>
+            </section>
+            <section class="panel lx-train-card" data-testid="delay-card">
+                <h2>{move || DelayText::of(lang.get()).index_title}</h2>
+                <p class="lx-text">{move || DelayText::of(lang.get()).index_text}</p>
+                <NavLink query=delay_query class="btn btn-primary" testid="nav-delay">
+                    {move || DelayText::of(lang.get()).index_link}
+                </NavLink>
+            </section>
+        </article>
+    }
+}

@@ -1,0 +1,512 @@
+//! Lesson 4 (`lstm`): the conveyor belt, computed by [`unroll_core::lessons::lstm`].
+
+pub mod text;
+
+use super::fmt;
+use super::handout::{HandoutNote, Note};
+use super::widgets::{
+    label, t, whole, ChartData, FieldSlider, LineChart, ListSliders, Num, SeedInput, Series,
+    Slider, StepControls,
+};
+use super::{sync_url, LessonFrame, Panel, Para};
+use crate::lessons::text::{BpttText, CommonText, LstmText};
+use crate::shell::i18n::use_lang;
+use crate::text::Text;
+use leptos::prelude::*;
+use unroll_core::config::fields;
+use unroll_core::config::lessons::{LessonId, LessonState, LstmConfig, LstmMode, LSTM_FIELDS};
+use unroll_core::config::{Lang, UrlNotice};
+use unroll_core::lessons::lstm::{lstm, Lstm, LstmStep};
+
+/// The `lstm` lesson page.
+#[component]
+pub fn LstmPage(
+    /// Decoded URL state.
+    initial: LstmConfig,
+    /// URL notices.
+    notices: Vec<UrlNotice>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let cfg = RwSignal::new(initial);
+    let field = |key: &str| fields::spec(LSTM_FIELDS, key);
+    sync_url(cfg, LessonState::Lstm);
+    let result = Memo::new(move |_| lstm(&cfg.get()).map_err(|e| e.to_string()));
+    let n_steps =
+        Memo::new(move |_| result.with(|r| r.as_ref().map_or(1, |r| r.steps.len().max(1))));
+    let t_now = Signal::derive(move || cfg.with(|c| c.t).clamp(1, n_steps.get()));
+    // A mode, `n` or list change that leaves fewer steps moves the scrubber (and the URL's
+    // `t`) to the last step.
+    Effect::new(move |_| {
+        let steps = n_steps.get();
+        if cfg.with(|c| c.t > steps) {
+            cfg.update(|c| c.t = steps);
+        }
+    });
+    let mode = Memo::new(move |_| cfg.with(|c| c.mode));
+    let gate_steps = Memo::new(move |_| cfg.with(|c| c.gate_steps()));
+
+    let mode_radio = move |m: LstmMode, label: Text| {
+        let id = format!("lstm-mode-{}", m.as_str());
+        let (for_id, el_id) = (id.clone(), id.clone());
+        view! {
+            <label for=for_id>
+                <input
+                    type="radio"
+                    name="lstm-mode"
+                    id=el_id
+                    data-testid=id
+                    prop:checked=move || mode.get() == m
+                    on:change=move |_| cfg.update(|c| c.mode = m)
+                />
+                {move || label(lang.get())}
+            </label>
+        }
+    };
+
+    let gate_slider = move |key: &'static str, step: usize| {
+        let get = move |c: &LstmConfig| -> f64 {
+            let list = match key {
+                "f" => &c.f,
+                "i" => &c.i,
+                "g" => &c.g,
+                _ => &c.o,
+            };
+            list.get(step).copied().unwrap_or(0.0)
+        };
+        view! {
+            <Slider
+                testid=format!("lstm-{key}-{}", step + 1)
+                label=Signal::derive(move || format!("{key}{}", fmt::sub(step + 1)))
+                range=field(key)
+                step=0.01
+                value=Signal::derive(move || cfg.with(get))
+                on_input=Callback::new(move |v: f64| cfg.update(|c| {
+                    let list = match key {
+                        "f" => &mut c.f,
+                        "i" => &mut c.i,
+                        "g" => &mut c.g,
+                        _ => &mut c.o,
+                    };
+                    if let Some(x) = list.get_mut(step) {
+                        *x = v;
+                    }
+                }))
+            />
+        }
+    };
+
+    let run_chart = Signal::derive(move || {
+        let l = lang.get();
+        let r = result.get().ok();
+        let points = r
+            .as_ref()
+            .map(|r| {
+                r.steps
+                    .iter()
+                    .map(|s| (s.t as f64, f64::from(s.c)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        ChartData {
+            series: vec![Series {
+                name: "C_t".into(),
+                color: "#ea580c",
+                points,
+                dashed: false,
+            }],
+            log_y: false,
+            reference: r.and_then(|r| r.fixed_point).map(|v| {
+                (
+                    f64::from(v),
+                    (LstmText::of(l).fixed_point)(&fmt::fixed(v, 4)),
+                )
+            }),
+            bars: Vec::new(),
+            log2_x: false,
+            x_title: "t".into(),
+            y_title: "C_t".into(),
+        }
+    });
+    let compare_chart = Signal::derive(move || {
+        let l = lang.get();
+        let r = result.get().ok();
+        let pts = |v: &[f32]| {
+            v.iter()
+                .enumerate()
+                .map(|(i, p)| ((i + 1) as f64, f64::from(p.abs())))
+                .collect::<Vec<_>>()
+        };
+        ChartData {
+            series: vec![
+                Series {
+                    name: LstmText::of(l).belt_product.to_owned(),
+                    color: "#ea580c",
+                    points: r
+                        .as_ref()
+                        .map(|r| pts(&r.belt_products))
+                        .unwrap_or_default(),
+                    dashed: false,
+                },
+                Series {
+                    name: LstmText::of(l).rnn_product.to_owned(),
+                    color: "#2563eb",
+                    points: r.as_ref().map(|r| pts(&r.rnn_products)).unwrap_or_default(),
+                    dashed: true,
+                },
+            ],
+            log_y: true,
+            reference: None,
+            bars: Vec::new(),
+            log2_x: false,
+            x_title: "t".into(),
+            y_title: "|∂·/∂·₀|".into(),
+        }
+    });
+
+    view! {
+        <LessonFrame id=LessonId::Lstm notices=notices>
+            <div class="lx-layout">
+                <Panel title=|l| LstmText::of(l).controls class="lx-controls">
+                    <div class="lx-choice lx-choice-column" role="radiogroup" aria-label=move || LstmText::of(lang.get()).mode_group data-testid="lstm-mode">
+                        {mode_radio(LstmMode::Gates, |l| LstmText::of(l).mode_gates)}
+                        {mode_radio(LstmMode::Weights, |l| LstmText::of(l).mode_weights)}
+                        {mode_radio(LstmMode::Run, |l| LstmText::of(l).mode_run)}
+                    </div>
+                    <FieldSlider cfg=cfg spec=field("c0") label=Signal::derive(|| "C₀".to_owned()) step=0.01 />
+                    <Show when=move || mode.get() == LstmMode::Run>
+                        <FieldSlider cfg=cfg spec=field("n") label=label(|l| LstmText::of(l).run_steps) step=1.0 display=whole />
+                        <Para text=|l| LstmText::of(l).run_note class="lx-note" />
+                    </Show>
+                    <Show when=move || mode.get() == LstmMode::Weights>
+                        <h3 class="lx-sub">{t(|l| BpttText::of(l).inputs)}</h3>
+                        <ListSliders
+                            prefix="lstm-x"
+                            symbol="x"
+                            values=Signal::derive(move || cfg.with(|c| c.x.clone()))
+                            spec=field("x")
+                            step=0.1
+                            on_change=Callback::new(move |list| cfg.update(|c| c.x = list))
+                        />
+                        <SeedInput testid="lstm-seed" spec=field("seed") value=Signal::derive(move || cfg.with(|c| c.seed)) on_set=Callback::new(move |s| cfg.update(|c| c.seed = s)) />
+                    </Show>
+                    <Show when=move || mode.get() != LstmMode::Weights>
+                        <h3 class="lx-sub">{t(|l| LstmText::of(l).gates)}</h3>
+                        <For
+                            each=move || 0..gate_steps.get()
+                            key=|i| *i
+                            children=move |step| {
+                                view! {
+                                    <fieldset class="lx-gates" class:lx-dim={move || mode.get() == LstmMode::Run && step > 0}>
+                                        <legend>{move || (LstmText::of(lang.get()).step_n)(&(step + 1).to_string())}</legend>
+                                        {gate_slider("f", step)}
+                                        {gate_slider("i", step)}
+                                        {gate_slider("g", step)}
+                                        {gate_slider("o", step)}
+                                    </fieldset>
+                                }
+                            }
+                        />
+                        <div class="lx-list-buttons">
+                            <button
+                                type="button"
+                                class="btn btn-small"
+                                data-testid="lstm-steps-add"
+                                disabled={move || gate_steps.get() >= 30}
+                                on:click=move |_| cfg.update(|c| {
+                                    let n = c.gate_steps();
+                                    if n < 30 {
+                                        for list in [&mut c.f, &mut c.i, &mut c.g, &mut c.o] {
+                                            list.truncate(n);
+                                            let last = list.last().copied().unwrap_or(0.5);
+                                            list.push(last);
+                                        }
+                                    }
+                                })
+                            >
+                                {t(|l| CommonText::of(l).add_step)}
+                            </button>
+                            <button
+                                type="button"
+                                class="btn btn-small"
+                                data-testid="lstm-steps-remove"
+                                disabled={move || gate_steps.get() <= 1}
+                                on:click=move |_| cfg.update(|c| {
+                                    let n = c.gate_steps();
+                                    if n > 1 {
+                                        for list in [&mut c.f, &mut c.i, &mut c.g, &mut c.o] {
+                                            list.truncate(n - 1);
+                                        }
+                                    }
+                                })
+                            >
+                                {t(|l| CommonText::of(l).remove_step)}
+                            </button>
+                        </div>
+                    </Show>
+                </Panel>
+                <div class="lx-main">
+                    <Panel heading=Signal::derive(move || (LstmText::of(lang.get()).belt)(&t_now.get().to_string()))>
+                        <StepControls lesson="lstm" t=t_now set_t=Callback::new(move |v: usize| cfg.update(|c| c.t = v)) max=Signal::derive(move || n_steps.get()) />
+                        {move || {
+                            let r = result.get().ok()?;
+                            let s = *r.steps.get(t_now.get() - 1)?;
+                            let scale = r.steps.iter().map(|s| s.c.abs().max(s.c_prev.abs())).fold(1.0f32, f32::max);
+                            Some(view! {
+                                <div class="lx-scroll">{belt_svg(&s, scale, lang.get())}</div>
+                                {belt_legend(scale, lang.get())}
+                            })
+                        }}
+                        <div class="lx-eq" data-testid="lstm-formulas">
+                            <p>"C_t = f_t·C_{t−1} + i_t·g_t"</p>
+                            <p>"h_t = o_t·tanh(C_t)"</p>
+                        </div>
+                        <Para text=|l| LstmText::of(l).candidate class="lx-note" />
+                    </Panel>
+                    <Panel title=|l| LstmText::of(l).table>
+                        {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
+                        <div class="lx-scroll lx-table-tall" data-scroller>
+                            <table class="lx-table">
+                                <thead>
+                                    <tr>
+                                        <th>"t"</th>
+                                        <Show when=move || mode.get() == LstmMode::Weights><th>"x_t"</th></Show>
+                                        <th>"f_t"</th>
+                                        <th>"i_t"</th>
+                                        <th>"g_t"</th>
+                                        <th>"o_t"</th>
+                                        <th>"C_{t−1}"</th>
+                                        <th>"f_t·C_{t−1}"</th>
+                                        <th>"i_t·g_t"</th>
+                                        <th>"C_t"</th>
+                                        <th>"h_t"</th>
+                                    </tr>
+                                </thead>
+                                <tbody>
+                                    <For
+                                        each=move || 1..=n_steps.get()
+                                        key=|i| *i
+                                        children=move |i| {
+                                            let get = move |f: fn(&LstmStep) -> f32| Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.steps.get(i - 1)).map_or(f32::NAN, f)));
+                                            view! {
+                                                <tr class:lx-active=move || t_now.get() == i>
+                                                    <td>{i}</td>
+                                                    <Show when=move || mode.get() == LstmMode::Weights>
+                                                        <td><Num testid=format!("lstm-x-value-{i}") value=get(|s| s.x.unwrap_or(f32::NAN)) digits=2 /></td>
+                                                    </Show>
+                                                    <td><Num testid=format!("lstm-f-value-{i}") value=get(|s| s.f) /></td>
+                                                    <td><Num testid=format!("lstm-i-value-{i}") value=get(|s| s.i) /></td>
+                                                    <td><Num testid=format!("lstm-g-value-{i}") value=get(|s| s.g) /></td>
+                                                    <td><Num testid=format!("lstm-o-value-{i}") value=get(|s| s.o) /></td>
+                                                    <td><Num testid=format!("lstm-c_prev-{i}") value=get(|s| s.c_prev) /></td>
+                                                    <td><Num testid=format!("lstm-kept-{i}") value=get(|s| s.kept) /></td>
+                                                    <td><Num testid=format!("lstm-written-{i}") value=get(|s| s.written) /></td>
+                                                    <td><Num testid=format!("lstm-c-{i}") value=get(|s| s.c) /></td>
+                                                    <td><Num testid=format!("lstm-h-{i}") value=get(|s| s.h) /></td>
+                                                </tr>
+                                            }
+                                        }
+                                    />
+                                </tbody>
+                            </table>
+                        </div>
+                        <Show when=move || mode.get() == LstmMode::Run>
+                            <p class="lx-text">
+                                {t(|l| LstmText::of(l).last_c)}
+                                " "
+                                <Num testid="lstm-c-n" value=Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.steps.last()).map_or(f32::NAN, |s| s.c))) />
+                                " · "
+                                {t(|l| LstmText::of(l).fixed)}
+                                " "
+                                <Num testid="lstm-fixed-point" value=Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.fixed_point).unwrap_or(f32::NAN))) />
+                            </p>
+                            <LineChart data=run_chart testid="lstm-run-chart" label=Signal::derive(move || LstmText::of(lang.get()).run_chart.to_owned()) />
+                        </Show>
+                        <Show when=move || mode.get() == LstmMode::Gates>
+                            <HandoutNote note=Note::LstmH2 />
+                        </Show>
+                    </Panel>
+                    <Show when=move || mode.get() == LstmMode::Weights>
+                        <Panel title=|l| LstmText::of(l).weights>{move || result.get().ok().map(|r| weights_table(&r))}</Panel>
+                    </Show>
+                    <Panel title=|l| LstmText::of(l).compare>
+                        <Para text=|l| LstmText::of(l).compare_text />
+                        <LineChart data=compare_chart testid="lstm-compare-chart" label=Signal::derive(move || LstmText::of(lang.get()).compare.to_owned()) />
+                        <div class="lx-scroll lx-table-tall" data-scroller>
+                            <table class="lx-table">
+                                <thead>
+                                    <tr>
+                                        <th>"t"</th>
+                                        <th>"∂C_t/∂C_{t−1} = f_t"</th>
+                                        <th>"Π f"</th>
+                                        <th>{t(|l| LstmText::of(l).rnn_product)}</th>
+                                    </tr>
+                                </thead>
+                                <tbody>
+                                    <For
+                                        each=move || 1..=n_steps.get()
+                                        key=|i| *i
+                                        children=move |i| {
+                                            let pick = move |f: fn(&Lstm, usize) -> Option<f32>| Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| f(r, i - 1)).unwrap_or(f32::NAN)));
+                                            view! {
+                                                <tr>
+                                                    <td>{i}</td>
+                                                    <td><Num testid=format!("lstm-dc-{i}") value=pick(|r, k| r.steps.get(k).map(|s| s.f)) /></td>
+                                                    <td><Num testid=format!("lstm-belt-product-{i}") value=pick(|r, k| r.belt_products.get(k).copied()) /></td>
+                                                    <td><Num testid=format!("lstm-rnn-product-{i}") value=pick(|r, k| r.rnn_products.get(k).copied()) /></td>
+                                                </tr>
+                                            }
+                                        }
+                                    />
+                                </tbody>
+                            </table>
+                        </div>
+                    </Panel>
+                    <Panel title=|l| CommonText::of(l).about>
+                        <Para text=|l| LstmText::of(l).about_1 />
+                        <Para text=|l| LstmText::of(l).about_2 />
+                    </Panel>
+                </div>
+            </div>
+        </LessonFrame>
+    }
+}
+
+fn weights_table(r: &Lstm) -> Option<AnyView> {
+    let w = r.weights.as_ref()?;
+    let rows = ["i", "f", "g", "o"]
+        .iter()
+        .enumerate()
+        .map(|(k, gate)| {
+            view! {
+                <tr>
+                    <td>{*gate}</td>
+                    <td class="lx-num">{fmt::fixed(w.weight_ih[k], 4)}</td>
+                    <td class="lx-num">{fmt::fixed(w.weight_hh[k], 4)}</td>
+                    <td class="lx-num">{fmt::fixed(w.bias_ih[k], 4)}</td>
+                    <td class="lx-num">{fmt::fixed(w.bias_hh[k], 4)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    Some(
+        view! {
+            <div class="lx-scroll" data-scroller>
+                <table class="lx-table" data-testid="lstm-weights">
+                    <thead>
+                        <tr>
+                            <th></th>
+                            <th>"weight_ih_l0"</th>
+                            <th>"weight_hh_l0"</th>
+                            <th>"bias_ih_l0"</th>
+                            <th>"bias_hh_l0"</th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        }
+        .into_any(),
+    )
+}
+
+/// The belt's colour of a positive (and zero) value.
+const POSITIVE: &str = "#ea580c";
+/// The belt's colour of a negative value.
+const NEGATIVE: &str = "#2563eb";
+/// The belt's thinnest and widest strokes.
+const STROKE_MIN: f64 = 2.0;
+const STROKE_MAX: f64 = 14.0;
+
+/// Stroke width and colour of a belt segment carrying `v` (|v| relative to `scale`).
+fn stroke(v: f32, scale: f32) -> (f64, &'static str) {
+    let a = if v.is_finite() {
+        f64::from((v.abs() / scale.max(1e-6)).min(1.0))
+    } else {
+        1.0
+    };
+    (
+        STROKE_MIN + (STROKE_MAX - STROKE_MIN) * a,
+        if v < 0.0 { NEGATIVE } else { POSITIVE },
+    )
+}
+
+/// What the belt's colours and widths mean, drawn with [`stroke`] itself: the sign's two
+/// colours, and the thinnest and widest lines (|value| 0 and `scale` or more).
+fn belt_legend(scale: f32, lang: Lang) -> impl IntoView {
+    let text = LstmText::of(lang);
+    let swatch = |v: f32| {
+        let (w, color) = stroke(v, scale);
+        view! {
+            <svg width="30" height="16" aria-hidden="true">
+                <line x1="2" x2="28" y1="8" y2="8" stroke=color stroke-width=w></line>
+            </svg>
+        }
+    };
+    view! {
+        <ul class="lx-legend-list lx-belt-legend" data-testid="lstm-belt-legend" data-value=fmt::raw(scale)>
+            <li data-testid="lstm-legend-positive">{swatch(scale / 2.0)}{text.legend_positive}</li>
+            <li data-testid="lstm-legend-negative">{swatch(-scale / 2.0)}{text.legend_negative}</li>
+            <li data-testid="lstm-legend-width">
+                {swatch(0.0)}
+                {swatch(scale)}
+                {(text.legend_width)(&fmt::fixed(scale, 4))}
+            </li>
+        </ul>
+    }
+}
+
+/// One step of the belt: C_{t−1} → ⊗ f → ⊕ (i ⊗ g) → C_t → tanh → ⊗ o → h_t.
+fn belt_svg(s: &LstmStep, scale: f32, lang: Lang) -> impl IntoView {
+    let seg = |x1: f64, y1: f64, x2: f64, y2: f64, v: f32, testid: &'static str| {
+        let (w, color) = stroke(v, scale);
+        view! { <line x1=x1 y1=y1 x2=x2 y2=y2 stroke=color stroke-width=w class="lx-belt" data-testid=testid data-value=fmt::raw(v)></line> }
+    };
+    let label = |x: f64, y: f64, text: String| view! { <text x=x y=y text-anchor="middle" class="lx-svg-value">{text}</text> };
+    let node = |x: f64, y: f64, op: &'static str| {
+        view! {
+            <circle cx=x cy=y r="17" class="lx-gate-circle"></circle>
+            <text x=x y=y + 6.0 text-anchor="middle" class="lx-svg-op">{op}</text>
+        }
+    };
+    let gate = |x: f64, y: f64, name: &'static str, v: f32| {
+        view! {
+            <rect x=x - 34.0 y=y - 15.0 width="68" height="30" rx="8" fill="#f1f5f9" stroke="#cbd5e1"></rect>
+            <text x=x y=y + 5.0 text-anchor="middle" class="lx-svg-label">{format!("{name} = {}", fmt::fixed(v, 2))}</text>
+        }
+    };
+    let y = 60.0;
+    view! {
+        <svg class="lx-diagram" viewBox="0 0 760 300" style="max-width:760px; --lx-min-w:520px" role="img" aria-label=(LstmText::of(lang).belt)(&s.t.to_string()) data-testid="lstm-belt">
+            // the belt
+            {seg(40.0, y, 183.0, y, s.c_prev, "lstm-belt-c_prev")}
+            {node(200.0, y, "×")}
+            {seg(217.0, y, 363.0, y, s.kept, "lstm-belt-kept")}
+            {node(380.0, y, "+")}
+            {seg(397.0, y, 720.0, y, s.c, "lstm-belt-c")}
+            {label(100.0, y - 16.0, format!("C{} = {}", fmt::sub(s.t - 1), fmt::fixed(s.c_prev, 4)))}
+            {label(290.0, y - 16.0, format!("f·C = {}", fmt::fixed(s.kept, 4)))}
+            {label(640.0, y - 16.0, format!("C{} = {}", fmt::sub(s.t), fmt::fixed(s.c, 4)))}
+            // forget gate
+            {seg(200.0, 150.0, 200.0, y + 17.0, s.f, "lstm-belt-f")}
+            {gate(200.0, 165.0, "f", s.f)}
+            // input gate and candidate
+            {gate(330.0, 245.0, "i", s.i)}
+            {gate(430.0, 245.0, "g", s.g)}
+            {seg(330.0, 230.0, 368.0, 162.0, s.i, "lstm-belt-i")}
+            {seg(430.0, 230.0, 392.0, 162.0, s.g, "lstm-belt-g")}
+            {node(380.0, 150.0, "×")}
+            {seg(380.0, 133.0, 380.0, y + 17.0, s.written, "lstm-belt-written")}
+            {label(440.0, 120.0, format!("i·g = {}", fmt::fixed(s.written, 4)))}
+            // output: tanh(C) × o → h
+            {seg(560.0, y, 560.0, 133.0, s.c, "lstm-belt-c-down")}
+            <rect x="530" y="133" width="60" height="30" rx="8" fill="#fff" stroke="#334155"></rect>
+            <text x="560" y="153" text-anchor="middle" class="lx-svg-op">"tanh"</text>
+            {seg(590.0, 148.0, 643.0, 148.0, s.tanh_c, "lstm-belt-tanh")}
+            {node(660.0, 148.0, "×")}
+            {seg(660.0, 230.0, 660.0, 165.0, s.o, "lstm-belt-o")}
+            {gate(660.0, 245.0, "o", s.o)}
+            {seg(677.0, 148.0, 750.0, 148.0, s.h, "lstm-belt-h")}
+            {label(700.0, 122.0, format!("h{} = {}", fmt::sub(s.t), fmt::fixed(s.h, 4)))}
+        </svg>
+    }
+}

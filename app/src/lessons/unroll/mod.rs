@@ -1,0 +1,390 @@
+//! Lesson 1 (`unroll`): recurrence and time unrolling, computed by [`unroll_core::lessons::unroll`].
+
+pub mod text;
+
+use super::fmt;
+use super::handout::{HandoutNote, Note};
+use super::widgets::{
+    diverging, label, t, whole, FieldSlider, Heatmap, ListSliders, Num, SeedInput, StepControls,
+};
+use super::{sync_url, LessonFrame, Panel, Para};
+use crate::lessons::text::{CommonText, UnrollText};
+use crate::shell::i18n::use_lang;
+use crate::text::Text;
+use leptos::prelude::*;
+use unroll_core::config::fields;
+use unroll_core::config::lessons::{LessonId, LessonState, UnrollConfig, UNROLL_FIELDS};
+use unroll_core::config::UrlNotice;
+use unroll_core::lessons::unroll::{unroll, Unroll, UnrollStep};
+
+/// The `unroll` lesson page.
+#[component]
+pub fn UnrollPage(
+    /// Decoded URL state.
+    initial: UnrollConfig,
+    /// URL notices.
+    notices: Vec<UrlNotice>,
+) -> impl IntoView {
+    let lang = use_lang();
+    let cfg = RwSignal::new(initial);
+    let field = |key: &str| fields::spec(UNROLL_FIELDS, key);
+    sync_url(cfg, LessonState::Unroll);
+    let result = Memo::new(move |_| unroll(&cfg.get()).ok());
+    let steps = Memo::new(move |_| cfg.with(|c| c.x.len().max(1)));
+    let t_now = Signal::derive(move || cfg.with(|c| c.t.clamp(1, c.x.len().max(1))));
+    let vector = Memo::new(move |_| cfg.with(|c| c.hidden_size > 1));
+
+    view! {
+        <LessonFrame id=LessonId::Unroll notices=notices lede=Signal::derive(move || vector.get().then_some::<Text>(|l| UnrollText::of(l).lede_vector))>
+            <div class="lx-layout">
+                <Panel title=|l| UnrollText::of(l).controls class="lx-controls">
+                    <Show when=move || !vector.get()>
+                        <FieldSlider cfg=cfg spec=field("w_xh") label=label(|l| UnrollText::of(l).w_xh) step=0.01 />
+                        <FieldSlider cfg=cfg spec=field("w_hh") label=label(|l| UnrollText::of(l).w_hh) step=0.01 />
+                        <FieldSlider cfg=cfg spec=field("b") label=label(|l| UnrollText::of(l).b) step=0.01 />
+                    </Show>
+                    <FieldSlider cfg=cfg spec=field("h0") label=label(|l| UnrollText::of(l).h0) step=0.01 />
+                    <h3 class="lx-sub">{t(|l| UnrollText::of(l).inputs)}</h3>
+                    <ListSliders
+                        prefix="unroll-x"
+                        symbol="x"
+                        values=Signal::derive(move || cfg.with(|c| c.x.clone()))
+                        spec=field("x")
+                        step=0.1
+                        on_change=Callback::new(move |list| cfg.update(|c| {
+                            c.x = list;
+                            c.t = c.t.min(c.x.len());
+                        }))
+                    />
+                    <h3 class="lx-sub">{t(|l| UnrollText::of(l).mode)}</h3>
+                    <FieldSlider cfg=cfg spec=field("hidden_size") label=label(|l| UnrollText::of(l).hidden) step=1.0 display=whole />
+                    <Show when=move || vector.get()>
+                        <SeedInput testid="unroll-seed" spec=field("seed") class="field" value=Signal::derive(move || cfg.with(|c| c.seed)) on_set=Callback::new(move |s| cfg.update(|c| c.seed = s)) />
+                        <Para text=|l| UnrollText::of(l).vector_note class="lx-note" />
+                    </Show>
+                </Panel>
+                <div class="lx-main">
+                    <Panel title=|l| UnrollText::of(l).diagram>
+                        <StepControls
+                            lesson="unroll"
+                            t=t_now
+                            set_t=Callback::new(move |v: usize| cfg.update(|c| c.t = v))
+                            max=Signal::derive(move || steps.get())
+                        />
+                        <div class="lx-scroll">{move || result.get().map(|r| chain_svg(&r, t_now.get(), lang.get()))}</div>
+                        <Para text=|l| UnrollText::of(l).same_weights class="lx-note" />
+                    </Panel>
+                    <Panel heading=Signal::derive(move || (UnrollText::of(lang.get()).step)(&t_now.get().to_string()))>
+                        {move || {
+                            let r = result.get()?;
+                            let step = r.steps.get(t_now.get() - 1)?.clone();
+                            Some(equation(&r, &step, cfg.with(|c| (c.w_xh, c.w_hh, c.b)), lang.get()))
+                        }}
+                    </Panel>
+                    <Panel title=|l| UnrollText::of(l).table>
+                        <div class="lx-scroll" data-scroller>
+                            <table class="lx-table">
+                                <thead>
+                                    <tr>
+                                        <th>"t"</th>
+                                        <th>"x_t"</th>
+                                        <th class="lx-c-input">"W_xh·x_t"</th>
+                                        <th class="lx-c-rec">"W_hh·h_{t−1}"</th>
+                                        <th class="lx-c-bias">"b"</th>
+                                        <th>"z_t"</th>
+                                        <th>"h_t = tanh(z_t)"</th>
+                                        <th>{t(|l| UnrollText::of(l).from_x1)}</th>
+                                    </tr>
+                                </thead>
+                                <tbody>
+                                    <For
+                                        each=move || 1..=steps.get()
+                                        key=|i| *i
+                                        children=move |i| {
+                                            let step = move || result.with(|r| r.as_ref().and_then(|r| r.steps.get(i - 1).cloned()));
+                                            let vec_cell = move |testid: String, f: fn(&UnrollStep) -> Vec<f32>| {
+                                                view! {
+                                                    <td>
+                                                        <VecNum testid=testid values=Signal::derive(move || step().map(|s| f(&s)).unwrap_or_default()) />
+                                                    </td>
+                                                }
+                                            };
+                                            view! {
+                                                <tr class:lx-active=move || t_now.get() == i>
+                                                    <td>{i}</td>
+                                                    <td>
+                                                        <Num testid=format!("unroll-x-value-{i}") value=Signal::derive(move || step().map_or(f32::NAN, |s| s.x)) digits=2 />
+                                                    </td>
+                                                    {vec_cell(format!("unroll-input-{i}"), |s| s.input_term.clone())}
+                                                    {vec_cell(format!("unroll-recurrent-{i}"), |s| s.recurrent_term.clone())}
+                                                    {vec_cell(format!("unroll-bias-{i}"), |s| s.bias.clone())}
+                                                    {vec_cell(format!("unroll-z-{i}"), |s| s.z.clone())}
+                                                    {vec_cell(format!("unroll-h-{i}"), |s| s.h.clone())}
+                                                    {vec_cell(format!("unroll-from_x1-{i}"), |s| s.from_x1.clone())}
+                                                </tr>
+                                            }
+                                        }
+                                    />
+                                </tbody>
+                            </table>
+                        </div>
+                        <HandoutNote note=Note::UnrollShare />
+                    </Panel>
+                    <Show when=move || vector.get()>
+                        <Panel title=|l| UnrollText::of(l).weights>
+                            <div class="lx-heatmaps">
+                                <Heatmap
+                                    testid="unroll-weight_ih"
+                                    caption=Signal::derive(move || format!("W_xh = weight_ih_l0 [{}, 1]", cfg.with(|c| c.hidden_size)))
+                                    values=Signal::derive(move || result.get().map(|r| r.weight_ih).unwrap_or_default())
+                                    cols=Signal::derive(|| 1usize)
+                                />
+                                <Heatmap
+                                    testid="unroll-weight_hh"
+                                    caption=Signal::derive(move || { let h = cfg.with(|c| c.hidden_size); format!("W_hh = weight_hh_l0 [{h}, {h}]") })
+                                    values=Signal::derive(move || result.get().map(|r| r.weight_hh).unwrap_or_default())
+                                    cols=Signal::derive(move || cfg.with(|c| c.hidden_size))
+                                />
+                                <Heatmap
+                                    testid="unroll-bias"
+                                    caption=Signal::derive(|| "b = bias_ih_l0 + bias_hh_l0".to_owned())
+                                    values=Signal::derive(move || result.get().map(|r| r.steps.first().map(|s| s.bias.clone()).unwrap_or_default()).unwrap_or_default())
+                                    cols=Signal::derive(|| 1usize)
+                                />
+                                <Heatmap
+                                    testid="unroll-h-all"
+                                    caption=Signal::derive(move || UnrollText::of(lang.get()).h_states.to_owned())
+                                    values=Signal::derive(move || {
+                                        // [H, T]: one row per unit, one column per step.
+                                        result
+                                            .get()
+                                            .map(|r| (0..r.hidden_size).flat_map(|j| r.steps.iter().map(move |s| s.h[j])).collect())
+                                            .unwrap_or_default()
+                                    })
+                                    cols=Signal::derive(move || steps.get())
+                                />
+                            </div>
+                        </Panel>
+                    </Show>
+                    <Panel title=|l| CommonText::of(l).about>
+                        <Para text=|l| UnrollText::of(l).about_1 />
+                        <Para text=|l| UnrollText::of(l).about_2 />
+                    </Panel>
+                </div>
+            </div>
+        </LessonFrame>
+    }
+}
+
+/// A vector (one value in scalar mode) with its raw values comma-joined in `data-value`. A
+/// vector is written as a column, one entry per line, so the table's columns stay narrow.
+#[component]
+fn VecNum(testid: String, #[prop(into)] values: Signal<Vec<f32>>) -> impl IntoView {
+    view! {
+        <span
+            class="lx-num"
+            class:lx-vec=move || values.with(|v| v.len() > 1)
+            data-testid=testid
+            data-value={move || values.get().iter().map(|v| fmt::raw(*v)).collect::<Vec<_>>().join(",")}
+        >
+            {move || {
+                let v = values.get();
+                if v.len() == 1 {
+                    fmt::fixed(v[0], 4).into_any()
+                } else {
+                    v.iter()
+                        .map(|x| view! { <span>{fmt::fixed(*x, 2)}</span> })
+                        .collect_view()
+                        .into_any()
+                }
+            }}
+        </span>
+    }
+}
+
+/// The step-t equation with the terms coloured by where they come from.
+fn equation(
+    r: &Unroll,
+    s: &UnrollStep,
+    sliders: (f64, f64, f64),
+    lang: unroll_core::config::Lang,
+) -> AnyView {
+    let t = s.t;
+    let sub = fmt::sub;
+    if r.hidden_size == 1 {
+        let (w_xh, w_hh, b) = sliders;
+        let z = s.z[0];
+        let share = if z != 0.0 {
+            Some(s.from_x1[0] / z)
+        } else {
+            None
+        };
+        view! {
+            <div class="lx-eq" data-testid="unroll-equation">
+                <p>
+                    {format!("z{} = ", sub(t))}
+                    <span class="lx-c-input">{format!("W_xh·x{}", sub(t))}</span>" + "
+                    <span class="lx-c-rec">{format!("W_hh·h{}", sub(t - 1))}</span>" + "
+                    <span class="lx-c-bias">"b"</span>
+                </p>
+                <p>
+                    {format!("z{} = ", sub(t))}
+                    <span class="lx-c-input">{format!("{}·{}", fmt::short(w_xh), fmt::fixed(s.x, 2))}</span>" + "
+                    <span class="lx-c-rec">{format!("{}·{}", fmt::short(w_hh), fmt::fixed(s.h_prev[0], 4))}</span>" + "
+                    <span class="lx-c-bias">{fmt::short(b)}</span>
+                    " = "
+                    <strong data-testid="unroll-eq-z" data-value=fmt::raw(z)>{fmt::fixed(z, 4)}</strong>
+                </p>
+                <p>
+                    {format!("h{} = tanh(z{}) = tanh({}) = ", sub(t), sub(t), fmt::fixed(z, 4))}
+                    <strong data-testid="unroll-eq-h" data-value=fmt::raw(s.h[0])>{fmt::fixed(s.h[0], 4)}</strong>
+                </p>
+                <p class="lx-from-x1">
+                    <span class="lx-c-x1">{(UnrollText::of(lang).from_x1_sentence)(&fmt::fixed(s.from_x1[0], 4), &sub(t))}</span>
+                    {share.filter(|p| p.is_finite()).map(|p| format!(" ({:.0} %)", 100.0 * p))}
+                    {format!(" — {}", UnrollText::of(lang).from_x1_how)}
+                </p>
+            </div>
+        }
+        .into_any()
+    } else {
+        let rows = (0..r.hidden_size)
+            .map(|j| {
+                view! {
+                    <tr>
+                        <td>{format!("z{}[{}]", sub(t), j + 1)}</td>
+                        <td class="lx-c-input">{fmt::fixed(s.input_term[j], 4)}</td>
+                        <td class="lx-c-rec">{fmt::fixed(s.recurrent_term[j], 4)}</td>
+                        <td class="lx-c-bias">{fmt::fixed(s.bias[j], 4)}</td>
+                        <td>{fmt::fixed(s.z[j], 4)}</td>
+                        <td>{fmt::fixed(s.h[j], 4)}</td>
+                        <td class="lx-c-x1">{fmt::fixed(s.from_x1[j], 4)}</td>
+                    </tr>
+                }
+            })
+            .collect_view();
+        view! {
+            <div class="lx-eq" data-testid="unroll-equation">
+                <p>
+                    {format!("z{} = ", sub(t))}
+                    <span class="lx-c-input">{format!("W_xh·x{}", sub(t))}</span>" + "
+                    <span class="lx-c-rec">{format!("W_hh·h{}", sub(t - 1))}</span>" + "
+                    <span class="lx-c-bias">"b"</span>
+                    {format!(",  h{} = tanh(z{})", sub(t), sub(t))}
+                </p>
+                <div class="lx-scroll" data-scroller>
+                    <table class="lx-table">
+                        <thead>
+                            <tr>
+                                <th></th>
+                                <th class="lx-c-input">"W_xh·x_t"</th>
+                                <th class="lx-c-rec">"W_hh·h_{t−1}"</th>
+                                <th class="lx-c-bias">"b"</th>
+                                <th>"z_t"</th>
+                                <th>"h_t"</th>
+                                <th>{UnrollText::of(lang).from_x1}</th>
+                            </tr>
+                        </thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </div>
+            </div>
+        }
+        .into_any()
+    }
+}
+
+/// The rolled cell and the unrolled chain; step `t_now` highlighted.
+fn chain_svg(r: &Unroll, t_now: usize, lang: unroll_core::config::Lang) -> AnyView {
+    let n = r.steps.len();
+    let x0 = 250.0; // the h_0 node
+    let dx = 124.0;
+    let first = x0 + 100.0;
+    let width = first + dx * (n.max(1) - 1) as f64 + 70.0;
+    let cy = 140.0;
+    let state = |v: &[f32], x: f64, y: f64| -> AnyView {
+        if v.len() == 1 {
+            view! { <text x=x y=y text-anchor="middle" class="lx-svg-value">{fmt::fixed(v[0], 4)}</text> }.into_any()
+        } else {
+            let w = 12.0;
+            let x_start = x - w * v.len() as f64 / 2.0;
+            v.iter()
+                .enumerate()
+                .map(|(j, &val)| {
+                    view! { <rect x=x_start + w * j as f64 y=y - 11.0 width=w - 1.0 height="12" fill=diverging(val) stroke="#e2e8f0" stroke-width="0.5"><title>{fmt::fixed(val, 4)}</title></rect> }
+                })
+                .collect_view()
+                .into_any()
+        }
+    };
+    let cells = r
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            let cx = first + dx * k as f64;
+            let from = if k == 0 { x0 + 24.0 } else { cx - dx + 40.0 };
+            let active = s.t == t_now;
+            let done = s.t <= t_now;
+            view! {
+                <g class="lx-svg-step" class:lx-active=active class:lx-done=done>
+                    <line x1=cx x2=cx y1=cy + 78.0 y2=cy + 32.0 class="lx-edge lx-edge-input" marker-end="url(#lx-arrow-in)"></line>
+                    <text x=cx y=cy + 96.0 text-anchor="middle" class="lx-svg-label">{format!("x{} = {}", fmt::sub(s.t), fmt::fixed(s.x, 2))}</text>
+                    <text x=cx + 6.0 y=cy + 58.0 class="lx-svg-weight lx-c-input">"W_xh"</text>
+                    <rect x=cx - 38.0 y=cy - 28.0 width="76" height="56" rx="10" class="lx-cell-box"></rect>
+                    <text x=cx y=cy + 5.0 text-anchor="middle" class="lx-svg-op">"tanh"</text>
+                    <line x1=cx x2=cx y1=cy - 30.0 y2=cy - 66.0 class="lx-edge" marker-end="url(#lx-arrow)"></line>
+                    <text x=cx y=cy - 96.0 text-anchor="middle" class="lx-svg-label">{format!("h{}", fmt::sub(s.t))}</text>
+                    {state(&s.h, cx, cy - 74.0)}
+                    <line x1=from x2=cx - 40.0 y1=cy y2=cy class="lx-edge lx-edge-rec" marker-end="url(#lx-arrow-rec)"></line>
+                    <text x=(from + cx - 40.0) / 2.0 y=cy - 8.0 text-anchor="middle" class="lx-svg-weight lx-c-rec">"W_hh"</text>
+                </g>
+            }
+        })
+        .collect_view();
+    let h0 = r
+        .steps
+        .first()
+        .map(|s| s.h_prev.clone())
+        .unwrap_or_default();
+    view! {
+        <svg
+            class="lx-diagram"
+            viewBox=format!("0 0 {width} 262")
+            style=format!("max-width:{}px; --lx-min-w:{}px", width as i64, (width * 0.6) as i64)
+            role="img"
+            aria-label=UnrollText::of(lang).diagram
+            data-testid="unroll-diagram"
+        >
+            <defs>
+                <marker id="lx-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                    <path d="M0,0 L10,5 L0,10 z" class="lx-arrowhead"></path>
+                </marker>
+                <marker id="lx-arrow-in" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                    <path d="M0,0 L10,5 L0,10 z" class="lx-arrowhead-in"></path>
+                </marker>
+                <marker id="lx-arrow-rec" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                    <path d="M0,0 L10,5 L0,10 z" class="lx-arrowhead-rec"></path>
+                </marker>
+            </defs>
+            <g class="lx-rolled">
+                <text x="70" y="18" text-anchor="middle" class="lx-svg-caption">{UnrollText::of(lang).rolled}</text>
+                <line x1="70" x2="70" y1=cy + 78.0 y2=cy + 32.0 class="lx-edge lx-edge-input" marker-end="url(#lx-arrow-in)"></line>
+                <text x="70" y=cy + 96.0 text-anchor="middle" class="lx-svg-label">"x_t"</text>
+                <text x="76" y=cy + 58.0 class="lx-svg-weight lx-c-input">"W_xh"</text>
+                <rect x="32" y=cy - 28.0 width="76" height="56" rx="10" class="lx-cell-box"></rect>
+                <text x="70" y=cy + 5.0 text-anchor="middle" class="lx-svg-op">"tanh"</text>
+                <line x1="70" x2="70" y1=cy - 30.0 y2=cy - 66.0 class="lx-edge" marker-end="url(#lx-arrow)"></line>
+                <text x="70" y=cy - 74.0 text-anchor="middle" class="lx-svg-label">"h_t"</text>
+                <path d=format!("M108,{} C150,{} 150,{} 108,{}", cy - 12.0, cy - 60.0, cy + 60.0, cy + 12.0) class="lx-edge lx-edge-rec" fill="none" marker-end="url(#lx-arrow-rec)"></path>
+                <text x="150" y=cy + 4.0 class="lx-svg-weight lx-c-rec">"W_hh"</text>
+            </g>
+            <text x="200" y=cy + 6.0 text-anchor="middle" class="lx-svg-op">"="</text>
+            <text x=x0 - 14.0 y="18" class="lx-svg-caption">{UnrollText::of(lang).unrolled}</text>
+            <text x=x0 y=cy - 10.0 text-anchor="middle" class="lx-svg-label">"h₀"</text>
+            {state(&h0, x0, cy + 24.0)}
+            {cells}
+        </svg>
+    }
+    .into_any()
+}

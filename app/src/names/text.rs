@@ -1,0 +1,594 @@
+//! The names training page: configuration, progress, charts, prediction, the data set, and
+//! the run's errors and notices.
+//!
+//! A run's errors and notices arrive as typed values ([`TrainError`], [`TrainNotice`],
+//! [`CpuReason`], [`GpuError`]: steps, losses and the GPU's error as data) and are written here
+//! in each language; the English wording is their own `Display`. Only the data loader's
+//! messages (they name a file and line) stay in English.
+
+use crate::text::ChartText;
+use unroll_core::config::Lang;
+use unroll_core::gpu::GpuError;
+use unroll_core::train::session::{CpuReason, EngineFault, TrainError, TrainNotice};
+
+/// The data in use, as the training page's lede and data panel describe it.
+#[derive(Clone, Copy, Debug)]
+pub enum DataInUse<'a> {
+    /// Not loaded yet.
+    Loading,
+    /// The built-in names data set, with its number of languages.
+    Builtin(usize),
+    /// The user's own data: the uploaded file names and the class names.
+    Upload {
+        /// The files, as named by the user.
+        files: &'a [String],
+        /// The classes, in class-index order.
+        classes: &'a [String],
+    },
+}
+
+/// Classes listed by name in the data panel's note (the count covers all).
+const CLASSES_LISTED: usize = 12;
+
+/// `classes` for a note: the first [`CLASSES_LISTED`] (long labels cut) joined by `sep`, and how
+/// many more there are.
+fn class_list(classes: &[String], sep: &str) -> (String, usize) {
+    let shown: Vec<String> = classes
+        .iter()
+        .take(CLASSES_LISTED)
+        .map(|c| unroll_core::data::upload::display_label(c))
+        .collect();
+    (
+        shown.join(sep),
+        classes.len().saturating_sub(CLASSES_LISTED),
+    )
+}
+
+const LEDE_TAIL_EN: &str =
+    "It trains right here in this tab: on your GPU through WebGPU when the browser \
+     offers it, otherwise on the CPU. Every number below is computed live.";
+
+fn lede_en(data: DataInUse) -> String {
+    match data {
+        DataInUse::Loading => format!(
+            "A recurrent network reads a surname one letter at a time and guesses its language. {LEDE_TAIL_EN}"
+        ),
+        DataInUse::Builtin(n) => format!(
+            "A recurrent network reads a surname one letter at a time and guesses its language among {n}. {LEDE_TAIL_EN}"
+        ),
+        DataInUse::Upload { classes, .. } => format!(
+            "A recurrent network reads a name from your data one letter at a time and guesses its class among {}. {LEDE_TAIL_EN}",
+            classes.len()
+        ),
+    }
+}
+
+fn data_note_en(data: DataInUse) -> String {
+    const NORM: &str = "normalised to the letters a–z, A–Z and a few marks";
+    match data {
+        DataInUse::Loading | DataInUse::Builtin(0) => format!(
+            "Surnames from the PyTorch tutorial's language files, {NORM}; each (name, language) pair counts once."
+        ),
+        DataInUse::Builtin(n) => format!(
+            "Surnames from the PyTorch tutorial's {n} language files, {NORM}; each (name, language) pair counts once."
+        ),
+        DataInUse::Upload { files, classes } => {
+            let (list, more) = class_list(classes, ", ");
+            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+            let n = classes.len();
+            let s = if files.len() == 1 { "" } else { "s" };
+            format!(
+                "Your own data: names from your file{s} {}, {n} classes ({list}{more}), {NORM}; each (name, class) pair counts once.",
+                files.join(", ")
+            )
+        }
+    }
+}
+
+const LEDE_TAIL_ZH: &str =
+    "训练就在这个标签页里进行：浏览器支持时通过 WebGPU 在你的 GPU 上运行，否则在 CPU 上运行。\
+     下面的每个数字都是实时计算的。";
+
+fn lede_zh(data: DataInUse) -> String {
+    match data {
+        DataInUse::Loading => format!("循环神经网络逐个字母读入一个姓氏，并猜出它来自哪种语言。{LEDE_TAIL_ZH}"),
+        DataInUse::Builtin(n) => {
+            format!("循环神经网络逐个字母读入一个姓氏，并在 {n} 种语言中猜出它的来源。{LEDE_TAIL_ZH}")
+        }
+        DataInUse::Upload { classes, .. } => format!(
+            "循环神经网络逐个字母读入你的数据中的一个名字，并在 {} 个类别中猜出它的类别。{LEDE_TAIL_ZH}",
+            classes.len()
+        ),
+    }
+}
+
+fn data_note_zh(data: DataInUse) -> String {
+    const NORM: &str = "规范化为字母 a–z、A–Z 和少数标点";
+    match data {
+        DataInUse::Loading | DataInUse::Builtin(0) => {
+            format!("姓氏来自 PyTorch 教程的语言文件，{NORM}；每个（姓氏，语言）对只计一次。")
+        }
+        DataInUse::Builtin(n) => {
+            format!(
+                "姓氏来自 PyTorch 教程的 {n} 个语言文件，{NORM}；每个（姓氏，语言）对只计一次。"
+            )
+        }
+        DataInUse::Upload { files, classes } => {
+            let (list, more) = class_list(classes, "、");
+            let more = if more > 0 {
+                format!(" 等（另有 {more} 个）")
+            } else {
+                String::new()
+            };
+            format!(
+                "你自己的数据：名字来自你的文件 {}，共 {} 个类别（{list}{more}），{NORM}；每个（名字，类别）对只计一次。",
+                files.join("、"),
+                classes.len()
+            )
+        }
+    }
+}
+
+/// The training page's texts.
+#[allow(missing_docs)] // the field names say what each text is
+#[derive(Debug)]
+pub struct TrainingText {
+    pub title: &'static str,
+    pub lede: fn(DataInUse) -> String,
+
+    pub config_title: &'static str,
+    pub cell: &'static str,
+    pub hidden_size: &'static str,
+    pub hidden_size_help: &'static str,
+    pub batch_size: &'static str,
+    pub batch_size_help: &'static str,
+    pub lr: &'static str,
+    pub lr_help: &'static str,
+    pub epochs: &'static str,
+    pub epochs_help: &'static str,
+    pub seed: &'static str,
+    pub seed_help: &'static str,
+    pub backend: &'static str,
+    pub backend_auto: &'static str,
+    pub backend_cpu: &'static str,
+    pub backend_help_auto: &'static str,
+    pub backend_help_gpu: &'static str,
+    pub backend_help_cpu: &'static str,
+    pub start: &'static str,
+    pub train_again: &'static str,
+    /// Asked before Start replaces a restored or loaded model.
+    pub confirm_replace: &'static str,
+    pub pause: &'static str,
+    pub resume: &'static str,
+    pub reset: &'static str,
+    pub locked_hint: &'static str,
+
+    pub progress: &'static str,
+    pub status_idle: &'static str,
+    /// The status pill of a restored run that Resume continues.
+    pub status_resumable: &'static str,
+    pub status_running: &'static str,
+    pub status_paused: &'static str,
+    pub status_finished: &'static str,
+    pub status_error: &'static str,
+    pub backend_label: &'static str,
+    pub backend_pending: &'static str,
+    pub stat_epoch: &'static str,
+    pub stat_step: &'static str,
+    pub stat_train_loss: &'static str,
+    pub stat_val_acc: &'static str,
+    pub stat_val_loss: &'static str,
+    pub stat_epoch_time: &'static str,
+    pub of_total: fn(&str) -> String,
+    pub mean_20_steps: &'static str,
+    pub after_epoch: fn(u32) -> String,
+    pub after_each_epoch: &'static str,
+    pub progress_aria: &'static str,
+    pub progress_label: fn(u32, &str, f64) -> String,
+    pub waiting_for_data: &'static str,
+
+    pub curves: &'static str,
+    pub chart_loss_caption: &'static str,
+    /// Under the loss chart: why the per-step loss swings (batches of one name length).
+    pub loss_swing_note: &'static str,
+    /// Under the loss chart: the rings mark the epoch's smaller batch (its names).
+    pub small_batch_note: fn(u32) -> String,
+    pub chart_val_caption: &'static str,
+    pub chart: ChartText,
+
+    pub predict_title: &'static str,
+    pub predict_placeholder: &'static str,
+    pub predict_aria: &'static str,
+    pub predict_empty: &'static str,
+    pub predict_before_start: &'static str,
+    pub predict_waiting_data: &'static str,
+    /// The typed name (as given) normalises to nothing the model can read.
+    pub predict_no_letters: fn(&str) -> String,
+    pub weights_init: &'static str,
+    pub weights_from_step: fn(&str) -> String,
+
+    pub data_title: &'static str,
+    pub data_note: fn(DataInUse) -> String,
+    pub data_classes: &'static str,
+    pub data_languages: &'static str,
+    pub data_lines: &'static str,
+    pub data_pairs: &'static str,
+    pub data_skipped: &'static str,
+    pub data_train: &'static str,
+    pub data_val: &'static str,
+    pub loading: &'static str,
+    pub loading_files: fn(usize, usize) -> String,
+    pub data_error: &'static str,
+
+    /// Why a run stopped.
+    pub train_error: fn(&TrainError) -> String,
+    /// A message of a run that goes on.
+    pub train_notice: fn(&TrainNotice) -> String,
+    /// Why a run that wanted the GPU trains on the CPU.
+    pub cpu_reason: fn(&CpuReason) -> String,
+    /// A GPU failure in words (the Chinese table gives its kind; the detail, wgpu's or the
+    /// browser's English, goes in a tooltip: [`gpu_detail`]).
+    pub gpu_error: fn(&GpuError) -> String,
+}
+
+/// The GPU's own words about a failure, for a tooltip (`title`), in any language.
+pub fn gpu_detail(e: &GpuError) -> String {
+    e.to_string()
+}
+
+/// The detail of a run's error for a tooltip: the GPU's or the engine's own words, if any.
+pub fn train_error_detail(e: &TrainError) -> Option<String> {
+    match e {
+        TrainError::Gpu(g) | TrainError::Validation(g) | TrainError::ResumeLoad(g) => {
+            Some(gpu_detail(g))
+        }
+        TrainError::Engine(f) => Some(f.to_string()),
+        TrainError::BadLoss { .. } | TrainError::ResumeMismatch { .. } => None,
+    }
+}
+
+/// The detail of a CPU fallback's reason for a tooltip (the GPU's own words).
+pub fn cpu_reason_detail(r: &CpuReason) -> String {
+    match r {
+        CpuReason::GpuUnavailable(e)
+        | CpuReason::NoWorkerWebGpu(e)
+        | CpuReason::DeviceLost { error: e, .. } => gpu_detail(e),
+    }
+}
+
+fn train_error_en(e: &TrainError) -> String {
+    e.to_string()
+}
+
+fn train_notice_en(n: &TrainNotice) -> String {
+    n.to_string()
+}
+
+fn cpu_reason_en(r: &CpuReason) -> String {
+    r.to_string()
+}
+
+fn gpu_error_en(e: &GpuError) -> String {
+    e.to_string()
+}
+
+/// A non-finite loss as a number: `NaN`, `∞` or `−∞` (finite values as Rust writes them).
+fn fmt_loss(loss: f32) -> String {
+    if loss.is_nan() {
+        "NaN".into()
+    } else if loss.is_infinite() {
+        if loss > 0.0 { "∞" } else { "−∞" }.into()
+    } else {
+        loss.to_string()
+    }
+}
+
+fn gpu_error_zh(e: &GpuError) -> String {
+    match e {
+        GpuError::NoAdapter(_) => "没有可用的 GPU 适配器",
+        GpuError::RequestDevice(_) => "无法创建 GPU 设备",
+        GpuError::DeviceLost(_) => "GPU 设备已丢失",
+        GpuError::Device(_) => "GPU 出错",
+        GpuError::Readback(_) => "从 GPU 读回数据失败",
+        GpuError::InvalidInput(_) => "输入不适合 GPU 路径",
+        GpuError::TooLarge(_) => "超出此 GPU 的限制",
+        GpuError::Unsupported(_) => "GPU 路径尚不支持此配置",
+    }
+    .into()
+}
+
+fn train_error_zh(e: &TrainError) -> String {
+    match e {
+        TrainError::BadLoss {
+            loss,
+            step,
+            clipping,
+        } => format!(
+            "第 {step} 步的损失变成了 {}，训练已停止。请降低学习率（lr）{}后重新训练；第 {step} 步之前的权重已保留。",
+            fmt_loss(*loss),
+            if *clipping {
+                ""
+            } else {
+                "或开启梯度裁剪（max_norm，例如 5）"
+            }
+        ),
+        TrainError::Gpu(g) => format!("训练已停止：{}。", gpu_error_zh(g)),
+        TrainError::Validation(g) => format!("验证失败：{}。", gpu_error_zh(g)),
+        TrainError::ResumeMismatch { saved, expected } => format!(
+            "保存的运行有 {saved} 个参数，而当前配置有 {expected} 个，无法继续训练。"
+        ),
+        TrainError::ResumeLoad(g) => format!("无法载入保存的运行：{}。", gpu_error_zh(g)),
+        TrainError::Engine(f) => match f {
+            EngineFault::NoData => "训练引擎没有这次运行的数据集。",
+            EngineFault::Stopped(_) => "训练引擎已停止。",
+            EngineFault::CouldNotStart(_) => "训练引擎无法启动。",
+            EngineFault::Unreadable(_) => "训练引擎发来了无法读取的消息。",
+        }
+        .into(),
+    }
+}
+
+fn train_notice_zh(n: &TrainNotice) -> String {
+    match n {
+        TrainNotice::SkippedStep { step } => {
+            format!("第 {step} 步：梯度范数不是有限数，已跳过这次更新。")
+        }
+        TrainNotice::WeightsUnreadable(g) => format!("无法读回权重：{}。", gpu_error_zh(g)),
+    }
+}
+
+fn cpu_reason_zh(r: &CpuReason) -> String {
+    match r {
+        CpuReason::GpuUnavailable(g) => {
+            format!("GPU 不可用（{}），改在 CPU 上训练。", gpu_error_zh(g))
+        }
+        CpuReason::NoWorkerWebGpu(g) => format!(
+            "此浏览器不在后台线程（训练所在之处）中提供 WebGPU（{}），训练在 CPU 上进行。",
+            gpu_error_zh(g)
+        ),
+        CpuReason::DeviceLost { error, step } => format!(
+            "{}，训练从第 {step} 步起在 CPU 上继续。",
+            gpu_error_zh(error)
+        ),
+    }
+}
+
+impl TrainingText {
+    /// English.
+    pub const EN: TrainingText = TrainingText {
+        title: "Which language is this surname from?",
+        lede: lede_en,
+
+        config_title: "Model & training",
+        cell: "Cell",
+        hidden_size: "Hidden size",
+        hidden_size_help: "8–256 features in h_t",
+        batch_size: "Batch size",
+        batch_size_help: "1–512 names per step",
+        lr: "Learning rate",
+        lr_help: "Adam, 0.00001–1",
+        epochs: "Epochs",
+        epochs_help: "1–100 passes over the training names",
+        seed: "Seed",
+        seed_help: "fixes initialisation, split and batch order",
+        backend: "Backend",
+        backend_auto: "Automatic",
+        backend_cpu: "CPU",
+        backend_help_auto: "WebGPU when the browser offers an adapter, else the CPU",
+        backend_help_gpu: "WebGPU; falls back to the CPU with a notice",
+        backend_help_cpu: "the same maths in Rust on the CPU",
+        start: "Start training",
+        train_again: "Train again",
+        confirm_replace:
+            "Start a new run from step 0? The model on this page (restored or loaded) will be replaced.",
+        pause: "Pause",
+        resume: "Resume",
+        reset: "Reset run",
+        locked_hint: "Settings are locked while a session runs; reset the run to change them.",
+
+        progress: "Progress",
+        status_idle: "Ready",
+        status_resumable: "Can be resumed",
+        status_running: "Training",
+        status_paused: "Paused",
+        status_finished: "Finished",
+        status_error: "Stopped by an error",
+        backend_label: "Backend",
+        backend_pending: "chosen when training starts",
+        stat_epoch: "Epoch",
+        stat_step: "Step",
+        stat_train_loss: "Training loss",
+        stat_val_acc: "Validation accuracy",
+        stat_val_loss: "Validation loss",
+        stat_epoch_time: "Time per epoch",
+        of_total: |n| format!("of {n}"),
+        mean_20_steps: "mean of the last 20 steps",
+        after_epoch: |e| format!("after epoch {e}"),
+        after_each_epoch: "after each epoch",
+        progress_aria: "Training progress",
+        progress_label: |epochs, steps, pct| {
+            let unit = if epochs == 1 { "epoch" } else { "epochs" };
+            format!("{epochs} {unit} × {steps} steps · {pct:.0}% done")
+        },
+        waiting_for_data: "Waiting for the data set",
+
+        curves: "Learning curves",
+        chart_loss_caption: "Training loss per step",
+        loss_swing_note: "Each batch holds names of one length (so a step pads almost nothing): one step's loss may be over short names and the next over long ones, so the curve jumps from step to step. Read the trend from the mean of the last 20 steps and the validation curve.",
+        small_batch_note: |n| {
+            format!(
+                "Rings mark each epoch's smaller batch (the names left over: {n}): its loss is the \
+                 mean over fewer names, so it jumps more than its neighbours."
+            )
+        },
+        chart_val_caption: "Validation loss and accuracy per epoch",
+        chart: ChartText::EN,
+
+        predict_title: "Try a name",
+        predict_placeholder: "e.g. Nguyen, Schmidt, Rossi",
+        predict_aria: "Surname to classify",
+        predict_empty: "Predictions update as you type, from the weights being trained.",
+        predict_before_start: "Start training, then type a name to see what the model thinks.",
+        predict_waiting_data: "Waiting for the data set…",
+        predict_no_letters: |name| {
+            format!(
+                "No usable letters in “{name}”: the model only reads the letters a–z and A–Z \
+                 (accents are removed) and the symbols space . , ; '"
+            )
+        },
+        weights_init: "Weights: the random initialisation (step 0)",
+        weights_from_step: |s| format!("Weights from step {s}"),
+
+        data_title: "The data set",
+        data_note: data_note_en,
+        data_classes: "Classes",
+        data_languages: "Languages",
+        data_lines: "Lines in the files",
+        data_pairs: "Distinct pairs",
+        data_skipped: "Skipped lines",
+        data_train: "Training pairs",
+        data_val: "Validation pairs",
+        loading: "Loading the names data set…",
+        loading_files: |done, total| format!("Loading the names data set… {done} of {total} files"),
+        data_error: "The data set could not be loaded. ",
+
+        train_error: train_error_en,
+        train_notice: train_notice_en,
+        cpu_reason: cpu_reason_en,
+        gpu_error: gpu_error_en,
+    };
+
+    /// 简体中文.
+    pub const ZH: TrainingText = TrainingText {
+        title: "这个姓氏来自哪种语言？",
+        lede: lede_zh,
+
+        config_title: "模型与训练",
+        cell: "单元",
+        hidden_size: "隐藏层大小",
+        hidden_size_help: "h_t 的特征数，8–256",
+        batch_size: "批大小",
+        batch_size_help: "每步 1–512 个姓氏",
+        lr: "学习率",
+        lr_help: "Adam，0.00001–1",
+        epochs: "轮数",
+        epochs_help: "遍历训练集 1–100 次",
+        seed: "随机种子",
+        seed_help: "决定初始化、数据划分和批次顺序",
+        backend: "后端",
+        backend_auto: "自动",
+        backend_cpu: "CPU",
+        backend_help_auto: "浏览器提供适配器时用 WebGPU，否则用 CPU",
+        backend_help_gpu: "WebGPU；不可用时改用 CPU 并给出提示",
+        backend_help_cpu: "在 CPU 上用 Rust 执行同样的数学运算",
+        start: "开始训练",
+        train_again: "重新训练",
+        confirm_replace: "从第 0 步开始新的训练？本页当前的模型（恢复或载入的）将被替换。",
+        pause: "暂停",
+        resume: "继续",
+        reset: "重置训练",
+        locked_hint: "训练进行中设置已锁定；重置训练后即可修改。",
+
+        progress: "进度",
+        status_idle: "就绪",
+        status_resumable: "可以继续训练",
+        status_running: "训练中",
+        status_paused: "已暂停",
+        status_finished: "已完成",
+        status_error: "因错误停止",
+        backend_label: "后端",
+        backend_pending: "开始训练时选择",
+        stat_epoch: "轮次",
+        stat_step: "步数",
+        stat_train_loss: "训练损失",
+        stat_val_acc: "验证准确率",
+        stat_val_loss: "验证损失",
+        stat_epoch_time: "每轮用时",
+        of_total: |n| format!("共 {n} 步"),
+        mean_20_steps: "最近 20 步的平均值",
+        after_epoch: |e| format!("第 {e} 轮之后"),
+        after_each_epoch: "每轮结束后计算",
+        progress_aria: "训练进度",
+        progress_label: |epochs, steps, pct| {
+            format!("{epochs} 轮 × 每轮 {steps} 步 · 已完成 {pct:.0}%")
+        },
+        waiting_for_data: "等待数据集",
+
+        curves: "学习曲线",
+        chart_loss_caption: "每一步的训练损失",
+        loss_swing_note: "每个批次只含同一长度的名字（因此几乎不用填充）：这一步的损失来自短名字，下一步可能来自长名字，所以曲线逐步上下跳动。趋势请看最近 20 步的平均值和验证曲线。",
+        small_batch_note: |n| {
+            format!("圆圈标出每轮中较小的批次（剩下的 {n} 个名字）：它的损失只对较少的名字求平均，所以比相邻的步跳动更大。")
+        },
+        chart_val_caption: "每轮的验证损失与准确率",
+        chart: ChartText::ZH,
+
+        predict_title: "试一个姓氏",
+        predict_placeholder: "例如 Nguyen、Schmidt、Rossi",
+        predict_aria: "要分类的姓氏",
+        predict_empty: "输入时预测会随之更新，使用的是正在训练的权重。",
+        predict_before_start: "先开始训练，再输入一个姓氏，看看模型怎么判断。",
+        predict_waiting_data: "正在等待数据集…",
+        predict_no_letters: |name| {
+            format!("“{name}”中没有可用的字母：模型只读取字母 a–z、A–Z（重音会被去掉）以及空格和 . , ; ' 这几个符号")
+        },
+        weights_init: "权重：随机初始化（第 0 步）",
+        weights_from_step: |s| format!("权重来自第 {s} 步"),
+
+        data_title: "数据集",
+        data_note: data_note_zh,
+        data_classes: "类别数",
+        data_languages: "语言数",
+        data_lines: "文件行数",
+        data_pairs: "不同的对",
+        data_skipped: "跳过的行",
+        data_train: "训练对",
+        data_val: "验证对",
+        loading: "正在加载姓氏数据集…",
+        loading_files: |done, total| format!("正在加载姓氏数据集… {done} / {total} 个文件"),
+        data_error: "数据集无法加载。",
+
+        train_error: train_error_zh,
+        train_notice: train_notice_zh,
+        cpu_reason: cpu_reason_zh,
+        gpu_error: gpu_error_zh,
+    };
+
+    /// The texts in `lang`.
+    pub fn of(lang: Lang) -> &'static TrainingText {
+        match lang {
+            Lang::En => &Self::EN,
+            Lang::Zh => &Self::ZH,
+        }
+    }
+}
+
+/// The display name of a language class (the class files' English stems) in `lang`; unknown
+/// classes (own data later) are shown as they are.
+pub fn language_name(lang: Lang, class: &str) -> String {
+    if lang == Lang::En {
+        return class.to_owned();
+    }
+    let zh = match class {
+        "Arabic" => "阿拉伯语",
+        "Chinese" => "汉语",
+        "Czech" => "捷克语",
+        "Dutch" => "荷兰语",
+        "English" => "英语",
+        "French" => "法语",
+        "German" => "德语",
+        "Greek" => "希腊语",
+        "Irish" => "爱尔兰语",
+        "Italian" => "意大利语",
+        "Japanese" => "日语",
+        "Korean" => "韩语",
+        "Polish" => "波兰语",
+        "Portuguese" => "葡萄牙语",
+        "Russian" => "俄语",
+        "Scottish" => "苏格兰语",
+        "Spanish" => "西班牙语",
+        "Vietnamese" => "越南语",
+        other => other,
+    };
+    zh.to_owned()
+}

@@ -1,0 +1,20 @@
+//! What every page shares: the app shell and its routing, the URL, the language, the page's
+//! side of the training engine, the one run status and deferred drawing.
+//!
+//! - [`app`]: the shell (header, navigation, the page chosen by `?lesson=`); the one place
+//!   that decides which page is shown (the lessons' own index and pages: [`crate::lessons`]).
+//! - [`url`]: `location.search` in, `history.replaceState` out, the URL notice.
+//! - [`i18n`]: the interface language (English or 简体中文); [`text`]: the shell's texts.
+//! - [`engine_client`]: the page's side of the training engine's Web Worker.
+//! - [`run_status`]: the one run status of the names page, compare mode and the delay page.
+//! - [`defer`]: work put off until after the next paint.
+//! - [`panic_panel`]: the DOM error panel written by the panic hook.
+
+pub mod app;
+pub mod defer;
+pub mod engine_client;
+pub mod i18n;
+pub mod panic_panel;
+pub mod run_status;
+pub mod text;
+pub mod url;
