@@ -9,7 +9,7 @@
 //! - [`classifier`]: the name classifier's training step on the GPU.
 //! - [`module`]: a bare recurrent module forward + backward (the PyTorch module fixtures).
 //!
-//! Imports `math` (layouts, batches) and nothing from `train` or `ui`. Works on native
+//! Imports `math` (layouts, batches) and nothing from `train`. Works on native
 //! (Vulkan; lavapipe in tests, polled) and on wasm32 (WebGPU; never blocks).
 
 pub mod buffers;

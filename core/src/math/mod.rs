@@ -21,7 +21,7 @@
 //! - [`shapes`]: shapes, parameter counts, validation errors.
 //! - [`classifier`], [`loss`], [`optim`], [`init`]: the name classifier and its training.
 //!
-//! Imports nothing from `gpu`, `train` or `ui`.
+//! Imports nothing from `gpu` or `train`.
 
 pub mod activation;
 pub mod cell;

@@ -18,7 +18,25 @@ use unroll_core::config::lessons::{LessonId, LessonState, LstmConfig, LstmMode, 
 use unroll_core::config::{Lang, UrlNotice};
 use unroll_core::lessons::lstm::{lstm, Lstm, LstmStep};
 
-/// The `lstm` lesson page.
+/// The page's state, shared by its panels (every field is a signal, so it is `Copy`).
+#[derive(Clone, Copy)]
+struct LstmModel {
+    cfg: RwSignal<LstmConfig>,
+    /// The lesson's computation for `cfg`, or why it failed.
+    result: Memo<Result<Lstm, String>>,
+    /// Steps computed (at least 1).
+    n_steps: Memo<usize>,
+    /// The step the scrubber shows, 1-based.
+    t_now: Signal<usize>,
+    mode: Memo<LstmMode>,
+}
+
+fn field(key: &str) -> &'static unroll_core::config::query::FieldSpec {
+    fields::spec(LSTM_FIELDS, key)
+}
+
+/// The `lstm` lesson page: the controls beside the belt, the step table, the weights (in
+/// weights mode) and the gradient comparison, all from one [`lstm`] computation.
 #[component]
 pub fn LstmPage(
     /// Decoded URL state.
@@ -26,9 +44,7 @@ pub fn LstmPage(
     /// URL notices.
     notices: Vec<UrlNotice>,
 ) -> impl IntoView {
-    let lang = use_lang();
     let cfg = RwSignal::new(initial);
-    let field = |key: &str| fields::spec(LSTM_FIELDS, key);
     sync_url(cfg, LessonState::Lstm);
     let result = Memo::new(move |_| lstm(&cfg.get()).map_err(|e| e.to_string()));
     let n_steps =
@@ -43,59 +59,305 @@ pub fn LstmPage(
         }
     });
     let mode = Memo::new(move |_| cfg.with(|c| c.mode));
-    let gate_steps = Memo::new(move |_| cfg.with(|c| c.gate_steps()));
-
-    let mode_radio = move |m: LstmMode, label: Text| {
-        let id = format!("lstm-mode-{}", m.as_str());
-        let (for_id, el_id) = (id.clone(), id.clone());
-        view! {
-            <label for=for_id>
-                <input
-                    type="radio"
-                    name="lstm-mode"
-                    id=el_id
-                    data-testid=id
-                    prop:checked=move || mode.get() == m
-                    on:change=move |_| cfg.update(|c| c.mode = m)
-                />
-                {move || label(lang.get())}
-            </label>
-        }
+    let model = LstmModel {
+        cfg,
+        result,
+        n_steps,
+        t_now,
+        mode,
     };
 
-    let gate_slider = move |key: &'static str, step: usize| {
-        let get = move |c: &LstmConfig| -> f64 {
-            let list = match key {
-                "f" => &c.f,
-                "i" => &c.i,
-                "g" => &c.g,
-                _ => &c.o,
-            };
-            list.get(step).copied().unwrap_or(0.0)
-        };
-        view! {
-            <Slider
-                testid=format!("lstm-{key}-{}", step + 1)
-                label=Signal::derive(move || format!("{key}{}", fmt::sub(step + 1)))
-                range=field(key)
-                step=0.01
-                value=Signal::derive(move || cfg.with(get))
-                on_input=Callback::new(move |v: f64| cfg.update(|c| {
-                    let list = match key {
-                        "f" => &mut c.f,
-                        "i" => &mut c.i,
-                        "g" => &mut c.g,
-                        _ => &mut c.o,
-                    };
-                    if let Some(x) = list.get_mut(step) {
-                        *x = v;
-                    }
-                }))
+    view! {
+        <LessonFrame id=LessonId::Lstm notices=notices>
+            <div class="lx-layout">
+                <LstmControls model=model />
+                <div class="lx-main">
+                    <LstmBelt model=model />
+                    <LstmTable model=model />
+                    <Show when=move || mode.get() == LstmMode::Weights>
+                        <Panel title=|l| LstmText::of(l).weights>{move || result.get().ok().map(|r| weights_table(&r))}</Panel>
+                    </Show>
+                    <LstmCompare model=model />
+                    <Panel title=|l| CommonText::of(l).about>
+                        <Para text=|l| LstmText::of(l).about_1 />
+                        <Para text=|l| LstmText::of(l).about_2 />
+                    </Panel>
+                </div>
+            </div>
+        </LessonFrame>
+    }
+}
+
+/// One choice of the mode radio group.
+fn mode_radio(model: LstmModel, m: LstmMode, label: Text) -> impl IntoView {
+    let lang = use_lang();
+    let (cfg, mode) = (model.cfg, model.mode);
+    let id = format!("lstm-mode-{}", m.as_str());
+    let (for_id, el_id) = (id.clone(), id.clone());
+    view! {
+        <label for=for_id>
+            <input
+                type="radio"
+                name="lstm-mode"
+                id=el_id
+                data-testid=id
+                prop:checked=move || mode.get() == m
+                on:change=move |_| cfg.update(|c| c.mode = m)
             />
-        }
-    };
+            {move || label(lang.get())}
+        </label>
+    }
+}
 
-    let run_chart = Signal::derive(move || {
+/// The slider of gate `key` (`f`, `i`, `g` or `o`) at `step` (0-based).
+fn gate_slider(cfg: RwSignal<LstmConfig>, key: &'static str, step: usize) -> impl IntoView {
+    fn list<'a>(c: &'a LstmConfig, key: &str) -> &'a Vec<f64> {
+        match key {
+            "f" => &c.f,
+            "i" => &c.i,
+            "g" => &c.g,
+            _ => &c.o,
+        }
+    }
+    view! {
+        <Slider
+            testid=format!("lstm-{key}-{}", step + 1)
+            label=Signal::derive(move || format!("{key}{}", fmt::sub(step + 1)))
+            range=field(key)
+            step=0.01
+            value=Signal::derive(move || cfg.with(|c| list(c, key).get(step).copied().unwrap_or(0.0)))
+            on_input=Callback::new(move |v: f64| cfg.update(|c| {
+                let list = match key {
+                    "f" => &mut c.f,
+                    "i" => &mut c.i,
+                    "g" => &mut c.g,
+                    _ => &mut c.o,
+                };
+                if let Some(x) = list.get_mut(step) {
+                    *x = v;
+                }
+            }))
+        />
+    }
+}
+
+/// The controls: the mode, C₀, the run's length, the inputs and seed (weights mode) or the
+/// gates of every step.
+#[component]
+fn LstmControls(model: LstmModel) -> impl IntoView {
+    let lang = use_lang();
+    let (cfg, mode) = (model.cfg, model.mode);
+    view! {
+        <Panel title=|l| LstmText::of(l).controls class="lx-controls">
+            <div class="lx-choice lx-choice-column" role="radiogroup" aria-label=move || LstmText::of(lang.get()).mode_group data-testid="lstm-mode">
+                {mode_radio(model, LstmMode::Gates, |l| LstmText::of(l).mode_gates)}
+                {mode_radio(model, LstmMode::Weights, |l| LstmText::of(l).mode_weights)}
+                {mode_radio(model, LstmMode::Run, |l| LstmText::of(l).mode_run)}
+            </div>
+            <FieldSlider cfg=cfg spec=field("c0") label=Signal::derive(|| "C₀".to_owned()) step=0.01 />
+            <Show when=move || mode.get() == LstmMode::Run>
+                <FieldSlider cfg=cfg spec=field("n") label=label(|l| LstmText::of(l).run_steps) step=1.0 display=whole />
+                <Para text=|l| LstmText::of(l).run_note class="lx-note" />
+            </Show>
+            <Show when=move || mode.get() == LstmMode::Weights>
+                <h3 class="lx-sub">{t(|l| BpttText::of(l).inputs)}</h3>
+                <ListSliders
+                    prefix="lstm-x"
+                    symbol="x"
+                    values=Signal::derive(move || cfg.with(|c| c.x.clone()))
+                    spec=field("x")
+                    step=0.1
+                    on_change=Callback::new(move |list| cfg.update(|c| c.x = list))
+                />
+                <SeedInput testid="lstm-seed" spec=field("seed") value=Signal::derive(move || cfg.with(|c| c.seed)) on_set=Callback::new(move |s| cfg.update(|c| c.seed = s)) />
+            </Show>
+            <Show when=move || mode.get() != LstmMode::Weights>
+                <LstmGateSteps model=model />
+            </Show>
+        </Panel>
+    }
+}
+
+/// The gate sliders of every step (dimmed after the first in run mode, which repeats step 1),
+/// with the buttons that add and remove a step.
+#[component]
+fn LstmGateSteps(model: LstmModel) -> impl IntoView {
+    let lang = use_lang();
+    let (cfg, mode) = (model.cfg, model.mode);
+    let gate_steps = Memo::new(move |_| cfg.with(|c| c.gate_steps()));
+    view! {
+        <h3 class="lx-sub">{t(|l| LstmText::of(l).gates)}</h3>
+        <For
+            each=move || 0..gate_steps.get()
+            key=|i| *i
+            children=move |step| {
+                view! {
+                    <fieldset class="lx-gates" class:lx-dim={move || mode.get() == LstmMode::Run && step > 0}>
+                        <legend>{move || (LstmText::of(lang.get()).step_n)(&(step + 1).to_string())}</legend>
+                        {gate_slider(cfg, "f", step)}
+                        {gate_slider(cfg, "i", step)}
+                        {gate_slider(cfg, "g", step)}
+                        {gate_slider(cfg, "o", step)}
+                    </fieldset>
+                }
+            }
+        />
+        <div class="lx-list-buttons">
+            <button
+                type="button"
+                class="btn btn-small"
+                data-testid="lstm-steps-add"
+                disabled={move || gate_steps.get() >= 30}
+                on:click=move |_| cfg.update(|c| {
+                    let n = c.gate_steps();
+                    if n < 30 {
+                        for list in [&mut c.f, &mut c.i, &mut c.g, &mut c.o] {
+                            list.truncate(n);
+                            let last = list.last().copied().unwrap_or(0.5);
+                            list.push(last);
+                        }
+                    }
+                })
+            >
+                {t(|l| CommonText::of(l).add_step)}
+            </button>
+            <button
+                type="button"
+                class="btn btn-small"
+                data-testid="lstm-steps-remove"
+                disabled={move || gate_steps.get() <= 1}
+                on:click=move |_| cfg.update(|c| {
+                    let n = c.gate_steps();
+                    if n > 1 {
+                        for list in [&mut c.f, &mut c.i, &mut c.g, &mut c.o] {
+                            list.truncate(n - 1);
+                        }
+                    }
+                })
+            >
+                {t(|l| CommonText::of(l).remove_step)}
+            </button>
+        </div>
+    }
+}
+
+/// The conveyor belt at the scrubber's step, with its legend and formulas.
+#[component]
+fn LstmBelt(model: LstmModel) -> impl IntoView {
+    let lang = use_lang();
+    let LstmModel {
+        cfg,
+        result,
+        n_steps,
+        t_now,
+        ..
+    } = model;
+    view! {
+        <Panel heading=Signal::derive(move || (LstmText::of(lang.get()).belt)(&t_now.get().to_string()))>
+        <StepControls lesson="lstm" t=t_now set_t=Callback::new(move |v: usize| cfg.update(|c| c.t = v)) max=Signal::derive(move || n_steps.get()) />
+        {move || {
+            let r = result.get().ok()?;
+            let s = *r.steps.get(t_now.get() - 1)?;
+            let scale = r.steps.iter().map(|s| s.c.abs().max(s.c_prev.abs())).fold(1.0f32, f32::max);
+            Some(view! {
+                <div class="lx-scroll">{belt_svg(&s, scale, lang.get())}</div>
+                {belt_legend(scale, lang.get())}
+            })
+        }}
+        <div class="lx-eq" data-testid="lstm-formulas">
+            <p>"C_t = f_t·C_{t−1} + i_t·g_t"</p>
+            <p>"h_t = o_t·tanh(C_t)"</p>
+        </div>
+        <Para text=|l| LstmText::of(l).candidate class="lx-note" />
+    </Panel>
+    }
+}
+
+/// Every step's gates and states, and in run mode the last C with the fixed point and its
+/// chart; the handout note in gates mode.
+#[component]
+fn LstmTable(model: LstmModel) -> impl IntoView {
+    let lang = use_lang();
+    let LstmModel {
+        result,
+        n_steps,
+        t_now,
+        mode,
+        ..
+    } = model;
+    let run_chart = run_chart(model);
+    view! {
+        <Panel title=|l| LstmText::of(l).table>
+        {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
+        <div class="lx-scroll lx-table-tall" data-scroller>
+            <table class="lx-table">
+                <thead>
+                    <tr>
+                        <th>"t"</th>
+                        <Show when=move || mode.get() == LstmMode::Weights><th>"x_t"</th></Show>
+                        <th>"f_t"</th>
+                        <th>"i_t"</th>
+                        <th>"g_t"</th>
+                        <th>"o_t"</th>
+                        <th>"C_{t−1}"</th>
+                        <th>"f_t·C_{t−1}"</th>
+                        <th>"i_t·g_t"</th>
+                        <th>"C_t"</th>
+                        <th>"h_t"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    <For
+                        each=move || 1..=n_steps.get()
+                        key=|i| *i
+                        children=move |i| {
+                            let get = move |f: fn(&LstmStep) -> f32| Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.steps.get(i - 1)).map_or(f32::NAN, f)));
+                            view! {
+                                <tr class:lx-active=move || t_now.get() == i>
+                                    <td>{i}</td>
+                                    <Show when=move || mode.get() == LstmMode::Weights>
+                                        <td><Num testid=format!("lstm-x-value-{i}") value=get(|s| s.x.unwrap_or(f32::NAN)) digits=2 /></td>
+                                    </Show>
+                                    <td><Num testid=format!("lstm-f-value-{i}") value=get(|s| s.f) /></td>
+                                    <td><Num testid=format!("lstm-i-value-{i}") value=get(|s| s.i) /></td>
+                                    <td><Num testid=format!("lstm-g-value-{i}") value=get(|s| s.g) /></td>
+                                    <td><Num testid=format!("lstm-o-value-{i}") value=get(|s| s.o) /></td>
+                                    <td><Num testid=format!("lstm-c_prev-{i}") value=get(|s| s.c_prev) /></td>
+                                    <td><Num testid=format!("lstm-kept-{i}") value=get(|s| s.kept) /></td>
+                                    <td><Num testid=format!("lstm-written-{i}") value=get(|s| s.written) /></td>
+                                    <td><Num testid=format!("lstm-c-{i}") value=get(|s| s.c) /></td>
+                                    <td><Num testid=format!("lstm-h-{i}") value=get(|s| s.h) /></td>
+                                </tr>
+                            }
+                        }
+                    />
+                </tbody>
+            </table>
+        </div>
+        <Show when=move || mode.get() == LstmMode::Run>
+            <p class="lx-text">
+                {t(|l| LstmText::of(l).last_c)}
+                " "
+                <Num testid="lstm-c-n" value=Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.steps.last()).map_or(f32::NAN, |s| s.c))) />
+                " · "
+                {t(|l| LstmText::of(l).fixed)}
+                " "
+                <Num testid="lstm-fixed-point" value=Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.fixed_point).unwrap_or(f32::NAN))) />
+            </p>
+            <LineChart data=run_chart testid="lstm-run-chart" label=Signal::derive(move || LstmText::of(lang.get()).run_chart.to_owned()) />
+        </Show>
+        <Show when=move || mode.get() == LstmMode::Gates>
+            <HandoutNote note=Note::LstmH2 />
+        </Show>
+    </Panel>
+    }
+}
+
+/// The run's C_t over t, with its fixed point as the reference line.
+fn run_chart(model: LstmModel) -> Signal<ChartData> {
+    let lang = use_lang();
+    let result = model.result;
+    Signal::derive(move || {
         let l = lang.get();
         let r = result.get().ok();
         let points = r
@@ -126,8 +388,59 @@ pub fn LstmPage(
             x_title: "t".into(),
             y_title: "C_t".into(),
         }
-    });
-    let compare_chart = Signal::derive(move || {
+    })
+}
+
+/// The belt's gradient product Π f against a plain RNN's, with a table per step.
+#[component]
+fn LstmCompare(model: LstmModel) -> impl IntoView {
+    let lang = use_lang();
+    let LstmModel {
+        result, n_steps, ..
+    } = model;
+    let compare_chart = compare_chart(model);
+    view! {
+        <Panel title=|l| LstmText::of(l).compare>
+        <Para text=|l| LstmText::of(l).compare_text />
+        <LineChart data=compare_chart testid="lstm-compare-chart" label=Signal::derive(move || LstmText::of(lang.get()).compare.to_owned()) />
+        <div class="lx-scroll lx-table-tall" data-scroller>
+            <table class="lx-table">
+                <thead>
+                    <tr>
+                        <th>"t"</th>
+                        <th>"∂C_t/∂C_{t−1} = f_t"</th>
+                        <th>"Π f"</th>
+                        <th>{t(|l| LstmText::of(l).rnn_product)}</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    <For
+                        each=move || 1..=n_steps.get()
+                        key=|i| *i
+                        children=move |i| {
+                            let pick = move |f: fn(&Lstm, usize) -> Option<f32>| Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| f(r, i - 1)).unwrap_or(f32::NAN)));
+                            view! {
+                                <tr>
+                                    <td>{i}</td>
+                                    <td><Num testid=format!("lstm-dc-{i}") value=pick(|r, k| r.steps.get(k).map(|s| s.f)) /></td>
+                                    <td><Num testid=format!("lstm-belt-product-{i}") value=pick(|r, k| r.belt_products.get(k).copied()) /></td>
+                                    <td><Num testid=format!("lstm-rnn-product-{i}") value=pick(|r, k| r.rnn_products.get(k).copied()) /></td>
+                                </tr>
+                            }
+                        }
+                    />
+                </tbody>
+            </table>
+        </div>
+    </Panel>
+    }
+}
+
+/// |∂C_t/∂C₀| along the belt and |∂h_t/∂h₀| of a plain RNN, on a log axis.
+fn compare_chart(model: LstmModel) -> Signal<ChartData> {
+    let lang = use_lang();
+    let result = model.result;
+    Signal::derive(move || {
         let l = lang.get();
         let r = result.get().ok();
         let pts = |v: &[f32]| {
@@ -161,214 +474,7 @@ pub fn LstmPage(
             x_title: "t".into(),
             y_title: "|∂·/∂·₀|".into(),
         }
-    });
-
-    view! {
-        <LessonFrame id=LessonId::Lstm notices=notices>
-            <div class="lx-layout">
-                <Panel title=|l| LstmText::of(l).controls class="lx-controls">
-                    <div class="lx-choice lx-choice-column" role="radiogroup" aria-label=move || LstmText::of(lang.get()).mode_group data-testid="lstm-mode">
-                        {mode_radio(LstmMode::Gates, |l| LstmText::of(l).mode_gates)}
-                        {mode_radio(LstmMode::Weights, |l| LstmText::of(l).mode_weights)}
-                        {mode_radio(LstmMode::Run, |l| LstmText::of(l).mode_run)}
-                    </div>
-                    <FieldSlider cfg=cfg spec=field("c0") label=Signal::derive(|| "C₀".to_owned()) step=0.01 />
-                    <Show when=move || mode.get() == LstmMode::Run>
-                        <FieldSlider cfg=cfg spec=field("n") label=label(|l| LstmText::of(l).run_steps) step=1.0 display=whole />
-                        <Para text=|l| LstmText::of(l).run_note class="lx-note" />
-                    </Show>
-                    <Show when=move || mode.get() == LstmMode::Weights>
-                        <h3 class="lx-sub">{t(|l| BpttText::of(l).inputs)}</h3>
-                        <ListSliders
-                            prefix="lstm-x"
-                            symbol="x"
-                            values=Signal::derive(move || cfg.with(|c| c.x.clone()))
-                            spec=field("x")
-                            step=0.1
-                            on_change=Callback::new(move |list| cfg.update(|c| c.x = list))
-                        />
-                        <SeedInput testid="lstm-seed" spec=field("seed") value=Signal::derive(move || cfg.with(|c| c.seed)) on_set=Callback::new(move |s| cfg.update(|c| c.seed = s)) />
-                    </Show>
-                    <Show when=move || mode.get() != LstmMode::Weights>
-                        <h3 class="lx-sub">{t(|l| LstmText::of(l).gates)}</h3>
-                        <For
-                            each=move || 0..gate_steps.get()
-                            key=|i| *i
-                            children=move |step| {
-                                view! {
-                                    <fieldset class="lx-gates" class:lx-dim={move || mode.get() == LstmMode::Run && step > 0}>
-                                        <legend>{move || (LstmText::of(lang.get()).step_n)(&(step + 1).to_string())}</legend>
-                                        {gate_slider("f", step)}
-                                        {gate_slider("i", step)}
-                                        {gate_slider("g", step)}
-                                        {gate_slider("o", step)}
-                                    </fieldset>
-                                }
-                            }
-                        />
-                        <div class="lx-list-buttons">
-                            <button
-                                type="button"
-                                class="btn btn-small"
-                                data-testid="lstm-steps-add"
-                                disabled={move || gate_steps.get() >= 30}
-                                on:click=move |_| cfg.update(|c| {
-                                    let n = c.gate_steps();
-                                    if n < 30 {
-                                        for list in [&mut c.f, &mut c.i, &mut c.g, &mut c.o] {
-                                            list.truncate(n);
-                                            let last = list.last().copied().unwrap_or(0.5);
-                                            list.push(last);
-                                        }
-                                    }
-                                })
-                            >
-                                {t(|l| CommonText::of(l).add_step)}
-                            </button>
-                            <button
-                                type="button"
-                                class="btn btn-small"
-                                data-testid="lstm-steps-remove"
-                                disabled={move || gate_steps.get() <= 1}
-                                on:click=move |_| cfg.update(|c| {
-                                    let n = c.gate_steps();
-                                    if n > 1 {
-                                        for list in [&mut c.f, &mut c.i, &mut c.g, &mut c.o] {
-                                            list.truncate(n - 1);
-                                        }
-                                    }
-                                })
-                            >
-                                {t(|l| CommonText::of(l).remove_step)}
-                            </button>
-                        </div>
-                    </Show>
-                </Panel>
-                <div class="lx-main">
-                    <Panel heading=Signal::derive(move || (LstmText::of(lang.get()).belt)(&t_now.get().to_string()))>
-                        <StepControls lesson="lstm" t=t_now set_t=Callback::new(move |v: usize| cfg.update(|c| c.t = v)) max=Signal::derive(move || n_steps.get()) />
-                        {move || {
-                            let r = result.get().ok()?;
-                            let s = *r.steps.get(t_now.get() - 1)?;
-                            let scale = r.steps.iter().map(|s| s.c.abs().max(s.c_prev.abs())).fold(1.0f32, f32::max);
-                            Some(view! {
-                                <div class="lx-scroll">{belt_svg(&s, scale, lang.get())}</div>
-                                {belt_legend(scale, lang.get())}
-                            })
-                        }}
-                        <div class="lx-eq" data-testid="lstm-formulas">
-                            <p>"C_t = f_t·C_{t−1} + i_t·g_t"</p>
-                            <p>"h_t = o_t·tanh(C_t)"</p>
-                        </div>
-                        <Para text=|l| LstmText::of(l).candidate class="lx-note" />
-                    </Panel>
-                    <Panel title=|l| LstmText::of(l).table>
-                        {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
-                        <div class="lx-scroll lx-table-tall" data-scroller>
-                            <table class="lx-table">
-                                <thead>
-                                    <tr>
-                                        <th>"t"</th>
-                                        <Show when=move || mode.get() == LstmMode::Weights><th>"x_t"</th></Show>
-                                        <th>"f_t"</th>
-                                        <th>"i_t"</th>
-                                        <th>"g_t"</th>
-                                        <th>"o_t"</th>
-                                        <th>"C_{t−1}"</th>
-                                        <th>"f_t·C_{t−1}"</th>
-                                        <th>"i_t·g_t"</th>
-                                        <th>"C_t"</th>
-                                        <th>"h_t"</th>
-                                    </tr>
-                                </thead>
-                                <tbody>
-                                    <For
-                                        each=move || 1..=n_steps.get()
-                                        key=|i| *i
-                                        children=move |i| {
-                                            let get = move |f: fn(&LstmStep) -> f32| Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.steps.get(i - 1)).map_or(f32::NAN, f)));
-                                            view! {
-                                                <tr class:lx-active=move || t_now.get() == i>
-                                                    <td>{i}</td>
-                                                    <Show when=move || mode.get() == LstmMode::Weights>
-                                                        <td><Num testid=format!("lstm-x-value-{i}") value=get(|s| s.x.unwrap_or(f32::NAN)) digits=2 /></td>
-                                                    </Show>
-                                                    <td><Num testid=format!("lstm-f-value-{i}") value=get(|s| s.f) /></td>
-                                                    <td><Num testid=format!("lstm-i-value-{i}") value=get(|s| s.i) /></td>
-                                                    <td><Num testid=format!("lstm-g-value-{i}") value=get(|s| s.g) /></td>
-                                                    <td><Num testid=format!("lstm-o-value-{i}") value=get(|s| s.o) /></td>
-                                                    <td><Num testid=format!("lstm-c_prev-{i}") value=get(|s| s.c_prev) /></td>
-                                                    <td><Num testid=format!("lstm-kept-{i}") value=get(|s| s.kept) /></td>
-                                                    <td><Num testid=format!("lstm-written-{i}") value=get(|s| s.written) /></td>
-                                                    <td><Num testid=format!("lstm-c-{i}") value=get(|s| s.c) /></td>
-                                                    <td><Num testid=format!("lstm-h-{i}") value=get(|s| s.h) /></td>
-                                                </tr>
-                                            }
-                                        }
-                                    />
-                                </tbody>
-                            </table>
-                        </div>
-                        <Show when=move || mode.get() == LstmMode::Run>
-                            <p class="lx-text">
-                                {t(|l| LstmText::of(l).last_c)}
-                                " "
-                                <Num testid="lstm-c-n" value=Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.steps.last()).map_or(f32::NAN, |s| s.c))) />
-                                " · "
-                                {t(|l| LstmText::of(l).fixed)}
-                                " "
-                                <Num testid="lstm-fixed-point" value=Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.fixed_point).unwrap_or(f32::NAN))) />
-                            </p>
-                            <LineChart data=run_chart testid="lstm-run-chart" label=Signal::derive(move || LstmText::of(lang.get()).run_chart.to_owned()) />
-                        </Show>
-                        <Show when=move || mode.get() == LstmMode::Gates>
-                            <HandoutNote note=Note::LstmH2 />
-                        </Show>
-                    </Panel>
-                    <Show when=move || mode.get() == LstmMode::Weights>
-                        <Panel title=|l| LstmText::of(l).weights>{move || result.get().ok().map(|r| weights_table(&r))}</Panel>
-                    </Show>
-                    <Panel title=|l| LstmText::of(l).compare>
-                        <Para text=|l| LstmText::of(l).compare_text />
-                        <LineChart data=compare_chart testid="lstm-compare-chart" label=Signal::derive(move || LstmText::of(lang.get()).compare.to_owned()) />
-                        <div class="lx-scroll lx-table-tall" data-scroller>
-                            <table class="lx-table">
-                                <thead>
-                                    <tr>
-                                        <th>"t"</th>
-                                        <th>"∂C_t/∂C_{t−1} = f_t"</th>
-                                        <th>"Π f"</th>
-                                        <th>{t(|l| LstmText::of(l).rnn_product)}</th>
-                                    </tr>
-                                </thead>
-                                <tbody>
-                                    <For
-                                        each=move || 1..=n_steps.get()
-                                        key=|i| *i
-                                        children=move |i| {
-                                            let pick = move |f: fn(&Lstm, usize) -> Option<f32>| Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| f(r, i - 1)).unwrap_or(f32::NAN)));
-                                            view! {
-                                                <tr>
-                                                    <td>{i}</td>
-                                                    <td><Num testid=format!("lstm-dc-{i}") value=pick(|r, k| r.steps.get(k).map(|s| s.f)) /></td>
-                                                    <td><Num testid=format!("lstm-belt-product-{i}") value=pick(|r, k| r.belt_products.get(k).copied()) /></td>
-                                                    <td><Num testid=format!("lstm-rnn-product-{i}") value=pick(|r, k| r.rnn_products.get(k).copied()) /></td>
-                                                </tr>
-                                            }
-                                        }
-                                    />
-                                </tbody>
-                            </table>
-                        </div>
-                    </Panel>
-                    <Panel title=|l| CommonText::of(l).about>
-                        <Para text=|l| LstmText::of(l).about_1 />
-                        <Para text=|l| LstmText::of(l).about_2 />
-                    </Panel>
-                </div>
-            </div>
-        </LessonFrame>
-    }
+    })
 }
 
 fn weights_table(r: &Lstm) -> Option<AnyView> {
