@@ -62,7 +62,8 @@ fn SizeInput(
     }
 }
 
-/// The `shapes` lesson page.
+/// The `shapes` lesson page: the module's arguments and input beside the call, the tensors'
+/// shapes, the grid of steps and layers, and the parameter count.
 #[component]
 pub fn ShapesPage(
     /// Decoded URL state.
@@ -72,15 +73,38 @@ pub fn ShapesPage(
 ) -> impl IntoView {
     let lang = use_lang();
     let cfg = RwSignal::new(initial);
-    let field = |key: &str| fields::spec(SHAPES_FIELDS, key);
     sync_url(cfg, LessonState::Shapes);
     let result = Memo::new(move |_| shapes(&cfg.get()).map_err(|e| e.to_string()));
-    // The same module at other seq_len and num_layers, to show what changes the count.
-    let count_with = move |f: &dyn Fn(&mut ShapesConfig)| {
-        let mut c = cfg.get();
-        f(&mut c);
-        shapes(&c).map(|s| s.shapes.param_count).ok()
-    };
+    view! {
+        <LessonFrame id=LessonId::Shapes notices=notices>
+            <div class="lx-layout">
+                <ShapesControls cfg=cfg />
+                <div class="lx-main">
+                    <ShapesCall cfg=cfg result=result />
+                    <Panel title=|l| ShapesText::of(l).grid>
+                        <div class="lx-scroll">{move || grid_svg(&cfg.get(), lang.get())}</div>
+                        <Para text=|l| ShapesText::of(l).grid_note class="lx-note" />
+                    </Panel>
+                    <Panel title=|l| ShapesText::of(l).params>
+                        {move || params_view(cfg, result, lang.get())}
+                        <HandoutNote note=Note::RnnTenEight />
+                        <HandoutNote note=Note::PerLayer />
+                    </Panel>
+                    <Panel title=|l| CommonText::of(l).about>
+                        <Para text=|l| ShapesText::of(l).about_1 />
+                        <Para text=|l| ShapesText::of(l).about_2 />
+                    </Panel>
+                </div>
+            </div>
+        </LessonFrame>
+    }
+}
+
+/// The module's arguments (cell, sizes, layers, flags) and the input's batch and length.
+#[component]
+fn ShapesControls(cfg: RwSignal<ShapesConfig>) -> impl IntoView {
+    let lang = use_lang();
+    let field = |key: &str| fields::spec(SHAPES_FIELDS, key);
     let size = |get: fn(&ShapesConfig) -> usize, set: fn(&mut ShapesConfig, usize)| {
         (
             Signal::derive(move || cfg.with(get)),
@@ -91,7 +115,6 @@ pub fn ShapesPage(
     let (hidden_size, set_hidden) = size(|c| c.hidden_size, |c, v| c.hidden_size = v);
     let (batch, set_batch) = size(|c| c.batch, |c, v| c.batch = v);
     let (seq_len, set_seq) = size(|c| c.seq_len, |c, v| c.seq_len = v);
-
     let cell_radio = move |cell: CellKind| {
         let id = format!("shapes-cell-{}", cell.as_str());
         let (for_id, el_id) = (id.clone(), id.clone());
@@ -131,6 +154,29 @@ pub fn ShapesPage(
         }
     };
 
+    view! {
+        <Panel title=|l| ShapesText::of(l).controls class="lx-controls">
+            <div class="lx-choice" role="radiogroup" aria-label=move || CommonText::of(lang.get()).cell data-testid="shapes-cell">
+                {CellKind::ALL.map(cell_radio)}
+            </div>
+            <SizeInput key="input_size" label=|l| ShapesText::of(l).input_size value=input_size on_set=set_input />
+            <SizeInput key="hidden_size" label=|l| ShapesText::of(l).hidden_size value=hidden_size on_set=set_hidden />
+            <FieldSlider cfg=cfg spec=field("num_layers") label=Signal::derive(move || format!("{} (num_layers)", ShapesText::of(lang.get()).num_layers)) step=1.0 display=whole />
+            <div class="lx-choice">
+                {checkbox("bidirectional", |c| c.bidirectional, |c, v| c.bidirectional = v)}
+                {checkbox("batch_first", |c| c.batch_first, |c, v| c.batch_first = v)}
+            </div>
+            <h3 class="lx-sub">{t(|l| ShapesText::of(l).the_input)}</h3>
+            <SizeInput key="batch" label=|l| ShapesText::of(l).batch value=batch on_set=set_batch />
+            <SizeInput key="seq_len" label=|l| ShapesText::of(l).seq_len value=seq_len on_set=set_seq />
+        </Panel>
+    }
+}
+
+/// The PyTorch call and the shape of every tensor it takes and returns.
+#[component]
+fn ShapesCall(cfg: RwSignal<ShapesConfig>, result: Memo<Result<Shapes, String>>) -> impl IntoView {
+    let lang = use_lang();
     let shape_row = move |name: &'static str,
                           testid: &'static str,
                           meaning: Text,
@@ -154,123 +200,105 @@ pub fn ShapesPage(
     };
 
     view! {
-        <LessonFrame id=LessonId::Shapes notices=notices>
-            <div class="lx-layout">
-                <Panel title=|l| ShapesText::of(l).controls class="lx-controls">
-                    <div class="lx-choice" role="radiogroup" aria-label=move || CommonText::of(lang.get()).cell data-testid="shapes-cell">
-                        {CellKind::ALL.map(cell_radio)}
-                    </div>
-                    <SizeInput key="input_size" label=|l| ShapesText::of(l).input_size value=input_size on_set=set_input />
-                    <SizeInput key="hidden_size" label=|l| ShapesText::of(l).hidden_size value=hidden_size on_set=set_hidden />
-                    <FieldSlider cfg=cfg spec=field("num_layers") label=Signal::derive(move || format!("{} (num_layers)", ShapesText::of(lang.get()).num_layers)) step=1.0 display=whole />
-                    <div class="lx-choice">
-                        {checkbox("bidirectional", |c| c.bidirectional, |c, v| c.bidirectional = v)}
-                        {checkbox("batch_first", |c| c.batch_first, |c, v| c.batch_first = v)}
-                    </div>
-                    <h3 class="lx-sub">{t(|l| ShapesText::of(l).the_input)}</h3>
-                    <SizeInput key="batch" label=|l| ShapesText::of(l).batch value=batch on_set=set_batch />
-                    <SizeInput key="seq_len" label=|l| ShapesText::of(l).seq_len value=seq_len on_set=set_seq />
-                </Panel>
-                <div class="lx-main">
-                    <Panel title=|l| ShapesText::of(l).call>
-                        <pre class="lx-code" data-testid="shapes-code" data-scroller>{move || code(&cfg.get())}</pre>
-                        {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
-                        <div class="lx-scroll" data-scroller>
-                            <table class="lx-table lx-shapes-table">
-                                <thead>
-                                    <tr>
-                                        <th>{t(|l| ShapesText::of(l).tensor)}</th>
-                                        <th>{t(|l| ShapesText::of(l).shape)}</th>
-                                        <th class="lx-left">{t(|l| ShapesText::of(l).meaning)}</th>
-                                    </tr>
-                                </thead>
-                                <tbody>
-                                    {shape_row("input", "shapes-input", |l| ShapesText::of(l).m_input, |s| Some(s.shapes.input))}
-                                    {shape_row("h0", "shapes-h0", |l| ShapesText::of(l).m_h0, |s| Some(s.shapes.h0))}
-                                    {shape_row("c0", "shapes-c0", |l| ShapesText::of(l).m_c0, |s| s.shapes.c0)}
-                                    {shape_row("output", "shapes-output", |l| ShapesText::of(l).m_output, |s| Some(s.shapes.output))}
-                                    {shape_row("h_n", "shapes-h_n", |l| ShapesText::of(l).m_h_n, |s| Some(s.shapes.h_n))}
-                                    {shape_row("c_n", "shapes-c_n", |l| ShapesText::of(l).m_c_n, |s| s.shapes.c_n)}
-                                </tbody>
-                            </table>
-                        </div>
-                        <Para text=|l| ShapesText::of(l).batch_first_note class="lx-note" />
-                    </Panel>
-                    <Panel title=|l| ShapesText::of(l).grid>
-                        <div class="lx-scroll">{move || grid_svg(&cfg.get(), lang.get())}</div>
-                        <Para text=|l| ShapesText::of(l).grid_note class="lx-note" />
-                    </Panel>
-                    <Panel title=|l| ShapesText::of(l).params>
-                        {move || {
-                            let r = result.get().ok()?;
-                            let count = r.shapes.param_count;
-                            let l = lang.get();
-                            let rows = r
-                                .shapes
-                                .params
-                                .iter()
-                                .map(|p| {
-                                    view! {
-                                        <tr>
-                                            <td><code>{p.name.clone()}</code></td>
-                                            <td class="lx-num">{format!("[{}]", p.shape.iter().map(usize::to_string).collect::<Vec<_>>().join(", "))}</td>
-                                            <td class="lx-num" data-testid=format!("shapes-numel-{}", p.name) data-value=p.numel.to_string()>{fmt::count(p.numel)}</td>
-                                        </tr>
-                                    }
-                                })
-                                .collect_view();
-                            let seq_other = if cfg.with(|c| c.seq_len) == 1 { 4096 } else { 1 };
-                            let at_seq = count_with(&|c| c.seq_len = seq_other);
-                            let layers = cfg.with(|c| c.num_layers);
-                            let other_layers = if layers < 8 { layers + 1 } else { layers - 1 };
-                            let at_layers = count_with(&|c| c.num_layers = other_layers);
-                            Some(view! {
-                                <dl class="lx-kv">
-                                    <div>
-                                        <dt>{ShapesText::of(l).total}</dt>
-                                        <dd><span class="lx-num lx-big" data-testid="shapes-param-count" data-value=count.to_string()>{fmt::count(count)}</span></dd>
-                                    </div>
-                                    <div>
-                                        <dt>{ShapesText::of(l).one_bias}</dt>
-                                        <dd><span class="lx-num" data-testid="shapes-one-bias-count" data-value=r.one_bias_count.to_string()>{fmt::count(r.one_bias_count)}</span></dd>
-                                    </div>
-                                    <div>
-                                        <dt>{(ShapesText::of(l).seq_invariant)(&seq_other.to_string())}</dt>
-                                        <dd><span class="lx-num" data-testid="shapes-count-other-seq_len" data-value=at_seq.map(|c| c.to_string()).unwrap_or_default()>{at_seq.map(fmt::count).unwrap_or_default()}</span></dd>
-                                    </div>
-                                    <div>
-                                        <dt>{(ShapesText::of(l).layers_change)(&other_layers.to_string())}</dt>
-                                        <dd><span class="lx-num" data-testid="shapes-count-other-num_layers" data-value=at_layers.map(|c| c.to_string()).unwrap_or_default()>{at_layers.map(fmt::count).unwrap_or_default()}</span></dd>
-                                    </div>
-                                </dl>
-                                <p class="lx-text lx-note">
-                                    {(ShapesText::of(l).two_biases)(&fmt::count(r.second_bias), &r.shapes.params.len().div_ceil(4).to_string(), &(r.gates * cfg.with(|c| c.hidden_size)).to_string())}
-                                </p>
-                                <div class="lx-scroll lx-table-tall" data-scroller>
-                                    <table class="lx-table">
-                                        <thead>
-                                            <tr>
-                                                <th>{ShapesText::of(l).tensor}</th>
-                                                <th>{ShapesText::of(l).shape}</th>
-                                                <th>{ShapesText::of(l).numel}</th>
-                                            </tr>
-                                        </thead>
-                                        <tbody>{rows}</tbody>
-                                    </table>
-                                </div>
-                            })
-                        }}
-                        <HandoutNote note=Note::RnnTenEight />
-                        <HandoutNote note=Note::PerLayer />
-                    </Panel>
-                    <Panel title=|l| CommonText::of(l).about>
-                        <Para text=|l| ShapesText::of(l).about_1 />
-                        <Para text=|l| ShapesText::of(l).about_2 />
-                    </Panel>
-                </div>
+        <Panel title=|l| ShapesText::of(l).call>
+            <pre class="lx-code" data-testid="shapes-code" data-scroller>{move || code(&cfg.get())}</pre>
+            {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
+            <div class="lx-scroll" data-scroller>
+                <table class="lx-table lx-shapes-table">
+                    <thead>
+                        <tr>
+                            <th>{t(|l| ShapesText::of(l).tensor)}</th>
+                            <th>{t(|l| ShapesText::of(l).shape)}</th>
+                            <th class="lx-left">{t(|l| ShapesText::of(l).meaning)}</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {shape_row("input", "shapes-input", |l| ShapesText::of(l).m_input, |s| Some(s.shapes.input))}
+                        {shape_row("h0", "shapes-h0", |l| ShapesText::of(l).m_h0, |s| Some(s.shapes.h0))}
+                        {shape_row("c0", "shapes-c0", |l| ShapesText::of(l).m_c0, |s| s.shapes.c0)}
+                        {shape_row("output", "shapes-output", |l| ShapesText::of(l).m_output, |s| Some(s.shapes.output))}
+                        {shape_row("h_n", "shapes-h_n", |l| ShapesText::of(l).m_h_n, |s| Some(s.shapes.h_n))}
+                        {shape_row("c_n", "shapes-c_n", |l| ShapesText::of(l).m_c_n, |s| s.shapes.c_n)}
+                    </tbody>
+                </table>
             </div>
-        </LessonFrame>
+            <Para text=|l| ShapesText::of(l).batch_first_note class="lx-note" />
+        </Panel>
     }
+}
+
+/// The parameter count with what changes it and what does not, and every parameter tensor.
+fn params_view(
+    cfg: RwSignal<ShapesConfig>,
+    result: Memo<Result<Shapes, String>>,
+    l: Lang,
+) -> Option<impl IntoView> {
+    // The same module at other seq_len and num_layers, to show what changes the count.
+    let count_with = move |f: &dyn Fn(&mut ShapesConfig)| {
+        let mut c = cfg.get();
+        f(&mut c);
+        shapes(&c).map(|s| s.shapes.param_count).ok()
+    };
+    let r = result.get().ok()?;
+    let count = r.shapes.param_count;
+    let rows = r
+                .shapes
+                .params
+                .iter()
+                .map(|p| {
+                    view! {
+                        <tr>
+                            <td><code>{p.name.clone()}</code></td>
+                            <td class="lx-num">{format!("[{}]", p.shape.iter().map(usize::to_string).collect::<Vec<_>>().join(", "))}</td>
+                            <td class="lx-num" data-testid=format!("shapes-numel-{}", p.name) data-value=p.numel.to_string()>{fmt::count(p.numel)}</td>
+                        </tr>
+                    }
+                })
+                .collect_view();
+    let seq_other = if cfg.with(|c| c.seq_len) == 1 {
+        4096
+    } else {
+        1
+    };
+    let at_seq = count_with(&|c| c.seq_len = seq_other);
+    let layers = cfg.with(|c| c.num_layers);
+    let other_layers = if layers < 8 { layers + 1 } else { layers - 1 };
+    let at_layers = count_with(&|c| c.num_layers = other_layers);
+    Some(view! {
+        <dl class="lx-kv">
+            <div>
+                <dt>{ShapesText::of(l).total}</dt>
+                <dd><span class="lx-num lx-big" data-testid="shapes-param-count" data-value=count.to_string()>{fmt::count(count)}</span></dd>
+            </div>
+            <div>
+                <dt>{ShapesText::of(l).one_bias}</dt>
+                <dd><span class="lx-num" data-testid="shapes-one-bias-count" data-value=r.one_bias_count.to_string()>{fmt::count(r.one_bias_count)}</span></dd>
+            </div>
+            <div>
+                <dt>{(ShapesText::of(l).seq_invariant)(&seq_other.to_string())}</dt>
+                <dd><span class="lx-num" data-testid="shapes-count-other-seq_len" data-value=at_seq.map(|c| c.to_string()).unwrap_or_default()>{at_seq.map(fmt::count).unwrap_or_default()}</span></dd>
+            </div>
+            <div>
+                <dt>{(ShapesText::of(l).layers_change)(&other_layers.to_string())}</dt>
+                <dd><span class="lx-num" data-testid="shapes-count-other-num_layers" data-value=at_layers.map(|c| c.to_string()).unwrap_or_default()>{at_layers.map(fmt::count).unwrap_or_default()}</span></dd>
+            </div>
+        </dl>
+        <p class="lx-text lx-note">
+            {(ShapesText::of(l).two_biases)(&fmt::count(r.second_bias), &r.shapes.params.len().div_ceil(4).to_string(), &(r.gates * cfg.with(|c| c.hidden_size)).to_string())}
+        </p>
+        <div class="lx-scroll lx-table-tall" data-scroller>
+            <table class="lx-table">
+                <thead>
+                    <tr>
+                        <th>{ShapesText::of(l).tensor}</th>
+                        <th>{ShapesText::of(l).shape}</th>
+                        <th>{ShapesText::of(l).numel}</th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+    })
 }
 
 /// The PyTorch call of the configuration.
