@@ -42,23 +42,25 @@ async fn yield_to_browser() {
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
-/// The `parallel` lesson page.
-#[component]
-pub fn ParallelPage(
-    /// Decoded URL state.
-    initial: ParallelConfig,
-    /// URL notices.
-    notices: Vec<UrlNotice>,
-) -> impl IntoView {
-    let lang = use_lang();
-    let cfg = RwSignal::new(initial);
-    let field = |key: &str| fields::spec(PARALLEL_FIELDS, key);
-    sync_url(cfg, LessonState::Parallel);
-    let results = RwSignal::new(Vec::<Measurement>::new());
-    let running = RwSignal::new(false);
-    let run_id = RwSignal::new(0u64);
+/// The page's measurement: its settings, its results so far and whether it runs. Starting a
+/// new one abandons the one in progress (`run_id` moves on).
+#[derive(Clone, Copy)]
+struct Measuring {
+    cfg: RwSignal<ParallelConfig>,
+    results: RwSignal<Vec<Measurement>>,
+    running: RwSignal<bool>,
+    run_id: RwSignal<u64>,
+}
 
-    let measure = move || {
+impl Measuring {
+    /// Times every length of the settings, one short task per calibration and sample.
+    fn start(self) {
+        let Measuring {
+            cfg,
+            results,
+            running,
+            run_id,
+        } = self;
         let id = run_id.get_untracked() + 1;
         run_id.set(id);
         results.set(Vec::new());
@@ -107,16 +109,58 @@ pub fn ParallelPage(
                 let _ = running.try_set(false);
             }
         });
+    }
+}
+
+/// The `parallel` lesson page: the settings, then the sequential pass against the all-pairs
+/// product, timed in this tab over lengths up to `max_len`.
+#[component]
+pub fn ParallelPage(
+    /// Decoded URL state.
+    initial: ParallelConfig,
+    /// URL notices.
+    notices: Vec<UrlNotice>,
+) -> impl IntoView {
+    let cfg = RwSignal::new(initial);
+    sync_url(cfg, LessonState::Parallel);
+    let m = Measuring {
+        cfg,
+        results: RwSignal::new(Vec::new()),
+        running: RwSignal::new(false),
+        run_id: RwSignal::new(0),
     };
     // Measure on open and whenever the settings change.
     Effect::new(move |_| {
         cfg.track();
-        measure();
+        m.start();
     });
     on_cleanup(move || {
-        let _ = run_id.try_update(|v| *v += 1);
+        let _ = m.run_id.try_update(|v| *v += 1);
     });
+    view! {
+        <LessonFrame id=LessonId::Parallel notices=notices>
+            <div class="lx-layout">
+                <ParallelControls m=m />
+                <div class="lx-main">
+                    <ParallelResults m=m />
+                    <Panel title=|l| CommonText::of(l).about>
+                        <Para text=|l| ParallelText::of(l).about_1 />
+                        <Para text=|l| ParallelText::of(l).about_2 />
+                        <Para text=|l| ParallelText::of(l).about_3 />
+                    </Panel>
+                </div>
+            </div>
+        </LessonFrame>
+    }
+}
 
+/// The cell, the hidden size, the longest length and the button that measures again.
+#[component]
+fn ParallelControls(m: Measuring) -> impl IntoView {
+    let lang = use_lang();
+    let Measuring { cfg, running, .. } = m;
+    let field = |key: &str| fields::spec(PARALLEL_FIELDS, key);
+    let measure = move || m.start();
     let cell_radio = move |cell: CellKind| {
         let id = format!("parallel-cell-{}", cell.as_str());
         let (for_id, el_id) = (id.clone(), id.clone());
@@ -135,7 +179,87 @@ pub fn ParallelPage(
         }
     };
 
-    let chart = Signal::derive(move || {
+    view! {
+        <Panel title=|l| ParallelText::of(l).controls class="lx-controls">
+            <div class="lx-choice" role="radiogroup" aria-label=move || ParallelText::of(lang.get()).cell data-testid="parallel-cell">
+                {CellKind::ALL.map(cell_radio)}
+            </div>
+            <FieldSlider cfg=cfg spec=field("hidden_size") label=Signal::derive(move || format!("{} (hidden_size)", ParallelText::of(lang.get()).hidden_size)) step=8.0 display=whole />
+            <FieldSlider cfg=cfg spec=field("max_len") label=Signal::derive(move || format!("{} (max_len)", ParallelText::of(lang.get()).max_len)) step=8.0 display=whole />
+            <button type="button" class="btn btn-primary" data-testid="parallel-run" on:click=move |_| measure()>
+                {move || if running.get() { ParallelText::of(lang.get()).measuring } else { ParallelText::of(lang.get()).measure }}
+            </button>
+            <p class="lx-note" data-testid="parallel-backend" data-value="cpu">{t(|l| ParallelText::of(l).backend)}</p>
+        </Panel>
+    }
+}
+
+/// The chart of median times with their spread, and the table of every length.
+#[component]
+fn ParallelResults(m: Measuring) -> impl IntoView {
+    let lang = use_lang();
+    let Measuring {
+        cfg,
+        results,
+        running,
+        ..
+    } = m;
+    let chart = chart_data(m);
+    view! {
+        <Panel title=|l| ParallelText::of(l).chart>
+            <LineChart data=chart testid="parallel-chart" label=Signal::derive(move || ParallelText::of(lang.get()).chart.to_owned()) />
+            <p class="lx-note" data-testid="parallel-status" data-value=move || if running.get() { "running" } else { "done" }>
+                {move || if running.get() { ParallelText::of(lang.get()).measuring.to_owned() } else { (ParallelText::of(lang.get()).done)(&REPEATS.to_string()) }}
+            </p>
+            <div class="lx-scroll" data-scroller>
+                <table class="lx-table">
+                    <thead>
+                        <tr>
+                            <th>"L"</th>
+                            <th>{move || (ParallelText::of(lang.get()).depth_col)(&cfg.with(|c| c.cell.as_str().to_uppercase()))}</th>
+                            <th>{move || (ParallelText::of(lang.get()).time_col)(&cfg.with(|c| c.cell.as_str().to_uppercase()))}</th>
+                            <th>{move || (ParallelText::of(lang.get()).depth_col)("Q·Kᵀ")}</th>
+                            <th>{move || (ParallelText::of(lang.get()).time_col)("Q·Kᵀ")}</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {move || {
+                            results
+                                .get()
+                                .into_iter()
+                                .map(|m| {
+                                    view! {
+                                        <tr>
+                                            <td>{m.len}</td>
+                                            <td>{m.len}</td>
+                                            <td>
+                                                <span class="lx-num" data-testid=format!("parallel-seq-{}", m.len) data-value=fmt::raw64(m.sequential.median)>
+                                                    {spread(&m.sequential)}
+                                                </span>
+                                            </td>
+                                            <td>"1"</td>
+                                            <td>
+                                                <span class="lx-num" data-testid=format!("parallel-par-{}", m.len) data-value=fmt::raw64(m.all_pairs.median)>
+                                                    {spread(&m.all_pairs)}
+                                                </span>
+                                            </td>
+                                        </tr>
+                                    }
+                                })
+                                .collect_view()
+                        }}
+                    </tbody>
+                </table>
+            </div>
+        </Panel>
+    }
+}
+
+/// Both workloads' median time per length (log–log), with min–max bars.
+fn chart_data(m: Measuring) -> Signal<ChartData> {
+    let lang = use_lang();
+    let Measuring { cfg, results, .. } = m;
+    Signal::derive(move || {
         let l = lang.get();
         let r = results.get();
         let cell = cfg.with(|c| c.cell.as_str().to_uppercase());
@@ -172,78 +296,7 @@ pub fn ParallelPage(
             x_title: ParallelText::of(l).x_title.to_owned(),
             y_title: ParallelText::of(l).y_title.to_owned(),
         }
-    });
-
-    view! {
-        <LessonFrame id=LessonId::Parallel notices=notices>
-            <div class="lx-layout">
-                <Panel title=|l| ParallelText::of(l).controls class="lx-controls">
-                    <div class="lx-choice" role="radiogroup" aria-label=move || ParallelText::of(lang.get()).cell data-testid="parallel-cell">
-                        {CellKind::ALL.map(cell_radio)}
-                    </div>
-                    <FieldSlider cfg=cfg spec=field("hidden_size") label=Signal::derive(move || format!("{} (hidden_size)", ParallelText::of(lang.get()).hidden_size)) step=8.0 display=whole />
-                    <FieldSlider cfg=cfg spec=field("max_len") label=Signal::derive(move || format!("{} (max_len)", ParallelText::of(lang.get()).max_len)) step=8.0 display=whole />
-                    <button type="button" class="btn btn-primary" data-testid="parallel-run" on:click=move |_| measure()>
-                        {move || if running.get() { ParallelText::of(lang.get()).measuring } else { ParallelText::of(lang.get()).measure }}
-                    </button>
-                    <p class="lx-note" data-testid="parallel-backend" data-value="cpu">{t(|l| ParallelText::of(l).backend)}</p>
-                </Panel>
-                <div class="lx-main">
-                    <Panel title=|l| ParallelText::of(l).chart>
-                        <LineChart data=chart testid="parallel-chart" label=Signal::derive(move || ParallelText::of(lang.get()).chart.to_owned()) />
-                        <p class="lx-note" data-testid="parallel-status" data-value=move || if running.get() { "running" } else { "done" }>
-                            {move || if running.get() { ParallelText::of(lang.get()).measuring.to_owned() } else { (ParallelText::of(lang.get()).done)(&REPEATS.to_string()) }}
-                        </p>
-                        <div class="lx-scroll" data-scroller>
-                            <table class="lx-table">
-                                <thead>
-                                    <tr>
-                                        <th>"L"</th>
-                                        <th>{move || (ParallelText::of(lang.get()).depth_col)(&cfg.with(|c| c.cell.as_str().to_uppercase()))}</th>
-                                        <th>{move || (ParallelText::of(lang.get()).time_col)(&cfg.with(|c| c.cell.as_str().to_uppercase()))}</th>
-                                        <th>{move || (ParallelText::of(lang.get()).depth_col)("Q·Kᵀ")}</th>
-                                        <th>{move || (ParallelText::of(lang.get()).time_col)("Q·Kᵀ")}</th>
-                                    </tr>
-                                </thead>
-                                <tbody>
-                                    {move || {
-                                        results
-                                            .get()
-                                            .into_iter()
-                                            .map(|m| {
-                                                view! {
-                                                    <tr>
-                                                        <td>{m.len}</td>
-                                                        <td>{m.len}</td>
-                                                        <td>
-                                                            <span class="lx-num" data-testid=format!("parallel-seq-{}", m.len) data-value=fmt::raw64(m.sequential.median)>
-                                                                {spread(&m.sequential)}
-                                                            </span>
-                                                        </td>
-                                                        <td>"1"</td>
-                                                        <td>
-                                                            <span class="lx-num" data-testid=format!("parallel-par-{}", m.len) data-value=fmt::raw64(m.all_pairs.median)>
-                                                                {spread(&m.all_pairs)}
-                                                            </span>
-                                                        </td>
-                                                    </tr>
-                                                }
-                                            })
-                                            .collect_view()
-                                    }}
-                                </tbody>
-                            </table>
-                        </div>
-                    </Panel>
-                    <Panel title=|l| CommonText::of(l).about>
-                        <Para text=|l| ParallelText::of(l).about_1 />
-                        <Para text=|l| ParallelText::of(l).about_2 />
-                        <Para text=|l| ParallelText::of(l).about_3 />
-                    </Panel>
-                </div>
-            </div>
-        </LessonFrame>
-    }
+    })
 }
 
 /// `median ms (min–max)`.
