@@ -18,7 +18,8 @@ use unroll_core::math::optim::ClipOutcome;
 
 const CURVE_COLORS: [&str; 3] = ["#059669", "#64748b", "#c026d3"];
 
-/// The `bptt` lesson page.
+/// The `bptt` lesson page: the weights, activation, clipping and inputs beside the running
+/// product's chart and table, the clipping panel and the course's constant-input example.
 #[component]
 pub fn BpttPage(
     /// Decoded URL state.
@@ -28,11 +29,37 @@ pub fn BpttPage(
 ) -> impl IntoView {
     let lang = use_lang();
     let cfg = RwSignal::new(initial);
-    let field = |key: &str| fields::spec(BPTT_FIELDS, key);
     sync_url(cfg, LessonState::Bptt);
     let result = Memo::new(move |_| bptt(&cfg.get()));
-    let steps_n = Memo::new(move |_| result.with(|r| r.steps.len()));
+    let chart = chart_data(cfg, result);
+    view! {
+        <LessonFrame id=LessonId::Bptt notices=notices>
+            <div class="lx-layout">
+                <BpttControls cfg=cfg />
+                <div class="lx-main">
+                    <Panel title=|l| BpttText::of(l).chart>
+                        <LineChart data=chart testid="bptt-chart" label=Signal::derive(move || BpttText::of(lang.get()).chart.to_owned()) />
+                        <Para text=|l| BpttText::of(l).chart_note class="lx-note" />
+                    </Panel>
+                    <BpttTable result=result />
+                    <Panel title=|l| BpttText::of(l).clip>{move || clip_panel(&result.get(), lang.get())}</Panel>
+                    <Panel title=|l| BpttText::of(l).constant>{move || constant_panel(lang.get())}</Panel>
+                    <Panel title=|l| CommonText::of(l).about>
+                        <Para text=|l| BpttText::of(l).about_1 />
+                        <Para text=|l| BpttText::of(l).about_2 />
+                        <Para text=|l| BpttText::of(l).about_3 />
+                    </Panel>
+                </div>
+            </div>
+        </LessonFrame>
+    }
+}
 
+/// The weights, the number of steps, the activation, the clipping norm and the inputs.
+#[component]
+fn BpttControls(cfg: RwSignal<BpttConfig>) -> impl IntoView {
+    let lang = use_lang();
+    let field = |key: &str| fields::spec(BPTT_FIELDS, key);
     let act_radio = move |act: BpttAct| {
         let id = format!("bptt-act-{}", act.as_str());
         let (for_id, el_id) = (id.clone(), id.clone());
@@ -51,7 +78,83 @@ pub fn BpttPage(
         }
     };
 
-    let chart = Signal::derive(move || {
+    view! {
+        <Panel title=|l| BpttText::of(l).controls class="lx-controls">
+            <FieldSlider cfg=cfg spec=field("w_hh") label=label(|l| UnrollText::of(l).w_hh) step=0.01 />
+            <FieldSlider cfg=cfg spec=field("w_xh") label=label(|l| UnrollText::of(l).w_xh) step=0.01 />
+            <FieldSlider cfg=cfg spec=field("steps") label=label(|l| CommonText::of(l).steps) step=1.0 display=whole />
+            <h3 class="lx-sub">{t(|l| BpttText::of(l).activation)}</h3>
+            <div class="lx-choice" role="radiogroup" aria-label=move || BpttText::of(lang.get()).activation data-testid="bptt-activation">
+                {act_radio(BpttAct::Tanh)}
+                {act_radio(BpttAct::Relu)}
+                {act_radio(BpttAct::Linear)}
+            </div>
+            <FieldSlider cfg=cfg spec=field("max_norm") label=label(|l| BpttText::of(l).max_norm) step=0.1 />
+            <h3 class="lx-sub">{t(|l| BpttText::of(l).inputs)}</h3>
+            <ListSliders
+                prefix="bptt-x"
+                symbol="x"
+                values=Signal::derive(move || cfg.with(|c| c.x.clone()))
+                spec=field("x")
+                step=0.1
+                on_change=Callback::new(move |list| cfg.update(|c| c.x = list))
+            />
+            <Para text=|l| BpttText::of(l).cyclic class="lx-note" />
+        </Panel>
+    }
+}
+
+/// Every step's pre-activation, state, derivative, factor and running product.
+#[component]
+fn BpttTable(result: Memo<Bptt>) -> impl IntoView {
+    let steps_n = Memo::new(move |_| result.with(|r| r.steps.len()));
+    view! {
+        <Panel title=|l| BpttText::of(l).table>
+            <p class="lx-eq">"∂h_t/∂h₀ = Π"<sub>"k≤t"</sub>" act'(z_k)·W_hh"</p>
+            <div class="lx-scroll lx-table-tall" data-scroller>
+                <table class="lx-table">
+                    <thead>
+                        <tr>
+                            <th>"t"</th>
+                            <th>"x_t"</th>
+                            <th>"z_t"</th>
+                            <th>"h_t"</th>
+                            <th>"act'(z_t)"</th>
+                            <th>"act'(z_t)·W_hh"</th>
+                            <th>{t(|l| BpttText::of(l).product)}</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        <For
+                            each=move || 1..=steps_n.get()
+                            key=|i| *i
+                            children=move |i| {
+                                let get = move |f: fn(&BpttStep) -> f32| Signal::derive(move || result.with(|r| r.steps.get(i - 1).map_or(f32::NAN, f)));
+                                view! {
+                                    <tr>
+                                        <td>{i}</td>
+                                        <td><Num testid=format!("bptt-x-value-{i}") value=get(|s| s.x) digits=2 /></td>
+                                        <td><Num testid=format!("bptt-z-{i}") value=get(|s| s.z) /></td>
+                                        <td><Num testid=format!("bptt-h-{i}") value=get(|s| s.h) /></td>
+                                        <td><Num testid=format!("bptt-act_grad-{i}") value=get(|s| s.act_grad) /></td>
+                                        <td><Num testid=format!("bptt-factor-{i}") value=get(|s| s.factor) /></td>
+                                        <td><Num testid=format!("bptt-product-{i}") value=get(|s| s.product) /></td>
+                                    </tr>
+                                }
+                            }
+                        />
+                    </tbody>
+                </table>
+            </div>
+        </Panel>
+    }
+}
+
+/// |∂h_t/∂h₀| for the current W_hh and the comparison weights, and the gradient's norm before
+/// and after clipping when clipping is on (log axis).
+fn chart_data(cfg: RwSignal<BpttConfig>, result: Memo<Bptt>) -> Signal<ChartData> {
+    let lang = use_lang();
+    Signal::derive(move || {
         let r = result.get();
         let l = lang.get();
         let w_hh = cfg.with(|c| c.w_hh);
@@ -110,87 +213,7 @@ pub fn BpttPage(
             x_title: BpttText::of(l).x_title.to_owned(),
             y_title: BpttText::of(l).y_title.to_owned(),
         }
-    });
-
-    view! {
-        <LessonFrame id=LessonId::Bptt notices=notices>
-            <div class="lx-layout">
-                <Panel title=|l| BpttText::of(l).controls class="lx-controls">
-                    <FieldSlider cfg=cfg spec=field("w_hh") label=label(|l| UnrollText::of(l).w_hh) step=0.01 />
-                    <FieldSlider cfg=cfg spec=field("w_xh") label=label(|l| UnrollText::of(l).w_xh) step=0.01 />
-                    <FieldSlider cfg=cfg spec=field("steps") label=label(|l| CommonText::of(l).steps) step=1.0 display=whole />
-                    <h3 class="lx-sub">{t(|l| BpttText::of(l).activation)}</h3>
-                    <div class="lx-choice" role="radiogroup" aria-label=move || BpttText::of(lang.get()).activation data-testid="bptt-activation">
-                        {act_radio(BpttAct::Tanh)}
-                        {act_radio(BpttAct::Relu)}
-                        {act_radio(BpttAct::Linear)}
-                    </div>
-                    <FieldSlider cfg=cfg spec=field("max_norm") label=label(|l| BpttText::of(l).max_norm) step=0.1 />
-                    <h3 class="lx-sub">{t(|l| BpttText::of(l).inputs)}</h3>
-                    <ListSliders
-                        prefix="bptt-x"
-                        symbol="x"
-                        values=Signal::derive(move || cfg.with(|c| c.x.clone()))
-                        spec=field("x")
-                        step=0.1
-                        on_change=Callback::new(move |list| cfg.update(|c| c.x = list))
-                    />
-                    <Para text=|l| BpttText::of(l).cyclic class="lx-note" />
-                </Panel>
-                <div class="lx-main">
-                    <Panel title=|l| BpttText::of(l).chart>
-                        <LineChart data=chart testid="bptt-chart" label=Signal::derive(move || BpttText::of(lang.get()).chart.to_owned()) />
-                        <Para text=|l| BpttText::of(l).chart_note class="lx-note" />
-                    </Panel>
-                    <Panel title=|l| BpttText::of(l).table>
-                        <p class="lx-eq">"∂h_t/∂h₀ = Π"<sub>"k≤t"</sub>" act'(z_k)·W_hh"</p>
-                        <div class="lx-scroll lx-table-tall" data-scroller>
-                            <table class="lx-table">
-                                <thead>
-                                    <tr>
-                                        <th>"t"</th>
-                                        <th>"x_t"</th>
-                                        <th>"z_t"</th>
-                                        <th>"h_t"</th>
-                                        <th>"act'(z_t)"</th>
-                                        <th>"act'(z_t)·W_hh"</th>
-                                        <th>{t(|l| BpttText::of(l).product)}</th>
-                                    </tr>
-                                </thead>
-                                <tbody>
-                                    <For
-                                        each=move || 1..=steps_n.get()
-                                        key=|i| *i
-                                        children=move |i| {
-                                            let get = move |f: fn(&BpttStep) -> f32| Signal::derive(move || result.with(|r| r.steps.get(i - 1).map_or(f32::NAN, f)));
-                                            view! {
-                                                <tr>
-                                                    <td>{i}</td>
-                                                    <td><Num testid=format!("bptt-x-value-{i}") value=get(|s| s.x) digits=2 /></td>
-                                                    <td><Num testid=format!("bptt-z-{i}") value=get(|s| s.z) /></td>
-                                                    <td><Num testid=format!("bptt-h-{i}") value=get(|s| s.h) /></td>
-                                                    <td><Num testid=format!("bptt-act_grad-{i}") value=get(|s| s.act_grad) /></td>
-                                                    <td><Num testid=format!("bptt-factor-{i}") value=get(|s| s.factor) /></td>
-                                                    <td><Num testid=format!("bptt-product-{i}") value=get(|s| s.product) /></td>
-                                                </tr>
-                                            }
-                                        }
-                                    />
-                                </tbody>
-                            </table>
-                        </div>
-                    </Panel>
-                    <Panel title=|l| BpttText::of(l).clip>{move || clip_panel(&result.get(), lang.get())}</Panel>
-                    <Panel title=|l| BpttText::of(l).constant>{move || constant_panel(lang.get())}</Panel>
-                    <Panel title=|l| CommonText::of(l).about>
-                        <Para text=|l| BpttText::of(l).about_1 />
-                        <Para text=|l| BpttText::of(l).about_2 />
-                        <Para text=|l| BpttText::of(l).about_3 />
-                    </Panel>
-                </div>
-            </div>
-        </LessonFrame>
-    }
+    })
 }
 
 /// The course's constant-input example (x = 0.3, 20 steps, W_xh = 0.5), computed for the
