@@ -10,12 +10,20 @@
 //   setting that differs (forget_bias=1 / forget_bias=0), the form's settings first.
 // - A reload during a sweep offers Resume: the finished seed's runs are kept, Resume trains the
 //   rest, and the sweep finishes with every run in the summary.
+// - A reload while the first seed trains offers Resume from that seed's last checkpoint (its
+//   step on the page, in the offer, in the cards and the progress); Resume goes on from there,
+//   not from step 0, and every seed's final held-out figures equal those of the same sweep run
+//   without a reload in a fresh browser (within 1e-9: they go through the record store).
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/delay-verdict.test.mjs`.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { buildDist, serveDist, launch, openPage, value, num, until } from "./lib.mjs";
+
+// The checkpoint test's sweep: long enough per seed for a checkpoint (every ~3 s) mid-seed.
+const CKPT_STEPS = Number(process.env.UNROLL_DELAY_CKPT_STEPS || 1500);
+const CKPT_QUERY = `?v=1&lesson=delay&hidden_size=32&steps=${CKPT_STEPS}&seeds=2&seed=21`;
 
 let server;
 let browser;
@@ -136,6 +144,101 @@ test("a reload during a sweep offers Resume, which trains the rest", { timeout: 
   assert.equal(await num(page, "delay-summary"), 6, "the summary holds all six runs");
   assert.notEqual(await value(page, "delay-outcome"), "not-enough-runs");
   // A second reload: finished, nothing to resume.
+  await page.reload({ waitUntil: "load" });
+  await page.waitForSelector('[data-testid="delay-page"]', { timeout: 60_000 });
+  await until(async () => (await value(page, "delay-status")) === "finished", 20_000, "the kept runs");
+  assert.equal(await page.$('[data-testid="delay-resume-offer"]'), null);
+  assert.deepEqual(consoleErrors, []);
+  await page.close();
+});
+
+/** Each seed's final held-out accuracy and loss per cell: { "rnn:21": [acc, loss], … }. */
+async function finalFigures(page) {
+  const out = {};
+  for (const cell of ["rnn", "lstm"]) {
+    const accs = await page.$$eval(`[data-testid="delay-seed-acc-${cell}"]`, (els) =>
+      els.map((e) => [e.dataset.seed, Number(e.dataset.step), Number(e.dataset.value)]));
+    for (const [seed, step, acc] of accs) out[`${cell}:${seed}`] = { step, acc };
+    out[`${cell}:loss`] = { step: CKPT_STEPS, acc: await num(page, `delay-heldout-loss-${cell}`) };
+  }
+  return out;
+}
+
+test("a reload mid-seed resumes that seed from its checkpoint with the numbers of an uninterrupted sweep", { timeout: 900_000 }, async () => {
+  // The reference: the same sweep without a reload, in a browser of its own (its own store).
+  const fresh = await launch({ webgpu: false });
+  let reference;
+  try {
+    const { page, consoleErrors } = await openPage(fresh.context, server.url, CKPT_QUERY);
+    await page.waitForSelector('[data-testid="delay-page"]', { timeout: 60_000 });
+    await page.click('[data-testid="delay-start"]');
+    await until(async () => (await value(page, "delay-status")) === "finished", 600_000, "the reference sweep", 500);
+    reference = await finalFigures(page);
+    console.log(`reference sweep: ${await num(page, "delay-elapsed")} s`, reference);
+    assert.deepEqual(consoleErrors, []);
+  } finally {
+    await fresh.close();
+  }
+  assert.equal(Object.keys(reference).length, 6);
+
+  const { page, consoleErrors } = await open(CKPT_QUERY);
+  await page.click('[data-testid="delay-start"]');
+  // A checkpoint of the first seed is kept while it trains.
+  await until(async () => (await num(page, "delay-checkpoint")) > 0, 120_000, "a checkpoint of the first seed", 100);
+  const saved = await num(page, "delay-checkpoint");
+  assert.equal(await value(page, "delay-status"), "running");
+  assert.equal(await page.getAttribute('[data-testid="delay-checkpoint"]', "data-seed"), "1");
+  const stepBefore = await num(page, "delay-step-rnn");
+  assert.ok(saved < CKPT_STEPS && stepBefore >= saved && stepBefore < CKPT_STEPS, `checkpoint ${saved}, step ${stepBefore}`);
+  await page.reload({ waitUntil: "load" });
+  await page.waitForSelector('[data-testid="delay-page"]', { timeout: 60_000 });
+  await page.waitForSelector('[data-testid="delay-resume-offer"]', { timeout: 20_000 });
+  // The checkpoint came early in the first seed, so what follows is still that seed.
+  assert.ok(saved < CKPT_STEPS / 2, `checkpoint at ${saved} of ${CKPT_STEPS}: use a larger UNROLL_DELAY_CKPT_STEPS`);
+  // The offer names the seed and the step it resumes from (a later checkpoint may have been
+  // kept between reading the step and the reload).
+  const from = Number(await page.getAttribute('[data-testid="delay-resume-offer"]', "data-step"));
+  assert.equal(await page.getAttribute('[data-testid="delay-resume-offer"]', "data-seed"), "1");
+  assert.equal(await num(page, "delay-resume-offer"), 0, "no run finished yet");
+  assert.ok(from >= saved && from < CKPT_STEPS, `resumes from ${from}, saved ${saved}`);
+  const offer = await page.textContent('[data-testid="delay-resume-offer"]');
+  assert.ok(offer.includes(`seed 1 of 2 from step ${from.toLocaleString("en-US")}`), offer);
+  assert.equal(await value(page, "delay-status"), "paused");
+  // The seed is shown as far as its checkpoint: steps, training-batch curve, progress.
+  for (const cell of ["rnn", "lstm"]) {
+    const step = await num(page, `delay-step-${cell}`);
+    assert.ok(step === from || step === from + 1, `${cell} shown at ${step}, checkpoint ${from}`);
+    assert.ok(Number.isFinite(await num(page, `delay-loss-first-${cell}`)), `${cell}: the batch curve from step 1`);
+  }
+  const progress = await num(page, "delay-progress");
+  assert.ok(progress >= (2 * from) / (4 * CKPT_STEPS) - 1e-12 && progress < 0.5, `progress ${progress}`);
+  await page.click('[data-testid="delay-resume"]');
+  assert.equal(await value(page, "delay-status"), "running");
+  // It goes on from the checkpoint: never below it, and on past it (the first seed is still
+  // training: the checkpoint was early in it).
+  const seen = [];
+  await until(async () => {
+    const s = await num(page, "delay-step-rnn");
+    seen.push(s);
+    return s > from;
+  }, 120_000, "steps after the checkpoint", 50);
+  assert.ok(seen.every((s) => s >= from), `steps after Resume: ${seen.join(",")}`);
+  await until(async () => (await value(page, "delay-status")) === "finished", 600_000, "the resumed sweep", 500);
+  const resumed = await finalFigures(page);
+  assert.deepEqual(Object.keys(resumed).sort(), Object.keys(reference).sort());
+  for (const [k, r] of Object.entries(reference)) {
+    assert.equal(resumed[k].step, CKPT_STEPS, k);
+    assert.ok(Math.abs(resumed[k].acc - r.acc) < 1e-9, `${k}: resumed ${resumed[k].acc}, uninterrupted ${r.acc}`);
+  }
+  // The kept summary holds the resumed runs' figures.
+  const cells = (await summaryCells(page)).filter((c) => c.current && c.delay === 8);
+  for (const cell of ["rnn", "lstm"]) {
+    const mean = (reference[`${cell}:21`].acc + reference[`${cell}:22`].acc) / 2;
+    const c = cells.find((x) => x.cell === cell);
+    assert.ok(c && Math.abs(c.mean - mean) < 1e-9, `${cell} summary ${c?.mean}, uninterrupted ${mean}`);
+  }
+  // Finished: no checkpoint, and a reload offers nothing.
+  assert.equal(await page.$('[data-testid="delay-checkpoint"]'), null);
   await page.reload({ waitUntil: "load" });
   await page.waitForSelector('[data-testid="delay-page"]', { timeout: 60_000 });
   await until(async () => (await value(page, "delay-status")) === "finished", 20_000, "the kept runs");

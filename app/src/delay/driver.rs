@@ -1,14 +1,17 @@
 //! The delay page's sweep driver: starts, pauses, resumes and resets the sweep in the engine's
 //! Web Worker (which trains every run), applies the worker's reports to the page's state
 //! ([`super::sweep`]), times the training, and keeps finished runs, sweep summaries and the
-//! sweep in progress in IndexedDB ([`super::store`]): after a reload during a sweep, the page
-//! shows its finished runs, paused, and Resume trains the rest (from the first seed not
-//! finished; the seed that was training starts again). Not a component: the page creates one,
-//! sends it commands from its buttons and renders its signals.
+//! sweep in progress in IndexedDB ([`super::store`]), with the training seed's latest
+//! checkpoint (the engine sends one every few seconds and on pause): after a reload during a
+//! sweep, the page shows its finished runs and the training seed as far as its checkpoint,
+//! paused, and Resume trains the rest, that seed from its checkpoint (from step 0 when none
+//! fits). Not a component: the page creates one, sends it commands from its buttons and
+//! renders its signals.
 
 use super::store::{self, Kept, Unfinished};
 use super::sweep::{
-    apply_tick, plan, plan_with, remaining, whole_progress, Predictions, RunView, SweepClock,
+    apply_tick, plan, plan_resumed, plan_with, remaining, whole_progress, Predictions, ResumePoint,
+    RunView, SweepClock,
 };
 use crate::shell::engine_client::EngineClient;
 use crate::shell::run_status::RunStatus;
@@ -16,8 +19,20 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::query::encode;
-use unroll_core::delay::run::{Progress, RunResult};
+use unroll_core::delay::run::{Progress, RunResult, SweepCheckpoint};
 use unroll_core::engine::protocol::{Command, DelayEvent};
+
+/// What the page offers after a reload stopped a sweep.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ResumeOffer {
+    /// Runs finished and kept.
+    pub done: usize,
+    /// Runs planned.
+    pub planned: usize,
+    /// The training seed's checkpoint Resume goes on from: its seed's number in the sweep
+    /// (from 1), the sweep's seeds, its step. None: that seed starts again from step 0.
+    pub from: Option<(usize, usize, u64)>,
+}
 
 /// The sweep shown on the delay page: the state the page renders, and the run in the engine.
 #[derive(Clone, Copy)]
@@ -42,14 +57,18 @@ pub struct DelayDriver {
     pub kept: RwSignal<Kept>,
     /// Why keeping them failed, if it did.
     pub store_error: RwSignal<Option<String>>,
-    /// After a reload during a sweep: (runs finished and kept, runs planned) of the sweep
-    /// that Resume goes on with.
-    pub resume_offer: RwSignal<Option<(usize, usize)>>,
+    /// After a reload during a sweep: what Resume goes on with.
+    pub resume_offer: RwSignal<Option<ResumeOffer>>,
+    /// The training seed's latest checkpoint kept in the browser (its seed's number in the
+    /// sweep from 1, the sweep's seeds, its step); None when none is.
+    pub saved: RwSignal<Option<(usize, usize, u64)>>,
     /// The first seed of the engine's sweep, whose example sequence the predictions are of
     /// (the shown configuration's seed unless a resumed sweep started at a later one).
     pub example_seed: RwSignal<Option<u32>>,
     /// The sweep Resume goes on with after a reload (no engine session yet).
     pending: StoredValue<Option<DelayConfig>>,
+    /// The checkpoint Resume goes on from after a reload.
+    resume_point: StoredValue<Option<ResumePoint>>,
     /// Number of the sweep whose reports are applied (reports of an earlier one are dropped).
     run_id: StoredValue<u64>,
     /// The engine session of the sweep shown (None when none is).
@@ -74,8 +93,10 @@ impl DelayDriver {
             kept: RwSignal::new(Kept::default()),
             store_error: RwSignal::new(None),
             resume_offer: RwSignal::new(None),
+            saved: RwSignal::new(None),
             example_seed: RwSignal::new(None),
             pending: StoredValue::new(None),
+            resume_point: StoredValue::new(None),
             run_id: StoredValue::new(0),
             session: StoredValue::new(None),
             clock: StoredValue::new(SweepClock::default()),
@@ -92,6 +113,14 @@ impl DelayDriver {
     fn restore_kept(&self, cfg: RwSignal<DelayConfig>) {
         let d = *self;
         spawn_local(async move {
+            // A checkpoint that cannot be read is only a lost checkpoint: the seed starts again.
+            let point = match store::load_checkpoint().await {
+                Ok(p) => p,
+                Err(e) => {
+                    web_sys::console::warn_1(&e.into());
+                    None
+                }
+            };
             match store::load().await {
                 Ok(Some(loaded)) => {
                     // What was recorded since the page opened wins over the stored record.
@@ -108,7 +137,8 @@ impl DelayDriver {
                     if let (true, Some(u), Some(rest)) =
                         (fresh, unfinished, remaining(&c, &kept_runs))
                     {
-                        d.offer_resume(c, &kept_runs, &rest, u.elapsed);
+                        let point = point.filter(|p| p.fits(&query, &rest));
+                        d.offer_resume(c, &kept_runs, &rest, u.elapsed, point);
                     } else if !kept_runs.is_empty() && fresh {
                         let planned = c.cell.cells().len() * c.seeds.max(1);
                         d.runs
@@ -127,16 +157,21 @@ impl DelayDriver {
         });
     }
 
-    /// Shows the sweep of `config` that a reload stopped: its kept runs, the others planned,
-    /// paused; Resume trains `rest`.
+    /// Shows the sweep of `config` that a reload stopped: its kept runs, the training seed as
+    /// far as its checkpoint `point` (one that fits `rest`), the others planned, paused;
+    /// Resume trains `rest`, from `point`.
     fn offer_resume(
         &self,
         config: DelayConfig,
         kept_runs: &[RunResult],
         rest: &DelayConfig,
         elapsed: f64,
+        point: Option<ResumePoint>,
     ) {
-        let views = plan_with(&config, kept_runs);
+        let views = match &point {
+            Some(p) => plan_resumed(&config, kept_runs, p),
+            None => plan_with(&config, kept_runs),
+        };
         let done: Vec<RunResult> = kept_runs
             .iter()
             .filter(|r| views.iter().any(|v| v.finished && v.id == r.run))
@@ -144,7 +179,23 @@ impl DelayDriver {
             .collect();
         let cells = config.cell.cells().len();
         let planned = views.len();
-        self.resume_offer.set(Some((done.len(), planned)));
+        let from = point.as_ref().and_then(|p| {
+            Some((
+                p.seed_number(&config)?,
+                config.seeds.max(1),
+                p.checkpoint.step(),
+            ))
+        });
+        self.resume_offer.set(Some(ResumeOffer {
+            done: done.len(),
+            planned,
+            from,
+        }));
+        self.saved.set(from);
+        let elapsed = point.as_ref().map_or(elapsed, |p| p.elapsed.max(elapsed));
+        let steps_done = point.as_ref().map_or(0, |p| {
+            p.checkpoint.runs.iter().map(|r| r.trainer.step).sum()
+        });
         self.runs.set(views);
         self.results.set(done);
         self.restored.set(true);
@@ -157,15 +208,47 @@ impl DelayDriver {
             &config,
             rest,
             Progress {
-                steps_done: 0,
+                steps_done,
                 steps_total: (cells * rest.seeds.max(1)) as u64 * rest.steps,
                 runs_finished: 0,
                 runs_total: cells * rest.seeds.max(1),
             },
         )));
+        self.resume_point.set_value(point);
         self.pending.set_value(Some(config.clone()));
         self.run_cfg.set(Some(config));
         self.status.set(RunStatus::Paused);
+    }
+
+    /// Keeps the engine's checkpoint `c` of the sweep of `config` (`query`) with the page's
+    /// curves of its runs; `saved` shows it once written.
+    fn keep_checkpoint(&self, c: SweepCheckpoint, config: &DelayConfig, query: &str) {
+        let point = self
+            .runs
+            .with_untracked(|rs| ResumePoint::new(query.to_owned(), self.now_seconds(), c, rs));
+        let shown = point
+            .seed_number(config)
+            .map(|k| (k, config.seeds.max(1), point.checkpoint.step()));
+        let d = *self;
+        let id = self.run_id.get_value();
+        spawn_local(async move {
+            match store::save_checkpoint(&point).await {
+                Ok(()) if d.run_id.try_get_value() == Some(id) => d.saved.set(shown),
+                Ok(()) => {}
+                Err(e) => d.store_error.set(Some(e)),
+            }
+        });
+    }
+
+    /// Deletes the kept checkpoint (its sweep finished, failed or was reset).
+    fn forget_checkpoint(&self) {
+        self.saved.set(None);
+        let store_error = self.store_error;
+        spawn_local(async move {
+            if let Err(e) = store::forget_checkpoint().await {
+                store_error.set(Some(e));
+            }
+        });
     }
 
     /// Writes down the sweep in progress (`query`), or that none is (`None`), and keeps it.
@@ -212,15 +295,19 @@ impl DelayDriver {
         self.progress.set(None);
         self.clock.set_value(SweepClock::default());
         self.shown_elapsed.set(0.0);
-        self.launch(config.clone(), config);
+        // A checkpoint of an earlier sweep is of no use any more.
+        self.forget_checkpoint();
+        self.launch(config.clone(), config, None);
     }
 
     /// Trains `rest` (the whole sweep of `config`, or what is left of it, see
-    /// [`remaining`]) in the engine, applying its reports to the sweep of `config` shown.
-    fn launch(&self, config: DelayConfig, rest: DelayConfig) {
+    /// [`remaining`]) in the engine, from `resume` (a checkpoint of its first seed) when
+    /// given, applying its reports to the sweep of `config` shown.
+    fn launch(&self, config: DelayConfig, rest: DelayConfig, resume: Option<SweepCheckpoint>) {
         let d = *self;
         self.stop_run();
         self.pending.set_value(None);
+        self.resume_point.set_value(None);
         self.resume_offer.set(None);
         self.restored.set(false);
         let client = EngineClient::get();
@@ -238,7 +325,7 @@ impl DelayDriver {
         spawn_local(async move {
             let alive = move || d.run_id.try_get_value() == Some(id);
             client
-                .run_delay(id, rest_query, move |event| {
+                .run_delay(id, rest_query, resume.map(Box::new), move |event| {
                     if alive() {
                         d.apply(event, &config, &rest, &query);
                     }
@@ -272,17 +359,20 @@ impl DelayDriver {
                 self.shown_elapsed.set(self.now_seconds());
                 self.predictions.set(Some(Predictions::of_runs(runs)));
             }
+            DelayEvent::Checkpoint(c) => self.keep_checkpoint(*c, config, query),
             DelayEvent::Finished => {
                 self.clock_stop();
                 self.shown_elapsed.set(self.now_seconds());
                 self.status.set(RunStatus::Finished);
                 self.mark_unfinished(None);
+                self.forget_checkpoint();
             }
             DelayEvent::Error(message) => {
                 self.clock_stop();
                 web_sys::console::error_1(&message.to_string().into());
                 self.status.set(RunStatus::Idle);
                 self.mark_unfinished(None);
+                self.forget_checkpoint();
             }
         }
     }
@@ -302,7 +392,15 @@ impl DelayDriver {
         if let Some(config) = self.pending.get_value() {
             let rest = self.results.with_untracked(|done| remaining(&config, done));
             match rest {
-                Some(rest) => self.launch(config, rest),
+                Some(rest) => {
+                    let query = encode(&config, None);
+                    let from = self
+                        .resume_point
+                        .get_value()
+                        .filter(|p| p.fits(&query, &rest))
+                        .map(|p| p.checkpoint);
+                    self.launch(config, rest, from)
+                }
                 None => {
                     self.pending.set_value(None);
                     self.resume_offer.set(None);
@@ -335,6 +433,7 @@ impl DelayDriver {
         self.shown_elapsed.set(0.0);
         self.status.set(RunStatus::Idle);
         self.pending.set_value(None);
+        self.resume_point.set_value(None);
         self.resume_offer.set(None);
         self.example_seed.set(None);
         let stopped = self.kept.with_untracked(|k| {
@@ -344,6 +443,7 @@ impl DelayDriver {
         });
         if stopped {
             self.mark_unfinished(None);
+            self.forget_checkpoint();
         }
     }
 }

@@ -10,7 +10,8 @@
 //! [`unroll_core::delay::outcome`] (typed verdicts rendered by [`text::verdict_text`]). The sweep
 //! summaries (final held-out accuracy vs delay, one per set of settings, shown side by side),
 //! the last configurations' finished runs and the sweep in progress are kept in IndexedDB
-//! ([`store`]); a sweep stopped by a reload is offered for Resume.
+//! ([`store`]) with the training seed's latest checkpoint; a sweep stopped by a reload is
+//! offered for Resume, which goes on from that checkpoint.
 //!
 //! Test hooks (`data-testid`, raw numbers in `data-value`, fractions 0–1): `delay-start`,
 //! `delay-pause`, `delay-resume`, `delay-reset`, `delay-status` (idle/running/paused/finished),
@@ -27,7 +28,10 @@
 //! `delay-outcome` (`data-value` = the outcome's kind) with `delay-outcome-sentence`,
 //! `delay-budget-warning` (steps per run, when below recipe R's) and `delay-forget-pointer`
 //! (`forget_bias`, when the LSTM stayed at chance with it at most 0); `delay-forget-bias-note`
-//! (the note's section); `delay-resume-offer` (runs kept, after a reload during a sweep);
+//! (the note's section); `delay-resume-offer` (runs kept, after a reload during a sweep;
+//! `data-seed` / `data-step`: the training seed's number in the sweep and the step its
+//! checkpoint resumes from, when one was kept); `delay-checkpoint` (step of the training seed's
+//! latest kept checkpoint, `data-seed` its number in the sweep);
 //! `delay-summary` (`data-value` = runs recorded with the form's settings),
 //! `delay-summary-row` / `delay-summary-cell` / `delay-summary-outcome` (`data-delay`,
 //! `data-settings` = the settings that differ between the rows' sets, `data-current` = the
@@ -227,6 +231,7 @@ pub fn DelayPage() -> impl IntoView {
     });
     let example_seed = driver.example_seed;
     let resume_offer = driver.resume_offer;
+    let saved = driver.saved;
     let example = Memo::new(move |_| {
         let c = shown_cfg();
         let seed = example_seed.get().unwrap_or(c.seed);
@@ -399,9 +404,25 @@ pub fn DelayPage() -> impl IntoView {
                     <div class="notice-body">{move || invalid_text(&e, lang())}</div>
                 </div>
             })}
-            {move || resume_offer.get().map(|(done, planned)| view! {
-                <div class="notice notice-info" role="status" data-testid="delay-resume-offer" data-value=done.to_string()>
-                    <div class="notice-body">{move || (DelayText::of(lang()).resume_offer)(&done.to_string(), &planned.to_string())}</div>
+            {move || resume_offer.get().map(|o| view! {
+                <div
+                    class="notice notice-info"
+                    role="status"
+                    data-testid="delay-resume-offer"
+                    data-value=o.done.to_string()
+                    data-seed=o.from.map(|f| f.0.to_string())
+                    data-step=o.from.map(|f| f.2.to_string())
+                >
+                    <div class="notice-body">
+                        {move || {
+                            let t = DelayText::of(lang());
+                            let (done, planned) = (o.done.to_string(), o.planned.to_string());
+                            match o.from {
+                                Some((k, n, step)) => (t.resume_offer_from)(&done, &planned, &k.to_string(), &n.to_string(), &count_commas(step)),
+                                None => (t.resume_offer)(&done, &planned),
+                            }
+                        }}
+                    </div>
                 </div>
             })}
             {move || store_error.get().map(|e| view! {
@@ -499,6 +520,11 @@ pub fn DelayPage() -> impl IntoView {
                             </span>
                         </div>
                         {move || progress_view(progress, shown_elapsed, restored, status)}
+                        {move || saved.get().filter(|_| resume_offer.with(Option::is_none) && busy()).map(|(k, n, step)| view! {
+                            <p class="panel-note" data-testid="delay-checkpoint" data-seed=k.to_string() data-value=step.to_string()>
+                                {move || (DelayText::of(lang()).checkpoint_saved)(&k.to_string(), &n.to_string(), &count_commas(step))}
+                            </p>
+                        })}
                         <p class="panel-note" data-testid="delay-budget" data-value=move || shown_cfg().steps.to_string()>
                             {move || {
                                 let c = shown_cfg();

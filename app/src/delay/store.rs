@@ -1,10 +1,13 @@
 //! What the delay page keeps across reloads, in IndexedDB (the app's database and object
-//! store, [`crate::names::keep::persist`], one record under [`KEY`]): the sweep summaries, the
-//! finished runs of the last [`KEPT_CONFIGS`] configurations and the sweep in progress (so a
-//! reload can resume it), as the JSON text of [`Kept`]. Every failure
-//! (private mode, quota, an unreadable record) is an `Err` with a message; nothing panics.
+//! store, [`crate::names::keep::persist`]): under [`KEY`] the sweep summaries, the finished runs of
+//! the last [`KEPT_CONFIGS`] configurations and the sweep in progress (so a reload can resume
+//! it), as the JSON text of [`Kept`]; under [`CHECKPOINT_KEY`] the training seed's latest
+//! checkpoint ([`ResumePoint`], as a `Blob` of its bytes, like the names run's checkpoint), so
+//! a reload resumes that seed from it. Every failure (private mode, quota, an unreadable
+//! record) is an `Err` with a message; nothing panics.
 
-use crate::names::keep::persist::{open, STORE};
+use super::sweep::ResumePoint;
+use crate::names::keep::persist::{blob_of, bytes_of, open, STORE};
 use rexie::TransactionMode;
 use serde::{Deserialize, Serialize};
 use unroll_core::delay::outcome::SweepSummary;
@@ -13,6 +16,9 @@ use wasm_bindgen::JsValue;
 
 /// The record's key.
 pub const KEY: &str = "delay-sweep";
+
+/// The key of the training seed's checkpoint.
+pub const CHECKPOINT_KEY: &str = "delay-checkpoint";
 
 /// Configurations whose finished runs are kept (the oldest is dropped first).
 pub const KEPT_CONFIGS: usize = 8;
@@ -157,4 +163,60 @@ pub async fn load() -> Result<Option<Kept>, String> {
     serde_json::from_str(&text)
         .map(Some)
         .map_err(|e| format!("the kept sweep summary is unreadable ({e})"))
+}
+
+/// Keeps `point` as the training seed's checkpoint (replacing the previous one).
+pub async fn save_checkpoint(point: &ResumePoint) -> Result<(), String> {
+    let blob = blob_of(&point.to_bytes())?;
+    let db = open().await?;
+    let fail = |e: rexie::Error| format!("could not keep the sweep's checkpoint ({e})");
+    let tx = db
+        .transaction(&[STORE], TransactionMode::ReadWrite)
+        .map_err(fail)?;
+    let store = tx.store(STORE).map_err(fail)?;
+    store
+        .put(&blob, Some(&JsValue::from_str(CHECKPOINT_KEY)))
+        .await
+        .map_err(fail)?;
+    tx.done().await.map_err(fail)?;
+    db.close();
+    Ok(())
+}
+
+/// Reads the training seed's checkpoint; `Ok(None)` when none is kept.
+pub async fn load_checkpoint() -> Result<Option<ResumePoint>, String> {
+    let db = open().await?;
+    let fail = |e: rexie::Error| format!("could not read the sweep's checkpoint ({e})");
+    let tx = db
+        .transaction(&[STORE], TransactionMode::ReadOnly)
+        .map_err(fail)?;
+    let store = tx.store(STORE).map_err(fail)?;
+    let value = store
+        .get(JsValue::from_str(CHECKPOINT_KEY))
+        .await
+        .map_err(fail)?;
+    tx.done().await.map_err(fail)?;
+    db.close();
+    let Some(value) = value.filter(|v| !v.is_undefined() && !v.is_null()) else {
+        return Ok(None);
+    };
+    let bytes = bytes_of(&value, "checkpoint").await?;
+    ResumePoint::from_bytes(&bytes).map(Some)
+}
+
+/// Deletes the training seed's checkpoint (the sweep finished or was reset).
+pub async fn forget_checkpoint() -> Result<(), String> {
+    let db = open().await?;
+    let fail = |e: rexie::Error| format!("could not delete the sweep's checkpoint ({e})");
+    let tx = db
+        .transaction(&[STORE], TransactionMode::ReadWrite)
+        .map_err(fail)?;
+    let store = tx.store(STORE).map_err(fail)?;
+    store
+        .delete(JsValue::from_str(CHECKPOINT_KEY))
+        .await
+        .map_err(fail)?;
+    tx.done().await.map_err(fail)?;
+    db.close();
+    Ok(())
 }

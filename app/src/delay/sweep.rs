@@ -1,11 +1,16 @@
 //! The delay page's model: every (cell, seed) run of a sweep as the page shows it, built from
 //! the engine's reports ([`RunView::apply`]), the charts' lines and bands, the cards' figures,
-//! and the sweep's training clock. Plain data, no Leptos (it compiles natively; the tests
+//! the sweep's training clock, and the [`ResumePoint`] the page keeps so that a reload goes on
+//! from the training seed's last checkpoint. Plain data, no Leptos (it compiles natively; the tests
 //! below check it); the page's driver (`driver`) keeps it in signals and the page renders it.
 
 use crate::charts::delay::{band, smoothed, Band, Line, SMOOTH};
+use serde::{Deserialize, Serialize};
 use unroll_core::config::delay::DelayConfig;
-use unroll_core::delay::run::{HeldOut, Progress, RunId, RunResult, Tick};
+use unroll_core::delay::run::{
+    eval_every_for, HeldOut, Progress, RunCheckpoint, RunId, RunResult, SweepCheckpoint, Tick,
+};
+use unroll_core::keep::curve_until;
 use unroll_core::math::params::CellKind;
 
 /// One (cell, seed) run as the page shows it.
@@ -47,6 +52,20 @@ impl RunView {
             loss: Vec::new(),
             acc: Vec::new(),
             finished: true,
+        }
+    }
+
+    /// A run going on from its checkpoint `c`: its step and held-out curve from the checkpoint,
+    /// its training-batch curves from `curves` (the page's, kept with it) up to that step.
+    pub fn resumed(c: &RunCheckpoint, curves: Option<&KeptCurves>) -> Self {
+        let step = c.trainer.step;
+        RunView {
+            id: c.run,
+            step,
+            heldout: c.curve.clone(),
+            loss: curves.map_or_else(Vec::new, |k| curve_until(&k.loss, step)),
+            acc: curves.map_or_else(Vec::new, |k| curve_until(&k.acc, step)),
+            finished: false,
         }
     }
 
@@ -98,6 +117,115 @@ pub fn plan_with(config: &DelayConfig, finished: &[RunResult]) -> Vec<RunView> {
                 .map_or(v, RunView::restored)
         })
         .collect()
+}
+
+/// A run's training-batch curves as kept with a checkpoint.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KeptCurves {
+    /// Cell and seed.
+    pub run: RunId,
+    /// `(step, training-batch loss)` up to the checkpoint's step.
+    pub loss: Vec<(u64, f64)>,
+    /// `(step, training-batch token accuracy)` up to the checkpoint's step.
+    pub acc: Vec<(u64, f64)>,
+}
+
+/// The training seed's checkpoint as the page keeps it (IndexedDB, beside the finished runs):
+/// the sweep it belongs to, the seconds trained, the engine's checkpoint, and the page's
+/// training-batch curves of its runs up to it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ResumePoint {
+    /// Canonical query (without `lang`) of the whole sweep's configuration.
+    pub query: String,
+    /// Seconds of training when it was made.
+    pub elapsed: f64,
+    /// The engine's checkpoint.
+    pub checkpoint: SweepCheckpoint,
+    /// One per run of the checkpoint.
+    pub curves: Vec<KeptCurves>,
+}
+
+impl ResumePoint {
+    /// The point of the sweep `query` at `checkpoint`, with the curves of its runs in `runs`
+    /// cut at each run's step.
+    pub fn new(
+        query: String,
+        elapsed: f64,
+        checkpoint: SweepCheckpoint,
+        runs: &[RunView],
+    ) -> ResumePoint {
+        let curves = checkpoint
+            .runs
+            .iter()
+            .map(|c| {
+                let view = runs.iter().find(|v| v.id == c.run);
+                let cut = |pick: fn(&RunView) -> &Vec<(u64, f64)>| {
+                    view.map_or_else(Vec::new, |v| curve_until(pick(v), c.trainer.step))
+                };
+                KeptCurves {
+                    run: c.run,
+                    loss: cut(|v| &v.loss),
+                    acc: cut(|v| &v.acc),
+                }
+            })
+            .collect();
+        ResumePoint {
+            query,
+            elapsed,
+            checkpoint,
+            curves,
+        }
+    }
+
+    /// Whether Resume of the sweep with canonical query `query`, whose runs left are `rest`
+    /// ([`remaining`]), goes on from this point: the same sweep, and the checkpoint fits the
+    /// rest (its settings, its first seed, its cells).
+    pub fn fits(&self, query: &str, rest: &DelayConfig) -> bool {
+        self.query == query
+            && self
+                .checkpoint
+                .fits(rest, eval_every_for(rest.steps))
+                .is_ok()
+    }
+
+    /// The checkpoint's seed as counted in the sweep of `config`, from 1.
+    pub fn seed_number(&self, config: &DelayConfig) -> Option<usize> {
+        let seed = self.checkpoint.seed()?;
+        config
+            .run_seeds()
+            .iter()
+            .position(|&s| s == seed)
+            .map(|i| i + 1)
+    }
+
+    /// The bytes the page keeps (postcard, as the engine's messages).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        unroll_core::engine::protocol::encode(self)
+    }
+
+    /// Reads [`Self::to_bytes`] back.
+    ///
+    /// # Errors
+    /// A message when the bytes are not a resume point.
+    pub fn from_bytes(bytes: &[u8]) -> Result<ResumePoint, String> {
+        unroll_core::engine::protocol::decode(bytes).map_err(|e| format!("kept checkpoint: {e}"))
+    }
+}
+
+/// The runs of a sweep of `config` after a reload with a checkpoint: [`plan_with`], the runs
+/// of the checkpoint shown as [`RunView::resumed`].
+pub fn plan_resumed(
+    config: &DelayConfig,
+    finished: &[RunResult],
+    point: &ResumePoint,
+) -> Vec<RunView> {
+    let mut views = plan_with(config, finished);
+    for c in &point.checkpoint.runs {
+        if let Some(v) = views.iter_mut().find(|v| v.id == c.run && !v.finished) {
+            *v = RunView::resumed(c, point.curves.iter().find(|k| k.run == c.run));
+        }
+    }
+    views
 }
 
 /// What is left of a sweep of `config` when the runs in `finished` are done: the same
@@ -478,6 +606,68 @@ mod tests {
             .steps_done,
             7
         );
+    }
+
+    #[test]
+    fn a_resume_point_keeps_the_training_seed_up_to_its_checkpoint() {
+        use unroll_core::delay::run::Sweep;
+        let config = DelayConfig {
+            cell: CellSet::Both,
+            delay: 2,
+            length: 8,
+            vocab: 4,
+            hidden_size: 4,
+            batch_size: 4,
+            steps: 20,
+            seed: 3,
+            seeds: 2,
+            ..DelayConfig::default()
+        };
+        let query = unroll_core::config::query::encode(&config, None);
+        let mut sweep = Sweep::with_eval_every(&config, eval_every_for(config.steps)).unwrap();
+        let mut views = plan(&config);
+        // The first seed (2 × 21 ticks), then seed 4's evaluations and 5 steps of each cell.
+        let mut first = Vec::new();
+        for _ in 0..2 * 21 + 2 + 10 {
+            let t = sweep.tick().unwrap();
+            apply_tick(&mut views, &t);
+            first.extend(t.finished);
+        }
+        let c = sweep.checkpoint().unwrap();
+        assert_eq!((c.seed(), c.step()), (Some(4), 5));
+        // The page's views may be ahead of the checkpoint (ticks that came after it).
+        let ahead = step_tick(id(CellKind::Rnn, 4), 6, 9.0, 0.5);
+        apply_tick(&mut views, &ahead);
+        let point = ResumePoint::new(query.clone(), 12.5, c.clone(), &views);
+        let back = ResumePoint::from_bytes(&point.to_bytes()).unwrap();
+        assert_eq!(back, point);
+        assert!(ResumePoint::from_bytes(&[1, 2, 3]).is_err());
+        assert_eq!(point.curves.len(), 2);
+        assert_eq!(point.curves[0].loss, views[2].loss[..5]);
+        assert_eq!(point.curves[1].acc, views[3].acc);
+        assert_eq!(point.seed_number(&config), Some(2));
+        // It fits the rest of its sweep, not the whole sweep, another sweep or other settings.
+        let rest = remaining(&config, &first).unwrap();
+        assert_eq!(rest.seed, 4);
+        assert!(point.fits(&query, &rest));
+        assert!(!point.fits(&query, &config));
+        assert!(!point.fits("v=1&lesson=delay", &rest));
+        let other = DelayConfig {
+            lr: 0.01,
+            ..rest.clone()
+        };
+        assert!(!point.fits(&query, &other));
+        // After the reload: seed 3 kept, seed 4 at its checkpoint, curves up to it.
+        let shown = plan_resumed(&config, &first, &point);
+        assert_eq!(shown.len(), 4);
+        assert!(shown[0].finished && shown[1].finished);
+        for (v, r) in shown[2..].iter().zip(&c.runs) {
+            assert_eq!((v.id, v.step, v.finished), (r.run, 5, false));
+            assert_eq!(v.heldout, r.curve);
+            assert_eq!(v.loss.len(), 5);
+            assert_eq!(v.loss.last().unwrap().0, 5);
+        }
+        assert_eq!(shown[2].loss, views[2].loss[..5]);
     }
 
     #[test]

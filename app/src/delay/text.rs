@@ -249,6 +249,13 @@ pub struct DelayText {
     pub summary_these_settings: &'static str,
     /// Resume offer after a reload: {0} runs finished and kept, {1} runs planned.
     pub resume_offer: fn(&str, &str) -> String,
+    /// Resume offer after a reload, with a checkpoint of the seed that was training: {0} runs
+    /// finished and kept, {1} runs planned, {2} the seed's number in the sweep (from 1), {3}
+    /// seeds in the sweep, {4} the step of the checkpoint.
+    pub resume_offer_from: fn(&str, &str, &str, &str, &str) -> String,
+    /// The latest checkpoint of the training seed: {0} the seed's number in the sweep (from
+    /// 1), {1} seeds in the sweep, {2} its step.
+    pub checkpoint_saved: fn(&str, &str, &str) -> String,
     /// Forget-gate bias hook: {0} mean of b_if at initialisation, {1} seed.
     pub forget_bias_mean: fn(&str, &str) -> String,
     /// Capacity heading.
@@ -377,6 +384,8 @@ impl DelayText {
         col_settings: "Settings",
         summary_these_settings: "the settings above",
         resume_offer: |a0, a1| format!("A sweep of these settings was stopped by a reload: {a0} of {a1} runs finished and are kept. Resume trains the others; the seed that was training starts again from step 0."),
+        resume_offer_from: |a0, a1, a2, a3, a4| format!("A sweep of these settings was stopped by a reload: {a0} of {a1} runs finished and are kept. Resume trains the rest: it resumes seed {a2} of {a3} from step {a4} (its last save) with the same weights, optimiser state and batches."),
+        checkpoint_saved: |a0, a1, a2| format!("Seed {a0} of {a1} saved at step {a2}: a reload resumes it from there."),
         forget_bias_mean: |a0, a1| format!("Mean of the LSTM's forget block of bias_ih_l0 at initialisation (seed {a1}): {a0}"),
         capacity_title: "What delay 64 asks of the state",
     };
@@ -502,6 +511,8 @@ impl DelayText {
         col_settings: "设置",
         summary_these_settings: "上方的设置",
         resume_offer: |a0, a1| format!("这些设置的一轮运行被页面重新加载打断：{a1} 个运行中已完成的 {a0} 个已保存。点击“继续”训练其余的运行；中断时正在训练的种子从第 0 步重新开始。"),
+        resume_offer_from: |a0, a1, a2, a3, a4| format!("这些设置的一轮运行被页面重新加载打断：{a1} 个运行中已完成的 {a0} 个已保存。点击“继续”将从最后保存的第 {a4} 步接着训练第 {a2} 个种子（共 {a3} 个），权重、优化器状态和批次都与中断前相同。"),
+        checkpoint_saved: |a0, a1, a2| format!("第 {a0} 个种子（共 {a1} 个）已保存在第 {a2} 步：重新加载页面后从这里继续。"),
         forget_bias_mean: |a0, a1| format!("LSTM 的 bias_ih_l0 遗忘门块在初始化时的平均值（种子 {a1}）：{a0}"),
         capacity_title: "delay 64 对状态的要求",
     };

@@ -20,6 +20,7 @@ use wasm_bindgen::JsCast;
 use unroll_core::data::names::NamesDataset;
 use unroll_core::data::split::SplitCounts;
 use unroll_core::data::upload::{UploadError, UploadSummary};
+use unroll_core::delay::run::SweepCheckpoint;
 use unroll_core::engine::protocol::{
     decode, encode, Command, DataId, DelayError, DelayEvent, FileBytes, NamesEvent, Report,
     SessionId, UploadEvent,
@@ -255,16 +256,22 @@ impl EngineClient {
         let _ = ended.await;
     }
 
-    /// Runs the delay-copy task with the canonical query `query` as session `session`;
-    /// resolves when it has ended.
+    /// Runs the delay-copy task with the canonical query `query` as session `session` (from
+    /// `resume` when given: a checkpoint of the configuration's first seed); resolves when it
+    /// has ended.
     pub async fn run_delay(
         &self,
         session: SessionId,
         query: String,
+        resume: Option<Box<SweepCheckpoint>>,
         on_event: impl FnMut(DelayEvent) + 'static,
     ) {
         let ended = self.register(session, Listener::Delay(Box::new(on_event)));
-        self.send(vec![Command::Delay { session, query }]);
+        self.send(vec![Command::Delay {
+            session,
+            query,
+            resume,
+        }]);
         let _ = ended.await;
     }
 

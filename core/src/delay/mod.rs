@@ -28,6 +28,9 @@ pub mod trainer;
 pub use crate::config::delay::{check_delay, CellSet, DelayConfig, DelayRangeError};
 pub use model::{DelayModel, DelayStats};
 pub use outcome::{judge, Capacity, Outcome, SweepSummary};
-pub use run::{DelayRun, HeldOut, HeldOutSet, RunId, RunResult, Sweep, Tick};
+pub use run::{
+    DelayRun, HeldOut, HeldOutSet, ResumeRefused, RunId, RunResult, RunSettings, Sweep,
+    SweepCheckpoint, Tick,
+};
 pub use task::{targets, DelayBatch, DelayTask};
-pub use trainer::{CellTrainer, DelayStep, Recipe, SideBySide};
+pub use trainer::{CellTrainer, DelayStep, Recipe, SideBySide, TrainerState};

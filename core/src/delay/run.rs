@@ -11,6 +11,11 @@
 //! - [`Sweep`]: the runs of one [`DelayConfig`]: seeds `seed`, `seed + 1`, … (`seeds` of
 //!   them), for each seed every cell of `cell`. The cells of one seed take turns step by step
 //!   (they train on the same token stream); the next seed starts when they are finished.
+//! - [`SweepCheckpoint`]: where the seed in training stands (every cell's weights, Adam state,
+//!   token-stream position, held-out curve and whose turn it is), with the settings it belongs
+//!   to. A sweep of the same settings that starts at that seed ([`Sweep::restore`]) goes on
+//!   with the same steps and numbers as the sweep that was stopped; one of other settings is
+//!   refused ([`ResumeRefused`]).
 //!
 //! Held-out figures are over the supervised positions only (`t ≥ delay`): token accuracy (a
 //! fraction 0–1) and mean cross-entropy (nats per token). Everything here is synchronous and
@@ -18,7 +23,7 @@
 //! result types are `serde`-serialisable so they can cross a worker boundary or be stored.
 
 use super::task::{DelayBatch, DelayTask};
-use super::trainer::{example_batch, CellTrainer, DelayStep, Recipe};
+use super::trainer::{example_batch, CellTrainer, DelayStep, Recipe, TrainerState};
 use crate::config::delay::{DelayConfig, DelayRangeError};
 use crate::math::params::CellKind;
 use serde::{Deserialize, Serialize};
@@ -130,6 +135,178 @@ pub struct Tick {
     pub heldout: Option<HeldOut>,
     /// The run's result, on the tick that finished it.
     pub finished: Option<RunResult>,
+}
+
+/// Everything that decides a run's numbers besides its cell and seed.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunSettings {
+    /// Vocabulary size V.
+    pub vocab: usize,
+    /// Tokens per sequence T.
+    pub length: usize,
+    /// The delay d.
+    pub delay: usize,
+    /// Hidden size, learning rate, batch size, clipping, forget-gate bias.
+    pub recipe: Recipe,
+    /// Steps per run.
+    pub steps: u64,
+    /// Steps between two held-out evaluations.
+    pub eval_every: u64,
+}
+
+impl RunSettings {
+    /// The settings of a sweep of `config` evaluated every `eval_every` steps (with the
+    /// floors [`Sweep`] applies).
+    pub fn of(config: &DelayConfig, eval_every: u64) -> RunSettings {
+        RunSettings {
+            vocab: config.vocab.max(2),
+            length: config.length,
+            delay: config.delay,
+            recipe: Recipe::of(config),
+            steps: config.steps.max(1),
+            eval_every: eval_every.max(1),
+        }
+    }
+}
+
+/// Where one run stands: its trainer's state, held-out curve and skipped steps.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunCheckpoint {
+    /// Cell and seed.
+    pub run: RunId,
+    /// Steps, weights, Adam state, token-stream position.
+    pub trainer: TrainerState,
+    /// The held-out evaluations so far.
+    pub curve: Vec<HeldOut>,
+    /// Steps skipped so far (non-finite loss or gradient).
+    pub skipped: u64,
+}
+
+/// Where the seed in training of a [`Sweep`] stands ([`Sweep::checkpoint`]): enough for a
+/// sweep of the same settings starting at that seed to go on exactly where it stopped
+/// ([`Sweep::restore`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SweepCheckpoint {
+    /// The settings of the sweep.
+    pub settings: RunSettings,
+    /// One per cell of the seed, in the sweep's order.
+    pub runs: Vec<RunCheckpoint>,
+    /// Index in `runs` of the run whose turn is next.
+    pub turn: usize,
+}
+
+impl SweepCheckpoint {
+    /// The seed being trained.
+    pub fn seed(&self) -> Option<u32> {
+        self.runs.first().map(|r| r.run.seed)
+    }
+
+    /// Steps done by every run of the seed (the smallest count; the cells take turns, so the
+    /// others are at most one step further).
+    pub fn step(&self) -> u64 {
+        self.runs.iter().map(|r| r.trainer.step).min().unwrap_or(0)
+    }
+
+    /// Bytes of its vectors (what keeping it costs).
+    pub fn size_bytes(&self) -> usize {
+        self.runs.iter().map(|r| r.trainer.size_bytes()).sum()
+    }
+
+    /// Whether a sweep of `config` evaluated every `eval_every` steps can go on from this
+    /// checkpoint: the same settings, its first seed the checkpoint's, the same cells.
+    ///
+    /// # Errors
+    /// What differs.
+    pub fn fits(&self, config: &DelayConfig, eval_every: u64) -> Result<(), ResumeRefused> {
+        let settings = RunSettings::of(config, eval_every);
+        if self.settings != settings {
+            return Err(ResumeRefused::Settings);
+        }
+        let planned: Vec<RunId> = config
+            .cell
+            .cells()
+            .iter()
+            .map(|&cell| RunId {
+                cell,
+                seed: config.seed,
+            })
+            .collect();
+        let saved: Vec<RunId> = self.runs.iter().map(|r| r.run).collect();
+        if saved != planned || self.turn >= saved.len() {
+            return Err(ResumeRefused::Runs { saved, planned });
+        }
+        if let Some(r) = self.runs.iter().find(|r| {
+            r.trainer.step > settings.steps || r.curve.iter().any(|h| h.step > r.trainer.step)
+        }) {
+            return Err(ResumeRefused::Steps {
+                run: r.run,
+                step: r.trainer.step,
+                budget: settings.steps,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Why a sweep does not go on from a checkpoint.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ResumeRefused {
+    /// The checkpoint is of other settings (task, recipe, budget or evaluation interval).
+    Settings,
+    /// The checkpoint's runs are not the first seed's runs of the sweep.
+    Runs {
+        /// The checkpoint's runs.
+        saved: Vec<RunId>,
+        /// The sweep's first seed's runs.
+        planned: Vec<RunId>,
+    },
+    /// A run of the checkpoint is past the budget, or its curve past its step.
+    Steps {
+        /// The run.
+        run: RunId,
+        /// Its step in the checkpoint.
+        step: u64,
+        /// The sweep's budget.
+        budget: u64,
+    },
+    /// The sweep has trained already (a checkpoint is restored before the first tick).
+    Started,
+    /// A run's saved vectors do not fit its model.
+    Shape {
+        /// The run.
+        run: RunId,
+        /// A saved vector's length.
+        saved: usize,
+        /// The model's parameter count.
+        expected: usize,
+    },
+}
+
+impl std::fmt::Display for ResumeRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ResumeRefused::Settings => {
+                write!(f, "the checkpoint was saved by a sweep with other settings")
+            }
+            ResumeRefused::Runs { saved, planned } => write!(
+                f,
+                "the checkpoint holds the runs {saved:?}, the sweep starts with {planned:?}"
+            ),
+            ResumeRefused::Steps { run, step, budget } => write!(
+                f,
+                "the checkpoint's {run:?} is at step {step}, past its curve or the budget of {budget}"
+            ),
+            ResumeRefused::Started => write!(f, "the sweep has started already"),
+            ResumeRefused::Shape {
+                run,
+                saved,
+                expected,
+            } => write!(
+                f,
+                "the checkpoint's {run:?} has {saved} values where the model has {expected} parameters"
+            ),
+        }
+    }
 }
 
 /// One (cell, seed) run: a [`CellTrainer`], its budget and its held-out curve.
@@ -274,6 +451,33 @@ impl DelayRun {
     pub fn predict(&self, batch: &DelayBatch, b: usize) -> Vec<u32> {
         self.trainer.predict(batch, b)
     }
+
+    /// Where the run stands.
+    pub fn checkpoint(&self) -> RunCheckpoint {
+        RunCheckpoint {
+            run: self.id(),
+            trainer: self.trainer.state(),
+            curve: self.curve.clone(),
+            skipped: self.skipped,
+        }
+    }
+
+    /// Goes on from `c` (a checkpoint of this cell and seed with the same settings).
+    ///
+    /// # Errors
+    /// [`ResumeRefused::Shape`] when its vectors do not fit the model (the run is unchanged).
+    fn restore(&mut self, c: &RunCheckpoint) -> Result<(), ResumeRefused> {
+        self.trainer
+            .restore(&c.trainer)
+            .map_err(|(saved, expected)| ResumeRefused::Shape {
+                run: c.run,
+                saved,
+                expected,
+            })?;
+        self.curve = c.curve.clone();
+        self.skipped = c.skipped;
+        Ok(())
+    }
 }
 
 /// How far a [`Sweep`] is, in optimisation steps and runs.
@@ -319,6 +523,7 @@ pub struct Sweep {
     runs: Vec<DelayRun>,
     cells: usize,
     cursor: usize,
+    eval_every: u64,
 }
 
 impl Sweep {
@@ -360,6 +565,7 @@ impl Sweep {
             runs,
             cells: cells.len(),
             cursor: 0,
+            eval_every: eval_every.max(1),
         })
     }
 
@@ -454,6 +660,52 @@ impl Sweep {
     pub fn current_runs(&self) -> &[DelayRun] {
         let group = self.cursor / self.cells;
         &self.runs[group * self.cells..(group + 1) * self.cells]
+    }
+
+    /// Where the seed in training stands; `None` before its first tick and once its runs are
+    /// finished (nothing to go on with).
+    pub fn checkpoint(&self) -> Option<SweepCheckpoint> {
+        let runs = self.current_runs();
+        if runs.iter().all(DelayRun::is_finished) || runs.iter().all(|r| r.curve.is_empty()) {
+            return None;
+        }
+        Some(SweepCheckpoint {
+            settings: RunSettings::of(&self.config, self.eval_every),
+            runs: runs.iter().map(DelayRun::checkpoint).collect(),
+            turn: self.cursor % self.cells,
+        })
+    }
+
+    /// Goes on from `checkpoint`, which must be of this sweep's settings and of its first
+    /// seed, before the first tick: the ticks that follow are those that followed the
+    /// checkpoint in the sweep that made it.
+    ///
+    /// # Errors
+    /// [`ResumeRefused`] when the checkpoint does not fit ([`SweepCheckpoint::fits`]) or
+    /// this sweep has ticked already; the sweep is unchanged then.
+    pub fn restore(&mut self, checkpoint: &SweepCheckpoint) -> Result<(), ResumeRefused> {
+        checkpoint.fits(&self.config, self.eval_every)?;
+        if self.cursor != 0 || self.runs.iter().any(|r| !r.curve.is_empty()) {
+            return Err(ResumeRefused::Started);
+        }
+        let mut restored: Vec<DelayRun> = Vec::with_capacity(self.cells);
+        for (run, c) in self.runs[..self.cells].iter().zip(&checkpoint.runs) {
+            let mut fresh = DelayRun::new(
+                run.trainer.cell(),
+                &self.task,
+                &Recipe::of(&self.config),
+                run.trainer.seed(),
+                run.budget,
+                run.eval_every,
+            );
+            fresh.restore(c)?;
+            restored.push(fresh);
+        }
+        for (i, run) in restored.into_iter().enumerate() {
+            self.runs[i] = run;
+        }
+        self.cursor = checkpoint.turn;
+        Ok(())
     }
 
     /// Arg-max predictions `[T − d]` on the example sequence of the runs of the seed being

@@ -194,4 +194,16 @@ impl TokenStream {
     pub fn task(&self) -> &DelayTask {
         &self.task
     }
+
+    /// How far the stream has been read, in 32-bit words of its ChaCha8 generator (a
+    /// checkpoint's position; [`TokenStream::seek`] goes back to it).
+    pub fn position(&self) -> u128 {
+        self.rng.get_word_pos()
+    }
+
+    /// Moves the stream to `position` ([`TokenStream::position`] of a stream with the same
+    /// seed): the batches that follow are the ones that followed there.
+    pub fn seek(&mut self, position: u128) {
+        self.rng.set_word_pos(position);
+    }
 }

@@ -82,6 +82,31 @@ pub struct DelayStep {
     pub skipped: bool,
 }
 
+/// Where one cell's training stands: enough to go on exactly where it stopped (with the same
+/// cell, task, recipe and seed, which the owner checks).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrainerState {
+    /// Steps done.
+    pub step: u64,
+    /// `[P]` parameters, flat in the model's layout.
+    pub params: Vec<f32>,
+    /// Adam's updates applied so far (skipped steps apply none).
+    pub adam_step: u32,
+    /// `[P]` Adam first moments.
+    pub adam_m: Vec<f32>,
+    /// `[P]` Adam second moments.
+    pub adam_v: Vec<f32>,
+    /// The token stream's position ([`TokenStream::position`]).
+    pub stream_position: u128,
+}
+
+impl TrainerState {
+    /// Bytes of its vectors (what keeping it costs).
+    pub fn size_bytes(&self) -> usize {
+        (self.params.len() + self.adam_m.len() + self.adam_v.len()) * 4
+    }
+}
+
 /// One cell of the delay-copy task with its parameters, Adam state and token stream.
 pub struct CellTrainer {
     model: DelayModel,
@@ -145,6 +170,39 @@ impl CellTrainer {
     /// Steps done.
     pub fn steps(&self) -> u64 {
         self.step
+    }
+
+    /// Where the training stands ([`CellTrainer::restore`] goes on from it).
+    pub fn state(&self) -> TrainerState {
+        TrainerState {
+            step: self.step,
+            params: self.params.clone(),
+            adam_step: self.adam.step,
+            adam_m: self.adam.m.clone(),
+            adam_v: self.adam.v.clone(),
+            stream_position: self.stream.position(),
+        }
+    }
+
+    /// Goes on from `state`, a [`CellTrainer::state`] of a trainer with the same cell, task,
+    /// recipe and seed: the steps that follow are those that followed it.
+    ///
+    /// # Errors
+    /// The model's parameter count and the state's vector lengths when they differ (the state
+    /// is of another model); the trainer is unchanged then.
+    pub fn restore(&mut self, state: &TrainerState) -> Result<(), (usize, usize)> {
+        let n = self.params.len();
+        let lengths = [state.params.len(), state.adam_m.len(), state.adam_v.len()];
+        if let Some(&bad) = lengths.iter().find(|&&l| l != n) {
+            return Err((bad, n));
+        }
+        self.params.copy_from_slice(&state.params);
+        self.adam.step = state.adam_step;
+        self.adam.m.copy_from_slice(&state.adam_m);
+        self.adam.v.copy_from_slice(&state.adam_v);
+        self.stream.seek(state.stream_position);
+        self.step = state.step;
+        Ok(())
     }
 
     /// One optimisation step on the next batch of the stream (see the module docs).

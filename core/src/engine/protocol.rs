@@ -14,7 +14,7 @@ use crate::config::Head;
 use crate::data::names::NamesDataset;
 use crate::data::split::SplitCounts;
 use crate::data::upload::{UploadError, UploadSummary};
-use crate::delay::run::{Progress, RunId, Tick};
+use crate::delay::run::{Progress, ResumeRefused, RunId, SweepCheckpoint, Tick};
 use crate::gpu::GpuError;
 use crate::math::classifier::ClassifierModel;
 use crate::math::params::RnnSpec;
@@ -86,6 +86,9 @@ pub enum Command {
         session: SessionId,
         /// The canonical query of the run's `DelayConfig`.
         query: String,
+        /// Go on from this checkpoint of the configuration's first seed (saved by an earlier
+        /// sweep of the same settings, [`DelayEvent::Checkpoint`]).
+        resume: Option<Box<SweepCheckpoint>>,
     },
     /// Pause a session at its next step boundary.
     Pause(SessionId),
@@ -330,6 +333,9 @@ pub enum DelayEvent {
         /// Steps and runs done so far.
         progress: Progress,
     },
+    /// Where the seed in training stands, so a later sweep can go on from it (sent every few
+    /// seconds while it trains, see `checkpoint_every_ms`, and on pause).
+    Checkpoint(Box<SweepCheckpoint>),
     /// Every run trained its step budget.
     Finished,
     /// The run could not start or the engine failed.
@@ -343,6 +349,8 @@ pub enum DelayError {
     Range(DelayRangeError),
     /// The training engine failed.
     Engine(EngineFault),
+    /// The checkpoint to go on from does not fit the sweep.
+    Resume(ResumeRefused),
 }
 
 impl std::fmt::Display for DelayError {
@@ -350,6 +358,7 @@ impl std::fmt::Display for DelayError {
         match self {
             DelayError::Range(e) => e.fmt(f),
             DelayError::Engine(e) => e.fmt(f),
+            DelayError::Resume(e) => e.fmt(f),
         }
     }
 }

@@ -26,12 +26,12 @@ use crate::config::TrainConfig;
 use crate::data::names::NamesDataset;
 use crate::data::split::{SplitCounts, VAL_FRACTION};
 use crate::data::upload::UploadParser;
-use crate::delay::run::eval_every_for;
+use crate::delay::run::{eval_every_for, SweepCheckpoint};
 use crate::delay::Sweep;
 use crate::train::clock::{check_in, now_ms, sleep_ms, yield_now};
 use crate::train::session::{
-    run_session_from, BackendKind, Checkpoint, CpuReason, EngineFault, TrainControl, TrainError,
-    TrainEvent,
+    checkpoint_every_ms, run_session_from, BackendKind, Checkpoint, CpuReason, EngineFault,
+    TrainControl, TrainError, TrainEvent,
 };
 
 /// Lines an upload's parse reads between two looks at the clock.
@@ -149,7 +149,11 @@ fn handle(command: Command) {
             data,
             resume,
         } => start_names(session, &query, data, resume),
-        Command::Delay { session, query } => start_delay(session, &query),
+        Command::Delay {
+            session,
+            query,
+            resume,
+        } => start_delay(session, &query, resume),
         Command::Pause(id) => {
             if let Some(c) = control_of(id) {
                 c.pause()
@@ -286,7 +290,10 @@ fn start_upload(
     });
 }
 
-fn start_delay(session: SessionId, query: &str) {
+/// Runs the sweep of `query` (from `resume` when given), reporting its ticks, its example
+/// predictions every [`DELAY_PREDICT_EVERY_MS`], and a checkpoint of the seed in training
+/// every [`checkpoint_every_ms`] of its size and on pause.
+fn start_delay(session: SessionId, query: &str, resume: Option<Box<SweepCheckpoint>>) {
     let config = decode_query::<DelayConfig>(query).config;
     spawn_session(session, move |control| async move {
         let send =
@@ -298,20 +305,33 @@ fn start_delay(session: SessionId, query: &str) {
                 return;
             }
         };
+        if let Some(c) = resume {
+            if let Err(e) = sweep.restore(&c) {
+                send(DelayEvent::Error(DelayError::Resume(e)), true);
+                return;
+            }
+        }
         let predictions = |sweep: &Sweep| DelayEvent::Predictions {
             runs: sweep.example_predictions(),
             progress: sweep.progress(),
         };
+        let checkpoint = |sweep: &Sweep| sweep.checkpoint().map(Box::new);
         let mut last_publish = f64::NEG_INFINITY;
+        let mut last_checkpoint = now_ms();
+        let mut checkpoint_every = checkpoint_every_ms(0);
         loop {
             if control.is_stopped() {
                 return;
             }
             if control.is_paused() {
+                if let Some(c) = checkpoint(&sweep) {
+                    send(DelayEvent::Checkpoint(c), false);
+                }
                 send(predictions(&sweep), true);
                 while control.is_paused() {
                     sleep_ms(50).await;
                 }
+                last_checkpoint = now_ms();
                 continue;
             }
             let Some(tick) = sweep.tick() else {
@@ -324,6 +344,14 @@ fn start_delay(session: SessionId, query: &str) {
             if finished_run || now_ms() - last_publish > DELAY_PREDICT_EVERY_MS {
                 send(predictions(&sweep), false);
                 last_publish = now_ms();
+            }
+            // The interval follows the size of the last checkpoint (a copy is made only when due).
+            if now_ms() - last_checkpoint >= checkpoint_every {
+                if let Some(c) = checkpoint(&sweep) {
+                    checkpoint_every = checkpoint_every_ms(c.size_bytes());
+                    send(DelayEvent::Checkpoint(c), false);
+                }
+                last_checkpoint = now_ms();
             }
             check_in().await;
         }

@@ -58,7 +58,7 @@ fn get(obj: &JsValue, key: &str) -> Result<JsValue, String> {
 }
 
 /// `bytes` as a `Blob` for the record.
-fn blob_of(bytes: &[u8]) -> Result<JsValue, String> {
+pub(crate) fn blob_of(bytes: &[u8]) -> Result<JsValue, String> {
     let parts = Array::of1(&Uint8Array::from(bytes));
     Blob::new_with_u8_array_sequence(&parts)
         .map(JsValue::from)
@@ -66,7 +66,7 @@ fn blob_of(bytes: &[u8]) -> Result<JsValue, String> {
 }
 
 /// The bytes of a record's field: a `Blob`, or a `Uint8Array` (records of earlier versions).
-async fn bytes_of(v: &JsValue, what: &str) -> Result<Vec<u8>, String> {
+pub(crate) async fn bytes_of(v: &JsValue, what: &str) -> Result<Vec<u8>, String> {
     if let Some(a) = v.dyn_ref::<Uint8Array>() {
         return Ok(a.to_vec());
     }
