@@ -17,7 +17,22 @@ use unroll_core::config::lessons::{LessonId, LessonState, UnrollConfig, UNROLL_F
 use unroll_core::config::UrlNotice;
 use unroll_core::lessons::unroll::{unroll, Unroll, UnrollStep};
 
-/// The `unroll` lesson page.
+/// The page's state, shared by its panels (every field is a signal, so it is `Copy`).
+#[derive(Clone, Copy)]
+struct UnrollModel {
+    cfg: RwSignal<UnrollConfig>,
+    /// The lesson's computation for `cfg` (none for an invalid configuration).
+    result: Memo<Option<Unroll>>,
+    /// Steps (inputs), at least 1.
+    steps: Memo<usize>,
+    /// The step the scrubber shows, 1-based.
+    t_now: Signal<usize>,
+    /// Vector mode (hidden_size > 1): seeded weights instead of the three sliders.
+    vector: Memo<bool>,
+}
+
+/// The `unroll` lesson page: the weights and inputs beside the unrolled chain, the current
+/// step's equation, every step's terms, and in vector mode the weights and states as heatmaps.
 #[component]
 pub fn UnrollPage(
     /// Decoded URL state.
@@ -25,146 +40,25 @@ pub fn UnrollPage(
     /// URL notices.
     notices: Vec<UrlNotice>,
 ) -> impl IntoView {
-    let lang = use_lang();
     let cfg = RwSignal::new(initial);
-    let field = |key: &str| fields::spec(UNROLL_FIELDS, key);
     sync_url(cfg, LessonState::Unroll);
-    let result = Memo::new(move |_| unroll(&cfg.get()).ok());
-    let steps = Memo::new(move |_| cfg.with(|c| c.x.len().max(1)));
-    let t_now = Signal::derive(move || cfg.with(|c| c.t.clamp(1, c.x.len().max(1))));
-    let vector = Memo::new(move |_| cfg.with(|c| c.hidden_size > 1));
-
+    let m = UnrollModel {
+        cfg,
+        result: Memo::new(move |_| unroll(&cfg.get()).ok()),
+        steps: Memo::new(move |_| cfg.with(|c| c.x.len().max(1))),
+        t_now: Signal::derive(move || cfg.with(|c| c.t.clamp(1, c.x.len().max(1)))),
+        vector: Memo::new(move |_| cfg.with(|c| c.hidden_size > 1)),
+    };
+    let vector = m.vector;
     view! {
         <LessonFrame id=LessonId::Unroll notices=notices lede=Signal::derive(move || vector.get().then_some::<Text>(|l| UnrollText::of(l).lede_vector))>
             <div class="lx-layout">
-                <Panel title=|l| UnrollText::of(l).controls class="lx-controls">
-                    <Show when=move || !vector.get()>
-                        <FieldSlider cfg=cfg spec=field("w_xh") label=label(|l| UnrollText::of(l).w_xh) step=0.01 />
-                        <FieldSlider cfg=cfg spec=field("w_hh") label=label(|l| UnrollText::of(l).w_hh) step=0.01 />
-                        <FieldSlider cfg=cfg spec=field("b") label=label(|l| UnrollText::of(l).b) step=0.01 />
-                    </Show>
-                    <FieldSlider cfg=cfg spec=field("h0") label=label(|l| UnrollText::of(l).h0) step=0.01 />
-                    <h3 class="lx-sub">{t(|l| UnrollText::of(l).inputs)}</h3>
-                    <ListSliders
-                        prefix="unroll-x"
-                        symbol="x"
-                        values=Signal::derive(move || cfg.with(|c| c.x.clone()))
-                        spec=field("x")
-                        step=0.1
-                        on_change=Callback::new(move |list| cfg.update(|c| {
-                            c.x = list;
-                            c.t = c.t.min(c.x.len());
-                        }))
-                    />
-                    <h3 class="lx-sub">{t(|l| UnrollText::of(l).mode)}</h3>
-                    <FieldSlider cfg=cfg spec=field("hidden_size") label=label(|l| UnrollText::of(l).hidden) step=1.0 display=whole />
-                    <Show when=move || vector.get()>
-                        <SeedInput testid="unroll-seed" spec=field("seed") class="field" value=Signal::derive(move || cfg.with(|c| c.seed)) on_set=Callback::new(move |s| cfg.update(|c| c.seed = s)) />
-                        <Para text=|l| UnrollText::of(l).vector_note class="lx-note" />
-                    </Show>
-                </Panel>
+                <UnrollControls m=m />
                 <div class="lx-main">
-                    <Panel title=|l| UnrollText::of(l).diagram>
-                        <StepControls
-                            lesson="unroll"
-                            t=t_now
-                            set_t=Callback::new(move |v: usize| cfg.update(|c| c.t = v))
-                            max=Signal::derive(move || steps.get())
-                        />
-                        <div class="lx-scroll">{move || result.get().map(|r| chain_svg(&r, t_now.get(), lang.get()))}</div>
-                        <Para text=|l| UnrollText::of(l).same_weights class="lx-note" />
-                    </Panel>
-                    <Panel heading=Signal::derive(move || (UnrollText::of(lang.get()).step)(&t_now.get().to_string()))>
-                        {move || {
-                            let r = result.get()?;
-                            let step = r.steps.get(t_now.get() - 1)?.clone();
-                            Some(equation(&r, &step, cfg.with(|c| (c.w_xh, c.w_hh, c.b)), lang.get()))
-                        }}
-                    </Panel>
-                    <Panel title=|l| UnrollText::of(l).table>
-                        <div class="lx-scroll" data-scroller>
-                            <table class="lx-table">
-                                <thead>
-                                    <tr>
-                                        <th>"t"</th>
-                                        <th>"x_t"</th>
-                                        <th class="lx-c-input">"W_xh·x_t"</th>
-                                        <th class="lx-c-rec">"W_hh·h_{t−1}"</th>
-                                        <th class="lx-c-bias">"b"</th>
-                                        <th>"z_t"</th>
-                                        <th>"h_t = tanh(z_t)"</th>
-                                        <th>{t(|l| UnrollText::of(l).from_x1)}</th>
-                                    </tr>
-                                </thead>
-                                <tbody>
-                                    <For
-                                        each=move || 1..=steps.get()
-                                        key=|i| *i
-                                        children=move |i| {
-                                            let step = move || result.with(|r| r.as_ref().and_then(|r| r.steps.get(i - 1).cloned()));
-                                            let vec_cell = move |testid: String, f: fn(&UnrollStep) -> Vec<f32>| {
-                                                view! {
-                                                    <td>
-                                                        <VecNum testid=testid values=Signal::derive(move || step().map(|s| f(&s)).unwrap_or_default()) />
-                                                    </td>
-                                                }
-                                            };
-                                            view! {
-                                                <tr class:lx-active=move || t_now.get() == i>
-                                                    <td>{i}</td>
-                                                    <td>
-                                                        <Num testid=format!("unroll-x-value-{i}") value=Signal::derive(move || step().map_or(f32::NAN, |s| s.x)) digits=2 />
-                                                    </td>
-                                                    {vec_cell(format!("unroll-input-{i}"), |s| s.input_term.clone())}
-                                                    {vec_cell(format!("unroll-recurrent-{i}"), |s| s.recurrent_term.clone())}
-                                                    {vec_cell(format!("unroll-bias-{i}"), |s| s.bias.clone())}
-                                                    {vec_cell(format!("unroll-z-{i}"), |s| s.z.clone())}
-                                                    {vec_cell(format!("unroll-h-{i}"), |s| s.h.clone())}
-                                                    {vec_cell(format!("unroll-from_x1-{i}"), |s| s.from_x1.clone())}
-                                                </tr>
-                                            }
-                                        }
-                                    />
-                                </tbody>
-                            </table>
-                        </div>
-                        <HandoutNote note=Note::UnrollShare />
-                    </Panel>
+                    <UnrollChain m=m />
+                    <UnrollTable m=m />
                     <Show when=move || vector.get()>
-                        <Panel title=|l| UnrollText::of(l).weights>
-                            <div class="lx-heatmaps">
-                                <Heatmap
-                                    testid="unroll-weight_ih"
-                                    caption=Signal::derive(move || format!("W_xh = weight_ih_l0 [{}, 1]", cfg.with(|c| c.hidden_size)))
-                                    values=Signal::derive(move || result.get().map(|r| r.weight_ih).unwrap_or_default())
-                                    cols=Signal::derive(|| 1usize)
-                                />
-                                <Heatmap
-                                    testid="unroll-weight_hh"
-                                    caption=Signal::derive(move || { let h = cfg.with(|c| c.hidden_size); format!("W_hh = weight_hh_l0 [{h}, {h}]") })
-                                    values=Signal::derive(move || result.get().map(|r| r.weight_hh).unwrap_or_default())
-                                    cols=Signal::derive(move || cfg.with(|c| c.hidden_size))
-                                />
-                                <Heatmap
-                                    testid="unroll-bias"
-                                    caption=Signal::derive(|| "b = bias_ih_l0 + bias_hh_l0".to_owned())
-                                    values=Signal::derive(move || result.get().map(|r| r.steps.first().map(|s| s.bias.clone()).unwrap_or_default()).unwrap_or_default())
-                                    cols=Signal::derive(|| 1usize)
-                                />
-                                <Heatmap
-                                    testid="unroll-h-all"
-                                    caption=Signal::derive(move || UnrollText::of(lang.get()).h_states.to_owned())
-                                    values=Signal::derive(move || {
-                                        // [H, T]: one row per unit, one column per step.
-                                        result
-                                            .get()
-                                            .map(|r| (0..r.hidden_size).flat_map(|j| r.steps.iter().map(move |s| s.h[j])).collect())
-                                            .unwrap_or_default()
-                                    })
-                                    cols=Signal::derive(move || steps.get())
-                                />
-                            </div>
-                        </Panel>
+                        <UnrollWeights m=m />
                     </Show>
                     <Panel title=|l| CommonText::of(l).about>
                         <Para text=|l| UnrollText::of(l).about_1 />
@@ -173,6 +67,187 @@ pub fn UnrollPage(
                 </div>
             </div>
         </LessonFrame>
+    }
+}
+
+/// The weights (scalar mode), h₀, the inputs, the hidden size and the seed (vector mode).
+#[component]
+fn UnrollControls(m: UnrollModel) -> impl IntoView {
+    let UnrollModel { cfg, vector, .. } = m;
+    let field = |key: &str| fields::spec(UNROLL_FIELDS, key);
+    view! {
+        <Panel title=|l| UnrollText::of(l).controls class="lx-controls">
+            <Show when=move || !vector.get()>
+                <FieldSlider cfg=cfg spec=field("w_xh") label=label(|l| UnrollText::of(l).w_xh) step=0.01 />
+                <FieldSlider cfg=cfg spec=field("w_hh") label=label(|l| UnrollText::of(l).w_hh) step=0.01 />
+                <FieldSlider cfg=cfg spec=field("b") label=label(|l| UnrollText::of(l).b) step=0.01 />
+            </Show>
+            <FieldSlider cfg=cfg spec=field("h0") label=label(|l| UnrollText::of(l).h0) step=0.01 />
+            <h3 class="lx-sub">{t(|l| UnrollText::of(l).inputs)}</h3>
+            <ListSliders
+                prefix="unroll-x"
+                symbol="x"
+                values=Signal::derive(move || cfg.with(|c| c.x.clone()))
+                spec=field("x")
+                step=0.1
+                on_change=Callback::new(move |list| cfg.update(|c| {
+                    c.x = list;
+                    c.t = c.t.min(c.x.len());
+                }))
+            />
+            <h3 class="lx-sub">{t(|l| UnrollText::of(l).mode)}</h3>
+            <FieldSlider cfg=cfg spec=field("hidden_size") label=label(|l| UnrollText::of(l).hidden) step=1.0 display=whole />
+            <Show when=move || vector.get()>
+                <SeedInput testid="unroll-seed" spec=field("seed") class="field" value=Signal::derive(move || cfg.with(|c| c.seed)) on_set=Callback::new(move |s| cfg.update(|c| c.seed = s)) />
+                <Para text=|l| UnrollText::of(l).vector_note class="lx-note" />
+            </Show>
+        </Panel>
+    }
+}
+
+/// The unrolled chain at the scrubber's step, and that step's equation.
+#[component]
+fn UnrollChain(m: UnrollModel) -> impl IntoView {
+    let lang = use_lang();
+    let UnrollModel {
+        cfg,
+        result,
+        steps,
+        t_now,
+        ..
+    } = m;
+    view! {
+        <Panel title=|l| UnrollText::of(l).diagram>
+            <StepControls
+                lesson="unroll"
+                t=t_now
+                set_t=Callback::new(move |v: usize| cfg.update(|c| c.t = v))
+                max=Signal::derive(move || steps.get())
+            />
+            <div class="lx-scroll">{move || result.get().map(|r| chain_svg(&r, t_now.get(), lang.get()))}</div>
+            <Para text=|l| UnrollText::of(l).same_weights class="lx-note" />
+        </Panel>
+        <Panel heading=Signal::derive(move || (UnrollText::of(lang.get()).step)(&t_now.get().to_string()))>
+            {move || {
+                let r = result.get()?;
+                let step = r.steps.get(t_now.get() - 1)?.clone();
+                Some(equation(&r, &step, cfg.with(|c| (c.w_xh, c.w_hh, c.b)), lang.get()))
+            }}
+        </Panel>
+        <Panel heading=Signal::derive(move || (UnrollText::of(lang.get()).step)(&t_now.get().to_string()))>
+            {move || {
+                let r = result.get()?;
+                let step = r.steps.get(t_now.get() - 1)?.clone();
+                Some(equation(&r, &step, cfg.with(|c| (c.w_xh, c.w_hh, c.b)), lang.get()))
+            }}
+        </Panel>
+    }
+}
+
+/// Every step's input, recurrent and bias terms, pre-activation, state and share of x₁.
+#[component]
+fn UnrollTable(m: UnrollModel) -> impl IntoView {
+    let UnrollModel {
+        result,
+        steps,
+        t_now,
+        ..
+    } = m;
+    view! {
+        <Panel title=|l| UnrollText::of(l).table>
+            <div class="lx-scroll" data-scroller>
+                <table class="lx-table">
+                    <thead>
+                        <tr>
+                            <th>"t"</th>
+                            <th>"x_t"</th>
+                            <th class="lx-c-input">"W_xh·x_t"</th>
+                            <th class="lx-c-rec">"W_hh·h_{t−1}"</th>
+                            <th class="lx-c-bias">"b"</th>
+                            <th>"z_t"</th>
+                            <th>"h_t = tanh(z_t)"</th>
+                            <th>{t(|l| UnrollText::of(l).from_x1)}</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        <For
+                            each=move || 1..=steps.get()
+                            key=|i| *i
+                            children=move |i| {
+                                let step = move || result.with(|r| r.as_ref().and_then(|r| r.steps.get(i - 1).cloned()));
+                                let vec_cell = move |testid: String, f: fn(&UnrollStep) -> Vec<f32>| {
+                                    view! {
+                                        <td>
+                                            <VecNum testid=testid values=Signal::derive(move || step().map(|s| f(&s)).unwrap_or_default()) />
+                                        </td>
+                                    }
+                                };
+                                view! {
+                                    <tr class:lx-active=move || t_now.get() == i>
+                                        <td>{i}</td>
+                                        <td>
+                                            <Num testid=format!("unroll-x-value-{i}") value=Signal::derive(move || step().map_or(f32::NAN, |s| s.x)) digits=2 />
+                                        </td>
+                                        {vec_cell(format!("unroll-input-{i}"), |s| s.input_term.clone())}
+                                        {vec_cell(format!("unroll-recurrent-{i}"), |s| s.recurrent_term.clone())}
+                                        {vec_cell(format!("unroll-bias-{i}"), |s| s.bias.clone())}
+                                        {vec_cell(format!("unroll-z-{i}"), |s| s.z.clone())}
+                                        {vec_cell(format!("unroll-h-{i}"), |s| s.h.clone())}
+                                        {vec_cell(format!("unroll-from_x1-{i}"), |s| s.from_x1.clone())}
+                                    </tr>
+                                }
+                            }
+                        />
+                    </tbody>
+                </table>
+            </div>
+            <HandoutNote note=Note::UnrollShare />
+        </Panel>
+    }
+}
+
+/// Vector mode: the seeded weights, the bias and every state as heatmaps.
+#[component]
+fn UnrollWeights(m: UnrollModel) -> impl IntoView {
+    let lang = use_lang();
+    let UnrollModel {
+        cfg, result, steps, ..
+    } = m;
+    view! {
+        <Panel title=|l| UnrollText::of(l).weights>
+            <div class="lx-heatmaps">
+                <Heatmap
+                    testid="unroll-weight_ih"
+                    caption=Signal::derive(move || format!("W_xh = weight_ih_l0 [{}, 1]", cfg.with(|c| c.hidden_size)))
+                    values=Signal::derive(move || result.get().map(|r| r.weight_ih).unwrap_or_default())
+                    cols=Signal::derive(|| 1usize)
+                />
+                <Heatmap
+                    testid="unroll-weight_hh"
+                    caption=Signal::derive(move || { let h = cfg.with(|c| c.hidden_size); format!("W_hh = weight_hh_l0 [{h}, {h}]") })
+                    values=Signal::derive(move || result.get().map(|r| r.weight_hh).unwrap_or_default())
+                    cols=Signal::derive(move || cfg.with(|c| c.hidden_size))
+                />
+                <Heatmap
+                    testid="unroll-bias"
+                    caption=Signal::derive(|| "b = bias_ih_l0 + bias_hh_l0".to_owned())
+                    values=Signal::derive(move || result.get().map(|r| r.steps.first().map(|s| s.bias.clone()).unwrap_or_default()).unwrap_or_default())
+                    cols=Signal::derive(|| 1usize)
+                />
+                <Heatmap
+                    testid="unroll-h-all"
+                    caption=Signal::derive(move || UnrollText::of(lang.get()).h_states.to_owned())
+                    values=Signal::derive(move || {
+                        // [H, T]: one row per unit, one column per step.
+                        result
+                            .get()
+                            .map(|r| (0..r.hidden_size).flat_map(|j| r.steps.iter().map(move |s| s.h[j])).collect())
+                            .unwrap_or_default()
+                    })
+                    cols=Signal::derive(move || steps.get())
+                />
+            </div>
+        </Panel>
     }
 }
 
