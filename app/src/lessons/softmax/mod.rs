@@ -14,7 +14,8 @@ use unroll_core::config::lessons::{LessonId, LessonState, SoftmaxConfig, SOFTMAX
 use unroll_core::config::{Lang, UrlNotice};
 use unroll_core::lessons::softmax::{softmax, Softmax, SHIFTED_MAX};
 
-/// The `softmax` lesson page.
+/// The `softmax` lesson page: the logits and the target beside the pipeline logits →
+/// softmax → NLL, the loss and the numerical-stability panel.
 #[component]
 pub fn SoftmaxPage(
     /// Decoded URL state.
@@ -24,95 +25,14 @@ pub fn SoftmaxPage(
 ) -> impl IntoView {
     let lang = use_lang();
     let cfg = RwSignal::new(initial);
-    let field = |key: &str| fields::spec(SOFTMAX_FIELDS, key);
     sync_url(cfg, LessonState::Softmax);
     let result = Memo::new(move |_| softmax(&cfg.get()));
-    let classes = Memo::new(move |_| cfg.with(|c| c.logits.len()));
-
     view! {
         <LessonFrame id=LessonId::Softmax notices=notices>
             <div class="lx-layout">
-                <Panel title=|l| SoftmaxText::of(l).controls class="lx-controls">
-                    <ListSliders
-                        prefix="softmax-logits"
-                        buttons=(|l| SoftmaxText::of(l).add_logit, |l| SoftmaxText::of(l).remove_logit)
-                        symbol="x"
-                        from_zero=true
-                        values=Signal::derive(move || cfg.with(|c| c.logits.clone()))
-                        spec=field("logits")
-                        step=0.1
-                        on_change=Callback::new(move |list| cfg.update(|c| {
-                            c.logits = list;
-                            c.target = c.target.min(c.logits.len() - 1);
-                        }))
-                    />
-                    <h3 class="lx-sub">{t(|l| SoftmaxText::of(l).target)}</h3>
-                    <div class="lx-choice" role="radiogroup" aria-label=move || SoftmaxText::of(lang.get()).target data-testid="softmax-target">
-                        <For
-                            each=move || 0..classes.get()
-                            key=|k| *k
-                            children=move |k| {
-                                let id = format!("softmax-target-{k}");
-                                let (for_id, el_id) = (id.clone(), id.clone());
-                                view! {
-                                    <label for=for_id>
-                                        <input
-                                            type="radio"
-                                            name="softmax-target"
-                                            id=el_id
-                                            data-testid=id
-                                            prop:checked=move || cfg.with(|c| c.target == k)
-                                            on:change=move |_| cfg.update(|c| c.target = k)
-                                        />
-                                        {move || (SoftmaxText::of(lang.get()).class_n)(&k.to_string())}
-                                    </label>
-                                }
-                            }
-                        />
-                    </div>
-                </Panel>
+                <SoftmaxControls cfg=cfg />
                 <div class="lx-main">
-                    <Panel title=|l| SoftmaxText::of(l).pipeline>
-                        {move || pipeline(&result.get(), lang.get())}
-                        <div class="lx-scroll" data-scroller>
-                            <table class="lx-table">
-                                <thead>
-                                    <tr>
-                                        <th>{t(|l| SoftmaxText::of(l).class)}</th>
-                                        <th>"logit x_k"</th>
-                                        <th>"x_k − max"</th>
-                                        <th>"log_softmax"</th>
-                                        <th>"softmax"</th>
-                                        <th class="lx-left lx-bar-col"></th>
-                                    </tr>
-                                </thead>
-                                <tbody>
-                                    <For
-                                        each=move || 1..=classes.get()
-                                        key=|k| *k
-                                        children=move |k| {
-                                            let get = move |f: fn(&Softmax, usize) -> f32| Signal::derive(move || result.with(|r| if k <= r.logits.len() { f(r, k - 1) } else { f32::NAN }));
-                                            let prob = get(|r, i| r.probs[i]);
-                                            view! {
-                                                <tr class:lx-active=move || result.with(|r| r.target + 1 == k)>
-                                                    <td>{k - 1}</td>
-                                                    <td><Num testid=format!("softmax-logit-{k}") value=get(|r, i| r.logits[i]) digits=2 /></td>
-                                                    <td><Num testid=format!("softmax-shifted-{k}") value=get(|r, i| r.logits[i] - r.max) /></td>
-                                                    <td><Num testid=format!("softmax-logsoftmax-{k}") value=get(|r, i| r.log_softmax[i]) /></td>
-                                                    <td><Num testid=format!("softmax-prob-{k}") value=prob /></td>
-                                                    <td class="lx-left lx-bar-col">
-                                                        <div class="lx-bar-track">
-                                                            <div class="lx-bar-fill" style=move || format!("width:{:.2}%", 100.0 * f64::from(prob.get()).clamp(0.0, 1.0))></div>
-                                                        </div>
-                                                    </td>
-                                                </tr>
-                                            }
-                                        }
-                                    />
-                                </tbody>
-                            </table>
-                        </div>
-                    </Panel>
+                    <SoftmaxPipeline cfg=cfg result=result />
                     <Panel title=|l| SoftmaxText::of(l).loss>{move || loss_panel(&result.get(), lang.get())}</Panel>
                     <Panel title=|l| SoftmaxText::of(l).stability>{move || stability_panel(&result.get(), lang.get())}</Panel>
                     <Panel title=|l| CommonText::of(l).about>
@@ -122,6 +42,106 @@ pub fn SoftmaxPage(
                 </div>
             </div>
         </LessonFrame>
+    }
+}
+
+/// The logits (added and removed as a list) and the target class.
+#[component]
+fn SoftmaxControls(cfg: RwSignal<SoftmaxConfig>) -> impl IntoView {
+    let lang = use_lang();
+    let field = |key: &str| fields::spec(SOFTMAX_FIELDS, key);
+    let classes = Memo::new(move |_| cfg.with(|c| c.logits.len()));
+    view! {
+        <Panel title=|l| SoftmaxText::of(l).controls class="lx-controls">
+            <ListSliders
+                prefix="softmax-logits"
+                buttons=(|l| SoftmaxText::of(l).add_logit, |l| SoftmaxText::of(l).remove_logit)
+                symbol="x"
+                from_zero=true
+                values=Signal::derive(move || cfg.with(|c| c.logits.clone()))
+                spec=field("logits")
+                step=0.1
+                on_change=Callback::new(move |list| cfg.update(|c| {
+                    c.logits = list;
+                    c.target = c.target.min(c.logits.len() - 1);
+                }))
+            />
+            <h3 class="lx-sub">{t(|l| SoftmaxText::of(l).target)}</h3>
+            <div class="lx-choice" role="radiogroup" aria-label=move || SoftmaxText::of(lang.get()).target data-testid="softmax-target">
+                <For
+                    each=move || 0..classes.get()
+                    key=|k| *k
+                    children=move |k| {
+                        let id = format!("softmax-target-{k}");
+                        let (for_id, el_id) = (id.clone(), id.clone());
+                        view! {
+                            <label for=for_id>
+                                <input
+                                    type="radio"
+                                    name="softmax-target"
+                                    id=el_id
+                                    data-testid=id
+                                    prop:checked=move || cfg.with(|c| c.target == k)
+                                    on:change=move |_| cfg.update(|c| c.target = k)
+                                />
+                                {move || (SoftmaxText::of(lang.get()).class_n)(&k.to_string())}
+                            </label>
+                        }
+                    }
+                />
+            </div>
+        </Panel>
+    }
+}
+
+/// The pipeline's formulas and every class's logit, shifted logit, log-softmax and
+/// probability (with a bar).
+#[component]
+fn SoftmaxPipeline(cfg: RwSignal<SoftmaxConfig>, result: Memo<Softmax>) -> impl IntoView {
+    let lang = use_lang();
+    let classes = Memo::new(move |_| cfg.with(|c| c.logits.len()));
+    view! {
+        <Panel title=|l| SoftmaxText::of(l).pipeline>
+            {move || pipeline(&result.get(), lang.get())}
+            <div class="lx-scroll" data-scroller>
+                <table class="lx-table">
+                    <thead>
+                        <tr>
+                            <th>{t(|l| SoftmaxText::of(l).class)}</th>
+                            <th>"logit x_k"</th>
+                            <th>"x_k − max"</th>
+                            <th>"log_softmax"</th>
+                            <th>"softmax"</th>
+                            <th class="lx-left lx-bar-col"></th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        <For
+                            each=move || 1..=classes.get()
+                            key=|k| *k
+                            children=move |k| {
+                                let get = move |f: fn(&Softmax, usize) -> f32| Signal::derive(move || result.with(|r| if k <= r.logits.len() { f(r, k - 1) } else { f32::NAN }));
+                                let prob = get(|r, i| r.probs[i]);
+                                view! {
+                                    <tr class:lx-active=move || result.with(|r| r.target + 1 == k)>
+                                        <td>{k - 1}</td>
+                                        <td><Num testid=format!("softmax-logit-{k}") value=get(|r, i| r.logits[i]) digits=2 /></td>
+                                        <td><Num testid=format!("softmax-shifted-{k}") value=get(|r, i| r.logits[i] - r.max) /></td>
+                                        <td><Num testid=format!("softmax-logsoftmax-{k}") value=get(|r, i| r.log_softmax[i]) /></td>
+                                        <td><Num testid=format!("softmax-prob-{k}") value=prob /></td>
+                                        <td class="lx-left lx-bar-col">
+                                            <div class="lx-bar-track">
+                                                <div class="lx-bar-fill" style=move || format!("width:{:.2}%", 100.0 * f64::from(prob.get()).clamp(0.0, 1.0))></div>
+                                            </div>
+                                        </td>
+                                    </tr>
+                                }
+                            }
+                        />
+                    </tbody>
+                </table>
+            </div>
+        </Panel>
     }
 }
 
