@@ -54,7 +54,8 @@ fn parse_tokens(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The `bidir` lesson page.
+/// The `bidir` lesson page: the tokens and seed beside the two directions' diagram, the
+/// concatenated output and the weights.
 #[component]
 pub fn BidirPage(
     /// Decoded URL state.
@@ -64,7 +65,6 @@ pub fn BidirPage(
 ) -> impl IntoView {
     let lang = use_lang();
     let cfg = RwSignal::new(initial);
-    let field = |key: &str| fields::spec(BIDIR_FIELDS, key);
     sync_url(cfg, LessonState::Bidir);
     let result = Memo::new(move |_| bidir(&cfg.get()).map_err(|e| e.to_string()));
     let n = Memo::new(move |_| cfg.with(|c| c.tokens.len().max(1)));
@@ -80,27 +80,7 @@ pub fn BidirPage(
     view! {
         <LessonFrame id=LessonId::Bidir notices=notices>
             <div class="lx-layout">
-                <Panel title=|l| BidirText::of(l).controls class="lx-controls">
-                    <div class="lx-field">
-                        <label for="bidir-tokens"><span>{t(|l| BidirText::of(l).tokens)}</span></label>
-                        <input
-                            id="bidir-tokens"
-                            data-testid="bidir-tokens"
-                            type="text"
-                            maxlength="400"
-                            prop:value=move || cfg.with(|c| c.tokens.join(", "))
-                            on:change=move |ev| {
-                                let tokens = parse_tokens(&event_target_value(&ev));
-                                if !tokens.is_empty() {
-                                    cfg.update(|c| c.tokens = tokens);
-                                }
-                            }
-                        />
-                    </div>
-                    <Para text=|l| BidirText::of(l).tokens_note class="lx-note" />
-                    <SeedInput testid="bidir-seed" spec=field("seed") value=Signal::derive(move || cfg.with(|c| c.seed)) on_set=Callback::new(move |s| cfg.update(|c| c.seed = s)) />
-                    {move || result.get().ok().map(|r| embeddings(&r, lang.get()))}
-                </Panel>
+                <BidirControls cfg=cfg result=result />
                 <div class="lx-main">
                     <Panel title=|l| BidirText::of(l).diagram>
                         <StepControls
@@ -118,38 +98,76 @@ pub fn BidirPage(
                         {move || result.get().ok().map(|r| output_panel(&r, lang.get()))}
                         <BidirLastNote config=Signal::derive(move || cfg.get()) />
                     </Panel>
-                    <Panel title=|l| BidirText::of(l).weights>
-                        <div class="lx-heatmaps">
-                            {move || {
-                                result
-                                    .get()
-                                    .ok()
-                                    .map(|r| {
-                                        r.params
-                                            .into_iter()
-                                            .map(|p| {
-                                                let cols = if p.shape.len() == 2 { p.shape[1] } else { 1 };
-                                                let caption = format!("{} [{}]", p.name, p.shape.iter().map(usize::to_string).collect::<Vec<_>>().join(", "));
-                                                let testid = format!("bidir-{}", p.name);
-                                                let values = p.values;
-                                                view! {
-                                                    <Heatmap
-                                                        testid=testid
-                                                        caption=Signal::derive(move || caption.clone())
-                                                        values=Signal::derive(move || values.clone())
-                                                        cols=Signal::derive(move || cols)
-                                                    />
-                                                }
-                                            })
-                                            .collect_view()
-                                    })
-                            }}
-                        </div>
-                        <Para text=|l| BidirText::of(l).weights_note class="lx-note" />
-                    </Panel>
+                    <BidirWeights result=result />
                 </div>
             </div>
         </LessonFrame>
+    }
+}
+
+/// The tokens, the seed and the tokens' embeddings.
+#[component]
+fn BidirControls(cfg: RwSignal<BidirConfig>, result: Memo<Result<Bidir, String>>) -> impl IntoView {
+    let lang = use_lang();
+    let field = |key: &str| fields::spec(BIDIR_FIELDS, key);
+    view! {
+        <Panel title=|l| BidirText::of(l).controls class="lx-controls">
+            <div class="lx-field">
+                <label for="bidir-tokens"><span>{t(|l| BidirText::of(l).tokens)}</span></label>
+                <input
+                    id="bidir-tokens"
+                    data-testid="bidir-tokens"
+                    type="text"
+                    maxlength="400"
+                    prop:value=move || cfg.with(|c| c.tokens.join(", "))
+                    on:change=move |ev| {
+                        let tokens = parse_tokens(&event_target_value(&ev));
+                        if !tokens.is_empty() {
+                            cfg.update(|c| c.tokens = tokens);
+                        }
+                    }
+                />
+            </div>
+            <Para text=|l| BidirText::of(l).tokens_note class="lx-note" />
+            <SeedInput testid="bidir-seed" spec=field("seed") value=Signal::derive(move || cfg.with(|c| c.seed)) on_set=Callback::new(move |s| cfg.update(|c| c.seed = s)) />
+            {move || result.get().ok().map(|r| embeddings(&r, lang.get()))}
+        </Panel>
+    }
+}
+
+/// Every parameter of both directions as a heatmap.
+#[component]
+fn BidirWeights(result: Memo<Result<Bidir, String>>) -> impl IntoView {
+    view! {
+        <Panel title=|l| BidirText::of(l).weights>
+            <div class="lx-heatmaps">
+                {move || {
+                    result
+                        .get()
+                        .ok()
+                        .map(|r| {
+                            r.params
+                                .into_iter()
+                                .map(|p| {
+                                    let cols = if p.shape.len() == 2 { p.shape[1] } else { 1 };
+                                    let caption = format!("{} [{}]", p.name, p.shape.iter().map(usize::to_string).collect::<Vec<_>>().join(", "));
+                                    let testid = format!("bidir-{}", p.name);
+                                    let values = p.values;
+                                    view! {
+                                        <Heatmap
+                                            testid=testid
+                                            caption=Signal::derive(move || caption.clone())
+                                            values=Signal::derive(move || values.clone())
+                                            cols=Signal::derive(move || cols)
+                                        />
+                                    }
+                                })
+                                .collect_view()
+                        })
+                }}
+            </div>
+            <Para text=|l| BidirText::of(l).weights_note class="lx-note" />
+        </Panel>
     }
 }
 
