@@ -15,7 +15,8 @@
 //! `predict-input`, `predict-top` (`<li data-label data-value>`), `predict-message`,
 //! `predict-weights-step`, `data-classes`, `data-raw-lines`, `data-pairs`, `data-skipped`,
 //! `data-train`, `data-val`, `data-note` (`data-value` builtin/upload: what the note describes),
-//! `lede`, `cfg-<key>` for the form controls.
+//! `lede`, `cfg-<key>` for the form controls, `data-error` / `data-error-message` (the data
+//! set did not load), `loss-swing-note`.
 
 use super::charts::canvas::chart_canvas;
 use super::charts::loss_curve;
@@ -106,7 +107,7 @@ pub fn TrainingPage(
         .await;
         data.set(match result {
             Ok(loaded) => LoadState::Ready(Rc::new(loaded)),
-            Err(message) => LoadState::Failed(message),
+            Err(e) => LoadState::Failed(e),
         });
     });
 
@@ -412,16 +413,19 @@ fn DataBanner(data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
             </div>
         }
         .into_any(),
-        LoadState::Failed(message) => view! {
-            <div class="notice notice-error" role="alert" data-testid="data-error">
-                <div class="notice-body">
-                    <strong>{move || loc.t().data_error}</strong>
-                    " "
-                    {message}
+        LoadState::Failed(e) => {
+            let detail = e.detail();
+            view! {
+                <div class="notice notice-error" role="alert" data-testid="data-error">
+                    <div class="notice-body" title=detail>
+                        <strong>{move || loc.t().data_error}</strong>
+                        " "
+                        <span data-testid="data-error-message">{move || (loc.t().data_failure)(&e)}</span>
+                    </div>
                 </div>
-            </div>
+            }
+            .into_any()
         }
-        .into_any(),
         LoadState::Ready(_) => ().into_any(),
     }
     }

@@ -41,7 +41,7 @@ pub struct DelayDriver {
     /// The sweep summaries and the last configuration's runs, kept across reloads.
     pub kept: RwSignal<Kept>,
     /// Why keeping them failed, if it did.
-    pub store_error: RwSignal<Option<String>>,
+    pub store_error: RwSignal<Option<crate::keep::StorageError>>,
     /// After a reload during a sweep: (runs finished and kept, runs planned) of the sweep
     /// that Resume goes on with.
     pub resume_offer: RwSignal<Option<(usize, usize)>>,

@@ -2,11 +2,12 @@
 //! store, [`crate::ui::keep::persist`], one record under [`KEY`]): the sweep summaries, the
 //! finished runs of the last [`KEPT_CONFIGS`] configurations and the sweep in progress (so a
 //! reload can resume it), as the JSON text of [`Kept`]. Every failure
-//! (private mode, quota, an unreadable record) is an `Err` with a message; nothing panics.
+//! (private mode, quota, an unreadable record) is a typed [`StorageError`]; nothing panics.
 
 use crate::delay::outcome::SweepSummary;
 use crate::delay::run::RunResult;
-use crate::ui::keep::persist::{open, STORE};
+use crate::keep::StorageError;
+use crate::ui::keep::persist::{open, refused, STORE};
 use rexie::TransactionMode;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
@@ -120,10 +121,12 @@ impl Kept {
 }
 
 /// Writes the record.
-pub async fn save(kept: &Kept) -> Result<(), String> {
-    let json = serde_json::to_string(kept).map_err(|e| e.to_string())?;
+pub async fn save(kept: &Kept) -> Result<(), StorageError> {
+    let json = serde_json::to_string(kept).map_err(|e| StorageError::Damaged {
+        detail: e.to_string(),
+    })?;
     let db = open().await?;
-    let fail = |e: rexie::Error| format!("could not keep the sweep summary ({e})");
+    let fail = refused("could not keep the sweep summary");
     let tx = db
         .transaction(&[STORE], TransactionMode::ReadWrite)
         .map_err(fail)?;
@@ -138,9 +141,9 @@ pub async fn save(kept: &Kept) -> Result<(), String> {
 }
 
 /// Reads the record; `Ok(None)` when nothing is kept.
-pub async fn load() -> Result<Option<Kept>, String> {
+pub async fn load() -> Result<Option<Kept>, StorageError> {
     let db = open().await?;
-    let fail = |e: rexie::Error| format!("could not read the sweep summary ({e})");
+    let fail = refused("could not read the sweep summary");
     let tx = db
         .transaction(&[STORE], TransactionMode::ReadOnly)
         .map_err(fail)?;
@@ -153,5 +156,7 @@ pub async fn load() -> Result<Option<Kept>, String> {
     };
     serde_json::from_str(&text)
         .map(Some)
-        .map_err(|e| format!("the kept sweep summary is unreadable ({e})"))
+        .map_err(|e| StorageError::Damaged {
+            detail: format!("the kept sweep summary is unreadable ({e})"),
+        })
 }

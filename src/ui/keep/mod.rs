@@ -159,7 +159,7 @@ pub struct KeepState {
     /// Whether IndexedDB holds a saved model.
     pub has_saved: RwSignal<bool>,
     /// Saving/restoring problems (private mode, quota…): a notice, never a crash.
-    pub persist_problem: RwSignal<Option<String>>,
+    pub persist_problem: RwSignal<Option<crate::keep::StorageProblem>>,
     /// A saved model that was not restored because the page's link asks for another
     /// configuration; offered with a "Restore it" button.
     pub offered: RwSignal<Option<Rc<persist::Stored>>, LocalStorage>,
@@ -174,6 +174,12 @@ impl KeepState {
     /// `true` while a session runs or is paused, or compare mode trains (reactive).
     pub fn busy(&self) -> bool {
         self.session.busy() || self.hooks.compare_busy.get()
+    }
+
+    /// Shows the storage notice: `error` while doing `action`.
+    pub fn problem(&self, action: crate::keep::StorageAction, error: crate::keep::StorageError) {
+        self.persist_problem
+            .set(Some(crate::keep::StorageProblem::new(action, error)));
     }
 
     /// Class names of the data in use (empty while loading).
