@@ -9,7 +9,8 @@
 //! panels (progress, predict, inspector, keep) share.
 //!
 //! Test hooks (`data-testid`): `train-start`, `train-pause`, `train-resume`, `train-reset`,
-//! `train-status` (idle/running/paused/finished/error), `backend` (webgpu/cpu), `epoch`,
+//! `train-status` (idle/running/paused/finished/error; `data-resumable`: the pill says a
+//! restored run can be resumed), `backend` (webgpu/cpu), `epoch`,
 //! `train-step`, `train-loss` (mean of the last 20 steps), `val-acc`, `val-loss`, `epoch-sec`,
 //! `train-progress` (fraction), `chart-train-loss` / `chart-val` (points drawn),
 //! `predict-input`, `predict-top` (`<li data-label data-value>`), `predict-message`,
@@ -562,7 +563,9 @@ fn ProgressPanel(
         None => "",
     };
     let dash = || "—".to_owned();
-    let resumable = move || v.checkpoint.with(|c| c.is_some());
+    // A run waits for Resume: nothing runs and a checkpoint is there (a restored one). The
+    // pill says so, and its `data-resumable` says what the pill says.
+    let resumable = move || v.status.get() == RunStatus::Idle && v.checkpoint.with(|c| c.is_some());
     view! {
         <section class="panel progress-panel">
             <div class="progress-head">
