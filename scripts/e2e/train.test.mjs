@@ -257,9 +257,9 @@ test("the run's and the pin's reset have their own names; the status says a run 
     assert.deepEqual(await pill(page), ["idle", "true", "可以继续训练"]);
     assert.match(await page.textContent('[data-testid="loss-swing-note"]'), /^每个批次只含同一长度的名字（因此几乎不用填充）.*趋势请看最近 20 步的平均值和验证曲线。$/);
 
-    // Reset forgets the run: plain "ready" again.
-    await page.click('[data-testid="train-reset"]');
-    assert.deepEqual(await pill(page), ["idle", "false", "就绪"]);
+    // Resume takes the run on: the pill says it trains.
+    await page.click('[data-testid="train-resume"]');
+    assert.deepEqual(await pill(page), ["running", "false", "训练中"]);
     assert.deepEqual(consoleErrors, []);
   } finally {
     await browser.close();
