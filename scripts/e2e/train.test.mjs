@@ -333,6 +333,31 @@ test("a panic shows the error panel instead of a blank page", { timeout: 120_000
   }
 });
 
+test("Start says it prepares the data until the data set is ready (en, zh)", { timeout: 300_000 }, async () => {
+  for (const [lang, preparing, start] of [["en", "Preparing the data…", "Start training"], ["zh", "正在准备数据…", "开始训练"]]) {
+    // A fresh profile each time: no service worker answers before the test's route.
+    const browser = await launch({ webgpu: false });
+    try {
+      const page = await browser.context.newPage();
+      let release;
+      const held = new Promise((r) => (release = r));
+      await page.route("**/data/names/manifest.json", async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${server.url}?v=1&lesson=names&lang=${lang}`, { waitUntil: "load" });
+      await page.waitForSelector('[data-testid="train-start"][data-state="preparing"]', { timeout: 60_000 });
+      assert.equal((await page.textContent('[data-testid="train-start"]')).trim(), preparing);
+      assert.ok(await page.isDisabled('[data-testid="train-start"]'));
+      release();
+      await page.waitForSelector('[data-testid="train-start"][data-state="ready"]:not([disabled])', { timeout: 120_000 });
+      assert.equal((await page.textContent('[data-testid="train-start"]')).trim(), start);
+    } finally {
+      await browser.close();
+    }
+  }
+});
+
 test("a missing data set gives a clear message, not a blank page", { timeout: 120_000 }, async () => {
   const blocked = await serveDist(undefined, { block: ["/data/"] });
   const browser = await launch({ webgpu: false });
@@ -341,6 +366,8 @@ test("a missing data set gives a clear message, not a blank page", { timeout: 12
     await page.waitForSelector('[data-testid="data-error"]', { timeout: 60_000 });
     assert.match(await page.textContent('[data-testid="data-error"]'), /fetch-data\.mjs/);
     assert.ok(await page.isDisabled('[data-testid="train-start"]'));
+    assert.equal(await page.getAttribute('[data-testid="train-start"]', "data-state"), "unavailable");
+    assert.equal((await page.textContent('[data-testid="train-start"]')).trim(), "Start training");
   } finally {
     await browser.close();
     await blocked.close();

@@ -8,7 +8,8 @@
 //! session's status, control and view are the page's [`TrainingSession`] context, which its
 //! panels (progress, predict, inspector, keep) share.
 //!
-//! Test hooks (`data-testid`): `train-start`, `train-pause`, `train-resume`, `train-reset`,
+//! Test hooks (`data-testid`): `train-start` (`data-state`: preparing while the data set loads,
+//! unavailable when it did not, busy, ready), `train-pause`, `train-resume`, `train-reset`,
 //! `train-status` (idle/running/paused/finished/error; `data-resumable`: the pill says a
 //! restored run can be resumed), `backend` (webgpu/cpu), `epoch`,
 //! `train-step`, `train-loss` (mean of the last 20 steps), `val-acc`, `val-loss`, `epoch-sec`,
@@ -276,6 +277,7 @@ pub fn TrainingPage(
     // A running comparison also locks the form and the Start button.
     let busy = move || session_busy() || compare.busy();
     let data_ready = move || data.with(|d| matches!(d, LoadState::Ready(_)));
+    let data_loading = move || data.with(|d| matches!(d, LoadState::Loading { .. }));
 
     view! {
         <div class="training-page">
@@ -302,10 +304,29 @@ pub fn TrainingPage(
                     <RunControls
                         prefix="train"
                         start=RunAction::new(
-                            move || if status.get().ended() { loc.t().train_again } else { loc.t().start },
+                            move || {
+                                if data_loading() {
+                                    loc.t().start_preparing
+                                } else if status.get().ended() {
+                                    loc.t().train_again
+                                } else {
+                                    loc.t().start
+                                }
+                            },
                             move || data_ready() && !busy(),
                             start,
                         )
+                        .with_state(move || {
+                            if data_loading() {
+                                "preparing"
+                            } else if !data_ready() {
+                                "unavailable"
+                            } else if busy() {
+                                "busy"
+                            } else {
+                                "ready"
+                            }
+                        })
                         pause=RunAction::new(move || loc.t().pause, move || status.get().can_pause(), move || session.pause())
                         resume=RunAction::new(move || loc.t().resume, can_resume, resume)
                         reset=RunAction::new(move || loc.t().reset, move || status.get() != RunStatus::Idle, reset)

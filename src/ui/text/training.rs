@@ -158,6 +158,8 @@ pub struct TrainingText {
     pub backend_help_cpu: &'static str,
     pub start: &'static str,
     pub train_again: &'static str,
+    /// Start's label while the data set is still loading (the button is disabled).
+    pub start_preparing: &'static str,
     /// Asked before Start replaces a restored or loaded model.
     pub confirm_replace: &'static str,
     pub pause: &'static str,
@@ -384,6 +386,7 @@ impl TrainingText {
         backend_help_cpu: "the same maths in Rust on the CPU",
         start: "Start training",
         train_again: "Train again",
+        start_preparing: "Preparing the data…",
         confirm_replace:
             "Start a new run from step 0? The model on this page (restored or loaded) will be replaced.",
         pause: "Pause",
@@ -489,6 +492,7 @@ impl TrainingText {
         backend_help_cpu: "在 CPU 上用 Rust 执行同样的数学运算",
         start: "开始训练",
         train_again: "重新训练",
+        start_preparing: "正在准备数据…",
         confirm_replace: "从第 0 步开始新的训练？本页当前的模型（恢复或载入的）将被替换。",
         pause: "暂停",
         resume: "继续",
