@@ -347,6 +347,12 @@ test("the notices of the model kept in this browser are Chinese in lang=zh", { t
     await page.click('[data-testid="lang-en"]');
     await until(async () => /^The model saved in this browser could not be read/.test(await notice(page)), 5000, "the English notice");
     assert.equal(await notice(page), "The model saved in this browser could not be read: the record in this browser is damaged or incomplete.");
+    // The damaged record is there: the panel does not say nothing is saved, and it can be deleted.
+    assert.doesNotMatch(await page.textContent('[data-testid="keep-panel"]'), /Nothing saved yet/);
+    assert.ok(await page.isEnabled('[data-testid="forget-saved"]'));
+    await page.click('[data-testid="forget-saved"]');
+    await until(async () => (await page.$('[data-testid="persist-notice"]')) === null, 10_000, "the notice to go");
+    assert.match(await page.textContent('[data-testid="keep-panel"]'), /The saved model was deleted from this browser/);
     assert.deepEqual(consoleErrors, []);
     await page.close();
 
@@ -364,6 +370,8 @@ test("the notices of the model kept in this browser are Chinese in lang=zh", { t
     zh = await notice(p2);
     assert.deepEqual(english(zh), [], zh);
     assert.equal(zh, "无法在此浏览器中保存：此浏览器不给页面提供本地存储（例如隐私模式或禁止了网站数据）；页面不保存也能继续使用。");
+    // The notice alone: no note that the model is (or will be) saved after each epoch.
+    assert.doesNotMatch(await p2.evaluate(() => document.querySelector('[data-testid="keep-panel"]').innerText), /尚未保存|每个轮次后保存/);
     assert.deepEqual(errors, []);
   } finally {
     await b.close();

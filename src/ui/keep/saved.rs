@@ -192,9 +192,21 @@ pub fn offer_saved(state: KeepState) {
                 state.offered.set(Some(Rc::new(stored)));
             }
             Ok(None) => {}
-            Err(e) => state.problem(StorageAction::Read, e),
+            Err(e) => read_failed(state, e),
         }
     });
+}
+
+/// Shows why the saved record could not be read. A record that is there but damaged (or of
+/// another version) can still be deleted: "Forget saved model" is offered for it.
+fn read_failed(state: KeepState, e: StorageError) {
+    if matches!(
+        e,
+        StorageError::Damaged { .. } | StorageError::Version { .. }
+    ) {
+        state.has_saved.set(true);
+    }
+    state.problem(StorageAction::Read, e);
 }
 
 /// Puts a saved record back on the page; saved uploaded files are parsed again by the
@@ -321,7 +333,7 @@ pub fn install(state: KeepState) {
                 pending.set_value(Some(stored));
             }
             Ok(None) => {}
-            Err(e) => state.problem(StorageAction::Read, e),
+            Err(e) => read_failed(state, e),
         }
         loaded.set(true);
     });
@@ -432,6 +444,7 @@ pub fn SavedModel(
                     state.has_saved.set(false);
                     state.restored.set(None);
                     state.offered.set(None);
+                    state.persist_problem.set(None);
                     forgotten.set(true);
                 }
                 Err(e) => state.problem(StorageAction::Forget, e),
@@ -490,7 +503,15 @@ pub fn SavedModel(
                 </p>
             })
         }}
-        <p class="keep-help">
+        // Without storage nothing is or will be saved: the notice below says so, alone.
+        <p
+            class="keep-help"
+            class:hidden=move || {
+                state
+                    .persist_problem
+                    .with(|p| p.as_ref().is_some_and(|p| matches!(p.error, StorageError::Unavailable { .. })))
+            }
+        >
             {move || {
                 if forgotten.get() && !state.has_saved.get() {
                     t().forgotten
