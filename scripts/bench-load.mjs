@@ -11,8 +11,9 @@
 //
 // and, with --compare, the first visit from the same server without the pre-compressed copies
 // (what a host that neither compresses nor has the .br/.gz files sends).
-// For the training page (`--query '?v=1&lesson=names'`) each visit also reports when Start is
-// enabled (the data set is loaded and split). Every visit reports the longest main-thread task
+// For the training page (`--query '?v=1&lesson=names'`) each visit also reports when the Start
+// button is first on the page (saying "Preparing the data…" until the data set is ready) and
+// when it is enabled (the data set is loaded and split). Every visit reports the longest main-thread task
 // (PerformanceObserver 'longtask', tasks over 50 ms) from navigation start until 1.5 s after the
 // page is ready; --tasks lists every such task with its start, and --trace also what each of
 // them spent its time in (a Chrome trace of the visit: the events of over 5 ms inside the task,
@@ -46,6 +47,8 @@ const TASKS = args.includes("--tasks") || TRACE;
 const TRAINING = new URLSearchParams(QUERY).get("lesson") === "names";
 /** The training page's Start button, once enabled. */
 const START = '[data-testid="train-start"]:not([disabled])';
+/** The training page's Start button, in any state (preparing or enabled). */
+const START_SHOWN = '[data-testid="train-start"]';
 /** How long after the page is ready its long tasks still count. */
 const SETTLE_MS = 1500;
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
@@ -56,7 +59,7 @@ const LINK = { offline: false, latency: 40, downloadThroughput: 10e6 / 8, upload
  * Runs before any page script: performance.now() when the heading first exists and when Start
  * is first enabled (the training page), and every main-thread task over 50 ms.
  */
-function loadProbe([heading, start]) {
+function loadProbe([heading, start, shown]) {
   window.__tasks = [];
   try {
     new PerformanceObserver((list) => {
@@ -66,6 +69,7 @@ function loadProbe([heading, start]) {
   const check = () => {
     if (window.__headingAt === undefined && document.querySelector(heading)) window.__headingAt = performance.now();
     if (window.__startAt === undefined && document.querySelector(start)) window.__startAt = performance.now();
+    if (window.__shownAt === undefined && document.querySelector(shown)) window.__shownAt = performance.now();
   };
   new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["disabled"] });
 }
@@ -81,7 +85,7 @@ async function visit(context, url) {
   if (THROTTLE) await cdp.send("Network.emulateNetworkConditions", LINK);
   let bytes = 0;
   cdp.on("Network.loadingFinished", (e) => (bytes += e.encodedDataLength));
-  await page.addInitScript(loadProbe, [HEADING, START]);
+  await page.addInitScript(loadProbe, [HEADING, START, START_SHOWN]);
   const events = [];
   if (TRACE) {
     cdp.on("Tracing.dataCollected", (e) => events.push(...e.value));
@@ -93,7 +97,12 @@ async function visit(context, url) {
   await page.goto(url + QUERY, { waitUntil: "commit" });
   await page.waitForSelector(TRAINING ? START : HEADING, { timeout: 180_000 });
   await page.waitForTimeout(SETTLE_MS);
-  const r = await page.evaluate(() => ({ ms: window.__headingAt, startMs: window.__startAt ?? NaN, tasks: window.__tasks }));
+  const r = await page.evaluate(() => ({
+    ms: window.__headingAt,
+    startMs: window.__startAt ?? NaN,
+    shownMs: window.__shownAt ?? NaN,
+    tasks: window.__tasks,
+  }));
   const longest = Math.max(0, ...r.tasks.map((t) => t.duration));
   let breakdown = [];
   if (TRACE) {
@@ -164,7 +173,10 @@ const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
 /** One visit's line: the heading, Start (training page) and the longest main-thread task. */
 function line(label, visits, extra = "") {
   let text = `${label} heading after ${fmt(visits.map((v) => v.ms))}`;
-  if (TRAINING) text += `; Start enabled after ${fmt(visits.map((v) => v.startMs))}`;
+  if (TRAINING) {
+    text += `; Start shown after ${fmt(visits.map((v) => v.shownMs))}`;
+    text += `; Start enabled after ${fmt(visits.map((v) => v.startMs))}`;
+  }
   text += `; longest main-thread task ${fmt(visits.map((v) => v.longest))}${extra}`;
   console.log(text);
   if (TASKS)

@@ -2,17 +2,24 @@
 //! keep panel's catalogue in English and 简体中文 (each variant; the Chinese has no English run
 //! outside the allowlist that `scripts/e2e/zh-text.test.mjs` uses), the URL notices of a
 //! repeated list and of a value clamped twice, one count of skipped lines for the data panel
-//! and the upload message, and one grouping of numbers in both languages.
+//! and the upload message, one grouping of numbers in both languages, the notices of the model
+//! kept in this browser (saving, reading, restoring, deleting it) and the built-in data set's
+//! loading errors.
 
-use unroll::names::bridge::upload_summary_of;
+use unroll::names::bridge::{upload_summary_of, DataLoadError, FetchProblem, FETCH_DATA_COMMAND};
 use unroll::names::keep::text::SavedModel;
+use unroll::text::TrainingText;
 use unroll::text::{count, KeepText, ShellText};
 use unroll_core::config::lessons::{LessonId, LessonState};
 use unroll_core::config::{Lang, NoticeKind};
 use unroll_core::data::names::LoadError;
 use unroll_core::data::upload::{dataset_from_uploads, UploadError};
-use unroll_core::keep::{import_trained, match_classes, ClassMatch, ClassMismatch};
+use unroll_core::keep::{
+    import_trained, match_classes, ClassMatch, ClassMismatch, SavedSession, StorageAction,
+    StorageError, StorageProblem,
+};
 use unroll_core::math::params::CellKind;
+use unroll_core::train::session::EngineFault;
 use unroll_core::weights::{LimitProblem, MetadataProblem, TensorProblem, WeightsError};
 
 /// The words a Chinese page may show in Latin letters: the URL keys and values of
@@ -668,4 +675,253 @@ fn numbers_are_grouped_the_same_way_in_both_languages() {
         let estimate = (t.upload_estimate)(53_054, 64, None, None);
         assert!(estimate.contains("53,054"), "{estimate}");
     }
+}
+
+/// Every variant of [`StorageError`].
+fn storage_errors() -> Vec<StorageError> {
+    vec![
+        StorageError::Unavailable {
+            detail: "IndexedDB is not available (DOMException: The user denied permission)".into(),
+        },
+        StorageError::Refused {
+            detail: "could not save the model in IndexedDB (QuotaExceededError)".into(),
+        },
+        StorageError::Damaged {
+            detail: "saved record: `weights` is not bytes".into(),
+        },
+        StorageError::Version { found: 7 },
+        StorageError::Weights(WeightsError::NotSafetensors),
+        StorageError::SavedData(UploadError::MissingTab {
+            file: "名单.tsv".into(),
+            line: 6,
+        }),
+        StorageError::Engine(EngineFault::Stopped("RuntimeError: unreachable".into())),
+        StorageError::Cancelled,
+        StorageError::TrainingStarted,
+        StorageError::OtherClasses {
+            saved: 1234,
+            loaded: 18,
+        },
+    ]
+}
+
+/// The storage notice of every error while saving, reading, restoring and deleting the model:
+/// the English is the error's own wording, the Chinese has no English run (the browser's words
+/// are left to the tooltip), each action and each error reads differently (storage that is not
+/// there reads the same whatever the action: saving is unavailable), and the numbers are in
+/// both.
+#[test]
+fn every_storage_problem_is_worded_in_both_languages() {
+    let (en, zh) = (KeepText::of(Lang::En), KeepText::of(Lang::Zh));
+    let mut seen = std::collections::HashSet::new();
+    for e in storage_errors() {
+        let (e_en, e_zh) = ((en.storage_error)(&e), (zh.storage_error)(&e));
+        assert_eq!(e_en, e.to_string());
+        assert!(!english(&e_en, &["名单.tsv"]).is_empty(), "English: {e_en}");
+        assert_eq!(
+            english(&e_zh, &["名单.tsv"]),
+            Vec::<String>::new(),
+            "{e:?}: {e_zh}"
+        );
+        assert!(
+            seen.insert(e_zh.clone()),
+            "two errors read the same: {e_zh}"
+        );
+        if let Some(detail) = e.detail() {
+            assert!(!e_zh.contains(&detail), "{e_zh}");
+        }
+        for action in [
+            StorageAction::Save,
+            StorageAction::Read,
+            StorageAction::Restore,
+            StorageAction::Forget,
+        ] {
+            let p = StorageProblem::new(action, e.clone());
+            let (p_en, p_zh) = ((en.storage_problem)(&p), (zh.storage_problem)(&p));
+            assert_eq!(p_en, p.to_string());
+            assert!(p_en.contains(&e_en), "{p_en}");
+            assert!(p_zh.contains(&e_zh), "{p_zh}");
+            assert_eq!(
+                english(&p_zh, &["名单.tsv"]),
+                Vec::<String>::new(),
+                "{p_zh}"
+            );
+            // Without storage nothing is saved, whatever the page was doing: one notice.
+            let unavailable = matches!(e, StorageError::Unavailable { .. });
+            if !unavailable || action == StorageAction::Save {
+                assert!(seen.insert(p_zh.clone()), "read the same: {p_zh}");
+            }
+        }
+    }
+    // The data each message needs.
+    let version = StorageError::Version { found: 7 };
+    assert_eq!(
+        (zh.storage_error)(&version),
+        "记录的格式版本是 7；本页面读取版本 1–2"
+    );
+    assert_eq!(
+        version.to_string(),
+        "the record has format version 7; this page reads versions 1–2"
+    );
+    let classes = StorageError::OtherClasses {
+        saved: 1234,
+        loaded: 18,
+    };
+    assert_eq!(
+        (zh.storage_error)(&classes),
+        "它的 1,234 个类别不是已加载数据的 18 个类别"
+    );
+    let upload = &storage_errors()[5];
+    assert!((zh.storage_error)(upload).contains("名单.tsv 第 6 行：没有制表符"));
+    // Whole notices, in both languages.
+    let unavailable = StorageProblem::new(StorageAction::Read, storage_errors()[0].clone());
+    assert_eq!(
+        (zh.storage_problem)(&unavailable),
+        "无法在此浏览器中保存：此浏览器不给页面提供本地存储（例如隐私模式或禁止了网站数据）；页面不保存也能继续使用。"
+    );
+    assert_eq!(
+        (en.storage_problem)(&unavailable),
+        "Saving is unavailable: this browser gives the page no storage (IndexedDB), as in private mode or with site data blocked; the page works on without it."
+    );
+    let refused = StorageProblem::new(StorageAction::Save, storage_errors()[1].clone());
+    assert_eq!(
+        (zh.storage_problem)(&refused),
+        "无法在此浏览器中保存模型：浏览器拒绝了这次操作（存储空间可能已满）。"
+    );
+    assert_eq!(
+        (en.storage_problem)(&refused),
+        "The model could not be saved in this browser: the browser refused it (its storage may be full)."
+    );
+    let damaged = StorageProblem::new(StorageAction::Read, storage_errors()[2].clone());
+    assert_eq!(
+        (zh.storage_problem)(&damaged),
+        "无法读取此浏览器中保存的模型：此浏览器中的记录已损坏或不完整。"
+    );
+    assert_eq!(
+        (en.storage_problem)(&damaged),
+        "The model saved in this browser could not be read: the record in this browser is damaged or incomplete."
+    );
+    // The browser's words stay in the tooltip.
+    assert_eq!(
+        storage_errors()[0].detail().as_deref(),
+        Some("IndexedDB is not available (DOMException: The user denied permission)")
+    );
+    assert_eq!(StorageError::Cancelled.detail(), None);
+}
+
+/// A record this page did not write (bad JSON, another format version) is a typed error,
+/// restored as a notice in the page's language.
+#[test]
+fn a_damaged_or_newer_record_is_a_typed_storage_error() {
+    assert!(matches!(
+        SavedSession::from_json("{"),
+        Err(StorageError::Damaged { .. })
+    ));
+    let newer = r#"{"version":99,"query":"","source":{"kind":"builtin"},"classes":[],"step":0,"epoch":0,"step_loss":[],"mean_loss":[],"epochs":[],"val_report":null,"finished":false}"#;
+    assert_eq!(
+        SavedSession::from_json(newer),
+        Err(StorageError::Version { found: 99 })
+    );
+    let p = StorageProblem::new(StorageAction::Restore, StorageError::Version { found: 99 });
+    assert_eq!(
+        (KeepText::of(Lang::Zh).storage_problem)(&p),
+        "没有恢复保存的模型：记录的格式版本是 99；本页面读取版本 1–2。"
+    );
+}
+
+/// Every way the built-in data set can fail to load, with its URL.
+fn data_load_errors() -> Vec<DataLoadError> {
+    let manifest = "data/names/manifest.json".to_string();
+    let file = "data/names/Arabic.txt".to_string();
+    vec![
+        DataLoadError::Missing {
+            url: manifest.clone(),
+            problem: FetchProblem::Status(404),
+        },
+        DataLoadError::Missing {
+            url: manifest.clone(),
+            problem: FetchProblem::Network("Failed to fetch".into()),
+        },
+        DataLoadError::File {
+            url: file.clone(),
+            problem: FetchProblem::Status(503),
+        },
+        DataLoadError::File {
+            url: file.clone(),
+            problem: FetchProblem::Network("Failed to fetch".into()),
+        },
+        DataLoadError::File {
+            url: file,
+            problem: FetchProblem::Body("network error".into()),
+        },
+        DataLoadError::Load(LoadError::BadManifest {
+            message: "expected value at line 1 column 1".into(),
+        }),
+        DataLoadError::Load(LoadError::EmptyClass {
+            file: "Arabic.txt".into(),
+            raw_lines: 2000,
+        }),
+        DataLoadError::Load(LoadError::NotUtf8 {
+            file: "Arabic.txt".into(),
+            line: 12,
+        }),
+    ]
+}
+
+/// The built-in data set's loading errors in both languages: the English is the error's own
+/// wording, the Chinese has no English run outside the URL, the file names and the commands
+/// (shown as code); the browser's words go to the tooltip.
+#[test]
+fn every_data_load_error_is_worded_in_both_languages() {
+    let (en, zh) = (TrainingText::of(Lang::En), TrainingText::of(Lang::Zh));
+    let data = [
+        "data/names/manifest.json",
+        "data/names/Arabic.txt",
+        "Arabic.txt",
+        "manifest.json",
+        FETCH_DATA_COMMAND,
+        "trunk build",
+    ];
+    let mut seen = std::collections::HashSet::new();
+    for e in data_load_errors() {
+        let (e_en, e_zh) = ((en.data_failure)(&e), (zh.data_failure)(&e));
+        assert_eq!(e_en, e.to_string());
+        assert!(!english(&e_en, &data).is_empty(), "English: {e_en}");
+        assert_eq!(english(&e_zh, &data), Vec::<String>::new(), "{e:?}: {e_zh}");
+        assert!(
+            seen.insert(e_zh.clone()),
+            "two errors read the same: {e_zh}"
+        );
+        if let Some(detail) = e.detail() {
+            assert!(!e_zh.contains(&detail), "{e_zh}");
+            assert!(e_en.contains(&detail), "{e_en}");
+        }
+    }
+    let missing = &data_load_errors()[0];
+    assert_eq!(
+        (zh.data_failure)(missing),
+        "姓名数据集缺失（data/names/manifest.json：服务器返回状态 404）。请运行 `node scripts/fetch-data.mjs`（直接运行 `trunk build` 也会获取数据），然后重新加载页面。"
+    );
+    assert_eq!(
+        (en.data_failure)(missing),
+        "The names data set is missing (data/names/manifest.json: HTTP 404). Run `node scripts/fetch-data.mjs` (a plain `trunk build` does it too) and reload."
+    );
+    let file = &data_load_errors()[2];
+    assert_eq!(
+        (zh.data_failure)(file),
+        "无法获取 data/names/Arabic.txt（服务器返回状态 503）。"
+    );
+    assert_eq!(
+        (en.data_failure)(file),
+        "data/names/Arabic.txt could not be fetched (HTTP 503)."
+    );
+    assert_eq!(
+        (zh.data_failure)(&data_load_errors()[6]),
+        "Arabic.txt：没有可用的名字（共 2,000 行，规范化后都没有字母）。"
+    );
+    assert_eq!(data_load_errors()[0].detail(), None);
+    assert_eq!(
+        data_load_errors()[1].detail().as_deref(),
+        Some("Failed to fetch")
+    );
 }

@@ -13,13 +13,15 @@
 
 use crate::config::Head;
 use crate::data::normalize::VOCAB;
+use crate::data::upload::UploadError;
 use crate::math::classifier::ClassifierModel;
-use crate::train::session::{Checkpoint, ValReport};
+use crate::train::session::{Checkpoint, EngineFault, ValReport};
 use crate::weights::{
     classifier_metadata, export_params, import_classifier, ClassifierInfo, ClassifierLimits,
     MetadataProblem, WeightsError,
 };
 use serde::{Deserialize, Serialize};
+use std::fmt;
 
 /// Format version of [`SavedSession`] (bumped when a field changes meaning). Version 2 records
 /// may carry a resume checkpoint beside them ([`encode_checkpoint`]); version 1 records are
@@ -360,19 +362,166 @@ impl SavedSession {
         serde_json::to_string(self).expect("plain data serialises")
     }
 
-    /// Parses a record; `Err` with a message for malformed JSON or another format version.
-    pub fn from_json(json: &str) -> Result<SavedSession, String> {
-        let s: SavedSession =
-            serde_json::from_str(json).map_err(|e| format!("saved model record: {e}"))?;
+    /// Parses a record.
+    ///
+    /// # Errors
+    /// [`StorageError::Version`] for a record of another format version,
+    /// [`StorageError::Damaged`] for malformed JSON or loss series of different lengths.
+    pub fn from_json(json: &str) -> Result<SavedSession, StorageError> {
+        let s: SavedSession = serde_json::from_str(json).map_err(|e| StorageError::Damaged {
+            detail: format!("saved model record: {e}"),
+        })?;
         if !(SAVED_VERSION_MIN..=SAVED_VERSION).contains(&s.version) {
-            return Err(format!(
-                "saved model record has version {}, this page reads {SAVED_VERSION}",
-                s.version
-            ));
+            return Err(StorageError::Version { found: s.version });
         }
         if s.step_loss.len() != s.mean_loss.len() {
-            return Err("saved model record: loss series of different lengths".into());
+            return Err(StorageError::Damaged {
+                detail: "saved model record: loss series of different lengths".into(),
+            });
         }
         Ok(s)
+    }
+}
+
+/// What the page was doing with the model kept in this browser when it failed: the lead of
+/// the notice ([`StorageProblem`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StorageAction {
+    /// Saving the model (after an epoch, a checkpoint, loaded weights).
+    Save,
+    /// Reading the saved record when the page opens (or to offer it).
+    Read,
+    /// Putting a saved record back on the page.
+    Restore,
+    /// "Forget saved model".
+    Forget,
+}
+
+/// Why the model kept in this browser could not be saved, read, restored or deleted. Typed,
+/// so that a page can say it in its own language; [`fmt::Display`] is the English wording.
+/// The browser's and the readers' own words ride along as `detail` ([`StorageError::detail`],
+/// for a tooltip).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StorageError {
+    /// The browser gives the page no storage (IndexedDB): private mode, site data blocked.
+    Unavailable {
+        /// The browser's words.
+        detail: String,
+    },
+    /// The browser refused to read or write the record (its storage full, say).
+    Refused {
+        /// The browser's words.
+        detail: String,
+    },
+    /// The record is there but damaged or incomplete (a field missing or of the wrong kind,
+    /// malformed JSON, a checkpoint or report that does not read).
+    Damaged {
+        /// What is wrong, in the reader's words.
+        detail: String,
+    },
+    /// The record has a format version this page does not read.
+    Version {
+        /// The record's version.
+        found: u32,
+    },
+    /// The weights could not be written or read back.
+    Weights(WeightsError),
+    /// The saved uploaded data no longer loads.
+    SavedData(UploadError),
+    /// The training engine failed while reading the saved data.
+    Engine(EngineFault),
+    /// Reading the saved data was cancelled.
+    Cancelled,
+    /// Training started before the saved data was read.
+    TrainingStarted,
+    /// The saved model's classes are not the loaded data's.
+    OtherClasses {
+        /// Classes of the saved model.
+        saved: usize,
+        /// Classes of the loaded data.
+        loaded: usize,
+    },
+}
+
+impl StorageError {
+    /// The browser's, the reader's or the engine's own words, for a tooltip.
+    pub fn detail(&self) -> Option<String> {
+        match self {
+            StorageError::Unavailable { detail }
+            | StorageError::Refused { detail }
+            | StorageError::Damaged { detail } => Some(detail.clone()),
+            StorageError::Weights(e) => e.detail().map(str::to_owned),
+            StorageError::Engine(
+                EngineFault::Stopped(d)
+                | EngineFault::CouldNotStart(d)
+                | EngineFault::Unreadable(d),
+            ) => Some(d.clone()),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for StorageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StorageError::Unavailable { .. } => write!(
+                f,
+                "this browser gives the page no storage (IndexedDB), as in private mode or with site data blocked; the page works on without it"
+            ),
+            StorageError::Refused { .. } => {
+                write!(f, "the browser refused it (its storage may be full)")
+            }
+            StorageError::Damaged { .. } => {
+                write!(f, "the record in this browser is damaged or incomplete")
+            }
+            StorageError::Version { found } => write!(
+                f,
+                "the record has format version {found}; this page reads versions {SAVED_VERSION_MIN}–{SAVED_VERSION}"
+            ),
+            StorageError::Weights(e) => write!(f, "its weights: {e}"),
+            StorageError::SavedData(e) => write!(f, "its data no longer loads: {e}"),
+            StorageError::Engine(_) => {
+                write!(f, "the training engine stopped while reading its data")
+            }
+            StorageError::Cancelled => write!(f, "reading its data was cancelled"),
+            StorageError::TrainingStarted => {
+                write!(f, "training started before its data was read")
+            }
+            StorageError::OtherClasses { saved, loaded } => write!(
+                f,
+                "its {saved} classes are not the {loaded} classes of the loaded data"
+            ),
+        }
+    }
+}
+
+/// A failure of the model kept in this browser: what the page was doing and why it failed.
+/// [`fmt::Display`] is the English notice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StorageProblem {
+    /// What the page was doing.
+    pub action: StorageAction,
+    /// Why it failed.
+    pub error: StorageError,
+}
+
+impl StorageProblem {
+    /// `error` while doing `action`.
+    pub fn new(action: StorageAction, error: StorageError) -> Self {
+        StorageProblem { action, error }
+    }
+}
+
+impl fmt::Display for StorageProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Without storage nothing is saved, whatever the page was doing.
+        let lead = match self.action {
+            _ if matches!(self.error, StorageError::Unavailable { .. }) => "Saving is unavailable",
+            StorageAction::Save => "The model could not be saved in this browser",
+            StorageAction::Read => "The model saved in this browser could not be read",
+            StorageAction::Restore => "The saved model was not restored",
+            StorageAction::Forget => "The saved model could not be deleted",
+        };
+        write!(f, "{lead}: {}.", self.error)
     }
 }

@@ -211,9 +211,10 @@ fn saved_session_json_round_trip() {
     let json = s.to_json();
     assert_eq!(SavedSession::from_json(&json).unwrap(), s);
     let wrong = json.replace(&format!("\"version\":{SAVED_VERSION}"), "\"version\":99");
-    assert!(SavedSession::from_json(&wrong)
-        .unwrap_err()
-        .contains("version"));
+    assert_eq!(
+        SavedSession::from_json(&wrong).unwrap_err(),
+        unroll::keep::StorageError::Version { found: 99 }
+    );
     // A record of the first format (no resume checkpoint beside it) is still read.
     let old = json.replace(&format!("\"version\":{SAVED_VERSION}"), "\"version\":1");
     assert_eq!(SavedSession::from_json(&old).unwrap().version, 1);

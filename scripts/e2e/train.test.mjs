@@ -191,6 +191,81 @@ test("pause, resume and reset", { timeout: 300_000 }, async () => {
   }
 });
 
+/** Every button's accessible name (aria-label, else its text) by test id, and the names used twice. */
+async function buttonNames(page) {
+  const names = await page.evaluate(() =>
+    [...document.querySelectorAll("button")].map((b) => [b.getAttribute("data-testid"), (b.getAttribute("aria-label") || b.textContent).trim()]),
+  );
+  const counts = {};
+  for (const [, n] of names) counts[n] = (counts[n] ?? 0) + 1;
+  return { byId: Object.fromEntries(names), twice: Object.entries(counts).filter(([, c]) => c > 1).map(([n]) => n) };
+}
+
+/** The status pill: [status, data-resumable, text]. */
+async function pill(page) {
+  const sel = '[data-testid="train-status"]';
+  return [await value(page, "train-status"), await page.getAttribute(sel, "data-resumable"), (await page.textContent(sel)).trim()];
+}
+
+test("the run's and the pin's reset have their own names; the status says a run can be resumed after a reload mid-run, not before; the loss chart says why it swings (en, zh)", { timeout: 600_000 }, async () => {
+  const browser = await launch({ webgpu: false });
+  try {
+    // A long run (it does not end during the test); its checkpoints are saved every few seconds.
+    const query = "?v=1&lesson=names&cell=gru&hidden_size=32&batch_size=16&epochs=50&seed=5&backend=cpu";
+    const { page, consoleErrors } = await openPage(browser.context, server.url, `${query}&lang=en`);
+    await page.waitForSelector('[data-testid="train-start"]:not([disabled])', { timeout: 120_000 });
+    // A fresh profile: nothing to resume.
+    assert.deepEqual(await pill(page), ["idle", "false", "Ready"]);
+    assert.match(await page.textContent('[data-testid="loss-swing-note"]'), /^Each batch holds names of one length .*the curve jumps from step to step\. Read the trend from the mean of the last 20 steps and the validation curve\.$/);
+    const below = await page.evaluate(() => {
+      const chart = document.querySelector('[data-testid="chart-train-loss"]');
+      const note = document.querySelector('[data-testid="loss-swing-note"]');
+      return chart.closest(".panel") === note.closest(".panel") && note.getBoundingClientRect().top >= chart.getBoundingClientRect().bottom;
+    });
+    assert.ok(below, "the note is under the loss chart");
+
+    await page.click('[data-testid="train-start"]');
+    const saved = await until(async () => (await num(page, "checkpoint-saved")) || 0, 120_000, "a saved checkpoint", 100);
+    // Running, with a checkpoint saved: the pill says it trains, not that it can be resumed.
+    assert.deepEqual(await pill(page), ["running", "false", "Training"]);
+    await page.click('[data-testid="train-pause"]');
+    assert.deepEqual(await pill(page), ["paused", "false", "Paused"]);
+
+    // A reload mid-run: the run comes back and waits for Resume, and the pill says so.
+    await page.reload({ waitUntil: "load" });
+    await page.waitForSelector('[data-testid="restored"]', { timeout: 120_000 });
+    assert.ok((await num(page, "restored")) >= saved, "restored from the saved checkpoint or a later one");
+    await until(async () => !(await page.isDisabled('[data-testid="train-resume"]')), 30_000, "Resume offered");
+    assert.deepEqual(await pill(page), ["idle", "true", "Can be resumed"]);
+
+    // The run's Reset and the inspector's pin reset: each name once, in both languages.
+    await page.fill('[data-testid="inspect-input"]', "Nguyen");
+    await page.waitForSelector('[data-testid="pin-clear"]', { timeout: 60_000 });
+    const names = {};
+    for (const lang of ["en", "zh"]) {
+      await page.click(`[data-testid="lang-${lang}"]`);
+      await until(async () => (await page.evaluate(() => document.documentElement.lang)).startsWith(lang), 5000, `the ${lang} page`);
+      const { byId, twice } = await buttonNames(page);
+      assert.deepEqual(twice, [], `${lang}: buttons sharing a name`);
+      for (const id of ["train-reset", "pin-clear"]) {
+        assert.equal(await page.getByRole("button", { name: byId[id], exact: true }).count(), 1, `${lang}: ${id} found by its name`);
+      }
+      names[lang] = [byId["train-reset"], byId["pin-clear"]];
+    }
+    assert.deepEqual(names, { en: ["Reset run", "Reset the pin"], zh: ["重置训练", "重置固定设置"] });
+    // The Chinese pill and note.
+    assert.deepEqual(await pill(page), ["idle", "true", "可以继续训练"]);
+    assert.match(await page.textContent('[data-testid="loss-swing-note"]'), /^每个批次只含同一长度的名字（因此几乎不用填充）.*趋势请看最近 20 步的平均值和验证曲线。$/);
+
+    // Resume takes the run on: the pill says it trains.
+    await page.click('[data-testid="train-resume"]');
+    assert.deepEqual(await pill(page), ["running", "false", "训练中"]);
+    assert.deepEqual(consoleErrors, []);
+  } finally {
+    await browser.close();
+  }
+});
+
 test("bad URL values are clamped or ignored, listed in a notice, and the URL becomes canonical", { timeout: 180_000 }, async () => {
   const browser = await launch({ webgpu: false });
   try {
@@ -258,6 +333,31 @@ test("a panic shows the error panel instead of a blank page", { timeout: 120_000
   }
 });
 
+test("Start says it prepares the data until the data set is ready (en, zh)", { timeout: 300_000 }, async () => {
+  for (const [lang, preparing, start] of [["en", "Preparing the data…", "Start training"], ["zh", "正在准备数据…", "开始训练"]]) {
+    // A fresh profile each time: no service worker answers before the test's route.
+    const browser = await launch({ webgpu: false });
+    try {
+      const page = await browser.context.newPage();
+      let release;
+      const held = new Promise((r) => (release = r));
+      await page.route("**/data/names/manifest.json", async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${server.url}?v=1&lesson=names&lang=${lang}`, { waitUntil: "load" });
+      await page.waitForSelector('[data-testid="train-start"][data-state="preparing"]', { timeout: 60_000 });
+      assert.equal((await page.textContent('[data-testid="train-start"]')).trim(), preparing);
+      assert.ok(await page.isDisabled('[data-testid="train-start"]'));
+      release();
+      await page.waitForSelector('[data-testid="train-start"][data-state="ready"]:not([disabled])', { timeout: 120_000 });
+      assert.equal((await page.textContent('[data-testid="train-start"]')).trim(), start);
+    } finally {
+      await browser.close();
+    }
+  }
+});
+
 test("a missing data set gives a clear message, not a blank page", { timeout: 120_000 }, async () => {
   const blocked = await serveDist(undefined, { block: ["/data/"] });
   const browser = await launch({ webgpu: false });
@@ -266,6 +366,8 @@ test("a missing data set gives a clear message, not a blank page", { timeout: 12
     await page.waitForSelector('[data-testid="data-error"]', { timeout: 60_000 });
     assert.match(await page.textContent('[data-testid="data-error"]'), /fetch-data\.mjs/);
     assert.ok(await page.isDisabled('[data-testid="train-start"]'));
+    assert.equal(await page.getAttribute('[data-testid="train-start"]', "data-state"), "unavailable");
+    assert.equal((await page.textContent('[data-testid="train-start"]')).trim(), "Start training");
   } finally {
     await browser.close();
     await blocked.close();

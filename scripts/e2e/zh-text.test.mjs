@@ -5,11 +5,14 @@
 // far too large), the notice of a lost WebGPU device (`window.unrollDebug.loseDevice()`), the
 // own-data messages (a file without a usable line; a file with five bad lines, whose count the
 // data panel shows too), the error of a renamed PNG loaded as weights, the restore offer of a
-// saved model, the gradient-flow note and lesson 8 contain no run of three or more ASCII
+// saved model, the notices of the model kept in this browser (a damaged record, a browser
+// without storage), the built-in data set's loading errors (a missing manifest, a class file
+// the server refuses), the gradient-flow note and lesson 8 contain no run of three or more ASCII
 // letters outside an allowlist: the URL keys and values of docs/url.md, RNN/LSTM/GRU,
 // WebGPU/GPU/CPU, NaN, the file formats the panels name (safetensors, zip, txt, tsv, UTF-8) and
 // the proper names lesson 8 uses (Transformer, WebAssembly, Rust). The user's file names are
-// their data and are left out of the check. The same texts in English are caught by the check
+// their data and are left out of the check, as are the data's URLs and the commands that fetch
+// it (code). The same texts in English are caught by the check
 // (it can fail).
 //
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/zh-text.test.mjs`
@@ -20,6 +23,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, buildDist, serveDist, launch, openPage, value, num, until, renderAllPanels } from "./lib.mjs";
+
+/** The data's URLs and the commands that fetch it, shown as given in both languages. */
+const DATA_CODE = ["data/names/manifest.json", "data/names/Arabic.txt", "node scripts/fetch-data.mjs", "trunk build"];
 
 const TIMEOUT = Number(process.env.UNROLL_E2E_TRAIN_TIMEOUT_MS || 600_000);
 
@@ -263,6 +269,110 @@ test("own-data and weights errors, the data panel's counts and the restore offer
     assert.deepEqual(english(offer), [], offer);
     assert.match(offer, /GRU，隐藏层大小 8，随机种子 3，训练到第 \d+ 步/);
     assert.deepEqual(consoleErrors, []);
+  } finally {
+    await b.close();
+  }
+});
+
+test("the built-in data set's loading errors are Chinese in lang=zh", { timeout: 300_000 }, async () => {
+  // No data on the site: the manifest answers 404.
+  const blocked = await serveDist(undefined, { block: ["/data/"] });
+  const b = await launch({ webgpu: false });
+  try {
+    const msg = (page) => page.textContent('[data-testid="data-error-message"]');
+    let { page, consoleErrors } = await openPage(b.context, blocked.url, "?v=1&lesson=names&lang=zh");
+    await page.waitForSelector('[data-testid="data-error-message"]', { timeout: 60_000 });
+    let zh = await msg(page);
+    assert.deepEqual(english(zh, DATA_CODE), [], zh);
+    assert.equal(
+      zh,
+      "姓名数据集缺失（data/names/manifest.json：服务器返回状态 404）。请运行 `node scripts/fetch-data.mjs`（直接运行 `trunk build` 也会获取数据），然后重新加载页面。",
+    );
+    assert.match(await page.textContent('[data-testid="data-error"]'), /^数据集无法加载。/);
+    assert.ok(await page.isDisabled('[data-testid="train-start"]'));
+    await page.click('[data-testid="lang-en"]');
+    await until(async () => /^The names data set is missing/.test(await msg(page)), 5000, "the English message");
+    assert.equal(
+      await msg(page),
+      "The names data set is missing (data/names/manifest.json: HTTP 404). Run `node scripts/fetch-data.mjs` (a plain `trunk build` does it too) and reload.",
+    );
+    await page.close();
+
+    // The data is there, but the server refuses one class file.
+    page = await b.context.newPage();
+    consoleErrors = [];
+    page.on("pageerror", (e) => consoleErrors.push(String(e)));
+    await page.route("**/data/names/Arabic.txt", (route) => route.fulfill({ status: 503, body: "busy" }));
+    await page.goto(`${server.url}?v=1&lesson=names&lang=zh`, { waitUntil: "load" });
+    await page.waitForSelector('[data-testid="data-error-message"]', { timeout: 60_000 });
+    zh = await msg(page);
+    assert.deepEqual(english(zh, DATA_CODE), [], zh);
+    assert.equal(zh, "无法获取 data/names/Arabic.txt（服务器返回状态 503）。");
+    await page.click('[data-testid="lang-en"]');
+    await until(async () => (await msg(page)) === "data/names/Arabic.txt could not be fetched (HTTP 503).", 5000, "the English message");
+    assert.deepEqual(consoleErrors, []);
+  } finally {
+    await b.close();
+    await blocked.close();
+  }
+});
+
+test("the notices of the model kept in this browser are Chinese in lang=zh", { timeout: 300_000 }, async () => {
+  const b = await launch({ webgpu: false });
+  try {
+    const query = "?v=1&lesson=names&cell=gru&hidden_size=8&backend=cpu";
+    const notice = (page) => page.textContent('[data-testid="persist-notice"]');
+    // A damaged record (its meta is not JSON): the page says it could not read it.
+    const { page, consoleErrors } = await openPage(b.context, server.url, `${query}&lang=zh`);
+    await until(async () => (await num(page, "data-classes")) > 0, 120_000, "the data set");
+    await page.evaluate(async () => {
+      const db = await new Promise((resolve, reject) => {
+        const r = indexedDB.open("unroll");
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
+      const tx = db.transaction("saved", "readwrite");
+      tx.objectStore("saved").put({ meta: "{", weights: new Blob([]), upload: [] }, "names-model");
+      await new Promise((resolve, reject) => ((tx.oncomplete = resolve), (tx.onerror = () => reject(tx.error))));
+      db.close();
+    });
+    await page.reload({ waitUntil: "load" });
+    await page.waitForSelector('[data-testid="persist-notice"]', { timeout: 60_000 });
+    assert.equal(await value(page, "persist-notice"), "read");
+    let zh = await notice(page);
+    assert.deepEqual(english(zh), [], zh);
+    assert.equal(zh, "无法读取此浏览器中保存的模型：此浏览器中的记录已损坏或不完整。");
+    // The reader's own words stay in the tooltip.
+    assert.match(await page.getAttribute('[data-testid="persist-notice"] .notice-body', "title"), /saved model record/);
+    await page.click('[data-testid="lang-en"]');
+    await until(async () => /^The model saved in this browser could not be read/.test(await notice(page)), 5000, "the English notice");
+    assert.equal(await notice(page), "The model saved in this browser could not be read: the record in this browser is damaged or incomplete.");
+    // The damaged record is there: the panel does not say nothing is saved, and it can be deleted.
+    assert.doesNotMatch(await page.textContent('[data-testid="keep-panel"]'), /Nothing saved yet/);
+    assert.ok(await page.isEnabled('[data-testid="forget-saved"]'));
+    await page.click('[data-testid="forget-saved"]');
+    await until(async () => (await page.$('[data-testid="persist-notice"]')) === null, 10_000, "the notice to go");
+    assert.match(await page.textContent('[data-testid="keep-panel"]'), /The saved model was deleted from this browser/);
+    assert.deepEqual(consoleErrors, []);
+    await page.close();
+
+    // A browser that gives the page no storage (as in private mode): IndexedDB cannot be opened.
+    const p2 = await b.context.newPage();
+    const errors = [];
+    p2.on("pageerror", (e) => errors.push(String(e)));
+    await p2.addInitScript(() => {
+      IDBFactory.prototype.open = function () {
+        throw new DOMException("The user denied permission to access the database.", "SecurityError");
+      };
+    });
+    await p2.goto(`${server.url}${query}&lang=zh`, { waitUntil: "load" });
+    await p2.waitForSelector('[data-testid="persist-notice"]', { timeout: 60_000 });
+    zh = await notice(p2);
+    assert.deepEqual(english(zh), [], zh);
+    assert.equal(zh, "无法在此浏览器中保存：此浏览器不给页面提供本地存储（例如隐私模式或禁止了网站数据）；页面不保存也能继续使用。");
+    // The notice alone: no note that the model is (or will be) saved after each epoch.
+    assert.doesNotMatch(await p2.evaluate(() => document.querySelector('[data-testid="keep-panel"]').innerText), /尚未保存|每个轮次后保存/);
+    assert.deepEqual(errors, []);
   } finally {
     await b.close();
   }

@@ -6,7 +6,8 @@
 //! would take the main thread's time from the page. The charts share the frames
 //! ([`FRAME_BUDGET_MS`]), so several charts changing at once do not make one long frame, and a
 //! chart out of view is redrawn only every [`OUT_OF_VIEW_REDRAW_MS`]. A canvas's size comes from
-//! a `ResizeObserver`, never from reading its layout while drawing. [`backend`] is the only
+//! a `ResizeObserver` ([`client_size`], which the lessons' SVG charts use for their box too),
+//! never from reading its layout while drawing. [`backend`] is the only
 //! place a canvas backend is made: a [`ChartBackend`], which remembers the text sizes it
 //! measured, so a redraw measures only labels it has not seen before.
 
@@ -228,9 +229,9 @@ where
     seen
 }
 
-/// A canvas's client box in CSS px as far as the page knows it.
+/// An element's client box in CSS px as far as the page knows it ([`client_size`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum CssSize {
+pub enum CssSize {
     /// Not laid out yet (or laid out at zero size).
     Unknown,
     /// `(width, height)` from the last `ResizeObserver` report.
@@ -239,10 +240,25 @@ enum CssSize {
     Measure,
 }
 
-/// The client size of the canvas of `canvas_ref`, reported by a `ResizeObserver` after each
-/// layout that changes it (the size is read in the observer's callback, when the layout is
-/// fresh, so reading it forces none).
-fn client_size(canvas_ref: NodeRef<leptos::html::Canvas>) -> RwSignal<CssSize> {
+impl CssSize {
+    /// The width reported (whole CSS px), `None` before the first report and without a
+    /// `ResizeObserver`.
+    pub fn width(self) -> Option<f64> {
+        match self {
+            CssSize::Known(w, _) => Some(w),
+            CssSize::Unknown | CssSize::Measure => None,
+        }
+    }
+}
+
+/// The client size of the element of `node` (a chart's canvas, a lesson chart's box),
+/// reported by a `ResizeObserver` after each layout that changes it (the size is read in the
+/// observer's callback, when the layout is fresh, so reading it forces none).
+pub fn client_size<E>(node: NodeRef<E>) -> RwSignal<CssSize>
+where
+    E: leptos::tachys::html::element::ElementType,
+    E::Output: wasm_bindgen::JsCast + Clone + 'static,
+{
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::JsCast;
     let size = RwSignal::new(CssSize::Unknown);
@@ -270,7 +286,7 @@ fn client_size(canvas_ref: NodeRef<leptos::html::Canvas>) -> RwSignal<CssSize> {
         return size;
     };
     watch(
-        canvas_ref,
+        node,
         observer,
         report,
         |o, c| o.observe(c),

@@ -56,7 +56,7 @@ pub struct DelayDriver {
     /// The sweep summaries and the last configuration's runs, kept across reloads.
     pub kept: RwSignal<Kept>,
     /// Why keeping them failed, if it did.
-    pub store_error: RwSignal<Option<String>>,
+    pub store_error: RwSignal<Option<unroll_core::keep::StorageError>>,
     /// After a reload during a sweep: what Resume goes on with.
     pub resume_offer: RwSignal<Option<ResumeOffer>>,
     /// The training seed's latest checkpoint kept in the browser (its seed's number in the
@@ -117,7 +117,7 @@ impl DelayDriver {
             let point = match store::load_checkpoint().await {
                 Ok(p) => p,
                 Err(e) => {
-                    web_sys::console::warn_1(&e.into());
+                    web_sys::console::warn_1(&format!("{e:?}").into());
                     None
                 }
             };

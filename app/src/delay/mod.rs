@@ -425,10 +425,15 @@ pub fn DelayPage() -> impl IntoView {
                     </div>
                 </div>
             })}
-            {move || store_error.get().map(|e| view! {
-                <div class="notice notice-warn" role="status" data-testid="delay-store-error">
-                    <div class="notice-body">{move || (DelayText::of(lang()).summary_store_failed)(&e)}</div>
-                </div>
+            {move || store_error.get().map(|e| {
+                let detail = e.detail();
+                view! {
+                    <div class="notice notice-warn" role="status" data-testid="delay-store-error">
+                        <div class="notice-body" title=detail>
+                            {move || (DelayText::of(lang()).summary_store_failed)(&(crate::text::KeepText::of(lang()).storage_error)(&e))}
+                        </div>
+                    </div>
+                }
             })}
             <div class="layout">
                 <aside class="panel config-panel">

@@ -4,14 +4,15 @@
 //! it), as the JSON text of [`Kept`]; under [`CHECKPOINT_KEY`] the training seed's latest
 //! checkpoint ([`ResumePoint`], as a `Blob` of its bytes, like the names run's checkpoint), so
 //! a reload resumes that seed from it. Every failure (private mode, quota, an unreadable
-//! record) is an `Err` with a message; nothing panics.
+//! record) is a typed [`StorageError`]; nothing panics.
 
 use super::sweep::ResumePoint;
-use crate::names::keep::persist::{blob_of, bytes_of, open, STORE};
+use crate::names::keep::persist::{blob_of, bytes_of, open, refused, STORE};
 use rexie::TransactionMode;
 use serde::{Deserialize, Serialize};
 use unroll_core::delay::outcome::SweepSummary;
 use unroll_core::delay::run::RunResult;
+use unroll_core::keep::StorageError;
 use wasm_bindgen::JsValue;
 
 /// The record's key.
@@ -129,10 +130,12 @@ impl Kept {
 }
 
 /// Writes the record.
-pub async fn save(kept: &Kept) -> Result<(), String> {
-    let json = serde_json::to_string(kept).map_err(|e| e.to_string())?;
+pub async fn save(kept: &Kept) -> Result<(), StorageError> {
+    let json = serde_json::to_string(kept).map_err(|e| StorageError::Damaged {
+        detail: e.to_string(),
+    })?;
     let db = open().await?;
-    let fail = |e: rexie::Error| format!("could not keep the sweep summary ({e})");
+    let fail = refused("could not keep the sweep summary");
     let tx = db
         .transaction(&[STORE], TransactionMode::ReadWrite)
         .map_err(fail)?;
@@ -147,9 +150,9 @@ pub async fn save(kept: &Kept) -> Result<(), String> {
 }
 
 /// Reads the record; `Ok(None)` when nothing is kept.
-pub async fn load() -> Result<Option<Kept>, String> {
+pub async fn load() -> Result<Option<Kept>, StorageError> {
     let db = open().await?;
-    let fail = |e: rexie::Error| format!("could not read the sweep summary ({e})");
+    let fail = refused("could not read the sweep summary");
     let tx = db
         .transaction(&[STORE], TransactionMode::ReadOnly)
         .map_err(fail)?;
@@ -162,14 +165,16 @@ pub async fn load() -> Result<Option<Kept>, String> {
     };
     serde_json::from_str(&text)
         .map(Some)
-        .map_err(|e| format!("the kept sweep summary is unreadable ({e})"))
+        .map_err(|e| StorageError::Damaged {
+            detail: format!("the kept sweep summary is unreadable ({e})"),
+        })
 }
 
 /// Keeps `point` as the training seed's checkpoint (replacing the previous one).
-pub async fn save_checkpoint(point: &ResumePoint) -> Result<(), String> {
+pub async fn save_checkpoint(point: &ResumePoint) -> Result<(), StorageError> {
     let blob = blob_of(&point.to_bytes())?;
     let db = open().await?;
-    let fail = |e: rexie::Error| format!("could not keep the sweep's checkpoint ({e})");
+    let fail = refused("could not keep the sweep's checkpoint");
     let tx = db
         .transaction(&[STORE], TransactionMode::ReadWrite)
         .map_err(fail)?;
@@ -184,9 +189,9 @@ pub async fn save_checkpoint(point: &ResumePoint) -> Result<(), String> {
 }
 
 /// Reads the training seed's checkpoint; `Ok(None)` when none is kept.
-pub async fn load_checkpoint() -> Result<Option<ResumePoint>, String> {
+pub async fn load_checkpoint() -> Result<Option<ResumePoint>, StorageError> {
     let db = open().await?;
-    let fail = |e: rexie::Error| format!("could not read the sweep's checkpoint ({e})");
+    let fail = refused("could not read the sweep's checkpoint");
     let tx = db
         .transaction(&[STORE], TransactionMode::ReadOnly)
         .map_err(fail)?;
@@ -201,13 +206,15 @@ pub async fn load_checkpoint() -> Result<Option<ResumePoint>, String> {
         return Ok(None);
     };
     let bytes = bytes_of(&value, "checkpoint").await?;
-    ResumePoint::from_bytes(&bytes).map(Some)
+    ResumePoint::from_bytes(&bytes)
+        .map(Some)
+        .map_err(|detail| StorageError::Damaged { detail })
 }
 
 /// Deletes the training seed's checkpoint (the sweep finished or was reset).
-pub async fn forget_checkpoint() -> Result<(), String> {
+pub async fn forget_checkpoint() -> Result<(), StorageError> {
     let db = open().await?;
-    let fail = |e: rexie::Error| format!("could not delete the sweep's checkpoint ({e})");
+    let fail = refused("could not delete the sweep's checkpoint");
     let tx = db
         .transaction(&[STORE], TransactionMode::ReadWrite)
         .map_err(fail)?;

@@ -557,43 +557,6 @@ fn nice_ticks(lo: f64, hi: f64, n: usize, integer: bool) -> Vec<f64> {
     (first..=last).take(24).map(|k| k as f64 * step).collect()
 }
 
-/// The width of `node`'s element in CSS px, as a `ResizeObserver` reports it after each layout
-/// that changes it (whole pixels; `None` before the first report and in a browser without
-/// `ResizeObserver`). Reading it in the observer's callback forces no layout.
-fn observed_width(node: NodeRef<leptos::html::Div>) -> RwSignal<Option<f64>> {
-    use wasm_bindgen::closure::Closure;
-    use wasm_bindgen::JsCast;
-    let width = RwSignal::new(None);
-    let report = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
-        let Some(target) = entries
-            .iter()
-            .last()
-            .and_then(|e| e.dyn_into::<web_sys::ResizeObserverEntry>().ok())
-            .map(|e| e.target())
-        else {
-            return;
-        };
-        let w = target.client_width();
-        let now = (w > 0).then_some(f64::from(w));
-        if width.try_get_untracked().is_some_and(|old| old != now) {
-            width.set(now);
-        }
-    });
-    let Ok(observer) = web_sys::ResizeObserver::new(report.as_ref().unchecked_ref()) else {
-        return width;
-    };
-    let watching = observer.clone();
-    Effect::new(move |_| {
-        if let Some(el) = node.get() {
-            watching.disconnect();
-            watching.observe(el.unchecked_ref());
-        }
-    });
-    let keep = send_wrapper::SendWrapper::new((observer, report));
-    on_cleanup(move || keep.take().0.disconnect());
-    width
-}
-
 /// A small SVG line chart (linear or log y axis) with a legend, for the lessons' plots. Its
 /// viewBox is as wide as its box (between [`MIN_W`] and [`W`] units), so on a phone the chart
 /// fits its card with its text at the page's size, and wider boxes scale it up.
@@ -610,11 +573,11 @@ pub fn LineChart(
     label: Signal<String>,
 ) -> impl IntoView {
     let wrap = NodeRef::<leptos::html::Div>::new();
-    let box_width = observed_width(wrap);
+    let box_size = crate::charts::canvas::client_size(wrap);
     let drawn = move || {
         let d = data.get();
         // The viewBox's width: the box's, within MIN_W..=W (W until the box is measured).
-        let w = box_width.get().map_or(W, |b| b.clamp(MIN_W, W));
+        let w = box_size.get().width().map_or(W, |b| b.clamp(MIN_W, W));
         let ok = |y: f64| y.is_finite() && (!d.log_y || y > 0.0);
         let tx = |x: f64| if d.log2_x { x.max(1e-9).log2() } else { x };
         let ty = |y: f64| if d.log_y { y.log10() } else { y };

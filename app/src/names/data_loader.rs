@@ -5,7 +5,7 @@
 //! manifest, then every class file listed in it (in parallel), and builds the data set with the
 //! same loader the native trainer uses.
 
-use super::bridge::{self, LoadedData};
+use super::bridge::{self, DataLoadError, FetchProblem, LoadedData};
 use futures_util::future::join_all;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -27,31 +27,31 @@ pub enum LoadState {
     },
     /// The data set is ready.
     Ready(Rc<LoadedData>),
-    /// Loading failed; the message says what to do.
-    Failed(String),
+    /// Loading failed: why (the page words it in its language).
+    Failed(DataLoadError),
 }
 
-/// Fetches `url` as text. Errors: a message with the URL and the HTTP status or network error.
-async fn fetch_text(url: &str) -> Result<String, String> {
-    let window = web_sys::window().ok_or("no window")?;
+/// Fetches `url` as text. Errors: the HTTP status, or the browser's words.
+async fn fetch_text(url: &str) -> Result<String, FetchProblem> {
+    let window = web_sys::window().ok_or_else(|| FetchProblem::Network("no window".into()))?;
     let response = JsFuture::from(window.fetch_with_str(url))
         .await
-        .map_err(|e| format!("could not fetch {url}: {}", js_message(&e)))?;
+        .map_err(|e| FetchProblem::Network(js_message(&e)))?;
     let response: web_sys::Response = response
         .dyn_into()
-        .map_err(|_| format!("{url}: not a response"))?;
+        .map_err(|_| FetchProblem::Network("not a response".into()))?;
     if !response.ok() {
-        return Err(format!(
-            "{url}: HTTP {} {}",
-            response.status(),
-            response.status_text()
-        ));
+        return Err(FetchProblem::Status(response.status()));
     }
-    let text = JsFuture::from(response.text().map_err(|e| js_message(&e))?)
-        .await
-        .map_err(|e| format!("could not read {url}: {}", js_message(&e)))?;
+    let text = JsFuture::from(
+        response
+            .text()
+            .map_err(|e| FetchProblem::Body(js_message(&e)))?,
+    )
+    .await
+    .map_err(|e| FetchProblem::Body(js_message(&e)))?;
     text.as_string()
-        .ok_or_else(|| format!("{url}: body is not text"))
+        .ok_or_else(|| FetchProblem::Body("not text".into()))
 }
 
 fn js_message(e: &wasm_bindgen::JsValue) -> String {
@@ -64,16 +64,17 @@ fn js_message(e: &wasm_bindgen::JsValue) -> String {
 /// Fetches the manifest and every class file, reporting progress through `progress(done, total)`,
 /// and builds the data set.
 ///
-/// Errors: a message for the page, including how to prepare the data when the manifest is missing.
-pub async fn load(progress: impl Fn(usize, usize) + 'static) -> Result<LoadedData, String> {
+/// Errors: the manifest is missing (the page says how to prepare the data), a class file
+/// could not be fetched, or the files give no data set.
+pub async fn load(progress: impl Fn(usize, usize) + 'static) -> Result<LoadedData, DataLoadError> {
     let manifest_url = format!("{DATA_BASE}manifest.json");
-    let manifest = fetch_text(&manifest_url).await.map_err(|e| {
-        format!(
-            "The names data set is missing ({e}). Run `node scripts/fetch-data.mjs` \
-             (a plain `trunk build` does it too) and reload."
-        )
-    })?;
-    let files = bridge::manifest_files(&manifest)?;
+    let manifest = fetch_text(&manifest_url)
+        .await
+        .map_err(|problem| DataLoadError::Missing {
+            url: manifest_url.clone(),
+            problem,
+        })?;
+    let files = bridge::manifest_files(&manifest).map_err(DataLoadError::Load)?;
     let total = files.len();
     progress(0, total);
     let done = Rc::new(Cell::new(0usize));
@@ -82,17 +83,19 @@ pub async fn load(progress: impl Fn(usize, usize) + 'static) -> Result<LoadedDat
         let done = done.clone();
         let progress = progress.clone();
         async move {
-            let text = fetch_text(&format!("{DATA_BASE}{file}")).await;
+            let url = format!("{DATA_BASE}{file}");
+            let text = fetch_text(&url).await;
             done.set(done.get() + 1);
             progress(done.get(), total);
             text.map(|t| (file.clone(), t))
+                .map_err(|problem| DataLoadError::File { url, problem })
         }
     });
     let texts = join_all(fetches)
         .await
         .into_iter()
         .collect::<Result<Vec<_>, _>>()?;
-    let loaded = bridge::build_dataset(texts)?;
+    let loaded = bridge::build_dataset(texts).map_err(DataLoadError::Load)?;
     // The engine gets the names now, in a task of its own, so that Start sends only a number.
     if let crate::shell::engine_client::DataRef::Page(dataset) = &loaded.data {
         let dataset = dataset.clone();

@@ -8,14 +8,17 @@
 //! session's status, control and view are the page's [`TrainingSession`] context, which its
 //! panels (progress, predict, inspector, keep) share.
 //!
-//! Test hooks (`data-testid`): `train-start`, `train-pause`, `train-resume`, `train-reset`,
-//! `train-status` (idle/running/paused/finished/error), `backend` (webgpu/cpu), `epoch`,
+//! Test hooks (`data-testid`): `train-start` (`data-state`: preparing while the data set loads,
+//! unavailable when it did not, busy, ready), `train-pause`, `train-resume`, `train-reset`,
+//! `train-status` (idle/running/paused/finished/error; `data-resumable`: the pill says a
+//! restored run can be resumed), `backend` (webgpu/cpu), `epoch`,
 //! `train-step`, `train-loss` (mean of the last 20 steps), `val-acc`, `val-loss`, `epoch-sec`,
 //! `train-progress` (fraction), `chart-train-loss` / `chart-val` (points drawn),
 //! `predict-input`, `predict-top` (`<li data-label data-value>`), `predict-message`,
 //! `predict-weights-step`, `data-classes`, `data-raw-lines`, `data-pairs`, `data-skipped`,
 //! `data-train`, `data-val`, `data-note` (`data-value` builtin/upload: what the note describes),
-//! `lede`, `cfg-<key>` for the form controls.
+//! `lede`, `cfg-<key>` for the form controls, `data-error` / `data-error-message` (the data
+//! set did not load), `loss-swing-note`.
 
 pub mod bridge;
 pub mod data_loader;
@@ -112,7 +115,7 @@ pub fn TrainingPage(
         .await;
         data.set(match result {
             Ok(loaded) => LoadState::Ready(Rc::new(loaded)),
-            Err(message) => LoadState::Failed(message),
+            Err(e) => LoadState::Failed(e),
         });
     });
 
@@ -280,6 +283,7 @@ pub fn TrainingPage(
     // A running comparison also locks the form and the Start button.
     let busy = move || session_busy() || compare.busy();
     let data_ready = move || data.with(|d| matches!(d, LoadState::Ready(_)));
+    let data_loading = move || data.with(|d| matches!(d, LoadState::Loading { .. }));
 
     view! {
         <div class="training-page">
@@ -306,10 +310,29 @@ pub fn TrainingPage(
                     <RunControls
                         prefix="train"
                         start=RunAction::new(
-                            move || if status.get().ended() { loc.t().train_again } else { loc.t().start },
+                            move || {
+                                if data_loading() {
+                                    loc.t().start_preparing
+                                } else if status.get().ended() {
+                                    loc.t().train_again
+                                } else {
+                                    loc.t().start
+                                }
+                            },
                             move || data_ready() && !busy(),
                             start,
                         )
+                        .with_state(move || {
+                            if data_loading() {
+                                "preparing"
+                            } else if !data_ready() {
+                                "unavailable"
+                            } else if busy() {
+                                "busy"
+                            } else {
+                                "ready"
+                            }
+                        })
                         pause=RunAction::new(move || loc.t().pause, move || status.get().can_pause(), move || session.pause())
                         resume=RunAction::new(move || loc.t().resume, can_resume, resume)
                         reset=RunAction::new(move || loc.t().reset, move || status.get() != RunStatus::Idle, reset)
@@ -418,16 +441,19 @@ fn DataBanner(data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
             </div>
         }
         .into_any(),
-        LoadState::Failed(message) => view! {
-            <div class="notice notice-error" role="alert" data-testid="data-error">
-                <div class="notice-body">
-                    <strong>{move || loc.t().data_error}</strong>
-                    " "
-                    {message}
+        LoadState::Failed(e) => {
+            let detail = e.detail();
+            view! {
+                <div class="notice notice-error" role="alert" data-testid="data-error">
+                    <div class="notice-body" title=detail>
+                        <strong>{move || loc.t().data_error}</strong>
+                        " "
+                        <span data-testid="data-error-message">{move || (loc.t().data_failure)(&e)}</span>
+                    </div>
                 </div>
-            </div>
+            }
+            .into_any()
         }
-        .into_any(),
         LoadState::Ready(_) => ().into_any(),
     }
     }
@@ -564,7 +590,9 @@ fn ProgressPanel(
         None => "",
     };
     let dash = || "—".to_owned();
-    let resumable = move || v.checkpoint.with(|c| c.is_some());
+    // A run waits for Resume: nothing runs and a checkpoint is there (a restored one). The
+    // pill says so, and its `data-resumable` says what the pill says.
+    let resumable = move || v.status.get() == RunStatus::Idle && v.checkpoint.with(|c| c.is_some());
     view! {
         <section class="panel progress-panel">
             <div class="progress-head">

@@ -3,9 +3,11 @@
 //!
 //! A run's errors and notices arrive as typed values ([`TrainError`], [`TrainNotice`],
 //! [`CpuReason`], [`GpuError`]: steps, losses and the GPU's error as data) and are written here
-//! in each language; the English wording is their own `Display`. Only the data loader's
-//! messages (they name a file and line) stay in English.
+//! in each language; the English wording is their own `Display`. So are the built-in data
+//! set's loading errors ([`DataLoadError`]: the URL, the HTTP status and the loader's error as
+//! data).
 
+use crate::names::bridge::{DataLoadError, FetchProblem, FETCH_DATA_COMMAND};
 use crate::text::ChartText;
 use unroll_core::config::Lang;
 use unroll_core::gpu::GpuError;
@@ -156,6 +158,8 @@ pub struct TrainingText {
     pub backend_help_cpu: &'static str,
     pub start: &'static str,
     pub train_again: &'static str,
+    /// Start's label while the data set is still loading (the button is disabled).
+    pub start_preparing: &'static str,
     /// Asked before Start replaces a restored or loaded model.
     pub confirm_replace: &'static str,
     pub pause: &'static str,
@@ -219,6 +223,9 @@ pub struct TrainingText {
     pub loading: &'static str,
     pub loading_files: fn(usize, usize) -> String,
     pub data_error: &'static str,
+    /// Why the built-in data set did not load (the browser's own words go in a tooltip:
+    /// [`DataLoadError::detail`]).
+    pub data_failure: fn(&DataLoadError) -> String,
 
     /// Why a run stopped.
     pub train_error: fn(&TrainError) -> String,
@@ -379,6 +386,7 @@ impl TrainingText {
         backend_help_cpu: "the same maths in Rust on the CPU",
         start: "Start training",
         train_again: "Train again",
+        start_preparing: "Preparing the data…",
         confirm_replace:
             "Start a new run from step 0? The model on this page (restored or loaded) will be replaced.",
         pause: "Pause",
@@ -450,7 +458,8 @@ impl TrainingText {
         data_val: "Validation pairs",
         loading: "Loading the names data set…",
         loading_files: |done, total| format!("Loading the names data set… {done} of {total} files"),
-        data_error: "The data set could not be loaded. ",
+        data_error: "The data set could not be loaded.",
+        data_failure: |e| e.to_string(),
 
         train_error: train_error_en,
         train_notice: train_notice_en,
@@ -483,6 +492,7 @@ impl TrainingText {
         backend_help_cpu: "在 CPU 上用 Rust 执行同样的数学运算",
         start: "开始训练",
         train_again: "重新训练",
+        start_preparing: "正在准备数据…",
         confirm_replace: "从第 0 步开始新的训练？本页当前的模型（恢复或载入的）将被替换。",
         pause: "暂停",
         resume: "继续",
@@ -547,6 +557,7 @@ impl TrainingText {
         loading: "正在加载姓氏数据集…",
         loading_files: |done, total| format!("正在加载姓氏数据集… {done} / {total} 个文件"),
         data_error: "数据集无法加载。",
+        data_failure: data_failure_zh,
 
         train_error: train_error_zh,
         train_notice: train_notice_zh,
@@ -591,4 +602,25 @@ pub fn language_name(lang: Lang, class: &str) -> String {
         other => other,
     };
     zh.to_owned()
+}
+
+fn fetch_problem_zh(p: &FetchProblem) -> String {
+    match p {
+        FetchProblem::Status(code) => format!("服务器返回状态 {code}"),
+        FetchProblem::Network(_) => "请求没有完成".into(),
+        FetchProblem::Body(_) => "无法读取返回的内容".into(),
+    }
+}
+
+fn data_failure_zh(e: &DataLoadError) -> String {
+    match e {
+        DataLoadError::Missing { url, problem } => format!(
+            "姓名数据集缺失（{url}：{}）。请运行 `{FETCH_DATA_COMMAND}`（直接运行 `trunk build` 也会获取数据），然后重新加载页面。",
+            fetch_problem_zh(problem)
+        ),
+        DataLoadError::File { url, problem } => {
+            format!("无法获取 {url}（{}）。", fetch_problem_zh(problem))
+        }
+        DataLoadError::Load(e) => format!("{}。", crate::names::keep::text::load_error_zh(e)),
+    }
 }

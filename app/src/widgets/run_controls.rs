@@ -1,7 +1,7 @@
 //! The run buttons of the names page, compare mode and the delay page: Start, and whichever of
 //! Pause, Resume, Stop and Reset the run has, each with its own label and enabled state. Test
 //! hooks: `<prefix>-start`, `<prefix>-pause`, `<prefix>-resume`, `<prefix>-stop`,
-//! `<prefix>-reset`.
+//! `<prefix>-reset`; a button whose action says what it waits for has it in `data-state`.
 
 use leptos::prelude::*;
 
@@ -14,6 +14,8 @@ pub struct RunAction {
     pub enabled: Signal<bool>,
     /// Pressed.
     pub run: Callback<()>,
+    /// What the button waits for or can do, for tests (`data-state`), when the page says.
+    pub state: Option<Signal<&'static str>>,
 }
 
 impl RunAction {
@@ -27,6 +29,16 @@ impl RunAction {
             label: Signal::derive(label),
             enabled: Signal::derive(enabled),
             run: Callback::new(move |()| run()),
+            state: None,
+        }
+    }
+
+    /// The same button with `data-state` from `state` (e.g. `preparing` while Start waits for
+    /// the data).
+    pub fn with_state(self, state: impl Fn() -> &'static str + Send + Sync + 'static) -> Self {
+        RunAction {
+            state: Some(Signal::derive(state)),
+            ..self
         }
     }
 }
@@ -63,12 +75,14 @@ pub fn RunControls(
             label,
             enabled,
             run,
+            state,
         } = action;
         view! {
             <button
                 type="button"
                 class=class
                 data-testid=format!("{prefix}-{name}")
+                data-state=move || state.map(|s| s.get())
                 disabled=move || !enabled.get()
                 on:click=move |_| run.run(())
             >

@@ -12,6 +12,7 @@ use super::{
 use crate::names::text::DataInUse;
 use crate::shell::engine_client::EngineClient;
 use crate::shell::engine_client::{DataRef, EngineData};
+use unroll_core::data::names::LoadError;
 use unroll_core::data::split::SplitCounts;
 use unroll_core::data::upload::UploadSummary;
 use unroll_core::data::{NamesDataset, VAL_FRACTION};
@@ -35,9 +36,9 @@ pub struct LoadedData {
 /// Builds the data set from `(file name, file text)` pairs, e.g. `("Arabic.txt", "...")`, with
 /// the loader the native trainer uses.
 ///
-/// Errors: the loader's message (it names the file and line at fault).
-pub fn build_dataset(files: Vec<(String, String)>) -> Result<LoadedData, String> {
-    let dataset = NamesDataset::from_named_files(files).map_err(|e| e.to_string())?;
+/// Errors: the loader's (it names the file and line at fault).
+pub fn build_dataset(files: Vec<(String, String)>) -> Result<LoadedData, LoadError> {
+    let dataset = NamesDataset::from_named_files(files)?;
     Ok(loaded_data(dataset))
 }
 

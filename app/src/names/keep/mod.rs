@@ -160,7 +160,7 @@ pub struct KeepState {
     /// Whether IndexedDB holds a saved model.
     pub has_saved: RwSignal<bool>,
     /// Saving/restoring problems (private mode, quota…): a notice, never a crash.
-    pub persist_problem: RwSignal<Option<String>>,
+    pub persist_problem: RwSignal<Option<unroll_core::keep::StorageProblem>>,
     /// A saved model that was not restored because the page's link asks for another
     /// configuration; offered with a "Restore it" button.
     pub offered: RwSignal<Option<Rc<persist::Stored>>, LocalStorage>,
@@ -175,6 +175,16 @@ impl KeepState {
     /// `true` while a session runs or is paused, or compare mode trains (reactive).
     pub fn busy(&self) -> bool {
         self.session.busy() || self.hooks.compare_busy.get()
+    }
+
+    /// Shows the storage notice: `error` while doing `action`.
+    pub fn problem(
+        &self,
+        action: unroll_core::keep::StorageAction,
+        error: unroll_core::keep::StorageError,
+    ) {
+        self.persist_problem
+            .set(Some(unroll_core::keep::StorageProblem::new(action, error)));
     }
 
     /// Class names of the data in use (empty while loading).

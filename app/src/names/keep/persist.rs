@@ -7,7 +7,8 @@
 //! user's data files as `[[name, bytes], …]` (empty for the built-in data), so that a restored
 //! upload is rebuilt by the same loader, and `checkpoint` the run's resume point
 //! ([`unroll_core::keep::encode_checkpoint`]) while the run can go on. Every failure (private mode, quota, a
-//! blocked database) is an `Err` with a message for a notice; nothing here panics.
+//! blocked database, a damaged record) is a typed [`StorageError`] for a notice; nothing here
+//! panics.
 //!
 //! Bytes are stored as `Blob`s: the browser copies a `Uint8Array` into the record on the main
 //! thread when it is put (17–28 ms for the 1.6 MB of an LSTM's weights and checkpoint, measured
@@ -16,7 +17,7 @@
 
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use rexie::{ObjectStore, Rexie, TransactionMode};
-use unroll_core::keep::SavedSession;
+use unroll_core::keep::{SavedSession, StorageError};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Blob;
 
@@ -38,49 +39,71 @@ pub struct Stored {
     pub checkpoint: Option<Vec<u8>>,
 }
 
-pub(crate) async fn open() -> Result<Rexie, String> {
+/// Opens the app's database. Errors: [`StorageError::Unavailable`].
+pub(crate) async fn open() -> Result<Rexie, StorageError> {
     Rexie::builder(DB_NAME)
         .version(1)
         .add_object_store(ObjectStore::new(STORE))
         .build()
         .await
-        .map_err(|e| format!("IndexedDB is not available ({e})"))
+        .map_err(|e| StorageError::Unavailable {
+            detail: format!("IndexedDB is not available ({e})"),
+        })
 }
 
-fn set(obj: &Object, key: &str, value: &JsValue) -> Result<(), String> {
+/// The browser refused a transaction: `what` it was (`could not save …`) and its words.
+pub(crate) fn refused(what: &'static str) -> impl Fn(rexie::Error) -> StorageError + Copy {
+    move |e| StorageError::Refused {
+        detail: format!("{what} ({e})"),
+    }
+}
+
+/// A damaged record: what is wrong.
+fn damaged(detail: String) -> StorageError {
+    StorageError::Damaged { detail }
+}
+
+fn set(obj: &Object, key: &str, value: &JsValue) -> Result<(), StorageError> {
     Reflect::set(obj, &JsValue::from_str(key), value)
         .map(|_| ())
-        .map_err(|_| format!("could not build the record ({key})"))
+        .map_err(|_| StorageError::Refused {
+            detail: format!("could not build the record ({key})"),
+        })
 }
 
-fn get(obj: &JsValue, key: &str) -> Result<JsValue, String> {
-    Reflect::get(obj, &JsValue::from_str(key)).map_err(|_| format!("saved record has no `{key}`"))
+fn get(obj: &JsValue, key: &str) -> Result<JsValue, StorageError> {
+    Reflect::get(obj, &JsValue::from_str(key))
+        .map_err(|_| damaged(format!("saved record has no `{key}`")))
 }
 
 /// `bytes` as a `Blob` for the record.
-pub(crate) fn blob_of(bytes: &[u8]) -> Result<JsValue, String> {
+pub(crate) fn blob_of(bytes: &[u8]) -> Result<JsValue, StorageError> {
     let parts = Array::of1(&Uint8Array::from(bytes));
     Blob::new_with_u8_array_sequence(&parts)
         .map(JsValue::from)
-        .map_err(|_| "could not build the record (bytes)".to_owned())
+        .map_err(|_| StorageError::Refused {
+            detail: "could not build the record (bytes)".to_owned(),
+        })
 }
 
 /// The bytes of a record's field: a `Blob`, or a `Uint8Array` (records of earlier versions).
-pub(crate) async fn bytes_of(v: &JsValue, what: &str) -> Result<Vec<u8>, String> {
+pub(crate) async fn bytes_of(v: &JsValue, what: &str) -> Result<Vec<u8>, StorageError> {
     if let Some(a) = v.dyn_ref::<Uint8Array>() {
         return Ok(a.to_vec());
     }
     let blob = v
         .dyn_ref::<Blob>()
-        .ok_or_else(|| format!("saved record: `{what}` is not bytes"))?;
+        .ok_or_else(|| damaged(format!("saved record: `{what}` is not bytes")))?;
     let buffer = wasm_bindgen_futures::JsFuture::from(blob.array_buffer())
         .await
-        .map_err(|_| format!("could not read the saved model (`{what}`)"))?;
+        .map_err(|_| StorageError::Refused {
+            detail: format!("could not read the saved model (`{what}`)"),
+        })?;
     Ok(Uint8Array::new(&buffer).to_vec())
 }
 
 /// Writes the record (replacing the previous one).
-pub async fn save(stored: &Stored) -> Result<(), String> {
+pub async fn save(stored: &Stored) -> Result<(), StorageError> {
     let obj = Object::new();
     set(&obj, "meta", &JsValue::from_str(&stored.session.to_json()))?;
     set(&obj, "weights", &blob_of(&stored.weights)?)?;
@@ -96,7 +119,7 @@ pub async fn save(stored: &Stored) -> Result<(), String> {
         set(&obj, "checkpoint", &blob_of(c)?)?;
     }
     let db = open().await?;
-    let fail = |e: rexie::Error| format!("could not save the model in IndexedDB ({e})");
+    let fail = refused("could not save the model in IndexedDB");
     let tx = db
         .transaction(&[STORE], TransactionMode::ReadWrite)
         .map_err(fail)?;
@@ -111,9 +134,9 @@ pub async fn save(stored: &Stored) -> Result<(), String> {
 }
 
 /// Reads the record; `Ok(None)` when nothing is saved.
-pub async fn load() -> Result<Option<Stored>, String> {
+pub async fn load() -> Result<Option<Stored>, StorageError> {
     let db = open().await?;
-    let fail = |e: rexie::Error| format!("could not read the saved model ({e})");
+    let fail = refused("could not read the saved model");
     let tx = db
         .transaction(&[STORE], TransactionMode::ReadOnly)
         .map_err(fail)?;
@@ -126,7 +149,7 @@ pub async fn load() -> Result<Option<Stored>, String> {
     };
     let meta = get(&value, "meta")?
         .as_string()
-        .ok_or("saved record: `meta` is not text")?;
+        .ok_or_else(|| damaged("saved record: `meta` is not text".into()))?;
     let session = SavedSession::from_json(&meta)?;
     let weights = bytes_of(&get(&value, "weights")?, "weights").await?;
     let mut upload = Vec::new();
@@ -134,11 +157,11 @@ pub async fn load() -> Result<Option<Stored>, String> {
         for pair in list.iter() {
             let pair: Array = pair
                 .dyn_into()
-                .map_err(|_| "saved record: bad upload entry".to_owned())?;
+                .map_err(|_| damaged("saved record: bad upload entry".into()))?;
             let name = pair
                 .get(0)
                 .as_string()
-                .ok_or("saved record: upload without a name")?;
+                .ok_or_else(|| damaged("saved record: upload without a name".into()))?;
             upload.push((name, bytes_of(&pair.get(1), "upload").await?));
         }
     }
@@ -157,9 +180,9 @@ pub async fn load() -> Result<Option<Stored>, String> {
 }
 
 /// Deletes the record.
-pub async fn forget() -> Result<(), String> {
+pub async fn forget() -> Result<(), StorageError> {
     let db = open().await?;
-    let fail = |e: rexie::Error| format!("could not delete the saved model ({e})");
+    let fail = refused("could not delete the saved model");
     let tx = db
         .transaction(&[STORE], TransactionMode::ReadWrite)
         .map_err(fail)?;

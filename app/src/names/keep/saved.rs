@@ -20,7 +20,7 @@ use std::rc::Rc;
 use std::time::Duration;
 use unroll_core::keep::{
     curve_until, decode_checkpoint, encode_checkpoint, export_trained, import_trained, DataSource,
-    SavedEpoch, SavedSession, SavedValReport, SAVED_VERSION,
+    SavedEpoch, SavedSession, SavedValReport, StorageAction, StorageError, SAVED_VERSION,
 };
 use unroll_core::train::clock::sleep_ms;
 
@@ -99,8 +99,8 @@ impl Snapshot {
     /// and the checkpoint encoded. Each encoding runs in a task of its own, so neither holds
     /// the page for long while training goes on.
     ///
-    /// Errors: the weights' export error, as text.
-    async fn encode(self) -> Result<Stored, String> {
+    /// Errors: the weights' export error.
+    async fn encode(self) -> Result<Stored, StorageError> {
         let Snapshot {
             session,
             weights: w,
@@ -120,7 +120,7 @@ impl Snapshot {
             session.step,
             source,
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(StorageError::Weights)?;
         sleep_ms(0).await;
         let checkpoint = checkpoint.map(|c| encode_checkpoint(&c));
         sleep_ms(0).await;
@@ -165,7 +165,7 @@ fn save_latest(state: KeepState, finished: bool) {
         let stored = match snapshot.encode().await {
             Ok(s) => s,
             Err(e) => {
-                state.persist_problem.set(Some(e));
+                state.problem(StorageAction::Save, e);
                 return;
             }
         };
@@ -177,7 +177,7 @@ fn save_latest(state: KeepState, finished: bool) {
                 // The offered record was just replaced.
                 state.offered.set(None);
             }
-            Err(e) => state.persist_problem.set(Some(e)),
+            Err(e) => state.problem(StorageAction::Save, e),
         }
     });
 }
@@ -192,15 +192,27 @@ pub fn offer_saved(state: KeepState) {
                 state.offered.set(Some(Rc::new(stored)));
             }
             Ok(None) => {}
-            Err(e) => state.persist_problem.set(Some(e)),
+            Err(e) => read_failed(state, e),
         }
     });
+}
+
+/// Shows why the saved record could not be read. A record that is there but damaged (or of
+/// another version) can still be deleted: "Forget saved model" is offered for it.
+fn read_failed(state: KeepState, e: StorageError) {
+    if matches!(
+        e,
+        StorageError::Damaged { .. } | StorageError::Version { .. }
+    ) {
+        state.has_saved.set(true);
+    }
+    state.problem(StorageAction::Read, e);
 }
 
 /// Puts a saved record back on the page; saved uploaded files are parsed again by the
 /// engine's worker, as an upload is. Errors: why it cannot be used (the page keeps what it
 /// has).
-async fn restore(state: KeepState, mut stored: Stored) -> Result<(), String> {
+async fn restore(state: KeepState, mut stored: Stored) -> Result<(), StorageError> {
     let h = state.hooks;
     let v = state.session;
     if let DataSource::Upload { .. } = stored.session.source {
@@ -211,12 +223,12 @@ async fn restore(state: KeepState, mut stored: Stored) -> Result<(), String> {
         let (files, outcome) = engine.upload(session, files, seed, 0, |_| {}).await;
         let summary_and_handle = match outcome {
             UploadOutcome::Loaded(summary, handle) => (summary, handle),
-            UploadOutcome::Failed(e) => return Err(format!("the saved data no longer loads: {e}")),
-            UploadOutcome::Fault(f) => return Err(format!("the saved data no longer loads: {f}")),
-            UploadOutcome::Cancelled => return Err("the saved data was not read".into()),
+            UploadOutcome::Failed(e) => return Err(StorageError::SavedData(e)),
+            UploadOutcome::Fault(f) => return Err(StorageError::Engine(f)),
+            UploadOutcome::Cancelled => return Err(StorageError::Cancelled),
         };
         if state.busy() {
-            return Err("training started before the saved data was read".into());
+            return Err(StorageError::TrainingStarted);
         }
         let (summary, handle) = summary_and_handle;
         let loaded = Rc::new(bridge::loaded_upload(&summary, handle));
@@ -225,15 +237,19 @@ async fn restore(state: KeepState, mut stored: Stored) -> Result<(), String> {
     let s = stored.session;
     let classes = state.classes_untracked();
     if classes != s.classes {
-        return Err("the saved model's classes are not the loaded data's".into());
+        return Err(StorageError::OtherClasses {
+            saved: s.classes.len(),
+            loaded: classes.len(),
+        });
     }
-    let imported = import_trained(&stored.weights).map_err(|e| e.to_string())?;
+    let imported = import_trained(&stored.weights).map_err(StorageError::Weights)?;
     // The metrics panel (confusion matrix, per-class accuracy) shows the saved report again.
     let val_report = s
         .val_report
         .as_ref()
         .map(|r| r.to_report(classes.len()))
-        .transpose()?;
+        .transpose()
+        .map_err(|detail| StorageError::Damaged { detail })?;
     let weights = Rc::new(Weights {
         model: imported.model.with_head(imported.head),
         params: imported.params,
@@ -265,7 +281,9 @@ async fn restore(state: KeepState, mut stored: Stored) -> Result<(), String> {
     );
     // A run saved while it could go on offers Resume (an older record has no checkpoint).
     let checkpoint = match (&stored.checkpoint, s.finished) {
-        (Some(bytes), false) => Some(Rc::new(decode_checkpoint(bytes)?)),
+        (Some(bytes), false) => Some(Rc::new(
+            decode_checkpoint(bytes).map_err(|detail| StorageError::Damaged { detail })?,
+        )),
         _ => None,
     };
     v.step.set(s.step);
@@ -315,7 +333,7 @@ pub fn install(state: KeepState) {
                 pending.set_value(Some(stored));
             }
             Ok(None) => {}
-            Err(e) => state.persist_problem.set(Some(e)),
+            Err(e) => read_failed(state, e),
         }
         loaded.set(true);
     });
@@ -339,7 +357,7 @@ pub fn install(state: KeepState) {
         }
         spawn_local(async move {
             if let Err(e) = restore(state, stored).await {
-                state.persist_problem.set(Some(e));
+                state.problem(StorageAction::Restore, e);
             }
         });
     });
@@ -426,9 +444,10 @@ pub fn SavedModel(
                     state.has_saved.set(false);
                     state.restored.set(None);
                     state.offered.set(None);
+                    state.persist_problem.set(None);
                     forgotten.set(true);
                 }
-                Err(e) => state.persist_problem.set(Some(e)),
+                Err(e) => state.problem(StorageAction::Forget, e),
             }
         });
     };
@@ -442,7 +461,7 @@ pub fn SavedModel(
                     state.offered.set(None);
                     state.persist_problem.set(None);
                 }
-                Err(e) => state.persist_problem.set(Some(e)),
+                Err(e) => state.problem(StorageAction::Restore, e),
             }
         });
     };
@@ -484,7 +503,15 @@ pub fn SavedModel(
                 </p>
             })
         }}
-        <p class="keep-help">
+        // Without storage nothing is or will be saved: the notice below says so, alone.
+        <p
+            class="keep-help"
+            class:hidden=move || {
+                state
+                    .persist_problem
+                    .with(|p| p.as_ref().is_some_and(|p| matches!(p.error, StorageError::Unavailable { .. })))
+            }
+        >
             {move || {
                 if forgotten.get() && !state.has_saved.get() {
                     t().forgotten
@@ -496,10 +523,19 @@ pub fn SavedModel(
             }}
         </p>
         {move || {
-            state.persist_problem.get().map(|e| view! {
-                <div class="notice notice-warn compact" role="status" data-testid="persist-notice">
-                    <div class="notice-body">{move || t().storage_problem} " " {e.clone()}</div>
-                </div>
+            state.persist_problem.get().map(|p| {
+                let detail = p.error.detail();
+                let action = match p.action {
+                    StorageAction::Save => "save",
+                    StorageAction::Read => "read",
+                    StorageAction::Restore => "restore",
+                    StorageAction::Forget => "forget",
+                };
+                view! {
+                    <div class="notice notice-warn compact" role="status" data-testid="persist-notice" data-value=action>
+                        <div class="notice-body" title=detail>{move || (t().storage_problem)(&p)}</div>
+                    </div>
+                }
             })
         }}
         <div class="keep-row">

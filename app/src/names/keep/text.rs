@@ -1,13 +1,17 @@
 //! The keep panels: own data, weights download and load, the model saved in this browser.
 //! The errors of the layers below arrive typed ([`UploadError`], [`WeightsError`],
-//! [`ClassMismatch`]) and are worded here in each language; a library's own English words
-//! (a zip reader's, the safetensors reader's) go only in a tooltip ([`WeightsError::detail`]).
+//! [`ClassMismatch`], [`StorageProblem`]) and are worded here in each language; a library's own English words
+//! (a zip reader's, the safetensors reader's, the browser's storage's) go only in a tooltip
+//! ([`WeightsError::detail`], [`StorageError::detail`]).
 
 use crate::text::count;
 use unroll_core::config::Lang;
 use unroll_core::data::names::LoadError;
 use unroll_core::data::upload::{UploadError, MAX_UNCOMPRESSED_BYTES};
-use unroll_core::keep::{class_preview, ClassMismatch};
+use unroll_core::keep::{
+    class_preview, ClassMismatch, StorageAction, StorageError, StorageProblem, SAVED_VERSION,
+    SAVED_VERSION_MIN,
+};
 use unroll_core::math::params::CellKind;
 use unroll_core::weights::{LimitProblem, MetadataProblem, TensorProblem, WeightsError};
 
@@ -97,8 +101,11 @@ pub struct KeepText {
     pub forget: &'static str,
     /// After forgetting.
     pub forgotten: &'static str,
-    /// Prefix of a storage problem.
-    pub storage_problem: &'static str,
+    /// A failure of the model kept in this browser: what the page was doing and why (the
+    /// browser's own words go in a tooltip: [`StorageError::detail`]).
+    pub storage_problem: fn(&StorageProblem) -> String,
+    /// Why the browser's storage failed, as a clause (the delay page's notice uses it too).
+    pub storage_error: fn(&StorageError) -> String,
     /// Device loss notice title.
     pub device_lost: &'static str,
     /// Why an upload gives no data set.
@@ -206,7 +213,8 @@ impl KeepText {
         nothing_saved: "Nothing saved yet: the model is saved after each epoch.",
         forget: "Forget saved model",
         forgotten: "The saved model was deleted from this browser.",
-        storage_problem: "Saving is unavailable:",
+        storage_problem: |p| p.to_string(),
+        storage_error: |e| e.to_string(),
         device_lost: "The GPU device was lost; training continues on the CPU from the same weights and step.",
         upload_failure: |e| e.to_string(),
         weights_failure: |e| e.to_string(),
@@ -297,7 +305,8 @@ impl KeepText {
         nothing_saved: "尚未保存：模型在每个轮次后保存。",
         forget: "删除已保存的模型",
         forgotten: "已从此浏览器删除保存的模型。",
-        storage_problem: "无法保存：",
+        storage_problem: storage_problem_zh,
+        storage_error: storage_error_zh,
         device_lost: "GPU 设备丢失；训练在 CPU 上从相同的权重和步数继续。",
         upload_failure: upload_failure_zh,
         weights_failure: weights_failure_zh,
@@ -358,7 +367,8 @@ fn shape(dims: &[usize]) -> String {
     format!("{dims:?}")
 }
 
-fn load_error_zh(e: &LoadError) -> String {
+/// A loader error in Chinese (the built-in data set's and an upload's).
+pub(crate) fn load_error_zh(e: &LoadError) -> String {
     match e {
         LoadError::NoFiles => "没有选择任何名字文件（每种语言一个 .txt 文件）".into(),
         LoadError::NotUtf8 { file, line } => format!("{file} 第 {line} 行：不是有效的 UTF-8 文本"),
@@ -591,4 +601,42 @@ fn class_mismatch_zh(m: &ClassMismatch) -> String {
             count(m.loaded.len())
         ),
     }
+}
+
+/// Why the browser's storage failed, in Chinese (every variant; the browser's own words are
+/// left out).
+fn storage_error_zh(e: &StorageError) -> String {
+    match e {
+        StorageError::Unavailable { .. } => {
+            "此浏览器不给页面提供本地存储（例如隐私模式或禁止了网站数据）；页面不保存也能继续使用"
+                .into()
+        }
+        StorageError::Refused { .. } => "浏览器拒绝了这次操作（存储空间可能已满）".into(),
+        StorageError::Damaged { .. } => "此浏览器中的记录已损坏或不完整".into(),
+        StorageError::Version { found } => {
+            format!("记录的格式版本是 {found}；本页面读取版本 {SAVED_VERSION_MIN}–{SAVED_VERSION}")
+        }
+        StorageError::Weights(w) => format!("它的权重有误：{}", weights_failure_zh(w)),
+        StorageError::SavedData(u) => format!("它的数据无法再加载：{}", upload_failure_zh(u)),
+        StorageError::Engine(_) => "读取它的数据时训练引擎停止了".into(),
+        StorageError::Cancelled => "读取它的数据已取消".into(),
+        StorageError::TrainingStarted => "在它的数据读完之前训练已经开始".into(),
+        StorageError::OtherClasses { saved, loaded } => format!(
+            "它的 {} 个类别不是已加载数据的 {} 个类别",
+            count(*saved),
+            count(*loaded)
+        ),
+    }
+}
+
+/// A failure of the model kept in this browser, in Chinese.
+fn storage_problem_zh(p: &StorageProblem) -> String {
+    let lead = match p.action {
+        _ if matches!(p.error, StorageError::Unavailable { .. }) => "无法在此浏览器中保存",
+        StorageAction::Save => "无法在此浏览器中保存模型",
+        StorageAction::Read => "无法读取此浏览器中保存的模型",
+        StorageAction::Restore => "没有恢复保存的模型",
+        StorageAction::Forget => "无法删除保存的模型",
+    };
+    format!("{lead}：{}。", storage_error_zh(&p.error))
 }
