@@ -4,7 +4,7 @@
 mod gpu_support;
 mod tol;
 
-use gpu_support::{context, f32_bytes, random_vec, rng, run_kernel};
+use gpu_support::{context, f32_bytes, random_vec, rng, run_kernel, run_step_kernel};
 use tol::Tol;
 use unroll_core::gpu::kernels::activation::{Activation, ActivationDims, ActivationKind};
 use unroll_core::gpu::kernels::matmul::{Matmul, MatmulDims};
@@ -202,18 +202,13 @@ fn matmul_with_cancelling_terms_stays_within_tolerance() {
 use gpu_support::{as_u32, u32_bytes};
 use rand::Rng;
 use unroll_core::gpu::kernels::adam_update::{AdamDims, AdamUpdate};
+use unroll_core::gpu::kernels::cell_step::StepPass;
 use unroll_core::gpu::kernels::classifier_head::{ClassifierHead, HeadDims};
 use unroll_core::gpu::kernels::clip_grad_norm::{ClipDims, ClipGradNorm};
 use unroll_core::gpu::kernels::col_sum::{ColSum, ColSumDims};
-use unroll_core::gpu::kernels::gru_backward::GruBackward;
-use unroll_core::gpu::kernels::gru_forward::GruForward;
 use unroll_core::gpu::kernels::input_projection::{InputProjection, ProjectionDims};
 use unroll_core::gpu::kernels::last_step::{LastStep, LastStepDims};
-use unroll_core::gpu::kernels::lstm_backward::LstmBackward;
-use unroll_core::gpu::kernels::lstm_forward::LstmForward;
 use unroll_core::gpu::kernels::onehot_weight_grad::{OnehotGradDims, OnehotWeightGrad};
-use unroll_core::gpu::kernels::rnn_backward::RnnBackward;
-use unroll_core::gpu::kernels::rnn_forward::RnnForward;
 use unroll_core::gpu::kernels::CellDims;
 use unroll_core::math::layer::{Direction, LayerDirection, SeqDims, SeqInput};
 use unroll_core::math::linalg::col_sum_acc;
@@ -282,8 +277,10 @@ fn lstm_forward_step_matches_cpu_twin() {
             let h_cache = random_vec(&mut r, (T + 1) * B * H, 1.0);
             let c_cache = random_vec(&mut r, (T + 1) * B * H, 1.0);
             let zeros = vec![0.0; T * B * 4 * H];
-            let out = run_kernel::<LstmForward>(
+            let out = run_step_kernel(
                 &ctx,
+                CellKind::Lstm,
+                StepPass::Forward,
                 &[
                     f32_bytes(&xproj),
                     f32_bytes(&hh),
@@ -369,8 +366,10 @@ fn lstm_backward_step_matches_cpu_twin() {
         let d_output = random_vec(&mut r, T * B * OUT_W, 1.0);
         let d_state = random_vec(&mut r, 2 * B * H, 1.0);
         let sentinel = vec![7.0; T * B * 4 * H];
-        let out = run_kernel::<LstmBackward>(
+        let out = run_step_kernel(
             &ctx,
+            CellKind::Lstm,
+            StepPass::Backward,
             &[
                 u32_bytes(&LENGTHS),
                 f32_bytes(&c_cache),
@@ -444,8 +443,10 @@ fn gru_forward_step_matches_cpu_twin() {
             let hh = random_vec(&mut r, B * 3 * H, scale);
             let params = random_vec(&mut r, 10 + H, 1.0); // b_hn at offset 10
             let h_cache = random_vec(&mut r, (T + 1) * B * H, 1.0);
-            let out = run_kernel::<GruForward>(
+            let out = run_step_kernel(
                 &ctx,
+                CellKind::Gru,
+                StepPass::Forward,
                 &[
                     f32_bytes(&xproj),
                     f32_bytes(&hh),
@@ -512,8 +513,10 @@ fn gru_backward_step_matches_cpu_twin() {
         let d_output = random_vec(&mut r, T * B * OUT_W, 1.0);
         let dh = random_vec(&mut r, B * H, 1.0);
         let sentinel = vec![7.0; T * B * 3 * H];
-        let out = run_kernel::<GruBackward>(
+        let out = run_step_kernel(
             &ctx,
+            CellKind::Gru,
+            StepPass::Backward,
             &[
                 u32_bytes(&LENGTHS),
                 f32_bytes(&h_cache),
@@ -570,8 +573,10 @@ fn rnn_steps_match_cpu_twins() {
                 let xproj = random_vec(&mut r, T * B * H, scale);
                 let hh = random_vec(&mut r, B * H, scale);
                 let h_cache = random_vec(&mut r, (T + 1) * B * H, 1.0);
-                let out = run_kernel::<RnnForward>(
+                let out = run_step_kernel(
                     &ctx,
+                    CellKind::Rnn,
+                    StepPass::Forward,
                     &[
                         f32_bytes(&xproj),
                         f32_bytes(&hh),
@@ -605,8 +610,10 @@ fn rnn_steps_match_cpu_twins() {
                 let d_output = random_vec(&mut r, T * B * OUT_W, 1.0);
                 let dh = random_vec(&mut r, B * H, 1.0);
                 let sentinel = vec![7.0; T * B * H];
-                let back = run_kernel::<RnnBackward>(
+                let back = run_step_kernel(
                     &ctx,
+                    CellKind::Rnn,
+                    StepPass::Backward,
                     &[
                         u32_bytes(&LENGTHS),
                         f32_bytes(&h_after),
@@ -1185,16 +1192,29 @@ fn two_dimensional_grid_covers_large_arrays() {
     );
 }
 
-/// Each cell's descriptor names the WGSL kernels its GPU path runs (no adapter needed).
+/// Each cell's descriptor names the WGSL kernels its GPU path runs, and its step kernels' bindings
+/// follow from the descriptor (no adapter needed).
 #[test]
-fn cell_descriptors_name_their_kernels() {
-    use unroll_core::gpu::kernels::KernelSpec;
-    let kernels = |cell: CellKind| match cell {
-        CellKind::Rnn => [RnnForward::NAME, RnnBackward::NAME],
-        CellKind::Lstm => [LstmForward::NAME, LstmBackward::NAME],
-        CellKind::Gru => [GruForward::NAME, GruBackward::NAME],
+fn cell_descriptors_name_their_kernels_and_bindings() {
+    use unroll_core::gpu::kernels::cell_step::{accesses, kernel_name};
+    use unroll_core::gpu::kernels::Access::{Read as R, ReadWrite as W};
+    let expected = |cell: CellKind| match cell {
+        CellKind::Rnn => (vec![R, R, R, W, W], vec![R, R, R, W, W, W]),
+        CellKind::Lstm => (vec![R, R, R, W, W, W, W], vec![R, R, R, R, W, W, W]),
+        CellKind::Gru => (vec![R, R, R, R, W, W, W], vec![R, R, R, R, W, W, W]),
     };
     for cell in CellKind::ALL {
-        assert_eq!(cell.spec().kernels, kernels(cell), "{cell:?}");
+        let spec = cell.spec();
+        assert_eq!(
+            kernel_name(spec, StepPass::Forward),
+            format!("{}_forward", spec.key)
+        );
+        assert_eq!(
+            kernel_name(spec, StepPass::Backward),
+            format!("{}_backward", spec.key)
+        );
+        let (forward, backward) = expected(cell);
+        assert_eq!(accesses(spec, StepPass::Forward), forward, "{cell:?}");
+        assert_eq!(accesses(spec, StepPass::Backward), backward, "{cell:?}");
     }
 }

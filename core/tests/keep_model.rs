@@ -213,7 +213,7 @@ fn saved_session_json_round_trip() {
     let wrong = json.replace(&format!("\"version\":{SAVED_VERSION}"), "\"version\":99");
     assert_eq!(
         SavedSession::from_json(&wrong).unwrap_err(),
-        unroll::keep::StorageError::Version { found: 99 }
+        unroll_core::keep::StorageError::Version { found: 99 }
     );
     // A record of the first format (no resume checkpoint beside it) is still read.
     let old = json.replace(&format!("\"version\":{SAVED_VERSION}"), "\"version\":1");

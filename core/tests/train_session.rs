@@ -47,7 +47,6 @@ fn validation_metrics_agree_between_cpu_and_gpu() {
         let mut gpu = Engine::Gpu {
             gpu: Box::new(gpu),
             model: model.clone(),
-            in_flight: Vec::new(),
         };
         let (cpu_loss, cpu_acc) = evaluate(&mut cpu, &data, &split.val).await.unwrap();
         let (gpu_loss, gpu_acc) = evaluate(&mut gpu, &data, &split.val).await.unwrap();

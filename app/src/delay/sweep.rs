@@ -522,6 +522,7 @@ mod tests {
         }
     }
 
+    // long: one reload scenario, checked step by step in the order a person would see it
     #[test]
     fn a_reloaded_sweep_goes_on_from_its_first_unfinished_seed() {
         let config = DelayConfig {

@@ -21,7 +21,7 @@ mod engine;
 pub use crate::shell::engine_client::{DataRef, EngineData};
 pub use engine::{
     build_dataset, fetch_split, loaded_data, loaded_upload, run_session, split_missing,
-    split_sizes, val_class_counts, LoadedData, TrainControl,
+    split_sizes, val_class_counts, LoadedData, RunHandle,
 };
 
 // ---------------------------------------------------------------------------------------------

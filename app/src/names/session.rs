@@ -6,7 +6,7 @@
 
 use crate::charts::loss_curve::LossSeries;
 use crate::charts::val_curve::EpochPoint;
-use crate::names::bridge::{BackendKind, Checkpoint, TrainControl, TrainEvent, Weights};
+use crate::names::bridge::{BackendKind, Checkpoint, RunHandle, TrainEvent, Weights};
 pub use crate::shell::run_status::RunStatus;
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -57,7 +57,7 @@ pub struct TrainingSession {
     /// model was saved with (Resume continues from it after a reload).
     pub checkpoint: RwSignal<Option<Rc<Checkpoint>>, LocalStorage>,
     /// The running session's control in the engine.
-    control: StoredValue<Option<TrainControl>, LocalStorage>,
+    control: StoredValue<Option<RunHandle>, LocalStorage>,
     /// Number of the current run; events of an earlier one are dropped.
     run_id: StoredValue<u64>,
 }
@@ -105,7 +105,7 @@ impl TrainingSession {
     }
 
     /// The running session's control, if any (for the debug hooks).
-    pub fn control(&self) -> Option<TrainControl> {
+    pub fn control(&self) -> Option<RunHandle> {
         self.control.try_get_value().flatten()
     }
 
@@ -129,7 +129,7 @@ impl TrainingSession {
     /// Begins a run: stops the previous one, and returns the new run's number and control
     /// (status Running). `resume`: the restored curves go on (only the error is cleared);
     /// otherwise the view starts empty.
-    pub fn begin(&self, resume: bool) -> (u64, TrainControl) {
+    pub fn begin(&self, resume: bool) -> (u64, RunHandle) {
         if let Some(old) = self.control.get_value() {
             old.stop();
         }
@@ -141,7 +141,7 @@ impl TrainingSession {
         self.status.set(RunStatus::Running);
         let id = self.run_id.get_value() + 1;
         self.run_id.set_value(id);
-        let control = TrainControl::new();
+        let control = RunHandle::new();
         self.control.set_value(Some(control.clone()));
         (id, control)
     }

@@ -22,17 +22,17 @@ use unroll_core::data::split::SplitCounts;
 use unroll_core::data::upload::{UploadError, UploadSummary};
 use unroll_core::delay::run::SweepCheckpoint;
 use unroll_core::engine::protocol::{
-    decode, encode, Command, DataId, DelayError, DelayEvent, FileBytes, NamesEvent, Report,
-    SessionId, UploadEvent,
+    decode, encode, Command, DataId, DelayError, DelayEvent, FileBytes, Report, SessionId,
+    UploadEvent,
 };
-use unroll_core::train::session::{Checkpoint, EngineFault, TrainError};
+use unroll_core::train::session::{Checkpoint, EngineFault, TrainError, TrainEvent};
 
 /// Milliseconds after which reports are applied even when no animation frame came.
 pub const APPLY_LATE_MS: i32 = 100;
 
 /// Where a session's reports go.
 enum Listener {
-    Names(Box<dyn FnMut(NamesEvent)>),
+    Names(Box<dyn FnMut(TrainEvent)>),
     Delay(Box<dyn FnMut(DelayEvent)>),
     Upload(Box<dyn FnMut(UploadEvent)>),
     Split(Box<dyn FnMut(Option<SplitCounts>)>),
@@ -235,7 +235,7 @@ impl EngineClient {
         query: String,
         data: &DataRef,
         resume: Option<Checkpoint>,
-        on_event: impl FnMut(NamesEvent) + 'static,
+        on_event: impl FnMut(TrainEvent) + 'static,
     ) {
         let data_id = match data {
             DataRef::Page(data) => self.data_id(data),
@@ -473,7 +473,7 @@ impl EngineClient {
 
     fn end_with_error(&self, session: SessionId, reason: EngineFault) {
         self.dispatch(session, |l| match l {
-            Listener::Names(f) => f(NamesEvent::Error(TrainError::Engine(reason.clone()))),
+            Listener::Names(f) => f(TrainEvent::Error(TrainError::Engine(reason.clone()))),
             Listener::Delay(f) => f(DelayEvent::Error(DelayError::Engine(reason.clone()))),
             Listener::Upload(f) => f(UploadEvent::Fault(reason.clone())),
             Listener::Split(f) => f(None),

@@ -61,7 +61,7 @@ mod native {
         {
             None => d.cell,
             Some(s) => CellKind::parse(&s)
-                .ok_or_else(|| format!("--cell must be rnn, lstm or gru, not {s:?}"))?,
+                .ok_or_else(|| format!("--cell must be {}, not {s:?}", CellKind::keys_or()))?,
         };
         let head = match args
             .opt_value_from_str::<_, String>("--head")

@@ -5,23 +5,14 @@
 //! `Vec<Command>` from the page, `Vec<Report>` from the worker, encoded with `postcard`
 //! ([`encode`] / [`decode`]).
 
-use std::rc::Rc;
-
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 use crate::config::delay::DelayRangeError;
-use crate::config::Head;
 use crate::data::names::NamesDataset;
 use crate::data::split::SplitCounts;
 use crate::data::upload::{UploadError, UploadSummary};
 use crate::delay::run::{Progress, ResumeRefused, RunId, SweepCheckpoint, Tick};
-use crate::gpu::GpuError;
-use crate::math::classifier::ClassifierModel;
-use crate::math::params::RnnSpec;
-use crate::train::session::{
-    BackendKind, Checkpoint, EngineFault, EpochReport, TrainError, TrainEvent, TrainNotice,
-    ValReport, Weights,
-};
+use crate::train::session::{Checkpoint, EngineFault, TrainEvent};
 
 /// A session (one names run, one compare run or one delay-copy run), numbered by the page.
 pub type SessionId = u64;
@@ -116,7 +107,7 @@ pub enum Report {
         /// The session.
         session: SessionId,
         /// The event.
-        event: NamesEvent,
+        event: TrainEvent,
     },
     /// An event of a delay-copy run.
     Delay {
@@ -190,135 +181,6 @@ impl<'de> Deserialize<'de> for FileBytes {
     }
 }
 
-/// Weights as they travel: the architecture's arguments and the flat parameters.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct WireWeights {
-    /// The recurrent module.
-    pub spec: RnnSpec,
-    /// Number of classes C.
-    pub num_classes: usize,
-    /// Which output the head reads.
-    pub head: Head,
-    /// Flat parameters in `ParamLayout::classifier` order.
-    pub params: Vec<f32>,
-    /// Global step the weights are from.
-    pub step: u64,
-}
-
-impl From<&Weights> for WireWeights {
-    fn from(w: &Weights) -> Self {
-        WireWeights {
-            spec: w.model.spec,
-            num_classes: w.model.num_classes,
-            head: w.model.head,
-            params: w.params.clone(),
-            step: w.step,
-        }
-    }
-}
-
-impl From<WireWeights> for Weights {
-    fn from(w: WireWeights) -> Self {
-        Weights {
-            model: ClassifierModel::new(w.spec, w.num_classes).with_head(w.head),
-            params: w.params,
-            step: w.step,
-        }
-    }
-}
-
-/// [`TrainEvent`] as it travels (shared values by value).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[allow(missing_docs)]
-pub enum NamesEvent {
-    Backend(BackendKind),
-    Step {
-        step: u64,
-        epoch: u32,
-        loss: f32,
-        mean_loss_20: f32,
-        names: u32,
-    },
-    Epoch(EpochReport),
-    Validation(ValReport),
-    GradFlow {
-        step: u64,
-        norms: Vec<f32>,
-    },
-    DeviceLost(GpuError),
-    Weights(WireWeights),
-    Checkpoint(Checkpoint),
-    Notice(TrainNotice),
-    Finished,
-    Error(TrainError),
-}
-
-impl From<&TrainEvent> for NamesEvent {
-    fn from(e: &TrainEvent) -> Self {
-        match e {
-            TrainEvent::Backend(b) => NamesEvent::Backend(b.clone()),
-            &TrainEvent::Step {
-                step,
-                epoch,
-                loss,
-                mean_loss_20,
-                names,
-            } => NamesEvent::Step {
-                step,
-                epoch,
-                loss,
-                mean_loss_20,
-                names,
-            },
-            TrainEvent::Epoch(r) => NamesEvent::Epoch(*r),
-            TrainEvent::Validation(v) => NamesEvent::Validation((**v).clone()),
-            TrainEvent::GradFlow { step, norms } => NamesEvent::GradFlow {
-                step: *step,
-                norms: (**norms).clone(),
-            },
-            TrainEvent::DeviceLost(m) => NamesEvent::DeviceLost(m.clone()),
-            TrainEvent::Weights(w) => NamesEvent::Weights(w.as_ref().into()),
-            TrainEvent::Checkpoint(c) => NamesEvent::Checkpoint((**c).clone()),
-            TrainEvent::Notice(m) => NamesEvent::Notice(m.clone()),
-            TrainEvent::Finished => NamesEvent::Finished,
-            TrainEvent::Error(m) => NamesEvent::Error(m.clone()),
-        }
-    }
-}
-
-impl From<NamesEvent> for TrainEvent {
-    fn from(e: NamesEvent) -> Self {
-        match e {
-            NamesEvent::Backend(b) => TrainEvent::Backend(b),
-            NamesEvent::Step {
-                step,
-                epoch,
-                loss,
-                mean_loss_20,
-                names,
-            } => TrainEvent::Step {
-                step,
-                epoch,
-                loss,
-                mean_loss_20,
-                names,
-            },
-            NamesEvent::Epoch(r) => TrainEvent::Epoch(r),
-            NamesEvent::Validation(v) => TrainEvent::Validation(Rc::new(v)),
-            NamesEvent::GradFlow { step, norms } => TrainEvent::GradFlow {
-                step,
-                norms: Rc::new(norms),
-            },
-            NamesEvent::DeviceLost(m) => TrainEvent::DeviceLost(m),
-            NamesEvent::Weights(w) => TrainEvent::Weights(Rc::new(w.into())),
-            NamesEvent::Checkpoint(c) => TrainEvent::Checkpoint(Rc::new(c)),
-            NamesEvent::Notice(m) => TrainEvent::Notice(m),
-            NamesEvent::Finished => TrainEvent::Finished,
-            NamesEvent::Error(m) => TrainEvent::Error(m),
-        }
-    }
-}
-
 /// What a delay-copy sweep (every cell × seed of one configuration) reports.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum DelayEvent {
@@ -381,10 +243,18 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
 
 #[cfg(test)]
 mod tests {
+    use std::rc::Rc;
+
     use super::*;
-    use crate::config::TrainConfig;
+    use crate::config::{Head, TrainConfig};
+    use crate::gpu::GpuError;
+    use crate::math::classifier::ClassifierModel;
+    use crate::math::params::RnnSpec;
     use crate::math::params::{CellKind, Nonlinearity};
     use crate::train::session::CpuReason;
+    use crate::train::session::{
+        BackendKind, EpochReport, TrainError, TrainNotice, ValReport, Weights,
+    };
 
     /// A delay sweep's errors travel with their numbers.
     #[test]
@@ -446,9 +316,7 @@ mod tests {
     #[test]
     fn weights_round_trip() {
         let w = weights();
-        let back: Weights = decode::<WireWeights>(&encode(&WireWeights::from(&w)))
-            .unwrap()
-            .into();
+        let back = decode::<Weights>(&encode(&w)).unwrap();
         assert_eq!(back.params, w.params);
         assert_eq!(back.step, 17);
         assert_eq!(back.model.spec, w.model.spec);
@@ -524,7 +392,7 @@ mod tests {
             .iter()
             .map(|e| Report::Names {
                 session: 5,
-                event: e.into(),
+                event: e.clone(),
             })
             .collect();
         let back = decode::<Vec<Report>>(&encode(&batch)).unwrap();
@@ -532,7 +400,7 @@ mod tests {
         let back: Vec<TrainEvent> = back
             .into_iter()
             .map(|r| match r {
-                Report::Names { session: 5, event } => event.into(),
+                Report::Names { session: 5, event } => event,
                 other => panic!("unexpected {other:?}"),
             })
             .collect();

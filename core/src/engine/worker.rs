@@ -204,9 +204,7 @@ fn start_names(session: SessionId, query: &str, data: DataId, resume: Option<Che
             report(
                 Report::Names {
                     session,
-                    event: super::protocol::NamesEvent::Error(TrainError::Engine(
-                        EngineFault::NoData,
-                    )),
+                    event: TrainEvent::Error(TrainError::Engine(EngineFault::NoData)),
                 },
                 true,
             );
@@ -224,13 +222,7 @@ fn start_names(session: SessionId, query: &str, data: DataId, resume: Option<Che
                 other => other,
             };
             let urgent = matches!(event, TrainEvent::Finished | TrainEvent::Error(_));
-            report(
-                Report::Names {
-                    session,
-                    event: (&event).into(),
-                },
-                urgent,
-            )
+            report(Report::Names { session, event }, urgent)
         })
         .await;
     });

@@ -29,7 +29,7 @@ use super::kernels::matmul::MatmulDims;
 use super::kernels::{Kernel, UniformArena};
 use super::recurrent::{self, GpuRecurrent, InputKind, StateSources};
 use crate::config::Head;
-use crate::math::classifier::{pad_batch, ClassifierBatch, PADDED_LEN, PAD_TOKEN};
+use crate::math::classifier::{pad_batch, ClassifierBatch, StepResult, PADDED_LEN, PAD_TOKEN};
 use crate::math::optim::{Adam, AdamConfig};
 use crate::math::params::{ParamLayout, RnnSpec};
 
@@ -38,19 +38,6 @@ pub const DEFAULT_READBACK_CHUNK: usize = 16;
 
 /// Bytes of one [`StepRecord`] in the results ring.
 const RECORD_BYTES: u64 = std::mem::size_of::<StepRecord>() as u64;
-
-/// One training step's outcome, read back from the GPU.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct StepResult {
-    /// Mean NLL over the mini-batch (nats), before the update.
-    pub loss: f32,
-    /// Names in the mini-batch whose arg-max class equals the label, before the update.
-    pub correct: u32,
-    /// Global L2 norm of the gradients (before clipping); `None` when clipping was off.
-    pub grad_norm: Option<f32>,
-    /// True when the norm was not finite and the update was skipped (clipping on only).
-    pub skipped: bool,
-}
 
 /// Everything training needs to continue elsewhere, read back from the GPU
 /// ([`GpuClassifier::read_state`]).
@@ -135,6 +122,8 @@ pub struct GpuClassifier {
     slot: usize,
     pending: VecDeque<(PendingMap, usize)>,
     free_staging: Vec<wgpu::Buffer>,
+    /// Names in each batch submitted since the last drain, oldest first.
+    in_flight: VecDeque<u32>,
 }
 
 impl GpuClassifier {
@@ -253,6 +242,7 @@ impl GpuClassifier {
             slot: 0,
             pending: VecDeque::new(),
             free_staging: Vec::new(),
+            in_flight: VecDeque::new(),
         };
         ctx.check()?;
         Ok(this)
@@ -634,6 +624,7 @@ impl GpuClassifier {
         let batch = padded.as_ref();
         self.validate(batch)?;
         self.upload(batch);
+        self.in_flight.push_back(batch.batch as u32);
         self.arena.clear();
         let ctx = self.ctx.clone();
         let mut encoder = ctx
@@ -695,7 +686,12 @@ impl GpuClassifier {
         (staging, count)
     }
 
-    /// The (loss, correct) of every step since the last drain, oldest first. Awaits the
+    /// Training steps submitted whose results have not been drained yet.
+    pub fn steps_in_flight(&self) -> usize {
+        self.in_flight.len()
+    }
+
+    /// The results of every step since the last drain, oldest first. Awaits the
     /// outstanding maps (on native it polls the device; on the web the browser resolves them).
     ///
     /// # Errors
@@ -724,6 +720,7 @@ impl GpuClassifier {
             out.extend(records.iter().map(|r| StepResult {
                 loss: r.loss,
                 correct: r.correct,
+                names: self.in_flight.pop_front().unwrap_or(0),
                 grad_norm: (r.grad_norm >= 0.0 || r.grad_norm.is_nan()).then_some(r.grad_norm),
                 skipped: r.skipped != 0,
             }));

@@ -25,18 +25,13 @@
 use super::buffers;
 use super::context::GpuContext;
 use super::error::GpuError;
+use super::kernels::cell_step::{self, CellStep, StepBuffer, StepPass};
 use super::kernels::col_sum::{ColSum, ColSumDims};
-use super::kernels::gru_backward::GruBackward;
-use super::kernels::gru_forward::GruForward;
 use super::kernels::input_projection::{InputProjection, ProjectionDims};
-use super::kernels::lstm_backward::LstmBackward;
-use super::kernels::lstm_forward::LstmForward;
 use super::kernels::matmul::{Matmul, MatmulDims};
 use super::kernels::onehot_weight_grad::{OnehotGradDims, OnehotWeightGrad, MAX_ONEHOT_INPUT};
-use super::kernels::rnn_backward::RnnBackward;
-use super::kernels::rnn_forward::RnnForward;
 use super::kernels::{CellDims, Kernel, UniformArena};
-use crate::math::params::{CellKind, LayerOffsets, Nonlinearity, ParamLayout, RnnSpec};
+use crate::math::params::{LayerOffsets, Nonlinearity, ParamLayout, RnnSpec};
 
 /// What feeds layer 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,13 +54,6 @@ pub struct StateSources<'a> {
     pub d_h_n: Option<&'a wgpu::Buffer>,
     /// ∂L/∂c_n (LSTM).
     pub d_c_n: Option<&'a wgpu::Buffer>,
-}
-
-#[derive(Debug)]
-enum CellKernels {
-    Rnn(Kernel<RnnForward>, Kernel<RnnBackward>),
-    Lstm(Kernel<LstmForward>, Kernel<LstmBackward>),
-    Gru(Kernel<GruForward>, Kernel<GruBackward>),
 }
 
 /// Buffers of one (layer, direction); shapes in the module docs.
@@ -117,7 +105,9 @@ pub struct GpuRecurrent {
     max_seq_len: usize,
     pub(crate) matmul: Kernel<Matmul>,
     projection: Kernel<InputProjection>,
-    cell: CellKernels,
+    /// The cell's step kernels (names and bindings from its descriptor).
+    cell_forward: Kernel<CellStep>,
+    cell_backward: Kernel<CellStep>,
     col_sum: Kernel<ColSum>,
     onehot_grad: Kernel<OnehotWeightGrad>,
     /// `[B]` u32 lengths.
@@ -256,11 +246,6 @@ impl GpuRecurrent {
             outputs.push(make(&format!("output_l{layer}"), t * b * dh_width)?);
             d_outputs.push(make(&format!("d_output_l{layer}"), t * b * dh_width)?);
         }
-        let cell = match spec.cell {
-            CellKind::Rnn => CellKernels::Rnn(Kernel::new(ctx), Kernel::new(ctx)),
-            CellKind::Lstm => CellKernels::Lstm(Kernel::new(ctx), Kernel::new(ctx)),
-            CellKind::Gru => CellKernels::Gru(Kernel::new(ctx), Kernel::new(ctx)),
-        };
         let mut this = GpuRecurrent {
             spec,
             input,
@@ -269,7 +254,8 @@ impl GpuRecurrent {
             max_seq_len,
             matmul: Kernel::new(ctx),
             projection: Kernel::new(ctx),
-            cell,
+            cell_forward: Kernel::for_cell(ctx, cell, StepPass::Forward),
+            cell_backward: Kernel::for_cell(ctx, cell, StepPass::Backward),
             col_sum: Kernel::new(ctx),
             onehot_grad: Kernel::new(ctx),
             lengths,
@@ -302,98 +288,29 @@ impl GpuRecurrent {
         let mm = |label: &str, a: &wgpu::Buffer, b: &wgpu::Buffer, c: &wgpu::Buffer| {
             self.matmul.bind(ctx, label, arena, &[a, b, c])
         };
-        let (cell_forward, cell_backward) = match &self.cell {
-            CellKernels::Rnn(f, bw) => (
-                f.bind(
-                    ctx,
-                    "rnn_forward",
-                    arena,
-                    &[&d.xproj, &d.hh, &self.lengths, &d.h_cache, out],
-                ),
-                bw.bind(
-                    ctx,
-                    "rnn_backward",
-                    arena,
-                    &[
-                        &self.lengths,
-                        &d.h_cache,
-                        d_out,
-                        &d.d_gates,
-                        &d.d_gates_step,
-                        &d.d_state,
-                    ],
-                ),
-            ),
-            CellKernels::Lstm(f, bw) => {
-                let (c_cache, gate_cache) = (
-                    d.c_cache.as_ref().expect("LSTM has c_cache"),
-                    d.gate_cache.as_ref().expect("LSTM has gate_cache"),
-                );
-                (
-                    f.bind(
-                        ctx,
-                        "lstm_forward",
-                        arena,
-                        &[
-                            &d.xproj,
-                            &d.hh,
-                            &self.lengths,
-                            &d.h_cache,
-                            c_cache,
-                            gate_cache,
-                            out,
-                        ],
-                    ),
-                    bw.bind(
-                        ctx,
-                        "lstm_backward",
-                        arena,
-                        &[
-                            &self.lengths,
-                            c_cache,
-                            gate_cache,
-                            d_out,
-                            &d.d_gates,
-                            &d.d_gates_step,
-                            &d.d_state,
-                        ],
-                    ),
-                )
-            }
-            CellKernels::Gru(f, bw) => {
-                let gate_cache = d.gate_cache.as_ref().expect("GRU has gate_cache");
-                (
-                    f.bind(
-                        ctx,
-                        "gru_forward",
-                        arena,
-                        &[
-                            &d.xproj,
-                            &d.hh,
-                            &self.lengths,
-                            params,
-                            &d.h_cache,
-                            gate_cache,
-                            out,
-                        ],
-                    ),
-                    bw.bind(
-                        ctx,
-                        "gru_backward",
-                        arena,
-                        &[
-                            &self.lengths,
-                            &d.h_cache,
-                            gate_cache,
-                            d_out,
-                            &d.d_gates,
-                            &d.d_gates_step,
-                            &d.d_state,
-                        ],
-                    ),
-                )
-            }
+        let cell = self.spec.cell.spec();
+        let step_group = |kernel: &Kernel<CellStep>, pass: StepPass| {
+            let storage: Vec<&wgpu::Buffer> = cell_step::bindings(cell, pass)
+                .into_iter()
+                .map(|(buffer, _)| match buffer {
+                    StepBuffer::Xproj => &d.xproj,
+                    StepBuffer::Hh => &d.hh,
+                    StepBuffer::Lengths => &self.lengths,
+                    StepBuffer::Params => params,
+                    StepBuffer::HCache => &d.h_cache,
+                    StepBuffer::CCache => d.c_cache.as_ref().expect("a cell state has c_cache"),
+                    StepBuffer::GateCache => d.gate_cache.as_ref().expect("gate_cache_blocks > 0"),
+                    StepBuffer::Output => out,
+                    StepBuffer::DOutput => d_out,
+                    StepBuffer::DGates => &d.d_gates,
+                    StepBuffer::DGatesStep => &d.d_gates_step,
+                    StepBuffer::DState => &d.d_state,
+                })
+                .collect();
+            kernel.bind(ctx, cell_step::kernel_name(cell, pass), arena, &storage)
         };
+        let cell_forward = step_group(&self.cell_forward, StepPass::Forward);
+        let cell_backward = step_group(&self.cell_backward, StepPass::Backward);
         let onehot = layer == 0 && self.input == InputKind::OneHot;
         // The layer's input and the buffer its gradient goes to.
         let (layer_input, d_layer_input) = if layer == 0 {
@@ -586,11 +503,8 @@ impl GpuRecurrent {
                 mm.ldb = h as u32;
                 self.matmul.encode(pass, &g.recurrent_mm, arena, mm)?;
                 let dims = self.cell_dims(k, batch, s);
-                match &self.cell {
-                    CellKernels::Rnn(f, _) => f.encode(pass, &g.cell_forward, arena, dims)?,
-                    CellKernels::Lstm(f, _) => f.encode(pass, &g.cell_forward, arena, dims)?,
-                    CellKernels::Gru(f, _) => f.encode(pass, &g.cell_forward, arena, dims)?,
-                }
+                self.cell_forward
+                    .encode(pass, &g.cell_forward, arena, dims)?;
             }
         }
         Ok(())
@@ -614,11 +528,8 @@ impl GpuRecurrent {
             let off = self.offsets[k];
             for s in (0..seq_len).rev() {
                 let dims = self.cell_dims(k, batch, s);
-                match &self.cell {
-                    CellKernels::Rnn(_, bw) => bw.encode(pass, &g.cell_backward, arena, dims)?,
-                    CellKernels::Lstm(_, bw) => bw.encode(pass, &g.cell_backward, arena, dims)?,
-                    CellKernels::Gru(_, bw) => bw.encode(pass, &g.cell_backward, arena, dims)?,
-                }
+                self.cell_backward
+                    .encode(pass, &g.cell_backward, arena, dims)?;
                 if s > 0 || need_state_grads {
                     // ∂L/∂h_prev += d_gates_step[s]·W_hh: [B, G·H] × [G·H, H].
                     let mut mm =

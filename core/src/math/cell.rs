@@ -8,18 +8,26 @@
 //! **A cell's own files** (the only places that name one cell or `match` over all of them):
 //! - `core/src/math/cell.rs` (this file): the variant, its [`CellSpec`] and the step dispatch.
 //! - `core/src/math/rnn.rs`, `core/src/math/lstm.rs`, `core/src/math/gru.rs`: the CPU step pair.
-//! - `core/shaders/{rnn,lstm,gru}_{forward,backward}.wgsl`: the WGSL step pair.
-//! - `core/src/gpu/kernels/{rnn,lstm,gru}_{forward,backward}.rs`: the kernels' bindings.
-//! - `core/src/gpu/recurrent.rs`: binds a cell's kernel pair to its buffers (`CellKernels`).
+//! - `core/shaders/{rnn,lstm,gru}_{forward,backward}.wgsl`: the WGSL step pair, registered in
+//!   `core/src/gpu/shader_source.rs` (`include_str!` needs each file's name).
 //!
-//! **What a new cell touches** (8 source files; tests not counted):
-//! 1. `core/src/math/cell.rs`: a [`CellKind`] variant, its [`CellSpec`] (in [`CellKind::ALL`]) and
-//!    its arms in [`forward_step`] / [`backward_step`];
+//! The GPU's host code has no per-cell part: `core/src/gpu/kernels/cell_step.rs` compiles the
+//! kernels named by [`CellSpec::kernels`] and derives their storage bindings from the
+//! descriptor (`has_cell_state`, `gate_cache_blocks`, `hidden_bias_blocks`).
+//!
+//! **What a new cell touches** (6 source files; tests not counted):
+//! 1. `core/src/math/cell.rs`: a [`CellKind`] variant, its [`CellSpec`] (in [`CellKind::ALL`],
+//!    [`CELL_COUNT`] one more) and its arms in [`CellKind::spec`], [`forward_step`] and
+//!    [`backward_step`];
 //! 2. `core/src/math/<cell>.rs`: the CPU step pair, an implementation of [`Cell`];
-//! 3. `core/shaders/<cell>_forward.wgsl` and 4. `core/shaders/<cell>_backward.wgsl`: its kernels;
-//! 5. `core/src/gpu/kernels/<cell>_forward.rs` and 6. `core/src/gpu/kernels/<cell>_backward.rs`;
-//! 7. `core/src/gpu/kernels/mod.rs`: declares them;
-//! 8. `core/src/gpu/recurrent.rs`: a `CellKernels` variant.
+//! 3. `core/src/math/mod.rs`: declares it;
+//! 4. `core/shaders/<cell>_forward.wgsl` and 5. `core/shaders/<cell>_backward.wgsl`: its kernels,
+//!    with the bindings `cell_step` derives from the descriptor;
+//! 6. `core/src/gpu/shader_source.rs`: registers the two kernels.
+//!
+//! Its tests: the step pair against PyTorch fixtures and finite differences, the kernels against
+//! the CPU pair (`core/tests/gpu_kernels.rs`, whose binding table names every cell), and the
+//! tests that `match` over every cell.
 //!
 //! Everything else (URL choices, weights import/export, the UI's names, colours, gate lists,
 //! help texts, compare mode) iterates over [`CellKind::ALL`] or reads the descriptor. Tests that

@@ -117,6 +117,23 @@ pub struct MicroBatchResult {
     pub logits: Vec<f32>,
 }
 
+/// What one optimisation step of the classifier produced, on either backend (the CPU trainer
+/// returns it; the GPU writes it to its results ring and reads it back in order).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepResult {
+    /// Mean cross-entropy over the batch (nats), before the update.
+    pub loss: f32,
+    /// Names whose arg-max class equals the label, before the update.
+    pub correct: u32,
+    /// Names in the batch (the epoch's one smaller batch has fewer than `batch_size`, and its
+    /// loss is noisier).
+    pub names: u32,
+    /// Global L2 norm of the gradients before clipping; `None` when clipping was off.
+    pub grad_norm: Option<f32>,
+    /// True when the loss or the gradient norm was not finite and the update was skipped.
+    pub skipped: bool,
+}
+
 /// Per-step internals of the classifier for one name (inspector view).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClassifierTrace {

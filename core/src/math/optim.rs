@@ -165,6 +165,15 @@ impl ClipOutcome {
     pub fn skip_step(&self) -> bool {
         matches!(self, ClipOutcome::NonFinite { .. })
     }
+
+    /// The global L2 norm before clipping.
+    pub fn norm(&self) -> f64 {
+        match *self {
+            ClipOutcome::Unchanged { norm }
+            | ClipOutcome::Clipped { norm, .. }
+            | ClipOutcome::NonFinite { norm } => norm,
+        }
+    }
 }
 
 /// Clips gradients by their global L2 norm (`clip_grad_norm_(params, max_norm)` semantics):

@@ -64,8 +64,11 @@ impl CpuTrainer {
         // A non-finite loss skips the update (as the GPU's clip kernel does), so the weights
         // stay those from before the bad step.
         let mut skipped = !loss.is_finite();
+        let mut grad_norm = None;
         if hyper.max_norm > 0.0 && !skipped {
-            skipped = clip_grad_norm(&mut self.grads, hyper.max_norm).skip_step();
+            let clip = clip_grad_norm(&mut self.grads, hyper.max_norm);
+            grad_norm = Some(clip.norm() as f32);
+            skipped = clip.skip_step();
         }
         if !skipped {
             self.adam.config.lr = hyper.lr;
@@ -76,6 +79,7 @@ impl CpuTrainer {
             correct,
             skipped,
             names: batch.batch as u32,
+            grad_norm,
         }
     }
 

@@ -18,6 +18,7 @@ pub mod session;
 
 use crate::gpu::classifier::{GpuClassifier, GpuTrainState};
 use crate::gpu::GpuError;
+pub use crate::math::classifier::StepResult;
 use crate::math::classifier::{ClassifierBatch, ClassifierModel};
 use cpu::CpuTrainer;
 
@@ -30,20 +31,6 @@ pub struct Hyper {
     pub max_norm: f32,
 }
 
-/// What one optimisation step produced.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct StepResult {
-    /// Mean cross-entropy over the batch (before the update).
-    pub loss: f32,
-    /// Names whose arg-max prediction was right (before the update).
-    pub correct: u32,
-    /// True when the gradient norm was not finite and the update was skipped.
-    pub skipped: bool,
-    /// Names in the batch (the epoch's one smaller batch has fewer than `batch_size`, and its
-    /// loss is noisier).
-    pub names: u32,
-}
-
 /// The backend that trains: CPU reference or WGSL kernels.
 pub enum Engine {
     /// Pure Rust on the CPU.
@@ -54,8 +41,6 @@ pub enum Engine {
         gpu: Box<GpuClassifier>,
         /// The architecture (for predictions on read-back weights).
         model: ClassifierModel,
-        /// Names in each batch submitted since the last [`Engine::drain`], in order.
-        in_flight: Vec<u32>,
     },
 }
 
@@ -72,11 +57,7 @@ impl Engine {
                 pending.push(t.step(batch, hyper));
                 Ok(())
             }
-            Engine::Gpu { gpu, in_flight, .. } => {
-                gpu.train_step_clipped(batch, hyper.lr, hyper.max_norm)?;
-                in_flight.push(batch.batch as u32);
-                Ok(())
-            }
+            Engine::Gpu { gpu, .. } => gpu.train_step_clipped(batch, hyper.lr, hyper.max_norm),
         }
     }
 
@@ -84,23 +65,14 @@ impl Engine {
     pub fn in_flight(&self) -> usize {
         match self {
             Engine::Cpu(_) => 0,
-            Engine::Gpu { in_flight, .. } => in_flight.len(),
+            Engine::Gpu { gpu, .. } => gpu.steps_in_flight(),
         }
     }
 
     /// Waits for every enqueued step and appends their results, in order, to `pending`.
     pub async fn drain(&mut self, pending: &mut Vec<StepResult>) -> Result<(), GpuError> {
-        if let Engine::Gpu { gpu, in_flight, .. } = self {
-            let results = gpu.drain_results().await?;
-            for (r, &names) in results.iter().zip(in_flight.iter()) {
-                pending.push(StepResult {
-                    loss: r.loss,
-                    correct: r.correct,
-                    skipped: r.skipped,
-                    names,
-                });
-            }
-            in_flight.clear();
+        if let Engine::Gpu { gpu, .. } = self {
+            pending.extend(gpu.drain_results().await?);
         }
         Ok(())
     }

@@ -11,7 +11,7 @@ use std::rc::Rc;
 use super::clock::{check_in, now_ms, sleep_ms};
 use super::cpu::CpuTrainer;
 use super::{Engine, Hyper, StepResult};
-use crate::config::{BackendChoice, TrainConfig};
+use crate::config::{BackendChoice, Head, TrainConfig};
 use crate::data::batches::{make_batch, Batches};
 use crate::data::names::NamesDataset;
 use crate::data::normalize::VOCAB_SIZE;
@@ -54,8 +54,10 @@ pub enum BackendKind {
     },
 }
 
-/// Weights of the model at some point of training (for predictions).
-#[derive(Clone, Debug)]
+/// Weights of the model at some point of training (for predictions). They travel as their
+/// architecture's arguments and the flat parameters; the layout is derived again on arrival.
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(from = "WeightsWire<Vec<f32>>")]
 pub struct Weights {
     /// Architecture.
     pub model: ClassifierModel,
@@ -63,6 +65,39 @@ pub struct Weights {
     pub params: Vec<f32>,
     /// Global step count these weights are from.
     pub step: u64,
+}
+
+/// The wire form of [`Weights`] (what [`ClassifierModel::new`] needs, and the parameters).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct WeightsWire<P> {
+    spec: RnnSpec,
+    num_classes: usize,
+    head: Head,
+    params: P,
+    step: u64,
+}
+
+impl serde::Serialize for Weights {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        WeightsWire {
+            spec: self.model.spec,
+            num_classes: self.model.num_classes,
+            head: self.model.head,
+            params: self.params.as_slice(),
+            step: self.step,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl From<WeightsWire<Vec<f32>>> for Weights {
+    fn from(w: WeightsWire<Vec<f32>>) -> Self {
+        Weights {
+            model: ClassifierModel::new(w.spec, w.num_classes).with_head(w.head),
+            params: w.params,
+            step: w.step,
+        }
+    }
 }
 
 /// Metrics of one finished epoch.
@@ -193,8 +228,8 @@ pub fn checkpoint_every_ms(bytes: usize) -> f64 {
     (3000.0 + bytes as f64 / 1e4).min(30_000.0)
 }
 
-/// What a session reports, in order.
-#[derive(Clone, Debug)]
+/// What a session reports, in order (the engine's worker sends them to the page as they are).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub enum TrainEvent {
     /// Sent once, first.
     Backend(BackendKind),
@@ -370,7 +405,6 @@ pub async fn make_engine(
             Engine::Gpu {
                 gpu: Box::new(gpu),
                 model,
-                in_flight: Vec::new(),
             },
             BackendKind::Gpu { description },
         ),

@@ -77,7 +77,9 @@ pub fn random_params(rng: &mut ChaCha8Rng, len: usize, hidden: usize) -> Vec<f32
 }
 
 use unroll_core::gpu::buffers;
-use unroll_core::gpu::kernels::{Kernel, KernelSpec, UniformArena};
+use unroll_core::gpu::kernels::cell_step::{CellStep, StepPass};
+use unroll_core::gpu::kernels::{CellDims, Dispatch, Kernel, KernelSpec, UniformArena};
+use unroll_core::math::cell::CellKind;
 
 /// Runs kernel `S` once per entry of `dims` (in order, one submission) over storage buffers
 /// initialised with `storage` (binding 1.. in order, raw bytes), and returns every storage
@@ -87,15 +89,37 @@ pub fn run_kernel<S: KernelSpec>(
     storage: &[Vec<u8>],
     dims: &[S::Dims],
 ) -> Vec<Vec<f32>> {
-    let kernel: Kernel<S> = Kernel::new(ctx);
+    run_built(ctx, &Kernel::<S>::new(ctx), S::NAME, storage, dims)
+}
+
+/// [`run_kernel`] for `cell`'s step kernel of `pass` (bindings in the order of
+/// `cell_step::bindings`).
+pub fn run_step_kernel(
+    ctx: &GpuContext,
+    cell: CellKind,
+    pass: StepPass,
+    storage: &[Vec<u8>],
+    dims: &[CellDims],
+) -> Vec<Vec<f32>> {
+    let kernel = Kernel::<CellStep>::for_cell(ctx, cell.spec(), pass);
+    run_built(ctx, &kernel, "cell_step", storage, dims)
+}
+
+fn run_built<S: Dispatch>(
+    ctx: &GpuContext,
+    kernel: &Kernel<S>,
+    name: &str,
+    storage: &[Vec<u8>],
+    dims: &[S::Dims],
+) -> Vec<Vec<f32>> {
     let bufs: Vec<wgpu::Buffer> = storage
         .iter()
         .enumerate()
-        .map(|(i, d)| buffers::storage_with(ctx, &format!("{}.{i}", S::NAME), d))
+        .map(|(i, d)| buffers::storage_with(ctx, &format!("{name}.{i}"), d))
         .collect();
     let refs: Vec<&wgpu::Buffer> = bufs.iter().collect();
     let mut arena = UniformArena::new(ctx, "test.uniforms", dims.len());
-    let group = kernel.bind(ctx, S::NAME, &arena, &refs);
+    let group = kernel.bind(ctx, name, &arena, &refs);
     let mut encoder = ctx.device.create_command_encoder(&Default::default());
     {
         let mut pass = encoder.begin_compute_pass(&Default::default());

@@ -1,6 +1,6 @@
 //! The training bridge's browser side: the data set in use (the page's own, or an upload the
 //! engine's worker keeps), its split counts, and the runs in the engine's worker
-//! ([`TrainControl`], [`run_session`]). Re-exported by [`super`], whose pure helpers it uses.
+//! ([`RunHandle`], [`run_session`]). Re-exported by [`super`], whose pure helpers it uses.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -137,24 +137,25 @@ pub async fn fetch_split(data: Rc<LoadedData>, seed: u32) -> bool {
 // ---------------------------------------------------------------------------------------------
 // Training
 
-/// Pause / resume / stop of one session in the engine's worker (a session number and its
-/// last requested state on this side).
+/// The page's handle of one run in the engine's worker: its session number, the pause /
+/// resume / stop commands and whether it was stopped on this side (the worker flips the run's
+/// [`unroll_core::train::session::TrainControl`] when the commands arrive).
 #[derive(Clone, Debug)]
-pub struct TrainControl {
+pub struct RunHandle {
     session: SessionId,
     stopped: Rc<std::cell::Cell<bool>>,
 }
 
-impl Default for TrainControl {
+impl Default for RunHandle {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl TrainControl {
+impl RunHandle {
     /// A control for a new session.
     pub fn new() -> Self {
-        TrainControl {
+        RunHandle {
             session: EngineClient::get().new_session(),
             stopped: Rc::new(std::cell::Cell::new(false)),
         }
@@ -176,7 +177,7 @@ impl TrainControl {
         self.stopped.set(true);
         EngineClient::get().send(vec![Command::Stop(self.session)]);
     }
-    /// True once [`TrainControl::stop`] was called.
+    /// True once [`RunHandle::stop`] was called.
     pub fn is_stopped(&self) -> bool {
         self.stopped.get()
     }
@@ -199,20 +200,14 @@ impl TrainControl {
 pub async fn run_session(
     config: TrainConfig,
     data: DataRef,
-    control: TrainControl,
+    control: RunHandle,
     resume: Option<Checkpoint>,
-    mut on_event: impl FnMut(TrainEvent) + 'static,
+    on_event: impl FnMut(TrainEvent) + 'static,
 ) {
     if control.is_stopped() {
         return;
     }
     EngineClient::get()
-        .run_names(
-            control.session,
-            config.to_query(),
-            &data,
-            resume,
-            move |e| on_event(e.into()),
-        )
+        .run_names(control.session, config.to_query(), &data, resume, on_event)
         .await
 }

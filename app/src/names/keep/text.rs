@@ -458,6 +458,7 @@ fn cell_names_zh() -> String {
         .join("、")
 }
 
+// long: one arm per metadata error, each a sentence of the catalogue; split, the catalogue would be read in pieces
 fn metadata_problem_zh(p: &MetadataProblem) -> String {
     let infer = "无法从张量形状推断分类器";
     match p {

@@ -24,7 +24,7 @@ use crate::charts::canvas::chart_canvas;
 use crate::charts::compare::{self as compare_chart, CompareChartText};
 use crate::charts::style::cell_colour;
 use crate::lessons::fmt::count_commas;
-use crate::names::bridge::{self as bridge, CellKind, TrainConfig, TrainControl, TrainEvent};
+use crate::names::bridge::{self as bridge, CellKind, RunHandle, TrainConfig, TrainEvent};
 use crate::names::data_loader::LoadState;
 use crate::shell::i18n::use_locale;
 use crate::shell::run_status::RunStatus;
@@ -46,7 +46,7 @@ pub struct CompareState {
     current: RwSignal<Option<usize>>,
     /// Epochs each run trains (the configuration when the comparison started).
     epochs: RwSignal<u32>,
-    control: StoredValue<Option<TrainControl>, LocalStorage>,
+    control: StoredValue<Option<RunHandle>, LocalStorage>,
     run_id: StoredValue<u64>,
 }
 
@@ -97,7 +97,7 @@ impl CompareState {
         let state = *self;
         let id = self.run_id.get_value() + 1;
         self.run_id.set_value(id);
-        let ctl = TrainControl::new();
+        let ctl = RunHandle::new();
         self.control.set_value(Some(ctl.clone()));
         let classes = loaded.summary.classes.len();
         let dataset = loaded.data.clone();

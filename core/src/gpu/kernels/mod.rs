@@ -16,22 +16,19 @@ use bytemuck::{Pod, Zeroable};
 use super::context::{Counters, GpuContext};
 use super::error::GpuError;
 use super::shader_source;
+use crate::math::cell::CellKind;
+use cell_step::StepPass;
 
 pub mod activation;
 pub mod adam_update;
+pub mod cell_step;
 pub mod classifier_head;
 pub mod clip_grad_norm;
 pub mod col_sum;
-pub mod gru_backward;
-pub mod gru_forward;
 pub mod input_projection;
 pub mod last_step;
-pub mod lstm_backward;
-pub mod lstm_forward;
 pub mod matmul;
 pub mod onehot_weight_grad;
-pub mod rnn_backward;
-pub mod rnn_forward;
 
 /// Invocations per workgroup of the 1-D kernels (`WG_1D` in `common.wgsl`).
 pub const WG_1D: u32 = 256;
@@ -49,7 +46,20 @@ pub enum Access {
     ReadWrite,
 }
 
+/// How a kernel is dispatched: its uniform struct and its grid.
+pub trait Dispatch {
+    /// The uniform struct bound at binding 0 (`#[repr(C)]` twin of the WGSL struct).
+    type Dims: Pod;
+    /// Workgroups to dispatch for `dims`.
+    ///
+    /// # Errors
+    /// [`GpuError::TooLarge`] when even a 2-D grid exceeds `max_per_dim` workgroups per dimension.
+    fn workgroups(dims: &Self::Dims, max_per_dim: u32) -> Result<[u32; 3], GpuError>;
+}
+
 /// Static description of one kernel: name, uniform struct, storage bindings, dispatch size.
+/// (The cells' step kernels take their names and bindings from the cell's descriptor instead:
+/// [`cell_step`].)
 pub trait KernelSpec {
     /// Kernel name = `core/shaders/{NAME}.wgsl` = entry point = label.
     const NAME: &'static str;
@@ -62,6 +72,13 @@ pub trait KernelSpec {
     /// # Errors
     /// [`GpuError::TooLarge`] when even a 2-D grid exceeds `max_per_dim` workgroups per dimension.
     fn workgroups(dims: &Self::Dims, max_per_dim: u32) -> Result<[u32; 3], GpuError>;
+}
+
+impl<S: KernelSpec> Dispatch for S {
+    type Dims = S::Dims;
+    fn workgroups(dims: &S::Dims, max_per_dim: u32) -> Result<[u32; 3], GpuError> {
+        S::workgroups(dims, max_per_dim)
+    }
 }
 
 /// The per-step uniform of the cell kernels (`CellDims` in `common.wgsl`). Caches are indexed
@@ -122,7 +139,9 @@ pub(crate) fn tiles(n: u32, tile: u32, max_per_dim: u32, what: &str) -> Result<u
 
 /// A compiled kernel: pipeline and explicit bind group layout.
 #[derive(Debug)]
-pub struct Kernel<S: KernelSpec> {
+pub struct Kernel<S: Dispatch> {
+    name: &'static str,
+    storage_len: usize,
     pipeline: wgpu::ComputePipeline,
     layout: wgpu::BindGroupLayout,
     max_per_dim: u32,
@@ -136,11 +155,22 @@ impl<S: KernelSpec> Kernel<S> {
     /// # Panics
     /// If the kernel is missing from the registry (a programming error caught by the tests).
     pub fn new(ctx: &GpuContext) -> Self {
-        let src = shader_source::kernel(S::NAME)
-            .unwrap_or_else(|| panic!("kernel {} is not in shader_source::KERNELS", S::NAME));
+        Self::build(ctx, S::NAME, S::STORAGE)
+    }
+}
+
+impl<S: Dispatch> Kernel<S> {
+    /// Compiles `core/shaders/{name}.wgsl` (with the prelude) with the storage bindings
+    /// `storage` (1.. in order).
+    ///
+    /// # Panics
+    /// If the kernel is missing from the registry (a programming error caught by the tests).
+    pub fn build(ctx: &GpuContext, name: &'static str, storage: &[Access]) -> Self {
+        let src = shader_source::kernel(name)
+            .unwrap_or_else(|| panic!("kernel {name} is not in shader_source::KERNELS"));
         let device = &ctx.device;
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(S::NAME),
+            label: Some(name),
             source: wgpu::ShaderSource::Wgsl(src.source.into()),
         });
         let mut entries = vec![wgpu::BindGroupLayoutEntry {
@@ -153,7 +183,7 @@ impl<S: KernelSpec> Kernel<S> {
             },
             count: None,
         }];
-        for (i, access) in S::STORAGE.iter().enumerate() {
+        for (i, access) in storage.iter().enumerate() {
             entries.push(wgpu::BindGroupLayoutEntry {
                 binding: i as u32 + 1,
                 visibility: wgpu::ShaderStages::COMPUTE,
@@ -168,23 +198,25 @@ impl<S: KernelSpec> Kernel<S> {
             });
         }
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some(S::NAME),
+            label: Some(name),
             entries: &entries,
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some(S::NAME),
+            label: Some(name),
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(S::NAME),
+            label: Some(name),
             layout: Some(&pipeline_layout),
             module: &module,
-            entry_point: Some(S::NAME),
+            entry_point: Some(name),
             compilation_options: Default::default(),
             cache: None,
         });
         Kernel {
+            name,
+            storage_len: storage.len(),
             pipeline,
             layout,
             max_per_dim: device.limits().max_compute_workgroups_per_dimension,
@@ -206,9 +238,9 @@ impl<S: KernelSpec> Kernel<S> {
     ) -> wgpu::BindGroup {
         assert_eq!(
             storage.len(),
-            S::STORAGE.len(),
+            self.storage_len,
             "{}: wrong number of storage buffers",
-            S::NAME
+            self.name
         );
         let mut entries = vec![wgpu::BindGroupEntry {
             binding: 0,
@@ -324,43 +356,50 @@ impl UniformArena {
 
 /// A kernel's reflection data for the validation test: name, uniform struct size, storage
 /// bindings in order.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct KernelInfo {
     /// Kernel name.
     pub name: &'static str,
     /// `size_of` the Rust uniform twin, bytes.
     pub uniform_size: usize,
     /// Storage bindings 1.. in order.
-    pub storage: &'static [Access],
+    pub storage: Vec<Access>,
 }
 
 fn info<S: KernelSpec>() -> KernelInfo {
     KernelInfo {
         name: S::NAME,
         uniform_size: std::mem::size_of::<S::Dims>(),
-        storage: S::STORAGE,
+        storage: S::STORAGE.to_vec(),
     }
 }
 
-/// Reflection data of every kernel, in the order of [`shader_source::KERNELS`].
+/// Reflection data of every kernel, in the order of [`shader_source::KERNELS`] (the cells'
+/// step kernels in the order of [`CellKind::ALL`], forward before backward).
 pub fn kernel_infos() -> Vec<KernelInfo> {
-    vec![
+    let mut infos = vec![
         info::<activation::Activation>(),
         info::<matmul::Matmul>(),
         info::<input_projection::InputProjection>(),
-        info::<rnn_forward::RnnForward>(),
-        info::<rnn_backward::RnnBackward>(),
-        info::<lstm_forward::LstmForward>(),
-        info::<lstm_backward::LstmBackward>(),
-        info::<gru_forward::GruForward>(),
-        info::<gru_backward::GruBackward>(),
+    ];
+    for cell in CellKind::ALL {
+        for pass in StepPass::BOTH {
+            infos.push(KernelInfo {
+                name: cell_step::kernel_name(cell.spec(), pass),
+                uniform_size: std::mem::size_of::<CellDims>(),
+                storage: cell_step::accesses(cell.spec(), pass),
+            });
+        }
+    }
+    infos.extend([
         info::<classifier_head::ClassifierHead>(),
         info::<last_step::LastStep>(),
         info::<onehot_weight_grad::OnehotWeightGrad>(),
         info::<col_sum::ColSum>(),
         info::<clip_grad_norm::ClipGradNorm>(),
         info::<adam_update::AdamUpdate>(),
-    ]
+    ]);
+    infos
 }
 
 #[cfg(test)]
