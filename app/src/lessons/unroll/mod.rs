@@ -134,13 +134,6 @@ fn UnrollChain(m: UnrollModel) -> impl IntoView {
                 Some(equation(&r, &step, cfg.with(|c| (c.w_xh, c.w_hh, c.b)), lang.get()))
             }}
         </Panel>
-        <Panel heading=Signal::derive(move || (UnrollText::of(lang.get()).step)(&t_now.get().to_string()))>
-            {move || {
-                let r = result.get()?;
-                let step = r.steps.get(t_now.get() - 1)?.clone();
-                Some(equation(&r, &step, cfg.with(|c| (c.w_xh, c.w_hh, c.b)), lang.get()))
-            }}
-        </Panel>
     }
 }
 
