@@ -7,8 +7,7 @@
 //! record) is a typed [`StorageError`]; nothing panics.
 
 use super::sweep::ResumePoint;
-use crate::names::keep::persist::{blob_of, bytes_of, open, refused, STORE};
-use rexie::TransactionMode;
+use crate::names::keep::persist::{blob_of, bytes_of, delete_record, get_record, put_record};
 use serde::{Deserialize, Serialize};
 use unroll_core::delay::outcome::SweepSummary;
 use unroll_core::delay::run::RunResult;
@@ -134,32 +133,17 @@ pub async fn save(kept: &Kept) -> Result<(), StorageError> {
     let json = serde_json::to_string(kept).map_err(|e| StorageError::Damaged {
         detail: e.to_string(),
     })?;
-    let db = open().await?;
-    let fail = refused("could not keep the sweep summary");
-    let tx = db
-        .transaction(&[STORE], TransactionMode::ReadWrite)
-        .map_err(fail)?;
-    let store = tx.store(STORE).map_err(fail)?;
-    store
-        .put(&JsValue::from_str(&json), Some(&JsValue::from_str(KEY)))
-        .await
-        .map_err(fail)?;
-    tx.done().await.map_err(fail)?;
-    db.close();
-    Ok(())
+    put_record(
+        KEY,
+        &JsValue::from_str(&json),
+        "could not keep the sweep summary",
+    )
+    .await
 }
 
 /// Reads the record; `Ok(None)` when nothing is kept.
 pub async fn load() -> Result<Option<Kept>, StorageError> {
-    let db = open().await?;
-    let fail = refused("could not read the sweep summary");
-    let tx = db
-        .transaction(&[STORE], TransactionMode::ReadOnly)
-        .map_err(fail)?;
-    let store = tx.store(STORE).map_err(fail)?;
-    let value = store.get(JsValue::from_str(KEY)).await.map_err(fail)?;
-    tx.done().await.map_err(fail)?;
-    db.close();
+    let value = get_record(KEY, "could not read the sweep summary").await?;
     let Some(text) = value.and_then(|v| v.as_string()) else {
         return Ok(None);
     };
@@ -173,36 +157,18 @@ pub async fn load() -> Result<Option<Kept>, StorageError> {
 /// Keeps `point` as the training seed's checkpoint (replacing the previous one).
 pub async fn save_checkpoint(point: &ResumePoint) -> Result<(), StorageError> {
     let blob = blob_of(&point.to_bytes())?;
-    let db = open().await?;
-    let fail = refused("could not keep the sweep's checkpoint");
-    let tx = db
-        .transaction(&[STORE], TransactionMode::ReadWrite)
-        .map_err(fail)?;
-    let store = tx.store(STORE).map_err(fail)?;
-    store
-        .put(&blob, Some(&JsValue::from_str(CHECKPOINT_KEY)))
-        .await
-        .map_err(fail)?;
-    tx.done().await.map_err(fail)?;
-    db.close();
-    Ok(())
+    put_record(
+        CHECKPOINT_KEY,
+        &blob,
+        "could not keep the sweep's checkpoint",
+    )
+    .await
 }
 
 /// Reads the training seed's checkpoint; `Ok(None)` when none is kept.
 pub async fn load_checkpoint() -> Result<Option<ResumePoint>, StorageError> {
-    let db = open().await?;
-    let fail = refused("could not read the sweep's checkpoint");
-    let tx = db
-        .transaction(&[STORE], TransactionMode::ReadOnly)
-        .map_err(fail)?;
-    let store = tx.store(STORE).map_err(fail)?;
-    let value = store
-        .get(JsValue::from_str(CHECKPOINT_KEY))
-        .await
-        .map_err(fail)?;
-    tx.done().await.map_err(fail)?;
-    db.close();
-    let Some(value) = value.filter(|v| !v.is_undefined() && !v.is_null()) else {
+    let Some(value) = get_record(CHECKPOINT_KEY, "could not read the sweep's checkpoint").await?
+    else {
         return Ok(None);
     };
     let bytes = bytes_of(&value, "checkpoint").await?;
@@ -213,17 +179,5 @@ pub async fn load_checkpoint() -> Result<Option<ResumePoint>, StorageError> {
 
 /// Deletes the training seed's checkpoint (the sweep finished or was reset).
 pub async fn forget_checkpoint() -> Result<(), StorageError> {
-    let db = open().await?;
-    let fail = refused("could not delete the sweep's checkpoint");
-    let tx = db
-        .transaction(&[STORE], TransactionMode::ReadWrite)
-        .map_err(fail)?;
-    let store = tx.store(STORE).map_err(fail)?;
-    store
-        .delete(JsValue::from_str(CHECKPOINT_KEY))
-        .await
-        .map_err(fail)?;
-    tx.done().await.map_err(fail)?;
-    db.close();
-    Ok(())
+    delete_record(CHECKPOINT_KEY, "could not delete the sweep's checkpoint").await
 }

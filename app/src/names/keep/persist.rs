@@ -102,6 +102,59 @@ pub(crate) async fn bytes_of(v: &JsValue, what: &str) -> Result<Vec<u8>, Storage
     Ok(Uint8Array::new(&buffer).to_vec())
 }
 
+/// Writes `value` under `key` in the app's store, replacing what was there; `what` names the
+/// record in the error.
+pub(crate) async fn put_record(
+    key: &str,
+    value: &JsValue,
+    what: &'static str,
+) -> Result<(), StorageError> {
+    let db = open().await?;
+    let fail = refused(what);
+    let tx = db
+        .transaction(&[STORE], TransactionMode::ReadWrite)
+        .map_err(fail)?;
+    let store = tx.store(STORE).map_err(fail)?;
+    store
+        .put(value, Some(&JsValue::from_str(key)))
+        .await
+        .map_err(fail)?;
+    tx.done().await.map_err(fail)?;
+    db.close();
+    Ok(())
+}
+
+/// Reads the value under `key`; `Ok(None)` when none is kept.
+pub(crate) async fn get_record(
+    key: &str,
+    what: &'static str,
+) -> Result<Option<JsValue>, StorageError> {
+    let db = open().await?;
+    let fail = refused(what);
+    let tx = db
+        .transaction(&[STORE], TransactionMode::ReadOnly)
+        .map_err(fail)?;
+    let store = tx.store(STORE).map_err(fail)?;
+    let value = store.get(JsValue::from_str(key)).await.map_err(fail)?;
+    tx.done().await.map_err(fail)?;
+    db.close();
+    Ok(value.filter(|v| !v.is_undefined() && !v.is_null()))
+}
+
+/// Deletes the value under `key`.
+pub(crate) async fn delete_record(key: &str, what: &'static str) -> Result<(), StorageError> {
+    let db = open().await?;
+    let fail = refused(what);
+    let tx = db
+        .transaction(&[STORE], TransactionMode::ReadWrite)
+        .map_err(fail)?;
+    let store = tx.store(STORE).map_err(fail)?;
+    store.delete(JsValue::from_str(key)).await.map_err(fail)?;
+    tx.done().await.map_err(fail)?;
+    db.close();
+    Ok(())
+}
+
 /// Writes the record (replacing the previous one).
 pub async fn save(stored: &Stored) -> Result<(), StorageError> {
     let obj = Object::new();
@@ -118,33 +171,12 @@ pub async fn save(stored: &Stored) -> Result<(), StorageError> {
     if let Some(c) = &stored.checkpoint {
         set(&obj, "checkpoint", &blob_of(c)?)?;
     }
-    let db = open().await?;
-    let fail = refused("could not save the model in IndexedDB");
-    let tx = db
-        .transaction(&[STORE], TransactionMode::ReadWrite)
-        .map_err(fail)?;
-    let store = tx.store(STORE).map_err(fail)?;
-    store
-        .put(&obj, Some(&JsValue::from_str(KEY)))
-        .await
-        .map_err(fail)?;
-    tx.done().await.map_err(fail)?;
-    db.close();
-    Ok(())
+    put_record(KEY, &obj, "could not save the model in IndexedDB").await
 }
 
 /// Reads the record; `Ok(None)` when nothing is saved.
 pub async fn load() -> Result<Option<Stored>, StorageError> {
-    let db = open().await?;
-    let fail = refused("could not read the saved model");
-    let tx = db
-        .transaction(&[STORE], TransactionMode::ReadOnly)
-        .map_err(fail)?;
-    let store = tx.store(STORE).map_err(fail)?;
-    let value = store.get(JsValue::from_str(KEY)).await.map_err(fail)?;
-    tx.done().await.map_err(fail)?;
-    db.close();
-    let Some(value) = value.filter(|v| !v.is_undefined() && !v.is_null()) else {
+    let Some(value) = get_record(KEY, "could not read the saved model").await? else {
         return Ok(None);
     };
     let meta = get(&value, "meta")?
@@ -181,14 +213,5 @@ pub async fn load() -> Result<Option<Stored>, StorageError> {
 
 /// Deletes the record.
 pub async fn forget() -> Result<(), StorageError> {
-    let db = open().await?;
-    let fail = refused("could not delete the saved model");
-    let tx = db
-        .transaction(&[STORE], TransactionMode::ReadWrite)
-        .map_err(fail)?;
-    let store = tx.store(STORE).map_err(fail)?;
-    store.delete(JsValue::from_str(KEY)).await.map_err(fail)?;
-    tx.done().await.map_err(fail)?;
-    db.close();
-    Ok(())
+    delete_record(KEY, "could not delete the saved model").await
 }
