@@ -34,6 +34,9 @@ pub mod shell;
 pub mod text;
 pub mod widgets;
 
+#[cfg(test)]
+mod tests;
+
 /// Test hook: panics with `message`, so the end-to-end test can check that a panic shows the
 /// error panel (and the console message) instead of a blank page. Trunk exposes it to the page
 /// as `window.wasmBindings.unroll_debug_panic(message)`; nothing in the app calls it.

@@ -6,10 +6,10 @@
 //! kept in this browser (saving, reading, restoring, deleting it) and the built-in data set's
 //! loading errors.
 
-use unroll::names::bridge::{upload_summary_of, DataLoadError, FetchProblem, FETCH_DATA_COMMAND};
-use unroll::names::keep::text::SavedModel;
-use unroll::text::TrainingText;
-use unroll::text::{count, KeepText, ShellText};
+use crate::names::bridge::{upload_summary_of, DataLoadError, FetchProblem, FETCH_DATA_COMMAND};
+use crate::names::keep::text::SavedModel;
+use crate::text::TrainingText;
+use crate::text::{count, KeepText, ShellText};
 use unroll_core::config::lessons::{LessonId, LessonState};
 use unroll_core::config::{Lang, NoticeKind};
 use unroll_core::data::names::LoadError;
