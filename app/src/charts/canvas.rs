@@ -90,25 +90,7 @@ pub fn redraw_on_change<T, D, F>(
     let draw = Rc::new(draw);
     let data = Rc::new(data);
 
-    // Printing lays every panel out and prints each canvas as it is: a chart whose panel was
-    // never shown (so never laid out, never drawn) is drawn now, its size read from the layout.
-    let print = {
-        let (data, draw) = (data.clone(), draw.clone());
-        window_event_listener_untyped("beforeprint", move |_| {
-            let Some(canvas) = canvas_ref.try_get_untracked().flatten() else {
-                return;
-            };
-            let Some(value) = untrack(|| data()) else {
-                return;
-            };
-            let css_size = (
-                f64::from(canvas.client_width()),
-                f64::from(canvas.client_height()),
-            );
-            paint(&canvas, css_size, &value, &*draw);
-        })
-    };
-    on_cleanup(move || print.remove());
+    draw_before_print(canvas_ref, data.clone(), draw.clone());
 
     Effect::new(move |_| {
         resized.track();
@@ -144,23 +126,7 @@ pub fn redraw_on_change<T, D, F>(
             queue_draw(Box::new(move || {
                 pending.set(false);
                 last_draw.set(unroll_core::train::clock::now_ms());
-                let Some(value) = latest.borrow_mut().take() else {
-                    return;
-                };
-                // The chart may have left the page while its draw waited.
-                let Some(canvas) = canvas_ref.try_get_untracked().flatten() else {
-                    return;
-                };
-                let css_size = match size.try_get_untracked() {
-                    Some(CssSize::Known(w, h)) => (w, h),
-                    // No ResizeObserver in this browser: read the size (a layout).
-                    Some(CssSize::Measure) => (
-                        f64::from(canvas.client_width()),
-                        f64::from(canvas.client_height()),
-                    ),
-                    _ => return,
-                };
-                paint(&canvas, css_size, &value, &*draw);
+                draw_latest(canvas_ref, size, &latest, &*draw);
             }))
         };
         if wait > 0.0 {
@@ -169,6 +135,60 @@ pub fn redraw_on_change<T, D, F>(
             frame();
         }
     });
+}
+
+/// Printing lays every panel out and prints each canvas as it is: a chart whose panel was
+/// never shown (so never laid out, never drawn) is drawn before printing, its size read from
+/// the layout.
+fn draw_before_print<T, D, F>(canvas_ref: NodeRef<leptos::html::Canvas>, data: Rc<D>, draw: Rc<F>)
+where
+    T: 'static,
+    D: Fn() -> Option<T> + 'static,
+    F: Fn(&HtmlCanvasElement, &DrawingArea<ChartBackend, Shift>, &T, &ChartStyle) + 'static,
+{
+    let print = window_event_listener_untyped("beforeprint", move |_| {
+        let Some(canvas) = canvas_ref.try_get_untracked().flatten() else {
+            return;
+        };
+        let Some(value) = untrack(|| data()) else {
+            return;
+        };
+        let css_size = (
+            f64::from(canvas.client_width()),
+            f64::from(canvas.client_height()),
+        );
+        paint(&canvas, css_size, &value, &*draw);
+    });
+    on_cleanup(move || print.remove());
+}
+
+/// Draws the latest value (if one waits) into the canvas, if it is still on the page, at its
+/// CSS size.
+fn draw_latest<T, F>(
+    canvas_ref: NodeRef<leptos::html::Canvas>,
+    size: RwSignal<CssSize>,
+    latest: &RefCell<Option<T>>,
+    draw: &F,
+) where
+    F: Fn(&HtmlCanvasElement, &DrawingArea<ChartBackend, Shift>, &T, &ChartStyle),
+{
+    let Some(value) = latest.borrow_mut().take() else {
+        return;
+    };
+    // The chart may have left the page while its draw waited.
+    let Some(canvas) = canvas_ref.try_get_untracked().flatten() else {
+        return;
+    };
+    let css_size = match size.try_get_untracked() {
+        Some(CssSize::Known(w, h)) => (w, h),
+        // No ResizeObserver in this browser: read the size (a layout).
+        Some(CssSize::Measure) => (
+            f64::from(canvas.client_width()),
+            f64::from(canvas.client_height()),
+        ),
+        _ => return,
+    };
+    paint(&canvas, css_size, &value, draw);
 }
 
 /// Draws `value` with `draw` into `canvas`, sized to `css_size` (see [`backend`]).

@@ -5,6 +5,7 @@
 
 use super::style::{cell_colour, one_decimal_tick, percent_tick, Corner, Mark};
 use super::{ChartStyle, REFERENCE};
+use plotters::coord::types::{RangedCoordf64, RangedCoordu64};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use unroll_core::math::params::CellKind;
@@ -105,16 +106,9 @@ pub fn thin(points: &[(u64, f64)]) -> Vec<(u64, f64)> {
     out
 }
 
-/// Draws `chart`. Errors: only those of the drawing backend.
-pub fn draw<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    chart: &CurveChart,
-    style: &ChartStyle,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    if point_count(chart) == 0 {
-        return super::draw_placeholder(area, style, chart.empty);
-    }
-    area.fill(&WHITE)?;
+/// The chart's axes: steps to the last point (at least 10) and 0 to 1 (percent) or a round
+/// value above every point and the chart's `y_max`.
+fn axes(chart: &CurveChart) -> (u64, f64) {
     let x_max = chart
         .lines
         .iter()
@@ -133,6 +127,23 @@ pub fn draw<DB: DrawingBackend>(
     } else {
         super::nice_ceiling(peak * 1.02, 0.5)
     };
+    (x_max, y_max)
+}
+
+/// The plot of a chart: steps against values.
+type Plot<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordu64, RangedCoordf64>>;
+
+/// Draws `chart`. Errors: only those of the drawing backend.
+pub fn draw<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &CurveChart,
+    style: &ChartStyle,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    if point_count(chart) == 0 {
+        return super::draw_placeholder(area, style, chart.empty);
+    }
+    area.fill(&WHITE)?;
+    let (x_max, y_max) = axes(chart);
     let percent = chart.percent;
     let y_tick: &dyn Fn(&f64) -> String = if percent {
         &percent_tick
@@ -154,6 +165,22 @@ pub fn draw<DB: DrawingBackend>(
         c.draw_series(style.reference_line([(0u64, level), (x_max, level)]))?;
         legend.push((label.to_owned(), Mark::Line(REFERENCE.into())));
     }
+    draw_bands(&mut c, chart, y_max)?;
+    draw_lines(&mut c, chart, style, &mut legend)?;
+    let corner = if percent {
+        Corner::UpperLeft
+    } else {
+        Corner::LowerLeft
+    };
+    style.legend(c.plotting_area(), corner, &legend)
+}
+
+/// Each cell's band between its lowest and highest seed (cut at `y_max`).
+fn draw_bands<DB: DrawingBackend>(
+    c: &mut Plot<'_, DB>,
+    chart: &CurveChart,
+    y_max: f64,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     for (cell, band) in &chart.bands {
         if band.len() < 2 {
             continue;
@@ -165,6 +192,16 @@ pub fn draw<DB: DrawingBackend>(
             cell_colour(*cell).mix(0.14).filled(),
         )))?;
     }
+    Ok(())
+}
+
+/// One thin line per seed in its cell's colour; one legend entry per cell.
+fn draw_lines<DB: DrawingBackend>(
+    c: &mut Plot<'_, DB>,
+    chart: &CurveChart,
+    style: &ChartStyle,
+    legend: &mut Vec<(String, Mark)>,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let mut labelled: Vec<CellKind> = Vec::new();
     for line in &chart.lines {
         let color = cell_colour(line.cell);
@@ -180,10 +217,5 @@ pub fn draw<DB: DrawingBackend>(
             ));
         }
     }
-    let corner = if percent {
-        Corner::UpperLeft
-    } else {
-        Corner::LowerLeft
-    };
-    style.legend(c.plotting_area(), corner, &legend)
+    Ok(())
 }

@@ -128,6 +128,28 @@ pub fn cells_rect(
     (left, top, cw * cols as f64, rh * rows as f64)
 }
 
+/// Where the cells are, in device pixels: the grid's left and top edges and a cell's width
+/// and height.
+#[derive(Clone, Copy)]
+struct Cells {
+    left: f64,
+    top: f64,
+    cw: f64,
+    rh: f64,
+}
+
+impl Cells {
+    /// The left edge of column `c`.
+    fn x_of(&self, c: usize) -> i32 {
+        (self.left + c as f64 * self.cw).round() as i32
+    }
+
+    /// The top edge of row `r`.
+    fn y_of(&self, r: usize) -> i32 {
+        (self.top + r as f64 * self.rh).round() as i32
+    }
+}
+
 /// Draws `map` into `area` (device pixels; `style.scale` = devicePixelRatio). The cells fill
 /// `(x, y, width, height)` in device pixels; `paint_cells` may paint them faster than one
 /// rectangle per cell (the canvas puts one image) and returns whether it did; otherwise each
@@ -147,10 +169,14 @@ pub fn draw<DB: DrawingBackend>(
     if map.rows == 0 || map.cols == 0 {
         return Ok(());
     }
-    let cw = (w - left - 1.0) / map.cols as f64;
-    let rh = (h - top) / map.rows as f64;
-    let x_of = |c: usize| (left + c as f64 * cw).round() as i32;
-    let y_of = |r: usize| (top + r as f64 * rh).round() as i32;
+    let cells = Cells {
+        left,
+        top,
+        cw: (w - left - 1.0) / map.cols as f64,
+        rh: (h - top) / map.rows as f64,
+    };
+    let x_of = |c: usize| cells.x_of(c);
+    let y_of = |r: usize| cells.y_of(r);
     if !paint_cells(cells_rect(w, h, map.rows, map.cols, s)) {
         for r in 0..map.rows {
             for c in 0..map.cols {
@@ -162,36 +188,63 @@ pub fn draw<DB: DrawingBackend>(
             }
         }
     }
-    // Padding columns: a hatch over the cells and a separator line.
     if let Some(p) = map.padded_from.filter(|&p| p < map.cols) {
-        let (x0, x1) = (x_of(p), x_of(map.cols));
-        let (y0, y1) = (y_of(0), y_of(map.rows));
-        let step = (8.0 * s.scale) as i32;
-        let mut x = x0 - (y1 - y0);
-        while x < x1 {
-            // A 45° line from (x, y1) up to (x + (y1 − y0), y0), clipped to the padded block.
-            let (mut ax, mut ay, mut bx, mut by) = (x, y1, x + (y1 - y0), y0);
-            if ax < x0 {
-                ay -= x0 - ax;
-                ax = x0;
-            }
-            if bx > x1 {
-                by += bx - x1;
-                bx = x1;
-            }
-            if ax < bx {
-                area.draw(&PathElement::new(
-                    vec![(ax, ay), (bx, by)],
-                    REFERENCE.mix(0.5).stroke_width(s.px(1.0)),
-                ))?;
-            }
-            x += step;
-        }
-        area.draw(&PathElement::new(
-            vec![(x0, 0), (x0, y1)],
-            INK.stroke_width(s.px(1.5)),
-        ))?;
+        draw_padding(area, map, s, cells, p)?;
     }
+    draw_labels(area, map, s, cells)
+}
+
+/// Padding columns (from column `p`): a hatch over the cells and a separator line.
+fn draw_padding<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    map: &StepMap,
+    s: &ChartStyle,
+    cells: Cells,
+    p: usize,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let x_of = |c: usize| cells.x_of(c);
+    let y_of = |r: usize| cells.y_of(r);
+    let (x0, x1) = (x_of(p), x_of(map.cols));
+    let (y0, y1) = (y_of(0), y_of(map.rows));
+    let step = (8.0 * s.scale) as i32;
+    let mut x = x0 - (y1 - y0);
+    while x < x1 {
+        // A 45° line from (x, y1) up to (x + (y1 − y0), y0), clipped to the padded block.
+        let (mut ax, mut ay, mut bx, mut by) = (x, y1, x + (y1 - y0), y0);
+        if ax < x0 {
+            ay -= x0 - ax;
+            ax = x0;
+        }
+        if bx > x1 {
+            by += bx - x1;
+            bx = x1;
+        }
+        if ax < bx {
+            area.draw(&PathElement::new(
+                vec![(ax, ay), (bx, by)],
+                REFERENCE.mix(0.5).stroke_width(s.px(1.0)),
+            ))?;
+        }
+        x += step;
+    }
+    area.draw(&PathElement::new(
+        vec![(x0, 0), (x0, y1)],
+        INK.stroke_width(s.px(1.5)),
+    ))?;
+    Ok(())
+}
+
+/// The column labels (each step's character; padding: ∅) and the row ticks (unit indices at
+/// a readable spacing).
+fn draw_labels<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    map: &StepMap,
+    s: &ChartStyle,
+    cells: Cells,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let x_of = |c: usize| cells.x_of(c);
+    let y_of = |r: usize| cells.y_of(r);
+    let (top, left, rh) = (cells.top, cells.left, cells.rh);
     // Column labels: the character of each step (padding: ∅).
     let label_font = s.font(12.0);
     for c in 0..map.cols {

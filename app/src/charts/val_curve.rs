@@ -2,6 +2,8 @@
 
 use super::style::{one_decimal_tick, percent_tick, whole_number_tick, Corner, Mark};
 use super::{ChartStyle, ChartText, INK, LOSS_MEAN, VAL_ACC, VAL_LOSS};
+use plotters::chart::DualCoordChartContext;
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -64,6 +66,36 @@ pub fn draw<DB: DrawingBackend>(
         .y_label_formatter(&percent_tick)
         .draw()?;
 
+    draw_points(&mut chart, points, style)?;
+    let legend = [
+        (
+            text.train_loss.to_owned(),
+            Mark::Line(LOSS_MEAN.mix(0.55).stroke_width(2)),
+        ),
+        (
+            text.val_loss.to_owned(),
+            Mark::Line(VAL_LOSS.stroke_width(3)),
+        ),
+        (text.val_acc.to_owned(), Mark::Line(VAL_ACC.stroke_width(3))),
+    ];
+    style.legend(chart.plotting_area(), Corner::LowerLeft, &legend)
+}
+
+/// Both axes' coordinates: epochs against loss (left) and accuracy (right).
+type Plot<'a, DB> = DualCoordChartContext<
+    'a,
+    DB,
+    Cartesian2d<RangedCoordf64, RangedCoordf64>,
+    Cartesian2d<RangedCoordf64, RangedCoordf64>,
+>;
+
+/// The epochs' training loss, validation loss and validation accuracy (right axis): a line
+/// with a dot per epoch each.
+fn draw_points<DB: DrawingBackend>(
+    chart: &mut Plot<'_, DB>,
+    points: &[EpochPoint],
+    style: &ChartStyle,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let r = style.px(3.5);
     let train: Vec<(f64, f64)> = points
         .iter()
@@ -97,16 +129,5 @@ pub fn draw<DB: DrawingBackend>(
         VAL_ACC.stroke_width(style.px(2.0)),
     ))?;
     chart.draw_secondary_series(acc.iter().map(|&p| Circle::new(p, r, VAL_ACC.filled())))?;
-    let legend = [
-        (
-            text.train_loss.to_owned(),
-            Mark::Line(LOSS_MEAN.mix(0.55).stroke_width(2)),
-        ),
-        (
-            text.val_loss.to_owned(),
-            Mark::Line(VAL_LOSS.stroke_width(3)),
-        ),
-        (text.val_acc.to_owned(), Mark::Line(VAL_ACC.stroke_width(3))),
-    ];
-    style.legend(chart.plotting_area(), Corner::LowerLeft, &legend)
+    Ok(())
 }

@@ -165,7 +165,6 @@ pub fn ListSliders(
     #[prop(optional)]
     buttons: Option<(Text, Text)>,
 ) -> impl IntoView {
-    let lang = use_lang();
     let (add_label, remove_label) = buttons.unwrap_or((
         |l| CommonText::of(l).add_step,
         |l| CommonText::of(l).remove_step,
@@ -197,38 +196,54 @@ pub fn ListSliders(
                     }
                 }
             />
-            <div class="lx-list-buttons">
-                <button
-                    type="button"
-                    class="btn btn-small"
-                    data-testid=format!("{prefix}-add")
-                    disabled={move || len.get() >= max_len}
-                    on:click=move |_| {
-                        let mut list = values.get_untracked();
-                        if list.len() < max_len {
-                            list.push(0.0);
-                            on_change.run(list);
-                        }
+            {list_buttons(prefix, values, len, (min_len, max_len), on_change, (add_label, remove_label))}
+        </div>
+    }
+}
+
+/// The list's add and remove buttons (add only below the key's most entries, remove only above
+/// its fewest).
+fn list_buttons(
+    prefix: &'static str,
+    values: Signal<Vec<f64>>,
+    len: Memo<usize>,
+    (min_len, max_len): (usize, usize),
+    on_change: Callback<Vec<f64>>,
+    (add_label, remove_label): (Text, Text),
+) -> impl IntoView {
+    let lang = use_lang();
+    view! {
+        <div class="lx-list-buttons">
+            <button
+                type="button"
+                class="btn btn-small"
+                data-testid=format!("{prefix}-add")
+                disabled={move || len.get() >= max_len}
+                on:click=move |_| {
+                    let mut list = values.get_untracked();
+                    if list.len() < max_len {
+                        list.push(0.0);
+                        on_change.run(list);
                     }
-                >
-                    {move || add_label(lang.get())}
-                </button>
-                <button
-                    type="button"
-                    class="btn btn-small"
-                    data-testid=format!("{prefix}-remove")
-                    disabled={move || len.get() <= min_len}
-                    on:click=move |_| {
-                        let mut list = values.get_untracked();
-                        if list.len() > min_len {
-                            list.pop();
-                            on_change.run(list);
-                        }
+                }
+            >
+                {move || add_label(lang.get())}
+            </button>
+            <button
+                type="button"
+                class="btn btn-small"
+                data-testid=format!("{prefix}-remove")
+                disabled={move || len.get() <= min_len}
+                on:click=move |_| {
+                    let mut list = values.get_untracked();
+                    if list.len() > min_len {
+                        list.pop();
+                        on_change.run(list);
                     }
-                >
-                    {move || remove_label(lang.get())}
-                </button>
-            </div>
+                }
+            >
+                {move || remove_label(lang.get())}
+            </button>
         </div>
     }
 }
@@ -303,6 +318,74 @@ pub fn t(text: Text) -> impl Fn() -> &'static str + Send + Sync + Copy + 'static
     move || text(lang.get())
 }
 
+/// Play for [`StepControls`]: advances the step every 0.9 s until the last, or until stopped.
+#[derive(Clone, Copy)]
+struct Player {
+    t: Signal<usize>,
+    set_t: Callback<usize>,
+    max: Signal<usize>,
+    playing: RwSignal<bool>,
+    handle: StoredValue<Option<IntervalHandle>, LocalStorage>,
+}
+
+impl Player {
+    /// Not playing; the interval is cleared when the controls go.
+    fn new(t: Signal<usize>, set_t: Callback<usize>, max: Signal<usize>) -> Self {
+        let handle: StoredValue<Option<IntervalHandle>, LocalStorage> =
+            StoredValue::new_local(None);
+        on_cleanup(move || {
+            if let Some(h) = handle.get_value() {
+                h.clear();
+            }
+        });
+        Player {
+            t,
+            set_t,
+            max,
+            playing: RwSignal::new(false),
+            handle,
+        }
+    }
+
+    fn stop(self) {
+        if let Some(h) = self.handle.get_value() {
+            h.clear();
+        }
+        self.handle.set_value(None);
+        self.playing.set(false);
+    }
+
+    /// Plays from the current step (from the first when at the last).
+    fn start(self) {
+        let Player {
+            t,
+            set_t,
+            max,
+            playing,
+            handle,
+        } = self;
+        if t.get_untracked() >= max.get_untracked() {
+            set_t.run(1);
+        }
+        let tick = move || {
+            let (now, last) = (t.get_untracked(), max.get_untracked());
+            if now >= last {
+                if let Some(h) = handle.get_value() {
+                    h.clear();
+                }
+                handle.set_value(None);
+                playing.set(false);
+            } else {
+                set_t.run(now + 1);
+            }
+        };
+        if let Ok(h) = set_interval_with_handle(tick, std::time::Duration::from_millis(900)) {
+            handle.set_value(Some(h));
+            playing.set(true);
+        }
+    }
+}
+
 /// Step controls for a time index `t` in `1..=max`: first, back, play/pause, forward, and a
 /// scrubber (`<lesson>-t`). Play advances one step every 0.9 s and stops at the end. The
 /// buttons are native buttons (keyboard usable); the motion itself is a CSS transition that
@@ -325,107 +408,13 @@ pub fn StepControls(
     caption: Option<fn(Lang, usize, usize) -> String>,
 ) -> impl IntoView {
     let lang = use_lang();
-    let playing = RwSignal::new(false);
-    let handle: StoredValue<Option<IntervalHandle>, LocalStorage> = StoredValue::new_local(None);
-    let stop = move || {
-        if let Some(h) = handle.get_value() {
-            h.clear();
-        }
-        handle.set_value(None);
-        playing.set(false);
-    };
-    on_cleanup(move || {
-        if let Some(h) = handle.get_value() {
-            h.clear();
-        }
-    });
-    let start = move || {
-        if t.get_untracked() >= max.get_untracked() {
-            set_t.run(1);
-        }
-        let tick = move || {
-            let (now, last) = (t.get_untracked(), max.get_untracked());
-            if now >= last {
-                if let Some(h) = handle.get_value() {
-                    h.clear();
-                }
-                handle.set_value(None);
-                playing.set(false);
-            } else {
-                set_t.run(now + 1);
-            }
-        };
-        if let Ok(h) = set_interval_with_handle(tick, std::time::Duration::from_millis(900)) {
-            handle.set_value(Some(h));
-            playing.set(true);
-        }
-    };
+    let player = Player::new(t, set_t, max);
+    let stop = move || player.stop();
     let id = format!("{lesson}-t");
     view! {
         <div class="lx-steps" role="group" aria-label=move || CommonText::of(lang.get()).time_step>
-            <button
-                type="button"
-                class="btn btn-small"
-                data-testid=format!("{lesson}-first")
-                aria-label=move || CommonText::of(lang.get()).first_step
-                on:click=move |_| {
-                    stop();
-                    set_t.run(1);
-                }
-            >
-                "|◀"
-            </button>
-            <button
-                type="button"
-                class="btn btn-small"
-                data-testid=format!("{lesson}-back")
-                aria-label=move || CommonText::of(lang.get()).step_back
-                disabled={move || t.get() <= 1}
-                on:click=move |_| {
-                    stop();
-                    set_t.run(t.get_untracked().saturating_sub(1).max(1));
-                }
-            >
-                "◀"
-            </button>
-            <button
-                type="button"
-                class="btn btn-small btn-primary"
-                data-testid=format!("{lesson}-play")
-                aria-pressed=move || playing.get().to_string()
-                on:click=move |_| if playing.get_untracked() { stop() } else { start() }
-            >
-                {move || if playing.get() { CommonText::of(lang.get()).pause } else { CommonText::of(lang.get()).play }}
-            </button>
-            <button
-                type="button"
-                class="btn btn-small"
-                data-testid=format!("{lesson}-forward")
-                aria-label=move || CommonText::of(lang.get()).step_forward
-                disabled={move || t.get() >= max.get()}
-                on:click=move |_| {
-                    stop();
-                    set_t.run((t.get_untracked() + 1).min(max.get_untracked()));
-                }
-            >
-                "▶"
-            </button>
-            <label class="lx-steps-label" for=id.clone()>
-                {match caption {
-                    Some(caption) => view! {
-                        <span data-testid=format!("{lesson}-t-value") data-value=move || t.get().to_string()>
-                            {move || caption(lang.get(), t.get(), max.get())}
-                        </span>
-                    }
-                    .into_any(),
-                    None => view! {
-                        {move || CommonText::of(lang.get()).time_step}
-                        " t = "
-                        <span data-testid=format!("{lesson}-t-value") data-value=move || t.get().to_string()>{move || t.get()}</span>
-                    }
-                    .into_any(),
-                }}
-            </label>
+            {step_buttons(lesson, player)}
+            <label class="lx-steps-label" for=id.clone()>{step_caption(lesson, caption, t, max)}</label>
             <input
                 type="range"
                 id=id.clone()
@@ -442,6 +431,93 @@ pub fn StepControls(
                 }
             />
         </div>
+    }
+}
+
+/// First, back, play/pause and forward.
+fn step_buttons(lesson: &'static str, player: Player) -> impl IntoView {
+    let lang = use_lang();
+    let Player {
+        t,
+        set_t,
+        max,
+        playing,
+        ..
+    } = player;
+    let stop = move || player.stop();
+    let start = move || player.start();
+    view! {
+        <button
+            type="button"
+            class="btn btn-small"
+            data-testid=format!("{lesson}-first")
+            aria-label=move || CommonText::of(lang.get()).first_step
+            on:click=move |_| {
+                stop();
+                set_t.run(1);
+            }
+        >
+            "|◀"
+        </button>
+        <button
+            type="button"
+            class="btn btn-small"
+            data-testid=format!("{lesson}-back")
+            aria-label=move || CommonText::of(lang.get()).step_back
+            disabled={move || t.get() <= 1}
+            on:click=move |_| {
+                stop();
+                set_t.run(t.get_untracked().saturating_sub(1).max(1));
+            }
+        >
+            "◀"
+        </button>
+        <button
+            type="button"
+            class="btn btn-small btn-primary"
+            data-testid=format!("{lesson}-play")
+            aria-pressed=move || playing.get().to_string()
+            on:click=move |_| if playing.get_untracked() { stop() } else { start() }
+        >
+            {move || if playing.get() { CommonText::of(lang.get()).pause } else { CommonText::of(lang.get()).play }}
+        </button>
+        <button
+            type="button"
+            class="btn btn-small"
+            data-testid=format!("{lesson}-forward")
+            aria-label=move || CommonText::of(lang.get()).step_forward
+            disabled={move || t.get() >= max.get()}
+            on:click=move |_| {
+                stop();
+                set_t.run((t.get_untracked() + 1).min(max.get_untracked()));
+            }
+        >
+            "▶"
+        </button>
+    }
+}
+
+/// The step controls' label: the lesson's caption for the step, or "Time step t = …".
+fn step_caption(
+    lesson: &'static str,
+    caption: Option<fn(Lang, usize, usize) -> String>,
+    t: Signal<usize>,
+    max: Signal<usize>,
+) -> AnyView {
+    let lang = use_lang();
+    match caption {
+        Some(caption) => view! {
+            <span data-testid=format!("{lesson}-t-value") data-value=move || t.get().to_string()>
+                {move || caption(lang.get(), t.get(), max.get())}
+            </span>
+        }
+        .into_any(),
+        None => view! {
+            {move || CommonText::of(lang.get()).time_step}
+            " t = "
+            <span data-testid=format!("{lesson}-t-value") data-value=move || t.get().to_string()>{move || t.get()}</span>
+        }
+        .into_any(),
     }
 }
 
@@ -557,6 +633,164 @@ fn nice_ticks(lo: f64, hi: f64, n: usize, integer: bool) -> Vec<f64> {
     (first..=last).take(24).map(|k| k as f64 * step).collect()
 }
 
+/// A chart's plot area: the data's ranges (after the axes' transforms) mapped onto a viewBox
+/// `w` units wide.
+#[derive(Clone, Copy)]
+struct Frame {
+    w: f64,
+    x0: f64,
+    x1: f64,
+    y0: f64,
+    y1: f64,
+    log_y: bool,
+    log2_x: bool,
+}
+
+impl Frame {
+    /// The frame of everything `d` draws (series, bars, reference line), in a viewBox `w`
+    /// wide.
+    fn of(d: &ChartData, w: f64) -> Frame {
+        let mut f = Frame {
+            w,
+            x0: 0.0,
+            x1: 1.0,
+            y0: 0.0,
+            y1: 1.0,
+            log_y: d.log_y,
+            log2_x: d.log2_x,
+        };
+        let mut xs: Vec<f64> = Vec::new();
+        let mut ys: Vec<f64> = Vec::new();
+        for s in &d.series {
+            for &(x, y) in &s.points {
+                if f.ok(y) {
+                    xs.push(f.tx(x));
+                    ys.push(f.ty(y));
+                }
+            }
+        }
+        for &(x, lo, hi, _) in &d.bars {
+            xs.push(f.tx(x));
+            for y in [lo, hi] {
+                if f.ok(y) {
+                    ys.push(f.ty(y));
+                }
+            }
+        }
+        if let Some((y, _)) = &d.reference {
+            if f.ok(*y) {
+                ys.push(f.ty(*y));
+            }
+        }
+        let range = |v: &[f64]| {
+            v.iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+                    (a.min(v), b.max(v))
+                })
+        };
+        let (mut x0, mut x1) = range(&xs);
+        let (mut y0, mut y1) = range(&ys);
+        if !x0.is_finite() {
+            (x0, x1) = (0.0, 1.0);
+        }
+        if !y0.is_finite() {
+            (y0, y1) = (0.0, 1.0);
+        }
+        if d.log_y {
+            y0 = y0.floor();
+            y1 = y1.ceil();
+        } else if !d.log_y && y0 > 0.0 && y0 < 0.5 * y1 {
+            y0 = 0.0;
+        }
+        if x1 - x0 < 1e-12 {
+            x1 = x0 + 1.0;
+        }
+        if y1 - y0 < 1e-12 {
+            y1 = y0 + 1.0;
+        }
+        (f.x0, f.x1, f.y0, f.y1) = (x0, x1, y0, y1);
+        f
+    }
+
+    /// A value the y axis can show (finite; positive on a log axis).
+    fn ok(&self, y: f64) -> bool {
+        y.is_finite() && (!self.log_y || y > 0.0)
+    }
+
+    /// x on the axis (log 2 when the axis is).
+    fn tx(&self, x: f64) -> f64 {
+        if self.log2_x {
+            x.max(1e-9).log2()
+        } else {
+            x
+        }
+    }
+
+    /// y on the axis (log 10 when the axis is).
+    fn ty(&self, y: f64) -> f64 {
+        if self.log_y {
+            y.log10()
+        } else {
+            y
+        }
+    }
+
+    /// The viewBox x of axis value `x`.
+    fn px(&self, x: f64) -> f64 {
+        L + (x - self.x0) / (self.x1 - self.x0) * (self.w - L - R)
+    }
+
+    /// The viewBox y of axis value `y`.
+    fn py(&self, y: f64) -> f64 {
+        T + (1.0 - (y - self.y0) / (self.y1 - self.y0)) * (H - T - B)
+    }
+
+    /// The y axis's ticks and labels (powers of ten on a log axis).
+    fn y_ticks(&self) -> Vec<(f64, String)> {
+        let (y0, y1) = (self.y0, self.y1);
+        if self.log_y {
+            let span = (y1 - y0).max(1.0);
+            let every = (span / 6.0).ceil().max(1.0);
+            let mut v = y0;
+            let mut out = Vec::new();
+            while v <= y1 + 1e-9 {
+                out.push((v, format!("1e{}", v as i64).replace('-', "−")));
+                v += every;
+            }
+            out
+        } else {
+            nice_ticks(y0, y1, 5, false)
+                .into_iter()
+                .map(|v| (v, fmt::short(v)))
+                .collect()
+        }
+    }
+
+    /// The x axis's ticks and labels (powers of two on a log axis); `integer_x`: every x is a
+    /// whole number.
+    fn x_ticks(&self, integer_x: bool) -> Vec<(f64, String)> {
+        let (x0, x1) = (self.x0, self.x1);
+        // About one tick label per 70 units of axis, 2 to 6 of them.
+        let x_tick_count = (((self.w - L - R) / 70.0).floor() as usize).clamp(2, 6);
+        if self.log2_x {
+            let mut out = Vec::new();
+            let mut v = x0.ceil();
+            // Every power of two, or every second, … when they would crowd the axis.
+            let every = ((x1 - v + 1.0) / x_tick_count as f64).ceil().max(1.0);
+            while v <= x1 + 1e-9 {
+                out.push((v, format!("{}", 2f64.powf(v).round() as i64)));
+                v += every;
+            }
+            out
+        } else {
+            nice_ticks(x0, x1, x_tick_count, integer_x)
+                .into_iter()
+                .map(|v| (v, fmt::short(v)))
+                .collect()
+        }
+    }
+}
+
 /// A small SVG line chart (linear or log y axis) with a legend, for the lessons' plots. Its
 /// viewBox is as wide as its box (between [`MIN_W`] and [`W`] units), so on a phone the chart
 /// fits its card with its text at the page's size, and wider boxes scale it up.
@@ -578,190 +812,35 @@ pub fn LineChart(
         let d = data.get();
         // The viewBox's width: the box's, within MIN_W..=W (W until the box is measured).
         let w = box_size.get().width().map_or(W, |b| b.clamp(MIN_W, W));
-        let ok = |y: f64| y.is_finite() && (!d.log_y || y > 0.0);
-        let tx = |x: f64| if d.log2_x { x.max(1e-9).log2() } else { x };
-        let ty = |y: f64| if d.log_y { y.log10() } else { y };
-        let mut xs: Vec<f64> = Vec::new();
-        let mut ys: Vec<f64> = Vec::new();
-        for s in &d.series {
-            for &(x, y) in &s.points {
-                if ok(y) {
-                    xs.push(tx(x));
-                    ys.push(ty(y));
-                }
-            }
-        }
-        for &(x, lo, hi, _) in &d.bars {
-            xs.push(tx(x));
-            for y in [lo, hi] {
-                if ok(y) {
-                    ys.push(ty(y));
-                }
-            }
-        }
-        if let Some((y, _)) = &d.reference {
-            if ok(*y) {
-                ys.push(ty(*y));
-            }
-        }
-        let (mut x0, mut x1) = xs
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
-                (a.min(v), b.max(v))
-            });
-        let (mut y0, mut y1) = ys
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
-                (a.min(v), b.max(v))
-            });
-        if !x0.is_finite() {
-            (x0, x1) = (0.0, 1.0);
-        }
-        if !y0.is_finite() {
-            (y0, y1) = (0.0, 1.0);
-        }
-        if d.log_y {
-            y0 = y0.floor();
-            y1 = y1.ceil();
-        } else if !d.log_y && y0 > 0.0 && y0 < 0.5 * y1 {
-            y0 = 0.0;
-        }
-        if x1 - x0 < 1e-12 {
-            x1 = x0 + 1.0;
-        }
-        if y1 - y0 < 1e-12 {
-            y1 = y0 + 1.0;
-        }
-        let px = move |x: f64| L + (x - x0) / (x1 - x0) * (w - L - R);
-        let py = move |y: f64| T + (1.0 - (y - y0) / (y1 - y0)) * (H - T - B);
+        let f = Frame::of(&d, w);
         let count: usize = d
             .series
             .iter()
-            .map(|s| s.points.iter().filter(|p| ok(p.1)).count())
+            .map(|s| s.points.iter().filter(|p| f.ok(p.1)).count())
             .sum();
-
-        let y_ticks: Vec<(f64, String)> = if d.log_y {
-            let span = (y1 - y0).max(1.0);
-            let every = (span / 6.0).ceil().max(1.0);
-            let mut v = y0;
-            let mut out = Vec::new();
-            while v <= y1 + 1e-9 {
-                out.push((v, format!("1e{}", v as i64).replace('-', "−")));
-                v += every;
-            }
-            out
-        } else {
-            nice_ticks(y0, y1, 5, false)
-                .into_iter()
-                .map(|v| (v, fmt::short(v)))
-                .collect()
-        };
         let integer_x = d
             .series
             .iter()
             .flat_map(|s| &s.points)
             .all(|p| p.0.fract() == 0.0);
-        // About one tick label per 70 units of axis, 2 to 6 of them.
-        let x_tick_count = (((w - L - R) / 70.0).floor() as usize).clamp(2, 6);
-        let x_ticks: Vec<(f64, String)> = if d.log2_x {
-            let mut out = Vec::new();
-            let mut v = x0.ceil();
-            // Every power of two, or every second, … when they would crowd the axis.
-            let every = ((x1 - v + 1.0) / x_tick_count as f64).ceil().max(1.0);
-            while v <= x1 + 1e-9 {
-                out.push((v, format!("{}", 2f64.powf(v).round() as i64)));
-                v += every;
-            }
-            out
-        } else {
-            nice_ticks(x0, x1, x_tick_count, integer_x)
-                .into_iter()
-                .map(|v| (v, fmt::short(v)))
-                .collect()
-        };
-
-        let grid = y_ticks
-            .iter()
-            .map(|(v, text)| {
-                let y = py(*v);
-                view! {
-                    <line x1=L x2=w - R y1=y y2=y class="lx-grid"></line>
-                    <text x=L - 6.0 y=y + 4.0 text-anchor="end" class="lx-tick">{text.clone()}</text>
-                }
-            })
-            .collect_view();
-        let xgrid = x_ticks
-            .iter()
-            .map(|(v, text)| {
-                let x = px(*v);
-                view! {
-                    <line x1=x x2=x y1=H - B y2=H - B + 4.0 class="lx-axis"></line>
-                    <text x=x y=H - B + 18.0 text-anchor="middle" class="lx-tick">{text.clone()}</text>
-                }
-            })
-            .collect_view();
+        let (grid, xgrid) = tick_marks(f, f.y_ticks(), f.x_ticks(integer_x));
         let bars = d
             .bars
             .iter()
-            .filter(|(_, lo, hi, _)| ok(*lo) && ok(*hi))
+            .filter(|(_, lo, hi, _)| f.ok(*lo) && f.ok(*hi))
             .map(|&(x, lo, hi, color)| {
-                let (x, a, b) = (px(tx(x)), py(ty(lo)), py(ty(hi)));
+                let (x, a, b) = (f.px(f.tx(x)), f.py(f.ty(lo)), f.py(f.ty(hi)));
                 view! { <line x1=x x2=x y1=a y2=b stroke=color stroke-width="6" stroke-opacity="0.25" stroke-linecap="round"></line> }
             })
             .collect_view();
-        let reference = d.reference.clone().filter(|(y, _)| ok(*y)).map(|(y, text)| {
-            let yy = py(ty(y));
+        let reference = d.reference.clone().filter(|(y, _)| f.ok(*y)).map(|(y, text)| {
+            let yy = f.py(f.ty(y));
             view! {
                 <line x1=L x2=w - R y1=yy y2=yy class="lx-ref"></line>
                 <text x=w - R - 4.0 y=yy - 6.0 text-anchor="end" class="lx-ref-text">{text}</text>
             }
         });
-        let lines = d
-            .series
-            .iter()
-            .map(|s| {
-                let pts: Vec<String> = s
-                    .points
-                    .iter()
-                    .filter(|p| ok(p.1))
-                    .map(|&(x, y)| format!("{:.1},{:.1}", px(tx(x)), py(ty(y))))
-                    .collect();
-                let dots = if s.points.len() <= 40 {
-                    s.points
-                        .iter()
-                        .filter(|p| ok(p.1))
-                        .map(|&(x, y)| view! { <circle cx=px(tx(x)) cy=py(ty(y)) r="3" fill=s.color></circle> })
-                        .collect_view()
-                        .into_any()
-                } else {
-                    ().into_any()
-                };
-                view! {
-                    <polyline
-                        points=pts.join(" ")
-                        fill="none"
-                        stroke=s.color
-                        stroke-width="2.2"
-                        stroke-dasharray=if s.dashed { "6 4" } else { "none" }
-                    ></polyline>
-                    {dots}
-                }
-            })
-            .collect_view();
-        let legend = d
-            .series
-            .iter()
-            .map(|s| {
-                view! {
-                    <li>
-                        <svg width="26" height="10" aria-hidden="true">
-                            <line x1="1" x2="25" y1="5" y2="5" stroke=s.color stroke-width="3" stroke-dasharray=if s.dashed { "6 4" } else { "none" }></line>
-                        </svg>
-                        {s.name.clone()}
-                    </li>
-                }
-            })
-            .collect_view();
+        let lines = d.series.iter().map(|s| series_line(f, s)).collect_view();
         view! {
             <svg
                 class="lx-chart"
@@ -783,8 +862,85 @@ pub fn LineChart(
                     {d.y_title.clone()}
                 </text>
             </svg>
-            <ul class="lx-legend-list">{legend}</ul>
+            <ul class="lx-legend-list">{legend(&d)}</ul>
         }
     };
     view! { <div class="lx-chart-wrap" node_ref=wrap>{drawn}</div> }
+}
+
+/// The y axis's grid lines with their labels, and the x axis's tick marks with theirs.
+fn tick_marks(
+    f: Frame,
+    y_ticks: Vec<(f64, String)>,
+    x_ticks: Vec<(f64, String)>,
+) -> (impl IntoView, impl IntoView) {
+    let w = f.w;
+    let grid = y_ticks
+        .iter()
+        .map(|(v, text)| {
+            let y = f.py(*v);
+            view! {
+                <line x1=L x2=w - R y1=y y2=y class="lx-grid"></line>
+                <text x=L - 6.0 y=y + 4.0 text-anchor="end" class="lx-tick">{text.clone()}</text>
+            }
+        })
+        .collect_view();
+    let xgrid = x_ticks
+        .iter()
+        .map(|(v, text)| {
+            let x = f.px(*v);
+            view! {
+                <line x1=x x2=x y1=H - B y2=H - B + 4.0 class="lx-axis"></line>
+                <text x=x y=H - B + 18.0 text-anchor="middle" class="lx-tick">{text.clone()}</text>
+            }
+        })
+        .collect_view();
+    (grid, xgrid)
+}
+
+/// One series' line, with a dot per point when it has at most 40.
+fn series_line(f: Frame, s: &Series) -> impl IntoView {
+    let pts: Vec<String> = s
+        .points
+        .iter()
+        .filter(|p| f.ok(p.1))
+        .map(|&(x, y)| format!("{:.1},{:.1}", f.px(f.tx(x)), f.py(f.ty(y))))
+        .collect();
+    let dots = if s.points.len() <= 40 {
+        s.points
+            .iter()
+            .filter(|p| f.ok(p.1))
+            .map(|&(x, y)| view! { <circle cx=f.px(f.tx(x)) cy=f.py(f.ty(y)) r="3" fill=s.color></circle> })
+            .collect_view()
+            .into_any()
+    } else {
+        ().into_any()
+    };
+    view! {
+        <polyline
+            points=pts.join(" ")
+            fill="none"
+            stroke=s.color
+            stroke-width="2.2"
+            stroke-dasharray=if s.dashed { "6 4" } else { "none" }
+        ></polyline>
+        {dots}
+    }
+}
+
+/// The legend: each series' line style and name.
+fn legend(d: &ChartData) -> impl IntoView {
+    d.series
+        .iter()
+        .map(|s| {
+            view! {
+                <li>
+                    <svg width="26" height="10" aria-hidden="true">
+                        <line x1="1" x2="25" y1="5" y2="5" stroke=s.color stroke-width="3" stroke-dasharray=if s.dashed { "6 4" } else { "none" }></line>
+                    </svg>
+                    {s.name.clone()}
+                </li>
+            }
+        })
+        .collect_view()
 }

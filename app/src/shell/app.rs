@@ -16,7 +16,7 @@ use super::i18n::{provide_lang, Lang, Locale};
 use super::url::{self, PageNotice, PageQueries};
 use crate::delay::DelayPage;
 use crate::lessons::text::CommonText;
-use crate::lessons::{lesson_query, provide_nav, LessonsMain, LessonsStyle, NavLink};
+use crate::lessons::{lesson_query, provide_nav, LessonsMain, LessonsStyle, Nav, NavLink};
 use crate::names::TrainingPage;
 use crate::text::ShellText;
 use leptos::prelude::*;
@@ -49,19 +49,6 @@ pub fn App() -> impl IntoView {
         _ => {}
     });
     let notices = RwSignal::new(Vec::<PageNotice>::new());
-    let index_query = Signal::derive(move || lesson_query(None, loc.url_lang()));
-    let with_lang = move |base: &str| match loc.url_lang() {
-        Some(l) => format!("{base}&lang={}", l.as_str()),
-        None => base.to_owned(),
-    };
-    let training_query = Signal::derive(move || {
-        pages
-            .training
-            .get()
-            .unwrap_or_else(|| with_lang("v=1&lesson=names"))
-    });
-    let lessons_active = move || matches!(current.get(), Route::Index | Route::Unknown(_));
-
     // <html lang> (fonts, screen readers, and the panic panel read it) and the window's title
     // follow the language once the frame with the new texts is drawn: a new `lang` restyles and
     // re-lays out every text of the page, which would otherwise delay that frame. The fonts name
@@ -76,23 +63,47 @@ pub fn App() -> impl IntoView {
         }
     });
 
-    let lang_button = move |lang: Lang, label: &'static str| {
-        view! {
-            <button
-                type="button"
-                class="lang-btn"
-                class:active=move || loc.lang() == lang
-                aria-pressed=move || (loc.lang() == lang).to_string()
-                data-testid=format!("lang-{}", lang.as_str())
-                on:click=move |_| loc.choose(lang)
-            >
-                {label}
-            </button>
-        }
-    };
-
     view! {
         <LessonsStyle />
+        <SiteHeader loc=loc nav=nav current=current pages=pages />
+        <main class="site-main">
+            <Show when=move || training_opened.get()>
+                <div class="route" hidden=move || !training()>
+                    <TrainingPage notices=notices />
+                </div>
+            </Show>
+            <Show when=move || delay_opened.get()>
+                <div class="route" hidden=move || !delay()>
+                    <DelayPage />
+                </div>
+            </Show>
+            <div class="route" hidden=move || training() || delay()>
+                <LessonsMain />
+            </div>
+        </main>
+        <footer class="site-footer">{move || ShellText::of(loc.lang()).footer}</footer>
+    }
+}
+
+/// The site's header: the name, the navigation (lessons, the training page at its last
+/// settings) and the language switcher.
+#[component]
+fn SiteHeader(loc: Locale, nav: Nav, current: Memo<Route>, pages: PageQueries) -> impl IntoView {
+    let training = move || current.get() == Route::Training;
+    let index_query = Signal::derive(move || lesson_query(None, loc.url_lang()));
+    let with_lang = move |base: &str| match loc.url_lang() {
+        Some(l) => format!("{base}&lang={}", l.as_str()),
+        None => base.to_owned(),
+    };
+    let training_query = Signal::derive(move || {
+        pages
+            .training
+            .get()
+            .unwrap_or_else(|| with_lang("v=1&lesson=names"))
+    });
+    let lessons_active = move || matches!(current.get(), Route::Index | Route::Unknown(_));
+
+    view! {
         <header class="site-header">
             <div class="site-header-inner">
                 <a class="brand" href="?v=1" aria-label="Unroll">
@@ -128,26 +139,26 @@ pub fn App() -> impl IntoView {
                     </a>
                 </nav>
                 <div class="lang-switch" role="group" aria-label=move || ShellText::of(loc.lang()).lang_label>
-                    {lang_button(Lang::En, "EN")}
-                    {lang_button(Lang::Zh, "中文")}
+                    {lang_button(loc, Lang::En, "EN")}
+                    {lang_button(loc, Lang::Zh, "中文")}
                 </div>
             </div>
         </header>
-        <main class="site-main">
-            <Show when=move || training_opened.get()>
-                <div class="route" hidden=move || !training()>
-                    <TrainingPage notices=notices />
-                </div>
-            </Show>
-            <Show when=move || delay_opened.get()>
-                <div class="route" hidden=move || !delay()>
-                    <DelayPage />
-                </div>
-            </Show>
-            <div class="route" hidden=move || training() || delay()>
-                <LessonsMain />
-            </div>
-        </main>
-        <footer class="site-footer">{move || ShellText::of(loc.lang()).footer}</footer>
+    }
+}
+
+/// A language button of the switcher.
+fn lang_button(loc: Locale, lang: Lang, label: &'static str) -> impl IntoView {
+    view! {
+        <button
+            type="button"
+            class="lang-btn"
+            class:active=move || loc.lang() == lang
+            aria-pressed=move || (loc.lang() == lang).to_string()
+            data-testid=format!("lang-{}", lang.as_str())
+            on:click=move |_| loc.choose(lang)
+        >
+            {label}
+        </button>
     }
 }

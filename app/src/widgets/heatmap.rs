@@ -180,147 +180,21 @@ pub fn Heatmap(
     let svg_ref = NodeRef::<leptos::svg::Svg>::new();
     // The grid and the cells' states of the latest build, for the effect to start from.
     let built = StoredValue::new_local(None::<(Grid, Vec<CellState>)>);
-    // After a build and after each change of values: rewrite the cells that changed.
-    Effect::new(move |drawn: Option<Option<Drawn>>| {
-        let svg: web_sys::Element = svg_ref.get()?.into();
-        let mut drawn = match drawn.flatten() {
-            Some(d) if d.svg == svg => d,
-            _ => {
-                let (grid, states) = built.get_value()?;
-                Drawn::find(svg, grid, states)?
-            }
-        };
-        data.with(|d| drawn.update(d));
-        Some(drawn)
-    });
+    update_in_place(svg_ref, built, data);
     move || {
         let d = layout.get();
-        let row_w = d
-            .row_labels
-            .iter()
-            .map(|s| text_width(s))
-            .fold(0.0, f64::max)
-            + 10.0;
-        let title_w = if d.row_title.is_empty() { 0.0 } else { 20.0 };
-        // Column labels are slanted by 55°: their height is about 0.82 × their length.
-        let col_len = d
-            .col_labels
-            .iter()
-            .map(|s| text_width(s))
-            .fold(0.0, f64::max);
-        let col_h = col_len * 0.82 + 12.0;
-        let col_title_h = if d.col_title.is_empty() { 0.0 } else { 20.0 };
-        let x0 = title_w + row_w;
-        let y0 = col_title_h + col_h;
-        // The last column's slanted label reaches about 0.57 × its length to the right.
-        let width = x0 + d.cols as f64 * cell + (col_len * 0.57 - cell / 2.0).max(0.0) + 8.0;
-        let height = y0 + d.rows as f64 * cell + 4.0;
-        let font = (cell * 0.38).clamp(8.0, 12.0);
-        let grid = Grid {
-            x0,
-            y0,
-            cols: d.cols,
-            cell,
-            font,
-            text: d.text,
-        };
+        let (grid, width, height) = grid_of(&d, cell);
+        let (x0, y0) = (grid.x0, grid.y0);
         // All cells as one piece of markup, parsed by the browser in one go.
         let (markup, states) =
             data.with_untracked(|data| (cells_markup(data, &grid), cell_states(data)));
         built.set_value(Some((grid, states)));
         // Drawn after all cells so no neighbour covers the outline.
-        let diagonal = d.outline_diagonal.then(|| {
-            (0..d.rows.min(d.cols))
-                .map(|i| {
-                    view! {
-                        <rect
-                            x=x0 + i as f64 * cell
-                            y=y0 + i as f64 * cell
-                            width=cell
-                            height=cell
-                            fill="none"
-                            stroke="#0f172a"
-                            stroke-width=1.2
-                            pointer-events="none"
-                        />
-                    }
-                })
-                .collect_view()
-        });
-        let row_labels = d
-            .row_labels
-            .iter()
-            .enumerate()
-            .map(|(r, s)| {
-                view! {
-                    <text
-                        x=x0 - 6.0
-                        y=y0 + (r as f64 + 0.5) * cell
-                        text-anchor="end"
-                        dominant-baseline="central"
-                        font-size="12"
-                        fill="#334155"
-                    >
-                        {s.clone()}
-                    </text>
-                }
-            })
-            .collect_view();
-        let col_labels = d
-            .col_labels
-            .iter()
-            .enumerate()
-            .map(|(c, s)| {
-                let x = x0 + (c as f64 + 0.5) * cell;
-                let y = y0 - 6.0;
-                view! {
-                    <text
-                        x=x
-                        y=y
-                        transform=format!("rotate(-55 {x} {y})")
-                        text-anchor="start"
-                        dominant-baseline="central"
-                        font-size="12"
-                        fill="#334155"
-                    >
-                        {s.clone()}
-                    </text>
-                }
-            })
-            .collect_view();
-        let row_title = (!d.row_title.is_empty()).then(|| {
-            let cx = 10.0;
-            let cy = y0 + d.rows as f64 * cell / 2.0;
-            view! {
-                <text
-                    x=cx
-                    y=cy
-                    transform=format!("rotate(-90 {cx} {cy})")
-                    text-anchor="middle"
-                    dominant-baseline="central"
-                    font-size="12"
-                    font-weight="600"
-                    fill="#0f172a"
-                >
-                    {d.row_title.clone()}
-                </text>
-            }
-        });
-        let col_title = (!d.col_title.is_empty()).then(|| {
-            view! {
-                <text
-                    x=x0 + d.cols as f64 * cell / 2.0
-                    y=10.0
-                    text-anchor="middle"
-                    dominant-baseline="central"
-                    font-size="12"
-                    font-weight="600"
-                    fill="#0f172a"
-                >
-                    {d.col_title.clone()}
-                </text>
-            }
-        });
+        let diagonal = d
+            .outline_diagonal
+            .then(|| diagonal_outline(&d, cell, x0, y0));
+        let (row_labels, col_labels) = axis_labels(&d, cell, x0, y0);
+        let (row_title, col_title) = axis_titles(&d, cell, x0, y0);
         view! {
             <svg
                 node_ref=svg_ref
@@ -345,4 +219,163 @@ pub fn Heatmap(
             </svg>
         }
     }
+}
+
+/// After a build and after each change of values: rewrites the cells that changed (`built`:
+/// the grid and the cells' states of the latest build, for the effect to start from).
+fn update_in_place(
+    svg_ref: NodeRef<leptos::svg::Svg>,
+    built: StoredValue<Option<(Grid, Vec<CellState>)>, LocalStorage>,
+    data: Memo<HeatmapData>,
+) {
+    Effect::new(move |drawn: Option<Option<Drawn>>| {
+        let svg: web_sys::Element = svg_ref.get()?.into();
+        let mut drawn = match drawn.flatten() {
+            Some(d) if d.svg == svg => d,
+            _ => {
+                let (grid, states) = built.get_value()?;
+                Drawn::find(svg, grid, states)?
+            }
+        };
+        data.with(|d| drawn.update(d));
+        Some(drawn)
+    });
+}
+
+/// The grid for `d`'s labels with cells `cell` units wide, and the SVG's width and height.
+fn grid_of(d: &Layout, cell: f64) -> (Grid, f64, f64) {
+    let row_w = d
+        .row_labels
+        .iter()
+        .map(|s| text_width(s))
+        .fold(0.0, f64::max)
+        + 10.0;
+    let title_w = if d.row_title.is_empty() { 0.0 } else { 20.0 };
+    // Column labels are slanted by 55°: their height is about 0.82 × their length.
+    let col_len = d
+        .col_labels
+        .iter()
+        .map(|s| text_width(s))
+        .fold(0.0, f64::max);
+    let col_h = col_len * 0.82 + 12.0;
+    let col_title_h = if d.col_title.is_empty() { 0.0 } else { 20.0 };
+    let x0 = title_w + row_w;
+    let y0 = col_title_h + col_h;
+    // The last column's slanted label reaches about 0.57 × its length to the right.
+    let width = x0 + d.cols as f64 * cell + (col_len * 0.57 - cell / 2.0).max(0.0) + 8.0;
+    let height = y0 + d.rows as f64 * cell + 4.0;
+    let font = (cell * 0.38).clamp(8.0, 12.0);
+    let grid = Grid {
+        x0,
+        y0,
+        cols: d.cols,
+        cell,
+        font,
+        text: d.text,
+    };
+    (grid, width, height)
+}
+
+/// The outline of the diagonal's cells.
+fn diagonal_outline(d: &Layout, cell: f64, x0: f64, y0: f64) -> impl IntoView {
+    (0..d.rows.min(d.cols))
+        .map(|i| {
+            view! {
+                <rect
+                    x=x0 + i as f64 * cell
+                    y=y0 + i as f64 * cell
+                    width=cell
+                    height=cell
+                    fill="none"
+                    stroke="#0f172a"
+                    stroke-width=1.2
+                    pointer-events="none"
+                />
+            }
+        })
+        .collect_view()
+}
+
+/// The row labels (left of the rows) and the column labels (slanted, above the columns).
+fn axis_labels(d: &Layout, cell: f64, x0: f64, y0: f64) -> (impl IntoView, impl IntoView) {
+    let row_labels = d
+        .row_labels
+        .iter()
+        .enumerate()
+        .map(|(r, s)| {
+            view! {
+                <text
+                    x=x0 - 6.0
+                    y=y0 + (r as f64 + 0.5) * cell
+                    text-anchor="end"
+                    dominant-baseline="central"
+                    font-size="12"
+                    fill="#334155"
+                >
+                    {s.clone()}
+                </text>
+            }
+        })
+        .collect_view();
+    let col_labels = d
+        .col_labels
+        .iter()
+        .enumerate()
+        .map(|(c, s)| {
+            let x = x0 + (c as f64 + 0.5) * cell;
+            let y = y0 - 6.0;
+            view! {
+                <text
+                    x=x
+                    y=y
+                    transform=format!("rotate(-55 {x} {y})")
+                    text-anchor="start"
+                    dominant-baseline="central"
+                    font-size="12"
+                    fill="#334155"
+                >
+                    {s.clone()}
+                </text>
+            }
+        })
+        .collect_view();
+    (row_labels, col_labels)
+}
+
+/// The rows' title (turned, on the left) and the columns' (on top), when given.
+fn axis_titles(d: &Layout, cell: f64, x0: f64, y0: f64) -> (impl IntoView, impl IntoView) {
+    let row_title = (!d.row_title.is_empty()).then(|| {
+        let cx = 10.0;
+        let cy = y0 + d.rows as f64 * cell / 2.0;
+        view! {
+            <text
+                x=cx
+                y=cy
+                transform=format!("rotate(-90 {cx} {cy})")
+                text-anchor="middle"
+                dominant-baseline="central"
+                font-size="12"
+                font-weight="600"
+                fill="#0f172a"
+            >
+                {d.row_title.clone()}
+            </text>
+        }
+    });
+    let col_title = (!d.col_title.is_empty()).then(|| {
+        view! {
+            <text
+                x=x0 + d.cols as f64 * cell / 2.0
+                y=10.0
+                text-anchor="middle"
+                dominant-baseline="central"
+                font-size="12"
+                font-weight="600"
+                fill="#0f172a"
+            >
+                {d.col_title.clone()}
+            </text>
+        }
+    });
+    (row_title, col_title)
 }

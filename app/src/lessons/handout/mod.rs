@@ -116,101 +116,108 @@ pub fn HandoutNote(
     move || {
         let l = lang.get();
         match note {
-            Note::RnnTenEight => {
-                let n = handout::rnn_ten_eight();
-                render(
-                    "rnn10",
-                    |l| HandoutText::of(l).rnn_ten_eight,
-                    l,
-                    &[
-                        count("one-layer-printed", n.one_layer.printed),
-                        count("two-layers-printed", n.two_layers.printed),
-                        count("two-layers-bi-printed", n.two_layers_bi.printed),
-                        count("one-layer-app", n.one_layer.app),
-                        count("two-layers-app", n.two_layers.app),
-                        count("two-layers-bi-app", n.two_layers_bi.app),
-                        count("one-bias", n.one_bias as f64),
-                        count("hidden", n.hidden_size as f64),
-                        count("input", n.input_size as f64),
-                        count("second-layer", n.second_layer as f64),
-                        count("second-input-bi", n.second_input_bi as f64),
-                        count("first-layer-bi", n.first_layer_bi as f64),
-                        count("second-layer-bi", n.second_layer_bi as f64),
-                    ],
-                )
-            }
-            Note::PerLayer => {
-                let n = handout::per_layer();
-                render(
-                    "per-layer",
-                    |l| HandoutText::of(l).per_layer,
-                    l,
-                    &[
-                        count("input", n.input_size as f64),
-                        count("hidden", n.hidden_size as f64),
-                        count("lstm-printed", n.lstm.printed),
-                        count("gru-printed", n.gru.printed),
-                        count("lstm-one-bias", n.one_bias[0] as f64),
-                        count("gru-one-bias", n.one_bias[1] as f64),
-                        count("lstm-app", n.lstm.app),
-                        count("gru-app", n.gru.app),
-                        count("rnn-printed", n.rnn.printed),
-                        count("rnn-one-bias", n.one_bias[2] as f64),
-                        count("rnn-app", n.rnn.app),
-                    ],
-                )
-            }
-            Note::UnrollShare => {
-                let n = handout::unroll_share();
-                render(
-                    "share",
-                    |l| HandoutText::of(l).unroll_share,
-                    l,
-                    &[
-                        fixed("printed", n.share.printed, 4),
-                        Slot {
-                            key: "w_hh",
-                            raw: fmt::raw64(n.w_hh),
-                            text: fmt::short(n.w_hh),
-                        },
-                        fixed("app", n.share.app, 4),
-                        Slot {
-                            key: "handout-w_hh",
-                            raw: fmt::raw64(n.handout_w_hh),
-                            text: fmt::short(n.handout_w_hh),
-                        },
-                        fixed("app-at-handout-w_hh", n.at_handout_w_hh, 4),
-                    ],
-                )
-            }
-            Note::LstmH2 => {
-                let n = handout::lstm_h2();
-                render(
-                    "h2",
-                    |l| HandoutText::of(l).lstm_h2,
-                    l,
-                    &[
-                        fixed("printed", n.h2.printed, 4),
-                        fixed("app", n.h2.app, 4),
-                        fixed("tanh-printed", n.tanh_c2.printed, 4),
-                        Slot {
-                            key: "c2",
-                            raw: fmt::raw64(n.c2),
-                            text: fmt::short(n.c2),
-                        },
-                        fixed("tanh-app", n.tanh_c2.app, 4),
-                        Slot {
-                            key: "o2",
-                            raw: fmt::raw64(n.o2),
-                            text: fmt::short(n.o2),
-                        },
-                        fixed("h2-from-printed-tanh", n.h2_from_printed_tanh, 5),
-                        fixed("app-unrounded", n.h2.app, 8),
-                    ],
-                )
-            }
+            Note::RnnTenEight => render(
+                "rnn10",
+                |l| HandoutText::of(l).rnn_ten_eight,
+                l,
+                &rnn_ten_eight_slots(),
+            ),
+            Note::PerLayer => render(
+                "per-layer",
+                |l| HandoutText::of(l).per_layer,
+                l,
+                &per_layer_slots(),
+            ),
+            Note::UnrollShare => render(
+                "share",
+                |l| HandoutText::of(l).unroll_share,
+                l,
+                &unroll_share_slots(),
+            ),
+            Note::LstmH2 => render("h2", |l| HandoutText::of(l).lstm_h2, l, &lstm_h2_slots()),
         }
     }
+}
+
+/// Lesson 2: `nn.RNN(10, 8)` counts.
+fn rnn_ten_eight_slots() -> Vec<Slot> {
+    let n = handout::rnn_ten_eight();
+    vec![
+        count("one-layer-printed", n.one_layer.printed),
+        count("two-layers-printed", n.two_layers.printed),
+        count("two-layers-bi-printed", n.two_layers_bi.printed),
+        count("one-layer-app", n.one_layer.app),
+        count("two-layers-app", n.two_layers.app),
+        count("two-layers-bi-app", n.two_layers_bi.app),
+        count("one-bias", n.one_bias as f64),
+        count("hidden", n.hidden_size as f64),
+        count("input", n.input_size as f64),
+        count("second-layer", n.second_layer as f64),
+        count("second-input-bi", n.second_input_bi as f64),
+        count("first-layer-bi", n.first_layer_bi as f64),
+        count("second-layer-bi", n.second_layer_bi as f64),
+    ]
+}
+
+/// Lesson 2: per-layer counts at input 57, hidden 128.
+fn per_layer_slots() -> Vec<Slot> {
+    let n = handout::per_layer();
+    vec![
+        count("input", n.input_size as f64),
+        count("hidden", n.hidden_size as f64),
+        count("lstm-printed", n.lstm.printed),
+        count("gru-printed", n.gru.printed),
+        count("lstm-one-bias", n.one_bias[0] as f64),
+        count("gru-one-bias", n.one_bias[1] as f64),
+        count("lstm-app", n.lstm.app),
+        count("gru-app", n.gru.app),
+        count("rnn-printed", n.rnn.printed),
+        count("rnn-one-bias", n.one_bias[2] as f64),
+        count("rnn-app", n.rnn.app),
+    ]
+}
+
+/// Lesson 1: x₁'s share of z₂.
+fn unroll_share_slots() -> Vec<Slot> {
+    let n = handout::unroll_share();
+    vec![
+        fixed("printed", n.share.printed, 4),
+        Slot {
+            key: "w_hh",
+            raw: fmt::raw64(n.w_hh),
+            text: fmt::short(n.w_hh),
+        },
+        fixed("app", n.share.app, 4),
+        Slot {
+            key: "handout-w_hh",
+            raw: fmt::raw64(n.handout_w_hh),
+            text: fmt::short(n.handout_w_hh),
+        },
+        fixed("app-at-handout-w_hh", n.at_handout_w_hh, 4),
+    ]
+}
+
+/// Lesson 4: h₂.
+fn lstm_h2_slots() -> Vec<Slot> {
+    let n = handout::lstm_h2();
+    vec![
+        fixed("printed", n.h2.printed, 4),
+        fixed("app", n.h2.app, 4),
+        fixed("tanh-printed", n.tanh_c2.printed, 4),
+        Slot {
+            key: "c2",
+            raw: fmt::raw64(n.c2),
+            text: fmt::short(n.c2),
+        },
+        fixed("tanh-app", n.tanh_c2.app, 4),
+        Slot {
+            key: "o2",
+            raw: fmt::raw64(n.o2),
+            text: fmt::short(n.o2),
+        },
+        fixed("h2-from-printed-tanh", n.h2_from_printed_tanh, 5),
+        fixed("app-unrounded", n.h2.app, 8),
+    ]
 }
 
 /// Lesson 6's note (`handout-last`): what `output[:, -1, :]` holds for the page's sentence.

@@ -277,89 +277,105 @@ fn equation(
     sliders: (f64, f64, f64),
     lang: unroll_core::config::Lang,
 ) -> AnyView {
+    if r.hidden_size == 1 {
+        scalar_equation(s, sliders, lang)
+    } else {
+        vector_equation(r, s, lang)
+    }
+}
+
+/// One unit: the equation with the sliders' numbers, and x₁'s share of z_t.
+fn scalar_equation(
+    s: &UnrollStep,
+    sliders: (f64, f64, f64),
+    lang: unroll_core::config::Lang,
+) -> AnyView {
     let t = s.t;
     let sub = fmt::sub;
-    if r.hidden_size == 1 {
-        let (w_xh, w_hh, b) = sliders;
-        let z = s.z[0];
-        let share = if z != 0.0 {
-            Some(s.from_x1[0] / z)
-        } else {
-            None
-        };
-        view! {
-            <div class="lx-eq" data-testid="unroll-equation">
-                <p>
-                    {format!("z{} = ", sub(t))}
-                    <span class="lx-c-input">{format!("W_xh·x{}", sub(t))}</span>" + "
-                    <span class="lx-c-rec">{format!("W_hh·h{}", sub(t - 1))}</span>" + "
-                    <span class="lx-c-bias">"b"</span>
-                </p>
-                <p>
-                    {format!("z{} = ", sub(t))}
-                    <span class="lx-c-input">{format!("{}·{}", fmt::short(w_xh), fmt::fixed(s.x, 2))}</span>" + "
-                    <span class="lx-c-rec">{format!("{}·{}", fmt::short(w_hh), fmt::fixed(s.h_prev[0], 4))}</span>" + "
-                    <span class="lx-c-bias">{fmt::short(b)}</span>
-                    " = "
-                    <strong data-testid="unroll-eq-z" data-value=fmt::raw(z)>{fmt::fixed(z, 4)}</strong>
-                </p>
-                <p>
-                    {format!("h{} = tanh(z{}) = tanh({}) = ", sub(t), sub(t), fmt::fixed(z, 4))}
-                    <strong data-testid="unroll-eq-h" data-value=fmt::raw(s.h[0])>{fmt::fixed(s.h[0], 4)}</strong>
-                </p>
-                <p class="lx-from-x1">
-                    <span class="lx-c-x1">{(UnrollText::of(lang).from_x1_sentence)(&fmt::fixed(s.from_x1[0], 4), &sub(t))}</span>
-                    {share.filter(|p| p.is_finite()).map(|p| format!(" ({:.0} %)", 100.0 * p))}
-                    {format!(" — {}", UnrollText::of(lang).from_x1_how)}
-                </p>
-            </div>
-        }
-        .into_any()
+    let (w_xh, w_hh, b) = sliders;
+    let z = s.z[0];
+    let share = if z != 0.0 {
+        Some(s.from_x1[0] / z)
     } else {
-        let rows = (0..r.hidden_size)
-            .map(|j| {
-                view! {
-                    <tr>
-                        <td>{format!("z{}[{}]", sub(t), j + 1)}</td>
-                        <td class="lx-c-input">{fmt::fixed(s.input_term[j], 4)}</td>
-                        <td class="lx-c-rec">{fmt::fixed(s.recurrent_term[j], 4)}</td>
-                        <td class="lx-c-bias">{fmt::fixed(s.bias[j], 4)}</td>
-                        <td>{fmt::fixed(s.z[j], 4)}</td>
-                        <td>{fmt::fixed(s.h[j], 4)}</td>
-                        <td class="lx-c-x1">{fmt::fixed(s.from_x1[j], 4)}</td>
-                    </tr>
-                }
-            })
-            .collect_view();
-        view! {
-            <div class="lx-eq" data-testid="unroll-equation">
-                <p>
-                    {format!("z{} = ", sub(t))}
-                    <span class="lx-c-input">{format!("W_xh·x{}", sub(t))}</span>" + "
-                    <span class="lx-c-rec">{format!("W_hh·h{}", sub(t - 1))}</span>" + "
-                    <span class="lx-c-bias">"b"</span>
-                    {format!(",  h{} = tanh(z{})", sub(t), sub(t))}
-                </p>
-                <div class="lx-scroll" data-scroller>
-                    <table class="lx-table">
-                        <thead>
-                            <tr>
-                                <th></th>
-                                <th class="lx-c-input">"W_xh·x_t"</th>
-                                <th class="lx-c-rec">"W_hh·h_{t−1}"</th>
-                                <th class="lx-c-bias">"b"</th>
-                                <th>"z_t"</th>
-                                <th>"h_t"</th>
-                                <th>{UnrollText::of(lang).from_x1}</th>
-                            </tr>
-                        </thead>
-                        <tbody>{rows}</tbody>
-                    </table>
-                </div>
-            </div>
-        }
-        .into_any()
+        None
+    };
+    view! {
+        <div class="lx-eq" data-testid="unroll-equation">
+            <p>
+                {format!("z{} = ", sub(t))}
+                <span class="lx-c-input">{format!("W_xh·x{}", sub(t))}</span>" + "
+                <span class="lx-c-rec">{format!("W_hh·h{}", sub(t - 1))}</span>" + "
+                <span class="lx-c-bias">"b"</span>
+            </p>
+            <p>
+                {format!("z{} = ", sub(t))}
+                <span class="lx-c-input">{format!("{}·{}", fmt::short(w_xh), fmt::fixed(s.x, 2))}</span>" + "
+                <span class="lx-c-rec">{format!("{}·{}", fmt::short(w_hh), fmt::fixed(s.h_prev[0], 4))}</span>" + "
+                <span class="lx-c-bias">{fmt::short(b)}</span>
+                " = "
+                <strong data-testid="unroll-eq-z" data-value=fmt::raw(z)>{fmt::fixed(z, 4)}</strong>
+            </p>
+            <p>
+                {format!("h{} = tanh(z{}) = tanh({}) = ", sub(t), sub(t), fmt::fixed(z, 4))}
+                <strong data-testid="unroll-eq-h" data-value=fmt::raw(s.h[0])>{fmt::fixed(s.h[0], 4)}</strong>
+            </p>
+            <p class="lx-from-x1">
+                <span class="lx-c-x1">{(UnrollText::of(lang).from_x1_sentence)(&fmt::fixed(s.from_x1[0], 4), &sub(t))}</span>
+                {share.filter(|p| p.is_finite()).map(|p| format!(" ({:.0} %)", 100.0 * p))}
+                {format!(" — {}", UnrollText::of(lang).from_x1_how)}
+            </p>
+        </div>
     }
+    .into_any()
+}
+
+/// Several units: the equation, then a row per unit with its terms.
+fn vector_equation(r: &Unroll, s: &UnrollStep, lang: unroll_core::config::Lang) -> AnyView {
+    let t = s.t;
+    let sub = fmt::sub;
+    let rows = (0..r.hidden_size)
+        .map(|j| {
+            view! {
+                <tr>
+                    <td>{format!("z{}[{}]", sub(t), j + 1)}</td>
+                    <td class="lx-c-input">{fmt::fixed(s.input_term[j], 4)}</td>
+                    <td class="lx-c-rec">{fmt::fixed(s.recurrent_term[j], 4)}</td>
+                    <td class="lx-c-bias">{fmt::fixed(s.bias[j], 4)}</td>
+                    <td>{fmt::fixed(s.z[j], 4)}</td>
+                    <td>{fmt::fixed(s.h[j], 4)}</td>
+                    <td class="lx-c-x1">{fmt::fixed(s.from_x1[j], 4)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="lx-eq" data-testid="unroll-equation">
+            <p>
+                {format!("z{} = ", sub(t))}
+                <span class="lx-c-input">{format!("W_xh·x{}", sub(t))}</span>" + "
+                <span class="lx-c-rec">{format!("W_hh·h{}", sub(t - 1))}</span>" + "
+                <span class="lx-c-bias">"b"</span>
+                {format!(",  h{} = tanh(z{})", sub(t), sub(t))}
+            </p>
+            <div class="lx-scroll" data-scroller>
+                <table class="lx-table">
+                    <thead>
+                        <tr>
+                            <th></th>
+                            <th class="lx-c-input">"W_xh·x_t"</th>
+                            <th class="lx-c-rec">"W_hh·h_{t−1}"</th>
+                            <th class="lx-c-bias">"b"</th>
+                            <th>"z_t"</th>
+                            <th>"h_t"</th>
+                            <th>{UnrollText::of(lang).from_x1}</th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        </div>
+    }
+    .into_any()
 }
 
 /// The rolled cell and the unrolled chain; step `t_now` highlighted.
@@ -370,45 +386,11 @@ fn chain_svg(r: &Unroll, t_now: usize, lang: unroll_core::config::Lang) -> AnyVi
     let first = x0 + 100.0;
     let width = first + dx * (n.max(1) - 1) as f64 + 70.0;
     let cy = 140.0;
-    let state = |v: &[f32], x: f64, y: f64| -> AnyView {
-        if v.len() == 1 {
-            view! { <text x=x y=y text-anchor="middle" class="lx-svg-value">{fmt::fixed(v[0], 4)}</text> }.into_any()
-        } else {
-            let w = 12.0;
-            let x_start = x - w * v.len() as f64 / 2.0;
-            v.iter()
-                .enumerate()
-                .map(|(j, &val)| {
-                    view! { <rect x=x_start + w * j as f64 y=y - 11.0 width=w - 1.0 height="12" fill=diverging(val) stroke="#e2e8f0" stroke-width="0.5"><title>{fmt::fixed(val, 4)}</title></rect> }
-                })
-                .collect_view()
-                .into_any()
-        }
-    };
     let cells = r
         .steps
         .iter()
         .enumerate()
-        .map(|(k, s)| {
-            let cx = first + dx * k as f64;
-            let from = if k == 0 { x0 + 24.0 } else { cx - dx + 40.0 };
-            let active = s.t == t_now;
-            let done = s.t <= t_now;
-            view! {
-                <g class="lx-svg-step" class:lx-active=active class:lx-done=done>
-                    <line x1=cx x2=cx y1=cy + 78.0 y2=cy + 32.0 class="lx-edge lx-edge-input" marker-end="url(#lx-arrow-in)"></line>
-                    <text x=cx y=cy + 96.0 text-anchor="middle" class="lx-svg-label">{format!("x{} = {}", fmt::sub(s.t), fmt::fixed(s.x, 2))}</text>
-                    <text x=cx + 6.0 y=cy + 58.0 class="lx-svg-weight lx-c-input">"W_xh"</text>
-                    <rect x=cx - 38.0 y=cy - 28.0 width="76" height="56" rx="10" class="lx-cell-box"></rect>
-                    <text x=cx y=cy + 5.0 text-anchor="middle" class="lx-svg-op">"tanh"</text>
-                    <line x1=cx x2=cx y1=cy - 30.0 y2=cy - 66.0 class="lx-edge" marker-end="url(#lx-arrow)"></line>
-                    <text x=cx y=cy - 96.0 text-anchor="middle" class="lx-svg-label">{format!("h{}", fmt::sub(s.t))}</text>
-                    {state(&s.h, cx, cy - 74.0)}
-                    <line x1=from x2=cx - 40.0 y1=cy y2=cy class="lx-edge lx-edge-rec" marker-end="url(#lx-arrow-rec)"></line>
-                    <text x=(from + cx - 40.0) / 2.0 y=cy - 8.0 text-anchor="middle" class="lx-svg-weight lx-c-rec">"W_hh"</text>
-                </g>
-            }
-        })
+        .map(|(k, s)| chain_step(s, k, t_now, (first, dx, x0, cy)))
         .collect_view();
     let h0 = r
         .steps
@@ -424,35 +406,87 @@ fn chain_svg(r: &Unroll, t_now: usize, lang: unroll_core::config::Lang) -> AnyVi
             aria-label=UnrollText::of(lang).diagram
             data-testid="unroll-diagram"
         >
-            <defs>
-                <marker id="lx-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                    <path d="M0,0 L10,5 L0,10 z" class="lx-arrowhead"></path>
-                </marker>
-                <marker id="lx-arrow-in" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                    <path d="M0,0 L10,5 L0,10 z" class="lx-arrowhead-in"></path>
-                </marker>
-                <marker id="lx-arrow-rec" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                    <path d="M0,0 L10,5 L0,10 z" class="lx-arrowhead-rec"></path>
-                </marker>
-            </defs>
-            <g class="lx-rolled">
-                <text x="70" y="18" text-anchor="middle" class="lx-svg-caption">{UnrollText::of(lang).rolled}</text>
-                <line x1="70" x2="70" y1=cy + 78.0 y2=cy + 32.0 class="lx-edge lx-edge-input" marker-end="url(#lx-arrow-in)"></line>
-                <text x="70" y=cy + 96.0 text-anchor="middle" class="lx-svg-label">"x_t"</text>
-                <text x="76" y=cy + 58.0 class="lx-svg-weight lx-c-input">"W_xh"</text>
-                <rect x="32" y=cy - 28.0 width="76" height="56" rx="10" class="lx-cell-box"></rect>
-                <text x="70" y=cy + 5.0 text-anchor="middle" class="lx-svg-op">"tanh"</text>
-                <line x1="70" x2="70" y1=cy - 30.0 y2=cy - 66.0 class="lx-edge" marker-end="url(#lx-arrow)"></line>
-                <text x="70" y=cy - 74.0 text-anchor="middle" class="lx-svg-label">"h_t"</text>
-                <path d=format!("M108,{} C150,{} 150,{} 108,{}", cy - 12.0, cy - 60.0, cy + 60.0, cy + 12.0) class="lx-edge lx-edge-rec" fill="none" marker-end="url(#lx-arrow-rec)"></path>
-                <text x="150" y=cy + 4.0 class="lx-svg-weight lx-c-rec">"W_hh"</text>
-            </g>
+            {rolled_cell(cy, lang)}
             <text x="200" y=cy + 6.0 text-anchor="middle" class="lx-svg-op">"="</text>
             <text x=x0 - 14.0 y="18" class="lx-svg-caption">{UnrollText::of(lang).unrolled}</text>
             <text x=x0 y=cy - 10.0 text-anchor="middle" class="lx-svg-label">"h₀"</text>
-            {state(&h0, x0, cy + 24.0)}
+            {state_view(&h0, x0, cy + 24.0)}
             {cells}
         </svg>
     }
     .into_any()
+}
+
+/// A state's value at (x, y): the number for one unit, a row of coloured cells for several.
+fn state_view(v: &[f32], x: f64, y: f64) -> AnyView {
+    if v.len() == 1 {
+        view! { <text x=x y=y text-anchor="middle" class="lx-svg-value">{fmt::fixed(v[0], 4)}</text> }.into_any()
+    } else {
+        let w = 12.0;
+        let x_start = x - w * v.len() as f64 / 2.0;
+        v.iter()
+            .enumerate()
+            .map(|(j, &val)| {
+                view! { <rect x=x_start + w * j as f64 y=y - 11.0 width=w - 1.0 height="12" fill=diverging(val) stroke="#e2e8f0" stroke-width="0.5"><title>{fmt::fixed(val, 4)}</title></rect> }
+            })
+            .collect_view()
+            .into_any()
+    }
+}
+
+/// Step `k` of the chain: x_t in, the cell, h_t out and the recurrent edge from the step
+/// before; `(first, dx, x0, cy)`: the first cell's x, the spacing, h₀'s x, the cells' y.
+fn chain_step(
+    s: &UnrollStep,
+    k: usize,
+    t_now: usize,
+    (first, dx, x0, cy): (f64, f64, f64, f64),
+) -> impl IntoView {
+    let cx = first + dx * k as f64;
+    let from = if k == 0 { x0 + 24.0 } else { cx - dx + 40.0 };
+    let active = s.t == t_now;
+    let done = s.t <= t_now;
+    view! {
+        <g class="lx-svg-step" class:lx-active=active class:lx-done=done>
+            <line x1=cx x2=cx y1=cy + 78.0 y2=cy + 32.0 class="lx-edge lx-edge-input" marker-end="url(#lx-arrow-in)"></line>
+            <text x=cx y=cy + 96.0 text-anchor="middle" class="lx-svg-label">{format!("x{} = {}", fmt::sub(s.t), fmt::fixed(s.x, 2))}</text>
+            <text x=cx + 6.0 y=cy + 58.0 class="lx-svg-weight lx-c-input">"W_xh"</text>
+            <rect x=cx - 38.0 y=cy - 28.0 width="76" height="56" rx="10" class="lx-cell-box"></rect>
+            <text x=cx y=cy + 5.0 text-anchor="middle" class="lx-svg-op">"tanh"</text>
+            <line x1=cx x2=cx y1=cy - 30.0 y2=cy - 66.0 class="lx-edge" marker-end="url(#lx-arrow)"></line>
+            <text x=cx y=cy - 96.0 text-anchor="middle" class="lx-svg-label">{format!("h{}", fmt::sub(s.t))}</text>
+            {state_view(&s.h, cx, cy - 74.0)}
+            <line x1=from x2=cx - 40.0 y1=cy y2=cy class="lx-edge lx-edge-rec" marker-end="url(#lx-arrow-rec)"></line>
+            <text x=(from + cx - 40.0) / 2.0 y=cy - 8.0 text-anchor="middle" class="lx-svg-weight lx-c-rec">"W_hh"</text>
+        </g>
+    }
+}
+
+/// The arrowheads and the rolled cell (x_t in, h_t out, its loop).
+fn rolled_cell(cy: f64, lang: unroll_core::config::Lang) -> impl IntoView {
+    view! {
+        <defs>
+            <marker id="lx-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                <path d="M0,0 L10,5 L0,10 z" class="lx-arrowhead"></path>
+            </marker>
+            <marker id="lx-arrow-in" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                <path d="M0,0 L10,5 L0,10 z" class="lx-arrowhead-in"></path>
+            </marker>
+            <marker id="lx-arrow-rec" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                <path d="M0,0 L10,5 L0,10 z" class="lx-arrowhead-rec"></path>
+            </marker>
+        </defs>
+        <g class="lx-rolled">
+            <text x="70" y="18" text-anchor="middle" class="lx-svg-caption">{UnrollText::of(lang).rolled}</text>
+            <line x1="70" x2="70" y1=cy + 78.0 y2=cy + 32.0 class="lx-edge lx-edge-input" marker-end="url(#lx-arrow-in)"></line>
+            <text x="70" y=cy + 96.0 text-anchor="middle" class="lx-svg-label">"x_t"</text>
+            <text x="76" y=cy + 58.0 class="lx-svg-weight lx-c-input">"W_xh"</text>
+            <rect x="32" y=cy - 28.0 width="76" height="56" rx="10" class="lx-cell-box"></rect>
+            <text x="70" y=cy + 5.0 text-anchor="middle" class="lx-svg-op">"tanh"</text>
+            <line x1="70" x2="70" y1=cy - 30.0 y2=cy - 66.0 class="lx-edge" marker-end="url(#lx-arrow)"></line>
+            <text x="70" y=cy - 74.0 text-anchor="middle" class="lx-svg-label">"h_t"</text>
+            <path d=format!("M108,{} C150,{} 150,{} 108,{}", cy - 12.0, cy - 60.0, cy + 60.0, cy + 12.0) class="lx-edge lx-edge-rec" fill="none" marker-end="url(#lx-arrow-rec)"></path>
+            <text x="150" y=cy + 4.0 class="lx-svg-weight lx-c-rec">"W_hh"</text>
+        </g>
+    }
 }

@@ -8,13 +8,13 @@ use super::browser::{self, Unreadable};
 use super::{KeepState, Part};
 use crate::names::bridge;
 use crate::names::data_loader::LoadState;
-use crate::shell::engine_client::{EngineClient, UploadOutcome};
+use crate::shell::engine_client::{EngineClient, EngineData, UploadOutcome};
 use crate::shell::i18n::use_locale;
 use crate::text::{KeepText, TrainingText};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::rc::Rc;
-use unroll_core::data::upload::UploadError;
+use unroll_core::data::upload::{UploadError, UploadSummary};
 use unroll_core::keep::DataSource;
 use unroll_core::train::clock::sleep_ms;
 use unroll_core::train::session::{EngineFault, TrainError};
@@ -129,6 +129,16 @@ impl UploadFailure {
     }
 }
 
+/// An upload in progress: what its line says, how far the parse is, the parse in the engine
+/// being read, and whether the user cancelled it.
+#[derive(Clone, Copy)]
+struct Upload {
+    msg: RwSignal<UploadMsg>,
+    progress: RwSignal<f64>,
+    parsing: StoredValue<Option<u64>>,
+    cancel: StoredValue<bool>,
+}
+
 /// The own-data part of the keep panel.
 #[component]
 pub fn OwnData(
@@ -154,108 +164,17 @@ pub fn OwnData(
             }
         });
     });
-    let progress = RwSignal::new(0.0f64);
-    // The parse in the engine being read, and whether the user cancelled it.
-    let parsing = StoredValue::new(None::<u64>);
-    let cancel = StoredValue::new(false);
+    let upload = Upload {
+        msg,
+        progress: RwSignal::new(0.0f64),
+        parsing: StoredValue::new(None::<u64>),
+        cancel: StoredValue::new(false),
+    };
     let on_change = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
-        progress.set(0.0);
+        upload.progress.set(0.0);
         msg.set(UploadMsg::Reading);
-        spawn_local(async move {
-            let files = browser::read_files(&input).await;
-            // The same files can be chosen again (e.g. after fixing them).
-            input.set_value("");
-            // Copying a large file into the module is one task; sending it in the next.
-            sleep_ms(0).await;
-            let files = match files {
-                Ok(f) if f.is_empty() => {
-                    msg.set(UploadMsg::None);
-                    return;
-                }
-                Ok(f) => f,
-                Err(e) => {
-                    msg.set(UploadMsg::Error(UploadFailure::Unreadable(e)));
-                    return;
-                }
-            };
-            // Training (or a comparison) started while the files were read: keep the data,
-            // and leave the "reading" state (it would keep the input disabled).
-            if state.busy() {
-                msg.set(UploadMsg::None);
-                return;
-            }
-            // The engine's worker parses (progress comes back; Cancel stops it) and keeps the
-            // data set; the page gets its summary, with the split for the form's seed.
-            let engine = EngineClient::get();
-            let session = engine.new_session();
-            parsing.set_value(Some(session));
-            cancel.set_value(false);
-            let seed = state.hooks.config.with_untracked(|c| c.seed) as u64;
-            let (files, outcome) = engine
-                .upload(session, files, seed, SKIPPED_SHOWN, move |p| {
-                    progress.try_set(p);
-                })
-                .await;
-            parsing.set_value(None);
-            // The parsing is over: a mark for the tests' long-task window, then the page takes
-            // the new data set in.
-            if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
-                let _ = p.mark("unroll-upload-parsed");
-            }
-            if cancel.get_value() {
-                msg.set(UploadMsg::Cancelled);
-                return;
-            }
-            let (summary, handle) = match outcome {
-                UploadOutcome::Loaded(summary, handle) => (summary, handle),
-                UploadOutcome::Failed(e) => {
-                    msg.set(UploadMsg::Error(UploadFailure::Upload(e)));
-                    return;
-                }
-                UploadOutcome::Fault(f) => {
-                    msg.set(UploadMsg::Error(UploadFailure::Engine(f)));
-                    return;
-                }
-                UploadOutcome::Cancelled => {
-                    msg.set(UploadMsg::Cancelled);
-                    return;
-                }
-            };
-            if state.busy() {
-                msg.set(UploadMsg::None);
-                return;
-            }
-            let counts: Vec<usize> = summary.report.classes.iter().map(|c| c.distinct).collect();
-            let estimate = epoch_estimate(state, &counts);
-            let loaded = Rc::new(bridge::loaded_upload(&summary, handle));
-            let count = files.len();
-            state.use_data(
-                loaded,
-                DataSource::Upload {
-                    files: summary.files.clone(),
-                },
-                files,
-            );
-            state.acted(Part::Data);
-            msg.set(UploadMsg::Loaded {
-                names: summary.report.distinct,
-                classes: summary.classes.len(),
-                files: count,
-                skipped: summary.skipped,
-                skipped_lines: summary.skipped_lines.clone(),
-                skipped_listed: summary.skipped_listed,
-                latin1: summary.latin1.join(", "),
-                estimate,
-            });
-        });
-    };
-    let use_builtin = move |_| {
-        if let Some(builtin) = state.builtin.get_value() {
-            state.use_data(builtin, DataSource::Builtin, Vec::new());
-            state.acted(Part::Data);
-            msg.set(UploadMsg::None);
-        }
+        spawn_local(read_upload(state, upload, input));
     };
     let num_classes = move || {
         data.with(|d| match d {
@@ -289,6 +208,131 @@ pub fn OwnData(
                 {move || state.busy().then(|| format!(" {}", t().locked))}
             </p>
         </div>
+        <UploadProgress upload=upload />
+        <BuiltinButton state=state msg=msg />
+        {move || upload_message(&msg.get(), loc.lang())}
+    }
+}
+
+/// Reads the chosen files, has the engine parse them, and makes the data set the page's.
+async fn read_upload(state: KeepState, upload: Upload, input: web_sys::HtmlInputElement) {
+    let Upload {
+        msg,
+        progress,
+        parsing,
+        cancel,
+    } = upload;
+    let files = browser::read_files(&input).await;
+    // The same files can be chosen again (e.g. after fixing them).
+    input.set_value("");
+    // Copying a large file into the module is one task; sending it in the next.
+    sleep_ms(0).await;
+    let files = match files {
+        Ok(f) if f.is_empty() => {
+            msg.set(UploadMsg::None);
+            return;
+        }
+        Ok(f) => f,
+        Err(e) => {
+            msg.set(UploadMsg::Error(UploadFailure::Unreadable(e)));
+            return;
+        }
+    };
+    // Training (or a comparison) started while the files were read: keep the data,
+    // and leave the "reading" state (it would keep the input disabled).
+    if state.busy() {
+        msg.set(UploadMsg::None);
+        return;
+    }
+    // The engine's worker parses (progress comes back; Cancel stops it) and keeps the
+    // data set; the page gets its summary, with the split for the form's seed.
+    let engine = EngineClient::get();
+    let session = engine.new_session();
+    parsing.set_value(Some(session));
+    cancel.set_value(false);
+    let seed = state.hooks.config.with_untracked(|c| c.seed) as u64;
+    let (files, outcome) = engine
+        .upload(session, files, seed, SKIPPED_SHOWN, move |p| {
+            progress.try_set(p);
+        })
+        .await;
+    parsing.set_value(None);
+    // The parsing is over: a mark for the tests' long-task window, then the page takes
+    // the new data set in.
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = p.mark("unroll-upload-parsed");
+    }
+    if cancel.get_value() {
+        msg.set(UploadMsg::Cancelled);
+        return;
+    }
+    let (summary, handle) = match outcome {
+        UploadOutcome::Loaded(summary, handle) => (summary, handle),
+        UploadOutcome::Failed(e) => {
+            msg.set(UploadMsg::Error(UploadFailure::Upload(e)));
+            return;
+        }
+        UploadOutcome::Fault(f) => {
+            msg.set(UploadMsg::Error(UploadFailure::Engine(f)));
+            return;
+        }
+        UploadOutcome::Cancelled => {
+            msg.set(UploadMsg::Cancelled);
+            return;
+        }
+    };
+    take_upload(state, msg, files, summary, handle);
+}
+
+/// The page takes in the parsed data set (unless training started meanwhile) and the line
+/// says what was read.
+fn take_upload(
+    state: KeepState,
+    msg: RwSignal<UploadMsg>,
+    files: Vec<(String, Vec<u8>)>,
+    summary: Box<UploadSummary>,
+    handle: Rc<EngineData>,
+) {
+    if state.busy() {
+        msg.set(UploadMsg::None);
+        return;
+    }
+    let counts: Vec<usize> = summary.report.classes.iter().map(|c| c.distinct).collect();
+    let estimate = epoch_estimate(state, &counts);
+    let loaded = Rc::new(bridge::loaded_upload(&summary, handle));
+    let count = files.len();
+    state.use_data(
+        loaded,
+        DataSource::Upload {
+            files: summary.files.clone(),
+        },
+        files,
+    );
+    state.acted(Part::Data);
+    msg.set(UploadMsg::Loaded {
+        names: summary.report.distinct,
+        classes: summary.classes.len(),
+        files: count,
+        skipped: summary.skipped,
+        skipped_lines: summary.skipped_lines.clone(),
+        skipped_listed: summary.skipped_listed,
+        latin1: summary.latin1.join(", "),
+        estimate,
+    });
+}
+
+/// The parse's progress and its Cancel button, while the files are read.
+#[component]
+fn UploadProgress(upload: Upload) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || KeepText::of(loc.lang());
+    let Upload {
+        msg,
+        progress,
+        parsing,
+        cancel,
+    } = upload;
+    view! {
         <Show when=move || msg.get() == UploadMsg::Reading>
             <div class="keep-row keep-progress">
                 <progress
@@ -313,6 +357,22 @@ pub fn OwnData(
                 </button>
             </div>
         </Show>
+    }
+}
+
+/// "Use the built-in names data".
+#[component]
+fn BuiltinButton(state: KeepState, msg: RwSignal<UploadMsg>) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || KeepText::of(loc.lang());
+    let use_builtin = move |_| {
+        if let Some(builtin) = state.builtin.get_value() {
+            state.use_data(builtin, DataSource::Builtin, Vec::new());
+            state.acted(Part::Data);
+            msg.set(UploadMsg::None);
+        }
+    };
+    view! {
         <div class="keep-row">
             <button
                 type="button"
@@ -324,58 +384,122 @@ pub fn OwnData(
                 {move || t().use_builtin}
             </button>
         </div>
-        {move || {
-            let m = msg.get();
-            let mut detail = None;
-            let (key, class, text) = match &m {
-                UploadMsg::None => return None,
-                UploadMsg::Reading => ("reading", "keep-msg", t().upload_reading.to_owned()),
-                UploadMsg::Cancelled => ("cancelled", "keep-msg", format!("{}\n{}", t().upload_cancelled, t().upload_kept)),
-                UploadMsg::Loaded { names, classes, files, skipped, skipped_lines, skipped_listed, latin1, estimate } => {
-                    let mut s = (t().upload_ok)(*names, *classes, *files);
-                    if *skipped > 0 {
-                        s.push('\n');
-                        s.push_str(&(t().upload_skipped)(*skipped, skipped_lines, *skipped > *skipped_listed));
-                    }
-                    s.push('\n');
-                    s.push_str(&(t().upload_encoding)((!latin1.is_empty()).then_some(latin1.as_str())));
-                    s.push('\n');
-                    s.push_str(&(t().upload_estimate)(estimate.steps, estimate.batch_size, estimate.ms_per_step, estimate.seconds()));
-                    ("ok", "keep-msg ok", s)
-                }
-                UploadMsg::Error(e) => {
-                    let (text, why) = e.text(loc.lang());
-                    detail = why;
-                    ("error", "keep-msg error", format!("{} {text}\n{}", t().upload_error, t().upload_kept))
-                }
-            };
-            let (skipped, lines, encoding, steps, epoch_sec) = match &m {
-                UploadMsg::Loaded { skipped, skipped_lines, latin1, estimate, .. } => (
-                    skipped.to_string(),
-                    skipped_lines.clone(),
-                    if latin1.is_empty() { "utf-8" } else { "latin-1" },
-                    estimate.steps.to_string(),
-                    estimate.seconds().map(|s| s.to_string()).unwrap_or_default(),
-                ),
-                _ => (String::new(), String::new(), "", String::new(), String::new()),
-            };
-            Some(view! {
-                <p
-                    class=class
-                    role="status"
-                    aria-live="polite"
-                    data-testid="data-upload-message"
-                    data-value=key
-                    data-skipped=skipped
-                    data-skipped-lines=lines
-                    data-encoding=encoding
-                    data-steps-per-epoch=steps
-                    data-epoch-seconds=epoch_sec
-                    title=detail
-                >
-                    {text}
-                </p>
-            })
-        }}
+    }
+}
+
+/// The upload line: reading, cancelled, what was loaded, or why nothing was.
+fn upload_message(m: &UploadMsg, lang: unroll_core::config::Lang) -> Option<impl IntoView> {
+    let t = move || KeepText::of(lang);
+    let mut detail = None;
+    let (key, class, text) = match m {
+        UploadMsg::None => return None,
+        UploadMsg::Reading => ("reading", "keep-msg", t().upload_reading.to_owned()),
+        UploadMsg::Cancelled => (
+            "cancelled",
+            "keep-msg",
+            format!("{}\n{}", t().upload_cancelled, t().upload_kept),
+        ),
+        UploadMsg::Loaded { .. } => ("ok", "keep-msg ok", loaded_text(m, t())),
+        UploadMsg::Error(e) => {
+            let (text, why) = e.text(lang);
+            detail = why;
+            (
+                "error",
+                "keep-msg error",
+                format!("{} {text}\n{}", t().upload_error, t().upload_kept),
+            )
+        }
+    };
+    let (skipped, lines, encoding, steps, epoch_sec) = loaded_hooks(m);
+    Some(view! {
+        <p
+            class=class
+            role="status"
+            aria-live="polite"
+            data-testid="data-upload-message"
+            data-value=key
+            data-skipped=skipped
+            data-skipped-lines=lines
+            data-encoding=encoding
+            data-steps-per-epoch=steps
+            data-epoch-seconds=epoch_sec
+            title=detail
+        >
+            {text}
+        </p>
+    })
+}
+
+/// What a loaded upload's line says: names, classes and files read, the lines skipped, the
+/// files' encoding and the estimated epoch.
+fn loaded_text(m: &UploadMsg, t: &KeepText) -> String {
+    let UploadMsg::Loaded {
+        names,
+        classes,
+        files,
+        skipped,
+        skipped_lines,
+        skipped_listed,
+        latin1,
+        estimate,
+    } = m
+    else {
+        return String::new();
+    };
+    let t = move || t;
+    let mut s = (t().upload_ok)(*names, *classes, *files);
+    if *skipped > 0 {
+        s.push('\n');
+        s.push_str(&(t().upload_skipped)(
+            *skipped,
+            skipped_lines,
+            *skipped > *skipped_listed,
+        ));
+    }
+    s.push('\n');
+    s.push_str(&(t().upload_encoding)(
+        (!latin1.is_empty()).then_some(latin1.as_str()),
+    ));
+    s.push('\n');
+    s.push_str(&(t().upload_estimate)(
+        estimate.steps,
+        estimate.batch_size,
+        estimate.ms_per_step,
+        estimate.seconds(),
+    ));
+    s
+}
+
+/// A loaded upload's test hooks: lines skipped, which, the encoding, steps per epoch and the
+/// estimated seconds per epoch (empty for any other line).
+fn loaded_hooks(m: &UploadMsg) -> (String, String, &'static str, String, String) {
+    match m {
+        UploadMsg::Loaded {
+            skipped,
+            skipped_lines,
+            latin1,
+            estimate,
+            ..
+        } => (
+            skipped.to_string(),
+            skipped_lines.clone(),
+            if latin1.is_empty() {
+                "utf-8"
+            } else {
+                "latin-1"
+            },
+            estimate.steps.to_string(),
+            estimate
+                .seconds()
+                .map(|s| s.to_string())
+                .unwrap_or_default(),
+        ),
+        _ => (
+            String::new(),
+            String::new(),
+            "",
+            String::new(),
+            String::new(),
+        ),
     }
 }

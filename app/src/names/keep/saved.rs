@@ -216,23 +216,7 @@ async fn restore(state: KeepState, mut stored: Stored) -> Result<(), StorageErro
     let h = state.hooks;
     let v = state.session;
     if let DataSource::Upload { .. } = stored.session.source {
-        let engine = EngineClient::get();
-        let session = engine.new_session();
-        let seed = bridge::decode_config(&stored.session.query).config.seed as u64;
-        let files = std::mem::take(&mut stored.upload);
-        let (files, outcome) = engine.upload(session, files, seed, 0, |_| {}).await;
-        let summary_and_handle = match outcome {
-            UploadOutcome::Loaded(summary, handle) => (summary, handle),
-            UploadOutcome::Failed(e) => return Err(StorageError::SavedData(e)),
-            UploadOutcome::Fault(f) => return Err(StorageError::Engine(f)),
-            UploadOutcome::Cancelled => return Err(StorageError::Cancelled),
-        };
-        if state.busy() {
-            return Err(StorageError::TrainingStarted);
-        }
-        let (summary, handle) = summary_and_handle;
-        let loaded = Rc::new(bridge::loaded_upload(&summary, handle));
-        state.use_data(loaded, stored.session.source.clone(), files);
+        reload_upload(state, &mut stored).await?;
     }
     let s = stored.session;
     let classes = state.classes_untracked();
@@ -263,22 +247,7 @@ async fn restore(state: KeepState, mut stored: Stored) -> Result<(), StorageErro
         small_batches: s.small_batches,
         ..LossSeries::default()
     });
-    v.epochs.set(
-        s.epochs
-            .iter()
-            .map(|e| {
-                (
-                    EpochPoint {
-                        epoch: e.epoch,
-                        train_loss: e.train_loss,
-                        val_loss: e.val_loss,
-                        val_acc: e.val_acc,
-                    },
-                    e.sec,
-                )
-            })
-            .collect(),
-    );
+    v.epochs.set(epoch_points(&s.epochs));
     // A run saved while it could go on offers Resume (an older record has no checkpoint).
     let checkpoint = match (&stored.checkpoint, s.finished) {
         (Some(bytes), false) => Some(Rc::new(
@@ -294,6 +263,47 @@ async fn restore(state: KeepState, mut stored: Stored) -> Result<(), StorageErro
     state.restored.set(Some(s.step));
     state.acted(Part::Saved);
     Ok(())
+}
+
+/// Has the engine's worker parse a saved record's uploaded files again, as an upload is, and
+/// makes them the page's data.
+async fn reload_upload(state: KeepState, stored: &mut Stored) -> Result<(), StorageError> {
+    let engine = EngineClient::get();
+    let session = engine.new_session();
+    let seed = bridge::decode_config(&stored.session.query).config.seed as u64;
+    let files = std::mem::take(&mut stored.upload);
+    let (files, outcome) = engine.upload(session, files, seed, 0, |_| {}).await;
+    let summary_and_handle = match outcome {
+        UploadOutcome::Loaded(summary, handle) => (summary, handle),
+        UploadOutcome::Failed(e) => return Err(StorageError::SavedData(e)),
+        UploadOutcome::Fault(f) => return Err(StorageError::Engine(f)),
+        UploadOutcome::Cancelled => return Err(StorageError::Cancelled),
+    };
+    if state.busy() {
+        return Err(StorageError::TrainingStarted);
+    }
+    let (summary, handle) = summary_and_handle;
+    let loaded = Rc::new(bridge::loaded_upload(&summary, handle));
+    state.use_data(loaded, stored.session.source.clone(), files);
+    Ok(())
+}
+
+/// The saved epochs as the page's curves show them (point, seconds).
+fn epoch_points(epochs: &[SavedEpoch]) -> Vec<(EpochPoint, f64)> {
+    epochs
+        .iter()
+        .map(|e| {
+            (
+                EpochPoint {
+                    epoch: e.epoch,
+                    train_loss: e.train_loss,
+                    val_loss: e.val_loss,
+                    val_acc: e.val_acc,
+                },
+                e.sec,
+            )
+        })
+        .collect()
 }
 
 /// The configuration's canonical query without `lang` and `autostart` (what a link and a saved
@@ -437,72 +447,11 @@ pub fn SavedModel(
     let loc = use_locale();
     let t = move || KeepText::of(loc.lang());
     let forgotten = RwSignal::new(false);
-    let forget = move |_| {
-        spawn_local(async move {
-            match persist::forget().await {
-                Ok(()) => {
-                    state.has_saved.set(false);
-                    state.restored.set(None);
-                    state.offered.set(None);
-                    state.persist_problem.set(None);
-                    forgotten.set(true);
-                }
-                Err(e) => state.problem(StorageAction::Forget, e),
-            }
-        });
-    };
-    let restore_offered = move |_| {
-        let Some(stored) = state.offered.get_untracked() else {
-            return;
-        };
-        spawn_local(async move {
-            match restore(state, (*stored).clone()).await {
-                Ok(()) => {
-                    state.offered.set(None);
-                    state.persist_problem.set(None);
-                }
-                Err(e) => state.problem(StorageAction::Restore, e),
-            }
-        });
-    };
+    let forget = move |_| forget_saved(state, forgotten);
     view! {
         <h3>{move || t().saved_heading}</h3>
-        {move || {
-            state.offered.get().map(|stored| {
-                let text = summary(&stored);
-                view! {
-                    <div class="keep-msg" data-testid="saved-offer" data-value=stored.session.query.clone()>
-                        <p>{move || (t().saved_offer)(&(t().saved_model)(&text))}</p>
-                        <button
-                            type="button"
-                            class="btn"
-                            data-testid="restore-saved"
-                            disabled=move || state.busy()
-                            on:click=restore_offered
-                        >
-                            {move || t().restore_offer}
-                        </button>
-                    </div>
-                }
-            })
-        }}
-        {move || {
-            state.restored.get().map(|step| {
-                let resumable = state.session.checkpoint.with(|c| c.is_some());
-                view! {
-                    <p class="keep-msg ok" data-testid="restored" data-value=step.to_string() data-resumable=resumable.to_string()>
-                        {move || if resumable { (t().restored_resumable)(step) } else { (t().restored)(step) }}
-                    </p>
-                }
-            })
-        }}
-        {move || {
-            state.checkpoint_saved.get().filter(|_| state.restored.get().is_none()).map(|step| view! {
-                <p class="keep-help" data-testid="checkpoint-saved" data-value=step.to_string()>
-                    {move || (t().checkpoint_saved)(step)}
-                </p>
-            })
-        }}
+        {move || state.offered.get().map(|stored| offer(state, &stored))}
+        <RestoredLines state=state />
         // Without storage nothing is or will be saved: the notice below says so, alone.
         <p
             class="keep-help"
@@ -522,22 +471,7 @@ pub fn SavedModel(
                 }
             }}
         </p>
-        {move || {
-            state.persist_problem.get().map(|p| {
-                let detail = p.error.detail();
-                let action = match p.action {
-                    StorageAction::Save => "save",
-                    StorageAction::Read => "read",
-                    StorageAction::Restore => "restore",
-                    StorageAction::Forget => "forget",
-                };
-                view! {
-                    <div class="notice notice-warn compact" role="status" data-testid="persist-notice" data-value=action>
-                        <div class="notice-body" title=detail>{move || (t().storage_problem)(&p)}</div>
-                    </div>
-                }
-            })
-        }}
+        {move || state.persist_problem.get().map(persist_notice)}
         <div class="keep-row">
             <button
                 type="button"
@@ -548,6 +482,104 @@ pub fn SavedModel(
             >
                 {move || t().forget}
             </button>
+        </div>
+    }
+}
+
+/// Forgets the saved record; the note says so.
+fn forget_saved(state: KeepState, forgotten: RwSignal<bool>) {
+    spawn_local(async move {
+        match persist::forget().await {
+            Ok(()) => {
+                state.has_saved.set(false);
+                state.restored.set(None);
+                state.offered.set(None);
+                state.persist_problem.set(None);
+                forgotten.set(true);
+            }
+            Err(e) => state.problem(StorageAction::Forget, e),
+        }
+    });
+}
+
+/// Restores the saved model offered.
+fn restore_offered(state: KeepState) {
+    let Some(stored) = state.offered.get_untracked() else {
+        return;
+    };
+    spawn_local(async move {
+        match restore(state, (*stored).clone()).await {
+            Ok(()) => {
+                state.offered.set(None);
+                state.persist_problem.set(None);
+            }
+            Err(e) => state.problem(StorageAction::Restore, e),
+        }
+    });
+}
+
+/// The offer of a saved model the page did not restore by itself, with its Restore button.
+fn offer(state: KeepState, stored: &Stored) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || KeepText::of(loc.lang());
+    let text = summary(stored);
+    view! {
+        <div class="keep-msg" data-testid="saved-offer" data-value=stored.session.query.clone()>
+            <p>{move || (t().saved_offer)(&(t().saved_model)(&text))}</p>
+            <button
+                type="button"
+                class="btn"
+                data-testid="restore-saved"
+                disabled=move || state.busy()
+                on:click=move |_| restore_offered(state)
+            >
+                {move || t().restore_offer}
+            </button>
+        </div>
+    }
+}
+
+/// The restored model's step (and whether it can be resumed), or the step of the run's latest
+/// saved checkpoint.
+#[component]
+fn RestoredLines(state: KeepState) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || KeepText::of(loc.lang());
+    view! {
+        {move || {
+            state.restored.get().map(|step| {
+                let resumable = state.session.checkpoint.with(|c| c.is_some());
+                view! {
+                    <p class="keep-msg ok" data-testid="restored" data-value=step.to_string() data-resumable=resumable.to_string()>
+                        {move || if resumable { (t().restored_resumable)(step) } else { (t().restored)(step) }}
+                    </p>
+                }
+            })
+        }}
+        {move || {
+            state.checkpoint_saved.get().filter(|_| state.restored.get().is_none()).map(|step| view! {
+                <p class="keep-help" data-testid="checkpoint-saved" data-value=step.to_string()>
+                    {move || (t().checkpoint_saved)(step)}
+                </p>
+            })
+        }}
+    }
+}
+
+/// Why storing failed, and what failed.
+fn persist_notice(p: unroll_core::keep::StorageProblem) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || KeepText::of(loc.lang());
+    let detail = p.error.detail();
+    let action = match p.action {
+        StorageAction::Save => "save",
+        StorageAction::Read => "read",
+        StorageAction::Restore => "restore",
+        StorageAction::Forget => "forget",
+    };
+    view! {
+        <div class="notice notice-warn compact" role="status" data-testid="persist-notice" data-value=action>
+            <div class="notice-body" title=detail>{move || (t().storage_problem)(&p)}</div>
         </div>
     }
 }

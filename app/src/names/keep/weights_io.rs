@@ -15,7 +15,7 @@ use leptos::task::spawn_local;
 use std::rc::Rc;
 use unroll_core::keep::{
     export_trained, import_trained, match_classes, weights_file_name, ClassMatch, ClassMismatch,
-    DataSource,
+    DataSource, ImportedModel,
 };
 use unroll_core::weights::WeightsError;
 
@@ -117,126 +117,10 @@ pub fn WeightsIo(
     // New data or a restored model replaced what the message was about.
     state.on_other_action(Part::Weights, move || msg.set(WeightsMsg::None));
 
-    let download = move |_| {
-        let Some(w) = session.weights.get_untracked() else {
-            msg.set(WeightsMsg::NoWeights);
-            return;
-        };
-        let classes = state.classes_untracked();
-        let head = w.model.head;
-        let source = state.source.get_untracked();
-        let result = export_trained(&w.model, &w.params, &classes, head, w.step, &source)
-            .map_err(WeightsFailure::Export)
-            .and_then(|bytes| {
-                let name = weights_file_name(&w.model, w.step);
-                browser::download(&bytes, &name, "application/octet-stream")
-                    .map(|_| name)
-                    .map_err(WeightsFailure::Download)
-            });
-        msg.set(match result {
-            Ok(name) => WeightsMsg::Downloaded(name),
-            Err(e) => WeightsMsg::Error(e),
-        });
-    };
-
+    let download = move |_| download_weights(state, msg);
     let on_load = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
-        spawn_local(async move {
-            let files = browser::read_files(&input).await;
-            input.set_value("");
-            let (name, bytes) = match files {
-                Ok(mut f) if !f.is_empty() => f.remove(0),
-                Ok(_) => return,
-                Err(e) => {
-                    msg.set(WeightsMsg::Error(WeightsFailure::Unreadable(e)));
-                    return;
-                }
-            };
-            if state.busy() {
-                return;
-            }
-            let imported = match import_trained(&bytes) {
-                Ok(m) => m,
-                Err(e) => {
-                    msg.set(WeightsMsg::Error(WeightsFailure::Import {
-                        file: name,
-                        error: e,
-                    }));
-                    return;
-                }
-            };
-            let loaded_classes = state.classes_untracked();
-            let builtin_classes: Option<Vec<String>> =
-                state.builtin.get_value().map(|b| b.classes.clone());
-            let verdict = match_classes(
-                imported.classes.as_deref(),
-                imported.model.num_classes,
-                &loaded_classes,
-                builtin_classes.as_deref(),
-            );
-            let classes_from_data = imported.classes.is_none() && verdict == ClassMatch::Same;
-            let training_metadata = imported.training_metadata;
-            let switched = match verdict {
-                ClassMatch::Same => false,
-                ClassMatch::Builtin => true,
-                ClassMatch::Mismatch(m) => {
-                    msg.set(WeightsMsg::Error(WeightsFailure::Classes {
-                        file: name,
-                        mismatch: m,
-                    }));
-                    return;
-                }
-            };
-            if switched {
-                if let Some(b) = state.builtin.get_value() {
-                    state.use_data(b, DataSource::Builtin, Vec::new());
-                }
-            } else {
-                hooks.reset.run(());
-            }
-            let model = imported.model.with_head(imported.head);
-            let weights = Rc::new(Weights {
-                model,
-                params: imported.params,
-                step: imported.step,
-            });
-            let cfg = hooks.config.with_untracked(|c| config_for(c, &weights));
-            hooks.config.set(cfg);
-            let cell = weights.model.spec.cell.as_str().to_uppercase();
-            let hidden = weights.model.spec.hidden_size;
-            state.restored.set(None);
-            if training_metadata {
-                msg.set(WeightsMsg::Loaded {
-                    cell,
-                    hidden,
-                    step: weights.step,
-                    switched,
-                });
-                state.imported.0.set(None);
-                session.weights.set(Some(weights));
-                state.acted(Part::Weights);
-                saved::save_now(state, false);
-            } else {
-                // Not a step of this page's training: labelled as an import, and the trained
-                // model saved in this browser stays (offered for restoring) instead of being
-                // overwritten.
-                msg.set(WeightsMsg::Imported {
-                    file: name.clone(),
-                    cell,
-                    hidden,
-                    classes_from_data,
-                    switched,
-                });
-                state.imported.0.set(Some(Rc::new(super::ImportedOrigin {
-                    file: name,
-                    classes_from_data,
-                    weights: weights.clone(),
-                })));
-                session.weights.set(Some(weights));
-                state.acted(Part::Weights);
-                saved::offer_saved(state);
-            }
-        });
+        spawn_local(load_weights(state, msg, input));
     };
     let ready = move || hooks.data.with(|d| matches!(d, LoadState::Ready(_)));
 
@@ -269,45 +153,207 @@ pub fn WeightsIo(
                 {move || state.busy().then(|| format!(" {}", t().locked))}
             </p>
         </div>
-        {move || {
-            let mut detail = None;
-            let (key, class, text) = match msg.get() {
-                WeightsMsg::None => return None,
-                WeightsMsg::NoWeights => ("error", "keep-msg error", t().no_weights.to_owned()),
-                WeightsMsg::Downloaded(f) => ("ok", "keep-msg ok", (t().downloaded)(&f)),
-                WeightsMsg::Loaded { cell, hidden, step, switched } => {
-                    let mut s = (t().weights_loaded)(&cell, hidden, step);
-                    if switched {
-                        s.push(' ');
-                        s.push_str(t().switched_builtin);
-                    }
-                    ("ok", "keep-msg ok", s)
-                }
-                WeightsMsg::Imported { file, cell, hidden, classes_from_data, switched } => {
-                    let mut s = (t().weights_imported)(&file, &cell, hidden);
-                    for (on, text) in [
-                        (classes_from_data, t().classes_from_data),
-                        (switched, t().switched_builtin),
-                        (state.has_saved.get(), t().saved_kept),
-                    ] {
-                        if on {
-                            s.push(' ');
-                            s.push_str(text);
-                        }
-                    }
-                    ("imported", "keep-msg ok", s)
-                }
-                WeightsMsg::Error(e) => {
-                    let (text, why) = e.text(t());
-                    detail = why;
-                    ("error", "keep-msg error", format!("{} {text}", t().weights_error))
-                }
-            };
-            Some(view! {
-                <p class=class role="status" aria-live="polite" data-testid="weights-message" data-value=key title=detail>
-                    {text}
-                </p>
-            })
-        }}
+        {move || weights_message(state, msg.get(), t())}
     }
+}
+
+/// Downloads the page's current weights as `.safetensors`; the line says the file's name or
+/// why not.
+fn download_weights(state: KeepState, msg: RwSignal<WeightsMsg>) {
+    let session = state.session;
+    let Some(w) = session.weights.get_untracked() else {
+        msg.set(WeightsMsg::NoWeights);
+        return;
+    };
+    let classes = state.classes_untracked();
+    let head = w.model.head;
+    let source = state.source.get_untracked();
+    let result = export_trained(&w.model, &w.params, &classes, head, w.step, &source)
+        .map_err(WeightsFailure::Export)
+        .and_then(|bytes| {
+            let name = weights_file_name(&w.model, w.step);
+            browser::download(&bytes, &name, "application/octet-stream")
+                .map(|_| name)
+                .map_err(WeightsFailure::Download)
+        });
+    msg.set(match result {
+        Ok(name) => WeightsMsg::Downloaded(name),
+        Err(e) => WeightsMsg::Error(e),
+    });
+}
+
+/// Reads the chosen weights file, checks it and its classes against the data, and makes the
+/// weights the page's current model.
+async fn load_weights(
+    state: KeepState,
+    msg: RwSignal<WeightsMsg>,
+    input: web_sys::HtmlInputElement,
+) {
+    let files = browser::read_files(&input).await;
+    input.set_value("");
+    let (name, bytes) = match files {
+        Ok(mut f) if !f.is_empty() => f.remove(0),
+        Ok(_) => return,
+        Err(e) => {
+            msg.set(WeightsMsg::Error(WeightsFailure::Unreadable(e)));
+            return;
+        }
+    };
+    if state.busy() {
+        return;
+    }
+    let imported = match import_trained(&bytes) {
+        Ok(m) => m,
+        Err(e) => {
+            msg.set(WeightsMsg::Error(WeightsFailure::Import {
+                file: name,
+                error: e,
+            }));
+            return;
+        }
+    };
+    let loaded_classes = state.classes_untracked();
+    let builtin_classes: Option<Vec<String>> = state.builtin.get_value().map(|b| b.classes.clone());
+    let verdict = match_classes(
+        imported.classes.as_deref(),
+        imported.model.num_classes,
+        &loaded_classes,
+        builtin_classes.as_deref(),
+    );
+    let switched = match verdict {
+        ClassMatch::Same => false,
+        ClassMatch::Builtin => true,
+        ClassMatch::Mismatch(m) => {
+            msg.set(WeightsMsg::Error(WeightsFailure::Classes {
+                file: name,
+                mismatch: m,
+            }));
+            return;
+        }
+    };
+    take_weights(state, msg, name, imported, switched);
+}
+
+/// The page takes the imported model (switching to the built-in data when its classes are
+/// those): the form follows its architecture; a file with training metadata is the page's
+/// trained model, one without is labelled as an import.
+fn take_weights(
+    state: KeepState,
+    msg: RwSignal<WeightsMsg>,
+    name: String,
+    imported: ImportedModel,
+    switched: bool,
+) {
+    let hooks = state.hooks;
+    let session = state.session;
+    // A file without class names that fits the loaded data takes the data's names.
+    let classes_from_data = imported.classes.is_none() && !switched;
+    let training_metadata = imported.training_metadata;
+    if switched {
+        if let Some(b) = state.builtin.get_value() {
+            state.use_data(b, DataSource::Builtin, Vec::new());
+        }
+    } else {
+        hooks.reset.run(());
+    }
+    let model = imported.model.with_head(imported.head);
+    let weights = Rc::new(Weights {
+        model,
+        params: imported.params,
+        step: imported.step,
+    });
+    let cfg = hooks.config.with_untracked(|c| config_for(c, &weights));
+    hooks.config.set(cfg);
+    let cell = weights.model.spec.cell.as_str().to_uppercase();
+    let hidden = weights.model.spec.hidden_size;
+    state.restored.set(None);
+    if training_metadata {
+        msg.set(WeightsMsg::Loaded {
+            cell,
+            hidden,
+            step: weights.step,
+            switched,
+        });
+        state.imported.0.set(None);
+        session.weights.set(Some(weights));
+        state.acted(Part::Weights);
+        saved::save_now(state, false);
+    } else {
+        // Not a step of this page's training: labelled as an import, and the trained
+        // model saved in this browser stays (offered for restoring) instead of being
+        // overwritten.
+        msg.set(WeightsMsg::Imported {
+            file: name.clone(),
+            cell,
+            hidden,
+            classes_from_data,
+            switched,
+        });
+        state.imported.0.set(Some(Rc::new(super::ImportedOrigin {
+            file: name,
+            classes_from_data,
+            weights: weights.clone(),
+        })));
+        session.weights.set(Some(weights));
+        state.acted(Part::Weights);
+        saved::offer_saved(state);
+    }
+}
+
+/// The weights line: downloaded, loaded, imported, or why not.
+fn weights_message(state: KeepState, m: WeightsMsg, t: &'static KeepText) -> Option<impl IntoView> {
+    let t = move || t;
+    let mut detail = None;
+    let (key, class, text) = match m {
+        WeightsMsg::None => return None,
+        WeightsMsg::NoWeights => ("error", "keep-msg error", t().no_weights.to_owned()),
+        WeightsMsg::Downloaded(f) => ("ok", "keep-msg ok", (t().downloaded)(&f)),
+        WeightsMsg::Loaded {
+            cell,
+            hidden,
+            step,
+            switched,
+        } => {
+            let mut s = (t().weights_loaded)(&cell, hidden, step);
+            if switched {
+                s.push(' ');
+                s.push_str(t().switched_builtin);
+            }
+            ("ok", "keep-msg ok", s)
+        }
+        WeightsMsg::Imported {
+            file,
+            cell,
+            hidden,
+            classes_from_data,
+            switched,
+        } => {
+            let mut s = (t().weights_imported)(&file, &cell, hidden);
+            for (on, text) in [
+                (classes_from_data, t().classes_from_data),
+                (switched, t().switched_builtin),
+                (state.has_saved.get(), t().saved_kept),
+            ] {
+                if on {
+                    s.push(' ');
+                    s.push_str(text);
+                }
+            }
+            ("imported", "keep-msg ok", s)
+        }
+        WeightsMsg::Error(e) => {
+            let (text, why) = e.text(t());
+            detail = why;
+            (
+                "error",
+                "keep-msg error",
+                format!("{} {text}", t().weights_error),
+            )
+        }
+    };
+    Some(view! {
+        <p class=class role="status" aria-live="polite" data-testid="weights-message" data-value=key title=detail>
+            {text}
+        </p>
+    })
 }

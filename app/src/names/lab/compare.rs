@@ -175,11 +175,6 @@ pub fn ComparePanel(
             state.start(config.get_untracked(), &loaded);
         }
     };
-    let fraction = move || match status.get() {
-        RunStatus::Finished => 1.0,
-        RunStatus::Idle => 0.0,
-        _ => running_fraction(&state.steps.get(), steps_per_run.get()),
-    };
     let status_text = move || {
         let t = t();
         match status.get() {
@@ -193,14 +188,6 @@ pub fn ComparePanel(
             RunStatus::Stopped | RunStatus::Paused => t.compare_stopped.to_owned(),
         }
     };
-    let curves = move || {
-        state
-            .runs
-            .with(|r| r.iter().map(CompareRun::curve).collect::<Vec<_>>())
-    };
-    let n_runs = Memo::new(move |_| state.runs.with(|r| r.len()));
-    let series = move || compare_chart::drawn(&curves());
-    let points = move || curves().iter().map(|c| c.points.len()).sum::<usize>();
 
     view! {
         <section class="panel compare-panel" data-testid="compare">
@@ -234,122 +221,173 @@ pub fn ComparePanel(
             <p class="hint" class:hidden=move || !(page_busy.get() && status.get() != RunStatus::Running)>
                 {move || t().busy_hint}
             </p>
-            <div class="progress">
-                <div
-                    class="progress-track"
-                    role="progressbar"
-                    aria-label=move || t().compare_title
-                    aria-valuemin="0"
-                    aria-valuemax="1"
-                    aria-valuenow=move || format!("{:.3}", fraction())
-                    data-testid="compare-progress"
-                    data-value=move || fraction().to_string()
-                >
-                    <div class="progress-fill" style:width=move || format!("{:.2}%", fraction() * 100.0)></div>
-                </div>
-            </div>
-            <div
-                class="chart-wrap"
-                data-testid="chart-compare"
-                data-series=move || series().to_string()
-                data-points=move || points().to_string()
-                data-value=move || points().to_string()
-            >
-                {chart_canvas(
-                    "chart-compare-canvas",
-                    Signal::derive(move || t().compare_chart),
-                    move || {
-                        let t = LabText::of(loc.drawn_lang());
-                        let text = CompareChartText {
-                            epoch: t.epoch_axis,
-                            accuracy: t.accuracy_axis,
-                            baseline: t.baseline_legend,
-                            empty: t.compare_empty,
-                        };
-                        (curves(), state.epochs.get().max(config.with(|c| c.epochs)), baseline.get(), text)
-                    },
-                    |(c, _, _, _)| c.iter().map(|c| c.points.len()).sum(),
-                    |area, (c, epochs, b, text), style| {
-                        let _ = compare_chart::draw(area, c, *epochs, *b, text, style);
-                    },
-                )}
-            </div>
-            <div class="table-scroll" data-scroller>
-                <table
-                    class="compare-table"
-                    data-testid="compare-table"
-                    data-input-size=bridge::input_size().to_string()
-                    data-classes=move || {
-                        data.with(|d| match d {
-                            LoadState::Ready(l) => l.summary.classes.len().to_string(),
-                            _ => String::new(),
-                        })
-                    }
-                >
-                    <thead>
-                        <tr>
-                            <th scope="col">{move || t().col_cell}</th>
-                            <th scope="col" class="num">{move || t().col_params}</th>
-                            <th scope="col" class="num">{move || t().col_epochs_done}</th>
-                            <th scope="col" class="num">{move || t().col_sec_epoch}</th>
-                            <th scope="col" class="num">{move || t().col_best_acc}</th>
-                        </tr>
-                    </thead>
-                    <tbody>
-                        {move || {
-                            (0..n_runs.get())
-                                .map(|i| {
-                                let run = move || state.runs.with(|r| r.get(i).cloned());
-                                let cell = run().map(|r| r.cell).unwrap_or(CellKind::Rnn);
-                                let swatch = {
-                                    let c = cell_colour(cell);
-                                    format!("rgb({},{},{})", c.0, c.1, c.2)
-                                };
-                                view! {
-                                    <tr data-cell=cell.as_str()>
-                                        <th scope="row">
-                                            <span class="swatch" style:background=swatch></span>
-                                            {cell_name(cell)}
-                                            {move || run().and_then(|r| r.error).map(|e| view! {
-                                                <span class="compare-error" title=move || (loc.t().train_error)(&e)>" ⚠"</span>
-                                            })}
-                                        </th>
-                                        <td
-                                            class="num"
-                                            data-testid="compare-params"
-                                            data-value=move || run().map(|r| r.params.to_string()).unwrap_or_default()
-                                        >
-                                            {move || run().map(|r| count_commas(r.params as u64)).unwrap_or_default()}
-                                        </td>
-                                        <td
-                                            class="num"
-                                            data-testid="compare-epochs"
-                                            data-value=move || run().map(|r| r.points.len().to_string()).unwrap_or_default()
-                                        >
-                                            {move || run().map(|r| format!("{} / {}", r.points.len(), state.epochs.get())).unwrap_or_default()}
-                                        </td>
-                                        <td
-                                            class="num"
-                                            data-testid="compare-sec"
-                                            data-value=move || run().and_then(|r| r.sec_per_epoch()).map(|s| s.to_string()).unwrap_or_default()
-                                        >
-                                            {move || run().and_then(|r| r.sec_per_epoch()).map(|s| format!("{s:.1}")).unwrap_or_else(|| "—".into())}
-                                        </td>
-                                        <td
-                                            class="num"
-                                            data-testid="compare-best"
-                                            data-value=move || run().and_then(|r| r.best()).map(|a| a.to_string()).unwrap_or_default()
-                                        >
-                                            {move || run().and_then(|r| r.best()).map(|a| format!("{:.1}%", a * 100.0)).unwrap_or_else(|| "—".into())}
-                                        </td>
-                                    </tr>
-                                }
-                                })
-                                .collect_view()
-                        }}
-                    </tbody>
-                </table>
-            </div>
+            <CompareProgress state=state steps_per_run=steps_per_run />
+            <CompareChart state=state config=config baseline=baseline />
+            <CompareTable state=state data=data />
         </section>
+    }
+}
+
+/// The runs' curves (validation accuracy per epoch).
+fn curves(state: CompareState) -> Vec<compare_chart::Curve> {
+    state
+        .runs
+        .with(|r| r.iter().map(CompareRun::curve).collect::<Vec<_>>())
+}
+
+/// The comparison's progress bar (fraction of every run's steps).
+#[component]
+fn CompareProgress(state: CompareState, steps_per_run: Signal<u64>) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || LabText::of(loc.lang());
+    let status = state.status;
+    let fraction = move || match status.get() {
+        RunStatus::Finished => 1.0,
+        RunStatus::Idle => 0.0,
+        _ => running_fraction(&state.steps.get(), steps_per_run.get()),
+    };
+    view! {
+        <div class="progress">
+            <div
+                class="progress-track"
+                role="progressbar"
+                aria-label=move || t().compare_title
+                aria-valuemin="0"
+                aria-valuemax="1"
+                aria-valuenow=move || format!("{:.3}", fraction())
+                data-testid="compare-progress"
+                data-value=move || fraction().to_string()
+            >
+                <div class="progress-fill" style:width=move || format!("{:.2}%", fraction() * 100.0)></div>
+            </div>
+        </div>
+    }
+}
+
+/// The runs' validation accuracy per epoch, with the majority-class baseline.
+#[component]
+fn CompareChart(
+    state: CompareState,
+    config: RwSignal<TrainConfig>,
+    baseline: Signal<Option<f32>>,
+) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || LabText::of(loc.lang());
+    let curves = move || curves(state);
+    let series = move || compare_chart::drawn(&curves());
+    let points = move || curves().iter().map(|c| c.points.len()).sum::<usize>();
+    view! {
+        <div
+            class="chart-wrap"
+            data-testid="chart-compare"
+            data-series=move || series().to_string()
+            data-points=move || points().to_string()
+            data-value=move || points().to_string()
+        >
+            {chart_canvas(
+                "chart-compare-canvas",
+                Signal::derive(move || t().compare_chart),
+                move || {
+                    let t = LabText::of(loc.drawn_lang());
+                    let text = CompareChartText {
+                        epoch: t.epoch_axis,
+                        accuracy: t.accuracy_axis,
+                        baseline: t.baseline_legend,
+                        empty: t.compare_empty,
+                    };
+                    (curves(), state.epochs.get().max(config.with(|c| c.epochs)), baseline.get(), text)
+                },
+                |(c, _, _, _)| c.iter().map(|c| c.points.len()).sum(),
+                |area, (c, epochs, b, text), style| {
+                    let _ = compare_chart::draw(area, c, *epochs, *b, text, style);
+                },
+            )}
+        </div>
+    }
+}
+
+/// One row per run: parameters, epochs done, seconds per epoch, best validation accuracy.
+#[component]
+fn CompareTable(state: CompareState, data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || LabText::of(loc.lang());
+    let n_runs = Memo::new(move |_| state.runs.with(|r| r.len()));
+    view! {
+        <div class="table-scroll" data-scroller>
+            <table
+                class="compare-table"
+                data-testid="compare-table"
+                data-input-size=bridge::input_size().to_string()
+                data-classes=move || {
+                    data.with(|d| match d {
+                        LoadState::Ready(l) => l.summary.classes.len().to_string(),
+                        _ => String::new(),
+                    })
+                }
+            >
+                <thead>
+                    <tr>
+                        <th scope="col">{move || t().col_cell}</th>
+                        <th scope="col" class="num">{move || t().col_params}</th>
+                        <th scope="col" class="num">{move || t().col_epochs_done}</th>
+                        <th scope="col" class="num">{move || t().col_sec_epoch}</th>
+                        <th scope="col" class="num">{move || t().col_best_acc}</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {move || (0..n_runs.get()).map(|i| compare_row(state, i)).collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+/// Run `i`'s row of the table.
+fn compare_row(state: CompareState, i: usize) -> impl IntoView {
+    let loc = use_locale();
+    let run = move || state.runs.with(|r| r.get(i).cloned());
+    let cell = run().map(|r| r.cell).unwrap_or(CellKind::Rnn);
+    let swatch = {
+        let c = cell_colour(cell);
+        format!("rgb({},{},{})", c.0, c.1, c.2)
+    };
+    view! {
+        <tr data-cell=cell.as_str()>
+            <th scope="row">
+                <span class="swatch" style:background=swatch></span>
+                {cell_name(cell)}
+                {move || run().and_then(|r| r.error).map(|e| view! {
+                    <span class="compare-error" title=move || (loc.t().train_error)(&e)>" ⚠"</span>
+                })}
+            </th>
+            <td
+                class="num"
+                data-testid="compare-params"
+                data-value=move || run().map(|r| r.params.to_string()).unwrap_or_default()
+            >
+                {move || run().map(|r| count_commas(r.params as u64)).unwrap_or_default()}
+            </td>
+            <td
+                class="num"
+                data-testid="compare-epochs"
+                data-value=move || run().map(|r| r.points.len().to_string()).unwrap_or_default()
+            >
+                {move || run().map(|r| format!("{} / {}", r.points.len(), state.epochs.get())).unwrap_or_default()}
+            </td>
+            <td
+                class="num"
+                data-testid="compare-sec"
+                data-value=move || run().and_then(|r| r.sec_per_epoch()).map(|s| s.to_string()).unwrap_or_default()
+            >
+                {move || run().and_then(|r| r.sec_per_epoch()).map(|s| format!("{s:.1}")).unwrap_or_else(|| "—".into())}
+            </td>
+            <td
+                class="num"
+                data-testid="compare-best"
+                data-value=move || run().and_then(|r| r.best()).map(|a| a.to_string()).unwrap_or_default()
+            >
+                {move || run().and_then(|r| r.best()).map(|a| format!("{:.1}%", a * 100.0)).unwrap_or_else(|| "—".into())}
+            </td>
+        </tr>
     }
 }

@@ -20,6 +20,7 @@ pub use super::inspection::{
     base_trace, gate_is_tanh, gate_letters, inspect, Inspection, NoInspection, PinControls,
     TopEntry, TOP_K,
 };
+use super::pin::PinPanel;
 use super::step_heatmap::{StepHeatmap, StepMap};
 use crate::charts::canvas::OUT_OF_VIEW_REDRAW_MS;
 use crate::names::bridge;
@@ -59,6 +60,56 @@ pub fn InspectorPanel(
     // view; out of it, the latest at most every OUT_OF_VIEW_REDRAW_MS (as the charts), taken
     // that long after a change, so a run's busy first moments build nothing nobody sees.
     let panel_ref = NodeRef::<leptos::html::Section>::new();
+    let followed = follow_near(weights, panel_ref);
+    // The traces, maps and top 5 are rebuilt in a task of their own after new weights arrive.
+    let weights = crate::shell::defer::deferred(move || followed.get());
+    let loc = use_locale();
+    let tx = move || InspectorText::of(loc.lang());
+    let imported = crate::names::keep::ImportedWeights::use_marker();
+    let name = RwSignal::new("Nguyen".to_owned());
+    // Layer/direction shown, as an index into the traces' (layer, direction) list.
+    let shown = RwSignal::new((0usize, 0usize));
+    let pin = RwSignal::new(PinControls::default());
+    let (inspection, shape) = inspection_of(name, weights, data, shown, pin);
+
+    view! {
+        <section class="panel inspector-panel" data-testid="inspector" node_ref=panel_ref>
+            <style>{INSPECT_CSS}</style>
+            <h2>{move || tx().title}</h2>
+            <p class="panel-note">{move || tx().note}</p>
+            <div class="ins-inputs">
+                <NameField name=name />
+                {move || where_field(shape, shown)}
+            </div>
+            {move || weights_line(inspection, weights, imported)}
+            {move || {
+                inspection
+                    .with(|r| r.as_ref().err().cloned())
+                    .map(|e| {
+                        let msg = move || match &e {
+                            NoInspection::Empty => tx().empty.to_owned(),
+                            NoInspection::BeforeStart => tx().before_start.to_owned(),
+                            NoInspection::WaitingForData => tx().waiting_data.to_owned(),
+                            NoInspection::NoLetters(n) => (tx().no_letters)(n),
+                            NoInspection::Error(m) => m.clone(),
+                        };
+                        view! {
+                            <p class="predict-hint" role="status" data-testid="inspect-message">{msg}</p>
+                        }
+                    })
+            }}
+            <InspectBody inspection=inspection shape=shape shown=shown pin=pin />
+        </section>
+    }
+}
+
+/// The weights the panel shows: `weights` while the panel (`panel_ref`) is in or near the
+/// view; out of it, the latest at most every [`OUT_OF_VIEW_REDRAW_MS`], taken that long
+/// after a change.
+fn follow_near(
+    weights: RwSignal<Option<Rc<Weights>>, LocalStorage>,
+    panel_ref: NodeRef<leptos::html::Section>,
+) -> RwSignal<Option<Rc<Weights>>, LocalStorage> {
     let near = crate::charts::canvas::in_view(panel_ref, NEAR_MARGIN);
     let followed = RwSignal::new_local(weights.get_untracked());
     let catch_up = move || {
@@ -91,16 +142,25 @@ pub fn InspectorPanel(
             );
         }
     });
-    // The traces, maps and top 5 are rebuilt in a task of their own after new weights arrive.
-    let weights = crate::shell::defer::deferred(move || followed.get());
-    let loc = use_locale();
-    let tx = move || InspectorText::of(loc.lang());
-    let imported = crate::names::keep::ImportedWeights::use_marker();
-    let name = RwSignal::new("Nguyen".to_owned());
-    // Layer/direction shown, as an index into the traces' (layer, direction) list.
-    let shown = RwSignal::new((0usize, 0usize));
-    let pin = RwSignal::new(PinControls::default());
+    followed
+}
 
+/// The weights the inspector reads.
+type ShownWeights = ReadSignal<Option<Rc<Weights>>, LocalStorage>;
+/// The inspection the panel shows, or why there is none.
+type InspectionMemo = Memo<Result<Inspection, NoInspection>>;
+/// The model's cell, layers and directions (None before any weights).
+type ShapeMemo = Memo<Option<(CellKind, usize, usize)>>;
+
+/// The inspection of `name` with `weights` (its maps for every layer and direction, the top 5
+/// with the pin applied) and the model's shape (cell, layers, directions).
+fn inspection_of(
+    name: RwSignal<String>,
+    weights: ShownWeights,
+    data: RwSignal<LoadState, LocalStorage>,
+    shown: RwSignal<(usize, usize)>,
+    pin: RwSignal<PinControls>,
+) -> (InspectionMemo, ShapeMemo) {
     // The name as the model reads it and its unpinned trace: recomputed when the name or the
     // weights change, not when the pin moves.
     let base = Memo::new(move |_| {
@@ -155,8 +215,138 @@ pub fn InspectorPanel(
         }
         s.map(|s| s.0).or(previous.flatten())
     });
-    let cell = move || shape.get().map(|s| s.0);
+    (inspection, shape)
+}
 
+/// The name to inspect, and the note when it reaches the longest name read.
+#[component]
+fn NameField(name: RwSignal<String>) -> impl IntoView {
+    let loc = use_locale();
+    let tx = move || InspectorText::of(loc.lang());
+    view! {
+        <div class="field">
+            <label for="inspect-input">
+                <span class="field-name">{move || tx().input_label}</span>
+            </label>
+            <input
+                id="inspect-input"
+                type="text"
+                class="predict-input"
+                placeholder=move || tx().placeholder
+                autocomplete="off"
+                spellcheck="false"
+                maxlength=MAX_NAME_CHARS.to_string()
+                data-testid="inspect-input"
+                prop:value=move || name.get()
+                on:input=move |ev| name.set(event_target_value(&ev))
+            />
+            {move || {
+                (name.with(|n| n.chars().count()) >= MAX_NAME_CHARS).then(|| {
+                    view! {
+                        <div class="field-help" data-testid="inspect-input-limit" data-value=MAX_NAME_CHARS.to_string()>
+                            {move || (tx().name_limit)(MAX_NAME_CHARS)}
+                        </div>
+                    }
+                })
+            }}
+        </div>
+    }
+}
+
+/// The layer/direction select, when the model has more than one.
+fn where_field(shape: ShapeMemo, shown: RwSignal<(usize, usize)>) -> Option<impl IntoView> {
+    let loc = use_locale();
+    let tx = move || InspectorText::of(loc.lang());
+    let (_, layers, dirs) = shape.get()?;
+    (layers * dirs > 1).then(|| {
+        view! {
+            <div class="field">
+                <label for="inspect-where">
+                    <span class="field-name">{move || tx().where_label}</span>
+                </label>
+                <select
+                    id="inspect-where"
+                    data-testid="inspect-where"
+                    prop:value=move || {
+                        let (l, d) = shown.get();
+                        format!("{l}-{d}")
+                    }
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        if let Some((l, d)) = v.split_once('-') {
+                            if let (Ok(l), Ok(d)) = (l.parse(), d.parse()) {
+                                shown.set((l, d));
+                            }
+                        }
+                    }
+                >
+                    {(0..layers)
+                        .flat_map(|l| (0..dirs).map(move |d| (l, d)))
+                        .map(|(l, d)| {
+                            view! {
+                                <option value=format!("{l}-{d}")>
+                                    {move || (tx().layer_dir)(l, d)}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </div>
+        }
+    })
+}
+
+/// The model inspected: its cell, size and step (the form may have changed since), or the
+/// imported model's name.
+fn weights_line(
+    inspection: InspectionMemo,
+    weights: ShownWeights,
+    imported: crate::names::keep::ImportedWeights,
+) -> Option<impl IntoView> {
+    let loc = use_locale();
+    let tx = move || InspectorText::of(loc.lang());
+    inspection
+        .with(|r| r.as_ref().ok().map(|i| i.weights_step))
+        .map(|step| {
+            // The inspected model may differ from the form (the Cell select changed
+            // after training): say which one it is.
+            let (cell, hidden) = weights
+                .with(|w| {
+                    w.as_ref().map(|w| {
+                        (w.model.spec.cell.as_str().to_uppercase(), w.model.spec.hidden_size)
+                    })
+                })
+                .unwrap_or_default();
+            // Weights imported without training metadata are said to be so, not
+            // "initialisation".
+            let labels = weights.with(|w| w.as_ref().and_then(|w| imported.labels(w)));
+            view! {
+                <p class="predict-weights" data-testid="inspect-weights-step" data-value=step.to_string()>
+                    {move || {
+                        if let Some(l) = &labels {
+                            l.get(loc.lang())
+                        } else if step == 0 {
+                            tx().weights_init.to_owned()
+                        } else {
+                            (tx().weights_step)(&cell, hidden, step)
+                        }
+                    }}
+                </p>
+            }
+        })
+}
+
+/// The maps of h_t (and c_t), the reads note, the top 5 and the pin, then the gate maps.
+#[component]
+fn InspectBody(
+    inspection: InspectionMemo,
+    shape: ShapeMemo,
+    shown: RwSignal<(usize, usize)>,
+    pin: RwSignal<PinControls>,
+) -> impl IntoView {
+    let loc = use_locale();
+    let tx = move || InspectorText::of(loc.lang());
+    let cell = move || shape.get().map(|s| s.0);
     let map_memo = move |f: fn(&Inspection, usize, usize) -> Option<StepMap>| {
         Memo::new(move |_| {
             let (l, d) = shown.get();
@@ -180,154 +370,34 @@ pub fn InspectorPanel(
     };
 
     view! {
-        <section class="panel inspector-panel" data-testid="inspector" node_ref=panel_ref>
-            <style>{INSPECT_CSS}</style>
-            <h2>{move || tx().title}</h2>
-            <p class="panel-note">{move || tx().note}</p>
-            <div class="ins-inputs">
-                <div class="field">
-                    <label for="inspect-input">
-                        <span class="field-name">{move || tx().input_label}</span>
-                    </label>
-                    <input
-                        id="inspect-input"
-                        type="text"
-                        class="predict-input"
-                        placeholder=move || tx().placeholder
-                        autocomplete="off"
-                        spellcheck="false"
-                        maxlength=MAX_NAME_CHARS.to_string()
-                        data-testid="inspect-input"
-                        prop:value=move || name.get()
-                        on:input=move |ev| name.set(event_target_value(&ev))
+        <Show when=move || inspection.with(|r| r.is_ok())>
+            <div class="ins-body">
+                <div class="ins-maps">
+                    <StepHeatmap
+                        testid="inspect-heatmap-h".to_owned()
+                        caption=Signal::derive(move || format!("{} · {}", tx().h_caption, where_label()))
+                        map=h_map
                     />
-                    {move || {
-                        (name.with(|n| n.chars().count()) >= MAX_NAME_CHARS).then(|| {
-                            view! {
-                                <div class="field-help" data-testid="inspect-input-limit" data-value=MAX_NAME_CHARS.to_string()>
-                                    {move || (tx().name_limit)(MAX_NAME_CHARS)}
-                                </div>
-                            }
-                        })
-                    }}
-                </div>
-                {move || {
-                    let (_, layers, dirs) = shape.get()?;
-                    (layers * dirs > 1)
-                        .then(|| {
-                            view! {
-                                <div class="field">
-                                    <label for="inspect-where">
-                                        <span class="field-name">{move || tx().where_label}</span>
-                                    </label>
-                                    <select
-                                        id="inspect-where"
-                                        data-testid="inspect-where"
-                                        prop:value=move || {
-                                            let (l, d) = shown.get();
-                                            format!("{l}-{d}")
-                                        }
-                                        on:change=move |ev| {
-                                            let v = event_target_value(&ev);
-                                            if let Some((l, d)) = v.split_once('-') {
-                                                if let (Ok(l), Ok(d)) = (l.parse(), d.parse()) {
-                                                    shown.set((l, d));
-                                                }
-                                            }
-                                        }
-                                    >
-                                        {(0..layers)
-                                            .flat_map(|l| (0..dirs).map(move |d| (l, d)))
-                                            .map(|(l, d)| {
-                                                view! {
-                                                    <option value=format!("{l}-{d}")>
-                                                        {move || (tx().layer_dir)(l, d)}
-                                                    </option>
-                                                }
-                                            })
-                                            .collect_view()}
-                                    </select>
-                                </div>
-                            }
-                        })
-                }}
-            </div>
-            {move || {
-                inspection
-                    .with(|r| r.as_ref().ok().map(|i| i.weights_step))
-                    .map(|step| {
-                        // The inspected model may differ from the form (the Cell select changed
-                        // after training): say which one it is.
-                        let (cell, hidden) = weights
-                            .with(|w| {
-                                w.as_ref().map(|w| {
-                                    (w.model.spec.cell.as_str().to_uppercase(), w.model.spec.hidden_size)
-                                })
-                            })
-                            .unwrap_or_default();
-                        // Weights imported without training metadata are said to be so, not
-                        // "initialisation".
-                        let labels = weights.with(|w| w.as_ref().and_then(|w| imported.labels(w)));
-                        view! {
-                            <p class="predict-weights" data-testid="inspect-weights-step" data-value=step.to_string()>
-                                {move || {
-                                    if let Some(l) = &labels {
-                                        l.get(loc.lang())
-                                    } else if step == 0 {
-                                        tx().weights_init.to_owned()
-                                    } else {
-                                        (tx().weights_step)(&cell, hidden, step)
-                                    }
-                                }}
-                            </p>
-                        }
-                    })
-            }}
-            {move || {
-                inspection
-                    .with(|r| r.as_ref().err().cloned())
-                    .map(|e| {
-                        let msg = move || match &e {
-                            NoInspection::Empty => tx().empty.to_owned(),
-                            NoInspection::BeforeStart => tx().before_start.to_owned(),
-                            NoInspection::WaitingForData => tx().waiting_data.to_owned(),
-                            NoInspection::NoLetters(n) => (tx().no_letters)(n),
-                            NoInspection::Error(m) => m.clone(),
-                        };
-                        view! {
-                            <p class="predict-hint" role="status" data-testid="inspect-message">{msg}</p>
-                        }
-                    })
-            }}
-            <Show when=move || inspection.with(|r| r.is_ok())>
-                <div class="ins-body">
-                    <div class="ins-maps">
+                    <Show when=move || c_built.get()>
                         <StepHeatmap
-                            testid="inspect-heatmap-h".to_owned()
-                            caption=Signal::derive(move || format!("{} · {}", tx().h_caption, where_label()))
-                            map=h_map
+                            testid="inspect-heatmap-c".to_owned()
+                            caption=Signal::derive(move || format!("{} · {}", tx().c_caption, where_label()))
+                            map=c_map
                         />
-                        <Show when=move || c_built.get()>
-                            <StepHeatmap
-                                testid="inspect-heatmap-c".to_owned()
-                                caption=Signal::derive(move || format!("{} · {}", tx().c_caption, where_label()))
-                                map=c_map
-                            />
-                        </Show>
-                        <ReadsNote inspection=inspection />
-                    </div>
-                    <Show when=move || side_built.get()>
-                        <div class="ins-side">
-                            <TopList inspection=inspection />
-                            <PinPanel inspection=inspection shape=shape shown=shown pin=pin />
-                        </div>
                     </Show>
+                    <ReadsNote inspection=inspection />
                 </div>
-                <Show when=move || gates_built.get()>
-                    <GateMaps inspection=inspection shape=shape shown=shown />
+                <Show when=move || side_built.get()>
+                    <div class="ins-side">
+                        <TopList inspection=inspection />
+                        <PinPanel inspection=inspection shape=shape shown=shown pin=pin />
+                    </div>
                 </Show>
+            </div>
+            <Show when=move || gates_built.get()>
+                <GateMaps inspection=inspection shape=shape shown=shown />
             </Show>
-        </section>
+        </Show>
     }
 }
 
@@ -413,211 +483,6 @@ fn TopList(inspection: Memo<Result<Inspection, NoInspection>>) -> impl IntoView 
     }
 }
 
-/// Gate, step, value, on/off and reset of the pin.
-#[component]
-fn PinPanel(
-    inspection: Memo<Result<Inspection, NoInspection>>,
-    shape: Memo<Option<(CellKind, usize, usize)>>,
-    shown: RwSignal<(usize, usize)>,
-    pin: RwSignal<PinControls>,
-) -> impl IntoView {
-    let loc = use_locale();
-    let tx = move || InspectorText::of(loc.lang());
-    let cell = move || shape.get().map_or(CellKind::Rnn, |s| s.0);
-    let no_gates = move || gate_letters(cell()).is_empty();
-    let enable_ref = NodeRef::<leptos::html::Input>::new();
-    let steps = Memo::new(move |_| {
-        inspection.with(|r| r.as_ref().map(|i| i.col_labels.clone()).unwrap_or_default())
-    });
-    // Every edit moves the pin to the layer/direction shown.
-    let edit = move |f: &dyn Fn(&mut PinControls)| {
-        let (l, d) = shown.get_untracked();
-        pin.update(|p| {
-            f(p);
-            p.layer = l;
-            p.direction = d;
-        });
-    };
-    let gate_name =
-        move |cell: CellKind, g: usize| -> &'static str { gate_label(cell, g, loc.lang()) };
-    let (vmin, vmax) = (
-        move || {
-            if gate_is_tanh(cell(), pin.get().gate) {
-                "-1"
-            } else {
-                "0"
-            }
-        },
-        || "1",
-    );
-    let status = move || {
-        inspection.with(|r| {
-            let i = r.as_ref().ok()?;
-            let p = i.applied?;
-            let letter = gate_letters(i.cell).get(p.gate).copied().unwrap_or("?");
-            Some((letter, p.value, p.step, p.layer, p.direction))
-        })
-    };
-    view! {
-        <fieldset class="ins-pin" class:ins-pin-on=move || status().is_some()>
-            <legend>{move || tx().pin_title}</legend>
-            {move || {
-                no_gates()
-                    .then(|| {
-                        view! {
-                            <p class="ins-note" data-testid="pin-disabled-note">{move || tx().pin_rnn}</p>
-                        }
-                    })
-            }}
-            <div class="ins-pin-row">
-                <label class="ins-check">
-                    <input
-                        type="checkbox"
-                        node_ref=enable_ref
-                        data-testid="pin-enable"
-                        disabled=no_gates
-                        prop:checked=move || pin.get().enabled && !no_gates()
-                        on:change=move |ev| {
-                            let on = event_target_checked(&ev);
-                            edit(&|p| p.enabled = on);
-                        }
-                    />
-                    {move || tx().pin_enable}
-                </label>
-                <label class="ins-pin-field">
-                    <span>{move || tx().pin_gate}</span>
-                    <select
-                        data-testid="pin-gate"
-                        disabled=no_gates
-                        prop:value=move || gate_letters(cell()).get(pin.get().gate).copied().unwrap_or("")
-                        on:change=move |ev| {
-                            let v = event_target_value(&ev);
-                            let c = cell();
-                            if let Some(g) = gate_letters(c).iter().position(|&l| l == v) {
-                                edit(&|p| {
-                                    p.gate = g;
-                                    if !gate_is_tanh(c, g) {
-                                        p.value = p.value.clamp(0.0, 1.0);
-                                    }
-                                });
-                            }
-                        }
-                    >
-                        {move || {
-                            let c = cell();
-                            gate_letters(c)
-                                .iter()
-                                .enumerate()
-                                .map(|(g, &l)| view! { <option value=l>{move || gate_name(c, g)}</option> })
-                                .collect_view()
-                        }}
-                    </select>
-                </label>
-                <label class="ins-pin-field">
-                    <span>{move || tx().pin_step}</span>
-                    <select
-                        data-testid="pin-step"
-                        disabled=no_gates
-                        prop:value=move || pin.get().step.map_or("all".to_owned(), |t| t.to_string())
-                        on:change=move |ev| {
-                            let v = event_target_value(&ev);
-                            let step = v.parse::<usize>().ok();
-                            edit(&|p| p.step = step);
-                        }
-                    >
-                        // Each option says whether it is the pin's step: options rebuilt for
-                        // a new name would otherwise show the first one ("every step") while
-                        // the pin stays on its step.
-                        <option value="all" prop:selected=move || pin.get().step.is_none()>{move || tx().pin_all}</option>
-                        {move || {
-                            let labels = steps.get();
-                            let chosen = pin.get_untracked().step;
-                            let mut options: Vec<(usize, String)> = labels
-                                .into_iter()
-                                .enumerate()
-                                .map(|(t, l)| (t, if l.is_empty() { "∅".to_owned() } else { l }))
-                                .collect();
-                            // A chosen step past this name stays selectable (and is reported).
-                            if let Some(t) = chosen.filter(|&t| t >= options.len()) {
-                                options.push((t, "—".to_owned()));
-                            }
-                            options
-                                .into_iter()
-                                .map(|(t, l)| {
-                                    view! {
-                                        <option value=t.to_string() prop:selected=move || pin.get().step == Some(t)>
-                                            {format!("t = {t} · {l}")}
-                                        </option>
-                                    }
-                                })
-                                .collect_view()
-                        }}
-                    </select>
-                </label>
-            </div>
-            <div class="ins-pin-row">
-                <label class="ins-pin-field ins-pin-value">
-                    <span>{move || tx().pin_value}</span>
-                    <input
-                        type="range"
-                        data-testid="pin-value"
-                        min=vmin
-                        max=vmax
-                        step="0.01"
-                        disabled=no_gates
-                        prop:value=move || pin.get().value.to_string()
-                        on:input=move |ev| {
-                            if let Ok(v) = event_target_value(&ev).parse::<f32>() {
-                                edit(&|p| {
-                                    p.value = v;
-                                    p.enabled = true;
-                                });
-                            }
-                        }
-                    />
-                    <output data-testid="pin-value-out" data-value=move || pin.get().value.to_string()>
-                        {move || format!("{:.2}", pin.get().value)}
-                    </output>
-                </label>
-                <button
-                    type="button"
-                    class="btn btn-ghost"
-                    data-testid="pin-clear"
-                    disabled=move || no_gates() || pin.get() == PinControls::default()
-                    on:click=move |_| {
-                        pin.set(PinControls::default());
-                        // Reset disables itself: the focus goes back to the pin's checkbox
-                        // rather than to the page.
-                        if let Some(el) = enable_ref.get_untracked() {
-                            let _ = el.focus();
-                        }
-                    }
-                >
-                    {move || tx().pin_clear}
-                </button>
-            </div>
-            <p
-                class=move || if status().is_some() { "ins-pin-status on" } else { "ins-pin-status" }
-                role="status"
-                data-testid="pin-status"
-                data-value=move || if status().is_some() { "on" } else { "off" }
-            >
-                {move || {
-                    let t = tx();
-                    if let Some(missing) = inspection.with(|r| r.as_ref().ok().and_then(|i| i.step_missing)) {
-                        return (t.pin_step_gone)(missing);
-                    }
-                    match status() {
-                        Some((g, v, step, l, d)) => (t.pin_on)(g, v, step, &(t.pin_where)(l, d)),
-                        None => t.pin_off.to_owned(),
-                    }
-                }}
-            </p>
-            <p class="ins-note">{move || if no_gates() { "" } else { tx().pin_help }}</p>
-        </fieldset>
-    }
-}
-
 /// One small heatmap per gate, and the cell's formula note.
 #[component]
 fn GateMaps(
@@ -668,7 +533,7 @@ fn lang_text(text: LangText, lang: Lang) -> &'static str {
 }
 
 /// The label of gate `g` of `cell` (`f: forget gate`); `?` past the cell's gates.
-fn gate_label(cell: CellKind, g: usize, lang: Lang) -> &'static str {
+pub(super) fn gate_label(cell: CellKind, g: usize, lang: Lang) -> &'static str {
     cell.spec()
         .gates
         .get(g)

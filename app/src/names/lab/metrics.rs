@@ -61,6 +61,17 @@ impl LabMetrics {
     }
 }
 
+/// The metrics shown: the latest report's, a task after it came.
+type Latest = ReadSignal<Option<ValMetrics>, LocalStorage>;
+
+/// The data set's classes (none before it loads).
+fn class_list(data: RwSignal<LoadState, LocalStorage>) -> Vec<bridge::ClassCount> {
+    data.with(|d| match d {
+        LoadState::Ready(l) => l.summary.classes.clone(),
+        _ => Vec::new(),
+    })
+}
+
 /// The metrics panel: stats, the per-language table and the confusion matrix.
 #[component]
 pub fn MetricsPanel(
@@ -76,12 +87,29 @@ pub fn MetricsPanel(
     let latest = crate::shell::defer::deferred(move || metrics.latest.get());
     let loc = use_locale();
     let t = move || LabText::of(loc.lang());
-    let classes = move || {
-        data.with(|d| match d {
-            LoadState::Ready(l) => l.summary.classes.clone(),
-            _ => Vec::new(),
-        })
-    };
+    view! {
+        <section class="panel metrics-panel" data-testid="metrics">
+            <h2>{move || t().metrics_title}</h2>
+            <p class="panel-note">{move || t().metrics_note}</p>
+            <MetricsStats latest=latest data=data val_counts=val_counts />
+            <div class="metrics-grid">
+                <ClassTable latest=latest data=data val_counts=val_counts />
+                <Confusion latest=latest data=data />
+            </div>
+        </section>
+    }
+}
+
+/// The majority-class baseline and the latest validation accuracy.
+#[component]
+fn MetricsStats(
+    latest: Latest,
+    data: RwSignal<LoadState, LocalStorage>,
+    val_counts: Signal<Vec<usize>>,
+) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || LabText::of(loc.lang());
+    let classes = move || class_list(data);
     // Baseline: from the report when there is one, else from the split (same numbers).
     let baseline = move || -> Option<(usize, f32, &'static str)> {
         let counts = val_counts.get();
@@ -96,6 +124,133 @@ pub fn MetricsPanel(
         baseline().and_then(|(i, _, _)| cls.get(i).map(|c| c.language.clone()))
     };
 
+    view! {
+        <div class="lab-stats">
+            <div class="stat">
+                <div class="stat-label">{move || t().majority_baseline}</div>
+                <div
+                    class="stat-value"
+                    data-testid="majority-baseline"
+                    data-value=move || baseline().map(|b| b.1.to_string()).unwrap_or_default()
+                    data-source=move || baseline().map(|b| b.2).unwrap_or("")
+                >
+                    {move || baseline().map(|b| format!("{:.1}%", b.1 * 100.0)).unwrap_or_else(|| "—".into())}
+                </div>
+                <div class="stat-detail">
+                    {move || majority_language().map(|l| (t().majority_detail)(&language_name(loc.lang(), &l))).unwrap_or_default()}
+                </div>
+            </div>
+            <div class="stat">
+                <div class="stat-label">{move || t().val_accuracy}</div>
+                <div
+                    class="stat-value"
+                    data-testid="metrics-val-acc"
+                    data-value=move || latest.with(|m| m.as_ref().map(|m| m.accuracy.to_string()).unwrap_or_default())
+                >
+                    {move || latest.with(|m| m.as_ref().map(|m| format!("{:.1}%", m.accuracy * 100.0))).unwrap_or_else(|| "—".into())}
+                </div>
+                <div class="stat-detail">
+                    {move || latest.with(|m| m.as_ref().map(|m| (t().after_epoch)(m.epoch))).unwrap_or_default()}
+                </div>
+            </div>
+        </div>
+    }
+}
+
+/// The per-language table: lines, distinct names, validation names, validation accuracy.
+#[component]
+fn ClassTable(
+    latest: Latest,
+    data: RwSignal<LoadState, LocalStorage>,
+    val_counts: Signal<Vec<usize>>,
+) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || LabText::of(loc.lang());
+    view! {
+        <div>
+            <h3>{move || t().classes_title}</h3>
+            <div class="table-scroll" data-scroller>
+                <table class="lab-table" data-testid="class-counts">
+                    <thead>
+                        <tr>
+                            <th scope="col">{move || t().col_language}</th>
+                            <th scope="col" class="num">{move || t().col_lines}</th>
+                            <th scope="col" class="num">{move || t().col_distinct}</th>
+                            <th scope="col" class="num">{move || t().col_val}</th>
+                            <th scope="col" class="num">{move || t().col_class_acc}</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {move || {
+                            let counts = val_counts.get();
+                            let major = majority(&counts).map(|m| m.0);
+                            class_list(data)
+                                .into_iter()
+                                .enumerate()
+                                .map(|(i, c)| class_row(latest, i, c, counts.get(i).copied(), major == Some(i)))
+                                .collect_view()
+                        }}
+                    </tbody>
+                </table>
+            </div>
+        </div>
+    }
+}
+
+/// One language's row (`major`: the majority class).
+fn class_row(
+    latest: Latest,
+    i: usize,
+    c: bridge::ClassCount,
+    val: Option<usize>,
+    major: bool,
+) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || LabText::of(loc.lang());
+    let acc = move || {
+        latest.with(|m| {
+            m.as_ref()
+                .and_then(|m| m.per_class.get(i).copied().flatten())
+        })
+    };
+    let language = c.language.clone();
+    view! {
+        <tr
+            data-testid="per-class-acc"
+            data-label=c.language.clone()
+            data-value=move || acc().map(|a| a.to_string()).unwrap_or_default()
+            class:majority=major
+        >
+            <th scope="row" title=c.language.clone()>{move || unroll_core::data::upload::display_label(&language_name(loc.lang(), &language))}</th>
+            <td class="num" data-testid="class-raw" data-value=c.raw_lines.to_string()>
+                {count_commas(c.raw_lines as u64)}
+            </td>
+            <td class="num" data-testid="class-distinct" data-value=c.distinct_pairs.to_string()>
+                {count_commas(c.distinct_pairs as u64)}
+            </td>
+            <td class="num" data-testid="class-val" data-value=val.map(|v| v.to_string()).unwrap_or_default()>
+                {move || match val {
+                    Some(0) => t().no_val.to_owned(),
+                    Some(v) => count_commas(v as u64),
+                    None => "—".into(),
+                }}
+            </td>
+            <td class="num">
+                {move || acc().map(|a| format!("{:.0}%", a * 100.0)).unwrap_or_else(|| "—".into())}
+                <span class="acc-bar" aria-hidden="true">
+                    <span style:width=move || format!("{:.1}%", acc().unwrap_or(0.0) * 100.0)></span>
+                </span>
+            </td>
+        </tr>
+    }
+}
+
+/// The confusion matrix of the latest report (row = true language, column = predicted).
+#[component]
+fn Confusion(latest: Latest, data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || LabText::of(loc.lang());
+    let classes = move || class_list(data);
     // The matrix's labels and tooltips change language a frame after the rest of the page:
     // new labels rebuild its SVG (324 cells and their tooltips).
     let matrix_lang = move || loc.drawn_lang();
@@ -142,120 +297,25 @@ pub fn MetricsPanel(
     let matrix_built = Memo::new(move |_| matrix_stage.get() >= 2);
 
     view! {
-        <section class="panel metrics-panel" data-testid="metrics">
-            <h2>{move || t().metrics_title}</h2>
-            <p class="panel-note">{move || t().metrics_note}</p>
-            <div class="lab-stats">
-                <div class="stat">
-                    <div class="stat-label">{move || t().majority_baseline}</div>
-                    <div
-                        class="stat-value"
-                        data-testid="majority-baseline"
-                        data-value=move || baseline().map(|b| b.1.to_string()).unwrap_or_default()
-                        data-source=move || baseline().map(|b| b.2).unwrap_or("")
-                    >
-                        {move || baseline().map(|b| format!("{:.1}%", b.1 * 100.0)).unwrap_or_else(|| "—".into())}
-                    </div>
-                    <div class="stat-detail">
-                        {move || majority_language().map(|l| (t().majority_detail)(&language_name(loc.lang(), &l))).unwrap_or_default()}
-                    </div>
+        <div>
+            <h3>{move || t().confusion_title}</h3>
+            <p class="panel-note">{move || t().confusion_note}</p>
+            // Built once when the first matrix arrives; later epochs update it in place.
+            <Show
+                when=move || matrix_built.get()
+                fallback=move || view! {
+                    <p class="confusion-empty" data-testid="confusion-empty">{move || t().confusion_empty}</p>
+                }
+            >
+                <div class="confusion-wrap" data-epoch=confusion_epoch data-scroller>
+                    <Heatmap
+                        testid="confusion"
+                        data=Signal::derive(move || confusion.with(|c| c.as_ref().map(|c| c.1.clone())).unwrap_or_default())
+                        label=Signal::derive(move || confusion_epoch().map(|e| (t().confusion_aria)(e)).unwrap_or_default())
+                        cell=30.0
+                    />
                 </div>
-                <div class="stat">
-                    <div class="stat-label">{move || t().val_accuracy}</div>
-                    <div
-                        class="stat-value"
-                        data-testid="metrics-val-acc"
-                        data-value=move || latest.with(|m| m.as_ref().map(|m| m.accuracy.to_string()).unwrap_or_default())
-                    >
-                        {move || latest.with(|m| m.as_ref().map(|m| format!("{:.1}%", m.accuracy * 100.0))).unwrap_or_else(|| "—".into())}
-                    </div>
-                    <div class="stat-detail">
-                        {move || latest.with(|m| m.as_ref().map(|m| (t().after_epoch)(m.epoch))).unwrap_or_default()}
-                    </div>
-                </div>
-            </div>
-            <div class="metrics-grid">
-                <div>
-                    <h3>{move || t().classes_title}</h3>
-                    <div class="table-scroll" data-scroller>
-                        <table class="lab-table" data-testid="class-counts">
-                            <thead>
-                                <tr>
-                                    <th scope="col">{move || t().col_language}</th>
-                                    <th scope="col" class="num">{move || t().col_lines}</th>
-                                    <th scope="col" class="num">{move || t().col_distinct}</th>
-                                    <th scope="col" class="num">{move || t().col_val}</th>
-                                    <th scope="col" class="num">{move || t().col_class_acc}</th>
-                                </tr>
-                            </thead>
-                            <tbody>
-                                {move || {
-                                    let cls = classes();
-                                    let counts = val_counts.get();
-                                    let major = majority(&counts).map(|m| m.0);
-                                    cls.into_iter()
-                                        .enumerate()
-                                        .map(|(i, c)| {
-                                            let acc = move || latest.with(|m| m.as_ref().and_then(|m| m.per_class.get(i).copied().flatten()));
-                                            let language = c.language.clone();
-                                            let val = counts.get(i).copied();
-                                            view! {
-                                                <tr
-                                                    data-testid="per-class-acc"
-                                                    data-label=c.language.clone()
-                                                    data-value=move || acc().map(|a| a.to_string()).unwrap_or_default()
-                                                    class:majority=major == Some(i)
-                                                >
-                                                    <th scope="row" title=c.language.clone()>{move || unroll_core::data::upload::display_label(&language_name(loc.lang(), &language))}</th>
-                                                    <td class="num" data-testid="class-raw" data-value=c.raw_lines.to_string()>
-                                                        {count_commas(c.raw_lines as u64)}
-                                                    </td>
-                                                    <td class="num" data-testid="class-distinct" data-value=c.distinct_pairs.to_string()>
-                                                        {count_commas(c.distinct_pairs as u64)}
-                                                    </td>
-                                                    <td class="num" data-testid="class-val" data-value=val.map(|v| v.to_string()).unwrap_or_default()>
-                                                        {move || match val {
-                                                            Some(0) => t().no_val.to_owned(),
-                                                            Some(v) => count_commas(v as u64),
-                                                            None => "—".into(),
-                                                        }}
-                                                    </td>
-                                                    <td class="num">
-                                                        {move || acc().map(|a| format!("{:.0}%", a * 100.0)).unwrap_or_else(|| "—".into())}
-                                                        <span class="acc-bar" aria-hidden="true">
-                                                            <span style:width=move || format!("{:.1}%", acc().unwrap_or(0.0) * 100.0)></span>
-                                                        </span>
-                                                    </td>
-                                                </tr>
-                                            }
-                                        })
-                                        .collect_view()
-                                }}
-                            </tbody>
-                        </table>
-                    </div>
-                </div>
-                <div>
-                    <h3>{move || t().confusion_title}</h3>
-                    <p class="panel-note">{move || t().confusion_note}</p>
-                    // Built once when the first matrix arrives; later epochs update it in place.
-                    <Show
-                        when=move || matrix_built.get()
-                        fallback=move || view! {
-                            <p class="confusion-empty" data-testid="confusion-empty">{move || t().confusion_empty}</p>
-                        }
-                    >
-                        <div class="confusion-wrap" data-epoch=confusion_epoch data-scroller>
-                            <Heatmap
-                                testid="confusion"
-                                data=Signal::derive(move || confusion.with(|c| c.as_ref().map(|c| c.1.clone())).unwrap_or_default())
-                                label=Signal::derive(move || confusion_epoch().map(|e| (t().confusion_aria)(e)).unwrap_or_default())
-                                cell=30.0
-                            />
-                        </div>
-                    </Show>
-                </div>
-            </div>
-        </section>
+            </Show>
+        </div>
     }
 }

@@ -27,6 +27,7 @@ pub mod inspection;
 pub mod inspector;
 pub mod inspector_text;
 pub mod metrics;
+mod pin;
 pub mod step_heatmap;
 pub mod text;
 pub mod val_metrics;

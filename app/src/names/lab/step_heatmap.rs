@@ -94,49 +94,8 @@ pub fn StepHeatmap(
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
     let hover = RwSignal::new(None::<(usize, usize)>);
-    // Every frame with a change (no time throttle): the pin slider moves it live. A move of
-    // the pin changes only the cells' values: over the same frame (labels, indices, size) the
-    // cells alone are repainted.
-    let drawn = StoredValue::new_local(None::<Frame>);
-    redraw_on_change(
-        canvas_ref,
-        0.0,
-        move || map.get(),
-        move |canvas, area, m, style| {
-            let frame = Frame::of(m, (canvas.width(), canvas.height()));
-            if frame.cells_alone() && drawn.with_value(|d| d.as_ref() == Some(&frame)) {
-                let (w, h) = area.dim_in_pixel();
-                let rect = cells_rect(f64::from(w), f64::from(h), m.rows, m.cols, style);
-                if paint_cells(canvas, m, rect).is_some() {
-                    return;
-                }
-            }
-            let painted = draw(area, m, style, |rect| {
-                paint_cells(canvas, m, rect).is_some()
-            });
-            drawn.set_value(painted.is_ok().then_some(frame));
-        },
-    );
-
-    let on_move = move |ev: leptos::ev::MouseEvent| {
-        let Some(canvas) = canvas_ref.get_untracked() else {
-            return;
-        };
-        let Some((rows, cols)) = map.with_untracked(|m| m.as_ref().map(|m| (m.rows, m.cols)))
-        else {
-            return;
-        };
-        let (w, h) = (canvas.client_width() as f64, canvas.client_height() as f64);
-        let (x, y) = (ev.offset_x() as f64 - LEFT, ev.offset_y() as f64 - TOP);
-        if x < 0.0 || y < 0.0 || rows == 0 || cols == 0 {
-            hover.set(None);
-            return;
-        }
-        let c = (x / ((w - LEFT - 1.0) / cols as f64)) as usize;
-        let r = (y / ((h - TOP) / rows as f64)) as usize;
-        hover.set((r < rows && c < cols).then_some((r, c)));
-    };
-
+    redraw_map(canvas_ref, map);
+    let on_move = move |ev: leptos::ev::MouseEvent| track_hover(canvas_ref, map, hover, &ev);
     let height = move || {
         map.with(|m| {
             let rows = m.as_ref().map_or(8, |m| m.rows);
@@ -144,43 +103,10 @@ pub fn StepHeatmap(
             format!("{}px", cells_height(rows, budget) + TOP + 2.0)
         })
     };
-    let readout = move || {
-        let (r, c) = hover.get()?;
-        map.with(|m| {
-            let m = m.as_ref()?;
-            let v = *m.values.get(r * m.cols + c)?;
-            let label = match m.col_labels.get(c) {
-                Some(l) if !l.is_empty() && m.padded_from.is_none_or(|p| c < p) => {
-                    format!("'{l}'")
-                }
-                _ => "∅".to_owned(),
-            };
-            Some(format!("j = {r}, t = {c} {label}: {v:.4}"))
-        })
-    };
+    let readout = move || readout(map, hover);
     // The legend follows the scale only (not every change of the values).
     let scale = Memo::new(move |_| map.with(|m| m.as_ref().map(|m| m.scale)));
-    let legend = move || {
-        scale.with(|m| {
-            m.as_ref().map(|scale| {
-                let (lo, hi) = scale.ends();
-                let fmt = |v: f32| {
-                    if v.fract() == 0.0 {
-                        format!("{v:.0}")
-                    } else {
-                        format!("{v:.2}")
-                    }
-                };
-                view! {
-                    <span class="ins-legend" aria-hidden="true">
-                        <span class="ins-legend-end">{fmt(lo)}</span>
-                        <span class="ins-legend-bar" style:background=scale.css_gradient()></span>
-                        <span class="ins-legend-end">{fmt(hi)}</span>
-                    </span>
-                }
-            })
-        })
-    };
+    let legend = move || legend(scale);
 
     view! {
         <figure class="ins-map">
@@ -206,4 +132,97 @@ pub fn StepHeatmap(
             <div class="ins-readout" aria-hidden="true">{move || readout().unwrap_or_else(|| "\u{a0}".to_owned())}</div>
         </figure>
     }
+}
+
+/// Draws `map` on the canvas at every change.
+fn redraw_map(canvas_ref: NodeRef<leptos::html::Canvas>, map: Signal<Option<StepMap>>) {
+    // Every frame with a change (no time throttle): the pin slider moves it live. A move of
+    // the pin changes only the cells' values: over the same frame (labels, indices, size) the
+    // cells alone are repainted.
+    let drawn = StoredValue::new_local(None::<Frame>);
+    redraw_on_change(
+        canvas_ref,
+        0.0,
+        move || map.get(),
+        move |canvas, area, m, style| {
+            let frame = Frame::of(m, (canvas.width(), canvas.height()));
+            if frame.cells_alone() && drawn.with_value(|d| d.as_ref() == Some(&frame)) {
+                let (w, h) = area.dim_in_pixel();
+                let rect = cells_rect(f64::from(w), f64::from(h), m.rows, m.cols, style);
+                if paint_cells(canvas, m, rect).is_some() {
+                    return;
+                }
+            }
+            let painted = draw(area, m, style, |rect| {
+                paint_cells(canvas, m, rect).is_some()
+            });
+            drawn.set_value(painted.is_ok().then_some(frame));
+        },
+    );
+}
+
+/// The cell under the pointer (row, column), or None off the cells.
+fn track_hover(
+    canvas_ref: NodeRef<leptos::html::Canvas>,
+    map: Signal<Option<StepMap>>,
+    hover: RwSignal<Option<(usize, usize)>>,
+    ev: &leptos::ev::MouseEvent,
+) {
+    let Some(canvas) = canvas_ref.get_untracked() else {
+        return;
+    };
+    let Some((rows, cols)) = map.with_untracked(|m| m.as_ref().map(|m| (m.rows, m.cols))) else {
+        return;
+    };
+    let (w, h) = (canvas.client_width() as f64, canvas.client_height() as f64);
+    let (x, y) = (ev.offset_x() as f64 - LEFT, ev.offset_y() as f64 - TOP);
+    if x < 0.0 || y < 0.0 || rows == 0 || cols == 0 {
+        hover.set(None);
+        return;
+    }
+    let c = (x / ((w - LEFT - 1.0) / cols as f64)) as usize;
+    let r = (y / ((h - TOP) / rows as f64)) as usize;
+    hover.set((r < rows && c < cols).then_some((r, c)));
+}
+
+/// The hovered cell's unit, step, character and value.
+fn readout(
+    map: Signal<Option<StepMap>>,
+    hover: RwSignal<Option<(usize, usize)>>,
+) -> Option<String> {
+    let (r, c) = hover.get()?;
+    map.with(|m| {
+        let m = m.as_ref()?;
+        let v = *m.values.get(r * m.cols + c)?;
+        let label = match m.col_labels.get(c) {
+            Some(l) if !l.is_empty() && m.padded_from.is_none_or(|p| c < p) => {
+                format!("'{l}'")
+            }
+            _ => "∅".to_owned(),
+        };
+        Some(format!("j = {r}, t = {c} {label}: {v:.4}"))
+    })
+}
+
+/// The colour scale's legend: its ends and gradient.
+fn legend(scale: Memo<Option<Scale>>) -> Option<impl IntoView> {
+    scale.with(|m| {
+        m.as_ref().map(|scale| {
+            let (lo, hi) = scale.ends();
+            let fmt = |v: f32| {
+                if v.fract() == 0.0 {
+                    format!("{v:.0}")
+                } else {
+                    format!("{v:.2}")
+                }
+            };
+            view! {
+                <span class="ins-legend" aria-hidden="true">
+                    <span class="ins-legend-end">{fmt(lo)}</span>
+                    <span class="ins-legend-bar" style:background=scale.css_gradient()></span>
+                    <span class="ins-legend-end">{fmt(hi)}</span>
+                </span>
+            }
+        })
+    })
 }
