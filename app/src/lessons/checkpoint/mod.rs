@@ -257,7 +257,7 @@ pub fn Checkpoint(
             Kind::Choice(options) => {
                 let name = group.clone();
                 view! {
-                    <div class="lx-choice lx-cp-choices" role="radiogroup" aria-label=move || t().prediction>
+                    <div class="lx-choice lx-cp-choices" role="radiogroup" data-testid="checkpoint-choices" aria-label=move || t().prediction>
                         {options
                             .into_iter()
                             .enumerate()
