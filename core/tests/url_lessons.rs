@@ -699,3 +699,33 @@ fn same_page_compares_what_an_entry_shows() {
         }
     }
 }
+
+#[test]
+fn quiz_off_round_trips_on_every_lesson() {
+    for (state, canonical) in every_field_changed() {
+        let id = state.id();
+        let off = query::with_quiz(state.encode(Some(Lang::Zh)), false);
+        assert_eq!(off, format!("{canonical}&lang=zh&quiz=0"));
+        assert!(!query::quiz_on(&off));
+        let d = LessonState::decode(id, &off);
+        assert_eq!((&d.config, d.lang), (&state, Some(Lang::Zh)));
+        assert!(d.notices.is_empty(), "{off}: {:?}", d.notices);
+        assert_eq!(
+            query::with_quiz(d.config.encode(d.lang), query::quiz_on(&off)),
+            off
+        );
+        // On is the default and is not written.
+        let on = query::with_quiz(state.encode(None), true);
+        assert_eq!(on, canonical);
+        assert!(query::quiz_on(&on));
+        assert!(query::quiz_on(&format!("{on}&quiz=1")));
+    }
+    // An unreadable value leaves the checkpoints on, with a notice; the last `quiz` wins.
+    let q = "v=1&lesson=gru&quiz=no";
+    assert!(query::quiz_on(q));
+    let (_, notices) = decode(LessonId::Gru, q);
+    assert_eq!(notices.len(), 1);
+    assert_eq!(notices[0].field, "quiz");
+    assert!(!query::quiz_on("v=1&lesson=gru&quiz=1&quiz=0"));
+    assert!(index_notices("v=1&quiz=0").is_empty());
+}

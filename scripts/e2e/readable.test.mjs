@@ -160,13 +160,15 @@ test("lesson 1's vector-mode table fits its card at 1440 px and scrolls inside i
 });
 
 test("every lesson radio group has a name in the page's language", { timeout: 120_000 }, async () => {
+  // The controls' groups, then the choices of the lesson's checkpoint (lesson 4's is a slider).
   const groups = {
-    shapes: ["shapes-cell"],
-    bptt: ["bptt-activation"],
+    shapes: ["shapes-cell", "checkpoint-choices"],
+    bptt: ["bptt-activation", "checkpoint-choices"],
     lstm: ["lstm-mode"],
-    gru: ["gru-convention"],
-    softmax: ["softmax-target"],
-    parallel: ["parallel-cell"],
+    gru: ["gru-convention", "checkpoint-choices"],
+    bidir: ["checkpoint-choices"],
+    softmax: ["softmax-target", "checkpoint-choices"],
+    parallel: ["parallel-cell", "checkpoint-choices"],
   };
   const names = { en: {}, zh: {} };
   for (const lang of ["en", "zh"]) {

@@ -386,12 +386,45 @@ test("lesson 8 is Chinese in lang=zh: the sliders' labels and the cell radios", 
     const controls = await page.evaluate(() => document.querySelector(".lx-controls").innerText);
     assert.match(controls, /隐藏层大小/);
     assert.match(controls, /最长序列/);
-    const radios = await page.$$eval('[role="radiogroup"] label', (ls) => ls.map((l) => l.textContent.trim()));
+    const radios = await page.$$eval('.lx-controls [role="radiogroup"] label', (ls) => ls.map((l) => l.textContent.trim()));
     assert.deepEqual(radios, ["RNN", "LSTM", "GRU"]);
-    assert.equal(await page.getAttribute('[role="radiogroup"]', "aria-label"), "单元");
+    assert.equal(await page.getAttribute('.lx-controls [role="radiogroup"]', "aria-label"), "单元");
     const main = await page.evaluate(() => document.querySelector("main").innerText);
     assert.deepEqual(english(main), [], main);
     assert.deepEqual(consoleErrors, []);
+  } finally {
+    await b.close();
+  }
+});
+
+test("the lessons' checkpoints and the index's marks are Chinese in lang=zh, before and after the reveal", { timeout: 300_000 }, async () => {
+  const b = await launch({ webgpu: false });
+  try {
+    const CP = '[data-testid="checkpoint"]';
+    for (const lesson of ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"]) {
+      const { page, consoleErrors } = await openPage(b.context, server.url, `?v=1&lesson=${lesson}&lang=zh`);
+      await page.waitForSelector(CP, { timeout: 60_000 });
+      const open = await page.evaluate((s) => document.querySelector(s).innerText, CP);
+      assert.deepEqual(english(open), [], open);
+      if (await page.$(`${CP} [data-testid="checkpoint-choice-0"]`)) await page.click(`${CP} [data-testid="checkpoint-choice-0"]`);
+      await page.click(`${CP} [data-testid="checkpoint-lock"]`);
+      await page.waitForSelector(`${CP}[data-state="locked"]`);
+      await page.click(`${CP} [data-testid="checkpoint-reveal"]`);
+      await page.waitForSelector(`${CP}[data-state="revealed"]`);
+      const shown = await page.evaluate((s) => document.querySelector(s).innerText, CP);
+      assert.match(shown, /本页计算结果/);
+      assert.deepEqual(english(shown), [], shown);
+      assert.deepEqual(consoleErrors, [], lesson);
+      await page.close();
+    }
+    const { page } = await openPage(b.context, server.url, "?v=1&lang=zh");
+    await page.waitForSelector('[data-testid="checkpoint-progress-gru"][data-value="1"]', { timeout: 60_000 });
+    // The index's own cards name each lesson's key (`lesson=unroll`); the checkpoint panel and the marks are checked.
+    const index = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-testid="checkpoint-panel"], [data-testid^="checkpoint-progress-"]')].map((e) => e.textContent).join("\n"),
+    );
+    assert.match(index, /已揭晓 1\/1 个检查点/);
+    assert.deepEqual(english(index), [], index);
   } finally {
     await b.close();
   }

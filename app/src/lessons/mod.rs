@@ -14,6 +14,7 @@
 
 pub mod bidir;
 pub mod bptt;
+pub mod checkpoint;
 pub mod common_text;
 pub mod fmt;
 pub mod gru;
@@ -113,15 +114,17 @@ pub fn use_nav() -> Nav {
     })
 }
 
-/// The query of a lesson's default state (or of the index), with `lang` when chosen.
+/// The query of a lesson's default state (or of the index), with `lang` when chosen, and
+/// `quiz=0` while the page shown has it (reactive).
 pub fn lesson_query(id: Option<LessonId>, lang: Option<Lang>) -> String {
-    match id {
+    let query = match id {
         Some(id) => LessonState::default_for(id).encode(lang),
         None => match lang {
             Some(l) => format!("v=1&lang={}", l.as_str()),
             None => "v=1".into(),
         },
-    }
+    };
+    unroll_core::config::query::with_quiz(query, checkpoint::quiz_shown())
 }
 
 /// A link inside the lessons that switches page by `history.pushState` (a plain click) or
@@ -211,7 +214,10 @@ pub fn sync_url<T: Clone + Send + Sync + 'static>(state: RwSignal<T>, wrap: fn(T
     let lang = use_lang();
     let entry = Entry::shown();
     Effect::new(move |_| {
-        let query = wrap(state.get()).encode(lang.url_lang());
+        let query = unroll_core::config::query::with_quiz(
+            wrap(state.get()).encode(lang.url_lang()),
+            checkpoint::quiz_shown(),
+        );
         nav.replace(entry, &query);
     });
 }

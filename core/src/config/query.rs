@@ -863,7 +863,7 @@ pub fn decode<T: UrlConfig>(query: &str) -> Decoded<T> {
         // read them), so only the page's own settings are listed as ignored.
         for (key, values) in keys
             .iter()
-            .filter(|(k, _)| !["v", "lesson", "lang"].contains(k))
+            .filter(|(k, _)| !["v", "lesson", "lang", "quiz"].contains(k))
         {
             note(
                 key,
@@ -918,6 +918,18 @@ pub fn decode<T: UrlConfig>(query: &str) -> Decoded<T> {
                     },
                 ),
             },
+            "quiz" => {
+                if parse_quiz(last).is_none() {
+                    note(
+                        key,
+                        last,
+                        NoticeKind::Invalid {
+                            expected: Accepted::Choices(vec!["0", "1"]),
+                            default: Fallback::Value("1".into()),
+                        },
+                    );
+                }
+            }
             _ => match T::FIELDS.iter().find(|s| s.key == *key) {
                 Some(spec) => {
                     let (value, kind) = parse_field(spec, last);
@@ -971,6 +983,39 @@ fn merge_notice(notices: &mut Vec<UrlNotice>, notice: UrlNotice) {
     match (earlier, &notice.kind) {
         (Some(earlier), NoticeKind::Clamped { .. }) => earlier.kind = notice.kind,
         _ => notices.push(notice),
+    }
+}
+
+/// `quiz=0` / `quiz=1` (surrounding spaces ignored).
+fn parse_quiz(raw: &str) -> Option<bool> {
+    match raw.trim() {
+        "0" => Some(false),
+        "1" => Some(true),
+        _ => None,
+    }
+}
+
+/// Whether the lessons' checkpoints are shown for `query`: `quiz=0` turns them off (a teacher
+/// presenting), anything else leaves them on. The last `quiz` wins; an unreadable value is
+/// listed by [`decode`] and leaves them on.
+pub fn quiz_on(query: &str) -> bool {
+    parse_pairs(query)
+        .into_iter()
+        .rev()
+        .find(|(k, _)| k == "quiz")
+        .and_then(|(_, v)| parse_quiz(&v))
+        .unwrap_or(true)
+}
+
+/// `query` (canonical, from [`encode`]) with `quiz=0` appended when the checkpoints are off;
+/// unchanged when they are on (the default is not written).
+pub fn with_quiz(query: String, quiz: bool) -> String {
+    if quiz {
+        query
+    } else if query.is_empty() {
+        "quiz=0".into()
+    } else {
+        format!("{query}&quiz=0")
     }
 }
 

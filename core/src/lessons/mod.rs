@@ -17,12 +17,15 @@
 //! - [`softmax`]: [`crate::math::loss::log_softmax`] and the NLL.
 //! - [`handout`]: the four places where the course's printed handout differs, computed.
 //! - [`parallel`]: timing of a sequential recurrent forward against one all-pairs product.
+//! - [`checkpoints`]: each lesson's "predict, then see" questions, answered by the modules above
+//!   from the page's state.
 //!
 //! Inputs are the lesson configs of [`crate::config::lessons`] (already clamped to the slider
 //! ranges); all arithmetic is f32 like the trainer.
 
 pub mod bidir;
 pub mod bptt;
+pub mod checkpoints;
 pub mod gru;
 pub mod handout;
 pub mod lstm;

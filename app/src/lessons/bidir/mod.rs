@@ -1,6 +1,7 @@
 //! Lesson 6 (`bidir`): a bidirectional RNN over token embeddings, computed by
 //! [`unroll_core::lessons::bidir`]. Tokens are user text: they are rendered as text nodes only.
 
+pub mod checkpoint;
 pub mod text;
 
 use super::fmt;
@@ -82,6 +83,7 @@ pub fn BidirPage(
             <div class="lx-layout">
                 <BidirControls cfg=cfg result=result />
                 <div class="lx-main">
+                    <checkpoint::BidirCheckpoints cfg=cfg />
                     <Panel title=|l| BidirText::of(l).diagram>
                         <StepControls
                             lesson="bidir"

@@ -1,5 +1,6 @@
 //! Lesson 3 (`bptt`): the running product of BPTT, computed by [`unroll_core::lessons::bptt`].
 
+pub mod checkpoint;
 pub mod text;
 
 use super::fmt;
@@ -37,6 +38,7 @@ pub fn BpttPage(
             <div class="lx-layout">
                 <BpttControls cfg=cfg />
                 <div class="lx-main">
+                    <checkpoint::BpttCheckpoints cfg=cfg />
                     <Panel title=|l| BpttText::of(l).chart>
                         <LineChart data=chart testid="bptt-chart" label=Signal::derive(move || BpttText::of(lang.get()).chart.to_owned()) />
                         <Para text=|l| BpttText::of(l).chart_note class="lx-note" />

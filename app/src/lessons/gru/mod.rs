@@ -1,6 +1,7 @@
 //! Lesson 5 (`gru`): the update gate in the course's and PyTorch's conventions and the reset
 //! gate, computed by [`unroll_core::lessons::gru`].
 
+pub mod checkpoint;
 pub mod text;
 
 use super::fmt;
@@ -73,6 +74,7 @@ pub fn GruPage(
                     {slider("b_hn", "b_hn")}
                 </Panel>
                 <div class="lx-main">
+                    <checkpoint::GruCheckpoints cfg=cfg />
                     <Panel title=|l| GruText::of(l).update>
                         {move || update_panel(&result.get(), &cfg.get(), lang.get())}
                     </Panel>

@@ -51,6 +51,7 @@ pub fn IndexPage(
                         <span class="lx-card-text">{move || lesson_info(id, lang.get()).summary}</span>
                         <code class="lx-card-key">{format!("lesson={}", id.as_str())}</code>
                     </NavLink>
+                    <crate::lessons::checkpoint::ProgressMark lesson=id />
                 </li>
             }
         })
@@ -64,6 +65,7 @@ pub fn IndexPage(
             </header>
             <LessonNotice notices=notices />
             <ol class="lx-cards">{cards}</ol>
+            <crate::lessons::checkpoint::ProgressPanel />
             <section class="panel lx-train-card">
                 <h2>{move || IndexText::of(lang.get()).train_title}</h2>
                 <p class="lx-text">{move || IndexText::of(lang.get()).train_text}</p>

@@ -1,5 +1,6 @@
 //! Lesson 4 (`lstm`): the conveyor belt, computed by [`unroll_core::lessons::lstm`].
 
+pub mod checkpoint;
 pub mod text;
 
 use super::fmt;
@@ -72,6 +73,7 @@ pub fn LstmPage(
             <div class="lx-layout">
                 <LstmControls model=model />
                 <div class="lx-main">
+                    <checkpoint::LstmCheckpoints cfg=cfg />
                     <LstmBelt model=model />
                     <LstmTable model=model />
                     <Show when=move || mode.get() == LstmMode::Weights>

@@ -3,6 +3,7 @@
 //! [`unroll_core::lessons::parallel`]. The figures are measurements: shown with their spread, never
 //! asserted. Each timed call is one short task; the loop yields to the browser between calls.
 
+pub mod checkpoint;
 pub mod text;
 
 use super::fmt;
@@ -142,6 +143,7 @@ pub fn ParallelPage(
             <div class="lx-layout">
                 <ParallelControls m=m />
                 <div class="lx-main">
+                    <checkpoint::ParallelCheckpoints cfg=cfg />
                     <ParallelResults m=m />
                     <Panel title=|l| CommonText::of(l).about>
                         <Para text=|l| ParallelText::of(l).about_1 />

@@ -1,6 +1,7 @@
 //! Lesson 2 (`shapes`): shapes and parameter counts from [`unroll_core::lessons::shapes`] (the math
 //! module's shape API); nothing of the chosen sizes is allocated.
 
+pub mod checkpoint;
 pub mod text;
 
 use super::fmt;
@@ -80,6 +81,7 @@ pub fn ShapesPage(
             <div class="lx-layout">
                 <ShapesControls cfg=cfg />
                 <div class="lx-main">
+                    <checkpoint::ShapesCheckpoints cfg=cfg />
                     <ShapesCall cfg=cfg result=result />
                     <Panel title=|l| ShapesText::of(l).grid>
                         <div class="lx-scroll">{move || grid_svg(&cfg.get(), lang.get())}</div>

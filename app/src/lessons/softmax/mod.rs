@@ -1,6 +1,7 @@
 //! Lesson 7 (`softmax`): logits → log-softmax → softmax → NLL, computed by
 //! [`unroll_core::lessons::softmax`] (the trainer's `log_softmax`).
 
+pub mod checkpoint;
 pub mod text;
 
 use super::fmt;
@@ -32,6 +33,7 @@ pub fn SoftmaxPage(
             <div class="lx-layout">
                 <SoftmaxControls cfg=cfg />
                 <div class="lx-main">
+                    <checkpoint::SoftmaxCheckpoints cfg=cfg />
                     <SoftmaxPipeline cfg=cfg result=result />
                     <Panel title=|l| SoftmaxText::of(l).loss>{move || loss_panel(&result.get(), lang.get())}</Panel>
                     <Panel title=|l| SoftmaxText::of(l).stability>{move || stability_panel(&result.get(), lang.get())}</Panel>

@@ -1,5 +1,6 @@
 //! Lesson 1 (`unroll`): recurrence and time unrolling, computed by [`unroll_core::lessons::unroll`].
 
+pub mod checkpoint;
 pub mod text;
 
 use super::fmt;
@@ -55,6 +56,7 @@ pub fn UnrollPage(
             <div class="lx-layout">
                 <UnrollControls m=m />
                 <div class="lx-main">
+                    <checkpoint::UnrollCheckpoints cfg=cfg />
                     <UnrollChain m=m />
                     <UnrollTable m=m />
                     <Show when=move || vector.get()>

@@ -1,0 +1,210 @@
+//! The checkpoints' answers in the browser's IndexedDB: one record per checkpoint under
+//! `checkpoint-<key>`, a JSON text of [`Record`], written with the app's store helpers. The
+//! records are read once per document into [`progress`], which the checkpoints and the
+//! index's marks follow. A browser that refuses (private mode, no IndexedDB) sets
+//! [`Progress::failed`]: the checkpoints still work on the page, and say they are not kept.
+
+use crate::names::keep::persist::{delete_record, get_record, put_record};
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use unroll_core::lessons::checkpoints::{Prediction, CHECKPOINTS};
+use wasm_bindgen::JsValue;
+
+/// Where a checkpoint stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    /// Waiting for a prediction.
+    Open,
+    /// The prediction is locked; the answer is not shown yet.
+    Locked,
+    /// The answer is shown.
+    Revealed,
+}
+
+impl Phase {
+    /// `open`, `locked` or `revealed` (the `data-state` hook).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Open => "open",
+            Phase::Locked => "locked",
+            Phase::Revealed => "revealed",
+        }
+    }
+}
+
+/// One checkpoint's kept answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// Locked or revealed.
+    pub phase: Phase,
+    /// A number prediction.
+    #[serde(default)]
+    pub number: Option<f64>,
+    /// A choice prediction.
+    #[serde(default)]
+    pub choice: Option<usize>,
+    /// The lesson's state at the reveal, as its canonical query.
+    #[serde(default)]
+    pub query: Option<String>,
+}
+
+impl Record {
+    /// A record of `phase` with `prediction` (none: skipped) and the reveal's state.
+    pub fn new(phase: Phase, prediction: Option<Prediction>, query: Option<String>) -> Record {
+        let (number, choice) = match prediction {
+            Some(Prediction::Number(v)) => (Some(v), None),
+            Some(Prediction::Choice(i)) => (None, Some(i)),
+            None => (None, None),
+        };
+        Record {
+            phase,
+            number,
+            choice,
+            query,
+        }
+    }
+
+    /// The kept prediction.
+    pub fn prediction(&self) -> Option<Prediction> {
+        match (self.number, self.choice) {
+            (Some(v), _) if v.is_finite() => Some(Prediction::Number(v)),
+            (_, Some(i)) => Some(Prediction::Choice(i)),
+            _ => None,
+        }
+    }
+
+    /// The record as stored (JSON text).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// A stored record; `None` when it cannot be read (it is then treated as absent).
+    pub fn from_json(text: &str) -> Option<Record> {
+        serde_json::from_str(text).ok()
+    }
+}
+
+/// Every kept answer of this document.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Progress {
+    /// The store was read.
+    pub loaded: bool,
+    /// The browser refused to read or write.
+    pub failed: bool,
+    /// Records by checkpoint key.
+    pub records: HashMap<String, Record>,
+}
+
+thread_local! {
+    static PROGRESS: ArcRwSignal<Progress> = ArcRwSignal::new(Progress::default());
+    static STARTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+fn store_key(key: &str) -> String {
+    format!("checkpoint-{key}")
+}
+
+const WHAT: &str = "could not keep the checkpoint's answer";
+
+/// The kept answers (reactive, owned by the caller's component); the first call starts
+/// reading them.
+pub fn progress() -> RwSignal<Progress> {
+    RwSignal::from(shared())
+}
+
+/// The document's kept answers; the first call starts reading them.
+fn shared() -> ArcRwSignal<Progress> {
+    let signal = PROGRESS.with(Clone::clone);
+    if !STARTED.replace(true) {
+        let s = signal.clone();
+        leptos::task::spawn_local(async move {
+            let mut records = HashMap::new();
+            let mut failed = false;
+            for (_, key) in CHECKPOINTS {
+                match get_record(&store_key(key), WHAT).await {
+                    Ok(Some(v)) => {
+                        if let Some(r) = v.as_string().as_deref().and_then(Record::from_json) {
+                            records.insert((*key).to_owned(), r);
+                        }
+                    }
+                    Ok(None) => {}
+                    Err(_) => {
+                        failed = true;
+                        break;
+                    }
+                }
+            }
+            s.update(|p| {
+                // Answers given while reading win over the kept ones.
+                for (k, r) in records {
+                    p.records.entry(k).or_insert(r);
+                }
+                p.failed |= failed;
+                p.loaded = true;
+            });
+        });
+    }
+    signal
+}
+
+/// Keeps `record` for checkpoint `key`.
+pub fn put(key: &'static str, record: Record) {
+    let signal = shared();
+    let json = record.to_json();
+    signal.update(|p| {
+        p.records.insert(key.to_owned(), record);
+    });
+    leptos::task::spawn_local(async move {
+        if put_record(&store_key(key), &JsValue::from_str(&json), WHAT)
+            .await
+            .is_err()
+        {
+            signal.update(|p| p.failed = true);
+        }
+    });
+}
+
+/// Forgets checkpoint `key`'s answer.
+pub fn remove(key: &'static str) {
+    let signal = shared();
+    signal.update(|p| {
+        p.records.remove(key);
+    });
+    leptos::task::spawn_local(async move {
+        if delete_record(&store_key(key), WHAT).await.is_err() {
+            signal.update(|p| p.failed = true);
+        }
+    });
+}
+
+/// Forgets every checkpoint's answer.
+pub fn clear() {
+    for (_, key) in CHECKPOINTS {
+        remove(key);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_reads_back() {
+        for (p, q) in [
+            (
+                Some(Prediction::Number(-0.42)),
+                Some("v=1&lesson=lstm".to_owned()),
+            ),
+            (Some(Prediction::Choice(2)), None),
+            (None, Some("v=1&lesson=gru&z=0.9".to_owned())),
+        ] {
+            let r = Record::new(Phase::Revealed, p, q);
+            let back = Record::from_json(&r.to_json()).unwrap();
+            assert_eq!(back, r);
+            assert_eq!(back.prediction(), p);
+        }
+        assert_eq!(Record::from_json("{not json"), None);
+    }
+}

@@ -1,0 +1,107 @@
+//! The checkpoints' own words (the questions are each lesson's, in its `checkpoint.rs`).
+
+use unroll_core::config::Lang;
+
+/// The checkpoint frame, the reveal and the index's progress marks.
+#[derive(Debug)]
+pub struct CheckpointText {
+    /// The box's heading.
+    pub heading: &'static str,
+    /// Label of the number slider and of the choice group.
+    pub prediction: &'static str,
+    /// Button: commit the prediction.
+    pub lock: &'static str,
+    /// Button: reveal without predicting.
+    pub skip: &'static str,
+    /// Button: show the answer.
+    pub reveal: &'static str,
+    /// Button: back to an open question.
+    pub try_again: &'static str,
+    /// {0}: the prediction.
+    pub locked: fn(&str) -> String,
+    /// {0}: the answer in words.
+    pub answer: fn(&str) -> String,
+    /// {0}: the prediction; {1}: the gap.
+    pub off_by: fn(&str, &str) -> String,
+    /// The prediction was the answer.
+    pub right: fn(&str) -> String,
+    /// The prediction was another choice.
+    pub wrong: fn(&str) -> String,
+    /// Skipped.
+    pub skipped: &'static str,
+    /// The page's settings changed after the reveal.
+    pub stale: &'static str,
+    /// The page has no answer for its state (an error the page shows).
+    pub no_answer: &'static str,
+    /// The browser refused to keep answers.
+    pub not_kept: &'static str,
+    /// Index: {0} revealed of {1}.
+    pub progress: fn(&str, &str) -> String,
+    /// Index: button.
+    pub reset: &'static str,
+    /// Index: after the reset.
+    pub reset_done: &'static str,
+    /// Index: the progress section's heading.
+    pub progress_title: &'static str,
+    /// Index: what the progress marks count.
+    pub progress_text: &'static str,
+}
+
+impl CheckpointText {
+    /// English.
+    pub const EN: CheckpointText = CheckpointText {
+        heading: "Predict, then see",
+        prediction: "Your prediction",
+        lock: "Lock my answer",
+        skip: "Skip",
+        reveal: "Reveal",
+        try_again: "Try again",
+        locked: |p| format!("Your answer, locked: {p}."),
+        answer: |a| format!("The page computes: {a}."),
+        off_by: |p, g| format!("You said {p}: off by {g}."),
+        right: |p| format!("You said {p}: right."),
+        wrong: |p| format!("You said {p}: not this time."),
+        skipped: "Skipped: no prediction.",
+        stale: "Computed for the settings at the reveal; they have changed since. “Try again” asks about the current ones.",
+        no_answer: "The page has no answer for these settings (see the message above).",
+        not_kept: "Your answers could not be kept in this browser; they still work on this page.",
+        progress: |d, n| format!("{d} of {n} checkpoints revealed"),
+        reset: "Reset checkpoints",
+        reset_done: "Every checkpoint is open again.",
+        progress_title: "Predict, then see",
+        progress_text: "Each lesson asks you to predict a number or a choice before the page shows its own. Your answers are kept in this browser only.",
+    };
+
+    /// 简体中文.
+    pub const ZH: CheckpointText = CheckpointText {
+        heading: "先预测，再验证",
+        prediction: "你的预测",
+        lock: "锁定答案",
+        skip: "跳过",
+        reveal: "揭晓",
+        try_again: "重新作答",
+        locked: |p| format!("你的答案（已锁定）：{p}。"),
+        answer: |a| format!("本页计算结果：{a}。"),
+        off_by: |p, g| format!("你的答案是 {p}，相差 {g}。"),
+        right: |p| format!("你的答案是 {p}：答对了。"),
+        wrong: |p| format!("你的答案是 {p}：这次没答对。"),
+        skipped: "已跳过，未作预测。",
+        stale: "结果按揭晓时的设置计算；设置已改变。点“重新作答”可就当前设置作答。",
+        no_answer: "当前设置下本页没有答案（见上方提示）。",
+        not_kept: "此浏览器无法保存你的答案；在本页仍可作答。",
+        progress: |d, n| format!("已揭晓 {d}/{n} 个检查点"),
+        reset: "重置检查点",
+        reset_done: "所有检查点已重新开放。",
+        progress_title: "先预测，再验证",
+        progress_text:
+            "每课都请你先预测一个数值或选项，再看本页自己的计算结果。答案只保存在此浏览器中。",
+    };
+
+    /// The catalogue of `lang`.
+    pub fn of(lang: Lang) -> &'static CheckpointText {
+        match lang {
+            Lang::En => &Self::EN,
+            Lang::Zh => &Self::ZH,
+        }
+    }
+}
