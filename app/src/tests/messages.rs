@@ -278,6 +278,7 @@ fn a_renamed_png_is_not_a_safetensors_file_in_both_languages() {
     assert_eq!(e.detail(), None);
 }
 
+// long: one entry per error variant, so a new variant without a wording is seen in one list
 /// Every variant of [`WeightsError`], [`MetadataProblem`], [`TensorProblem`] and
 /// [`LimitProblem`], and the identifiers from the file each names (shown as written).
 fn weights_errors() -> Vec<(WeightsError, Vec<&'static str>)> {
@@ -705,6 +706,7 @@ fn storage_errors() -> Vec<StorageError> {
     ]
 }
 
+// long: every storage action crossed with every problem, checked as one table
 /// The storage notice of every error while saving, reading, restoring and deleting the model:
 /// the English is the error's own wording, the Chinese has no English run (the browser's words
 /// are left to the tooltip), each action and each error reads differently (storage that is not

@@ -97,6 +97,7 @@ fn middle(r: NumberRange) -> f64 {
     ((mid - r.min) / r.step).round() * r.step + r.min
 }
 
+// long: not yet split into its parts (prediction, lock, reveal, stale note, buttons); next to do
 /// One checkpoint: the question, the prediction, Lock / Skip, Reveal and the reveal
 /// (announced to screen readers), kept across reloads. Renders nothing with `quiz=0`.
 #[component]
