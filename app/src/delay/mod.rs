@@ -40,6 +40,7 @@
 //! (mean of the LSTM's initial forget block of `bias_ih_l0`, first seed); `delay-example` (T),
 //! `delay-example-pred-<cell>` (accuracy on the example), `copy-link`.
 
+mod checkpoint;
 pub mod driver;
 mod example;
 mod progress;
@@ -175,8 +176,9 @@ pub fn DelayPage() -> impl IntoView {
     let nav = use_nav();
     Effect::new(move |_| {
         let lang = loc.chosen.get();
-        let query = cfg.with(|c| encode(c, lang));
-        nav.search.track();
+        // `quiz=0` (the checkpoints off) stays with the page's settings.
+        let quiz = unroll_core::config::query::quiz_on(&nav.search.get());
+        let query = unroll_core::config::query::with_quiz(cfg.with(|c| encode(c, lang)), quiz);
         pages.delay.set(Some(query.clone()));
         if pages.route.get() == Route::Delay {
             url::replace_query(url::Entry::shown(), &query);
@@ -219,6 +221,7 @@ pub fn DelayPage() -> impl IntoView {
                 <SettingsPanel cfg=cfg notices=notices driver=driver invalid=invalid />
                 <div class="main-column">
                     <ProgressPanel driver=driver shown_cfg=shown_cfg />
+                    <checkpoint::DelayCheckpoint driver=driver shown_cfg=shown_cfg />
                     <ChartsPanel driver=driver shown_cfg=shown_cfg />
                     <SummaryPanel driver=driver shown_cfg=shown_cfg />
                     <ForgetBiasPanel cfg=cfg shown_cfg=shown_cfg />

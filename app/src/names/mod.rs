@@ -21,6 +21,7 @@
 //! set did not load), `loss-swing-note`.
 
 pub mod bridge;
+pub mod checkpoint;
 pub mod data_loader;
 mod form;
 pub mod keep;
@@ -124,6 +125,7 @@ pub fn TrainingPage(
                         steps_per_epoch=counts.steps_per_epoch
                         total_steps=counts.total_steps
                     />
+                    <checkpoint::NamesCheckpoint session=session classes=class_names(data) />
                     <CurvesPanel session=session config=config counts=counts />
                     <lab::metrics::MetricsPanel metrics=lab_metrics data=data val_counts=val_counts />
                     <lab::compare::ComparePanel
@@ -148,6 +150,21 @@ pub fn TrainingPage(
             </div>
         </div>
     }
+}
+
+/// The data set's class names, in class order (none before it loads).
+fn class_names(data: RwSignal<LoadState, LocalStorage>) -> Signal<Vec<String>> {
+    Signal::derive(move || {
+        data.with(|d| match d {
+            LoadState::Ready(l) => l
+                .summary
+                .classes
+                .iter()
+                .map(|c| c.language.clone())
+                .collect(),
+            _ => Vec::new(),
+        })
+    })
 }
 
 /// The codec's notices join the page's. When the shell already said the lesson is unknown,
@@ -175,8 +192,12 @@ fn follow_config_in_url(config: RwSignal<TrainConfig>, loc: Locale, nav: Nav) {
     let active = move || pages.route.get() == Route::Training;
     Effect::new(move |_| {
         let lang = loc.chosen.get();
-        let query = config.with(|c| bridge::encode_config(c, lang));
-        nav.search.track();
+        // `quiz=0` (the checkpoints off) stays with the page's settings.
+        let quiz = unroll_core::config::query::quiz_on(&nav.search.get());
+        let query = unroll_core::config::query::with_quiz(
+            config.with(|c| bridge::encode_config(c, lang)),
+            quiz,
+        );
         pages.training.set(Some(query.clone()));
         if active() {
             url::replace_query(url::Entry::shown(), &query);

@@ -95,6 +95,13 @@ fn SiteHeader(loc: Locale, nav: Nav, current: Memo<Route>, pages: PageQueries) -
         Some(l) => format!("{base}&lang={}", l.as_str()),
         None => base.to_owned(),
     };
+    // The labs' default links keep `quiz=0` while the page shown has it.
+    let with_lang = move |base: &str| {
+        unroll_core::config::query::with_quiz(
+            with_lang(base),
+            crate::lessons::checkpoint::quiz_shown(),
+        )
+    };
     let training_query = Signal::derive(move || {
         pages
             .training

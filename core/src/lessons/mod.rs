@@ -19,6 +19,7 @@
 //! - [`parallel`]: timing of a sequential recurrent forward against one all-pairs product.
 //! - [`checkpoints`]: each lesson's "predict, then see" questions, answered by the modules above
 //!   from the page's state.
+//! - [`lab_checkpoints`]: the two labs' questions, answered from the run the learner trains.
 //!
 //! Inputs are the lesson configs of [`crate::config::lessons`] (already clamped to the slider
 //! ranges); all arithmetic is f32 like the trainer.
@@ -28,6 +29,7 @@ pub mod bptt;
 pub mod checkpoints;
 pub mod gru;
 pub mod handout;
+pub mod lab_checkpoints;
 pub mod lstm;
 pub mod parallel;
 pub mod shapes;

@@ -1,9 +1,9 @@
 //! Lesson 6's checkpoint: which half of the last position's output has read every token?
 
-use super::super::checkpoint::{Checkpoint, Kind, Question, Reveal};
+use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
 use super::super::fmt::fixed;
 use leptos::prelude::*;
-use unroll_core::config::lessons::{BidirConfig, LessonId, LessonState};
+use unroll_core::config::lessons::{BidirConfig, LessonState};
 use unroll_core::config::Lang;
 use unroll_core::lessons::bidir::HIDDEN;
 use unroll_core::lessons::checkpoints::{bidir_last, Answer};
@@ -69,10 +69,10 @@ fn reveal(s: &LessonState, lang: Lang) -> Option<Reveal> {
 /// The question.
 pub const QUESTION: Question = Question {
     key: "bidir-last",
-    lesson: LessonId::Bidir,
     ask,
     kind,
     reveal,
+    until: ready,
 };
 
 /// Lesson 6's checkpoints, on the page's state.

@@ -1,9 +1,9 @@
 //! Lesson 3's checkpoint: is the gradient product above or below 10⁻³ after T steps?
 
-use super::super::checkpoint::{Checkpoint, Kind, Question, Reveal};
+use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
 use super::super::fmt::{fixed, fixed64, short};
 use leptos::prelude::*;
-use unroll_core::config::lessons::{BpttConfig, LessonId, LessonState};
+use unroll_core::config::lessons::{BpttConfig, LessonState};
 use unroll_core::config::Lang;
 use unroll_core::lessons::checkpoints::{bptt_product, Answer};
 
@@ -61,10 +61,10 @@ fn reveal(s: &LessonState, lang: Lang) -> Option<Reveal> {
 /// The question.
 pub const QUESTION: Question = Question {
     key: "bptt-product",
-    lesson: LessonId::Bptt,
     ask,
     kind,
     reveal,
+    until: ready,
 };
 
 /// Lesson 3's checkpoints, on the page's state.

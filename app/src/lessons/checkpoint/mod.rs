@@ -1,16 +1,22 @@
-//! "Predict, then see": the lessons' checkpoints.
+//! "Predict, then see": the checkpoints of the lessons and the labs.
 //!
-//! A lesson's `checkpoint.rs` defines its [`Question`]s; [`Checkpoint`] asks one. The learner
+//! A lesson's `checkpoint.rs` (and each lab's) defines its [`Question`]s; [`Checkpoint`] asks
+//! one. The question is asked about the page's state `S` ([`Asked`]): a lesson's
+//! [`LessonState`], or a lab's results. The learner
 //! sets a prediction (a slider or a choice), locks it, then reveals the page's own answer: it is
-//! computed when revealed, from the lesson's state at that moment, by the core's
-//! [`unroll_core::lessons::checkpoints`] (the lesson's own computation), with the gap and one
+//! computed when revealed, from the page's state at that moment, by the core's
+//! [`unroll_core::lessons::checkpoints`] (the lesson's own computation) or
+//! [`unroll_core::lessons::lab_checkpoints`] (the lab's verdicts), with the gap and one
 //! computed sentence of explanation. The state of the reveal is kept with the answer, so a later
 //! change of the page's settings is pointed out instead of silently answering another question.
 //!
 //! Skippable (Skip reveals without a prediction); `quiz=0` in the URL hides every checkpoint
 //! and the index's marks ([`quiz_shown`]). Answers are kept in the browser's IndexedDB, one record
-//! per checkpoint ([`store`]); the index shows a mark per lesson and a reset ([`ProgressMark`],
+//! per checkpoint ([`store`]); the index shows a mark per lesson and lab and a reset ([`ProgressMark`],
 //! [`ProgressPanel`]).
+//!
+//! A lab's answer needs a finished run: until then Reveal waits, with the question's sentence
+//! on what is missing ([`Question::until`]).
 //!
 //! Test hooks: `data-testid="checkpoint"` with `data-key`, `data-state` = `open` / `locked` /
 //! `revealed` and the answer's raw value in `data-value` once revealed.
@@ -23,10 +29,11 @@ use crate::shell::i18n::use_lang;
 use leptos::prelude::*;
 use store::{Phase, Record};
 use text::CheckpointText;
-use unroll_core::config::lessons::{LessonId, LessonState};
+use unroll_core::config::lessons::LessonState;
 use unroll_core::config::query::quiz_on;
 use unroll_core::config::Lang;
-use unroll_core::lessons::checkpoints::{keys, Answer, Gap, NumberRange, Prediction};
+use unroll_core::lessons::checkpoints::{Answer, Gap, NumberRange, Prediction, CHECKPOINTS};
+use unroll_core::lessons::lab_checkpoints::lab_keys;
 
 /// How a question is answered.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,21 +55,56 @@ pub struct Reveal {
     pub why: String,
 }
 
-/// One checkpoint of a lesson, as its `checkpoint.rs` defines it. Every function takes the
-/// lesson's state ([`LessonState`] of the lesson) and the language.
-#[derive(Clone, Copy)]
-pub struct Question {
-    /// The key of [`unroll_core::lessons::checkpoints::CHECKPOINTS`].
+/// The page state a question is asked about, and how it is kept with a revealed answer.
+pub trait Asked: Clone + PartialEq + Send + Sync + 'static {
+    /// The state as kept with the answer.
+    fn keep(&self) -> String;
+    /// The kept state of checkpoint `key` back (`None`: unreadable, the answer is not shown).
+    fn restore(key: &str, kept: &str) -> Option<Self>;
+}
+
+impl Asked for LessonState {
+    /// The lesson's canonical query.
+    fn keep(&self) -> String {
+        self.encode(None)
+    }
+
+    /// Decoded as the query of the checkpoint's lesson.
+    fn restore(key: &str, kept: &str) -> Option<Self> {
+        let (lesson, _) = CHECKPOINTS.iter().find(|(_, k)| *k == key)?;
+        Some(LessonState::decode(*lesson, kept).config)
+    }
+}
+
+/// One checkpoint, as its page's `checkpoint.rs` defines it. Every function takes the page's
+/// state `S` and the language.
+pub struct Question<S = LessonState> {
+    /// The key of [`unroll_core::lessons::checkpoints::CHECKPOINTS`] or
+    /// [`unroll_core::lessons::lab_checkpoints::LAB_CHECKPOINTS`].
     pub key: &'static str,
-    /// The lesson (its state variant).
-    pub lesson: LessonId,
     /// The question, possibly quoting the state (e.g. the z asked about).
-    pub ask: fn(&LessonState, Lang) -> String,
+    pub ask: fn(&S, Lang) -> String,
     /// How it is answered.
-    pub kind: fn(&LessonState, Lang) -> Kind,
-    /// The answer computed from the state; `None` when the lesson has none (an error the page
+    pub kind: fn(&S, Lang) -> Kind,
+    /// The answer computed from the state; `None` when the page has none (an error the page
     /// shows).
-    pub reveal: fn(&LessonState, Lang) -> Option<Reveal>,
+    pub reveal: fn(&S, Lang) -> Option<Reveal>,
+    /// What the page still needs before it can answer (Reveal waits, showing this sentence);
+    /// `None` once it can. Lessons can always answer ([`ready`]).
+    pub until: fn(&S, Lang) -> Option<String>,
+}
+
+impl<S> Clone for Question<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S> Copy for Question<S> {}
+
+/// [`Question::until`] of a question that can always be answered.
+pub fn ready<S>(_: &S, _: Lang) -> Option<String> {
+    None
 }
 
 /// Whether the checkpoints are shown: not with `quiz=0` in the URL of the page shown
@@ -97,335 +139,448 @@ fn middle(r: NumberRange) -> f64 {
     ((mid - r.min) / r.step).round() * r.step + r.min
 }
 
-// long: not yet split into its parts (prediction, lock, reveal, stale note, buttons); next to do
-/// One checkpoint: the question, the prediction, Lock / Skip, Reveal and the reveal
-/// (announced to screen readers), kept across reloads. Renders nothing with `quiz=0`.
-#[component]
-pub fn Checkpoint(
-    /// The question.
-    question: Question,
-    /// The lesson's live state.
-    #[prop(into)]
-    state: Signal<LessonState>,
-) -> impl IntoView {
-    let lang = use_lang();
-    let key = question.key;
-    let phase = RwSignal::new(Phase::Open);
-    let number = RwSignal::new(match (question.kind)(&state.get_untracked(), Lang::En) {
-        Kind::Number(r) => middle(r),
-        Kind::Choice(_) => 0.0,
-    });
-    let choice = RwSignal::new(None::<usize>);
-    // The committed prediction (None once locked means skipped).
-    let prediction = RwSignal::new(None::<Prediction>);
-    // The lesson's state at the reveal.
-    let snapshot = RwSignal::new(None::<LessonState>);
-    let reveal_button = NodeRef::<leptos::html::Button>::new();
-    let again_button = NodeRef::<leptos::html::Button>::new();
+/// One checkpoint's state, shared by its parts (every field is a signal or a copy).
+struct Cp<S: Asked> {
+    question: Question<S>,
+    /// The page's live state.
+    state: Signal<S>,
+    lang: crate::shell::i18n::Locale,
+    phase: RwSignal<Phase>,
+    number: RwSignal<f64>,
+    choice: RwSignal<Option<usize>>,
+    /// The committed prediction (None once locked means skipped).
+    prediction: RwSignal<Option<Prediction>>,
+    /// The page's state at the reveal.
+    snapshot: RwSignal<Option<S>>,
+    /// The state the question is about: the live one until the reveal, then the reveal's.
+    asked: Signal<S>,
+    kind: Memo<Kind>,
+    reveal: Memo<Option<Reveal>>,
+    /// What the page still needs before it can answer.
+    waiting: Memo<Option<String>>,
+    progress: RwSignal<store::Progress>,
+    reveal_button: NodeRef<leptos::html::Button>,
+    again_button: NodeRef<leptos::html::Button>,
+}
 
-    // A kept answer comes back once the store is read (an answer given meanwhile wins).
-    let progress = store::progress();
-    let restored = StoredValue::new(false);
-    Effect::new(move |_| {
-        let p = progress.get();
-        if !p.loaded || restored.get_value() {
-            return;
-        }
-        restored.set_value(true);
-        if phase.get_untracked() != Phase::Open {
-            return;
-        }
-        if let Some(r) = p.records.get(key) {
-            prediction.set(r.prediction());
-            if let Some(Prediction::Number(v)) = r.prediction() {
-                number.set(v);
+impl<S: Asked> Clone for Cp<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S: Asked> Copy for Cp<S> {}
+
+impl<S: Asked> Cp<S> {
+    /// A fresh checkpoint on `state`; a kept answer comes back once the store is read.
+    fn new(question: Question<S>, state: Signal<S>) -> Self {
+        let lang = use_lang();
+        let phase = RwSignal::new(Phase::Open);
+        let snapshot = RwSignal::new(None::<S>);
+        let asked = Signal::derive(move || match phase.get() {
+            Phase::Revealed => snapshot.get().unwrap_or_else(|| state.get()),
+            _ => state.get(),
+        });
+        let number = RwSignal::new(match (question.kind)(&state.get_untracked(), Lang::En) {
+            Kind::Number(r) => middle(r),
+            Kind::Choice(_) => 0.0,
+        });
+        let cp = Cp {
+            question,
+            state,
+            lang,
+            phase,
+            number,
+            choice: RwSignal::new(None),
+            prediction: RwSignal::new(None),
+            snapshot,
+            asked,
+            kind: Memo::new(move |_| (question.kind)(&asked.get(), lang.get())),
+            reveal: Memo::new(move |_| {
+                (phase.get() == Phase::Revealed)
+                    .then(|| snapshot.get())
+                    .flatten()
+                    .and_then(|s| (question.reveal)(&s, lang.get()))
+            }),
+            waiting: Memo::new(move |_| (question.until)(&state.get(), lang.get())),
+            progress: store::progress(),
+            reveal_button: NodeRef::new(),
+            again_button: NodeRef::new(),
+        };
+        cp.restore_kept();
+        cp
+    }
+
+    /// Takes the kept answer once the store is read (an answer given meanwhile wins).
+    fn restore_kept(self) {
+        let restored = StoredValue::new(false);
+        Effect::new(move |_| {
+            let p = self.progress.get();
+            if !p.loaded || restored.get_value() {
+                return;
             }
-            if let Some(Prediction::Choice(i)) = r.prediction() {
-                choice.set(Some(i));
+            restored.set_value(true);
+            if self.phase.get_untracked() != Phase::Open {
+                return;
             }
-            snapshot.set(
-                r.query
+            if let Some(r) = p.records.get(self.question.key) {
+                self.prediction.set(r.prediction());
+                match r.prediction() {
+                    Some(Prediction::Number(v)) => self.number.set(v),
+                    Some(Prediction::Choice(i)) => self.choice.set(Some(i)),
+                    None => {}
+                }
+                let kept = r
+                    .query
                     .as_deref()
-                    .map(|q| LessonState::decode(question.lesson, q).config),
-            );
-            phase.set(
-                if r.phase == Phase::Revealed && snapshot.get_untracked().is_none() {
+                    .and_then(|q| S::restore(self.question.key, q));
+                let unreadable = kept.is_none();
+                self.snapshot.set(kept);
+                self.phase.set(if r.phase == Phase::Revealed && unreadable {
                     Phase::Locked
                 } else {
                     r.phase
-                },
-            );
-        }
-    });
+                });
+            }
+        });
+    }
 
-    // The state the question is about: the live one until the reveal, then the reveal's.
-    let asked = Signal::derive(move || match phase.get() {
-        Phase::Revealed => snapshot.get().unwrap_or_else(|| state.get()),
-        _ => state.get(),
-    });
-    let kind = Memo::new(move |_| (question.kind)(&asked.get(), lang.get()));
-    let reveal = Memo::new(move |_| {
-        (phase.get() == Phase::Revealed)
-            .then(|| snapshot.get())
-            .flatten()
-            .and_then(|s| (question.reveal)(&s, lang.get()))
-    });
-    let stale = move || {
-        phase.get() == Phase::Revealed && snapshot.with(|s| s.as_ref() != Some(&state.get()))
-    };
+    /// The page's settings changed after the reveal.
+    fn stale(self) -> bool {
+        self.phase.get() == Phase::Revealed
+            && self
+                .snapshot
+                .with(|s| s.as_ref() != Some(&self.state.get()))
+    }
 
-    let keep = move |ph: Phase| {
+    fn keep(self, ph: Phase) {
         let record = Record::new(
             ph,
-            prediction.get_untracked(),
-            snapshot.get_untracked().map(|s| s.encode(None)),
+            self.prediction.get_untracked(),
+            self.snapshot.get_untracked().map(|s| s.keep()),
         );
-        store::put(key, record);
-    };
-    let lock = move |_| {
-        let p = match kind.get_untracked() {
-            Kind::Number(_) => Some(Prediction::Number(number.get_untracked())),
-            Kind::Choice(_) => choice.get_untracked().map(Prediction::Choice),
+        store::put(self.question.key, record);
+    }
+
+    fn lock(self) {
+        let p = match self.kind.get_untracked() {
+            Kind::Number(_) => Some(Prediction::Number(self.number.get_untracked())),
+            Kind::Choice(_) => self.choice.get_untracked().map(Prediction::Choice),
         };
         if p.is_none() {
             return;
         }
-        prediction.set(p);
-        phase.set(Phase::Locked);
-        keep(Phase::Locked);
+        self.prediction.set(p);
+        self.phase.set(Phase::Locked);
+        self.keep(Phase::Locked);
+        let button = self.reveal_button;
         request_animation_frame(move || {
-            if let Some(b) = reveal_button.get_untracked() {
+            if let Some(b) = button.get_untracked() {
                 let _ = b.focus();
             }
         });
-    };
-    let do_reveal = move || {
-        snapshot.set(Some(state.get_untracked()));
-        phase.set(Phase::Revealed);
-        keep(Phase::Revealed);
-        request_animation_frame(move || {
-            if let Some(b) = again_button.get_untracked() {
-                let _ = b.focus();
-            }
-        });
-    };
-    let skip = move |_| {
-        prediction.set(None);
-        do_reveal();
-    };
-    let again = move |_| {
-        prediction.set(None);
-        choice.set(None);
-        snapshot.set(None);
-        phase.set(Phase::Open);
-        store::remove(key);
-    };
+    }
 
-    let t = move || CheckpointText::of(lang.get());
-    let group = format!("checkpoint-{key}");
-    let number_id = format!("checkpoint-{key}-number");
-    let input = move || {
-        let open = phase.get() == Phase::Open;
-        match kind.get() {
-            Kind::Number(r) => {
-                let id = number_id.clone();
-                let (for_id, out_for) = (id.clone(), id.clone());
-                view! {
-                    <div class="lx-slider lx-cp-slider">
-                        <label for=for_id>{move || t().prediction}</label>
-                        <input
-                            type="range"
-                            id=id
-                            data-testid="checkpoint-number"
-                            min=r.min.to_string()
-                            max=r.max.to_string()
-                            step=r.step.to_string()
-                            disabled=!open
-                            prop:value=move || number.get().clamp(r.min, r.max).to_string()
-                            on:input=move |ev| {
-                                if let Ok(v) = event_target_value(&ev).parse::<f64>() {
-                                    if v.is_finite() {
-                                        number.set(v.clamp(r.min, r.max));
-                                    }
-                                }
-                            }
-                        />
-                        <output for=out_for>{move || fmt::fixed64(number.get().clamp(r.min, r.max), 2)}</output>
-                    </div>
-                }
-                .into_any()
-            }
-            Kind::Choice(options) => {
-                let name = group.clone();
-                view! {
-                    <div class="lx-choice lx-cp-choices" role="radiogroup" data-testid="checkpoint-choices" aria-label=move || t().prediction>
-                        {options
-                            .into_iter()
-                            .enumerate()
-                            .map(|(i, label)| {
-                                let id = format!("{name}-{i}");
-                                let for_id = id.clone();
-                                view! {
-                                    <label for=for_id>
-                                        <input
-                                            type="radio"
-                                            name=name.clone()
-                                            id=id
-                                            data-testid=format!("checkpoint-choice-{i}")
-                                            disabled=!open
-                                            prop:checked=move || choice.get() == Some(i)
-                                            on:change=move |_| choice.set(Some(i))
-                                        />
-                                        {label}
-                                    </label>
-                                }
-                            })
-                            .collect_view()}
-                    </div>
-                }
-                .into_any()
-            }
+    fn do_reveal(self) {
+        if self.waiting.get_untracked().is_some() {
+            return;
         }
-    };
-    let locked_line = move || {
-        let p = prediction.get()?;
-        (phase.get() == Phase::Locked).then(|| (t().locked)(&prediction_text(p, &kind.get())))
-    };
-    let gap_line = move || {
-        let r = reveal.get()?;
-        let Some(p) = prediction.get() else {
-            return Some((t().skipped.to_owned(), String::new()));
-        };
-        let said = prediction_text(p, &kind.get());
-        Some(match r.answer.gap(p) {
-            Gap::Number(g) => (
-                (t().off_by)(&said, &fmt::fixed64(g.abs(), 4)),
-                fmt::raw64(g),
-            ),
-            Gap::Choice(true) => ((t().right)(&said), "1".into()),
-            Gap::Choice(false) => ((t().wrong)(&said), "0".into()),
-            Gap::None => (t().skipped.to_owned(), String::new()),
-        })
-    };
+        self.snapshot.set(Some(self.state.get_untracked()));
+        self.phase.set(Phase::Revealed);
+        self.keep(Phase::Revealed);
+        let button = self.again_button;
+        request_animation_frame(move || {
+            if let Some(b) = button.get_untracked() {
+                let _ = b.focus();
+            }
+        });
+    }
 
+    fn skip(self) {
+        self.prediction.set(None);
+        if self.waiting.get_untracked().is_some() {
+            // Nothing to reveal yet: the skip is kept as a locked question without a prediction.
+            self.phase.set(Phase::Locked);
+            self.keep(Phase::Locked);
+        } else {
+            self.do_reveal();
+        }
+    }
+
+    fn again(self) {
+        self.prediction.set(None);
+        self.choice.set(None);
+        self.snapshot.set(None);
+        self.phase.set(Phase::Open);
+        store::remove(self.question.key);
+    }
+
+    fn text(self) -> &'static CheckpointText {
+        CheckpointText::of(self.lang.get())
+    }
+
+    /// The "locked" line while the answer waits.
+    fn locked_line(self) -> Option<String> {
+        let p = self.prediction.get()?;
+        (self.phase.get() == Phase::Locked)
+            .then(|| (self.text().locked)(&prediction_text(p, &self.kind.get())))
+    }
+
+    /// The gap in words and its raw value (`data-value`).
+    fn gap_line(self, r: &Reveal) -> (String, String) {
+        let t = self.text();
+        let Some(p) = self.prediction.get() else {
+            return (t.skipped.to_owned(), String::new());
+        };
+        let said = prediction_text(p, &self.kind.get());
+        match r.answer.gap(p) {
+            Gap::Number(g) => ((t.off_by)(&said, &fmt::fixed64(g.abs(), 4)), fmt::raw64(g)),
+            Gap::Choice(true) => ((t.right)(&said), "1".into()),
+            Gap::Choice(false) => ((t.wrong)(&said), "0".into()),
+            Gap::None => (t.skipped.to_owned(), String::new()),
+        }
+    }
+}
+
+/// The prediction's input: a slider for a number, radio buttons for a choice.
+fn prediction_input<S: Asked>(cp: Cp<S>) -> impl IntoView {
+    let key = cp.question.key;
+    move || match cp.kind.get() {
+        Kind::Number(r) => number_input(cp, key, r).into_any(),
+        Kind::Choice(options) => choice_input(cp, key, options).into_any(),
+    }
+}
+
+fn number_input<S: Asked>(cp: Cp<S>, key: &str, r: NumberRange) -> impl IntoView {
+    let id = format!("checkpoint-{key}-number");
+    let (for_id, out_for) = (id.clone(), id.clone());
+    let number = cp.number;
+    view! {
+        <div class="lx-slider lx-cp-slider">
+            <label for=for_id>{move || cp.text().prediction}</label>
+            <input
+                type="range"
+                id=id
+                data-testid="checkpoint-number"
+                min=r.min.to_string()
+                max=r.max.to_string()
+                step=r.step.to_string()
+                disabled=move || cp.phase.get() != Phase::Open
+                prop:value=move || number.get().clamp(r.min, r.max).to_string()
+                on:input=move |ev| {
+                    if let Ok(v) = event_target_value(&ev).parse::<f64>() {
+                        if v.is_finite() {
+                            number.set(v.clamp(r.min, r.max));
+                        }
+                    }
+                }
+            />
+            <output for=out_for>{move || fmt::fixed64(number.get().clamp(r.min, r.max), 2)}</output>
+        </div>
+    }
+}
+
+fn choice_input<S: Asked>(cp: Cp<S>, key: &str, options: Vec<String>) -> impl IntoView {
+    let name = format!("checkpoint-{key}");
+    let choice = cp.choice;
+    view! {
+        <div class="lx-choice lx-cp-choices" role="radiogroup" data-testid="checkpoint-choices" aria-label=move || cp.text().prediction>
+            {options
+                .into_iter()
+                .enumerate()
+                .map(|(i, label)| {
+                    let id = format!("{name}-{i}");
+                    let for_id = id.clone();
+                    view! {
+                        <label for=for_id>
+                            <input
+                                type="radio"
+                                name=name.clone()
+                                id=id
+                                data-testid=format!("checkpoint-choice-{i}")
+                                disabled=move || cp.phase.get() != Phase::Open
+                                prop:checked=move || choice.get() == Some(i)
+                                on:change=move |_| choice.set(Some(i))
+                            />
+                            {label}
+                        </label>
+                    }
+                })
+                .collect_view()}
+        </div>
+    }
+}
+
+/// Lock / Skip, Reveal (waiting for what the page still needs), Try again.
+fn buttons<S: Asked>(cp: Cp<S>) -> impl IntoView {
+    let phase = cp.phase;
+    view! {
+        <div class="lx-cp-buttons">
+            <Show when=move || phase.get() == Phase::Open>
+                <button
+                    type="button"
+                    class="btn btn-small btn-primary"
+                    data-testid="checkpoint-lock"
+                    disabled=move || matches!(cp.kind.get(), Kind::Choice(_)) && cp.choice.get().is_none()
+                    on:click=move |_| cp.lock()
+                >
+                    {move || cp.text().lock}
+                </button>
+                <button type="button" class="btn btn-small" data-testid="checkpoint-skip" on:click=move |_| cp.skip()>
+                    {move || cp.text().skip}
+                </button>
+            </Show>
+            <Show when=move || phase.get() == Phase::Locked>
+                <button
+                    type="button"
+                    class="btn btn-small btn-primary"
+                    data-testid="checkpoint-reveal"
+                    node_ref=cp.reveal_button
+                    disabled=move || cp.waiting.get().is_some()
+                    aria-describedby=format!("checkpoint-{}-waiting", cp.question.key)
+                    on:click=move |_| cp.do_reveal()
+                >
+                    {move || cp.text().reveal}
+                </button>
+            </Show>
+            <Show when=move || phase.get() == Phase::Revealed || (phase.get() == Phase::Locked && cp.waiting.get().is_some())>
+                <button
+                    type="button"
+                    class="btn btn-small"
+                    data-testid="checkpoint-again"
+                    node_ref=cp.again_button
+                    on:click=move |_| cp.again()
+                >
+                    {move || cp.text().try_again}
+                </button>
+            </Show>
+        </div>
+    }
+}
+
+/// The revealed answer, the gap and the explanation.
+fn answer_view<S: Asked>(cp: Cp<S>) -> impl IntoView {
+    move || {
+        if cp.phase.get() != Phase::Revealed {
+            return None;
+        }
+        let t = cp.text();
+        Some(match cp.reveal.get() {
+            Some(r) => {
+                let (gap, gap_raw) = cp.gap_line(&r);
+                let correct = match cp.prediction.get().map(|p| r.answer.gap(p)) {
+                    Some(Gap::Choice(true)) => "right",
+                    Some(Gap::Choice(false)) => "wrong",
+                    _ => "",
+                };
+                view! {
+                    <p class="lx-cp-answer" data-testid="checkpoint-answer" data-value=fmt::raw64(r.answer.value())>
+                        <strong>{(t.answer)(&r.shown)}</strong>
+                    </p>
+                    <p class="lx-cp-gap" data-testid="checkpoint-gap" data-value=gap_raw data-correct=correct>{gap}</p>
+                    <p class="lx-cp-why" data-testid="checkpoint-why">{r.why}</p>
+                }
+                .into_any()
+            }
+            None => view! { <p data-testid="checkpoint-why">{t.no_answer}</p> }.into_any(),
+        })
+    }
+}
+
+/// The status region (announced): the locked line, what the answer waits for, the reveal, the
+/// stale note and the store's refusal.
+fn status_view<S: Asked>(cp: Cp<S>) -> impl IntoView {
+    let waiting_id = format!("checkpoint-{}-waiting", cp.question.key);
+    view! {
+        <div class="lx-cp-result" role="status" aria-live="polite" data-testid="checkpoint-status">
+            {move || cp.locked_line().map(|l| view! { <p data-testid="checkpoint-locked">{l}</p> })}
+            <p class="lx-cp-stale" id=waiting_id data-testid="checkpoint-waiting" hidden=move || cp.phase.get() == Phase::Revealed || cp.waiting.get().is_none()>
+                {move || cp.waiting.get().unwrap_or_default()}
+            </p>
+            {answer_view(cp)}
+            <Show when=move || cp.stale()>
+                <p class="lx-cp-stale" data-testid="checkpoint-stale">{move || cp.text().stale}</p>
+            </Show>
+            <Show when=move || cp.progress.with(|p| p.failed)>
+                <p class="lx-cp-stale" data-testid="checkpoint-not-kept">{move || cp.text().not_kept}</p>
+            </Show>
+        </div>
+    }
+}
+
+/// One checkpoint: the question, the prediction, Lock / Skip, Reveal and the reveal
+/// (announced to screen readers), kept across reloads. Renders nothing with `quiz=0`.
+#[component]
+pub fn Checkpoint<S: Asked>(
+    /// The question.
+    question: Question<S>,
+    /// The page's live state.
+    #[prop(into)]
+    state: Signal<S>,
+) -> impl IntoView {
+    let cp = Cp::new(question, state);
+    let key = question.key;
     let body = move || {
         view! {
             <aside
                 class="panel lx-panel lx-checkpoint"
                 data-testid="checkpoint"
                 data-key=key
-                data-state=move || phase.get().as_str()
-                data-value=move || reveal.get().map(|r| fmt::raw64(r.answer.value())).unwrap_or_default()
-                data-prediction=move || prediction.get().map(prediction_raw).unwrap_or_default()
+                data-state=move || cp.phase.get().as_str()
+                data-value=move || cp.reveal.get().map(|r| fmt::raw64(r.answer.value())).unwrap_or_default()
+                data-prediction=move || cp.prediction.get().map(prediction_raw).unwrap_or_default()
                 aria-labelledby=format!("checkpoint-{key}-title")
             >
-                <h2 id=format!("checkpoint-{key}-title")>{move || t().heading}</h2>
-                <p class="lx-cp-question" data-testid="checkpoint-question">{move || (question.ask)(&asked.get(), lang.get())}</p>
-                {input.clone()}
-                <div class="lx-cp-buttons">
-                    <Show when=move || phase.get() == Phase::Open>
-                        <button
-                            type="button"
-                            class="btn btn-small btn-primary"
-                            data-testid="checkpoint-lock"
-                            disabled=move || matches!(kind.get(), Kind::Choice(_)) && choice.get().is_none()
-                            on:click=lock
-                        >
-                            {move || t().lock}
-                        </button>
-                        <button type="button" class="btn btn-small" data-testid="checkpoint-skip" on:click=skip>
-                            {move || t().skip}
-                        </button>
-                    </Show>
-                    <Show when=move || phase.get() == Phase::Locked>
-                        <button
-                            type="button"
-                            class="btn btn-small btn-primary"
-                            data-testid="checkpoint-reveal"
-                            node_ref=reveal_button
-                            on:click=move |_| do_reveal()
-                        >
-                            {move || t().reveal}
-                        </button>
-                    </Show>
-                    <Show when=move || phase.get() == Phase::Revealed>
-                        <button
-                            type="button"
-                            class="btn btn-small"
-                            data-testid="checkpoint-again"
-                            node_ref=again_button
-                            on:click=again
-                        >
-                            {move || t().try_again}
-                        </button>
-                    </Show>
-                </div>
-                <div class="lx-cp-result" role="status" aria-live="polite" data-testid="checkpoint-status">
-                    {move || locked_line().map(|l| view! { <p data-testid="checkpoint-locked">{l}</p> })}
-                    {move || {
-                        if phase.get() != Phase::Revealed {
-                            return None;
-                        }
-                        Some(match reveal.get() {
-                            Some(r) => {
-                                let (gap, gap_raw) = gap_line().unwrap_or_default();
-                                let correct = match prediction.get().map(|p| r.answer.gap(p)) {
-                                    Some(Gap::Choice(true)) => "right",
-                                    Some(Gap::Choice(false)) => "wrong",
-                                    _ => "",
-                                };
-                                view! {
-                                    <p class="lx-cp-answer" data-testid="checkpoint-answer" data-value=fmt::raw64(r.answer.value())>
-                                        <strong>{(t().answer)(&r.shown)}</strong>
-                                    </p>
-                                    <p class="lx-cp-gap" data-testid="checkpoint-gap" data-value=gap_raw data-correct=correct>{gap}</p>
-                                    <p class="lx-cp-why" data-testid="checkpoint-why">{r.why}</p>
-                                }
-                                .into_any()
-                            }
-                            None => view! { <p data-testid="checkpoint-why">{t().no_answer}</p> }.into_any(),
-                        })
-                    }}
-                    <Show when=stale>
-                        <p class="lx-cp-stale" data-testid="checkpoint-stale">{move || t().stale}</p>
-                    </Show>
-                    <Show when=move || progress.with(|p| p.failed)>
-                        <p class="lx-cp-stale" data-testid="checkpoint-not-kept">{move || t().not_kept}</p>
-                    </Show>
-                </div>
+                <h2 id=format!("checkpoint-{key}-title")>{move || cp.text().heading}</h2>
+                <p class="lx-cp-question" data-testid="checkpoint-question">{move || (question.ask)(&cp.asked.get(), cp.lang.get())}</p>
+                {prediction_input(cp)}
+                {buttons(cp)}
+                {status_view(cp)}
             </aside>
         }
     };
-    view! { <Show when=quiz_shown>{body.clone()}</Show> }
+    view! { <Show when=quiz_shown>{body}</Show> }
 }
 
-/// The index's mark for `lesson`: how many of its checkpoints were revealed
-/// (`data-testid="checkpoint-progress-<lesson>"`, `data-value` the count). Hidden with `quiz=0`.
+/// The checkpoint keys of the page `page` (a lesson's `lesson` key, or `names` / `delay`).
+pub fn page_keys(page: &str) -> Vec<&'static str> {
+    CHECKPOINTS
+        .iter()
+        .filter(|(l, _)| l.as_str() == page)
+        .map(|(_, k)| *k)
+        .chain(lab_keys(page))
+        .collect()
+}
+
+/// The index's mark for a page: how many of its checkpoints were revealed
+/// (`data-testid="checkpoint-progress-<page>"`, `data-value` the count). Hidden with `quiz=0`.
 #[component]
 pub fn ProgressMark(
-    /// The lesson.
-    lesson: LessonId,
+    /// The page's `lesson` key (`unroll` … `parallel`, `names`, `delay`).
+    page: &'static str,
 ) -> impl IntoView {
     let lang = use_lang();
     let progress = store::progress();
-    let total = keys(lesson).count();
+    let keys = page_keys(page);
+    let total = keys.len();
     let done = Memo::new(move |_| {
         progress.with(|p| {
-            keys(lesson)
+            keys.iter()
                 .filter(|k| {
                     p.records
-                        .get(*k)
+                        .get(**k)
                         .is_some_and(|r| r.phase == Phase::Revealed)
                 })
                 .count()
         })
     });
+    let lesson = page;
     view! {
         <Show when=quiz_shown>
             <span
                 class="lx-cp-mark"
                 class:lx-cp-done=move || done.get() == total
-                data-testid=format!("checkpoint-progress-{}", lesson.as_str())
+                data-testid=format!("checkpoint-progress-{lesson}")
                 data-value=move || done.get().to_string()
                 title=move || (CheckpointText::of(lang.get()).progress)(&done.get().to_string(), &total.to_string())
             >
@@ -442,7 +597,7 @@ pub fn ProgressMark(
 pub fn ProgressPanel() -> impl IntoView {
     let lang = use_lang();
     let progress = store::progress();
-    let total = unroll_core::lessons::checkpoints::CHECKPOINTS.len();
+    let total = store::all_keys().count();
     let done = Memo::new(move |_| {
         progress.with(|p| {
             p.records

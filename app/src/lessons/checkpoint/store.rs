@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use unroll_core::lessons::checkpoints::{Prediction, CHECKPOINTS};
+use unroll_core::lessons::lab_checkpoints::LAB_CHECKPOINTS;
 use wasm_bindgen::JsValue;
 
 /// Where a checkpoint stands.
@@ -45,7 +46,8 @@ pub struct Record {
     /// A choice prediction.
     #[serde(default)]
     pub choice: Option<usize>,
-    /// The lesson's state at the reveal, as its canonical query.
+    /// The page's state at the reveal, as the question keeps it (a lesson's canonical query,
+    /// a lab's results as JSON).
     #[serde(default)]
     pub query: Option<String>,
 }
@@ -102,6 +104,14 @@ thread_local! {
     static STARTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+/// Every checkpoint's key: the lessons', then the labs'.
+pub fn all_keys() -> impl Iterator<Item = &'static str> {
+    CHECKPOINTS
+        .iter()
+        .map(|(_, k)| *k)
+        .chain(LAB_CHECKPOINTS.iter().map(|(_, k)| *k))
+}
+
 fn store_key(key: &str) -> String {
     format!("checkpoint-{key}")
 }
@@ -122,11 +132,11 @@ fn shared() -> ArcRwSignal<Progress> {
         leptos::task::spawn_local(async move {
             let mut records = HashMap::new();
             let mut failed = false;
-            for (_, key) in CHECKPOINTS {
+            for key in all_keys() {
                 match get_record(&store_key(key), WHAT).await {
                     Ok(Some(v)) => {
                         if let Some(r) = v.as_string().as_deref().and_then(Record::from_json) {
-                            records.insert((*key).to_owned(), r);
+                            records.insert(key.to_owned(), r);
                         }
                     }
                     Ok(None) => {}
@@ -181,7 +191,7 @@ pub fn remove(key: &'static str) {
 
 /// Forgets every checkpoint's answer.
 pub fn clear() {
-    for (_, key) in CHECKPOINTS {
+    for key in all_keys() {
         remove(key);
     }
 }

@@ -1,9 +1,9 @@
 //! Lesson 5's checkpoint: with this z, is h_t nearer h_{t−1} or the candidate?
 
-use super::super::checkpoint::{Checkpoint, Kind, Question, Reveal};
+use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
 use super::super::fmt::{fixed, short};
 use leptos::prelude::*;
-use unroll_core::config::lessons::{GruConfig, LessonId, LessonState};
+use unroll_core::config::lessons::{GruConfig, LessonState};
 use unroll_core::config::Lang;
 use unroll_core::lessons::checkpoints::{gru_nearer, Answer};
 
@@ -71,10 +71,10 @@ fn reveal(s: &LessonState, lang: Lang) -> Option<Reveal> {
 /// The question.
 pub const QUESTION: Question = Question {
     key: "gru-nearer",
-    lesson: LessonId::Gru,
     ask,
     kind,
     reveal,
+    until: ready,
 };
 
 /// Lesson 5's checkpoints, on the page's state.

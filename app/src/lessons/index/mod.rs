@@ -27,6 +27,13 @@ pub fn IndexPage(
         Some(l) => format!("{base}&lang={}", l.as_str()),
         None => base.to_owned(),
     };
+    // The labs' default links keep `quiz=0` while the page shown has it.
+    let with_lang = move |base: &str| {
+        unroll_core::config::query::with_quiz(
+            with_lang(base),
+            crate::lessons::checkpoint::quiz_shown(),
+        )
+    };
     let training_query = Signal::derive(move || {
         pages
             .training
@@ -51,7 +58,7 @@ pub fn IndexPage(
                         <span class="lx-card-text">{move || lesson_info(id, lang.get()).summary}</span>
                         <code class="lx-card-key">{format!("lesson={}", id.as_str())}</code>
                     </NavLink>
-                    <crate::lessons::checkpoint::ProgressMark lesson=id />
+                    <crate::lessons::checkpoint::ProgressMark page=id.as_str() />
                 </li>
             }
         })
@@ -72,6 +79,7 @@ pub fn IndexPage(
                 <NavLink query=training_query class="btn btn-primary" testid="nav-training">
                     {move || IndexText::of(lang.get()).train_link}
                 </NavLink>
+                <crate::lessons::checkpoint::ProgressMark page="names" />
             </section>
             <section class="panel lx-train-card" data-testid="delay-card">
                 <h2>{move || DelayText::of(lang.get()).index_title}</h2>
@@ -79,6 +87,7 @@ pub fn IndexPage(
                 <NavLink query=delay_query class="btn btn-primary" testid="nav-delay">
                     {move || DelayText::of(lang.get()).index_link}
                 </NavLink>
+                <crate::lessons::checkpoint::ProgressMark page="delay" />
             </section>
         </article>
     }

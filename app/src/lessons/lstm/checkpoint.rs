@@ -1,9 +1,9 @@
 //! Lesson 4's checkpoint: the cell state at the last step, predicted before the page shows it.
 
-use super::super::checkpoint::{Checkpoint, Kind, Question, Reveal};
+use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
 use super::super::fmt::{fixed, sub};
 use leptos::prelude::*;
-use unroll_core::config::lessons::{LessonId, LessonState, LstmConfig};
+use unroll_core::config::lessons::{LessonState, LstmConfig};
 use unroll_core::config::Lang;
 use unroll_core::lessons::checkpoints::{lstm_c, lstm_range};
 
@@ -65,10 +65,10 @@ fn reveal(s: &LessonState, lang: Lang) -> Option<Reveal> {
 /// The question.
 pub const QUESTION: Question = Question {
     key: "lstm-c",
-    lesson: LessonId::Lstm,
     ask,
     kind,
     reveal,
+    until: ready,
 };
 
 /// Lesson 4's checkpoints, on the page's state.

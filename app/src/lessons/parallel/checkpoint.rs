@@ -1,8 +1,8 @@
 //! Lesson 8's checkpoint: whose serial depth grows faster with the length?
 
-use super::super::checkpoint::{Checkpoint, Kind, Question, Reveal};
+use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
 use leptos::prelude::*;
-use unroll_core::config::lessons::{LessonId, LessonState, ParallelConfig};
+use unroll_core::config::lessons::{LessonState, ParallelConfig};
 use unroll_core::config::Lang;
 use unroll_core::lessons::checkpoints::{parallel_growth, Answer};
 use unroll_core::lessons::parallel::lengths;
@@ -83,10 +83,10 @@ fn reveal(s: &LessonState, lang: Lang) -> Option<Reveal> {
 /// The question.
 pub const QUESTION: Question = Question {
     key: "parallel-growth",
-    lesson: LessonId::Parallel,
     ask,
     kind,
     reveal,
+    until: ready,
 };
 
 /// Lesson 8's checkpoints, on the page's state.

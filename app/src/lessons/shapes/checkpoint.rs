@@ -1,9 +1,9 @@
 //! Lesson 2's checkpoint: does a longer sequence change the parameter count?
 
-use super::super::checkpoint::{Checkpoint, Kind, Question, Reveal};
+use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
 use super::super::fmt::count;
 use leptos::prelude::*;
-use unroll_core::config::lessons::{LessonId, LessonState, ShapesConfig};
+use unroll_core::config::lessons::{LessonState, ShapesConfig};
 use unroll_core::config::Lang;
 use unroll_core::lessons::checkpoints::{shapes_seq_len, Answer};
 use unroll_core::math::params::CellKind;
@@ -86,10 +86,10 @@ fn reveal(s: &LessonState, lang: Lang) -> Option<Reveal> {
 /// The question.
 pub const QUESTION: Question = Question {
     key: "shapes-seq-len",
-    lesson: LessonId::Shapes,
     ask,
     kind,
     reveal,
+    until: ready,
 };
 
 /// Lesson 2's checkpoints, on the page's state.

@@ -1,9 +1,9 @@
 //! Lesson 7's checkpoint: which class would have the lowest NLL?
 
-use super::super::checkpoint::{Checkpoint, Kind, Question, Reveal};
+use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
 use super::super::fmt::{fixed, short};
 use leptos::prelude::*;
-use unroll_core::config::lessons::{LessonId, LessonState, SoftmaxConfig};
+use unroll_core::config::lessons::{LessonState, SoftmaxConfig};
 use unroll_core::config::Lang;
 use unroll_core::lessons::checkpoints::softmax_lowest;
 
@@ -63,10 +63,10 @@ fn reveal(s: &LessonState, lang: Lang) -> Option<Reveal> {
 /// The question.
 pub const QUESTION: Question = Question {
     key: "softmax-lowest",
-    lesson: LessonId::Softmax,
     ask,
     kind,
     reveal,
+    until: ready,
 };
 
 /// Lesson 7's checkpoints, on the page's state.

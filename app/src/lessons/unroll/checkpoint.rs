@@ -1,9 +1,9 @@
 //! Lesson 1's checkpoint: h_t at the scrubber's step, predicted before the page shows it.
 
-use super::super::checkpoint::{Checkpoint, Kind, Question, Reveal};
+use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
 use super::super::fmt::{fixed, sub};
 use leptos::prelude::*;
-use unroll_core::config::lessons::{LessonId, LessonState, UnrollConfig};
+use unroll_core::config::lessons::{LessonState, UnrollConfig};
 use unroll_core::config::Lang;
 use unroll_core::lessons::checkpoints::{unroll_h, UNROLL_RANGE};
 
@@ -63,10 +63,10 @@ fn reveal(s: &LessonState, lang: Lang) -> Option<Reveal> {
 /// The question.
 pub const QUESTION: Question = Question {
     key: "unroll-h",
-    lesson: LessonId::Unroll,
     ask,
     kind,
     reveal,
+    until: ready,
 };
 
 /// Lesson 1's checkpoints, on the page's state.
@@ -94,6 +94,10 @@ mod tests {
             "{}",
             b.why
         );
-        assert!(reveal(&LessonState::default_for(LessonId::Gru), Lang::En).is_none());
+        assert!(reveal(
+            &LessonState::default_for(unroll_core::config::lessons::LessonId::Gru),
+            Lang::En
+        )
+        .is_none());
     }
 }

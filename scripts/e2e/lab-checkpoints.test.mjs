@@ -1,0 +1,143 @@
+// End-to-end test of the two labs' "predict, then see" checkpoints (headless Chromium on the
+// release build).
+//
+// - Names lab, in English and in Chinese: the checkpoint asks before training; a locked
+//   prediction waits (Reveal disabled, the waiting sentence) until the run's first epoch ends;
+//   the reveal answers from that epoch: "above" exactly when the metrics panel's validation
+//   accuracy is above its majority-class baseline; the answer survives a reload; the index
+//   counts it on the training card.
+// - Long-memory lab: Skip before the sweep keeps the question waiting; after a sweep whose runs
+//   stay at chance (learning rate 0.00001) the verdict line says so and the reveal is "none";
+//   the answer's choice follows the page's verdict key.
+// - `quiz=0` hides both.
+// - Screenshots (1440 and 375 px, both languages) of the names checkpoint waiting and revealed
+//   go to scripts/e2e/out/lab-checkpoints/.
+//
+// Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/lab-checkpoints.test.mjs`
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { OUT, buildDist, serveDist, launch, openPage, value, num, until } from "./lib.mjs";
+
+const CP = '[data-testid="checkpoint"]';
+const TINY = "?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=256&epochs=1&seed=3&backend=cpu";
+const SHOTS = join(OUT, "lab-checkpoints");
+
+let server;
+
+before(async () => {
+  buildDist();
+  server = await serveDist();
+});
+
+after(async () => {
+  await server?.close();
+});
+
+const attr = (page, sel, name) => page.getAttribute(sel, name, { timeout: 5000 });
+const cpState = (page) => attr(page, CP, "data-state");
+
+async function shoot(page, name, width) {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.setViewportSize({ width, height: 900 });
+  const el = await page.$(CP);
+  await el.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`) });
+}
+
+for (const lang of ["en", "zh"]) {
+  test(`names lab (${lang}): the prediction waits for the first epoch and the reveal follows the run`, { timeout: 600_000 }, async () => {
+    const browser = await launch();
+    try {
+      const { page, consoleErrors } = await openPage(browser.context, server.url, `${TINY}&lang=${lang}`);
+      await page.waitForSelector(`${CP}[data-key="names-baseline"]`, { timeout: 60_000 });
+      assert.equal(await cpState(page), "open");
+      await page.click(`${CP} [data-testid="checkpoint-choice-0"]`);
+      await page.click(`${CP} [data-testid="checkpoint-lock"]`);
+      await until(async () => (await cpState(page)) === "locked", 5000, "locked");
+      assert.ok(await page.isDisabled(`${CP} [data-testid="checkpoint-reveal"]`), "Reveal waits for the first epoch");
+      const waiting = await page.textContent(`${CP} [data-testid="checkpoint-waiting"]`);
+      assert.ok(waiting.length > 10, `the waiting sentence: ${waiting}`);
+      if (lang === "zh") assert.ok(!/[A-Za-z]{3,}/.test(waiting), `zh waiting sentence without English: ${waiting}`);
+      await shoot(page, `names-waiting-${lang}`, 1440);
+      await shoot(page, `names-waiting-${lang}`, 375);
+      await page.setViewportSize({ width: 1440, height: 1000 });
+
+      await page.waitForSelector('[data-testid="train-start"]:not([disabled])', { timeout: 120_000 });
+      await page.click('[data-testid="train-start"]');
+      await until(async () => (await value(page, "train-status")) === "finished", 400_000, "the epoch to finish", 500);
+      await until(async () => !(await page.isDisabled(`${CP} [data-testid="checkpoint-reveal"]`)), 10_000, "Reveal enabled");
+      await page.click(`${CP} [data-testid="checkpoint-reveal"]`);
+      await until(async () => (await cpState(page)) === "revealed", 5000, "revealed");
+      const answer = Number(await attr(page, CP, "data-value"));
+      await until(async () => !Number.isNaN(await num(page, "metrics-val-acc")), 30_000, "the metrics panel");
+      const acc = await num(page, "metrics-val-acc");
+      const baseline = await num(page, "majority-baseline");
+      assert.equal(answer, acc > baseline ? 0 : 1, `answer ${answer} for accuracy ${acc} vs baseline ${baseline}`);
+      const why = await page.textContent(`${CP} [data-testid="checkpoint-why"]`);
+      assert.ok(why.includes(`${(acc * 100).toFixed(1)}%`), `the explanation quotes the accuracy: ${why}`);
+      assert.ok(why.includes(`${(baseline * 100).toFixed(1)}%`), `the explanation quotes the baseline: ${why}`);
+      assert.equal(await attr(page, `${CP} [data-testid="checkpoint-gap"]`, "data-correct"), answer === 0 ? "right" : "wrong");
+      await shoot(page, `names-revealed-${lang}`, 1440);
+      await shoot(page, `names-revealed-${lang}`, 375);
+
+      // Kept across a reload (the run's first report comes back with it).
+      await page.reload({ waitUntil: "load" });
+      await page.waitForSelector(`${CP}[data-key="names-baseline"]`, { timeout: 60_000 });
+      await until(async () => (await cpState(page)) === "revealed", 15_000, "revealed after a reload");
+      assert.equal(Number(await attr(page, CP, "data-value")), answer);
+      // The index counts it on the training card.
+      await page.goto(`${server.url}?v=1&lang=${lang}`, { waitUntil: "load" });
+      await until(async () => (await value(page, "checkpoint-progress-names")) === "1", 15_000, "the index's mark");
+      assert.deepEqual(consoleErrors, []);
+    } finally {
+      await browser.close();
+    }
+  });
+}
+
+test("long-memory lab: Skip waits for the sweep; the reveal follows the verdict", { timeout: 600_000 }, async () => {
+  const browser = await launch();
+  try {
+    const q = "?v=1&lesson=delay&delay=2&length=8&hidden_size=8&lr=0.00001&steps=20&seeds=1";
+    const { page, consoleErrors } = await openPage(browser.context, server.url, q);
+    await page.waitForSelector(`${CP}[data-key="delay-chance"]`, { timeout: 60_000 });
+    const question = await page.textContent(`${CP} [data-testid="checkpoint-question"]`);
+    assert.ok(question.includes("At delay 2, which of RNN and LSTM"), question);
+    const labels = await page.$$eval(`${CP} [data-testid^="checkpoint-choice-"]`, (els) => els.map((e) => e.parentElement.textContent.trim()));
+    assert.deepEqual(labels, ["only RNN", "only LSTM", "all: RNN and LSTM", "none"]);
+    await page.click(`${CP} [data-testid="checkpoint-skip"]`);
+    await until(async () => (await cpState(page)) === "locked", 5000, "a skip before the sweep waits");
+    assert.ok(await page.isDisabled(`${CP} [data-testid="checkpoint-reveal"]`));
+    await page.click('[data-testid="delay-start"]');
+    await until(async () => (await value(page, "delay-status")) === "finished", 300_000, "the sweep", 500);
+    const outcome = await value(page, "delay-outcome");
+    assert.equal(outcome, "all-at-chance", "lr 0.00001 for 20 steps stays at chance");
+    await until(async () => !(await page.isDisabled(`${CP} [data-testid="checkpoint-reveal"]`)), 10_000, "Reveal enabled");
+    await page.click(`${CP} [data-testid="checkpoint-reveal"]`);
+    await until(async () => (await cpState(page)) === "revealed", 5000, "revealed");
+    assert.equal(await attr(page, CP, "data-value"), "3", "none of the cells left chance");
+    const why = await page.textContent(`${CP} [data-testid="checkpoint-why"]`);
+    assert.match(why, /RNN 0\.\d{3}–0\.\d{3}, LSTM 0\.\d{3}–0\.\d{3} \(chance 0\.100\)/);
+    assert.deepEqual(consoleErrors, []);
+  } finally {
+    await browser.close();
+  }
+});
+
+test("quiz=0 hides the labs' checkpoints", { timeout: 120_000 }, async () => {
+  const browser = await launch();
+  try {
+    for (const q of [`${TINY}&quiz=0`, "?v=1&lesson=delay&quiz=0"]) {
+      const { page } = await openPage(browser.context, server.url, q);
+      await page.waitForSelector(".layout, .dl-page, [data-testid=\"delay-start\"]", { timeout: 60_000 });
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.equal(await page.$(CP), null, `no checkpoint with ${q}`);
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+  }
+});
