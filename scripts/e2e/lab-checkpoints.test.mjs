@@ -98,34 +98,46 @@ for (const lang of ["en", "zh"]) {
   });
 }
 
-test("long-memory lab: Skip waits for the sweep; the reveal follows the verdict", { timeout: 600_000 }, async () => {
-  const browser = await launch();
-  try {
-    const q = "?v=1&lesson=delay&delay=2&length=8&hidden_size=8&lr=0.00001&steps=20&seeds=1";
-    const { page, consoleErrors } = await openPage(browser.context, server.url, q);
-    await page.waitForSelector(`${CP}[data-key="delay-chance"]`, { timeout: 60_000 });
-    const question = await page.textContent(`${CP} [data-testid="checkpoint-question"]`);
-    assert.ok(question.includes("At delay 2, which of RNN and LSTM"), question);
-    const labels = await page.$$eval(`${CP} [data-testid^="checkpoint-choice-"]`, (els) => els.map((e) => e.parentElement.textContent.trim()));
-    assert.deepEqual(labels, ["only RNN", "only LSTM", "all: RNN and LSTM", "none"]);
-    await page.click(`${CP} [data-testid="checkpoint-skip"]`);
-    await until(async () => (await cpState(page)) === "locked", 5000, "a skip before the sweep waits");
-    assert.ok(await page.isDisabled(`${CP} [data-testid="checkpoint-reveal"]`));
-    await page.click('[data-testid="delay-start"]');
-    await until(async () => (await value(page, "delay-status")) === "finished", 300_000, "the sweep", 500);
-    const outcome = await value(page, "delay-outcome");
-    assert.equal(outcome, "all-at-chance", "lr 0.00001 for 20 steps stays at chance");
-    await until(async () => !(await page.isDisabled(`${CP} [data-testid="checkpoint-reveal"]`)), 10_000, "Reveal enabled");
-    await page.click(`${CP} [data-testid="checkpoint-reveal"]`);
-    await until(async () => (await cpState(page)) === "revealed", 5000, "revealed");
-    assert.equal(await attr(page, CP, "data-value"), "3", "none of the cells left chance");
-    const why = await page.textContent(`${CP} [data-testid="checkpoint-why"]`);
-    assert.match(why, /RNN 0\.\d{3}–0\.\d{3}, LSTM 0\.\d{3}–0\.\d{3} \(chance 0\.100\)/);
-    assert.deepEqual(consoleErrors, []);
-  } finally {
-    await browser.close();
-  }
-});
+const DELAY_TEXT = {
+  en: { question: "At delay 2, which of RNN and LSTM", labels: ["only RNN", "only LSTM", "all: RNN and LSTM", "none"], sep: ", ", chance: "chance" },
+  zh: { question: "在延迟 2 时，RNN 和 LSTM 中哪些", labels: ["只有 RNN", "只有 LSTM", "全部：RNN 和 LSTM", "都没有"], sep: "，", chance: "随机猜测" },
+};
+
+for (const lang of ["en", "zh"]) {
+  test(`long-memory lab (${lang}): Skip waits for the sweep; the reveal follows the verdict`, { timeout: 600_000 }, async () => {
+    const browser = await launch();
+    const t = DELAY_TEXT[lang];
+    try {
+      const q = `?v=1&lesson=delay&delay=2&length=8&hidden_size=8&lr=0.00001&steps=20&seeds=1&lang=${lang}`;
+      const { page, consoleErrors } = await openPage(browser.context, server.url, q);
+      await page.waitForSelector(`${CP}[data-key="delay-chance"]`, { timeout: 60_000 });
+      const question = await page.textContent(`${CP} [data-testid="checkpoint-question"]`);
+      assert.ok(question.includes(t.question), question);
+      const labels = await page.$$eval(`${CP} [data-testid^="checkpoint-choice-"]`, (els) => els.map((e) => e.parentElement.textContent.trim()));
+      assert.deepEqual(labels, t.labels);
+      await page.click(`${CP} [data-testid="checkpoint-skip"]`);
+      await until(async () => (await cpState(page)) === "locked", 5000, "a skip before the sweep waits");
+      assert.ok(await page.isDisabled(`${CP} [data-testid="checkpoint-reveal"]`));
+      await page.click('[data-testid="delay-start"]');
+      await until(async () => (await value(page, "delay-status")) === "finished", 300_000, "the sweep", 500);
+      const outcome = await value(page, "delay-outcome");
+      assert.equal(outcome, "all-at-chance", "lr 0.00001 for 20 steps stays at chance");
+      await until(async () => !(await page.isDisabled(`${CP} [data-testid="checkpoint-reveal"]`)), 10_000, "Reveal enabled");
+      await page.click(`${CP} [data-testid="checkpoint-reveal"]`);
+      await until(async () => (await cpState(page)) === "revealed", 5000, "revealed");
+      assert.equal(await attr(page, CP, "data-value"), "3", "none of the cells left chance");
+      const why = await page.textContent(`${CP} [data-testid="checkpoint-why"]`);
+      const re = new RegExp(`RNN 0\\.\\d{3}–0\\.\\d{3}${t.sep}LSTM 0\\.\\d{3}–0\\.\\d{3} ?[（(]${t.chance} 0\\.100`);
+      assert.match(why, re);
+      if (lang === "zh") assert.ok(!/[A-Za-z]{3,}/.test(why.replace(/RNN|LSTM/g, "")), `zh explanation: ${why}`);
+      await shoot(page, `delay-revealed-${lang}`, 1440);
+      await shoot(page, `delay-revealed-${lang}`, 375);
+      assert.deepEqual(consoleErrors, []);
+    } finally {
+      await browser.close();
+    }
+  });
+}
 
 test("quiz=0 hides the labs' checkpoints", { timeout: 120_000 }, async () => {
   const browser = await launch();

@@ -245,9 +245,11 @@ impl<S: Asked> Cp<S> {
         });
     }
 
-    /// The page's settings changed after the reveal.
+    /// The page's settings changed after the reveal (a lab's page without a run now, e.g.
+    /// after a reload, keeps the reveal of the run it was given for, without the note).
     fn stale(self) -> bool {
         self.phase.get() == Phase::Revealed
+            && self.waiting.get().is_none()
             && self
                 .snapshot
                 .with(|s| s.as_ref() != Some(&self.state.get()))
