@@ -178,20 +178,23 @@ fn reveal(s: &DelayAsked, lang: Lang) -> Option<Reveal> {
     let ranges: Vec<String> = a
         .ranges
         .iter()
-        .map(|r| match lang {
-            Lang::En => format!("{} {:.3}–{:.3}", cell_name(r.cell), r.min, r.max),
-            Lang::Zh => format!("{} {:.3}–{:.3}", cell_name(r.cell), r.min, r.max),
+        .map(|r| {
+            if r.seeds > 1 {
+                format!("{} {:.3}–{:.3}", cell_name(r.cell), r.min, r.max)
+            } else {
+                format!("{} {:.3}", cell_name(r.cell), r.mean)
+            }
         })
         .collect();
     let (d, chance) = (s.delay, format!("{:.3}", s.chance()));
     let why = match lang {
         Lang::En => format!(
-            "Final held-out accuracy over the seeds at delay {d}: {} (chance {chance}); the page's \
+            "Final held-out accuracy (lowest–highest seed) at delay {d}: {} (chance {chance}); the page's \
              verdict judges every seed against the same thresholds.",
             ranges.join(", ")
         ),
         Lang::Zh => format!(
-            "延迟 {d} 时各种子的最终留出准确率：{}（随机猜测 {chance}）；本页的结论用同样的阈值判断每个种子。",
+            "延迟 {d} 时的最终留出准确率（最低–最高种子）：{}（随机猜测 {chance}）；本页的结论用同样的阈值判断每个种子。",
             ranges.join("，")
         ),
     };

@@ -85,23 +85,32 @@ fn reveal(s: &NamesAsked, lang: Lang) -> Option<Reveal> {
     let (acc, base) = (pct(a.accuracy), pct(a.baseline));
     let diff = format!("{:.1}", (a.accuracy - a.baseline).abs() * 100.0);
     let total = a.total.to_string();
+    let level = diff == "0.0";
     let why = match (lang, i) {
         (Lang::En, 0) => format!(
             "After epoch 1 the model named {acc} of the {total} validation names right; always \
              answering “{majority}” gets {base}: {diff} points above the baseline."
         ),
+        (Lang::En, _) if level => format!(
+            "After epoch 1 the model named {acc} of the {total} validation names right; always \
+             answering “{majority}” gets {base}: level with the baseline — one epoch was not \
+             enough to beat guessing the largest class."
+        ),
         (Lang::En, _) => format!(
             "After epoch 1 the model named {acc} of the {total} validation names right; always \
-             answering “{majority}” gets {base}: {diff} points below or level with it — one epoch \
-             was not enough to beat guessing the largest class."
+             answering “{majority}” gets {base}: {diff} points below the baseline."
         ),
         (Lang::Zh, 0) => format!(
             "第一轮结束后，模型答对了 {total} 个验证名字中的 {acc}；总是回答“{majority}”能答对 {base}：\
              比基线高 {diff} 个百分点。"
         ),
+        (Lang::Zh, _) if level => format!(
+            "第一轮结束后，模型答对了 {total} 个验证名字中的 {acc}；总是回答“{majority}”能答对 {base}：\
+             与基线持平——一轮训练还不足以胜过总猜最大类。"
+        ),
         (Lang::Zh, _) => format!(
             "第一轮结束后，模型答对了 {total} 个验证名字中的 {acc}；总是回答“{majority}”能答对 {base}：\
-             低于或等于基线 {diff} 个百分点——一轮训练还不足以胜过总猜最大类。"
+             比基线低 {diff} 个百分点。"
         ),
     };
     Some(Reveal {
@@ -182,7 +191,14 @@ mod tests {
             (level.answer, level.shown.as_str()),
             (Answer::Choice(1), "不高于基线")
         );
-        assert!(level.why.contains("80.0%"), "{}", level.why);
+        assert!(level.why.contains("80.0%：与基线持平"), "{}", level.why);
+        // 7 right of 10 (70 %) against 80 %.
+        let below = reveal(&asked(vec![7, 1, 2, 0], 1), Lang::En).unwrap();
+        assert!(
+            below.why.contains("gets 80.0%: 10.0 points below"),
+            "{}",
+            below.why
+        );
     }
 
     #[test]
