@@ -4,7 +4,7 @@
 //! the page's verdict line.
 
 use super::driver::DelayDriver;
-use super::text::cell_name;
+use super::text::{cell_name, fmt_cell_names as cells_text};
 use crate::lessons::checkpoint::{Asked, Checkpoint, Kind, Question, Reveal};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -63,20 +63,6 @@ impl Asked for DelayAsked {
 
     fn restore(_: &str, kept: &str) -> Option<Self> {
         serde_json::from_str(kept).ok()
-    }
-}
-
-/// `RNN`, `RNN and LSTM`, `RNN, LSTM and GRU` (English) / `RNN、LSTM 和 GRU`.
-fn cells_text(cells: &[CellKind], lang: Lang) -> String {
-    let names: Vec<&str> = cells.iter().map(|c| cell_name(*c)).collect();
-    let (comma, and) = match lang {
-        Lang::En => (", ", " and "),
-        Lang::Zh => ("、", " 和 "),
-    };
-    match names.split_last() {
-        None => String::new(),
-        Some((last, [])) => (*last).to_owned(),
-        Some((last, rest)) => format!("{}{and}{last}", rest.join(comma)),
     }
 }
 
@@ -270,7 +256,7 @@ mod tests {
         let both = reveal(&asked(&[0.4, 0.5], &[0.5, 0.61]), Lang::Zh).unwrap();
         assert_eq!(
             (both.answer, both.shown.as_str()),
-            (Answer::Choice(2), "全部：RNN 和 LSTM")
+            (Answer::Choice(2), "全部：RNN 与 LSTM")
         );
         let none = reveal(&asked(&[0.1, 0.1], &[0.1, 0.1]), Lang::En).unwrap();
         assert_eq!(

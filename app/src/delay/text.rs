@@ -573,7 +573,13 @@ fn fmt_ranges(cells: &[CellRange], lang: Lang) -> String {
 
 /// `RNN`, `RNN and LSTM`, `RNN, LSTM and GRU` (`RNN 与 LSTM`, `RNN、LSTM 与 GRU`).
 fn fmt_names(cells: &[CellRange], lang: Lang) -> String {
-    let names: Vec<&str> = cells.iter().map(|r| cell_name(r.cell)).collect();
+    let kinds: Vec<CellKind> = cells.iter().map(|r| r.cell).collect();
+    fmt_cell_names(&kinds, lang)
+}
+
+/// `RNN`, `RNN and LSTM`, `RNN, LSTM and GRU` (`RNN 与 LSTM`, `RNN、LSTM 与 GRU`).
+pub fn fmt_cell_names(cells: &[CellKind], lang: Lang) -> String {
+    let names: Vec<&str> = cells.iter().map(|c| cell_name(*c)).collect();
     let (sep, and) = match lang {
         Lang::En => (", ", " and "),
         Lang::Zh => ("、", " 与 "),

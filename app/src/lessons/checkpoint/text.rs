@@ -69,7 +69,7 @@ impl CheckpointText {
         reset: "Reset checkpoints",
         reset_done: "Every checkpoint is open again.",
         progress_title: "Predict, then see",
-        progress_text: "Each lesson asks you to predict a number or a choice before the page shows its own. Your answers are kept in this browser only.",
+        progress_text: "Each lesson, and each of the two labs below, asks you to predict a number or a choice before the page shows its own. Your answers are kept in this browser only.",
     };
 
     /// 简体中文.
@@ -94,7 +94,7 @@ impl CheckpointText {
         reset_done: "所有检查点已重新开放。",
         progress_title: "先预测，再验证",
         progress_text:
-            "每课都请你先预测一个数值或选项，再看本页自己的计算结果。答案只保存在此浏览器中。",
+            "每课以及下面的两个实验都请你先预测一个数值或选项，再看本页自己的计算结果。答案只保存在此浏览器中。",
     };
 
     /// The catalogue of `lang`.
