@@ -133,6 +133,8 @@ async function upload(page, name, text) {
     buffer: Buffer.from(text, "utf8"),
   });
   await until(async () => ["ok", "error"].includes(await value(page, "data-upload-message")), 30_000, "the upload message");
+  // The picker shows the chosen file's name in the page's own words, not the browser's.
+  assert.equal((await page.textContent('[data-testid="data-upload-chosen"]')).trim(), name);
 }
 
 /** In the page: the kinds of the saved record's `weights` and `checkpoint`; with `toArrays`,
@@ -357,6 +359,10 @@ test("a plain PyTorch export is labelled as imported and does not replace the sa
     await page.click('[data-testid="lang-zh"]');
     assert.match(await page.textContent('[data-testid="predict-weights-step"]'), /导入自 pytorch_gru\.safetensors，没有训练元数据/);
     assert.match(await page.textContent('[data-testid="weights-message"]'), /类别顺序取自已加载的数据/);
+    // The file pickers speak the page's language: the chosen weights file, and no data file yet.
+    assert.equal((await page.textContent('[data-testid="weights-upload-chosen"]')).trim(), "pytorch_gru.safetensors");
+    assert.equal((await page.textContent('[data-testid="data-upload-chosen"]')).trim(), "尚未选择文件");
+    assert.match(await page.textContent('label.keep-choose[for="keep-data-upload"]'), /选择文件/);
     await page.reload({ waitUntil: "load" });
     await dataReady(page);
     await until(async () => (await value(page, "restored")) !== null, 30_000, "the restored model");

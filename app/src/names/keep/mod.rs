@@ -245,6 +245,45 @@ impl KeepState {
 /// The "Your data and model" panel: own data, weights file, saved model. Also installs
 /// `window.unrollDebug.loseDevice()` and `window.unrollDebug.diverge()`, and restores a saved
 /// model once the data is loaded.
+/// The names of the files chosen in `input`.
+pub(crate) fn chosen_names(input: &web_sys::HtmlInputElement) -> Vec<String> {
+    input
+        .files()
+        .map(|list| {
+            (0..list.length())
+                .filter_map(|i| list.get(i))
+                .map(|f| f.name())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The visible part of a file input `id` (placed right after it): a button in the page's
+/// language and the chosen files' names (`data-testid="<testid>-chosen"`). The browser's own
+/// button would speak the browser's language.
+pub(crate) fn file_picker(
+    id: &'static str,
+    testid: &'static str,
+    multiple: bool,
+    chosen: RwSignal<Vec<String>>,
+) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || KeepText::of(loc.lang());
+    view! {
+        <span class="keep-picker">
+            <label for=id class="btn btn-small keep-choose" aria-hidden="true">
+                {move || if multiple { t().choose_files } else { t().choose_file }}
+            </label>
+            <span class="keep-chosen" data-testid=format!("{testid}-chosen")>
+                {move || {
+                    let names = chosen.get();
+                    if names.is_empty() { t().no_file.to_owned() } else { names.join(", ") }
+                }}
+            </span>
+        </span>
+    }
+}
+
 #[component]
 pub fn KeepPanel(
     /// The page's state.
@@ -335,8 +374,14 @@ const KEEP_CSS: &str = r#"
   background: var(--accent-soft, #e8eefc); font-size: 0.8rem; margin-right: 0.35rem; }
 .keep-file { display: flex; flex-direction: column; gap: 0.25rem; margin: 0.4rem 0; }
 .keep-file label { font-weight: 600; font-size: 0.9rem; }
-.keep-file input[type=file] { font-size: 0.85rem; max-width: 100%; }
-.keep-file input[type=file]:focus-visible { outline: 2px solid var(--accent, #3563e9); outline-offset: 2px; }
+/* The file inputs are drawn by their own label (the browser's button would speak the browser's
+   language, not the page's); the input stays focusable and is clicked through the label. */
+.keep-file input[type=file] { position: absolute; width: 1px; height: 1px; opacity: 0; overflow: hidden; }
+.keep-picker { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; }
+.keep-picker .keep-choose { font-weight: 600; cursor: pointer; }
+.keep-file input[type=file]:focus-visible + .keep-picker .keep-choose { outline: 2px solid var(--accent, #3563e9); outline-offset: 2px; }
+.keep-file input[type=file]:disabled + .keep-picker .keep-choose { opacity: 0.5; cursor: not-allowed; }
+.keep-chosen { font-size: 0.85rem; opacity: 0.8; overflow-wrap: anywhere; }
 .keep-help { font-size: 0.8rem; opacity: 0.75; margin: 0; }
 .keep-row { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.4rem 0; }
 .keep-progress { align-items: center; }

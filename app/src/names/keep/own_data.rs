@@ -170,8 +170,10 @@ pub fn OwnData(
         parsing: StoredValue::new(None::<u64>),
         cancel: StoredValue::new(false),
     };
+    let chosen = RwSignal::new(Vec::<String>::new());
     let on_change = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
+        chosen.set(super::chosen_names(&input));
         upload.progress.set(0.0);
         msg.set(UploadMsg::Reading);
         spawn_local(read_upload(state, upload, input));
@@ -203,6 +205,7 @@ pub fn OwnData(
                 disabled=disabled
                 on:change=on_change
             />
+            {super::file_picker("keep-data-upload", "data-upload", true, chosen)}
             <p class="keep-help" id="keep-data-upload-help">
                 {move || t().upload_help}
                 {move || state.busy().then(|| format!(" {}", t().locked))}

@@ -23,6 +23,12 @@ pub struct KeepText {
     pub data_heading: &'static str,
     /// The file input's label.
     pub upload_label: &'static str,
+    /// The file picker's button for one file.
+    pub choose_file: &'static str,
+    /// The file picker's button for several files.
+    pub choose_files: &'static str,
+    /// The file picker before a file is chosen.
+    pub no_file: &'static str,
     /// What the file input accepts.
     pub upload_help: &'static str,
     /// Shown while files are read.
@@ -129,6 +135,9 @@ impl KeepText {
         title: "Your data and model",
         data_heading: "Data",
         upload_label: "Load your own data",
+        choose_file: "Choose a file…",
+        choose_files: "Choose files…",
+        no_file: "No file chosen",
         upload_help: "A .zip of class files (data/names/Arabic.txt …), several .txt files named by class, or a .tsv with name<TAB>label lines.",
         upload_reading: "Reading the files…",
         upload_ok: |n, c, f| format!(
@@ -229,6 +238,9 @@ impl KeepText {
         title: "你的数据与模型",
         data_heading: "数据",
         upload_label: "加载你自己的数据",
+        choose_file: "选择文件…",
+        choose_files: "选择文件…",
+        no_file: "尚未选择文件",
         upload_help: "类别文件的 .zip（data/names/Arabic.txt …）、若干以类别命名的 .txt 文件，或每行 name<TAB>label 的 .tsv。",
         upload_reading: "正在读取文件…",
         upload_ok: |n, c, f| format!(

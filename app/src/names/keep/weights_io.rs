@@ -118,8 +118,10 @@ pub fn WeightsIo(
     state.on_other_action(Part::Weights, move || msg.set(WeightsMsg::None));
 
     let download = move |_| download_weights(state, msg);
+    let chosen = RwSignal::new(Vec::<String>::new());
     let on_load = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
+        chosen.set(super::chosen_names(&input));
         spawn_local(load_weights(state, msg, input));
     };
     let ready = move || hooks.data.with(|d| matches!(d, LoadState::Ready(_)));
@@ -148,6 +150,7 @@ pub fn WeightsIo(
                 disabled=move || state.busy() || !ready()
                 on:change=on_load
             />
+            {super::file_picker("keep-weights-upload", "weights-upload", false, chosen)}
             <p class="keep-help" id="keep-weights-help">
                 {move || t().load_weights_help}
                 {move || state.busy().then(|| format!(" {}", t().locked))}
