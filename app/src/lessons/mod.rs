@@ -212,7 +212,8 @@ fn lesson_page(state: LessonState, notices: Vec<UrlNotice>) -> AnyView {
 /// state (with `lang` when the user chose one) replaces the query of the history entry the
 /// lesson was opened for, as long as that entry is shown. While the lesson's tour runs the URL
 /// keeps the learner's own state (a reload or a link followed mid-tour keeps it); the state the
-/// tour ends with is written when it ends. Provides the page's [`tour::TourOn`].
+/// tour ends with is written when it ends. Provides the page's [`tour::TourOn`] (so a lesson
+/// page calls it before its [`LessonFrame`]).
 pub fn sync_url<T: Clone + Send + Sync + 'static>(state: RwSignal<T>, wrap: fn(T) -> LessonState) {
     let nav = use_nav();
     let lang = use_lang();
@@ -230,13 +231,12 @@ pub fn sync_url<T: Clone + Send + Sync + 'static>(state: RwSignal<T>, wrap: fn(T
     });
 }
 
-/// The page's [`tour::TourOn`], provided here when the page has none yet.
+/// A new [`tour::TourOn`] for the page, provided to its frame, tour and step controls (a new
+/// one for every page: a context left by the page shown before is not reused).
 fn tour_on() -> tour::TourOn {
-    use_context::<tour::TourOn>().unwrap_or_else(|| {
-        let on = tour::TourOn(RwSignal::new(false));
-        provide_context(on);
-        on
-    })
+    let on = tour::TourOn(RwSignal::new(false));
+    provide_context(on);
+    on
 }
 
 /// The dismissible list of URL fields that were clamped or ignored (`data-testid="url-notice"`).
@@ -360,7 +360,7 @@ async fn write_clipboard(text: &str) -> bool {
 
 /// The frame of every lesson page: number and title, lede, the tour's button, URL notice,
 /// "Copy link", the page's content, and links to the previous and next lesson. The tour and
-/// the page's step controls share the page's [`tour::TourOn`].
+/// the page's step controls share the [`tour::TourOn`] that [`sync_url`] provides.
 #[component]
 pub fn LessonFrame(
     /// Which lesson.
@@ -377,7 +377,6 @@ pub fn LessonFrame(
     children: Children,
 ) -> impl IntoView {
     let lang = use_lang();
-    tour_on();
     let info = move || lesson_info(id, lang.get());
     let n = id.number();
     let prev = (n > 1).then(|| LessonId::ALL[n - 2]);

@@ -293,7 +293,7 @@ where
 fn outline<C>(tour: &Tour<C>, at: Option<usize>) -> Option<impl IntoView> {
     let target = tour.steps.get(at?)?.target;
     let css = format!(
-        "[data-testid=\"{target}\"] {{ outline: 3px solid var(--accent); outline-offset: 4px; border-radius: 6px; scroll-margin: 96px 0 240px; }}"
+        "[data-testid=\"{target}\"] {{ outline: 3px solid var(--accent); outline-offset: -3px; border-radius: 6px; scroll-margin: 96px 0 240px; }}"
     );
     Some(view! { <style data-testid="tour-outline" data-value=target>{css}</style> })
 }
