@@ -6,7 +6,8 @@
 //   the cue changes, the tour's actions show live (lesson 1's W_hh set to 0, lesson 4's belt
 //   stopped at each stage) while the URL keeps the learner's state, and afterwards the sliders
 //   are the learner's again and the focus is in the checkpoint. Esc ends a tour with the settings back; "Keep the tour's
-//   settings" keeps them; the tour moves on by itself until paused. Every lesson has a tour
+//   settings" keeps them; the tour moves on by itself until paused; a reload or a lesson link
+//   mid-tour keeps the learner's settings. Every lesson has a tour
 //   ending at its checkpoint, and in Chinese its cues have no English.
 // - Stages: during Play, lessons 1, 4 and 6 pass through at least three stages within one step
 //   (`data-stage` on the diagram), in order; lesson 4's legend is there; with
@@ -193,6 +194,29 @@ test("Esc ends a tour with the settings back; Keep keeps the tour's; the tour mo
   await page.click(testid("tour-keep"));
   await page.waitForSelector(TOUR, { state: "detached", timeout: 3000 });
   await until(() => /convention=pytorch/.test(page.url()) && /z=0\.95/.test(page.url()), 3000, "the tour's settings kept");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("a reload or a lesson link mid-tour keeps the learner's settings", { timeout: 60_000 }, async () => {
+  const { page, problems } = await open("?v=1&lesson=unroll&w_hh=0.7");
+  const before = await settings(page);
+  await page.click(testid("tour-start"));
+  await page.click(testid("tour-pause"));
+  for (let i = 1; i < 4; i++) await page.click(testid("tour-next"));
+  assert.equal(await page.$eval(testid("unroll-w_hh"), (e) => e.value), "0");
+  await page.reload({ waitUntil: "load" });
+  await page.waitForSelector(testid("unroll-w_hh"));
+  assert.deepEqual(await settings(page), before);
+  await page.click(testid("tour-start"));
+  for (let i = 1; i < 4; i++) await page.click(testid("tour-next"));
+  // The dialog may lie over the link: it is followed with the keyboard.
+  await page.focus(testid("nav-next"));
+  await page.keyboard.press("Enter");
+  await page.waitForSelector(testid("lesson-shapes"));
+  await page.goBack();
+  await page.waitForSelector(testid("unroll-w_hh"));
+  assert.equal(await page.$eval(testid("unroll-w_hh"), (e) => e.value), "0.7");
   assert.deepEqual(problems, []);
   await page.close();
 });
