@@ -35,6 +35,8 @@ pub struct CommonText {
     pub play: &'static str,
     /// Step controls.
     pub pause: &'static str,
+    /// Step controls: the slider of the stages within a step.
+    pub stage: &'static str,
     /// A seed field.
     pub seed: &'static str,
     /// "About" panel title.
@@ -63,6 +65,7 @@ impl CommonText {
         step_forward: "Step forward",
         play: "Play",
         pause: "Pause",
+        stage: "Within the step",
         seed: "Seed",
         about: "What to notice",
         steps: "Steps",
@@ -86,6 +89,7 @@ impl CommonText {
         step_forward: "前进一步",
         play: "播放",
         pause: "暂停",
+        stage: "步内阶段",
         seed: "随机种子",
         about: "要点",
         steps: "步数",

@@ -24,7 +24,9 @@ pub mod lstm;
 pub mod parallel;
 pub mod shapes;
 pub mod softmax;
+pub mod stages;
 pub mod text;
+pub mod tour;
 pub mod unroll;
 pub mod widgets;
 
@@ -208,18 +210,33 @@ fn lesson_page(state: LessonState, notices: Vec<UrlNotice>) -> AnyView {
 
 /// Keeps the URL canonical for a lesson's state: on mount and after every change the encoded
 /// state (with `lang` when the user chose one) replaces the query of the history entry the
-/// lesson was opened for, as long as that entry is shown.
+/// lesson was opened for, as long as that entry is shown. While the lesson's tour runs the URL
+/// keeps the learner's own state (a reload or a link followed mid-tour keeps it); the state the
+/// tour ends with is written when it ends. Provides the page's [`tour::TourOn`] (so a lesson
+/// page calls it before its [`LessonFrame`]).
 pub fn sync_url<T: Clone + Send + Sync + 'static>(state: RwSignal<T>, wrap: fn(T) -> LessonState) {
     let nav = use_nav();
     let lang = use_lang();
     let entry = Entry::shown();
+    let touring = tour_on();
     Effect::new(move |_| {
+        if touring.0.get() {
+            return;
+        }
         let query = unroll_core::config::query::with_quiz(
             wrap(state.get()).encode(lang.url_lang()),
             checkpoint::quiz_shown(),
         );
         nav.replace(entry, &query);
     });
+}
+
+/// A new [`tour::TourOn`] for the page, provided to its frame, tour and step controls (a new
+/// one for every page: a context left by the page shown before is not reused).
+fn tour_on() -> tour::TourOn {
+    let on = tour::TourOn(RwSignal::new(false));
+    provide_context(on);
+    on
 }
 
 /// The dismissible list of URL fields that were clamped or ignored (`data-testid="url-notice"`).
@@ -341,8 +358,9 @@ async fn write_clipboard(text: &str) -> bool {
     wasm_bindgen_futures::JsFuture::from(promise).await.is_ok()
 }
 
-/// The frame of every lesson page: number and title, lede, URL notice, "Copy link", the
-/// page's content, and links to the previous and next lesson.
+/// The frame of every lesson page: number and title, lede, the tour's button, URL notice,
+/// "Copy link", the page's content, and links to the previous and next lesson. The tour and
+/// the page's step controls share the [`tour::TourOn`] that [`sync_url`] provides.
 #[component]
 pub fn LessonFrame(
     /// Which lesson.
@@ -352,6 +370,9 @@ pub fn LessonFrame(
     /// Replaces the lesson's introduction while it is `Some` (e.g. lesson 1's vector mode).
     #[prop(optional, into)]
     lede: Option<Signal<Option<Text>>>,
+    /// The lesson's tour button ([`tour::TourButton`]).
+    #[prop(optional, into)]
+    tour: Option<ViewFn>,
     /// The page content.
     children: Children,
 ) -> impl IntoView {
@@ -381,7 +402,10 @@ pub fn LessonFrame(
                     Some(text) => text(lang.get()),
                     None => info().lede,
                 }}</p>
-                <CopyLink />
+                <div class="lx-intro-actions">
+                    {tour.map(|t| t.run())}
+                    <CopyLink />
+                </div>
             </header>
             <LessonNotice notices=notices />
             {children()}
@@ -403,20 +427,24 @@ pub fn LessonFrame(
                     }
                 })}
                 // The last lesson leads on to training a network.
-                {next.is_none().then(|| {
-                    let query = move || match lang.url_lang() {
-                        Some(l) => format!("v=1&lesson=names&lang={}", l.as_str()),
-                        None => "v=1&lesson=names".to_owned(),
-                    };
-                    view! {
-                        <a href=move || href(&query()) class="lx-next" data-testid="nav-next-train">
-                            {move || IndexText::of(lang.get()).train_link}
-                            " →"
-                        </a>
-                    }
-                })}
+                {next.is_none().then(train_link)}
             </nav>
         </article>
+    }
+}
+
+/// The last lesson's link on to training a network.
+fn train_link() -> impl IntoView {
+    let lang = use_lang();
+    let query = move || match lang.url_lang() {
+        Some(l) => format!("v=1&lesson=names&lang={}", l.as_str()),
+        None => "v=1&lesson=names".to_owned(),
+    };
+    view! {
+        <a href=move || href(&query()) class="lx-next" data-testid="nav-next-train">
+            {move || IndexText::of(lang.get()).train_link}
+            " →"
+        </a>
     }
 }
 

@@ -5,6 +5,7 @@
 //! while the numbers around the slider change.
 
 use super::fmt;
+use super::stages::{advance, play_from, Stages};
 use crate::charts::colour::Scale;
 use crate::lessons::text::CommonText;
 use crate::shell::i18n::{use_lang, Lang};
@@ -318,19 +319,29 @@ pub fn t(text: Text) -> impl Fn() -> &'static str + Send + Sync + Copy + 'static
     move || text(lang.get())
 }
 
-/// Play for [`StepControls`]: advances the step every 0.9 s until the last, or until stopped.
+/// Play for [`StepControls`]: advances the step every 0.9 s (with stages: the stage every
+/// [`STAGE_MS`], then the next step's first) until the last, or until stopped.
 #[derive(Clone, Copy)]
 struct Player {
     t: Signal<usize>,
     set_t: Callback<usize>,
     max: Signal<usize>,
+    stages: Option<Stages>,
     playing: RwSignal<bool>,
     handle: StoredValue<Option<IntervalHandle>, LocalStorage>,
 }
 
+/// How long Play shows each stage of a step.
+const STAGE_MS: u64 = 800;
+
 impl Player {
     /// Not playing; the interval is cleared when the controls go.
-    fn new(t: Signal<usize>, set_t: Callback<usize>, max: Signal<usize>) -> Self {
+    fn new(
+        t: Signal<usize>,
+        set_t: Callback<usize>,
+        max: Signal<usize>,
+        stages: Option<Stages>,
+    ) -> Self {
         let handle: StoredValue<Option<IntervalHandle>, LocalStorage> =
             StoredValue::new_local(None);
         on_cleanup(move || {
@@ -342,6 +353,7 @@ impl Player {
             t,
             set_t,
             max,
+            stages,
             playing: RwSignal::new(false),
             handle,
         }
@@ -355,33 +367,44 @@ impl Player {
         self.playing.set(false);
     }
 
+    /// Shows step `t` at stage `stage` (the stage first, so a new step is drawn from it).
+    fn go(self, t: usize, stage: usize) {
+        if let Some(s) = self.stages {
+            s.now.set(stage);
+        }
+        if t != self.t.get_untracked() {
+            self.set_t.run(t);
+        }
+    }
+
+    /// The number of stages per step (1 without stages).
+    fn n_stages(self) -> usize {
+        self.stages.map_or(1, |s| s.names.len())
+    }
+
     /// Plays from the current step (from the first when at the last).
     fn start(self) {
-        let Player {
-            t,
-            set_t,
-            max,
-            playing,
-            handle,
-        } = self;
-        if t.get_untracked() >= max.get_untracked() {
-            set_t.run(1);
+        let (t, max) = (self.t.get_untracked(), self.max.get_untracked());
+        match self.stages {
+            None if t >= max => self.set_t.run(1),
+            None => {}
+            Some(s) => {
+                let (nt, ns) = play_from(t, s.now.get_untracked(), max, self.n_stages());
+                self.go(nt, ns);
+            }
         }
         let tick = move || {
-            let (now, last) = (t.get_untracked(), max.get_untracked());
-            if now >= last {
-                if let Some(h) = handle.get_value() {
-                    h.clear();
-                }
-                handle.set_value(None);
-                playing.set(false);
-            } else {
-                set_t.run(now + 1);
+            let stage = self.stages.map_or(0, |s| s.now.get_untracked());
+            let (now, last) = (self.t.get_untracked(), self.max.get_untracked());
+            match advance(now, stage, last, self.n_stages()) {
+                Some((nt, ns)) => self.go(nt, ns),
+                None => self.stop(),
             }
         };
-        if let Ok(h) = set_interval_with_handle(tick, std::time::Duration::from_millis(900)) {
-            handle.set_value(Some(h));
-            playing.set(true);
+        let every = if self.stages.is_some() { STAGE_MS } else { 900 };
+        if let Ok(h) = set_interval_with_handle(tick, std::time::Duration::from_millis(every)) {
+            self.handle.set_value(Some(h));
+            self.playing.set(true);
         }
     }
 }
@@ -390,6 +413,10 @@ impl Player {
 /// scrubber (`<lesson>-t`). Play advances one step every 0.9 s and stops at the end. The
 /// buttons are native buttons (keyboard usable); the motion itself is a CSS transition that
 /// `prefers-reduced-motion` turns off.
+///
+/// With `stages`, Play shows each step stage by stage, and a second slider
+/// (`<lesson>-stage`, its stage in `<lesson>-stage-value`) stops at any stage; the buttons and
+/// the step scrubber show whole steps. Play stops while a tour runs ([`super::tour::TourOn`]).
 #[component]
 pub fn StepControls(
     /// Lesson id used in the test ids (`<lesson>-t`, `<lesson>-play`, …).
@@ -406,9 +433,19 @@ pub fn StepControls(
     /// (a lesson whose step is not a time index says what the step is).
     #[prop(optional)]
     caption: Option<fn(Lang, usize, usize) -> String>,
+    /// The stages within a step, when the diagram draws them.
+    #[prop(optional)]
+    stages: Option<Stages>,
 ) -> impl IntoView {
     let lang = use_lang();
-    let player = Player::new(t, set_t, max);
+    let player = Player::new(t, set_t, max, stages);
+    if let Some(tour) = use_context::<super::tour::TourOn>() {
+        Effect::new(move |_| {
+            if tour.0.get() {
+                player.stop();
+            }
+        });
+    }
     let stop = move || player.stop();
     let id = format!("{lesson}-t");
     view! {
@@ -426,7 +463,43 @@ pub fn StepControls(
                 on:input=move |ev| {
                     if let Ok(v) = event_target_value(&ev).parse::<usize>() {
                         stop();
+                        if let Some(s) = stages {
+                            s.show_all();
+                        }
                         set_t.run(v.clamp(1, max.get_untracked().max(1)));
+                    }
+                }
+            />
+        </div>
+        {stages.map(|s| stage_slider(lesson, s, player))}
+    }
+}
+
+/// The slider that stops at a stage of the step shown (`<lesson>-stage`).
+fn stage_slider(lesson: &'static str, stages: Stages, player: Player) -> impl IntoView {
+    let lang = use_lang();
+    let id = format!("{lesson}-stage");
+    view! {
+        <div class="lx-steps lx-stages">
+            <label class="lx-steps-label" for=id.clone()>
+                {move || CommonText::of(lang.get()).stage}
+                ": "
+                <span data-testid=format!("{lesson}-stage-value") data-value=move || stages.now.get().to_string()>
+                    {move || (stages.label)(lang.get(), stages.now.get())}
+                </span>
+            </label>
+            <input
+                type="range"
+                id=id.clone()
+                data-testid=id
+                min="0"
+                max=stages.last().to_string()
+                step="1"
+                prop:value=move || stages.now.get().to_string()
+                on:input=move |ev| {
+                    if let Ok(v) = event_target_value(&ev).parse::<usize>() {
+                        player.stop();
+                        stages.now.set(v.min(stages.last()));
                     }
                 }
             />
@@ -444,7 +517,13 @@ fn step_buttons(lesson: &'static str, player: Player) -> impl IntoView {
         playing,
         ..
     } = player;
-    let stop = move || player.stop();
+    // The buttons show whole steps.
+    let stop = move || {
+        player.stop();
+        if let Some(s) = player.stages {
+            s.show_all();
+        }
+    };
     let start = move || player.start();
     view! {
         <button
@@ -477,7 +556,7 @@ fn step_buttons(lesson: &'static str, player: Player) -> impl IntoView {
             class="btn btn-small btn-primary"
             data-testid=format!("{lesson}-play")
             aria-pressed=move || playing.get().to_string()
-            on:click=move |_| if playing.get_untracked() { stop() } else { start() }
+            on:click=move |_| if playing.get_untracked() { player.stop() } else { start() }
         >
             {move || if playing.get() { CommonText::of(lang.get()).pause } else { CommonText::of(lang.get()).play }}
         </button>

@@ -3,9 +3,12 @@
 
 pub mod checkpoint;
 pub mod text;
+pub mod tour;
 
 use super::fmt;
 use super::handout::BidirLastNote;
+use super::stages::Stages;
+use super::tour::TourButton;
 use super::widgets::{t, Heatmap, SeedInput, StepControls};
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::lessons::text::BidirText;
@@ -15,6 +18,16 @@ use unroll_core::config::fields;
 use unroll_core::config::lessons::{BidirConfig, LessonId, LessonState, BIDIR_FIELDS};
 use unroll_core::config::{Lang, UrlNotice};
 use unroll_core::lessons::bidir::{bidir, Bidir, HIDDEN};
+
+/// The stages of a step, as the diagram's `data-stage` names them: the forward direction
+/// reads its next token, the backward direction its next one, and the outputs where both have
+/// been are concatenated.
+pub const STAGES: &[&str] = &["forward", "backward", "concat"];
+
+/// The name of stage `k` in `lang`.
+fn stage_label(lang: Lang, k: usize) -> &'static str {
+    BidirText::of(lang).stages.get(k).copied().unwrap_or("")
+}
 
 /// Most tokens and characters per token (the URL's limits).
 const MAX_TOKENS: usize = 12;
@@ -78,8 +91,9 @@ pub fn BidirPage(
         }
     });
 
+    let stages = Stages::new(STAGES, stage_label);
     view! {
-        <LessonFrame id=LessonId::Bidir notices=notices>
+        <LessonFrame id=LessonId::Bidir notices=notices tour=move || view! { <TourButton cfg=cfg tour=&tour::TOUR stages=stages /> }>
             <div class="lx-layout">
                 <BidirControls cfg=cfg result=result />
                 <div class="lx-main">
@@ -91,9 +105,10 @@ pub fn BidirPage(
                             set_t=Callback::new(move |v: usize| cfg.update(|c| c.set_step(v)))
                             max=Signal::derive(move || n.get())
                             caption=step_caption
+                            stages=stages
                         />
                         {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
-                        <div class="lx-scroll">{move || result.get().ok().map(|r| diagram(&r, k_now.get(), lang.get()))}</div>
+                        <div class="lx-scroll">{move || result.get().ok().map(|r| diagram(&r, k_now.get(), stages, lang.get()))}</div>
                         <Para text=|l| BidirText::of(l).diagram_note class="lx-note" />
                     </Panel>
                     <Panel title=|l| BidirText::of(l).output>
@@ -203,54 +218,74 @@ fn embeddings(r: &Bidir, lang: Lang) -> AnyView {
     .into_any()
 }
 
+/// Which parts of the diagram step `k` has drawn at a stage: the forward direction has read
+/// `fwd` tokens, the backward one `bwd`, and the outputs are joined where both had been by
+/// `joined` steps.
+#[derive(Clone, Copy)]
+struct Reached {
+    n: usize,
+    k: usize,
+    stages: Stages,
+}
+
+impl Reached {
+    /// Tokens the backward direction has read (reactive): this step's only from stage 1.
+    fn bwd(self) -> usize {
+        if self.stages.reached(1) {
+            self.k
+        } else {
+            self.k - 1
+        }
+    }
+
+    /// Steps whose outputs are joined (reactive): this step's only from stage 2.
+    fn joined(self) -> usize {
+        if self.stages.reached(2) {
+            self.k
+        } else {
+            self.k - 1
+        }
+    }
+
+    fn fwd_done(self, i: usize) -> bool {
+        i < self.k
+    }
+
+    fn bwd_done(self, i: usize) -> bool {
+        i + self.bwd() >= self.n
+    }
+
+    fn both(self, i: usize) -> bool {
+        let j = self.joined();
+        i < j && i + j >= self.n
+    }
+}
+
 /// Tokens along x; the forward row runs left to right, the backward row right to left; after
-/// `k` steps each direction has read k tokens. Each column ends in its 2H concatenation.
-fn diagram(r: &Bidir, k: usize, lang: Lang) -> impl IntoView {
+/// `k` steps each direction has read k tokens. Each column ends in its 2H concatenation. Step
+/// `k` is drawn in [`STAGES`]: the forward direction's new state, the backward one's, the
+/// concatenations they complete.
+fn diagram(r: &Bidir, k: usize, stages: Stages, lang: Lang) -> impl IntoView {
     let n = r.tokens.len();
     let dx = 162.0;
     let left = 110.0;
     let width = left + dx * n as f64 + 20.0;
-    let (y_out, y_fwd, y_bwd, y_tok, y_pos) = (46.0, 130.0, 198.0, 268.0, 306.0);
+    let at = Reached {
+        n,
+        k: k.max(1),
+        stages,
+    };
     let mut items = Vec::new();
     for (i, token) in r.tokens.iter().enumerate() {
         let cx = left + dx * i as f64 + dx / 2.0;
-        let fwd_done = i < k;
-        let bwd_done = i + k >= n;
-        let both = fwd_done && bwd_done;
-        let f = r.forward[i];
-        let b = r.backward[i];
-        items.push(
-            view! {
-                <g class="lx-bidir-col">
-                    <text x=cx y=y_tok text-anchor="middle" class="lx-svg-token">{token.clone()}</text>
-                    <text x=cx y=y_tok + 18.0 text-anchor="middle" class="lx-svg-caption">{vec_text(&r.inputs[i])}</text>
-                    <text x=cx y=y_pos text-anchor="middle" class="lx-svg-caption" data-testid="bidir-position" data-value=i.to_string()>{format!("t = {i}")}</text>
-                    <g class:lx-pending=!fwd_done>
-                        <rect x=cx - 68.0 y=y_fwd - 20.0 width="136" height="32" rx="8" class="lx-fwd-box"></rect>
-                        <text x=cx y=y_fwd + 1.0 text-anchor="middle" class="lx-svg-value">{vec_text(&f)}</text>
-                    </g>
-                    <g class:lx-pending=!bwd_done>
-                        <rect x=cx - 68.0 y=y_bwd - 20.0 width="136" height="32" rx="8" class="lx-bwd-box"></rect>
-                        <text x=cx y=y_bwd + 1.0 text-anchor="middle" class="lx-svg-value">{vec_text(&b)}</text>
-                    </g>
-                    <g class:lx-pending=!both>
-                        <rect x=cx - 70.0 y=y_out - 30.0 width="140" height="48" rx="8" class="lx-out-box"></rect>
-                        <text x=cx y=y_out - 10.0 text-anchor="middle" class="lx-svg-value lx-c-fwd-svg">{vec_text(&f)}</text>
-                        <text x=cx y=y_out + 10.0 text-anchor="middle" class="lx-svg-value lx-c-bwd-svg">{vec_text(&b)}</text>
-                        <line x1=cx x2=cx y1=y_fwd - 22.0 y2=y_out + 20.0 class="lx-edge" stroke-dasharray="3 3"></line>
-                    </g>
-                    <line x1=cx x2=cx y1=y_tok - 16.0 y2=y_bwd + 14.0 class="lx-edge lx-edge-input" stroke-dasharray="3 3"></line>
-                </g>
-            }
-            .into_any(),
-        );
+        items.push(column(r, i, token, cx, at));
         if i + 1 < n {
             let x1 = cx + 68.0;
             let x2 = cx + dx - 68.0;
             items.push(
                 view! {
-                    <line x1=x1 x2=x2 - 2.0 y1=y_fwd - 4.0 y2=y_fwd - 4.0 class="lx-edge lx-edge-fwd" class:lx-pending={i + 1 >= k} marker-end="url(#lx-arrow-fwd)"></line>
-                    <line x1=x2 x2=x1 + 2.0 y1=y_bwd - 4.0 y2=y_bwd - 4.0 class="lx-edge lx-edge-bwd" class:lx-pending={i + k < n} marker-end="url(#lx-arrow-bwd)"></line>
+                    <line x1=x1 x2=x2 - 2.0 y1=Y_FWD - 4.0 y2=Y_FWD - 4.0 class="lx-edge lx-edge-fwd lx-stage-part" class:lx-pending=move || !at.fwd_done(i + 1) marker-end="url(#lx-arrow-fwd)"></line>
+                    <line x1=x2 x2=x1 + 2.0 y1=Y_BWD - 4.0 y2=Y_BWD - 4.0 class="lx-edge lx-edge-bwd lx-stage-part" class:lx-pending=move || !at.bwd_done(i) marker-end="url(#lx-arrow-bwd)"></line>
                 }
                 .into_any(),
             );
@@ -265,6 +300,7 @@ fn diagram(r: &Bidir, k: usize, lang: Lang) -> impl IntoView {
             aria-label=BidirText::of(lang).diagram
             data-testid="bidir-diagram"
             data-value=k.to_string()
+            data-stage=move || stages.name()
         >
             <defs>
                 <marker id="lx-arrow-fwd" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
@@ -274,14 +310,51 @@ fn diagram(r: &Bidir, k: usize, lang: Lang) -> impl IntoView {
                     <path d="M0,0 L10,5 L0,10 z" fill="#c026d3"></path>
                 </marker>
             </defs>
-            <text x="8" y=y_out + 4.0 class="lx-svg-label">"output (2H)"</text>
-            <text x="8" y=y_fwd + 4.0 class="lx-svg-label lx-c-fwd-svg">{format!("{} →", BidirText::of(lang).forward)}</text>
-            <text x="8" y=y_bwd + 4.0 class="lx-svg-label lx-c-bwd-svg">{format!("← {}", BidirText::of(lang).backward)}</text>
-            <text x="8" y=y_tok + 4.0 class="lx-svg-label">{BidirText::of(lang).token}</text>
-            <text x="8" y=y_pos class="lx-svg-label">{BidirText::of(lang).position}</text>
+            <text x="8" y=Y_OUT + 4.0 class="lx-svg-label">"output (2H)"</text>
+            <text x="8" y=Y_FWD + 4.0 class="lx-svg-label lx-c-fwd-svg">{format!("{} →", BidirText::of(lang).forward)}</text>
+            <text x="8" y=Y_BWD + 4.0 class="lx-svg-label lx-c-bwd-svg">{format!("← {}", BidirText::of(lang).backward)}</text>
+            <text x="8" y=Y_TOK + 4.0 class="lx-svg-label">{BidirText::of(lang).token}</text>
+            <text x="8" y=Y_POS class="lx-svg-label">{BidirText::of(lang).position}</text>
             {items}
         </svg>
     }
+}
+
+/// The diagram's rows: the outputs, the two directions, the tokens, the positions.
+const Y_OUT: f64 = 46.0;
+const Y_FWD: f64 = 130.0;
+const Y_BWD: f64 = 198.0;
+const Y_TOK: f64 = 268.0;
+const Y_POS: f64 = 306.0;
+
+/// Column `i` of the diagram: the token, its embedding and position, the two directions'
+/// states and their concatenation, each faint until reached.
+fn column(r: &Bidir, i: usize, token: &str, cx: f64, at: Reached) -> AnyView {
+    let f = r.forward[i];
+    let b = r.backward[i];
+    view! {
+        <g class="lx-bidir-col">
+            <text x=cx y=Y_TOK text-anchor="middle" class="lx-svg-token">{token.to_owned()}</text>
+            <text x=cx y=Y_TOK + 18.0 text-anchor="middle" class="lx-svg-caption">{vec_text(&r.inputs[i])}</text>
+            <text x=cx y=Y_POS text-anchor="middle" class="lx-svg-caption" data-testid="bidir-position" data-value=i.to_string()>{format!("t = {i}")}</text>
+            <g class="lx-stage-part" class:lx-pending=move || !at.fwd_done(i)>
+                <rect x=cx - 68.0 y=Y_FWD - 20.0 width="136" height="32" rx="8" class="lx-fwd-box"></rect>
+                <text x=cx y=Y_FWD + 1.0 text-anchor="middle" class="lx-svg-value">{vec_text(&f)}</text>
+            </g>
+            <g class="lx-stage-part" class:lx-pending=move || !at.bwd_done(i)>
+                <rect x=cx - 68.0 y=Y_BWD - 20.0 width="136" height="32" rx="8" class="lx-bwd-box"></rect>
+                <text x=cx y=Y_BWD + 1.0 text-anchor="middle" class="lx-svg-value">{vec_text(&b)}</text>
+            </g>
+            <g class="lx-stage-part" class:lx-pending=move || !at.both(i)>
+                <rect x=cx - 70.0 y=Y_OUT - 30.0 width="140" height="48" rx="8" class="lx-out-box"></rect>
+                <text x=cx y=Y_OUT - 10.0 text-anchor="middle" class="lx-svg-value lx-c-fwd-svg">{vec_text(&f)}</text>
+                <text x=cx y=Y_OUT + 10.0 text-anchor="middle" class="lx-svg-value lx-c-bwd-svg">{vec_text(&b)}</text>
+                <line x1=cx x2=cx y1=Y_FWD - 22.0 y2=Y_OUT + 20.0 class="lx-edge" stroke-dasharray="3 3"></line>
+            </g>
+            <line x1=cx x2=cx y1=Y_TOK - 16.0 y2=Y_BWD + 14.0 class="lx-edge lx-edge-input" stroke-dasharray="3 3"></line>
+        </g>
+    }
+    .into_any()
 }
 
 fn output_panel(r: &Bidir, lang: Lang) -> AnyView {

@@ -44,6 +44,11 @@ pub struct BidirText {
     pub weights: &'static str,
     /// Note.
     pub weights_note: &'static str,
+    /// The diagram's stages within a step (the stage slider's label), in the order of
+    /// [`super::STAGES`].
+    pub stages: [&'static str; 3],
+    /// The tour's cues, one per step of [`super::tour::TOUR`].
+    pub tour: &'static [&'static str],
 }
 
 impl BidirText {
@@ -68,6 +73,14 @@ impl BidirText {
         position: "position t",
         weights: "The weights",
         weights_note: "The _reverse tensors belong to the backward direction: the two directions share nothing but the input.",
+        stages: ["forward reads a token", "backward reads a token", "the halves join"],
+        tour: &[
+            "The step where the two directions meet. First the forward direction (teal) reads its next token, left to right, and writes its state.",
+            "In the same step the backward direction (purple) reads its next token from the right and writes its state.",
+            "Where both directions have been, the two states are joined: output[t] = [forward, backward], 2H numbers per position.",
+            "Play runs every step this way, stage by stage; the scrubber and the stage slider stop at any step and stage.",
+            "Your turn: answer the checkpoint about the last position's output, then reveal the page's answer.",
+        ],
     };
 
     /// 简体中文.
@@ -91,6 +104,14 @@ impl BidirText {
         position: "位置 t",
         weights: "权重",
         weights_note: "带 _reverse 后缀的张量属于反向：两个方向除了输入之外没有任何共享。",
+        stages: ["正向读一个词元", "反向读一个词元", "两半拼接"],
+        tour: &[
+            "这是两个方向相遇的一步。先是正向（青色）从左到右读入下一个词元，写出它的状态。",
+            "同一步中，反向（紫色）从右边读入它的下一个词元，写出它的状态。",
+            "两个方向都到过的位置，两个状态拼接起来：输出[t] = [正向, 反向]，每个位置 2H 个数。",
+            "播放按这种方式逐步、逐阶段运行；时间步滑块和阶段滑块可以停在任意一步、任意阶段。",
+            "轮到你了：回答关于最后位置输出的检查点，再揭晓本页的答案。",
+        ],
     };
 
     /// The texts in `lang`.

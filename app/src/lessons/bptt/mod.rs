@@ -2,8 +2,10 @@
 
 pub mod checkpoint;
 pub mod text;
+pub mod tour;
 
 use super::fmt;
+use super::tour::TourButton;
 use super::widgets::{
     label, t, whole, ChartData, FieldSlider, LineChart, ListSliders, Num, Series,
 };
@@ -34,7 +36,7 @@ pub fn BpttPage(
     let result = Memo::new(move |_| bptt(&cfg.get()));
     let chart = chart_data(cfg, result);
     view! {
-        <LessonFrame id=LessonId::Bptt notices=notices>
+        <LessonFrame id=LessonId::Bptt notices=notices tour=move || view! { <TourButton cfg=cfg tour=&tour::TOUR /> }>
             <div class="lx-layout">
                 <BpttControls cfg=cfg />
                 <div class="lx-main">

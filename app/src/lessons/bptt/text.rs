@@ -63,6 +63,8 @@ pub struct BpttText {
     pub about_2: &'static str,
     /// About.
     pub about_3: &'static str,
+    /// The tour's cues, one per step of [`super::tour::TOUR`].
+    pub tour: &'static [&'static str],
 }
 
 impl BpttText {
@@ -97,6 +99,12 @@ impl BpttText {
         constant_text: |a0, a1, a2| format!("x = {a0} at every step for {a1} steps, W_xh = {a2}, tanh — the running product ∂h_T/∂h₀ for three recurrent weights:"),
         about_2: "With ReLU or no nonlinearity the factor is W_hh itself where the unit is active, so |W_hh| > 1 explodes like |W_hh|^t.",
         about_3: "Clipping caps an exploding gradient but cannot revive a vanishing one: it only ever scales down.",
+        tour: &[
+            "Going back in time, the gradient of h_T is multiplied by one factor per step, tanh'(z_t)·W_hh; the chart shows the running product.",
+            "The tour sets W_hh to 0.5 over 20 steps: every factor is at most 0.5, and the product vanishes.",
+            "With the linear activation and W_hh = 1.5 every factor is 1.5: the product explodes, growing 1.5 times per step.",
+            "Your turn: predict in the checkpoint, then reveal the page's answer.",
+        ],
     };
 
     /// 简体中文.
@@ -130,6 +138,12 @@ impl BpttText {
         constant_text: |a0, a1, a2| format!("每一步 x = {a0}，共 {a1} 步，W_xh = {a2}，tanh——三种循环权重下的连乘积 ∂h_T/∂h₀："),
         about_2: "使用 ReLU 或不用非线性函数时，单元激活处的因子就是 W_hh 本身，所以 |W_hh| > 1 会像 |W_hh|^t 一样爆炸。",
         about_3: "梯度裁剪可以限制爆炸的梯度，但救不回消失的梯度：它只会把梯度缩小。",
+        tour: &[
+            "沿时间反向传播时，h_T 的梯度每一步乘上一个因子 tanh'(z_t)·W_hh；图中画的是累积乘积。",
+            "导览把 W_hh 设为 0.5，共 20 步：每个因子至多为 0.5，乘积趋于消失。",
+            "换成线性激活并取 W_hh = 1.5，每个因子都是 1.5：乘积每一步增大到 1.5 倍，发生爆炸。",
+            "轮到你了：在检查点中作出预测，再揭晓本页的答案。",
+        ],
     };
 
     /// The texts in `lang`.

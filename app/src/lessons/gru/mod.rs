@@ -3,8 +3,10 @@
 
 pub mod checkpoint;
 pub mod text;
+pub mod tour;
 
 use super::fmt;
+use super::tour::TourButton;
 use super::widgets::{t, FieldSlider, Num};
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::lessons::text::{CommonText, GruText};
@@ -56,7 +58,7 @@ pub fn GruPage(
     };
 
     view! {
-        <LessonFrame id=LessonId::Gru notices=notices>
+        <LessonFrame id=LessonId::Gru notices=notices tour=move || view! { <TourButton cfg=cfg tour=&tour::TOUR /> }>
             <div class="lx-layout">
                 <Panel title=|l| GruText::of(l).controls class="lx-controls">
                     {slider("h_prev", "h_{t−1}")}

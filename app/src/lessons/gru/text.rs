@@ -41,6 +41,8 @@ pub struct GruText {
     pub about_1: &'static str,
     /// About.
     pub about_2: &'static str,
+    /// The tour's cues, one per step of [`super::tour::TOUR`].
+    pub tour: &'static [&'static str],
 }
 
 impl GruText {
@@ -64,6 +66,12 @@ impl GruText {
         reset_text: "PyTorch applies r after the hidden matmul, to W_hn·h + b_hn including its bias (Cho et al. 2014 apply it to h before the matmul). r = 0 drops the past from the candidate entirely: n = tanh(W_in·x + b_in).",
         about_1: "One gate does the work of the LSTM's forget and input gates: what is kept (1 − z) and what is written (z) always add up to one.",
         about_2: "With z near 0 (course) the state passes through unchanged, which lets gradients flow over many steps, like the LSTM's belt with f near 1.",
+        tour: &[
+            "In the course's convention z is the share of the new candidate: with z = 0.05, h_t stays next to h_{t−1}.",
+            "With z = 0.95, h_t moves almost all the way to the candidate h̃: the line shows where it lands between the two.",
+            "PyTorch writes the same gate the other way round, h' = (1 − z)·n + z·h: the panel below puts both side by side.",
+            "Your turn: predict in the checkpoint, then reveal the page's answer.",
+        ],
     };
 
     /// 简体中文.
@@ -86,6 +94,12 @@ impl GruText {
         reset_text: "PyTorch 在隐藏矩阵乘法之后才乘 r，作用于包括偏置在内的 W_hn·h + b_hn（Cho 等 2014 的原文是在矩阵乘法之前作用于 h）。r = 0 时候选状态完全不含过去：n = tanh(W_in·x + b_in)。",
         about_1: "一个门完成了 LSTM 中遗忘门和输入门的工作：保留的部分（1 − z）与写入的部分（z）之和永远为一。",
         about_2: "z 接近 0（课程约定）时，状态几乎原样传递，梯度因此可以跨越很多步，就像 LSTM 传送带上 f 接近 1 一样。",
+        tour: &[
+            "按课程的约定，z 是新候选值所占的比例：z = 0.05 时，h_t 紧挨着 h_{t−1}。",
+            "z = 0.95 时，h_t 几乎一路移到候选值 h̃：数轴显示它落在两者之间的什么位置。",
+            "框架的官方实现把同一个门反过来写：h' = (1 − z)·n + z·h；下方面板把两种写法并排列出。",
+            "轮到你了：在检查点中作出预测，再揭晓本页的答案。",
+        ],
     };
 
     /// The texts in `lang`.

@@ -2,9 +2,12 @@
 
 pub mod checkpoint;
 pub mod text;
+pub mod tour;
 
 use super::fmt;
 use super::handout::{HandoutNote, Note};
+use super::stages::Stages;
+use super::tour::TourButton;
 use super::widgets::{
     label, t, whole, ChartData, FieldSlider, LineChart, ListSliders, Num, SeedInput, Series,
     Slider, StepControls,
@@ -30,6 +33,17 @@ struct LstmModel {
     /// The step the scrubber shows, 1-based.
     t_now: Signal<usize>,
     mode: Memo<LstmMode>,
+    /// The belt's stages within a step ([`STAGES`]).
+    stages: Stages,
+}
+
+/// The belt's stages within a step, as its `data-stage` names them: C_{t−1} enters, the
+/// forget gate scales it, i·g is formed, the sum C_t, the output h_t.
+pub const STAGES: &[&str] = &["carry", "forget", "input", "add", "output"];
+
+/// The name of stage `k` in `lang`.
+fn stage_label(lang: Lang, k: usize) -> &'static str {
+    LstmText::of(lang).stages.get(k).copied().unwrap_or("")
 }
 
 fn field(key: &str) -> &'static unroll_core::config::query::FieldSpec {
@@ -60,16 +74,18 @@ pub fn LstmPage(
         }
     });
     let mode = Memo::new(move |_| cfg.with(|c| c.mode));
+    let stages = Stages::new(STAGES, stage_label);
     let model = LstmModel {
         cfg,
         result,
         n_steps,
         t_now,
         mode,
+        stages,
     };
 
     view! {
-        <LessonFrame id=LessonId::Lstm notices=notices>
+        <LessonFrame id=LessonId::Lstm notices=notices tour=move || view! { <TourButton cfg=cfg tour=&tour::TOUR stages=stages /> }>
             <div class="lx-layout">
                 <LstmControls model=model />
                 <div class="lx-main">
@@ -252,17 +268,18 @@ fn LstmBelt(model: LstmModel) -> impl IntoView {
         result,
         n_steps,
         t_now,
+        stages,
         ..
     } = model;
     view! {
         <Panel heading=Signal::derive(move || (LstmText::of(lang.get()).belt)(&t_now.get().to_string()))>
-        <StepControls lesson="lstm" t=t_now set_t=Callback::new(move |v: usize| cfg.update(|c| c.t = v)) max=Signal::derive(move || n_steps.get()) />
+        <StepControls lesson="lstm" t=t_now set_t=Callback::new(move |v: usize| cfg.update(|c| c.t = v)) max=Signal::derive(move || n_steps.get()) stages=stages />
         {move || {
             let r = result.get().ok()?;
             let s = *r.steps.get(t_now.get() - 1)?;
             let scale = r.steps.iter().map(|s| s.c.abs().max(s.c_prev.abs())).fold(1.0f32, f32::max);
             Some(view! {
-                <div class="lx-scroll">{belt_svg(&s, scale, lang.get())}</div>
+                <div class="lx-scroll">{belt_svg(&s, scale, stages, lang.get())}</div>
                 {belt_legend(scale, lang.get())}
             })
         }}
@@ -563,58 +580,89 @@ fn belt_legend(scale: f32, lang: Lang) -> impl IntoView {
     }
 }
 
-/// One step of the belt: C_{t−1} → ⊗ f → ⊕ (i ⊗ g) → C_t → tanh → ⊗ o → h_t.
-fn belt_svg(s: &LstmStep, scale: f32, lang: Lang) -> impl IntoView {
-    let seg = |x1: f64, y1: f64, x2: f64, y2: f64, v: f32, testid: &'static str| {
-        let (w, color) = stroke(v, scale);
-        view! { <line x1=x1 y1=y1 x2=x2 y2=y2 stroke=color stroke-width=w class="lx-belt" data-testid=testid data-value=fmt::raw(v)></line> }
-    };
-    let label = |x: f64, y: f64, text: String| view! { <text x=x y=y text-anchor="middle" class="lx-svg-value">{text}</text> };
-    let node = |x: f64, y: f64, op: &'static str| {
-        view! {
-            <circle cx=x cy=y r="17" class="lx-gate-circle"></circle>
-            <text x=x y=y + 6.0 text-anchor="middle" class="lx-svg-op">{op}</text>
-        }
-    };
-    let gate = |x: f64, y: f64, name: &'static str, v: f32| {
-        view! {
-            <rect x=x - 34.0 y=y - 15.0 width="68" height="30" rx="8" fill="#f1f5f9" stroke="#cbd5e1"></rect>
-            <text x=x y=y + 5.0 text-anchor="middle" class="lx-svg-label">{format!("{name} = {}", fmt::fixed(v, 2))}</text>
-        }
-    };
+/// One step of the belt: C_{t−1} → ⊗ f → ⊕ (i ⊗ g) → C_t → tanh → ⊗ o → h_t, drawn in
+/// [`STAGES`]: each part fades in (and its lines flow in) when its stage is reached.
+fn belt_svg(s: &LstmStep, scale: f32, stages: Stages, lang: Lang) -> impl IntoView {
+    let part = move |k: usize| move || !stages.reached(k);
     let y = 60.0;
     view! {
-        <svg class="lx-diagram" viewBox="0 0 760 300" style="max-width:760px; --lx-min-w:520px" role="img" aria-label=(LstmText::of(lang).belt)(&s.t.to_string()) data-testid="lstm-belt">
-            // the belt
-            {seg(40.0, y, 183.0, y, s.c_prev, "lstm-belt-c_prev")}
-            {node(200.0, y, "×")}
-            {seg(217.0, y, 363.0, y, s.kept, "lstm-belt-kept")}
-            {node(380.0, y, "+")}
-            {seg(397.0, y, 720.0, y, s.c, "lstm-belt-c")}
-            {label(100.0, y - 16.0, format!("C{} = {}", fmt::sub(s.t - 1), fmt::fixed(s.c_prev, 4)))}
-            {label(290.0, y - 16.0, format!("f·C = {}", fmt::fixed(s.kept, 4)))}
-            {label(640.0, y - 16.0, format!("C{} = {}", fmt::sub(s.t), fmt::fixed(s.c, 4)))}
-            // forget gate
-            {seg(200.0, 150.0, 200.0, y + 17.0, s.f, "lstm-belt-f")}
-            {gate(200.0, 165.0, "f", s.f)}
-            // input gate and candidate
-            {gate(330.0, 245.0, "i", s.i)}
-            {gate(430.0, 245.0, "g", s.g)}
-            {seg(330.0, 230.0, 368.0, 162.0, s.i, "lstm-belt-i")}
-            {seg(430.0, 230.0, 392.0, 162.0, s.g, "lstm-belt-g")}
-            {node(380.0, 150.0, "×")}
-            {seg(380.0, 133.0, 380.0, y + 17.0, s.written, "lstm-belt-written")}
-            {label(440.0, 120.0, format!("i·g = {}", fmt::fixed(s.written, 4)))}
-            // output: tanh(C) × o → h
-            {seg(560.0, y, 560.0, 133.0, s.c, "lstm-belt-c-down")}
-            <rect x="530" y="133" width="60" height="30" rx="8" fill="#fff" stroke="#334155"></rect>
-            <text x="560" y="153" text-anchor="middle" class="lx-svg-op">"tanh"</text>
-            {seg(590.0, 148.0, 643.0, 148.0, s.tanh_c, "lstm-belt-tanh")}
-            {node(660.0, 148.0, "×")}
-            {seg(660.0, 230.0, 660.0, 165.0, s.o, "lstm-belt-o")}
-            {gate(660.0, 245.0, "o", s.o)}
-            {seg(677.0, 148.0, 750.0, 148.0, s.h, "lstm-belt-h")}
-            {label(700.0, 122.0, format!("h{} = {}", fmt::sub(s.t), fmt::fixed(s.h, 4)))}
+        <svg class="lx-diagram" viewBox="0 0 760 300" style="max-width:760px; --lx-min-w:520px" role="img" aria-label=(LstmText::of(lang).belt)(&s.t.to_string()) data-testid="lstm-belt" data-stage=move || stages.name()>
+            <g class="lx-stage-part" class:lx-stage-pending=part(0)>
+                {belt_seg(40.0, y, 183.0, y, s.c_prev, scale, "lstm-belt-c_prev")}
+                {belt_label(100.0, y - 16.0, format!("C{} = {}", fmt::sub(s.t - 1), fmt::fixed(s.c_prev, 4)))}
+            </g>
+            <g class="lx-stage-part" class:lx-stage-pending=part(1)>
+                {belt_seg(200.0, 150.0, 200.0, y + 17.0, s.f, scale, "lstm-belt-f")}
+                {belt_gate(200.0, 165.0, "f", s.f)}
+                {belt_node(200.0, y, "×")}
+                {belt_seg(217.0, y, 363.0, y, s.kept, scale, "lstm-belt-kept")}
+                {belt_label(290.0, y - 16.0, format!("f·C = {}", fmt::fixed(s.kept, 4)))}
+            </g>
+            <g class="lx-stage-part" class:lx-stage-pending=part(2)>
+                {belt_gate(330.0, 245.0, "i", s.i)}
+                {belt_gate(430.0, 245.0, "g", s.g)}
+                <text x="430" y="284" text-anchor="middle" class="lx-svg-caption" data-testid="lstm-belt-candidate">{format!("g = C̃{}", fmt::sub(s.t))}</text>
+                {belt_seg(330.0, 230.0, 368.0, 162.0, s.i, scale, "lstm-belt-i")}
+                {belt_seg(430.0, 230.0, 392.0, 162.0, s.g, scale, "lstm-belt-g")}
+                {belt_node(380.0, 150.0, "×")}
+                {belt_seg(380.0, 133.0, 380.0, y + 17.0, s.written, scale, "lstm-belt-written")}
+                {belt_label(440.0, 120.0, format!("i·g = {}", fmt::fixed(s.written, 4)))}
+            </g>
+            <g class="lx-stage-part" class:lx-stage-pending=part(3)>
+                {belt_node(380.0, y, "+")}
+                {belt_seg(397.0, y, 720.0, y, s.c, scale, "lstm-belt-c")}
+                {belt_label(640.0, y - 16.0, format!("C{} = {}", fmt::sub(s.t), fmt::fixed(s.c, 4)))}
+            </g>
+            <g class="lx-stage-part" class:lx-stage-pending=part(4)>
+                {belt_seg(560.0, y, 560.0, 133.0, s.c, scale, "lstm-belt-c-down")}
+                <rect x="530" y="133" width="60" height="30" rx="8" fill="#fff" stroke="#334155"></rect>
+                <text x="560" y="153" text-anchor="middle" class="lx-svg-op">"tanh"</text>
+                {belt_seg(590.0, 148.0, 643.0, 148.0, s.tanh_c, scale, "lstm-belt-tanh")}
+                {belt_node(660.0, 148.0, "×")}
+                {belt_seg(660.0, 230.0, 660.0, 165.0, s.o, scale, "lstm-belt-o")}
+                {belt_gate(660.0, 245.0, "o", s.o)}
+                {belt_seg(677.0, 148.0, 750.0, 148.0, s.h, scale, "lstm-belt-h")}
+                {belt_label(700.0, 122.0, format!("h{} = {}", fmt::sub(s.t), fmt::fixed(s.h, 4)))}
+            </g>
         </svg>
+    }
+}
+
+/// A belt line carrying `v` from (x1, y1) to (x2, y2) over a faint track; `pathLength` 1 lets
+/// the stage's CSS draw it in from its start.
+fn belt_seg(
+    x1: f64,
+    y1: f64,
+    x2: f64,
+    y2: f64,
+    v: f32,
+    scale: f32,
+    testid: &'static str,
+) -> impl IntoView {
+    let (w, color) = stroke(v, scale);
+    view! {
+        <line x1=x1 y1=y1 x2=x2 y2=y2 class="lx-belt-track"></line>
+        <line x1=x1 y1=y1 x2=x2 y2=y2 stroke=color stroke-width=w pathLength="1" class="lx-belt" data-testid=testid data-value=fmt::raw(v)></line>
+    }
+}
+
+/// A value written on the belt.
+fn belt_label(x: f64, y: f64, text: String) -> impl IntoView {
+    view! { <text x=x y=y text-anchor="middle" class="lx-svg-value">{text}</text> }
+}
+
+/// An operation (× or +) on the belt.
+fn belt_node(x: f64, y: f64, op: &'static str) -> impl IntoView {
+    view! {
+        <circle cx=x cy=y r="17" class="lx-gate-circle"></circle>
+        <text x=x y=y + 6.0 text-anchor="middle" class="lx-svg-op">{op}</text>
+    }
+}
+
+/// A gate's box with its value.
+fn belt_gate(x: f64, y: f64, name: &'static str, v: f32) -> impl IntoView {
+    view! {
+        <rect x=x - 34.0 y=y - 15.0 width="68" height="30" rx="8" fill="#f1f5f9" stroke="#cbd5e1"></rect>
+        <text x=x y=y + 5.0 text-anchor="middle" class="lx-svg-label">{format!("{name} = {}", fmt::fixed(v, 2))}</text>
     }
 }

@@ -63,6 +63,11 @@ pub struct LstmText {
     pub about_1: &'static str,
     /// About.
     pub about_2: &'static str,
+    /// The belt's stages within a step (the stage slider's label), in the order of
+    /// [`super::STAGES`].
+    pub stages: [&'static str; 5],
+    /// The tour's cues, one per step of [`super::tour::TOUR`].
+    pub tour: &'static [&'static str],
 }
 
 impl LstmText {
@@ -97,6 +102,22 @@ impl LstmText {
         rnn_product: "RNN: Π tanh'(z_k)·W_hh",
         about_1: "The forget gate scales what the belt carries; the input gate decides how much of the candidate g (the handout's C̃_t) is written. With f close to 1 the cell state — and its gradient — survives many steps.",
         about_2: "The output gate decides how much of tanh(C_t) is shown as h_t: the cell can remember something without exposing it.",
+        stages: [
+            "C_{t−1} enters the belt",
+            "the forget gate scales it",
+            "i·g is written",
+            "the sum C_t",
+            "the output h_t",
+        ],
+        tour: &[
+            "The belt carries the cell state C_{t−1} in from the step before. Colour is its sign, width its size: the legend under the belt says which.",
+            "Now the forget gate f multiplies the belt: the stream narrows to f·C_{t−1} (it keeps its colour unless C_{t−1} changes sign).",
+            "Below, the input gate i scales the candidate g, the handout's C̃_t; the product i·g rises to the +.",
+            "At the + the two streams join: C_t = f·C_{t−1} + i·g. This is the only change the belt sees in a step.",
+            "Last, tanh squashes C_t and the output gate o decides how much of it leaves the cell as h_t.",
+            "The tour moves the forget gate f₂ to 0.95: the belt now keeps almost all of C₁ (f·C is nearly C₁), and C₂ is that plus i₂·g₂.",
+            "Your turn: predict the cell state at the last step in the checkpoint, then reveal the page's answer.",
+        ],
     };
 
     /// 简体中文.
@@ -130,6 +151,22 @@ impl LstmText {
         rnn_product: "RNN：Π tanh'(z_k)·W_hh",
         about_1: "遗忘门缩放传送带上携带的内容；输入门决定写入多少候选值 g（讲义中的 C̃_t）。f 接近 1 时，细胞状态及其梯度可以跨越很多步保存下来。",
         about_2: "输出门决定把多少 tanh(C_t) 作为 h_t 输出：细胞可以记住某件事而不把它表现出来。",
+        stages: [
+            "C_{t−1} 进入传送带",
+            "遗忘门缩放它",
+            "写入 i·g",
+            "求和得到 C_t",
+            "输出 h_t",
+        ],
+        tour: &[
+            "传送带从上一步带来细胞状态 C_{t−1}。颜色表示正负，线宽表示大小：见传送带下方的图例。",
+            "现在遗忘门 f 乘到传送带上：水流变窄，成为 f·C_{t−1}（只要 C_{t−1} 不变号，颜色就不变）。",
+            "下方，输入门 i 缩放候选值 g（讲义中的 C̃_t），乘积 i·g 升到加号处。",
+            "两股水流在加号处汇合：C_t = f·C_{t−1} + i·g。这是传送带在一步中唯一的变化。",
+            "最后，tanh 压缩 C_t，输出门 o 决定其中多少作为 h_t 离开细胞。",
+            "导览把遗忘门 f₂ 调到 0.95：传送带几乎保留全部 C₁（f·C 接近 C₁），C₂ 就是它再加上 i₂·g₂。",
+            "轮到你了：在检查点中预测最后一步的细胞状态，再揭晓本页的答案。",
+        ],
     };
 
     /// The texts in `lang`.

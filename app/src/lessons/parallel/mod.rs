@@ -5,8 +5,10 @@
 
 pub mod checkpoint;
 pub mod text;
+pub mod tour;
 
 use super::fmt;
+use super::tour::TourButton;
 use super::widgets::{t, whole, ChartData, FieldSlider, LineChart, Series};
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::lessons::text::{CommonText, ParallelText};
@@ -139,7 +141,7 @@ pub fn ParallelPage(
         let _ = m.run_id.try_update(|v| *v += 1);
     });
     view! {
-        <LessonFrame id=LessonId::Parallel notices=notices>
+        <LessonFrame id=LessonId::Parallel notices=notices tour=move || view! { <TourButton cfg=cfg tour=&tour::TOUR /> }>
             <div class="lx-layout">
                 <ParallelControls m=m />
                 <div class="lx-main">

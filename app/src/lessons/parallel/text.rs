@@ -47,6 +47,8 @@ pub struct ParallelText {
     pub about_2: &'static str,
     /// About.
     pub about_3: &'static str,
+    /// The tour's cues, one per step of [`super::tour::TOUR`].
+    pub tour: &'static [&'static str],
 }
 
 impl ParallelText {
@@ -73,6 +75,12 @@ impl ParallelText {
         about_1: "Serial depth is the length of the longest chain of operations that must wait for each other. An RNN's is O(L): h_t needs h_{t−1}. All L² attention scores are independent: depth O(1), so the work spreads over as many cores as a GPU has.",
         about_2: "On one CPU thread both are sequential anyway, and attention does more arithmetic (L²·d against L·G·H²), so the all-pairs product can be the slower curve here. The difference that decided history is on parallel hardware: L dispatches that must wait for each other against one.",
         about_3: "These are measurements of this machine and this moment: run them again and they change a little.",
+        tour: &[
+            "A recurrent cell must take its L steps one after another: step t needs h_{t−1}.",
+            "“Measure again” times the recurrent cell and the all-pairs scores for L = 8, 16, … up to max_len, here in this tab.",
+            "The chart draws the measured medians against L, both axes logarithmic.",
+            "Your turn: predict in the checkpoint, then reveal the page's answer.",
+        ],
     };
 
     /// 简体中文.
@@ -98,6 +106,12 @@ impl ParallelText {
         about_1: "串行深度是必须相互等待的最长运算链的长度。RNN 的串行深度是 O(L)：h_t 需要 h_{t−1}。注意力的 L² 个分数彼此独立：深度为 O(1)，所以计算可以分摊到 GPU 的所有核心上。",
         about_2: "在单个 CPU 线程上两者本来都是顺序执行的，而且注意力的计算量更大（L²·d 对比 L·G·H²），所以这里全部两两打分的曲线可能更慢。真正决定历史走向的差别在并行硬件上：L 次必须相互等待的调度，对比一次调度。",
         about_3: "这些是本机此刻的测量结果：再测一次，数字会有少许变化。",
+        tour: &[
+            "循环单元必须一步接一步地走完 L 步：第 t 步需要 h_{t−1}。",
+            "“重新测量”会在本标签页中对 L = 8, 16, … 直到 max_len，分别为循环单元和全部两两打分计时。",
+            "图表画出测得的中位数随 L 的变化，两个坐标轴都是对数刻度。",
+            "轮到你了：在检查点中作出预测，再揭晓本页的答案。",
+        ],
     };
 
     /// The texts in `lang`.

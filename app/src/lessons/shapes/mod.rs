@@ -3,9 +3,11 @@
 
 pub mod checkpoint;
 pub mod text;
+pub mod tour;
 
 use super::fmt;
 use super::handout::{HandoutNote, Note};
+use super::tour::TourButton;
 use super::widgets::{t, whole, FieldSlider, Slider};
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::lessons::text::{CommonText, ShapesText};
@@ -77,7 +79,7 @@ pub fn ShapesPage(
     sync_url(cfg, LessonState::Shapes);
     let result = Memo::new(move |_| shapes(&cfg.get()).map_err(|e| e.to_string()));
     view! {
-        <LessonFrame id=LessonId::Shapes notices=notices>
+        <LessonFrame id=LessonId::Shapes notices=notices tour=move || view! { <TourButton cfg=cfg tour=&tour::TOUR /> }>
             <div class="lx-layout">
                 <ShapesControls cfg=cfg />
                 <div class="lx-main">

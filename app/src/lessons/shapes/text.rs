@@ -73,6 +73,8 @@ pub struct ShapesText {
     pub about_1: &'static str,
     /// About.
     pub about_2: &'static str,
+    /// The tour's cues, one per step of [`super::tour::TOUR`].
+    pub tour: &'static [&'static str],
 }
 
 impl ShapesText {
@@ -112,6 +114,13 @@ impl ShapesText {
         two_biases: |a0, a1, a2| format!("PyTorch keeps two bias vectors per layer and direction (bias_ih and bias_hh), so it counts {a0} more than the one-bias formula: {a1} × {a2} (layers·directions × gates·hidden_size)."),
         about_1: "seq_len never changes the parameter count: the same weights are applied at every step. num_layers and bidirectional do: each adds a row of new weights.",
         about_2: "Gate blocks are stacked in the weights: weight_ih_l0 is [G·H, I] with G = 1 (RNN), 4 (LSTM: i, f, g, o) or 3 (GRU: r, z, n). Layers above the first take the D·H outputs of the layer below.",
+        tour: &[
+            "The call these settings write: the module with its sizes, and the shapes of its input, output and h_n.",
+            "The tour sets num_layers to 2: a second layer reads the first layer's outputs, and h_n gains a row for it.",
+            "The grid draws it: one cell per step and layer, each layer running over every step.",
+            "The parameter count adds the second layer's weights: their input is the first layer's H outputs, not the I input features.",
+            "Your turn: predict in the checkpoint, then reveal the page's answer.",
+        ],
     };
 
     /// 简体中文.
@@ -150,6 +159,13 @@ impl ShapesText {
         two_biases: |a0, a1, a2| format!("PyTorch 每一层、每个方向都有两个偏置向量（bias_ih 和 bias_hh），所以比单偏置公式多 {a0} 个：{a1} × {a2}（层数·方向数 × 门数·hidden_size）。"),
         about_1: "seq_len 从不改变参数量：每一步都用同一组权重。num_layers 和 bidirectional 会改变：每增加一行就多一组新权重。",
         about_2: "门按块堆叠在权重中：weight_ih_l0 的形状是 [G·H, I]，其中 G = 1（RNN）、4（LSTM：i, f, g, o）或 3（GRU：r, z, n）。第一层以上的各层以下一层的 D·H 维输出为输入。",
+        tour: &[
+            "这些设置写出的调用：模块及其尺寸，以及输入、输出和 h_n 的形状。",
+            "导览把 num_layers 设为 2：第二层读取第一层的输出，h_n 也为它多出一行。",
+            "网格画出了这一点：每一步、每一层各一个细胞，每一层都遍历所有步。",
+            "参数总数加上了第二层的权重：它们的输入是第一层的 H 个输出，而不是 I 个输入特征。",
+            "轮到你了：在检查点中作出预测，再揭晓本页的答案。",
+        ],
     };
 
     /// The texts in `lang`.

@@ -3,8 +3,10 @@
 
 pub mod checkpoint;
 pub mod text;
+pub mod tour;
 
 use super::fmt;
+use super::tour::TourButton;
 use super::widgets::{t, ListSliders, Num};
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::lessons::text::{CommonText, SoftmaxText};
@@ -29,7 +31,7 @@ pub fn SoftmaxPage(
     sync_url(cfg, LessonState::Softmax);
     let result = Memo::new(move |_| softmax(&cfg.get()));
     view! {
-        <LessonFrame id=LessonId::Softmax notices=notices>
+        <LessonFrame id=LessonId::Softmax notices=notices tour=move || view! { <TourButton cfg=cfg tour=&tour::TOUR /> }>
             <div class="lx-layout">
                 <SoftmaxControls cfg=cfg />
                 <div class="lx-main">

@@ -41,6 +41,8 @@ pub struct SoftmaxText {
     pub about_1: &'static str,
     /// About.
     pub about_2: &'static str,
+    /// The tour's cues, one per step of [`super::tour::TOUR`].
+    pub tour: &'static [&'static str],
 }
 
 impl SoftmaxText {
@@ -64,6 +66,12 @@ impl SoftmaxText {
         stability_text: |a0, a1, a2| format!("Add {a0} to every logit so that the largest becomes {a1}. Softmax does not change, but the textbook formula exp(x_k) / Σ exp(x_j) overflows in float32 (e^{a1} > {a2}) and gives NaN, while log_softmax subtracts the maximum first."),
         about_1: "Only differences between logits matter: adding the same number to all of them changes nothing.",
         about_2: "An untrained classifier with C classes starts near a loss of ln C, the NLL of a uniform guess.",
+        tour: &[
+            "Stable log-softmax first subtracts the largest logit, so no exp can overflow.",
+            "The tour raises the first logit to 8: softmax now gives that class almost all of the probability.",
+            "The loss is the negative log-probability of the target class, read straight from log-softmax.",
+            "Your turn: predict in the checkpoint, then reveal the page's answer.",
+        ],
     };
 
     /// 简体中文.
@@ -86,6 +94,12 @@ impl SoftmaxText {
         stability_text: |a0, a1, a2| format!("给每个 logit 加上 {a0}，使最大的变成 {a1}。softmax 不应改变，但教科书公式 exp(x_k) / Σ exp(x_j) 在 float32 下溢出（e^{a1} > {a2}），得到 NaN；而 log_softmax 先减去了最大值。"),
         about_1: "只有 logits 之间的差值才重要：给它们都加上同一个数不会改变任何结果。",
         about_2: "一个未经训练、有 C 个类别的分类器，初始损失接近 ln C，也就是均匀猜测的 NLL。",
+        tour: &[
+            "稳定的 log-softmax 先减去最大的原始分数，所以取指数时不会溢出。",
+            "导览把第一个原始分数调到 8：softmax 现在几乎把全部概率都给了这个类别。",
+            "损失是目标类别对数概率的相反数，直接取自 log-softmax。",
+            "轮到你了：在检查点中作出预测，再揭晓本页的答案。",
+        ],
     };
 
     /// The texts in `lang`.

@@ -2,9 +2,12 @@
 
 pub mod checkpoint;
 pub mod text;
+pub mod tour;
 
 use super::fmt;
 use super::handout::{HandoutNote, Note};
+use super::stages::Stages;
+use super::tour::TourButton;
 use super::widgets::{
     diverging, label, t, whole, FieldSlider, Heatmap, ListSliders, Num, SeedInput, StepControls,
 };
@@ -30,6 +33,17 @@ struct UnrollModel {
     t_now: Signal<usize>,
     /// Vector mode (hidden_size > 1): seeded weights instead of the three sliders.
     vector: Memo<bool>,
+    /// The chain's stages within a step ([`STAGES`]).
+    stages: Stages,
+}
+
+/// The stages of a step of the chain, as its `data-stage` names them: x_t and h_{t−1} flow
+/// in, the cell computes, h_t flows out to the next copy.
+pub const STAGES: &[&str] = &["inputs", "cell", "output"];
+
+/// The name of stage `k` in `lang`.
+fn stage_label(lang: unroll_core::config::Lang, k: usize) -> &'static str {
+    UnrollText::of(lang).stages.get(k).copied().unwrap_or("")
 }
 
 /// The `unroll` lesson page: the weights and inputs beside the unrolled chain, the current
@@ -49,10 +63,16 @@ pub fn UnrollPage(
         steps: Memo::new(move |_| cfg.with(|c| c.x.len().max(1))),
         t_now: Signal::derive(move || cfg.with(|c| c.t.clamp(1, c.x.len().max(1)))),
         vector: Memo::new(move |_| cfg.with(|c| c.hidden_size > 1)),
+        stages: Stages::new(STAGES, stage_label),
     };
-    let vector = m.vector;
+    let (vector, stages) = (m.vector, m.stages);
     view! {
-        <LessonFrame id=LessonId::Unroll notices=notices lede=Signal::derive(move || vector.get().then_some::<Text>(|l| UnrollText::of(l).lede_vector))>
+        <LessonFrame
+            id=LessonId::Unroll
+            notices=notices
+            lede=Signal::derive(move || vector.get().then_some::<Text>(|l| UnrollText::of(l).lede_vector))
+            tour=move || view! { <TourButton cfg=cfg tour=&tour::TOUR stages=stages /> }
+        >
             <div class="lx-layout">
                 <UnrollControls m=m />
                 <div class="lx-main">
@@ -116,6 +136,7 @@ fn UnrollChain(m: UnrollModel) -> impl IntoView {
         result,
         steps,
         t_now,
+        stages,
         ..
     } = m;
     view! {
@@ -125,8 +146,9 @@ fn UnrollChain(m: UnrollModel) -> impl IntoView {
                 t=t_now
                 set_t=Callback::new(move |v: usize| cfg.update(|c| c.t = v))
                 max=Signal::derive(move || steps.get())
+                stages=stages
             />
-            <div class="lx-scroll">{move || result.get().map(|r| chain_svg(&r, t_now.get(), lang.get()))}</div>
+            <div class="lx-scroll">{move || result.get().map(|r| chain_svg(&r, t_now.get(), stages, lang.get()))}</div>
             <Para text=|l| UnrollText::of(l).same_weights class="lx-note" />
         </Panel>
         <Panel heading=Signal::derive(move || (UnrollText::of(lang.get()).step)(&t_now.get().to_string()))>
@@ -380,8 +402,8 @@ fn vector_equation(r: &Unroll, s: &UnrollStep, lang: unroll_core::config::Lang) 
     .into_any()
 }
 
-/// The rolled cell and the unrolled chain; step `t_now` highlighted.
-fn chain_svg(r: &Unroll, t_now: usize, lang: unroll_core::config::Lang) -> AnyView {
+/// The rolled cell and the unrolled chain; step `t_now` highlighted and drawn in [`STAGES`].
+fn chain_svg(r: &Unroll, t_now: usize, stages: Stages, lang: unroll_core::config::Lang) -> AnyView {
     let n = r.steps.len();
     let x0 = 250.0; // the h_0 node
     let dx = 124.0;
@@ -392,7 +414,7 @@ fn chain_svg(r: &Unroll, t_now: usize, lang: unroll_core::config::Lang) -> AnyVi
         .steps
         .iter()
         .enumerate()
-        .map(|(k, s)| chain_step(s, k, t_now, (first, dx, x0, cy)))
+        .map(|(k, s)| chain_step(s, k, (t_now, stages), (first, dx, x0, cy)))
         .collect_view();
     let h0 = r
         .steps
@@ -407,6 +429,7 @@ fn chain_svg(r: &Unroll, t_now: usize, lang: unroll_core::config::Lang) -> AnyVi
             role="img"
             aria-label=UnrollText::of(lang).diagram
             data-testid="unroll-diagram"
+            data-stage=move || stages.name()
         >
             {rolled_cell(cy, lang)}
             <text x="200" y=cy + 6.0 text-anchor="middle" class="lx-svg-op">"="</text>
@@ -437,29 +460,37 @@ fn state_view(v: &[f32], x: f64, y: f64) -> AnyView {
 }
 
 /// Step `k` of the chain: x_t in, the cell, h_t out and the recurrent edge from the step
-/// before; `(first, dx, x0, cy)`: the first cell's x, the spacing, h₀'s x, the cells' y.
+/// before; `(first, dx, x0, cy)`: the first cell's x, the spacing, h₀'s x, the cells' y. The
+/// step shown (`t_now`) is drawn up to its stage: inputs, cell, output.
 fn chain_step(
     s: &UnrollStep,
     k: usize,
-    t_now: usize,
+    (t_now, stages): (usize, Stages),
     (first, dx, x0, cy): (f64, f64, f64, f64),
 ) -> impl IntoView {
     let cx = first + dx * k as f64;
     let from = if k == 0 { x0 + 24.0 } else { cx - dx + 40.0 };
     let active = s.t == t_now;
     let done = s.t <= t_now;
+    let pending = move |stage: usize| move || active && !stages.reached(stage);
     view! {
         <g class="lx-svg-step" class:lx-active=active class:lx-done=done>
-            <line x1=cx x2=cx y1=cy + 78.0 y2=cy + 32.0 class="lx-edge lx-edge-input" marker-end="url(#lx-arrow-in)"></line>
-            <text x=cx y=cy + 96.0 text-anchor="middle" class="lx-svg-label">{format!("x{} = {}", fmt::sub(s.t), fmt::fixed(s.x, 2))}</text>
-            <text x=cx + 6.0 y=cy + 58.0 class="lx-svg-weight lx-c-input">"W_xh"</text>
-            <rect x=cx - 38.0 y=cy - 28.0 width="76" height="56" rx="10" class="lx-cell-box"></rect>
-            <text x=cx y=cy + 5.0 text-anchor="middle" class="lx-svg-op">"tanh"</text>
-            <line x1=cx x2=cx y1=cy - 30.0 y2=cy - 66.0 class="lx-edge" marker-end="url(#lx-arrow)"></line>
-            <text x=cx y=cy - 96.0 text-anchor="middle" class="lx-svg-label">{format!("h{}", fmt::sub(s.t))}</text>
-            {state_view(&s.h, cx, cy - 74.0)}
-            <line x1=from x2=cx - 40.0 y1=cy y2=cy class="lx-edge lx-edge-rec" marker-end="url(#lx-arrow-rec)"></line>
-            <text x=(from + cx - 40.0) / 2.0 y=cy - 8.0 text-anchor="middle" class="lx-svg-weight lx-c-rec">"W_hh"</text>
+            <g class="lx-stage-part" class:lx-stage-pending=pending(0)>
+                <line x1=cx x2=cx y1=cy + 78.0 y2=cy + 32.0 class="lx-edge lx-edge-input" marker-end="url(#lx-arrow-in)"></line>
+                <text x=cx y=cy + 96.0 text-anchor="middle" class="lx-svg-label">{format!("x{} = {}", fmt::sub(s.t), fmt::fixed(s.x, 2))}</text>
+                <text x=cx + 6.0 y=cy + 58.0 class="lx-svg-weight lx-c-input">"W_xh"</text>
+                <line x1=from x2=cx - 40.0 y1=cy y2=cy class="lx-edge lx-edge-rec" marker-end="url(#lx-arrow-rec)"></line>
+                <text x=(from + cx - 40.0) / 2.0 y=cy - 8.0 text-anchor="middle" class="lx-svg-weight lx-c-rec">"W_hh"</text>
+            </g>
+            <g class="lx-stage-part" class:lx-stage-pending=pending(1)>
+                <rect x=cx - 38.0 y=cy - 28.0 width="76" height="56" rx="10" class="lx-cell-box"></rect>
+                <text x=cx y=cy + 5.0 text-anchor="middle" class="lx-svg-op">"tanh"</text>
+            </g>
+            <g class="lx-stage-part" class:lx-stage-pending=pending(2)>
+                <line x1=cx x2=cx y1=cy - 30.0 y2=cy - 66.0 class="lx-edge" marker-end="url(#lx-arrow)"></line>
+                <text x=cx y=cy - 96.0 text-anchor="middle" class="lx-svg-label">{format!("h{}", fmt::sub(s.t))}</text>
+                {state_view(&s.h, cx, cy - 74.0)}
+            </g>
         </g>
     }
 }

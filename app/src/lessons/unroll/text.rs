@@ -57,6 +57,11 @@ pub struct UnrollText {
     pub about_1: &'static str,
     /// About.
     pub about_2: &'static str,
+    /// The chain's stages within a step (the stage slider's label), in the order of
+    /// [`super::STAGES`].
+    pub stages: [&'static str; 3],
+    /// The tour's cues, one per step of [`super::tour::TOUR`].
+    pub tour: &'static [&'static str],
 }
 
 impl UnrollText {
@@ -88,6 +93,14 @@ impl UnrollText {
         h_states: "h_t of every step (one column per step)",
         about_1: "This is nn.RNN(1, H) of Unroll's trainer, run forward by the same code that trains. With H = 1 the sliders are its parameters (b goes into bias_ih_l0; bias_hh_l0 stays 0, so their sum is b).",
         about_2: "h_{t−1} carries everything the network remembers about x₁ … x_{t−1}. Set W_hh to 0 and each step forgets the past; make it large and the past dominates until tanh saturates.",
+        stages: ["x_t and h_{t−1} flow in", "the cell computes", "h_t flows out"],
+        tour: &[
+            "Step t = 2 of the unrolled chain. First the inputs: x₂ comes in from below through W_xh, and h₁ from the copy before through W_hh.",
+            "Inside the cell the two terms and the bias add up to z₂, and tanh squashes it. Every copy uses the same weights.",
+            "h₂ leaves the cell: it is this step's output, and it goes right into the next copy as that step's h_{t−1}.",
+            "The tour sets W_hh to 0: nothing reaches a step from the one before, so each h_t depends on its own x_t only (see the table).",
+            "Your turn: predict the hidden state the checkpoint asks for, then reveal the page's answer.",
+        ],
     };
 
     /// 简体中文.
@@ -118,6 +131,14 @@ impl UnrollText {
         h_states: "每一步的 h_t（每列一步）",
         about_1: "这就是 Unroll 训练器里的 nn.RNN(1, H)，由训练所用的同一份代码做前向计算。H = 1 时滑块的值就是它的参数（b 放在 bias_ih_l0 中；bias_hh_l0 为 0，两者之和就是 b）。",
         about_2: "h_{t−1} 携带了网络对 x₁ … x_{t−1} 的全部记忆。把 W_hh 设为 0，每一步都会忘记过去；把它调大，过去就会占主导，直到 tanh 饱和。",
+        stages: ["x_t 和 h_{t−1} 流入", "细胞计算", "h_t 流出"],
+        tour: &[
+            "展开链中的第 t = 2 步。先看输入：x₂ 从下方经 W_xh 进入，h₁ 从前一个副本经 W_hh 进入。",
+            "在细胞内部，两项与偏置相加得到 z₂，再由 tanh 压缩。每个副本使用同一组权重。",
+            "h₂ 离开细胞：它是这一步的输出，并向右进入下一个副本，成为那一步的 h_{t−1}。",
+            "导览把 W_hh 设为 0：前一步的信息不再传到下一步，于是每个 h_t 只取决于它自己的 x_t（见表格）。",
+            "轮到你了：预测检查点所问的隐藏状态，再揭晓本页的答案。",
+        ],
     };
 
     /// The texts in `lang`.

@@ -1,0 +1,37 @@
+//! Lesson 2's tour: the call, a second layer in the grid and the count, and the checkpoint.
+
+use super::super::tour::{Tour, TourStep};
+use super::text::ShapesText;
+use unroll_core::config::lessons::ShapesConfig;
+
+/// The tour; its cues are [`ShapesText::tour`].
+pub const TOUR: Tour<ShapesConfig> = Tour {
+    steps: &[
+        TourStep {
+            target: "shapes-code",
+            set: None,
+            stage: None,
+        },
+        TourStep {
+            target: "shapes-num_layers",
+            set: Some(|c| c.num_layers = 2),
+            stage: None,
+        },
+        TourStep {
+            target: "shapes-grid",
+            set: None,
+            stage: None,
+        },
+        TourStep {
+            target: "shapes-param-count",
+            set: None,
+            stage: None,
+        },
+        TourStep {
+            target: "checkpoint",
+            set: None,
+            stage: None,
+        },
+    ],
+    cues: |l| ShapesText::of(l).tour,
+};

@@ -1,0 +1,36 @@
+//! Lesson 7's tour: the stable shift, one logit raised, the loss, and the checkpoint.
+
+use super::super::tour::{Tour, TourStep};
+use super::text::SoftmaxText;
+use unroll_core::config::lessons::SoftmaxConfig;
+
+/// The tour; its cues are [`SoftmaxText::tour`].
+pub const TOUR: Tour<SoftmaxConfig> = Tour {
+    steps: &[
+        TourStep {
+            target: "softmax-max",
+            set: None,
+            stage: None,
+        },
+        TourStep {
+            target: "softmax-logits-1",
+            set: Some(|c| {
+                if let Some(z) = c.logits.first_mut() {
+                    *z = 8.0;
+                }
+            }),
+            stage: None,
+        },
+        TourStep {
+            target: "softmax-nll",
+            set: None,
+            stage: None,
+        },
+        TourStep {
+            target: "checkpoint",
+            set: None,
+            stage: None,
+        },
+    ],
+    cues: |l| SoftmaxText::of(l).tour,
+};

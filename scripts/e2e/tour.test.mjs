@@ -1,0 +1,386 @@
+// End-to-end test of the lessons' guided tours and of the stages within a step (headless
+// Chromium on the release build).
+//
+// - Tours: lessons 1 and 4 are played to the end with the keyboard alone (Enter on the Tour
+//   button, Enter on Next, ← / →, Enter on Finish): every step outlines an element that exists,
+//   the cue changes, the tour's actions show live (lesson 1's W_hh set to 0, lesson 4's belt
+//   stopped at each stage) while the URL keeps the learner's state, and afterwards the sliders
+//   are the learner's again and the focus is in the checkpoint. Esc ends a tour with the settings back; "Keep the tour's
+//   settings" keeps them; the tour moves on by itself until paused; a reload or a lesson link
+//   mid-tour keeps the learner's settings. Every lesson has a tour
+//   ending at its checkpoint, and in Chinese its cues have no English.
+// - Stages: during Play, lessons 1, 4 and 6 pass through at least three stages within one step
+//   (`data-stage` on the diagram), in order; lesson 4's legend is there; with
+//   `prefers-reduced-motion: reduce` the stages still appear, without transitions.
+// - Screenshots of a tour step and of the belt mid-step with its legend, at 1440 and 375 px, in
+//   English and Chinese, go to scripts/e2e/out/tour/.
+//
+// Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/tour.test.mjs`
+// (without UNROLL_E2E_SKIP_BUILD it builds dist/ first).
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { OUT, ROOT, buildDist, serveDist, launch, until } from "./lib.mjs";
+
+const LESSONS = ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"];
+const TOUR = '[data-testid="tour"]';
+
+let server;
+let browser;
+
+before(async () => {
+  buildDist();
+  server = await serveDist();
+  browser = await launch({ webgpu: false });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(query, { reducedMotion, viewport } = {}) {
+  const page = await browser.context.newPage();
+  const problems = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(`console: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e}`));
+  if (reducedMotion) await page.emulateMedia({ reducedMotion });
+  if (viewport) await page.setViewportSize(viewport);
+  await page.goto(server.url + query, { waitUntil: "load" });
+  await page.waitForSelector('[data-testid="tour-start"]', { timeout: 60_000 });
+  return { page, problems };
+}
+
+const attr = (page, sel, name) => page.getAttribute(sel, name, { timeout: 5000 });
+const testid = (id) => `[data-testid="${id}"]`;
+const focused = (page) => page.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? null);
+const step = async (page) => Number(await attr(page, TOUR, "data-step"));
+
+/** What the page's settings are: its URL and every range input's value. */
+async function settings(page) {
+  const sliders = await page.$$eval('input[type="range"]', (els) =>
+    els.filter((e) => !e.closest('[data-testid="checkpoint"]')).map((e) => `${e.id}=${e.value}`),
+  );
+  return { url: page.url(), sliders };
+}
+
+/** The step shown: its number, cue, outlined target (which must exist) and focused button. */
+async function shown(page) {
+  const target = await attr(page, testid("tour-outline"), "data-value");
+  assert.ok(await page.$(testid(target)), `the outlined ${target} is on the page`);
+  return {
+    step: await step(page),
+    steps: Number(await attr(page, TOUR, "data-steps")),
+    cue: (await page.textContent(testid("tour-cue"))).trim(),
+    target,
+    focus: await focused(page),
+  };
+}
+
+/** Starts the tour with the keyboard: the Tour button focused, Enter. */
+async function startWithKeys(page) {
+  await page.focus(testid("tour-start"));
+  await page.keyboard.press("Enter");
+  await page.waitForSelector(TOUR, { timeout: 5000 });
+  await until(async () => (await focused(page)) === "tour-next", 3000, "the focus on Next");
+  // The tour's own advancing is tested on its own; here the keys lead: Shift+Tab to Pause,
+  // Enter, Tab back to Next.
+  await page.keyboard.press("Shift+Tab");
+  assert.equal(await focused(page), "tour-pause");
+  await page.keyboard.press("Enter");
+  await until(async () => (await attr(page, testid("tour-pause"), "aria-pressed")) === "true", 2000, "paused");
+  await page.keyboard.press("Tab");
+  assert.equal(await focused(page), "tour-next");
+}
+
+test("lesson 1's tour, played to the end with the keyboard, gives the learner's settings back", { timeout: 120_000 }, async () => {
+  const { page, problems } = await open("?v=1&lesson=unroll&w_hh=0.7&x=1,2,-1,0.5&t=3");
+  const before = await settings(page);
+  assert.match(before.url, /w_hh=0\.7/);
+  await startWithKeys(page);
+  const seen = [];
+  for (;;) {
+    const s = await shown(page);
+    seen.push(s);
+    if (s.step <= 3) {
+      // The chain at step 2, stage by stage: inputs, cell, output.
+      assert.equal(await attr(page, testid("unroll-t-value"), "data-value"), "2");
+      assert.equal(await attr(page, testid("unroll-diagram"), "data-stage"), ["inputs", "cell", "output"][s.step - 1]);
+    }
+    if (s.target === "unroll-w_hh") {
+      assert.equal(await page.$eval(testid("unroll-w_hh"), (e) => e.value), "0");
+      await page.waitForTimeout(300);
+      assert.equal(page.url(), before.url, "the URL keeps the learner's state during the tour");
+    }
+    if (s.step === s.steps) break;
+    assert.equal(s.focus, "tour-next");
+    await page.keyboard.press("Enter");
+    await until(async () => (await step(page)) === s.step + 1, 3000, `step ${s.step + 1}`);
+  }
+  assert.equal(seen.length, 5);
+  assert.equal(new Set(seen.map((s) => s.cue)).size, seen.length, "a cue per step");
+  assert.equal(seen.at(-1).target, "checkpoint");
+  assert.equal(seen.at(-1).focus, "tour-finish", "the focus stays on the one button");
+  await page.keyboard.press("Enter");
+  await page.waitForSelector(TOUR, { state: "detached", timeout: 3000 });
+  await until(async () => (await settings(page)).url === before.url, 3000, "the learner's URL back");
+  assert.deepEqual(await settings(page), before);
+  await until(async () => page.evaluate(() => !!document.activeElement?.closest('[data-testid="checkpoint"]')), 3000, "the focus in the checkpoint");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("lesson 4's tour with ← / → stops the belt at each stage, and Finish gives the settings back", { timeout: 120_000 }, async () => {
+  const { page, problems } = await open("?v=1&lesson=lstm&f=0.6,0.2&c0=0.5");
+  const before = await settings(page);
+  await startWithKeys(page);
+  const stages = ["carry", "forget", "input", "add", "output"];
+  const stageAt = () => attr(page, testid("lstm-belt"), "data-stage");
+  assert.equal(await stageAt(), "carry");
+  assert.equal(await attr(page, testid("lstm-t-value"), "data-value"), "2");
+  for (let k = 1; k < stages.length; k++) {
+    await page.keyboard.press("ArrowRight");
+    await until(async () => (await stageAt()) === stages[k], 3000, stages[k]);
+    assert.equal(await attr(page, testid("lstm-stage-value"), "data-value"), String(k));
+  }
+  await page.keyboard.press("ArrowLeft");
+  await until(async () => (await stageAt()) === "add", 3000, "back to add");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await until(async () => (await step(page)) === 6, 3000, "step 6");
+  // The tour moves f₂ to 0.95 and shows the whole step.
+  assert.equal(await page.$eval(testid("lstm-f-2"), (e) => e.value), "0.95");
+  assert.equal(await stageAt(), "output");
+  await page.keyboard.press("ArrowRight");
+  await until(async () => (await step(page)) === 7, 3000, "the checkpoint step");
+  assert.equal((await shown(page)).target, "checkpoint");
+  assert.equal(await focused(page), "tour-finish");
+  await page.keyboard.press("Enter");
+  await page.waitForSelector(TOUR, { state: "detached", timeout: 3000 });
+  await until(async () => (await settings(page)).url === before.url, 3000, "the learner's URL back");
+  assert.deepEqual(await settings(page), before);
+  assert.equal(await stageAt(), "output", "the whole step again");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("Esc ends a tour with the settings back; Keep keeps the tour's; the tour moves on until paused", { timeout: 120_000 }, async () => {
+  const { page, problems } = await open("?v=1&lesson=gru&z=0.4");
+  const before = await settings(page);
+  await page.click(testid("tour-start"));
+  await page.waitForSelector(TOUR);
+  assert.equal(await page.$eval(testid("gru-z"), (e) => e.value), "0.05");
+  assert.equal(await attr(page, TOUR, "role"), "dialog");
+  assert.equal(await attr(page, testid("tour-cue"), "aria-live"), "polite");
+  // Unpaused, the tour moves on by itself (every 7 s).
+  await until(async () => (await step(page)) === 2, 9000, "step 2 by itself", 200);
+  assert.equal(await page.$eval(testid("gru-z"), (e) => e.value), "0.95");
+  await page.click(testid("tour-pause"));
+  await until(async () => (await attr(page, testid("tour-pause"), "aria-pressed")) === "true", 2000, "paused");
+  await new Promise((r) => setTimeout(r, 8000));
+  assert.equal(await step(page), 2, "paused: no step by itself");
+  await page.keyboard.press("Escape");
+  await page.waitForSelector(TOUR, { state: "detached", timeout: 3000 });
+  await until(async () => (await settings(page)).url === before.url, 3000, "Esc: the learner's URL back");
+  assert.equal(await focused(page), "tour-start", "the focus back on the Tour button");
+
+  await page.click(testid("tour-start"));
+  await page.click(testid("tour-pause"));
+  for (let i = 1; i < 4; i++) await page.click(testid("tour-next"));
+  await page.click(testid("tour-keep"));
+  await page.waitForSelector(TOUR, { state: "detached", timeout: 3000 });
+  await until(() => /convention=pytorch/.test(page.url()) && /z=0\.95/.test(page.url()), 3000, "the tour's settings kept");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("a reload or a lesson link mid-tour keeps the learner's settings", { timeout: 60_000 }, async () => {
+  const { page, problems } = await open("?v=1&lesson=unroll&w_hh=0.7");
+  const before = await settings(page);
+  await page.click(testid("tour-start"));
+  await page.click(testid("tour-pause"));
+  for (let i = 1; i < 4; i++) await page.click(testid("tour-next"));
+  assert.equal(await page.$eval(testid("unroll-w_hh"), (e) => e.value), "0");
+  await page.reload({ waitUntil: "load" });
+  await page.waitForSelector(testid("unroll-w_hh"));
+  assert.deepEqual(await settings(page), before);
+  await page.click(testid("tour-start"));
+  for (let i = 1; i < 4; i++) await page.click(testid("tour-next"));
+  // The dialog may lie over the link: it is followed with the keyboard.
+  await page.focus(testid("nav-next"));
+  await page.keyboard.press("Enter");
+  await page.waitForSelector(testid("lesson-shapes"));
+  await page.goBack();
+  await page.waitForSelector(testid("unroll-w_hh"));
+  assert.equal(await page.$eval(testid("unroll-w_hh"), (e) => e.value), "0.7");
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+/** Words of three or more ASCII letters that zh-text.test.mjs's allowlist lets through (its URL keys and names). */
+function allowed() {
+  const words = new Set(["RNN", "LSTM", "GRU", "WebGPU", "GPU", "CPU", "NaN", "softmax", "log", "NLL", "Transformer", "WebAssembly", "Rust"]);
+  const md = readFileSync(join(ROOT, "docs", "url.md"), "utf8");
+  for (const line of md.split("\n")) {
+    const cells = line.trim().split("|").map((c) => c.trim());
+    if (cells.length < 5 || !cells[1].startsWith("`")) continue;
+    const [, key, values, dflt] = cells;
+    for (const w of `${key} ${dflt}`.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []) words.add(w);
+    if (/^[a-z0-9_]+(, [a-z0-9_]+)+$/.test(values)) values.split(", ").forEach((w) => words.add(w));
+  }
+  return words;
+}
+
+test("every lesson has a tour ending at its checkpoint; in Chinese its texts have no English", { timeout: 240_000 }, async () => {
+  const ok = allowed();
+  const english = (text) => (text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []).filter((w) => /[A-Za-z]{3}/.test(w) && !ok.has(w));
+  assert.deepEqual(english("The belt carries"), ["The", "belt", "carries"], "the check finds English");
+  for (const lesson of LESSONS) {
+    for (const lang of ["en", "zh"]) {
+      const { page, problems } = await open(`?v=1&lesson=${lesson}&lang=${lang}`);
+      await page.click(testid("tour-start"));
+      await page.click(testid("tour-pause"));
+      const steps = Number(await attr(page, TOUR, "data-steps"));
+      assert.ok(steps >= 3 && steps <= 7, `${lesson}: ${steps} steps`);
+      for (let i = 1; i <= steps; i++) {
+        const s = await shown(page);
+        assert.equal(s.step, i);
+        if (lang === "zh") {
+          const text = await page.$eval(TOUR, (e) => e.innerText);
+          assert.deepEqual(english(text), [], `${lesson} step ${i}: ${text}`);
+        }
+        if (i < steps) await page.click(testid("tour-next"));
+        else assert.equal(s.target, "checkpoint", lesson);
+      }
+      assert.deepEqual(problems, [], `${lesson} ${lang}`);
+      await page.close();
+    }
+  }
+});
+
+/**
+ * Records, from the first frame after Play, every (step, stage) the diagram shows: the step
+ * from `<lesson>-t-value`, the stage from the diagram's `data-stage`, and whether the lesson's
+ * stage parts are mid-transition. Returns the list once Play stops.
+ */
+async function playAndRecord(page, lesson, diagram) {
+  await page.evaluate(
+    ([lesson, diagram]) => {
+      const rec = (window.__stages = []);
+      const tick = () => {
+        const d = document.querySelector(`[data-testid="${diagram}"]`);
+        const t = document.querySelector(`[data-testid="${lesson}-t-value"]`)?.getAttribute("data-value");
+        const stage = d?.getAttribute("data-stage");
+        const last = rec.at(-1);
+        if (d && (!last || last.t !== t || last.stage !== stage)) {
+          const part = d.querySelector(".lx-stage-part");
+          rec.push({ t, stage, duration: part ? getComputedStyle(part).transitionDuration : null });
+        }
+        if (!window.__stagesDone) requestAnimationFrame(tick);
+      };
+      // Recording starts with the first frame after the click (Play shows its first stage at once).
+      document.querySelector(`[data-testid="${lesson}-play"]`).click();
+      requestAnimationFrame(tick);
+    },
+    [lesson, diagram],
+  );
+  await until(async () => (await attr(page, testid(`${lesson}-play`), "aria-pressed")) === "false", 60_000, "Play to stop", 300);
+  return page.evaluate(() => {
+    window.__stagesDone = true;
+    return window.__stages;
+  });
+}
+
+// Each opened at its last step, so Play starts over from step 1.
+const STAGES = {
+  unroll: { query: "t=3", diagram: "unroll-diagram", names: ["inputs", "cell", "output"] },
+  lstm: { query: "t=2", diagram: "lstm-belt", names: ["carry", "forget", "input", "add", "output"] },
+  bidir: { query: "t=3", diagram: "bidir-diagram", names: ["forward", "backward", "concat"] },
+};
+
+for (const reducedMotion of ["no-preference", "reduce"]) {
+  test(`Play passes through the stages of each step on lessons 1, 4 and 6 (${reducedMotion})`, { timeout: 180_000 }, async () => {
+    for (const [lesson, { query, diagram, names }] of Object.entries(STAGES)) {
+      const { page, problems } = await open(`?v=1&lesson=${lesson}&${query}`, { reducedMotion });
+      const rec = await playAndRecord(page, lesson, diagram);
+      const byStep = new Map();
+      for (const r of rec) {
+        if (!byStep.has(r.t)) byStep.set(r.t, []);
+        byStep.get(r.t).push(r.stage);
+      }
+      const steps = [...byStep.keys()];
+      assert.ok(steps.length >= 2 && steps[0] === "1", `${lesson}: steps ${steps}`);
+      for (const [t, stages] of byStep) {
+        // Every step from its first stage to its last, in order.
+        assert.deepEqual(stages, names, `${lesson} t = ${t}: ${stages}`);
+      }
+      assert.ok(Math.max(...[...byStep.values()].map((s) => new Set(s).size)) >= 3);
+      const durations = new Set(rec.map((r) => r.duration));
+      if (reducedMotion === "reduce") assert.deepEqual([...durations], ["0s"], `${lesson}: no tweening`);
+      else assert.ok(![...durations].includes("0s"), `${lesson}: the stages tween (${[...durations]})`);
+      if (lesson === "lstm") {
+        assert.ok(await page.isVisible(testid("lstm-belt-legend")), "the belt's legend");
+        assert.match(await page.textContent(testid("lstm-belt-candidate")), /C̃/);
+      }
+      assert.deepEqual(problems, [], lesson);
+      await page.close();
+    }
+  });
+}
+
+test("the stage slider stops the belt at any stage, the numbers the page's own", { timeout: 60_000 }, async () => {
+  const { page, problems } = await open("?v=1&lesson=lstm&t=2", { reducedMotion: "reduce" });
+  const setStage = (k) =>
+    page.$eval(testid("lstm-stage"), (el, k) => {
+      el.value = String(k);
+      el.dispatchEvent(new Event("input", { bubbles: true }));
+    }, k);
+  await setStage(1);
+  await until(async () => (await attr(page, testid("lstm-belt"), "data-stage")) === "forget", 3000, "forget");
+  const pending = (id) => page.$eval(testid(id), (e) => e.closest(".lx-stage-part").classList.contains("lx-stage-pending"));
+  assert.equal(await pending("lstm-belt-kept"), false);
+  assert.equal(await pending("lstm-belt-written"), true);
+  assert.equal(await pending("lstm-belt-h"), true);
+  // The kept part is f₂·C₁ as the table computes it.
+  const num = (id) => page.getAttribute(testid(id), "data-value").then(Number);
+  assert.ok(Math.abs((await num("lstm-belt-kept")) - (await num("lstm-kept-2"))) < 1e-6);
+  await setStage(4);
+  await until(async () => (await attr(page, testid("lstm-belt"), "data-stage")) === "output", 3000, "output");
+  assert.equal(await pending("lstm-belt-h"), false);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("screenshots of a tour step and of the belt mid-step", { timeout: 180_000 }, async () => {
+  const dir = join(OUT, "tour");
+  mkdirSync(dir, { recursive: true });
+  for (const lang of ["en", "zh"]) {
+    for (const width of [1440, 375]) {
+      const viewport = { width, height: width > 500 ? 900 : 800 };
+      const { page, problems } = await open(`?v=1&lesson=lstm&lang=${lang}`, { viewport });
+      await page.click(testid("tour-start"));
+      await page.click(testid("tour-pause"));
+      await page.click(testid("tour-next"));
+      await page.click(testid("tour-next"));
+      // Step 3: the belt at the input stage, its cue in the dialog.
+      await page.waitForTimeout(1200);
+      await page.screenshot({ path: join(dir, `tour-${lang}-${width}.png`) });
+      await page.keyboard.press("Escape");
+      await page.waitForSelector(TOUR, { state: "detached" });
+      await page.$eval(testid("lstm-stage"), (el) => {
+        el.value = "2";
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+      await page.waitForTimeout(1000);
+      const panel = await page.$(`section:has(${testid("lstm-belt")})`);
+      await panel.scrollIntoViewIfNeeded();
+      await panel.screenshot({ path: join(dir, `belt-${lang}-${width}.png`) });
+      assert.deepEqual(problems, [], `${lang} ${width}`);
+      await page.close();
+    }
+  }
+});
