@@ -447,6 +447,8 @@ test("the slow-motion training step is Chinese in lang=zh, at every stage", { ti
     // names are PyTorch's (code); both are shown as given in every language.
     const data = await page.$$eval('[data-testid="slowmo-val"] option', (os) => os.slice(1).map((o) => o.textContent));
     const frames = Number(await page.getAttribute('[data-testid="slowmo"]', "data-frames"));
+    // The panels out of view are not laid out (content-visibility), and have no innerText then.
+    await renderAllPanels(page);
     const panel = () => page.evaluate(() => document.querySelector('[data-testid="slowmo"]').innerText);
     const stages = new Set();
     for (let i = 0; i < frames; i++) {
@@ -457,12 +459,14 @@ test("the slow-motion training step is Chinese in lang=zh, at every stage", { ti
           data.push(...(await page.$$eval('[data-testid="slowmo"] li[data-name]', (xs) => xs.map((x) => x.getAttribute("data-name")))));
         }
         const text = await panel();
+        assert.match(text, /第 \d 阶段（共 8 个）/, `${stage}: ${text}`);
         assert.deepEqual(english(text, data), [], `${stage}: ${text}`);
         if (stage === "clip") assert.match(text, /max_norm 1：/);
         if (stage === "adam") {
           await page.click('[data-testid="lang-en"]');
-          assert.ok(english(await panel(), data).length > 0, "the same stage in English is caught");
+          await until(async () => english(await panel(), data).length > 0, 5000, "the same stage in English, caught");
           await page.click('[data-testid="lang-zh"]');
+          await until(async () => english(await panel(), data).length === 0, 5000, "the stage in Chinese again");
         }
       }
       if (i + 1 < frames) await page.click('[data-testid="slowmo-next"]');

@@ -272,7 +272,7 @@ fn Inputs(
                     }>
                     {move || {
                         classes().into_iter().enumerate().map(|(i, c)| view! {
-                            <option value=i.to_string() selected=move || st.label.get() == i>
+                            <option value=i.to_string() selected=move || { st.label.get() == i }>
                                 {move || language_name(loc.lang(), &c)}
                             </option>
                         }).collect_view()
@@ -333,9 +333,9 @@ fn walk(st: SlowmoState) -> Option<impl IntoView> {
             <p class="field-help">{move || tx().what_if}</p>
             {stage_list(st, frames_of)}
             <div class="slowmo-nav" on:keydown=on_key>
-                <button class="btn" data-testid="slowmo-back" disabled=move || st.frame.get() == 0
+                <button class="btn" data-testid="slowmo-back" disabled=move || { st.frame.get() == 0 }
                     on:click=move |_| st.frame.update(|f| *f = f.saturating_sub(1))>{move || tx().back}</button>
-                <button class="btn btn-primary" data-testid="slowmo-next" disabled=move || st.frame.get() + 1 >= frames
+                <button class="btn btn-primary" data-testid="slowmo-next" disabled=move || { st.frame.get() + 1 >= frames }
                     on:click=move |_| st.frame.update(|f| *f = (*f + 1).min(frames - 1))>{move || tx().next}</button>
             </div>
             {move || stages::frame_view(st.frame.get(), st.result, st.tensor)}

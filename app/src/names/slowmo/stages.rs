@@ -297,7 +297,7 @@ fn adam(s: &Slowmo, shown: Shown, tensor: RwSignal<usize>) -> AnyView {
         .tensors
         .iter()
         .enumerate()
-        .map(|(i, e)| view! { <option value=i.to_string() selected=move || tensor.get() == i>{e.name.clone()}</option> })
+        .map(|(i, e)| view! { <option value=i.to_string() selected=move || { tensor.get() == i }>{e.name.clone()}</option> })
         .collect_view();
     view! {
         <p class="field-help">{move || SlowmoText::of(loc.lang()).adam_explain}</p>
