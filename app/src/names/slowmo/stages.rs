@@ -93,6 +93,16 @@ fn map_view(
     }
 }
 
+/// A norm or a small number as the panel writes it: 4 decimals from 0.001 on, else
+/// scientific notation with 3 digits (`1.27e-4`).
+pub fn small(v: f64) -> String {
+    if v == 0.0 || v.abs() >= 1e-3 {
+        format!("{v:.4}")
+    } else {
+        format!("{v:.2e}")
+    }
+}
+
 /// A labelled number with its raw value in `data-value`.
 fn stat(
     testid: &'static str,
@@ -229,7 +239,7 @@ fn norms_list(testid: &'static str, s: &Slowmo, norms: &[f32]) -> impl IntoView 
                     <span class="bar" aria-hidden="true">
                         <span class="bar-fill" style:width=format!("{:.1}%", n / max * 100.0)></span>
                     </span>
-                    <span class="prob">{format!("{n:.3e}")}</span>
+                    <span class="prob">{small(n as f64)}</span>
                 </li>
             }
         })
@@ -252,7 +262,7 @@ fn backward(s: &Slowmo, frame: Frame) -> AnyView {
     view! {
         {at_line(frame, |tx| tx.backward_step, char_at(s, t))}
         <p class="field-help">{move || SlowmoText::of(loc.lang()).backward_explain}</p>
-        {stat("slowmo-dh-norm", move || SlowmoText::of(loc.lang()).dh_norm.to_owned(), norm as f64, format!("{norm:.4e}"))}
+        {stat("slowmo-dh-norm", move || SlowmoText::of(loc.lang()).dh_norm.to_owned(), norm as f64, small(norm as f64))}
         <div class="slowmo-maps">
             {map_view("slowmo-dh", |tx| tx.dh_caption.to_owned(), model::dh_map(s, frame.at))}
             <div>
