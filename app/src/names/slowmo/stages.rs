@@ -61,12 +61,11 @@ fn char_at(s: &Slowmo, t: usize) -> String {
     }
 }
 
+/// A catalogue's sentence about a step: layer, direction, time step, character.
+type StepSentence = fn(usize, usize, usize, &str) -> String;
+
 /// Where a forward or backward frame is: layer, direction, time step.
-fn at_line(
-    frame: Frame,
-    text: fn(&SlowmoText) -> fn(usize, usize, usize, &str) -> String,
-    c: String,
-) -> impl IntoView {
+fn at_line(frame: Frame, text: fn(&SlowmoText) -> StepSentence, c: String) -> impl IntoView {
     let loc = use_locale();
     let (l, d, t) = frame.at;
     view! {
