@@ -18,7 +18,7 @@
 //! title, say), takes a [`Text`]: `|l| UnrollText::of(l).controls`.
 //!
 //! Each page keeps its catalogue in its own folder (`shell/text.rs`, `names/text.rs`,
-//! `names/lab/text.rs`, `names/lab/inspector_text.rs`, `names/lab/grad_flow_text.rs`,
+//! `names/lab/text.rs`, `names/lab/inspector_text.rs`, `names/lab/grad_flow_text.rs`, `names/slowmo/text.rs`,
 //! `names/keep/text.rs`, `charts/text.rs`, `delay/text.rs`, `lessons/*/text.rs`); this module
 //! holds the idiom's helpers and names every catalogue once, so a page can say
 //! `crate::text::KeepText`.
@@ -32,6 +32,7 @@ pub use crate::names::keep::text::KeepText;
 pub use crate::names::lab::grad_flow_text::GradFlowText;
 pub use crate::names::lab::inspector_text::InspectorText;
 pub use crate::names::lab::text::LabText;
+pub use crate::names::slowmo::text::SlowmoText;
 pub use crate::names::text::TrainingText;
 pub use crate::shell::text::ShellText;
 

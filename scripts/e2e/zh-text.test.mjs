@@ -7,12 +7,14 @@
 // data panel shows too), the error of a renamed PNG loaded as weights, the restore offer of a
 // saved model, the notices of the model kept in this browser (a damaged record, a browser
 // without storage), the built-in data set's loading errors (a missing manifest, a class file
-// the server refuses), the gradient-flow note and lesson 8 contain no run of three or more ASCII
-// letters outside an allowlist: the URL keys and values of docs/url.md, RNN/LSTM/GRU,
-// WebGPU/GPU/CPU, NaN, the file formats the panels name (safetensors, zip, txt, tsv, UTF-8) and
-// the proper names lesson 8 uses (Transformer, WebAssembly, Rust). The user's file names are
-// their data and are left out of the check, as are the data's URLs and the commands that fetch
-// it (code). The same texts in English are caught by the check
+// the server refuses), the gradient-flow note, every stage of the slow-motion training step and
+// lesson 8 contain no run of three or more ASCII letters outside an allowlist: the URL keys and
+// values of docs/url.md, RNN/LSTM/GRU, WebGPU/GPU/CPU, NaN, the file formats the panels name
+// (safetensors, zip, txt, tsv, UTF-8), the proper names lesson 8 uses (Transformer, WebAssembly,
+// Rust) and the optimiser's (Adam).
+// The user's file names are their data and are left out of the check, as are the data's URLs and
+// the commands that fetch it (code), and, in the slow-motion step, the names offered and the
+// parameters' PyTorch names. The same texts in English are caught by the check
 // (it can fail).
 //
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/zh-text.test.mjs`
@@ -40,6 +42,8 @@ function allowlist() {
   for (const w of ["safetensors", "zip", "txt", "tsv", "UTF"]) words.add(w);
   // Proper names kept in Latin letters in Chinese texts too.
   for (const w of ["Transformer", "WebAssembly", "Rust"]) words.add(w);
+  // The optimiser's name (Adam), as the Chinese texts on training write it.
+  words.add("Adam");
   // Function names the course writes in Latin letters in its Chinese text (lesson 7's title).
   for (const w of ["softmax", "log", "NLL"]) words.add(w);
   const md = readFileSync(join(ROOT, "docs", "url.md"), "utf8");
@@ -425,6 +429,50 @@ test("the lessons' checkpoints and the index's marks are Chinese in lang=zh, bef
     );
     assert.match(index, /已揭晓 1\/1 个检查点/);
     assert.deepEqual(english(index), [], index);
+  } finally {
+    await b.close();
+  }
+});
+
+test("the slow-motion training step is Chinese in lang=zh, at every stage", { timeout: TIMEOUT }, async () => {
+  const b = await launch({ webgpu: false });
+  try {
+    const query = "?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=256&epochs=1&max_norm=1&seed=3&backend=cpu&autostart=1&lang=zh";
+    const { page, consoleErrors } = await openPage(b.context, server.url, query);
+    await until(async () => (await value(page, "train-status")) === "finished", TIMEOUT, "training to finish", 500);
+    await page.selectOption('[data-testid="slowmo-val"]', "5");
+    await page.click('[data-testid="slowmo-run"]');
+    await until(async () => (await page.getAttribute('[data-testid="slowmo"]', "data-stage")) === "forward", 10_000, "the first frame");
+    // The names (the validation names offered, the one picked) are data, and the parameters'
+    // names are PyTorch's (code); both are shown as given in every language.
+    const data = await page.$$eval('[data-testid="slowmo-val"] option', (os) => os.slice(1).map((o) => o.textContent));
+    const frames = Number(await page.getAttribute('[data-testid="slowmo"]', "data-frames"));
+    // The panels out of view are not laid out (content-visibility), and have no innerText then.
+    await renderAllPanels(page);
+    const panel = () => page.evaluate(() => document.querySelector('[data-testid="slowmo"]').innerText);
+    const stages = new Set();
+    for (let i = 0; i < frames; i++) {
+      const stage = await page.getAttribute('[data-testid="slowmo"]', "data-stage");
+      if (!stages.has(stage)) {
+        stages.add(stage);
+        if (stage === "backward" || stage === "adam") {
+          data.push(...(await page.$$eval('[data-testid="slowmo"] li[data-name]', (xs) => xs.map((x) => x.getAttribute("data-name")))));
+        }
+        const text = await panel();
+        assert.match(text, /第 \d 阶段（共 8 个）/, `${stage}: ${text}`);
+        assert.deepEqual(english(text, data), [], `${stage}: ${text}`);
+        if (stage === "clip") assert.match(text, /max_norm 1：/);
+        if (stage === "adam") {
+          await page.click('[data-testid="lang-en"]');
+          await until(async () => english(await panel(), data).length > 0, 5000, "the same stage in English, caught");
+          await page.click('[data-testid="lang-zh"]');
+          await until(async () => english(await panel(), data).length === 0, 5000, "the stage in Chinese again");
+        }
+      }
+      if (i + 1 < frames) await page.click('[data-testid="slowmo-next"]');
+    }
+    assert.equal(stages.size, 8);
+    assert.deepEqual(consoleErrors, []);
   } finally {
     await b.close();
   }

@@ -18,7 +18,8 @@
 //! `predict-weights-step`, `data-classes`, `data-raw-lines`, `data-pairs`, `data-skipped`,
 //! `data-train`, `data-val`, `data-note` (`data-value` builtin/upload: what the note describes),
 //! `lede`, `cfg-<key>` for the form controls, `data-error` / `data-error-message` (the data
-//! set did not load), `loss-swing-note`.
+//! set did not load), `loss-swing-note`. The slow-motion panel's hooks are listed in
+//! [`slowmo`].
 
 pub mod bridge;
 pub mod checkpoint;
@@ -29,6 +30,7 @@ pub mod lab;
 mod predict;
 mod progress;
 pub mod session;
+pub mod slowmo;
 pub mod text;
 
 use crate::charts::canvas::chart_canvas;
@@ -138,6 +140,7 @@ pub fn TrainingPage(
                     />
                     <PredictPanel session=session data=data />
                     <InspectorPanel weights=session.weights data=data />
+                    <slowmo::SlowmoPanel session=session data=data config=config />
                     <GradFlowPanel store=grad_flow />
                     <DatasetPanel data=data split=counts.split />
                     <KeepPanel hooks=KeepHooks {

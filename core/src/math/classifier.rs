@@ -21,7 +21,7 @@ pub use super::layer::PAD_TOKEN;
 use super::linalg::{col_sum_acc, matmul_acc, matmul_tn_acc, swap_leading_axes};
 use super::loss::{softmax, softmax_cross_entropy};
 use super::params::{ParamLayout, RnnSpec};
-use super::recurrent::{DirectionTrace, RnnCache, RnnModule, SeqData};
+use super::recurrent::{DirectionTrace, ModuleRecord, RnnCache, RnnModule, SeqData};
 use super::shapes::RnnError;
 
 /// Which output of the recurrent module the classifier head reads (`head`).
@@ -304,16 +304,31 @@ impl ClassifierModel {
         self.loss_and_backward(params, batch, divisor, grads, None)
     }
 
+    /// [`ClassifierModel::accumulate_loss_and_grads`] that also fills `record` with what the
+    /// recurrent module's backward pass kept ([`ModuleRecord`]: `∂L/∂h_t` of every layer and
+    /// direction and, when `record.pre_activations` is set, the pre-activation gradients of
+    /// every step), over the batch the module read (padded for [`Head::Padded`]).
+    pub fn accumulate_loss_and_grads_recorded(
+        &self,
+        params: &[f32],
+        batch: &ClassifierBatch,
+        divisor: usize,
+        grads: &mut [f32],
+        record: &mut ModuleRecord,
+    ) -> MicroBatchResult {
+        self.loss_and_backward(params, batch, divisor, grads, Some(record))
+    }
+
     /// Forward, loss and backward over `batch` (as given by the caller; padded here), adding
-    /// the gradients to `grads`; with `d_top` also returns `∂L/∂output` of the top layer
-    /// `[T, B, D·H]` over the batch the module read.
+    /// the gradients to `grads`; with `record`, also what the module's backward kept, over
+    /// the batch the module read.
     fn loss_and_backward(
         &self,
         params: &[f32],
         batch: &ClassifierBatch,
         divisor: usize,
         grads: &mut [f32],
-        d_top: Option<&mut Vec<f32>>,
+        record: Option<&mut ModuleRecord>,
     ) -> MicroBatchResult {
         assert_eq!(
             grads.len(),
@@ -351,11 +366,6 @@ impl ClassifierModel {
             let row = (len as usize - 1) * b_len + b;
             d_output[row * feat..][..feat].copy_from_slice(&d_features[b * feat..][..feat]);
         }
-        let record = d_top.map(|v| {
-            v.clear();
-            v.resize(d_output.len(), 0.0);
-            &mut v[..]
-        });
         self.rnn.backward_time_major_recording(
             params, &fwd.cache, &d_output, None, None, grads, record, false,
         );
@@ -413,8 +423,9 @@ impl ClassifierModel {
         acc: &mut GradFlowSums,
     ) {
         let mut scratch = vec![0.0f32; self.layout.total_len()];
-        let mut d_top = Vec::new();
-        self.loss_and_backward(params, batch, divisor, &mut scratch, Some(&mut d_top));
+        let mut record = ModuleRecord::default();
+        self.loss_and_backward(params, batch, divisor, &mut scratch, Some(&mut record));
+        let d_top = record.d_top;
         let model_batch = self.model_batch(batch);
         let (b_len, width) = (model_batch.batch, self.feature_size());
         for (b, &len) in model_batch.lengths.iter().enumerate() {

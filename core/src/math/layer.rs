@@ -227,6 +227,22 @@ impl DirectionCache {
     }
 }
 
+/// What a recording backward pass ([`LayerDirection::backward_recording`]) keeps of one
+/// (layer, direction), one row per `(t, b)` in time order: inspection (gradient flow) and the
+/// slow-motion training step, which rebuilds each weight gradient step by step from it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BackwardRecord {
+    /// `[T, B, H]` total `∂L/∂h_t` of the hidden state produced at each existing step (the
+    /// output's own gradient plus what flows back from later steps); 0 at missing steps.
+    pub dh: Vec<f32>,
+    /// `[T, B, G·H]` gradient of the input-side pre-activations `gi = b_ih + W_ih·x_t`
+    /// (empty unless asked for); 0 at missing steps.
+    pub d_gi: Vec<f32>,
+    /// `[T, B, G·H]` gradient of the hidden-side pre-activations `gh = b_hh + W_hh·h_{t−1}`:
+    /// equal to `d_gi` except in a GRU's n block (empty unless asked for).
+    pub d_gh: Vec<f32>,
+}
+
 /// Whether every element is ±0 (a NaN is not zero).
 fn all_zero(xs: &[f32]) -> bool {
     xs.iter().all(|&x| x == 0.0)
@@ -468,10 +484,10 @@ impl LayerDirection {
         )
     }
 
-    /// [`LayerDirection::backward`] that also records, when `dh_steps` (`[T, B, H]`) is given,
-    /// the total gradient `∂L/∂h_t` of the hidden state produced at each existing step (the
-    /// output's own gradient plus what flows back from later steps); rows of missing steps are
-    /// left untouched.
+    /// [`LayerDirection::backward`] that also records, when `record` is given, the total
+    /// gradient `∂L/∂h_t` of the hidden state produced at each existing step (the output's own
+    /// gradient plus what flows back from later steps) and, with `pre_activations`, the
+    /// gradients of the pre-activations of every step ([`BackwardRecord`]).
     ///
     /// With `initial_state_grads` false the caller has no use for `(dh0, dc0)`: the last
     /// step's `dh0 += d_gh · W_hh` product is skipped and both come back empty.
@@ -490,7 +506,7 @@ impl LayerDirection {
         dc_n: Option<&[f32]>,
         grads: &mut [f32],
         d_x: Option<&mut [f32]>,
-        mut dh_steps: Option<&mut [f32]>,
+        mut record: Option<(&mut BackwardRecord, bool)>,
         initial_state_grads: bool,
     ) -> (Vec<f32>, Vec<f32>) {
         let (t_len, batch, hid) = (dims.seq_len, dims.batch, self.hidden_size);
@@ -503,6 +519,10 @@ impl LayerDirection {
         let lstm = spec.has_cell_state;
         let has_gates = !spec.gates.is_empty();
         let gru = spec.separate_hidden_grad;
+        if let Some((rec, _)) = record.as_mut() {
+            rec.dh.clear();
+            rec.dh.resize(rows * hid, 0.0);
+        }
 
         // Pre-activation gradients of all steps, time order; zero rows at missing steps.
         let mut d_gi = vec![0.0f32; rows * gw];
@@ -542,8 +562,8 @@ impl LayerDirection {
                 for (d, &g) in dh[hr.clone()].iter_mut().zip(d_y.row(row, hid)) {
                     *d += g;
                 }
-                if let Some(rec) = dh_steps.as_deref_mut() {
-                    rec[row * hid..][..hid].copy_from_slice(&dh[hr.clone()]);
+                if let Some((rec, _)) = record.as_mut() {
+                    rec.dh[row * hid..][..hid].copy_from_slice(&dh[hr.clone()]);
                 }
                 let d_gi_row = &mut d_gi[row * gw..][..gw];
                 let hr_gates = if has_gates {
@@ -609,6 +629,10 @@ impl LayerDirection {
 
         // Weight and bias gradients over all T·B rows at once.
         let d_gh = if gru { &d_gh_gru } else { &d_gi };
+        if let Some((rec, true)) = record {
+            rec.d_gi.clone_from(&d_gi);
+            rec.d_gh.clone_from(d_gh);
+        }
         // States fed into steps 0..T, in time order: slots 0..T (forward) or 1..=T (reverse).
         let first_prev = self
             .direction

@@ -12,6 +12,7 @@
 //! - [`RnnModule::forward_time_major`] / [`RnnModule::backward_time_major`]: time-major buffers
 //!   (dense or one-hot tokens), no validation, for the classifier and the trainers.
 
+pub use super::layer::BackwardRecord;
 pub use super::layer::GatePin;
 use super::layer::{Direction, DirectionCache, LayerDirection, SeqDims, SeqInput, StridedRows};
 use super::linalg::swap_leading_axes;
@@ -202,6 +203,20 @@ pub struct RnnInputGrads {
     pub h0: Vec<f32>,
     /// `[L·D, B, H]` for LSTM; `None` for RNN/GRU.
     pub c0: Option<Vec<f32>>,
+}
+
+/// What a recording backward pass of the whole module keeps
+/// ([`RnnModule::backward_time_major_recording`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ModuleRecord {
+    /// Whether to keep every direction's pre-activation gradients too (not only `∂L/∂h_t`).
+    pub pre_activations: bool,
+    /// `[T, B, D·H]` total gradient `∂L/∂output_t` of the top layer's output at each existing
+    /// step (each direction's `∂L/∂h_t`, through the recurrence, concatenated); 0 at missing
+    /// steps.
+    pub d_top: Vec<f32>,
+    /// `[L·D]` what each (layer, direction) kept, layer-major then direction.
+    pub directions: Vec<BackwardRecord>,
 }
 
 /// A recurrent module bound to where its parameters live in a flat vector.
@@ -474,10 +489,9 @@ impl RnnModule {
         self.backward_time_major_recording(params, cache, d_output, d_h_n, d_c_n, grads, None, true)
     }
 
-    /// [`RnnModule::backward_time_major`] that also writes, when `d_top` (`[T, B, D·H]`) is
-    /// given, the total gradient `∂L/∂output_t` of the top layer's output at each existing step
-    /// (each direction's `∂L/∂h_t`, through the recurrence, concatenated); rows of missing steps
-    /// are left untouched.
+    /// [`RnnModule::backward_time_major`] that also fills, when `record` is given, the total
+    /// gradient `∂L/∂output_t` of the top layer's output at each existing step and each
+    /// (layer, direction)'s [`BackwardRecord`] (see [`ModuleRecord`]).
     ///
     /// With `initial_state_grads` false the caller has no use for the gradients of h0 and c0
     /// (the classifier starts from zeros): each direction's last `dh0 += d_gh · W_hh` product
@@ -494,7 +508,7 @@ impl RnnModule {
         d_h_n: Option<&[f32]>,
         d_c_n: Option<&[f32]>,
         grads: &mut [f32],
-        mut d_top: Option<&mut [f32]>,
+        mut record: Option<&mut ModuleRecord>,
         initial_state_grads: bool,
     ) -> RnnInputGrads {
         let spec = &self.spec;
@@ -520,6 +534,13 @@ impl RnnModule {
             Vec::new()
         };
 
+        if let Some(r) = record.as_deref_mut() {
+            r.d_top.clear();
+            r.d_top.resize(seq_len * batch * dirs * hid, 0.0);
+            r.directions.clear();
+            r.directions
+                .resize(spec.num_layers * dirs, BackwardRecord::default());
+        }
         // Gradient of the current layer's output; becomes the gradient of its input.
         let mut d_layer_out = d_output.to_vec();
         for layer in (0..spec.num_layers).rev() {
@@ -544,10 +565,10 @@ impl RnnModule {
                 let dh_n = d_h_n.map_or(&zeros[..], |g| &g[idx * bh..][..bh]);
                 let dc_n = d_c_n.map(|g| &g[idx * bh..][..bh]);
                 let top = layer + 1 == spec.num_layers;
-                let mut rec = match (&d_top, top) {
-                    (Some(_), true) => Some(vec![0.0f32; seq_len * bh]),
-                    _ => None,
-                };
+                let mut rec = record.as_deref_mut().map(|r| {
+                    let keep = r.pre_activations;
+                    (std::mem::take(&mut r.directions[idx]), keep)
+                });
                 let (dh0, dc0) = self.directions[idx].backward_recording(
                     params,
                     layer_input,
@@ -558,20 +579,18 @@ impl RnnModule {
                     dc_n,
                     grads,
                     wants_dx.then_some(&mut d_x[..]),
-                    rec.as_deref_mut(),
+                    rec.as_mut().map(|(r, keep)| (r, *keep)),
                     initial_state_grads,
                 );
-                if let (Some(out), Some(rec)) = (d_top.as_deref_mut(), rec) {
-                    let width = dirs * hid;
-                    for t in 0..seq_len {
-                        for b in 0..batch {
-                            if dims.present(t, b) {
-                                let row = t * batch + b;
-                                out[row * width + d * hid..][..hid]
-                                    .copy_from_slice(&rec[row * hid..][..hid]);
-                            }
+                if let (Some(out), Some((rec, _))) = (record.as_deref_mut(), rec) {
+                    if top {
+                        let width = dirs * hid;
+                        for row in 0..seq_len * batch {
+                            out.d_top[row * width + d * hid..][..hid]
+                                .copy_from_slice(&rec.dh[row * hid..][..hid]);
                         }
                     }
+                    out.directions[idx] = rec;
                 }
                 if initial_state_grads {
                     d_h0[idx * bh..][..bh].copy_from_slice(&dh0);

@@ -8,6 +8,8 @@
 //!   step), and a non-finite loss stops with the weights from before the bad step.
 //! - [`messages`]: the run's errors and notices as typed values (the page writes them in its
 //!   language).
+//! - [`slowmo`]: one training step on one name in slow motion (every stage's numbers, the
+//!   trainer's update).
 //! - [`clock`]: time, sleeping while paused, and turns of the event loop (the engine's Web
 //!   Worker in the browser looks at its command queue between steps).
 
@@ -15,6 +17,7 @@ pub mod clock;
 pub mod cpu;
 pub mod messages;
 pub mod session;
+pub mod slowmo;
 
 use crate::gpu::classifier::{GpuClassifier, GpuTrainState};
 use crate::gpu::GpuError;

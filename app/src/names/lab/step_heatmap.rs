@@ -209,9 +209,12 @@ fn legend(scale: Memo<Option<Scale>>) -> Option<impl IntoView> {
     scale.with(|m| {
         m.as_ref().map(|scale| {
             let (lo, hi) = scale.ends();
+            // Small ends (a weight update's Δ) in scientific notation, so they do not read 0.00.
             let fmt = |v: f32| {
                 if v.fract() == 0.0 {
                     format!("{v:.0}")
+                } else if v.abs() < 0.01 {
+                    format!("{v:.1e}")
                 } else {
                     format!("{v:.2}")
                 }
