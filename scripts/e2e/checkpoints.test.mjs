@@ -268,8 +268,13 @@ test("answers survive a reload; the index marks them; Reset opens them again", {
     await page.waitForSelector('[data-testid="checkpoint-progress-lstm"][data-value="1"]', { timeout: 30_000 });
     assert.equal(await attr(page, '[data-testid="checkpoint-progress-softmax"]', "data-value"), "0");
     assert.equal(await attr(page, '[data-testid="checkpoint-total"]', "data-value"), "1");
-    assert.match(await page.textContent('[data-testid="checkpoint-progress-lstm"]'), /已揭晓 1\/1 个检查点/);
+    assert.match(await page.textContent('[data-testid="checkpoint-progress-lstm"]'), /已作答 1\/1 个检查点/);
+    // Reset asks once more; "Keep them" keeps them.
     await page.click('[data-testid="checkpoint-reset"]');
+    await page.click('[data-testid="checkpoint-reset-cancel"]');
+    assert.equal(await attr(page, '[data-testid="checkpoint-progress-lstm"]', "data-value"), "1");
+    await page.click('[data-testid="checkpoint-reset"]');
+    await page.click('[data-testid="checkpoint-reset-confirm"]');
     await page.waitForSelector('[data-testid="checkpoint-progress-lstm"][data-value="0"]', { timeout: 5000 });
     await page.goto(server.url + "?v=1&lesson=lstm", { waitUntil: "load" });
     await page.waitForSelector(CP);

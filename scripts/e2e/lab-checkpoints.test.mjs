@@ -99,8 +99,8 @@ for (const lang of ["en", "zh"]) {
 }
 
 const DELAY_TEXT = {
-  en: { question: "At delay 2, which of RNN and LSTM", labels: ["only RNN", "only LSTM", "all: RNN and LSTM", "none"], sep: ", ", chance: "chance" },
-  zh: { question: "在延迟 2 时，RNN 与 LSTM 中哪些", labels: ["只有 RNN", "只有 LSTM", "全部：RNN 与 LSTM", "都没有"], sep: "，", chance: "随机猜测" },
+  en: { question: "At delay 2, which of RNN and LSTM", labels: ["only RNN", "only LSTM", "both RNN and LSTM", "none"], sep: ", ", chance: "chance" },
+  zh: { question: "在延迟 2 时，RNN 与 LSTM 中哪些", labels: ["只有 RNN", "只有 LSTM", "RNN 与 LSTM 都会", "都没有"], sep: "，", chance: "随机猜测" },
 };
 
 for (const lang of ["en", "zh"]) {

@@ -427,7 +427,7 @@ test("the lessons' checkpoints and the index's marks are Chinese in lang=zh, bef
     const index = await page.evaluate(() =>
       [...document.querySelectorAll('[data-testid="checkpoint-panel"], [data-testid^="checkpoint-progress-"]')].map((e) => e.textContent).join("\n"),
     );
-    assert.match(index, /已揭晓 1\/1 个检查点/);
+    assert.match(index, /已作答 1\/1 个检查点/);
     assert.deepEqual(english(index), [], index);
   } finally {
     await b.close();

@@ -70,6 +70,8 @@ fn choice_label(choice: &[CellKind], all: usize, lang: Lang) -> String {
     match (choice.len(), lang) {
         (0, Lang::En) => "none".to_owned(),
         (0, Lang::Zh) => "都没有".to_owned(),
+        (2, Lang::En) if all == 2 => format!("both {}", cells_text(choice, lang)),
+        (2, Lang::Zh) if all == 2 => format!("{} 都会", cells_text(choice, lang)),
         (n, Lang::En) if n == all && n > 1 => format!("all: {}", cells_text(choice, lang)),
         (n, Lang::Zh) if n == all && n > 1 => format!("全部：{}", cells_text(choice, lang)),
         (_, Lang::En) => format!("only {}", cells_text(choice, lang)),
@@ -81,14 +83,16 @@ fn ask(s: &DelayAsked, lang: Lang) -> String {
     let (d, cells) = (s.delay, cells_text(&s.cells, lang));
     let left = s.chance() + LEFT_CHANCE * (1.0 - s.chance());
     let (chance, left) = (format!("{:.3}", s.chance()), format!("{left:.3}"));
+    let pct = format!("{:.0}", LEFT_CHANCE * 100.0);
     match lang {
         Lang::En => format!(
-            "At delay {d}, which of {cells} will leave chance in every seed (final held-out \
-             accuracy at least {left}; chance is 1/V = {chance})?"
+            "At delay {d}, which of {cells} will leave chance in every seed? Chance is 1/V = \
+             {chance}; leaving it means a final held-out accuracy of at least {left}, {pct} % of \
+             the way from chance to 1."
         ),
         Lang::Zh => format!(
-            "在延迟 {d} 时，{cells} 中哪些会在每个种子上都脱离随机猜测水平\
-             （最终留出准确率至少 {left}；随机猜测为 1/V = {chance}）？"
+            "在延迟 {d} 时，{cells} 中哪些会在每个种子上都脱离随机猜测水平？随机猜测为 1/V = {chance}；\
+             脱离它指最终留出准确率至少为 {left}，即从随机水平到 1 走了 {pct}% 的距离。"
         ),
     }
 }
@@ -256,7 +260,7 @@ mod tests {
         let both = reveal(&asked(&[0.4, 0.5], &[0.5, 0.61]), Lang::Zh).unwrap();
         assert_eq!(
             (both.answer, both.shown.as_str()),
-            (Answer::Choice(2), "全部：RNN 与 LSTM")
+            (Answer::Choice(2), "RNN 与 LSTM 都会")
         );
         let none = reveal(&asked(&[0.1, 0.1], &[0.1, 0.1]), Lang::En).unwrap();
         assert_eq!(
@@ -290,6 +294,9 @@ mod tests {
         let s = asked(&[0.1, 0.1], &[0.1, 0.1]);
         let q = ask(&s, Lang::En);
         assert!(q.contains("At delay 32, which of RNN and LSTM"), "{q}");
-        assert!(q.contains("at least 0.145; chance is 1/V = 0.100"), "{q}");
+        assert!(
+            q.contains("Chance is 1/V = 0.100; leaving it means a final held-out accuracy of at least 0.145, 5 % of the way"),
+            "{q}"
+        );
     }
 }

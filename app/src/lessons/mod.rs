@@ -376,6 +376,7 @@ pub fn LessonFrame(
     /// The page content.
     children: Children,
 ) -> impl IntoView {
+    checkpoint::provide_veil();
     let lang = use_lang();
     let info = move || lesson_info(id, lang.get());
     let n = id.number();

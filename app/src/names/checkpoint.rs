@@ -77,11 +77,10 @@ fn reveal(s: &NamesAsked, lang: Lang) -> Option<Reveal> {
     let unroll_core::lessons::checkpoints::Answer::Choice(i) = answer else {
         return None;
     };
-    let majority = s
-        .classes
-        .get(a.majority)
-        .cloned()
-        .unwrap_or_else(|| (a.majority + 1).to_string());
+    let majority = s.classes.get(a.majority).map_or_else(
+        || (a.majority + 1).to_string(),
+        |c| super::text::language_name(lang, c),
+    );
     let (acc, base) = (pct(a.accuracy), pct(a.baseline));
     let diff = format!("{:.1}", (a.accuracy - a.baseline).abs() * 100.0);
     let total = a.total.to_string();
@@ -192,6 +191,8 @@ mod tests {
             (Answer::Choice(1), "不高于基线")
         );
         assert!(level.why.contains("80.0%：与基线持平"), "{}", level.why);
+        // The class in the page's language.
+        assert!(level.why.contains("总是回答“英语”"), "{}", level.why);
         // 7 right of 10 (70 %) against 80 %.
         let below = reveal(&asked(vec![7, 1, 2, 0], 1), Lang::En).unwrap();
         assert!(

@@ -56,7 +56,7 @@ mod tests {
             meeting_step(&mut c);
             let k = c.step_shown();
             // Position k − 1 is read forward at step k and backward since step n − (k − 1).
-            assert!(2 * k - 1 >= n, "n = {n}: step {k}");
+            assert!(2 * k > n, "n = {n}: step {k}");
             // One step earlier no position had both.
             assert!(
                 k == 1 || 2 * (k - 1) - 1 < n,

@@ -1,9 +1,9 @@
 //! Lesson 3's checkpoint: is the gradient product above or below 10⁻³ after T steps?
 
 use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
-use super::super::fmt::{fixed, fixed64, short};
+use super::super::fmt::{fixed, sci64, short};
 use leptos::prelude::*;
-use unroll_core::config::lessons::{BpttConfig, LessonState};
+use unroll_core::config::lessons::{BpttAct, BpttConfig, LessonState};
 use unroll_core::config::Lang;
 use unroll_core::lessons::checkpoints::{bptt_product, Answer};
 
@@ -37,19 +37,26 @@ fn kind(_: &LessonState, lang: Lang) -> Kind {
 }
 
 fn reveal(s: &LessonState, lang: Lang) -> Option<Reveal> {
-    let a = bptt_product(config(s)?);
+    let c = config(s)?;
+    let a = bptt_product(c);
+    // Each factor as the page's activation writes it (the identity's derivative is 1).
+    let factor = match c.act {
+        BpttAct::Tanh => "tanh'(z_t)·W_hh",
+        BpttAct::Relu => "relu'(z_t)·W_hh",
+        BpttAct::Linear => "1·W_hh",
+    };
     let answer = a.answer();
     let Answer::Choice(i) = answer else {
         return None;
     };
     let (t, p, m) = (
         a.steps,
-        fixed64(f64::from(a.product), 4),
+        sci64(f64::from(a.product)),
         fixed(a.mean_factor, 4),
     );
     let why = match lang {
-        Lang::En => format!("∂h_T/∂h_0 is the product of T = {t} factors act'(z_t)·W_hh = {p}: on average each step multiplies the gradient by {m}."),
-        Lang::Zh => format!("∂h_T/∂h_0 是 T = {t} 个因子 act'(z_t)·W_hh 的乘积 = {p}：平均每一步把梯度乘以 {m}。"),
+        Lang::En => format!("∂h_T/∂h_0, the product of T = {t} factors {factor}, is {p}: on average each step multiplies the gradient by {m}."),
+        Lang::Zh => format!("∂h_T/∂h_0 是 T = {t} 个因子 {factor} 的乘积，等于 {p}：平均每一步把梯度乘以 {m}。"),
     };
     Some(Reveal {
         answer,
@@ -93,6 +100,11 @@ mod tests {
         assert!(a.shown.starts_with("Below 10⁻³ ("), "{}", a.shown);
         let b = reveal(&LessonState::Bptt(BpttConfig { steps: 2, ..c }), Lang::Zh).unwrap();
         assert_eq!(b.answer, Answer::Choice(0));
-        assert!(b.why.starts_with("∂h_T/∂h_0 是 T = 2 个因子"), "{}", b.why);
+        assert!(
+            b.why
+                .starts_with("∂h_T/∂h_0 是 T = 2 个因子 tanh'(z_t)·W_hh"),
+            "{}",
+            b.why
+        );
     }
 }

@@ -4,6 +4,7 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
+use super::checkpoint::{veil_hidden, veiled};
 use super::fmt;
 use super::tour::TourButton;
 use super::widgets::{
@@ -42,7 +43,10 @@ pub fn BpttPage(
                 <div class="lx-main">
                     <checkpoint::BpttCheckpoints cfg=cfg />
                     <Panel title=|l| BpttText::of(l).chart>
-                        <LineChart data=chart testid="bptt-chart" label=Signal::derive(move || BpttText::of(lang.get()).chart.to_owned()) />
+                        // The product's curve answers lesson 3's question at a glance.
+                        <div class:lx-veiled=veiled(checkpoint::QUESTION.key) aria-hidden=veil_hidden(veiled(checkpoint::QUESTION.key))>
+                            <LineChart data=chart testid="bptt-chart" label=Signal::derive(move || BpttText::of(lang.get()).chart.to_owned()) />
+                        </div>
                         <Para text=|l| BpttText::of(l).chart_note class="lx-note" />
                     </Panel>
                     <BpttTable result=result />
@@ -112,6 +116,7 @@ fn BpttControls(cfg: RwSignal<BpttConfig>) -> impl IntoView {
 #[component]
 fn BpttTable(result: Memo<Bptt>) -> impl IntoView {
     let steps_n = Memo::new(move |_| result.with(|r| r.steps.len()));
+    let veil = veiled(checkpoint::QUESTION.key);
     view! {
         <Panel title=|l| BpttText::of(l).table>
             <p class="lx-eq">"∂h_t/∂h₀ = Π"<sub>"k≤t"</sub>" act'(z_k)·W_hh"</p>
@@ -134,6 +139,8 @@ fn BpttTable(result: Memo<Bptt>) -> impl IntoView {
                             key=|i| *i
                             children=move |i| {
                                 let get = move |f: fn(&BpttStep) -> f32| Signal::derive(move || result.with(|r| r.steps.get(i - 1).map_or(f32::NAN, f)));
+                                // The last step's product: lesson 3's question.
+                                let hide = Signal::derive(move || veil.get() && i == steps_n.get());
                                 view! {
                                     <tr>
                                         <td>{i}</td>
@@ -142,7 +149,7 @@ fn BpttTable(result: Memo<Bptt>) -> impl IntoView {
                                         <td><Num testid=format!("bptt-h-{i}") value=get(|s| s.h) /></td>
                                         <td><Num testid=format!("bptt-act_grad-{i}") value=get(|s| s.act_grad) /></td>
                                         <td><Num testid=format!("bptt-factor-{i}") value=get(|s| s.factor) /></td>
-                                        <td><Num testid=format!("bptt-product-{i}") value=get(|s| s.product) /></td>
+                                        <td class:lx-veiled=hide aria-hidden=veil_hidden(hide)><Num testid=format!("bptt-product-{i}") value=get(|s| s.product) /></td>
                                     </tr>
                                 }
                             }

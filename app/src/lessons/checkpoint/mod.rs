@@ -107,6 +107,40 @@ pub fn ready<S>(_: &S, _: Lang) -> Option<String> {
     None
 }
 
+/// The questions of the page shown that still wait for their reveal: while one is open or
+/// locked (and the checkpoints are shown), the page blurs the readouts that would give its
+/// answer away ([`veiled`]). A lesson's frame provides it ([`provide_veil`]); the labs' answers
+/// come from the learner's own run and need none.
+#[derive(Clone, Copy)]
+pub struct Veil {
+    waiting: RwSignal<Vec<&'static str>>,
+    /// Whether the page veils anything (the question then says so).
+    used: RwSignal<bool>,
+}
+
+/// Gives the page shown its [`Veil`].
+pub fn provide_veil() {
+    provide_context(Veil {
+        waiting: RwSignal::new(Vec::new()),
+        used: RwSignal::new(false),
+    });
+}
+
+/// Whether the readouts giving checkpoint `key`'s answer away are blurred now (reactive):
+/// `class:lx-veiled` on the readout, with [`veil_hidden`] for screen readers.
+pub fn veiled(key: &'static str) -> Signal<bool> {
+    let veil = use_context::<Veil>();
+    if let Some(v) = veil {
+        v.used.set(true);
+    }
+    Signal::derive(move || veil.is_some_and(|v| v.waiting.with(|w| w.contains(&key))))
+}
+
+/// `aria-hidden` of a veiled readout (a screen reader would read the answer out otherwise).
+pub fn veil_hidden(on: Signal<bool>) -> impl Fn() -> Option<&'static str> + Copy {
+    move || on.get().then_some("true")
+}
+
 /// Whether the checkpoints are shown: not with `quiz=0` in the URL of the page shown
 /// (reactive).
 pub fn quiz_shown() -> bool {
@@ -315,6 +349,19 @@ impl<S: Asked> Cp<S> {
         self.snapshot.set(None);
         self.phase.set(Phase::Open);
         store::remove(self.question.key);
+        // The button pressed is gone: focus goes to the prediction's input, not the page's body.
+        let key = self.question.key;
+        request_animation_frame(move || {
+            let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+                return;
+            };
+            let selector = format!("#checkpoint-{key}-number, input[name='checkpoint-{key}']");
+            if let Ok(Some(el)) = doc.query_selector(&selector) {
+                if let Ok(el) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el) {
+                    let _ = el.focus();
+                }
+            }
+        });
     }
 
     fn text(self) -> &'static CheckpointText {
@@ -336,7 +383,16 @@ impl<S: Asked> Cp<S> {
         };
         let said = prediction_text(p, &self.kind.get());
         match r.answer.gap(p) {
-            Gap::Number(g) => ((t.off_by)(&said, &fmt::fixed64(g.abs(), 4)), fmt::raw64(g)),
+            Gap::Number(g) => {
+                let off = fmt::fixed64(g.abs(), 4);
+                // A float's noise (1.7e−8) is no gap at the digits shown.
+                let line = if off.trim_start_matches(['0', '.']).is_empty() {
+                    (t.exact)(&said)
+                } else {
+                    (t.off_by)(&said, &off)
+                };
+                (line, fmt::raw64(g))
+            }
             Gap::Choice(true) => ((t.right)(&said), "1".into()),
             Gap::Choice(false) => ((t.wrong)(&said), "0".into()),
             Gap::None => (t.skipped.to_owned(), String::new()),
@@ -522,6 +578,24 @@ pub fn Checkpoint<S: Asked>(
 ) -> impl IntoView {
     let cp = Cp::new(question, state);
     let key = question.key;
+    let veil = use_context::<Veil>();
+    if let Some(v) = veil {
+        Effect::new(move |_| {
+            let on = quiz_shown() && cp.phase.get() != Phase::Revealed;
+            if v.waiting.with_untracked(|w| w.contains(&key)) != on {
+                v.waiting.update(|w| {
+                    w.retain(|k| *k != key);
+                    if on {
+                        w.push(key);
+                    }
+                });
+            }
+        });
+        on_cleanup(move || {
+            v.waiting.try_update(|w| w.retain(|k| *k != key));
+        });
+    }
+    let veil_note = move || veil.is_some_and(|v| v.used.get()) && cp.phase.get() != Phase::Revealed;
     let body = move || {
         view! {
             <aside
@@ -536,6 +610,9 @@ pub fn Checkpoint<S: Asked>(
                 <h2 id=format!("checkpoint-{key}-title")>{move || cp.text().heading}</h2>
                 <p class="lx-cp-question" data-testid="checkpoint-question">{move || (question.ask)(&cp.asked.get(), cp.lang.get())}</p>
                 {prediction_input(cp)}
+                <Show when=veil_note>
+                    <p class="lx-cp-veil-note" data-testid="checkpoint-veil-note">{move || cp.text().veiled_note}</p>
+                </Show>
                 {buttons(cp)}
                 {status_view(cp)}
             </aside>
@@ -568,11 +645,7 @@ pub fn ProgressMark(
     let done = Memo::new(move |_| {
         progress.with(|p| {
             keys.iter()
-                .filter(|k| {
-                    p.records
-                        .get(**k)
-                        .is_some_and(|r| r.phase == Phase::Revealed)
-                })
+                .filter(|k| p.records.get(**k).is_some_and(Record::answered))
                 .count()
         })
     });
@@ -600,15 +673,11 @@ pub fn ProgressPanel() -> impl IntoView {
     let lang = use_lang();
     let progress = store::progress();
     let total = store::all_keys().count();
-    let done = Memo::new(move |_| {
-        progress.with(|p| {
-            p.records
-                .values()
-                .filter(|r| r.phase == Phase::Revealed)
-                .count()
-        })
-    });
+    let done =
+        Memo::new(move |_| progress.with(|p| p.records.values().filter(|r| r.answered()).count()));
     let reset_done = RwSignal::new(false);
+    // Reset asks once more: it throws away every answer in this browser.
+    let confirming = RwSignal::new(false);
     let t = move || CheckpointText::of(lang.get());
     view! {
         <Show when=quiz_shown>
@@ -618,17 +687,44 @@ pub fn ProgressPanel() -> impl IntoView {
                 <p class="lx-text" data-testid="checkpoint-total" data-value=move || done.get().to_string()>
                     {move || (t().progress)(&done.get().to_string(), &total.to_string())}
                 </p>
-                <button
-                    type="button"
-                    class="btn btn-small"
-                    data-testid="checkpoint-reset"
-                    on:click=move |_| {
-                        store::clear();
-                        reset_done.set(true);
+                <Show
+                    when=move || confirming.get()
+                    fallback=move || view! {
+                        <button
+                            type="button"
+                            class="btn btn-small"
+                            data-testid="checkpoint-reset"
+                            disabled=move || done.get() == 0 && progress.with(|p| p.records.is_empty())
+                            on:click=move |_| {
+                                reset_done.set(false);
+                                confirming.set(true);
+                            }
+                        >
+                            {move || t().reset}
+                        </button>
                     }
                 >
-                    {move || t().reset}
-                </button>
+                    <span class="lx-cp-confirm" role="group" aria-label=move || t().reset_confirm>
+                        {move || t().reset_confirm}" "
+                        <button
+                            type="button"
+                            class="btn btn-small btn-primary"
+                            data-testid="checkpoint-reset-confirm"
+                            autofocus
+                            on:click=move |_| {
+                                store::clear();
+                                confirming.set(false);
+                                reset_done.set(true);
+                            }
+                        >
+                            {move || t().reset_yes}
+                        </button>
+                        " "
+                        <button type="button" class="btn btn-small" data-testid="checkpoint-reset-cancel" on:click=move |_| confirming.set(false)>
+                            {move || t().reset_no}
+                        </button>
+                    </span>
+                </Show>
                 <span role="status" class="lx-copy-status" data-testid="checkpoint-reset-status">
                     {move || reset_done.get().then(|| t().reset_done)}
                 </span>

@@ -77,6 +77,11 @@ impl Record {
         }
     }
 
+    /// Revealed after a prediction: what the index's marks count (a skip is not an answer).
+    pub fn answered(&self) -> bool {
+        self.phase == Phase::Revealed && self.prediction().is_some()
+    }
+
     /// The record as stored (JSON text).
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
@@ -216,5 +221,13 @@ mod tests {
             assert_eq!(back.prediction(), p);
         }
         assert_eq!(Record::from_json("{not json"), None);
+    }
+
+    #[test]
+    fn a_skip_is_not_an_answer() {
+        let said = Some(Prediction::Choice(1));
+        assert!(Record::new(Phase::Revealed, said, None).answered());
+        assert!(!Record::new(Phase::Revealed, None, None).answered());
+        assert!(!Record::new(Phase::Locked, said, None).answered());
     }
 }

@@ -23,6 +23,8 @@ pub struct CheckpointText {
     pub answer: fn(&str) -> String,
     /// {0}: the prediction; {1}: the gap.
     pub off_by: fn(&str, &str) -> String,
+    /// A number prediction equal to the answer at the digits shown.
+    pub exact: fn(&str) -> String,
     /// The prediction was the answer.
     pub right: fn(&str) -> String,
     /// The prediction was another choice.
@@ -33,12 +35,20 @@ pub struct CheckpointText {
     pub stale: &'static str,
     /// The page has no answer for its state (an error the page shows).
     pub no_answer: &'static str,
+    /// Under an open question of a page that blurs the readouts giving its answer away.
+    pub veiled_note: &'static str,
     /// The browser refused to keep answers.
     pub not_kept: &'static str,
     /// Index: {0} revealed of {1}.
     pub progress: fn(&str, &str) -> String,
     /// Index: button.
     pub reset: &'static str,
+    /// The reset's second question.
+    pub reset_confirm: &'static str,
+    /// Confirms the reset.
+    pub reset_yes: &'static str,
+    /// Keeps the answers.
+    pub reset_no: &'static str,
     /// Index: after the reset.
     pub reset_done: &'static str,
     /// Index: the progress section's heading.
@@ -59,14 +69,19 @@ impl CheckpointText {
         locked: |p| format!("Your answer, locked: {p}."),
         answer: |a| format!("The page computes: {a}."),
         off_by: |p, g| format!("You said {p}: off by {g}."),
+        exact: |p| format!("You said {p}: exactly right (to the digits shown)."),
         right: |p| format!("You said {p}: right."),
         wrong: |p| format!("You said {p}: not this time."),
         skipped: "Skipped: no prediction.",
         stale: "Computed for the settings at the reveal; they have changed since. “Try again” asks about the current ones.",
         no_answer: "The page has no answer for these settings (see the message above).",
+        veiled_note: "The numbers on the page that give the answer away are blurred until you reveal it or skip.",
         not_kept: "Your answers could not be kept in this browser; they still work on this page.",
-        progress: |d, n| format!("{d} of {n} checkpoints revealed"),
+        progress: |d, n| format!("{d} of {n} checkpoints answered (skipped ones do not count)"),
         reset: "Reset checkpoints",
+        reset_confirm: "Forget every answer in this browser?",
+        reset_yes: "Reset",
+        reset_no: "Keep them",
         reset_done: "Every checkpoint is open again.",
         progress_title: "Predict, then see",
         progress_text: "Each lesson, and each of the two labs below, asks you to predict a number or a choice before the page shows its own. Your answers are kept in this browser only.",
@@ -83,14 +98,19 @@ impl CheckpointText {
         locked: |p| format!("你的答案（已锁定）：{p}。"),
         answer: |a| format!("本页计算结果：{a}。"),
         off_by: |p, g| format!("你的答案是 {p}，相差 {g}。"),
-        right: |p| format!("你的答案是 {p}：答对了。"),
-        wrong: |p| format!("你的答案是 {p}：这次没答对。"),
+        exact: |p| format!("你的答案是 {p}：完全正确（在所示位数内）。"),
+        right: |p| format!("你的答案是“{p}”：答对了。"),
+        wrong: |p| format!("你的答案是“{p}”：这次没答对。"),
         skipped: "已跳过，未作预测。",
         stale: "结果按揭晓时的设置计算；设置已改变。点“重新作答”可就当前设置作答。",
         no_answer: "当前设置下本页没有答案（见上方提示）。",
+        veiled_note: "在你揭晓或跳过之前，本页上直接给出答案的数字会被模糊处理。",
         not_kept: "此浏览器无法保存你的答案；在本页仍可作答。",
-        progress: |d, n| format!("已揭晓 {d}/{n} 个检查点"),
+        progress: |d, n| format!("已作答 {d}/{n} 个检查点（跳过的不计）"),
         reset: "重置检查点",
+        reset_confirm: "清除此浏览器中的全部答案？",
+        reset_yes: "重置",
+        reset_no: "保留",
         reset_done: "所有检查点已重新开放。",
         progress_title: "先预测，再验证",
         progress_text:

@@ -21,9 +21,9 @@ fn ask(s: &LessonState, lang: Lang) -> String {
     let (z, h, n) = (short(c.z), short(c.h_prev), short(c.n));
     match lang {
         Lang::En => {
-            format!("With z = {z}, is h_t nearer h_{{t−1}} = {h} or the candidate h̃ = {n}?")
+            format!("With z = {z} (the course's convention, h_t = (1 − z)·h_{{t−1}} + z·h̃), is h_t nearer h_{{t−1}} = {h} or the candidate h̃ = {n}?")
         }
-        Lang::Zh => format!("当 z = {z} 时，h_t 更接近 h_{{t−1}} = {h} 还是候选值 h̃ = {n}？"),
+        Lang::Zh => format!("当 z = {z} 时（课程的约定：h_t = (1 − z)·h_{{t−1}} + z·h̃），h_t 更接近 h_{{t−1}} = {h} 还是候选值 h̃ = {n}？"),
     }
 }
 
@@ -55,10 +55,10 @@ fn reveal(s: &LessonState, lang: Lang) -> Option<Reveal> {
     let (p, c) = (fixed(a.to_prev, 4), fixed(a.to_candidate, 4));
     let why = match lang {
         Lang::En => {
-            format!("{formula}: {p} from h_{{t−1}} and {c} from h̃ (z is the candidate's share).")
+            format!("{formula}: h_t is {p} away from h_{{t−1}} and {c} away from h̃ (z is the candidate's share of the blend, 1 − z the old state's).")
         }
         Lang::Zh => {
-            format!("{formula}：与 h_{{t−1}} 相距 {p}，与 h̃ 相距 {c}（z 是候选值所占的份额）。")
+            format!("{formula}：h_t 与 h_{{t−1}} 相距 {p}，与 h̃ 相距 {c}（z 是候选值在混合中所占的份额，1 − z 是旧状态的份额）。")
         }
     };
     Some(Reveal {

@@ -5,6 +5,7 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
+use super::checkpoint::{veil_hidden, veiled};
 use super::fmt;
 use super::tour::TourButton;
 use super::widgets::{t, FieldSlider, Num};
@@ -97,7 +98,12 @@ pub fn GruPage(
 /// A number line from −1 to 1 with h_{t−1}, h̃ and h_t marked: h_t lies between the two, a
 /// fraction z of the way towards h̃. From the top: h_t's label, the line with its marks, the
 /// scale's −1, 0 and 1 right under the line, then the labels of h_{t−1} and h̃.
-fn blend_line(h_prev: f32, n: f32, h: f32, testid: &'static str) -> impl IntoView {
+fn blend_line(
+    h_prev: f32,
+    n: f32,
+    (h, hide): (f32, Signal<bool>),
+    testid: &'static str,
+) -> impl IntoView {
     const LINE_Y: f64 = 48.0;
     let x = |v: f32| 30.0 + (f64::from(v.clamp(-1.0, 1.0)) + 1.0) / 2.0 * 560.0;
     let mark = |v: f32, label: &'static str, color: &'static str, up: bool| {
@@ -123,13 +129,15 @@ fn blend_line(h_prev: f32, n: f32, h: f32, testid: &'static str) -> impl IntoVie
             <line x1=x(h_prev) x2=x(n) y1=LINE_Y y2=LINE_Y stroke="#94a3b8" stroke-width="6" stroke-opacity="0.5"></line>
             {mark(h_prev, "h_{t−1}", "#64748b", false)}
             {mark(n, "h̃", "#ea580c", false)}
-            {mark(h, "h_t", "#1d4ed8", true)}
+            <g class:lx-veiled=hide>{mark(h, "h_t", "#1d4ed8", true)}</g>
         </svg>
     }
 }
 
 fn update_panel(g: &Gru, c: &GruConfig, lang: Lang) -> AnyView {
     let (h_prev, z, n) = (c.h_prev as f32, c.z as f32, c.n as f32);
+    // h_t, its mark and the examples (one may be the z asked about) answer lesson 5's question.
+    let hide = veiled(checkpoint::QUESTION.key);
     let examples = EXAMPLE_Z
         .iter()
         .map(|&ez| {
@@ -152,12 +160,12 @@ fn update_panel(g: &Gru, c: &GruConfig, lang: Lang) -> AnyView {
                 " + "
                 <span class="lx-c-rec" data-testid="gru-written" data-value=fmt::raw(g.written)>{fmt::fixed(g.written, 4)}</span>
                 " = "
-                <strong><Num testid="gru-h" value=Signal::derive({ let h = g.h; move || h })/></strong>
+                <strong class:lx-veiled=hide aria-hidden=veil_hidden(hide)><Num testid="gru-h" value=Signal::derive({ let h = g.h; move || h })/></strong>
             </p>
         </div>
-        <div class="lx-blend">{blend_line(h_prev, n, g.h, "gru-blend")}</div>
+        <div class="lx-blend">{blend_line(h_prev, n, (g.h, hide), "gru-blend")}</div>
         <p class="lx-text">{GruText::of(lang).examples}</p>
-        <dl class="lx-kv">{examples}</dl>
+        <dl class="lx-kv" class:lx-veiled=hide aria-hidden=veil_hidden(hide)>{examples}</dl>
     }
     .into_any()
 }

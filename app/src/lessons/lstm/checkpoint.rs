@@ -44,7 +44,7 @@ fn reveal(s: &LessonState, lang: Lang) -> Option<Reveal> {
     let a = lstm_c(config(s)?).ok()?;
     let (t, tp) = (sub(a.t), sub(a.t - 1));
     let formula = format!(
-        "C{t} = f·C{tp} + i·g = {}·{} + {}·{} = {}",
+        "C{t} = f{t}·C{tp} + i{t}·g{t} = {}·{} + {}·{} = {}",
         factor(a.f),
         factor(a.c_prev),
         factor(a.i),
@@ -92,7 +92,7 @@ mod tests {
         assert_eq!(a.shown, "−0.4200");
         assert!(
             a.why
-                .starts_with("C₂ = f·C₁ + i·g = 0.3000·0.4000 + 0.9000·(−0.6000) = −0.4200"),
+                .starts_with("C₂ = f₂·C₁ + i₂·g₂ = 0.3000·0.4000 + 0.9000·(−0.6000) = −0.4200"),
             "{}",
             a.why
         );

@@ -4,6 +4,7 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
+use super::checkpoint::{veil_hidden, veiled};
 use super::fmt;
 use super::handout::{HandoutNote, Note};
 use super::stages::Stages;
@@ -263,6 +264,7 @@ fn LstmGateSteps(model: LstmModel) -> impl IntoView {
 #[component]
 fn LstmBelt(model: LstmModel) -> impl IntoView {
     let lang = use_lang();
+    let veil = veiled(checkpoint::QUESTION.key);
     let LstmModel {
         cfg,
         result,
@@ -278,8 +280,11 @@ fn LstmBelt(model: LstmModel) -> impl IntoView {
             let r = result.get().ok()?;
             let s = *r.steps.get(t_now.get() - 1)?;
             let scale = r.steps.iter().map(|s| s.c.abs().max(s.c_prev.abs())).fold(1.0f32, f32::max);
+            // At the last step the belt's C_T and h_T give lesson 4's question away.
+            let last = t_now.get() == r.steps.len();
+            let hide = Signal::derive(move || last && veil.get());
             Some(view! {
-                <div class="lx-scroll">{belt_svg(&s, scale, stages, lang.get())}</div>
+                <div class="lx-scroll">{belt_svg(&s, scale, (stages, hide), lang.get())}</div>
                 {belt_legend(scale, lang.get())}
             })
         }}
@@ -297,6 +302,7 @@ fn LstmBelt(model: LstmModel) -> impl IntoView {
 #[component]
 fn LstmTable(model: LstmModel) -> impl IntoView {
     let lang = use_lang();
+    let veil = veiled(checkpoint::QUESTION.key);
     let LstmModel {
         result,
         n_steps,
@@ -331,6 +337,8 @@ fn LstmTable(model: LstmModel) -> impl IntoView {
                         key=|i| *i
                         children=move |i| {
                             let get = move |f: fn(&LstmStep) -> f32| Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.steps.get(i - 1)).map_or(f32::NAN, f)));
+                            // The last row's C_T and h_T: lesson 4's question.
+                            let hide = Signal::derive(move || veil.get() && i == n_steps.get());
                             view! {
                                 <tr class:lx-active=move || t_now.get() == i>
                                     <td>{i}</td>
@@ -344,8 +352,8 @@ fn LstmTable(model: LstmModel) -> impl IntoView {
                                     <td><Num testid=format!("lstm-c_prev-{i}") value=get(|s| s.c_prev) /></td>
                                     <td><Num testid=format!("lstm-kept-{i}") value=get(|s| s.kept) /></td>
                                     <td><Num testid=format!("lstm-written-{i}") value=get(|s| s.written) /></td>
-                                    <td><Num testid=format!("lstm-c-{i}") value=get(|s| s.c) /></td>
-                                    <td><Num testid=format!("lstm-h-{i}") value=get(|s| s.h) /></td>
+                                    <td class:lx-veiled=hide aria-hidden=veil_hidden(hide)><Num testid=format!("lstm-c-{i}") value=get(|s| s.c) /></td>
+                                    <td class:lx-veiled=hide aria-hidden=veil_hidden(hide)><Num testid=format!("lstm-h-{i}") value=get(|s| s.h) /></td>
                                 </tr>
                             }
                         }
@@ -357,13 +365,15 @@ fn LstmTable(model: LstmModel) -> impl IntoView {
             <p class="lx-text">
                 {t(|l| LstmText::of(l).last_c)}
                 " "
-                <Num testid="lstm-c-n" value=Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.steps.last()).map_or(f32::NAN, |s| s.c))) />
+                <span class:lx-veiled=veil aria-hidden=veil_hidden(veil)><Num testid="lstm-c-n" value=Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.steps.last()).map_or(f32::NAN, |s| s.c))) /></span>
                 " · "
                 {t(|l| LstmText::of(l).fixed)}
                 " "
                 <Num testid="lstm-fixed-point" value=Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.fixed_point).unwrap_or(f32::NAN))) />
             </p>
-            <LineChart data=run_chart testid="lstm-run-chart" label=Signal::derive(move || LstmText::of(lang.get()).run_chart.to_owned()) />
+            <div class:lx-veiled=veil aria-hidden=veil_hidden(veil)>
+                <LineChart data=run_chart testid="lstm-run-chart" label=Signal::derive(move || LstmText::of(lang.get()).run_chart.to_owned()) />
+            </div>
         </Show>
         <Show when=move || mode.get() == LstmMode::Gates>
             <HandoutNote note=Note::LstmH2 />
@@ -582,7 +592,12 @@ fn belt_legend(scale: f32, lang: Lang) -> impl IntoView {
 
 /// One step of the belt: C_{t−1} → ⊗ f → ⊕ (i ⊗ g) → C_t → tanh → ⊗ o → h_t, drawn in
 /// [`STAGES`]: each part fades in (and its lines flow in) when its stage is reached.
-fn belt_svg(s: &LstmStep, scale: f32, stages: Stages, lang: Lang) -> impl IntoView {
+fn belt_svg(
+    s: &LstmStep,
+    scale: f32,
+    (stages, hide): (Stages, Signal<bool>),
+    lang: Lang,
+) -> impl IntoView {
     let part = move |k: usize| move || !stages.reached(k);
     let y = 60.0;
     view! {
@@ -611,7 +626,7 @@ fn belt_svg(s: &LstmStep, scale: f32, stages: Stages, lang: Lang) -> impl IntoVi
             <g class="lx-stage-part" class:lx-stage-pending=part(3)>
                 {belt_node(380.0, y, "+")}
                 {belt_seg(397.0, y, 720.0, y, s.c, scale, "lstm-belt-c")}
-                {belt_label(640.0, y - 16.0, format!("C{} = {}", fmt::sub(s.t), fmt::fixed(s.c, 4)))}
+                <g class:lx-veiled=hide>{belt_label(640.0, y - 16.0, format!("C{} = {}", fmt::sub(s.t), fmt::fixed(s.c, 4)))}</g>
             </g>
             <g class="lx-stage-part" class:lx-stage-pending=part(4)>
                 {belt_seg(560.0, y, 560.0, 133.0, s.c, scale, "lstm-belt-c-down")}
@@ -622,7 +637,7 @@ fn belt_svg(s: &LstmStep, scale: f32, stages: Stages, lang: Lang) -> impl IntoVi
                 {belt_seg(660.0, 230.0, 660.0, 165.0, s.o, scale, "lstm-belt-o")}
                 {belt_gate(660.0, 245.0, "o", s.o)}
                 {belt_seg(677.0, 148.0, 750.0, 148.0, s.h, scale, "lstm-belt-h")}
-                {belt_label(700.0, 122.0, format!("h{} = {}", fmt::sub(s.t), fmt::fixed(s.h, 4)))}
+                <g class:lx-veiled=hide>{belt_label(700.0, 122.0, format!("h{} = {}", fmt::sub(s.t), fmt::fixed(s.h, 4)))}</g>
             </g>
         </svg>
     }

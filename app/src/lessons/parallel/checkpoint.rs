@@ -1,6 +1,6 @@
 //! Lesson 8's checkpoint: whose serial depth grows faster with the length?
 
-use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
+use super::super::checkpoint::{Checkpoint, Kind, Question, Reveal};
 use leptos::prelude::*;
 use unroll_core::config::lessons::{LessonState, ParallelConfig};
 use unroll_core::config::Lang;
@@ -80,13 +80,23 @@ fn reveal(s: &LessonState, lang: Lang) -> Option<Reveal> {
     })
 }
 
+/// With one length only (the longest set to 8) there is no growth to compare: the reveal waits
+/// for a longer one.
+fn until(s: &LessonState, lang: Lang) -> Option<String> {
+    let c = config(s)?;
+    (lengths(c.max_len).len() < 2).then(|| match lang {
+        Lang::En => "With the longest sequence at L = 8 there is only one length: set “Longest sequence” above 8 to see growth.".to_owned(),
+        Lang::Zh => "最长序列为 L = 8 时只有一个长度：把“最长序列”设为大于 8，才能比较增长。".to_owned(),
+    })
+}
+
 /// The question.
 pub const QUESTION: Question = Question {
     key: "parallel-growth",
     ask,
     kind,
     reveal,
-    until: ready,
+    until,
 };
 
 /// Lesson 8's checkpoints, on the page's state.
@@ -116,12 +126,18 @@ mod tests {
             &LessonState::Parallel(ParallelConfig {
                 max_len: 100,
                 cell: CellKind::Gru,
-                ..c
+                ..c.clone()
             }),
             Lang::Zh,
         )
         .unwrap();
         assert!(b.why.contains("GRU 需要 8 → 100 个"), "{}", b.why);
         assert_eq!(b.shown, "循环单元（GRU）");
+        let one = LessonState::Parallel(ParallelConfig {
+            max_len: 8,
+            ..c.clone()
+        });
+        assert!(until(&one, Lang::En).is_some_and(|w| w.contains("only one length")));
+        assert_eq!(until(&LessonState::Parallel(c), Lang::En), None);
     }
 }

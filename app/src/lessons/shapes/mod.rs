@@ -5,6 +5,7 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
+use super::checkpoint::{veil_hidden, veiled};
 use super::fmt;
 use super::handout::{HandoutNote, Note};
 use super::tour::TourButton;
@@ -95,7 +96,9 @@ pub fn ShapesPage(
                         <HandoutNote note=Note::PerLayer />
                     </Panel>
                     <Panel title=|l| CommonText::of(l).about>
-                        <Para text=|l| ShapesText::of(l).about_1 />
+                        <div class:lx-veiled=veiled(checkpoint::QUESTION.key) aria-hidden=veil_hidden(veiled(checkpoint::QUESTION.key))>
+                            <Para text=|l| ShapesText::of(l).about_1 />
+                        </div>
                         <Para text=|l| ShapesText::of(l).about_2 />
                     </Panel>
                 </div>
@@ -237,6 +240,8 @@ fn params_view(
     result: Memo<Result<Shapes, String>>,
     l: Lang,
 ) -> Option<impl IntoView> {
+    // The count at the other seq_len answers this lesson's question.
+    let hide = veiled(checkpoint::QUESTION.key);
     // The same module at other seq_len and num_layers, to show what changes the count.
     let count_with = move |f: &dyn Fn(&mut ShapesConfig)| {
         let mut c = cfg.get();
@@ -278,7 +283,7 @@ fn params_view(
                 <dt>{ShapesText::of(l).one_bias}</dt>
                 <dd><span class="lx-num" data-testid="shapes-one-bias-count" data-value=r.one_bias_count.to_string()>{fmt::count(r.one_bias_count)}</span></dd>
             </div>
-            <div>
+            <div class:lx-veiled=hide aria-hidden=veil_hidden(hide)>
                 <dt>{(ShapesText::of(l).seq_invariant)(&seq_other.to_string())}</dt>
                 <dd><span class="lx-num" data-testid="shapes-count-other-seq_len" data-value=at_seq.map(|c| c.to_string()).unwrap_or_default()>{at_seq.map(fmt::count).unwrap_or_default()}</span></dd>
             </div>

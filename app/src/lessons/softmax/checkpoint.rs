@@ -16,8 +16,13 @@ fn config(s: &LessonState) -> Option<&SoftmaxConfig> {
 
 fn ask(_: &LessonState, lang: Lang) -> String {
     match lang {
-        Lang::En => "Were it the target, which class would have the lowest NLL?".to_owned(),
-        Lang::Zh => "若作为目标类别，哪个类别的 NLL 最低？".to_owned(),
+        Lang::En => {
+            "If it were the target, which class would have the lowest loss NLL = −log softmax(x)_k?"
+                .to_owned()
+        }
+        Lang::Zh => {
+            "如果把它作为目标类别，哪个类别的损失 NLL = −log softmax(x)_k 最低？".to_owned()
+        }
     }
 }
 
@@ -34,7 +39,7 @@ fn kind(s: &LessonState, lang: Lang) -> Kind {
         logits
             .iter()
             .enumerate()
-            .map(|(k, z)| format!("{} (z = {})", class(k, lang), short(*z)))
+            .map(|(k, x)| format!("{} (x_{k} = {})", class(k, lang), short(*x)))
             .collect(),
     )
 }
@@ -45,11 +50,11 @@ fn reveal(s: &LessonState, lang: Lang) -> Option<Reveal> {
     let next = a.runner_up.map(|(j, v)| (class(j, lang), fixed(v, 4)));
     let why = match (lang, next) {
         (Lang::En, next) => format!(
-            "NLL = −log p_k, so the largest logit gives the lowest: class {k}, {nll} (p = {p}){}.",
+            "NLL = −log p_k and p_k grows with the logit x_k, so the largest logit gives the lowest: class {k}, {nll} (p = {p}){}.",
             next.map_or(String::new(), |(j, v)| format!("; next is {j} with {v}"))
         ),
         (Lang::Zh, next) => format!(
-            "NLL = −log p_k，最大的 z_k 给出最低的 NLL：类别 {k} 为 {nll}（p = {p}）{}。",
+            "NLL = −log p_k，而 p_k 随 logit x_k 增大，所以最大的 x_k 给出最低的 NLL：类别 {k} 为 {nll}（p = {p}）{}。",
             next.map_or(String::new(), |(j, v)| format!("；其次是{j}，为 {v}"))
         ),
     };

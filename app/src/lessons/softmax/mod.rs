@@ -5,6 +5,7 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
+use super::checkpoint::{veil_hidden, veiled};
 use super::fmt;
 use super::tour::TourButton;
 use super::widgets::{t, ListSliders, Num};
@@ -103,6 +104,8 @@ fn SoftmaxControls(cfg: RwSignal<SoftmaxConfig>) -> impl IntoView {
 #[component]
 fn SoftmaxPipeline(cfg: RwSignal<SoftmaxConfig>, result: Memo<Softmax>) -> impl IntoView {
     let lang = use_lang();
+    // Every class's log-probability and probability answer lesson 7's question.
+    let hide = veiled(checkpoint::QUESTION.key);
     let classes = Memo::new(move |_| cfg.with(|c| c.logits.len()));
     view! {
         <Panel title=|l| SoftmaxText::of(l).pipeline>
@@ -131,9 +134,9 @@ fn SoftmaxPipeline(cfg: RwSignal<SoftmaxConfig>, result: Memo<Softmax>) -> impl 
                                         <td>{k - 1}</td>
                                         <td><Num testid=format!("softmax-logit-{k}") value=get(|r, i| r.logits[i]) digits=2 /></td>
                                         <td><Num testid=format!("softmax-shifted-{k}") value=get(|r, i| r.logits[i] - r.max) /></td>
-                                        <td><Num testid=format!("softmax-logsoftmax-{k}") value=get(|r, i| r.log_softmax[i]) /></td>
-                                        <td><Num testid=format!("softmax-prob-{k}") value=prob /></td>
-                                        <td class="lx-left lx-bar-col">
+                                        <td class:lx-veiled=hide aria-hidden=veil_hidden(hide)><Num testid=format!("softmax-logsoftmax-{k}") value=get(|r, i| r.log_softmax[i]) /></td>
+                                        <td class:lx-veiled=hide aria-hidden=veil_hidden(hide)><Num testid=format!("softmax-prob-{k}") value=prob /></td>
+                                        <td class="lx-left lx-bar-col" class:lx-veiled=hide aria-hidden=veil_hidden(hide)>
                                             <div class="lx-bar-track">
                                                 <div class="lx-bar-fill" style=move || format!("width:{:.2}%", 100.0 * f64::from(prob.get()).clamp(0.0, 1.0))></div>
                                             </div>

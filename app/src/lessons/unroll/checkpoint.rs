@@ -1,4 +1,4 @@
-//! Lesson 1's checkpoint: h_t at the scrubber's step, predicted before the page shows it.
+//! Lesson 1's checkpoint: h_t at the time step shown, predicted before the page shows it.
 
 use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
 use super::super::fmt::{fixed, sub};
@@ -22,14 +22,14 @@ fn ask(s: &LessonState, lang: Lang) -> String {
     let h = format!("h{}", sub(t));
     match (lang, c.hidden_size > 1) {
         (Lang::En, false) => {
-            format!("What is {h} for these inputs and weights (step t = {t} of the scrubber)?")
+            format!("At time step t = {t}, what is {h} for these inputs and weights?")
         }
         (Lang::En, true) => {
-            format!("What is unit 1 of {h} for these inputs (step t = {t} of the scrubber)?")
+            format!("At time step t = {t}, what is unit 1 of {h} for these inputs?")
         }
-        (Lang::Zh, false) => format!("在这些输入和权重下，{h} 是多少（时间轴所示第 {t} 步）？"),
+        (Lang::Zh, false) => format!("在这些输入和权重下，时间步 t = {t} 时 {h} 是多少？"),
         (Lang::Zh, true) => {
-            format!("在这些输入下，{h} 的第 1 个分量是多少（时间轴所示第 {t} 步）？")
+            format!("在这些输入下，时间步 t = {t} 时 {h} 的第 1 个分量是多少？")
         }
     }
 }

@@ -4,6 +4,7 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
+use super::checkpoint::{veil_hidden, veiled};
 use super::fmt;
 use super::handout::{HandoutNote, Note};
 use super::stages::Stages;
@@ -131,6 +132,7 @@ fn UnrollControls(m: UnrollModel) -> impl IntoView {
 #[component]
 fn UnrollChain(m: UnrollModel) -> impl IntoView {
     let lang = use_lang();
+    let veil = veiled(checkpoint::QUESTION.key);
     let UnrollModel {
         cfg,
         result,
@@ -148,14 +150,14 @@ fn UnrollChain(m: UnrollModel) -> impl IntoView {
                 max=Signal::derive(move || steps.get())
                 stages=stages
             />
-            <div class="lx-scroll">{move || result.get().map(|r| chain_svg(&r, t_now.get(), stages, lang.get()))}</div>
+            <div class="lx-scroll">{move || result.get().map(|r| chain_svg(&r, (t_now.get(), veil), stages, lang.get()))}</div>
             <Para text=|l| UnrollText::of(l).same_weights class="lx-note" />
         </Panel>
         <Panel heading=Signal::derive(move || (UnrollText::of(lang.get()).step)(&t_now.get().to_string()))>
             {move || {
                 let r = result.get()?;
                 let step = r.steps.get(t_now.get() - 1)?.clone();
-                Some(equation(&r, &step, cfg.with(|c| (c.w_xh, c.w_hh, c.b)), lang.get()))
+                Some(equation(&r, &step, cfg.with(|c| (c.w_xh, c.w_hh, c.b)), veil, lang.get()))
             }}
         </Panel>
     }
@@ -164,6 +166,7 @@ fn UnrollChain(m: UnrollModel) -> impl IntoView {
 /// Every step's input, recurrent and bias terms, pre-activation, state and share of x₁.
 #[component]
 fn UnrollTable(m: UnrollModel) -> impl IntoView {
+    let veil = veiled(checkpoint::QUESTION.key);
     let UnrollModel {
         result,
         steps,
@@ -192,9 +195,12 @@ fn UnrollTable(m: UnrollModel) -> impl IntoView {
                             key=|i| *i
                             children=move |i| {
                                 let step = move || result.with(|r| r.as_ref().and_then(|r| r.steps.get(i - 1).cloned()));
-                                let vec_cell = move |testid: String, f: fn(&UnrollStep) -> Vec<f32>| {
+                                // z_t and h_t from the question's step on give its answer away.
+                                let hide = Signal::derive(move || veil.get() && i >= t_now.get());
+                                let vec_cell = move |testid: String, f: fn(&UnrollStep) -> Vec<f32>, veiled: bool| {
+                                    let hide = Signal::derive(move || veiled && hide.get());
                                     view! {
-                                        <td>
+                                        <td class:lx-veiled=hide aria-hidden=veil_hidden(hide)>
                                             <VecNum testid=testid values=Signal::derive(move || step().map(|s| f(&s)).unwrap_or_default()) />
                                         </td>
                                     }
@@ -205,12 +211,12 @@ fn UnrollTable(m: UnrollModel) -> impl IntoView {
                                         <td>
                                             <Num testid=format!("unroll-x-value-{i}") value=Signal::derive(move || step().map_or(f32::NAN, |s| s.x)) digits=2 />
                                         </td>
-                                        {vec_cell(format!("unroll-input-{i}"), |s| s.input_term.clone())}
-                                        {vec_cell(format!("unroll-recurrent-{i}"), |s| s.recurrent_term.clone())}
-                                        {vec_cell(format!("unroll-bias-{i}"), |s| s.bias.clone())}
-                                        {vec_cell(format!("unroll-z-{i}"), |s| s.z.clone())}
-                                        {vec_cell(format!("unroll-h-{i}"), |s| s.h.clone())}
-                                        {vec_cell(format!("unroll-from_x1-{i}"), |s| s.from_x1.clone())}
+                                        {vec_cell(format!("unroll-input-{i}"), |s| s.input_term.clone(), false)}
+                                        {vec_cell(format!("unroll-recurrent-{i}"), |s| s.recurrent_term.clone(), false)}
+                                        {vec_cell(format!("unroll-bias-{i}"), |s| s.bias.clone(), false)}
+                                        {vec_cell(format!("unroll-z-{i}"), |s| s.z.clone(), true)}
+                                        {vec_cell(format!("unroll-h-{i}"), |s| s.h.clone(), true)}
+                                        {vec_cell(format!("unroll-from_x1-{i}"), |s| s.from_x1.clone(), false)}
                                     </tr>
                                 }
                             }
@@ -227,6 +233,7 @@ fn UnrollTable(m: UnrollModel) -> impl IntoView {
 #[component]
 fn UnrollWeights(m: UnrollModel) -> impl IntoView {
     let lang = use_lang();
+    let veil = veiled(checkpoint::QUESTION.key);
     let UnrollModel {
         cfg, result, steps, ..
     } = m;
@@ -251,6 +258,7 @@ fn UnrollWeights(m: UnrollModel) -> impl IntoView {
                     values=Signal::derive(move || result.get().map(|r| r.steps.first().map(|s| s.bias.clone()).unwrap_or_default()).unwrap_or_default())
                     cols=Signal::derive(|| 1usize)
                 />
+                <div class:lx-veiled=veil aria-hidden=veil_hidden(veil)>
                 <Heatmap
                     testid="unroll-h-all"
                     caption=Signal::derive(move || UnrollText::of(lang.get()).h_states.to_owned())
@@ -263,6 +271,7 @@ fn UnrollWeights(m: UnrollModel) -> impl IntoView {
                     })
                     cols=Signal::derive(move || steps.get())
                 />
+                </div>
             </div>
         </Panel>
     }
@@ -299,19 +308,22 @@ fn equation(
     r: &Unroll,
     s: &UnrollStep,
     sliders: (f64, f64, f64),
+    veil: Signal<bool>,
     lang: unroll_core::config::Lang,
 ) -> AnyView {
     if r.hidden_size == 1 {
-        scalar_equation(s, sliders, lang)
+        scalar_equation(s, sliders, veil, lang)
     } else {
-        vector_equation(r, s, lang)
+        vector_equation(r, s, veil, lang)
     }
 }
 
-/// One unit: the equation with the sliders' numbers, and x₁'s share of z_t.
+/// One unit: the equation with the sliders' numbers, and x₁'s share of z_t; z_t and h_t
+/// veiled while lesson 1's question waits.
 fn scalar_equation(
     s: &UnrollStep,
     sliders: (f64, f64, f64),
+    veil: Signal<bool>,
     lang: unroll_core::config::Lang,
 ) -> AnyView {
     let t = s.t;
@@ -337,9 +349,9 @@ fn scalar_equation(
                 <span class="lx-c-rec">{format!("{}·{}", fmt::short(w_hh), fmt::fixed(s.h_prev[0], 4))}</span>" + "
                 <span class="lx-c-bias">{fmt::short(b)}</span>
                 " = "
-                <strong data-testid="unroll-eq-z" data-value=fmt::raw(z)>{fmt::fixed(z, 4)}</strong>
+                <strong data-testid="unroll-eq-z" data-value=fmt::raw(z) class:lx-veiled=veil aria-hidden=veil_hidden(veil)>{fmt::fixed(z, 4)}</strong>
             </p>
-            <p>
+            <p class:lx-veiled=veil aria-hidden=veil_hidden(veil)>
                 {format!("h{} = tanh(z{}) = tanh({}) = ", sub(t), sub(t), fmt::fixed(z, 4))}
                 <strong data-testid="unroll-eq-h" data-value=fmt::raw(s.h[0])>{fmt::fixed(s.h[0], 4)}</strong>
             </p>
@@ -354,7 +366,12 @@ fn scalar_equation(
 }
 
 /// Several units: the equation, then a row per unit with its terms.
-fn vector_equation(r: &Unroll, s: &UnrollStep, lang: unroll_core::config::Lang) -> AnyView {
+fn vector_equation(
+    r: &Unroll,
+    s: &UnrollStep,
+    veil: Signal<bool>,
+    lang: unroll_core::config::Lang,
+) -> AnyView {
     let t = s.t;
     let sub = fmt::sub;
     let rows = (0..r.hidden_size)
@@ -365,8 +382,8 @@ fn vector_equation(r: &Unroll, s: &UnrollStep, lang: unroll_core::config::Lang) 
                     <td class="lx-c-input">{fmt::fixed(s.input_term[j], 4)}</td>
                     <td class="lx-c-rec">{fmt::fixed(s.recurrent_term[j], 4)}</td>
                     <td class="lx-c-bias">{fmt::fixed(s.bias[j], 4)}</td>
-                    <td>{fmt::fixed(s.z[j], 4)}</td>
-                    <td>{fmt::fixed(s.h[j], 4)}</td>
+                    <td class:lx-veiled=veil aria-hidden=veil_hidden(veil)>{fmt::fixed(s.z[j], 4)}</td>
+                    <td class:lx-veiled=veil aria-hidden=veil_hidden(veil)>{fmt::fixed(s.h[j], 4)}</td>
                     <td class="lx-c-x1">{fmt::fixed(s.from_x1[j], 4)}</td>
                 </tr>
             }
@@ -403,7 +420,12 @@ fn vector_equation(r: &Unroll, s: &UnrollStep, lang: unroll_core::config::Lang) 
 }
 
 /// The rolled cell and the unrolled chain; step `t_now` highlighted and drawn in [`STAGES`].
-fn chain_svg(r: &Unroll, t_now: usize, stages: Stages, lang: unroll_core::config::Lang) -> AnyView {
+fn chain_svg(
+    r: &Unroll,
+    (t_now, veil): (usize, Signal<bool>),
+    stages: Stages,
+    lang: unroll_core::config::Lang,
+) -> AnyView {
     let n = r.steps.len();
     let x0 = 250.0; // the h_0 node
     let dx = 124.0;
@@ -414,7 +436,7 @@ fn chain_svg(r: &Unroll, t_now: usize, stages: Stages, lang: unroll_core::config
         .steps
         .iter()
         .enumerate()
-        .map(|(k, s)| chain_step(s, k, (t_now, stages), (first, dx, x0, cy)))
+        .map(|(k, s)| chain_step(s, k, (t_now, stages, veil), (first, dx, x0, cy)))
         .collect_view();
     let h0 = r
         .steps
@@ -461,17 +483,19 @@ fn state_view(v: &[f32], x: f64, y: f64) -> AnyView {
 
 /// Step `k` of the chain: x_t in, the cell, h_t out and the recurrent edge from the step
 /// before; `(first, dx, x0, cy)`: the first cell's x, the spacing, h₀'s x, the cells' y. The
-/// step shown (`t_now`) is drawn up to its stage: inputs, cell, output.
+/// step shown (`t_now`) is drawn up to its stage: inputs, cell, output; its state and the later
+/// ones veiled while lesson 1's question waits.
 fn chain_step(
     s: &UnrollStep,
     k: usize,
-    (t_now, stages): (usize, Stages),
+    (t_now, stages, veil): (usize, Stages, Signal<bool>),
     (first, dx, x0, cy): (f64, f64, f64, f64),
 ) -> impl IntoView {
     let cx = first + dx * k as f64;
     let from = if k == 0 { x0 + 24.0 } else { cx - dx + 40.0 };
     let active = s.t == t_now;
     let done = s.t <= t_now;
+    let later = s.t >= t_now;
     let pending = move |stage: usize| move || active && !stages.reached(stage);
     view! {
         <g class="lx-svg-step" class:lx-active=active class:lx-done=done>
@@ -489,7 +513,7 @@ fn chain_step(
             <g class="lx-stage-part" class:lx-stage-pending=pending(2)>
                 <line x1=cx x2=cx y1=cy - 30.0 y2=cy - 66.0 class="lx-edge" marker-end="url(#lx-arrow)"></line>
                 <text x=cx y=cy - 96.0 text-anchor="middle" class="lx-svg-label">{format!("h{}", fmt::sub(s.t))}</text>
-                {state_view(&s.h, cx, cy - 74.0)}
+                <g class:lx-veiled=move || later && veil.get()>{state_view(&s.h, cx, cy - 74.0)}</g>
             </g>
         </g>
     }
