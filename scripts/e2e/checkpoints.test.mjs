@@ -100,10 +100,33 @@ async function setNumber(page, v) {
   }, v);
 }
 
+/** A readout per lesson that gives its question's answer away (lessons 6 and 8 ask about concepts, not a readout). */
+const VEILED = {
+  unroll: "unroll-eq-h",
+  shapes: "shapes-count-other-seq_len",
+  bptt: "bptt-chart",
+  lstm: "lstm-c-2",
+  gru: "gru-h",
+  softmax: "softmax-prob-1",
+};
+
+/** Whether the readout `testid` sits under a blur (and is hidden from screen readers). */
+async function veiled(page, testid) {
+  return page.$eval(`[data-testid="${testid}"]`, (el) => {
+    const v = el.closest(".lx-veiled");
+    return v !== null && v.closest("[aria-hidden='true']") !== null && getComputedStyle(v).filter.includes("blur");
+  });
+}
+
 /** Predicts (0.25 on a slider, the first choice otherwise), locks and reveals; returns what the page shows. */
 async function answer(page) {
   await page.waitForSelector(CP, { timeout: 30_000 });
   assert.equal(await cpState(page), "open");
+  const lesson = await page.$eval("[data-lesson]", (el) => el.dataset.lesson);
+  if (VEILED[lesson]) {
+    assert.ok(await veiled(page, VEILED[lesson]), `${lesson}: ${VEILED[lesson]} is blurred while the question is open`);
+    assert.ok(await page.$(`${CP} [data-testid="checkpoint-veil-note"]`), `${lesson}: the question says what is blurred`);
+  }
   assert.equal(await attr(page, CP, "data-value"), "");
   const isNumber = (await page.$(`${CP} [data-testid="checkpoint-number"]`)) !== null;
   if (isNumber) await setNumber(page, 0.25);
@@ -116,8 +139,10 @@ async function answer(page) {
     (el) => el.disabled,
   );
   assert.equal(await attr(page, CP, "data-value"), "", "nothing is revealed while locked");
+  if (VEILED[lesson]) assert.ok(await veiled(page, VEILED[lesson]), `${lesson}: still blurred while locked`);
   await page.click(`${CP} [data-testid="checkpoint-reveal"]`);
   await until(async () => (await cpState(page)) === "revealed", 5000, "revealed");
+  if (VEILED[lesson]) assert.equal(await veiled(page, VEILED[lesson]), false, `${lesson}: shown once revealed`);
   const value = Number(await attr(page, CP, "data-value"));
   const prediction = Number(await attr(page, CP, "data-prediction"));
   const gap = await attr(page, `${CP} [data-testid="checkpoint-gap"]`, "data-value");
@@ -155,7 +180,7 @@ for (const lang of ["en", "zh"]) {
         } else {
           assert.match(r.locked, /^你的答案（已锁定）：/);
           assert.match(r.text.answer, /^本页计算结果：/);
-          assert.match(r.text.gap, /^你的答案是 /);
+          assert.match(r.text.gap, /^你的答案是[ “]/);
         }
         assert.ok(r.text.why.length > 20, `${lesson}: explanation “${r.text.why}”`);
         if (lesson === "lstm") assert.ok(r.text.why.includes("−0.4200"), r.text.why);
@@ -205,6 +230,14 @@ test("the reveal follows the page's state; the keyboard works", { timeout: 180_0
     await k.page.keyboard.press("Enter");
     await until(async () => (await cpState(k.page)) === "revealed", 5000, "revealed by keyboard");
     assert.equal(await k.page.evaluate(() => document.activeElement?.dataset.testid), "checkpoint-again");
+    // Try again: focus goes back to the prediction, not to the page's body.
+    await k.page.keyboard.press("Enter");
+    await until(async () => (await cpState(k.page)) === "open", 5000, "open again by keyboard");
+    await until(
+      async () => (await k.page.evaluate(() => document.activeElement?.dataset.testid)) === "checkpoint-number",
+      2000,
+      "focus on the prediction after Try again",
+    );
     assert.deepEqual(k.problems, []);
   } finally {
     await b.close();
@@ -219,6 +252,7 @@ test("quiz=0 hides the checkpoints and stays in the URL", { timeout: 180_000 }, 
       await page.waitForSelector(`[data-testid="lesson-${lesson}"]`);
       await new Promise((r) => setTimeout(r, 300));
       assert.equal(await page.$(CP), null, lesson);
+      assert.equal(await page.$(".lx-veiled"), null, `${lesson}: nothing blurred without checkpoints`);
       assert.equal(await page.$('[data-testid="url-notice"]'), null, `${lesson}: quiz=0 is a known key`);
       assert.deepEqual(problems, [], lesson);
       await page.close();
@@ -249,6 +283,7 @@ test("answers survive a reload; the index marks them; Reset opens them again", {
   try {
     const { page, problems } = await open(b.context, "?v=1&lesson=lstm&lang=zh");
     const r = await answer(page);
+    await page.waitForSelector(`${CP}[data-kept="true"]`); // stored before leaving
     await page.reload({ waitUntil: "load" });
     await page.waitForSelector(`${CP}[data-state="revealed"]`, { timeout: 30_000 });
     assert.equal(Number(await attr(page, CP, "data-value")), r.value);
@@ -260,6 +295,7 @@ test("answers survive a reload; the index marks them; Reset opens them again", {
     await page.click(`${CP} [data-testid="checkpoint-choice-2"]`);
     await page.click(`${CP} [data-testid="checkpoint-lock"]`);
     await until(async () => (await cpState(page)) === "locked", 5000, "locked");
+    await page.waitForSelector(`${CP}[data-kept="true"]`); // stored before leaving
     await page.reload({ waitUntil: "load" });
     await page.waitForSelector(`${CP}[data-state="locked"]`, { timeout: 30_000 });
     assert.equal(await attr(page, CP, "data-prediction"), "2");
@@ -276,6 +312,8 @@ test("answers survive a reload; the index marks them; Reset opens them again", {
     await page.click('[data-testid="checkpoint-reset"]');
     await page.click('[data-testid="checkpoint-reset-confirm"]');
     await page.waitForSelector('[data-testid="checkpoint-progress-lstm"][data-value="0"]', { timeout: 5000 });
+    // The page says so once the browser has deleted them (leaving before could keep some).
+    await until(async () => (await page.textContent('[data-testid="checkpoint-reset-status"]')) !== "", 5000, "the reset's confirmation");
     await page.goto(server.url + "?v=1&lesson=lstm", { waitUntil: "load" });
     await page.waitForSelector(CP);
     await new Promise((r) => setTimeout(r, 500));

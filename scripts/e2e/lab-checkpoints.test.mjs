@@ -84,6 +84,7 @@ for (const lang of ["en", "zh"]) {
       await shoot(page, `names-revealed-${lang}`, 375);
 
       // Kept across a reload (the run's first report comes back with it).
+      await page.waitForSelector(`${CP}[data-kept="true"]`); // stored before leaving
       await page.reload({ waitUntil: "load" });
       await page.waitForSelector(`${CP}[data-key="names-baseline"]`, { timeout: 60_000 });
       await until(async () => (await cpState(page)) === "revealed", 15_000, "revealed after a reload");

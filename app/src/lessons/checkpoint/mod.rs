@@ -19,7 +19,8 @@
 //! on what is missing ([`Question::until`]).
 //!
 //! Test hooks: `data-testid="checkpoint"` with `data-key`, `data-state` = `open` / `locked` /
-//! `revealed` and the answer's raw value in `data-value` once revealed.
+//! `revealed`, the answer's raw value in `data-value` once revealed, and `data-kept` = `true`
+//! once the browser has stored every answer given.
 
 pub mod store;
 pub mod text;
@@ -605,6 +606,7 @@ pub fn Checkpoint<S: Asked>(
                 data-state=move || cp.phase.get().as_str()
                 data-value=move || cp.reveal.get().map(|r| fmt::raw64(r.answer.value())).unwrap_or_default()
                 data-prediction=move || cp.prediction.get().map(prediction_raw).unwrap_or_default()
+                data-kept=move || cp.progress.with(|p| p.pending == 0).to_string()
                 aria-labelledby=format!("checkpoint-{key}-title")
             >
                 <h2 id=format!("checkpoint-{key}-title")>{move || cp.text().heading}</h2>
@@ -678,6 +680,20 @@ pub fn ProgressPanel() -> impl IntoView {
     let reset_done = RwSignal::new(false);
     // Reset asks once more: it throws away every answer in this browser.
     let confirming = RwSignal::new(false);
+    let (reset_button, confirm_button) = (
+        NodeRef::<leptos::html::Button>::new(),
+        NodeRef::<leptos::html::Button>::new(),
+    );
+    // The button pressed goes away: focus moves to the one that takes its place.
+    let ask = move |on: bool| {
+        confirming.set(on);
+        request_animation_frame(move || {
+            let b = if on { confirm_button } else { reset_button };
+            if let Some(b) = b.get_untracked() {
+                let _ = b.focus();
+            }
+        });
+    };
     let t = move || CheckpointText::of(lang.get());
     view! {
         <Show when=quiz_shown>
@@ -694,10 +710,10 @@ pub fn ProgressPanel() -> impl IntoView {
                             type="button"
                             class="btn btn-small"
                             data-testid="checkpoint-reset"
-                            disabled=move || done.get() == 0 && progress.with(|p| p.records.is_empty())
+                            node_ref=reset_button
                             on:click=move |_| {
                                 reset_done.set(false);
-                                confirming.set(true);
+                                ask(true);
                             }
                         >
                             {move || t().reset}
@@ -710,17 +726,18 @@ pub fn ProgressPanel() -> impl IntoView {
                             type="button"
                             class="btn btn-small btn-primary"
                             data-testid="checkpoint-reset-confirm"
-                            autofocus
+                            node_ref=confirm_button
                             on:click=move |_| {
-                                store::clear();
-                                confirming.set(false);
-                                reset_done.set(true);
+                                ask(false);
+                                store::clear(move || {
+                                    reset_done.try_set(true);
+                                });
                             }
                         >
                             {move || t().reset_yes}
                         </button>
                         " "
-                        <button type="button" class="btn btn-small" data-testid="checkpoint-reset-cancel" on:click=move |_| confirming.set(false)>
+                        <button type="button" class="btn btn-small" data-testid="checkpoint-reset-cancel" on:click=move |_| ask(false)>
                             {move || t().reset_no}
                         </button>
                     </span>

@@ -102,6 +102,8 @@ pub struct Progress {
     pub failed: bool,
     /// Records by checkpoint key.
     pub records: HashMap<String, Record>,
+    /// Writes not yet finished by the browser (a page left meanwhile may lose them).
+    pub pending: u32,
 }
 
 thread_local! {
@@ -170,14 +172,16 @@ pub fn put(key: &'static str, record: Record) {
     let json = record.to_json();
     signal.update(|p| {
         p.records.insert(key.to_owned(), record);
+        p.pending += 1;
     });
     leptos::task::spawn_local(async move {
-        if put_record(&store_key(key), &JsValue::from_str(&json), WHAT)
+        let failed = put_record(&store_key(key), &JsValue::from_str(&json), WHAT)
             .await
-            .is_err()
-        {
-            signal.update(|p| p.failed = true);
-        }
+            .is_err();
+        signal.update(|p| {
+            p.failed |= failed;
+            p.pending -= 1;
+        });
     });
 }
 
@@ -186,19 +190,30 @@ pub fn remove(key: &'static str) {
     let signal = shared();
     signal.update(|p| {
         p.records.remove(key);
+        p.pending += 1;
     });
     leptos::task::spawn_local(async move {
-        if delete_record(&store_key(key), WHAT).await.is_err() {
-            signal.update(|p| p.failed = true);
-        }
+        let failed = delete_record(&store_key(key), WHAT).await.is_err();
+        signal.update(|p| {
+            p.failed |= failed;
+            p.pending -= 1;
+        });
     });
 }
 
-/// Forgets every checkpoint's answer.
-pub fn clear() {
-    for key in all_keys() {
-        remove(key);
-    }
+/// Forgets every checkpoint's answer, then calls `done` once the browser has deleted them all
+/// (a page left before that could keep some).
+pub fn clear(done: impl FnOnce() + 'static) {
+    let signal = shared();
+    signal.update(|p| p.records.clear());
+    leptos::task::spawn_local(async move {
+        for key in all_keys() {
+            if delete_record(&store_key(key), WHAT).await.is_err() {
+                signal.update(|p| p.failed = true);
+            }
+        }
+        done();
+    });
 }
 
 #[cfg(test)]

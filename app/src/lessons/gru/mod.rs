@@ -129,7 +129,8 @@ fn blend_line(
             <line x1=x(h_prev) x2=x(n) y1=LINE_Y y2=LINE_Y stroke="#94a3b8" stroke-width="6" stroke-opacity="0.5"></line>
             {mark(h_prev, "h_{t−1}", "#64748b", false)}
             {mark(n, "h̃", "#ea580c", false)}
-            <g class:lx-veiled=hide>{mark(h, "h_t", "#1d4ed8", true)}</g>
+            // Hidden, not blurred: a blurred mark would still show which end it is nearer.
+            <g class="lx-veil-mark" class:lx-veiled=hide>{mark(h, "h_t", "#1d4ed8", true)}</g>
         </svg>
     }
 }

@@ -376,7 +376,10 @@ fn LstmTable(model: LstmModel) -> impl IntoView {
             </div>
         </Show>
         <Show when=move || mode.get() == LstmMode::Gates>
-            <HandoutNote note=Note::LstmH2 />
+            // The handout's h₂ works through C₂: lesson 4's answer.
+            <div class:lx-veiled=veil aria-hidden=veil_hidden(veil)>
+                <HandoutNote note=Note::LstmH2 />
+            </div>
         </Show>
     </Panel>
     }

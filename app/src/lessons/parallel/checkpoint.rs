@@ -33,6 +33,9 @@ fn ask(s: &LessonState, lang: Lang) -> String {
         l.last().copied().unwrap_or(8),
     );
     match lang {
+        // One length only: the question is asked without a range (the reveal waits, see `until`).
+        Lang::En if a == b => "As the length L grows, whose serial depth (steps that must run one after another) grows faster?".to_owned(),
+        Lang::Zh if a == b => "随着长度 L 增加，谁的串行深度（必须依次执行的步数）增长得更快？".to_owned(),
         Lang::En => format!("As the length L grows from {a} to {b}, whose serial depth (steps that must run one after another) grows faster?"),
         Lang::Zh => format!("当长度 L 从 {a} 增加到 {b} 时，谁的串行深度（必须依次执行的步数）增长得更快？"),
     }

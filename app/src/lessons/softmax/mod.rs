@@ -136,7 +136,7 @@ fn SoftmaxPipeline(cfg: RwSignal<SoftmaxConfig>, result: Memo<Softmax>) -> impl 
                                         <td><Num testid=format!("softmax-shifted-{k}") value=get(|r, i| r.logits[i] - r.max) /></td>
                                         <td class:lx-veiled=hide aria-hidden=veil_hidden(hide)><Num testid=format!("softmax-logsoftmax-{k}") value=get(|r, i| r.log_softmax[i]) /></td>
                                         <td class:lx-veiled=hide aria-hidden=veil_hidden(hide)><Num testid=format!("softmax-prob-{k}") value=prob /></td>
-                                        <td class="lx-left lx-bar-col" class:lx-veiled=hide aria-hidden=veil_hidden(hide)>
+                                        <td class="lx-left lx-bar-col lx-veil-mark" class:lx-veiled=hide aria-hidden=veil_hidden(hide)>
                                             <div class="lx-bar-track">
                                                 <div class="lx-bar-fill" style=move || format!("width:{:.2}%", 100.0 * f64::from(prob.get()).clamp(0.0, 1.0))></div>
                                             </div>
