@@ -60,7 +60,10 @@ fn reveal(s: &LessonState, lang: Lang) -> Option<Reveal> {
     };
     Some(Reveal {
         answer,
-        shown: format!("{} ({p})", options(lang)[i]),
+        shown: match lang {
+            Lang::En => format!("{} ({p})", options(lang)[i]),
+            Lang::Zh => format!("{}（{p}）", options(lang)[i]),
+        },
         why,
     })
 }

@@ -39,7 +39,10 @@ fn kind(s: &LessonState, lang: Lang) -> Kind {
         logits
             .iter()
             .enumerate()
-            .map(|(k, x)| format!("{} (x_{k} = {})", class(k, lang), short(*x)))
+            .map(|(k, x)| match lang {
+                Lang::En => format!("{} (x_{k} = {})", class(k, lang), short(*x)),
+                Lang::Zh => format!("{}（x_{k} = {}）", class(k, lang), short(*x)),
+            })
             .collect(),
     )
 }
@@ -54,13 +57,16 @@ fn reveal(s: &LessonState, lang: Lang) -> Option<Reveal> {
             next.map_or(String::new(), |(j, v)| format!("; next is {j} with {v}"))
         ),
         (Lang::Zh, next) => format!(
-            "NLL = −log p_k，而 p_k 随 logit x_k 增大，所以最大的 x_k 给出最低的 NLL：类别 {k} 为 {nll}（p = {p}）{}。",
+            "NLL = −log p_k，而 p_k 随 x_k 增大，所以最大的 x_k 给出最低的 NLL：类别 {k} 为 {nll}（p = {p}）{}。",
             next.map_or(String::new(), |(j, v)| format!("；其次是{j}，为 {v}"))
         ),
     };
     Some(Reveal {
         answer: a.answer(),
-        shown: format!("{} (NLL {nll})", class(k, lang)),
+        shown: match lang {
+            Lang::En => format!("{} (NLL {nll})", class(k, lang)),
+            Lang::Zh => format!("{}（NLL {nll}）", class(k, lang)),
+        },
         why,
     })
 }
