@@ -7,12 +7,12 @@
 //! path element by element and handed to it when the GPU goes away.
 //!
 //! One [`GpuClassifier::train_step`] encodes every dispatch of the mini-batch into one command
-//! encoder and submits once (for one layer and direction `4·T + 10` dispatches: input
-//! projection, T × (recurrent matmul, cell), feature gather, head, dW_fc, d_features,
-//! gradient scatter, T × (cell backward, dh matmul), dW_hh, db_hh, dW_ih + db_ih, clipping and
-//! Adam's step scalars, Adam; each further layer or direction adds its own `4·T + 4`, or
-//! `4·T + 6` with dense input). Each step's (loss, correct, grad norm, skipped) lands in a
-//! small ring on the GPU that is copied out every
+//! encoder and submits once: for one layer and direction 14 dispatches whatever the length T
+//! (input projection, the `W_hhᵀ` copy, the cell's forward loop over all T steps, feature
+//! gather, head, dW_fc, d_features, gradient scatter, the cell's backward loop, dW_hh, db_hh,
+//! dW_ih + db_ih, clipping and Adam's step scalars, Adam); each further direction of the
+//! one-hot first layer adds 7, each direction of a further (dense-input) layer 10. Each step's
+//! (loss, correct, grad norm, skipped) lands in a small ring on the GPU that is copied out every
 //! [`readback_chunk`](GpuClassifier::set_readback_chunk) steps and mapped asynchronously;
 //! [`GpuClassifier::drain_results`] awaits those maps. Nothing blocks per step.
 
@@ -198,7 +198,7 @@ impl GpuClassifier {
         let arena = UniformArena::new(
             ctx,
             "classifier.uniforms",
-            recurrent::records_per_pass(&spec, max_seq_len) + 16,
+            recurrent::records_per_pass(&spec) + 16,
         );
         let rnn = GpuRecurrent::new(
             ctx,
@@ -340,6 +340,11 @@ impl GpuClassifier {
             Head::Last => std::borrow::Cow::Borrowed(batch),
             Head::Padded => std::borrow::Cow::Owned(pad_batch(batch)),
         }
+    }
+
+    /// The recurrent stack's kernels and buffers (e.g. to choose their workgroup layout).
+    pub fn recurrent_mut(&mut self) -> &mut GpuRecurrent {
+        &mut self.rnn
     }
 
     /// The parameter layout (`rnn.*` then `fc.*`, PyTorch names).
@@ -521,7 +526,7 @@ impl GpuClassifier {
         mode: u32,
     ) -> Result<(), GpuError> {
         self.rnn
-            .encode_forward(pass, &mut self.arena, batch, seq_len, true)?;
+            .encode_forward(pass, &mut self.arena, batch, seq_len)?;
         let width = (self.spec.num_directions() * self.spec.hidden_size) as u32;
         let gather = LastStepDims {
             batch: batch as u32,
@@ -568,7 +573,7 @@ impl GpuClassifier {
         self.last_step
             .encode(pass, &self.groups.scatter, &mut self.arena, scatter)?;
         self.rnn
-            .encode_backward(pass, &mut self.arena, batch, seq_len, false)?;
+            .encode_backward(pass, &mut self.arena, batch, seq_len)?;
         let len = self.layout.total_len() as u32;
         let config = AdamConfig {
             lr,
