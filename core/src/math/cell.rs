@@ -26,13 +26,13 @@
 //!    with the bindings `cell_sequence` derives from the descriptor;
 //! 6. `core/src/gpu/shader_source.rs`: registers the two kernels.
 //!
-//! Checked by adding a throwaway fourth cell (a copy of the Elman cell under another name): these
-//! 6 files, plus one line in `core/tests/gpu_kernels.rs`'s binding table, were all the compiler
-//! asked for, in both crates; its kernel tests then ran and passed on lavapipe.
+//! A throwaway fourth cell (a copy of the Elman cell under another name) needed these 6 source
+//! files in both crates; among the tests, `core/tests/gpu_kernels.rs` names every cell in its
+//! binding table and in the CPU loops its kernels are checked against.
 //!
 //! Its tests: the step pair against PyTorch fixtures and finite differences, the kernels against
-//! the CPU pair (`core/tests/gpu_kernels.rs`, whose binding table names every cell), and the
-//! tests that `match` over every cell.
+//! the CPU pair looped over time (`core/tests/gpu_kernels.rs`), and the tests that `match` over
+//! every cell.
 //!
 //! Everything else (URL choices, weights import/export, the UI's names, colours, gate lists,
 //! help texts, compare mode) iterates over [`CellKind::ALL`] or reads the descriptor. Tests that
