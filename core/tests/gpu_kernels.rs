@@ -212,12 +212,12 @@ use unroll_core::gpu::kernels::input_projection::{InputProjection, ProjectionDim
 use unroll_core::gpu::kernels::last_step::{LastStep, LastStepDims};
 use unroll_core::gpu::kernels::onehot_weight_grad::{OnehotGradDims, OnehotWeightGrad};
 use unroll_core::gpu::kernels::{Dispatch, SequenceDims};
+use unroll_core::math::cell::{backward_step, forward_step, StepCache, StepGrads, StepIn, StepOut};
 use unroll_core::math::layer::{Direction, LayerDirection, SeqDims, SeqInput};
 use unroll_core::math::linalg::col_sum_acc;
 use unroll_core::math::loss::softmax_cross_entropy;
 use unroll_core::math::optim::{adam_update, clip_grad_norm, AdamConfig, ClipOutcome};
 use unroll_core::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
-use unroll_core::math::{gru, lstm, rnn};
 
 /// B = 5, H = 7 (not multiples of anything), T = 4, and lengths that leave padding at the end
 /// of three of the five samples.
@@ -318,16 +318,31 @@ fn times_w_hh(params: &[f32], d_gh: &[f32], hid: usize) -> Vec<f32> {
     out
 }
 
-/// What the forward kernel writes: caches by step, output by time.
+/// What the forward kernel writes: caches by step, output by time (`gate_cache` as the GPU
+/// lays it out: the gates, then the cached part of the step's extra cache), and the CPU step's
+/// own extra cache for the backward loop.
 struct SeqForward {
     h_cache: Vec<f32>,
     c_cache: Vec<f32>,
     gate_cache: Vec<f32>,
     output: Vec<f32>,
+    gates: Vec<f32>,
+    aux: Vec<f32>,
 }
 
-/// The CPU loop the forward kernel runs: the cell's step twin (`math::{rnn,lstm,gru}`) at each
-/// existing step, the state carried over at padded ones.
+/// Widths per (step, sample) of the CPU step's gates and extra cache (as `math::layer` sizes
+/// them) and of the GPU's gate cache.
+fn cache_widths(c: &SeqCase) -> (usize, usize, usize) {
+    let spec = c.cell.spec();
+    let has_gates = !spec.gates.is_empty();
+    let gates = if has_gates { spec.blocks * c.hidden } else { 0 };
+    let aux = if has_gates { c.hidden } else { 0 };
+    (gates, aux, spec.gate_cache_blocks * c.hidden)
+}
+
+/// The CPU loop the forward kernel runs: the cell's step twin (`math::cell::forward_step`) at
+/// each existing step, the state carried over at padded ones. The hidden-bias blocks the input
+/// projection does not hold (`hidden_bias_blocks..blocks`, at `b_hn_at`) join `W_hh h` here.
 fn reference_forward(
     c: &SeqCase,
     xproj: &[f32],
@@ -335,12 +350,16 @@ fn reference_forward(
     h0: &[f32],
     c0: &[f32],
 ) -> SeqForward {
+    let spec = c.cell.spec();
     let (hid, g) = (c.hidden, c.gates());
+    let (gw, aw, cw) = cache_widths(c);
     let mut f = SeqForward {
         h_cache: vec![0.0; (T + 1) * B * hid],
         c_cache: vec![0.0; (T + 1) * B * hid],
-        gate_cache: vec![0.0; T * B * 4 * hid],
+        gate_cache: vec![0.0; T * B * cw],
         output: vec![0.0; T * B * c.out_w()],
+        gates: vec![0.0; T * B * gw],
+        aux: vec![0.0; T * B * aw],
     };
     f.h_cache[..B * hid].copy_from_slice(h0);
     f.c_cache[..B * hid].copy_from_slice(c0);
@@ -357,22 +376,41 @@ fn reference_forward(
             let t = c.time_at(s, b);
             let gi = row(xproj, t, b, g * hid);
             let mut gh = w_hh_times(params, g * hid, &h_prev);
-            let mut h = vec![0.0; hid];
-            let cache = &mut f.gate_cache[(s * B + b) * 4 * hid..][..4 * hid];
-            match c.cell {
-                CellKind::Rnn => rnn::forward_step(c.nonlinearity, gi, &gh, &mut h),
-                CellKind::Lstm => {
-                    let (mut cell, mut tanh_c) = (vec![0.0; hid], vec![0.0; hid]);
-                    lstm::forward_step(gi, &gh, &c_prev, cache, &mut cell, &mut tanh_c, &mut h);
-                    f.c_cache[next..][..hid].copy_from_slice(&cell);
+            for (k, block) in (spec.hidden_bias_blocks..spec.blocks).enumerate() {
+                for j in 0..hid {
+                    gh[block * hid + j] += params[c.b_hn_at() + k * hid + j];
                 }
-                CellKind::Gru => {
-                    for j in 0..hid {
-                        gh[2 * hid + j] += params[c.b_hn_at() + j];
-                    }
-                    let (gates, n_hh) = cache.split_at_mut(3 * hid);
-                    gru::forward_step(gi, &gh, &h_prev, gates, n_hh, &mut h);
-                }
+            }
+            let (mut h, mut cell) = (vec![0.0; hid], vec![0.0; hid]);
+            let none: &[f32] = &[];
+            forward_step(
+                c.cell,
+                StepIn {
+                    nonlinearity: c.nonlinearity,
+                    gi,
+                    gh: &gh,
+                    h_prev: &h_prev,
+                    c_prev: if spec.has_cell_state { &c_prev } else { none },
+                    pins: &[],
+                },
+                StepOut {
+                    gates: &mut f.gates[(s * B + b) * gw..][..gw],
+                    c: if spec.has_cell_state {
+                        &mut cell
+                    } else {
+                        &mut []
+                    },
+                    aux: &mut f.aux[(s * B + b) * aw..][..aw],
+                    h: &mut h,
+                },
+            );
+            if spec.has_cell_state {
+                f.c_cache[next..][..hid].copy_from_slice(&cell);
+            }
+            if cw > 0 {
+                let cache = &mut f.gate_cache[(s * B + b) * cw..][..cw];
+                cache[..gw].copy_from_slice(&f.gates[(s * B + b) * gw..][..gw]);
+                cache[gw..].copy_from_slice(&f.aux[(s * B + b) * aw..][..cw - gw]);
             }
             f.h_cache[next..][..hid].copy_from_slice(&h);
             let out = c.out_range(t, b);
@@ -390,8 +428,8 @@ struct SeqBackward {
 }
 
 /// The CPU loop the backward kernel runs over the forward's caches: the cell's backward step
-/// twin at each existing step, then `∂L/∂h_prev = direct + d_gh·W_hh`; padded steps pass the
-/// state's gradient through with zero gate gradients.
+/// twin (`math::cell::backward_step`) at each existing step, then `∂L/∂h_prev = direct +
+/// d_gh·W_hh`; padded steps pass the state's gradient through with zero gate gradients.
 fn reference_backward(
     c: &SeqCase,
     fwd: &SeqForward,
@@ -399,70 +437,78 @@ fn reference_backward(
     d_output: &[f32],
     d_state: &[f32],
 ) -> SeqBackward {
+    let spec = c.cell.spec();
     let (hid, g) = (c.hidden, c.gates());
+    let (gw, aw, _) = cache_widths(c);
     let bh = B * hid;
     let mut out = SeqBackward {
         d_gates: vec![0.0; T * B * g * hid],
         d_gates_step: vec![0.0; T * B * g * hid],
         d_state: d_state.to_vec(),
     };
+    let none: &[f32] = &[];
     for b in 0..B {
         let mut dh = d_state[b * hid..][..hid].to_vec();
-        let mut dc = if c.cell == CellKind::Lstm {
-            d_state[bh + b * hid..][..hid].to_vec()
-        } else {
-            vec![0.0; hid]
-        };
+        let mut dc = d_state[bh + b * hid..][..hid].to_vec();
         for s in (0..LENGTHS[b] as usize).rev() {
             let t = c.time_at(s, b);
             for (d, o) in dh.iter_mut().zip(&d_output[c.out_range(t, b)]) {
                 *d += o;
             }
             let (prev, next) = ((s * B + b) * hid, ((s + 1) * B + b) * hid);
-            let cache = &fwd.gate_cache[(s * B + b) * 4 * hid..][..4 * hid];
             let mut d_gi = vec![0.0; g * hid];
-            let mut d_gh = vec![0.0; g * hid];
+            let mut d_gh = vec![
+                0.0;
+                if spec.separate_hidden_grad {
+                    g * hid
+                } else {
+                    0
+                }
+            ];
             let mut direct = vec![0.0; hid];
-            match c.cell {
-                CellKind::Rnn => {
-                    rnn::backward_step(c.nonlinearity, &fwd.h_cache[next..][..hid], &dh, &mut d_gi);
-                    d_gh.copy_from_slice(&d_gi);
-                }
-                CellKind::Lstm => {
-                    let tanh_c: Vec<f32> = fwd.c_cache[next..][..hid]
-                        .iter()
-                        .map(|x| x.tanh())
-                        .collect();
-                    let mut dc_prev = vec![0.0; hid];
-                    lstm::backward_step(
-                        cache,
-                        &fwd.c_cache[prev..][..hid],
-                        &tanh_c,
-                        &dh,
-                        &dc,
-                        &mut d_gi,
-                        &mut dc_prev,
-                    );
-                    d_gh.copy_from_slice(&d_gi);
-                    dc = dc_prev;
-                }
-                CellKind::Gru => gru::backward_step(
-                    &cache[..3 * hid],
-                    &cache[3 * hid..],
-                    &fwd.h_cache[prev..][..hid],
-                    &dh,
-                    &mut d_gi,
-                    &mut d_gh,
-                    &mut direct,
-                ),
-            }
+            let mut dc_prev = vec![0.0; hid];
+            backward_step(
+                c.cell,
+                StepCache {
+                    nonlinearity: c.nonlinearity,
+                    gates: &fwd.gates[(s * B + b) * gw..][..gw],
+                    aux: &fwd.aux[(s * B + b) * aw..][..aw],
+                    h_prev: &fwd.h_cache[prev..][..hid],
+                    h: &fwd.h_cache[next..][..hid],
+                    c_prev: if spec.has_cell_state {
+                        &fwd.c_cache[prev..][..hid]
+                    } else {
+                        none
+                    },
+                    dh: &dh,
+                    dc: if spec.has_cell_state { &dc } else { none },
+                },
+                StepGrads {
+                    d_gi: &mut d_gi,
+                    d_gh: &mut d_gh,
+                    dh_prev_direct: &mut direct,
+                    dc_prev: if spec.has_cell_state {
+                        &mut dc_prev
+                    } else {
+                        &mut []
+                    },
+                },
+            );
+            let d_gh = if spec.separate_hidden_grad {
+                d_gh
+            } else {
+                d_gi.clone()
+            };
             out.d_gates[(t * B + b) * g * hid..][..g * hid].copy_from_slice(&d_gi);
             out.d_gates_step[(s * B + b) * g * hid..][..g * hid].copy_from_slice(&d_gh);
             let through = times_w_hh(params, &d_gh, hid);
             dh = direct.iter().zip(&through).map(|(a, b)| a + b).collect();
+            if spec.has_cell_state {
+                dc = dc_prev;
+            }
         }
         out.d_state[b * hid..][..hid].copy_from_slice(&dh);
-        if c.cell == CellKind::Lstm {
+        if spec.has_cell_state {
             out.d_state[bh + b * hid..][..hid].copy_from_slice(&dc);
         }
     }
@@ -489,7 +535,7 @@ fn check_sequence_kernels(c: SeqCase, scale: f32, seed: u64) {
     let mut c_cache = vec![5.0; (T + 1) * B * hid];
     c_cache[..B * hid].copy_from_slice(&c0);
     let zero_out = vec![0.0; T * B * c.out_w()];
-    let gate_cache = vec![0.0; T * B * 4 * hid];
+    let gate_cache = vec![0.0; T * B * cache_widths(&c).2];
     // The forward kernels read W_hhᵀ [H, G·H] (the host's copy).
     let mut w_hh_t = vec![0.0f32; hid * g * hid];
     for r in 0..g * hid {
@@ -536,8 +582,8 @@ fn check_sequence_kernels(c: SeqCase, scale: f32, seed: u64) {
             for s in 0..len as usize {
                 Tol::FIXTURE.assert(
                     &format!("gate_cache s{s} b{b} {tag}"),
-                    row(gates, s, b, 4 * hid),
-                    row(&want.gate_cache, s, b, 4 * hid),
+                    row(gates, s, b, cache_widths(&c).2),
+                    row(&want.gate_cache, s, b, cache_widths(&c).2),
                 );
             }
         }
@@ -608,7 +654,7 @@ fn check_sequence_kernels(c: SeqCase, scale: f32, seed: u64) {
 #[test]
 fn sequence_kernels_match_cpu_loops() {
     for cell in CellKind::ALL {
-        let nls: &[Nonlinearity] = if cell == CellKind::Rnn {
+        let nls: &[Nonlinearity] = if cell.spec().takes_nonlinearity {
             &[Nonlinearity::Tanh, Nonlinearity::Relu]
         } else {
             &[Nonlinearity::Tanh]
@@ -716,7 +762,7 @@ fn input_projection_matches_cpu_twin() {
         let params = random_vec(&mut r, layout.total_len(), 1.0);
         let tokens = random_tokens(&mut r, 11);
         let gw = cell.gates() * H;
-        let bias_hh_rows = if cell == CellKind::Gru { 2 * H } else { gw };
+        let bias_hh_rows = cell.spec().hidden_bias_blocks * H;
         let layer = LayerDirection {
             cell,
             nonlinearity: Nonlinearity::Tanh,
