@@ -32,28 +32,56 @@ fn linear_index(gid: vec3<u32>, num_wg: vec3<u32>) -> u32 {
     return gid.y * (num_wg.x * WG_1D) + gid.x;
 }
 
-// Per-step parameters of the cell kernels (rnn/lstm/gru _forward/_backward).
-// Rust twin: gpu::kernels::CellDims.
+// Parameters of the whole-sequence cell kernels (rnn/lstm/gru _forward/_backward): one
+// dispatch runs one (layer, direction) over all T steps. Rust twin: gpu::kernels::SequenceDims.
 //
 // Caches are indexed by step s (slot s = state before step s); inputs, outputs and the
 // input-side gate gradients by time t. A sample b has steps s < lengths[b]; the forward
 // direction processes time t = s, the reverse direction t = lengths[b] − 1 − s (packed-sequence
 // semantics: it starts at the sample's own last step). At s ≥ lengths[b] the state carries
 // over, so slot T holds every sample's final state in both directions.
-struct CellDims {
-    batch: u32,          // B
-    hidden: u32,         // H
-    step: u32,           // s, the step of this dispatch
-    b_hn_offset: u32,    // GRU: params offset of b_hn (rows 2H..3H of bias_hh); else unused
-    nonlinearity: u32,   // RNN: 0 tanh, 1 relu; else unused
-    reverse: u32,        // 1 for the reverse direction
-    out_stride: u32,     // row width of output / d_output: D·H
-    out_offset: u32,     // this direction's first column in those rows: direction·H
+//
+// Layout: a workgroup of WG_SEQ invocations owns rows_per_group whole batch rows (rows are
+// independent in the recurrence, so no workgroup waits for another); invocation
+// row·H + j owns hidden unit j of its row. The state lives in workgroup memory between steps
+// and each step ends with a workgroupBarrier() that every invocation reaches.
+struct SequenceDims {
+    batch: u32,           // B
+    hidden: u32,          // H (≤ WG_SEQ)
+    seq_len: u32,         // T, steps of the loop
+    rows_per_group: u32,  // R batch rows per workgroup (R·H ≤ WG_SEQ)
+    w_hh_offset: u32,     // params offset of weight_hh [G·H, H]
+    b_hn_offset: u32,     // GRU: params offset of b_hn (rows 2H..3H of bias_hh); else unused
+    nonlinearity: u32,    // RNN: 0 tanh, 1 relu; else unused
+    reverse: u32,         // 1 for the reverse direction
+    out_stride: u32,      // row width of output / d_output: D·H
+    out_offset: u32,      // this direction's first column in those rows: direction·H
+    _pad0: u32,
+    _pad1: u32,
 }
 
-// Time index processed at step dims.step by a sample of length `len` (only for step < len).
-fn time_of(dims: CellDims, len: u32) -> u32 {
-    return select(dims.step, len - 1u - dims.step, dims.reverse != 0u);
+// Invocations per workgroup of the whole-sequence kernels: the most WebGPU guarantees, and
+// the largest hidden size (one invocation per unit).
+const WG_SEQ: u32 = 256u;
+
+// Which batch row and hidden unit one invocation of a whole-sequence kernel owns.
+struct SequenceLane {
+    row: u32,      // row inside the workgroup: 0..R
+    b: u32,        // batch row
+    j: u32,        // hidden unit
+    in_use: bool,  // false for invocations past R·H or rows past B (they still reach barriers)
+}
+
+fn sequence_lane(dims: SequenceDims, local: u32, group: u32) -> SequenceLane {
+    let row = local / dims.hidden;
+    let b = group * dims.rows_per_group + row;
+    return SequenceLane(row, b, local % dims.hidden,
+                        row < dims.rows_per_group && b < dims.batch);
+}
+
+// Time index processed at step s by a sample of length `len` (only for s < len).
+fn time_at(dims: SequenceDims, s: u32, len: u32) -> u32 {
+    return select(s, len - 1u - s, dims.reverse != 0u);
 }
 
 // One training step's record in the results ring (written by classifier_head and grad_norm).

@@ -6,13 +6,13 @@
 mod gpu_support;
 mod tol;
 
-use gpu_support::{block, context, random_batch, rng};
+use gpu_support::{block, context, random_batch, random_params, rng};
 use tol::Tol;
 use unroll_core::gpu::{GpuClassifier, GpuError};
 use unroll_core::math::classifier::{ClassifierBatch, ClassifierModel};
 use unroll_core::math::init::init_params;
 use unroll_core::math::optim::{clip_grad_norm, Adam, AdamConfig, ClipOutcome};
-use unroll_core::math::params::{CellKind, RnnSpec};
+use unroll_core::math::params::{CellKind, ParamLayout, RnnSpec};
 
 const VOCAB: usize = 57;
 const CLASSES: usize = 18;
@@ -448,4 +448,64 @@ fn non_finite_gradient_skips_the_step() {
         &block(gpu_clean.read_params()).unwrap(),
         &cpu_after,
     );
+}
+
+/// One dispatch per layer and direction runs the whole time loop: a training step records the
+/// same number of compute dispatches at the names' mean length 7 and at the delay task's 96,
+/// at most 16 for one layer and direction, for every cell.
+#[test]
+fn dispatches_per_step_do_not_grow_with_the_length() {
+    let ctx = context();
+    let mut r = rng(31);
+    for cell in CellKind::ALL {
+        let spec = RnnSpec::new(cell, 57, 16);
+        let layout = ParamLayout::classifier(&spec, 18);
+        let params = random_params(&mut r, layout.total_len(), 16);
+        let mut gpu = GpuClassifier::new(&ctx, spec, 18, &params, 8, 96).unwrap();
+        let mut counts = Vec::new();
+        for t in [7, 96] {
+            let batch = random_batch(&mut r, 8, t, 57, 18);
+            let before = ctx.counts();
+            gpu.train_step(&batch, 1e-3).unwrap();
+            counts.push(ctx.counts().since(&before).dispatches);
+            let results = block(gpu.drain_results()).unwrap();
+            assert!(results[0].loss.is_finite(), "{cell:?} T={t}");
+        }
+        assert_eq!(
+            counts[0], counts[1],
+            "{cell:?}: dispatches at T = 7 and T = 96"
+        );
+        assert!(
+            counts[0] <= 16,
+            "{cell:?}: {} dispatches per step",
+            counts[0]
+        );
+        // Input projection, W_hhᵀ copy, forward loop, gather, head, dW_fc, d_features, scatter,
+        // backward loop, dW_hh, db_hh, dW_ih + db_ih, clipping, Adam.
+        assert_eq!(counts[0], 14, "{cell:?}");
+        // Each further layer or direction adds a fixed number, not one per step either.
+        let deep = RnnSpec {
+            num_layers: 2,
+            bidirectional: true,
+            ..spec
+        };
+        let layout = ParamLayout::classifier(&deep, 18);
+        let params = random_params(&mut r, layout.total_len(), 16);
+        let mut gpu = GpuClassifier::new(&ctx, deep, 18, &params, 8, 96).unwrap();
+        let mut deep_counts = Vec::new();
+        for t in [7, 96] {
+            let batch = random_batch(&mut r, 8, t, 57, 18);
+            let before = ctx.counts();
+            gpu.train_step(&batch, 1e-3).unwrap();
+            deep_counts.push(ctx.counts().since(&before).dispatches);
+            block(gpu.drain_results()).unwrap();
+        }
+        assert_eq!(
+            deep_counts[0], deep_counts[1],
+            "{cell:?} 2 layers × 2 directions"
+        );
+        // The reverse direction of layer 0 adds 7 (one-hot input), each direction of layer 1
+        // adds 10 (dense input: its projection matmul, dW_ih, db_ih and the input gradient).
+        assert_eq!(deep_counts[0], 14 + 7 + 2 * 10, "{cell:?}");
+    }
 }

@@ -4,7 +4,7 @@
 mod gpu_support;
 mod tol;
 
-use gpu_support::{context, f32_bytes, random_vec, rng, run_kernel, run_step_kernel};
+use gpu_support::{context, f32_bytes, random_vec, rng, run_cell_kernel, run_kernel};
 use tol::Tol;
 use unroll_core::gpu::kernels::activation::{Activation, ActivationDims, ActivationKind};
 use unroll_core::gpu::kernels::matmul::{Matmul, MatmulDims};
@@ -202,462 +202,538 @@ fn matmul_with_cancelling_terms_stays_within_tolerance() {
 use gpu_support::{as_u32, u32_bytes};
 use rand::Rng;
 use unroll_core::gpu::kernels::adam_update::{AdamDims, AdamUpdate};
-use unroll_core::gpu::kernels::cell_step::StepPass;
+use unroll_core::gpu::kernels::cell_sequence::{
+    rows_per_group, CellBuffer, CellPass, CellSequence,
+};
 use unroll_core::gpu::kernels::classifier_head::{ClassifierHead, HeadDims};
 use unroll_core::gpu::kernels::clip_grad_norm::{ClipDims, ClipGradNorm};
 use unroll_core::gpu::kernels::col_sum::{ColSum, ColSumDims};
 use unroll_core::gpu::kernels::input_projection::{InputProjection, ProjectionDims};
 use unroll_core::gpu::kernels::last_step::{LastStep, LastStepDims};
 use unroll_core::gpu::kernels::onehot_weight_grad::{OnehotGradDims, OnehotWeightGrad};
-use unroll_core::gpu::kernels::CellDims;
+use unroll_core::gpu::kernels::{Dispatch, SequenceDims};
+use unroll_core::math::cell::{backward_step, forward_step, StepCache, StepGrads, StepIn, StepOut};
 use unroll_core::math::layer::{Direction, LayerDirection, SeqDims, SeqInput};
 use unroll_core::math::linalg::col_sum_acc;
 use unroll_core::math::loss::softmax_cross_entropy;
 use unroll_core::math::optim::{adam_update, clip_grad_norm, AdamConfig, ClipOutcome};
 use unroll_core::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
-use unroll_core::math::{gru, lstm, rnn};
 
-/// B = 5, H = 7 (not multiples of anything), T = 4, the step under test s = 2, and lengths
-/// that make s = 2 padding for two of the five samples. Outputs are `[T, B, 2H]` (two
-/// directions) so the column placement is checked too.
+/// B = 5, H = 7 (not multiples of anything), T = 4, and lengths that leave padding at the end
+/// of three of the five samples.
 const B: usize = 5;
 const H: usize = 7;
 const T: usize = 4;
-const STEP: usize = 2;
 const LENGTHS: [u32; B] = [4, 2, 3, 1, 4];
-const OUT_W: usize = 2 * H;
-
-fn cell_dims(nonlinearity: u32, b_hn_offset: u32, reverse: bool) -> CellDims {
-    CellDims {
-        batch: B as u32,
-        hidden: H as u32,
-        step: STEP as u32,
-        b_hn_offset,
-        nonlinearity,
-        reverse: reverse as u32,
-        out_stride: OUT_W as u32,
-        out_offset: if reverse { H as u32 } else { 0 },
-    }
-}
-
-fn present(b: usize) -> bool {
-    STEP < LENGTHS[b] as usize
-}
-
-/// Time processed at step STEP by sample b: STEP forward, len − 1 − STEP in reverse.
-fn time_of(b: usize, reverse: bool) -> usize {
-    if reverse {
-        LENGTHS[b] as usize - 1 - STEP
-    } else {
-        STEP
-    }
-}
 
 /// Rows `[slot, b]` of a `[slots, B, width]` buffer.
 fn row(buf: &[f32], slot: usize, b: usize, width: usize) -> &[f32] {
     &buf[(slot * B + b) * width..][..width]
 }
 
-/// This direction's columns of `[t, b]` in a `[T, B, 2H]` output.
-fn out_cols(buf: &[f32], t: usize, b: usize, reverse: bool) -> &[f32] {
-    &buf[(t * B + b) * OUT_W + if reverse { H } else { 0 }..][..H]
+/// One whole-sequence kernel case: a cell at hidden size `hidden`, one direction, `[T, B, 2H]`
+/// outputs (two directions, so the column placement is checked too), `W_hh` and `b_hn` at
+/// offsets inside a larger parameter vector.
+#[derive(Clone, Copy, Debug)]
+struct SeqCase {
+    cell: CellKind,
+    nonlinearity: Nonlinearity,
+    hidden: usize,
+    reverse: bool,
+    rows_per_group: usize,
 }
 
-/// `lstm_forward` against `math::lstm::forward_step`, both directions, at ordinary and at huge
-/// pre-activations (±100, ±1e4: states stay finite); padded samples carry h and c over and
-/// write no output.
-#[test]
-fn lstm_forward_step_matches_cpu_twin() {
-    let ctx = context();
-    for reverse in [false, true] {
-        for scale in [3.0f32, 100.0, 1e4] {
-            let mut r = rng(11);
-            let xproj = random_vec(&mut r, T * B * 4 * H, scale);
-            let hh = random_vec(&mut r, B * 4 * H, scale);
-            let h_cache = random_vec(&mut r, (T + 1) * B * H, 1.0);
-            let c_cache = random_vec(&mut r, (T + 1) * B * H, 1.0);
-            let zeros = vec![0.0; T * B * 4 * H];
-            let out = run_step_kernel(
-                &ctx,
-                CellKind::Lstm,
-                StepPass::Forward,
-                &[
-                    f32_bytes(&xproj),
-                    f32_bytes(&hh),
-                    u32_bytes(&LENGTHS),
-                    f32_bytes(&h_cache),
-                    f32_bytes(&c_cache),
-                    f32_bytes(&zeros),
-                    f32_bytes(&vec![0.0; T * B * OUT_W]),
-                ],
-                &[cell_dims(0, 0, reverse)],
-            );
-            let (h_gpu, c_gpu, gates_gpu, output) = (&out[3], &out[4], &out[5], &out[6]);
-            assert!(
-                h_gpu.iter().chain(c_gpu).all(|v| v.is_finite()),
-                "non-finite state at scale {scale}"
-            );
-            let mut written = vec![false; output.len()];
-            for b in 0..B {
-                let tag = format!("b{b} x{scale} reverse={reverse}");
-                if present(b) {
-                    let t = time_of(b, reverse);
-                    let (mut gates, mut c, mut tanh_c, mut h) =
-                        (vec![0.0; 4 * H], vec![0.0; H], vec![0.0; H], vec![0.0; H]);
-                    lstm::forward_step(
-                        row(&xproj, t, b, 4 * H),
-                        &hh[b * 4 * H..][..4 * H],
-                        row(&c_cache, STEP, b, H),
-                        &mut gates,
-                        &mut c,
-                        &mut tanh_c,
-                        &mut h,
-                    );
-                    Tol::FIXTURE.assert(
-                        &format!("gates {tag}"),
-                        row(gates_gpu, STEP, b, 4 * H),
-                        &gates,
-                    );
-                    Tol::FIXTURE.assert(&format!("c {tag}"), row(c_gpu, STEP + 1, b, H), &c);
-                    Tol::FIXTURE.assert(&format!("h {tag}"), row(h_gpu, STEP + 1, b, H), &h);
-                    Tol::FIXTURE.assert(
-                        &format!("output {tag}"),
-                        out_cols(output, t, b, reverse),
-                        &h,
-                    );
-                    let start = (t * B + b) * OUT_W + if reverse { H } else { 0 };
-                    written[start..start + H].fill(true);
-                } else {
-                    assert_eq!(
-                        row(c_gpu, STEP + 1, b, H),
-                        row(&c_cache, STEP, b, H),
-                        "padded c carries over"
-                    );
-                    assert_eq!(
-                        row(h_gpu, STEP + 1, b, H),
-                        row(&h_cache, STEP, b, H),
-                        "padded h carries over"
-                    );
-                }
-            }
-            assert!(
-                output.iter().zip(&written).all(|(v, w)| *w || *v == 0.0),
-                "output written only at existing steps, own columns"
-            );
+/// Offset of `W_hh` in the test's parameter vector (something sits before it).
+const W_HH_AT: usize = 3;
+
+impl SeqCase {
+    fn gates(&self) -> usize {
+        self.cell.gates()
+    }
+    fn out_w(&self) -> usize {
+        2 * self.hidden
+    }
+    fn b_hn_at(&self) -> usize {
+        W_HH_AT + self.gates() * self.hidden * self.hidden
+    }
+    fn dims(&self) -> SequenceDims {
+        let h = self.hidden;
+        SequenceDims {
+            batch: B as u32,
+            hidden: h as u32,
+            seq_len: T as u32,
+            rows_per_group: self.rows_per_group as u32,
+            w_hh_offset: W_HH_AT as u32,
+            b_hn_offset: self.b_hn_at() as u32,
+            nonlinearity: match self.nonlinearity {
+                Nonlinearity::Tanh => 0,
+                Nonlinearity::Relu => 1,
+            },
+            reverse: self.reverse as u32,
+            out_stride: self.out_w() as u32,
+            out_offset: if self.reverse { h as u32 } else { 0 },
+            _pad: [0; 2],
         }
+    }
+    /// Time processed at step `s` by sample `b`: `s` forward, `len − 1 − s` in reverse.
+    fn time_at(&self, s: usize, b: usize) -> usize {
+        if self.reverse {
+            LENGTHS[b] as usize - 1 - s
+        } else {
+            s
+        }
+    }
+    /// This direction's columns of `[t, b]` in a `[T, B, 2H]` output.
+    fn out_range(&self, t: usize, b: usize) -> std::ops::Range<usize> {
+        let start = (t * B + b) * self.out_w() + if self.reverse { self.hidden } else { 0 };
+        start..start + self.hidden
+    }
+    fn tag(&self) -> String {
+        format!(
+            "{:?} {:?} H={} R={} reverse={}",
+            self.cell, self.nonlinearity, self.hidden, self.rows_per_group, self.reverse
+        )
     }
 }
 
-/// `lstm_backward` against `math::lstm::backward_step`, both directions: d_output joins dh,
-/// gate gradients land by time and by step; padded samples pass dh, dc through.
-#[test]
-fn lstm_backward_step_matches_cpu_twin() {
-    let ctx = context();
-    for reverse in [false, true] {
-        let mut r = rng(12);
-        let c_cache = random_vec(&mut r, (T + 1) * B * H, 1.5);
-        // Post-activation gates in their ranges: i, f, o in (0, 1), g in (−1, 1).
-        let mut gate_cache = random_vec(&mut r, T * B * 4 * H, 1.0);
-        for (k, g) in gate_cache.iter_mut().enumerate() {
-            if (k / H) % 4 != 2 {
-                *g = 0.5 + 0.5 * *g;
-            }
-        }
-        let d_output = random_vec(&mut r, T * B * OUT_W, 1.0);
-        let d_state = random_vec(&mut r, 2 * B * H, 1.0);
-        let sentinel = vec![7.0; T * B * 4 * H];
-        let out = run_step_kernel(
-            &ctx,
-            CellKind::Lstm,
-            StepPass::Backward,
-            &[
-                u32_bytes(&LENGTHS),
-                f32_bytes(&c_cache),
-                f32_bytes(&gate_cache),
-                f32_bytes(&d_output),
-                f32_bytes(&sentinel),
-                f32_bytes(&sentinel),
-                f32_bytes(&d_state),
-            ],
-            &[cell_dims(0, 0, reverse)],
-        );
-        let (d_gates, d_gates_step, d_state_gpu) = (&out[4], &out[5], &out[6]);
-        for b in 0..B {
-            let tag = format!("b{b} reverse={reverse}");
-            let (dh_b, dc_b) = (&d_state[b * H..][..H], &d_state[B * H + b * H..][..H]);
-            if present(b) {
-                let t = time_of(b, reverse);
-                let dh_total: Vec<f32> = dh_b
-                    .iter()
-                    .zip(out_cols(&d_output, t, b, reverse))
-                    .map(|(a, o)| a + o)
-                    .collect();
-                let tanh_c: Vec<f32> = row(&c_cache, STEP + 1, b, H)
-                    .iter()
-                    .map(|c| c.tanh())
-                    .collect();
-                let (mut d_pre, mut dc_prev) = (vec![0.0; 4 * H], vec![0.0; H]);
-                lstm::backward_step(
-                    row(&gate_cache, STEP, b, 4 * H),
-                    row(&c_cache, STEP, b, H),
-                    &tanh_c,
-                    &dh_total,
-                    dc_b,
-                    &mut d_pre,
-                    &mut dc_prev,
-                );
-                Tol::FIXTURE.assert(&format!("d_gates {tag}"), row(d_gates, t, b, 4 * H), &d_pre);
-                Tol::FIXTURE.assert(
-                    &format!("d_gates_step {tag}"),
-                    row(d_gates_step, STEP, b, 4 * H),
-                    &d_pre,
-                );
-                Tol::FIXTURE.assert(
-                    &format!("dc {tag}"),
-                    &d_state_gpu[B * H + b * H..][..H],
-                    &dc_prev,
-                );
-                assert_eq!(
-                    &d_state_gpu[b * H..][..H],
-                    &[0.0; H],
-                    "dh is left for the W_hh matmul"
-                );
-            } else {
-                assert_eq!(row(d_gates_step, STEP, b, 4 * H), &[0.0; 4 * H]);
-                assert_eq!(&d_state_gpu[b * H..][..H], dh_b);
-                assert_eq!(&d_state_gpu[B * H + b * H..][..H], dc_b);
-            }
-        }
-    }
+/// `W_hh h` for one sample: `[G·H]` from `W_hh [G·H, H]` at `W_HH_AT`.
+fn w_hh_times(params: &[f32], gh_rows: usize, h: &[f32]) -> Vec<f32> {
+    let hid = h.len();
+    (0..gh_rows)
+        .map(|r| {
+            let w = &params[W_HH_AT + r * hid..][..hid];
+            w.iter().zip(h).map(|(a, b)| a * b).sum()
+        })
+        .collect()
 }
 
-/// `gru_forward` against `math::gru::forward_step` (b_hn inside the reset product), both
-/// directions, including huge pre-activations.
-#[test]
-fn gru_forward_step_matches_cpu_twin() {
-    let ctx = context();
-    for reverse in [false, true] {
-        for scale in [3.0f32, 100.0, 1e4] {
-            let mut r = rng(13);
-            let xproj = random_vec(&mut r, T * B * 3 * H, scale);
-            let hh = random_vec(&mut r, B * 3 * H, scale);
-            let params = random_vec(&mut r, 10 + H, 1.0); // b_hn at offset 10
-            let h_cache = random_vec(&mut r, (T + 1) * B * H, 1.0);
-            let out = run_step_kernel(
-                &ctx,
-                CellKind::Gru,
-                StepPass::Forward,
-                &[
-                    f32_bytes(&xproj),
-                    f32_bytes(&hh),
-                    u32_bytes(&LENGTHS),
-                    f32_bytes(&params),
-                    f32_bytes(&h_cache),
-                    f32_bytes(&vec![0.0; T * B * 4 * H]),
-                    f32_bytes(&vec![0.0; T * B * OUT_W]),
-                ],
-                &[cell_dims(0, 10, reverse)],
-            );
-            assert!(
-                out[4].iter().all(|v| v.is_finite()),
-                "non-finite state at scale {scale}"
-            );
-            for b in 0..B {
-                let tag = format!("b{b} x{scale} reverse={reverse}");
-                if !present(b) {
-                    assert_eq!(row(&out[4], STEP + 1, b, H), row(&h_cache, STEP, b, H));
-                    continue;
-                }
-                let t = time_of(b, reverse);
-                let mut gh = hh[b * 3 * H..][..3 * H].to_vec();
-                for j in 0..H {
-                    gh[2 * H + j] += params[10 + j];
-                }
-                let (mut gates, mut n_hh, mut h) = (vec![0.0; 3 * H], vec![0.0; H], vec![0.0; H]);
-                gru::forward_step(
-                    row(&xproj, t, b, 3 * H),
-                    &gh,
-                    row(&h_cache, STEP, b, H),
-                    &mut gates,
-                    &mut n_hh,
-                    &mut h,
-                );
-                let cache = row(&out[5], STEP, b, 4 * H);
-                Tol::FIXTURE.assert(&format!("r z n {tag}"), &cache[..3 * H], &gates);
-                Tol::FIXTURE.assert(&format!("n_hh {tag}"), &cache[3 * H..], &n_hh);
-                Tol::FIXTURE.assert(&format!("h {tag}"), row(&out[4], STEP + 1, b, H), &h);
-                Tol::FIXTURE.assert(
-                    &format!("output {tag}"),
-                    out_cols(&out[6], t, b, reverse),
-                    &h,
-                );
-            }
+/// `d_gh · W_hh` for one sample: `[H]`.
+fn times_w_hh(params: &[f32], d_gh: &[f32], hid: usize) -> Vec<f32> {
+    let mut out = vec![0.0f32; hid];
+    for (r, &d) in d_gh.iter().enumerate() {
+        for (j, o) in out.iter_mut().enumerate() {
+            *o += d * params[W_HH_AT + r * hid + j];
         }
     }
+    out
 }
 
-/// `gru_backward` against `math::gru::backward_step` (input-side gradients by time,
-/// hidden-side by step, and the direct part z ⊙ dh of ∂L/∂h_prev), both directions.
-#[test]
-fn gru_backward_step_matches_cpu_twin() {
-    let ctx = context();
-    for reverse in [false, true] {
-        let mut r = rng(14);
-        let h_cache = random_vec(&mut r, (T + 1) * B * H, 1.0);
-        let mut gate_cache = random_vec(&mut r, T * B * 4 * H, 1.0);
-        for (k, g) in gate_cache.iter_mut().enumerate() {
-            if (k / H) % 4 < 2 {
-                *g = 0.5 + 0.5 * *g; // r, z in (0, 1); n in (−1, 1); n_hh any
-            }
-        }
-        let d_output = random_vec(&mut r, T * B * OUT_W, 1.0);
-        let dh = random_vec(&mut r, B * H, 1.0);
-        let sentinel = vec![7.0; T * B * 3 * H];
-        let out = run_step_kernel(
-            &ctx,
-            CellKind::Gru,
-            StepPass::Backward,
-            &[
-                u32_bytes(&LENGTHS),
-                f32_bytes(&h_cache),
-                f32_bytes(&gate_cache),
-                f32_bytes(&d_output),
-                f32_bytes(&sentinel),
-                f32_bytes(&sentinel),
-                f32_bytes(&dh),
-            ],
-            &[cell_dims(0, 0, reverse)],
-        );
-        for b in 0..B {
-            let tag = format!("b{b} reverse={reverse}");
-            if !present(b) {
-                assert_eq!(row(&out[5], STEP, b, 3 * H), &[0.0; 3 * H]);
-                assert_eq!(&out[6][b * H..][..H], &dh[b * H..][..H]);
+/// What the forward kernel writes: caches by step, output by time (`gate_cache` as the GPU
+/// lays it out: the gates, then the cached part of the step's extra cache), and the CPU step's
+/// own extra cache for the backward loop.
+struct SeqForward {
+    h_cache: Vec<f32>,
+    c_cache: Vec<f32>,
+    gate_cache: Vec<f32>,
+    output: Vec<f32>,
+    gates: Vec<f32>,
+    aux: Vec<f32>,
+}
+
+/// Widths per (step, sample) of the CPU step's gates and extra cache (as `math::layer` sizes
+/// them) and of the GPU's gate cache.
+fn cache_widths(c: &SeqCase) -> (usize, usize, usize) {
+    let spec = c.cell.spec();
+    let has_gates = !spec.gates.is_empty();
+    let gates = if has_gates { spec.blocks * c.hidden } else { 0 };
+    let aux = if has_gates { c.hidden } else { 0 };
+    (gates, aux, spec.gate_cache_blocks * c.hidden)
+}
+
+/// The CPU loop the forward kernel runs: the cell's step twin (`math::cell::forward_step`) at
+/// each existing step, the state carried over at padded ones. The hidden-bias blocks the input
+/// projection does not hold (`hidden_bias_blocks..blocks`, at `b_hn_at`) join `W_hh h` here.
+fn reference_forward(
+    c: &SeqCase,
+    xproj: &[f32],
+    params: &[f32],
+    h0: &[f32],
+    c0: &[f32],
+) -> SeqForward {
+    let spec = c.cell.spec();
+    let (hid, g) = (c.hidden, c.gates());
+    let (gw, aw, cw) = cache_widths(c);
+    let mut f = SeqForward {
+        h_cache: vec![0.0; (T + 1) * B * hid],
+        c_cache: vec![0.0; (T + 1) * B * hid],
+        gate_cache: vec![0.0; T * B * cw],
+        output: vec![0.0; T * B * c.out_w()],
+        gates: vec![0.0; T * B * gw],
+        aux: vec![0.0; T * B * aw],
+    };
+    f.h_cache[..B * hid].copy_from_slice(h0);
+    f.c_cache[..B * hid].copy_from_slice(c0);
+    for (b, &len) in LENGTHS.iter().enumerate() {
+        for s in 0..T {
+            let (prev, next) = ((s * B + b) * hid, ((s + 1) * B + b) * hid);
+            let h_prev = f.h_cache[prev..][..hid].to_vec();
+            let c_prev = f.c_cache[prev..][..hid].to_vec();
+            if s >= len as usize {
+                f.h_cache[next..][..hid].copy_from_slice(&h_prev);
+                f.c_cache[next..][..hid].copy_from_slice(&c_prev);
                 continue;
             }
-            let t = time_of(b, reverse);
-            let dh_total: Vec<f32> = dh[b * H..][..H]
-                .iter()
-                .zip(out_cols(&d_output, t, b, reverse))
-                .map(|(a, o)| a + o)
-                .collect();
-            let cache = row(&gate_cache, STEP, b, 4 * H);
-            let (mut d_gi, mut d_gh, mut direct) =
-                (vec![0.0; 3 * H], vec![0.0; 3 * H], vec![0.0; H]);
-            gru::backward_step(
-                &cache[..3 * H],
-                &cache[3 * H..],
-                row(&h_cache, STEP, b, H),
-                &dh_total,
-                &mut d_gi,
-                &mut d_gh,
-                &mut direct,
+            let t = c.time_at(s, b);
+            let gi = row(xproj, t, b, g * hid);
+            let mut gh = w_hh_times(params, g * hid, &h_prev);
+            for (k, block) in (spec.hidden_bias_blocks..spec.blocks).enumerate() {
+                for j in 0..hid {
+                    gh[block * hid + j] += params[c.b_hn_at() + k * hid + j];
+                }
+            }
+            let (mut h, mut cell) = (vec![0.0; hid], vec![0.0; hid]);
+            let none: &[f32] = &[];
+            forward_step(
+                c.cell,
+                StepIn {
+                    nonlinearity: c.nonlinearity,
+                    gi,
+                    gh: &gh,
+                    h_prev: &h_prev,
+                    c_prev: if spec.has_cell_state { &c_prev } else { none },
+                    pins: &[],
+                },
+                StepOut {
+                    gates: &mut f.gates[(s * B + b) * gw..][..gw],
+                    c: if spec.has_cell_state {
+                        &mut cell
+                    } else {
+                        &mut []
+                    },
+                    aux: &mut f.aux[(s * B + b) * aw..][..aw],
+                    h: &mut h,
+                },
             );
-            Tol::FIXTURE.assert(&format!("d_gi {tag}"), row(&out[4], t, b, 3 * H), &d_gi);
-            Tol::FIXTURE.assert(&format!("d_gh {tag}"), row(&out[5], STEP, b, 3 * H), &d_gh);
-            Tol::FIXTURE.assert(&format!("dh direct {tag}"), &out[6][b * H..][..H], &direct);
+            if spec.has_cell_state {
+                f.c_cache[next..][..hid].copy_from_slice(&cell);
+            }
+            if cw > 0 {
+                let cache = &mut f.gate_cache[(s * B + b) * cw..][..cw];
+                cache[..gw].copy_from_slice(&f.gates[(s * B + b) * gw..][..gw]);
+                cache[gw..].copy_from_slice(&f.aux[(s * B + b) * aw..][..cw - gw]);
+            }
+            f.h_cache[next..][..hid].copy_from_slice(&h);
+            let out = c.out_range(t, b);
+            f.output[out].copy_from_slice(&h);
         }
     }
+    f
 }
 
-/// `rnn_forward` / `rnn_backward` against `math::rnn` for tanh and relu, both directions, with
-/// huge pre-activations in the forward check.
-#[test]
-fn rnn_steps_match_cpu_twins() {
-    let ctx = context();
-    for reverse in [false, true] {
-        for (code, nl) in [(0u32, Nonlinearity::Tanh), (1, Nonlinearity::Relu)] {
-            for scale in [3.0f32, 100.0, 1e4] {
-                let tag = format!("{nl:?} x{scale} reverse={reverse}");
-                let mut r = rng(15);
-                let xproj = random_vec(&mut r, T * B * H, scale);
-                let hh = random_vec(&mut r, B * H, scale);
-                let h_cache = random_vec(&mut r, (T + 1) * B * H, 1.0);
-                let out = run_step_kernel(
-                    &ctx,
-                    CellKind::Rnn,
-                    StepPass::Forward,
-                    &[
-                        f32_bytes(&xproj),
-                        f32_bytes(&hh),
-                        u32_bytes(&LENGTHS),
-                        f32_bytes(&h_cache),
-                        f32_bytes(&vec![0.0; T * B * OUT_W]),
-                    ],
-                    &[cell_dims(code, 0, reverse)],
-                );
-                for b in 0..B {
-                    if present(b) {
-                        let t = time_of(b, reverse);
-                        let mut h = vec![0.0; H];
-                        rnn::forward_step(nl, row(&xproj, t, b, H), &hh[b * H..][..H], &mut h);
-                        Tol::FIXTURE.assert(
-                            &format!("h b{b} {tag}"),
-                            row(&out[3], STEP + 1, b, H),
-                            &h,
-                        );
-                        Tol::FIXTURE.assert(
-                            &format!("output b{b} {tag}"),
-                            out_cols(&out[4], t, b, reverse),
-                            &h,
-                        );
-                    } else {
-                        assert_eq!(row(&out[3], STEP + 1, b, H), row(&h_cache, STEP, b, H));
-                    }
+/// What the backward kernel writes.
+struct SeqBackward {
+    d_gates: Vec<f32>,
+    d_gates_step: Vec<f32>,
+    d_state: Vec<f32>,
+}
+
+/// The CPU loop the backward kernel runs over the forward's caches: the cell's backward step
+/// twin (`math::cell::backward_step`) at each existing step, then `∂L/∂h_prev = direct +
+/// d_gh·W_hh`; padded steps pass the state's gradient through with zero gate gradients.
+fn reference_backward(
+    c: &SeqCase,
+    fwd: &SeqForward,
+    params: &[f32],
+    d_output: &[f32],
+    d_state: &[f32],
+) -> SeqBackward {
+    let spec = c.cell.spec();
+    let (hid, g) = (c.hidden, c.gates());
+    let (gw, aw, _) = cache_widths(c);
+    let bh = B * hid;
+    let mut out = SeqBackward {
+        d_gates: vec![0.0; T * B * g * hid],
+        d_gates_step: vec![0.0; T * B * g * hid],
+        d_state: d_state.to_vec(),
+    };
+    let none: &[f32] = &[];
+    for b in 0..B {
+        let mut dh = d_state[b * hid..][..hid].to_vec();
+        let mut dc = d_state[bh + b * hid..][..hid].to_vec();
+        for s in (0..LENGTHS[b] as usize).rev() {
+            let t = c.time_at(s, b);
+            for (d, o) in dh.iter_mut().zip(&d_output[c.out_range(t, b)]) {
+                *d += o;
+            }
+            let (prev, next) = ((s * B + b) * hid, ((s + 1) * B + b) * hid);
+            let mut d_gi = vec![0.0; g * hid];
+            let mut d_gh = vec![
+                0.0;
+                if spec.separate_hidden_grad {
+                    g * hid
+                } else {
+                    0
                 }
-                // Backward from the states just computed.
-                let h_after = out[3].clone();
-                let d_output = random_vec(&mut r, T * B * OUT_W, 1.0);
-                let dh = random_vec(&mut r, B * H, 1.0);
-                let sentinel = vec![7.0; T * B * H];
-                let back = run_step_kernel(
-                    &ctx,
-                    CellKind::Rnn,
-                    StepPass::Backward,
-                    &[
-                        u32_bytes(&LENGTHS),
-                        f32_bytes(&h_after),
-                        f32_bytes(&d_output),
-                        f32_bytes(&sentinel),
-                        f32_bytes(&sentinel),
-                        f32_bytes(&dh),
-                    ],
-                    &[cell_dims(code, 0, reverse)],
-                );
-                for b in 0..B {
-                    if present(b) {
-                        let t = time_of(b, reverse);
-                        let dh_total: Vec<f32> = dh[b * H..][..H]
-                            .iter()
-                            .zip(out_cols(&d_output, t, b, reverse))
-                            .map(|(a, o)| a + o)
-                            .collect();
-                        let mut d_pre = vec![0.0; H];
-                        rnn::backward_step(
-                            nl,
-                            row(&h_after, STEP + 1, b, H),
-                            &dh_total,
-                            &mut d_pre,
-                        );
-                        Tol::FIXTURE.assert(
-                            &format!("d_pre b{b} {tag}"),
-                            row(&back[3], t, b, H),
-                            &d_pre,
-                        );
-                        Tol::FIXTURE.assert(
-                            &format!("d_pre step b{b} {tag}"),
-                            row(&back[4], STEP, b, H),
-                            &d_pre,
-                        );
-                        assert_eq!(&back[5][b * H..][..H], &[0.0; H]);
+            ];
+            let mut direct = vec![0.0; hid];
+            let mut dc_prev = vec![0.0; hid];
+            backward_step(
+                c.cell,
+                StepCache {
+                    nonlinearity: c.nonlinearity,
+                    gates: &fwd.gates[(s * B + b) * gw..][..gw],
+                    aux: &fwd.aux[(s * B + b) * aw..][..aw],
+                    h_prev: &fwd.h_cache[prev..][..hid],
+                    h: &fwd.h_cache[next..][..hid],
+                    c_prev: if spec.has_cell_state {
+                        &fwd.c_cache[prev..][..hid]
                     } else {
-                        assert_eq!(row(&back[4], STEP, b, H), &[0.0; H]);
-                        assert_eq!(&back[5][b * H..][..H], &dh[b * H..][..H]);
-                    }
+                        none
+                    },
+                    dh: &dh,
+                    dc: if spec.has_cell_state { &dc } else { none },
+                },
+                StepGrads {
+                    d_gi: &mut d_gi,
+                    d_gh: &mut d_gh,
+                    dh_prev_direct: &mut direct,
+                    dc_prev: if spec.has_cell_state {
+                        &mut dc_prev
+                    } else {
+                        &mut []
+                    },
+                },
+            );
+            let d_gh = if spec.separate_hidden_grad {
+                d_gh
+            } else {
+                d_gi.clone()
+            };
+            out.d_gates[(t * B + b) * g * hid..][..g * hid].copy_from_slice(&d_gi);
+            out.d_gates_step[(s * B + b) * g * hid..][..g * hid].copy_from_slice(&d_gh);
+            let through = times_w_hh(params, &d_gh, hid);
+            dh = direct.iter().zip(&through).map(|(a, b)| a + b).collect();
+            if spec.has_cell_state {
+                dc = dc_prev;
+            }
+        }
+        out.d_state[b * hid..][..hid].copy_from_slice(&dh);
+        if spec.has_cell_state {
+            out.d_state[bh + b * hid..][..hid].copy_from_slice(&dc);
+        }
+    }
+    out
+}
+
+/// Runs a cell's whole-sequence forward and backward kernels on random inputs (huge
+/// pre-activations when `scale` is large) and checks every buffer they write against the CPU
+/// loops above: caches, outputs (only at existing steps, own columns), gate gradients by time
+/// and by step, and the gradient of the initial state.
+fn check_sequence_kernels(c: SeqCase, scale: f32, seed: u64) {
+    let ctx = context();
+    let tag = format!("{} x{scale}", c.tag());
+    let (hid, g) = (c.hidden, c.gates());
+    let mut r = rng(seed);
+    let xproj = random_vec(&mut r, T * B * g * hid, scale);
+    let k = 1.0 / (hid as f32).sqrt();
+    let params = random_vec(&mut r, c.b_hn_at() + hid + 2, k);
+    let h0 = random_vec(&mut r, B * hid, 1.0);
+    let c0 = random_vec(&mut r, B * hid, 1.0);
+    let want = reference_forward(&c, &xproj, &params, &h0, &c0);
+    let mut h_cache = vec![5.0; (T + 1) * B * hid];
+    h_cache[..B * hid].copy_from_slice(&h0);
+    let mut c_cache = vec![5.0; (T + 1) * B * hid];
+    c_cache[..B * hid].copy_from_slice(&c0);
+    let zero_out = vec![0.0; T * B * c.out_w()];
+    let gate_cache = vec![0.0; T * B * cache_widths(&c).2];
+    // The forward kernels read W_hhᵀ [H, G·H] (the host's copy).
+    let mut w_hh_t = vec![0.0f32; hid * g * hid];
+    for r in 0..g * hid {
+        for m in 0..hid {
+            w_hh_t[m * g * hid + r] = params[W_HH_AT + r * hid + m];
+        }
+    }
+    let fwd = run_cell_kernel(
+        &ctx,
+        c.cell,
+        CellPass::Forward,
+        |buffer| match buffer {
+            CellBuffer::Xproj => f32_bytes(&xproj),
+            CellBuffer::Lengths => u32_bytes(&LENGTHS),
+            CellBuffer::Params => f32_bytes(&params),
+            CellBuffer::WHhT => f32_bytes(&w_hh_t),
+            CellBuffer::HCache => f32_bytes(&h_cache),
+            CellBuffer::CCache => f32_bytes(&c_cache),
+            CellBuffer::GateCache => f32_bytes(&gate_cache),
+            CellBuffer::Output => f32_bytes(&zero_out),
+            other => panic!("the forward kernel binds {other:?}"),
+        },
+        &[c.dims()],
+    );
+    let (h_gpu, c_gpu, gates_gpu, out_gpu) = (
+        fwd.of(CellBuffer::HCache),
+        fwd.get(CellBuffer::CCache),
+        fwd.get(CellBuffer::GateCache),
+        fwd.of(CellBuffer::Output),
+    );
+    assert!(
+        h_gpu
+            .iter()
+            .chain(c_gpu.into_iter().flatten())
+            .all(|v| v.is_finite()),
+        "non-finite state {tag}"
+    );
+    Tol::FIXTURE.assert(&format!("h_cache {tag}"), h_gpu, &want.h_cache);
+    if let Some(c_gpu) = c_gpu {
+        Tol::FIXTURE.assert(&format!("c_cache {tag}"), c_gpu, &want.c_cache);
+    }
+    if let Some(gates) = gates_gpu {
+        for (b, &len) in LENGTHS.iter().enumerate() {
+            for s in 0..len as usize {
+                Tol::FIXTURE.assert(
+                    &format!("gate_cache s{s} b{b} {tag}"),
+                    row(gates, s, b, cache_widths(&c).2),
+                    row(&want.gate_cache, s, b, cache_widths(&c).2),
+                );
+            }
+        }
+    }
+    // Output at existing steps in this direction's columns, zero everywhere else.
+    Tol::FIXTURE.assert(&format!("output {tag}"), out_gpu, &want.output);
+    let mut written = vec![false; out_gpu.len()];
+    for b in 0..B {
+        for s in 0..LENGTHS[b] as usize {
+            written[c.out_range(c.time_at(s, b), b)].fill(true);
+        }
+    }
+    assert!(
+        out_gpu.iter().zip(&written).all(|(v, w)| *w || *v == 0.0),
+        "output written only at existing steps, own columns {tag}"
+    );
+
+    // Backward over the reference caches (so the check does not depend on the forward's).
+    let d_output = random_vec(&mut r, T * B * c.out_w(), 1.0);
+    let d_state = random_vec(&mut r, 2 * B * hid, 1.0);
+    let want_back = reference_backward(&c, &want, &params, &d_output, &d_state);
+    // The host zeroes d_gates (by time) first; d_gates_step (by step) starts as a sentinel that
+    // every slot must overwrite.
+    let d_gates_start = vec![0.0; T * B * g * hid];
+    let sentinel = vec![7.0; T * B * g * hid];
+    let back = run_cell_kernel(
+        &ctx,
+        c.cell,
+        CellPass::Backward,
+        |buffer| match buffer {
+            CellBuffer::Lengths => u32_bytes(&LENGTHS),
+            CellBuffer::Params => f32_bytes(&params),
+            CellBuffer::HCache => f32_bytes(&want.h_cache),
+            CellBuffer::CCache => f32_bytes(&want.c_cache),
+            CellBuffer::GateCache => f32_bytes(&want.gate_cache),
+            CellBuffer::DOutput => f32_bytes(&d_output),
+            CellBuffer::DGates => f32_bytes(&d_gates_start),
+            CellBuffer::DGatesStep => f32_bytes(&sentinel),
+            CellBuffer::DState => f32_bytes(&d_state[..c.cell.state_blocks() * B * hid]),
+            other => panic!("the backward kernel binds {other:?}"),
+        },
+        &[c.dims()],
+    );
+    let (d_gates, d_gates_step, d_state_gpu) = (
+        back.of(CellBuffer::DGates),
+        back.of(CellBuffer::DGatesStep),
+        back.of(CellBuffer::DState),
+    );
+    Tol::FIXTURE.assert(&format!("d_gates {tag}"), d_gates, &want_back.d_gates);
+    // By step: every slot written, zeros at padded steps.
+    Tol::FIXTURE.assert(
+        &format!("d_gates_step {tag}"),
+        d_gates_step,
+        &want_back.d_gates_step,
+    );
+    let state_len = c.cell.state_blocks() * B * hid;
+    Tol::FIXTURE.assert(
+        &format!("d_state (initial state's gradient) {tag}"),
+        d_state_gpu,
+        &want_back.d_state[..state_len],
+    );
+}
+
+/// Every cell's whole-sequence kernels against the CPU loops, both directions, at a hidden
+/// size where the default layout packs all five rows into one workgroup (H = 7), one where two
+/// rows share a workgroup with idle invocations and the last workgroup has one row (H = 100),
+/// and the largest (H = 256, one row per workgroup); RNN with tanh and relu.
+#[test]
+fn sequence_kernels_match_cpu_loops() {
+    for cell in CellKind::ALL {
+        let nls: &[Nonlinearity] = if cell.spec().takes_nonlinearity {
+            &[Nonlinearity::Tanh, Nonlinearity::Relu]
+        } else {
+            &[Nonlinearity::Tanh]
+        };
+        for &nonlinearity in nls {
+            for hidden in [H, 100, 256] {
+                for reverse in [false, true] {
+                    let c = SeqCase {
+                        cell,
+                        nonlinearity,
+                        hidden,
+                        reverse,
+                        rows_per_group: rows_per_group(hidden),
+                    };
+                    check_sequence_kernels(c, 3.0, 21);
                 }
             }
         }
     }
+}
+
+/// The layouts agree: one row per workgroup gives what packed rows give (H = 7, 2 and 5 rows).
+#[test]
+fn sequence_kernels_agree_across_workgroup_layouts() {
+    for cell in CellKind::ALL {
+        for rows_per_group in [1, 2, 5] {
+            let c = SeqCase {
+                cell,
+                nonlinearity: Nonlinearity::Tanh,
+                hidden: H,
+                reverse: true,
+                rows_per_group,
+            };
+            check_sequence_kernels(c, 3.0, 22);
+        }
+    }
+}
+
+/// Huge pre-activations (±100, ±1e4) keep states and gradients finite and equal to the CPU's.
+#[test]
+fn sequence_kernels_saturate_without_nan() {
+    for cell in CellKind::ALL {
+        for scale in [100.0f32, 1e4] {
+            let c = SeqCase {
+                cell,
+                nonlinearity: Nonlinearity::Tanh,
+                hidden: H,
+                reverse: false,
+                rows_per_group: rows_per_group(H),
+            };
+            check_sequence_kernels(c, scale, 23);
+        }
+    }
+}
+
+/// A hidden size over one workgroup is refused with a clear error, not mis-computed.
+#[test]
+fn sequence_kernels_refuse_hidden_sizes_over_a_workgroup() {
+    let dims = SequenceDims {
+        batch: 4,
+        hidden: 257,
+        seq_len: 3,
+        rows_per_group: 1,
+        ..Default::default()
+    };
+    let err = CellSequence::workgroups(&dims, 65535).unwrap_err();
+    assert!(err.to_string().contains("257"), "{err}");
+    let two_rows = SequenceDims {
+        hidden: 129,
+        rows_per_group: 2,
+        ..dims
+    };
+    assert!(CellSequence::workgroups(&two_rows, 65535).is_err());
+    let ok = SequenceDims {
+        hidden: 128,
+        rows_per_group: 2,
+        ..dims
+    };
+    assert_eq!(CellSequence::workgroups(&ok, 65535).unwrap(), [2, 1, 1]);
 }
 
 /// Random `[B, T]` tokens (0 at padding) for [`LENGTHS`] over a vocabulary of `vocab`.
@@ -686,7 +762,7 @@ fn input_projection_matches_cpu_twin() {
         let params = random_vec(&mut r, layout.total_len(), 1.0);
         let tokens = random_tokens(&mut r, 11);
         let gw = cell.gates() * H;
-        let bias_hh_rows = if cell == CellKind::Gru { 2 * H } else { gw };
+        let bias_hh_rows = cell.spec().hidden_bias_blocks * H;
         let layer = LayerDirection {
             cell,
             nonlinearity: Nonlinearity::Tanh,
@@ -1192,29 +1268,29 @@ fn two_dimensional_grid_covers_large_arrays() {
     );
 }
 
-/// Each cell's descriptor names the WGSL kernels its GPU path runs, and its step kernels' bindings
-/// follow from the descriptor (no adapter needed).
+/// Each cell's descriptor names the WGSL kernels its GPU path runs, and its sequence kernels'
+/// bindings follow from the descriptor (no adapter needed).
 #[test]
 fn cell_descriptors_name_their_kernels_and_bindings() {
-    use unroll_core::gpu::kernels::cell_step::{accesses, kernel_name};
+    use unroll_core::gpu::kernels::cell_sequence::{accesses, kernel_name};
     use unroll_core::gpu::kernels::Access::{Read as R, ReadWrite as W};
     let expected = |cell: CellKind| match cell {
-        CellKind::Rnn => (vec![R, R, R, W, W], vec![R, R, R, W, W, W]),
-        CellKind::Lstm => (vec![R, R, R, W, W, W, W], vec![R, R, R, R, W, W, W]),
-        CellKind::Gru => (vec![R, R, R, R, W, W, W], vec![R, R, R, R, W, W, W]),
+        CellKind::Rnn => (vec![R, R, R, W, W], vec![R, R, R, R, W, W, W]),
+        CellKind::Lstm => (vec![R, R, R, W, W, W, W], vec![R, R, R, R, R, W, W, W]),
+        CellKind::Gru => (vec![R, R, R, R, W, W, W], vec![R, R, R, R, R, W, W, W]),
     };
     for cell in CellKind::ALL {
         let spec = cell.spec();
         assert_eq!(
-            kernel_name(spec, StepPass::Forward),
+            kernel_name(spec, CellPass::Forward),
             format!("{}_forward", spec.key)
         );
         assert_eq!(
-            kernel_name(spec, StepPass::Backward),
+            kernel_name(spec, CellPass::Backward),
             format!("{}_backward", spec.key)
         );
         let (forward, backward) = expected(cell);
-        assert_eq!(accesses(spec, StepPass::Forward), forward, "{cell:?}");
-        assert_eq!(accesses(spec, StepPass::Backward), backward, "{cell:?}");
+        assert_eq!(accesses(spec, CellPass::Forward), forward, "{cell:?}");
+        assert_eq!(accesses(spec, CellPass::Backward), backward, "{cell:?}");
     }
 }

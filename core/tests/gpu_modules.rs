@@ -340,3 +340,97 @@ fn gpu_module_is_padding_invariant() {
         );
     }
 }
+
+/// The short and small cases against the CPU path (`RnnModule`), every cell, two layers,
+/// bidirectional: a batch of one, sequences of length 1, h0/c0 omitted or given, and packed
+/// lengths that include 1 (so a reverse direction starts at each sample's own last step):
+/// output, h_n, c_n, every parameter gradient and the input, h0 and c0 gradients.
+#[test]
+fn short_and_small_cases_match_the_cpu_path() {
+    use unroll_core::math::params::ParamLayout;
+    use unroll_core::math::recurrent::{RnnModule, TensorRef};
+    let ctx = context();
+    let mut r = rng(41);
+    for cell in CellKind::ALL {
+        let spec = RnnSpec {
+            bidirectional: true,
+            num_layers: 2,
+            ..RnnSpec::new(cell, 3, 5)
+        };
+        let layout = ParamLayout::rnn(&spec, "");
+        let params = random_vec(&mut r, layout.total_len(), 0.5);
+        let has_c = spec.cell.spec().has_cell_state;
+        let (i, h, ld, dh) = (3, 5, 4, 10);
+        let cases: [(usize, usize, Option<Vec<u32>>, bool); 5] = [
+            (1, 1, None, false),
+            (1, 1, None, true),
+            (1, 6, None, false),
+            (4, 1, None, true),
+            (4, 6, Some(vec![6, 1, 3, 1]), false),
+        ];
+        for (b, t, lengths, with_state) in cases {
+            let tag = format!("{cell:?} B={b} T={t} lengths={lengths:?} state={with_state}");
+            let x = random_vec(&mut r, t * b * i, 1.0);
+            let h0 = with_state.then(|| random_vec(&mut r, ld * b * h, 1.0));
+            let c0 = (with_state && has_c).then(|| random_vec(&mut r, ld * b * h, 1.0));
+            let mut d_out = random_vec(&mut r, t * b * dh, 1.0);
+            if let Some(l) = &lengths {
+                // No upstream gradient at padded positions (their output is 0 either way).
+                for s in 0..t {
+                    for (row, &len) in l.iter().enumerate() {
+                        if s >= len as usize {
+                            d_out[(s * b + row) * dh..][..dh].fill(0.0);
+                        }
+                    }
+                }
+            }
+            let d_h_n = random_vec(&mut r, ld * b * h, 1.0);
+            let d_c_n = has_c.then(|| random_vec(&mut r, ld * b * h, 1.0));
+            let mut module = GpuRnnModule::new(&ctx, spec, &params, b, t).unwrap();
+            let gpu = block(module.forward_backward(&ModuleInputs {
+                seq_len: t,
+                batch: b,
+                input: &x,
+                lengths: lengths.as_deref(),
+                h0: h0.as_deref(),
+                c0: c0.as_deref(),
+                d_output: &d_out,
+                d_h_n: Some(&d_h_n),
+                d_c_n: d_c_n.as_deref(),
+            }))
+            .unwrap();
+            let cpu_module = RnnModule::new(spec, &layout, "");
+            let (x_shape, state_shape) = ([t, b, i], [ld, b, h]);
+            let cpu = cpu_module
+                .forward(
+                    &params,
+                    TensorRef::new(&x_shape, &x),
+                    false,
+                    lengths.as_deref(),
+                    h0.as_deref().map(|d| TensorRef::new(&state_shape, d)),
+                    c0.as_deref().map(|d| TensorRef::new(&state_shape, d)),
+                )
+                .unwrap();
+            let mut cpu_grads = vec![0.0f32; layout.total_len()];
+            let g = cpu_module.backward(
+                &params,
+                &cpu.cache,
+                &d_out,
+                Some(&d_h_n),
+                d_c_n.as_deref(),
+                &mut cpu_grads,
+            );
+            Tol::FIXTURE.assert(&format!("output {tag}"), &gpu.output, &cpu.output);
+            Tol::FIXTURE.assert(&format!("h_n {tag}"), &gpu.h_n, &cpu.h_n);
+            if let (Some(gc), Some(cc)) = (&gpu.c_n, &cpu.c_n) {
+                Tol::FIXTURE.assert(&format!("c_n {tag}"), gc, cc);
+            }
+            Tol::FIXTURE.assert(&format!("param grads {tag}"), &gpu.param_grads, &cpu_grads);
+            Tol::FIXTURE.assert(&format!("d_input {tag}"), &gpu.d_input, &g.input);
+            Tol::FIXTURE.assert(&format!("d_h0 {tag}"), &gpu.d_h0, &g.h0);
+            if let (Some(gc), Some(cc)) = (&gpu.d_c0, &g.c0) {
+                Tol::FIXTURE.assert(&format!("d_c0 {tag}"), gc, cc);
+            }
+        }
+    }
+}

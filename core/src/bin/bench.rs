@@ -4,8 +4,12 @@
 //! ```text
 //! cargo run --release --bin bench [-- --cells rnn,lstm,gru] [--iters 20] [--warmup 3]
 //!     [--backend both|cpu|gpu] [--simd both|on|off] [--hidden-size 128] [--batch-size 64]
-//!     [--seq-len 20]
+//!     [--seq-len 20] [--rows-per-group R]
 //! ```
+//!
+//! `--rows-per-group R` sets how many batch rows each workgroup of the GPU's whole-sequence
+//! cell kernels owns (default: as many as fit 256 invocations, `⌊256 / H⌋`), to compare
+//! workgroup layouts.
 //!
 //! The work measured is the name classifier's training step, identical on both paths: one-hot
 //! input over 57 symbols → one recurrent layer (`hidden_size` H) → `fc` (18 classes) on the last
@@ -20,7 +24,9 @@
 //! host's work per training step, counted by `GpuContext::counts` (the same host code runs in
 //! the browser): compute dispatches, queue submits and buffer read-backs, for one step followed
 //! by a wait for its result (as timed) and for the training session's pattern (8 steps, then
-//! one wait).
+//! one wait), and the dispatches of one step at the names' mean length 7 and at the delay
+//! task's length 96 (one dispatch per layer and direction runs the whole time loop, so the two
+//! are equal).
 //!
 //! FLOPs counted (2·m·n·k per matmul, G = 1 RNN, 3 GRU, 4 LSTM): per time step the forward
 //! recurrent product `h_{t−1}·W_hhᵀ` `[B,H]×[H,G·H]`, and in the backward pass `dgates·W_hh` and
@@ -55,12 +61,13 @@ mod native {
 
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
+    use unroll_core::gpu::kernels::cell_sequence;
     use unroll_core::gpu::{GpuClassifier, GpuContext, GpuCounts};
     use unroll_core::math::classifier::{ClassifierBatch, ClassifierModel};
     use unroll_core::math::init::init_params;
     use unroll_core::math::linalg;
     use unroll_core::math::optim::{Adam, AdamConfig};
-    use unroll_core::math::params::{CellKind, RnnSpec};
+    use unroll_core::math::params::{CellKind, ParamLayout, RnnSpec};
 
     const VOCAB: usize = 57;
     const CLASSES: usize = 18;
@@ -68,7 +75,7 @@ mod native {
     const HELP: &str = "bench: forward + backward time of RNN/LSTM/GRU on the CPU and GPU paths\n\n\
         cargo run --release --bin bench -- [--cells rnn,lstm,gru] [--iters 20] [--warmup 3]\n\
         \x20   [--backend both|cpu|gpu] [--simd both|on|off] [--hidden-size 128] [--batch-size 64]\n\
-        \x20   [--seq-len 20]\n\
+        \x20   [--seq-len 20] [--rows-per-group R]\n\
         cargo run --bin bench -- --export-test-weights DIR   (for core/tests/python/test_safetensors_torch.py)\n\
         cargo run --bin bench -- --check-test-weights DIR";
 
@@ -83,6 +90,8 @@ mod native {
         hidden: usize,
         batch: usize,
         seq_len: usize,
+        /// Batch rows per workgroup of the GPU cell kernels (`None`: the default).
+        rows_per_group: Option<usize>,
     }
 
     /// Runs the chosen mode; `Ok(false)` when a check failed.
@@ -127,6 +136,9 @@ mod native {
         let hidden = count("--hidden-size", 128, 1, 256)?;
         let batch = count("--batch-size", 64, 1, 512)?;
         let seq_len = count("--seq-len", 20, 1, 512)?;
+        let rows_per_group: Option<usize> = args
+            .opt_value_from_str("--rows-per-group")
+            .map_err(|e| format!("--rows-per-group: {e}"))?;
         let (cpu, gpu) = match args
             .opt_value_from_str::<_, String>("--backend")
             .map_err(|e| e.to_string())?
@@ -170,6 +182,7 @@ mod native {
             hidden,
             batch,
             seq_len,
+            rows_per_group,
         });
         Ok(true)
     }
@@ -252,11 +265,17 @@ mod native {
         batch: &ClassifierBatch,
         warmup: usize,
         iters: usize,
+        rows_per_group: Option<usize>,
     ) -> Result<(Vec<f64>, StepCounts), String> {
-        let layout = unroll_core::math::params::ParamLayout::classifier(&spec, CLASSES);
+        let layout = ParamLayout::classifier(&spec, CLASSES);
         let params = init_params(&layout, &spec, 0);
         let mut gpu = GpuClassifier::new(ctx, spec, CLASSES, &params, batch.batch, batch.seq_len)
             .map_err(|e| e.to_string())?;
+        if let Some(rows) = rows_per_group {
+            gpu.recurrent_mut()
+                .set_rows_per_group(rows)
+                .map_err(|e| e.to_string())?;
+        }
         let mut samples = Vec::with_capacity(iters);
         let mut before = ctx.counts();
         for i in 0..warmup + iters {
@@ -303,9 +322,14 @@ mod native {
             match pollster::block_on(GpuContext::new()) {
                 Ok(ctx) => {
                     println!(
-                        "GPU path: {} ({:?}); CPU path: 1 thread, matrix products {}.",
+                        "GPU path: {} ({:?}), whole-sequence cell kernels with {} batch rows per workgroup; \
+                         CPU path: 1 thread, matrix products {}.",
                         ctx.description(),
                         ctx.adapter_info.backend,
+                        o.rows_per_group.map_or_else(
+                            || format!("{} (default)", cell_sequence::rows_per_group(o.hidden)),
+                            |r| r.to_string()
+                        ),
                         cpu_kernels(o.simd)
                     );
                     Some(ctx)
@@ -353,12 +377,32 @@ mod native {
             }
             linalg::set_simd(true);
             if let Some(ctx) = &ctx {
-                match time_gpu(ctx, spec, &batch, o.warmup, o.iters) {
+                match time_gpu(ctx, spec, &batch, o.warmup, o.iters, o.rows_per_group) {
                     Ok((samples, c)) => {
                         row("gpu", Ok(samples));
                         counts.push((cell, c));
                     }
                     Err(e) => row("gpu", Err(e)),
+                }
+            }
+        }
+        if let (Some(ctx), true) = (&ctx, !counts.is_empty()) {
+            println!();
+            println!(
+                "GPU compute dispatches of one training step by length (batch {}, 1 layer, 1 direction):",
+                o.batch
+            );
+            println!();
+            println!(
+                "| cell | T = {} | T = {} |",
+                LENGTHS_COMPARED[0], LENGTHS_COMPARED[1]
+            );
+            println!("|------|------:|-------:|");
+            for &cell in &o.cells {
+                let spec = RnnSpec::new(cell, VOCAB, o.hidden);
+                match dispatches_by_length(ctx, spec, o.batch) {
+                    Ok([a, b]) => println!("| {} | {a} | {b} |", cell.as_str().to_uppercase()),
+                    Err(e) => println!("| {} | failed: {e} | |", cell.as_str().to_uppercase()),
                 }
             }
         }
@@ -386,6 +430,31 @@ mod native {
                 );
             }
         }
+    }
+
+    /// The sequence lengths whose dispatch counts the bench prints side by side: the names'
+    /// mean length and the delay task's length.
+    const LENGTHS_COMPARED: [usize; 2] = [7, 96];
+
+    /// Compute dispatches of one training step at each length of [`LENGTHS_COMPARED`].
+    fn dispatches_by_length(
+        ctx: &GpuContext,
+        spec: RnnSpec,
+        batch: usize,
+    ) -> Result<[u64; 2], String> {
+        let layout = ParamLayout::classifier(&spec, CLASSES);
+        let params = init_params(&layout, &spec, 0);
+        let mut gpu = GpuClassifier::new(ctx, spec, CLASSES, &params, batch, LENGTHS_COMPARED[1])
+            .map_err(|e| e.to_string())?;
+        let mut out = [0; 2];
+        for (slot, &t) in out.iter_mut().zip(&LENGTHS_COMPARED) {
+            let before = ctx.counts();
+            gpu.train_step(&full_batch(batch, t), 1e-3)
+                .map_err(|e| e.to_string())?;
+            *slot = ctx.counts().since(&before).dispatches;
+            pollster::block_on(gpu.drain_results()).map_err(|e| e.to_string())?;
+        }
+        Ok(out)
     }
 
     /// The CPU matrix products the rows use, e.g. `"avx2+fma and portable"`.

@@ -1,12 +1,13 @@
 //! `delay-copy`: the delay-copy task trained natively with the same code as the browser tab
-//! (CPU path): every cell × seed of a configuration, cells of one seed in turn on the same
-//! token stream, measured on the fixed held-out set.
+//! (CPU path, or `--backend gpu`: the same model on the WGSL kernels, natively on Vulkan —
+//! lavapipe without a GPU): every cell × seed of a configuration, cells of one seed in turn on
+//! the same token stream, measured on the fixed held-out set.
 //!
 //! ```text
 //! cargo run --release --bin delay-copy -- [--delay 8] [--length 96] [--vocab 10]
 //!     [--hidden-size 128] [--lr 0.003] [--batch-size 32] [--max-norm 1] [--forget-bias 1]
 //!     [--steps 3000] [--seed 0] [--seeds 3] [--cell both|rnn|lstm|gru|all]
-//!     [--eval-every 100] [--every 1]
+//!     [--eval-every 100] [--every 1] [--backend cpu|gpu]
 //! ```
 //! Defaults are those of `?v=1&lesson=delay` (recipe R, docs/url.md). Prints one JSON object
 //! per step and run on its own line (every `--every` steps, at every held-out evaluation and
@@ -43,7 +44,7 @@ mod native {
     const USAGE: &str =
         "delay-copy [--delay N] [--length N] [--vocab N] [--hidden-size N] [--lr X] \
         [--batch-size N] [--max-norm X] [--forget-bias X] [--steps N] [--seed N] [--seeds N] \
-        [--cell both|rnn|lstm|gru|all] [--eval-every N] [--every N]";
+        [--cell both|rnn|lstm|gru|all] [--eval-every N] [--every N] [--backend cpu|gpu]";
 
     pub fn run() -> Result<(), String> {
         let mut args = pico_args::Arguments::from_env();
@@ -84,6 +85,15 @@ mod native {
             .map_err(|e| format!("--every: {e}"))?
             .unwrap_or(1)
             .max(1);
+        let backend: String = args
+            .opt_value_from_str("--backend")
+            .map_err(|e| format!("--backend: {e}"))?
+            .unwrap_or_else(|| "cpu".to_owned());
+        let gpu = match backend.as_str() {
+            "cpu" => false,
+            "gpu" => true,
+            other => return Err(format!("--backend: {other:?} is not cpu or gpu")),
+        };
         let rest = args.finish();
         if !rest.is_empty() {
             return Err(format!("unknown arguments: {rest:?}"));
@@ -95,6 +105,20 @@ mod native {
         }
         let config = decoded.config;
         let mut sweep = Sweep::with_eval_every(&config, eval_every).map_err(|e| e.to_string())?;
+        if gpu {
+            let ctx = pollster::block_on(unroll_core::gpu::GpuContext::new())
+                .map_err(|e| format!("--backend gpu: {e}"))?;
+            eprintln!(
+                "backend: GPU, {} ({:?})",
+                ctx.description(),
+                ctx.adapter_info.backend
+            );
+            sweep = sweep
+                .on_gpu(&ctx)
+                .map_err(|e| format!("--backend gpu: {e}"))?;
+        } else {
+            eprintln!("backend: CPU");
+        }
         eprintln!(
             "delay {} length {} vocab {} hidden {} batch {} lr {} max_norm {} forget_bias {} \
              steps {} seeds {:?} eval every {}",

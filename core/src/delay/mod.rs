@@ -14,10 +14,11 @@
 //!   held-out accuracy vs delay), the [`outcome::Outcome`] of one delay's runs, the capacity
 //!   figures ([`outcome::Capacity`]).
 //!
-//! Training runs on the **CPU path** (the Rust reference of `math`), in the browser and
-//! natively (`core/src/bin/delay_copy.rs`); no GPU kernel is involved. Positions are counted from
-//! 0: with delay d, positions d, d+1, …, T−1 are supervised (the course's "from position
-//! delay + 1" counts from 1).
+//! Training runs on the **CPU path** (the Rust reference of `math`) in the browser and
+//! natively (`core/src/bin/delay_copy.rs`), and natively also on the GPU (`delay-copy
+//! --backend gpu`: the same model on the WGSL kernels of [`crate::gpu`],
+//! [`CellTrainer::new_gpu`]). Positions are counted from 0: with delay d, positions d, d+1,
+//! …, T−1 are supervised (the course's "from position delay + 1" counts from 1).
 
 pub mod model;
 pub mod outcome;
@@ -33,4 +34,4 @@ pub use run::{
     SweepCheckpoint, Tick,
 };
 pub use task::{targets, DelayBatch, DelayTask};
-pub use trainer::{CellTrainer, DelayStep, Recipe, SideBySide, TrainerState};
+pub use trainer::{Backend, CellTrainer, DelayStep, Recipe, SideBySide, TrainerState};

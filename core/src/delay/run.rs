@@ -353,6 +353,12 @@ impl DelayRun {
         &self.trainer
     }
 
+    /// This run with `trainer` in place of its own (the same cell, task and seed on another
+    /// path, e.g. [`CellTrainer::new_gpu`]), before any step.
+    pub fn with_trainer(self, trainer: CellTrainer) -> DelayRun {
+        DelayRun { trainer, ..self }
+    }
+
     /// Steps done.
     pub fn steps_done(&self) -> u64 {
         self.trainer.steps()
@@ -385,7 +391,7 @@ impl DelayRun {
     }
 
     /// Forward-only evaluation of the current weights on `heldout`.
-    pub fn evaluate(&self, heldout: &HeldOutSet) -> HeldOut {
+    pub fn evaluate(&mut self, heldout: &HeldOutSet) -> HeldOut {
         let s = self.trainer.evaluate(heldout.batch());
         HeldOut {
             cell: self.trainer.cell(),
@@ -567,6 +573,23 @@ impl Sweep {
             cursor: 0,
             eval_every: eval_every.max(1),
         })
+    }
+
+    /// Runs every trainer on the GPU of `ctx` (natively; see [`CellTrainer::new_gpu`]),
+    /// before any tick. Same weights, streams and held-out set as on the CPU path.
+    ///
+    /// # Errors
+    /// [`crate::gpu::GpuError`] when a model does not fit the GPU path or the device fails.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn on_gpu(mut self, ctx: &crate::gpu::GpuContext) -> Result<Sweep, crate::gpu::GpuError> {
+        let recipe = Recipe::of(&self.config);
+        let runs = std::mem::take(&mut self.runs);
+        for run in runs {
+            let id = run.id();
+            let trainer = CellTrainer::new_gpu(id.cell, &self.task, &recipe, id.seed, ctx)?;
+            self.runs.push(run.with_trainer(trainer));
+        }
+        Ok(self)
     }
 
     /// The configuration.

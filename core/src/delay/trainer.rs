@@ -1,4 +1,8 @@
-//! Training the delay-copy models on the CPU path, without freezing the browser tab.
+//! Training the delay-copy models on the CPU path, without freezing the browser tab, or
+//! natively on the GPU ([`CellTrainer::new_gpu`]: the same model on the WGSL kernels, one
+//! submission per step; the step's loss, accuracy and gradient norm come back from the GPU and
+//! the weights and Adam's state are read back after each step, so a failing device hands over
+//! to the CPU path from the same step).
 //!
 //! One optimisation step of a cell: a fresh batch from its [`TokenStream`], forward and BPTT
 //! over the whole batch (the loss is the mean over every supervised token of the batch),
@@ -110,6 +114,7 @@ impl TrainerState {
 /// One cell of the delay-copy task with its parameters, Adam state and token stream.
 pub struct CellTrainer {
     model: DelayModel,
+    /// The weights (on the GPU path: as read back after the last step).
     params: Vec<f32>,
     adam: Adam,
     grads: Vec<f32>,
@@ -118,6 +123,18 @@ pub struct CellTrainer {
     max_norm: Option<f32>,
     seed: u32,
     step: u64,
+    #[cfg(not(target_arch = "wasm32"))]
+    gpu: Option<gpu::GpuEngine>,
+}
+
+/// Which path a trainer's steps run on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Backend {
+    /// The Rust reference (`math`).
+    Cpu,
+    /// The WGSL kernels (wgpu).
+    Gpu,
 }
 
 impl CellTrainer {
@@ -144,7 +161,18 @@ impl CellTrainer {
             step: 0,
             model,
             params,
+            #[cfg(not(target_arch = "wasm32"))]
+            gpu: None,
         }
+    }
+
+    /// Which path the next step runs on.
+    pub fn backend(&self) -> Backend {
+        #[cfg(not(target_arch = "wasm32"))]
+        if self.gpu.is_some() {
+            return Backend::Gpu;
+        }
+        Backend::Cpu
     }
 
     /// The seed of the weights and of the token stream.
@@ -202,12 +230,45 @@ impl CellTrainer {
         self.adam.v.copy_from_slice(&state.adam_v);
         self.stream.seek(state.stream_position);
         self.step = state.step;
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(engine) = &mut self.gpu {
+            if let Err(e) = engine.load(&self.params, &self.adam) {
+                eprintln!("delay: GPU restore failed ({e}); continuing on the CPU path");
+                self.gpu = None;
+            }
+        }
         Ok(())
     }
 
     /// One optimisation step on the next batch of the stream (see the module docs).
     pub fn step(&mut self) -> DelayStep {
         let batch = self.stream.next_batch(self.batch_size);
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(engine) = &mut self.gpu {
+            match engine.step(&batch, self.adam.config.lr, self.max_norm) {
+                Ok((step, params, adam)) => {
+                    self.params = params;
+                    self.adam = adam;
+                    self.step += 1;
+                    return DelayStep {
+                        cell: self.model.spec.cell,
+                        seed: self.seed,
+                        step: self.step,
+                        ..step
+                    };
+                }
+                Err(e) => {
+                    // The device failed: this step and the rest run on the CPU path, from the
+                    // weights and Adam state read back after the previous step.
+                    eprintln!("delay: GPU step failed ({e}); continuing on the CPU path");
+                    self.gpu = None;
+                }
+            }
+        }
+        self.cpu_step(batch)
+    }
+
+    fn cpu_step(&mut self, batch: DelayBatch) -> DelayStep {
         self.grads.iter_mut().for_each(|g| *g = 0.0);
         let divisor = batch.targets().len();
         let mut stats = DelayStats::default();
@@ -240,10 +301,21 @@ impl CellTrainer {
     }
 
     /// Loss and accuracy sums of the current weights on `batch`, forward only (in slices of
-    /// at most the training batch size, so memory stays that of a training step).
-    pub fn evaluate(&self, batch: &DelayBatch) -> DelayStats {
-        self.model
-            .evaluate_in_chunks(&self.params, batch, self.batch_size.max(32))
+    /// at most the training batch size, so memory stays that of a training step). On the GPU
+    /// path the forward runs there; a device failure falls back to the CPU's forward.
+    pub fn evaluate(&mut self, batch: &DelayBatch) -> DelayStats {
+        let chunk = self.batch_size.max(32);
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(engine) = &mut self.gpu {
+            match engine.evaluate(&self.model, batch, chunk) {
+                Ok(stats) => return stats,
+                Err(e) => {
+                    eprintln!("delay: GPU evaluation failed ({e}); continuing on the CPU path");
+                    self.gpu = None;
+                }
+            }
+        }
+        self.model.evaluate_in_chunks(&self.params, batch, chunk)
     }
 
     /// Arg-max predictions `[T − d]` of sequence `b` of `batch` with the current weights.
@@ -318,5 +390,165 @@ impl SideBySide {
             .iter()
             .map(|t| (t.cell(), t.predict(&self.example, 0)))
             .collect()
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl CellTrainer {
+    /// [`CellTrainer::new`] whose steps and evaluations run on the GPU of `ctx` (natively:
+    /// Vulkan, lavapipe without a GPU; each step waits for its results). Same weights, token
+    /// stream and recipe as the CPU trainer of the same seed.
+    ///
+    /// # Errors
+    /// [`GpuError`] when the model does not fit the GPU path (e.g. hidden size over 256) or
+    /// the device fails.
+    pub fn new_gpu(
+        cell: CellKind,
+        task: &DelayTask,
+        recipe: &Recipe,
+        seed: u32,
+        ctx: &GpuContext,
+    ) -> Result<CellTrainer, GpuError> {
+        let mut trainer = CellTrainer::new(cell, task, recipe, seed);
+        let engine = gpu::GpuEngine::new(ctx, &trainer, task)?;
+        trainer.gpu = Some(engine);
+        Ok(trainer)
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+use crate::gpu::{GpuContext, GpuError};
+
+/// The GPU path of a [`CellTrainer`] (native: waits for each step's results).
+#[cfg(not(target_arch = "wasm32"))]
+mod gpu {
+    use super::{CellTrainer, DelayBatch, DelayModel, DelayStats, DelayStep, DelayTask};
+    use crate::gpu::classifier::{GpuClassifier, GpuTrainState, Readout};
+    use crate::gpu::{GpuContext, GpuError};
+    use crate::math::classifier::ClassifierBatch;
+    use crate::math::loss::softmax_cross_entropy;
+    use crate::math::optim::Adam;
+
+    /// The per-token model on the GPU: a [`GpuClassifier`] whose head reads every position
+    /// from the delay on.
+    pub(super) struct GpuEngine {
+        gpu: GpuClassifier,
+        /// Sequences of one GPU batch at most (training batch, evaluation slice).
+        max_batch: usize,
+    }
+
+    /// A delay batch as the GPU reads it: tokens `[B, T]`, every length T, the targets of the
+    /// supervised positions (time-major) as labels.
+    fn classifier_batch(batch: &DelayBatch) -> ClassifierBatch {
+        let (b, t) = (batch.batch, batch.seq_len);
+        let mut tokens = vec![0u32; b * t];
+        for (i, &tok) in batch.tokens.iter().enumerate() {
+            tokens[(i % b) * t + i / b] = tok;
+        }
+        ClassifierBatch {
+            batch: b,
+            seq_len: t,
+            tokens,
+            lengths: vec![t as u32; b],
+            labels: batch.targets().to_vec(),
+        }
+    }
+
+    impl GpuEngine {
+        pub(super) fn new(
+            ctx: &GpuContext,
+            trainer: &CellTrainer,
+            task: &DelayTask,
+        ) -> Result<GpuEngine, GpuError> {
+            let max_batch = trainer.batch_size.max(32);
+            let model = &trainer.model;
+            let mut gpu = GpuClassifier::with_readout(
+                ctx,
+                model.spec,
+                model.vocab(),
+                &trainer.params,
+                max_batch,
+                task.length(),
+                Readout::EveryStepFrom(task.delay()),
+            )?;
+            gpu.set_readback_chunk(1);
+            let mut engine = GpuEngine { gpu, max_batch };
+            engine.load(&trainer.params, &trainer.adam)?;
+            Ok(engine)
+        }
+
+        /// Puts `params` and Adam's state on the GPU (the next step goes on from them).
+        pub(super) fn load(&mut self, params: &[f32], adam: &Adam) -> Result<(), GpuError> {
+            self.gpu.load_state(&GpuTrainState {
+                params: params.to_vec(),
+                adam: adam.clone(),
+            })
+        }
+
+        /// One training step; returns its record (cell, seed and step count to be filled in),
+        /// the weights and Adam's state after it.
+        pub(super) fn step(
+            &mut self,
+            batch: &DelayBatch,
+            lr: f32,
+            max_norm: Option<f32>,
+        ) -> Result<(DelayStep, Vec<f32>, Adam), GpuError> {
+            let cb = classifier_batch(batch);
+            // Clipping at +inf measures the norm (and skips a non-finite one) like the CPU path.
+            self.gpu
+                .train_step_clipped(&cb, lr, max_norm.unwrap_or(f32::INFINITY))?;
+            let results = pollster::block_on(self.gpu.drain_results())?;
+            let r = results
+                .last()
+                .copied()
+                .ok_or_else(|| GpuError::Readback("no result for the step".into()))?;
+            let mut state = pollster::block_on(self.gpu.read_state())?;
+            state.adam.config.lr = lr;
+            let rows = cb.labels.len().max(1);
+            let loss = f64::from(r.loss);
+            let step = DelayStep {
+                cell: crate::math::params::CellKind::Rnn,
+                seed: 0,
+                step: 0,
+                loss,
+                token_acc: f64::from(r.correct) / rows as f64,
+                grad_norm: r.grad_norm.map_or(f64::NAN, f64::from),
+                skipped: r.skipped || !loss.is_finite(),
+            };
+            Ok((step, state.params, state.adam))
+        }
+
+        /// Loss and accuracy sums on `batch`, forward only, in slices of at most `chunk`.
+        pub(super) fn evaluate(
+            &mut self,
+            model: &DelayModel,
+            batch: &DelayBatch,
+            chunk: usize,
+        ) -> Result<DelayStats, GpuError> {
+            let chunk = chunk.clamp(1, self.max_batch);
+            let v = model.vocab();
+            let mut stats = DelayStats::default();
+            let mut start = 0;
+            while start < batch.batch {
+                let end = (start + chunk).min(batch.batch);
+                let slice = batch.rows(start..end);
+                let logits = pollster::block_on(self.gpu.evaluate(&classifier_batch(&slice)))?;
+                let targets = slice.targets();
+                let mut scratch = vec![0.0f32; logits.len()];
+                let loss_sum = softmax_cross_entropy(&logits, targets, v, 1.0, &mut scratch);
+                let correct = logits
+                    .chunks_exact(v)
+                    .zip(targets)
+                    .filter(|(row, &y)| crate::math::classifier::argmax(row) == y as usize)
+                    .count();
+                stats.add(DelayStats {
+                    loss_sum: f64::from(loss_sum),
+                    correct: correct as u64,
+                    count: targets.len() as u64,
+                });
+                start = end;
+            }
+            Ok(stats)
+        }
     }
 }

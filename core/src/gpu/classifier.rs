@@ -2,17 +2,21 @@
 //! `num_layers`, `bidirectional`; [`GpuRecurrent`]) → `fc` at each name's last real character →
 //! log-softmax → NLL (mean) → optional global-norm clipping → Adam, in WGSL kernels.
 //!
+//! With [`Readout::EveryStepFrom`] the same machinery trains the delay task's per-token model
+//! (`delay::model`): the head reads the recurrent output at every position from the delay on,
+//! one label per (position, sequence), and the loss is the mean over those tokens.
+//!
 //! Same model and parameter layout as `math::classifier` (the CPU path): the flat parameter
 //! vector follows [`ParamLayout::classifier`], so `read_params` can be compared with the CPU
 //! path element by element and handed to it when the GPU goes away.
 //!
 //! One [`GpuClassifier::train_step`] encodes every dispatch of the mini-batch into one command
-//! encoder and submits once (for one layer and direction `4·T + 10` dispatches: input
-//! projection, T × (recurrent matmul, cell), feature gather, head, dW_fc, d_features,
-//! gradient scatter, T × (cell backward, dh matmul), dW_hh, db_hh, dW_ih + db_ih, clipping and
-//! Adam's step scalars, Adam; each further layer or direction adds its own `4·T + 4`, or
-//! `4·T + 6` with dense input). Each step's (loss, correct, grad norm, skipped) lands in a
-//! small ring on the GPU that is copied out every
+//! encoder and submits once: for one layer and direction 14 dispatches whatever the length T
+//! (input projection, the `W_hhᵀ` copy, the cell's forward loop over all T steps, feature
+//! gather, head, dW_fc, d_features, gradient scatter, the cell's backward loop, dW_hh, db_hh,
+//! dW_ih + db_ih, clipping and Adam's step scalars, Adam); each further direction of the
+//! one-hot first layer adds 7, each direction of a further (dense-input) layer 10. Each step's
+//! (loss, correct, grad norm, skipped) lands in a small ring on the GPU that is copied out every
 //! [`readback_chunk`](GpuClassifier::set_readback_chunk) steps and mapped asynchronously;
 //! [`GpuClassifier::drain_results`] awaits those maps. Nothing blocks per step.
 
@@ -38,6 +42,16 @@ pub const DEFAULT_READBACK_CHUNK: usize = 16;
 
 /// Bytes of one [`StepRecord`] in the results ring.
 const RECORD_BYTES: u64 = std::mem::size_of::<StepRecord>() as u64;
+
+/// Which recurrent outputs the head reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Readout {
+    /// Each name's output at its last real character: one row and one label per name.
+    LastStep,
+    /// Every position `t ≥ from` of every sequence (the delay task's per-token head): rows
+    /// `(t − from)·B + b`, time-major, one label each; every sequence has the full length.
+    EveryStepFrom(usize),
+}
 
 /// Everything training needs to continue elsewhere, read back from the GPU
 /// ([`GpuClassifier::read_state`]).
@@ -82,7 +96,7 @@ struct Buffers {
 /// Bind groups of the head and the optimizer.
 #[derive(Debug)]
 struct Groups {
-    /// output[len−1] → features.
+    /// output[len−1] → features (last-step readout).
     gather: wgpu::BindGroup,
     head: wgpu::BindGroup,
     /// d_logitsᵀ·features → grads (fc.weight).
@@ -107,6 +121,7 @@ pub struct GpuClassifier {
     max_batch: usize,
     max_seq_len: usize,
     head_kind: Head,
+    readout: Readout,
     rnn: GpuRecurrent,
     head: Kernel<ClassifierHead>,
     last_step: Kernel<LastStep>,
@@ -146,7 +161,40 @@ impl GpuClassifier {
         max_batch: usize,
         max_seq_len: usize,
     ) -> Result<GpuClassifier, GpuError> {
+        Self::with_readout(
+            ctx,
+            spec,
+            num_classes,
+            params,
+            max_batch,
+            max_seq_len,
+            Readout::LastStep,
+        )
+    }
+
+    /// [`new`](Self::new) with the head reading `readout`. For
+    /// [`Readout::EveryStepFrom`]`(d)` every batch has sequences of `max_seq_len` tokens and
+    /// `(max_seq_len − d)·B` labels.
+    ///
+    /// # Errors
+    /// As [`new`](Self::new); [`GpuError::InvalidInput`] when `d` is not inside the sequence.
+    pub fn with_readout(
+        ctx: &GpuContext,
+        spec: RnnSpec,
+        num_classes: usize,
+        params: &[f32],
+        max_batch: usize,
+        max_seq_len: usize,
+        readout: Readout,
+    ) -> Result<GpuClassifier, GpuError> {
         ctx.check()?;
+        if let Readout::EveryStepFrom(from) = readout {
+            if from >= max_seq_len {
+                return Err(GpuError::InvalidInput(format!(
+                    "the head reads positions from {from} on, the sequences have {max_seq_len}"
+                )));
+            }
+        }
         for (what, v) in [
             ("num_classes", num_classes),
             ("num_layers", spec.num_layers),
@@ -173,7 +221,12 @@ impl GpuClassifier {
             .map(|e| e.offset)
             .unwrap_or_default();
         let fc_b = layout.get("fc.bias").map(|e| e.offset).unwrap_or_default();
-        let (b, c) = (max_batch as u64, num_classes as u64);
+        let c = num_classes as u64;
+        // Head rows: one per name, or one per supervised (position, sequence).
+        let b = match readout {
+            Readout::LastStep => max_batch,
+            Readout::EveryStepFrom(from) => max_batch * (max_seq_len - from),
+        } as u64;
         let f = (spec.num_directions() * spec.hidden_size) as u64;
         let p = layout.total_len() as u64;
         let chunk = DEFAULT_READBACK_CHUNK;
@@ -198,7 +251,7 @@ impl GpuClassifier {
         let arena = UniformArena::new(
             ctx,
             "classifier.uniforms",
-            recurrent::records_per_pass(&spec, max_seq_len) + 16,
+            recurrent::records_per_pass(&spec) + 16,
         );
         let rnn = GpuRecurrent::new(
             ctx,
@@ -217,7 +270,7 @@ impl GpuClassifier {
         let grad_norm = Kernel::new(ctx);
         let adam = Kernel::new(ctx);
         let groups = Self::bind_groups(
-            ctx, &rnn, &head, &last_step, &grad_norm, &adam, &bufs, &arena,
+            ctx, &rnn, &head, &last_step, &grad_norm, &adam, &bufs, &arena, readout,
         );
         let this = GpuClassifier {
             ctx: ctx.clone(),
@@ -229,6 +282,7 @@ impl GpuClassifier {
             max_batch,
             max_seq_len,
             head_kind: Head::Last,
+            readout,
             rnn,
             head,
             last_step,
@@ -261,8 +315,15 @@ impl GpuClassifier {
         adam: &Kernel<AdamUpdate>,
         b: &Buffers,
         arena: &UniformArena,
+        readout: Readout,
     ) -> Groups {
         let top = rnn.outputs.len() - 1;
+        // The per-token head reads the top layer's output in place and writes its gradient
+        // straight into the top layer's d_output (both at the first supervised row).
+        let (features, d_features) = match readout {
+            Readout::LastStep => (&b.features, &b.d_features),
+            Readout::EveryStepFrom(_) => (&rnn.outputs[top], &rnn.d_outputs[top]),
+        };
         let mm = |label: &str, a: &wgpu::Buffer, bb: &wgpu::Buffer, c: &wgpu::Buffer| {
             rnn.matmul.bind(ctx, label, arena, &[a, bb, c])
         };
@@ -279,7 +340,7 @@ impl GpuClassifier {
                 arena,
                 &[
                     &b.params,
-                    &b.features,
+                    features,
                     &b.labels,
                     &b.logits,
                     &b.d_logits,
@@ -287,8 +348,8 @@ impl GpuClassifier {
                     &b.results,
                 ],
             ),
-            mm_fc_weight_grad: mm("matmul.fc_weight_grad", &b.d_logits, &b.features, &b.grads),
-            mm_d_features: mm("matmul.d_features", &b.d_logits, &b.params, &b.d_features),
+            mm_fc_weight_grad: mm("matmul.fc_weight_grad", &b.d_logits, features, &b.grads),
+            mm_d_features: mm("matmul.d_features", &b.d_logits, &b.params, d_features),
             scatter: last_step.bind(
                 ctx,
                 "last_step.scatter",
@@ -319,6 +380,11 @@ impl GpuClassifier {
     /// [`GpuError::InvalidInput`] when the classifier was built for sequences shorter than
     /// `PADDED_LEN`.
     pub fn set_head(&mut self, head: Head) -> Result<(), GpuError> {
+        if head == Head::Padded && self.readout != Readout::LastStep {
+            return Err(GpuError::InvalidInput(
+                "head=padded reads each name's last step; this head reads every step".into(),
+            ));
+        }
         if head == Head::Padded && self.max_seq_len < PADDED_LEN {
             return Err(GpuError::InvalidInput(format!(
                 "head=padded needs max_seq_len ≥ {PADDED_LEN}, this classifier has {}",
@@ -340,6 +406,11 @@ impl GpuClassifier {
             Head::Last => std::borrow::Cow::Borrowed(batch),
             Head::Padded => std::borrow::Cow::Owned(pad_batch(batch)),
         }
+    }
+
+    /// The recurrent stack's kernels and buffers (e.g. to choose their workgroup layout).
+    pub fn recurrent_mut(&mut self) -> &mut GpuRecurrent {
+        &mut self.rnn
     }
 
     /// The parameter layout (`rnn.*` then `fc.*`, PyTorch names).
@@ -379,6 +450,7 @@ impl GpuClassifier {
                 &self.adam,
                 &self.bufs,
                 &self.arena,
+                self.readout,
             );
             self.free_staging.clear();
             self.chunk = steps;
@@ -448,9 +520,17 @@ impl GpuClassifier {
                 self.max_batch, self.max_seq_len
             )));
         }
-        if batch.tokens.len() != b * t || batch.lengths.len() != b || batch.labels.len() != b {
+        let rows = self.head_rows(b, t);
+        if let Readout::EveryStepFrom(from) = self.readout {
+            if t <= from || batch.lengths.iter().any(|&l| l as usize != t) {
+                return Err(GpuError::InvalidInput(format!(
+                    "the per-token head needs every sequence {t} long and longer than {from}"
+                )));
+            }
+        }
+        if batch.tokens.len() != b * t || batch.lengths.len() != b || batch.labels.len() != rows {
             return Err(GpuError::InvalidInput(format!(
-                "tokens/lengths/labels have {}/{}/{} entries, expected {}/{b}/{b}",
+                "tokens/lengths/labels have {}/{}/{} entries, expected {}/{b}/{rows}",
                 batch.tokens.len(),
                 batch.lengths.len(),
                 batch.labels.len(),
@@ -497,17 +577,36 @@ impl GpuClassifier {
         q.write_buffer(&self.bufs.labels, 0, bytemuck::cast_slice(&batch.labels));
     }
 
-    fn head_dims(&self, batch: usize, mode: u32) -> HeadDims {
+    /// Rows the head sees for a batch of `batch` sequences of `seq_len` steps.
+    fn head_rows(&self, batch: usize, seq_len: usize) -> usize {
+        match self.readout {
+            Readout::LastStep => batch,
+            Readout::EveryStepFrom(from) => batch * seq_len.saturating_sub(from),
+        }
+    }
+
+    /// Element offset of the head's first feature row in its features buffer.
+    fn feat_offset(&self, batch: usize) -> usize {
+        match self.readout {
+            Readout::LastStep => 0,
+            Readout::EveryStepFrom(from) => {
+                from * batch * self.spec.num_directions() * self.spec.hidden_size
+            }
+        }
+    }
+
+    fn head_dims(&self, batch: usize, seq_len: usize, mode: u32) -> HeadDims {
+        let rows = self.head_rows(batch, seq_len);
         HeadDims {
-            batch: batch as u32,
+            batch: rows as u32,
             features: (self.spec.num_directions() * self.spec.hidden_size) as u32,
             num_classes: self.num_classes as u32,
             mode,
-            feat_offset: 0,
+            feat_offset: self.feat_offset(batch) as u32,
             fc_w_offset: self.fc_w as u32,
             fc_b_offset: self.fc_b as u32,
             result_slot: self.slot as u32,
-            inv_batch: 1.0 / batch as f32,
+            inv_batch: 1.0 / rows as f32,
             _pad: [0; 3],
         }
     }
@@ -521,17 +620,19 @@ impl GpuClassifier {
         mode: u32,
     ) -> Result<(), GpuError> {
         self.rnn
-            .encode_forward(pass, &mut self.arena, batch, seq_len, true)?;
-        let width = (self.spec.num_directions() * self.spec.hidden_size) as u32;
-        let gather = LastStepDims {
-            batch: batch as u32,
-            width,
-            mode: 0,
-            _pad: 0,
-        };
-        self.last_step
-            .encode(pass, &self.groups.gather, &mut self.arena, gather)?;
-        let head = self.head_dims(batch, mode);
+            .encode_forward(pass, &mut self.arena, batch, seq_len)?;
+        if self.readout == Readout::LastStep {
+            let width = (self.spec.num_directions() * self.spec.hidden_size) as u32;
+            let gather = LastStepDims {
+                batch: batch as u32,
+                width,
+                mode: 0,
+                _pad: 0,
+            };
+            self.last_step
+                .encode(pass, &self.groups.gather, &mut self.arena, gather)?;
+        }
+        let head = self.head_dims(batch, seq_len, mode);
         self.head
             .encode(pass, &self.groups.head, &mut self.arena, head)
     }
@@ -547,28 +648,34 @@ impl GpuClassifier {
     ) -> Result<(), GpuError> {
         let f = (self.spec.num_directions() * self.spec.hidden_size) as u32;
         let c = self.num_classes as u32;
-        // fc.weight grad = d_logitsᵀ·features: [C, B] × [B, F].
-        let mut mm = MatmulDims::packed(c, f, batch as u32, true, false);
+        let rows = self.head_rows(batch, seq_len) as u32;
+        let feat_offset = self.feat_offset(batch) as u32;
+        // fc.weight grad = d_logitsᵀ·features: [C, rows] × [rows, F].
+        let mut mm = MatmulDims::packed(c, f, rows, true, false);
+        mm.b_offset = feat_offset;
         mm.c_offset = self.fc_w as u32;
         self.rnn
             .matmul
             .encode(pass, &self.groups.mm_fc_weight_grad, &mut self.arena, mm)?;
-        // d_features = d_logits·fc.weight: [B, C] × [C, F].
-        let mut mm = MatmulDims::packed(batch as u32, f, c, false, false);
+        // d_features = d_logits·fc.weight: [rows, C] × [C, F] (per-token: into d_output).
+        let mut mm = MatmulDims::packed(rows, f, c, false, false);
         mm.b_offset = self.fc_w as u32;
+        mm.c_offset = feat_offset;
         self.rnn
             .matmul
             .encode(pass, &self.groups.mm_d_features, &mut self.arena, mm)?;
-        let scatter = LastStepDims {
-            batch: batch as u32,
-            width: f,
-            mode: 1,
-            _pad: 0,
-        };
-        self.last_step
-            .encode(pass, &self.groups.scatter, &mut self.arena, scatter)?;
+        if self.readout == Readout::LastStep {
+            let scatter = LastStepDims {
+                batch: batch as u32,
+                width: f,
+                mode: 1,
+                _pad: 0,
+            };
+            self.last_step
+                .encode(pass, &self.groups.scatter, &mut self.arena, scatter)?;
+        }
         self.rnn
-            .encode_backward(pass, &mut self.arena, batch, seq_len, false)?;
+            .encode_backward(pass, &mut self.arena, batch, seq_len)?;
         let len = self.layout.total_len() as u32;
         let config = AdamConfig {
             lr,
@@ -732,8 +839,9 @@ impl GpuClassifier {
         Ok(out)
     }
 
-    /// Logits `[B, C]` (row-major) for `batch` with the current parameters; no gradient, no
-    /// parameter change, no results record.
+    /// Logits `[rows, C]` (row-major; rows as the head reads them: one per name, or one per
+    /// supervised (position, sequence)) for `batch` with the current parameters; no gradient,
+    /// no parameter change, no results record.
     ///
     /// # Errors
     /// As [`train_step`](Self::train_step) and [`drain_results`](Self::drain_results).
@@ -766,7 +874,7 @@ impl GpuClassifier {
             });
             self.encode_forward(&mut pass, batch.batch, batch.seq_len, 0)?;
         }
-        let bytes = (batch.batch * self.num_classes * 4) as u64;
+        let bytes = (self.head_rows(batch.batch, batch.seq_len) * self.num_classes * 4) as u64;
         let staging = buffers::staging(&ctx, "classifier.logits_readback", bytes);
         encoder.copy_buffer_to_buffer(&self.bufs.logits, 0, &staging, 0, bytes);
         self.arena.upload(&ctx.queue);

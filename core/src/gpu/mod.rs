@@ -21,7 +21,7 @@ pub mod module;
 pub mod recurrent;
 pub mod shader_source;
 
-pub use classifier::GpuClassifier;
+pub use classifier::{GpuClassifier, Readout};
 pub use context::{GpuContext, GpuCounts};
 pub use error::GpuError;
 pub use module::{GpuRnnModule, ModuleInputs, ModuleOutputs};

@@ -127,7 +127,7 @@ impl GpuRnnModule {
         let arena = UniformArena::new(
             ctx,
             "module.uniforms",
-            recurrent::records_per_pass(&spec, max_seq_len) + 8,
+            recurrent::records_per_pass(&spec) + 8,
         );
         let rnn = GpuRecurrent::new(
             ctx,
@@ -262,10 +262,8 @@ impl GpuRnnModule {
                 label: Some("module.forward_backward"),
                 timestamp_writes: None,
             });
-            self.rnn
-                .encode_forward(&mut pass, &mut self.arena, b, t, x.h0.is_none())?;
-            self.rnn
-                .encode_backward(&mut pass, &mut self.arena, b, t, true)?;
+            self.rnn.encode_forward(&mut pass, &mut self.arena, b, t)?;
+            self.rnn.encode_backward(&mut pass, &mut self.arena, b, t)?;
         }
         // One staging buffer for everything read back, in this order.
         let (bh, seq) = ((b * h * 4) as u64, (t * b * 4) as u64);

@@ -1,23 +1,30 @@
 //! A recurrent module (`nn.RNN` / `nn.LSTM` / `nn.GRU` with any `num_layers` and
 //! `bidirectional`) on the GPU: forward and BPTT encoded into the caller's compute pass.
 //!
-//! Buffers per (layer, direction) — caches by step `s`, sequences by time `t` (see `CellDims`
+//! Buffers per (layer, direction) — caches by step `s`, sequences by time `t` (see `SequenceDims`
 //! in `core/shaders/common.wgsl`; the reverse direction of a sample of length `len` processes
 //! `t = len − 1 − s`):
 //!
 //! | buffer | shape | |
 //! |---|---|---|
 //! | `xproj` | `[T, B, G·H]` by time | `W_ih x_t + b_ih (+ b_hh)` |
-//! | `hh` | `[B, G·H]` | `h_prev·W_hhᵀ` of the current step |
+//! | `w_hh_t` | `[H, G·H]` | `W_hhᵀ`, copied once per training step (the forward loop's units read neighbouring addresses) |
 //! | `h_cache`, `c_cache` | `[T+1, B, H]` by step | slot 0 = h0/c0, slot T = h_n/c_n |
 //! | `gate_cache` | `[T, B, 4H]` by step | LSTM i,f,g,o; GRU r,z,n,(W_hn h + b_hn) |
 //! | `d_gates` | `[T, B, G·H]` by time | ∂L/∂(input-side pre-activations) |
 //! | `d_gates_step` | `[T, B, G·H]` by step | ∂L/∂(hidden-side pre-activations) |
-//! | `d_state` | `[2, B, H]` (LSTM: dh, dc) or `[B, H]` | running ∂L/∂state |
+//! | `d_state` | `[2, B, H]` (LSTM: dh, dc) or `[B, H]` | ∂L/∂ final state in, ∂L/∂ initial state out |
 //!
 //! and per layer `output`, `d_output` `[T, B, D·H]` by time (layer l's output is layer l+1's
 //! input). All sizes are for the maximum batch and length given at construction; a smaller
 //! batch packs its rows at the start with its own B and T.
+//!
+//! Each (layer, direction) runs as a handful of dispatches whatever the length: the input
+//! projection of all steps (one gather or matmul), the `W_hhᵀ` copy, **one** dispatch of the
+//! cell's forward kernel that runs the whole time loop (a workgroup owns whole batch rows, the
+//! state stays in workgroup memory, `W_hh` is read from storage as the copy `w_hh_t`), and in
+//! the backward pass one dispatch of the cell's backward kernel for BPTT over all steps, then
+//! the weight and bias gradients as single matmuls / column sums over all `T·B` rows.
 //!
 //! The engine is shared by [`crate::gpu::classifier::GpuClassifier`] (one-hot input) and
 //! [`crate::gpu::module::GpuRnnModule`] (dense input, initial states, every gradient).
@@ -25,12 +32,12 @@
 use super::buffers;
 use super::context::GpuContext;
 use super::error::GpuError;
-use super::kernels::cell_step::{self, CellStep, StepBuffer, StepPass};
+use super::kernels::cell_sequence::{self, CellBuffer, CellPass, CellSequence};
 use super::kernels::col_sum::{ColSum, ColSumDims};
 use super::kernels::input_projection::{InputProjection, ProjectionDims};
 use super::kernels::matmul::{Matmul, MatmulDims};
 use super::kernels::onehot_weight_grad::{OnehotGradDims, OnehotWeightGrad, MAX_ONEHOT_INPUT};
-use super::kernels::{CellDims, Kernel, UniformArena};
+use super::kernels::{Kernel, SequenceDims, UniformArena, WG_SEQ};
 use crate::math::params::{LayerOffsets, Nonlinearity, ParamLayout, RnnSpec};
 
 /// What feeds layer 0.
@@ -60,7 +67,7 @@ pub struct StateSources<'a> {
 #[derive(Debug)]
 pub(crate) struct DirBuffers {
     xproj: wgpu::Buffer,
-    hh: wgpu::Buffer,
+    w_hh_t: wgpu::Buffer,
     pub(crate) h_cache: wgpu::Buffer,
     pub(crate) c_cache: Option<wgpu::Buffer>,
     gate_cache: Option<wgpu::Buffer>,
@@ -75,12 +82,10 @@ struct DirGroups {
     projection: wgpu::BindGroup,
     /// Dense input: xproj += input·W_ihᵀ.
     projection_mm: Option<wgpu::BindGroup>,
-    /// hh = h_cache[s]·W_hhᵀ.
-    recurrent_mm: wgpu::BindGroup,
+    /// w_hh_t = I·W_hhᵀ (the transposed copy the forward loop reads).
+    transpose_mm: wgpu::BindGroup,
     cell_forward: wgpu::BindGroup,
     cell_backward: wgpu::BindGroup,
-    /// d_state += d_gates_step[s]·W_hh.
-    dh_mm: wgpu::BindGroup,
     /// grads(W_hh) = d_gates_stepᵀ·h_cache.
     w_hh_grad_mm: wgpu::BindGroup,
     /// grads(b_hh) = Σ d_gates_step.
@@ -103,13 +108,17 @@ pub struct GpuRecurrent {
     offsets: Vec<LayerOffsets>,
     max_batch: usize,
     max_seq_len: usize,
+    /// Batch rows per workgroup of the cell kernels.
+    rows_per_group: usize,
     pub(crate) matmul: Kernel<Matmul>,
     projection: Kernel<InputProjection>,
-    /// The cell's step kernels (names and bindings from its descriptor).
-    cell_forward: Kernel<CellStep>,
-    cell_backward: Kernel<CellStep>,
+    /// The cell's sequence kernels (names and bindings from its descriptor).
+    cell_forward: Kernel<CellSequence>,
+    cell_backward: Kernel<CellSequence>,
     col_sum: Kernel<ColSum>,
     onehot_grad: Kernel<OnehotWeightGrad>,
+    /// `[H, H]` identity (for the `W_hhᵀ` copy by the matmul kernel: exact).
+    identity: wgpu::Buffer,
     /// `[B]` u32 lengths.
     pub(crate) lengths: wgpu::Buffer,
     /// `[B, T]` u32 symbols (one-hot input; a placeholder otherwise).
@@ -127,9 +136,11 @@ pub struct GpuRecurrent {
 }
 
 /// Dispatches one training step of a recurrent module needs, at most (for sizing a
-/// [`UniformArena`]).
-pub fn records_per_pass(spec: &RnnSpec, max_seq_len: usize) -> usize {
-    spec.num_layers * spec.num_directions() * (4 * max_seq_len + 8)
+/// [`UniformArena`]): per layer and direction, whatever the length, 4 forward (input
+/// projection, its matmul for dense input, the `W_hhᵀ` copy, the cell's loop) and 6 backward
+/// (the cell's loop, `W_hh` and `b_hh` gradients, `W_ih`, `b_ih` and input gradients).
+pub fn records_per_pass(spec: &RnnSpec) -> usize {
+    spec.num_layers * spec.num_directions() * 10
 }
 
 fn u32_of(what: &str, v: usize) -> Result<u32, GpuError> {
@@ -170,6 +181,12 @@ impl GpuRecurrent {
                 return Err(GpuError::InvalidInput(format!("{what} must be at least 1")));
             }
         }
+        if spec.hidden_size > WG_SEQ as usize {
+            return Err(GpuError::Unsupported(format!(
+                "hidden_size must be at most {WG_SEQ}, got {}",
+                spec.hidden_size
+            )));
+        }
         if input == InputKind::OneHot && spec.input_size > MAX_ONEHOT_INPUT {
             return Err(GpuError::Unsupported(format!(
                 "one-hot input_size must be at most {MAX_ONEHOT_INPUT}, got {}",
@@ -200,6 +217,11 @@ impl GpuRecurrent {
             Ok(buffers::storage(ctx, &format!("rnn.{name}"), bytes))
         };
         let lengths = make("lengths", b)?;
+        let hs = spec.hidden_size;
+        let eye: Vec<f32> = (0..hs * hs)
+            .map(|i| if i / hs == i % hs { 1.0 } else { 0.0 })
+            .collect();
+        let identity = buffers::storage_with(ctx, "rnn.identity", bytemuck::cast_slice(&eye));
         let tokens = make("tokens", if input == InputKind::OneHot { b * t } else { 1 })?;
         let (x, d_x) = match input {
             InputKind::Dense => (
@@ -216,7 +238,7 @@ impl GpuRecurrent {
                 offsets.push(layout.layer(prefix, layer, d));
                 dirs.push(DirBuffers {
                     xproj: make(&format!("xproj_{sfx}"), t * b * gh)?,
-                    hh: make(&format!("hh_{sfx}"), b * gh)?,
+                    w_hh_t: make(&format!("w_hh_t_{sfx}"), h * gh)?,
                     h_cache: make(&format!("h_cache_{sfx}"), (t + 1) * b * h)?,
                     c_cache: if cell.has_cell_state {
                         Some(make(&format!("c_cache_{sfx}"), (t + 1) * b * h)?)
@@ -252,12 +274,14 @@ impl GpuRecurrent {
             offsets,
             max_batch,
             max_seq_len,
+            rows_per_group: cell_sequence::rows_per_group(spec.hidden_size),
             matmul: Kernel::new(ctx),
             projection: Kernel::new(ctx),
-            cell_forward: Kernel::for_cell(ctx, cell, StepPass::Forward),
-            cell_backward: Kernel::for_cell(ctx, cell, StepPass::Backward),
+            cell_forward: Kernel::for_cell(ctx, cell, CellPass::Forward),
+            cell_backward: Kernel::for_cell(ctx, cell, CellPass::Backward),
             col_sum: Kernel::new(ctx),
             onehot_grad: Kernel::new(ctx),
+            identity,
             lengths,
             tokens,
             x,
@@ -289,28 +313,28 @@ impl GpuRecurrent {
             self.matmul.bind(ctx, label, arena, &[a, b, c])
         };
         let cell = self.spec.cell.spec();
-        let step_group = |kernel: &Kernel<CellStep>, pass: StepPass| {
-            let storage: Vec<&wgpu::Buffer> = cell_step::bindings(cell, pass)
+        let cell_group = |kernel: &Kernel<CellSequence>, pass: CellPass| {
+            let storage: Vec<&wgpu::Buffer> = cell_sequence::bindings(cell, pass)
                 .into_iter()
                 .map(|(buffer, _)| match buffer {
-                    StepBuffer::Xproj => &d.xproj,
-                    StepBuffer::Hh => &d.hh,
-                    StepBuffer::Lengths => &self.lengths,
-                    StepBuffer::Params => params,
-                    StepBuffer::HCache => &d.h_cache,
-                    StepBuffer::CCache => d.c_cache.as_ref().expect("a cell state has c_cache"),
-                    StepBuffer::GateCache => d.gate_cache.as_ref().expect("gate_cache_blocks > 0"),
-                    StepBuffer::Output => out,
-                    StepBuffer::DOutput => d_out,
-                    StepBuffer::DGates => &d.d_gates,
-                    StepBuffer::DGatesStep => &d.d_gates_step,
-                    StepBuffer::DState => &d.d_state,
+                    CellBuffer::Xproj => &d.xproj,
+                    CellBuffer::Lengths => &self.lengths,
+                    CellBuffer::Params => params,
+                    CellBuffer::WHhT => &d.w_hh_t,
+                    CellBuffer::HCache => &d.h_cache,
+                    CellBuffer::CCache => d.c_cache.as_ref().expect("a cell state has c_cache"),
+                    CellBuffer::GateCache => d.gate_cache.as_ref().expect("gate_cache_blocks > 0"),
+                    CellBuffer::Output => out,
+                    CellBuffer::DOutput => d_out,
+                    CellBuffer::DGates => &d.d_gates,
+                    CellBuffer::DGatesStep => &d.d_gates_step,
+                    CellBuffer::DState => &d.d_state,
                 })
                 .collect();
-            kernel.bind(ctx, cell_step::kernel_name(cell, pass), arena, &storage)
+            kernel.bind(ctx, cell_sequence::kernel_name(cell, pass), arena, &storage)
         };
-        let cell_forward = step_group(&self.cell_forward, StepPass::Forward);
-        let cell_backward = step_group(&self.cell_backward, StepPass::Backward);
+        let cell_forward = cell_group(&self.cell_forward, CellPass::Forward);
+        let cell_backward = cell_group(&self.cell_backward, CellPass::Backward);
         let onehot = layer == 0 && self.input == InputKind::OneHot;
         // The layer's input and the buffer its gradient goes to.
         let (layer_input, d_layer_input) = if layer == 0 {
@@ -328,15 +352,14 @@ impl GpuRecurrent {
                 arena,
                 &[&self.tokens, &self.lengths, params, &d.xproj],
             ),
+            transpose_mm: mm("matmul.w_hh_transpose", &self.identity, params, &d.w_hh_t),
             projection_mm: if onehot {
                 None
             } else {
                 layer_input.map(|x| mm("matmul.projection", x, params, &d.xproj))
             },
-            recurrent_mm: mm("matmul.recurrent", &d.h_cache, params, &d.hh),
             cell_forward,
             cell_backward,
-            dh_mm: mm("matmul.dh", &d.d_gates_step, params, &d.d_state),
             w_hh_grad_mm: mm("matmul.w_hh_grad", &d.d_gates_step, &d.h_cache, grads),
             b_hh_grad: self.col_sum.bind(
                 ctx,
@@ -374,6 +397,27 @@ impl GpuRecurrent {
         &self.spec
     }
 
+    /// Batch rows each workgroup of the cell kernels owns
+    /// ([`cell_sequence::rows_per_group`] by default).
+    pub fn rows_per_group(&self) -> usize {
+        self.rows_per_group
+    }
+
+    /// Sets the batch rows per workgroup of the cell kernels (the bench compares layouts).
+    ///
+    /// # Errors
+    /// [`GpuError::InvalidInput`] unless `1 ≤ rows` and `rows · hidden_size ≤ 256`.
+    pub fn set_rows_per_group(&mut self, rows: usize) -> Result<(), GpuError> {
+        if rows == 0 || rows * self.spec.hidden_size > WG_SEQ as usize {
+            return Err(GpuError::InvalidInput(format!(
+                "{rows} rows of hidden size {} do not fit a workgroup of {WG_SEQ} invocations",
+                self.spec.hidden_size
+            )));
+        }
+        self.rows_per_group = rows;
+        Ok(())
+    }
+
     /// Largest batch and length the buffers hold.
     pub fn capacity(&self) -> (usize, usize) {
         (self.max_batch, self.max_seq_len)
@@ -383,13 +427,15 @@ impl GpuRecurrent {
         self.spec.cell.gates() * self.spec.hidden_size
     }
 
-    fn cell_dims(&self, k: usize, batch: usize, step: usize) -> CellDims {
+    fn sequence_dims(&self, k: usize, batch: usize, seq_len: usize) -> SequenceDims {
         let h = self.spec.hidden_size;
         let dir = k % self.spec.num_directions();
-        CellDims {
+        SequenceDims {
             batch: batch as u32,
             hidden: h as u32,
-            step: step as u32,
+            seq_len: seq_len as u32,
+            rows_per_group: self.rows_per_group as u32,
+            w_hh_offset: self.offsets[k].w_hh as u32,
             b_hn_offset: (self.offsets[k].b_hh + 2 * h) as u32,
             nonlinearity: match self.spec.nonlinearity {
                 Nonlinearity::Tanh => 0,
@@ -398,6 +444,7 @@ impl GpuRecurrent {
             reverse: dir as u32,
             out_stride: (self.spec.num_directions() * h) as u32,
             out_offset: (dir * h) as u32,
+            _pad: [0; 2],
         }
     }
 
@@ -456,14 +503,14 @@ impl GpuRecurrent {
         }
     }
 
-    /// Forward pass of every layer and direction. `h0_is_zero` skips the first recurrent matmul.
+    /// Forward pass of every layer and direction: per (layer, direction) the input projection
+    /// and one dispatch of the cell's whole-sequence kernel.
     pub(crate) fn encode_forward(
         &self,
         pass: &mut wgpu::ComputePass<'_>,
         arena: &mut UniformArena,
         batch: usize,
         seq_len: usize,
-        h0_is_zero: bool,
     ) -> Result<(), GpuError> {
         let h = self.spec.hidden_size;
         let gh = self.gate_width();
@@ -493,32 +540,25 @@ impl GpuRecurrent {
                 mm.b_offset = off.w_ih as u32;
                 self.matmul.encode(pass, group, arena, mm)?;
             }
-            for s in 0..seq_len {
-                // hh = h_prev·W_hhᵀ: [B, H] × [H, G·H]; k = 0 writes zeros for a zero h0.
-                let inner = if s == 0 && h0_is_zero { 0 } else { h as u32 };
-                let mut mm = MatmulDims::packed(batch as u32, gh as u32, inner, false, true);
-                mm.a_offset = (s * batch * h) as u32;
-                mm.lda = h as u32;
-                mm.b_offset = off.w_hh as u32;
-                mm.ldb = h as u32;
-                self.matmul.encode(pass, &g.recurrent_mm, arena, mm)?;
-                let dims = self.cell_dims(k, batch, s);
-                self.cell_forward
-                    .encode(pass, &g.cell_forward, arena, dims)?;
-            }
+            // w_hh_t = I·W_hhᵀ: [H, H] × [H, G·H] (W_hh stored [G·H, H]); exact.
+            let mut mm = MatmulDims::packed(h as u32, gh as u32, h as u32, false, true);
+            mm.b_offset = off.w_hh as u32;
+            self.matmul.encode(pass, &g.transpose_mm, arena, mm)?;
+            let dims = self.sequence_dims(k, batch, seq_len);
+            self.cell_forward
+                .encode(pass, &g.cell_forward, arena, dims)?;
         }
         Ok(())
     }
 
     /// BPTT through every layer (top first) and direction, writing every parameter gradient
-    /// (overwriting) and, when asked, ∂L/∂h0, ∂L/∂c0 (left in `d_state`) and ∂L/∂x (`d_x`).
+    /// (overwriting), ∂L/∂h0, ∂L/∂c0 (left in `d_state`) and, for dense input, ∂L/∂x (`d_x`).
     pub(crate) fn encode_backward(
         &self,
         pass: &mut wgpu::ComputePass<'_>,
         arena: &mut UniformArena,
         batch: usize,
         seq_len: usize,
-        need_state_grads: bool,
     ) -> Result<(), GpuError> {
         let h = self.spec.hidden_size;
         let gh = self.gate_width();
@@ -526,20 +566,9 @@ impl GpuRecurrent {
         for k in (0..self.dirs.len()).rev() {
             let g = &self.groups[k];
             let off = self.offsets[k];
-            for s in (0..seq_len).rev() {
-                let dims = self.cell_dims(k, batch, s);
-                self.cell_backward
-                    .encode(pass, &g.cell_backward, arena, dims)?;
-                if s > 0 || need_state_grads {
-                    // ∂L/∂h_prev += d_gates_step[s]·W_hh: [B, G·H] × [G·H, H].
-                    let mut mm =
-                        MatmulDims::packed(batch as u32, h as u32, gh as u32, false, false);
-                    mm.accumulate = 1;
-                    mm.a_offset = (s * batch * gh) as u32;
-                    mm.b_offset = off.w_hh as u32;
-                    self.matmul.encode(pass, &g.dh_mm, arena, mm)?;
-                }
-            }
+            let dims = self.sequence_dims(k, batch, seq_len);
+            self.cell_backward
+                .encode(pass, &g.cell_backward, arena, dims)?;
             // weight_hh grad = Σ_s d_gates_step[s]ᵀ·h_cache[s]: [G·H, T·B] × [T·B, H].
             let mut mm = MatmulDims::packed(gh as u32, h as u32, rows, true, false);
             mm.c_offset = off.w_hh as u32;

@@ -1,8 +1,8 @@
 //! The registry of WGSL kernels: the only place that `include_str!`s `core/shaders/`.
 //!
 //! Each kernel file in `core/shaders/` has one compute entry point named after the file, and is
-//! composed as `core/shaders/common.wgsl` (the prelude: activations, `CellDims`, 1-D indexing)
-//! followed by the file itself. The app and the naga validation test see byte-identical text.
+//! composed as `core/shaders/common.wgsl` (the prelude: activations, `SequenceDims`, 1-D
+//! indexing) followed by the file itself. The app and the naga validation test see byte-identical text.
 
 /// One composed kernel.
 #[derive(Clone, Copy, Debug)]

@@ -8,10 +8,11 @@
 //! **A cell's own files** (the only places that name one cell or `match` over all of them):
 //! - `core/src/math/cell.rs` (this file): the variant, its [`CellSpec`] and the step dispatch.
 //! - `core/src/math/rnn.rs`, `core/src/math/lstm.rs`, `core/src/math/gru.rs`: the CPU step pair.
-//! - `core/shaders/{rnn,lstm,gru}_{forward,backward}.wgsl`: the WGSL step pair, registered in
+//! - `core/shaders/{rnn,lstm,gru}_{forward,backward}.wgsl`: the WGSL pair (each runs a layer
+//!   direction's whole time loop in one dispatch), registered in
 //!   `core/src/gpu/shader_source.rs` (`include_str!` needs each file's name).
 //!
-//! The GPU's host code has no per-cell part: `core/src/gpu/kernels/cell_step.rs` compiles the
+//! The GPU's host code has no per-cell part: `core/src/gpu/kernels/cell_sequence.rs` compiles the
 //! kernels named by [`CellSpec::kernels`] and derives their storage bindings from the
 //! descriptor (`has_cell_state`, `gate_cache_blocks`, `hidden_bias_blocks`).
 //!
@@ -22,16 +23,17 @@
 //! 2. `core/src/math/<cell>.rs`: the CPU step pair, an implementation of [`Cell`];
 //! 3. `core/src/math/mod.rs`: declares it;
 //! 4. `core/shaders/<cell>_forward.wgsl` and 5. `core/shaders/<cell>_backward.wgsl`: its kernels,
-//!    with the bindings `cell_step` derives from the descriptor;
+//!    with the bindings `cell_sequence` derives from the descriptor;
 //! 6. `core/src/gpu/shader_source.rs`: registers the two kernels.
 //!
-//! Checked by adding a throwaway fourth cell (a copy of the Elman cell under another name): these
-//! 6 files, plus one line in `core/tests/gpu_kernels.rs`'s binding table, were all the compiler
-//! asked for, in both crates; its kernel tests then ran and passed on lavapipe.
+//! A throwaway fourth cell (a copy of the Elman cell under another name) needed these 6 source
+//! files in both crates; in `core/tests/gpu_kernels.rs` only the binding table names every cell
+//! (the CPU loops its kernels are checked against call [`forward_step`] / [`backward_step`]
+//! and size their caches from the descriptor).
 //!
 //! Its tests: the step pair against PyTorch fixtures and finite differences, the kernels against
-//! the CPU pair (`core/tests/gpu_kernels.rs`, whose binding table names every cell), and the
-//! tests that `match` over every cell.
+//! the CPU pair looped over time (`core/tests/gpu_kernels.rs`), and the tests that `match` over
+//! every cell.
 //!
 //! Everything else (URL choices, weights import/export, the UI's names, colours, gate lists,
 //! help texts, compare mode) iterates over [`CellKind::ALL`] or reads the descriptor. Tests that
@@ -127,7 +129,8 @@ pub struct CellSpec {
     /// `H`-wide blocks the GPU step caches per (step, sample) for backward (`gate_cache
     /// [T, B, width·H]`): LSTM i, f, g, o; GRU r, z, n, `W_hn h + b_hn`; 0 = no gate cache.
     pub gate_cache_blocks: usize,
-    /// WGSL step kernels (`core/shaders/<name>.wgsl`): forward, backward.
+    /// WGSL kernels (`core/shaders/<name>.wgsl`), forward and backward, each running a layer
+    /// direction's whole time loop.
     pub kernels: [&'static str; 2],
     /// Colour of the cell's lines and swatches in charts, `[r, g, b]`.
     pub colour: [u8; 3],

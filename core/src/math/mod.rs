@@ -14,8 +14,8 @@
 //! - [`cell`]: [`cell::CellKind`], one descriptor per cell ([`cell::CellSpec`]: key, name,
 //!   gates, cell state, kernels, colour) and the CPU step pair [`cell::Cell`]; its docs list a
 //!   cell's own files and the files a new cell touches.
-//! - [`rnn`], [`lstm`], [`gru`]: one cell step forward/backward for one sample (CPU twins of
-//!   the WGSL step kernels).
+//! - [`rnn`], [`lstm`], [`gru`]: one cell step forward/backward for one sample (looped over
+//!   time by [`layer`], the CPU twins of the WGSL cell kernels).
 //! - [`layer`]: one (layer, direction) over time, forward and BPTT, packed lengths.
 //! - [`recurrent`]: the whole `nn.RNN`/`nn.LSTM`/`nn.GRU` module.
 //! - [`shapes`]: shapes, parameter counts, validation errors.

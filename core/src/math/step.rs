@@ -70,7 +70,8 @@ pub struct StepGrads<'a> {
     pub dc_prev: &'a mut [f32],
 }
 
-/// A cell's CPU step pair (the twins of its WGSL kernels): one time step of one sample.
+/// A cell's CPU step pair: one time step of one sample (looped over time by
+/// [`crate::math::layer`], the twins of its WGSL kernels, which run the whole loop).
 ///
 /// The layer driver ([`crate::math::layer`]) does the batched matmuls; a step gets their
 /// results and writes the new state, its cache and, backwards, the pre-activation gradients.

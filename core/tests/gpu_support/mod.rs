@@ -77,8 +77,8 @@ pub fn random_params(rng: &mut ChaCha8Rng, len: usize, hidden: usize) -> Vec<f32
 }
 
 use unroll_core::gpu::buffers;
-use unroll_core::gpu::kernels::cell_step::{CellStep, StepPass};
-use unroll_core::gpu::kernels::{CellDims, Dispatch, Kernel, KernelSpec, UniformArena};
+use unroll_core::gpu::kernels::cell_sequence::{self, CellBuffer, CellPass, CellSequence};
+use unroll_core::gpu::kernels::{Dispatch, Kernel, KernelSpec, SequenceDims, UniformArena};
 use unroll_core::math::cell::CellKind;
 
 /// Runs kernel `S` once per entry of `dims` (in order, one submission) over storage buffers
@@ -92,17 +92,48 @@ pub fn run_kernel<S: KernelSpec>(
     run_built(ctx, &Kernel::<S>::new(ctx), S::NAME, storage, dims)
 }
 
-/// [`run_kernel`] for `cell`'s step kernel of `pass` (bindings in the order of
-/// `cell_step::bindings`).
-pub fn run_step_kernel(
+/// [`run_kernel`] for `cell`'s sequence kernel of `pass`: each binding of
+/// `cell_sequence::bindings` starts with `init(buffer)`; returns every buffer's contents
+/// afterwards, by buffer.
+pub fn run_cell_kernel(
     ctx: &GpuContext,
     cell: CellKind,
-    pass: StepPass,
-    storage: &[Vec<u8>],
-    dims: &[CellDims],
-) -> Vec<Vec<f32>> {
-    let kernel = Kernel::<CellStep>::for_cell(ctx, cell.spec(), pass);
-    run_built(ctx, &kernel, "cell_step", storage, dims)
+    pass: CellPass,
+    init: impl Fn(CellBuffer) -> Vec<u8>,
+    dims: &[SequenceDims],
+) -> CellOutputs {
+    let spec = cell.spec();
+    let kernel = Kernel::<CellSequence>::for_cell(ctx, spec, pass);
+    let names: Vec<CellBuffer> = cell_sequence::bindings(spec, pass)
+        .into_iter()
+        .map(|(b, _)| b)
+        .collect();
+    let storage: Vec<Vec<u8>> = names.iter().map(|&b| init(b)).collect();
+    let name = cell_sequence::kernel_name(spec, pass);
+    CellOutputs(
+        names
+            .into_iter()
+            .zip(run_built(ctx, &kernel, name, &storage, dims))
+            .collect(),
+    )
+}
+
+/// The buffers of one [`run_cell_kernel`], by name.
+pub struct CellOutputs(Vec<(CellBuffer, Vec<f32>)>);
+
+impl CellOutputs {
+    /// The contents of `buffer`, if the kernel binds it.
+    pub fn get(&self, buffer: CellBuffer) -> Option<&[f32]> {
+        self.0
+            .iter()
+            .find(|(b, _)| *b == buffer)
+            .map(|(_, v)| v.as_slice())
+    }
+    /// The contents of `buffer`, which the kernel binds.
+    pub fn of(&self, buffer: CellBuffer) -> &[f32] {
+        self.get(buffer)
+            .unwrap_or_else(|| panic!("the kernel does not bind {buffer:?}"))
+    }
 }
 
 fn run_built<S: Dispatch>(

@@ -17,11 +17,11 @@ use super::context::{Counters, GpuContext};
 use super::error::GpuError;
 use super::shader_source;
 use crate::math::cell::CellKind;
-use cell_step::StepPass;
+use cell_sequence::CellPass;
 
 pub mod activation;
 pub mod adam_update;
-pub mod cell_step;
+pub mod cell_sequence;
 pub mod classifier_head;
 pub mod clip_grad_norm;
 pub mod col_sum;
@@ -58,8 +58,8 @@ pub trait Dispatch {
 }
 
 /// Static description of one kernel: name, uniform struct, storage bindings, dispatch size.
-/// (The cells' step kernels take their names and bindings from the cell's descriptor instead:
-/// [`cell_step`].)
+/// (The cells' sequence kernels take their names and bindings from the cell's descriptor
+/// instead: [`cell_sequence`].)
 pub trait KernelSpec {
     /// Kernel name = `core/shaders/{NAME}.wgsl` = entry point = label.
     const NAME: &'static str;
@@ -81,18 +81,28 @@ impl<S: KernelSpec> Dispatch for S {
     }
 }
 
-/// The per-step uniform of the cell kernels (`CellDims` in `common.wgsl`). Caches are indexed
-/// by step `s`, inputs/outputs by time `t`: the forward direction processes `t = s`, the reverse
-/// direction `t = lengths[b] − 1 − s` (packed-sequence semantics).
+/// Invocations per workgroup of the whole-sequence cell kernels (`WG_SEQ` in `common.wgsl`):
+/// also the largest hidden size they take (one invocation per hidden unit).
+pub const WG_SEQ: u32 = 256;
+
+/// The uniform of the whole-sequence cell kernels (`SequenceDims` in `common.wgsl`): one
+/// dispatch runs one (layer, direction) over all `seq_len` steps. Caches are indexed by step
+/// `s`, inputs/outputs by time `t`: the forward direction processes `t = s`, the reverse
+/// direction `t = lengths[b] − 1 − s` (packed-sequence semantics). A workgroup owns
+/// `rows_per_group` batch rows; invocation `row·H + j` owns hidden unit `j` of its row.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
-pub struct CellDims {
+pub struct SequenceDims {
     /// B.
     pub batch: u32,
-    /// H.
+    /// H (at most [`WG_SEQ`]).
     pub hidden: u32,
-    /// Step `s` of this dispatch.
-    pub step: u32,
+    /// T: steps of the loop.
+    pub seq_len: u32,
+    /// Batch rows per workgroup R (`R·H ≤ WG_SEQ`).
+    pub rows_per_group: u32,
+    /// Params offset of `weight_hh [G·H, H]`.
+    pub w_hh_offset: u32,
     /// GRU: params offset of `b_hn` (rows 2H..3H of `bias_hh`); otherwise unused.
     pub b_hn_offset: u32,
     /// RNN: 0 tanh, 1 relu; otherwise unused.
@@ -103,6 +113,8 @@ pub struct CellDims {
     pub out_stride: u32,
     /// This direction's first column in those rows: direction·H.
     pub out_offset: u32,
+    /// Padding to the WGSL struct's size.
+    pub _pad: [u32; 2],
 }
 
 /// Grid for a 1-D kernel over `n` invocations of `WG_1D`-wide workgroups: one row while it
@@ -375,7 +387,7 @@ fn info<S: KernelSpec>() -> KernelInfo {
 }
 
 /// Reflection data of every kernel, in the order of [`shader_source::KERNELS`] (the cells'
-/// step kernels in the order of [`CellKind::ALL`], forward before backward).
+/// sequence kernels in the order of [`CellKind::ALL`], forward before backward).
 pub fn kernel_infos() -> Vec<KernelInfo> {
     let mut infos = vec![
         info::<activation::Activation>(),
@@ -383,11 +395,11 @@ pub fn kernel_infos() -> Vec<KernelInfo> {
         info::<input_projection::InputProjection>(),
     ];
     for cell in CellKind::ALL {
-        for pass in StepPass::BOTH {
+        for pass in CellPass::BOTH {
             infos.push(KernelInfo {
-                name: cell_step::kernel_name(cell.spec(), pass),
-                uniform_size: std::mem::size_of::<CellDims>(),
-                storage: cell_step::accesses(cell.spec(), pass),
+                name: cell_sequence::kernel_name(cell.spec(), pass),
+                uniform_size: std::mem::size_of::<SequenceDims>(),
+                storage: cell_sequence::accesses(cell.spec(), pass),
             });
         }
     }
