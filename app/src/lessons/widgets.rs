@@ -483,7 +483,7 @@ fn stage_slider(lesson: &'static str, stages: Stages, player: Player) -> impl In
         <div class="lx-steps lx-stages">
             <label class="lx-steps-label" for=id.clone()>
                 {move || CommonText::of(lang.get()).stage}
-                ": "
+                {move || if lang.get() == unroll_core::config::Lang::Zh { "：" } else { ": " }}
                 <span data-testid=format!("{lesson}-stage-value") data-value=move || stages.now.get().to_string()>
                     {move || (stages.label)(lang.get(), stages.now.get())}
                 </span>

@@ -21,8 +21,8 @@ fn ask(s: &LessonState, lang: Lang) -> String {
     };
     let (t, w) = (c.tokens.len(), 2 * HIDDEN);
     match lang {
-        Lang::En if t == 1 => format!("Which half of output[:, −1, :] (the last position, {w} values) has read the whole sequence, here 1 token?"),
-        Lang::En => format!("Which half of output[:, −1, :] (the last position, {w} values) has read the whole sequence of {t} tokens?"),
+        Lang::En if t == 1 => format!("Which half of output[:, -1, :] (the last position, {w} values) has read the whole sequence, here 1 token?"),
+        Lang::En => format!("Which half of output[:, -1, :] (the last position, {w} values) has read the whole sequence of {t} tokens?"),
         Lang::Zh => format!("最后一个位置的输出（共 {w} 个值）中，哪一半已经读完全部 {t} 个词元？"),
     }
 }

@@ -5,6 +5,7 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
+use super::checkpoint::{veil_hidden, veiled};
 use super::fmt;
 use super::handout::BidirLastNote;
 use super::stages::Stages;
@@ -113,7 +114,10 @@ pub fn BidirPage(
                     </Panel>
                     <Panel title=|l| BidirText::of(l).output>
                         {move || result.get().ok().map(|r| output_panel(&r, lang.get()))}
-                        <BidirLastNote config=Signal::derive(move || cfg.get()) />
+                        // The note says which half of the last position read the whole sentence.
+                        <div class:lx-veiled=veiled(checkpoint::QUESTION.key) aria-hidden=veil_hidden(veiled(checkpoint::QUESTION.key))>
+                            <BidirLastNote config=Signal::derive(move || cfg.get()) />
+                        </div>
                     </Panel>
                     <BidirWeights result=result />
                 </div>
@@ -376,6 +380,8 @@ fn output_panel(r: &Bidir, lang: Lang) -> AnyView {
         })
         .collect_view();
     let last = r.output.last().copied().unwrap_or([f32::NAN; 4]);
+    // h_n beside the last output matches one of its halves: lesson 6's question.
+    let hide = veiled(checkpoint::QUESTION.key);
     view! {
         <div class="lx-scroll" data-scroller>
             <table class="lx-table">
@@ -391,7 +397,7 @@ fn output_panel(r: &Bidir, lang: Lang) -> AnyView {
                 <tbody>{rows}</tbody>
             </table>
         </div>
-        <dl class="lx-kv">
+        <dl class="lx-kv" class:lx-veiled=hide aria-hidden=veil_hidden(hide)>
             <div>
                 <dt class="lx-c-fwd">{BidirText::of(lang).hn_fwd}</dt>
                 <dd><span class="lx-num" data-testid="bidir-h_n-1" data-value=vec_raw(&r.h_n[0])>{vec_text(&r.h_n[0])}</span></dd>

@@ -109,8 +109,8 @@ pub fn ready<S>(_: &S, _: Lang) -> Option<String> {
 }
 
 /// The questions of the page shown that still wait for their reveal: while one is open or
-/// locked (and the checkpoints are shown), the page blurs the readouts that would give its
-/// answer away ([`veiled`]). A lesson's frame provides it ([`provide_veil`]); the labs' answers
+/// locked (and the checkpoints are shown, and no tour runs), the page blurs the readouts that
+/// would give its answer away ([`veiled`]). A lesson's frame provides it ([`provide_veil`]); the labs' answers
 /// come from the learner's own run and need none.
 #[derive(Clone, Copy)]
 pub struct Veil {
@@ -157,6 +157,20 @@ fn prediction_text(p: Prediction, kind: &Kind) -> String {
             .cloned()
             .unwrap_or_else(|| (i + 1).to_string()),
         (Prediction::Choice(i), Kind::Number(_)) => (i + 1).to_string(),
+    }
+}
+
+/// The gap `g` (answer − prediction) of a number said on a slider of step `step`, in words: a
+/// float's noise (1.7e−8) is no gap at the 4 digits shown, and within half a step the slider could
+/// not have come closer.
+fn number_gap(t: &CheckpointText, said: &str, g: f64, step: f64) -> String {
+    let off = fmt::fixed64(g.abs(), 4);
+    if g.abs() < 0.5e-4 {
+        (t.exact)(said)
+    } else if g.abs() <= step / 2.0 + 1e-9 {
+        (t.near)(said, &off)
+    } else {
+        (t.off_by)(said, &off)
     }
 }
 
@@ -385,14 +399,11 @@ impl<S: Asked> Cp<S> {
         let said = prediction_text(p, &self.kind.get());
         match r.answer.gap(p) {
             Gap::Number(g) => {
-                let off = fmt::fixed64(g.abs(), 4);
-                // A float's noise (1.7e−8) is no gap at the digits shown.
-                let line = if off.trim_start_matches(['0', '.']).is_empty() {
-                    (t.exact)(&said)
-                } else {
-                    (t.off_by)(&said, &off)
+                let step = match self.kind.get() {
+                    Kind::Number(r) => r.step,
+                    Kind::Choice(_) => 0.0,
                 };
-                (line, fmt::raw64(g))
+                (number_gap(t, &said, g, step), fmt::raw64(g))
             }
             Gap::Choice(true) => ((t.right)(&said), "1".into()),
             Gap::Choice(false) => ((t.wrong)(&said), "0".into()),
@@ -580,9 +591,14 @@ pub fn Checkpoint<S: Asked>(
     let cp = Cp::new(question, state);
     let key = question.key;
     let veil = use_context::<Veil>();
+    // A running tour shows the page with its own settings and talks about what it shows: the
+    // veil lifts meanwhile and comes back with the learner's settings when it ends.
+    let touring = use_context::<super::tour::TourOn>();
     if let Some(v) = veil {
         Effect::new(move |_| {
-            let on = quiz_shown() && cp.phase.get() != Phase::Revealed;
+            let on = quiz_shown()
+                && cp.phase.get() != Phase::Revealed
+                && !touring.is_some_and(|t| t.0.get());
             if v.waiting.with_untracked(|w| w.contains(&key)) != on {
                 v.waiting.update(|w| {
                     w.retain(|k| *k != key);
@@ -680,15 +696,16 @@ pub fn ProgressPanel() -> impl IntoView {
     let reset_done = RwSignal::new(false);
     // Reset asks once more: it throws away every answer in this browser.
     let confirming = RwSignal::new(false);
-    let (reset_button, confirm_button) = (
+    let (reset_button, keep_button) = (
         NodeRef::<leptos::html::Button>::new(),
         NodeRef::<leptos::html::Button>::new(),
     );
-    // The button pressed goes away: focus moves to the one that takes its place.
+    // The button pressed goes away: focus moves to the one that takes its place, the harmless
+    // "keep" when asking (Enter twice must not throw the answers away).
     let ask = move |on: bool| {
         confirming.set(on);
         request_animation_frame(move || {
-            let b = if on { confirm_button } else { reset_button };
+            let b = if on { keep_button } else { reset_button };
             if let Some(b) = b.get_untracked() {
                 let _ = b.focus();
             }
@@ -720,13 +737,21 @@ pub fn ProgressPanel() -> impl IntoView {
                         </button>
                     }
                 >
-                    <span class="lx-cp-confirm" role="group" aria-label=move || t().reset_confirm>
+                    <span
+                        class="lx-cp-confirm"
+                        role="group"
+                        aria-label=move || t().reset_confirm
+                        on:keydown=move |ev| {
+                            if ev.key() == "Escape" {
+                                ask(false);
+                            }
+                        }
+                    >
                         {move || t().reset_confirm}" "
                         <button
                             type="button"
                             class="btn btn-small btn-primary"
                             data-testid="checkpoint-reset-confirm"
-                            node_ref=confirm_button
                             on:click=move |_| {
                                 ask(false);
                                 store::clear(move || {
@@ -737,7 +762,7 @@ pub fn ProgressPanel() -> impl IntoView {
                             {move || t().reset_yes}
                         </button>
                         " "
-                        <button type="button" class="btn btn-small" data-testid="checkpoint-reset-cancel" on:click=move |_| ask(false)>
+                        <button type="button" class="btn btn-small" data-testid="checkpoint-reset-cancel" node_ref=keep_button on:click=move |_| ask(false)>
                             {move || t().reset_no}
                         </button>
                     </span>
@@ -747,5 +772,28 @@ pub fn ProgressPanel() -> impl IntoView {
                 </span>
             </section>
         </Show>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_number_gap_is_said_at_the_digits_and_step_shown() {
+        let t = &CheckpointText::EN;
+        assert_eq!(
+            number_gap(t, "−0.42", 1.67e-8, 0.01),
+            "You said −0.42: exactly right (to the digits shown)."
+        );
+        assert!(
+            number_gap(t, "0.90", -0.0019, 0.01).starts_with("You said 0.90: right, as close as")
+        );
+        assert!(number_gap(t, "0.90", -0.0019, 0.01).ends_with("(off by 0.0019)."));
+        assert_eq!(
+            number_gap(t, "0.25", 0.6481, 0.01),
+            "You said 0.25: off by 0.6481."
+        );
+        assert!(number_gap(&CheckpointText::ZH, "0.90", 0.004, 0.01).contains("答对了"));
     }
 }

@@ -25,6 +25,8 @@ pub struct CheckpointText {
     pub off_by: fn(&str, &str) -> String,
     /// A number prediction equal to the answer at the digits shown.
     pub exact: fn(&str) -> String,
+    /// A number prediction within half the slider's step of the answer (said, gap).
+    pub near: fn(&str, &str) -> String,
     /// The prediction was the answer.
     pub right: fn(&str) -> String,
     /// The prediction was another choice.
@@ -70,6 +72,7 @@ impl CheckpointText {
         answer: |a| format!("The page computes: {a}."),
         off_by: |p, g| format!("You said {p}: off by {g}."),
         exact: |p| format!("You said {p}: exactly right (to the digits shown)."),
+        near: |p, g| format!("You said {p}: right, as close as the slider’s steps allow (off by {g})."),
         right: |p| format!("You said {p}: right."),
         wrong: |p| format!("You said {p}: not this time."),
         skipped: "Skipped: no prediction.",
@@ -99,6 +102,7 @@ impl CheckpointText {
         answer: |a| format!("本页计算结果：{a}。"),
         off_by: |p, g| format!("你的答案是 {p}，相差 {g}。"),
         exact: |p| format!("你的答案是 {p}：完全正确（在所示位数内）。"),
+        near: |p, g| format!("你的答案是 {p}：答对了，已是滑块步长所能达到的最接近值（相差 {g}）。"),
         right: |p| format!("你的答案是“{p}”：答对了。"),
         wrong: |p| format!("你的答案是“{p}”：这次没答对。"),
         skipped: "已跳过，未作预测。",

@@ -86,7 +86,8 @@ fn render(note: &'static str, text: Text, lang: Lang, slots: &[Slot]) -> AnyView
     view! {
         <p class="lx-text lx-handout" role="note" data-testid=format!("handout-{note}")>
             <strong>{HandoutText::of(lang).heading}</strong>
-            " "
+            // A full-width colon ends the Chinese heading; English needs the space.
+            {(lang == Lang::En).then_some(" ")}
             {parts}
         </p>
     }

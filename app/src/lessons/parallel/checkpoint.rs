@@ -51,7 +51,7 @@ fn options(cell: CellKind, lang: Lang) -> [String; 3] {
         ],
         Lang::Zh => [
             format!("循环单元（{c}）"),
-            "全配对得分".to_owned(),
+            "全部位置两两打分".to_owned(),
             "一样快".to_owned(),
         ],
     }
@@ -74,7 +74,7 @@ fn reveal(s: &LessonState, lang: Lang) -> Option<Reveal> {
     let (a0, a1) = a.all_pairs;
     let why = match lang {
         Lang::En => format!("The {name} needs {r0} → {r1} dependent steps from L = {} to {} (step t waits for h_{{t−1}}); the all-pairs scores Q·Kᵀ need {a0} → {a1}: one batched product.", a.first_len, a.last_len),
-        Lang::Zh => format!("从 L = {} 到 {}，{name} 需要 {r0} → {r1} 个依次执行的步骤（第 t 步要等 h_{{t−1}}）；全配对得分 Q·Kᵀ 只需 {a0} → {a1}：一次批量乘积。", a.first_len, a.last_len),
+        Lang::Zh => format!("从 L = {} 到 {}，{name} 需要 {r0} → {r1} 个依次执行的步骤（第 t 步要等 h_{{t−1}}）；全部位置两两打分 Q·Kᵀ 只需 {a0} → {a1}：一次批量乘积。", a.first_len, a.last_len),
     };
     Some(Reveal {
         answer,

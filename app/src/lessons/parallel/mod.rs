@@ -7,6 +7,7 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
+use super::checkpoint::{veil_hidden, veiled};
 use super::fmt;
 use super::tour::TourButton;
 use super::widgets::{t, whole, ChartData, FieldSlider, LineChart, Series};
@@ -148,9 +149,12 @@ pub fn ParallelPage(
                     <checkpoint::ParallelCheckpoints cfg=cfg />
                     <ParallelResults m=m />
                     <Panel title=|l| CommonText::of(l).about>
-                        <Para text=|l| ParallelText::of(l).about_1 />
-                        <Para text=|l| ParallelText::of(l).about_2 />
-                        <Para text=|l| ParallelText::of(l).about_3 />
+                        // It states how each serial depth grows: lesson 8's answer.
+                        <div class:lx-veiled=veiled(checkpoint::QUESTION.key) aria-hidden=veil_hidden(veiled(checkpoint::QUESTION.key))>
+                            <Para text=|l| ParallelText::of(l).about_1 />
+                            <Para text=|l| ParallelText::of(l).about_2 />
+                            <Para text=|l| ParallelText::of(l).about_3 />
+                        </div>
                     </Panel>
                 </div>
             </div>
@@ -202,6 +206,8 @@ fn ParallelControls(m: Measuring) -> impl IntoView {
 #[component]
 fn ParallelResults(m: Measuring) -> impl IntoView {
     let lang = use_lang();
+    // The serial depths per length answer lesson 8's question.
+    let hide = veiled(checkpoint::QUESTION.key);
     let Measuring {
         cfg,
         results,
@@ -235,13 +241,13 @@ fn ParallelResults(m: Measuring) -> impl IntoView {
                                     view! {
                                         <tr>
                                             <td>{m.len}</td>
-                                            <td>{m.len}</td>
+                                            <td class:lx-veiled=hide aria-hidden=veil_hidden(hide)>{m.len}</td>
                                             <td>
                                                 <span class="lx-num" data-testid=format!("parallel-seq-{}", m.len) data-value=fmt::raw64(m.sequential.median)>
                                                     {spread(&m.sequential)}
                                                 </span>
                                             </td>
-                                            <td>"1"</td>
+                                            <td class:lx-veiled=hide aria-hidden=veil_hidden(hide)>"1"</td>
                                             <td>
                                                 <span class="lx-num" data-testid=format!("parallel-par-{}", m.len) data-value=fmt::raw64(m.all_pairs.median)>
                                                     {spread(&m.all_pairs)}

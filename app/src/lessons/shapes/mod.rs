@@ -88,7 +88,10 @@ pub fn ShapesPage(
                     <ShapesCall cfg=cfg result=result />
                     <Panel title=|l| ShapesText::of(l).grid>
                         <div class="lx-scroll">{move || grid_svg(&cfg.get(), lang.get())}</div>
-                        <Para text=|l| ShapesText::of(l).grid_note class="lx-note" />
+                        // "Only rows cost parameters": lesson 2's answer.
+                        <div class:lx-veiled=veiled(checkpoint::QUESTION.key) aria-hidden=veil_hidden(veiled(checkpoint::QUESTION.key))>
+                            <Para text=|l| ShapesText::of(l).grid_note class="lx-note" />
+                        </div>
                     </Panel>
                     <Panel title=|l| ShapesText::of(l).params>
                         {move || params_view(cfg, result, lang.get())}

@@ -186,13 +186,15 @@ fn loss_panel(r: &Softmax, lang: Lang) -> AnyView {
         <p class="lx-text">
             {SoftmaxText::of(lang).wrong}
             " "
-            <span class="lx-num lx-bad" data-testid="softmax-nll-of-probs" data-value=fmt::raw(r.nll_of_probs)>{fmt::fixed(r.nll_of_probs, 4)}</span>
+            <span class="lx-num lx-bad" class:lx-veiled=veiled(checkpoint::QUESTION.key) data-testid="softmax-nll-of-probs" data-value=fmt::raw(r.nll_of_probs)>{fmt::fixed(r.nll_of_probs, 4)}</span>
         </p>
     }
     .into_any()
 }
 
 fn stability_panel(r: &Softmax, lang: Lang) -> AnyView {
+    // Both columns are the probabilities again: lesson 7's answer.
+    let hide = veiled(checkpoint::QUESTION.key);
     let rows = r
         .naive_shifted
         .iter()
@@ -203,8 +205,8 @@ fn stability_panel(r: &Softmax, lang: Lang) -> AnyView {
                 <tr>
                     <td>{k}</td>
                     <td class="lx-num">{fmt::fixed(r.logits[k] + r.shift, 2)}</td>
-                    <td><span class="lx-num" data-testid=format!("softmax-naive-{}", k + 1) data-value=fmt::raw(*naive)>{fmt::fixed(*naive, 4)}</span></td>
-                    <td><span class="lx-num" data-testid=format!("softmax-stable-{}", k + 1) data-value=fmt::raw(stable.exp())>{fmt::fixed(stable.exp(), 4)}</span></td>
+                    <td class:lx-veiled=hide aria-hidden=veil_hidden(hide)><span class="lx-num" data-testid=format!("softmax-naive-{}", k + 1) data-value=fmt::raw(*naive)>{fmt::fixed(*naive, 4)}</span></td>
+                    <td class:lx-veiled=hide aria-hidden=veil_hidden(hide)><span class="lx-num" data-testid=format!("softmax-stable-{}", k + 1) data-value=fmt::raw(stable.exp())>{fmt::fixed(stable.exp(), 4)}</span></td>
                 </tr>
             }
         })

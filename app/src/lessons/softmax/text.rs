@@ -91,7 +91,7 @@ impl SoftmaxText {
         ce_text: "nn.CrossEntropyLoss 接收原始 logits，一步稳定地完成 log_softmax + NLLLoss；nn.NLLLoss 需要的是对数概率。",
         wrong: "一个常见错误：把 NLLLoss 用在概率而不是对数概率上，得到 −softmax[target]，一个负的\"损失\"：",
         stability: "为什么接收 logits：log-sum-exp",
-        stability_text: |a0, a1, a2| format!("给每个 logit 加上 {a0}，使最大的变成 {a1}。softmax 不应改变，但教科书公式 exp(x_k) / Σ exp(x_j) 在 float32 下溢出（e^{a1} > {a2}），得到 NaN；而 log_softmax 先减去了最大值。"),
+        stability_text: |a0, a1, a2| format!("给每个 logit 加上 {a0}，使最大的变成 {a1}。softmax 不会因此改变，但教科书公式 exp(x_k) / Σ exp(x_j) 在 float32 下溢出（e^{a1} > {a2}），得到 NaN；而 log_softmax 先减去了最大值。"),
         about_1: "只有 logits 之间的差值才重要：给它们都加上同一个数不会改变任何结果。",
         about_2: "一个未经训练、有 C 个类别的分类器，初始损失接近 ln C，也就是均匀猜测的 NLL。",
         tour: &[

@@ -195,10 +195,12 @@ fn UnrollTable(m: UnrollModel) -> impl IntoView {
                             key=|i| *i
                             children=move |i| {
                                 let step = move || result.with(|r| r.as_ref().and_then(|r| r.steps.get(i - 1).cloned()));
-                                // z_t and h_t from the question's step on give its answer away.
-                                let hide = Signal::derive(move || veil.get() && i >= t_now.get());
-                                let vec_cell = move |testid: String, f: fn(&UnrollStep) -> Vec<f32>, veiled: bool| {
-                                    let hide = Signal::derive(move || veiled && hide.get());
+                                // z_t and h_t from the question's step on give its answer away, and
+                                // so does the next steps' W_hh·h_{t−1} (h_t itself when W_hh = 1).
+                                let hide_state = Signal::derive(move || veil.get() && i >= t_now.get());
+                                let hide_rec = Signal::derive(move || veil.get() && i > t_now.get());
+                                let vec_cell = move |testid: String, f: fn(&UnrollStep) -> Vec<f32>, veiled: Option<Signal<bool>>| {
+                                    let hide = Signal::derive(move || veiled.is_some_and(|v| v.get()));
                                     view! {
                                         <td class:lx-veiled=hide aria-hidden=veil_hidden(hide)>
                                             <VecNum testid=testid values=Signal::derive(move || step().map(|s| f(&s)).unwrap_or_default()) />
@@ -211,12 +213,12 @@ fn UnrollTable(m: UnrollModel) -> impl IntoView {
                                         <td>
                                             <Num testid=format!("unroll-x-value-{i}") value=Signal::derive(move || step().map_or(f32::NAN, |s| s.x)) digits=2 />
                                         </td>
-                                        {vec_cell(format!("unroll-input-{i}"), |s| s.input_term.clone(), false)}
-                                        {vec_cell(format!("unroll-recurrent-{i}"), |s| s.recurrent_term.clone(), false)}
-                                        {vec_cell(format!("unroll-bias-{i}"), |s| s.bias.clone(), false)}
-                                        {vec_cell(format!("unroll-z-{i}"), |s| s.z.clone(), true)}
-                                        {vec_cell(format!("unroll-h-{i}"), |s| s.h.clone(), true)}
-                                        {vec_cell(format!("unroll-from_x1-{i}"), |s| s.from_x1.clone(), false)}
+                                        {vec_cell(format!("unroll-input-{i}"), |s| s.input_term.clone(), None)}
+                                        {vec_cell(format!("unroll-recurrent-{i}"), |s| s.recurrent_term.clone(), Some(hide_rec))}
+                                        {vec_cell(format!("unroll-bias-{i}"), |s| s.bias.clone(), None)}
+                                        {vec_cell(format!("unroll-z-{i}"), |s| s.z.clone(), Some(hide_state))}
+                                        {vec_cell(format!("unroll-h-{i}"), |s| s.h.clone(), Some(hide_state))}
+                                        {vec_cell(format!("unroll-from_x1-{i}"), |s| s.from_x1.clone(), None)}
                                     </tr>
                                 }
                             }
@@ -357,7 +359,10 @@ fn scalar_equation(
             </p>
             <p class="lx-from-x1">
                 <span class="lx-c-x1">{(UnrollText::of(lang).from_x1_sentence)(&fmt::fixed(s.from_x1[0], 4), &sub(t))}</span>
-                {share.filter(|p| p.is_finite()).map(|p| format!(" ({:.0} %)", 100.0 * p))}
+                {share.filter(|p| p.is_finite()).map(|p| match lang {
+                    unroll_core::config::Lang::En => format!(" ({:.0} %)", 100.0 * p),
+                    unroll_core::config::Lang::Zh => format!("（{:.0}%）", 100.0 * p),
+                })}
                 {format!(" — {}", UnrollText::of(lang).from_x1_how)}
             </p>
         </div>
