@@ -100,13 +100,14 @@ async function setNumber(page, v) {
   }, v);
 }
 
-/** A readout per lesson that gives its question's answer away (lessons 6 and 8 ask about concepts, not a readout). */
+/** A readout per lesson that gives its question's answer away (lesson 8's depths appear only once measured). */
 const VEILED = {
   unroll: "unroll-eq-h",
   shapes: "shapes-count-other-seq_len",
   bptt: "bptt-chart",
   lstm: "lstm-c-2",
   gru: "gru-h",
+  bidir: "bidir-h_n-1",
   softmax: "softmax-prob-1",
 };
 

@@ -41,7 +41,7 @@ function allowlist() {
   // File formats, as the panels name them (their extensions).
   for (const w of ["safetensors", "zip", "txt", "tsv", "UTF"]) words.add(w);
   // Proper names kept in Latin letters in Chinese texts too.
-  for (const w of ["Transformer", "WebAssembly", "Rust"]) words.add(w);
+  for (const w of ["Transformer", "WebAssembly", "Rust", "PyTorch"]) words.add(w);
   // The optimiser's name (Adam), as the Chinese texts on training write it.
   words.add("Adam");
   // Function names the course writes in Latin letters in its Chinese text (lesson 7's title).
