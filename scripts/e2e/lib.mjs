@@ -3,7 +3,7 @@
 // that record the training hooks as they change, and screenshots.
 
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, existsSync, mkdirSync } from "node:fs";
+import { mkdtempSync, rmSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -211,4 +211,30 @@ export async function screenshot(page, name, opts = {}) {
   if (fullPage) await renderAllPanels(page);
   await page.screenshot({ path, fullPage, ...opts });
   return path;
+}
+
+/**
+ * The words of three or more ASCII letters that Chinese page texts may contain: the URL keys and
+ * their values (docs/url.md), proper names, file formats and the function names the course writes
+ * in Latin letters.
+ */
+export function zhAllowlist() {
+  const words = new Set(["RNN", "LSTM", "GRU", "WebGPU", "GPU", "CPU", "NaN"]);
+  // File formats, as the panels name them (their extensions).
+  for (const w of ["safetensors", "zip", "txt", "tsv", "UTF"]) words.add(w);
+  // Proper names kept in Latin letters in Chinese texts too.
+  for (const w of ["Transformer", "WebAssembly", "Rust", "PyTorch"]) words.add(w);
+  // The optimiser's name (Adam), as the Chinese texts on training write it.
+  words.add("Adam");
+  // Function names the course writes in Latin letters in its Chinese text (lesson 7's title).
+  for (const w of ["softmax", "log", "NLL"]) words.add(w);
+  const md = readFileSync(join(ROOT, "docs", "url.md"), "utf8");
+  for (const line of md.split("\n")) {
+    const cells = line.trim().split("|").map((c) => c.trim());
+    if (cells.length < 5 || !cells[1].startsWith("`")) continue;
+    const [, key, values, dflt] = cells;
+    for (const w of `${key} ${dflt}`.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []) words.add(w);
+    if (/^[a-z0-9_]+(, [a-z0-9_]+)+$/.test(values)) values.split(", ").forEach((w) => words.add(w));
+  }
+  return words;
 }

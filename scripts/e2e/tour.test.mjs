@@ -20,9 +20,9 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { OUT, ROOT, buildDist, serveDist, launch, until } from "./lib.mjs";
+import { OUT, buildDist, serveDist, launch, until, zhAllowlist } from "./lib.mjs";
 
 const LESSONS = ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"];
 const TOUR = '[data-testid="tour"]';
@@ -226,22 +226,9 @@ test("a reload or a lesson link mid-tour keeps the learner's settings", { timeou
   await page.close();
 });
 
-/** Words of three or more ASCII letters that zh-text.test.mjs's allowlist lets through (its URL keys and names). */
-function allowed() {
-  const words = new Set(["RNN", "LSTM", "GRU", "WebGPU", "GPU", "CPU", "NaN", "softmax", "log", "NLL", "Transformer", "WebAssembly", "Rust", "PyTorch"]);
-  const md = readFileSync(join(ROOT, "docs", "url.md"), "utf8");
-  for (const line of md.split("\n")) {
-    const cells = line.trim().split("|").map((c) => c.trim());
-    if (cells.length < 5 || !cells[1].startsWith("`")) continue;
-    const [, key, values, dflt] = cells;
-    for (const w of `${key} ${dflt}`.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []) words.add(w);
-    if (/^[a-z0-9_]+(, [a-z0-9_]+)+$/.test(values)) values.split(", ").forEach((w) => words.add(w));
-  }
-  return words;
-}
 
 test("every lesson has a tour ending at its checkpoint; in Chinese its texts have no English", { timeout: 240_000 }, async () => {
-  const ok = allowed();
+  const ok = zhAllowlist();
   const english = (text) => (text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []).filter((w) => /[A-Za-z]{3}/.test(w) && !ok.has(w));
   assert.deepEqual(english("The belt carries"), ["The", "belt", "carries"], "the check finds English");
   for (const lesson of LESSONS) {

@@ -22,9 +22,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { ROOT, buildDist, serveDist, launch, openPage, value, num, until, renderAllPanels } from "./lib.mjs";
+import { buildDist, serveDist, launch, openPage, value, num, until, renderAllPanels, zhAllowlist } from "./lib.mjs";
 
 /** The data's URLs and the commands that fetch it, shown as given in both languages. */
 const DATA_CODE = ["data/names/manifest.json", "data/names/Arabic.txt", "node scripts/fetch-data.mjs", "trunk build"];
@@ -36,27 +34,7 @@ const TIMEOUT = Number(process.env.UNROLL_E2E_TRAIN_TIMEOUT_MS || 600_000);
  * docs/url.md (the key column, the backticked defaults, and value columns that are a list of
  * lowercase words), the cells' and the platform's names, and NaN.
  */
-function allowlist() {
-  const words = new Set(["RNN", "LSTM", "GRU", "WebGPU", "GPU", "CPU", "NaN"]);
-  // File formats, as the panels name them (their extensions).
-  for (const w of ["safetensors", "zip", "txt", "tsv", "UTF"]) words.add(w);
-  // Proper names kept in Latin letters in Chinese texts too.
-  for (const w of ["Transformer", "WebAssembly", "Rust", "PyTorch"]) words.add(w);
-  // The optimiser's name (Adam), as the Chinese texts on training write it.
-  words.add("Adam");
-  // Function names the course writes in Latin letters in its Chinese text (lesson 7's title).
-  for (const w of ["softmax", "log", "NLL"]) words.add(w);
-  const md = readFileSync(join(ROOT, "docs", "url.md"), "utf8");
-  for (const line of md.split("\n")) {
-    const cells = line.trim().split("|").map((c) => c.trim());
-    if (cells.length < 5 || !cells[1].startsWith("`")) continue;
-    const [, key, values, dflt] = cells;
-    for (const w of `${key} ${dflt}`.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []) words.add(w);
-    if (/^[a-z0-9_]+(, [a-z0-9_]+)+$/.test(values)) values.split(", ").forEach((w) => words.add(w));
-  }
-  return words;
-}
-const ALLOWED = allowlist();
+const ALLOWED = zhAllowlist();
 
 /**
  * The words of `text` with a run of ≥ 3 ASCII letters that the allowlist does not hold, after

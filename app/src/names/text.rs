@@ -624,3 +624,14 @@ fn data_failure_zh(e: &DataLoadError) -> String {
         DataLoadError::Load(e) => format!("{}。", crate::names::keep::text::load_error_zh(e)),
     }
 }
+
+/// A layer direction's name in `lang`: 0 reads forward, 1 (bidirectional only) in reverse, as
+/// PyTorch's `_reverse` parameter suffix says.
+pub fn direction_name(lang: Lang, d: usize) -> &'static str {
+    match (lang, d) {
+        (Lang::En, 0) => "forward",
+        (Lang::En, _) => "reverse",
+        (Lang::Zh, 0) => "正向",
+        (Lang::Zh, _) => "反向",
+    }
+}

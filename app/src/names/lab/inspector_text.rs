@@ -1,5 +1,6 @@
 //! The inspector panel ("Inside the trained model").
 
+use crate::names::text::direction_name;
 use unroll_core::config::Lang;
 
 /// The inspector's texts.
@@ -42,22 +43,6 @@ pub struct InspectorText {
     pub pin_help: &'static str,
 }
 
-fn dir_en(d: usize) -> &'static str {
-    if d == 0 {
-        "forward"
-    } else {
-        "reverse"
-    }
-}
-
-fn dir_zh(d: usize) -> &'static str {
-    if d == 0 {
-        "正向"
-    } else {
-        "反向"
-    }
-}
-
 impl InspectorText {
     /// English.
     pub const EN: InspectorText = InspectorText {
@@ -66,7 +51,7 @@ impl InspectorText {
         input_label: "Name",
         placeholder: "e.g. Nguyen",
         where_label: "Layer / direction",
-        layer_dir: |l, d| format!("layer {l} · {}", dir_en(d)),
+        layer_dir: |l, d| format!("layer {l} · {}", direction_name(Lang::En, d)),
         before_start: "Start training (or restore a model) to look inside it.",
         waiting_data: "Waiting for the data set…",
         empty: "Type a name to see the network's states.",
@@ -94,7 +79,7 @@ impl InspectorText {
             None => format!("Pinned: {g} = {v:.2} at every step, {w}. The heatmaps and the top 5 show the changed model."),
             Some(t) => format!("Pinned: {g} = {v:.2} at t = {t}, {w}. The heatmaps and the top 5 show the changed model."),
         },
-        pin_where: |l, d| format!("layer {l} · {}", dir_en(d)),
+        pin_where: |l, d| format!("layer {l} · {}", direction_name(Lang::En, d)),
         pin_rnn: "Pinning needs gates: an RNN cell has none. Train an LSTM or a GRU to pin one.",
         pin_step_gone: |t| format!("This name has no step t = {t}: the pin is not applied."),
         pin_help: "The pin sets the gate to this value in every unit of the layer/direction shown; the rest of the network runs as trained.",
@@ -107,7 +92,7 @@ impl InspectorText {
         input_label: "名字",
         placeholder: "例如 Nguyen",
         where_label: "层 / 方向",
-        layer_dir: |l, d| format!("第 {l} 层 · {}", dir_zh(d)),
+        layer_dir: |l, d| format!("第 {l} 层 · {}", direction_name(Lang::Zh, d)),
         before_start: "先开始训练（或恢复一个模型），再查看它的内部。",
         waiting_data: "正在等待数据集…",
         empty: "输入一个名字，查看网络的状态。",
@@ -135,7 +120,7 @@ impl InspectorText {
             None => format!("已固定：{g} = {v:.2}，每一步，{w}。热图和前 5 名显示的是改动后的模型。"),
             Some(t) => format!("已固定：{g} = {v:.2}，在 t = {t}，{w}。热图和前 5 名显示的是改动后的模型。"),
         },
-        pin_where: |l, d| format!("第 {l} 层 · {}", dir_zh(d)),
+        pin_where: |l, d| format!("第 {l} 层 · {}", direction_name(Lang::Zh, d)),
         pin_rnn: "固定需要门：RNN 单元没有门。训练一个 LSTM 或 GRU 再来固定。",
         pin_step_gone: |t| format!("这个名字没有 t = {t} 这一步：固定未生效。"),
         pin_help: "固定会把所显示的层/方向中每个单元的这个门设为该值；网络其余部分按训练结果运行。",

@@ -1,5 +1,6 @@
 //! The slow-motion training step's texts.
 
+use crate::names::text::direction_name;
 use unroll_core::config::Lang;
 
 /// The slow-motion panel's texts.
@@ -73,22 +74,6 @@ pub struct SlowmoText {
     pub label_mark: &'static str,
 }
 
-fn dir_en(d: usize) -> &'static str {
-    if d == 0 {
-        "forward"
-    } else {
-        "reverse"
-    }
-}
-
-fn dir_zh(d: usize) -> &'static str {
-    if d == 0 {
-        "正向"
-    } else {
-        "反向"
-    }
-}
-
 impl SlowmoText {
     /// English.
     pub const EN: SlowmoText = SlowmoText {
@@ -115,7 +100,7 @@ impl SlowmoText {
         stages_label: "Stages",
         stage_of: |i, n, s| format!("Stage {i} of {n}: {s}"),
         stage_names: ["forward", "logits", "softmax", "loss", "backward", "clipping", "Adam's update", "new prediction"],
-        forward_step: |l, d, t, c| format!("Forward · layer {l} · {} · step t = {t}, reads “{c}”", dir_en(d)),
+        forward_step: |l, d, t, c| format!("Forward · layer {l} · {} · step t = {t}, reads “{c}”", direction_name(Lang::En, d)),
         forward_explain: "Each step mixes the character just read with the previous hidden state. Grey columns are steps not computed yet.",
         h_caption: "h_t: hidden state (units × steps)",
         gates_caption: |t| format!("Gates at t = {t} (units × gates)"),
@@ -125,7 +110,7 @@ impl SlowmoText {
         prob_sum: "Sum of the probabilities",
         loss_formula: |lang, p| format!("L = −ln p({lang}) = −ln {p:.4}"),
         loss_explain: "Cross-entropy: the lower the probability of the true language, the larger the loss.",
-        backward_step: |l, d, t, c| format!("Backward · layer {l} · {} · step t = {t} (“{c}”)", dir_en(d)),
+        backward_step: |l, d, t, c| format!("Backward · layer {l} · {} · step t = {t} (“{c}”)", direction_name(Lang::En, d)),
         backward_explain: "∂L/∂h_t flows back one step at a time; each step adds its share to the gradient of every weight of its layer. Grey columns are steps the gradient has not reached yet.",
         dh_caption: "∂L/∂h_t (units × steps)",
         dh_norm: "‖∂L/∂h_t‖",
@@ -172,7 +157,7 @@ impl SlowmoText {
         stages_label: "阶段",
         stage_of: |i, n, s| format!("第 {i} 阶段（共 {n} 个）：{s}"),
         stage_names: ["前向传播", "对数几率", "softmax", "损失", "反向传播", "梯度裁剪", "Adam 更新", "新预测"],
-        forward_step: |l, d, t, c| format!("前向 · 第 {l} 层 · {} · 时间步 t = {t}，读入“{c}”", dir_zh(d)),
+        forward_step: |l, d, t, c| format!("前向 · 第 {l} 层 · {} · 时间步 t = {t}，读入“{c}”", direction_name(Lang::Zh, d)),
         forward_explain: "每一步把刚读入的字符与上一个隐藏状态结合起来。灰色的列是尚未计算的时间步。",
         h_caption: "h_t：隐藏状态（单元 × 时间步）",
         gates_caption: |t| format!("t = {t} 时的门（单元 × 门）"),
@@ -182,7 +167,7 @@ impl SlowmoText {
         prob_sum: "概率之和",
         loss_formula: |lang, p| format!("L = −ln p（{lang}）= −ln {p:.4}"),
         loss_explain: "交叉熵：真实语言的概率越低，损失越大。",
-        backward_step: |l, d, t, c| format!("反向 · 第 {l} 层 · {} · 时间步 t = {t}（“{c}”）", dir_zh(d)),
+        backward_step: |l, d, t, c| format!("反向 · 第 {l} 层 · {} · 时间步 t = {t}（“{c}”）", direction_name(Lang::Zh, d)),
         backward_explain: "∂L/∂h_t 一次回传一步；每一步都为本层每个权重的梯度加上自己的一份。灰色的列是梯度尚未到达的时间步。",
         dh_caption: "∂L/∂h_t（单元 × 时间步）",
         dh_norm: "‖∂L/∂h_t‖",
