@@ -28,16 +28,8 @@ pub const TOUR: Tour<BidirConfig> = Tour {
         meet(0),
         meet(1),
         meet(2),
-        TourStep {
-            target: "bidir-play",
-            set: None,
-            stage: None,
-        },
-        TourStep {
-            target: "checkpoint",
-            set: None,
-            stage: None,
-        },
+        TourStep::look("bidir-play"),
+        TourStep::look("checkpoint"),
     ],
     cues: |l| BidirText::of(l).tour,
 };

@@ -7,11 +7,7 @@ use unroll_core::config::lessons::{BpttAct, BpttConfig};
 /// The tour; its cues are [`BpttText::tour`].
 pub const TOUR: Tour<BpttConfig> = Tour {
     steps: &[
-        TourStep {
-            target: "bptt-chart",
-            set: None,
-            stage: None,
-        },
+        TourStep::look("bptt-chart"),
         TourStep {
             target: "bptt-w_hh",
             set: Some(|c| {
@@ -28,11 +24,7 @@ pub const TOUR: Tour<BpttConfig> = Tour {
             }),
             stage: None,
         },
-        TourStep {
-            target: "checkpoint",
-            set: None,
-            stage: None,
-        },
+        TourStep::look("checkpoint"),
     ],
     cues: |l| BpttText::of(l).tour,
 };

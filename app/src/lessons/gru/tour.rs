@@ -22,11 +22,7 @@ pub const TOUR: Tour<GruConfig> = Tour {
             set: Some(|c| c.convention = GruConvention::Pytorch),
             stage: None,
         },
-        TourStep {
-            target: "checkpoint",
-            set: None,
-            stage: None,
-        },
+        TourStep::look("checkpoint"),
     ],
     cues: |l| GruText::of(l).tour,
 };

@@ -46,11 +46,7 @@ pub const TOUR: Tour<LstmConfig> = Tour {
             }),
             stage: None,
         },
-        TourStep {
-            target: "checkpoint",
-            set: None,
-            stage: None,
-        },
+        TourStep::look("checkpoint"),
     ],
     cues: |l| LstmText::of(l).tour,
 };

@@ -7,26 +7,10 @@ use unroll_core::config::lessons::ParallelConfig;
 /// The tour; its cues are [`ParallelText::tour`].
 pub const TOUR: Tour<ParallelConfig> = Tour {
     steps: &[
-        TourStep {
-            target: "parallel-cell",
-            set: None,
-            stage: None,
-        },
-        TourStep {
-            target: "parallel-run",
-            set: None,
-            stage: None,
-        },
-        TourStep {
-            target: "parallel-chart",
-            set: None,
-            stage: None,
-        },
-        TourStep {
-            target: "checkpoint",
-            set: None,
-            stage: None,
-        },
+        TourStep::look("parallel-cell"),
+        TourStep::look("parallel-run"),
+        TourStep::look("parallel-chart"),
+        TourStep::look("checkpoint"),
     ],
     cues: |l| ParallelText::of(l).tour,
 };

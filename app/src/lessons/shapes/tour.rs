@@ -7,31 +7,15 @@ use unroll_core::config::lessons::ShapesConfig;
 /// The tour; its cues are [`ShapesText::tour`].
 pub const TOUR: Tour<ShapesConfig> = Tour {
     steps: &[
-        TourStep {
-            target: "shapes-code",
-            set: None,
-            stage: None,
-        },
+        TourStep::look("shapes-code"),
         TourStep {
             target: "shapes-num_layers",
             set: Some(|c| c.num_layers = 2),
             stage: None,
         },
-        TourStep {
-            target: "shapes-grid",
-            set: None,
-            stage: None,
-        },
-        TourStep {
-            target: "shapes-param-count",
-            set: None,
-            stage: None,
-        },
-        TourStep {
-            target: "checkpoint",
-            set: None,
-            stage: None,
-        },
+        TourStep::look("shapes-grid"),
+        TourStep::look("shapes-param-count"),
+        TourStep::look("checkpoint"),
     ],
     cues: |l| ShapesText::of(l).tour,
 };

@@ -7,11 +7,7 @@ use unroll_core::config::lessons::SoftmaxConfig;
 /// The tour; its cues are [`SoftmaxText::tour`].
 pub const TOUR: Tour<SoftmaxConfig> = Tour {
     steps: &[
-        TourStep {
-            target: "softmax-max",
-            set: None,
-            stage: None,
-        },
+        TourStep::look("softmax-max"),
         TourStep {
             target: "softmax-logits-1",
             set: Some(|c| {
@@ -21,16 +17,8 @@ pub const TOUR: Tour<SoftmaxConfig> = Tour {
             }),
             stage: None,
         },
-        TourStep {
-            target: "softmax-nll",
-            set: None,
-            stage: None,
-        },
-        TourStep {
-            target: "checkpoint",
-            set: None,
-            stage: None,
-        },
+        TourStep::look("softmax-nll"),
+        TourStep::look("checkpoint"),
     ],
     cues: |l| SoftmaxText::of(l).tour,
 };

@@ -43,6 +43,17 @@ pub struct TourStep<C: 'static> {
     pub stage: Option<usize>,
 }
 
+impl<C> TourStep<C> {
+    /// A step that only outlines `target` and says its cue (the page's state is left as it is).
+    pub const fn look(target: &'static str) -> Self {
+        TourStep {
+            target,
+            set: None,
+            stage: None,
+        }
+    }
+}
+
 /// A lesson's tour: its steps, the last one at the checkpoint, and their cues.
 pub struct Tour<C: 'static> {
     /// The steps.

@@ -34,11 +34,7 @@ pub const TOUR: Tour<UnrollConfig> = Tour {
             set: Some(|c| c.w_hh = 0.0),
             stage: None,
         },
-        TourStep {
-            target: "checkpoint",
-            set: None,
-            stage: None,
-        },
+        TourStep::look("checkpoint"),
     ],
     cues: |l| UnrollText::of(l).tour,
 };
