@@ -354,6 +354,11 @@ pub struct SavedSession {
     pub val_report: Option<SavedValReport>,
     /// `true` when the session trained all its epochs.
     pub finished: bool,
+    /// The path the run trained on last, `webgpu` or `cpu` (with `backend=auto` the faster one
+    /// measured; after a device loss the CPU), so a reproduction can force it with `backend=`
+    /// (absent in records written before it was kept, and before a run reported its path).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backend: Option<String>,
 }
 
 impl SavedSession {

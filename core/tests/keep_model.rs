@@ -207,6 +207,7 @@ fn saved_session_json_round_trip() {
             confusion: vec![1, 0, 0, 0, 2, 0, 1, 0, 1],
         }),
         finished: true,
+        backend: Some("webgpu".into()),
     };
     let json = s.to_json();
     assert_eq!(SavedSession::from_json(&json).unwrap(), s);

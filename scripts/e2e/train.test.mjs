@@ -53,7 +53,10 @@ async function predict(page, name) {
 async function trainRun(t, { webgpu, backend, shot }) {
   const browser = await launch({ webgpu });
   try {
-    const query = `?v=1&lesson=names&hidden_size=${HIDDEN}&autostart=1`;
+    // WebGPU is forced (`auto` would take the faster path, on SwiftShader often the CPU);
+    // without an adapter `auto` falls back to the CPU.
+    const force = webgpu ? "&backend=gpu" : "";
+    const query = `?v=1&lesson=names&hidden_size=${HIDDEN}&autostart=1${force}`;
     const { page, consoleErrors } = await openPage(browser.context, server.url, query);
 
     // The data set loads and the session reports its backend.

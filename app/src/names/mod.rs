@@ -11,7 +11,9 @@
 //! Test hooks (`data-testid`): `train-start` (`data-state`: preparing while the data set loads,
 //! unavailable when it did not, busy, ready), `train-pause`, `train-resume`, `train-reset`,
 //! `train-status` (idle/running/paused/finished/error; `data-resumable`: the pill says a
-//! restored run can be resumed), `backend` (webgpu/cpu), `epoch`,
+//! restored run can be resumed), `backend` (webgpu/cpu), `backend-notice` (`data-value`
+//! measured: `backend=auto`'s timings, with `data-backend` the path they chose and
+//! `data-gpu-ms` / `data-cpu-ms` the figures; fallback: why the CPU), `epoch`,
 //! `train-step`, `train-loss` (mean of the last 20 steps), `val-acc`, `val-loss`, `epoch-sec`,
 //! `train-progress` (fraction), `chart-train-loss` / `chart-val` (points drawn),
 //! `predict-input`, `predict-top` (`<li data-label data-value>`), `predict-message`,

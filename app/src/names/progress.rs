@@ -27,11 +27,7 @@ pub fn ProgressPanel(
         Some(_) => "CPU".to_owned(),
         None => loc.t().backend_pending.to_owned(),
     };
-    let backend_key = move || match v.backend.get() {
-        Some(b) if b.gpu => "webgpu",
-        Some(_) => "cpu",
-        None => "",
-    };
+    let backend_key = move || v.backend.get().map_or("", |b| b.key());
     // A run waits for Resume: nothing runs and a checkpoint is there (a restored one). The
     // pill says so, and its `data-resumable` says what the pill says.
     let resumable = move || v.status.get() == RunStatus::Idle && v.checkpoint.with(|c| c.is_some());
@@ -75,18 +71,38 @@ fn SessionNotices(session: TrainingSession) -> impl IntoView {
         <DeviceLostNotice message=Signal::derive(move || v.device_lost.get()) />
         {move || {
             // After a device loss the backend's notice says the same as the device-lost one.
-            v.backend
-                .get()
-                .filter(|_| v.device_lost.with(|d| d.is_none()))
-                .and_then(|b| b.notice)
-                .map(|n| {
+            // `auto`'s timings are a notice of their own on either path (`data-gpu-ms`,
+            // `data-cpu-ms`: the figures, unrounded).
+            let b = v.backend.get().filter(|_| v.device_lost.with(|d| d.is_none()))?;
+            let key = b.key();
+            Some(match (b.measured, b.notice) {
+                (Some(t), _) => {
+                    let detail = t.to_string();
+                    view! {
+                        <div
+                            class="notice notice-info compact"
+                            data-testid="backend-notice"
+                            data-value="measured"
+                            data-backend=key
+                            data-gpu-ms=t.gpu_ms
+                            data-cpu-ms=t.cpu_ms
+                        >
+                            <div class="notice-body" title=detail>{move || (loc.t().measured)(&t)}</div>
+                        </div>
+                    }
+                    .into_any()
+                }
+                (None, Some(n)) => {
                     let detail = cpu_reason_detail(&n);
                     view! {
-                        <div class="notice notice-info compact" data-testid="backend-notice">
+                        <div class="notice notice-info compact" data-testid="backend-notice" data-value="fallback">
                             <div class="notice-body" title=detail>{move || (loc.t().cpu_reason)(&n)}</div>
                         </div>
                     }
-                })
+                    .into_any()
+                }
+                (None, None) => return None,
+            })
         }}
         {move || {
             v.error

@@ -11,6 +11,7 @@ pub use crate::shell::run_status::RunStatus;
 use leptos::prelude::*;
 use std::rc::Rc;
 use unroll_core::gpu::GpuError;
+use unroll_core::train::choice::StepTimings;
 use unroll_core::train::session::{CpuReason, TrainError, TrainNotice, ValReport};
 
 /// The backend a session reported, in a form signals can hold.
@@ -22,6 +23,19 @@ pub struct BackendInfo {
     pub description: String,
     /// Why the run is on the CPU, when it asked for more.
     pub notice: Option<CpuReason>,
+    /// Both paths' timings, when `backend=auto` measured them.
+    pub measured: Option<StepTimings>,
+}
+
+impl BackendInfo {
+    /// The path's word as the test hooks and the saved records write it: `webgpu` or `cpu`.
+    pub fn key(&self) -> &'static str {
+        if self.gpu {
+            "webgpu"
+        } else {
+            "cpu"
+        }
+    }
 }
 
 /// The page's training session: its status, its control, and everything the page shows about
@@ -188,14 +202,22 @@ impl TrainingSession {
     pub fn apply(&self, event: TrainEvent, batch_size: u32) {
         match event {
             TrainEvent::Backend(kind) => self.backend.set(Some(match kind {
-                BackendKind::Gpu { description } => BackendInfo {
+                BackendKind::Gpu {
+                    description,
+                    measured,
+                } => BackendInfo {
                     gpu: true,
                     description,
                     notice: None,
+                    measured,
                 },
                 BackendKind::Cpu { notice } => BackendInfo {
                     gpu: false,
                     description: String::new(),
+                    measured: match &notice {
+                        Some(CpuReason::Measured(t)) => Some(*t),
+                        _ => None,
+                    },
                     notice,
                 },
             })),

@@ -11,6 +11,7 @@ use crate::names::bridge::{DataLoadError, FetchProblem, FETCH_DATA_COMMAND};
 use crate::text::ChartText;
 use unroll_core::config::Lang;
 use unroll_core::gpu::GpuError;
+use unroll_core::train::choice::StepTimings;
 use unroll_core::train::session::{CpuReason, EngineFault, TrainError, TrainNotice};
 
 /// The data in use, as the training page's lede and data panel describe it.
@@ -47,8 +48,8 @@ fn class_list(classes: &[String], sep: &str) -> (String, usize) {
 }
 
 const LEDE_TAIL_EN: &str =
-    "It trains right here in this tab: on your GPU through WebGPU when the browser \
-     offers it, otherwise on the CPU. Every number below is computed live.";
+    "It trains right here in this tab: on your GPU through WebGPU or on the CPU, whichever \
+     a few timed steps find faster here. Every number below is computed live.";
 
 fn lede_en(data: DataInUse) -> String {
     match data {
@@ -88,7 +89,7 @@ fn data_note_en(data: DataInUse) -> String {
 }
 
 const LEDE_TAIL_ZH: &str =
-    "训练就在这个标签页里进行：浏览器支持时通过 WebGPU 在你的 GPU 上运行，否则在 CPU 上运行。\
+    "训练就在这个标签页里进行：通过 WebGPU 在你的 GPU 上，或在 CPU 上，先计时几步，哪个更快就用哪个。\
      下面的每个数字都是实时计算的。";
 
 fn lede_zh(data: DataInUse) -> String {
@@ -233,6 +234,8 @@ pub struct TrainingText {
     pub train_notice: fn(&TrainNotice) -> String,
     /// Why a run that wanted the GPU trains on the CPU.
     pub cpu_reason: fn(&CpuReason) -> String,
+    /// Both paths' timings of `backend=auto` and the path they chose.
+    pub measured: fn(&StepTimings) -> String,
     /// A GPU failure in words (the Chinese table gives its kind; the detail, wgpu's or the
     /// browser's English, goes in a tooltip: [`gpu_detail`]).
     pub gpu_error: fn(&GpuError) -> String,
@@ -259,7 +262,9 @@ pub fn cpu_reason_detail(r: &CpuReason) -> String {
     match r {
         CpuReason::GpuUnavailable(e)
         | CpuReason::NoWorkerWebGpu(e)
-        | CpuReason::DeviceLost { error: e, .. } => gpu_detail(e),
+        | CpuReason::DeviceLost { error: e, .. }
+        | CpuReason::LostWhileMeasuring(e) => gpu_detail(e),
+        CpuReason::Measured(t) => t.to_string(),
     }
 }
 
@@ -273,6 +278,19 @@ fn train_notice_en(n: &TrainNotice) -> String {
 
 fn cpu_reason_en(r: &CpuReason) -> String {
     r.to_string()
+}
+
+fn measured_en(t: &StepTimings) -> String {
+    t.to_string()
+}
+
+fn measured_zh(t: &StepTimings) -> String {
+    format!(
+        "WebGPU 每步 {:.1} 毫秒，CPU 每步 {:.1} 毫秒：使用 {}",
+        t.gpu_ms,
+        t.cpu_ms,
+        if t.gpu_faster() { "WebGPU" } else { "CPU" }
+    )
 }
 
 fn gpu_error_en(e: &GpuError) -> String {
@@ -357,6 +375,10 @@ fn cpu_reason_zh(r: &CpuReason) -> String {
             "{}，训练从第 {step} 步起在 CPU 上继续。",
             gpu_error_zh(error)
         ),
+        CpuReason::Measured(t) => measured_zh(t),
+        CpuReason::LostWhileMeasuring(g) => {
+            format!("测量两条路径时{}，训练在 CPU 上进行。", gpu_error_zh(g))
+        }
     }
 }
 
@@ -381,7 +403,7 @@ impl TrainingText {
         backend: "Backend",
         backend_auto: "Automatic",
         backend_cpu: "CPU",
-        backend_help_auto: "WebGPU when the browser offers an adapter, else the CPU",
+        backend_help_auto: "times a few steps on WebGPU and on the CPU, then trains on the faster",
         backend_help_gpu: "WebGPU; falls back to the CPU with a notice",
         backend_help_cpu: "the same maths in Rust on the CPU",
         start: "Start training",
@@ -464,6 +486,7 @@ impl TrainingText {
         train_error: train_error_en,
         train_notice: train_notice_en,
         cpu_reason: cpu_reason_en,
+        measured: measured_en,
         gpu_error: gpu_error_en,
     };
 
@@ -487,7 +510,7 @@ impl TrainingText {
         backend: "后端",
         backend_auto: "自动",
         backend_cpu: "CPU",
-        backend_help_auto: "浏览器提供适配器时用 WebGPU，否则用 CPU",
+        backend_help_auto: "先在 WebGPU 和 CPU 上各计时几步，再用较快的那个训练",
         backend_help_gpu: "WebGPU；不可用时改用 CPU 并给出提示",
         backend_help_cpu: "在 CPU 上用 Rust 执行同样的数学运算",
         start: "开始训练",
@@ -562,6 +585,7 @@ impl TrainingText {
         train_error: train_error_zh,
         train_notice: train_notice_zh,
         cpu_reason: cpu_reason_zh,
+        measured: measured_zh,
         gpu_error: gpu_error_zh,
     };
 

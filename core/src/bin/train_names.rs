@@ -154,8 +154,14 @@ mod native {
         let control = TrainControl::new();
         let mut failed = None;
         let mut on_event = |ev: TrainEvent| match ev {
-            TrainEvent::Backend(BackendKind::Gpu { description }) => {
-                eprintln!("backend: GPU ({description})")
+            TrainEvent::Backend(BackendKind::Gpu {
+                description,
+                measured,
+            }) => {
+                eprintln!(
+                    "backend: GPU ({description}){}",
+                    measured.map(|t| format!(" — {t}")).unwrap_or_default()
+                )
             }
             TrainEvent::Backend(BackendKind::Cpu { notice }) => {
                 eprintln!(

@@ -68,7 +68,7 @@ url_config! {
             => "`last`: output at each name's last real character; `padded`: pad/truncate to 10 and read step 10",
         /// Compute backend (`backend`, default `auto`).
         backend: BackendChoice = FieldKind::Choice { choices: BackendChoice::WORDS, default: BackendChoice::Auto as usize }
-            => "`auto`: WebGPU when available, else CPU; `gpu`; `cpu`",
+            => "`auto`: the faster of WebGPU and the CPU, timed on a few steps at the run's shapes (the CPU without an adapter); `gpu`; `cpu`",
         /// Start training as soon as the data is loaded (`autostart`, 0/1, default 0).
         autostart: bool = FieldKind::Bool { default: false }
             => "1 = start training as soon as the data is loaded",

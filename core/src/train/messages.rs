@@ -7,6 +7,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+pub use super::choice::StepTimings;
 use crate::gpu::GpuError;
 
 /// Why a run ended with an error ([`super::session::TrainEvent::Error`]).
@@ -80,6 +81,27 @@ pub enum CpuReason {
         /// The step training continues from.
         step: u64,
     },
+    /// `backend=auto` measured both paths and the CPU was the faster one.
+    Measured(StepTimings),
+    /// The GPU device was lost while `backend=auto` measured the paths; the run trains on the
+    /// CPU.
+    LostWhileMeasuring(GpuError),
+}
+
+impl fmt::Display for StepTimings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "WebGPU {:.1} ms/step, CPU {:.1} ms/step: using {}",
+            self.gpu_ms,
+            self.cpu_ms,
+            if self.gpu_faster() {
+                "WebGPU"
+            } else {
+                "the CPU"
+            }
+        )
+    }
 }
 
 impl fmt::Display for TrainError {
@@ -151,6 +173,12 @@ impl fmt::Display for CpuReason {
             CpuReason::DeviceLost { error, step } => write!(
                 f,
                 "The GPU device was lost ({error}); training continues on the CPU from step {step}."
+            ),
+            CpuReason::Measured(t) => t.fmt(f),
+            CpuReason::LostWhileMeasuring(e) => write!(
+                f,
+                "The GPU device was lost while the paths were measured ({e}); training runs on the \
+                 CPU."
             ),
         }
     }

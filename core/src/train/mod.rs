@@ -6,6 +6,7 @@
 //!   pause/resume/stop, events for the UI and for the native `train-names` binary; a GPU lost
 //!   mid-training hands over to the CPU from the last read-back state (weights, Adam moments,
 //!   step), and a non-finite loss stops with the weights from before the bad step.
+//! - [`choice`]: which path `backend=auto` trains on, by timing a few steps of each.
 //! - [`messages`]: the run's errors and notices as typed values (the page writes them in its
 //!   language).
 //! - [`slowmo`]: one training step on one name in slow motion (every stage's numbers, the
@@ -13,6 +14,7 @@
 //! - [`clock`]: time, sleeping while paused, and turns of the event loop (the engine's Web
 //!   Worker in the browser looks at its command queue between steps).
 
+pub mod choice;
 pub mod clock;
 pub mod cpu;
 pub mod messages;

@@ -8,6 +8,7 @@ use std::cell::Cell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
+use super::choice::{self, StepTimings};
 use super::clock::{check_in, now_ms, sleep_ms};
 use super::cpu::CpuTrainer;
 use super::{Engine, Hyper, StepResult};
@@ -46,6 +47,8 @@ pub enum BackendKind {
     Gpu {
         /// Adapter description.
         description: String,
+        /// The timings of both paths, when `backend=auto` measured them.
+        measured: Option<StepTimings>,
     },
     /// The CPU reference; `notice` says why the GPU is not used, when it was wanted.
     Cpu {
@@ -370,51 +373,103 @@ pub const GRAD_FLOW_NAMES: usize = 32;
 
 /// Picks the backend: the GPU when wanted and available, otherwise the CPU with a notice.
 /// `max_seq_len` is the longest name (raised to `PADDED_LEN` for `head=padded` by the GPU).
+/// With `backend=auto` and a GPU, both paths are timed on `probe` (a batch of the run's shapes)
+/// with throwaway copies of `params`, once per shape in the engine's life ([`choice`]), and the
+/// faster one trains; without a `probe` the GPU is taken unmeasured.
 pub async fn make_engine(
     cfg: &TrainConfig,
     model: ClassifierModel,
     params: Vec<f32>,
     max_seq_len: usize,
+    probe: Option<&ClassifierBatch>,
 ) -> (Engine, BackendKind) {
-    if cfg.backend == BackendChoice::Cpu {
-        return (
+    let on_cpu = |model: ClassifierModel, params: Vec<f32>, notice: Option<CpuReason>| {
+        (
             Engine::Cpu(CpuTrainer::new(model, params)),
-            BackendKind::Cpu { notice: None },
-        );
+            BackendKind::Cpu { notice },
+        )
+    };
+    if cfg.backend == BackendChoice::Cpu {
+        return on_cpu(model, params, None);
+    }
+    let shape = choice::Shape::of(cfg, model.num_classes);
+    // Timings from earlier in this engine's life that found the CPU faster: no device is set up.
+    if let Some(t) = choice::cached(&shape).filter(|t| !t.gpu_faster()) {
+        if choice::wants_measurement(cfg.backend) && probe.is_some() {
+            return on_cpu(model, params, Some(CpuReason::Measured(t)));
+        }
     }
     let max_batch = cfg.batch_size.max(EVAL_BATCH);
     let max_seq_len = max_seq_len.max(PADDED_LEN);
-    let gpu = match GpuContext::new().await {
-        Ok(ctx) => {
-            let description = ctx.description();
-            GpuClassifier::new(
-                &ctx,
-                model.spec,
-                model.num_classes,
-                &params,
-                max_batch,
-                max_seq_len,
-            )
-            .and_then(|mut g| g.set_head(model.head).map(|()| g))
-            .map(|g| (g, description))
-        }
-        Err(e) => Err(e),
+    let ctx = match GpuContext::new().await {
+        Ok(ctx) => ctx,
+        Err(e) => return on_cpu(model, params, Some(CpuReason::GpuUnavailable(e))),
     };
-    match gpu {
-        Ok((gpu, description)) => (
-            Engine::Gpu {
-                gpu: Box::new(gpu),
-                model,
-            },
-            BackendKind::Gpu { description },
-        ),
-        Err(e) => (
-            Engine::Cpu(CpuTrainer::new(model, params)),
-            BackendKind::Cpu {
-                notice: Some(CpuReason::GpuUnavailable(e)),
-            },
-        ),
+    let build = |params: &[f32]| {
+        GpuClassifier::new(
+            &ctx,
+            model.spec,
+            model.num_classes,
+            params,
+            max_batch,
+            max_seq_len,
+        )
+        .and_then(|mut g| g.set_head(model.head).map(|()| g))
+    };
+    let mut timings = None;
+    if let (true, Some(batch)) = (choice::wants_measurement(cfg.backend), probe) {
+        timings = choice::cached(&shape);
+        if timings.is_none() {
+            let hyper = Hyper {
+                lr: cfg.lr as f32,
+                max_norm: cfg.max_norm as f32,
+            };
+            let measured = match build(&params) {
+                Ok(mut gpu) => {
+                    let mut cpu = CpuTrainer::new(model.clone(), params.clone());
+                    choice::measure(&mut gpu, &mut cpu, batch, &hyper).await
+                }
+                Err(e) => Err(e),
+            };
+            match measured {
+                Ok(t) => {
+                    choice::remember(shape, t);
+                    timings = Some(t);
+                }
+                // A lost device may surface as another error (a failed read-back).
+                Err(e) if matches!(e, GpuError::DeviceLost(_)) || ctx.lost_reason().is_some() => {
+                    return on_cpu(model, params, Some(CpuReason::LostWhileMeasuring(e)))
+                }
+                Err(e) => return on_cpu(model, params, Some(CpuReason::GpuUnavailable(e))),
+            }
+        }
     }
+    match choice::choose(cfg.backend, timings) {
+        choice::Pick::Cpu { notice } => on_cpu(model, params, notice),
+        choice::Pick::Gpu { measured } => match build(&params) {
+            Ok(gpu) => (
+                Engine::Gpu {
+                    gpu: Box::new(gpu),
+                    model,
+                },
+                BackendKind::Gpu {
+                    description: ctx.description(),
+                    measured,
+                },
+            ),
+            Err(e) => on_cpu(model, params, Some(CpuReason::GpuUnavailable(e))),
+        },
+    }
+}
+
+/// A batch of the run's shapes for timing the paths: `batch_size` training names spread over
+/// the split (none when the split has no training names).
+fn probe_batch(data: &NamesDataset, train: &[usize], batch_size: usize) -> Option<ClassifierBatch> {
+    let n = batch_size.min(train.len());
+    (n > 0).then(|| {
+        let picked: Vec<usize> = (0..n).map(|i| train[i * train.len() / n]).collect();
+        make_batch(data, &picked)
+    })
 }
 
 /// Where GPU training can resume on the CPU: the last state read back and the batches
@@ -846,7 +901,11 @@ pub async fn run_session_from(
         .map(|s| s.tokens.len())
         .max()
         .unwrap_or(1);
-    let (mut engine, backend) = make_engine(cfg, model, params.clone(), max_len).await;
+    let probe = choice::wants_measurement(cfg.backend)
+        .then(|| probe_batch(data, &split.train, cfg.batch_size))
+        .flatten();
+    let (mut engine, backend) =
+        make_engine(cfg, model, params.clone(), max_len, probe.as_ref()).await;
     if control.is_stopped() {
         // Reset while the GPU was being set up: drop the engine (and its device) at once.
         return;

@@ -77,6 +77,9 @@ fn snapshot(state: KeepState, finished: bool) -> Option<Snapshot> {
             .last_val
             .with_untracked(|r| r.as_deref().map(SavedValReport::from_report)),
         finished,
+        backend: v
+            .backend
+            .with_untracked(|b| b.as_ref().map(|b| b.key().to_owned())),
     };
     Some(Snapshot {
         session,

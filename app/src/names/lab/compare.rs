@@ -16,7 +16,8 @@
 //! `data-cell` = the cell training), `compare-progress` (fraction 0–1), `chart-compare`
 //! (`data-series` = curves drawn, `data-points` = points drawn), `compare-table` with one
 //! `<tr data-cell>` per cell whose cells `compare-params`, `compare-sec`, `compare-best`,
-//! `compare-epochs` carry `data-value`; the table has `data-input-size` and `data-classes`.
+//! `compare-epochs` and `compare-backend` (webgpu/cpu: the path the run trained on) carry
+//! `data-value`; the table has `data-input-size` and `data-classes`.
 
 use super::compare_runs::running_fraction;
 pub use super::compare_runs::{CompareRun, CELLS};
@@ -125,11 +126,13 @@ impl CompareState {
                     }
                     match event {
                         TrainEvent::Step { step, .. } => state.steps.update(|s| s[i] = step),
-                        TrainEvent::Epoch(_) | TrainEvent::Error(_) => state.runs.update(|r| {
-                            if let Some(run) = r.get_mut(i) {
-                                run.apply(&event)
-                            }
-                        }),
+                        TrainEvent::Backend(_) | TrainEvent::Epoch(_) | TrainEvent::Error(_) => {
+                            state.runs.update(|r| {
+                                if let Some(run) = r.get_mut(i) {
+                                    run.apply(&event)
+                                }
+                            })
+                        }
                         _ => {}
                     }
                 })
@@ -332,6 +335,7 @@ fn CompareTable(state: CompareState, data: RwSignal<LoadState, LocalStorage>) ->
                         <th scope="col" class="num">{move || t().col_epochs_done}</th>
                         <th scope="col" class="num">{move || t().col_sec_epoch}</th>
                         <th scope="col" class="num">{move || t().col_best_acc}</th>
+                        <th scope="col">{move || t().col_backend}</th>
                     </tr>
                 </thead>
                 <tbody>
@@ -387,6 +391,13 @@ fn compare_row(state: CompareState, i: usize) -> impl IntoView {
                 data-value=move || run().and_then(|r| r.best()).map(|a| a.to_string()).unwrap_or_default()
             >
                 {move || run().and_then(|r| r.best()).map(|a| format!("{:.1}%", a * 100.0)).unwrap_or_else(|| "—".into())}
+            </td>
+            <td data-testid="compare-backend" data-value=move || run().and_then(|r| r.backend).unwrap_or_default()>
+                {move || match run().and_then(|r| r.backend) {
+                    Some("webgpu") => "WebGPU",
+                    Some(_) => "CPU",
+                    None => "—",
+                }}
             </td>
         </tr>
     }

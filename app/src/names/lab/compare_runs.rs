@@ -7,7 +7,7 @@ use crate::charts::compare::Curve;
 use crate::charts::style::cell_colour;
 use unroll_core::math::cell::CELL_COUNT;
 use unroll_core::math::params::CellKind;
-use unroll_core::train::session::{TrainError, TrainEvent};
+use unroll_core::train::session::{BackendKind, TrainError, TrainEvent};
 
 /// The cells compared, in training order.
 pub const CELLS: [CellKind; CELL_COUNT] = CellKind::ALL;
@@ -25,6 +25,9 @@ pub struct CompareRun {
     pub secs: Vec<f64>,
     /// The session's error, if it ended with one.
     pub error: Option<TrainError>,
+    /// The path it trained on (`webgpu` or `cpu`, the last one reported: after a device loss
+    /// the CPU), so a reproduction can force it with `backend=`.
+    pub backend: Option<&'static str>,
 }
 
 impl CompareRun {
@@ -36,13 +39,16 @@ impl CompareRun {
             points: Vec::new(),
             secs: Vec::new(),
             error: None,
+            backend: None,
         }
     }
 
-    /// Takes what the table and the chart show from one event of the run's session: an
-    /// epoch's accuracy and seconds, or the error it ended with.
+    /// Takes what the table and the chart show from one event of the run's session: its
+    /// backend, an epoch's accuracy and seconds, or the error it ended with.
     pub fn apply(&mut self, event: &TrainEvent) {
         match event {
+            TrainEvent::Backend(BackendKind::Gpu { .. }) => self.backend = Some("webgpu"),
+            TrainEvent::Backend(BackendKind::Cpu { .. }) => self.backend = Some("cpu"),
             TrainEvent::Epoch(rep) => {
                 self.points.push((rep.epoch, rep.val_acc));
                 self.secs.push(rep.sec);
@@ -126,6 +132,20 @@ mod tests {
             run.error,
             Some(TrainError::BadLoss { step: 3, .. })
         ));
+    }
+
+    /// The path each run trained on is kept; after a device loss it is the CPU.
+    #[test]
+    fn a_run_keeps_the_backend_it_trained_on() {
+        let mut run = CompareRun::new(CellKind::Gru, 10);
+        assert_eq!(run.backend, None);
+        run.apply(&TrainEvent::Backend(BackendKind::Gpu {
+            description: String::new(),
+            measured: None,
+        }));
+        assert_eq!(run.backend, Some("webgpu"));
+        run.apply(&TrainEvent::Backend(BackendKind::Cpu { notice: None }));
+        assert_eq!(run.backend, Some("cpu"));
     }
 
     #[test]
