@@ -685,7 +685,7 @@ pub fn ProgressMark(
 }
 
 /// The index's checkpoint panel: what the marks count, and the reset of every checkpoint
-/// (`data-testid="checkpoint-reset"`). Hidden with `quiz=0`.
+/// ([`ResetAnswers`]). Hidden with `quiz=0`.
 #[component]
 pub fn ProgressPanel() -> impl IntoView {
     let lang = use_lang();
@@ -693,8 +693,28 @@ pub fn ProgressPanel() -> impl IntoView {
     let total = store::all_keys().count();
     let done =
         Memo::new(move |_| progress.with(|p| p.records.values().filter(|r| r.answered()).count()));
+    let t = move || CheckpointText::of(lang.get());
+    view! {
+        <Show when=quiz_shown>
+            <section class="panel lx-train-card" data-testid="checkpoint-panel">
+                <h2>{move || t().progress_title}</h2>
+                <p class="lx-text">{move || t().progress_text}</p>
+                <p class="lx-text" data-testid="checkpoint-total" data-value=move || done.get().to_string()>
+                    {move || (t().progress)(&done.get().to_string(), &total.to_string())}
+                </p>
+                <ResetAnswers />
+            </section>
+        </Show>
+    }
+}
+
+/// Reset (`data-testid="checkpoint-reset"`), which asks once more (`checkpoint-reset-confirm` /
+/// `checkpoint-reset-cancel`, Esc cancels) and says when the browser has deleted the answers.
+#[component]
+fn ResetAnswers() -> impl IntoView {
+    let lang = use_lang();
+    let t = move || CheckpointText::of(lang.get());
     let reset_done = RwSignal::new(false);
-    // Reset asks once more: it throws away every answer in this browser.
     let confirming = RwSignal::new(false);
     let (reset_button, keep_button) = (
         NodeRef::<leptos::html::Button>::new(),
@@ -711,67 +731,49 @@ pub fn ProgressPanel() -> impl IntoView {
             }
         });
     };
-    let t = move || CheckpointText::of(lang.get());
+    let reset = move |_| {
+        ask(false);
+        store::clear(move || {
+            reset_done.try_set(true);
+        });
+    };
+    let escape = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() == "Escape" {
+            ask(false);
+        }
+    };
     view! {
-        <Show when=quiz_shown>
-            <section class="panel lx-train-card" data-testid="checkpoint-panel">
-                <h2>{move || t().progress_title}</h2>
-                <p class="lx-text">{move || t().progress_text}</p>
-                <p class="lx-text" data-testid="checkpoint-total" data-value=move || done.get().to_string()>
-                    {move || (t().progress)(&done.get().to_string(), &total.to_string())}
-                </p>
-                <Show
-                    when=move || confirming.get()
-                    fallback=move || view! {
-                        <button
-                            type="button"
-                            class="btn btn-small"
-                            data-testid="checkpoint-reset"
-                            node_ref=reset_button
-                            on:click=move |_| {
-                                reset_done.set(false);
-                                ask(true);
-                            }
-                        >
-                            {move || t().reset}
-                        </button>
+        <Show
+            when=move || confirming.get()
+            fallback=move || view! {
+                <button
+                    type="button"
+                    class="btn btn-small"
+                    data-testid="checkpoint-reset"
+                    node_ref=reset_button
+                    on:click=move |_| {
+                        reset_done.set(false);
+                        ask(true);
                     }
                 >
-                    <span
-                        class="lx-cp-confirm"
-                        role="group"
-                        aria-label=move || t().reset_confirm
-                        on:keydown=move |ev| {
-                            if ev.key() == "Escape" {
-                                ask(false);
-                            }
-                        }
-                    >
-                        {move || t().reset_confirm}" "
-                        <button
-                            type="button"
-                            class="btn btn-small btn-primary"
-                            data-testid="checkpoint-reset-confirm"
-                            on:click=move |_| {
-                                ask(false);
-                                store::clear(move || {
-                                    reset_done.try_set(true);
-                                });
-                            }
-                        >
-                            {move || t().reset_yes}
-                        </button>
-                        " "
-                        <button type="button" class="btn btn-small" data-testid="checkpoint-reset-cancel" node_ref=keep_button on:click=move |_| ask(false)>
-                            {move || t().reset_no}
-                        </button>
-                    </span>
-                </Show>
-                <span role="status" class="lx-copy-status" data-testid="checkpoint-reset-status">
-                    {move || reset_done.get().then(|| t().reset_done)}
-                </span>
-            </section>
+                    {move || t().reset}
+                </button>
+            }
+        >
+            <span class="lx-cp-confirm" role="group" aria-label=move || t().reset_confirm on:keydown=escape>
+                {move || t().reset_confirm}" "
+                <button type="button" class="btn btn-small btn-primary" data-testid="checkpoint-reset-confirm" on:click=reset>
+                    {move || t().reset_yes}
+                </button>
+                " "
+                <button type="button" class="btn btn-small" data-testid="checkpoint-reset-cancel" node_ref=keep_button on:click=move |_| ask(false)>
+                    {move || t().reset_no}
+                </button>
+            </span>
         </Show>
+        <span role="status" class="lx-copy-status" data-testid="checkpoint-reset-status">
+            {move || reset_done.get().then(|| t().reset_done)}
+        </span>
     }
 }
 

@@ -297,11 +297,9 @@ fn LstmBelt(model: LstmModel) -> impl IntoView {
     }
 }
 
-/// Every step's gates and states, and in run mode the last C with the fixed point and its
-/// chart; the handout note in gates mode.
+/// Every step's gates and states, then [`LstmTableNotes`].
 #[component]
 fn LstmTable(model: LstmModel) -> impl IntoView {
-    let lang = use_lang();
     let veil = veiled(checkpoint::QUESTION.key);
     let LstmModel {
         result,
@@ -310,7 +308,6 @@ fn LstmTable(model: LstmModel) -> impl IntoView {
         mode,
         ..
     } = model;
-    let run_chart = run_chart(model);
     view! {
         <Panel title=|l| LstmText::of(l).table>
         {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
@@ -361,6 +358,20 @@ fn LstmTable(model: LstmModel) -> impl IntoView {
                 </tbody>
             </table>
         </div>
+        <LstmTableNotes model=model />
+    </Panel>
+    }
+}
+
+/// Under the table: in run mode the last C with the fixed point and its chart; in gates mode the
+/// handout's note. Each gives lesson 4's answer away, so each is veiled while it is asked.
+#[component]
+fn LstmTableNotes(model: LstmModel) -> impl IntoView {
+    let lang = use_lang();
+    let veil = veiled(checkpoint::QUESTION.key);
+    let LstmModel { result, mode, .. } = model;
+    let run_chart = run_chart(model);
+    view! {
         <Show when=move || mode.get() == LstmMode::Run>
             <p class="lx-text">
                 {t(|l| LstmText::of(l).last_c)}
@@ -381,7 +392,6 @@ fn LstmTable(model: LstmModel) -> impl IntoView {
                 <HandoutNote note=Note::LstmH2 />
             </div>
         </Show>
-    </Panel>
     }
 }
 

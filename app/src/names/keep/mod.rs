@@ -376,7 +376,7 @@ const KEEP_CSS: &str = r#"
 .keep-file label { font-weight: 600; font-size: 0.9rem; }
 /* The file inputs are drawn by their own label (the browser's button would speak the browser's
    language, not the page's); the input stays focusable and is clicked through the label. */
-.keep-file input[type=file] { position: absolute; width: 1px; height: 1px; opacity: 0; overflow: hidden; }
+.keep-file input[type=file] { position: absolute; width: 0; height: 0; padding: 0; border: 0; opacity: 0; overflow: hidden; }
 .keep-picker { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; }
 .keep-picker .keep-choose { font-weight: 600; cursor: pointer; }
 .keep-file input[type=file]:focus-visible + .keep-picker .keep-choose { outline: 2px solid var(--accent, #3563e9); outline-offset: 2px; }
