@@ -1,7 +1,6 @@
-// Screenshots of the slow-motion training step, in English and Chinese, at 1440 px (every
-// stage) and 375 px (forward, backward, Adam's update, the new prediction): trains an LSTM for
-// one short epoch (CPU path, clipping on), takes one step on a validation name and captures the
-// panel at each stage. PNGs go to scripts/e2e/out/slowmo-<width>-<lang>-<stage>.png.
+// Screenshots of the slow-motion training step, in English and Chinese, at 1440 px and 375 px,
+// every stage: trains an LSTM for one short epoch (CPU path, clipping on), takes one step on a
+// validation name and captures the panel at each stage. PNGs go to scripts/e2e/out/slowmo-<width>-<lang>-<stage>.png.
 //
 // Run: `node scripts/e2e/slowmo-screenshots.mjs` after `trunk build --release`.
 // Options (environment): UNROLL_SHOT_HIDDEN (default 32).
@@ -12,7 +11,6 @@ import { OUT, buildDist, serveDist, launch, openPage, value, until } from "./lib
 
 const hidden = Number(process.env.UNROLL_SHOT_HIDDEN || 32);
 const ALL = ["forward", "logits", "softmax", "loss", "backward", "clip", "adam", "new"];
-const PHONE = ["forward", "backward", "adam", "new"];
 
 if (process.env.UNROLL_E2E_SKIP_BUILD === undefined) process.env.UNROLL_E2E_SKIP_BUILD = "1";
 buildDist();
@@ -63,7 +61,7 @@ async function session(width, height, stages) {
 
 try {
   await session(1440, 1400, ALL);
-  await session(375, 812, PHONE);
+  await session(375, 812, ALL);
 } finally {
   await server.close();
 }
