@@ -226,16 +226,17 @@ test("the reveal follows the page's state; the keyboard works", { timeout: 180_0
     await k.page.keyboard.press("Enter");
     await until(async () => (await cpState(k.page)) === "locked", 5000, "locked by keyboard");
     assert.equal(Number(await attr(k.page, CP, "data-prediction")), 0.05);
-    // Focus moved to Reveal.
-    assert.equal(await k.page.evaluate(() => document.activeElement?.dataset.testid), "checkpoint-reveal");
+    // Focus moves to Reveal (on the next frame, once the button is drawn).
+    const focused = () => k.page.evaluate(() => document.activeElement?.dataset.testid);
+    await until(async () => (await focused()) === "checkpoint-reveal", 2000, "focus on Reveal after Lock");
     await k.page.keyboard.press("Enter");
     await until(async () => (await cpState(k.page)) === "revealed", 5000, "revealed by keyboard");
-    assert.equal(await k.page.evaluate(() => document.activeElement?.dataset.testid), "checkpoint-again");
+    await until(async () => (await focused()) === "checkpoint-again", 2000, "focus on Try again after Reveal");
     // Try again: focus goes back to the prediction, not to the page's body.
     await k.page.keyboard.press("Enter");
     await until(async () => (await cpState(k.page)) === "open", 5000, "open again by keyboard");
     await until(
-      async () => (await k.page.evaluate(() => document.activeElement?.dataset.testid)) === "checkpoint-number",
+      async () => (await focused()) === "checkpoint-number",
       2000,
       "focus on the prediction after Try again",
     );

@@ -158,7 +158,7 @@ test("lesson 4's tour with ← / → stops the belt at each stage, and Finish gi
   await page.keyboard.press("ArrowRight");
   await until(async () => (await step(page)) === 7, 3000, "the checkpoint step");
   assert.equal((await shown(page)).target, "checkpoint");
-  assert.equal(await focused(page), "tour-finish");
+  await until(async () => (await focused(page)) === "tour-finish", 2000, "the focus on Finish");
   await page.keyboard.press("Enter");
   await page.waitForSelector(TOUR, { state: "detached", timeout: 3000 });
   await until(async () => (await settings(page)).url === before.url, 3000, "the learner's URL back");
@@ -190,7 +190,7 @@ test("Esc ends a tour with the settings back; Keep keeps the tour's; the tour mo
   await page.keyboard.press("Escape");
   await page.waitForSelector(TOUR, { state: "detached", timeout: 3000 });
   await until(async () => (await settings(page)).url === before.url, 3000, "Esc: the learner's URL back");
-  assert.equal(await focused(page), "tour-start", "the focus back on the Tour button");
+  await until(async () => (await focused(page)) === "tour-start", 2000, "the focus back on the Tour button");
   await until(async () => (await page.$(".lx-veiled")) !== null, 3000, "blurred again after the tour");
 
   await page.click(testid("tour-start"));
