@@ -6,7 +6,8 @@
 #   3. the native trainer (profile quick-release: release without LTO) on the real data, CPU path,
 #      5 epochs per cell: val_acc must be within 0.03 of the lowest PyTorch figure
 #      (LSTM >= 0.668, GRU >= 0.699, RNN >= 0.683)
-#   4. the safetensors interchange with PyTorch (runs only where torch is importable)
+#   4. the safetensors interchange with PyTorch and the names page's "As PyTorch" script run
+#      under PyTorch (both only where torch is importable)
 #   5. the release build with Trunk (brotli quality 9 for its pre-compressed copies) and end-to-end tests in headless Chromium (WebGPU and CPU)
 # It prints each suite's wall time, then, last, "summary: N passed, M failed" over all of them.
 set -uo pipefail
@@ -77,6 +78,7 @@ suite accuracy-gru count_plain check_accuracy gru 0.699
 suite accuracy-rnn count_plain check_accuracy rnn 0.683
 if command -v python3 >/dev/null 2>&1; then
   suite torch-interop count_plain env UNROLL_BENCH="$RELEASE_DIR/bench" python3 core/tests/python/test_safetensors_torch.py
+  suite torch-script count_plain env UNROLL_TRAIN_NAMES="$RELEASE_DIR/train-names" python3 core/tests/python/test_as_pytorch.py
 else
   log "python3 not found: skipping the PyTorch safetensors interchange test (it also needs torch)"
 fi

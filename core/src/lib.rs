@@ -21,9 +21,11 @@
 //! - [`lessons`]: the computations of the lesson pages, on top of [`math`] (no Leptos).
 //! - [`delay`]: the delay-copy task (generator, per-token model, trainer, held-out sweeps).
 //! - [`weights`]: parameters ⇄ PyTorch as `.safetensors` (names, shapes, metadata).
+//! - [`as_pytorch`]: the names page's configuration as a runnable PyTorch script.
 //! - [`keep`]: the weights file the page downloads/loads and the record it keeps across reloads.
 #![warn(missing_docs)]
 
+pub mod as_pytorch;
 pub mod config;
 pub mod data;
 pub mod delay;

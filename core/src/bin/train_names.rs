@@ -4,7 +4,7 @@
 //! cargo run --release --bin train-names -- --epochs 5 --backend cpu|gpu --seed 0 [--hidden-size N]
 //!     [--cell rnn|lstm|gru] [--num-layers 1] [--bidirectional] [--head last|padded]
 //!     [--batch-size 64] [--lr 0.001] [--max-norm 0] [--forget-bias 0] [--data-dir DIR]
-//!     [--no-simd] [--dump-batches FILE]
+//!     [--no-simd] [--dump-batches FILE] [--as-pytorch FILE] [--save FILE] [--predict NAMES]
 //! ```
 //! Prints one JSON object per epoch on its own line: `epoch`, `train_loss`, `val_loss`,
 //! `val_acc`, `sec` (training seconds of that epoch). Messages go to stderr, among them the
@@ -12,6 +12,10 @@
 //! the first epoch's batches. `--dump-batches FILE` writes the first epoch's training batches
 //! (one JSON object per line: `seq_len`, `tokens` `[B·T]` row-major, `lengths` `[B]`, `labels`
 //! `[B]`) and exits without training, so another trainer can be timed on the same batches.
+//! `--as-pytorch FILE` writes the page's "As PyTorch" script for this configuration and exits.
+//! `--save FILE` writes the trained classifier as `.safetensors` (as the page downloads it);
+//! `--predict A,B` prints `{"name", "probs"}` per name after training (probabilities over the
+//! classes in label order).
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
@@ -27,6 +31,12 @@ fn main() {}
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
     use std::path::PathBuf;
+    use std::rc::Rc;
+
+    use unroll_core::as_pytorch::{names_script, DataSource};
+    use unroll_core::data::normalize::{encode, normalize, VOCAB};
+    use unroll_core::train::session::Weights;
+    use unroll_core::weights::{export_classifier, ClassifierInfo};
 
     use unroll_core::config::{BackendChoice, Head, TrainConfig};
     use unroll_core::data::names::{locate_names_dir, NamesDataset};
@@ -112,6 +122,15 @@ mod native {
         let data_dir: Option<PathBuf> = args
             .opt_value_from_str("--data-dir")
             .map_err(|e| e.to_string())?;
+        let as_pytorch: Option<PathBuf> = args
+            .opt_value_from_str("--as-pytorch")
+            .map_err(|e| e.to_string())?;
+        let save: Option<PathBuf> = args
+            .opt_value_from_str("--save")
+            .map_err(|e| e.to_string())?;
+        let predict: Option<String> = args
+            .opt_value_from_str("--predict")
+            .map_err(|e| e.to_string())?;
         let rest = args.finish();
         if !rest.is_empty() {
             return Err(format!("unknown arguments {rest:?} (see --help)"));
@@ -131,6 +150,13 @@ mod native {
             r.skipped,
             dir.display()
         );
+        if let Some(path) = as_pytorch {
+            let page = format!("?{}", cfg.to_query());
+            let script = names_script(&cfg, data.classes(), DataSource::Tutorial, &page);
+            std::fs::write(&path, script).map_err(|e| format!("{}: {e}", path.display()))?;
+            eprintln!("wrote the PyTorch script to {}", path.display());
+            return Ok(());
+        }
         let split = Split::new(&data, cfg.seed as u64, VAL_FRACTION);
         let batches = Batches::train_epoch(&data, &split.train, cfg.batch_size, cfg.seed as u64, 0);
         eprintln!(
@@ -153,6 +179,7 @@ mod native {
         }
         let control = TrainControl::new();
         let mut failed = None;
+        let mut last: Option<Rc<Weights>> = None;
         let mut on_event = |ev: TrainEvent| match ev {
             TrainEvent::Backend(BackendKind::Gpu {
                 description,
@@ -176,17 +203,39 @@ mod native {
             TrainEvent::Notice(n) => eprintln!("notice: {n}"),
             TrainEvent::Error(e) => failed = Some(e.to_string()),
             TrainEvent::DeviceLost(m) => eprintln!("device lost: {m}"),
+            TrainEvent::Weights(w) => last = Some(w),
             TrainEvent::Step { .. }
-            | TrainEvent::Weights(_)
             | TrainEvent::Checkpoint(_)
             | TrainEvent::Validation(_)
             | TrainEvent::GradFlow { .. }
             | TrainEvent::Finished => {}
         };
         pollster::block_on(run_session(&cfg, &data, &control, &mut on_event));
-        match failed {
-            Some(e) => Err(e),
-            None => Ok(()),
+        if let Some(e) = failed {
+            return Err(e);
         }
+        let weights = last.ok_or("training ended without weights")?;
+        if let Some(path) = save {
+            let info = ClassifierInfo {
+                classes: Some(data.classes().to_vec()),
+                vocabulary: Some(VOCAB.to_string()),
+            };
+            let bytes = export_classifier(&weights.model, &weights.params, &info)
+                .map_err(|e| e.to_string())?;
+            std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            eprintln!("wrote the trained classifier to {}", path.display());
+        }
+        for name in predict.iter().flat_map(|p| p.split(',')) {
+            let tokens = encode(name).map_err(|e| format!("{name:?}: {e}"))?;
+            let probs = weights
+                .model
+                .predict(&weights.params, &tokens)
+                .map_err(|e| format!("{name:?}: {e}"))?;
+            println!(
+                "{}",
+                serde_json::json!({"name": normalize(name), "probs": probs})
+            );
+        }
+        Ok(())
     }
 }

@@ -1,6 +1,6 @@
 //! Keeping the work on the training page: "Load your own data", "Download weights" / "Load
 //! weights", the model and its resume checkpoint saved in IndexedDB and restored on reload, and
-//! the device-loss notice with its debug hook.
+//! the device-loss notice with its debug hook, and the configuration "As PyTorch".
 //!
 //! The panels read and write the page's [`TrainingSession`] context (the session's status and
 //! view: weights, curves, checkpoint) and the few page signals of [`KeepHooks`], so the predict
@@ -16,6 +16,7 @@
 //! and `window.unrollDebug.diverge()` (the running session's learning rate becomes far too
 //! large: the loss turns non-finite).
 
+pub mod as_pytorch;
 pub mod browser;
 pub mod own_data;
 pub mod persist;
@@ -337,6 +338,7 @@ pub fn KeepPanel(
                 <div class="keep-col"><weights_io::WeightsIo state=state /></div>
                 <div class="keep-col"><saved::SavedModel state=state /></div>
             </div>
+            <as_pytorch::AsPytorch state=state />
         </section>
     }
 }
@@ -390,4 +392,8 @@ const KEEP_CSS: &str = r#"
 .keep-msg.ok { color: var(--ok, #17803d); }
 .keep-msg.error { color: var(--err, #b42318); }
 .keep-detail { overflow-wrap: anywhere; }
+.keep-pytorch { margin-top: 1.25rem; border-top: 1px solid var(--border, #dde3ea); padding-top: 0.75rem; }
+.keep-pytorch summary { cursor: pointer; font-size: 0.9rem; }
+.keep-script { max-height: 24rem; overflow: auto; font-size: 0.75rem; line-height: 1.35;
+  background: var(--code-bg, #f6f8fa); padding: 0.6rem 0.75rem; border-radius: 6px; white-space: pre; }
 "#;

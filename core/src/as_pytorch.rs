@@ -1,0 +1,213 @@
+//! The names page's configuration as a runnable PyTorch script ("As PyTorch").
+//!
+//! The script is `core/templates/train_names.py`, a complete program that runs as it is (with the
+//! page's defaults); [`names_script`] replaces its configuration block — the lines between
+//! `# <configuration>` and `# </configuration>` — with the page's settings, its languages in
+//! label order (the rows of `fc`), the data it trained on and the page's link. The rest of the
+//! script (normalisation, split rule, equal-length batches, `nn.LSTM`/`nn.GRU`/`nn.RNN` with
+//! `rnn.*`/`fc.*` names, forget-gate bias, head, Adam, clipping) mirrors the training code, and
+//! `--load` reads the page's `.safetensors` with `load_state_dict(strict=True)`.
+
+use crate::config::train::{Head, TrainConfig};
+
+/// The script's template, runnable as it is.
+pub const TEMPLATE: &str = include_str!("../templates/train_names.py");
+
+const BEGIN: &str = "# <configuration>\n";
+const END: &str = "# </configuration>\n";
+
+/// Where the script reads its names from (`DATA` in the script, `--data` overrides it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DataSource<'a> {
+    /// The PyTorch tutorial's files: the folder `data/names` of its archive.
+    Tutorial,
+    /// The learner's own file or files, by the name they were loaded under (a `.tsv` is read
+    /// as one; anything else is left for the learner to point `--data` at, and the script's
+    /// comment says so).
+    Own(&'a str),
+}
+
+/// A Python string literal for `s` (JSON's escapes are Python's).
+fn py_str(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+fn py_bool(b: bool) -> &'static str {
+    if b {
+        "True"
+    } else {
+        "False"
+    }
+}
+
+/// The configuration block for `config`, `classes` (label order), `data` and `page` (the
+/// page's full link).
+fn block(config: &TrainConfig, classes: &[String], data: DataSource, page: &str) -> String {
+    let head = match config.head {
+        Head::Last => "last",
+        Head::Padded => "padded",
+    };
+    let classes: Vec<String> = classes.iter().map(|c| py_str(c)).collect();
+    let data = match data {
+        DataSource::Tutorial => format!(
+            "DATA = {}  # the PyTorch tutorial's names: unzip its data.zip here, or pass --data",
+            py_str("data/names")
+        ),
+        DataSource::Own(name) if name.to_ascii_lowercase().ends_with(".tsv") => format!(
+            "DATA = {}  # your file (name<TAB>label lines); pass --data PATH if it is elsewhere",
+            py_str(name)
+        ),
+        DataSource::Own(name) => format!(
+            "DATA = {}  # your data as loaded on the page: unpack it to a folder of <Language>.txt files (or one name<TAB>label .tsv) and pass --data PATH",
+            py_str(name)
+        ),
+    };
+    format!(
+        "{BEGIN}CONFIG = dict(\n    cell={cell},\n    hidden_size={hidden},\n    num_layers={layers},\n    bidirectional={bidir},\n    lr={lr:?},\n    batch_size={batch},\n    epochs={epochs},\n    max_norm={max_norm:?},\n    forget_bias={forget:?},\n    seed={seed},\n    head={head},\n)\nCLASSES = [{classes}]  # the languages in label order (fc's rows)\n{data}\nPAGE = {page}  # the page this configuration came from\n{END}",
+        cell = py_str(config.cell.spec().key),
+        hidden = config.hidden_size,
+        layers = config.num_layers,
+        bidir = py_bool(config.bidirectional),
+        lr = config.lr,
+        batch = config.batch_size,
+        epochs = config.epochs,
+        max_norm = config.max_norm,
+        forget = config.forget_bias,
+        seed = config.seed,
+        head = py_str(head),
+        classes = classes.join(", "),
+        page = py_str(page),
+    )
+}
+
+/// The complete script for `config` trained on `data` with `classes` in label order; `page` is
+/// the page's link, quoted in the script so that it says where it came from.
+pub fn names_script(
+    config: &TrainConfig,
+    classes: &[String],
+    data: DataSource,
+    page: &str,
+) -> String {
+    let (Some(start), Some(end)) = (TEMPLATE.find(BEGIN), TEMPLATE.find(END)) else {
+        unreachable!("the template has its configuration block");
+    };
+    format!(
+        "{}{}{}",
+        &TEMPLATE[..start],
+        block(config, classes, data, page),
+        &TEMPLATE[end + END.len()..]
+    )
+}
+
+/// The file name the page offers: `unroll-names-{cell}-h{hidden}.py`, e.g.
+/// `unroll-names-lstm-h128.py`.
+pub fn file_name(config: &TrainConfig) -> String {
+    format!(
+        "unroll-names-{}-h{}.py",
+        config.cell.spec().key,
+        config.hidden_size
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::params::CellKind;
+
+    fn classes() -> Vec<String> {
+        vec!["Arabic".into(), "Chinese".into(), "Czech".into()]
+    }
+
+    #[test]
+    fn the_template_has_one_configuration_block() {
+        assert_eq!(TEMPLATE.matches(BEGIN).count(), 1);
+        assert_eq!(TEMPLATE.matches(END).count(), 1);
+        assert!(TEMPLATE.find(BEGIN) < TEMPLATE.find(END));
+    }
+
+    #[test]
+    fn the_block_carries_every_setting() {
+        let c = TrainConfig {
+            cell: CellKind::Gru,
+            hidden_size: 64,
+            num_layers: 2,
+            bidirectional: true,
+            lr: 0.003,
+            batch_size: 32,
+            epochs: 7,
+            max_norm: 1.5,
+            forget_bias: 0.0,
+            seed: 42,
+            head: Head::Padded,
+            ..TrainConfig::default()
+        };
+        let s = names_script(
+            &c,
+            &classes(),
+            DataSource::Tutorial,
+            "https://x/?v=1&lesson=names",
+        );
+        for line in [
+            "    cell=\"gru\",",
+            "    hidden_size=64,",
+            "    num_layers=2,",
+            "    bidirectional=True,",
+            "    lr=0.003,",
+            "    batch_size=32,",
+            "    epochs=7,",
+            "    max_norm=1.5,",
+            "    forget_bias=0.0,",
+            "    seed=42,",
+            "    head=\"padded\",",
+            "CLASSES = [\"Arabic\", \"Chinese\", \"Czech\"]  # the languages in label order (fc's rows)",
+            "PAGE = \"https://x/?v=1&lesson=names\"  # the page this configuration came from",
+        ] {
+            assert!(s.lines().any(|l| l == line), "missing {line:?}");
+        }
+        // The template's own defaults are gone, the rest of it is kept.
+        assert_eq!(s.matches("CONFIG = dict(").count(), 1);
+        assert!(!s.contains("CLASSES = None"));
+        assert!(s.ends_with("if __name__ == \"__main__\":\n    main()\n"));
+    }
+
+    #[test]
+    fn names_and_files_are_quoted_as_python_strings() {
+        let s = names_script(
+            &TrainConfig::default(),
+            &["Fran\"çais".into(), "中文".into()],
+            DataSource::Own("my \"names\".tsv"),
+            "p",
+        );
+        assert!(s.contains("CLASSES = [\"Fran\\\"çais\", \"中文\"]"));
+        assert!(s.contains("DATA = \"my \\\"names\\\".tsv\"  # your file"));
+        let zip = names_script(
+            &TrainConfig::default(),
+            &classes(),
+            DataSource::Own("names.zip"),
+            "p",
+        );
+        assert!(zip.contains("DATA = \"names.zip\"  # your data as loaded on the page: unpack it"));
+    }
+
+    #[test]
+    fn tiny_learning_rates_stay_numbers_python_reads() {
+        let c = TrainConfig {
+            lr: 1e-5,
+            ..TrainConfig::default()
+        };
+        let s = names_script(&c, &classes(), DataSource::Tutorial, "p");
+        assert!(
+            s.contains("    lr=1e-5,"),
+            "{}",
+            &s[s.find("lr=").unwrap()..][..12]
+        );
+    }
+
+    #[test]
+    fn the_file_name_says_cell_and_size() {
+        assert_eq!(
+            file_name(&TrainConfig::default()),
+            "unroll-names-lstm-h128.py"
+        );
+    }
+}
