@@ -707,3 +707,63 @@ fn the_same_configuration_trains_the_same_twice() {
     assert!(validation(&a).is_some());
     assert_eq!(validation(&a), validation(&b));
 }
+
+/// "Train on from these weights": a run from a trained model's parameters with fresh Adam
+/// moments starts at that model's level (its first step's loss is near the last epoch's
+/// training loss, far below chance, ln C), numbers its steps from 1 again, and differs from a
+/// resume (which keeps Adam's moments).
+#[test]
+fn a_run_started_from_trained_weights_goes_on_from_their_level() {
+    let data = small_dataset(20);
+    // A rate at which 4 epochs of this small set learn well past chance.
+    let cfg = TrainConfig {
+        lr: 0.03,
+        epochs: 4,
+        ..resume_cfg()
+    };
+    let whole = run(&cfg, &data, &TrainControl::new());
+    let trained = whole
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            TrainEvent::Weights(w) => Some(w.params.clone()),
+            _ => None,
+        })
+        .expect("final weights");
+    let last_train_loss = whole
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            TrainEvent::Epoch(r) => Some(r.train_loss),
+            _ => None,
+        })
+        .expect("an epoch report");
+    let from = Checkpoint::start_from(trained.clone());
+    assert_eq!((from.step, from.epoch, from.adam_step), (0, 1, 0));
+    assert!(from.adam_m.iter().chain(&from.adam_v).all(|&x| x == 0.0));
+    let mut on = Vec::new();
+    pollster::block_on(run_session_from(
+        &cfg,
+        &data,
+        &TrainControl::new(),
+        Some(&from),
+        &mut |e| on.push(e),
+    ));
+    let first = steps(&on)[0];
+    let fresh = steps(&whole)[0];
+    let chance = (data.num_classes() as f32).ln();
+    assert_eq!(first.0, 1, "steps count from 1 again");
+    assert!(
+        first.1 < 0.8 * fresh.1 && first.1 < chance,
+        "first step {} vs a fresh run's {} (chance {chance})",
+        first.1,
+        fresh.1
+    );
+    assert!(
+        (first.1 - last_train_loss).abs() < 0.5 * last_train_loss,
+        "first step {} near the trained model's last epoch {}",
+        first.1,
+        last_train_loss
+    );
+    assert!(matches!(on.last(), Some(TrainEvent::Finished)));
+}

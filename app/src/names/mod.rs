@@ -49,7 +49,7 @@ use crate::shell::i18n::{use_locale, Locale};
 use crate::shell::url::PageQueries;
 use crate::shell::url::{self, PageNotice, UrlNotice};
 use crate::widgets::run_controls::{RunAction, RunControls};
-use bridge::{Checkpoint, TrainConfig};
+use bridge::{Checkpoint, TrainConfig, Weights};
 use data_loader::LoadState;
 use form::ConfigForm;
 use leptos::prelude::*;
@@ -59,6 +59,7 @@ use progress::ProgressPanel;
 use std::rc::Rc;
 use unroll_core::config::lessons::{route, Route};
 use unroll_core::config::NoticeKind;
+use unroll_core::train::session::spec_of;
 
 /// The status pill's text; `resumable`: a restored run waits for Resume (status Idle with a
 /// checkpoint).
@@ -377,6 +378,14 @@ struct Launcher {
 impl Launcher {
     /// A new run (`resume` None) or the restored run going on from its checkpoint.
     fn launch(self, resume: Option<Rc<Checkpoint>>) {
+        let go_on = resume.is_some();
+        self.launch_from(resume, go_on);
+    }
+
+    /// A run from `from` (a fresh initialisation when `None`); `go_on`: the page's curves go on
+    /// (a resumed run) instead of starting empty.
+    fn launch_from(self, from: Option<Rc<Checkpoint>>, go_on: bool) {
+        let resume = from;
         let Launcher {
             loc: _,
             session,
@@ -388,8 +397,8 @@ impl Launcher {
             return;
         };
         // A resumed run's restored curves go on; the events continue from the checkpoint's step.
-        let (id, ctl) = session.begin(resume.is_some());
-        if resume.is_none() {
+        let (id, ctl) = session.begin(go_on);
+        if !go_on {
             grad_flow.detach();
         }
         let cfg = config.get_untracked();
@@ -423,6 +432,30 @@ impl Launcher {
             }
         }
         self.launch(None);
+    }
+
+    /// The page's weights when the form still describes them (cell, sizes, directions, head,
+    /// languages): what "Train on" starts from.
+    fn weights_to_train_on(self) -> Option<Rc<Weights>> {
+        let w = self.session.weights.get()?;
+        let classes = self.data.with(|d| match d {
+            LoadState::Ready(l) => l.classes.len(),
+            _ => 0,
+        });
+        let cfg = self.config.get();
+        let spec = spec_of(&cfg, w.model.spec.input_size);
+        (w.model.spec == spec && w.model.head == cfg.head && w.model.num_classes == classes)
+            .then_some(w)
+    }
+
+    /// A new run from the page's weights with Adam's moments at zero (a file carries none): the
+    /// form's epochs over the same split and batch order as a run from scratch.
+    fn train_on(self) {
+        let Some(w) = self.weights_to_train_on() else {
+            return;
+        };
+        let from = Checkpoint::start_from(w.params.clone());
+        self.launch_from(Some(Rc::new(from)), false);
     }
 
     /// `autostart=1`: starts once, as soon as the data set is ready.
@@ -516,7 +549,42 @@ fn TrainControls(
             <p class="hint" class:hidden=move || !busy()>
                 {move || loc.t().locked_hint}
             </p>
+            <TrainOn run=run busy=Signal::derive(busy) />
         </aside>
+    }
+}
+
+/// "Train on from these weights" (`train-on`, `data-state` ready / mismatch / busy), shown
+/// once the page has weights: trained here, restored or loaded from a file.
+#[component]
+fn TrainOn(run: Launcher, busy: Signal<bool>) -> impl IntoView {
+    let loc = use_locale();
+    let has = move || run.session.weights.with(|w| w.is_some());
+    let fits = move || run.weights_to_train_on().is_some();
+    let state = move || match (busy.get(), fits()) {
+        (true, _) => "busy",
+        (false, true) => "ready",
+        (false, false) => "mismatch",
+    };
+    move || {
+        has().then(|| {
+            view! {
+                <div class="train-on">
+                    <button
+                        class="btn"
+                        data-testid="train-on"
+                        data-state=state
+                        disabled=move || state() != "ready"
+                        on:click=move |_| run.train_on()
+                    >
+                        {move || loc.t().train_on}
+                    </button>
+                    <p class="hint" data-testid="train-on-help">
+                        {move || if state() == "mismatch" { loc.t().train_on_mismatch } else { loc.t().train_on_help }}
+                    </p>
+                </div>
+            }
+        })
     }
 }
 

@@ -167,6 +167,12 @@ pub struct TrainingText {
     pub resume: &'static str,
     pub reset: &'static str,
     pub locked_hint: &'static str,
+    /// The button that trains on from the page's weights.
+    pub train_on: &'static str,
+    /// What training on does (fresh Adam moments).
+    pub train_on_help: &'static str,
+    /// Why training on is unavailable: the form no longer matches the weights.
+    pub train_on_mismatch: &'static str,
 
     pub progress: &'static str,
     pub status_idle: &'static str,
@@ -415,6 +421,9 @@ impl TrainingText {
         resume: "Resume",
         reset: "Reset run",
         locked_hint: "Settings are locked while a session runs; reset the run to change them.",
+        train_on: "Train on from these weights",
+        train_on_help: "A new run of the form's epochs that starts from the weights on this page (trained here or loaded from a file) instead of a fresh initialisation. Adam starts again from zero moments: a weights file carries none.",
+        train_on_mismatch: "The form no longer matches these weights (cell, size, layers, directions, head or languages): set it back to train on from them.",
 
         progress: "Progress",
         status_idle: "Ready",
@@ -521,6 +530,9 @@ impl TrainingText {
         resume: "继续",
         reset: "重置训练",
         locked_hint: "训练进行中设置已锁定；重置训练后即可修改。",
+        train_on: "从当前权重继续训练",
+        train_on_help: "以本页现有的权重（在此训练或从文件加载）为起点，按表单的轮数开始新一轮训练，而不是重新初始化。Adam 的矩估计从零开始：权重文件不含这些状态。",
+        train_on_mismatch: "表单已与这些权重不一致（单元、大小、层数、方向、读出方式或语言）：改回原来的设置即可继续训练。",
 
         progress: "进度",
         status_idle: "就绪",

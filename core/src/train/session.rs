@@ -210,6 +210,24 @@ pub struct Checkpoint {
 }
 
 impl Checkpoint {
+    /// The start of a run from `params` (`[P]`, e.g. weights loaded from a file) instead of a
+    /// fresh initialisation: step 0 of epoch 1, Adam's moments at zero (a weights file carries
+    /// none), so the run takes the same split and batch order as one from scratch.
+    pub fn start_from(params: Vec<f32>) -> Checkpoint {
+        let n = params.len();
+        Checkpoint {
+            step: 0,
+            epoch: 1,
+            batches_done: 0,
+            epoch_loss: 0.0,
+            params,
+            adam_step: 0,
+            adam_m: vec![0.0; n],
+            adam_v: vec![0.0; n],
+            recent: Vec::new(),
+        }
+    }
+
     /// Bytes of its vectors (what saving it costs).
     pub fn size_bytes(&self) -> usize {
         (self.params.len() + self.adam_m.len() + self.adam_v.len()) * 4
