@@ -26,6 +26,7 @@ pub mod shapes;
 pub mod softmax;
 pub mod stages;
 pub mod text;
+pub mod torch_lines;
 pub mod tour;
 pub mod unroll;
 pub mod widgets;
@@ -219,6 +220,8 @@ pub fn sync_url<T: Clone + Send + Sync + 'static>(state: RwSignal<T>, wrap: fn(T
     let lang = use_lang();
     let entry = Entry::shown();
     let touring = tour_on();
+    let link = PageLink(RwSignal::new(String::new()));
+    provide_context(link);
     Effect::new(move |_| {
         if touring.0.get() {
             return;
@@ -227,8 +230,22 @@ pub fn sync_url<T: Clone + Send + Sync + 'static>(state: RwSignal<T>, wrap: fn(T
             wrap(state.get()).encode(lang.url_lang()),
             checkpoint::quiz_shown(),
         );
+        link.0.set(full_href(&query));
         nav.replace(entry, &query);
     });
+}
+
+/// The full link of the lesson's state (the one the address bar gets), for the printed
+/// worksheet; provided by [`sync_url`].
+#[derive(Clone, Copy)]
+pub struct PageLink(pub RwSignal<String>);
+
+/// `origin + path + ?query`: a link that works outside the page (printed, pasted).
+fn full_href(query: &str) -> String {
+    let origin = web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default();
+    format!("{origin}{}", href(query))
 }
 
 /// A new [`tour::TourOn`] for the page, provided to its frame, tour and step controls (a new
@@ -408,6 +425,9 @@ pub fn LessonFrame(
                     <CopyLink />
                 </div>
             </header>
+            {use_context::<PageLink>().map(|l| view! {
+                <p class="lx-print-link" data-testid="print-link">{move || l.0.get()}</p>
+            })}
             <LessonNotice notices=notices />
             {children()}
             <nav class="lx-prevnext" aria-label=move || CommonText::of(lang.get()).more_lessons>

@@ -20,6 +20,7 @@
 //! - [`checkpoints`]: each lesson's "predict, then see" questions, answered by the modules above
 //!   from the page's state.
 //! - [`lab_checkpoints`]: the two labs' questions, answered from the run the learner trains.
+//! - [`torch_lines`]: the PyTorch lines that give a lesson's numbers with the page's values.
 //!
 //! Inputs are the lesson configs of [`crate::config::lessons`] (already clamped to the slider
 //! ranges); all arithmetic is f32 like the trainer.
@@ -34,6 +35,7 @@ pub mod lstm;
 pub mod parallel;
 pub mod shapes;
 pub mod softmax;
+pub mod torch_lines;
 pub mod unroll;
 
 /// `list[(t) mod len]`: the t-th element (from 0) of a list repeated cyclically; 0 for an

@@ -8,6 +8,7 @@ use super::checkpoint::{veil_hidden, veiled};
 use super::fmt;
 use super::handout::{HandoutNote, Note};
 use super::stages::Stages;
+use super::torch_lines::TorchLines;
 use super::tour::TourButton;
 use super::widgets::{
     diverging, label, t, whole, FieldSlider, Heatmap, ListSliders, Num, SeedInput, StepControls,
@@ -20,6 +21,7 @@ use leptos::prelude::*;
 use unroll_core::config::fields;
 use unroll_core::config::lessons::{LessonId, LessonState, UnrollConfig, UNROLL_FIELDS};
 use unroll_core::config::UrlNotice;
+use unroll_core::lessons::torch_lines;
 use unroll_core::lessons::unroll::{unroll, Unroll, UnrollStep};
 
 /// The page's state, shared by its panels (every field is a signal, so it is `Copy`).
@@ -87,6 +89,10 @@ pub fn UnrollPage(
                         <Para text=|l| UnrollText::of(l).about_1 />
                         <Para text=|l| UnrollText::of(l).about_2 />
                     </Panel>
+                    <TorchLines code=Signal::derive(move || {
+                        let r = m.result.get();
+                        cfg.with(|c| r.map(|u| torch_lines::unroll(&u, &c.x, c.h0)).unwrap_or_default())
+                    }) />
                 </div>
             </div>
         </LessonFrame>
