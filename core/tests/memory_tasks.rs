@@ -52,7 +52,10 @@ fn adding_sequences_have_two_markers_one_per_half_and_their_sum() {
         let at = |t: usize, f: usize| x[(t * 5 + s) * 2 + f];
         let marked: Vec<usize> = (0..10).filter(|&t| at(t, 1) == 1.0).collect();
         assert_eq!(marked.len(), 2, "sequence {s}: markers at {marked:?}");
-        assert!(marked[0] < 5 && marked[1] >= 5, "one marker per half: {marked:?}");
+        assert!(
+            marked[0] < 5 && marked[1] >= 5,
+            "one marker per half: {marked:?}"
+        );
         assert!((0..10).all(|t| (0.0..1.0).contains(&at(t, 0))));
         assert!((0..10).all(|t| at(t, 1) == 0.0 || at(t, 1) == 1.0));
         assert_eq!(values(&b)[s], at(marked[0], 0) + at(marked[1], 0));
@@ -69,9 +72,15 @@ fn copy_sequences_are_symbols_blanks_delimiter_blanks() {
     for s in 0..4 {
         let seq: Vec<u32> = (0..27).map(|t| tok[t * 4 + s]).collect();
         assert!(seq[..10].iter().all(|&x| (1..=8).contains(&x)), "{seq:?}");
-        assert!(seq[10..16].iter().all(|&x| x == 0), "T − 1 = 6 blanks: {seq:?}");
+        assert!(
+            seq[10..16].iter().all(|&x| x == 0),
+            "T − 1 = 6 blanks: {seq:?}"
+        );
         assert_eq!(seq[16], 9, "the delimiter after T − 1 blanks");
-        assert!(seq[17..].iter().all(|&x| x == 0), "10 blanks to recall in: {seq:?}");
+        assert!(
+            seq[17..].iter().all(|&x| x == 0),
+            "10 blanks to recall in: {seq:?}"
+        );
         // Readout r of sequence s is step 17 + r and must give symbol r.
         for r in 0..10 {
             assert_eq!(b.readout_step(r, s), 17 + r);
@@ -102,7 +111,8 @@ fn order_sequences_have_markers_two_relevant_symbols_and_their_class() {
             .iter()
             .enumerate()
             .all(|(i, &x)| relevant.contains(&(i + 1)) || x < 4));
-        let class = 2 * u32::from(seq[relevant[0]] == ORDER_Y) + u32::from(seq[relevant[1]] == ORDER_Y);
+        let class =
+            2 * u32::from(seq[relevant[0]] == ORDER_Y) + u32::from(seq[relevant[1]] == ORDER_Y);
         assert_eq!(classes(&b)[s], class);
         assert_eq!(b.readout_step(0, s), len - 1);
     }
@@ -153,7 +163,12 @@ fn the_heldout_set_is_fixed() {
     let order_classes: u64 = classes(&order).iter().map(|&c| u64::from(c)).sum();
     assert_eq!(
         (format!("{sum:.3}"), copy_sum, order_len, order_classes),
-        (PINNED_ADDING.to_owned(), PINNED_COPY, PINNED_ORDER_LEN, PINNED_ORDER_CLASSES)
+        (
+            PINNED_ADDING.to_owned(),
+            PINNED_COPY,
+            PINNED_ORDER_LEN,
+            PINNED_ORDER_CLASSES
+        )
     );
     // The same sequences from the stream of HELDOUT_SEED.
     let again = MemoryTask::default_for(TaskKind::Adding)
@@ -267,7 +282,10 @@ fn check_fixture(name: &str) {
             *p = v as f32;
         }
     }
-    assert_eq!(params.len(), f.params.values().map(|t| t.data.len()).sum::<usize>());
+    assert_eq!(
+        params.len(),
+        f.params.values().map(|t| t.data.len()).sum::<usize>()
+    );
     let batch = MemoryBatch {
         batch: f.batch,
         seq_len: f.seq_len,
@@ -286,7 +304,12 @@ fn check_fixture(name: &str) {
     };
     let (stats, grads) = model.loss_and_grads(&params, &batch);
     let close = |got: f64, want: f64| (got - want).abs() <= 1e-5 + 1e-4 * want.abs();
-    assert!(close(stats.mean_loss(), f.loss), "{name}: loss {} vs {}", stats.mean_loss(), f.loss);
+    assert!(
+        close(stats.mean_loss(), f.loss),
+        "{name}: loss {} vs {}",
+        stats.mean_loss(),
+        f.loss
+    );
     assert_eq!(stats.count as usize, f.readouts * f.batch);
     let mut nonzero = 0;
     for e in &model.layout.entries {
@@ -355,6 +378,27 @@ fn solved_after_counts_the_sequences_of_the_first_solved_point() {
         accuracy: 0.0,
         solved,
     };
-    assert_eq!(solved_after(&[p(0, false), p(100, false), p(200, true), p(300, true)]), Some(6400));
+    assert_eq!(
+        solved_after(&[p(0, false), p(100, false), p(200, true), p(300, true)]),
+        Some(6400)
+    );
     assert_eq!(solved_after(&[p(0, false), p(100, false)]), None);
+}
+
+#[test]
+fn each_task_is_solved_by_its_own_criterion() {
+    use unroll_core::memory::{solved, MemoryStats};
+    let stats = |mean: f64, acc: f64| MemoryStats {
+        loss_sum: mean * 1000.0,
+        correct: (acc * 1000.0).round() as u64,
+        count: 1000,
+    };
+    let task = MemoryTask::default_for;
+    assert!(solved(&task(TaskKind::Adding), &stats(0.009, 0.0)));
+    assert!(!solved(&task(TaskKind::Adding), &stats(0.011, 0.0)));
+    // Copy: a tenth of ln 8 = 0.2079 nats per recalled symbol.
+    assert!(solved(&task(TaskKind::Copy), &stats(0.207, 0.5)));
+    assert!(!solved(&task(TaskKind::Copy), &stats(0.209, 1.0)));
+    assert!(solved(&task(TaskKind::Order), &stats(1.0, 0.95)));
+    assert!(!solved(&task(TaskKind::Order), &stats(0.0, 0.949)));
 }

@@ -12,7 +12,7 @@ The held-out set is Unroll's own, read from a file written by
 same sequences.
 
     python3 scripts/bench/torch_memory_tasks.py --task adding --heldout FILE [--length 50]
-        [--cell lstm] [--seed 0] [--steps 1500] [--eval-every 100] [--hidden-size 64]
+        [--cell lstm] [--seed 0] [--steps N] [--eval-every 100] [--hidden-size 64]
         [--lr 0.003] [--batch-size 32] [--max-norm 1] [--forget-bias 1]
 
 Prints the JSON lines of `long-memory` (one per held-out evaluation, then a summary with
@@ -118,7 +118,7 @@ def main():
     torch.set_num_threads(1)
     task = args.task
     length = args.length or {"adding": 50, "copy": 20, "order": 100}[task]
-    steps = args.steps if args.steps is not None else {"adding": 1500, "copy": 1500, "order": 1000}[task]
+    steps = args.steps if args.steps is not None else {"adding": 1500, "copy": 1000, "order": 800}[task]
     held, hx, hlen, hy = load_heldout(torch, args.heldout)
     if held["task"] != task or held["length"] != length:
         sys.exit(f"--heldout is of {held['task']} length {held['length']}, not {task} length {length}")

@@ -8,8 +8,8 @@
 //!     [--hidden-size 64] [--lr 0.003] [--batch-size 32] [--max-norm 1] [--forget-bias 1]
 //! long-memory --task adding [--length T] --dump-heldout FILE
 //! ```
-//! Defaults: T and the budget of the task (adding 50 and 1500 steps, copy 20 blanks and 1500,
-//! order 100 and 1000), the recipe of `memory::recipe_for` (hidden 64, Adam lr 0.003, batch
+//! Defaults: T and the budget of the task (adding 50 and 1500 steps, copy 20 blanks and 1000,
+//! order 100 and 800), the recipe of `memory::recipe_for` (hidden 64, Adam lr 0.003, batch
 //! 32, clipping at 1.0, LSTM forget-gate bias 1.0); `--max-norm 0` turns clipping off.
 //!
 //! Prints one JSON object per held-out evaluation and run (step 0 before training, every
@@ -52,7 +52,10 @@ mod native {
         [--hidden-size N] [--lr X] [--batch-size N] [--max-norm X] [--forget-bias X] \
         [--dump-heldout FILE]";
 
-    fn opt<T: std::str::FromStr>(args: &mut pico_args::Arguments, flag: &'static str) -> Result<Option<T>, String>
+    fn opt<T: std::str::FromStr>(
+        args: &mut pico_args::Arguments,
+        flag: &'static str,
+    ) -> Result<Option<T>, String>
     where
         T::Err: std::fmt::Display,
     {
@@ -66,7 +69,8 @@ mod native {
             println!("{USAGE}");
             return Ok(());
         }
-        let task_key: String = opt(&mut args, "--task")?.ok_or(format!("--task missing; {USAGE}"))?;
+        let task_key: String =
+            opt(&mut args, "--task")?.ok_or(format!("--task missing; {USAGE}"))?;
         let kind = TaskKind::parse(&task_key)
             .ok_or(format!("--task: {task_key:?} is not adding, copy or order"))?;
         let length = opt(&mut args, "--length")?.unwrap_or(kind.default_length());
