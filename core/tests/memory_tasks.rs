@@ -82,9 +82,9 @@ fn copy_sequences_are_symbols_blanks_delimiter_blanks() {
             "10 blanks to recall in: {seq:?}"
         );
         // Readout r of sequence s is step 17 + r and must give symbol r.
-        for r in 0..10 {
+        for (r, &symbol) in seq[..10].iter().enumerate() {
             assert_eq!(b.readout_step(r, s), 17 + r);
-            assert_eq!(classes(&b)[r * 4 + s], seq[r]);
+            assert_eq!(classes(&b)[r * 4 + s], symbol);
         }
     }
 }
