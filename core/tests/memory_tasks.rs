@@ -1,6 +1,6 @@
 //! The long-memory tasks: generator shapes and structure, seeded determinism, the fixed
 //! held-out set, the memoryless baselines on it, the model's loss and gradients against
-//! PyTorch (core/tests/fixtures/memory_*.json, float64), and a short training run.
+//! PyTorch (core/tests/fixtures/memory/*.json, float64), and a short training run.
 
 use unroll_core::math::params::CellKind;
 use unroll_core::math::recurrent::SeqData;
@@ -269,7 +269,10 @@ struct Tensor {
 }
 
 fn check_fixture(name: &str) {
-    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/tests/fixtures/memory/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let f: Fixture = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let kind = TaskKind::parse(&f.task).unwrap();
     let task = MemoryTask::new(kind, f.length).unwrap();
@@ -324,18 +327,18 @@ fn check_fixture(name: &str) {
 
 #[test]
 fn adding_loss_and_gradients_match_pytorch_lstm() {
-    check_fixture("memory_adding_lstm.json");
+    check_fixture("adding_lstm.json");
 }
 
 #[test]
 fn copy_loss_and_gradients_match_pytorch_gru() {
-    check_fixture("memory_copy_gru.json");
+    check_fixture("copy_gru.json");
 }
 
 #[test]
 fn order_loss_and_gradients_match_pytorch_rnn_and_lstm_with_varying_lengths() {
-    check_fixture("memory_order_rnn.json");
-    check_fixture("memory_order_lstm.json");
+    check_fixture("order_rnn.json");
+    check_fixture("order_lstm.json");
 }
 
 #[test]

@@ -1,9 +1,9 @@
-"""Writes the long-memory task fixtures (core/tests/fixtures/memory_*.json): one small batch of
+"""Writes the long-memory task fixtures (core/tests/fixtures/memory/*.json): one small batch of
 each task (adding, copy, temporal order) through a PyTorch model in float64 — the recurrent
 module, a Linear head at the readout steps, the task's loss — with the loss and the gradient of
 every parameter. Fixed seed.
 
-    python3 core/tests/python/make_memory_fixtures.py core/tests/fixtures
+    python3 core/tests/python/make_memory_fixtures.py core/tests/fixtures/memory
 
 Fields: `task`, `length`, `cell`, `hidden_size`, `forget_bias`, `batch`, `seq_len`, `lengths`
 (`[B]`), `dense` (adding: `[T, B, 2]` time-major, flat) or `tokens` (copy, order: `[T, B]`
@@ -104,10 +104,10 @@ def case(task, cell, length, hidden, batch, forget_bias):
 
 
 def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else "core/tests/fixtures"
+    out = sys.argv[1] if len(sys.argv) > 1 else "core/tests/fixtures/memory"
     for task, cell, length in [("adding", "lstm", 8), ("copy", "gru", 3), ("order", "rnn", 62), ("order", "lstm", 62)]:
         f = case(task, cell, length, hidden=3, batch=3, forget_bias=1.0)
-        path = f"{out}/memory_{task}_{cell}.json"
+        path = f"{out}/{task}_{cell}.json"
         with open(path, "w") as fh:
             json.dump(f, fh)
         print(path, "loss", f["loss"])
