@@ -34,5 +34,6 @@ pub mod gpu;
 pub mod keep;
 pub mod lessons;
 pub mod math;
+pub mod memory;
 pub mod train;
 pub mod weights;

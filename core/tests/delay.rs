@@ -3,7 +3,7 @@
 //! Positions are 0-based: with delay d the target at position t ≥ d is the token at t − d.
 //! The measured runs (held-out set, seeds, outcomes) are tested in `core/tests/delay_runs.rs`.
 
-use unroll_core::config::delay::{check_delay, CellSet, DelayConfig, DELAY_FIELDS};
+use unroll_core::config::delay::{check_delay, CellSet, DelayConfig, LabTask, DELAY_FIELDS};
 use unroll_core::config::lessons::{route, Route};
 use unroll_core::config::query::{decode, encode, markdown_table, Accepted, NoticeKind, TiedBy};
 use unroll_core::config::Lang;
@@ -401,6 +401,7 @@ fn url_round_trips() {
         DelayConfig::default(),
         p64,
         DelayConfig {
+            task: LabTask::Order,
             cell: CellSet::All,
             delay: 200,
             length: 256,
@@ -415,6 +416,7 @@ fn url_round_trips() {
             seeds: 5,
         },
         DelayConfig {
+            task: LabTask::Adding,
             cell: CellSet::One(CellKind::Gru),
             delay: 1,
             length: 2,

@@ -1,6 +1,6 @@
 //! The delay-copy page's configuration (`?lesson=delay`) and its URL field table.
 //!
-//! Canonical order of the keys: `cell`, `delay`, `length`, `vocab`, `hidden_size`, `lr`,
+//! Canonical order of the keys: `task`, `cell`, `delay`, `length`, `vocab`, `hidden_size`, `lr`,
 //! `batch_size`, `max_norm`, `forget_bias`, `steps`, `seed`, `seeds`. Example (the delay-64
 //! preset): `?v=1&lesson=delay&delay=64`.
 //!
@@ -92,6 +92,49 @@ impl ChoiceField for CellSet {
     const WORDS: &'static [&'static str] = &CellSet::KEYS;
 }
 
+/// Which task the long-memory page runs (`task`): delay-copy (the default, so links written
+/// before the key existed keep their meaning) or one of the classic long-memory tasks of
+/// [`crate::memory`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LabTask {
+    /// The delay-copy task ([`crate::delay`]).
+    Delay,
+    /// The adding problem ([`crate::memory::TaskKind::Adding`]).
+    Adding,
+    /// Copy memory ([`crate::memory::TaskKind::Copy`]).
+    Copy,
+    /// Temporal order ([`crate::memory::TaskKind::Order`]).
+    Order,
+}
+
+impl LabTask {
+    /// Every choice, in the order of the URL table.
+    pub const ALL: [LabTask; 4] = [
+        LabTask::Delay,
+        LabTask::Adding,
+        LabTask::Copy,
+        LabTask::Order,
+    ];
+
+    /// The URL words of [`LabTask::ALL`], in that order.
+    pub const KEYS: [&'static str; 4] = ["delay", "adding", "copy", "order"];
+
+    /// The long-memory task of this choice; `None` for delay-copy.
+    pub fn memory(self) -> Option<crate::memory::TaskKind> {
+        match self {
+            LabTask::Delay => None,
+            LabTask::Adding => Some(crate::memory::TaskKind::Adding),
+            LabTask::Copy => Some(crate::memory::TaskKind::Copy),
+            LabTask::Order => Some(crate::memory::TaskKind::Order),
+        }
+    }
+}
+
+impl ChoiceField for LabTask {
+    const ALL: &'static [Self] = &LabTask::ALL;
+    const WORDS: &'static [&'static str] = &LabTask::KEYS;
+}
+
 /// Largest `length` (and the upper end of the `delay` key's range).
 pub const MAX_LENGTH: usize = 256;
 
@@ -106,6 +149,9 @@ url_config! {
         fields: DELAY_FIELDS,
         reconcile: DelayConfig::reconcile_delay,
     } {
+        /// The task (`task`, default `delay`).
+        task: LabTask = FieldKind::Choice { choices: &LabTask::KEYS, default: 0 }
+            => "the task: `delay` = delay-copy; `adding`, `copy`, `order` = the adding problem, copy memory and temporal order (docs/memory-tasks.md; natively `long-memory`, the page trains delay-copy)",
         /// Cells trained side by side (`cell`, default `both` = RNN + LSTM).
         cell: CellSet = FieldKind::Choice { choices: &CellSet::KEYS, default: 0 }
             => "cells trained side by side: `both` = RNN (tanh) and LSTM; `rnn`, `lstm` or `gru` alone; `all` = the three",
