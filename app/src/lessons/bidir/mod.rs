@@ -13,12 +13,14 @@ use super::tour::TourButton;
 use super::widgets::{t, Heatmap, SeedInput, StepControls};
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::lessons::text::BidirText;
+use crate::lessons::torch_lines::TorchLines;
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;
 use unroll_core::config::fields;
 use unroll_core::config::lessons::{BidirConfig, LessonId, LessonState, BIDIR_FIELDS};
 use unroll_core::config::{Lang, UrlNotice};
 use unroll_core::lessons::bidir::{bidir, Bidir, HIDDEN};
+use unroll_core::lessons::torch_lines;
 
 /// The stages of a step, as the diagram's `data-stage` names them: the forward direction
 /// reads its next token, the backward direction its next one, and the outputs where both have
@@ -120,6 +122,7 @@ pub fn BidirPage(
                         </div>
                     </Panel>
                     <BidirWeights result=result />
+                    <TorchLines code=Signal::derive(move || result.get().ok().map(|b| torch_lines::bidir(&b)).unwrap_or_default()) />
                 </div>
             </div>
         </LessonFrame>

@@ -15,6 +15,7 @@ use super::widgets::{
 };
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::lessons::text::{BpttText, CommonText, LstmText};
+use crate::lessons::torch_lines::TorchLines;
 use crate::shell::i18n::use_lang;
 use crate::text::Text;
 use leptos::prelude::*;
@@ -22,6 +23,7 @@ use unroll_core::config::fields;
 use unroll_core::config::lessons::{LessonId, LessonState, LstmConfig, LstmMode, LSTM_FIELDS};
 use unroll_core::config::{Lang, UrlNotice};
 use unroll_core::lessons::lstm::{lstm, Lstm, LstmStep};
+use unroll_core::lessons::torch_lines;
 
 /// The page's state, shared by its panels (every field is a signal, so it is `Copy`).
 #[derive(Clone, Copy)]
@@ -101,6 +103,10 @@ pub fn LstmPage(
                         <Para text=|l| LstmText::of(l).about_1 />
                         <Para text=|l| LstmText::of(l).about_2 />
                     </Panel>
+                    <TorchLines code=Signal::derive(move || {
+                        let c0 = cfg.with(|c| c.c0);
+                        result.get().ok().map(|l| torch_lines::lstm(&l, c0)).unwrap_or_default()
+                    }) />
                 </div>
             </div>
         </LessonFrame>

@@ -11,12 +11,14 @@ use super::tour::TourButton;
 use super::widgets::{t, ListSliders, Num};
 use super::{sync_url, LessonFrame, Panel, Para};
 use crate::lessons::text::{CommonText, SoftmaxText};
+use crate::lessons::torch_lines::TorchLines;
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;
 use unroll_core::config::fields;
 use unroll_core::config::lessons::{LessonId, LessonState, SoftmaxConfig, SOFTMAX_FIELDS};
 use unroll_core::config::{Lang, UrlNotice};
 use unroll_core::lessons::softmax::{softmax, Softmax, SHIFTED_MAX};
+use unroll_core::lessons::torch_lines;
 
 /// The `softmax` lesson page: the logits and the target beside the pipeline logits →
 /// softmax → NLL, the loss and the numerical-stability panel.
@@ -44,6 +46,7 @@ pub fn SoftmaxPage(
                         <Para text=|l| SoftmaxText::of(l).about_1 />
                         <Para text=|l| SoftmaxText::of(l).about_2 />
                     </Panel>
+                    <TorchLines code=Signal::derive(move || torch_lines::softmax(&result.get())) />
                 </div>
             </div>
         </LessonFrame>
