@@ -106,7 +106,21 @@ impl DelayDriver {
             clock: StoredValue::new(SweepClock::default()),
         };
         driver.restore_kept(cfg);
+        crate::names::keep::browser::install_debug_hook("loseDevice", move || driver.lose_device());
         driver
+    }
+
+    /// Debug hook (`window.unrollDebug.loseDevice()`): destroys the sweep's GPU device, as a
+    /// driver reset would; its runs go on on the CPU from the step they reached. False when no
+    /// sweep is in the engine.
+    pub fn lose_device(&self) -> bool {
+        match self.session.try_get_value().flatten() {
+            Some(id) => {
+                EngineClient::get().send(vec![Command::LoseDevice(id)]);
+                true
+            }
+            None => false,
+        }
     }
 
     /// A sweep is running or paused (reactive).

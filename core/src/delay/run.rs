@@ -745,10 +745,14 @@ impl Sweep {
             if let Some(mut t) = self.runs[i].tick_async(&self.heldout).await {
                 t.fell_back = setup.or(t.fell_back);
                 // A lost device takes every run off the GPU (each notices at its next step).
-                if self.gpu.as_ref().is_some_and(|(ctx, _)| ctx.lost_reason().is_some()) {
+                if self
+                    .gpu
+                    .as_ref()
+                    .is_some_and(|(ctx, _)| ctx.lost_reason().is_some())
+                {
                     self.gpu = None;
                 }
-                if t.finished.is_some() {
+                if t.finished.is_some() && self.gpu.is_some() {
                     self.runs[i].trainer.detach_gpu();
                 }
                 return Some(t);

@@ -297,7 +297,10 @@ impl CellTrainer {
     pub async fn step_async(&mut self) -> DelayStep {
         let batch = self.stream.next_batch(self.batch_size);
         if let Some(engine) = &mut self.gpu {
-            match engine.step(&batch, self.adam.config.lr, self.max_norm).await {
+            match engine
+                .step(&batch, self.adam.config.lr, self.max_norm)
+                .await
+            {
                 Ok((step, params, adam)) => {
                     self.params = params;
                     self.adam = adam;

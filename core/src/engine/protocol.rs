@@ -8,10 +8,10 @@
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 use crate::config::delay::DelayRangeError;
-use crate::delay::backend::CellBackend;
 use crate::data::names::NamesDataset;
 use crate::data::split::SplitCounts;
 use crate::data::upload::{UploadError, UploadSummary};
+use crate::delay::backend::CellBackend;
 use crate::delay::run::{Progress, ResumeRefused, RunId, SweepCheckpoint, Tick};
 use crate::train::session::{Checkpoint, EngineFault, TrainEvent};
 
