@@ -306,7 +306,7 @@ fn backend_line(cell: CellKind, backends: RwSignal<Vec<CellBackend>>) -> Option<
                     (None, Some(n)) => format!(" — {}", (names.cpu_reason)(n)),
                     (None, None) => String::new(),
                 };
-                format!("{}: {path}{why}", DelayText::of(l).backend_label)
+                format!("{}{path}{why}", DelayText::of(l).backend_label)
             }}
         </p>
     })
