@@ -384,6 +384,11 @@ impl DelayRun {
         self.trainer.steps()
     }
 
+    /// The step count from which it ran on the CPU path after the GPU failed, if it did.
+    pub fn cpu_from(&self) -> Option<u64> {
+        self.cpu_from
+    }
+
     /// The budget in steps.
     pub fn budget(&self) -> u64 {
         self.budget

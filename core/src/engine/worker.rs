@@ -27,7 +27,7 @@ use crate::data::names::NamesDataset;
 use crate::data::split::{SplitCounts, VAL_FRACTION};
 use crate::data::upload::UploadParser;
 use crate::delay::backend::{self, CellBackend};
-use crate::delay::run::{eval_every_for, SweepCheckpoint};
+use crate::delay::run::{eval_every_for, DelayRun, SweepCheckpoint};
 use crate::delay::Sweep;
 use crate::train::clock::{check_in, now_ms, sleep_ms, yield_now};
 use crate::train::session::{
@@ -344,7 +344,8 @@ fn start_delay(session: SessionId, query: &str, resume: Option<Box<SweepCheckpoi
                     .runs()
                     .iter()
                     .find(|r| r.id() == tick.run)
-                    .map_or(0, |r| r.result().cpu_from.unwrap_or(0));
+                    .and_then(DelayRun::cpu_from)
+                    .unwrap_or(0);
                 let kind = BackendKind::Cpu {
                     notice: Some(CpuReason::DeviceLost { error, step }),
                 };
