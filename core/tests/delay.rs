@@ -6,7 +6,7 @@
 use unroll_core::config::delay::{check_delay, CellSet, DelayConfig, LabTask, DELAY_FIELDS};
 use unroll_core::config::lessons::{route, Route};
 use unroll_core::config::query::{decode, encode, markdown_table, Accepted, NoticeKind, TiedBy};
-use unroll_core::config::Lang;
+use unroll_core::config::{BackendChoice, Lang};
 use unroll_core::delay::model::DelayModel;
 use unroll_core::delay::task::{targets, DelayBatch, DelayTask};
 use unroll_core::delay::trainer::{CellTrainer, Recipe, SideBySide};
@@ -414,6 +414,7 @@ fn url_round_trips() {
             steps: 20_000,
             seed: u32::MAX,
             seeds: 5,
+            backend: BackendChoice::Gpu,
         },
         DelayConfig {
             task: LabTask::Adding,
@@ -429,6 +430,7 @@ fn url_round_trips() {
             steps: 1,
             seed: 0,
             seeds: 1,
+            backend: BackendChoice::Cpu,
         },
     ];
     for c in configs {

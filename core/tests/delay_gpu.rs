@@ -8,10 +8,13 @@ mod gpu_support;
 
 use gpu_support::context;
 use unroll_core::config::delay::{CellSet, DelayConfig};
-use unroll_core::delay::run::Sweep;
+use unroll_core::config::BackendChoice;
+use unroll_core::delay::backend;
+use unroll_core::delay::run::{Sweep, Tick};
 use unroll_core::delay::task::DelayTask;
 use unroll_core::delay::trainer::{Backend, CellTrainer, Recipe};
 use unroll_core::math::params::CellKind;
+use unroll_core::train::session::{BackendKind, CpuReason};
 
 fn small(delay: usize, steps: u64) -> DelayConfig {
     DelayConfig {
@@ -132,5 +135,172 @@ fn a_restored_gpu_trainer_goes_on_from_the_state() {
             a.loss,
             b.loss
         );
+    }
+}
+
+fn both(steps: u64) -> DelayConfig {
+    DelayConfig {
+        cell: CellSet::Both,
+        ..small(3, steps)
+    }
+}
+
+/// Every tick of a sweep, awaited.
+fn ticks(sweep: &mut Sweep) -> Vec<Tick> {
+    std::iter::from_fn(|| pollster::block_on(sweep.tick_async())).collect()
+}
+
+/// The first step's loss of every run, by cell, and each run's last held-out loss.
+fn figures(ticks: &[Tick]) -> Vec<(CellKind, f64, f64)> {
+    ticks
+        .iter()
+        .filter_map(|t| t.finished.as_ref())
+        .map(|r| {
+            let first = ticks
+                .iter()
+                .find_map(|t| t.step.filter(|s| s.step == 1 && t.run == r.run))
+                .unwrap();
+            (r.run.cell, first.loss, r.last().unwrap().loss)
+        })
+        .collect()
+}
+
+/// A sweep whose cells are planned on the GPU trains every run there from its first tick
+/// (moved lazily, as in the browser's worker): step 1 has the CPU sweep's loss (relative
+/// 1e-4), the held-out loss after 20 steps stays close, and each result records its path.
+#[test]
+fn a_sweep_planned_on_the_gpu_tracks_the_cpu_and_records_its_path() {
+    let cfg = both(20);
+    let mut cpu = Sweep::with_eval_every(&cfg, 10).unwrap();
+    let cpu_ticks = ticks(&mut cpu);
+    let mut gpu = Sweep::with_eval_every(&cfg, 10).unwrap();
+    gpu.plan_gpu(context(), vec![CellKind::Rnn, CellKind::Lstm]);
+    let gpu_ticks = ticks(&mut gpu);
+    assert_eq!(cpu_ticks.len(), gpu_ticks.len());
+    assert!(gpu_ticks.iter().all(|t| t.fell_back.is_none()));
+    assert!(gpu_ticks
+        .iter()
+        .filter_map(|t| t.step)
+        .all(|s| s.backend == Backend::Gpu));
+    let (a, b) = (figures(&cpu_ticks), figures(&gpu_ticks));
+    eprintln!("CPU {a:?}\nGPU {b:?}");
+    assert_eq!(a.len(), 2);
+    for ((cell, first, last), (cell_g, first_g, last_g)) in a.iter().zip(&b) {
+        assert_eq!(cell, cell_g);
+        assert!(
+            (first - first_g).abs() / first <= 1e-4,
+            "{cell:?}: {first} {first_g}"
+        );
+        assert!(
+            (last - last_g).abs() / last <= 1e-2,
+            "{cell:?}: {last} {last_g}"
+        );
+    }
+    for r in gpu.results() {
+        assert_eq!((r.backend, r.cpu_from), (Some(Backend::Gpu), None));
+    }
+    for r in cpu.results() {
+        assert_eq!((r.backend, r.cpu_from), (Some(Backend::Cpu), None));
+    }
+}
+
+/// A device lost in the middle of a sweep: the tick after it says so, the steps go on on the
+/// CPU without a gap or a repeat, and the results record from which step.
+#[test]
+fn a_lost_device_hands_the_sweep_to_the_cpu_from_the_same_step() {
+    let cfg = both(12);
+    let mut sweep = Sweep::with_eval_every(&cfg, 6).unwrap();
+    sweep.plan_gpu(context(), vec![CellKind::Rnn, CellKind::Lstm]);
+    // The evaluation at step 0 of each cell, then 5 steps of each.
+    let mut before = Vec::new();
+    for _ in 0..12 {
+        before.push(pollster::block_on(sweep.tick_async()).unwrap());
+    }
+    assert!(before
+        .iter()
+        .filter_map(|t| t.step)
+        .all(|s| s.backend == Backend::Gpu));
+    sweep.lose_device();
+    let after = ticks(&mut sweep);
+    let lost: Vec<CellKind> = after
+        .iter()
+        .filter(|t| t.fell_back.is_some())
+        .map(|t| t.run.cell)
+        .collect();
+    assert_eq!(lost, [CellKind::Rnn, CellKind::Lstm]);
+    for cell in [CellKind::Rnn, CellKind::Lstm] {
+        let steps: Vec<u64> = before
+            .iter()
+            .chain(&after)
+            .filter_map(|t| t.step.filter(|s| s.cell == cell))
+            .map(|s| s.step)
+            .collect();
+        assert_eq!(steps, (1..=12).collect::<Vec<u64>>(), "{cell:?}");
+        assert!(after
+            .iter()
+            .filter_map(|t| t.step.filter(|s| s.cell == cell))
+            .all(|s| s.backend == Backend::Cpu && s.loss.is_finite()));
+    }
+    for r in sweep.results() {
+        assert_eq!(
+            (r.backend, r.cpu_from),
+            (Some(Backend::Gpu), Some(5)),
+            "{:?}",
+            r.run
+        );
+    }
+}
+
+/// The configuration's `backend` decides each cell's path: `cpu` sets up no GPU, `gpu` puts
+/// every cell there unmeasured, `auto` measures both paths for each cell and takes the faster
+/// (both figures finite and positive, the choice theirs).
+#[test]
+fn the_backend_key_picks_each_cells_path() {
+    let plan = |backend: BackendChoice| {
+        let cfg = DelayConfig { backend, ..both(4) };
+        let mut sweep = Sweep::with_eval_every(&cfg, 2).unwrap();
+        let picked = pollster::block_on(backend::plan(&cfg, &mut sweep, true));
+        let ticks = ticks(&mut sweep);
+        (picked, ticks)
+    };
+    let (cpu, ticks) = plan(BackendChoice::Cpu);
+    assert!(cpu
+        .iter()
+        .all(|b| b.kind == BackendKind::Cpu { notice: None }));
+    assert!(ticks
+        .iter()
+        .filter_map(|t| t.step)
+        .all(|s| s.backend == Backend::Cpu));
+
+    let (gpu, ticks) = plan(BackendChoice::Gpu);
+    assert_eq!(
+        gpu.iter().map(|b| b.cell).collect::<Vec<_>>(),
+        [CellKind::Rnn, CellKind::Lstm]
+    );
+    assert!(gpu
+        .iter()
+        .all(|b| matches!(b.kind, BackendKind::Gpu { measured: None, .. })));
+    assert!(ticks
+        .iter()
+        .filter_map(|t| t.step)
+        .all(|s| s.backend == Backend::Gpu));
+
+    let (auto, ticks) = plan(BackendChoice::Auto);
+    for b in &auto {
+        let (t, on_gpu) = match &b.kind {
+            BackendKind::Gpu { measured, .. } => (measured.unwrap(), true),
+            BackendKind::Cpu {
+                notice: Some(CpuReason::Measured(t)),
+            } => (*t, false),
+            other => panic!("{:?}: {other:?}", b.cell),
+        };
+        eprintln!("{:?}: {t}", b.cell);
+        assert!(t.gpu_ms > 0.0 && t.cpu_ms > 0.0, "{t:?}");
+        assert_eq!(on_gpu, t.gpu_faster());
+        let path = if on_gpu { Backend::Gpu } else { Backend::Cpu };
+        assert!(ticks
+            .iter()
+            .filter_map(|t| t.step.filter(|s| s.cell == b.cell))
+            .all(|s| s.backend == path));
     }
 }

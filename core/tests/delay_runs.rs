@@ -439,6 +439,8 @@ fn result(config: &DelayConfig, cell: CellKind, seed: u32, acc: f64) -> RunResul
             recurrent: 1,
         },
         curve: vec![at(0, 0.1), at(config.steps, acc)],
+        backend: None,
+        cpu_from: None,
     }
 }
 

@@ -19,6 +19,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::query::encode;
+use unroll_core::delay::backend::CellBackend;
 use unroll_core::delay::run::{Progress, RunResult, SweepCheckpoint};
 use unroll_core::engine::protocol::{Command, DelayEvent};
 
@@ -47,6 +48,8 @@ pub struct DelayDriver {
     pub progress: RwSignal<Option<Progress>>,
     /// The example sequence's predictions of the current weights.
     pub predictions: RwSignal<Option<Predictions>>,
+    /// The path each cell's runs train on, and why, as the engine last reported it.
+    pub backends: RwSignal<Vec<CellBackend>>,
     /// The runs shown were kept from an earlier visit (held-out curves only).
     pub restored: RwSignal<bool>,
     /// Seconds of training shown (updated with each progress report, on pause and at the end).
@@ -87,6 +90,7 @@ impl DelayDriver {
             results: RwSignal::new(Vec::new()),
             progress: RwSignal::new(None),
             predictions: RwSignal::new(None),
+            backends: RwSignal::new(Vec::new()),
             restored: RwSignal::new(false),
             shown_elapsed: RwSignal::new(0.0),
             run_cfg: RwSignal::new(None),
@@ -102,7 +106,21 @@ impl DelayDriver {
             clock: StoredValue::new(SweepClock::default()),
         };
         driver.restore_kept(cfg);
+        crate::names::keep::browser::install_debug_hook("loseDevice", move || driver.lose_device());
         driver
+    }
+
+    /// Debug hook (`window.unrollDebug.loseDevice()`): destroys the sweep's GPU device, as a
+    /// driver reset would; its runs go on on the CPU from the step they reached. False when no
+    /// sweep is in the engine.
+    pub fn lose_device(&self) -> bool {
+        match self.session.try_get_value().flatten() {
+            Some(id) => {
+                EngineClient::get().send(vec![Command::LoseDevice(id)]);
+                true
+            }
+            None => false,
+        }
     }
 
     /// A sweep is running or paused (reactive).
@@ -317,6 +335,7 @@ impl DelayDriver {
         self.run_cfg.set(Some(config.clone()));
         self.example_seed.set(Some(rest.seed));
         self.predictions.set(None);
+        self.backends.set(Vec::new());
         self.clock.update_value(|c| c.run(js_sys::Date::now()));
         self.status.set(RunStatus::Running);
         let query = encode(&config, None);
@@ -338,6 +357,10 @@ impl DelayDriver {
     /// canonical query).
     fn apply(&self, event: DelayEvent, config: &DelayConfig, rest: &DelayConfig, query: &str) {
         match event {
+            DelayEvent::Backend(b) => self.backends.update(|bs| {
+                bs.retain(|x| x.cell != b.cell);
+                bs.push(b);
+            }),
             DelayEvent::Tick(t) => {
                 self.runs.update(|rs| apply_tick(rs, &t));
                 if let Some(result) = t.finished {
@@ -428,6 +451,7 @@ impl DelayDriver {
         self.results.set(Vec::new());
         self.progress.set(None);
         self.predictions.set(None);
+        self.backends.set(Vec::new());
         self.restored.set(false);
         self.clock.set_value(SweepClock::default());
         self.shown_elapsed.set(0.0);

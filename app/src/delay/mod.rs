@@ -23,7 +23,11 @@
 //! `delay-heldout-loss-<cell>` (mean over the seeds' latest evaluations), `delay-seeds-<cell>`
 //! (seeds with a held-out curve), `delay-seed-acc-<cell>` (one per seed: `data-seed`,
 //! `data-step`, latest held-out accuracy), `delay-loss-<cell>` / `delay-acc-<cell>` (training
-//! batch, mean of the last 20 steps of the latest run), `delay-loss-first-<cell>` (its step 1);
+//! batch, mean of the last 20 steps of the latest run), `delay-loss-first-<cell>` (its step 1),
+//! `delay-backend-<cell>` (the path its runs train on, `webgpu`/`cpu`; `data-notice`
+//! measured/fallback/lost, `data-gpu-ms` and `data-cpu-ms` when `backend=auto` measured),
+//! `delay-run-backend` (in a seed's row: the path that run trained on);
+//! `window.unrollDebug.loseDevice()` destroys the sweep's GPU device;
 //! `chart-delay-acc` / `chart-delay-loss` (held-out, points drawn), `chart-delay-batch`;
 //! `delay-outcome` (`data-value` = the outcome's kind) with `delay-outcome-sentence`,
 //! `delay-budget-warning` (steps per run, when below recipe R's) and `delay-forget-pointer`

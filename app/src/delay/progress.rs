@@ -7,16 +7,21 @@ use super::sweep::{self, mean_last, RunView};
 use super::text::{self, cell_name, fmt_seconds, DelayText};
 use crate::charts::style::cell_colour;
 use crate::lessons::fmt::count_commas;
+use crate::names::text::{cpu_reason_detail, TrainingText};
 use crate::shell::i18n::use_locale;
 use crate::shell::run_status::RunStatus;
 use crate::text::Text;
 use crate::widgets::stat::Stat;
 use leptos::prelude::*;
 use unroll_core::config::delay::DelayConfig;
+use unroll_core::config::Lang;
+use unroll_core::delay::backend::CellBackend;
 use unroll_core::delay::model::DelayModel;
 use unroll_core::delay::outcome::{outcome_of_results, verdict, SweepKey, Verdict};
 use unroll_core::delay::run::{eval_every_for, Progress, HELDOUT_SEQUENCES};
+use unroll_core::delay::trainer::Backend;
 use unroll_core::math::params::CellKind;
+use unroll_core::train::session::{BackendKind, CpuReason};
 
 /// The progress panel of the sweep shown (`shown_cfg`: its configuration, or the form's when
 /// none is shown).
@@ -77,7 +82,7 @@ pub fn ProgressPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> imp
                     param_counts
                         .get()
                         .into_iter()
-                        .map(|(cell, total, recurrent)| cell_card(cell, total, recurrent, driver.runs))
+                        .map(|(cell, total, recurrent)| cell_card(cell, total, recurrent, driver.runs, driver.backends))
                         .collect_view()
                 }}
             </div>
@@ -187,13 +192,15 @@ fn latest_of(runs: RwSignal<Vec<RunView>>, cell: CellKind) -> Option<RunView> {
     })
 }
 
-/// One cell's card: name, parameter counts, held-out figures over the seeds, each seed's
-/// latest held-out accuracy, and the training-batch figures of its latest run.
+/// One cell's card: name, backend, parameter counts, held-out figures over the seeds, each
+/// seed's latest held-out accuracy (with the path it trained on), and the training-batch
+/// figures of its latest run.
 fn cell_card(
     cell: CellKind,
     total: usize,
     recurrent: usize,
     runs: RwSignal<Vec<RunView>>,
+    backends: RwSignal<Vec<CellBackend>>,
 ) -> impl IntoView {
     let loc = use_locale();
     let key = cell.as_str();
@@ -207,11 +214,13 @@ fn cell_card(
                 {cell_name(cell)}
                 <span class="stat-detail" data-testid=format!("delay-seeds-{key}") data-value=move || seeds().len().to_string()></span>
             </h3>
+            {move || backend_line(cell, backends)}
             {cell_stats(cell, total, recurrent, runs)}
             <ul class="dl-seeds">
                 {move || seeds().into_iter().filter_map(|r| {
                     let h = *r.heldout.last()?;
                     let finished = r.finished;
+                    let path = r.backend.map(|b| (b, r.cpu_from));
                     Some(view! {
                         <li
                             data-testid=format!("delay-seed-acc-{key}")
@@ -221,6 +230,11 @@ fn cell_card(
                         >
                             {move || (DelayText::of(loc.lang()).seed_row)(&r.id.seed.to_string(), &text::fmt_acc(h.acc), &count_commas(h.step))}
                             {move || finished.then(|| DelayText::of(loc.lang()).seed_final)}
+                            {path.map(|(b, from)| view! {
+                                <span class="dl-run-backend" data-testid="delay-run-backend" data-value=backend_key(b)>
+                                    {move || format!(" · {}", run_path(b, from, loc.lang()))}
+                                </span>
+                            })}
                         </li>
                     })
                 }).collect_view()}
@@ -234,6 +248,68 @@ fn cell_card(
             </p>
         </div>
     }
+}
+
+/// The word of a path in the test hooks: `webgpu` or `cpu`.
+fn backend_key(b: Backend) -> &'static str {
+    match b {
+        Backend::Gpu => "webgpu",
+        Backend::Cpu => "cpu",
+    }
+}
+
+/// A run's path: `WebGPU`, `CPU`, or WebGPU then the CPU from step `cpu_from`.
+fn run_path(b: Backend, cpu_from: Option<u64>, lang: Lang) -> String {
+    match (b, cpu_from) {
+        (Backend::Gpu, Some(step)) => (DelayText::of(lang).cpu_from)(&count_commas(step)),
+        (Backend::Gpu, None) => "WebGPU".to_owned(),
+        (Backend::Cpu, _) => "CPU".to_owned(),
+    }
+}
+
+/// The path `cell`'s runs train on as the engine reported it, and why (`auto`'s two timings,
+/// or why not the GPU): `delay-backend-<cell>` (`data-value` webgpu/cpu; `data-gpu-ms` and
+/// `data-cpu-ms` the timings, unrounded, when `auto` measured them).
+fn backend_line(cell: CellKind, backends: RwSignal<Vec<CellBackend>>) -> Option<impl IntoView> {
+    let loc = use_locale();
+    let b = backends.with(|bs| bs.iter().find(|b| b.cell == cell).cloned())?;
+    let (gpu, measured, notice) = match b.kind {
+        BackendKind::Gpu { measured, .. } => (true, measured, None),
+        BackendKind::Cpu { notice } => match notice {
+            Some(CpuReason::Measured(t)) => (false, Some(t), None),
+            other => (false, None, other),
+        },
+    };
+    let key = if gpu { "webgpu" } else { "cpu" };
+    let detail = notice.as_ref().map(cpu_reason_detail);
+    let why = notice.as_ref().map(|n| match n {
+        CpuReason::DeviceLost { .. } => "lost",
+        CpuReason::Measured(_) => "measured",
+        _ => "fallback",
+    });
+    Some(view! {
+        <p
+            class="stat-detail dl-backend"
+            data-testid=format!("delay-backend-{}", cell.as_str())
+            data-value=key
+            data-notice=why.or(measured.map(|_| "measured"))
+            data-gpu-ms=measured.map(|t| t.gpu_ms.to_string())
+            data-cpu-ms=measured.map(|t| t.cpu_ms.to_string())
+            title=detail
+        >
+            {move || {
+                let l = loc.lang();
+                let names = TrainingText::of(l);
+                let path = if gpu { "WebGPU" } else { "CPU" };
+                let why = match (&measured, &notice) {
+                    (Some(t), _) => format!(" — {}", (names.measured)(t)),
+                    (None, Some(n)) => format!(" — {}", (names.cpu_reason)(n)),
+                    (None, None) => String::new(),
+                };
+                format!("{}{path}{why}", DelayText::of(l).backend_label)
+            }}
+        </p>
+    })
 }
 
 /// A cell card's stats: held-out accuracy and loss over the seeds, parameters, steps, and the

@@ -10,6 +10,7 @@ use unroll_core::config::delay::DelayConfig;
 use unroll_core::delay::run::{
     eval_every_for, HeldOut, Progress, RunCheckpoint, RunId, RunResult, SweepCheckpoint, Tick,
 };
+use unroll_core::delay::trainer::Backend;
 use unroll_core::keep::curve_until;
 use unroll_core::math::params::CellKind;
 
@@ -28,6 +29,10 @@ pub struct RunView {
     pub acc: Vec<(u64, f64)>,
     /// The run trained its budget.
     pub finished: bool,
+    /// The path of its first step (None before it).
+    pub backend: Option<Backend>,
+    /// The step from which it ran on the CPU after the GPU failed.
+    pub cpu_from: Option<u64>,
 }
 
 impl RunView {
@@ -40,6 +45,8 @@ impl RunView {
             loss: Vec::new(),
             acc: Vec::new(),
             finished: false,
+            backend: None,
+            cpu_from: None,
         }
     }
 
@@ -52,6 +59,8 @@ impl RunView {
             loss: Vec::new(),
             acc: Vec::new(),
             finished: true,
+            backend: r.backend,
+            cpu_from: r.cpu_from,
         }
     }
 
@@ -66,6 +75,8 @@ impl RunView {
             loss: curves.map_or_else(Vec::new, |k| curve_until(&k.loss, step)),
             acc: curves.map_or_else(Vec::new, |k| curve_until(&k.acc, step)),
             finished: false,
+            backend: None,
+            cpu_from: None,
         }
     }
 
@@ -78,6 +89,10 @@ impl RunView {
     /// finished.
     pub fn apply(&mut self, tick: &Tick) {
         if let Some(s) = &tick.step {
+            if self.backend == Some(Backend::Gpu) && s.backend == Backend::Cpu {
+                self.cpu_from.get_or_insert(s.step.saturating_sub(1));
+            }
+            self.backend.get_or_insert(s.backend);
             self.step = s.step;
             self.loss.push((s.step, s.loss));
             self.acc.push((s.step, s.token_acc));
@@ -399,9 +414,11 @@ mod tests {
                 token_acc,
                 grad_norm: 1.0,
                 skipped: false,
+                backend: Backend::Cpu,
             }),
             heldout: None,
             finished: None,
+            fell_back: None,
         }
     }
 
@@ -430,6 +447,7 @@ mod tests {
                 step: None,
                 heldout: Some(held(CellKind::Lstm, 0, 0, 0.1, 2.3)),
                 finished: None,
+                fell_back: None,
             },
         );
         apply_tick(&mut runs, &step_tick(b, 1, 2.0, 0.2));
@@ -455,6 +473,8 @@ mod tests {
                 recurrent: 8,
             },
             curve: vec![held(CellKind::Lstm, 0, 2, 0.5, 1.1)],
+            backend: Some(Backend::Gpu),
+            cpu_from: None,
         };
         apply_tick(
             &mut runs,
@@ -463,6 +483,7 @@ mod tests {
                 step: None,
                 heldout: Some(held(CellKind::Lstm, 0, 2, 0.5, 1.1)),
                 finished: Some(result.clone()),
+                fell_back: None,
             },
         );
         assert!(runs[1].finished);
@@ -519,6 +540,8 @@ mod tests {
                 recurrent: 8,
             },
             curve: vec![held(cell, seed, config.steps, 0.5, 1.0)],
+            backend: None,
+            cpu_from: None,
         }
     }
 

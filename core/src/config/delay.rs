@@ -1,7 +1,7 @@
 //! The delay-copy page's configuration (`?lesson=delay`) and its URL field table.
 //!
 //! Canonical order of the keys: `task`, `cell`, `delay`, `length`, `vocab`, `hidden_size`, `lr`,
-//! `batch_size`, `max_norm`, `forget_bias`, `steps`, `seed`, `seeds`. Example (the delay-64
+//! `batch_size`, `max_norm`, `forget_bias`, `steps`, `seed`, `seeds`, `backend`. Example (the delay-64
 //! preset): `?v=1&lesson=delay&delay=64`.
 //!
 //! The defaults are **recipe R** (hidden 128, batch 32, Adam lr 0.003, global-norm clipping at
@@ -16,6 +16,7 @@
 
 use super::fields::{url_config, ChoiceField};
 use super::query::{Accepted, FieldKind, NoticeKind, TiedBy, UrlNotice};
+use super::train::BackendChoice;
 use crate::math::cell::{CellKind, CELL_COUNT};
 use std::fmt;
 
@@ -190,6 +191,9 @@ url_config! {
         /// Runs per cell, with seeds `seed`, `seed + 1`, … (`seeds`, 1–5, default 3).
         seeds: usize = FieldKind::Int { min: 1, max: MAX_SEEDS as i64, default: 3 }
             => "runs per cell, with seeds `seed`, `seed`+1, …",
+        /// Compute backend (`backend`, default `auto`), as on the names page.
+        backend: BackendChoice = FieldKind::Choice { choices: BackendChoice::WORDS, default: BackendChoice::Auto as usize }
+            => "`auto`: for each cell the faster of WebGPU and the CPU, timed on a few steps at the run's shapes (the CPU without an adapter); `gpu`; `cpu`",
     }
 }
 

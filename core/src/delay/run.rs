@@ -18,13 +18,17 @@
 //!   refused ([`ResumeRefused`]).
 //!
 //! Held-out figures are over the supervised positions only (`t ≥ delay`): token accuracy (a
-//! fraction 0–1) and mean cross-entropy (nats per token). Everything here is synchronous and
-//! deterministic (no clock): the caller decides when to tick and measures time itself. The
+//! fraction 0–1) and mean cross-entropy (nats per token). Everything here is deterministic (no
+//! clock): the caller decides when to tick and measures time itself. [`Sweep::tick`] is
+//! synchronous; [`Sweep::tick_async`] is the same work with the GPU's results awaited (the
+//! runs of the cells given to [`Sweep::plan_gpu`] train on the GPU, each from its first tick
+//! to its last, and a failing device hands them to the CPU path from the same step). The
 //! result types are `serde`-serialisable so they can cross a worker boundary or be stored.
 
 use super::task::{DelayBatch, DelayTask};
-use super::trainer::{example_batch, CellTrainer, DelayStep, Recipe, TrainerState};
+use super::trainer::{example_batch, Backend, CellTrainer, DelayStep, Recipe, TrainerState};
 use crate::config::delay::{DelayConfig, DelayRangeError};
+use crate::gpu::{GpuContext, GpuError};
 use crate::math::params::CellKind;
 use serde::{Deserialize, Serialize};
 
@@ -114,6 +118,13 @@ pub struct RunResult {
     pub params: ParamCount,
     /// Every held-out evaluation, from step 0 to the last step.
     pub curve: Vec<HeldOut>,
+    /// The path its first step in this sweep ran on (`None` in records of earlier versions).
+    #[serde(default)]
+    pub backend: Option<Backend>,
+    /// The step count from which it went on on the CPU path after the GPU failed (`None`
+    /// when it did not).
+    #[serde(default)]
+    pub cpu_from: Option<u64>,
 }
 
 impl RunResult {
@@ -135,6 +146,9 @@ pub struct Tick {
     pub heldout: Option<HeldOut>,
     /// The run's result, on the tick that finished it.
     pub finished: Option<RunResult>,
+    /// The GPU's error when the run left the GPU path in this tick (it goes on on the CPU from
+    /// the steps done before this tick).
+    pub fell_back: Option<GpuError>,
 }
 
 /// Everything that decides a run's numbers besides its cell and seed.
@@ -317,6 +331,10 @@ pub struct DelayRun {
     eval_every: u64,
     curve: Vec<HeldOut>,
     skipped: u64,
+    /// The path of the first step, once taken.
+    backend: Option<Backend>,
+    /// The step count when the GPU path was left.
+    cpu_from: Option<u64>,
 }
 
 impl DelayRun {
@@ -337,6 +355,8 @@ impl DelayRun {
             eval_every: eval_every.max(1),
             curve: Vec::new(),
             skipped: 0,
+            backend: None,
+            cpu_from: None,
         }
     }
 
@@ -362,6 +382,11 @@ impl DelayRun {
     /// Steps done.
     pub fn steps_done(&self) -> u64 {
         self.trainer.steps()
+    }
+
+    /// The step count from which it ran on the CPU path after the GPU failed, if it did.
+    pub fn cpu_from(&self) -> Option<u64> {
+        self.cpu_from
     }
 
     /// The budget in steps.
@@ -393,6 +418,10 @@ impl DelayRun {
     /// Forward-only evaluation of the current weights on `heldout`.
     pub fn evaluate(&mut self, heldout: &HeldOutSet) -> HeldOut {
         let s = self.trainer.evaluate(heldout.batch());
+        self.heldout_of(s)
+    }
+
+    fn heldout_of(&self, s: super::model::DelayStats) -> HeldOut {
         HeldOut {
             cell: self.trainer.cell(),
             seed: self.trainer.seed(),
@@ -408,37 +437,58 @@ impl DelayRun {
     ///
     /// `heldout` must be the [`HeldOutSet`] of this run's task.
     pub fn tick(&mut self, heldout: &HeldOutSet) -> Option<Tick> {
+        #[cfg(target_arch = "wasm32")]
+        self.trainer.detach_gpu();
+        super::trainer::at_once(self.tick_async(heldout))
+    }
+
+    /// [`DelayRun::tick`] on the trainer's path, the GPU's results awaited.
+    pub async fn tick_async(&mut self, heldout: &HeldOutSet) -> Option<Tick> {
         if self.is_finished() {
             return None;
         }
         let id = self.id();
         if self.curve.is_empty() {
-            let h = self.evaluate(heldout);
+            let s = self.trainer.evaluate_async(heldout.batch()).await;
+            let h = self.heldout_of(s);
             self.curve.push(h);
             return Some(Tick {
                 run: id,
                 step: None,
                 heldout: Some(h),
                 finished: None,
+                fell_back: self.take_fallback(),
             });
         }
-        let step = self.trainer.step();
+        let step = self.trainer.step_async().await;
+        self.backend.get_or_insert(step.backend);
         if step.skipped {
             self.skipped += 1;
         }
         let n = step.step;
-        let heldout = (n.is_multiple_of(self.eval_every) || n >= self.budget).then(|| {
-            let h = self.evaluate(heldout);
-            self.curve.push(h);
-            h
-        });
+        let mut h = None;
+        if n.is_multiple_of(self.eval_every) || n >= self.budget {
+            let s = self.trainer.evaluate_async(heldout.batch()).await;
+            let e = self.heldout_of(s);
+            self.curve.push(e);
+            h = Some(e);
+        }
+        let fell_back = self.take_fallback();
         let finished = self.is_finished().then(|| self.result());
         Some(Tick {
             run: id,
             step: Some(step),
-            heldout,
+            heldout: h,
             finished,
+            fell_back,
         })
+    }
+
+    /// The trainer's fallback from the GPU, recorded in the result.
+    fn take_fallback(&mut self) -> Option<GpuError> {
+        let (error, step) = self.trainer.take_fallback()?;
+        self.cpu_from.get_or_insert(step);
+        Some(error)
     }
 
     /// The run so far as a [`RunResult`] (complete once [`Self::is_finished`]).
@@ -450,6 +500,8 @@ impl DelayRun {
             skipped_steps: self.skipped,
             params: self.param_count(),
             curve: self.curve.clone(),
+            backend: self.backend,
+            cpu_from: self.cpu_from,
         }
     }
 
@@ -530,6 +582,8 @@ pub struct Sweep {
     cells: usize,
     cursor: usize,
     eval_every: u64,
+    /// The GPU and the cells whose runs train on it ([`Sweep::plan_gpu`]).
+    gpu: Option<(GpuContext, Vec<CellKind>)>,
 }
 
 impl Sweep {
@@ -572,6 +626,7 @@ impl Sweep {
             cells: cells.len(),
             cursor: 0,
             eval_every: eval_every.max(1),
+            gpu: None,
         })
     }
 
@@ -590,6 +645,22 @@ impl Sweep {
             self.runs.push(run.with_trainer(trainer));
         }
         Ok(self)
+    }
+
+    /// From the next [`Sweep::tick_async`] on, the unfinished runs of `cells` train on the GPU
+    /// of `ctx` (each is moved there at its next tick, from where it stands, and leaves it when
+    /// finished). Same weights, streams and held-out set as on the CPU path. A run that cannot
+    /// be set up on the GPU trains on the CPU (its tick's `fell_back` says why).
+    pub fn plan_gpu(&mut self, ctx: GpuContext, cells: Vec<CellKind>) {
+        self.gpu = Some((ctx, cells));
+    }
+
+    /// Debug hook: destroys the sweep's GPU device, as a driver reset would; its runs go on
+    /// on the CPU path from the step they reached.
+    pub fn lose_device(&self) {
+        if let Some((ctx, _)) = &self.gpu {
+            ctx.destroy_device();
+        }
     }
 
     /// The configuration.
@@ -658,13 +729,37 @@ impl Sweep {
     /// One unit of work of the next run: the cells of the current seed take turns; when they
     /// are finished the next seed's start. `None` when every run is finished.
     pub fn tick(&mut self) -> Option<Tick> {
+        #[cfg(target_arch = "wasm32")]
+        {
+            self.gpu = None;
+            self.runs.iter_mut().for_each(|r| r.trainer.detach_gpu());
+        }
+        super::trainer::at_once(self.tick_async())
+    }
+
+    /// [`Sweep::tick`] with the runs of [`Sweep::plan_gpu`]'s cells on the GPU, its results
+    /// awaited.
+    pub async fn tick_async(&mut self) -> Option<Tick> {
         let n = self.runs.len();
         for _ in 0..n {
             let i = self.cursor;
             let group = i / self.cells;
             // Next turn: the following cell of this seed, wrapping within the seed's group.
             self.cursor = group * self.cells + (i % self.cells + 1) % self.cells;
-            if let Some(t) = self.runs[i].tick(&self.heldout) {
+            let setup = self.move_to_gpu(i);
+            if let Some(mut t) = self.runs[i].tick_async(&self.heldout).await {
+                t.fell_back = setup.or(t.fell_back);
+                // A lost device takes every run off the GPU (each notices at its next step).
+                if self
+                    .gpu
+                    .as_ref()
+                    .is_some_and(|(ctx, _)| ctx.lost_reason().is_some())
+                {
+                    self.gpu = None;
+                }
+                if t.finished.is_some() && self.gpu.is_some() {
+                    self.runs[i].trainer.detach_gpu();
+                }
                 return Some(t);
             }
             // This run is finished: when the whole seed is, move on to the next seed.
@@ -677,6 +772,23 @@ impl Sweep {
             }
         }
         None
+    }
+
+    /// Moves run `i` to the GPU when its cell trains there and it is neither there, finished
+    /// nor fallen back already; the GPU's error when that fails (it stays on the CPU).
+    fn move_to_gpu(&mut self, i: usize) -> Option<GpuError> {
+        let (ctx, cells) = self.gpu.as_ref()?;
+        let run = &mut self.runs[i];
+        let wanted = cells.contains(&run.trainer.cell())
+            && run.trainer.backend() == Backend::Cpu
+            && run.cpu_from.is_none()
+            && !run.is_finished();
+        if !wanted {
+            return None;
+        }
+        let error = run.trainer.attach_gpu(ctx, &self.task).err()?;
+        run.cpu_from = Some(run.trainer.steps());
+        Some(error)
     }
 
     /// The runs of the seed being trained (the last seed once every run is finished).

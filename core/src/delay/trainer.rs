@@ -1,8 +1,10 @@
-//! Training the delay-copy models on the CPU path, without freezing the browser tab, or
-//! natively on the GPU ([`CellTrainer::new_gpu`]: the same model on the WGSL kernels, one
-//! submission per step; the step's loss, accuracy and gradient norm come back from the GPU and
-//! the weights and Adam's state are read back after each step, so a failing device hands over
-//! to the CPU path from the same step).
+//! Training the delay-copy models on the CPU path, or on the GPU ([`CellTrainer::attach_gpu`]:
+//! the same model on the WGSL kernels, one submission per step; the step's loss, accuracy and
+//! gradient norm come back from the GPU and the weights and Adam's state are read back after
+//! each step, so a failing device hands over to the CPU path from the same step, and
+//! [`CellTrainer::take_fallback`] says why). In the browser the GPU's results arrive
+//! asynchronously: the engine's worker awaits [`CellTrainer::step_async`]; the synchronous
+//! [`CellTrainer::step`] waits for them natively and runs the CPU path in the browser.
 //!
 //! One optimisation step of a cell: a fresh batch from its [`TokenStream`], forward and BPTT
 //! over the whole batch (the loss is the mean over every supervised token of the batch),
@@ -84,6 +86,8 @@ pub struct DelayStep {
     /// True when the loss or a gradient was not finite and the update was skipped (weights
     /// unchanged).
     pub skipped: bool,
+    /// The path this step ran on.
+    pub backend: Backend,
 }
 
 /// Where one cell's training stands: enough to go on exactly where it stopped (with the same
@@ -123,8 +127,9 @@ pub struct CellTrainer {
     max_norm: Option<f32>,
     seed: u32,
     step: u64,
-    #[cfg(not(target_arch = "wasm32"))]
     gpu: Option<gpu::GpuEngine>,
+    /// Why the GPU path was left and the step count then, until taken.
+    fell_back: Option<(GpuError, u64)>,
 }
 
 /// Which path a trainer's steps run on.
@@ -161,18 +166,56 @@ impl CellTrainer {
             step: 0,
             model,
             params,
-            #[cfg(not(target_arch = "wasm32"))]
             gpu: None,
+            fell_back: None,
         }
     }
 
     /// Which path the next step runs on.
     pub fn backend(&self) -> Backend {
-        #[cfg(not(target_arch = "wasm32"))]
         if self.gpu.is_some() {
-            return Backend::Gpu;
+            Backend::Gpu
+        } else {
+            Backend::Cpu
         }
-        Backend::Cpu
+    }
+
+    /// From now on, steps and evaluations run on the GPU of `ctx`, from the current weights
+    /// and Adam state (`task` must be this trainer's task).
+    ///
+    /// # Errors
+    /// [`GpuError`] when the model does not fit the GPU path (e.g. hidden size over 256) or
+    /// the device fails; the trainer stays on its path then.
+    pub fn attach_gpu(&mut self, ctx: &GpuContext, task: &DelayTask) -> Result<(), GpuError> {
+        self.gpu = Some(gpu::GpuEngine::new(ctx, self, task)?);
+        Ok(())
+    }
+
+    /// From now on, steps and evaluations run on the CPU path (the weights are those after the
+    /// last step; the GPU's buffers are freed).
+    pub fn detach_gpu(&mut self) {
+        self.gpu = None;
+    }
+
+    /// Debug hook: destroys the GPU device this trainer runs on, as a driver reset would; the
+    /// next step fails there and runs on the CPU path ([`CellTrainer::take_fallback`]).
+    pub fn lose_device(&self) {
+        if let Some(engine) = &self.gpu {
+            engine.destroy_device();
+        }
+    }
+
+    /// Why the GPU path was left (the device's error) and the steps done then, the CPU path
+    /// having gone on from that step; `None` when it was not, or was already taken.
+    pub fn take_fallback(&mut self) -> Option<(GpuError, u64)> {
+        self.fell_back.take()
+    }
+
+    /// Leaves the GPU path after `error`: the steps go on on the CPU from the weights and
+    /// Adam state read back after the last step.
+    fn leave_gpu(&mut self, error: GpuError) {
+        self.gpu = None;
+        self.fell_back = Some((error, self.step));
     }
 
     /// The seed of the weights and of the token stream.
@@ -230,22 +273,34 @@ impl CellTrainer {
         self.adam.v.copy_from_slice(&state.adam_v);
         self.stream.seek(state.stream_position);
         self.step = state.step;
-        #[cfg(not(target_arch = "wasm32"))]
-        if let Some(engine) = &mut self.gpu {
-            if let Err(e) = engine.load(&self.params, &self.adam) {
-                eprintln!("delay: GPU restore failed ({e}); continuing on the CPU path");
-                self.gpu = None;
-            }
+        let loaded = self
+            .gpu
+            .as_mut()
+            .map(|engine| engine.load(&state.params, &self.adam));
+        if let Some(Err(e)) = loaded {
+            self.leave_gpu(e);
         }
         Ok(())
     }
 
-    /// One optimisation step on the next batch of the stream (see the module docs).
+    /// One optimisation step on the next batch of the stream (see the module docs). Natively
+    /// it waits for the GPU; in the browser it runs on the CPU path (leaving the GPU: there
+    /// the engine awaits [`CellTrainer::step_async`]).
     pub fn step(&mut self) -> DelayStep {
+        #[cfg(target_arch = "wasm32")]
+        self.detach_gpu();
+        at_once(self.step_async())
+    }
+
+    /// One optimisation step on the next batch of the stream, on the trainer's path; a GPU
+    /// failure runs this step and the rest on the CPU path.
+    pub async fn step_async(&mut self) -> DelayStep {
         let batch = self.stream.next_batch(self.batch_size);
-        #[cfg(not(target_arch = "wasm32"))]
         if let Some(engine) = &mut self.gpu {
-            match engine.step(&batch, self.adam.config.lr, self.max_norm) {
+            match engine
+                .step(&batch, self.adam.config.lr, self.max_norm)
+                .await
+            {
                 Ok((step, params, adam)) => {
                     self.params = params;
                     self.adam = adam;
@@ -257,12 +312,9 @@ impl CellTrainer {
                         ..step
                     };
                 }
-                Err(e) => {
-                    // The device failed: this step and the rest run on the CPU path, from the
-                    // weights and Adam state read back after the previous step.
-                    eprintln!("delay: GPU step failed ({e}); continuing on the CPU path");
-                    self.gpu = None;
-                }
+                // The device failed: this step and the rest run on the CPU path, from the
+                // weights and Adam state read back after the previous step.
+                Err(e) => self.leave_gpu(e),
             }
         }
         self.cpu_step(batch)
@@ -297,22 +349,28 @@ impl CellTrainer {
             token_acc: stats.accuracy(),
             grad_norm,
             skipped,
+            backend: Backend::Cpu,
         }
     }
 
     /// Loss and accuracy sums of the current weights on `batch`, forward only (in slices of
-    /// at most the training batch size, so memory stays that of a training step). On the GPU
-    /// path the forward runs there; a device failure falls back to the CPU's forward.
+    /// at most the training batch size, so memory stays that of a training step). Natively
+    /// the GPU path's forward runs on the GPU; in the browser this runs on the CPU path
+    /// (leaving the GPU, see [`CellTrainer::step`]).
     pub fn evaluate(&mut self, batch: &DelayBatch) -> DelayStats {
+        #[cfg(target_arch = "wasm32")]
+        self.detach_gpu();
+        at_once(self.evaluate_async(batch))
+    }
+
+    /// [`CellTrainer::evaluate`] on the trainer's path; a device failure falls back to the
+    /// CPU's forward (and the CPU path from then on).
+    pub async fn evaluate_async(&mut self, batch: &DelayBatch) -> DelayStats {
         let chunk = self.batch_size.max(32);
-        #[cfg(not(target_arch = "wasm32"))]
         if let Some(engine) = &mut self.gpu {
-            match engine.evaluate(&self.model, batch, chunk) {
+            match engine.evaluate(&self.model, batch, chunk).await {
                 Ok(stats) => return stats,
-                Err(e) => {
-                    eprintln!("delay: GPU evaluation failed ({e}); continuing on the CPU path");
-                    self.gpu = None;
-                }
+                Err(e) => self.leave_gpu(e),
             }
         }
         self.model.evaluate_in_chunks(&self.params, batch, chunk)
@@ -393,10 +451,9 @@ impl SideBySide {
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 impl CellTrainer {
     /// [`CellTrainer::new`] whose steps and evaluations run on the GPU of `ctx` (natively:
-    /// Vulkan, lavapipe without a GPU; each step waits for its results). Same weights, token
+    /// Vulkan, lavapipe without a GPU; in the browser: WebGPU). Same weights, token
     /// stream and recipe as the CPU trainer of the same seed.
     ///
     /// # Errors
@@ -410,19 +467,34 @@ impl CellTrainer {
         ctx: &GpuContext,
     ) -> Result<CellTrainer, GpuError> {
         let mut trainer = CellTrainer::new(cell, task, recipe, seed);
-        let engine = gpu::GpuEngine::new(ctx, &trainer, task)?;
-        trainer.gpu = Some(engine);
+        trainer.attach_gpu(ctx, task)?;
         Ok(trainer)
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 use crate::gpu::{GpuContext, GpuError};
 
-/// The GPU path of a [`CellTrainer`] (native: waits for each step's results).
-#[cfg(not(target_arch = "wasm32"))]
+/// Runs `future` to its end: natively it waits (for the GPU's results); in the browser the
+/// callers have left the GPU, so the CPU path's future is ready at its first poll.
+pub(super) fn at_once<F: std::future::Future>(future: F) -> F::Output {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        pollster::block_on(future)
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let mut future = std::pin::pin!(future);
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        match future.as_mut().poll(&mut cx) {
+            std::task::Poll::Ready(out) => out,
+            std::task::Poll::Pending => unreachable!("the CPU path never waits"),
+        }
+    }
+}
+
+/// The GPU path of a [`CellTrainer`].
 mod gpu {
-    use super::{CellTrainer, DelayBatch, DelayModel, DelayStats, DelayStep, DelayTask};
+    use super::{Backend, CellTrainer, DelayBatch, DelayModel, DelayStats, DelayStep, DelayTask};
     use crate::gpu::classifier::{GpuClassifier, GpuTrainState, Readout};
     use crate::gpu::{GpuContext, GpuError};
     use crate::math::classifier::ClassifierBatch;
@@ -477,6 +549,11 @@ mod gpu {
             Ok(engine)
         }
 
+        /// Debug hook: destroys the device.
+        pub(super) fn destroy_device(&self) {
+            self.gpu.destroy_device();
+        }
+
         /// Puts `params` and Adam's state on the GPU (the next step goes on from them).
         pub(super) fn load(&mut self, params: &[f32], adam: &Adam) -> Result<(), GpuError> {
             self.gpu.load_state(&GpuTrainState {
@@ -487,7 +564,7 @@ mod gpu {
 
         /// One training step; returns its record (cell, seed and step count to be filled in),
         /// the weights and Adam's state after it.
-        pub(super) fn step(
+        pub(super) async fn step(
             &mut self,
             batch: &DelayBatch,
             lr: f32,
@@ -497,12 +574,12 @@ mod gpu {
             // Clipping at +inf measures the norm (and skips a non-finite one) like the CPU path.
             self.gpu
                 .train_step_clipped(&cb, lr, max_norm.unwrap_or(f32::INFINITY))?;
-            let results = pollster::block_on(self.gpu.drain_results())?;
+            let results = self.gpu.drain_results().await?;
             let r = results
                 .last()
                 .copied()
                 .ok_or_else(|| GpuError::Readback("no result for the step".into()))?;
-            let mut state = pollster::block_on(self.gpu.read_state())?;
+            let mut state = self.gpu.read_state().await?;
             state.adam.config.lr = lr;
             let rows = cb.labels.len().max(1);
             let loss = f64::from(r.loss);
@@ -514,12 +591,13 @@ mod gpu {
                 token_acc: f64::from(r.correct) / rows as f64,
                 grad_norm: r.grad_norm.map_or(f64::NAN, f64::from),
                 skipped: r.skipped || !loss.is_finite(),
+                backend: Backend::Gpu,
             };
             Ok((step, state.params, state.adam))
         }
 
         /// Loss and accuracy sums on `batch`, forward only, in slices of at most `chunk`.
-        pub(super) fn evaluate(
+        pub(super) async fn evaluate(
             &mut self,
             model: &DelayModel,
             batch: &DelayBatch,
@@ -532,7 +610,7 @@ mod gpu {
             while start < batch.batch {
                 let end = (start + chunk).min(batch.batch);
                 let slice = batch.rows(start..end);
-                let logits = pollster::block_on(self.gpu.evaluate(&classifier_batch(&slice)))?;
+                let logits = self.gpu.evaluate(&classifier_batch(&slice)).await?;
                 let targets = slice.targets();
                 let mut scratch = vec![0.0f32; logits.len()];
                 let loss_sum = softmax_cross_entropy(&logits, targets, v, 1.0, &mut scratch);

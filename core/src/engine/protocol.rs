@@ -11,6 +11,7 @@ use crate::config::delay::DelayRangeError;
 use crate::data::names::NamesDataset;
 use crate::data::split::SplitCounts;
 use crate::data::upload::{UploadError, UploadSummary};
+use crate::delay::backend::CellBackend;
 use crate::delay::run::{Progress, ResumeRefused, RunId, SweepCheckpoint, Tick};
 use crate::train::session::{Checkpoint, EngineFault, TrainEvent};
 
@@ -184,6 +185,9 @@ impl<'de> Deserialize<'de> for FileBytes {
 /// What a delay-copy sweep (every cell × seed of one configuration) reports.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum DelayEvent {
+    /// The path a cell's runs train on: one per cell before the first tick, and again when a
+    /// lost GPU device hands its runs to the CPU path (`CpuReason::DeviceLost`).
+    Backend(CellBackend),
     /// One unit of work of one run: an optimisation step, a held-out evaluation, or both; the
     /// tick that finishes a run carries its result.
     Tick(Tick),

@@ -26,7 +26,8 @@ use crate::config::TrainConfig;
 use crate::data::names::NamesDataset;
 use crate::data::split::{SplitCounts, VAL_FRACTION};
 use crate::data::upload::UploadParser;
-use crate::delay::run::{eval_every_for, SweepCheckpoint};
+use crate::delay::backend::{self, CellBackend};
+use crate::delay::run::{eval_every_for, DelayRun, SweepCheckpoint};
 use crate::delay::Sweep;
 use crate::train::clock::{check_in, now_ms, sleep_ms, yield_now};
 use crate::train::session::{
@@ -303,6 +304,10 @@ fn start_delay(session: SessionId, query: &str, resume: Option<Box<SweepCheckpoi
                 return;
             }
         }
+        let webgpu = with_state(|s| s.webgpu).unwrap_or(false);
+        for b in backend::plan(&config, &mut sweep, webgpu).await {
+            send(DelayEvent::Backend(b), true);
+        }
         let predictions = |sweep: &Sweep| DelayEvent::Predictions {
             runs: sweep.example_predictions(),
             progress: sweep.progress(),
@@ -326,11 +331,32 @@ fn start_delay(session: SessionId, query: &str, resume: Option<Box<SweepCheckpoi
                 last_checkpoint = now_ms();
                 continue;
             }
-            let Some(tick) = sweep.tick() else {
+            if control.take_device_loss() {
+                sweep.lose_device();
+            }
+            let Some(mut tick) = sweep.tick_async().await else {
                 send(predictions(&sweep), false);
                 send(DelayEvent::Finished, true);
                 return;
             };
+            if let Some(error) = tick.fell_back.take() {
+                let step = sweep
+                    .runs()
+                    .iter()
+                    .find(|r| r.id() == tick.run)
+                    .and_then(DelayRun::cpu_from)
+                    .unwrap_or(0);
+                let kind = BackendKind::Cpu {
+                    notice: Some(CpuReason::DeviceLost { error, step }),
+                };
+                send(
+                    DelayEvent::Backend(CellBackend {
+                        cell: tick.run.cell,
+                        kind,
+                    }),
+                    true,
+                );
+            }
             let finished_run = tick.finished.is_some();
             send(DelayEvent::Tick(tick), finished_run);
             if finished_run || now_ms() - last_publish > DELAY_PREDICT_EVERY_MS {

@@ -359,7 +359,7 @@ impl TrainControl {
         self.lose_device.set(true)
     }
     /// Takes a pending [`TrainControl::simulate_device_loss`] request.
-    fn take_device_loss(&self) -> bool {
+    pub(crate) fn take_device_loss(&self) -> bool {
         self.lose_device.replace(false)
     }
     /// Debug hook: from the next step on, the learning rate is [`DIVERGE_LR`] and clipping is
