@@ -61,6 +61,7 @@ pub struct Nav {
 impl Nav {
     /// Pushes a history entry for `query` (no `?`) and shows it.
     pub fn push(&self, query: &str) {
+        let query = &crate::shell::embed::keep_embed(query);
         // A query still waiting for the entry being left is written into it first.
         Entry::push();
         if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
@@ -332,7 +333,8 @@ pub fn CopyLink() -> impl IntoView {
     }
 }
 
-async fn write_clipboard(text: &str) -> bool {
+/// Writes `text` to the clipboard; `false` where the browser refuses.
+pub(crate) async fn write_clipboard(text: &str) -> bool {
     let Some(window) = web_sys::window() else {
         return false;
     };
@@ -385,6 +387,11 @@ pub fn LessonFrame(
     let link_to = move |target: Option<LessonId>| {
         Signal::derive(move || lesson_query(target, lang.url_lang()))
     };
+    if crate::shell::embed::embedded() {
+        return view! { <EmbeddedLesson id=id notices=notices>{children()}</EmbeddedLesson> }
+            .into_any();
+    }
+    let title = Signal::derive(move || info().title.to_owned());
     view! {
         <article class="lx-page" data-testid=format!("lesson-{}", id.as_str()) data-lesson=id.as_str()>
             <nav class="lx-crumbs" aria-label=move || CommonText::of(lang.get()).lessons>
@@ -406,6 +413,7 @@ pub fn LessonFrame(
                 <div class="lx-intro-actions">
                     {tour.map(|t| t.run())}
                     <CopyLink />
+                    <crate::shell::embed::CopyEmbed title=title />
                 </div>
             </header>
             <LessonNotice notices=notices />
@@ -430,6 +438,24 @@ pub fn LessonFrame(
                 // The last lesson leads on to training a network.
                 {next.is_none().then(train_link)}
             </nav>
+        </article>
+    }
+    .into_any()
+}
+
+/// A lesson in the embedded page (`embed=1`): its title and content, without the breadcrumbs,
+/// the introduction, the page's buttons and the links to other lessons.
+#[component]
+fn EmbeddedLesson(id: LessonId, notices: Vec<UrlNotice>, children: Children) -> impl IntoView {
+    let lang = use_lang();
+    view! {
+        <article class="lx-page lx-embedded" data-testid=format!("lesson-{}", id.as_str()) data-lesson=id.as_str()>
+            <h1 class="lx-embed-title">
+                <span class="lx-number">{id.number()}</span>
+                {move || lesson_info(id, lang.get()).title}
+            </h1>
+            <LessonNotice notices=notices />
+            {children()}
         </article>
     }
 }

@@ -250,6 +250,7 @@ fn TrainingIntro(data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
                 }}
             </p>
             <CopyLink />
+            <crate::shell::embed::CopyEmbed title=Signal::derive(move || loc.t().title.to_owned()) />
         </section>
     }
 }
