@@ -46,9 +46,10 @@ export async function serveDist(dir = DIST, opts = {}) {
 /**
  * Launches headless Chromium with a fresh profile. `webgpu: true` adds --enable-unsafe-webgpu
  * (SwiftShader's WebGPU adapter); without it Chromium offers no adapter and the app falls back
- * to its CPU path. Returns { context, close }.
+ * to its CPU path. `serviceWorkers: "block"` keeps the app's offline copy out (a test that answers
+ * other paths of the app's origin itself). Returns { context, close }.
  */
-export async function launch({ webgpu, viewport = { width: 1440, height: 1000 } } = {}) {
+export async function launch({ webgpu, viewport = { width: 1440, height: 1000 }, serviceWorkers = "allow" } = {}) {
   const userDataDir = mkdtempSync(join(tmpdir(), "unroll-e2e-"));
   const args = [
     "--no-sandbox",
@@ -65,6 +66,7 @@ export async function launch({ webgpu, viewport = { width: 1440, height: 1000 } 
     headless: true,
     args,
     viewport,
+    serviceWorkers,
     deviceScaleFactor: 1,
     locale: "en-US",
   });
