@@ -734,10 +734,7 @@ fn quiz_off_round_trips_on_every_lesson() {
 fn embed_round_trips_on_every_lesson() {
     for (state, canonical) in every_field_changed() {
         let id = state.id();
-        let query = query::with_embed(
-            query::with_quiz(state.encode(Some(Lang::Zh)), false),
-            true,
-        );
+        let query = query::with_embed(query::with_quiz(state.encode(Some(Lang::Zh)), false), true);
         assert_eq!(query, format!("{canonical}&lang=zh&quiz=0&embed=1"));
         assert!(query::embed_on(&query));
         let d = LessonState::decode(id, &query);

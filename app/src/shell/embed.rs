@@ -208,7 +208,10 @@ mod tests {
     #[test]
     fn snippet_escapes_the_address_and_title() {
         assert_eq!(
-            snippet("https://u.example/?v=1&lesson=lstm&embed=1", "LSTM \"gates\" · Unroll"),
+            snippet(
+                "https://u.example/?v=1&lesson=lstm&embed=1",
+                "LSTM \"gates\" · Unroll"
+            ),
             "<iframe src=\"https://u.example/?v=1&amp;lesson=lstm&amp;embed=1\" width=\"100%\" \
              height=\"720\" style=\"border:0\" title=\"LSTM &quot;gates&quot; · Unroll\" \
              loading=\"lazy\"></iframe>"
