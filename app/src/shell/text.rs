@@ -34,6 +34,11 @@ pub struct ShellText {
     /// The iframe's title: the page's title `{0}`.
     pub embed_title: fn(&str) -> String,
 
+    /// A chart's CSV download button.
+    pub export_csv: &'static str,
+    /// Its accessible name: what the file holds `{0}`.
+    pub export_csv_label: fn(&str) -> String,
+
     pub notice: fn(&UrlNotice) -> String,
 }
 
@@ -60,6 +65,9 @@ impl ShellText {
         embed_code: "Embed code to paste into a page",
         embed_title: |page| format!("{page} · Unroll"),
 
+        export_csv: "CSV",
+        export_csv_label: |what| format!("Download {what} as CSV"),
+
         notice: notice_en,
     };
 
@@ -83,6 +91,9 @@ impl ShellText {
         embed_copied: "嵌入代码已复制",
         embed_code: "粘贴到网页中的嵌入代码",
         embed_title: |page| format!("{page} · Unroll"),
+
+        export_csv: "CSV",
+        export_csv_label: |what| format!("下载{what}（CSV）"),
 
         notice: notice_zh,
     };
