@@ -747,7 +747,7 @@ fn embed_round_trips_on_every_lesson() {
         );
         // Off is the default and is not written.
         assert_eq!(query::with_embed(state.encode(None), false), canonical);
-        assert!(!query::embed_on(&canonical));
+        assert!(!query::embed_on(canonical));
     }
     // An unreadable value gives the full page, with a notice; the last `embed` wins.
     let q = "v=1&lesson=lstm&embed=yes";
