@@ -234,7 +234,8 @@ fn follow_history(
     });
 }
 
-/// The page's title, lede (which data set it trains on) and its copy-link button.
+/// The page's title, lede (which data set it trains on) and its "Copy link" and "Copy embed
+/// code" buttons.
 #[component]
 fn TrainingIntro(data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
     let loc = use_locale();
