@@ -729,3 +729,37 @@ fn quiz_off_round_trips_on_every_lesson() {
     assert!(!query::quiz_on("v=1&lesson=gru&quiz=1&quiz=0"));
     assert!(index_notices("v=1&quiz=0").is_empty());
 }
+
+#[test]
+fn embed_round_trips_on_every_lesson() {
+    for (state, canonical) in every_field_changed() {
+        let id = state.id();
+        let query = query::with_embed(query::with_quiz(state.encode(Some(Lang::Zh)), false), true);
+        assert_eq!(query, format!("{canonical}&lang=zh&quiz=0&embed=1"));
+        assert!(query::embed_on(&query));
+        let d = LessonState::decode(id, &query);
+        assert_eq!((&d.config, d.lang), (&state, Some(Lang::Zh)));
+        assert!(d.notices.is_empty(), "{query}: {:?}", d.notices);
+        // The full page's link: the same state, without `embed`.
+        assert_eq!(
+            query::without_embed(&query),
+            format!("{canonical}&lang=zh&quiz=0")
+        );
+        // Off is the default and is not written.
+        assert_eq!(query::with_embed(state.encode(None), false), canonical);
+        assert!(!query::embed_on(canonical));
+    }
+    // An unreadable value gives the full page, with a notice; the last `embed` wins.
+    let q = "v=1&lesson=lstm&embed=yes";
+    assert!(!query::embed_on(q));
+    let (_, notices) = decode(LessonId::Lstm, q);
+    assert_eq!(notices.len(), 1);
+    assert_eq!(notices[0].field, "embed");
+    assert!(query::embed_on("v=1&lesson=lstm&embed=0&embed=1"));
+    assert!(!query::embed_on("v=1&lesson=lstm&embed=1&embed=0"));
+    assert_eq!(
+        query::without_embed("?v=1&embed=1&lesson=gru&embed=0&t=3"),
+        "v=1&lesson=gru&t=3"
+    );
+    assert!(index_notices("v=1&embed=1").is_empty());
+}

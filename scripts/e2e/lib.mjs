@@ -46,9 +46,10 @@ export async function serveDist(dir = DIST, opts = {}) {
 /**
  * Launches headless Chromium with a fresh profile. `webgpu: true` adds --enable-unsafe-webgpu
  * (SwiftShader's WebGPU adapter); without it Chromium offers no adapter and the app falls back
- * to its CPU path. Returns { context, close }.
+ * to its CPU path. `serviceWorkers: "block"` keeps the app's offline copy out (a test that answers
+ * other paths of the app's origin itself). Returns { context, close }.
  */
-export async function launch({ webgpu, viewport = { width: 1440, height: 1000 } } = {}) {
+export async function launch({ webgpu, viewport = { width: 1440, height: 1000 }, serviceWorkers = "allow" } = {}) {
   const userDataDir = mkdtempSync(join(tmpdir(), "unroll-e2e-"));
   const args = [
     "--no-sandbox",
@@ -65,6 +66,7 @@ export async function launch({ webgpu, viewport = { width: 1440, height: 1000 } 
     headless: true,
     args,
     viewport,
+    serviceWorkers,
     deviceScaleFactor: 1,
     locale: "en-US",
   });
@@ -221,7 +223,7 @@ export async function screenshot(page, name, opts = {}) {
 export function zhAllowlist() {
   const words = new Set(["RNN", "LSTM", "GRU", "WebGPU", "GPU", "CPU", "NaN"]);
   // File formats, as the panels name them (their extensions).
-  for (const w of ["safetensors", "zip", "txt", "tsv", "UTF"]) words.add(w);
+  for (const w of ["safetensors", "zip", "txt", "tsv", "UTF", "CSV"]) words.add(w);
   // Proper names kept in Latin letters in Chinese texts too.
   for (const w of ["Transformer", "WebAssembly", "Rust", "PyTorch"]) words.add(w);
   // The optimiser's name (Adam), as the Chinese texts on training write it.

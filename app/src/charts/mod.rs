@@ -17,9 +17,11 @@
 //! - [`delay`]: the delay page's held-out accuracy, loss and batch-loss curves over seeds.
 //! - [`step_heatmap`]: the inspector's units × steps maps.
 //! - [`canvas`]: the `<canvas>` a chart draws into (browser only).
+//! - [`csv`]: the curves' and the confusion matrix's numbers as CSV downloads.
 pub mod canvas;
 pub mod colour;
 pub mod compare;
+pub mod csv;
 pub mod delay;
 pub mod grad_flow;
 pub mod loss_curve;

@@ -218,6 +218,7 @@ pub fn DelayPage() -> impl IntoView {
                 <p class="lede">{t(|l| DelayText::of(l).lede)}</p>
                 <p class="dl-cpu-note" data-testid="delay-cpu-note">{t(|l| DelayText::of(l).cpu_note)}</p>
                 <CopyLink />
+                <crate::shell::embed::CopyEmbed title=Signal::derive(move || DelayText::of(loc.lang()).title.to_owned()) />
             </section>
             <UrlNotice notices=notices />
             <PageNotes driver=driver invalid=invalid />

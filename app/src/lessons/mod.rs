@@ -62,6 +62,7 @@ pub struct Nav {
 impl Nav {
     /// Pushes a history entry for `query` (no `?`) and shows it.
     pub fn push(&self, query: &str) {
+        let query = &crate::shell::embed::keep_embed(query);
         // A query still waiting for the entry being left is written into it first.
         Entry::push();
         if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
@@ -349,7 +350,8 @@ pub fn CopyLink() -> impl IntoView {
     }
 }
 
-async fn write_clipboard(text: &str) -> bool {
+/// Writes `text` to the clipboard; `false` where the browser refuses.
+pub(crate) async fn write_clipboard(text: &str) -> bool {
     let Some(window) = web_sys::window() else {
         return false;
     };
@@ -402,6 +404,11 @@ pub fn LessonFrame(
     let link_to = move |target: Option<LessonId>| {
         Signal::derive(move || lesson_query(target, lang.url_lang()))
     };
+    if crate::shell::embed::embedded() {
+        return view! { <EmbeddedLesson id=id notices=notices>{children()}</EmbeddedLesson> }
+            .into_any();
+    }
+    let title = Signal::derive(move || info().title.to_owned());
     view! {
         <article class="lx-page" data-testid=format!("lesson-{}", id.as_str()) data-lesson=id.as_str()>
             <nav class="lx-crumbs" aria-label=move || CommonText::of(lang.get()).lessons>
@@ -423,6 +430,7 @@ pub fn LessonFrame(
                 <div class="lx-intro-actions">
                     {tour.map(|t| t.run())}
                     <CopyLink />
+                    <crate::shell::embed::CopyEmbed title=title />
                 </div>
             </header>
             {use_context::<PageLink>().map(|l| view! {
@@ -450,6 +458,24 @@ pub fn LessonFrame(
                 // The last lesson leads on to training a network.
                 {next.is_none().then(train_link)}
             </nav>
+        </article>
+    }
+    .into_any()
+}
+
+/// A lesson in the embedded page (`embed=1`): its title and content, without the breadcrumbs,
+/// the introduction, the page's buttons and the links to other lessons.
+#[component]
+fn EmbeddedLesson(id: LessonId, notices: Vec<UrlNotice>, children: Children) -> impl IntoView {
+    let lang = use_lang();
+    view! {
+        <article class="lx-page lx-embedded" data-testid=format!("lesson-{}", id.as_str()) data-lesson=id.as_str()>
+            <h1 class="lx-embed-title">
+                <span class="lx-number">{id.number()}</span>
+                {move || lesson_info(id, lang.get()).title}
+            </h1>
+            <LessonNotice notices=notices />
+            {children()}
         </article>
     }
 }

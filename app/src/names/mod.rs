@@ -36,6 +36,7 @@ pub mod slowmo;
 pub mod text;
 
 use crate::charts::canvas::chart_canvas;
+use crate::charts::csv::{self, CsvButton};
 use crate::charts::loss_curve;
 use crate::charts::val_curve::{self, EpochPoint};
 use crate::lessons::fmt::count_commas;
@@ -234,7 +235,8 @@ fn follow_history(
     });
 }
 
-/// The page's title, lede (which data set it trains on) and its copy-link button.
+/// The page's title, lede (which data set it trains on) and its "Copy link" and "Copy embed
+/// code" buttons.
 #[component]
 fn TrainingIntro(data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
     let loc = use_locale();
@@ -251,6 +253,7 @@ fn TrainingIntro(data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
                 }}
             </p>
             <CopyLink />
+            <crate::shell::embed::CopyEmbed title=Signal::derive(move || loc.t().title.to_owned()) />
         </section>
     }
 }
@@ -636,6 +639,7 @@ fn CurvesPanel(
                     },
                 )}
             </div>
+            <CurvesCsv session=session />
             <p class="hint" data-testid="loss-swing-note">{move || loc.t().loss_swing_note}</p>
             {move || {
                 session.losses.with(|l| l.small_batches.last().map(|m| m.2)).map(|n| {
@@ -648,6 +652,31 @@ fn CurvesPanel(
                 })
             }}
         </section>
+    }
+}
+
+/// The two curves' CSV downloads: the loss per step and the validation per epoch.
+#[component]
+fn CurvesCsv(session: TrainingSession) -> impl IntoView {
+    let loc = use_locale();
+    view! {
+        <div class="export-row">
+            <CsvButton
+                file="unroll-names-loss.csv".to_owned()
+                rows=Signal::derive(move || session.losses.with(|l| l.step_loss.len()))
+                csv=Callback::new(move |()| session.losses.with_untracked(csv::loss_csv))
+                label=Signal::derive(move || loc.t().chart_loss_caption.to_owned())
+            />
+            <CsvButton
+                file="unroll-names-val.csv".to_owned()
+                rows=Signal::derive(move || session.epochs.with(Vec::len))
+                csv=Callback::new(move |()| {
+                    let points: Vec<EpochPoint> = session.epochs.get_untracked().into_iter().map(|(p, _)| p).collect();
+                    csv::val_csv(&points)
+                })
+                label=Signal::derive(move || loc.t().chart_val_caption.to_owned())
+            />
+        </div>
     }
 }
 

@@ -11,7 +11,11 @@
 //! Back and Forward show each history entry with its settings (a kept page takes the entry's
 //! settings), and a page writes its URL only into the entry it is shown for
 //! ([`super::url::Entry`]), never into one another page shows.
+//!
+//! With `embed=1` ([`super::embed`]) the page shows without the header and the footer, for an
+//! `<iframe>` in a course page.
 
+use super::embed;
 use super::i18n::{provide_lang, Lang, Locale};
 use super::url::{self, PageNotice, PageQueries};
 use crate::delay::DelayPage;
@@ -63,10 +67,9 @@ pub fn App() -> impl IntoView {
         }
     });
 
-    view! {
-        <LessonsStyle />
-        <SiteHeader loc=loc nav=nav current=current pages=pages />
-        <main class="site-main">
+    let main = move || {
+        view! {
+            <main class="site-main">
             <Show when=move || training_opened.get()>
                 <div class="route" hidden=move || !training()>
                     <TrainingPage notices=notices />
@@ -80,8 +83,42 @@ pub fn App() -> impl IntoView {
             <div class="route" hidden=move || training() || delay()>
                 <LessonsMain />
             </div>
-        </main>
+            </main>
+        }
+    };
+    if embed::embedded() {
+        return view! { <LessonsStyle /> <EmbeddedPage>{main()}</EmbeddedPage> }.into_any();
+    }
+    view! {
+        <LessonsStyle />
+        <SiteHeader loc=loc nav=nav current=current pages=pages />
+        {main()}
         <footer class="site-footer">{move || ShellText::of(loc.lang()).footer}</footer>
+    }
+    .into_any()
+}
+
+/// The embedded page (`embed=1`): the page alone, with the "open in Unroll" link, in one
+/// element whose height is posted to the parent window.
+#[component]
+fn EmbeddedPage(children: Children) -> impl IntoView {
+    let root = NodeRef::<leptos::html::Div>::new();
+    if let Some(html) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = html.class_list().add_1("embedded");
+    }
+    Effect::new(move |_| {
+        if let Some(el) = root.get() {
+            embed::report_height(el.into());
+        }
+    });
+    view! {
+        <div class="embed-root" node_ref=root>
+            {children()}
+            <embed::EmbedFooter />
+        </div>
     }
 }
 

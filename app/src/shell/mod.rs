@@ -9,9 +9,12 @@
 //! - [`run_status`]: the one run status of the names page, compare mode and the delay page.
 //! - [`defer`]: work put off until after the next paint.
 //! - [`panic_panel`]: the DOM error panel written by the panic hook.
+//! - [`embed`]: the page without the app's chrome (`embed=1`), for an `<iframe>` in a course
+//!   page, and the "Copy embed code" button.
 
 pub mod app;
 pub mod defer;
+pub mod embed;
 pub mod engine_client;
 pub mod i18n;
 pub mod panic_panel;

@@ -25,6 +25,20 @@ pub struct ShellText {
     pub url_notice_title: &'static str,
     pub dismiss: &'static str,
 
+    /// The embedded page's link to the full page.
+    pub open_full: &'static str,
+    pub copy_embed: &'static str,
+    pub embed_copied: &'static str,
+    /// The field holding the embed code.
+    pub embed_code: &'static str,
+    /// The iframe's title: the page's title `{0}`.
+    pub embed_title: fn(&str) -> String,
+
+    /// A chart's CSV download button.
+    pub export_csv: &'static str,
+    /// Its accessible name: what the file holds `{0}`.
+    pub export_csv_label: fn(&str) -> String,
+
     pub notice: fn(&UrlNotice) -> String,
 }
 
@@ -45,6 +59,15 @@ impl ShellText {
         url_notice_title: "Some settings in the link were adjusted",
         dismiss: "Dismiss",
 
+        open_full: "Open in Unroll ↗",
+        copy_embed: "Copy embed code",
+        embed_copied: "Embed code copied",
+        embed_code: "Embed code to paste into a page",
+        embed_title: |page| format!("{page} · Unroll"),
+
+        export_csv: "CSV",
+        export_csv_label: |what| format!("Download {what} as CSV"),
+
         notice: notice_en,
     };
 
@@ -62,6 +85,15 @@ impl ShellText {
 
         url_notice_title: "链接中的部分设置已被调整",
         dismiss: "关闭",
+
+        open_full: "在 Unroll 中打开 ↗",
+        copy_embed: "复制嵌入代码",
+        embed_copied: "嵌入代码已复制",
+        embed_code: "粘贴到网页中的嵌入代码",
+        embed_title: |page| format!("{page} · Unroll"),
+
+        export_csv: "CSV",
+        export_csv_label: |what| format!("下载{what}（CSV）"),
 
         notice: notice_zh,
     };

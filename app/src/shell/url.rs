@@ -108,8 +108,9 @@ pub fn query_value(search: &str, key: &str) -> Option<String> {
     all.get(n - 1).as_string()
 }
 
-/// Replaces the query of history entry `entry` with `query` (no leading `?`), keeping the path
-/// and the fragment, once the next frame is drawn. Does nothing when the URL would not change,
+/// Replaces the query of history entry `entry` with `query` (no leading `?`; `embed=1` is added
+/// while the document is embedded), keeping the path and the fragment, once the next frame is
+/// drawn. Does nothing when the URL would not change,
 /// when `entry` is no longer the entry shown, or when `query` is another page's than the one
 /// the entry shows (see [`unroll_core::config::lessons::same_page`]): a page never writes into an
 /// entry it is not shown for.
@@ -120,6 +121,8 @@ pub fn query_value(search: &str, key: &str) -> Option<String> {
 /// (the last query wins); [`current_search`], [`current_href`] and a pushed entry write a
 /// waiting query first.
 pub fn replace_query(entry: Entry, query: &str) {
+    // An embedded page stays embedded.
+    let query = &super::embed::keep_embed(query);
     let from = location_search();
     if !entry.is_shown() || !same_page(&from, query) {
         return;

@@ -863,7 +863,7 @@ pub fn decode<T: UrlConfig>(query: &str) -> Decoded<T> {
         // read them), so only the page's own settings are listed as ignored.
         for (key, values) in keys
             .iter()
-            .filter(|(k, _)| !["v", "lesson", "lang", "quiz"].contains(k))
+            .filter(|(k, _)| !["v", "lesson", "lang", "quiz", "embed"].contains(k))
         {
             note(
                 key,
@@ -918,14 +918,15 @@ pub fn decode<T: UrlConfig>(query: &str) -> Decoded<T> {
                     },
                 ),
             },
-            "quiz" => {
-                if parse_quiz(last).is_none() {
+            "quiz" | "embed" => {
+                if parse_bit(last).is_none() {
+                    let default = if *key == "quiz" { "1" } else { "0" };
                     note(
                         key,
                         last,
                         NoticeKind::Invalid {
                             expected: Accepted::Choices(vec!["0", "1"]),
-                            default: Fallback::Value("1".into()),
+                            default: Fallback::Value(default.into()),
                         },
                     );
                 }
@@ -986,8 +987,8 @@ fn merge_notice(notices: &mut Vec<UrlNotice>, notice: UrlNotice) {
     }
 }
 
-/// `quiz=0` / `quiz=1` (surrounding spaces ignored).
-fn parse_quiz(raw: &str) -> Option<bool> {
+/// `0` / `1` of `quiz` and `embed` (surrounding spaces ignored).
+fn parse_bit(raw: &str) -> Option<bool> {
     match raw.trim() {
         "0" => Some(false),
         "1" => Some(true),
@@ -1003,7 +1004,7 @@ pub fn quiz_on(query: &str) -> bool {
         .into_iter()
         .rev()
         .find(|(k, _)| k == "quiz")
-        .and_then(|(_, v)| parse_quiz(&v))
+        .and_then(|(_, v)| parse_bit(&v))
         .unwrap_or(true)
 }
 
@@ -1017,6 +1018,44 @@ pub fn with_quiz(query: String, quiz: bool) -> String {
     } else {
         format!("{query}&quiz=0")
     }
+}
+
+/// Whether `query` asks for the embedded page (`embed=1`): the lesson's figure and controls
+/// without the app's header, index and footer, for an `<iframe>` in a course page. The last
+/// `embed` wins; an unreadable value is listed by [`decode`] and gives the full page.
+pub fn embed_on(query: &str) -> bool {
+    parse_pairs(query)
+        .into_iter()
+        .rev()
+        .find(|(k, _)| k == "embed")
+        .and_then(|(_, v)| parse_bit(&v))
+        .unwrap_or(false)
+}
+
+/// `query` (canonical, from [`encode`] and [`with_quiz`]) with `embed=1` appended when the
+/// page is embedded; unchanged otherwise (the default is not written).
+pub fn with_embed(query: String, embed: bool) -> String {
+    if !embed {
+        query
+    } else if query.is_empty() {
+        "embed=1".into()
+    } else {
+        format!("{query}&embed=1")
+    }
+}
+
+/// `query` without its `embed` pairs, every other pair as written: the link from an embedded
+/// page to the same state in the full page.
+pub fn without_embed(query: &str) -> String {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|pair| {
+            let key = pair.split('=').next().unwrap_or("");
+            !pair.is_empty() && key != "embed"
+        })
+        .collect::<Vec<_>>()
+        .join("&")
 }
 
 /// Encodes `config` in canonical form: `v=1&lesson=<T::LESSON>`, then the fields that differ

@@ -10,7 +10,8 @@
 //! `<tr data-testid="per-class-acc" data-label data-value>` per language (accuracy 0–1, empty
 //! before the first report) whose cells `class-raw`, `class-distinct`, `class-val` carry
 //! `data-value`, and `confusion` (the heatmap's `<svg>`, `data-total` = sum of the counts,
-//! every cell's count in `data-value`; its wrapper `.confusion-wrap` has `data-epoch`).
+//! every cell's count in `data-value`; its wrapper `.confusion-wrap` has `data-epoch`), and the
+//! matrix's CSV download `export-csv` (`data-file`, `data-rows`).
 
 pub use super::val_metrics::{majority, ValMetrics};
 use crate::lessons::fmt::count_commas;
@@ -307,6 +308,7 @@ fn Confusion(latest: Latest, data: RwSignal<LoadState, LocalStorage>) -> impl In
                     <p class="confusion-empty" data-testid="confusion-empty">{move || t().confusion_empty}</p>
                 }
             >
+                <ConfusionCsv latest=latest data=data />
                 <div class="confusion-wrap" data-epoch=confusion_epoch data-scroller>
                     <Heatmap
                         testid="confusion"
@@ -316,6 +318,32 @@ fn Confusion(latest: Latest, data: RwSignal<LoadState, LocalStorage>) -> impl In
                     />
                 </div>
             </Show>
+        </div>
+    }
+}
+
+/// The latest confusion matrix as a CSV download (`unroll-names-confusion-e<epoch>.csv`),
+/// labelled with the data set's class names.
+#[component]
+fn ConfusionCsv(latest: Latest, data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
+    let loc = use_locale();
+    let epoch = move || latest.with(|m| m.as_ref().map_or(0, |m| m.epoch));
+    let csv = Callback::new(move |()| {
+        let labels: Vec<String> = class_list(data).into_iter().map(|c| c.language).collect();
+        latest.with_untracked(|m| {
+            m.as_ref()
+                .map(|m| crate::charts::csv::confusion_csv(&labels, &m.confusion))
+                .unwrap_or_default()
+        })
+    });
+    view! {
+        <div class="export-row">
+            <crate::charts::csv::CsvButton
+                file=Signal::derive(move || format!("unroll-names-confusion-e{}.csv", epoch()))
+                rows=Signal::derive(move || latest.with(|m| m.as_ref().map_or(0, |m| m.num_classes)))
+                csv=csv
+                label=Signal::derive(move || LabText::of(loc.lang()).confusion_title.to_owned())
+            />
         </div>
     }
 }
