@@ -1,6 +1,7 @@
-// End-to-end tests of the printed worksheet and of "The same in PyTorch": lessons print without
-// the app's header, buttons or questions, with their link as text, in at most 2 A4 pages; lesson
-// 1's PyTorch lines, run under torch where it is installed, print the h_t the page shows (1e-4).
+// End-to-end tests of the printed worksheet and of "The same in PyTorch": every lesson prints
+// without the app's header, buttons or questions, with its link as text, in at most 2 A4 pages;
+// the PyTorch lines of lessons 1, 4, 6 and 7, run under torch where it is installed, print the
+// numbers the page shows (|err| <= 1e-5 + 1e-4·|ref|).
 //
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/print.test.mjs`
 
@@ -27,7 +28,13 @@ function pdfPages(bytes) {
 
 for (const [lesson, query] of [
   ["unroll", "?v=1&lesson=unroll&w_hh=0.8&x=1,2,-1,0.5&t=3"],
+  ["shapes", "?v=1&lesson=shapes"],
+  ["bptt", "?v=1&lesson=bptt&lang=zh"],
   ["lstm", "?v=1&lesson=lstm&lang=zh"],
+  ["gru", "?v=1&lesson=gru"],
+  ["bidir", "?v=1&lesson=bidir"],
+  ["softmax", "?v=1&lesson=softmax&lang=zh"],
+  ["parallel", "?v=1&lesson=parallel"],
 ]) {
   test(`lesson ${lesson} prints as a worksheet: no header or buttons, its link, at most 2 A4 pages`, { timeout: 120_000 }, async () => {
     const b = await launch({});
@@ -90,6 +97,71 @@ test("lesson 1's PyTorch lines print the page's h_t (run under torch where insta
       );
       t.diagnostic(`${query}: torch printed ${steps} h_t equal to the page's`);
       assert.deepEqual(consoleErrors, []);
+      await page.close();
+    }
+  } finally {
+    await b.close();
+  }
+});
+
+/** Runs `code` with python3; null (and a diagnostic) when torch is not importable. */
+function runTorch(t, code) {
+  const probe = spawnSync("python3", ["-c", "import torch"]);
+  if (probe.error || probe.status !== 0) {
+    t.diagnostic("torch is not importable here: the lines are not run");
+    return null;
+  }
+  const run = spawnSync("python3", ["-c", code], { encoding: "utf8" });
+  assert.equal(run.status, 0, run.stderr);
+  return run.stdout.trim().split("\n");
+}
+
+const close = (got, want, what) =>
+  assert.ok(Math.abs(got - want) <= 1e-5 + 1e-4 * Math.abs(want), `${what}: torch ${got}, page ${want}`);
+
+async function values(page, id) {
+  return (await page.getAttribute(`[data-testid="${id}"]`, "data-value")).split(",").map(Number);
+}
+
+test("lessons 4, 6 and 7's PyTorch lines print the page's numbers (run under torch where installed)", { timeout: 120_000 }, async (t) => {
+  const b = await launch({});
+  try {
+    for (const query of ["?v=1&lesson=lstm&quiz=0&f=0.7,0.95,0.2&i=0.5&g=0.9,-0.3&o=0.6&c0=0.5", "?v=1&lesson=lstm&quiz=0&mode=weights&seed=4"]) {
+      const { page } = await openPage(b.context, server.url, query);
+      await page.waitForSelector('[data-testid="torch-lines"]');
+      const lines = runTorch(t, await page.textContent('[data-testid="torch-lines"]'));
+      if (!lines) break;
+      assert.ok(lines.length >= 2, lines.join("\n"));
+      for (const [k, line] of lines.entries()) {
+        const [, c, h] = line.match(/^C_\d+ = (\S+)\s+h_\d+ = (\S+)$/);
+        close(Number(c), (await values(page, `lstm-c-${k + 1}`))[0], `${query}: C_${k + 1}`);
+        close(Number(h), (await values(page, `lstm-h-${k + 1}`))[0], `${query}: h_${k + 1}`);
+      }
+      t.diagnostic(`${query}: ${lines.length} steps of C_t and h_t equal to the page's`);
+      await page.close();
+    }
+    {
+      const { page } = await openPage(b.context, server.url, "?v=1&lesson=bidir&quiz=0&tokens=the,cat,sat,down&seed=2");
+      await page.waitForSelector('[data-testid="torch-lines"]');
+      const lines = runTorch(t, await page.textContent('[data-testid="torch-lines"]'));
+      if (lines) {
+        const hn = JSON.parse(lines.find((l) => l.startsWith("h_n = ")).slice(6));
+        const want = [await values(page, "bidir-h_n-1"), await values(page, "bidir-h_n-2")];
+        hn.forEach((row, d) => row.forEach((v, j) => close(v, want[d][j], `h_n[${d}][${j}]`)));
+        assert.equal(lines.filter((l) => l.startsWith("output[")).length, 4);
+      }
+      await page.close();
+    }
+    {
+      const { page } = await openPage(b.context, server.url, "?v=1&lesson=softmax&quiz=0&logits=2,-1,0.5,4&target=2");
+      await page.waitForSelector('[data-testid="torch-lines"]');
+      const lines = runTorch(t, await page.textContent('[data-testid="torch-lines"]'));
+      if (lines) {
+        const logSoftmax = JSON.parse(lines.find((l) => l.startsWith("log_softmax = ")).slice(14));
+        for (const [k, v] of logSoftmax.entries()) close(v, (await values(page, `softmax-logsoftmax-${k + 1}`))[0], `log_softmax[${k}]`);
+        const ce = Number(lines.find((l) => l.startsWith("cross_entropy = ")).slice(16));
+        close(ce, (await values(page, "softmax-ce"))[0], "cross_entropy");
+      }
       await page.close();
     }
   } finally {
