@@ -79,32 +79,41 @@ async function appFrame(page, n = 0) {
 
 /** Waits until the iframe holds the page's posted height, then reports what the page shows. */
 async function settledEmbed(page, frame, handle) {
+  // A lesson may change its height while it settles (lesson 8 fills its timings in): the sizes
+  // are read together, until the iframe has the posted height and nothing scrolls inside it.
   let last = null;
+  let shown = null;
   await until(
     async () => {
       const posted = await page.evaluate(() => window.heights.at(-1) ?? null);
-      const root = await frame.evaluate(() => Math.ceil(document.querySelector(".embed-root").getBoundingClientRect().height));
       const box = await handle.evaluate((f) => f.getBoundingClientRect().height);
-      last = { posted, root, box };
-      return posted !== null && Math.abs(posted - root) <= 1 && Math.abs(box - posted) <= 1;
+      shown = await frame.evaluate(() => ({
+        root: Math.ceil(document.querySelector(".embed-root").getBoundingClientRect().height),
+        scrollWidth: document.scrollingElement.scrollWidth,
+        innerWidth: window.innerWidth,
+        scrollHeight: document.scrollingElement.scrollHeight,
+        innerHeight: window.innerHeight,
+        navLessons: document.querySelectorAll('[data-testid="nav-lessons"]').length,
+        header: document.querySelectorAll(".site-header, .site-footer, .lx-crumbs, .lx-prevnext").length,
+        search: location.search,
+        lang: document.documentElement.lang,
+        openFull: (() => {
+          const a = document.querySelector('[data-testid="open-full"]');
+          return a && { href: a.href, target: a.target, text: a.textContent };
+        })(),
+      }));
+      last = { posted, root: shown.root, box, scrollHeight: shown.scrollHeight, innerHeight: shown.innerHeight };
+      return (
+        posted !== null &&
+        Math.abs(posted - shown.root) <= 1 &&
+        Math.abs(box - posted) <= 1 &&
+        shown.scrollHeight <= shown.innerHeight + 1
+      );
     },
     20_000,
-    { toString: () => `the iframe sized to the posted height (${JSON.stringify(last)})` },
+    { toString: () => `the iframe sized to the posted height, nothing scrolling inside (${JSON.stringify(last)})` },
   );
-  return frame.evaluate(() => ({
-    scrollWidth: document.scrollingElement.scrollWidth,
-    innerWidth: window.innerWidth,
-    scrollHeight: document.scrollingElement.scrollHeight,
-    innerHeight: window.innerHeight,
-    navLessons: document.querySelectorAll('[data-testid="nav-lessons"]').length,
-    header: document.querySelectorAll(".site-header, .site-footer, .lx-crumbs, .lx-prevnext").length,
-    search: location.search,
-    lang: document.documentElement.lang,
-    openFull: (() => {
-      const a = document.querySelector('[data-testid="open-full"]');
-      return a && { href: a.href, target: a.target, text: a.textContent };
-    })(),
-  }));
+  return shown;
 }
 
 function snippetOf(query) {
