@@ -99,7 +99,7 @@ pub fn AsPytorch(
                 Some(body) => view! {
                     <details>
                         <summary>{move || t().pytorch_show}</summary>
-                        <pre class="keep-script" data-testid="as-pytorch-script" tabindex="0">{body}</pre>
+                        <pre class="keep-script" data-testid="as-pytorch-script" data-scroller tabindex="0">{body}</pre>
                     </details>
                 }.into_any(),
                 None => view! { <p class="keep-help">{move || t().pytorch_waiting}</p> }.into_any(),
