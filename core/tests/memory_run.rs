@@ -25,7 +25,10 @@ fn keys_at_their_delay_default_take_the_task_defaults() {
     assert_eq!(plan.steps, 1500);
     assert_eq!(plan.recipe.hidden_size, 64);
     assert_eq!(plan.seeds, vec![0]);
-    assert_eq!(plan.cells, vec![CellKind::Rnn, CellKind::Lstm, CellKind::Gru]);
+    assert_eq!(
+        plan.cells,
+        vec![CellKind::Rnn, CellKind::Lstm, CellKind::Gru]
+    );
     assert_eq!(plan.eval_every(), 75);
     assert_eq!(plan.sequences(), 1500 * 32);
     let copy = MemoryPlan::of(&config(LabTask::Copy)).unwrap().unwrap();

@@ -70,7 +70,9 @@ impl MemoryPlan {
             config.cell.cells().to_vec()
         };
         let seeds = keep(config.seeds, base.seeds, 1);
-        let seeds = (0..seeds as u32).map(|k| config.seed.wrapping_add(k)).collect();
+        let seeds = (0..seeds as u32)
+            .map(|k| config.seed.wrapping_add(k))
+            .collect();
         Some(Ok(MemoryPlan {
             task,
             recipe,
