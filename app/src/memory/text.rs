@@ -126,7 +126,7 @@ impl MemoryText {
         recipe: |h, lr, b, clip, fb| format!("配方：隐藏大小 {h}，Adam 学习率 {lr}，批大小 {b}，梯度裁剪 {clip}，LSTM 遗忘门偏置 {fb}。"),
         budget: |s, q, k, r| format!("预算：每次运行 {s} 步 = {q} 个序列；每种单元 {k} 个种子；共 {r} 次运行，依次进行。"),
         params: "每种单元的参数量",
-        cpu_note: "RNN、LSTM 和 GRU 在页面的后台 worker 中依次在 CPU 路径上训练。T、步数和种子数来自 URL 键 length、steps、seeds（保持延迟复制默认值的键取本任务的默认值）。",
+        cpu_note: "RNN、LSTM 和 GRU 在页面的后台线程中依次在 CPU 路径上训练。T、步数和种子数来自 URL 键 length、steps、seeds（保持延迟复制默认值的键取本任务的默认值）。",
         baseline: "基线",
         baseline_formula: [
             |_| "基线：总是回答 1 的均方误差为 1/6 ≈ 0.167——这是要超越的线。".to_string(),
@@ -178,5 +178,38 @@ pub fn index(kind: TaskKind) -> usize {
         TaskKind::Adding => 0,
         TaskKind::Copy => 1,
         TaskKind::Order => 2,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copy_baseline_names_the_papers_whole_sequence_figure() {
+        // 10·ln 8 / (100 + 20) = 0.173, the paper's figure at T = 100.
+        let en = (MemoryText::of(Lang::En).baseline_formula[1])("100");
+        assert!(
+            en.contains("ln 8 ≈ 2.079") && en.contains("= 0.173"),
+            "{en}"
+        );
+        let zh = (MemoryText::of(Lang::Zh).baseline_formula[1])("100");
+        assert!(zh.contains("= 0.173"), "{zh}");
+    }
+
+    #[test]
+    fn every_task_has_its_texts_in_both_languages() {
+        for lang in [Lang::En, Lang::Zh] {
+            let t = MemoryText::of(lang);
+            for kind in TaskKind::ALL {
+                let i = index(kind);
+                assert!(!t.names[i].is_empty() && !t.what[i].is_empty());
+                assert!(!t.criterion[i].is_empty() && !t.paper[i].is_empty());
+            }
+        }
+        assert_eq!(
+            (MemoryText::of(Lang::En).baseline_formula[0])("50"),
+            "Baseline: always answering 1 gives a mean squared error of 1/6 ≈ 0.167 — the line to beat."
+        );
     }
 }
