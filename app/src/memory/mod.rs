@@ -35,6 +35,10 @@ const CSS: &str = r#"
 .mt-facts { margin: 0; padding-left: 18px; font-size: 14px; line-height: 1.5; }
 .mt-params { display: flex; flex-wrap: wrap; gap: 4px 16px; font-family: var(--mono, monospace); font-size: 13px; }
 .mt-baseline { font-weight: 600; }
+.memory-page .page-intro .panel-note { margin-top: 10px; }
+.mt-params-head { margin: 10px 0 4px; }
+.mt-controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-top: 0; }
+.mt-controls .btn { padding-left: 14px; padding-right: 14px; }
 .mt-bar { height: 8px; background: #e2e8f0; border-radius: 4px; overflow: hidden; margin: 8px 0; }
 .mt-bar > div { height: 100%; background: #1d4ed8; }
 .mt-line { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 13px; color: var(--muted, #64748b); }

@@ -8,6 +8,7 @@ use crate::charts::delay::{self as chart, CurveChart, Line};
 use crate::delay::text::fmt_seconds;
 use crate::lessons::fmt::count_commas;
 use crate::shell::i18n::use_locale;
+use crate::shell::run_status::RunStatus;
 use crate::widgets::run_controls::{RunAction, RunControls};
 use leptos::prelude::*;
 use unroll_core::config::delay::DelayConfig;
@@ -47,7 +48,7 @@ pub fn TaskIntro(kind: TaskKind, plan: ShownPlan) -> impl IntoView {
                 <li>{(t.recipe)(&r.hidden_size.to_string(), &r.lr.to_string(), &r.batch_size.to_string(), &clip, &r.forget_bias.to_string())}</li>
                 <li data-testid="memory-budget" data-value=p.steps.to_string()>{(t.budget)(&count_commas(p.steps), &count_commas(p.sequences()), &p.seeds.len().to_string(), &p.runs().to_string())}</li>
             </ul>
-            <p class="panel-note">{t.params}</p>
+            <p class="panel-note mt-params-head">{t.params}</p>
             <div class="mt-params">{params}</div>
             <p class="lx-text mt-baseline" data-testid="task-baseline" data-value=p.task.baseline_loss().to_string()>
                 {(t.baseline_formula[i])(&p.task.length().to_string())}
@@ -96,7 +97,7 @@ pub fn RunPanel(
     );
     let reset = RunAction::new(
         move || t().buttons[4],
-        move || status.get() != unroll_core_idle(),
+        move || status.get() != RunStatus::Idle,
         move || driver.reset(),
     );
     let fraction = move || {
@@ -109,8 +110,14 @@ pub fn RunPanel(
     };
     view! {
         <section class="panel">
-            <RunControls prefix="memory" start=start pause=pause resume=resume reset=reset>
-                <span class="status-pill" data-testid="memory-status" data-value=move || status.get().key()>{move || status.get().key()}</span>
+            <RunControls prefix="memory" class="controls mt-controls" start=start pause=pause resume=resume reset=reset>
+                <span
+                    class=move || format!("status-pill status-{}", status.get().pill())
+                    data-testid="memory-status"
+                    data-value=move || status.get().key()
+                >
+                    {move || t().status[status_index(status.get())]}
+                </span>
             </RunControls>
             {move || driver.interrupted.get().then(|| view! {
                 <div class="notice notice-info" role="status" data-testid="memory-interrupted"><div class="notice-body">{move || t().interrupted}</div></div>
@@ -131,9 +138,16 @@ pub fn RunPanel(
     }
 }
 
-/// The idle status (Reset has nothing to clear then).
-fn unroll_core_idle() -> crate::shell::run_status::RunStatus {
-    crate::shell::run_status::RunStatus::Idle
+/// The index of `status` in the status texts.
+fn status_index(status: RunStatus) -> usize {
+    match status {
+        RunStatus::Idle => 0,
+        RunStatus::Running => 1,
+        RunStatus::Paused => 2,
+        RunStatus::Finished => 3,
+        RunStatus::Stopped => 4,
+        RunStatus::Error => 5,
+    }
 }
 
 /// The held-out loss of every run on one chart, with the task's baseline as a line.

@@ -60,6 +60,8 @@ pub struct MemoryText {
     pub failed: fn(&str) -> String,
     /// Start / Train again / Pause / Resume / Reset.
     pub buttons: [&'static str; 5],
+    /// Status: idle, running, paused, finished, stopped, error.
+    pub status: [&'static str; 6],
 }
 
 impl MemoryText {
@@ -111,6 +113,7 @@ impl MemoryText {
         interrupted: "A reload stopped the run that was training: its results were not kept. Press Start to train again from step 0.",
         failed: |e| format!("The run could not go on: {e}"),
         buttons: ["Start", "Train again", "Pause", "Resume", "Reset"],
+        status: ["idle", "training", "paused", "finished", "stopped", "failed"],
     };
 
     const ZH: MemoryText = MemoryText {
@@ -161,6 +164,7 @@ impl MemoryText {
         interrupted: "重新加载页面中断了正在训练的运行：其结果没有保留。按“开始”从第 0 步重新训练。",
         failed: |e| format!("运行无法继续：{e}"),
         buttons: ["开始", "再训练一次", "暂停", "继续", "重置"],
+        status: ["未开始", "训练中", "已暂停", "已完成", "已停止", "失败"],
     };
 
     /// The texts in `lang`.
