@@ -29,6 +29,7 @@
 pub mod charts;
 pub mod delay;
 pub mod lessons;
+pub mod memory;
 pub mod names;
 pub mod shell;
 pub mod text;

@@ -212,7 +212,8 @@ pub fn DelayPage() -> impl IntoView {
 
     view! {
         <style>{CSS}</style>
-        <div class="training-page delay-page" data-testid="delay-page">
+        <crate::memory::MemoryPage cfg=cfg delay_busy=Signal::derive(move || driver.busy()) />
+        <div class="training-page delay-page" data-testid="delay-page" class:mt-hidden=move || cfg.with(|c| c.task.memory().is_some())>
             <section class="page-intro lx-intro">
                 <h1>{t(|l| DelayText::of(l).title)}</h1>
                 <p class="lede">{t(|l| DelayText::of(l).lede)}</p>

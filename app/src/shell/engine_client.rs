@@ -25,6 +25,7 @@ use unroll_core::engine::protocol::{
     decode, encode, Command, DataId, DelayError, DelayEvent, FileBytes, Report, SessionId,
     UploadEvent,
 };
+use unroll_core::memory::run::MemoryEvent;
 use unroll_core::train::session::{Checkpoint, EngineFault, TrainError, TrainEvent};
 
 /// Milliseconds after which reports are applied even when no animation frame came.
@@ -34,6 +35,7 @@ pub const APPLY_LATE_MS: i32 = 100;
 enum Listener {
     Names(Box<dyn FnMut(TrainEvent)>),
     Delay(Box<dyn FnMut(DelayEvent)>),
+    Memory(Box<dyn FnMut(MemoryEvent)>),
     Upload(Box<dyn FnMut(UploadEvent)>),
     Split(Box<dyn FnMut(Option<SplitCounts>)>),
 }
@@ -275,6 +277,19 @@ impl EngineClient {
         let _ = ended.await;
     }
 
+    /// Runs the long-memory task of the canonical query `query` as session `session`;
+    /// resolves when it has ended.
+    pub async fn run_memory(
+        &self,
+        session: SessionId,
+        query: String,
+        on_event: impl FnMut(MemoryEvent) + 'static,
+    ) {
+        let ended = self.register(session, Listener::Memory(Box::new(on_event)));
+        self.send(vec![Command::Memory { session, query }]);
+        let _ = ended.await;
+    }
+
     /// Parses the user's `files` in the worker as session `session` (cancelled by
     /// [`EngineClient::cancel`]), handing each progress fraction to `on_progress`; resolves
     /// with the files (kept by the page for saving) and the outcome. The summary's split is
@@ -436,6 +451,11 @@ impl EngineClient {
                         f(event)
                     }
                 }),
+                Report::Memory { session, event } => self.dispatch(session, |l| {
+                    if let Listener::Memory(f) = l {
+                        f(event)
+                    }
+                }),
                 Report::Upload { session, event } => self.dispatch(session, |l| {
                     if let Listener::Upload(f) = l {
                         f(event)
@@ -475,6 +495,7 @@ impl EngineClient {
         self.dispatch(session, |l| match l {
             Listener::Names(f) => f(TrainEvent::Error(TrainError::Engine(reason.clone()))),
             Listener::Delay(f) => f(DelayEvent::Error(DelayError::Engine(reason.clone()))),
+            Listener::Memory(f) => f(MemoryEvent::Error(reason.to_string())),
             Listener::Upload(f) => f(UploadEvent::Fault(reason.clone())),
             Listener::Split(f) => f(None),
         });

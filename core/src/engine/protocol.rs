@@ -82,6 +82,15 @@ pub enum Command {
         /// sweep of the same settings, [`DelayEvent::Checkpoint`]).
         resume: Option<Box<SweepCheckpoint>>,
     },
+    /// Train a long-memory task (the adding problem, copy memory or temporal order) with the
+    /// configuration of `query` (a `lesson=delay` query with its `task`): every cell × seed of
+    /// [`crate::memory::run::MemoryPlan`]; reports come as [`Report::Memory`].
+    Memory {
+        /// The page's number for this run.
+        session: SessionId,
+        /// The canonical query of the run's `DelayConfig`.
+        query: String,
+    },
     /// Pause a session at its next step boundary.
     Pause(SessionId),
     /// Resume a paused session.
@@ -116,6 +125,13 @@ pub enum Report {
         session: SessionId,
         /// The event.
         event: DelayEvent,
+    },
+    /// An event of a long-memory run.
+    Memory {
+        /// The session.
+        session: SessionId,
+        /// The event.
+        event: crate::memory::run::MemoryEvent,
     },
     /// An event of an upload's parse.
     Upload {

@@ -20,6 +20,8 @@ use super::protocol::{
     UploadEvent,
 };
 use super::FLUSH_MS;
+
+mod memory;
 use crate::config::delay::DelayConfig;
 use crate::config::query::decode as decode_query;
 use crate::config::TrainConfig;
@@ -155,6 +157,7 @@ fn handle(command: Command) {
             query,
             resume,
         } => start_delay(session, &query, resume),
+        Command::Memory { session, query } => memory::start(session, &query),
         Command::Pause(id) => {
             if let Some(c) = control_of(id) {
                 c.pause()

@@ -10,10 +10,13 @@
 //! - [`trainer`]: one cell trained with Adam and global-norm clipping on the CPU path
 //!   ([`trainer::MemoryTrainer`]), held-out evaluations and the per-task criterion of
 //!   "solved" ([`trainer::solved`], [`trainer::solved_after`]).
+//! - [`run`]: the lab page's plan (cells, seeds, T, budget from its URL keys) and the sweep
+//!   the engine's worker trains ([`run::MemorySweep`]).
 //!
 //! Natively, `core/src/bin/long_memory.rs` runs them and prints JSON lines.
 
 pub mod model;
+pub mod run;
 pub mod task;
 pub mod trainer;
 

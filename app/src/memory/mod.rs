@@ -1,0 +1,114 @@
+//! The classic long-memory tasks on the long-memory lab page (`?lesson=delay&task=adding`,
+//! `copy`, `order`): what the task is and its paper, T, the recipe and budget, parameter
+//! counts, RNN, LSTM and GRU trained one after another in the engine's Web Worker
+//! ([`unroll_core::memory::run`]), their held-out loss on one chart with the task's
+//! memoryless baseline drawn as a line, and a summary per run ("solved after N sequences",
+//! next to the paper's figure). A task switcher at the top of the page moves between
+//! delay-copy and the three tasks.
+//!
+//! Test hooks: `task-switch-<key>` (delay, adding, copy, order; `aria-pressed` on the shown
+//! one), `memory-page` (`data-value` = the task), `task-baseline` (`data-value` = the
+//! baseline's held-out loss), `memory-length` (T), `memory-budget` (steps per run),
+//! `memory-params-<cell>`, `memory-start` / `-pause` / `-resume` / `-reset`, `memory-status`,
+//! `memory-progress` (fraction of the steps), `memory-time-left` (seconds),
+//! `memory-interrupted`, `memory-error`, `chart-memory-loss` (points drawn),
+//! `memory-summary` (`data-value` = runs finished) with `memory-summary-row` (`data-cell`,
+//! `data-seed`, `data-value` = final held-out loss, `data-solved` = sequences or empty).
+
+mod driver;
+mod panels;
+pub mod text;
+
+use self::driver::MemoryDriver;
+use self::panels::{ChartPanel, RunPanel, SummaryPanel, TaskIntro};
+use crate::shell::i18n::use_locale;
+use leptos::prelude::*;
+use text::MemoryText;
+use unroll_core::config::delay::{DelayConfig, LabTask};
+use unroll_core::memory::run::MemoryPlan;
+
+/// The tasks' styles (and the delay-copy part hidden while a task is shown).
+const CSS: &str = r#"
+.delay-page.mt-hidden { display: none; }
+.mt-switch { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 0 0 12px; }
+.mt-switch button[aria-pressed="true"] { background: #1d4ed8; color: #fff; border-color: #1d4ed8; }
+.mt-facts { margin: 0; padding-left: 18px; font-size: 14px; line-height: 1.5; }
+.mt-params { display: flex; flex-wrap: wrap; gap: 4px 16px; font-family: var(--mono, monospace); font-size: 13px; }
+.mt-baseline { font-weight: 600; }
+.memory-page .page-intro .panel-note { margin-top: 10px; }
+.mt-params-head { margin: 10px 0 4px; }
+.mt-controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-top: 0; }
+.mt-controls .btn { padding-left: 14px; padding-right: 14px; }
+.mt-bar { height: 8px; background: #e2e8f0; border-radius: 4px; overflow: hidden; margin: 8px 0; }
+.mt-bar > div { height: 100%; background: #1d4ed8; }
+.mt-line { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 13px; color: var(--muted, #64748b); }
+.mt-table { border-collapse: collapse; font-size: 13px; width: 100%; }
+.mt-table th, .mt-table td { border-bottom: 1px solid #e2e8f0; padding: 6px 8px; text-align: left; }
+.mt-table-wrap { overflow-x: auto; }
+"#;
+
+/// The task switcher, and the task's page when the configuration names one of the three
+/// tasks. `delay_busy`: a delay-copy sweep is running (the switcher waits for it).
+#[component]
+pub fn MemoryPage(
+    /// The lab page's configuration (its `task` picks the page part shown).
+    cfg: RwSignal<DelayConfig>,
+    /// A delay-copy sweep is running.
+    delay_busy: Signal<bool>,
+) -> impl IntoView {
+    let driver = MemoryDriver::new();
+    let kind = Memo::new(move |_| cfg.with(|c| c.task.memory()));
+    let plan = Memo::new(move |_| {
+        driver
+            .plan
+            .get()
+            .map(Ok)
+            .or_else(|| cfg.with(MemoryPlan::of))
+    });
+    view! {
+        <style>{CSS}</style>
+        <TaskSwitcher cfg=cfg driver=driver delay_busy=delay_busy />
+        {move || kind.get().map(|kind| view! {
+            <div class="training-page memory-page" data-testid="memory-page" data-value=kind.as_str()>
+                <TaskIntro kind=kind plan=plan />
+                <RunPanel cfg=cfg driver=driver plan=plan />
+                <ChartPanel kind=kind driver=driver plan=plan />
+                <SummaryPanel driver=driver />
+            </div>
+        })}
+    }
+}
+
+/// Buttons between delay-copy and the three tasks.
+#[component]
+fn TaskSwitcher(
+    cfg: RwSignal<DelayConfig>,
+    driver: MemoryDriver,
+    delay_busy: Signal<bool>,
+) -> impl IntoView {
+    let loc = use_locale();
+    let label = move |task: LabTask| {
+        let t = MemoryText::of(loc.lang());
+        task.memory().map_or(t.delay, |k| t.names[text::index(k)])
+    };
+    let locked = move || delay_busy.get() || driver.status.get().busy();
+    view! {
+        <nav class="mt-switch" aria-label=move || MemoryText::of(loc.lang()).switch>
+            <span>{move || MemoryText::of(loc.lang()).switch}</span>
+            {LabTask::ALL.iter().zip(LabTask::KEYS).map(|(&task, key)| view! {
+                <button
+                    class="btn"
+                    data-testid=format!("task-switch-{key}")
+                    aria-pressed=move || (cfg.with(|c| c.task) == task).to_string()
+                    disabled=locked
+                    on:click=move |_| {
+                        driver.reset();
+                        cfg.update(|c| c.task = task);
+                    }
+                >
+                    {move || label(task)}
+                </button>
+            }).collect_view()}
+        </nav>
+    }
+}

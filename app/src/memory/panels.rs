@@ -1,0 +1,255 @@
+//! The panels of a long-memory task: what it is and what the run trains, the run's buttons
+//! and progress, the held-out chart with the baseline, and the summary per run.
+
+use super::driver::MemoryDriver;
+use super::text::{index, MemoryText};
+use crate::charts::canvas::chart_canvas;
+use crate::charts::delay::{self as chart, CurveChart, Line};
+use crate::delay::text::fmt_seconds;
+use crate::lessons::fmt::count_commas;
+use crate::shell::i18n::use_locale;
+use crate::shell::run_status::RunStatus;
+use crate::widgets::run_controls::{RunAction, RunControls};
+use leptos::prelude::*;
+use unroll_core::config::delay::DelayConfig;
+use unroll_core::memory::run::{run_summary, MemoryPlan};
+use unroll_core::memory::task::LengthError;
+use unroll_core::memory::{MemoryModel, TaskKind};
+
+/// The plan shown: the run's, else the configuration's (or why T does not fit).
+pub type ShownPlan = Memo<Option<Result<MemoryPlan, LengthError>>>;
+
+/// The task: one sentence with its paper, T, recipe, budget, parameter counts, the baseline
+/// with its formula, the criterion of "solved" and the paper's figure.
+#[component]
+pub fn TaskIntro(kind: TaskKind, plan: ShownPlan) -> impl IntoView {
+    let loc = use_locale();
+    let i = index(kind);
+    let t = move || MemoryText::of(loc.lang());
+    let facts = move || {
+        let Some(Ok(p)) = plan.get() else {
+            return plan.get().and_then(Result::err).map(|e| {
+                view! {
+                    <p class="notice notice-error" data-testid="memory-error">{e.to_string()}</p>
+                }
+                .into_any()
+            });
+        };
+        let r = p.recipe;
+        let clip = r.max_norm.map_or("—".to_string(), |m| m.to_string());
+        let t = t();
+        let params = p.cells.iter().map(|&c| {
+            let n = MemoryModel::new(c, p.task, r.hidden_size.max(1)).param_count();
+            view! { <span data-testid=format!("memory-params-{}", c.as_str()) data-value=n.to_string()>{format!("{}: {}", c.name(), count_commas(n as u64))}</span> }
+        }).collect_view();
+        Some(view! {
+            <ul class="mt-facts">
+                <li data-testid="memory-length" data-value=p.task.length().to_string()>{(t.length)(&p.task.length().to_string(), &p.task.seq_len().to_string())}</li>
+                <li>{(t.recipe)(&r.hidden_size.to_string(), &r.lr.to_string(), &r.batch_size.to_string(), &clip, &r.forget_bias.to_string())}</li>
+                <li data-testid="memory-budget" data-value=p.steps.to_string()>{(t.budget)(&count_commas(p.steps), &count_commas(p.sequences()), &p.seeds.len().to_string(), &p.runs().to_string())}</li>
+            </ul>
+            <p class="panel-note mt-params-head">{t.params}</p>
+            <div class="mt-params">{params}</div>
+            <p class="lx-text mt-baseline" data-testid="task-baseline" data-value=p.task.baseline_loss().to_string()>
+                {(t.baseline_formula[i])(&p.task.length().to_string())}
+            </p>
+        }.into_any())
+    };
+    view! {
+        <section class="page-intro lx-intro">
+            <h1>{move || t().names[i]}</h1>
+            <p class="lede">{move || t().what[i]}</p>
+            <p class="panel-note">{move || t().cpu_note}</p>
+        </section>
+        <section class="panel">
+            {facts}
+            <p class="lx-text" data-testid="memory-criterion">{move || t().criterion[i]}</p>
+            <p class="lx-text" data-testid="memory-paper">{move || t().paper[i]}</p>
+        </section>
+    }
+}
+
+/// Start, Pause, Resume, Reset; the progress with the time left; a reload's or a failure's
+/// note.
+#[component]
+pub fn RunPanel(
+    cfg: RwSignal<DelayConfig>,
+    driver: MemoryDriver,
+    plan: ShownPlan,
+) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || MemoryText::of(loc.lang());
+    let status = driver.status;
+    let start = RunAction::new(
+        move || t().buttons[if status.get().ended() { 1 } else { 0 }],
+        move || !status.get().busy() && matches!(plan.get(), Some(Ok(_))),
+        move || driver.start(cfg.get_untracked()),
+    );
+    let pause = RunAction::new(
+        move || t().buttons[2],
+        move || status.get().can_pause(),
+        move || driver.pause(),
+    );
+    let resume = RunAction::new(
+        move || t().buttons[3],
+        move || status.get().can_resume(),
+        move || driver.resume(),
+    );
+    let reset = RunAction::new(
+        move || t().buttons[4],
+        move || status.get() != RunStatus::Idle,
+        move || driver.reset(),
+    );
+    let fraction = move || {
+        let (d, n) = driver.progress.get();
+        if n == 0 {
+            0.0
+        } else {
+            d as f64 / n as f64
+        }
+    };
+    view! {
+        <section class="panel">
+            <RunControls prefix="memory" class="controls mt-controls" start=start pause=pause resume=resume reset=reset>
+                <span
+                    class=move || format!("status-pill status-{}", status.get().pill())
+                    data-testid="memory-status"
+                    data-value=move || status.get().key()
+                >
+                    {move || t().status[status_index(status.get())]}
+                </span>
+            </RunControls>
+            {move || driver.interrupted.get().then(|| view! {
+                <div class="notice notice-info" role="status" data-testid="memory-interrupted"><div class="notice-body">{move || t().interrupted}</div></div>
+            })}
+            {move || driver.error.get().map(|e| view! {
+                <div class="notice notice-error" role="alert" data-testid="memory-error"><div class="notice-body">{move || (t().failed)(&e)}</div></div>
+            })}
+            <div class="mt-bar" data-testid="memory-progress" data-value=move || fraction().to_string()>
+                <div style:width=move || format!("{:.1}%", fraction() * 100.0)></div>
+            </div>
+            <div class="mt-line">
+                <span>{move || { let (d, n) = driver.progress.get(); (t().progress)(&count_commas(d), &count_commas(n)) }}</span>
+                {move || driver.time_left().filter(|_| status.get().busy()).map(|s| view! {
+                    <span data-testid="memory-time-left" data-value=s.to_string()>{move || (t().time_left)(&fmt_seconds(s, loc.lang()))}</span>
+                })}
+            </div>
+        </section>
+    }
+}
+
+/// The index of `status` in the status texts.
+fn status_index(status: RunStatus) -> usize {
+    match status {
+        RunStatus::Idle => 0,
+        RunStatus::Running => 1,
+        RunStatus::Paused => 2,
+        RunStatus::Finished => 3,
+        RunStatus::Stopped => 4,
+        RunStatus::Error => 5,
+    }
+}
+
+/// The held-out loss of every run on one chart, with the task's baseline as a line.
+#[component]
+pub fn ChartPanel(kind: TaskKind, driver: MemoryDriver, plan: ShownPlan) -> impl IntoView {
+    let loc = use_locale();
+    let i = index(kind);
+    let data = move || {
+        let t = MemoryText::of(loc.drawn_lang());
+        let baseline = match plan.get() {
+            Some(Ok(p)) => p.task.baseline_loss(),
+            _ => 1.0,
+        };
+        let cells = driver
+            .plan
+            .get()
+            .map(|p| p.cells.clone())
+            .unwrap_or_default();
+        let seeds = driver.plan.get().map_or(1, |p| p.seeds.len().max(1));
+        let lines: Vec<Line> = driver.curves.with(|cs| {
+            cs.iter()
+                .enumerate()
+                .filter(|(_, c)| !c.is_empty())
+                .filter_map(|(k, c)| {
+                    Some(Line {
+                        cell: *cells.get(k / seeds)?,
+                        points: c.iter().map(|p| (p.step, p.loss)).collect(),
+                    })
+                })
+                .collect()
+        });
+        CurveChart {
+            lines,
+            bands: Vec::new(),
+            y_max: baseline * 1.5,
+            percent: false,
+            chance: Some((baseline, t.baseline)),
+            x_desc: t.x_axis,
+            y_desc: t.y_axis[i],
+            empty: t.empty,
+        }
+    };
+    view! {
+        <section class="panel charts-panel">
+            <div class="charts">
+                {chart_canvas(
+                    "chart-memory-loss",
+                    Signal::derive(move || MemoryText::of(loc.lang()).chart),
+                    data,
+                    chart::point_count,
+                    |area, c, style| {
+                        let _ = chart::draw(area, c, style);
+                    },
+                )}
+            </div>
+        </section>
+    }
+}
+
+/// One row per run: its final held-out loss and accuracy, and when it met the criterion.
+#[component]
+pub fn SummaryPanel(driver: MemoryDriver) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || MemoryText::of(loc.lang());
+    let rows = move || {
+        let Some(p) = driver.plan.get() else {
+            return Vec::new();
+        };
+        driver
+            .curves
+            .get()
+            .iter()
+            .enumerate()
+            .filter_map(|(k, c)| {
+                let (last, solved) = run_summary(c)?;
+                let (cell, seed) = p.run(k);
+                let done = last.step >= p.steps;
+                Some((cell, seed, last, solved, done, p.task.is_classification()))
+            })
+            .collect::<Vec<_>>()
+    };
+    let finished = move || rows().iter().filter(|r| r.4).count();
+    view! {
+        <section class="panel" data-testid="memory-summary" data-value=move || finished().to_string()>
+            <h2>{move || t().summary}</h2>
+            <div class="mt-table-wrap"><table class="mt-table">
+                <thead><tr>{move || t().columns.iter().map(|c| view! { <th>{*c}</th> }).collect_view()}</tr></thead>
+                <tbody>{move || rows().into_iter().map(|(cell, seed, last, solved, done, acc)| {
+                    let verdict = match (solved, done) {
+                        (Some(n), _) => (t().solved_after)(&count_commas(n)),
+                        (None, true) => t().not_solved.to_string(),
+                        (None, false) => t().training.to_string(),
+                    };
+                    view! {
+                        <tr data-testid="memory-summary-row" data-cell=cell.as_str() data-seed=seed.to_string() data-value=last.loss.to_string() data-solved=solved.map(|n| n.to_string()).unwrap_or_default() data-done=done.to_string()>
+                            <td>{cell.name()}</td><td>{seed}</td><td>{format!("{:.4}", last.loss)}</td>
+                            <td>{if acc { format!("{:.1}%", last.accuracy * 100.0) } else { "—".into() }}</td>
+                            <td>{verdict}</td>
+                        </tr>
+                    }
+                }).collect_view()}</tbody>
+            </table></div>
+        </section>
+    }
+}
