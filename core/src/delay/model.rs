@@ -20,43 +20,9 @@ use crate::math::loss::softmax_cross_entropy;
 use crate::math::params::{CellKind, ParamLayout, RnnSpec};
 use crate::math::recurrent::{RnnCache, RnnModule, SeqData};
 
-/// Loss and accuracy sums of one (micro-)batch over its supervised positions.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct DelayStats {
-    /// Sum (not mean) of the per-token cross-entropies, nats.
-    pub loss_sum: f64,
-    /// Supervised tokens whose arg-max prediction is the target.
-    pub correct: u64,
-    /// Supervised tokens, `B · (T − d)`.
-    pub count: u64,
-}
-
-impl DelayStats {
-    /// Adds another micro-batch's sums.
-    pub fn add(&mut self, other: DelayStats) {
-        self.loss_sum += other.loss_sum;
-        self.correct += other.correct;
-        self.count += other.count;
-    }
-
-    /// Mean cross-entropy per supervised token (0 when there is none).
-    pub fn mean_loss(&self) -> f64 {
-        if self.count == 0 {
-            0.0
-        } else {
-            self.loss_sum / self.count as f64
-        }
-    }
-
-    /// Per-token accuracy, a fraction 0–1 (0 when there is no token).
-    pub fn accuracy(&self) -> f64 {
-        if self.count == 0 {
-            0.0
-        } else {
-            self.correct as f64 / self.count as f64
-        }
-    }
-}
+/// Loss and accuracy sums of one (micro-)batch over its supervised positions (`B · (T − d)`
+/// tokens; cross-entropies in nats).
+pub type DelayStats = crate::math::loss::ReadoutSums;
 
 /// One cell with its `Linear(H, V)` head, bound to a flat parameter layout.
 #[derive(Clone, Debug)]

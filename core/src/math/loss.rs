@@ -139,3 +139,42 @@ mod tests {
         assert!((sum - (-p0[0].ln() - p1[2].ln())).abs() <= 1e-5);
     }
 }
+
+/// Loss and accuracy sums over a batch's readouts (the supervised positions of a sequence task):
+/// sums, not means, so that micro-batches and slices add up exactly before one division.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ReadoutSums {
+    /// Sum (not mean) of the per-readout losses: cross-entropies in nats, or squared errors.
+    pub loss_sum: f64,
+    /// Readouts whose arg-max is the target (0 for a regression readout).
+    pub correct: u64,
+    /// Readouts counted.
+    pub count: u64,
+}
+
+impl ReadoutSums {
+    /// Adds another batch's (or slice's) sums.
+    pub fn add(&mut self, other: ReadoutSums) {
+        self.loss_sum += other.loss_sum;
+        self.correct += other.correct;
+        self.count += other.count;
+    }
+
+    /// Mean loss per readout (0 when there is none).
+    pub fn mean_loss(&self) -> f64 {
+        if self.count == 0 {
+            0.0
+        } else {
+            self.loss_sum / self.count as f64
+        }
+    }
+
+    /// Accuracy per readout, a fraction 0–1 (0 when there is none).
+    pub fn accuracy(&self) -> f64 {
+        if self.count == 0 {
+            0.0
+        } else {
+            self.correct as f64 / self.count as f64
+        }
+    }
+}

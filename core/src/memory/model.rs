@@ -24,46 +24,10 @@ use crate::math::linalg::{col_sum_acc, matmul_acc, matmul_tn_acc, swap_leading_a
 use crate::math::loss::softmax_cross_entropy;
 use crate::math::params::{CellKind, ParamLayout, RnnSpec};
 use crate::math::recurrent::{RnnCache, RnnModule};
-use serde::{Deserialize, Serialize};
 
-/// Loss and accuracy sums of one (slice of a) batch over its readouts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct MemoryStats {
-    /// Sum (not mean) of the per-readout losses: squared errors (adding) or cross-entropies in
-    /// nats (copy, order).
-    pub loss_sum: f64,
-    /// Readouts whose arg-max is the target (0 for the adding problem).
-    pub correct: u64,
-    /// Readouts, `R · B`.
-    pub count: u64,
-}
-
-impl MemoryStats {
-    /// Adds another slice's sums.
-    pub fn add(&mut self, other: MemoryStats) {
-        self.loss_sum += other.loss_sum;
-        self.correct += other.correct;
-        self.count += other.count;
-    }
-
-    /// Mean loss per readout (0 when there is none).
-    pub fn mean_loss(&self) -> f64 {
-        if self.count == 0 {
-            0.0
-        } else {
-            self.loss_sum / self.count as f64
-        }
-    }
-
-    /// Accuracy per readout, a fraction 0–1 (0 when there is none).
-    pub fn accuracy(&self) -> f64 {
-        if self.count == 0 {
-            0.0
-        } else {
-            self.correct as f64 / self.count as f64
-        }
-    }
-}
+/// Loss and accuracy sums of one (slice of a) batch over its readouts (`R · B` of them):
+/// squared errors (adding) or cross-entropies in nats (copy, order).
+pub type MemoryStats = crate::math::loss::ReadoutSums;
 
 /// One cell with its `Linear(H, O)` head for one task, bound to a flat parameter layout.
 #[derive(Clone, Debug)]
