@@ -241,6 +241,14 @@ pub fn sync_url<T: Clone + Send + Sync + 'static>(state: RwSignal<T>, wrap: fn(T
 #[derive(Clone, Copy)]
 pub struct PageLink(pub RwSignal<String>);
 
+/// The lesson's link as text, shown only on paper (`print-link`).
+#[component]
+fn PrintLink() -> impl IntoView {
+    use_context::<PageLink>().map(|l| {
+        view! { <p class="lx-print-link" data-testid="print-link">{move || l.0.get()}</p> }
+    })
+}
+
 /// `origin + path + ?query`: a link that works outside the page (printed, pasted).
 fn full_href(query: &str) -> String {
     let origin = web_sys::window()
@@ -433,9 +441,7 @@ pub fn LessonFrame(
                     <crate::shell::embed::CopyEmbed title=title />
                 </div>
             </header>
-            {use_context::<PageLink>().map(|l| view! {
-                <p class="lx-print-link" data-testid="print-link">{move || l.0.get()}</p>
-            })}
+            <PrintLink />
             <LessonNotice notices=notices />
             {children()}
             <nav class="lx-prevnext" aria-label=move || CommonText::of(lang.get()).more_lessons>
