@@ -179,15 +179,9 @@ impl DelayModel {
         batch: &DelayBatch,
         chunk: usize,
     ) -> DelayStats {
-        let chunk = chunk.max(1);
-        let mut stats = DelayStats::default();
-        let mut start = 0;
-        while start < batch.batch {
-            let end = (start + chunk).min(batch.batch);
-            stats.add(self.evaluate(params, &batch.rows(start..end)));
-            start = end;
-        }
-        stats
+        DelayStats::in_chunks(batch.batch, chunk, |rows| {
+            self.evaluate(params, &batch.rows(rows))
+        })
     }
 
     /// Mean cross-entropy over the supervised tokens of `batch`.

@@ -153,6 +153,25 @@ pub struct ReadoutSums {
 }
 
 impl ReadoutSums {
+    /// The sums of `len` sequences evaluated in slices of at most `chunk` (at least 1):
+    /// `slice(range)` evaluates one slice. The sums equal one evaluation of the whole batch;
+    /// only the slice's forward caches are alive at a time.
+    pub fn in_chunks(
+        len: usize,
+        chunk: usize,
+        mut slice: impl FnMut(std::ops::Range<usize>) -> ReadoutSums,
+    ) -> ReadoutSums {
+        let chunk = chunk.max(1);
+        let mut sums = ReadoutSums::default();
+        let mut start = 0;
+        while start < len {
+            let end = (start + chunk).min(len);
+            sums.add(slice(start..end));
+            start = end;
+        }
+        sums
+    }
+
     /// Adds another batch's (or slice's) sums.
     pub fn add(&mut self, other: ReadoutSums) {
         self.loss_sum += other.loss_sum;

@@ -200,15 +200,9 @@ impl MemoryModel {
         batch: &MemoryBatch,
         chunk: usize,
     ) -> MemoryStats {
-        let chunk = chunk.max(1);
-        let mut stats = MemoryStats::default();
-        let mut start = 0;
-        while start < batch.batch {
-            let end = (start + chunk).min(batch.batch);
-            stats.add(self.evaluate(params, &batch.rows(start..end)));
-            start = end;
-        }
-        stats
+        MemoryStats::in_chunks(batch.batch, chunk, |rows| {
+            self.evaluate(params, &batch.rows(rows))
+        })
     }
 
     /// Mean loss over the batch's readouts and its gradient `[param_count]`.
