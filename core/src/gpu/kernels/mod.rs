@@ -89,7 +89,7 @@ pub const WG_SEQ: u32 = 256;
 /// `common.wgsl`: the size of its register arrays).
 pub const ROWS_PER_LANE_MAX: u32 = 8;
 
-/// Most (batch row, hidden unit) pairs one workgroup of a whole-sequence kernel holds, `R·H`
+/// Most (batch row, hidden unit) slots one workgroup of a whole-sequence kernel holds, `R·⌈H/4⌉·4`
 /// (`SEQ_ROWS_UNITS` in `common.wgsl`): the LSTM backward keeps `[R, 4H]` gate gradients in
 /// workgroup memory, 16 KiB at this bound (WebGPU's guaranteed workgroup storage).
 pub const SEQ_ROWS_UNITS: u32 = 1024;
@@ -109,7 +109,7 @@ pub struct SequenceDims {
     pub hidden: u32,
     /// T: steps of the loop.
     pub seq_len: u32,
-    /// Batch rows per workgroup R (`R·H ≤` [`SEQ_ROWS_UNITS`]).
+    /// Batch rows per workgroup R (`R·⌈H/4⌉·4 ≤` [`SEQ_ROWS_UNITS`]).
     pub rows_per_group: u32,
     /// Params offset of `weight_hh [G·H, H]`.
     pub w_hh_offset: u32,
