@@ -1,5 +1,5 @@
 // Screenshots of the long-memory tasks, each trained to the end with small sizes, at 1440 px
-// and 375 px, in English and Chinese: scripts/e2e/out/memory-<task>-<width>-<lang>.png.
+// and 375 px, in English and Chinese (2 seeds per cell: the spread, the outcome): scripts/e2e/out/memory-<task>-<width>-<lang>.png.
 // Serves dist/ as built (run `trunk build --release` first).
 //
 // Run: `node scripts/e2e/memory-screenshots.mjs`.
@@ -15,7 +15,7 @@ try {
     try {
       for (const lang of ["en", "zh"]) {
         for (const [task, size] of Object.entries(SIZES)) {
-          const query = `?v=1&lesson=delay&task=${task}&hidden_size=8&${size}&lang=${lang}`;
+          const query = `?v=1&lesson=delay&task=${task}&hidden_size=8&seeds=2&${size}&lang=${lang}`;
           const { page, consoleErrors } = await openPage(browser.context, server.url, query);
           await page.waitForSelector('[data-testid="memory-page"]', { timeout: 60_000 });
           await page.click('[data-testid="memory-start"]');
