@@ -8,6 +8,9 @@
 //   (`memory-outcome`) and its spread per cell (`memory-spread-row`, lowest ≤ highest), and
 //   shows all of it again after a reload, without console errors; the adding page also after
 //   leaving to the lessons and coming back.
+// - The adding problem at its defaults (T = 50, 1500 steps, 3 seeds) comes out as in PyTorch:
+//   the outcome is `split`, LSTM and GRU beat the baseline and solve it on every seed, the RNN
+//   on none.
 // - A reload during a sweep keeps its finished runs, says so (`memory-interrupted`) and goes on
 //   from the first unfinished run (`memory-go-on`), with the same figures for the kept runs.
 // - The form: T, steps and seeds show the task's defaults, write their URL keys, an
@@ -112,6 +115,21 @@ for (const t of TASKS) {
     await page.close();
   });
 }
+
+test("adding at its defaults: LSTM and GRU beat the baseline on every seed, the RNN on none", { timeout: 400_000 }, async () => {
+  // T = 50, 1500 steps, 3 seeds: the run of docs/memory-tasks.md (about a minute in Chromium).
+  const { page, consoleErrors } = await open("?v=1&lesson=delay&task=adding");
+  await page.click('[data-testid="memory-start"]');
+  await until(async () => (await value(page, "memory-status")) === "finished", 360_000, "default sweep finished", 1000);
+  assert.equal(await value(page, "memory-outcome"), "split");
+  const spread = await page.$$eval('[data-testid="memory-spread-row"]', (rs) =>
+    rs.map((r) => [r.dataset.cell, Number(r.dataset.seeds), Number(r.dataset.beat), Number(r.dataset.solved)]),
+  );
+  assert.deepEqual(spread, [["rnn", 3, 0, 0], ["lstm", 3, 3, 3], ["gru", 3, 3, 3]]);
+  assert.match(await page.textContent('[data-testid="memory-outcome"]'), /^LSTM and GRU beat the baseline \(0\.1667\) on every seed .*RNN stays on it/);
+  assert.deepEqual(consoleErrors, []);
+  await page.close();
+});
 
 test("a reload during a sweep keeps its finished runs and goes on from there", { timeout: 240_000 }, async () => {
   const { page, consoleErrors } = await open("?v=1&lesson=delay&task=order&hidden_size=8&length=62&steps=1500&seeds=1");

@@ -38,6 +38,7 @@ use crate::shell::url::{PageNotice, UrlNotice};
 use leptos::prelude::*;
 use text::MemoryText;
 use unroll_core::config::delay::{DelayConfig, LabTask};
+use unroll_core::config::NoticeKind;
 use unroll_core::memory::run::MemoryPlan;
 
 /// The tasks' styles (and the delay-copy part hidden while a task is shown).
@@ -58,7 +59,7 @@ const CSS: &str = r#"
 .mt-table { border-collapse: collapse; font-size: 13px; width: 100%; }
 .mt-table th, .mt-table td { border-bottom: 1px solid #e2e8f0; padding: 6px 8px; text-align: left; }
 .mt-table-wrap { overflow-x: auto; }
-.mt-form { display: grid; grid-template-columns: repeat(auto-fill, minmax(180px, 1fr)); gap: 4px 16px; }
+.mt-form { display: grid; grid-template-columns: repeat(auto-fill, minmax(140px, 1fr)); gap: 4px 16px; }
 .mt-outcome { font-weight: 600; }
 .mt-spread-head { font-size: 15px; margin: 12px 0 4px; }
 .memory-page .notice .btn { margin-left: 12px; }
@@ -80,6 +81,16 @@ pub fn MemoryPage(
     // The kept sweep of the configuration shown (after a reload, a task switch or a change of
     // the form), unless a sweep is training.
     Effect::new(move |_| cfg.with(|c| driver.show(c)));
+    // The rule `0 < delay < length` is delay-copy's: a task page does not list it.
+    Effect::new(move |_| {
+        if kind.get().is_some() {
+            notices.update(|n| {
+                n.retain(|x| {
+                    !matches!(x, PageNotice::Url(u) if matches!(u.kind, NoticeKind::Inconsistent { .. }))
+                })
+            });
+        }
+    });
     let plan = Memo::new(move |_| {
         driver
             .plan
