@@ -49,7 +49,7 @@ mod checkpoint;
 pub mod driver;
 mod example;
 mod progress;
-mod settings;
+pub(crate) mod settings;
 pub mod store;
 mod summary;
 pub mod sweep;
@@ -220,7 +220,7 @@ pub fn DelayPage() -> impl IntoView {
 
     view! {
         <style>{CSS}</style>
-        <crate::memory::MemoryPage cfg=cfg delay_busy=Signal::derive(move || driver.busy()) />
+        <crate::memory::MemoryPage cfg=cfg notices=notices delay_busy=Signal::derive(move || driver.busy()) />
         <div class="training-page delay-page" data-testid="delay-page" class:mt-hidden=move || cfg.with(|c| c.task.memory().is_some())>
             <section class="page-intro lx-intro">
                 <h1>{t(|l| DelayText::of(l).title)}</h1>
