@@ -44,6 +44,7 @@
 //! (mean of the LSTM's initial forget block of `bias_ih_l0`, first seed); `delay-example` (T),
 //! `delay-example-pred-<cell>` (accuracy on the example), `copy-link`.
 
+mod as_pytorch;
 mod checkpoint;
 pub mod driver;
 mod example;
@@ -80,6 +81,13 @@ use unroll_core::math::params::CellKind;
 
 /// The page's own styles.
 const CSS: &str = r#"
+.dl-pytorch summary { cursor: pointer; font-size: 0.9rem; }
+.dl-row { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.4rem 0; }
+.dl-msg { font-size: 0.85rem; margin: 0.35rem 0; overflow-wrap: anywhere; }
+.dl-msg.ok { color: var(--ok, #17803d); }
+.dl-msg.error { color: var(--err, #b42318); }
+.dl-script { max-height: 24rem; overflow: auto; font-size: 0.75rem; line-height: 1.35;
+  background: var(--code-bg, #f6f8fa); padding: 0.6rem 0.75rem; border-radius: 6px; white-space: pre; }
 .dl-summary { display: flex; flex-wrap: wrap; gap: 4px 16px; margin-bottom: 8px; font-size: 13px; color: var(--muted, #64748b); }
 .dl-none-note { margin: 0; }
 .dl-strip { display: flex; flex-wrap: wrap; gap: 10px 14px; font-family: var(--mono, monospace); font-size: 12px; }
@@ -231,15 +239,26 @@ pub fn DelayPage() -> impl IntoView {
                     <SummaryPanel driver=driver shown_cfg=shown_cfg />
                     <ForgetBiasPanel cfg=cfg shown_cfg=shown_cfg />
                     <ExamplePanel driver=driver shown_cfg=shown_cfg />
-                    <section class="panel">
-                        <h2>{t(|l| DelayText::of(l).about)}</h2>
-                        <p class="lx-text">{t(|l| DelayText::of(l).about_1)}</p>
-                        <p class="lx-text">{t(|l| DelayText::of(l).about_2)}</p>
-                        <p class="lx-text">{t(|l| DelayText::of(l).about_3)}</p>
-                    </section>
+                    <as_pytorch::DelayAsPytorch shown_cfg=shown_cfg />
+                    <AboutPanel />
                 </div>
             </div>
         </div>
+    }
+}
+
+/// What the task is about (three paragraphs under the charts).
+#[component]
+fn AboutPanel() -> impl IntoView {
+    let loc = use_locale();
+    let t = move |pick: Text| move || pick(loc.lang());
+    view! {
+        <section class="panel">
+            <h2>{t(|l| DelayText::of(l).about)}</h2>
+            <p class="lx-text">{t(|l| DelayText::of(l).about_1)}</p>
+            <p class="lx-text">{t(|l| DelayText::of(l).about_2)}</p>
+            <p class="lx-text">{t(|l| DelayText::of(l).about_3)}</p>
+        </section>
     }
 }
 
