@@ -61,7 +61,6 @@ use self::progress::ProgressPanel;
 use self::settings::SettingsPanel;
 use self::summary::SummaryPanel;
 use self::sweep::{batch_lines, heldout_lines, RunView};
-use crate::charts::canvas::chart_canvas;
 use crate::charts::delay::{self as chart, CurveChart};
 use crate::lessons::fmt::count_commas;
 use crate::lessons::{use_nav, CopyLink};
@@ -330,7 +329,7 @@ fn ChartsPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> impl Into
                 {t(|l| DelayText::of(l).seed_lines)}
             </p>
             <div class="charts">
-                {chart_canvas(
+                {crate::chart_canvas!(
                     "chart-delay-acc",
                     Signal::derive(move || DelayText::of(loc.lang()).chart_heldout_acc_title),
                     move || heldout(true),
@@ -339,7 +338,7 @@ fn ChartsPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> impl Into
                         let _ = chart::draw(area, c, style);
                     },
                 )}
-                {chart_canvas(
+                {crate::chart_canvas!(
                     "chart-delay-loss",
                     Signal::derive(move || DelayText::of(loc.lang()).chart_heldout_loss),
                     move || heldout(false),
@@ -348,7 +347,7 @@ fn ChartsPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> impl Into
                         let _ = chart::draw(area, c, style);
                     },
                 )}
-                {chart_canvas(
+                {crate::chart_canvas!(
                     "chart-delay-batch",
                     Signal::derive(move || DelayText::of(loc.lang()).chart_batch_loss),
                     move || batch_chart(loc, shown_cfg, runs, restored),
@@ -357,6 +356,14 @@ fn ChartsPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> impl Into
                         let _ = chart::draw(area, c, style);
                     },
                 )}
+            </div>
+            <div class="export-row">
+                <crate::charts::csv::CsvButton
+                    file=Signal::derive(move || format!("unroll-delay-d{}-heldout.csv", shown_cfg.with(|c| c.delay)))
+                    rows=Signal::derive(move || runs.with(|rs| rs.iter().map(|r| r.heldout.len()).sum::<usize>()))
+                    csv=Callback::new(move |()| runs.with_untracked(|rs| crate::charts::csv::heldout_csv(rs.iter().flat_map(|r| &r.heldout))))
+                    label=Signal::derive(move || DelayText::of(loc.lang()).chart_heldout_loss.to_owned())
+                />
             </div>
         </section>
     }

@@ -3,7 +3,6 @@
 
 use super::driver::MemoryDriver;
 use super::text::{index, MemoryText};
-use crate::charts::canvas::chart_canvas;
 use crate::charts::delay::{self as chart, CurveChart, Line};
 use crate::delay::text::fmt_seconds;
 use crate::lessons::fmt::count_commas;
@@ -213,7 +212,7 @@ pub fn ChartPanel(kind: TaskKind, driver: MemoryDriver, plan: ShownPlan) -> impl
     view! {
         <section class="panel charts-panel">
             <div class="charts">
-                {chart_canvas(
+                {crate::chart_canvas!(
                     "chart-memory-loss",
                     Signal::derive(move || MemoryText::of(loc.lang()).chart),
                     data,
@@ -222,6 +221,17 @@ pub fn ChartPanel(kind: TaskKind, driver: MemoryDriver, plan: ShownPlan) -> impl
                         let _ = chart::draw(area, c, style);
                     },
                 )}
+            </div>
+            <div class="export-row">
+                <crate::charts::csv::CsvButton
+                    file=format!("unroll-memory-{}-heldout.csv", kind.as_str())
+                    rows=Signal::derive(move || driver.curves.with(|cs| cs.iter().map(Vec::len).sum::<usize>()))
+                    csv=Callback::new(move |()| {
+                        let (cells, seeds) = driver.plan.with_untracked(|p| p.as_ref().map(|p| (p.cells.clone(), p.seeds.clone())).unwrap_or_default());
+                        driver.curves.with_untracked(|cs| crate::charts::csv::memory_csv(&cells, &seeds, cs))
+                    })
+                    label=Signal::derive(move || MemoryText::of(loc.lang()).chart.to_owned())
+                />
             </div>
         </section>
     }
