@@ -1,4 +1,5 @@
-//! The names page's configuration as a runnable PyTorch script ("As PyTorch").
+//! The names page's and the long-memory lab's configurations as runnable PyTorch scripts
+//! ("As PyTorch").
 //!
 //! The script is `core/templates/train_names.py`, a complete program that runs as it is (with the
 //! page's defaults); [`names_script`] replaces its configuration block — the lines between
@@ -7,11 +8,19 @@
 //! script (normalisation, split rule, equal-length batches, `nn.LSTM`/`nn.GRU`/`nn.RNN` with
 //! `rnn.*`/`fc.*` names, forget-gate bias, head, Adam, clipping) mirrors the training code, and
 //! `--load` reads the page's `.safetensors` with `load_state_dict(strict=True)`.
+//!
+//! The long-memory lab's script is `core/templates/delay_copy.py` ([`delay_script`]): the
+//! delay-copy task, its cells and seeds, recipe and held-out evaluation schedule, filled in the
+//! same way.
 
+use crate::config::delay::DelayConfig;
 use crate::config::train::{Head, TrainConfig};
 
-/// The script's template, runnable as it is.
+/// The names page's script template, runnable as it is.
 pub const TEMPLATE: &str = include_str!("../templates/train_names.py");
+
+/// The long-memory lab's script template (delay-copy), runnable as it is.
+pub const DELAY_TEMPLATE: &str = include_str!("../templates/delay_copy.py");
 
 const BEGIN: &str = "# <configuration>\n";
 const END: &str = "# </configuration>\n";
@@ -80,6 +89,54 @@ fn block(config: &TrainConfig, classes: &[String], data: DataSource, page: &str)
     )
 }
 
+/// `template` with its configuration block replaced by `block`.
+fn fill(template: &str, block: &str) -> String {
+    let (Some(start), Some(end)) = (template.find(BEGIN), template.find(END)) else {
+        unreachable!("the templates have their configuration block");
+    };
+    format!(
+        "{}{}{}",
+        &template[..start],
+        block,
+        &template[end + END.len()..]
+    )
+}
+
+/// The complete delay-copy script for the long-memory lab's `config` (its cells, delay, length,
+/// vocabulary, hidden size, Adam rate, batch, clipping, forget-gate bias, steps, first seed and
+/// seed count); `page` is the page's link.
+pub fn delay_script(config: &DelayConfig, page: &str) -> String {
+    let cells: Vec<String> = config
+        .cell
+        .cells()
+        .iter()
+        .map(|c| py_str(c.as_str()))
+        .collect();
+    let block = format!(
+        "{BEGIN}CONFIG = dict(\n    cells=[{cells}],\n    delay={delay},\n    length={length},\n    vocab={vocab},\n    hidden_size={hidden},\n    lr={lr:?},\n    batch_size={batch},\n    max_norm={max_norm:?},\n    forget_bias={forget:?},\n    steps={steps},\n    seed={seed},\n    seeds={seeds},\n)\nPAGE = {page}  # the page this configuration came from\n{END}",
+        cells = cells.join(", "),
+        delay = config.delay,
+        length = config.length,
+        vocab = config.vocab,
+        hidden = config.hidden_size,
+        lr = config.lr,
+        batch = config.batch_size,
+        max_norm = config.max_norm,
+        forget = config.forget_bias,
+        steps = config.steps,
+        seed = config.seed,
+        seeds = config.seeds,
+        page = py_str(page),
+    );
+    fill(DELAY_TEMPLATE, &block)
+}
+
+/// The file name the long-memory lab offers: `unroll-delay{d}-{cells}.py`, e.g.
+/// `unroll-delay8-both.py`.
+pub fn delay_file_name(config: &DelayConfig) -> String {
+    format!("unroll-delay{}-{}.py", config.delay, config.cell.as_str())
+}
+
 /// The complete script for `config` trained on `data` with `classes` in label order; `page` is
 /// the page's link, quoted in the script so that it says where it came from.
 pub fn names_script(
@@ -88,15 +145,7 @@ pub fn names_script(
     data: DataSource,
     page: &str,
 ) -> String {
-    let (Some(start), Some(end)) = (TEMPLATE.find(BEGIN), TEMPLATE.find(END)) else {
-        unreachable!("the template has its configuration block");
-    };
-    format!(
-        "{}{}{}",
-        &TEMPLATE[..start],
-        block(config, classes, data, page),
-        &TEMPLATE[end + END.len()..]
-    )
+    fill(TEMPLATE, &block(config, classes, data, page))
 }
 
 /// The file name the page offers: `unroll-names-{cell}-h{hidden}.py`, e.g.
@@ -119,10 +168,61 @@ mod tests {
     }
 
     #[test]
-    fn the_template_has_one_configuration_block() {
-        assert_eq!(TEMPLATE.matches(BEGIN).count(), 1);
-        assert_eq!(TEMPLATE.matches(END).count(), 1);
-        assert!(TEMPLATE.find(BEGIN) < TEMPLATE.find(END));
+    fn the_templates_have_one_configuration_block() {
+        for t in [TEMPLATE, DELAY_TEMPLATE] {
+            assert_eq!(t.matches(BEGIN).count(), 1);
+            assert_eq!(t.matches(END).count(), 1);
+            assert!(t.find(BEGIN) < t.find(END));
+        }
+    }
+
+    #[test]
+    fn the_delay_block_carries_every_setting() {
+        use crate::config::delay::CellSet;
+        let c = DelayConfig {
+            cell: CellSet::All,
+            delay: 16,
+            length: 64,
+            vocab: 12,
+            hidden_size: 32,
+            lr: 0.01,
+            batch_size: 16,
+            max_norm: 0.0,
+            forget_bias: 0.5,
+            steps: 700,
+            seed: 5,
+            seeds: 2,
+            ..DelayConfig::default()
+        };
+        let s = delay_script(&c, "https://x/?v=1&lesson=delay&delay=16");
+        for line in [
+            "    cells=[\"rnn\", \"lstm\", \"gru\"],",
+            "    delay=16,",
+            "    length=64,",
+            "    vocab=12,",
+            "    hidden_size=32,",
+            "    lr=0.01,",
+            "    batch_size=16,",
+            "    max_norm=0.0,",
+            "    forget_bias=0.5,",
+            "    steps=700,",
+            "    seed=5,",
+            "    seeds=2,",
+            "PAGE = \"https://x/?v=1&lesson=delay&delay=16\"  # the page this configuration came from",
+        ] {
+            assert!(s.lines().any(|l| l == line), "missing {line:?}");
+        }
+        assert_eq!(s.matches("CONFIG = dict(").count(), 1);
+        assert!(!s.contains("PAGE = None"));
+        assert!(s.ends_with("if __name__ == \"__main__\":\n    main()\n"));
+        // The default pair is RNN then LSTM, the page's order.
+        let d = delay_script(&DelayConfig::default(), "p");
+        assert!(d.contains("    cells=[\"rnn\", \"lstm\"],\n"));
+        assert_eq!(
+            delay_file_name(&DelayConfig::default()),
+            "unroll-delay8-both.py"
+        );
+        assert_eq!(delay_file_name(&c), "unroll-delay16-all.py");
     }
 
     #[test]

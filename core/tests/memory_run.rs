@@ -24,7 +24,7 @@ fn keys_at_their_delay_default_take_the_task_defaults() {
     assert_eq!(plan.task.length(), 50);
     assert_eq!(plan.steps, 1500);
     assert_eq!(plan.recipe.hidden_size, 64);
-    assert_eq!(plan.seeds, vec![0]);
+    assert_eq!(plan.seeds, vec![0, 1, 2]);
     assert_eq!(
         plan.cells,
         vec![CellKind::Rnn, CellKind::Lstm, CellKind::Gru]
@@ -73,6 +73,7 @@ fn the_sweep_trains_every_run_and_evaluates_each() {
         length: 4,
         steps: 3,
         hidden_size: 8,
+        seeds: 1,
         ..config(LabTask::Adding)
     };
     let plan = MemoryPlan::of(&c).unwrap().unwrap();
@@ -100,4 +101,39 @@ fn the_sweep_trains_every_run_and_evaluates_each() {
         assert!(last.loss.is_finite() && last.loss > 0.0);
         assert_eq!(solved, None);
     }
+}
+
+/// Every held-out point of `sweep`, per run.
+fn curves_of(mut sweep: MemorySweep) -> Vec<Vec<unroll_core::memory::HeldOutPoint>> {
+    let mut curves = vec![Vec::new(); sweep.plan().runs()];
+    while let Some(events) = sweep.tick() {
+        for e in events {
+            if let MemoryEvent::Point { run, point } = e {
+                curves[run].push(point);
+            }
+        }
+    }
+    curves
+}
+
+#[test]
+fn a_sweep_from_a_later_run_gives_the_same_runs() {
+    // Two cells × two seeds; a reload after the first run goes on from run 1.
+    let c = DelayConfig {
+        length: 4,
+        steps: 3,
+        hidden_size: 8,
+        seeds: 2,
+        cell: CellSet::Both,
+        ..config(LabTask::Copy)
+    };
+    let plan = MemoryPlan::of(&c).unwrap().unwrap();
+    assert_eq!(plan.runs(), 6);
+    let whole = curves_of(MemorySweep::new(plan.clone()));
+    let later = MemorySweep::from_run(plan.clone(), 1);
+    assert_eq!((later.done(), later.total()), (3, 18));
+    let rest = curves_of(later);
+    assert!(rest[0].is_empty(), "run 0 is not trained again");
+    assert_eq!(&rest[1..], &whole[1..]);
+    assert!(MemorySweep::from_run(plan, 9).tick().is_none());
 }

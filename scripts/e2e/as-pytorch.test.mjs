@@ -1,4 +1,4 @@
-// End-to-end tests of "As PyTorch" on the names page: the script follows the form and the data
+// End-to-end tests of "As PyTorch" on the names page and the long-memory lab: the script follows the form and the data
 // in use (the built-in languages, then an uploaded TSV's), downloads as the text shown, parses as
 // Python, and speaks Chinese in lang=zh. Running it under PyTorch is the native suite's
 // core/tests/python/test_as_pytorch.py (where torch is installed).
@@ -99,6 +99,67 @@ test("the script's panel is Chinese in lang=zh", { timeout: 180_000 }, async () 
     assert.match(panel, /下载 \.py/);
     assert.match(panel, /随机|random/);
     assert.doesNotMatch(panel.split("cell=")[0], /Download|Show the script/);
+    assert.deepEqual(consoleErrors, []);
+  } finally {
+    await b.close();
+  }
+});
+
+// The long-memory lab's script: the settings shown, downloaded as shown; where torch imports, the
+// downloaded file runs a short trial and prints held-out figures.
+const DELAY_PAGE = "?v=1&lesson=delay&cell=all&delay=16&length=40&hidden_size=16&steps=700&seed=5&seeds=2";
+const delayScript = (page) => page.textContent('[data-testid="delay-as-pytorch-script"]');
+
+test("the long-memory lab's script follows its settings, downloads and runs", { timeout: 240_000 }, async () => {
+  const b = await launch({});
+  try {
+    const { page, consoleErrors } = await openPage(b.context, server.url, DELAY_PAGE);
+    await page.waitForSelector('[data-testid="delay-as-pytorch-script"]', { state: "attached", timeout: 30_000 });
+    const text = await delayScript(page);
+    for (const l of ['    cells=["rnn", "lstm", "gru"],', "    delay=16,", "    length=40,", "    hidden_size=16,", "    steps=700,", "    seed=5,", "    seeds=2,", "    forget_bias=1.0,"]) {
+      assert.ok(text.split("\n").includes(l), `the script has ${l}`);
+    }
+    assert.match(line(text, "PAGE = "), /\?v=1&lesson=delay&cell=all&delay=16&length=40&hidden_size=16/);
+    assert.equal(await page.getAttribute('[data-testid="delay-as-pytorch"]', "data-file"), "unroll-delay16-all.py");
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click('[data-testid="delay-as-pytorch-download"]')]);
+    assert.equal(download.suggestedFilename(), "unroll-delay16-all.py");
+    const file = join(tmp, download.suggestedFilename());
+    await download.saveAs(file);
+    assert.equal(readFileSync(file, "utf8"), text);
+    assert.equal(await value(page, "delay-as-pytorch-message"), "ok");
+
+    const torch = spawnSync("python3", ["-c", "import torch"]);
+    if (torch.error || torch.status !== 0) {
+      console.log("# torch not importable: the downloaded script is not run");
+    } else {
+      const run = spawnSync("python3", [file, "--steps", "4", "--seeds", "1", "--cell", "lstm"], { encoding: "utf8", timeout: 120_000 });
+      assert.equal(run.status, 0, run.stderr);
+      const rows = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+      assert.deepEqual(rows.map((r) => r.step), [0, 1, 2, 3, 4], "evaluated before the first step and at every step of a 4-step budget");
+      assert.ok(rows.every((r) => r.cell === "lstm" && r.seed === 5));
+      assert.ok(Math.abs(rows[0].heldout_loss - Math.log(10)) < 0.05, `chance at the start: ${rows[0].heldout_loss}`);
+    }
+
+    // The form: another delay, another script.
+    await page.fill('[data-testid="cfg-delay"]', "8");
+    await page.dispatchEvent('[data-testid="cfg-delay"]', "change");
+    await until(async () => (await delayScript(page)).includes("    delay=8,\n"), 5_000, "the script to follow the form");
+    assert.equal(await page.$('[data-testid="delay-as-pytorch-message"]'), null, "the old download's message is gone");
+    assert.deepEqual(consoleErrors, []);
+  } finally {
+    await b.close();
+  }
+});
+
+test("the long-memory lab's script panel is Chinese in lang=zh", { timeout: 120_000 }, async () => {
+  const b = await launch({});
+  try {
+    const { page, consoleErrors } = await openPage(b.context, server.url, `${DELAY_PAGE}&lang=zh`);
+    await page.waitForSelector('[data-testid="delay-as-pytorch-script"]', { state: "attached", timeout: 30_000 });
+    const panel = await page.textContent('[data-testid="delay-as-pytorch"]');
+    assert.match(panel, /对应的 PyTorch 代码/);
+    assert.match(panel, /下载 \.py/);
+    assert.doesNotMatch(panel.split("#!/usr/bin/env")[0], /Download|Show the script|As PyTorch/);
     assert.deepEqual(consoleErrors, []);
   } finally {
     await b.close();

@@ -1,7 +1,10 @@
-// End-to-end checks of the names page's CSV downloads (`data-testid="export-csv"`) in headless
-// Chromium: after one short epoch, the loss curve (one row per step taken), the validation curve
-// (one row per epoch) and the confusion matrix (one row per language, each row's counts summing
-// to that language's validation names) download with a header row and the right row count.
+// End-to-end checks of the CSV downloads (`data-testid="export-csv"`) in headless Chromium:
+// after one short epoch on the names page, the loss curve (one row per step taken), the
+// validation curve (one row per epoch), the confusion matrix (one row per language, each row's
+// counts summing to that language's validation names) and the per-class table (its validation
+// names and accuracy as shown); after short runs, the delay page's held-out curves (one row per
+// evaluation, as many as the charts' points) and sweep summary (one row per finished run), and
+// the long-memory page's held-out curves. Each has its header row and the right row count.
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/export.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
 // reuses dist/).
@@ -85,6 +88,65 @@ test("names page: the curves and the confusion matrix download as CSV", async ()
       assert.ok(row, `row of ${label}`);
       assert.equal(row.slice(1).reduce((a, n) => a + Number(n), 0), count, label);
     }
+
+    // The per-class table: one row per language, its validation names and accuracy as shown.
+    const classes_ = await download(page, "unroll-names-classes.csv");
+    const classRows = lines(classes_.text).map((l) => l.split(","));
+    assert.deepEqual(classRows[0], ["language", "lines", "distinct_names", "val_names", "val_acc"]);
+    assert.equal(classRows.length - 1, classes);
+    assert.equal(classes_.rows, classes);
+    for (const [label, count] of perClass) {
+      const row = classRows.find((r) => r[0] === label);
+      assert.ok(row, `class row of ${label}`);
+      assert.equal(Number(row[3]), count, label);
+      const shownAcc = await page.getAttribute(`[data-testid="per-class-acc"][data-label="${label}"]`, "data-value");
+      if (shownAcc) assert.ok(Math.abs(Number(row[4]) - Number(shownAcc)) < 1e-6, `${label}: ${row[4]} vs ${shownAcc}`);
+    }
+    assert.deepEqual(consoleErrors, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test("delay page: the held-out curves and the sweep summary download as CSV", { timeout: 300_000 }, async () => {
+  const { page, consoleErrors } = await openPage(browser.context, server.url, "?v=1&lesson=delay&hidden_size=8&length=20&delay=4&steps=20&seeds=1&backend=cpu");
+  try {
+    await page.waitForSelector('[data-testid="delay-page"]', { timeout: 60_000 });
+    assert.ok(await page.isDisabled('[data-testid="export-csv"][data-file="unroll-delay-sweep.csv"]'));
+    await page.click('[data-testid="delay-start"]');
+    await until(async () => (await value(page, "delay-status")) === "finished", 240_000, "the two runs", 500);
+    const curves = await download(page, "unroll-delay-d4-heldout.csv");
+    const rows = lines(curves.text).map((l) => l.split(","));
+    assert.deepEqual(rows[0], ["cell", "seed", "step", "heldout_loss", "heldout_acc"]);
+    // Both cells, evaluated at step 0, every 2 steps and at the end: the charts' points.
+    assert.equal(rows.length - 1, await num(page, "chart-delay-loss"));
+    assert.equal(curves.rows, rows.length - 1);
+    assert.deepEqual([...new Set(rows.slice(1).map((r) => r[0]))], ["rnn", "lstm"]);
+    const lastLstm = rows.filter((r) => r[0] === "lstm").at(-1);
+    assert.equal(Number(lastLstm[2]), 20);
+    assert.ok(Math.abs(Number(lastLstm[4]) - (await num(page, "delay-heldout-acc-lstm"))) < 1e-9, "the last LSTM accuracy as shown");
+    const sweep = await download(page, "unroll-delay-sweep.csv");
+    const sweepRows = lines(sweep.text).map((l) => l.split(","));
+    assert.deepEqual(sweepRows[0], ["delay", "cell", "seed", "step", "heldout_acc", "heldout_loss"]);
+    assert.equal(sweepRows.length - 1, await num(page, "delay-summary"));
+    for (const r of sweepRows.slice(1)) assert.equal(r[0], "4");
+    assert.deepEqual(consoleErrors, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test("long-memory page: the held-out curves download as CSV", { timeout: 300_000 }, async () => {
+  const { page, consoleErrors } = await openPage(browser.context, server.url, "?v=1&lesson=delay&task=adding&hidden_size=8&length=5&steps=20");
+  try {
+    await page.waitForSelector('[data-testid="memory-page"]', { timeout: 60_000 });
+    await page.click('[data-testid="memory-start"]');
+    await until(async () => (await value(page, "memory-status")) === "finished", 240_000, "the three runs", 500);
+    const curves = await download(page, "unroll-memory-adding-heldout.csv");
+    const rows = lines(curves.text).map((l) => l.split(","));
+    assert.deepEqual(rows[0], ["cell", "seed", "step", "sequences", "heldout_loss", "heldout_acc", "solved"]);
+    assert.equal(rows.length - 1, await num(page, "chart-memory-loss"));
+    assert.deepEqual([...new Set(rows.slice(1).map((r) => r[0]))], ["rnn", "lstm", "gru"]);
     assert.deepEqual(consoleErrors, []);
   } finally {
     await page.close();

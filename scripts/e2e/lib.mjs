@@ -223,7 +223,7 @@ export async function screenshot(page, name, opts = {}) {
 export function zhAllowlist() {
   const words = new Set(["RNN", "LSTM", "GRU", "WebGPU", "GPU", "CPU", "NaN"]);
   // File formats, as the panels name them (their extensions).
-  for (const w of ["safetensors", "zip", "txt", "tsv", "UTF", "CSV"]) words.add(w);
+  for (const w of ["safetensors", "zip", "txt", "tsv", "UTF", "CSV", "SVG", "PNG"]) words.add(w);
   // Proper names kept in Latin letters in Chinese texts too.
   for (const w of ["Transformer", "WebAssembly", "Rust", "PyTorch"]) words.add(w);
   // The optimiser's name (Adam), as the Chinese texts on training write it.

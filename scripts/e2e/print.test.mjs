@@ -1,5 +1,6 @@
 // End-to-end tests of the printed worksheet and of "The same in PyTorch": every lesson prints
-// without the app's header, buttons or questions, with its link as text, in at most 2 A4 pages;
+// without the app's header, buttons or questions, with its link as text and as a QR code, in at
+// most 2 A4 pages;
 // the PyTorch lines of lessons 1, 4, 6 and 7, run under torch where it is installed, print the
 // numbers the page shows (|err| <= 1e-5 + 1e-4·|ref|).
 //
@@ -49,12 +50,26 @@ for (const [lesson, query] of [
           header: [...document.querySelectorAll(".site-header, .site-footer, .lx-crumbs, .lx-prevnext")].filter(shown).length,
           buttons: [...document.querySelectorAll("button")].filter(shown).map((b) => b.textContent.trim()),
           link: shown(document.querySelector('[data-testid="print-link"]')) ? document.querySelector('[data-testid="print-link"]').textContent : null,
+          qr: (() => {
+            const box = document.querySelector('[data-testid="print-qr"]');
+            const svg = box?.querySelector("svg");
+            if (!svg || !shown(svg)) return null;
+            const r = svg.getBoundingClientRect();
+            return { encodes: box.dataset.value, square: Math.abs(r.width - r.height) < 1, width: r.width, modules: svg.viewBox.baseVal.width };
+          })(),
+          exports: [...document.querySelectorAll(".figure-export")].filter(shown).length,
           href: location.href,
         };
       });
       assert.equal(seen.header, 0, "no header, footer or navigation");
       assert.deepEqual(seen.buttons, [], "no buttons");
       assert.equal(seen.link, seen.href, "the lesson's link as text");
+      assert.ok(seen.qr, "the lesson's link as a QR code");
+      assert.equal(seen.qr.encodes, seen.href, "the QR code encodes the lesson's link");
+      assert.ok(seen.qr.square && seen.qr.width > 50, `QR code ${seen.qr.width} px`);
+      // 4·version + 17 modules, and a quiet zone of 4 modules on each side.
+      assert.equal((seen.qr.modules - 25) % 4, 0, `${seen.qr.modules} modules`);
+      assert.equal(seen.exports, 0, "no figure export rows on paper");
       const pdf = await page.pdf({ format: "A4", printBackground: true });
       const pages = pdfPages(pdf);
       console.log(`# ${lesson}: ${pages} A4 page(s), ${pdf.length} bytes`);

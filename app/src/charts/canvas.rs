@@ -12,9 +12,10 @@
 //! measured, so a redraw measures only labels it has not seen before.
 
 use crate::charts::ChartStyle;
+use crate::widgets::export::{FigureExport, FigureSvg, SvgSource};
 use leptos::prelude::*;
 use plotters::coord::Shift;
-use plotters::prelude::{DrawingArea, DrawingBackend};
+use plotters::prelude::{DrawingArea, DrawingBackend, SVGBackend};
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
 };
@@ -385,21 +386,28 @@ fn draw_queued() {
 ///   data points the chart draws (at its next redraw), so tests can tell an empty chart from a
 ///   drawn one.
 /// - `label`: the caption and the canvas's accessible name.
-pub fn chart_canvas<T, D, P, F>(
+/// - `draw`, `draw_svg`: the chart drawn into the canvas, and the same drawn into an SVG (the
+///   figure's SVG and PNG downloads, [`FigureExport`], named `unroll-<testid without
+///   "chart-">`); [`chart_canvas!`](crate::chart_canvas) writes both from one closure.
+pub fn chart_canvas<T, D, P, F, G>(
     testid: &'static str,
     label: Signal<&'static str>,
     data: D,
     points: P,
     draw: F,
+    draw_svg: G,
 ) -> impl IntoView
 where
     T: 'static,
     D: Fn() -> T + Send + Sync + 'static,
     P: Fn(&T) -> usize + Send + Sync + 'static,
     F: Fn(&DrawingArea<ChartBackend, Shift>, &T, &ChartStyle) + 'static,
+    G: Fn(&DrawingArea<SVGBackend, Shift>, &T, &ChartStyle) + 'static,
 {
     let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
     let count = RwSignal::new(0usize);
+    let data = std::sync::Arc::new(data);
+    let source = data.clone();
     redraw_on_change(
         canvas_ref,
         MIN_REDRAW_MS,
@@ -410,6 +418,14 @@ where
         },
         move |_, area, value, style| draw(area, value, style),
     );
+    let svg: SvgSource = send_wrapper::SendWrapper::new(Rc::new(move || {
+        let canvas = canvas_ref.get_untracked()?;
+        let value = untrack(|| source());
+        chart_svg(&canvas, |area| {
+            draw_svg(area, &value, &ChartStyle { scale: 1.0 })
+        })
+    }));
+    let stem = format!("unroll-{}", export_stem(testid));
 
     view! {
         <figure class="chart">
@@ -421,8 +437,58 @@ where
                 data-value=move || count.get().to_string()
             ></canvas>
             <figcaption>{move || label.get()}</figcaption>
+            <FigureExport name=stem svg=svg />
         </figure>
     }
+}
+
+/// A chart's test id without its `chart-` prefix and `-canvas` suffix: the figure's name in
+/// its files.
+pub fn export_stem(testid: &str) -> &str {
+    let s = testid.strip_prefix("chart-").unwrap_or(testid);
+    s.strip_suffix("-canvas").unwrap_or(s)
+}
+
+/// The chart that `draw` draws, drawn into an SVG at `canvas`'s CSS size (text as `<text>`);
+/// `None` while the canvas has no size.
+pub fn chart_svg(
+    canvas: &HtmlCanvasElement,
+    draw: impl FnOnce(&DrawingArea<SVGBackend, Shift>),
+) -> Option<FigureSvg> {
+    let (w, h) = (canvas.client_width(), canvas.client_height());
+    if w <= 0 || h <= 0 {
+        return None;
+    }
+    let mut markup = String::new();
+    {
+        let area = plotters::prelude::IntoDrawingArea::into_drawing_area(SVGBackend::with_string(
+            &mut markup,
+            (w as u32, h as u32),
+        ));
+        draw(&area);
+        area.present().ok()?;
+    }
+    Some(FigureSvg {
+        markup: format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{markup}"),
+        width: f64::from(w),
+        height: f64::from(h),
+    })
+}
+
+/// [`chart_canvas`] with one drawing closure `|area, value, style| body` for both of its
+/// drawings (the canvas's and the SVG's), which differ only in their backend's type.
+#[macro_export]
+macro_rules! chart_canvas {
+    ($testid:expr, $label:expr, $data:expr, $points:expr, |$area:ident, $value:pat_param, $style:ident| $body:expr $(,)?) => {
+        $crate::charts::canvas::chart_canvas(
+            $testid,
+            $label,
+            $data,
+            $points,
+            |$area, $value, $style| $body,
+            |$area, $value, $style| $body,
+        )
+    };
 }
 
 /// Text sizes already measured, by `(font, text)`.

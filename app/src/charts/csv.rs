@@ -9,6 +9,10 @@ use super::val_curve::EpochPoint;
 use crate::shell::i18n::use_lang;
 use crate::text::ShellText;
 use leptos::prelude::*;
+use unroll_core::delay::outcome::FinalFigure;
+use unroll_core::delay::run::HeldOut;
+use unroll_core::math::params::CellKind;
+use unroll_core::memory::trainer::HeldOutPoint;
 
 /// One CSV field: as it is, or quoted (quotes doubled) where it needs to be.
 fn field(text: &str) -> String {
@@ -65,6 +69,94 @@ pub fn val_csv(points: &[EpochPoint]) -> String {
         .iter()
         .map(|p| format!("{},{},{},{}", p.epoch, p.train_loss, p.val_loss, p.val_acc));
     lines(std::iter::once("epoch,train_loss,val_loss,val_acc".to_owned()).chain(rows))
+}
+
+/// One language's row of the names page's per-class table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClassRow {
+    /// The class's name (its file's name).
+    pub language: String,
+    /// Lines of its file.
+    pub lines: usize,
+    /// Distinct names.
+    pub distinct: usize,
+    /// Names in the validation split (`None` before the split is known).
+    pub val: Option<usize>,
+    /// Validation accuracy on them, 0–1 (`None` before an epoch or without names).
+    pub val_acc: Option<f32>,
+}
+
+/// The per-class table: `language,lines,distinct_names,val_names,val_acc`, one row per class
+/// (an unknown figure left empty).
+pub fn class_csv(rows: &[ClassRow]) -> String {
+    let opt = |v: Option<String>| v.unwrap_or_default();
+    let body = rows.iter().map(|r| {
+        format!(
+            "{},{},{},{},{}",
+            field(&r.language),
+            r.lines,
+            r.distinct,
+            opt(r.val.map(|v| v.to_string())),
+            opt(r.val_acc.map(|a| a.to_string()))
+        )
+    });
+    lines(std::iter::once("language,lines,distinct_names,val_names,val_acc".to_owned()).chain(body))
+}
+
+/// Held-out evaluations of the delay and long-memory runs:
+/// `cell,seed,step,heldout_loss,heldout_acc` (nats per token; a fraction), one row per
+/// evaluation, in the order given.
+pub fn heldout_csv<'a>(evals: impl IntoIterator<Item = &'a HeldOut>) -> String {
+    let body = evals.into_iter().map(|e| {
+        format!(
+            "{},{},{},{},{}",
+            e.cell.spec().key,
+            e.seed,
+            e.step,
+            e.loss,
+            e.acc
+        )
+    });
+    lines(std::iter::once("cell,seed,step,heldout_loss,heldout_acc".to_owned()).chain(body))
+}
+
+/// The delay sweep's final figures: `delay,cell,seed,step,heldout_acc,heldout_loss`, one row
+/// per finished run (delay, cell and seed), in the order given.
+pub fn sweep_csv(figures: &[FinalFigure]) -> String {
+    let body = figures.iter().map(|f| {
+        format!(
+            "{},{},{},{},{},{}",
+            f.delay,
+            f.cell.spec().key,
+            f.seed,
+            f.step,
+            f.acc,
+            f.loss
+        )
+    });
+    lines(std::iter::once("delay,cell,seed,step,heldout_acc,heldout_loss".to_owned()).chain(body))
+}
+
+/// The long-memory tasks' held-out curves:
+/// `cell,seed,step,sequences,heldout_loss,heldout_acc,solved`, one row per evaluation; run `k`
+/// of `curves` is cell `cells[k / seeds.len()]` with seed `seeds[k % seeds.len()]` (the plan's
+/// order). The loss is the task's (MSE or nats per readout); the accuracy a fraction.
+pub fn memory_csv(cells: &[CellKind], seeds: &[u32], curves: &[Vec<HeldOutPoint>]) -> String {
+    let n = seeds.len().max(1);
+    let body = curves.iter().enumerate().flat_map(|(k, curve)| {
+        let cell = cells.get(k / n).map_or("", |c| c.spec().key);
+        let seed = seeds.get(k % n).map(u32::to_string).unwrap_or_default();
+        curve.iter().map(move |p| {
+            format!(
+                "{cell},{seed},{},{},{},{},{}",
+                p.step, p.sequences, p.loss, p.accuracy, p.solved
+            )
+        })
+    });
+    lines(
+        std::iter::once("cell,seed,step,sequences,heldout_loss,heldout_acc,solved".to_owned())
+            .chain(body),
+    )
 }
 
 /// A "CSV" button that downloads `csv()` as `file()` (both read when pressed); disabled while
@@ -144,6 +236,92 @@ mod tests {
         assert_eq!(
             val_csv(&points),
             "epoch,train_loss,val_loss,val_acc\n1,1.5,1.25,0.625\n"
+        );
+    }
+
+    #[test]
+    fn class_table_has_one_row_per_class_with_unknowns_empty() {
+        let rows = [
+            ClassRow {
+                language: "Arabic".into(),
+                lines: 2000,
+                distinct: 108,
+                val: Some(11),
+                val_acc: Some(0.5),
+            },
+            ClassRow {
+                language: "Czech".into(),
+                lines: 519,
+                distinct: 500,
+                val: None,
+                val_acc: None,
+            },
+        ];
+        assert_eq!(
+            class_csv(&rows),
+            "language,lines,distinct_names,val_names,val_acc\n\
+             Arabic,2000,108,11,0.5\n\
+             Czech,519,500,,\n"
+        );
+    }
+
+    #[test]
+    fn delay_curves_and_sweep_have_one_row_per_evaluation_and_run() {
+        let evals = [
+            HeldOut {
+                cell: CellKind::Rnn,
+                seed: 0,
+                step: 0,
+                acc: 0.1,
+                loss: 2.25,
+            },
+            HeldOut {
+                cell: CellKind::Lstm,
+                seed: 1,
+                step: 100,
+                acc: 0.75,
+                loss: 0.5,
+            },
+        ];
+        assert_eq!(
+            heldout_csv(&evals),
+            "cell,seed,step,heldout_loss,heldout_acc\nrnn,0,0,2.25,0.1\nlstm,1,100,0.5,0.75\n"
+        );
+        let figures = [FinalFigure {
+            delay: 8,
+            cell: CellKind::Gru,
+            seed: 2,
+            step: 3000,
+            acc: 0.875,
+            loss: 0.25,
+        }];
+        assert_eq!(
+            sweep_csv(&figures),
+            "delay,cell,seed,step,heldout_acc,heldout_loss\n8,gru,2,3000,0.875,0.25\n"
+        );
+    }
+
+    #[test]
+    fn memory_curves_name_each_run_by_its_cell_and_seed() {
+        let point = |step, loss| HeldOutPoint {
+            step,
+            sequences: step * 32,
+            loss,
+            accuracy: 0.5,
+            solved: step > 0,
+        };
+        let curves = vec![
+            vec![point(0, 0.25)],
+            vec![point(0, 0.5), point(100, 0.125)],
+            vec![],
+        ];
+        let csv = memory_csv(&[CellKind::Rnn, CellKind::Lstm], &[7, 8], &curves);
+        assert_eq!(
+            csv,
+            "cell,seed,step,sequences,heldout_loss,heldout_acc,solved\n\
+             rnn,7,0,0,0.25,0.5,false\n\
+             rnn,8,0,0,0.5,0.5,false\n\
+             rnn,8,100,3200,0.125,0.5,true\n"
         );
     }
 }

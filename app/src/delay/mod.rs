@@ -44,11 +44,12 @@
 //! (mean of the LSTM's initial forget block of `bias_ih_l0`, first seed); `delay-example` (T),
 //! `delay-example-pred-<cell>` (accuracy on the example), `copy-link`.
 
+mod as_pytorch;
 mod checkpoint;
 pub mod driver;
 mod example;
 mod progress;
-mod settings;
+pub(crate) mod settings;
 pub mod store;
 mod summary;
 pub mod sweep;
@@ -60,7 +61,6 @@ use self::progress::ProgressPanel;
 use self::settings::SettingsPanel;
 use self::summary::SummaryPanel;
 use self::sweep::{batch_lines, heldout_lines, RunView};
-use crate::charts::canvas::chart_canvas;
 use crate::charts::delay::{self as chart, CurveChart};
 use crate::lessons::fmt::count_commas;
 use crate::lessons::{use_nav, CopyLink};
@@ -81,6 +81,13 @@ use unroll_core::math::params::CellKind;
 
 /// The page's own styles.
 const CSS: &str = r#"
+.dl-pytorch summary { cursor: pointer; font-size: 0.9rem; }
+.dl-row { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.4rem 0; }
+.dl-msg { font-size: 0.85rem; margin: 0.35rem 0; overflow-wrap: anywhere; }
+.dl-msg.ok { color: var(--ok, #17803d); }
+.dl-msg.error { color: var(--err, #b42318); }
+.dl-script { max-height: 24rem; overflow: auto; font-size: 0.75rem; line-height: 1.35;
+  background: var(--code-bg, #f6f8fa); padding: 0.6rem 0.75rem; border-radius: 6px; white-space: pre; }
 .dl-summary { display: flex; flex-wrap: wrap; gap: 4px 16px; margin-bottom: 8px; font-size: 13px; color: var(--muted, #64748b); }
 .dl-none-note { margin: 0; }
 .dl-strip { display: flex; flex-wrap: wrap; gap: 10px 14px; font-family: var(--mono, monospace); font-size: 12px; }
@@ -212,7 +219,7 @@ pub fn DelayPage() -> impl IntoView {
 
     view! {
         <style>{CSS}</style>
-        <crate::memory::MemoryPage cfg=cfg delay_busy=Signal::derive(move || driver.busy()) />
+        <crate::memory::MemoryPage cfg=cfg notices=notices delay_busy=Signal::derive(move || driver.busy()) />
         <div class="training-page delay-page" data-testid="delay-page" class:mt-hidden=move || cfg.with(|c| c.task.memory().is_some())>
             <section class="page-intro lx-intro">
                 <h1>{t(|l| DelayText::of(l).title)}</h1>
@@ -232,15 +239,26 @@ pub fn DelayPage() -> impl IntoView {
                     <SummaryPanel driver=driver shown_cfg=shown_cfg />
                     <ForgetBiasPanel cfg=cfg shown_cfg=shown_cfg />
                     <ExamplePanel driver=driver shown_cfg=shown_cfg />
-                    <section class="panel">
-                        <h2>{t(|l| DelayText::of(l).about)}</h2>
-                        <p class="lx-text">{t(|l| DelayText::of(l).about_1)}</p>
-                        <p class="lx-text">{t(|l| DelayText::of(l).about_2)}</p>
-                        <p class="lx-text">{t(|l| DelayText::of(l).about_3)}</p>
-                    </section>
+                    <as_pytorch::DelayAsPytorch shown_cfg=shown_cfg />
+                    <AboutPanel />
                 </div>
             </div>
         </div>
+    }
+}
+
+/// What the task is about (three paragraphs under the charts).
+#[component]
+fn AboutPanel() -> impl IntoView {
+    let loc = use_locale();
+    let t = move |pick: Text| move || pick(loc.lang());
+    view! {
+        <section class="panel">
+            <h2>{t(|l| DelayText::of(l).about)}</h2>
+            <p class="lx-text">{t(|l| DelayText::of(l).about_1)}</p>
+            <p class="lx-text">{t(|l| DelayText::of(l).about_2)}</p>
+            <p class="lx-text">{t(|l| DelayText::of(l).about_3)}</p>
+        </section>
     }
 }
 
@@ -311,7 +329,7 @@ fn ChartsPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> impl Into
                 {t(|l| DelayText::of(l).seed_lines)}
             </p>
             <div class="charts">
-                {chart_canvas(
+                {crate::chart_canvas!(
                     "chart-delay-acc",
                     Signal::derive(move || DelayText::of(loc.lang()).chart_heldout_acc_title),
                     move || heldout(true),
@@ -320,7 +338,7 @@ fn ChartsPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> impl Into
                         let _ = chart::draw(area, c, style);
                     },
                 )}
-                {chart_canvas(
+                {crate::chart_canvas!(
                     "chart-delay-loss",
                     Signal::derive(move || DelayText::of(loc.lang()).chart_heldout_loss),
                     move || heldout(false),
@@ -329,7 +347,7 @@ fn ChartsPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> impl Into
                         let _ = chart::draw(area, c, style);
                     },
                 )}
-                {chart_canvas(
+                {crate::chart_canvas!(
                     "chart-delay-batch",
                     Signal::derive(move || DelayText::of(loc.lang()).chart_batch_loss),
                     move || batch_chart(loc, shown_cfg, runs, restored),
@@ -338,6 +356,14 @@ fn ChartsPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> impl Into
                         let _ = chart::draw(area, c, style);
                     },
                 )}
+            </div>
+            <div class="export-row">
+                <crate::charts::csv::CsvButton
+                    file=Signal::derive(move || format!("unroll-delay-d{}-heldout.csv", shown_cfg.with(|c| c.delay)))
+                    rows=Signal::derive(move || runs.with(|rs| rs.iter().map(|r| r.heldout.len()).sum::<usize>()))
+                    csv=Callback::new(move |()| runs.with_untracked(|rs| crate::charts::csv::heldout_csv(rs.iter().flat_map(|r| &r.heldout))))
+                    label=Signal::derive(move || DelayText::of(loc.lang()).chart_heldout_loss.to_owned())
+                />
             </div>
         </section>
     }

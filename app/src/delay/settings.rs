@@ -20,7 +20,7 @@ use unroll_core::config::{Lang, NoticeKind};
 
 /// A form control or preset sets `key` to `value` through the codec, like a link; what the
 /// codec adjusted joins the page's notices.
-fn set_field(
+pub(crate) fn set_field(
     cfg: RwSignal<DelayConfig>,
     notices: RwSignal<Vec<PageNotice>>,
     key: &'static str,

@@ -43,6 +43,14 @@ pub fn SummaryPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> impl
         <section class="panel">
             <h2>{t(|l| DelayText::of(l).summary)}</h2>
             <p class="panel-note">{t(|l| DelayText::of(l).summary_note)}</p>
+            <div class="export-row">
+                <crate::charts::csv::CsvButton
+                    file="unroll-delay-sweep.csv".to_owned()
+                    rows=Signal::derive(move || summaries.with(|s| s.first().map_or(0, |s| s.figures.len())))
+                    csv=Callback::new(move |()| summaries.with_untracked(|s| s.first().map(|s| crate::charts::csv::sweep_csv(&s.figures)).unwrap_or_default()))
+                    label=Signal::derive(move || DelayText::of(loc.lang()).summary.to_owned())
+                />
+            </div>
             {move || {
                 let c = shown_cfg.get();
                 summary_table(summaries.get(), (c.cell.cells(), c.seeds), lang())

@@ -264,6 +264,16 @@ pub struct DelayText {
     pub forget_bias_mean: fn(&str, &str) -> String,
     /// Capacity heading.
     pub capacity_title: &'static str,
+    /// "As PyTorch" panel heading.
+    pub pytorch_heading: &'static str,
+    /// What the script is and how it compares with the page.
+    pub pytorch_help: &'static str,
+    /// The download button.
+    pub pytorch_download: &'static str,
+    /// The disclosure that shows the script.
+    pub pytorch_show: &'static str,
+    /// The download started: {0} the file's name.
+    pub pytorch_downloaded: fn(&str) -> String,
 }
 
 impl DelayText {
@@ -394,6 +404,11 @@ impl DelayText {
         checkpoint_saved: |a0, a1, a2| format!("Seed {a0} of {a1} saved at step {a2}: a reload resumes it from there."),
         forget_bias_mean: |a0, a1| format!("Mean of the LSTM's forget block of bias_ih_l0 at initialisation (seed {a1}): {a0}"),
         capacity_title: "What delay 64 asks of the state",
+        pytorch_heading: "As PyTorch",
+        pytorch_help: "These settings as a complete PyTorch script: the same task (random tokens, the target delay steps back, loss and accuracy on the supervised positions), the same models (nn.RNN / nn.LSTM / nn.GRU with a Linear head at every position, parameters rnn.* and fc.*), PyTorch's initialisation plus the forget-gate bias, Adam, the clipping, the steps, seeds and the held-out set of 256 sequences evaluated on this page's schedule. It draws its tokens and weights from the same seeds with torch's generator, so its runs agree with this page's in outcome, not digit for digit.",
+        pytorch_download: "Download .py",
+        pytorch_show: "Show the script",
+        pytorch_downloaded: |a0| format!("Downloaded {a0}. Run it with: python3 {a0}"),
     };
 
     /// 简体中文.
@@ -523,6 +538,11 @@ impl DelayText {
         checkpoint_saved: |a0, a1, a2| format!("第 {a0} 个种子（共 {a1} 个）已保存在第 {a2} 步：重新加载页面后从这里继续。"),
         forget_bias_mean: |a0, a1| format!("LSTM 的 bias_ih_l0 遗忘门块在初始化时的平均值（种子 {a1}）：{a0}"),
         capacity_title: "delay 64 对状态的要求",
+        pytorch_heading: "对应的 PyTorch 代码",
+        pytorch_help: "把这些设置写成一个完整的 PyTorch 脚本：同样的任务（随机词元，目标是 delay 步之前的词元，只在有监督的位置计算损失和准确率）、同样的模型（nn.RNN / nn.LSTM / nn.GRU，每个位置接一个 Linear 输出层，参数名 rnn.* 和 fc.*）、PyTorch 的初始化加遗忘门偏置、Adam、梯度裁剪、步数、种子，以及按本页的节奏评估的 256 条留出序列。它用 torch 的随机数生成器从相同的种子抽取词元和权重，所以结果与本页在结论上一致，而不是逐位相同。",
+        pytorch_download: "下载 .py",
+        pytorch_show: "显示脚本",
+        pytorch_downloaded: |a0| format!("已下载 {a0}。运行：python3 {a0}"),
     };
 
     /// The texts in `lang`.

@@ -241,12 +241,34 @@ pub fn sync_url<T: Clone + Send + Sync + 'static>(state: RwSignal<T>, wrap: fn(T
 #[derive(Clone, Copy)]
 pub struct PageLink(pub RwSignal<String>);
 
-/// The lesson's link as text, shown only on paper (`print-link`).
+/// The lesson's link as a QR code and as text, shown only on paper (`print-qr`, whose
+/// `data-value` is the link it encodes, and `print-link`).
 #[component]
 fn PrintLink() -> impl IntoView {
     use_context::<PageLink>().map(|l| {
-        view! { <p class="lx-print-link" data-testid="print-link">{move || l.0.get()}</p> }
+        let qr = Memo::new(move |_| qr_svg(&l.0.get()));
+        view! {
+            <div class="lx-print-row">
+                <div class="lx-print-qr" data-testid="print-qr" data-value=move || l.0.get() inner_html=move || qr.get()></div>
+                <p class="lx-print-link" data-testid="print-link">{move || l.0.get()}</p>
+            </div>
+        }
     })
+}
+
+/// `text` as a QR code (error correction level M, black modules on white, with its quiet
+/// zone) in an `<svg>` whose size is its viewBox in modules; empty when `text` is too long for
+/// a QR code.
+pub fn qr_svg(text: &str) -> String {
+    use qrcode::render::svg;
+    qrcode::QrCode::with_error_correction_level(text.as_bytes(), qrcode::EcLevel::M)
+        .map(|code| {
+            code.render::<svg::Color>()
+                .module_dimensions(1, 1)
+                .quiet_zone(true)
+                .build()
+        })
+        .unwrap_or_default()
 }
 
 /// `origin + path + ?query`: a link that works outside the page (printed, pasted).
@@ -540,4 +562,28 @@ pub fn Para(
 ) -> impl IntoView {
     let lang = use_lang();
     view! { <p class=format!("lx-text {class}")>{move || text(lang.get())}</p> }
+}
+
+#[cfg(test)]
+mod print_tests {
+    use super::qr_svg;
+
+    #[test]
+    fn the_link_becomes_a_square_qr_code_or_nothing() {
+        let link = "https://unroll.example/?v=1&lesson=unroll&w_hh=0.9&x=1,2,-1&t=3";
+        let svg = qr_svg(link);
+        let size: u32 = svg
+            .split("width=\"")
+            .nth(1)
+            .and_then(|s| s.split('"').next())
+            .and_then(|s| s.parse().ok())
+            .expect("a width");
+        // 4·version + 17 modules and a quiet zone of 4 on each side.
+        assert_eq!((size - 8 - 17) % 4, 0, "{size}");
+        assert!(svg.contains(&format!("viewBox=\"0 0 {size} {size}\"")));
+        assert!(svg.matches('M').count() > 50, "dark modules drawn");
+        // A longer link needs a larger code; one past the largest code's capacity gets none.
+        assert!(qr_svg(&link.repeat(4)).len() > svg.len());
+        assert_eq!(qr_svg(&"x".repeat(3000)), "");
+    }
 }

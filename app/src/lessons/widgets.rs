@@ -884,7 +884,11 @@ pub fn LineChart(
     /// Accessible name.
     #[prop(into)]
     label: Signal<String>,
+    /// The exported files' name without extension; `unroll-<testid>` when not given.
+    #[prop(into, optional)]
+    file: Option<Signal<String>>,
 ) -> impl IntoView {
+    let file = file.unwrap_or_else(|| Signal::stored(format!("unroll-{testid}")));
     let wrap = NodeRef::<leptos::html::Div>::new();
     let box_size = crate::charts::canvas::client_size(wrap);
     let drawn = move || {
@@ -944,7 +948,10 @@ pub fn LineChart(
             <ul class="lx-legend-list">{legend(&d)}</ul>
         }
     };
-    view! { <div class="lx-chart-wrap" node_ref=wrap>{drawn}</div> }
+    view! {
+        <div class="lx-chart-wrap" node_ref=wrap>{drawn}</div>
+        <crate::widgets::export::FigureExport name=file />
+    }
 }
 
 /// The y axis's grid lines with their labels, and the x axis's tick marks with theirs.

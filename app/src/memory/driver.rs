@@ -1,8 +1,11 @@
 //! The long-memory run's driver: starts, pauses, resumes and resets the sweep in the engine's
-//! Web Worker, applies its reports to the page's signals and times the training. A run in
-//! progress is marked in the browser's local storage, so that after a reload the page can say
-//! that the reload stopped it (runs are not kept: Start trains again). Not a component.
+//! Web Worker, applies its reports to the page's signals and times the training. Every
+//! held-out point is kept in the browser's local storage ([`super::store`]), so a reload shows
+//! the finished runs again and offers to go on from the first unfinished run; the page stays
+//! mounted across navigation, so leaving it and coming back keeps the sweep as it is. Not a
+//! component.
 
+use super::store::{self, KeptSweep};
 use crate::shell::engine_client::EngineClient;
 use crate::shell::run_status::RunStatus;
 use leptos::prelude::*;
@@ -11,9 +14,6 @@ use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::query::encode;
 use unroll_core::memory::run::{MemoryEvent, MemoryPlan};
 use unroll_core::memory::HeldOutPoint;
-
-/// The local-storage key of the run in progress.
-const RUNNING_KEY: &str = "unroll.memory.running";
 
 /// The long-memory run shown on the page.
 #[derive(Clone, Copy)]
@@ -30,44 +30,18 @@ pub struct MemoryDriver {
     pub elapsed: RwSignal<f64>,
     /// Why the run failed.
     pub error: RwSignal<Option<String>>,
-    /// A reload stopped a run in progress.
-    pub interrupted: RwSignal<bool>,
+    /// A reload stopped the sweep shown: the runs it had finished (it can go on from there).
+    pub interrupted: RwSignal<Option<usize>>,
+    /// The canonical query of the sweep shown.
+    query: StoredValue<Option<String>>,
     session: StoredValue<Option<u64>>,
     /// When the current stretch of training began (ms), and the seconds before it.
     clock: StoredValue<(Option<f64>, f64)>,
 }
 
-/// `localStorage`, when the browser gives it.
-fn storage() -> Option<JsValue> {
-    let window = web_sys::window()?;
-    js_sys::Reflect::get(&window, &"localStorage".into())
-        .ok()
-        .filter(|s| !s.is_null() && !s.is_undefined())
-}
-
-/// Calls `method` of `localStorage` with `args` (errors are ignored: the mark is a courtesy).
-fn storage_call(method: &str, args: &[&str]) -> JsValue {
-    use wasm_bindgen::JsCast;
-    let Some(s) = storage() else {
-        return JsValue::NULL;
-    };
-    let Some(f) = js_sys::Reflect::get(&s, &method.into())
-        .ok()
-        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-    else {
-        return JsValue::NULL;
-    };
-    let array: js_sys::Array = args.iter().map(|a| JsValue::from_str(a)).collect();
-    f.apply(&s, &array).unwrap_or(JsValue::NULL)
-}
-
-use wasm_bindgen::JsValue;
-
 impl MemoryDriver {
-    /// No run; notes whether a reload stopped one.
+    /// No run (the page shows a kept one with [`MemoryDriver::show`]).
     pub fn new() -> Self {
-        let interrupted = storage_call("getItem", &[RUNNING_KEY]).is_string();
-        storage_call("removeItem", &[RUNNING_KEY]);
         MemoryDriver {
             status: RwSignal::new(RunStatus::Idle),
             plan: RwSignal::new(None),
@@ -75,9 +49,43 @@ impl MemoryDriver {
             progress: RwSignal::new((0, 0)),
             elapsed: RwSignal::new(0.0),
             error: RwSignal::new(None),
-            interrupted: RwSignal::new(interrupted),
+            interrupted: RwSignal::new(None),
+            query: StoredValue::new(None),
             session: StoredValue::new(None),
             clock: StoredValue::new((None, 0.0)),
+        }
+    }
+
+    /// Shows the kept sweep of `config`, if there is one, unless a sweep is training; else
+    /// clears the page when it shows another configuration's sweep.
+    pub fn show(&self, config: &DelayConfig) {
+        if self.status.get_untracked().busy() {
+            return;
+        }
+        let query = encode(config, None);
+        if self.query.get_value().as_deref() == Some(query.as_str()) {
+            return;
+        }
+        let (Some(Ok(plan)), Some(kept)) = (MemoryPlan::of(config), store::find(&query)) else {
+            self.clear();
+            return;
+        };
+        self.stop_session();
+        let done = kept.finished_runs(&plan);
+        self.curves.set(kept.finished_curves(&plan));
+        self.progress
+            .set((done as u64 * plan.steps, plan.runs() as u64 * plan.steps));
+        self.clock.set_value((None, kept.elapsed));
+        self.elapsed.set(kept.elapsed);
+        self.error.set(None);
+        self.plan.set(Some(plan));
+        self.query.set_value(Some(query));
+        if kept.finished {
+            self.interrupted.set(None);
+            self.status.set(RunStatus::Finished);
+        } else {
+            self.interrupted.set(Some(done));
+            self.status.set(RunStatus::Stopped);
         }
     }
 
@@ -102,24 +110,57 @@ impl MemoryDriver {
         let Some(Ok(plan)) = MemoryPlan::of(&config) else {
             return;
         };
+        self.curves.set(vec![Vec::new(); plan.runs()]);
+        self.launch(config, plan, 0, 0.0);
+    }
+
+    /// Goes on with the sweep a reload stopped, from its first unfinished run (the finished
+    /// runs shown stay).
+    pub fn go_on(&self, config: DelayConfig) {
+        let (Some(Ok(plan)), Some(from)) =
+            (MemoryPlan::of(&config), self.interrupted.get_untracked())
+        else {
+            return;
+        };
+        let before = self.elapsed.get_untracked();
+        self.launch(config, plan, from, before);
+    }
+
+    /// Starts the worker's sweep of `plan` at run `from`, after `before` seconds of training.
+    fn launch(&self, config: DelayConfig, plan: MemoryPlan, from: usize, before: f64) {
         self.stop_session();
-        let runs = plan.runs();
-        self.curves.set(vec![Vec::new(); runs]);
-        self.progress.set((0, runs as u64 * plan.steps));
+        let total = plan.runs() as u64 * plan.steps;
+        self.progress.set((from as u64 * plan.steps, total));
         self.plan.set(Some(plan));
         self.error.set(None);
-        self.interrupted.set(false);
+        self.interrupted.set(None);
         self.status.set(RunStatus::Running);
-        self.clock.set_value((Some(Self::now()), 0.0));
-        self.elapsed.set(0.0);
+        self.clock.set_value((Some(Self::now()), before));
+        self.elapsed.set(before);
         let query = encode(&config, None);
-        storage_call("setItem", &[RUNNING_KEY, &query]);
+        self.query.set_value(Some(query.clone()));
+        self.keep(false);
         let client = EngineClient::get();
         let id = client.new_session();
         self.session.set_value(Some(id));
         let d = *self;
         spawn_local(async move {
-            client.run_memory(id, query, move |e| d.apply(id, e)).await;
+            client
+                .run_memory(id, query, from, move |e| d.apply(id, e))
+                .await;
+        });
+    }
+
+    /// Keeps the sweep shown in local storage.
+    fn keep(&self, finished: bool) {
+        let Some(query) = self.query.get_value() else {
+            return;
+        };
+        store::save(KeptSweep {
+            query,
+            curves: self.curves.get_untracked(),
+            elapsed: self.seconds(),
+            finished,
         });
     }
 
@@ -128,16 +169,22 @@ impl MemoryDriver {
             return;
         }
         match event {
-            MemoryEvent::Point { run, point } => self.curves.update(|c| {
-                if let Some(curve) = c.get_mut(run) {
-                    curve.push(point);
-                }
-            }),
+            MemoryEvent::Point { run, point } => {
+                self.curves.update(|c| {
+                    if let Some(curve) = c.get_mut(run) {
+                        curve.push(point);
+                    }
+                });
+                self.keep(false);
+            }
             MemoryEvent::Progress { done, total } => {
                 self.progress.set((done, total));
                 self.elapsed.set(self.seconds());
             }
-            MemoryEvent::Finished => self.end(RunStatus::Finished, None),
+            MemoryEvent::Finished => {
+                self.end(RunStatus::Finished, None);
+                self.keep(true);
+            }
             MemoryEvent::Error(e) => self.end(RunStatus::Error, Some(e)),
         }
     }
@@ -147,7 +194,6 @@ impl MemoryDriver {
         self.status.set(status);
         self.error.set(error);
         self.session.set_value(None);
-        storage_call("removeItem", &[RUNNING_KEY]);
     }
 
     fn stop_session(&self) {
@@ -175,16 +221,25 @@ impl MemoryDriver {
         }
     }
 
-    /// Stops the run and clears what it showed.
+    /// Stops the run, clears what it showed and forgets it.
     pub fn reset(&self) {
+        if let Some(q) = self.query.get_value() {
+            store::forget(&q);
+        }
+        self.clear();
+    }
+
+    /// Stops the run and clears what it showed (it stays kept).
+    pub fn clear(&self) {
         self.stop_session();
-        storage_call("removeItem", &[RUNNING_KEY]);
+        self.query.set_value(None);
         self.status.set(RunStatus::Idle);
         self.plan.set(None);
         self.curves.set(Vec::new());
         self.progress.set((0, 0));
         self.elapsed.set(0.0);
         self.error.set(None);
+        self.interrupted.set(None);
         self.clock.set_value((None, 0.0));
     }
 

@@ -3,28 +3,42 @@
 //! counts, RNN, LSTM and GRU trained one after another in the engine's Web Worker
 //! ([`unroll_core::memory::run`]), their held-out loss on one chart with the task's
 //! memoryless baseline drawn as a line, and a summary per run ("solved after N sequences",
-//! next to the paper's figure). A task switcher at the top of the page moves between
-//! delay-copy and the three tasks.
+//! next to the paper's figure), what the runs show (one sentence from
+//! [`unroll_core::memory::outcome::judge`], [`text::outcome_text`]) with the spread of every
+//! cell over its seeds, and a form for T, the budget, the seeds and the recipe (URL keys of the
+//! lab page). Sweeps are kept across reloads ([`store`]). A task switcher at the top of the
+//! page moves between delay-copy and the three tasks.
 //!
 //! Test hooks: `task-switch-<key>` (delay, adding, copy, order; `aria-pressed` on the shown
 //! one), `memory-page` (`data-value` = the task), `task-baseline` (`data-value` = the
 //! baseline's held-out loss), `memory-length` (T), `memory-budget` (steps per run),
 //! `memory-params-<cell>`, `memory-start` / `-pause` / `-resume` / `-reset`, `memory-status`,
 //! `memory-progress` (fraction of the steps), `memory-time-left` (seconds),
-//! `memory-interrupted`, `memory-error`, `chart-memory-loss` (points drawn),
+//! `memory-interrupted` (`data-value` = runs finished) with `memory-go-on`, `memory-error`,
+//! `mcfg-<key>` (the form's inputs), `memory-default-shows`, `chart-memory-loss` (points drawn),
+//! `memory-outcome` (`data-value` = the outcome's key: `unfinished`, `no-difference`, `split`,
+//! `all-beat`, `seeds-disagree`), `memory-spread-row` (`data-cell`, `data-seeds`, `data-min`,
+//! `data-max`, `data-beat`, `data-solved`),
 //! `memory-summary` (`data-value` = runs finished) with `memory-summary-row` (`data-cell`,
 //! `data-seed`, `data-value` = final held-out loss, `data-solved` = sequences or empty).
 
 mod driver;
+mod form;
+mod outcome;
 mod panels;
+pub mod store;
 pub mod text;
 
 use self::driver::MemoryDriver;
+use self::form::SettingsForm;
+use self::outcome::OutcomePanel;
 use self::panels::{ChartPanel, RunPanel, SummaryPanel, TaskIntro};
 use crate::shell::i18n::use_locale;
+use crate::shell::url::{PageNotice, UrlNotice};
 use leptos::prelude::*;
 use text::MemoryText;
 use unroll_core::config::delay::{DelayConfig, LabTask};
+use unroll_core::config::NoticeKind;
 use unroll_core::memory::run::MemoryPlan;
 
 /// The tasks' styles (and the delay-copy part hidden while a task is shown).
@@ -45,6 +59,10 @@ const CSS: &str = r#"
 .mt-table { border-collapse: collapse; font-size: 13px; width: 100%; }
 .mt-table th, .mt-table td { border-bottom: 1px solid #e2e8f0; padding: 6px 8px; text-align: left; }
 .mt-table-wrap { overflow-x: auto; }
+.mt-form { display: grid; grid-template-columns: repeat(auto-fill, minmax(140px, 1fr)); gap: 4px 16px; }
+.mt-outcome { font-weight: 600; }
+.mt-spread-head { font-size: 15px; margin: 12px 0 4px; }
+.memory-page .notice .btn { margin-left: 12px; }
 "#;
 
 /// The task switcher, and the task's page when the configuration names one of the three
@@ -53,11 +71,26 @@ const CSS: &str = r#"
 pub fn MemoryPage(
     /// The lab page's configuration (its `task` picks the page part shown).
     cfg: RwSignal<DelayConfig>,
+    /// The page's notices of adjusted URL values (the form adds to them).
+    notices: RwSignal<Vec<PageNotice>>,
     /// A delay-copy sweep is running.
     delay_busy: Signal<bool>,
 ) -> impl IntoView {
     let driver = MemoryDriver::new();
     let kind = Memo::new(move |_| cfg.with(|c| c.task.memory()));
+    // The kept sweep of the configuration shown (after a reload, a task switch or a change of
+    // the form), unless a sweep is training.
+    Effect::new(move |_| cfg.with(|c| driver.show(c)));
+    // The rule `0 < delay < length` is delay-copy's: a task page does not list it.
+    Effect::new(move |_| {
+        if kind.get().is_some() {
+            notices.update(|n| {
+                n.retain(|x| {
+                    !matches!(x, PageNotice::Url(u) if matches!(u.kind, NoticeKind::Inconsistent { .. }))
+                })
+            });
+        }
+    });
     let plan = Memo::new(move |_| {
         driver
             .plan
@@ -71,8 +104,11 @@ pub fn MemoryPage(
         {move || kind.get().map(|kind| view! {
             <div class="training-page memory-page" data-testid="memory-page" data-value=kind.as_str()>
                 <TaskIntro kind=kind plan=plan />
+                <UrlNotice notices=notices />
+                <SettingsForm cfg=cfg notices=notices driver=driver />
                 <RunPanel cfg=cfg driver=driver plan=plan />
                 <ChartPanel kind=kind driver=driver plan=plan />
+                <OutcomePanel driver=driver />
                 <SummaryPanel driver=driver />
             </div>
         })}
@@ -102,7 +138,7 @@ fn TaskSwitcher(
                     aria-pressed=move || (cfg.with(|c| c.task) == task).to_string()
                     disabled=locked
                     on:click=move |_| {
-                        driver.reset();
+                        driver.clear();
                         cfg.update(|c| c.task = task);
                     }
                 >

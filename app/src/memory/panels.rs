@@ -3,7 +3,6 @@
 
 use super::driver::MemoryDriver;
 use super::text::{index, MemoryText};
-use crate::charts::canvas::chart_canvas;
 use crate::charts::delay::{self as chart, CurveChart, Line};
 use crate::delay::text::fmt_seconds;
 use crate::lessons::fmt::count_commas;
@@ -29,8 +28,9 @@ pub fn TaskIntro(kind: TaskKind, plan: ShownPlan) -> impl IntoView {
     let facts = move || {
         let Some(Ok(p)) = plan.get() else {
             return plan.get().and_then(Result::err).map(|e| {
+                let text = (t().length_error)(t().names[index(e.task)], &e.min.to_string(), &e.length.to_string());
                 view! {
-                    <p class="notice notice-error" data-testid="memory-error">{e.to_string()}</p>
+                    <p class="notice notice-error" role="alert" data-testid="memory-error" data-value=e.length.to_string()>{text}</p>
                 }
                 .into_any()
             });
@@ -65,6 +65,7 @@ pub fn TaskIntro(kind: TaskKind, plan: ShownPlan) -> impl IntoView {
             {facts}
             <p class="lx-text" data-testid="memory-criterion">{move || t().criterion[i]}</p>
             <p class="lx-text" data-testid="memory-paper">{move || t().paper[i]}</p>
+            <p class="lx-text" data-testid="memory-default-shows">{move || t().default_shows[i]}</p>
         </section>
     }
 }
@@ -119,8 +120,14 @@ pub fn RunPanel(
                     {move || t().status[status_index(status.get())]}
                 </span>
             </RunControls>
-            {move || driver.interrupted.get().then(|| view! {
-                <div class="notice notice-info" role="status" data-testid="memory-interrupted"><div class="notice-body">{move || t().interrupted}</div></div>
+            {move || driver.interrupted.get().map(|k| {
+                let n = driver.plan.get().map_or(0, |p| p.runs());
+                view! {
+                    <div class="notice notice-info" role="status" data-testid="memory-interrupted" data-value=k.to_string()>
+                        <div class="notice-body">{move || (t().interrupted)(&k.to_string(), &n.to_string())}</div>
+                        <button type="button" class="btn btn-small" data-testid="memory-go-on" on:click=move |_| driver.go_on(cfg.get_untracked())>{move || t().go_on}</button>
+                    </div>
+                }
             })}
             {move || driver.error.get().map(|e| view! {
                 <div class="notice notice-error" role="alert" data-testid="memory-error"><div class="notice-body">{move || (t().failed)(&e)}</div></div>
@@ -179,9 +186,21 @@ pub fn ChartPanel(kind: TaskKind, driver: MemoryDriver, plan: ShownPlan) -> impl
                 })
                 .collect()
         });
+        // The band between the lowest and the highest seed of each cell.
+        let bands = cells
+            .iter()
+            .map(|&cell| {
+                let seeds_of: Vec<&[(u64, f64)]> = lines
+                    .iter()
+                    .filter(|l| l.cell == cell)
+                    .map(|l| l.points.as_slice())
+                    .collect();
+                (cell, chart::band(&seeds_of))
+            })
+            .collect();
         CurveChart {
             lines,
-            bands: Vec::new(),
+            bands,
             y_max: baseline * 1.5,
             percent: false,
             chance: Some((baseline, t.baseline)),
@@ -193,7 +212,7 @@ pub fn ChartPanel(kind: TaskKind, driver: MemoryDriver, plan: ShownPlan) -> impl
     view! {
         <section class="panel charts-panel">
             <div class="charts">
-                {chart_canvas(
+                {crate::chart_canvas!(
                     "chart-memory-loss",
                     Signal::derive(move || MemoryText::of(loc.lang()).chart),
                     data,
@@ -202,6 +221,17 @@ pub fn ChartPanel(kind: TaskKind, driver: MemoryDriver, plan: ShownPlan) -> impl
                         let _ = chart::draw(area, c, style);
                     },
                 )}
+            </div>
+            <div class="export-row">
+                <crate::charts::csv::CsvButton
+                    file=format!("unroll-memory-{}-heldout.csv", kind.as_str())
+                    rows=Signal::derive(move || driver.curves.with(|cs| cs.iter().map(Vec::len).sum::<usize>()))
+                    csv=Callback::new(move |()| {
+                        let (cells, seeds) = driver.plan.with_untracked(|p| p.as_ref().map(|p| (p.cells.clone(), p.seeds.clone())).unwrap_or_default());
+                        driver.curves.with_untracked(|cs| crate::charts::csv::memory_csv(&cells, &seeds, cs))
+                    })
+                    label=Signal::derive(move || MemoryText::of(loc.lang()).chart.to_owned())
+                />
             </div>
         </section>
     }

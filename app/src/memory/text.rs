@@ -1,6 +1,8 @@
 //! The texts of the long-memory tasks on the lab page, in English and 简体中文.
 
+use crate::lessons::fmt::count_commas;
 use unroll_core::config::Lang;
+use unroll_core::memory::outcome::{CellOutcome, MemoryOutcome, OutcomeKind};
 use unroll_core::memory::TaskKind;
 
 /// The long-memory tasks' texts.
@@ -54,8 +56,30 @@ pub struct MemoryText {
     pub not_solved: &'static str,
     /// Still training.
     pub training: &'static str,
-    /// A reload stopped a run.
-    pub interrupted: &'static str,
+    /// A reload stopped the sweep: {0} runs finished, {1} runs in all.
+    pub interrupted: fn(&str, &str) -> String,
+    /// The button that goes on with a sweep a reload stopped.
+    pub go_on: &'static str,
+    /// What the default T and budget show, in Unroll and in PyTorch, per task.
+    pub default_shows: [&'static str; 3],
+    /// Settings heading.
+    pub settings: &'static str,
+    /// Field names: T, steps, seeds, first seed, hidden, lr, batch, clipping, forget bias.
+    pub fields: [&'static str; 9],
+    /// Under the form: how the keys work.
+    pub form_note: &'static str,
+    /// The form is locked while a sweep runs.
+    pub locked: &'static str,
+    /// T out of the task's range: {0} task name, {1} smallest T, {2} T asked for.
+    pub length_error: fn(&str, &str, &str) -> String,
+    /// Outcome heading.
+    pub outcome: &'static str,
+    /// Spread table heading.
+    pub spread: &'static str,
+    /// Spread columns: cell, seeds, final held-out loss (lowest–highest), beats the baseline, solved.
+    pub spread_columns: [&'static str; 5],
+    /// "{0} of {1}" (seeds).
+    pub of: fn(&str, &str) -> String,
     /// The run failed: {0} why.
     pub failed: fn(&str) -> String,
     /// Start / Train again / Pause / Resume / Reset.
@@ -110,7 +134,22 @@ impl MemoryText {
         solved_after: |n| format!("solved after {n} sequences"),
         not_solved: "not solved within the budget",
         training: "training…",
-        interrupted: "A reload stopped the run that was training: its results were not kept. Press Start to train again from step 0.",
+        interrupted: |k, n| format!("A reload stopped this sweep after {k} of its {n} runs. The finished runs are shown; Go on trains the others (Train again starts over)."),
+        go_on: "Go on",
+        default_shows: [
+            "What the default shows (T = 50, 1500 steps, 3 seeds): LSTM and GRU solve the task, the RNN stays on the baseline — in Unroll and in PyTorch alike (docs/memory-tasks.md).",
+            "What the default shows (T = 20, 1000 steps, 3 seeds): only the GRU gets clearly below the baseline, RNN and LSTM stay on it, and no cell solves it within the budget — in Unroll and in PyTorch alike (docs/memory-tasks.md).",
+            "What the default shows (T = 100, 800 steps, 3 seeds): every cell stays at chance, in Unroll and in PyTorch alike, and still at 2500 steps — with this recipe no page-sized budget shows a difference between cells here (docs/memory-tasks.md).",
+        ],
+        settings: "Settings",
+        fields: ["T (length)", "Steps per run", "Seeds per cell", "First seed", "Hidden size", "Learning rate", "Batch size", "Clipping (0 = off)", "Forget-gate bias"],
+        form_note: "Each field writes its URL key. A key at its delay-copy default (length 96, steps 3000, hidden_size 128) takes this task's default.",
+        locked: "The settings are locked while the sweep trains.",
+        length_error: |task, min, got| format!("The {task} task needs T of at least {min}; T = {got} does not fit. Choose a larger T."),
+        outcome: "What the runs show",
+        spread: "Per cell, over its seeds",
+        spread_columns: ["Cell", "Seeds", "Final loss (lowest–highest)", "Beats the baseline", "Solved"],
+        of: |k, n| format!("{k} of {n}"),
         failed: |e| format!("The run could not go on: {e}"),
         buttons: ["Start", "Train again", "Pause", "Resume", "Reset"],
         status: ["idle", "training", "paused", "finished", "stopped", "failed"],
@@ -161,7 +200,22 @@ impl MemoryText {
         solved_after: |n| format!("在 {n} 个序列后解决"),
         not_solved: "在预算内未解决",
         training: "训练中……",
-        interrupted: "重新加载页面中断了正在训练的运行：其结果没有保留。按“开始”从第 0 步重新训练。",
+        interrupted: |k, n| format!("重新加载页面中断了这次扫描：{n} 次运行中已完成 {k} 次。已完成的运行显示在下面；“继续训练”训练其余的运行（“再训练一次”从头开始）。"),
+        go_on: "继续训练",
+        default_shows: [
+            "默认设置（T = 50，1500 步，3 个种子）显示：LSTM 和 GRU 解决了任务，RNN 停留在基线——Unroll 与 PyTorch 结果一致（docs/memory-tasks.md）。",
+            "默认设置（T = 20，1000 步，3 个种子）显示：只有 GRU 明显低于基线，RNN 和 LSTM 停留在基线上，预算内没有单元解决任务——Unroll 与 PyTorch 结果一致（docs/memory-tasks.md）。",
+            "默认设置（T = 100，800 步，3 个种子）显示：每种单元都停留在随机水平，Unroll 与 PyTorch 一致，2500 步时仍然如此——用这个配方，页面规模的预算在这里显示不出单元之间的差别（docs/memory-tasks.md）。",
+        ],
+        settings: "设置",
+        fields: ["T（长度）", "每次运行的步数", "每种单元的种子数", "第一个种子", "隐藏大小", "学习率", "批大小", "裁剪（0 = 关闭）", "遗忘门偏置"],
+        form_note: "每个字段写入它的 URL 键。保持延迟复制默认值的键（length 96、steps 3000、hidden_size 128）取本任务的默认值。",
+        locked: "扫描训练期间设置被锁定。",
+        length_error: |task, min, got| format!("{task}任务需要 T 至少为 {min}；T = {got} 不合适。请选择更大的 T。"),
+        outcome: "运行结果说明了什么",
+        spread: "每种单元在各种子上的结果",
+        spread_columns: ["单元", "种子", "最终损失（最低–最高）", "优于基线", "解决"],
+        of: |k, n| format!("{k}/{n}"),
         failed: |e| format!("运行无法继续：{e}"),
         buttons: ["开始", "再训练一次", "暂停", "继续", "重置"],
         status: ["未开始", "训练中", "已暂停", "已完成", "已停止", "失败"],
@@ -183,6 +237,137 @@ pub fn index(kind: TaskKind) -> usize {
         TaskKind::Copy => 1,
         TaskKind::Order => 2,
     }
+}
+
+/// `value` with the decimals of the task's figures: 4 below a baseline of 1 (MSE), else 3.
+pub fn fmt_loss(value: f64, baseline: f64) -> String {
+    if baseline < 1.0 {
+        format!("{value:.4}")
+    } else {
+        format!("{value:.3}")
+    }
+}
+
+/// `RNN 0.167–0.170` (one value for one seed).
+fn cell_range(c: &CellOutcome, baseline: f64) -> String {
+    let (lo, hi) = (fmt_loss(c.min, baseline), fmt_loss(c.max, baseline));
+    if c.seeds == 1 || lo == hi {
+        format!("{} {lo}", c.cell.name())
+    } else {
+        format!("{} {lo}–{hi}", c.cell.name())
+    }
+}
+
+/// The cells' names joined: `LSTM and GRU`, `LSTM 和 GRU`.
+fn names(cells: &[&CellOutcome], lang: Lang) -> String {
+    let names: Vec<&str> = cells.iter().map(|c| c.cell.name()).collect();
+    let (sep, last) = match lang {
+        Lang::En => (", ", " and "),
+        Lang::Zh => ("、", " 和 "),
+    };
+    match names.split_last() {
+        Some((l, rest)) if !rest.is_empty() => format!("{}{last}{l}", rest.join(sep)),
+        Some((l, _)) => (*l).to_owned(),
+        None => String::new(),
+    }
+}
+
+/// The cells' ranges joined.
+fn ranges(cells: &[&CellOutcome], baseline: f64, lang: Lang) -> String {
+    let sep = match lang {
+        Lang::En => ", ",
+        Lang::Zh => "，",
+    };
+    cells
+        .iter()
+        .map(|c| cell_range(c, baseline))
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// Which cells met the criterion of "solved", on how many seeds and after how many sequences.
+fn solved_clause(o: &MemoryOutcome, lang: Lang) -> String {
+    let solved: Vec<String> = o
+        .cells
+        .iter()
+        .filter(|c| c.solved > 0)
+        .map(|c| {
+            let (a, b) = c.solved_after.unwrap_or((0, 0));
+            let after = if a == b {
+                count_commas(a)
+            } else {
+                format!("{}–{}", count_commas(a), count_commas(b))
+            };
+            match lang {
+                Lang::En => format!(
+                    "{} on {} of {} seeds (after {after} sequences)",
+                    c.cell.name(),
+                    c.solved,
+                    c.seeds
+                ),
+                Lang::Zh => format!(
+                    "{} 在 {} 个种子中的 {} 个上（{after} 个序列后）",
+                    c.cell.name(),
+                    c.seeds,
+                    c.solved
+                ),
+            }
+        })
+        .collect();
+    match (lang, solved.is_empty()) {
+        (Lang::En, true) => "No run met the criterion of solved.".into(),
+        (Lang::Zh, true) => "没有运行达到“解决”的标准。".into(),
+        (Lang::En, false) => format!("Solved: {}.", solved.join("; ")),
+        (Lang::Zh, false) => format!("解决：{}。", solved.join("；")),
+    }
+}
+
+/// The outcome of a sweep in `lang`: one sentence on what the runs show, then which cells
+/// solved the task, then (with one seed per cell) that no spread was measured. Every number
+/// comes from the outcome; an unfinished sweep gets only its count of finished runs.
+pub fn outcome_text(o: &MemoryOutcome, lang: Lang) -> String {
+    let b = o.baseline;
+    let base = fmt_loss(b, b);
+    let all: Vec<&CellOutcome> = o.cells.iter().collect();
+    let (ahead, behind) = (o.ahead(), o.behind());
+    let main = match (o.kind, lang) {
+        (OutcomeKind::Unfinished { finished, runs }, Lang::En) => {
+            return format!("{finished} of {runs} runs finished: the outcome is written when every run is done.")
+        }
+        (OutcomeKind::Unfinished { finished, runs }, Lang::Zh) => {
+            return format!("{runs} 次运行中已完成 {finished} 次：所有运行完成后才给出结论。")
+        }
+        (OutcomeKind::NoneBeatsBaseline, Lang::En) => format!("No cell beats the baseline ({base}): final held-out loss {} — none 10 % below it. At this T and budget the runs show no difference between the cells.", ranges(&all, b, lang)),
+        (OutcomeKind::NoneBeatsBaseline, Lang::Zh) => format!("没有单元优于基线（{base}）：最终留出损失 {}——都没有比基线低 10%。在这个 T 和预算下，运行显示不出单元之间的差别。", ranges(&all, b, lang)),
+        (OutcomeKind::AllBeatBaseline, Lang::En) => format!("Every cell beats the baseline ({base}) on every seed: final held-out loss {}.", ranges(&all, b, lang)),
+        (OutcomeKind::AllBeatBaseline, Lang::Zh) => format!("每种单元在每个种子上都优于基线（{base}）：最终留出损失 {}。", ranges(&all, b, lang)),
+        (OutcomeKind::Split, Lang::En) => {
+            let verb = |cells: &[&CellOutcome], one: &'static str, many: &'static str| if cells.len() == 1 { one } else { many };
+            format!("{} {} the baseline ({base}) on every seed ({}); {} {} on it ({}): the cells differ beyond the seeds' spread.", names(&ahead, lang), verb(&ahead, "beats", "beat"), ranges(&ahead, b, lang), names(&behind, lang), verb(&behind, "stays", "stay"), ranges(&behind, b, lang))
+        }
+        (OutcomeKind::Split, Lang::Zh) => format!("{} 在每个种子上都优于基线（{base}）（{}）；{} 停留在基线上（{}）：单元之间的差别超出了种子间的波动。", names(&ahead, lang), ranges(&ahead, b, lang), names(&behind, lang), ranges(&behind, b, lang)),
+        (OutcomeKind::SeedsDisagree, _) => {
+            let mixed: Vec<String> = o.cells.iter().filter(|c| !c.all_beat() && !c.none_beat()).map(|c| match lang {
+                Lang::En => format!("{} beats the baseline on {} of {} seeds", c.cell.name(), c.beat, c.seeds),
+                Lang::Zh => format!("{} 在 {} 个种子中的 {} 个上优于基线", c.cell.name(), c.seeds, c.beat),
+            }).collect();
+            match lang {
+                Lang::En => format!("The seeds disagree: {}. Final held-out loss {} (baseline {base}).", mixed.join("; "), ranges(&all, b, lang)),
+                Lang::Zh => format!("种子之间不一致：{}。最终留出损失 {}（基线 {base}）。", mixed.join("；"), ranges(&all, b, lang)),
+            }
+        }
+    };
+    let mut parts = vec![main, solved_clause(o, lang)];
+    if o.seeds == 1 {
+        parts.push(match lang {
+            Lang::En => "With one seed per cell the spread between seeds is not measured.".into(),
+            Lang::Zh => "每种单元只有一个种子，种子间的波动没有测量。".into(),
+        });
+    }
+    parts.join(match lang {
+        Lang::En => " ",
+        Lang::Zh => "",
+    })
 }
 
 #[cfg(test)]

@@ -35,7 +35,6 @@ pub mod session;
 pub mod slowmo;
 pub mod text;
 
-use crate::charts::canvas::chart_canvas;
 use crate::charts::csv::{self, CsvButton};
 use crate::charts::loss_curve;
 use crate::charts::val_curve::{self, EpochPoint};
@@ -604,7 +603,7 @@ fn CurvesPanel(
         <section class="panel charts-panel">
             <h2>{move || loc.t().curves}</h2>
             <div class="charts">
-                {chart_canvas(
+                {crate::chart_canvas!(
                     "chart-train-loss",
                     Signal::derive(move || loc.t().chart_loss_caption),
                     move || {
@@ -625,7 +624,7 @@ fn CurvesPanel(
                         let _ = loss_curve::draw(area, s, text, style);
                     },
                 )}
-                {chart_canvas(
+                {crate::chart_canvas!(
                     "chart-val",
                     Signal::derive(move || loc.t().chart_val_caption),
                     move || {

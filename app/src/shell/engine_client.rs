@@ -277,16 +277,21 @@ impl EngineClient {
         let _ = ended.await;
     }
 
-    /// Runs the long-memory task of the canonical query `query` as session `session`;
-    /// resolves when it has ended.
+    /// Runs the long-memory task of the canonical query `query` as session `session`, from
+    /// the plan's run `from_run`; resolves when it has ended.
     pub async fn run_memory(
         &self,
         session: SessionId,
         query: String,
+        from_run: usize,
         on_event: impl FnMut(MemoryEvent) + 'static,
     ) {
         let ended = self.register(session, Listener::Memory(Box::new(on_event)));
-        self.send(vec![Command::Memory { session, query }]);
+        self.send(vec![Command::Memory {
+            session,
+            query,
+            from_run,
+        }]);
         let _ = ended.await;
     }
 

@@ -38,6 +38,10 @@ pub struct ShellText {
     pub export_csv: &'static str,
     /// Its accessible name: what the file holds `{0}`.
     pub export_csv_label: fn(&str) -> String,
+    /// A figure's SVG download button's accessible name and tooltip.
+    pub export_svg_title: &'static str,
+    /// A figure's PNG download button's accessible name and tooltip.
+    pub export_png_title: &'static str,
 
     pub notice: fn(&UrlNotice) -> String,
 }
@@ -67,6 +71,8 @@ impl ShellText {
 
         export_csv: "CSV",
         export_csv_label: |what| format!("Download {what} as CSV"),
+        export_svg_title: "Download this figure as SVG (vector, for slides and papers)",
+        export_png_title: "Download this figure as PNG (twice its size on screen)",
 
         notice: notice_en,
     };
@@ -94,6 +100,8 @@ impl ShellText {
 
         export_csv: "CSV",
         export_csv_label: |what| format!("下载{what}（CSV）"),
+        export_svg_title: "下载此图（SVG 矢量图，适用于幻灯片和论文）",
+        export_png_title: "下载此图（PNG，屏幕尺寸的两倍）",
 
         notice: notice_zh,
     };

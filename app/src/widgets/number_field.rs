@@ -1,6 +1,6 @@
 //! A URL-backed number field of the training forms (names page, training lab, delay page): its
 //! label with the URL key, an `<input type="number">` over the key's range, and a help line.
-//! Test hook: `cfg-<key>` on the input.
+//! Test hook: `cfg-<key>` on the input (another prefix where two forms share a page).
 
 use leptos::prelude::*;
 use unroll_core::config::fields;
@@ -50,10 +50,13 @@ pub fn NumberField(
     /// delays some length allows).
     #[prop(default = None)]
     range: Option<(String, String)>,
+    /// The id's and test hook's prefix (`cfg` unless two forms of one key share a page).
+    #[prop(default = "cfg")]
+    prefix: &'static str,
 ) -> impl IntoView {
     let (min, max, step) = fields::number_attrs(spec);
     let (min, max) = range.unwrap_or((min, max));
-    let id = format!("cfg-{}", spec.key);
+    let id = format!("{prefix}-{}", spec.key);
     view! {
         <div class="field">
             <FieldLabel for_id=id.clone() key=spec.key name=name />

@@ -7,8 +7,9 @@
 //! cargo run --release --bin delay-copy -- [--delay 8] [--length 96] [--vocab 10]
 //!     [--hidden-size 128] [--lr 0.003] [--batch-size 32] [--max-norm 1] [--forget-bias 1]
 //!     [--steps 3000] [--seed 0] [--seeds 3] [--cell both|rnn|lstm|gru|all]
-//!     [--eval-every 100] [--every 1] [--backend cpu|gpu]
+//!     [--eval-every 100] [--every 1] [--backend cpu|gpu] [--as-pytorch FILE]
 //! ```
+//! `--as-pytorch FILE` writes the lab's "As PyTorch" script for this configuration and exits.
 //! Defaults are those of `?v=1&lesson=delay` (recipe R, docs/url.md). Prints one JSON object
 //! per step and run on its own line (every `--every` steps, at every held-out evaluation and
 //! always the last):
@@ -44,7 +45,8 @@ mod native {
     const USAGE: &str =
         "delay-copy [--delay N] [--length N] [--vocab N] [--hidden-size N] [--lr X] \
         [--batch-size N] [--max-norm X] [--forget-bias X] [--steps N] [--seed N] [--seeds N] \
-        [--cell both|rnn|lstm|gru|all] [--eval-every N] [--every N] [--backend cpu|gpu]";
+        [--cell both|rnn|lstm|gru|all] [--eval-every N] [--every N] [--backend cpu|gpu] \
+        [--as-pytorch FILE]";
 
     pub fn run() -> Result<(), String> {
         let mut args = pico_args::Arguments::from_env();
@@ -94,6 +96,9 @@ mod native {
             "gpu" => true,
             other => return Err(format!("--backend: {other:?} is not cpu or gpu")),
         };
+        let as_pytorch: Option<std::path::PathBuf> = args
+            .opt_value_from_str("--as-pytorch")
+            .map_err(|e| format!("--as-pytorch: {e}"))?;
         let rest = args.finish();
         if !rest.is_empty() {
             return Err(format!("unknown arguments: {rest:?}"));
@@ -104,6 +109,13 @@ mod native {
             eprintln!("note: {n}");
         }
         let config = decoded.config;
+        if let Some(path) = as_pytorch {
+            let page = format!("?{}", unroll_core::config::query::encode(&config, None));
+            let script = unroll_core::as_pytorch::delay_script(&config, &page);
+            std::fs::write(&path, script).map_err(|e| format!("{}: {e}", path.display()))?;
+            eprintln!("wrote {}", path.display());
+            return Ok(());
+        }
         let mut sweep = Sweep::with_eval_every(&config, eval_every).map_err(|e| e.to_string())?;
         if gpu {
             let ctx = pollster::block_on(unroll_core::gpu::GpuContext::new())

@@ -152,7 +152,7 @@ url_config! {
     } {
         /// The task (`task`, default `delay`).
         task: LabTask = FieldKind::Choice { choices: &LabTask::KEYS, default: 0 }
-            => "the task: `delay` = delay-copy; `adding`, `copy`, `order` = the adding problem, copy memory and temporal order (docs/memory-tasks.md): the page trains RNN, LSTM and GRU on it with its baseline, T from `length`, the budget from `steps`, runs from `seeds`; a key left at its delay-copy default takes the task's default (T 50/20/100, 1500/1000/800 steps, hidden 64, 1 seed, all three cells)",
+            => "the task: `delay` = delay-copy; `adding`, `copy`, `order` = the adding problem, copy memory and temporal order (docs/memory-tasks.md): the page trains RNN, LSTM and GRU on it with its baseline, T from `length`, the budget from `steps`, runs from `seeds`; a key left at its delay-copy default takes the task's default (T 50/20/100, 1500/1000/800 steps, hidden 64, all three cells; `seeds` as given, 3 by default); the task page has a form for these keys",
         /// Cells trained side by side (`cell`, default `both` = RNN + LSTM).
         cell: CellSet = FieldKind::Choice { choices: &CellSet::KEYS, default: 0 }
             => "cells trained side by side: `both` = RNN (tanh) and LSTM; `rnn`, `lstm` or `gru` alone; `all` = the three",

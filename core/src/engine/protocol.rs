@@ -90,6 +90,9 @@ pub enum Command {
         session: SessionId,
         /// The canonical query of the run's `DelayConfig`.
         query: String,
+        /// The first run to train (the plan's earlier runs were trained before a reload).
+        #[serde(default)]
+        from_run: usize,
     },
     /// Pause a session at its next step boundary.
     Pause(SessionId),

@@ -157,7 +157,11 @@ fn handle(command: Command) {
             query,
             resume,
         } => start_delay(session, &query, resume),
-        Command::Memory { session, query } => memory::start(session, &query),
+        Command::Memory {
+            session,
+            query,
+            from_run,
+        } => memory::start(session, &query, from_run),
         Command::Pause(id) => {
             if let Some(c) = control_of(id) {
                 c.pause()

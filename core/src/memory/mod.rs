@@ -10,12 +10,15 @@
 //! - [`trainer`]: one cell trained with Adam and global-norm clipping on the CPU path
 //!   ([`trainer::MemoryTrainer`]), held-out evaluations and the per-task criterion of
 //!   "solved" ([`trainer::solved`], [`trainer::solved_after`]).
+//! - [`outcome`]: what a sweep's finished runs show (which cells beat the baseline or solved
+//!   the task, on how many seeds; whether the cells differ beyond the seeds' spread).
 //! - [`run`]: the lab page's plan (cells, seeds, T, budget from its URL keys) and the sweep
 //!   the engine's worker trains ([`run::MemorySweep`]).
 //!
 //! Natively, `core/src/bin/long_memory.rs` runs them and prints JSON lines.
 
 pub mod model;
+pub mod outcome;
 pub mod run;
 pub mod task;
 pub mod trainer;

@@ -5,7 +5,7 @@
 //! The page shares the delay-copy lab's URL keys ([`DelayConfig`]). A key still at its
 //! delay-copy default takes the task's own default: `length` 96 → the task's T
 //! ([`super::TaskKind::default_length`]), `steps` 3000 → [`default_steps`], `hidden_size` 128 → the
-//! task recipe's 64, `seeds` 3 → 1, `cell` `both` → RNN, LSTM and GRU. Any other value is used
+//! task recipe's 64, `seeds` 3 stays 3 (as on the delay page), `cell` `both` → RNN, LSTM and GRU. Any other value is used
 //! as given, so short runs (a small T, a few steps) are one link away.
 
 use super::task::{LengthError, MemoryTask};
@@ -69,7 +69,7 @@ impl MemoryPlan {
         } else {
             config.cell.cells().to_vec()
         };
-        let seeds = keep(config.seeds, base.seeds, 1);
+        let seeds = config.seeds;
         let seeds = (0..seeds as u32)
             .map(|k| config.seed.wrapping_add(k))
             .collect();
@@ -137,9 +137,16 @@ pub struct MemorySweep {
 impl MemorySweep {
     /// A sweep at its start.
     pub fn new(plan: MemoryPlan) -> MemorySweep {
+        MemorySweep::from_run(plan, 0)
+    }
+
+    /// A sweep that starts at run `run` of the plan (the earlier runs were trained before,
+    /// e.g. before a reload; runs are deterministic, so theirs are the same results).
+    pub fn from_run(plan: MemoryPlan, run: usize) -> MemorySweep {
+        let run = run.min(plan.runs());
         MemorySweep {
             plan,
-            run: 0,
+            run,
             trainer: None,
         }
     }

@@ -112,6 +112,7 @@ pub fn BidirPage(
                         />
                         {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
                         <div class="lx-scroll">{move || result.get().ok().map(|r| diagram(&r, k_now.get(), stages, lang.get()))}</div>
+                        <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-bidir-k{}", k_now.get())) />
                         <Para text=|l| BidirText::of(l).diagram_note class="lx-note" />
                     </Panel>
                     <Panel title=|l| BidirText::of(l).output>

@@ -291,6 +291,7 @@ fn LstmBelt(model: LstmModel) -> impl IntoView {
             let hide = Signal::derive(move || last && veil.get());
             Some(view! {
                 <div class="lx-scroll">{belt_svg(&s, scale, (stages, hide), lang.get())}</div>
+                <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-lstm-t{}", t_now.get())) />
                 {belt_legend(scale, lang.get())}
             })
         }}

@@ -88,6 +88,7 @@ pub fn ShapesPage(
                     <ShapesCall cfg=cfg result=result />
                     <Panel title=|l| ShapesText::of(l).grid>
                         <div class="lx-scroll">{move || grid_svg(&cfg.get(), lang.get())}</div>
+                        <crate::widgets::export::FigureExport name=Signal::derive(move || cfg.with(|c| format!("unroll-shapes-{:?}-h{}", c.cell, c.hidden_size).to_lowercase())) />
                         // "Only rows cost parameters": lesson 2's answer.
                         <div class:lx-veiled=veiled(checkpoint::QUESTION.key) aria-hidden=veil_hidden(veiled(checkpoint::QUESTION.key))>
                             <Para text=|l| ShapesText::of(l).grid_note class="lx-note" />

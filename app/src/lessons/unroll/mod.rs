@@ -157,6 +157,7 @@ fn UnrollChain(m: UnrollModel) -> impl IntoView {
                 stages=stages
             />
             <div class="lx-scroll">{move || result.get().map(|r| chain_svg(&r, (t_now.get(), veil), stages, lang.get()))}</div>
+            <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-rnn-t{}", t_now.get())) />
             <Para text=|l| UnrollText::of(l).same_weights class="lx-note" />
         </Panel>
         <Panel heading=Signal::derive(move || (UnrollText::of(lang.get()).step)(&t_now.get().to_string()))>

@@ -21,7 +21,6 @@
 
 use super::compare_runs::running_fraction;
 pub use super::compare_runs::{CompareRun, CELLS};
-use crate::charts::canvas::chart_canvas;
 use crate::charts::compare::{self as compare_chart, CompareChartText};
 use crate::charts::style::cell_colour;
 use crate::lessons::fmt::count_commas;
@@ -287,7 +286,7 @@ fn CompareChart(
             data-points=move || points().to_string()
             data-value=move || points().to_string()
         >
-            {chart_canvas(
+            {crate::chart_canvas!(
                 "chart-compare-canvas",
                 Signal::derive(move || t().compare_chart),
                 move || {

@@ -11,7 +11,6 @@
 //! norms as a JSON array, index k = steps before the read-out), `data-step` (the weights' step)
 //! and `data-curves` (curves drawn, kept ones included).
 
-use crate::charts::canvas::chart_canvas;
 use crate::charts::grad_flow::draw;
 pub use crate::charts::grad_flow::GradCurve;
 use crate::shell::i18n::use_locale;
@@ -102,7 +101,7 @@ pub fn GradFlowPanel(
                 data-step=move || current_curve().map(|c| c.step.to_string()).unwrap_or_default()
                 data-curves=move || store.curves.with(|c| c.iter().filter(|x| !x.points().is_empty()).count()).to_string()
             >
-                {chart_canvas(
+                {crate::chart_canvas!(
                     "chart-grad-flow-canvas",
                     Signal::derive(move || tx().caption),
                     move || (store.curves.get(), store.current.get(), loc.drawn_lang()),

@@ -170,6 +170,7 @@ fn ClassTable(
     view! {
         <div>
             <h3>{move || t().classes_title}</h3>
+            <ClassCsv latest=latest data=data val_counts=val_counts />
             <div class="table-scroll" data-scroller>
                 <table class="lab-table" data-testid="class-counts">
                     <thead>
@@ -194,6 +195,45 @@ fn ClassTable(
                     </tbody>
                 </table>
             </div>
+        </div>
+    }
+}
+
+/// The per-language table as a CSV download (`unroll-names-classes.csv`).
+#[component]
+fn ClassCsv(
+    latest: Latest,
+    data: RwSignal<LoadState, LocalStorage>,
+    val_counts: Signal<Vec<usize>>,
+) -> impl IntoView {
+    use crate::charts::csv::{class_csv, ClassRow, CsvButton};
+    let loc = use_locale();
+    let csv = Callback::new(move |()| {
+        let counts = val_counts.get_untracked();
+        let rows: Vec<ClassRow> = class_list(data)
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| ClassRow {
+                language: c.language,
+                lines: c.raw_lines,
+                distinct: c.distinct_pairs,
+                val: counts.get(i).copied(),
+                val_acc: latest.with_untracked(|m| {
+                    m.as_ref()
+                        .and_then(|m| m.per_class.get(i).copied().flatten())
+                }),
+            })
+            .collect();
+        class_csv(&rows)
+    });
+    view! {
+        <div class="export-row">
+            <CsvButton
+                file="unroll-names-classes.csv".to_owned()
+                rows=Signal::derive(move || class_list(data).len())
+                csv=csv
+                label=Signal::derive(move || LabText::of(loc.lang()).classes_title.to_owned())
+            />
         </div>
     }
 }
@@ -317,6 +357,7 @@ fn Confusion(latest: Latest, data: RwSignal<LoadState, LocalStorage>) -> impl In
                         cell=30.0
                     />
                 </div>
+                <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-names-confusion-e{}", confusion_epoch().unwrap_or(0))) />
             </Show>
         </div>
     }

@@ -12,8 +12,8 @@ use crate::train::clock::{check_in, now_ms, sleep_ms};
 /// Milliseconds between two progress reports.
 const PROGRESS_EVERY_MS: f64 = 250.0;
 
-/// Runs the long-memory sweep of `query` as `session`.
-pub(super) fn start(session: SessionId, query: &str) {
+/// Runs the long-memory sweep of `query` as `session`, from its run `from_run`.
+pub(super) fn start(session: SessionId, query: &str, from_run: usize) {
     let config = decode_query::<DelayConfig>(query).config;
     spawn_session(session, move |control| async move {
         let send =
@@ -29,7 +29,7 @@ pub(super) fn start(session: SessionId, query: &str) {
                 return;
             }
         };
-        let mut sweep = MemorySweep::new(plan);
+        let mut sweep = MemorySweep::from_run(plan, from_run);
         let progress = |sweep: &MemorySweep| MemoryEvent::Progress {
             done: sweep.done(),
             total: sweep.total(),

@@ -1,0 +1,85 @@
+//! The task's settings: T, the budget, the seeds and the recipe, each a number field bound to
+//! the lab page's URL key through the codec (as the delay-copy form is), showing the value the
+//! run will use (a key at its delay-copy default shows the task's own default). Values out of
+//! a key's range are adjusted by the codec and listed in the page's URL notice; a T the task
+//! cannot take is explained above the facts. Locked while a sweep trains.
+//! Test hooks: `mcfg-<key>` on the inputs.
+
+use super::driver::MemoryDriver;
+use super::text::MemoryText;
+use crate::delay::settings::set_field;
+use crate::shell::i18n::use_locale;
+use crate::shell::url::PageNotice;
+use crate::widgets::number_field::NumberField;
+use leptos::prelude::*;
+use unroll_core::config::delay::{DelayConfig, DELAY_FIELDS};
+use unroll_core::config::fields;
+use unroll_core::memory::run::MemoryPlan;
+
+/// The keys of the form, in the order of [`MemoryText::fields`].
+const KEYS: [&str; 9] = [
+    "length",
+    "steps",
+    "seeds",
+    "seed",
+    "hidden_size",
+    "lr",
+    "batch_size",
+    "max_norm",
+    "forget_bias",
+];
+
+/// The value of `key` the run of `config` uses, as the URL writes it.
+pub fn shown_value(config: &DelayConfig, key: &str) -> String {
+    let plan = MemoryPlan::of(config).and_then(Result::ok);
+    match (key, plan) {
+        ("length", Some(p)) => p.task.length().to_string(),
+        ("steps", Some(p)) => p.steps.to_string(),
+        ("hidden_size", Some(p)) => p.recipe.hidden_size.to_string(),
+        ("length", None) => config.length.to_string(),
+        ("steps", None) => config.steps.to_string(),
+        ("hidden_size", None) => config.hidden_size.to_string(),
+        ("seeds", _) => config.seeds.to_string(),
+        ("seed", _) => config.seed.to_string(),
+        ("lr", _) => config.lr.to_string(),
+        ("batch_size", _) => config.batch_size.to_string(),
+        ("max_norm", _) => config.max_norm.to_string(),
+        ("forget_bias", _) => config.forget_bias.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// The settings form of a task.
+#[component]
+pub fn SettingsForm(
+    cfg: RwSignal<DelayConfig>,
+    notices: RwSignal<Vec<PageNotice>>,
+    driver: MemoryDriver,
+) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || MemoryText::of(loc.lang());
+    let busy = move || driver.status.get().busy();
+    let field = move |(i, key): (usize, &'static str)| {
+        view! {
+            <NumberField
+                spec=fields::spec(DELAY_FIELDS, key)
+                name=Signal::derive(move || t().fields[i].to_owned())
+                help=Signal::derive(String::new)
+                value=Signal::derive(move || cfg.with(|c| shown_value(c, key)))
+                disabled=Signal::derive(busy)
+                on_change=Callback::new(move |v| set_field(cfg, notices, key, v))
+                prefix="mcfg"
+            />
+        }
+    };
+    view! {
+        <section class="panel">
+            <h2>{move || t().settings}</h2>
+            <form class="config-form mt-form" data-testid="memory-form" on:submit=|ev| ev.prevent_default()>
+                {KEYS.into_iter().enumerate().map(field).collect_view()}
+            </form>
+            <p class="field-help">{move || t().form_note}</p>
+            <p class="hint" class:hidden=move || !busy()>{move || t().locked}</p>
+        </section>
+    }
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""The long-memory lab's "As PyTorch" script (delay-copy), run under PyTorch.
+
+Runs only when `torch` imports. Otherwise it prints "SKIPPED: …" and "0 passed, 0 failed,
+1 skipped", and exits 0.
+
+1. `delay-copy --as-pytorch FILE --steps 400` writes the script for the lab's default
+   configuration (recipe R: delay 8, length 96, hidden 128, batch 32, Adam 0.003, clipping 1,
+   forget-gate bias 1, RNN and LSTM, seeds 0, 1, 2) with a budget of 400 steps.
+2. Both sides train every cell and seed. Their tokens and initial weights come from different
+   generators, so they are compared by outcome, as the page states it: before the first step
+   every run's loss is chance's ln 10 (±0.05; the script's held-out loss before the first
+   step, Unroll's first batch), and after 400 steps every run of both
+   cells has learned the delay (held-out token accuracy ≥ 0.8; chance is 0.1). A script that
+   shifted the targets, mis-shaped the batch or left the forget-gate bias out of the LSTM's
+   gate block would fail one or the other. Both sides' figures are printed.
+
+Usage:  python3 core/tests/python/test_delay_pytorch.py
+        UNROLL_DELAY_COPY=target/quick-release/delay-copy python3 core/tests/python/test_delay_pytorch.py
+The last line is "N passed, M failed" (", K skipped" when skipped).
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+STEPS = "400"
+LEARNED = 0.8
+
+
+def delay_copy(*args):
+    exe = os.environ.get("UNROLL_DELAY_COPY")
+    cmd = [exe, *args] if exe else ["cargo", "run", "--quiet", "--profile", "quick-release", "--bin", "delay-copy", "--", *args]
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"delay-copy {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()[-500:]}")
+    return [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
+
+
+def script(path, *args):
+    p = subprocess.run([sys.executable, str(path), *args], cwd=ROOT, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"{path.name} {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()[-800:]}")
+    return [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
+
+
+def by_run(rows):
+    """{(cell, seed): (first loss, last held-out accuracy)}: the first loss is the held-out loss
+    before the first step where the rows have it (the script), else the first step's batch loss
+    (`delay-copy`, whose first line is step 1)."""
+    first, last = {}, {}
+    for r in rows:
+        key = (r["cell"], r["seed"])
+        first.setdefault(key, r["loss"] if "loss" in r else r["heldout_loss"])
+        if r.get("heldout_acc") is not None:
+            last[key] = r["heldout_acc"]
+    return {k: (first[k], a) for k, a in last.items()}
+
+
+def main():
+    try:
+        import torch  # noqa: F401
+    except ImportError as e:
+        print(f"SKIPPED: torch not installed ({e})")
+        print("0 passed, 0 failed, 1 skipped")
+        return 0
+    passed = failed = 0
+
+    def report(name, problems):
+        nonlocal passed, failed
+        if problems:
+            failed += 1
+            print(f"FAIL {name}: " + "; ".join(problems))
+        else:
+            passed += 1
+            print(f"PASS {name}")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        py = Path(tmp) / "delay_copy.py"
+        delay_copy("--as-pytorch", str(py), "--steps", STEPS)
+        text = py.read_text(encoding="utf-8")
+        report("the script carries the lab's configuration",
+               [] if "    cells=[\"rnn\", \"lstm\"],\n" in text and "    steps=400,\n" in text else ["configuration block not found"])
+        # The page's evaluation schedule: every min(100, max(1, steps // 10)) = 40 steps.
+        ours = by_run(delay_copy("--steps", STEPS, "--eval-every", "40"))
+        theirs = by_run(script(py))
+        print(f"held-out token accuracy after {STEPS} steps (first loss), delay 8:")
+        for name, runs in (("Unroll", ours), ("PyTorch", theirs)):
+            print(f"  {name:8} " + "  ".join(f"{c} s{s} {a:.3f} ({l:.3f})" for (c, s), (l, a) in sorted(runs.items())))
+        expected = {(c, s) for c in ("rnn", "lstm") for s in (0, 1, 2)}
+        problems = []
+        for name, runs in (("Unroll", ours), ("PyTorch", theirs)):
+            if set(runs) != expected:
+                problems.append(f"{name}: runs {sorted(runs)}")
+            for (c, s), (loss, _) in runs.items():
+                if not abs(loss - math.log(10)) <= 0.05:
+                    problems.append(f"{name} {c} seed {s}: first held-out loss {loss:.4f}, not ln 10")
+        report("both sides start at chance", problems)
+        report("both sides learn delay 8 with every cell and seed (accuracy >= 0.8)",
+               [f"{name} {c} seed {s}: {a:.3f}" for name, runs in (("Unroll", ours), ("PyTorch", theirs))
+                for (c, s), (_, a) in runs.items() if not a >= LEARNED])
+
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
