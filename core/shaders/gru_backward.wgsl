@@ -30,6 +30,11 @@
 // float q·3·stride4(H) + r, the tail past 3H stays 0.
 var<workgroup> d_gates_shared: array<vec4<f32>, 768>;
 
+// Writes float `at` of d_gates_shared (its vec4s seen as one array of floats).
+fn put_d_gates_shared(at: u32, value: f32) {
+    d_gates_shared[at / 4u][at % 4u] = value;
+}
+
 // W_hh[r, j] (column j of W_hh, rows r < 3H); 0 past the last row.
 fn w_hh(r: u32, j: u32) -> f32 {
     return select(0.0, params[dims.w_hh_offset + r * dims.hidden + j], r < 3u * dims.hidden);
@@ -82,9 +87,9 @@ fn gru_backward(@builtin(local_invocation_index) local: u32,
                     d_gates_hh[step_row + hidden + j] = d_z;
                     d_gates_hh[step_row + 2u * hidden + j] = d_n * r;
                     let row_at = shared_at + q * row_stride;
-                    d_gates_shared[(row_at + j) / 4u][(row_at + j) % 4u] = d_r;
-                    d_gates_shared[(row_at + hidden + j) / 4u][(row_at + hidden + j) % 4u] = d_z;
-                    d_gates_shared[(row_at + 2u * hidden + j) / 4u][(row_at + 2u * hidden + j) % 4u] = d_n * r;
+                    put_d_gates_shared(row_at + j, d_r);
+                    put_d_gates_shared(row_at + hidden + j, d_z);
+                    put_d_gates_shared(row_at + 2u * hidden + j, d_n * r);
                     d_h[q] *= z;
                 } else {
                     for (var p = 0u; p < 3u; p++) { d_gates_hh[step_row + p * hidden + j] = 0.0; }

@@ -32,6 +32,11 @@
 // float q·4·stride4(H) + r, the tail past 4H stays 0.
 var<workgroup> d_gates_shared: array<vec4<f32>, 1024>;
 
+// Writes float `at` of d_gates_shared (its vec4s seen as one array of floats).
+fn put_d_gates_shared(at: u32, value: f32) {
+    d_gates_shared[at / 4u][at % 4u] = value;
+}
+
 // W_hh[r, j] (column j of W_hh, rows r < 4H); 0 past the last row.
 fn w_hh(r: u32, j: u32) -> f32 {
     let rows = 4u * dims.hidden;
@@ -92,10 +97,10 @@ fn lstm_backward(@builtin(local_invocation_index) local: u32,
                     d_gates_step[step_row + 2u * hidden + j] = d_g;
                     d_gates_step[step_row + 3u * hidden + j] = d_o;
                     let row_at = shared_at + q * row_stride;
-                    d_gates_shared[(row_at + j) / 4u][(row_at + j) % 4u] = d_i;
-                    d_gates_shared[(row_at + hidden + j) / 4u][(row_at + hidden + j) % 4u] = d_f;
-                    d_gates_shared[(row_at + 2u * hidden + j) / 4u][(row_at + 2u * hidden + j) % 4u] = d_g;
-                    d_gates_shared[(row_at + 3u * hidden + j) / 4u][(row_at + 3u * hidden + j) % 4u] = d_o;
+                    put_d_gates_shared(row_at + j, d_i);
+                    put_d_gates_shared(row_at + hidden + j, d_f);
+                    put_d_gates_shared(row_at + 2u * hidden + j, d_g);
+                    put_d_gates_shared(row_at + 3u * hidden + j, d_o);
                     d_c[q] *= f;
                 } else {
                     for (var p = 0u; p < 4u; p++) { d_gates_step[step_row + p * hidden + j] = 0.0; }

@@ -28,6 +28,16 @@
 // float k·SEQ_ROWS_UNITS + r·stride4(H) + m.
 var<workgroup> h_shared: array<vec4<f32>, 512>;
 
+// Writes float `at` of h_shared (its vec4s seen as one array of floats).
+fn put_h_shared(at: u32, value: f32) {
+    h_shared[at / 4u][at % 4u] = value;
+}
+
+// Reads float `at` of h_shared.
+fn get_h_shared(at: u32) -> f32 {
+    return h_shared[at / 4u][at % 4u];
+}
+
 // Unit j's weights in gate blocks i, f, g, o against h_m: W_hh[gate·H + j, m] = W_hhᵀ[m, gate·H + j];
 // 0 for m ≥ H.
 fn w_hh_col(m: u32, j: u32) -> vec4<f32> {
@@ -54,7 +64,7 @@ fn lstm_forward(@builtin(local_invocation_index) local: u32,
             c[q] = c_cache[at];
             len[q] = lengths[lane.first_b + q];
             let h_at = (lane.first_row + q) * p + j;
-            h_shared[h_at / 4u][h_at % 4u] = h_cache[at];
+            put_h_shared(h_at, h_cache[at]);
         }
     }
     // Idle invocations (no rows) skip the product: it is most of the work.
@@ -77,7 +87,7 @@ fn lstm_forward(@builtin(local_invocation_index) local: u32,
             if (q < lane.rows) {
                 let b = lane.first_b + q;
                 let own_at = h_prev_at + q * p + j;
-                var h = h_shared[own_at / 4u][own_at % 4u];
+                var h = get_h_shared(own_at);
                 if (s < len[q]) {
                     let t = time_at(dims, s, len[q]);
                     let x_row = (t * dims.batch + b) * gh;
@@ -98,7 +108,7 @@ fn lstm_forward(@builtin(local_invocation_index) local: u32,
                 c_cache[next] = c[q];
                 h_cache[next] = h;
                 let next_at = h_next_at + q * p;
-                h_shared[next_at / 4u][next_at % 4u] = h;
+                put_h_shared(next_at, h);
             }
         }
         workgroupBarrier();

@@ -28,6 +28,11 @@
 // q·stride4(H) + r, the tail past H stays 0.
 var<workgroup> d_pre_shared: array<vec4<f32>, 256>;
 
+// Writes float `at` of d_pre_shared (its vec4s seen as one array of floats).
+fn put_d_pre_shared(at: u32, value: f32) {
+    d_pre_shared[at / 4u][at % 4u] = value;
+}
+
 // W_hh[r, j] (column j of W_hh, rows r < H); 0 past the last row.
 fn w_hh(r: u32, j: u32) -> f32 {
     return select(0.0, params[dims.w_hh_offset + r * dims.hidden + j], r < dims.hidden);
@@ -67,7 +72,7 @@ fn rnn_backward(@builtin(local_invocation_index) local: u32,
                     d_gates[(t * dims.batch + b) * hidden + j] = d_pre;
                     d_gates_step[step_pos] = d_pre;
                     let at = shared_at + q * row_stride + j;
-                    d_pre_shared[at / 4u][at % 4u] = d_pre;
+                    put_d_pre_shared(at, d_pre);
                 } else {
                     d_gates_step[step_pos] = 0.0;
                 }

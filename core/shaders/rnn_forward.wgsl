@@ -22,6 +22,16 @@
 // float k·SEQ_ROWS_UNITS + r·stride4(H) + m.
 var<workgroup> h_shared: array<vec4<f32>, 512>;
 
+// Writes float `at` of h_shared (its vec4s seen as one array of floats).
+fn put_h_shared(at: u32, value: f32) {
+    h_shared[at / 4u][at % 4u] = value;
+}
+
+// Reads float `at` of h_shared.
+fn get_h_shared(at: u32) -> f32 {
+    return h_shared[at / 4u][at % 4u];
+}
+
 // W_hh[j, m] = W_hhᵀ[m, j]; 0 for m ≥ H.
 fn w_hh(m: u32, j: u32) -> f32 {
     return select(0.0, w_hh_t[m * dims.hidden + j], m < dims.hidden);
@@ -40,7 +50,7 @@ fn rnn_forward(@builtin(local_invocation_index) local: u32,
         if (q < lane.rows) {
             len[q] = lengths[lane.first_b + q];
             let h_at = (lane.first_row + q) * p + j;
-            h_shared[h_at / 4u][h_at % 4u] = h_cache[(lane.first_b + q) * hidden + j];
+            put_h_shared(h_at, h_cache[(lane.first_b + q) * hidden + j]);
         }
     }
     // Idle invocations (no rows) skip the product: it is most of the work.
@@ -62,7 +72,7 @@ fn rnn_forward(@builtin(local_invocation_index) local: u32,
             if (q < lane.rows) {
                 let b = lane.first_b + q;
                 let own_at = h_prev_at + q * p + j;
-                var h = h_shared[own_at / 4u][own_at % 4u];
+                var h = get_h_shared(own_at);
                 if (s < len[q]) {
                     let t = time_at(dims, s, len[q]);
                     let pre = xproj[(t * dims.batch + b) * hidden + j] + wh[q];
@@ -71,7 +81,7 @@ fn rnn_forward(@builtin(local_invocation_index) local: u32,
                 }
                 h_cache[(s + 1u) * bh + b * hidden + j] = h;
                 let next_at = h_next_at + q * p;
-                h_shared[next_at / 4u][next_at % 4u] = h;
+                put_h_shared(next_at, h);
             }
         }
         workgroupBarrier();
