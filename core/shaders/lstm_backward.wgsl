@@ -7,8 +7,8 @@
 // the output gradient d_output[t] joins ∂L/∂h; the gate pre-activation gradients go to d_gates
 // (by time t, for W_ih / the input) and d_gates_step (by step s, for W_hh; for LSTM the two hold
 // the same values) and to workgroup memory ([R, 4H], one buffer). After a barrier each
-// invocation walks column j of W_hh once, four rows at a time (one vec4 of gradients per row
-// and load), each weight serving its RI rows, for ∂L/∂h_prev; a
+// invocation walks column j of W_hh once, four rows at a time (a vec4 of gradients per row),
+// each weight serving its RI rows, for ∂L/∂h_prev; a
 // second barrier keeps the next step from overwriting gradients still being read. Padded steps
 // pass ∂L/∂h, ∂L/∂c through and have zero gate gradients.
 //
@@ -28,13 +28,21 @@
 @group(0) @binding(7) var<storage, read_write> d_gates_step: array<f32>; // [T, B, 4H] by step
 @group(0) @binding(8) var<storage, read_write> d_state: array<f32>;      // [2, B, H]: dh, dc
 
-// [R, 4·stride4(H)] as vec4 (4·R·stride4(H) ≤ 4·SEQ_ROWS_UNITS floats); gradient r of row q is
+// [R, 4·stride4(H)] floats (4·R·stride4(H) ≤ 4·SEQ_ROWS_UNITS floats); gradient r of row q is
 // float q·4·stride4(H) + r, the tail past 4H stays 0.
-var<workgroup> d_gates_shared: array<vec4<f32>, 1024>;
+var<workgroup> d_gates_shared: array<f32, 4096>;
 
-// Writes float `at` of d_gates_shared (its vec4s seen as one array of floats).
+// Writes float `at` of d_gates_shared.
 fn put_d_gates_shared(at: u32, value: f32) {
-    d_gates_shared[at / 4u][at % 4u] = value;
+    d_gates_shared[at] = value;
+}
+
+// Floats 4·i4 .. 4·i4 + 3 of d_gates_shared as one vector. (The array holds f32, not vec4: a write
+// to one component of a vector may touch the whole vector, and neighbouring invocations
+// write neighbouring floats.)
+fn get4_d_gates_shared(i4: u32) -> vec4<f32> {
+    let at = 4u * i4;
+    return vec4(d_gates_shared[at], d_gates_shared[at + 1u], d_gates_shared[at + 2u], d_gates_shared[at + 3u]);
 }
 
 // W_hh[r, j] (column j of W_hh, rows r < 4H); 0 past the last row.
@@ -115,7 +123,7 @@ fn lstm_backward(@builtin(local_invocation_index) local: u32,
             let r = 4u * r4;
             let w = vec4(w_hh(r, j), w_hh(r + 1u, j), w_hh(r + 2u, j), w_hh(r + 3u, j));
             for (var q = 0u; q < ROWS_PER_LANE_MAX; q++) {
-                if (q < lane.rows) { acc[q] += dot(d_gates_shared[(shared_at + q * row_stride) / 4u + r4], w); }
+                if (q < lane.rows) { acc[q] += dot(get4_d_gates_shared((shared_at + q * row_stride) / 4u + r4), w); }
             }
         }
         for (var q = 0u; q < ROWS_PER_LANE_MAX; q++) {

@@ -7,7 +7,7 @@
 // Layout, step/time indexing and padding: see SequenceDims in common.wgsl. Invocation
 // (slot, j) computes unit j of its RI rows: at each step it loads the four weights of unit j
 // (one per gate) for four m at a time, a 4×4 matrix, and multiplies it with h_m..h_{m+3} of each
-// row (one vec4 load) into 4·RI pre-activations in registers, so each load of W_hh serves RI
+// row (read as one vec4) into 4·RI pre-activations in registers, so each load of W_hh serves RI
 // rows. W_hh is read as its transposed copy w_hh_t (made once per
 // training step, so neighbouring units read neighbouring addresses); c_j of each row stays in a
 // register, h of the workgroup's rows in workgroup memory (two [R, stride4(H)] buffers: step s
@@ -24,18 +24,26 @@
 @group(0) @binding(6) var<storage, read_write> gate_cache: array<f32>;  // [T, B, 4H] by step, post-activation
 @group(0) @binding(7) var<storage, read_write> output: array<f32>;      // [T, B, D·H] by time
 
-// 2 × [R, stride4(H)] as vec4, R·stride4(H) ≤ SEQ_ROWS_UNITS; h_m of row r of buffer k is
+// 2 × [R, stride4(H)] floats, R·stride4(H) ≤ SEQ_ROWS_UNITS; h_m of row r of buffer k is
 // float k·SEQ_ROWS_UNITS + r·stride4(H) + m.
-var<workgroup> h_shared: array<vec4<f32>, 512>;
+var<workgroup> h_shared: array<f32, 2048>;
 
-// Writes float `at` of h_shared (its vec4s seen as one array of floats).
+// Writes float `at` of h_shared.
 fn put_h_shared(at: u32, value: f32) {
-    h_shared[at / 4u][at % 4u] = value;
+    h_shared[at] = value;
+}
+
+// Floats 4·i4 .. 4·i4 + 3 of h_shared as one vector. (The array holds f32, not vec4: a write
+// to one component of a vector may touch the whole vector, and neighbouring invocations
+// write neighbouring floats.)
+fn get4_h_shared(i4: u32) -> vec4<f32> {
+    let at = 4u * i4;
+    return vec4(h_shared[at], h_shared[at + 1u], h_shared[at + 2u], h_shared[at + 3u]);
 }
 
 // Reads float `at` of h_shared.
 fn get_h_shared(at: u32) -> f32 {
-    return h_shared[at / 4u][at % 4u];
+    return h_shared[at];
 }
 
 // Unit j's weights in gate blocks i, f, g, o against h_m: W_hh[gate·H + j, m] = W_hhᵀ[m, gate·H + j];
@@ -80,7 +88,7 @@ fn lstm_forward(@builtin(local_invocation_index) local: u32,
             let w = mat4x4<f32>(w_hh_col(m, j), w_hh_col(m + 1u, j), w_hh_col(m + 2u, j),
                                 w_hh_col(m + 3u, j));
             for (var q = 0u; q < ROWS_PER_LANE_MAX; q++) {
-                if (q < lane.rows) { wh[q] += w * h_shared[(h_prev_at + q * p) / 4u + m4]; }
+                if (q < lane.rows) { wh[q] += w * get4_h_shared((h_prev_at + q * p) / 4u + m4); }
             }
         }
         for (var q = 0u; q < ROWS_PER_LANE_MAX; q++) {

@@ -11,7 +11,7 @@
 //
 // d_pre goes to d_gates (by time), d_gates_step (by step) and workgroup memory ([R, H], one
 // buffer); after a barrier each invocation walks column j of W_hh once, four rows at a time (one
-// vec4 of gradients per row and load), each weight serving its RI rows, and a second barrier keeps the next step from overwriting what is still being read.
+// vec4 of gradients per row), each weight serving its RI rows, and a second barrier keeps the next step from overwriting what is still being read.
 // Padded steps pass dh through.
 // CPU twin: math::layer::LayerDirection::backward with math::rnn::backward_step.
 
@@ -24,13 +24,21 @@
 @group(0) @binding(6) var<storage, read_write> d_gates_step: array<f32>;  // [T, B, H] by step
 @group(0) @binding(7) var<storage, read_write> d_state: array<f32>;       // [B, H]
 
-// [R, stride4(H)] as vec4 (R·stride4(H) ≤ SEQ_ROWS_UNITS floats); gradient r of row q is float
+// [R, stride4(H)] floats (R·stride4(H) ≤ SEQ_ROWS_UNITS floats); gradient r of row q is float
 // q·stride4(H) + r, the tail past H stays 0.
-var<workgroup> d_pre_shared: array<vec4<f32>, 256>;
+var<workgroup> d_pre_shared: array<f32, 1024>;
 
-// Writes float `at` of d_pre_shared (its vec4s seen as one array of floats).
+// Writes float `at` of d_pre_shared.
 fn put_d_pre_shared(at: u32, value: f32) {
-    d_pre_shared[at / 4u][at % 4u] = value;
+    d_pre_shared[at] = value;
+}
+
+// Floats 4·i4 .. 4·i4 + 3 of d_pre_shared as one vector. (The array holds f32, not vec4: a write
+// to one component of a vector may touch the whole vector, and neighbouring invocations
+// write neighbouring floats.)
+fn get4_d_pre_shared(i4: u32) -> vec4<f32> {
+    let at = 4u * i4;
+    return vec4(d_pre_shared[at], d_pre_shared[at + 1u], d_pre_shared[at + 2u], d_pre_shared[at + 3u]);
 }
 
 // W_hh[r, j] (column j of W_hh, rows r < H); 0 past the last row.
@@ -85,7 +93,7 @@ fn rnn_backward(@builtin(local_invocation_index) local: u32,
             let r = 4u * r4;
             let w = vec4(w_hh(r, j), w_hh(r + 1u, j), w_hh(r + 2u, j), w_hh(r + 3u, j));
             for (var q = 0u; q < ROWS_PER_LANE_MAX; q++) {
-                if (q < lane.rows) { acc[q] += dot(d_pre_shared[(shared_at + q * row_stride) / 4u + r4], w); }
+                if (q < lane.rows) { acc[q] += dot(get4_d_pre_shared((shared_at + q * row_stride) / 4u + r4), w); }
             }
         }
         for (var q = 0u; q < ROWS_PER_LANE_MAX; q++) {
