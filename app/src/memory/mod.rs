@@ -60,6 +60,8 @@ const CSS: &str = r#"
 .mt-table th, .mt-table td { border-bottom: 1px solid #e2e8f0; padding: 6px 8px; text-align: left; }
 .mt-table-wrap { overflow-x: auto; }
 .mt-form { display: grid; grid-template-columns: repeat(auto-fill, minmax(140px, 1fr)); gap: 4px 16px; }
+.mt-form .field { display: flex; flex-direction: column; }
+.mt-form .field input { margin-top: auto; }
 .mt-outcome { font-weight: 600; }
 .mt-spread-head { font-size: 15px; margin: 12px 0 4px; }
 .memory-page .notice .btn { margin-left: 12px; }
