@@ -4,12 +4,15 @@
 //   [i f g o] = [σ σ tanh σ](xproj_t + W_hh h_prev)     (xproj holds W_ih x_t + b_ih + b_hh)
 //   c = f ⊙ c_prev + i ⊙ g        h = o ⊙ tanh(c)
 //
-// Layout, step/time indexing and padding: see SequenceDims in common.wgsl. Invocation (row, j)
-// reads W_hh as its transposed copy w_hh_t (made once per training step, so neighbouring units
-// read neighbouring addresses), keeps c_j in a register and h in workgroup memory (two [R, H]
-// buffers: step s reads one and writes the other, so one barrier per step suffices). Padded
-// steps carry h and c over and write no output (the host zeroes `output` first, so padded
-// positions read 0).
+// Layout, step/time indexing and padding: see SequenceDims in common.wgsl. Invocation
+// (slot, j) computes unit j of its RI rows: at each step it loads the four weights of unit j
+// (one per gate) for four m at a time, a 4×4 matrix, and multiplies it with h_m..h_{m+3} of each
+// row (read as one vec4) into 4·RI pre-activations in registers, so each load of W_hh serves RI
+// rows. W_hh is read as its transposed copy w_hh_t (made once per
+// training step, so neighbouring units read neighbouring addresses); c_j of each row stays in a
+// register, h of the workgroup's rows in workgroup memory (two [R, stride4(H)] buffers: step s
+// reads one and writes the other, so one barrier per step suffices). Padded steps carry h and c over and
+// write no output (the host zeroes `output` first, so padded positions read 0).
 // CPU twin: math::layer::LayerDirection::forward with math::lstm::forward_step.
 
 @group(0) @binding(0) var<uniform> dims: SequenceDims;
@@ -21,7 +24,36 @@
 @group(0) @binding(6) var<storage, read_write> gate_cache: array<f32>;  // [T, B, 4H] by step, post-activation
 @group(0) @binding(7) var<storage, read_write> output: array<f32>;      // [T, B, D·H] by time
 
-var<workgroup> h_shared: array<f32, 512>;  // 2 × [R, H], R·H ≤ WG_SEQ
+// 2 × [R, stride4(H)] floats, R·stride4(H) ≤ SEQ_ROWS_UNITS; h_m of row r of buffer k is
+// float k·SEQ_ROWS_UNITS + r·stride4(H) + m.
+var<workgroup> h_shared: array<f32, 2048>;
+
+// Writes float `at` of h_shared.
+fn put_h_shared(at: u32, value: f32) {
+    h_shared[at] = value;
+}
+
+// Floats 4·i4 .. 4·i4 + 3 of h_shared as one vector. (The array holds f32, not vec4: a write
+// to one component of a vector may touch the whole vector, and neighbouring invocations
+// write neighbouring floats.)
+fn get4_h_shared(i4: u32) -> vec4<f32> {
+    let at = 4u * i4;
+    return vec4(h_shared[at], h_shared[at + 1u], h_shared[at + 2u], h_shared[at + 3u]);
+}
+
+// Reads float `at` of h_shared.
+fn get_h_shared(at: u32) -> f32 {
+    return h_shared[at];
+}
+
+// Unit j's weights in gate blocks i, f, g, o against h_m: W_hh[gate·H + j, m] = W_hhᵀ[m, gate·H + j];
+// 0 for m ≥ H.
+fn w_hh_col(m: u32, j: u32) -> vec4<f32> {
+    let hidden = dims.hidden;
+    let at = m * 4u * hidden + j;
+    let w = vec4(w_hh_t[at], w_hh_t[at + hidden], w_hh_t[at + 2u * hidden], w_hh_t[at + 3u * hidden]);
+    return select(vec4(0.0), w, m < hidden);
+}
 
 @compute @workgroup_size(WG_SEQ)
 fn lstm_forward(@builtin(local_invocation_index) local: u32,
@@ -29,59 +61,63 @@ fn lstm_forward(@builtin(local_invocation_index) local: u32,
     let lane = sequence_lane(dims, local, group.x);
     let hidden = dims.hidden;
     let bh = dims.batch * hidden;
-    let j = lane.j;
-    var h = 0.0;
-    var c = 0.0;
-    var len = 0u;
-    if (lane.in_use) {
-        h = h_cache[lane.b * hidden + j];
-        c = c_cache[lane.b * hidden + j];
-        len = lengths[lane.b];
-        h_shared[local] = h;
-    }
-    workgroupBarrier();
-    // Column of W_hhᵀ (row of W_hh) of unit j in each gate block; rows of W_hhᵀ are 4H wide.
     let gh = 4u * hidden;
-    let w_i = j;
-    let w_f = hidden + j;
-    let w_g = 2u * hidden + j;
-    let w_o = 3u * hidden + j;
+    let j = lane.j;
+    let p = stride4(hidden);  // row stride of h_shared in floats
+    var c: array<f32, ROWS_PER_LANE_MAX>;    // c_j of each row
+    var len: array<u32, ROWS_PER_LANE_MAX>;  // length of each row's sample
+    for (var q = 0u; q < ROWS_PER_LANE_MAX; q++) {
+        if (q < lane.rows) {
+            let at = (lane.first_b + q) * hidden + j;
+            c[q] = c_cache[at];
+            len[q] = lengths[lane.first_b + q];
+            let h_at = (lane.first_row + q) * p + j;
+            put_h_shared(h_at, h_cache[at]);
+        }
+    }
+    // Idle invocations (no rows) skip the product: it is most of the work.
+    let k_end = select(0u, p / 4u, lane.rows > 0u);
+    workgroupBarrier();
     for (var s = 0u; s < dims.seq_len; s++) {
-        let h_prev_at = (s % 2u) * WG_SEQ + lane.row * hidden;  // h_prev of this row
-        let h_next_at = WG_SEQ - (s % 2u) * WG_SEQ + local;
-        if (lane.in_use) {
-            if (s < len) {
-                let t = time_at(dims, s, len);
-                let x_row = (t * dims.batch + lane.b) * 4u * hidden;
-                var pre_i = xproj[x_row + j];
-                var pre_f = xproj[x_row + hidden + j];
-                var pre_g = xproj[x_row + 2u * hidden + j];
-                var pre_o = xproj[x_row + 3u * hidden + j];
-                for (var m = 0u; m < hidden; m++) {
-                    let h_m = h_shared[h_prev_at + m];
-                    let row = m * gh;
-                    pre_i += w_hh_t[row + w_i] * h_m;
-                    pre_f += w_hh_t[row + w_f] * h_m;
-                    pre_g += w_hh_t[row + w_g] * h_m;
-                    pre_o += w_hh_t[row + w_o] * h_m;
-                }
-                let i = sigmoid_safe(pre_i);
-                let f = sigmoid_safe(pre_f);
-                let g = tanh_safe(pre_g);
-                let o = sigmoid_safe(pre_o);
-                c = f * c + i * g;
-                h = o * tanh_safe(c);
-                let cache_row = (s * dims.batch + lane.b) * 4u * hidden;
-                gate_cache[cache_row + j] = i;
-                gate_cache[cache_row + hidden + j] = f;
-                gate_cache[cache_row + 2u * hidden + j] = g;
-                gate_cache[cache_row + 3u * hidden + j] = o;
-                output[(t * dims.batch + lane.b) * dims.out_stride + dims.out_offset + j] = h;
+        let h_prev_at = (s % 2u) * SEQ_ROWS_UNITS + lane.first_row * p;  // h_prev of row 0
+        let h_next_at = (1u - s % 2u) * SEQ_ROWS_UNITS + lane.first_row * p + j;
+        // W_hh h_prev of each row, gate blocks (i, f, g, o) as the four components.
+        var wh: array<vec4<f32>, ROWS_PER_LANE_MAX>;
+        for (var m4 = 0u; m4 < k_end; m4++) {
+            let m = 4u * m4;
+            let w = mat4x4<f32>(w_hh_col(m, j), w_hh_col(m + 1u, j), w_hh_col(m + 2u, j),
+                                w_hh_col(m + 3u, j));
+            for (var q = 0u; q < ROWS_PER_LANE_MAX; q++) {
+                if (q < lane.rows) { wh[q] += w * get4_h_shared((h_prev_at + q * p) / 4u + m4); }
             }
-            let next = (s + 1u) * bh + lane.b * hidden + j;
-            c_cache[next] = c;
-            h_cache[next] = h;
-            h_shared[h_next_at] = h;
+        }
+        for (var q = 0u; q < ROWS_PER_LANE_MAX; q++) {
+            if (q < lane.rows) {
+                let b = lane.first_b + q;
+                let own_at = h_prev_at + q * p + j;
+                var h = get_h_shared(own_at);
+                if (s < len[q]) {
+                    let t = time_at(dims, s, len[q]);
+                    let x_row = (t * dims.batch + b) * gh;
+                    let i = sigmoid_safe(xproj[x_row + j] + wh[q].x);
+                    let f = sigmoid_safe(xproj[x_row + hidden + j] + wh[q].y);
+                    let g = tanh_safe(xproj[x_row + 2u * hidden + j] + wh[q].z);
+                    let o = sigmoid_safe(xproj[x_row + 3u * hidden + j] + wh[q].w);
+                    c[q] = f * c[q] + i * g;
+                    h = o * tanh_safe(c[q]);
+                    let cache_row = (s * dims.batch + b) * gh;
+                    gate_cache[cache_row + j] = i;
+                    gate_cache[cache_row + hidden + j] = f;
+                    gate_cache[cache_row + 2u * hidden + j] = g;
+                    gate_cache[cache_row + 3u * hidden + j] = o;
+                    output[(t * dims.batch + b) * dims.out_stride + dims.out_offset + j] = h;
+                }
+                let next = (s + 1u) * bh + b * hidden + j;
+                c_cache[next] = c[q];
+                h_cache[next] = h;
+                let next_at = h_next_at + q * p;
+                put_h_shared(next_at, h);
+            }
         }
         workgroupBarrier();
     }

@@ -203,7 +203,7 @@ use gpu_support::{as_u32, u32_bytes};
 use rand::Rng;
 use unroll_core::gpu::kernels::adam_update::{AdamDims, AdamUpdate};
 use unroll_core::gpu::kernels::cell_sequence::{
-    rows_per_group, CellBuffer, CellPass, CellSequence,
+    CellBuffer, CellPass, CellSequence, SequenceLayout,
 };
 use unroll_core::gpu::kernels::classifier_head::{ClassifierHead, HeadDims};
 use unroll_core::gpu::kernels::clip_grad_norm::{ClipDims, ClipGradNorm};
@@ -240,7 +240,7 @@ struct SeqCase {
     nonlinearity: Nonlinearity,
     hidden: usize,
     reverse: bool,
-    rows_per_group: usize,
+    layout: SequenceLayout,
 }
 
 /// Offset of `W_hh` in the test's parameter vector (something sits before it).
@@ -262,7 +262,7 @@ impl SeqCase {
             batch: B as u32,
             hidden: h as u32,
             seq_len: T as u32,
-            rows_per_group: self.rows_per_group as u32,
+            rows_per_group: self.layout.rows_per_group as u32,
             w_hh_offset: W_HH_AT as u32,
             b_hn_offset: self.b_hn_at() as u32,
             nonlinearity: match self.nonlinearity {
@@ -272,7 +272,8 @@ impl SeqCase {
             reverse: self.reverse as u32,
             out_stride: self.out_w() as u32,
             out_offset: if self.reverse { h as u32 } else { 0 },
-            _pad: [0; 2],
+            rows_per_lane: self.layout.rows_per_lane as u32,
+            _pad: 0,
         }
     }
     /// Time processed at step `s` by sample `b`: `s` forward, `len − 1 − s` in reverse.
@@ -290,8 +291,13 @@ impl SeqCase {
     }
     fn tag(&self) -> String {
         format!(
-            "{:?} {:?} H={} R={} reverse={}",
-            self.cell, self.nonlinearity, self.hidden, self.rows_per_group, self.reverse
+            "{:?} {:?} H={} R={} RI={} reverse={}",
+            self.cell,
+            self.nonlinearity,
+            self.hidden,
+            self.layout.rows_per_group,
+            self.layout.rows_per_lane,
+            self.reverse
         )
     }
 }
@@ -647,10 +653,10 @@ fn check_sequence_kernels(c: SeqCase, scale: f32, seed: u64) {
     );
 }
 
-/// Every cell's whole-sequence kernels against the CPU loops, both directions, at a hidden
-/// size where the default layout packs all five rows into one workgroup (H = 7), one where two
-/// rows share a workgroup with idle invocations and the last workgroup has one row (H = 100),
-/// and the largest (H = 256, one row per workgroup); RNN with tanh and relu.
+/// Every cell's whole-sequence kernels against the CPU loops, both directions, in the default
+/// layout at hidden sizes 1 and 3 (rows of workgroup memory padded to 4), 7 (all five rows in
+/// one invocation, which owns up to 8), 100 (H not a multiple of 8), 128 (the names recipe's)
+/// and 256 (the largest: one slot of invocations); RNN with tanh and relu.
 #[test]
 fn sequence_kernels_match_cpu_loops() {
     for cell in CellKind::ALL {
@@ -660,14 +666,14 @@ fn sequence_kernels_match_cpu_loops() {
             &[Nonlinearity::Tanh]
         };
         for &nonlinearity in nls {
-            for hidden in [H, 100, 256] {
+            for hidden in [1, 3, H, 100, 128, 256] {
                 for reverse in [false, true] {
                     let c = SeqCase {
                         cell,
                         nonlinearity,
                         hidden,
                         reverse,
-                        rows_per_group: rows_per_group(hidden),
+                        layout: SequenceLayout::for_hidden(hidden),
                     };
                     check_sequence_kernels(c, 3.0, 21);
                 }
@@ -676,19 +682,28 @@ fn sequence_kernels_match_cpu_loops() {
     }
 }
 
-/// The layouts agree: one row per workgroup gives what packed rows give (H = 7, 2 and 5 rows).
+/// The layouts agree with the CPU (B = 5 rows): one row per workgroup and invocation; rows
+/// per workgroup or per invocation that do not divide the batch (the last workgroup or the last
+/// invocation owns fewer rows); several slots of invocations with a partial last slot; more rows
+/// per invocation than the batch has. Hidden sizes 3 and 7 (padded rows) and 128.
 #[test]
 fn sequence_kernels_agree_across_workgroup_layouts() {
+    let layouts = [(1, 1), (2, 2), (4, 2), (3, 2), (5, 3), (5, 8), (2, 1)];
     for cell in CellKind::ALL {
-        for rows_per_group in [1, 2, 5] {
-            let c = SeqCase {
-                cell,
-                nonlinearity: Nonlinearity::Tanh,
-                hidden: H,
-                reverse: true,
-                rows_per_group,
-            };
-            check_sequence_kernels(c, 3.0, 22);
+        for hidden in [3, H, 128] {
+            for (rows_per_group, rows_per_lane) in layouts {
+                let c = SeqCase {
+                    cell,
+                    nonlinearity: Nonlinearity::Tanh,
+                    hidden,
+                    reverse: true,
+                    layout: SequenceLayout {
+                        rows_per_group,
+                        rows_per_lane,
+                    },
+                };
+                check_sequence_kernels(c, 3.0, 22);
+            }
         }
     }
 }
@@ -703,37 +718,65 @@ fn sequence_kernels_saturate_without_nan() {
                 nonlinearity: Nonlinearity::Tanh,
                 hidden: H,
                 reverse: false,
-                rows_per_group: rows_per_group(H),
+                layout: SequenceLayout::for_hidden(H),
             };
             check_sequence_kernels(c, scale, 23);
         }
     }
 }
 
-/// A hidden size over one workgroup is refused with a clear error, not mis-computed.
+/// Layouts the kernels cannot run are refused with a clear error, not mis-computed: a hidden
+/// size over one workgroup, slots of invocations past 256, rows past workgroup memory, more rows
+/// per invocation than its registers hold.
 #[test]
-fn sequence_kernels_refuse_hidden_sizes_over_a_workgroup() {
+fn sequence_kernels_refuse_layouts_over_a_workgroup() {
     let dims = SequenceDims {
-        batch: 4,
+        batch: 20,
         hidden: 257,
         seq_len: 3,
         rows_per_group: 1,
+        rows_per_lane: 1,
         ..Default::default()
     };
     let err = CellSequence::workgroups(&dims, 65535).unwrap_err();
     assert!(err.to_string().contains("257"), "{err}");
-    let two_rows = SequenceDims {
-        hidden: 129,
-        rows_per_group: 2,
-        ..dims
+    let refused = [
+        (129, 2, 1),  // 2 slots of 129 invocations
+        (128, 16, 8), // 16 rows of 128 units overflow workgroup memory
+        (126, 9, 8),  // 9 rows of 126 units padded to 128 floats overflow it too
+        (1, 9, 9),    // 9 rows per invocation
+        (64, 2, 0),   // no rows per invocation
+    ];
+    for (hidden, rows_per_group, rows_per_lane) in refused {
+        let d = SequenceDims {
+            hidden,
+            rows_per_group,
+            rows_per_lane,
+            ..dims
+        };
+        let fits = CellSequence::workgroups(&d, 65535);
+        assert!(
+            fits.is_err(),
+            "H={hidden} R={rows_per_group} RI={rows_per_lane}: {fits:?}"
+        );
+    }
+    let ok = |hidden, rows_per_group, rows_per_lane| {
+        let d = SequenceDims {
+            hidden,
+            rows_per_group,
+            rows_per_lane,
+            ..dims
+        };
+        CellSequence::workgroups(&d, 65535).unwrap()
     };
-    assert!(CellSequence::workgroups(&two_rows, 65535).is_err());
-    let ok = SequenceDims {
-        hidden: 128,
-        rows_per_group: 2,
-        ..dims
-    };
-    assert_eq!(CellSequence::workgroups(&ok, 65535).unwrap(), [2, 1, 1]);
+    assert_eq!(ok(128, 2, 1), [10, 1, 1]);
+    assert_eq!(ok(128, 8, 8), [3, 1, 1]);
+    assert_eq!(ok(7, 128, 8), [1, 1, 1]);
+    assert_eq!(ok(125, 8, 8), [3, 1, 1]); // rows padded to 128 floats: 8·128 fits
+    for hidden in 1..=256 {
+        let l = SequenceLayout::for_hidden(hidden);
+        assert!(l.check(hidden).is_ok(), "default at H={hidden}: {l:?}");
+    }
 }
 
 /// Random `[B, T]` tokens (0 at padding) for [`LENGTHS`] over a vocabulary of `vocab`.

@@ -162,3 +162,18 @@ fn every_kernel_validates_within_webgpu_default_limits() {
         }
     }
 }
+
+/// The prelude's layout constants of the whole-sequence kernels are the host's, which sizes
+/// their dispatches and checks their layouts with them.
+#[test]
+fn sequence_layout_constants_match_the_host() {
+    use unroll_core::gpu::kernels::{ROWS_PER_LANE_MAX, SEQ_ROWS_UNITS, WG_SEQ};
+    for (name, value) in [
+        ("WG_SEQ", WG_SEQ),
+        ("ROWS_PER_LANE_MAX", ROWS_PER_LANE_MAX),
+        ("SEQ_ROWS_UNITS", SEQ_ROWS_UNITS),
+    ] {
+        let line = format!("const {name}: u32 = {value}u;");
+        assert!(PRELUDE.contains(&line), "{PRELUDE_FILE} lacks {line:?}");
+    }
+}

@@ -4,12 +4,13 @@
 //! ```text
 //! cargo run --release --bin bench [-- --cells rnn,lstm,gru] [--iters 20] [--warmup 3]
 //!     [--backend both|cpu|gpu] [--simd both|on|off] [--hidden-size 128] [--batch-size 64]
-//!     [--seq-len 20] [--rows-per-group R]
+//!     [--seq-len 20] [--rows-per-group R] [--rows-per-lane RI]
 //! ```
 //!
 //! `--rows-per-group R` sets how many batch rows each workgroup of the GPU's whole-sequence
-//! cell kernels owns (default: as many as fit 256 invocations, `⌊256 / H⌋`), to compare
-//! workgroup layouts.
+//! cell kernels owns and `--rows-per-lane RI` how many of them each invocation computes (each
+//! weight it loads serves RI rows); either alone keeps the other from the default layout
+//! (`cell_sequence::SequenceLayout::for_hidden`), to compare workgroup layouts.
 //!
 //! The work measured is the name classifier's training step, identical on both paths: one-hot
 //! input over 57 symbols → one recurrent layer (`hidden_size` H) → `fc` (18 classes) on the last
@@ -61,7 +62,7 @@ mod native {
 
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
-    use unroll_core::gpu::kernels::cell_sequence;
+    use unroll_core::gpu::kernels::cell_sequence::SequenceLayout;
     use unroll_core::gpu::{GpuClassifier, GpuContext, GpuCounts};
     use unroll_core::math::classifier::{ClassifierBatch, ClassifierModel};
     use unroll_core::math::init::init_params;
@@ -75,7 +76,7 @@ mod native {
     const HELP: &str = "bench: forward + backward time of RNN/LSTM/GRU on the CPU and GPU paths\n\n\
         cargo run --release --bin bench -- [--cells rnn,lstm,gru] [--iters 20] [--warmup 3]\n\
         \x20   [--backend both|cpu|gpu] [--simd both|on|off] [--hidden-size 128] [--batch-size 64]\n\
-        \x20   [--seq-len 20] [--rows-per-group R]\n\
+        \x20   [--seq-len 20] [--rows-per-group R] [--rows-per-lane RI]\n\
         cargo run --bin bench -- --export-test-weights DIR   (for core/tests/python/test_safetensors_torch.py)\n\
         cargo run --bin bench -- --check-test-weights DIR";
 
@@ -90,8 +91,8 @@ mod native {
         hidden: usize,
         batch: usize,
         seq_len: usize,
-        /// Batch rows per workgroup of the GPU cell kernels (`None`: the default).
-        rows_per_group: Option<usize>,
+        /// Layout of the GPU cell kernels.
+        layout: SequenceLayout,
     }
 
     /// Runs the chosen mode; `Ok(false)` when a check failed.
@@ -139,6 +140,15 @@ mod native {
         let rows_per_group: Option<usize> = args
             .opt_value_from_str("--rows-per-group")
             .map_err(|e| format!("--rows-per-group: {e}"))?;
+        let rows_per_lane: Option<usize> = args
+            .opt_value_from_str("--rows-per-lane")
+            .map_err(|e| format!("--rows-per-lane: {e}"))?;
+        let default = SequenceLayout::for_hidden(hidden);
+        let layout = SequenceLayout {
+            rows_per_group: rows_per_group.unwrap_or(default.rows_per_group),
+            rows_per_lane: rows_per_lane.unwrap_or(default.rows_per_lane),
+        };
+        layout.check(hidden).map_err(|e| e.to_string())?;
         let (cpu, gpu) = match args
             .opt_value_from_str::<_, String>("--backend")
             .map_err(|e| e.to_string())?
@@ -182,7 +192,7 @@ mod native {
             hidden,
             batch,
             seq_len,
-            rows_per_group,
+            layout,
         });
         Ok(true)
     }
@@ -265,17 +275,15 @@ mod native {
         batch: &ClassifierBatch,
         warmup: usize,
         iters: usize,
-        rows_per_group: Option<usize>,
+        seq_layout: SequenceLayout,
     ) -> Result<(Vec<f64>, StepCounts), String> {
         let layout = ParamLayout::classifier(&spec, CLASSES);
         let params = init_params(&layout, &spec, 0);
         let mut gpu = GpuClassifier::new(ctx, spec, CLASSES, &params, batch.batch, batch.seq_len)
             .map_err(|e| e.to_string())?;
-        if let Some(rows) = rows_per_group {
-            gpu.recurrent_mut()
-                .set_rows_per_group(rows)
-                .map_err(|e| e.to_string())?;
-        }
+        gpu.recurrent_mut()
+            .set_layout(seq_layout)
+            .map_err(|e| e.to_string())?;
         let mut samples = Vec::with_capacity(iters);
         let mut before = ctx.counts();
         for i in 0..warmup + iters {
@@ -322,14 +330,13 @@ mod native {
             match pollster::block_on(GpuContext::new()) {
                 Ok(ctx) => {
                     println!(
-                        "GPU path: {} ({:?}), whole-sequence cell kernels with {} batch rows per workgroup; \
-                         CPU path: 1 thread, matrix products {}.",
+                        "GPU path: {} ({:?}), whole-sequence cell kernels with {} batch rows per workgroup, \
+                         {} per invocation{}; CPU path: 1 thread, matrix products {}.",
                         ctx.description(),
                         ctx.adapter_info.backend,
-                        o.rows_per_group.map_or_else(
-                            || format!("{} (default)", cell_sequence::rows_per_group(o.hidden)),
-                            |r| r.to_string()
-                        ),
+                        o.layout.rows_per_group,
+                        o.layout.rows_per_lane,
+                        if o.layout == SequenceLayout::for_hidden(o.hidden) { " (default)" } else { "" },
                         cpu_kernels(o.simd)
                     );
                     Some(ctx)
@@ -377,7 +384,7 @@ mod native {
             }
             linalg::set_simd(true);
             if let Some(ctx) = &ctx {
-                match time_gpu(ctx, spec, &batch, o.warmup, o.iters, o.rows_per_group) {
+                match time_gpu(ctx, spec, &batch, o.warmup, o.iters, o.layout) {
                     Ok((samples, c)) => {
                         row("gpu", Ok(samples));
                         counts.push((cell, c));

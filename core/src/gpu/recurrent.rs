@@ -32,7 +32,7 @@
 use super::buffers;
 use super::context::GpuContext;
 use super::error::GpuError;
-use super::kernels::cell_sequence::{self, CellBuffer, CellPass, CellSequence};
+use super::kernels::cell_sequence::{self, CellBuffer, CellPass, CellSequence, SequenceLayout};
 use super::kernels::col_sum::{ColSum, ColSumDims};
 use super::kernels::input_projection::{InputProjection, ProjectionDims};
 use super::kernels::matmul::{Matmul, MatmulDims};
@@ -108,8 +108,8 @@ pub struct GpuRecurrent {
     offsets: Vec<LayerOffsets>,
     max_batch: usize,
     max_seq_len: usize,
-    /// Batch rows per workgroup of the cell kernels.
-    rows_per_group: usize,
+    /// Batch rows per workgroup and per invocation of the cell kernels.
+    layout: SequenceLayout,
     pub(crate) matmul: Kernel<Matmul>,
     projection: Kernel<InputProjection>,
     /// The cell's sequence kernels (names and bindings from its descriptor).
@@ -274,7 +274,7 @@ impl GpuRecurrent {
             offsets,
             max_batch,
             max_seq_len,
-            rows_per_group: cell_sequence::rows_per_group(spec.hidden_size),
+            layout: SequenceLayout::for_hidden(spec.hidden_size),
             matmul: Kernel::new(ctx),
             projection: Kernel::new(ctx),
             cell_forward: Kernel::for_cell(ctx, cell, CellPass::Forward),
@@ -397,24 +397,19 @@ impl GpuRecurrent {
         &self.spec
     }
 
-    /// Batch rows each workgroup of the cell kernels owns
-    /// ([`cell_sequence::rows_per_group`] by default).
-    pub fn rows_per_group(&self) -> usize {
-        self.rows_per_group
+    /// How the cell kernels split the batch ([`SequenceLayout::for_hidden`] by default).
+    pub fn layout(&self) -> SequenceLayout {
+        self.layout
     }
 
-    /// Sets the batch rows per workgroup of the cell kernels (the bench compares layouts).
+    /// Sets how the cell kernels split the batch (the bench compares layouts).
     ///
     /// # Errors
-    /// [`GpuError::InvalidInput`] unless `1 ≤ rows` and `rows · hidden_size ≤ 256`.
-    pub fn set_rows_per_group(&mut self, rows: usize) -> Result<(), GpuError> {
-        if rows == 0 || rows * self.spec.hidden_size > WG_SEQ as usize {
-            return Err(GpuError::InvalidInput(format!(
-                "{rows} rows of hidden size {} do not fit a workgroup of {WG_SEQ} invocations",
-                self.spec.hidden_size
-            )));
-        }
-        self.rows_per_group = rows;
+    /// [`GpuError::Unsupported`] for a layout [`SequenceLayout::check`] refuses at this hidden
+    /// size.
+    pub fn set_layout(&mut self, layout: SequenceLayout) -> Result<(), GpuError> {
+        layout.check(self.spec.hidden_size)?;
+        self.layout = layout;
         Ok(())
     }
 
@@ -434,7 +429,7 @@ impl GpuRecurrent {
             batch: batch as u32,
             hidden: h as u32,
             seq_len: seq_len as u32,
-            rows_per_group: self.rows_per_group as u32,
+            rows_per_group: self.layout.rows_per_group as u32,
             w_hh_offset: self.offsets[k].w_hh as u32,
             b_hn_offset: (self.offsets[k].b_hh + 2 * h) as u32,
             nonlinearity: match self.spec.nonlinearity {
@@ -444,7 +439,8 @@ impl GpuRecurrent {
             reverse: dir as u32,
             out_stride: (self.spec.num_directions() * h) as u32,
             out_offset: (dir * h) as u32,
-            _pad: [0; 2],
+            rows_per_lane: self.layout.rows_per_lane as u32,
+            _pad: 0,
         }
     }
 

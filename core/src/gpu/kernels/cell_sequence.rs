@@ -5,10 +5,12 @@
 //! CPU twins: `math::layer::LayerDirection::forward` / `backward` with the cell's
 //! [`crate::math::cell::Cell`] implementation.
 //!
-//! Layout ([`SequenceDims`]): a workgroup of [`WG_SEQ`] invocations owns `rows_per_group` whole
-//! batch rows, invocation `row·H + j` owns hidden unit `j` of its row and the state lives in
-//! workgroup memory between steps. Batch rows do not interact in the recurrence, so no
-//! workgroup ever waits for another.
+//! Layout ([`SequenceDims`], [`SequenceLayout`]): a workgroup of [`WG_SEQ`] invocations owns
+//! `rows_per_group` (R) whole batch rows; invocation `slot·H + j` owns hidden unit `j` of
+//! `rows_per_lane` (RI) consecutive rows, so each element of `W_hh` it loads from storage serves
+//! RI rows (RI accumulators per gate in registers); the state (forward) or the gate gradients
+//! (backward) of the R rows live in workgroup memory between steps. Batch rows do not interact
+//! in the recurrence, so no workgroup ever waits for another.
 //!
 //! Storage bindings (1.., in this order; buffers by step `s` or by time `t` as in
 //! [`SequenceDims`]; G = [`CellSpec::blocks`]):
@@ -26,7 +28,9 @@
 //!   when `separate_hidden_grad`) and `d_state [state blocks, B, H]` (∂L/∂ final state in,
 //!   ∂L/∂ initial state out).
 
-use super::{tiles, Access, Dispatch, Kernel, SequenceDims, WG_SEQ};
+use super::{
+    tiles, Access, Dispatch, Kernel, SequenceDims, ROWS_PER_LANE_MAX, SEQ_ROWS_UNITS, WG_SEQ,
+};
 use crate::gpu::context::GpuContext;
 use crate::gpu::error::GpuError;
 use crate::math::cell::CellSpec;
@@ -125,10 +129,65 @@ pub fn kernel_name(cell: &CellSpec, pass: CellPass) -> &'static str {
     }
 }
 
-/// Batch rows each workgroup owns at hidden size `hidden` (≤ [`WG_SEQ`]) by default: as many
-/// as fit one workgroup of [`WG_SEQ`] invocations, one invocation per hidden unit.
-pub fn rows_per_group(hidden: usize) -> usize {
-    (WG_SEQ as usize / hidden.max(1)).max(1)
+/// How the whole-sequence kernels split the batch: rows per workgroup and rows per invocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SequenceLayout {
+    /// Batch rows per workgroup R.
+    pub rows_per_group: usize,
+    /// Batch rows per invocation RI: each weight an invocation loads serves this many rows.
+    pub rows_per_lane: usize,
+}
+
+/// Rows per invocation of the default layout (chosen by the measurements in `docs/bench.md`,
+/// "Rows per invocation in the whole-sequence kernels").
+pub const DEFAULT_ROWS_PER_LANE: usize = 8;
+
+impl SequenceLayout {
+    /// The default at hidden size `hidden` (1..=[`WG_SEQ`]): [`DEFAULT_ROWS_PER_LANE`] rows per
+    /// invocation (fewer when that many rows overflow workgroup memory) and as many slots of
+    /// `hidden` invocations as fit both [`WG_SEQ`] invocations and workgroup memory
+    /// (`R·⌈H/4⌉·4 ≤` [`SEQ_ROWS_UNITS`]).
+    pub fn for_hidden(hidden: usize) -> Self {
+        let h = stride4(hidden.max(1));
+        let max_rows = (SEQ_ROWS_UNITS as usize / h).max(1);
+        let rows_per_lane = DEFAULT_ROWS_PER_LANE.min(max_rows);
+        let slots = (WG_SEQ as usize / hidden.max(1))
+            .min(max_rows / rows_per_lane)
+            .max(1);
+        SequenceLayout {
+            rows_per_group: slots * rows_per_lane,
+            rows_per_lane,
+        }
+    }
+
+    /// Checks the layout against hidden size `hidden`.
+    ///
+    /// # Errors
+    /// [`GpuError::Unsupported`] unless `1 ≤ hidden ≤` [`WG_SEQ`], `1 ≤ RI ≤`
+    /// [`ROWS_PER_LANE_MAX`], `R ≥ 1`, `R·⌈H/4⌉·4 ≤` [`SEQ_ROWS_UNITS`] (workgroup memory,
+    /// rows padded to whole vec4) and
+    /// `⌈R/RI⌉·H ≤` [`WG_SEQ`] (invocations).
+    pub fn check(&self, hidden: usize) -> Result<(), GpuError> {
+        let (r, ri, h) = (self.rows_per_group, self.rows_per_lane, hidden);
+        let why = if h == 0 || h > WG_SEQ as usize {
+            format!("hidden size {h} is not in 1..={WG_SEQ}")
+        } else if ri == 0 || ri > ROWS_PER_LANE_MAX as usize {
+            format!("{ri} rows per invocation is not in 1..={ROWS_PER_LANE_MAX}")
+        } else if r == 0 || r.saturating_mul(stride4(h)) > SEQ_ROWS_UNITS as usize {
+            format!("{r} rows of hidden size {h} do not fit {SEQ_ROWS_UNITS} (row, unit) pairs of workgroup memory")
+        } else if r.div_ceil(ri) * h > WG_SEQ as usize {
+            format!("{r} rows of hidden size {h} at {ri} rows per invocation need more than {WG_SEQ} invocations")
+        } else {
+            return Ok(());
+        };
+        Err(GpuError::Unsupported(why))
+    }
+}
+
+/// `n` rounded up to a multiple of 4: the row stride of the kernels' workgroup memory
+/// (`stride4` in `common.wgsl`).
+pub fn stride4(n: usize) -> usize {
+    n.div_ceil(4) * 4
 }
 
 /// The dispatch of every sequence kernel: [`SequenceDims`], one workgroup per
@@ -139,17 +198,19 @@ pub struct CellSequence;
 impl Dispatch for CellSequence {
     type Dims = SequenceDims;
     /// # Errors
-    /// [`GpuError::Unsupported`] for a hidden size over [`WG_SEQ`] or rows that do not fit one
-    /// workgroup; [`GpuError::TooLarge`] past `max_per_dim` workgroups.
+    /// [`GpuError::Unsupported`] for a layout [`SequenceLayout::check`] refuses;
+    /// [`GpuError::TooLarge`] past `max_per_dim` workgroups.
     fn workgroups(d: &SequenceDims, max_per_dim: u32) -> Result<[u32; 3], GpuError> {
-        let rows = d.rows_per_group.max(1);
-        if d.hidden == 0 || u64::from(d.hidden) * u64::from(rows) > u64::from(WG_SEQ) {
-            return Err(GpuError::Unsupported(format!(
-                "{rows} rows of hidden size {} do not fit a workgroup of {WG_SEQ} invocations",
-                d.hidden
-            )));
-        }
-        Ok([tiles(d.batch, rows, max_per_dim, "batch rows")?, 1, 1])
+        let layout = SequenceLayout {
+            rows_per_group: d.rows_per_group as usize,
+            rows_per_lane: d.rows_per_lane as usize,
+        };
+        layout.check(d.hidden as usize)?;
+        Ok([
+            tiles(d.batch, d.rows_per_group, max_per_dim, "batch rows")?,
+            1,
+            1,
+        ])
     }
 }
 

@@ -82,14 +82,24 @@ impl<S: KernelSpec> Dispatch for S {
 }
 
 /// Invocations per workgroup of the whole-sequence cell kernels (`WG_SEQ` in `common.wgsl`):
-/// also the largest hidden size they take (one invocation per hidden unit).
+/// also the largest hidden size they take (one slot of invocations holds every hidden unit).
 pub const WG_SEQ: u32 = 256;
+
+/// Most batch rows one invocation of a whole-sequence kernel computes (`ROWS_PER_LANE_MAX` in
+/// `common.wgsl`: the size of its register arrays).
+pub const ROWS_PER_LANE_MAX: u32 = 8;
+
+/// Most (batch row, hidden unit) slots one workgroup of a whole-sequence kernel holds, `R·⌈H/4⌉·4`
+/// (`SEQ_ROWS_UNITS` in `common.wgsl`): the LSTM backward keeps `[R, 4H]` gate gradients in
+/// workgroup memory, 16 KiB at this bound (WebGPU's guaranteed workgroup storage).
+pub const SEQ_ROWS_UNITS: u32 = 1024;
 
 /// The uniform of the whole-sequence cell kernels (`SequenceDims` in `common.wgsl`): one
 /// dispatch runs one (layer, direction) over all `seq_len` steps. Caches are indexed by step
 /// `s`, inputs/outputs by time `t`: the forward direction processes `t = s`, the reverse
 /// direction `t = lengths[b] − 1 − s` (packed-sequence semantics). A workgroup owns
-/// `rows_per_group` batch rows; invocation `row·H + j` owns hidden unit `j` of its row.
+/// `rows_per_group` batch rows R; invocation `slot·H + j` owns hidden unit `j` of the
+/// `rows_per_lane` rows RI from `slot·RI` on, so each weight it loads serves RI rows.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct SequenceDims {
@@ -99,7 +109,7 @@ pub struct SequenceDims {
     pub hidden: u32,
     /// T: steps of the loop.
     pub seq_len: u32,
-    /// Batch rows per workgroup R (`R·H ≤ WG_SEQ`).
+    /// Batch rows per workgroup R (`R·⌈H/4⌉·4 ≤` [`SEQ_ROWS_UNITS`]).
     pub rows_per_group: u32,
     /// Params offset of `weight_hh [G·H, H]`.
     pub w_hh_offset: u32,
@@ -113,8 +123,10 @@ pub struct SequenceDims {
     pub out_stride: u32,
     /// This direction's first column in those rows: direction·H.
     pub out_offset: u32,
+    /// Batch rows per invocation RI (1..=[`ROWS_PER_LANE_MAX`]; `⌈R/RI⌉·H ≤` [`WG_SEQ`]).
+    pub rows_per_lane: u32,
     /// Padding to the WGSL struct's size.
-    pub _pad: [u32; 2],
+    pub _pad: u32,
 }
 
 /// Grid for a 1-D kernel over `n` invocations of `WG_1D`-wide workgroups: one row while it
