@@ -84,6 +84,8 @@ fn gru_forward(@builtin(local_invocation_index) local: u32,
         let h_next_at = (1u - s % 2u) * SEQ_ROWS_UNITS + lane.first_row * p + j;
         // W_hh h_prev of each row, gate blocks (r, z, n) as the three components.
         var wh: array<vec3<f32>, ROWS_PER_LANE_MAX>;
+        // Zeroed here at every step, explicitly (declared in the loop).
+        for (var q = 0u; q < ROWS_PER_LANE_MAX; q++) { wh[q] = vec3(0.0); }
         for (var m4 = 0u; m4 < k_end; m4++) {
             let m = 4u * m4;
             let w = mat4x3<f32>(w_hh_col(m, j), w_hh_col(m + 1u, j), w_hh_col(m + 2u, j),

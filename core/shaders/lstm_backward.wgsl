@@ -119,6 +119,8 @@ fn lstm_backward(@builtin(local_invocation_index) local: u32,
         // dh_prev_j = Σ_r d_gates[r]·W_hh[r, j] over the 4H gate rows (column j of W_hh), each
         // weight loaded once for all rows.
         var acc: array<f32, ROWS_PER_LANE_MAX>;
+        // Zeroed here at every step, explicitly (declared in the loop).
+        for (var q = 0u; q < ROWS_PER_LANE_MAX; q++) { acc[q] = 0.0; }
         for (var r4 = 0u; r4 < k_end; r4++) {
             let r = 4u * r4;
             let w = vec4(w_hh(r, j), w_hh(r + 1u, j), w_hh(r + 2u, j), w_hh(r + 3u, j));
