@@ -38,10 +38,15 @@ pub struct ShellText {
     pub export_csv: &'static str,
     /// Its accessible name: what the file holds `{0}`.
     pub export_csv_label: fn(&str) -> String,
-    /// A figure's SVG download button's accessible name and tooltip.
+    /// A figure's SVG download button's tooltip.
     pub export_svg_title: &'static str,
-    /// A figure's PNG download button's accessible name and tooltip.
+    /// A figure's PNG download button's tooltip.
     pub export_png_title: &'static str,
+    /// The SVG button's accessible name: {0} the file's name (so that the buttons of two
+    /// figures on one page have different names).
+    pub export_svg_label: fn(&str) -> String,
+    /// The PNG button's accessible name: {0} the file's name.
+    pub export_png_label: fn(&str) -> String,
 
     pub notice: fn(&UrlNotice) -> String,
 }
@@ -73,6 +78,8 @@ impl ShellText {
         export_csv_label: |what| format!("Download {what} as CSV"),
         export_svg_title: "Download this figure as SVG (vector, for slides and papers)",
         export_png_title: "Download this figure as PNG (twice its size on screen)",
+        export_svg_label: |a0| format!("Download {a0} (SVG, vector)"),
+        export_png_label: |a0| format!("Download {a0} (PNG, twice the size on screen)"),
 
         notice: notice_en,
     };
@@ -102,6 +109,8 @@ impl ShellText {
         export_csv_label: |what| format!("下载{what}（CSV）"),
         export_svg_title: "下载此图（SVG 矢量图，适用于幻灯片和论文）",
         export_png_title: "下载此图（PNG，屏幕尺寸的两倍）",
+        export_svg_label: |a0| format!("下载 {a0}（SVG 矢量图）"),
+        export_png_label: |a0| format!("下载 {a0}（PNG，屏幕尺寸的两倍）"),
 
         notice: notice_zh,
     };

@@ -143,7 +143,7 @@ pub fn FigureExport(
                 data-testid="export-svg"
                 data-file=move || file_name(&name.get(), "svg")
                 title=move || t().export_svg_title
-                aria-label=move || t().export_svg_title
+                aria-label=move || (t().export_svg_label)(&file_name(&name.get(), "svg"))
                 on:click=save_svg
             >
                 "SVG"
@@ -154,7 +154,7 @@ pub fn FigureExport(
                 data-testid="export-png"
                 data-file=move || file_name(&name.get(), "png")
                 title=move || t().export_png_title
-                aria-label=move || t().export_png_title
+                aria-label=move || (t().export_png_label)(&file_name(&name.get(), "png"))
                 on:click=save_png
             >
                 "PNG"
