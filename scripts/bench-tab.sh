@@ -12,6 +12,18 @@
 #
 # UNROLL_BENCH_SKIP_BUILD=1 reuses dist/ and the release binaries as they are;
 # UNROLL_BENCH_DELAY=0 leaves out the delay task, UNROLL_BENCH_DELAY=only runs it alone.
+#
+# Before/after in one run: UNROLL_BENCH_BEFORE=DIR names a checkout of an earlier commit, built
+# (`trunk build --release` and `cargo build --release --bin bench`; its binaries in
+# DIR/target/release, or UNROLL_BENCH_BEFORE_BIN). The names recipe then runs in the tab on
+# both builds, alternating cell by cell (UNROLL_BENCH_CELLS, default lstm,gru,rnn; the options
+# above apply to both), and scripts/bench/gpu-sides.mjs times both `bench` binaries natively on
+# each Vulkan driver found (lavapipe; SwiftShader's, from Chromium) at the names and delay
+# shapes. The delay task in the tab runs on this build only.
+#
+# Last, the browser's WebGPU floor (scripts/bench/webgpu-floor.mjs: what one dispatch and one
+# submit with its read-back cost, and the adapter's best multiply-add rate);
+# UNROLL_BENCH_WEBGPU_FLOOR=0 leaves it out.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/setup.sh"
@@ -22,9 +34,23 @@ if [ "${UNROLL_BENCH_SKIP_BUILD:-0}" != 1 ]; then
   trunk build --release --skip-version-check
 fi
 export UNROLL_BIN_DIR="${UNROLL_BIN_DIR:-${CARGO_TARGET_DIR:-$ROOT/target}/release}"
-if [ "${UNROLL_BENCH_DELAY:-1}" != only ]; then
+BEFORE="${UNROLL_BENCH_BEFORE:-}"
+if [ "${UNROLL_BENCH_DELAY:-1}" != only ] && [ -n "$BEFORE" ]; then
+  BEFORE_BIN="${UNROLL_BENCH_BEFORE_BIN:-$BEFORE/target/release}"
+  IFS=, read -ra cells <<< "${UNROLL_BENCH_CELLS:-lstm,gru,rnn}"
+  for cell in "${cells[@]}"; do
+    echo "## $cell, before: $BEFORE/dist"
+    UNROLL_E2E_DIST="$BEFORE/dist" UNROLL_BIN_DIR="$BEFORE_BIN" node scripts/bench/tab.mjs --cells "$cell" "$@"
+    echo "## $cell, after: $ROOT/dist"
+    node scripts/bench/tab.mjs --cells "$cell" "$@"
+  done
+  node scripts/bench/gpu-sides.mjs --before "$BEFORE_BIN" --after "$UNROLL_BIN_DIR"
+elif [ "${UNROLL_BENCH_DELAY:-1}" != only ]; then
   node scripts/bench/tab.mjs "$@"
 fi
 if [ "${UNROLL_BENCH_DELAY:-1}" != 0 ]; then
   node scripts/bench/delay-tab.mjs
+fi
+if [ "${UNROLL_BENCH_WEBGPU_FLOOR:-1}" != 0 ]; then
+  node scripts/bench/webgpu-floor.mjs
 fi
