@@ -89,16 +89,23 @@ fn block(config: &TrainConfig, classes: &[String], data: DataSource, page: &str)
     )
 }
 
-/// `template` with its configuration block replaced by `block`.
-fn fill(template: &str, block: &str) -> String {
+/// `template` with its configuration block replaced by `block`, and its usage lines
+/// (`python3 <template_name> …`) naming `file`, the name the script is offered under.
+fn fill(template: &str, template_name: &str, block: &str, file: &str) -> String {
     let (Some(start), Some(end)) = (template.find(BEGIN), template.find(END)) else {
         unreachable!("the templates have their configuration block");
     };
+    let usage = |text: &str| {
+        text.replace(
+            &format!("python3 {template_name}"),
+            &format!("python3 {file}"),
+        )
+    };
     format!(
         "{}{}{}",
-        &template[..start],
+        usage(&template[..start]),
         block,
-        &template[end + END.len()..]
+        usage(&template[end + END.len()..])
     )
 }
 
@@ -128,7 +135,12 @@ pub fn delay_script(config: &DelayConfig, page: &str) -> String {
         seeds = config.seeds,
         page = py_str(page),
     );
-    fill(DELAY_TEMPLATE, &block)
+    fill(
+        DELAY_TEMPLATE,
+        "delay_copy.py",
+        &block,
+        &delay_file_name(config),
+    )
 }
 
 /// The file name the long-memory lab offers: `unroll-delay{d}-{cells}.py`, e.g.
@@ -145,7 +157,12 @@ pub fn names_script(
     data: DataSource,
     page: &str,
 ) -> String {
-    fill(TEMPLATE, &block(config, classes, data, page))
+    fill(
+        TEMPLATE,
+        "train_names.py",
+        &block(config, classes, data, page),
+        &file_name(config),
+    )
 }
 
 /// The file name the page offers: `unroll-names-{cell}-h{hidden}.py`, e.g.
@@ -174,6 +191,18 @@ mod tests {
             assert_eq!(t.matches(END).count(), 1);
             assert!(t.find(BEGIN) < t.find(END));
         }
+    }
+
+    #[test]
+    fn the_usage_lines_name_the_offered_file() {
+        let d = delay_script(&DelayConfig::default(), "p");
+        assert!(d.contains("    python3 unroll-delay8-both.py --steps 500 --seeds 1"));
+        assert!(!d.contains("delay_copy.py"));
+        let c = TrainConfig::default();
+        let s = names_script(&c, &classes(), DataSource::Tutorial, "p");
+        let file = file_name(&c);
+        assert_eq!(s.matches(&format!("python3 {file}")).count(), 3);
+        assert!(!s.contains("train_names.py"));
     }
 
     #[test]
