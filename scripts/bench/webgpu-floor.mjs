@@ -49,18 +49,19 @@ async function measure({ reps, iters, counts }) {
     },
   });
   const out = device.createBuffer({ size: 256, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
-  const readBuf = () => device.createBuffer({ size: 4, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   const writeGroup = device.createBindGroup({ layout: write.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: out } }] });
 
-  async function submitAndRead(n) {
+  // Milliseconds from the submit of one pass (`pipeline`, `group`, `dispatches` workgroup counts)
+  // and a 4-byte copy out of `src` to the read-back's mapping.
+  async function timeSubmit(pipeline, group, dispatches, src) {
     const enc = device.createCommandEncoder();
     const pass = enc.beginComputePass();
-    pass.setPipeline(write);
-    pass.setBindGroup(0, writeGroup);
-    for (let i = 0; i < n; i++) pass.dispatchWorkgroups(1);
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, group);
+    for (const groups of dispatches) pass.dispatchWorkgroups(groups);
     pass.end();
-    const back = readBuf();
-    enc.copyBufferToBuffer(out, 0, back, 0, 4);
+    const back = device.createBuffer({ size: 4, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    enc.copyBufferToBuffer(src, 0, back, 0, 4);
     const t0 = performance.now();
     device.queue.submit([enc.finish()]);
     await back.mapAsync(GPUMapMode.READ);
@@ -68,6 +69,7 @@ async function measure({ reps, iters, counts }) {
     back.destroy();
     return ms;
   }
+  const submitAndRead = (n) => timeSubmit(write, writeGroup, new Array(n).fill(1), out);
 
   const dispatch = [];
   for (const n of counts) {
@@ -96,22 +98,7 @@ const ITERS: u32 = ${iters}u;
   const groups = 64;
   const sink = device.createBuffer({ size: groups * 64 * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
   const fmaGroup = device.createBindGroup({ layout: fma.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: sink } }] });
-  async function runFma() {
-    const enc = device.createCommandEncoder();
-    const pass = enc.beginComputePass();
-    pass.setPipeline(fma);
-    pass.setBindGroup(0, fmaGroup);
-    pass.dispatchWorkgroups(groups);
-    pass.end();
-    const back = readBuf();
-    enc.copyBufferToBuffer(sink, 0, back, 0, 4);
-    const t0 = performance.now();
-    device.queue.submit([enc.finish()]);
-    await back.mapAsync(GPUMapMode.READ);
-    const ms = performance.now() - t0;
-    back.destroy();
-    return ms;
-  }
+  const runFma = () => timeSubmit(fma, fmaGroup, [groups], sink);
   for (let w = 0; w < 2; w++) await runFma();
   const fmaTimes = [];
   for (let r = 0; r < reps; r++) fmaTimes.push(await runFma());
