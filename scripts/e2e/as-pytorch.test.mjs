@@ -48,6 +48,7 @@ test("the script follows the form and the data, and downloads as shown", { timeo
     for (const l of ['    cell="gru",', "    hidden_size=8,", "    batch_size=256,", "    epochs=1,", "    seed=3,", '    head="last",']) {
       assert.ok(text.split("\n").includes(l), `the script has ${l}`);
     }
+    assert.ok(text.includes("    python3 unroll-names-gru-h8.py "), "its usage lines name the offered file");
     assert.equal(line(text, "CLASSES = "), `CLASSES = [${LANGUAGES.map((l) => `"${l}"`).join(", ")}]  # the languages in label order (fc's rows)`);
     assert.match(line(text, "DATA = "), /^DATA = "data\/names"/);
     assert.match(line(text, "PAGE = "), /\?v=1&lesson=names&cell=gru&hidden_size=8/);
@@ -119,6 +120,7 @@ test("the long-memory lab's script follows its settings, downloads and runs", { 
     for (const l of ['    cells=["rnn", "lstm", "gru"],', "    delay=16,", "    length=40,", "    hidden_size=16,", "    steps=700,", "    seed=5,", "    seeds=2,", "    forget_bias=1.0,"]) {
       assert.ok(text.split("\n").includes(l), `the script has ${l}`);
     }
+    assert.ok(text.includes("    python3 unroll-delay16-all.py "), "its usage lines name the offered file");
     assert.match(line(text, "PAGE = "), /\?v=1&lesson=delay&cell=all&delay=16&length=40&hidden_size=16/);
     assert.equal(await page.getAttribute('[data-testid="delay-as-pytorch"]', "data-file"), "unroll-delay16-all.py");
     const [download] = await Promise.all([page.waitForEvent("download"), page.click('[data-testid="delay-as-pytorch-download"]')]);
