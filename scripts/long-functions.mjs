@@ -143,7 +143,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const check = args.includes("--check");
   const maxAt = args.indexOf("--max");
   const max = maxAt >= 0 ? Number(args[maxAt + 1]) : 80;
-  const dir = args.find((a, i) => !a.startsWith("--") && args[i - 1] !== "--max") ?? join(ROOT, "app", "src");
+  const dir = args.find((a, i) => !a.startsWith("--") && args[i - 1] !== "--max") ?? join(ROOT, "src");
   const long = longFunctions(dir, max);
   const unexplained = long.filter((f) => !f.reason);
   for (const f of check ? unexplained : long) {

@@ -13,7 +13,7 @@
 //!   layouts. Pure Rust, no GPU, no UI. The tests pin it to PyTorch fixtures.
 //! - [`data`]: the names data set (normalisation, de-duplication, split, batches).
 //! - [`config`]: plain configuration structs and the URL query codec.
-//! - [`gpu`]: wgpu host code for the WGSL kernels in `core/shaders/`; each kernel has a CPU twin
+//! - [`gpu`]: wgpu host code for the WGSL kernels in `shaders/`; each kernel has a CPU twin
 //!   of the same name in [`math`].
 //! - [`train`]: the training loop over either backend (no Leptos).
 //! - [`engine`]: the training engine as a service: the page ↔ Web Worker messages and, in the

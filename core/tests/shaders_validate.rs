@@ -19,7 +19,7 @@ const MAX_INVOCATIONS: u32 = 256;
 const MAX_WORKGROUP_BYTES: u32 = 16384;
 
 fn shaders_dir() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shaders")
 }
 
 fn parse(k: &KernelSource) -> (naga::Module, naga::valid::ModuleInfo) {

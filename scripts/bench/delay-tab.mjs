@@ -6,7 +6,7 @@
 //
 //   node scripts/bench/delay-tab.mjs [--cells lstm,rnn] [--window-sec 40] [--max-steps 30]
 //
-// The tab is driven only through the delay page's data-testid hooks (app/src/delay/mod.rs):
+// The tab is driven only through the delay page's data-testid hooks (src/delay/mod.rs):
 // it opens `?v=1&lesson=delay&cell=C&length=96&delay=8&hidden_size=128&batch_size=32&seeds=1
 // &steps=3000&backend=B`, clicks Start and reports ms/step as the time between two changes of
 // `delay-step-<cell>` (from step 2 on, so the held-out evaluation at step 0 and the first step's

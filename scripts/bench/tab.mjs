@@ -7,7 +7,7 @@
 //       [--skip-gpu-counts] [--skip-floor]
 //
 // The tab is driven only through the page's data-testid hooks (see the list at the top of
-// app/src/names/mod.rs), so it measures whatever engine the page runs. For each cell and backend
+// src/names/mod.rs), so it measures whatever engine the page runs. For each cell and backend
 // it opens `?v=1&lesson=names&cell=C&hidden_size=128&batch_size=64&epochs=100&seed=0&backend=B`
 // (100 epochs, the most the form takes, so that the run outlasts the window and the controls'
 // timings even where an RNN epoch takes under a second)

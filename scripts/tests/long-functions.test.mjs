@@ -40,7 +40,7 @@ test('the reason is the `// long:` line above the attributes and docs', () => {
 });
 
 test('every app function over 80 lines says why', () => {
-  const unexplained = longFunctions(path.join(ROOT, 'app', 'src'), 80)
+  const unexplained = longFunctions(path.join(ROOT, 'src'), 80)
     .filter((f) => !f.reason)
     .map((f) => `${f.file}:${f.line} ${f.name} (${f.lines} lines)`);
   assert.deepEqual(unexplained, []);

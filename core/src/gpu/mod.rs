@@ -1,8 +1,8 @@
-//! wgpu host code for the WGSL kernels in `core/shaders/`.
+//! wgpu host code for the WGSL kernels in `shaders/`.
 //!
 //! - [`context`]: adapter, device, queue; device-loss tracking; counts of the dispatches,
 //!   submits and read-backs asked of the device ([`GpuCounts`]).
-//! - [`shader_source`]: the registry of WGSL sources (the only `include_str!` of `core/shaders/`).
+//! - [`shader_source`]: the registry of WGSL sources (the only `include_str!` of `shaders/`).
 //! - [`kernels`]: one module per kernel (uniform struct, bindings, dispatch size).
 //! - [`buffers`]: buffer constructors and asynchronous readback.
 //! - [`recurrent`]: the recurrent stack (any cell, layers, directions) forward and BPTT.

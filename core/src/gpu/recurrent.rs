@@ -2,7 +2,7 @@
 //! `bidirectional`) on the GPU: forward and BPTT encoded into the caller's compute pass.
 //!
 //! Buffers per (layer, direction) — caches by step `s`, sequences by time `t` (see `SequenceDims`
-//! in `core/shaders/common.wgsl`; the reverse direction of a sample of length `len` processes
+//! in `shaders/common.wgsl`; the reverse direction of a sample of length `len` processes
 //! `t = len − 1 − s`):
 //!
 //! | buffer | shape | |

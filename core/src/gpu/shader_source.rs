@@ -1,7 +1,7 @@
-//! The registry of WGSL kernels: the only place that `include_str!`s `core/shaders/`.
+//! The registry of WGSL kernels: the only place that `include_str!`s `shaders/`.
 //!
-//! Each kernel file in `core/shaders/` has one compute entry point named after the file, and is
-//! composed as `core/shaders/common.wgsl` (the prelude: activations, `SequenceDims`, 1-D
+//! Each kernel file in `shaders/` has one compute entry point named after the file, and is
+//! composed as `shaders/common.wgsl` (the prelude: activations, `SequenceDims`, 1-D
 //! indexing) followed by the file itself. The app and the naga validation test see byte-identical text.
 
 /// One composed kernel.
@@ -9,7 +9,7 @@
 pub struct KernelSource {
     /// Kernel name = file stem = entry point = pipeline label, e.g. `"lstm_forward"`.
     pub name: &'static str,
-    /// File name inside `core/shaders/`, e.g. `"lstm_forward.wgsl"`.
+    /// File name inside `shaders/`, e.g. `"lstm_forward.wgsl"`.
     pub file: &'static str,
     /// The prelude followed by the file: valid WGSL on its own.
     pub source: &'static str,
@@ -18,8 +18,8 @@ pub struct KernelSource {
 /// File name of the prelude prepended to every kernel.
 pub const PRELUDE_FILE: &str = "common.wgsl";
 
-/// The prelude's text (`core/shaders/common.wgsl`).
-pub const PRELUDE: &str = include_str!("../../shaders/common.wgsl");
+/// The prelude's text (`shaders/common.wgsl`).
+pub const PRELUDE: &str = include_str!("../../../shaders/common.wgsl");
 
 macro_rules! kernel {
     ($name:literal) => {
@@ -27,15 +27,15 @@ macro_rules! kernel {
             name: $name,
             file: concat!($name, ".wgsl"),
             source: concat!(
-                include_str!("../../shaders/common.wgsl"),
+                include_str!("../../../shaders/common.wgsl"),
                 "\n",
-                include_str!(concat!("../../shaders/", $name, ".wgsl"))
+                include_str!(concat!("../../../shaders/", $name, ".wgsl"))
             ),
         }
     };
 }
 
-/// Every kernel in `core/shaders/` (all files except the prelude).
+/// Every kernel in `shaders/` (all files except the prelude).
 pub const KERNELS: &[KernelSource] = &[
     kernel!("activation"),
     kernel!("matmul"),

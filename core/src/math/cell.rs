@@ -8,7 +8,7 @@
 //! **A cell's own files** (the only places that name one cell or `match` over all of them):
 //! - `core/src/math/cell.rs` (this file): the variant, its [`CellSpec`] and the step dispatch.
 //! - `core/src/math/rnn.rs`, `core/src/math/lstm.rs`, `core/src/math/gru.rs`: the CPU step pair.
-//! - `core/shaders/{rnn,lstm,gru}_{forward,backward}.wgsl`: the WGSL pair (each runs a layer
+//! - `shaders/{rnn,lstm,gru}_{forward,backward}.wgsl`: the WGSL pair (each runs a layer
 //!   direction's whole time loop in one dispatch), registered in
 //!   `core/src/gpu/shader_source.rs` (`include_str!` needs each file's name).
 //!
@@ -22,7 +22,7 @@
 //!    [`backward_step`];
 //! 2. `core/src/math/<cell>.rs`: the CPU step pair, an implementation of [`Cell`];
 //! 3. `core/src/math/mod.rs`: declares it;
-//! 4. `core/shaders/<cell>_forward.wgsl` and 5. `core/shaders/<cell>_backward.wgsl`: its kernels,
+//! 4. `shaders/<cell>_forward.wgsl` and 5. `shaders/<cell>_backward.wgsl`: its kernels,
 //!    with the bindings `cell_sequence` derives from the descriptor;
 //! 6. `core/src/gpu/shader_source.rs`: registers the two kernels.
 //!
@@ -129,7 +129,7 @@ pub struct CellSpec {
     /// `H`-wide blocks the GPU step caches per (step, sample) for backward (`gate_cache
     /// [T, B, width·H]`): LSTM i, f, g, o; GRU r, z, n, `W_hn h + b_hn`; 0 = no gate cache.
     pub gate_cache_blocks: usize,
-    /// WGSL kernels (`core/shaders/<name>.wgsl`), forward and backward, each running a layer
+    /// WGSL kernels (`shaders/<name>.wgsl`), forward and backward, each running a layer
     /// direction's whole time loop.
     pub kernels: [&'static str; 2],
     /// Colour of the cell's lines and swatches in charts, `[r, g, b]`.

@@ -2,7 +2,7 @@
 //!
 //! - [`adam_update`]: `torch.optim.Adam` (Kingma & Ba 2015) exactly as PyTorch's single-tensor
 //!   implementation computes it: no weight decay, no amsgrad, bias correction from the step
-//!   count. The CPU twin of `core/shaders/adam_update.wgsl`.
+//!   count. The CPU twin of `shaders/adam_update.wgsl`.
 //! - [`clip_grad_norm`]: `torch.nn.utils.clip_grad_norm_` (global L2 norm over all gradients),
 //!   except that a non-finite norm skips the step instead of writing NaN/0 into the gradients.
 

@@ -1,4 +1,4 @@
-//! `core/shaders/activation.wgsl`: `y = act(x)` with the prelude's NaN-free activations.
+//! `shaders/activation.wgsl`: `y = act(x)` with the prelude's NaN-free activations.
 //! CPU twin: `math::activation`.
 
 use bytemuck::{Pod, Zeroable};

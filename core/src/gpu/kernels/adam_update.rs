@@ -1,4 +1,4 @@
-//! `core/shaders/adam_update.wgsl`: one Adam step (torch.optim.Adam, no weight decay) on the flat
+//! `shaders/adam_update.wgsl`: one Adam step (torch.optim.Adam, no weight decay) on the flat
 //! parameter vector, with the per-step scalars (clip scale, skip flag, bias corrections) that
 //! `clip_grad_norm.wgsl` left in `step_state`. CPU twin: `math::optim::adam_update`.
 

@@ -1,4 +1,4 @@
-//! The cells' sequence kernels, `core/shaders/<cell>_forward.wgsl` and `<cell>_backward.wgsl`:
+//! The cells' sequence kernels, `shaders/<cell>_forward.wgsl` and `<cell>_backward.wgsl`:
 //! one dispatch runs one (layer, direction) over the whole sequence, forward or back through
 //! time. Every cell shares this host code: the kernel's name is the descriptor's
 //! [`CellSpec::kernels`] entry and its storage bindings follow from the descriptor's fields.

@@ -1,4 +1,4 @@
-//! `core/shaders/classifier_head.wgsl`: Linear head, log-softmax, NLL (mean), `d_logits`, the
+//! `shaders/classifier_head.wgsl`: Linear head, log-softmax, NLL (mean), `d_logits`, the
 //! `fc.bias` gradient and the step's (loss, correct) record, in one workgroup.
 //! CPU twin: `math::loss::log_softmax_nll` with `math::classifier`'s head.
 

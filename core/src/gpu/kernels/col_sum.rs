@@ -1,4 +1,4 @@
-//! `core/shaders/col_sum.wgsl`: `out[j] (+)= Σ_r input[r, j]` (bias gradients over all steps).
+//! `shaders/col_sum.wgsl`: `out[j] (+)= Σ_r input[r, j]` (bias gradients over all steps).
 //! CPU twin: `math::linalg::col_sum_acc`.
 
 use bytemuck::{Pod, Zeroable};

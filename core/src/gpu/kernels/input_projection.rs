@@ -1,4 +1,4 @@
-//! `core/shaders/input_projection.wgsl`: the input half of the gate pre-activations for all steps
+//! `shaders/input_projection.wgsl`: the input half of the gate pre-activations for all steps
 //! at once (one-hot: a column gather; dense: the biases, before the `x·W_ihᵀ` matmul).
 //! CPU twin: `math::layer::LayerDirection::input_projection`.
 

@@ -1,4 +1,4 @@
-//! `core/shaders/last_step.wgsl`: gathers each name's output row at its last character (the head's
+//! `shaders/last_step.wgsl`: gathers each name's output row at its last character (the head's
 //! features) and scatters the features' gradient back. CPU twin: the gather/scatter in
 //! `math::classifier::ClassifierModel`.
 

@@ -1,4 +1,4 @@
-//! `core/shaders/matmul.wgsl`: `C (+)= op(A)·op(B)` with optional transposes and element offsets,
+//! `shaders/matmul.wgsl`: `C (+)= op(A)·op(B)` with optional transposes and element offsets,
 //! 64×128 output tiles, 8×16 register blocks per invocation. CPU twin: `math::linalg::matmul_acc`.
 
 use bytemuck::{Pod, Zeroable};

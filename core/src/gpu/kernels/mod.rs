@@ -1,4 +1,4 @@
-//! One module per WGSL kernel in `core/shaders/` (same name), each describing its uniform struct
+//! One module per WGSL kernel in `shaders/` (same name), each describing its uniform struct
 //! (a `#[repr(C)]` twin of the WGSL struct), its storage bindings in binding order, and its
 //! dispatch size.
 //!
@@ -61,7 +61,7 @@ pub trait Dispatch {
 /// (The cells' sequence kernels take their names and bindings from the cell's descriptor
 /// instead: [`cell_sequence`].)
 pub trait KernelSpec {
-    /// Kernel name = `core/shaders/{NAME}.wgsl` = entry point = label.
+    /// Kernel name = `shaders/{NAME}.wgsl` = entry point = label.
     const NAME: &'static str;
     /// Storage bindings 1.. in order.
     const STORAGE: &'static [Access];
@@ -174,7 +174,7 @@ pub struct Kernel<S: Dispatch> {
 }
 
 impl<S: KernelSpec> Kernel<S> {
-    /// Compiles `core/shaders/{S::NAME}.wgsl` (with the prelude) and builds its layout.
+    /// Compiles `shaders/{S::NAME}.wgsl` (with the prelude) and builds its layout.
     ///
     /// # Panics
     /// If the kernel is missing from the registry (a programming error caught by the tests).
@@ -184,7 +184,7 @@ impl<S: KernelSpec> Kernel<S> {
 }
 
 impl<S: Dispatch> Kernel<S> {
-    /// Compiles `core/shaders/{name}.wgsl` (with the prelude) with the storage bindings
+    /// Compiles `shaders/{name}.wgsl` (with the prelude) with the storage bindings
     /// `storage` (1.. in order).
     ///
     /// # Panics

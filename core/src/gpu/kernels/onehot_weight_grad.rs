@@ -1,4 +1,4 @@
-//! `core/shaders/onehot_weight_grad.wgsl`: `∂L/∂weight_ih` and `∂L/∂bias_ih` of a one-hot-input
+//! `shaders/onehot_weight_grad.wgsl`: `∂L/∂weight_ih` and `∂L/∂bias_ih` of a one-hot-input
 //! layer from the gate gradients of all steps, scatter-free.
 //! CPU twin: `math::classifier::onehot_weight_grad`.
 
