@@ -1,16 +1,21 @@
-// classifier_head.wgsl — the classifier's Linear head, log-softmax and NLL (mean over the
-// batch) with its gradient, in one workgroup (llm.c's fused classifier):
+// classifier_head.wgsl — the model's Linear head and its loss (mean over the B rows) with the
+// gradient, in one workgroup (llm.c's fused classifier):
 //
 //   logits[b, c] = fc.bias[c] + Σ_j fc.weight[c, j] · feat[b, j]
-//   loss = (1/B) Σ_b (logsumexp(logits[b]) − logits[b, label_b])          (stable: max subtracted)
-//   d_logits[b, c] = (softmax(logits[b])[c] − [c = label_b]) / B,   d fc.bias = Σ_b d_logits[b]
+//   loss 0 (cross-entropy):
+//     loss = (1/B) Σ_b (logsumexp(logits[b]) − logits[b, label_b])        (stable: max subtracted)
+//     d_logits[b, c] = (softmax(logits[b])[c] − [c = label_b]) / B
+//   loss 1 (squared error, C = 1, label_b = the bits of the f32 target y_b):
+//     loss = (1/B) Σ_b (logits[b] − y_b)²,   d_logits[b] = 2 (logits[b] − y_b) / B
+//   d fc.bias = Σ_b d_logits[b]
 //
-// feat is the feature row of each name at its last real character (gathered by last_step).
-// mode 0 computes logits only
-// (evaluation); mode 1 also writes the gradient and (loss, correct) into results[result_slot]
-// (grad_norm −1 and skipped 0 until grad_norm.wgsl fills them in).
-// The correct count compares the first arg-max with the label.
-// CPU twin: math::loss::log_softmax_nll (with math::classifier's head).
+// feat is the feature row of each readout (gathered by last_step, or the recurrent output read
+// in place). mode 0 computes logits only (evaluation); mode 1 also writes the gradient and
+// (loss, correct) into results[result_slot] (grad_norm −1 and skipped 0 until
+// clip_grad_norm.wgsl fills them in). The correct count compares the first arg-max with the
+// label (0 for the squared error).
+// CPU twins: math::loss::softmax_cross_entropy and math::loss::squared_error (with
+// math::model::SeqModel's head).
 
 struct HeadDims {
     batch: u32,            // B (≤ any size; the workgroup strides over it)
@@ -22,7 +27,7 @@ struct HeadDims {
     fc_b_offset: u32,      // params offset of fc.bias [C]; also the grads offset of its gradient
     result_slot: u32,      // index into results
     inv_batch: f32,        // 1 / B
-    _pad0: u32,
+    loss: u32,             // 0 cross-entropy, 1 squared error
     _pad1: u32,
     _pad2: u32,
 }
@@ -30,7 +35,7 @@ struct HeadDims {
 @group(0) @binding(0) var<uniform> dims: HeadDims;
 @group(0) @binding(1) var<storage, read> params: array<f32>;            // flat, math::params
 @group(0) @binding(2) var<storage, read> features: array<f32>;          // [B, F] at feat_offset
-@group(0) @binding(3) var<storage, read> labels: array<u32>;            // [B]
+@group(0) @binding(3) var<storage, read> labels: array<u32>;            // [B] classes or f32 bits
 @group(0) @binding(4) var<storage, read_write> logits: array<f32>;      // [B, C]
 @group(0) @binding(5) var<storage, read_write> d_logits: array<f32>;    // [B, C]
 @group(0) @binding(6) var<storage, read_write> grads: array<f32>;       // flat, math::params
@@ -61,7 +66,14 @@ fn classifier_head(@builtin(local_invocation_index) tid: u32) {
 
     var loss_sum = 0.0;
     var correct = 0u;
-    for (var b = tid; b < nb; b += HEAD_WG) {
+    if (dims.loss == 1u) {
+        for (var b = tid; b < nb; b += HEAD_WG) {
+            let e = logits[b * nc] - bitcast<f32>(labels[b]);
+            loss_sum += e * e;
+            d_logits[b * nc] = 2.0 * e * dims.inv_batch;
+        }
+    }
+    for (var b = tid; b < nb && dims.loss == 0u; b += HEAD_WG) {
         let row = b * nc;
         var m = logits[row];
         var arg = 0u;

@@ -4,14 +4,14 @@
 //
 //   norm = √(Σ g²) over every gradient      scale = min(1, max_norm / (norm + 1e-6))
 //
-// Clipping runs when max_norm > 0. The norm is computed as m·√(Σ (g/m)²) with m = max |g|, so
-// 100 gradients of 1e20 give 1e21 instead of an f32 overflow. A NaN or infinite gradient (or
-// norm) skips the step: adam_update then leaves parameters and moments untouched, Adam's step
-// count does not advance, and the step's record says so (as the CPU trainer does).
+// The norm is measured at every step, as m·√(Σ (g/m)²) with m = max |g|, so 100 gradients of
+// 1e20 give 1e21 instead of an f32 overflow. Clipping runs when max_norm > 0; then a NaN or
+// infinite gradient (or norm) skips the step: adam_update leaves parameters and moments
+// untouched, Adam's step count does not advance, and the step's record says so (as the CPU
+// trainer does). Without clipping the update is Adam's whatever the gradient.
 // With the step count t (after this step) it writes step_size = lr / (1 − β1^t) and
 // √(1 − β2^t); 1 − β^t is evaluated as −expm1(t·ln β) from ln β given in f64 by the host,
 // because 1 − pow(0.999, 1) in f32 loses four digits to cancellation.
-// The record's grad_norm is −1 when clipping is off.
 // CPU twin: math::optim::clip_grad_norm (and AdamConfig::step_scalars).
 
 struct ClipDims {
@@ -55,11 +55,9 @@ fn clip_grad_norm(@builtin(local_invocation_index) tid: u32) {
     let clipping = dims.max_norm > 0.0;
     var m = 0.0;
     var bad = 0u;
-    if (clipping) {
-        for (var i = tid; i < dims.len; i += 256u) {
-            let g = grads[i];
-            if (is_non_finite(g)) { bad = 1u; } else { m = max(m, abs(g)); }
-        }
+    for (var i = tid; i < dims.len; i += 256u) {
+        let g = grads[i];
+        if (is_non_finite(g)) { bad = 1u; } else { m = max(m, abs(g)); }
     }
     part_max[tid] = m;
     part_bad[tid] = bad;
@@ -91,12 +89,11 @@ fn clip_grad_norm(@builtin(local_invocation_index) tid: u32) {
     if (tid != 0u) { return; }
     var scale = 1.0;
     var skip = 0u;
-    var norm = -1.0;
+    var norm = g_max * sqrt(part_sum[0]);
+    // +inf when a gradient was NaN or ±inf. The bits come from a runtime value: Chromium's
+    // WGSL compiler rejects a constant bitcast that yields inf.
+    if (any_bad != 0u) { norm = bitcast<f32>(0x7f800000u * any_bad); }
     if (clipping) {
-        norm = g_max * sqrt(part_sum[0]);
-        // +inf when a gradient was NaN or ±inf. The bits come from a runtime value: Chromium's
-        // WGSL compiler rejects a constant bitcast that yields inf.
-        if (any_bad != 0u) { norm = bitcast<f32>(0x7f800000u * any_bad); }
         skip = any_bad;
         if (is_non_finite(norm)) { skip = 1u; }
         if (skip == 0u) { scale = min(1.0, dims.max_norm / (norm + 1e-6)); }

@@ -5,7 +5,7 @@
 //
 // onehot = 1: x_t is one-hot, so W_ih·x_t is the column of W_ih picked by the symbol
 //             tokens[b, t]; padded positions (t ≥ lengths[b]) get 0. The token PAD_TOKEN
-//             (0xFFFFFFFF) is the zero vector: only the biases (the classifier's head=padded).
+//             (0xFFFFFFFF) is the zero vector: only the biases (the names lab's head=padded).
 // onehot = 0: dense input; this kernel writes the biases in every row and the host then adds
 //             x·W_ihᵀ with the matmul kernel (accumulate). Padded rows are never read.
 // CPU twin: math::layer::LayerDirection::input_projection (plus b_hh, which the CPU path adds

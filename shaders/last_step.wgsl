@@ -1,11 +1,11 @@
-// last_step.wgsl — the classifier's link between the recurrent output and its head: each
-// name's row at its last real character, t = lengths[b] − 1.
+// last_step.wgsl — the link between the recurrent output and the head for a last-step
+// readout: each sequence's row at its last real step, t = lengths[b] − 1.
 //
 //   mode 0 (gather):  dst[b, k] = src[lengths[b] − 1, b, k]     features from output [T, B, F]
 //   mode 1 (scatter): dst[lengths[b] − 1, b, k] = src[b, k]     d_output from d_features
 //
 // (The scatter overwrites; the host zeroes d_output first.) CPU twin: the feature gather and
-// gradient scatter in math::classifier::ClassifierModel.
+// gradient scatter in math::model::SeqModel (Readout::Last).
 
 struct LastStepDims {
     batch: u32,      // B

@@ -6,7 +6,7 @@
 //
 // One invocation owns one gate row g and walks all T·B positions once, accumulating into a
 // private row of MAX_ONEHOT_INPUT symbols (so input_size ≤ 64; the host checks it).
-// CPU twin: math::classifier::onehot_weight_grad.
+// CPU twin: the one-hot branch of math::layer::LayerDirection::backward (d_w_ih by columns).
 
 struct OnehotGradDims {
     batch: u32,          // B

@@ -14,8 +14,10 @@
 use crate::config::Head;
 use crate::data::normalize::VOCAB;
 use crate::data::upload::UploadError;
-use crate::math::classifier::ClassifierModel;
-use crate::train::session::{Checkpoint, EngineFault, ValReport};
+use crate::math::model::SeqModel;
+use crate::task::names::ValReport;
+use crate::train::messages::EngineFault;
+use crate::train::sweep::SweepCheckpoint;
 use crate::weights::{
     classifier_metadata, export_params, import_classifier, ClassifierInfo, ClassifierLimits,
     MetadataProblem, WeightsError,
@@ -32,7 +34,7 @@ pub const SAVED_VERSION: u32 = 2;
 pub const SAVED_VERSION_MIN: u32 = 1;
 
 /// A run's resume checkpoint as bytes (postcard), stored beside the record.
-pub fn encode_checkpoint(c: &Checkpoint) -> Vec<u8> {
+pub fn encode_checkpoint(c: &SweepCheckpoint) -> Vec<u8> {
     crate::engine::protocol::encode(c)
 }
 
@@ -40,7 +42,7 @@ pub fn encode_checkpoint(c: &Checkpoint) -> Vec<u8> {
 ///
 /// # Errors
 /// A message when the bytes are not a checkpoint.
-pub fn decode_checkpoint(bytes: &[u8]) -> Result<Checkpoint, String> {
+pub fn decode_checkpoint(bytes: &[u8]) -> Result<SweepCheckpoint, String> {
     crate::engine::protocol::decode(bytes).map_err(|e| format!("saved checkpoint: {e}"))
 }
 
@@ -81,7 +83,7 @@ impl DataSource {
 #[derive(Clone, Debug)]
 pub struct ImportedModel {
     /// The classifier (architecture and head from the file).
-    pub model: ClassifierModel,
+    pub model: SeqModel,
     /// `[model.layout.total_len()]` parameters.
     pub params: Vec<f32>,
     /// The file's class names in logit order (`[C]`), when it has them.
@@ -99,7 +101,7 @@ pub struct ImportedModel {
 }
 
 /// `unroll-<cell>-h<hidden_size>-step<step>.safetensors`, e.g. `unroll-gru-h32-step281.safetensors`.
-pub fn weights_file_name(model: &ClassifierModel, step: u64) -> String {
+pub fn weights_file_name(model: &SeqModel, step: u64) -> String {
     format!(
         "unroll-{}-h{}-step{}.safetensors",
         model.spec.cell.as_str(),
@@ -112,27 +114,27 @@ pub fn weights_file_name(model: &ClassifierModel, step: u64) -> String {
 /// [`crate::weights::export_classifier`], plus `head`, `step` and `data_source`.
 ///
 /// # Errors
-/// [`WeightsError::Metadata`] when `classes` does not have `model.num_classes` names;
+/// [`WeightsError::Metadata`] when `classes` does not have `model.outputs` names;
 /// [`WeightsError::ParamsLength`] when `params` does not fit the layout.
 pub fn export_trained(
-    model: &ClassifierModel,
+    model: &SeqModel,
     params: &[f32],
     classes: &[String],
     head: Head,
     step: u64,
     source: &DataSource,
 ) -> Result<Vec<u8>, WeightsError> {
-    if classes.len() != model.num_classes {
+    if classes.len() != model.outputs {
         return Err(WeightsError::Metadata(MetadataProblem::ClassNames {
             names: classes.len(),
-            classes: model.num_classes,
+            classes: model.outputs,
         }));
     }
     let info = ClassifierInfo {
         classes: Some(classes.to_vec()),
         vocabulary: (model.spec.input_size == VOCAB.len()).then(|| VOCAB.to_owned()),
     };
-    let mut meta = classifier_metadata(&model.spec, model.num_classes, &info);
+    let mut meta = classifier_metadata(&model.spec, model.outputs, &info);
     meta.insert("head".into(), head.as_str().to_owned());
     meta.insert("step".into(), step.to_string());
     meta.insert("data_source".into(), source.key().to_owned());

@@ -42,7 +42,7 @@ use std::fmt;
 use safetensors::tensor::{Dtype, SafeTensors, TensorView, View};
 
 use crate::math::cell::or_list;
-use crate::math::classifier::ClassifierModel;
+use crate::math::model::SeqModel;
 use crate::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
 
 /// Metadata keys written by [`export_module`] / [`export_classifier`] (the last four only for
@@ -785,17 +785,17 @@ pub fn classifier_metadata(
 ///
 /// # Errors
 /// As [`export_params`]; [`WeightsError::Metadata`] when `info.classes` does not have
-/// `model.num_classes` names or `info.vocabulary` not `spec.input_size` symbols.
+/// `model.outputs` names or `info.vocabulary` not `spec.input_size` symbols.
 pub fn export_classifier(
-    model: &ClassifierModel,
+    model: &SeqModel,
     params: &[f32],
     info: &ClassifierInfo,
 ) -> Result<Vec<u8>, WeightsError> {
-    check_info(info, model.spec.input_size, model.num_classes)?;
+    check_info(info, model.spec.input_size, model.outputs)?;
     export_params(
         &model.layout,
         params,
-        &classifier_metadata(&model.spec, model.num_classes, info),
+        &classifier_metadata(&model.spec, model.outputs, info),
     )
 }
 
@@ -853,7 +853,7 @@ impl ClassifierLimits {
 #[derive(Clone, Debug)]
 pub struct LoadedClassifier {
     /// The model (spec and `num_classes` from the file).
-    pub model: ClassifierModel,
+    pub model: SeqModel,
     /// `[model.layout.total_len()]` parameters.
     pub params: Vec<f32>,
     /// Class names and vocabulary, where the file gives them.
@@ -912,7 +912,7 @@ pub fn import_classifier(
         vocabulary: meta.get("vocabulary").cloned(),
     };
     check_info(&info, spec.input_size, num_classes)?;
-    let model = ClassifierModel::new(spec, num_classes);
+    let model = SeqModel::new(spec, num_classes);
     let imported = import_parsed(&st, BTreeMap::new(), &model.layout)?;
     notes.extend(imported.notes);
     Ok(LoadedClassifier {
@@ -952,7 +952,7 @@ fn missing_in_header(
     }
     let (spec, num_classes) = spec_from_metadata(&meta).ok()?;
     check_limits(&spec, num_classes, limits).ok()?;
-    let layout = ClassifierModel::new(spec, num_classes).layout;
+    let layout = SeqModel::new(spec, num_classes).layout;
     let names: Vec<String> = layout
         .entries
         .iter()

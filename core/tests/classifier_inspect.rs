@@ -7,8 +7,8 @@ mod tol;
 
 use tol::Tol;
 use unroll_core::config::Head;
-use unroll_core::math::classifier::{
-    pad_batch, ClassifierBatch, ClassifierModel, GatePin, PADDED_LEN, PAD_TOKEN,
+use unroll_core::math::model::{
+    pad_batch, SeqBatch, SeqModel, GatePin, PADDED_LEN, PAD_TOKEN,
 };
 use unroll_core::math::init::init_params;
 use unroll_core::math::loss::softmax;
@@ -29,8 +29,8 @@ fn spec(cell: CellKind, input: usize, hidden: usize, layers: usize, bidir: bool)
 
 /// A model with randomly initialised weights (PyTorch's uniform init, seeded) and biases
 /// scaled up so the gates are far from their midpoints.
-fn model(spec: RnnSpec, classes: usize, seed: u64) -> (ClassifierModel, Vec<f32>) {
-    let m = ClassifierModel::new(spec, classes);
+fn model(spec: RnnSpec, classes: usize, seed: u64) -> (SeqModel, Vec<f32>) {
+    let m = SeqModel::new(spec, classes);
     let mut p = init_params(&m.layout, &m.spec, seed);
     p.iter_mut().for_each(|v| *v *= 2.5);
     (m, p)
@@ -290,24 +290,18 @@ fn bad_pins_are_errors() {
     ));
 }
 
-fn batch(names: &[&[u32]], labels: &[u32], seq_len: usize) -> ClassifierBatch {
+fn batch(names: &[&[u32]], labels: &[u32], seq_len: usize) -> SeqBatch {
     let mut tokens = vec![0u32; names.len() * seq_len];
     for (b, n) in names.iter().enumerate() {
         tokens[b * seq_len..][..n.len()].copy_from_slice(n);
     }
-    ClassifierBatch {
-        batch: names.len(),
-        seq_len,
-        tokens,
-        lengths: names.iter().map(|n| n.len() as u32).collect(),
-        labels: labels.to_vec(),
-    }
+    SeqBatch::of_batch_first(names.len(), seq_len, &tokens, names.iter().map(|n| n.len() as u32).collect(), labels.to_vec())
 }
 
 /// Cross-entropy of one name as a function of the hidden state h_t after step t (one layer,
 /// one direction): the rest of the name is run by a separate `RnnModule` from h0 = h_t.
 fn ce_from_state(
-    m: &ClassifierModel,
+    m: &SeqModel,
     p: &[f32],
     name: &[u32],
     t: usize,
@@ -447,7 +441,7 @@ fn padded_forward_equals_manual_computation() {
     // The batched forward pads by itself.
     let b = batch(&[&name, &[4, 4, 4]], &[0, 1], 3);
     let fwd = m.forward(&p, &b);
-    let lp = softmax(&fwd.logits[..2]);
+    let lp = softmax(&fwd.outputs[..2]);
     Tol::TWO_PATHS.assert("batched", &lp, &want);
 }
 
@@ -495,9 +489,10 @@ fn padded_gradients_equal_an_explicit_zero_symbol() {
         &[4, 4, 3, 3],
     ];
     let b = batch(&names, &[0, 2, 1], 12);
-    let (loss, grads, _) = padded.loss_and_grads(&p, &b);
+    let (sums, grads) = padded.loss_and_grads(&p, &b);
+    let loss = sums.mean_loss();
 
-    let wide = ClassifierModel::new(spec(CellKind::Lstm, 6, 3, 1, true), 3);
+    let wide = SeqModel::new(spec(CellKind::Lstm, 6, 3, 1, true), 3);
     let mut pw = vec![0.0f32; wide.layout.total_len()];
     for e in &m.layout.entries {
         let src = &p[e.range()];
@@ -510,15 +505,17 @@ fn padded_gradients_equal_an_explicit_zero_symbol() {
             pw[dst].copy_from_slice(src);
         }
     }
-    let mut pb = pad_batch(&b);
+    let pb = pad_batch(&b);
     assert_eq!((pb.seq_len, &pb.lengths), (PADDED_LEN, &vec![10u32; 3]));
-    assert_eq!(pb.tokens[2..10], [PAD_TOKEN; 8]);
-    assert_eq!(pb.tokens[10..20], names[1][..10]);
-    pb.tokens
-        .iter_mut()
+    let mut rows = pb.tokens_batch_first().unwrap();
+    assert_eq!(rows[2..10], [PAD_TOKEN; 8]);
+    assert_eq!(rows[10..20], names[1][..10]);
+    rows.iter_mut()
         .filter(|t| **t == PAD_TOKEN)
         .for_each(|t| *t = 5);
-    let (loss_w, grads_w, _) = wide.loss_and_grads(&pw, &pb);
+    let pb = SeqBatch::of_batch_first(3, PADDED_LEN, &rows, pb.lengths.clone(), pb.labels().to_vec());
+    let (sums_w, grads_w) = wide.loss_and_grads(&pw, &pb);
+    let loss_w = sums_w.mean_loss();
     assert!((loss - loss_w).abs() < 1e-6, "{loss} vs {loss_w}");
     for e in &m.layout.entries {
         let g = &grads[e.range()];

@@ -233,16 +233,17 @@ fn epoch_batches_visit_every_training_sample_once() {
     for batch in batches {
         count += 1;
         assert!(batch.batch >= 1 && batch.batch <= 64);
-        assert_eq!(batch.tokens.len(), batch.batch * batch.seq_len);
+        assert_eq!(batch.tokens().unwrap().len(), batch.batch * batch.seq_len);
         assert_eq!(batch.seq_len as u32, *batch.lengths.iter().max().unwrap());
+        let rows = batch.tokens_batch_first().unwrap();
         for b in 0..batch.batch {
-            let row = &batch.tokens[b * batch.seq_len..(b + 1) * batch.seq_len];
+            let row = &rows[b * batch.seq_len..(b + 1) * batch.seq_len];
             let len = batch.lengths[b] as usize;
             assert!(len >= 1);
             assert!(row[len..].iter().all(|&t| t == 0), "padding is 0");
             let idx = order[seen.len()];
             assert_eq!(decode(&row[..len]), ds.samples()[idx].name);
-            assert_eq!(batch.labels[b], ds.samples()[idx].label);
+            assert_eq!(batch.labels()[b], ds.samples()[idx].label);
             seen.push(idx);
         }
     }
@@ -257,7 +258,7 @@ fn epoch_batches_visit_every_training_sample_once() {
         split.val.len() - 500 * (eval.len() - 1)
     );
     assert_eq!(
-        eval[0].labels[0],
+        eval[0].labels()[0],
         ds.samples()[split.val[0]].label,
         "fixed order"
     );

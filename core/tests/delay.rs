@@ -1,4 +1,5 @@
-//! The delay-copy task: generator, per-token model, CPU trainer, URL codec.
+//! The delay-copy task: generator, per-token model (the labs' one model with the task's
+//! readout), CPU trainer, URL codec.
 //!
 //! Positions are 0-based: with delay d the target at position t ≥ d is the token at t − d.
 //! The measured runs (held-out set, seeds, outcomes) are tested in `core/tests/delay_runs.rs`.
@@ -7,10 +8,22 @@ use unroll_core::config::delay::{check_delay, CellSet, DelayConfig, LabTask, DEL
 use unroll_core::config::lessons::{route, Route};
 use unroll_core::config::query::{decode, encode, markdown_table, Accepted, NoticeKind, TiedBy};
 use unroll_core::config::{BackendChoice, Lang};
-use unroll_core::delay::model::DelayModel;
-use unroll_core::delay::task::{targets, DelayBatch, DelayTask};
-use unroll_core::delay::trainer::{CellTrainer, Recipe, SideBySide};
+use unroll_core::delay::task::{batch_of, targets, DelayTask};
+use unroll_core::math::model::{SeqBatch, SeqModel};
 use unroll_core::math::params::CellKind;
+use unroll_core::train::sweep::{Sweep, SweepPlan};
+use unroll_core::train::trainer::{at_once, model_of, Recipe, Trainer};
+
+/// The delay model of `cell` over `vocab` tokens with hidden size `hidden`, reading every
+/// position from `delay` on.
+fn delay_model(cell: CellKind, vocab: usize, hidden: usize, delay: usize) -> SeqModel {
+    let task = DelayTask::new(vocab, delay + 1, delay).unwrap();
+    let recipe = Recipe {
+        hidden_size: hidden,
+        ..Recipe::default()
+    };
+    model_of(&task, cell, &recipe)
+}
 
 const CELLS: [CellKind; unroll_core::math::cell::CELL_COUNT] = CellKind::ALL;
 
@@ -20,38 +33,38 @@ fn targets_of_the_hand_example() {
     assert_eq!(targets(&[3, 8, 2, 5, 1], 2).unwrap(), vec![3, 8, 2]);
     assert_eq!(targets(&[3, 8, 2, 5, 1], 4).unwrap(), vec![3]);
     // Two sequences, time-major: row i of the targets is position 2 + i.
-    let b = DelayBatch::from_sequences(&[vec![3, 8, 2, 5, 1], vec![0, 1, 2, 3, 4]], 2).unwrap();
-    assert_eq!(b.supervised_len(), 3);
-    assert_eq!(b.targets(), &[3, 0, 8, 1, 2, 2]);
-    assert_eq!(b.sequence(0), vec![3, 8, 2, 5, 1]);
-    assert_eq!(b.sequence(1), vec![0, 1, 2, 3, 4]);
-    assert_eq!(b.rows(1..2).targets(), &[0, 1, 2]);
+    let b = batch_of(&[vec![3, 8, 2, 5, 1], vec![0, 1, 2, 3, 4]], 2).unwrap();
+    assert_eq!(b.readouts(), 3);
+    assert_eq!(b.labels(), &[3, 0, 8, 1, 2, 2]);
+    assert_eq!(b.sequence(0).unwrap(), vec![3, 8, 2, 5, 1]);
+    assert_eq!(b.sequence(1).unwrap(), vec![0, 1, 2, 3, 4]);
+    assert_eq!(b.rows(1..2).labels(), &[0, 1, 2]);
 }
 
 #[test]
 fn generated_targets_are_the_tokens_delay_steps_back() {
     let task = DelayTask::new(7, 40, 9).unwrap();
-    let batch = task.stream(3).next_batch(5);
-    assert!(batch.tokens.iter().all(|&x| x < 7));
+    let batch = task.tokens(3, 5).next_batch();
+    assert!(batch.tokens().unwrap().iter().all(|&x| x < 7));
     for b in 0..5 {
-        let seq = batch.sequence(b);
+        let seq = batch.sequence(b).unwrap();
         let want: Vec<u32> = (9..40).map(|t| seq[t - 9]).collect();
-        let got: Vec<u32> = (0..31).map(|i| batch.targets()[i * 5 + b]).collect();
+        let got: Vec<u32> = (0..31).map(|i| batch.labels()[i * 5 + b]).collect();
         assert_eq!(got, want);
     }
     // Every symbol of the vocabulary occurs (uniform draws), none outside it.
-    let big = task.stream(4).next_batch(64);
+    let big = task.tokens(4, 64).next_batch();
     for v in 0..7 {
-        assert!(big.tokens.contains(&v), "token {v} never drawn");
+        assert!(big.tokens().unwrap().contains(&v), "token {v} never drawn");
     }
 }
 
 #[test]
 fn same_seed_same_sequences_and_same_training() {
     let task = DelayTask::new(10, 96, 8).unwrap();
-    let (mut a, mut b, mut c) = (task.stream(11), task.stream(11), task.stream(12));
+    let (mut a, mut b, mut c) = (task.tokens(11, 4), task.tokens(11, 4), task.tokens(12, 4));
     for _ in 0..3 {
-        let (x, y, z) = (a.next_batch(4), b.next_batch(4), c.next_batch(4));
+        let (x, y, z) = (a.next_batch(), b.next_batch(), c.next_batch());
         assert_eq!(x, y);
         assert_ne!(x, z);
     }
@@ -60,16 +73,20 @@ fn same_seed_same_sequences_and_same_training() {
         length: 24,
         batch_size: 4,
         seed: 5,
+        seeds: 1,
+        steps: 10,
         ..DelayConfig::default()
     };
     let run = |cfg: &DelayConfig| {
-        let mut r = SideBySide::new(cfg).unwrap();
-        (0..6)
-            .map(|_| {
-                let s = r.step();
-                (s.cell, s.step, s.loss, s.token_acc)
-            })
-            .collect::<Vec<_>>()
+        let mut sweep = Sweep::new(SweepPlan::of_lab(cfg).unwrap());
+        let mut out = Vec::new();
+        while out.len() < 6 {
+            let t = sweep.tick().unwrap();
+            for s in &t.steps {
+                out.push((t.run.cell, s.step, s.loss, s.acc));
+            }
+        }
+        out
     };
     let first = run(&cfg);
     assert_eq!(first, run(&cfg));
@@ -108,7 +125,7 @@ fn invalid_delays_give_clear_messages_never_a_panic() {
     assert!(targets(&[1, 2, 3], 3).is_err());
     assert!(targets(&[1, 2, 3], 0).is_err());
     assert!(DelayTask::new(10, 8, 8).is_err());
-    assert!(DelayBatch::from_sequences(&[vec![1, 2]], 2).is_err());
+    assert!(batch_of(&[vec![1, 2]], 2).is_err());
 
     // From the URL: the values are kept, one notice on `delay` names the allowed range, and the
     // trainer refuses to start.
@@ -161,7 +178,7 @@ fn invalid_delays_give_clear_messages_never_a_panic() {
             d.notices[0]
         );
         assert!(d.config.check().is_err());
-        assert!(SideBySide::new(&d.config).is_err());
+        assert!(SweepPlan::of_lab(&d.config).is_err());
     }
     // Beyond the key's own range: clamped first (one notice), then the rule (another).
     let d = decode::<DelayConfig>("delay=-5&length=1e9");
@@ -189,12 +206,12 @@ fn parameter_counts_follow_pytorch() {
     let counts: Vec<(usize, usize)> = CELLS
         .iter()
         .map(|&c| {
-            let m = DelayModel::new(c, 10, 64);
+            let m = delay_model(c, 10, 64, 1);
             (m.recurrent_param_count(), m.param_count())
         })
         .collect();
     assert_eq!(counts, [(4864, 5514), (19456, 20106), (14592, 15242)]);
-    let m = DelayModel::new(CellKind::Lstm, 10, 64);
+    let m = delay_model(CellKind::Lstm, 10, 64, 1);
     let names: Vec<&str> = m.layout.entries.iter().map(|e| e.name.as_str()).collect();
     assert_eq!(
         names,
@@ -211,7 +228,7 @@ fn parameter_counts_follow_pytorch() {
 }
 
 /// A deterministic batch of `[B, T]` tokens in `0..v`.
-fn small_batch(v: u32, t: usize, b: usize, delay: usize) -> DelayBatch {
+fn small_batch(v: u32, t: usize, b: usize, delay: usize) -> SeqBatch {
     let seqs: Vec<Vec<u32>> = (0..b)
         .map(|s| {
             (0..t)
@@ -219,27 +236,28 @@ fn small_batch(v: u32, t: usize, b: usize, delay: usize) -> DelayBatch {
                 .collect()
         })
         .collect();
-    DelayBatch::from_sequences(&seqs, delay).unwrap()
+    batch_of(&seqs, delay).unwrap()
 }
 
 #[test]
 fn loss_gradient_matches_finite_differences() {
     let batch = small_batch(3, 6, 2, 2);
     for cell in CELLS {
-        let m = DelayModel::new(cell, 3, 4);
+        let m = delay_model(cell, 3, 4, 2);
         // Larger weights than the default init, so every parameter matters.
-        let params: Vec<f32> = m.init(9).iter().map(|p| p * 3.0).collect();
-        let (loss, grads) = m.loss_and_grads(&params, &batch);
-        assert!((loss - m.loss(&params, &batch)).abs() < 1e-6);
+        let params: Vec<f32> = m.init(9, 0.0).iter().map(|p| p * 3.0).collect();
+        let (sums, grads) = m.loss_and_grads(&params, &batch);
+        let loss = |p: &[f32]| m.evaluate(p, &batch).mean_loss();
+        assert!((sums.mean_loss() - loss(&params)).abs() < 1e-6);
         let eps = 1e-2f32;
         let mut worst = 0.0f64;
         let mut nonzero = 0;
         for i in 0..params.len() {
             let mut p = params.clone();
             p[i] = params[i] + eps;
-            let up = m.loss(&p, &batch);
+            let up = loss(&p);
             p[i] = params[i] - eps;
-            let down = m.loss(&p, &batch);
+            let down = loss(&p);
             let numeric = (up - down) / (2.0 * eps as f64);
             let analytic = grads[i] as f64;
             let err = (numeric - analytic).abs() / (1e-3 + numeric.abs().max(analytic.abs()));
@@ -272,10 +290,10 @@ fn only_positions_from_the_delay_on_are_supervised() {
     // With delay d the logits cover exactly T − d positions per sequence, and the loss is the
     // mean over B · (T − d) tokens.
     let batch = small_batch(5, 9, 3, 4);
-    let m = DelayModel::new(CellKind::Rnn, 5, 6);
-    let p = m.init(1);
+    let m = delay_model(CellKind::Rnn, 5, 6, 4);
+    let p = m.init(1, 0.0);
     let fwd = m.forward(&p, &batch);
-    assert_eq!(fwd.logits.len(), (9 - 4) * 3 * 5);
+    assert_eq!(fwd.outputs.len(), (9 - 4) * 3 * 5);
     let stats = m.evaluate(&p, &batch);
     assert_eq!(stats.count, 15);
 }
@@ -283,15 +301,17 @@ fn only_positions_from_the_delay_on_are_supervised() {
 #[test]
 fn micro_batches_sum_to_the_batch_gradient() {
     let batch = small_batch(4, 10, 5, 3);
-    let m = DelayModel::new(CellKind::Lstm, 4, 5);
-    let p = m.init(2);
-    let (loss, whole) = m.loss_and_grads(&p, &batch);
+    let m = delay_model(CellKind::Lstm, 4, 5, 3);
+    let p = m.init(2, 0.0);
+    let (sums, whole) = m.loss_and_grads(&p, &batch);
+    let loss = sums.mean_loss();
     let mut parts = vec![0.0f32; whole.len()];
-    let divisor = batch.targets().len();
+    let divisor = batch.labels().len();
     let mut loss_sum = 0.0;
     for r in [0..2, 2..3, 3..5] {
         loss_sum += m
             .accumulate(&p, &batch.rows(r), divisor, &mut parts)
+            .sums
             .loss_sum;
     }
     assert!((loss_sum / divisor as f64 - loss).abs() < 1e-5);
@@ -320,10 +340,10 @@ fn training_loss_falls_below_chance_for_rnn_and_lstm() {
     let task = DelayTask::new(cfg.vocab, cfg.length, cfg.delay).unwrap();
     let chance = task.chance_loss();
     for cell in [CellKind::Rnn, CellKind::Lstm] {
-        let mut t = CellTrainer::new(cell, &task, &Recipe::of(&cfg), cfg.seed);
+        let mut t = Trainer::new(&task, cell, &Recipe::of(&cfg), cfg.seed);
         let mut losses = Vec::new();
         for _ in 0..150 {
-            let s = t.step();
+            let s = at_once(t.step());
             assert!(!s.skipped);
             assert!(s.grad_norm.is_finite() && s.grad_norm > 0.0);
             losses.push(s.loss);
@@ -518,7 +538,7 @@ fn recipe_r_parameter_counts_match_the_reference() {
     let c = DelayConfig::default();
     let counts: Vec<usize> = [CellKind::Rnn, CellKind::Lstm]
         .iter()
-        .map(|&cell| DelayModel::new(cell, c.vocab, c.hidden_size).param_count())
+        .map(|&cell| delay_model(cell, c.vocab, c.hidden_size, c.delay).param_count())
         .collect();
     assert_eq!(counts, [19_210, 72_970]);
 }

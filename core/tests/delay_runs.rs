@@ -6,12 +6,21 @@ use unroll_core::config::delay::{CellSet, DelayConfig};
 use unroll_core::delay::outcome::{
     judge, outcome_of_results, Capacity, CellAccuracies, Outcome, RecordError, SweepSummary,
 };
-use unroll_core::delay::run::{
-    HeldOut, HeldOutSet, ParamCount, RunId, RunResult, Sweep, Tick, HELDOUT_SEQUENCES,
-};
-use unroll_core::delay::task::DelayTask;
-use unroll_core::delay::trainer::{CellTrainer, Recipe};
+use unroll_core::delay::task::{DelayTask, HELDOUT_SEQUENCES};
 use unroll_core::math::params::CellKind::{self, Gru, Lstm, Rnn};
+use unroll_core::task::Task;
+use unroll_core::train::sweep::{HeldOut, ParamCount, RunId, RunResult, Sweep, SweepPlan, Tick};
+use unroll_core::train::trainer::{at_once, Recipe, Trainer};
+
+fn sweep(config: &DelayConfig) -> Sweep {
+    Sweep::new(SweepPlan::of_lab(config).unwrap())
+}
+
+fn sweep_evaluated_every(config: &DelayConfig, eval_every: u64) -> Sweep {
+    let mut plan = SweepPlan::of_lab(config).unwrap();
+    plan.eval_every = eval_every;
+    Sweep::new(plan)
+}
 
 fn small(delay: usize, steps: u64, seeds: usize) -> DelayConfig {
     DelayConfig {
@@ -28,26 +37,30 @@ fn small(delay: usize, steps: u64, seeds: usize) -> DelayConfig {
 #[test]
 fn the_heldout_set_is_fixed_and_shared_by_every_cell_and_seed() {
     let task = DelayTask::new(10, 96, 8).unwrap();
-    let h = HeldOutSet::new(&task);
-    assert_eq!(h.batch().batch, HELDOUT_SEQUENCES);
-    assert_eq!(h.batch().batch, 256);
-    assert_eq!(h.batch().seq_len, 96);
-    assert_eq!(h, HeldOutSet::new(&task));
+    let h = task.heldout_batch();
+    assert_eq!(h.batch, HELDOUT_SEQUENCES);
+    assert_eq!(h.batch, 256);
+    assert_eq!(h.seq_len, 96);
+    assert_eq!(h, task.heldout_batch());
     // Not a training sequence of any seed the page can ask for (its first batches).
     for seed in [0u64, 1, 2, 7, u64::from(u32::MAX)] {
-        let train = task.stream(seed).next_batch(HELDOUT_SEQUENCES);
-        assert_ne!(train.tokens, h.batch().tokens, "seed {seed}");
+        let train = task.tokens(seed, HELDOUT_SEQUENCES).next_batch();
+        assert_ne!(train.tokens(), h.tokens(), "seed {seed}");
     }
+    // In slices of the training batch (at least 32), in order.
+    let slices = task.heldout(32);
+    assert_eq!(slices.len(), 8);
+    assert_eq!(slices[1], h.rows(32..64));
+    assert_eq!(task.heldout(100).iter().map(|b| b.batch).collect::<Vec<_>>(), [100, 100, 56]);
     // Every sweep of the same task measures on it, whatever the seed and cells.
-    let a = Sweep::new(&DelayConfig::default()).unwrap();
-    let b = Sweep::new(&DelayConfig {
+    let a = sweep(&DelayConfig::default());
+    let b = sweep(&DelayConfig {
         seed: 9,
         cell: CellSet::One(CellKind::Gru),
         ..DelayConfig::default()
-    })
-    .unwrap();
-    assert_eq!(a.heldout(), &h);
-    assert_eq!(b.heldout(), &h);
+    });
+    assert_eq!(a.heldout(), slices);
+    assert_eq!(b.heldout(), slices);
 }
 
 #[test]
@@ -56,9 +69,9 @@ fn the_sweep_runs_seed_after_seed_with_cells_in_turn() {
         seed: 5,
         ..small(3, 3, 2)
     };
-    let mut sweep = Sweep::with_eval_every(&cfg, 2).unwrap();
+    let mut sweep = sweep_evaluated_every(&cfg, 2);
     assert_eq!(
-        sweep.plan(),
+        sweep.plan().run_ids(),
         [(Rnn, 5), (Lstm, 5), (Rnn, 6), (Lstm, 6)].map(|(cell, seed)| RunId { cell, seed })
     );
     let p = sweep.progress();
@@ -77,7 +90,7 @@ fn the_sweep_runs_seed_after_seed_with_cells_in_turn() {
     // Per seed: both cells' step-0 evaluation, then steps 1, 2, 3 in turn.
     let order: Vec<(CellKind, u32, u64)> = ticks
         .iter()
-        .map(|t| (t.run.cell, t.run.seed, t.step.map_or(0, |s| s.step)))
+        .map(|t| (t.run.cell, t.run.seed, t.steps.last().map_or(0, |s| s.step)))
         .collect();
     let mut want = Vec::new();
     for seed in [5, 6] {
@@ -89,10 +102,11 @@ fn the_sweep_runs_seed_after_seed_with_cells_in_turn() {
     assert_eq!(order, want);
     // Held-out evaluations at step 0, every 2 steps and after the last step.
     for t in &ticks {
-        let n = t.step.map_or(0, |s| s.step);
+        assert!(t.steps.len() <= 1, "one step a tick on the CPU path");
+        let n = t.steps.last().map_or(0, |s| s.step);
         assert_eq!(t.heldout.is_some(), n == 0 || n == 2 || n == 3, "{t:?}");
-        if let (Some(h), Some(s)) = (t.heldout, t.step) {
-            assert_eq!((h.cell, h.seed, h.step), (s.cell, s.seed, s.step));
+        if let (Some(h), Some(s)) = (t.heldout, t.steps.last()) {
+            assert_eq!((h.cell, h.seed, h.step), (t.run.cell, t.run.seed, s.step));
         }
         assert_eq!(t.finished.is_some(), n == 3);
     }
@@ -103,7 +117,8 @@ fn the_sweep_runs_seed_after_seed_with_cells_in_turn() {
             r.curve.iter().map(|h| h.step).collect::<Vec<_>>(),
             [0, 2, 3]
         );
-        assert_eq!((r.steps, r.delay, r.skipped_steps), (3, 3, 0));
+        assert_eq!((r.steps, r.skipped_steps), (3, 0));
+        assert_eq!(r.task, "delay:vocab=10:length=24:delay=3");
         for h in &r.curve {
             assert!((0.0..=1.0).contains(&h.acc) && h.loss.is_finite() && h.loss > 0.0);
         }
@@ -117,7 +132,7 @@ fn the_sweep_runs_seed_after_seed_with_cells_in_turn() {
         assert!(results.contains(r));
     }
     assert_eq!(
-        sweep.param_counts(),
+        sweep.plan().param_counts(),
         vec![
             ParamCount {
                 cell: Rnn,
@@ -133,14 +148,14 @@ fn the_sweep_runs_seed_after_seed_with_cells_in_turn() {
     );
     // Seeds differ, the same configuration gives the same numbers.
     let again: Vec<RunResult> = {
-        let mut s = Sweep::with_eval_every(&cfg, 2).unwrap();
+        let mut s = sweep_evaluated_every(&cfg, 2);
         while s.tick().is_some() {}
         s.results()
     };
     assert_eq!(again, results);
     assert_ne!(results[0].curve[1..], results[2].curve[1..]);
     // Progress extrapolates the time left from the steps done.
-    let mut s = Sweep::with_eval_every(&cfg, 2).unwrap();
+    let mut s = sweep_evaluated_every(&cfg, 2);
     for _ in 0..5 {
         s.tick();
     }
@@ -154,8 +169,8 @@ fn the_sweep_runs_seed_after_seed_with_cells_in_turn() {
     assert_eq!(back.len(), ticks.len());
     for (b, t) in back.iter().zip(&ticks) {
         assert_eq!(
-            (b.run, b.step.map(|s| s.step), b.finished.is_some()),
-            (t.run, t.step.map(|s| s.step), t.finished.is_some())
+            (b.run, b.steps.len(), b.finished.is_some()),
+            (t.run, t.steps.len(), t.finished.is_some())
         );
         let (hb, ht) = (
             b.heldout.unwrap_or(t.heldout.unwrap_or(HeldOut {
@@ -164,6 +179,8 @@ fn the_sweep_runs_seed_after_seed_with_cells_in_turn() {
                 step: 0,
                 acc: 0.0,
                 loss: 0.0,
+                solved: false,
+                train_loss: None,
             })),
             t.heldout,
         );
@@ -185,8 +202,8 @@ fn clipping_changes_training_only_when_the_norm_exceeds_max_norm() {
             max_norm,
             ..Recipe::of(&cfg)
         };
-        let mut t = CellTrainer::new(Lstm, &task, &recipe, 0);
-        let norms: Vec<f64> = (0..3).map(|_| t.step().grad_norm).collect();
+        let mut t = Trainer::new(&task, Lstm, &recipe, 0);
+        let norms: Vec<f64> = (0..3).map(|_| at_once(t.step()).grad_norm).collect();
         (t.params().to_vec(), norms)
     };
     let (free, norms) = run(None);
@@ -218,7 +235,7 @@ fn clipping_changes_training_only_when_the_norm_exceeds_max_norm() {
 #[test]
 fn both_cells_learn_delay_4_on_the_heldout_set() {
     let cfg = small(4, 300, 1);
-    let mut sweep = Sweep::new(&cfg).unwrap();
+    let mut sweep = sweep_evaluated_every(&cfg, 100);
     while sweep.tick().is_some() {}
     let results = sweep.results();
     assert_eq!(results.len(), 2);
@@ -427,10 +444,14 @@ fn result(config: &DelayConfig, cell: CellKind, seed: u32, acc: f64) -> RunResul
         step,
         acc,
         loss: 2.0 - acc,
+        solved: acc >= 0.95,
+        train_loss: None,
     };
     RunResult {
         run: RunId { cell, seed },
-        delay: config.delay,
+        task: DelayTask::new(config.vocab, config.length, config.delay)
+            .unwrap()
+            .settings(),
         steps: config.steps,
         skipped_steps: 0,
         params: ParamCount {

@@ -7,7 +7,7 @@ mod common;
 mod tol;
 
 use common::{BackendError, ClassifierCase, ClassifierResult, ModuleCase, ModuleResult};
-use unroll_core::math::classifier::ClassifierModel;
+use unroll_core::math::model::SeqModel;
 use unroll_core::math::optim::Adam;
 use unroll_core::math::recurrent::{RnnModule, TensorRef};
 
@@ -51,8 +51,11 @@ fn cpu_module(case: &ModuleCase) -> Result<ModuleResult, BackendError> {
 
 /// The CPU classifier as a fixture backend: loss and gradients, then one Adam step.
 fn cpu_classifier(case: &ClassifierCase) -> Result<ClassifierResult, BackendError> {
-    let model = ClassifierModel::new(case.spec, case.num_classes);
-    let (loss, grads, logits) = model.loss_and_grads(&case.params, &case.batch);
+    let model = SeqModel::new(case.spec, case.num_classes);
+    let (loss, grads, logits) = {
+        let (sums, grads) = model.loss_and_grads(&case.params, &case.batch);
+        (sums.mean_loss() as f32, grads, model.forward(&case.params, &case.batch).outputs)
+    };
     let mut params_after = case.params.clone();
     Adam::new(case.adam, params_after.len()).update(&mut params_after, &grads);
     Ok(ClassifierResult {

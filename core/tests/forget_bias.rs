@@ -4,14 +4,18 @@
 //! (every layer and direction), through the code paths the pages use.
 #![cfg(not(target_arch = "wasm32"))] // native: blocks on futures with pollster, reads files
 
+use std::sync::Arc;
+
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::{BackendChoice, TrainConfig};
 use unroll_core::data::names::NamesDataset;
-use unroll_core::delay::model::DelayModel;
-use unroll_core::delay::run::Sweep;
+use unroll_core::delay::task::DelayTask;
+use unroll_core::engine::protocol::{LabEvent, TrainRequest};
+use unroll_core::engine::run::{run, sweep_of, RunControl};
 use unroll_core::math::init::{add_forget_bias, init_params, init_params_with_forget_bias};
 use unroll_core::math::params::{CellKind, ParamLayout, RnnSpec};
-use unroll_core::train::session::{run_session, TrainControl, TrainEvent};
+use unroll_core::train::sweep::{Sweep, SweepPlan};
+use unroll_core::train::trainer::{model_of, Recipe};
 
 /// Checks that `with` − `without` is `fb` exactly on the forget blocks of the tensors named
 /// in `biases` and 0 everywhere else.
@@ -57,17 +61,22 @@ fn assert_only_forget_blocks(
 #[test]
 fn delay_model_forget_bias_changes_exactly_the_forget_block_of_bias_ih_l0() {
     let h = 16;
-    let m = DelayModel::new(CellKind::Lstm, 10, h);
-    let base = m.init(3);
+    let task = DelayTask::new(10, 24, 4).unwrap();
+    let recipe = Recipe {
+        hidden_size: h,
+        ..Recipe::default()
+    };
+    let m = model_of(&task, CellKind::Lstm, &recipe);
+    let base = init_params(&m.layout, &m.spec, 3);
     for fb in [1.0f32, -2.5, 5.0] {
-        let p = m.init_with_forget_bias(3, fb);
+        let p = m.init(3, fb);
         assert_only_forget_blocks(&m.layout, h, &base, &p, fb, &["rnn.bias_ih_l0"]);
     }
-    assert_eq!(m.init_with_forget_bias(3, 0.0), base);
+    assert_eq!(m.init(3, 0.0), base);
     // RNN and GRU: no forget gate, nothing changes.
     for cell in [CellKind::Rnn, CellKind::Gru] {
-        let m = DelayModel::new(cell, 10, h);
-        assert_eq!(m.init_with_forget_bias(3, 1.0), m.init(3), "{cell:?}");
+        let m = model_of(&task, cell, &recipe);
+        assert_eq!(m.init(3, 1.0), m.init(3, 0.0), "{cell:?}");
     }
 }
 
@@ -82,10 +91,8 @@ fn delay_runs_start_with_the_configured_forget_bias() {
         forget_bias: fb,
         ..DelayConfig::default()
     };
-    let (one, zero) = (
-        Sweep::new(&cfg(1.0)).unwrap(),
-        Sweep::new(&cfg(0.0)).unwrap(),
-    );
+    let sweep = |c: &DelayConfig| Sweep::new(SweepPlan::of_lab(c).unwrap());
+    let (one, zero) = (sweep(&cfg(1.0)), sweep(&cfg(0.0)));
     let mean_forget = |s: &Sweep, seed_index: usize| {
         let run = &s.runs()[2 * seed_index + 1];
         assert_eq!(run.id().cell, CellKind::Lstm);
@@ -169,11 +176,13 @@ fn classifier_forget_bias_reaches_every_layer_and_direction() {
 /// layer and direction.
 #[test]
 fn names_session_initialises_with_the_forget_bias_key() {
-    let data = NamesDataset::from_class_files([
-        ("Alpha", "Anna\nAbel\nAdam\nAlma\nAxel\nAida\n"),
-        ("Beta", "Boris\nBoyd\nBela\nBram\nBodo\nBert\n"),
-    ])
-    .unwrap();
+    let data = Arc::new(
+        NamesDataset::from_class_files([
+            ("Alpha", "Anna\nAbel\nAdam\nAlma\nAxel\nAida\n"),
+            ("Beta", "Boris\nBoyd\nBela\nBram\nBodo\nBert\n"),
+        ])
+        .unwrap(),
+    );
     let first_weights = |forget_bias: f64| {
         let cfg = TrainConfig {
             hidden_size: 8,
@@ -184,11 +193,19 @@ fn names_session_initialises_with_the_forget_bias_key() {
             epochs: 1,
             ..TrainConfig::default()
         };
-        let control = TrainControl::new();
+        let control = RunControl::new();
         let mut first = None;
-        pollster::block_on(run_session(&cfg, &data, &control, &mut |ev| {
-            if let TrainEvent::Weights(w) = ev {
+        let request = TrainRequest {
+            query: cfg.to_query(),
+            data: None,
+            resume: None,
+            start_from: None,
+        };
+        let (sweep, backend) = sweep_of(&request, Some(data.clone())).unwrap();
+        pollster::block_on(run(sweep, backend, true, &control, &mut |ev| {
+            if let LabEvent::Weights { weights: w, .. } = ev {
                 if first.is_none() {
+                    assert_eq!(w.step, 0);
                     first = Some((w.model.layout.clone(), w.params.clone()));
                     control.stop();
                 }

@@ -8,7 +8,8 @@ mod gpu_support;
 use std::time::Instant;
 
 use gpu_support::{block, context, random_batch, random_params, rng};
-use unroll_core::gpu::GpuClassifier;
+use unroll_core::gpu::{GpuModel, InputKind};
+use unroll_core::math::model::SeqModel;
 use unroll_core::math::params::{CellKind, ParamLayout, RnnSpec};
 
 fn bench(cell: CellKind, hidden: usize, batch: usize, seq_len: usize, steps: usize) {
@@ -20,7 +21,7 @@ fn bench(cell: CellKind, hidden: usize, batch: usize, seq_len: usize, steps: usi
     let batches: Vec<_> = (0..8)
         .map(|_| random_batch(&mut r, batch, seq_len, 57, 18))
         .collect();
-    let mut gpu = GpuClassifier::new(&ctx, spec, 18, &params, batch, seq_len).unwrap();
+    let mut gpu = GpuModel::new(&ctx, &SeqModel::new(spec, 18), InputKind::OneHot, &params, batch, seq_len).unwrap();
     // Warm-up: pipeline compilation and the Mesa shader cache.
     for b in batches.iter().take(3) {
         gpu.train_step(b, 1e-3).unwrap();

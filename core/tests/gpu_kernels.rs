@@ -1152,12 +1152,16 @@ fn clip_grad_norm_matches_cpu_twin() {
         );
     }
 
-    // Clipping off: no norm (−1), nothing skipped even for a NaN, the step counts.
+    // Clipping off: the norm is measured (not finite for a NaN), nothing is skipped, the step
+    // counts.
     let (state, record) = clip_on_gpu(&[f32::NAN, 1.0], 0.0, 2.0, &config);
     assert_eq!(
-        (state[0], state[1], state[2], record[2], record[3].to_bits()),
-        (1.0, 0.0, 3.0, -1.0, 0)
+        (state[0], state[1], state[2], record[3].to_bits()),
+        (1.0, 0.0, 3.0, 0)
     );
+    assert!(!record[2].is_finite());
+    let (_, record) = clip_on_gpu(&[3.0, 4.0], 0.0, 2.0, &config);
+    Tol::FIXTURE.assert("norm without clipping", &[record[2]], &[5.0]);
 }
 
 /// `classifier_head` against the CPU head (`features · fc.weightᵀ + fc.bias`, then
@@ -1183,7 +1187,8 @@ fn classifier_head_matches_cpu_twin() {
         fc_b_offset: b_off as u32,
         result_slot: 1,
         inv_batch: 1.0 / b as f32,
-        _pad: [0; 3],
+        loss: 0,
+        _pad: [0; 2],
     };
     let grads = vec![5.0; params.len()];
     let out = run_kernel::<ClassifierHead>(
@@ -1254,7 +1259,8 @@ fn classifier_head_matches_cpu_twin() {
         fc_b_offset: 3,
         result_slot: 0,
         inv_batch: 0.5,
-        _pad: [0; 3],
+        loss: 0,
+        _pad: [0; 2],
     };
     let out = run_kernel::<ClassifierHead>(
         &ctx,
@@ -1279,6 +1285,63 @@ fn classifier_head_matches_cpu_twin() {
         &out[4],
         &[0.0, 0.0, 0.0, 0.5, 0.0, -0.5],
     );
+}
+
+/// `classifier_head` with the squared error (loss 1, one output, the targets' f32 bits in
+/// `labels`) against the CPU head and `math::loss::squared_error`: outputs, mean loss, no
+/// correct count, d_outputs `2 (y − t) / B` and the fc.bias gradient.
+#[test]
+fn classifier_head_squared_error_matches_cpu_twin() {
+    let ctx = context();
+    let mut r = rng(21);
+    let (b, f) = (300usize, 7usize);
+    let features = random_vec(&mut r, b * f, 1.5);
+    let params = random_vec(&mut r, f + 1, 1.0);
+    let targets: Vec<f32> = (0..b).map(|_| r.random_range(0.0..2.0)).collect();
+    let dims = HeadDims {
+        batch: b as u32,
+        features: f as u32,
+        num_classes: 1,
+        mode: 1,
+        feat_offset: 0,
+        fc_w_offset: 0,
+        fc_b_offset: f as u32,
+        result_slot: 0,
+        inv_batch: 1.0 / b as f32,
+        loss: 1,
+        _pad: [0; 2],
+    };
+    let labels: Vec<u32> = targets.iter().map(|t| t.to_bits()).collect();
+    let out = run_kernel::<ClassifierHead>(
+        &ctx,
+        &[
+            f32_bytes(&params),
+            f32_bytes(&features),
+            u32_bytes(&labels),
+            f32_bytes(&vec![0.0; b]),
+            f32_bytes(&vec![0.0; b]),
+            f32_bytes(&vec![0.0; f + 1]),
+            f32_bytes(&[0.0; 4]),
+        ],
+        &[dims],
+    );
+    let outputs: Vec<f32> = (0..b)
+        .map(|s| {
+            let mut acc = params[f];
+            for j in 0..f {
+                acc += params[j] * features[s * f + j];
+            }
+            acc
+        })
+        .collect();
+    let mut d = vec![0.0f32; b];
+    let sum = unroll_core::math::loss::squared_error(&outputs, &targets, b as f32, &mut d);
+    Tol::FIXTURE.assert("outputs", &out[3], &outputs);
+    Tol::HEAD_GRAD.assert("d_outputs", &out[4], &d);
+    Tol::HEAD_GRAD.assert("fc.bias grad", &out[5][f..], &[d.iter().sum::<f32>()]);
+    Tol::FIXTURE.assert("loss", &[out[6][0]], &[(sum / b as f64) as f32]);
+    assert_eq!(as_u32(&out[6][1..2]), vec![0], "no accuracy for a real target");
+    assert!(sum > 0.0);
 }
 
 /// A 1-D kernel over more than 65535 workgroups of 256 runs as a 2-D grid (WebGPU's

@@ -12,7 +12,8 @@ use common::{
     run_fixture_suite, BackendError, ClassifierCase, ClassifierResult, ModuleCase, ModuleResult,
 };
 use gpu_support::{block, context};
-use unroll_core::gpu::{GpuClassifier, GpuContext, GpuError, GpuRnnModule, ModuleInputs};
+use unroll_core::gpu::{GpuContext, GpuError, GpuModel, GpuRnnModule, InputKind, ModuleInputs};
+use unroll_core::math::model::SeqModel;
 use unroll_core::math::linalg::swap_leading_axes;
 
 fn backend_error(e: GpuError) -> BackendError {
@@ -70,19 +71,12 @@ fn gpu_module(ctx: &GpuContext, case: &ModuleCase) -> Result<ModuleResult, Backe
     })
 }
 
-/// A classifier step fixture through [`GpuClassifier`].
+/// A classifier step fixture through [`GpuModel`].
 fn gpu_classifier_step(
     ctx: &GpuContext,
     case: &ClassifierCase,
 ) -> Result<ClassifierResult, BackendError> {
-    let mut gpu = GpuClassifier::new(
-        ctx,
-        case.spec,
-        case.num_classes,
-        &case.params,
-        case.batch.batch,
-        case.batch.seq_len,
-    )
+    let mut gpu = GpuModel::new(ctx, &SeqModel::new(case.spec, case.num_classes), InputKind::OneHot, &case.params, case.batch.batch, case.batch.seq_len)
     .map_err(backend_error)?;
     let logits = block(gpu.evaluate(&case.batch)).map_err(backend_error)?;
     gpu.train_step(&case.batch, case.adam.lr)

@@ -18,8 +18,8 @@
 use unroll_core::gpu::buffers;
 use unroll_core::gpu::kernels::activation::{Activation, ActivationDims, ActivationKind};
 use unroll_core::gpu::kernels::{Kernel, UniformArena};
-use unroll_core::gpu::{GpuClassifier, GpuContext};
-use unroll_core::math::classifier::{ClassifierBatch, ClassifierModel};
+use unroll_core::gpu::{InputKind, GpuModel, GpuContext};
+use unroll_core::math::model::{SeqBatch, SeqModel};
 use unroll_core::math::init::init_params;
 use unroll_core::math::optim::{Adam, AdamConfig};
 use unroll_core::math::params::{CellKind, RnnSpec};
@@ -51,7 +51,7 @@ fn worst(a: &[f32], e: &[f32], abs: f32, rel: f32) -> (usize, f32) {
     (bad, max)
 }
 
-fn batch(seed: u32, b: usize, t: usize) -> ClassifierBatch {
+fn batch(seed: u32, b: usize, t: usize) -> SeqBatch {
     let mut s = seed;
     let mut next = |m: u32| {
         s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
@@ -66,13 +66,7 @@ fn batch(seed: u32, b: usize, t: usize) -> ClassifierBatch {
         }
     }
     let labels = (0..b).map(|_| next(18)).collect();
-    ClassifierBatch {
-        batch: b,
-        seq_len: t,
-        tokens,
-        lengths,
-        labels,
-    }
+    SeqBatch::of_batch_first(b, t, &tokens, lengths, labels)
 }
 
 #[wasm_bindgen_test]
@@ -140,13 +134,16 @@ async fn webgpu_kernels_work_in_the_browser() {
     // compiles every training kernel in the browser.
     for cell in [CellKind::Lstm, CellKind::Gru] {
         let spec = RnnSpec::new(cell, 57, 32);
-        let model = ClassifierModel::new(spec, 18);
+        let model = SeqModel::new(spec, 18);
         let params = init_params(&model.layout, &spec, 1);
         let b = batch(7, 16, 9);
-        let (loss, grads, logits) = model.loss_and_grads(&params, &b);
+        let (loss, grads, logits) = {
+        let (sums, grads) = model.loss_and_grads(&params, &b);
+        (sums.mean_loss() as f32, grads, model.forward(&params, &b).outputs)
+    };
         let mut after = params.clone();
         Adam::new(AdamConfig::default(), params.len()).update(&mut after, &grads);
-        let mut gpu = GpuClassifier::new(&ctx, spec, 18, &params, 16, 9).unwrap();
+        let mut gpu = GpuModel::new(&ctx, &SeqModel::new(spec, 18), InputKind::OneHot, &params, 16, 9).unwrap();
         let g_logits = gpu.evaluate(&b).await.unwrap();
         gpu.train_step(&b, 1e-3).unwrap();
         let r = gpu.drain_results().await.unwrap();
@@ -173,10 +170,10 @@ async fn webgpu_kernels_work_in_the_browser() {
     // Timing: hidden 128 and 32, batch 64, names-like lengths (T = 12).
     for hidden in [32usize, 128] {
         let spec = RnnSpec::new(CellKind::Lstm, 57, hidden);
-        let model = ClassifierModel::new(spec, 18);
+        let model = SeqModel::new(spec, 18);
         let params = init_params(&model.layout, &spec, 2);
         let batches: Vec<_> = (0..4).map(|i| batch(11 + i, 64, 12)).collect();
-        let mut gpu = GpuClassifier::new(&ctx, spec, 18, &params, 64, 12).unwrap();
+        let mut gpu = GpuModel::new(&ctx, &SeqModel::new(spec, 18), InputKind::OneHot, &params, 64, 12).unwrap();
         gpu.train_step(&batches[0], 1e-3).unwrap();
         gpu.drain_results().await.unwrap();
         let steps = if hidden == 128 { 8 } else { 20 };

@@ -8,7 +8,7 @@ use unroll_core::keep::{
     export_trained, import_trained, match_classes, weights_file_name, ClassMatch, DataSource,
     SavedEpoch, SavedSession, SavedValReport, SAVED_VERSION,
 };
-use unroll_core::math::classifier::ClassifierModel;
+use unroll_core::math::model::SeqModel;
 use unroll_core::math::init::init_params;
 use unroll_core::math::params::{CellKind, RnnSpec};
 use unroll_core::weights::{export_params, read_metadata, WeightsError};
@@ -23,11 +23,11 @@ fn model(
     layers: usize,
     bi: bool,
     c: usize,
-) -> (ClassifierModel, Vec<f32>) {
+) -> (SeqModel, Vec<f32>) {
     let mut spec = RnnSpec::new(cell, 57, hidden);
     spec.num_layers = layers;
     spec.bidirectional = bi;
-    let model = ClassifierModel::new(spec, c);
+    let model = SeqModel::new(spec, c);
     let params = init_params(&model.layout, &spec, 11);
     (model, params)
 }
@@ -143,7 +143,7 @@ fn import_errors_name_tensors() {
     );
     // Another vocabulary size is not a names classifier.
     let spec = RnnSpec::new(CellKind::Gru, 10, 8);
-    let other = ClassifierModel::new(spec, 3);
+    let other = SeqModel::new(spec, 3);
     let op = init_params(&other.layout, &spec, 1);
     let e = import_trained(&export_params(&other.layout, &op, &Default::default()).unwrap())
         .unwrap_err();
@@ -233,7 +233,7 @@ fn saved_session_json_round_trip() {
 /// after a reload), and a record that does not fit the restored model is refused.
 #[test]
 fn saved_val_report_restores_the_report() {
-    let mut report = unroll_core::train::session::ValReport::new(2, 3);
+    let mut report = unroll_core::task::names::ValReport::new(2, 3);
     for (label, predicted) in [(0, 0), (1, 1), (1, 1), (2, 0), (2, 2), (0, 2)] {
         report.add(label, predicted);
     }
@@ -259,17 +259,43 @@ fn saved_val_report_restores_the_report() {
 #[test]
 fn checkpoint_bytes_round_trip_and_curves_end_at_its_step() {
     use unroll_core::keep::{curve_until, decode_checkpoint, encode_checkpoint};
-    use unroll_core::train::session::Checkpoint;
-    let c = Checkpoint {
-        step: 254,
-        epoch: 1,
-        batches_done: 254,
-        epoch_loss: 512.5,
-        params: vec![0.25, -1.5, 3.0],
-        adam_step: 254,
-        adam_m: vec![1e-3, 2e-3, -3e-3],
-        adam_v: vec![1e-6, 2e-6, 3e-6],
-        recent: vec![2.0; 20],
+    use unroll_core::math::params::CellKind;
+    use unroll_core::train::sweep::{HeldOut, RunCheckpoint, RunId, RunSettings, SweepCheckpoint};
+    use unroll_core::train::trainer::{Recipe, TrainerState};
+    let run = RunId {
+        cell: CellKind::Gru,
+        seed: 3,
+    };
+    let c = SweepCheckpoint {
+        settings: RunSettings {
+            task: "names:head=last:split_seed=3:samples=20074:classes=18".into(),
+            recipe: Recipe::default(),
+            steps: 1270,
+            eval_every: 254,
+        },
+        runs: vec![RunCheckpoint {
+            run,
+            trainer: TrainerState {
+                step: 254,
+                params: vec![0.25, -1.5, 3.0],
+                adam_step: 254,
+                adam_m: vec![1e-3, 2e-3, -3e-3],
+                adam_v: vec![1e-6, 2e-6, 3e-6],
+                stream_position: 254,
+            },
+            curve: vec![HeldOut {
+                cell: run.cell,
+                seed: run.seed,
+                step: 254,
+                acc: 0.625,
+                loss: 1.25,
+                solved: false,
+                train_loss: Some(1.5),
+            }],
+            skipped: 0,
+            window: (0.0, 0),
+        }],
+        turn: 0,
     };
     assert_eq!(decode_checkpoint(&encode_checkpoint(&c)).unwrap(), c);
     assert!(decode_checkpoint(&[1, 2])

@@ -14,7 +14,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tol::Tol;
 use unroll_core::math::activation::{sigmoid, tanh};
-use unroll_core::math::classifier::{ClassifierBatch, ClassifierModel};
+use unroll_core::math::model::{SeqBatch, SeqModel};
 use unroll_core::math::init::init_params;
 use unroll_core::math::optim::{adam_update, clip_grad_norm, AdamConfig, ClipOutcome};
 use unroll_core::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
@@ -1168,22 +1168,16 @@ fn random_batch(
     seq_len: usize,
     vocab: u32,
     classes: u32,
-) -> ClassifierBatch {
+) -> SeqBatch {
     let mut lengths: Vec<u32> = (0..batch)
         .map(|_| rng.random_range(1..=seq_len as u32))
         .collect();
     lengths[0] = seq_len as u32;
-    let tokens = (0..batch * seq_len)
+    let tokens: Vec<u32> = (0..batch * seq_len)
         .map(|_| rng.random_range(0..vocab))
         .collect();
     let labels = (0..batch).map(|_| rng.random_range(0..classes)).collect();
-    ClassifierBatch {
-        batch,
-        seq_len,
-        tokens,
-        lengths,
-        labels,
-    }
+    SeqBatch::of_batch_first(batch, seq_len, &tokens, lengths, labels)
 }
 
 /// Gradient accumulation: splitting a batch into micro-batches with divisor = the full batch
@@ -1192,27 +1186,19 @@ fn random_batch(
 fn micro_batches_accumulate_to_the_full_batch_gradient() {
     let mut rng = ChaCha8Rng::seed_from_u64(21);
     for cell in CellKind::ALL {
-        let model = ClassifierModel::new(spec(cell, 10, 6, 2, true), 5);
+        let model = SeqModel::new(spec(cell, 10, 6, 2, true), 5);
         let params = init_params(&model.layout, &model.spec, 4);
         let batch = random_batch(&mut rng, 8, 6, 10, 5);
-        let (loss, grads, logits) = model.loss_and_grads(&params, &batch);
+        let (sums, grads) = model.loss_and_grads(&params, &batch);
+        let (loss, logits) = (sums.mean_loss() as f32, model.forward(&params, &batch).outputs);
         let mut acc = vec![0.0f32; grads.len()];
         let mut loss_sum = 0.0f32;
         let mut all_logits = Vec::new();
         for (lo, hi) in [(0, 3), (3, 4), (4, 8)] {
-            let seq_len = batch.lengths[lo..hi].iter().copied().max().unwrap() as usize;
-            let micro = ClassifierBatch {
-                batch: hi - lo,
-                seq_len,
-                tokens: (lo..hi)
-                    .flat_map(|b| batch.tokens[b * batch.seq_len..][..seq_len].to_vec())
-                    .collect(),
-                lengths: batch.lengths[lo..hi].to_vec(),
-                labels: batch.labels[lo..hi].to_vec(),
-            };
-            let r = model.accumulate_loss_and_grads(&params, &micro, 8, &mut acc);
-            loss_sum += r.loss_sum;
-            all_logits.extend(r.logits);
+            let micro = batch.rows(lo..hi);
+            let r = model.accumulate(&params, &micro, 8, &mut acc);
+            loss_sum += r.sums.loss_sum as f32;
+            all_logits.extend(r.outputs);
         }
         Tol::ACCUMULATED
             .check(&format!("{cell:?} grads"), &acc, &grads)
@@ -1232,16 +1218,16 @@ fn micro_batches_accumulate_to_the_full_batch_gradient() {
 fn classifier_gradients_match_finite_differences() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     for cell in CellKind::ALL {
-        let model = ClassifierModel::new(spec(cell, 6, 4, 2, true), 3);
+        let model = SeqModel::new(spec(cell, 6, 4, 2, true), 3);
         let dist = Uniform::new(-0.8f32, 0.8).unwrap();
         let params: Vec<f32> = (0..model.layout.total_len())
             .map(|_| dist.sample(&mut rng))
             .collect();
         let batch = random_batch(&mut rng, 4, 5, 6, 3);
-        let (_, grads, _) = model.loss_and_grads(&params, &batch);
+        let (_, grads) = model.loss_and_grads(&params, &batch);
         let loss = |p: &[f32]| {
-            let logits = model.forward(p, &batch).logits;
-            unroll_core::math::loss::cross_entropy(&logits, &batch.labels, 3) as f64
+            let logits = model.forward(p, &batch).outputs;
+            unroll_core::math::loss::cross_entropy(&logits, batch.labels(), 3) as f64
         };
         fd_check(&format!("{cell:?} classifier"), &params, &grads, loss).unwrap();
     }
@@ -1252,11 +1238,11 @@ fn classifier_gradients_match_finite_differences() {
 #[test]
 fn untrained_classifier_loss_is_near_ln_18() {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
-    let model = ClassifierModel::new(spec(CellKind::Lstm, 57, 128, 1, false), 18);
+    let model = SeqModel::new(spec(CellKind::Lstm, 57, 128, 1, false), 18);
     let params = init_params(&model.layout, &model.spec, 0);
     let batch = random_batch(&mut rng, 32, 12, 57, 18);
-    let (loss, _, _) = model.loss_and_grads(&params, &batch);
-    assert!((loss - 18f32.ln()).abs() < 0.1, "loss {loss}");
+    let loss = model.loss_and_grads(&params, &batch).0.mean_loss();
+    assert!((loss - 18f64.ln()).abs() < 0.1, "loss {loss}");
 }
 
 /// predict gives a probability distribution equal to softmax of the batch logits; trace gives
@@ -1269,23 +1255,17 @@ fn predict_and_trace_agree_with_the_batch_forward() {
         (CellKind::Gru, 2, true),
         (CellKind::Rnn, 1, false),
     ] {
-        let model = ClassifierModel::new(spec(cell, 8, 5, layers, bi), 4);
+        let model = SeqModel::new(spec(cell, 8, 5, layers, bi), 4);
         let params = init_params(&model.layout, &model.spec, 2);
         let tokens: Vec<u32> = (0..6).map(|_| rng.random_range(0..8)).collect();
         let probs = model.predict(&params, &tokens).unwrap();
         assert!((probs.iter().sum::<f32>() - 1.0).abs() < 1e-6);
-        let batch = ClassifierBatch {
-            batch: 1,
-            seq_len: 6,
-            tokens: tokens.clone(),
-            lengths: vec![6],
-            labels: vec![0],
-        };
+        let batch = SeqBatch::of_batch_first(1, 6, &tokens.clone(), vec![6], vec![0]);
         let fwd = model.forward(&params, &batch);
         Tol::FIXTURE.assert(
             "predict",
             &probs,
-            &unroll_core::math::loss::softmax(&fwd.logits),
+            &unroll_core::math::loss::softmax(&fwd.outputs),
         );
 
         let trace = model.trace(&params, &tokens).unwrap();
@@ -1321,7 +1301,7 @@ fn predict_and_trace_agree_with_the_batch_forward() {
             }
         }
     }
-    let model = ClassifierModel::new(spec(CellKind::Lstm, 8, 5, 1, false), 4);
+    let model = SeqModel::new(spec(CellKind::Lstm, 8, 5, 1, false), 4);
     let params = init_params(&model.layout, &model.spec, 2);
     assert_eq!(
         model.predict(&params, &[]).unwrap_err(),
@@ -1390,7 +1370,7 @@ fn tolerance_check_counts_nan_and_applies_the_tolerance() {
 fn bench_classifier_lstm_h128_b64_t15() {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     for cell in CellKind::ALL {
-        let model = ClassifierModel::new(spec(cell, 57, 128, 1, false), 18);
+        let model = SeqModel::new(spec(cell, 57, 128, 1, false), 18);
         let params = init_params(&model.layout, &model.spec, 0);
         let batch = random_batch(&mut rng, 64, 15, 57, 18);
         let _ = model.loss_and_grads(&params, &batch);

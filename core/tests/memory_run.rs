@@ -1,9 +1,10 @@
-//! The long-memory page's plan (defaults and URL values) and its sweep.
+//! The lab page's plan of a long-memory task (defaults and URL values) and its sweep.
 
 use unroll_core::config::delay::{CellSet, DelayConfig, LabTask};
 use unroll_core::math::params::CellKind;
-use unroll_core::memory::run::{run_summary, MemoryEvent, MemoryPlan, MemorySweep};
-use unroll_core::memory::TaskKind;
+use unroll_core::memory::outcome::{finals, outcome, OutcomeKind};
+use unroll_core::task::TaskError;
+use unroll_core::train::sweep::{HeldOut, RunId, Sweep, SweepPlan};
 
 fn config(task: LabTask) -> DelayConfig {
     DelayConfig {
@@ -13,15 +14,19 @@ fn config(task: LabTask) -> DelayConfig {
 }
 
 #[test]
-fn delay_copy_has_no_memory_plan() {
-    assert!(MemoryPlan::of(&DelayConfig::default()).is_none());
+fn delay_copy_keeps_its_own_keys() {
+    let plan = SweepPlan::of_lab(&DelayConfig::default()).unwrap();
+    assert_eq!(plan.task.key(), "delay");
+    assert_eq!(plan.task.settings(), "delay:vocab=10:length=96:delay=8");
+    assert_eq!((plan.steps, plan.eval_every), (3000, 100));
+    assert_eq!((plan.recipe.hidden_size, plan.cells.len()), (128, 2));
 }
 
 #[test]
 fn keys_at_their_delay_default_take_the_task_defaults() {
-    let plan = MemoryPlan::of(&config(LabTask::Adding)).unwrap().unwrap();
-    assert_eq!(plan.task.kind(), TaskKind::Adding);
-    assert_eq!(plan.task.length(), 50);
+    let plan = SweepPlan::of_lab(&config(LabTask::Adding)).unwrap();
+    assert_eq!(plan.task.key(), "adding");
+    assert_eq!(plan.task.settings(), "adding:length=50");
     assert_eq!(plan.steps, 1500);
     assert_eq!(plan.recipe.hidden_size, 64);
     assert_eq!(plan.seeds, vec![0, 1, 2]);
@@ -29,12 +34,12 @@ fn keys_at_their_delay_default_take_the_task_defaults() {
         plan.cells,
         vec![CellKind::Rnn, CellKind::Lstm, CellKind::Gru]
     );
-    assert_eq!(plan.eval_every(), 75);
+    assert_eq!(plan.eval_every, 75);
     assert_eq!(plan.sequences(), 1500 * 32);
-    let copy = MemoryPlan::of(&config(LabTask::Copy)).unwrap().unwrap();
-    assert_eq!((copy.task.length(), copy.steps), (20, 1000));
-    let order = MemoryPlan::of(&config(LabTask::Order)).unwrap().unwrap();
-    assert_eq!((order.task.length(), order.steps), (100, 800));
+    let copy = SweepPlan::of_lab(&config(LabTask::Copy)).unwrap();
+    assert_eq!((copy.task.settings(), copy.steps), ("copy:length=20".into(), 1000));
+    let order = SweepPlan::of_lab(&config(LabTask::Order)).unwrap();
+    assert_eq!((order.task.settings(), order.steps), ("order:length=100".into(), 800));
 }
 
 #[test]
@@ -48,13 +53,19 @@ fn other_values_are_used_as_given() {
         cell: CellSet::One(CellKind::Gru),
         ..config(LabTask::Copy)
     };
-    let plan = MemoryPlan::of(&c).unwrap().unwrap();
-    assert_eq!(plan.task.length(), 5);
+    let plan = SweepPlan::of_lab(&c).unwrap();
+    assert_eq!(plan.task.settings(), "copy:length=5");
     assert_eq!(plan.steps, 7);
     assert_eq!(plan.seeds, vec![4, 5]);
     assert_eq!(plan.recipe.hidden_size, 8);
     assert_eq!(plan.cells, vec![CellKind::Gru]);
-    assert_eq!(plan.run(1), (CellKind::Gru, 5));
+    assert_eq!(
+        plan.run_ids()[1],
+        RunId {
+            cell: CellKind::Gru,
+            seed: 5
+        }
+    );
 }
 
 #[test]
@@ -63,8 +74,24 @@ fn a_too_short_order_task_is_refused() {
         length: 20,
         ..config(LabTask::Order)
     };
-    let e = MemoryPlan::of(&c).unwrap().unwrap_err();
+    let TaskError::Length(e) = SweepPlan::of_lab(&c).unwrap_err() else {
+        panic!("a length error")
+    };
     assert_eq!((e.length, e.min), (20, 62));
+}
+
+/// Every held-out point of a finished sweep of `plan`, per run in the plan's order.
+fn curves_of(plan: &SweepPlan) -> Vec<Vec<HeldOut>> {
+    let mut sweep = Sweep::new(plan.clone());
+    let ids = plan.run_ids();
+    let mut curves = vec![Vec::new(); ids.len()];
+    while let Some(t) = sweep.tick() {
+        if let Some(h) = t.heldout {
+            let k = ids.iter().position(|&id| id == t.run).unwrap();
+            curves[k].push(h);
+        }
+    }
+    curves
 }
 
 #[test]
@@ -76,49 +103,38 @@ fn the_sweep_trains_every_run_and_evaluates_each() {
         seeds: 1,
         ..config(LabTask::Adding)
     };
-    let plan = MemoryPlan::of(&c).unwrap().unwrap();
-    let mut sweep = MemorySweep::new(plan);
-    assert_eq!(sweep.total(), 9);
-    let mut curves = vec![Vec::new(); 3];
+    let plan = SweepPlan::of_lab(&c).unwrap();
+    assert_eq!(plan.eval_every, 1);
+    let mut sweep = Sweep::new(plan.clone());
+    assert_eq!(sweep.progress().steps_total, 9);
     let mut ticks = 0;
-    while let Some(events) = sweep.tick() {
+    while sweep.tick().is_some() {
         ticks += 1;
-        for e in events {
-            if let MemoryEvent::Point { run, point } = e {
-                curves[run].push(point);
-            }
-        }
     }
     // One first evaluation and three steps per run.
     assert_eq!(ticks, 12);
-    assert_eq!(sweep.done(), 9);
+    assert_eq!(sweep.progress().steps_done, 9);
+    let curves = curves_of(&plan);
     for curve in &curves {
         let steps: Vec<u64> = curve.iter().map(|p| p.step).collect();
         assert_eq!(steps, vec![0, 1, 2, 3]);
-        assert_eq!(curve[3].sequences, 96);
-        let (last, solved) = run_summary(curve).unwrap();
-        assert_eq!(last.step, 3);
+        let last = curve.last().unwrap();
         assert!(last.loss.is_finite() && last.loss > 0.0);
-        assert_eq!(solved, None);
+        assert_eq!(last.train_loss.is_some(), true);
+        assert!(!last.solved);
     }
-}
-
-/// Every held-out point of `sweep`, per run.
-fn curves_of(mut sweep: MemorySweep) -> Vec<Vec<unroll_core::memory::HeldOutPoint>> {
-    let mut curves = vec![Vec::new(); sweep.plan().runs()];
-    while let Some(events) = sweep.tick() {
-        for e in events {
-            if let MemoryEvent::Point { run, point } = e {
-                curves[run].push(point);
-            }
-        }
-    }
-    curves
+    // The outcome of the finished runs: every run, its final loss, nothing claimed beyond the
+    // seeds' spread with one seed each.
+    let fin = finals(&plan, &curves);
+    assert_eq!(fin.len(), 3);
+    assert_eq!(fin[0].loss, curves[0][3].loss);
+    let o = outcome(&plan, &curves);
+    assert!(!matches!(o.kind, OutcomeKind::Unfinished { .. }), "{o:?}");
+    assert_eq!(o.baseline, 1.0 / 6.0);
 }
 
 #[test]
-fn a_sweep_from_a_later_run_gives_the_same_runs() {
-    // Two cells × two seeds; a reload after the first run goes on from run 1.
+fn an_unfinished_sweep_says_nothing_final() {
     let c = DelayConfig {
         length: 4,
         steps: 3,
@@ -127,13 +143,17 @@ fn a_sweep_from_a_later_run_gives_the_same_runs() {
         cell: CellSet::Both,
         ..config(LabTask::Copy)
     };
-    let plan = MemoryPlan::of(&c).unwrap().unwrap();
+    // `both` is delay-copy's default: a long-memory task trains the three cells.
+    let plan = SweepPlan::of_lab(&c).unwrap();
     assert_eq!(plan.runs(), 6);
-    let whole = curves_of(MemorySweep::new(plan.clone()));
-    let later = MemorySweep::from_run(plan.clone(), 1);
-    assert_eq!((later.done(), later.total()), (3, 18));
-    let rest = curves_of(later);
-    assert!(rest[0].is_empty(), "run 0 is not trained again");
-    assert_eq!(&rest[1..], &whole[1..]);
-    assert!(MemorySweep::from_run(plan, 9).tick().is_none());
+    let mut curves = curves_of(&plan);
+    curves[3].pop();
+    assert_eq!(finals(&plan, &curves).len(), 5);
+    assert_eq!(
+        outcome(&plan, &curves).kind,
+        OutcomeKind::Unfinished {
+            finished: 5,
+            runs: 6
+        }
+    );
 }

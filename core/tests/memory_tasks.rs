@@ -2,49 +2,51 @@
 //! held-out set, the memoryless baselines on it, the model's loss and gradients against
 //! PyTorch (core/tests/fixtures/memory/*.json, float64), and a short training run.
 
+use unroll_core::math::loss::ReadoutSums;
+use unroll_core::math::model::{SeqBatch, SeqModel, Targets};
 use unroll_core::math::params::CellKind;
 use unroll_core::math::recurrent::SeqData;
 use unroll_core::memory::task::{
     HELDOUT_SEED, HELDOUT_SEQUENCES, ORDER_END, ORDER_START, ORDER_X, ORDER_Y,
 };
-use unroll_core::memory::{
-    heldout_set, paper_copy_loss, solved_after, MemoryBatch, MemoryModel, MemoryTask,
-    MemoryTrainer, TaskKind,
-};
+use unroll_core::memory::{paper_copy_loss, MemoryTask, TaskKind};
+use unroll_core::task::{BaselineRule, Criterion, Task};
+use unroll_core::train::sweep::{solved_after, HeldOut};
+use unroll_core::train::trainer::{at_once, model_of, Recipe, Trainer};
 
-fn dense(b: &MemoryBatch) -> &[f32] {
+fn dense(b: &SeqBatch) -> &[f32] {
     match &b.input {
         SeqData::Dense(x) => x,
         SeqData::Tokens(_) => panic!("expected dense input"),
     }
 }
 
-fn tokens(b: &MemoryBatch) -> &[u32] {
+fn tokens(b: &SeqBatch) -> &[u32] {
     match &b.input {
         SeqData::Tokens(x) => x,
         SeqData::Dense(_) => panic!("expected tokens"),
     }
 }
 
-fn values(b: &MemoryBatch) -> &[f32] {
+fn values(b: &SeqBatch) -> &[f32] {
     match &b.targets {
-        unroll_core::memory::task::Targets::Values(v) => v,
-        unroll_core::memory::task::Targets::Classes(_) => panic!("expected values"),
+        Targets::Values(v) => v,
+        Targets::Classes(_) => panic!("expected values"),
     }
 }
 
-fn classes(b: &MemoryBatch) -> &[u32] {
+fn classes(b: &SeqBatch) -> &[u32] {
     match &b.targets {
-        unroll_core::memory::task::Targets::Classes(c) => c,
-        unroll_core::memory::task::Targets::Values(_) => panic!("expected classes"),
+        Targets::Classes(c) => c,
+        Targets::Values(_) => panic!("expected classes"),
     }
 }
 
 #[test]
 fn adding_sequences_have_two_markers_one_per_half_and_their_sum() {
     let task = MemoryTask::new(TaskKind::Adding, 10).unwrap();
-    let b = task.stream(3).next_batch(5);
-    assert_eq!((b.batch, b.seq_len, b.readouts), (5, 10, 1));
+    let b = task.batches(3, 5).next_batch();
+    assert_eq!((b.batch, b.seq_len, b.readouts()), (5, 10, 1));
     assert_eq!(b.lengths, vec![10; 5]);
     let x = dense(&b);
     assert_eq!(x.len(), 10 * 5 * 2);
@@ -65,8 +67,8 @@ fn adding_sequences_have_two_markers_one_per_half_and_their_sum() {
 #[test]
 fn copy_sequences_are_symbols_blanks_delimiter_blanks() {
     let task = MemoryTask::new(TaskKind::Copy, 7).unwrap();
-    let b = task.stream(3).next_batch(4);
-    assert_eq!((b.batch, b.seq_len, b.readouts), (4, 27, 10));
+    let b = task.batches(3, 4).next_batch();
+    assert_eq!((b.batch, b.seq_len, b.readouts()), (4, 27, 10));
     let tok = tokens(&b);
     assert_eq!(tok.len(), 27 * 4);
     for s in 0..4 {
@@ -83,7 +85,7 @@ fn copy_sequences_are_symbols_blanks_delimiter_blanks() {
         );
         // Readout r of sequence s is step 17 + r and must give symbol r.
         for (r, &symbol) in seq[..10].iter().enumerate() {
-            assert_eq!(b.readout_step(r, s), 17 + r);
+            assert_eq!(task.readout().step(r, b.lengths[s] as usize), 17 + r);
             assert_eq!(classes(&b)[r * 4 + s], symbol);
         }
     }
@@ -92,8 +94,8 @@ fn copy_sequences_are_symbols_blanks_delimiter_blanks() {
 #[test]
 fn order_sequences_have_markers_two_relevant_symbols_and_their_class() {
     let task = MemoryTask::new(TaskKind::Order, 100).unwrap();
-    let b = task.stream(3).next_batch(64);
-    assert_eq!((b.batch, b.seq_len, b.readouts), (64, 110, 1));
+    let b = task.batches(3, 64).next_batch();
+    assert_eq!((b.batch, b.seq_len, b.readouts()), (64, 110, 1));
     let tok = tokens(&b);
     let mut lengths_seen = std::collections::BTreeSet::new();
     for s in 0..64 {
@@ -114,7 +116,7 @@ fn order_sequences_have_markers_two_relevant_symbols_and_their_class() {
         let class =
             2 * u32::from(seq[relevant[0]] == ORDER_Y) + u32::from(seq[relevant[1]] == ORDER_Y);
         assert_eq!(classes(&b)[s], class);
-        assert_eq!(b.readout_step(0, s), len - 1);
+        assert_eq!(task.readout().step(0, len), len - 1);
     }
     assert!(lengths_seen.len() > 5, "lengths vary: {lengths_seen:?}");
 }
@@ -135,9 +137,9 @@ fn lengths_below_the_minimum_are_refused() {
 fn a_seed_gives_the_same_batches_and_another_seed_others() {
     for kind in TaskKind::ALL {
         let task = MemoryTask::default_for(kind);
-        let (mut a, mut b, mut c) = (task.stream(7), task.stream(7), task.stream(8));
+        let (mut a, mut b, mut c) = (task.batches(7, 4), task.batches(7, 4), task.batches(8, 4));
         for _ in 0..3 {
-            let (x, y, z) = (a.next_batch(4), b.next_batch(4), c.next_batch(4));
+            let (x, y, z) = (a.next_batch(), b.next_batch(), c.next_batch());
             assert_eq!(x.lengths, y.lengths);
             assert_eq!(x.targets, y.targets, "{kind:?}");
             assert_ne!(x.targets, z.targets, "{kind:?}");
@@ -153,12 +155,12 @@ fn a_seed_gives_the_same_batches_and_another_seed_others() {
 #[test]
 fn the_heldout_set_is_fixed() {
     // Sums that pin the held-out sequences: a change in the generator or its seed moves them.
-    let adding = heldout_set(&MemoryTask::default_for(TaskKind::Adding));
+    let adding = MemoryTask::default_for(TaskKind::Adding).heldout_batch();
     assert_eq!(adding.batch, HELDOUT_SEQUENCES);
     let sum: f64 = values(&adding).iter().map(|&v| f64::from(v)).sum();
-    let copy = heldout_set(&MemoryTask::default_for(TaskKind::Copy));
+    let copy = MemoryTask::default_for(TaskKind::Copy).heldout_batch();
     let copy_sum: u64 = classes(&copy).iter().map(|&c| u64::from(c)).sum();
-    let order = heldout_set(&MemoryTask::default_for(TaskKind::Order));
+    let order = MemoryTask::default_for(TaskKind::Order).heldout_batch();
     let order_len: u64 = order.lengths.iter().map(|&l| u64::from(l)).sum();
     let order_classes: u64 = classes(&order).iter().map(|&c| u64::from(c)).sum();
     assert_eq!(
@@ -172,8 +174,8 @@ fn the_heldout_set_is_fixed() {
     );
     // The same sequences from the stream of HELDOUT_SEED.
     let again = MemoryTask::default_for(TaskKind::Adding)
-        .stream(HELDOUT_SEED)
-        .next_batch(HELDOUT_SEQUENCES);
+        .batches(HELDOUT_SEED, HELDOUT_SEQUENCES)
+        .next_batch();
     assert_eq!(again.targets, adding.targets);
 }
 
@@ -186,12 +188,26 @@ const PINNED_ORDER_CLASSES: u64 = 1480;
 
 /// A model whose weights are all 0 but the head's bias `bias`: the memoryless predictor that
 /// answers the same at every readout.
-fn constant_model(kind: TaskKind, bias: &[f32]) -> (MemoryModel, Vec<f32>) {
-    let model = MemoryModel::new(CellKind::Lstm, MemoryTask::default_for(kind), 8);
+fn constant_model(kind: TaskKind, bias: &[f32]) -> (MemoryTask, SeqModel, Vec<f32>) {
+    let task = MemoryTask::default_for(kind);
+    let recipe = Recipe {
+        hidden_size: 8,
+        ..Recipe::default()
+    };
+    let model = model_of(&task, CellKind::Lstm, &recipe);
     let mut params = vec![0.0f32; model.param_count()];
     let offset = model.layout.get("fc.bias").unwrap().offset;
     params[offset..][..bias.len()].copy_from_slice(bias);
-    (model, params)
+    (task, model, params)
+}
+
+/// The model's sums over the task's held-out set, slice by slice.
+fn heldout_sums(task: &MemoryTask, model: &SeqModel, params: &[f32]) -> ReadoutSums {
+    let mut sums = ReadoutSums::default();
+    for slice in task.heldout(32) {
+        sums.add(model.evaluate(params, &slice));
+    }
+    sums
 }
 
 fn within_2_percent(got: f64, formula: f64) {
@@ -203,9 +219,8 @@ fn within_2_percent(got: f64, formula: f64) {
 
 #[test]
 fn always_answering_one_scores_a_sixth_on_the_adding_heldout_set() {
-    let (model, params) = constant_model(TaskKind::Adding, &[1.0]);
-    let task = model.task;
-    let stats = model.evaluate_in_chunks(&params, &heldout_set(&task), 256);
+    let (task, model, params) = constant_model(TaskKind::Adding, &[1.0]);
+    let stats = heldout_sums(&task, &model, &params);
     assert_eq!(stats.count, HELDOUT_SEQUENCES as u64);
     within_2_percent(stats.mean_loss(), task.baseline_loss());
     assert!((task.baseline_loss() - 0.1667).abs() < 1e-4);
@@ -216,9 +231,8 @@ fn guessing_among_the_eight_symbols_scores_ln_8_on_the_copy_heldout_set() {
     let mut bias = [0.0f32; 10];
     bias[0] = -40.0; // never a blank
     bias[9] = -40.0; // never the delimiter
-    let (model, params) = constant_model(TaskKind::Copy, &bias);
-    let task = model.task;
-    let stats = model.evaluate_in_chunks(&params, &heldout_set(&task), 256);
+    let (task, model, params) = constant_model(TaskKind::Copy, &bias);
+    let stats = heldout_sums(&task, &model, &params);
     assert_eq!(stats.count, 10 * HELDOUT_SEQUENCES as u64);
     within_2_percent(stats.mean_loss(), task.baseline_loss());
     // Always symbol 1 (the arg-max of a tie): right an eighth of the time.
@@ -234,9 +248,8 @@ fn guessing_among_the_eight_symbols_scores_ln_8_on_the_copy_heldout_set() {
 
 #[test]
 fn a_uniform_guess_scores_ln_4_and_a_quarter_on_the_order_heldout_set() {
-    let (model, params) = constant_model(TaskKind::Order, &[0.0; 4]);
-    let task = model.task;
-    let stats = model.evaluate_in_chunks(&params, &heldout_set(&task), 256);
+    let (task, model, params) = constant_model(TaskKind::Order, &[0.0; 4]);
+    let stats = heldout_sums(&task, &model, &params);
     within_2_percent(stats.mean_loss(), task.baseline_loss());
     // Always class XX (the arg-max of a tie): 1024 sequences, σ ≈ 0.014.
     let acc = stats.accuracy();
@@ -276,7 +289,11 @@ fn check_fixture(name: &str) {
     let f: Fixture = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let kind = TaskKind::parse(&f.task).unwrap();
     let task = MemoryTask::new(kind, f.length).unwrap();
-    let model = MemoryModel::new(CellKind::parse(&f.cell).unwrap(), task, f.hidden_size);
+    let recipe = Recipe {
+        hidden_size: f.hidden_size,
+        ..Recipe::default()
+    };
+    let model = model_of(&task, CellKind::parse(&f.cell).unwrap(), &recipe);
     let mut params = vec![0.0f32; model.param_count()];
     for e in &model.layout.entries {
         let t = &f.params[&e.name];
@@ -289,7 +306,7 @@ fn check_fixture(name: &str) {
         params.len(),
         f.params.values().map(|t| t.data.len()).sum::<usize>()
     );
-    let batch = MemoryBatch {
+    let batch = SeqBatch {
         batch: f.batch,
         seq_len: f.seq_len,
         lengths: f.lengths.clone(),
@@ -299,12 +316,12 @@ fn check_fixture(name: &str) {
             _ => panic!("{name}: one of dense and tokens"),
         },
         targets: match (f.values, f.classes) {
-            (Some(v), None) => unroll_core::memory::task::Targets::Values(v),
-            (None, Some(c)) => unroll_core::memory::task::Targets::Classes(c),
+            (Some(v), None) => Targets::Values(v),
+            (None, Some(c)) => Targets::Classes(c),
             _ => panic!("{name}: one of values and classes"),
         },
-        readouts: f.readouts,
     };
+    assert_eq!(batch.readouts(), f.readouts);
     let (stats, grads) = model.loss_and_grads(&params, &batch);
     let close = |got: f64, want: f64| (got - want).abs() <= 1e-5 + 1e-4 * want.abs();
     assert!(
@@ -344,64 +361,112 @@ fn order_loss_and_gradients_match_pytorch_rnn_and_lstm_with_varying_lengths() {
 #[test]
 fn training_is_seeded_and_lowers_the_adding_loss() {
     let task = MemoryTask::new(TaskKind::Adding, 6).unwrap();
-    let recipe = unroll_core::delay::Recipe {
+    let recipe = Recipe {
         hidden_size: 8,
         lr: 0.01,
         batch_size: 16,
         max_norm: Some(1.0),
         forget_bias: 1.0,
+        ..Recipe::default()
     };
-    let mut a = MemoryTrainer::new(CellKind::Lstm, task, &recipe, 4);
-    let mut b = MemoryTrainer::new(CellKind::Lstm, task, &recipe, 4);
-    let before = a.evaluate();
-    assert_eq!((before.step, before.sequences), (0, 0));
+    let heldout = task.heldout(recipe.batch_size);
+    let mut a = Trainer::new(&task, CellKind::Lstm, &recipe, 4);
+    let mut b = Trainer::new(&task, CellKind::Lstm, &recipe, 4);
+    let before = at_once(a.evaluate(&heldout, false)).sums;
+    assert_eq!(before.count, HELDOUT_SEQUENCES as u64);
     for _ in 0..150 {
-        let (x, y) = (a.step(), b.step());
+        let (x, y) = (at_once(a.step()), at_once(b.step()));
         assert_eq!(x, y);
         assert!(!x.skipped);
     }
     assert_eq!(a.params(), b.params());
-    let after = a.evaluate();
-    assert_eq!((after.step, after.sequences), (150, 2400));
+    assert_eq!(a.steps_done(), 150);
+    let after = at_once(a.evaluate(&heldout, false)).sums;
     assert!(
-        after.loss < 0.5 * before.loss,
+        after.mean_loss() < 0.5 * before.mean_loss(),
         "held-out MSE {} → {}",
-        before.loss,
-        after.loss
+        before.mean_loss(),
+        after.mean_loss()
     );
 }
 
 #[test]
 fn solved_after_counts_the_sequences_of_the_first_solved_point() {
-    use unroll_core::memory::HeldOutPoint;
-    let p = |step: u64, solved: bool| HeldOutPoint {
+    let p = |step: u64, solved: bool| HeldOut {
+        cell: CellKind::Lstm,
+        seed: 0,
         step,
-        sequences: step * 32,
         loss: 0.0,
-        accuracy: 0.0,
+        acc: 0.0,
         solved,
+        train_loss: None,
     };
     assert_eq!(
-        solved_after(&[p(0, false), p(100, false), p(200, true), p(300, true)]),
+        solved_after(&[p(0, false), p(100, false), p(200, true), p(300, true)], 32),
         Some(6400)
     );
-    assert_eq!(solved_after(&[p(0, false), p(100, false)]), None);
+    assert_eq!(solved_after(&[p(0, false), p(100, false)], 32), None);
 }
 
 #[test]
 fn each_task_is_solved_by_its_own_criterion() {
-    use unroll_core::memory::{solved, MemoryStats};
-    let stats = |mean: f64, acc: f64| MemoryStats {
+    let stats = |mean: f64, acc: f64| ReadoutSums {
         loss_sum: mean * 1000.0,
         correct: (acc * 1000.0).round() as u64,
         count: 1000,
     };
     let task = MemoryTask::default_for;
-    assert!(solved(&task(TaskKind::Adding), &stats(0.009, 0.0)));
-    assert!(!solved(&task(TaskKind::Adding), &stats(0.011, 0.0)));
+    assert!(task(TaskKind::Adding).solved(&stats(0.009, 0.0)));
+    assert!(!task(TaskKind::Adding).solved(&stats(0.011, 0.0)));
     // Copy: a tenth of ln 8 = 0.2079 nats per recalled symbol.
-    assert!(solved(&task(TaskKind::Copy), &stats(0.207, 0.5)));
-    assert!(!solved(&task(TaskKind::Copy), &stats(0.209, 1.0)));
-    assert!(solved(&task(TaskKind::Order), &stats(1.0, 0.95)));
-    assert!(!solved(&task(TaskKind::Order), &stats(0.0, 0.949)));
+    assert!(task(TaskKind::Copy).solved(&stats(0.207, 0.5)));
+    assert!(!task(TaskKind::Copy).solved(&stats(0.209, 1.0)));
+    assert!(task(TaskKind::Order).solved(&stats(1.0, 0.95)));
+    assert!(!task(TaskKind::Order).solved(&stats(0.0, 0.949)));
+}
+
+/// Each task's seam: input, readout, loss and outputs, its baseline with the rule it comes from,
+/// and its criterion, as the page and the sweep read them.
+#[test]
+fn each_task_describes_its_readout_loss_baseline_and_criterion() {
+    use unroll_core::math::model::{Loss, Readout};
+    use unroll_core::task::Input;
+    let shape = |k| MemoryTask::default_for(k).shape();
+    let adding = shape(TaskKind::Adding);
+    assert_eq!(
+        (adding.input, adding.outputs, adding.readout, adding.loss),
+        (Input::Dense { features: 2 }, 1, Readout::Last, Loss::Mse)
+    );
+    let copy = shape(TaskKind::Copy);
+    assert_eq!(
+        (copy.input, copy.outputs, copy.readout, copy.loss),
+        (
+            Input::OneHot { vocab: 10 },
+            10,
+            Readout::LastK(10),
+            Loss::CrossEntropy
+        )
+    );
+    assert_eq!(copy.max_seq_len, 40);
+    let order = shape(TaskKind::Order);
+    assert_eq!(
+        (order.input, order.outputs, order.readout, order.max_seq_len),
+        (Input::OneHot { vocab: 8 }, 4, Readout::Last, 110)
+    );
+    let baseline = |k| MemoryTask::default_for(k).baseline();
+    assert_eq!(baseline(TaskKind::Adding).rule, BaselineRule::Constant { answer: 1.0 });
+    assert_eq!(baseline(TaskKind::Adding).accuracy, None);
+    assert_eq!(baseline(TaskKind::Copy).rule, BaselineRule::Uniform { choices: 8 });
+    assert!((baseline(TaskKind::Copy).loss - 8f64.ln()).abs() < 1e-12);
+    assert_eq!(baseline(TaskKind::Order).accuracy, Some(0.25));
+    let criterion = |k| MemoryTask::default_for(k).criterion();
+    assert_eq!(criterion(TaskKind::Adding), Some(Criterion::LossBelow(0.01)));
+    assert_eq!(criterion(TaskKind::Order), Some(Criterion::AccuracyAtLeast(0.95)));
+    assert_eq!(
+        TaskKind::ALL.map(|k| MemoryTask::default_for(k).key()),
+        ["adding", "copy", "order"]
+    );
+    // The held-out set in slices of 256 whatever the batch size.
+    let slices = MemoryTask::default_for(TaskKind::Order).heldout(32);
+    assert_eq!(slices.iter().map(|b| b.batch).collect::<Vec<_>>(), [256; 4]);
 }

@@ -13,7 +13,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use safetensors::tensor::{Dtype, SafeTensors, View};
 use unroll_core::data::normalize::{encode, VOCAB, VOCAB_SIZE};
-use unroll_core::math::classifier::{ClassifierBatch, ClassifierModel};
+use unroll_core::math::model::{SeqBatch, SeqModel};
 use unroll_core::math::init::init_params;
 use unroll_core::math::optim::{Adam, AdamConfig};
 use unroll_core::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
@@ -210,7 +210,7 @@ fn bidirectional_names_and_shapes_are_pytorchs() {
     assert_eq!(tensors["bias_hh_l1_reverse"], (Dtype::F32, vec![24]));
 }
 
-fn names_batch() -> ClassifierBatch {
+fn names_batch() -> SeqBatch {
     let names = [
         "Nguyen", "Schmidt", "O'Brien", "Kowalski", "Tanaka", "Rossi", "Li",
     ];
@@ -220,13 +220,7 @@ fn names_batch() -> ClassifierBatch {
     for (b, e) in encoded.iter().enumerate() {
         tokens[b * seq_len..][..e.len()].copy_from_slice(e);
     }
-    ClassifierBatch {
-        batch: names.len(),
-        seq_len,
-        tokens,
-        lengths: encoded.iter().map(|e| e.len() as u32).collect(),
-        labels: (0..names.len() as u32).map(|i| i % 4).collect(),
-    }
+    SeqBatch::of_batch_first(names.len(), seq_len, &tokens, encoded.iter().map(|e| e.len() as u32).collect(), (0..names.len() as u32).map(|i| i % 4).collect())
 }
 
 fn class_names(n: usize) -> Vec<String> {
@@ -251,12 +245,15 @@ fn classifier_exported_from_cpu_model_reproduces_predictions_after_import() {
             num_layers,
             bidirectional,
         };
-        let model = ClassifierModel::new(spec, 4);
+        let model = SeqModel::new(spec, 4);
         let mut params = init_params(&model.layout, &spec, 7);
         let batch = names_batch();
         let mut adam = Adam::new(AdamConfig::default(), params.len());
         for _ in 0..3 {
-            let (_, grads, _) = model.loss_and_grads(&params, &batch);
+            let (_, grads, _) = {
+        let (sums, grads) = model.loss_and_grads(&params, &batch);
+        (sums.mean_loss() as f32, grads, model.forward(&params, &batch).outputs)
+    };
             adam.update(&mut params, &grads);
         }
         let info = ClassifierInfo {
@@ -281,12 +278,12 @@ fn classifier_exported_from_cpu_model_reproduces_predictions_after_import() {
 
         let loaded = import_classifier(&bytes, &ClassifierLimits::UI).unwrap();
         assert_eq!(loaded.model.spec, spec);
-        assert_eq!(loaded.model.num_classes, 4);
+        assert_eq!(loaded.model.outputs, 4);
         assert_eq!(loaded.info, info);
         assert!(loaded.notes.is_empty(), "{:?}", loaded.notes);
         assert_eq!(bits(&loaded.params), bits(&params));
-        let before = model.forward(&params, &batch).logits;
-        let after = loaded.model.forward(&loaded.params, &batch).logits;
+        let before = model.forward(&params, &batch).outputs;
+        let after = loaded.model.forward(&loaded.params, &batch).outputs;
         assert_eq!(
             bits(&after),
             bits(&before),
@@ -819,7 +816,7 @@ fn classifier_metadata_errors_name_the_key() {
         err.to_string(),
         "cannot rebuild the model from the file: vocabulary has 3 symbols, input_size is 5"
     );
-    let model = ClassifierModel::new(RnnSpec::new(CellKind::Lstm, 5, 2), 3);
+    let model = SeqModel::new(RnnSpec::new(CellKind::Lstm, 5, 2), 3);
     let params = vec![0.0; model.layout.total_len()];
     let info = ClassifierInfo {
         classes: Some(class_names(2)),
@@ -846,7 +843,7 @@ fn classifier_without_metadata_is_inferred_from_shapes() {
         )
         .unwrap();
         assert_eq!(loaded.model.spec, RnnSpec::new(cell, 5, 2));
-        assert_eq!(loaded.model.num_classes, 3);
+        assert_eq!(loaded.model.outputs, 3);
         assert_eq!(
             loaded.info,
             ClassifierInfo {
@@ -872,7 +869,7 @@ fn classifier_without_metadata_is_inferred_from_shapes() {
         num_layers: 2,
         bidirectional: true,
     };
-    let model = ClassifierModel::new(spec, 4);
+    let model = SeqModel::new(spec, 4);
     let params = random_params(model.layout.total_len(), 3);
     let tensors: Vec<(String, Raw)> = model
         .layout
@@ -993,7 +990,7 @@ fn pytorch_fixture_parameters_import_and_reproduce_the_outputs() {
                         loaded.model.spec, case.spec,
                         "{label}: inferred architecture"
                     );
-                    assert_eq!(loaded.model.num_classes, case.num_classes, "{label}");
+                    assert_eq!(loaded.model.outputs, case.num_classes, "{label}");
                     assert_eq!(
                         bits(&loaded.params),
                         bits(&case.params),
@@ -1001,7 +998,7 @@ fn pytorch_fixture_parameters_import_and_reproduce_the_outputs() {
                     );
                     check(fx.logits.check(
                         "logits",
-                        &loaded.model.forward(&loaded.params, &case.batch).logits,
+                        &loaded.model.forward(&loaded.params, &case.batch).outputs,
                     ));
                 }
             }

@@ -10,9 +10,7 @@ use crate::shell::i18n::use_lang;
 use crate::text::ShellText;
 use leptos::prelude::*;
 use unroll_core::delay::outcome::FinalFigure;
-use unroll_core::delay::run::HeldOut;
-use unroll_core::math::params::CellKind;
-use unroll_core::memory::trainer::HeldOutPoint;
+use unroll_core::train::sweep::{HeldOut, RunId};
 
 /// One CSV field: as it is, or quoted (quotes doubled) where it needs to be.
 fn field(text: &str) -> String {
@@ -141,15 +139,17 @@ pub fn sweep_csv(figures: &[FinalFigure]) -> String {
 /// `cell,seed,step,sequences,heldout_loss,heldout_acc,solved`, one row per evaluation; run `k`
 /// of `curves` is cell `cells[k / seeds.len()]` with seed `seeds[k % seeds.len()]` (the plan's
 /// order). The loss is the task's (MSE or nats per readout); the accuracy a fraction.
-pub fn memory_csv(cells: &[CellKind], seeds: &[u32], curves: &[Vec<HeldOutPoint>]) -> String {
-    let n = seeds.len().max(1);
-    let body = curves.iter().enumerate().flat_map(|(k, curve)| {
-        let cell = cells.get(k / n).map_or("", |c| c.spec().key);
-        let seed = seeds.get(k % n).map(u32::to_string).unwrap_or_default();
+pub fn memory_csv(runs: &[RunId], batch_size: usize, curves: &[Vec<HeldOut>]) -> String {
+    let body = curves.iter().zip(runs).flat_map(|(curve, run)| {
+        let (cell, seed) = (run.cell.spec().key, run.seed);
         curve.iter().map(move |p| {
             format!(
                 "{cell},{seed},{},{},{},{},{}",
-                p.step, p.sequences, p.loss, p.accuracy, p.solved
+                p.step,
+                p.step * batch_size as u64,
+                p.loss,
+                p.acc,
+                p.solved
             )
         })
     });
@@ -203,6 +203,7 @@ pub fn CsvButton(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use unroll_core::math::params::CellKind;
 
     #[test]
     fn confusion_has_a_header_and_one_row_per_class() {
@@ -274,6 +275,8 @@ mod tests {
                 step: 0,
                 acc: 0.1,
                 loss: 2.25,
+                solved: false,
+                train_loss: None,
             },
             HeldOut {
                 cell: CellKind::Lstm,
@@ -281,6 +284,8 @@ mod tests {
                 step: 100,
                 acc: 0.75,
                 loss: 0.5,
+                solved: false,
+                train_loss: Some(0.625),
             },
         ];
         assert_eq!(
@@ -303,19 +308,23 @@ mod tests {
 
     #[test]
     fn memory_curves_name_each_run_by_its_cell_and_seed() {
-        let point = |step, loss| HeldOutPoint {
+        let point = |seed, step, loss| HeldOut {
+            cell: CellKind::Rnn,
+            seed,
             step,
-            sequences: step * 32,
             loss,
-            accuracy: 0.5,
+            acc: 0.5,
             solved: step > 0,
+            train_loss: None,
         };
         let curves = vec![
-            vec![point(0, 0.25)],
-            vec![point(0, 0.5), point(100, 0.125)],
+            vec![point(7, 0, 0.25)],
+            vec![point(8, 0, 0.5), point(8, 100, 0.125)],
             vec![],
         ];
-        let csv = memory_csv(&[CellKind::Rnn, CellKind::Lstm], &[7, 8], &curves);
+        let runs = [(CellKind::Rnn, 7), (CellKind::Rnn, 8), (CellKind::Lstm, 7)]
+            .map(|(cell, seed)| RunId { cell, seed });
+        let csv = memory_csv(&runs, 32, &curves);
         assert_eq!(
             csv,
             "cell,seed,step,sequences,heldout_loss,heldout_acc,solved\n\

@@ -39,7 +39,7 @@ impl DelayAsked {
     pub fn of(
         shown: &DelayConfig,
         run: Option<&DelayConfig>,
-        results: &[unroll_core::delay::run::RunResult],
+        results: &[unroll_core::train::sweep::RunResult],
     ) -> DelayAsked {
         let cfg = run.unwrap_or(shown);
         DelayAsked {

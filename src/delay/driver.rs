@@ -19,9 +19,9 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::query::encode;
-use unroll_core::delay::backend::CellBackend;
-use unroll_core::delay::run::{Progress, RunResult, SweepCheckpoint};
-use unroll_core::engine::protocol::{Command, DelayEvent};
+use unroll_core::engine::protocol::{Command, LabEvent, TrainRequest};
+use unroll_core::train::backend::CellBackend;
+use unroll_core::train::sweep::{Progress, RunResult, SweepCheckpoint};
 
 /// What the page offers after a reload stopped a sweep.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -343,8 +343,14 @@ impl DelayDriver {
         let rest_query = encode(&rest, None);
         spawn_local(async move {
             let alive = move || d.run_id.try_get_value() == Some(id);
+            let request = TrainRequest {
+                query: rest_query,
+                data: None,
+                resume,
+                start_from: None,
+            };
             client
-                .run_delay(id, rest_query, resume.map(Box::new), move |event| {
+                .run_lab(id, request, None, move |event| {
                     if alive() {
                         d.apply(event, &config, &rest, &query);
                     }
@@ -355,13 +361,13 @@ impl DelayDriver {
 
     /// Applies one report of the engine's sweep `rest` of the sweep of `config` (`query`: its
     /// canonical query).
-    fn apply(&self, event: DelayEvent, config: &DelayConfig, rest: &DelayConfig, query: &str) {
+    fn apply(&self, event: LabEvent, config: &DelayConfig, rest: &DelayConfig, query: &str) {
         match event {
-            DelayEvent::Backend(b) => self.backends.update(|bs| {
+            LabEvent::Backend(b) => self.backends.update(|bs| {
                 bs.retain(|x| x.cell != b.cell);
                 bs.push(b);
             }),
-            DelayEvent::Tick(t) => {
+            LabEvent::Tick(t) => {
                 self.runs.update(|rs| apply_tick(rs, &t));
                 if let Some(result) = t.finished {
                     self.results.update(|rs| rs.push(result.clone()));
@@ -376,27 +382,35 @@ impl DelayDriver {
                     self.persist();
                 }
             }
-            DelayEvent::Predictions { runs, progress } => {
+            LabEvent::Progress {
+                progress,
+                predictions,
+            } => {
                 self.progress
                     .set(Some(whole_progress(config, rest, progress)));
                 self.shown_elapsed.set(self.now_seconds());
-                self.predictions.set(Some(Predictions::of_runs(runs)));
+                self.predictions.set(Some(Predictions::of_runs(predictions)));
             }
-            DelayEvent::Checkpoint(c) => self.keep_checkpoint(*c, config, query),
-            DelayEvent::Finished => {
+            LabEvent::Checkpoint(c) => self.keep_checkpoint(*c, config, query),
+            LabEvent::Finished => {
                 self.clock_stop();
                 self.shown_elapsed.set(self.now_seconds());
                 self.status.set(RunStatus::Finished);
                 self.mark_unfinished(None);
                 self.forget_checkpoint();
             }
-            DelayEvent::Error(message) => {
+            LabEvent::Error(message) => {
                 self.clock_stop();
                 web_sys::console::error_1(&message.to_string().into());
                 self.status.set(RunStatus::Idle);
                 self.mark_unfinished(None);
                 self.forget_checkpoint();
             }
+            // The page draws its curves from the ticks; it does not show weights.
+            LabEvent::Plan(_)
+            | LabEvent::Weights { .. }
+            | LabEvent::GradFlow { .. }
+            | LabEvent::Notice(_) => {}
         }
     }
 

@@ -9,7 +9,6 @@ use crate::text::Text;
 use leptos::prelude::*;
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::delay::task::DelayTask;
-use unroll_core::delay::trainer::example_batch;
 
 /// The example panel (`shown_cfg`: the configuration of the sweep shown, or the form's).
 #[component]
@@ -22,7 +21,7 @@ pub fn ExamplePanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> impl
         let seed = example_seed.get().unwrap_or(c.seed);
         DelayTask::new(c.vocab, c.length, c.delay)
             .ok()
-            .map(|task| example_batch(&task, u64::from(seed)).sequence(0))
+            .and_then(|task| task.example_batch(u64::from(seed)).sequence(0))
     });
     view! {
         <section class="panel">

@@ -5,7 +5,7 @@
 //! model ([`sweep`], plain data compiled natively too); the page renders it.
 //!
 //! Every number comes from [`unroll_core::delay`]: parameter counts from the layouts, held-out
-//! accuracy and loss from the fixed held-out set ([`unroll_core::delay::run`]), training-batch
+//! accuracy and loss from the fixed held-out set ([`unroll_core::train::sweep`]), training-batch
 //! figures from the steps, predictions from the current weights, outcome sentences from
 //! [`unroll_core::delay::outcome`] (typed verdicts rendered by [`text::verdict_text`]). The sweep
 //! summaries (final held-out accuracy vs delay, one per set of settings, shown side by side),
@@ -74,9 +74,9 @@ use unroll_core::config::delay::{DelayConfig, DelayRangeError};
 use unroll_core::config::lessons::{route, Route};
 use unroll_core::config::query::{decode, encode};
 use unroll_core::config::Lang;
-use unroll_core::delay::model::DelayModel;
 use unroll_core::delay::outcome::Outcome;
-use unroll_core::delay::run::{eval_every_for, HELDOUT_SEQUENCES};
+use unroll_core::delay::task::{eval_every_for, HELDOUT_SEQUENCES};
+use unroll_core::train::sweep::SweepPlan;
 use unroll_core::math::params::CellKind;
 
 /// The page's own styles.
@@ -157,12 +157,10 @@ fn forget_gate_cell(config: &DelayConfig) -> Option<CellKind> {
 /// Mean of the initial forget block of the LSTM's `bias_ih_l0` for `config`'s first seed
 /// (`None` when no LSTM is trained).
 fn forget_block_mean(config: &DelayConfig) -> Option<f64> {
-    let model = DelayModel::new(
-        forget_gate_cell(config)?,
-        config.vocab.max(2),
-        config.hidden_size.max(1),
-    );
-    let params = model.init_with_forget_bias(u64::from(config.seed), config.forget_bias as f32);
+    let model = SweepPlan::of_lab(config)
+        .ok()?
+        .model(forget_gate_cell(config)?);
+    let params = model.init(u64::from(config.seed), config.forget_bias as f32);
     let block = model.forget_block(&params)?;
     Some(block.iter().map(|&b| f64::from(b)).sum::<f64>() / block.len().max(1) as f64)
 }

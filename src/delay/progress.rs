@@ -15,13 +15,15 @@ use crate::widgets::stat::Stat;
 use leptos::prelude::*;
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::Lang;
-use unroll_core::delay::backend::CellBackend;
-use unroll_core::delay::model::DelayModel;
+use unroll_core::train::backend::CellBackend;
+use unroll_core::train::sweep::SweepPlan;
 use unroll_core::delay::outcome::{outcome_of_results, verdict, SweepKey, Verdict};
-use unroll_core::delay::run::{eval_every_for, Progress, HELDOUT_SEQUENCES};
-use unroll_core::delay::trainer::Backend;
+use unroll_core::delay::task::{eval_every_for, HELDOUT_SEQUENCES};
+use unroll_core::train::sweep::Progress;
+use unroll_core::train::trainer::Backend;
 use unroll_core::math::params::CellKind;
-use unroll_core::train::session::{BackendKind, CpuReason};
+use unroll_core::train::backend::BackendKind;
+use unroll_core::train::messages::CpuReason;
 
 /// The progress panel of the sweep shown (`shown_cfg`: its configuration, or the form's when
 /// none is shown).
@@ -35,14 +37,14 @@ pub fn ProgressPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> imp
     let busy = move || driver.busy();
     let param_counts = Memo::new(move |_| {
         let c = shown_cfg.get();
-        c.cell
-            .cells()
-            .iter()
-            .map(|&cell| {
-                let m = DelayModel::new(cell, c.vocab.max(2), c.hidden_size.max(1));
-                (cell, m.param_count(), m.recurrent_param_count())
+        SweepPlan::of_lab(&c)
+            .map(|plan| {
+                plan.param_counts()
+                    .into_iter()
+                    .map(|p| (p.cell, p.total, p.recurrent))
+                    .collect::<Vec<_>>()
             })
-            .collect::<Vec<_>>()
+            .unwrap_or_default()
     });
     view! {
         <section class="panel progress-panel">

@@ -10,7 +10,7 @@ use super::sweep::ResumePoint;
 use crate::names::keep::persist::{blob_of, bytes_of, delete_record, get_record, put_record};
 use serde::{Deserialize, Serialize};
 use unroll_core::delay::outcome::SweepSummary;
-use unroll_core::delay::run::RunResult;
+use unroll_core::train::sweep::RunResult;
 use unroll_core::keep::StorageError;
 use wasm_bindgen::JsValue;
 

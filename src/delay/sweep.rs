@@ -7,10 +7,10 @@
 use crate::charts::delay::{band, smoothed, Band, Line, SMOOTH};
 use serde::{Deserialize, Serialize};
 use unroll_core::config::delay::DelayConfig;
-use unroll_core::delay::run::{
-    eval_every_for, HeldOut, Progress, RunCheckpoint, RunId, RunResult, SweepCheckpoint, Tick,
+use unroll_core::train::sweep::{
+    HeldOut, Progress, RunCheckpoint, RunId, RunResult, SweepCheckpoint, SweepPlan, Tick,
 };
-use unroll_core::delay::trainer::Backend;
+use unroll_core::train::trainer::Backend;
 use unroll_core::keep::curve_until;
 use unroll_core::math::params::CellKind;
 
@@ -88,14 +88,14 @@ impl RunView {
     /// Takes one tick of this run: its step's figures, its held-out evaluation, whether it
     /// finished.
     pub fn apply(&mut self, tick: &Tick) {
-        if let Some(s) = &tick.step {
+        for s in &tick.steps {
             if self.backend == Some(Backend::Gpu) && s.backend == Backend::Cpu {
                 self.cpu_from.get_or_insert(s.step.saturating_sub(1));
             }
             self.backend.get_or_insert(s.backend);
             self.step = s.step;
             self.loss.push((s.step, s.loss));
-            self.acc.push((s.step, s.token_acc));
+            self.acc.push((s.step, s.acc));
         }
         if let Some(h) = tick.heldout {
             self.heldout.push(h);
@@ -120,15 +120,24 @@ pub fn plan(config: &DelayConfig) -> Vec<RunView> {
         .collect()
 }
 
+/// The settings of `config`'s task (its vocabulary, length and delay), as its results carry
+/// them.
+fn task_of(config: &DelayConfig) -> Option<String> {
+    SweepPlan::of_lab(config).ok().map(|p| p.task.settings())
+}
+
 /// The runs of a sweep of `config` after a reload: the plan, with the runs kept in `finished`
 /// shown as [`RunView::restored`] (a kept run outside the plan is left out).
 pub fn plan_with(config: &DelayConfig, finished: &[RunResult]) -> Vec<RunView> {
+    let task = task_of(config);
     plan(config)
         .into_iter()
         .map(|v| {
             finished
                 .iter()
-                .find(|r| r.run == v.id && r.delay == config.delay && r.steps == config.steps)
+                .find(|r| {
+                    r.run == v.id && Some(&r.task) == task.as_ref() && r.steps == config.steps
+                })
                 .map_or(v, RunView::restored)
         })
         .collect()
@@ -197,10 +206,7 @@ impl ResumePoint {
     /// rest (its settings, its first seed, its cells).
     pub fn fits(&self, query: &str, rest: &DelayConfig) -> bool {
         self.query == query
-            && self
-                .checkpoint
-                .fits(rest, eval_every_for(rest.steps))
-                .is_ok()
+            && SweepPlan::of_lab(rest).is_ok_and(|plan| self.checkpoint.fits(&plan).is_ok())
     }
 
     /// The checkpoint's seed as counted in the sweep of `config`, from 1.
@@ -386,8 +392,8 @@ impl SweepClock {
 mod tests {
     use super::*;
     use unroll_core::config::delay::CellSet;
-    use unroll_core::delay::run::ParamCount;
-    use unroll_core::delay::trainer::DelayStep;
+    use unroll_core::train::sweep::ParamCount;
+    use unroll_core::train::trainer::StepRecord;
 
     fn id(cell: CellKind, seed: u32) -> RunId {
         RunId { cell, seed }
@@ -400,26 +406,36 @@ mod tests {
             step,
             acc,
             loss,
+            solved: acc >= 0.95,
+            train_loss: None,
         }
     }
 
-    fn step_tick(run: RunId, step: u64, loss: f64, token_acc: f64) -> Tick {
+    fn tick(run: RunId, steps: Vec<StepRecord>, heldout: Option<HeldOut>) -> Tick {
         Tick {
             run,
-            step: Some(DelayStep {
-                cell: run.cell,
-                seed: run.seed,
-                step,
-                loss,
-                token_acc,
-                grad_norm: 1.0,
-                skipped: false,
-                backend: Backend::Cpu,
-            }),
-            heldout: None,
+            steps,
+            heldout,
+            confusion: None,
             finished: None,
             fell_back: None,
+            bad_loss: None,
+            ms: 0.0,
+            eval_ms: 0.0,
         }
+    }
+
+    fn step_tick(run: RunId, step: u64, loss: f64, acc: f64) -> Tick {
+        let record = StepRecord {
+            step,
+            loss,
+            acc,
+            grad_norm: 1.0,
+            skipped: false,
+            sequences: 32,
+            backend: Backend::Cpu,
+        };
+        tick(run, vec![record], None)
     }
 
     #[test]
@@ -442,13 +458,7 @@ mod tests {
         let mut runs = vec![RunView::new(a), RunView::new(b)];
         apply_tick(
             &mut runs,
-            &Tick {
-                run: b,
-                step: None,
-                heldout: Some(held(CellKind::Lstm, 0, 0, 0.1, 2.3)),
-                finished: None,
-                fell_back: None,
-            },
+            &tick(b, Vec::new(), Some(held(CellKind::Lstm, 0, 0, 0.1, 2.3))),
         );
         apply_tick(&mut runs, &step_tick(b, 1, 2.0, 0.2));
         apply_tick(&mut runs, &step_tick(b, 2, 1.0, 0.4));
@@ -464,7 +474,7 @@ mod tests {
         assert_eq!(mean_last(&runs[0].loss), None);
         let result = RunResult {
             run: b,
-            delay: 8,
+            task: "delay:vocab=10:length=96:delay=8".into(),
             steps: 2,
             skipped_steps: 0,
             params: ParamCount {
@@ -479,11 +489,8 @@ mod tests {
         apply_tick(
             &mut runs,
             &Tick {
-                run: b,
-                step: None,
-                heldout: Some(held(CellKind::Lstm, 0, 2, 0.5, 1.1)),
                 finished: Some(result.clone()),
-                fell_back: None,
+                ..tick(b, Vec::new(), Some(held(CellKind::Lstm, 0, 2, 0.5, 1.1)))
             },
         );
         assert!(runs[1].finished);
@@ -531,7 +538,7 @@ mod tests {
     fn finished(cell: CellKind, seed: u32, config: &DelayConfig) -> RunResult {
         RunResult {
             run: id(cell, seed),
-            delay: config.delay,
+            task: task_of(config).unwrap(),
             steps: config.steps,
             skipped_steps: 0,
             params: ParamCount {
@@ -634,7 +641,8 @@ mod tests {
 
     #[test]
     fn a_resume_point_keeps_the_training_seed_up_to_its_checkpoint() {
-        use unroll_core::delay::run::Sweep;
+        use unroll_core::train::sweep::Sweep;
+        use unroll_core::train::trainer::at_once;
         let config = DelayConfig {
             cell: CellSet::Both,
             delay: 2,
@@ -648,7 +656,7 @@ mod tests {
             ..DelayConfig::default()
         };
         let query = unroll_core::config::query::encode(&config, None);
-        let mut sweep = Sweep::with_eval_every(&config, eval_every_for(config.steps)).unwrap();
+        let mut sweep = Sweep::new(SweepPlan::of_lab(&config).unwrap());
         let mut views = plan(&config);
         // The first seed (2 × 21 ticks), then seed 4's evaluations and 5 steps of each cell.
         let mut first = Vec::new();
@@ -657,7 +665,7 @@ mod tests {
             apply_tick(&mut views, &t);
             first.extend(t.finished);
         }
-        let c = sweep.checkpoint().unwrap();
+        let c = at_once(sweep.checkpoint()).unwrap();
         assert_eq!((c.seed(), c.step()), (Some(4), 5));
         // The page's views may be ahead of the checkpoint (ticks that came after it).
         let ahead = step_tick(id(CellKind::Rnn, 4), 6, 9.0, 0.5);

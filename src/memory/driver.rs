@@ -1,19 +1,32 @@
 //! The long-memory run's driver: starts, pauses, resumes and resets the sweep in the engine's
 //! Web Worker, applies its reports to the page's signals and times the training. Every
-//! held-out point is kept in the browser's local storage ([`super::store`]), so a reload shows
-//! the finished runs again and offers to go on from the first unfinished run; the page stays
-//! mounted across navigation, so leaving it and coming back keeps the sweep as it is. Not a
-//! component.
+//! held-out point is kept in IndexedDB ([`super::store`]) with the training seed's latest
+//! checkpoint (the engine sends one every few seconds and on pause), so a reload shows the
+//! finished runs and the training seed as far as its checkpoint, and Go on trains the rest
+//! from there with the numbers of a sweep that never stopped (from the seed's step 0 when no
+//! checkpoint fits); the page stays mounted across navigation, so leaving it and coming back
+//! keeps the sweep as it is. Not a component.
 
-use super::store::{self, KeptSweep};
+use super::store::{self, rest_of, KeptSweep, ResumePoint};
 use crate::shell::engine_client::EngineClient;
 use crate::shell::run_status::RunStatus;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::query::encode;
-use unroll_core::memory::run::{MemoryEvent, MemoryPlan};
-use unroll_core::memory::HeldOutPoint;
+use unroll_core::engine::protocol::{Command, LabEvent, TrainRequest};
+use unroll_core::keep::StorageError;
+use unroll_core::train::sweep::{HeldOut, SweepCheckpoint, SweepPlan};
+
+/// What the page offers after a reload stopped a sweep.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Interrupted {
+    /// Runs finished and kept.
+    pub done: usize,
+    /// The training seed's checkpoint Go on resumes from: its seed's number in the sweep
+    /// (from 1) and its step. None: that seed starts again from step 0.
+    pub from: Option<(usize, u64)>,
+}
 
 /// The long-memory run shown on the page.
 #[derive(Clone, Copy)]
@@ -21,17 +34,30 @@ pub struct MemoryDriver {
     /// Where the run stands (`memory-status`).
     pub status: RwSignal<RunStatus>,
     /// The plan of the run shown.
-    pub plan: RwSignal<Option<MemoryPlan>>,
-    /// Held-out curve of each run of the plan, in its order.
-    pub curves: RwSignal<Vec<Vec<HeldOutPoint>>>,
+    pub plan: RwSignal<Option<SweepPlan>>,
+    /// Held-out curve of each run of the plan, in its order ([`SweepPlan::run_ids`]).
+    pub curves: RwSignal<Vec<Vec<HeldOut>>>,
     /// Steps done and in all.
     pub progress: RwSignal<(u64, u64)>,
     /// Seconds of training so far.
     pub elapsed: RwSignal<f64>,
     /// Why the run failed.
     pub error: RwSignal<Option<String>>,
-    /// A reload stopped the sweep shown: the runs it had finished (it can go on from there).
-    pub interrupted: RwSignal<Option<usize>>,
+    /// A reload stopped the sweep shown: what Go on goes on with.
+    pub interrupted: RwSignal<Option<Interrupted>>,
+    /// The training seed's latest checkpoint kept in the browser: its seed's number in the
+    /// sweep (from 1) and its step; None when none is.
+    pub saved: RwSignal<Option<(usize, u64)>>,
+    /// Why keeping the sweep failed, if it did.
+    pub store_error: RwSignal<Option<StorageError>>,
+    /// The kept sweeps and checkpoint have been read (the page shows them from then on).
+    pub loaded: RwSignal<bool>,
+    /// The kept sweeps, as last written.
+    kept: StoredValue<Vec<KeptSweep>>,
+    /// The kept checkpoint, as read after the reload (until a sweep starts).
+    point: StoredValue<Option<ResumePoint>>,
+    /// The checkpoint Go on resumes from.
+    resume: StoredValue<Option<SweepCheckpoint>>,
     /// The canonical query of the sweep shown.
     query: StoredValue<Option<String>>,
     session: StoredValue<Option<u64>>,
@@ -39,10 +65,22 @@ pub struct MemoryDriver {
     clock: StoredValue<(Option<f64>, f64)>,
 }
 
+/// The plan of a long-memory configuration (`None` for delay-copy), or why T does not fit.
+pub fn memory_plan(
+    config: &DelayConfig,
+) -> Option<Result<SweepPlan, unroll_core::memory::task::LengthError>> {
+    config.task.memory()?;
+    Some(SweepPlan::of_lab(config).map_err(|e| match e {
+        unroll_core::task::TaskError::Length(e) => e,
+        unroll_core::task::TaskError::Delay(_) => unreachable!("a long-memory task"),
+    }))
+}
+
 impl MemoryDriver {
-    /// No run (the page shows a kept one with [`MemoryDriver::show`]).
+    /// No run; reads what earlier visits kept ([`MemoryDriver::loaded`] once read; the page
+    /// shows a kept sweep with [`MemoryDriver::show`]).
     pub fn new() -> Self {
-        MemoryDriver {
+        let driver = MemoryDriver {
             status: RwSignal::new(RunStatus::Idle),
             plan: RwSignal::new(None),
             curves: RwSignal::new(Vec::new()),
@@ -50,41 +88,93 @@ impl MemoryDriver {
             elapsed: RwSignal::new(0.0),
             error: RwSignal::new(None),
             interrupted: RwSignal::new(None),
+            saved: RwSignal::new(None),
+            store_error: RwSignal::new(None),
+            loaded: RwSignal::new(false),
+            kept: StoredValue::new(Vec::new()),
+            point: StoredValue::new(None),
+            resume: StoredValue::new(None),
             query: StoredValue::new(None),
             session: StoredValue::new(None),
             clock: StoredValue::new((None, 0.0)),
-        }
+        };
+        let d = driver;
+        spawn_local(async move {
+            // A checkpoint that cannot be read is only a lost checkpoint: its seed starts
+            // again.
+            match store::load_checkpoint().await {
+                Ok(p) => d.point.set_value(p),
+                Err(e) => web_sys::console::warn_1(&format!("{e:?}").into()),
+            }
+            match store::load().await {
+                Ok(kept) => {
+                    // What was recorded since the page opened wins over the stored record.
+                    d.kept.update_value(|now| {
+                        for k in kept.into_iter().rev() {
+                            if !now.iter().any(|n| n.query == k.query) {
+                                now.insert(0, k);
+                            }
+                        }
+                    });
+                }
+                Err(e) => d.store_error.set(Some(e)),
+            }
+            d.loaded.set(true);
+        });
+        driver
     }
 
     /// Shows the kept sweep of `config`, if there is one, unless a sweep is training; else
-    /// clears the page when it shows another configuration's sweep.
+    /// clears the page when it shows another configuration's sweep. A sweep a reload stopped
+    /// is shown as far as it went (its checkpoint's seed included, when one fits), with Go on.
     pub fn show(&self, config: &DelayConfig) {
-        if self.status.get_untracked().busy() {
+        if self.status.get_untracked().busy() || !self.loaded.get_untracked() {
             return;
         }
         let query = encode(config, None);
         if self.query.get_value().as_deref() == Some(query.as_str()) {
             return;
         }
-        let (Some(Ok(plan)), Some(kept)) = (MemoryPlan::of(config), store::find(&query)) else {
+        let kept = self
+            .kept
+            .with_value(|k| k.iter().find(|k| k.query == query).cloned());
+        let (Some(Ok(plan)), Some(kept)) = (memory_plan(config), kept) else {
             self.clear();
             return;
         };
         self.stop_session();
         let done = kept.finished_runs(&plan);
-        self.curves.set(kept.finished_curves(&plan));
-        self.progress
-            .set((done as u64 * plan.steps, plan.runs() as u64 * plan.steps));
-        self.clock.set_value((None, kept.elapsed));
-        self.elapsed.set(kept.elapsed);
+        let point = self
+            .point
+            .get_value()
+            .filter(|p| !kept.finished && p.rest(&query, config, done).is_some());
+        let cells = plan.cells.len().max(1);
+        let (curves, steps, elapsed, from) = match &point {
+            Some(p) => (
+                p.curves(&plan, &kept),
+                p.checkpoint.runs.iter().map(|r| r.trainer.step).sum(),
+                p.elapsed.max(kept.elapsed),
+                Some((done / cells + 1, p.checkpoint.step())),
+            ),
+            None => (kept.finished_curves(&plan), 0, kept.elapsed, None),
+        };
+        self.curves.set(curves);
+        self.progress.set((
+            done as u64 * plan.steps + steps,
+            plan.runs() as u64 * plan.steps,
+        ));
+        self.clock.set_value((None, elapsed));
+        self.elapsed.set(elapsed);
         self.error.set(None);
+        self.saved.set(from);
+        self.resume.set_value(point.map(|p| p.checkpoint));
         self.plan.set(Some(plan));
         self.query.set_value(Some(query));
         if kept.finished {
             self.interrupted.set(None);
             self.status.set(RunStatus::Finished);
         } else {
-            self.interrupted.set(Some(done));
+            self.interrupted.set(Some(Interrupted { done, from }));
             self.status.set(RunStatus::Stopped);
         }
     }
@@ -107,30 +197,55 @@ impl MemoryDriver {
 
     /// Trains every cell × seed of `config`'s plan.
     pub fn start(&self, config: DelayConfig) {
-        let Some(Ok(plan)) = MemoryPlan::of(&config) else {
+        let Some(Ok(plan)) = memory_plan(&config) else {
             return;
         };
         self.curves.set(vec![Vec::new(); plan.runs()]);
-        self.launch(config, plan, 0, 0.0);
+        // A checkpoint of an earlier sweep is of no use any more.
+        self.forget_checkpoint();
+        self.launch(config, plan, 0, 0.0, None);
     }
 
-    /// Goes on with the sweep a reload stopped, from its first unfinished run (the finished
-    /// runs shown stay).
+    /// Goes on with the sweep a reload stopped: the seed of its checkpoint from there, or the
+    /// first seed with an unfinished run from step 0 (the finished seeds shown stay; the sweep
+    /// trains seed by seed).
     pub fn go_on(&self, config: DelayConfig) {
-        let (Some(Ok(plan)), Some(from)) =
-            (MemoryPlan::of(&config), self.interrupted.get_untracked())
+        let (Some(Ok(plan)), Some(i)) = (memory_plan(&config), self.interrupted.get_untracked())
         else {
             return;
         };
         let before = self.elapsed.get_untracked();
-        self.launch(config, plan, from, before);
+        let seeds_done = i.done / plan.cells.len().max(1);
+        let resume = self.resume.get_value().filter(|_| i.from.is_some());
+        if resume.is_none() {
+            // The runs of the seed that trains again start from step 0.
+            let first = seeds_done * plan.cells.len();
+            self.curves
+                .update(|c| c.iter_mut().skip(first).for_each(Vec::clear));
+        }
+        self.launch(config, plan, seeds_done, before, resume);
     }
 
-    /// Starts the worker's sweep of `plan` at run `from`, after `before` seconds of training.
-    fn launch(&self, config: DelayConfig, plan: MemoryPlan, from: usize, before: f64) {
+    /// Starts the worker's sweep of `plan` from its seed `from` (the earlier seeds' runs are
+    /// finished), after `before` seconds of training, that seed from `resume` when given.
+    fn launch(
+        &self,
+        config: DelayConfig,
+        plan: SweepPlan,
+        from: usize,
+        before: f64,
+        resume: Option<SweepCheckpoint>,
+    ) {
         self.stop_session();
+        self.point.set_value(None);
+        self.resume.set_value(None);
         let total = plan.runs() as u64 * plan.steps;
-        self.progress.set((from as u64 * plan.steps, total));
+        let done = from * plan.cells.len();
+        let offset = done as u64 * plan.steps;
+        let resumed: u64 = resume
+            .as_ref()
+            .map_or(0, |c| c.runs.iter().map(|r| r.trainer.step).sum());
+        self.progress.set((offset + resumed, total));
         self.plan.set(Some(plan));
         self.error.set(None);
         self.interrupted.set(None);
@@ -140,52 +255,126 @@ impl MemoryDriver {
         let query = encode(&config, None);
         self.query.set_value(Some(query.clone()));
         self.keep(false);
+        // The rest of the sweep: the same configuration from its seed `from` on.
+        let rest = rest_of(&config, from).unwrap_or_else(|| config.clone());
         let client = EngineClient::get();
         let id = client.new_session();
         self.session.set_value(Some(id));
         let d = *self;
+        let request = TrainRequest {
+            query: encode(&rest, None),
+            data: None,
+            resume,
+            start_from: None,
+        };
         spawn_local(async move {
             client
-                .run_memory(id, query, from, move |e| d.apply(id, e))
+                .run_lab(id, request, None, move |e| d.apply(id, offset, &query, e))
                 .await;
         });
     }
 
-    /// Keeps the sweep shown in local storage.
+    /// Keeps the sweep shown in IndexedDB.
     fn keep(&self, finished: bool) {
         let Some(query) = self.query.get_value() else {
             return;
         };
-        store::save(KeptSweep {
+        let sweep = KeptSweep {
             query,
             curves: self.curves.get_untracked(),
             elapsed: self.seconds(),
             finished,
+        };
+        self.kept.update_value(|k| store::keep(k, sweep));
+        let kept = self.kept.get_value();
+        let store_error = self.store_error;
+        spawn_local(async move {
+            if let Err(e) = store::save(&kept).await {
+                store_error.set(Some(e));
+            }
         });
     }
 
-    fn apply(&self, id: u64, event: MemoryEvent) {
+    /// Keeps the engine's checkpoint `checkpoint` of the sweep `query`; `saved` shows it once
+    /// written.
+    fn keep_checkpoint(&self, id: u64, query: &str, checkpoint: SweepCheckpoint) {
+        let seed_number = self.plan.with_untracked(|p| {
+            let p = p.as_ref()?;
+            let seed = checkpoint.seed()?;
+            p.seeds.iter().position(|&s| s == seed).map(|i| i + 1)
+        });
+        let shown = seed_number.map(|k| (k, checkpoint.step()));
+        let point = ResumePoint {
+            query: query.to_owned(),
+            elapsed: self.seconds(),
+            checkpoint,
+        };
+        let d = *self;
+        spawn_local(async move {
+            match store::save_checkpoint(&point).await {
+                Ok(()) if d.session.try_get_value().flatten() == Some(id) => d.saved.set(shown),
+                Ok(()) => {}
+                Err(e) => d.store_error.set(Some(e)),
+            }
+        });
+    }
+
+    /// Deletes the kept checkpoint (its sweep finished, failed or was reset).
+    fn forget_checkpoint(&self) {
+        self.saved.set(None);
+        self.point.set_value(None);
+        self.resume.set_value(None);
+        let store_error = self.store_error;
+        spawn_local(async move {
+            if let Err(e) = store::forget_checkpoint().await {
+                store_error.set(Some(e));
+            }
+        });
+    }
+
+    fn apply(&self, id: u64, offset: u64, query: &str, event: LabEvent) {
         if self.session.get_value() != Some(id) {
             return;
         }
         match event {
-            MemoryEvent::Point { run, point } => {
-                self.curves.update(|c| {
-                    if let Some(curve) = c.get_mut(run) {
-                        curve.push(point);
-                    }
+            LabEvent::Tick(t) => {
+                let Some(h) = t.heldout else {
+                    return;
+                };
+                let k = self.plan.with_untracked(|p| {
+                    p.as_ref()
+                        .and_then(|p| p.run_ids().iter().position(|&r| r == t.run))
                 });
-                self.keep(false);
+                if let Some(k) = k {
+                    self.curves.update(|c| {
+                        if let Some(curve) = c.get_mut(k) {
+                            curve.push(h);
+                        }
+                    });
+                    self.keep(false);
+                }
             }
-            MemoryEvent::Progress { done, total } => {
-                self.progress.set((done, total));
+            LabEvent::Progress { progress, .. } => {
+                let total = self.progress.get_untracked().1;
+                self.progress.set((offset + progress.steps_done, total));
                 self.elapsed.set(self.seconds());
             }
-            MemoryEvent::Finished => {
+            LabEvent::Checkpoint(c) => self.keep_checkpoint(id, query, *c),
+            LabEvent::Finished => {
                 self.end(RunStatus::Finished, None);
                 self.keep(true);
+                self.forget_checkpoint();
             }
-            MemoryEvent::Error(e) => self.end(RunStatus::Error, Some(e)),
+            LabEvent::Error(e) => {
+                self.end(RunStatus::Error, Some(e.to_string()));
+                self.forget_checkpoint();
+            }
+            // The page shows the held-out curves; the path and the weights are not kept here.
+            LabEvent::Plan(_)
+            | LabEvent::Backend(_)
+            | LabEvent::Weights { .. }
+            | LabEvent::GradFlow { .. }
+            | LabEvent::Notice(_) => {}
         }
     }
 
@@ -198,7 +387,7 @@ impl MemoryDriver {
 
     fn stop_session(&self) {
         if let Some(id) = self.session.get_value() {
-            EngineClient::get().send(vec![unroll_core::engine::protocol::Command::Stop(id)]);
+            EngineClient::get().send(vec![Command::Stop(id)]);
         }
         self.session.set_value(None);
     }
@@ -206,7 +395,7 @@ impl MemoryDriver {
     /// Pauses the run at its next step.
     pub fn pause(&self) {
         if let Some(id) = self.session.get_value() {
-            EngineClient::get().send(vec![unroll_core::engine::protocol::Command::Pause(id)]);
+            EngineClient::get().send(vec![Command::Pause(id)]);
             self.clock_stop();
             self.status.set(RunStatus::Paused);
         }
@@ -215,7 +404,7 @@ impl MemoryDriver {
     /// Resumes a paused run.
     pub fn resume(&self) {
         if let Some(id) = self.session.get_value() {
-            EngineClient::get().send(vec![unroll_core::engine::protocol::Command::Resume(id)]);
+            EngineClient::get().send(vec![Command::Resume(id)]);
             self.clock.update_value(|c| c.0 = Some(Self::now()));
             self.status.set(RunStatus::Running);
         }
@@ -224,7 +413,15 @@ impl MemoryDriver {
     /// Stops the run, clears what it showed and forgets it.
     pub fn reset(&self) {
         if let Some(q) = self.query.get_value() {
-            store::forget(&q);
+            self.kept.update_value(|k| k.retain(|k| k.query != q));
+            let kept = self.kept.get_value();
+            let store_error = self.store_error;
+            spawn_local(async move {
+                if let Err(e) = store::save(&kept).await {
+                    store_error.set(Some(e));
+                }
+            });
+            self.forget_checkpoint();
         }
         self.clear();
     }
@@ -240,6 +437,8 @@ impl MemoryDriver {
         self.elapsed.set(0.0);
         self.error.set(None);
         self.interrupted.set(None);
+        self.saved.set(None);
+        self.resume.set_value(None);
         self.clock.set_value((None, 0.0));
     }
 

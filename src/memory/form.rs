@@ -14,7 +14,7 @@ use crate::widgets::number_field::NumberField;
 use leptos::prelude::*;
 use unroll_core::config::delay::{DelayConfig, DELAY_FIELDS};
 use unroll_core::config::fields;
-use unroll_core::memory::run::MemoryPlan;
+use unroll_core::train::plan::lab_length;
 
 /// The keys of the form, in the order of [`MemoryText::fields`].
 const KEYS: [&str; 9] = [
@@ -31,9 +31,9 @@ const KEYS: [&str; 9] = [
 
 /// The value of `key` the run of `config` uses, as the URL writes it.
 pub fn shown_value(config: &DelayConfig, key: &str) -> String {
-    let plan = MemoryPlan::of(config).and_then(Result::ok);
+    let plan = super::driver::memory_plan(config).and_then(Result::ok);
     match (key, plan) {
-        ("length", Some(p)) => p.task.length().to_string(),
+        ("length", Some(_)) => lab_length(config).to_string(),
         ("steps", Some(p)) => p.steps.to_string(),
         ("hidden_size", Some(p)) => p.recipe.hidden_size.to_string(),
         ("length", None) => config.length.to_string(),

@@ -1,12 +1,13 @@
 //! The classic long-memory tasks on the long-memory lab page (`?lesson=delay&task=adding`,
 //! `copy`, `order`): what the task is and its paper, T, the recipe and budget, parameter
-//! counts, RNN, LSTM and GRU trained one after another in the engine's Web Worker
-//! ([`unroll_core::memory::run`]), their held-out loss on one chart with the task's
+//! counts, RNN, LSTM and GRU trained seed by seed, taking turns, in the engine's Web Worker
+//! ([`unroll_core::train::sweep`]), their held-out loss on one chart with the task's
 //! memoryless baseline drawn as a line, and a summary per run ("solved after N sequences",
 //! next to the paper's figure), what the runs show (one sentence from
 //! [`unroll_core::memory::outcome::judge`], [`text::outcome_text`]) with the spread of every
 //! cell over its seeds, and a form for T, the budget, the seeds and the recipe (URL keys of the
-//! lab page). Sweeps are kept across reloads ([`store`]). A task switcher at the top of the
+//! lab page). Sweeps are kept across reloads, a sweep in training with its seed's latest
+//! checkpoint ([`store`]). A task switcher at the top of the
 //! page moves between delay-copy and the three tasks.
 //!
 //! Test hooks: `task-switch-<key>` (delay, adding, copy, order; `aria-pressed` on the shown
@@ -14,7 +15,10 @@
 //! baseline's held-out loss), `memory-length` (T), `memory-budget` (steps per run),
 //! `memory-params-<cell>`, `memory-start` / `-pause` / `-resume` / `-reset`, `memory-status`,
 //! `memory-progress` (fraction of the steps), `memory-time-left` (seconds),
-//! `memory-interrupted` (`data-value` = runs finished) with `memory-go-on`, `memory-error`,
+//! `memory-interrupted` (`data-value` = runs finished, `data-step` = the step of the seed Go on
+//! resumes, absent when it starts again) with `memory-go-on`, `memory-saved` (the training
+//! seed's checkpoint is kept: `data-value` = its step, `data-seed` = its number from 1),
+//! `memory-store-error`, `memory-error`,
 //! `mcfg-<key>` (the form's inputs), `memory-default-shows`, `chart-memory-loss` (points drawn),
 //! `memory-outcome` (`data-value` = the outcome's key: `unfinished`, `no-difference`, `split`,
 //! `all-beat`, `seeds-disagree`), `memory-spread-row` (`data-cell`, `data-seeds`, `data-min`,
@@ -39,7 +43,7 @@ use leptos::prelude::*;
 use text::MemoryText;
 use unroll_core::config::delay::{DelayConfig, LabTask};
 use unroll_core::config::NoticeKind;
-use unroll_core::memory::run::MemoryPlan;
+use self::driver::memory_plan;
 
 /// The tasks' styles (and the delay-copy part hidden while a task is shown).
 const CSS: &str = r#"
@@ -82,7 +86,11 @@ pub fn MemoryPage(
     let kind = Memo::new(move |_| cfg.with(|c| c.task.memory()));
     // The kept sweep of the configuration shown (after a reload, a task switch or a change of
     // the form), unless a sweep is training.
-    Effect::new(move |_| cfg.with(|c| driver.show(c)));
+    Effect::new(move |_| {
+        // Again once the kept sweeps have been read.
+        driver.loaded.track();
+        cfg.with(|c| driver.show(c))
+    });
     // The rule `0 < delay < length` is delay-copy's: a task page does not list it.
     Effect::new(move |_| {
         if kind.get().is_some() {
@@ -98,14 +106,14 @@ pub fn MemoryPage(
             .plan
             .get()
             .map(Ok)
-            .or_else(|| cfg.with(MemoryPlan::of))
+            .or_else(|| cfg.with(memory_plan))
     });
     view! {
         <style>{CSS}</style>
         <TaskSwitcher cfg=cfg driver=driver delay_busy=delay_busy />
         {move || kind.get().map(|kind| view! {
             <div class="training-page memory-page" data-testid="memory-page" data-value=kind.as_str()>
-                <TaskIntro kind=kind plan=plan />
+                <TaskIntro cfg=cfg kind=kind plan=plan />
                 <UrlNotice notices=notices />
                 <SettingsForm cfg=cfg notices=notices driver=driver />
                 <RunPanel cfg=cfg driver=driver plan=plan />

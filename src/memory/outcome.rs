@@ -6,7 +6,7 @@ use super::driver::MemoryDriver;
 use super::text::{fmt_loss, outcome_text, MemoryText};
 use crate::shell::i18n::use_locale;
 use leptos::prelude::*;
-use unroll_core::memory::outcome::MemoryOutcome;
+use unroll_core::memory::outcome::{outcome, MemoryOutcome};
 
 /// The outcome sentence (`memory-outcome`, `data-value` = the outcome's key) and the spread
 /// table (`memory-spread-row` per cell: `data-cell`, `data-seeds`, `data-min`, `data-max`,
@@ -17,7 +17,7 @@ pub fn OutcomePanel(driver: MemoryDriver) -> impl IntoView {
     let t = move || MemoryText::of(loc.lang());
     let outcome = Memo::new(move |_| {
         let plan = driver.plan.get()?;
-        Some(driver.curves.with(|c| plan.outcome(c)))
+        Some(driver.curves.with(|c| outcome(&plan, c)))
     });
     view! {
         {move || outcome.get().map(|o: MemoryOutcome| {

@@ -11,17 +11,18 @@ use crate::shell::run_status::RunStatus;
 use crate::widgets::run_controls::{RunAction, RunControls};
 use leptos::prelude::*;
 use unroll_core::config::delay::DelayConfig;
-use unroll_core::memory::run::{run_summary, MemoryPlan};
 use unroll_core::memory::task::LengthError;
-use unroll_core::memory::{MemoryModel, TaskKind};
+use unroll_core::memory::{MemoryTask, TaskKind};
+use unroll_core::train::plan::lab_length;
+use unroll_core::train::sweep::{solved_after, SweepPlan};
 
 /// The plan shown: the run's, else the configuration's (or why T does not fit).
-pub type ShownPlan = Memo<Option<Result<MemoryPlan, LengthError>>>;
+pub type ShownPlan = Memo<Option<Result<SweepPlan, LengthError>>>;
 
 /// The task: one sentence with its paper, T, recipe, budget, parameter counts, the baseline
 /// with its formula, the criterion of "solved" and the paper's figure.
 #[component]
-pub fn TaskIntro(kind: TaskKind, plan: ShownPlan) -> impl IntoView {
+pub fn TaskIntro(cfg: RwSignal<DelayConfig>, kind: TaskKind, plan: ShownPlan) -> impl IntoView {
     let loc = use_locale();
     let i = index(kind);
     let t = move || MemoryText::of(loc.lang());
@@ -38,20 +39,22 @@ pub fn TaskIntro(kind: TaskKind, plan: ShownPlan) -> impl IntoView {
         let r = p.recipe;
         let clip = r.max_norm.map_or("—".to_string(), |m| m.to_string());
         let t = t();
-        let params = p.cells.iter().map(|&c| {
-            let n = MemoryModel::new(c, p.task, r.hidden_size.max(1)).param_count();
-            view! { <span data-testid=format!("memory-params-{}", c.as_str()) data-value=n.to_string()>{format!("{}: {}", c.name(), count_commas(n as u64))}</span> }
+        let params = p.param_counts().into_iter().map(|c| {
+            let n = c.total;
+            view! { <span data-testid=format!("memory-params-{}", c.cell.as_str()) data-value=n.to_string()>{format!("{}: {}", c.cell.name(), count_commas(n as u64))}</span> }
         }).collect_view();
+        let length = cfg.with_untracked(lab_length);
+        let seq_len = MemoryTask::new(kind, length).map_or(length, |task| task.seq_len());
         Some(view! {
             <ul class="mt-facts">
-                <li data-testid="memory-length" data-value=p.task.length().to_string()>{(t.length)(&p.task.length().to_string(), &p.task.seq_len().to_string())}</li>
+                <li data-testid="memory-length" data-value=length.to_string()>{(t.length)(&length.to_string(), &seq_len.to_string())}</li>
                 <li>{(t.recipe)(&r.hidden_size.to_string(), &r.lr.to_string(), &r.batch_size.to_string(), &clip, &r.forget_bias.to_string())}</li>
                 <li data-testid="memory-budget" data-value=p.steps.to_string()>{(t.budget)(&count_commas(p.steps), &count_commas(p.sequences()), &p.seeds.len().to_string(), &p.runs().to_string())}</li>
             </ul>
             <p class="panel-note mt-params-head">{t.params}</p>
             <div class="mt-params">{params}</div>
-            <p class="lx-text mt-baseline" data-testid="task-baseline" data-value=p.task.baseline_loss().to_string()>
-                {(t.baseline_formula[i])(&p.task.length().to_string())}
+            <p class="lx-text mt-baseline" data-testid="task-baseline" data-value=p.task.baseline().loss.to_string()>
+                {(t.baseline_formula[i])(&length.to_string())}
             </p>
         }.into_any())
     };
@@ -120,12 +123,26 @@ pub fn RunPanel(
                     {move || t().status[status_index(status.get())]}
                 </span>
             </RunControls>
-            {move || driver.interrupted.get().map(|k| {
-                let n = driver.plan.get().map_or(0, |p| p.runs());
+            {move || driver.interrupted.get().map(|i| {
+                let (n, seeds) = driver.plan.get().map_or((0, 0), |p| (p.runs(), p.seeds.len()));
+                let text = move || match i.from {
+                    Some((s, step)) => (t().interrupted_from)(&i.done.to_string(), &n.to_string(), &s.to_string(), &seeds.to_string(), &count_commas(step)),
+                    None => (t().interrupted)(&i.done.to_string(), &n.to_string()),
+                };
                 view! {
-                    <div class="notice notice-info" role="status" data-testid="memory-interrupted" data-value=k.to_string()>
-                        <div class="notice-body">{move || (t().interrupted)(&k.to_string(), &n.to_string())}</div>
+                    <div class="notice notice-info" role="status" data-testid="memory-interrupted" data-value=i.done.to_string() data-step=i.from.map(|f| f.1.to_string())>
+                        <div class="notice-body">{text}</div>
                         <button type="button" class="btn btn-small" data-testid="memory-go-on" on:click=move |_| driver.go_on(cfg.get_untracked())>{move || t().go_on}</button>
+                    </div>
+                }
+            })}
+            {move || driver.store_error.get().map(|e| {
+                let detail = e.detail();
+                view! {
+                    <div class="notice notice-warn" role="status" data-testid="memory-store-error">
+                        <div class="notice-body" title=detail>
+                            {move || (t().store_failed)(&(crate::text::KeepText::of(loc.lang()).storage_error)(&e))}
+                        </div>
                     </div>
                 }
             })}
@@ -139,6 +156,14 @@ pub fn RunPanel(
                 <span>{move || { let (d, n) = driver.progress.get(); (t().progress)(&count_commas(d), &count_commas(n)) }}</span>
                 {move || driver.time_left().filter(|_| status.get().busy()).map(|s| view! {
                     <span data-testid="memory-time-left" data-value=s.to_string()>{move || (t().time_left)(&fmt_seconds(s, loc.lang()))}</span>
+                })}
+                {move || driver.saved.get().filter(|_| status.get().busy()).map(|(s, step)| {
+                    let seeds = driver.plan.with(|p| p.as_ref().map_or(0, |p| p.seeds.len()));
+                    view! {
+                        <span data-testid="memory-saved" data-value=step.to_string() data-seed=s.to_string()>
+                            {move || (t().saved)(&s.to_string(), &seeds.to_string(), &count_commas(step))}
+                        </span>
+                    }
                 })}
             </div>
         </section>
@@ -165,24 +190,21 @@ pub fn ChartPanel(kind: TaskKind, driver: MemoryDriver, plan: ShownPlan) -> impl
     let data = move || {
         let t = MemoryText::of(loc.drawn_lang());
         let baseline = match plan.get() {
-            Some(Ok(p)) => p.task.baseline_loss(),
+            Some(Ok(p)) => p.task.baseline().loss,
             _ => 1.0,
         };
-        let cells = driver
+        let (cells, runs) = driver
             .plan
             .get()
-            .map(|p| p.cells.clone())
+            .map(|p| (p.cells.clone(), p.run_ids()))
             .unwrap_or_default();
-        let seeds = driver.plan.get().map_or(1, |p| p.seeds.len().max(1));
         let lines: Vec<Line> = driver.curves.with(|cs| {
             cs.iter()
-                .enumerate()
-                .filter(|(_, c)| !c.is_empty())
-                .filter_map(|(k, c)| {
-                    Some(Line {
-                        cell: *cells.get(k / seeds)?,
-                        points: c.iter().map(|p| (p.step, p.loss)).collect(),
-                    })
+                .zip(&runs)
+                .filter(|(c, _)| !c.is_empty())
+                .map(|(c, run)| Line {
+                    cell: run.cell,
+                    points: c.iter().map(|p| (p.step, p.loss)).collect(),
                 })
                 .collect()
         });
@@ -227,8 +249,8 @@ pub fn ChartPanel(kind: TaskKind, driver: MemoryDriver, plan: ShownPlan) -> impl
                     file=format!("unroll-memory-{}-heldout.csv", kind.as_str())
                     rows=Signal::derive(move || driver.curves.with(|cs| cs.iter().map(Vec::len).sum::<usize>()))
                     csv=Callback::new(move |()| {
-                        let (cells, seeds) = driver.plan.with_untracked(|p| p.as_ref().map(|p| (p.cells.clone(), p.seeds.clone())).unwrap_or_default());
-                        driver.curves.with_untracked(|cs| crate::charts::csv::memory_csv(&cells, &seeds, cs))
+                        let (runs, batch) = driver.plan.with_untracked(|p| p.as_ref().map(|p| (p.run_ids(), p.recipe.batch_size)).unwrap_or_default());
+                        driver.curves.with_untracked(|cs| crate::charts::csv::memory_csv(&runs, batch, cs))
                     })
                     label=Signal::derive(move || MemoryText::of(loc.lang()).chart.to_owned())
                 />
@@ -246,18 +268,22 @@ pub fn SummaryPanel(driver: MemoryDriver) -> impl IntoView {
         let Some(p) = driver.plan.get() else {
             return Vec::new();
         };
-        driver
+        let classification = p.task.baseline().accuracy.is_some();
+        let mut rows = driver
             .curves
             .get()
             .iter()
-            .enumerate()
-            .filter_map(|(k, c)| {
-                let (last, solved) = run_summary(c)?;
-                let (cell, seed) = p.run(k);
+            .zip(p.run_ids())
+            .filter_map(|(c, run)| {
+                let last = *c.last()?;
+                let solved = solved_after(c, p.recipe.batch_size);
                 let done = last.step >= p.steps;
-                Some((cell, seed, last, solved, done, p.task.is_classification()))
+                Some((run.cell, run.seed, last, solved, done, classification))
             })
-            .collect::<Vec<_>>()
+            .collect::<Vec<_>>();
+        // Cell by cell (the sweep trains seed by seed).
+        rows.sort_by_key(|r| (r.0.index(), r.1));
+        rows
     };
     let finished = move || rows().iter().filter(|r| r.4).count();
     view! {
@@ -274,7 +300,7 @@ pub fn SummaryPanel(driver: MemoryDriver) -> impl IntoView {
                     view! {
                         <tr data-testid="memory-summary-row" data-cell=cell.as_str() data-seed=seed.to_string() data-value=last.loss.to_string() data-solved=solved.map(|n| n.to_string()).unwrap_or_default() data-done=done.to_string()>
                             <td>{cell.name()}</td><td>{seed}</td><td>{format!("{:.4}", last.loss)}</td>
-                            <td>{if acc { format!("{:.1}%", last.accuracy * 100.0) } else { "—".into() }}</td>
+                            <td>{if acc { format!("{:.1}%", last.acc * 100.0) } else { "—".into() }}</td>
                             <td>{verdict}</td>
                         </tr>
                     }

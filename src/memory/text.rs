@@ -58,6 +58,13 @@ pub struct MemoryText {
     pub training: &'static str,
     /// A reload stopped the sweep: {0} runs finished, {1} runs in all.
     pub interrupted: fn(&str, &str) -> String,
+    /// A reload stopped the sweep: {0} runs finished, {1} runs in all, seed {2} of {3} kept at
+    /// step {4}.
+    pub interrupted_from: fn(&str, &str, &str, &str, &str) -> String,
+    /// The training seed's checkpoint is kept: seed {0} of {1}, step {2}.
+    pub saved: fn(&str, &str, &str) -> String,
+    /// The sweep could not be kept in the browser: {0} (the storage error's words).
+    pub store_failed: fn(&str) -> String,
     /// The button that goes on with a sweep a reload stopped.
     pub go_on: &'static str,
     /// What the default T and budget show, in Unroll and in PyTorch, per task.
@@ -135,6 +142,9 @@ impl MemoryText {
         not_solved: "not solved within the budget",
         training: "training…",
         interrupted: |k, n| format!("A reload stopped this sweep after {k} of its {n} runs. The finished runs are shown; Go on trains the others (Train again starts over)."),
+        interrupted_from: |k, n, s, ns, step| format!("A reload stopped this sweep after {k} of its {n} runs, with seed {s} of {ns} at step {step}. What it trained is shown; Go on trains the rest from there, with the numbers of a sweep that never stopped (Train again starts over)."),
+        saved: |s, ns, step| format!("Seed {s} of {ns} saved at step {step}: a reload goes on from there."),
+        store_failed: |e| format!("This sweep could not be kept in this browser: {e}"),
         go_on: "Go on",
         default_shows: [
             "What the default shows (T = 50, 1500 steps, 3 seeds): LSTM and GRU solve the task, the RNN stays on the baseline — in Unroll and in PyTorch alike (docs/memory-tasks.md).",
@@ -201,6 +211,9 @@ impl MemoryText {
         not_solved: "在预算内未解决",
         training: "训练中……",
         interrupted: |k, n| format!("重新加载页面中断了这次扫描：{n} 次运行中已完成 {k} 次。已完成的运行显示在下面；“继续训练”训练其余的运行（“再训练一次”从头开始）。"),
+        interrupted_from: |k, n, s, ns, step| format!("重新加载页面中断了这次扫描：{n} 次运行中已完成 {k} 次，第 {s} 个种子（共 {ns} 个）停在第 {step} 步。已训练的部分显示在下面；“继续训练”从那里训练其余部分，结果与从未中断的扫描相同（“再训练一次”从头开始）。"),
+        saved: |s, ns, step| format!("第 {s} 个种子（共 {ns} 个）已保存在第 {step} 步：重新加载页面后从这里继续。"),
+        store_failed: |e| format!("这次扫描无法保存在此浏览器中：{e}"),
         go_on: "继续训练",
         default_shows: [
             "默认设置（T = 50，1500 步，3 个种子）显示：LSTM 和 GRU 解决了任务，RNN 停留在基线——Unroll 与 PyTorch 结果一致（docs/memory-tasks.md）。",

@@ -14,14 +14,16 @@ use unroll_core::data::{self, Manifest};
 pub use unroll_core::keep::DataSource;
 
 pub use unroll_core::config::{BackendChoice, CellKind, TrainConfig};
-pub use unroll_core::train::session::{
-    BackendKind, Checkpoint, EpochReport, TrainEvent, ValReport, Weights,
-};
+pub use unroll_core::task::names::{EpochReport, ValReport};
+pub use unroll_core::train::backend::BackendKind;
+pub use unroll_core::train::sweep::{SweepCheckpoint, Weights};
 mod engine;
+mod events;
+pub use events::{NamesEvent, NamesEvents};
 pub use crate::shell::engine_client::{DataRef, EngineData};
 pub use engine::{
     build_dataset, fetch_split, loaded_data, loaded_upload, run_session, split_missing,
-    split_sizes, val_class_counts, LoadedData, RunHandle,
+    split_sizes, val_class_counts, LoadedData, RunHandle, Start,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -228,8 +230,12 @@ pub fn input_size() -> usize {
 /// `ParamLayout` (recurrent module with both bias vectors per layer and direction, as PyTorch
 /// counts them, plus the `fc` head).
 pub fn param_count(config: &TrainConfig, num_classes: usize) -> usize {
-    let spec = unroll_core::train::session::spec_of(config, input_size());
-    unroll_core::math::params::ParamLayout::classifier(&spec, num_classes).total_len()
+    unroll_core::math::params::ParamLayout::classifier(&spec_of(config), num_classes).total_len()
+}
+
+/// The recurrent module `config` trains (its cell and sizes over the one-hot vocabulary).
+pub fn spec_of(config: &TrainConfig) -> unroll_core::math::params::RnnSpec {
+    unroll_core::train::trainer::Recipe::of_names(config).spec(config.cell, input_size())
 }
 
 /// Mini-batches per epoch for `train` pairs at `batch_size` (the last batch may be smaller),
@@ -289,7 +295,7 @@ pub fn predict_top(
 mod tests {
     use super::*;
     use unroll_core::data::NamesDataset;
-    use unroll_core::math::classifier::ClassifierModel;
+    use unroll_core::math::model::SeqModel;
     use unroll_core::math::params::RnnSpec;
 
     #[test]
@@ -367,7 +373,7 @@ mod tests {
 
     #[test]
     fn predict_top_ranks_the_models_probabilities() {
-        let model = ClassifierModel::new(RnnSpec::new(CellKind::Lstm, input_size(), 4), 3);
+        let model = SeqModel::new(RnnSpec::new(CellKind::Lstm, input_size(), 4), 3);
         let params: Vec<f32> = (0..model.layout.total_len())
             .map(|i| ((i as f32) * 1.37).cos() * 0.6)
             .collect();

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use unroll_core::config::Lang;
 use unroll_core::lessons::lab_checkpoints::{names_above_baseline, NAMES_BASELINE};
-use unroll_core::train::session::ValReport;
+use unroll_core::task::names::ValReport;
 
 /// What the question is asked about: the run's first validation report (none before it)
 /// and the data set's languages (to name the majority class).

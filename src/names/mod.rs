@@ -49,7 +49,7 @@ use crate::shell::i18n::{use_locale, Locale};
 use crate::shell::url::PageQueries;
 use crate::shell::url::{self, PageNotice, UrlNotice};
 use crate::widgets::run_controls::{RunAction, RunControls};
-use bridge::{Checkpoint, TrainConfig, Weights};
+use bridge::{Start, SweepCheckpoint, TrainConfig, Weights};
 use data_loader::LoadState;
 use form::ConfigForm;
 use leptos::prelude::*;
@@ -59,7 +59,6 @@ use progress::ProgressPanel;
 use std::rc::Rc;
 use unroll_core::config::lessons::{route, Route};
 use unroll_core::config::NoticeKind;
-use unroll_core::train::session::spec_of;
 
 /// The status pill's text; `resumable`: a restored run waits for Resume (status Idle with a
 /// checkpoint).
@@ -379,15 +378,16 @@ struct Launcher {
 
 impl Launcher {
     /// A new run (`resume` None) or the restored run going on from its checkpoint.
-    fn launch(self, resume: Option<Rc<Checkpoint>>) {
-        let go_on = resume.is_some();
-        self.launch_from(resume, go_on);
+    fn launch(self, resume: Option<Rc<SweepCheckpoint>>) {
+        match resume {
+            Some(c) => self.launch_from(Start::Resume((*c).clone()), true),
+            None => self.launch_from(Start::Fresh, false),
+        }
     }
 
-    /// A run from `from` (a fresh initialisation when `None`); `go_on`: the page's curves go on
-    /// (a resumed run) instead of starting empty.
-    fn launch_from(self, from: Option<Rc<Checkpoint>>, go_on: bool) {
-        let resume = from;
+    /// A run from `start`; `go_on`: the page's curves go on (a resumed run) instead of starting
+    /// empty.
+    fn launch_from(self, start: Start, go_on: bool) {
         let Launcher {
             loc: _,
             session,
@@ -407,9 +407,9 @@ impl Launcher {
         let (cell, hidden_size) = (cfg.cell, cfg.hidden_size);
         let batch_size = cfg.batch_size as u32;
         let dataset = loaded.data.clone();
-        let resume = resume.map(|c| (*c).clone());
+        let classes = loaded.classes.len();
         spawn_local(async move {
-            bridge::run_session(cfg, dataset, ctl, resume, move |event| {
+            bridge::run_session(cfg, dataset, classes, ctl, start, move |event| {
                 // Events of a session that was reset or replaced are dropped.
                 if session.is_current(id) {
                     grad_flow.observe(cell, hidden_size, &event);
@@ -445,8 +445,8 @@ impl Launcher {
             _ => 0,
         });
         let cfg = self.config.get();
-        let spec = spec_of(&cfg, w.model.spec.input_size);
-        (w.model.spec == spec && w.model.head == cfg.head && w.model.num_classes == classes)
+        let spec = bridge::spec_of(&cfg);
+        (w.model.spec == spec && w.model.head == cfg.head && w.model.outputs == classes)
             .then_some(w)
     }
 
@@ -456,8 +456,7 @@ impl Launcher {
         let Some(w) = self.weights_to_train_on() else {
             return;
         };
-        let from = Checkpoint::start_from(w.params.clone());
-        self.launch_from(Some(Rc::new(from)), false);
+        self.launch_from(Start::From(w.params.clone()), false);
     }
 
     /// `autostart=1`: starts once, as soon as the data set is ready.

@@ -6,13 +6,14 @@
 
 use crate::charts::loss_curve::LossSeries;
 use crate::charts::val_curve::EpochPoint;
-use crate::names::bridge::{BackendKind, Checkpoint, RunHandle, TrainEvent, Weights};
+use crate::names::bridge::{BackendKind, NamesEvent, RunHandle, SweepCheckpoint, Weights};
 pub use crate::shell::run_status::RunStatus;
 use leptos::prelude::*;
 use std::rc::Rc;
 use unroll_core::gpu::GpuError;
-use unroll_core::train::choice::StepTimings;
-use unroll_core::train::session::{CpuReason, TrainError, TrainNotice, ValReport};
+use unroll_core::task::names::ValReport;
+use unroll_core::train::backend::StepTimings;
+use unroll_core::train::messages::{CpuReason, TrainError, TrainNotice};
 
 /// The backend a session reported, in a form signals can hold.
 #[derive(Clone, Debug, PartialEq)]
@@ -69,7 +70,7 @@ pub struct TrainingSession {
     pub last_val: RwSignal<Option<Rc<ValReport>>, LocalStorage>,
     /// Where the run could go on: the session's latest checkpoint, or the one a restored
     /// model was saved with (Resume continues from it after a reload).
-    pub checkpoint: RwSignal<Option<Rc<Checkpoint>>, LocalStorage>,
+    pub checkpoint: RwSignal<Option<Rc<SweepCheckpoint>>, LocalStorage>,
     /// The running session's control in the engine.
     control: StoredValue<Option<RunHandle>, LocalStorage>,
     /// Number of the current run; events of an earlier one are dropped.
@@ -199,9 +200,9 @@ impl TrainingSession {
     }
 
     /// Applies one event of the current run, whose batches hold `batch_size` names.
-    pub fn apply(&self, event: TrainEvent, batch_size: u32) {
+    pub fn apply(&self, event: NamesEvent, batch_size: u32) {
         match event {
-            TrainEvent::Backend(kind) => self.backend.set(Some(match kind {
+            NamesEvent::Backend(kind) => self.backend.set(Some(match kind {
                 BackendKind::Gpu {
                     description,
                     measured,
@@ -221,25 +222,27 @@ impl TrainingSession {
                     notice,
                 },
             })),
-            TrainEvent::Step {
+            NamesEvent::Step {
                 step,
                 epoch,
                 loss,
-                mean_loss_20,
                 names,
             } => {
                 self.step.set(step);
                 self.epoch.set(epoch);
-                self.loss_mean_20.set(Some(mean_loss_20));
                 self.losses.update(|s| {
                     s.step_loss.push((step, loss));
+                    // The mean of the last 20 step losses (the restored curve's included).
+                    let recent = &s.step_loss[s.step_loss.len().saturating_sub(20)..];
+                    let mean_loss_20 = recent.iter().map(|p| p.1).sum::<f32>() / recent.len() as f32;
+                    self.loss_mean_20.set(Some(mean_loss_20));
                     s.mean_loss.push((step, mean_loss_20));
                     if names < batch_size {
                         s.small_batches.push((step, loss, names));
                     }
                 });
             }
-            TrainEvent::Epoch(r) => {
+            NamesEvent::Epoch(r) => {
                 let point = EpochPoint {
                     epoch: r.epoch,
                     train_loss: r.train_loss,
@@ -248,21 +251,21 @@ impl TrainingSession {
                 };
                 self.epochs.update(|e| e.push((point, r.sec)));
             }
-            TrainEvent::Weights(w) => self.weights.set(Some(w)),
-            TrainEvent::Checkpoint(c) => self.checkpoint.set(Some(c)),
-            TrainEvent::Notice(message) => self.notices.update(|n| {
+            NamesEvent::Weights(w) => self.weights.set(Some(w)),
+            NamesEvent::Checkpoint(c) => self.checkpoint.set(Some(c)),
+            NamesEvent::Notice(message) => self.notices.update(|n| {
                 // Keep the list short: the newest few are what matters.
                 if n.len() >= 5 {
                     n.remove(0);
                 }
                 n.push(message);
             }),
-            TrainEvent::DeviceLost(message) => self.device_lost.set(Some(message)),
-            TrainEvent::Validation(report) => self.last_val.set(Some(report)),
+            NamesEvent::DeviceLost(message) => self.device_lost.set(Some(message)),
+            NamesEvent::Validation(report) => self.last_val.set(Some(report)),
             // Shown by the training lab's panels, not by the session view.
-            TrainEvent::GradFlow { .. } => {}
-            TrainEvent::Finished => self.status.set(RunStatus::Finished),
-            TrainEvent::Error(message) => {
+            NamesEvent::GradFlow { .. } => {}
+            NamesEvent::Finished => self.status.set(RunStatus::Finished),
+            NamesEvent::Error(message) => {
                 self.status.set(RunStatus::Error);
                 self.error.set(Some(message));
             }

@@ -11,8 +11,10 @@ use crate::names::bridge::{DataLoadError, FetchProblem, FETCH_DATA_COMMAND};
 use crate::text::ChartText;
 use unroll_core::config::Lang;
 use unroll_core::gpu::GpuError;
-use unroll_core::train::choice::StepTimings;
-use unroll_core::train::session::{CpuReason, EngineFault, TrainError, TrainNotice};
+use unroll_core::train::backend::StepTimings;
+use unroll_core::task::TaskError;
+use unroll_core::train::messages::{CpuReason, EngineFault, TrainError, TrainNotice};
+use unroll_core::train::sweep::ResumeRefused;
 
 /// The data in use, as the training page's lede and data panel describe it.
 #[derive(Clone, Copy, Debug)]
@@ -255,11 +257,9 @@ pub fn gpu_detail(e: &GpuError) -> String {
 /// The detail of a run's error for a tooltip: the GPU's or the engine's own words, if any.
 pub fn train_error_detail(e: &TrainError) -> Option<String> {
     match e {
-        TrainError::Gpu(g) | TrainError::Validation(g) | TrainError::ResumeLoad(g) => {
-            Some(gpu_detail(g))
-        }
         TrainError::Engine(f) => Some(f.to_string()),
-        TrainError::BadLoss { .. } | TrainError::ResumeMismatch { .. } => None,
+        TrainError::Resume(r) => Some(r.to_string()),
+        TrainError::BadLoss { .. } | TrainError::Task(_) => None,
     }
 }
 
@@ -343,12 +343,24 @@ fn train_error_zh(e: &TrainError) -> String {
                 "或开启梯度裁剪（max_norm，例如 5）"
             }
         ),
-        TrainError::Gpu(g) => format!("训练已停止：{}。", gpu_error_zh(g)),
-        TrainError::Validation(g) => format!("验证失败：{}。", gpu_error_zh(g)),
-        TrainError::ResumeMismatch { saved, expected } => format!(
-            "保存的运行有 {saved} 个参数，而当前配置有 {expected} 个，无法继续训练。"
-        ),
-        TrainError::ResumeLoad(g) => format!("无法载入保存的运行：{}。", gpu_error_zh(g)),
+        TrainError::Resume(r) => match r {
+            ResumeRefused::Shape {
+                saved, expected, ..
+            } => format!("保存的运行有 {saved} 个参数，而当前配置有 {expected} 个，无法继续训练。"),
+            ResumeRefused::Settings => "保存的运行来自另一组设置，无法继续训练。".into(),
+            ResumeRefused::Runs { .. } => "保存的运行属于另一个种子或另一组单元，无法继续训练。".into(),
+            ResumeRefused::Steps { step, budget, .. } => {
+                format!("保存的运行已到第 {step} 步，超出了 {budget} 步的预算，无法继续训练。")
+            }
+            ResumeRefused::Started => "训练已经开始，无法再从保存的运行继续。".into(),
+        },
+        TrainError::Task(t) => match t {
+            TaskError::Delay(e) => format!(
+                "延迟必须满足 0 < delay < length（得到 delay {}，length {}）。",
+                e.delay, e.length
+            ),
+            TaskError::Length(e) => format!("此任务的长度至少为 {}，得到 {}。", e.min, e.length),
+        },
         TrainError::Engine(f) => match f {
             EngineFault::NoData => "训练引擎没有这次运行的数据集。",
             EngineFault::Stopped(_) => "训练引擎已停止。",
@@ -364,7 +376,6 @@ fn train_notice_zh(n: &TrainNotice) -> String {
         TrainNotice::SkippedStep { step } => {
             format!("第 {step} 步：梯度范数不是有限数，已跳过这次更新。")
         }
-        TrainNotice::WeightsUnreadable(g) => format!("无法读回权重：{}。", gpu_error_zh(g)),
     }
 }
 

@@ -20,22 +20,18 @@ use wasm_bindgen::JsCast;
 use unroll_core::data::names::NamesDataset;
 use unroll_core::data::split::SplitCounts;
 use unroll_core::data::upload::{UploadError, UploadSummary};
-use unroll_core::delay::run::SweepCheckpoint;
 use unroll_core::engine::protocol::{
-    decode, encode, Command, DataId, DelayError, DelayEvent, FileBytes, Report, SessionId,
-    UploadEvent,
+    decode, encode, Command, DataId, EngineFault, FileBytes, LabEvent, Report, SessionId,
+    TrainRequest, UploadEvent,
 };
-use unroll_core::memory::run::MemoryEvent;
-use unroll_core::train::session::{Checkpoint, EngineFault, TrainError, TrainEvent};
+use unroll_core::train::messages::TrainError;
 
 /// Milliseconds after which reports are applied even when no animation frame came.
 pub const APPLY_LATE_MS: i32 = 100;
 
 /// Where a session's reports go.
 enum Listener {
-    Names(Box<dyn FnMut(TrainEvent)>),
-    Delay(Box<dyn FnMut(DelayEvent)>),
-    Memory(Box<dyn FnMut(MemoryEvent)>),
+    Lab(Box<dyn FnMut(LabEvent)>),
     Upload(Box<dyn FnMut(UploadEvent)>),
     Split(Box<dyn FnMut(Option<SplitCounts>)>),
 }
@@ -228,70 +224,33 @@ impl EngineClient {
         }
     }
 
-    /// Trains the names classifier on `data` with the canonical query `query` as session
-    /// `session` (from `resume` when given), handing each event to `on_event`; resolves when
-    /// the session has ended.
-    pub async fn run_names(
+    /// Trains the sweep of `request` as session `session` (the names page's on `data`, the
+    /// names it trains on), handing each event to `on_event`; resolves when the session has
+    /// ended.
+    pub async fn run_lab(
         &self,
         session: SessionId,
-        query: String,
-        data: &DataRef,
-        resume: Option<Checkpoint>,
-        on_event: impl FnMut(TrainEvent) + 'static,
+        mut request: TrainRequest,
+        data: Option<&DataRef>,
+        on_event: impl FnMut(LabEvent) + 'static,
     ) {
-        let data_id = match data {
-            DataRef::Page(data) => self.data_id(data),
-            DataRef::Engine(data) => (data.id, None),
-        };
-        let ended = self.register(session, Listener::Names(Box::new(on_event)));
+        let ended = self.register(session, Listener::Lab(Box::new(on_event)));
         let mut commands = Vec::new();
-        if let Some((id, dataset)) = data_id.1 {
-            commands.push(Command::Data { id, dataset });
+        if let Some(data) = data {
+            let (id, dataset) = match data {
+                DataRef::Page(data) => self.data_id(data),
+                DataRef::Engine(data) => (data.id, None),
+            };
+            if let Some((id, dataset)) = dataset {
+                commands.push(Command::Data { id, dataset });
+            }
+            request.data = Some(id);
         }
-        commands.push(Command::Names {
+        commands.push(Command::Train {
             session,
-            query,
-            data: data_id.0,
-            resume,
+            request: Box::new(request),
         });
         self.send(commands);
-        let _ = ended.await;
-    }
-
-    /// Runs the delay-copy task with the canonical query `query` as session `session` (from
-    /// `resume` when given: a checkpoint of the configuration's first seed); resolves when it
-    /// has ended.
-    pub async fn run_delay(
-        &self,
-        session: SessionId,
-        query: String,
-        resume: Option<Box<SweepCheckpoint>>,
-        on_event: impl FnMut(DelayEvent) + 'static,
-    ) {
-        let ended = self.register(session, Listener::Delay(Box::new(on_event)));
-        self.send(vec![Command::Delay {
-            session,
-            query,
-            resume,
-        }]);
-        let _ = ended.await;
-    }
-
-    /// Runs the long-memory task of the canonical query `query` as session `session`, from
-    /// the plan's run `from_run`; resolves when it has ended.
-    pub async fn run_memory(
-        &self,
-        session: SessionId,
-        query: String,
-        from_run: usize,
-        on_event: impl FnMut(MemoryEvent) + 'static,
-    ) {
-        let ended = self.register(session, Listener::Memory(Box::new(on_event)));
-        self.send(vec![Command::Memory {
-            session,
-            query,
-            from_run,
-        }]);
         let _ = ended.await;
     }
 
@@ -446,18 +405,8 @@ impl EngineClient {
         for report in batch {
             match report {
                 Report::Ready { webgpu } => self.0.webgpu.set(Some(webgpu)),
-                Report::Names { session, event } => self.dispatch(session, |l| {
-                    if let Listener::Names(f) = l {
-                        f(event)
-                    }
-                }),
-                Report::Delay { session, event } => self.dispatch(session, |l| {
-                    if let Listener::Delay(f) = l {
-                        f(event)
-                    }
-                }),
-                Report::Memory { session, event } => self.dispatch(session, |l| {
-                    if let Listener::Memory(f) = l {
+                Report::Lab { session, event } => self.dispatch(session, |l| {
+                    if let Listener::Lab(f) = l {
                         f(event)
                     }
                 }),
@@ -498,9 +447,7 @@ impl EngineClient {
 
     fn end_with_error(&self, session: SessionId, reason: EngineFault) {
         self.dispatch(session, |l| match l {
-            Listener::Names(f) => f(TrainEvent::Error(TrainError::Engine(reason.clone()))),
-            Listener::Delay(f) => f(DelayEvent::Error(DelayError::Engine(reason.clone()))),
-            Listener::Memory(f) => f(MemoryEvent::Error(reason.to_string())),
+            Listener::Lab(f) => f(LabEvent::Error(TrainError::Engine(reason.clone()))),
             Listener::Upload(f) => f(UploadEvent::Fault(reason.clone())),
             Listener::Split(f) => f(None),
         });

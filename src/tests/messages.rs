@@ -19,7 +19,7 @@ use unroll_core::keep::{
     StorageError, StorageProblem,
 };
 use unroll_core::math::params::CellKind;
-use unroll_core::train::session::EngineFault;
+use unroll_core::train::messages::EngineFault;
 use unroll_core::weights::{LimitProblem, MetadataProblem, TensorProblem, WeightsError};
 
 /// The words a Chinese page may show in Latin letters: the URL keys and values of

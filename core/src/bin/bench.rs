@@ -14,8 +14,8 @@
 //!
 //! The work measured is the name classifier's training step, identical on both paths: one-hot
 //! input over 57 symbols → one recurrent layer (`hidden_size` H) → `fc` (18 classes) on the last
-//! step → cross-entropy → backward → Adam. CPU: `ClassifierModel::loss_and_grads` then
-//! `Adam::update` (one thread). GPU: `GpuClassifier::train_step` and a wait for its result
+//! step → cross-entropy → backward → Adam. CPU: `SeqModel::loss_and_grads` then
+//! `Adam::update` (one thread). GPU: `GpuModel::train_step` and a wait for its result
 //! (`drain_results`), so each iteration is timed end to end. Every name in the batch has the
 //! full `seq_len`. Warm-up iterations are not timed; the table gives the median and the
 //! fastest of the timed iterations, and GFLOP/s from the median.
@@ -63,12 +63,12 @@ mod native {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
     use unroll_core::gpu::kernels::cell_sequence::SequenceLayout;
-    use unroll_core::gpu::{GpuClassifier, GpuContext, GpuCounts};
-    use unroll_core::math::classifier::{ClassifierBatch, ClassifierModel};
+    use unroll_core::gpu::{GpuContext, GpuCounts, GpuModel, InputKind};
+    use unroll_core::math::model::{SeqBatch, SeqModel};
     use unroll_core::math::init::init_params;
     use unroll_core::math::linalg;
     use unroll_core::math::optim::{Adam, AdamConfig};
-    use unroll_core::math::params::{CellKind, ParamLayout, RnnSpec};
+    use unroll_core::math::params::{CellKind, RnnSpec};
 
     const VOCAB: usize = 57;
     const CLASSES: usize = 18;
@@ -204,19 +204,15 @@ mod native {
     }
 
     /// A batch of full-length random names (fixed seed) with random labels.
-    fn full_batch(batch: usize, seq_len: usize) -> ClassifierBatch {
+    fn full_batch(batch: usize, seq_len: usize) -> SeqBatch {
         let mut r = ChaCha8Rng::seed_from_u64(42);
-        ClassifierBatch {
-            batch,
-            seq_len,
-            tokens: (0..batch * seq_len)
-                .map(|_| r.random_range(0..VOCAB as u32))
-                .collect(),
-            lengths: vec![seq_len as u32; batch],
-            labels: (0..batch)
-                .map(|_| r.random_range(0..CLASSES as u32))
-                .collect(),
-        }
+        let tokens: Vec<u32> = (0..batch * seq_len)
+            .map(|_| r.random_range(0..VOCAB as u32))
+            .collect();
+        let labels = (0..batch)
+            .map(|_| r.random_range(0..CLASSES as u32))
+            .collect();
+        SeqBatch::of_batch_first(batch, seq_len, &tokens, vec![seq_len as u32; batch], labels)
     }
 
     /// (median, fastest) of the samples in seconds.
@@ -231,17 +227,17 @@ mod native {
         (median, samples[0])
     }
 
-    fn time_cpu(spec: RnnSpec, batch: &ClassifierBatch, warmup: usize, iters: usize) -> Vec<f64> {
-        let model = ClassifierModel::new(spec, CLASSES);
+    fn time_cpu(spec: RnnSpec, batch: &SeqBatch, warmup: usize, iters: usize) -> Vec<f64> {
+        let model = SeqModel::new(spec, CLASSES);
         let mut params = init_params(&model.layout, &spec, 0);
         let mut adam = Adam::new(AdamConfig::default(), params.len());
         let mut samples = Vec::with_capacity(iters);
         for i in 0..warmup + iters {
             let start = Instant::now();
-            let (loss, grads, _) = model.loss_and_grads(&params, batch);
+            let (sums, grads) = model.loss_and_grads(&params, batch);
             adam.update(&mut params, &grads);
             let secs = start.elapsed().as_secs_f64();
-            assert!(loss.is_finite(), "CPU loss is not finite");
+            assert!(sums.mean_loss().is_finite(), "CPU loss is not finite");
             if i >= warmup {
                 samples.push(secs);
             }
@@ -269,18 +265,29 @@ mod native {
         PerStep([counts.dispatches, counts.submits, counts.readbacks].map(|x| x as f64 / steps))
     }
 
+    /// The names classifier of `spec` (seed-0 weights) on the GPU, for batches of at most
+    /// `batch` names of at most `seq_len` characters.
+    fn gpu_model(
+        ctx: &GpuContext,
+        spec: RnnSpec,
+        batch: usize,
+        seq_len: usize,
+    ) -> Result<GpuModel, String> {
+        let model = SeqModel::new(spec, CLASSES);
+        let params = init_params(&model.layout, &spec, 0);
+        GpuModel::new(ctx, &model, InputKind::OneHot, &params, batch, seq_len)
+            .map_err(|e| e.to_string())
+    }
+
     fn time_gpu(
         ctx: &GpuContext,
         spec: RnnSpec,
-        batch: &ClassifierBatch,
+        batch: &SeqBatch,
         warmup: usize,
         iters: usize,
         seq_layout: SequenceLayout,
     ) -> Result<(Vec<f64>, StepCounts), String> {
-        let layout = ParamLayout::classifier(&spec, CLASSES);
-        let params = init_params(&layout, &spec, 0);
-        let mut gpu = GpuClassifier::new(ctx, spec, CLASSES, &params, batch.batch, batch.seq_len)
-            .map_err(|e| e.to_string())?;
+        let mut gpu = gpu_model(ctx, spec, batch.batch, batch.seq_len)?;
         gpu.recurrent_mut()
             .set_layout(seq_layout)
             .map_err(|e| e.to_string())?;
@@ -449,10 +456,7 @@ mod native {
         spec: RnnSpec,
         batch: usize,
     ) -> Result<[u64; 2], String> {
-        let layout = ParamLayout::classifier(&spec, CLASSES);
-        let params = init_params(&layout, &spec, 0);
-        let mut gpu = GpuClassifier::new(ctx, spec, CLASSES, &params, batch, LENGTHS_COMPARED[1])
-            .map_err(|e| e.to_string())?;
+        let mut gpu = gpu_model(ctx, spec, batch, LENGTHS_COMPARED[1])?;
         let mut out = [0; 2];
         for (slot, &t) in out.iter_mut().zip(&LENGTHS_COMPARED) {
             let before = ctx.counts();
@@ -515,7 +519,7 @@ mod interop {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
     use serde::{Deserialize, Serialize};
-    use unroll_core::math::classifier::{ClassifierBatch, ClassifierModel};
+    use unroll_core::math::model::{SeqBatch, SeqModel};
     use unroll_core::math::init::init_params;
     use unroll_core::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
     use unroll_core::math::recurrent::{RnnModule, TensorRef};
@@ -769,7 +773,7 @@ mod interop {
 
         // The classifier: one-hot over 57 symbols → LSTM (batch_first) → fc, 5 classes.
         let spec = RnnSpec::new(CellKind::Lstm, 57, 8);
-        let model = ClassifierModel::new(spec, 5);
+        let model = SeqModel::new(spec, 5);
         let params = init_params(&model.layout, &spec, 11);
         let lengths = vec![4u32, 1, 6];
         let t = 6;
@@ -787,14 +791,8 @@ mod interop {
                     .collect()
             })
             .collect();
-        let batch = ClassifierBatch {
-            batch: 3,
-            seq_len: t,
-            tokens: tokens.concat(),
-            lengths: lengths.clone(),
-            labels: vec![0; 3],
-        };
-        let logits = model.forward(&params, &batch).logits;
+        let batch = SeqBatch::of_batch_first(3, t, &tokens.concat(), lengths.clone(), vec![0; 3]);
+        let logits = model.forward(&params, &batch).outputs;
         let info = ClassifierInfo {
             classes: Some((0..5).map(|i| format!("class{i}")).collect()),
             vocabulary: None,
@@ -878,23 +876,23 @@ mod interop {
                 let loaded =
                     import_classifier(&bytes, &ClassifierLimits::UI).map_err(|e| e.to_string())?;
                 notes.extend(loaded.notes.iter().cloned());
-                if loaded.model.spec != spec || Some(loaded.model.num_classes) != case.num_classes {
+                if loaded.model.spec != spec || Some(loaded.model.outputs) != case.num_classes {
                     return Err(format!(
                         "architecture read from the file: {:?} with {} classes",
-                        loaded.model.spec, loaded.model.num_classes
+                        loaded.model.spec, loaded.model.outputs
                     ));
                 }
                 let tokens = case.tokens.as_ref().ok_or("no tokens")?;
                 let lengths = case.lengths.clone().ok_or("no lengths")?;
                 let seq_len = tokens.first().map_or(0, Vec::len);
-                let batch = ClassifierBatch {
-                    batch: tokens.len(),
+                let batch = SeqBatch::of_batch_first(
+                    tokens.len(),
                     seq_len,
-                    tokens: tokens.concat(),
+                    &tokens.concat(),
                     lengths,
-                    labels: vec![0; tokens.len()],
-                };
-                let logits = loaded.model.forward(&loaded.params, &batch).logits;
+                    vec![0; tokens.len()],
+                );
+                let logits = loaded.model.forward(&loaded.params, &batch).outputs;
                 close("logits", &logits, case.logits.as_ref().ok_or("no logits")?)?;
             }
             other => return Err(format!("unknown kind {other:?}")),

@@ -1,7 +1,8 @@
 //! `delay-copy`: the delay-copy task trained natively with the same code as the browser tab
-//! (CPU path, or `--backend gpu`: the same model on the WGSL kernels, natively on Vulkan —
-//! lavapipe without a GPU): every cell × seed of a configuration, cells of one seed in turn on
-//! the same token stream, measured on the fixed held-out set.
+//! (the engine's one training loop, [`unroll_core::engine::run::run`]; CPU path, or
+//! `--backend gpu`: the same model on the WGSL kernels, natively on Vulkan — lavapipe without
+//! a GPU): every cell × seed of a configuration, cells of one seed in turn on the same token
+//! stream, measured on the fixed held-out set.
 //!
 //! ```text
 //! cargo run --release --bin delay-copy -- [--delay 8] [--length 96] [--vocab 10]
@@ -37,10 +38,15 @@ fn main() {}
 mod native {
     use std::collections::HashMap;
     use unroll_core::config::query::{decode, parse_pairs};
+    use unroll_core::config::BackendChoice;
     use unroll_core::delay::outcome::outcome_of_results;
-    use unroll_core::delay::run::{RunId, Sweep, EVAL_EVERY};
+    use unroll_core::delay::task::EVAL_EVERY;
     use unroll_core::delay::DelayConfig;
+    use unroll_core::engine::protocol::LabEvent;
+    use unroll_core::engine::run::{run as run_sweep, RunControl};
+    use unroll_core::train::backend::BackendKind;
     use unroll_core::train::clock::now_ms;
+    use unroll_core::train::sweep::{RunId, RunResult, Sweep, SweepPlan};
 
     const USAGE: &str =
         "delay-copy [--delay N] [--length N] [--vocab N] [--hidden-size N] [--lr X] \
@@ -91,9 +97,9 @@ mod native {
             .opt_value_from_str("--backend")
             .map_err(|e| format!("--backend: {e}"))?
             .unwrap_or_else(|| "cpu".to_owned());
-        let gpu = match backend.as_str() {
-            "cpu" => false,
-            "gpu" => true,
+        let backend = match backend.as_str() {
+            "cpu" => BackendChoice::Cpu,
+            "gpu" => BackendChoice::Gpu,
             other => return Err(format!("--backend: {other:?} is not cpu or gpu")),
         };
         let as_pytorch: Option<std::path::PathBuf> = args
@@ -116,21 +122,8 @@ mod native {
             eprintln!("wrote {}", path.display());
             return Ok(());
         }
-        let mut sweep = Sweep::with_eval_every(&config, eval_every).map_err(|e| e.to_string())?;
-        if gpu {
-            let ctx = pollster::block_on(unroll_core::gpu::GpuContext::new())
-                .map_err(|e| format!("--backend gpu: {e}"))?;
-            eprintln!(
-                "backend: GPU, {} ({:?})",
-                ctx.description(),
-                ctx.adapter_info.backend
-            );
-            sweep = sweep
-                .on_gpu(&ctx)
-                .map_err(|e| format!("--backend gpu: {e}"))?;
-        } else {
-            eprintln!("backend: CPU");
-        }
+        let mut plan = SweepPlan::of_lab(&config).map_err(|e| e.to_string())?;
+        plan.eval_every = eval_every;
         eprintln!(
             "delay {} length {} vocab {} hidden {} batch {} lr {} max_norm {} forget_bias {} \
              steps {} seeds {:?} eval every {}",
@@ -146,7 +139,7 @@ mod native {
             config.run_seeds(),
             eval_every
         );
-        for p in sweep.param_counts() {
+        for p in plan.param_counts() {
             eprintln!(
                 "{}: {} parameters (recurrent {}, head {})",
                 p.cell.as_str(),
@@ -156,53 +149,84 @@ mod native {
             );
         }
         let started = now_ms();
-        // Per run: (sum of losses, sum of accuracies, steps, ms of its steps) since its
-        // previous line, and its total ms.
+        // Per run: (sum of losses, sum of accuracies, steps) since its previous line, and its
+        // total ms.
         let mut window: HashMap<RunId, (f64, f64, u64)> = HashMap::new();
         let mut run_ms: HashMap<RunId, f64> = HashMap::new();
-        loop {
-            let t0 = now_ms();
-            let Some(tick) = sweep.tick() else { break };
-            let ms = now_ms() - t0;
-            *run_ms.entry(tick.run).or_default() += ms;
-            let Some(s) = tick.step else {
-                if let Some(h) = tick.heldout {
-                    eprintln!(
-                        "{} seed {}: held-out at step 0: accuracy {:.4}, loss {:.4}",
-                        h.cell.as_str(),
-                        h.seed,
-                        h.acc,
-                        h.loss
-                    );
+        let mut results: Vec<RunResult> = Vec::new();
+        let mut failed = None;
+        let mut on_event = |event: LabEvent| match event {
+            LabEvent::Backend(b) => match b.kind {
+                BackendKind::Gpu { description, .. } => {
+                    eprintln!("backend: {}: GPU, {description}", b.cell.as_str())
                 }
-                continue;
-            };
-            let w = window.entry(tick.run).or_default();
-            w.0 += s.loss;
-            w.1 += s.token_acc;
-            w.2 += 1;
-            if s.step % every == 0 || tick.heldout.is_some() || tick.finished.is_some() {
-                let (mean_loss, mean_acc) = (w.0 / w.2 as f64, w.1 / w.2 as f64);
-                *w = (0.0, 0.0, 0);
-                println!(
-                    "{}",
-                    serde_json::json!({
-                        "step": s.step,
-                        "cell": s.cell.as_str(),
-                        "seed": s.seed,
-                        "loss": s.loss,
-                        "token_acc": s.token_acc,
-                        "mean_loss": mean_loss,
-                        "mean_token_acc": mean_acc,
-                        "skipped": s.skipped,
-                        "ms": (ms * 10.0).round() / 10.0,
-                        "heldout_acc": tick.heldout.map(|h| h.acc),
-                        "heldout_loss": tick.heldout.map(|h| h.loss),
-                    })
-                );
+                BackendKind::Cpu { notice } => eprintln!(
+                    "backend: {}: CPU{}",
+                    b.cell.as_str(),
+                    notice.map(|n| format!(" — {n}")).unwrap_or_default()
+                ),
+            },
+            LabEvent::Tick(tick) => {
+                *run_ms.entry(tick.run).or_default() += tick.ms;
+                if let Some(r) = &tick.finished {
+                    results.push(r.clone());
+                }
+                let Some(last) = tick.steps.last().copied() else {
+                    if let Some(h) = tick.heldout {
+                        eprintln!(
+                            "{} seed {}: held-out at step 0: accuracy {:.4}, loss {:.4}",
+                            h.cell.as_str(),
+                            h.seed,
+                            h.acc,
+                            h.loss
+                        );
+                    }
+                    return;
+                };
+                let ms = tick.ms / tick.steps.len() as f64;
+                for s in &tick.steps {
+                    let w = window.entry(tick.run).or_default();
+                    w.0 += s.loss;
+                    w.1 += s.acc;
+                    w.2 += 1;
+                    let is_last = s.step == last.step;
+                    let heldout = tick.heldout.filter(|_| is_last);
+                    let finished = tick.finished.is_some() && is_last;
+                    if s.step % every == 0 || heldout.is_some() || finished {
+                        let (mean_loss, mean_acc) = (w.0 / w.2 as f64, w.1 / w.2 as f64);
+                        *w = (0.0, 0.0, 0);
+                        println!(
+                            "{}",
+                            serde_json::json!({
+                                "step": s.step,
+                                "cell": tick.run.cell.as_str(),
+                                "seed": tick.run.seed,
+                                "loss": s.loss,
+                                "token_acc": s.acc,
+                                "mean_loss": mean_loss,
+                                "mean_token_acc": mean_acc,
+                                "skipped": s.skipped,
+                                "ms": (ms * 10.0).round() / 10.0,
+                                "heldout_acc": heldout.map(|h| h.acc),
+                                "heldout_loss": heldout.map(|h| h.loss),
+                            })
+                        );
+                    }
+                }
             }
+            LabEvent::Error(e) => failed = Some(e.to_string()),
+            _ => {}
+        };
+        pollster::block_on(run_sweep(
+            Sweep::new(plan),
+            backend,
+            true,
+            &RunControl::new(),
+            &mut on_event,
+        ));
+        if let Some(e) = failed {
+            return Err(e);
         }
-        let results = sweep.results();
         eprintln!("cell  seed  steps  heldout_acc  heldout_loss  skipped  ms/step");
         for r in &results {
             let last = r.last().copied();

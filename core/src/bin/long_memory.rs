@@ -1,6 +1,7 @@
 //! `long-memory`: the classic long-memory tasks (adding problem, copy memory, temporal order)
-//! trained natively with the same code as the browser's CPU path: every cell × seed asked for,
-//! each on its own training stream, measured on the task's fixed held-out set.
+//! trained natively with the same code as the browser tab (the engine's one training loop,
+//! [`unroll_core::engine::run::run`], on the CPU path): every cell × seed asked for, each on its
+//! own training stream, measured on the task's fixed held-out set.
 //!
 //! ```text
 //! cargo run --release --bin long-memory -- --task adding|copy|order [--length T]
@@ -9,8 +10,8 @@
 //! long-memory --task adding [--length T] --dump-heldout FILE
 //! ```
 //! Defaults: T and the budget of the task (adding 50 and 1500 steps, copy 20 blanks and 1000,
-//! order 100 and 800), the recipe of `memory::recipe_for` (hidden 64, Adam lr 0.003, batch
-//! 32, clipping at 1.0, LSTM forget-gate bias 1.0); `--max-norm 0` turns clipping off.
+//! order 100 and 800), recipe R with hidden 64 (Adam lr 0.003, batch 32, clipping at 1.0,
+//! LSTM forget-gate bias 1.0); `--max-norm 0` turns clipping off.
 //!
 //! Prints one JSON object per held-out evaluation and run (step 0 before training, every
 //! `--eval-every` steps and after the last):
@@ -38,14 +39,20 @@ fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
+    use std::collections::HashMap;
+    use std::sync::Arc;
+
+    use unroll_core::config::BackendChoice;
+    use unroll_core::engine::protocol::LabEvent;
+    use unroll_core::engine::run::{run as run_sweep, RunControl};
+    use unroll_core::math::model::Targets;
     use unroll_core::math::params::CellKind;
     use unroll_core::math::recurrent::SeqData;
-    use unroll_core::memory::task::Targets;
-    use unroll_core::memory::trainer::{criterion_text, default_steps};
-    use unroll_core::memory::{
-        heldout_set, recipe_for, solved_after, MemoryTask, MemoryTrainer, TaskKind,
-    };
+    use unroll_core::memory::task::DEFAULT_HIDDEN;
+    use unroll_core::memory::{MemoryTask, TaskKind};
     use unroll_core::train::clock::now_ms;
+    use unroll_core::train::sweep::{solved_after, HeldOut, RunId, Sweep, SweepPlan};
+    use unroll_core::train::trainer::Recipe;
 
     const USAGE: &str = "long-memory --task adding|copy|order [--length T] \
         [--cell rnn|lstm|gru|all] [--seed N] [--seeds N] [--steps N] [--eval-every N] \
@@ -82,7 +89,10 @@ mod native {
             }
             return dump_heldout(&task, &path);
         }
-        let mut recipe = recipe_for(kind);
+        let mut recipe = Recipe {
+            hidden_size: DEFAULT_HIDDEN,
+            ..Recipe::default()
+        };
         if let Some(h) = opt(&mut args, "--hidden-size")? {
             recipe.hidden_size = h;
         }
@@ -107,7 +117,7 @@ mod native {
         };
         let seed: u32 = opt(&mut args, "--seed")?.unwrap_or(0);
         let seeds: u32 = opt(&mut args, "--seeds")?.unwrap_or(1).max(1);
-        let steps: u64 = opt(&mut args, "--steps")?.unwrap_or(default_steps(kind));
+        let steps: u64 = opt(&mut args, "--steps")?.unwrap_or(kind.default_steps());
         let eval_every: u64 = opt(&mut args, "--eval-every")?.unwrap_or(100).max(1);
         let rest = args.finish();
         if !rest.is_empty() {
@@ -129,84 +139,96 @@ mod native {
             seed + seeds - 1,
             eval_every,
             task.baseline_loss(),
-            criterion_text(kind)
+            task.criterion_text()
         );
+        let batch = recipe.batch_size.max(1);
+        let plan = SweepPlan {
+            task: Arc::new(task),
+            cells,
+            seeds: (seed..seed + seeds).collect(),
+            recipe,
+            steps,
+            eval_every,
+        };
         let started = now_ms();
         let mut table = Vec::new();
-        for s in seed..seed + seeds {
-            for &cell in &cells {
-                let mut trainer = MemoryTrainer::new(cell, task, &recipe, s);
-                let mut curve = Vec::new();
-                let mut window = (0.0f64, 0u64);
-                let mut t0 = now_ms();
-                let line = |trainer: &MemoryTrainer, window: &mut (f64, u64), t0: &mut f64| {
-                    let h = trainer.evaluate();
-                    let now = now_ms();
+        // Per run: its held-out curve, and the ms since its previous line.
+        let mut curves: HashMap<RunId, Vec<HeldOut>> = HashMap::new();
+        let mut since: HashMap<RunId, f64> = HashMap::new();
+        let mut run_ms: HashMap<RunId, f64> = HashMap::new();
+        let mut failed = None;
+        let mut on_event = |event: LabEvent| match event {
+            LabEvent::Tick(tick) => {
+                let id = tick.run;
+                *since.entry(id).or_default() += tick.ms;
+                *run_ms.entry(id).or_default() += tick.ms;
+                if let Some(h) = tick.heldout {
+                    let ms = since.insert(id, 0.0).unwrap_or(0.0);
                     println!(
                         "{}",
                         serde_json::json!({
                             "task": kind.as_str(),
-                            "cell": cell.as_str(),
-                            "seed": s,
+                            "cell": id.cell.as_str(),
+                            "seed": id.seed,
                             "step": h.step,
-                            "sequences": h.sequences,
-                            "train_loss": (window.1 > 0).then(|| window.0 / window.1 as f64),
+                            "sequences": h.step * batch as u64,
+                            "train_loss": h.train_loss,
                             "heldout_loss": h.loss,
-                            "heldout_acc": h.accuracy,
+                            "heldout_acc": h.acc,
                             "solved": h.solved,
-                            "ms": ((now - *t0) * 10.0).round() / 10.0,
+                            "ms": (ms * 10.0).round() / 10.0,
                         })
                     );
-                    *window = (0.0, 0);
-                    *t0 = now;
-                    h
-                };
-                curve.push(line(&trainer, &mut window, &mut t0));
-                let run_started = now_ms();
-                let mut skipped = 0u64;
-                for k in 1..=steps {
-                    let st = trainer.step();
-                    skipped += u64::from(st.skipped);
-                    window.0 += st.loss;
-                    window.1 += 1;
-                    if k % eval_every == 0 || k == steps {
-                        curve.push(line(&trainer, &mut window, &mut t0));
-                    }
+                    curves.entry(id).or_default().push(h);
                 }
-                let last = *curve.last().expect("step 0 is evaluated");
-                let after = solved_after(&curve);
-                println!(
-                    "{}",
-                    serde_json::json!({
-                        "summary": true,
-                        "task": kind.as_str(),
-                        "length": length,
-                        "cell": cell.as_str(),
-                        "seed": s,
-                        "steps": steps,
-                        "params": trainer.model().param_count(),
-                        "heldout_loss": last.loss,
-                        "heldout_acc": last.accuracy,
-                        "baseline_loss": task.baseline_loss(),
-                        "solved_after": after,
-                        "criterion": criterion_text(kind),
-                        "skipped": skipped,
-                        "seconds": ((now_ms() - run_started) / 100.0).round() / 10.0,
-                    })
-                );
-                table.push((cell, s, trainer.model().param_count(), last, after));
+                if let Some(r) = tick.finished {
+                    let last = *r.last().expect("a finished run is evaluated");
+                    let after = solved_after(&r.curve, batch);
+                    println!(
+                        "{}",
+                        serde_json::json!({
+                            "summary": true,
+                            "task": kind.as_str(),
+                            "length": length,
+                            "cell": id.cell.as_str(),
+                            "seed": id.seed,
+                            "steps": r.steps,
+                            "params": r.params.total,
+                            "heldout_loss": last.loss,
+                            "heldout_acc": last.acc,
+                            "baseline_loss": task.baseline_loss(),
+                            "solved_after": after,
+                            "criterion": task.criterion_text(),
+                            "skipped": r.skipped_steps,
+                            "seconds": (run_ms.get(&id).copied().unwrap_or(0.0) / 100.0).round() / 10.0,
+                        })
+                    );
+                    table.push((id, r.params.total, last, after));
+                }
             }
+            LabEvent::Error(e) => failed = Some(e.to_string()),
+            _ => {}
+        };
+        pollster::block_on(run_sweep(
+            Sweep::new(plan),
+            BackendChoice::Cpu,
+            true,
+            &RunControl::new(),
+            &mut on_event,
+        ));
+        if let Some(e) = failed {
+            return Err(e);
         }
         eprintln!("cell  seed  params  step  heldout_loss  heldout_acc  solved_after");
-        for (cell, s, params, last, after) in table {
+        for (id, params, last, after) in table {
             eprintln!(
                 "{:<5} {:>4}  {:>6}  {:>4}  {:>12.4}  {:>11.4}  {}",
-                cell.as_str(),
-                s,
+                id.cell.as_str(),
+                id.seed,
                 params,
                 last.step,
                 last.loss,
-                last.accuracy,
+                last.acc,
                 after.map_or("-".to_owned(), |n| n.to_string())
             );
         }
@@ -215,14 +237,14 @@ mod native {
     }
 
     fn dump_heldout(task: &MemoryTask, path: &str) -> Result<(), String> {
-        let b = heldout_set(task);
+        let b = task.heldout_batch();
         let mut obj = serde_json::json!({
             "task": task.kind().as_str(),
             "length": task.length(),
             "batch": b.batch,
             "seq_len": b.seq_len,
             "lengths": b.lengths,
-            "readouts": b.readouts,
+            "readouts": b.readouts(),
         });
         match &b.input {
             SeqData::Dense(x) => obj["dense"] = serde_json::json!(x),

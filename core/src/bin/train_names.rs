@@ -1,4 +1,5 @@
-//! `train-names`: the name classifier trained natively with the same code as the browser tab.
+//! `train-names`: the name classifier trained natively with the same code as the browser tab
+//! (the engine's one training loop, [`unroll_core::engine::run::run`], on the names task).
 //!
 //! ```text
 //! cargo run --release --bin train-names -- --epochs 5 --backend cpu|gpu --seed 0 [--hidden-size N]
@@ -32,19 +33,22 @@ fn main() {}
 mod native {
     use std::path::PathBuf;
     use std::rc::Rc;
+    use std::sync::Arc;
 
     use unroll_core::as_pytorch::{names_script, DataSource};
-    use unroll_core::data::normalize::{encode, normalize, VOCAB};
-    use unroll_core::train::session::Weights;
-    use unroll_core::weights::{export_classifier, ClassifierInfo};
-
     use unroll_core::config::{BackendChoice, Head, TrainConfig};
     use unroll_core::data::names::{locate_names_dir, NamesDataset};
+    use unroll_core::data::normalize::{encode, normalize, VOCAB};
     use unroll_core::data::split::{Split, VAL_FRACTION};
     use unroll_core::data::Batches;
+    use unroll_core::engine::protocol::LabEvent;
+    use unroll_core::engine::run::{run as run_sweep, RunControl};
     use unroll_core::math::linalg;
     use unroll_core::math::params::CellKind;
-    use unroll_core::train::session::{run_session, BackendKind, TrainControl, TrainEvent};
+    use unroll_core::task::names::ValReport;
+    use unroll_core::train::backend::BackendKind;
+    use unroll_core::train::sweep::{Sweep, SweepPlan, Weights};
+    use unroll_core::weights::{export_classifier, ClassifierInfo};
 
     pub fn run() -> Result<(), String> {
         let mut args = pico_args::Arguments::from_env();
@@ -169,7 +173,7 @@ mod native {
         if let Some(path) = dump {
             let mut out = String::new();
             for b in batches {
-                let line = serde_json::json!({"seq_len": b.seq_len, "tokens": b.tokens, "lengths": b.lengths, "labels": b.labels});
+                let line = serde_json::json!({"seq_len": b.seq_len, "tokens": b.tokens_batch_first(), "lengths": b.lengths, "labels": b.labels()});
                 out.push_str(&line.to_string());
                 out.push('\n');
             }
@@ -177,40 +181,61 @@ mod native {
             eprintln!("wrote the first epoch's batches to {}", path.display());
             return Ok(());
         }
-        let control = TrainControl::new();
+        let classes = data.num_classes();
+        let data = Arc::new(data);
+        let plan = SweepPlan::of_names(&cfg, data.clone());
+        let per_epoch = plan.eval_every.max(1);
+        let control = RunControl::new();
         let mut failed = None;
         let mut last: Option<Rc<Weights>> = None;
-        let mut on_event = |ev: TrainEvent| match ev {
-            TrainEvent::Backend(BackendKind::Gpu {
-                description,
-                measured,
-            }) => {
-                eprintln!(
+        // Seconds of training (not validation) since the last epoch's end.
+        let mut sec = 0.0f64;
+        let mut on_event = |ev: LabEvent| match ev {
+            LabEvent::Backend(b) => match b.kind {
+                BackendKind::Gpu {
+                    description,
+                    measured,
+                } => eprintln!(
                     "backend: GPU ({description}){}",
                     measured.map(|t| format!(" — {t}")).unwrap_or_default()
-                )
-            }
-            TrainEvent::Backend(BackendKind::Cpu { notice }) => {
-                eprintln!(
+                ),
+                BackendKind::Cpu { notice } => eprintln!(
                     "backend: CPU{}",
                     notice.map(|n| format!(" — {n}")).unwrap_or_default()
-                )
+                ),
+            },
+            LabEvent::Tick(t) => {
+                sec += (t.ms - t.eval_ms) / 1e3;
+                if let (Some(h), Some(confusion)) = (t.heldout, t.confusion) {
+                    let epoch = h.step.div_ceil(per_epoch) as u32;
+                    let report = ValReport {
+                        epoch,
+                        num_classes: classes,
+                        confusion,
+                    };
+                    println!(
+                        "{}",
+                        serde_json::json!({"epoch": epoch, "train_loss": h.train_loss.map(|l| l as f32), "val_loss": h.loss as f32, "val_acc": report.accuracy(), "sec": sec})
+                    );
+                    sec = 0.0;
+                }
             }
-            TrainEvent::Epoch(e) => println!(
-                "{}",
-                serde_json::json!({"epoch": e.epoch, "train_loss": e.train_loss, "val_loss": e.val_loss, "val_acc": e.val_acc, "sec": e.sec})
-            ),
-            TrainEvent::Notice(n) => eprintln!("notice: {n}"),
-            TrainEvent::Error(e) => failed = Some(e.to_string()),
-            TrainEvent::DeviceLost(m) => eprintln!("device lost: {m}"),
-            TrainEvent::Weights(w) => last = Some(w),
-            TrainEvent::Step { .. }
-            | TrainEvent::Checkpoint(_)
-            | TrainEvent::Validation(_)
-            | TrainEvent::GradFlow { .. }
-            | TrainEvent::Finished => {}
+            LabEvent::Notice(n) => eprintln!("notice: {n}"),
+            LabEvent::Error(e) => failed = Some(e.to_string()),
+            LabEvent::Weights { weights, .. } => last = Some(weights),
+            LabEvent::Plan(_)
+            | LabEvent::Progress { .. }
+            | LabEvent::Checkpoint(_)
+            | LabEvent::GradFlow { .. }
+            | LabEvent::Finished => {}
         };
-        pollster::block_on(run_session(&cfg, &data, &control, &mut on_event));
+        pollster::block_on(run_sweep(
+            Sweep::new(plan),
+            cfg.backend,
+            true,
+            &control,
+            &mut on_event,
+        ));
         if let Some(e) = failed {
             return Err(e);
         }

@@ -5,7 +5,7 @@
 //! once, and widgets read the range from the same [`FieldSpec`] ([`spec`]).
 
 use super::query::{format_value, FieldKind, FieldSpec, Value, Values};
-use crate::math::classifier::Head;
+use crate::math::model::Head;
 use crate::math::params::CellKind;
 
 /// A struct field stored in one URL key.

@@ -9,7 +9,7 @@ use super::fields::{choice_enum, url_config, ChoiceField};
 use super::query::{self, Decoded, FieldKind, Lang};
 use crate::math::params::CellKind;
 
-pub use crate::math::classifier::Head;
+pub use crate::math::model::Head;
 
 choice_enum! {
     /// Which compute backend to train on (`backend`).

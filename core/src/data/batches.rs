@@ -1,9 +1,9 @@
-//! Mini-batches of names as [`ClassifierBatch`]es: length-bucketed seeded batches for training,
-//! a fixed order for evaluation.
+//! Mini-batches of names as [`SeqBatch`]es: length-bucketed seeded batches for training, a
+//! fixed order for evaluation.
 //!
-//! Each batch is padded to its own longest name: `tokens` is `[batch, seq_len]` with
-//! `seq_len = max(lengths)` and 0 in the padded positions (the model never reads them, it takes
-//! each name's output at `lengths[b] - 1`, and the recurrence skips missing steps). A training
+//! Each batch is padded to its own longest name: the tokens are `[seq_len, batch]` (time-major)
+//! with `seq_len = max(lengths)` and 0 in the padded positions (the model never reads them, it
+//! takes each name's output at `lengths[b] - 1`, and the recurrence skips missing steps). A training
 //! step costs in proportion to `batch · seq_len` step-rows, so training batches are formed from
 //! names of equal length ([`Batches::train_epoch`]): on the names data, random batches of 64
 //! leave about 42 % of the step-rows padding, length-bucketed ones under 1 %
@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 
 use super::names::NamesDataset;
-use crate::math::classifier::ClassifierBatch;
+use crate::math::model::SeqBatch;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -41,28 +41,34 @@ pub fn epoch_order(train: &[usize], seed: u64, epoch: u64) -> Vec<usize> {
 ///
 /// `indices` must be non-empty and index into `dataset.samples()`; out-of-range indices are
 /// skipped. Returns a batch with `batch = indices.len()` (minus skipped ones),
-/// `seq_len = max(lengths)`, `tokens [batch, seq_len]` padded with 0.
-pub fn make_batch(dataset: &NamesDataset, indices: &[usize]) -> ClassifierBatch {
+/// `seq_len = max(lengths)`, tokens `[seq_len, batch]` padded with 0, one class per name.
+pub fn make_batch(dataset: &NamesDataset, indices: &[usize]) -> SeqBatch {
     let samples: Vec<_> = indices
         .iter()
         .filter_map(|&i| dataset.samples().get(i))
         .collect();
-    let seq_len = samples.iter().map(|s| s.tokens.len()).max().unwrap_or(0);
-    let mut tokens = vec![0u32; samples.len() * seq_len];
+    let (batch, seq_len) = (
+        samples.len(),
+        samples.iter().map(|s| s.tokens.len()).max().unwrap_or(0),
+    );
+    let mut tokens = vec![0u32; batch * seq_len];
     for (b, s) in samples.iter().enumerate() {
-        tokens[b * seq_len..b * seq_len + s.tokens.len()].copy_from_slice(&s.tokens);
+        for (t, &tok) in s.tokens.iter().enumerate() {
+            tokens[t * batch + b] = tok;
+        }
     }
-    ClassifierBatch {
-        batch: samples.len(),
+    let mut out = SeqBatch::of_tokens(
+        batch,
         seq_len,
         tokens,
-        lengths: samples.iter().map(|s| s.tokens.len() as u32).collect(),
-        labels: samples.iter().map(|s| s.label).collect(),
-    }
+        samples.iter().map(|s| s.label).collect(),
+    );
+    out.lengths = samples.iter().map(|s| s.tokens.len() as u32).collect();
+    out
 }
 
-/// An iterator of [`ClassifierBatch`]es over a list of sample indices cut into consecutive
-/// batches (see the constructors for how).
+/// An iterator of [`SeqBatch`]es over a list of sample indices cut into consecutive batches
+/// (see the constructors for how).
 #[derive(Clone, Debug)]
 pub struct Batches<'a> {
     dataset: &'a NamesDataset,
@@ -159,6 +165,19 @@ impl<'a> Batches<'a> {
         &self.order
     }
 
+    /// The sample indices of every batch, in order.
+    pub fn members(&self) -> Vec<Vec<usize>> {
+        let mut start = 0;
+        self.ends
+            .iter()
+            .map(|&end| {
+                let m = self.order[start..end].to_vec();
+                start = end;
+                m
+            })
+            .collect()
+    }
+
     /// The share of step-rows that are padding, over all batches: `Σ (max_len − len)` over
     /// every name of every batch, divided by `Σ batch · max_len` (`max_len`: the longest name
     /// of the name's batch). In `[0, 1)`; 0 when there is nothing to batch.
@@ -185,9 +204,9 @@ impl<'a> Batches<'a> {
 }
 
 impl Iterator for Batches<'_> {
-    type Item = ClassifierBatch;
+    type Item = SeqBatch;
 
-    fn next(&mut self) -> Option<ClassifierBatch> {
+    fn next(&mut self) -> Option<SeqBatch> {
         let end = *self.ends.get(self.next)?;
         let start = if self.next == 0 {
             0
@@ -217,8 +236,10 @@ mod tests {
         assert_eq!(batch.batch, 3);
         assert_eq!(batch.seq_len, 3);
         assert_eq!(batch.lengths, vec![1, 3, 2]);
-        assert_eq!(batch.labels, vec![1, 0, 0]);
-        assert_eq!(batch.tokens, vec![5, 0, 0, 28, 3, 4, 0, 1, 0]);
+        assert_eq!(batch.labels(), [1, 0, 0]);
+        // Time-major: step 0 of the three names, then step 1, then step 2.
+        assert_eq!(batch.tokens().unwrap(), [5, 28, 0, 0, 3, 1, 0, 4, 0]);
+        assert_eq!(batch.tokens_batch_first().unwrap(), [5, 0, 0, 28, 3, 4, 0, 1, 0]);
     }
 
     #[test]
@@ -229,7 +250,7 @@ mod tests {
             batches.iter().map(|b| b.batch).collect::<Vec<_>>(),
             vec![2, 2, 1]
         );
-        assert_eq!(batches[2].tokens, vec![4]);
+        assert_eq!(batches[2].tokens().unwrap(), [4]);
         assert_eq!(Batches::eval(&ds, &[0, 1, 2, 3, 4], 2).len(), 3);
         assert_eq!(Batches::eval(&ds, &[0, 1], 0).num_batches(), 2);
     }

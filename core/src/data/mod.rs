@@ -6,7 +6,7 @@
 //!   `manifest.json` the browser reads.
 //! - [`split`]: the seeded 90/10 split grouped by name ([`split::Split`]).
 //! - [`upload`]: a data set from the user's own files (`.zip`, `.txt` class files, TSV).
-//! - [`batches`]: seeded per-epoch shuffles and padded [`crate::math::classifier::ClassifierBatch`]es.
+//! - [`batches`]: seeded per-epoch shuffles and padded [`crate::math::model::SeqBatch`]es.
 //!
 //! Seeds: one `u64` seed (the URL's `seed`) drives everything through `ChaCha8Rng::seed_from_u64`
 //! on separate streams: [`split::SPLIT_STREAM`] for the split, [`batches::EPOCH_STREAM_BASE`] +

@@ -19,8 +19,8 @@
 //!
 //! Everything is `serde`-serialisable (the summary is kept across reloads).
 
-use super::run::RunResult;
 use crate::config::delay::DelayConfig;
+use crate::train::sweep::RunResult;
 use crate::math::params::CellKind;
 use serde::{Deserialize, Serialize};
 
@@ -202,7 +202,7 @@ impl SweepSummary {
             _ => return Err(RecordError::Unfinished),
         };
         let figure = FinalFigure {
-            delay: result.delay,
+            delay: config.delay,
             cell: result.run.cell,
             seed: result.run.seed,
             step: last.step,
@@ -466,9 +466,12 @@ impl SummaryRow {
 }
 
 /// The outcome of a configuration's own finished runs: the final held-out accuracy of every
-/// result of `config.delay`, per cell of `config.cell`, judged against `config.seeds` seeds
-/// and chance 1/V. Results of other delays are ignored.
+/// result of `config`'s task (its vocabulary, length and delay), per cell of `config.cell`,
+/// judged against `config.seeds` seeds and chance 1/V. Results of other tasks are ignored.
 pub fn outcome_of_results(config: &DelayConfig, results: &[RunResult]) -> Outcome {
+    let task = super::task::DelayTask::new(config.vocab.max(2), config.length, config.delay)
+        .map(|t| crate::task::Task::settings(&t))
+        .unwrap_or_default();
     let cells: Vec<CellAccuracies> = config
         .cell
         .cells()
@@ -477,7 +480,7 @@ pub fn outcome_of_results(config: &DelayConfig, results: &[RunResult]) -> Outcom
             cell,
             accs: results
                 .iter()
-                .filter(|r| r.run.cell == cell && r.delay == config.delay)
+                .filter(|r| r.run.cell == cell && r.task == task)
                 .filter(|r| r.steps == config.steps)
                 .filter_map(|r| r.last().map(|h| h.acc))
                 .collect(),

@@ -1,19 +1,23 @@
 //! The training engine as a service: the messages between the page and the engine's Web
 //! Worker, and (in the browser) the worker's side of them.
 //!
-//! In the browser every training loop — the names session on either backend, compare mode's
-//! runs, the delay-copy task, with their validation and gradient flow — runs inside one
-//! dedicated Web Worker owned by the app shell, so the page's main thread only draws. The page
-//! sends [`Command`]s and receives [`Report`]s, each message a `postcard`-encoded batch (the
-//! worker sends at most one batch per [`FLUSH_MS`]; the page applies them once per animation
-//! frame). The user's own data files are parsed there as well and the data set stays there
-//! (the page gets its summary), so a file of millions of names never blocks the page.
+//! In the browser every training loop — the names classifier on either backend, compare
+//! mode's runs, delay-copy and the long-memory tasks, with their held-out evaluations and
+//! gradient flow — runs inside one dedicated Web Worker owned by the app shell, so the page's
+//! main thread only draws. The page sends [`Command`](protocol::Command)s and receives
+//! [`Report`](protocol::Report)s, each message a `postcard`-encoded batch (the worker sends
+//! at most one batch per [`FLUSH_MS`]; the page applies them once per animation frame). The
+//! user's own data files are parsed there as well and the data set stays there (the page gets
+//! its summary), so a file of millions of names never blocks the page.
 //!
-//! - [`protocol`]: the messages and their conversion from and to [`crate::train`]'s events
-//!   (native too, so `cargo test` checks the round trips).
+//! - [`protocol`]: the messages, with the one event type of every sweep
+//!   ([`protocol::LabEvent`]) (native too, so `cargo test` checks the round trips).
+//! - [`run`]: the one training loop — a page's query read into its sweep, trained with its
+//!   controls and reported as events — run by the worker and by the native commands.
 //! - `worker` (wasm only): the worker's message loop, sessions and their controls.
 
 pub mod protocol;
+pub mod run;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
 

@@ -5,17 +5,20 @@
 //! `Vec<Command>` from the page, `Vec<Report>` from the worker, encoded with `postcard`
 //! ([`encode`] / [`decode`]).
 
+use std::rc::Rc;
+
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
-use crate::config::delay::DelayRangeError;
 use crate::data::names::NamesDataset;
 use crate::data::split::SplitCounts;
 use crate::data::upload::{UploadError, UploadSummary};
-use crate::delay::backend::CellBackend;
-use crate::delay::run::{Progress, ResumeRefused, RunId, SweepCheckpoint, Tick};
-use crate::train::session::{Checkpoint, EngineFault, TrainEvent};
+use crate::train::backend::CellBackend;
+use crate::train::messages::{TrainError, TrainNotice};
+use crate::train::sweep::{ParamCount, Progress, RunId, SweepCheckpoint, SweepPlan, Tick, Weights};
 
-/// A session (one names run, one compare run or one delay-copy run), numbered by the page.
+pub use crate::train::messages::EngineFault;
+
+/// A session (one sweep, or one upload's parse), numbered by the page.
 pub type SessionId = u64;
 /// A data set kept by the worker, numbered by the page.
 pub type DataId = u64;
@@ -58,41 +61,13 @@ pub enum Command {
     },
     /// Drop data set `id` (the page no longer uses it).
     Forget(DataId),
-    /// Train the name classifier on data set `data` with the configuration of `query` (a
-    /// `lesson=names` query); reports come as [`Report::Names`].
-    Names {
+    /// Train the sweep of a page's configuration ([`TrainRequest`]); reports come as
+    /// [`Report::Lab`].
+    Train {
         /// The page's number for this run.
         session: SessionId,
-        /// The canonical query of the run's `TrainConfig`.
-        query: String,
-        /// The data set (sent before with [`Command::Data`]).
-        data: DataId,
-        /// Go on from this checkpoint of an earlier run with the same configuration and data.
-        resume: Option<Checkpoint>,
-    },
-    /// Train the delay-copy task with the configuration of `query` (a `lesson=delay` query):
-    /// every cell × seed, one after another ([`crate::delay::Sweep`]); reports come as
-    /// [`Report::Delay`].
-    Delay {
-        /// The page's number for this run.
-        session: SessionId,
-        /// The canonical query of the run's `DelayConfig`.
-        query: String,
-        /// Go on from this checkpoint of the configuration's first seed (saved by an earlier
-        /// sweep of the same settings, [`DelayEvent::Checkpoint`]).
-        resume: Option<Box<SweepCheckpoint>>,
-    },
-    /// Train a long-memory task (the adding problem, copy memory or temporal order) with the
-    /// configuration of `query` (a `lesson=delay` query with its `task`): every cell × seed of
-    /// [`crate::memory::run::MemoryPlan`]; reports come as [`Report::Memory`].
-    Memory {
-        /// The page's number for this run.
-        session: SessionId,
-        /// The canonical query of the run's `DelayConfig`.
-        query: String,
-        /// The first run to train (the plan's earlier runs were trained before a reload).
-        #[serde(default)]
-        from_run: usize,
+        /// What to train.
+        request: Box<TrainRequest>,
     },
     /// Pause a session at its next step boundary.
     Pause(SessionId),
@@ -103,8 +78,25 @@ pub enum Command {
     /// Debug hook: destroy the session's GPU device, as a driver reset would.
     LoseDevice(SessionId),
     /// Debug hook: make the session's learning rate far too large, so its loss becomes
-    /// non-finite ([`crate::train::session::TrainControl::simulate_divergence`]).
+    /// non-finite ([`crate::train::sweep::Sweep::diverge`]).
     Diverge(SessionId),
+}
+
+/// The sweep a [`Command::Train`] asks for.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TrainRequest {
+    /// The canonical query of the page's configuration: a `lesson=names` query (the names
+    /// classifier on data set `data`) or a `lesson=delay` query (delay-copy or a long-memory
+    /// task, [`SweepPlan::of_lab`]).
+    pub query: String,
+    /// The names data set (sent before with [`Command::Data`], or an upload's).
+    pub data: Option<DataId>,
+    /// Go on from this checkpoint of the sweep's first seed (saved by an earlier sweep of the
+    /// same settings, [`LabEvent::Checkpoint`]).
+    pub resume: Option<SweepCheckpoint>,
+    /// Start the first seed's runs from these weights instead of a fresh initialisation
+    /// (Adam's moments at zero).
+    pub start_from: Option<Vec<f32>>,
 }
 
 /// What the worker tells the page.
@@ -115,26 +107,12 @@ pub enum Report {
         /// Whether this worker sees `navigator.gpu` (WebGPU inside workers).
         webgpu: bool,
     },
-    /// An event of a names session, in the session's order.
-    Names {
+    /// An event of a sweep, in the session's order.
+    Lab {
         /// The session.
         session: SessionId,
         /// The event.
-        event: TrainEvent,
-    },
-    /// An event of a delay-copy run.
-    Delay {
-        /// The session.
-        session: SessionId,
-        /// The event.
-        event: DelayEvent,
-    },
-    /// An event of a long-memory run.
-    Memory {
-        /// The session.
-        session: SessionId,
-        /// The event.
-        event: crate::memory::run::MemoryEvent,
+        event: LabEvent,
     },
     /// An event of an upload's parse.
     Upload {
@@ -154,6 +132,84 @@ pub enum Report {
     Ended(SessionId),
     /// The engine panicked; the message says where.
     Fatal(String),
+}
+
+/// What the sweep trains, sent first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlanInfo {
+    /// Every run, in the sweep's order (seed-major).
+    pub runs: Vec<RunId>,
+    /// Each cell's parameter count.
+    pub params: Vec<ParamCount>,
+    /// Optimisation steps of every run.
+    pub steps: u64,
+    /// Steps between two held-out evaluations (the names lab: one epoch).
+    pub eval_every: u64,
+}
+
+impl PlanInfo {
+    /// What `plan` trains.
+    pub fn of(plan: &SweepPlan) -> PlanInfo {
+        PlanInfo {
+            runs: plan.run_ids(),
+            params: plan.param_counts(),
+            steps: plan.steps,
+            eval_every: plan.eval_every,
+        }
+    }
+}
+
+/// What a sweep reports, in order: `Plan`, the first seed's `Weights` (and `GradFlow`), a
+/// `Backend` per cell, then `Tick`s with `Progress`, `Weights`/`GradFlow` and `Checkpoint`s
+/// between them, and `Finished` (or `Error`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum LabEvent {
+    /// What the sweep trains (sent first).
+    Plan(PlanInfo),
+    /// The path a cell's runs train on: one per cell before the first tick, and again when a
+    /// lost GPU device hands its runs to the CPU path (`CpuReason::DeviceLost`).
+    Backend(CellBackend),
+    /// One unit of work of one run: optimisation steps, a held-out evaluation, or both; the
+    /// tick that finishes a run carries its result.
+    Tick(Box<Tick>),
+    /// The weights of a run of the seed being trained (before training, every few seconds, at
+    /// each held-out evaluation, on pause and at the end).
+    Weights {
+        /// The run.
+        run: RunId,
+        /// Its weights.
+        weights: Rc<Weights>,
+    },
+    /// `‖∂L/∂h_t‖` per step before the readout (index 0 = the readout step) on the task's
+    /// fixed gradient-flow batch, with the weights of `step`; sent after the run's `Weights`
+    /// when the task has such a batch.
+    GradFlow {
+        /// The run.
+        run: RunId,
+        /// The step of the weights used.
+        step: u64,
+        /// Mean norm per step before the readout.
+        norms: Rc<Vec<f32>>,
+    },
+    /// The sweep's progress and the arg-max predictions of the runs being trained on the
+    /// task's example sequence (empty without one), every few hundred milliseconds and at the
+    /// end.
+    Progress {
+        /// Steps and runs done so far.
+        progress: Progress,
+        /// One entry per run of the seed being trained.
+        predictions: Vec<(RunId, Vec<u32>)>,
+    },
+    /// Where the seed in training stands, so a later sweep can go on from it (every few
+    /// seconds while it trains, after held-out evaluations, and on pause).
+    Checkpoint(Box<SweepCheckpoint>),
+    /// Something the user should know that does not stop training (a skipped step).
+    Notice(TrainNotice),
+    /// Every run trained its budget.
+    Finished,
+    /// The sweep could not start, stopped at a non-finite loss or the engine failed. After
+    /// a non-finite loss one more event follows: the run's `Weights` from before that step.
+    Error(TrainError),
 }
 
 /// What an upload's parse reports: progress, then one outcome.
@@ -201,53 +257,6 @@ impl<'de> Deserialize<'de> for FileBytes {
     }
 }
 
-/// What a delay-copy sweep (every cell × seed of one configuration) reports.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum DelayEvent {
-    /// The path a cell's runs train on: one per cell before the first tick, and again when a
-    /// lost GPU device hands its runs to the CPU path (`CpuReason::DeviceLost`).
-    Backend(CellBackend),
-    /// One unit of work of one run: an optimisation step, a held-out evaluation, or both; the
-    /// tick that finishes a run carries its result.
-    Tick(Tick),
-    /// Arg-max predictions `[T − d]` on the example sequence of the runs being trained, and
-    /// the sweep's progress (sent every few hundred milliseconds and at the end).
-    Predictions {
-        /// One entry per run of the seed being trained.
-        runs: Vec<(RunId, Vec<u32>)>,
-        /// Steps and runs done so far.
-        progress: Progress,
-    },
-    /// Where the seed in training stands, so a later sweep can go on from it (sent every few
-    /// seconds while it trains, see `checkpoint_every_ms`, and on pause).
-    Checkpoint(Box<SweepCheckpoint>),
-    /// Every run trained its step budget.
-    Finished,
-    /// The run could not start or the engine failed.
-    Error(DelayError),
-}
-
-/// Why a delay-copy sweep did not run ([`DelayEvent::Error`]).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum DelayError {
-    /// The configuration breaks `0 < delay < length`.
-    Range(DelayRangeError),
-    /// The training engine failed.
-    Engine(EngineFault),
-    /// The checkpoint to go on from does not fit the sweep.
-    Resume(ResumeRefused),
-}
-
-impl std::fmt::Display for DelayError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            DelayError::Range(e) => e.fmt(f),
-            DelayError::Engine(e) => e.fmt(f),
-            DelayError::Resume(e) => e.fmt(f),
-        }
-    }
-}
-
 /// Encodes one message.
 ///
 /// # Panics
@@ -269,51 +278,16 @@ mod tests {
     use std::rc::Rc;
 
     use super::*;
+    use crate::config::delay::{DelayConfig, DelayRangeError, LabTask};
     use crate::config::{Head, TrainConfig};
     use crate::gpu::GpuError;
-    use crate::math::classifier::ClassifierModel;
-    use crate::math::params::RnnSpec;
-    use crate::math::params::{CellKind, Nonlinearity};
-    use crate::train::session::CpuReason;
-    use crate::train::session::{
-        BackendKind, EpochReport, TrainError, TrainNotice, ValReport, Weights,
-    };
-
-    /// A delay sweep's errors travel with their numbers.
-    #[test]
-    fn delay_errors_round_trip() {
-        let reports = vec![
-            Report::Delay {
-                session: 3,
-                event: DelayEvent::Error(DelayError::Range(DelayRangeError {
-                    delay: 90,
-                    length: 80,
-                })),
-            },
-            Report::Delay {
-                session: 4,
-                event: DelayEvent::Error(DelayError::Engine(EngineFault::NoData)),
-            },
-        ];
-        let back = decode::<Vec<Report>>(&encode(&reports)).unwrap();
-        let events: Vec<DelayEvent> = back
-            .into_iter()
-            .map(|r| match r {
-                Report::Delay { event, .. } => event,
-                other => panic!("unexpected {other:?}"),
-            })
-            .collect();
-        assert_eq!(
-            events,
-            vec![
-                DelayEvent::Error(DelayError::Range(DelayRangeError {
-                    delay: 90,
-                    length: 80
-                })),
-                DelayEvent::Error(DelayError::Engine(EngineFault::NoData)),
-            ]
-        );
-    }
+    use crate::math::model::{Readout, SeqModel};
+    use crate::math::params::{CellKind, Nonlinearity, RnnSpec};
+    use crate::task::TaskError;
+    use crate::train::backend::{BackendKind, StepTimings};
+    use crate::train::messages::CpuReason;
+    use crate::train::sweep::{HeldOut, ResumeRefused, RunResult};
+    use crate::train::trainer::{Backend, StepRecord};
 
     fn weights() -> Weights {
         let spec = RnnSpec {
@@ -324,7 +298,9 @@ mod tests {
             num_layers: 2,
             bidirectional: true,
         };
-        let model = ClassifierModel::new(spec, 4).with_head(Head::Padded);
+        let model = SeqModel::new(spec, 4)
+            .with_head(Head::Padded)
+            .with_readout(Readout::LastK(2));
         let params = (0..model.layout.total_len())
             .map(|i| i as f32 * 0.5 - 3.0)
             .collect();
@@ -335,7 +311,7 @@ mod tests {
         }
     }
 
-    /// Weights travel as their architecture's arguments and come back as the same model.
+    /// Weights travel as their model's arguments and come back as the same model.
     #[test]
     fn weights_round_trip() {
         let w = weights();
@@ -344,129 +320,185 @@ mod tests {
         assert_eq!(back.step, 17);
         assert_eq!(back.model.spec, w.model.spec);
         assert_eq!(back.model.head, Head::Padded);
+        assert_eq!(back.model.readout, Readout::LastK(2));
         assert_eq!(back.model.layout, w.model.layout);
     }
 
     /// Every event kind survives the trip page ← worker with its values.
     #[test]
     fn events_round_trip() {
-        let mut report = ValReport::new(2, 3);
-        report.add(0, 0);
-        report.add(2, 1);
-        let checkpoint = Checkpoint {
-            step: 9,
-            epoch: 2,
-            batches_done: 4,
-            epoch_loss: 7.25,
-            params: vec![1.0, -2.0],
-            adam_step: 9,
-            adam_m: vec![0.1, 0.2],
-            adam_v: vec![0.3, 0.4],
-            recent: vec![2.5, 2.25],
+        let run = RunId {
+            cell: CellKind::Gru,
+            seed: 4,
         };
-        let events = [
-            TrainEvent::Backend(BackendKind::Cpu {
-                notice: Some(CpuReason::DeviceLost {
-                    error: GpuError::DeviceLost("destroyed".into()),
-                    step: 41,
-                }),
+        let held = HeldOut {
+            cell: run.cell,
+            seed: run.seed,
+            step: 3,
+            acc: 0.5,
+            loss: 2.25,
+            solved: false,
+            train_loss: Some(2.5),
+        };
+        let step = StepRecord {
+            step: 3,
+            loss: 2.875,
+            acc: 0.25,
+            grad_norm: 1.5,
+            skipped: false,
+            sequences: 17,
+            backend: Backend::Gpu,
+        };
+        let tick = Tick {
+            run,
+            steps: vec![step],
+            heldout: Some(held),
+            confusion: Some(vec![1, 0, 2, 3]),
+            finished: Some(RunResult {
+                run,
+                task: "delay:vocab=2:length=4:delay=1".into(),
+                steps: 3,
+                skipped_steps: 0,
+                params: ParamCount {
+                    cell: run.cell,
+                    total: 9,
+                    recurrent: 7,
+                },
+                curve: vec![held],
+                backend: Some(Backend::Gpu),
+                cpu_from: Some(2),
             }),
-            TrainEvent::Step {
-                step: 3,
-                epoch: 1,
-                loss: 2.875,
-                mean_loss_20: 2.9,
-                names: 17,
+            fell_back: None,
+            bad_loss: Some((f64::NAN, 4)),
+            ms: 12.5,
+            eval_ms: 2.0,
+        };
+        let events = vec![
+            LabEvent::Plan(PlanInfo {
+                runs: vec![run],
+                params: vec![ParamCount {
+                    cell: run.cell,
+                    total: 9,
+                    recurrent: 7,
+                }],
+                steps: 30,
+                eval_every: 10,
+            }),
+            LabEvent::Backend(CellBackend {
+                cell: CellKind::Gru,
+                kind: BackendKind::Cpu {
+                    notice: Some(CpuReason::DeviceLost {
+                        error: GpuError::DeviceLost("destroyed".into()),
+                        step: 41,
+                    }),
+                },
+            }),
+            LabEvent::Backend(CellBackend {
+                cell: CellKind::Rnn,
+                kind: BackendKind::Gpu {
+                    description: "lavapipe".into(),
+                    measured: Some(StepTimings {
+                        gpu_ms: 2.1,
+                        cpu_ms: 6.8,
+                    }),
+                },
+            }),
+            LabEvent::Tick(Box::new(tick.clone())),
+            LabEvent::Weights {
+                run,
+                weights: Rc::new(weights()),
             },
-            TrainEvent::Epoch(EpochReport {
-                epoch: 1,
-                train_loss: 2.5,
-                val_loss: 2.25,
-                val_acc: 0.5,
-                sec: 1.5,
-            }),
-            TrainEvent::Validation(Rc::new(report.clone())),
-            TrainEvent::GradFlow {
+            LabEvent::GradFlow {
+                run,
                 step: 3,
                 norms: Rc::new(vec![1.0, 0.5]),
             },
-            TrainEvent::DeviceLost(GpuError::DeviceLost("lost".into())),
-            TrainEvent::Weights(Rc::new(weights())),
-            TrainEvent::Checkpoint(Rc::new(checkpoint.clone())),
-            TrainEvent::Notice(TrainNotice::SkippedStep { step: 12 }),
-            TrainEvent::Finished,
-            TrainEvent::Error(TrainError::BadLoss {
+            LabEvent::Progress {
+                progress: Progress {
+                    steps_done: 3,
+                    steps_total: 30,
+                    runs_finished: 0,
+                    runs_total: 1,
+                },
+                predictions: vec![(run, vec![1, 0, 1])],
+            },
+            LabEvent::Notice(TrainNotice::SkippedStep { step: 12 }),
+            LabEvent::Finished,
+            LabEvent::Error(TrainError::BadLoss {
                 loss: f32::NAN,
                 step: 42,
                 clipping: false,
             }),
-            TrainEvent::Error(TrainError::ResumeMismatch {
+            LabEvent::Error(TrainError::Task(TaskError::Delay(DelayRangeError {
+                delay: 90,
+                length: 80,
+            }))),
+            LabEvent::Error(TrainError::Resume(ResumeRefused::Shape {
+                run,
                 saved: 10,
                 expected: 12,
-            }),
-            TrainEvent::Error(TrainError::Engine(EngineFault::Stopped("panic".into()))),
-            TrainEvent::Backend(BackendKind::Cpu {
-                notice: Some(CpuReason::NoWorkerWebGpu(GpuError::NoAdapter(
-                    "navigator.gpu".into(),
-                ))),
-            }),
+            })),
+            LabEvent::Error(TrainError::Engine(EngineFault::NoData)),
         ];
         let batch: Vec<Report> = events
             .iter()
-            .map(|e| Report::Names {
+            .map(|e| Report::Lab {
                 session: 5,
                 event: e.clone(),
             })
             .collect();
-        let back = decode::<Vec<Report>>(&encode(&batch)).unwrap();
-        assert_eq!(back.len(), events.len());
-        let back: Vec<TrainEvent> = back
+        let back: Vec<LabEvent> = decode::<Vec<Report>>(&encode(&batch))
+            .unwrap()
             .into_iter()
             .map(|r| match r {
-                Report::Names { session: 5, event } => event,
+                Report::Lab { session: 5, event } => event,
                 other => panic!("unexpected {other:?}"),
             })
             .collect();
+        assert_eq!(back.len(), events.len());
+        assert!(matches!(&back[0], LabEvent::Plan(p) if p.steps == 30 && p.runs == [run]));
         assert!(matches!(
-            &back[0],
-            TrainEvent::Backend(BackendKind::Cpu {
-                notice: Some(CpuReason::DeviceLost { error: GpuError::DeviceLost(m), step: 41 })
+            &back[1],
+            LabEvent::Backend(CellBackend {
+                kind: BackendKind::Cpu {
+                    notice: Some(CpuReason::DeviceLost { error: GpuError::DeviceLost(m), step: 41 })
+                },
+                ..
             }) if m == "destroyed"
         ));
-        assert!(
-            matches!(back[1], TrainEvent::Step { step: 3, epoch: 1, loss, names: 17, .. } if loss == 2.875)
-        );
-        assert!(matches!(&back[2], TrainEvent::Epoch(r) if r.val_acc == 0.5 && r.sec == 1.5));
-        assert!(matches!(&back[3], TrainEvent::Validation(v) if **v == report));
-        assert!(
-            matches!(&back[4], TrainEvent::GradFlow { step: 3, norms } if **norms == vec![1.0, 0.5])
-        );
-        assert!(matches!(&back[6], TrainEvent::Weights(w) if w.params == weights().params));
-        assert!(matches!(&back[7], TrainEvent::Checkpoint(c) if **c == checkpoint));
-        assert!(matches!(&back[5], TrainEvent::DeviceLost(GpuError::DeviceLost(m)) if m == "lost"));
-        assert!(matches!(
-            &back[8],
-            TrainEvent::Notice(TrainNotice::SkippedStep { step: 12 })
-        ));
+        assert!(matches!(&back[2], LabEvent::Backend(b) if b.kind == BackendKind::Gpu {
+            description: "lavapipe".into(),
+            measured: Some(StepTimings { gpu_ms: 2.1, cpu_ms: 6.8 }),
+        }));
+        let LabEvent::Tick(t) = &back[3] else {
+            panic!("{:?}", back[3])
+        };
+        assert_eq!((t.steps.clone(), t.heldout, t.confusion.clone()), (tick.steps, tick.heldout, tick.confusion));
+        assert_eq!(t.finished, tick.finished);
         // The failing step and the loss travel as numbers (NaN stays NaN).
+        assert!(matches!(t.bad_loss, Some((l, 4)) if l.is_nan()));
+        assert!(matches!(&back[4], LabEvent::Weights { weights: w, .. } if w.params == weights().params));
+        assert!(matches!(&back[5], LabEvent::GradFlow { step: 3, norms, .. } if **norms == vec![1.0, 0.5]));
+        assert!(matches!(&back[6], LabEvent::Progress { predictions, .. } if predictions == &[(run, vec![1, 0, 1])]));
+        assert!(matches!(
+            &back[7],
+            LabEvent::Notice(TrainNotice::SkippedStep { step: 12 })
+        ));
+        assert!(matches!(back[8], LabEvent::Finished));
         assert!(
-            matches!(&back[10], TrainEvent::Error(TrainError::BadLoss { loss, step: 42, clipping: false }) if loss.is_nan())
+            matches!(&back[9], LabEvent::Error(TrainError::BadLoss { loss, step: 42, clipping: false }) if loss.is_nan())
         );
+        assert!(matches!(
+            &back[10],
+            LabEvent::Error(TrainError::Task(TaskError::Delay(DelayRangeError { delay: 90, length: 80 })))
+        ));
         assert!(matches!(
             &back[11],
-            TrainEvent::Error(TrainError::ResumeMismatch {
-                saved: 10,
-                expected: 12
-            })
+            LabEvent::Error(TrainError::Resume(ResumeRefused::Shape { saved: 10, expected: 12, .. }))
         ));
-        assert!(
-            matches!(&back[12], TrainEvent::Error(TrainError::Engine(EngineFault::Stopped(m))) if m == "panic")
-        );
         assert!(matches!(
-            &back[13],
-            TrainEvent::Backend(BackendKind::Cpu {
-                notice: Some(CpuReason::NoWorkerWebGpu(GpuError::NoAdapter(_)))
-            })
+            &back[12],
+            LabEvent::Error(TrainError::Engine(EngineFault::NoData))
         ));
     }
 
@@ -584,7 +616,8 @@ mod tests {
         assert_eq!(summary.skipped, 1);
     }
 
-    /// Commands carry the configuration as its canonical query, which reads back exactly.
+    /// Commands carry the configuration as its canonical query, which reads back exactly,
+    /// with what the sweep starts from.
     #[test]
     fn commands_round_trip_with_the_configuration() {
         let cfg = TrainConfig {
@@ -592,24 +625,48 @@ mod tests {
             lr: 0.0003,
             ..TrainConfig::default()
         };
+        let lab = DelayConfig {
+            task: LabTask::Order,
+            ..DelayConfig::default()
+        };
         let commands = vec![
-            Command::Names {
+            Command::Train {
                 session: 1,
-                query: cfg.to_query(),
-                data: 2,
-                resume: None,
+                request: Box::new(TrainRequest {
+                    query: cfg.to_query(),
+                    data: Some(2),
+                    resume: None,
+                    start_from: Some(vec![0.5, -1.0]),
+                }),
+            },
+            Command::Train {
+                session: 3,
+                request: Box::new(TrainRequest {
+                    query: crate::config::query::encode(&lab, None),
+                    data: None,
+                    resume: None,
+                    start_from: None,
+                }),
             },
             Command::Pause(1),
             Command::Stop(1),
             Command::Diverge(1),
         ];
         let back = decode::<Vec<Command>>(&encode(&commands)).unwrap();
-        let Command::Names { query, .. } = &back[0] else {
+        let Command::Train { request, .. } = &back[0] else {
             panic!("{back:?}")
         };
-        assert_eq!(TrainConfig::from_query(query).config, cfg);
-        assert!(matches!(back[2], Command::Stop(1)));
-        assert!(matches!(back[3], Command::Diverge(1)));
+        assert_eq!(TrainConfig::from_query(&request.query).config, cfg);
+        assert_eq!((request.data, request.start_from.clone()), (Some(2), Some(vec![0.5, -1.0])));
+        let Command::Train { request, .. } = &back[1] else {
+            panic!("{back:?}")
+        };
+        assert_eq!(
+            crate::config::query::decode::<DelayConfig>(&request.query).config,
+            lab
+        );
+        assert!(matches!(back[3], Command::Stop(1)));
+        assert!(matches!(back[4], Command::Diverge(1)));
         assert!(decode::<Vec<Command>>(&[0xff, 0xff, 0xff]).is_err());
     }
 }

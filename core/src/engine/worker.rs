@@ -2,40 +2,30 @@
 //!
 //! `www/engine-worker.js` loads the app's own wasm module inside a dedicated worker and calls
 //! [`engine_worker_start`]; from then on every message from the page is a `Vec<Command>`.
-//! Each session runs as a task of the worker's event loop: its loop steps freely and calls
-//! [`crate::train::clock::check_in`] between steps, so commands are handled within about
-//! [`crate::train::clock::CHECK_IN_MS`] without a timer per step. Reports are gathered and
-//! posted at most every [`super::FLUSH_MS`] (and at once when a session ends).
+//! Each session runs as a task of the worker's event loop: a sweep runs the one training loop
+//! ([`super::run::run`]), which steps freely and calls [`crate::train::clock::check_in`]
+//! between ticks, so commands are handled within about [`crate::train::clock::CHECK_IN_MS`]
+//! without a timer per step. Reports are gathered and posted at most every
+//! [`super::FLUSH_MS`] (and at once when a session ends).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::DedicatedWorkerGlobalScope;
 
 use super::protocol::{
-    decode, encode, Command, DataId, DelayError, DelayEvent, FileBytes, Report, SessionId,
+    decode, encode, Command, DataId, FileBytes, LabEvent, Report, SessionId, TrainRequest,
     UploadEvent,
 };
+use super::run::{run, sweep_of, RunControl};
 use super::FLUSH_MS;
-
-mod memory;
-use crate::config::delay::DelayConfig;
-use crate::config::query::decode as decode_query;
-use crate::config::TrainConfig;
 use crate::data::names::NamesDataset;
 use crate::data::split::{SplitCounts, VAL_FRACTION};
 use crate::data::upload::UploadParser;
-use crate::delay::backend::{self, CellBackend};
-use crate::delay::run::{eval_every_for, DelayRun, SweepCheckpoint};
-use crate::delay::Sweep;
-use crate::train::clock::{check_in, now_ms, sleep_ms, yield_now};
-use crate::train::session::{
-    checkpoint_every_ms, run_session_from, BackendKind, Checkpoint, CpuReason, EngineFault,
-    TrainControl, TrainError, TrainEvent,
-};
+use crate::train::clock::{now_ms, yield_now};
 
 /// Lines an upload's parse reads between two looks at the clock.
 const UPLOAD_LINES_PER_CALL: usize = 2_000;
@@ -44,9 +34,6 @@ const UPLOAD_LINES_PER_CALL: usize = 2_000;
 /// and reports progress (ms).
 const UPLOAD_SLICE_MS: f64 = 50.0;
 
-/// Milliseconds between two example-prediction (and progress) reports of a delay-copy sweep.
-const DELAY_PREDICT_EVERY_MS: f64 = 400.0;
-
 /// True when this code runs inside a dedicated Web Worker (not on a page).
 pub fn in_worker() -> bool {
     js_sys::global().is_instance_of::<DedicatedWorkerGlobalScope>()
@@ -54,8 +41,8 @@ pub fn in_worker() -> bool {
 
 struct State {
     scope: DedicatedWorkerGlobalScope,
-    data: HashMap<DataId, Rc<NamesDataset>>,
-    controls: HashMap<SessionId, TrainControl>,
+    data: HashMap<DataId, Arc<NamesDataset>>,
+    controls: HashMap<SessionId, RunControl>,
     outbox: Vec<Report>,
     last_flush: f64,
     timer_pending: bool,
@@ -118,14 +105,14 @@ fn report(r: Report, urgent: bool) {
     }
 }
 
-fn control_of(session: SessionId) -> Option<TrainControl> {
+fn control_of(session: SessionId) -> Option<RunControl> {
     with_state(|s| s.controls.get(&session).cloned()).flatten()
 }
 
 fn handle(command: Command) {
     match command {
         Command::Data { id, dataset } => {
-            with_state(|s| s.data.insert(id, Rc::new(dataset)));
+            with_state(|s| s.data.insert(id, Arc::new(dataset)));
         }
         Command::Upload {
             session,
@@ -146,22 +133,7 @@ fn handle(command: Command) {
         Command::Forget(id) => {
             with_state(|s| s.data.remove(&id));
         }
-        Command::Names {
-            session,
-            query,
-            data,
-            resume,
-        } => start_names(session, &query, data, resume),
-        Command::Delay {
-            session,
-            query,
-            resume,
-        } => start_delay(session, &query, resume),
-        Command::Memory {
-            session,
-            query,
-            from_run,
-        } => memory::start(session, &query, from_run),
+        Command::Train { session, request } => start_train(session, *request),
         Command::Pause(id) => {
             if let Some(c) = control_of(id) {
                 c.pause()
@@ -191,11 +163,11 @@ fn handle(command: Command) {
 }
 
 /// Registers a control for `session` and runs `task` to its end, then reports `Ended`.
-fn spawn_session<F>(session: SessionId, task: impl FnOnce(TrainControl) -> F + 'static)
+fn spawn_session<F>(session: SessionId, task: impl FnOnce(RunControl) -> F + 'static)
 where
     F: std::future::Future<Output = ()> + 'static,
 {
-    let control = TrainControl::new();
+    let control = RunControl::new();
     with_state(|s| s.controls.insert(session, control.clone()));
     wasm_bindgen_futures::spawn_local(async move {
         task(control).await;
@@ -204,35 +176,29 @@ where
     });
 }
 
-fn start_names(session: SessionId, query: &str, data: DataId, resume: Option<Checkpoint>) {
-    let cfg = TrainConfig::from_query(query).config;
-    let dataset = with_state(|s| s.data.get(&data).cloned()).flatten();
+/// Trains the sweep of `request` ([`super::run::run`]), reporting its events.
+fn start_train(session: SessionId, request: TrainRequest) {
+    let data = request
+        .data
+        .and_then(|id| with_state(|s| s.data.get(&id).cloned()).flatten());
     spawn_session(session, move |control| async move {
-        let Some(dataset) = dataset else {
-            report(
-                Report::Names {
-                    session,
-                    event: TrainEvent::Error(TrainError::Engine(EngineFault::NoData)),
-                },
-                true,
-            );
-            return;
+        let mut send = |event: LabEvent| {
+            let urgent = match &event {
+                LabEvent::Finished | LabEvent::Error(_) | LabEvent::Backend(_) => true,
+                LabEvent::Tick(t) => t.finished.is_some(),
+                _ => false,
+            };
+            report(Report::Lab { session, event }, urgent)
+        };
+        let (sweep, backend) = match sweep_of(&request, data) {
+            Ok(s) => s,
+            Err(e) => {
+                send(LabEvent::Error(e));
+                return;
+            }
         };
         let webgpu = with_state(|s| s.webgpu).unwrap_or(false);
-        run_session_from(&cfg, &dataset, &control, resume.as_ref(), &mut |event| {
-            // Without `navigator.gpu` in workers the reason is the browser's, not the GPU's.
-            let event = match event {
-                TrainEvent::Backend(BackendKind::Cpu {
-                    notice: Some(CpuReason::GpuUnavailable(e)),
-                }) if !webgpu => TrainEvent::Backend(BackendKind::Cpu {
-                    notice: Some(CpuReason::NoWorkerWebGpu(e)),
-                }),
-                other => other,
-            };
-            let urgent = matches!(event, TrainEvent::Finished | TrainEvent::Error(_));
-            report(Report::Names { session, event }, urgent)
-        })
-        .await;
+        run(sweep, backend, webgpu, &control, &mut send).await;
     });
 }
 
@@ -282,103 +248,10 @@ fn start_upload(
         match parser.finish() {
             Ok(upload) => {
                 let summary = upload.summary(seed, skipped_shown);
-                with_state(|s| s.data.insert(session, Rc::new(upload.dataset)));
+                with_state(|s| s.data.insert(session, Arc::new(upload.dataset)));
                 send(UploadEvent::Loaded(Box::new(summary)), true);
             }
             Err(e) => send(UploadEvent::Failed(e), true),
-        }
-    });
-}
-
-/// Runs the sweep of `query` (from `resume` when given), reporting its ticks, its example
-/// predictions every [`DELAY_PREDICT_EVERY_MS`], and a checkpoint of the seed in training
-/// every [`checkpoint_every_ms`] of its size and on pause.
-fn start_delay(session: SessionId, query: &str, resume: Option<Box<SweepCheckpoint>>) {
-    let config = decode_query::<DelayConfig>(query).config;
-    spawn_session(session, move |control| async move {
-        let send =
-            |event: DelayEvent, urgent: bool| report(Report::Delay { session, event }, urgent);
-        let mut sweep = match Sweep::with_eval_every(&config, eval_every_for(config.steps)) {
-            Ok(sweep) => sweep,
-            Err(e) => {
-                send(DelayEvent::Error(DelayError::Range(e)), true);
-                return;
-            }
-        };
-        if let Some(c) = resume {
-            if let Err(e) = sweep.restore(&c) {
-                send(DelayEvent::Error(DelayError::Resume(e)), true);
-                return;
-            }
-        }
-        let webgpu = with_state(|s| s.webgpu).unwrap_or(false);
-        for b in backend::plan(&config, &mut sweep, webgpu).await {
-            send(DelayEvent::Backend(b), true);
-        }
-        let predictions = |sweep: &Sweep| DelayEvent::Predictions {
-            runs: sweep.example_predictions(),
-            progress: sweep.progress(),
-        };
-        let checkpoint = |sweep: &Sweep| sweep.checkpoint().map(Box::new);
-        let mut last_publish = f64::NEG_INFINITY;
-        let mut last_checkpoint = now_ms();
-        let mut checkpoint_every = checkpoint_every_ms(0);
-        loop {
-            if control.is_stopped() {
-                return;
-            }
-            if control.is_paused() {
-                if let Some(c) = checkpoint(&sweep) {
-                    send(DelayEvent::Checkpoint(c), false);
-                }
-                send(predictions(&sweep), true);
-                while control.is_paused() {
-                    sleep_ms(50).await;
-                }
-                last_checkpoint = now_ms();
-                continue;
-            }
-            if control.take_device_loss() {
-                sweep.lose_device();
-            }
-            let Some(mut tick) = sweep.tick_async().await else {
-                send(predictions(&sweep), false);
-                send(DelayEvent::Finished, true);
-                return;
-            };
-            if let Some(error) = tick.fell_back.take() {
-                let step = sweep
-                    .runs()
-                    .iter()
-                    .find(|r| r.id() == tick.run)
-                    .and_then(DelayRun::cpu_from)
-                    .unwrap_or(0);
-                let kind = BackendKind::Cpu {
-                    notice: Some(CpuReason::DeviceLost { error, step }),
-                };
-                send(
-                    DelayEvent::Backend(CellBackend {
-                        cell: tick.run.cell,
-                        kind,
-                    }),
-                    true,
-                );
-            }
-            let finished_run = tick.finished.is_some();
-            send(DelayEvent::Tick(tick), finished_run);
-            if finished_run || now_ms() - last_publish > DELAY_PREDICT_EVERY_MS {
-                send(predictions(&sweep), false);
-                last_publish = now_ms();
-            }
-            // The interval follows the size of the last checkpoint (a copy is made only when due).
-            if now_ms() - last_checkpoint >= checkpoint_every {
-                if let Some(c) = checkpoint(&sweep) {
-                    checkpoint_every = checkpoint_every_ms(c.size_bytes());
-                    send(DelayEvent::Checkpoint(c), false);
-                }
-                last_checkpoint = now_ms();
-            }
-            check_in().await;
         }
     });
 }

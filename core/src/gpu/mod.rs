@@ -6,22 +6,22 @@
 //! - [`kernels`]: one module per kernel (uniform struct, bindings, dispatch size).
 //! - [`buffers`]: buffer constructors and asynchronous readback.
 //! - [`recurrent`]: the recurrent stack (any cell, layers, directions) forward and BPTT.
-//! - [`classifier`]: the name classifier's training step on the GPU.
+//! - [`model`]: the labs' model ([`crate::math::model::SeqModel`]) trained on the GPU.
 //! - [`module`]: a bare recurrent module forward + backward (the PyTorch module fixtures).
 //!
 //! Imports `math` (layouts, batches) and nothing from `train`. Works on native
 //! (Vulkan; lavapipe in tests, polled) and on wasm32 (WebGPU; never blocks).
 
 pub mod buffers;
-pub mod classifier;
 pub mod context;
 pub mod error;
 pub mod kernels;
+pub mod model;
 pub mod module;
 pub mod recurrent;
 pub mod shader_source;
 
-pub use classifier::{GpuClassifier, Readout};
 pub use context::{GpuContext, GpuCounts};
 pub use error::GpuError;
+pub use model::{GpuModel, GpuTrainState, InputKind, StepResult};
 pub use module::{GpuRnnModule, ModuleInputs, ModuleOutputs};

@@ -26,7 +26,7 @@
 //! the backward pass one dispatch of the cell's backward kernel for BPTT over all steps, then
 //! the weight and bias gradients as single matmuls / column sums over all `T·B` rows.
 //!
-//! The engine is shared by [`crate::gpu::classifier::GpuClassifier`] (one-hot input) and
+//! The engine is shared by [`crate::gpu::model::GpuModel`] (one-hot or dense input) and
 //! [`crate::gpu::module::GpuRnnModule`] (dense input, initial states, every gradient).
 
 use super::buffers;

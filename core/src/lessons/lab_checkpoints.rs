@@ -14,7 +14,7 @@
 use super::checkpoints::Answer;
 use crate::delay::outcome::{CellRange, Outcome};
 use crate::math::params::CellKind;
-use crate::train::session::ValReport;
+use crate::task::names::ValReport;
 
 /// The names lab's checkpoint key.
 pub const NAMES_BASELINE: &str = "names-baseline";

@@ -93,6 +93,26 @@ pub fn softmax_cross_entropy(
     total
 }
 
+/// Squared error: returns the **sum** `Σ_i (outputs[i] − values[i])²` (in f64) and writes
+/// `d_outputs[i] = 2 (outputs[i] − values[i]) / divisor` (`nn.MSELoss` with `reduction='mean'`
+/// over `divisor` readouts).
+///
+/// - `outputs`, `values`, `d_outputs`: `[N]`.
+///
+/// # Panics
+/// If the lengths disagree.
+pub fn squared_error(outputs: &[f32], values: &[f32], divisor: f32, d_outputs: &mut [f32]) -> f64 {
+    assert_eq!(outputs.len(), values.len(), "squared_error: one value per output");
+    assert_eq!(d_outputs.len(), outputs.len(), "squared_error: d_outputs are not [N]");
+    let mut loss_sum = 0.0f64;
+    for ((d, &y), &t) in d_outputs.iter_mut().zip(outputs).zip(values) {
+        let e = y - t;
+        loss_sum += f64::from(e) * f64::from(e);
+        *d = 2.0 * e / divisor;
+    }
+    loss_sum
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,25 +173,6 @@ pub struct ReadoutSums {
 }
 
 impl ReadoutSums {
-    /// The sums of `len` sequences evaluated in slices of at most `chunk` (at least 1):
-    /// `slice(range)` evaluates one slice. The sums equal one evaluation of the whole batch;
-    /// only the slice's forward caches are alive at a time.
-    pub fn in_chunks(
-        len: usize,
-        chunk: usize,
-        mut slice: impl FnMut(std::ops::Range<usize>) -> ReadoutSums,
-    ) -> ReadoutSums {
-        let chunk = chunk.max(1);
-        let mut sums = ReadoutSums::default();
-        let mut start = 0;
-        while start < len {
-            let end = (start + chunk).min(len);
-            sums.add(slice(start..end));
-            start = end;
-        }
-        sums
-    }
-
     /// Adds another batch's (or slice's) sums.
     pub fn add(&mut self, other: ReadoutSums) {
         self.loss_sum += other.loss_sum;

@@ -19,13 +19,16 @@
 //! - [`layer`]: one (layer, direction) over time, forward and BPTT, packed lengths.
 //! - [`recurrent`]: the whole `nn.RNN`/`nn.LSTM`/`nn.GRU` module.
 //! - [`shapes`]: shapes, parameter counts, validation errors.
-//! - [`classifier`], [`loss`], [`optim`], [`init`]: the name classifier and its training.
+//! - [`model`]: the one model of every lab (the recurrent module and a linear head over its
+//!   readouts, cross-entropy or squared error), its batches ([`model::SeqBatch`]) and the
+//!   names lab's inspection views.
+//! - [`loss`], [`optim`], [`init`]: losses, Adam and clipping, PyTorch's initialisation.
 //!
 //! Imports nothing from `gpu` or `train`.
 
 pub mod activation;
 pub mod cell;
-pub mod classifier;
+pub mod model;
 pub mod gru;
 pub mod init;
 pub mod lanes;

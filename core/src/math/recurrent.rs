@@ -47,7 +47,7 @@ impl<'a> TensorRef<'a> {
 }
 
 /// An owned time-major input sequence, kept in the cache for the backward pass.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum SeqData {
     /// Dense features `[T, B, I]`.
     Dense(Vec<f32>),
@@ -396,7 +396,7 @@ impl RnnModule {
 
     /// [`RnnModule::forward_time_major`] with gates pinned: each [`GatePin`] applies to its
     /// (layer, direction), at time index `step` (or every step). Pins are not validated here
-    /// (see `ClassifierModel::trace_pinned`); a pin for a layer or direction the module does not
+    /// (see `SeqModel::trace_pinned`); a pin for a layer or direction the module does not
     /// have, or a gate the cell does not have, is ignored.
     #[expect(
         clippy::too_many_arguments,

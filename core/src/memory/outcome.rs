@@ -11,9 +11,8 @@
 //! Until every run of the plan is finished the outcome is [`OutcomeKind::Unfinished`] and
 //! says nothing final.
 
-use super::run::MemoryPlan;
-use super::trainer::HeldOutPoint;
 use crate::math::params::CellKind;
+use crate::train::sweep::{solved_after, HeldOut, SweepPlan};
 use serde::{Deserialize, Serialize};
 
 /// A seed beats the baseline when its final held-out loss is below `BEATS · baseline`
@@ -193,35 +192,32 @@ pub fn judge(cells: &[CellKind], seeds: usize, runs: &[RunFinal], baseline: f64)
     }
 }
 
-impl MemoryPlan {
-    /// The final figures of the finished runs among `curves` (one held-out curve per run, in
-    /// the plan's order; a run is finished when its last evaluation is at the budget).
-    pub fn finals(&self, curves: &[Vec<HeldOutPoint>]) -> Vec<RunFinal> {
-        curves
-            .iter()
-            .enumerate()
-            .take(self.runs())
-            .filter_map(|(k, curve)| {
-                let last = curve.last().filter(|p| p.step >= self.steps)?;
-                let (cell, seed) = self.run(k);
-                Some(RunFinal {
-                    cell,
-                    seed,
-                    loss: last.loss,
-                    accuracy: last.accuracy,
-                    solved_after: super::trainer::solved_after(curve),
-                })
+/// The final figures of the finished runs among `curves` (one held-out curve per run of
+/// `plan`, in its order, [`SweepPlan::run_ids`]; a run is finished when its last evaluation is
+/// at the budget).
+pub fn finals(plan: &SweepPlan, curves: &[Vec<HeldOut>]) -> Vec<RunFinal> {
+    plan.run_ids()
+        .into_iter()
+        .zip(curves)
+        .filter_map(|(id, curve)| {
+            let last = curve.last().filter(|p| p.step >= plan.steps)?;
+            Some(RunFinal {
+                cell: id.cell,
+                seed: id.seed,
+                loss: last.loss,
+                accuracy: last.acc,
+                solved_after: solved_after(curve, plan.recipe.batch_size),
             })
-            .collect()
-    }
+        })
+        .collect()
+}
 
-    /// The outcome of the runs among `curves` ([`judge`]).
-    pub fn outcome(&self, curves: &[Vec<HeldOutPoint>]) -> MemoryOutcome {
-        judge(
-            &self.cells,
-            self.seeds.len(),
-            &self.finals(curves),
-            self.task.baseline_loss(),
-        )
-    }
+/// The outcome of the runs among `curves` ([`finals`], [`judge`]).
+pub fn outcome(plan: &SweepPlan, curves: &[Vec<HeldOut>]) -> MemoryOutcome {
+    judge(
+        &plan.cells,
+        plan.seeds.len(),
+        &finals(plan, curves),
+        plan.task.baseline().loss,
+    )
 }

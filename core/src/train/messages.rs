@@ -7,10 +7,12 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-pub use super::choice::StepTimings;
+pub use super::backend::StepTimings;
+use super::sweep::ResumeRefused;
 use crate::gpu::GpuError;
+use crate::task::TaskError;
 
-/// Why a run ended with an error ([`super::session::TrainEvent::Error`]).
+/// Why a run ended with an error (the engine's `LabEvent::Error`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum TrainError {
     /// The loss of step `step` was not finite (NaN or ±∞): training stopped, and the weights
@@ -23,19 +25,11 @@ pub enum TrainError {
         /// Whether gradient clipping (`max_norm` > 0) was on (otherwise the message suggests it).
         clipping: bool,
     },
-    /// The GPU failed with no state to continue from on the CPU.
-    Gpu(GpuError),
-    /// Validation failed on the CPU after the GPU failed.
-    Validation(GpuError),
-    /// The saved run has `saved` parameters, the configuration `expected`: it cannot resume.
-    ResumeMismatch {
-        /// Parameters in the checkpoint.
-        saved: usize,
-        /// Parameters of the configured model.
-        expected: usize,
-    },
-    /// The saved run could not be loaded onto the backend.
-    ResumeLoad(GpuError),
+    /// The checkpoint to go on from does not fit the sweep (its settings, runs or sizes).
+    Resume(ResumeRefused),
+    /// The configuration gives no task (a delay outside the length, a length below the
+    /// task's).
+    Task(TaskError),
     /// The training engine (the Web Worker that runs the session) failed.
     Engine(EngineFault),
 }
@@ -54,20 +48,18 @@ pub enum EngineFault {
     Unreadable(String),
 }
 
-/// A message of a run that does not stop it ([`super::session::TrainEvent::Notice`]).
+/// A message of a run that does not stop it (the engine's `LabEvent::Notice`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum TrainNotice {
-    /// The gradient norm of step `step` was not finite: its update was skipped.
+    /// The loss or the gradient norm of step `step` was not finite: its update was skipped.
     SkippedStep {
         /// The 1-based step.
         step: u64,
     },
-    /// After a stop, the weights could not be read back from the GPU.
-    WeightsUnreadable(GpuError),
 }
 
 /// Why a run that wanted the GPU trains on the CPU
-/// ([`super::session::BackendKind::Cpu`]'s `notice`).
+/// ([`super::backend::BackendKind::Cpu`]'s `notice`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum CpuReason {
     /// No GPU could be set up.
@@ -121,14 +113,8 @@ impl fmt::Display for TrainError {
                     " or turn on gradient clipping (max_norm, e.g. 5)"
                 }
             ),
-            TrainError::Gpu(e) => write!(f, "Training stopped: {e}"),
-            TrainError::Validation(e) => write!(f, "Validation failed: {e}"),
-            TrainError::ResumeMismatch { saved, expected } => write!(
-                f,
-                "The saved run has {saved} parameters but this configuration has {expected}; it \
-                 cannot be resumed."
-            ),
-            TrainError::ResumeLoad(e) => write!(f, "The saved run could not be loaded: {e}"),
+            TrainError::Resume(e) => write!(f, "The saved run cannot be resumed: {e}."),
+            TrainError::Task(e) => e.fmt(f),
             TrainError::Engine(e) => e.fmt(f),
         }
     }
@@ -154,7 +140,6 @@ impl fmt::Display for TrainNotice {
                 f,
                 "Step {step}: the gradient norm was not finite, so the update was skipped."
             ),
-            TrainNotice::WeightsUnreadable(e) => write!(f, "Could not read the weights back: {e}"),
         }
     }
 }

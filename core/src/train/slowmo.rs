@@ -3,7 +3,7 @@
 //!
 //! The stages, in order:
 //! 1. **forward**: per character, `h_t` (and `c_t`, the gates) of every layer and direction
-//!    ([`ClassifierModel::trace`]);
+//!    ([`SeqModel::trace`]);
 //! 2. **logits**, **softmax**, **loss**: `fc` on the output the head reads, its softmax and
 //!    `−ln p[label]`;
 //! 3. **backward**: per character, in the order BPTT visits the steps (top layer first; the
@@ -15,14 +15,15 @@
 //! 5. **adam**: the update `Δ = new − old` of every parameter and its largest movers per tensor;
 //! 6. **new prediction**: the same name through the updated weights.
 //!
-//! The update itself is the trainer's: `accumulate_loss_and_grads` over a batch of that one
-//! name, `clip_grad_norm`, `Adam::update` with the step's learning rate, and the same rule for
-//! skipping a non-finite step as [`super::cpu::CpuTrainer::step`], so the new weights are those
-//! of one real training step at batch 1 (`core/tests/slowmo.rs` checks both this and that the
-//! step-by-step gradients add up to the trainer's).
+//! The update itself is the trainer's: `accumulate` over a batch of that one name,
+//! `clip_grad_norm` (measuring the norm when clipping is off), `Adam::update` with the step's
+//! learning rate, and the same rule for skipping a non-finite step as
+//! [`super::trainer::Trainer::step_on`], so the new weights are those of one real training step
+//! at batch 1 (`core/tests/slowmo.rs` checks both this and that the step-by-step gradients add
+//! up to the trainer's).
 
 use super::Hyper;
-use crate::math::classifier::{ClassifierBatch, ClassifierModel};
+use crate::math::model::{SeqBatch, SeqModel};
 use crate::math::loss::softmax_cross_entropy;
 use crate::math::optim::{clip_grad_norm, Adam, ClipOutcome};
 use crate::math::params::{LayerOffsets, ParamEntry};
@@ -36,7 +37,7 @@ pub const TOP_MOVERS: usize = 5;
 #[derive(Clone, Copy, Debug)]
 pub struct SlowmoInput<'a> {
     /// The classifier.
-    pub model: &'a ClassifierModel,
+    pub model: &'a SeqModel,
     /// `[P]` its parameters (`model.layout` order).
     pub params: &'a [f32],
     /// Adam's state before the step (moments and the number of updates done).
@@ -158,32 +159,26 @@ pub fn slow_step(input: SlowmoInput<'_>) -> Result<SlowStep, RnnError> {
         ..
     } = input;
     assert!(
-        (label as usize) < model.num_classes,
+        (label as usize) < model.outputs,
         "slow_step: label {label} is not one of the {} classes",
-        model.num_classes
+        model.outputs
     );
     let trace = model.trace(params, tokens)?;
-    let batch = ClassifierBatch {
-        batch: 1,
-        seq_len: tokens.len(),
-        tokens: tokens.to_vec(),
-        lengths: vec![tokens.len() as u32],
-        labels: vec![label],
-    };
+    let batch = SeqBatch::of_sequences(&[tokens.to_vec()], vec![label]);
     let read = model.model_tokens(tokens);
     let feature = head_feature(&trace.directions, model, read.len());
-    let logits = model.forward(params, &batch).logits;
+    let logits = model.forward(params, &batch).outputs;
     let mut d_logits = vec![0.0f32; logits.len()];
-    let loss = softmax_cross_entropy(&logits, &[label], model.num_classes, 1.0, &mut d_logits);
+    let loss = softmax_cross_entropy(&logits, &[label], model.outputs, 1.0, &mut d_logits);
     // The trainer's gradient, and the same call recording what BPTT kept of every step.
     let mut grads = vec![0.0f32; params.len()];
-    model.accumulate_loss_and_grads(params, &batch, 1, &mut grads);
+    model.accumulate(params, &batch, 1, &mut grads);
     let mut record = ModuleRecord {
         pre_activations: true,
         ..ModuleRecord::default()
     };
     let mut scratch = vec![0.0f32; params.len()];
-    model.accumulate_loss_and_grads_recorded(params, &batch, 1, &mut scratch, &mut record);
+    model.accumulate_recorded(params, &batch, 1, &mut scratch, &mut record);
     let tensors = model.layout.entries.clone();
     let mut rebuilt = vec![0.0f32; params.len()];
     add_head_grads(model, &feature, &d_logits, &mut rebuilt);
@@ -232,7 +227,7 @@ pub fn slow_step(input: SlowmoInput<'_>) -> Result<SlowStep, RnnError> {
 }
 
 /// The `[D·H]` output the head reads: every top-layer direction's `h` at the read position.
-fn head_feature(forward: &[DirectionTrace], model: &ClassifierModel, len: usize) -> Vec<f32> {
+fn head_feature(forward: &[DirectionTrace], model: &SeqModel, len: usize) -> Vec<f32> {
     let hid = model.spec.hidden_size;
     let top = model.spec.num_layers - 1;
     forward
@@ -243,7 +238,7 @@ fn head_feature(forward: &[DirectionTrace], model: &ClassifierModel, len: usize)
 }
 
 /// `fc.weight += d_logits ⊗ feature`, `fc.bias += d_logits`.
-fn add_head_grads(model: &ClassifierModel, feature: &[f32], d_logits: &[f32], out: &mut [f32]) {
+fn add_head_grads(model: &SeqModel, feature: &[f32], d_logits: &[f32], out: &mut [f32]) {
     let w = model.layout.get("fc.weight").expect("fc.weight").offset;
     let b = model.layout.get("fc.bias").expect("fc.bias").offset;
     let feat = feature.len();
@@ -269,7 +264,7 @@ fn l2(xs: &[f32]) -> f32 {
 
 /// The backward pass through time, step by step, from what BPTT recorded.
 struct BackwardWalk<'a> {
-    model: &'a ClassifierModel,
+    model: &'a SeqModel,
     read: &'a [u32],
     forward: &'a [DirectionTrace],
     record: &'a ModuleRecord,
@@ -370,31 +365,29 @@ struct Update {
     new_params: Vec<f32>,
 }
 
-/// Clipping and Adam as [`super::cpu::CpuTrainer::step`] does them: a non-finite loss, or with
-/// clipping on a non-finite norm, skips the update (Adam's step count unchanged).
+/// Clipping and Adam as [`super::trainer::Trainer::step_on`] does them: the norm is measured
+/// (and clipped when `max_norm` > 0); a non-finite loss, or with clipping on a non-finite
+/// norm, skips the update (Adam's step count unchanged).
 fn update(input: SlowmoInput<'_>, grads: &[f32], loss: f32) -> Update {
     let hyper = input.hyper;
     let mut clipped = grads.to_vec();
-    let mut skipped = !loss.is_finite();
+    let threshold = if hyper.max_norm > 0.0 {
+        hyper.max_norm
+    } else {
+        f32::INFINITY
+    };
+    let outcome = clip_grad_norm(&mut clipped, threshold);
     let mut clip = ClipStage {
         max_norm: hyper.max_norm,
-        norm: grads
-            .iter()
-            .map(|&g| (g as f64) * (g as f64))
-            .sum::<f64>()
-            .sqrt(),
+        norm: outcome.norm(),
         scale: 1.0,
         clipped: false,
     };
-    if hyper.max_norm > 0.0 && !skipped {
-        let outcome = clip_grad_norm(&mut clipped, hyper.max_norm);
-        clip.norm = outcome.norm();
-        if let ClipOutcome::Clipped { scale, .. } = outcome {
-            clip.scale = scale;
-            clip.clipped = true;
-        }
-        skipped = outcome.skip_step();
+    if let ClipOutcome::Clipped { scale, .. } = outcome {
+        clip.scale = scale;
+        clip.clipped = true;
     }
+    let skipped = !loss.is_finite() || (hyper.max_norm > 0.0 && outcome.skip_step());
     let mut adam = input.adam.clone();
     let mut new_params = input.params.to_vec();
     if !skipped {

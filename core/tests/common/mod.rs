@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::tol::Tol;
-use unroll_core::math::classifier::ClassifierBatch;
+use unroll_core::math::model::SeqBatch;
 use unroll_core::math::optim::AdamConfig;
 use unroll_core::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
 
@@ -357,7 +357,7 @@ pub struct ClassifierCase {
     pub layout: ParamLayout,
     /// `[layout.total_len()]` parameters before the step.
     pub params: Vec<f32>,
-    pub batch: ClassifierBatch,
+    pub batch: SeqBatch,
     /// The fixture's optimizer: Adam(lr=1e-3, betas=(0.9, 0.999), eps=1e-8).
     pub adam: AdamConfig,
 }
@@ -394,13 +394,7 @@ impl ClassifierFixture {
                 "input_indices is not [batch, seq_len]".into(),
             ));
         }
-        let batch = ClassifierBatch {
-            batch: self.batch,
-            seq_len: self.seq_len,
-            tokens: self.input_indices.concat(),
-            lengths: self.lengths.clone(),
-            labels: self.targets.clone(),
-        };
+        let batch = SeqBatch::of_batch_first(self.batch, self.seq_len, &self.input_indices.concat(), self.lengths.clone(), self.targets.clone());
         Ok(ClassifierCase {
             name: self.name.clone(),
             spec,

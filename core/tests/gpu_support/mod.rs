@@ -31,7 +31,7 @@ pub fn block<F: std::future::Future>(f: F) -> F::Output {
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use unroll_core::math::classifier::ClassifierBatch;
+use unroll_core::math::model::SeqBatch;
 
 /// A seeded RNG for test data.
 pub fn rng(seed: u64) -> ChaCha8Rng {
@@ -46,7 +46,7 @@ pub fn random_batch(
     seq_len: usize,
     vocab: usize,
     classes: usize,
-) -> ClassifierBatch {
+) -> SeqBatch {
     let mut lengths: Vec<u32> = (0..batch)
         .map(|_| rng.random_range(1..=seq_len as u32))
         .collect();
@@ -61,13 +61,7 @@ pub fn random_batch(
     let labels = (0..batch)
         .map(|_| rng.random_range(0..classes as u32))
         .collect();
-    ClassifierBatch {
-        batch,
-        seq_len,
-        tokens,
-        lengths,
-        labels,
-    }
+    SeqBatch::of_batch_first(batch, seq_len, &tokens, lengths, labels)
 }
 
 /// PyTorch's default init U(−1/√H, 1/√H) for every parameter, seeded.

@@ -1,13 +1,15 @@
 //! The training bridge's browser side: the data set in use (the page's own, or an upload the
 //! engine's worker keeps), its split counts, and the runs in the engine's worker
-//! ([`RunHandle`], [`run_session`]). Re-exported by [`super`], whose pure helpers it uses.
+//! ([`RunHandle`], [`run_session`]: the engine's lab events of a names run, as the page's
+//! [`NamesEvent`]s). Re-exported by [`super`], whose pure helpers it uses.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::{
-    summary_of, Checkpoint, DataSource, DatasetSummary, SplitSizes, TrainConfig, TrainEvent,
+    summary_of, DataSource, DatasetSummary, NamesEvent, NamesEvents, SplitSizes, SweepCheckpoint,
+    TrainConfig,
 };
 use crate::names::text::DataInUse;
 use crate::shell::engine_client::EngineClient;
@@ -16,7 +18,7 @@ use unroll_core::data::names::LoadError;
 use unroll_core::data::split::SplitCounts;
 use unroll_core::data::upload::UploadSummary;
 use unroll_core::data::{NamesDataset, VAL_FRACTION};
-use unroll_core::engine::protocol::{Command, SessionId};
+use unroll_core::engine::protocol::{Command, SessionId, TrainRequest};
 
 /// The data set in use: where its names are, its classes and counts, and the split counts
 /// known so far, shared by the page and the training session.
@@ -139,7 +141,7 @@ pub async fn fetch_split(data: Rc<LoadedData>, seed: u32) -> bool {
 
 /// The page's handle of one run in the engine's worker: its session number, the pause /
 /// resume / stop commands and whether it was stopped on this side (the worker flips the run's
-/// [`unroll_core::train::session::TrainControl`] when the commands arrive).
+/// [`unroll_core::engine::run::RunControl`] when the commands arrive).
 #[derive(Clone, Debug)]
 pub struct RunHandle {
     session: SessionId,
@@ -193,21 +195,49 @@ impl RunHandle {
     }
 }
 
+/// Where a run starts.
+#[derive(Clone, Debug)]
+pub enum Start {
+    /// A fresh initialisation from the configuration's seed.
+    Fresh,
+    /// The run that made this checkpoint, going on from it.
+    Resume(SweepCheckpoint),
+    /// These weights, with Adam's moments at zero ("Train on from these weights").
+    From(Vec<f32>),
+}
+
 /// Runs one training session in the engine's worker to its end (or until `control.stop()`),
-/// from `resume` when given (a checkpoint of a run with this configuration and data),
-/// calling `on_event` for everything the page shows (at most once per animation frame, in
-/// the session's order). Never panics; failures arrive as [`TrainEvent::Error`].
+/// from `start`, calling `on_event` for everything the page shows of it (at most once per
+/// animation frame, in the session's order). `classes`: the data set's languages. Never
+/// panics; failures arrive as [`NamesEvent::Error`].
 pub async fn run_session(
     config: TrainConfig,
     data: DataRef,
+    classes: usize,
     control: RunHandle,
-    resume: Option<Checkpoint>,
-    on_event: impl FnMut(TrainEvent) + 'static,
+    start: Start,
+    mut on_event: impl FnMut(NamesEvent) + 'static,
 ) {
     if control.is_stopped() {
         return;
     }
+    let (resume, start_from) = match start {
+        Start::Fresh => (None, None),
+        Start::Resume(c) => (Some(c), None),
+        Start::From(p) => (None, Some(p)),
+    };
+    let request = TrainRequest {
+        query: config.to_query(),
+        data: None,
+        resume,
+        start_from,
+    };
+    let mut events = NamesEvents::new(classes);
     EngineClient::get()
-        .run_names(control.session, config.to_query(), &data, resume, on_event)
+        .run_lab(control.session, request, Some(&data), move |e| {
+            for event in events.translate(e) {
+                on_event(event);
+            }
+        })
         .await
 }

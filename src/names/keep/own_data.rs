@@ -17,7 +17,7 @@ use std::rc::Rc;
 use unroll_core::data::upload::{UploadError, UploadSummary};
 use unroll_core::keep::DataSource;
 use unroll_core::train::clock::sleep_ms;
-use unroll_core::train::session::{EngineFault, TrainError};
+use unroll_core::train::messages::{EngineFault, TrainError};
 
 /// How many skipped lines the message lists (the count covers all).
 const SKIPPED_SHOWN: usize = 5;

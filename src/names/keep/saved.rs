@@ -45,10 +45,11 @@ fn snapshot(state: KeepState, finished: bool) -> Option<Snapshot> {
     };
     let step = match &checkpoint {
         Some(c) => {
-            losses.step_loss = curve_until(&losses.step_loss, c.step);
-            losses.mean_loss = curve_until(&losses.mean_loss, c.step);
-            losses.small_batches.retain(|m| m.0 <= c.step);
-            c.step
+            let at = c.step();
+            losses.step_loss = curve_until(&losses.step_loss, at);
+            losses.mean_loss = curve_until(&losses.mean_loss, at);
+            losses.small_batches.retain(|m| m.0 <= at);
+            at
         }
         None => w.step,
     };
@@ -94,7 +95,7 @@ struct Snapshot {
     session: SavedSession,
     weights: Rc<Weights>,
     upload: Vec<(String, Vec<u8>)>,
-    checkpoint: Option<Rc<bridge::Checkpoint>>,
+    checkpoint: Option<Rc<bridge::SweepCheckpoint>>,
 }
 
 impl Snapshot {
@@ -113,7 +114,8 @@ impl Snapshot {
         sleep_ms(0).await;
         let params = checkpoint
             .as_ref()
-            .map_or(w.params.as_slice(), |c| c.params.as_slice());
+            .and_then(|c| c.runs.first())
+            .map_or(w.params.as_slice(), |r| r.trainer.params.as_slice());
         let source = &session.source;
         let weights = export_trained(
             &w.model,

@@ -219,7 +219,7 @@ async fn load_weights(
     let builtin_classes: Option<Vec<String>> = state.builtin.get_value().map(|b| b.classes.clone());
     let verdict = match_classes(
         imported.classes.as_deref(),
-        imported.model.num_classes,
+        imported.model.outputs,
         &loaded_classes,
         builtin_classes.as_deref(),
     );

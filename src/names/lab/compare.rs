@@ -24,7 +24,7 @@ pub use super::compare_runs::{CompareRun, CELLS};
 use crate::charts::compare::{self as compare_chart, CompareChartText};
 use crate::charts::style::cell_colour;
 use crate::lessons::fmt::count_commas;
-use crate::names::bridge::{self as bridge, CellKind, RunHandle, TrainConfig, TrainEvent};
+use crate::names::bridge::{self as bridge, CellKind, NamesEvent, RunHandle, Start, TrainConfig};
 use crate::names::data_loader::LoadState;
 use crate::shell::i18n::use_locale;
 use crate::shell::run_status::RunStatus;
@@ -119,13 +119,19 @@ impl CompareState {
                 state
                     .runs
                     .update(|r| r.push(CompareRun::new(cell, bridge::param_count(&cfg, classes))));
-                bridge::run_session(cfg, dataset.clone(), ctl.clone(), None, move |event| {
+                bridge::run_session(
+                    cfg,
+                    dataset.clone(),
+                    classes,
+                    ctl.clone(),
+                    Start::Fresh,
+                    move |event| {
                     if !live() {
                         return;
                     }
                     match event {
-                        TrainEvent::Step { step, .. } => state.steps.update(|s| s[i] = step),
-                        TrainEvent::Backend(_) | TrainEvent::Epoch(_) | TrainEvent::Error(_) => {
+                        NamesEvent::Step { step, .. } => state.steps.update(|s| s[i] = step),
+                        NamesEvent::Backend(_) | NamesEvent::Epoch(_) | NamesEvent::Error(_) => {
                             state.runs.update(|r| {
                                 if let Some(run) = r.get_mut(i) {
                                     run.apply(&event)

@@ -7,7 +7,9 @@ use crate::charts::compare::Curve;
 use crate::charts::style::cell_colour;
 use unroll_core::math::cell::CELL_COUNT;
 use unroll_core::math::params::CellKind;
-use unroll_core::train::session::{BackendKind, TrainError, TrainEvent};
+use crate::names::bridge::NamesEvent;
+use unroll_core::train::backend::BackendKind;
+use unroll_core::train::messages::TrainError;
 
 /// The cells compared, in training order.
 pub const CELLS: [CellKind; CELL_COUNT] = CellKind::ALL;
@@ -45,15 +47,15 @@ impl CompareRun {
 
     /// Takes what the table and the chart show from one event of the run's session: its
     /// backend, an epoch's accuracy and seconds, or the error it ended with.
-    pub fn apply(&mut self, event: &TrainEvent) {
+    pub fn apply(&mut self, event: &NamesEvent) {
         match event {
-            TrainEvent::Backend(BackendKind::Gpu { .. }) => self.backend = Some("webgpu"),
-            TrainEvent::Backend(BackendKind::Cpu { .. }) => self.backend = Some("cpu"),
-            TrainEvent::Epoch(rep) => {
+            NamesEvent::Backend(BackendKind::Gpu { .. }) => self.backend = Some("webgpu"),
+            NamesEvent::Backend(BackendKind::Cpu { .. }) => self.backend = Some("cpu"),
+            NamesEvent::Epoch(rep) => {
                 self.points.push((rep.epoch, rep.val_acc));
                 self.secs.push(rep.sec);
             }
-            TrainEvent::Error(e) => self.error = Some(e.clone()),
+            NamesEvent::Error(e) => self.error = Some(e.clone()),
             _ => {}
         }
     }
@@ -89,10 +91,10 @@ pub fn running_fraction(steps: &[u64], per_run: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use unroll_core::train::session::EpochReport;
+    use unroll_core::task::names::EpochReport;
 
-    fn epoch(epoch: u32, val_acc: f32, sec: f64) -> TrainEvent {
-        TrainEvent::Epoch(EpochReport {
+    fn epoch(epoch: u32, val_acc: f32, sec: f64) -> NamesEvent {
+        NamesEvent::Epoch(EpochReport {
             epoch,
             train_loss: 2.0,
             val_loss: 1.5,
@@ -108,7 +110,7 @@ mod tests {
         for e in [epoch(1, 0.5, 2.0), epoch(2, 0.7, 4.0), epoch(3, 0.6, 3.0)] {
             run.apply(&e);
         }
-        run.apply(&TrainEvent::Finished);
+        run.apply(&NamesEvent::Finished);
         assert_eq!(run.points, [(1, 0.5), (2, 0.7), (3, 0.6)]);
         assert_eq!(run.best(), Some(0.7));
         assert_eq!(run.sec_per_epoch(), Some(3.0));
@@ -127,7 +129,7 @@ mod tests {
             step: 3,
             clipping: false,
         };
-        run.apply(&TrainEvent::Error(error));
+        run.apply(&NamesEvent::Error(error));
         assert!(matches!(
             run.error,
             Some(TrainError::BadLoss { step: 3, .. })
@@ -139,12 +141,12 @@ mod tests {
     fn a_run_keeps_the_backend_it_trained_on() {
         let mut run = CompareRun::new(CellKind::Gru, 10);
         assert_eq!(run.backend, None);
-        run.apply(&TrainEvent::Backend(BackendKind::Gpu {
+        run.apply(&NamesEvent::Backend(BackendKind::Gpu {
             description: String::new(),
             measured: None,
         }));
         assert_eq!(run.backend, Some("webgpu"));
-        run.apply(&TrainEvent::Backend(BackendKind::Cpu { notice: None }));
+        run.apply(&NamesEvent::Backend(BackendKind::Cpu { notice: None }));
         assert_eq!(run.backend, Some("cpu"));
     }
 

@@ -1,7 +1,7 @@
 //! Gradient flow: ‖∂L/∂h_t‖ per time step, counted back from the read-out, on a log axis.
 //!
-//! The numbers are the session's [`TrainEvent::GradFlow`] events (the trainer's
-//! `ClassifierModel::grad_flow` on a fixed batch of validation names, with each published
+//! The numbers are the session's [`NamesEvent::GradFlow`] events (the trainer's
+//! `SeqModel::grad_flow` on a fixed batch of validation names, with each published
 //! weight snapshot). The last curve of each cell seen in this tab is kept, so an RNN run and an
 //! LSTM run can be compared on one chart; the running session's curve is drawn solid, the
 //! others dashed.
@@ -17,7 +17,7 @@ use crate::shell::i18n::use_locale;
 use crate::text::GradFlowText;
 use leptos::prelude::*;
 use unroll_core::math::params::CellKind;
-use unroll_core::train::session::TrainEvent;
+use crate::names::bridge::NamesEvent;
 
 /// The curves of this tab: the running session's and the last one of each other cell.
 #[derive(Clone, Copy)]
@@ -50,10 +50,10 @@ impl GradFlowStore {
         self.current.set(None);
     }
 
-    /// Records a [`TrainEvent::GradFlow`] of a session training `cell` at `hidden_size`
+    /// Records a [`NamesEvent::GradFlow`] of a session training `cell` at `hidden_size`
     /// (other events are ignored).
-    pub fn observe(&self, cell: CellKind, hidden_size: usize, event: &TrainEvent) {
-        let TrainEvent::GradFlow { step, norms } = event else {
+    pub fn observe(&self, cell: CellKind, hidden_size: usize, event: &NamesEvent) {
+        let NamesEvent::GradFlow { step, norms } = event else {
             return;
         };
         let curve = GradCurve {

@@ -3,17 +3,17 @@
 //! direction, the top-k languages, whether the pin applies). Plain data, no Leptos: the panel
 //! ([`super::inspector`]) renders it, and the native tests check it against [`unroll_core::math`].
 //!
-//! Every number comes from [`unroll_core::math::classifier::ClassifierModel::trace_pinned`] (the CPU
+//! Every number comes from [`unroll_core::math::model::SeqModel::trace_pinned`] (the CPU
 //! reference the trainer uses). One name is a few hundred multiply-adds per unit and step, so
 //! the panel recomputes it synchronously when the name, the weights or the pin change.
 
 use crate::charts::step_heatmap::{Scale, StepMap};
 use unroll_core::data::normalize::symbol;
 use unroll_core::math::cell::GateActivation;
-use unroll_core::math::classifier::{ClassifierTrace, GatePin};
+use unroll_core::math::model::{GatePin, SeqTrace};
 use unroll_core::math::params::CellKind;
 use unroll_core::math::recurrent::DirectionTrace;
-use unroll_core::train::session::Weights;
+use unroll_core::train::sweep::Weights;
 
 /// Languages listed in the prediction.
 pub const TOP_K: usize = 5;
@@ -177,7 +177,7 @@ fn ranked(probs: &[f32]) -> Vec<usize> {
 }
 
 /// The unpinned trace of `tokens` (the model as trained).
-pub fn base_trace(weights: &Weights, tokens: &[u32]) -> Result<ClassifierTrace, NoInspection> {
+pub fn base_trace(weights: &Weights, tokens: &[u32]) -> Result<SeqTrace, NoInspection> {
     weights
         .model
         .trace_pinned(&weights.params, tokens, &[])
@@ -191,7 +191,7 @@ pub fn inspect(
     weights: &Weights,
     classes: &[String],
     tokens: &[u32],
-    base: &ClassifierTrace,
+    base: &SeqTrace,
     pin: PinControls,
 ) -> Result<Inspection, NoInspection> {
     let model = &weights.model;
@@ -256,7 +256,7 @@ mod tests {
     use super::*;
     use unroll_core::data::{encode, VOCAB_SIZE};
     use unroll_core::math::cell::{forward_step, StepIn, StepOut};
-    use unroll_core::math::classifier::ClassifierModel;
+    use unroll_core::math::model::SeqModel;
     use unroll_core::math::params::{Nonlinearity, RnnSpec};
 
     const H: usize = 3;
@@ -265,7 +265,7 @@ mod tests {
     /// A small model of `cell` (one layer, forward only, H = 3, 4 classes) with fixed,
     /// irregular parameters (no random generator: the values are a formula of the index).
     fn weights(cell: CellKind) -> Weights {
-        let model = ClassifierModel::new(RnnSpec::new(cell, VOCAB_SIZE, H), CLASSES);
+        let model = SeqModel::new(RnnSpec::new(cell, VOCAB_SIZE, H), CLASSES);
         let params = (0..model.layout.total_len())
             .map(|i| ((i as f32) * 0.731).sin() * 0.8)
             .collect();
@@ -481,9 +481,9 @@ mod tests {
         let mut w = weights(CellKind::Lstm);
         w.model = w
             .model
-            .with_head(unroll_core::math::classifier::Head::Padded);
+            .with_head(unroll_core::math::model::Head::Padded);
         let ins = inspect_name(&w, "Abe", PinControls::default());
-        let padded = unroll_core::math::classifier::pad_tokens(&encode("Abe").unwrap()).len();
+        let padded = unroll_core::math::model::pad_tokens(&encode("Abe").unwrap()).len();
         assert_eq!((ins.steps, ins.padded_from), (padded, Some(3)));
         assert_eq!(ins.col_labels[..3], ["A", "b", "e"]);
         assert!(ins.col_labels[3..].iter().all(String::is_empty));

@@ -33,7 +33,7 @@ use std::rc::Rc;
 use unroll_core::config::Lang;
 use unroll_core::math::cell::LangText;
 use unroll_core::math::params::CellKind;
-use unroll_core::train::session::Weights;
+use unroll_core::train::sweep::Weights;
 
 /// The inspector's stylesheet (with the grad-flow panel's few rules).
 const INSPECT_CSS: &str = include_str!("inspect.css");

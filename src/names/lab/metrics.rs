@@ -2,7 +2,7 @@
 //! and distinct pairs, the split's validation names per class), the majority-class baseline,
 //! per-class validation accuracy and the `[C, C]` confusion matrix of the latest epoch as a
 //! heatmap (row = true language, column = predicted), all from the session's
-//! `TrainEvent::Validation` reports. The training page feeds it its last report through
+//! `NamesEvent::Validation` reports. The training page feeds it its last report through
 //! [`LabMetrics::show`], so a model restored after a reload shows its saved report again.
 //!
 //! Test hooks: `majority-baseline` (`data-value`, fraction; `data-source` = `split` before the
@@ -15,7 +15,7 @@
 
 pub use super::val_metrics::{majority, ValMetrics};
 use crate::lessons::fmt::count_commas;
-use crate::names::bridge::{self as bridge, TrainEvent};
+use crate::names::bridge::{self as bridge, NamesEvent};
 use crate::names::data_loader::LoadState;
 use crate::names::text::language_name;
 use crate::shell::i18n::use_locale;
@@ -55,8 +55,8 @@ impl LabMetrics {
     }
 
     /// Takes what the panel needs from one session event (call for every event).
-    pub fn observe(&self, event: &TrainEvent) {
-        if let TrainEvent::Validation(r) = event {
+    pub fn observe(&self, event: &NamesEvent) {
+        if let NamesEvent::Validation(r) = event {
             self.latest.set(Some(ValMetrics::from_report(r)));
         }
     }

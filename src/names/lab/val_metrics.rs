@@ -3,7 +3,7 @@
 //! shares), from the session's [`ValReport`]. Plain data, no Leptos; the panel is
 //! [`super::metrics`].
 
-use unroll_core::train::session::ValReport;
+use unroll_core::task::names::ValReport;
 
 /// One epoch's validation report, as the panel shows it (plain data).
 #[derive(Clone, Debug, PartialEq)]

@@ -9,7 +9,7 @@ use unroll_core::data::split::{Split, VAL_FRACTION};
 use unroll_core::data::NamesDataset;
 use unroll_core::math::optim::{Adam, AdamConfig};
 use unroll_core::math::params::CellKind;
-use unroll_core::train::session::{Checkpoint, Weights};
+use unroll_core::train::sweep::{SweepCheckpoint, Weights};
 use unroll_core::train::slowmo::{slow_step, SlowStep, SlowmoInput};
 use unroll_core::train::Hyper;
 
@@ -130,9 +130,9 @@ pub enum NoSlowmo {
 
 /// The parameters and Adam state the step starts from: the weights, with the run's moments
 /// when the page holds a checkpoint of the same step, else fresh moments.
-pub fn start_state(weights: &Weights, checkpoint: Option<&Checkpoint>) -> (Adam, AdamSource) {
+pub fn start_state(weights: &Weights, checkpoint: Option<&SweepCheckpoint>) -> (Adam, AdamSource) {
     let n = weights.params.len();
-    match checkpoint {
+    match checkpoint.and_then(|c| c.runs.first()).map(|r| &r.trainer) {
         Some(c) if c.step == weights.step && c.adam_m.len() == n && c.adam_v.len() == n => (
             Adam {
                 config: AdamConfig::default(),
@@ -152,13 +152,13 @@ pub fn start_state(weights: &Weights, checkpoint: Option<&Checkpoint>) -> (Adam,
 /// `classes` are not the model's or `label` is not one of them.
 pub fn compute(
     weights: &Weights,
-    checkpoint: Option<&Checkpoint>,
+    checkpoint: Option<&SweepCheckpoint>,
     hyper: Hyper,
     tokens: &[u32],
     (label, classes): (usize, &[String]),
 ) -> Result<Slowmo, NoSlowmo> {
     let model = &weights.model;
-    if label >= model.num_classes || classes.len() != model.num_classes {
+    if label >= model.outputs || classes.len() != model.outputs {
         return Err(NoSlowmo::ClassesDiffer);
     }
     let (adam, source) = start_state(weights, checkpoint);
@@ -386,7 +386,7 @@ pub fn validation_names(dataset: &NamesDataset, seed: u32, count: usize) -> Vec<
 mod tests {
     use super::*;
     use unroll_core::data::{encode, VOCAB, VOCAB_SIZE};
-    use unroll_core::math::classifier::ClassifierModel;
+    use unroll_core::math::model::SeqModel;
     use unroll_core::math::init::init_params;
     use unroll_core::math::params::RnnSpec;
 
@@ -398,7 +398,7 @@ mod tests {
         let mut spec = RnnSpec::new(cell, VOCAB_SIZE, 6);
         spec.num_layers = layers;
         spec.bidirectional = bidir;
-        let model = ClassifierModel::new(spec, 4);
+        let model = SeqModel::new(spec, 4);
         let params = init_params(&model.layout, &model.spec, 3);
         Weights {
             model,
@@ -489,23 +489,40 @@ mod tests {
     fn adam_state_is_the_runs_only_for_the_same_step() {
         let w = weights(CellKind::Rnn, 1, false);
         let n = w.params.len();
-        let mut c = Checkpoint {
-            step: 12,
-            epoch: 1,
-            batches_done: 12,
-            epoch_loss: 0.0,
-            params: w.params.clone(),
-            adam_step: 12,
-            adam_m: vec![0.1; n],
-            adam_v: vec![0.2; n],
-            recent: Vec::new(),
+        use unroll_core::train::sweep::{RunCheckpoint, RunId, RunSettings};
+        use unroll_core::train::trainer::{Recipe, TrainerState};
+        let mut c = SweepCheckpoint {
+            settings: RunSettings {
+                task: "names".into(),
+                recipe: Recipe::default(),
+                steps: 100,
+                eval_every: 50,
+            },
+            runs: vec![RunCheckpoint {
+                run: RunId {
+                    cell: CellKind::Rnn,
+                    seed: 0,
+                },
+                trainer: TrainerState {
+                    step: 12,
+                    params: w.params.clone(),
+                    adam_step: 12,
+                    adam_m: vec![0.1; n],
+                    adam_v: vec![0.2; n],
+                    stream_position: 12,
+                },
+                curve: Vec::new(),
+                skipped: 0,
+                window: (0.0, 0),
+            }],
+            turn: 0,
         };
         assert_eq!(start_state(&w, Some(&c)).1, AdamSource::Run(12));
         assert_eq!(start_state(&w, Some(&c)).0.m, vec![0.1; n]);
         let tokens = encode("Abe").unwrap();
         let s = compute(&w, Some(&c), HYPER, &tokens, (0, &classes())).unwrap();
         assert_eq!(s.step.new_adam.step, 13);
-        c.step = 11;
+        c.runs[0].trainer.step = 11;
         assert_eq!(start_state(&w, Some(&c)).1, AdamSource::Fresh);
         assert_eq!(start_state(&w, None).1, AdamSource::Fresh);
         assert_eq!(

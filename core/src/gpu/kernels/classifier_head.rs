@@ -1,6 +1,7 @@
-//! `shaders/classifier_head.wgsl`: Linear head, log-softmax, NLL (mean), `d_logits`, the
-//! `fc.bias` gradient and the step's (loss, correct) record, in one workgroup.
-//! CPU twin: `math::loss::log_softmax_nll` with `math::classifier`'s head.
+//! `shaders/classifier_head.wgsl`: Linear head, then log-softmax and NLL or the squared error
+//! (mean), `d_logits`, the `fc.bias` gradient and the step's (loss, correct) record, in one
+//! workgroup. CPU twins: `math::loss::softmax_cross_entropy` and `math::loss::squared_error`
+//! with `math::model::SeqModel`'s head.
 
 use bytemuck::{Pod, Zeroable};
 
@@ -29,15 +30,18 @@ pub struct HeadDims {
     pub result_slot: u32,
     /// 1 / B.
     pub inv_batch: f32,
+    /// 0: cross-entropy over the C logits (`labels` are classes); 1: squared error of the one
+    /// output (`labels` hold the f32 targets' bits).
+    pub loss: u32,
     /// Padding.
-    pub _pad: [u32; 3],
+    pub _pad: [u32; 2],
 }
 
 /// One training step's record in the results ring (`StepResult` in `common.wgsl`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub struct StepRecord {
-    /// Mean NLL over the batch.
+    /// Mean loss over the batch's rows.
     pub loss: f32,
     /// Names whose arg-max class equals the label.
     pub correct: u32,
@@ -47,7 +51,8 @@ pub struct StepRecord {
     pub skipped: u32,
 }
 
-/// Bindings: `params`, `features [B, F]`, `labels [B]` (read); `logits [B, C]`,
+/// Bindings: `params`, `features [B, F]`, `labels [B]` (classes or f32 bits; read);
+/// `logits [B, C]`,
 /// `d_logits [B, C]`, `grads`, `results [ring]` (read_write).
 #[derive(Debug)]
 pub struct ClassifierHead;

@@ -1,5 +1,5 @@
-//! `shaders/clip_grad_norm.wgsl`: once per step, the global gradient norm and clipping factor
-//! (`max_norm > 0`), the skip decision for non-finite gradients, and Adam's step count and
+//! `shaders/clip_grad_norm.wgsl`: once per step, the global gradient norm, the clipping factor
+//! and the skip decision for non-finite gradients (`max_norm > 0`), and Adam's step count and
 //! bias corrections, for `adam_update`. CPU twin: `math::optim::clip_grad_norm` (and
 //! `AdamConfig::step_scalars`).
 

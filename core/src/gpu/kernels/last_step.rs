@@ -1,6 +1,6 @@
-//! `shaders/last_step.wgsl`: gathers each name's output row at its last character (the head's
-//! features) and scatters the features' gradient back. CPU twin: the gather/scatter in
-//! `math::classifier::ClassifierModel`.
+//! `shaders/last_step.wgsl`: gathers each sequence's output row at its last step (the head's
+//! features) and scatters the features' gradient back. CPU twin: the gather/scatter of
+//! `math::model::SeqModel` with `Readout::Last`.
 
 use bytemuck::{Pod, Zeroable};
 

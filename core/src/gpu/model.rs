@@ -1,24 +1,27 @@
-//! The name classifier trained on the GPU: one-hot symbols → recurrent module (any cell,
-//! `num_layers`, `bidirectional`; [`GpuRecurrent`]) → `fc` at each name's last real character →
-//! log-softmax → NLL (mean) → optional global-norm clipping → Adam, in WGSL kernels.
+//! The one model of every lab ([`crate::math::model::SeqModel`]) trained on the GPU: one-hot
+//! symbols or dense features → recurrent module (any cell, `num_layers`, `bidirectional`;
+//! [`GpuRecurrent`]) → `fc` at the readouts → log-softmax and NLL, or squared error (mean) →
+//! global-norm clipping → Adam, in WGSL kernels.
 //!
-//! With [`Readout::EveryStepFrom`] the same machinery trains the delay task's per-token model
-//! (`delay::model`): the head reads the recurrent output at every position from the delay on,
-//! one label per (position, sequence), and the loss is the mean over those tokens.
+//! The readouts: with [`Readout::Last`] a gather kernel takes each sequence's output at its
+//! last real step (one row and one target per sequence; packed lengths); with
+//! [`Readout::From`] and [`Readout::LastK`] the head reads the top layer's output in place at
+//! every step from a position on (rows time-major, one target each; every sequence has the
+//! batch's length, so the last k steps are the steps from `T − k`).
 //!
-//! Same model and parameter layout as `math::classifier` (the CPU path): the flat parameter
-//! vector follows [`ParamLayout::classifier`], so `read_params` can be compared with the CPU
-//! path element by element and handed to it when the GPU goes away.
+//! Same model and parameter layout as the CPU path: the flat parameter vector follows
+//! [`ParamLayout::classifier`], so `read_params` can be compared with the CPU path element by
+//! element and handed to it when the GPU goes away.
 //!
-//! One [`GpuClassifier::train_step`] encodes every dispatch of the mini-batch into one command
+//! One [`GpuModel::train_step`] encodes every dispatch of the mini-batch into one command
 //! encoder and submits once: for one layer and direction 14 dispatches whatever the length T
 //! (input projection, the `W_hhᵀ` copy, the cell's forward loop over all T steps, feature
 //! gather, head, dW_fc, d_features, gradient scatter, the cell's backward loop, dW_hh, db_hh,
 //! dW_ih + db_ih, clipping and Adam's step scalars, Adam); each further direction of the
 //! one-hot first layer adds 7, each direction of a further (dense-input) layer 10. Each step's
 //! (loss, correct, grad norm, skipped) lands in a small ring on the GPU that is copied out every
-//! [`readback_chunk`](GpuClassifier::set_readback_chunk) steps and mapped asynchronously;
-//! [`GpuClassifier::drain_results`] awaits those maps. Nothing blocks per step.
+//! [`readback_chunk`](GpuModel::set_readback_chunk) steps and mapped asynchronously;
+//! [`GpuModel::drain_results`] awaits those maps. Nothing blocks per step.
 
 use std::collections::VecDeque;
 
@@ -31,11 +34,14 @@ use super::kernels::clip_grad_norm::{ClipDims, ClipGradNorm, STEP_STATE_LEN};
 use super::kernels::last_step::{LastStep, LastStepDims};
 use super::kernels::matmul::MatmulDims;
 use super::kernels::{Kernel, UniformArena};
-use super::recurrent::{self, GpuRecurrent, InputKind, StateSources};
-use crate::config::Head;
-use crate::math::classifier::{pad_batch, ClassifierBatch, StepResult, PADDED_LEN, PAD_TOKEN};
+pub use super::recurrent::InputKind;
+use super::recurrent::{self, GpuRecurrent, StateSources};
+use crate::math::model::{
+    pad_batch, Head, Loss, Readout, SeqBatch, SeqModel, Targets, PADDED_LEN, PAD_TOKEN,
+};
 use crate::math::optim::{Adam, AdamConfig};
 use crate::math::params::{ParamLayout, RnnSpec};
+use crate::math::recurrent::SeqData;
 
 /// Steps between result copies by default (the latency of the loss readback, in steps).
 pub const DEFAULT_READBACK_CHUNK: usize = 16;
@@ -43,18 +49,24 @@ pub const DEFAULT_READBACK_CHUNK: usize = 16;
 /// Bytes of one [`StepRecord`] in the results ring.
 const RECORD_BYTES: u64 = std::mem::size_of::<StepRecord>() as u64;
 
-/// Which recurrent outputs the head reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Readout {
-    /// Each name's output at its last real character: one row and one label per name.
-    LastStep,
-    /// Every position `t ≥ from` of every sequence (the delay task's per-token head): rows
-    /// `(t − from)·B + b`, time-major, one label each; every sequence has the full length.
-    EveryStepFrom(usize),
+/// What one training step produced, as the GPU's results ring gives it back.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepResult {
+    /// Mean loss over the step's readouts, before the update.
+    pub loss: f32,
+    /// Readouts whose arg-max class equals the target, before the update (0 for a squared
+    /// error).
+    pub correct: u32,
+    /// Sequences in the batch.
+    pub sequences: u32,
+    /// Global L2 norm of the gradients before clipping (+∞ for a non-finite gradient).
+    pub grad_norm: f32,
+    /// True when the loss or the gradient norm was not finite and the update was skipped.
+    pub skipped: bool,
 }
 
 /// Everything training needs to continue elsewhere, read back from the GPU
-/// ([`GpuClassifier::read_state`]).
+/// ([`GpuModel::read_state`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GpuTrainState {
     /// `[P]` parameters ([`ParamLayout::classifier`] order).
@@ -76,9 +88,9 @@ struct Buffers {
     adam_m: wgpu::Buffer,
     /// `[P]` Adam second moments.
     adam_v: wgpu::Buffer,
-    /// `[B]` u32 labels.
+    /// `[rows]` targets: u32 classes, or f32 values as their bits.
     labels: wgpu::Buffer,
-    /// `[B, F]` recurrent output at each name's last character.
+    /// `[B, F]` recurrent output at each sequence's last step.
     features: wgpu::Buffer,
     /// `[B, F]` ∂L/∂features.
     d_features: wgpu::Buffer,
@@ -109,12 +121,14 @@ struct Groups {
     adam: wgpu::BindGroup,
 }
 
-/// The name classifier on the GPU: parameters, Adam state, activations and kernels.
+/// The model on the GPU: parameters, Adam state, activations and kernels.
 #[derive(Debug)]
-pub struct GpuClassifier {
+pub struct GpuModel {
     ctx: GpuContext,
     spec: RnnSpec,
     num_classes: usize,
+    loss: Loss,
+    input: InputKind,
     layout: ParamLayout,
     fc_w: usize,
     fc_b: usize,
@@ -141,59 +155,50 @@ pub struct GpuClassifier {
     in_flight: VecDeque<u32>,
 }
 
-impl GpuClassifier {
-    /// Uploads `params` and builds every buffer and pipeline for mini-batches of up to
-    /// `max_batch` names of up to `max_seq_len` symbols.
+impl GpuModel {
+    /// Uploads `params` and builds every buffer and pipeline of `model` (its recurrent module,
+    /// outputs, readout, loss and head) for mini-batches of up to `max_batch` sequences of up
+    /// to `max_seq_len` steps of `input`.
     ///
-    /// - `spec`: the recurrent module (any cell, `num_layers`, `bidirectional`);
-    ///   `spec.input_size` is the one-hot vocabulary size (57 for names; ≤ 64).
-    /// - `params`: `[P]` flat, in [`ParamLayout::classifier`]`(spec, num_classes)` order.
+    /// - `model.spec`: any cell, `num_layers`, `bidirectional`; for one-hot input
+    ///   `spec.input_size` is the vocabulary size (57 for names; ≤ 64).
+    /// - `params`: `[P]` flat, in [`ParamLayout::classifier`]`(spec, outputs)` order.
     ///
     /// # Errors
-    /// [`GpuError::Unsupported`] for one-hot input wider than 64; [`GpuError::InvalidInput`]
-    /// when `params` has the wrong length or a size is 0; [`GpuError::TooLarge`] when a buffer
+    /// [`GpuError::Unsupported`] for one-hot input wider than 64 or a squared error with more
+    /// than one output; [`GpuError::InvalidInput`] when `params` has the wrong length, a size
+    /// is 0 or the readout does not fit in the sequences; [`GpuError::TooLarge`] when a buffer
     /// exceeds the device's limits; device errors.
     pub fn new(
         ctx: &GpuContext,
-        spec: RnnSpec,
-        num_classes: usize,
+        model: &SeqModel,
+        input: InputKind,
         params: &[f32],
         max_batch: usize,
         max_seq_len: usize,
-    ) -> Result<GpuClassifier, GpuError> {
-        Self::with_readout(
-            ctx,
-            spec,
-            num_classes,
-            params,
-            max_batch,
-            max_seq_len,
-            Readout::LastStep,
-        )
-    }
-
-    /// [`new`](Self::new) with the head reading `readout`. For
-    /// [`Readout::EveryStepFrom`]`(d)` every batch has sequences of `max_seq_len` tokens and
-    /// `(max_seq_len − d)·B` labels.
-    ///
-    /// # Errors
-    /// As [`new`](Self::new); [`GpuError::InvalidInput`] when `d` is not inside the sequence.
-    pub fn with_readout(
-        ctx: &GpuContext,
-        spec: RnnSpec,
-        num_classes: usize,
-        params: &[f32],
-        max_batch: usize,
-        max_seq_len: usize,
-        readout: Readout,
-    ) -> Result<GpuClassifier, GpuError> {
+    ) -> Result<GpuModel, GpuError> {
         ctx.check()?;
-        if let Readout::EveryStepFrom(from) = readout {
-            if from >= max_seq_len {
+        let (spec, num_classes, readout) = (model.spec, model.outputs, model.readout);
+        let max_seq_len = match model.head {
+            Head::Padded => max_seq_len.max(PADDED_LEN),
+            Head::Last => max_seq_len,
+        };
+        let in_place = match readout {
+            Readout::Last => None,
+            Readout::From(from) => Some(from),
+            Readout::LastK(k) => Some(max_seq_len.saturating_sub(k)),
+        };
+        if let Some(from) = in_place {
+            if from >= max_seq_len || readout == Readout::LastK(0) {
                 return Err(GpuError::InvalidInput(format!(
-                    "the head reads positions from {from} on, the sequences have {max_seq_len}"
+                    "the head reads {readout:?}, the sequences have {max_seq_len} steps"
                 )));
             }
+        }
+        if model.loss == Loss::Mse && num_classes != 1 {
+            return Err(GpuError::Unsupported(format!(
+                "a squared error reads one output, the head has {num_classes}"
+            )));
         }
         for (what, v) in [
             ("num_classes", num_classes),
@@ -222,16 +227,13 @@ impl GpuClassifier {
             .unwrap_or_default();
         let fc_b = layout.get("fc.bias").map(|e| e.offset).unwrap_or_default();
         let c = num_classes as u64;
-        // Head rows: one per name, or one per supervised (position, sequence).
-        let b = match readout {
-            Readout::LastStep => max_batch,
-            Readout::EveryStepFrom(from) => max_batch * (max_seq_len - from),
-        } as u64;
+        // Head rows: one per sequence, or one per read (step, sequence).
+        let b = (max_batch * readout.per_sequence(max_seq_len)) as u64;
         let f = (spec.num_directions() * spec.hidden_size) as u64;
         let p = layout.total_len() as u64;
         let chunk = DEFAULT_READBACK_CHUNK;
         let make = |name: &str, elems: u64| {
-            buffers::storage(ctx, &format!("classifier.{name}"), elems * 4)
+            buffers::storage(ctx, &format!("model.{name}"), elems * 4)
         };
         let bufs = Buffers {
             params: make("params", p),
@@ -243,14 +245,14 @@ impl GpuClassifier {
             d_features: make("d_features", b * f),
             logits: make("logits", b * c),
             d_logits: make("d_logits", b * c),
-            results: buffers::storage(ctx, "classifier.results", RECORD_BYTES * chunk as u64),
+            results: buffers::storage(ctx, "model.results", RECORD_BYTES * chunk as u64),
             step_state: make("step_state", STEP_STATE_LEN as u64),
         };
         ctx.queue
             .write_buffer(&bufs.params, 0, bytemuck::cast_slice(params));
         let arena = UniformArena::new(
             ctx,
-            "classifier.uniforms",
+            "model.uniforms",
             recurrent::records_per_pass(&spec) + 16,
         );
         let rnn = GpuRecurrent::new(
@@ -258,7 +260,7 @@ impl GpuClassifier {
             spec,
             &layout,
             "rnn.",
-            InputKind::OneHot,
+            input,
             &bufs.params,
             &bufs.grads,
             &arena,
@@ -272,10 +274,12 @@ impl GpuClassifier {
         let groups = Self::bind_groups(
             ctx, &rnn, &head, &last_step, &grad_norm, &adam, &bufs, &arena, readout,
         );
-        let this = GpuClassifier {
+        let mut this = GpuModel {
             ctx: ctx.clone(),
             spec,
             num_classes,
+            loss: model.loss,
+            input,
             layout,
             fc_w,
             fc_b,
@@ -298,6 +302,7 @@ impl GpuClassifier {
             free_staging: Vec::new(),
             in_flight: VecDeque::new(),
         };
+        this.set_head(model.head)?;
         ctx.check()?;
         Ok(this)
     }
@@ -321,8 +326,8 @@ impl GpuClassifier {
         // The per-token head reads the top layer's output in place and writes its gradient
         // straight into the top layer's d_output (both at the first supervised row).
         let (features, d_features) = match readout {
-            Readout::LastStep => (&b.features, &b.d_features),
-            Readout::EveryStepFrom(_) => (&rnn.outputs[top], &rnn.d_outputs[top]),
+            Readout::Last => (&b.features, &b.d_features),
+            Readout::From(_) | Readout::LastK(_) => (&rnn.outputs[top], &rnn.d_outputs[top]),
         };
         let mm = |label: &str, a: &wgpu::Buffer, bb: &wgpu::Buffer, c: &wgpu::Buffer| {
             rnn.matmul.bind(ctx, label, arena, &[a, bb, c])
@@ -371,23 +376,23 @@ impl GpuClassifier {
         }
     }
 
-    /// Chooses which output the head reads (as `ClassifierModel::head`): with
-    /// [`Head::Padded`] every batch given to [`train_step`](Self::train_step) or
-    /// [`evaluate`](Self::evaluate) is truncated / padded to `PADDED_LEN` symbols with the zero
-    /// input vector here, and the output at position `PADDED_LEN` is read.
+    /// Chooses how token sequences are fed (as `SeqModel::head`): with [`Head::Padded`]
+    /// every batch given to [`train_step`](Self::train_step) or [`evaluate`](Self::evaluate)
+    /// is truncated / padded to `PADDED_LEN` symbols with the zero input vector here, and the
+    /// output at position `PADDED_LEN` is read.
     ///
     /// # Errors
-    /// [`GpuError::InvalidInput`] when the classifier was built for sequences shorter than
-    /// `PADDED_LEN`.
+    /// [`GpuError::InvalidInput`] when the model was built for sequences shorter than
+    /// `PADDED_LEN`, or reads more than the last step.
     pub fn set_head(&mut self, head: Head) -> Result<(), GpuError> {
-        if head == Head::Padded && self.readout != Readout::LastStep {
+        if head == Head::Padded && self.readout != Readout::Last {
             return Err(GpuError::InvalidInput(
                 "head=padded reads each name's last step; this head reads every step".into(),
             ));
         }
         if head == Head::Padded && self.max_seq_len < PADDED_LEN {
             return Err(GpuError::InvalidInput(format!(
-                "head=padded needs max_seq_len ≥ {PADDED_LEN}, this classifier has {}",
+                "head=padded needs max_seq_len ≥ {PADDED_LEN}, this model has {}",
                 self.max_seq_len
             )));
         }
@@ -401,7 +406,7 @@ impl GpuClassifier {
     }
 
     /// The batch as the recurrent module reads it (padded for [`Head::Padded`]).
-    fn model_batch<'a>(&self, batch: &'a ClassifierBatch) -> std::borrow::Cow<'a, ClassifierBatch> {
+    fn model_batch<'a>(&self, batch: &'a SeqBatch) -> std::borrow::Cow<'a, SeqBatch> {
         match self.head_kind {
             Head::Last => std::borrow::Cow::Borrowed(batch),
             Head::Padded => std::borrow::Cow::Owned(pad_batch(batch)),
@@ -429,7 +434,7 @@ impl GpuClassifier {
         self.step
     }
 
-    /// The context this classifier runs on.
+    /// The context this model runs on.
     pub fn context(&self) -> &GpuContext {
         &self.ctx
     }
@@ -440,7 +445,7 @@ impl GpuClassifier {
         let steps = steps.max(1);
         if self.slot == 0 && steps != self.chunk {
             self.bufs.results =
-                buffers::storage(&self.ctx, "classifier.results", RECORD_BYTES * steps as u64);
+                buffers::storage(&self.ctx, "model.results", RECORD_BYTES * steps as u64);
             self.groups = Self::bind_groups(
                 &self.ctx,
                 &self.rnn,
@@ -482,6 +487,15 @@ impl GpuClassifier {
         Ok(())
     }
 
+    /// Clears the halt after a non-finite loss ([`train_step_clipped`](Self::train_step_clipped)):
+    /// the steps submitted from now on update the parameters again, from where they are.
+    pub fn resume_after_halt(&self) {
+        // step_state[5] is the halted flag.
+        self.ctx
+            .queue
+            .write_buffer(&self.bufs.step_state, 5 * 4, bytemuck::cast_slice(&[0f32]));
+    }
+
     /// Replaces the parameters and resets Adam (moments, step count and the halt after a
     /// non-finite loss). Pending results stay.
     ///
@@ -509,31 +523,42 @@ impl GpuClassifier {
         Ok(())
     }
 
-    fn validate(&self, batch: &ClassifierBatch) -> Result<(), GpuError> {
+    fn validate(&self, batch: &SeqBatch) -> Result<(), GpuError> {
         let (b, t) = (batch.batch, batch.seq_len);
         if b == 0 || t == 0 {
             return Err(GpuError::InvalidInput("empty batch".into()));
         }
         if b > self.max_batch || t > self.max_seq_len {
             return Err(GpuError::InvalidInput(format!(
-                "batch {b} × seq_len {t} exceeds the sizes this classifier was built for ({} × {})",
+                "batch {b} × seq_len {t} exceeds the sizes this model was built for ({} × {})",
                 self.max_batch, self.max_seq_len
             )));
         }
         let rows = self.head_rows(b, t);
-        if let Readout::EveryStepFrom(from) = self.readout {
+        if let Some(from) = self.read_from(t) {
             if t <= from || batch.lengths.iter().any(|&l| l as usize != t) {
                 return Err(GpuError::InvalidInput(format!(
-                    "the per-token head needs every sequence {t} long and longer than {from}"
+                    "the head reads {:?}: every sequence must be {t} long and longer than {from}",
+                    self.readout
                 )));
             }
         }
-        if batch.tokens.len() != b * t || batch.lengths.len() != b || batch.labels.len() != rows {
+        let input_len = match (&batch.input, self.input) {
+            (SeqData::Tokens(x), InputKind::OneHot) => x.len(),
+            (SeqData::Dense(x), InputKind::Dense) => x.len() / self.spec.input_size.max(1),
+            _ => {
+                return Err(GpuError::InvalidInput(format!(
+                    "the model reads {:?} input, the batch has the other kind",
+                    self.input
+                )))
+            }
+        };
+        if input_len != b * t || batch.lengths.len() != b || batch.targets.len() != rows {
             return Err(GpuError::InvalidInput(format!(
-                "tokens/lengths/labels have {}/{}/{} entries, expected {}/{b}/{rows}",
-                batch.tokens.len(),
+                "input/lengths/targets have {}/{}/{} entries, expected {}/{b}/{rows}",
+                input_len,
                 batch.lengths.len(),
-                batch.labels.len(),
+                batch.targets.len(),
                 b * t
             )));
         }
@@ -547,52 +572,77 @@ impl GpuClassifier {
                 "lengths[{i}] = {l} is outside 1..={t}"
             )));
         }
-        if let Some(s) = batch
-            .tokens
-            .iter()
-            .find(|&&s| s as usize >= self.spec.input_size && s != PAD_TOKEN)
-        {
-            return Err(GpuError::InvalidInput(format!(
-                "symbol {s} is outside the vocabulary of {}",
-                self.spec.input_size
-            )));
+        if let SeqData::Tokens(tokens) = &batch.input {
+            if let Some(s) = tokens
+                .iter()
+                .find(|&&s| s as usize >= self.spec.input_size && s != PAD_TOKEN)
+            {
+                return Err(GpuError::InvalidInput(format!(
+                    "symbol {s} is outside the vocabulary of {}",
+                    self.spec.input_size
+                )));
+            }
         }
-        if let Some(l) = batch
-            .labels
-            .iter()
-            .find(|&&l| l as usize >= self.num_classes)
-        {
-            return Err(GpuError::InvalidInput(format!(
-                "label {l} is outside 0..{}",
-                self.num_classes
-            )));
+        match (&batch.targets, self.loss) {
+            (Targets::Classes(classes), Loss::CrossEntropy) => {
+                if let Some(l) = classes.iter().find(|&&l| l as usize >= self.num_classes) {
+                    return Err(GpuError::InvalidInput(format!(
+                        "label {l} is outside 0..{}",
+                        self.num_classes
+                    )));
+                }
+            }
+            (Targets::Values(_), Loss::Mse) => {}
+            (_, loss) => {
+                return Err(GpuError::InvalidInput(format!(
+                    "the targets do not fit the {loss:?} loss"
+                )))
+            }
         }
         Ok(())
     }
 
-    fn upload(&self, batch: &ClassifierBatch) {
+    fn upload(&self, batch: &SeqBatch) {
         let q = &self.ctx.queue;
-        q.write_buffer(&self.rnn.tokens, 0, bytemuck::cast_slice(&batch.tokens));
+        match &batch.input {
+            SeqData::Tokens(tokens) => {
+                // The kernels read the symbols batch-first, `[B, T]`.
+                let bt = crate::math::linalg::swap_leading_axes(tokens, batch.seq_len, batch.batch, 1);
+                q.write_buffer(&self.rnn.tokens, 0, bytemuck::cast_slice(&bt));
+            }
+            SeqData::Dense(x) => {
+                if let Some(buf) = &self.rnn.x {
+                    q.write_buffer(buf, 0, bytemuck::cast_slice(x));
+                }
+            }
+        }
         q.write_buffer(&self.rnn.lengths, 0, bytemuck::cast_slice(&batch.lengths));
-        q.write_buffer(&self.bufs.labels, 0, bytemuck::cast_slice(&batch.labels));
+        let targets: &[u32] = match &batch.targets {
+            Targets::Classes(c) => c,
+            Targets::Values(v) => bytemuck::cast_slice(v),
+        };
+        q.write_buffer(&self.bufs.labels, 0, bytemuck::cast_slice(targets));
+    }
+
+    /// The first step the head reads in place in a batch of `seq_len` steps (`None` for the
+    /// last-step gather).
+    fn read_from(&self, seq_len: usize) -> Option<usize> {
+        match self.readout {
+            Readout::Last => None,
+            Readout::From(from) => Some(from),
+            Readout::LastK(k) => Some(seq_len.saturating_sub(k)),
+        }
     }
 
     /// Rows the head sees for a batch of `batch` sequences of `seq_len` steps.
     fn head_rows(&self, batch: usize, seq_len: usize) -> usize {
-        match self.readout {
-            Readout::LastStep => batch,
-            Readout::EveryStepFrom(from) => batch * seq_len.saturating_sub(from),
-        }
+        batch * self.readout.per_sequence(seq_len)
     }
 
     /// Element offset of the head's first feature row in its features buffer.
-    fn feat_offset(&self, batch: usize) -> usize {
-        match self.readout {
-            Readout::LastStep => 0,
-            Readout::EveryStepFrom(from) => {
-                from * batch * self.spec.num_directions() * self.spec.hidden_size
-            }
-        }
+    fn feat_offset(&self, batch: usize, seq_len: usize) -> usize {
+        self.read_from(seq_len)
+            .map_or(0, |from| from * batch * self.spec.num_directions() * self.spec.hidden_size)
     }
 
     fn head_dims(&self, batch: usize, seq_len: usize, mode: u32) -> HeadDims {
@@ -602,12 +652,16 @@ impl GpuClassifier {
             features: (self.spec.num_directions() * self.spec.hidden_size) as u32,
             num_classes: self.num_classes as u32,
             mode,
-            feat_offset: self.feat_offset(batch) as u32,
+            feat_offset: self.feat_offset(batch, seq_len) as u32,
             fc_w_offset: self.fc_w as u32,
             fc_b_offset: self.fc_b as u32,
             result_slot: self.slot as u32,
             inv_batch: 1.0 / rows as f32,
-            _pad: [0; 3],
+            loss: match self.loss {
+                Loss::CrossEntropy => 0,
+                Loss::Mse => 1,
+            },
+            _pad: [0; 2],
         }
     }
 
@@ -621,7 +675,7 @@ impl GpuClassifier {
     ) -> Result<(), GpuError> {
         self.rnn
             .encode_forward(pass, &mut self.arena, batch, seq_len)?;
-        if self.readout == Readout::LastStep {
+        if self.readout == Readout::Last {
             let width = (self.spec.num_directions() * self.spec.hidden_size) as u32;
             let gather = LastStepDims {
                 batch: batch as u32,
@@ -649,7 +703,7 @@ impl GpuClassifier {
         let f = (self.spec.num_directions() * self.spec.hidden_size) as u32;
         let c = self.num_classes as u32;
         let rows = self.head_rows(batch, seq_len) as u32;
-        let feat_offset = self.feat_offset(batch) as u32;
+        let feat_offset = self.feat_offset(batch, seq_len) as u32;
         // fc.weight grad = d_logitsᵀ·features: [C, rows] × [rows, F].
         let mut mm = MatmulDims::packed(c, f, rows, true, false);
         mm.b_offset = feat_offset;
@@ -664,7 +718,7 @@ impl GpuClassifier {
         self.rnn
             .matmul
             .encode(pass, &self.groups.mm_d_features, &mut self.arena, mm)?;
-        if self.readout == Readout::LastStep {
+        if self.readout == Readout::Last {
             let scatter = LastStepDims {
                 batch: batch as u32,
                 width: f,
@@ -694,23 +748,23 @@ impl GpuClassifier {
     /// encoded into one command encoder and submitted once. Returns without waiting; the
     /// step's loss and accuracy arrive through [`drain_results`](Self::drain_results).
     ///
-    /// - `batch`: `tokens [B, T]`, `lengths [B]` (each in 1..=T), `labels [B]`, with
-    ///   B ≤ `max_batch` and T ≤ `max_seq_len`.
+    /// - `batch`: input `[T, B(, I)]` of the model's kind, `lengths [B]` (each in 1..=T),
+    ///   `targets [R·B]` of the model's loss, with B ≤ `max_batch` and T ≤ `max_seq_len`.
     ///
     /// # Errors
     /// [`GpuError::InvalidInput`] for a batch that does not fit (nothing is submitted);
     /// [`GpuError::DeviceLost`] / [`GpuError::Device`] once the device is gone or has reported
     /// an error (the parameters on the GPU are then unusable: continue from the last
     /// [`read_params`](Self::read_params) on the CPU path).
-    pub fn train_step(&mut self, batch: &ClassifierBatch, lr: f32) -> Result<(), GpuError> {
+    pub fn train_step(&mut self, batch: &SeqBatch, lr: f32) -> Result<(), GpuError> {
         self.train_step_clipped(batch, lr, 0.0)
     }
 
     /// [`train_step`](Self::train_step) with global-norm gradient clipping
     /// (`clip_grad_norm_(max_norm)` semantics) before Adam when `max_norm > 0`. A NaN or
     /// infinite gradient norm then skips the update (parameters, moments and Adam's step count
-    /// stay as they were) and the step's [`StepResult`] has `skipped: true`; the norm is
-    /// reported in `grad_norm`. `max_norm ≤ 0` is plain Adam.
+    /// stay as they were) and the step's [`StepResult`] has `skipped: true`. `max_norm ≤ 0` is
+    /// plain Adam. The norm is reported in `grad_norm` either way.
     ///
     /// A non-finite loss (with or without clipping) skips that step's update and **halts** the
     /// optimizer: every later step is skipped too (`skipped: true`) until
@@ -721,7 +775,7 @@ impl GpuClassifier {
     /// As [`train_step`](Self::train_step).
     pub fn train_step_clipped(
         &mut self,
-        batch: &ClassifierBatch,
+        batch: &SeqBatch,
         lr: f32,
         max_norm: f32,
     ) -> Result<(), GpuError> {
@@ -737,7 +791,7 @@ impl GpuClassifier {
         let mut encoder = ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("classifier.train_step"),
+                label: Some("model.train_step"),
             });
         self.rnn.encode_init(
             &mut encoder,
@@ -749,7 +803,7 @@ impl GpuClassifier {
         );
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("classifier.train_step"),
+                label: Some("model.train_step"),
                 timestamp_writes: None,
             });
             self.encode_forward(&mut pass, batch.batch, batch.seq_len, 1)?;
@@ -778,7 +832,7 @@ impl GpuClassifier {
         let staging = self.free_staging.pop().unwrap_or_else(|| {
             buffers::staging(
                 &self.ctx,
-                "classifier.results_readback",
+                "model.results_readback",
                 RECORD_BYTES * self.chunk as u64,
             )
         });
@@ -793,11 +847,6 @@ impl GpuClassifier {
         (staging, count)
     }
 
-    /// Training steps submitted whose results have not been drained yet.
-    pub fn steps_in_flight(&self) -> usize {
-        self.in_flight.len()
-    }
-
     /// The results of every step since the last drain, oldest first. Awaits the
     /// outstanding maps (on native it polls the device; on the web the browser resolves them).
     ///
@@ -810,7 +859,7 @@ impl GpuClassifier {
                 self.ctx
                     .device
                     .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                        label: Some("classifier.drain_results"),
+                        label: Some("model.drain_results"),
                     });
             let (staging, count) = self.encode_results_copy(&mut encoder);
             self.ctx.submit(encoder);
@@ -827,8 +876,8 @@ impl GpuClassifier {
             out.extend(records.iter().map(|r| StepResult {
                 loss: r.loss,
                 correct: r.correct,
-                names: self.in_flight.pop_front().unwrap_or(0),
-                grad_norm: (r.grad_norm >= 0.0 || r.grad_norm.is_nan()).then_some(r.grad_norm),
+                sequences: self.in_flight.pop_front().unwrap_or(0),
+                grad_norm: r.grad_norm,
                 skipped: r.skipped != 0,
             }));
             if staging.size() == RECORD_BYTES * self.chunk as u64 {
@@ -839,13 +888,13 @@ impl GpuClassifier {
         Ok(out)
     }
 
-    /// Logits `[rows, C]` (row-major; rows as the head reads them: one per name, or one per
-    /// supervised (position, sequence)) for `batch` with the current parameters; no gradient,
-    /// no parameter change, no results record.
+    /// Outputs `[rows, O]` (row-major; rows as the head reads them, readout-major) for
+    /// `batch` with the current parameters; no gradient, no parameter change, no results
+    /// record.
     ///
     /// # Errors
     /// As [`train_step`](Self::train_step) and [`drain_results`](Self::drain_results).
-    pub async fn evaluate(&mut self, batch: &ClassifierBatch) -> Result<Vec<f32>, GpuError> {
+    pub async fn evaluate(&mut self, batch: &SeqBatch) -> Result<Vec<f32>, GpuError> {
         self.ctx.poll_nonblocking();
         self.ctx.check()?;
         let padded = self.model_batch(batch);
@@ -857,7 +906,7 @@ impl GpuClassifier {
         let mut encoder = ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("classifier.evaluate"),
+                label: Some("model.evaluate"),
             });
         self.rnn.encode_init(
             &mut encoder,
@@ -869,13 +918,13 @@ impl GpuClassifier {
         );
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("classifier.evaluate"),
+                label: Some("model.evaluate"),
                 timestamp_writes: None,
             });
             self.encode_forward(&mut pass, batch.batch, batch.seq_len, 0)?;
         }
         let bytes = (self.head_rows(batch.batch, batch.seq_len) * self.num_classes * 4) as u64;
-        let staging = buffers::staging(&ctx, "classifier.logits_readback", bytes);
+        let staging = buffers::staging(&ctx, "model.logits_readback", bytes);
         encoder.copy_buffer_to_buffer(&self.bufs.logits, 0, &staging, 0, bytes);
         self.arena.upload(&ctx.queue);
         ctx.submit(encoder);
@@ -902,12 +951,12 @@ impl GpuClassifier {
         self.ctx.check()?;
         let p = self.layout.total_len();
         let bytes = (3 * p + STEP_STATE_LEN) as u64 * 4;
-        let staging = buffers::staging(&self.ctx, "classifier.state_readback", bytes);
+        let staging = buffers::staging(&self.ctx, "model.state_readback", bytes);
         let mut encoder = self
             .ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("classifier.read_state"),
+                label: Some("model.read_state"),
             });
         let pb = p as u64 * 4;
         encoder.copy_buffer_to_buffer(&self.bufs.params, 0, &staging, 0, pb);

@@ -1,0 +1,107 @@
+//! The sweep each page's configuration asks for ([`SweepPlan`]): the task, cells, seeds,
+//! recipe, budget and evaluation interval read from its URL keys.
+//!
+//! - The lab page (`?lesson=delay`, [`DelayConfig`]) trains delay-copy or one of the
+//!   long-memory tasks (`task`). Delay-copy takes every key as given and is evaluated every
+//!   [`eval_every_for`] steps. A long-memory task shares the keys; a key still at its
+//!   delay-copy default takes the task's own default: `length` 96 → the task's T
+//!   ([`TaskKind::default_length`](crate::memory::TaskKind::default_length)), `steps` 3000 →
+//!   [`TaskKind::default_steps`](crate::memory::TaskKind::default_steps),
+//!   `hidden_size` 128 → [`DEFAULT_HIDDEN`], `cell` `both` → RNN, LSTM and GRU (`seeds` stays
+//!   as given). Any other value is used as given, so short runs (a small T, a few steps) are
+//!   one link away. Its runs are evaluated [`EVALS_PER_RUN`] times.
+//! - The names page (`?lesson=names`, [`TrainConfig`]) trains one cell with one seed (the
+//!   seed of its split, batch order and initialisation) for `epochs` epochs, evaluated on the
+//!   validation names at each epoch's end.
+
+use std::sync::Arc;
+
+use super::sweep::SweepPlan;
+use super::trainer::Recipe;
+use crate::config::delay::{CellSet, DelayConfig};
+use crate::config::TrainConfig;
+use crate::data::names::NamesDataset;
+use crate::delay::task::eval_every_for;
+use crate::memory::task::DEFAULT_HIDDEN;
+use crate::task::names::NamesTask;
+use crate::task::{lab_task, TaskError};
+
+/// Held-out evaluations per run of a long-memory task (besides the one before the first step).
+pub const EVALS_PER_RUN: u64 = 20;
+
+/// The length T a lab configuration's task trains at: delay-copy's `length`; for a long-memory
+/// task `length`, or the task's own default when the key is at delay-copy's.
+pub fn lab_length(config: &DelayConfig) -> usize {
+    match config.task.memory() {
+        Some(kind) if config.length == DelayConfig::default().length => kind.default_length(),
+        _ => config.length,
+    }
+}
+
+impl SweepPlan {
+    /// The plan of a lab page configuration (see the module docs).
+    ///
+    /// # Errors
+    /// [`TaskError`] when the length or the delay does not fit the task.
+    pub fn of_lab(config: &DelayConfig) -> Result<SweepPlan, TaskError> {
+        // A task without defaults of its own (delay-copy) takes the keys as given.
+        let Some(kind) = config.task.memory() else {
+            let task = lab_task(config, config.length)?;
+            let steps = config.steps.max(1);
+            return Ok(SweepPlan {
+                task,
+                cells: config.cell.cells().to_vec(),
+                seeds: config.run_seeds(),
+                recipe: Recipe::of(config),
+                steps,
+                eval_every: eval_every_for(steps),
+            });
+        };
+        let base = DelayConfig::default();
+        let keep = |given: usize, default: usize, own: usize| {
+            if given == default {
+                own
+            } else {
+                given
+            }
+        };
+        let task = lab_task(config, lab_length(config))?;
+        let recipe = Recipe {
+            hidden_size: keep(config.hidden_size, base.hidden_size, DEFAULT_HIDDEN),
+            ..Recipe::of(config)
+        };
+        let steps = if config.steps == base.steps {
+            kind.default_steps()
+        } else {
+            config.steps.max(1)
+        };
+        let cells = if config.cell == base.cell {
+            CellSet::All.cells()
+        } else {
+            config.cell.cells()
+        };
+        Ok(SweepPlan {
+            task,
+            cells: cells.to_vec(),
+            seeds: config.run_seeds(),
+            recipe,
+            steps,
+            eval_every: steps.div_ceil(EVALS_PER_RUN).max(1),
+        })
+    }
+
+    /// The plan of a names page configuration on `data` (see the module docs).
+    pub fn of_names(cfg: &TrainConfig, data: Arc<NamesDataset>) -> SweepPlan {
+        let recipe = Recipe::of_names(cfg);
+        let task = NamesTask::new(data, u64::from(cfg.seed), cfg.head);
+        let per_epoch = task.steps_per_epoch(recipe.batch_size);
+        SweepPlan {
+            task: Arc::new(task),
+            cells: vec![cfg.cell],
+            seeds: vec![cfg.seed],
+            recipe,
+            steps: per_epoch * u64::from(cfg.epochs),
+            eval_every: per_epoch.max(1),
+        }
+    }
+}
