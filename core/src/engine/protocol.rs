@@ -381,6 +381,7 @@ mod tests {
             TrainEvent::Epoch(EpochReport {
                 epoch: 1,
                 train_loss: 2.5,
+                train_acc: 0.375,
                 val_loss: 2.25,
                 val_acc: 0.5,
                 sec: 1.5,

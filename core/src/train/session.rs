@@ -110,6 +110,11 @@ pub struct EpochReport {
     pub epoch: u32,
     /// Mean training loss over the epoch's steps.
     pub train_loss: f32,
+    /// Fraction of the epoch's training names classified correctly, each counted in its step
+    /// before that step's update (the accuracy a training loop counts while it learns, not a
+    /// validation figure); NaN for an epoch resumed part-way (its earlier batches were counted
+    /// before the reload).
+    pub train_acc: f32,
     /// Mean cross-entropy over the validation split.
     pub val_loss: f32,
     /// Fraction of validation names classified correctly (0–1).
@@ -509,6 +514,11 @@ struct Progress {
     recent: VecDeque<f32>,
     epoch_loss: f64,
     epoch_steps: u32,
+    /// Names of this epoch's steps classified correctly before their updates, and the names.
+    epoch_correct: u64,
+    epoch_names: u64,
+    /// The epoch was resumed part-way: its training accuracy is not known.
+    epoch_partial: bool,
     pending: Vec<StepResult>,
 }
 
@@ -607,6 +617,8 @@ impl Run<'_> {
             p.recent.push_back(r.loss);
             p.epoch_loss += r.loss as f64;
             p.epoch_steps += 1;
+            p.epoch_correct += u64::from(r.correct);
+            p.epoch_names += u64::from(r.names);
             let mean_loss_20 = p.recent.iter().sum::<f32>() / p.recent.len() as f32;
             (self.on_event)(TrainEvent::Step {
                 step: p.step,
@@ -768,6 +780,9 @@ impl Run<'_> {
         if skip == 0 {
             self.progress.epoch_loss = 0.0;
             self.progress.epoch_steps = 0;
+            self.progress.epoch_correct = 0;
+            self.progress.epoch_names = 0;
+            self.progress.epoch_partial = false;
         }
         let mut last_publish = now_ms();
         for batch in Batches::train_epoch(
@@ -796,9 +811,15 @@ impl Run<'_> {
         } else {
             f32::NAN
         };
+        let train_acc = if p.epoch_names > 0 && !p.epoch_partial {
+            (p.epoch_correct as f64 / p.epoch_names as f64) as f32
+        } else {
+            f32::NAN
+        };
         self.emit(TrainEvent::Epoch(EpochReport {
             epoch,
             train_loss,
+            train_acc,
             val_loss,
             val_acc,
             sec,
@@ -808,6 +829,9 @@ impl Run<'_> {
         self.progress.epoch = epoch + 1;
         self.progress.epoch_loss = 0.0;
         self.progress.epoch_steps = 0;
+        self.progress.epoch_correct = 0;
+        self.progress.epoch_names = 0;
+        self.progress.epoch_partial = false;
         self.publish(true).await
     }
 
@@ -964,6 +988,9 @@ pub async fn run_session_from(
             recent: resume.map_or_else(VecDeque::new, |c| c.recent.iter().copied().collect()),
             epoch_loss: resume.map_or(0.0, |c| c.epoch_loss),
             epoch_steps: skip,
+            epoch_correct: 0,
+            epoch_names: 0,
+            epoch_partial: skip > 0,
             pending: Vec::new(),
         },
         recovery,
