@@ -6,6 +6,7 @@
 use super::driver::DelayDriver;
 use super::text::{cell_name, fmt_cell_names as cells_text};
 use crate::lessons::checkpoint::{Asked, Checkpoint, Kind, Question, Reveal};
+use crate::shell::run_status::RunStatus;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use unroll_core::config::delay::DelayConfig;
@@ -215,7 +216,11 @@ pub fn DelayCheckpoint(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> i
             .results
             .with(|rs| DelayAsked::of(&shown, run.as_ref(), rs))
     });
-    view! { <Checkpoint question=QUESTION state=state /> }
+    // A sweep has started once it runs or has left results on the page.
+    let started = Signal::derive(move || {
+        driver.run_cfg.with(Option::is_some) || driver.status.get() != RunStatus::Idle
+    });
+    view! { <Checkpoint question=QUESTION state=state started=started /> }
 }
 
 #[cfg(test)]

@@ -130,7 +130,7 @@ pub fn TrainingPage(
                         steps_per_epoch=counts.steps_per_epoch
                         total_steps=counts.total_steps
                     />
-                    <checkpoint::NamesCheckpoint session=session classes=class_names(data) />
+                    <checkpoint::NamesCheckpoint session=session classes=class_names(data) raw_lines=builtin_raw_lines(data) />
                     <CurvesPanel session=session config=config counts=counts />
                     <lab::metrics::MetricsPanel metrics=lab_metrics data=data val_counts=val_counts />
                     <lab::compare::ComparePanel
@@ -169,6 +169,19 @@ fn class_names(data: RwSignal<LoadState, LocalStorage>) -> Signal<Vec<String>> {
                 .map(|c| c.language.clone())
                 .collect(),
             _ => Vec::new(),
+        })
+    })
+}
+
+/// The lines of each class file of the built-in names data (the handout's note compares with
+/// them); `None` for own data or before the data loads.
+fn builtin_raw_lines(data: RwSignal<LoadState, LocalStorage>) -> Signal<Option<Vec<usize>>> {
+    Signal::derive(move || {
+        data.with(|d| match d {
+            LoadState::Ready(l) if l.source == unroll_core::keep::DataSource::Builtin => {
+                Some(l.summary.classes.iter().map(|c| c.raw_lines).collect())
+            }
+            _ => None,
         })
     })
 }
