@@ -5,7 +5,7 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
-use super::checkpoint::{veil_hidden, veiled};
+use super::checkpoint::{veiled, Veiled};
 use super::fmt;
 use super::handout::BidirLastNote;
 use super::stages::Stages;
@@ -118,9 +118,9 @@ pub fn BidirPage(
                     <Panel title=|l| BidirText::of(l).output>
                         {move || result.get().ok().map(|r| output_panel(&r, lang.get()))}
                         // The note says which half of the last position read the whole sentence.
-                        <div class:lx-veiled=veiled(checkpoint::QUESTION.key) aria-hidden=veil_hidden(veiled(checkpoint::QUESTION.key))>
+                        <Veiled on=veiled(checkpoint::QUESTION.key) block=true>
                             <BidirLastNote config=Signal::derive(move || cfg.get()) />
-                        </div>
+                        </Veiled>
                     </Panel>
                     <BidirWeights result=result />
                     <TorchLines code=Signal::derive(move || result.get().ok().map(|b| torch_lines::bidir(&b)).unwrap_or_default()) />
@@ -386,6 +386,8 @@ fn output_panel(r: &Bidir, lang: Lang) -> AnyView {
     let last = r.output.last().copied().unwrap_or([f32::NAN; 4]);
     // h_n beside the last output matches one of its halves: lesson 6's question.
     let hide = veiled(checkpoint::QUESTION.key);
+    let [(fwd_raw, fwd_text), (bwd_raw, bwd_text)] =
+        [0, 1].map(|k| (vec_raw(&r.h_n[k]), vec_text(&r.h_n[k])));
     view! {
         <div class="lx-scroll" data-scroller>
             <table class="lx-table">
@@ -401,14 +403,14 @@ fn output_panel(r: &Bidir, lang: Lang) -> AnyView {
                 <tbody>{rows}</tbody>
             </table>
         </div>
-        <dl class="lx-kv" class:lx-veiled=hide aria-hidden=veil_hidden(hide)>
+        <dl class="lx-kv">
             <div>
                 <dt class="lx-c-fwd">{BidirText::of(lang).hn_fwd}</dt>
-                <dd><span class="lx-num" data-testid="bidir-h_n-1" data-value=vec_raw(&r.h_n[0])>{vec_text(&r.h_n[0])}</span></dd>
+                <dd><Veiled on=hide><span class="lx-num" data-testid="bidir-h_n-1" data-value=fwd_raw>{fwd_text}</span></Veiled></dd>
             </div>
             <div>
                 <dt class="lx-c-bwd">{BidirText::of(lang).hn_bwd}</dt>
-                <dd><span class="lx-num" data-testid="bidir-h_n-2" data-value=vec_raw(&r.h_n[1])>{vec_text(&r.h_n[1])}</span></dd>
+                <dd><Veiled on=hide><span class="lx-num" data-testid="bidir-h_n-2" data-value=bwd_raw>{bwd_text}</span></Veiled></dd>
             </div>
             <div>
                 <dt>"output[:, -1, :]"</dt>

@@ -4,7 +4,7 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
-use super::checkpoint::{veil_hidden, veiled};
+use super::checkpoint::{veiled, Veiled};
 use super::fmt;
 use super::handout::{HandoutNote, Note};
 use super::stages::Stages;
@@ -356,8 +356,8 @@ fn LstmTable(model: LstmModel) -> impl IntoView {
                                     <td><Num testid=format!("lstm-c_prev-{i}") value=get(|s| s.c_prev) /></td>
                                     <td><Num testid=format!("lstm-kept-{i}") value=get(|s| s.kept) /></td>
                                     <td><Num testid=format!("lstm-written-{i}") value=get(|s| s.written) /></td>
-                                    <td class:lx-veiled=hide aria-hidden=veil_hidden(hide)><Num testid=format!("lstm-c-{i}") value=get(|s| s.c) /></td>
-                                    <td class:lx-veiled=hide aria-hidden=veil_hidden(hide)><Num testid=format!("lstm-h-{i}") value=get(|s| s.h) /></td>
+                                    <td><Veiled on=hide><Num testid=format!("lstm-c-{i}") value=get(|s| s.c) /></Veiled></td>
+                                    <td><Veiled on=hide><Num testid=format!("lstm-h-{i}") value=get(|s| s.h) /></Veiled></td>
                                 </tr>
                             }
                         }
@@ -383,21 +383,21 @@ fn LstmTableNotes(model: LstmModel) -> impl IntoView {
             <p class="lx-text">
                 {t(|l| LstmText::of(l).last_c)}
                 " "
-                <span class:lx-veiled=veil aria-hidden=veil_hidden(veil)><Num testid="lstm-c-n" value=Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.steps.last()).map_or(f32::NAN, |s| s.c))) /></span>
+                <Veiled on=veil><Num testid="lstm-c-n" value=Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.steps.last()).map_or(f32::NAN, |s| s.c))) /></Veiled>
                 " · "
                 {t(|l| LstmText::of(l).fixed)}
                 " "
                 <Num testid="lstm-fixed-point" value=Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.fixed_point).unwrap_or(f32::NAN))) />
             </p>
-            <div class:lx-veiled=veil aria-hidden=veil_hidden(veil)>
+            <Veiled on=veil block=true>
                 <LineChart data=run_chart testid="lstm-run-chart" label=Signal::derive(move || LstmText::of(lang.get()).run_chart.to_owned()) />
-            </div>
+            </Veiled>
         </Show>
         <Show when=move || mode.get() == LstmMode::Gates>
             // The handout's h₂ works through C₂: lesson 4's answer.
-            <div class:lx-veiled=veil aria-hidden=veil_hidden(veil)>
+            <Veiled on=veil block=true>
                 <HandoutNote note=Note::LstmH2 />
-            </div>
+            </Veiled>
         </Show>
     }
 }
@@ -645,19 +645,24 @@ fn belt_svg(
             </g>
             <g class="lx-stage-part" class:lx-stage-pending=part(3)>
                 {belt_node(380.0, y, "+")}
-                {belt_seg(397.0, y, 720.0, y, s.c, scale, "lstm-belt-c")}
-                <g class:lx-veiled=hide>{belt_label(640.0, y - 16.0, format!("C{} = {}", fmt::sub(s.t), fmt::fixed(s.c, 4)))}</g>
+                // C_t and what is read off it: blurred while they answer lesson 4's question.
+                <g class:lx-veiled=hide>
+                    {belt_seg(397.0, y, 720.0, y, s.c, scale, "lstm-belt-c")}
+                    {belt_label(640.0, y - 16.0, format!("C{} = {}", fmt::sub(s.t), fmt::fixed(s.c, 4)))}
+                </g>
             </g>
             <g class="lx-stage-part" class:lx-stage-pending=part(4)>
-                {belt_seg(560.0, y, 560.0, 133.0, s.c, scale, "lstm-belt-c-down")}
+                <g class:lx-veiled=hide>{belt_seg(560.0, y, 560.0, 133.0, s.c, scale, "lstm-belt-c-down")}</g>
                 <rect x="530" y="133" width="60" height="30" rx="8" fill="#fff" stroke="#334155"></rect>
                 <text x="560" y="153" text-anchor="middle" class="lx-svg-op">"tanh"</text>
-                {belt_seg(590.0, 148.0, 643.0, 148.0, s.tanh_c, scale, "lstm-belt-tanh")}
+                <g class:lx-veiled=hide>{belt_seg(590.0, 148.0, 643.0, 148.0, s.tanh_c, scale, "lstm-belt-tanh")}</g>
                 {belt_node(660.0, 148.0, "×")}
                 {belt_seg(660.0, 230.0, 660.0, 165.0, s.o, scale, "lstm-belt-o")}
                 {belt_gate(660.0, 245.0, "o", s.o)}
-                {belt_seg(677.0, 148.0, 750.0, 148.0, s.h, scale, "lstm-belt-h")}
-                <g class:lx-veiled=hide>{belt_label(700.0, 122.0, format!("h{} = {}", fmt::sub(s.t), fmt::fixed(s.h, 4)))}</g>
+                <g class:lx-veiled=hide>
+                    {belt_seg(677.0, 148.0, 750.0, 148.0, s.h, scale, "lstm-belt-h")}
+                    {belt_label(700.0, 122.0, format!("h{} = {}", fmt::sub(s.t), fmt::fixed(s.h, 4)))}
+                </g>
             </g>
         </svg>
     }

@@ -4,7 +4,7 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
-use super::checkpoint::{veil_hidden, veiled};
+use super::checkpoint::{veiled, Veiled};
 use super::fmt;
 use super::handout::{HandoutNote, Note};
 use super::stages::Stages;
@@ -209,8 +209,10 @@ fn UnrollTable(m: UnrollModel) -> impl IntoView {
                                 let vec_cell = move |testid: String, f: fn(&UnrollStep) -> Vec<f32>, veiled: Option<Signal<bool>>| {
                                     let hide = Signal::derive(move || veiled.is_some_and(|v| v.get()));
                                     view! {
-                                        <td class:lx-veiled=hide aria-hidden=veil_hidden(hide)>
-                                            <VecNum testid=testid values=Signal::derive(move || step().map(|s| f(&s)).unwrap_or_default()) />
+                                        <td>
+                                            <Veiled on=hide>
+                                                <VecNum testid=testid values=Signal::derive(move || step().map(|s| f(&s)).unwrap_or_default()) />
+                                            </Veiled>
                                         </td>
                                     }
                                 };
@@ -267,7 +269,7 @@ fn UnrollWeights(m: UnrollModel) -> impl IntoView {
                     values=Signal::derive(move || result.get().map(|r| r.steps.first().map(|s| s.bias.clone()).unwrap_or_default()).unwrap_or_default())
                     cols=Signal::derive(|| 1usize)
                 />
-                <div class:lx-veiled=veil aria-hidden=veil_hidden(veil)>
+                <Veiled on=veil block=true>
                 <Heatmap
                     testid="unroll-h-all"
                     caption=Signal::derive(move || UnrollText::of(lang.get()).h_states.to_owned())
@@ -280,7 +282,7 @@ fn UnrollWeights(m: UnrollModel) -> impl IntoView {
                     })
                     cols=Signal::derive(move || steps.get())
                 />
-                </div>
+                </Veiled>
             </div>
         </Panel>
     }
@@ -339,6 +341,13 @@ fn scalar_equation(
     let sub = fmt::sub;
     let (w_xh, w_hh, b) = sliders;
     let z = s.z[0];
+    let (z_raw, z_text, h_raw, h_text) = (
+        fmt::raw(z),
+        fmt::fixed(z, 4),
+        fmt::raw(s.h[0]),
+        fmt::fixed(s.h[0], 4),
+    );
+    let tanh_z = format!("tanh({}) = ", z_text);
     let share = if z != 0.0 {
         Some(s.from_x1[0] / z)
     } else {
@@ -358,11 +367,14 @@ fn scalar_equation(
                 <span class="lx-c-rec">{format!("{}·{}", fmt::short(w_hh), fmt::fixed(s.h_prev[0], 4))}</span>" + "
                 <span class="lx-c-bias">{fmt::short(b)}</span>
                 " = "
-                <strong data-testid="unroll-eq-z" data-value=fmt::raw(z) class:lx-veiled=veil aria-hidden=veil_hidden(veil)>{fmt::fixed(z, 4)}</strong>
+                <Veiled on=veil><strong data-testid="unroll-eq-z" data-value=z_raw>{z_text}</strong></Veiled>
             </p>
-            <p class:lx-veiled=veil aria-hidden=veil_hidden(veil)>
-                {format!("h{} = tanh(z{}) = tanh({}) = ", sub(t), sub(t), fmt::fixed(z, 4))}
-                <strong data-testid="unroll-eq-h" data-value=fmt::raw(s.h[0])>{fmt::fixed(s.h[0], 4)}</strong>
+            <p>
+                {format!("h{} = tanh(z{}) = ", sub(t), sub(t))}
+                <Veiled on=veil>
+                    {tanh_z}
+                    <strong data-testid="unroll-eq-h" data-value=h_raw>{h_text}</strong>
+                </Veiled>
             </p>
             <p class="lx-from-x1">
                 <span class="lx-c-x1">{(UnrollText::of(lang).from_x1_sentence)(&fmt::fixed(s.from_x1[0], 4), &sub(t))}</span>
@@ -388,14 +400,15 @@ fn vector_equation(
     let sub = fmt::sub;
     let rows = (0..r.hidden_size)
         .map(|j| {
+            let (z_j, h_j) = (fmt::fixed(s.z[j], 4), fmt::fixed(s.h[j], 4));
             view! {
                 <tr>
                     <td>{format!("z{}[{}]", sub(t), j + 1)}</td>
                     <td class="lx-c-input">{fmt::fixed(s.input_term[j], 4)}</td>
                     <td class="lx-c-rec">{fmt::fixed(s.recurrent_term[j], 4)}</td>
                     <td class="lx-c-bias">{fmt::fixed(s.bias[j], 4)}</td>
-                    <td class:lx-veiled=veil aria-hidden=veil_hidden(veil)>{fmt::fixed(s.z[j], 4)}</td>
-                    <td class:lx-veiled=veil aria-hidden=veil_hidden(veil)>{fmt::fixed(s.h[j], 4)}</td>
+                    <td><Veiled on=veil>{z_j}</Veiled></td>
+                    <td><Veiled on=veil>{h_j}</Veiled></td>
                     <td class="lx-c-x1">{fmt::fixed(s.from_x1[j], 4)}</td>
                 </tr>
             }
