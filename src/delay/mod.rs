@@ -390,6 +390,8 @@ fn heldout_chart(
             if acc { 1.0 / vocab } else { vocab.ln() },
             DelayText::of(l).chance,
         )),
+        solved: None,
+        log_y: false,
         x_desc: DelayText::of(l).axis_step,
         y_desc: if acc {
             DelayText::of(l).axis_acc
@@ -416,6 +418,8 @@ fn batch_chart(
         y_max: vocab.ln(),
         percent: false,
         chance: Some((vocab.ln(), DelayText::of(l).chance)),
+        solved: None,
+        log_y: false,
         x_desc: DelayText::of(l).axis_step,
         y_desc: DelayText::of(l).axis_loss,
         empty: if restored.get() {

@@ -2,7 +2,8 @@
 //! `copy`, `order`): what the task is and its paper, T, the recipe and budget, parameter
 //! counts, RNN, LSTM and GRU trained one after another in the engine's Web Worker
 //! ([`unroll_core::memory::run`]), their held-out loss on one chart with the task's
-//! memoryless baseline drawn as a line, and a summary per run ("solved after N sequences",
+//! memoryless baseline and its "solved" level drawn over the runs' lines (a log axis on
+//! request), and a summary per run ("solved after N sequences",
 //! next to the paper's figure), what the runs show (one sentence from
 //! [`unroll_core::memory::outcome::judge`], [`text::outcome_text`]) with the spread of every
 //! cell over its seeds, and a form for T, the budget, the seeds and the recipe (URL keys of the
@@ -16,6 +17,7 @@
 //! `memory-progress` (fraction of the steps), `memory-time-left` (seconds),
 //! `memory-interrupted` (`data-value` = runs finished) with `memory-go-on`, `memory-error`,
 //! `mcfg-<key>` (the form's inputs), `memory-default-shows`, `chart-memory-loss` (points drawn),
+//! `memory-log-y` (the log-axis switch),
 //! `memory-outcome` (`data-value` = the outcome's key: `unfinished`, `no-difference`, `split`,
 //! `all-beat`, `seeds-disagree`), `memory-spread-row` (`data-cell`, `data-seeds`, `data-min`,
 //! `data-max`, `data-beat`, `data-solved`),
@@ -49,6 +51,7 @@ const CSS: &str = r#"
 .mt-facts { margin: 0; padding-left: 18px; font-size: 14px; line-height: 1.5; }
 .mt-params { display: flex; flex-wrap: wrap; gap: 4px 16px; font-family: var(--mono, monospace); font-size: 13px; }
 .mt-baseline { font-weight: 600; }
+.mt-log-y { display: inline-flex; align-items: center; gap: 4px; font-size: 13px; margin: 6px 0 0; }
 .memory-page .page-intro .panel-note { margin-top: 10px; }
 .mt-params-head { margin: 10px 0 4px; }
 .mt-controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-top: 0; }

@@ -28,6 +28,10 @@ pub struct MemoryText {
     pub cpu_note: &'static str,
     /// Baseline label on the chart.
     pub baseline: &'static str,
+    /// The chart's "solved" line: {0} the level.
+    pub solved_line: fn(&str) -> String,
+    /// The chart's log-axis switch.
+    pub log_axis: &'static str,
     /// Baseline formula per task: {0} T (copy's whole-sequence figure uses it).
     pub baseline_formula: [fn(&str) -> String; 3],
     /// "Solved" criterion per task, with its source.
@@ -104,6 +108,8 @@ impl MemoryText {
         params: "Parameters per cell",
         cpu_note: "RNN, LSTM and GRU train one after another on the CPU path, in the page's background worker. T, the steps and the seeds come from the URL keys length, steps, seeds (a key left at its delay-copy default takes this task's default).",
         baseline: "baseline",
+        solved_line: |v| format!("solved (below {v})"),
+        log_axis: "Logarithmic loss axis",
         baseline_formula: [
             |_| "Baseline: always answering 1 gives a mean squared error of 1/6 ≈ 0.167 — the line to beat.".to_string(),
             |t| {
@@ -170,6 +176,8 @@ impl MemoryText {
         params: "每种单元的参数量",
         cpu_note: "RNN、LSTM 和 GRU 在页面的后台线程中依次在 CPU 路径上训练。T、步数和种子数来自 URL 键 length、steps、seeds（保持延迟复制默认值的键取本任务的默认值）。",
         baseline: "基线",
+        solved_line: |v| format!("已解决（低于 {v}）"),
+        log_axis: "损失轴用对数刻度",
         baseline_formula: [
             |_| "基线：总是回答 1 的均方误差为 1/6 ≈ 0.167——这是要超越的线。".to_string(),
             |t| {
