@@ -7,7 +7,8 @@
 //   against an independent float64 computation of the lesson's formula here), the gap and the
 //   explanation in the status region (aria-live).
 // - The reveal follows the page's state: lesson 5 with z moved after a reveal says its answer is
-//   stale; Try again, and the new reveal answers for the new z.
+//   stale; Try again, and the new reveal answers for the new z; Try again clears the old
+//   prediction (the slider back in the middle).
 // - Keyboard: the slider moves with the arrow keys, Lock and Reveal work with Enter.
 // - `quiz=0` hides every checkpoint and the index's marks, and stays in the URL through a
 //   slider change and the lessons' links.
@@ -104,18 +105,24 @@ async function setNumber(page, v) {
 const VEILED = {
   unroll: "unroll-eq-h",
   shapes: "shapes-count-other-seq_len",
-  bptt: "bptt-chart",
+  bptt: "bptt-chart-data",
   lstm: "lstm-c-2",
   gru: "gru-h",
   bidir: "bidir-h_n-1",
   softmax: "softmax-prob-1",
 };
 
-/** Whether the readout `testid` sits under a blur (and is hidden from screen readers). */
+/**
+ * Whether the readout `testid` sits under the veil: blurred (or, a chart's curve, hidden) and
+ * out of the accessibility tree (aria-hidden, or inside an SVG image that names itself).
+ */
 async function veiled(page, testid) {
   return page.$eval(`[data-testid="${testid}"]`, (el) => {
     const v = el.closest(".lx-veiled");
-    return v !== null && v.closest("[aria-hidden='true']") !== null && getComputedStyle(v).filter.includes("blur");
+    if (v === null) return false;
+    const style = getComputedStyle(v);
+    const unseen = style.filter.includes("blur") || style.opacity === "0";
+    return unseen && (v.closest("[aria-hidden='true']") !== null || v.closest("svg[role='img']") !== null);
   });
 }
 
@@ -240,6 +247,9 @@ test("the reveal follows the page's state; the keyboard works", { timeout: 180_0
       2000,
       "focus on the prediction after Try again",
     );
+    // The old prediction is gone: the slider is back in the middle, nothing is locked in.
+    assert.equal(await k.page.$eval(`${CP} [data-testid="checkpoint-number"]`, (e) => Number(e.value)), 0);
+    assert.equal(await attr(k.page, CP, "data-prediction"), "");
     assert.deepEqual(k.problems, []);
   } finally {
     await b.close();

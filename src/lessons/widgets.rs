@@ -1052,3 +1052,35 @@ fn legend(d: &ChartData) -> impl IntoView {
         })
         .collect_view()
 }
+
+/// Keeps the part of a wide diagram the page is showing in view on a phone, where the diagram's
+/// box scrolls sideways: after each change of what `selector` (reactive: it may name another
+/// element per step or stage) picks, that element is scrolled to the middle of its scrolling
+/// box, without moving the page. Nothing happens where the box does not scroll.
+pub fn keep_in_view(selector: impl Fn() -> String + Send + Sync + 'static) {
+    Effect::new(move |_| {
+        let sel = selector();
+        request_animation_frame(move || {
+            let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+                return;
+            };
+            let Ok(Some(el)) = doc.query_selector(&sel) else {
+                return;
+            };
+            let Ok(Some(scroller)) = el.closest(".lx-scroll") else {
+                return;
+            };
+            if scroller.scroll_width() <= scroller.client_width() {
+                return;
+            }
+            let (r, s) = (
+                el.get_bounding_client_rect(),
+                scroller.get_bounding_client_rect(),
+            );
+            let middle = r.left() - s.left() + f64::from(scroller.scroll_left()) + r.width() / 2.0;
+            scroller.set_scroll_left(
+                (middle - f64::from(scroller.client_width()) / 2.0).max(0.0) as i32
+            );
+        });
+    });
+}

@@ -111,7 +111,7 @@ pub fn BidirPage(
                             stages=stages
                         />
                         {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
-                        <div class="lx-scroll">{move || result.get().ok().map(|r| diagram(&r, k_now.get(), stages, lang.get()))}</div>
+                        <div class="lx-scroll" data-scroller>{move || result.get().ok().map(|r| diagram(&r, k_now.get(), stages, lang.get()))}</div>
                         <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-bidir-k{}", k_now.get())) />
                         <Para text=|l| BidirText::of(l).diagram_note class="lx-note" />
                     </Panel>
@@ -303,7 +303,7 @@ fn diagram(r: &Bidir, k: usize, stages: Stages, lang: Lang) -> impl IntoView {
         <svg
             class="lx-diagram"
             viewBox=format!("0 0 {width} 320")
-            style=format!("max-width:{}px; --lx-min-w:{}px", width as i64, (width * 0.72) as i64)
+            style=format!("max-width:{}px; --lx-min-w:{}px; --lx-w:{}", width as i64, (width * 0.72) as i64, width as i64)
             role="img"
             aria-label=BidirText::of(lang).diagram
             data-testid="bidir-diagram"

@@ -122,7 +122,7 @@ fn blend_line(
         }
     };
     view! {
-        <svg class="lx-diagram" viewBox="0 0 620 116" style="max-width:760px" role="img" aria-label=GruText::of(lang).blend_image data-testid=testid>
+        <svg class="lx-diagram" viewBox="0 0 620 116" style="max-width:760px; --lx-w:620" role="img" aria-label=GruText::of(lang).blend_image data-testid=testid>
             <line x1="30" x2="590" y1=LINE_Y y2=LINE_Y class="lx-axis"></line>
             {tick(-1.0, "−1")}
             {tick(0.0, "0")}

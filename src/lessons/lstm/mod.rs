@@ -279,6 +279,19 @@ fn LstmBelt(model: LstmModel) -> impl IntoView {
         stages,
         ..
     } = model;
+    // On a phone the belt scrolls sideways: the stage drawn last stays in view (the whole
+    // step shows its result, C_t and h_t).
+    super::widgets::keep_in_view(move || {
+        t_now.track();
+        let part = match stages.now.get() {
+            0 => "lstm-belt-c_prev",
+            1 => "lstm-belt-kept",
+            2 => "lstm-belt-written",
+            3 => "lstm-belt-c",
+            _ => "lstm-belt-h",
+        };
+        format!("[data-testid=\"{part}\"]")
+    });
     view! {
         <Panel heading=Signal::derive(move || (LstmText::of(lang.get()).belt)(&t_now.get().to_string()))>
         <StepControls lesson="lstm" t=t_now set_t=Callback::new(move |v: usize| cfg.update(|c| c.t = v)) max=Signal::derive(move || n_steps.get()) stages=stages />
@@ -290,7 +303,7 @@ fn LstmBelt(model: LstmModel) -> impl IntoView {
             let last = t_now.get() == r.steps.len();
             let hide = Signal::derive(move || last && veil.get());
             Some(view! {
-                <div class="lx-scroll">{belt_svg(&s, scale, (stages, hide), lang.get())}</div>
+                <div class="lx-scroll" data-scroller>{belt_svg(&s, scale, (stages, hide), lang.get())}</div>
                 <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-lstm-t{}", t_now.get())) />
                 {belt_legend(scale, lang.get())}
             })
@@ -621,7 +634,7 @@ fn belt_svg(
     let part = move |k: usize| move || !stages.reached(k);
     let y = 60.0;
     view! {
-        <svg class="lx-diagram" viewBox="0 0 760 300" style="max-width:760px; --lx-min-w:520px" role="img" aria-label=(LstmText::of(lang).belt)(&s.t.to_string()) data-testid="lstm-belt" data-stage=move || stages.name()>
+        <svg class="lx-diagram" viewBox="0 0 760 300" style="max-width:760px; --lx-min-w:520px; --lx-w:760" role="img" aria-label=(LstmText::of(lang).belt)(&s.t.to_string()) data-testid="lstm-belt" data-stage=move || stages.name()>
             <g class="lx-stage-part" class:lx-stage-pending=part(0)>
                 {belt_seg(40.0, y, 183.0, y, s.c_prev, scale, "lstm-belt-c_prev")}
                 {belt_label(100.0, y - 16.0, format!("C{} = {}", fmt::sub(s.t - 1), fmt::fixed(s.c_prev, 4)))}

@@ -87,7 +87,7 @@ pub fn ShapesPage(
                     <checkpoint::ShapesCheckpoints cfg=cfg />
                     <ShapesCall cfg=cfg result=result />
                     <Panel title=|l| ShapesText::of(l).grid>
-                        <div class="lx-scroll">{move || grid_svg(&cfg.get(), lang.get())}</div>
+                        <div class="lx-scroll" data-scroller>{move || grid_svg(&cfg.get(), lang.get())}</div>
                         <crate::widgets::export::FigureExport name=Signal::derive(move || cfg.with(|c| format!("unroll-shapes-{:?}-h{}", c.cell, c.hidden_size).to_lowercase())) />
                         // "Only rows cost parameters": lesson 2's answer.
                         <Veiled on=veiled(checkpoint::QUESTION.key) block=true>
@@ -393,7 +393,7 @@ fn grid_svg(c: &ShapesConfig, lang: Lang) -> impl IntoView {
         <svg
             class="lx-diagram lx-grid-diagram"
             viewBox=format!("0 0 {width} {height}")
-            style=format!("max-width:{}px; --lx-min-w:{}px", width as i64, (width * 0.7) as i64)
+            style=format!("max-width:{}px; --lx-min-w:{}px; --lx-w:{}", width as i64, (width * 0.7) as i64, width as i64)
             role="img"
             aria-label=ShapesText::of(lang).grid
             data-testid="shapes-grid"

@@ -147,6 +147,12 @@ fn UnrollChain(m: UnrollModel) -> impl IntoView {
         stages,
         ..
     } = m;
+    // On a phone the chain scrolls sideways: the step shown stays in view.
+    super::widgets::keep_in_view(move || {
+        t_now.track();
+        stages.now.track();
+        "[data-testid=\"unroll-active-step\"]".to_owned()
+    });
     view! {
         <Panel title=|l| UnrollText::of(l).diagram>
             <StepControls
@@ -156,7 +162,7 @@ fn UnrollChain(m: UnrollModel) -> impl IntoView {
                 max=Signal::derive(move || steps.get())
                 stages=stages
             />
-            <div class="lx-scroll">{move || result.get().map(|r| chain_svg(&r, (t_now.get(), veil), stages, lang.get()))}</div>
+            <div class="lx-scroll" data-scroller>{move || result.get().map(|r| chain_svg(&r, (t_now.get(), veil), stages, lang.get()))}</div>
             <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-rnn-t{}", t_now.get())) />
             <Para text=|l| UnrollText::of(l).same_weights class="lx-note" />
         </Panel>
@@ -472,7 +478,7 @@ fn chain_svg(
         <svg
             class="lx-diagram"
             viewBox=format!("0 0 {width} 262")
-            style=format!("max-width:{}px; --lx-min-w:{}px", width as i64, (width * 0.6) as i64)
+            style=format!("max-width:{}px; --lx-min-w:{}px; --lx-w:{}", width as i64, (width * 0.6) as i64, width as i64)
             role="img"
             aria-label=UnrollText::of(lang).diagram
             data-testid="unroll-diagram"
@@ -523,7 +529,7 @@ fn chain_step(
     let later = s.t >= t_now;
     let pending = move |stage: usize| move || active && !stages.reached(stage);
     view! {
-        <g class="lx-svg-step" class:lx-active=active class:lx-done=done>
+        <g class="lx-svg-step" class:lx-active=active class:lx-done=done data-testid=active.then_some("unroll-active-step")>
             <g class="lx-stage-part" class:lx-stage-pending=pending(0)>
                 <line x1=cx x2=cx y1=cy + 78.0 y2=cy + 32.0 class="lx-edge lx-edge-input" marker-end="url(#lx-arrow-in)"></line>
                 <text x=cx y=cy + 96.0 text-anchor="middle" class="lx-svg-label">{format!("x{} = {}", fmt::sub(s.t), fmt::fixed(s.x, 2))}</text>
