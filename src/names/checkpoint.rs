@@ -9,7 +9,7 @@ use crate::names::session::{RunStatus, TrainingSession};
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
-use unroll_core::config::Lang;
+use unroll_core::config::{Head, Lang};
 use unroll_core::lessons::handout::names_epoch1;
 use unroll_core::lessons::lab_checkpoints::{names_above_baseline, NAMES_BASELINE};
 use unroll_core::train::session::ValReport;
@@ -179,6 +179,14 @@ pub fn NamesCheckpoint(
     };
     let figures = Signal::derive(move || {
         if !revealed() {
+            return None;
+        }
+        // The note contrasts the course's padded head with the page's own: a run that read
+        // the padded step is not what it describes.
+        let last_head = session
+            .weights
+            .with(|w| w.as_ref().is_some_and(|w| w.model.head == Head::Last));
+        if !last_head {
             return None;
         }
         let report = first.get()?;
