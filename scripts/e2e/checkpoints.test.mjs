@@ -23,7 +23,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { OUT, buildDist, serveDist, launch, until } from "./lib.mjs";
+import { ANSWER_READOUTS, OUT, buildDist, serveDist, launch, underVeil, until } from "./lib.mjs";
 
 const LESSONS = ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"];
 const CP = '[data-testid="checkpoint"]';
@@ -102,29 +102,8 @@ async function setNumber(page, v) {
 }
 
 /** A readout per lesson that gives its question's answer away (lesson 8's depths appear only once measured). */
-const VEILED = {
-  unroll: "unroll-eq-h",
-  shapes: "shapes-count-other-seq_len",
-  bptt: "bptt-chart-data",
-  lstm: "lstm-c-2",
-  gru: "gru-h",
-  bidir: "bidir-h_n-1",
-  softmax: "softmax-prob-1",
-};
-
-/**
- * Whether the readout `testid` sits under the veil: blurred (or, a chart's curve, hidden) and
- * out of the accessibility tree (aria-hidden, or inside an SVG image that names itself).
- */
-async function veiled(page, testid) {
-  return page.$eval(`[data-testid="${testid}"]`, (el) => {
-    const v = el.closest(".lx-veiled");
-    if (v === null) return false;
-    const style = getComputedStyle(v);
-    const unseen = style.filter.includes("blur") || style.opacity === "0";
-    return unseen && (v.closest("[aria-hidden='true']") !== null || v.closest("svg[role='img']") !== null);
-  });
-}
+const VEILED = { ...ANSWER_READOUTS, parallel: undefined };
+const veiled = underVeil;
 
 /** Predicts (0.25 on a slider, the first choice otherwise), locks and reveals; returns what the page shows. */
 async function answer(page) {

@@ -240,3 +240,32 @@ export function zhAllowlist() {
   }
   return words;
 }
+
+/**
+ * A readout per lesson that gives its checkpoint's answer away: veiled while the question
+ * waits (lesson 3's and 8's: a chart's curve, whose data group is `<chart>-data`).
+ */
+export const ANSWER_READOUTS = {
+  unroll: "unroll-eq-h",
+  shapes: "shapes-count-other-seq_len",
+  bptt: "bptt-chart-data",
+  lstm: "lstm-c-2",
+  gru: "gru-h",
+  bidir: "bidir-h_n-1",
+  softmax: "softmax-prob-1",
+  parallel: "parallel-depth-chart-data",
+};
+
+/**
+ * Whether the readout `testid` sits under the veil: blurred (or, a chart's curve, hidden) and
+ * out of the accessibility tree (aria-hidden, or inside an SVG image that names itself).
+ */
+export async function underVeil(page, testid) {
+  return page.$eval(`[data-testid="${testid}"]`, (el) => {
+    const v = el.closest(".lx-veiled");
+    if (v === null) return false;
+    const style = getComputedStyle(v);
+    const unseen = style.filter.includes("blur") || style.opacity === "0";
+    return unseen && (v.closest("[aria-hidden='true']") !== null || v.closest("svg[role='img']") !== null);
+  });
+}

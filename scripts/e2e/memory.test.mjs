@@ -4,7 +4,8 @@
 //
 // - Each task (adding, copy, order) states its baseline (`task-baseline`, the formula's value),
 //   trains RNN, LSTM and GRU × 2 seeds to the end, draws its held-out curves, fills its summary
-//   (one row per run with a finite final loss and a verdict), its outcome sentence
+//   (one row per run with a finite final loss and a verdict), its chart takes a log axis
+//   (`memory-log-y`, the same points), its outcome sentence
 //   (`memory-outcome`) and its spread per cell (`memory-spread-row`, lowest ≤ highest), and
 //   shows all of it again after a reload, without console errors; the adding page also after
 //   leaving to the lessons and coming back.
@@ -22,7 +23,9 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { buildDist, serveDist, launch, openPage, value, num, until } from "./lib.mjs";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { OUT, buildDist, serveDist, launch, openPage, value, num, until } from "./lib.mjs";
 
 let server;
 let browser;
@@ -82,6 +85,17 @@ for (const t of TASKS) {
     await until(async () => (await value(page, "memory-status")) === "finished", 180_000, `${t.task} finished`);
     assert.equal(await num(page, "memory-progress"), 1);
     assert.ok((await num(page, "chart-memory-loss")) > 0, "chart points");
+    // The log axis redraws the same points (the levels are drawn over them: charts/tests.rs).
+    const points = await num(page, "chart-memory-loss");
+    await page.check('[data-testid="memory-log-y"]');
+    await page.waitForTimeout(300);
+    assert.equal(await num(page, "chart-memory-loss"), points, "the same points on the log axis");
+    if (t.task === "adding") {
+      mkdirSync(OUT, { recursive: true });
+      const chart = await page.$('section:has([data-testid="chart-memory-loss"])');
+      await chart.screenshot({ path: join(OUT, "memory-adding-log.png") });
+    }
+    await page.uncheck('[data-testid="memory-log-y"]');
     assert.equal(await num(page, "memory-summary"), 6);
     const before = await shown(page);
     assert.deepEqual(before.rows.map((r) => r.cell), ["rnn", "rnn", "lstm", "lstm", "gru", "gru"]);

@@ -16,7 +16,8 @@
 //   asked about the tour's settings, then reveals (English and Chinese).
 // - Stages: during Play, lessons 1, 4 and 6 pass through at least three stages within one step
 //   (`data-stage` on the diagram), in order; lesson 4's legend is there; with
-//   `prefers-reduced-motion: reduce` the stages still appear, without transitions.
+//   `prefers-reduced-motion: reduce` the stages still appear, without transitions; after |◀,
+//   Play starts with step 1's stages.
 // - Screenshots of a tour step and of the belt mid-step with its legend, at 1440 and 375 px, in
 //   English and Chinese, go to scripts/e2e/out/tour/.
 //
@@ -27,7 +28,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { OUT, buildDist, serveDist, launch, until, zhAllowlist } from "./lib.mjs";
+import { ANSWER_READOUTS, OUT, buildDist, serveDist, launch, underVeil, until, zhAllowlist } from "./lib.mjs";
 
 const LESSONS = ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"];
 const TOUR = '[data-testid="tour"]';
@@ -46,8 +47,8 @@ after(async () => {
   await server?.close();
 });
 
-async function open(query, { reducedMotion, viewport } = {}) {
-  const page = await browser.context.newPage();
+async function open(query, { reducedMotion, viewport, context = browser.context } = {}) {
+  const page = await context.newPage();
   const problems = [];
   page.on("console", (m) => {
     if (m.type() === "error") problems.push(`console: ${m.text()}`);
@@ -330,6 +331,19 @@ for (const reducedMotion of ["no-preference", "reduce"]) {
   });
 }
 
+test("|◀ then Play plays the first step's stages too (lessons 1, 4 and 6)", { timeout: 180_000 }, async () => {
+  for (const [lesson, { query, diagram, names }] of Object.entries(STAGES)) {
+    const { page, problems } = await open(`?v=1&lesson=${lesson}&${query}`, { reducedMotion: "reduce" });
+    await page.click(testid(`${lesson}-first`));
+    await until(async () => (await attr(page, testid(`${lesson}-t-value`), "data-value")) === "1", 3000, "step 1");
+    const rec = await playAndRecord(page, lesson, diagram);
+    const first = rec.filter((r) => r.t === "1").map((r) => r.stage);
+    assert.deepEqual(first, names, `${lesson}: step 1 stage by stage`);
+    assert.deepEqual(problems, [], lesson);
+    await page.close();
+  }
+});
+
 test("the stage slider stops the belt at any stage, the numbers the page's own", { timeout: 60_000 }, async () => {
   const { page, problems } = await open("?v=1&lesson=lstm&t=2", { reducedMotion: "reduce" });
   const setStage = (k) =>
@@ -383,18 +397,6 @@ test("screenshots of a tour step and of the belt mid-step", { timeout: 180_000 }
   }
 });
 
-/** A readout per lesson that gives its question's answer away (as checkpoints.test.mjs). */
-const VEILED = {
-  unroll: "unroll-eq-h",
-  shapes: "shapes-count-other-seq_len",
-  bptt: "bptt-chart-data",
-  lstm: "lstm-c-2",
-  gru: "gru-h",
-  bidir: "bidir-h_n-1",
-  softmax: "softmax-prob-1",
-  parallel: "parallel-depth-chart-data",
-};
-
 /**
  * What the page lets a reader perceive: the text of every node outside a veil (`.lx-veiled`)
  * and outside `aria-hidden` subtrees, with the accessible names (aria-label) outside them, and
@@ -423,20 +425,12 @@ async function perceivable(page) {
   });
 }
 
-/** Whether the readout `id` sits under the veil (blurred or hidden, and out of the accessibility tree). */
-async function underVeil(page, id) {
-  return page.$eval(testid(id), (el) => {
-    const v = el.closest(".lx-veiled");
-    if (!v) return false;
-    const f = getComputedStyle(v);
-    return (f.filter.includes("blur") || f.opacity === "0") && (!!v.closest('[aria-hidden="true"]') || !!v.closest('svg[role="img"]'));
-  });
-}
-
 for (const lang of ["en", "zh"]) {
   test(`a tour with the checkpoint open gives no answer away on any lesson (${lang})`, { timeout: 300_000 }, async () => {
+    // A fresh profile: no answer kept from another test.
+    const fresh = await launch({ webgpu: false });
     for (const lesson of LESSONS) {
-      const { page, problems } = await open(`?v=1&lesson=${lesson}&lang=${lang}&max_len=32&hidden_size=16`);
+      const { page, problems } = await open(`?v=1&lesson=${lesson}&lang=${lang}&max_len=32&hidden_size=16`, { context: fresh.context });
       await page.waitForSelector('[data-testid="checkpoint"][data-state="open"]', { timeout: 30_000 });
       if (lesson === "parallel") await until(async () => (await attr(page, testid("parallel-status"), "data-value")) === "done", 120_000, "measurements", 250);
       await page.click(testid("tour-start"));
@@ -445,7 +439,7 @@ for (const lang of ["en", "zh"]) {
       let last;
       for (let i = 1; i <= steps; i++) {
         await page.waitForTimeout(150);
-        assert.ok(await underVeil(page, VEILED[lesson]), `${lesson} step ${i}: ${VEILED[lesson]} stays veiled`);
+        assert.ok(await underVeil(page, ANSWER_READOUTS[lesson]), `${lesson} step ${i}: ${ANSWER_READOUTS[lesson]} stays veiled`);
         last = await perceivable(page);
         assert.equal(last.exposed, 0, `${lesson} step ${i}: every veiled readout is hidden from screen readers`);
         if (i < steps) await page.click(testid("tour-next"));
@@ -470,5 +464,6 @@ for (const lang of ["en", "zh"]) {
       assert.deepEqual(problems, [], `${lesson} ${lang}`);
       await page.close();
     }
+    await fresh.close();
   });
 }

@@ -417,7 +417,7 @@ fn a_task_chart_draws_its_baseline_over_the_lines_and_its_solved_level() {
             empty: "no run yet",
         };
         let els = draw_svg(640, 300, |a| delay::draw(a, &chart, &STYLE).expect("draw"));
-        let pos = |pred: &dyn Fn(&El) -> bool| els.iter().position(|e| pred(e));
+        let pos = |pred: &dyn Fn(&El) -> bool| els.iter().position(pred);
         let rnn_at =
             pos(&|e| lines_in(std::slice::from_ref(e), cell_colour(CellKind::Rnn)).len() == 1)
                 .expect("the RNN's line");

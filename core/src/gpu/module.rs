@@ -163,6 +163,17 @@ impl GpuRnnModule {
         &self.layout
     }
 
+    /// `batch × seq_len` within the sizes given to [`new`](Self::new).
+    fn fits(&self, batch: usize, seq_len: usize) -> Result<(), GpuError> {
+        let (max_b, max_t) = self.rnn.capacity();
+        if batch == 0 || seq_len == 0 || batch > max_b || seq_len > max_t {
+            return Err(GpuError::InvalidInput(format!(
+                "batch {batch} × seq_len {seq_len} is outside 1..={max_b} × 1..={max_t}"
+            )));
+        }
+        Ok(())
+    }
+
     /// Uploads a dense input `[T, B, I]` for [`forward_sum`](Self::forward_sum) (every sample
     /// `seq_len` steps long).
     ///
@@ -171,12 +182,7 @@ impl GpuRnnModule {
     /// an input of another length; device errors.
     pub fn load_input(&self, seq_len: usize, batch: usize, input: &[f32]) -> Result<(), GpuError> {
         self.ctx.check()?;
-        let (max_b, max_t) = self.rnn.capacity();
-        if batch == 0 || seq_len == 0 || batch > max_b || seq_len > max_t {
-            return Err(GpuError::InvalidInput(format!(
-                "batch {batch} × seq_len {seq_len} is outside 1..={max_b} × 1..={max_t}"
-            )));
-        }
+        self.fits(batch, seq_len)?;
         check_len("input", input, &[seq_len, batch, self.spec.input_size])?;
         let q = &self.ctx.queue;
         q.write_buffer(
@@ -201,12 +207,7 @@ impl GpuRnnModule {
     /// As [`load_input`](Self::load_input); device errors.
     pub async fn forward_sum(&mut self, seq_len: usize, batch: usize) -> Result<f32, GpuError> {
         self.ctx.check()?;
-        let (max_b, max_t) = self.rnn.capacity();
-        if batch == 0 || seq_len == 0 || batch > max_b || seq_len > max_t {
-            return Err(GpuError::InvalidInput(format!(
-                "batch {batch} × seq_len {seq_len} is outside 1..={max_b} × 1..={max_t}"
-            )));
-        }
+        self.fits(batch, seq_len)?;
         self.arena.clear();
         let mut encoder = self
             .ctx
@@ -271,12 +272,7 @@ impl GpuRnnModule {
             self.spec.input_size,
         );
         let dh = self.spec.num_directions() * h;
-        let (max_b, max_t) = self.rnn.capacity();
-        if b == 0 || t == 0 || b > max_b || t > max_t {
-            return Err(GpuError::InvalidInput(format!(
-                "batch {b} × seq_len {t} is outside 1..={max_b} × 1..={max_t}"
-            )));
-        }
+        self.fits(b, t)?;
         check_len("input", x.input, &[t, b, i])?;
         check_len("grad of output", x.d_output, &[t, b, dh])?;
         let lstm = self.spec.cell.spec().has_cell_state;

@@ -99,6 +99,26 @@ mod tests {
             "{}",
             a.why
         );
+        // The gap says what it measures: the largest entry-wise difference from h_n[1].
+        let gap = fixed(
+            unroll_core::lessons::checkpoints::bidir_last(&c)
+                .unwrap()
+                .backward_gap,
+            4,
+        );
+        assert!(
+            a.why.contains(&format!("entry by entry it differs from h_n[1], the backward read of the whole sentence, by up to {gap} (the largest |output[0, −1, H:] − h_n[1]|)")),
+            "{}",
+            a.why
+        );
+        let zh = reveal(&LessonState::Bidir(c.clone()), Lang::Zh).unwrap();
+        assert!(
+            zh.why.contains(&format!(
+                "逐个分量与 h_n[1]（后向方向读完整句后的状态）相比，差的绝对值最大为 {gap}"
+            )),
+            "{}",
+            zh.why
+        );
         let one = BidirConfig {
             tokens: vec!["York".into()],
             ..c

@@ -162,7 +162,7 @@ pub fn Veiled(
     let lang = use_lang();
     let said = move || {
         on.get()
-            .then(|| view! { <span class="lx-cp-sr" data-testid="veil-said">{CheckpointText::of(lang.get()).veiled_sr}</span> })
+            .then(|| view! { <span class="lx-veil-sr" data-testid="veil-said">{CheckpointText::of(lang.get()).veiled_sr}</span> })
     };
     if block {
         view! { <div class:lx-veiled=on aria-hidden=veil_hidden(on)>{children()}</div>{said} }
