@@ -153,7 +153,14 @@ fn log_axis(chart: &CurveChart) -> (f64, f64) {
     if !lo.is_finite() {
         return (-2.0, 0.0);
     }
-    let (lo, hi) = (lo.floor(), hi.ceil());
+    // A level on a whole decade (0.01) gets the decade below it too, so it is not drawn on
+    // the axis itself.
+    let lo = if (lo - lo.round()).abs() < 1e-9 {
+        lo.round() - 1.0
+    } else {
+        lo.floor()
+    };
+    let hi = hi.ceil();
     (lo, if hi > lo { hi } else { lo + 1.0 })
 }
 
