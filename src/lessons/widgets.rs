@@ -1067,7 +1067,7 @@ pub fn keep_in_view(selector: impl Fn() -> String + Send + Sync + 'static) {
             let Ok(Some(el)) = doc.query_selector(&sel) else {
                 return;
             };
-            let Ok(Some(scroller)) = el.closest(".lx-scroll") else {
+            let Ok(Some(scroller)) = el.closest("[data-scroller]") else {
                 return;
             };
             if scroller.scroll_width() <= scroller.client_width() {

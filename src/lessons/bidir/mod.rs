@@ -95,6 +95,15 @@ pub fn BidirPage(
     });
 
     let stages = Stages::new(STAGES, stage_label);
+    // On a phone the diagram scrolls sideways: the forward direction's newest column (at the
+    // last step, the last position the question asks about) stays in view.
+    super::widgets::keep_in_view(move || {
+        stages.now.track();
+        format!(
+            "[data-testid=\"bidir-col-{}\"]",
+            k_now.get().clamp(1, n.get()) - 1
+        )
+    });
     view! {
         <LessonFrame id=LessonId::Bidir notices=notices tour=move || view! { <TourButton cfg=cfg tour=&tour::TOUR stages=stages /> }>
             <div class="lx-layout">
@@ -341,7 +350,7 @@ fn column(r: &Bidir, i: usize, token: &str, cx: f64, at: Reached) -> AnyView {
     let f = r.forward[i];
     let b = r.backward[i];
     view! {
-        <g class="lx-bidir-col">
+        <g class="lx-bidir-col" data-testid=format!("bidir-col-{i}")>
             <text x=cx y=Y_TOK text-anchor="middle" class="lx-svg-token">{token.to_owned()}</text>
             <text x=cx y=Y_TOK + 18.0 text-anchor="middle" class="lx-svg-caption">{vec_text(&r.inputs[i])}</text>
             <text x=cx y=Y_POS text-anchor="middle" class="lx-svg-caption" data-testid="bidir-position" data-value=i.to_string()>{format!("t = {i}")}</text>

@@ -57,6 +57,12 @@ pub fn GruPage(
             </label>
         }
     };
+    // On a phone the number line scrolls sideways: the stretch between h_{t−1} and h̃ stays in
+    // view.
+    super::widgets::keep_in_view(move || {
+        cfg.track();
+        "[data-testid=\"gru-blend-span\"]".to_owned()
+    });
 
     view! {
         <LessonFrame id=LessonId::Gru notices=notices tour=move || view! { <TourButton cfg=cfg tour=&tour::TOUR /> }>
@@ -127,7 +133,7 @@ fn blend_line(
             {tick(-1.0, "−1")}
             {tick(0.0, "0")}
             {tick(1.0, "1")}
-            <line x1=x(h_prev) x2=x(n) y1=LINE_Y y2=LINE_Y stroke="#94a3b8" stroke-width="6" stroke-opacity="0.5"></line>
+            <line x1=x(h_prev) x2=x(n) y1=LINE_Y y2=LINE_Y stroke="#94a3b8" stroke-width="6" stroke-opacity="0.5" data-testid="gru-blend-span"></line>
             {mark(h_prev, "h_{t−1}", "#64748b", false)}
             {mark(n, "h̃", "#ea580c", false)}
             // Hidden, not blurred: a blurred mark would still show which end it is nearer.
