@@ -43,10 +43,17 @@ pub fn BpttPage(
                 <div class="lx-main">
                     <checkpoint::BpttCheckpoints cfg=cfg />
                     <Panel title=|l| BpttText::of(l).chart>
-                        // The product's curve answers lesson 3's question at a glance.
-                        <div class:lx-veiled=veiled(checkpoint::QUESTION.key) aria-hidden=veil_hidden(veiled(checkpoint::QUESTION.key))>
-                            <LineChart data=chart testid="bptt-chart" label=Signal::derive(move || BpttText::of(lang.get()).chart.to_owned()) />
-                        </div>
+                        // The product's curve answers lesson 3's question at a glance. While
+                        // it is blurred, its download buttons are out of the focus order too
+                        // (`inert`): nothing focusable sits in a region hidden from screen readers.
+                        {
+                            let hide = veiled(checkpoint::QUESTION.key);
+                            view! {
+                                <div class:lx-veiled=hide aria-hidden=veil_hidden(hide) inert=move || hide.get()>
+                                    <LineChart data=chart testid="bptt-chart" label=Signal::derive(move || BpttText::of(lang.get()).chart.to_owned()) />
+                                </div>
+                            }
+                        }
                         <Para text=|l| BpttText::of(l).chart_note class="lx-note" />
                     </Panel>
                     <BpttTable result=result />
@@ -120,7 +127,7 @@ fn BpttTable(result: Memo<Bptt>) -> impl IntoView {
     view! {
         <Panel title=|l| BpttText::of(l).table>
             <p class="lx-eq">"∂h_t/∂h₀ = Π"<sub>"k≤t"</sub>" act'(z_k)·W_hh"</p>
-            <div class="lx-scroll lx-table-tall" data-scroller>
+            <div class="lx-scroll lx-table-tall" data-scroller tabindex="0">
                 <table class="lx-table">
                     <thead>
                         <tr>
@@ -281,7 +288,7 @@ fn clip_panel(r: &Bptt, lang: unroll_core::config::Lang) -> AnyView {
     });
     view! {
         <p class="lx-text">{BpttText::of(lang).clip_text}</p>
-        <div class="lx-scroll" data-scroller>
+        <div class="lx-scroll" data-scroller tabindex="0">
             <table class="lx-table">
                 <thead>
                     <tr>
