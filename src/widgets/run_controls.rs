@@ -130,5 +130,9 @@ fn keep_focus(ev: leptos::ev::FocusEvent) {
         .ok()
         .flatten()
         .and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok());
-    let _ = next.unwrap_or(row).focus();
+    // Without scrolling: the row stays where the reader sees it (a sticky bar, or beside the
+    // form), and the page must not jump when a run starts.
+    let options = web_sys::FocusOptions::new();
+    options.set_prevent_scroll(true);
+    let _ = next.unwrap_or(row).focus_with_options(&options);
 }
