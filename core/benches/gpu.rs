@@ -1,8 +1,12 @@
-//! Timing of the GPU training step (not a test: `#[ignore]`d, nothing asserted about time).
+//! Timings of the GPU path's pieces on this machine's adapter (lavapipe without a GPU): the
+//! classifier's training step, single kernels, and a bare module's forward + backward. Nothing
+//! is asserted; the `bench` binary gives the step's timings beside the CPU path's.
 //!
-//! `cargo test --test gpu_bench -- --ignored --nocapture`
-#![cfg(not(target_arch = "wasm32"))] // native: blocks on futures with pollster, reads files
+//! `cargo bench -p unroll-core --bench gpu`
 
+// The test suite's GPU helpers (an adapter or a clear failure, random data).
+#[allow(dead_code, reason = "the benchmarks use a few of the suite's helpers")]
+#[path = "../tests/suite/gpu_support/mod.rs"]
 mod gpu_support;
 
 use std::time::Instant;
@@ -41,8 +45,12 @@ fn bench(cell: CellKind, hidden: usize, batch: usize, seq_len: usize, steps: usi
     );
 }
 
-#[test]
-#[ignore = "benchmark"]
+fn main() {
+    train_step_time_hidden128_batch64();
+    kernel_times_hidden128_batch64();
+    module_forward_backward_time_hidden128_batch64_seq20();
+}
+
 fn train_step_time_hidden128_batch64() {
     for cell in CellKind::ALL {
         bench(cell, 128, 64, 19, 50);
@@ -92,8 +100,6 @@ fn time_kernel<S: KernelSpec>(
     }
 }
 
-#[test]
-#[ignore = "benchmark"]
 fn kernel_times_hidden128_batch64() {
     let ctx = context();
     let (b, h, t) = (64u32, 128u32, 19u32);
@@ -159,8 +165,6 @@ use unroll_core::gpu::{GpuRnnModule, ModuleInputs};
 /// GPU column of the benchmark table: seconds per iteration and achieved GFLOP/s, with
 /// FLOPs = 6·T·B·G·H·(I + H) (forward projections and recurrent products, then the gradients
 /// of h, W_hh, W_ih and x).
-#[test]
-#[ignore = "benchmark"]
 fn module_forward_backward_time_hidden128_batch64_seq20() {
     let ctx = context();
     let (i, h, b, t) = (57usize, 128usize, 64usize, 20usize);

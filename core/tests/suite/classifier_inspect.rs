@@ -3,7 +3,7 @@
 //! independent computation (hand-written cell steps, a separate module run, finite
 //! differences, a model with an explicit all-zero input column).
 
-mod tol;
+use crate::tol;
 
 use tol::Tol;
 use unroll_core::config::Head;

@@ -2,7 +2,7 @@
 //! bad lines skipped and reported (file and 1-based line), Latin-1 text, invisible controls in
 //! labels, and the errors for files that cannot be used.
 //!
-//! The layout tests use the real names files (found as in `core/tests/data_names.rs`) and compare
+//! The layout tests use the real names files (found as in `core/tests/suite/data_names.rs`) and compare
 //! with the built-in loader, so the upload path is checked against the same rules.
 
 use std::io::Write;

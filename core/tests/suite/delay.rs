@@ -1,7 +1,7 @@
 //! The delay-copy task: generator, per-token model, CPU trainer, URL codec.
 //!
 //! Positions are 0-based: with delay d the target at position t ≥ d is the token at t − d.
-//! The measured runs (held-out set, seeds, outcomes) are tested in `core/tests/delay_runs.rs`.
+//! The measured runs (held-out set, seeds, outcomes) are tested in `core/tests/suite/delay_runs.rs`.
 
 use unroll_core::config::delay::{check_delay, CellSet, DelayConfig, LabTask, DELAY_FIELDS};
 use unroll_core::config::lessons::{route, Route};

@@ -2,9 +2,8 @@
 //! kernels against the CPU path from the same weights and token stream. Float sums differ
 //! between the paths, so training is compared by outcome: the first steps' losses closely, the
 //! held-out accuracy after a short run within 0.03.
-#![cfg(not(target_arch = "wasm32"))] // native: blocks on futures with pollster
 
-mod gpu_support;
+use crate::gpu_support;
 
 use gpu_support::context;
 use unroll_core::config::delay::{CellSet, DelayConfig};

@@ -3,8 +3,7 @@
 //! and classifier-step fixtures (logits, loss, gradients, parameters after one Adam step).
 //! Any fixture the CPU path cannot run is reported as UNSUPPORTED and fails the test.
 
-mod common;
-mod tol;
+use crate::common;
 
 use common::{BackendError, ClassifierCase, ClassifierResult, ModuleCase, ModuleResult};
 use unroll_core::math::classifier::ClassifierModel;

@@ -2,7 +2,6 @@
 //! (rows H..2H, gate order i, f, g, o) of every `bias_ih_l{k}` and `bias_ih_l{k}_reverse`,
 //! and nothing else changes — in the delay-copy model (one layer) and in the names classifier
 //! (every layer and direction), through the code paths the pages use.
-#![cfg(not(target_arch = "wasm32"))] // native: blocks on futures with pollster, reads files
 
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::{BackendChoice, TrainConfig};

@@ -1,10 +1,9 @@
 //! The WGSL training step of the name classifier, on lavapipe (the PyTorch step fixtures run in
 //! `gpu_modules.rs`): against the CPU path (`math::classifier` + `math::optim::Adam`), over 50 steps of training,
 //! and its error paths (bad input, unsupported configurations, a lost device).
-#![cfg(not(target_arch = "wasm32"))] // native: blocks on futures with pollster, reads files
 
-mod gpu_support;
-mod tol;
+use crate::gpu_support;
+use crate::tol;
 
 use gpu_support::{block, context, random_batch, random_params, rng};
 use tol::Tol;

@@ -1,8 +1,7 @@
 //! Each WGSL kernel against its CPU twin (or a plain CPU loop), on lavapipe.
-#![cfg(not(target_arch = "wasm32"))] // native: blocks on futures with pollster, reads files
 
-mod gpu_support;
-mod tol;
+use crate::gpu_support;
+use crate::tol;
 
 use gpu_support::{context, f32_bytes, random_vec, rng, run_cell_kernel, run_kernel};
 use tol::Tol;

@@ -1,12 +1,11 @@
 //! Every PyTorch module fixture (`rnn_*`, `lstm_*`, `gru_*`: layers, bidirectional,
 //! batch_first, h0/c0, packed lengths) and every classifier step fixture through the WGSL
 //! kernels on lavapipe: output, h_n, c_n, every parameter gradient, the input, h0 and c0
-//! gradients, |err| ≤ 1e-5 + 1e-4·|ref| (core/tests/common's suite; `UNROLL_FIXTURES` adds a folder).
-#![cfg(not(target_arch = "wasm32"))] // native: blocks on futures with pollster, reads files
+//! gradients, |err| ≤ 1e-5 + 1e-4·|ref| (core/tests/suite/common's suite; `UNROLL_FIXTURES` adds a folder).
 
-mod common;
-mod gpu_support;
-mod tol;
+use crate::common;
+use crate::gpu_support;
+use crate::tol;
 
 use common::{
     run_fixture_suite, BackendError, ClassifierCase, ClassifierResult, ModuleCase, ModuleResult,

@@ -3,10 +3,9 @@
 //! common mistakes these rule out: gate order, two biases, state shapes, saturated activations,
 //! stable cross-entropy, clipping, summation order).
 
-mod common;
-mod tol;
+use crate::common;
+use crate::tol;
 
-use std::time::Instant;
 
 use common::{load_fixture, Fixture, Tensor};
 use rand::distr::{Distribution, Uniform};
@@ -1377,31 +1376,6 @@ fn tolerance_check_counts_nan_and_applies_the_tolerance() {
     let pairwise = (v[0] + v[1]) + (v[2] + v[3]);
     assert_eq!((sequential, pairwise), (1.0, 0.0));
     assert!(Tol::FIXTURE.check("sum", &[sequential], &[2.0f64]).is_err());
-}
-
-// ---------------------------------------------------------------------------------------------
-// Speed figure (not a timed test): run with
-// `cargo test --release --test math_cpu -- --ignored --nocapture`
-// ---------------------------------------------------------------------------------------------
-
-/// Time of one classifier `loss_and_grads` at LSTM hidden 128, batch 64, seq_len 15.
-#[test]
-#[ignore = "benchmark; prints a timing"]
-fn bench_classifier_lstm_h128_b64_t15() {
-    let mut rng = ChaCha8Rng::seed_from_u64(3);
-    for cell in CellKind::ALL {
-        let model = ClassifierModel::new(spec(cell, 57, 128, 1, false), 18);
-        let params = init_params(&model.layout, &model.spec, 0);
-        let batch = random_batch(&mut rng, 64, 15, 57, 18);
-        let _ = model.loss_and_grads(&params, &batch);
-        let iters = 20;
-        let start = Instant::now();
-        for _ in 0..iters {
-            std::hint::black_box(model.loss_and_grads(&params, &batch));
-        }
-        let ms = start.elapsed().as_secs_f64() * 1e3 / iters as f64;
-        println!("{cell:?} classifier loss_and_grads, H=128, B=64, T=15: {ms:.2} ms");
-    }
 }
 
 // ---------------------------------------------------------------------------------------------

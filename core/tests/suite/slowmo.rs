@@ -3,7 +3,7 @@
 //! weights and Adam state), and its stages agree with each other (softmax, loss, the
 //! step-by-step gradients adding up to the trainer's, the clip and the update).
 
-mod tol;
+use crate::tol;
 
 use tol::Tol;
 use unroll_core::config::Head;

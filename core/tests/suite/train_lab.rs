@@ -3,7 +3,6 @@
 //! the CPU, device loss (training continues on the CPU with a continuous step sequence), and a
 //! non-finite loss (stop with a suggestion, weights from before the bad step). GPU tests run on
 //! lavapipe natively.
-#![cfg(not(target_arch = "wasm32"))] // native: blocks on futures with pollster, reads files
 
 use std::path::Path;
 

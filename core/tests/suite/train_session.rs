@@ -1,6 +1,5 @@
 //! The training loop on both backends: the same weights give the same validation metrics, and
 //! a short session reports events in order.
-#![cfg(not(target_arch = "wasm32"))] // native: blocks on futures with pollster, reads files
 
 use std::path::Path;
 

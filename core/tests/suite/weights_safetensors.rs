@@ -3,8 +3,7 @@
 //! classifier rebuilt from metadata or from shapes within the UI's limits, and the PyTorch
 //! fixtures' parameters imported from safetensors bytes reproducing the fixtures' outputs.
 
-mod common;
-mod tol;
+use crate::common;
 
 use std::collections::BTreeMap;
 

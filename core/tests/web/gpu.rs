@@ -4,7 +4,7 @@
 //! ```text
 //! CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 //! WASM_BINDGEN_TEST_WEBDRIVER_JSON=/path/to/webdriver.json \
-//!   cargo test --target wasm32-unknown-unknown --test gpu_web -- --nocapture
+//!   cargo test -p unroll-core --target wasm32-unknown-unknown --features web-tests --test gpu_web -- --nocapture
 //! ```
 //! with a webdriver.json like
 //! `{"goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": ["--enable-unsafe-webgpu"]}}`.

@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-//!   cargo test --target wasm32-unknown-unknown --test packed_web
+//!   cargo test -p unroll-core --target wasm32-unknown-unknown --features web-tests --test packed_web
 //! ```
 #![cfg(target_arch = "wasm32")]
 

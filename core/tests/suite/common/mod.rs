@@ -1,10 +1,9 @@
 //! Shared test support: the PyTorch fixture format and a fixture suite runner that any backend
 //! (the CPU reference, the WGSL kernels) plugs into. Values are compared with
-//! `Tol::FIXTURE` (`core/tests/tol`): |actual − expected| ≤ 1e-5 + 1e-4·|expected|, NaN failing; a
-//! crate using this module declares `mod tol;` too.
+//! `Tol::FIXTURE` (`tol`): |actual − expected| ≤ 1e-5 + 1e-4·|expected|, NaN failing.
 #![allow(
     dead_code,
-    reason = "shared by several test crates; each uses a subset"
+    reason = "the fixture format in full (e.g. each fixture's `name`), not only what the suite reads"
 )]
 
 use std::collections::BTreeMap;

@@ -1,6 +1,5 @@
 //! Shared helpers of the GPU tests: a context (the tests FAIL without an adapter; the adapter
-//! is printed once), blocking on futures natively, and random test data (tolerances: `core/tests/tol`).
-#![allow(dead_code)]
+//! is printed once), blocking on futures natively, and random test data (tolerances: `tol`).
 
 use std::sync::Once;
 

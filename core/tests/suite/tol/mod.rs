@@ -2,11 +2,7 @@
 //! with a named preset per tolerance in use. A NaN (in either value) always fails: errors are
 //! accepted only when `err <= bound`, never reduced with `f32::max`.
 //!
-//! A test crate that uses it declares `mod tol;` (this folder is not a test target of its own).
-#![allow(
-    dead_code,
-    reason = "shared by several test crates; each uses a subset"
-)]
+//! A module of the suite (`core/tests/suite/main.rs`) uses it with `use crate::tol;`.
 
 /// A tolerance `|actual − expected| ≤ abs + rel·|expected|`.
 #[derive(Clone, Copy, Debug, PartialEq)]
