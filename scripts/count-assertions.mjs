@@ -7,13 +7,14 @@
 //   --json    one JSON object instead of the table
 //   --files   also one line per file (suite, tests, assertions, path)
 //
-// What counts, by language (code in comments and string literals is not counted):
+// What counts, by language (code in comments, string literals and JS regex literals is not counted):
 //   Rust     tests: `#[test]` (and `#[wasm_bindgen_test]`); assertions: the `assert…!` macros
 //            (`assert!`, `assert_eq!`, `assert_ne!`, `assert_matches!`, …), `.expect(…)` /
 //            `.expect_err(…)`, `panic!` and calls of the tests' own checkers (`assert_…(`,
 //            `check_…(`), each counted once per place in the source. In `src/` only the
 //            `#[cfg(test)]` items count; in a tests folder, every line.
-//   JS       tests: `test(…)` / `it(…)`; assertions: `assert(…)`, `assert.<method>(…)`.
+//   JS       tests: `test(…)` / `it(…)`; assertions: `assert(…)`, `assert.<method>(…)` and the
+//            page objects' `noErrors()` (scripts/e2e/pages.mjs).
 //   Python   tests: `report(…)` (one reported check of the PyTorch suites); assertions:
 //            `problems.append(…)`, `assert …`.
 // Suites follow scripts/test.sh: cargo (core unit tests, core integration tests, the app's
@@ -74,6 +75,19 @@ export function stripCode(text, lang) {
       const j = end < 0 ? n : end + close.length;
       out += text.slice(i, start) + blank(text.slice(start, j - close.length)) + close;
       i = j;
+    } else if (lang === "js" && c === "/" && /[(,=:[!&|?{};]\s*$|^\s*$|\breturn\s*$/.test(out.slice(out.lastIndexOf("\n") + 1))) {
+      // A regex literal (after an operator or at the start of a line): up to its closing `/`,
+      // outside a character class.
+      let j = i + 1;
+      let inClass = false;
+      while (j < n && text[j] !== "\n" && (text[j] !== "/" || inClass)) {
+        if (text[j] === "\\") j++;
+        else if (text[j] === "[") inClass = true;
+        else if (text[j] === "]") inClass = false;
+        j++;
+      }
+      out += "/" + blank(text.slice(i + 1, j)) + "/";
+      i = j + 1;
     } else if (c === '"' || (c === "'" && lang !== "rs") || (c === "`" && lang === "js")) {
       if (lang === "py" && text.slice(i, i + 3) === c.repeat(3)) {
         const end = text.indexOf(c.repeat(3), i + 3);
@@ -143,7 +157,8 @@ const COUNTERS = {
   },
   js: {
     tests: /(?<![.\w])(?:test|it)\s*\(/g,
-    assertions: [/(?<![.\w])assert\s*\(/g, /(?<![.\w])assert\.[a-zA-Z]+\s*\(/g],
+    // assert(…), assert.x(…), and the page objects' checks (`page.noErrors()`).
+    assertions: [/(?<![.\w])assert\s*\(/g, /(?<![.\w])assert\.[a-zA-Z]+\s*\(/g, /\.noErrors\s*\(/g],
   },
   py: {
     tests: /(?<![.\w]|def )report\s*\(/g,

@@ -64,7 +64,8 @@ check_accuracy() { # check_accuracy CELL MIN_VAL_ACC: the native trainer, CPU pa
     process.exit(ok ? 0 : 1);' "$out" "$cell" "$min"
 }
 
-suite cargo-test count_cargo cargo test --no-fail-fast
+# UNROLL_CARGO_TIMINGS=1 also writes Cargo's build timings (target/cargo-timings/).
+suite cargo-test count_cargo cargo test --no-fail-fast ${UNROLL_CARGO_TIMINGS:+--timings}
 suite node-data count_node node --test scripts/tests/
 # The accuracy checks and the PyTorch suites run the native binaries that `cargo test` built for
 # the core's tests (test profile: the core at opt-level 1, its hot dependencies at 2; the same
