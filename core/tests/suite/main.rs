@@ -58,3 +58,6 @@ mod lessons;
 // URL codecs.
 mod url_config;
 mod url_lessons;
+
+// The README, kept honest (its commands, paths, binaries and links).
+mod readme;

@@ -701,7 +701,7 @@ fn binaries_are_all_listed() {
     let listed: Vec<&str> = BINARIES.iter().map(|(b, _)| *b).collect();
     assert_eq!(
         bins, listed,
-        "core/tests/readme.rs: BINARIES must list every [[bin]] of core/Cargo.toml"
+        "core/tests/suite/readme.rs: BINARIES must list every [[bin]] of core/Cargo.toml"
     );
 }
 
