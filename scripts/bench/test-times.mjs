@@ -13,7 +13,7 @@
 // Figures from a machine that is doing other work are only good relative to each other.
 
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -61,16 +61,39 @@ function cargo() {
   table(`slowest tests (of ${perTest.length})`, perTest);
 }
 
+/**
+ * The test file that declares `name`: the file whose source holds the name's start (a name built
+ * from a template matches on its literal start), else `previous` (node runs one file's tests
+ * together).
+ */
+function fileOf(name, sources, previous) {
+  for (const len of [60, 30, 15]) {
+    const key = name.slice(0, len);
+    const hit = sources.find(([, text]) => text.includes(key));
+    if (hit) return hit[0];
+  }
+  return previous;
+}
+
 function tap(files) {
-  // TAP from node --test: a file is a top-level "ok N - /path/x.test.mjs" entry, its tests are
-  // indented subtests; each has a YAML block with duration_ms.
-  const perFile = [];
+  // TAP from node --test: each test is a top-level "ok N - name" (or a file's entry, when the
+  // reporter nests tests under their file), with duration_ms in its YAML block.
+  const sources = [];
+  for (const dir of ["scripts/e2e", "scripts/tests"]) {
+    try {
+      for (const f of readdirSync(resolve(ROOT, dir))) if (f.endsWith(".test.mjs")) sources.push([`${dir}/${f}`, readFileSync(resolve(ROOT, dir, f), "utf8")]);
+    } catch {
+      // no such folder
+    }
+  }
+  const perFile = new Map();
   const perTest = [];
+  let previous = "?";
   for (const f of files) {
     const lines = readFileSync(f, "utf8").split("\n");
     for (let i = 0; i < lines.length; i++) {
       const m = /^(\s*)(not ok|ok) \d+ - (.*)$/.exec(lines[i]);
-      if (!m) continue;
+      if (!m || m[1].length > 0) continue;
       let ms = NaN;
       for (let j = i + 1; j < Math.min(lines.length, i + 12); j++) {
         const d = /duration_ms: ([0-9.]+)/.exec(lines[j]);
@@ -81,15 +104,20 @@ function tap(files) {
         if (/^\s*(not ok|ok) \d+ - /.test(lines[j])) break;
       }
       const name = m[3].replace(ROOT + "/", "");
-      const entry = [ms / 1000, `${name}${m[2] === "ok" ? "" : " (FAILED)"}`];
-      if (m[1].length === 0 && name.endsWith(".mjs")) perFile.push(entry);
-      else perTest.push(entry);
+      if (name.endsWith(".mjs")) {
+        perFile.set(name, (perFile.get(name) ?? 0) + ms / 1000);
+        continue;
+      }
+      const file = fileOf(name, sources, previous);
+      previous = file;
+      perFile.set(file, (perFile.get(file) ?? 0) + ms / 1000);
+      perTest.push([ms / 1000, `${name} [${file.replace(/^.*\//, "")}]${m[2] === "ok" ? "" : " (FAILED)"}`]);
     }
   }
-  perFile.sort((a, b) => b[0] - a[0]);
+  const filesRanked = [...perFile].map(([f, t]) => [t, f]).sort((a, b) => b[0] - a[0]);
   perTest.sort((a, b) => b[0] - a[0]);
-  const sum = perFile.reduce((s, [t]) => s + t, 0);
-  table(`e2e files (${perFile.length}, ${sum.toFixed(1)} s in all)`, perFile);
+  const sum = filesRanked.reduce((s, [t]) => s + t, 0);
+  table(`e2e files (${filesRanked.length}, ${sum.toFixed(1)} s in all)`, filesRanked);
   table(`slowest tests (of ${perTest.length})`, perTest);
 }
 

@@ -33,7 +33,8 @@
 // `browser` (the shared Chromium, started on first use), and:
 //   open(query, opts)    a page (`AppPage`); opts: `browser` (another one), `as` (a page-object
 //                        class), `wait` (a test id to wait for), `data` ("real" or "small": the
-//                        other data set than the file's, for one test that needs it)
+//                        other data set than the file's, for one test that needs it), `fresh`
+//                        (true: in a Chromium of its own, a fresh profile closed with the page)
 //   names / delay / lesson(query, opts)   the same as the pages' objects (scripts/e2e/pages.mjs)
 //   launch(opts)         one more Chromium (a fresh profile; `launch()`'s options), closed after
 //                        the file or by its `close()`
@@ -134,10 +135,12 @@ export function e2e({ data = "small", webgpu = false, viewport, serviceWorkers }
     },
 
     /** Opens `query` (relative to the server, or `opts.url`) in a new page of the shared browser or `opts.browser`. */
-    async open(query = "", { browser, as = AppPage, data, url, wait } = {}) {
+    async open(query = "", { browser, as = AppPage, data, url, wait, fresh } = {}) {
       url ??= data ? await app.urlFor(data) : app.url;
-      const b = browser ?? (await app.sharedBrowser());
+      const own = fresh ? await app.launch() : null;
+      const b = browser ?? own ?? (await app.sharedBrowser());
       const page = await openAppPage(as, b.context, url, query, app);
+      if (own) page.onClose = () => own.close();
       if (wait) await page.waitFor(wait);
       return page;
     },

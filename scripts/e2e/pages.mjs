@@ -22,6 +22,8 @@ export class AppPage {
     /** Console errors and uncaught exceptions of the page, in order. */
     this.errors = errors;
     this.app = app;
+    /** Called after `close()` (the fixture closes a page's own browser with it). */
+    this.onClose = null;
   }
 
   // ---- read-outs --------------------------------------------------------------------------
@@ -171,8 +173,10 @@ export class AppPage {
   noErrors(ignore) {
     assert.deepEqual(ignore ? this.errors.filter((e) => !ignore.test(e)) : this.errors, [], "console errors");
   }
-  close() {
-    return this.page.close();
+  /** Closes the page (and its own browser, when it was opened `fresh`). */
+  async close() {
+    await this.page.close().catch(() => {});
+    await this.onClose?.();
   }
 }
 
