@@ -25,6 +25,7 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { blank as blankRust } from "./long-functions.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -45,11 +46,12 @@ function walk(dir, keep, out = []) {
 }
 
 /**
- * `text` with comments and the insides of string and char literals blanked (lengths and line
- * breaks kept). Handles Rust's raw strings `r#"…"#` and lifetimes (`'a` is not a char literal),
- * JS template literals (without nesting into `${…}`) and Python's `#` comments.
+ * `text` with comments and the insides of string (and JS regex) literals blanked (lengths and
+ * line breaks kept): Rust through scripts/long-functions.mjs's `blank`; JS template literals
+ * (without nesting into `${…}`) and Python's `#` comments and triple quotes here.
  */
 export function stripCode(text, lang) {
+  if (lang === "rs") return blankRust(text);
   let out = "";
   let i = 0;
   const n = text.length;
@@ -57,23 +59,15 @@ export function stripCode(text, lang) {
   while (i < n) {
     const c = text[i];
     const rest2 = text.slice(i, i + 2);
-    if ((lang !== "py" && rest2 === "//") || (lang === "py" && c === "#")) {
+    if ((lang === "js" && rest2 === "//") || (lang === "py" && c === "#")) {
       const end = text.indexOf("\n", i);
       const j = end < 0 ? n : end;
       out += blank(text.slice(i, j));
       i = j;
-    } else if (lang !== "py" && rest2 === "/*") {
+    } else if (lang === "js" && rest2 === "/*") {
       const end = text.indexOf("*/", i + 2);
       const j = end < 0 ? n : end + 2;
       out += blank(text.slice(i, j));
-      i = j;
-    } else if (lang === "rs" && /^r#*"/.test(text.slice(i, i + 10)) && !/[A-Za-z0-9_]/.test(text[i - 1] ?? "")) {
-      const hashes = /^r(#*)"/.exec(text.slice(i, i + 10))[1];
-      const close = `"${hashes}`;
-      const start = i + 2 + hashes.length;
-      const end = text.indexOf(close, start);
-      const j = end < 0 ? n : end + close.length;
-      out += text.slice(i, start) + blank(text.slice(start, j - close.length)) + close;
       i = j;
     } else if (lang === "js" && c === "/" && /[(,=:[!&|?{};]\s*$|^\s*$|\breturn\s*$/.test(out.slice(out.lastIndexOf("\n") + 1))) {
       // A regex literal (after an operator or at the start of a line): up to its closing `/`,
@@ -88,7 +82,7 @@ export function stripCode(text, lang) {
       }
       out += "/" + blank(text.slice(i + 1, j)) + "/";
       i = j + 1;
-    } else if (c === '"' || (c === "'" && lang !== "rs") || (c === "`" && lang === "js")) {
+    } else if (c === '"' || c === "'" || (c === "`" && lang === "js")) {
       if (lang === "py" && text.slice(i, i + 3) === c.repeat(3)) {
         const end = text.indexOf(c.repeat(3), i + 3);
         const j = end < 0 ? n : end + 3;
@@ -100,16 +94,6 @@ export function stripCode(text, lang) {
       while (j < n && text[j] !== c) j += text[j] === "\\" ? 2 : 1;
       out += c + blank(text.slice(i + 1, j)) + c;
       i = j + 1;
-    } else if (c === "'" && lang === "rs") {
-      // A char literal ('x', '\n', '\u{1F600}'), or a lifetime / label ('a, 'static).
-      const m = /^'(\\u\{[0-9a-fA-F]+\}|\\.|[^\\'])'/u.exec(text.slice(i, i + 12));
-      if (m) {
-        out += "'" + blank(m[0].slice(1, -1)) + "'";
-        i += m[0].length;
-      } else {
-        out += c;
-        i += 1;
-      }
     } else {
       out += c;
       i += 1;
