@@ -6,7 +6,6 @@
 use crate::common;
 use crate::tol;
 
-
 use common::{load_fixture, Fixture, Tensor};
 use rand::distr::{Distribution, Uniform};
 use rand::{Rng, SeedableRng};
