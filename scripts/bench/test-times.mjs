@@ -67,10 +67,14 @@ function cargo() {
  * together).
  */
 function fileOf(name, sources, previous) {
-  for (const len of [60, 30, 15]) {
-    const key = name.slice(0, len);
-    const hit = sources.find(([, text]) => text.includes(key));
-    if (hit) return hit[0];
+  // A name from a template (`${lang}: …`) is found by what follows its first placeholder's value.
+  const tails = [name, name.replace(/^[^:]*: /, ""), name.replace(/^\S+ /, "")];
+  for (const tail of tails) {
+    for (const len of [60, 30, 15]) {
+      const key = tail.slice(0, len);
+      const hit = sources.find(([, text]) => text.includes(key));
+      if (hit) return hit[0];
+    }
   }
   return previous;
 }
