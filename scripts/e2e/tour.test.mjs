@@ -18,27 +18,22 @@
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/tour.test.mjs`
 // (without UNROLL_E2E_SKIP_BUILD it builds dist/ first).
 
-import { test, before, after } from "node:test";
+import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { OUT, buildDist, serveDist, launch, until, zhAllowlist } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { OUT, until, zhAllowlist } from "./lib.mjs";
 
 const LESSONS = ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"];
 const TOUR = '[data-testid="tour"]';
 
-let server;
+// Lessons only: no names data is read.
+const app = e2e();
 let browser;
 
 before(async () => {
-  buildDist();
-  server = await serveDist();
-  browser = await launch({ webgpu: false });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+  browser = await app.sharedBrowser();
 });
 
 async function open(query, { reducedMotion, viewport } = {}) {
@@ -50,7 +45,7 @@ async function open(query, { reducedMotion, viewport } = {}) {
   page.on("pageerror", (e) => problems.push(`pageerror: ${e}`));
   if (reducedMotion) await page.emulateMedia({ reducedMotion });
   if (viewport) await page.setViewportSize(viewport);
-  await page.goto(server.url + query, { waitUntil: "load" });
+  await page.goto(app.url + query, { waitUntil: "load" });
   await page.waitForSelector('[data-testid="tour-start"]', { timeout: 60_000 });
   return { page, problems };
 }
