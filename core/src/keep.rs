@@ -2,7 +2,7 @@
 //! record the page keeps in IndexedDB so that a reload restores the model and its curves.
 //!
 //! Plain data and pure functions (no browser API), so the rules are tested natively
-//! (`core/tests/keep_model.rs`); the browser side is the app's `names::keep`.
+//! (`core/tests/suite/keep_model.rs`); the browser side is the app's `names::keep`.
 //!
 //! **The weights file** is [`crate::weights::export_classifier`]'s format (PyTorch names
 //! `rnn.weight_ih_l0`, …, `fc.weight`, `fc.bias`, and its metadata: cell, sizes, `classes`,

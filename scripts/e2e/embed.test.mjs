@@ -16,9 +16,10 @@
 // Run: `node --test --test-concurrency=1 scripts/e2e/embed.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
 // reuses dist/).
 
-import { test, before, after } from "node:test";
+import { before, test } from "node:test";
 import assert from "node:assert/strict";
-import { buildDist, serveDist, launch, until } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { until } from "./lib.mjs";
 import { coursePage } from "./course-page.mjs";
 
 /** One state per lesson, canonical, with settings away from their defaults. */
@@ -34,24 +35,18 @@ const STATES = {
 };
 
 /** The course page's address (answered by the test, not by the app's server). */
-const COURSE = () => new URL("course/", server.url).href;
+const COURSE = () => new URL("course/", app.url).href;
 
-let server;
+// Lessons in frames: no names data is read. Service workers blocked: the test answers /course/
+// itself, which a service worker of the app's scope would answer first.
+const app = e2e({ serviceWorkers: "block" });
 let browser;
-
 before(async () => {
-  buildDist();
-  server = await serveDist();
-  browser = await launch({ webgpu: false, serviceWorkers: "block" });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+  browser = await app.sharedBrowser();
 });
 
 /** The app's address of `query` (no `?`). */
-const appUrl = (query) => new URL(`?${query}`, server.url).href;
+const appUrl = (query) => new URL(`?${query}`, app.url).href;
 
 /** Opens a course page holding `snippets` at `width` px; resolves to the page and its frames. */
 async function course(snippets, width) {

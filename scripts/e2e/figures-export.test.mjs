@@ -9,10 +9,10 @@
 // Run: `node --test --test-concurrency=1 scripts/e2e/figures-export.test.mjs`
 // (UNROLL_E2E_SKIP_BUILD=1 reuses dist/).
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { buildDist, serveDist, launch, openPage } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
 
 // Every lesson with a figure (the softmax lesson is tables only).
 const LESSONS = [
@@ -31,19 +31,8 @@ const PAGES = [
 ];
 const CJK = /[\u4e00-\u9fff]/;
 
-let server;
-let browser;
-
-before(async () => {
-  buildDist();
-  server = await serveDist();
-  browser = await launch({ webgpu: false });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+// The figures as exported, whatever the run learnt: the small test data set, one browser.
+const app = e2e();
 
 /** Clicks `button` and returns the download's suggested name and bytes. */
 async function grab(page, button) {
@@ -108,7 +97,7 @@ async function exportAll(page, label) {
 
 test("every lesson's figures download as SVG and PNG; lesson 1's diagram holds h1 = 0.4621", async () => {
   for (const [lesson, params] of LESSONS) {
-    const { page, consoleErrors } = await openPage(browser.context, server.url, `?v=1&lesson=${lesson}${params}`);
+    const { page, errors: consoleErrors } = await app.open(`?v=1&lesson=${lesson}${params}`);
     try {
       const svgs = await exportAll(page, lesson);
       if (lesson === "unroll") {
@@ -125,7 +114,7 @@ test("every lesson's figures download as SVG and PNG; lesson 1's diagram holds h
 
 test("the names, delay and long-memory pages' charts download as SVG and PNG", async () => {
   for (const [lesson, params] of PAGES) {
-    const { page, consoleErrors } = await openPage(browser.context, server.url, `?v=1&lesson=${lesson}${params}`);
+    const { page, errors: consoleErrors } = await app.open(`?v=1&lesson=${lesson}${params}`);
     try {
       const svgs = await exportAll(page, `${lesson}${params}`);
       // Plotters writes the axes' labels as text.
@@ -139,7 +128,7 @@ test("the names, delay and long-memory pages' charts download as SVG and PNG", a
 
 test("with lang=zh the SVGs are in Chinese", async () => {
   for (const query of ["?v=1&lesson=unroll&lang=zh", "?v=1&lesson=delay&hidden_size=16&steps=100&lang=zh"]) {
-    const { page, consoleErrors } = await openPage(browser.context, server.url, query);
+    const { page, errors: consoleErrors } = await app.open(query);
     try {
       const button = page.locator('[data-testid="export-svg"]').first();
       await button.waitFor({ timeout: 60_000 });

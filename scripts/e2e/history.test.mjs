@@ -6,23 +6,13 @@
 // Run: `node --test --test-concurrency=1 scripts/e2e/history.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
 // reuses dist/).
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { buildDist, serveDist, launch, until } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { until } from "./lib.mjs";
 
-let server;
-let browser;
-
-before(async () => {
-  buildDist();
-  server = await serveDist();
-  browser = await launch({ webgpu: false });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+// Navigation is wiring: the small test data set, one browser for the file.
+const app = e2e();
 
 /** The page on screen (the shell hides the kept-mounted pages with `hidden`). */
 const SHOWN = ".route:not([hidden])";
@@ -31,16 +21,10 @@ const DELAY = `${SHOWN} [data-testid="delay-page"]`;
 const INDEX = `${SHOWN} [data-testid="lesson-index"]`;
 const GRU = `${SHOWN} [data-testid="lesson-gru"]`;
 
-/** Opens `query`; collects console errors and page errors. */
+/** Opens `query` in the file's browser: the page and its console errors. */
 async function open(query) {
-  const page = await browser.context.newPage();
-  const problems = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") problems.push(`console: ${m.text()}`);
-  });
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e}`));
-  await page.goto(server.url + query, { waitUntil: "load" });
-  return { page, problems };
+  const { page, errors } = await app.open(query);
+  return { page, problems: errors };
 }
 
 /** `?query` of the address bar. */
@@ -164,7 +148,7 @@ test("Back to an earlier training entry with other settings shows that entry's s
 
 for (const lang of ["en", "zh"]) {
   test(`${lang}: the training page's Copy link copies its canonical URL, settings included`, { timeout: 120_000 }, async () => {
-    await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url.replace(/\/$/, "") });
+    await (await app.sharedBrowser()).context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.url.replace(/\/$/, "") });
     // A query that is not canonical: the link copied is the canonical one.
     const { page, problems } = await open(`?lesson=names&hidden_size=16&seed=3&lang=${lang}&v=1`);
     await page.waitForSelector(TRAINING, { timeout: 60_000 });
@@ -187,7 +171,7 @@ for (const lang of ["en", "zh"]) {
       }, 5000, "the link copied");
       return text;
     };
-    assert.equal(await copy(), server.url.replace(/\/$/, "") + "/" + expected);
+    assert.equal(await copy(), app.url.replace(/\/$/, "") + "/" + expected);
     // A changed setting is in the next copy, at once.
     await page.fill(`${SHOWN} [data-testid="cfg-hidden_size"]`, "48");
     await page.press(`${SHOWN} [data-testid="cfg-hidden_size"]`, "Enter");

@@ -19,26 +19,19 @@
 //
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/lab-checkpoints.test.mjs`
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { OUT, buildDist, serveDist, launch, openPage, value, num, until, zhAllowlist } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { OUT, value, num, until, zhAllowlist } from "./lib.mjs";
 
 const CP = '[data-testid="checkpoint"]';
-const TINY = "?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=256&epochs=1&seed=3&backend=cpu";
+// The reveal follows whatever the run gave (above or below the baseline): the small test data set
+// (the names lab's test, whose note is about the shipped names files, uses the real one).
+const app = e2e();
+const TINY = "?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=64&epochs=1&seed=3&backend=cpu";
 const SHOTS = join(OUT, "lab-checkpoints");
-
-let server;
-
-before(async () => {
-  buildDist();
-  server = await serveDist();
-});
-
-after(async () => {
-  await server?.close();
-});
 
 const attr = (page, sel, name) => page.getAttribute(sel, name, { timeout: 5000 });
 const cpState = (page) => attr(page, CP, "data-state");
@@ -53,9 +46,11 @@ async function shoot(page, name, width) {
 
 for (const lang of ["en", "zh"]) {
   test(`names lab (${lang}): the prediction waits for the first epoch and the reveal follows the run`, { timeout: 600_000 }, async () => {
-    const browser = await launch();
+    const browser = await app.launch();
     try {
-      const { page, consoleErrors } = await openPage(browser.context, server.url, `${TINY}&lang=${lang}`);
+      // The real data: the handout's note is about the names files the page ships.
+      const url = await app.urlFor("real");
+      const { page, errors: consoleErrors } = await app.open(`${TINY}&lang=${lang}`, { browser, data: "real" });
       await page.waitForSelector(`${CP}[data-key="names-baseline"]`, { timeout: 60_000 });
       assert.equal(await cpState(page), "open");
       await page.click(`${CP} [data-testid="checkpoint-choice-0"]`);
@@ -116,11 +111,11 @@ for (const lang of ["en", "zh"]) {
       await shoot(page, `names-note-${lang}`, 375);
       await page.setViewportSize({ width: 1440, height: 1000 });
       // The index counts it on the training card.
-      await page.goto(`${server.url}?v=1&lang=${lang}`, { waitUntil: "load" });
+      await page.goto(`${url}?v=1&lang=${lang}`, { waitUntil: "load" });
       await until(async () => (await value(page, "checkpoint-progress-names")) === "1", 15_000, "the index's mark");
 
       // Answered again after the run: warned, kept as answered after seeing, not counted.
-      await page.goto(`${server.url}${TINY}&lang=${lang}`, { waitUntil: "load" });
+      await page.goto(`${url}${TINY}&lang=${lang}`, { waitUntil: "load" });
       await until(async () => (await cpState(page)) === "revealed", 30_000, "the kept reveal");
       await page.click(`${CP} [data-testid="checkpoint-again"]`);
       await until(async () => (await cpState(page)) === "open", 5000, "open again");
@@ -137,7 +132,7 @@ for (const lang of ["en", "zh"]) {
       await shoot(page, `names-seen-${lang}`, 1440);
       await shoot(page, `names-seen-${lang}`, 375);
       await page.waitForSelector(`${CP}[data-kept="true"]`);
-      await page.goto(`${server.url}?v=1&lang=${lang}`, { waitUntil: "load" });
+      await page.goto(`${url}?v=1&lang=${lang}`, { waitUntil: "load" });
       await until(async () => (await value(page, "checkpoint-progress-names")) === "0", 15_000, "not counted");
       assert.deepEqual(consoleErrors, []);
     } finally {
@@ -153,11 +148,11 @@ const DELAY_TEXT = {
 
 for (const lang of ["en", "zh"]) {
   test(`long-memory lab (${lang}): Skip waits for the sweep; the reveal follows the verdict`, { timeout: 600_000 }, async () => {
-    const browser = await launch();
+    const browser = await app.launch();
     const t = DELAY_TEXT[lang];
     try {
       const q = `?v=1&lesson=delay&delay=2&length=8&hidden_size=8&lr=0.00001&steps=20&seeds=1&lang=${lang}`;
-      const { page, consoleErrors } = await openPage(browser.context, server.url, q);
+      const { page, errors: consoleErrors } = await app.open(q, { browser });
       await page.waitForSelector(`${CP}[data-key="delay-chance"]`, { timeout: 60_000 });
       const question = await page.textContent(`${CP} [data-testid="checkpoint-question"]`);
       assert.ok(question.includes(t.question), question);
@@ -192,7 +187,7 @@ for (const lang of ["en", "zh"]) {
       await until(async () => (await cpState(page)) === "revealed", 5000, "revealed");
       assert.ok(await page.isVisible(`${CP} [data-testid="checkpoint-seen"]`));
       await page.waitForSelector(`${CP}[data-kept="true"]`);
-      await page.goto(`${server.url}?v=1&lang=${lang}`, { waitUntil: "load" });
+      await page.goto(`${app.url}?v=1&lang=${lang}`, { waitUntil: "load" });
       await until(async () => (await value(page, "checkpoint-progress-delay")) === "0", 15_000, "not counted");
       assert.deepEqual(consoleErrors, []);
     } finally {
@@ -202,10 +197,10 @@ for (const lang of ["en", "zh"]) {
 }
 
 test("quiz=0 hides the labs' checkpoints", { timeout: 120_000 }, async () => {
-  const browser = await launch();
+  const browser = await app.launch();
   try {
     for (const q of [`${TINY}&quiz=0`, "?v=1&lesson=delay&quiz=0"]) {
-      const { page } = await openPage(browser.context, server.url, q);
+      const { page } = await app.open(q, { browser });
       await page.waitForSelector(".layout, .dl-page, [data-testid=\"delay-start\"]", { timeout: 60_000 });
       await new Promise((r) => setTimeout(r, 1000));
       assert.equal(await page.$(CP), null, `no checkpoint with ${q}`);

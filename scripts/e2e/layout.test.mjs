@@ -17,11 +17,12 @@
 // Run: `node --test --test-concurrency=1 scripts/e2e/layout.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
 // reuses dist/; UNROLL_LAYOUT_SHOTS=0 skips writing the screenshots).
 
-import { test, before, after } from "node:test";
+import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { OUT, buildDist, serveDist, launch, renderAllPanels, until, value } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { OUT, renderAllPanels, until, value } from "./lib.mjs";
 
 const SHOTS = process.env.UNROLL_LAYOUT_SHOTS !== "0";
 
@@ -37,31 +38,19 @@ const WORKED = {
   parallel: ["parallel-status"],
 };
 
-let server;
+// What the pages show at two widths, whatever a run learnt: the small test data set; one phone
+// and one wide browser for the file.
+const app = e2e();
 let phone;
 let wide;
 
 before(async () => {
-  buildDist();
-  server = await serveDist();
-  phone = await launch({ webgpu: false, viewport: { width: 375, height: 812 } });
-  wide = await launch({ webgpu: false });
-});
-
-after(async () => {
-  await phone?.close();
-  await wide?.close();
-  await server?.close();
+  phone = await app.launch({ viewport: { width: 375, height: 812 } });
+  wide = await app.launch();
 });
 
 async function open(context, query) {
-  const page = await context.newPage();
-  const problems = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") problems.push(`console: ${m.text()}`);
-  });
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e}`));
-  await page.goto(server.url + query, { waitUntil: "load" });
+  const { page, errors: problems } = await app.open(query, { browser: { context } });
   await page.waitForSelector(".panel", { timeout: 60_000 });
   return { page, problems };
 }
@@ -266,7 +255,7 @@ test("printing draws the charts of panels never shown (out of view, skipped by t
     style.textContent = '@media screen { .training-page .main-column::before { content: ""; display: block; height: 6000px; } }';
     document.addEventListener("DOMContentLoaded", () => document.head.append(style));
   });
-  await page.goto(server.url + "?v=1&lesson=names&cell=lstm&hidden_size=16&epochs=1&backend=cpu", { waitUntil: "load" });
+  await page.goto(app.url + "?v=1&lesson=names&cell=lstm&hidden_size=16&epochs=1&backend=cpu", { waitUntil: "load" });
   await page.waitForSelector('[data-testid="chart-grad-flow-canvas"]', { state: "attached", timeout: 60_000 });
   /** How many pixels of the gradient-flow chart are drawn (alpha > 0), and its pixel size. */
   const inked = () =>

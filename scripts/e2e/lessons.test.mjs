@@ -15,29 +15,24 @@
 // Run: `node --test --test-concurrency=1 scripts/e2e/lessons.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
 // reuses dist/; UNROLL_LESSON_SHOTS=0 skips the screenshots).
 
-import { test, before, after } from "node:test";
+import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { chromium } from "playwright-core";
-import { CHROMIUM, OUT, buildDist, serveDist, launch, value, num, until } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { CHROMIUM, OUT, value, num, until } from "./lib.mjs";
 
 const SHOTS = process.env.UNROLL_LESSON_SHOTS !== "0";
 const LESSONS = ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"];
 
-let server;
+// Lessons only: no names data is read.
+const app = e2e();
 let browser;
 
 before(async () => {
-  buildDist();
-  server = await serveDist();
-  browser = await launch({ webgpu: false });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+  browser = await app.sharedBrowser();
 });
 
 /** Opens a page on `query`; collects console errors, page errors and dialogs (an alert() would be an injection). */
@@ -52,7 +47,7 @@ async function open(query, { context = browser.context } = {}) {
     problems.push(`dialog: ${d.message()}`);
     await d.dismiss();
   });
-  await page.goto(server.url + query, { waitUntil: "load" });
+  await page.goto(app.url + query, { waitUntil: "load" });
   await page.waitForSelector(".lx-root", { timeout: 60_000 });
   return { page, problems };
 }
@@ -534,15 +529,15 @@ test("links keep the time step: LSTM (per mode) and bidirectional restore `t`", 
   await page.waitForSelector('[data-testid="lstm-t-value"]');
   assert.equal(await value(page, "lstm-t-value"), "2", "reload restores t");
   // The run mode has n steps: t=15 is kept there, and clamped with a notice in gates mode.
-  await page.goto(server.url + "?v=1&lesson=lstm&mode=run&n=20&t=15", { waitUntil: "load" });
+  await page.goto(app.url + "?v=1&lesson=lstm&mode=run&n=20&t=15", { waitUntil: "load" });
   await page.waitForSelector('[data-testid="lstm-t-value"]');
   assert.equal(await value(page, "lstm-t-value"), "15");
   assert.match(page.url(), /t=15/);
-  await page.goto(server.url + "?v=1&lesson=lstm&t=15", { waitUntil: "load" });
+  await page.goto(app.url + "?v=1&lesson=lstm&t=15", { waitUntil: "load" });
   await page.waitForSelector('[data-testid="lstm-t-value"]');
   assert.equal(await value(page, "lstm-t-value"), "2");
   assert.match(await page.textContent('[data-testid="url-notice"]'), /t: [“"]?15/);
-  await page.goto(server.url + "?v=1&lesson=bidir&t=1", { waitUntil: "load" });
+  await page.goto(app.url + "?v=1&lesson=bidir&t=1", { waitUntil: "load" });
   await page.waitForSelector('[data-testid="bidir-t-value"]');
   assert.equal(await value(page, "bidir-t-value"), "1");
   await page.click('[data-testid="bidir-forward"]');
@@ -709,7 +704,7 @@ test("compared with the handout: each note's values match the page's own computa
 });
 
 test("copy link: the clipboard receives the page's URL", async () => {
-  await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url.replace(/\/$/, "") });
+  await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.url.replace(/\/$/, "") });
   const { page, problems } = await open("?v=1&lesson=softmax&target=2");
   await page.click('[data-testid="copy-link"]');
   await until(async () => (await value(page, "copy-link-status")) !== "", 5000, "copy status");
@@ -724,7 +719,7 @@ test("copy link: the clipboard receives the page's URL", async () => {
 });
 
 test("the URL follows a slider once the frame is drawn, in one write; Copy link right after a move copies it", async () => {
-  await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url.replace(/\/$/, "") });
+  await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.url.replace(/\/$/, "") });
   const { page, problems } = await open("?v=1&lesson=unroll");
   await page.waitForSelector('[data-testid="copy-link"]');
   await page.evaluate(() => {
@@ -776,7 +771,7 @@ test("the URL follows a slider once the frame is drawn, in one write; Copy link 
 test("screenshots of every lesson: 1440 px en and zh, 375 px en", { skip: !SHOTS }, async () => {
   const dir = join(OUT, "lessons");
   mkdirSync(dir, { recursive: true });
-  const narrow = await launch({ webgpu: false, viewport: { width: 375, height: 812 } });
+  const narrow = await app.launch({ viewport: { width: 375, height: 812 } });
   try {
     for (const lesson of [...LESSONS, "index"]) {
       const q = lesson === "index" ? "?v=1" : `?v=1&lesson=${lesson}`;

@@ -21,29 +21,18 @@
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/memory.test.mjs`.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { OUT, buildDist, serveDist, launch, openPage, value, num, until } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { OUT, value, num, until } from "./lib.mjs";
 
-let server;
-let browser;
-
-before(async () => {
-  buildDist();
-  server = await serveDist();
-  browser = await launch({ webgpu: false });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+// The long-memory tasks need no names data; one browser for the file.
+const app = e2e();
 
 async function open(query) {
-  const { page, consoleErrors } = await openPage(browser.context, server.url, query);
-  await page.waitForSelector('[data-testid="memory-page"]', { timeout: 60_000 });
+  const { page, errors: consoleErrors } = await app.open(query, { wait: "memory-page" });
   return { page, consoleErrors };
 }
 

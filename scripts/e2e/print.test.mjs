@@ -6,21 +6,14 @@
 //
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/print.test.mjs`
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { buildDist, serveDist, launch, openPage, num } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { num } from "./lib.mjs";
 
-let server;
-
-before(async () => {
-  buildDist();
-  server = await serveDist();
-});
-
-after(async () => {
-  await server?.close();
-});
+// Lessons only: no names data is read. Each test in a fresh profile, as before.
+const app = e2e();
 
 /** Pages of a PDF made by Chromium (one `/Type /Page` object per page). */
 function pdfPages(bytes) {
@@ -38,9 +31,9 @@ for (const [lesson, query] of [
   ["parallel", "?v=1&lesson=parallel"],
 ]) {
   test(`lesson ${lesson} prints as a worksheet: no header or buttons, its link, at most 2 A4 pages`, { timeout: 120_000 }, async () => {
-    const b = await launch({});
+    const b = await app.launch();
     try {
-      const { page, consoleErrors } = await openPage(b.context, server.url, query);
+      const { page, errors: consoleErrors } = await app.open(query, { browser: b });
       await page.waitForSelector(`[data-testid="lesson-${lesson}"]`);
       await page.waitForTimeout(600); // the address bar's query is written after a short pause
       await page.emulateMedia({ media: "print" });
@@ -82,10 +75,10 @@ for (const [lesson, query] of [
 }
 
 test("lesson 1's PyTorch lines print the page's h_t (run under torch where installed)", { timeout: 120_000 }, async (t) => {
-  const b = await launch({});
+  const b = await app.launch();
   try {
     for (const query of ["?v=1&lesson=unroll&quiz=0&w_xh=0.7&w_hh=-1.3&b=0.2&h0=0.5&x=1,2,-1,0.5", "?v=1&lesson=unroll&quiz=0&hidden_size=3&seed=5"]) {
-      const { page, consoleErrors } = await openPage(b.context, server.url, query);
+      const { page, errors: consoleErrors } = await app.open(query, { browser: b });
       await page.waitForSelector('[data-testid="torch-lines"]');
       const code = await page.textContent('[data-testid="torch-lines"]');
       const steps = (code.match(/torch\.tensor\(\[([^\]]*)\]\)\.view\(-1, 1, 1\)/)[1].split(",")).length;
@@ -139,10 +132,10 @@ async function values(page, id) {
 }
 
 test("lessons 4, 6 and 7's PyTorch lines print the page's numbers (run under torch where installed)", { timeout: 120_000 }, async (t) => {
-  const b = await launch({});
+  const b = await app.launch();
   try {
     for (const query of ["?v=1&lesson=lstm&quiz=0&f=0.7,0.95,0.2&i=0.5&g=0.9,-0.3&o=0.6&c0=0.5", "?v=1&lesson=lstm&quiz=0&mode=weights&seed=4"]) {
-      const { page } = await openPage(b.context, server.url, query);
+      const { page } = await app.open(query, { browser: b });
       await page.waitForSelector('[data-testid="torch-lines"]');
       const lines = runTorch(t, await page.textContent('[data-testid="torch-lines"]'));
       if (!lines) break;
@@ -156,7 +149,7 @@ test("lessons 4, 6 and 7's PyTorch lines print the page's numbers (run under tor
       await page.close();
     }
     {
-      const { page } = await openPage(b.context, server.url, "?v=1&lesson=bidir&quiz=0&tokens=the,cat,sat,down&seed=2");
+      const { page } = await app.open("?v=1&lesson=bidir&quiz=0&tokens=the,cat,sat,down&seed=2", { browser: b });
       await page.waitForSelector('[data-testid="torch-lines"]');
       const lines = runTorch(t, await page.textContent('[data-testid="torch-lines"]'));
       if (lines) {
@@ -168,7 +161,7 @@ test("lessons 4, 6 and 7's PyTorch lines print the page's numbers (run under tor
       await page.close();
     }
     {
-      const { page } = await openPage(b.context, server.url, "?v=1&lesson=softmax&quiz=0&logits=2,-1,0.5,4&target=2");
+      const { page } = await app.open("?v=1&lesson=softmax&quiz=0&logits=2,-1,0.5,4&target=2", { browser: b });
       await page.waitForSelector('[data-testid="torch-lines"]');
       const lines = runTorch(t, await page.textContent('[data-testid="torch-lines"]'));
       if (lines) {

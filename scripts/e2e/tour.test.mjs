@@ -24,27 +24,22 @@
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/tour.test.mjs`
 // (without UNROLL_E2E_SKIP_BUILD it builds dist/ first).
 
-import { test, before, after } from "node:test";
+import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { ANSWER_READOUTS, OUT, buildDist, serveDist, launch, underVeil, until, zhAllowlist } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { ANSWER_READOUTS, OUT, underVeil, until, zhAllowlist } from "./lib.mjs";
 
 const LESSONS = ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"];
 const TOUR = '[data-testid="tour"]';
 
-let server;
+// Lessons only: no names data is read.
+const app = e2e();
 let browser;
 
 before(async () => {
-  buildDist();
-  server = await serveDist();
-  browser = await launch({ webgpu: false });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+  browser = await app.sharedBrowser();
 });
 
 async function open(query, { reducedMotion, viewport, context = browser.context } = {}) {
@@ -56,7 +51,7 @@ async function open(query, { reducedMotion, viewport, context = browser.context 
   page.on("pageerror", (e) => problems.push(`pageerror: ${e}`));
   if (reducedMotion) await page.emulateMedia({ reducedMotion });
   if (viewport) await page.setViewportSize(viewport);
-  await page.goto(server.url + query, { waitUntil: "load" });
+  await page.goto(app.url + query, { waitUntil: "load" });
   await page.waitForSelector('[data-testid="tour-start"]', { timeout: 60_000 });
   return { page, problems };
 }
@@ -428,7 +423,7 @@ async function perceivable(page) {
 for (const lang of ["en", "zh"]) {
   test(`a tour with the checkpoint open gives no answer away on any lesson (${lang})`, { timeout: 300_000 }, async () => {
     // A fresh profile: no answer kept from another test.
-    const fresh = await launch({ webgpu: false });
+    const fresh = await app.launch();
     for (const lesson of LESSONS) {
       const { page, problems } = await open(`?v=1&lesson=${lesson}&lang=${lang}&max_len=32&hidden_size=16`, { context: fresh.context });
       await page.waitForSelector('[data-testid="checkpoint"][data-state="open"]', { timeout: 30_000 });

@@ -106,7 +106,7 @@ impl ShellText {
         embed_title: |page| format!("{page} · Unroll"),
 
         export_csv: "CSV",
-        export_csv_label: |what| format!("下载{what}（CSV）"),
+        export_csv_label: |what| format!("以 CSV 格式下载{what}"),
         export_svg_title: "下载此图（SVG 矢量图，适用于幻灯片和论文）",
         export_png_title: "下载此图（PNG，屏幕尺寸的两倍）",
         export_svg_label: |a0| format!("下载 {a0}（SVG 矢量图）"),

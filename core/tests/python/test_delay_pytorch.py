@@ -16,7 +16,7 @@ Runs only when `torch` imports. Otherwise it prints "SKIPPED: …" and "0 passed
    gate block would fail one or the other. Both sides' figures are printed.
 
 Usage:  python3 core/tests/python/test_delay_pytorch.py
-        UNROLL_DELAY_COPY=target/quick-release/delay-copy python3 core/tests/python/test_delay_pytorch.py
+        UNROLL_DELAY_COPY=target/debug/delay-copy python3 core/tests/python/test_delay_pytorch.py
 The last line is "N passed, M failed" (", K skipped" when skipped).
 """
 import json
@@ -34,7 +34,7 @@ LEARNED = 0.8
 
 def delay_copy(*args):
     exe = os.environ.get("UNROLL_DELAY_COPY")
-    cmd = [exe, *args] if exe else ["cargo", "run", "--quiet", "--profile", "quick-release", "--bin", "delay-copy", "--", *args]
+    cmd = [exe, *args] if exe else ["cargo", "run", "--quiet", "--profile", "test", "--bin", "delay-copy", "--", *args]
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError(f"delay-copy {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()[-500:]}")

@@ -398,7 +398,7 @@ fn output_panel(r: &Bidir, lang: Lang) -> AnyView {
     let [(fwd_raw, fwd_text), (bwd_raw, bwd_text)] =
         [0, 1].map(|k| (vec_raw(&r.h_n[k]), vec_text(&r.h_n[k])));
     view! {
-        <div class="lx-scroll" data-scroller>
+        <div class="lx-scroll" data-scroller tabindex="0">
             <table class="lx-table">
                 <thead>
                     <tr>

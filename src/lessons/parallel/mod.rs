@@ -383,7 +383,7 @@ fn ParallelResults(m: Measuring) -> impl IntoView {
             {move || finding(m, true, lang.get())}
             <h3 class="lx-sub">{t(|l| ParallelText::of(l).depth_chart)}</h3>
             <LineChart data=depths testid="parallel-depth-chart" label=Signal::derive(move || ParallelText::of(lang.get()).depth_chart.to_owned()) veil=hide />
-            <div class="lx-scroll" data-scroller>
+            <div class="lx-scroll" data-scroller tabindex="0">
                 <table class="lx-table">
                     <thead>
                         <tr>
