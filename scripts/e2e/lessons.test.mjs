@@ -322,7 +322,7 @@ test("parallel: measures both workloads in the tab", async () => {
 });
 
 test("parallel: on WebGPU (SwiftShader) both workloads are timed on the GPU too", { timeout: 300_000 }, async () => {
-  const gpu = await launch({ webgpu: true });
+  const gpu = await app.launch({ webgpu: true });
   try {
     const { page, problems } = await open("?v=1&lesson=parallel&max_len=32&hidden_size=32", { context: gpu.context });
     await until(async () => (await value(page, "parallel-status")) === "done", 240_000, "the measurements", 250);

@@ -120,7 +120,7 @@ pub fn BidirPage(
                             stages=stages
                         />
                         {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
-                        <div class="lx-scroll" data-scroller>{move || result.get().ok().map(|r| diagram(&r, k_now.get(), stages, lang.get()))}</div>
+                        <div class="lx-scroll" data-scroller tabindex="0">{move || result.get().ok().map(|r| diagram(&r, k_now.get(), stages, lang.get()))}</div>
                         <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-bidir-k{}", k_now.get())) />
                         <Para text=|l| BidirText::of(l).diagram_note class="lx-note" />
                     </Panel>

@@ -147,8 +147,10 @@ pub fn veil_hidden(on: Signal<bool>) -> impl Fn() -> Option<&'static str> + Copy
 }
 
 /// A readout that gives a question's answer away, veiled while `on`: blurred and hidden from
-/// screen readers, which read "hidden until you answer" in its place. `block` wraps it in a
-/// `<div>` (paragraphs, lists), otherwise in a `<span>` (a number, a table cell's content).
+/// screen readers, which read "hidden until you answer" in its place, and `inert` (nothing
+/// focusable sits in a region hidden from screen readers, e.g. a chart's download buttons).
+/// `block` wraps it in a `<div>` (paragraphs, lists, charts), otherwise in a `<span>` (a
+/// number, a table cell's content).
 #[component]
 pub fn Veiled(
     /// Whether the readout is veiled now ([`veiled`]).
@@ -165,10 +167,10 @@ pub fn Veiled(
             .then(|| view! { <span class="lx-veil-sr" data-testid="veil-said">{CheckpointText::of(lang.get()).veiled_sr}</span> })
     };
     if block {
-        view! { <div class:lx-veiled=on aria-hidden=veil_hidden(on)>{children()}</div>{said} }
+        view! { <div class:lx-veiled=on aria-hidden=veil_hidden(on) inert=move || on.get()>{children()}</div>{said} }
             .into_any()
     } else {
-        view! { <span class:lx-veiled=on aria-hidden=veil_hidden(on)>{children()}</span>{said} }
+        view! { <span class:lx-veiled=on aria-hidden=veil_hidden(on) inert=move || on.get()>{children()}</span>{said} }
             .into_any()
     }
 }

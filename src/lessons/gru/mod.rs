@@ -175,7 +175,7 @@ fn update_panel(g: &Gru, c: &GruConfig, lang: Lang) -> AnyView {
                 <Veiled on=hide><strong><Num testid="gru-h" value=Signal::derive(move || h_t)/></strong></Veiled>
             </p>
         </div>
-        <div class="lx-blend" data-scroller>{blend_line(h_prev, n, (g.h, hide), "gru-blend", lang)}</div>
+        <div class="lx-blend" data-scroller tabindex="0">{blend_line(h_prev, n, (g.h, hide), "gru-blend", lang)}</div>
         <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-gru-z{}", fmt::raw(z))) />
         <p class="lx-text">{GruText::of(lang).examples}</p>
         <dl class="lx-kv">{examples}</dl>

@@ -303,7 +303,7 @@ fn LstmBelt(model: LstmModel) -> impl IntoView {
             let last = t_now.get() == r.steps.len();
             let hide = Signal::derive(move || last && veil.get());
             Some(view! {
-                <div class="lx-scroll" data-scroller>{belt_svg(&s, scale, (stages, hide), lang.get())}</div>
+                <div class="lx-scroll" data-scroller tabindex="0">{belt_svg(&s, scale, (stages, hide), lang.get())}</div>
                 <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-lstm-t{}", t_now.get())) />
                 {belt_legend(scale, lang.get())}
             })

@@ -87,7 +87,7 @@ pub fn ShapesPage(
                     <checkpoint::ShapesCheckpoints cfg=cfg />
                     <ShapesCall cfg=cfg result=result />
                     <Panel title=|l| ShapesText::of(l).grid>
-                        <div class="lx-scroll" data-scroller>{move || grid_svg(&cfg.get(), lang.get())}</div>
+                        <div class="lx-scroll" data-scroller tabindex="0">{move || grid_svg(&cfg.get(), lang.get())}</div>
                         <crate::widgets::export::FigureExport name=Signal::derive(move || cfg.with(|c| format!("unroll-shapes-{:?}-h{}", c.cell, c.hidden_size).to_lowercase())) />
                         // "Only rows cost parameters": lesson 2's answer.
                         <Veiled on=veiled(checkpoint::QUESTION.key) block=true>

@@ -162,7 +162,7 @@ fn UnrollChain(m: UnrollModel) -> impl IntoView {
                 max=Signal::derive(move || steps.get())
                 stages=stages
             />
-            <div class="lx-scroll" data-scroller>{move || result.get().map(|r| chain_svg(&r, (t_now.get(), veil), stages, lang.get()))}</div>
+            <div class="lx-scroll" data-scroller tabindex="0">{move || result.get().map(|r| chain_svg(&r, (t_now.get(), veil), stages, lang.get()))}</div>
             <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-rnn-t{}", t_now.get())) />
             <Para text=|l| UnrollText::of(l).same_weights class="lx-note" />
         </Panel>
