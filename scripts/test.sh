@@ -69,7 +69,7 @@ suite node-data count_node node --test scripts/tests/
 # Release binaries: the accuracy checks and the PyTorch interchange test use them.
 # The accuracy checks use the release settings without LTO (profile quick-release, Cargo.toml).
 RELEASE_DIR="${CARGO_TARGET_DIR:-$UNROLL_ROOT/target}/quick-release"
-suite release-build count_cargo bash -c 'cargo build --profile quick-release --bin train-names --bin bench --bin delay-copy && echo "test result: ok. 1 passed; 0 failed;"'
+suite release-build count_cargo bash -c 'cargo build --profile quick-release --bin train-names --bin bench --bin delay-copy --bin long-memory && echo "test result: ok. 1 passed; 0 failed;"'
 # Thresholds: the lowest validation accuracy PyTorch reaches with the same recipe after 5 epochs
 # (LSTM 0.698, GRU 0.729, RNN 0.713: the lowest of 6 runs over 4 seeded splits, PyTorch on one
 # CPU thread) minus 0.03.
@@ -79,7 +79,7 @@ suite accuracy-rnn count_plain check_accuracy rnn 0.683
 if command -v python3 >/dev/null 2>&1; then
   suite torch-interop count_plain env UNROLL_BENCH="$RELEASE_DIR/bench" python3 core/tests/python/test_safetensors_torch.py
   suite torch-script count_plain env UNROLL_TRAIN_NAMES="$RELEASE_DIR/train-names" python3 core/tests/python/test_as_pytorch.py
-  suite torch-delay count_plain env UNROLL_DELAY_COPY="$RELEASE_DIR/delay-copy" python3 core/tests/python/test_delay_pytorch.py
+  suite torch-delay count_plain env UNROLL_DELAY_COPY="$RELEASE_DIR/delay-copy" UNROLL_LONG_MEMORY="$RELEASE_DIR/long-memory" python3 core/tests/python/test_delay_pytorch.py
 else
   log "python3 not found: skipping the PyTorch safetensors interchange test (it also needs torch)"
 fi

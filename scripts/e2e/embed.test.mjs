@@ -12,6 +12,9 @@
 //   full page gives a snippet whose src is that URL with `embed=1`, and the snippet, pasted
 //   into a page, shows the same state.
 // - Both languages on one lesson: the link's words and `<html lang>`.
+// - In a frame of another site (a course page on localhost, the app on 127.0.0.1) in a browser
+//   that gives such a frame no storage: the checkpoint locks and reveals, its answer stays for
+//   the visit, and the page says so once, calmly (no alert, no warning), in English and Chinese.
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/embed.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
 // reuses dist/).
@@ -224,6 +227,70 @@ for (const lab of ["names", "delay"]) {
       assert.equal(shown.openFull.href, appUrl(state));
     } finally {
       await page.close();
+    }
+  });
+}
+
+for (const lang of ["en", "zh"]) {
+  test(`${lang}: embed=1 in another site's frame without storage keeps answers for the visit and says so calmly, once`, async () => {
+    const b = await launch({ webgpu: false, serviceWorkers: "block", blockThirdParty: true });
+    try {
+      const page = await b.context.newPage();
+      const problems = [];
+      page.on("pageerror", (e) => {
+        if (!String(e).includes("reading 'waiting'")) problems.push(String(e));
+      });
+      page.on("console", (m) => {
+        if (m.type() === "error") problems.push(m.text());
+      });
+      // Another site: the course page is on localhost, the app on 127.0.0.1.
+      const host = `http://localhost:${new URL(server.url).port}/another-site/`;
+      await page.route(`${host}**`, (route) =>
+        route.fulfill({ contentType: "text/html; charset=utf-8", body: coursePage([snippetOf(`v=1&lesson=gru&embed=1&lang=${lang}`)]) }),
+      );
+      await page.goto(host, { waitUntil: "load" });
+      const { frame } = await appFrame(page);
+      // The browser refuses the frame's storage (else this test would test nothing).
+      const storage = await frame.evaluate(
+        () =>
+          new Promise((resolve) => {
+            try {
+              const r = indexedDB.open("unroll-probe");
+              r.onsuccess = () => resolve("open");
+              r.onerror = () => resolve("refused");
+            } catch {
+              resolve("refused");
+            }
+          }),
+      );
+      assert.equal(storage, "refused", "the frame has no storage");
+      const CP = '[data-testid="checkpoint"]';
+      await frame.waitForSelector(CP, { timeout: 30_000 });
+      await frame.click(`${CP} [data-testid="checkpoint-lock"]`);
+      await frame.click(`${CP} [data-testid="checkpoint-reveal"]`);
+      await frame.waitForSelector(`${CP}[data-state="revealed"]`, { timeout: 5000 });
+      const said = await frame.getAttribute(CP, "data-prediction");
+      assert.ok(said !== "" && said !== null, "the prediction is kept with the answer");
+      const note = await frame.$$eval('[data-testid="checkpoint-not-kept"]', (ns) =>
+        ns.map((n) => ({
+          text: n.textContent,
+          live: n.closest("[role=status], [role=alert], [aria-live]") !== null,
+          color: getComputedStyle(n).color,
+        })),
+      );
+      assert.equal(note.length, 1, "said once");
+      assert.match(note[0].text, lang === "zh" ? /本次访问/ : /for this visit/);
+      assert.equal(note[0].live, false, "not announced as an alert or a status");
+      assert.equal(await frame.$$eval("[role=alert]", (a) => a.length), 0, "no alert");
+      // The answer stays while the page is open: a setting changed, the same answer, marked stale.
+      await frame.fill('[data-testid="gru-z"]', "0.8").catch(() => {});
+      assert.equal(await frame.getAttribute(CP, "data-state"), "revealed");
+      assert.equal(await frame.getAttribute(CP, "data-prediction"), said);
+      assert.equal((await frame.$$('[data-testid="checkpoint-not-kept"]')).length, 1, "still once");
+      assert.deepEqual(problems, []);
+      await page.close();
+    } finally {
+      await b.close();
     }
   });
 }

@@ -887,6 +887,9 @@ pub fn LineChart(
     /// The exported files' name without extension; `unroll-<testid>` when not given.
     #[prop(into, optional)]
     file: Option<Signal<String>>,
+    /// The chart shows the answer to an open question: its export waits for the answer.
+    #[prop(into, optional)]
+    held: Signal<bool>,
 ) -> impl IntoView {
     let file = file.unwrap_or_else(|| Signal::stored(format!("unroll-{testid}")));
     let wrap = NodeRef::<leptos::html::Div>::new();
@@ -950,7 +953,7 @@ pub fn LineChart(
     };
     view! {
         <div class="lx-chart-wrap" node_ref=wrap>{drawn}</div>
-        <crate::widgets::export::FigureExport name=file />
+        <crate::widgets::export::FigureExport name=file held=held />
     }
 }
 

@@ -47,6 +47,10 @@ pub struct ShellText {
     pub export_svg_label: fn(&str) -> String,
     /// The PNG button's accessible name: {0} the file's name.
     pub export_png_label: fn(&str) -> String,
+    /// A figure's downloads wait while it shows the answer to an open question.
+    pub export_held: &'static str,
+    /// A table's CSV waits while it holds the answer to an open question.
+    pub export_held_table: &'static str,
 
     pub notice: fn(&UrlNotice) -> String,
 }
@@ -80,6 +84,8 @@ impl ShellText {
         export_png_title: "Download this figure as PNG (twice its size on screen)",
         export_svg_label: |a0| format!("Download {a0} (SVG, vector)"),
         export_png_label: |a0| format!("Download {a0} (PNG, twice the size on screen)"),
+        export_held: "This figure shows the answer: download it after you answer the question.",
+        export_held_table: "This table holds the answer: download it after you answer the question.",
 
         notice: notice_en,
     };
@@ -111,6 +117,8 @@ impl ShellText {
         export_png_title: "下载此图（PNG，屏幕尺寸的两倍）",
         export_svg_label: |a0| format!("下载 {a0}（SVG 矢量图）"),
         export_png_label: |a0| format!("下载 {a0}（PNG，屏幕尺寸的两倍）"),
+        export_held: "此图显示了答案：回答问题之后即可下载。",
+        export_held_table: "此表包含答案：回答问题之后即可下载。",
 
         notice: notice_zh,
     };

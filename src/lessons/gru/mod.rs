@@ -165,7 +165,7 @@ fn update_panel(g: &Gru, c: &GruConfig, lang: Lang) -> AnyView {
             </p>
         </div>
         <div class="lx-blend">{blend_line(h_prev, n, (g.h, hide), "gru-blend")}</div>
-        <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-gru-z{}", fmt::raw(z))) />
+        <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-gru-z{}", fmt::raw(z))) held=hide />
         <p class="lx-text">{GruText::of(lang).examples}</p>
         <dl class="lx-kv" class:lx-veiled=hide aria-hidden=veil_hidden(hide)>{examples}</dl>
     }

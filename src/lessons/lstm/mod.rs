@@ -291,7 +291,7 @@ fn LstmBelt(model: LstmModel) -> impl IntoView {
             let hide = Signal::derive(move || last && veil.get());
             Some(view! {
                 <div class="lx-scroll">{belt_svg(&s, scale, (stages, hide), lang.get())}</div>
-                <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-lstm-t{}", t_now.get())) />
+                <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-lstm-t{}", t_now.get())) held=hide />
                 {belt_legend(scale, lang.get())}
             })
         }}
@@ -307,6 +307,7 @@ fn LstmBelt(model: LstmModel) -> impl IntoView {
 /// Every step's gates and states, then [`LstmTableNotes`].
 #[component]
 fn LstmTable(model: LstmModel) -> impl IntoView {
+    let lang = use_lang();
     let veil = veiled(checkpoint::QUESTION.key);
     let LstmModel {
         result,
@@ -365,6 +366,15 @@ fn LstmTable(model: LstmModel) -> impl IntoView {
                 </tbody>
             </table>
         </div>
+        <div class="export-row">
+            <crate::charts::csv::CsvButton
+                file=Signal::derive(move || format!("unroll-lstm-{}-table.csv", mode.get().as_str()))
+                rows=Signal::derive(move || result.with(|r| r.as_ref().map_or(0, |r| r.steps.len())))
+                csv=Callback::new(move |()| result.with_untracked(|r| r.as_ref().map(|r| crate::charts::csv::lstm_table_csv(&r.steps)).unwrap_or_default()))
+                label=Signal::derive(move || LstmText::of(lang.get()).table.to_owned())
+                held=veil
+            />
+        </div>
         <LstmTableNotes model=model />
     </Panel>
     }
@@ -390,7 +400,7 @@ fn LstmTableNotes(model: LstmModel) -> impl IntoView {
                 <Num testid="lstm-fixed-point" value=Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.fixed_point).unwrap_or(f32::NAN))) />
             </p>
             <div class:lx-veiled=veil aria-hidden=veil_hidden(veil)>
-                <LineChart data=run_chart testid="lstm-run-chart" label=Signal::derive(move || LstmText::of(lang.get()).run_chart.to_owned()) />
+                <LineChart data=run_chart testid="lstm-run-chart" label=Signal::derive(move || LstmText::of(lang.get()).run_chart.to_owned()) held=veil />
             </div>
         </Show>
         <Show when=move || mode.get() == LstmMode::Gates>
