@@ -20,6 +20,7 @@
 // reuses dist/).
 
 import { test, before, after } from "node:test";
+import { createServer } from "node:http";
 import assert from "node:assert/strict";
 import { buildDist, serveDist, launch, until } from "./lib.mjs";
 import { coursePage } from "./course-page.mjs";
@@ -234,6 +235,7 @@ for (const lab of ["names", "delay"]) {
 for (const lang of ["en", "zh"]) {
   test(`${lang}: embed=1 in another site's frame without storage keeps answers for the visit and says so calmly, once`, async () => {
     const b = await launch({ webgpu: false, serviceWorkers: "block", blockThirdParty: true });
+    const closers = [];
     try {
       const page = await b.context.newPage();
       const problems = [];
@@ -243,12 +245,13 @@ for (const lang of ["en", "zh"]) {
       page.on("console", (m) => {
         if (m.type() === "error") problems.push(m.text());
       });
-      // Another site: the course page is on localhost, the app on 127.0.0.1.
-      const host = `http://localhost:${new URL(server.url).port}/another-site/`;
-      await page.route(`${host}**`, (route) =>
-        route.fulfill({ contentType: "text/html; charset=utf-8", body: coursePage([snippetOf(`v=1&lesson=gru&embed=1&lang=${lang}`)]) }),
-      );
-      await page.goto(host, { waitUntil: "load" });
+      // Another site: the course page is served on localhost, the app on 127.0.0.1 (both on this
+      // machine, so the browser lets the one frame the other).
+      const body = coursePage([snippetOf(`v=1&lesson=gru&embed=1&lang=${lang}`)]);
+      const other = createServer((_, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body));
+      await new Promise((r) => other.listen(0, "localhost", r));
+      closers.push(() => new Promise((r) => other.close(r)));
+      await page.goto(`http://localhost:${other.address().port}/course/`, { waitUntil: "load" });
       const { frame } = await appFrame(page);
       // The browser refuses the frame's storage (else this test would test nothing).
       const storage = await frame.evaluate(
@@ -266,6 +269,7 @@ for (const lang of ["en", "zh"]) {
       assert.equal(storage, "refused", "the frame has no storage");
       const CP = '[data-testid="checkpoint"]';
       await frame.waitForSelector(CP, { timeout: 30_000 });
+      await frame.click(`${CP} [data-testid="checkpoint-choice-0"]`);
       await frame.click(`${CP} [data-testid="checkpoint-lock"]`);
       await frame.click(`${CP} [data-testid="checkpoint-reveal"]`);
       await frame.waitForSelector(`${CP}[data-state="revealed"]`, { timeout: 5000 });
@@ -283,7 +287,11 @@ for (const lang of ["en", "zh"]) {
       assert.equal(note[0].live, false, "not announced as an alert or a status");
       assert.equal(await frame.$$eval("[role=alert]", (a) => a.length), 0, "no alert");
       // The answer stays while the page is open: a setting changed, the same answer, marked stale.
-      await frame.fill('[data-testid="gru-z"]', "0.8").catch(() => {});
+      await frame.$eval('[data-testid="gru-z"]', (el) => {
+        el.value = "0.8";
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+      await frame.waitForSelector(`${CP} [data-testid="checkpoint-stale"]`, { timeout: 5000 });
       assert.equal(await frame.getAttribute(CP, "data-state"), "revealed");
       assert.equal(await frame.getAttribute(CP, "data-prediction"), said);
       assert.equal((await frame.$$('[data-testid="checkpoint-not-kept"]')).length, 1, "still once");
@@ -291,6 +299,7 @@ for (const lang of ["en", "zh"]) {
       await page.close();
     } finally {
       await b.close();
+      for (const close of closers) await close();
     }
   });
 }

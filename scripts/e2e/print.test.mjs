@@ -140,7 +140,7 @@ for (const [lesson, query] of WIDEST) {
         await page.waitForTimeout(300);
         const { limit, found } = await outside(page);
         assert.equal(limit, A4_PRINT_WIDTH);
-        assert.deepEqual(found, [], `${lesson}: ${found.length} element(s) outside the page box`);
+        assert.deepEqual(found.slice(0, 12), [], `${lesson}: ${found.length} element(s) outside the page box`);
         mkdirSync(OUT, { recursive: true });
         const file = join(OUT, `print-widest-${lesson}-${lang}-${WIDEST.findIndex((w) => w[1] === query)}.pdf`);
         writeFileSync(file, await page.pdf({ format: "A4", printBackground: true }));

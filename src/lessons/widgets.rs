@@ -887,7 +887,8 @@ pub fn LineChart(
     /// The exported files' name without extension; `unroll-<testid>` when not given.
     #[prop(into, optional)]
     file: Option<Signal<String>>,
-    /// The chart shows the answer to an open question: its export waits for the answer.
+    /// The chart shows the answer to an open question: it is blurred (and hidden from screen
+    /// readers) and its export waits for the answer; its export row stays readable.
     #[prop(into, optional)]
     held: Signal<bool>,
 ) -> impl IntoView {
@@ -952,7 +953,7 @@ pub fn LineChart(
         }
     };
     view! {
-        <div class="lx-chart-wrap" node_ref=wrap>{drawn}</div>
+        <div class="lx-chart-wrap" node_ref=wrap class:lx-veiled=held aria-hidden=super::checkpoint::veil_hidden(held)>{drawn}</div>
         <crate::widgets::export::FigureExport name=file held=held />
     }
 }

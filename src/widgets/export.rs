@@ -279,15 +279,28 @@ fn with_legend(svg: &web_sys::Element, legend: &web_sys::Element) -> Option<Figu
     let window = web_sys::window()?;
     let document = window.document()?;
     let (figure, fw, fh) = styled_copy(svg)?;
-    let (f, l) = (
-        svg.get_bounding_client_rect(),
-        legend.get_bounding_client_rect(),
-    );
+    let f = svg.get_bounding_client_rect();
+    let entries = legend.query_selector_all(":scope > *").ok()?;
+    let entries: Vec<web_sys::Element> = (0..entries.length())
+        .filter_map(|i| entries.item(i)?.dyn_into().ok())
+        .collect();
+    // The legend's extent: its entries' boxes (the list itself may be as wide as its panel).
+    let boxes: Vec<web_sys::DomRect> = entries.iter().map(|e| e.get_bounding_client_rect()).collect();
+    let extent = |pick: fn(&web_sys::DomRect) -> f64, min: bool| {
+        boxes.iter().map(pick).fold(if min { f64::INFINITY } else { f64::NEG_INFINITY }, |a, b| {
+            if min { a.min(b) } else { a.max(b) }
+        })
+    };
+    let (l_left, l_right) = (extent(|r| r.left(), true), extent(|r| r.right(), false));
+    let (l_top, l_bottom) = (extent(|r| r.top(), true), extent(|r| r.bottom(), false));
+    if boxes.is_empty() {
+        return standalone(svg);
+    }
     // The document's origin: the left of the figure or of the legend, the figure's top.
-    let left = f.left().min(l.left());
-    let width = (f.left() + fw).max(l.right()) - left;
+    let left = f.left().min(l_left);
+    let width = (f.left() + fw).max(l_right) - left;
     let top = fh + LEGEND_GAP;
-    let height = top + l.height() + LEGEND_GAP;
+    let height = top + (l_bottom - l_top) + LEGEND_GAP;
     let root = document.create_element_ns(Some(SVG_NS), "svg").ok()?;
     let _ = root.set_attribute("xmlns", SVG_NS);
     let _ = root.set_attribute("viewBox", &format!("0 0 {width} {height}"));
@@ -299,15 +312,10 @@ fn with_legend(svg: &web_sys::Element, legend: &web_sys::Element) -> Option<Figu
     let _ = root.append_child(&figure);
     // Each entry's parts in order: a swatch where the page draws it, a label after the part
     // before it (the entries are `inline-flex` rows centred on their middle).
-    let entries = legend.query_selector_all(":scope > *").ok()?;
-    for i in 0..entries.length() {
-        let Some(entry) = entries.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else {
-            continue;
-        };
-        let e = entry.get_bounding_client_rect();
-        let middle = top + e.top() - l.top() + e.height() / 2.0;
+    for (entry, e) in entries.iter().zip(&boxes) {
+        let middle = top + e.top() - l_top + e.height() / 2.0;
         let gap = window
-            .get_computed_style(&entry)
+            .get_computed_style(entry)
             .ok()
             .flatten()
             .and_then(|s| s.get_property_value("column-gap").ok())
@@ -324,7 +332,7 @@ fn with_legend(svg: &web_sys::Element, legend: &web_sys::Element) -> Option<Figu
                 if el.local_name() == "svg" {
                     if let Some((swatch, w, h)) = styled_copy(el) {
                         let _ = swatch.set_attribute("x", &format!("{}", r.left() - left));
-                        let _ = swatch.set_attribute("y", &format!("{}", top + r.top() - l.top()));
+                        let _ = swatch.set_attribute("y", &format!("{}", top + r.top() - l_top));
                         let _ = swatch.set_attribute("width", &format!("{w}"));
                         let _ = swatch.set_attribute("height", &format!("{h}"));
                         let _ = root.append_child(&swatch);
@@ -335,7 +343,7 @@ fn with_legend(svg: &web_sys::Element, legend: &web_sys::Element) -> Option<Figu
                 }
                 x = r.right() - left + gap;
             } else if let Some(text) = part.text_content().filter(|t| !t.trim().is_empty()) {
-                let label = label_element(&document, &window, &entry, text.trim(), x, middle)?;
+                let label = label_element(&document, &window, entry, text.trim(), x, middle)?;
                 let _ = root.append_child(&label);
             }
         }

@@ -44,9 +44,7 @@ pub fn BpttPage(
                     <checkpoint::BpttCheckpoints cfg=cfg />
                     <Panel title=|l| BpttText::of(l).chart>
                         // The product's curve answers lesson 3's question at a glance.
-                        <div class:lx-veiled=veiled(checkpoint::QUESTION.key) aria-hidden=veil_hidden(veiled(checkpoint::QUESTION.key))>
-                            <LineChart data=chart testid="bptt-chart" label=Signal::derive(move || BpttText::of(lang.get()).chart.to_owned()) held=veiled(checkpoint::QUESTION.key) />
-                        </div>
+                        <LineChart data=chart testid="bptt-chart" label=Signal::derive(move || BpttText::of(lang.get()).chart.to_owned()) held=veiled(checkpoint::QUESTION.key) />
                         <Para text=|l| BpttText::of(l).chart_note class="lx-note" />
                     </Panel>
                     <BpttTable result=result />

@@ -399,9 +399,7 @@ fn LstmTableNotes(model: LstmModel) -> impl IntoView {
                 " "
                 <Num testid="lstm-fixed-point" value=Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.fixed_point).unwrap_or(f32::NAN))) />
             </p>
-            <div class:lx-veiled=veil aria-hidden=veil_hidden(veil)>
-                <LineChart data=run_chart testid="lstm-run-chart" label=Signal::derive(move || LstmText::of(lang.get()).run_chart.to_owned()) held=veil />
-            </div>
+            <LineChart data=run_chart testid="lstm-run-chart" label=Signal::derive(move || LstmText::of(lang.get()).run_chart.to_owned()) held=veil />
         </Show>
         <Show when=move || mode.get() == LstmMode::Gates>
             // The handout's h₂ works through C₂: lesson 4's answer.
