@@ -341,7 +341,9 @@ mod tests {
         };
         let plan = MemoryPlan::of(&adding).unwrap().unwrap();
         let s = memory_script(&plan, "p");
-        assert!(s.contains("    length=50,\n    cells=[\"rnn\", \"lstm\", \"gru\"],\n    hidden_size=64,\n"));
+        assert!(s.contains(
+            "    length=50,\n    cells=[\"rnn\", \"lstm\", \"gru\"],\n    hidden_size=64,\n"
+        ));
         assert!(s.contains("    steps=1500,\n    seed=0,\n    seeds=3,\n    eval_every=75,\n"));
         assert_eq!(memory_file_name(&plan), "unroll-adding-t50.py");
     }

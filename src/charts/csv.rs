@@ -10,9 +10,9 @@ use crate::shell::i18n::use_lang;
 use crate::text::ShellText;
 use leptos::prelude::*;
 use unroll_core::delay::outcome::FinalFigure;
+use unroll_core::delay::run::HeldOut;
 use unroll_core::lessons::lstm::LstmStep;
 use unroll_core::lessons::unroll::UnrollStep;
-use unroll_core::delay::run::HeldOut;
 use unroll_core::math::params::CellKind;
 use unroll_core::memory::trainer::HeldOutPoint;
 
@@ -398,7 +398,16 @@ mod tests {
         let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
         assert_eq!(
             rows[0],
-            ["t", "x", "input_term", "recurrent_term", "bias", "z", "h", "from_x1"]
+            [
+                "t",
+                "x",
+                "input_term",
+                "recurrent_term",
+                "bias",
+                "z",
+                "h",
+                "from_x1"
+            ]
         );
         assert_eq!(rows.len(), 3);
         let h2: f32 = rows[2][6].parse().unwrap();
@@ -413,9 +422,15 @@ mod tests {
         let csv = unroll_table_csv(&r.steps);
         let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
         assert_eq!(header.len(), 2 + 6 * 3);
-        assert_eq!(&header[2..5], ["input_term_1", "input_term_2", "input_term_3"]);
+        assert_eq!(
+            &header[2..5],
+            ["input_term_1", "input_term_2", "input_term_3"]
+        );
         assert_eq!(header.last(), Some(&"from_x1_3"));
-        assert!(csv.lines().skip(1).all(|l| l.split(',').count() == header.len()));
+        assert!(csv
+            .lines()
+            .skip(1)
+            .all(|l| l.split(',').count() == header.len()));
 
         let l = unroll_core::lessons::lstm::lstm(&LstmConfig::default()).unwrap();
         let csv = lstm_table_csv(&l.steps);

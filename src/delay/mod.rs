@@ -208,7 +208,9 @@ pub fn DelayPage() -> impl IntoView {
     let invalid = Memo::new(move |_| cfg.with(|c| c.check().err()));
     let run_cfg = driver.run_cfg;
     let shown_cfg = Signal::derive(move || run_cfg.get().unwrap_or_else(|| cfg.get()));
-    crate::widgets::export::provide_file_tag(Signal::derive(move || shown_cfg.with(DelayConfig::file_tag)));
+    crate::widgets::export::provide_file_tag(Signal::derive(move || {
+        shown_cfg.with(DelayConfig::file_tag)
+    }));
     let t = move |pick: Text| move || pick(loc.lang());
 
     view! {

@@ -96,7 +96,11 @@ pub fn MemoryPage(
     // The task page's files carry its plan (the delay-copy part's carry its own settings).
     crate::widgets::export::provide_file_tag(Signal::derive(move || match plan.get() {
         Some(Ok(p)) => p.file_tag(),
-        _ => cfg.with(|c| c.task.memory().map_or_else(|| c.file_tag(), |k| k.as_str().to_owned())),
+        _ => cfg.with(|c| {
+            c.task
+                .memory()
+                .map_or_else(|| c.file_tag(), |k| k.as_str().to_owned())
+        }),
     }));
     view! {
         <style>{CSS}</style>

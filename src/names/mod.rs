@@ -85,7 +85,9 @@ pub fn TrainingPage(
     let initial = bridge::decode_config(&url::current_search());
     take_url_notices(notices, initial.notices);
     let config = RwSignal::new(initial.config);
-    crate::widgets::export::provide_file_tag(Signal::derive(move || config.with(TrainConfig::file_tag)));
+    crate::widgets::export::provide_file_tag(Signal::derive(move || {
+        config.with(TrainConfig::file_tag)
+    }));
     crate::names::keep::ImportedWeights::provide();
 
     let nav = use_nav();

@@ -49,7 +49,11 @@ pub fn page_link(query: &str) -> String {
     web_sys::window()
         .and_then(|w| {
             let l = w.location();
-            Some(format!("{}{}?{query}", l.origin().ok()?, l.pathname().ok()?))
+            Some(format!(
+                "{}{}?{query}",
+                l.origin().ok()?,
+                l.pathname().ok()?
+            ))
         })
         .unwrap_or_else(|| format!("?{query}"))
 }

@@ -43,8 +43,7 @@ fn allowlist() -> Vec<String> {
     .iter()
     .map(|w| w.to_string())
     .collect();
-    let md =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/url.md")).unwrap();
+    let md = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/url.md")).unwrap();
     let ident = |s: &str| -> Vec<String> {
         s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .filter(|w| {

@@ -106,10 +106,12 @@ pub fn provide_file_tag(tag: Signal<String>) {
 pub fn tagged(stem: impl Into<String>) -> Signal<String> {
     let stem = stem.into();
     let tag = use_context::<FileTag>();
-    Signal::derive(move || match tag.map(|t| t.0.get()).filter(|t| !t.is_empty()) {
-        Some(t) => format!("{stem}-{t}"),
-        None => stem.clone(),
-    })
+    Signal::derive(
+        move || match tag.map(|t| t.0.get()).filter(|t| !t.is_empty()) {
+            Some(t) => format!("{stem}-{t}"),
+            None => stem.clone(),
+        },
+    )
 }
 
 /// A file name of `stem` with the page's configuration tag and `ext`
@@ -285,11 +287,25 @@ fn with_legend(svg: &web_sys::Element, legend: &web_sys::Element) -> Option<Figu
         .filter_map(|i| entries.item(i)?.dyn_into().ok())
         .collect();
     // The legend's extent: its entries' boxes (the list itself may be as wide as its panel).
-    let boxes: Vec<web_sys::DomRect> = entries.iter().map(|e| e.get_bounding_client_rect()).collect();
+    let boxes: Vec<web_sys::DomRect> = entries
+        .iter()
+        .map(|e| e.get_bounding_client_rect())
+        .collect();
     let extent = |pick: fn(&web_sys::DomRect) -> f64, min: bool| {
-        boxes.iter().map(pick).fold(if min { f64::INFINITY } else { f64::NEG_INFINITY }, |a, b| {
-            if min { a.min(b) } else { a.max(b) }
-        })
+        boxes.iter().map(pick).fold(
+            if min {
+                f64::INFINITY
+            } else {
+                f64::NEG_INFINITY
+            },
+            |a, b| {
+                if min {
+                    a.min(b)
+                } else {
+                    a.max(b)
+                }
+            },
+        )
     };
     let (l_left, l_right) = (extent(|r| r.left(), true), extent(|r| r.right(), false));
     let (l_top, l_bottom) = (extent(|r| r.top(), true), extent(|r| r.bottom(), false));
@@ -338,7 +354,8 @@ fn with_legend(svg: &web_sys::Element, legend: &web_sys::Element) -> Option<Figu
                         let _ = root.append_child(&swatch);
                     }
                 } else if let Some(text) = el.text_content().filter(|t| !t.trim().is_empty()) {
-                    let label = label_element(&document, &window, el, &text, r.left() - left, middle)?;
+                    let label =
+                        label_element(&document, &window, el, &text, r.left() - left, middle)?;
                     let _ = root.append_child(&label);
                 }
                 x = r.right() - left + gap;

@@ -46,8 +46,8 @@ pub fn ScriptPanel(
     /// Why there is no script yet.
     #[prop(into, optional)]
     waiting: Signal<String>,
-    /// A part of a larger panel (a `<div>` with an `<h3>`) rather than a panel of its own (a
-    /// `<section class="panel">` with an `<h2>`).
+    /// A part of a larger panel (its heading an `<h3>`) rather than a panel of its own (a
+    /// `.panel` with an `<h2>`).
     #[prop(optional)]
     part: bool,
 ) -> impl IntoView {
@@ -69,61 +69,56 @@ pub fn ScriptPanel(
                 .map(|_| name),
         ));
     };
-    let body = move || {
-        view! {
-            <p class="lx-text">{move || help.get()}</p>
-            <div class="script-row">
-                <button
-                    class="btn btn-small"
-                    data-testid=format!("{testid}-download")
-                    disabled=move || script.with(Option::is_none)
-                    on:click=download
-                >
-                    {move || t().pytorch_download}
-                </button>
-            </div>
-            {move || match message.get() {
-                Some(Ok(name)) => view! {
-                    <p class="script-msg ok" role="status" data-testid=format!("{testid}-message") data-value="ok">
-                        {(t().pytorch_downloaded)(&name)}
-                    </p>
-                }.into_any(),
-                Some(Err(detail)) => view! {
-                    <p class="script-msg error" role="status" data-testid=format!("{testid}-message") data-value="error" title=detail>
-                        {t().download_failed}
-                    </p>
-                }.into_any(),
-                None => ().into_any(),
-            }}
-            {move || match script.get() {
-                Some(text) => view! {
-                    <details>
-                        <summary>{move || t().pytorch_show}</summary>
-                        <pre class="script-text" data-testid=format!("{testid}-script") data-scroller tabindex="0">{text}</pre>
-                    </details>
-                }.into_any(),
-                None => view! { <p class="lx-text">{move || waiting.get()}</p> }.into_any(),
-            }}
-        }
+    let body = view! {
+        <p class="lx-text">{move || help.get()}</p>
+        <div class="script-row">
+            <button
+                class="btn btn-small"
+                data-testid=format!("{testid}-download")
+                disabled=move || script.with(Option::is_none)
+                on:click=download
+            >
+                {move || t().pytorch_download}
+            </button>
+        </div>
+        {move || match message.get() {
+            Some(Ok(name)) => view! {
+                <p class="script-msg ok" role="status" data-testid=format!("{testid}-message") data-value="ok">
+                    {(t().pytorch_downloaded)(&name)}
+                </p>
+            }.into_any(),
+            Some(Err(detail)) => view! {
+                <p class="script-msg error" role="status" data-testid=format!("{testid}-message") data-value="error" title=detail>
+                    {t().download_failed}
+                </p>
+            }.into_any(),
+            None => ().into_any(),
+        }}
+        {move || match script.get() {
+            Some(text) => view! {
+                <details>
+                    <summary>{move || t().pytorch_show}</summary>
+                    <pre class="script-text" data-testid=format!("{testid}-script") data-scroller tabindex="0">{text}</pre>
+                </details>
+            }.into_any(),
+            None => view! { <p class="lx-text">{move || waiting.get()}</p> }.into_any(),
+        }}
     };
     let heading = move || heading.get();
-    if part {
-        view! {
-            <style>{CSS}</style>
-            <div class="script-panel script-part" data-testid=testid data-file=move || file.get()>
-                <h3>{heading}</h3>
-                {body()}
-            </div>
-        }
-        .into_any()
+    let heading = if part {
+        view! { <h3>{heading}</h3> }.into_any()
     } else {
-        view! {
-            <style>{CSS}</style>
-            <section class="panel script-panel" data-testid=testid data-file=move || file.get()>
-                <h2>{heading}</h2>
-                {body()}
-            </section>
-        }
-        .into_any()
+        view! { <h2>{heading}</h2> }.into_any()
+    };
+    view! {
+        <style>{CSS}</style>
+        <section
+            class=if part { "script-panel script-part" } else { "panel script-panel" }
+            data-testid=testid
+            data-file=move || file.get()
+        >
+            {heading}
+            {body}
+        </section>
     }
 }
