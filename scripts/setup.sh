@@ -3,7 +3,7 @@
 # right version. Sourced by scripts/serve.sh and scripts/test.sh (not meant to be run alone).
 #
 #   unroll_setup_build   wasm32 target, trunk 0.21.14, wasm-bindgen CLI = Cargo.lock's version,
-#                        npm tools (binaryen 132 for wasm-opt, playwright-core), the names data
+#                        npm tools (binaryen 132 for wasm-opt, playwright-core, axe-core), the names data
 #   unroll_setup_test    + Chromium, chromedriver, Mesa's Vulkan driver (lavapipe), CJK fonts
 set -euo pipefail
 
@@ -47,8 +47,8 @@ unroll_setup_build() {
     cargo install wasm-bindgen-cli --version "$wb"
   fi
 
-  if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
-    log "installing npm tools (binaryen, playwright-core)"
+  if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -f node_modules/axe-core/axe.min.js ]; then
+    log "installing npm tools (binaryen, playwright-core, axe-core)"
     npm ci --no-audit --no-fund --loglevel=error
   fi
   if [ ! -d scripts/node_modules ]; then

@@ -255,6 +255,14 @@ pub fn CsvButton(
             "text/csv;charset=utf-8",
         );
     };
+    // The button's words: "CSV", or its short name and "CSV".
+    let visible = move || {
+        let csv = ShellText::of(lang.get()).export_csv;
+        match short {
+            Some(s) => format!("{} {csv}", s.get()),
+            None => csv.to_owned(),
+        }
+    };
     view! {
         <Show when=move || held.get()>
             <span class="export-held" data-testid="export-held">{move || ShellText::of(lang.get()).export_held_table}</span>
@@ -267,16 +275,17 @@ pub fn CsvButton(
             data-rows=move || rows.get().to_string()
             data-held=move || held.get().to_string()
             disabled=move || rows.get() == 0 || held.get()
-            aria-label=move || (ShellText::of(lang.get()).export_csv_label)(&label.get())
+            aria-label=move || {
+                let t = ShellText::of(lang.get());
+                // The name starts with the words on the button (WCAG's label in name).
+                match short {
+                    Some(_) => (t.export_csv_named)(&visible(), &label.get()),
+                    None => (t.export_csv_label)(&label.get()),
+                }
+            }
             on:click=save
         >
-            {move || {
-                let csv = ShellText::of(lang.get()).export_csv;
-                match short {
-                    Some(s) => format!("{} {csv}", s.get()),
-                    None => csv.to_owned(),
-                }
-            }}
+            {visible}
         </button>
     }
 }

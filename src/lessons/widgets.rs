@@ -953,7 +953,7 @@ pub fn LineChart(
         }
     };
     view! {
-        <div class="lx-chart-wrap" node_ref=wrap class:lx-veiled=held aria-hidden=super::checkpoint::veil_hidden(held)>{drawn}</div>
+        <div class="lx-chart-wrap" node_ref=wrap class:lx-veiled=held aria-hidden=super::checkpoint::veil_hidden(held) inert=move || held.get()>{drawn}</div>
         <crate::widgets::export::FigureExport name=file held=held />
     }
 }

@@ -58,7 +58,7 @@ const CSS: &str = r#"
 .mt-controls .btn { padding-left: 14px; padding-right: 14px; }
 .mt-bar { height: 8px; background: #e2e8f0; border-radius: 4px; overflow: hidden; margin: 8px 0; }
 .mt-bar > div { height: 100%; background: #1d4ed8; }
-.mt-line { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 13px; color: var(--muted, #64748b); }
+.mt-line { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 13px; color: var(--muted, #627289); }
 .mt-table { border-collapse: collapse; font-size: 13px; width: 100%; }
 .mt-table th, .mt-table td { border-bottom: 1px solid #e2e8f0; padding: 6px 8px; text-align: left; }
 .mt-table-wrap { overflow-x: auto; }

@@ -267,7 +267,7 @@ pub fn SummaryPanel(driver: MemoryDriver) -> impl IntoView {
     view! {
         <section class="panel" data-testid="memory-summary" data-value=move || finished().to_string()>
             <h2>{move || t().summary}</h2>
-            <div class="mt-table-wrap"><table class="mt-table">
+            <div class="mt-table-wrap" data-scroller tabindex="0"><table class="mt-table">
                 <thead><tr>{move || t().columns.iter().map(|c| view! { <th>{*c}</th> }).collect_view()}</tr></thead>
                 <tbody>{move || rows().into_iter().map(|(cell, seed, last, solved, done, acc)| {
                     let verdict = match (solved, done) {

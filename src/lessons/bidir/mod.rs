@@ -389,7 +389,7 @@ fn output_panel(r: &Bidir, lang: Lang) -> AnyView {
     // h_n beside the last output matches one of its halves: lesson 6's question.
     let hide = veiled(checkpoint::QUESTION.key);
     view! {
-        <div class="lx-scroll" data-scroller>
+        <div class="lx-scroll" data-scroller tabindex="0">
             <table class="lx-table">
                 <thead>
                     <tr>

@@ -118,7 +118,7 @@ fn BpttTable(result: Memo<Bptt>) -> impl IntoView {
     view! {
         <Panel title=|l| BpttText::of(l).table>
             <p class="lx-eq">"∂h_t/∂h₀ = Π"<sub>"k≤t"</sub>" act'(z_k)·W_hh"</p>
-            <div class="lx-scroll lx-table-tall" data-scroller>
+            <div class="lx-scroll lx-table-tall" data-scroller tabindex="0">
                 <table class="lx-table">
                     <thead>
                         <tr>
@@ -279,7 +279,7 @@ fn clip_panel(r: &Bptt, lang: unroll_core::config::Lang) -> AnyView {
     });
     view! {
         <p class="lx-text">{BpttText::of(lang).clip_text}</p>
-        <div class="lx-scroll" data-scroller>
+        <div class="lx-scroll" data-scroller tabindex="0">
             <table class="lx-table">
                 <thead>
                     <tr>

@@ -319,7 +319,7 @@ fn LstmTable(model: LstmModel) -> impl IntoView {
     view! {
         <Panel title=|l| LstmText::of(l).table>
         {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
-        <div class="lx-scroll lx-table-tall" data-scroller>
+        <div class="lx-scroll lx-table-tall" data-scroller tabindex="0">
             <table class="lx-table">
                 <thead>
                     <tr>
@@ -460,7 +460,7 @@ fn LstmCompare(model: LstmModel) -> impl IntoView {
         <Panel title=|l| LstmText::of(l).compare>
         <Para text=|l| LstmText::of(l).compare_text />
         <LineChart data=compare_chart testid="lstm-compare-chart" label=Signal::derive(move || LstmText::of(lang.get()).compare.to_owned()) />
-        <div class="lx-scroll lx-table-tall" data-scroller>
+        <div class="lx-scroll lx-table-tall" data-scroller tabindex="0">
             <table class="lx-table">
                 <thead>
                     <tr>
@@ -553,7 +553,7 @@ fn weights_table(r: &Lstm) -> Option<AnyView> {
         .collect_view();
     Some(
         view! {
-            <div class="lx-scroll" data-scroller>
+            <div class="lx-scroll" data-scroller tabindex="0">
                 <table class="lx-table" data-testid="lstm-weights">
                     <thead>
                         <tr>

@@ -221,7 +221,7 @@ fn ParallelResults(m: Measuring) -> impl IntoView {
             <p class="lx-note" data-testid="parallel-status" data-value=move || if running.get() { "running" } else { "done" }>
                 {move || if running.get() { ParallelText::of(lang.get()).measuring.to_owned() } else { (ParallelText::of(lang.get()).done)(&REPEATS.to_string()) }}
             </p>
-            <div class="lx-scroll" data-scroller>
+            <div class="lx-scroll" data-scroller tabindex="0">
                 <table class="lx-table">
                     <thead>
                         <tr>

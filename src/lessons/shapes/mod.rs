@@ -212,9 +212,9 @@ fn ShapesCall(cfg: RwSignal<ShapesConfig>, result: Memo<Result<Shapes, String>>)
 
     view! {
         <Panel title=|l| ShapesText::of(l).call>
-            <pre class="lx-code" data-testid="shapes-code" data-scroller>{move || code(&cfg.get())}</pre>
+            <pre class="lx-code" data-testid="shapes-code" data-scroller tabindex="0">{move || code(&cfg.get())}</pre>
             {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
-            <div class="lx-scroll" data-scroller>
+            <div class="lx-scroll" data-scroller tabindex="0">
                 <table class="lx-table lx-shapes-table">
                     <thead>
                         <tr>
@@ -299,7 +299,7 @@ fn params_view(
         <p class="lx-text lx-note">
             {(ShapesText::of(l).two_biases)(&fmt::count(r.second_bias), &r.shapes.params.len().div_ceil(4).to_string(), &(r.gates * cfg.with(|c| c.hidden_size)).to_string())}
         </p>
-        <div class="lx-scroll lx-table-tall" data-scroller>
+        <div class="lx-scroll lx-table-tall" data-scroller tabindex="0">
             <table class="lx-table">
                 <thead>
                     <tr>

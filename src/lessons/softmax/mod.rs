@@ -113,7 +113,7 @@ fn SoftmaxPipeline(cfg: RwSignal<SoftmaxConfig>, result: Memo<Softmax>) -> impl 
     view! {
         <Panel title=|l| SoftmaxText::of(l).pipeline>
             {move || pipeline(&result.get(), lang.get())}
-            <div class="lx-scroll" data-scroller>
+            <div class="lx-scroll" data-scroller tabindex="0">
                 <table class="lx-table">
                     <thead>
                         <tr>
@@ -122,7 +122,7 @@ fn SoftmaxPipeline(cfg: RwSignal<SoftmaxConfig>, result: Memo<Softmax>) -> impl 
                             <th>"x_k − max"</th>
                             <th>"log_softmax"</th>
                             <th>"softmax"</th>
-                            <th class="lx-left lx-bar-col"></th>
+                            <th class="lx-left lx-bar-col"><span class="lx-sr">{t(|l| SoftmaxText::of(l).bar_column)}</span></th>
                         </tr>
                     </thead>
                     <tbody>
@@ -216,7 +216,7 @@ fn stability_panel(r: &Softmax, lang: Lang) -> AnyView {
         .collect_view();
     view! {
         <p class="lx-text">{(SoftmaxText::of(lang).stability_text)(&fmt::fixed(r.shift, 2), &fmt::short(f64::from(SHIFTED_MAX)), &fmt::sci64(f64::from(f32::MAX)))}</p>
-        <div class="lx-scroll" data-scroller>
+        <div class="lx-scroll" data-scroller tabindex="0">
             <table class="lx-table">
                 <thead>
                     <tr>

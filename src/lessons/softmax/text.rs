@@ -23,6 +23,8 @@ pub struct SoftmaxText {
     pub class_n: fn(&str) -> String,
     /// Column.
     pub class: &'static str,
+    /// The probability bars' column (its header is read by screen readers only).
+    pub bar_column: &'static str,
     /// Panel.
     pub pipeline: &'static str,
     /// Text.
@@ -57,6 +59,7 @@ impl SoftmaxText {
         target: "Target class",
         class_n: |a0| format!("class {a0}"),
         class: "class",
+        bar_column: "softmax as a bar",
         pipeline: "From scores to probabilities",
         pipeline_text: "log_softmax subtracts the largest logit before exponentiating, so no exp ever overflows; softmax is its exponential and sums to 1.",
         loss: "The loss of the target class",
@@ -85,6 +88,7 @@ impl SoftmaxText {
         target: "目标类别",
         class_n: |a0| format!("类别 {a0}"),
         class: "类别",
+        bar_column: "softmax 条形图",
         pipeline: "从分数到概率",
         pipeline_text: "log_softmax 在取指数之前先减去最大的 logit，所以 exp 永远不会溢出；softmax 是它的指数，总和为 1。",
         loss: "目标类别的损失",

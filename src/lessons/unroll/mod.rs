@@ -183,7 +183,7 @@ fn UnrollTable(m: UnrollModel) -> impl IntoView {
     } = m;
     view! {
         <Panel title=|l| UnrollText::of(l).table>
-            <div class="lx-scroll" data-scroller>
+            <div class="lx-scroll" data-scroller tabindex="0">
                 <table class="lx-table">
                     <thead>
                         <tr>
@@ -420,7 +420,7 @@ fn vector_equation(
                 <span class="lx-c-bias">"b"</span>
                 {format!(",  h{} = tanh(z{})", sub(t), sub(t))}
             </p>
-            <div class="lx-scroll" data-scroller>
+            <div class="lx-scroll" data-scroller tabindex="0">
                 <table class="lx-table">
                     <thead>
                         <tr>

@@ -171,7 +171,7 @@ fn ClassTable(
         <div>
             <h3>{move || t().classes_title}</h3>
             <ClassCsv latest=latest data=data val_counts=val_counts />
-            <div class="table-scroll" data-scroller>
+            <div class="table-scroll" data-scroller tabindex="0">
                 <table class="lab-table" data-testid="class-counts">
                     <thead>
                         <tr>
@@ -349,7 +349,7 @@ fn Confusion(latest: Latest, data: RwSignal<LoadState, LocalStorage>) -> impl In
                 }
             >
                 <ConfusionCsv latest=latest data=data />
-                <div class="confusion-wrap" data-epoch=confusion_epoch data-scroller>
+                <div class="confusion-wrap" data-epoch=confusion_epoch data-scroller tabindex="0">
                     <Heatmap
                         testid="confusion"
                         data=Signal::derive(move || confusion.with(|c| c.as_ref().map(|c| c.1.clone())).unwrap_or_default())
