@@ -121,7 +121,9 @@ def main():
                 for (c, s), (_, a) in runs.items() if not a >= LEARNED])
 
         for task in ("adding", "copy", "order"):
-            path = Path(tmp) / f"{task}.py"
+            # Not `copy.py`: a script's folder comes first on Python's path, and it would
+            # shadow the standard library's `copy`.
+            path = Path(tmp) / f"unroll-{task}.py"
             long_memory("--task", task, "--steps", "30", "--seeds", "1", "--as-pytorch", str(path))
             text = path.read_text(encoding="utf-8")
             problems = [] if f"    task=\"{task}\",\n" in text and "    steps=30,\n" in text else ["configuration block not found"]
