@@ -81,7 +81,7 @@ suite accuracy-rnn count_plain check_accuracy rnn 0.683
 if command -v python3 >/dev/null 2>&1; then
   suite torch-interop count_plain env UNROLL_BENCH="$BIN_DIR/bench" python3 core/tests/python/test_safetensors_torch.py
   suite torch-script count_plain env UNROLL_TRAIN_NAMES="$BIN_DIR/train-names" python3 core/tests/python/test_as_pytorch.py
-  suite torch-delay count_plain env UNROLL_DELAY_COPY="$BIN_DIR/delay-copy" python3 core/tests/python/test_delay_pytorch.py
+  suite torch-delay count_plain env UNROLL_DELAY_COPY="$BIN_DIR/delay-copy" UNROLL_LONG_MEMORY="$BIN_DIR/long-memory" python3 core/tests/python/test_delay_pytorch.py
 else
   log "python3 not found: skipping the PyTorch safetensors interchange test (it also needs torch)"
 fi

@@ -3,7 +3,7 @@
 // that record the training hooks as they change, and screenshots.
 
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, rmSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,10 +47,17 @@ export async function serveDist(dir = DIST, opts = {}) {
  * Launches headless Chromium with a fresh profile. `webgpu: true` adds --enable-unsafe-webgpu
  * (SwiftShader's WebGPU adapter); without it Chromium offers no adapter and the app falls back
  * to its CPU path. `serviceWorkers: "block"` keeps the app's offline copy out (a test that answers
- * other paths of the app's origin itself). Returns { context, close }.
+ * other paths of the app's origin itself). `blockThirdParty: true` sets the profile to block
+ * third-party cookies, as a browser that gives a frame of another site no storage.
+ * Returns { context, close }.
  */
-export async function launch({ webgpu, viewport = { width: 1440, height: 1000 }, serviceWorkers = "allow" } = {}) {
+export async function launch({ webgpu, viewport = { width: 1440, height: 1000 }, serviceWorkers = "allow", blockThirdParty = false } = {}) {
   const userDataDir = mkdtempSync(join(tmpdir(), "unroll-e2e-"));
+  if (blockThirdParty) {
+    mkdirSync(join(userDataDir, "Default"), { recursive: true });
+    const prefs = { profile: { cookie_controls_mode: 1, block_third_party_cookies: true } };
+    writeFileSync(join(userDataDir, "Default", "Preferences"), JSON.stringify(prefs));
+  }
   const args = [
     "--no-sandbox",
     "--disable-gpu-sandbox",

@@ -128,8 +128,9 @@ fn until(s: &DelayAsked, lang: Lang) -> Option<String> {
 fn pending_text(p: &Pending, lang: Lang) -> String {
     match (p, lang) {
         (Pending::Runs { cell, have, need }, Lang::En) => format!(
-            "Waiting for the runs: {} has {have} of {need} seeds finished.",
-            cell_name(*cell)
+            "Waiting for the runs: {} has {have} of {} finished.",
+            cell_name(*cell),
+            crate::text::count_en(&need.to_string(), "seed")
         ),
         (Pending::Runs { cell, have, need }, Lang::Zh) => format!(
             "等待运行结束：{} 已完成 {need} 个种子中的 {have} 个。",

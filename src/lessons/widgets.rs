@@ -971,7 +971,8 @@ pub fn LineChart(
     };
     view! {
         <div class="lx-chart-wrap" node_ref=wrap>{drawn}</div>
-        <crate::widgets::export::FigureExport name=file />
+        // A veiled chart's figure would carry the answer: its export waits for it.
+        <crate::widgets::export::FigureExport name=file held=veil />
     }
 }
 

@@ -9,8 +9,10 @@ use crate::lessons::fmt::count_commas;
 use crate::shell::i18n::use_locale;
 use crate::shell::run_status::RunStatus;
 use crate::widgets::run_controls::{RunAction, RunControls};
+use crate::widgets::script::ScriptPanel;
 use leptos::prelude::*;
 use unroll_core::config::delay::DelayConfig;
+use unroll_core::config::query::encode;
 use unroll_core::memory::run::{run_summary, MemoryPlan};
 use unroll_core::memory::task::LengthError;
 use unroll_core::memory::{solved_loss, MemoryModel, TaskKind};
@@ -60,6 +62,8 @@ pub fn TaskIntro(kind: TaskKind, plan: ShownPlan) -> impl IntoView {
             <h1>{move || t().names[i]}</h1>
             <p class="lede">{move || t().what[i]}</p>
             <p class="panel-note">{move || t().cpu_note}</p>
+            <crate::lessons::CopyLink />
+            <crate::shell::embed::CopyEmbed title=Signal::derive(move || MemoryText::of(loc.lang()).names[i].to_owned()) />
         </section>
         <section class="panel">
             {facts}
@@ -234,7 +238,7 @@ pub fn ChartPanel(kind: TaskKind, driver: MemoryDriver, plan: ShownPlan) -> impl
             </label>
             <div class="export-row">
                 <crate::charts::csv::CsvButton
-                    file=format!("unroll-memory-{}-heldout.csv", kind.as_str())
+                    file=crate::widgets::export::tagged_file("unroll-memory-heldout", "csv")
                     rows=Signal::derive(move || driver.curves.with(|cs| cs.iter().map(Vec::len).sum::<usize>()))
                     csv=Callback::new(move |()| {
                         let (cells, seeds) = driver.plan.with_untracked(|p| p.as_ref().map(|p| (p.cells.clone(), p.seeds.clone())).unwrap_or_default());
@@ -291,5 +295,34 @@ pub fn SummaryPanel(driver: MemoryDriver) -> impl IntoView {
                 }).collect_view()}</tbody>
             </table></div>
         </section>
+    }
+}
+
+/// "As PyTorch": the plan shown (the sweep's while one exists, else the form's) as a runnable
+/// script ([`unroll_core::as_pytorch::memory_script`]); none while T does not fit the task.
+#[component]
+pub fn AsPytorchPanel(cfg: RwSignal<DelayConfig>, plan: ShownPlan) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || MemoryText::of(loc.lang());
+    let script = Memo::new(move |_| {
+        let plan = plan.get()?.ok()?;
+        let page = crate::shell::url::page_link(&cfg.with(|c| encode(c, None)));
+        Some(unroll_core::as_pytorch::memory_script(&plan, &page))
+    });
+    let file = Memo::new(move |_| {
+        plan.get()
+            .and_then(Result::ok)
+            .map(|p| unroll_core::as_pytorch::memory_file_name(&p))
+            .unwrap_or_default()
+    });
+    view! {
+        <ScriptPanel
+            testid="memory-as-pytorch"
+            heading=Signal::derive(move || t().pytorch_heading.to_owned())
+            help=Signal::derive(move || t().pytorch_help.to_owned())
+            waiting=Signal::derive(move || t().pytorch_waiting.to_owned())
+            script=script
+            file=file
+        />
     }
 }

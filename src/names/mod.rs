@@ -85,6 +85,9 @@ pub fn TrainingPage(
     let initial = bridge::decode_config(&url::current_search());
     take_url_notices(notices, initial.notices);
     let config = RwSignal::new(initial.config);
+    crate::widgets::export::provide_file_tag(Signal::derive(move || {
+        config.with(TrainConfig::file_tag)
+    }));
     crate::names::keep::ImportedWeights::provide();
 
     let nav = use_nav();
@@ -667,20 +670,24 @@ fn CurvesPanel(
     }
 }
 
-/// The two curves' CSV downloads: the loss per step and the validation per epoch.
+/// The two curves' CSV downloads: the loss per step and the validation per epoch, each named
+/// by its curve.
 #[component]
 fn CurvesCsv(session: TrainingSession) -> impl IntoView {
+    use crate::widgets::export::tagged_file;
     let loc = use_locale();
     view! {
         <div class="export-row">
             <CsvButton
-                file="unroll-names-loss.csv".to_owned()
+                file=tagged_file("unroll-names-loss", "csv")
+                short=Signal::derive(move || loc.t().csv_loss.to_owned())
                 rows=Signal::derive(move || session.losses.with(|l| l.step_loss.len()))
                 csv=Callback::new(move |()| session.losses.with_untracked(csv::loss_csv))
                 label=Signal::derive(move || loc.t().chart_loss_caption.to_owned())
             />
             <CsvButton
-                file="unroll-names-val.csv".to_owned()
+                file=tagged_file("unroll-names-val", "csv")
+                short=Signal::derive(move || loc.t().csv_val.to_owned())
                 rows=Signal::derive(move || session.epochs.with(Vec::len))
                 csv=Callback::new(move |()| {
                     let points: Vec<EpochPoint> = session.epochs.get_untracked().into_iter().map(|(p, _)| p).collect();

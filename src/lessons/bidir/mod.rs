@@ -161,6 +161,8 @@ fn BidirControls(cfg: RwSignal<BidirConfig>, result: Memo<Result<Bidir, String>>
                         }
                     }
                 />
+                // On paper a field cuts a long sentence: the tokens as wrapping text instead.
+                <p class="lx-print-value" aria-hidden="true">{move || cfg.with(|c| c.tokens.join(", "))}</p>
             </div>
             <Para text=|l| BidirText::of(l).tokens_note class="lx-note" />
             <SeedInput testid="bidir-seed" spec=field("seed") value=Signal::derive(move || cfg.with(|c| c.seed)) on_set=Callback::new(move |s| cfg.update(|c| c.seed = s)) />

@@ -634,10 +634,29 @@ fn status_view<S: Asked>(cp: Cp<S>) -> impl IntoView {
             <Show when=move || cp.stale()>
                 <p class="lx-cp-stale" data-testid="checkpoint-stale">{move || cp.text().stale}</p>
             </Show>
-            <Show when=move || cp.progress.with(|p| p.failed)>
-                <p class="lx-cp-stale" data-testid="checkpoint-not-kept">{move || cp.text().not_kept}</p>
-            </Show>
         </div>
+        <StorageNote failed=Signal::derive(move || cp.progress.with(|p| p.failed)) />
+    }
+}
+
+/// Where the browser keeps no answers: a calm note under the checkpoint (each page has one),
+/// outside its announced status, saying that answers last for this visit; an embedded page
+/// (whose frame another site holds) says that its frame has no storage.
+#[component]
+fn StorageNote(failed: Signal<bool>) -> impl IntoView {
+    let lang = use_lang();
+    let text = move || {
+        let t = CheckpointText::of(lang.get());
+        if crate::shell::embed::embedded() {
+            t.not_kept_embedded
+        } else {
+            t.not_kept
+        }
+    };
+    view! {
+        <Show when=move || failed.get()>
+            <p class="lx-cp-note" data-testid="checkpoint-not-kept">{text}</p>
+        </Show>
     }
 }
 

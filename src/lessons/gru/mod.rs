@@ -176,7 +176,7 @@ fn update_panel(g: &Gru, c: &GruConfig, lang: Lang) -> AnyView {
             </p>
         </div>
         <div class="lx-blend" data-scroller tabindex="0">{blend_line(h_prev, n, (g.h, hide), "gru-blend", lang)}</div>
-        <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-gru-z{}", fmt::raw(z))) />
+        <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-gru-z{}", fmt::raw(z))) held=hide />
         <p class="lx-text">{GruText::of(lang).examples}</p>
         <dl class="lx-kv">{examples}</dl>
     }

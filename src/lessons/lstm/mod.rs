@@ -304,7 +304,7 @@ fn LstmBelt(model: LstmModel) -> impl IntoView {
             let hide = Signal::derive(move || last && veil.get());
             Some(view! {
                 <div class="lx-scroll" data-scroller tabindex="0">{belt_svg(&s, scale, (stages, hide), lang.get())}</div>
-                <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-lstm-t{}", t_now.get())) />
+                <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-lstm-t{}", t_now.get())) held=hide />
                 {belt_legend(scale, lang.get())}
             })
         }}
@@ -320,6 +320,7 @@ fn LstmBelt(model: LstmModel) -> impl IntoView {
 /// Every step's gates and states, then [`LstmTableNotes`].
 #[component]
 fn LstmTable(model: LstmModel) -> impl IntoView {
+    let lang = use_lang();
     let veil = veiled(checkpoint::QUESTION.key);
     let LstmModel {
         result,
@@ -378,6 +379,15 @@ fn LstmTable(model: LstmModel) -> impl IntoView {
                 </tbody>
             </table>
         </div>
+        <div class="export-row">
+            <crate::charts::csv::CsvButton
+                file=Signal::derive(move || format!("unroll-lstm-{}-table.csv", mode.get().as_str()))
+                rows=Signal::derive(move || result.with(|r| r.as_ref().map_or(0, |r| r.steps.len())))
+                csv=Callback::new(move |()| result.with_untracked(|r| r.as_ref().map(|r| crate::charts::csv::lstm_table_csv(&r.steps)).unwrap_or_default()))
+                label=Signal::derive(move || LstmText::of(lang.get()).table.to_owned())
+                held=veil
+            />
+        </div>
         <LstmTableNotes model=model />
     </Panel>
     }
@@ -402,9 +412,7 @@ fn LstmTableNotes(model: LstmModel) -> impl IntoView {
                 " "
                 <Num testid="lstm-fixed-point" value=Signal::derive(move || result.with(|r| r.as_ref().ok().and_then(|r| r.fixed_point).unwrap_or(f32::NAN))) />
             </p>
-            <Veiled on=veil block=true>
-                <LineChart data=run_chart testid="lstm-run-chart" label=Signal::derive(move || LstmText::of(lang.get()).run_chart.to_owned()) />
-            </Veiled>
+            <LineChart data=run_chart testid="lstm-run-chart" label=Signal::derive(move || LstmText::of(lang.get()).run_chart.to_owned()) veil=veil />
         </Show>
         <Show when=move || mode.get() == LstmMode::Gates>
             // The handout's h₂ works through C₂: lesson 4's answer.

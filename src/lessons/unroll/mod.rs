@@ -163,7 +163,7 @@ fn UnrollChain(m: UnrollModel) -> impl IntoView {
                 stages=stages
             />
             <div class="lx-scroll" data-scroller tabindex="0">{move || result.get().map(|r| chain_svg(&r, (t_now.get(), veil), stages, lang.get()))}</div>
-            <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-rnn-t{}", t_now.get())) />
+            <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-rnn-t{}", t_now.get())) held=veil />
             <Para text=|l| UnrollText::of(l).same_weights class="lx-note" />
         </Panel>
         <Panel heading=Signal::derive(move || (UnrollText::of(lang.get()).step)(&t_now.get().to_string()))>
@@ -179,6 +179,7 @@ fn UnrollChain(m: UnrollModel) -> impl IntoView {
 /// Every step's input, recurrent and bias terms, pre-activation, state and share of x₁.
 #[component]
 fn UnrollTable(m: UnrollModel) -> impl IntoView {
+    let lang = use_lang();
     let veil = veiled(checkpoint::QUESTION.key);
     let UnrollModel {
         result,
@@ -240,6 +241,15 @@ fn UnrollTable(m: UnrollModel) -> impl IntoView {
                         />
                     </tbody>
                 </table>
+            </div>
+            <div class="export-row">
+                <crate::charts::csv::CsvButton
+                    file="unroll-rnn-table.csv".to_owned()
+                    rows=Signal::derive(move || result.with(|r| r.as_ref().map_or(0, |r| r.steps.len())))
+                    csv=Callback::new(move |()| result.with_untracked(|r| r.as_ref().map(|r| crate::charts::csv::unroll_table_csv(&r.steps)).unwrap_or_default()))
+                    label=Signal::derive(move || UnrollText::of(lang.get()).table.to_owned())
+                    held=veil
+                />
             </div>
             <HandoutNote note=Note::UnrollShare />
         </Panel>
