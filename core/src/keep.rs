@@ -2,7 +2,7 @@
 //! record the page keeps in IndexedDB so that a reload restores the model and its curves.
 //!
 //! Plain data and pure functions (no browser API), so the rules are tested natively
-//! (`core/tests/keep_model.rs`); the browser side is the app's `names::keep`.
+//! (`core/tests/suite/keep_model.rs`); the browser side is the app's `names::keep`.
 //!
 //! **The weights file** is [`crate::weights::export_classifier`]'s format (PyTorch names
 //! `rnn.weight_ih_l0`, …, `fc.weight`, `fc.bias`, and its metadata: cell, sizes, `classes`,
@@ -26,9 +26,15 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Format version of [`SavedSession`] (bumped when a field changes meaning). Version 2 records
-/// may carry a resume checkpoint beside them ([`encode_checkpoint`]); version 1 records are
-/// still read, as a model without Resume.
-pub const SAVED_VERSION: u32 = 2;
+/// may carry a resume checkpoint beside them ([`encode_checkpoint`]); version 3 checkpoints
+/// also counted the epoch's training accuracy so far; version 4 checkpoints are the sweep's
+/// resume point ([`SweepCheckpoint`], its run's steps since the last evaluation with their
+/// training accuracy). Version 1 to 3 records are still read, as a model without Resume.
+pub const SAVED_VERSION: u32 = 4;
+
+/// The oldest record version whose checkpoint this code reads (an older one's bytes have
+/// another layout: the model comes back without Resume).
+pub const CHECKPOINT_VERSION_MIN: u32 = 4;
 
 /// The oldest record version this code reads.
 pub const SAVED_VERSION_MIN: u32 = 1;

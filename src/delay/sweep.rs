@@ -408,6 +408,7 @@ mod tests {
             loss,
             solved: acc >= 0.95,
             train_loss: None,
+            train_acc: None,
         }
     }
 

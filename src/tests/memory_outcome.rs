@@ -200,6 +200,7 @@ fn point(step: u64, loss: f64) -> HeldOut {
         acc: 0.0,
         solved: loss < 0.01,
         train_loss: None,
+        train_acc: None,
     }
 }
 

@@ -8,6 +8,7 @@
 //!     [--cell rnn|lstm|gru|all] [--seed 0] [--seeds 1] [--steps N] [--eval-every 100]
 //!     [--hidden-size 64] [--lr 0.003] [--batch-size 32] [--max-norm 1] [--forget-bias 1]
 //! long-memory --task adding [--length T] --dump-heldout FILE
+//! long-memory --task adding [...] --as-pytorch FILE
 //! ```
 //! Defaults: T and the budget of the task (adding 50 and 1500 steps, copy 20 blanks and 1000,
 //! order 100 and 800), recipe R with hidden 64 (Adam lr 0.003, batch 32, clipping at 1.0,
@@ -24,7 +25,9 @@
 //! counts the training sequences at the first evaluation that met the task's criterion.
 //! `--dump-heldout` writes the held-out set as JSON (`seq_len`, `lengths`, `dense` `[T, B, 2]`
 //! or `tokens` `[T, B]` time-major and flat, `values` or `classes` readout-major, `readouts`)
-//! and exits; the PyTorch reference evaluates on it. Errors exit with status 2.
+//! and exits; the PyTorch reference evaluates on it. `--as-pytorch FILE` writes the lab's "As
+//! PyTorch" script of this configuration (its held-out evaluations on the page's schedule,
+//! every ⌈steps / 20⌉ steps) and exits. Errors exit with status 2.
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
@@ -51,13 +54,11 @@ mod native {
     use unroll_core::memory::task::DEFAULT_HIDDEN;
     use unroll_core::memory::{MemoryTask, TaskKind};
     use unroll_core::train::clock::now_ms;
+    use unroll_core::train::plan::EVALS_PER_RUN;
     use unroll_core::train::sweep::{solved_after, HeldOut, RunId, Sweep, SweepPlan};
     use unroll_core::train::trainer::Recipe;
 
-    const USAGE: &str = "long-memory --task adding|copy|order [--length T] \
-        [--cell rnn|lstm|gru|all] [--seed N] [--seeds N] [--steps N] [--eval-every N] \
-        [--hidden-size N] [--lr X] [--batch-size N] [--max-norm X] [--forget-bias X] \
-        [--dump-heldout FILE]";
+    const HELP: &str = include_str!("long_memory_help.txt");
 
     fn opt<T: std::str::FromStr>(
         args: &mut pico_args::Arguments,
@@ -73,11 +74,11 @@ mod native {
     pub fn run() -> Result<(), String> {
         let mut args = pico_args::Arguments::from_env();
         if args.contains(["-h", "--help"]) {
-            println!("{USAGE}");
+            print!("{HELP}");
             return Ok(());
         }
         let task_key: String =
-            opt(&mut args, "--task")?.ok_or(format!("--task missing; {USAGE}"))?;
+            opt(&mut args, "--task")?.ok_or(format!("--task missing\n\n{HELP}"))?;
         let kind = TaskKind::parse(&task_key)
             .ok_or(format!("--task: {task_key:?} is not adding, copy or order"))?;
         let length = opt(&mut args, "--length")?.unwrap_or(kind.default_length());
@@ -119,9 +120,28 @@ mod native {
         let seeds: u32 = opt(&mut args, "--seeds")?.unwrap_or(1).max(1);
         let steps: u64 = opt(&mut args, "--steps")?.unwrap_or(kind.default_steps());
         let eval_every: u64 = opt(&mut args, "--eval-every")?.unwrap_or(100).max(1);
+        let as_pytorch: Option<String> = opt(&mut args, "--as-pytorch")?;
         let rest = args.finish();
         if !rest.is_empty() {
             return Err(format!("unknown arguments: {rest:?}"));
+        }
+        if let Some(path) = as_pytorch {
+            // The page's evaluation schedule ([`EVALS_PER_RUN`] per run), as the script says.
+            let plan = SweepPlan {
+                task: Arc::new(task),
+                cells,
+                seeds: (seed..seed + seeds).collect(),
+                recipe,
+                steps,
+                eval_every: steps.div_ceil(EVALS_PER_RUN).max(1),
+            };
+            // No page: the command line it came from.
+            let page = std::iter::once("long-memory".to_owned())
+                .chain(std::env::args().skip(1))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let script = unroll_core::as_pytorch::memory_script(&plan, &page);
+            return std::fs::write(&path, script).map_err(|e| format!("{path}: {e}"));
         }
         eprintln!(
             "task {} length {} (steps {} per sequence) hidden {} batch {} lr {} max_norm {:?} \

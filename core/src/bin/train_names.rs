@@ -7,7 +7,8 @@
 //!     [--batch-size 64] [--lr 0.001] [--max-norm 0] [--forget-bias 0] [--data-dir DIR]
 //!     [--no-simd] [--dump-batches FILE] [--as-pytorch FILE] [--save FILE] [--predict NAMES]
 //! ```
-//! Prints one JSON object per epoch on its own line: `epoch`, `train_loss`, `val_loss`,
+//! Prints one JSON object per epoch on its own line: `epoch`, `train_loss`, `train_acc` (the
+//! accuracy counted over the epoch's training batches, before each update), `val_loss`,
 //! `val_acc`, `sec` (training seconds of that epoch). Messages go to stderr, among them the
 //! matrix products used (`--no-simd`: the portable ones) and the share of padded step-rows of
 //! the first epoch's batches. `--dump-batches FILE` writes the first epoch's training batches
@@ -215,7 +216,7 @@ mod native {
                     };
                     println!(
                         "{}",
-                        serde_json::json!({"epoch": epoch, "train_loss": h.train_loss.map(|l| l as f32), "val_loss": h.loss as f32, "val_acc": report.accuracy(), "sec": sec})
+                        serde_json::json!({"epoch": epoch, "train_loss": h.train_loss.map(|l| l as f32), "train_acc": h.train_acc.map(|a| a as f32), "val_loss": h.loss as f32, "val_acc": report.accuracy(), "sec": sec})
                     );
                     sec = 0.0;
                 }

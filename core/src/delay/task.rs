@@ -155,6 +155,10 @@ impl DelayTask {
 }
 
 impl Task for DelayTask {
+    fn length(&self) -> Option<usize> {
+        Some(DelayTask::length(self))
+    }
+
     fn key(&self) -> &'static str {
         "delay"
     }

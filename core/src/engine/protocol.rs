@@ -339,6 +339,7 @@ mod tests {
             loss: 2.25,
             solved: false,
             train_loss: Some(2.5),
+            train_acc: None,
         };
         let step = StepRecord {
             step: 3,

@@ -27,12 +27,12 @@
 //! 6. `core/src/gpu/shader_source.rs`: registers the two kernels.
 //!
 //! A throwaway fourth cell (a copy of the Elman cell under another name) needed these 6 source
-//! files in both crates; in `core/tests/gpu_kernels.rs` only the binding table names every cell
+//! files in both crates; in `core/tests/suite/gpu_kernels.rs` only the binding table names every cell
 //! (the CPU loops its kernels are checked against call [`forward_step`] / [`backward_step`]
 //! and size their caches from the descriptor).
 //!
 //! Its tests: the step pair against PyTorch fixtures and finite differences, the kernels against
-//! the CPU pair looped over time (`core/tests/gpu_kernels.rs`), and the tests that `match` over
+//! the CPU pair looped over time (`core/tests/suite/gpu_kernels.rs`), and the tests that `match` over
 //! every cell.
 //!
 //! Everything else (URL choices, weights import/export, the UI's names, colours, gate lists,

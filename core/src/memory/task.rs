@@ -321,6 +321,10 @@ impl MemoryTask {
 }
 
 impl Task for MemoryTask {
+    fn length(&self) -> Option<usize> {
+        Some(MemoryTask::length(self))
+    }
+
     fn key(&self) -> &'static str {
         self.kind.as_str()
     }

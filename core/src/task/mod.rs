@@ -136,6 +136,15 @@ pub enum Criterion {
 }
 
 impl Criterion {
+    /// The held-out loss below which a run counts as solved (the "solved" line of a loss
+    /// chart); `None` for a criterion on accuracy (temporal order's).
+    pub fn loss_below(self) -> Option<f64> {
+        match self {
+            Criterion::LossBelow(x) => Some(x),
+            Criterion::AccuracyAtLeast(_) => None,
+        }
+    }
+
     /// Whether held-out sums meet it.
     pub fn met(self, heldout: &ReadoutSums) -> bool {
         match self {
@@ -162,6 +171,12 @@ pub trait Task: Debug + Send + Sync {
     /// The task's key, as URLs, the command line and the app's text catalogues name it:
     /// `names`, `delay`, `adding`, `copy`, `order`.
     fn key(&self) -> &'static str;
+
+    /// The length T the task is set at (the URL's `length`), `None` for a task of
+    /// variable-length data (the names).
+    fn length(&self) -> Option<usize> {
+        None
+    }
 
     /// Everything that decides the task's numbers, canonically (a checkpoint of a sweep on
     /// another task is refused).

@@ -216,6 +216,11 @@ pub struct EpochReport {
     pub epoch: u32,
     /// Mean training loss over the epoch's steps.
     pub train_loss: f32,
+    /// Fraction of the epoch's training names classified correctly, each counted in its step
+    /// before that step's update (the accuracy a training loop counts while it learns, not a
+    /// validation figure); an epoch resumed part-way goes on from its checkpoint's counts. NaN
+    /// for an epoch without a step.
+    pub train_acc: f32,
     /// Mean cross-entropy over the validation split.
     pub val_loss: f32,
     /// Fraction of validation names classified correctly (0–1).

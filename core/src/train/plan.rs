@@ -18,11 +18,13 @@ use std::sync::Arc;
 
 use super::sweep::SweepPlan;
 use super::trainer::Recipe;
-use crate::config::delay::{CellSet, DelayConfig};
+use crate::config::delay::{CellSet, DelayConfig, DELAY_FIELDS};
+use crate::config::query::{decode, format_value, Decoded, Fallback, NoticeKind};
 use crate::config::TrainConfig;
 use crate::data::names::NamesDataset;
 use crate::delay::task::eval_every_for;
 use crate::memory::task::DEFAULT_HIDDEN;
+use crate::memory::TaskKind;
 use crate::task::names::NamesTask;
 use crate::task::{lab_task, TaskError};
 
@@ -36,6 +38,55 @@ pub fn lab_length(config: &DelayConfig) -> usize {
         Some(kind) if config.length == DelayConfig::default().length => kind.default_length(),
         _ => config.length,
     }
+}
+
+/// The keys a long-memory task reads differently from delay-copy, each with the value the
+/// task uses when the key is at its delay-copy default, as the URL writes it: `length` (the
+/// task's T), `steps` ([`TaskKind::default_steps`]), `hidden_size` ([`DEFAULT_HIDDEN`]) and
+/// `cell` (`all`).
+pub fn task_defaults(kind: TaskKind) -> [(&'static str, String); 4] {
+    [
+        ("length", kind.default_length().to_string()),
+        ("steps", kind.default_steps().to_string()),
+        ("hidden_size", DEFAULT_HIDDEN.to_string()),
+        ("cell", CellSet::All.as_str().to_owned()),
+    ]
+}
+
+/// The lab page's query (`?lesson=delay`, any task) decoded as the page reads it. On a task page
+/// (`task=adding`, `copy`, `order`) its notices name what the task uses: a value that could not
+/// be read falls back to the task's default, not delay-copy's (`task=adding&length=NaN` uses
+/// T = 50, and its notice says so), and so does a value clamped onto delay-copy's default (the
+/// key then reads as left at its default); delay-copy's rule `0 < delay < length` is not a task
+/// page's, so its notice is dropped.
+pub fn decode_lab(query: &str) -> Decoded<DelayConfig> {
+    let mut d = decode::<DelayConfig>(query);
+    let Some(kind) = d.config.task.memory() else {
+        return d;
+    };
+    let own = task_defaults(kind);
+    let task_value = |field: &str, value: &str| {
+        let spec = DELAY_FIELDS.iter().find(|s| s.key == field)?;
+        let (_, v) = own.iter().find(|(k, _)| *k == field)?;
+        (value == format_value(&spec.kind.default_value())).then(|| v.clone())
+    };
+    d.notices
+        .retain(|n| !matches!(n.kind, NoticeKind::Inconsistent { .. }));
+    for n in &mut d.notices {
+        match &mut n.kind {
+            NoticeKind::Invalid {
+                default: Fallback::Value(v),
+                ..
+            }
+            | NoticeKind::Clamped { to: v, .. } => {
+                if let Some(task) = task_value(&n.field, v) {
+                    *v = task;
+                }
+            }
+            _ => {}
+        }
+    }
+    d
 }
 
 impl SweepPlan {

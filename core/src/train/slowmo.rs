@@ -19,7 +19,7 @@
 //! `clip_grad_norm` (measuring the norm when clipping is off), `Adam::update` with the step's
 //! learning rate, and the same rule for skipping a non-finite step as
 //! [`super::trainer::Trainer::step_on`], so the new weights are those of one real training step
-//! at batch 1 (`core/tests/slowmo.rs` checks both this and that the step-by-step gradients add
+//! at batch 1 (`core/tests/suite/slowmo.rs` checks both this and that the step-by-step gradients add
 //! up to the trainer's).
 
 use super::Hyper;

@@ -87,6 +87,21 @@ impl SweepPlan {
         super::trainer::model_of(self.task.as_ref(), cell, &self.recipe)
     }
 
+    /// The plan as the page's files carry it in their names: the task and T, then the cell
+    /// when one alone is trained, e.g. `adding-t50`, `copy-t20-gru` (the task's key alone for
+    /// a task without a T).
+    pub fn file_tag(&self) -> String {
+        let mut tag = self.task.key().to_owned();
+        if let Some(t) = self.task.length() {
+            tag.push_str(&format!("-t{t}"));
+        }
+        if let [one] = self.cells[..] {
+            tag.push('-');
+            tag.push_str(one.as_str());
+        }
+        tag
+    }
+
     /// Parameter count of each cell (display order).
     pub fn param_counts(&self) -> Vec<ParamCount> {
         self.cells
@@ -151,6 +166,10 @@ pub struct HeldOut {
     pub solved: bool,
     /// Mean training-batch loss of the steps since the previous evaluation (`None` at step 0).
     pub train_loss: Option<f64>,
+    /// Accuracy over the training sequences of those steps, each counted in its step before
+    /// that step's update (the accuracy a training loop counts while it learns), 0–1; `None`
+    /// at step 0.
+    pub train_acc: Option<f64>,
 }
 
 /// A run's parameter count, as PyTorch counts it.
@@ -244,8 +263,43 @@ pub struct RunCheckpoint {
     pub curve: Vec<HeldOut>,
     /// Steps skipped so far (non-finite loss or gradient).
     pub skipped: u64,
-    /// Sum of the training losses and steps since the last evaluation.
-    pub window: (f64, u64),
+    /// The training steps since the last evaluation.
+    pub window: Window,
+}
+
+/// The training steps since a run's last held-out evaluation, summed for the next one's
+/// `train_loss` and `train_acc`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Window {
+    /// Sum of the steps' mean losses.
+    pub loss: f64,
+    /// Steps summed.
+    pub steps: u64,
+    /// Sum of the steps' accuracies, each times its batch's sequences (for the names: the
+    /// names classified correctly before their step's update).
+    pub correct: f64,
+    /// Sequences of the steps summed.
+    pub sequences: u64,
+}
+
+impl Window {
+    /// Adds one step.
+    fn add(&mut self, s: &StepRecord) {
+        self.loss += s.loss;
+        self.steps += 1;
+        self.correct += s.acc * f64::from(s.sequences);
+        self.sequences += u64::from(s.sequences);
+    }
+
+    /// Mean step loss (`None` without a step).
+    pub fn mean_loss(&self) -> Option<f64> {
+        (self.steps > 0).then(|| self.loss / self.steps as f64)
+    }
+
+    /// Accuracy over the steps' sequences, 0–1 (`None` without a step).
+    pub fn accuracy(&self) -> Option<f64> {
+        (self.sequences > 0).then(|| self.correct / self.sequences as f64)
+    }
 }
 
 /// Where the seed in training of a [`Sweep`] stands ([`Sweep::checkpoint`]): enough for a
@@ -379,7 +433,7 @@ pub struct Run {
     stops_on_bad_loss: bool,
     curve: Vec<HeldOut>,
     skipped: u64,
-    window: (f64, u64),
+    window: Window,
     /// The first non-finite loss, when the task stops there.
     stopped: Option<(f64, u64)>,
     /// The path of the first step, once taken.
@@ -402,7 +456,7 @@ impl Run {
             stops_on_bad_loss: task.stops_on_bad_loss(),
             curve: Vec::new(),
             skipped: 0,
-            window: (0.0, 0),
+            window: Window::default(),
             stopped: None,
             backend: None,
             cpu_from: None,
@@ -475,7 +529,7 @@ impl Run {
         heldout: &[SeqBatch],
     ) -> (HeldOut, Option<Vec<u32>>) {
         let e = self.trainer.evaluate(heldout, self.confusion).await;
-        let (sum, n) = std::mem::take(&mut self.window);
+        let window = std::mem::take(&mut self.window);
         let h = HeldOut {
             cell: self.trainer.cell(),
             seed: self.trainer.seed(),
@@ -483,7 +537,8 @@ impl Run {
             acc: e.sums.accuracy(),
             loss: e.sums.mean_loss(),
             solved: task.solved(&e.sums),
-            train_loss: (n > 0).then(|| sum / n as f64),
+            train_loss: window.mean_loss(),
+            train_acc: window.accuracy(),
         };
         self.curve.push(h);
         (h, e.confusion)
@@ -534,8 +589,7 @@ impl Run {
                 if s.skipped {
                     self.skipped += 1;
                 }
-                self.window.0 += s.loss;
-                self.window.1 += 1;
+                self.window.add(s);
             }
             tick.steps = steps;
             let n = self.trainer.steps_done();

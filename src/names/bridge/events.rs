@@ -119,6 +119,7 @@ impl NamesEvents {
                     out.push(NamesEvent::Epoch(EpochReport {
                         epoch,
                         train_loss: h.train_loss.map_or(f32::NAN, |l| l as f32),
+                        train_acc: h.train_acc.map_or(f32::NAN, |a| a as f32),
                         val_loss: h.loss as f32,
                         val_acc: report.accuracy(),
                         sec: self.train_ms / 1e3,
@@ -212,6 +213,7 @@ mod tests {
             loss: 1.5,
             solved: false,
             train_loss: Some(2.0),
+            train_acc: Some(0.375),
         };
         let end = t.translate(tick(vec![step(3, 1.25, 17)], Some(held), Some(vec![2, 1, 0, 1])));
         let [NamesEvent::Step {
@@ -223,7 +225,10 @@ mod tests {
         else {
             panic!("{end:?}")
         };
-        assert_eq!((r.epoch, r.train_loss, r.val_loss, r.val_acc), (1, 2.0, 1.5, 0.75));
+        assert_eq!(
+            (r.epoch, r.train_loss, r.train_acc, r.val_loss, r.val_acc),
+            (1, 2.0, 0.375, 1.5, 0.75)
+        );
         assert!((r.sec - 0.4).abs() < 1e-12, "two ticks of 200 ms of training");
         assert_eq!((v.epoch, v.total()), (1, 4));
         let next = t.translate(tick(vec![step(4, 1.0, 64)], None, None));

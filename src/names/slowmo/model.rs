@@ -513,7 +513,7 @@ mod tests {
                 },
                 curve: Vec::new(),
                 skipped: 0,
-                window: (0.0, 0),
+                window: Default::default(),
             }],
             turn: 0,
         };
