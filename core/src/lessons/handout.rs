@@ -430,8 +430,8 @@ pub fn course_recipe_epoch(
         correct += r.acc * f64::from(r.sequences);
         seen += r.sequences as usize;
     }
-    let val: Vec<_> = val.chunks(256).map(|rows| make_batch(data, rows)).collect();
-    let e = at_once(trainer.evaluate(&val, true));
+    let slices: Vec<_> = val.chunks(256).map(|rows| make_batch(data, rows)).collect();
+    let e = at_once(trainer.evaluate(&slices, true));
     let classes = data.num_classes();
     let per_class: Vec<u64> = e
         .confusion
