@@ -25,7 +25,15 @@ fn bench(cell: CellKind, hidden: usize, batch: usize, seq_len: usize, steps: usi
     let batches: Vec<_> = (0..8)
         .map(|_| random_batch(&mut r, batch, seq_len, 57, 18))
         .collect();
-    let mut gpu = GpuModel::new(&ctx, &SeqModel::new(spec, 18), InputKind::OneHot, &params, batch, seq_len).unwrap();
+    let mut gpu = GpuModel::new(
+        &ctx,
+        &SeqModel::new(spec, 18),
+        InputKind::OneHot,
+        &params,
+        batch,
+        seq_len,
+    )
+    .unwrap();
     // Warm-up: pipeline compilation and the Mesa shader cache.
     for b in batches.iter().take(3) {
         gpu.train_step(b, 1e-3).unwrap();

@@ -389,7 +389,8 @@ impl DelayDriver {
                 self.progress
                     .set(Some(whole_progress(config, rest, progress)));
                 self.shown_elapsed.set(self.now_seconds());
-                self.predictions.set(Some(Predictions::of_runs(predictions)));
+                self.predictions
+                    .set(Some(Predictions::of_runs(predictions)));
             }
             LabEvent::Checkpoint(c) => self.keep_checkpoint(*c, config, query),
             LabEvent::Finished => {

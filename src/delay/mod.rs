@@ -76,8 +76,8 @@ use unroll_core::config::query::encode;
 use unroll_core::config::Lang;
 use unroll_core::delay::outcome::Outcome;
 use unroll_core::delay::task::{eval_every_for, HELDOUT_SEQUENCES};
-use unroll_core::train::sweep::SweepPlan;
 use unroll_core::math::params::CellKind;
+use unroll_core::train::sweep::SweepPlan;
 
 /// The page's own styles.
 const CSS: &str = r#"

@@ -15,15 +15,15 @@ use crate::widgets::stat::Stat;
 use leptos::prelude::*;
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::Lang;
-use unroll_core::train::backend::CellBackend;
-use unroll_core::train::sweep::SweepPlan;
 use unroll_core::delay::outcome::{outcome_of_results, verdict, SweepKey, Verdict};
 use unroll_core::delay::task::{eval_every_for, HELDOUT_SEQUENCES};
-use unroll_core::train::sweep::Progress;
-use unroll_core::train::trainer::Backend;
 use unroll_core::math::params::CellKind;
 use unroll_core::train::backend::BackendKind;
+use unroll_core::train::backend::CellBackend;
 use unroll_core::train::messages::CpuReason;
+use unroll_core::train::sweep::Progress;
+use unroll_core::train::sweep::SweepPlan;
+use unroll_core::train::trainer::Backend;
 
 /// The progress panel of the sweep shown (`shown_cfg`: its configuration, or the form's when
 /// none is shown).

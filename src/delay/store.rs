@@ -10,8 +10,8 @@ use super::sweep::ResumePoint;
 use crate::names::keep::persist::{blob_of, bytes_of, delete_record, get_record, put_record};
 use serde::{Deserialize, Serialize};
 use unroll_core::delay::outcome::SweepSummary;
-use unroll_core::train::sweep::RunResult;
 use unroll_core::keep::StorageError;
+use unroll_core::train::sweep::RunResult;
 use wasm_bindgen::JsValue;
 
 /// The record's key.

@@ -7,12 +7,12 @@
 use crate::charts::delay::{band, smoothed, Band, Line, SMOOTH};
 use serde::{Deserialize, Serialize};
 use unroll_core::config::delay::DelayConfig;
+use unroll_core::keep::curve_until;
+use unroll_core::math::params::CellKind;
 use unroll_core::train::sweep::{
     HeldOut, Progress, RunCheckpoint, RunId, RunResult, SweepCheckpoint, SweepPlan, Tick,
 };
 use unroll_core::train::trainer::Backend;
-use unroll_core::keep::curve_until;
-use unroll_core::math::params::CellKind;
 
 /// One (cell, seed) run as the page shows it.
 #[derive(Clone, Debug, PartialEq)]

@@ -35,6 +35,7 @@ mod panels;
 pub mod store;
 pub mod text;
 
+use self::driver::memory_plan;
 use self::driver::MemoryDriver;
 use self::form::SettingsForm;
 use self::outcome::OutcomePanel;
@@ -46,7 +47,6 @@ use leptos::prelude::*;
 use std::collections::HashMap;
 use text::MemoryText;
 use unroll_core::config::delay::{DelayConfig, LabTask};
-use self::driver::memory_plan;
 use unroll_core::config::query::{encode, quiz_on, with_quiz};
 
 /// The tasks' styles (and the delay-copy part hidden while a task is shown).
@@ -97,13 +97,7 @@ pub fn MemoryPage(
         driver.loaded.track();
         cfg.with(|c| driver.show(c))
     });
-    let plan = Memo::new(move |_| {
-        driver
-            .plan
-            .get()
-            .map(Ok)
-            .or_else(|| cfg.with(memory_plan))
-    });
+    let plan = Memo::new(move |_| driver.plan.get().map(Ok).or_else(|| cfg.with(memory_plan)));
     // The task page's files carry its plan (the delay-copy part's carry its own settings).
     crate::widgets::export::provide_file_tag(Signal::derive(move || match plan.get() {
         Some(Ok(p)) => p.file_tag(),

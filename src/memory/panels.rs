@@ -12,12 +12,12 @@ use crate::widgets::run_controls::{RunAction, RunControls};
 use crate::widgets::script::ScriptPanel;
 use leptos::prelude::*;
 use unroll_core::config::delay::DelayConfig;
+use unroll_core::config::query::encode;
 use unroll_core::memory::task::LengthError;
 use unroll_core::memory::{MemoryTask, TaskKind};
+use unroll_core::task::Criterion;
 use unroll_core::train::plan::lab_length;
 use unroll_core::train::sweep::{solved_after, SweepPlan};
-use unroll_core::config::query::encode;
-use unroll_core::task::Criterion;
 
 /// The plan shown: the run's, else the configuration's (or why T does not fit).
 pub type ShownPlan = Memo<Option<Result<SweepPlan, LengthError>>>;

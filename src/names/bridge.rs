@@ -19,12 +19,12 @@ pub use unroll_core::train::backend::BackendKind;
 pub use unroll_core::train::sweep::{SweepCheckpoint, Weights};
 mod engine;
 mod events;
-pub use events::{NamesEvent, NamesEvents};
 pub use crate::shell::engine_client::{DataRef, EngineData};
 pub use engine::{
     build_dataset, fetch_split, loaded_data, loaded_upload, run_session, split_missing,
     split_sizes, val_class_counts, LoadedData, RunHandle, Start,
 };
+pub use events::{NamesEvent, NamesEvents};
 
 // ---------------------------------------------------------------------------------------------
 // Configuration (URL codec)

@@ -239,7 +239,8 @@ impl TrainingSession {
                     s.step_loss.push((step, loss));
                     // The mean of the last 20 step losses (the restored curve's included).
                     let recent = &s.step_loss[s.step_loss.len().saturating_sub(20)..];
-                    let mean_loss_20 = recent.iter().map(|p| p.1).sum::<f32>() / recent.len() as f32;
+                    let mean_loss_20 =
+                        recent.iter().map(|p| p.1).sum::<f32>() / recent.len() as f32;
                     self.loss_mean_20.set(Some(mean_loss_20));
                     s.mean_loss.push((step, mean_loss_20));
                     if names < batch_size {

@@ -11,8 +11,8 @@ use crate::names::bridge::{DataLoadError, FetchProblem, FETCH_DATA_COMMAND};
 use crate::text::ChartText;
 use unroll_core::config::Lang;
 use unroll_core::gpu::GpuError;
-use unroll_core::train::backend::StepTimings;
 use unroll_core::task::TaskError;
+use unroll_core::train::backend::StepTimings;
 use unroll_core::train::messages::{CpuReason, EngineFault, TrainError, TrainNotice};
 use unroll_core::train::sweep::ResumeRefused;
 

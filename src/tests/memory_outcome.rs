@@ -318,7 +318,11 @@ fn a_kept_checkpoint_resumes_the_rest_of_its_sweep_only() {
         checkpoint: checkpoint_after(&rest, 3),
     };
     assert_eq!(saved.rest(&query, &config, 3), Some(rest.clone()));
-    assert_eq!(saved.rest(&query, &config, 0), None, "not the first unfinished seed");
+    assert_eq!(
+        saved.rest(&query, &config, 0),
+        None,
+        "not the first unfinished seed"
+    );
     assert_eq!(saved.rest("other", &config, 3), None, "another sweep's");
     let longer = DelayConfig {
         steps: 8,
@@ -327,7 +331,13 @@ fn a_kept_checkpoint_resumes_the_rest_of_its_sweep_only() {
     assert_eq!(saved.rest(&query, &longer, 3), None, "other settings");
     // Shown: the first seed's finished curves, the second seed's from the checkpoint.
     let finished: Vec<Vec<HeldOut>> = (0..6)
-        .map(|k| if k < 3 { vec![point(4, 0.5)] } else { Vec::new() })
+        .map(|k| {
+            if k < 3 {
+                vec![point(4, 0.5)]
+            } else {
+                Vec::new()
+            }
+        })
         .collect();
     let kept = KeptSweep {
         query,

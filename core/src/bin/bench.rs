@@ -64,9 +64,9 @@ mod native {
     use rand_chacha::ChaCha8Rng;
     use unroll_core::gpu::kernels::cell_sequence::SequenceLayout;
     use unroll_core::gpu::{GpuContext, GpuCounts, GpuModel, InputKind};
-    use unroll_core::math::model::{SeqBatch, SeqModel};
     use unroll_core::math::init::init_params;
     use unroll_core::math::linalg;
+    use unroll_core::math::model::{SeqBatch, SeqModel};
     use unroll_core::math::optim::{Adam, AdamConfig};
     use unroll_core::math::params::{CellKind, RnnSpec};
 
@@ -521,8 +521,8 @@ mod interop {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
     use serde::{Deserialize, Serialize};
-    use unroll_core::math::model::{SeqBatch, SeqModel};
     use unroll_core::math::init::init_params;
+    use unroll_core::math::model::{SeqBatch, SeqModel};
     use unroll_core::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
     use unroll_core::math::recurrent::{RnnModule, TensorRef};
     use unroll_core::weights::{

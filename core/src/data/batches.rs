@@ -239,7 +239,10 @@ mod tests {
         assert_eq!(batch.labels(), [1, 0, 0]);
         // Time-major: step 0 of the three names, then step 1, then step 2.
         assert_eq!(batch.tokens().unwrap(), [5, 28, 0, 0, 3, 1, 0, 4, 0]);
-        assert_eq!(batch.tokens_batch_first().unwrap(), [5, 0, 0, 28, 3, 4, 0, 1, 0]);
+        assert_eq!(
+            batch.tokens_batch_first().unwrap(),
+            [5, 0, 0, 28, 3, 4, 0, 1, 0]
+        );
     }
 
     #[test]

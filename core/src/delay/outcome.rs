@@ -20,8 +20,8 @@
 //! Everything is `serde`-serialisable (the summary is kept across reloads).
 
 use crate::config::delay::DelayConfig;
-use crate::train::sweep::RunResult;
 use crate::math::params::CellKind;
+use crate::train::sweep::RunResult;
 use serde::{Deserialize, Serialize};
 
 /// Accuracy from which every seed counts as having solved the task.

@@ -20,7 +20,7 @@
 use super::DelayRangeError;
 use crate::config::delay::check_delay;
 use crate::math::model::{Head, Loss, Readout, SeqBatch};
-use crate::task::{BatchStream, Baseline, BaselineRule, Criterion, Input, Task, TaskShape};
+use crate::task::{Baseline, BaselineRule, BatchStream, Criterion, Input, Task, TaskShape};
 use rand::distr::{Distribution, Uniform};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -164,7 +164,10 @@ impl Task for DelayTask {
     }
 
     fn settings(&self) -> String {
-        format!("delay:vocab={}:length={}:delay={}", self.vocab, self.length, self.delay)
+        format!(
+            "delay:vocab={}:length={}:delay={}",
+            self.vocab, self.length, self.delay
+        )
     }
 
     fn shape(&self) -> TaskShape {

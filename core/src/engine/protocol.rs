@@ -467,20 +467,31 @@ mod tests {
                 ..
             }) if m == "destroyed"
         ));
-        assert!(matches!(&back[2], LabEvent::Backend(b) if b.kind == BackendKind::Gpu {
-            description: "lavapipe".into(),
-            measured: Some(StepTimings { gpu_ms: 2.1, cpu_ms: 6.8 }),
-        }));
+        assert!(
+            matches!(&back[2], LabEvent::Backend(b) if b.kind == BackendKind::Gpu {
+                description: "lavapipe".into(),
+                measured: Some(StepTimings { gpu_ms: 2.1, cpu_ms: 6.8 }),
+            })
+        );
         let LabEvent::Tick(t) = &back[3] else {
             panic!("{:?}", back[3])
         };
-        assert_eq!((t.steps.clone(), t.heldout, t.confusion.clone()), (tick.steps, tick.heldout, tick.confusion));
+        assert_eq!(
+            (t.steps.clone(), t.heldout, t.confusion.clone()),
+            (tick.steps, tick.heldout, tick.confusion)
+        );
         assert_eq!(t.finished, tick.finished);
         // The failing step and the loss travel as numbers (NaN stays NaN).
         assert!(matches!(t.bad_loss, Some((l, 4)) if l.is_nan()));
-        assert!(matches!(&back[4], LabEvent::Weights { weights: w, .. } if w.params == weights().params));
-        assert!(matches!(&back[5], LabEvent::GradFlow { step: 3, norms, .. } if **norms == vec![1.0, 0.5]));
-        assert!(matches!(&back[6], LabEvent::Progress { predictions, .. } if predictions == &[(run, vec![1, 0, 1])]));
+        assert!(
+            matches!(&back[4], LabEvent::Weights { weights: w, .. } if w.params == weights().params)
+        );
+        assert!(
+            matches!(&back[5], LabEvent::GradFlow { step: 3, norms, .. } if **norms == vec![1.0, 0.5])
+        );
+        assert!(
+            matches!(&back[6], LabEvent::Progress { predictions, .. } if predictions == &[(run, vec![1, 0, 1])])
+        );
         assert!(matches!(
             &back[7],
             LabEvent::Notice(TrainNotice::SkippedStep { step: 12 })
@@ -491,11 +502,18 @@ mod tests {
         );
         assert!(matches!(
             &back[10],
-            LabEvent::Error(TrainError::Task(TaskError::Delay(DelayRangeError { delay: 90, length: 80 })))
+            LabEvent::Error(TrainError::Task(TaskError::Delay(DelayRangeError {
+                delay: 90,
+                length: 80
+            })))
         ));
         assert!(matches!(
             &back[11],
-            LabEvent::Error(TrainError::Resume(ResumeRefused::Shape { saved: 10, expected: 12, .. }))
+            LabEvent::Error(TrainError::Resume(ResumeRefused::Shape {
+                saved: 10,
+                expected: 12,
+                ..
+            }))
         ));
         assert!(matches!(
             &back[12],
@@ -658,7 +676,10 @@ mod tests {
             panic!("{back:?}")
         };
         assert_eq!(TrainConfig::from_query(&request.query).config, cfg);
-        assert_eq!((request.data, request.start_from.clone()), (Some(2), Some(vec![0.5, -1.0])));
+        assert_eq!(
+            (request.data, request.start_from.clone()),
+            (Some(2), Some(vec![0.5, -1.0]))
+        );
         let Command::Train { request, .. } = &back[1] else {
             panic!("{back:?}")
         };

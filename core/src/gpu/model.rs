@@ -232,9 +232,8 @@ impl GpuModel {
         let f = (spec.num_directions() * spec.hidden_size) as u64;
         let p = layout.total_len() as u64;
         let chunk = DEFAULT_READBACK_CHUNK;
-        let make = |name: &str, elems: u64| {
-            buffers::storage(ctx, &format!("model.{name}"), elems * 4)
-        };
+        let make =
+            |name: &str, elems: u64| buffers::storage(ctx, &format!("model.{name}"), elems * 4);
         let bufs = Buffers {
             params: make("params", p),
             grads: make("grads", p),
@@ -607,7 +606,8 @@ impl GpuModel {
         match &batch.input {
             SeqData::Tokens(tokens) => {
                 // The kernels read the symbols batch-first, `[B, T]`.
-                let bt = crate::math::linalg::swap_leading_axes(tokens, batch.seq_len, batch.batch, 1);
+                let bt =
+                    crate::math::linalg::swap_leading_axes(tokens, batch.seq_len, batch.batch, 1);
                 q.write_buffer(&self.rnn.tokens, 0, bytemuck::cast_slice(&bt));
             }
             SeqData::Dense(x) => {
@@ -641,8 +641,9 @@ impl GpuModel {
 
     /// Element offset of the head's first feature row in its features buffer.
     fn feat_offset(&self, batch: usize, seq_len: usize) -> usize {
-        self.read_from(seq_len)
-            .map_or(0, |from| from * batch * self.spec.num_directions() * self.spec.hidden_size)
+        self.read_from(seq_len).map_or(0, |from| {
+            from * batch * self.spec.num_directions() * self.spec.hidden_size
+        })
     }
 
     fn head_dims(&self, batch: usize, seq_len: usize, mode: u32) -> HeadDims {

@@ -412,7 +412,8 @@ pub fn course_recipe_epoch(
         max_norm: None,
         ..Recipe::of_names(&cfg)
     };
-    let model = SeqModel::new(recipe.spec(cell, VOCAB_SIZE), data.num_classes()).with_head(cfg.head);
+    let model =
+        SeqModel::new(recipe.spec(cell, VOCAB_SIZE), data.num_classes()).with_head(cfg.head);
     let params = model.init(seed, 0.0);
     let adam = Adam::new(
         AdamConfig {

@@ -102,8 +102,16 @@ pub fn softmax_cross_entropy(
 /// # Panics
 /// If the lengths disagree.
 pub fn squared_error(outputs: &[f32], values: &[f32], divisor: f32, d_outputs: &mut [f32]) -> f64 {
-    assert_eq!(outputs.len(), values.len(), "squared_error: one value per output");
-    assert_eq!(d_outputs.len(), outputs.len(), "squared_error: d_outputs are not [N]");
+    assert_eq!(
+        outputs.len(),
+        values.len(),
+        "squared_error: one value per output"
+    );
+    assert_eq!(
+        d_outputs.len(),
+        outputs.len(),
+        "squared_error: d_outputs are not [N]"
+    );
     let mut loss_sum = 0.0f64;
     for ((d, &y), &t) in d_outputs.iter_mut().zip(outputs).zip(values) {
         let e = y - t;

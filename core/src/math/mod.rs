@@ -28,7 +28,6 @@
 
 pub mod activation;
 pub mod cell;
-pub mod model;
 pub mod gru;
 pub mod init;
 pub mod lanes;
@@ -36,6 +35,7 @@ pub mod layer;
 pub mod linalg;
 pub mod loss;
 pub mod lstm;
+pub mod model;
 pub mod optim;
 pub mod packed;
 pub mod params;

@@ -32,9 +32,9 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
+use super::init::init_params_with_forget_bias;
 pub use super::layer::GatePin;
 pub use super::layer::PAD_TOKEN;
-use super::init::init_params_with_forget_bias;
 use super::linalg::{col_sum_acc, matmul_acc, matmul_tn_acc, swap_leading_axes};
 use super::loss::{softmax, softmax_cross_entropy, squared_error, ReadoutSums};
 use super::params::{ParamLayout, RnnSpec};
@@ -188,7 +188,11 @@ impl SeqBatch {
         lengths: Vec<u32>,
         labels: Vec<u32>,
     ) -> Self {
-        assert_eq!(tokens.len(), batch * seq_len, "of_batch_first: tokens are not [B, T]");
+        assert_eq!(
+            tokens.len(),
+            batch * seq_len,
+            "of_batch_first: tokens are not [B, T]"
+        );
         assert_eq!(lengths.len(), batch, "of_batch_first: lengths are not [B]");
         assert_eq!(labels.len(), batch, "of_batch_first: labels are not [B]");
         SeqBatch {
@@ -207,7 +211,11 @@ impl SeqBatch {
     /// If there is no sequence, an empty one, or `labels` has another length.
     pub fn of_sequences(sequences: &[Vec<u32>], labels: Vec<u32>) -> Self {
         assert!(!sequences.is_empty(), "of_sequences: no sequence");
-        assert_eq!(sequences.len(), labels.len(), "of_sequences: one label each");
+        assert_eq!(
+            sequences.len(),
+            labels.len(),
+            "of_sequences: one label each"
+        );
         let batch = sequences.len();
         let seq_len = sequences.iter().map(Vec::len).max().unwrap_or(0);
         assert!(
@@ -277,7 +285,9 @@ impl SeqBatch {
                 let width = x.len() / (t_len * b).max(1);
                 let mut out = Vec::with_capacity(t_len * range.len() * width);
                 for t in 0..t_len {
-                    out.extend_from_slice(&x[(t * b + range.start) * width..(t * b + range.end) * width]);
+                    out.extend_from_slice(
+                        &x[(t * b + range.start) * width..(t * b + range.end) * width],
+                    );
                 }
                 SeqData::Dense(out)
             }
@@ -538,7 +548,11 @@ impl SeqModel {
             pins,
         );
         let features = self.gather(lengths, seq_len, cache.output());
-        let (rows, o, f) = (features.len() / self.feature_size(), self.outputs, self.feature_size());
+        let (rows, o, f) = (
+            features.len() / self.feature_size(),
+            self.outputs,
+            self.feature_size(),
+        );
         let mut outputs = vec![0.0f32; rows * o];
         for row in outputs.chunks_exact_mut(o) {
             row.copy_from_slice(&params[self.fc_bias..][..o]);

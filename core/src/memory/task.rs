@@ -30,7 +30,7 @@
 use crate::math::loss::ReadoutSums;
 use crate::math::model::{Head, Loss, Readout, SeqBatch, Targets};
 use crate::math::recurrent::SeqData;
-use crate::task::{BatchStream, Baseline, BaselineRule, Criterion, Input, Task, TaskShape};
+use crate::task::{Baseline, BaselineRule, BatchStream, Criterion, Input, Task, TaskShape};
 use rand::distr::{Distribution, Uniform};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

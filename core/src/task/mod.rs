@@ -27,8 +27,7 @@
 //! its key in the lab's URL choice ([`crate::config::delay::LabTask`]), its line in
 //! [`lab_task`] here, and its name and criterion in the app's text catalogue of the lab page
 //! — plus its tests. It then trains on the CPU and WebGPU paths, sweeps over seeds and cells,
-//! resumes after a reload and reports through the same events as every other task. (Measured
-//! with a throwaway sixth task, the running parity of a bit sequence: those four files.)
+//! resumes after a reload and reports through the same events as every other task.
 
 use std::fmt::Debug;
 use std::sync::Arc;

@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use super::{BatchStream, Baseline, BaselineRule, Criterion, Input, Task, TaskShape};
+use super::{Baseline, BaselineRule, BatchStream, Criterion, Input, Task, TaskShape};
 use crate::data::batches::{make_batch, Batches};
 use crate::data::names::NamesDataset;
 use crate::data::normalize::VOCAB_SIZE;

@@ -149,7 +149,10 @@ pub fn cached(task: &dyn Task, cell: CellKind, recipe: &Recipe) -> Option<StepTi
 
 /// Keeps `timings` for later runs of `cell` on `task` with `recipe`.
 pub fn remember(task: &dyn Task, cell: CellKind, recipe: &Recipe, timings: StepTimings) {
-    MEASURED.with(|m| m.borrow_mut().insert(shape_key(task, cell, recipe), timings));
+    MEASURED.with(|m| {
+        m.borrow_mut()
+            .insert(shape_key(task, cell, recipe), timings)
+    });
 }
 
 /// The GPU buffers' sizes for runs of `task` with `recipe`: the larger of a training batch and
@@ -161,7 +164,10 @@ pub fn gpu_sizes(task: &dyn Task, recipe: &Recipe) -> (usize, usize) {
         .map(|b| b.batch)
         .max()
         .unwrap_or(0);
-    (recipe.batch_size.max(slice).max(1), task.shape().max_seq_len)
+    (
+        recipe.batch_size.max(slice).max(1),
+        task.shape().max_seq_len,
+    )
 }
 
 /// Times training steps of `cell` on `task` with `recipe` on both paths (ms per step): one

@@ -23,8 +23,8 @@
 //! up to the trainer's).
 
 use super::Hyper;
-use crate::math::model::{SeqBatch, SeqModel};
 use crate::math::loss::softmax_cross_entropy;
+use crate::math::model::{SeqBatch, SeqModel};
 use crate::math::optim::{clip_grad_norm, Adam, ClipOutcome};
 use crate::math::params::{LayerOffsets, ParamEntry};
 use crate::math::recurrent::{DirectionTrace, ModuleRecord};

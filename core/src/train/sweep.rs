@@ -1080,7 +1080,12 @@ mod tests {
         let mut sweep = Sweep::new(plan(3, 2));
         let mut order = Vec::new();
         while let Some(t) = sweep.tick() {
-            order.push((t.run.cell, t.run.seed, t.steps.len(), t.heldout.map(|h| h.step)));
+            order.push((
+                t.run.cell,
+                t.run.seed,
+                t.steps.len(),
+                t.heldout.map(|h| h.step),
+            ));
         }
         use CellKind::{Lstm, Rnn};
         assert_eq!(

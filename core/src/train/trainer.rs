@@ -287,7 +287,14 @@ impl Trainer {
         max_batch: usize,
         max_seq_len: usize,
     ) -> Result<(), GpuError> {
-        let mut gpu = GpuModel::new(ctx, &self.model, input, &self.params, max_batch, max_seq_len)?;
+        let mut gpu = GpuModel::new(
+            ctx,
+            &self.model,
+            input,
+            &self.params,
+            max_batch,
+            max_seq_len,
+        )?;
         gpu.load_state(&GpuTrainState {
             params: self.params.clone(),
             adam: self.adam.clone(),

@@ -7,11 +7,9 @@ use crate::tol;
 
 use tol::Tol;
 use unroll_core::config::Head;
-use unroll_core::math::model::{
-    pad_batch, SeqBatch, SeqModel, GatePin, PADDED_LEN, PAD_TOKEN,
-};
 use unroll_core::math::init::init_params;
 use unroll_core::math::loss::softmax;
+use unroll_core::math::model::{pad_batch, GatePin, SeqBatch, SeqModel, PADDED_LEN, PAD_TOKEN};
 use unroll_core::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
 use unroll_core::math::recurrent::{RnnModule, TensorRef};
 use unroll_core::math::shapes::RnnError;
@@ -295,7 +293,13 @@ fn batch(names: &[&[u32]], labels: &[u32], seq_len: usize) -> SeqBatch {
     for (b, n) in names.iter().enumerate() {
         tokens[b * seq_len..][..n.len()].copy_from_slice(n);
     }
-    SeqBatch::of_batch_first(names.len(), seq_len, &tokens, names.iter().map(|n| n.len() as u32).collect(), labels.to_vec())
+    SeqBatch::of_batch_first(
+        names.len(),
+        seq_len,
+        &tokens,
+        names.iter().map(|n| n.len() as u32).collect(),
+        labels.to_vec(),
+    )
 }
 
 /// Cross-entropy of one name as a function of the hidden state h_t after step t (one layer,
@@ -513,7 +517,13 @@ fn padded_gradients_equal_an_explicit_zero_symbol() {
     rows.iter_mut()
         .filter(|t| **t == PAD_TOKEN)
         .for_each(|t| *t = 5);
-    let pb = SeqBatch::of_batch_first(3, PADDED_LEN, &rows, pb.lengths.clone(), pb.labels().to_vec());
+    let pb = SeqBatch::of_batch_first(
+        3,
+        PADDED_LEN,
+        &rows,
+        pb.lengths.clone(),
+        pb.labels().to_vec(),
+    );
     let (sums_w, grads_w) = wide.loss_and_grads(&pw, &pb);
     let loss_w = sums_w.mean_loss();
     assert!((loss - loss_w).abs() < 1e-6, "{loss} vs {loss_w}");

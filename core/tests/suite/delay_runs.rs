@@ -51,7 +51,13 @@ fn the_heldout_set_is_fixed_and_shared_by_every_cell_and_seed() {
     let slices = task.heldout(32);
     assert_eq!(slices.len(), 8);
     assert_eq!(slices[1], h.rows(32..64));
-    assert_eq!(task.heldout(100).iter().map(|b| b.batch).collect::<Vec<_>>(), [100, 100, 56]);
+    assert_eq!(
+        task.heldout(100)
+            .iter()
+            .map(|b| b.batch)
+            .collect::<Vec<_>>(),
+        [100, 100, 56]
+    );
     // Every sweep of the same task measures on it, whatever the seed and cells.
     let a = sweep(&DelayConfig::default());
     let b = sweep(&DelayConfig {

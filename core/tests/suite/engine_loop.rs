@@ -110,7 +110,11 @@ fn a_sweep_reports_its_plan_paths_ticks_progress_and_end() {
 fn a_paused_sweep_resumes_from_its_checkpoint_with_the_same_numbers() {
     for task in [LabTask::Copy, LabTask::Order] {
         let cfg = config(task, BackendChoice::Cpu);
-        let whole = ticks(&events(&request(&cfg, None), &RunControl::new(), &mut |_| {}));
+        let whole = ticks(&events(
+            &request(&cfg, None),
+            &RunControl::new(),
+            &mut |_| {},
+        ));
         let control = RunControl::new();
         let ctl = control.clone();
         let mut seen = 0;
@@ -131,7 +135,11 @@ fn a_paused_sweep_resumes_from_its_checkpoint_with_the_same_numbers() {
         let c = checkpoint.expect("a checkpoint on pause");
         assert_eq!(c.seed(), Some(1));
         assert!(c.step() > 0 && c.step() < 12, "mid-seed: step {}", c.step());
-        let resumed = ticks(&events(&request(&cfg, Some(c)), &RunControl::new(), &mut |_| {}));
+        let resumed = ticks(&events(
+            &request(&cfg, Some(c)),
+            &RunControl::new(),
+            &mut |_| {},
+        ));
         assert_eq!(resumed, whole[9..], "{task:?}");
     }
 }

@@ -53,7 +53,11 @@ fn cpu_classifier(case: &ClassifierCase) -> Result<ClassifierResult, BackendErro
     let model = SeqModel::new(case.spec, case.num_classes);
     let (loss, grads, logits) = {
         let (sums, grads) = model.loss_and_grads(&case.params, &case.batch);
-        (sums.mean_loss() as f32, grads, model.forward(&case.params, &case.batch).outputs)
+        (
+            sums.mean_loss() as f32,
+            grads,
+            model.forward(&case.params, &case.batch).outputs,
+        )
     };
     let mut params_after = case.params.clone();
     Adam::new(case.adam, params_after.len()).update(&mut params_after, &grads);

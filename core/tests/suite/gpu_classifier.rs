@@ -7,7 +7,7 @@ use crate::tol;
 
 use gpu_support::{block, context, random_batch, random_params, rng};
 use tol::Tol;
-use unroll_core::gpu::{InputKind, GpuModel, GpuError};
+use unroll_core::gpu::{GpuError, GpuModel, InputKind};
 use unroll_core::math::model::{SeqBatch, SeqModel, Targets};
 use unroll_core::math::recurrent::SeqData;
 
@@ -45,12 +45,24 @@ fn gpu_matches_cpu_one_step(cell: CellKind, seed: u64) {
 
     let (cpu_loss, cpu_grads, cpu_logits) = {
         let (sums, grads) = model.loss_and_grads(&params, &batch);
-        (sums.mean_loss() as f32, grads, model.forward(&params, &batch).outputs)
+        (
+            sums.mean_loss() as f32,
+            grads,
+            model.forward(&params, &batch).outputs,
+        )
     };
     let mut cpu_after = params.clone();
     Adam::new(AdamConfig::default(), params.len()).update(&mut cpu_after, &cpu_grads);
 
-    let mut gpu = GpuModel::new(&ctx, &SeqModel::new(spec, CLASSES), InputKind::OneHot, &params, 64, 19).unwrap();
+    let mut gpu = GpuModel::new(
+        &ctx,
+        &SeqModel::new(spec, CLASSES),
+        InputKind::OneHot,
+        &params,
+        64,
+        19,
+    )
+    .unwrap();
     let logits = block(gpu.evaluate(&batch)).unwrap();
     gpu.train_step(&batch, AdamConfig::default().lr).unwrap();
     let results = block(gpu.drain_results()).unwrap();
@@ -104,12 +116,24 @@ fn deep_gpu_step_matches_cpu(cell: CellKind, num_layers: usize, bidirectional: b
     let batch = random_batch(&mut rng(seed), 24, 11, VOCAB, CLASSES);
     let (cpu_loss, cpu_grads, cpu_logits) = {
         let (sums, grads) = model.loss_and_grads(&params, &batch);
-        (sums.mean_loss() as f32, grads, model.forward(&params, &batch).outputs)
+        (
+            sums.mean_loss() as f32,
+            grads,
+            model.forward(&params, &batch).outputs,
+        )
     };
     let mut cpu_after = params.clone();
     Adam::new(AdamConfig::default(), params.len()).update(&mut cpu_after, &cpu_grads);
 
-    let mut gpu = GpuModel::new(&ctx, &SeqModel::new(spec, CLASSES), InputKind::OneHot, &params, 32, 16).unwrap();
+    let mut gpu = GpuModel::new(
+        &ctx,
+        &SeqModel::new(spec, CLASSES),
+        InputKind::OneHot,
+        &params,
+        32,
+        16,
+    )
+    .unwrap();
     let logits = block(gpu.evaluate(&batch)).unwrap();
     gpu.train_step(&batch, AdamConfig::default().lr).unwrap();
     let results = block(gpu.drain_results()).unwrap();
@@ -157,7 +181,15 @@ fn fifty_gpu_steps_track_the_cpu_losses() {
         .map(|_| random_batch(&mut r, 64, 12, VOCAB, CLASSES))
         .collect();
 
-    let mut gpu = GpuModel::new(&ctx, &SeqModel::new(spec, CLASSES), InputKind::OneHot, &params, 64, 12).unwrap();
+    let mut gpu = GpuModel::new(
+        &ctx,
+        &SeqModel::new(spec, CLASSES),
+        InputKind::OneHot,
+        &params,
+        64,
+        12,
+    )
+    .unwrap();
     for b in &batches {
         gpu.train_step(b, 1e-3).unwrap();
     }
@@ -169,9 +201,13 @@ fn fifty_gpu_steps_track_the_cpu_losses() {
     let mut cpu_losses = Vec::new();
     for b in &batches {
         let (loss, grads, _) = {
-        let (sums, grads) = model.loss_and_grads(&cpu_params, b);
-        (sums.mean_loss() as f32, grads, model.forward(&cpu_params, b).outputs)
-    };
+            let (sums, grads) = model.loss_and_grads(&cpu_params, b);
+            (
+                sums.mean_loss() as f32,
+                grads,
+                model.forward(&cpu_params, b).outputs,
+            )
+        };
         adam.update(&mut cpu_params, &grads);
         cpu_losses.push(loss);
     }
@@ -200,7 +236,15 @@ fn step_results_arrive_in_order_across_chunks() {
         .map(|i| random_batch(&mut r, 1 + i * 3, 1 + i, VOCAB, CLASSES))
         .collect();
     let run = |chunk: usize, drain_after: usize| {
-        let mut gpu = GpuModel::new(&ctx, &SeqModel::new(spec, CLASSES), InputKind::OneHot, &params, 64, 16).unwrap();
+        let mut gpu = GpuModel::new(
+            &ctx,
+            &SeqModel::new(spec, CLASSES),
+            InputKind::OneHot,
+            &params,
+            64,
+            16,
+        )
+        .unwrap();
         gpu.set_readback_chunk(chunk);
         let mut out = Vec::new();
         for (i, b) in batches.iter().enumerate() {
@@ -232,9 +276,13 @@ fn step_results_arrive_in_order_across_chunks() {
     );
     for (i, b) in batches.iter().enumerate() {
         let (loss, grads, logits) = {
-        let (sums, grads) = model.loss_and_grads(&cpu_params, b);
-        (sums.mean_loss() as f32, grads, model.forward(&cpu_params, b).outputs)
-    };
+            let (sums, grads) = model.loss_and_grads(&cpu_params, b);
+            (
+                sums.mean_loss() as f32,
+                grads,
+                model.forward(&cpu_params, b).outputs,
+            )
+        };
         adam.update(&mut cpu_params, &grads);
         Tol::GPU_STEP_LOSS.assert(&format!("loss of step {i}"), &[one_by_one[i].loss], &[loss]);
         if i == 0 {
@@ -253,7 +301,15 @@ fn logits_are_padding_invariant() {
         let spec = RnnSpec::new(cell, VOCAB, 24);
         let model = SeqModel::new(spec, CLASSES);
         let params = init_params(&model.layout, &spec, 2);
-        let mut gpu = GpuModel::new(&ctx, &SeqModel::new(spec, CLASSES), InputKind::OneHot, &params, 8, 20).unwrap();
+        let mut gpu = GpuModel::new(
+            &ctx,
+            &SeqModel::new(spec, CLASSES),
+            InputKind::OneHot,
+            &params,
+            8,
+            20,
+        )
+        .unwrap();
         let name = [3u32, 17, 40, 5];
         let alone = SeqBatch::of_batch_first(1, 4, &name.to_vec(), vec![4], vec![0]);
         let mut padded = random_batch(&mut rng(52), 6, 20, VOCAB, CLASSES);
@@ -287,7 +343,15 @@ fn bad_input_is_refused_with_clear_errors() {
     let spec = RnnSpec::new(CellKind::Lstm, VOCAB, 8);
     let model = SeqModel::new(spec, CLASSES);
     let params = init_params(&model.layout, &spec, 0);
-    let mut gpu = GpuModel::new(&ctx, &SeqModel::new(spec, CLASSES), InputKind::OneHot, &params, 4, 6).unwrap();
+    let mut gpu = GpuModel::new(
+        &ctx,
+        &SeqModel::new(spec, CLASSES),
+        InputKind::OneHot,
+        &params,
+        4,
+        6,
+    )
+    .unwrap();
     let ok = random_batch(&mut rng(53), 4, 6, VOCAB, CLASSES);
     let expect_invalid = |r: Result<(), GpuError>, needle: &str| match r {
         Err(GpuError::InvalidInput(m)) => {
@@ -323,7 +387,14 @@ fn bad_input_is_refused_with_clear_errors() {
         "only the good step produced a result"
     );
 
-    match GpuModel::new(&ctx, &SeqModel::new(spec, CLASSES), InputKind::OneHot, &params[1..], 4, 6) {
+    match GpuModel::new(
+        &ctx,
+        &SeqModel::new(spec, CLASSES),
+        InputKind::OneHot,
+        &params[1..],
+        4,
+        6,
+    ) {
         Err(GpuError::InvalidInput(m)) => assert!(
             m.contains(&format!("expected {} parameters", params.len())),
             "{m}"
@@ -334,7 +405,14 @@ fn bad_input_is_refused_with_clear_errors() {
     // refused up front, naming the buffer and the device's limit.
     let big = RnnSpec::new(CellKind::Lstm, VOCAB, 256);
     let big_params = init_params(&SeqModel::new(big, CLASSES).layout, &big, 0);
-    match GpuModel::new(&ctx, &SeqModel::new(big, CLASSES), InputKind::OneHot, &big_params, 512, 512) {
+    match GpuModel::new(
+        &ctx,
+        &SeqModel::new(big, CLASSES),
+        InputKind::OneHot,
+        &big_params,
+        512,
+        512,
+    ) {
         Err(GpuError::TooLarge(m)) => {
             assert!(m.contains("xproj") && m.contains("per binding"), "{m}")
         }
@@ -343,7 +421,14 @@ fn bad_input_is_refused_with_clear_errors() {
     let wide = RnnSpec::new(CellKind::Lstm, 65, 8);
     let wide_params = init_params(&SeqModel::new(wide, CLASSES).layout, &wide, 0);
     assert!(matches!(
-        GpuModel::new(&ctx, &SeqModel::new(wide, CLASSES), InputKind::OneHot, &wide_params, 4, 6),
+        GpuModel::new(
+            &ctx,
+            &SeqModel::new(wide, CLASSES),
+            InputKind::OneHot,
+            &wide_params,
+            4,
+            6
+        ),
         Err(GpuError::Unsupported(_))
     ));
 }
@@ -356,7 +441,15 @@ fn device_loss_surfaces_as_an_error() {
     let spec = RnnSpec::new(CellKind::Lstm, VOCAB, 16);
     let model = SeqModel::new(spec, CLASSES);
     let params = init_params(&model.layout, &spec, 0);
-    let mut gpu = GpuModel::new(&ctx, &SeqModel::new(spec, CLASSES), InputKind::OneHot, &params, 8, 8).unwrap();
+    let mut gpu = GpuModel::new(
+        &ctx,
+        &SeqModel::new(spec, CLASSES),
+        InputKind::OneHot,
+        &params,
+        8,
+        8,
+    )
+    .unwrap();
     let batch = random_batch(&mut rng(55), 8, 8, VOCAB, CLASSES);
     gpu.train_step(&batch, 1e-3).unwrap();
     assert_eq!(block(gpu.drain_results()).unwrap().len(), 1);
@@ -393,7 +486,15 @@ fn clipped_gpu_steps_match_cpu_clipping() {
     let batches: Vec<SeqBatch> = (0..5)
         .map(|_| random_batch(&mut r, 16, 9, VOCAB, CLASSES))
         .collect();
-    let mut gpu = GpuModel::new(&ctx, &SeqModel::new(spec, CLASSES), InputKind::OneHot, &params, 16, 9).unwrap();
+    let mut gpu = GpuModel::new(
+        &ctx,
+        &SeqModel::new(spec, CLASSES),
+        InputKind::OneHot,
+        &params,
+        16,
+        9,
+    )
+    .unwrap();
     for b in &batches {
         gpu.train_step_clipped(b, 1e-2, 0.1).unwrap();
     }
@@ -408,9 +509,13 @@ fn clipped_gpu_steps_match_cpu_clipping() {
     );
     for (i, b) in batches.iter().enumerate() {
         let (loss, mut grads, _) = {
-        let (sums, grads) = model.loss_and_grads(&cpu_params, b);
-        (sums.mean_loss() as f32, grads, model.forward(&cpu_params, b).outputs)
-    };
+            let (sums, grads) = model.loss_and_grads(&cpu_params, b);
+            (
+                sums.mean_loss() as f32,
+                grads,
+                model.forward(&cpu_params, b).outputs,
+            )
+        };
         let outcome = clip_grad_norm(&mut grads, 0.1);
         let norm = match outcome {
             ClipOutcome::Clipped { norm, .. } => norm,
@@ -444,7 +549,15 @@ fn non_finite_gradient_skips_the_step() {
     let batch = random_batch(&mut rng(61), 8, 6, VOCAB, CLASSES);
     let mut poisoned = params.clone();
     poisoned[model.layout.get("fc.bias").unwrap().offset] = f32::NAN;
-    let mut gpu = GpuModel::new(&ctx, &SeqModel::new(spec, CLASSES), InputKind::OneHot, &poisoned, 8, 6).unwrap();
+    let mut gpu = GpuModel::new(
+        &ctx,
+        &SeqModel::new(spec, CLASSES),
+        InputKind::OneHot,
+        &poisoned,
+        8,
+        6,
+    )
+    .unwrap();
     gpu.train_step_clipped(&batch, 1e-3, 1.0).unwrap();
     let r = block(gpu.drain_results()).unwrap();
     assert!(r[0].skipped, "{:?}", r[0]);
@@ -462,16 +575,36 @@ fn non_finite_gradient_skips_the_step() {
     );
 
     // Without clipping nothing is skipped, and the norm is reported.
-    let mut gpu_clean = GpuModel::new(&ctx, &SeqModel::new(spec, CLASSES), InputKind::OneHot, &params, 8, 6).unwrap();
+    let mut gpu_clean = GpuModel::new(
+        &ctx,
+        &SeqModel::new(spec, CLASSES),
+        InputKind::OneHot,
+        &params,
+        8,
+        6,
+    )
+    .unwrap();
     gpu_clean.train_step(&batch, 1e-3).unwrap();
     let clean = block(gpu_clean.drain_results()).unwrap();
     assert!(!clean[0].skipped);
     let (_, grads, _) = {
         let (sums, grads) = model.loss_and_grads(&params, &batch);
-        (sums.mean_loss() as f32, grads, model.forward(&params, &batch).outputs)
+        (
+            sums.mean_loss() as f32,
+            grads,
+            model.forward(&params, &batch).outputs,
+        )
     };
-    let norm = grads.iter().map(|&g| f64::from(g) * f64::from(g)).sum::<f64>().sqrt();
-    Tol::FIXTURE.assert("norm without clipping", &[clean[0].grad_norm], &[norm as f32]);
+    let norm = grads
+        .iter()
+        .map(|&g| f64::from(g) * f64::from(g))
+        .sum::<f64>()
+        .sqrt();
+    Tol::FIXTURE.assert(
+        "norm without clipping",
+        &[clean[0].grad_norm],
+        &[norm as f32],
+    );
     let mut cpu_after = params.clone();
     Adam::new(AdamConfig::default(), params.len()).update(&mut cpu_after, &grads);
     Tol::FIXTURE.assert(
@@ -492,7 +625,15 @@ fn dispatches_per_step_do_not_grow_with_the_length() {
         let spec = RnnSpec::new(cell, 57, 16);
         let layout = ParamLayout::classifier(&spec, 18);
         let params = random_params(&mut r, layout.total_len(), 16);
-        let mut gpu = GpuModel::new(&ctx, &SeqModel::new(spec, 18), InputKind::OneHot, &params, 8, 96).unwrap();
+        let mut gpu = GpuModel::new(
+            &ctx,
+            &SeqModel::new(spec, 18),
+            InputKind::OneHot,
+            &params,
+            8,
+            96,
+        )
+        .unwrap();
         let mut counts = Vec::new();
         for t in [7, 96] {
             let batch = random_batch(&mut r, 8, t, 57, 18);
@@ -522,7 +663,15 @@ fn dispatches_per_step_do_not_grow_with_the_length() {
         };
         let layout = ParamLayout::classifier(&deep, 18);
         let params = random_params(&mut r, layout.total_len(), 16);
-        let mut gpu = GpuModel::new(&ctx, &SeqModel::new(deep, 18), InputKind::OneHot, &params, 8, 96).unwrap();
+        let mut gpu = GpuModel::new(
+            &ctx,
+            &SeqModel::new(deep, 18),
+            InputKind::OneHot,
+            &params,
+            8,
+            96,
+        )
+        .unwrap();
         let mut deep_counts = Vec::new();
         for t in [7, 96] {
             let batch = random_batch(&mut r, 8, t, 57, 18);

@@ -1339,7 +1339,11 @@ fn classifier_head_squared_error_matches_cpu_twin() {
     Tol::HEAD_GRAD.assert("d_outputs", &out[4], &d);
     Tol::HEAD_GRAD.assert("fc.bias grad", &out[5][f..], &[d.iter().sum::<f32>()]);
     Tol::FIXTURE.assert("loss", &[out[6][0]], &[(sum / b as f64) as f32]);
-    assert_eq!(as_u32(&out[6][1..2]), vec![0], "no accuracy for a real target");
+    assert_eq!(
+        as_u32(&out[6][1..2]),
+        vec![0],
+        "no accuracy for a real target"
+    );
     assert!(sum > 0.0);
 }
 

@@ -12,8 +12,8 @@ use common::{
 };
 use gpu_support::{block, context};
 use unroll_core::gpu::{GpuContext, GpuError, GpuModel, GpuRnnModule, InputKind, ModuleInputs};
-use unroll_core::math::model::SeqModel;
 use unroll_core::math::linalg::swap_leading_axes;
+use unroll_core::math::model::SeqModel;
 
 fn backend_error(e: GpuError) -> BackendError {
     match e {
@@ -75,7 +75,14 @@ fn gpu_classifier_step(
     ctx: &GpuContext,
     case: &ClassifierCase,
 ) -> Result<ClassifierResult, BackendError> {
-    let mut gpu = GpuModel::new(ctx, &SeqModel::new(case.spec, case.num_classes), InputKind::OneHot, &case.params, case.batch.batch, case.batch.seq_len)
+    let mut gpu = GpuModel::new(
+        ctx,
+        &SeqModel::new(case.spec, case.num_classes),
+        InputKind::OneHot,
+        &case.params,
+        case.batch.batch,
+        case.batch.seq_len,
+    )
     .map_err(backend_error)?;
     let logits = block(gpu.evaluate(&case.batch)).map_err(backend_error)?;
     gpu.train_step(&case.batch, case.adam.lr)

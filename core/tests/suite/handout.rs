@@ -259,9 +259,9 @@ fn bidir_last_output_holds_the_backward_first_step() {
 #[test]
 fn names_first_epoch_the_handouts_figure_is_the_course_recipe_counted_while_it_learns() {
     use std::path::Path;
+    use std::sync::Arc;
     use unroll_core::config::{BackendChoice, TrainConfig};
     use unroll_core::data::names::{locate_names_dir, NamesDataset};
-    use std::sync::Arc;
     use unroll_core::task::names::ValReport;
     use unroll_core::train::sweep::{Sweep, SweepPlan};
 
@@ -309,8 +309,7 @@ fn names_first_epoch_the_handouts_figure_is_the_course_recipe_counted_while_it_l
     let epoch = epoch.expect("epoch 1");
     let first = first.expect("its validation report");
     let raw: Vec<usize> = data.report().classes.iter().map(|c| c.raw_lines).collect();
-    let note =
-        handout::names_epoch1(&first, epoch.train_acc.map(|a| a as f32), &raw).unwrap();
+    let note = handout::names_epoch1(&first, epoch.train_acc.map(|a| a as f32), &raw).unwrap();
     let restored = handout::names_epoch1(&first, None, &raw).unwrap();
     assert_eq!((restored.train_acc, restored.val_acc), (None, note.val_acc));
     assert!((0.60..=0.66).contains(&note.val_acc), "page: {note:?}");

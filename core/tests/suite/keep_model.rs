@@ -8,8 +8,8 @@ use unroll_core::keep::{
     export_trained, import_trained, match_classes, weights_file_name, ClassMatch, DataSource,
     SavedEpoch, SavedSession, SavedValReport, SAVED_VERSION,
 };
-use unroll_core::math::model::SeqModel;
 use unroll_core::math::init::init_params;
+use unroll_core::math::model::SeqModel;
 use unroll_core::math::params::{CellKind, RnnSpec};
 use unroll_core::weights::{export_params, read_metadata, WeightsError};
 
@@ -17,13 +17,7 @@ fn classes(n: usize) -> Vec<String> {
     (0..n).map(|i| format!("Lang{i:02}")).collect()
 }
 
-fn model(
-    cell: CellKind,
-    hidden: usize,
-    layers: usize,
-    bi: bool,
-    c: usize,
-) -> (SeqModel, Vec<f32>) {
+fn model(cell: CellKind, hidden: usize, layers: usize, bi: bool, c: usize) -> (SeqModel, Vec<f32>) {
     let mut spec = RnnSpec::new(cell, 57, hidden);
     spec.num_layers = layers;
     spec.bidirectional = bi;

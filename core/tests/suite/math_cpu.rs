@@ -12,8 +12,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tol::Tol;
 use unroll_core::math::activation::{sigmoid, tanh};
-use unroll_core::math::model::{SeqBatch, SeqModel};
 use unroll_core::math::init::init_params;
+use unroll_core::math::model::{SeqBatch, SeqModel};
 use unroll_core::math::optim::{adam_update, clip_grad_norm, AdamConfig, ClipOutcome};
 use unroll_core::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
 use unroll_core::math::recurrent::{RnnInputGrads, RnnModule, RnnOutput, SeqData, TensorRef};
@@ -1188,7 +1188,10 @@ fn micro_batches_accumulate_to_the_full_batch_gradient() {
         let params = init_params(&model.layout, &model.spec, 4);
         let batch = random_batch(&mut rng, 8, 6, 10, 5);
         let (sums, grads) = model.loss_and_grads(&params, &batch);
-        let (loss, logits) = (sums.mean_loss() as f32, model.forward(&params, &batch).outputs);
+        let (loss, logits) = (
+            sums.mean_loss() as f32,
+            model.forward(&params, &batch).outputs,
+        );
         let mut acc = vec![0.0f32; grads.len()];
         let mut loss_sum = 0.0f32;
         let mut all_logits = Vec::new();

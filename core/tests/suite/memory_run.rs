@@ -37,9 +37,15 @@ fn keys_at_their_delay_default_take_the_task_defaults() {
     assert_eq!(plan.eval_every, 75);
     assert_eq!(plan.sequences(), 1500 * 32);
     let copy = SweepPlan::of_lab(&config(LabTask::Copy)).unwrap();
-    assert_eq!((copy.task.settings(), copy.steps), ("copy:length=20".into(), 1000));
+    assert_eq!(
+        (copy.task.settings(), copy.steps),
+        ("copy:length=20".into(), 1000)
+    );
     let order = SweepPlan::of_lab(&config(LabTask::Order)).unwrap();
-    assert_eq!((order.task.settings(), order.steps), ("order:length=100".into(), 800));
+    assert_eq!(
+        (order.task.settings(), order.steps),
+        ("order:length=100".into(), 800)
+    );
 }
 
 #[test]

@@ -403,7 +403,10 @@ fn solved_after_counts_the_sequences_of_the_first_solved_point() {
         train_acc: None,
     };
     assert_eq!(
-        solved_after(&[p(0, false), p(100, false), p(200, true), p(300, true)], 32),
+        solved_after(
+            &[p(0, false), p(100, false), p(200, true), p(300, true)],
+            32
+        ),
         Some(6400)
     );
     assert_eq!(solved_after(&[p(0, false), p(100, false)], 32), None);
@@ -455,14 +458,26 @@ fn each_task_describes_its_readout_loss_baseline_and_criterion() {
         (Input::OneHot { vocab: 8 }, 4, Readout::Last, 110)
     );
     let baseline = |k| MemoryTask::default_for(k).baseline();
-    assert_eq!(baseline(TaskKind::Adding).rule, BaselineRule::Constant { answer: 1.0 });
+    assert_eq!(
+        baseline(TaskKind::Adding).rule,
+        BaselineRule::Constant { answer: 1.0 }
+    );
     assert_eq!(baseline(TaskKind::Adding).accuracy, None);
-    assert_eq!(baseline(TaskKind::Copy).rule, BaselineRule::Uniform { choices: 8 });
+    assert_eq!(
+        baseline(TaskKind::Copy).rule,
+        BaselineRule::Uniform { choices: 8 }
+    );
     assert!((baseline(TaskKind::Copy).loss - 8f64.ln()).abs() < 1e-12);
     assert_eq!(baseline(TaskKind::Order).accuracy, Some(0.25));
     let criterion = |k| MemoryTask::default_for(k).criterion();
-    assert_eq!(criterion(TaskKind::Adding), Some(Criterion::LossBelow(0.01)));
-    assert_eq!(criterion(TaskKind::Order), Some(Criterion::AccuracyAtLeast(0.95)));
+    assert_eq!(
+        criterion(TaskKind::Adding),
+        Some(Criterion::LossBelow(0.01))
+    );
+    assert_eq!(
+        criterion(TaskKind::Order),
+        Some(Criterion::AccuracyAtLeast(0.95))
+    );
     assert_eq!(
         TaskKind::ALL.map(|k| MemoryTask::default_for(k).key()),
         ["adding", "copy", "order"]

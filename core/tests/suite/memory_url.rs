@@ -90,13 +90,7 @@ fn a_task_pages_notices_name_the_default_the_task_uses() {
     // A value clamped onto delay-copy's default reads as the key left at it: the task's own
     // is used, and the notice says so.
     let d = decode_lab("v=1&lesson=delay&task=adding&hidden_size=500");
-    assert_eq!(
-        SweepPlan::of_lab(&d.config)
-            .unwrap()
-            .recipe
-            .hidden_size,
-        64
-    );
+    assert_eq!(SweepPlan::of_lab(&d.config).unwrap().recipe.hidden_size, 64);
     assert_eq!(
         d.notices[0].to_string(),
         "hidden_size: “500” is outside 4–128; using 64"

@@ -164,7 +164,15 @@ fn every_task_resumed_from_its_checkpoint_gives_the_same_numbers() {
         // Right after the first tick, mid first seed (both cells' turns), at the last tick of
         // the first seed, and mid second seed.
         let per_seed = ticks / plan.seeds.len();
-        let cuts = [1, 2, 3, per_seed / 2, per_seed / 2 + 1, per_seed - 1, per_seed + 3];
+        let cuts = [
+            1,
+            2,
+            3,
+            per_seed / 2,
+            per_seed / 2 + 1,
+            per_seed - 1,
+            per_seed + 3,
+        ];
         for n in cuts.into_iter().filter(|&n| n < ticks) {
             check_resume(tag, &plan, &full, n, Sweep::new(plan.clone()));
         }
@@ -241,7 +249,11 @@ fn a_checkpoint_of_other_settings_is_refused() {
         let mut s = Sweep::new(other.clone());
         let e = s.restore(c).expect_err("refused");
         // The sweep is unchanged: it trains as if never asked.
-        assert_eq!(drain(&mut s), drain(&mut Sweep::new(other.clone())), "after {e}");
+        assert_eq!(
+            drain(&mut s),
+            drain(&mut Sweep::new(other.clone())),
+            "after {e}"
+        );
         e
     };
     for other in [

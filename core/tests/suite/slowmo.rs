@@ -7,10 +7,10 @@ use crate::tol;
 
 use tol::Tol;
 use unroll_core::config::Head;
-use unroll_core::math::model::{SeqBatch, SeqModel};
 use unroll_core::math::init::init_params;
-use unroll_core::math::params::{CellKind, Nonlinearity, RnnSpec};
+use unroll_core::math::model::{SeqBatch, SeqModel};
 use unroll_core::math::optim::{Adam, AdamConfig};
+use unroll_core::math::params::{CellKind, Nonlinearity, RnnSpec};
 use unroll_core::train::slowmo::{slow_step, SlowStep, SlowmoInput, TOP_MOVERS};
 use unroll_core::train::trainer::{Repeat, Trainer};
 use unroll_core::train::Hyper;
@@ -30,7 +30,13 @@ fn spec(cell: CellKind, hidden: usize, layers: usize, bidir: bool) -> RnnSpec {
 }
 
 fn one_name(tokens: &[u32], label: u32) -> SeqBatch {
-    SeqBatch::of_batch_first(1, tokens.len(), &tokens.to_vec(), vec![tokens.len() as u32], vec![label])
+    SeqBatch::of_batch_first(
+        1,
+        tokens.len(),
+        &tokens.to_vec(),
+        vec![tokens.len() as u32],
+        vec![label],
+    )
 }
 
 /// A trainer a few steps into training on other names (so Adam's moments and step count are
@@ -138,12 +144,18 @@ fn new_weights_equal_one_real_training_step() {
                 );
                 assert_eq!(step.new_adam.step, adam_step + 1, "{tag}");
                 assert_eq!(step.new_adam.step, trainer.adam().step, "{tag}");
-                assert!((f64::from(step.loss) - result.loss).abs() <= 1e-6, "{tag}: loss");
+                assert!(
+                    (f64::from(step.loss) - result.loss).abs() <= 1e-6,
+                    "{tag}: loss"
+                );
                 assert!(!step.skipped && !result.skipped, "{tag}");
                 // The norm is measured with clipping on and off, by both.
                 let n = result.grad_norm;
                 assert!(n > 0.0, "{tag}: grad norm {n}");
-                assert!((step.clip.norm - n).abs() <= 1e-6 * n.max(1.0), "{tag}: norm");
+                assert!(
+                    (step.clip.norm - n).abs() <= 1e-6 * n.max(1.0),
+                    "{tag}: norm"
+                );
                 let delta: Vec<f32> = step
                     .new_params
                     .iter()

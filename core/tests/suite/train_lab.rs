@@ -290,9 +290,9 @@ fn device_loss_continues_on_the_cpu() {
         ),
         "{b:?}"
     );
-    assert!(events.iter().any(
-        |e| matches!(e, LabEvent::Backend(b) if matches!(b.kind, BackendKind::Gpu { .. }))
-    ));
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, LabEvent::Backend(b) if matches!(b.kind, BackendKind::Gpu { .. }))));
     let gpu_steps = steps(&events);
     let numbers: Vec<u64> = gpu_steps.iter().map(|s| s.0).collect();
     assert_eq!(numbers, (1..=2 * per_epoch).collect::<Vec<_>>());
@@ -363,9 +363,7 @@ fn the_divergence_hook_stops_with_a_non_finite_loss() {
     };
     assert!(!loss.is_finite(), "{loss}");
     assert_eq!(*step, steps(&events).len() as u64 + 1);
-    assert!(
-        matches!(&events[n - 1], LabEvent::Weights { weights: w, .. } if w.step == *step - 1)
-    );
+    assert!(matches!(&events[n - 1], LabEvent::Weights { weights: w, .. } if w.step == *step - 1));
 }
 
 /// A huge learning rate drives the loss to NaN/inf: the run ends with an `Error` that suggests
@@ -389,9 +387,13 @@ fn non_finite_loss_stops_with_the_weights_before_it() {
         // The page's form caps `lr` at 1: the plan is built here, not from a query.
         let sweep = Sweep::new(SweepPlan::of_names(&cfg, data.clone()));
         let mut events = Vec::new();
-        pollster::block_on(run_loop(sweep, backend, true, &RunControl::new(), &mut |e| {
-            events.push(e)
-        }));
+        pollster::block_on(run_loop(
+            sweep,
+            backend,
+            true,
+            &RunControl::new(),
+            &mut |e| events.push(e),
+        ));
         let n = events.len();
         let LabEvent::Error(error) = &events[n - 2] else {
             panic!("{backend:?}: no Error before the end: {:?}", &events[n - 2]);
@@ -484,9 +486,9 @@ fn padded_session_gpu_follows_cpu() {
         ..TrainConfig::default()
     };
     let gpu = run(&cfg, &data, &RunControl::new());
-    assert!(gpu.iter().any(
-        |e| matches!(e, LabEvent::Backend(b) if matches!(b.kind, BackendKind::Gpu { .. }))
-    ));
+    assert!(gpu
+        .iter()
+        .any(|e| matches!(e, LabEvent::Backend(b) if matches!(b.kind, BackendKind::Gpu { .. }))));
     let cpu = run(
         &TrainConfig {
             backend: BackendChoice::Cpu,
@@ -522,8 +524,16 @@ fn gpu_halts_after_a_non_finite_loss() {
     params[fc..fc + 2].copy_from_slice(&[3e38, 3e38]);
     let name = |s: u32| SeqBatch::of_batch_first(1, 1, &[s], vec![1], vec![1]);
     let (bad, good) = (name(1), name(2));
-    assert!(!model.loss_and_grads(&params, &bad).0.mean_loss().is_finite());
-    assert!(model.loss_and_grads(&params, &good).0.mean_loss().is_finite());
+    assert!(!model
+        .loss_and_grads(&params, &bad)
+        .0
+        .mean_loss()
+        .is_finite());
+    assert!(model
+        .loss_and_grads(&params, &good)
+        .0
+        .mean_loss()
+        .is_finite());
     pollster::block_on(async {
         let ctx = GpuContext::new()
             .await
@@ -547,8 +557,13 @@ fn gpu_halts_after_a_non_finite_loss() {
             },
             params.len(),
         );
-        let mut cpu =
-            Trainer::of_model(model.clone(), params.clone(), adam, None, Box::new(Repeat(good.clone())));
+        let mut cpu = Trainer::of_model(
+            model.clone(),
+            params.clone(),
+            adam,
+            None,
+            Box::new(Repeat(good.clone())),
+        );
         cpu.step_on(&good);
         for (a, b) in after_first.iter().zip(cpu.params()) {
             assert!((a - b).abs() <= 1e-6 * b.abs().max(1.0), "{a} vs {b}");

@@ -119,7 +119,10 @@ fn cpu_run_reports_steps_epochs_and_weights() {
         .collect();
     let steps: Vec<_> = ticks.iter().flat_map(|t| t.steps.clone()).collect();
     assert_eq!(steps.len() as u64, 2 * per_epoch);
-    assert!(steps.iter().enumerate().all(|(i, s)| s.step == i as u64 + 1));
+    assert!(steps
+        .iter()
+        .enumerate()
+        .all(|(i, s)| s.step == i as u64 + 1));
     // Every epoch trains each training name once: full batches of 256 and one smaller batch
     // (the page marks its step on the loss curve).
     let rest = (split.train.len() % 256) as u32;
@@ -146,7 +149,9 @@ fn cpu_run_reports_steps_epochs_and_weights() {
         [per_epoch, 2 * per_epoch]
     );
     for (h, confusion) in &evals {
-        let confusion = confusion.as_ref().expect("names evaluations count the matrix");
+        let confusion = confusion
+            .as_ref()
+            .expect("names evaluations count the matrix");
         assert_eq!(confusion.len(), 18 * 18);
         assert_eq!(
             confusion.iter().sum::<u32>() as usize,

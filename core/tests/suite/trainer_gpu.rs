@@ -37,14 +37,24 @@ fn small(task: LabTask, steps: u64) -> DelayConfig {
     }
 }
 
-const TASKS: [LabTask; 4] = [LabTask::Delay, LabTask::Adding, LabTask::Copy, LabTask::Order];
+const TASKS: [LabTask; 4] = [
+    LabTask::Delay,
+    LabTask::Adding,
+    LabTask::Copy,
+    LabTask::Order,
+];
 
 fn plan(cfg: &DelayConfig) -> SweepPlan {
     SweepPlan::of_lab(cfg).unwrap()
 }
 
 /// A trainer of `cell` for `plan` with `seed`, on the GPU of `ctx`.
-fn on_gpu(plan: &SweepPlan, cell: CellKind, seed: u32, ctx: &unroll_core::gpu::GpuContext) -> Trainer {
+fn on_gpu(
+    plan: &SweepPlan,
+    cell: CellKind,
+    seed: u32,
+    ctx: &unroll_core::gpu::GpuContext,
+) -> Trainer {
     let task = plan.task.as_ref();
     let mut t = Trainer::new(task, cell, &plan.recipe, seed);
     let (max_batch, max_len) = gpu_sizes(task, &plan.recipe);
@@ -64,7 +74,11 @@ fn gpu_steps_track_the_cpu_losses() {
             let mut cpu = Trainer::new(plan.task.as_ref(), cell, &plan.recipe, 7);
             let mut gpu = on_gpu(&plan, cell, 7, &ctx);
             assert_eq!(gpu.backend(), Backend::Gpu);
-            assert_eq!(gpu.params(), cpu.params(), "{task:?} {cell:?}: same initial weights");
+            assert_eq!(
+                gpu.params(),
+                cpu.params(),
+                "{task:?} {cell:?}: same initial weights"
+            );
             for k in 1..=20 {
                 let (a, b) = (at_once(cpu.step()), at_once(gpu.step()));
                 assert_eq!(b.step, a.step);
@@ -89,10 +103,17 @@ fn gpu_steps_track_the_cpu_losses() {
                     );
                 }
             }
-            assert!(gpu.take_fallback().is_none(), "{task:?} {cell:?}: no fallback");
+            assert!(
+                gpu.take_fallback().is_none(),
+                "{task:?} {cell:?}: no fallback"
+            );
             at_once(gpu.sync());
             let fresh = Trainer::new(plan.task.as_ref(), cell, &plan.recipe, 7);
-            assert_ne!(gpu.params(), fresh.params(), "{task:?} {cell:?}: it trained");
+            assert_ne!(
+                gpu.params(),
+                fresh.params(),
+                "{task:?} {cell:?}: it trained"
+            );
         }
     }
 }

@@ -12,8 +12,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use safetensors::tensor::{Dtype, SafeTensors, View};
 use unroll_core::data::normalize::{encode, VOCAB, VOCAB_SIZE};
-use unroll_core::math::model::{SeqBatch, SeqModel};
 use unroll_core::math::init::init_params;
+use unroll_core::math::model::{SeqBatch, SeqModel};
 use unroll_core::math::optim::{Adam, AdamConfig};
 use unroll_core::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
 use unroll_core::math::recurrent::{RnnModule, TensorRef};
@@ -219,7 +219,13 @@ fn names_batch() -> SeqBatch {
     for (b, e) in encoded.iter().enumerate() {
         tokens[b * seq_len..][..e.len()].copy_from_slice(e);
     }
-    SeqBatch::of_batch_first(names.len(), seq_len, &tokens, encoded.iter().map(|e| e.len() as u32).collect(), (0..names.len() as u32).map(|i| i % 4).collect())
+    SeqBatch::of_batch_first(
+        names.len(),
+        seq_len,
+        &tokens,
+        encoded.iter().map(|e| e.len() as u32).collect(),
+        (0..names.len() as u32).map(|i| i % 4).collect(),
+    )
 }
 
 fn class_names(n: usize) -> Vec<String> {
@@ -250,9 +256,13 @@ fn classifier_exported_from_cpu_model_reproduces_predictions_after_import() {
         let mut adam = Adam::new(AdamConfig::default(), params.len());
         for _ in 0..3 {
             let (_, grads, _) = {
-        let (sums, grads) = model.loss_and_grads(&params, &batch);
-        (sums.mean_loss() as f32, grads, model.forward(&params, &batch).outputs)
-    };
+                let (sums, grads) = model.loss_and_grads(&params, &batch);
+                (
+                    sums.mean_loss() as f32,
+                    grads,
+                    model.forward(&params, &batch).outputs,
+                )
+            };
             adam.update(&mut params, &grads);
         }
         let info = ClassifierInfo {

@@ -18,9 +18,9 @@
 use unroll_core::gpu::buffers;
 use unroll_core::gpu::kernels::activation::{Activation, ActivationDims, ActivationKind};
 use unroll_core::gpu::kernels::{Kernel, UniformArena};
-use unroll_core::gpu::{InputKind, GpuModel, GpuContext};
-use unroll_core::math::model::{SeqBatch, SeqModel};
+use unroll_core::gpu::{GpuContext, GpuModel, InputKind};
 use unroll_core::math::init::init_params;
+use unroll_core::math::model::{SeqBatch, SeqModel};
 use unroll_core::math::optim::{Adam, AdamConfig};
 use unroll_core::math::params::{CellKind, RnnSpec};
 use wasm_bindgen_test::*;
@@ -138,12 +138,24 @@ async fn webgpu_kernels_work_in_the_browser() {
         let params = init_params(&model.layout, &spec, 1);
         let b = batch(7, 16, 9);
         let (loss, grads, logits) = {
-        let (sums, grads) = model.loss_and_grads(&params, &b);
-        (sums.mean_loss() as f32, grads, model.forward(&params, &b).outputs)
-    };
+            let (sums, grads) = model.loss_and_grads(&params, &b);
+            (
+                sums.mean_loss() as f32,
+                grads,
+                model.forward(&params, &b).outputs,
+            )
+        };
         let mut after = params.clone();
         Adam::new(AdamConfig::default(), params.len()).update(&mut after, &grads);
-        let mut gpu = GpuModel::new(&ctx, &SeqModel::new(spec, 18), InputKind::OneHot, &params, 16, 9).unwrap();
+        let mut gpu = GpuModel::new(
+            &ctx,
+            &SeqModel::new(spec, 18),
+            InputKind::OneHot,
+            &params,
+            16,
+            9,
+        )
+        .unwrap();
         let g_logits = gpu.evaluate(&b).await.unwrap();
         gpu.train_step(&b, 1e-3).unwrap();
         let r = gpu.drain_results().await.unwrap();
@@ -173,7 +185,15 @@ async fn webgpu_kernels_work_in_the_browser() {
         let model = SeqModel::new(spec, 18);
         let params = init_params(&model.layout, &spec, 2);
         let batches: Vec<_> = (0..4).map(|i| batch(11 + i, 64, 12)).collect();
-        let mut gpu = GpuModel::new(&ctx, &SeqModel::new(spec, 18), InputKind::OneHot, &params, 64, 12).unwrap();
+        let mut gpu = GpuModel::new(
+            &ctx,
+            &SeqModel::new(spec, 18),
+            InputKind::OneHot,
+            &params,
+            64,
+            12,
+        )
+        .unwrap();
         gpu.train_step(&batches[0], 1e-3).unwrap();
         gpu.drain_results().await.unwrap();
         let steps = if hidden == 128 { 8 } else { 20 };

@@ -202,7 +202,11 @@ mod tests {
                     names: 64,
                     ..
                 },
-                NamesEvent::Step { step: 2, epoch: 1, .. }
+                NamesEvent::Step {
+                    step: 2,
+                    epoch: 1,
+                    ..
+                }
             ]
         ));
         let held = HeldOut {
@@ -215,7 +219,11 @@ mod tests {
             train_loss: Some(2.0),
             train_acc: Some(0.375),
         };
-        let end = t.translate(tick(vec![step(3, 1.25, 17)], Some(held), Some(vec![2, 1, 0, 1])));
+        let end = t.translate(tick(
+            vec![step(3, 1.25, 17)],
+            Some(held),
+            Some(vec![2, 1, 0, 1]),
+        ));
         let [NamesEvent::Step {
             step: 3,
             epoch: 1,
@@ -229,7 +237,10 @@ mod tests {
             (r.epoch, r.train_loss, r.train_acc, r.val_loss, r.val_acc),
             (1, 2.0, 0.375, 1.5, 0.75)
         );
-        assert!((r.sec - 0.4).abs() < 1e-12, "two ticks of 200 ms of training");
+        assert!(
+            (r.sec - 0.4).abs() < 1e-12,
+            "two ticks of 200 ms of training"
+        );
         assert_eq!((v.epoch, v.total()), (1, 4));
         let next = t.translate(tick(vec![step(4, 1.0, 64)], None, None));
         assert!(matches!(next[..], [NamesEvent::Step { epoch: 2, .. }]));
@@ -244,7 +255,10 @@ mod tests {
         }));
         assert!(matches!(
             lost[..],
-            [NamesEvent::DeviceLost(_), NamesEvent::Backend(BackendKind::Cpu { .. })]
+            [
+                NamesEvent::DeviceLost(_),
+                NamesEvent::Backend(BackendKind::Cpu { .. })
+            ]
         ));
     }
 }

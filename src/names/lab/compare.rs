@@ -126,21 +126,22 @@ impl CompareState {
                     ctl.clone(),
                     Start::Fresh,
                     move |event| {
-                    if !live() {
-                        return;
-                    }
-                    match event {
-                        NamesEvent::Step { step, .. } => state.steps.update(|s| s[i] = step),
-                        NamesEvent::Backend(_) | NamesEvent::Epoch(_) | NamesEvent::Error(_) => {
-                            state.runs.update(|r| {
+                        if !live() {
+                            return;
+                        }
+                        match event {
+                            NamesEvent::Step { step, .. } => state.steps.update(|s| s[i] = step),
+                            NamesEvent::Backend(_)
+                            | NamesEvent::Epoch(_)
+                            | NamesEvent::Error(_) => state.runs.update(|r| {
                                 if let Some(run) = r.get_mut(i) {
                                     run.apply(&event)
                                 }
-                            })
+                            }),
+                            _ => {}
                         }
-                        _ => {}
-                    }
-                })
+                    },
+                )
                 .await;
             }
             if live() && !ctl.is_stopped() {

@@ -5,9 +5,9 @@
 
 use crate::charts::compare::Curve;
 use crate::charts::style::cell_colour;
+use crate::names::bridge::NamesEvent;
 use unroll_core::math::cell::CELL_COUNT;
 use unroll_core::math::params::CellKind;
-use crate::names::bridge::NamesEvent;
 use unroll_core::train::backend::BackendKind;
 use unroll_core::train::messages::TrainError;
 

@@ -13,11 +13,11 @@
 
 use crate::charts::grad_flow::draw;
 pub use crate::charts::grad_flow::GradCurve;
+use crate::names::bridge::NamesEvent;
 use crate::shell::i18n::use_locale;
 use crate::text::GradFlowText;
 use leptos::prelude::*;
 use unroll_core::math::params::CellKind;
-use crate::names::bridge::NamesEvent;
 
 /// The curves of this tab: the running session's and the last one of each other cell.
 #[derive(Clone, Copy)]

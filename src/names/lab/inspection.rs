@@ -479,9 +479,7 @@ mod tests {
     #[test]
     fn padded_head_marks_the_padding_columns() {
         let mut w = weights(CellKind::Lstm);
-        w.model = w
-            .model
-            .with_head(unroll_core::math::model::Head::Padded);
+        w.model = w.model.with_head(unroll_core::math::model::Head::Padded);
         let ins = inspect_name(&w, "Abe", PinControls::default());
         let padded = unroll_core::math::model::pad_tokens(&encode("Abe").unwrap()).len();
         assert_eq!((ins.steps, ins.padded_from), (padded, Some(3)));

@@ -9,8 +9,8 @@ use unroll_core::data::split::{Split, VAL_FRACTION};
 use unroll_core::data::NamesDataset;
 use unroll_core::math::optim::{Adam, AdamConfig};
 use unroll_core::math::params::CellKind;
-use unroll_core::train::sweep::{SweepCheckpoint, Weights};
 use unroll_core::train::slowmo::{slow_step, SlowStep, SlowmoInput};
+use unroll_core::train::sweep::{SweepCheckpoint, Weights};
 use unroll_core::train::Hyper;
 
 /// The stages, in order; [`Stage::key`] is the panel's `data-stage`.
@@ -386,8 +386,8 @@ pub fn validation_names(dataset: &NamesDataset, seed: u32, count: usize) -> Vec<
 mod tests {
     use super::*;
     use unroll_core::data::{encode, VOCAB, VOCAB_SIZE};
-    use unroll_core::math::model::SeqModel;
     use unroll_core::math::init::init_params;
+    use unroll_core::math::model::SeqModel;
     use unroll_core::math::params::RnnSpec;
 
     fn classes() -> Vec<String> {

@@ -393,7 +393,13 @@ impl ClassifierFixture {
                 "input_indices is not [batch, seq_len]".into(),
             ));
         }
-        let batch = SeqBatch::of_batch_first(self.batch, self.seq_len, &self.input_indices.concat(), self.lengths.clone(), self.targets.clone());
+        let batch = SeqBatch::of_batch_first(
+            self.batch,
+            self.seq_len,
+            &self.input_indices.concat(),
+            self.lengths.clone(),
+            self.targets.clone(),
+        );
         Ok(ClassifierCase {
             name: self.name.clone(),
             spec,
