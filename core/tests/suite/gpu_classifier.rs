@@ -311,7 +311,7 @@ fn logits_are_padding_invariant() {
         )
         .unwrap();
         let name = [3u32, 17, 40, 5];
-        let alone = SeqBatch::of_batch_first(1, 4, &name.to_vec(), vec![4], vec![0]);
+        let alone = SeqBatch::of_batch_first(1, 4, &name, vec![4], vec![0]);
         let mut padded = random_batch(&mut rng(52), 6, 20, VOCAB, CLASSES);
         // Sequence 2 (time-major: every 6th token from 2) becomes the name, then padding.
         for t in 0..20 {

@@ -126,7 +126,7 @@ fn the_sweep_trains_every_run_and_evaluates_each() {
         assert_eq!(steps, vec![0, 1, 2, 3]);
         let last = curve.last().unwrap();
         assert!(last.loss.is_finite() && last.loss > 0.0);
-        assert_eq!(last.train_loss.is_some(), true);
+        assert!(last.train_loss.is_some() && last.train_acc.is_some());
         assert!(!last.solved);
     }
     // The outcome of the finished runs: every run, its final loss, nothing claimed beyond the

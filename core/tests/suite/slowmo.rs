@@ -33,7 +33,7 @@ fn one_name(tokens: &[u32], label: u32) -> SeqBatch {
     SeqBatch::of_batch_first(
         1,
         tokens.len(),
-        &tokens.to_vec(),
+        tokens,
         vec![tokens.len() as u32],
         vec![label],
     )
