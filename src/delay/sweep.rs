@@ -414,15 +414,9 @@ mod tests {
 
     fn tick(run: RunId, steps: Vec<StepRecord>, heldout: Option<HeldOut>) -> Tick {
         Tick {
-            run,
             steps,
             heldout,
-            confusion: None,
-            finished: None,
-            fell_back: None,
-            bad_loss: None,
-            ms: 0.0,
-            eval_ms: 0.0,
+            ..Tick::new(run)
         }
     }
 

@@ -125,15 +125,21 @@ mod native {
         if !rest.is_empty() {
             return Err(format!("unknown arguments: {rest:?}"));
         }
+        let batch = recipe.batch_size.max(1);
+        let task = Arc::new(task);
+        let plan = SweepPlan {
+            task: task.clone(),
+            cells,
+            seeds: (seed..seed + seeds).collect(),
+            recipe,
+            steps,
+            eval_every,
+        };
         if let Some(path) = as_pytorch {
             // The page's evaluation schedule ([`EVALS_PER_RUN`] per run), as the script says.
             let plan = SweepPlan {
-                task: Arc::new(task),
-                cells,
-                seeds: (seed..seed + seeds).collect(),
-                recipe,
-                steps,
                 eval_every: steps.div_ceil(EVALS_PER_RUN).max(1),
+                ..plan
             };
             // No page: the command line it came from.
             let page = std::iter::once("long-memory".to_owned())
@@ -161,15 +167,6 @@ mod native {
             task.baseline_loss(),
             task.criterion_text()
         );
-        let batch = recipe.batch_size.max(1);
-        let plan = SweepPlan {
-            task: Arc::new(task),
-            cells,
-            seeds: (seed..seed + seeds).collect(),
-            recipe,
-            steps,
-            eval_every,
-        };
         let started = now_ms();
         let mut table = Vec::new();
         // Per run: its held-out curve, and the ms since its previous line.

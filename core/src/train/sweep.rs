@@ -252,6 +252,23 @@ pub struct Tick {
     pub eval_ms: f64,
 }
 
+impl Tick {
+    /// A tick of `run` that did nothing yet (no steps, no evaluation, 0 ms).
+    pub fn new(run: RunId) -> Tick {
+        Tick {
+            run,
+            steps: Vec::new(),
+            heldout: None,
+            confusion: None,
+            finished: None,
+            fell_back: None,
+            bad_loss: None,
+            ms: 0.0,
+            eval_ms: 0.0,
+        }
+    }
+}
+
 /// Where one run stands: its trainer's state, held-out curve and skipped steps.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunCheckpoint {
@@ -552,17 +569,7 @@ impl Run {
         }
         let started = now_ms();
         let id = self.id();
-        let mut tick = Tick {
-            run: id,
-            steps: Vec::new(),
-            heldout: None,
-            confusion: None,
-            finished: None,
-            fell_back: None,
-            bad_loss: None,
-            ms: 0.0,
-            eval_ms: 0.0,
-        };
+        let mut tick = Tick::new(id);
         let fresh = self.curve.is_empty() && self.trainer.steps_done() == 0;
         if fresh && self.eval_at_start && self.budget > 0 {
             let (h, c) = self.evaluate(task, heldout).await;

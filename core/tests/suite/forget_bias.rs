@@ -5,12 +5,13 @@
 
 use std::sync::Arc;
 
+use crate::train_session::run_names;
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::{BackendChoice, TrainConfig};
 use unroll_core::data::names::NamesDataset;
 use unroll_core::delay::task::DelayTask;
-use unroll_core::engine::protocol::{LabEvent, TrainRequest};
-use unroll_core::engine::run::{run, sweep_of, RunControl};
+use unroll_core::engine::protocol::LabEvent;
+use unroll_core::engine::run::RunControl;
 use unroll_core::math::init::{add_forget_bias, init_params, init_params_with_forget_bias};
 use unroll_core::math::params::{CellKind, ParamLayout, RnnSpec};
 use unroll_core::train::sweep::{Sweep, SweepPlan};
@@ -194,14 +195,7 @@ fn names_session_initialises_with_the_forget_bias_key() {
         };
         let control = RunControl::new();
         let mut first = None;
-        let request = TrainRequest {
-            query: cfg.to_query(),
-            data: None,
-            resume: None,
-            start_from: None,
-        };
-        let (sweep, backend) = sweep_of(&request, Some(data.clone())).unwrap();
-        pollster::block_on(run(sweep, backend, true, &control, &mut |ev| {
+        run_names(&cfg, &data, &control, &mut |ev| {
             if let LabEvent::Weights { weights: w, .. } = ev {
                 if first.is_none() {
                     assert_eq!(w.step, 0);
@@ -209,7 +203,7 @@ fn names_session_initialises_with_the_forget_bias_key() {
                     control.stop();
                 }
             }
-        }));
+        });
         first.expect("a Weights event at step 0")
     };
     let (layout, zero) = first_weights(0.0);

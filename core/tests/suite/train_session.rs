@@ -21,8 +21,9 @@ fn dataset() -> Arc<NamesDataset> {
     Arc::new(NamesDataset::load_dir(&dir).expect("names data loads"))
 }
 
-/// Runs the names page's sweep of `cfg` on `data` to its end, collecting its events.
-fn run_names(
+/// Runs the names page's sweep of `cfg` on `data` to its end (or its control's stop), handing
+/// its events to `on`.
+pub(crate) fn run_names(
     cfg: &TrainConfig,
     data: &Arc<NamesDataset>,
     control: &RunControl,
