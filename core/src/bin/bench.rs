@@ -4,12 +4,13 @@
 //! ```text
 //! cargo run --release --bin bench [-- --cells rnn,lstm,gru] [--iters 20] [--warmup 3]
 //!     [--backend both|cpu|gpu] [--simd both|on|off] [--hidden-size 128] [--batch-size 64]
-//!     [--seq-len 20] [--rows-per-group R] [--rows-per-lane RI]
+//!     [--seq-len 20] [--rows-per-group R] [--rows-per-lane RI] [--split K]
 //! ```
 //!
 //! `--rows-per-group R` sets how many batch rows each workgroup of the GPU's whole-sequence
-//! cell kernels owns and `--rows-per-lane RI` how many of them each invocation computes (each
-//! weight it loads serves RI rows); either alone keeps the other from the default layout
+//! cell kernels owns, `--rows-per-lane RI` how many of them each invocation computes (each
+//! weight it loads serves RI rows) and `--split K` how many parts share each slot's work on
+//! otherwise idle invocations (1 or 2); each alone keeps the others from the default layout
 //! (`cell_sequence::SequenceLayout::for_hidden`), to compare workgroup layouts.
 //!
 //! The work measured is the name classifier's training step, identical on both paths: one-hot
@@ -76,7 +77,7 @@ mod native {
     const HELP: &str = "bench: forward + backward time of RNN/LSTM/GRU on the CPU and GPU paths\n\n\
         cargo run --release --bin bench -- [--cells rnn,lstm,gru] [--iters 20] [--warmup 3]\n\
         \x20   [--backend both|cpu|gpu] [--simd both|on|off] [--hidden-size 128] [--batch-size 64]\n\
-        \x20   [--seq-len 20] [--rows-per-group R] [--rows-per-lane RI]\n\
+        \x20   [--seq-len 20] [--rows-per-group R] [--rows-per-lane RI] [--split K]\n\
         cargo run --bin bench -- --export-test-weights DIR   (for core/tests/python/test_safetensors_torch.py)\n\
         cargo run --bin bench -- --check-test-weights DIR";
 
@@ -143,10 +144,14 @@ mod native {
         let rows_per_lane: Option<usize> = args
             .opt_value_from_str("--rows-per-lane")
             .map_err(|e| format!("--rows-per-lane: {e}"))?;
+        let split: Option<usize> = args
+            .opt_value_from_str("--split")
+            .map_err(|e| format!("--split: {e}"))?;
         let default = SequenceLayout::for_hidden(hidden);
         let layout = SequenceLayout {
             rows_per_group: rows_per_group.unwrap_or(default.rows_per_group),
             rows_per_lane: rows_per_lane.unwrap_or(default.rows_per_lane),
+            split: split.unwrap_or(default.split),
         };
         layout.check(hidden).map_err(|e| e.to_string())?;
         let (cpu, gpu) = match args
@@ -330,12 +335,14 @@ mod native {
             match pollster::block_on(GpuContext::new()) {
                 Ok(ctx) => {
                     println!(
-                        "GPU path: {} ({:?}), whole-sequence cell kernels with {} batch rows per workgroup, \
-                         {} per invocation{}; CPU path: 1 thread, matrix products {}.",
+                        "GPU path: {} ({:?}, {:?}), whole-sequence cell kernels with {} batch rows per workgroup, \
+                         {} per invocation, {} part(s) per slot{}; CPU path: 1 thread, matrix products {}.",
                         ctx.description(),
                         ctx.adapter_info.backend,
+                        ctx.adapter_info.device_type,
                         o.layout.rows_per_group,
                         o.layout.rows_per_lane,
+                        o.layout.split,
                         if o.layout == SequenceLayout::for_hidden(o.hidden) { " (default)" } else { "" },
                         cpu_kernels(o.simd)
                     );

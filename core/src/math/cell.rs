@@ -126,10 +126,12 @@ pub struct CellSpec {
     /// The pre-activations `gi = W_ih x + b_ih` and `gh = W_hh h + b_hh` get different gradients
     /// (GRU: the n block of `gh` is scaled by r), so backward keeps `d_gh` apart from `d_gi`.
     pub separate_hidden_grad: bool,
-    /// `H`-wide blocks the GPU step caches per (step, sample) for backward (`gate_cache
-    /// [T, B, width·H]`): LSTM i, f, g, o; GRU r, z, n, `W_hn h + b_hn`; 0 = no gate cache.
+    /// Values the GPU's forward loop caches per (step, sample, unit) for BPTT, in one vec4 of
+    /// `gate_cache [T, B, H]` (at most 4): LSTM i, f, g, o; GRU r, z, n, `W_hn h + b_hn`;
+    /// 0 = no gate cache.
     pub gate_cache_blocks: usize,
-    /// WGSL kernels (`shaders/<name>.wgsl`), forward and backward, each running a layer
+    /// WGSL kernels (`<key>_forward`, `<key>_backward` in `gpu::shader_source`: the cell's part
+    /// `shaders/<key>.wgsl` composed with the shared skeletons), each running a layer
     /// direction's whole time loop.
     pub kernels: [&'static str; 2],
     /// Colour of the cell's lines and swatches in charts, `[r, g, b]`.
