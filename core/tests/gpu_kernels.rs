@@ -305,13 +305,14 @@ impl SeqCase {
     }
     fn tag(&self) -> String {
         format!(
-            "{:?} {:?} H={} R={} RI={} split={} reverse={}",
+            "{:?} {:?} H={} R={} RI={} split={}/{} reverse={}",
             self.cell,
             self.nonlinearity,
             self.hidden,
             self.layout.rows_per_group,
             self.layout.rows_per_lane,
-            self.layout.split,
+            self.layout.forward_split,
+            self.layout.backward_split,
             self.reverse
         )
     }
@@ -695,7 +696,7 @@ fn sequence_kernels_match_cpu_loops() {
                         nonlinearity,
                         hidden,
                         reverse,
-                        layout: SequenceLayout::for_hidden(hidden),
+                        layout: SequenceLayout::for_hidden(hidden, false),
                     };
                     check_sequence_kernels(c, 3.0, 21);
                 }
@@ -739,7 +740,8 @@ fn sequence_kernels_agree_across_workgroup_layouts() {
                     layout: SequenceLayout {
                         rows_per_group,
                         rows_per_lane,
-                        split,
+                        forward_split: split,
+                        backward_split: split,
                     },
                 };
                 check_sequence_kernels(c, 3.0, 22);
@@ -758,7 +760,7 @@ fn sequence_kernels_saturate_without_nan() {
                 nonlinearity: Nonlinearity::Tanh,
                 hidden: H,
                 reverse: false,
-                layout: SequenceLayout::for_hidden(H),
+                layout: SequenceLayout::for_hidden(H, false),
             };
             check_sequence_kernels(c, scale, 23);
         }
@@ -821,9 +823,34 @@ fn sequence_kernels_refuse_layouts_over_a_workgroup() {
     assert_eq!(ok(7, 128, 8, 1), [1, 1, 1]);
     assert_eq!(ok(125, 8, 8, 2), [3, 1, 1]); // rows padded to 128 floats: 8·128 fits
     for hidden in 1..=256 {
-        let l = SequenceLayout::for_hidden(hidden);
-        assert!(l.check(hidden).is_ok(), "default at H={hidden}: {l:?}");
+        for cpu_adapter in [false, true] {
+            let l = SequenceLayout::for_hidden(hidden, cpu_adapter);
+            assert!(l.check(hidden).is_ok(), "default at H={hidden}: {l:?}");
+            // The default keeps every invocation busy in BPTT (and on a GPU in the forward)
+            // at the hidden sizes that divide the workgroup and leave room for 8 rows.
+            let busy = |split: usize| split * l.rows_per_group.div_ceil(l.rows_per_lane) * hidden;
+            if hidden.is_power_of_two() && hidden >= 4 {
+                assert_eq!(busy(l.backward_split), 256, "H={hidden}: {l:?}");
+                if !cpu_adapter {
+                    assert_eq!(busy(l.forward_split), 256, "H={hidden}: {l:?}");
+                }
+            }
+            if cpu_adapter {
+                assert_eq!(l.forward_split, 1, "H={hidden}: every load costs on a CPU");
+            }
+        }
     }
+    assert_eq!(
+        SequenceLayout::for_hidden(128, false),
+        SequenceLayout {
+            rows_per_group: 8,
+            rows_per_lane: 8,
+            forward_split: 2,
+            backward_split: 2
+        }
+    );
+    assert_eq!(SequenceLayout::for_hidden(128, true).forward_split, 1);
+    assert_eq!(SequenceLayout::for_hidden(256, false).backward_split, 1);
 }
 
 /// `pack_w_hh` against its CPU twin for every cell at hidden sizes 1, 3, 7 and 128, and a few
@@ -842,7 +869,7 @@ fn pack_w_hh_matches_cpu_twin_and_layout() {
                 nonlinearity: Nonlinearity::Tanh,
                 hidden,
                 reverse: false,
-                layout: SequenceLayout::for_hidden(hidden),
+                layout: SequenceLayout::for_hidden(hidden, false),
             };
             let params = random_vec(&mut r, c.b_hn_at() + hidden + 2, 1.0);
             let d = c.pack_dims();

@@ -268,7 +268,7 @@ impl GpuRecurrent {
             offsets,
             max_batch,
             max_seq_len,
-            layout: SequenceLayout::for_hidden(spec.hidden_size),
+            layout: SequenceLayout::for_hidden(spec.hidden_size, ctx.is_cpu_adapter()),
             matmul: Kernel::new(ctx),
             projection: Kernel::new(ctx),
             cell_forward: Kernel::for_cell(ctx, cell, CellPass::Forward),
@@ -394,7 +394,8 @@ impl GpuRecurrent {
         &self.spec
     }
 
-    /// How the cell kernels split the batch ([`SequenceLayout::for_hidden`] by default).
+    /// How the cell kernels split the batch ([`SequenceLayout::for_hidden`] for the adapter by
+    /// default).
     pub fn layout(&self) -> SequenceLayout {
         self.layout
     }

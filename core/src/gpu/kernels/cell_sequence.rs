@@ -14,8 +14,8 @@
 //! RI rows (RI accumulators per gate in registers); the state (forward) or the gate gradients
 //! (backward) of the R rows live in workgroup memory between steps. Batch rows do not interact
 //! in the recurrence, so no workgroup ever waits for another. Where that leaves invocations idle
-//! (`⌈R/RI⌉·H < 256`), `split` parts share each slot's work: the forward gives each part a share
-//! of the slot's rows, BPTT a share of its `G·H`-long product ([`SequenceLayout::dims`]).
+//! (`⌈R/RI⌉·H < 256`), two parts can share each slot's work: the forward gives each part a
+//! share of the slot's rows, BPTT a share of its `G·H`-long product ([`SequenceLayout::dims`]).
 //!
 //! Storage bindings (1.., in this order; buffers by step `s` or by time `t` as in
 //! [`SequenceDims`]; G = [`CellSpec::blocks`]):
@@ -134,17 +134,19 @@ pub fn kernel_name(cell: &CellSpec, pass: CellPass) -> &'static str {
 }
 
 /// How the whole-sequence kernels split the batch: rows per workgroup, rows per invocation, and
-/// how many parts share each slot of invocations' work.
+/// how many parts share each slot's work on otherwise idle invocations, per pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SequenceLayout {
     /// Batch rows per workgroup R.
     pub rows_per_group: usize,
     /// Batch rows per invocation RI: each weight an invocation loads serves this many rows.
     pub rows_per_lane: usize,
-    /// Parts sharing each slot's work on otherwise idle invocations (1..=[`SPLIT_MAX`]): the
-    /// forward runs `split` times the slots with `⌈RI/split⌉` rows each, BPTT splits its
-    /// `G·H`-long product into `split` partial sums.
-    pub split: usize,
+    /// Parts sharing each slot of the forward (1..=[`SPLIT_MAX`]): `forward_split` times the
+    /// slots, each with `⌈RI/forward_split⌉` rows, so each weight load serves fewer rows.
+    pub forward_split: usize,
+    /// Parts sharing each slot of BPTT (1..=[`SPLIT_MAX`]): its `G·H`-long product summed in
+    /// `backward_split` shares, added up through workgroup memory (the same loads in all).
+    pub backward_split: usize,
 }
 
 /// Rows per invocation of the default layout (chosen by the measurements in `docs/bench.md`,
@@ -153,11 +155,14 @@ pub const DEFAULT_ROWS_PER_LANE: usize = 8;
 
 impl SequenceLayout {
     /// The default at hidden size `hidden` (1..=[`WG_SEQ`]): [`DEFAULT_ROWS_PER_LANE`] rows per
-    /// invocation (fewer when that many rows overflow workgroup memory), as many slots of
+    /// invocation (fewer when that many rows overflow workgroup memory) and as many slots of
     /// `hidden` invocations as fit both [`WG_SEQ`] invocations and workgroup memory
-    /// (`R·⌈H/4⌉·4 ≤` [`SEQ_ROWS_UNITS`]), and the idle invocations left over put to work
-    /// (`split` 2 where two parts of every slot fit).
-    pub fn for_hidden(hidden: usize) -> Self {
+    /// (`R·⌈H/4⌉·4 ≤` [`SEQ_ROWS_UNITS`]). The invocations that leaves idle (half of them at
+    /// H = 128) take part in BPTT's product (`backward_split` 2 where two parts fit), and on a
+    /// GPU (`cpu_adapter` false) in the forward too. On a CPU adapter (lavapipe, SwiftShader)
+    /// the forward keeps one part: there every load costs, and more parts load each weight
+    /// once per part (`docs/bench.md`, "One skeleton per pass").
+    pub fn for_hidden(hidden: usize, cpu_adapter: bool) -> Self {
         let h = stride4(hidden.max(1));
         let max_rows = (SEQ_ROWS_UNITS as usize / h).max(1);
         let rows_per_lane = DEFAULT_ROWS_PER_LANE.min(max_rows);
@@ -168,7 +173,8 @@ impl SequenceLayout {
         SequenceLayout {
             rows_per_group: slots * rows_per_lane,
             rows_per_lane,
-            split,
+            forward_split: if cpu_adapter { 1 } else { split },
+            backward_split: split,
         }
     }
 
@@ -177,18 +183,22 @@ impl SequenceLayout {
     /// # Errors
     /// [`GpuError::Unsupported`] unless `1 ≤ hidden ≤` [`WG_SEQ`], `1 ≤ RI ≤`
     /// [`ROWS_PER_LANE_MAX`], `R ≥ 1`, `R·⌈H/4⌉·4 ≤` [`SEQ_ROWS_UNITS`] (workgroup memory,
-    /// rows padded to whole vec4), `1 ≤ split ≤` [`SPLIT_MAX`] and
+    /// rows padded to whole vec4), each split in `1..=`[`SPLIT_MAX`] and
     /// `split·⌈R/RI⌉·H ≤` [`WG_SEQ`] (invocations).
     pub fn check(&self, hidden: usize) -> Result<(), GpuError> {
-        let (r, ri, h, k) = (self.rows_per_group, self.rows_per_lane, hidden, self.split);
+        let (r, ri, h) = (self.rows_per_group, self.rows_per_lane, hidden);
+        let k = self.forward_split.max(self.backward_split);
         let why = if h == 0 || h > WG_SEQ as usize {
             format!("hidden size {h} is not in 1..={WG_SEQ}")
         } else if ri == 0 || ri > ROWS_PER_LANE_MAX as usize {
             format!("{ri} rows per invocation is not in 1..={ROWS_PER_LANE_MAX}")
         } else if r == 0 || r.saturating_mul(stride4(h)) > SEQ_ROWS_UNITS as usize {
             format!("{r} rows of hidden size {h} do not fit {SEQ_ROWS_UNITS} (row, unit) pairs of workgroup memory")
-        } else if k == 0 || k > SPLIT_MAX as usize {
-            format!("a split into {k} parts is not in 1..={SPLIT_MAX}")
+        } else if self.forward_split.min(self.backward_split) == 0 || k > SPLIT_MAX as usize {
+            format!(
+                "a split into {} (forward) or {} (backward) parts is not in 1..={SPLIT_MAX}",
+                self.forward_split, self.backward_split
+            )
         } else if k * r.div_ceil(ri) * h > WG_SEQ as usize {
             format!("{r} rows of hidden size {h} at {ri} rows per invocation in {k} parts need more than {WG_SEQ} invocations")
         } else {
@@ -198,13 +208,13 @@ impl SequenceLayout {
     }
 
     /// The layout fields of `pass`'s [`SequenceDims`]: `(rows_per_group, rows_per_lane, split)`.
-    /// The forward's parts take shares of the rows (`⌈RI/split⌉` per invocation, one part);
-    /// BPTT's take shares of the product.
+    /// The forward's parts take shares of the rows (`⌈RI/forward_split⌉` per invocation, as
+    /// one part); BPTT's take shares of the product.
     pub fn dims(&self, pass: CellPass) -> (u32, u32, u32) {
         let r = self.rows_per_group as u32;
         match pass {
-            CellPass::Forward => (r, self.rows_per_lane.div_ceil(self.split) as u32, 1),
-            CellPass::Backward => (r, self.rows_per_lane as u32, self.split as u32),
+            CellPass::Forward => (r, self.rows_per_lane.div_ceil(self.forward_split) as u32, 1),
+            CellPass::Backward => (r, self.rows_per_lane as u32, self.backward_split as u32),
         }
     }
 }
@@ -229,7 +239,8 @@ impl Dispatch for CellSequence {
         let layout = SequenceLayout {
             rows_per_group: d.rows_per_group as usize,
             rows_per_lane: d.rows_per_lane as usize,
-            split: d.split as usize,
+            forward_split: 1,
+            backward_split: d.split as usize,
         };
         layout.check(d.hidden as usize)?;
         Ok([
