@@ -15,14 +15,6 @@ fn config(s: &LessonState) -> Option<&ShapesConfig> {
     }
 }
 
-fn module(cell: CellKind) -> &'static str {
-    match cell {
-        CellKind::Rnn => "nn.RNN",
-        CellKind::Lstm => "nn.LSTM",
-        CellKind::Gru => "nn.GRU",
-    }
-}
-
 /// The length compared with the page's.
 fn other(t: usize) -> usize {
     if t * 2 <= 4096 {
@@ -36,7 +28,7 @@ fn ask(s: &LessonState, lang: Lang) -> String {
     let Some(c) = config(s) else {
         return String::new();
     };
-    let (m, t, o) = (module(c.cell), c.seq_len, other(c.seq_len));
+    let (m, t, o) = (c.cell.spec().torch_class, c.seq_len, other(c.seq_len));
     match lang {
         Lang::En => format!("This {m} reads sequences of seq_len T = {t}. At T = {o}, does its parameter count change?"),
         Lang::Zh => format!("这个 {m} 读取 seq_len 为 T = {t} 的序列。改为 T = {o} 时，参数量会变吗？"),
