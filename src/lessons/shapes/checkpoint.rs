@@ -6,7 +6,6 @@ use leptos::prelude::*;
 use unroll_core::config::lessons::{LessonState, ShapesConfig};
 use unroll_core::config::Lang;
 use unroll_core::lessons::checkpoints::{shapes_seq_len, Answer};
-use unroll_core::math::params::CellKind;
 
 fn config(s: &LessonState) -> Option<&ShapesConfig> {
     match s {
@@ -96,6 +95,7 @@ pub fn ShapesCheckpoints(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use unroll_core::math::params::CellKind;
 
     #[test]
     fn the_reveal_follows_the_state() {
