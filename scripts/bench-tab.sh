@@ -10,6 +10,12 @@
 #   ./scripts/bench-tab.sh                                   # LSTM, GRU, RNN; CPU and WebGPU
 #   ./scripts/bench-tab.sh --cells lstm --backends cpu --skip-torch
 #
+#   ./scripts/bench-tab.sh --readme                         # the README's table, written into it
+#
+# --readme runs the names recipe in full (every cell, CPU and WebGPU, the native trainer and
+# PyTorch where it is installed) and nothing else, then writes the README's benchmark table
+# from that one run (the machine by its CPU model, the load, the commit).
+#
 # UNROLL_BENCH_SKIP_BUILD=1 reuses dist/ and the release binaries as they are;
 # UNROLL_BENCH_DELAY=0 leaves out the delay task, UNROLL_BENCH_DELAY=only runs it alone.
 #
@@ -25,6 +31,12 @@
 # submit with its read-back cost, and the adapter's best multiply-add rate);
 # UNROLL_BENCH_WEBGPU_FLOOR=0 leaves it out.
 set -euo pipefail
+for arg in "$@"; do
+  if [ "$arg" = --readme ]; then
+    : "${UNROLL_BENCH_DELAY:=0}" "${UNROLL_BENCH_WEBGPU_FLOOR:=0}"
+    if [ -n "${UNROLL_BENCH_BEFORE:-}" ]; then echo "bench-tab: --readme measures this build alone; unset UNROLL_BENCH_BEFORE" >&2; exit 2; fi
+  fi
+done
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/setup.sh"
 unroll_setup_test

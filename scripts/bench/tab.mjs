@@ -4,7 +4,12 @@
 //
 //   node scripts/bench/tab.mjs [--cells lstm,gru,rnn] [--backends cpu,gpu] [--gpu-steps 24]
 //       [--gpu-epoch] [--window-sec 30] [--autostart] [--skip-native] [--skip-torch]
-//       [--skip-gpu-counts] [--skip-floor]
+//       [--skip-gpu-counts] [--skip-floor] [--readme]
+//
+// --readme: every cell on both backends with the native runs (and PyTorch where it is
+// installed), without the floor and the GPU counts; at the end it prints the README's table
+// (the machine by its CPU model, the load, the commit) and writes it into README.md between
+// the lines `<!-- bench-tab:start -->` and `<!-- bench-tab:end -->`.
 //
 // The tab is driven only through the page's data-testid hooks (see the list at the top of
 // src/names/mod.rs), so it measures whatever engine the page runs. For each cell and backend
@@ -60,10 +65,10 @@
 
 import { spawnSync } from "node:child_process";
 import { createServer } from "node:http";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, DIST, serveDist, launch, value } from "../e2e/lib.mjs";
+import { ROOT, DIST, CHROMIUM, serveDist, launch, value } from "../e2e/lib.mjs";
 
 const HIDDEN = 128;
 const BATCH = 64;
@@ -74,6 +79,7 @@ function parseArgs(argv) {
   const o = {
     cells: ["lstm", "gru", "rnn"], backends: ["cpu", "gpu"], gpuSteps: 24, gpuEpoch: false,
     windowSec: 30, native: true, torch: true, gpuCounts: true, autostart: false, floor: true,
+    readme: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -91,6 +97,7 @@ function parseArgs(argv) {
     else if (a === "--skip-torch") o.torch = false;
     else if (a === "--skip-gpu-counts") o.gpuCounts = false;
     else if (a === "--skip-floor") o.floor = false;
+    else if (a === "--readme") o.readme = true;
     else if (a === "-h" || a === "--help") {
       console.log(readFileSync(new URL(import.meta.url), "utf8").split("\n").filter((l) => l.startsWith("//")).map((l) => l.slice(3)).join("\n"));
       process.exit(0);
@@ -99,6 +106,12 @@ function parseArgs(argv) {
   for (const c of o.cells) if (!["lstm", "gru", "rnn"].includes(c)) throw new Error(`--cells: ${c} is not lstm, gru or rnn`);
   for (const b of o.backends) if (!["cpu", "gpu"].includes(b)) throw new Error(`--backends: ${b} is not cpu or gpu`);
   if (!(o.gpuSteps >= 9)) throw new Error("--gpu-steps must be at least 9 (the page reports GPU steps 8 at a time)");
+  if (o.readme) {
+    if (o.cells.length !== 3 || o.backends.length !== 2 || !o.native)
+      throw new Error("--readme writes the README's whole table: every cell, both backends and the native runs");
+    o.floor = false;
+    o.gpuCounts = false;
+  }
   return o;
 }
 
@@ -489,11 +502,86 @@ const inputCell = (x) => (x === undefined ? "– (no gate)" : `${inputMs(x)} ms`
 const pathOf = (r) => (r.backend === "gpu" ? "tab, WebGPU" : "tab, CPU");
 const f = (x, d = 1) => (x === null || x === undefined || Number.isNaN(x) ? "–" : x.toFixed(d));
 
+const README = join(ROOT, "README.md");
+const README_START = "<!-- bench-tab:start -->";
+const README_END = "<!-- bench-tab:end -->";
+
+/** The README's benchmark table of this run, with the machine, the load and the build. */
+function readmeTable({ results, native, torch, machine }) {
+  const cells = ["lstm", "gru", "rnn"];
+  const names = cells.map((c) => c.toUpperCase()).join(" / ");
+  // More runnable work than half the CPUs: the machine was shared.
+  const loaded = Math.max(Number(machine.loadStart), Number(machine.loadEnd)) > machine.cpus / 2;
+  const lines = [
+    `One run of the \`--readme\` benchmark below on ${machine.date}, commit ${machine.commit}: the names`,
+    `recipe (hidden 128, batch 64, seed 0) on ${machine.cpu} (lscpu's model name), ${machine.cpus} CPUs,`,
+    `load average ${machine.loadStart} at the start and ${machine.loadEnd} at the end${loaded ? " (other work was running: every figure is an upper bound)" : ""};`,
+    `${machine.chromium} headless, its WebGPU on SwiftShader (a CPU implementation of a GPU)${Object.keys(torch).length ? "" : "; PyTorch was not installed"}.`,
+    "",
+    "| cell | path | ms/step | s/epoch (page: epoch 1 / median) | longest main-thread task (30 s) | prediction answer, median / worst |",
+    "|------|------|--------:|---------------------------------:|--------------------------------:|----------------------------------:|",
+  ];
+  for (const r of results) {
+    if (r.note) {
+      lines.push(`| ${r.cell.toUpperCase()} | ${pathOf(r)} | failed: ${r.note.replaceAll("|", "/")} | | | |`);
+      continue;
+    }
+    const epoch = r.fullEpoch ? `${f(r.epochSec, 2)} / ${f(r.epochMedian, 2)} (${r.epochsInWindow} epochs)` : `– (${r.steps} steps)`;
+    const longest = r.longest > 0 ? `${f(r.longest, 0)} ms` : "none ≥ 50 ms";
+    lines.push(`| ${r.cell.toUpperCase()} | ${pathOf(r)} | ${f(r.msPerStep)} | ${epoch} | ${longest} | ${f(r.predictMedian, 0)} / ${f(r.predictMax, 0)} ms |`);
+  }
+  const per = (get) => cells.map((c) => f(get(c), 2)).join(" / ");
+  lines.push(`| ${names} | native, SIMD (median of 3) | | ${per((c) => native[c]?.simd)} | | |`);
+  lines.push(`| ${names} | native, portable (median of 3) | | ${per((c) => native[c]?.portable)} | | |`);
+  const torchVersion = Object.values(torch)[0]?.torch;
+  if (torchVersion) lines.push(`| ${names} | PyTorch ${torchVersion}, 1 thread | | ${per((c) => torch[c]?.sec)} | | |`);
+  const ratio = (den) =>
+    cells
+      .map((c) => {
+        const r = results.find((x) => x.cell === c && x.backend === "cpu" && x.epochMedian);
+        return r && den(c) ? `${c.toUpperCase()} ${f(r.epochMedian / den(c), 2)}×` : null;
+      })
+      .filter(Boolean)
+      .join(", ");
+  const simd = ratio((c) => native[c]?.simd);
+  const pt = ratio((c) => torch[c]?.sec);
+  lines.push("");
+  if (simd) lines.push(`The tab's median epoch on the CPU path against the native SIMD one: ${simd}${pt ? `; against PyTorch: ${pt}` : ""}.`);
+  return lines.join("\n");
+}
+
+/** Replaces the README's table (between its markers) by `table`. */
+function writeReadme(table) {
+  const text = readFileSync(README, "utf8");
+  const start = text.indexOf(README_START);
+  const end = text.indexOf(README_END);
+  if (start < 0 || end < start) throw new Error(`README.md has no ${README_START} … ${README_END} lines to write the table between`);
+  writeFileSync(README, `${text.slice(0, start + README_START.length)}\n${table}\n${text.slice(end)}`);
+}
+
+/** The build's commit (short), marked when the product's files (not the scripts or docs)
+ * have changes. */
+function commitOf() {
+  const head = run("git", ["rev-parse", "--short", "HEAD"], { allowFail: true })?.trim() ?? "?";
+  const product = ["src", "core", "shaders", "www", "index.html", "Trunk.toml", "Cargo.toml", "Cargo.lock"];
+  const dirty = run("git", ["status", "--porcelain", "--untracked-files=no", "--", ...product], { allowFail: true })?.trim();
+  return dirty ? `${head} with local changes` : head;
+}
+
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   if (!existsSync(join(DIST, "index.html"))) throw new Error("dist/index.html is missing: run scripts/bench-tab.sh (or trunk build --release)");
   const cpuInfo = readFileSync("/proc/cpuinfo", "utf8").match(/model name\s*:\s*(.*)/)?.[1] ?? "?";
-  const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+  const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3);
+  const load = loadavg().join(" ");
+  const machine = {
+    cpu: cpuInfo,
+    cpus: (await import("node:os")).cpus().length,
+    loadStart: loadavg()[0],
+    chromium: run(CHROMIUM, ["--version"], { allowFail: true })?.trim().replace(/^Chromium\s+([\d.]+).*$/, "Chromium $1") ?? "Chromium",
+    commit: commitOf(),
+    date: new Date().toISOString().slice(0, 10),
+  };
   console.log(`Unroll training benchmark: hidden ${HIDDEN}, batch ${BATCH}, seed ${SEED}, the names recipe (epoch 1 timed; the main thread watched for the first ${o.windowSec} s of training).`);
   console.log(`Machine: ${cpuInfo}, ${(await import("node:os")).cpus().length} CPUs; load average at start ${load}.`);
 
@@ -634,6 +722,15 @@ async function main() {
   if (countsTable) {
     console.log("");
     console.log(countsTable);
+  }
+  if (o.readme) {
+    machine.loadEnd = loadavg()[0];
+    const table = readmeTable({ results, native, torch, machine });
+    writeReadme(table);
+    console.log("");
+    console.log("Written into README.md:");
+    console.log("");
+    console.log(table);
   }
 }
 

@@ -76,13 +76,15 @@ mod native {
     const VOCAB: usize = 57;
     const CLASSES: usize = 18;
 
-    const HELP: &str = "bench: forward + backward time of RNN/LSTM/GRU on the CPU and GPU paths\n\n\
-        cargo run --release --bin bench -- [--cells rnn,lstm,gru] [--iters 20] [--warmup 3]\n\
+    const HELP: &str = "usage: bench [--cells rnn,lstm,gru] [--iters 20] [--warmup 3]\n\
         \x20   [--backend both|cpu|gpu] [--simd both|on|off] [--hidden-size 128] [--batch-size 64]\n\
         \x20   [--seq-len 20] [--rows-per-group R] [--rows-per-lane RI] [--forward-split K]\n\
         \x20   [--backward-split K]\n\
-        cargo run --bin bench -- --export-test-weights DIR   (for core/tests/python/test_safetensors_torch.py)\n\
-        cargo run --bin bench -- --check-test-weights DIR";
+        \x20      bench --export-test-weights DIR   (for core/tests/python/test_safetensors_torch.py)\n\
+        \x20      bench --check-test-weights DIR\n\n\
+        Time one training step (forward + backward + Adam) of the name classifier for RNN, LSTM\n\
+        and GRU on the CPU path and the GPU path, and print the GPU host's dispatches, submits and\n\
+        read-backs per step (docs/bench.md).";
 
     struct Options {
         cells: Vec<CellKind>,

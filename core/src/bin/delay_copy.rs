@@ -42,16 +42,10 @@ mod native {
     use unroll_core::delay::DelayConfig;
     use unroll_core::train::clock::now_ms;
 
-    const USAGE: &str =
-        "delay-copy [--delay N] [--length N] [--vocab N] [--hidden-size N] [--lr X] \
-        [--batch-size N] [--max-norm X] [--forget-bias X] [--steps N] [--seed N] [--seeds N] \
-        [--cell both|rnn|lstm|gru|all] [--eval-every N] [--every N] [--backend cpu|gpu] \
-        [--as-pytorch FILE]";
-
     pub fn run() -> Result<(), String> {
         let mut args = pico_args::Arguments::from_env();
         if args.contains(["-h", "--help"]) {
-            println!("{USAGE}");
+            print!("{}", include_str!("delay_copy_help.txt"));
             return Ok(());
         }
         // Every task setting goes through the URL codec, so the ranges are the page's.

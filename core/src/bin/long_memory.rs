@@ -47,10 +47,7 @@ mod native {
     };
     use unroll_core::train::clock::now_ms;
 
-    const USAGE: &str = "long-memory --task adding|copy|order [--length T] \
-        [--cell rnn|lstm|gru|all] [--seed N] [--seeds N] [--steps N] [--eval-every N] \
-        [--hidden-size N] [--lr X] [--batch-size N] [--max-norm X] [--forget-bias X] \
-        [--dump-heldout FILE]";
+    const HELP: &str = include_str!("long_memory_help.txt");
 
     fn opt<T: std::str::FromStr>(
         args: &mut pico_args::Arguments,
@@ -66,11 +63,11 @@ mod native {
     pub fn run() -> Result<(), String> {
         let mut args = pico_args::Arguments::from_env();
         if args.contains(["-h", "--help"]) {
-            println!("{USAGE}");
+            print!("{HELP}");
             return Ok(());
         }
         let task_key: String =
-            opt(&mut args, "--task")?.ok_or(format!("--task missing; {USAGE}"))?;
+            opt(&mut args, "--task")?.ok_or(format!("--task missing\n\n{HELP}"))?;
         let kind = TaskKind::parse(&task_key)
             .ok_or(format!("--task: {task_key:?} is not adding, copy or order"))?;
         let length = opt(&mut args, "--length")?.unwrap_or(kind.default_length());
