@@ -583,7 +583,7 @@ fn check_sequence_kernels(c: SeqCase, scale: f32, seed: u64) {
             CellBuffer::CCache => f32_bytes(&c_cache),
             CellBuffer::GateCache => f32_bytes(&gate_cache),
             CellBuffer::Output => f32_bytes(&zero_out),
-            CellBuffer::Placeholder => f32_bytes(&[0.0; 4]),
+            CellBuffer::NoCCache | CellBuffer::NoGateCache => f32_bytes(&[0.0; 4]),
             other => panic!("the forward kernel binds {other:?}"),
         },
         &[c.dims(CellPass::Forward)],
@@ -651,7 +651,7 @@ fn check_sequence_kernels(c: SeqCase, scale: f32, seed: u64) {
             CellBuffer::DGates => f32_bytes(&d_gates_start),
             CellBuffer::DGatesStep => f32_bytes(&sentinel),
             CellBuffer::DState => f32_bytes(&d_state[..c.cell.state_blocks() * B * hid]),
-            CellBuffer::Placeholder => f32_bytes(&[0.0; 4]),
+            CellBuffer::NoCCache | CellBuffer::NoGateCache => f32_bytes(&[0.0; 4]),
             other => panic!("the backward kernel binds {other:?}"),
         },
         &[c.dims(CellPass::Backward)],
@@ -1450,17 +1450,17 @@ fn two_dimensional_grid_covers_large_arrays() {
 
 /// Each cell's descriptor names the WGSL kernels its GPU path runs; every cell's sequence
 /// kernels have the same bindings (one skeleton per pass), and the descriptor decides which
-/// buffer fills each: a placeholder where the cell has no cell state or gate cache, and the
-/// state cache BPTT reads (no adapter needed).
+/// buffer fills each: a placeholder of its own where the cell has no cell state or gate cache,
+/// and the state cache BPTT reads (no adapter needed).
 #[test]
 fn cell_descriptors_name_their_kernels_and_bindings() {
     use unroll_core::gpu::kernels::cell_sequence::{accesses, bindings, kernel_name};
     use unroll_core::gpu::kernels::Access::{Read as R, ReadWrite as W};
     use CellBuffer::*;
     let expected = |cell: CellKind| match cell {
-        CellKind::Rnn => ([HCache, Placeholder, Placeholder], [HCache, Placeholder]),
+        CellKind::Rnn => ([HCache, NoCCache, NoGateCache], [HCache, NoGateCache]),
         CellKind::Lstm => ([HCache, CCache, GateCache], [CCache, GateCache]),
-        CellKind::Gru => ([HCache, Placeholder, GateCache], [HCache, GateCache]),
+        CellKind::Gru => ([HCache, NoCCache, GateCache], [HCache, GateCache]),
     };
     for cell in CellKind::ALL {
         let spec = cell.spec();
@@ -1488,5 +1488,17 @@ fn cell_descriptors_name_their_kernels_and_bindings() {
             [Lengths, WHhPacked, state, cached, DOutput, DGates, DGatesStep, DState],
             "{cell:?}"
         );
+        // WebGPU refuses one buffer at two writable bindings of a dispatch (Dawn checks it,
+        // native wgpu does not): each writable binding names a buffer of its own.
+        for pass in CellPass::BOTH {
+            let writable: Vec<CellBuffer> = bindings(spec, pass)
+                .into_iter()
+                .filter(|(_, a)| *a == W)
+                .map(|(b, _)| b)
+                .collect();
+            for (i, b) in writable.iter().enumerate() {
+                assert!(!writable[i + 1..].contains(b), "{cell:?} {pass:?}: {b:?} twice");
+            }
+        }
     }
 }

@@ -163,23 +163,15 @@ mod native {
         let hidden = count("--hidden-size", 128, 1, 256)?;
         let batch = count("--batch-size", 64, 1, 512)?;
         let seq_len = count("--seq-len", 20, 1, 512)?;
-        let rows_per_group: Option<usize> = args
-            .opt_value_from_str("--rows-per-group")
-            .map_err(|e| format!("--rows-per-group: {e}"))?;
-        let rows_per_lane: Option<usize> = args
-            .opt_value_from_str("--rows-per-lane")
-            .map_err(|e| format!("--rows-per-lane: {e}"))?;
-        let forward_split: Option<usize> = args
-            .opt_value_from_str("--forward-split")
-            .map_err(|e| format!("--forward-split: {e}"))?;
-        let backward_split: Option<usize> = args
-            .opt_value_from_str("--backward-split")
-            .map_err(|e| format!("--backward-split: {e}"))?;
+        let mut layout_flag = |key: &'static str| -> Result<Option<usize>, String> {
+            args.opt_value_from_str(key)
+                .map_err(|e| format!("{key}: {e}"))
+        };
         let layout = LayoutChoice {
-            rows_per_group,
-            rows_per_lane,
-            forward_split,
-            backward_split,
+            rows_per_group: layout_flag("--rows-per-group")?,
+            rows_per_lane: layout_flag("--rows-per-lane")?,
+            forward_split: layout_flag("--forward-split")?,
+            backward_split: layout_flag("--backward-split")?,
         };
         let (cpu, gpu) = match args
             .opt_value_from_str::<_, String>("--backend")

@@ -119,8 +119,9 @@ pub struct GpuRecurrent {
     col_sum: Kernel<ColSum>,
     onehot_grad: Kernel<OnehotWeightGrad>,
     pack: Kernel<PackWHh>,
-    /// Bound where the cell has no such buffer (a cell state, a gate cache); never touched.
-    placeholder: wgpu::Buffer,
+    /// Bound where the cell has no cell state, and where it has no gate cache (two buffers:
+    /// WebGPU refuses one buffer at two writable bindings); never touched.
+    placeholders: [wgpu::Buffer; 2],
     /// `[B]` u32 lengths.
     pub(crate) lengths: wgpu::Buffer,
     /// `[B, T]` u32 symbols (one-hot input; a placeholder otherwise).
@@ -220,7 +221,7 @@ impl GpuRecurrent {
         };
         let lengths = make("lengths", b)?;
         let packed_floats = 4 * pack_w_hh::packed_len(spec.hidden_size, spec.cell.gates()) as u64;
-        let placeholder = make("placeholder", 4)?;
+        let placeholders = [make("no_c_cache", 4)?, make("no_gate_cache", 4)?];
         let tokens = make("tokens", if input == InputKind::OneHot { b * t } else { 1 })?;
         let (x, d_x) = match input {
             InputKind::Dense => (
@@ -276,7 +277,7 @@ impl GpuRecurrent {
             col_sum: Kernel::new(ctx),
             onehot_grad: Kernel::new(ctx),
             pack: Kernel::new(ctx),
-            placeholder,
+            placeholders,
             lengths,
             tokens,
             x,
@@ -323,7 +324,8 @@ impl GpuRecurrent {
                     CellBuffer::DGates => &d.d_gates,
                     CellBuffer::DGatesStep => &d.d_gates_step,
                     CellBuffer::DState => &d.d_state,
-                    CellBuffer::Placeholder => &self.placeholder,
+                    CellBuffer::NoCCache => &self.placeholders[0],
+                    CellBuffer::NoGateCache => &self.placeholders[1],
                 })
                 .collect();
             kernel.bind(ctx, cell_sequence::kernel_name(cell, pass), arena, &storage)

@@ -5,7 +5,7 @@
 //! [`crate::gpu::shader_source`]), so every cell has the same bindings and shares this host
 //! code: the kernel's name is the descriptor's [`CellSpec::kernels`] entry, and where a cell
 //! lacks a buffer (a cell state, a gate cache) a placeholder is bound that its kernel never
-//! reads or writes. CPU twins: `math::layer::LayerDirection::forward` / `backward` with the
+//! reads or writes (one per binding: WebGPU refuses one buffer at two writable bindings). CPU twins: `math::layer::LayerDirection::forward` / `backward` with the
 //! cell's [`crate::math::cell::Cell`] implementation.
 //!
 //! Layout ([`SequenceDims`], [`SequenceLayout`]): a workgroup of [`WG_SEQ`] invocations owns
@@ -79,8 +79,13 @@ pub enum CellBuffer {
     DGatesStep,
     /// `d_state [state blocks, B, H]`.
     DState,
-    /// Bound where the cell has no such buffer; never read or written (any small buffer).
-    Placeholder,
+    /// Bound at `c_cache` for a cell without a cell state; never read or written (any small
+    /// buffer).
+    NoCCache,
+    /// Bound at `gate_cache` for a cell without a gate cache; never read or written (any small
+    /// buffer other than [`CellBuffer::NoCCache`]'s: WebGPU refuses one buffer at two
+    /// writable bindings of a dispatch, even unused).
+    NoGateCache,
 }
 
 /// The storage bindings 1.. of `cell`'s `pass` kernel, in binding order.
@@ -90,12 +95,12 @@ pub fn bindings(cell: &CellSpec, pass: CellPass) -> Vec<(CellBuffer, Access)> {
     let c_cache = if cell.has_cell_state {
         CCache
     } else {
-        Placeholder
+        NoCCache
     };
     let gate_cache = if cell.gate_cache_blocks > 0 {
         GateCache
     } else {
-        Placeholder
+        NoGateCache
     };
     match pass {
         CellPass::Forward => vec![
