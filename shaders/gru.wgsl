@@ -18,9 +18,10 @@ const GATES: u32 = 3u;
 const HAS_CELL_STATE: bool = false;
 const HAS_GATE_CACHE: bool = true;
 
-// W_hh h_prev of one unit against four inputs h4: w[g] holds gate g's four weights.
-fn hh_times(h4: vec4<f32>, w: array<vec4<f32>, 4>) -> vec4<f32> {
-    return vec4(h4 * mat3x4<f32>(w[0], w[1], w[2]), 0.0);
+// acc + W_hh h_prev of one unit against four inputs h4: w[g] holds gate g's four weights
+// (component 3 unused).
+fn hh_add(acc: vec4<f32>, h4: vec4<f32>, w: array<vec4<f32>, 4>) -> vec4<f32> {
+    return vec4(acc.xyz + h4 * mat3x4<f32>(w[0], w[1], w[2]), acc.w);
 }
 
 fn cell_forward(x: vec4<f32>, hh: vec4<f32>, h_prev: f32, c_prev: f32, act: u32) -> CellForward {

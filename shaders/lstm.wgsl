@@ -18,9 +18,9 @@ const GATES: u32 = 4u;
 const HAS_CELL_STATE: bool = true;
 const HAS_GATE_CACHE: bool = true;
 
-// W_hh h_prev of one unit against four inputs h4: w[g] holds gate g's four weights.
-fn hh_times(h4: vec4<f32>, w: array<vec4<f32>, 4>) -> vec4<f32> {
-    return h4 * mat4x4<f32>(w[0], w[1], w[2], w[3]);
+// acc + W_hh h_prev of one unit against four inputs h4: w[g] holds gate g's four weights.
+fn hh_add(acc: vec4<f32>, h4: vec4<f32>, w: array<vec4<f32>, 4>) -> vec4<f32> {
+    return acc + h4 * mat4x4<f32>(w[0], w[1], w[2], w[3]);
 }
 
 fn cell_forward(x: vec4<f32>, hh: vec4<f32>, h_prev: f32, c_prev: f32, act: u32) -> CellForward {

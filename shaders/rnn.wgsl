@@ -13,9 +13,10 @@ const GATES: u32 = 1u;
 const HAS_CELL_STATE: bool = false;
 const HAS_GATE_CACHE: bool = false;
 
-// W_hh h_prev of one unit against four inputs h4: w[0] holds its four weights.
-fn hh_times(h4: vec4<f32>, w: array<vec4<f32>, 4>) -> vec4<f32> {
-    return vec4(dot(h4, w[0]), 0.0, 0.0, 0.0);
+// acc + W_hh h_prev of one unit against four inputs h4: w[0] holds its four weights
+// (components 1..3 unused).
+fn hh_add(acc: vec4<f32>, h4: vec4<f32>, w: array<vec4<f32>, 4>) -> vec4<f32> {
+    return vec4(acc.x + dot(h4, w[0]), acc.yzw);
 }
 
 fn cell_forward(x: vec4<f32>, hh: vec4<f32>, h_prev: f32, c_prev: f32, act: u32) -> CellForward {

@@ -1,6 +1,6 @@
 // sequence_forward.wgsl — one layer direction of a recurrent cell over the whole sequence, one
 // dispatch. The skeleton every cell shares: core/src/gpu/shader_source.rs composes the prelude,
-// a cell's part (shaders/<cell>.wgsl: GATES, HAS_CELL_STATE, HAS_GATE_CACHE, hh_times,
+// a cell's part (shaders/<cell>.wgsl: GATES, HAS_CELL_STATE, HAS_GATE_CACHE, hh_add,
 // cell_forward) and this file into the kernel <cell>_forward.
 //
 // Layout, step/time indexing and padding: SequenceDims in common.wgsl (the host runs this pass
@@ -61,7 +61,7 @@ fn sequence_forward(@builtin(local_invocation_index) local: u32,
             for (var g = 0u; g < 4u; g++) { w[g] = vec4(0.0); }
             for (var g = 0u; g < GATES; g++) { w[g] = w_hh_packed[at + g]; }
             for (var q = 0u; q < ROWS_PER_LANE_MAX; q++) {
-                if (q < lane.rows) { hh[q] += hh_times(get4_seq_shared((h_prev_at + q * p) / 4u + m4), w); }
+                if (q < lane.rows) { hh[q] = hh_add(hh[q], get4_seq_shared((h_prev_at + q * p) / 4u + m4), w); }
             }
         }
         for (var q = 0u; q < ROWS_PER_LANE_MAX; q++) {

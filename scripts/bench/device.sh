@@ -99,6 +99,8 @@ if [ -z "$names_dir" ] && command -v node >/dev/null 2>&1; then
 fi
 [ -n "$names_dir" ] || die "the names data is not here: set UNROLL_NAMES_DIR to a folder of the 18 names files (Arabic.txt …)"
 
+# the number on stdin with $1 decimals (nothing for nothing)
+round() { awk -v d="$1" 'NF { printf "%.*f\n", d, $1 }'; }
 # median of the numbers on stdin
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # runs "$@" when the budget allows, else prints why not; stdout of the command on stdout
@@ -111,7 +113,7 @@ IFS=, read -ra cells <<< "$CELLS"
 echo
 echo "## Names recipe: one epoch of train-names (hidden 128, batch 64, seed 0), training seconds"
 echo
-echo "| cell | GPU s/epoch | CPU s/epoch | CPU / GPU | GPU val_acc | CPU val_acc |"
+echo "| cell | GPU s/epoch | CPU s/epoch | GPU speed-up (CPU / GPU) | GPU val_acc | CPU val_acc |"
 echo "|---|---:|---:|---:|---:|---:|"
 for cell in "${cells[@]}"; do
   declare -A sec=() acc=()
@@ -122,8 +124,8 @@ for cell in "${cells[@]}"; do
       echo "train-names --backend gpu did not run on the GPU: $(grep -m1 '^backend\|^notice\|error' "$err" || tail -n1 "$err")" >&2
     fi
     rm -f "$err"
-    sec[$backend]="$(printf '%s\n' "$out" | grep -o '"sec":[0-9.eE+-]*' | head -n1 | cut -d: -f2)"
-    acc[$backend]="$(printf '%s\n' "$out" | grep -o '"val_acc":[0-9.eE+-]*' | head -n1 | cut -d: -f2)"
+    sec[$backend]="$(printf '%s\n' "$out" | grep -o '"sec":[0-9.eE+-]*' | head -n1 | cut -d: -f2 | round 2)"
+    acc[$backend]="$(printf '%s\n' "$out" | grep -o '"val_acc":[0-9.eE+-]*' | head -n1 | cut -d: -f2 | round 4)"
   done
   ratio="$(awk -v g="${sec[gpu]:-0}" -v c="${sec[cpu]:-0}" 'BEGIN { if (g > 0 && c > 0) printf "%.2f", c / g; else print "-" }')"
   printf '| %s | %s | %s | %s | %s | %s |\n' "$cell" "${sec[gpu]:--}" "${sec[cpu]:--}" "$ratio" "${acc[gpu]:--}" "${acc[cpu]:--}"
@@ -132,7 +134,7 @@ done
 echo
 echo "## Delay task: delay-copy at recipe R (length 96, delay 8, hidden 128, batch 32), $DELAY_STEPS steps, median ms/step"
 echo
-echo "| cell | GPU ms/step | CPU ms/step | CPU / GPU |"
+echo "| cell | GPU ms/step | CPU ms/step | GPU speed-up (CPU / GPU) |"
 echo "|---|---:|---:|---:|"
 for cell in "${cells[@]}"; do
   [ "$cell" = gru ] && continue

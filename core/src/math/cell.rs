@@ -25,7 +25,7 @@
 //! 2. `core/src/math/<cell>.rs` (new): the CPU step pair, an implementation of [`Cell`];
 //! 3. `core/src/math/mod.rs`: declares it;
 //! 4. `shaders/<cell>.wgsl` (new): its WGSL part (`GATES`, `HAS_CELL_STATE`, `HAS_GATE_CACHE`,
-//!    `hh_times`, `cell_forward`, `cell_backward`; `shaders/README.md`);
+//!    `hh_add`, `cell_forward`, `cell_backward`; `shaders/README.md`);
 //! 5. `core/src/gpu/shader_source.rs`: composes its two kernels (one `cell_kernels!` line and
 //!    its two entries in `KERNELS`);
 //!

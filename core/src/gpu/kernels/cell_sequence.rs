@@ -162,11 +162,13 @@ impl SequenceLayout {
     /// The default at hidden size `hidden` (1..=[`WG_SEQ`]): [`DEFAULT_ROWS_PER_LANE`] rows per
     /// invocation (fewer when that many rows overflow workgroup memory) and as many slots of
     /// `hidden` invocations as fit both [`WG_SEQ`] invocations and workgroup memory
-    /// (`R·⌈H/4⌉·4 ≤` [`SEQ_ROWS_UNITS`]). The invocations that leaves idle (half of them at
-    /// H = 128) take part in BPTT's product (`backward_split` 2 where two parts fit), and on a
-    /// GPU (`cpu_adapter` false) in the forward too. On a CPU adapter (lavapipe, SwiftShader)
-    /// the forward keeps one part: there every load costs, and more parts load each weight
-    /// once per part (`docs/bench.md`, "One skeleton per pass").
+    /// (`R·⌈H/4⌉·4 ≤` [`SEQ_ROWS_UNITS`]). On a GPU (`cpu_adapter` false) the invocations
+    /// that leaves idle (half of them at H = 128) take part as a second part where two fit:
+    /// BPTT's product is summed in two halves and the forward's rows are spread over them,
+    /// which shortens each invocation's serial chain per step. On a CPU adapter (lavapipe,
+    /// SwiftShader) the invocations of a workgroup run one after another anyway, so parts
+    /// would only add work (a barrier and the partial sums; the forward's extra loads), and
+    /// both passes keep one (`docs/bench.md`, "One skeleton per pass").
     pub fn for_hidden(hidden: usize, cpu_adapter: bool) -> Self {
         let h = stride4(hidden.max(1));
         let max_rows = (SEQ_ROWS_UNITS as usize / h).max(1);
@@ -174,11 +176,15 @@ impl SequenceLayout {
         let slots = (WG_SEQ as usize / hidden.max(1))
             .min(max_rows / rows_per_lane)
             .max(1);
-        let split = (WG_SEQ as usize / (slots * hidden.max(1))).clamp(1, SPLIT_MAX as usize);
+        let split = if cpu_adapter {
+            1
+        } else {
+            (WG_SEQ as usize / (slots * hidden.max(1))).clamp(1, SPLIT_MAX as usize)
+        };
         SequenceLayout {
             rows_per_group: slots * rows_per_lane,
             rows_per_lane,
-            forward_split: if cpu_adapter { 1 } else { split },
+            forward_split: split,
             backward_split: split,
         }
     }
