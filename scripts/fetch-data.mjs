@@ -62,7 +62,8 @@ async function readSums() {
   return new Map([...sums].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-function manifestText(sums) {
+/** manifest.json's text for `sums` (Map file name -> sha256, in class order). */
+export function manifestText(sums) {
   const files = [...sums].map(([file, sum]) => ({ class: file.replace(/\.txt$/, ''), file, sha256: sum }));
   return JSON.stringify({ version: 1, files }, null, 2) + '\n';
 }
@@ -186,8 +187,11 @@ async function main() {
   console.log(`fetch-data: ${sums.size} name files (${lines} lines, SHA-256 checked) ${how} to ${shown}`);
 }
 
-main().catch((e) => {
-  const message = e instanceof FetchDataError ? e.message : e.stack || String(e);
-  console.error(`fetch-data: error: ${message}`);
-  process.exit(1);
-});
+// Run as a script (imported, it only lends `manifestText`).
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((e) => {
+    const message = e instanceof FetchDataError ? e.message : e.stack || String(e);
+    console.error(`fetch-data: error: ${message}`);
+    process.exit(1);
+  });
+}

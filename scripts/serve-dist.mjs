@@ -60,10 +60,13 @@ async function fileOrNull(path) {
  * Creates (does not start) an HTTP server for `dir`.
  * Options: `block`: path prefixes answered with 404 (tests of the loading error);
  * `onRequest(req)`: called for each request (tests count what reaches the network);
- * `precompressed: false` ignores the .br/.gz copies (the load benchmark's uncompressed case).
+ * `precompressed: false` ignores the .br/.gz copies (the load benchmark's uncompressed case);
+ * `mount`: { "/path/prefix/": folder } answers that prefix from another folder (the end-to-end
+ * tests serve their small names data set at the data's URL; nothing else uses it).
  */
-export function createDistServer(dir, { block = [], onRequest, precompressed = true } = {}) {
+export function createDistServer(dir, { block = [], onRequest, precompressed = true, mount = {} } = {}) {
   const root = resolve(dir);
+  const mounts = Object.entries(mount).map(([prefix, folder]) => [prefix, resolve(folder)]);
   return createServer(async (req, res) => {
     try {
       onRequest?.(req);
@@ -76,8 +79,9 @@ export function createDistServer(dir, { block = [], onRequest, precompressed = t
         res.writeHead(404).end("blocked by the test");
         return;
       }
-      let file = normalize(join(root, path));
-      if (file !== root && !file.startsWith(root + sep)) {
+      const [prefix, base] = mounts.find(([p]) => path.startsWith(p)) ?? ["/", root];
+      let file = normalize(join(base, path.slice(prefix.length - 1)));
+      if (file !== base && !file.startsWith(base + sep)) {
         res.writeHead(403).end();
         return;
       }

@@ -3,7 +3,7 @@
 # right version. Sourced by scripts/serve.sh and scripts/test.sh (not meant to be run alone).
 #
 #   unroll_setup_build   wasm32 target, trunk 0.21.14, wasm-bindgen CLI = Cargo.lock's version,
-#                        npm tools (binaryen 132 for wasm-opt, playwright-core), the names data
+#                        npm tools (binaryen 132 for wasm-opt, playwright-core, axe-core), the names data
 #   unroll_setup_test    + Chromium, chromedriver, Mesa's Vulkan driver (lavapipe), CJK fonts
 set -euo pipefail
 
@@ -35,8 +35,13 @@ unroll_setup_build() {
   fi
 
   if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
-    log "installing trunk $TRUNK_VERSION (about 8 minutes on 2 cores, once)"
-    cargo install --locked "trunk@$TRUNK_VERSION"
+    # Without its default features (TLS for downloading tools, which `offline = true` in
+    # Trunk.toml never does, and the update check) and without trunk's own fat LTO: it only
+    # drives cargo, wasm-bindgen and wasm-opt, so its own speed does not matter. 436 CPU-seconds
+    # to build here, where the default install took about 8 minutes of 2 cores.
+    log "installing trunk $TRUNK_VERSION (a few minutes on 2 cores, once)"
+    CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_OPT_LEVEL=1 \
+      cargo install --locked --no-default-features "trunk@$TRUNK_VERSION"
   fi
 
   local wb; wb="$(wasm_bindgen_version)"
@@ -47,8 +52,8 @@ unroll_setup_build() {
     cargo install wasm-bindgen-cli --version "$wb"
   fi
 
-  if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
-    log "installing npm tools (binaryen, playwright-core)"
+  if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -f node_modules/axe-core/axe.min.js ]; then
+    log "installing npm tools (binaryen, playwright-core, axe-core)"
     npm ci --no-audit --no-fund --loglevel=error
   fi
   if [ ! -d scripts/node_modules ]; then

@@ -3,7 +3,7 @@
 # the names data), then runs every test of Unroll:
 #   1. native `cargo test`: CPU math vs PyTorch fixtures, WGSL kernels on Vulkan (lavapipe), data, URL codec
 #   2. Node tests of the data download path (archive served from 127.0.0.1)
-#   3. the native trainer (profile quick-release: release without LTO) on the real data, CPU path,
+#   3. the native trainer (the binary `cargo test` built, test profile) on the real data, CPU path,
 #      5 epochs per cell: val_acc must be within 0.03 of the lowest PyTorch figure
 #      (LSTM >= 0.668, GRU >= 0.699, RNN >= 0.683)
 #   4. the safetensors interchange with PyTorch and the names page's "As PyTorch" script run
@@ -52,7 +52,7 @@ count_plain() { # last "N passed, M failed[, K skipped]" line
 }
 check_accuracy() { # check_accuracy CELL MIN_VAL_ACC: the native trainer, CPU path, 5 epochs on the real data
   local cell="$1" min="$2" out="$LOGS/train-names-$1.jsonl"
-  "$RELEASE_DIR/train-names" --cell "$cell" --epochs 5 --backend cpu --seed 0 | tee "$out" || return 1
+  "$BIN_DIR/train-names" --cell "$cell" --epochs 5 --backend cpu --seed 0 | tee "$out" || return 1
   node -e '
     const [file, cell, min] = process.argv.slice(1);
     const lines = require("fs").readFileSync(file, "utf8").trim().split("\n").map(JSON.parse);
@@ -64,12 +64,14 @@ check_accuracy() { # check_accuracy CELL MIN_VAL_ACC: the native trainer, CPU pa
     process.exit(ok ? 0 : 1);' "$out" "$cell" "$min"
 }
 
-suite cargo-test count_cargo cargo test --no-fail-fast
+# UNROLL_CARGO_TIMINGS=1 also writes Cargo's build timings (target/cargo-timings/).
+suite cargo-test count_cargo cargo test --no-fail-fast ${UNROLL_CARGO_TIMINGS:+--timings}
 suite node-data count_node node --test scripts/tests/
-# Release binaries: the accuracy checks and the PyTorch interchange test use them.
-# The accuracy checks use the release settings without LTO (profile quick-release, Cargo.toml).
-RELEASE_DIR="${CARGO_TARGET_DIR:-$UNROLL_ROOT/target}/quick-release"
-suite release-build count_cargo bash -c 'cargo build --profile quick-release --bin train-names --bin bench --bin delay-copy && echo "test result: ok. 1 passed; 0 failed;"'
+# The accuracy checks and the PyTorch suites run the native binaries that `cargo test` built for
+# the core's tests (test profile: the core at opt-level 1, its hot dependencies at 2; the same
+# numbers as a release build, bit for bit, in about twice its time), so nothing is compiled
+# again for them.
+BIN_DIR="${CARGO_TARGET_DIR:-$UNROLL_ROOT/target}/debug"
 # Thresholds: the lowest validation accuracy PyTorch reaches with the same recipe after 5 epochs
 # (LSTM 0.698, GRU 0.729, RNN 0.713: the lowest of 6 runs over 4 seeded splits, PyTorch on one
 # CPU thread) minus 0.03.
@@ -77,16 +79,18 @@ suite accuracy-lstm count_plain check_accuracy lstm 0.668
 suite accuracy-gru count_plain check_accuracy gru 0.699
 suite accuracy-rnn count_plain check_accuracy rnn 0.683
 if command -v python3 >/dev/null 2>&1; then
-  suite torch-interop count_plain env UNROLL_BENCH="$RELEASE_DIR/bench" python3 core/tests/python/test_safetensors_torch.py
-  suite torch-script count_plain env UNROLL_TRAIN_NAMES="$RELEASE_DIR/train-names" python3 core/tests/python/test_as_pytorch.py
-  suite torch-delay count_plain env UNROLL_DELAY_COPY="$RELEASE_DIR/delay-copy" python3 core/tests/python/test_delay_pytorch.py
+  suite torch-interop count_plain env UNROLL_BENCH="$BIN_DIR/bench" python3 core/tests/python/test_safetensors_torch.py
+  suite torch-script count_plain env UNROLL_TRAIN_NAMES="$BIN_DIR/train-names" python3 core/tests/python/test_as_pytorch.py
+  suite torch-delay count_plain env UNROLL_DELAY_COPY="$BIN_DIR/delay-copy" UNROLL_LONG_MEMORY="$BIN_DIR/long-memory" python3 core/tests/python/test_delay_pytorch.py
 else
   log "python3 not found: skipping the PyTorch safetensors interchange test (it also needs torch)"
 fi
 # The tests need the pre-compressed copies but not the last percent of brotli (quality 11 costs
 # about 30 s on the wasm module; quality 9 takes 3 s and is 4 % larger).
 suite trunk-build count_cargo env UNROLL_BROTLI_QUALITY="${UNROLL_BROTLI_QUALITY:-9}" bash -c 'trunk build --release --skip-version-check && echo "test result: ok. 1 passed; 0 failed;"'
-suite e2e count_node env UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/
+# One file at a time by default: several tests bound the main thread's longest task, which a
+# second browser on 2 cores would stretch. UNROLL_E2E_CONCURRENCY=2 runs two files at once.
+suite e2e count_node env UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency="${UNROLL_E2E_CONCURRENCY:-1}" scripts/e2e/
 printf 'suite times (wall clock):\n%s%-16s %5d s\n' "$times" "total" "$SECONDS"
 echo "summary: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -2,7 +2,7 @@
 //! record the page keeps in IndexedDB so that a reload restores the model and its curves.
 //!
 //! Plain data and pure functions (no browser API), so the rules are tested natively
-//! (`core/tests/keep_model.rs`); the browser side is the app's `names::keep`.
+//! (`core/tests/suite/keep_model.rs`); the browser side is the app's `names::keep`.
 //!
 //! **The weights file** is [`crate::weights::export_classifier`]'s format (PyTorch names
 //! `rnn.weight_ih_l0`, …, `fc.weight`, `fc.bias`, and its metadata: cell, sizes, `classes`,
@@ -24,9 +24,14 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Format version of [`SavedSession`] (bumped when a field changes meaning). Version 2 records
-/// may carry a resume checkpoint beside them ([`encode_checkpoint`]); version 1 records are
-/// still read, as a model without Resume.
-pub const SAVED_VERSION: u32 = 2;
+/// may carry a resume checkpoint beside them ([`encode_checkpoint`]); version 3 checkpoints
+/// also count the epoch's training accuracy so far ([`Checkpoint::epoch_correct`]). Version 1
+/// and 2 records are still read, as a model without Resume.
+pub const SAVED_VERSION: u32 = 3;
+
+/// The oldest record version whose checkpoint this code reads (an older one's bytes have
+/// another layout: the model comes back without Resume).
+pub const CHECKPOINT_VERSION_MIN: u32 = 3;
 
 /// The oldest record version this code reads.
 pub const SAVED_VERSION_MIN: u32 = 1;

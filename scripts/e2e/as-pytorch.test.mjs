@@ -5,31 +5,20 @@
 //
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/as-pytorch.test.mjs`
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, buildDist, serveDist, launch, openPage, value, num, until } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { value, num, until } from "./lib.mjs";
 
+// The script is the page's configuration and classes as text: the small test data set (its
+// classes are the script's), a fresh profile per test as before.
+const app = e2e();
 const PAGE = "?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=256&epochs=1&seed=3&backend=cpu";
-const LANGUAGES = ["Arabic", "Chinese", "Czech", "Dutch", "English", "French", "German", "Greek", "Irish",
-  "Italian", "Japanese", "Korean", "Polish", "Portuguese", "Russian", "Scottish", "Spanish", "Vietnamese"];
-
-let server;
-let tmp;
-
-before(async () => {
-  buildDist();
-  server = await serveDist();
-  tmp = mkdtempSync(join(tmpdir(), "unroll-as-pytorch-"));
-});
-
-after(async () => {
-  await server?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+let tmpDir;
+const tmp = () => (tmpDir ??= app.tmp("unroll-as-pytorch-"));
 
 const script = (page) => page.textContent('[data-testid="as-pytorch-script"]');
 const line = (text, start) => text.split("\n").find((l) => l.startsWith(start));
@@ -40,16 +29,16 @@ async function ready(page) {
 }
 
 test("the script follows the form and the data, and downloads as shown", { timeout: 300_000 }, async () => {
-  const b = await launch({});
+  const b = await app.launch();
   try {
-    const { page, consoleErrors } = await openPage(b.context, server.url, PAGE);
+    const { page, errors: consoleErrors } = await app.open(PAGE, { browser: b });
     await ready(page);
     let text = await script(page);
     for (const l of ['    cell="gru",', "    hidden_size=8,", "    batch_size=256,", "    epochs=1,", "    seed=3,", '    head="last",']) {
       assert.ok(text.split("\n").includes(l), `the script has ${l}`);
     }
     assert.ok(text.includes("    python3 unroll-names-gru-h8.py "), "its usage lines name the offered file");
-    assert.equal(line(text, "CLASSES = "), `CLASSES = [${LANGUAGES.map((l) => `"${l}"`).join(", ")}]  # the languages in label order (fc's rows)`);
+    assert.equal(line(text, "CLASSES = "), `CLASSES = [${app.data.classes.map((l) => `"${l}"`).join(", ")}]  # the languages in label order (fc's rows)`);
     assert.match(line(text, "DATA = "), /^DATA = "data\/names"/);
     assert.match(line(text, "PAGE = "), /\?v=1&lesson=names&cell=gru&hidden_size=8/);
     assert.equal(await page.getAttribute('[data-testid="as-pytorch"]', "data-file"), "unroll-names-gru-h8.py");
@@ -57,7 +46,7 @@ test("the script follows the form and the data, and downloads as shown", { timeo
     // Downloaded: the same text, a Python program.
     const [download] = await Promise.all([page.waitForEvent("download"), page.click('[data-testid="as-pytorch-download"]')]);
     assert.equal(download.suggestedFilename(), "unroll-names-gru-h8.py");
-    const file = join(tmp, download.suggestedFilename());
+    const file = join(tmp(), download.suggestedFilename());
     await download.saveAs(file);
     assert.equal(readFileSync(file, "utf8"), text);
     assert.equal(await value(page, "as-pytorch-message"), "ok");
@@ -77,12 +66,11 @@ test("the script follows the form and the data, and downloads as shown", { timeo
     assert.equal(await page.$('[data-testid="as-pytorch-message"]'), null, "the old download's message is gone");
 
     // Own data: its languages and its file.
-    const langs = ["Greek", "Japanese", "Polish"];
-    const tsv = langs.flatMap((lang) => readFileSync(join(ROOT, "www", "data", "names", `${lang}.txt`), "utf8")
-      .split("\n").filter((n) => n.trim()).map((n) => `${n.trim()}\t${lang}`)).join("\n") + "\n";
+    const langs = ["German", "Irish", "Japanese"];
+    const tsv = langs.flatMap((lang) => app.data.names[lang].filter((n) => n.trim()).map((n) => `${n.trim()}\t${lang}`)).join("\n") + "\n";
     await page.setInputFiles('[data-testid="data-upload"]', { name: "three.tsv", mimeType: "text/tab-separated-values", buffer: Buffer.from(tsv) });
     await until(async () => (await value(page, "data-source")) === "upload", 30_000, "the upload");
-    await until(async () => line(await script(page), "CLASSES = ").startsWith('CLASSES = ["Greek", "Japanese", "Polish"]'), 5_000, "the upload's classes");
+    await until(async () => line(await script(page), "CLASSES = ").startsWith('CLASSES = ["German", "Irish", "Japanese"]'), 5_000, "the upload's classes");
     assert.match(line(await script(page), "DATA = "), /^DATA = "three\.tsv"  # your file/);
     assert.deepEqual(consoleErrors, []);
   } finally {
@@ -91,9 +79,9 @@ test("the script follows the form and the data, and downloads as shown", { timeo
 });
 
 test("the script's panel is Chinese in lang=zh", { timeout: 180_000 }, async () => {
-  const b = await launch({});
+  const b = await app.launch();
   try {
-    const { page, consoleErrors } = await openPage(b.context, server.url, `${PAGE}&lang=zh`);
+    const { page, errors: consoleErrors } = await app.open(`${PAGE}&lang=zh`, { browser: b });
     await ready(page);
     const panel = await page.textContent('[data-testid="as-pytorch"]');
     assert.match(panel, /PyTorch 脚本/);
@@ -112,9 +100,9 @@ const DELAY_PAGE = "?v=1&lesson=delay&cell=all&delay=16&length=40&hidden_size=16
 const delayScript = (page) => page.textContent('[data-testid="delay-as-pytorch-script"]');
 
 test("the long-memory lab's script follows its settings, downloads and runs", { timeout: 240_000 }, async () => {
-  const b = await launch({});
+  const b = await app.launch();
   try {
-    const { page, consoleErrors } = await openPage(b.context, server.url, DELAY_PAGE);
+    const { page, errors: consoleErrors } = await app.open(DELAY_PAGE, { browser: b });
     await page.waitForSelector('[data-testid="delay-as-pytorch-script"]', { state: "attached", timeout: 30_000 });
     const text = await delayScript(page);
     for (const l of ['    cells=["rnn", "lstm", "gru"],', "    delay=16,", "    length=40,", "    hidden_size=16,", "    steps=700,", "    seed=5,", "    seeds=2,", "    forget_bias=1.0,"]) {
@@ -125,7 +113,7 @@ test("the long-memory lab's script follows its settings, downloads and runs", { 
     assert.equal(await page.getAttribute('[data-testid="delay-as-pytorch"]', "data-file"), "unroll-delay16-all.py");
     const [download] = await Promise.all([page.waitForEvent("download"), page.click('[data-testid="delay-as-pytorch-download"]')]);
     assert.equal(download.suggestedFilename(), "unroll-delay16-all.py");
-    const file = join(tmp, download.suggestedFilename());
+    const file = join(tmp(), download.suggestedFilename());
     await download.saveAs(file);
     assert.equal(readFileSync(file, "utf8"), text);
     assert.equal(await value(page, "delay-as-pytorch-message"), "ok");
@@ -154,9 +142,9 @@ test("the long-memory lab's script follows its settings, downloads and runs", { 
 });
 
 test("the long-memory lab's script panel is Chinese in lang=zh", { timeout: 120_000 }, async () => {
-  const b = await launch({});
+  const b = await app.launch();
   try {
-    const { page, consoleErrors } = await openPage(b.context, server.url, `${DELAY_PAGE}&lang=zh`);
+    const { page, errors: consoleErrors } = await app.open(`${DELAY_PAGE}&lang=zh`, { browser: b });
     await page.waitForSelector('[data-testid="delay-as-pytorch-script"]', { state: "attached", timeout: 30_000 });
     const panel = await page.textContent('[data-testid="delay-as-pytorch"]');
     assert.match(panel, /对应的 PyTorch 代码/);

@@ -7,7 +7,8 @@
 //   against an independent float64 computation of the lesson's formula here), the gap and the
 //   explanation in the status region (aria-live).
 // - The reveal follows the page's state: lesson 5 with z moved after a reveal says its answer is
-//   stale; Try again, and the new reveal answers for the new z.
+//   stale; Try again, and the new reveal answers for the new z; Try again clears the old
+//   prediction (the slider back in the middle).
 // - Keyboard: the slider moves with the arrow keys, Lock and Reveal work with Enter.
 // - `quiz=0` hides every checkpoint and the index's marks, and stays in the URL through a
 //   slider change and the lessons' links.
@@ -18,25 +19,18 @@
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/checkpoints.test.mjs`
 // (without UNROLL_E2E_SKIP_BUILD it builds dist/ first).
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { OUT, buildDist, serveDist, launch, until } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { ANSWER_READOUTS, OUT, underVeil, until } from "./lib.mjs";
 
 const LESSONS = ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"];
 const CP = '[data-testid="checkpoint"]';
 
-let server;
-
-before(async () => {
-  buildDist();
-  server = await serveDist();
-});
-
-after(async () => {
-  await server?.close();
-});
+// Lessons only: no names data is read.
+const app = e2e();
 
 /** The answers of the lessons' default states, computed here in float64 from the formulas. */
 function expected(lesson) {
@@ -84,7 +78,7 @@ async function open(context, query) {
     if (m.type() === "error") problems.push(`console: ${m.text()}`);
   });
   page.on("pageerror", (e) => problems.push(`pageerror: ${e}`));
-  await page.goto(server.url + query, { waitUntil: "load" });
+  await page.goto(app.url + query, { waitUntil: "load" });
   await page.waitForSelector(".lx-root", { timeout: 60_000 });
   return { page, problems };
 }
@@ -101,23 +95,8 @@ async function setNumber(page, v) {
 }
 
 /** A readout per lesson that gives its question's answer away (lesson 8's depths appear only once measured). */
-const VEILED = {
-  unroll: "unroll-eq-h",
-  shapes: "shapes-count-other-seq_len",
-  bptt: "bptt-chart",
-  lstm: "lstm-c-2",
-  gru: "gru-h",
-  bidir: "bidir-h_n-1",
-  softmax: "softmax-prob-1",
-};
-
-/** Whether the readout `testid` sits under a blur (and is hidden from screen readers). */
-async function veiled(page, testid) {
-  return page.$eval(`[data-testid="${testid}"]`, (el) => {
-    const v = el.closest(".lx-veiled");
-    return v !== null && v.closest("[aria-hidden='true']") !== null && getComputedStyle(v).filter.includes("blur");
-  });
-}
+const VEILED = { ...ANSWER_READOUTS, parallel: undefined };
+const veiled = underVeil;
 
 /** Predicts (0.25 on a slider, the first choice otherwise), locks and reveals; returns what the page shows. */
 async function answer(page) {
@@ -158,7 +137,7 @@ async function answer(page) {
 
 for (const lang of ["en", "zh"]) {
   test(`every lesson's checkpoint locks and reveals its computed answer (${lang})`, { timeout: 300_000 }, async () => {
-    const b = await launch({ webgpu: false });
+    const b = await app.launch();
     try {
       for (const lesson of LESSONS) {
         const { page, problems } = await open(b.context, `?v=1&lesson=${lesson}&lang=${lang}`);
@@ -196,7 +175,7 @@ for (const lang of ["en", "zh"]) {
 }
 
 test("the reveal follows the page's state; the keyboard works", { timeout: 180_000 }, async () => {
-  const b = await launch({ webgpu: false });
+  const b = await app.launch();
   try {
     const { page, problems } = await open(b.context, "?v=1&lesson=gru");
     const first = await answer(page);
@@ -240,6 +219,9 @@ test("the reveal follows the page's state; the keyboard works", { timeout: 180_0
       2000,
       "focus on the prediction after Try again",
     );
+    // The old prediction is gone: the slider is back in the middle, nothing is locked in.
+    assert.equal(await k.page.$eval(`${CP} [data-testid="checkpoint-number"]`, (e) => Number(e.value)), 0);
+    assert.equal(await attr(k.page, CP, "data-prediction"), "");
     assert.deepEqual(k.problems, []);
   } finally {
     await b.close();
@@ -247,7 +229,7 @@ test("the reveal follows the page's state; the keyboard works", { timeout: 180_0
 });
 
 test("quiz=0 hides the checkpoints and stays in the URL", { timeout: 180_000 }, async () => {
-  const b = await launch({ webgpu: false });
+  const b = await app.launch();
   try {
     for (const lesson of LESSONS) {
       const { page, problems } = await open(b.context, `?v=1&lesson=${lesson}&lang=zh&quiz=0`);
@@ -273,7 +255,7 @@ test("quiz=0 hides the checkpoints and stays in the URL", { timeout: 180_000 }, 
     assert.equal(await page.$('[data-testid="checkpoint-progress-gru"]'), null);
     assert.equal(await page.$('[data-testid="checkpoint-panel"]'), null);
     // Without quiz=0 they are there.
-    await page.goto(server.url + "?v=1", { waitUntil: "load" });
+    await page.goto(app.url + "?v=1", { waitUntil: "load" });
     await page.waitForSelector('[data-testid="checkpoint-progress-gru"]', { timeout: 30_000 });
   } finally {
     await b.close();
@@ -281,7 +263,7 @@ test("quiz=0 hides the checkpoints and stays in the URL", { timeout: 180_000 }, 
 });
 
 test("answers survive a reload; the index marks them; Reset opens them again", { timeout: 180_000 }, async () => {
-  const b = await launch({ webgpu: false });
+  const b = await app.launch();
   try {
     const { page, problems } = await open(b.context, "?v=1&lesson=lstm&lang=zh");
     const r = await answer(page);
@@ -292,7 +274,7 @@ test("answers survive a reload; the index marks them; Reset opens them again", {
     assert.equal(Number(await attr(page, CP, "data-prediction")), 0.25);
     assert.match(await page.textContent(`${CP} [data-testid="checkpoint-answer"]`), /^本页计算结果：/);
     // A locked prediction survives too.
-    await page.goto(server.url + "?v=1&lesson=softmax", { waitUntil: "load" });
+    await page.goto(app.url + "?v=1&lesson=softmax", { waitUntil: "load" });
     await page.waitForSelector(CP);
     await page.click(`${CP} [data-testid="checkpoint-choice-2"]`);
     await page.click(`${CP} [data-testid="checkpoint-lock"]`);
@@ -302,7 +284,7 @@ test("answers survive a reload; the index marks them; Reset opens them again", {
     await page.waitForSelector(`${CP}[data-state="locked"]`, { timeout: 30_000 });
     assert.equal(await attr(page, CP, "data-prediction"), "2");
 
-    await page.goto(server.url + "?v=1&lang=zh", { waitUntil: "load" });
+    await page.goto(app.url + "?v=1&lang=zh", { waitUntil: "load" });
     await page.waitForSelector('[data-testid="checkpoint-progress-lstm"][data-value="1"]', { timeout: 30_000 });
     assert.equal(await attr(page, '[data-testid="checkpoint-progress-softmax"]', "data-value"), "0");
     assert.equal(await attr(page, '[data-testid="checkpoint-total"]', "data-value"), "1");
@@ -316,7 +298,7 @@ test("answers survive a reload; the index marks them; Reset opens them again", {
     await page.waitForSelector('[data-testid="checkpoint-progress-lstm"][data-value="0"]', { timeout: 5000 });
     // The page says so once the browser has deleted them (leaving before could keep some).
     await until(async () => (await page.textContent('[data-testid="checkpoint-reset-status"]')) !== "", 5000, "the reset's confirmation");
-    await page.goto(server.url + "?v=1&lesson=lstm", { waitUntil: "load" });
+    await page.goto(app.url + "?v=1&lesson=lstm", { waitUntil: "load" });
     await page.waitForSelector(CP);
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(await cpState(page), "open", "the reset is kept");
@@ -331,7 +313,7 @@ test("screenshots of a checkpoint before and after the reveal", { timeout: 300_0
   mkdirSync(dir, { recursive: true });
   for (const width of [1440, 375]) {
     for (const lang of ["en", "zh"]) {
-      const b = await launch({ webgpu: false, viewport: { width, height: 900 } });
+      const b = await app.launch({ viewport: { width, height: 900 } });
       try {
         for (const lesson of ["lstm", "gru"]) {
           const { page } = await open(b.context, `?v=1&lesson=${lesson}&lang=${lang}`);

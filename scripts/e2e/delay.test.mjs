@@ -17,27 +17,16 @@
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/delay.test.mjs`.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { buildDist, serveDist, launch, openPage, value, num, until, settled, records } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { value, num, until, settled, records } from "./lib.mjs";
 
-let server;
-let browser;
-
-before(async () => {
-  buildDist();
-  server = await serveDist();
-  browser = await launch({ webgpu: false });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+// The delay-copy task needs no names data; one browser for the file.
+const app = e2e();
 
 async function open(query) {
-  const { page, consoleErrors } = await openPage(browser.context, server.url, query);
-  await page.waitForSelector('[data-testid="delay-page"]', { timeout: 60_000 });
+  const { page, errors: consoleErrors } = await app.open(query, { wait: "delay-page" });
   return { page, consoleErrors };
 }
 
@@ -301,7 +290,7 @@ test("an invalid delay shows the rule and a URL notice, and Start stays disabled
 });
 
 test("the lessons index links to the delay page", { timeout: 60_000 }, async () => {
-  const { page } = await openPage(browser.context, server.url, "?v=1");
+  const { page } = await app.open("?v=1");
   await page.waitForSelector('[data-testid="nav-delay"]', { timeout: 60_000 });
   await page.click('[data-testid="nav-delay"]');
   await page.waitForSelector('[data-testid="delay-page"]', { timeout: 60_000 });

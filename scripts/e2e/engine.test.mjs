@@ -6,27 +6,20 @@
 //
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/engine.test.mjs`.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { buildDist, serveDist, launch, openPage, num, value, until, settled, records, maxLongTask } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { num, value, until, settled, records, maxLongTask } from "./lib.mjs";
 
 const TIMEOUT = Number(process.env.UNROLL_E2E_TRAIN_TIMEOUT_MS || 600_000);
+// The real data: a run that must outlast the test needs its epochs (the small data set's 50
+// epochs of one name a step end within seconds), and resume equality is a check of learning.
 // A small GRU on the CPU path: a long run (it never ends during a test) and three epochs of the
 // real data one name per step (3 × 16,195 steps, about 11 s on a quiet 2-core machine: one epoch
 // took 3.6 s, too short to see a checkpoint saved before the run ended).
+const app = e2e({ data: "real" });
 const LONG = "?v=1&lesson=names&cell=gru&hidden_size=32&batch_size=16&epochs=50&seed=5&backend=cpu";
 const RUN = "?v=1&lesson=names&cell=gru&hidden_size=32&batch_size=1&epochs=3&seed=5&backend=cpu";
-
-let server;
-
-before(async () => {
-  buildDist();
-  server = await serveDist();
-});
-
-after(async () => {
-  await server?.close();
-});
 
 async function startRun(page) {
   await page.waitForSelector('[data-testid="train-start"]:not([disabled])', { timeout: 120_000 });
@@ -41,9 +34,10 @@ async function finish(page) {
 }
 
 test("training runs in the engine's Web Worker and the page stays free", { timeout: TIMEOUT }, async () => {
-  const { context, close } = await launch();
+  const lab = await app.open(LONG, { fresh: true });
+  const close = () => lab.close();
   try {
-    const { page, consoleErrors } = await openPage(context, server.url, LONG);
+    const { page, errors: consoleErrors } = lab;
     await startRun(page);
     const workers = page.workers().map((w) => w.url());
     assert.equal(workers.filter((u) => u.endsWith("/engine-worker.js")).length, 1, `one engine worker: ${workers}`);
@@ -74,9 +68,10 @@ test("training runs in the engine's Web Worker and the page stays free", { timeo
 });
 
 test("a run keeps training while the learner reads a lesson, and the header link returns to it", { timeout: TIMEOUT }, async () => {
-  const { context, close } = await launch();
+  const lab = await app.open(LONG, { fresh: true });
+  const close = () => lab.close();
   try {
-    const { page, consoleErrors } = await openPage(context, server.url, LONG);
+    const { page, errors: consoleErrors } = lab;
     await startRun(page);
     await page.click('[data-testid="nav-lessons"]');
     await page.waitForSelector('[data-testid="lesson-index"]', { state: "visible" });
@@ -103,9 +98,10 @@ test("a reload mid-epoch resumes from the saved step with the uninterrupted run'
   // The uninterrupted run.
   let whole;
   {
-    const { context, close } = await launch();
+    const run = await app.open(RUN, { fresh: true });
+    const close = () => run.close();
     try {
-      const { page } = await openPage(context, server.url, RUN);
+      const { page } = run;
       await startRun(page);
       whole = await finish(page);
     } finally {
@@ -113,9 +109,10 @@ test("a reload mid-epoch resumes from the saved step with the uninterrupted run'
     }
   }
   assert.ok(whole.steps > 0 && whole.points === whole.steps, `every step drawn: ${JSON.stringify(whole)}`);
-  const { context, close } = await launch();
+  const run = await app.open(RUN, { fresh: true });
+  const close = () => run.close();
   try {
-    const { page, consoleErrors } = await openPage(context, server.url, RUN);
+    const { page, errors: consoleErrors } = run;
     await startRun(page);
     // Wait for a checkpoint saved in IndexedDB mid-epoch, then reload.
     const saved = await until(async () => {

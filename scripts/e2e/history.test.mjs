@@ -1,28 +1,19 @@
 // End-to-end test of the address bar across in-app links, Back, Forward and reload: the bar
 // always holds the canonical URL of the page on screen, with its settings, and no history entry
 // is overwritten by a page that is hidden (the training and delay pages stay mounted while
-// another page shows) or being left. Also the training page's "Copy link".
+// another page shows) or being left; a switch between the long-memory lab's tasks is an entry
+// of its own. Also the training page's "Copy link".
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/history.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
 // reuses dist/).
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { buildDist, serveDist, launch, until } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { until } from "./lib.mjs";
 
-let server;
-let browser;
-
-before(async () => {
-  buildDist();
-  server = await serveDist();
-  browser = await launch({ webgpu: false });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+// Navigation is wiring: the small test data set, one browser for the file.
+const app = e2e();
 
 /** The page on screen (the shell hides the kept-mounted pages with `hidden`). */
 const SHOWN = ".route:not([hidden])";
@@ -31,16 +22,10 @@ const DELAY = `${SHOWN} [data-testid="delay-page"]`;
 const INDEX = `${SHOWN} [data-testid="lesson-index"]`;
 const GRU = `${SHOWN} [data-testid="lesson-gru"]`;
 
-/** Opens `query`; collects console errors and page errors. */
+/** Opens `query` in the file's browser: the page and its console errors. */
 async function open(query) {
-  const page = await browser.context.newPage();
-  const problems = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") problems.push(`console: ${m.text()}`);
-  });
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e}`));
-  await page.goto(server.url + query, { waitUntil: "load" });
-  return { page, problems };
+  const { page, errors } = await app.open(query);
+  return { page, problems: errors };
 }
 
 /** `?query` of the address bar. */
@@ -133,6 +118,37 @@ for (const lang of ["zh", "en"]) {
   });
 }
 
+for (const lang of ["en", "zh"]) {
+  test(`${lang}: a task switch is an entry of its own: Back shows the task before, with its settings`, { timeout: 180_000 }, async () => {
+    const memory = (task) => `${SHOWN} [data-testid="memory-page"][data-value="${task}"]`;
+    const adding = `?v=1&lesson=delay&task=adding&length=30&lang=${lang}`;
+    const order = `?v=1&lesson=delay&task=order&lang=${lang}`;
+    const delay = `?v=1&lesson=delay&lang=${lang}`;
+    const { page, problems } = await open(adding);
+    await shows(page, memory("adding"), adding, "opened");
+    const len0 = await page.evaluate(() => history.length);
+    await page.click(`${SHOWN} [data-testid="task-switch-order"]`);
+    await shows(page, memory("order"), order, "switched to order");
+    await page.click(`${SHOWN} [data-testid="task-switch-delay"]`);
+    await shows(page, DELAY, delay, "switched to delay-copy");
+    assert.equal(await page.evaluate(() => history.length), len0 + 2, "each switch pushed one entry");
+    await page.goBack();
+    await shows(page, memory("order"), order, "Back to order");
+    await page.goBack();
+    await shows(page, memory("adding"), adding, "Back to adding");
+    assert.equal(await page.inputValue(`${SHOWN} [data-testid="mcfg-length"]`), "30", "adding's T");
+    await page.goForward();
+    await shows(page, memory("order"), order, "Forward to order");
+    assert.equal(await page.inputValue(`${SHOWN} [data-testid="mcfg-length"]`), "100", "order's own T");
+    await page.reload({ waitUntil: "load" });
+    await shows(page, memory("order"), order, "reload");
+    await page.goBack();
+    await shows(page, memory("adding"), adding, "Back after the reload");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+}
+
 test("Back to an earlier training entry with other settings shows that entry's settings", { timeout: 180_000 }, async () => {
   const first = "?v=1&lesson=names&hidden_size=16&lang=zh";
   const { page, problems } = await open(first);
@@ -164,7 +180,7 @@ test("Back to an earlier training entry with other settings shows that entry's s
 
 for (const lang of ["en", "zh"]) {
   test(`${lang}: the training page's Copy link copies its canonical URL, settings included`, { timeout: 120_000 }, async () => {
-    await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url.replace(/\/$/, "") });
+    await (await app.sharedBrowser()).context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.url.replace(/\/$/, "") });
     // A query that is not canonical: the link copied is the canonical one.
     const { page, problems } = await open(`?lesson=names&hidden_size=16&seed=3&lang=${lang}&v=1`);
     await page.waitForSelector(TRAINING, { timeout: 60_000 });
@@ -187,7 +203,7 @@ for (const lang of ["en", "zh"]) {
       }, 5000, "the link copied");
       return text;
     };
-    assert.equal(await copy(), server.url.replace(/\/$/, "") + "/" + expected);
+    assert.equal(await copy(), app.url.replace(/\/$/, "") + "/" + expected);
     // A changed setting is in the next copy, at once.
     await page.fill(`${SHOWN} [data-testid="cfg-hidden_size"]`, "48");
     await page.press(`${SHOWN} [data-testid="cfg-hidden_size"]`, "Enter");

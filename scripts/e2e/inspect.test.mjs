@@ -8,26 +8,15 @@
 // (without UNROLL_E2E_SKIP_BUILD it builds dist/ with Trunk first).
 // Environment: UNROLL_E2E_TRAIN_TIMEOUT_MS (default 600000) bounds the training wait.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { buildDist, serveDist, launch, openPage, value, num, until } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { value, num, until } from "./lib.mjs";
 
 const TRAIN_TIMEOUT = Number(process.env.UNROLL_E2E_TRAIN_TIMEOUT_MS || 600_000);
-const LANGUAGES = new Set([
-  "Arabic", "Chinese", "Czech", "Dutch", "English", "French", "German", "Greek", "Irish",
-  "Italian", "Japanese", "Korean", "Polish", "Portuguese", "Russian", "Scottish", "Spanish", "Vietnamese",
-]);
-
-let server;
-
-before(async () => {
-  buildDist();
-  server = await serveDist();
-});
-
-after(async () => {
-  await server?.close();
-});
+// The real data: the run must last long enough for the inspector to follow it from one set of
+// weights to the next, which the small data set's epochs do not.
+const app = e2e({ data: "real" });
 
 /** A heatmap canvas's hooks: {rows, cols, values, paddedFrom} (null when absent). */
 async function heatmap(page, id) {
@@ -74,12 +63,12 @@ function assertTanhRange(values, what) {
 }
 
 test("LSTM: heatmaps of Nguyen, pin the forget gate, reset, gradient flow", async (t) => {
-  const browser = await launch({ webgpu: false });
+  const browser = await app.launch();
   try {
     // Two epochs: the run must still be going when the inspector, brought into view by typing,
     // first reads the weights (out of view it follows them only every 2 s).
     const query = "?v=1&lesson=names&cell=lstm&hidden_size=32&epochs=2&backend=cpu&seed=5&autostart=1";
-    const { page, consoleErrors } = await openPage(browser.context, server.url, query);
+    const { page, errors: consoleErrors } = await app.names(query, { browser });
     // Typed while training: the inspector follows the published weights.
     await page.fill('[data-testid="inspect-input"]', "Nguyen");
     await page.waitForSelector('[data-testid="inspect-top"] li', { timeout: 120_000 });
@@ -132,7 +121,7 @@ test("LSTM: heatmaps of Nguyen, pin the forget gate, reset, gradient flow", asyn
     const before = await top(page);
     assert.equal(before.length, 5);
     for (const e of before) {
-      assert.ok(LANGUAGES.has(e.label), `unknown language ${e.label}`);
+      assert.ok(app.data.classes.includes(e.label), `unknown language ${e.label}`);
       assert.ok(e.p >= 0 && e.p <= 1, `probability ${e.p}`);
       assert.equal(e.base, null, "no unpinned reference without a pin");
     }
@@ -234,11 +223,11 @@ test("LSTM: heatmaps of Nguyen, pin the forget gate, reset, gradient flow", asyn
 });
 
 test("GRU (2 layers, bidirectional) and RNN: gates, layer/direction selector, pin disabled for RNN", async () => {
-  const browser = await launch({ webgpu: false });
+  const browser = await app.launch();
   try {
     // GRU, stacked and bidirectional: the weights published at the start are enough.
     const q = "?v=1&lesson=names&cell=gru&hidden_size=16&num_layers=2&bidirectional=1&epochs=1&backend=cpu&autostart=1";
-    const { page, consoleErrors } = await openPage(browser.context, server.url, q);
+    const { page, errors: consoleErrors } = await app.names(q, { browser });
     await page.fill('[data-testid="inspect-input"]', "Ito");
     await page.waitForSelector('[data-testid="inspect-top"] li', { timeout: 120_000 });
     // Pause, so the weights stay the same while the maps are read (pausing publishes them). This
@@ -285,7 +274,7 @@ test("GRU (2 layers, bidirectional) and RNN: gates, layer/direction selector, pi
     await page.close();
 
     // RNN: no gates, pin controls disabled with the reason.
-    const r = await openPage(browser.context, server.url, "?v=1&lesson=names&cell=rnn&hidden_size=16&epochs=1&backend=cpu&autostart=1");
+    const r = await app.names("?v=1&lesson=names&cell=rnn&hidden_size=16&epochs=1&backend=cpu&autostart=1", { browser });
     await r.page.fill('[data-testid="inspect-input"]', "Nguyen");
     await r.page.waitForSelector('[data-testid="inspect-top"] li', { timeout: 120_000 });
     const rh = await heatmap(r.page, "inspect-heatmap-h");
@@ -296,11 +285,11 @@ test("GRU (2 layers, bidirectional) and RNN: gates, layer/direction selector, pi
     }
     assert.equal(await r.page.$('[data-testid^="inspect-gate-"]'), null, "no gate maps for an RNN");
     assert.equal(await r.page.$('[data-testid="inspect-where"]'), null, "one layer, one direction: no selector");
-    assert.deepEqual(r.consoleErrors, [], "no console errors (RNN)");
+    assert.deepEqual(r.errors, [], "no console errors (RNN)");
     await r.page.close();
 
     // head=padded: the model reads 10 steps; the padding columns are marked.
-    const p = await openPage(browser.context, server.url, "?v=1&lesson=names&cell=lstm&hidden_size=16&head=padded&epochs=1&backend=cpu&autostart=1");
+    const p = await app.names("?v=1&lesson=names&cell=lstm&hidden_size=16&head=padded&epochs=1&backend=cpu&autostart=1", { browser });
     await p.page.fill('[data-testid="inspect-input"]', "Ito");
     await p.page.waitForSelector('[data-testid="inspect-top"] li', { timeout: 120_000 });
     const ph = await heatmap(p.page, "inspect-heatmap-h");
@@ -311,7 +300,7 @@ test("GRU (2 layers, bidirectional) and RNN: gates, layer/direction selector, pi
     await until(async () => (await heatmap(p.page, "inspect-heatmap-h")).paddedFrom === "", 5_000, "the long name");
     assert.equal((await heatmap(p.page, "inspect-heatmap-h")).cols, 10, "a long name is cut to 10 steps");
     assert.match(await p.page.textContent('[data-testid="inspect-reads"]'), /8 more are cut off/);
-    assert.deepEqual(p.consoleErrors, [], "no console errors (padded)");
+    assert.deepEqual(p.errors, [], "no console errors (padded)");
   } finally {
     await browser.close();
   }

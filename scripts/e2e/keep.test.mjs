@@ -6,50 +6,22 @@
 // a long main-thread task; a lost WebGPU device hands over to the CPU without a reset.
 //
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/keep.test.mjs`
-// (without UNROLL_E2E_SKIP_BUILD it builds dist/ first). Real data: www/data/names.
+// (without UNROLL_E2E_SKIP_BUILD it builds dist/ first). Data: the fixture's small test data set.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, buildDist, serveDist, launch, openPage, value, num, until, settled, records } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { num, records, settled, until, value } from "./lib.mjs";
 
 const TIMEOUT = Number(process.env.UNROLL_E2E_TRAIN_TIMEOUT_MS || 600_000);
-// CPU, a tiny GRU, one epoch of 64 steps.
-const TINY = "?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=256&epochs=1&seed=3&backend=cpu";
-
-let server;
-let tmp;
-
-before(async () => {
-  buildDist();
-  server = await serveDist();
-  tmp = mkdtempSync(join(tmpdir(), "unroll-keep-"));
-});
-
-after(async () => {
-  await server?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
-
-/** Types `name` and returns [{label, p}] of the predict-top list (p as the raw string). */
-async function predict(page, name) {
-  await page.fill('[data-testid="predict-input"]', "");
-  await page.fill('[data-testid="predict-input"]', name);
-  await page.waitForSelector('[data-testid="predict-top"] li', { timeout: 30_000 });
-  return page.$$eval('[data-testid="predict-top"] li', (lis) =>
-    lis.map((li) => ({ label: li.getAttribute("data-label"), p: li.getAttribute("data-value") })),
-  );
-}
-
-/** Types `name` in the inspector and returns its top-k as [label, probability string]. */
-async function inspectTop(page, name) {
-  await page.fill('[data-testid="inspect-input"]', "");
-  await page.fill('[data-testid="inspect-input"]', name);
-  await page.waitForSelector('[data-testid="inspect-top"] li', { timeout: 30_000 });
-  return page.$$eval('[data-testid="inspect-top"] li', (lis) => lis.map((li) => [li.getAttribute("data-label"), li.getAttribute("data-value")]));
-}
+// Storage, files and messages are wiring: the small test data set (six classes). CPU, a tiny
+// GRU, one epoch of batches of 16.
+const app = e2e();
+const TINY = "?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=16&epochs=1&seed=3&backend=cpu";
+let tmpDir;
+const tmp = () => (tmpDir ??= app.tmp("unroll-keep-"));
 
 /** The metrics panel: confusion matrix total, epoch and counts, validation and per-class accuracy. */
 async function metrics(page) {
@@ -69,35 +41,15 @@ async function metrics(page) {
   });
 }
 
-async function dataReady(page) {
-  await until(async () => (await num(page, "data-classes")) > 0, 120_000, "the data set");
-}
-
-/** Clicks Start and waits for `finished` (fails on `error`). */
-async function trainToEnd(page) {
-  await until(async () => !(await page.isDisabled('[data-testid="train-start"]')), 120_000, "the start button");
-  await page.click('[data-testid="train-start"]');
-  await until(
-    async () => {
-      const s = await value(page, "train-status");
-      if (s === "error") throw new Error(await page.textContent('[data-testid="train-error"]'));
-      return s === "finished";
-    },
-    TIMEOUT,
-    "training to finish",
-    500,
-  );
-}
-
-/** Lines `name<TAB>language` of the real class files of `languages`. */
+/** Lines `name<TAB>language` of the served data set's class files of `languages`. */
 function tsvOf(languages) {
   const lines = [];
-  for (const lang of languages) {
-    const text = readFileSync(join(ROOT, "www", "data", "names", `${lang}.txt`), "utf8");
-    for (const name of text.split("\n")) if (name.trim()) lines.push(`${name.trim()}\t${lang}`);
-  }
+  for (const lang of languages) for (const name of app.data.names[lang]) if (name.trim()) lines.push(`${name.trim()}\t${lang}`);
   return lines.join("\n") + "\n";
 }
+
+/** Three of the served classes, as own data. */
+const THREE = ["German", "Irish", "Japanese"];
 
 /**
  * With own data loaded, the training page describes the uploaded file and its classes, in
@@ -116,11 +68,13 @@ async function describesUpload(page, file, classes) {
     if (lang === "en") {
       assert.match(note, new RegExp(`${n} classes`));
       assert.match(await text("lede"), new RegExp(`guesses its class among ${n}\\.`));
-      assert.doesNotMatch(page_, /PyTorch tutorial|18 language|among 18\b|language files/);
+      const builtin = app.data.classes.length;
+      assert.doesNotMatch(page_, new RegExp(`PyTorch tutorial|${builtin} language|among ${builtin}\\b|language files`));
     } else {
       assert.match(note, new RegExp(`共 ${n} 个类别`));
       assert.match(await text("lede"), new RegExp(`在 ${n} 个类别中`));
-      assert.doesNotMatch(page_, /PyTorch 教程|18 种语言|18 个语言|语言文件/);
+      const builtin = app.data.classes.length;
+      assert.doesNotMatch(page_, new RegExp(`PyTorch 教程|${builtin} 种语言|${builtin} 个语言|语言文件`));
     }
   }
   await page.click('[data-testid="lang-en"]');
@@ -165,19 +119,21 @@ test("reload restores the trained model; its .safetensors re-imports in a fresh 
   let before;
   let points;
   let step;
-  const b1 = await launch({});
+  const b1 = await app.launch();
   try {
-    const { page, consoleErrors } = await openPage(b1.context, server.url, TINY);
-    await dataReady(page);
+    const lab = await app.names(TINY, { browser: b1 });
+    const { page, errors: consoleErrors } = lab;
+    await lab.dataReady();
     assert.equal(await value(page, "restored"), null, "a fresh profile has nothing to restore");
-    await trainToEnd(page);
+    await lab.trainToEnd(TIMEOUT);
     step = await num(page, "train-step");
-    assert.ok(step >= 60, `one epoch at batch 256 is 64 steps, got ${step}`);
+    const train = await num(page, "data-train");
+    assert.ok(step >= Math.ceil(train / 16), `one epoch of ${train} names in batches of 16 (by length), got ${step} steps`);
     points = await num(page, "chart-train-loss");
     assert.equal(points, step, "one loss point per step");
-    before = await predict(page, "Nguyen");
+    before = await lab.predict("Nguyen");
     assert.equal(before.length, 3);
-    const inspectBefore = await inspectTop(page, "Nguyen");
+    const inspectBefore = await lab.inspectTop("Nguyen");
     assert.equal(await num(page, "inspect-weights-step"), step, "the inspector reads the trained weights");
     const metricsBefore = await metrics(page);
     assert.ok(metricsBefore.total > 0, `the confusion matrix counts the validation names (${metricsBefore.total})`);
@@ -188,7 +144,7 @@ test("reload restores the trained model; its .safetensors re-imports in a fresh 
     // Download the weights.
     const [download] = await Promise.all([page.waitForEvent("download"), page.click('[data-testid="weights-download"]')]);
     assert.match(download.suggestedFilename(), new RegExp(`^unroll-gru-h8-step${step}\\.safetensors$`));
-    file = join(tmp, download.suggestedFilename());
+    file = join(tmp(), download.suggestedFilename());
     await download.saveAs(file);
     assert.equal(await value(page, "weights-message"), "ok");
 
@@ -199,12 +155,12 @@ test("reload restores the trained model; its .safetensors re-imports in a fresh 
     assert.equal(await num(page, "train-step"), step);
     assert.equal(await num(page, "chart-train-loss"), points, "the loss curve is drawn again");
     assert.equal(await page.inputValue('[data-testid="cfg-hidden_size"]'), "8");
-    const after = await predict(page, "Nguyen");
+    const after = await lab.predict("Nguyen");
     assert.deepEqual(after, before, "same top-3 and probabilities after the reload");
     // The lab's metrics panel shows the saved validation report again.
     assert.deepEqual(await metrics(page), metricsBefore, "same confusion matrix, accuracies after the reload");
     // The inspector reads the restored weights.
-    assert.deepEqual(await inspectTop(page, "Nguyen"), inspectBefore, "same inspector top-k after the reload");
+    assert.deepEqual(await lab.inspectTop("Nguyen"), inspectBefore, "same inspector top-k after the reload");
     assert.equal(await num(page, "inspect-weights-step"), step);
     assert.deepEqual(consoleErrors, []);
 
@@ -217,13 +173,13 @@ test("reload restores the trained model; its .safetensors re-imports in a fresh 
     await page.reload({ waitUntil: "load" });
     await until(async () => (await value(page, "restored")) !== null, 60_000, "the model restored from Uint8Arrays");
     assert.equal(await num(page, "restored"), step);
-    assert.deepEqual(await predict(page, "Nguyen"), before, "same top-3 from a record of Uint8Arrays");
+    assert.deepEqual(await lab.predict("Nguyen"), before, "same top-3 from a record of Uint8Arrays");
 
     // A shared link with another configuration wins: the form and the URL keep the link's
     // values, nothing is restored, the saved model is offered; "Restore it" loads it.
     const OTHER = "?v=1&lesson=names&cell=lstm&hidden_size=32&seed=9&backend=cpu";
-    await page.goto(server.url + OTHER, { waitUntil: "load" });
-    await dataReady(page);
+    await page.goto(app.url + OTHER, { waitUntil: "load" });
+    await lab.dataReady();
     await page.waitForSelector('[data-testid="saved-offer"]', { timeout: 60_000 });
     await page.waitForTimeout(1000);
     assert.equal(await value(page, "restored"), null, "a different link restores nothing");
@@ -242,13 +198,13 @@ test("reload restores the trained model; its .safetensors re-imports in a fresh 
     assert.equal(await page.inputValue('[data-testid="cfg-cell"]'), "gru");
     assert.equal(await page.inputValue('[data-testid="cfg-hidden_size"]'), "8");
     await until(() => new URL(page.url()).searchParams.get("cell") === "gru", 3000, `cell=gru in the URL (now ${page.url()})`);
-    assert.deepEqual(await predict(page, "Nguyen"), before, "the offered model predicts as before");
+    assert.deepEqual(await lab.predict("Nguyen"), before, "the offered model predicts as before");
 
     // Forget: the next reload restores nothing.
     await page.click('[data-testid="forget-saved"]');
     await until(async () => page.isDisabled('[data-testid="forget-saved"]'), 10_000, "forgetting");
     await page.reload({ waitUntil: "load" });
-    await dataReady(page);
+    await lab.dataReady();
     await page.waitForTimeout(1500);
     assert.equal(await value(page, "restored"), null);
     assert.equal(await num(page, "train-step"), 0);
@@ -257,10 +213,11 @@ test("reload restores the trained model; its .safetensors re-imports in a fresh 
   }
 
   // A fresh profile: nothing saved; the downloaded file gives the same predictions.
-  const b2 = await launch({});
+  const b2 = await app.launch();
   try {
-    const { page, consoleErrors } = await openPage(b2.context, server.url, "?v=1&lesson=names&backend=cpu");
-    await dataReady(page);
+    const lab = await app.names("?v=1&lesson=names&backend=cpu", { browser: b2 });
+    const { page, errors: consoleErrors } = lab;
+    await lab.dataReady();
     const bytes = readFileSync(file);
     assert.equal(bytes.readUInt8(8), "{".charCodeAt(0), "a safetensors header");
     const header = JSON.parse(bytes.subarray(8, 8 + Number(bytes.readBigUInt64LE(0))).toString("utf8"));
@@ -268,7 +225,7 @@ test("reload restores the trained model; its .safetensors re-imports in a fresh 
     assert.deepEqual(header["rnn.weight_hh_l0"].shape, [24, 8], "GRU: [3*hidden, hidden]");
     assert.equal(header.__metadata__.step, String(step));
     assert.equal(header.__metadata__.head, "last");
-    assert.equal(JSON.parse(header.__metadata__.classes).length, 18);
+    assert.deepEqual(JSON.parse(header.__metadata__.classes), app.data.classes);
 
     await page.setInputFiles('[data-testid="weights-upload"]', file);
     await until(async () => (await value(page, "weights-message")) !== null, 30_000, "the weights message");
@@ -276,7 +233,7 @@ test("reload restores the trained model; its .safetensors re-imports in a fresh 
     assert.equal(await num(page, "predict-weights-step"), step);
     assert.equal(await page.inputValue('[data-testid="cfg-cell"]'), "gru", "the form shows the loaded architecture");
     assert.equal(await page.inputValue('[data-testid="cfg-hidden_size"]'), "8");
-    const imported = await predict(page, "Nguyen");
+    const imported = await lab.predict("Nguyen");
     assert.deepEqual(imported, before, "identical predictions from the downloaded file");
 
     // A file whose metadata lies (an LSTM with GRU tensors) is rejected by tensor name, and
@@ -293,7 +250,7 @@ test("reload restores the trained model; its .safetensors re-imports in a fresh 
     assert.match(msg, /lying\.safetensors/);
     assert.match(msg, /rnn\.weight_hh_l0/);
     assert.match(msg, /rnn\.weight_ih_l0/);
-    assert.deepEqual(await predict(page, "Nguyen"), before, "the loaded model is kept");
+    assert.deepEqual(await lab.predict("Nguyen"), before, "the loaded model is kept");
     assert.deepEqual(consoleErrors, []);
   } finally {
     await b2.close();
@@ -332,11 +289,12 @@ function plainExport(classes) {
 }
 
 test("a plain PyTorch export is labelled as imported and does not replace the saved trained model", async () => {
-  const b = await launch({});
+  const b = await app.launch();
   try {
-    const { page, consoleErrors } = await openPage(b.context, server.url, TINY);
-    await dataReady(page);
-    await trainToEnd(page);
+    const lab = await app.names(TINY, { browser: b });
+    const { page, errors: consoleErrors } = lab;
+    await lab.dataReady();
+    await lab.trainToEnd(TIMEOUT);
     const trainedStep = await num(page, "train-step");
     await until(async () => !(await page.isDisabled('[data-testid="forget-saved"]')), 30_000, "the saved model");
     const classes = await num(page, "data-classes");
@@ -348,7 +306,7 @@ test("a plain PyTorch export is labelled as imported and does not replace the sa
     assert.match(msg, /no training metadata/);
     assert.match(msg, /Class order taken from the loaded data/);
     assert.doesNotMatch(msg, /random/i);
-    await predict(page, "Nguyen");
+    await lab.predict("Nguyen");
     const label = await page.textContent('[data-testid="predict-weights-step"]');
     assert.equal(await page.getAttribute('[data-testid="predict-weights-step"]', "data-origin"), "imported");
     assert.match(label, /imported from pytorch_gru\.safetensors, no training metadata/);
@@ -364,7 +322,7 @@ test("a plain PyTorch export is labelled as imported and does not replace the sa
     assert.equal((await page.textContent('[data-testid="data-upload-chosen"]')).trim(), "尚未选择文件");
     assert.match(await page.textContent('label.keep-choose[for="keep-data-upload"]'), /选择文件/);
     await page.reload({ waitUntil: "load" });
-    await dataReady(page);
+    await lab.dataReady();
     await until(async () => (await value(page, "restored")) !== null, 30_000, "the restored model");
     assert.equal(await num(page, "restored"), trainedStep, "the saved trained model, not the import");
     assert.deepEqual(consoleErrors, []);
@@ -374,15 +332,16 @@ test("a plain PyTorch export is labelled as imported and does not replace the sa
 });
 
 test("own data: a 3-class TSV trains; a file without a usable line is rejected and nothing is lost", async () => {
-  const b = await launch({});
+  const b = await app.launch();
   try {
-    const { page, consoleErrors } = await openPage(b.context, server.url, TINY.replace("batch_size=256", "batch_size=64"));
-    await dataReady(page);
-    assert.equal(await num(page, "data-classes"), 18);
+    const lab = await app.names(TINY, { browser: b });
+    const { page, errors: consoleErrors } = lab;
+    await lab.dataReady();
+    assert.equal(await num(page, "data-classes"), app.data.classes.length);
     assert.equal(await value(page, "data-source"), "builtin");
 
     // Three real languages as a TSV.
-    const langs = ["Greek", "Japanese", "Polish"];
+    const langs = THREE;
     const tsv = tsvOf(langs);
     await upload(page, "three.tsv", tsv);
     assert.equal(await value(page, "data-upload-message"), "ok", await page.textContent('[data-testid="data-upload-message"]'));
@@ -390,9 +349,9 @@ test("own data: a 3-class TSV trains; a file without a usable line is rejected a
     assert.equal(await num(page, "data-classes"), 3);
     assert.equal(await num(page, "data-raw-lines"), tsv.trim().split("\n").length);
     await describesUpload(page, "three.tsv", langs);
-    await trainToEnd(page);
+    await lab.trainToEnd(TIMEOUT);
     assert.equal(await num(page, "data-classes"), 3, "3 classes in the summary after training");
-    const top = await predict(page, "Nakamura");
+    const top = await lab.predict("Nakamura");
     assert.equal(top.length, 3);
     assert.deepEqual(new Set(top.map((t) => t.label)), new Set(langs));
     const sum = top.reduce((s, t) => s + Number(t.p), 0);
@@ -410,16 +369,17 @@ test("own data: a 3-class TSV trains; a file without a usable line is rejected a
     assert.equal(await num(page, "data-classes"), 3);
     assert.equal(await num(page, "data-pairs"), pairs);
     assert.equal(await value(page, "train-status"), "finished", "the trained model is kept");
-    assert.deepEqual(await predict(page, "Nakamura"), top);
+    assert.deepEqual(await lab.predict("Nakamura"), top);
 
     // Back to the built-in data.
     await page.click('[data-testid="data-use-builtin"]');
     await until(async () => (await value(page, "data-source")) === "builtin", 10_000, "the built-in data");
-    assert.equal(await num(page, "data-classes"), 18);
-    assert.equal(await num(page, "data-raw-lines"), 20074);
+    const n = app.data.classes.length;
+    assert.equal(await num(page, "data-classes"), n);
+    assert.equal(await num(page, "data-raw-lines"), app.data.lines);
     assert.equal(await value(page, "data-note"), "builtin");
-    assert.match(await page.textContent('[data-testid="data-note"]'), /PyTorch tutorial's 18 language files/);
-    assert.match(await page.textContent('[data-testid="lede"]'), /among 18\./);
+    assert.match(await page.textContent('[data-testid="data-note"]'), new RegExp(`PyTorch tutorial's ${n} language files`));
+    assert.match(await page.textContent('[data-testid="lede"]'), new RegExp(`among ${n}\\.`));
     assert.deepEqual(consoleErrors, []);
   } finally {
     await b.close();
@@ -427,14 +387,15 @@ test("own data: a 3-class TSV trains; a file without a usable line is rejected a
 });
 
 test("own data: bad lines 6 and 38 are skipped and reported (en, zh), Latin-1 loads, a singleton class is trained", async () => {
-  const b = await launch({});
+  const b = await app.launch();
   try {
-    const { page, consoleErrors } = await openPage(b.context, server.url, TINY.replace("batch_size=256", "batch_size=64"));
-    await dataReady(page);
-    const lines = tsvOf(["Greek", "Japanese"]).trim().split("\n");
+    const lab = await app.names(TINY.replace("batch_size=16", "batch_size=64"), { browser: b });
+    const { page, errors: consoleErrors } = lab;
+    await lab.dataReady();
+    const lines = tsvOf(["German", "Japanese"]).trim().split("\n");
     lines[5] = lines[5].replace("\t", " "); // line 6: no tab
-    lines[37] = "😀🎉\tGreek"; // line 38: no usable letters
-    lines.push("Papadopoulos-Single\t\u202eLonely"); // a class with one name and a bidi control
+    lines[37] = "😀🎉\tGerman"; // line 38: no usable letters
+    lines.push("Muller-Single\t\u202eLonely"); // a class with one name and a bidi control
     await upload(page, "bad-lines.tsv", lines.join("\n") + "\n");
     const hook = async (attr) => page.getAttribute('[data-testid="data-upload-message"]', attr);
     assert.equal(await value(page, "data-upload-message"), "ok", await page.textContent('[data-testid="data-upload-message"]'));
@@ -451,7 +412,7 @@ test("own data: bad lines 6 and 38 are skipped and reported (en, zh), Latin-1 lo
     assert.equal(await lonely.count(), 1, "the label without its U+202E");
     assert.equal(await lonely.locator('[data-testid="class-val"]').getAttribute("data-value"), "0");
     assert.match(await lonely.locator('[data-testid="class-val"]').textContent(), /none/);
-    await trainToEnd(page);
+    await lab.trainToEnd(TIMEOUT);
     assert.equal(await value(page, "train-status"), "finished");
 
     // Latin-1: "Müller" with ü as the single byte 0xFC.
@@ -474,19 +435,20 @@ test("own data: bad lines 6 and 38 are skipped and reported (en, zh), Latin-1 lo
 });
 
 test("own data: a model trained on an upload comes back after a reload with its data (parsed again by the engine)", async () => {
-  const b = await launch({});
+  const b = await app.launch();
   try {
-    const { page, consoleErrors } = await openPage(b.context, server.url, TINY.replace("batch_size=256", "batch_size=64"));
-    await dataReady(page);
-    const langs = ["Greek", "Japanese", "Polish"];
+    const lab = await app.names(TINY, { browser: b });
+    const { page, errors: consoleErrors } = lab;
+    await lab.dataReady();
+    const langs = THREE;
     await upload(page, "three.tsv", tsvOf(langs));
     assert.equal(await value(page, "data-upload-message"), "ok");
     const pairs = await num(page, "data-pairs");
     const split = [await num(page, "data-train"), await num(page, "data-val")];
-    await trainToEnd(page);
+    await lab.trainToEnd(TIMEOUT);
     const step = await num(page, "train-step");
     assert.ok(step > 0);
-    const top = await predict(page, "Nakamura");
+    const top = await lab.predict("Nakamura");
     await until(async () => !(await page.isDisabled('[data-testid="forget-saved"]')), 30_000, "the saved model");
     await page.reload({ waitUntil: "load" });
     await until(async () => (await value(page, "restored")) !== null, 60_000, "the restored model");
@@ -496,7 +458,7 @@ test("own data: a model trained on an upload comes back after a reload with its 
     assert.equal(await num(page, "data-pairs"), pairs);
     assert.deepEqual([await num(page, "data-train"), await num(page, "data-val")], split, "the same split for the saved seed");
     await describesUpload(page, "three.tsv", langs);
-    assert.deepEqual(await predict(page, "Nakamura"), top, "same predictions after the reload");
+    assert.deepEqual(await lab.predict("Nakamura"), top, "same predictions after the reload");
     assert.deepEqual(consoleErrors, []);
   } finally {
     await b.close();
@@ -504,11 +466,12 @@ test("own data: a model trained on an upload comes back after a reload with its 
 });
 
 test("an error message goes once another action succeeded (data upload, weights, built-in data)", async () => {
-  const b = await launch({});
+  const b = await app.launch();
   try {
-    const { page, consoleErrors } = await openPage(b.context, server.url, TINY);
-    await dataReady(page);
-    const tsv = tsvOf(["Greek", "Japanese", "Polish"]);
+    const lab = await app.names(TINY, { browser: b });
+    const { page, errors: consoleErrors } = lab;
+    await lab.dataReady();
+    const tsv = tsvOf(THREE);
     const bad = tsv.split("\n").slice(0, 10).map((l) => l.replace("\t", " ")).join("\n") + "\n";
     const weightsFile = (classes) => ({ name: "pytorch_gru.safetensors", mimeType: "application/octet-stream", buffer: plainExport(classes) });
     const junk = { name: "junk.safetensors", mimeType: "application/octet-stream", buffer: Buffer.from("not a safetensors file at all") };
@@ -516,7 +479,7 @@ test("an error message goes once another action succeeded (data upload, weights,
     // A data error, then weights load: the data error goes.
     await upload(page, "bad.tsv", bad);
     assert.equal(await value(page, "data-upload-message"), "error");
-    await page.setInputFiles('[data-testid="weights-upload"]', weightsFile(18));
+    await page.setInputFiles('[data-testid="weights-upload"]', weightsFile(app.data.classes.length));
     await until(async () => (await value(page, "weights-message")) !== null, 30_000, "the weights message");
     assert.equal(await value(page, "weights-message"), "imported", await page.textContent('[data-testid="weights-message"]'));
     await until(async () => (await value(page, "data-upload-message")) === null, 5_000, "the data error to go");
@@ -573,19 +536,20 @@ function writeBigTsv(path, mb) {
 // from choosing the file until the upload message says ok no main-thread task lasts over
 // 250 ms (a loose guard: the page only copies the file and sends it). The times are reported.
 test("own data: a 50 MB TSV parses with progress and Cancel, no main-thread task over 250 ms", async () => {
-  const path = join(tmp, "big.tsv");
+  const path = join(tmp(), "big.tsv");
   const lines = writeBigTsv(path, 50);
-  const b = await launch({});
+  const b = await app.launch();
   try {
-    const { page, consoleErrors } = await openPage(b.context, server.url, TINY);
-    await dataReady(page);
+    const lab = await app.names(TINY, { browser: b });
+    const { page, errors: consoleErrors } = lab;
+    await lab.dataReady();
     // Cancel: the data in use stays the built-in one.
     await page.setInputFiles('[data-testid="data-upload"]', path);
     await until(async () => Number(await value(page, "data-upload-progress")) > 0, 120_000, "progress", 100);
     await page.click('[data-testid="data-upload-cancel"]');
     await until(async () => (await value(page, "data-upload-message")) === "cancelled", 30_000, "the cancel");
     assert.equal(await value(page, "data-source"), "builtin");
-    assert.equal(await num(page, "data-classes"), 18);
+    assert.equal(await num(page, "data-classes"), app.data.classes.length);
 
     // The whole file.
     const t0 = await page.evaluate(() => performance.now());
@@ -627,10 +591,12 @@ test("own data: a 50 MB TSV parses with progress and Cancel, no main-thread task
 });
 
 test("device loss on WebGPU: one notice, backend cpu, the step counter and the loss curve go on", async () => {
-  const b = await launch({ webgpu: true });
+  const b = await app.launch({ webgpu: true });
   try {
-    const query = "?v=1&lesson=names&cell=gru&hidden_size=16&batch_size=64&epochs=40&seed=5&backend=gpu&autostart=1";
-    const { page, consoleErrors } = await openPage(b.context, server.url, query);
+    // 40 epochs of batches of 4: the run goes on past the device loss.
+    const query = "?v=1&lesson=names&cell=gru&hidden_size=16&batch_size=4&epochs=40&seed=5&backend=gpu&autostart=1";
+    const lab = await app.names(query, { browser: b });
+    const { page, errors: consoleErrors } = lab;
     await until(async () => (await value(page, "backend")) || (await value(page, "train-status")) === "error", 120_000, "the backend");
     assert.equal(await value(page, "backend"), "webgpu", `no WebGPU: ${await page.textContent("body")}`);
     await until(async () => (await num(page, "train-step")) >= 20, TIMEOUT, "20 steps on the GPU", 250);

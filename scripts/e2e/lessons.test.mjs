@@ -7,35 +7,32 @@
 // - Hostile URLs load without a console error, list the fields in the notice, inject nothing.
 // - Switching lessons pushes a history entry, slider drags replace it, back/forward restore.
 // - Language, keyboard, "Copy link".
+// - Lesson 8: the counted serial depths, the sentence on what this device's timings show (its
+//   ratios are the table's), and on WebGPU (SwiftShader) both workloads timed on the GPU too.
 // - Screenshots of every lesson at 1440 px in English and Chinese and at 375 px in English go
 //   to scripts/e2e/out/lessons/ (look at them; a few are copied to docs/ by hand).
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/lessons.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
 // reuses dist/; UNROLL_LESSON_SHOTS=0 skips the screenshots).
 
-import { test, before, after } from "node:test";
+import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { chromium } from "playwright-core";
-import { CHROMIUM, OUT, buildDist, serveDist, launch, value, num, until } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { CHROMIUM, OUT, value, num, until } from "./lib.mjs";
 
 const SHOTS = process.env.UNROLL_LESSON_SHOTS !== "0";
 const LESSONS = ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"];
 
-let server;
+// Lessons only: no names data is read.
+const app = e2e();
 let browser;
 
 before(async () => {
-  buildDist();
-  server = await serveDist();
-  browser = await launch({ webgpu: false });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+  browser = await app.sharedBrowser();
 });
 
 /** Opens a page on `query`; collects console errors, page errors and dialogs (an alert() would be an injection). */
@@ -50,7 +47,7 @@ async function open(query, { context = browser.context } = {}) {
     problems.push(`dialog: ${d.message()}`);
     await d.dismiss();
   });
-  await page.goto(server.url + query, { waitUntil: "load" });
+  await page.goto(app.url + query, { waitUntil: "load" });
   await page.waitForSelector(".lx-root", { timeout: 60_000 });
   return { page, problems };
 }
@@ -307,8 +304,47 @@ test("parallel: measures both workloads in the tab", async () => {
     assert.ok(Number.isFinite(s) && s >= 0 && Number.isFinite(p) && p >= 0, `L=${l}: ${s}, ${p}`);
   }
   assert.ok(Number(await value(page, "parallel-chart")) >= 8, "both curves drawn");
+  // The serial depths, counted: L for the LSTM, 1 for Q·Kᵀ (veiled until the question is answered).
+  for (const l of [8, 16, 32, 64]) {
+    assert.equal(await num(page, `parallel-depth-seq-${l}`), l);
+    assert.equal(await num(page, `parallel-depth-par-${l}`), 1);
+  }
+  assert.equal(Number(await value(page, "parallel-depth-chart")), 8, "the depth chart's 8 points");
+  // What this device shows: each growth is the ratio of the table's medians, last over first.
+  const [seq, par] = (await value(page, "parallel-finding-cpu")).split(",").map(Number);
+  const ratio = async (w) => (await num(page, `parallel-${w}-64`)) / (await num(page, `parallel-${w}-8`));
+  assert.ok(Math.abs(seq - (await ratio("seq"))) < 1e-9 * seq && Math.abs(par - (await ratio("par"))) < 1e-9 * par, `${seq}, ${par}`);
+  assert.match(await page.textContent('[data-testid="parallel-finding-cpu"]'), /from L = 8 to 64/);
+  assert.equal(await value(page, "parallel-gpu"), "off", "no WebGPU in this browser: said, not measured");
+  assert.equal(await page.$('[data-testid="parallel-finding-gpu"]'), null);
   assert.deepEqual(problems, []);
   await page.close();
+});
+
+test("parallel: on WebGPU (SwiftShader) both workloads are timed on the GPU too", { timeout: 300_000 }, async () => {
+  const gpu = await app.launch({ webgpu: true });
+  try {
+    const { page, problems } = await open("?v=1&lesson=parallel&max_len=32&hidden_size=32", { context: gpu.context });
+    await until(async () => (await value(page, "parallel-status")) === "done", 240_000, "the measurements", 250);
+    assert.equal(await value(page, "parallel-gpu"), "on");
+    for (const l of [8, 16, 32]) {
+      for (const w of ["gpu-seq", "gpu-par"]) {
+        const v = await num(page, `parallel-${w}-${l}`);
+        assert.ok(Number.isFinite(v) && v > 0, `${w} at L = ${l}: ${v}`);
+      }
+    }
+    const [seq, par] = (await value(page, "parallel-finding-gpu")).split(",").map(Number);
+    const ratio = async (w) => (await num(page, `parallel-${w}-32`)) / (await num(page, `parallel-${w}-8`));
+    assert.ok(Math.abs(seq - (await ratio("gpu-seq"))) < 1e-9 * seq && Math.abs(par - (await ratio("gpu-par"))) < 1e-9 * par);
+    assert.match(await page.textContent('[data-testid="parallel-finding-gpu"]'), /On WebGPU/);
+    assert.equal(Number(await value(page, "parallel-chart")), 12, "CPU and WebGPU curves: 4 × 3 points");
+    mkdirSync(join(OUT, "lessons"), { recursive: true });
+    await page.screenshot({ path: join(OUT, "lessons", "parallel-webgpu-1440-en.png"), fullPage: true });
+    assert.deepEqual(problems, []);
+    await page.close();
+  } finally {
+    await gpu.close();
+  }
 });
 
 // ---- hostile URLs --------------------------------------------------------------------------
@@ -493,15 +529,15 @@ test("links keep the time step: LSTM (per mode) and bidirectional restore `t`", 
   await page.waitForSelector('[data-testid="lstm-t-value"]');
   assert.equal(await value(page, "lstm-t-value"), "2", "reload restores t");
   // The run mode has n steps: t=15 is kept there, and clamped with a notice in gates mode.
-  await page.goto(server.url + "?v=1&lesson=lstm&mode=run&n=20&t=15", { waitUntil: "load" });
+  await page.goto(app.url + "?v=1&lesson=lstm&mode=run&n=20&t=15", { waitUntil: "load" });
   await page.waitForSelector('[data-testid="lstm-t-value"]');
   assert.equal(await value(page, "lstm-t-value"), "15");
   assert.match(page.url(), /t=15/);
-  await page.goto(server.url + "?v=1&lesson=lstm&t=15", { waitUntil: "load" });
+  await page.goto(app.url + "?v=1&lesson=lstm&t=15", { waitUntil: "load" });
   await page.waitForSelector('[data-testid="lstm-t-value"]');
   assert.equal(await value(page, "lstm-t-value"), "2");
   assert.match(await page.textContent('[data-testid="url-notice"]'), /t: [“"]?15/);
-  await page.goto(server.url + "?v=1&lesson=bidir&t=1", { waitUntil: "load" });
+  await page.goto(app.url + "?v=1&lesson=bidir&t=1", { waitUntil: "load" });
   await page.waitForSelector('[data-testid="bidir-t-value"]');
   assert.equal(await value(page, "bidir-t-value"), "1");
   await page.click('[data-testid="bidir-forward"]');
@@ -668,7 +704,7 @@ test("compared with the handout: each note's values match the page's own computa
 });
 
 test("copy link: the clipboard receives the page's URL", async () => {
-  await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url.replace(/\/$/, "") });
+  await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.url.replace(/\/$/, "") });
   const { page, problems } = await open("?v=1&lesson=softmax&target=2");
   await page.click('[data-testid="copy-link"]');
   await until(async () => (await value(page, "copy-link-status")) !== "", 5000, "copy status");
@@ -683,7 +719,7 @@ test("copy link: the clipboard receives the page's URL", async () => {
 });
 
 test("the URL follows a slider once the frame is drawn, in one write; Copy link right after a move copies it", async () => {
-  await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url.replace(/\/$/, "") });
+  await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.url.replace(/\/$/, "") });
   const { page, problems } = await open("?v=1&lesson=unroll");
   await page.waitForSelector('[data-testid="copy-link"]');
   await page.evaluate(() => {
@@ -735,7 +771,7 @@ test("the URL follows a slider once the frame is drawn, in one write; Copy link 
 test("screenshots of every lesson: 1440 px en and zh, 375 px en", { skip: !SHOTS }, async () => {
   const dir = join(OUT, "lessons");
   mkdirSync(dir, { recursive: true });
-  const narrow = await launch({ webgpu: false, viewport: { width: 375, height: 812 } });
+  const narrow = await app.launch({ viewport: { width: 375, height: 812 } });
   try {
     for (const lesson of [...LESSONS, "index"]) {
       const q = lesson === "index" ? "?v=1" : `?v=1&lesson=${lesson}`;

@@ -14,35 +14,24 @@
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/readable.test.mjs`
 // (without UNROLL_E2E_SKIP_BUILD it builds dist/ first).
 
-import { test, before, after } from "node:test";
+import { before, test } from "node:test";
 import assert from "node:assert/strict";
-import { buildDist, serveDist, launch, until, value, num } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { until, value, num } from "./lib.mjs";
 
-let server;
+// What the pages show at two widths, whatever a run learnt: the small test data set; one phone
+// and one wide browser for the file.
+const app = e2e();
 let phone;
 let wide;
 
 before(async () => {
-  buildDist();
-  server = await serveDist();
-  phone = await launch({ webgpu: false, viewport: { width: 375, height: 812 } });
-  wide = await launch({ webgpu: false });
-});
-
-after(async () => {
-  await phone?.close();
-  await wide?.close();
-  await server?.close();
+  phone = await app.launch({ viewport: { width: 375, height: 812 } });
+  wide = await app.launch();
 });
 
 async function open(context, query, ready = ".panel") {
-  const page = await context.newPage();
-  const problems = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") problems.push(`console: ${m.text()}`);
-  });
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e}`));
-  await page.goto(server.url + query, { waitUntil: "load" });
+  const { page, errors: problems } = await app.open(query, { browser: { context } });
   await page.waitForSelector(ready, { timeout: 60_000 });
   return { page, problems };
 }

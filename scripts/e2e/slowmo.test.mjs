@@ -5,29 +5,24 @@
 // the predict box's for the same weights), the loss (−ln p of the target), ∂L/∂h_t and the
 // gradient norms growing step by step, clipping to max_norm, Adam's Δ heatmap and movers, and
 // the new prediction (−ln of the new probability is the new loss). The stage list, the arrow
-// keys and a typed name with no usable letters are checked too, and one stage in Chinese.
+// keys and a typed name with no usable letters are checked too, and stages in Chinese (the
+// backward steps say 反向传播, not lesson 6's 反向).
 //
+// Data: the fixture's small test data set.
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/slowmo.test.mjs`
 // (without UNROLL_E2E_SKIP_BUILD it builds dist/ with Trunk first).
 // Environment: UNROLL_E2E_TRAIN_TIMEOUT_MS (default 600000) bounds the training wait.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { buildDist, serveDist, launch, openPage, value, num, until } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { value, num, until } from "./lib.mjs";
 
 const TRAIN_TIMEOUT = Number(process.env.UNROLL_E2E_TRAIN_TIMEOUT_MS || 600_000);
 const STAGES = ["forward", "logits", "softmax", "loss", "backward", "clip", "adam", "new"];
-
-let server;
-
-before(async () => {
-  buildDist();
-  server = await serveDist();
-});
-
-after(async () => {
-  await server?.close();
-});
+// One step's arithmetic, read stage by stage, on whatever weights an epoch left: the small
+// test data set.
+const app = e2e();
 
 /** A heatmap canvas's values (null entries are steps not computed yet). */
 async function mapValues(page, id) {
@@ -77,7 +72,7 @@ async function checkFrame(page, s, seen) {
     assertFinite((await items(page, "slowmo-logits")).map((i) => i.v), "logits");
   } else if (s === "softmax") {
     seen.probs = await items(page, "slowmo-probs");
-    assert.equal(seen.probs.length, 18);
+    assert.equal(seen.probs.length, app.data.classes.length);
     const sum = seen.probs.reduce((a, i) => a + i.v, 0);
     assert.ok(Math.abs(sum - 1) < 1e-5, `softmax sums to ${sum}`);
     assert.ok(Math.abs((await num(page, "slowmo-prob-sum")) - 1) < 1e-5);
@@ -125,10 +120,10 @@ async function checkFrame(page, s, seen) {
 }
 
 test("one training step in slow motion: every stage of one validation name", { timeout: TRAIN_TIMEOUT + 120_000 }, async (t) => {
-  const browser = await launch({ webgpu: false });
+  const browser = await app.launch();
   try {
     const query = "?v=1&lesson=names&cell=lstm&hidden_size=16&batch_size=256&epochs=1&max_norm=1&backend=cpu&seed=3";
-    const { page, consoleErrors } = await openPage(browser.context, server.url, query);
+    const { page, errors: consoleErrors } = await app.names(query, { browser });
     await page.waitForSelector('[data-testid="slowmo"]');
     // Before training: no step, and the panel says why.
     assert.equal(await stage(page), "none");
@@ -202,6 +197,10 @@ test("one training step in slow motion: every stage of one validation name", { t
     await until(async () => /第 7 阶段/.test(await page.textContent('[data-testid="slowmo-title"]')), 5000, "the Chinese title");
     assert.deepEqual(await items(page, "slowmo-movers"), moversEn);
     assert.equal(await stage(page), "adam");
+    // Back-propagation is 反向传播 (反向 alone is lesson 6's backward direction).
+    await page.click('[data-testid="slowmo-stage-backward"]');
+    const atLine = (await page.textContent('[data-testid="slowmo-at"]')).trim();
+    assert.match(atLine, /^反向传播 · 第 \d+ 层/, atLine);
     assert.deepEqual(consoleErrors, []);
   } finally {
     await browser.close();

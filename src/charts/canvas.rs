@@ -388,7 +388,8 @@ fn draw_queued() {
 /// - `label`: the caption and the canvas's accessible name.
 /// - `draw`, `draw_svg`: the chart drawn into the canvas, and the same drawn into an SVG (the
 ///   figure's SVG and PNG downloads, [`FigureExport`], named `unroll-<testid without
-///   "chart-">`); [`chart_canvas!`](crate::chart_canvas) writes both from one closure.
+///   "chart-">` and the page's configuration tag, [`crate::widgets::export::tagged`]);
+///   [`chart_canvas!`](crate::chart_canvas) writes both from one closure.
 pub fn chart_canvas<T, D, P, F, G>(
     testid: &'static str,
     label: Signal<&'static str>,
@@ -425,7 +426,7 @@ where
             draw_svg(area, &value, &ChartStyle { scale: 1.0 })
         })
     }));
-    let stem = format!("unroll-{}", export_stem(testid));
+    let stem = crate::widgets::export::tagged(format!("unroll-{}", export_stem(testid)));
 
     view! {
         <figure class="chart">

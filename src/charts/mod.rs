@@ -36,5 +36,5 @@ mod tests;
 pub use crate::text::ChartText;
 pub use style::{
     draw_placeholder, nice_ceiling, ChartStyle, FONT_FAMILY, GRID, INK, LOSS_MEAN, LOSS_RAW,
-    REFERENCE, VAL_ACC, VAL_LOSS,
+    MUTED_TEXT, REFERENCE, VAL_ACC, VAL_LOSS,
 };

@@ -3,7 +3,7 @@
 //! canvas ([`crate::names::lab::step_heatmap`]); colours follow [`crate::charts::colour`].
 
 pub use super::colour::Scale;
-use super::{ChartStyle, INK, REFERENCE};
+use super::{ChartStyle, INK, MUTED_TEXT, REFERENCE};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -255,7 +255,7 @@ fn draw_labels<DB: DrawingBackend>(
         };
         let x = (x_of(c) + x_of(c + 1)) / 2;
         let style = TextStyle::from(label_font.clone())
-            .color(if padded { &REFERENCE } else { &INK })
+            .color(if padded { &MUTED_TEXT } else { &INK })
             .pos(Pos::new(HPos::Center, VPos::Center));
         area.draw_text(&text, &style, (x, (top / 2.0) as i32))?;
     }

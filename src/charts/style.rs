@@ -34,8 +34,12 @@ pub const LOSS_MEAN: RGBColor = RGBColor(0x1d, 0x4e, 0xd8);
 pub const VAL_LOSS: RGBColor = RGBColor(0xea, 0x58, 0x0c);
 /// Validation accuracy.
 pub const VAL_ACC: RGBColor = RGBColor(0x05, 0x96, 0x69);
-/// Reference lines (chance level, baselines, epoch boundaries) and placeholder text.
-pub const REFERENCE: RGBColor = RGBColor(0x94, 0xa3, 0xb8);
+/// Reference lines (chance level, baselines, epoch boundaries): 3:1 on white, as WCAG 1.4.11
+/// asks of a graphic that carries meaning.
+pub const REFERENCE: RGBColor = RGBColor(0x7e, 0x90, 0xa9);
+/// Secondary text (a chart's placeholder message, the padding steps' labels): the page's
+/// `--muted`, 4.9:1 on white (WCAG 1.4.3 asks 4.5:1).
+pub const MUTED_TEXT: RGBColor = RGBColor(0x62, 0x72, 0x89);
 
 /// The colour of a cell's curves wherever cells are compared: its descriptor's colour (RNN
 /// orange, LSTM blue, GRU green).
@@ -240,7 +244,7 @@ pub fn draw_placeholder<DB: DrawingBackend>(
     area.fill(&WHITE)?;
     let (w, h) = area.dim_in_pixel();
     let text = TextStyle::from(style.font(14.0))
-        .color(&REFERENCE)
+        .color(&MUTED_TEXT)
         .pos(Pos::new(HPos::Center, VPos::Center));
     area.draw_text(message, &text, (w as i32 / 2, h as i32 / 2))?;
     area.estimate_text_size("0", &style.label_style())?;

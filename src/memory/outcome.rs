@@ -45,7 +45,7 @@ pub fn OutcomePanel(driver: MemoryDriver) -> impl IntoView {
                     <h2>{move || t().outcome}</h2>
                     <p class="lx-text mt-outcome" data-testid="memory-outcome" data-value=key>{text}</p>
                     <h3 class="mt-spread-head">{move || t().spread}</h3>
-                    <div class="mt-table-wrap"><table class="mt-table">
+                    <div class="mt-table-wrap" data-scroller tabindex="0"><table class="mt-table">
                         <thead><tr>{move || t().spread_columns.iter().map(|c| view! { <th>{*c}</th> }).collect_view()}</tr></thead>
                         <tbody>{rows}</tbody>
                     </table></div>

@@ -150,7 +150,7 @@ fn SiteHeader(loc: Locale, nav: Nav, current: Memo<Route>, pages: PageQueries) -
     view! {
         <header class="site-header">
             <div class="site-header-inner">
-                <a class="brand" href="?v=1" aria-label="Unroll">
+                <a class="brand" href="?v=1">
                     <span class="brand-mark" aria-hidden="true">
                         <svg viewBox="0 0 64 64" width="28" height="28">
                             <rect width="64" height="64" rx="14" fill="currentColor"></rect>

@@ -44,7 +44,8 @@ impl RunAction {
 }
 
 /// Start and the run's other buttons in one row, in the order Start, Pause, Resume, Stop,
-/// Reset (`<div class="controls">` unless `class` says otherwise), then `children`.
+/// Reset (`<div class="controls">` unless `class` says otherwise), then `children`. A button
+/// that its own press disables keeps the keyboard focus in the row ([`keep_focus`]).
 #[component]
 pub fn RunControls(
     /// Test-hook prefix, e.g. `train` gives `train-start`, ….
@@ -91,7 +92,7 @@ pub fn RunControls(
         }
     };
     view! {
-        <div class=class>
+        <div class=class tabindex="-1" on:focusout=keep_focus>
             {button("start", "btn btn-primary", start)}
             {pause.map(|a| button("pause", "btn", a))}
             {resume.map(|a| button("resume", "btn", a))}
@@ -100,4 +101,38 @@ pub fn RunControls(
             {children.map(|c| c())}
         </div>
     }
+}
+
+/// Where the focus goes when the row's focused button is disabled by its own press (Start once
+/// the run starts, Pause once it pauses): the browser would drop it to the page's start, and a
+/// keyboard user would have to find the row again. It goes to the row's first enabled button
+/// (Pause after Start), or to the row itself (`tabindex="-1"`) while none is, so the next Tab
+/// reaches the row's buttons. Focus that moves elsewhere (`relatedTarget`) is left alone.
+fn keep_focus(ev: leptos::ev::FocusEvent) {
+    use wasm_bindgen::JsCast;
+    if ev.related_target().is_some() {
+        return;
+    }
+    let lost = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+    if !lost.is_some_and(|b| b.matches("button:disabled").unwrap_or(false)) {
+        return;
+    }
+    let Some(row) = ev
+        .current_target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return;
+    };
+    let next = row
+        .query_selector("button:not(:disabled)")
+        .ok()
+        .flatten()
+        .and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok());
+    // Without scrolling: the row stays where the reader sees it (a sticky bar, or beside the
+    // form), and the page must not jump when a run starts.
+    let options = web_sys::FocusOptions::new();
+    options.set_prevent_scroll(true);
+    let _ = next.unwrap_or(row).focus_with_options(&options);
 }

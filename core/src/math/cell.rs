@@ -29,7 +29,7 @@
 //! 5. `core/src/gpu/shader_source.rs`: composes its two kernels (one `cell_kernels!` line and
 //!    its two entries in `KERNELS`);
 //!
-//! and in the tests, `core/tests/gpu_kernels.rs`'s binding table
+//! and in the tests, `core/tests/suite/gpu_kernels.rs`'s binding table
 //! (`cell_descriptors_name_their_kernels_and_bindings`), the only test that `match`es over
 //! every cell. A throwaway fourth cell (a copy of the Elman cell under another key) needed
 //! exactly these 5 source files and that one test arm: both crates and every test target
@@ -39,10 +39,10 @@
 //! their caches from the descriptor).
 //!
 //! Its tests: the step pair against PyTorch fixtures and finite differences, the kernels against
-//! the CPU pair looped over time (`core/tests/gpu_kernels.rs`, which iterates over
+//! the CPU pair looped over time (`core/tests/suite/gpu_kernels.rs`, which iterates over
 //! [`CellKind::ALL`]), and the descriptor checks (`cell_descriptors_match_the_cells` in
-//! `core/tests/math_cpu.rs`, `cell_parts_match_their_descriptors` in
-//! `core/tests/shaders_validate.rs`).
+//! `core/tests/suite/math_cpu.rs`, `cell_parts_match_their_descriptors` in
+//! `core/tests/suite/shaders_validate.rs`).
 //!
 //! Everything else (URL choices, weights import/export, the UI's names, colours, gate lists,
 //! help texts, compare mode) iterates over [`CellKind::ALL`] or reads the descriptor. Tests that

@@ -99,7 +99,7 @@ pub fn matmul_packed_acc(m: usize, a: &[f32], b: &PackedMatrix, c: &mut [f32]) {
 /// The scalar twin of [`matmul_packed_acc`] in the browser build: `c[m, n] += a[m, k] · b[k, n]`
 /// (`b` row-major), each element's sum formed from 0 in increasing `p` with a rounding per
 /// product and per addition, then added to `c`. The browser build's kernel equals it bit for
-/// bit (tested natively on `[f32; 4]` lanes, and on wasm32 in `core/tests/packed_web.rs`).
+/// bit (tested natively on `[f32; 4]` lanes, and on wasm32 in `core/tests/web/packed.rs`).
 ///
 /// # Panics
 /// If a slice is shorter than its shape says.

@@ -18,7 +18,7 @@
 //! The update itself is the trainer's: `accumulate_loss_and_grads` over a batch of that one
 //! name, `clip_grad_norm`, `Adam::update` with the step's learning rate, and the same rule for
 //! skipping a non-finite step as [`super::cpu::CpuTrainer::step`], so the new weights are those
-//! of one real training step at batch 1 (`core/tests/slowmo.rs` checks both this and that the
+//! of one real training step at batch 1 (`core/tests/suite/slowmo.rs` checks both this and that the
 //! step-by-step gradients add up to the trainer's).
 
 use super::Hyper;

@@ -15,7 +15,7 @@ Runs only when `torch` and `safetensors` import. Otherwise it prints "SKIPPED: â
    probabilities within 1e-4.
 
 Usage:  python3 core/tests/python/test_as_pytorch.py
-        UNROLL_TRAIN_NAMES=target/quick-release/train-names python3 core/tests/python/test_as_pytorch.py
+        UNROLL_TRAIN_NAMES=target/debug/train-names python3 core/tests/python/test_as_pytorch.py
 The data folder is the one train-names finds (www/data/names, else ../shared/data/names) unless
 UNROLL_NAMES_DIR says otherwise. The last line is "N passed, M failed" (", K skipped" when skipped).
 """
@@ -43,7 +43,7 @@ def names_dir():
 
 def train_names(*args):
     exe = os.environ.get("UNROLL_TRAIN_NAMES")
-    cmd = [exe, *args] if exe else ["cargo", "run", "--quiet", "--profile", "quick-release", "--bin", "train-names", "--", *args]
+    cmd = [exe, *args] if exe else ["cargo", "run", "--quiet", "--profile", "test", "--bin", "train-names", "--", *args]
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError(f"train-names {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()[-500:]}")

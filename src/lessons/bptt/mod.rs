@@ -4,7 +4,7 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
-use super::checkpoint::{veil_hidden, veiled};
+use super::checkpoint::{veiled, Veiled};
 use super::fmt;
 use super::tour::TourButton;
 use super::widgets::{
@@ -43,10 +43,9 @@ pub fn BpttPage(
                 <div class="lx-main">
                     <checkpoint::BpttCheckpoints cfg=cfg />
                     <Panel title=|l| BpttText::of(l).chart>
-                        // The product's curve answers lesson 3's question at a glance.
-                        <div class:lx-veiled=veiled(checkpoint::QUESTION.key) aria-hidden=veil_hidden(veiled(checkpoint::QUESTION.key))>
-                            <LineChart data=chart testid="bptt-chart" label=Signal::derive(move || BpttText::of(lang.get()).chart.to_owned()) />
-                        </div>
+                        // The product's curve answers lesson 3's question at a glance: it is hidden,
+                        // the axes and the legend stay.
+                        <LineChart data=chart testid="bptt-chart" label=Signal::derive(move || BpttText::of(lang.get()).chart.to_owned()) veil=veiled(checkpoint::QUESTION.key) />
                         <Para text=|l| BpttText::of(l).chart_note class="lx-note" />
                     </Panel>
                     <BpttTable result=result />
@@ -120,7 +119,7 @@ fn BpttTable(result: Memo<Bptt>) -> impl IntoView {
     view! {
         <Panel title=|l| BpttText::of(l).table>
             <p class="lx-eq">"∂h_t/∂h₀ = Π"<sub>"k≤t"</sub>" act'(z_k)·W_hh"</p>
-            <div class="lx-scroll lx-table-tall" data-scroller>
+            <div class="lx-scroll lx-table-tall" data-scroller tabindex="0">
                 <table class="lx-table">
                     <thead>
                         <tr>
@@ -149,7 +148,7 @@ fn BpttTable(result: Memo<Bptt>) -> impl IntoView {
                                         <td><Num testid=format!("bptt-h-{i}") value=get(|s| s.h) /></td>
                                         <td><Num testid=format!("bptt-act_grad-{i}") value=get(|s| s.act_grad) /></td>
                                         <td><Num testid=format!("bptt-factor-{i}") value=get(|s| s.factor) /></td>
-                                        <td class:lx-veiled=hide aria-hidden=veil_hidden(hide)><Num testid=format!("bptt-product-{i}") value=get(|s| s.product) /></td>
+                                        <td><Veiled on=hide><Num testid=format!("bptt-product-{i}") value=get(|s| s.product) /></Veiled></td>
                                     </tr>
                                 }
                             }
@@ -281,7 +280,7 @@ fn clip_panel(r: &Bptt, lang: unroll_core::config::Lang) -> AnyView {
     });
     view! {
         <p class="lx-text">{BpttText::of(lang).clip_text}</p>
-        <div class="lx-scroll" data-scroller>
+        <div class="lx-scroll" data-scroller tabindex="0">
             <table class="lx-table">
                 <thead>
                     <tr>

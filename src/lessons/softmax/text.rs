@@ -23,6 +23,8 @@ pub struct SoftmaxText {
     pub class_n: fn(&str) -> String,
     /// Column.
     pub class: &'static str,
+    /// The probability bars' column (its header is read by screen readers only).
+    pub bar_column: &'static str,
     /// Panel.
     pub pipeline: &'static str,
     /// Text.
@@ -57,6 +59,7 @@ impl SoftmaxText {
         target: "Target class",
         class_n: |a0| format!("class {a0}"),
         class: "class",
+        bar_column: "softmax as a bar",
         pipeline: "From scores to probabilities",
         pipeline_text: "log_softmax subtracts the largest logit before exponentiating, so no exp ever overflows; softmax is its exponential and sums to 1.",
         loss: "The loss of the target class",
@@ -68,7 +71,7 @@ impl SoftmaxText {
         about_2: "An untrained classifier with C classes starts near a loss of ln C, the NLL of a uniform guess.",
         tour: &[
             "Stable log-softmax first subtracts the largest logit, so no exp can overflow.",
-            "The tour raises the first logit to 8: softmax now gives that class almost all of the probability.",
+            "The tour raises the first logit to 8. Softmax gives class k the share e^{z_k} / Σ e^{z_j}: compare the logits to see which share grows. The probabilities stay blurred until you answer.",
             "The loss is the negative log-probability of the target class, read straight from log-softmax.",
             "Your turn: predict in the checkpoint, then reveal the page's answer.",
         ],
@@ -85,6 +88,7 @@ impl SoftmaxText {
         target: "目标类别",
         class_n: |a0| format!("类别 {a0}"),
         class: "类别",
+        bar_column: "softmax 条形图",
         pipeline: "从分数到概率",
         pipeline_text: "log_softmax 在取指数之前先减去最大的 logit，所以 exp 永远不会溢出；softmax 是它的指数，总和为 1。",
         loss: "目标类别的损失",
@@ -96,7 +100,7 @@ impl SoftmaxText {
         about_2: "一个未经训练、有 C 个类别的分类器，初始损失接近 ln C，也就是均匀猜测的 NLL。",
         tour: &[
             "稳定的 log-softmax 先减去最大的原始分数，所以取指数时不会溢出。",
-            "导览把第一个原始分数调到 8：softmax 现在几乎把全部概率都给了这个类别。",
+            "导览把第一个原始分数调到 8。softmax 给类别 k 的份额是 e^{z_k} / Σ e^{z_j}：比较各个原始分数，看看谁的份额变大。在你作答前概率保持模糊。",
             "损失是目标类别对数概率的相反数，直接取自 log-softmax。",
             "轮到你了：在检查点中作出预测，再揭晓本页的答案。",
         ],

@@ -315,7 +315,7 @@ fn CompareTable(state: CompareState, data: RwSignal<LoadState, LocalStorage>) ->
     let t = move || LabText::of(loc.lang());
     let n_runs = Memo::new(move |_| state.runs.with(|r| r.len()));
     view! {
-        <div class="table-scroll" data-scroller>
+        <div class="table-scroll" data-scroller tabindex="0">
             <table
                 class="compare-table"
                 data-testid="compare-table"

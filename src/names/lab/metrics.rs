@@ -171,7 +171,7 @@ fn ClassTable(
         <div>
             <h3>{move || t().classes_title}</h3>
             <ClassCsv latest=latest data=data val_counts=val_counts />
-            <div class="table-scroll" data-scroller>
+            <div class="table-scroll" data-scroller tabindex="0">
                 <table class="lab-table" data-testid="class-counts">
                     <thead>
                         <tr>
@@ -229,7 +229,7 @@ fn ClassCsv(
     view! {
         <div class="export-row">
             <CsvButton
-                file="unroll-names-classes.csv".to_owned()
+                file=crate::widgets::export::tagged_file("unroll-names-classes", "csv")
                 rows=Signal::derive(move || class_list(data).len())
                 csv=csv
                 label=Signal::derive(move || LabText::of(loc.lang()).classes_title.to_owned())
@@ -349,7 +349,7 @@ fn Confusion(latest: Latest, data: RwSignal<LoadState, LocalStorage>) -> impl In
                 }
             >
                 <ConfusionCsv latest=latest data=data />
-                <div class="confusion-wrap" data-epoch=confusion_epoch data-scroller>
+                <div class="confusion-wrap" data-epoch=confusion_epoch data-scroller tabindex="0">
                     <Heatmap
                         testid="confusion"
                         data=Signal::derive(move || confusion.with(|c| c.as_ref().map(|c| c.1.clone())).unwrap_or_default())
@@ -357,7 +357,10 @@ fn Confusion(latest: Latest, data: RwSignal<LoadState, LocalStorage>) -> impl In
                         cell=30.0
                     />
                 </div>
-                <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-names-confusion-e{}", confusion_epoch().unwrap_or(0))) />
+                <crate::widgets::export::FigureExport name={
+                    let tag = crate::widgets::export::tagged("");
+                    Signal::derive(move || format!("unroll-names-confusion-e{}{}", confusion_epoch().unwrap_or(0), tag.get()))
+                } />
             </Show>
         </div>
     }
@@ -380,7 +383,10 @@ fn ConfusionCsv(latest: Latest, data: RwSignal<LoadState, LocalStorage>) -> impl
     view! {
         <div class="export-row">
             <crate::charts::csv::CsvButton
-                file=Signal::derive(move || format!("unroll-names-confusion-e{}.csv", epoch()))
+                file={
+                    let tag = crate::widgets::export::tagged("");
+                    Signal::derive(move || format!("unroll-names-confusion-e{}{}.csv", epoch(), tag.get()))
+                }
                 rows=Signal::derive(move || latest.with(|m| m.as_ref().map_or(0, |m| m.num_classes)))
                 csv=csv
                 label=Signal::derive(move || LabText::of(loc.lang()).confusion_title.to_owned())

@@ -6,7 +6,7 @@
 //! movers) and the new prediction.
 //!
 //! The numbers come from [`unroll_core::train::slowmo`], which makes the trainer's own update
-//! (its new weights equal one `CpuTrainer::step` at batch 1, `core/tests/slowmo.rs`). The step
+//! (its new weights equal one `CpuTrainer::step` at batch 1, `core/tests/suite/slowmo.rs`). The step
 //! starts from the session's latest weights, with the run's Adam moments when the page holds a
 //! checkpoint of the same step and fresh ones otherwise (the panel says which); it works on a
 //! copy, so the page's model never changes. [`model`] holds the panel's data, tested natively.

@@ -1,0 +1,553 @@
+//! Shared test support: the PyTorch fixture format and a fixture suite runner that any backend
+//! (the CPU reference, the WGSL kernels) plugs into. Values are compared with
+//! `Tol::FIXTURE` (`tol`): |actual − expected| ≤ 1e-5 + 1e-4·|expected|, NaN failing.
+#![allow(
+    dead_code,
+    reason = "the fixture format in full (e.g. each fixture's `name`), not only what the suite reads"
+)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::tol::Tol;
+use unroll_core::math::classifier::ClassifierBatch;
+use unroll_core::math::optim::AdamConfig;
+use unroll_core::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
+
+// ---------------------------------------------------------------------------------------------
+// Fixture format: PyTorch float64 runs written as JSON (inputs, parameters, outputs, gradients)
+// ---------------------------------------------------------------------------------------------
+
+/// A tensor as stored in the fixtures: row-major float64.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Tensor {
+    /// Row-major shape.
+    pub shape: Vec<usize>,
+    /// Values.
+    pub data: Vec<f64>,
+}
+
+impl Tensor {
+    /// The values rounded to f32.
+    pub fn to_f32(&self) -> Vec<f32> {
+        self.data.iter().map(|&v| v as f32).collect()
+    }
+
+    /// Checks `actual` against this tensor (multi-index messages).
+    pub fn check(&self, name: &str, actual: &[f32]) -> Result<(), String> {
+        Tol::FIXTURE.check_shaped(name, actual, &self.data, &self.shape)
+    }
+}
+
+/// A module fixture (`rnn_*`, `lstm_*`, `gru_*`).
+#[derive(Clone, Debug, Deserialize)]
+pub struct ModuleFixture {
+    pub name: String,
+    pub cell: String,
+    #[serde(default)]
+    pub nonlinearity: Option<String>,
+    pub input_size: usize,
+    pub hidden_size: usize,
+    pub num_layers: usize,
+    pub bidirectional: bool,
+    pub batch_first: bool,
+    pub batch: usize,
+    pub seq_len: usize,
+    pub params: BTreeMap<String, Tensor>,
+    pub input: Tensor,
+    pub h0: Option<Tensor>,
+    pub c0: Option<Tensor>,
+    pub output: Tensor,
+    pub h_n: Tensor,
+    pub c_n: Option<Tensor>,
+    pub grad_output: Tensor,
+    pub grad_h_n: Tensor,
+    pub grad_c_n: Option<Tensor>,
+    pub grads: BTreeMap<String, Tensor>,
+    pub param_count: usize,
+    #[serde(default)]
+    pub lengths: Option<Vec<u32>>,
+}
+
+/// A classifier-step fixture (`clf_*`).
+#[derive(Clone, Debug, Deserialize)]
+pub struct ClassifierFixture {
+    pub name: String,
+    pub cell: String,
+    pub vocab_size: usize,
+    pub hidden_size: usize,
+    #[serde(default = "one")]
+    pub num_layers: usize,
+    #[serde(default)]
+    pub bidirectional: bool,
+    pub num_classes: usize,
+    pub batch: usize,
+    pub seq_len: usize,
+    pub input_indices: Vec<Vec<u32>>,
+    pub lengths: Vec<u32>,
+    pub targets: Vec<u32>,
+    pub params_before: BTreeMap<String, Tensor>,
+    pub logits: Tensor,
+    pub loss: f64,
+    pub grads: BTreeMap<String, Tensor>,
+    pub params_after_one_adam_step: BTreeMap<String, Tensor>,
+}
+
+fn one() -> usize {
+    1
+}
+
+/// Any fixture file.
+#[derive(Clone, Debug)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "one value per fixture file, never stored in bulk (the sizes differ by target)"
+)]
+pub enum Fixture {
+    /// `nn.RNN`/`nn.LSTM`/`nn.GRU` forward + backward.
+    Module(ModuleFixture),
+    /// One classifier training step.
+    Classifier(ClassifierFixture),
+}
+
+/// Every `*.json` in `core/tests/fixtures/` and in the folder named by `UNROLL_FIXTURES` (if set),
+/// sorted per folder.
+///
+/// # Panics
+/// If a folder cannot be read (a missing `UNROLL_FIXTURES` folder is an error, not a skip).
+pub fn fixture_paths() -> Vec<PathBuf> {
+    let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")];
+    if let Some(extra) = std::env::var_os("UNROLL_FIXTURES") {
+        dirs.push(PathBuf::from(extra));
+    }
+    let mut out = Vec::new();
+    for dir in dirs {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("cannot read fixture folder {}: {e}", dir.display()))
+            .map(|entry| entry.expect("directory entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        files.sort();
+        out.extend(files);
+    }
+    out
+}
+
+/// Parses one fixture file: `Failed` for unreadable or malformed JSON, `Unsupported` for a
+/// kind of fixture this suite does not know.
+pub fn load_fixture(path: &Path) -> Result<Fixture, BackendError> {
+    let failed = |e: String| BackendError::Failed(e);
+    let text = std::fs::read_to_string(path).map_err(|e| failed(format!("cannot read: {e}")))?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| failed(format!("not JSON: {e}")))?;
+    if value.get("params_before").is_some() {
+        serde_json::from_value(value)
+            .map(Fixture::Classifier)
+            .map_err(|e| failed(format!("bad classifier fixture: {e}")))
+    } else if value.get("params").is_some() && value.get("cell").is_some() {
+        serde_json::from_value(value)
+            .map(Fixture::Module)
+            .map_err(|e| failed(format!("bad module fixture: {e}")))
+    } else {
+        Err(BackendError::Unsupported(
+            "neither a module fixture (cell, params) nor a classifier fixture (params_before)"
+                .into(),
+        ))
+    }
+}
+
+/// Flat parameters in `layout` order from named fixture tensors (every name must be present,
+/// no extra names, each with the layout's shape).
+pub fn flatten_params(
+    layout: &ParamLayout,
+    named: &BTreeMap<String, Tensor>,
+    what: &str,
+) -> Result<Vec<f32>, String> {
+    let mut flat = vec![0.0f32; layout.total_len()];
+    for entry in &layout.entries {
+        let t = named
+            .get(&entry.name)
+            .ok_or_else(|| format!("{what}: missing {}", entry.name))?;
+        if t.shape != entry.shape {
+            return Err(format!(
+                "{what}: {} has shape {:?}, layout says {:?}",
+                entry.name, t.shape, entry.shape
+            ));
+        }
+        flat[entry.range()].copy_from_slice(&t.to_f32());
+    }
+    if let Some(extra) = named.keys().find(|k| layout.get(k).is_none()) {
+        return Err(format!("{what}: {extra} is not in the layout"));
+    }
+    Ok(flat)
+}
+
+fn parse_cell(
+    cell: &str,
+    nonlinearity: Option<&str>,
+) -> Result<(CellKind, Nonlinearity), BackendError> {
+    let kind = CellKind::parse(cell)
+        .ok_or_else(|| BackendError::Unsupported(format!("unknown cell {cell:?}")))?;
+    let nl = match nonlinearity {
+        None | Some("tanh") => Nonlinearity::Tanh,
+        Some("relu") => Nonlinearity::Relu,
+        Some(other) => {
+            return Err(BackendError::Unsupported(format!(
+                "unknown nonlinearity {other:?}"
+            )))
+        }
+    };
+    Ok((kind, nl))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cases handed to a backend, results it returns
+// ---------------------------------------------------------------------------------------------
+
+/// A module fixture as f32 inputs for a backend.
+#[derive(Clone, Debug)]
+pub struct ModuleCase {
+    pub name: String,
+    pub spec: RnnSpec,
+    /// `ParamLayout::rnn(&spec, "")`.
+    pub layout: ParamLayout,
+    pub batch_first: bool,
+    pub batch: usize,
+    pub seq_len: usize,
+    /// `[layout.total_len()]`.
+    pub params: Vec<f32>,
+    /// `[T, B, I]` or `[B, T, I]` (batch_first), with its shape.
+    pub input: Vec<f32>,
+    pub input_shape: Vec<usize>,
+    /// `[L·D, B, H]` with its shape.
+    pub h0: Option<(Vec<f32>, Vec<usize>)>,
+    pub c0: Option<(Vec<f32>, Vec<usize>)>,
+    /// `[B]` (packed fixtures only).
+    pub lengths: Option<Vec<u32>>,
+    /// Same layout as the output.
+    pub grad_output: Vec<f32>,
+    /// `[L·D, B, H]`.
+    pub grad_h_n: Vec<f32>,
+    pub grad_c_n: Option<Vec<f32>>,
+}
+
+/// What a backend computed for a [`ModuleCase`].
+#[derive(Clone, Debug, Default)]
+pub struct ModuleResult {
+    /// Same layout as the fixture's output.
+    pub output: Vec<f32>,
+    pub h_n: Vec<f32>,
+    pub c_n: Option<Vec<f32>>,
+    /// `[layout.total_len()]` gradients of every parameter.
+    pub param_grads: Vec<f32>,
+    /// Same layout as the input.
+    pub d_input: Vec<f32>,
+    pub d_h0: Vec<f32>,
+    pub d_c0: Option<Vec<f32>>,
+}
+
+impl ModuleFixture {
+    /// The f32 case; `Unsupported` when the fixture describes something the crate has no type
+    /// for, `Failed` when it contradicts the layout.
+    pub fn case(&self) -> Result<ModuleCase, BackendError> {
+        let (cell, nonlinearity) = parse_cell(&self.cell, self.nonlinearity.as_deref())?;
+        let spec = RnnSpec {
+            cell,
+            nonlinearity,
+            input_size: self.input_size,
+            hidden_size: self.hidden_size,
+            num_layers: self.num_layers,
+            bidirectional: self.bidirectional,
+        };
+        let layout = ParamLayout::rnn(&spec, "");
+        Ok(ModuleCase {
+            name: self.name.clone(),
+            spec,
+            params: flatten_params(&layout, &self.params, "params")
+                .map_err(BackendError::Failed)?,
+            layout,
+            batch_first: self.batch_first,
+            batch: self.batch,
+            seq_len: self.seq_len,
+            input: self.input.to_f32(),
+            input_shape: self.input.shape.clone(),
+            h0: self.h0.as_ref().map(|t| (t.to_f32(), t.shape.clone())),
+            c0: self.c0.as_ref().map(|t| (t.to_f32(), t.shape.clone())),
+            lengths: self.lengths.clone(),
+            grad_output: self.grad_output.to_f32(),
+            grad_h_n: self.grad_h_n.to_f32(),
+            grad_c_n: self.grad_c_n.as_ref().map(Tensor::to_f32),
+        })
+    }
+
+    /// Every check of a module fixture: output, h_n, c_n, each parameter gradient, the input,
+    /// h0 and c0 gradients (when the fixture gives h0 and c0; without them PyTorch starts from
+    /// zeros that take no gradient), and the parameter count. Returns the failures.
+    pub fn check(&self, case: &ModuleCase, r: &ModuleResult) -> Vec<String> {
+        let mut fails = Vec::new();
+        let mut push = |res: Result<(), String>| {
+            if let Err(e) = res {
+                fails.push(e);
+            }
+        };
+        if case.layout.total_len() != self.param_count {
+            push(Err(format!(
+                "param_count: layout has {}, PyTorch {}",
+                case.layout.total_len(),
+                self.param_count
+            )));
+        }
+        push(self.output.check("output", &r.output));
+        push(self.h_n.check("h_n", &r.h_n));
+        push(check_optional("c_n", self.c_n.as_ref(), r.c_n.as_deref()));
+        for entry in &case.layout.entries {
+            match self.grads.get(&entry.name) {
+                Some(t) => push(t.check(
+                    &format!("grad {}", entry.name),
+                    &r.param_grads[entry.range()],
+                )),
+                None => push(Err(format!("fixture has no gradient for {}", entry.name))),
+            }
+        }
+        match self.grads.get("input") {
+            Some(t) => push(t.check("grad input", &r.d_input)),
+            None => push(Err("fixture has no input gradient".into())),
+        }
+        // Without `h0` (`c0`) the fixture ran from PyTorch's default zeros, which take no
+        // gradient: the backend's gradient for them is not compared.
+        push(check_optional(
+            "grad h0",
+            self.grads.get("h0"),
+            case.h0.as_ref().map(|_| r.d_h0.as_slice()),
+        ));
+        push(check_optional(
+            "grad c0",
+            self.grads.get("c0"),
+            case.c0.as_ref().and(r.d_c0.as_deref()),
+        ));
+        fails
+    }
+}
+
+/// Both present → compare; both absent → fine; one missing → failure.
+fn check_optional(
+    name: &str,
+    expected: Option<&Tensor>,
+    actual: Option<&[f32]>,
+) -> Result<(), String> {
+    match (expected, actual) {
+        (Some(t), Some(a)) => t.check(name, a),
+        (None, None) => Ok(()),
+        (Some(_), None) => Err(format!("{name}: expected by the fixture, not produced")),
+        (None, Some(_)) => Err(format!("{name}: produced, but the fixture has none")),
+    }
+}
+
+/// A classifier fixture as f32 inputs for a backend.
+#[derive(Clone, Debug)]
+pub struct ClassifierCase {
+    pub name: String,
+    /// `input_size` = vocabulary size.
+    pub spec: RnnSpec,
+    pub num_classes: usize,
+    /// `ParamLayout::classifier(&spec, num_classes)`.
+    pub layout: ParamLayout,
+    /// `[layout.total_len()]` parameters before the step.
+    pub params: Vec<f32>,
+    pub batch: ClassifierBatch,
+    /// The fixture's optimizer: Adam(lr=1e-3, betas=(0.9, 0.999), eps=1e-8).
+    pub adam: AdamConfig,
+}
+
+/// What a backend computed for a [`ClassifierCase`].
+#[derive(Clone, Debug, Default)]
+pub struct ClassifierResult {
+    /// `[B, C]`.
+    pub logits: Vec<f32>,
+    pub loss: f32,
+    /// `[layout.total_len()]`.
+    pub grads: Vec<f32>,
+    /// `[layout.total_len()]` after one Adam step from zero moments.
+    pub params_after: Vec<f32>,
+}
+
+impl ClassifierFixture {
+    /// The f32 case (errors as [`ModuleFixture::case`]).
+    pub fn case(&self) -> Result<ClassifierCase, BackendError> {
+        let (cell, nonlinearity) = parse_cell(&self.cell, None)?;
+        let spec = RnnSpec {
+            cell,
+            nonlinearity,
+            input_size: self.vocab_size,
+            hidden_size: self.hidden_size,
+            num_layers: self.num_layers,
+            bidirectional: self.bidirectional,
+        };
+        let layout = ParamLayout::classifier(&spec, self.num_classes);
+        if self.input_indices.len() != self.batch
+            || self.input_indices.iter().any(|r| r.len() != self.seq_len)
+        {
+            return Err(BackendError::Failed(
+                "input_indices is not [batch, seq_len]".into(),
+            ));
+        }
+        let batch = ClassifierBatch {
+            batch: self.batch,
+            seq_len: self.seq_len,
+            tokens: self.input_indices.concat(),
+            lengths: self.lengths.clone(),
+            labels: self.targets.clone(),
+        };
+        Ok(ClassifierCase {
+            name: self.name.clone(),
+            spec,
+            num_classes: self.num_classes,
+            params: flatten_params(&layout, &self.params_before, "params_before")
+                .map_err(BackendError::Failed)?,
+            layout,
+            batch,
+            adam: AdamConfig {
+                lr: 1e-3,
+                beta1: 0.9,
+                beta2: 0.999,
+                eps: 1e-8,
+            },
+        })
+    }
+
+    /// Checks logits, loss, every gradient and every parameter after the Adam step.
+    pub fn check(&self, case: &ClassifierCase, r: &ClassifierResult) -> Vec<String> {
+        let mut fails = Vec::new();
+        let mut push = |res: Result<(), String>| {
+            if let Err(e) = res {
+                fails.push(e);
+            }
+        };
+        push(self.logits.check("logits", &r.logits));
+        push(Tol::FIXTURE.check("loss", &[r.loss], &[self.loss]));
+        for entry in &case.layout.entries {
+            for (what, named, actual) in [
+                ("grad", &self.grads, &r.grads),
+                (
+                    "after Adam",
+                    &self.params_after_one_adam_step,
+                    &r.params_after,
+                ),
+            ] {
+                match named.get(&entry.name) {
+                    Some(t) => {
+                        push(t.check(&format!("{what} {}", entry.name), &actual[entry.range()]))
+                    }
+                    None => push(Err(format!("fixture has no {what} for {}", entry.name))),
+                }
+            }
+        }
+        fails
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Suite runner
+// ---------------------------------------------------------------------------------------------
+
+/// Why a backend produced no result.
+#[derive(Clone, Debug)]
+pub enum BackendError {
+    /// The backend does not implement this configuration (listed as UNSUPPORTED).
+    Unsupported(String),
+    /// The backend tried and failed (a FAIL).
+    Failed(String),
+}
+
+/// Outcome of a whole fixture run.
+#[derive(Debug, Default)]
+pub struct SuiteSummary {
+    pub passed: Vec<String>,
+    /// (fixture, failure messages).
+    pub failed: Vec<(String, Vec<String>)>,
+    /// (fixture, reason).
+    pub unsupported: Vec<(String, String)>,
+}
+
+impl SuiteSummary {
+    /// Panics unless every fixture passed, except unsupported ones named in `allowed_unsupported`.
+    pub fn assert_ok(&self, allowed_unsupported: &[&str]) {
+        let mut problems: Vec<String> = self
+            .failed
+            .iter()
+            .map(|(name, fails)| format!("FAIL {name}:\n    {}", fails.join("\n    ")))
+            .collect();
+        problems.extend(
+            self.unsupported
+                .iter()
+                .filter(|(name, _)| !allowed_unsupported.contains(&name.as_str()))
+                .map(|(name, why)| format!("UNSUPPORTED {name}: {why}")),
+        );
+        assert!(
+            self.passed.len() + self.failed.len() + self.unsupported.len() > 0,
+            "no fixtures found"
+        );
+        assert!(
+            problems.is_empty(),
+            "{} fixture problem(s):\n{}",
+            problems.len(),
+            problems.join("\n")
+        );
+    }
+}
+
+/// Runs every fixture of [`fixture_paths`] through the backends, printing one line per
+/// fixture (`PASS` / `FAIL` / `UNSUPPORTED`, prefixed with `label`).
+pub fn run_fixture_suite(
+    label: &str,
+    module_backend: impl Fn(&ModuleCase) -> Result<ModuleResult, BackendError>,
+    classifier_backend: impl Fn(&ClassifierCase) -> Result<ClassifierResult, BackendError>,
+) -> SuiteSummary {
+    let mut summary = SuiteSummary::default();
+    for path in fixture_paths() {
+        let file = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |f| f.to_string_lossy().into_owned(),
+        );
+        let outcome: Result<Vec<String>, BackendError> = match load_fixture(&path) {
+            Err(e) => Err(e),
+            Ok(Fixture::Module(fx)) => match fx.case() {
+                Err(e) => Err(e),
+                Ok(case) => module_backend(&case).map(|r| fx.check(&case, &r)),
+            },
+            Ok(Fixture::Classifier(fx)) => match fx.case() {
+                Err(e) => Err(e),
+                Ok(case) => classifier_backend(&case).map(|r| fx.check(&case, &r)),
+            },
+        };
+        match outcome {
+            Ok(fails) if fails.is_empty() => {
+                println!("[{label}] PASS        {file}");
+                summary.passed.push(file);
+            }
+            Ok(fails) => {
+                let more = if fails.len() > 2 {
+                    format!(" | … {} more", fails.len() - 2)
+                } else {
+                    String::new()
+                };
+                println!(
+                    "[{label}] FAIL        {file}: {}{more}",
+                    fails[..fails.len().min(2)].join(" | ")
+                );
+                summary.failed.push((file, fails));
+            }
+            Err(BackendError::Failed(e)) => {
+                println!("[{label}] FAIL        {file}: {e}");
+                summary.failed.push((file, vec![e]));
+            }
+            Err(BackendError::Unsupported(why)) => {
+                println!("[{label}] UNSUPPORTED {file}: {why}");
+                summary.unsupported.push((file, why));
+            }
+        }
+    }
+    summary
+}

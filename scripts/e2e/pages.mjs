@@ -1,0 +1,348 @@
+// Page objects of the end-to-end tests: one class per kind of page, with the controls and
+// read-outs the tests use, addressed by their `data-testid`. Numbers are read from `data-value`
+// (raw, as the page computed them). A test gets these from the fixture (`app.open`,
+// `app.names`, `app.delay`, `app.lesson` in scripts/e2e/fixture.mjs); `page.page` is the
+// Playwright page for anything not wrapped here.
+
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { openPage, records, settled, until } from "./lib.mjs";
+
+/** `[data-testid="id"]`; a selector that already is one (starts with `[`, `.` or `#`) is kept. */
+export const tid = (id) => (/^[[.#]/.test(id) ? id : `[data-testid="${id}"]`);
+
+/** Any page of the app: the read-outs, the language switch, the URL, downloads, console errors. */
+export class AppPage {
+  /** Waited for after each navigation (a test id or selector), or null. */
+  static ready = null;
+
+  constructor(page, errors, app) {
+    /** The Playwright page. */
+    this.page = page;
+    /** Console errors and uncaught exceptions of the page, in order. */
+    this.errors = errors;
+    this.app = app;
+    /** Called after `close()` (the fixture closes a page's own browser with it). */
+    this.onClose = null;
+  }
+
+  // ---- read-outs --------------------------------------------------------------------------
+
+  /** `data-value` of the element (null when absent). */
+  value(id) {
+    return this.page.getAttribute(tid(id), "data-value", { timeout: 1000 }).catch(() => null);
+  }
+  /** Number(`data-value`), NaN when absent or empty. */
+  async num(id) {
+    const v = await this.value(id);
+    return v === null || v === "" ? NaN : Number(v);
+  }
+  /** The element's text content. */
+  text(id) {
+    return this.page.textContent(tid(id));
+  }
+  /** The element's rendered text (`innerText`: what is laid out and visible). */
+  innerText(id) {
+    return this.page.$eval(tid(id), (el) => el.innerText);
+  }
+  /** An attribute of the element. */
+  attr(id, name) {
+    return this.page.getAttribute(tid(id), name, { timeout: 5000 });
+  }
+  /** The value of a form control. */
+  input(id) {
+    return this.page.inputValue(tid(id));
+  }
+  isDisabled(id) {
+    return this.page.isDisabled(tid(id));
+  }
+  isEnabled(id) {
+    return this.page.isEnabled(tid(id));
+  }
+  /** Whether the element is on the page. */
+  async has(id) {
+    return (await this.page.$(tid(id))) !== null;
+  }
+  /** The number of elements matching. */
+  count(id) {
+    return this.page.locator(tid(id)).count();
+  }
+
+  // ---- controls ---------------------------------------------------------------------------
+
+  click(id) {
+    return this.page.click(tid(id));
+  }
+  /** Types `v` into a field. */
+  fill(id, v) {
+    return this.page.fill(tid(id), String(v));
+  }
+  check(id) {
+    return this.page.check(tid(id));
+  }
+  uncheck(id) {
+    return this.page.uncheck(tid(id));
+  }
+  select(id, v) {
+    return this.page.selectOption(tid(id), v);
+  }
+  /** Sets a range or number input to `v` and fires its `input` event (as dragging does). */
+  setRange(id, v) {
+    return this.page.$eval(
+      tid(id),
+      (el, v) => {
+        el.value = String(v);
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+      },
+      v,
+    );
+  }
+
+  // ---- waiting ----------------------------------------------------------------------------
+
+  /** Waits for the element (default 60 s; `state` as Playwright's). */
+  waitFor(id, { timeout = 60_000, state } = {}) {
+    return this.page.waitForSelector(tid(id), { timeout, state });
+  }
+  /** Polls `fn` until it returns a truthy value (returned), or fails naming `what`. */
+  until(fn, timeoutMs, what, every) {
+    return until(fn, timeoutMs, what, every);
+  }
+  /** Waits until `data-value` of `id` equals `v`. */
+  waitValue(id, v, timeoutMs = 30_000, every = 100) {
+    return until(async () => (await this.value(id)) === v, timeoutMs, `${id} = ${v}`, every);
+  }
+  /** Waits until the number in `id` stops changing and returns it (see lib.mjs `settled`). */
+  settled(id, quietMs, timeoutMs) {
+    return settled(this.page, id, quietMs, timeoutMs);
+  }
+  /** The probe's records of training hooks and long tasks (lib.mjs). */
+  records() {
+    return records(this.page);
+  }
+
+  // ---- the page as a whole ----------------------------------------------------------------
+
+  /** `location.search` of the page. */
+  search() {
+    return new URL(this.page.url()).search;
+  }
+  /** The page URL's query parameters. */
+  params() {
+    return new URL(this.page.url()).searchParams;
+  }
+  /** Waits until the URL's query string is `search` (with its `?`). */
+  waitSearch(search, timeoutMs = 5000) {
+    return until(() => this.search() === search, timeoutMs, `the URL ${search} (now ${this.page.url()})`);
+  }
+  /** Switches the page's language with its switch and waits for `<html lang>`. */
+  async setLang(lang) {
+    await this.click(`lang-${lang}`);
+    await until(async () => (await this.page.evaluate(() => document.documentElement.lang)).startsWith(lang), 5000, `the ${lang} page`);
+  }
+  /** Opens another query in the same tab (and waits for the page's ready element). */
+  async goto(query, url = this.app.url) {
+    await this.page.goto(url + query, { waitUntil: "load" });
+    await this.ready();
+  }
+  /** Reloads (and waits for the page's ready element). */
+  async reload() {
+    await this.page.reload({ waitUntil: "load" });
+    await this.ready();
+  }
+  async ready() {
+    const r = this.constructor.ready;
+    if (r) await this.waitFor(r);
+  }
+  /** Clicks `id` (a test id, selector or locator) and returns the download: { name, path, bytes, text }. */
+  async download(id) {
+    const target = typeof id === "string" ? this.page.locator(tid(id)) : id;
+    const [dl] = await Promise.all([this.page.waitForEvent("download"), target.click()]);
+    const path = await dl.path();
+    const bytes = readFileSync(path);
+    return { name: dl.suggestedFilename(), path, bytes, text: bytes.toString("utf8"), download: dl };
+  }
+  /** Downloads the CSV of `file` (its export button): { name, text, lines, rows (the button's data-rows) }. */
+  async csv(file) {
+    const button = this.page.locator(`[data-testid="export-csv"][data-file="${file}"]`);
+    const rows = Number(await button.getAttribute("data-rows"));
+    const d = await this.download(button);
+    return { ...d, rows, lines: d.text.split("\n").filter((l) => l !== "") };
+  }
+  /** Asserts the page logged no error (those matching `ignore` aside). */
+  noErrors(ignore) {
+    assert.deepEqual(ignore ? this.errors.filter((e) => !ignore.test(e)) : this.errors, [], "console errors");
+  }
+  /** Closes the page (and its own browser, when it was opened `fresh`). */
+  async close() {
+    await this.page.close().catch(() => {});
+    await this.onClose?.();
+  }
+}
+
+/** The names lab (`lesson=names`): data, form, training, metrics, keeping the model. */
+export class NamesPage extends AppPage {
+  static ready = "train-start";
+
+  /** Waits for the data set (the summary counts its classes). */
+  async dataReady(timeoutMs = 120_000) {
+    await until(async () => (await this.num("data-classes")) > 0, timeoutMs, "the data set");
+  }
+  /** Waits until Start can be pressed. */
+  async startReady(timeoutMs = 120_000) {
+    await until(async () => !(await this.isDisabled("train-start")), timeoutMs, "the start button");
+  }
+  /** Presses Start once it can be pressed. */
+  async start() {
+    await this.startReady();
+    await this.click("train-start");
+  }
+  status() {
+    return this.value("train-status");
+  }
+  /** Waits for `train-status` = `status`; a run that ends in `error` fails with the page's message. */
+  async waitStatus(status, timeoutMs = 600_000, every = 250) {
+    await until(
+      async () => {
+        const s = await this.status();
+        if (s === "error" && status !== "error") throw new Error(`the run failed: ${await this.text("train-error")}`);
+        return s === status;
+      },
+      timeoutMs,
+      `train-status ${status}`,
+      every,
+    );
+  }
+  /** Waits for the run to finish (see `waitStatus`). */
+  finished(timeoutMs) {
+    return this.waitStatus("finished", timeoutMs, 500);
+  }
+  /** Start, then wait for the run to finish. */
+  async trainToEnd(timeoutMs) {
+    await this.start();
+    await this.finished(timeoutMs);
+  }
+  /** Waits until `train-step` reaches `n`. */
+  async steps(n, timeoutMs = 120_000) {
+    await until(async () => (await this.num("train-step")) >= n, timeoutMs, `${n} steps`, 100);
+  }
+  /** Sets a form field `cfg-<key>` as a user does (type, then the change event). */
+  async setField(key, v) {
+    await this.fill(`cfg-${key}`, v);
+    await this.page.dispatchEvent(tid(`cfg-${key}`), "change");
+  }
+  /** Waits for the model saved in this browser (Forget is enabled). */
+  async saved(timeoutMs = 30_000) {
+    await until(async () => !(await this.isDisabled("forget-saved")), timeoutMs, "the saved model");
+  }
+  /** Types `name` in the predict box; its top list as [{ label, p }] (p as the page's raw string). */
+  async predict(name) {
+    await this.fill("predict-input", "");
+    await this.fill("predict-input", name);
+    await this.waitFor('[data-testid="predict-top"] li', { timeout: 30_000 });
+    return this.page.$$eval('[data-testid="predict-top"] li', (lis) => lis.map((li) => ({ label: li.getAttribute("data-label"), p: li.getAttribute("data-value") })));
+  }
+  /** Types `name` in the inspector; its top-k as [label, probability string]. */
+  async inspectTop(name) {
+    await this.fill("inspect-input", "");
+    await this.fill("inspect-input", name);
+    await this.waitFor('[data-testid="inspect-top"] li', { timeout: 30_000 });
+    return this.page.$$eval('[data-testid="inspect-top"] li', (lis) => lis.map((li) => [li.getAttribute("data-label"), li.getAttribute("data-value")]));
+  }
+  /** The confusion matrix: { rows, cols, total, counts[r][c] } from the heatmap's data attributes. */
+  async confusion() {
+    await this.waitFor("confusion", { timeout: 30_000 });
+    return this.page.$eval('[data-testid="confusion"]', (svg) => {
+      const rows = Number(svg.getAttribute("data-rows"));
+      const cols = Number(svg.getAttribute("data-cols"));
+      const counts = Array.from({ length: rows }, () => new Array(cols).fill(NaN));
+      for (const r of svg.querySelectorAll("rect[data-row]")) counts[Number(r.getAttribute("data-row"))][Number(r.getAttribute("data-col"))] = Number(r.getAttribute("data-value"));
+      return { rows, cols, total: Number(svg.getAttribute("data-total")), counts };
+    });
+  }
+  /** Per-class rows of the metrics table: [{ label, acc (raw string), val }]. */
+  perClass() {
+    return this.page.$$eval('[data-testid="per-class-acc"]', (trs) =>
+      trs.map((tr) => ({ label: tr.getAttribute("data-label"), acc: tr.getAttribute("data-value"), val: Number(tr.querySelector('[data-testid="class-val"]').getAttribute("data-value")) })),
+    );
+  }
+  /** Loads own data from a file chooser payload; waits for its message (ok or error). */
+  async upload(name, body, mimeType = "text/tab-separated-values") {
+    const buffer = Buffer.isBuffer(body) ? body : Buffer.from(body, "utf8");
+    await this.page.setInputFiles(tid("data-upload"), { name, mimeType, buffer });
+    await until(async () => ["ok", "error"].includes(await this.value("data-upload-message")), 30_000, `the message for ${name}`);
+  }
+  /** Loads weights (a path, or { name, buffer }); waits for the weights message and returns its kind. */
+  async loadWeights(file) {
+    const payload = typeof file === "string" ? file : { mimeType: "application/octet-stream", ...file };
+    await this.page.setInputFiles(tid("weights-upload"), payload);
+    return until(async () => this.value("weights-message"), 30_000, "the weights message");
+  }
+  /** Pauses the run and waits for `paused`. */
+  async pause() {
+    await this.click("train-pause");
+    await this.waitStatus("paused", 30_000);
+  }
+}
+
+/** The long-memory lab (`lesson=delay`, any task): form, sweep, summary. */
+export class DelayPage extends AppPage {
+  static ready = "delay-page";
+
+  status() {
+    return this.value("delay-status");
+  }
+  /** Presses Start (once enabled). */
+  async start() {
+    await until(async () => !(await this.isDisabled("delay-start")), 60_000, "the start button");
+    await this.click("delay-start");
+  }
+  /** Waits for the sweep to finish; an `error` fails with the page's text. */
+  async finished(timeoutMs = 600_000) {
+    await until(
+      async () => {
+        const s = await this.status();
+        if (s === "error") throw new Error(`the sweep failed: ${await this.text("delay-page")}`);
+        return s === "finished";
+      },
+      timeoutMs,
+      "the sweep to finish",
+      500,
+    );
+  }
+  /** The sweep summary's cells of the form's settings: [{ delay, cell, seeds, mean }]. */
+  summaryCells() {
+    return this.page.$$eval('[data-testid="delay-summary-cell"][data-current="true"]', (els) =>
+      els.map((e) => ({ delay: Number(e.dataset.delay), cell: e.dataset.cell, seeds: Number(e.dataset.seeds), mean: Number(e.dataset.value) })),
+    );
+  }
+}
+
+/** A lesson page (`lesson=unroll` … `parallel`) and the index: figures, sliders, checkpoint. */
+export class LessonPage extends AppPage {
+  static ready = ".lx-root";
+
+  /** The lesson's checkpoint state: open, locked or revealed. */
+  checkpointState() {
+    return this.attr("checkpoint", "data-state");
+  }
+  /** Answers the checkpoint (`v` on a number slider, else choice `choice`), locks and reveals it. */
+  async answerCheckpoint({ v = 0.25, choice = 0 } = {}) {
+    const cp = tid("checkpoint");
+    await this.waitFor(cp, { timeout: 30_000 });
+    if (await this.has(`${cp} [data-testid="checkpoint-number"]`)) await this.setRange(`${cp} [data-testid="checkpoint-number"]`, v);
+    else await this.click(`${cp} [data-testid="checkpoint-choice-${choice}"]`);
+    await this.click(`${cp} [data-testid="checkpoint-lock"]`);
+    await this.waitFor(`${cp}[data-state="locked"]`, { timeout: 5000 });
+    await this.click(`${cp} [data-testid="checkpoint-reveal"]`);
+    await this.waitFor(`${cp}[data-state="revealed"]`, { timeout: 5000 });
+  }
+}
+
+/** Opens `url + query` with the probe installed, as `Kind` (waiting for its ready element). */
+export async function openAppPage(Kind, context, url, query, app) {
+  const { page, consoleErrors } = await openPage(context, url, query);
+  const p = new Kind(page, consoleErrors, app);
+  await p.ready();
+  return p;
+}
