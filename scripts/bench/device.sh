@@ -20,7 +20,8 @@
 # Options: --cells LIST (default lstm,gru,rnn; the delay task runs lstm and rnn of them, as the
 # lab's recipe does), --delay-steps N (default 60), --skip-build (use the binaries as built),
 # --allow-cpu-adapter. Environment: CARGO_TARGET_DIR; UNROLL_DEVICE_PROFILE (cargo profile,
-# default quick-release: the release settings without cross-crate LTO, to build in less time);
+# default `device`, defined here on cargo's command line: the release settings without
+# cross-crate LTO, to build in less time; `release` gives the shipped settings);
 # UNROLL_NAMES_DIR (the 18 names files; default www/data/names or $UNROLL_SHARED_DIR/data/names,
 # else filled by `node scripts/fetch-data.mjs` where Node.js is present); UNROLL_DEVICE_BUDGET
 # (seconds, default 300: a step that would start after it is skipped and said so).
@@ -48,7 +49,7 @@ die() { echo "device.sh: $*" >&2; exit 1; }
 BUDGET="${UNROLL_DEVICE_BUDGET:-300}"
 START=$SECONDS
 left() { echo $((BUDGET - (SECONDS - START))); }
-PROFILE="${UNROLL_DEVICE_PROFILE:-quick-release}"
+PROFILE="${UNROLL_DEVICE_PROFILE:-device}"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 BIN="$TARGET/$PROFILE"
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp/xdg-$(id -u)}"
@@ -60,7 +61,9 @@ echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //') 
 if [ "$BUILD" = 1 ]; then
   echo "building bench, train-names, delay-copy (profile $PROFILE) ..."
   t0=$SECONDS
-  cargo build -q --profile "$PROFILE" -p unroll-core --bin bench --bin train-names --bin delay-copy
+  profile_def=()
+  [ "$PROFILE" = device ] && profile_def=(--config 'profile.device.inherits="release"' --config 'profile.device.lto=false' --config 'profile.device.codegen-units=16')
+  cargo build -q "${profile_def[@]}" --profile "$PROFILE" -p unroll-core --bin bench --bin train-names --bin delay-copy
   echo "built in $((SECONDS - t0)) s"
 fi
 for b in bench train-names delay-copy; do
@@ -74,7 +77,7 @@ line="$(printf '%s\n' "$probe" | grep -m1 '^GPU path:' || true)"
 [ -n "$line" ] || die "bench printed no adapter line; its output was:
 $probe"
 case "$line" in
-  "GPU path: unavailable"*) die "no GPU adapter found: ${line#GPU path: }. Is the NVIDIA Vulkan driver installed (vulkaninfo --summary)?" ;;
+  "GPU path: unavailable"*) die "no GPU adapter found (bench: ${line#GPU path: }) Is the NVIDIA Vulkan driver installed (vulkaninfo --summary)?" ;;
 esac
 adapter="${line#GPU path: }"
 adapter="${adapter%%, whole-sequence*}"
@@ -99,14 +102,22 @@ if [ -z "$names_dir" ] && command -v node >/dev/null 2>&1; then
 fi
 [ -n "$names_dir" ] || die "the names data is not here: set UNROLL_NAMES_DIR to a folder of the 18 names files (Arabic.txt …)"
 
+# the first number that JSON key $1 has on stdin (nothing where none)
+field() { grep -o "\"$1\":[0-9.eE+-]*" | head -n1 | cut -d: -f2 || true; }
 # the number on stdin with $1 decimals (nothing for nothing)
 round() { awk -v d="$1" 'NF { printf "%.*f\n", d, $1 }'; }
 # median of the numbers on stdin
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-# runs "$@" when the budget allows, else prints why not; stdout of the command on stdout
+# runs "$@" when the budget allows, else says why not on the script's stderr (fd 3, whatever the
+# caller does with the command's own stderr); stdout of the command on stdout
+exec 3>&2
 budgeted() {
-  if [ "$(left)" -le 0 ]; then echo "skipped: the ${BUDGET}-s budget is spent" >&2; return 1; fi
-  timeout "$(left)" "$@"
+  local l rc=0
+  l="$(left)"
+  if [ "$l" -le 0 ]; then echo "skipped ${1##*/}: the ${BUDGET}-s budget is spent" >&3; return 1; fi
+  timeout "$l" "$@" || rc=$?
+  [ "$rc" != 124 ] || echo "stopped ${1##*/} at the ${BUDGET}-s budget" >&3
+  return "$rc"
 }
 
 IFS=, read -ra cells <<< "$CELLS"
@@ -124,8 +135,8 @@ for cell in "${cells[@]}"; do
       echo "train-names --backend gpu did not run on the GPU: $(grep -m1 '^backend\|^notice\|error' "$err" || tail -n1 "$err")" >&2
     fi
     rm -f "$err"
-    sec[$backend]="$(printf '%s\n' "$out" | grep -o '"sec":[0-9.eE+-]*' | head -n1 | cut -d: -f2 | round 2)"
-    acc[$backend]="$(printf '%s\n' "$out" | grep -o '"val_acc":[0-9.eE+-]*' | head -n1 | cut -d: -f2 | round 4)"
+    sec[$backend]="$(printf '%s\n' "$out" | field sec | round 2)"
+    acc[$backend]="$(printf '%s\n' "$out" | field val_acc | round 4)"
   done
   ratio="$(awk -v g="${sec[gpu]:-0}" -v c="${sec[cpu]:-0}" 'BEGIN { if (g > 0 && c > 0) printf "%.2f", c / g; else print "-" }')"
   printf '| %s | %s | %s | %s | %s | %s |\n' "$cell" "${sec[gpu]:--}" "${sec[cpu]:--}" "$ratio" "${acc[gpu]:--}" "${acc[cpu]:--}"
@@ -142,7 +153,7 @@ for cell in "${cells[@]}"; do
   for backend in gpu cpu; do
     out="$(budgeted "$BIN/delay-copy" --cell "$cell" --seeds 1 --steps "$DELAY_STEPS" --eval-every 100000 --backend "$backend" 2>/dev/null || true)"
     # Steps 2.. without a held-out evaluation (step 1 compiles the kernels).
-    ms[$backend]="$(printf '%s\n' "$out" | grep '"heldout_acc":null' | grep -v '"step":1,' | grep -o '"ms":[0-9.eE+-]*' | cut -d: -f2 | median)"
+    ms[$backend]="$(printf '%s\n' "$out" | { grep '"heldout_acc":null' || true; } | { grep -v '"step":1,' || true; } | { grep -o '"ms":[0-9.eE+-]*' || true; } | cut -d: -f2 | median)"
   done
   ratio="$(awk -v g="${ms[gpu]:-0}" -v c="${ms[cpu]:-0}" 'BEGIN { if (g > 0 && c > 0) printf "%.2f", c / g; else print "-" }')"
   printf '| %s | %s | %s | %s |\n' "$cell" "${ms[gpu]:--}" "${ms[cpu]:--}" "$ratio"
