@@ -1500,7 +1500,10 @@ fn cell_descriptors_name_their_kernels_and_bindings() {
                 .map(|(b, _)| b)
                 .collect();
             for (i, b) in writable.iter().enumerate() {
-                assert!(!writable[i + 1..].contains(b), "{cell:?} {pass:?}: {b:?} twice");
+                assert!(
+                    !writable[i + 1..].contains(b),
+                    "{cell:?} {pass:?}: {b:?} twice"
+                );
             }
         }
     }
