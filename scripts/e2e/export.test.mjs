@@ -31,8 +31,8 @@ test("names page: the curves and the confusion matrix download as CSV", async ()
     // Nothing to export before a run.
     assert.ok(await page.isDisabled('[data-testid="export-csv"][data-file="unroll-names-loss-gru-h8.csv"]'));
     // The two curves' buttons say which curve they hold.
-    assert.equal(await page.textContent('[data-testid="export-csv"][data-file="unroll-names-loss-gru-h8.csv"]'), "Loss per step CSV");
-    assert.equal(await page.textContent('[data-testid="export-csv"][data-file="unroll-names-val-gru-h8.csv"]'), "Validation per epoch CSV");
+    assert.equal(await page.text('[data-testid="export-csv"][data-file="unroll-names-loss-gru-h8.csv"]'), "Loss per step CSV");
+    assert.equal(await page.text('[data-testid="export-csv"][data-file="unroll-names-val-gru-h8.csv"]'), "Validation per epoch CSV");
     await page.trainToEnd();
     const steps = await page.num("train-step");
     assert.ok(steps > 0);
