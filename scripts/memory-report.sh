@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Long-memory tasks report: the adding problem, copy memory and temporal order trained by
 # Unroll's native runner (`long-memory`, the CPU path of the browser) and by the PyTorch
-# reference (scripts/bench/torch_memory_tasks.py, one thread), RNN, LSTM and GRU, seeds 0, 1, 2,
+# reference (core/templates/long_memory.py, the lab's "As PyTorch" script; one thread), RNN, LSTM
+# and GRU, seeds 0, 1, 2,
 # each task's default length and recipe (hidden 64, batch 32, Adam lr 0.003, clipping at 1.0,
 # LSTM forget-gate bias 1.0), both measured on Unroll's fixed held-out set (1024 sequences)
 # every 100 steps. Prints per task and cell the final held-out figure of every seed, Unroll
@@ -38,7 +39,7 @@ fi
 # A copy, so that a rebuild while the runs go on cannot change the code they run.
 cp "$LONG_MEMORY_BIN" "$OUT/long-memory"
 BIN="$OUT/long-memory"
-TORCH="$ROOT/scripts/bench/torch_memory_tasks.py"
+TORCH="$ROOT/core/templates/long_memory.py"
 steps() { awk -v s="$1" -v k="$SCALE" 'BEGIN { n = int(s * k + 0.5); print (n < 1 ? 1 : n) }'; }
 budget() { case $1 in adding) steps 1500 ;; copy) steps 1000 ;; order) steps 800 ;; esac; }
 
@@ -68,8 +69,8 @@ run_one() {
   if [ "$impl" = unroll ]; then
     "$BIN" --task "$task" --cell "$cell" --seed "$seed" --steps "$n" > "$log" 2> "${log%.jsonl}.err"
   else
-    python3 "$TORCH" --task "$task" --cell "$cell" --seed "$seed" --steps "$n" \
-      --heldout "$OUT/heldout-$task.json" > "$log" 2> "${log%.jsonl}.err"
+    python3 "$TORCH" --task "$task" --cell "$cell" --seed "$seed" --seeds 1 --steps "$n" \
+      --eval-every 100 --heldout "$OUT/heldout-$task.json" > "$log" 2> "${log%.jsonl}.err"
   fi
   echo "done: $impl $task $cell seed $seed ($(grep -o '"seconds": *[0-9.]*' "$log" | tr -d '"'))" >&2
 }

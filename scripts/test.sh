@@ -46,6 +46,25 @@ suite() { # suite NAME COUNTER CMD...: runs CMD, tees its log, adds its counts a
   log "== $name: ${took} s"
   times+=$(printf '%-16s %5d s' "$name" "$took")$'\n'
 }
+# A suite in the background: started now, its log kept, counted and timed when `suite_wait` joins it.
+suite_bg() { # suite_bg NAME COUNTER CMD...
+  local name="$1"; shift 2
+  log "== $name (in the background): $*"
+  ( local start=$SECONDS; "$@" >"$LOGS/$name.log" 2>&1; echo $? >"$LOGS/$name.rc"; echo $((SECONDS - start)) >"$LOGS/$name.took" ) &
+  eval "bg_pid_${name//-/_}=$!"
+}
+suite_wait() { # suite_wait NAME COUNTER: waits for NAME, prints its log, adds its counts and time
+  local name="$1" counter="$2" pid_var="bg_pid_${1//-/_}"
+  wait "${!pid_var}"
+  cat "$LOGS/$name.log"
+  local rc; rc=$(cat "$LOGS/$name.rc" 2>/dev/null || echo 1)
+  local took; took=$(cat "$LOGS/$name.took" 2>/dev/null || echo 0)
+  local before=$failed
+  "$counter" "$LOGS/$name.log"
+  if [ "$rc" -ne 0 ] && [ "$failed" -eq "$before" ]; then failed=$((failed + 1)); log "$name exited with $rc"; fi
+  log "== $name: ${took} s (beside the suites above)"
+  times+=$(printf '%-16s %5d s (in the background)' "$name" "$took")$'\n'
+}
 count_plain() { # last "N passed, M failed[, K skipped]" line
   local line; line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -1); line=${line:-0 passed, 0 failed}
   passed=$((passed + $(awk '{print $1}' <<<"$line"))); failed=$((failed + $(awk '{print $3}' <<<"$line")))
@@ -64,6 +83,13 @@ check_accuracy() { # check_accuracy CELL MIN_VAL_ACC: the native trainer, CPU pa
     process.exit(ok ? 0 : 1);' "$out" "$cell" "$min"
 }
 
+# The release wasm build (what the e2e tests load) runs beside the native suites: much of it is
+# one thread (the fat-LTO link and wasm-opt), and it builds for another target and profile than
+# `cargo test`, so neither waits for the other's build lock. UNROLL_SERIAL_BUILD=1 runs it in turn.
+# The tests need the pre-compressed copies but not the last percent of brotli (quality 11 costs
+# about 30 s on the wasm module; quality 9 takes 3 s and is 4 % larger).
+trunk_build() { env UNROLL_BROTLI_QUALITY="${UNROLL_BROTLI_QUALITY:-9}" bash -c 'trunk build --release --skip-version-check && echo "test result: ok. 1 passed; 0 failed;"'; }
+[ -n "${UNROLL_SERIAL_BUILD:-}" ] || suite_bg trunk-build count_cargo trunk_build
 # UNROLL_CARGO_TIMINGS=1 also writes Cargo's build timings (target/cargo-timings/).
 suite cargo-test count_cargo cargo test --no-fail-fast ${UNROLL_CARGO_TIMINGS:+--timings}
 suite node-data count_node node --test scripts/tests/
@@ -81,13 +107,11 @@ suite accuracy-rnn count_plain check_accuracy rnn 0.683
 if command -v python3 >/dev/null 2>&1; then
   suite torch-interop count_plain env UNROLL_BENCH="$BIN_DIR/bench" python3 core/tests/python/test_safetensors_torch.py
   suite torch-script count_plain env UNROLL_TRAIN_NAMES="$BIN_DIR/train-names" python3 core/tests/python/test_as_pytorch.py
-  suite torch-delay count_plain env UNROLL_DELAY_COPY="$BIN_DIR/delay-copy" python3 core/tests/python/test_delay_pytorch.py
+  suite torch-delay count_plain env UNROLL_DELAY_COPY="$BIN_DIR/delay-copy" UNROLL_LONG_MEMORY="$BIN_DIR/long-memory" python3 core/tests/python/test_delay_pytorch.py
 else
   log "python3 not found: skipping the PyTorch safetensors interchange test (it also needs torch)"
 fi
-# The tests need the pre-compressed copies but not the last percent of brotli (quality 11 costs
-# about 30 s on the wasm module; quality 9 takes 3 s and is 4 % larger).
-suite trunk-build count_cargo env UNROLL_BROTLI_QUALITY="${UNROLL_BROTLI_QUALITY:-9}" bash -c 'trunk build --release --skip-version-check && echo "test result: ok. 1 passed; 0 failed;"'
+if [ -n "${UNROLL_SERIAL_BUILD:-}" ]; then suite trunk-build count_cargo trunk_build; else suite_wait trunk-build count_cargo; fi
 # One file at a time by default: several tests bound the main thread's longest task, which a
 # second browser on 2 cores would stretch. UNROLL_E2E_CONCURRENCY=2 runs two files at once.
 suite e2e count_node env UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency="${UNROLL_E2E_CONCURRENCY:-1}" scripts/e2e/

@@ -52,6 +52,16 @@ pub fn count(n: usize) -> String {
     out
 }
 
+/// An English count with its noun: `1 seed`, `3 seeds` (`n` as the text shows it, e.g. from
+/// [`count`]; the plural is `noun` + `s`). Chinese has no plural and needs none.
+pub fn count_en(n: &str, noun: &str) -> String {
+    if n == "1" {
+        format!("{n} {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// A text picked from a catalogue once the language is known, e.g.
 /// `|l| UnrollText::of(l).controls`.
 pub type Text = fn(Lang) -> &'static str;

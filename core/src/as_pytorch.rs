@@ -11,16 +11,21 @@
 //!
 //! The long-memory lab's script is `core/templates/delay_copy.py` ([`delay_script`]): the
 //! delay-copy task, its cells and seeds, recipe and held-out evaluation schedule, filled in the
-//! same way.
+//! same way; its task pages' (adding, copy, order) is `core/templates/long_memory.py`
+//! ([`memory_script`]), filled from the sweep's plan (the values the page trains with).
 
 use crate::config::delay::DelayConfig;
 use crate::config::train::{Head, TrainConfig};
+use crate::memory::run::MemoryPlan;
 
 /// The names page's script template, runnable as it is.
 pub const TEMPLATE: &str = include_str!("../templates/train_names.py");
 
 /// The long-memory lab's script template (delay-copy), runnable as it is.
 pub const DELAY_TEMPLATE: &str = include_str!("../templates/delay_copy.py");
+
+/// The long-memory tasks' script template (adding, copy, order), runnable as it is.
+pub const MEMORY_TEMPLATE: &str = include_str!("../templates/long_memory.py");
 
 const BEGIN: &str = "# <configuration>\n";
 const END: &str = "# </configuration>\n";
@@ -149,6 +154,42 @@ pub fn delay_file_name(config: &DelayConfig) -> String {
     format!("unroll-delay{}-{}.py", config.delay, config.cell.as_str())
 }
 
+/// The complete script of a long-memory task's sweep `plan` (its task and T, cells, seeds,
+/// recipe, budget and evaluation schedule, [`MemoryPlan::eval_every`]); `page` is the page's
+/// link.
+pub fn memory_script(plan: &MemoryPlan, page: &str) -> String {
+    let cells: Vec<String> = plan.cells.iter().map(|c| py_str(c.as_str())).collect();
+    let r = &plan.recipe;
+    let block = format!(
+        "{BEGIN}CONFIG = dict(\n    task={task},\n    length={length},\n    cells=[{cells}],\n    hidden_size={hidden},\n    lr={lr:?},\n    batch_size={batch},\n    max_norm={max_norm:?},\n    forget_bias={forget:?},\n    steps={steps},\n    seed={seed},\n    seeds={seeds},\n    eval_every={every},\n)\nPAGE = {page}  # the page this configuration came from\n{END}",
+        task = py_str(plan.task.kind().as_str()),
+        length = plan.task.length(),
+        cells = cells.join(", "),
+        hidden = r.hidden_size,
+        lr = r.lr,
+        batch = r.batch_size,
+        max_norm = r.max_norm.unwrap_or(0.0),
+        forget = r.forget_bias,
+        steps = plan.steps,
+        seed = plan.seeds.first().copied().unwrap_or(0),
+        seeds = plan.seeds.len(),
+        every = plan.eval_every(),
+        page = py_str(page),
+    );
+    fill(
+        MEMORY_TEMPLATE,
+        "long_memory.py",
+        &block,
+        &memory_file_name(plan),
+    )
+}
+
+/// The file name a task page offers: `unroll-{task}-t{T}.py` (and the cell when one alone is
+/// trained, [`MemoryPlan::file_tag`]), e.g. `unroll-adding-t50.py`.
+pub fn memory_file_name(plan: &MemoryPlan) -> String {
+    format!("unroll-{}.py", plan.file_tag())
+}
+
 /// The complete script for `config` trained on `data` with `classes` in label order; `page` is
 /// the page's link, quoted in the script so that it says where it came from.
 pub fn names_script(
@@ -186,7 +227,7 @@ mod tests {
 
     #[test]
     fn the_templates_have_one_configuration_block() {
-        for t in [TEMPLATE, DELAY_TEMPLATE] {
+        for t in [TEMPLATE, DELAY_TEMPLATE, MEMORY_TEMPLATE] {
             assert_eq!(t.matches(BEGIN).count(), 1);
             assert_eq!(t.matches(END).count(), 1);
             assert!(t.find(BEGIN) < t.find(END));
@@ -252,6 +293,59 @@ mod tests {
             "unroll-delay8-both.py"
         );
         assert_eq!(delay_file_name(&c), "unroll-delay16-all.py");
+    }
+
+    #[test]
+    fn the_memory_block_carries_the_plan() {
+        use crate::config::delay::{CellSet, LabTask};
+        let c = DelayConfig {
+            task: LabTask::Order,
+            cell: CellSet::One(CellKind::Gru),
+            length: 70,
+            lr: 0.01,
+            batch_size: 16,
+            max_norm: 0.0,
+            forget_bias: 0.5,
+            steps: 90,
+            seed: 5,
+            seeds: 2,
+            ..DelayConfig::default()
+        };
+        let plan = MemoryPlan::of(&c).unwrap().unwrap();
+        let s = memory_script(&plan, "https://x/?v=1&lesson=delay&task=order");
+        for line in [
+            "    task=\"order\",",
+            "    length=70,",
+            "    cells=[\"gru\"],",
+            "    hidden_size=64,",
+            "    lr=0.01,",
+            "    batch_size=16,",
+            "    max_norm=0.0,",
+            "    forget_bias=0.5,",
+            "    steps=90,",
+            "    seed=5,",
+            "    seeds=2,",
+            "    eval_every=5,",
+            "PAGE = \"https://x/?v=1&lesson=delay&task=order\"  # the page this configuration came from",
+        ] {
+            assert!(s.lines().any(|l| l == line), "missing {line:?}");
+        }
+        assert_eq!(s.matches("CONFIG = dict(").count(), 1);
+        assert!(s.contains("    python3 unroll-order-t70-gru.py --steps 100 --seeds 1"));
+        assert!(!s.contains("long_memory.py"));
+        assert!(s.ends_with("if __name__ == \"__main__\":\n    main()\n"));
+        // The page's defaults: T, budget, hidden size and cells of the task.
+        let adding = DelayConfig {
+            task: LabTask::Adding,
+            ..DelayConfig::default()
+        };
+        let plan = MemoryPlan::of(&adding).unwrap().unwrap();
+        let s = memory_script(&plan, "p");
+        assert!(s.contains(
+            "    length=50,\n    cells=[\"rnn\", \"lstm\", \"gru\"],\n    hidden_size=64,\n"
+        ));
+        assert!(s.contains("    steps=1500,\n    seed=0,\n    seeds=3,\n    eval_every=75,\n"));
+        assert_eq!(memory_file_name(&plan), "unroll-adding-t50.py");
     }
 
     #[test]

@@ -24,9 +24,14 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Format version of [`SavedSession`] (bumped when a field changes meaning). Version 2 records
-/// may carry a resume checkpoint beside them ([`encode_checkpoint`]); version 1 records are
-/// still read, as a model without Resume.
-pub const SAVED_VERSION: u32 = 2;
+/// may carry a resume checkpoint beside them ([`encode_checkpoint`]); version 3 checkpoints
+/// also count the epoch's training accuracy so far ([`Checkpoint::epoch_correct`]). Version 1
+/// and 2 records are still read, as a model without Resume.
+pub const SAVED_VERSION: u32 = 3;
+
+/// The oldest record version whose checkpoint this code reads (an older one's bytes have
+/// another layout: the model comes back without Resume).
+pub const CHECKPOINT_VERSION_MIN: u32 = 3;
 
 /// The oldest record version this code reads.
 pub const SAVED_VERSION_MIN: u32 = 1;

@@ -7,7 +7,8 @@
 //   against an independent float64 computation of the lesson's formula here), the gap and the
 //   explanation in the status region (aria-live).
 // - The reveal follows the page's state: lesson 5 with z moved after a reveal says its answer is
-//   stale; Try again, and the new reveal answers for the new z.
+//   stale; Try again, and the new reveal answers for the new z; Try again clears the old
+//   prediction (the slider back in the middle).
 // - Keyboard: the slider moves with the arrow keys, Lock and Reveal work with Enter.
 // - `quiz=0` hides every checkpoint and the index's marks, and stays in the URL through a
 //   slider change and the lessons' links.
@@ -23,7 +24,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { e2e } from "./fixture.mjs";
-import { OUT, until } from "./lib.mjs";
+import { ANSWER_READOUTS, OUT, underVeil, until } from "./lib.mjs";
 
 const LESSONS = ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"];
 const CP = '[data-testid="checkpoint"]';
@@ -94,23 +95,8 @@ async function setNumber(page, v) {
 }
 
 /** A readout per lesson that gives its question's answer away (lesson 8's depths appear only once measured). */
-const VEILED = {
-  unroll: "unroll-eq-h",
-  shapes: "shapes-count-other-seq_len",
-  bptt: "bptt-chart",
-  lstm: "lstm-c-2",
-  gru: "gru-h",
-  bidir: "bidir-h_n-1",
-  softmax: "softmax-prob-1",
-};
-
-/** Whether the readout `testid` sits under a blur (and is hidden from screen readers). */
-async function veiled(page, testid) {
-  return page.$eval(`[data-testid="${testid}"]`, (el) => {
-    const v = el.closest(".lx-veiled");
-    return v !== null && v.closest("[aria-hidden='true']") !== null && getComputedStyle(v).filter.includes("blur");
-  });
-}
+const VEILED = { ...ANSWER_READOUTS, parallel: undefined };
+const veiled = underVeil;
 
 /** Predicts (0.25 on a slider, the first choice otherwise), locks and reveals; returns what the page shows. */
 async function answer(page) {
@@ -233,6 +219,9 @@ test("the reveal follows the page's state; the keyboard works", { timeout: 180_0
       2000,
       "focus on the prediction after Try again",
     );
+    // The old prediction is gone: the slider is back in the middle, nothing is locked in.
+    assert.equal(await k.page.$eval(`${CP} [data-testid="checkpoint-number"]`, (e) => Number(e.value)), 0);
+    assert.equal(await attr(k.page, CP, "data-prediction"), "");
     assert.deepEqual(k.problems, []);
   } finally {
     await b.close();

@@ -12,11 +12,15 @@
 //   full page gives a snippet whose src is that URL with `embed=1`, and the snippet, pasted
 //   into a page, shows the same state.
 // - Both languages on one lesson: the link's words and `<html lang>`.
+// - In a frame of another site (a course page on localhost, the app on 127.0.0.1) in a browser
+//   that gives such a frame no storage: the checkpoint locks and reveals, its answer stays for
+//   the visit, and the page says so once, calmly (no alert, no warning), in English and Chinese.
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/embed.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
 // reuses dist/).
 
 import { before, test } from "node:test";
+import { createServer } from "node:http";
 import assert from "node:assert/strict";
 import { e2e } from "./fixture.mjs";
 import { until } from "./lib.mjs";
@@ -219,6 +223,78 @@ for (const lab of ["names", "delay"]) {
       assert.equal(shown.openFull.href, appUrl(state));
     } finally {
       await page.close();
+    }
+  });
+}
+
+for (const lang of ["en", "zh"]) {
+  test(`${lang}: embed=1 in another site's frame without storage keeps answers for the visit and says so calmly, once`, async () => {
+    const b = await app.launch({ serviceWorkers: "block", blockThirdParty: true });
+    const closers = [];
+    try {
+      const page = await b.context.newPage();
+      const problems = [];
+      page.on("pageerror", (e) => {
+        if (!String(e).includes("reading 'waiting'")) problems.push(String(e));
+      });
+      page.on("console", (m) => {
+        if (m.type() === "error") problems.push(m.text());
+      });
+      // Another site: the course page is served on localhost, the app on 127.0.0.1 (both on this
+      // machine, so the browser lets the one frame the other).
+      const body = coursePage([snippetOf(`v=1&lesson=gru&embed=1&lang=${lang}`)]);
+      const other = createServer((_, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body));
+      await new Promise((r) => other.listen(0, "localhost", r));
+      closers.push(() => new Promise((r) => other.close(r)));
+      await page.goto(`http://localhost:${other.address().port}/course/`, { waitUntil: "load" });
+      const { frame } = await appFrame(page);
+      // The browser refuses the frame's storage (else this test would test nothing).
+      const storage = await frame.evaluate(
+        () =>
+          new Promise((resolve) => {
+            try {
+              const r = indexedDB.open("unroll-probe");
+              r.onsuccess = () => resolve("open");
+              r.onerror = () => resolve("refused");
+            } catch {
+              resolve("refused");
+            }
+          }),
+      );
+      assert.equal(storage, "refused", "the frame has no storage");
+      const CP = '[data-testid="checkpoint"]';
+      await frame.waitForSelector(CP, { timeout: 30_000 });
+      await frame.click(`${CP} [data-testid="checkpoint-choice-0"]`);
+      await frame.click(`${CP} [data-testid="checkpoint-lock"]`);
+      await frame.click(`${CP} [data-testid="checkpoint-reveal"]`);
+      await frame.waitForSelector(`${CP}[data-state="revealed"]`, { timeout: 5000 });
+      const said = await frame.getAttribute(CP, "data-prediction");
+      assert.ok(said !== "" && said !== null, "the prediction is kept with the answer");
+      const note = await frame.$$eval('[data-testid="checkpoint-not-kept"]', (ns) =>
+        ns.map((n) => ({
+          text: n.textContent,
+          live: n.closest("[role=status], [role=alert], [aria-live]") !== null,
+          color: getComputedStyle(n).color,
+        })),
+      );
+      assert.equal(note.length, 1, "said once");
+      assert.match(note[0].text, lang === "zh" ? /本次访问/ : /for this visit/);
+      assert.equal(note[0].live, false, "not announced as an alert or a status");
+      assert.equal(await frame.$$eval("[role=alert]", (a) => a.length), 0, "no alert");
+      // The answer stays while the page is open: a setting changed, the same answer, marked stale.
+      await frame.$eval('[data-testid="gru-z"]', (el) => {
+        el.value = "0.8";
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+      await frame.waitForSelector(`${CP} [data-testid="checkpoint-stale"]`, { timeout: 5000 });
+      assert.equal(await frame.getAttribute(CP, "data-state"), "revealed");
+      assert.equal(await frame.getAttribute(CP, "data-prediction"), said);
+      assert.equal((await frame.$$('[data-testid="checkpoint-not-kept"]')).length, 1, "still once");
+      assert.deepEqual(problems, []);
+      await page.close();
+    } finally {
+      await b.close();
+      for (const close of closers) await close();
     }
   });
 }

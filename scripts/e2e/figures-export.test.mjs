@@ -4,7 +4,10 @@
 // downloads a file named as its `data-file`; each SVG parses as XML with an `<svg>` root and
 // text as `<text>`; each PNG has the PNG signature and twice its figure's CSS width. Lesson 1's
 // diagram holds h₁ = tanh(0.5) = 0.4621 as text, and with `lang=zh` the lesson's and a chart's
-// SVG hold Chinese text.
+// SVG hold Chinese text. The charts' files carry the page's configuration in their names.
+// While a lesson's question is open, every figure with a blurred part waits (its buttons
+// disabled, the row saying why, in English and Chinese); after the reveal its SVG holds the
+// numbers unblurred, no test hooks, and its legend (lesson 4's belt and its gradient chart).
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/figures-export.test.mjs`
 // (UNROLL_E2E_SKIP_BUILD=1 reuses dist/).
@@ -14,15 +17,16 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { e2e } from "./fixture.mjs";
 
-// Every lesson with a figure (the softmax lesson is tables only).
+// Every lesson with a figure (the softmax lesson is tables only), its question hidden (`quiz=0`):
+// every figure is offered.
 const LESSONS = [
-  ["unroll", ""],
-  ["lstm", ""],
-  ["gru", ""],
-  ["bidir", ""],
-  ["bptt", ""],
-  ["shapes", ""],
-  ["parallel", "&max_len=64&hidden_size=32"],
+  ["unroll", "&quiz=0"],
+  ["lstm", "&quiz=0"],
+  ["gru", "&quiz=0"],
+  ["bidir", "&quiz=0"],
+  ["bptt", "&quiz=0"],
+  ["shapes", "&quiz=0"],
+  ["parallel", "&max_len=64&hidden_size=32&quiz=0"],
 ];
 const PAGES = [
   ["names", "&cell=gru&hidden_size=8&batch_size=256&epochs=1&seed=3&backend=cpu"],
@@ -49,15 +53,22 @@ function parseSvg(page, text) {
   }, text);
 }
 
-/** The CSS width of the figure whose export row holds `button`: the chart's canvas or the `<svg>` before the row. */
+/**
+ * The CSS width of the figure whose export row holds `button`: the chart's canvas, or the `<svg>`
+ * before the row together with its legend's entries (inside the figure or right after the row).
+ */
 function figureWidth(button) {
   return button.evaluate((b) => {
     const row = b.parentElement;
     const canvas = row.closest("figure.chart")?.querySelector("canvas");
+    // A chart's SVG is drawn at its canvas's CSS content box (clientWidth).
+    if (canvas) return canvas.clientWidth;
     const before = row.previousElementSibling;
     const svg = before?.localName === "svg" ? before : before?.querySelector("svg");
-    // A chart's SVG is drawn at its canvas's CSS content box (clientWidth).
-    return canvas ? canvas.clientWidth : svg.getBoundingClientRect().width;
+    const next = row.nextElementSibling;
+    const legend = before?.querySelector(".lx-legend-list") ?? (next?.matches(".lx-legend-list") ? next : null);
+    const boxes = [svg, ...(legend ? legend.children : [])].map((e) => e.getBoundingClientRect());
+    return Math.max(...boxes.map((r) => r.right)) - Math.min(...boxes.map((r) => r.left));
   });
 }
 
@@ -112,6 +123,103 @@ test("every lesson's figures download as SVG and PNG; lesson 1's diagram holds h
   }
 });
 
+/** Skips the page's question (it is then revealed, without a prediction). */
+async function skip(page) {
+  await page.waitForSelector('[data-testid="checkpoint"][data-state="open"]');
+  await page.locator('[data-testid="checkpoint-skip"]').click();
+  await page.waitForSelector('[data-testid="checkpoint"][data-state="revealed"]');
+}
+
+/** The export rows of the page whose figure (or legend) has a blurred part, and whether each waits. */
+function veiledRows(page) {
+  return page.$$eval(".figure-export", (rows) =>
+    rows
+      .filter((row) => {
+        const within = (e) => e && (e.matches(".lx-veiled") || e.closest(".lx-veiled") || e.querySelector(".lx-veiled"));
+        const next = row.nextElementSibling;
+        return within(row.previousElementSibling) || (next?.matches(".lx-legend-list") && within(next));
+      })
+      .map((row) => ({
+        held: row.dataset.held,
+        disabled: [...row.querySelectorAll("button")].every((b) => b.disabled),
+        note: row.querySelector('[data-testid="export-held"]')?.textContent ?? null,
+      })),
+  );
+}
+
+for (const lang of ["en", "zh"]) {
+  test(`${lang}: while a question is open its figures wait; after the reveal they carry the numbers and their legends`, async () => {
+    const note = lang === "zh" ? /此图显示了答案/ : /This figure shows the answer/;
+    // Lessons 1, 3, 4 and 5 blur parts of their figures while their question is open.
+    // A profile of its own: the answers given here are kept in it.
+    const fresh = await app.launch();
+    try {
+    for (const [lesson, params] of [["unroll", ""], ["bptt", ""], ["lstm", "&t=2"], ["gru", ""]]) {
+      const { page, errors: consoleErrors } = await app.open(`?v=1&lesson=${lesson}${params}&lang=${lang}`, { browser: fresh });
+      try {
+        await page.waitForSelector('[data-testid="checkpoint"][data-state="open"]', { timeout: 60_000 });
+        await page.waitForTimeout(300);
+        const rows = await veiledRows(page);
+        assert.ok(rows.length >= 1, `${lesson}: a figure shows the answer`);
+        for (const r of rows) {
+          assert.equal(r.held, "true", `${lesson}: the figure waits`);
+          assert.ok(r.disabled, `${lesson}: its buttons are disabled`);
+          assert.match(r.note ?? "", note, `${lesson}: the row says why`);
+        }
+        await skip(page);
+        await page.waitForTimeout(300);
+        assert.equal(await page.locator('[data-testid="export-held"]').count(), 0, `${lesson}: nothing waits after the reveal`);
+        assert.deepEqual(await veiledRows(page), [], `${lesson}: nothing blurred after the reveal`);
+        assert.deepEqual(consoleErrors, [], lesson);
+      } finally {
+        await page.close();
+      }
+    }
+    // After the reveal: lesson 1's diagram holds h₂ and h₃, unblurred and without test hooks.
+    {
+      const { page } = await app.open(`?v=1&lesson=unroll&lang=${lang}`, { browser: fresh });
+      await page.waitForSelector('[data-testid="checkpoint"][data-state="revealed"]');
+      const { name, bytes } = await grab(page, page.locator('[data-testid="export-svg"]').first());
+      assert.equal(name, "unroll-rnn-t2.svg");
+      const text = bytes.toString("utf8");
+      const parsed = await parseSvg(page, text);
+      for (const s of [2, 3]) {
+        const h = Number((await page.getAttribute(`[data-testid="unroll-h-${s}"]`, "data-value")).split(",")[0]);
+        const shown = h.toFixed(4).replace("-", "−");
+        assert.ok(parsed.texts.includes(shown), `h${s} = ${shown} in ${parsed.texts.join(" ")}`);
+      }
+      assert.doesNotMatch(text, /blur\(/, "nothing blurred");
+      assert.doesNotMatch(text, /data-(testid|value)=/, "no test hooks");
+      await page.close();
+    }
+    // Lesson 4: the belt (at its last step, the answer) and the gradient chart with their legends.
+    {
+      const { page } = await app.open(`?v=1&lesson=lstm&t=2&lang=${lang}`, { browser: fresh });
+      await page.waitForSelector('[data-testid="checkpoint"][data-state="revealed"]');
+      const legend = async (selector) => (await page.$$eval(`${selector} li`, (li) => li.map((l) => l.textContent.trim())));
+      const belt = await grab(page, page.locator('[data-testid="lstm-belt"] ~ .figure-export [data-testid="export-svg"], .lx-scroll:has([data-testid="lstm-belt"]) + .figure-export [data-testid="export-svg"]').first());
+      assert.equal(belt.name, "unroll-lstm-t2.svg");
+      const beltSvg = await parseSvg(page, belt.bytes.toString("utf8"));
+      const beltLegend = await legend('[data-testid="lstm-belt-legend"]');
+      assert.equal(beltLegend.length, 3);
+      for (const l of beltLegend) assert.ok(beltSvg.texts.includes(l), `the belt's legend “${l}” in ${beltSvg.texts.join(" | ")}`);
+      const c2 = Number(await page.getAttribute('[data-testid="lstm-c-2"]', "data-value"));
+      const c2Text = c2.toFixed(4).replace("-", "−");
+      assert.ok(beltSvg.texts.some((t) => t.includes(c2Text)), `C₂ = ${c2Text} on the belt`);
+      const chart = await grab(page, page.locator('.lx-chart-wrap:has([data-testid="lstm-compare-chart"]) + .figure-export [data-testid="export-svg"]'));
+      const chartSvg = await parseSvg(page, chart.bytes.toString("utf8"));
+      const chartLegend = await legend('.lx-chart-wrap:has([data-testid="lstm-compare-chart"]) .lx-legend-list');
+      assert.equal(chartLegend.length, 2);
+      for (const l of chartLegend) assert.ok(chartSvg.texts.includes(l), `the chart's legend “${l}” in ${chartSvg.texts.join(" | ")}`);
+      if (lang === "zh") assert.ok(beltLegend.every((l) => CJK.test(l)), `the belt's legend in Chinese: ${beltLegend.join(" | ")}`);
+      await page.close();
+    }
+    } finally {
+      await fresh.close();
+    }
+  });
+}
+
 test("the names, delay and long-memory pages' charts download as SVG and PNG", async () => {
   for (const [lesson, params] of PAGES) {
     const { page, errors: consoleErrors } = await app.open(`?v=1&lesson=${lesson}${params}`);
@@ -119,6 +227,9 @@ test("the names, delay and long-memory pages' charts download as SVG and PNG", a
       const svgs = await exportAll(page, `${lesson}${params}`);
       // Plotters writes the axes' labels as text.
       assert.ok(Object.values(svgs).some((t) => /[A-Za-z]/.test(t)));
+      // The files carry the page's configuration: the cell and size, the delay and cells, the task and T.
+      const tag = { names: "-gru-h8.svg", delay: params.includes("task=adding") ? "-adding-t50.svg" : "-d8-both.svg" }[lesson];
+      for (const file of Object.keys(svgs)) assert.ok(file.endsWith(tag), `${file} carries ${tag}`);
       assert.deepEqual(consoleErrors, [], lesson);
     } finally {
       await page.close();
@@ -127,7 +238,7 @@ test("the names, delay and long-memory pages' charts download as SVG and PNG", a
 });
 
 test("with lang=zh the SVGs are in Chinese", async () => {
-  for (const query of ["?v=1&lesson=unroll&lang=zh", "?v=1&lesson=delay&hidden_size=16&steps=100&lang=zh"]) {
+  for (const query of ["?v=1&lesson=unroll&quiz=0&lang=zh", "?v=1&lesson=delay&hidden_size=16&steps=100&lang=zh"]) {
     const { page, errors: consoleErrors } = await app.open(query);
     try {
       const button = page.locator('[data-testid="export-svg"]').first();

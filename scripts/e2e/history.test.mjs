@@ -1,7 +1,8 @@
 // End-to-end test of the address bar across in-app links, Back, Forward and reload: the bar
 // always holds the canonical URL of the page on screen, with its settings, and no history entry
 // is overwritten by a page that is hidden (the training and delay pages stay mounted while
-// another page shows) or being left. Also the training page's "Copy link".
+// another page shows) or being left; a switch between the long-memory lab's tasks is an entry
+// of its own. Also the training page's "Copy link".
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/history.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
 // reuses dist/).
@@ -112,6 +113,37 @@ for (const lang of ["zh", "en"]) {
     await shows(page, DELAY, delay, "the index's delay link");
     await page.goBack();
     await shows(page, INDEX, index, "Back to the lessons");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+}
+
+for (const lang of ["en", "zh"]) {
+  test(`${lang}: a task switch is an entry of its own: Back shows the task before, with its settings`, { timeout: 180_000 }, async () => {
+    const memory = (task) => `${SHOWN} [data-testid="memory-page"][data-value="${task}"]`;
+    const adding = `?v=1&lesson=delay&task=adding&length=30&lang=${lang}`;
+    const order = `?v=1&lesson=delay&task=order&lang=${lang}`;
+    const delay = `?v=1&lesson=delay&lang=${lang}`;
+    const { page, problems } = await open(adding);
+    await shows(page, memory("adding"), adding, "opened");
+    const len0 = await page.evaluate(() => history.length);
+    await page.click(`${SHOWN} [data-testid="task-switch-order"]`);
+    await shows(page, memory("order"), order, "switched to order");
+    await page.click(`${SHOWN} [data-testid="task-switch-delay"]`);
+    await shows(page, DELAY, delay, "switched to delay-copy");
+    assert.equal(await page.evaluate(() => history.length), len0 + 2, "each switch pushed one entry");
+    await page.goBack();
+    await shows(page, memory("order"), order, "Back to order");
+    await page.goBack();
+    await shows(page, memory("adding"), adding, "Back to adding");
+    assert.equal(await page.inputValue(`${SHOWN} [data-testid="mcfg-length"]`), "30", "adding's T");
+    await page.goForward();
+    await shows(page, memory("order"), order, "Forward to order");
+    assert.equal(await page.inputValue(`${SHOWN} [data-testid="mcfg-length"]`), "100", "order's own T");
+    await page.reload({ waitUntil: "load" });
+    await shows(page, memory("order"), order, "reload");
+    await page.goBack();
+    await shows(page, memory("adding"), adding, "Back after the reload");
     assert.deepEqual(problems, []);
     await page.close();
   });

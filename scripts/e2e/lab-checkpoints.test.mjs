@@ -5,10 +5,14 @@
 //   prediction waits (Reveal disabled, the waiting sentence) until the run's first epoch ends;
 //   the reveal answers from that epoch: "above" exactly when the metrics panel's validation
 //   accuracy is above its majority-class baseline; the answer survives a reload; the index
-//   counts it on the training card.
+//   counts it on the training card. Revealed, it gets the computed "compared with the handout"
+//   note: the printed 0.4859 beside this run's validation accuracy (the metrics panel's) and
+//   baseline. Answered again after the run, the question warns first ("answered after
+//   seeing"), says so once locked and revealed, and the index no longer counts it.
 // - Long-memory lab: Skip before the sweep keeps the question waiting; after a sweep whose runs
 //   stay at chance (learning rate 0.00001) the verdict line says so and the reveal is "none";
-//   the answer's choice follows the page's verdict key.
+//   the answer's choice follows the page's verdict key; answered again after the sweep, it is
+//   kept as answered after seeing and the index does not count it.
 // - `quiz=0` hides both.
 // - Screenshots (1440 and 375 px, both languages) of the names checkpoint waiting and revealed
 //   go to scripts/e2e/out/lab-checkpoints/.
@@ -20,10 +24,11 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { e2e } from "./fixture.mjs";
-import { OUT, value, num, until } from "./lib.mjs";
+import { OUT, value, num, until, zhAllowlist } from "./lib.mjs";
 
 const CP = '[data-testid="checkpoint"]';
-// The reveal follows whatever the run gave (above or below the baseline): the small test data set.
+// The reveal follows whatever the run gave (above or below the baseline): the small test data set
+// (the names lab's test, whose note is about the shipped names files, uses the real one).
 const app = e2e();
 const TINY = "?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=64&epochs=1&seed=3&backend=cpu";
 const SHOTS = join(OUT, "lab-checkpoints");
@@ -43,7 +48,9 @@ for (const lang of ["en", "zh"]) {
   test(`names lab (${lang}): the prediction waits for the first epoch and the reveal follows the run`, { timeout: 600_000 }, async () => {
     const browser = await app.launch();
     try {
-      const { page, errors: consoleErrors } = await app.open(`${TINY}&lang=${lang}`, { browser });
+      // The real data: the handout's note is about the names files the page ships.
+      const url = await app.urlFor("real");
+      const { page, errors: consoleErrors } = await app.open(`${TINY}&lang=${lang}`, { browser, data: "real" });
       await page.waitForSelector(`${CP}[data-key="names-baseline"]`, { timeout: 60_000 });
       assert.equal(await cpState(page), "open");
       await page.click(`${CP} [data-testid="checkpoint-choice-0"]`);
@@ -75,15 +82,58 @@ for (const lang of ["en", "zh"]) {
       await shoot(page, `names-revealed-${lang}`, 1440);
       await shoot(page, `names-revealed-${lang}`, 375);
 
+      // The handout's note, with this run's figures, among them its first epoch counted over
+      // the training batches while it learned.
+      await page.waitForSelector('[data-testid="handout-epoch1"]', { timeout: 10_000 });
+      const counted = Number(await value(page, "handout-epoch1-train-acc"));
+      assert.ok(counted > 0 && counted < 1, `the run's epoch counted while learning: ${counted}`);
       // Kept across a reload (the run's first report comes back with it).
       await page.waitForSelector(`${CP}[data-kept="true"]`); // stored before leaving
       await page.reload({ waitUntil: "load" });
       await page.waitForSelector(`${CP}[data-key="names-baseline"]`, { timeout: 60_000 });
       await until(async () => (await cpState(page)) === "revealed", 15_000, "revealed after a reload");
       assert.equal(Number(await attr(page, CP, "data-value")), answer);
+      // After the reload the note stands on the kept report (the count while learning is not kept).
+      const note = '[data-testid="handout-epoch1"]';
+      await page.waitForSelector(note, { timeout: 10_000 });
+      assert.equal(Number(await value(page, "handout-epoch1-printed")), 0.4859);
+      assert.ok(Math.abs(Number(await value(page, "handout-epoch1-val-acc")) - acc) < 1e-6, "the note quotes this run's accuracy");
+      assert.ok(Math.abs(Number(await value(page, "handout-epoch1-val-baseline")) - baseline) < 1e-6, "and the page's baseline");
+      assert.equal(Number(await value(page, "handout-epoch1-raw-lines")), 20074);
+      assert.equal(await page.$('[data-testid="handout-epoch1-train-acc"]'), null);
+      const noteText = await page.textContent(note);
+      if (lang === "zh") {
+        const ok = zhAllowlist();
+        const english = (noteText.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []).filter((w) => /[A-Za-z]{3}/.test(w) && !ok.has(w));
+        assert.deepEqual(english, [], `zh note: ${noteText}`);
+      }
+      await shoot(page, `names-note-${lang}`, 1440);
+      await shoot(page, `names-note-${lang}`, 375);
+      await page.setViewportSize({ width: 1440, height: 1000 });
       // The index counts it on the training card.
-      await page.goto(`${app.url}?v=1&lang=${lang}`, { waitUntil: "load" });
+      await page.goto(`${url}?v=1&lang=${lang}`, { waitUntil: "load" });
       await until(async () => (await value(page, "checkpoint-progress-names")) === "1", 15_000, "the index's mark");
+
+      // Answered again after the run: warned, kept as answered after seeing, not counted.
+      await page.goto(`${url}${TINY}&lang=${lang}`, { waitUntil: "load" });
+      await until(async () => (await cpState(page)) === "revealed", 30_000, "the kept reveal");
+      await page.click(`${CP} [data-testid="checkpoint-again"]`);
+      await until(async () => (await cpState(page)) === "open", 5000, "open again");
+      const late = await page.textContent(`${CP} [data-testid="checkpoint-late"]`);
+      assert.match(late, lang === "zh" ? /看过结果后作答/ : /answered after seeing/);
+      await page.click(`${CP} [data-testid="checkpoint-choice-${answer}"]`);
+      await page.click(`${CP} [data-testid="checkpoint-lock"]`);
+      await until(async () => (await attr(page, CP, "data-seen")) === "true", 5000, "marked as seen");
+      await until(async () => !(await page.isDisabled(`${CP} [data-testid="checkpoint-reveal"]`)), 10_000, "Reveal enabled");
+      await page.click(`${CP} [data-testid="checkpoint-reveal"]`);
+      await until(async () => (await cpState(page)) === "revealed", 5000, "revealed again");
+      assert.equal(await attr(page, `${CP} [data-testid="checkpoint-gap"]`, "data-correct"), "right");
+      assert.ok((await page.textContent(`${CP} [data-testid="checkpoint-seen"]`)).length > 10);
+      await shoot(page, `names-seen-${lang}`, 1440);
+      await shoot(page, `names-seen-${lang}`, 375);
+      await page.waitForSelector(`${CP}[data-kept="true"]`);
+      await page.goto(`${url}?v=1&lang=${lang}`, { waitUntil: "load" });
+      await until(async () => (await value(page, "checkpoint-progress-names")) === "0", 15_000, "not counted");
       assert.deepEqual(consoleErrors, []);
     } finally {
       await browser.close();
@@ -125,6 +175,20 @@ for (const lang of ["en", "zh"]) {
       if (lang === "zh") assert.ok(!/[A-Za-z]{3,}/.test(why.replace(/RNN|LSTM/g, "")), `zh explanation: ${why}`);
       await shoot(page, `delay-revealed-${lang}`, 1440);
       await shoot(page, `delay-revealed-${lang}`, 375);
+      // Answered after the sweep: kept as answered after seeing, not counted by the index.
+      await page.setViewportSize({ width: 1440, height: 1000 });
+      await page.click(`${CP} [data-testid="checkpoint-again"]`);
+      await until(async () => (await cpState(page)) === "open", 5000, "open again");
+      assert.ok(await page.isVisible(`${CP} [data-testid="checkpoint-late"]`), "the question warns first");
+      await page.click(`${CP} [data-testid="checkpoint-choice-3"]`);
+      await page.click(`${CP} [data-testid="checkpoint-lock"]`);
+      await until(async () => (await attr(page, CP, "data-seen")) === "true", 5000, "marked as seen");
+      await page.click(`${CP} [data-testid="checkpoint-reveal"]`);
+      await until(async () => (await cpState(page)) === "revealed", 5000, "revealed");
+      assert.ok(await page.isVisible(`${CP} [data-testid="checkpoint-seen"]`));
+      await page.waitForSelector(`${CP}[data-kept="true"]`);
+      await page.goto(`${app.url}?v=1&lang=${lang}`, { waitUntil: "load" });
+      await until(async () => (await value(page, "checkpoint-progress-delay")) === "0", 15_000, "not counted");
       assert.deepEqual(consoleErrors, []);
     } finally {
       await browser.close();

@@ -7,6 +7,8 @@
 // - Hostile URLs load without a console error, list the fields in the notice, inject nothing.
 // - Switching lessons pushes a history entry, slider drags replace it, back/forward restore.
 // - Language, keyboard, "Copy link".
+// - Lesson 8: the counted serial depths, the sentence on what this device's timings show (its
+//   ratios are the table's), and on WebGPU (SwiftShader) both workloads timed on the GPU too.
 // - Screenshots of every lesson at 1440 px in English and Chinese and at 375 px in English go
 //   to scripts/e2e/out/lessons/ (look at them; a few are copied to docs/ by hand).
 //
@@ -302,8 +304,47 @@ test("parallel: measures both workloads in the tab", async () => {
     assert.ok(Number.isFinite(s) && s >= 0 && Number.isFinite(p) && p >= 0, `L=${l}: ${s}, ${p}`);
   }
   assert.ok(Number(await value(page, "parallel-chart")) >= 8, "both curves drawn");
+  // The serial depths, counted: L for the LSTM, 1 for Q·Kᵀ (veiled until the question is answered).
+  for (const l of [8, 16, 32, 64]) {
+    assert.equal(await num(page, `parallel-depth-seq-${l}`), l);
+    assert.equal(await num(page, `parallel-depth-par-${l}`), 1);
+  }
+  assert.equal(Number(await value(page, "parallel-depth-chart")), 8, "the depth chart's 8 points");
+  // What this device shows: each growth is the ratio of the table's medians, last over first.
+  const [seq, par] = (await value(page, "parallel-finding-cpu")).split(",").map(Number);
+  const ratio = async (w) => (await num(page, `parallel-${w}-64`)) / (await num(page, `parallel-${w}-8`));
+  assert.ok(Math.abs(seq - (await ratio("seq"))) < 1e-9 * seq && Math.abs(par - (await ratio("par"))) < 1e-9 * par, `${seq}, ${par}`);
+  assert.match(await page.textContent('[data-testid="parallel-finding-cpu"]'), /from L = 8 to 64/);
+  assert.equal(await value(page, "parallel-gpu"), "off", "no WebGPU in this browser: said, not measured");
+  assert.equal(await page.$('[data-testid="parallel-finding-gpu"]'), null);
   assert.deepEqual(problems, []);
   await page.close();
+});
+
+test("parallel: on WebGPU (SwiftShader) both workloads are timed on the GPU too", { timeout: 300_000 }, async () => {
+  const gpu = await app.launch({ webgpu: true });
+  try {
+    const { page, problems } = await open("?v=1&lesson=parallel&max_len=32&hidden_size=32", { context: gpu.context });
+    await until(async () => (await value(page, "parallel-status")) === "done", 240_000, "the measurements", 250);
+    assert.equal(await value(page, "parallel-gpu"), "on");
+    for (const l of [8, 16, 32]) {
+      for (const w of ["gpu-seq", "gpu-par"]) {
+        const v = await num(page, `parallel-${w}-${l}`);
+        assert.ok(Number.isFinite(v) && v > 0, `${w} at L = ${l}: ${v}`);
+      }
+    }
+    const [seq, par] = (await value(page, "parallel-finding-gpu")).split(",").map(Number);
+    const ratio = async (w) => (await num(page, `parallel-${w}-32`)) / (await num(page, `parallel-${w}-8`));
+    assert.ok(Math.abs(seq - (await ratio("gpu-seq"))) < 1e-9 * seq && Math.abs(par - (await ratio("gpu-par"))) < 1e-9 * par);
+    assert.match(await page.textContent('[data-testid="parallel-finding-gpu"]'), /On WebGPU/);
+    assert.equal(Number(await value(page, "parallel-chart")), 12, "CPU and WebGPU curves: 4 × 3 points");
+    mkdirSync(join(OUT, "lessons"), { recursive: true });
+    await page.screenshot({ path: join(OUT, "lessons", "parallel-webgpu-1440-en.png"), fullPage: true });
+    assert.deepEqual(problems, []);
+    await page.close();
+  } finally {
+    await gpu.close();
+  }
 });
 
 // ---- hostile URLs --------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 // that record the training hooks as they change, and screenshots.
 
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, rmSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,10 +47,17 @@ export async function serveDist(dir = DIST, opts = {}) {
  * Launches headless Chromium with a fresh profile. `webgpu: true` adds --enable-unsafe-webgpu
  * (SwiftShader's WebGPU adapter); without it Chromium offers no adapter and the app falls back
  * to its CPU path. `serviceWorkers: "block"` keeps the app's offline copy out (a test that answers
- * other paths of the app's origin itself). Returns { context, close }.
+ * other paths of the app's origin itself). `blockThirdParty: true` sets the profile to block
+ * third-party cookies, as a browser that gives a frame of another site no storage.
+ * Returns { context, close }.
  */
-export async function launch({ webgpu, viewport = { width: 1440, height: 1000 }, serviceWorkers = "allow" } = {}) {
+export async function launch({ webgpu, viewport = { width: 1440, height: 1000 }, serviceWorkers = "allow", blockThirdParty = false } = {}) {
   const userDataDir = mkdtempSync(join(tmpdir(), "unroll-e2e-"));
+  if (blockThirdParty) {
+    mkdirSync(join(userDataDir, "Default"), { recursive: true });
+    const prefs = { profile: { cookie_controls_mode: 1, block_third_party_cookies: true } };
+    writeFileSync(join(userDataDir, "Default", "Preferences"), JSON.stringify(prefs));
+  }
   const args = [
     "--no-sandbox",
     "--disable-gpu-sandbox",
@@ -239,4 +246,33 @@ export function zhAllowlist() {
     if (/^[a-z0-9_]+(, [a-z0-9_]+)+$/.test(values)) values.split(", ").forEach((w) => words.add(w));
   }
   return words;
+}
+
+/**
+ * A readout per lesson that gives its checkpoint's answer away: veiled while the question
+ * waits (lesson 3's and 8's: a chart's curve, whose data group is `<chart>-data`).
+ */
+export const ANSWER_READOUTS = {
+  unroll: "unroll-eq-h",
+  shapes: "shapes-count-other-seq_len",
+  bptt: "bptt-chart-data",
+  lstm: "lstm-c-2",
+  gru: "gru-h",
+  bidir: "bidir-h_n-1",
+  softmax: "softmax-prob-1",
+  parallel: "parallel-depth-chart-data",
+};
+
+/**
+ * Whether the readout `testid` sits under the veil: blurred (or, a chart's curve, hidden) and
+ * out of the accessibility tree (aria-hidden, or inside an SVG image that names itself).
+ */
+export async function underVeil(page, testid) {
+  return page.$eval(`[data-testid="${testid}"]`, (el) => {
+    const v = el.closest(".lx-veiled");
+    if (v === null) return false;
+    const style = getComputedStyle(v);
+    const unseen = style.filter.includes("blur") || style.opacity === "0";
+    return unseen && (v.closest("[aria-hidden='true']") !== null || v.closest("svg[role='img']") !== null);
+  });
 }

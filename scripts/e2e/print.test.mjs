@@ -1,6 +1,9 @@
 // End-to-end tests of the printed worksheet and of "The same in PyTorch": every lesson prints
 // without the app's header, buttons or questions, with its link as text and as a QR code, in at
-// most 2 A4 pages;
+// most 2 A4 pages; every lesson in its widest state (the most inputs, steps, tokens or logits,
+// the longest numbers) prints with nothing outside the page box and nothing cut by a scroller
+// (print media at the A4 page's printable width, the width Chromium lays a print out at; each
+// PDF is also written to scripts/e2e/out/ to look at);
 // the PyTorch lines of lessons 1, 4, 6 and 7, run under torch where it is installed, print the
 // numbers the page shows (|err| <= 1e-5 + 1e-4·|ref|).
 //
@@ -9,8 +12,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { e2e } from "./fixture.mjs";
-import { num } from "./lib.mjs";
+import { num, OUT } from "./lib.mjs";
 
 // Lessons only: no names data is read. Each test in a fresh profile, as before.
 const app = e2e();
@@ -72,6 +77,76 @@ for (const [lesson, query] of [
       await b.close();
     }
   });
+}
+
+/** `n` values of `v`, `w`, … alternating (long numbers: a sign and two decimals). */
+const list = (n, ...vs) => Array.from({ length: n }, (_, k) => vs[k % vs.length]).join(",");
+
+// Each lesson at its widest: the longest lists its keys allow, the widest numbers, the most units.
+const WIDEST = [
+  ["unroll", `?v=1&lesson=unroll&x=${list(12, -4.91, 4.93)}&t=12&w_hh=-2.97&w_xh=2.93&b=-2.91&h0=-2.95`],
+  ["unroll", `?v=1&lesson=unroll&x=${list(12, -4.91, 4.93)}&t=12&hidden_size=8&seed=7`],
+  ["shapes", "?v=1&lesson=shapes&cell=lstm&input_size=4096&hidden_size=4096&num_layers=8&bidirectional=1&batch=4096&seq_len=4096"],
+  ["bptt", `?v=1&lesson=bptt&steps=100&x=${list(100, -4.99, 4.97)}&act=relu&w_hh=-2.99&w_xh=2.97&max_norm=99.5`],
+  ["lstm", `?v=1&lesson=lstm&mode=weights&x=${list(30, -4.91, 4.93)}&t=30&c0=-4.99&seed=4294967295`],
+  ["lstm", `?v=1&lesson=lstm&f=${list(30, 0.01, 0.99)}&i=${list(30, 0.99, 0.01)}&g=${list(30, -0.99, 0.98)}&o=${list(30, 0.55)}&c0=-4.99&t=30`],
+  ["gru", "?v=1&lesson=gru&convention=pytorch&h_prev=-0.99&z=0.55&n=-0.97&r=0.51&x=-0.99&w_in=-0.99&w_hn=-0.99&b_hn=-0.99"],
+  ["bidir", `?v=1&lesson=bidir&tokens=${list(12, "Wwwwwwwwwwwwwwww", "Mmmmmmmmmmmmmmmm")}&seed=4294967295`],
+  ["softmax", `?v=1&lesson=softmax&logits=${list(10, -49.99, 49.97)}&target=9`],
+  ["parallel", "?v=1&lesson=parallel&max_len=512&hidden_size=256&cell=lstm"],
+];
+
+/** Printable width of an A4 page with the worksheet's 12 mm margins, in CSS px (96 per inch). */
+const A4_PRINT_WIDTH = Math.floor(((210 - 2 * 12) / 25.4) * 96);
+
+/** Elements of the page (print media) outside the page box, or cut off by an ancestor that clips. */
+function outside(page) {
+  return page.evaluate(() => {
+    const limit = document.documentElement.clientWidth;
+    const name = (el) => `${el.localName}${el.dataset.testid ? `[${el.dataset.testid}]` : ""}.${[...el.classList].join(".")} “${(el.textContent || "").trim().slice(0, 30)}”`;
+    const found = [];
+    for (const el of document.querySelectorAll("body *")) {
+      // An SVG's parts are scaled with it: the <svg> itself is measured.
+      if (el.closest("svg") && el.localName !== "svg") continue;
+      const r = el.getBoundingClientRect();
+      const cs = getComputedStyle(el);
+      if (r.width === 0 || r.height === 0 || cs.visibility === "hidden") continue;
+      if (r.right > limit + 1 || r.left < -1) found.push(`${name(el)} spans ${Math.round(r.left)}–${Math.round(r.right)} px of ${limit}`);
+      if (/hidden|auto|scroll|clip/.test(cs.overflowX) && el.scrollWidth > el.clientWidth + 1) {
+        found.push(`${name(el)} cuts its content: ${el.scrollWidth} px in ${el.clientWidth}`);
+      }
+    }
+    return { limit, found };
+  });
+}
+
+/** One browser at the A4 page's printable width for the widest states (closed after the file). */
+let widest = null;
+const widestBrowser = async () => (widest ??= await app.launch({ viewport: { width: A4_PRINT_WIDTH, height: 1100 } }));
+
+for (const [lesson, query] of WIDEST) {
+  for (const lang of ["en", "zh"]) {
+    test(`${lang}: lesson ${lesson} at its widest prints with nothing outside the page box (${query.length} chars of query)`, { timeout: 180_000 }, async () => {
+      const b = await widestBrowser();
+      const { page, errors: consoleErrors } = await app.open(`${query}&lang=${lang}`, { browser: b });
+      try {
+        await page.waitForSelector(`[data-testid="lesson-${lesson}"]`);
+        if (lesson === "parallel") await page.waitForSelector('[data-testid="parallel-status"][data-value="done"]', { timeout: 150_000 });
+        await page.waitForTimeout(600);
+        await page.emulateMedia({ media: "print" });
+        await page.waitForTimeout(300);
+        const { limit, found } = await outside(page);
+        assert.equal(limit, A4_PRINT_WIDTH);
+        assert.deepEqual(found.slice(0, 12), [], `${lesson}: ${found.length} element(s) outside the page box`);
+        mkdirSync(OUT, { recursive: true });
+        const file = join(OUT, `print-widest-${lesson}-${lang}-${WIDEST.findIndex((w) => w[1] === query)}.pdf`);
+        writeFileSync(file, await page.pdf({ format: "A4", printBackground: true }));
+        assert.deepEqual(consoleErrors, []);
+      } finally {
+        await page.close();
+      }
+    });
+  }
 }
 
 test("lesson 1's PyTorch lines print the page's h_t (run under torch where installed)", { timeout: 120_000 }, async (t) => {

@@ -5,7 +5,8 @@
 // the predict box's for the same weights), the loss (−ln p of the target), ∂L/∂h_t and the
 // gradient norms growing step by step, clipping to max_norm, Adam's Δ heatmap and movers, and
 // the new prediction (−ln of the new probability is the new loss). The stage list, the arrow
-// keys and a typed name with no usable letters are checked too, and one stage in Chinese.
+// keys and a typed name with no usable letters are checked too, and stages in Chinese (the
+// backward steps say 反向传播, not lesson 6's 反向).
 //
 // Data: the fixture's small test data set.
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/slowmo.test.mjs`
@@ -196,6 +197,10 @@ test("one training step in slow motion: every stage of one validation name", { t
     await until(async () => /第 7 阶段/.test(await page.textContent('[data-testid="slowmo-title"]')), 5000, "the Chinese title");
     assert.deepEqual(await items(page, "slowmo-movers"), moversEn);
     assert.equal(await stage(page), "adam");
+    // Back-propagation is 反向传播 (反向 alone is lesson 6's backward direction).
+    await page.click('[data-testid="slowmo-stage-backward"]');
+    const atLine = (await page.textContent('[data-testid="slowmo-at"]')).trim();
+    assert.match(atLine, /^反向传播 · 第 \d+ 层/, atLine);
     assert.deepEqual(consoleErrors, []);
   } finally {
     await browser.close();

@@ -9,9 +9,15 @@
 //   settings" keeps them; the tour moves on by itself until paused; a reload or a lesson link
 //   mid-tour keeps the learner's settings. Every lesson has a tour
 //   ending at its checkpoint, and in Chinese its cues have no English.
+// - No answer given away: with the checkpoint open, every lesson's tour keeps its answer-bearing
+//   readout veiled at every step (blurred, hidden from screen readers, "hidden until you
+//   answer" read instead), and at the checkpoint step neither the page's visible text, its
+//   accessible text nor any data-value outside the veil holds the answer that the question,
+//   asked about the tour's settings, then reveals (English and Chinese).
 // - Stages: during Play, lessons 1, 4 and 6 pass through at least three stages within one step
 //   (`data-stage` on the diagram), in order; lesson 4's legend is there; with
-//   `prefers-reduced-motion: reduce` the stages still appear, without transitions.
+//   `prefers-reduced-motion: reduce` the stages still appear, without transitions; after |◀,
+//   Play starts with step 1's stages.
 // - Screenshots of a tour step and of the belt mid-step with its legend, at 1440 and 375 px, in
 //   English and Chinese, go to scripts/e2e/out/tour/.
 //
@@ -23,7 +29,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { e2e } from "./fixture.mjs";
-import { OUT, until, zhAllowlist } from "./lib.mjs";
+import { ANSWER_READOUTS, OUT, underVeil, until, zhAllowlist } from "./lib.mjs";
 
 const LESSONS = ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"];
 const TOUR = '[data-testid="tour"]';
@@ -36,8 +42,8 @@ before(async () => {
   browser = await app.sharedBrowser();
 });
 
-async function open(query, { reducedMotion, viewport } = {}) {
-  const page = await browser.context.newPage();
+async function open(query, { reducedMotion, viewport, context = browser.context } = {}) {
+  const page = await context.newPage();
   const problems = [];
   page.on("console", (m) => {
     if (m.type() === "error") problems.push(`console: ${m.text()}`);
@@ -166,12 +172,13 @@ test("lesson 4's tour with ← / → stops the belt at each stage, and Finish gi
 test("Esc ends a tour with the settings back; Keep keeps the tour's; the tour moves on until paused", { timeout: 120_000 }, async () => {
   const { page, problems } = await open("?v=1&lesson=gru&z=0.4");
   const before = await settings(page);
-  // The open question blurs h_t; the tour, which talks about it, lifts the blur while it runs.
+  // The open question blurs h_t, and the tour keeps it blurred: it shows how to work h_t out.
   await page.waitForSelector('[data-testid="checkpoint"][data-state="open"]');
   await until(async () => (await page.$(".lx-veiled")) !== null, 3000, "h_t blurred before the tour");
   await page.click(testid("tour-start"));
   await page.waitForSelector(TOUR);
-  await until(async () => (await page.$(".lx-veiled")) === null, 3000, "nothing blurred during the tour");
+  await new Promise((r) => setTimeout(r, 500));
+  assert.ok(await page.$(".lx-veiled"), "still blurred during the tour");
   assert.equal(await page.$eval(testid("gru-z"), (e) => e.value), "0.05");
   assert.equal(await attr(page, TOUR, "role"), "dialog");
   assert.equal(await attr(page, testid("tour-cue"), "aria-live"), "polite");
@@ -186,7 +193,7 @@ test("Esc ends a tour with the settings back; Keep keeps the tour's; the tour mo
   await page.waitForSelector(TOUR, { state: "detached", timeout: 3000 });
   await until(async () => (await settings(page)).url === before.url, 3000, "Esc: the learner's URL back");
   await until(async () => (await focused(page)) === "tour-start", 2000, "the focus back on the Tour button");
-  await until(async () => (await page.$(".lx-veiled")) !== null, 3000, "blurred again after the tour");
+  await until(async () => (await page.$(".lx-veiled")) !== null, 3000, "blurred after the tour");
 
   await page.click(testid("tour-start"));
   await page.click(testid("tour-pause"));
@@ -319,6 +326,19 @@ for (const reducedMotion of ["no-preference", "reduce"]) {
   });
 }
 
+test("|◀ then Play plays the first step's stages too (lessons 1, 4 and 6)", { timeout: 180_000 }, async () => {
+  for (const [lesson, { query, diagram, names }] of Object.entries(STAGES)) {
+    const { page, problems } = await open(`?v=1&lesson=${lesson}&${query}`, { reducedMotion: "reduce" });
+    await page.click(testid(`${lesson}-first`));
+    await until(async () => (await attr(page, testid(`${lesson}-t-value`), "data-value")) === "1", 3000, "step 1");
+    const rec = await playAndRecord(page, lesson, diagram);
+    const first = rec.filter((r) => r.t === "1").map((r) => r.stage);
+    assert.deepEqual(first, names, `${lesson}: step 1 stage by stage`);
+    assert.deepEqual(problems, [], lesson);
+    await page.close();
+  }
+});
+
 test("the stage slider stops the belt at any stage, the numbers the page's own", { timeout: 60_000 }, async () => {
   const { page, problems } = await open("?v=1&lesson=lstm&t=2", { reducedMotion: "reduce" });
   const setStage = (k) =>
@@ -371,3 +391,74 @@ test("screenshots of a tour step and of the belt mid-step", { timeout: 180_000 }
     }
   }
 });
+
+/**
+ * What the page lets a reader perceive: the text of every node outside a veil (`.lx-veiled`)
+ * and outside `aria-hidden` subtrees, with the accessible names (aria-label) outside them, and
+ * every data-value outside them; plus whether each veiled element is out of the accessibility
+ * tree (aria-hidden, or inside an SVG image) and the stand-ins read in their place.
+ */
+async function perceivable(page) {
+  return page.evaluate(() => {
+    const hidden = (el) => !!el.closest('[aria-hidden="true"], .lx-veiled');
+    const texts = [];
+    const walker = document.createTreeWalker(document.querySelector("main") ?? document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      if (!el || hidden(el) || el.closest("style, script")) continue;
+      if (getComputedStyle(el).display === "none") continue;
+      texts.push(n.textContent);
+    }
+    const labels = [...document.querySelectorAll("main [aria-label]")].filter((e) => !hidden(e)).map((e) => e.getAttribute("aria-label"));
+    const values = [...document.querySelectorAll("main [data-value]")]
+      .filter((e) => !hidden(e) && !e.closest('[data-testid="tour"]'))
+      .map((e) => e.getAttribute("data-value"));
+    const veiled = [...document.querySelectorAll(".lx-veiled")];
+    const exposed = veiled.filter((v) => !v.closest('[aria-hidden="true"]') && !v.closest('svg[role="img"]')).length;
+    const said = [...document.querySelectorAll('[data-testid="veil-said"]')].map((e) => e.textContent);
+    return { text: texts.join(" ") + " " + labels.join(" "), values, exposed, said };
+  });
+}
+
+for (const lang of ["en", "zh"]) {
+  test(`a tour with the checkpoint open gives no answer away on any lesson (${lang})`, { timeout: 300_000 }, async () => {
+    // A fresh profile: no answer kept from another test.
+    const fresh = await app.launch();
+    for (const lesson of LESSONS) {
+      const { page, problems } = await open(`?v=1&lesson=${lesson}&lang=${lang}&max_len=32&hidden_size=16`, { context: fresh.context });
+      await page.waitForSelector('[data-testid="checkpoint"][data-state="open"]', { timeout: 30_000 });
+      if (lesson === "parallel") await until(async () => (await attr(page, testid("parallel-status"), "data-value")) === "done", 120_000, "measurements", 250);
+      await page.click(testid("tour-start"));
+      await page.click(testid("tour-pause"));
+      const steps = Number(await attr(page, TOUR, "data-steps"));
+      let last;
+      for (let i = 1; i <= steps; i++) {
+        await page.waitForTimeout(150);
+        assert.ok(await underVeil(page, ANSWER_READOUTS[lesson]), `${lesson} step ${i}: ${ANSWER_READOUTS[lesson]} stays veiled`);
+        last = await perceivable(page);
+        assert.equal(last.exposed, 0, `${lesson} step ${i}: every veiled readout is hidden from screen readers`);
+        if (i < steps) await page.click(testid("tour-next"));
+      }
+      assert.ok(last.said.length > 0, `${lesson}: a stand-in is read in place of the veiled readouts`);
+      assert.ok(last.said.every((t) => t === (lang === "zh" ? "作答前隐藏" : "hidden until you answer")), last.said.join("|"));
+      // Keep the tour's settings: the question is now asked about them; Skip reveals its answer.
+      await page.click(testid("tour-keep"));
+      await page.waitForSelector(TOUR, { state: "detached" });
+      await page.click('[data-testid="checkpoint"] [data-testid="checkpoint-skip"]');
+      await page.waitForSelector('[data-testid="checkpoint"][data-state="revealed"]');
+      const answer = Number(await attr(page, '[data-testid="checkpoint"]', "data-value"));
+      const shown = (await page.textContent('[data-testid="checkpoint-answer"]')).trim();
+      if (lesson === "unroll" || lesson === "lstm") {
+        // A number: neither its 4 decimals nor its raw value were perceivable at the checkpoint step.
+        const four = answer.toFixed(4);
+        for (const form of [four, four.replace("-", "−")]) assert.ok(!last.text.includes(form), `${lesson}: ${form} shown during the tour`);
+        assert.ok(shown.includes(four.replace("-", "−")), `${lesson}: the reveal shows ${four} (${shown})`);
+        const near = last.values.flatMap((v) => v.split(",")).map(Number).filter((v) => Number.isFinite(v) && Math.abs(v - answer) < 5e-5);
+        assert.deepEqual(near, [], `${lesson}: a data-value holds the answer ${answer}`);
+      }
+      assert.deepEqual(problems, [], `${lesson} ${lang}`);
+      await page.close();
+    }
+    await fresh.close();
+  });
+}

@@ -379,6 +379,20 @@ test("lesson 8 is Chinese in lang=zh: the sliders' labels and the cell radios", 
   }
 });
 
+test("the diagrams' accessible names are Chinese in lang=zh (the GRU number line)", { timeout: 120_000 }, async () => {
+  const b = await launch({ webgpu: false });
+  try {
+    const { page, consoleErrors } = await openPage(b.context, server.url, "?v=1&lesson=gru&lang=zh");
+    await page.waitForSelector('[data-testid="gru-blend"]', { timeout: 60_000 });
+    const names = await page.$$eval('main svg[role="img"]', (els) => els.map((e) => e.getAttribute("aria-label") ?? ""));
+    assert.ok(names.some((n) => n.includes("数轴")), names.join(" | "));
+    for (const n of names) assert.deepEqual(english(n), [], n);
+    assert.deepEqual(consoleErrors, []);
+  } finally {
+    await b.close();
+  }
+});
+
 test("the lessons' checkpoints and the index's marks are Chinese in lang=zh, before and after the reveal", { timeout: 300_000 }, async () => {
   const b = await launch({ webgpu: false });
   try {

@@ -382,7 +382,8 @@ fn draw_queued() {
 ///   drawn one.
 /// - `label`: the caption and the canvas's accessible name.
 /// - `draw`: the chart, drawn into the canvas and, for the figure's SVG and PNG downloads
-///   ([`FigureExport`], named `unroll-<testid without "chart-">`), into an SVG.
+///   ([`FigureExport`], named `unroll-<testid without "chart-">` and the page's configuration
+///   tag, [`crate::widgets::export::tagged`]), into an SVG.
 pub fn chart_canvas<T, D, P, F>(
     testid: &'static str,
     label: Signal<&'static str>,
@@ -419,7 +420,7 @@ where
             draw_svg(area, &value, &ChartStyle { scale: 1.0 })
         })
     }));
-    let stem = format!("unroll-{}", export_stem(testid));
+    let stem = crate::widgets::export::tagged(format!("unroll-{}", export_stem(testid)));
 
     view! {
         <figure class="chart">

@@ -4,7 +4,6 @@
 use super::backend::{ChartArea, ChartResult};
 use super::style::{percent_tick, whole_number_tick, Corner, Mark};
 use super::{draw_placeholder, ChartStyle, REFERENCE};
-use plotters::coord::Shift;
 use plotters::prelude::*;
 
 /// One cell's curve.

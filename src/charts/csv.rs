@@ -11,6 +11,8 @@ use crate::text::ShellText;
 use leptos::prelude::*;
 use unroll_core::delay::outcome::FinalFigure;
 use unroll_core::delay::run::HeldOut;
+use unroll_core::lessons::lstm::LstmStep;
+use unroll_core::lessons::unroll::UnrollStep;
 use unroll_core::math::params::CellKind;
 use unroll_core::memory::trainer::HeldOutPoint;
 
@@ -159,6 +161,67 @@ pub fn memory_csv(cells: &[CellKind], seeds: &[u32], curves: &[Vec<HeldOutPoint>
     )
 }
 
+/// Lesson 1's worked table (its steps as the page lists them): `t,x,input_term,recurrent_term,
+/// bias,z,h,from_x1`, one row per step; with several hidden units each vector column is one
+/// column per unit (`z_1`, `z_2`, …). Numbers as computed (`f32`).
+pub fn unroll_table_csv(steps: &[UnrollStep]) -> String {
+    const VECTORS: [&str; 6] = ["input_term", "recurrent_term", "bias", "z", "h", "from_x1"];
+    let units = steps.first().map_or(1, |s| s.h.len().max(1));
+    let names = VECTORS.iter().flat_map(|v| {
+        (1..=units).map(move |j| {
+            if units == 1 {
+                (*v).to_owned()
+            } else {
+                format!("{v}_{j}")
+            }
+        })
+    });
+    let header = ["t".to_owned(), "x".to_owned()]
+        .into_iter()
+        .chain(names)
+        .collect::<Vec<_>>()
+        .join(",");
+    let rows = steps.iter().map(|s| {
+        let vectors = [
+            &s.input_term,
+            &s.recurrent_term,
+            &s.bias,
+            &s.z,
+            &s.h,
+            &s.from_x1,
+        ];
+        [s.t.to_string(), s.x.to_string()]
+            .into_iter()
+            .chain(vectors.iter().flat_map(|v| v.iter().map(f32::to_string)))
+            .collect::<Vec<_>>()
+            .join(",")
+    });
+    lines(std::iter::once(header).chain(rows))
+}
+
+/// Lesson 4's worked table: `t,x,f,i,g,o,c_prev,f_c_prev,i_g,c,h` (the gates, C_{t−1}, what the
+/// belt keeps f_t·C_{t−1}, what is written i_t·g_t, C_t and h_t), one row per step; `x` is
+/// empty where the steps have no input (the gates mode).
+pub fn lstm_table_csv(steps: &[LstmStep]) -> String {
+    let rows = steps.iter().map(|s| {
+        format!(
+            "{},{},{},{},{},{},{},{},{},{},{}",
+            s.t,
+            s.x.map(|x| x.to_string()).unwrap_or_default(),
+            s.f,
+            s.i,
+            s.g,
+            s.o,
+            s.c_prev,
+            s.kept,
+            s.written,
+            s.c,
+            s.h
+        )
+    });
+    lines(std::iter::once("t,x,f,i,g,o,c_prev,f_c_prev,i_g,c,h".to_owned()).chain(rows))
+}
+
 /// A "CSV" button that downloads `csv()` as `file()` (both read when pressed); disabled while
 /// `rows` is 0.
 #[component]
@@ -174,6 +237,14 @@ pub fn CsvButton(
     /// What the file holds, for screen readers.
     #[prop(into)]
     label: Signal<String>,
+    /// A short name on the button, before "CSV", where a row has more than one CSV button
+    /// (`Loss per step CSV`); the button says only "CSV" without it.
+    #[prop(into, optional)]
+    short: Option<Signal<String>>,
+    /// The file holds the answer to an open question: the button waits for the answer, and says
+    /// so beside it.
+    #[prop(into, optional)]
+    held: Signal<bool>,
 ) -> impl IntoView {
     let lang = use_lang();
     let save = move |_| {
@@ -184,18 +255,37 @@ pub fn CsvButton(
             "text/csv;charset=utf-8",
         );
     };
+    // The button's words: "CSV", or its short name and "CSV".
+    let visible = move || {
+        let csv = ShellText::of(lang.get()).export_csv;
+        match short {
+            Some(s) => format!("{} {csv}", s.get()),
+            None => csv.to_owned(),
+        }
+    };
     view! {
+        <Show when=move || held.get()>
+            <span class="export-held" data-testid="export-held">{move || ShellText::of(lang.get()).export_held_table}</span>
+        </Show>
         <button
             type="button"
             class="btn btn-small export-csv"
             data-testid="export-csv"
             data-file=move || file.get()
             data-rows=move || rows.get().to_string()
-            disabled=move || rows.get() == 0
-            aria-label=move || (ShellText::of(lang.get()).export_csv_label)(&label.get())
+            data-held=move || held.get().to_string()
+            disabled=move || rows.get() == 0 || held.get()
+            aria-label=move || {
+                let t = ShellText::of(lang.get());
+                // The name starts with the words on the button (WCAG's label in name).
+                match short {
+                    Some(_) => (t.export_csv_named)(&visible(), &label.get()),
+                    None => (t.export_csv_label)(&label.get()),
+                }
+            }
             on:click=save
         >
-            {move || ShellText::of(lang.get()).export_csv}
+            {visible}
         </button>
     }
 }
@@ -299,6 +389,66 @@ mod tests {
             sweep_csv(&figures),
             "delay,cell,seed,step,heldout_acc,heldout_loss\n8,gru,2,3000,0.875,0.25\n"
         );
+    }
+
+    #[test]
+    fn lesson_tables_have_one_row_per_step_and_a_column_per_unit() {
+        use unroll_core::config::lessons::{LstmConfig, UnrollConfig};
+        // The handout's example: x = 1, 2, W_xh = 0.5, W_hh = 1, b = 0 (h₂ = tanh(1 + tanh 0.5)).
+        let cfg = UnrollConfig {
+            w_xh: 0.5,
+            w_hh: 1.0,
+            b: 0.0,
+            x: vec![1.0, 2.0],
+            ..UnrollConfig::default()
+        };
+        let r = unroll_core::lessons::unroll::unroll(&cfg).unwrap();
+        let csv = unroll_table_csv(&r.steps);
+        let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+        assert_eq!(
+            rows[0],
+            [
+                "t",
+                "x",
+                "input_term",
+                "recurrent_term",
+                "bias",
+                "z",
+                "h",
+                "from_x1"
+            ]
+        );
+        assert_eq!(rows.len(), 3);
+        let h2: f32 = rows[2][6].parse().unwrap();
+        assert!((h2 - (1.0f32 + 0.5f32.tanh()).tanh()).abs() < 1e-6, "{h2}");
+        assert_eq!(rows[2][6], r.steps[1].h[0].to_string());
+        // Vector mode: one column per unit.
+        let vector = UnrollConfig {
+            hidden_size: 3,
+            ..cfg
+        };
+        let r = unroll_core::lessons::unroll::unroll(&vector).unwrap();
+        let csv = unroll_table_csv(&r.steps);
+        let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+        assert_eq!(header.len(), 2 + 6 * 3);
+        assert_eq!(
+            &header[2..5],
+            ["input_term_1", "input_term_2", "input_term_3"]
+        );
+        assert_eq!(header.last(), Some(&"from_x1_3"));
+        assert!(csv
+            .lines()
+            .skip(1)
+            .all(|l| l.split(',').count() == header.len()));
+
+        let l = unroll_core::lessons::lstm::lstm(&LstmConfig::default()).unwrap();
+        let csv = lstm_table_csv(&l.steps);
+        let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+        assert_eq!(rows[0].join(","), "t,x,f,i,g,o,c_prev,f_c_prev,i_g,c,h");
+        assert_eq!(rows.len(), l.steps.len() + 1);
+        let last = l.steps.last().unwrap();
+        assert_eq!(rows.last().unwrap()[9], last.c.to_string());
+        assert_eq!(rows.last().unwrap()[1], "", "no input in the gates mode");
     }
 
     #[test]

@@ -1,13 +1,14 @@
 //! The delay page's charts: held-out
 //! accuracy and loss against the step, one thin line per seed in the cell's colour with the
 //! band between the lowest and the highest seed, and the training-batch loss (mean of the last
-//! 20 steps, one line per seed). The chance level is dashed.
+//! 20 steps, one line per seed). The chance level (or a task's memoryless baseline) is dashed
+//! and drawn over the lines, so a cell that stays on it does not hide it; a task's "solved"
+//! level is a second dashed line. A loss chart can use a log₁₀ y axis.
 
 use super::backend::{ChartArea, ChartBackend, ChartResult};
 use super::style::{cell_colour, one_decimal_tick, percent_tick, Corner, Mark};
-use super::{ChartStyle, REFERENCE};
+use super::{ChartStyle, INK, VAL_ACC};
 use plotters::coord::types::{RangedCoordf64, RangedCoordu64};
-use plotters::coord::Shift;
 use plotters::prelude::*;
 use unroll_core::math::params::CellKind;
 
@@ -37,8 +38,12 @@ pub struct CurveChart {
     pub y_max: f64,
     /// Values are fractions shown as percentages.
     pub percent: bool,
-    /// Chance level and its legend label.
+    /// Chance level (or the memoryless baseline) and its legend label.
     pub chance: Option<(f64, &'static str)>,
+    /// The level below which a run counts as having solved the task, and its legend label.
+    pub solved: Option<(f64, String)>,
+    /// A log₁₀ y axis (a loss chart; the axis spans whole decades).
+    pub log_y: bool,
     /// x axis title.
     pub x_desc: &'static str,
     /// y axis title.
@@ -107,6 +112,58 @@ pub fn thin(points: &[(u64, f64)]) -> Vec<(u64, f64)> {
     out
 }
 
+/// The lowest decade a log axis shows (values below are drawn at it).
+const LOG_FLOOR: f64 = -6.0;
+
+/// `v` on the chart's y axis: log₁₀ on a log axis (at least [`LOG_FLOOR`]), else itself.
+fn ty(chart: &CurveChart, v: f64) -> f64 {
+    if chart.log_y {
+        v.max(10f64.powf(LOG_FLOOR)).log10()
+    } else {
+        v
+    }
+}
+
+/// A log axis's tick: the power of ten `10^v` written out (`0.01`, `1`, `10`), or as `1e−4`
+/// below a thousandth.
+fn decade_tick(v: &f64) -> String {
+    let k = v.round() as i32;
+    if (-3..0).contains(&k) {
+        format!("{:.*}", (-k) as usize, 10f64.powi(k))
+    } else if (0..6).contains(&k) {
+        format!("{}", 10i64.pow(k as u32))
+    } else {
+        format!("1e{k}").replace('-', "−")
+    }
+}
+
+/// The y axis of a log chart: whole decades around every point and reference level.
+fn log_axis(chart: &CurveChart) -> (f64, f64) {
+    let levels = chart
+        .lines
+        .iter()
+        .flat_map(|l| l.points.iter().map(|q| q.1))
+        .chain(chart.chance.map(|c| c.0))
+        .chain(chart.solved.as_ref().map(|s| s.0))
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .map(|v| ty(chart, v));
+    let (lo, hi) = levels.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+        (a.min(v), b.max(v))
+    });
+    if !lo.is_finite() {
+        return (-2.0, 0.0);
+    }
+    // A level on a whole decade (0.01) gets the decade below it too, so it is not drawn on
+    // the axis itself.
+    let lo = if (lo - lo.round()).abs() < 1e-9 {
+        lo.round() - 1.0
+    } else {
+        lo.floor()
+    };
+    let hi = hi.ceil();
+    (lo, if hi > lo { hi } else { lo + 1.0 })
+}
+
 /// The chart's axes: steps to the last point (at least 10) and 0 to 1 (percent) or a round
 /// value above every point and the chart's `y_max`.
 fn axes(chart: &CurveChart) -> (u64, f64) {
@@ -145,8 +202,15 @@ pub fn draw(
     }
     area.fill(&WHITE)?;
     let (x_max, y_max) = axes(chart);
+    let (y_min, y_max) = if chart.log_y {
+        log_axis(chart)
+    } else {
+        (0.0, y_max)
+    };
     let percent = chart.percent;
-    let y_tick: &dyn Fn(&f64) -> String = if percent {
+    let y_tick: &dyn Fn(&f64) -> String = if chart.log_y {
+        &decade_tick
+    } else if percent {
         &percent_tick
     } else {
         &one_decimal_tick
@@ -154,22 +218,33 @@ pub fn draw(
     let mut c = style
         .frame(area, 34.0, 48.0)
         .margin_right(style.px(18.0))
-        .build_cartesian_2d(0u64..x_max, 0f64..y_max)?;
+        .build_cartesian_2d(0u64..x_max, y_min..y_max)?;
+    let decades = (y_max - y_min).round() as usize + 1;
     style
         .mesh(&mut c.configure_mesh(), chart.x_desc, chart.y_desc)
         .x_labels(6)
-        .y_labels(6)
+        .y_labels(if chart.log_y { decades } else { 6 })
         .y_label_formatter(y_tick)
         .draw()?;
     let mut legend = Vec::new();
-    if let Some((level, label)) = chart.chance {
-        c.draw_series(style.reference_line([(0u64, level), (x_max, level)]))?;
-        legend.push((label.to_owned(), Mark::Line(REFERENCE.into())));
-    }
     draw_bands(&mut c, chart, y_max)?;
     draw_lines(&mut c, chart, style, &mut legend)?;
+    // The reference levels over the lines: a cell that stays on the baseline does not hide it.
+    let level = |v: f64| ty(chart, v).clamp(y_min, y_max);
+    if let Some((v, label)) = chart.chance {
+        let stroke = INK.stroke_width(style.px(1.5));
+        c.draw_series(style.dashed([(0u64, level(v)), (x_max, level(v))], stroke))?;
+        legend.push((label.to_owned(), Mark::Line(stroke)));
+    }
+    if let Some((v, label)) = &chart.solved {
+        let stroke = VAL_ACC.stroke_width(style.px(1.5));
+        c.draw_series(style.dashed([(0u64, level(*v)), (x_max, level(*v))], stroke))?;
+        legend.push((label.clone(), Mark::Line(stroke)));
+    }
     let corner = if percent {
         Corner::UpperLeft
+    } else if chart.log_y {
+        Corner::UpperRight
     } else {
         Corner::LowerLeft
     };
@@ -186,8 +261,11 @@ fn draw_bands(
         if band.len() < 2 {
             continue;
         }
-        let mut outline: Vec<(u64, f64)> = band.iter().map(|b| (b.0, b.2.min(y_max))).collect();
-        outline.extend(band.iter().rev().map(|b| (b.0, b.1.min(y_max))));
+        let mut outline: Vec<(u64, f64)> = band
+            .iter()
+            .map(|b| (b.0, ty(chart, b.2).min(y_max)))
+            .collect();
+        outline.extend(band.iter().rev().map(|b| (b.0, ty(chart, b.1).min(y_max))));
         c.draw_series(std::iter::once(Polygon::new(
             outline,
             cell_colour(*cell).mix(0.14).filled(),
@@ -207,7 +285,9 @@ fn draw_lines(
     for line in &chart.lines {
         let color = cell_colour(line.cell);
         c.draw_series(LineSeries::new(
-            thin(&line.points),
+            thin(&line.points)
+                .into_iter()
+                .map(|(s, v)| (s, ty(chart, v))),
             color.mix(0.8).stroke_width(style.px(1.4)),
         ))?;
         if !labelled.contains(&line.cell) {

@@ -5,7 +5,6 @@ use super::backend::{ChartArea, ChartResult};
 use super::style::{cell_colour, Corner, Mark};
 use super::ChartStyle;
 use crate::text::GradFlowText;
-use plotters::coord::Shift;
 use plotters::prelude::*;
 use unroll_core::math::params::CellKind;
 

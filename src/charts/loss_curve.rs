@@ -3,7 +3,6 @@
 use super::backend::{ChartArea, ChartResult};
 use super::style::{one_decimal_tick, Corner, Mark};
 use super::{ChartStyle, ChartText, LOSS_MEAN, LOSS_RAW, REFERENCE};
-use plotters::coord::Shift;
 use plotters::prelude::*;
 
 /// What the training-loss chart shows.

@@ -5,7 +5,6 @@
 pub use super::colour::Scale;
 use super::backend::{ChartArea, ChartResult};
 use super::{ChartStyle, INK, MUTED_TEXT, REFERENCE};
-use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 

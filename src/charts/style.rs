@@ -5,7 +5,7 @@
 use super::backend::{ChartArea, ChartBackend, ChartResult};
 use plotters::chart::MeshStyle;
 use plotters::coord::ranged1d::Ranged;
-use plotters::coord::{CoordTranslate, Shift};
+use plotters::coord::CoordTranslate;
 use plotters::element::PathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};

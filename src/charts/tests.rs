@@ -12,7 +12,6 @@ use super::style::{cell_colour, nice_ceiling};
 use super::val_curve::{self, EpochPoint};
 use super::{ChartStyle, ChartText, LOSS_MEAN, LOSS_RAW, REFERENCE, VAL_ACC, VAL_LOSS};
 use crate::text::GradFlowText;
-use plotters::coord::Shift;
 use plotters::prelude::*;
 use unroll_core::config::Lang;
 use unroll_core::math::params::CellKind;
@@ -367,6 +366,8 @@ fn delay_chart_thins_long_lines_and_names_each_cell_once() {
         y_max: 1.0,
         percent: true,
         chance: Some((0.125, "chance")),
+        solved: None,
+        log_y: false,
         x_desc: "step",
         y_desc: "held-out accuracy",
         empty: "no run yet",
@@ -386,6 +387,79 @@ fn delay_chart_thins_long_lines_and_names_each_cell_once() {
     assert!(t.contains(&"chance") && t.contains(&"100%") && t.contains(&"0%"));
     // The band between the seeds.
     assert_eq!(els.iter().filter(|e| e.tag == "polygon").count(), 1);
+}
+
+/// The adding problem's chart: the baseline (1/6) over an RNN line that sits on it, the
+/// "solved" line at 0.01, and on a log axis decades that keep the two apart.
+#[test]
+fn a_task_chart_draws_its_baseline_over_the_lines_and_its_solved_level() {
+    let baseline = 1.0 / 6.0;
+    let rnn = Line {
+        cell: CellKind::Rnn,
+        points: (0..=10u64).map(|k| (k * 100, baseline)).collect(),
+    };
+    let lstm = Line {
+        cell: CellKind::Lstm,
+        points: (0..=10u64)
+            .map(|k| (k * 100, baseline * 0.6f64.powi(k as i32)))
+            .collect(),
+    };
+    for log_y in [false, true] {
+        let chart = CurveChart {
+            lines: vec![rnn.clone(), lstm.clone()],
+            bands: Vec::new(),
+            y_max: baseline * 1.5,
+            percent: false,
+            chance: Some((baseline, "baseline")),
+            solved: Some((0.01, "solved (below 0.0100)".to_owned())),
+            log_y,
+            x_desc: "step",
+            y_desc: "MSE",
+            empty: "no run yet",
+        };
+        let els = draw_svg(640, 300, |a| delay::draw(a, &chart, &STYLE).expect("draw"));
+        let pos = |pred: &dyn Fn(&El) -> bool| els.iter().position(pred);
+        let rnn_at =
+            pos(&|e| lines_in(std::slice::from_ref(e), cell_colour(CellKind::Rnn)).len() == 1)
+                .expect("the RNN's line");
+        let y_of = |e: &El| e.points()[0].1;
+        let rnn_y = y_of(&els[rnn_at]);
+        // A dashed level: short horizontal segments in its colour (the axes are INK too).
+        let level = |c: RGBColor, pred: &dyn Fn(i32) -> bool| {
+            els.iter()
+                .enumerate()
+                .filter(|(_, e)| e.tag == "polyline" && e.attr("stroke") == Some(hex(c).as_str()))
+                .filter(|(_, e)| {
+                    let p = e.points();
+                    p.len() == 2 && p[0].1 == p[1].1 && pred(p[0].1)
+                })
+                .map(|(i, _)| i)
+                .collect::<Vec<_>>()
+        };
+        let base = level(super::INK, &|y| (y - rnn_y).abs() <= 1);
+        assert!(
+            !base.is_empty(),
+            "log_y {log_y}: the baseline at the RNN's height"
+        );
+        assert!(
+            base.iter().all(|&i| i > rnn_at),
+            "log_y {log_y}: the baseline is drawn over the RNN's line"
+        );
+        // The solved line below the baseline.
+        let solved = level(super::VAL_ACC, &|y| y > rnn_y + 20);
+        assert!(!solved.is_empty(), "log_y {log_y}: 0.01 well below 1/6");
+        assert!(solved.iter().all(|&i| i > rnn_at));
+        let t = texts(&els);
+        assert!(
+            t.contains(&"baseline") && t.contains(&"solved (below 0.0100)"),
+            "{t:?}"
+        );
+        if log_y {
+            for decade in ["0.001", "0.01", "0.1", "1"] {
+                assert!(t.contains(&decade), "log axis: {decade} in {t:?}");
+            }
+        }
+    }
 }
 
 #[test]

@@ -5,7 +5,6 @@ use super::style::{one_decimal_tick, percent_tick, whole_number_tick, Corner, Ma
 use super::{ChartStyle, ChartText, INK, LOSS_MEAN, VAL_ACC, VAL_LOSS};
 use plotters::chart::DualCoordChartContext;
 use plotters::coord::types::RangedCoordf64;
-use plotters::coord::Shift;
 use plotters::prelude::*;
 
 /// One finished epoch as the chart needs it.

@@ -6,6 +6,7 @@
 use super::driver::DelayDriver;
 use super::text::{cell_name, fmt_cell_names as cells_text};
 use crate::lessons::checkpoint::{Asked, Checkpoint, Kind, Question, Reveal};
+use crate::shell::run_status::RunStatus;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use unroll_core::config::delay::DelayConfig;
@@ -127,8 +128,9 @@ fn until(s: &DelayAsked, lang: Lang) -> Option<String> {
 fn pending_text(p: &Pending, lang: Lang) -> String {
     match (p, lang) {
         (Pending::Runs { cell, have, need }, Lang::En) => format!(
-            "Waiting for the runs: {} has {have} of {need} seeds finished.",
-            cell_name(*cell)
+            "Waiting for the runs: {} has {have} of {} finished.",
+            cell_name(*cell),
+            crate::text::count_en(&need.to_string(), "seed")
         ),
         (Pending::Runs { cell, have, need }, Lang::Zh) => format!(
             "等待运行结束：{} 已完成 {need} 个种子中的 {have} 个。",
@@ -215,7 +217,11 @@ pub fn DelayCheckpoint(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> i
             .results
             .with(|rs| DelayAsked::of(&shown, run.as_ref(), rs))
     });
-    view! { <Checkpoint question=QUESTION state=state /> }
+    // A sweep has started once it runs or has left results on the page.
+    let started = Signal::derive(move || {
+        driver.run_cfg.with(Option::is_some) || driver.status.get() != RunStatus::Idle
+    });
+    view! { <Checkpoint question=QUESTION state=state started=started /> }
 }
 
 #[cfg(test)]

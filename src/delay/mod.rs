@@ -72,7 +72,7 @@ use leptos::prelude::*;
 use text::DelayText;
 use unroll_core::config::delay::{DelayConfig, DelayRangeError};
 use unroll_core::config::lessons::{route, Route};
-use unroll_core::config::query::{decode, encode};
+use unroll_core::config::query::encode;
 use unroll_core::config::Lang;
 use unroll_core::delay::model::DelayModel;
 use unroll_core::delay::outcome::Outcome;
@@ -81,13 +81,6 @@ use unroll_core::math::params::CellKind;
 
 /// The page's own styles.
 const CSS: &str = r#"
-.dl-pytorch summary { cursor: pointer; font-size: 0.9rem; }
-.dl-row { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.4rem 0; }
-.dl-msg { font-size: 0.85rem; margin: 0.35rem 0; overflow-wrap: anywhere; }
-.dl-msg.ok { color: var(--ok, #17803d); }
-.dl-msg.error { color: var(--err, #b42318); }
-.dl-script { max-height: 24rem; overflow: auto; font-size: 0.75rem; line-height: 1.35;
-  background: var(--code-bg, #f6f8fa); padding: 0.6rem 0.75rem; border-radius: 6px; white-space: pre; }
 .dl-summary { display: flex; flex-wrap: wrap; gap: 4px 16px; margin-bottom: 8px; font-size: 13px; color: var(--muted, #627289); }
 .dl-none-note { margin: 0; }
 .dl-strip { display: flex; flex-wrap: wrap; gap: 10px 14px; font-family: var(--mono, monospace); font-size: 12px; }
@@ -172,7 +165,7 @@ fn forget_block_mean(config: &DelayConfig) -> Option<f64> {
 #[component]
 pub fn DelayPage() -> impl IntoView {
     let loc = use_locale();
-    let initial = decode::<DelayConfig>(&url::current_search());
+    let initial = unroll_core::memory::run::decode_lab(&url::current_search());
     let notices = RwSignal::new(
         initial
             .notices
@@ -206,7 +199,7 @@ pub fn DelayPage() -> impl IntoView {
         if route(&search) != Route::Delay {
             return;
         }
-        let wanted = decode::<DelayConfig>(&search).config;
+        let wanted = unroll_core::memory::run::decode_lab(&search).config;
         if !untrack(|| driver.busy()) && cfg.with_untracked(|c| *c != wanted) {
             cfg.set(wanted);
         }
@@ -215,6 +208,9 @@ pub fn DelayPage() -> impl IntoView {
     let invalid = Memo::new(move |_| cfg.with(|c| c.check().err()));
     let run_cfg = driver.run_cfg;
     let shown_cfg = Signal::derive(move || run_cfg.get().unwrap_or_else(|| cfg.get()));
+    crate::widgets::export::provide_file_tag(Signal::derive(move || {
+        shown_cfg.with(DelayConfig::file_tag)
+    }));
     let t = move |pick: Text| move || pick(loc.lang());
 
     view! {
@@ -225,8 +221,11 @@ pub fn DelayPage() -> impl IntoView {
                 <h1>{t(|l| DelayText::of(l).title)}</h1>
                 <p class="lede">{t(|l| DelayText::of(l).lede)}</p>
                 <p class="dl-cpu-note" data-testid="delay-cpu-note">{t(|l| DelayText::of(l).cpu_note)}</p>
-                <CopyLink />
-                <crate::shell::embed::CopyEmbed title=Signal::derive(move || DelayText::of(loc.lang()).title.to_owned()) />
+                // A task page has its own (one Copy link per page on screen).
+                <Show when=move || cfg.with(|c| c.task.memory().is_none())>
+                    <CopyLink />
+                    <crate::shell::embed::CopyEmbed title=Signal::derive(move || DelayText::of(loc.lang()).title.to_owned()) />
+                </Show>
             </section>
             <UrlNotice notices=notices />
             <PageNotes driver=driver invalid=invalid />
@@ -359,7 +358,7 @@ fn ChartsPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> impl Into
             </div>
             <div class="export-row">
                 <crate::charts::csv::CsvButton
-                    file=Signal::derive(move || format!("unroll-delay-d{}-heldout.csv", shown_cfg.with(|c| c.delay)))
+                    file=crate::widgets::export::tagged_file("unroll-delay-heldout", "csv")
                     rows=Signal::derive(move || runs.with(|rs| rs.iter().map(|r| r.heldout.len()).sum::<usize>()))
                     csv=Callback::new(move |()| runs.with_untracked(|rs| crate::charts::csv::heldout_csv(rs.iter().flat_map(|r| &r.heldout))))
                     label=Signal::derive(move || DelayText::of(loc.lang()).chart_heldout_loss.to_owned())
@@ -390,6 +389,8 @@ fn heldout_chart(
             if acc { 1.0 / vocab } else { vocab.ln() },
             DelayText::of(l).chance,
         )),
+        solved: None,
+        log_y: false,
         x_desc: DelayText::of(l).axis_step,
         y_desc: if acc {
             DelayText::of(l).axis_acc
@@ -416,6 +417,8 @@ fn batch_chart(
         y_max: vocab.ln(),
         percent: false,
         chance: Some((vocab.ln(), DelayText::of(l).chance)),
+        solved: None,
+        log_y: false,
         x_desc: DelayText::of(l).axis_step,
         y_desc: DelayText::of(l).axis_loss,
         empty: if restored.get() {

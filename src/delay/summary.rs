@@ -45,7 +45,8 @@ pub fn SummaryPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> impl
             <p class="panel-note">{t(|l| DelayText::of(l).summary_note)}</p>
             <div class="export-row">
                 <crate::charts::csv::CsvButton
-                    file="unroll-delay-sweep.csv".to_owned()
+                    // Every delay of the form's other settings: the cells name it.
+                    file=Signal::derive(move || format!("unroll-delay-sweep-{}.csv", shown_cfg.with(|c| c.cell.as_str())))
                     rows=Signal::derive(move || summaries.with(|s| s.first().map_or(0, |s| s.figures.len())))
                     csv=Callback::new(move |()| summaries.with_untracked(|s| s.first().map(|s| crate::charts::csv::sweep_csv(&s.figures)).unwrap_or_default()))
                     label=Signal::derive(move || DelayText::of(loc.lang()).summary.to_owned())

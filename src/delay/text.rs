@@ -268,12 +268,6 @@ pub struct DelayText {
     pub pytorch_heading: &'static str,
     /// What the script is and how it compares with the page.
     pub pytorch_help: &'static str,
-    /// The download button.
-    pub pytorch_download: &'static str,
-    /// The disclosure that shows the script.
-    pub pytorch_show: &'static str,
-    /// The download started: {0} the file's name.
-    pub pytorch_downloaded: fn(&str) -> String,
 }
 
 impl DelayText {
@@ -356,14 +350,14 @@ impl DelayText {
         chart_heldout_loss: "Held-out cross-entropy per supervised token (nats)",
         chart_train_batch: "Training batch (fresh random sequences each step)",
         seed_spread: "band: lowest to highest seed",
-        runs_done: |a0, a1| format!("{a0} of {a1} runs finished"),
+        runs_done: |a0, a1| format!("{a0} of {} finished", crate::text::count_en(a1, "run")),
         time_left: |a0| format!("about {a0} left"),
         budget: |a0, a1| format!("{a0} steps in {a1} s"),
         summary: "Final held-out accuracy vs delay",
         summary_note: "One row per delay, filled as runs finish: mean over the seeds, with the lowest and highest seed. Runs of other settings kept in this browser are listed beside them, labelled by the settings that differ.",
         summary_empty: "No finished run with these settings yet.",
         capacity: |a0, a1, a2, a3| format!("At delay {a0} the state must hold the {a0} most recent tokens at once: {a0} · log2({a1}) ≈ {a2} bits of information. Each cell carries {a3} floats in h (the LSTM as many again in c). Floats are not bits, so this is no bound; the runs above show what the cells reach."),
-        outcome_wait: |a0, a1, a2, a3| format!("No conclusion yet at delay {a0}: {a1} has {a2} of {a3} runs finished."),
+        outcome_wait: |a0, a1, a2, a3| format!("No conclusion yet at delay {a0}: {a1} has {a2} of {} finished.", crate::text::count_en(a3, "run")),
         outcome_all_solved: |a0, a1| format!("At delay {a0} every run solved the task: held-out accuracy {a1}."),
         outcome_all_chance: |a0, a1, a2| format!("At delay {a0} every run stayed at chance ({a2}): held-out accuracy {a1}."),
         outcome_only_some: |a0, a1, a2, a3, a4, a5| format!("At delay {a0} {a1} left chance in every seed ({a2}); {a3} stayed at chance in every seed ({a4}; chance {a5})."),
@@ -389,7 +383,7 @@ impl DelayText {
         elapsed: |a0| format!("{a0} s of training"),
         budget_run: |a0, a1, a2, a3| format!("Budget: {a0} steps per run of {a1} sequences each; held-out set: {a2} fixed sequences, evaluated every {a3} steps and at the end."),
         col_delay: "delay",
-        summary_cell: |a0, a1, a2, a3| format!("{a0} ({a1}–{a2}, {a3} seeds)"),
+        summary_cell: |a0, a1, a2, a3| format!("{a0} ({a1}–{a2}, {})", crate::text::count_en(a3, "seed")),
         summary_clear: "Clear the summary",
         summary_store_failed: |a0| format!("The summary could not be kept in this browser: {a0}"),
         outcome: "What these runs show: ",
@@ -399,16 +393,13 @@ impl DelayText {
         verdict_forget_bias: |a0, a1| format!("The LSTM stayed at chance with forget_bias = {a0}: see “LSTM forget-gate bias” below (recipe R uses {a1})."),
         col_settings: "Settings",
         summary_these_settings: "the settings above",
-        resume_offer: |a0, a1| format!("A sweep of these settings was stopped by a reload: {a0} of {a1} runs finished and are kept. Resume trains the others; the seed that was training starts again from step 0."),
-        resume_offer_from: |a0, a1, a2, a3, a4| format!("A sweep of these settings was stopped by a reload: {a0} of {a1} runs finished and are kept. Resume trains the rest: it resumes seed {a2} of {a3} from step {a4} (its last save) with the same weights, optimiser state and batches."),
+        resume_offer: |a0, a1| format!("A sweep of these settings was stopped by a reload: {a0} of {} finished and are kept. Resume trains the others; the seed that was training starts again from step 0.", crate::text::count_en(a1, "run")),
+        resume_offer_from: |a0, a1, a2, a3, a4| format!("A sweep of these settings was stopped by a reload: {a0} of {} finished and are kept. Resume trains the rest: it resumes seed {a2} of {a3} from step {a4} (its last save) with the same weights, optimiser state and batches.", crate::text::count_en(a1, "run")),
         checkpoint_saved: |a0, a1, a2| format!("Seed {a0} of {a1} saved at step {a2}: a reload resumes it from there."),
         forget_bias_mean: |a0, a1| format!("Mean of the LSTM's forget block of bias_ih_l0 at initialisation (seed {a1}): {a0}"),
         capacity_title: "What delay 64 asks of the state",
         pytorch_heading: "As PyTorch",
         pytorch_help: "These settings as a complete PyTorch script: the same task (random tokens, the target delay steps back, loss and accuracy on the supervised positions), the same models (nn.RNN / nn.LSTM / nn.GRU with a Linear head at every position, parameters rnn.* and fc.*), PyTorch's initialisation plus the forget-gate bias, Adam, the clipping, the steps, seeds and the held-out set of 256 sequences evaluated on this page's schedule. It draws its tokens and weights from the same seeds with torch's generator, so its runs agree with this page's in outcome, not digit for digit.",
-        pytorch_download: "Download .py",
-        pytorch_show: "Show the script",
-        pytorch_downloaded: |a0| format!("Downloaded {a0}. Run it with: python3 {a0}"),
     };
 
     /// 简体中文.
@@ -540,9 +531,6 @@ impl DelayText {
         capacity_title: "delay 64 对状态的要求",
         pytorch_heading: "对应的 PyTorch 代码",
         pytorch_help: "把这些设置写成一个完整的 PyTorch 脚本：同样的任务（随机词元，目标是 delay 步之前的词元，只在有监督的位置计算损失和准确率）、同样的模型（nn.RNN / nn.LSTM / nn.GRU，每个位置接一个 Linear 输出层，参数名 rnn.* 和 fc.*）、PyTorch 的初始化加遗忘门偏置、Adam、梯度裁剪、步数、种子，以及按本页的节奏评估的 256 条留出序列。它用 torch 的随机数生成器从相同的种子抽取词元和权重，所以结果与本页在结论上一致，而不是逐位相同。",
-        pytorch_download: "下载 .py",
-        pytorch_show: "显示脚本",
-        pytorch_downloaded: |a0| format!("已下载 {a0}。运行：python3 {a0}"),
     };
 
     /// The texts in `lang`.

@@ -26,12 +26,13 @@ pub fn advance(t: usize, stage: usize, max_t: usize, n_stages: usize) -> Option<
 }
 
 /// Where Play starts from step `t` at stage `stage`: at the end (the last stage of the last
-/// step) it starts over at step 1, stage 0; in the middle of a step it goes on from there; a
-/// whole step shown is followed by the next step's first stage.
+/// step) it starts over at step 1, stage 0; in the middle of a step it goes on from there; at
+/// step 1 shown whole (after ◀◀) it plays step 1's stages; another whole step shown is
+/// followed by the next step's first stage.
 pub fn play_from(t: usize, stage: usize, max_t: usize, n_stages: usize) -> (usize, usize) {
     let last = n_stages.max(1) - 1;
-    if stage < last {
-        (t, stage)
+    if stage < last || t <= 1 {
+        (t.max(1), if stage < last { stage } else { 0 })
     } else {
         advance(t, stage, max_t, n_stages).unwrap_or((1, 0))
     }
@@ -100,8 +101,11 @@ mod tests {
     #[test]
     fn play_goes_on_mid_step_and_after_a_whole_step() {
         assert_eq!(play_from(1, 1, 3, 5), (1, 1));
-        assert_eq!(play_from(1, 4, 3, 5), (2, 0));
+        assert_eq!(play_from(2, 4, 3, 5), (3, 0));
         assert_eq!(play_from(3, 4, 3, 5), (1, 0));
+        // ◀◀ shows step 1 whole: Play then plays step 1's stages, not step 2's.
+        assert_eq!(play_from(1, 4, 3, 5), (1, 0));
+        assert_eq!(play_from(1, 0, 1, 1), (1, 0));
         // One stage: whole steps, as without stages.
         assert_eq!(advance(1, 0, 3, 1), Some((2, 0)));
         assert_eq!(advance(3, 0, 3, 1), None);

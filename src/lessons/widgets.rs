@@ -4,6 +4,7 @@
 //! Inputs are created once and read their values reactively, so a keyboard user keeps focus
 //! while the numbers around the slider change.
 
+use super::checkpoint::text::CheckpointText;
 use super::fmt;
 use super::stages::{advance, play_from, Stages};
 use crate::charts::colour::Scale;
@@ -887,8 +888,15 @@ pub fn LineChart(
     /// The exported files' name without extension; `unroll-<testid>` when not given.
     #[prop(into, optional)]
     file: Option<Signal<String>>,
+    /// While on, the data answer a checkpoint's question: the lines, bars, reference line and
+    /// the y axis's labels are hidden (a blurred line would still show its trend), the axes,
+    /// the x labels and the legend stay, and the plot says what is hidden.
+    #[prop(into, optional)]
+    veil: Option<Signal<bool>>,
 ) -> impl IntoView {
+    let lang = use_lang();
     let file = file.unwrap_or_else(|| Signal::stored(format!("unroll-{testid}")));
+    let veil = veil.unwrap_or(Signal::stored(false));
     let wrap = NodeRef::<leptos::html::Div>::new();
     let box_size = crate::charts::canvas::client_size(wrap);
     let drawn = move || {
@@ -906,7 +914,7 @@ pub fn LineChart(
             .iter()
             .flat_map(|s| &s.points)
             .all(|p| p.0.fract() == 0.0);
-        let (grid, xgrid) = tick_marks(f, f.y_ticks(), f.x_ticks(integer_x));
+        let (grid, xgrid) = tick_marks(f, f.y_ticks(), f.x_ticks(integer_x), veil);
         let bars = d
             .bars
             .iter()
@@ -929,7 +937,13 @@ pub fn LineChart(
                 class="lx-chart"
                 viewBox=format!("0 0 {w} {H}")
                 role="img"
-                aria-label=move || label.get()
+                aria-label=move || {
+                    if veil.get() {
+                        format!("{} — {}", label.get(), CheckpointText::of(lang.get()).veiled_chart)
+                    } else {
+                        label.get()
+                    }
+                }
                 data-testid=testid.clone()
                 data-value=count.to_string()
             >
@@ -937,9 +951,16 @@ pub fn LineChart(
                 {xgrid}
                 <line x1=L x2=L y1=T y2=H - B class="lx-axis"></line>
                 <line x1=L x2=w - R y1=H - B y2=H - B class="lx-axis"></line>
-                {bars}
-                {reference}
-                {lines}
+                <g class="lx-veil-mark" class:lx-veiled=move || veil.get() data-testid=format!("{testid}-data")>
+                    {bars}
+                    {reference}
+                    {lines}
+                </g>
+                <Show when=move || veil.get()>
+                    <text x=(L + w - R) / 2.0 y=(T + H - B) / 2.0 text-anchor="middle" class="lx-veil-caption" data-testid="chart-veil-caption">
+                        {move || CheckpointText::of(lang.get()).veiled_chart}
+                    </text>
+                </Show>
                 <text x=(L + w - R) / 2.0 y=H - 8.0 text-anchor="middle" class="lx-axis-title">{d.x_title.clone()}</text>
                 <text x="14" y=(T + H - B) / 2.0 text-anchor="middle" class="lx-axis-title" transform=format!("rotate(-90 14 {})", (T + H - B) / 2.0)>
                     {d.y_title.clone()}
@@ -950,7 +971,8 @@ pub fn LineChart(
     };
     view! {
         <div class="lx-chart-wrap" node_ref=wrap>{drawn}</div>
-        <crate::widgets::export::FigureExport name=file />
+        // A veiled chart's figure would carry the answer: its export waits for it.
+        <crate::widgets::export::FigureExport name=file held=veil />
     }
 }
 
@@ -959,6 +981,7 @@ fn tick_marks(
     f: Frame,
     y_ticks: Vec<(f64, String)>,
     x_ticks: Vec<(f64, String)>,
+    veil: Signal<bool>,
 ) -> (impl IntoView, impl IntoView) {
     let w = f.w;
     let grid = y_ticks
@@ -967,7 +990,7 @@ fn tick_marks(
             let y = f.py(*v);
             view! {
                 <line x1=L x2=w - R y1=y y2=y class="lx-grid"></line>
-                <text x=L - 6.0 y=y + 4.0 text-anchor="end" class="lx-tick">{text.clone()}</text>
+                <text x=L - 6.0 y=y + 4.0 text-anchor="end" class="lx-tick" class:lx-veiled=move || veil.get()>{text.clone()}</text>
             }
         })
         .collect_view();
@@ -1029,4 +1052,36 @@ fn legend(d: &ChartData) -> impl IntoView {
             }
         })
         .collect_view()
+}
+
+/// Keeps the part of a wide diagram the page is showing in view on a phone, where the diagram's
+/// box scrolls sideways: after each change of what `selector` (reactive: it may name another
+/// element per step or stage) picks, that element is scrolled to the middle of its scrolling
+/// box, without moving the page. Nothing happens where the box does not scroll.
+pub fn keep_in_view(selector: impl Fn() -> String + Send + Sync + 'static) {
+    Effect::new(move |_| {
+        let sel = selector();
+        request_animation_frame(move || {
+            let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+                return;
+            };
+            let Ok(Some(el)) = doc.query_selector(&sel) else {
+                return;
+            };
+            let Ok(Some(scroller)) = el.closest("[data-scroller]") else {
+                return;
+            };
+            if scroller.scroll_width() <= scroller.client_width() {
+                return;
+            }
+            let (r, s) = (
+                el.get_bounding_client_rect(),
+                scroller.get_bounding_client_rect(),
+            );
+            let middle = r.left() - s.left() + f64::from(scroller.scroll_left()) + r.width() / 2.0;
+            scroller.set_scroll_left(
+                (middle - f64::from(scroller.client_width()) / 2.0).max(0.0) as i32
+            );
+        });
+    });
 }

@@ -2,7 +2,8 @@
 //! `copy`, `order`): what the task is and its paper, T, the recipe and budget, parameter
 //! counts, RNN, LSTM and GRU trained one after another in the engine's Web Worker
 //! ([`unroll_core::memory::run`]), their held-out loss on one chart with the task's
-//! memoryless baseline drawn as a line, and a summary per run ("solved after N sequences",
+//! memoryless baseline and its "solved" level drawn over the runs' lines (a log axis on
+//! request), and a summary per run ("solved after N sequences",
 //! next to the paper's figure), what the runs show (one sentence from
 //! [`unroll_core::memory::outcome::judge`], [`text::outcome_text`]) with the spread of every
 //! cell over its seeds, and a form for T, the budget, the seeds and the recipe (URL keys of the
@@ -16,6 +17,7 @@
 //! `memory-progress` (fraction of the steps), `memory-time-left` (seconds),
 //! `memory-interrupted` (`data-value` = runs finished) with `memory-go-on`, `memory-error`,
 //! `mcfg-<key>` (the form's inputs), `memory-default-shows`, `chart-memory-loss` (points drawn),
+//! `memory-log-y` (the log-axis switch),
 //! `memory-outcome` (`data-value` = the outcome's key: `unfinished`, `no-difference`, `split`,
 //! `all-beat`, `seeds-disagree`), `memory-spread-row` (`data-cell`, `data-seeds`, `data-min`,
 //! `data-max`, `data-beat`, `data-solved`),
@@ -32,23 +34,27 @@ pub mod text;
 use self::driver::MemoryDriver;
 use self::form::SettingsForm;
 use self::outcome::OutcomePanel;
-use self::panels::{ChartPanel, RunPanel, SummaryPanel, TaskIntro};
+use self::panels::{AsPytorchPanel, ChartPanel, RunPanel, SummaryPanel, TaskIntro};
+use crate::lessons::use_nav;
 use crate::shell::i18n::use_locale;
 use crate::shell::url::{PageNotice, UrlNotice};
 use leptos::prelude::*;
+use std::collections::HashMap;
 use text::MemoryText;
 use unroll_core::config::delay::{DelayConfig, LabTask};
-use unroll_core::config::NoticeKind;
+use unroll_core::config::query::{encode, quiz_on, with_quiz};
 use unroll_core::memory::run::MemoryPlan;
 
 /// The tasks' styles (and the delay-copy part hidden while a task is shown).
 const CSS: &str = r#"
 .delay-page.mt-hidden { display: none; }
 .mt-switch { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 0 0 12px; }
-.mt-switch button[aria-pressed="true"] { background: #1d4ed8; color: #fff; border-color: #1d4ed8; }
+.mt-switch .btn[aria-pressed="true"],
+.mt-switch .btn[aria-pressed="true"]:hover:not(:disabled) { background: #1d4ed8; color: #fff; border-color: #1d4ed8; }
 .mt-facts { margin: 0; padding-left: 18px; font-size: 14px; line-height: 1.5; }
 .mt-params { display: flex; flex-wrap: wrap; gap: 4px 16px; font-family: var(--mono, monospace); font-size: 13px; }
 .mt-baseline { font-weight: 600; }
+.mt-log-y { display: inline-flex; align-items: center; gap: 4px; font-size: 13px; margin: 6px 0 0; }
 .memory-page .page-intro .panel-note { margin-top: 10px; }
 .mt-params-head { margin: 10px 0 4px; }
 .mt-controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-top: 0; }
@@ -83,16 +89,6 @@ pub fn MemoryPage(
     // The kept sweep of the configuration shown (after a reload, a task switch or a change of
     // the form), unless a sweep is training.
     Effect::new(move |_| cfg.with(|c| driver.show(c)));
-    // The rule `0 < delay < length` is delay-copy's: a task page does not list it.
-    Effect::new(move |_| {
-        if kind.get().is_some() {
-            notices.update(|n| {
-                n.retain(|x| {
-                    !matches!(x, PageNotice::Url(u) if matches!(u.kind, NoticeKind::Inconsistent { .. }))
-                })
-            });
-        }
-    });
     let plan = Memo::new(move |_| {
         driver
             .plan
@@ -100,9 +96,18 @@ pub fn MemoryPage(
             .map(Ok)
             .or_else(|| cfg.with(MemoryPlan::of))
     });
+    // The task page's files carry its plan (the delay-copy part's carry its own settings).
+    crate::widgets::export::provide_file_tag(Signal::derive(move || match plan.get() {
+        Some(Ok(p)) => p.file_tag(),
+        _ => cfg.with(|c| {
+            c.task
+                .memory()
+                .map_or_else(|| c.file_tag(), |k| k.as_str().to_owned())
+        }),
+    }));
     view! {
         <style>{CSS}</style>
-        <TaskSwitcher cfg=cfg driver=driver delay_busy=delay_busy />
+        <TaskSwitcher cfg=cfg notices=notices driver=driver delay_busy=delay_busy />
         {move || kind.get().map(|kind| view! {
             <div class="training-page memory-page" data-testid="memory-page" data-value=kind.as_str()>
                 <TaskIntro kind=kind plan=plan />
@@ -112,24 +117,50 @@ pub fn MemoryPage(
                 <ChartPanel kind=kind driver=driver plan=plan />
                 <OutcomePanel driver=driver />
                 <SummaryPanel driver=driver />
+                <AsPytorchPanel cfg=cfg plan=plan />
             </div>
         })}
     }
 }
 
-/// Buttons between delay-copy and the three tasks.
+/// Buttons between delay-copy and the three tasks. A switch is a new history entry (Back
+/// returns to the task left). Each task opens with its own defaults the first time and with the
+/// settings it was left with after that (for this visit: the page stays mounted); the notices
+/// of the link the page was opened with are about that link, so a switch clears them.
 #[component]
 fn TaskSwitcher(
     cfg: RwSignal<DelayConfig>,
+    notices: RwSignal<Vec<PageNotice>>,
     driver: MemoryDriver,
     delay_busy: Signal<bool>,
 ) -> impl IntoView {
     let loc = use_locale();
+    let nav = use_nav();
     let label = move |task: LabTask| {
         let t = MemoryText::of(loc.lang());
         task.memory().map_or(t.delay, |k| t.names[text::index(k)])
     };
     let locked = move || delay_busy.get() || driver.status.get().busy();
+    // Every task's settings as last shown.
+    let left_with = StoredValue::new(HashMap::<LabTask, DelayConfig>::new());
+    Effect::new(move |_| {
+        cfg.with(|c| left_with.update_value(|m| _ = m.insert(c.task, c.clone())));
+    });
+    let switch = move |task: LabTask| {
+        if cfg.with_untracked(|c| c.task) == task {
+            return;
+        }
+        let next = left_with
+            .with_value(|m| m.get(&task).cloned())
+            .unwrap_or_else(|| DelayConfig {
+                task,
+                ..DelayConfig::default()
+            });
+        driver.clear();
+        notices.set(Vec::new());
+        let quiz = quiz_on(&nav.search.get_untracked());
+        nav.push(&with_quiz(encode(&next, loc.chosen.get_untracked()), quiz));
+    };
     view! {
         <nav class="mt-switch" aria-label=move || MemoryText::of(loc.lang()).switch>
             <span>{move || MemoryText::of(loc.lang()).switch}</span>
@@ -139,10 +170,7 @@ fn TaskSwitcher(
                     data-testid=format!("task-switch-{key}")
                     aria-pressed=move || (cfg.with(|c| c.task) == task).to_string()
                     disabled=locked
-                    on:click=move |_| {
-                        driver.clear();
-                        cfg.update(|c| c.task = task);
-                    }
+                    on:click=move |_| switch(task)
                 >
                     {move || label(task)}
                 </button>

@@ -2,18 +2,20 @@
 //! and progress, the held-out chart with the baseline, and the summary per run.
 
 use super::driver::MemoryDriver;
-use super::text::{index, MemoryText};
+use super::text::{fmt_loss, index, MemoryText};
 use crate::charts::delay::{self as chart, CurveChart, Line};
 use crate::delay::text::fmt_seconds;
 use crate::lessons::fmt::count_commas;
 use crate::shell::i18n::use_locale;
 use crate::shell::run_status::RunStatus;
 use crate::widgets::run_controls::{RunAction, RunControls};
+use crate::widgets::script::ScriptPanel;
 use leptos::prelude::*;
 use unroll_core::config::delay::DelayConfig;
+use unroll_core::config::query::encode;
 use unroll_core::memory::run::{run_summary, MemoryPlan};
 use unroll_core::memory::task::LengthError;
-use unroll_core::memory::{MemoryModel, TaskKind};
+use unroll_core::memory::{solved_loss, MemoryModel, TaskKind};
 
 /// The plan shown: the run's, else the configuration's (or why T does not fit).
 pub type ShownPlan = Memo<Option<Result<MemoryPlan, LengthError>>>;
@@ -60,6 +62,8 @@ pub fn TaskIntro(kind: TaskKind, plan: ShownPlan) -> impl IntoView {
             <h1>{move || t().names[i]}</h1>
             <p class="lede">{move || t().what[i]}</p>
             <p class="panel-note">{move || t().cpu_note}</p>
+            <crate::lessons::CopyLink />
+            <crate::shell::embed::CopyEmbed title=Signal::derive(move || MemoryText::of(loc.lang()).names[i].to_owned()) />
         </section>
         <section class="panel">
             {facts}
@@ -157,16 +161,19 @@ fn status_index(status: RunStatus) -> usize {
     }
 }
 
-/// The held-out loss of every run on one chart, with the task's baseline as a line.
+/// The held-out loss of every run on one chart, with the task's baseline and its "solved"
+/// level as lines drawn over the runs', and a switch to a logarithmic loss axis
+/// (`memory-log-y`), where a level of 0.01 under a baseline of 0.167 stays apart from it.
 #[component]
 pub fn ChartPanel(kind: TaskKind, driver: MemoryDriver, plan: ShownPlan) -> impl IntoView {
     let loc = use_locale();
     let i = index(kind);
+    let log_y = RwSignal::new(false);
     let data = move || {
         let t = MemoryText::of(loc.drawn_lang());
-        let baseline = match plan.get() {
-            Some(Ok(p)) => p.task.baseline_loss(),
-            _ => 1.0,
+        let (baseline, solved) = match plan.get() {
+            Some(Ok(p)) => (p.task.baseline_loss(), solved_loss(&p.task)),
+            _ => (1.0, None),
         };
         let cells = driver
             .plan
@@ -204,6 +211,8 @@ pub fn ChartPanel(kind: TaskKind, driver: MemoryDriver, plan: ShownPlan) -> impl
             y_max: baseline * 1.5,
             percent: false,
             chance: Some((baseline, t.baseline)),
+            solved: solved.map(|v| (v, (t.solved_line)(&fmt_loss(v, baseline)))),
+            log_y: log_y.get(),
             x_desc: t.x_axis,
             y_desc: t.y_axis[i],
             empty: t.empty,
@@ -222,9 +231,14 @@ pub fn ChartPanel(kind: TaskKind, driver: MemoryDriver, plan: ShownPlan) -> impl
                     },
                 )}
             </div>
+            <label class="mt-log-y">
+                <input type="checkbox" data-testid="memory-log-y" prop:checked=move || log_y.get() on:change=move |ev| log_y.set(event_target_checked(&ev)) />
+                " "
+                {move || MemoryText::of(loc.lang()).log_axis}
+            </label>
             <div class="export-row">
                 <crate::charts::csv::CsvButton
-                    file=format!("unroll-memory-{}-heldout.csv", kind.as_str())
+                    file=crate::widgets::export::tagged_file("unroll-memory-heldout", "csv")
                     rows=Signal::derive(move || driver.curves.with(|cs| cs.iter().map(Vec::len).sum::<usize>()))
                     csv=Callback::new(move |()| {
                         let (cells, seeds) = driver.plan.with_untracked(|p| p.as_ref().map(|p| (p.cells.clone(), p.seeds.clone())).unwrap_or_default());
@@ -281,5 +295,34 @@ pub fn SummaryPanel(driver: MemoryDriver) -> impl IntoView {
                 }).collect_view()}</tbody>
             </table></div>
         </section>
+    }
+}
+
+/// "As PyTorch": the plan shown (the sweep's while one exists, else the form's) as a runnable
+/// script ([`unroll_core::as_pytorch::memory_script`]); none while T does not fit the task.
+#[component]
+pub fn AsPytorchPanel(cfg: RwSignal<DelayConfig>, plan: ShownPlan) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || MemoryText::of(loc.lang());
+    let script = Memo::new(move |_| {
+        let plan = plan.get()?.ok()?;
+        let page = crate::shell::url::page_link(&cfg.with(|c| encode(c, None)));
+        Some(unroll_core::as_pytorch::memory_script(&plan, &page))
+    });
+    let file = Memo::new(move |_| {
+        plan.get()
+            .and_then(Result::ok)
+            .map(|p| unroll_core::as_pytorch::memory_file_name(&p))
+            .unwrap_or_default()
+    });
+    view! {
+        <ScriptPanel
+            testid="memory-as-pytorch"
+            heading=Signal::derive(move || t().pytorch_heading.to_owned())
+            help=Signal::derive(move || t().pytorch_help.to_owned())
+            waiting=Signal::derive(move || t().pytorch_waiting.to_owned())
+            script=script
+            file=file
+        />
     }
 }

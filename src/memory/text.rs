@@ -28,6 +28,10 @@ pub struct MemoryText {
     pub cpu_note: &'static str,
     /// Baseline label on the chart.
     pub baseline: &'static str,
+    /// The chart's "solved" line: {0} the level.
+    pub solved_line: fn(&str) -> String,
+    /// The chart's log-axis switch.
+    pub log_axis: &'static str,
     /// Baseline formula per task: {0} T (copy's whole-sequence figure uses it).
     pub baseline_formula: [fn(&str) -> String; 3],
     /// "Solved" criterion per task, with its source.
@@ -86,6 +90,12 @@ pub struct MemoryText {
     pub buttons: [&'static str; 5],
     /// Status: idle, running, paused, finished, stopped, error.
     pub status: [&'static str; 6],
+    /// "As PyTorch" heading.
+    pub pytorch_heading: &'static str,
+    /// What the task's script is and how it compares with the page.
+    pub pytorch_help: &'static str,
+    /// No script while T does not fit the task.
+    pub pytorch_waiting: &'static str,
 }
 
 impl MemoryText {
@@ -100,10 +110,12 @@ impl MemoryText {
         ],
         length: |t, n| format!("Length T = {t} ({n} steps per sequence)."),
         recipe: |h, lr, b, clip, fb| format!("Recipe: hidden size {h}, Adam lr {lr}, batch {b}, gradient clipping at {clip}, LSTM forget-gate bias {fb}."),
-        budget: |s, q, k, r| format!("Budget: {s} steps = {q} sequences per run; {k} seed(s) per cell; {r} runs, one after another."),
+        budget: |s, q, k, r| format!("Budget: {s} steps = {q} sequences per run; {} per cell; {}, one after another.", crate::text::count_en(k, "seed"), crate::text::count_en(r, "run")),
         params: "Parameters per cell",
         cpu_note: "RNN, LSTM and GRU train one after another on the CPU path, in the page's background worker. T, the steps and the seeds come from the URL keys length, steps, seeds (a key left at its delay-copy default takes this task's default).",
         baseline: "baseline",
+        solved_line: |v| format!("solved (below {v})"),
+        log_axis: "Logarithmic loss axis",
         baseline_formula: [
             |_| "Baseline: always answering 1 gives a mean squared error of 1/6 ≈ 0.167 — the line to beat.".to_string(),
             |t| {
@@ -153,6 +165,9 @@ impl MemoryText {
         failed: |e| format!("The run could not go on: {e}"),
         buttons: ["Start", "Train again", "Pause", "Resume", "Reset"],
         status: ["idle", "training", "paused", "finished", "stopped", "failed"],
+        pytorch_heading: "As PyTorch",
+        pytorch_help: "These settings as a complete PyTorch script: the same task and generator (the same distributions), the same models (nn.RNN / nn.LSTM / nn.GRU and a Linear head at the readout steps, parameters rnn.* and fc.*), PyTorch's initialisation plus the forget-gate bias, Adam, the clipping, the budget, the seeds and a held-out set of 1024 sequences evaluated on this page's schedule. It draws its sequences and weights from the same seeds with torch's generator, so its runs agree with this page's in outcome, not digit for digit.",
+        pytorch_waiting: "The script is written once T fits the task.",
     };
 
     const ZH: MemoryText = MemoryText {
@@ -170,6 +185,8 @@ impl MemoryText {
         params: "每种单元的参数量",
         cpu_note: "RNN、LSTM 和 GRU 在页面的后台线程中依次在 CPU 路径上训练。T、步数和种子数来自 URL 键 length、steps、seeds（保持延迟复制默认值的键取本任务的默认值）。",
         baseline: "基线",
+        solved_line: |v| format!("已解决（低于 {v}）"),
+        log_axis: "损失轴用对数刻度",
         baseline_formula: [
             |_| "基线：总是回答 1 的均方误差为 1/6 ≈ 0.167——这是要超越的线。".to_string(),
             |t| {
@@ -219,6 +236,9 @@ impl MemoryText {
         failed: |e| format!("运行无法继续：{e}"),
         buttons: ["开始", "再训练一次", "暂停", "继续", "重置"],
         status: ["未开始", "训练中", "已暂停", "已完成", "已停止", "失败"],
+        pytorch_heading: "对应的 PyTorch 代码",
+        pytorch_help: "把这些设置写成一个完整的 PyTorch 脚本：同样的任务和生成方式（同样的分布）、同样的模型（nn.RNN / nn.LSTM / nn.GRU，在读出步接一个 Linear 输出层，参数名 rnn.* 和 fc.*）、PyTorch 的初始化加遗忘门偏置、Adam、梯度裁剪、预算、种子，以及按本页的节奏评估的 1024 条留出序列。它用 torch 的随机数生成器从相同的种子抽取序列和权重，所以结果与本页在结论上一致，而不是逐位相同。",
+        pytorch_waiting: "T 符合该任务的要求后才会生成脚本。",
     };
 
     /// The texts in `lang`.
@@ -300,10 +320,10 @@ fn solved_clause(o: &MemoryOutcome, lang: Lang) -> String {
             };
             match lang {
                 Lang::En => format!(
-                    "{} on {} of {} seeds (after {after} sequences)",
+                    "{} on {} of {} (after {after} sequences)",
                     c.cell.name(),
                     c.solved,
-                    c.seeds
+                    crate::text::count_en(&c.seeds.to_string(), "seed")
                 ),
                 Lang::Zh => format!(
                     "{} 在 {} 个种子中的 {} 个上（{after} 个序列后）",
@@ -348,7 +368,7 @@ pub fn outcome_text(o: &MemoryOutcome, lang: Lang) -> String {
         (OutcomeKind::Split, Lang::Zh) => format!("{} 在每个种子上都优于基线（{base}）（{}）；{} 停留在基线上（{}）：单元之间的差别超出了种子间的波动。", names(&ahead, lang), ranges(&ahead, b, lang), names(&behind, lang), ranges(&behind, b, lang)),
         (OutcomeKind::SeedsDisagree, _) => {
             let mixed: Vec<String> = o.cells.iter().filter(|c| !c.all_beat() && !c.none_beat()).map(|c| match lang {
-                Lang::En => format!("{} beats the baseline on {} of {} seeds", c.cell.name(), c.beat, c.seeds),
+                Lang::En => format!("{} beats the baseline on {} of {}", c.cell.name(), c.beat, crate::text::count_en(&c.seeds.to_string(), "seed")),
                 Lang::Zh => format!("{} 在 {} 个种子中的 {} 个上优于基线", c.cell.name(), c.seeds, c.beat),
             }).collect();
             match lang {

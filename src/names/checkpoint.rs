@@ -1,12 +1,16 @@
 //! The names lab's checkpoint: before training, will the first epoch beat the majority-class
 //! baseline? Answered from the run's own first validation report by
-//! [`unroll_core::lessons::lab_checkpoints::names_above_baseline`].
+//! [`unroll_core::lessons::lab_checkpoints::names_above_baseline`]. A prediction locked once the
+//! run has started is kept as answered after seeing, not counted.
 
-use crate::lessons::checkpoint::{Asked, Checkpoint, Kind, Question, Reveal};
-use crate::names::session::TrainingSession;
+use crate::lessons::checkpoint::{store, Asked, Checkpoint, Kind, Question, Reveal};
+use crate::lessons::handout::NamesEpoch1Note;
+use crate::names::session::{RunStatus, TrainingSession};
+use crate::shell::i18n::use_lang;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
-use unroll_core::config::Lang;
+use unroll_core::config::{Head, Lang};
+use unroll_core::lessons::handout::names_epoch1;
 use unroll_core::lessons::lab_checkpoints::{names_above_baseline, NAMES_BASELINE};
 use unroll_core::train::session::ValReport;
 
@@ -137,7 +141,12 @@ pub fn NamesCheckpoint(
     /// The data set's class names (empty before it loads).
     #[prop(into)]
     classes: Signal<Vec<String>>,
+    /// The lines of each class file of the built-in data (`None` for own data): with them,
+    /// the revealed answer gets the handout's note.
+    #[prop(into)]
+    raw_lines: Signal<Option<Vec<usize>>>,
 ) -> impl IntoView {
+    let lang = use_lang();
     let first = RwSignal::new(None::<ValReport>);
     Effect::new(move |_| {
         session.last_val.with(|r| {
@@ -152,7 +161,46 @@ pub fn NamesCheckpoint(
         first: first.get(),
         classes: classes.get(),
     });
-    view! { <Checkpoint question=QUESTION state=state /> }
+    // The run has started once it has taken a step or left Idle (a restored model counts: its
+    // metrics are on the page).
+    let started = Signal::derive(move || {
+        session.step.get() > 0
+            || session.status.get() != RunStatus::Idle
+            || first.with(Option::is_some)
+    });
+    // Once revealed, the handout's note: its 0.4859 against this run's figures.
+    let progress = store::progress();
+    let revealed = move || {
+        progress.with(|p| {
+            p.records
+                .get(NAMES_BASELINE)
+                .is_some_and(|r| r.phase == store::Phase::Revealed)
+        })
+    };
+    let figures = Signal::derive(move || {
+        if !revealed() {
+            return None;
+        }
+        // The note contrasts the course's padded head with the page's own: a run that read
+        // the padded step is not what it describes.
+        let last_head = session
+            .weights
+            .with(|w| w.as_ref().is_some_and(|w| w.model.head == Head::Last));
+        if !last_head {
+            return None;
+        }
+        let report = first.get()?;
+        let lines = raw_lines.get()?;
+        let n = names_epoch1(&report, session.first_train_acc.get(), &lines)?;
+        let language = classes
+            .with(|c| c.get(n.raw_majority).cloned())
+            .map(|c| super::text::language_name(lang.get(), &c))?;
+        Some((n, language))
+    });
+    view! {
+        <Checkpoint question=QUESTION state=state started=started />
+        <NamesEpoch1Note figures=figures />
+    }
 }
 
 #[cfg(test)]

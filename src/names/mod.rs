@@ -85,6 +85,9 @@ pub fn TrainingPage(
     let initial = bridge::decode_config(&url::current_search());
     take_url_notices(notices, initial.notices);
     let config = RwSignal::new(initial.config);
+    crate::widgets::export::provide_file_tag(Signal::derive(move || {
+        config.with(TrainConfig::file_tag)
+    }));
     crate::names::keep::ImportedWeights::provide();
 
     let nav = use_nav();
@@ -130,7 +133,7 @@ pub fn TrainingPage(
                         steps_per_epoch=counts.steps_per_epoch
                         total_steps=counts.total_steps
                     />
-                    <checkpoint::NamesCheckpoint session=session classes=class_names(data) />
+                    <checkpoint::NamesCheckpoint session=session classes=class_names(data) raw_lines=builtin_raw_lines(data) />
                     <CurvesPanel session=session config=config counts=counts />
                     <lab::metrics::MetricsPanel metrics=lab_metrics data=data val_counts=val_counts />
                     <lab::compare::ComparePanel
@@ -169,6 +172,19 @@ fn class_names(data: RwSignal<LoadState, LocalStorage>) -> Signal<Vec<String>> {
                 .map(|c| c.language.clone())
                 .collect(),
             _ => Vec::new(),
+        })
+    })
+}
+
+/// The lines of each class file of the built-in names data (the handout's note compares with
+/// them); `None` for own data or before the data loads.
+fn builtin_raw_lines(data: RwSignal<LoadState, LocalStorage>) -> Signal<Option<Vec<usize>>> {
+    Signal::derive(move || {
+        data.with(|d| match d {
+            LoadState::Ready(l) if l.source == unroll_core::keep::DataSource::Builtin => {
+                Some(l.summary.classes.iter().map(|c| c.raw_lines).collect())
+            }
+            _ => None,
         })
     })
 }
@@ -654,20 +670,24 @@ fn CurvesPanel(
     }
 }
 
-/// The two curves' CSV downloads: the loss per step and the validation per epoch.
+/// The two curves' CSV downloads: the loss per step and the validation per epoch, each named
+/// by its curve.
 #[component]
 fn CurvesCsv(session: TrainingSession) -> impl IntoView {
+    use crate::widgets::export::tagged_file;
     let loc = use_locale();
     view! {
         <div class="export-row">
             <CsvButton
-                file="unroll-names-loss.csv".to_owned()
+                file=tagged_file("unroll-names-loss", "csv")
+                short=Signal::derive(move || loc.t().csv_loss.to_owned())
                 rows=Signal::derive(move || session.losses.with(|l| l.step_loss.len()))
                 csv=Callback::new(move |()| session.losses.with_untracked(csv::loss_csv))
                 label=Signal::derive(move || loc.t().chart_loss_caption.to_owned())
             />
             <CsvButton
-                file="unroll-names-val.csv".to_owned()
+                file=tagged_file("unroll-names-val", "csv")
+                short=Signal::derive(move || loc.t().csv_val.to_owned())
                 rows=Signal::derive(move || session.epochs.with(Vec::len))
                 csv=Callback::new(move |()| {
                     let points: Vec<EpochPoint> = session.epochs.get_untracked().into_iter().map(|(p, _)| p).collect();

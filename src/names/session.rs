@@ -58,6 +58,9 @@ pub struct TrainingSession {
     pub losses: RwSignal<LossSeries>,
     /// Finished epochs and their seconds.
     pub epochs: RwSignal<Vec<(EpochPoint, f64)>>,
+    /// The first epoch's accuracy over its training batches, counted before each update
+    /// (`EpochReport::train_acc`; not kept with a saved model).
+    pub first_train_acc: RwSignal<Option<f32>>,
     /// Messages the session sent that do not stop training (e.g. a skipped step).
     pub notices: RwSignal<Vec<TrainNotice>>,
     /// The latest weights the session published (the predict box and the inspector use them;
@@ -88,6 +91,7 @@ impl TrainingSession {
             loss_mean_20: RwSignal::new(None),
             losses: RwSignal::new(LossSeries::default()),
             epochs: RwSignal::new(Vec::new()),
+            first_train_acc: RwSignal::new(None),
             notices: RwSignal::new(Vec::new()),
             weights: RwSignal::new_local(None),
             device_lost: RwSignal::new(None),
@@ -133,6 +137,7 @@ impl TrainingSession {
         self.loss_mean_20.set(None);
         self.losses.set(LossSeries::default());
         self.epochs.set(Vec::new());
+        self.first_train_acc.set(None);
         self.notices.set(Vec::new());
         self.weights.set(None);
         self.device_lost.set(None);
@@ -247,6 +252,10 @@ impl TrainingSession {
                     val_acc: r.val_acc,
                 };
                 self.epochs.update(|e| e.push((point, r.sec)));
+                if r.epoch == 1 {
+                    self.first_train_acc
+                        .set(Some(r.train_acc).filter(|a| a.is_finite()));
+                }
             }
             TrainEvent::Weights(w) => self.weights.set(Some(w)),
             TrainEvent::Checkpoint(c) => self.checkpoint.set(Some(c)),

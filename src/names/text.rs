@@ -205,6 +205,10 @@ pub struct TrainingText {
     /// Under the loss chart: the rings mark the epoch's smaller batch (its names).
     pub small_batch_note: fn(u32) -> String,
     pub chart_val_caption: &'static str,
+    /// The loss curve's CSV button (its visible name).
+    pub csv_loss: &'static str,
+    /// The validation curve's CSV button (its visible name).
+    pub csv_val: &'static str,
     pub chart: ChartText,
 
     pub predict_title: &'static str,
@@ -461,6 +465,8 @@ impl TrainingText {
             )
         },
         chart_val_caption: "Validation loss and accuracy per epoch",
+        csv_loss: "Loss per step",
+        csv_val: "Validation per epoch",
         chart: ChartText::EN,
 
         predict_title: "Try a name",
@@ -566,6 +572,8 @@ impl TrainingText {
             format!("圆圈标出每轮中较小的批次（剩下的 {n} 个名字）：它的损失只对较少的名字求平均，所以比相邻的步跳动更大。")
         },
         chart_val_caption: "每轮的验证损失与准确率",
+        csv_loss: "每步损失",
+        csv_val: "每轮验证",
         chart: ChartText::ZH,
 
         predict_title: "试一个姓氏",

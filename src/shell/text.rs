@@ -38,6 +38,9 @@ pub struct ShellText {
     pub export_csv: &'static str,
     /// Its accessible name: what the file holds `{0}`.
     pub export_csv_label: fn(&str) -> String,
+    /// A named CSV button's accessible name: {0} its words (e.g. "Loss per step CSV"), {1} what
+    /// the file holds.
+    pub export_csv_named: fn(&str, &str) -> String,
     /// A figure's SVG download button's tooltip.
     pub export_svg_title: &'static str,
     /// A figure's PNG download button's tooltip.
@@ -47,6 +50,10 @@ pub struct ShellText {
     pub export_svg_label: fn(&str) -> String,
     /// The PNG button's accessible name: {0} the file's name.
     pub export_png_label: fn(&str) -> String,
+    /// A figure's downloads wait while it shows the answer to an open question.
+    pub export_held: &'static str,
+    /// A table's CSV waits while it holds the answer to an open question.
+    pub export_held_table: &'static str,
 
     pub notice: fn(&UrlNotice) -> String,
 }
@@ -76,10 +83,13 @@ impl ShellText {
 
         export_csv: "CSV",
         export_csv_label: |what| format!("Download {what} as CSV"),
+        export_csv_named: |words, what| format!("{words}: download {what} as CSV"),
         export_svg_title: "Download this figure as SVG (vector, for slides and papers)",
         export_png_title: "Download this figure as PNG (twice its size on screen)",
         export_svg_label: |a0| format!("Download {a0} (SVG, vector)"),
         export_png_label: |a0| format!("Download {a0} (PNG, twice the size on screen)"),
+        export_held: "This figure shows the answer: download it after you answer the question.",
+        export_held_table: "This table holds the answer: download it after you answer the question.",
 
         notice: notice_en,
     };
@@ -107,10 +117,13 @@ impl ShellText {
 
         export_csv: "CSV",
         export_csv_label: |what| format!("以 CSV 格式下载{what}"),
+        export_csv_named: |words, what| format!("{words}：以 CSV 格式下载{what}"),
         export_svg_title: "下载此图（SVG 矢量图，适用于幻灯片和论文）",
         export_png_title: "下载此图（PNG，屏幕尺寸的两倍）",
         export_svg_label: |a0| format!("下载 {a0}（SVG 矢量图）"),
         export_png_label: |a0| format!("下载 {a0}（PNG，屏幕尺寸的两倍）"),
+        export_held: "此图显示了答案：回答问题之后即可下载。",
+        export_held_table: "此表包含答案：回答问题之后即可下载。",
 
         notice: notice_zh,
     };

@@ -43,6 +43,21 @@ pub fn current_href() -> String {
         .unwrap_or_default()
 }
 
+/// The full link of this page with `query` (no leading `?`): the origin and path of this
+/// document, then the query; `?query` alone where there is no window.
+pub fn page_link(query: &str) -> String {
+    web_sys::window()
+        .and_then(|w| {
+            let l = w.location();
+            Some(format!(
+                "{}{}?{query}",
+                l.origin().ok()?,
+                l.pathname().ok()?
+            ))
+        })
+        .unwrap_or_else(|| format!("?{query}"))
+}
+
 /// One history entry as shown in this document: every entry pushed ([`Entry::push`]) and every
 /// entry the browser goes to by back or forward ([`Entry::pop`]) gets a new number, so a page
 /// shown for one entry can tell when another is shown.

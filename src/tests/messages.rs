@@ -758,11 +758,11 @@ fn every_storage_problem_is_worded_in_both_languages() {
     let version = StorageError::Version { found: 7 };
     assert_eq!(
         (zh.storage_error)(&version),
-        "记录的格式版本是 7；本页面读取版本 1–2"
+        "记录的格式版本是 7；本页面读取版本 1–3"
     );
     assert_eq!(
         version.to_string(),
-        "the record has format version 7; this page reads versions 1–2"
+        "the record has format version 7; this page reads versions 1–3"
     );
     let classes = StorageError::OtherClasses {
         saved: 1234,
@@ -826,7 +826,7 @@ fn a_damaged_or_newer_record_is_a_typed_storage_error() {
     let p = StorageProblem::new(StorageAction::Restore, StorageError::Version { found: 99 });
     assert_eq!(
         (KeepText::of(Lang::Zh).storage_problem)(&p),
-        "没有恢复保存的模型：记录的格式版本是 99；本页面读取版本 1–2。"
+        "没有恢复保存的模型：记录的格式版本是 99；本页面读取版本 1–3。"
     );
 }
 

@@ -1,9 +1,10 @@
 //! Reusable view pieces shared by the pages: chart hosts, heatmaps, headline numbers and the
-//! run buttons.
+//! run buttons, a script's "As PyTorch" panel.
 
 pub mod export;
 pub mod heatmap;
 pub mod heatmap_data;
 pub mod number_field;
 pub mod run_controls;
+pub mod script;
 pub mod stat;

@@ -7,6 +7,7 @@
 //!     [--cell rnn|lstm|gru|all] [--seed 0] [--seeds 1] [--steps N] [--eval-every 100]
 //!     [--hidden-size 64] [--lr 0.003] [--batch-size 32] [--max-norm 1] [--forget-bias 1]
 //! long-memory --task adding [--length T] --dump-heldout FILE
+//! long-memory --task adding [...] --as-pytorch FILE
 //! ```
 //! Defaults: T and the budget of the task (adding 50 and 1500 steps, copy 20 blanks and 1000,
 //! order 100 and 800), the recipe of `memory::recipe_for` (hidden 64, Adam lr 0.003, batch
@@ -23,7 +24,9 @@
 //! counts the training sequences at the first evaluation that met the task's criterion.
 //! `--dump-heldout` writes the held-out set as JSON (`seq_len`, `lengths`, `dense` `[T, B, 2]`
 //! or `tokens` `[T, B]` time-major and flat, `values` or `classes` readout-major, `readouts`)
-//! and exits; the PyTorch reference evaluates on it. Errors exit with status 2.
+//! and exits; the PyTorch reference evaluates on it. `--as-pytorch FILE` writes the lab's "As
+//! PyTorch" script of this configuration (its held-out evaluations on the page's schedule,
+//! every ⌈steps / 20⌉ steps) and exits. Errors exit with status 2.
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
@@ -40,6 +43,7 @@ fn main() {}
 mod native {
     use unroll_core::math::params::CellKind;
     use unroll_core::math::recurrent::SeqData;
+    use unroll_core::memory::run::MemoryPlan;
     use unroll_core::memory::task::Targets;
     use unroll_core::memory::trainer::{criterion_text, default_steps};
     use unroll_core::memory::{
@@ -106,9 +110,26 @@ mod native {
         let seeds: u32 = opt(&mut args, "--seeds")?.unwrap_or(1).max(1);
         let steps: u64 = opt(&mut args, "--steps")?.unwrap_or(default_steps(kind));
         let eval_every: u64 = opt(&mut args, "--eval-every")?.unwrap_or(100).max(1);
+        let as_pytorch: Option<String> = opt(&mut args, "--as-pytorch")?;
         let rest = args.finish();
         if !rest.is_empty() {
             return Err(format!("unknown arguments: {rest:?}"));
+        }
+        if let Some(path) = as_pytorch {
+            let plan = MemoryPlan {
+                task,
+                recipe,
+                steps,
+                cells,
+                seeds: (seed..seed + seeds).collect(),
+            };
+            // No page: the command line it came from.
+            let page = std::iter::once("long-memory".to_owned())
+                .chain(std::env::args().skip(1))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let script = unroll_core::as_pytorch::memory_script(&plan, &page);
+            return std::fs::write(&path, script).map_err(|e| format!("{path}: {e}"));
         }
         eprintln!(
             "task {} length {} (steps {} per sequence) hidden {} batch {} lr {} max_norm {:?} \

@@ -6,7 +6,8 @@
 //!     [--batch-size 64] [--lr 0.001] [--max-norm 0] [--forget-bias 0] [--data-dir DIR]
 //!     [--no-simd] [--dump-batches FILE] [--as-pytorch FILE] [--save FILE] [--predict NAMES]
 //! ```
-//! Prints one JSON object per epoch on its own line: `epoch`, `train_loss`, `val_loss`,
+//! Prints one JSON object per epoch on its own line: `epoch`, `train_loss`, `train_acc` (the
+//! accuracy counted over the epoch's training batches, before each update), `val_loss`,
 //! `val_acc`, `sec` (training seconds of that epoch). Messages go to stderr, among them the
 //! matrix products used (`--no-simd`: the portable ones) and the share of padded step-rows of
 //! the first epoch's batches. `--dump-batches FILE` writes the first epoch's training batches
@@ -198,7 +199,7 @@ mod native {
             }
             TrainEvent::Epoch(e) => println!(
                 "{}",
-                serde_json::json!({"epoch": e.epoch, "train_loss": e.train_loss, "val_loss": e.val_loss, "val_acc": e.val_acc, "sec": e.sec})
+                serde_json::json!({"epoch": e.epoch, "train_loss": e.train_loss, "train_acc": e.train_acc, "val_loss": e.val_loss, "val_acc": e.val_acc, "sec": e.sec})
             ),
             TrainEvent::Notice(n) => eprintln!("notice: {n}"),
             TrainEvent::Error(e) => failed = Some(e.to_string()),

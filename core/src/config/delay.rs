@@ -304,6 +304,13 @@ impl DelayConfig {
     pub fn clip_norm(&self) -> Option<f64> {
         (self.max_norm > 0.0).then_some(self.max_norm)
     }
+
+    /// The delay-copy settings as the page's files carry them in their names: the delay and
+    /// the cells, e.g. `d8-both`, `d64-gru` (a task page's files carry the task's plan instead,
+    /// [`crate::memory::run::MemoryPlan::file_tag`]).
+    pub fn file_tag(&self) -> String {
+        format!("d{}-{}", self.delay, self.cell.as_str())
+    }
 }
 
 /// The delays of the sweep presets (length 96 fits each).

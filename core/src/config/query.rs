@@ -589,7 +589,12 @@ impl fmt::Display for UrlNotice {
                 write!(f, "{field}: “{raw}” is outside {range}; using {to}")
             }
             NoticeKind::Invalid { expected, default } => {
-                write!(f, "{field}: “{raw}” is not valid (expected {expected}); using the default {default}")
+                let instead = match default {
+                    Fallback::Value(v) => format!("using the default {v}"),
+                    Fallback::BrowserLanguage => "using the browser's language".to_owned(),
+                    Fallback::LessonIndex => "showing the index".to_owned(),
+                };
+                write!(f, "{field}: “{raw}” is not valid (expected {expected}); {instead}")
             }
             NoticeKind::UnknownKey => write!(f, "“{field}” is not a setting of this page; ignored"),
             NoticeKind::Repeated { used } => {

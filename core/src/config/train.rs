@@ -96,6 +96,20 @@ impl TrainConfig {
     pub fn clip_norm(&self) -> Option<f64> {
         (self.max_norm > 0.0).then_some(self.max_norm)
     }
+
+    /// The model's shape as the page's files carry it in their names: cell and hidden size,
+    /// then the layers when more than one and `bi` when bidirectional, e.g. `lstm-h128`,
+    /// `gru-h64-l2-bi`.
+    pub fn file_tag(&self) -> String {
+        let mut tag = format!("{}-h{}", self.cell.spec().key, self.hidden_size);
+        if self.num_layers > 1 {
+            tag.push_str(&format!("-l{}", self.num_layers));
+        }
+        if self.bidirectional {
+            tag.push_str("-bi");
+        }
+        tag
+    }
 }
 
 #[cfg(test)]
@@ -118,5 +132,14 @@ mod tests {
         assert_eq!((c.head, c.backend), (Head::Last, BackendChoice::Auto));
         assert_eq!(c.clip_norm(), None);
         assert_eq!(c.to_query(), "v=1&lesson=names");
+        assert_eq!(c.file_tag(), "lstm-h128");
+        let stacked = TrainConfig {
+            cell: CellKind::Gru,
+            hidden_size: 64,
+            num_layers: 2,
+            bidirectional: true,
+            ..c
+        };
+        assert_eq!(stacked.file_tag(), "gru-h64-l2-bi");
     }
 }

@@ -358,6 +358,8 @@ mod tests {
             epoch: 2,
             batches_done: 4,
             epoch_loss: 7.25,
+            epoch_correct: 40,
+            epoch_names: 64,
             params: vec![1.0, -2.0],
             adam_step: 9,
             adam_m: vec![0.1, 0.2],
@@ -381,6 +383,7 @@ mod tests {
             TrainEvent::Epoch(EpochReport {
                 epoch: 1,
                 train_loss: 2.5,
+                train_acc: 0.375,
                 val_loss: 2.25,
                 val_acc: 0.5,
                 sec: 1.5,

@@ -163,6 +163,96 @@ impl GpuRnnModule {
         &self.layout
     }
 
+    /// `batch × seq_len` within the sizes given to [`new`](Self::new).
+    fn fits(&self, batch: usize, seq_len: usize) -> Result<(), GpuError> {
+        let (max_b, max_t) = self.rnn.capacity();
+        if batch == 0 || seq_len == 0 || batch > max_b || seq_len > max_t {
+            return Err(GpuError::InvalidInput(format!(
+                "batch {batch} × seq_len {seq_len} is outside 1..={max_b} × 1..={max_t}"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Uploads a dense input `[T, B, I]` for [`forward_sum`](Self::forward_sum) (every sample
+    /// `seq_len` steps long).
+    ///
+    /// # Errors
+    /// [`GpuError::InvalidInput`] for a shape beyond the sizes given to [`new`](Self::new) or
+    /// an input of another length; device errors.
+    pub fn load_input(&self, seq_len: usize, batch: usize, input: &[f32]) -> Result<(), GpuError> {
+        self.ctx.check()?;
+        self.fits(batch, seq_len)?;
+        check_len("input", input, &[seq_len, batch, self.spec.input_size])?;
+        let q = &self.ctx.queue;
+        q.write_buffer(
+            &self.rnn.lengths,
+            0,
+            bytemuck::cast_slice(&vec![seq_len as u32; batch]),
+        );
+        q.write_buffer(
+            self.rnn.x.as_ref().expect("dense module has x"),
+            0,
+            bytemuck::cast_slice(input),
+        );
+        Ok(())
+    }
+
+    /// The forward pass alone over the input last loaded ([`load_input`](Self::load_input)),
+    /// from zero initial states: one submission (per layer and direction the input projection
+    /// and one dispatch of the whole-sequence kernel, whose `seq_len` steps run one after
+    /// another inside it), then the read-back of `h_n` `[L·D, B, H]`, returned summed.
+    ///
+    /// # Errors
+    /// As [`load_input`](Self::load_input); device errors.
+    pub async fn forward_sum(&mut self, seq_len: usize, batch: usize) -> Result<f32, GpuError> {
+        self.ctx.check()?;
+        self.fits(batch, seq_len)?;
+        self.arena.clear();
+        let mut encoder = self
+            .ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("module.forward"),
+            });
+        let none = StateSources {
+            h0: None,
+            c0: None,
+            d_h_n: None,
+            d_c_n: None,
+        };
+        self.rnn
+            .encode_init(&mut encoder, batch, seq_len, none, None, false);
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("module.forward"),
+                timestamp_writes: None,
+            });
+            self.rnn
+                .encode_forward(&mut pass, &mut self.arena, batch, seq_len)?;
+        }
+        let bh = (batch * self.spec.hidden_size * 4) as u64;
+        let total = bh * self.rnn.dirs.len() as u64;
+        let staging = buffers::staging(&self.ctx, "module.h_n", total);
+        for (k, d) in self.rnn.dirs.iter().enumerate() {
+            encoder.copy_buffer_to_buffer(
+                &d.h_cache,
+                seq_len as u64 * bh,
+                &staging,
+                k as u64 * bh,
+                bh,
+            );
+        }
+        self.arena.upload(&self.ctx.queue);
+        self.ctx.submit(encoder);
+        let (bytes, _) = PendingMap::start(&self.ctx, staging, total)
+            .finish(&self.ctx)
+            .await?;
+        self.ctx.check()?;
+        let h_n: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
+        Ok(h_n.iter().sum())
+    }
+
     /// Runs the module forward over `inputs` and back-propagates `d_output`, `d_h_n`,
     /// `d_c_n`: one submission, one readback.
     ///
@@ -182,12 +272,7 @@ impl GpuRnnModule {
             self.spec.input_size,
         );
         let dh = self.spec.num_directions() * h;
-        let (max_b, max_t) = self.rnn.capacity();
-        if b == 0 || t == 0 || b > max_b || t > max_t {
-            return Err(GpuError::InvalidInput(format!(
-                "batch {b} × seq_len {t} is outside 1..={max_b} × 1..={max_t}"
-            )));
-        }
+        self.fits(b, t)?;
         check_len("input", x.input, &[t, b, i])?;
         check_len("grad of output", x.d_output, &[t, b, dh])?;
         let lstm = self.spec.cell.spec().has_cell_state;

@@ -25,4 +25,6 @@ pub mod trainer;
 
 pub use model::{MemoryModel, MemoryStats};
 pub use task::{heldout_set, paper_copy_loss, MemoryBatch, MemoryStream, MemoryTask, TaskKind};
-pub use trainer::{recipe_for, solved, solved_after, HeldOutPoint, MemoryStep, MemoryTrainer};
+pub use trainer::{
+    recipe_for, solved, solved_after, solved_loss, HeldOutPoint, MemoryStep, MemoryTrainer,
+};

@@ -8,15 +8,64 @@
 //! task recipe's 64, `seeds` 3 stays 3 (as on the delay page), `cell` `both` → RNN, LSTM and GRU. Any other value is used
 //! as given, so short runs (a small T, a few steps) are one link away.
 
-use super::task::{LengthError, MemoryTask};
+use super::task::{LengthError, MemoryTask, TaskKind};
 use super::trainer::{default_steps, recipe_for, solved_after, HeldOutPoint, MemoryTrainer};
-use crate::config::delay::{CellSet, DelayConfig};
+use crate::config::delay::{CellSet, DelayConfig, DELAY_FIELDS};
+use crate::config::query::{decode, format_value, Decoded, Fallback, NoticeKind};
 use crate::delay::trainer::Recipe;
 use crate::math::params::CellKind;
 use serde::{Deserialize, Serialize};
 
 /// Held-out evaluations per run (besides the one before the first step).
 pub const EVALS_PER_RUN: u64 = 20;
+
+/// The keys a task reads differently from delay-copy, each with the value the task uses when
+/// the key is at its delay-copy default, as the URL writes it: `length` (the task's T),
+/// `steps` ([`default_steps`]), `hidden_size` (the task recipe's) and `cell` (`all`).
+pub fn task_defaults(kind: TaskKind) -> [(&'static str, String); 4] {
+    [
+        ("length", kind.default_length().to_string()),
+        ("steps", default_steps(kind).to_string()),
+        ("hidden_size", recipe_for(kind).hidden_size.to_string()),
+        ("cell", CellSet::All.as_str().to_owned()),
+    ]
+}
+
+/// The lab page's query (`?lesson=delay`, any task) decoded as the page reads it. On a task page
+/// (`task=adding`, `copy`, `order`) its notices name what the task uses: a value that could not
+/// be read falls back to the task's default, not delay-copy's (`task=adding&length=NaN` uses
+/// T = 50, and its notice says so), and so does a value clamped onto delay-copy's default (the
+/// key then reads as left at its default); delay-copy's rule `0 < delay < length` is not a task
+/// page's, so its notice is dropped.
+pub fn decode_lab(query: &str) -> Decoded<DelayConfig> {
+    let mut d = decode::<DelayConfig>(query);
+    let Some(kind) = d.config.task.memory() else {
+        return d;
+    };
+    let own = task_defaults(kind);
+    let task_value = |field: &str, value: &str| {
+        let spec = DELAY_FIELDS.iter().find(|s| s.key == field)?;
+        let (_, v) = own.iter().find(|(k, _)| *k == field)?;
+        (value == format_value(&spec.kind.default_value())).then(|| v.clone())
+    };
+    d.notices
+        .retain(|n| !matches!(n.kind, NoticeKind::Inconsistent { .. }));
+    for n in &mut d.notices {
+        match &mut n.kind {
+            NoticeKind::Invalid {
+                default: Fallback::Value(v),
+                ..
+            }
+            | NoticeKind::Clamped { to: v, .. } => {
+                if let Some(task) = task_value(&n.field, v) {
+                    *v = task;
+                }
+            }
+            _ => {}
+        }
+    }
+    d
+}
 
 /// What one long-memory sweep trains.
 #[derive(Clone, Debug, PartialEq)]
@@ -96,6 +145,17 @@ impl MemoryPlan {
     pub fn run(&self, index: usize) -> (CellKind, u32) {
         let n = self.seeds.len().max(1);
         (self.cells[index / n], self.seeds[index % n])
+    }
+
+    /// The plan as the page's files carry it in their names: the task and T, then the cell
+    /// when one alone is trained, e.g. `adding-t50`, `copy-t20-gru`.
+    pub fn file_tag(&self) -> String {
+        let mut tag = format!("{}-t{}", self.task.kind().as_str(), self.task.length());
+        if let [one] = self.cells[..] {
+            tag.push('-');
+            tag.push_str(one.as_str());
+        }
+        tag
     }
 
     /// Sequences one run trains on: `steps · batch_size`.

@@ -110,6 +110,11 @@ pub struct EpochReport {
     pub epoch: u32,
     /// Mean training loss over the epoch's steps.
     pub train_loss: f32,
+    /// Fraction of the epoch's training names classified correctly, each counted in its step
+    /// before that step's update (the accuracy a training loop counts while it learns, not a
+    /// validation figure); an epoch resumed part-way goes on from its checkpoint's counts. NaN
+    /// for an epoch without a step.
+    pub train_acc: f32,
     /// Mean cross-entropy over the validation split.
     pub val_loss: f32,
     /// Fraction of validation names classified correctly (0–1).
@@ -197,6 +202,11 @@ pub struct Checkpoint {
     pub batches_done: u32,
     /// Sum of that epoch's step losses so far (for its mean training loss).
     pub epoch_loss: f64,
+    /// Names of that epoch's steps so far classified correctly before their updates, and the
+    /// names (for its training accuracy).
+    pub epoch_correct: u64,
+    /// See `epoch_correct`.
+    pub epoch_names: u64,
     /// `[P]` parameters (`ParamLayout::classifier` order).
     pub params: Vec<f32>,
     /// Adam's updates applied so far.
@@ -220,6 +230,8 @@ impl Checkpoint {
             epoch: 1,
             batches_done: 0,
             epoch_loss: 0.0,
+            epoch_correct: 0,
+            epoch_names: 0,
             params,
             adam_step: 0,
             adam_m: vec![0.0; n],
@@ -509,6 +521,9 @@ struct Progress {
     recent: VecDeque<f32>,
     epoch_loss: f64,
     epoch_steps: u32,
+    /// Names of this epoch's steps classified correctly before their updates, and the names.
+    epoch_correct: u64,
+    epoch_names: u64,
     pending: Vec<StepResult>,
 }
 
@@ -607,6 +622,8 @@ impl Run<'_> {
             p.recent.push_back(r.loss);
             p.epoch_loss += r.loss as f64;
             p.epoch_steps += 1;
+            p.epoch_correct += u64::from(r.correct);
+            p.epoch_names += u64::from(r.names);
             let mean_loss_20 = p.recent.iter().sum::<f32>() / p.recent.len() as f32;
             (self.on_event)(TrainEvent::Step {
                 step: p.step,
@@ -704,6 +721,8 @@ impl Run<'_> {
                 epoch: p.epoch,
                 batches_done: p.epoch_steps,
                 epoch_loss: p.epoch_loss,
+                epoch_correct: p.epoch_correct,
+                epoch_names: p.epoch_names,
                 params: weights.params.clone(),
                 adam_step: adam.step,
                 adam_m: adam.m,
@@ -768,6 +787,8 @@ impl Run<'_> {
         if skip == 0 {
             self.progress.epoch_loss = 0.0;
             self.progress.epoch_steps = 0;
+            self.progress.epoch_correct = 0;
+            self.progress.epoch_names = 0;
         }
         let mut last_publish = now_ms();
         for batch in Batches::train_epoch(
@@ -796,9 +817,15 @@ impl Run<'_> {
         } else {
             f32::NAN
         };
+        let train_acc = if p.epoch_names > 0 {
+            (p.epoch_correct as f64 / p.epoch_names as f64) as f32
+        } else {
+            f32::NAN
+        };
         self.emit(TrainEvent::Epoch(EpochReport {
             epoch,
             train_loss,
+            train_acc,
             val_loss,
             val_acc,
             sec,
@@ -808,6 +835,8 @@ impl Run<'_> {
         self.progress.epoch = epoch + 1;
         self.progress.epoch_loss = 0.0;
         self.progress.epoch_steps = 0;
+        self.progress.epoch_correct = 0;
+        self.progress.epoch_names = 0;
         self.publish(true).await
     }
 
@@ -964,6 +993,8 @@ pub async fn run_session_from(
             recent: resume.map_or_else(VecDeque::new, |c| c.recent.iter().copied().collect()),
             epoch_loss: resume.map_or(0.0, |c| c.epoch_loss),
             epoch_steps: skip,
+            epoch_correct: resume.map_or(0, |c| c.epoch_correct),
+            epoch_names: resume.map_or(0, |c| c.epoch_names),
             pending: Vec::new(),
         },
         recovery,

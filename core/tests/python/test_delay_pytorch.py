@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The long-memory lab's "As PyTorch" script (delay-copy), run under PyTorch.
+"""The long-memory lab's "As PyTorch" scripts (delay-copy, and each task page's), run under PyTorch.
 
 Runs only when `torch` imports. Otherwise it prints "SKIPPED: …" and "0 passed, 0 failed,
 1 skipped", and exits 0.
@@ -14,9 +14,16 @@ Runs only when `torch` imports. Otherwise it prints "SKIPPED: …" and "0 passed
    cells has learned the delay (held-out token accuracy ≥ 0.8; chance is 0.1). A script that
    shifted the targets, mis-shaped the batch or left the forget-gate bias out of the LSTM's
    gate block would fail one or the other. Both sides' figures are printed.
+3. For each task page (adding, copy, order), `long-memory --task TASK --steps 30 --seeds 1
+   --as-pytorch FILE` writes the task's script; it runs briefly (RNN, LSTM and GRU, 30 steps,
+   held-out evaluations every 10) and must print every cell's evaluations at steps 0, 10, 20
+   and 30 and a summary, with finite losses that start where an untrained model starts (copy
+   and order: the cross-entropy of a near-uniform guess, ln 10 and ln 4 within 0.25), and on
+   the adding and copy tasks a held-out loss after 30 steps below the one before the first.
 
 Usage:  python3 core/tests/python/test_delay_pytorch.py
-        UNROLL_DELAY_COPY=target/debug/delay-copy python3 core/tests/python/test_delay_pytorch.py
+        UNROLL_DELAY_COPY=target/debug/delay-copy UNROLL_LONG_MEMORY=target/debug/long-memory \
+            python3 core/tests/python/test_delay_pytorch.py
 The last line is "N passed, M failed" (", K skipped" when skipped).
 """
 import json
@@ -32,13 +39,22 @@ STEPS = "400"
 LEARNED = 0.8
 
 
-def delay_copy(*args):
-    exe = os.environ.get("UNROLL_DELAY_COPY")
-    cmd = [exe, *args] if exe else ["cargo", "run", "--quiet", "--profile", "test", "--bin", "delay-copy", "--", *args]
+def native(name, env, *args):
+    """Runs Unroll's binary `name` (`$env` when set, else cargo's test-profile build, as `cargo test` leaves it)."""
+    exe = os.environ.get(env)
+    cmd = [exe, *args] if exe else ["cargo", "run", "--quiet", "--profile", "test", "--bin", name, "--", *args]
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     if p.returncode != 0:
-        raise RuntimeError(f"delay-copy {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()[-500:]}")
+        raise RuntimeError(f"{name} {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()[-500:]}")
     return [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
+
+
+def delay_copy(*args):
+    return native("delay-copy", "UNROLL_DELAY_COPY", *args)
+
+
+def long_memory(*args):
+    return native("long-memory", "UNROLL_LONG_MEMORY", *args)
 
 
 def script(path, *args):
@@ -103,6 +119,36 @@ def main():
         report("both sides learn delay 8 with every cell and seed (accuracy >= 0.8)",
                [f"{name} {c} seed {s}: {a:.3f}" for name, runs in (("Unroll", ours), ("PyTorch", theirs))
                 for (c, s), (_, a) in runs.items() if not a >= LEARNED])
+
+        for task in ("adding", "copy", "order"):
+            # Not `copy.py`: a script's folder comes first on Python's path, and it would
+            # shadow the standard library's `copy`.
+            path = Path(tmp) / f"unroll-{task}.py"
+            long_memory("--task", task, "--steps", "30", "--seeds", "1", "--as-pytorch", str(path))
+            text = path.read_text(encoding="utf-8")
+            problems = [] if f"    task=\"{task}\",\n" in text and "    steps=30,\n" in text else ["configuration block not found"]
+            rows = script(path, "--eval-every", "10")
+            evals = [r for r in rows if not r.get("summary")]
+            summaries = [r for r in rows if r.get("summary")]
+            for cell in ("rnn", "lstm", "gru"):
+                mine = [r for r in evals if r["cell"] == cell]
+                steps = [r["step"] for r in mine]
+                if steps != [0, 10, 20, 30]:
+                    problems.append(f"{cell}: evaluations at {steps}")
+                    continue
+                losses = [r["heldout_loss"] for r in mine]
+                if not all(math.isfinite(l) for l in losses):
+                    problems.append(f"{cell}: losses {losses}")
+                    continue
+                start = {"copy": math.log(10), "order": math.log(4)}.get(task)
+                if start is not None and not abs(losses[0] - start) <= 0.25:
+                    problems.append(f"{cell}: first held-out loss {losses[0]:.4f}, not about {start:.4f}")
+                if task != "order" and not losses[-1] < losses[0]:
+                    problems.append(f"{cell}: held-out loss {losses[0]:.4f} -> {losses[-1]:.4f}")
+                print(f"  {task:6} {cell:4} held-out loss " + " ".join(f"{l:.4f}" for l in losses))
+            if sorted(r["cell"] for r in summaries) != ["gru", "lstm", "rnn"]:
+                problems.append(f"summaries {summaries}")
+            report(f"the {task} page's script runs under torch", problems)
 
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1

@@ -433,3 +433,31 @@ fn short_and_small_cases_match_the_cpu_path() {
         }
     }
 }
+
+/// Lesson 8's workloads on the GPU compute what the CPU workloads compute, from the same seeded
+/// weights and inputs: the recurrent pass's h_n (summed) and the first all-pairs score.
+#[test]
+fn lesson_8_workloads_on_the_gpu_match_the_cpu() {
+    use unroll_core::lessons::parallel::{AllPairs, GpuWorkload, GpuWorkloads, Sequential};
+    use unroll_core::math::params::CellKind;
+    let ctx = context();
+    for cell in [CellKind::Rnn, CellKind::Lstm, CellKind::Gru] {
+        let mut w = GpuWorkloads::new(&ctx, cell, 16, 64).expect("workloads");
+        for len in [8, 64] {
+            w.set_len(len).expect("inputs");
+            let seq = block(w.run(GpuWorkload::Sequential)).expect("sequential");
+            let cpu = Sequential::new(cell, 16, len).run();
+            assert!(
+                (seq - cpu).abs() <= 1e-4 + 1e-4 * cpu.abs(),
+                "{cell:?} L = {len}: GPU {seq}, CPU {cpu}"
+            );
+            let s00 = block(w.run(GpuWorkload::AllPairs)).expect("all pairs");
+            let want = AllPairs::new(len, 16).score(0, 0);
+            assert!(
+                (s00 - want).abs() <= 1e-5 + 1e-5 * want.abs(),
+                "L = {len}: {s00} vs {want}"
+            );
+            assert!(block(w.run(GpuWorkload::RoundTrip)).is_ok());
+        }
+    }
+}

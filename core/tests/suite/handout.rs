@@ -250,3 +250,88 @@ fn bidir_last_output_holds_the_backward_first_step() {
         None
     );
 }
+
+/// The training lab's note. The page's first epoch (its recipe, seed 0) and one epoch of the
+/// course's recipe with the same trainer, on the real data: the page's validation accuracy
+/// after the epoch is 62–63 %, and the course's figure, counted as a training loop counts it
+/// (over the epoch's batches, before each update), comes out at the handout's 0.4859 (within
+/// the spread of seeds). The note's own figures are the run's and its data's.
+#[test]
+fn names_first_epoch_the_handouts_figure_is_the_course_recipe_counted_while_it_learns() {
+    use std::path::Path;
+    use unroll_core::config::{BackendChoice, TrainConfig};
+    use unroll_core::data::names::{locate_names_dir, NamesDataset};
+    use unroll_core::train::session::{run_session, TrainControl, TrainEvent};
+
+    let dir = locate_names_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .expect("names data (run scripts/fetch-data.mjs)");
+    let data = NamesDataset::load_dir(&dir).unwrap();
+    let files: Vec<(String, String)> = data
+        .classes()
+        .iter()
+        .map(|c| {
+            (
+                c.clone(),
+                std::fs::read_to_string(dir.join(format!("{c}.txt"))).unwrap(),
+            )
+        })
+        .collect();
+    let multiplicity = handout::raw_multiplicity(&data, &files);
+    assert_eq!(
+        multiplicity.iter().sum::<usize>(),
+        data.report().raw_lines - data.report().skipped
+    );
+
+    // The page's first epoch, as the page runs it.
+    let cfg = TrainConfig {
+        epochs: 1,
+        backend: BackendChoice::Cpu,
+        ..TrainConfig::default()
+    };
+    let mut events = Vec::new();
+    pollster::block_on(run_session(&cfg, &data, &TrainControl::new(), &mut |e| {
+        events.push(e)
+    }));
+    let epoch = events
+        .iter()
+        .find_map(|e| match e {
+            TrainEvent::Epoch(r) => Some(*r),
+            _ => None,
+        })
+        .expect("epoch 1");
+    let first = events
+        .iter()
+        .find_map(|e| match e {
+            TrainEvent::Validation(r) => Some((**r).clone()),
+            _ => None,
+        })
+        .expect("its validation report");
+    let raw: Vec<usize> = data.report().classes.iter().map(|c| c.raw_lines).collect();
+    let note = handout::names_epoch1(&first, Some(epoch.train_acc), &raw).unwrap();
+    let restored = handout::names_epoch1(&first, None, &raw).unwrap();
+    assert_eq!((restored.train_acc, restored.val_acc), (None, note.val_acc));
+    assert!((0.60..=0.66).contains(&note.val_acc), "page: {note:?}");
+    assert_eq!(note.val_acc, f64::from(epoch.val_acc));
+    let page_train = note.train_acc.unwrap();
+    assert!(
+        page_train < note.val_acc - 0.05,
+        "counted while learning: {page_train}"
+    );
+    assert!(note.val_acc > note.val_baseline && note.printed < note.val_baseline);
+    // The raw lines: Russian, 9,408 of 20,074.
+    assert_eq!(data.classes()[note.raw_majority], "Russian");
+    assert_eq!(note.raw_lines, 20_074);
+    assert!((note.raw_baseline - 9408.0 / 20074.0).abs() < 1e-12);
+
+    // The course's recipe with the same trainer reproduces the printed figure.
+    let course = handout::course_recipe_epoch(&data, &multiplicity, CellKind::Lstm, 0);
+    println!("page: {note:?}\ncourse recipe: {course:?}");
+    assert!(
+        (course.train_acc - handout::NAMES_EPOCH1_PRINTED).abs() <= 0.03,
+        "course recipe: {course:?}"
+    );
+    assert!(
+        course.val_acc > course.train_acc && course.val_acc < note.val_acc,
+        "{course:?}"
+    );
+}

@@ -265,6 +265,8 @@ fn checkpoint_bytes_round_trip_and_curves_end_at_its_step() {
         epoch: 1,
         batches_done: 254,
         epoch_loss: 512.5,
+        epoch_correct: 3000,
+        epoch_names: 4096,
         params: vec![0.25, -1.5, 3.0],
         adam_step: 254,
         adam_m: vec![1e-3, 2e-3, -3e-3],

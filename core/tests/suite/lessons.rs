@@ -822,3 +822,70 @@ fn parallel_lengths_workloads_and_stats() {
     assert_eq!(parallel::calibrate(2.0, 4, &mut now, &mut run), 4, "capped");
     assert!((parallel::sample(8, &mut now, &mut run) - 0.3).abs() < 1e-12);
 }
+
+/// Lesson 8's second chart: the serial depth of each workload per length, counted by the
+/// workloads (L dependent steps for the recurrent pass, 1 for the all-pairs product), and
+/// their multiply-adds (L·G·H·2H against L²·d), which is what one CPU thread's time follows.
+#[test]
+fn parallel_serial_depths_and_work_per_length() {
+    for cell in [CellKind::Rnn, CellKind::Lstm, CellKind::Gru] {
+        for len in parallel::lengths(512) {
+            let seq = parallel::Sequential::new(cell, 16, len);
+            let all = parallel::AllPairs::new(len, 16);
+            assert_eq!(seq.serial_depth(), len, "{cell:?} at L = {len}");
+            assert_eq!(all.serial_depth(), 1);
+            let gates = match cell {
+                CellKind::Rnn => 1,
+                CellKind::Lstm => 4,
+                CellKind::Gru => 3,
+            };
+            assert_eq!(seq.multiply_adds(), (len * gates * 16 * 32) as u64);
+            assert_eq!(all.multiply_adds(), (len * len * 16) as u64);
+        }
+    }
+    // From L = 8 to 512: 64 times the recurrent work and depth, 4096 times the scores.
+    let (a, b) = (
+        parallel::AllPairs::new(8, 16).multiply_adds(),
+        parallel::AllPairs::new(512, 16).multiply_adds(),
+    );
+    assert_eq!(b / a, 4096);
+    // The score the GPU reads back is the CPU product's.
+    let ap = parallel::AllPairs::new(16, 8);
+    let s00 = ap.score(0, 0);
+    assert!(s00.is_finite() && s00 != 0.0);
+}
+
+/// What a device's timings show: the growth of each workload's median time from the first
+/// length to the last, next to the growth of its work.
+#[test]
+fn parallel_growth_of_a_devices_timings() {
+    let stats = |median: f64| parallel::Stats {
+        median,
+        min: median * 0.9,
+        max: median * 1.1,
+        runs: 5,
+    };
+    let m = |len: usize, seq: f64, all: f64| parallel::Measurement {
+        len,
+        sequential: stats(seq),
+        all_pairs: stats(all),
+    };
+    // One CPU thread, as a tab measured it once: Q·Kᵀ ×900, the LSTM ×14.
+    let cpu = [m(8, 0.05, 0.002), m(64, 0.3, 0.1), m(512, 0.7, 1.8)];
+    let g = parallel::Growth::of(&cpu).unwrap();
+    assert_eq!((g.first_len, g.last_len), (8, 512));
+    assert!((g.sequential - 14.0).abs() < 1e-9 && (g.all_pairs - 900.0).abs() < 1e-9);
+    assert_eq!((g.sequential_work, g.all_pairs_work), (64.0, 4096.0));
+    assert!(!g.all_pairs_grew_less());
+    // A GPU: the product stays near its round trip, the recurrent pass grows with L.
+    let gpu = [m(8, 0.3, 0.2), m(512, 2.4, 0.26)];
+    let g = parallel::Growth::of(&gpu).unwrap();
+    assert!((g.sequential - 8.0).abs() < 1e-9 && (g.all_pairs - 1.3).abs() < 1e-9);
+    assert!(g.all_pairs_grew_less());
+    // One length, or a zero time, says nothing.
+    assert_eq!(parallel::Growth::of(&cpu[..1]), None);
+    assert_eq!(
+        parallel::Growth::of(&[m(8, 0.0, 0.1), m(16, 1.0, 1.0)]),
+        None
+    );
+}

@@ -405,3 +405,16 @@ fn each_task_is_solved_by_its_own_criterion() {
     assert!(solved(&task(TaskKind::Order), &stats(1.0, 0.95)));
     assert!(!solved(&task(TaskKind::Order), &stats(0.0, 0.949)));
 }
+
+#[test]
+fn the_solved_line_is_the_criterions_loss_below_the_baseline() {
+    use unroll_core::memory::solved_loss;
+    let task = MemoryTask::default_for;
+    let adding = task(TaskKind::Adding);
+    assert_eq!(solved_loss(&adding), Some(0.01));
+    // The adding problem's baseline (the MSE of always answering 1) lies above it.
+    assert!((adding.baseline_loss() - 1.0 / 6.0).abs() < 1e-12);
+    let copy = task(TaskKind::Copy);
+    assert!((solved_loss(&copy).unwrap() - 0.1 * 8f64.ln()).abs() < 1e-12);
+    assert_eq!(solved_loss(&task(TaskKind::Order)), None);
+}

@@ -57,3 +57,64 @@ fn an_unknown_task_falls_back_to_delay_copy_with_a_notice() {
         d.notices[0].kind
     );
 }
+
+#[test]
+fn a_task_pages_notices_name_the_default_the_task_uses() {
+    use unroll_core::memory::run::{decode_lab, MemoryPlan};
+    for (task, length, steps) in [
+        ("adding", 50, 1500),
+        ("copy", 20, 1000),
+        ("order", 100, 800),
+    ] {
+        let d = decode_lab(&format!(
+            "v=1&lesson=delay&task={task}&length=NaN&steps=abc&hidden_size=x&cell=tanh"
+        ));
+        let plan = MemoryPlan::of(&d.config).unwrap().unwrap();
+        assert_eq!((plan.task.length(), plan.steps), (length, steps));
+        assert_eq!(plan.recipe.hidden_size, 64);
+        assert_eq!(plan.cells.len(), 3);
+        let text: Vec<String> = d.notices.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            text,
+            [
+                format!("length: “NaN” is not valid (expected 2–256); using the default {length}"),
+                format!("steps: “abc” is not valid (expected 1–20000); using the default {steps}"),
+                "hidden_size: “x” is not valid (expected 4–128); using the default 64".to_owned(),
+                "cell: “tanh” is not valid (expected both, rnn, lstm, gru, all); using the default all"
+                    .to_owned(),
+            ],
+            "{task}"
+        );
+    }
+    // A value clamped onto delay-copy's default reads as the key left at it: the task's own
+    // is used, and the notice says so.
+    let d = decode_lab("v=1&lesson=delay&task=adding&hidden_size=500");
+    assert_eq!(
+        MemoryPlan::of(&d.config)
+            .unwrap()
+            .unwrap()
+            .recipe
+            .hidden_size,
+        64
+    );
+    assert_eq!(
+        d.notices[0].to_string(),
+        "hidden_size: “500” is outside 4–128; using 64"
+    );
+    // Delay-copy keeps its own defaults and its rule 0 < delay < length; a task page drops
+    // that rule's notice.
+    let d = decode_lab("v=1&lesson=delay&length=NaN");
+    assert_eq!(
+        d.notices[0].to_string(),
+        "length: “NaN” is not valid (expected 2–256); using the default 96"
+    );
+    assert_eq!(
+        decode_lab("v=1&lesson=delay&delay=50&length=20")
+            .notices
+            .len(),
+        1
+    );
+    assert!(decode_lab("v=1&lesson=delay&task=copy&delay=50&length=20")
+        .notices
+        .is_empty());
+}

@@ -647,6 +647,8 @@ fn a_checkpoint_of_another_model_is_refused() {
         epoch: 1,
         batches_done: 3,
         epoch_loss: 0.0,
+        epoch_correct: 0,
+        epoch_names: 0,
         params: vec![0.0; 10],
         adam_step: 3,
         adam_m: vec![0.0; 10],

@@ -57,8 +57,8 @@ fn reveal(s: &LessonState, lang: Lang) -> Option<Reveal> {
     let why = match (lang, i) {
         (Lang::En, 2) => "With one token, the forward half equals h_n[0] and the backward half h_n[1]: each direction's final state.".to_owned(),
         (Lang::Zh, 2) => "只有一个词元时，前向一半等于 h_n[0]，后向一半等于 h_n[1]：两个方向的最终状态。".to_owned(),
-        (Lang::En, _) => format!("The forward half equals h_n[0], the forward direction after all {t} tokens; the backward half is the backward direction after its first step, “{last}” alone (up to {gap} away from h_n[1])."),
-        (Lang::Zh, _) => format!("前向一半等于 h_n[0]，即前向方向读完全部 {t} 个词元后的状态；后向一半只是后向方向的第一步，只读了“{last}”（与 h_n[1] 最多相差 {gap}）。"),
+        (Lang::En, _) => format!("The forward half equals h_n[0], the forward direction after all {t} tokens; the backward half is the backward direction after its first step, “{last}” alone: entry by entry it differs from h_n[1], the backward read of the whole sentence, by up to {gap} (the largest |output[0, −1, H:] − h_n[1]|)."),
+        (Lang::Zh, _) => format!("前向一半等于 h_n[0]，即前向方向读完全部 {t} 个词元后的状态；后向一半只是后向方向的第一步，只读了“{last}”：逐个分量与 h_n[1]（后向方向读完整句后的状态）相比，差的绝对值最大为 {gap}。"),
     };
     Some(Reveal {
         answer,
@@ -98,6 +98,26 @@ mod tests {
             a.why.contains("after all 3 tokens") && a.why.contains("“中国” alone"),
             "{}",
             a.why
+        );
+        // The gap says what it measures: the largest entry-wise difference from h_n[1].
+        let gap = fixed(
+            unroll_core::lessons::checkpoints::bidir_last(&c)
+                .unwrap()
+                .backward_gap,
+            4,
+        );
+        assert!(
+            a.why.contains(&format!("entry by entry it differs from h_n[1], the backward read of the whole sentence, by up to {gap} (the largest |output[0, −1, H:] − h_n[1]|)")),
+            "{}",
+            a.why
+        );
+        let zh = reveal(&LessonState::Bidir(c.clone()), Lang::Zh).unwrap();
+        assert!(
+            zh.why.contains(&format!(
+                "逐个分量与 h_n[1]（后向方向读完整句后的状态）相比，差的绝对值最大为 {gap}"
+            )),
+            "{}",
+            zh.why
         );
         let one = BidirConfig {
             tokens: vec!["York".into()],

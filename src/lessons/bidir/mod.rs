@@ -5,7 +5,7 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
-use super::checkpoint::{veil_hidden, veiled};
+use super::checkpoint::{veiled, Veiled};
 use super::fmt;
 use super::handout::BidirLastNote;
 use super::stages::Stages;
@@ -95,6 +95,15 @@ pub fn BidirPage(
     });
 
     let stages = Stages::new(STAGES, stage_label);
+    // On a phone the diagram scrolls sideways: the forward direction's newest column (at the
+    // last step, the last position the question asks about) stays in view.
+    super::widgets::keep_in_view(move || {
+        stages.now.track();
+        format!(
+            "[data-testid=\"bidir-col-{}\"]",
+            k_now.get().clamp(1, n.get()) - 1
+        )
+    });
     view! {
         <LessonFrame id=LessonId::Bidir notices=notices tour=move || view! { <TourButton cfg=cfg tour=&tour::TOUR stages=stages /> }>
             <div class="lx-layout">
@@ -111,16 +120,16 @@ pub fn BidirPage(
                             stages=stages
                         />
                         {move || result.get().err().map(|e| view! { <p class="notice notice-error">{e}</p> })}
-                        <div class="lx-scroll">{move || result.get().ok().map(|r| diagram(&r, k_now.get(), stages, lang.get()))}</div>
+                        <div class="lx-scroll" data-scroller tabindex="0">{move || result.get().ok().map(|r| diagram(&r, k_now.get(), stages, lang.get()))}</div>
                         <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-bidir-k{}", k_now.get())) />
                         <Para text=|l| BidirText::of(l).diagram_note class="lx-note" />
                     </Panel>
                     <Panel title=|l| BidirText::of(l).output>
                         {move || result.get().ok().map(|r| output_panel(&r, lang.get()))}
                         // The note says which half of the last position read the whole sentence.
-                        <div class:lx-veiled=veiled(checkpoint::QUESTION.key) aria-hidden=veil_hidden(veiled(checkpoint::QUESTION.key))>
+                        <Veiled on=veiled(checkpoint::QUESTION.key) block=true>
                             <BidirLastNote config=Signal::derive(move || cfg.get()) />
-                        </div>
+                        </Veiled>
                     </Panel>
                     <BidirWeights result=result />
                     <TorchLines code=Signal::derive(move || result.get().ok().map(|b| torch_lines::bidir(&b)).unwrap_or_default()) />
@@ -152,6 +161,8 @@ fn BidirControls(cfg: RwSignal<BidirConfig>, result: Memo<Result<Bidir, String>>
                         }
                     }
                 />
+                // On paper a field cuts a long sentence: the tokens as wrapping text instead.
+                <p class="lx-print-value" aria-hidden="true">{move || cfg.with(|c| c.tokens.join(", "))}</p>
             </div>
             <Para text=|l| BidirText::of(l).tokens_note class="lx-note" />
             <SeedInput testid="bidir-seed" spec=field("seed") value=Signal::derive(move || cfg.with(|c| c.seed)) on_set=Callback::new(move |s| cfg.update(|c| c.seed = s)) />
@@ -303,7 +314,7 @@ fn diagram(r: &Bidir, k: usize, stages: Stages, lang: Lang) -> impl IntoView {
         <svg
             class="lx-diagram"
             viewBox=format!("0 0 {width} 320")
-            style=format!("max-width:{}px; --lx-min-w:{}px", width as i64, (width * 0.72) as i64)
+            style=format!("max-width:{}px; --lx-min-w:{}px; --lx-w:{}", width as i64, (width * 0.72) as i64, width as i64)
             role="img"
             aria-label=BidirText::of(lang).diagram
             data-testid="bidir-diagram"
@@ -341,7 +352,7 @@ fn column(r: &Bidir, i: usize, token: &str, cx: f64, at: Reached) -> AnyView {
     let f = r.forward[i];
     let b = r.backward[i];
     view! {
-        <g class="lx-bidir-col">
+        <g class="lx-bidir-col" data-testid=format!("bidir-col-{i}")>
             <text x=cx y=Y_TOK text-anchor="middle" class="lx-svg-token">{token.to_owned()}</text>
             <text x=cx y=Y_TOK + 18.0 text-anchor="middle" class="lx-svg-caption">{vec_text(&r.inputs[i])}</text>
             <text x=cx y=Y_POS text-anchor="middle" class="lx-svg-caption" data-testid="bidir-position" data-value=i.to_string()>{format!("t = {i}")}</text>
@@ -386,6 +397,8 @@ fn output_panel(r: &Bidir, lang: Lang) -> AnyView {
     let last = r.output.last().copied().unwrap_or([f32::NAN; 4]);
     // h_n beside the last output matches one of its halves: lesson 6's question.
     let hide = veiled(checkpoint::QUESTION.key);
+    let [(fwd_raw, fwd_text), (bwd_raw, bwd_text)] =
+        [0, 1].map(|k| (vec_raw(&r.h_n[k]), vec_text(&r.h_n[k])));
     view! {
         <div class="lx-scroll" data-scroller tabindex="0">
             <table class="lx-table">
@@ -401,14 +414,14 @@ fn output_panel(r: &Bidir, lang: Lang) -> AnyView {
                 <tbody>{rows}</tbody>
             </table>
         </div>
-        <dl class="lx-kv" class:lx-veiled=hide aria-hidden=veil_hidden(hide)>
+        <dl class="lx-kv">
             <div>
                 <dt class="lx-c-fwd">{BidirText::of(lang).hn_fwd}</dt>
-                <dd><span class="lx-num" data-testid="bidir-h_n-1" data-value=vec_raw(&r.h_n[0])>{vec_text(&r.h_n[0])}</span></dd>
+                <dd><Veiled on=hide><span class="lx-num" data-testid="bidir-h_n-1" data-value=fwd_raw>{fwd_text}</span></Veiled></dd>
             </div>
             <div>
                 <dt class="lx-c-bwd">{BidirText::of(lang).hn_bwd}</dt>
-                <dd><span class="lx-num" data-testid="bidir-h_n-2" data-value=vec_raw(&r.h_n[1])>{vec_text(&r.h_n[1])}</span></dd>
+                <dd><Veiled on=hide><span class="lx-num" data-testid="bidir-h_n-2" data-value=bwd_raw>{bwd_text}</span></Veiled></dd>
             </div>
             <div>
                 <dt>"output[:, -1, :]"</dt>

@@ -4,7 +4,7 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
-use super::checkpoint::{veil_hidden, veiled};
+use super::checkpoint::{veiled, Veiled};
 use super::fmt;
 use super::tour::TourButton;
 use super::widgets::{
@@ -43,17 +43,9 @@ pub fn BpttPage(
                 <div class="lx-main">
                     <checkpoint::BpttCheckpoints cfg=cfg />
                     <Panel title=|l| BpttText::of(l).chart>
-                        // The product's curve answers lesson 3's question at a glance. While
-                        // it is blurred, its download buttons are out of the focus order too
-                        // (`inert`): nothing focusable sits in a region hidden from screen readers.
-                        {
-                            let hide = veiled(checkpoint::QUESTION.key);
-                            view! {
-                                <div class:lx-veiled=hide aria-hidden=veil_hidden(hide) inert=move || hide.get()>
-                                    <LineChart data=chart testid="bptt-chart" label=Signal::derive(move || BpttText::of(lang.get()).chart.to_owned()) />
-                                </div>
-                            }
-                        }
+                        // The product's curve answers lesson 3's question at a glance: it is hidden,
+                        // the axes and the legend stay.
+                        <LineChart data=chart testid="bptt-chart" label=Signal::derive(move || BpttText::of(lang.get()).chart.to_owned()) veil=veiled(checkpoint::QUESTION.key) />
                         <Para text=|l| BpttText::of(l).chart_note class="lx-note" />
                     </Panel>
                     <BpttTable result=result />
@@ -156,7 +148,7 @@ fn BpttTable(result: Memo<Bptt>) -> impl IntoView {
                                         <td><Num testid=format!("bptt-h-{i}") value=get(|s| s.h) /></td>
                                         <td><Num testid=format!("bptt-act_grad-{i}") value=get(|s| s.act_grad) /></td>
                                         <td><Num testid=format!("bptt-factor-{i}") value=get(|s| s.factor) /></td>
-                                        <td class:lx-veiled=hide aria-hidden=veil_hidden(hide)><Num testid=format!("bptt-product-{i}") value=get(|s| s.product) /></td>
+                                        <td><Veiled on=hide><Num testid=format!("bptt-product-{i}") value=get(|s| s.product) /></Veiled></td>
                                     </tr>
                                 }
                             }

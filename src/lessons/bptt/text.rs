@@ -101,8 +101,8 @@ impl BpttText {
         about_3: "Clipping caps an exploding gradient but cannot revive a vanishing one: it only ever scales down.",
         tour: &[
             "Going back in time, the gradient of h_T is multiplied by one factor per step, tanh'(z_t)·W_hh; the chart shows the running product.",
-            "The tour sets W_hh to 0.5 over 20 steps: every factor is at most 0.5, and the product vanishes.",
-            "With the linear activation and W_hh = 1.5 every factor is 1.5: the product explodes, growing 1.5 times per step.",
+            "The tour sets W_hh to 0.5 over 20 steps: every factor is at most 0.5, so the product of 20 of them is at most 0.5²⁰.",
+            "With the linear activation tanh' no longer shrinks a factor: every factor is W_hh = 1.5, so after T steps the product is 1.5 to the power T. Compare that with 10⁻³; the curve stays hidden until you answer.",
             "Your turn: predict in the checkpoint, then reveal the page's answer.",
         ],
     };
@@ -140,8 +140,8 @@ impl BpttText {
         about_3: "梯度裁剪可以限制爆炸的梯度，但救不回消失的梯度：它只会把梯度缩小。",
         tour: &[
             "沿时间反向传播时，h_T 的梯度每一步乘上一个因子 tanh'(z_t)·W_hh；图中画的是累积乘积。",
-            "导览把 W_hh 设为 0.5，共 20 步：每个因子至多为 0.5，乘积趋于消失。",
-            "换成线性激活并取 W_hh = 1.5，每个因子都是 1.5：乘积每一步增大到 1.5 倍，发生爆炸。",
+            "导览把 W_hh 设为 0.5，共 20 步：每个因子至多为 0.5，所以 20 个因子的乘积至多为 0.5²⁰。",
+            "换成线性激活后，tanh' 不再缩小因子：每个因子都等于 W_hh = 1.5，所以 T 步之后乘积是 1.5 的 T 次方。把它和 10⁻³ 比一比；在你作答前曲线保持隐藏。",
             "轮到你了：在检查点中作出预测，再揭晓本页的答案。",
         ],
     };

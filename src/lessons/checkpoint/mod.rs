@@ -16,11 +16,15 @@
 //! [`ProgressPanel`]).
 //!
 //! A lab's answer needs a finished run: until then Reveal waits, with the question's sentence
-//! on what is missing ([`Question::until`]).
+//! on what is missing ([`Question::until`]). A lab's question is a prediction only before its
+//! run starts: one locked after that is kept and revealed as "answered after seeing", and the
+//! index does not count it ([`Checkpoint`]'s `started`, [`store::Record::seen`]).
 //!
 //! Test hooks: `data-testid="checkpoint"` with `data-key`, `data-state` = `open` / `locked` /
-//! `revealed`, the answer's raw value in `data-value` once revealed, and `data-kept` = `true`
-//! once the browser has stored every answer given.
+//! `revealed`, the answer's raw value in `data-value` once revealed, `data-kept` = `true`
+//! once the browser has stored every answer given, and `data-seen` = `true` for a prediction
+//! locked after its run had started (`checkpoint-late` warns while open, `checkpoint-seen` says
+//! it once locked). A veiled readout's stand-in for screen readers is `veil-said`.
 
 pub mod store;
 pub mod text;
@@ -109,7 +113,7 @@ pub fn ready<S>(_: &S, _: Lang) -> Option<String> {
 }
 
 /// The questions of the page shown that still wait for their reveal: while one is open or
-/// locked (and the checkpoints are shown, and no tour runs), the page blurs the readouts that
+/// locked (and the checkpoints are shown, a tour running or not), the page blurs the readouts that
 /// would give its answer away ([`veiled`]). A lesson's frame provides it ([`provide_veil`]); the labs' answers
 /// come from the learner's own run and need none.
 #[derive(Clone, Copy)]
@@ -140,6 +144,35 @@ pub fn veiled(key: &'static str) -> Signal<bool> {
 /// `aria-hidden` of a veiled readout (a screen reader would read the answer out otherwise).
 pub fn veil_hidden(on: Signal<bool>) -> impl Fn() -> Option<&'static str> + Copy {
     move || on.get().then_some("true")
+}
+
+/// A readout that gives a question's answer away, veiled while `on`: blurred and hidden from
+/// screen readers, which read "hidden until you answer" in its place, and `inert` (nothing
+/// focusable sits in a region hidden from screen readers, e.g. a chart's download buttons).
+/// `block` wraps it in a `<div>` (paragraphs, lists, charts), otherwise in a `<span>` (a
+/// number, a table cell's content).
+#[component]
+pub fn Veiled(
+    /// Whether the readout is veiled now ([`veiled`]).
+    on: Signal<bool>,
+    /// A block wrapper (`<div>`) instead of an inline one.
+    #[prop(optional)]
+    block: bool,
+    /// The readout.
+    children: Children,
+) -> impl IntoView {
+    let lang = use_lang();
+    let said = move || {
+        on.get()
+            .then(|| view! { <span class="lx-veil-sr" data-testid="veil-said">{CheckpointText::of(lang.get()).veiled_sr}</span> })
+    };
+    if block {
+        view! { <div class:lx-veiled=on aria-hidden=veil_hidden(on) inert=move || on.get()>{children()}</div>{said} }
+            .into_any()
+    } else {
+        view! { <span class:lx-veiled=on aria-hidden=veil_hidden(on) inert=move || on.get()>{children()}</span>{said} }
+            .into_any()
+    }
 }
 
 /// Whether the checkpoints are shown: not with `quiz=0` in the URL of the page shown
@@ -208,6 +241,10 @@ struct Cp<S: Asked> {
     /// What the page still needs before it can answer.
     waiting: Memo<Option<String>>,
     progress: RwSignal<store::Progress>,
+    /// Whether the run the question asks about has started (a lab's; never for a lesson).
+    started: Signal<bool>,
+    /// The prediction was locked after that run had started: not counted as a prediction.
+    seen: RwSignal<bool>,
     reveal_button: NodeRef<leptos::html::Button>,
     again_button: NodeRef<leptos::html::Button>,
 }
@@ -222,7 +259,7 @@ impl<S: Asked> Copy for Cp<S> {}
 
 impl<S: Asked> Cp<S> {
     /// A fresh checkpoint on `state`; a kept answer comes back once the store is read.
-    fn new(question: Question<S>, state: Signal<S>) -> Self {
+    fn new(question: Question<S>, state: Signal<S>, started: Signal<bool>) -> Self {
         let lang = use_lang();
         let phase = RwSignal::new(Phase::Open);
         let snapshot = RwSignal::new(None::<S>);
@@ -253,6 +290,8 @@ impl<S: Asked> Cp<S> {
             }),
             waiting: Memo::new(move |_| (question.until)(&state.get(), lang.get())),
             progress: store::progress(),
+            started,
+            seen: RwSignal::new(false),
             reveal_button: NodeRef::new(),
             again_button: NodeRef::new(),
         };
@@ -274,6 +313,7 @@ impl<S: Asked> Cp<S> {
             }
             if let Some(r) = p.records.get(self.question.key) {
                 self.prediction.set(r.prediction());
+                self.seen.set(r.seen);
                 match r.prediction() {
                     Some(Prediction::Number(v)) => self.number.set(v),
                     Some(Prediction::Choice(i)) => self.choice.set(Some(i)),
@@ -309,7 +349,8 @@ impl<S: Asked> Cp<S> {
             ph,
             self.prediction.get_untracked(),
             self.snapshot.get_untracked().map(|s| s.keep()),
-        );
+        )
+        .seen(self.seen.get_untracked());
         store::put(self.question.key, record);
     }
 
@@ -322,6 +363,7 @@ impl<S: Asked> Cp<S> {
             return;
         }
         self.prediction.set(p);
+        self.seen.set(self.started.get_untracked());
         self.phase.set(Phase::Locked);
         self.keep(Phase::Locked);
         let button = self.reveal_button;
@@ -349,6 +391,7 @@ impl<S: Asked> Cp<S> {
 
     fn skip(self) {
         self.prediction.set(None);
+        self.seen.set(false);
         if self.waiting.get_untracked().is_some() {
             // Nothing to reveal yet: the skip is kept as a locked question without a prediction.
             self.phase.set(Phase::Locked);
@@ -358,9 +401,15 @@ impl<S: Asked> Cp<S> {
         }
     }
 
+    /// Back to an open question with nothing predicted: the slider in the middle again, no
+    /// choice made (the old prediction does not stay set for a new answer).
     fn again(self) {
         self.prediction.set(None);
+        self.seen.set(false);
         self.choice.set(None);
+        if let Kind::Number(r) = self.kind.get_untracked() {
+            self.number.set(middle(r));
+        }
         self.snapshot.set(None);
         self.phase.set(Phase::Open);
         store::remove(self.question.key);
@@ -388,6 +437,17 @@ impl<S: Asked> Cp<S> {
         let p = self.prediction.get()?;
         (self.phase.get() == Phase::Locked)
             .then(|| (self.text().locked)(&prediction_text(p, &self.kind.get())))
+    }
+
+    /// A prediction is held that was locked after the run had started (it is said so).
+    fn after_seeing(self) -> bool {
+        self.seen.get() && self.prediction.with(Option::is_some) && self.phase.get() != Phase::Open
+    }
+
+    /// The question is open while the run it asks about has started: an answer now would be
+    /// given after seeing (the question says so before it is locked).
+    fn late(self) -> bool {
+        self.phase.get() == Phase::Open && self.started.get()
     }
 
     /// The gap in words and its raw value (`data-value`).
@@ -564,6 +624,9 @@ fn status_view<S: Asked>(cp: Cp<S>) -> impl IntoView {
     view! {
         <div class="lx-cp-result" role="status" aria-live="polite" data-testid="checkpoint-status">
             {move || cp.locked_line().map(|l| view! { <p data-testid="checkpoint-locked">{l}</p> })}
+            <Show when=move || cp.after_seeing()>
+                <p class="lx-cp-stale" data-testid="checkpoint-seen">{move || cp.text().after_seen}</p>
+            </Show>
             <p class="lx-cp-stale" id=waiting_id data-testid="checkpoint-waiting" hidden=move || cp.phase.get() == Phase::Revealed || cp.waiting.get().is_none()>
                 {move || cp.waiting.get().unwrap_or_default()}
             </p>
@@ -571,10 +634,29 @@ fn status_view<S: Asked>(cp: Cp<S>) -> impl IntoView {
             <Show when=move || cp.stale()>
                 <p class="lx-cp-stale" data-testid="checkpoint-stale">{move || cp.text().stale}</p>
             </Show>
-            <Show when=move || cp.progress.with(|p| p.failed)>
-                <p class="lx-cp-stale" data-testid="checkpoint-not-kept">{move || cp.text().not_kept}</p>
-            </Show>
         </div>
+        <StorageNote failed=Signal::derive(move || cp.progress.with(|p| p.failed)) />
+    }
+}
+
+/// Where the browser keeps no answers: a calm note under the checkpoint (each page has one),
+/// outside its announced status, saying that answers last for this visit; an embedded page
+/// (whose frame another site holds) says that its frame has no storage.
+#[component]
+fn StorageNote(failed: Signal<bool>) -> impl IntoView {
+    let lang = use_lang();
+    let text = move || {
+        let t = CheckpointText::of(lang.get());
+        if crate::shell::embed::embedded() {
+            t.not_kept_embedded
+        } else {
+            t.not_kept
+        }
+    };
+    view! {
+        <Show when=move || failed.get()>
+            <p class="lx-cp-note" data-testid="checkpoint-not-kept">{text}</p>
+        </Show>
     }
 }
 
@@ -587,18 +669,20 @@ pub fn Checkpoint<S: Asked>(
     /// The page's live state.
     #[prop(into)]
     state: Signal<S>,
+    /// A lab's question: whether the run it asks about has started. A prediction locked
+    /// after that is kept as answered after seeing and not counted by the index (the question
+    /// says so while it is open). Lessons leave it out.
+    #[prop(optional, into)]
+    started: Option<Signal<bool>>,
 ) -> impl IntoView {
-    let cp = Cp::new(question, state);
+    let cp = Cp::new(question, state, started.unwrap_or(Signal::stored(false)));
     let key = question.key;
     let veil = use_context::<Veil>();
-    // A running tour shows the page with its own settings and talks about what it shows: the
-    // veil lifts meanwhile and comes back with the learner's settings when it ends.
-    let touring = use_context::<super::tour::TourOn>();
+    // A running tour keeps the veil: it shows how to work the answer out, never the answer
+    // (the question is asked about the tour's settings while it runs).
     if let Some(v) = veil {
         Effect::new(move |_| {
-            let on = quiz_shown()
-                && cp.phase.get() != Phase::Revealed
-                && !touring.is_some_and(|t| t.0.get());
+            let on = quiz_shown() && cp.phase.get() != Phase::Revealed;
             if v.waiting.with_untracked(|w| w.contains(&key)) != on {
                 v.waiting.update(|w| {
                     w.retain(|k| *k != key);
@@ -623,11 +707,15 @@ pub fn Checkpoint<S: Asked>(
                 data-value=move || cp.reveal.get().map(|r| fmt::raw64(r.answer.value())).unwrap_or_default()
                 data-prediction=move || cp.prediction.get().map(prediction_raw).unwrap_or_default()
                 data-kept=move || cp.progress.with(|p| p.pending == 0).to_string()
+                data-seen=move || cp.after_seeing().to_string()
                 aria-labelledby=format!("checkpoint-{key}-title")
             >
                 <h2 id=format!("checkpoint-{key}-title")>{move || cp.text().heading}</h2>
                 <p class="lx-cp-question" data-testid="checkpoint-question">{move || (question.ask)(&cp.asked.get(), cp.lang.get())}</p>
                 {prediction_input(cp)}
+                <Show when=move || cp.late()>
+                    <p class="lx-cp-veil-note" data-testid="checkpoint-late">{move || cp.text().after_note}</p>
+                </Show>
                 <Show when=veil_note>
                     <p class="lx-cp-veil-note" data-testid="checkpoint-veil-note">{move || cp.text().veiled_note}</p>
                 </Show>

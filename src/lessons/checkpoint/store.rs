@@ -50,6 +50,10 @@ pub struct Record {
     /// a lab's results as JSON).
     #[serde(default)]
     pub query: Option<String>,
+    /// Locked after the run the question asks about had started (a lab's question answered
+    /// after seeing): kept and revealed, but not counted as a prediction.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub seen: bool,
 }
 
 impl Record {
@@ -65,7 +69,13 @@ impl Record {
             number,
             choice,
             query,
+            seen: false,
         }
+    }
+
+    /// The record, marked as answered after seeing (`seen`) or not.
+    pub fn seen(self, seen: bool) -> Record {
+        Record { seen, ..self }
     }
 
     /// The kept prediction.
@@ -77,9 +87,10 @@ impl Record {
         }
     }
 
-    /// Revealed after a prediction: what the index's marks count (a skip is not an answer).
+    /// Revealed after a prediction made before seeing: what the index's marks count (a skip is
+    /// not an answer, nor is a lab's question answered after its run had started).
     pub fn answered(&self) -> bool {
-        self.phase == Phase::Revealed && self.prediction().is_some()
+        self.phase == Phase::Revealed && self.prediction().is_some() && !self.seen
     }
 
     /// The record as stored (JSON text).
@@ -244,5 +255,21 @@ mod tests {
         assert!(Record::new(Phase::Revealed, said, None).answered());
         assert!(!Record::new(Phase::Revealed, None, None).answered());
         assert!(!Record::new(Phase::Locked, said, None).answered());
+    }
+
+    #[test]
+    fn an_answer_after_seeing_is_kept_but_not_counted() {
+        let said = Some(Prediction::Choice(0));
+        let r = Record::new(Phase::Revealed, said, Some("{}".into())).seen(true);
+        assert!(!r.answered());
+        let back = Record::from_json(&r.to_json()).unwrap();
+        assert!(back.seen);
+        assert_eq!(back.prediction(), said);
+        // Records kept before the mark existed read as answered before seeing.
+        let old = r#"{"phase":"revealed","choice":1,"query":null}"#;
+        assert!(Record::from_json(old).unwrap().answered());
+        assert!(!Record::new(Phase::Revealed, said, None)
+            .to_json()
+            .contains("seen"));
     }
 }

@@ -39,8 +39,18 @@ pub struct CheckpointText {
     pub no_answer: &'static str,
     /// Under an open question of a page that blurs the readouts giving its answer away.
     pub veiled_note: &'static str,
+    /// Under an open lab question once its run has started.
+    pub after_note: &'static str,
+    /// A prediction locked after the run had started.
+    pub after_seen: &'static str,
+    /// In a chart whose curve is hidden while the question waits.
+    pub veiled_chart: &'static str,
+    /// Read by screen readers in place of a veiled readout.
+    pub veiled_sr: &'static str,
     /// The browser refused to keep answers.
     pub not_kept: &'static str,
+    /// An embedded page (in another site's frame) has no storage.
+    pub not_kept_embedded: &'static str,
     /// Index: {0} revealed of {1}.
     pub progress: fn(&str, &str) -> String,
     /// Index: button.
@@ -78,9 +88,14 @@ impl CheckpointText {
         skipped: "Skipped: no prediction.",
         stale: "Computed for the settings at the reveal; they have changed since. “Try again” asks about the current ones.",
         no_answer: "The page has no answer for these settings (see the message above).",
-        veiled_note: "The numbers on the page that give the answer away are blurred until you reveal it or skip.",
-        not_kept: "Your answers could not be kept in this browser; they still work on this page.",
-        progress: |d, n| format!("{d} of {n} checkpoints answered (skipped ones do not count)"),
+        veiled_note: "The numbers on the page that give the answer away are blurred until you reveal it or skip; the figures that show them can be downloaded after that.",
+        after_note: "This run has already started, so its results may be on the page: an answer given now is kept as answered after seeing, not as a prediction, and the index does not count it.",
+        after_seen: "Answered after the run had started: kept, but not counted as a prediction.",
+        veiled_chart: "The curve is hidden until you answer.",
+        veiled_sr: "hidden until you answer",
+        not_kept: "This browser does not let the page keep your answers: they stay until you close or reload it.",
+        not_kept_embedded: "This frame cannot use your browser's storage, so your answers stay for this visit: until you close or reload the page.",
+        progress: |d, n| format!("{d} of {n} checkpoints answered (skipped ones, and lab answers given after the run had started, do not count)"),
         reset: "Reset checkpoints",
         reset_confirm: "Forget every answer in this browser?",
         reset_yes: "Reset",
@@ -108,9 +123,14 @@ impl CheckpointText {
         skipped: "已跳过，未作预测。",
         stale: "结果按揭晓时的设置计算；设置已改变。点“重新作答”可就当前设置作答。",
         no_answer: "当前设置下本页没有答案（见上方提示）。",
-        veiled_note: "在你揭晓或跳过之前，本页上直接给出答案的数字会被模糊处理。",
-        not_kept: "此浏览器无法保存你的答案；在本页仍可作答。",
-        progress: |d, n| format!("已作答 {d}/{n} 个检查点（跳过的不计）"),
+        veiled_note: "在你揭晓或跳过之前，本页上直接给出答案的数字会被模糊处理；显示这些数字的图也要在那之后才能下载。",
+        after_note: "本次运行已经开始，页面上可能已有结果：现在作答会记为“看过结果后作答”，不算预测，索引页也不计入。",
+        after_seen: "在运行开始后作答：答案已保存，但不计为预测。",
+        veiled_chart: "在你作答之前，曲线保持隐藏。",
+        veiled_sr: "作答前隐藏",
+        not_kept: "此浏览器不允许本页保存你的答案：答案会保留到你关闭或重新加载本页为止。",
+        not_kept_embedded: "这个嵌入的框架无法使用浏览器的存储，所以你的答案只在本次访问中保留：直到你关闭或重新加载本页为止。",
+        progress: |d, n| format!("已作答 {d}/{n} 个检查点（跳过的、以及实验运行开始后才作答的不计）"),
         reset: "重置检查点",
         reset_confirm: "清除此浏览器中的全部答案？",
         reset_yes: "重置",

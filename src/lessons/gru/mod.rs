@@ -5,7 +5,7 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
-use super::checkpoint::{veil_hidden, veiled};
+use super::checkpoint::{veiled, Veiled};
 use super::fmt;
 use super::tour::TourButton;
 use super::widgets::{t, FieldSlider, Num};
@@ -57,6 +57,12 @@ pub fn GruPage(
             </label>
         }
     };
+    // On a phone the number line scrolls sideways: the stretch between h_{t−1} and h̃ stays in
+    // view.
+    super::widgets::keep_in_view(move || {
+        cfg.track();
+        "[data-testid=\"gru-blend-span\"]".to_owned()
+    });
 
     view! {
         <LessonFrame id=LessonId::Gru notices=notices tour=move || view! { <TourButton cfg=cfg tour=&tour::TOUR /> }>
@@ -103,6 +109,7 @@ fn blend_line(
     n: f32,
     (h, hide): (f32, Signal<bool>),
     testid: &'static str,
+    lang: Lang,
 ) -> impl IntoView {
     const LINE_Y: f64 = 48.0;
     let x = |v: f32| 30.0 + (f64::from(v.clamp(-1.0, 1.0)) + 1.0) / 2.0 * 560.0;
@@ -121,12 +128,12 @@ fn blend_line(
         }
     };
     view! {
-        <svg class="lx-diagram" viewBox="0 0 620 116" style="max-width:760px" role="img" aria-label="h_t between h_{t−1} and h̃" data-testid=testid>
+        <svg class="lx-diagram" viewBox="0 0 620 116" style="max-width:760px; --lx-w:620" role="img" aria-label=GruText::of(lang).blend_image data-testid=testid>
             <line x1="30" x2="590" y1=LINE_Y y2=LINE_Y class="lx-axis"></line>
             {tick(-1.0, "−1")}
             {tick(0.0, "0")}
             {tick(1.0, "1")}
-            <line x1=x(h_prev) x2=x(n) y1=LINE_Y y2=LINE_Y stroke="#94a3b8" stroke-width="6" stroke-opacity="0.5"></line>
+            <line x1=x(h_prev) x2=x(n) y1=LINE_Y y2=LINE_Y stroke="#94a3b8" stroke-width="6" stroke-opacity="0.5" data-testid="gru-blend-span"></line>
             {mark(h_prev, "h_{t−1}", "#64748b", false)}
             {mark(n, "h̃", "#ea580c", false)}
             // Hidden, not blurred: a blurred mark would still show which end it is nearer.
@@ -137,17 +144,21 @@ fn blend_line(
 
 fn update_panel(g: &Gru, c: &GruConfig, lang: Lang) -> AnyView {
     let (h_prev, z, n) = (c.h_prev as f32, c.z as f32, c.n as f32);
-    // h_t, its mark and the examples (one may be the z asked about) answer lesson 5's question.
+    // h_t and its mark answer lesson 5's question, and so does the example at the z asked
+    // about (only that one is veiled: the others show how z moves h_t).
     let hide = veiled(checkpoint::QUESTION.key);
+    let h_t = g.h;
     let examples = EXAMPLE_Z
         .iter()
         .map(|&ez| {
             let h = course_update(ez as f32, n, h_prev);
             let id = format!("gru-h-z{}", fmt::short(ez).replace(['.', '−'], ""));
+            let asked = (ez - c.z).abs() < 1e-9;
+            let hide_this = Signal::derive(move || asked && hide.get());
             view! {
                 <div>
                     <dt>{format!("z = {}", fmt::short(ez))}</dt>
-                    <dd><span class="lx-num" data-testid=id data-value=fmt::raw(h)>{fmt::fixed(h, 4)}</span></dd>
+                    <dd><Veiled on=hide_this><span class="lx-num" data-testid=id data-value=fmt::raw(h)>{fmt::fixed(h, 4)}</span></Veiled></dd>
                 </div>
             }
         })
@@ -161,19 +172,26 @@ fn update_panel(g: &Gru, c: &GruConfig, lang: Lang) -> AnyView {
                 " + "
                 <span class="lx-c-rec" data-testid="gru-written" data-value=fmt::raw(g.written)>{fmt::fixed(g.written, 4)}</span>
                 " = "
-                <strong class:lx-veiled=hide aria-hidden=veil_hidden(hide)><Num testid="gru-h" value=Signal::derive({ let h = g.h; move || h })/></strong>
+                <Veiled on=hide><strong><Num testid="gru-h" value=Signal::derive(move || h_t)/></strong></Veiled>
             </p>
         </div>
-        <div class="lx-blend">{blend_line(h_prev, n, (g.h, hide), "gru-blend")}</div>
-        <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-gru-z{}", fmt::raw(z))) />
+        <div class="lx-blend" data-scroller tabindex="0">{blend_line(h_prev, n, (g.h, hide), "gru-blend", lang)}</div>
+        <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-gru-z{}", fmt::raw(z))) held=hide />
         <p class="lx-text">{GruText::of(lang).examples}</p>
-        <dl class="lx-kv" class:lx-veiled=hide aria-hidden=veil_hidden(hide)>{examples}</dl>
+        <dl class="lx-kv">{examples}</dl>
     }
     .into_any()
 }
 
 fn pytorch_panel(g: &Gru, c: &GruConfig, lang: Lang) -> AnyView {
     let (h_prev, z, n) = (c.h_prev as f32, c.z as f32, c.n as f32);
+    // The course form's h_t, and PyTorch's h' at 1 − z (the same number): lesson 5's answer.
+    let hide = veiled(checkpoint::QUESTION.key);
+    let (h_text, pytorch_raw, pytorch_text) = (
+        fmt::fixed(g.h, 4),
+        fmt::raw(g.pytorch_h),
+        fmt::fixed(g.pytorch_h, 4),
+    );
     view! {
         <div class="lx-side-by-side">
             <div>
@@ -181,7 +199,7 @@ fn pytorch_panel(g: &Gru, c: &GruConfig, lang: Lang) -> AnyView {
                 <p class="lx-eq">"h_t = (1 − z)·h_{t−1} + z·h̃"</p>
                 <p class="lx-eq">
                     {format!("z = {} → h_t = ", fmt::fixed(z, 2))}
-                    <strong>{fmt::fixed(g.h, 4)}</strong>
+                    <Veiled on=hide><strong>{h_text}</strong></Veiled>
                 </p>
             </div>
             <div>
@@ -193,7 +211,7 @@ fn pytorch_panel(g: &Gru, c: &GruConfig, lang: Lang) -> AnyView {
                 </p>
                 <p class="lx-eq">
                     {format!("z = 1 − {} = {} → h' = ", fmt::fixed(z, 2), fmt::fixed(g.pytorch_z, 2))}
-                    <strong><span class="lx-num" data-testid="gru-h-pytorch" data-value=fmt::raw(g.pytorch_h)>{fmt::fixed(g.pytorch_h, 4)}</span></strong>
+                    <Veiled on=hide><strong><span class="lx-num" data-testid="gru-h-pytorch" data-value=pytorch_raw>{pytorch_text}</span></strong></Veiled>
                 </p>
             </div>
         </div>

@@ -29,6 +29,8 @@ pub struct GruText {
     pub reset: &'static str,
     /// Text.
     pub examples: &'static str,
+    /// The number line's accessible name.
+    pub blend_image: &'static str,
     /// Heading.
     pub course_form: &'static str,
     /// Heading.
@@ -60,6 +62,7 @@ impl GruText {
         pytorch: "PyTorch's convention",
         reset: "The reset gate inside the candidate",
         examples: "The same h_{t−1} and h̃ with other update gates:",
+        blend_image: "Number line from −1 to 1: h_{t−1}, the candidate h̃, and h_t between them",
         course_form: "Course: z = share of the new candidate",
         pytorch_form: "PyTorch: z = share of the old state",
         opposite: |a0, a1| format!("In PyTorch's nn.GRU, z multiplies the old state h, so z means the opposite: the course's z corresponds to PyTorch's 1 − z. With the same z the two formulas move h between {a0} and {a1} in opposite directions."),
@@ -67,8 +70,8 @@ impl GruText {
         about_1: "One gate does the work of the LSTM's forget and input gates: what is kept (1 − z) and what is written (z) always add up to one.",
         about_2: "With z near 0 (course) the state passes through unchanged, which lets gradients flow over many steps, like the LSTM's belt with f near 1.",
         tour: &[
-            "In the course's convention z is the share of the new candidate: with z = 0.05, h_t stays next to h_{t−1}.",
-            "With z = 0.95, h_t moves almost all the way to the candidate h̃: the line shows where it lands between the two.",
+            "In the course's convention h_t = (1 − z)·h_{t−1} + z·h̃: z is the candidate's share and 1 − z the old state's. The tour sets z = 0.05.",
+            "Now z = 0.95. The line marks h_{t−1} and h̃; h_t lies between them, nearer the end with the larger weight. Its mark stays hidden until you answer.",
             "PyTorch writes the same gate the other way round, h' = (1 − z)·n + z·h: the panel below puts both side by side.",
             "Your turn: predict in the checkpoint, then reveal the page's answer.",
         ],
@@ -88,6 +91,7 @@ impl GruText {
         pytorch: "PyTorch 的约定",
         reset: "候选状态中的重置门",
         examples: "同样的 h_{t−1} 和 h̃，换成其他更新门取值：",
+        blend_image: "从 −1 到 1 的数轴：h_{t−1}、候选值 h̃，以及位于两者之间的 h_t",
         course_form: "课程：z = 新候选所占的比例",
         pytorch_form: "PyTorch：z = 旧状态所占的比例",
         opposite: |a0, a1| format!("在 PyTorch 的 nn.GRU 中，z 乘的是旧状态 h，所以 z 的含义正好相反：课程中的 z 对应 PyTorch 的 1 − z。用同一个 z，两个公式会让 h 在 {a0} 和 {a1} 之间朝相反方向移动。"),
@@ -95,8 +99,8 @@ impl GruText {
         about_1: "一个门完成了 LSTM 中遗忘门和输入门的工作：保留的部分（1 − z）与写入的部分（z）之和永远为一。",
         about_2: "z 接近 0（课程约定）时，状态几乎原样传递，梯度因此可以跨越很多步，就像 LSTM 传送带上 f 接近 1 一样。",
         tour: &[
-            "按课程的约定，z 是新候选值所占的比例：z = 0.05 时，h_t 紧挨着 h_{t−1}。",
-            "z = 0.95 时，h_t 几乎一路移到候选值 h̃：数轴显示它落在两者之间的什么位置。",
+            "按课程的约定，h_t = (1 − z)·h_{t−1} + z·h̃：z 是候选值所占的比例，1 − z 是旧状态所占的比例。导览把 z 设为 0.05。",
+            "现在 z = 0.95。数轴标出了 h_{t−1} 和 h̃；h_t 位于两者之间，更靠近权重较大的一端。在你作答前它的标记保持隐藏。",
             "PyTorch 的实现把同一个门反过来写：h' = (1 − z)·n + z·h；下方面板把两种写法并排列出。",
             "轮到你了：在检查点中作出预测，再揭晓本页的答案。",
         ],

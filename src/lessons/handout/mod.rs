@@ -251,3 +251,38 @@ pub fn BidirLastNote(
         ))
     }
 }
+
+/// The training lab's note (`handout-epoch1`): the handout's first-epoch accuracy next to
+/// the run's figures ([`handout::names_epoch1`]); nothing before the run's first epoch.
+#[component]
+pub fn NamesEpoch1Note(
+    /// The note's figures and the name of the largest language by lines, in the page's
+    /// language; `None` before the first epoch (or for data other than the names files).
+    #[prop(into)]
+    figures: Signal<Option<(handout::NamesEpoch1, String)>>,
+) -> impl IntoView {
+    let lang = use_lang();
+    move || {
+        let (n, language) = figures.get()?;
+        let mut slots = vec![
+            fixed("printed", n.printed, 4),
+            fixed("val-acc", n.val_acc, 4),
+            fixed("val-baseline", n.val_baseline, 4),
+            fixed("train-acc", n.train_acc.unwrap_or(f64::NAN), 4),
+            count("raw-lines", n.raw_lines as f64),
+            Slot {
+                key: "raw-majority",
+                raw: language.clone(),
+                text: language,
+            },
+            fixed("raw-baseline", n.raw_baseline, 4),
+        ];
+        let text: Text = if n.train_acc.is_some() {
+            |l| HandoutText::of(l).names_epoch1
+        } else {
+            slots[3].raw = String::new();
+            |l| HandoutText::of(l).names_epoch1_restored
+        };
+        Some(render("epoch1", text, lang.get(), &slots))
+    }
+}

@@ -1,4 +1,5 @@
-//! The "compared with the handout" notes of lessons 1, 2, 4 and 6.
+//! The "compared with the handout" notes of lessons 1, 2, 4 and 6, and of the training lab's
+//! question.
 
 use unroll_core::config::Lang;
 
@@ -26,6 +27,14 @@ pub struct HandoutText {
     /// `output[0, T−1, H:]`, {4} the last token, {5} the backward state of that token alone,
     /// {6} `h_n[1]`.
     pub bidir_last: &'static str,
+    /// The training lab's first epoch: {0} printed accuracy, {1} the run's validation
+    /// accuracy after epoch 1, {2} the page's baseline (validation names), {3} the run's
+    /// accuracy over epoch 1's training batches, {4} lines in the class files, {5} the largest
+    /// language by lines, {6} its share of the lines.
+    pub names_epoch1: &'static str,
+    /// The same without {3} (a model restored after a reload: its count during the epoch is
+    /// not kept).
+    pub names_epoch1_restored: &'static str,
 }
 
 impl HandoutText {
@@ -37,6 +46,8 @@ impl HandoutText {
         unroll_share: "it prints {0} for x₁'s share of z₂; with this example's W_hh = {1} the app computes {2}. The printed value belongs to W_hh = {3} (the app gives {4} there).",
         lstm_h2: "it prints h₂ = {0}; the app computes {1}. The handout's step uses tanh({3}) = {2}, but tanh({3}) = {4}: h₂ = o₂·tanh(C₂) = {5} × {4} = {7}, while {5} × {2} = {6} (printed as {0}). The difference comes from that tanh value, not from rounding.",
         bidir_last: "§7.3 says output[:, -1, :] holds both directions. It holds the forward direction's last step and the backward direction's first: output[:, -1, :H] (position {0}) = {1} = h_n[0] = {2}, the forward read of the whole sentence, but output[:, -1, H:] = {3} has read only the last token, “{4}” (the sentence “{4}” alone gives the same {5}). The backward read of the whole sentence is h_n[1] = {6}; for both directions' full reads, concatenate h_n[0] and h_n[1].",
+        names_epoch1: "it prints {0} after the first epoch, below this page's baseline of {2}; this run reaches {1}. The handout's figure is the accuracy counted over the first epoch's training batches while the model learns (this run, counted that way: {3}), of the course's recipe: every name padded to 10 symbols and read at step 10 (head=padded here), on all {4} lines of the files split by rows, where always answering “{5}” is right for {6}. This app's trainer, run with that recipe, gives the handout's figure; this page reports validation accuracy after the epoch, on distinct names, read at each name's last character.",
+        names_epoch1_restored: "it prints {0} after the first epoch, below this page's baseline of {2}; this run reached {1}. The handout's figure is the accuracy counted over the first epoch's training batches while the model learns, of the course's recipe: every name padded to 10 symbols and read at step 10 (head=padded here), on all {4} lines of the files split by rows, where always answering “{5}” is right for {6}. This app's trainer, run with that recipe, gives the handout's figure; this page reports validation accuracy after the epoch, on distinct names, read at each name's last character.",
     };
 
     /// 简体中文.
@@ -47,6 +58,8 @@ impl HandoutText {
         unroll_share: "讲义给出 x₁ 在 z₂ 中所占的部分为 {0}；按本例的 W_hh = {1}，本应用算出 {2}。讲义的数值对应 W_hh = {3}（此时本应用算出 {4}）。",
         lstm_h2: "讲义给出 h₂ = {0}；本应用算出 {1}。讲义在这一步写 tanh({3}) = {2}，但 tanh({3}) = {4}：h₂ = o₂·tanh(C₂) = {5} × {4} = {7}，而 {5} × {2} = {6}（讲义印作 {0}）。差别来自这个 tanh 值，而不是舍入。",
         bidir_last: "§7.3 说 output[:, -1, :] 包含两个方向。实际上它包含正向的最后一步和反向的第一步：output[:, -1, :H]（位置 {0}）= {1} = h_n[0] = {2}，是正向对整句的读取；而 output[:, -1, H:] = {3} 只读过最后一个词元“{4}”（只含“{4}”的句子给出同样的 {5}）。反向对整句的读取是 h_n[1] = {6}；要用两个方向对整句的读取，应拼接 h_n[0] 和 h_n[1]。",
+        names_epoch1: "讲义给出第一轮后的准确率 {0}，低于本页的基线 {2}；本次运行达到 {1}。讲义的数字是在第一轮训练中、模型边学边数的训练批次准确率（本次运行这样数得 {3}），用的是课程的做法：每个名字用零向量填充到 10 个符号并读取第 10 步（本页的 head=padded），数据是文件中全部 {4} 行、按行划分，其中总回答“{5}”能答对 {6}。本应用的训练器按这种做法训练，得到的正是讲义的数字；本页报告的是一轮结束后的验证准确率，用去重后的名字、读取每个名字最后一个字符处的输出。",
+        names_epoch1_restored: "讲义给出第一轮后的准确率 {0}，低于本页的基线 {2}；本次运行达到 {1}。讲义的数字是在第一轮训练中、模型边学边数的训练批次准确率，用的是课程的做法：每个名字用零向量填充到 10 个符号并读取第 10 步（本页的 head=padded），数据是文件中全部 {4} 行、按行划分，其中总回答“{5}”能答对 {6}。本应用的训练器按这种做法训练，得到的正是讲义的数字；本页报告的是一轮结束后的验证准确率，用去重后的名字、读取每个名字最后一个字符处的输出。",
     };
 
     /// The texts in `lang`.

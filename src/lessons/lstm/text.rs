@@ -116,7 +116,7 @@ impl LstmText {
             "At the + the two streams join: C_t = f·C_{t−1} + i·g. This is the only change the belt sees in a step.",
             "Last, tanh squashes C_t and the output gate o decides how much of it leaves the cell as h_t.",
             "The tour moves the forget gate f₂ to 0.95: the belt now keeps almost all of C₁ (f·C is nearly C₁), and C₂ is that plus i₂·g₂.",
-            "Your turn: predict the cell state at the last step in the checkpoint, then reveal the page's answer.",
+            "Your turn: C₂ = f₂·C₁ + i₂·g₂. The belt writes f·C and i·g; C₂ itself stays blurred until you answer. Add them, lock your answer, then reveal.",
         ],
     };
 
@@ -165,7 +165,7 @@ impl LstmText {
             "两股水流在加号处汇合：C_t = f·C_{t−1} + i·g。这是传送带在一步中唯一的变化。",
             "最后，tanh 压缩 C_t，输出门 o 决定其中多少作为 h_t 离开细胞。",
             "导览把遗忘门 f₂ 调到 0.95：传送带几乎保留全部 C₁（f·C 接近 C₁），C₂ 就是它再加上 i₂·g₂。",
-            "轮到你了：在检查点中预测最后一步的细胞状态，再揭晓本页的答案。",
+            "轮到你了：C₂ = f₂·C₁ + i₂·g₂。传送带上写着 f·C 和 i·g；C₂ 本身在你作答前保持模糊。把它们相加、锁定答案，再揭晓。",
         ],
     };
 

@@ -5,7 +5,7 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
-use super::checkpoint::{veil_hidden, veiled};
+use super::checkpoint::{veiled, Veiled};
 use super::fmt;
 use super::handout::{HandoutNote, Note};
 use super::tour::TourButton;
@@ -87,12 +87,12 @@ pub fn ShapesPage(
                     <checkpoint::ShapesCheckpoints cfg=cfg />
                     <ShapesCall cfg=cfg result=result />
                     <Panel title=|l| ShapesText::of(l).grid>
-                        <div class="lx-scroll">{move || grid_svg(&cfg.get(), lang.get())}</div>
+                        <div class="lx-scroll" data-scroller tabindex="0">{move || grid_svg(&cfg.get(), lang.get())}</div>
                         <crate::widgets::export::FigureExport name=Signal::derive(move || cfg.with(|c| format!("unroll-shapes-{:?}-h{}", c.cell, c.hidden_size).to_lowercase())) />
                         // "Only rows cost parameters": lesson 2's answer.
-                        <div class:lx-veiled=veiled(checkpoint::QUESTION.key) aria-hidden=veil_hidden(veiled(checkpoint::QUESTION.key))>
+                        <Veiled on=veiled(checkpoint::QUESTION.key) block=true>
                             <Para text=|l| ShapesText::of(l).grid_note class="lx-note" />
-                        </div>
+                        </Veiled>
                     </Panel>
                     <Panel title=|l| ShapesText::of(l).params>
                         {move || params_view(cfg, result, lang.get())}
@@ -100,9 +100,9 @@ pub fn ShapesPage(
                         <HandoutNote note=Note::PerLayer />
                     </Panel>
                     <Panel title=|l| CommonText::of(l).about>
-                        <div class:lx-veiled=veiled(checkpoint::QUESTION.key) aria-hidden=veil_hidden(veiled(checkpoint::QUESTION.key))>
+                        <Veiled on=veiled(checkpoint::QUESTION.key) block=true>
                             <Para text=|l| ShapesText::of(l).about_1 />
-                        </div>
+                        </Veiled>
                         <Para text=|l| ShapesText::of(l).about_2 />
                     </Panel>
                 </div>
@@ -287,9 +287,10 @@ fn params_view(
                 <dt>{ShapesText::of(l).one_bias}</dt>
                 <dd><span class="lx-num" data-testid="shapes-one-bias-count" data-value=r.one_bias_count.to_string()>{fmt::count(r.one_bias_count)}</span></dd>
             </div>
-            <div class:lx-veiled=hide aria-hidden=veil_hidden(hide)>
+            // The label is the question's ingredient; only the count answers it.
+            <div>
                 <dt>{(ShapesText::of(l).seq_invariant)(&seq_other.to_string())}</dt>
-                <dd><span class="lx-num" data-testid="shapes-count-other-seq_len" data-value=at_seq.map(|c| c.to_string()).unwrap_or_default()>{at_seq.map(fmt::count).unwrap_or_default()}</span></dd>
+                <dd><Veiled on=hide><span class="lx-num" data-testid="shapes-count-other-seq_len" data-value=at_seq.map(|c| c.to_string()).unwrap_or_default()>{at_seq.map(fmt::count).unwrap_or_default()}</span></Veiled></dd>
             </div>
             <div>
                 <dt>{(ShapesText::of(l).layers_change)(&other_layers.to_string())}</dt>
@@ -392,7 +393,7 @@ fn grid_svg(c: &ShapesConfig, lang: Lang) -> impl IntoView {
         <svg
             class="lx-diagram lx-grid-diagram"
             viewBox=format!("0 0 {width} {height}")
-            style=format!("max-width:{}px; --lx-min-w:{}px", width as i64, (width * 0.7) as i64)
+            style=format!("max-width:{}px; --lx-min-w:{}px; --lx-w:{}", width as i64, (width * 0.7) as i64, width as i64)
             role="img"
             aria-label=ShapesText::of(lang).grid
             data-testid="shapes-grid"

@@ -5,7 +5,7 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
-use super::checkpoint::{veil_hidden, veiled};
+use super::checkpoint::{veil_hidden, veiled, Veiled};
 use super::fmt;
 use super::tour::TourButton;
 use super::widgets::{t, ListSliders, Num};
@@ -137,8 +137,8 @@ fn SoftmaxPipeline(cfg: RwSignal<SoftmaxConfig>, result: Memo<Softmax>) -> impl 
                                         <td>{k - 1}</td>
                                         <td><Num testid=format!("softmax-logit-{k}") value=get(|r, i| r.logits[i]) digits=2 /></td>
                                         <td><Num testid=format!("softmax-shifted-{k}") value=get(|r, i| r.logits[i] - r.max) /></td>
-                                        <td class:lx-veiled=hide aria-hidden=veil_hidden(hide)><Num testid=format!("softmax-logsoftmax-{k}") value=get(|r, i| r.log_softmax[i]) /></td>
-                                        <td class:lx-veiled=hide aria-hidden=veil_hidden(hide)><Num testid=format!("softmax-prob-{k}") value=prob /></td>
+                                        <td><Veiled on=hide><Num testid=format!("softmax-logsoftmax-{k}") value=get(|r, i| r.log_softmax[i]) /></Veiled></td>
+                                        <td><Veiled on=hide><Num testid=format!("softmax-prob-{k}") value=prob /></Veiled></td>
                                         <td class="lx-left lx-bar-col lx-veil-mark" class:lx-veiled=hide aria-hidden=veil_hidden(hide)>
                                             <div class="lx-bar-track">
                                                 <div class="lx-bar-fill" style=move || format!("width:{:.2}%", 100.0 * f64::from(prob.get()).clamp(0.0, 1.0))></div>
@@ -173,6 +173,7 @@ fn pipeline(r: &Softmax, lang: Lang) -> AnyView {
 }
 
 fn loss_panel(r: &Softmax, lang: Lang) -> AnyView {
+    let nll = (fmt::raw(r.nll_of_probs), fmt::fixed(r.nll_of_probs, 4));
     let target = r.target;
     view! {
         <div class="lx-eq">
@@ -189,7 +190,7 @@ fn loss_panel(r: &Softmax, lang: Lang) -> AnyView {
         <p class="lx-text">
             {SoftmaxText::of(lang).wrong}
             " "
-            <span class="lx-num lx-bad" class:lx-veiled=veiled(checkpoint::QUESTION.key) data-testid="softmax-nll-of-probs" data-value=fmt::raw(r.nll_of_probs)>{fmt::fixed(r.nll_of_probs, 4)}</span>
+            <Veiled on=veiled(checkpoint::QUESTION.key)><span class="lx-num lx-bad" data-testid="softmax-nll-of-probs" data-value=nll.0>{nll.1}</span></Veiled>
         </p>
     }
     .into_any()
@@ -204,12 +205,14 @@ fn stability_panel(r: &Softmax, lang: Lang) -> AnyView {
         .zip(&r.log_softmax_shifted)
         .enumerate()
         .map(|(k, (naive, stable))| {
+            let (naive_raw, naive_text) = (fmt::raw(*naive), fmt::fixed(*naive, 4));
+            let (stable_raw, stable_text) = (fmt::raw(stable.exp()), fmt::fixed(stable.exp(), 4));
             view! {
                 <tr>
                     <td>{k}</td>
                     <td class="lx-num">{fmt::fixed(r.logits[k] + r.shift, 2)}</td>
-                    <td class:lx-veiled=hide aria-hidden=veil_hidden(hide)><span class="lx-num" data-testid=format!("softmax-naive-{}", k + 1) data-value=fmt::raw(*naive)>{fmt::fixed(*naive, 4)}</span></td>
-                    <td class:lx-veiled=hide aria-hidden=veil_hidden(hide)><span class="lx-num" data-testid=format!("softmax-stable-{}", k + 1) data-value=fmt::raw(stable.exp())>{fmt::fixed(stable.exp(), 4)}</span></td>
+                    <td><Veiled on=hide><span class="lx-num" data-testid=format!("softmax-naive-{}", k + 1) data-value=naive_raw>{naive_text}</span></Veiled></td>
+                    <td><Veiled on=hide><span class="lx-num" data-testid=format!("softmax-stable-{}", k + 1) data-value=stable_raw>{stable_text}</span></Veiled></td>
                 </tr>
             }
         })

@@ -71,7 +71,7 @@ impl SoftmaxText {
         about_2: "An untrained classifier with C classes starts near a loss of ln C, the NLL of a uniform guess.",
         tour: &[
             "Stable log-softmax first subtracts the largest logit, so no exp can overflow.",
-            "The tour raises the first logit to 8: softmax now gives that class almost all of the probability.",
+            "The tour raises the first logit to 8. Softmax gives class k the share e^{z_k} / Σ e^{z_j}: compare the logits to see which share grows. The probabilities stay blurred until you answer.",
             "The loss is the negative log-probability of the target class, read straight from log-softmax.",
             "Your turn: predict in the checkpoint, then reveal the page's answer.",
         ],
@@ -100,7 +100,7 @@ impl SoftmaxText {
         about_2: "一个未经训练、有 C 个类别的分类器，初始损失接近 ln C，也就是均匀猜测的 NLL。",
         tour: &[
             "稳定的 log-softmax 先减去最大的原始分数，所以取指数时不会溢出。",
-            "导览把第一个原始分数调到 8：softmax 现在几乎把全部概率都给了这个类别。",
+            "导览把第一个原始分数调到 8。softmax 给类别 k 的份额是 e^{z_k} / Σ e^{z_j}：比较各个原始分数，看看谁的份额变大。在你作答前概率保持模糊。",
             "损失是目标类别对数概率的相反数，直接取自 log-softmax。",
             "轮到你了：在检查点中作出预测，再揭晓本页的答案。",
         ],

@@ -4,7 +4,7 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
-use super::checkpoint::{veil_hidden, veiled};
+use super::checkpoint::{veiled, Veiled};
 use super::fmt;
 use super::handout::{HandoutNote, Note};
 use super::stages::Stages;
@@ -147,6 +147,12 @@ fn UnrollChain(m: UnrollModel) -> impl IntoView {
         stages,
         ..
     } = m;
+    // On a phone the chain scrolls sideways: the step shown stays in view.
+    super::widgets::keep_in_view(move || {
+        t_now.track();
+        stages.now.track();
+        "[data-testid=\"unroll-active-step\"]".to_owned()
+    });
     view! {
         <Panel title=|l| UnrollText::of(l).diagram>
             <StepControls
@@ -156,8 +162,8 @@ fn UnrollChain(m: UnrollModel) -> impl IntoView {
                 max=Signal::derive(move || steps.get())
                 stages=stages
             />
-            <div class="lx-scroll">{move || result.get().map(|r| chain_svg(&r, (t_now.get(), veil), stages, lang.get()))}</div>
-            <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-rnn-t{}", t_now.get())) />
+            <div class="lx-scroll" data-scroller tabindex="0">{move || result.get().map(|r| chain_svg(&r, (t_now.get(), veil), stages, lang.get()))}</div>
+            <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-rnn-t{}", t_now.get())) held=veil />
             <Para text=|l| UnrollText::of(l).same_weights class="lx-note" />
         </Panel>
         <Panel heading=Signal::derive(move || (UnrollText::of(lang.get()).step)(&t_now.get().to_string()))>
@@ -173,6 +179,7 @@ fn UnrollChain(m: UnrollModel) -> impl IntoView {
 /// Every step's input, recurrent and bias terms, pre-activation, state and share of x₁.
 #[component]
 fn UnrollTable(m: UnrollModel) -> impl IntoView {
+    let lang = use_lang();
     let veil = veiled(checkpoint::QUESTION.key);
     let UnrollModel {
         result,
@@ -209,8 +216,10 @@ fn UnrollTable(m: UnrollModel) -> impl IntoView {
                                 let vec_cell = move |testid: String, f: fn(&UnrollStep) -> Vec<f32>, veiled: Option<Signal<bool>>| {
                                     let hide = Signal::derive(move || veiled.is_some_and(|v| v.get()));
                                     view! {
-                                        <td class:lx-veiled=hide aria-hidden=veil_hidden(hide)>
-                                            <VecNum testid=testid values=Signal::derive(move || step().map(|s| f(&s)).unwrap_or_default()) />
+                                        <td>
+                                            <Veiled on=hide>
+                                                <VecNum testid=testid values=Signal::derive(move || step().map(|s| f(&s)).unwrap_or_default()) />
+                                            </Veiled>
                                         </td>
                                     }
                                 };
@@ -232,6 +241,15 @@ fn UnrollTable(m: UnrollModel) -> impl IntoView {
                         />
                     </tbody>
                 </table>
+            </div>
+            <div class="export-row">
+                <crate::charts::csv::CsvButton
+                    file="unroll-rnn-table.csv".to_owned()
+                    rows=Signal::derive(move || result.with(|r| r.as_ref().map_or(0, |r| r.steps.len())))
+                    csv=Callback::new(move |()| result.with_untracked(|r| r.as_ref().map(|r| crate::charts::csv::unroll_table_csv(&r.steps)).unwrap_or_default()))
+                    label=Signal::derive(move || UnrollText::of(lang.get()).table.to_owned())
+                    held=veil
+                />
             </div>
             <HandoutNote note=Note::UnrollShare />
         </Panel>
@@ -267,7 +285,7 @@ fn UnrollWeights(m: UnrollModel) -> impl IntoView {
                     values=Signal::derive(move || result.get().map(|r| r.steps.first().map(|s| s.bias.clone()).unwrap_or_default()).unwrap_or_default())
                     cols=Signal::derive(|| 1usize)
                 />
-                <div class:lx-veiled=veil aria-hidden=veil_hidden(veil)>
+                <Veiled on=veil block=true>
                 <Heatmap
                     testid="unroll-h-all"
                     caption=Signal::derive(move || UnrollText::of(lang.get()).h_states.to_owned())
@@ -280,7 +298,7 @@ fn UnrollWeights(m: UnrollModel) -> impl IntoView {
                     })
                     cols=Signal::derive(move || steps.get())
                 />
-                </div>
+                </Veiled>
             </div>
         </Panel>
     }
@@ -339,6 +357,13 @@ fn scalar_equation(
     let sub = fmt::sub;
     let (w_xh, w_hh, b) = sliders;
     let z = s.z[0];
+    let (z_raw, z_text, h_raw, h_text) = (
+        fmt::raw(z),
+        fmt::fixed(z, 4),
+        fmt::raw(s.h[0]),
+        fmt::fixed(s.h[0], 4),
+    );
+    let tanh_z = format!("tanh({}) = ", z_text);
     let share = if z != 0.0 {
         Some(s.from_x1[0] / z)
     } else {
@@ -358,11 +383,14 @@ fn scalar_equation(
                 <span class="lx-c-rec">{format!("{}·{}", fmt::short(w_hh), fmt::fixed(s.h_prev[0], 4))}</span>" + "
                 <span class="lx-c-bias">{fmt::short(b)}</span>
                 " = "
-                <strong data-testid="unroll-eq-z" data-value=fmt::raw(z) class:lx-veiled=veil aria-hidden=veil_hidden(veil)>{fmt::fixed(z, 4)}</strong>
+                <Veiled on=veil><strong data-testid="unroll-eq-z" data-value=z_raw>{z_text}</strong></Veiled>
             </p>
-            <p class:lx-veiled=veil aria-hidden=veil_hidden(veil)>
-                {format!("h{} = tanh(z{}) = tanh({}) = ", sub(t), sub(t), fmt::fixed(z, 4))}
-                <strong data-testid="unroll-eq-h" data-value=fmt::raw(s.h[0])>{fmt::fixed(s.h[0], 4)}</strong>
+            <p>
+                {format!("h{} = tanh(z{}) = ", sub(t), sub(t))}
+                <Veiled on=veil>
+                    {tanh_z}
+                    <strong data-testid="unroll-eq-h" data-value=h_raw>{h_text}</strong>
+                </Veiled>
             </p>
             <p class="lx-from-x1">
                 <span class="lx-c-x1">{(UnrollText::of(lang).from_x1_sentence)(&fmt::fixed(s.from_x1[0], 4), &sub(t))}</span>
@@ -388,14 +416,15 @@ fn vector_equation(
     let sub = fmt::sub;
     let rows = (0..r.hidden_size)
         .map(|j| {
+            let (z_j, h_j) = (fmt::fixed(s.z[j], 4), fmt::fixed(s.h[j], 4));
             view! {
                 <tr>
                     <td>{format!("z{}[{}]", sub(t), j + 1)}</td>
                     <td class="lx-c-input">{fmt::fixed(s.input_term[j], 4)}</td>
                     <td class="lx-c-rec">{fmt::fixed(s.recurrent_term[j], 4)}</td>
                     <td class="lx-c-bias">{fmt::fixed(s.bias[j], 4)}</td>
-                    <td class:lx-veiled=veil aria-hidden=veil_hidden(veil)>{fmt::fixed(s.z[j], 4)}</td>
-                    <td class:lx-veiled=veil aria-hidden=veil_hidden(veil)>{fmt::fixed(s.h[j], 4)}</td>
+                    <td><Veiled on=veil>{z_j}</Veiled></td>
+                    <td><Veiled on=veil>{h_j}</Veiled></td>
                     <td class="lx-c-x1">{fmt::fixed(s.from_x1[j], 4)}</td>
                 </tr>
             }
@@ -459,7 +488,7 @@ fn chain_svg(
         <svg
             class="lx-diagram"
             viewBox=format!("0 0 {width} 262")
-            style=format!("max-width:{}px; --lx-min-w:{}px", width as i64, (width * 0.6) as i64)
+            style=format!("max-width:{}px; --lx-min-w:{}px; --lx-w:{}", width as i64, (width * 0.6) as i64, width as i64)
             role="img"
             aria-label=UnrollText::of(lang).diagram
             data-testid="unroll-diagram"
@@ -510,7 +539,7 @@ fn chain_step(
     let later = s.t >= t_now;
     let pending = move |stage: usize| move || active && !stages.reached(stage);
     view! {
-        <g class="lx-svg-step" class:lx-active=active class:lx-done=done>
+        <g class="lx-svg-step" class:lx-active=active class:lx-done=done data-testid=active.then_some("unroll-active-step")>
             <g class="lx-stage-part" class:lx-stage-pending=pending(0)>
                 <line x1=cx x2=cx y1=cy + 78.0 y2=cy + 32.0 class="lx-edge lx-edge-input" marker-end="url(#lx-arrow-in)"></line>
                 <text x=cx y=cy + 96.0 text-anchor="middle" class="lx-svg-label">{format!("x{} = {}", fmt::sub(s.t), fmt::fixed(s.x, 2))}</text>

@@ -99,7 +99,7 @@ impl UnrollText {
             "Inside the cell the two terms and the bias add up to z₂, and tanh squashes it. Every copy uses the same weights.",
             "h₂ leaves the cell: it is this step's output, and it goes right into the next copy as that step's h_{t−1}.",
             "The tour sets W_hh to 0: nothing reaches a step from the one before, so each h_t depends on its own x_t only (see the table).",
-            "Your turn: predict the hidden state the checkpoint asks for, then reveal the page's answer.",
+            "Your turn: with W_hh = 0, h₂ = tanh(W_xh·x₂ + b). The weights and x₂ are on the page; h₂ itself stays blurred until you answer. Work it out, lock it, then reveal.",
         ],
     };
 
@@ -137,7 +137,7 @@ impl UnrollText {
             "在细胞内部，两项与偏置相加得到 z₂，再由 tanh 压缩。每个副本使用同一组权重。",
             "h₂ 离开细胞：它是这一步的输出，并向右进入下一个副本，成为那一步的 h_{t−1}。",
             "导览把 W_hh 设为 0：前一步的信息不再传到下一步，于是每个 h_t 只取决于它自己的 x_t（见表格）。",
-            "轮到你了：预测检查点所问的隐藏状态，再揭晓本页的答案。",
+            "轮到你了：W_hh = 0 时，h₂ = tanh(W_xh·x₂ + b)。权重和 x₂ 都在页面上；h₂ 本身在你作答前保持模糊。算出来、锁定，再揭晓。",
         ],
     };
 

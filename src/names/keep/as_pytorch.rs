@@ -3,14 +3,13 @@
 //! script follows the form, the data in use (its languages in label order; the built-in names
 //! or the learner's file by name) and the page's link.
 //!
-//! Test hooks: `as-pytorch` (the panel; `data-file` = the download's name), `as-pytorch-download`,
-//! `as-pytorch-script` (the script's text), `as-pytorch-message`.
+//! Test hooks: `as-pytorch` and its parts ([`ScriptPanel`]).
 
-use super::browser;
 use super::KeepState;
 use crate::names::data_loader::LoadState;
 use crate::shell::i18n::use_locale;
 use crate::text::KeepText;
+use crate::widgets::script::ScriptPanel;
 use leptos::prelude::*;
 use unroll_core::as_pytorch::{self, DataSource as ScriptData};
 use unroll_core::keep::DataSource;
@@ -30,17 +29,7 @@ fn script(state: KeepState) -> Option<String> {
             _ => ScriptData::Own("data"),
         },
     };
-    let page = web_sys::window()
-        .and_then(|w| {
-            let l = w.location();
-            Some(format!(
-                "{}{}?{}",
-                l.origin().ok()?,
-                l.pathname().ok()?,
-                config.to_query()
-            ))
-        })
-        .unwrap_or_else(|| format!("?{}", config.to_query()));
+    let page = crate::shell::url::page_link(&config.to_query());
     Some(as_pytorch::names_script(&config, &classes, data, &page))
 }
 
@@ -54,56 +43,15 @@ pub fn AsPytorch(
     let t = move || KeepText::of(loc.lang());
     let text = Memo::new(move |_| script(state));
     let file = Memo::new(move |_| as_pytorch::file_name(&state.hooks.config.get()));
-    let message: RwSignal<Option<Result<String, String>>> = RwSignal::new(None);
-    Effect::new(move |_| {
-        text.track();
-        message.set(None);
-    });
-    let download = move |_| {
-        let Some(body) = text.get_untracked() else {
-            return;
-        };
-        let name = file.get_untracked();
-        message.set(Some(
-            browser::download(body.as_bytes(), &name, "text/x-python").map(|_| name),
-        ));
-    };
     view! {
-        <div class="keep-pytorch" data-testid="as-pytorch" data-file=move || file.get()>
-            <h3>{move || t().pytorch_heading}</h3>
-            <p class="keep-help">{move || t().pytorch_help}</p>
-            <div class="keep-row">
-                <button
-                    class="btn btn-small"
-                    data-testid="as-pytorch-download"
-                    disabled=move || text.with(Option::is_none)
-                    on:click=download
-                >
-                    {move || t().pytorch_download}
-                </button>
-            </div>
-            {move || match message.get() {
-                Some(Ok(name)) => view! {
-                    <p class="keep-msg ok" role="status" data-testid="as-pytorch-message" data-value="ok">
-                        {(t().pytorch_downloaded)(&name)}
-                    </p>
-                }.into_any(),
-                Some(Err(detail)) => view! {
-                    <p class="keep-msg error" role="status" data-testid="as-pytorch-message" data-value="error" title=detail>
-                        {t().download_failed}
-                    </p>
-                }.into_any(),
-                None => ().into_any(),
-            }}
-            {move || match text.get() {
-                Some(body) => view! {
-                    <details>
-                        <summary>{move || t().pytorch_show}</summary>
-                        <pre class="keep-script" data-testid="as-pytorch-script" data-scroller tabindex="0">{body}</pre>
-                    </details>
-                }.into_any(),
-                None => view! { <p class="keep-help">{move || t().pytorch_waiting}</p> }.into_any(),
-            }}
-        </div>
+        <ScriptPanel
+            testid="as-pytorch"
+            part=true
+            heading=Signal::derive(move || t().pytorch_heading.to_owned())
+            help=Signal::derive(move || t().pytorch_help.to_owned())
+            waiting=Signal::derive(move || t().pytorch_waiting.to_owned())
+            script=text
+            file=file
+        />
     }
 }

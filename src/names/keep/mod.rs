@@ -392,8 +392,4 @@ const KEEP_CSS: &str = r#"
 .keep-msg.ok { color: var(--ok, #17803d); }
 .keep-msg.error { color: var(--err, #b42318); }
 .keep-detail { overflow-wrap: anywhere; }
-.keep-pytorch { margin-top: 1.25rem; border-top: 1px solid var(--border, #dde3ea); padding-top: 0.75rem; }
-.keep-pytorch summary { cursor: pointer; font-size: 0.9rem; }
-.keep-script { max-height: 24rem; overflow: auto; font-size: 0.75rem; line-height: 1.35;
-  background: var(--code-bg, #f6f8fa); padding: 0.6rem 0.75rem; border-radius: 6px; white-space: pre; }
 "#;

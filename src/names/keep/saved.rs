@@ -20,7 +20,8 @@ use std::rc::Rc;
 use std::time::Duration;
 use unroll_core::keep::{
     curve_until, decode_checkpoint, encode_checkpoint, export_trained, import_trained, DataSource,
-    SavedEpoch, SavedSession, SavedValReport, StorageAction, StorageError, SAVED_VERSION,
+    SavedEpoch, SavedSession, SavedValReport, StorageAction, StorageError, CHECKPOINT_VERSION_MIN,
+    SAVED_VERSION,
 };
 use unroll_core::train::clock::sleep_ms;
 
@@ -251,9 +252,10 @@ async fn restore(state: KeepState, mut stored: Stored) -> Result<(), StorageErro
         ..LossSeries::default()
     });
     v.epochs.set(epoch_points(&s.epochs));
-    // A run saved while it could go on offers Resume (an older record has no checkpoint).
+    // A run saved while it could go on offers Resume (an older record has no checkpoint, or
+    // one of another layout).
     let checkpoint = match (&stored.checkpoint, s.finished) {
-        (Some(bytes), false) => Some(Rc::new(
+        (Some(bytes), false) if s.version >= CHECKPOINT_VERSION_MIN => Some(Rc::new(
             decode_checkpoint(bytes).map_err(|detail| StorageError::Damaged { detail })?,
         )),
         _ => None,

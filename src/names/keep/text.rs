@@ -247,7 +247,7 @@ impl KeepText {
         pytorch_help: "This configuration as a complete PyTorch script: the same data and normalisation, the same model (parameters rnn.* and fc.*), initialisation, head, loss, Adam and clipping. It loads the weights downloaded above (--load model.safetensors) and trains on from them. It draws its split and batch order from the same seed with Python's random, so its accuracies agree with the page's within the spread of seeds, not digit for digit.",
         pytorch_download: "Download .py",
         pytorch_show: "Show the script",
-        pytorch_downloaded: |file| format!("Downloaded {file}."),
+        pytorch_downloaded: |file| format!("Downloaded {file}. Run it with: python3 {file}"),
         pytorch_waiting: "The script needs the data's languages: it is ready once the data is loaded.",
     };
 
@@ -348,7 +348,7 @@ impl KeepText {
         pytorch_help: "当前配置对应的完整 PyTorch 脚本：相同的数据与规范化、相同的模型（参数 rnn.* 与 fc.*）、初始化、读出方式、损失、Adam 与梯度裁剪。它能加载上面下载的权重（--load model.safetensors）并在此基础上继续训练。它用同一个种子、由 Python 的 random 抽取划分与批次顺序，所以准确率与本页在不同种子的波动范围内一致，而不是逐位相同。",
         pytorch_download: "下载 .py",
         pytorch_show: "显示脚本",
-        pytorch_downloaded: |file| format!("已下载 {file}。"),
+        pytorch_downloaded: |file| format!("已下载 {file}。运行：python3 {file}"),
         pytorch_waiting: "脚本需要数据中的语言列表：数据加载完成后即可使用。",
     };
 

@@ -95,6 +95,7 @@ mod tests {
         TrainEvent::Epoch(EpochReport {
             epoch,
             train_loss: 2.0,
+            train_acc: 0.4,
             val_loss: 1.5,
             val_acc,
             sec,

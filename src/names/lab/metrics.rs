@@ -229,7 +229,7 @@ fn ClassCsv(
     view! {
         <div class="export-row">
             <CsvButton
-                file="unroll-names-classes.csv".to_owned()
+                file=crate::widgets::export::tagged_file("unroll-names-classes", "csv")
                 rows=Signal::derive(move || class_list(data).len())
                 csv=csv
                 label=Signal::derive(move || LabText::of(loc.lang()).classes_title.to_owned())
@@ -357,7 +357,10 @@ fn Confusion(latest: Latest, data: RwSignal<LoadState, LocalStorage>) -> impl In
                         cell=30.0
                     />
                 </div>
-                <crate::widgets::export::FigureExport name=Signal::derive(move || format!("unroll-names-confusion-e{}", confusion_epoch().unwrap_or(0))) />
+                <crate::widgets::export::FigureExport name={
+                    let tag = crate::widgets::export::tagged("");
+                    Signal::derive(move || format!("unroll-names-confusion-e{}{}", confusion_epoch().unwrap_or(0), tag.get()))
+                } />
             </Show>
         </div>
     }
@@ -380,7 +383,10 @@ fn ConfusionCsv(latest: Latest, data: RwSignal<LoadState, LocalStorage>) -> impl
     view! {
         <div class="export-row">
             <crate::charts::csv::CsvButton
-                file=Signal::derive(move || format!("unroll-names-confusion-e{}.csv", epoch()))
+                file={
+                    let tag = crate::widgets::export::tagged("");
+                    Signal::derive(move || format!("unroll-names-confusion-e{}{}.csv", epoch(), tag.get()))
+                }
                 rows=Signal::derive(move || latest.with(|m| m.as_ref().map_or(0, |m| m.num_classes)))
                 csv=csv
                 label=Signal::derive(move || LabText::of(loc.lang()).confusion_title.to_owned())

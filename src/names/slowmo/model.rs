@@ -494,6 +494,8 @@ mod tests {
             epoch: 1,
             batches_done: 12,
             epoch_loss: 0.0,
+            epoch_correct: 0,
+            epoch_names: 0,
             params: w.params.clone(),
             adam_step: 12,
             adam_m: vec![0.1; n],
