@@ -3,8 +3,9 @@
 // instantiates it and compiles nothing. It hands every later message to the Rust engine
 // (core/src/engine/worker.rs), which answers with postcard-encoded batches.
 //
-// `self.unrollWasmCompiles` counts the wasm compiles made in this worker (the end-to-end tests
-// read it; 0 unless a future change compiles here again).
+// `self.unrollWasmCompiles` counts the wasm compiles started in this worker, by any of the
+// WebAssembly API's ways to compile bytes (the end-to-end tests read it: 0 while the page's
+// module is reused).
 self.unrollWasmCompiles = 0;
 for (const name of ["compile", "compileStreaming", "instantiateStreaming", "instantiate"]) {
   const original = WebAssembly[name];
@@ -13,6 +14,12 @@ for (const name of ["compile", "compileStreaming", "instantiateStreaming", "inst
     return original.call(WebAssembly, source, ...rest);
   };
 }
+WebAssembly.Module = new Proxy(WebAssembly.Module, {
+  construct(target, args, newTarget) {
+    self.unrollWasmCompiles += 1;
+    return Reflect.construct(target, args, newTarget);
+  },
+});
 const pending = [];
 let loading = false;
 self.onmessage = async (event) => {
