@@ -90,8 +90,13 @@ async function visit(context, url) {
   await cdp.send("Network.enable");
   if (THROTTLE) await cdp.send("Network.emulateNetworkConditions", LINK);
   if (CPU !== 1) await cdp.send("Emulation.setCPUThrottlingRate", { rate: CPU });
+  // Playwright reports the requests of the page's workers too (the wasm module is fetched by
+  // the app's compile worker, which the page's own CDP session does not see).
   let bytes = 0;
-  cdp.on("Network.loadingFinished", (e) => (bytes += e.encodedDataLength));
+  const counted = [];
+  const count = (request) =>
+    counted.push(request.sizes().then((s) => (bytes += s.responseHeadersSize + s.responseBodySize), () => {}));
+  page.on("requestfinished", count);
   await page.addInitScript(loadProbe, [HEADING, START, START_SHOWN]);
   const events = [];
   if (TRACE) {
@@ -110,6 +115,7 @@ async function visit(context, url) {
     shownMs: window.__shownAt ?? NaN,
     tasks: window.__tasks,
   }));
+  await Promise.all(counted);
   const longest = Math.max(0, ...r.tasks.map((t) => t.duration));
   const readyMs = TRAINING ? r.startMs : r.ms;
   const interactiveMs = Math.max(readyMs, ...r.tasks.map((t) => t.start + t.duration));

@@ -129,7 +129,9 @@ fn lift<T, E: std::error::Error + Send + Sync>(
     r: Result<T, DrawingErrorKind<E>>,
 ) -> Result<T, DrawingErrorKind<BackendError>> {
     r.map_err(|e| match e {
-        DrawingErrorKind::DrawingError(e) => DrawingErrorKind::DrawingError(BackendError(e.to_string())),
+        DrawingErrorKind::DrawingError(e) => {
+            DrawingErrorKind::DrawingError(BackendError(e.to_string()))
+        }
         DrawingErrorKind::FontError(e) => DrawingErrorKind::FontError(e),
     })
 }

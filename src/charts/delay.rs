@@ -192,11 +192,7 @@ fn axes(chart: &CurveChart) -> (u64, f64) {
 type Plot<'a, 'b> = ChartContext<'a, ChartBackend<'b>, Cartesian2d<RangedCoordu64, RangedCoordf64>>;
 
 /// Draws `chart`. Errors: only those of the drawing backend.
-pub fn draw(
-    area: &ChartArea<'_>,
-    chart: &CurveChart,
-    style: &ChartStyle,
-) -> ChartResult {
+pub fn draw(area: &ChartArea<'_>, chart: &CurveChart, style: &ChartStyle) -> ChartResult {
     if point_count(chart) == 0 {
         return super::draw_placeholder(area, style, chart.empty);
     }
@@ -252,11 +248,7 @@ pub fn draw(
 }
 
 /// Each cell's band between its lowest and highest seed (cut at `y_max`).
-fn draw_bands(
-    c: &mut Plot<'_, '_>,
-    chart: &CurveChart,
-    y_max: f64,
-) -> ChartResult {
+fn draw_bands(c: &mut Plot<'_, '_>, chart: &CurveChart, y_max: f64) -> ChartResult {
     for (cell, band) in &chart.bands {
         if band.len() < 2 {
             continue;

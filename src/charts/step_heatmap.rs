@@ -2,8 +2,8 @@
 //! the step's character above its column, padding steps hatched. The inspector paints it on a
 //! canvas ([`crate::names::lab::step_heatmap`]); colours follow [`crate::charts::colour`].
 
-pub use super::colour::Scale;
 use super::backend::{ChartArea, ChartResult};
+pub use super::colour::Scale;
 use super::{ChartStyle, INK, MUTED_TEXT, REFERENCE};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -236,12 +236,7 @@ fn draw_padding(
 
 /// The column labels (each step's character; padding: ∅) and the row ticks (unit indices at
 /// a readable spacing).
-fn draw_labels(
-    area: &ChartArea<'_>,
-    map: &StepMap,
-    s: &ChartStyle,
-    cells: Cells,
-) -> ChartResult {
+fn draw_labels(area: &ChartArea<'_>, map: &StepMap, s: &ChartStyle, cells: Cells) -> ChartResult {
     let x_of = |c: usize| cells.x_of(c);
     let y_of = |r: usize| cells.y_of(r);
     let (top, left, rh) = (cells.top, cells.left, cells.rh);

@@ -237,11 +237,7 @@ impl ChartStyle {
 /// waits on the browser process, 30–70 ms on a busy 2-core machine).
 ///
 /// Errors: only those of the drawing backend.
-pub fn draw_placeholder(
-    area: &ChartArea<'_>,
-    style: &ChartStyle,
-    message: &str,
-) -> ChartResult {
+pub fn draw_placeholder(area: &ChartArea<'_>, style: &ChartStyle, message: &str) -> ChartResult {
     area.fill(&WHITE)?;
     let (w, h) = area.dim_in_pixel();
     let text = TextStyle::from(style.font(14.0))

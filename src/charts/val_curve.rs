@@ -91,11 +91,7 @@ type Plot<'a, 'b> = DualCoordChartContext<
 
 /// The epochs' training loss, validation loss and validation accuracy (right axis): a line
 /// with a dot per epoch each.
-fn draw_points(
-    chart: &mut Plot<'_, '_>,
-    points: &[EpochPoint],
-    style: &ChartStyle,
-) -> ChartResult {
+fn draw_points(chart: &mut Plot<'_, '_>, points: &[EpochPoint], style: &ChartStyle) -> ChartResult {
     let r = style.px(3.5);
     let train: Vec<(f64, f64)> = points
         .iter()
