@@ -32,8 +32,9 @@ fn linear_index(gid: vec3<u32>, num_wg: vec3<u32>) -> u32 {
     return gid.y * (num_wg.x * WG_1D) + gid.x;
 }
 
-// Parameters of the whole-sequence cell kernels (rnn/lstm/gru _forward/_backward): one
-// dispatch runs one (layer, direction) over all T steps. Rust twin: gpu::kernels::SequenceDims.
+// Parameters of the whole-sequence cell kernels (sequence_forward / sequence_backward composed
+// with a cell's part): one dispatch runs one (layer, direction) over all T steps. Rust twin:
+// gpu::kernels::SequenceDims.
 //
 // Caches are indexed by step s (slot s = state before step s); inputs, outputs and the
 // input-side gate gradients by time t. A sample b has steps s < lengths[b]; the forward
@@ -43,26 +44,28 @@ fn linear_index(gid: vec3<u32>, num_wg: vec3<u32>) -> u32 {
 //
 // Layout: a workgroup of WG_SEQ invocations owns rows_per_group (R) whole batch rows (rows are
 // independent in the recurrence, so no workgroup waits for another). Its invocations are
-// (slot, unit): invocation slot·H + j owns hidden unit j of rows_per_lane (RI) consecutive rows,
-// slot·RI .. slot·RI + RI − 1, so ⌈R / RI⌉ slots of H invocations are busy. Each weight of W_hh
-// an invocation loads is used for all its RI rows, with RI accumulators per gate in registers
-// (at most ROWS_PER_LANE_MAX). The state (forward) or the gate gradients (backward) of the R
-// rows live in workgroup memory, rows padded to a multiple of 4 floats (stride4) and read 4
-// values at a time; that memory caps R·stride4(H) at SEQ_ROWS_UNITS. Every barrier is reached by
-// every invocation, busy or not; idle ones skip the products.
+// (part, slot, unit): invocation (part·slots + slot)·H + j, with slots = ⌈R / RI⌉, owns hidden
+// unit j of rows_per_lane (RI) consecutive rows, slot·RI .. slot·RI + RI − 1. Each weight of
+// W_hh an invocation loads is used for all its RI rows, with RI accumulators per gate in
+// registers (at most ROWS_PER_LANE_MAX). `split` parts share one slot's work (BPTT: each part
+// sums a share of the G·H-long product, part 0 adds the others' partial sums from workgroup
+// memory), so split·slots·H invocations are busy. The state (forward) or the gate gradients
+// (backward) of the R rows live in workgroup memory (seq_shared), rows padded to a multiple of
+// 4 floats and read 4 values at a time; that memory caps R·stride4(H) at SEQ_ROWS_UNITS. Every
+// barrier is reached by every invocation, busy or not; idle ones skip the products.
 struct SequenceDims {
     batch: u32,           // B
     hidden: u32,          // H (≤ WG_SEQ)
     seq_len: u32,         // T, steps of the loop
     rows_per_group: u32,  // R batch rows per workgroup (R·stride4(H) ≤ SEQ_ROWS_UNITS)
-    w_hh_offset: u32,     // params offset of weight_hh [G·H, H]
-    b_hn_offset: u32,     // GRU: params offset of b_hn (rows 2H..3H of bias_hh); else unused
+    rows_per_lane: u32,   // RI batch rows per invocation (1..ROWS_PER_LANE_MAX)
+    split: u32,           // parts sharing a slot's product (1..SPLIT_MAX; split·⌈R/RI⌉·H ≤ WG_SEQ)
     nonlinearity: u32,    // RNN: 0 tanh, 1 relu; else unused
     reverse: u32,         // 1 for the reverse direction
     out_stride: u32,      // row width of output / d_output: D·H
     out_offset: u32,      // this direction's first column in those rows: direction·H
-    rows_per_lane: u32,   // RI batch rows per invocation (1..ROWS_PER_LANE_MAX; ⌈R/RI⌉·H ≤ WG_SEQ)
     _pad0: u32,
+    _pad1: u32,
 }
 
 // Invocations per workgroup of the whole-sequence kernels: the most WebGPU guarantees, and
@@ -70,21 +73,61 @@ struct SequenceDims {
 const WG_SEQ: u32 = 256u;
 // Most batch rows one invocation of a whole-sequence kernel computes (size of its register arrays).
 const ROWS_PER_LANE_MAX: u32 = 8u;
+// Most parts sharing one slot's product (BPTT's partial sums fit where part 0's gradients are).
+const SPLIT_MAX: u32 = 2u;
 // Most (row, unit) slots of one workgroup's memory, R·stride4(H): the LSTM backward keeps [R, 4H]
 // gate gradients there, 4 · 1024 f32 = 16 KiB, the most WebGPU guarantees.
 const SEQ_ROWS_UNITS: u32 = 1024u;
+// Floats of the whole-sequence kernels' workgroup memory, 4·SEQ_ROWS_UNITS (16 KiB).
+const SEQ_SHARED_FLOATS: u32 = 4096u;
+
+// The whole-sequence kernels' workgroup memory, f32 (not vec4: a write to one component of a
+// vector may touch the whole vector, and neighbouring invocations write neighbouring floats).
+// Forward: two [R, stride4(H)] buffers of h at 0 and SEQ_ROWS_UNITS (step s reads one and
+// writes the other). Backward: [R, stride4(G·H)] gate gradients; the tail of each row past G·H
+// is never written and stays 0 (workgroup memory starts zeroed).
+var<workgroup> seq_shared: array<f32, SEQ_SHARED_FLOATS>;
+
+fn put_seq_shared(at: u32, value: f32) {
+    seq_shared[at] = value;
+}
+
+fn get_seq_shared(at: u32) -> f32 {
+    return seq_shared[at];
+}
+
+// Floats 4·i4 .. 4·i4 + 3 of seq_shared as one vector.
+fn get4_seq_shared(i4: u32) -> vec4<f32> {
+    let at = 4u * i4;
+    return vec4(seq_shared[at], seq_shared[at + 1u], seq_shared[at + 2u], seq_shared[at + 3u]);
+}
 
 // Row stride, in f32, of the per-row vectors the whole-sequence kernels keep in workgroup memory:
 // n rounded up to a multiple of 4, so that the products read them as vec4 (4 values per load).
-// The tail past n is never written and stays 0 (workgroup memory starts zeroed); the products
-// also give the weights past the matrix 0.
 fn stride4(n: u32) -> u32 {
     return (n + 3u) / 4u * 4u;
+}
+
+// W_hh [G·H, H] as the whole-sequence kernels read it, `w_hh_packed` (written once per training
+// step by pack_w_hh.wgsl; Rust twin gpu::kernels::pack_w_hh::pack), array<vec4<f32>>:
+//   rows, for the forward:  vec4 (m4·H + j)·G + g = W_hh[g·H + j, 4·m4 .. 4·m4 + 3]  (0 past H),
+//                           so one unit's G gate blocks for four inputs are G neighbouring loads
+//                           and neighbouring units read neighbouring addresses;
+//   bias:                   vec4 packed_bias_at + j = the hidden-side biases of unit j that the
+//                           input projection leaves out (GRU's b_hn), gate g in component g;
+//   columns, for BPTT:      vec4 packed_cols_at + r4·H + j = W_hh[4·r4 .. 4·r4 + 3, j]  (0 past G·H).
+fn packed_bias_at(hidden: u32, gates: u32) -> u32 {
+    return (hidden + 3u) / 4u * hidden * gates;
+}
+
+fn packed_cols_at(hidden: u32, gates: u32) -> u32 {
+    return packed_bias_at(hidden, gates) + hidden;
 }
 
 // Which batch rows and hidden unit one invocation of a whole-sequence kernel owns: rows
 // first_row .. first_row + rows − 1 of its workgroup, batch rows first_b .. first_b + rows − 1.
 struct SequenceLane {
+    part: u32,       // which share of the slot's product (0 keeps the rows' state)
     first_row: u32,  // first row inside the workgroup (slot·RI)
     first_b: u32,    // its batch row
     rows: u32,       // rows owned: RI, fewer at the batch's end, 0 for idle invocations
@@ -92,18 +135,37 @@ struct SequenceLane {
 }
 
 fn sequence_lane(dims: SequenceDims, local: u32, group: u32) -> SequenceLane {
-    let first_row = (local / dims.hidden) * dims.rows_per_lane;
+    let slots = (dims.rows_per_group + dims.rows_per_lane - 1u) / dims.rows_per_lane;
+    let unit_slot = local / dims.hidden;
+    let part = unit_slot / slots;
+    let first_row = (unit_slot % slots) * dims.rows_per_lane;
     let first_b = group * dims.rows_per_group + first_row;
     var rows = 0u;
-    if (first_row < dims.rows_per_group && first_b < dims.batch) {
+    if (part < dims.split && first_b < dims.batch) {
         rows = min(min(dims.rows_per_lane, dims.rows_per_group - first_row), dims.batch - first_b);
     }
-    return SequenceLane(first_row, first_b, rows, local % dims.hidden);
+    return SequenceLane(part, first_row, first_b, rows, local % dims.hidden);
 }
 
 // Time index processed at step s by a sample of length `len` (only for s < len).
 fn time_at(dims: SequenceDims, s: u32, len: u32) -> u32 {
     return select(s, len - 1u - s, dims.reverse != 0u);
+}
+
+// What a cell's part computes for one unit of one row at one step (shaders/<cell>.wgsl, between
+// the prelude and the skeleton). Gate g of a cell with G blocks is component g of a vec4; the
+// components past G are unused.
+struct CellForward {
+    h: f32,            // the new hidden state
+    c: f32,            // the new cell state (cells with one; else unused)
+    cache: vec4<f32>,  // what BPTT reads back from gate_cache (cells with a gate cache)
+}
+
+struct CellBackward {
+    d_x: vec4<f32>,    // ∂L/∂ input-side pre-activations (W_ih x + b_ih), per gate
+    d_hh: vec4<f32>,   // ∂L/∂ hidden-side pre-activations (W_hh h + b_hh), per gate
+    dh_prev: f32,      // the part of ∂L/∂h_prev that does not pass through W_hh
+    dc_prev: f32,      // ∂L/∂c_prev (cells with a cell state)
 }
 
 // One training step's record in the results ring (written by classifier_head and grad_norm).

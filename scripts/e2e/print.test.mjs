@@ -111,6 +111,8 @@ function outside(page) {
       const r = el.getBoundingClientRect();
       const cs = getComputedStyle(el);
       if (r.width === 0 || r.height === 0 || cs.visibility === "hidden") continue;
+      // Text for screen readers only (a clipped one-pixel box) prints nothing.
+      if ((cs.clipPath !== "none" || cs.clip !== "auto") && r.width <= 1 && r.height <= 1) continue;
       if (r.right > limit + 1 || r.left < -1) found.push(`${name(el)} spans ${Math.round(r.left)}–${Math.round(r.right)} px of ${limit}`);
       if (/hidden|auto|scroll|clip/.test(cs.overflowX) && el.scrollWidth > el.clientWidth + 1) {
         found.push(`${name(el)} cuts its content: ${el.scrollWidth} px in ${el.clientWidth}`);

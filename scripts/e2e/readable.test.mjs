@@ -71,7 +71,7 @@ test("phone, 375 px: lessons 3, 4 and 8's line charts fit their cards at 1:1 sca
     for (const [query, ids] of [
       ["?v=1&lesson=bptt", ["bptt-chart"]],
       ["?v=1&lesson=lstm&mode=run", ["lstm-run-chart", "lstm-compare-chart"]],
-      ["?v=1&lesson=parallel", ["parallel-chart"]],
+      ["?v=1&lesson=parallel", ["parallel-chart", "parallel-depth-chart"]],
     ]) {
       const { page, problems } = await open(phone.context, `${query}&lang=${lang}`);
       if (query.includes("parallel")) await until(async () => (await value(page, "parallel-status")) === "done", 120_000, "measurements", 250);

@@ -7,11 +7,10 @@
 // hidden_size; UNROLL_E2E_TRAIN_TIMEOUT_MS (default 900000) bounds each training wait;
 // UNROLL_E2E_MAX_TASK_MS (default 100) is the longest main-thread task allowed while training.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  buildDist, serveDist, launch, openPage, value, num, until, settled, records, msPerStep, maxLongTask, screenshot,
-} from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { value, num, until, settled, records, msPerStep, maxLongTask, screenshot } from "./lib.mjs";
 
 const HIDDEN = Number(process.env.UNROLL_E2E_HIDDEN || 32);
 const TRAIN_TIMEOUT = Number(process.env.UNROLL_E2E_TRAIN_TIMEOUT_MS || 900_000);
@@ -26,16 +25,9 @@ const LANGUAGES = new Set([
   "Italian", "Japanese", "Korean", "Polish", "Portuguese", "Russian", "Scottish", "Spanish", "Vietnamese",
 ]);
 
-let server;
-
-before(async () => {
-  buildDist();
-  server = await serveDist();
-});
-
-after(async () => {
-  await server?.close();
-});
+// Learning on the real data (the loss, the accuracy, the predictions); each test in a browser of
+// its own, as the WebGPU and CPU runs need.
+const app = e2e({ data: "real" });
 
 /** Types `name` into the predict box and returns [{label, p}] of the predict-top list. */
 async function predict(page, name) {
@@ -51,13 +43,13 @@ async function predict(page, name) {
  * returns the probe records. Shared by the WebGPU and the CPU run.
  */
 async function trainRun(t, { webgpu, backend, shot }) {
-  const browser = await launch({ webgpu });
+  const browser = await app.launch({ webgpu });
   try {
     // WebGPU is forced (`auto` would take the faster path, on SwiftShader often the CPU);
     // without an adapter `auto` falls back to the CPU.
     const force = webgpu ? "&backend=gpu" : "";
     const query = `?v=1&lesson=names&hidden_size=${HIDDEN}&autostart=1${force}`;
-    const { page, consoleErrors } = await openPage(browser.context, server.url, query);
+    const { page, errors: consoleErrors } = await app.open(query, { browser });
 
     // The data set loads and the session reports its backend.
     await until(async () => (await value(page, "backend")) || (await value(page, "train-status")) === "error", 120_000, "the backend");
@@ -160,11 +152,11 @@ test("falls back to the CPU path without a WebGPU adapter and trains", { timeout
 });
 
 test("pause, resume and reset", { timeout: 300_000 }, async () => {
-  const browser = await launch({ webgpu: false });
+  const browser = await app.launch({ webgpu: false });
   try {
     // Enough epochs that the run is still going when the test pauses it (two epochs at
     // hidden 16 can end before the click on a fast CPU path); the reset below ends it.
-    const { page } = await openPage(browser.context, server.url, `?v=1&lesson=names&hidden_size=16&epochs=20`);
+    const { page } = await app.open(`?v=1&lesson=names&hidden_size=16&epochs=20`, { browser });
     await page.waitForSelector('[data-testid="train-start"]:not([disabled])', { timeout: 120_000 });
     assert.equal(await value(page, "train-status"), "idle");
     assert.ok(await page.isDisabled('[data-testid="train-pause"]'), "pause is disabled before start");
@@ -211,11 +203,11 @@ async function pill(page) {
 }
 
 test("the run's and the pin's reset have their own names; the status says a run can be resumed after a reload mid-run, not before; the loss chart says why it swings (en, zh)", { timeout: 600_000 }, async () => {
-  const browser = await launch({ webgpu: false });
+  const browser = await app.launch({ webgpu: false });
   try {
     // A long run (it does not end during the test); its checkpoints are saved every few seconds.
     const query = "?v=1&lesson=names&cell=gru&hidden_size=32&batch_size=16&epochs=50&seed=5&backend=cpu";
-    const { page, consoleErrors } = await openPage(browser.context, server.url, `${query}&lang=en`);
+    const { page, errors: consoleErrors } = await app.open(`${query}&lang=en`, { browser });
     await page.waitForSelector('[data-testid="train-start"]:not([disabled])', { timeout: 120_000 });
     // A fresh profile: nothing to resume.
     assert.deepEqual(await pill(page), ["idle", "false", "Ready"]);
@@ -270,13 +262,9 @@ test("the run's and the pin's reset have their own names; the status says a run 
 });
 
 test("bad URL values are clamped or ignored, listed in a notice, and the URL becomes canonical", { timeout: 180_000 }, async () => {
-  const browser = await launch({ webgpu: false });
+  const browser = await app.launch({ webgpu: false });
   try {
-    const { page, consoleErrors } = await openPage(
-      browser.context,
-      server.url,
-      `?lesson=names&hidden_size=99999&lr=abc&batch_size=-3&bogus=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E`,
-    );
+    const { page, errors: consoleErrors } = await app.open(`?lesson=names&hidden_size=99999&lr=abc&batch_size=-3&bogus=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E`, { browser });
     await page.waitForSelector('[data-testid="url-notice"]', { timeout: 60_000 });
     const notice = await page.textContent('[data-testid="url-notice"]');
     for (const key of ["hidden_size", "lr", "batch_size", "bogus"]) assert.match(notice, new RegExp(key), `notice names ${key}`);
@@ -314,9 +302,9 @@ test("bad URL values are clamped or ignored, listed in a notice, and the URL bec
 });
 
 test("a panic shows the error panel instead of a blank page", { timeout: 120_000 }, async () => {
-  const browser = await launch({ webgpu: false });
+  const browser = await app.launch({ webgpu: false });
   try {
-    const { page, consoleErrors } = await openPage(browser.context, server.url, "?lesson=names");
+    const { page, errors: consoleErrors } = await app.open("?lesson=names", { browser });
     await page.waitForSelector('[data-testid="train-start"]', { timeout: 60_000 });
     await page.evaluate(() => {
       try {
@@ -339,7 +327,7 @@ test("a panic shows the error panel instead of a blank page", { timeout: 120_000
 test("Start says it prepares the data until the data set is ready (en, zh)", { timeout: 300_000 }, async () => {
   for (const [lang, preparing, start] of [["en", "Preparing the data…", "Start training"], ["zh", "正在准备数据…", "开始训练"]]) {
     // A fresh profile each time: no service worker answers before the test's route.
-    const browser = await launch({ webgpu: false });
+    const browser = await app.launch({ webgpu: false });
     try {
       const page = await browser.context.newPage();
       let release;
@@ -348,7 +336,7 @@ test("Start says it prepares the data until the data set is ready (en, zh)", { t
         await held;
         await route.continue();
       });
-      await page.goto(`${server.url}?v=1&lesson=names&lang=${lang}`, { waitUntil: "load" });
+      await page.goto(`${app.url}?v=1&lesson=names&lang=${lang}`, { waitUntil: "load" });
       await page.waitForSelector('[data-testid="train-start"][data-state="preparing"]', { timeout: 60_000 });
       assert.equal((await page.textContent('[data-testid="train-start"]')).trim(), preparing);
       assert.ok(await page.isDisabled('[data-testid="train-start"]'));
@@ -362,10 +350,10 @@ test("Start says it prepares the data until the data set is ready (en, zh)", { t
 });
 
 test("a missing data set gives a clear message, not a blank page", { timeout: 120_000 }, async () => {
-  const blocked = await serveDist(undefined, { block: ["/data/"] });
-  const browser = await launch({ webgpu: false });
+  const blocked = await app.serve({ block: ["/data/"] });
+  const browser = await app.launch({ webgpu: false });
   try {
-    const { page } = await openPage(browser.context, blocked.url, "?lesson=names");
+    const { page } = await app.open("?lesson=names", { browser, url: blocked.url });
     await page.waitForSelector('[data-testid="data-error"]', { timeout: 60_000 });
     assert.match(await page.textContent('[data-testid="data-error"]'), /fetch-data\.mjs/);
     assert.ok(await page.isDisabled('[data-testid="train-start"]'));

@@ -186,7 +186,7 @@ fn every_cell_solving_and_one_seed_are_worded() {
     assert_eq!(
         outcome_text(&o, Lang::En),
         "Every cell beats the baseline (0.1667) on every seed: final held-out loss LSTM 0.0020, \
-         GRU 0.0010. Solved: LSTM on 1 of 1 seeds (after 9,600 sequences); GRU on 1 of 1 seeds \
+         GRU 0.0010. Solved: LSTM on 1 of 1 seed (after 9,600 sequences); GRU on 1 of 1 seed \
          (after 6,400 sequences). With one seed per cell the spread between seeds is not \
          measured."
     );

@@ -4,12 +4,15 @@
 //! ```text
 //! cargo run --release --bin bench [-- --cells rnn,lstm,gru] [--iters 20] [--warmup 3]
 //!     [--backend both|cpu|gpu] [--simd both|on|off] [--hidden-size 128] [--batch-size 64]
-//!     [--seq-len 20] [--rows-per-group R] [--rows-per-lane RI]
+//!     [--seq-len 20] [--rows-per-group R] [--rows-per-lane RI] [--forward-split K]
+//!     [--backward-split K]
 //! ```
 //!
 //! `--rows-per-group R` sets how many batch rows each workgroup of the GPU's whole-sequence
-//! cell kernels owns and `--rows-per-lane RI` how many of them each invocation computes (each
-//! weight it loads serves RI rows); either alone keeps the other from the default layout
+//! cell kernels owns, `--rows-per-lane RI` how many of them each invocation computes (each
+//! weight it loads serves RI rows), `--forward-split K` and `--backward-split K` how many parts
+//! share each slot's work on otherwise idle invocations in the forward and in BPTT (1 or 2);
+//! each alone keeps the others from the adapter's default layout
 //! (`cell_sequence::SequenceLayout::for_hidden`), to compare workgroup layouts.
 //!
 //! The work measured is the name classifier's training step, identical on both paths: one-hot
@@ -75,7 +78,8 @@ mod native {
 
     const HELP: &str = "usage: bench [--cells rnn,lstm,gru] [--iters 20] [--warmup 3]\n\
         \x20   [--backend both|cpu|gpu] [--simd both|on|off] [--hidden-size 128] [--batch-size 64]\n\
-        \x20   [--seq-len 20] [--rows-per-group R] [--rows-per-lane RI]\n\
+        \x20   [--seq-len 20] [--rows-per-group R] [--rows-per-lane RI] [--forward-split K]\n\
+        \x20   [--backward-split K]\n\
         \x20      bench --export-test-weights DIR   (for core/tests/python/test_safetensors_torch.py)\n\
         \x20      bench --check-test-weights DIR\n\n\
         Time one training step (forward + backward + Adam) of the name classifier for RNN, LSTM\n\
@@ -93,8 +97,28 @@ mod native {
         hidden: usize,
         batch: usize,
         seq_len: usize,
-        /// Layout of the GPU cell kernels.
-        layout: SequenceLayout,
+        /// Layout of the GPU cell kernels, as far as the flags set it.
+        layout: LayoutChoice,
+    }
+
+    /// The layout flags given; the adapter's default layout fills in the rest.
+    #[derive(Clone, Copy)]
+    struct LayoutChoice {
+        rows_per_group: Option<usize>,
+        rows_per_lane: Option<usize>,
+        forward_split: Option<usize>,
+        backward_split: Option<usize>,
+    }
+
+    impl LayoutChoice {
+        fn resolve(&self, default: SequenceLayout) -> SequenceLayout {
+            SequenceLayout {
+                rows_per_group: self.rows_per_group.unwrap_or(default.rows_per_group),
+                rows_per_lane: self.rows_per_lane.unwrap_or(default.rows_per_lane),
+                forward_split: self.forward_split.unwrap_or(default.forward_split),
+                backward_split: self.backward_split.unwrap_or(default.backward_split),
+            }
+        }
     }
 
     /// Runs the chosen mode; `Ok(false)` when a check failed.
@@ -139,18 +163,16 @@ mod native {
         let hidden = count("--hidden-size", 128, 1, 256)?;
         let batch = count("--batch-size", 64, 1, 512)?;
         let seq_len = count("--seq-len", 20, 1, 512)?;
-        let rows_per_group: Option<usize> = args
-            .opt_value_from_str("--rows-per-group")
-            .map_err(|e| format!("--rows-per-group: {e}"))?;
-        let rows_per_lane: Option<usize> = args
-            .opt_value_from_str("--rows-per-lane")
-            .map_err(|e| format!("--rows-per-lane: {e}"))?;
-        let default = SequenceLayout::for_hidden(hidden);
-        let layout = SequenceLayout {
-            rows_per_group: rows_per_group.unwrap_or(default.rows_per_group),
-            rows_per_lane: rows_per_lane.unwrap_or(default.rows_per_lane),
+        let mut layout_flag = |key: &'static str| -> Result<Option<usize>, String> {
+            args.opt_value_from_str(key)
+                .map_err(|e| format!("{key}: {e}"))
         };
-        layout.check(hidden).map_err(|e| e.to_string())?;
+        let layout = LayoutChoice {
+            rows_per_group: layout_flag("--rows-per-group")?,
+            rows_per_lane: layout_flag("--rows-per-lane")?,
+            forward_split: layout_flag("--forward-split")?,
+            backward_split: layout_flag("--backward-split")?,
+        };
         let (cpu, gpu) = match args
             .opt_value_from_str::<_, String>("--backend")
             .map_err(|e| e.to_string())?
@@ -328,20 +350,28 @@ mod native {
             "Warm-up: {} iterations not timed; then {} timed iterations, median and fastest.",
             o.warmup, o.iters
         );
+        let mut layout = SequenceLayout::for_hidden(o.hidden, false);
         let ctx = if o.gpu {
             match pollster::block_on(GpuContext::new()) {
                 Ok(ctx) => {
+                    let default = SequenceLayout::for_hidden(o.hidden, ctx.is_cpu_adapter());
+                    layout = o.layout.resolve(default);
+                    let refused = layout.check(o.hidden).err();
                     println!(
-                        "GPU path: {} ({:?}), whole-sequence cell kernels with {} batch rows per workgroup, \
-                         {} per invocation{}; CPU path: 1 thread, matrix products {}.",
+                        "GPU path: {} ({:?}, {:?}), whole-sequence cell kernels with {} batch rows per workgroup, \
+                         {} per invocation, {} / {} parts per slot forward / backward{}{}; CPU path: 1 thread, matrix products {}.",
                         ctx.description(),
                         ctx.adapter_info.backend,
-                        o.layout.rows_per_group,
-                        o.layout.rows_per_lane,
-                        if o.layout == SequenceLayout::for_hidden(o.hidden) { " (default)" } else { "" },
+                        ctx.adapter_info.device_type,
+                        layout.rows_per_group,
+                        layout.rows_per_lane,
+                        layout.forward_split,
+                        layout.backward_split,
+                        if layout == default { " (default)" } else { "" },
+                        refused.as_ref().map(|e| format!(" refused ({e}), so no GPU rows")).unwrap_or_default(),
                         cpu_kernels(o.simd)
                     );
-                    Some(ctx)
+                    refused.is_none().then_some(ctx)
                 }
                 Err(e) => {
                     println!("GPU path: unavailable ({e}); CPU rows only.");
@@ -386,7 +416,7 @@ mod native {
             }
             linalg::set_simd(true);
             if let Some(ctx) = &ctx {
-                match time_gpu(ctx, spec, &batch, o.warmup, o.iters, o.layout) {
+                match time_gpu(ctx, spec, &batch, o.warmup, o.iters, layout) {
                     Ok((samples, c)) => {
                         row("gpu", Ok(samples));
                         counts.push((cell, c));

@@ -12,7 +12,7 @@
 //!
 //! One [`GpuClassifier::train_step`] encodes every dispatch of the mini-batch into one command
 //! encoder and submits once: for one layer and direction 14 dispatches whatever the length T
-//! (input projection, the `W_hhᵀ` copy, the cell's forward loop over all T steps, feature
+//! (input projection, the `W_hh` packing, the cell's forward loop over all T steps, feature
 //! gather, head, dW_fc, d_features, gradient scatter, the cell's backward loop, dW_hh, db_hh,
 //! dW_ih + db_ih, clipping and Adam's step scalars, Adam); each further direction of the
 //! one-hot first layer adds 7, each direction of a further (dense-input) layer 10. Each step's

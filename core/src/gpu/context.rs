@@ -147,6 +147,12 @@ impl GpuContext {
         parts.join(" — ")
     }
 
+    /// True when the adapter is a CPU running the kernels (lavapipe, SwiftShader; in a browser,
+    /// an adapter that says it is a fallback), not a GPU.
+    pub fn is_cpu_adapter(&self) -> bool {
+        self.adapter_info.device_type == wgpu::DeviceType::Cpu
+    }
+
     /// Dispatches, submits and read-backs asked of this device so far (all clones together).
     pub fn counts(&self) -> GpuCounts {
         let c = &self.counters;

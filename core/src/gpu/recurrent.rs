@@ -8,9 +8,9 @@
 //! | buffer | shape | |
 //! |---|---|---|
 //! | `xproj` | `[T, B, G·H]` by time | `W_ih x_t + b_ih (+ b_hh)` |
-//! | `w_hh_t` | `[H, G·H]` | `W_hhᵀ`, copied once per training step (the forward loop's units read neighbouring addresses) |
+//! | `w_hh_packed` | vec4 blocks (`pack_w_hh`) | `W_hh` and the in-loop hidden biases, packed once per training step: one unit's gate blocks against four inputs for the forward loop, four gate rows of one column for BPTT |
 //! | `h_cache`, `c_cache` | `[T+1, B, H]` by step | slot 0 = h0/c0, slot T = h_n/c_n |
-//! | `gate_cache` | `[T, B, 4H]` by step | LSTM i,f,g,o; GRU r,z,n,(W_hn h + b_hn) |
+//! | `gate_cache` | `[T, B, H]` of vec4 by step | LSTM i,f,g,o; GRU r,z,n,(W_hn h + b_hn) |
 //! | `d_gates` | `[T, B, G·H]` by time | ∂L/∂(input-side pre-activations) |
 //! | `d_gates_step` | `[T, B, G·H]` by step | ∂L/∂(hidden-side pre-activations) |
 //! | `d_state` | `[2, B, H]` (LSTM: dh, dc) or `[B, H]` | ∂L/∂ final state in, ∂L/∂ initial state out |
@@ -20,9 +20,9 @@
 //! batch packs its rows at the start with its own B and T.
 //!
 //! Each (layer, direction) runs as a handful of dispatches whatever the length: the input
-//! projection of all steps (one gather or matmul), the `W_hhᵀ` copy, **one** dispatch of the
+//! projection of all steps (one gather or matmul), the `W_hh` packing, **one** dispatch of the
 //! cell's forward kernel that runs the whole time loop (a workgroup owns whole batch rows, the
-//! state stays in workgroup memory, `W_hh` is read from storage as the copy `w_hh_t`), and in
+//! state stays in workgroup memory, `W_hh` is read from storage as `w_hh_packed`), and in
 //! the backward pass one dispatch of the cell's backward kernel for BPTT over all steps, then
 //! the weight and bias gradients as single matmuls / column sums over all `T·B` rows.
 //!
@@ -37,6 +37,7 @@ use super::kernels::col_sum::{ColSum, ColSumDims};
 use super::kernels::input_projection::{InputProjection, ProjectionDims};
 use super::kernels::matmul::{Matmul, MatmulDims};
 use super::kernels::onehot_weight_grad::{OnehotGradDims, OnehotWeightGrad, MAX_ONEHOT_INPUT};
+use super::kernels::pack_w_hh::{self, PackDims, PackWHh};
 use super::kernels::{Kernel, SequenceDims, UniformArena, WG_SEQ};
 use crate::math::params::{LayerOffsets, Nonlinearity, ParamLayout, RnnSpec};
 
@@ -67,7 +68,7 @@ pub struct StateSources<'a> {
 #[derive(Debug)]
 pub(crate) struct DirBuffers {
     xproj: wgpu::Buffer,
-    w_hh_t: wgpu::Buffer,
+    w_hh_packed: wgpu::Buffer,
     pub(crate) h_cache: wgpu::Buffer,
     pub(crate) c_cache: Option<wgpu::Buffer>,
     gate_cache: Option<wgpu::Buffer>,
@@ -82,8 +83,8 @@ struct DirGroups {
     projection: wgpu::BindGroup,
     /// Dense input: xproj += input·W_ihᵀ.
     projection_mm: Option<wgpu::BindGroup>,
-    /// w_hh_t = I·W_hhᵀ (the transposed copy the forward loop reads).
-    transpose_mm: wgpu::BindGroup,
+    /// w_hh_packed from params (what both loops read).
+    pack: wgpu::BindGroup,
     cell_forward: wgpu::BindGroup,
     cell_backward: wgpu::BindGroup,
     /// grads(W_hh) = d_gates_stepᵀ·h_cache.
@@ -117,8 +118,10 @@ pub struct GpuRecurrent {
     cell_backward: Kernel<CellSequence>,
     col_sum: Kernel<ColSum>,
     onehot_grad: Kernel<OnehotWeightGrad>,
-    /// `[H, H]` identity (for the `W_hhᵀ` copy by the matmul kernel: exact).
-    identity: wgpu::Buffer,
+    pack: Kernel<PackWHh>,
+    /// Bound where the cell has no cell state, and where it has no gate cache (two buffers:
+    /// WebGPU refuses one buffer at two writable bindings); never touched.
+    placeholders: [wgpu::Buffer; 2],
     /// `[B]` u32 lengths.
     pub(crate) lengths: wgpu::Buffer,
     /// `[B, T]` u32 symbols (one-hot input; a placeholder otherwise).
@@ -137,7 +140,7 @@ pub struct GpuRecurrent {
 
 /// Dispatches one training step of a recurrent module needs, at most (for sizing a
 /// [`UniformArena`]): per layer and direction, whatever the length, 4 forward (input
-/// projection, its matmul for dense input, the `W_hhᵀ` copy, the cell's loop) and 6 backward
+/// projection, its matmul for dense input, the `W_hh` packing, the cell's loop) and 6 backward
 /// (the cell's loop, `W_hh` and `b_hh` gradients, `W_ih`, `b_ih` and input gradients).
 pub fn records_per_pass(spec: &RnnSpec) -> usize {
     spec.num_layers * spec.num_directions() * 10
@@ -217,11 +220,8 @@ impl GpuRecurrent {
             Ok(buffers::storage(ctx, &format!("rnn.{name}"), bytes))
         };
         let lengths = make("lengths", b)?;
-        let hs = spec.hidden_size;
-        let eye: Vec<f32> = (0..hs * hs)
-            .map(|i| if i / hs == i % hs { 1.0 } else { 0.0 })
-            .collect();
-        let identity = buffers::storage_with(ctx, "rnn.identity", bytemuck::cast_slice(&eye));
+        let packed_floats = 4 * pack_w_hh::packed_len(spec.hidden_size, spec.cell.gates()) as u64;
+        let placeholders = [make("no_c_cache", 4)?, make("no_gate_cache", 4)?];
         let tokens = make("tokens", if input == InputKind::OneHot { b * t } else { 1 })?;
         let (x, d_x) = match input {
             InputKind::Dense => (
@@ -238,7 +238,7 @@ impl GpuRecurrent {
                 offsets.push(layout.layer(prefix, layer, d));
                 dirs.push(DirBuffers {
                     xproj: make(&format!("xproj_{sfx}"), t * b * gh)?,
-                    w_hh_t: make(&format!("w_hh_t_{sfx}"), h * gh)?,
+                    w_hh_packed: make(&format!("w_hh_packed_{sfx}"), packed_floats)?,
                     h_cache: make(&format!("h_cache_{sfx}"), (t + 1) * b * h)?,
                     c_cache: if cell.has_cell_state {
                         Some(make(&format!("c_cache_{sfx}"), (t + 1) * b * h)?)
@@ -246,12 +246,7 @@ impl GpuRecurrent {
                         None
                     },
                     gate_cache: (cell.gate_cache_blocks > 0)
-                        .then(|| {
-                            make(
-                                &format!("gate_cache_{sfx}"),
-                                t * b * cell.gate_cache_blocks as u64 * h,
-                            )
-                        })
+                        .then(|| make(&format!("gate_cache_{sfx}"), t * b * 4 * h))
                         .transpose()?,
                     d_gates: make(&format!("d_gates_{sfx}"), t * b * gh)?,
                     d_gates_step: make(&format!("d_gates_step_{sfx}"), t * b * gh)?,
@@ -274,14 +269,15 @@ impl GpuRecurrent {
             offsets,
             max_batch,
             max_seq_len,
-            layout: SequenceLayout::for_hidden(spec.hidden_size),
+            layout: SequenceLayout::for_hidden(spec.hidden_size, ctx.is_cpu_adapter()),
             matmul: Kernel::new(ctx),
             projection: Kernel::new(ctx),
             cell_forward: Kernel::for_cell(ctx, cell, CellPass::Forward),
             cell_backward: Kernel::for_cell(ctx, cell, CellPass::Backward),
             col_sum: Kernel::new(ctx),
             onehot_grad: Kernel::new(ctx),
-            identity,
+            pack: Kernel::new(ctx),
+            placeholders,
             lengths,
             tokens,
             x,
@@ -319,8 +315,7 @@ impl GpuRecurrent {
                 .map(|(buffer, _)| match buffer {
                     CellBuffer::Xproj => &d.xproj,
                     CellBuffer::Lengths => &self.lengths,
-                    CellBuffer::Params => params,
-                    CellBuffer::WHhT => &d.w_hh_t,
+                    CellBuffer::WHhPacked => &d.w_hh_packed,
                     CellBuffer::HCache => &d.h_cache,
                     CellBuffer::CCache => d.c_cache.as_ref().expect("a cell state has c_cache"),
                     CellBuffer::GateCache => d.gate_cache.as_ref().expect("gate_cache_blocks > 0"),
@@ -329,6 +324,8 @@ impl GpuRecurrent {
                     CellBuffer::DGates => &d.d_gates,
                     CellBuffer::DGatesStep => &d.d_gates_step,
                     CellBuffer::DState => &d.d_state,
+                    CellBuffer::NoCCache => &self.placeholders[0],
+                    CellBuffer::NoGateCache => &self.placeholders[1],
                 })
                 .collect();
             kernel.bind(ctx, cell_sequence::kernel_name(cell, pass), arena, &storage)
@@ -352,7 +349,9 @@ impl GpuRecurrent {
                 arena,
                 &[&self.tokens, &self.lengths, params, &d.xproj],
             ),
-            transpose_mm: mm("matmul.w_hh_transpose", &self.identity, params, &d.w_hh_t),
+            pack: self
+                .pack
+                .bind(ctx, "pack_w_hh", arena, &[params, &d.w_hh_packed]),
             projection_mm: if onehot {
                 None
             } else {
@@ -397,7 +396,8 @@ impl GpuRecurrent {
         &self.spec
     }
 
-    /// How the cell kernels split the batch ([`SequenceLayout::for_hidden`] by default).
+    /// How the cell kernels split the batch ([`SequenceLayout::for_hidden`] for the adapter by
+    /// default).
     pub fn layout(&self) -> SequenceLayout {
         self.layout
     }
@@ -422,16 +422,23 @@ impl GpuRecurrent {
         self.spec.cell.gates() * self.spec.hidden_size
     }
 
-    fn sequence_dims(&self, k: usize, batch: usize, seq_len: usize) -> SequenceDims {
+    fn sequence_dims(
+        &self,
+        k: usize,
+        pass: CellPass,
+        batch: usize,
+        seq_len: usize,
+    ) -> SequenceDims {
         let h = self.spec.hidden_size;
         let dir = k % self.spec.num_directions();
+        let (rows_per_group, rows_per_lane, split) = self.layout.dims(pass);
         SequenceDims {
             batch: batch as u32,
             hidden: h as u32,
             seq_len: seq_len as u32,
-            rows_per_group: self.layout.rows_per_group as u32,
-            w_hh_offset: self.offsets[k].w_hh as u32,
-            b_hn_offset: (self.offsets[k].b_hh + 2 * h) as u32,
+            rows_per_group,
+            rows_per_lane,
+            split,
             nonlinearity: match self.spec.nonlinearity {
                 Nonlinearity::Tanh => 0,
                 Nonlinearity::Relu => 1,
@@ -439,8 +446,7 @@ impl GpuRecurrent {
             reverse: dir as u32,
             out_stride: (self.spec.num_directions() * h) as u32,
             out_offset: (dir * h) as u32,
-            rows_per_lane: self.layout.rows_per_lane as u32,
-            _pad: 0,
+            _pad: [0; 2],
         }
     }
 
@@ -536,11 +542,16 @@ impl GpuRecurrent {
                 mm.b_offset = off.w_ih as u32;
                 self.matmul.encode(pass, group, arena, mm)?;
             }
-            // w_hh_t = I·W_hhᵀ: [H, H] × [H, G·H] (W_hh stored [G·H, H]); exact.
-            let mut mm = MatmulDims::packed(h as u32, gh as u32, h as u32, false, true);
-            mm.b_offset = off.w_hh as u32;
-            self.matmul.encode(pass, &g.transpose_mm, arena, mm)?;
-            let dims = self.sequence_dims(k, batch, seq_len);
+            let pack = PackDims {
+                hidden: h as u32,
+                gates: self.spec.cell.gates() as u32,
+                bias_from: self.spec.cell.spec().hidden_bias_blocks as u32,
+                w_hh_offset: off.w_hh as u32,
+                b_hh_offset: off.b_hh as u32,
+                _pad: [0; 3],
+            };
+            self.pack.encode(pass, &g.pack, arena, pack)?;
+            let dims = self.sequence_dims(k, CellPass::Forward, batch, seq_len);
             self.cell_forward
                 .encode(pass, &g.cell_forward, arena, dims)?;
         }
@@ -562,7 +573,7 @@ impl GpuRecurrent {
         for k in (0..self.dirs.len()).rev() {
             let g = &self.groups[k];
             let off = self.offsets[k];
-            let dims = self.sequence_dims(k, batch, seq_len);
+            let dims = self.sequence_dims(k, CellPass::Backward, batch, seq_len);
             self.cell_backward
                 .encode(pass, &g.cell_backward, arena, dims)?;
             // weight_hh grad = Σ_s d_gates_step[s]ᵀ·h_cache[s]: [G·H, T·B] × [T·B, H].

@@ -8,32 +8,41 @@
 //! **A cell's own files** (the only places that name one cell or `match` over all of them):
 //! - `core/src/math/cell.rs` (this file): the variant, its [`CellSpec`] and the step dispatch.
 //! - `core/src/math/rnn.rs`, `core/src/math/lstm.rs`, `core/src/math/gru.rs`: the CPU step pair.
-//! - `shaders/{rnn,lstm,gru}_{forward,backward}.wgsl`: the WGSL pair (each runs a layer
-//!   direction's whole time loop in one dispatch), registered in
-//!   `core/src/gpu/shader_source.rs` (`include_str!` needs each file's name).
+//! - `shaders/rnn.wgsl`, `shaders/lstm.wgsl`, `shaders/gru.wgsl`: the cell's WGSL part (its
+//!   step and the step's derivative on one unit), which `core/src/gpu/shader_source.rs`
+//!   composes with the two skeletons every cell shares into the cell's two whole-sequence
+//!   kernels (`include_str!` needs each file's name).
 //!
 //! The GPU's host code has no per-cell part: `core/src/gpu/kernels/cell_sequence.rs` compiles the
-//! kernels named by [`CellSpec::kernels`] and derives their storage bindings from the
-//! descriptor (`has_cell_state`, `gate_cache_blocks`, `hidden_bias_blocks`).
+//! kernels named by [`CellSpec::kernels`], binds the same buffers for every cell (a placeholder
+//! where `has_cell_state` or `gate_cache_blocks` says the cell has none) and packs the hidden
+//! biases `hidden_bias_blocks` leaves in the loop.
 //!
-//! **What a new cell touches** (6 source files; tests not counted):
+//! **What a new cell touches** (5 source files, 2 of them new; 1 test file):
 //! 1. `core/src/math/cell.rs`: a [`CellKind`] variant, its [`CellSpec`] (in [`CellKind::ALL`],
 //!    [`CELL_COUNT`] one more) and its arms in [`CellKind::spec`], [`forward_step`] and
 //!    [`backward_step`];
-//! 2. `core/src/math/<cell>.rs`: the CPU step pair, an implementation of [`Cell`];
+//! 2. `core/src/math/<cell>.rs` (new): the CPU step pair, an implementation of [`Cell`];
 //! 3. `core/src/math/mod.rs`: declares it;
-//! 4. `shaders/<cell>_forward.wgsl` and 5. `shaders/<cell>_backward.wgsl`: its kernels,
-//!    with the bindings `cell_sequence` derives from the descriptor;
-//! 6. `core/src/gpu/shader_source.rs`: registers the two kernels.
+//! 4. `shaders/<cell>.wgsl` (new): its WGSL part (`GATES`, `HAS_CELL_STATE`, `HAS_GATE_CACHE`,
+//!    `hh_add`, `cell_forward`, `cell_backward`; `shaders/README.md`);
+//! 5. `core/src/gpu/shader_source.rs`: composes its two kernels (one `cell_kernels!` line and
+//!    its two entries in `KERNELS`);
 //!
-//! A throwaway fourth cell (a copy of the Elman cell under another name) needed these 6 source
-//! files in both crates; in `core/tests/suite/gpu_kernels.rs` only the binding table names every cell
-//! (the CPU loops its kernels are checked against call [`forward_step`] / [`backward_step`]
-//! and size their caches from the descriptor).
+//! and in the tests, `core/tests/suite/gpu_kernels.rs`'s binding table
+//! (`cell_descriptors_name_their_kernels_and_bindings`), the only test that `match`es over
+//! every cell. A throwaway fourth cell (a copy of the Elman cell under another key) needed
+//! exactly these 5 source files and that one test arm: both crates and every test target
+//! compiled, `shaders_validate` checked its part against its descriptor and its composed
+//! kernels against WebGPU's limits, and `gpu_kernels` ran its kernels against its CPU pair
+//! looped over time (the CPU loops there call [`forward_step`] / [`backward_step`] and size
+//! their caches from the descriptor).
 //!
 //! Its tests: the step pair against PyTorch fixtures and finite differences, the kernels against
-//! the CPU pair looped over time (`core/tests/suite/gpu_kernels.rs`), and the tests that `match` over
-//! every cell.
+//! the CPU pair looped over time (`core/tests/suite/gpu_kernels.rs`, which iterates over
+//! [`CellKind::ALL`]), and the descriptor checks (`cell_descriptors_match_the_cells` in
+//! `core/tests/suite/math_cpu.rs`, `cell_parts_match_their_descriptors` in
+//! `core/tests/suite/shaders_validate.rs`).
 //!
 //! Everything else (URL choices, weights import/export, the UI's names, colours, gate lists,
 //! help texts, compare mode) iterates over [`CellKind::ALL`] or reads the descriptor. Tests that
@@ -126,10 +135,12 @@ pub struct CellSpec {
     /// The pre-activations `gi = W_ih x + b_ih` and `gh = W_hh h + b_hh` get different gradients
     /// (GRU: the n block of `gh` is scaled by r), so backward keeps `d_gh` apart from `d_gi`.
     pub separate_hidden_grad: bool,
-    /// `H`-wide blocks the GPU step caches per (step, sample) for backward (`gate_cache
-    /// [T, B, width·H]`): LSTM i, f, g, o; GRU r, z, n, `W_hn h + b_hn`; 0 = no gate cache.
+    /// Values the GPU's forward loop caches per (step, sample, unit) for BPTT, in one vec4 of
+    /// `gate_cache [T, B, H]` (at most 4): LSTM i, f, g, o; GRU r, z, n, `W_hn h + b_hn`;
+    /// 0 = no gate cache.
     pub gate_cache_blocks: usize,
-    /// WGSL kernels (`shaders/<name>.wgsl`), forward and backward, each running a layer
+    /// WGSL kernels (`<key>_forward`, `<key>_backward` in `gpu::shader_source`: the cell's part
+    /// `shaders/<key>.wgsl` composed with the shared skeletons), each running a layer
     /// direction's whole time loop.
     pub kernels: [&'static str; 2],
     /// Colour of the cell's lines and swatches in charts, `[r, g, b]`.

@@ -479,7 +479,7 @@ fn dispatches_per_step_do_not_grow_with_the_length() {
             "{cell:?}: {} dispatches per step",
             counts[0]
         );
-        // Input projection, W_hhᵀ copy, forward loop, gather, head, dW_fc, d_features, scatter,
+        // Input projection, W_hh packing, forward loop, gather, head, dW_fc, d_features, scatter,
         // backward loop, dW_hh, db_hh, dW_ih + db_ih, clipping, Adam.
         assert_eq!(counts[0], 14, "{cell:?}");
         // Each further layer or direction adds a fixed number, not one per step either.

@@ -210,6 +210,7 @@ use unroll_core::gpu::kernels::col_sum::{ColSum, ColSumDims};
 use unroll_core::gpu::kernels::input_projection::{InputProjection, ProjectionDims};
 use unroll_core::gpu::kernels::last_step::{LastStep, LastStepDims};
 use unroll_core::gpu::kernels::onehot_weight_grad::{OnehotGradDims, OnehotWeightGrad};
+use unroll_core::gpu::kernels::pack_w_hh::{self, PackDims, PackWHh};
 use unroll_core::gpu::kernels::{Dispatch, SequenceDims};
 use unroll_core::math::cell::{backward_step, forward_step, StepCache, StepGrads, StepIn, StepOut};
 use unroll_core::math::layer::{Direction, LayerDirection, SeqDims, SeqInput};
@@ -231,8 +232,8 @@ fn row(buf: &[f32], slot: usize, b: usize, width: usize) -> &[f32] {
 }
 
 /// One whole-sequence kernel case: a cell at hidden size `hidden`, one direction, `[T, B, 2H]`
-/// outputs (two directions, so the column placement is checked too), `W_hh` and `b_hn` at
-/// offsets inside a larger parameter vector.
+/// outputs (two directions, so the column placement is checked too), `W_hh` and the in-loop
+/// hidden biases (GRU's `b_hn`) at offsets inside a larger parameter vector.
 #[derive(Clone, Copy, Debug)]
 struct SeqCase {
     cell: CellKind,
@@ -255,15 +256,16 @@ impl SeqCase {
     fn b_hn_at(&self) -> usize {
         W_HH_AT + self.gates() * self.hidden * self.hidden
     }
-    fn dims(&self) -> SequenceDims {
+    fn dims(&self, pass: CellPass) -> SequenceDims {
         let h = self.hidden;
+        let (rows_per_group, rows_per_lane, split) = self.layout.dims(pass);
         SequenceDims {
             batch: B as u32,
             hidden: h as u32,
             seq_len: T as u32,
-            rows_per_group: self.layout.rows_per_group as u32,
-            w_hh_offset: W_HH_AT as u32,
-            b_hn_offset: self.b_hn_at() as u32,
+            rows_per_group,
+            rows_per_lane,
+            split,
             nonlinearity: match self.nonlinearity {
                 Nonlinearity::Tanh => 0,
                 Nonlinearity::Relu => 1,
@@ -271,8 +273,20 @@ impl SeqCase {
             reverse: self.reverse as u32,
             out_stride: self.out_w() as u32,
             out_offset: if self.reverse { h as u32 } else { 0 },
-            rows_per_lane: self.layout.rows_per_lane as u32,
-            _pad: 0,
+            _pad: [0; 2],
+        }
+    }
+    /// What the host's `pack_w_hh` dispatch gets for this case: `b_hh` placed so that its
+    /// in-loop blocks (`hidden_bias_blocks..G`) start at `b_hn_at`.
+    fn pack_dims(&self) -> PackDims {
+        let spec = self.cell.spec();
+        PackDims {
+            hidden: self.hidden as u32,
+            gates: self.gates() as u32,
+            bias_from: spec.hidden_bias_blocks as u32,
+            w_hh_offset: W_HH_AT as u32,
+            b_hh_offset: (self.b_hn_at() - spec.hidden_bias_blocks * self.hidden) as u32,
+            _pad: [0; 3],
         }
     }
     /// Time processed at step `s` by sample `b`: `s` forward, `len − 1 − s` in reverse.
@@ -290,12 +304,14 @@ impl SeqCase {
     }
     fn tag(&self) -> String {
         format!(
-            "{:?} {:?} H={} R={} RI={} reverse={}",
+            "{:?} {:?} H={} R={} RI={} split={}/{} reverse={}",
             self.cell,
             self.nonlinearity,
             self.hidden,
             self.layout.rows_per_group,
             self.layout.rows_per_lane,
+            self.layout.forward_split,
+            self.layout.backward_split,
             self.reverse
         )
     }
@@ -324,8 +340,8 @@ fn times_w_hh(params: &[f32], d_gh: &[f32], hid: usize) -> Vec<f32> {
 }
 
 /// What the forward kernel writes: caches by step, output by time (`gate_cache` as the GPU
-/// lays it out: the gates, then the cached part of the step's extra cache), and the CPU step's
-/// own extra cache for the backward loop.
+/// lays it out: one vec4 per unit, the unit's gates, then the cached part of the step's extra
+/// cache), and the CPU step's own extra cache for the backward loop.
 struct SeqForward {
     h_cache: Vec<f32>,
     c_cache: Vec<f32>,
@@ -336,13 +352,18 @@ struct SeqForward {
 }
 
 /// Widths per (step, sample) of the CPU step's gates and extra cache (as `math::layer` sizes
-/// them) and of the GPU's gate cache.
+/// them) and of the GPU's gate cache (a vec4 per unit, when the cell has one).
 fn cache_widths(c: &SeqCase) -> (usize, usize, usize) {
     let spec = c.cell.spec();
     let has_gates = !spec.gates.is_empty();
     let gates = if has_gates { spec.blocks * c.hidden } else { 0 };
     let aux = if has_gates { c.hidden } else { 0 };
-    (gates, aux, spec.gate_cache_blocks * c.hidden)
+    let cache = if spec.gate_cache_blocks > 0 {
+        4 * c.hidden
+    } else {
+        0
+    };
+    (gates, aux, cache)
 }
 
 /// The CPU loop the forward kernel runs: the cell's step twin (`math::cell::forward_step`) at
@@ -413,9 +434,15 @@ fn reference_forward(
                 f.c_cache[next..][..hid].copy_from_slice(&cell);
             }
             if cw > 0 {
+                // Unit j's vec4: its gate k for k < G, then the extra cache's value of unit j.
                 let cache = &mut f.gate_cache[(s * B + b) * cw..][..cw];
-                cache[..gw].copy_from_slice(&f.gates[(s * B + b) * gw..][..gw]);
-                cache[gw..].copy_from_slice(&f.aux[(s * B + b) * aw..][..cw - gw]);
+                let gates = &f.gates[(s * B + b) * gw..][..gw];
+                let aux = &f.aux[(s * B + b) * aw..][..aw];
+                for j in 0..hid {
+                    for k in 0..spec.gate_cache_blocks {
+                        cache[4 * j + k] = if k < g { gates[k * hid + j] } else { aux[j] };
+                    }
+                }
             }
             f.h_cache[next..][..hid].copy_from_slice(&h);
             let out = c.out_range(t, b);
@@ -541,13 +568,8 @@ fn check_sequence_kernels(c: SeqCase, scale: f32, seed: u64) {
     c_cache[..B * hid].copy_from_slice(&c0);
     let zero_out = vec![0.0; T * B * c.out_w()];
     let gate_cache = vec![0.0; T * B * cache_widths(&c).2];
-    // The forward kernels read W_hhᵀ [H, G·H] (the host's copy).
-    let mut w_hh_t = vec![0.0f32; hid * g * hid];
-    for r in 0..g * hid {
-        for m in 0..hid {
-            w_hh_t[m * g * hid + r] = params[W_HH_AT + r * hid + m];
-        }
-    }
+    // Both kernels read W_hh and the in-loop biases as the host's pack_w_hh lays them out.
+    let packed: Vec<f32> = pack_w_hh::pack(&params, &c.pack_dims()).concat();
     let fwd = run_cell_kernel(
         &ctx,
         c.cell,
@@ -555,15 +577,15 @@ fn check_sequence_kernels(c: SeqCase, scale: f32, seed: u64) {
         |buffer| match buffer {
             CellBuffer::Xproj => f32_bytes(&xproj),
             CellBuffer::Lengths => u32_bytes(&LENGTHS),
-            CellBuffer::Params => f32_bytes(&params),
-            CellBuffer::WHhT => f32_bytes(&w_hh_t),
+            CellBuffer::WHhPacked => f32_bytes(&packed),
             CellBuffer::HCache => f32_bytes(&h_cache),
             CellBuffer::CCache => f32_bytes(&c_cache),
             CellBuffer::GateCache => f32_bytes(&gate_cache),
             CellBuffer::Output => f32_bytes(&zero_out),
+            CellBuffer::NoCCache | CellBuffer::NoGateCache => f32_bytes(&[0.0; 4]),
             other => panic!("the forward kernel binds {other:?}"),
         },
-        &[c.dims()],
+        &[c.dims(CellPass::Forward)],
     );
     let (h_gpu, c_gpu, gates_gpu, out_gpu) = (
         fwd.of(CellBuffer::HCache),
@@ -620,7 +642,7 @@ fn check_sequence_kernels(c: SeqCase, scale: f32, seed: u64) {
         CellPass::Backward,
         |buffer| match buffer {
             CellBuffer::Lengths => u32_bytes(&LENGTHS),
-            CellBuffer::Params => f32_bytes(&params),
+            CellBuffer::WHhPacked => f32_bytes(&packed),
             CellBuffer::HCache => f32_bytes(&want.h_cache),
             CellBuffer::CCache => f32_bytes(&want.c_cache),
             CellBuffer::GateCache => f32_bytes(&want.gate_cache),
@@ -628,9 +650,10 @@ fn check_sequence_kernels(c: SeqCase, scale: f32, seed: u64) {
             CellBuffer::DGates => f32_bytes(&d_gates_start),
             CellBuffer::DGatesStep => f32_bytes(&sentinel),
             CellBuffer::DState => f32_bytes(&d_state[..c.cell.state_blocks() * B * hid]),
+            CellBuffer::NoCCache | CellBuffer::NoGateCache => f32_bytes(&[0.0; 4]),
             other => panic!("the backward kernel binds {other:?}"),
         },
-        &[c.dims()],
+        &[c.dims(CellPass::Backward)],
     );
     let (d_gates, d_gates_step, d_state_gpu) = (
         back.of(CellBuffer::DGates),
@@ -672,7 +695,7 @@ fn sequence_kernels_match_cpu_loops() {
                         nonlinearity,
                         hidden,
                         reverse,
-                        layout: SequenceLayout::for_hidden(hidden),
+                        layout: SequenceLayout::for_hidden(hidden, false),
                     };
                     check_sequence_kernels(c, 3.0, 21);
                 }
@@ -684,13 +707,30 @@ fn sequence_kernels_match_cpu_loops() {
 /// The layouts agree with the CPU (B = 5 rows): one row per workgroup and invocation; rows
 /// per workgroup or per invocation that do not divide the batch (the last workgroup or the last
 /// invocation owns fewer rows); several slots of invocations with a partial last slot; more rows
-/// per invocation than the batch has. Hidden sizes 3 and 7 (padded rows) and 128.
+/// per invocation than the batch has; two parts per slot (the forward's rows shared out, BPTT's
+/// product summed in two halves), with one slot or, at small hidden sizes, several. Hidden sizes
+/// 3 and 7 (padded rows) and 128.
 #[test]
 fn sequence_kernels_agree_across_workgroup_layouts() {
-    let layouts = [(1, 1), (2, 2), (4, 2), (3, 2), (5, 3), (5, 8), (2, 1)];
+    let layouts = [
+        (1, 1, 1),
+        (2, 2, 1),
+        (4, 2, 1),
+        (3, 2, 1),
+        (5, 3, 1),
+        (5, 8, 1),
+        (2, 1, 1),
+        (1, 1, 2),
+        (4, 4, 2),
+        (3, 8, 2),
+        (5, 8, 2),
+    ];
+    // Two parts of two or three slots: only where 2·slots·H ≤ 256.
+    let small_h_layouts = [(5, 3, 2), (4, 2, 2), (5, 2, 2)];
     for cell in CellKind::ALL {
         for hidden in [3, H, 128] {
-            for (rows_per_group, rows_per_lane) in layouts {
+            let extra: &[(usize, usize, usize)] = if hidden < 64 { &small_h_layouts } else { &[] };
+            for &(rows_per_group, rows_per_lane, split) in layouts.iter().chain(extra) {
                 let c = SeqCase {
                     cell,
                     nonlinearity: Nonlinearity::Tanh,
@@ -699,6 +739,8 @@ fn sequence_kernels_agree_across_workgroup_layouts() {
                     layout: SequenceLayout {
                         rows_per_group,
                         rows_per_lane,
+                        forward_split: split,
+                        backward_split: split,
                     },
                 };
                 check_sequence_kernels(c, 3.0, 22);
@@ -717,7 +759,7 @@ fn sequence_kernels_saturate_without_nan() {
                 nonlinearity: Nonlinearity::Tanh,
                 hidden: H,
                 reverse: false,
-                layout: SequenceLayout::for_hidden(H),
+                layout: SequenceLayout::for_hidden(H, false),
             };
             check_sequence_kernels(c, scale, 23);
         }
@@ -735,47 +777,146 @@ fn sequence_kernels_refuse_layouts_over_a_workgroup() {
         seq_len: 3,
         rows_per_group: 1,
         rows_per_lane: 1,
+        split: 1,
         ..Default::default()
     };
     let err = CellSequence::workgroups(&dims, 65535).unwrap_err();
     assert!(err.to_string().contains("257"), "{err}");
     let refused = [
-        (129, 2, 1),  // 2 slots of 129 invocations
-        (128, 16, 8), // 16 rows of 128 units overflow workgroup memory
-        (126, 9, 8),  // 9 rows of 126 units padded to 128 floats overflow it too
-        (1, 9, 9),    // 9 rows per invocation
-        (64, 2, 0),   // no rows per invocation
+        (129, 2, 1, 1),  // 2 slots of 129 invocations
+        (128, 16, 8, 1), // 16 rows of 128 units overflow workgroup memory
+        (126, 9, 8, 1),  // 9 rows of 126 units padded to 128 floats overflow it too
+        (1, 9, 9, 1),    // 9 rows per invocation
+        (64, 2, 0, 1),   // no rows per invocation
+        (128, 2, 1, 2),  // 2 parts of 2 slots of 128 invocations
+        (64, 8, 8, 3),   // 3 parts
+        (64, 8, 8, 0),   // no part
     ];
-    for (hidden, rows_per_group, rows_per_lane) in refused {
+    for (hidden, rows_per_group, rows_per_lane, split) in refused {
         let d = SequenceDims {
             hidden,
             rows_per_group,
             rows_per_lane,
+            split,
             ..dims
         };
         let fits = CellSequence::workgroups(&d, 65535);
         assert!(
             fits.is_err(),
-            "H={hidden} R={rows_per_group} RI={rows_per_lane}: {fits:?}"
+            "H={hidden} R={rows_per_group} RI={rows_per_lane} split={split}: {fits:?}"
         );
     }
-    let ok = |hidden, rows_per_group, rows_per_lane| {
+    let ok = |hidden, rows_per_group, rows_per_lane, split| {
         let d = SequenceDims {
             hidden,
             rows_per_group,
             rows_per_lane,
+            split,
             ..dims
         };
         CellSequence::workgroups(&d, 65535).unwrap()
     };
-    assert_eq!(ok(128, 2, 1), [10, 1, 1]);
-    assert_eq!(ok(128, 8, 8), [3, 1, 1]);
-    assert_eq!(ok(7, 128, 8), [1, 1, 1]);
-    assert_eq!(ok(125, 8, 8), [3, 1, 1]); // rows padded to 128 floats: 8·128 fits
+    assert_eq!(ok(128, 2, 1, 1), [10, 1, 1]);
+    assert_eq!(ok(128, 8, 8, 1), [3, 1, 1]);
+    assert_eq!(ok(128, 8, 8, 2), [3, 1, 1]);
+    assert_eq!(ok(7, 128, 8, 1), [1, 1, 1]);
+    assert_eq!(ok(125, 8, 8, 2), [3, 1, 1]); // rows padded to 128 floats: 8·128 fits
     for hidden in 1..=256 {
-        let l = SequenceLayout::for_hidden(hidden);
-        assert!(l.check(hidden).is_ok(), "default at H={hidden}: {l:?}");
+        for cpu_adapter in [false, true] {
+            let l = SequenceLayout::for_hidden(hidden, cpu_adapter);
+            assert!(l.check(hidden).is_ok(), "default at H={hidden}: {l:?}");
+            // On a GPU the default keeps every invocation busy in both passes at the hidden
+            // sizes that divide the workgroup; on a CPU adapter the parts would only add work.
+            let busy = |split: usize| split * l.rows_per_group.div_ceil(l.rows_per_lane) * hidden;
+            if cpu_adapter {
+                assert_eq!((l.forward_split, l.backward_split), (1, 1), "H={hidden}");
+            } else if hidden.is_power_of_two() && hidden >= 4 {
+                assert_eq!(busy(l.backward_split), 256, "H={hidden}: {l:?}");
+                assert_eq!(busy(l.forward_split), 256, "H={hidden}: {l:?}");
+            }
+        }
     }
+    assert_eq!(
+        SequenceLayout::for_hidden(128, false),
+        SequenceLayout {
+            rows_per_group: 8,
+            rows_per_lane: 8,
+            forward_split: 2,
+            backward_split: 2
+        }
+    );
+    assert_eq!(
+        SequenceLayout::for_hidden(128, true),
+        SequenceLayout {
+            forward_split: 1,
+            backward_split: 1,
+            ..SequenceLayout::for_hidden(128, false)
+        }
+    );
+    assert_eq!(SequenceLayout::for_hidden(256, false).backward_split, 1);
+}
+
+/// `pack_w_hh` against its CPU twin for every cell at hidden sizes 1, 3, 7 and 128, and a few
+/// entries of the layout by hand (GRU, H = 3, `W_hh[r, m] = 100·r + m`, `b_hh[r] = −r`): the
+/// forward's vec4 of (m4 = 0, unit 1, gate n) is row 7 of `W_hh`, the in-loop bias of unit 1
+/// is `b_hn[1]` in component 2, BPTT's vec4 of (rows 4..8, unit 2) is column 2, and what lies
+/// past the matrix is 0. A copy, so equal to the bit.
+#[test]
+fn pack_w_hh_matches_cpu_twin_and_layout() {
+    let ctx = context();
+    let mut r = rng(31);
+    for cell in CellKind::ALL {
+        for hidden in [1usize, 3, H, 128] {
+            let c = SeqCase {
+                cell,
+                nonlinearity: Nonlinearity::Tanh,
+                hidden,
+                reverse: false,
+                layout: SequenceLayout::for_hidden(hidden, false),
+            };
+            let params = random_vec(&mut r, c.b_hn_at() + hidden + 2, 1.0);
+            let d = c.pack_dims();
+            let want: Vec<f32> = pack_w_hh::pack(&params, &d).concat();
+            let out = run_kernel::<PackWHh>(
+                &ctx,
+                &[f32_bytes(&params), f32_bytes(&vec![9.0; want.len()])],
+                &[d],
+            );
+            assert_eq!(out[1], want, "{cell:?} H={hidden}");
+        }
+    }
+    let (h, g) = (3usize, 3usize);
+    let mut params: Vec<f32> = (0..g * h * h)
+        .map(|i| (100 * (i / h) + i % h) as f32)
+        .collect();
+    params.extend((0..g * h).map(|r| -(r as f32)));
+    let d = PackDims {
+        hidden: h as u32,
+        gates: g as u32,
+        bias_from: 2,
+        w_hh_offset: 0,
+        b_hh_offset: (g * h * h) as u32,
+        _pad: [0; 3],
+    };
+    let len = pack_w_hh::packed_len(h, g);
+    assert_eq!(len, 9 + 3 + 9);
+    let out = &run_kernel::<PackWHh>(
+        &ctx,
+        &[f32_bytes(&params), f32_bytes(&vec![9.0; 4 * len])],
+        &[d],
+    )[1];
+    let vec4 = |i: usize| &out[4 * i..4 * i + 4];
+    assert_eq!(vec4(5), [700.0, 701.0, 702.0, 0.0]); // (m4 0, j 1, gate 2): W_hh[2·3 + 1, 0..3]
+    assert_eq!(vec4(pack_w_hh::bias_at(h, g) + 1), [0.0, 0.0, -7.0, 0.0]);
+    assert_eq!(
+        vec4(pack_w_hh::cols_at(h, g) + 3 + 2),
+        [402.0, 502.0, 602.0, 702.0]
+    );
+    assert_eq!(
+        vec4(pack_w_hh::cols_at(h, g) + 6 + 2),
+        [802.0, 0.0, 0.0, 0.0]
+    );
+    assert_eq!(out, &pack_w_hh::pack(&params, &d).concat());
 }
 
 /// Random `[B, T]` tokens (0 at padding) for [`LENGTHS`] over a vocabulary of `vocab`.
@@ -1310,16 +1451,19 @@ fn two_dimensional_grid_covers_large_arrays() {
     );
 }
 
-/// Each cell's descriptor names the WGSL kernels its GPU path runs, and its sequence kernels'
-/// bindings follow from the descriptor (no adapter needed).
+/// Each cell's descriptor names the WGSL kernels its GPU path runs; every cell's sequence
+/// kernels have the same bindings (one skeleton per pass), and the descriptor decides which
+/// buffer fills each: a placeholder of its own where the cell has no cell state or gate cache,
+/// and the state cache BPTT reads (no adapter needed).
 #[test]
 fn cell_descriptors_name_their_kernels_and_bindings() {
-    use unroll_core::gpu::kernels::cell_sequence::{accesses, kernel_name};
+    use unroll_core::gpu::kernels::cell_sequence::{accesses, bindings, kernel_name};
     use unroll_core::gpu::kernels::Access::{Read as R, ReadWrite as W};
+    use CellBuffer::*;
     let expected = |cell: CellKind| match cell {
-        CellKind::Rnn => (vec![R, R, R, W, W], vec![R, R, R, R, W, W, W]),
-        CellKind::Lstm => (vec![R, R, R, W, W, W, W], vec![R, R, R, R, R, W, W, W]),
-        CellKind::Gru => (vec![R, R, R, R, W, W, W], vec![R, R, R, R, R, W, W, W]),
+        CellKind::Rnn => ([HCache, NoCCache, NoGateCache], [HCache, NoGateCache]),
+        CellKind::Lstm => ([HCache, CCache, GateCache], [CCache, GateCache]),
+        CellKind::Gru => ([HCache, NoCCache, GateCache], [HCache, GateCache]),
     };
     for cell in CellKind::ALL {
         let spec = cell.spec();
@@ -1331,8 +1475,36 @@ fn cell_descriptors_name_their_kernels_and_bindings() {
             kernel_name(spec, CellPass::Backward),
             format!("{}_backward", spec.key)
         );
-        let (forward, backward) = expected(cell);
-        assert_eq!(accesses(spec, CellPass::Forward), forward, "{cell:?}");
-        assert_eq!(accesses(spec, CellPass::Backward), backward, "{cell:?}");
+        assert_eq!(accesses(spec, CellPass::Forward), [R, R, R, W, W, W, W]);
+        assert_eq!(accesses(spec, CellPass::Backward), [R, R, R, R, R, W, W, W]);
+        let names = |pass| -> Vec<CellBuffer> {
+            bindings(spec, pass).into_iter().map(|(b, _)| b).collect()
+        };
+        let ([h, c, gates], [state, cached]) = expected(cell);
+        assert_eq!(
+            names(CellPass::Forward),
+            [Xproj, Lengths, WHhPacked, h, c, gates, Output],
+            "{cell:?}"
+        );
+        assert_eq!(
+            names(CellPass::Backward),
+            [Lengths, WHhPacked, state, cached, DOutput, DGates, DGatesStep, DState],
+            "{cell:?}"
+        );
+        // WebGPU refuses one buffer at two writable bindings of a dispatch (Dawn checks it,
+        // native wgpu does not): each writable binding names a buffer of its own.
+        for pass in CellPass::BOTH {
+            let writable: Vec<CellBuffer> = bindings(spec, pass)
+                .into_iter()
+                .filter(|(_, a)| *a == W)
+                .map(|(b, _)| b)
+                .collect();
+            for (i, b) in writable.iter().enumerate() {
+                assert!(
+                    !writable[i + 1..].contains(b),
+                    "{cell:?} {pass:?}: {b:?} twice"
+                );
+            }
+        }
     }
 }

@@ -9,7 +9,10 @@ use std::path::Path;
 
 use naga::valid::{Capabilities, ValidationFlags, Validator};
 use unroll_core::gpu::kernels::{kernel_infos, Access};
-use unroll_core::gpu::shader_source::{KernelSource, KERNELS, PRELUDE, PRELUDE_FILE};
+use unroll_core::gpu::shader_source::{
+    kernel, KernelSource, KERNELS, PRELUDE, PRELUDE_FILE, SEQUENCE_SKELETONS,
+};
+use unroll_core::math::cell::CellKind;
 
 /// `maxStorageBuffersPerShaderStage` (WebGPU default).
 const MAX_STORAGE_BUFFERS: usize = 8;
@@ -24,10 +27,10 @@ fn shaders_dir() -> std::path::PathBuf {
 
 fn parse(k: &KernelSource) -> (naga::Module, naga::valid::ModuleInfo) {
     let module = naga::front::wgsl::parse_str(k.source)
-        .unwrap_or_else(|e| panic!("{}: {}", k.file, e.emit_to_string(k.source)));
+        .unwrap_or_else(|e| panic!("{}: {}", k.name, e.emit_to_string(k.source)));
     let info = Validator::new(ValidationFlags::all(), Capabilities::default())
         .validate(&module)
-        .unwrap_or_else(|e| panic!("{}: {}", k.file, e.emit_to_string(k.source)));
+        .unwrap_or_else(|e| panic!("{}: {}", k.name, e.emit_to_string(k.source)));
     (module, info)
 }
 
@@ -39,27 +42,76 @@ fn registry_covers_every_shader_file() {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|n| n.ends_with(".wgsl"))
         .collect();
-    let mut registered: BTreeSet<String> = KERNELS.iter().map(|k| k.file.to_string()).collect();
+    let names: BTreeSet<&str> = KERNELS.iter().map(|k| k.name).collect();
+    assert_eq!(names.len(), KERNELS.len(), "a kernel is registered twice");
+    let mut used: BTreeSet<String> = KERNELS
+        .iter()
+        .flat_map(|k| k.files.iter().map(|f| f.to_string()))
+        .collect();
+    used.insert(PRELUDE_FILE.to_string());
     assert_eq!(
-        registered.len(),
-        KERNELS.len(),
-        "a kernel is registered twice"
-    );
-    registered.insert(PRELUDE_FILE.to_string());
-    assert_eq!(
-        on_disk, registered,
-        "shaders/*.wgsl and gpu::shader_source::KERNELS differ"
+        on_disk, used,
+        "shaders/*.wgsl and the files gpu::shader_source::KERNELS compose differ"
     );
 }
 
+/// Each kernel is the prelude and its files, each after a newline. A plain kernel is one file
+/// named after it with an entry point of that name; a cell's kernel `<cell>_<pass>` is the
+/// cell's part `<cell>.wgsl` and the skeleton `sequence_<pass>.wgsl`, whose entry point it uses.
 #[test]
-fn composed_sources_are_prelude_plus_file() {
+fn composed_sources_are_prelude_plus_files() {
     let prelude = std::fs::read_to_string(shaders_dir().join(PRELUDE_FILE)).unwrap();
     assert_eq!(prelude, PRELUDE);
     for k in KERNELS {
-        let body = std::fs::read_to_string(shaders_dir().join(k.file)).unwrap();
-        assert_eq!(k.source, format!("{prelude}\n{body}"), "{}", k.file);
-        assert_eq!(k.file, format!("{}.wgsl", k.name));
+        let mut composed = prelude.clone();
+        for f in k.files {
+            composed.push('\n');
+            composed.push_str(&std::fs::read_to_string(shaders_dir().join(f)).unwrap());
+        }
+        assert_eq!(k.source, composed, "{}", k.name);
+        let last = k.files.last().expect("a kernel has a file");
+        assert_eq!(format!("{}.wgsl", k.entry), *last, "{}", k.name);
+        match k.files {
+            [only] => assert_eq!(*only, format!("{}.wgsl", k.name)),
+            [part, skeleton] => {
+                let (cell, pass) = k.name.rsplit_once('_').expect("<cell>_<pass>");
+                assert_eq!(*part, format!("{cell}.wgsl"));
+                assert_eq!(*skeleton, format!("sequence_{pass}.wgsl"));
+                assert!(SEQUENCE_SKELETONS.contains(&k.entry), "{}", k.name);
+            }
+            other => panic!("{}: unexpected files {other:?}", k.name),
+        }
+    }
+}
+
+/// Every cell's kernels are registered under the descriptor's names, composed of the cell's
+/// part and the two skeletons, and the part's constants are the descriptor's (gate blocks,
+/// cell state, gate cache), which the host uses to bind and size the kernels' buffers.
+#[test]
+fn cell_parts_match_their_descriptors() {
+    for cell in CellKind::ALL {
+        let spec = cell.spec();
+        let part_file = format!("{}.wgsl", spec.key);
+        for (name, skeleton) in spec.kernels.iter().zip(SEQUENCE_SKELETONS) {
+            let k = kernel(name).unwrap_or_else(|| panic!("{name} is not registered"));
+            let skeleton_file = format!("{skeleton}.wgsl");
+            assert_eq!(k.files, [part_file.as_str(), skeleton_file.as_str()]);
+        }
+        let part = std::fs::read_to_string(shaders_dir().join(&part_file)).unwrap();
+        for line in [
+            format!("const GATES: u32 = {}u;", spec.blocks),
+            format!("const HAS_CELL_STATE: bool = {};", spec.has_cell_state),
+            format!(
+                "const HAS_GATE_CACHE: bool = {};",
+                spec.gate_cache_blocks > 0
+            ),
+        ] {
+            assert!(part.contains(&line), "{part_file} lacks {line:?}");
+        }
+        assert!(
+            spec.gate_cache_blocks <= 4,
+            "{part_file}: one vec4 per unit"
+        );
     }
 }
 
@@ -78,22 +130,18 @@ fn every_kernel_validates_within_webgpu_default_limits() {
             module.entry_points.len(),
             1,
             "{}: one entry point per file",
-            k.file
+            k.name
         );
         for (i, ep) in module.entry_points.iter().enumerate() {
-            assert_eq!(
-                ep.name, k.name,
-                "{}: entry point named after the file",
-                k.file
-            );
+            assert_eq!(ep.name, k.entry, "{}: entry point", k.name);
             assert_eq!(ep.stage, naga::ShaderStage::Compute);
             let invocations: u32 = ep.workgroup_size.iter().product();
             assert!(
                 invocations <= MAX_INVOCATIONS,
                 "{}: {invocations} invocations per workgroup",
-                k.file
+                k.name
             );
-            assert!(ep.workgroup_size[2] <= 64, "{}: workgroup z > 64", k.file);
+            assert!(ep.workgroup_size[2] <= 64, "{}: workgroup z > 64", k.name);
             let uses = info.get_entry_point(i);
             let mut storage: Vec<(u32, Access)> = Vec::new();
             let mut uniform: Vec<(u32, u32)> = Vec::new();
@@ -106,7 +154,7 @@ fn every_kernel_validates_within_webgpu_default_limits() {
                 match var.space {
                     naga::AddressSpace::Storage { access } => {
                         let b = var.binding.as_ref().expect("storage binding");
-                        assert_eq!(b.group, 0, "{}: everything in group 0", k.file);
+                        assert_eq!(b.group, 0, "{}: everything in group 0", k.name);
                         let a = if access.contains(naga::StorageAccess::STORE) {
                             Access::ReadWrite
                         } else {
@@ -125,20 +173,20 @@ fn every_kernel_validates_within_webgpu_default_limits() {
             assert!(
                 storage.len() <= MAX_STORAGE_BUFFERS,
                 "{}: {} storage buffers",
-                k.file,
+                k.name,
                 storage.len()
             );
             assert!(
                 workgroup_bytes <= MAX_WORKGROUP_BYTES,
                 "{}: {workgroup_bytes} bytes of workgroup memory",
-                k.file
+                k.name
             );
             // Binding 0 is the uniform, matching the Rust twin's size.
             assert_eq!(
                 uniform,
                 vec![(0, rust.uniform_size as u32)],
                 "{}: uniform at binding 0 with the Rust struct's size",
-                k.file
+                k.name
             );
             storage.sort_by_key(|(b, _)| *b);
             let expected: Vec<(u32, Access)> = rust
@@ -150,7 +198,7 @@ fn every_kernel_validates_within_webgpu_default_limits() {
             assert_eq!(
                 storage, expected,
                 "{}: storage bindings (number, access) differ from the Rust layout",
-                k.file
+                k.name
             );
             println!(
                 "{:<26} workgroup {:?} storage {} workgroup memory {} B",
@@ -167,11 +215,13 @@ fn every_kernel_validates_within_webgpu_default_limits() {
 /// their dispatches and checks their layouts with them.
 #[test]
 fn sequence_layout_constants_match_the_host() {
-    use unroll_core::gpu::kernels::{ROWS_PER_LANE_MAX, SEQ_ROWS_UNITS, WG_SEQ};
+    use unroll_core::gpu::kernels::{ROWS_PER_LANE_MAX, SEQ_ROWS_UNITS, SPLIT_MAX, WG_SEQ};
     for (name, value) in [
         ("WG_SEQ", WG_SEQ),
         ("ROWS_PER_LANE_MAX", ROWS_PER_LANE_MAX),
+        ("SPLIT_MAX", SPLIT_MAX),
         ("SEQ_ROWS_UNITS", SEQ_ROWS_UNITS),
+        ("SEQ_SHARED_FLOATS", 4 * SEQ_ROWS_UNITS),
     ] {
         let line = format!("const {name}: u32 = {value}u;");
         assert!(PRELUDE.contains(&line), "{PRELUDE_FILE} lacks {line:?}");

@@ -15,14 +15,6 @@ fn config(s: &LessonState) -> Option<&ParallelConfig> {
     }
 }
 
-fn cell_name(cell: CellKind) -> &'static str {
-    match cell {
-        CellKind::Rnn => "RNN",
-        CellKind::Lstm => "LSTM",
-        CellKind::Gru => "GRU",
-    }
-}
-
 fn ask(s: &LessonState, lang: Lang) -> String {
     let Some(c) = config(s) else {
         return String::new();
@@ -42,7 +34,7 @@ fn ask(s: &LessonState, lang: Lang) -> String {
 }
 
 fn options(cell: CellKind, lang: Lang) -> [String; 3] {
-    let c = cell_name(cell);
+    let c = cell.spec().name;
     match lang {
         Lang::En => [
             format!("the recurrent cell ({c})"),
@@ -69,7 +61,7 @@ fn reveal(s: &LessonState, lang: Lang) -> Option<Reveal> {
     let Answer::Choice(i) = answer else {
         return None;
     };
-    let name = cell_name(c.cell);
+    let name = c.cell.spec().name;
     let (r0, r1) = a.recurrent;
     let (a0, a1) = a.all_pairs;
     let why = match lang {

@@ -6,20 +6,11 @@ use leptos::prelude::*;
 use unroll_core::config::lessons::{LessonState, ShapesConfig};
 use unroll_core::config::Lang;
 use unroll_core::lessons::checkpoints::{shapes_seq_len, Answer};
-use unroll_core::math::params::CellKind;
 
 fn config(s: &LessonState) -> Option<&ShapesConfig> {
     match s {
         LessonState::Shapes(c) => Some(c),
         _ => None,
-    }
-}
-
-fn module(cell: CellKind) -> &'static str {
-    match cell {
-        CellKind::Rnn => "nn.RNN",
-        CellKind::Lstm => "nn.LSTM",
-        CellKind::Gru => "nn.GRU",
     }
 }
 
@@ -36,7 +27,7 @@ fn ask(s: &LessonState, lang: Lang) -> String {
     let Some(c) = config(s) else {
         return String::new();
     };
-    let (m, t, o) = (module(c.cell), c.seq_len, other(c.seq_len));
+    let (m, t, o) = (c.cell.spec().torch_class, c.seq_len, other(c.seq_len));
     match lang {
         Lang::En => format!("This {m} reads sequences of seq_len T = {t}. At T = {o}, does its parameter count change?"),
         Lang::Zh => format!("这个 {m} 读取 seq_len 为 T = {t} 的序列。改为 T = {o} 时，参数量会变吗？"),
@@ -104,6 +95,7 @@ pub fn ShapesCheckpoints(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use unroll_core::math::params::CellKind;
 
     #[test]
     fn the_reveal_follows_the_state() {

@@ -1,35 +1,39 @@
-//! The cells' sequence kernels, `shaders/<cell>_forward.wgsl` and `<cell>_backward.wgsl`:
-//! one dispatch runs one (layer, direction) over the whole sequence, forward or back through
-//! time. Every cell shares this host code: the kernel's name is the descriptor's
-//! [`CellSpec::kernels`] entry and its storage bindings follow from the descriptor's fields.
-//! CPU twins: `math::layer::LayerDirection::forward` / `backward` with the cell's
-//! [`crate::math::cell::Cell`] implementation.
+//! The cells' whole-sequence kernels, `<cell>_forward` and `<cell>_backward`: one dispatch runs
+//! one (layer, direction) over the whole sequence, forward or back through time. Each is one
+//! skeleton every cell shares (`shaders/sequence_forward.wgsl`, `sequence_backward.wgsl`)
+//! composed with the cell's part (`shaders/<cell>.wgsl`, its arithmetic; see
+//! [`crate::gpu::shader_source`]), so every cell has the same bindings and shares this host
+//! code: the kernel's name is the descriptor's [`CellSpec::kernels`] entry, and where a cell
+//! lacks a buffer (a cell state, a gate cache) a placeholder is bound that its kernel never
+//! reads or writes (one per binding: WebGPU refuses one buffer at two writable bindings). CPU twins: `math::layer::LayerDirection::forward` / `backward` with the
+//! cell's [`crate::math::cell::Cell`] implementation.
 //!
 //! Layout ([`SequenceDims`], [`SequenceLayout`]): a workgroup of [`WG_SEQ`] invocations owns
 //! `rows_per_group` (R) whole batch rows; invocation `slot·H + j` owns hidden unit `j` of
 //! `rows_per_lane` (RI) consecutive rows, so each element of `W_hh` it loads from storage serves
 //! RI rows (RI accumulators per gate in registers); the state (forward) or the gate gradients
 //! (backward) of the R rows live in workgroup memory between steps. Batch rows do not interact
-//! in the recurrence, so no workgroup ever waits for another.
+//! in the recurrence, so no workgroup ever waits for another. Where that leaves invocations idle
+//! (`⌈R/RI⌉·H < 256`), two parts can share each slot's work: the forward gives each part a
+//! share of the slot's rows, BPTT a share of its `G·H`-long product ([`SequenceLayout::dims`]).
 //!
 //! Storage bindings (1.., in this order; buffers by step `s` or by time `t` as in
 //! [`SequenceDims`]; G = [`CellSpec::blocks`]):
-//! - **forward** reads `xproj [T, B, G·H]` (by time), `lengths [B]`, `params` when some
-//!   hidden-bias blocks stay inside the loop (`hidden_bias_blocks < blocks`: the GRU's `b_hn`,
-//!   at `SequenceDims::b_hn_offset`) and `w_hh_t [H, G·H]` (`W_hhᵀ`, so that neighbouring units
-//!   read neighbouring addresses); it writes `h_cache [T+1, B, H]` (by step, slot 0 = h0),
-//!   `c_cache [T+1, B, H]` (with a cell state), `gate_cache [T, B, gate_cache_blocks·H]` (by
-//!   step, when `gate_cache_blocks > 0`) and `output [T, B, D·H]` (by time).
-//! - **backward** reads `lengths`, `params` (`W_hh` at `SequenceDims::w_hh_offset`, by
-//!   columns), the cache of the state its derivative needs (`c_cache` for a cell with a cell
-//!   state, whose `h = o ⊙ tanh c` comes from `c` and the cached gates; else `h_cache`),
-//!   `gate_cache` (when cached) and `d_output [T, B, D·H]`; it writes `d_gates [T, B, G·H]` (by
-//!   time: input side), `d_gates_step [T, B, G·H]` (by step: hidden side, apart from `d_gates`
-//!   when `separate_hidden_grad`) and `d_state [state blocks, B, H]` (∂L/∂ final state in,
-//!   ∂L/∂ initial state out).
+//! - **forward** reads `xproj [T, B, G·H]` (by time), `lengths [B]` and `w_hh_packed`
+//!   (`W_hh` and the in-loop hidden biases as `pack_w_hh` lays them out); it writes
+//!   `h_cache [T+1, B, H]` (by step, slot 0 = h0), `c_cache [T+1, B, H]` (cells with a cell
+//!   state), `gate_cache [T, B, H]` of vec4 (by step; cells with `gate_cache_blocks > 0`) and
+//!   `output [T, B, D·H]` (by time).
+//! - **backward** reads `lengths`, `w_hh_packed`, the cache of the state its derivative needs
+//!   (`c_cache` for a cell with a cell state, whose `h = o ⊙ tanh c` comes from `c` and the
+//!   cached gates; else `h_cache`), `gate_cache` and `d_output [T, B, D·H]`; it writes
+//!   `d_gates [T, B, G·H]` (by time: input side), `d_gates_step [T, B, G·H]` (by step: hidden
+//!   side, apart from `d_gates` when `separate_hidden_grad`) and `d_state [state blocks, B, H]`
+//!   (∂L/∂ final state in, ∂L/∂ initial state out).
 
 use super::{
-    tiles, Access, Dispatch, Kernel, SequenceDims, ROWS_PER_LANE_MAX, SEQ_ROWS_UNITS, WG_SEQ,
+    tiles, Access, Dispatch, Kernel, SequenceDims, ROWS_PER_LANE_MAX, SEQ_ROWS_UNITS, SPLIT_MAX,
+    WG_SEQ,
 };
 use crate::gpu::context::GpuContext;
 use crate::gpu::error::GpuError;
@@ -56,15 +60,14 @@ pub enum CellBuffer {
     Xproj,
     /// `lengths [B]` (u32).
     Lengths,
-    /// The flat parameters.
-    Params,
-    /// `w_hh_t [H, G·H]`: `W_hhᵀ`.
-    WHhT,
+    /// `w_hh_packed`: `W_hh` and the in-loop hidden biases in vec4 blocks
+    /// ([`super::pack_w_hh`]).
+    WHhPacked,
     /// `h_cache [T+1, B, H]`.
     HCache,
     /// `c_cache [T+1, B, H]`.
     CCache,
-    /// `gate_cache [T, B, gate_cache_blocks·H]`.
+    /// `gate_cache [T, B, H]` of vec4.
     GateCache,
     /// `output [T, B, D·H]`.
     Output,
@@ -76,44 +79,50 @@ pub enum CellBuffer {
     DGatesStep,
     /// `d_state [state blocks, B, H]`.
     DState,
+    /// Bound at `c_cache` for a cell without a cell state; never read or written (any small
+    /// buffer).
+    NoCCache,
+    /// Bound at `gate_cache` for a cell without a gate cache; never read or written (any small
+    /// buffer other than [`CellBuffer::NoCCache`]'s: WebGPU refuses one buffer at two
+    /// writable bindings of a dispatch, even unused).
+    NoGateCache,
 }
 
 /// The storage bindings 1.. of `cell`'s `pass` kernel, in binding order.
 pub fn bindings(cell: &CellSpec, pass: CellPass) -> Vec<(CellBuffer, Access)> {
     use Access::{Read, ReadWrite};
     use CellBuffer::*;
-    let has_gate_cache = cell.gate_cache_blocks > 0;
-    let mut out = Vec::with_capacity(9);
+    let c_cache = if cell.has_cell_state {
+        CCache
+    } else {
+        NoCCache
+    };
+    let gate_cache = if cell.gate_cache_blocks > 0 {
+        GateCache
+    } else {
+        NoGateCache
+    };
     match pass {
-        CellPass::Forward => {
-            out.extend([(Xproj, Read), (Lengths, Read)]);
-            if cell.hidden_bias_blocks < cell.blocks {
-                out.push((Params, Read));
-            }
-            out.extend([(WHhT, Read), (HCache, ReadWrite)]);
-            if cell.has_cell_state {
-                out.push((CCache, ReadWrite));
-            }
-            if has_gate_cache {
-                out.push((GateCache, ReadWrite));
-            }
-            out.push((Output, ReadWrite));
-        }
-        CellPass::Backward => {
-            out.extend([(Lengths, Read), (Params, Read)]);
-            out.push((if cell.has_cell_state { CCache } else { HCache }, Read));
-            if has_gate_cache {
-                out.push((GateCache, Read));
-            }
-            out.extend([
-                (DOutput, Read),
-                (DGates, ReadWrite),
-                (DGatesStep, ReadWrite),
-                (DState, ReadWrite),
-            ]);
-        }
+        CellPass::Forward => vec![
+            (Xproj, Read),
+            (Lengths, Read),
+            (WHhPacked, Read),
+            (HCache, ReadWrite),
+            (c_cache, ReadWrite),
+            (gate_cache, ReadWrite),
+            (Output, ReadWrite),
+        ],
+        CellPass::Backward => vec![
+            (Lengths, Read),
+            (WHhPacked, Read),
+            (if cell.has_cell_state { CCache } else { HCache }, Read),
+            (gate_cache, Read),
+            (DOutput, Read),
+            (DGates, ReadWrite),
+            (DGatesStep, ReadWrite),
+            (DState, ReadWrite),
+        ],
     }
-    out
 }
 
 /// The accesses of [`bindings`] alone.
@@ -129,13 +138,20 @@ pub fn kernel_name(cell: &CellSpec, pass: CellPass) -> &'static str {
     }
 }
 
-/// How the whole-sequence kernels split the batch: rows per workgroup and rows per invocation.
+/// How the whole-sequence kernels split the batch: rows per workgroup, rows per invocation, and
+/// how many parts share each slot's work on otherwise idle invocations, per pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SequenceLayout {
     /// Batch rows per workgroup R.
     pub rows_per_group: usize,
     /// Batch rows per invocation RI: each weight an invocation loads serves this many rows.
     pub rows_per_lane: usize,
+    /// Parts sharing each slot of the forward (1..=[`SPLIT_MAX`]): `forward_split` times the
+    /// slots, each with `⌈RI/forward_split⌉` rows, so each weight load serves fewer rows.
+    pub forward_split: usize,
+    /// Parts sharing each slot of BPTT (1..=[`SPLIT_MAX`]): its `G·H`-long product summed in
+    /// `backward_split` shares, added up through workgroup memory (the same loads in all).
+    pub backward_split: usize,
 }
 
 /// Rows per invocation of the default layout (chosen by the measurements in `docs/bench.md`,
@@ -146,17 +162,30 @@ impl SequenceLayout {
     /// The default at hidden size `hidden` (1..=[`WG_SEQ`]): [`DEFAULT_ROWS_PER_LANE`] rows per
     /// invocation (fewer when that many rows overflow workgroup memory) and as many slots of
     /// `hidden` invocations as fit both [`WG_SEQ`] invocations and workgroup memory
-    /// (`R·⌈H/4⌉·4 ≤` [`SEQ_ROWS_UNITS`]).
-    pub fn for_hidden(hidden: usize) -> Self {
+    /// (`R·⌈H/4⌉·4 ≤` [`SEQ_ROWS_UNITS`]). On a GPU (`cpu_adapter` false) the invocations
+    /// that leaves idle (half of them at H = 128) take part as a second part where two fit:
+    /// BPTT's product is summed in two halves and the forward's rows are spread over them,
+    /// which shortens each invocation's serial chain per step. On a CPU adapter (lavapipe,
+    /// SwiftShader) the invocations of a workgroup run one after another anyway, so parts
+    /// would only add work (a barrier and the partial sums; the forward's extra loads), and
+    /// both passes keep one (`docs/bench.md`, "One skeleton per pass").
+    pub fn for_hidden(hidden: usize, cpu_adapter: bool) -> Self {
         let h = stride4(hidden.max(1));
         let max_rows = (SEQ_ROWS_UNITS as usize / h).max(1);
         let rows_per_lane = DEFAULT_ROWS_PER_LANE.min(max_rows);
         let slots = (WG_SEQ as usize / hidden.max(1))
             .min(max_rows / rows_per_lane)
             .max(1);
+        let split = if cpu_adapter {
+            1
+        } else {
+            (WG_SEQ as usize / (slots * hidden.max(1))).clamp(1, SPLIT_MAX as usize)
+        };
         SequenceLayout {
             rows_per_group: slots * rows_per_lane,
             rows_per_lane,
+            forward_split: split,
+            backward_split: split,
         }
     }
 
@@ -165,22 +194,39 @@ impl SequenceLayout {
     /// # Errors
     /// [`GpuError::Unsupported`] unless `1 ≤ hidden ≤` [`WG_SEQ`], `1 ≤ RI ≤`
     /// [`ROWS_PER_LANE_MAX`], `R ≥ 1`, `R·⌈H/4⌉·4 ≤` [`SEQ_ROWS_UNITS`] (workgroup memory,
-    /// rows padded to whole vec4) and
-    /// `⌈R/RI⌉·H ≤` [`WG_SEQ`] (invocations).
+    /// rows padded to whole vec4), each split in `1..=`[`SPLIT_MAX`] and
+    /// `split·⌈R/RI⌉·H ≤` [`WG_SEQ`] (invocations).
     pub fn check(&self, hidden: usize) -> Result<(), GpuError> {
         let (r, ri, h) = (self.rows_per_group, self.rows_per_lane, hidden);
+        let k = self.forward_split.max(self.backward_split);
         let why = if h == 0 || h > WG_SEQ as usize {
             format!("hidden size {h} is not in 1..={WG_SEQ}")
         } else if ri == 0 || ri > ROWS_PER_LANE_MAX as usize {
             format!("{ri} rows per invocation is not in 1..={ROWS_PER_LANE_MAX}")
         } else if r == 0 || r.saturating_mul(stride4(h)) > SEQ_ROWS_UNITS as usize {
             format!("{r} rows of hidden size {h} do not fit {SEQ_ROWS_UNITS} (row, unit) pairs of workgroup memory")
-        } else if r.div_ceil(ri) * h > WG_SEQ as usize {
-            format!("{r} rows of hidden size {h} at {ri} rows per invocation need more than {WG_SEQ} invocations")
+        } else if self.forward_split.min(self.backward_split) == 0 || k > SPLIT_MAX as usize {
+            format!(
+                "a split into {} (forward) or {} (backward) parts is not in 1..={SPLIT_MAX}",
+                self.forward_split, self.backward_split
+            )
+        } else if k * r.div_ceil(ri) * h > WG_SEQ as usize {
+            format!("{r} rows of hidden size {h} at {ri} rows per invocation in {k} parts need more than {WG_SEQ} invocations")
         } else {
             return Ok(());
         };
         Err(GpuError::Unsupported(why))
+    }
+
+    /// The layout fields of `pass`'s [`SequenceDims`]: `(rows_per_group, rows_per_lane, split)`.
+    /// The forward's parts take shares of the rows (`⌈RI/forward_split⌉` per invocation, as
+    /// one part); BPTT's take shares of the product.
+    pub fn dims(&self, pass: CellPass) -> (u32, u32, u32) {
+        let r = self.rows_per_group as u32;
+        match pass {
+            CellPass::Forward => (r, self.rows_per_lane.div_ceil(self.forward_split) as u32, 1),
+            CellPass::Backward => (r, self.rows_per_lane as u32, self.backward_split as u32),
+        }
     }
 }
 
@@ -204,6 +250,8 @@ impl Dispatch for CellSequence {
         let layout = SequenceLayout {
             rows_per_group: d.rows_per_group as usize,
             rows_per_lane: d.rows_per_lane as usize,
+            forward_split: 1,
+            backward_split: d.split as usize,
         };
         layout.check(d.hidden as usize)?;
         Ok([

@@ -29,6 +29,7 @@ pub mod input_projection;
 pub mod last_step;
 pub mod matmul;
 pub mod onehot_weight_grad;
+pub mod pack_w_hh;
 
 /// Invocations per workgroup of the 1-D kernels (`WG_1D` in `common.wgsl`).
 pub const WG_1D: u32 = 256;
@@ -94,12 +95,18 @@ pub const ROWS_PER_LANE_MAX: u32 = 8;
 /// workgroup memory, 16 KiB at this bound (WebGPU's guaranteed workgroup storage).
 pub const SEQ_ROWS_UNITS: u32 = 1024;
 
+/// Most parts sharing one slot's product in the whole-sequence kernels (`SPLIT_MAX` in
+/// `common.wgsl`): BPTT's second part writes its partial sums where part 0's gradients are.
+pub const SPLIT_MAX: u32 = 2;
+
 /// The uniform of the whole-sequence cell kernels (`SequenceDims` in `common.wgsl`): one
 /// dispatch runs one (layer, direction) over all `seq_len` steps. Caches are indexed by step
 /// `s`, inputs/outputs by time `t`: the forward direction processes `t = s`, the reverse
 /// direction `t = lengths[b] − 1 − s` (packed-sequence semantics). A workgroup owns
-/// `rows_per_group` batch rows R; invocation `slot·H + j` owns hidden unit `j` of the
-/// `rows_per_lane` rows RI from `slot·RI` on, so each weight it loads serves RI rows.
+/// `rows_per_group` batch rows R; invocation `(part·slots + slot)·H + j` (slots = ⌈R/RI⌉) owns
+/// hidden unit `j` of the `rows_per_lane` rows RI from `slot·RI` on, so each weight it loads
+/// serves RI rows; `split` parts share a slot's product (BPTT sums its `G·H` gate rows in
+/// `split` shares).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 pub struct SequenceDims {
@@ -111,10 +118,10 @@ pub struct SequenceDims {
     pub seq_len: u32,
     /// Batch rows per workgroup R (`R·⌈H/4⌉·4 ≤` [`SEQ_ROWS_UNITS`]).
     pub rows_per_group: u32,
-    /// Params offset of `weight_hh [G·H, H]`.
-    pub w_hh_offset: u32,
-    /// GRU: params offset of `b_hn` (rows 2H..3H of `bias_hh`); otherwise unused.
-    pub b_hn_offset: u32,
+    /// Batch rows per invocation RI (1..=[`ROWS_PER_LANE_MAX`]).
+    pub rows_per_lane: u32,
+    /// Parts sharing a slot's product (1..=[`SPLIT_MAX`]; `split·⌈R/RI⌉·H ≤` [`WG_SEQ`]).
+    pub split: u32,
     /// RNN: 0 tanh, 1 relu; otherwise unused.
     pub nonlinearity: u32,
     /// 1 for the reverse direction.
@@ -123,10 +130,8 @@ pub struct SequenceDims {
     pub out_stride: u32,
     /// This direction's first column in those rows: direction·H.
     pub out_offset: u32,
-    /// Batch rows per invocation RI (1..=[`ROWS_PER_LANE_MAX`]; `⌈R/RI⌉·H ≤` [`WG_SEQ`]).
-    pub rows_per_lane: u32,
     /// Padding to the WGSL struct's size.
-    pub _pad: u32,
+    pub _pad: [u32; 2],
 }
 
 /// Grid for a 1-D kernel over `n` invocations of `WG_1D`-wide workgroups: one row while it
@@ -184,8 +189,8 @@ impl<S: KernelSpec> Kernel<S> {
 }
 
 impl<S: Dispatch> Kernel<S> {
-    /// Compiles `shaders/{name}.wgsl` (with the prelude) with the storage bindings
-    /// `storage` (1.. in order).
+    /// Compiles the registry's kernel `name` (`shader_source::kernel`) with the storage
+    /// bindings `storage` (1.. in order).
     ///
     /// # Panics
     /// If the kernel is missing from the registry (a programming error caught by the tests).
@@ -234,7 +239,7 @@ impl<S: Dispatch> Kernel<S> {
             label: Some(name),
             layout: Some(&pipeline_layout),
             module: &module,
-            entry_point: Some(name),
+            entry_point: Some(src.entry),
             compilation_options: Default::default(),
             cache: None,
         });
@@ -405,6 +410,7 @@ pub fn kernel_infos() -> Vec<KernelInfo> {
         info::<activation::Activation>(),
         info::<matmul::Matmul>(),
         info::<input_projection::InputProjection>(),
+        info::<pack_w_hh::PackWHh>(),
     ];
     for cell in CellKind::ALL {
         for pass in CellPass::BOTH {
