@@ -19,10 +19,14 @@
 // them spent its time in (a Chrome trace of the visit: the events of over 5 ms inside the task,
 // with the function or timer that ran). --warm N makes N offline visits after the first
 // (default 1).
+// --cpu N slows the page's CPU N times (CDP Emulation.setCPUThrottlingRate; 4 is the usual
+// stand-in for a mid-range phone) and each visit then also reports when the page is
+// interactive: the later of its ready element (the heading, or the enabled Start button) and
+// the end of its last main-thread task over 50 ms.
 // Each figure is the median of --runs fresh browser profiles (default 3).
 //
 // Usage: node scripts/bench-load.mjs [--dir dist] [--runs 3] [--compare] [--query '?v=1&lesson=lstm']
-//        [--no-throttle] [--warm 1] [--tasks] [--trace]
+//        [--no-throttle] [--cpu 4] [--warm 1] [--tasks] [--trace]
 // Needs a release build in dist/ (`trunk build --release`) and the system Chromium.
 
 import { mkdtempSync, rmSync } from "node:fs";
@@ -42,6 +46,8 @@ const QUERY = opt("--query", "?v=1&lesson=lstm");
 const COMPARE = args.includes("--compare");
 const THROTTLE = !args.includes("--no-throttle");
 const WARM = Number(opt("--warm", "1"));
+/** The CPU slow-down factor (1: none). */
+const CPU = Number(opt("--cpu", "1"));
 const TRACE = args.includes("--trace");
 const TASKS = args.includes("--tasks") || TRACE;
 const TRAINING = new URLSearchParams(QUERY).get("lesson") === "names";
@@ -83,8 +89,14 @@ async function visit(context, url) {
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
   if (THROTTLE) await cdp.send("Network.emulateNetworkConditions", LINK);
+  if (CPU !== 1) await cdp.send("Emulation.setCPUThrottlingRate", { rate: CPU });
+  // Playwright reports the requests of the page's workers too (the wasm module is fetched by
+  // the app's compile worker, which the page's own CDP session does not see).
   let bytes = 0;
-  cdp.on("Network.loadingFinished", (e) => (bytes += e.encodedDataLength));
+  const counted = [];
+  const count = (request) =>
+    counted.push(request.sizes().then((s) => (bytes += s.responseHeadersSize + s.responseBodySize), () => {}));
+  page.on("requestfinished", count);
   await page.addInitScript(loadProbe, [HEADING, START, START_SHOWN]);
   const events = [];
   if (TRACE) {
@@ -103,7 +115,10 @@ async function visit(context, url) {
     shownMs: window.__shownAt ?? NaN,
     tasks: window.__tasks,
   }));
+  await Promise.all(counted);
   const longest = Math.max(0, ...r.tasks.map((t) => t.duration));
+  const readyMs = TRAINING ? r.startMs : r.ms;
+  const interactiveMs = Math.max(readyMs, ...r.tasks.map((t) => t.start + t.duration));
   let breakdown = [];
   if (TRACE) {
     const done = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
@@ -111,7 +126,7 @@ async function visit(context, url) {
     await done;
     breakdown = longTaskBreakdown(events);
   }
-  return { ...r, longest, bytes, page, breakdown };
+  return { ...r, longest, interactiveMs, bytes, page, breakdown };
 }
 
 /**
@@ -177,6 +192,7 @@ function line(label, visits, extra = "") {
     text += `; Start shown after ${fmt(visits.map((v) => v.shownMs))}`;
     text += `; Start enabled after ${fmt(visits.map((v) => v.startMs))}`;
   }
+  if (CPU !== 1) text += `; interactive after ${fmt(visits.map((v) => v.interactiveMs))}`;
   text += `; longest main-thread task ${fmt(visits.map((v) => v.longest))}${extra}`;
   console.log(text);
   if (TASKS)
@@ -186,7 +202,7 @@ function line(label, visits, extra = "") {
     }
 }
 
-const link = THROTTLE ? "10 Mbit/s, 40 ms" : "no throttling";
+const link = (THROTTLE ? "10 Mbit/s, 40 ms" : "no network throttling") + (CPU !== 1 ? `, CPU ${CPU}× slower` : "");
 console.log(`load benchmark: ${DIR}${QUERY}, ${link}, ${RUNS} runs each`);
 const firsts = [];
 const warms = Array.from({ length: WARM }, () => []);

@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // Where the bytes of a wasm module go (a report): code bytes per crate, from the function names
-// of the module's `name` section, plus the data section and the rest. Use it on the module cargo
-// writes before wasm-bindgen and wasm-opt strip the names:
+// of the module's `name` section, plus the data section and the rest; then the app's own code
+// (the `unroll` crate) by module, two levels deep (`unroll::names::lab`), and the largest
+// families of functions: one generic function's monomorphised copies (the same path, any hash,
+// e.g. `tachys::view::tuples::<impl Render for (A, B, C)>::build`), with their count. Code that
+// the optimiser inlined is counted in the function it was inlined into. Use it on the module
+// cargo writes before wasm-bindgen and wasm-opt strip the names:
 //
 //   node scripts/wasm-sizes.mjs $CARGO_TARGET_DIR/wasm32-unknown-unknown/release/unroll.wasm [--top 20]
 //
@@ -124,10 +128,52 @@ function crateOf(sym) {
   return m ? m[1] : /^[A-Za-z_]/.test(s) ? "(no path: " + s.split(/[^A-Za-z0-9_]/)[0].slice(0, 20) + ")" : "(unnamed)";
 }
 
+/** The path segments of a legacy-mangled symbol (`_ZN6unroll5names…17h…E`), hash dropped. */
+function segments(sym) {
+  if (!sym || !sym.startsWith("_ZN")) return null;
+  const out = [];
+  let i = 3;
+  while (i < sym.length && sym[i] !== "E") {
+    const m = /^\d+/.exec(sym.slice(i));
+    if (!m) return null;
+    const len = Number(m[0]);
+    i += m[0].length;
+    out.push(sym.slice(i, i + len));
+    i += len;
+  }
+  if (out.length && /^h[0-9a-f]{16}$/.test(out.at(-1))) out.pop();
+  return out.map(unescape);
+}
+const ESCAPES = { SP: "@", BP: "*", RF: "&", LT: "<", GT: ">", LP: "(", RP: ")", C: "," };
+/** `$LT$impl$u20$…` → `<impl …`, `..` → `::`. */
+function unescape(seg) {
+  return seg
+    .replace(/^_(?=\$)/, "")
+    .replace(/\$(SP|BP|RF|LT|GT|LP|RP|C|u[0-9a-f]+)\$/g, (_, e) =>
+      e.startsWith("u") ? String.fromCodePoint(parseInt(e.slice(1), 16)) : ESCAPES[e],
+    )
+    .replaceAll("..", "::");
+}
+
 const byCrate = new Map();
+const byModule = new Map();
+const families = new Map();
 bodySizes.forEach((n, i) => {
-  const c = crateOf(names.get(importedFuncs + i));
+  const sym = names.get(importedFuncs + i);
+  const c = crateOf(sym);
   byCrate.set(c, (byCrate.get(c) ?? 0) + n);
+  const segs = segments(sym);
+  if (segs && segs[0] === "unroll") {
+    // Modules only: a lower-case segment that is not the function's own name (the last).
+    const mods = segs.slice(1, -1).filter((s) => /^[a-z_][a-z0-9_]*$/.test(s) && !s.startsWith("__"));
+    const key = ["unroll", ...mods.slice(0, 2)].join("::");
+    byModule.set(key, (byModule.get(key) ?? 0) + n);
+  }
+  const family = segs ? segs.join("::") : (sym ?? "(unnamed)").replace(/::h[0-9a-f]{16}$/, "");
+  const f = families.get(family) ?? { bytes: 0, count: 0 };
+  f.bytes += n;
+  f.count += 1;
+  families.set(family, f);
 });
 const total = buf.length;
 const code = bodySizes.reduce((a, b) => a + b, 0);
@@ -138,3 +184,10 @@ console.log("sections:");
 for (const [label, n] of [...sections].sort((a, b) => b[1] - a[1])) console.log(`  ${label.padEnd(24)} ${kib(n)} ${pct(n)}`);
 console.log(`code by crate (top ${TOP}):`);
 for (const [c, n] of [...byCrate].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`  ${c.padEnd(24)} ${kib(n)} ${pct(n)}`);
+console.log(`the app's code (unroll) by module (top ${TOP}):`);
+for (const [m, n] of [...byModule].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`  ${m.padEnd(24)} ${kib(n)} ${pct(n)}`);
+console.log(`largest function families (top ${TOP}; copies of one generic function):`);
+for (const [f, { bytes, count }] of [...families].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, TOP)) {
+  const label = f.length > 90 ? f.slice(0, 87) + "..." : f;
+  console.log(`  ${kib(bytes)} ${String(count).padStart(5)}× ${label}`);
+}

@@ -1,6 +1,25 @@
-// The training engine's Web Worker. It loads the app's own wasm module (the same hashed files
-// as the page, whose URLs the page sends in its first message) and hands every later message
-// to the Rust engine (core/src/engine/worker.rs), which answers with postcard-encoded batches.
+// The training engine's Web Worker. It runs the app's own wasm module: the page sends the glue's
+// URL and the `WebAssembly.Module` it runs itself in its first message, so this worker only
+// instantiates it and compiles nothing. It hands every later message to the Rust engine
+// (core/src/engine/worker.rs), which answers with postcard-encoded batches.
+//
+// `self.unrollWasmCompiles` counts the wasm compiles started in this worker, by any of the
+// WebAssembly API's ways to compile bytes (the end-to-end tests read it: 0 while the page's
+// module is reused).
+self.unrollWasmCompiles = 0;
+for (const name of ["compile", "compileStreaming", "instantiateStreaming", "instantiate"]) {
+  const original = WebAssembly[name];
+  WebAssembly[name] = function (source, ...rest) {
+    if (!(source instanceof WebAssembly.Module)) self.unrollWasmCompiles += 1;
+    return original.call(WebAssembly, source, ...rest);
+  };
+}
+WebAssembly.Module = new Proxy(WebAssembly.Module, {
+  construct(target, args, newTarget) {
+    self.unrollWasmCompiles += 1;
+    return Reflect.construct(target, args, newTarget);
+  },
+});
 const pending = [];
 let loading = false;
 self.onmessage = async (event) => {
@@ -10,10 +29,10 @@ self.onmessage = async (event) => {
     return;
   }
   loading = true;
-  const { glue, wasm } = event.data;
+  const { glue, module } = event.data;
   try {
     const bindings = await import(glue);
-    await bindings.default({ module_or_path: wasm });
+    await bindings.default({ module_or_path: module });
     // Replaces this handler with the engine's own.
     bindings.engine_worker_start(pending);
   } catch (e) {

@@ -5,14 +5,18 @@
 // Beside it, the app's own page loaded the same way, so the two figures differ only by what the
 // app does after the module is compiled.
 //
-// Each visit is a new page in one browser profile. Three cases: the floor page and the app from
-// the HTTP cache (the hashed .wasm is `immutable`; service workers blocked), and the app from its
-// service worker (offline after the first visit, as scripts/bench-load.mjs's warm visits).
+// Each visit is a new page in one browser profile. Four cases: the floor page, the same with the
+// module compiled in a worker and posted to the page (as the app's loader does: the page's
+// floor is then only what receiving the module costs), and the app from the HTTP cache (the
+// hashed .wasm is `immutable`; service workers blocked), and the app from its service worker
+// (offline after the first visit, as scripts/bench-load.mjs's warm visits). --trace lists the
+// `v8.wasm.*` events of the page's main thread and of its workers.
 // Chromium keeps a code cache beside a wasm response that has been compiled and run for a
 // while; a warm load then deserialises that code (the trace's `v8.wasm.compileConsume`) instead
 // of compiling. The first visit waits --hot seconds so the cache is written.
 //
 // Usage: node scripts/bench/wasm-floor.mjs [--dir dist] [--runs 3] [--visits 3] [--hot 8] [--trace]
+//        [--cases floor,worker,app-http,app-sw]
 // Needs a release build in --dir and the system Chromium.
 
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -31,6 +35,8 @@ const RUNS = Number(opt("--runs", "3"));
 const VISITS = Number(opt("--visits", "3"));
 const HOT_S = Number(opt("--hot", "8"));
 const TRACE = args.includes("--trace");
+/** Which cases run (--cases floor,worker,app-http,app-sw; default all). */
+const CASES = opt("--cases", "floor,worker,app-http,app-sw").split(",");
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const WASM = readdirSync(DIR).find((f) => /_bg\.wasm$/.test(f));
 if (!WASM) throw new Error(`no *_bg.wasm in ${DIR}`);
@@ -46,6 +52,19 @@ window.__compileMs = window.__compiledAt - t0;
 window.__module = module;
 </script></body></html>`;
 
+/** The same, the module compiled by a worker and posted to the page (as the app's loader does). */
+const FLOOR_WORKER_HTML = `<!doctype html><html><head><meta charset="utf-8"><title>wasm floor, worker</title></head><body>
+<h1>wasm floor, compiled in a worker</h1>
+<script type="module">
+const t0 = performance.now();
+const worker = new Worker("/floor-worker.js");
+const module = await new Promise((resolve) => (worker.onmessage = (e) => resolve(e.data)));
+window.__compiledAt = performance.now();
+window.__compileMs = window.__compiledAt - t0;
+window.__module = module;
+</script></body></html>`;
+const FLOOR_WORKER_JS = `WebAssembly.compileStreaming(fetch("/${WASM}")).then((m) => postMessage(m));`;
+
 /** Runs before any page script: every main-thread task over 50 ms. */
 function probe() {
   window.__tasks = [];
@@ -54,14 +73,22 @@ function probe() {
   }).observe({ type: "longtask", buffered: true });
 }
 
-/** `v8.wasm.*` and long `RunTask` events of the renderer's main thread, as "name ms" lines. */
+/**
+ * `v8.wasm.*` and long `RunTask` events of the renderer's main thread, as "name ms" lines, and
+ * the `v8.wasm.*` events of its dedicated workers, as "worker: name ms".
+ */
 function wasmEvents(events) {
   const main = events.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain");
   if (!main) return [];
+  const workers = new Set(
+    events
+      .filter((e) => e.name === "thread_name" && e.pid === main.pid && /^DedicatedWorker/.test(e.args?.name ?? ""))
+      .map((e) => e.tid),
+  );
   return events
-    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === "X" && e.dur > 5_000)
-    .filter((e) => e.name.startsWith("v8.wasm") || (e.name === "RunTask" && e.dur > 50_000))
-    .map((e) => `${e.name} ${(e.dur / 1000).toFixed(0)}`);
+    .filter((e) => e.pid === main.pid && (e.tid === main.tid || workers.has(e.tid)) && e.ph === "X" && e.dur > 5_000)
+    .filter((e) => e.name.startsWith("v8.wasm") || (e.tid === main.tid && e.name === "RunTask" && e.dur > 50_000))
+    .map((e) => `${e.tid === main.tid ? "" : "worker: "}${e.name} ${(e.dur / 1000).toFixed(0)}`);
 }
 
 async function visit(context, url, ready) {
@@ -91,8 +118,13 @@ async function run(path, ready, sw) {
   const profile = mkdtempSync(join(tmpdir(), "unroll-floor-"));
   const server = createDistServer(DIR, {});
   const extra = (req, res) => {
-    if (req.url.startsWith("/floor.html")) {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" }).end(FLOOR_HTML);
+    const page = { "/floor.html": FLOOR_HTML, "/floor-worker.html": FLOOR_WORKER_HTML }[req.url.split("?")[0]];
+    if (page) {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" }).end(page);
+      return true;
+    }
+    if (req.url.startsWith("/floor-worker.js")) {
+      res.writeHead(200, { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache" }).end(FLOOR_WORKER_JS);
       return true;
     }
     return false;
@@ -132,11 +164,13 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(`warm loads of ${DIR}/${WASM}, ${RUNS} profiles × ${VISITS} visits`);
 const floorReady = () => window.__compiledAt !== undefined;
 const appReady = () => !!document.querySelector('[data-testid="train-start"]');
-for (const [label, path, ready, sw] of [
-  ["floor page (compile only), HTTP cache:", "/floor.html", floorReady, false],
-  ["app (?v=1&lesson=names), HTTP cache:  ", "/?v=1&lesson=names", appReady, false],
-  ["app (?v=1&lesson=names), service worker:", "/?v=1&lesson=names", appReady, true],
+for (const [key, label, path, ready, sw] of [
+  ["floor", "floor page (compile only), HTTP cache:", "/floor.html", floorReady, false],
+  ["worker", "floor page (compile in a worker), HTTP cache:", "/floor-worker.html", floorReady, false],
+  ["app-http", "app (?v=1&lesson=names), HTTP cache:  ", "/?v=1&lesson=names", appReady, false],
+  ["app-sw", "app (?v=1&lesson=names), service worker:", "/?v=1&lesson=names", appReady, true],
 ]) {
+  if (!CASES.includes(key)) continue;
   const all = [];
   const traces = [];
   for (let i = 0; i < RUNS; i++) {

@@ -2,7 +2,8 @@
 // a run keeps training while the learner reads lessons and comes back through the header link
 // with its configuration; a reload mid-epoch offers Resume, which continues the same curve from
 // the saved step and ends with the validation accuracy of an uninterrupted run; the main thread
-// stays free while training (a loose guard, not a benchmark).
+// stays free while training (a loose guard, not a benchmark); the module is compiled once, by the
+// page's compile worker, and the engine's worker runs it without a second compile.
 //
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/engine.test.mjs`.
 
@@ -41,6 +42,12 @@ test("training runs in the engine's Web Worker and the page stays free", { timeo
     await startRun(page);
     const workers = page.workers().map((w) => w.url());
     assert.equal(workers.filter((u) => u.endsWith("/engine-worker.js")).length, 1, `one engine worker: ${workers}`);
+    // The module is compiled once, off the main thread: by the page's compile worker (gone once
+    // it has posted the module), and the engine's worker runs that module without compiling.
+    assert.equal(await page.getAttribute("html", "data-wasm-compiled"), "worker", "the page ran the module its compile worker compiled");
+    assert.ok(!workers.some((u) => u.endsWith("/compile-worker.js")), `the compile worker has ended: ${workers}`);
+    const engine = page.workers().find((w) => w.url().endsWith("/engine-worker.js"));
+    assert.equal(await engine.evaluate(() => self.unrollWasmCompiles), 0, "the engine's worker compiled nothing");
     const before = await num(page, "train-step");
     await page.waitForTimeout(3000);
     assert.ok((await num(page, "train-step")) > before, "steps go on");

@@ -8,20 +8,15 @@
 //! chart out of view is redrawn only every [`OUT_OF_VIEW_REDRAW_MS`]. A canvas's size comes from
 //! a `ResizeObserver` ([`client_size`], which the lessons' SVG charts use for their box too),
 //! never from reading its layout while drawing. [`backend`] is the only
-//! place a canvas backend is made: a [`ChartBackend`], which remembers the text sizes it
-//! measured, so a redraw measures only labels it has not seen before.
+//! place a canvas's [`ChartBackend`] is made; it remembers the text sizes it measured, so a
+//! redraw measures only labels it has not seen before.
 
+use crate::charts::backend::{ChartArea, ChartBackend};
 use crate::charts::ChartStyle;
 use crate::widgets::export::{FigureExport, FigureSvg, SvgSource};
 use leptos::prelude::*;
-use plotters::coord::Shift;
-use plotters::prelude::{DrawingArea, DrawingBackend, SVGBackend};
-use plotters_backend::{
-    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
-};
-use plotters_canvas::CanvasBackend;
 use std::cell::{Cell, RefCell};
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 
@@ -41,7 +36,7 @@ pub const MIN_REDRAW_MS: f64 = 250.0;
 pub fn backend(
     canvas: &HtmlCanvasElement,
     css_size: (f64, f64),
-) -> Option<(ChartBackend, ChartStyle)> {
+) -> Option<(ChartBackend<'static>, ChartStyle)> {
     let dpr = web_sys::window()
         .map(|w| w.device_pixel_ratio())
         .unwrap_or(1.0)
@@ -56,7 +51,7 @@ pub fn backend(
     if canvas.height() != ph {
         canvas.set_height(ph);
     }
-    let backend = ChartBackend::new(canvas.clone())?;
+    let backend = ChartBackend::canvas(canvas.clone())?;
     Some((backend, ChartStyle { scale: dpr }))
 }
 
@@ -75,7 +70,7 @@ pub fn redraw_on_change<T, D, F>(
 ) where
     T: 'static,
     D: Fn() -> Option<T> + 'static,
-    F: Fn(&HtmlCanvasElement, &DrawingArea<ChartBackend, Shift>, &T, &ChartStyle) + 'static,
+    F: Fn(&HtmlCanvasElement, &ChartArea<'_>, &T, &ChartStyle) + 'static,
 {
     let resized = RwSignal::new(0u32);
     let handle = window_event_listener(leptos::ev::resize, move |_| resized.update(|n| *n += 1));
@@ -145,7 +140,7 @@ fn draw_before_print<T, D, F>(canvas_ref: NodeRef<leptos::html::Canvas>, data: R
 where
     T: 'static,
     D: Fn() -> Option<T> + 'static,
-    F: Fn(&HtmlCanvasElement, &DrawingArea<ChartBackend, Shift>, &T, &ChartStyle) + 'static,
+    F: Fn(&HtmlCanvasElement, &ChartArea<'_>, &T, &ChartStyle) + 'static,
 {
     let print = window_event_listener_untyped("beforeprint", move |_| {
         let Some(canvas) = canvas_ref.try_get_untracked().flatten() else {
@@ -171,7 +166,7 @@ fn draw_latest<T, F>(
     latest: &RefCell<Option<T>>,
     draw: &F,
 ) where
-    F: Fn(&HtmlCanvasElement, &DrawingArea<ChartBackend, Shift>, &T, &ChartStyle),
+    F: Fn(&HtmlCanvasElement, &ChartArea<'_>, &T, &ChartStyle),
 {
     let Some(value) = latest.borrow_mut().take() else {
         return;
@@ -195,7 +190,7 @@ fn draw_latest<T, F>(
 /// Draws `value` with `draw` into `canvas`, sized to `css_size` (see [`backend`]).
 fn paint<T, F>(canvas: &HtmlCanvasElement, css_size: (f64, f64), value: &T, draw: &F)
 where
-    F: Fn(&HtmlCanvasElement, &DrawingArea<ChartBackend, Shift>, &T, &ChartStyle),
+    F: Fn(&HtmlCanvasElement, &ChartArea<'_>, &T, &ChartStyle),
 {
     if let Some((backend, style)) = backend(canvas, css_size) {
         let area = plotters::prelude::IntoDrawingArea::into_drawing_area(backend);
@@ -386,29 +381,28 @@ fn draw_queued() {
 ///   data points the chart draws (at its next redraw), so tests can tell an empty chart from a
 ///   drawn one.
 /// - `label`: the caption and the canvas's accessible name.
-/// - `draw`, `draw_svg`: the chart drawn into the canvas, and the same drawn into an SVG (the
-///   figure's SVG and PNG downloads, [`FigureExport`], named `unroll-<testid without
-///   "chart-">` and the page's configuration tag, [`crate::widgets::export::tagged`]);
-///   [`chart_canvas!`](crate::chart_canvas) writes both from one closure.
-pub fn chart_canvas<T, D, P, F, G>(
+/// - `draw`: the chart, drawn into the canvas and, for the figure's SVG and PNG downloads
+///   ([`FigureExport`], named `unroll-<testid without "chart-">` and the page's configuration
+///   tag, [`crate::widgets::export::tagged`]), into an SVG.
+pub fn chart_canvas<T, D, P, F>(
     testid: &'static str,
     label: Signal<&'static str>,
     data: D,
     points: P,
     draw: F,
-    draw_svg: G,
 ) -> impl IntoView
 where
     T: 'static,
     D: Fn() -> T + Send + Sync + 'static,
     P: Fn(&T) -> usize + Send + Sync + 'static,
-    F: Fn(&DrawingArea<ChartBackend, Shift>, &T, &ChartStyle) + 'static,
-    G: Fn(&DrawingArea<SVGBackend, Shift>, &T, &ChartStyle) + 'static,
+    F: Fn(&ChartArea<'_>, &T, &ChartStyle) + 'static,
 {
     let canvas_ref = NodeRef::<leptos::html::Canvas>::new();
     let count = RwSignal::new(0usize);
     let data = std::sync::Arc::new(data);
     let source = data.clone();
+    let draw = Rc::new(draw);
+    let draw_svg = draw.clone();
     redraw_on_change(
         canvas_ref,
         MIN_REDRAW_MS,
@@ -454,7 +448,7 @@ pub fn export_stem(testid: &str) -> &str {
 /// `None` while the canvas has no size.
 pub fn chart_svg(
     canvas: &HtmlCanvasElement,
-    draw: impl FnOnce(&DrawingArea<SVGBackend, Shift>),
+    draw: impl FnOnce(&ChartArea<'_>),
 ) -> Option<FigureSvg> {
     let (w, h) = (canvas.client_width(), canvas.client_height());
     if w <= 0 || h <= 0 {
@@ -462,7 +456,7 @@ pub fn chart_svg(
     }
     let mut markup = String::new();
     {
-        let area = plotters::prelude::IntoDrawingArea::into_drawing_area(SVGBackend::with_string(
+        let area = plotters::prelude::IntoDrawingArea::into_drawing_area(ChartBackend::svg(
             &mut markup,
             (w as u32, h as u32),
         ));
@@ -474,185 +468,4 @@ pub fn chart_svg(
         width: f64::from(w),
         height: f64::from(h),
     })
-}
-
-/// [`chart_canvas`] with one drawing closure `|area, value, style| body` for both of its
-/// drawings (the canvas's and the SVG's), which differ only in their backend's type.
-#[macro_export]
-macro_rules! chart_canvas {
-    ($testid:expr, $label:expr, $data:expr, $points:expr, |$area:ident, $value:pat_param, $style:ident| $body:expr $(,)?) => {
-        $crate::charts::canvas::chart_canvas(
-            $testid,
-            $label,
-            $data,
-            $points,
-            |$area, $value, $style| $body,
-            |$area, $value, $style| $body,
-        )
-    };
-}
-
-/// Text sizes already measured, by `(font, text)`.
-type SizeCache = HashMap<(String, String), (u32, u32)>;
-
-/// Entries kept before the cache starts over (labels change as the axes grow).
-const SIZE_CACHE_MAX: usize = 4096;
-
-thread_local! {
-    static TEXT_SIZES: RefCell<SizeCache> = RefCell::new(HashMap::new());
-}
-
-/// The `<canvas>` backend of plotters that measures text on the canvas: it draws exactly as
-/// [`CanvasBackend`] does, and answers [`DrawingBackend::estimate_text_size`] (tick labels,
-/// titles, legends) with the canvas's `measureText`, remembered per font and text. (Plotters'
-/// own measure adds a `<span>` to the page and reads its size, a forced layout of the whole
-/// page per label.)
-pub struct ChartBackend(CanvasBackend, web_sys::CanvasRenderingContext2d);
-
-/// The error type of [`CanvasBackend`] (not exported by its crate).
-type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
-
-impl ChartBackend {
-    /// The backend of `canvas`; `None` without a 2-D context.
-    pub fn new(canvas: web_sys::HtmlCanvasElement) -> Option<Self> {
-        use wasm_bindgen::JsCast;
-        let context = canvas
-            .get_context("2d")
-            .ok()??
-            .dyn_into::<web_sys::CanvasRenderingContext2d>()
-            .ok()?;
-        CanvasBackend::with_canvas_object(canvas).map(|b| ChartBackend(b, context))
-    }
-}
-
-impl ChartBackend {
-    /// `(width, height)` of `text` in the CSS `font`, in canvas pixels: the advance width and
-    /// the font's ascent plus descent (the line box a `<span>` of that font would have).
-    fn measure(&self, font: &str, text: &str) -> (u32, u32) {
-        let ctx = &self.1;
-        ctx.save();
-        ctx.set_font(font);
-        let size = match ctx.measure_text(text) {
-            Ok(m) => {
-                let h = m.font_bounding_box_ascent() + m.font_bounding_box_descent();
-                (m.width().ceil() as u32, h.ceil() as u32)
-            }
-            Err(_) => (0, 0),
-        };
-        ctx.restore();
-        size
-    }
-}
-
-impl DrawingBackend for ChartBackend {
-    type ErrorType = CanvasError;
-
-    fn get_size(&self) -> (u32, u32) {
-        self.0.get_size()
-    }
-
-    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
-        self.0.ensure_prepared()
-    }
-
-    fn present(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
-        self.0.present()
-    }
-
-    fn draw_pixel(
-        &mut self,
-        point: BackendCoord,
-        color: BackendColor,
-    ) -> Result<(), DrawingErrorKind<CanvasError>> {
-        self.0.draw_pixel(point, color)
-    }
-
-    fn draw_line<S: BackendStyle>(
-        &mut self,
-        from: BackendCoord,
-        to: BackendCoord,
-        style: &S,
-    ) -> Result<(), DrawingErrorKind<CanvasError>> {
-        self.0.draw_line(from, to, style)
-    }
-
-    fn draw_rect<S: BackendStyle>(
-        &mut self,
-        upper_left: BackendCoord,
-        bottom_right: BackendCoord,
-        style: &S,
-        fill: bool,
-    ) -> Result<(), DrawingErrorKind<CanvasError>> {
-        self.0.draw_rect(upper_left, bottom_right, style, fill)
-    }
-
-    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
-        &mut self,
-        path: I,
-        style: &S,
-    ) -> Result<(), DrawingErrorKind<CanvasError>> {
-        self.0.draw_path(path, style)
-    }
-
-    fn draw_circle<S: BackendStyle>(
-        &mut self,
-        center: BackendCoord,
-        radius: u32,
-        style: &S,
-        fill: bool,
-    ) -> Result<(), DrawingErrorKind<CanvasError>> {
-        self.0.draw_circle(center, radius, style, fill)
-    }
-
-    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
-        &mut self,
-        vert: I,
-        style: &S,
-    ) -> Result<(), DrawingErrorKind<CanvasError>> {
-        self.0.fill_polygon(vert, style)
-    }
-
-    fn draw_text<S: BackendTextStyle>(
-        &mut self,
-        text: &str,
-        style: &S,
-        pos: BackendCoord,
-    ) -> Result<(), DrawingErrorKind<CanvasError>> {
-        self.0.draw_text(text, style, pos)
-    }
-
-    fn estimate_text_size<S: BackendTextStyle>(
-        &self,
-        text: &str,
-        style: &S,
-    ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
-        let font = format!(
-            "{} {}px {}",
-            style.style().as_str(),
-            style.size(),
-            style.family().as_str()
-        );
-        let key = (font, text.to_owned());
-        if let Some(size) = TEXT_SIZES.with(|c| c.borrow().get(&key).copied()) {
-            return Ok(size);
-        }
-        let size = self.measure(&key.0, text);
-        TEXT_SIZES.with(|c| {
-            let mut c = c.borrow_mut();
-            if c.len() >= SIZE_CACHE_MAX {
-                c.clear();
-            }
-            c.insert(key, size);
-        });
-        Ok(size)
-    }
-
-    fn blit_bitmap(
-        &mut self,
-        pos: BackendCoord,
-        size: (u32, u32),
-        src: &[u8],
-    ) -> Result<(), DrawingErrorKind<CanvasError>> {
-        self.0.blit_bitmap(pos, size, src)
-    }
 }

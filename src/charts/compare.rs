@@ -1,9 +1,9 @@
 //! The compare chart: validation accuracy per epoch, one curve per cell (RNN, LSTM, GRU), and
 //! the majority-class baseline as a dashed line.
 
+use super::backend::{ChartArea, ChartResult};
 use super::style::{percent_tick, whole_number_tick, Corner, Mark};
 use super::{draw_placeholder, ChartStyle, REFERENCE};
-use plotters::coord::Shift;
 use plotters::prelude::*;
 
 /// One cell's curve.
@@ -39,14 +39,14 @@ pub fn drawn(curves: &[Curve]) -> usize {
 /// baseline, in whole 10 % steps within 0–1) and `baseline` (a fraction) as a dashed line.
 ///
 /// Errors: only those of the drawing backend.
-pub fn draw<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
+pub fn draw(
+    area: &ChartArea<'_>,
     curves: &[Curve],
     epochs: u32,
     baseline: Option<f32>,
     text: &CompareChartText,
     style: &ChartStyle,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+) -> ChartResult {
     if drawn(curves) == 0 {
         return draw_placeholder(area, style, text.empty);
     }

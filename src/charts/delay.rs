@@ -5,10 +5,10 @@
 //! and drawn over the lines, so a cell that stays on it does not hide it; a task's "solved"
 //! level is a second dashed line. A loss chart can use a log₁₀ y axis.
 
+use super::backend::{ChartArea, ChartBackend, ChartResult};
 use super::style::{cell_colour, one_decimal_tick, percent_tick, Corner, Mark};
 use super::{ChartStyle, INK, VAL_ACC};
 use plotters::coord::types::{RangedCoordf64, RangedCoordu64};
-use plotters::coord::Shift;
 use plotters::prelude::*;
 use unroll_core::math::params::CellKind;
 
@@ -189,14 +189,10 @@ fn axes(chart: &CurveChart) -> (u64, f64) {
 }
 
 /// The plot of a chart: steps against values.
-type Plot<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordu64, RangedCoordf64>>;
+type Plot<'a, 'b> = ChartContext<'a, ChartBackend<'b>, Cartesian2d<RangedCoordu64, RangedCoordf64>>;
 
 /// Draws `chart`. Errors: only those of the drawing backend.
-pub fn draw<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    chart: &CurveChart,
-    style: &ChartStyle,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+pub fn draw(area: &ChartArea<'_>, chart: &CurveChart, style: &ChartStyle) -> ChartResult {
     if point_count(chart) == 0 {
         return super::draw_placeholder(area, style, chart.empty);
     }
@@ -252,11 +248,7 @@ pub fn draw<DB: DrawingBackend>(
 }
 
 /// Each cell's band between its lowest and highest seed (cut at `y_max`).
-fn draw_bands<DB: DrawingBackend>(
-    c: &mut Plot<'_, DB>,
-    chart: &CurveChart,
-    y_max: f64,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+fn draw_bands(c: &mut Plot<'_, '_>, chart: &CurveChart, y_max: f64) -> ChartResult {
     for (cell, band) in &chart.bands {
         if band.len() < 2 {
             continue;
@@ -275,12 +267,12 @@ fn draw_bands<DB: DrawingBackend>(
 }
 
 /// One thin line per seed in its cell's colour; one legend entry per cell.
-fn draw_lines<DB: DrawingBackend>(
-    c: &mut Plot<'_, DB>,
+fn draw_lines(
+    c: &mut Plot<'_, '_>,
     chart: &CurveChart,
     style: &ChartStyle,
     legend: &mut Vec<(String, Mark)>,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+) -> ChartResult {
     let mut labelled: Vec<CellKind> = Vec::new();
     for line in &chart.lines {
         let color = cell_colour(line.cell);

@@ -1,10 +1,10 @@
 //! Gradient flow: ‖∂L/∂h_t‖ per time step, counted back from the read-out, on a log axis; one
 //! curve per cell, the running session's solid, the kept ones dashed.
 
+use super::backend::{ChartArea, ChartResult};
 use super::style::{cell_colour, Corner, Mark};
 use super::ChartStyle;
 use crate::text::GradFlowText;
-use plotters::coord::Shift;
 use plotters::prelude::*;
 use unroll_core::math::params::CellKind;
 
@@ -36,13 +36,13 @@ impl GradCurve {
 /// Draws `curves` (`current`: the cell drawn solid) with a log y axis.
 ///
 /// Errors: only those of the drawing backend.
-pub fn draw<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
+pub fn draw(
+    area: &ChartArea<'_>,
     curves: &[GradCurve],
     current: Option<CellKind>,
     t: &GradFlowText,
     style: &ChartStyle,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+) -> ChartResult {
     let pts: Vec<(CellKind, Vec<(usize, f64)>)> =
         curves.iter().map(|c| (c.cell, c.points())).collect();
     let all = pts.iter().flat_map(|(_, p)| p.iter());

@@ -1,8 +1,8 @@
 //! Training loss per optimisation step.
 
+use super::backend::{ChartArea, ChartResult};
 use super::style::{one_decimal_tick, Corner, Mark};
 use super::{ChartStyle, ChartText, LOSS_MEAN, LOSS_RAW, REFERENCE};
-use plotters::coord::Shift;
 use plotters::prelude::*;
 
 /// What the training-loss chart shows.
@@ -73,12 +73,12 @@ impl LossSeries {
 /// axis titles and legend from `text`.
 ///
 /// Errors: only those of the drawing backend.
-pub fn draw<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
+pub fn draw(
+    area: &ChartArea<'_>,
     series: &LossSeries,
     text: &ChartText,
     style: &ChartStyle,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+) -> ChartResult {
     if series.step_loss.is_empty() {
         return super::draw_placeholder(area, style, text.loss_empty);
     }

@@ -1,11 +1,12 @@
 //! Every plotters chart of the app, and the heatmaps' colour scale.
 //!
-//! Each chart is a pure function over a [`DrawingArea`](plotters::prelude::DrawingArea) that is
-//! generic in its [`DrawingBackend`](plotters::prelude::DrawingBackend), so the same code draws
-//! into a `<canvas>` in the browser (through [`canvas`], the one canvas host) and into an SVG
-//! string in the native tests. This module compiles natively; only [`canvas`] needs the
-//! browser.
+//! Each chart is a pure function over a [`backend::ChartArea`], whose backend is chosen at run
+//! time: a `<canvas>` in the browser (through [`canvas`], the one canvas host), or an SVG string
+//! (the figures' downloads, and the native tests). Each chart is therefore compiled once, and
+//! the SVG a learner downloads is drawn by the same function as the chart on the page. This
+//! module compiles natively; only [`canvas`] needs the browser.
 //!
+//! - [`backend`]: the one drawing backend (canvas or SVG) and its area and result types.
 //! - [`style`]: the shared look (sizes, font, palette, frame, mesh, legend, swatches, dashed
 //!   reference lines, tick formatters).
 //! - [`colour`]: the one colour convention of the heatmaps (diverging for signed values,
@@ -18,6 +19,7 @@
 //! - [`step_heatmap`]: the inspector's units × steps maps.
 //! - [`canvas`]: the `<canvas>` a chart draws into (browser only).
 //! - [`csv`]: the curves' and the confusion matrix's numbers as CSV downloads.
+pub mod backend;
 pub mod canvas;
 pub mod colour;
 pub mod compare;

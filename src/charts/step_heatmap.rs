@@ -2,9 +2,9 @@
 //! the step's character above its column, padding steps hatched. The inspector paints it on a
 //! canvas ([`crate::names::lab::step_heatmap`]); colours follow [`crate::charts::colour`].
 
+use super::backend::{ChartArea, ChartResult};
 pub use super::colour::Scale;
 use super::{ChartStyle, INK, MUTED_TEXT, REFERENCE};
-use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -156,12 +156,12 @@ impl Cells {
 /// cell is a filled rectangle.
 ///
 /// Errors: only those of the drawing backend.
-pub fn draw<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
+pub fn draw(
+    area: &ChartArea<'_>,
     map: &StepMap,
     s: &ChartStyle,
     paint_cells: impl FnOnce((f64, f64, f64, f64)) -> bool,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+) -> ChartResult {
     area.fill(&WHITE)?;
     let (w, h) = area.dim_in_pixel();
     let (w, h) = (w as f64, h as f64);
@@ -195,13 +195,13 @@ pub fn draw<DB: DrawingBackend>(
 }
 
 /// Padding columns (from column `p`): a hatch over the cells and a separator line.
-fn draw_padding<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
+fn draw_padding(
+    area: &ChartArea<'_>,
     map: &StepMap,
     s: &ChartStyle,
     cells: Cells,
     p: usize,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+) -> ChartResult {
     let x_of = |c: usize| cells.x_of(c);
     let y_of = |r: usize| cells.y_of(r);
     let (x0, x1) = (x_of(p), x_of(map.cols));
@@ -236,12 +236,7 @@ fn draw_padding<DB: DrawingBackend>(
 
 /// The column labels (each step's character; padding: ∅) and the row ticks (unit indices at
 /// a readable spacing).
-fn draw_labels<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    map: &StepMap,
-    s: &ChartStyle,
-    cells: Cells,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+fn draw_labels(area: &ChartArea<'_>, map: &StepMap, s: &ChartStyle, cells: Cells) -> ChartResult {
     let x_of = |c: usize| cells.x_of(c);
     let y_of = |r: usize| cells.y_of(r);
     let (top, left, rh) = (cells.top, cells.left, cells.rh);

@@ -2,9 +2,10 @@
 //! palette, and the pieces each chart would otherwise set up again (the plotting frame, the
 //! mesh, the legend box, the legend swatch, the dashed reference line, tick formatters).
 
+use super::backend::{ChartArea, ChartBackend, ChartResult};
 use plotters::chart::MeshStyle;
 use plotters::coord::ranged1d::Ranged;
-use plotters::coord::{CoordTranslate, Shift};
+use plotters::coord::CoordTranslate;
 use plotters::element::PathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -115,12 +116,12 @@ impl ChartStyle {
 
     /// The plotting frame of a chart on `area`: a 10 px margin and room for the tick labels
     /// and axis titles, `x_labels_px` under the plot and `y_labels_px` left of it (CSS px).
-    pub fn frame<'a, 'b, DB: DrawingBackend>(
+    pub fn frame<'a, 'b, 'c>(
         &self,
-        area: &'a DrawingArea<DB, Shift>,
+        area: &'a ChartArea<'c>,
         x_labels_px: f64,
         y_labels_px: f64,
-    ) -> ChartBuilder<'a, 'b, DB> {
+    ) -> ChartBuilder<'a, 'b, ChartBackend<'c>> {
         let mut builder = ChartBuilder::on(area);
         builder
             .margin(self.px(10.0))
@@ -132,12 +133,12 @@ impl ChartStyle {
     /// The charts' mesh: grid lines at the labelled ticks only, a muted axis, tick labels and
     /// axis titles (`x_desc`, `y_desc`) in the chart font. Tick counts and formatters are the
     /// caller's.
-    pub fn mesh<'m, 'a, 'b, X: Ranged, Y: Ranged, DB: DrawingBackend>(
+    pub fn mesh<'m, 'a, 'b, 'c, X: Ranged, Y: Ranged>(
         &self,
-        mesh: &'m mut MeshStyle<'a, 'b, X, Y, DB>,
+        mesh: &'m mut MeshStyle<'a, 'b, X, Y, ChartBackend<'c>>,
         x_desc: &str,
         y_desc: &str,
-    ) -> &'m mut MeshStyle<'a, 'b, X, Y, DB> {
+    ) -> &'m mut MeshStyle<'a, 'b, X, Y, ChartBackend<'c>> {
         mesh.light_line_style(GRID.mix(0.0))
             .bold_line_style(GRID)
             .axis_style(INK.mix(0.6))
@@ -158,12 +159,12 @@ impl ChartStyle {
     /// canvas backend answers from its cache.
     ///
     /// Errors: only those of the drawing backend.
-    pub fn legend<DB: DrawingBackend, CT: CoordTranslate>(
+    pub fn legend<CT: CoordTranslate>(
         &self,
-        plot: &DrawingArea<DB, CT>,
+        plot: &DrawingArea<ChartBackend<'_>, CT>,
         corner: Corner,
         entries: &[(String, Mark)],
-    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    ) -> ChartResult {
         if entries.is_empty() {
             return Ok(());
         }
@@ -236,11 +237,7 @@ impl ChartStyle {
 /// waits on the browser process, 30–70 ms on a busy 2-core machine).
 ///
 /// Errors: only those of the drawing backend.
-pub fn draw_placeholder<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    style: &ChartStyle,
-    message: &str,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+pub fn draw_placeholder(area: &ChartArea<'_>, style: &ChartStyle, message: &str) -> ChartResult {
     area.fill(&WHITE)?;
     let (w, h) = area.dim_in_pixel();
     let text = TextStyle::from(style.font(14.0))

@@ -1,6 +1,7 @@
 //! The charts drawn into SVG (plotters' SVG backend) and read back: points per curve, legend
 //! entries in both languages, tick labels of the axis ranges, the heatmap's cell colours.
 
+use super::backend::{ChartArea, ChartBackend};
 use super::colour::Scale;
 use super::compare::{self, CompareChartText, Curve};
 use super::delay::{self, CurveChart, Line, MAX_DRAWN};
@@ -11,7 +12,6 @@ use super::style::{cell_colour, nice_ceiling};
 use super::val_curve::{self, EpochPoint};
 use super::{ChartStyle, ChartText, LOSS_MEAN, LOSS_RAW, REFERENCE, VAL_ACC, VAL_LOSS};
 use crate::text::GradFlowText;
-use plotters::coord::Shift;
 use plotters::prelude::*;
 use unroll_core::config::Lang;
 use unroll_core::math::params::CellKind;
@@ -90,11 +90,12 @@ fn parse(svg: &str) -> Vec<El> {
     out
 }
 
-/// Draws with `draw` into a `w × h` SVG and returns its elements.
-fn draw_svg(w: u32, h: u32, draw: impl FnOnce(&DrawingArea<SVGBackend, Shift>)) -> Vec<El> {
+/// Draws with `draw` into a `w × h` SVG (the charts' one backend, as the figures' downloads
+/// draw) and returns its elements.
+fn draw_svg(w: u32, h: u32, draw: impl FnOnce(&ChartArea<'_>)) -> Vec<El> {
     let mut svg = String::new();
     {
-        let area = SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area();
+        let area = ChartBackend::svg(&mut svg, (w, h)).into_drawing_area();
         draw(&area);
         area.present().expect("svg");
     }

@@ -1,10 +1,10 @@
 //! Validation loss and accuracy per epoch.
 
+use super::backend::{ChartArea, ChartBackend, ChartResult};
 use super::style::{one_decimal_tick, percent_tick, whole_number_tick, Corner, Mark};
 use super::{ChartStyle, ChartText, INK, LOSS_MEAN, VAL_ACC, VAL_LOSS};
 use plotters::chart::DualCoordChartContext;
 use plotters::coord::types::RangedCoordf64;
-use plotters::coord::Shift;
 use plotters::prelude::*;
 
 /// One finished epoch as the chart needs it.
@@ -24,13 +24,13 @@ pub struct EpochPoint {
 /// epoch; the x axis spans `1..=epochs`; axis titles and legend from `text`. Also draws the epoch's mean training loss for comparison.
 ///
 /// Errors: only those of the drawing backend.
-pub fn draw<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
+pub fn draw(
+    area: &ChartArea<'_>,
     points: &[EpochPoint],
     epochs: u32,
     text: &ChartText,
     style: &ChartStyle,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+) -> ChartResult {
     if points.is_empty() {
         return super::draw_placeholder(area, style, text.val_empty);
     }
@@ -82,20 +82,16 @@ pub fn draw<DB: DrawingBackend>(
 }
 
 /// Both axes' coordinates: epochs against loss (left) and accuracy (right).
-type Plot<'a, DB> = DualCoordChartContext<
+type Plot<'a, 'b> = DualCoordChartContext<
     'a,
-    DB,
+    ChartBackend<'b>,
     Cartesian2d<RangedCoordf64, RangedCoordf64>,
     Cartesian2d<RangedCoordf64, RangedCoordf64>,
 >;
 
 /// The epochs' training loss, validation loss and validation accuracy (right axis): a line
 /// with a dot per epoch each.
-fn draw_points<DB: DrawingBackend>(
-    chart: &mut Plot<'_, DB>,
-    points: &[EpochPoint],
-    style: &ChartStyle,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+fn draw_points(chart: &mut Plot<'_, '_>, points: &[EpochPoint], style: &ChartStyle) -> ChartResult {
     let r = style.px(3.5);
     let train: Vec<(f64, f64)> = points
         .iter()

@@ -326,7 +326,7 @@ fn ChartsPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> impl Into
                 {t(|l| DelayText::of(l).seed_lines)}
             </p>
             <div class="charts">
-                {crate::chart_canvas!(
+                {crate::charts::canvas::chart_canvas(
                     "chart-delay-acc",
                     Signal::derive(move || DelayText::of(loc.lang()).chart_heldout_acc_title),
                     move || heldout(true),
@@ -335,7 +335,7 @@ fn ChartsPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> impl Into
                         let _ = chart::draw(area, c, style);
                     },
                 )}
-                {crate::chart_canvas!(
+                {crate::charts::canvas::chart_canvas(
                     "chart-delay-loss",
                     Signal::derive(move || DelayText::of(loc.lang()).chart_heldout_loss),
                     move || heldout(false),
@@ -344,7 +344,7 @@ fn ChartsPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> impl Into
                         let _ = chart::draw(area, c, style);
                     },
                 )}
-                {crate::chart_canvas!(
+                {crate::charts::canvas::chart_canvas(
                     "chart-delay-batch",
                     Signal::derive(move || DelayText::of(loc.lang()).chart_batch_loss),
                     move || batch_chart(loc, shown_cfg, runs, restored),

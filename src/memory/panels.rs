@@ -247,7 +247,7 @@ pub fn ChartPanel(kind: TaskKind, driver: MemoryDriver, plan: ShownPlan) -> impl
     view! {
         <section class="panel charts-panel">
             <div class="charts">
-                {crate::chart_canvas!(
+                {crate::charts::canvas::chart_canvas(
                     "chart-memory-loss",
                     Signal::derive(move || MemoryText::of(loc.lang()).chart),
                     data,

@@ -618,7 +618,7 @@ fn CurvesPanel(
         <section class="panel charts-panel">
             <h2>{move || loc.t().curves}</h2>
             <div class="charts">
-                {crate::chart_canvas!(
+                {crate::charts::canvas::chart_canvas(
                     "chart-train-loss",
                     Signal::derive(move || loc.t().chart_loss_caption),
                     move || {
@@ -639,7 +639,7 @@ fn CurvesPanel(
                         let _ = loss_curve::draw(area, s, text, style);
                     },
                 )}
-                {crate::chart_canvas!(
+                {crate::charts::canvas::chart_canvas(
                     "chart-val",
                     Signal::derive(move || loc.t().chart_val_caption),
                     move || {

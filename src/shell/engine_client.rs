@@ -5,9 +5,10 @@
 //! numbered here; their reports are gathered and handed to the session's listener once per
 //! animation frame (or after [`APPLY_LATE_MS`] when the tab draws no frames, e.g. hidden).
 //!
-//! The worker script (`engine-worker.js`, copied by Trunk) loads the same hashed glue and wasm
-//! files as the page: their URLs are read from the preload links Trunk writes into
-//! `index.html` and sent as the worker's first message.
+//! The worker script (`engine-worker.js`, copied by Trunk) runs the page's own module: its first
+//! message holds the hashed glue's URL (read from the preload link Trunk writes into
+//! `index.html`) and the page's compiled `WebAssembly.Module`, which the worker instantiates
+//! without compiling it again.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -109,20 +110,18 @@ thread_local! {
     static CLIENT: RefCell<Option<EngineClient>> = const { RefCell::new(None) };
 }
 
-/// The hashed glue (`.js`) and wasm URLs of the running app, as absolute URLs.
-fn module_urls() -> Option<(String, String)> {
+/// The hashed glue (`.js`) URL of the running app, absolute.
+fn glue_url() -> Option<String> {
     let document = web_sys::window()?.document()?;
     let base = document.base_uri().ok().flatten()?;
-    let href = |selector: &str| -> Option<String> {
-        let el = document.query_selector(selector).ok().flatten()?;
-        let raw = el.get_attribute("href")?;
-        web_sys::Url::new_with_base(&raw, &base)
-            .ok()
-            .map(|u| u.href())
-    };
-    let glue = href("link[rel=modulepreload][href$='.js']")?;
-    let wasm = href("link[rel=preload][href$='.wasm']")?;
-    Some((glue, wasm))
+    let link = document
+        .query_selector("link[rel=modulepreload][href$='.js']")
+        .ok()
+        .flatten()?;
+    let raw = link.get_attribute("href")?;
+    web_sys::Url::new_with_base(&raw, &base)
+        .ok()
+        .map(|u| u.href())
 }
 
 impl EngineClient {
@@ -135,7 +134,7 @@ impl EngineClient {
     fn start() -> EngineClient {
         Rc::new_cyclic(|weak: &Weak<Inner>| {
             let spawn = || -> Result<web_sys::Worker, String> {
-                let (glue, wasm) = module_urls()
+                let glue = glue_url()
                     .ok_or_else(|| "the page does not name its wasm module".to_owned())?;
                 let options = web_sys::WorkerOptions::new();
                 options.set_type(web_sys::WorkerType::Module);
@@ -144,7 +143,7 @@ impl EngineClient {
                     .map_err(|e| format!("{e:?}"))?;
                 let first = js_sys::Object::new();
                 let _ = js_sys::Reflect::set(&first, &"glue".into(), &glue.into());
-                let _ = js_sys::Reflect::set(&first, &"wasm".into(), &wasm.into());
+                let _ = js_sys::Reflect::set(&first, &"module".into(), &wasm_bindgen::module());
                 worker.post_message(&first).map_err(|e| format!("{e:?}"))?;
                 Ok(worker)
             };

@@ -293,7 +293,7 @@ fn CompareChart(
             data-points=move || points().to_string()
             data-value=move || points().to_string()
         >
-            {crate::chart_canvas!(
+            {crate::charts::canvas::chart_canvas(
                 "chart-compare-canvas",
                 Signal::derive(move || t().compare_chart),
                 move || {

@@ -101,7 +101,7 @@ pub fn GradFlowPanel(
                 data-step=move || current_curve().map(|c| c.step.to_string()).unwrap_or_default()
                 data-curves=move || store.curves.with(|c| c.iter().filter(|x| !x.points().is_empty()).count()).to_string()
             >
-                {crate::chart_canvas!(
+                {crate::charts::canvas::chart_canvas(
                     "chart-grad-flow-canvas",
                     Signal::derive(move || tx().caption),
                     move || (store.curves.get(), store.current.get(), loc.drawn_lang()),
