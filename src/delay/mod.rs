@@ -158,6 +158,7 @@ fn forget_block_mean(config: &DelayConfig) -> Option<f64> {
     Some(block.iter().map(|&b| f64::from(b)).sum::<f64>() / block.len().max(1) as f64)
 }
 
+// long: the page's wiring in one place (URL, form, sweep, store, panels), so each panel takes its signals from here
 /// The delay-copy page. Reads its configuration from the URL, keeps the URL canonical, and
 /// drives one sweep (every cell × seed of the configuration) at a time.
 #[component]

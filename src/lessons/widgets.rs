@@ -871,6 +871,7 @@ impl Frame {
     }
 }
 
+// long: one SVG drawn as one view tree (frame, ticks, bars, reference, lines, veil, legend); split, its coordinates would be passed around in pieces
 /// A small SVG line chart (linear or log y axis) with a legend, for the lessons' plots. Its
 /// viewBox is as wide as its box (between [`MIN_W`] and [`W`] units), so on a phone the chart
 /// fits its card with its text at the page's size, and wider boxes scale it up.

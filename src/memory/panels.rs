@@ -78,6 +78,7 @@ pub fn TaskIntro(cfg: RwSignal<DelayConfig>, kind: TaskKind, plan: ShownPlan) ->
     }
 }
 
+// long: the run's controls and their notes as one view tree, each control's disabled state beside it
 /// Start, Pause, Resume, Reset; the progress with the time left; a reload's or a failure's
 /// note.
 #[component]
@@ -187,6 +188,7 @@ fn status_index(status: RunStatus) -> usize {
     }
 }
 
+// long: one chart panel as one view tree: the chart's data, the log switch, the baseline and solved lines
 /// The held-out loss of every run on one chart, with the task's baseline and its "solved"
 /// level as lines drawn over the runs', and a switch to a logarithmic loss axis
 /// (`memory-log-y`), where a level of 0.01 under a baseline of 0.167 stays apart from it.

@@ -73,6 +73,7 @@ fn status_text(status: RunStatus, resumable: bool, t: &TrainingText) -> &'static
     }
 }
 
+// long: the page's wiring in one place (URL, data set, session, panels), so each panel takes its signals from here
 /// The names training page. Reads its configuration from the URL, keeps the URL canonical,
 /// loads the data set and drives one training session at a time.
 #[component]

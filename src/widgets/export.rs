@@ -130,6 +130,7 @@ pub fn style_attribute<'a>(props: impl IntoIterator<Item = (&'a str, String)>) -
         .collect()
 }
 
+// long: one row as one view tree: the held note, both buttons with their states and messages
 /// The SVG and PNG buttons of the figure just before this row (or of `svg`); `children` (CSV
 /// buttons) follow them in the row.
 #[component]
@@ -275,6 +276,7 @@ pub fn standalone(svg: &web_sys::Element) -> Option<FigureSvg> {
     serialize(&copy, width, height)
 }
 
+// long: one layout pass over the legend's entries, placing each swatch and label where the page shows them
 /// `svg` and the legend list `legend` in one document: the figure, then under it each legend
 /// entry's swatches (their `<svg>`s) and labels where the page lays them out.
 fn with_legend(svg: &web_sys::Element, legend: &web_sys::Element) -> Option<FigureSvg> {

@@ -24,6 +24,7 @@ const CSS: &str = r#"
   background: var(--code-bg, #f6f8fa); padding: 0.6rem 0.75rem; border-radius: 6px; white-space: pre; }
 "#;
 
+// long: one panel as one view tree: heading, help, the download and its message, the folded script
 /// The script's panel: heading, help, Download .py (with its message) and the folded script.
 /// While `script` is `None` (the page cannot write it yet) the button is disabled and `waiting`
 /// says why.

@@ -161,6 +161,7 @@ mod tests {
         }
     }
 
+    // long: one run's events in the order the engine sends them, each mapped event checked in turn
     /// Steps carry their epoch and names; the evaluation that ends an epoch gives its report
     /// (training loss, validation figures from the confusion matrix, training seconds without
     /// the validation) and the matrix; a lost device gives its notice before the new path.
