@@ -80,9 +80,10 @@ async function trainRun(t, { webgpu, backend, shot }) {
     t.diagnostic(`${backend}: first reported train-loss ${first?.loss} at step ${first?.step}`);
     // The page shows the mean of the last (up to) 20 steps, updated once per report batch: when
     // the first value arrives within 20 steps it is the untrained model's, near ln 18; on the
-    // fast CPU path the first batch can hold 40+ steps, by when the mean has already begun to
-    // fall (but not yet below 2.0).
-    const [lo, hi] = first && first.step <= 20 ? [2.6, 3.0] : [2.0, 3.0];
+    // fast CPU path of a quiet machine the first batch can hold 70+ steps, by when the mean may
+    // already be below 2.0, so only the upper bound holds (the start at ln(classes) is checked on
+    // step 1 of the loss CSV in export.test).
+    const [lo, hi] = first && first.step <= 20 ? [2.6, 3.0] : [0, 3.0];
     assert.ok(first && first.loss >= lo && first.loss <= hi, `first train-loss ${first?.loss} at step ${first?.step} not in [${lo}, ${hi}] (ln 18 = ${LN_18.toFixed(3)})`);
     const below = rec.losses.find((l) => l.loss < 2.0);
     t.diagnostic(`${backend}: train-loss first below 2.0 at step ${below?.step ?? "never"}; at step ${await num(page, "train-step")}: ${await num(page, "train-loss")}`);
