@@ -1,5 +1,5 @@
 //! The WGSL training step of the name classifier, on lavapipe (the PyTorch step fixtures run in
-//! `gpu_modules.rs`): against the CPU path (`math::classifier` + `math::optim::Adam`), over 50 steps of training,
+//! `gpu_modules.rs`): against the CPU path (`math::model` + `math::optim::Adam`), over 50 steps of training,
 //! and its error paths (bad input, unsupported configurations, a lost device).
 
 use crate::gpu_support;
@@ -7,8 +7,11 @@ use crate::tol;
 
 use gpu_support::{block, context, random_batch, random_params, rng};
 use tol::Tol;
-use unroll_core::gpu::{GpuError, GpuModel, InputKind};
+use unroll_core::gpu::{GpuContext, GpuError, GpuModel, InputKind};
+use unroll_core::math::init::init_params;
 use unroll_core::math::model::{SeqBatch, SeqModel, Targets};
+use unroll_core::math::optim::{clip_grad_norm, Adam, AdamConfig, ClipOutcome};
+use unroll_core::math::params::{CellKind, ParamLayout, RnnSpec};
 use unroll_core::math::recurrent::SeqData;
 
 /// The `[T, B]` time-major tokens of a batch, to edit.
@@ -26,12 +29,29 @@ fn labels_mut(b: &mut SeqBatch) -> &mut Vec<u32> {
         Targets::Values(_) => unreachable!("class targets"),
     }
 }
-use unroll_core::math::init::init_params;
-use unroll_core::math::optim::{clip_grad_norm, Adam, AdamConfig, ClipOutcome};
-use unroll_core::math::params::{CellKind, ParamLayout, RnnSpec};
 
 const VOCAB: usize = 57;
 const CLASSES: usize = 18;
+
+/// A one-hot input model of `spec` with a [`CLASSES`]-way head on the GPU, for batches of at most
+/// `batch` sequences of at most `seq_len` steps.
+fn one_hot_model(
+    ctx: &GpuContext,
+    spec: RnnSpec,
+    params: &[f32],
+    batch: usize,
+    seq_len: usize,
+) -> GpuModel {
+    GpuModel::new(
+        ctx,
+        &SeqModel::new(spec, CLASSES),
+        InputKind::OneHot,
+        params,
+        batch,
+        seq_len,
+    )
+    .unwrap()
+}
 
 /// One step at hidden 128, batch 64, variable lengths 1..=19 on the GPU and on the CPU path
 /// from the same parameters: logits, loss, every gradient and the parameters after Adam agree
@@ -54,15 +74,7 @@ fn gpu_matches_cpu_one_step(cell: CellKind, seed: u64) {
     let mut cpu_after = params.clone();
     Adam::new(AdamConfig::default(), params.len()).update(&mut cpu_after, &cpu_grads);
 
-    let mut gpu = GpuModel::new(
-        &ctx,
-        &SeqModel::new(spec, CLASSES),
-        InputKind::OneHot,
-        &params,
-        64,
-        19,
-    )
-    .unwrap();
+    let mut gpu = one_hot_model(&ctx, spec, &params, 64, 19);
     let logits = block(gpu.evaluate(&batch)).unwrap();
     gpu.train_step(&batch, AdamConfig::default().lr).unwrap();
     let results = block(gpu.drain_results()).unwrap();
@@ -125,15 +137,7 @@ fn deep_gpu_step_matches_cpu(cell: CellKind, num_layers: usize, bidirectional: b
     let mut cpu_after = params.clone();
     Adam::new(AdamConfig::default(), params.len()).update(&mut cpu_after, &cpu_grads);
 
-    let mut gpu = GpuModel::new(
-        &ctx,
-        &SeqModel::new(spec, CLASSES),
-        InputKind::OneHot,
-        &params,
-        32,
-        16,
-    )
-    .unwrap();
+    let mut gpu = one_hot_model(&ctx, spec, &params, 32, 16);
     let logits = block(gpu.evaluate(&batch)).unwrap();
     gpu.train_step(&batch, AdamConfig::default().lr).unwrap();
     let results = block(gpu.drain_results()).unwrap();
@@ -181,15 +185,7 @@ fn fifty_gpu_steps_track_the_cpu_losses() {
         .map(|_| random_batch(&mut r, 64, 12, VOCAB, CLASSES))
         .collect();
 
-    let mut gpu = GpuModel::new(
-        &ctx,
-        &SeqModel::new(spec, CLASSES),
-        InputKind::OneHot,
-        &params,
-        64,
-        12,
-    )
-    .unwrap();
+    let mut gpu = one_hot_model(&ctx, spec, &params, 64, 12);
     for b in &batches {
         gpu.train_step(b, 1e-3).unwrap();
     }
@@ -236,15 +232,7 @@ fn step_results_arrive_in_order_across_chunks() {
         .map(|i| random_batch(&mut r, 1 + i * 3, 1 + i, VOCAB, CLASSES))
         .collect();
     let run = |chunk: usize, drain_after: usize| {
-        let mut gpu = GpuModel::new(
-            &ctx,
-            &SeqModel::new(spec, CLASSES),
-            InputKind::OneHot,
-            &params,
-            64,
-            16,
-        )
-        .unwrap();
+        let mut gpu = one_hot_model(&ctx, spec, &params, 64, 16);
         gpu.set_readback_chunk(chunk);
         let mut out = Vec::new();
         for (i, b) in batches.iter().enumerate() {
@@ -301,15 +289,7 @@ fn logits_are_padding_invariant() {
         let spec = RnnSpec::new(cell, VOCAB, 24);
         let model = SeqModel::new(spec, CLASSES);
         let params = init_params(&model.layout, &spec, 2);
-        let mut gpu = GpuModel::new(
-            &ctx,
-            &SeqModel::new(spec, CLASSES),
-            InputKind::OneHot,
-            &params,
-            8,
-            20,
-        )
-        .unwrap();
+        let mut gpu = one_hot_model(&ctx, spec, &params, 8, 20);
         let name = [3u32, 17, 40, 5];
         let alone = SeqBatch::of_batch_first(1, 4, &name, vec![4], vec![0]);
         let mut padded = random_batch(&mut rng(52), 6, 20, VOCAB, CLASSES);
@@ -343,15 +323,7 @@ fn bad_input_is_refused_with_clear_errors() {
     let spec = RnnSpec::new(CellKind::Lstm, VOCAB, 8);
     let model = SeqModel::new(spec, CLASSES);
     let params = init_params(&model.layout, &spec, 0);
-    let mut gpu = GpuModel::new(
-        &ctx,
-        &SeqModel::new(spec, CLASSES),
-        InputKind::OneHot,
-        &params,
-        4,
-        6,
-    )
-    .unwrap();
+    let mut gpu = one_hot_model(&ctx, spec, &params, 4, 6);
     let ok = random_batch(&mut rng(53), 4, 6, VOCAB, CLASSES);
     let expect_invalid = |r: Result<(), GpuError>, needle: &str| match r {
         Err(GpuError::InvalidInput(m)) => {
@@ -441,15 +413,7 @@ fn device_loss_surfaces_as_an_error() {
     let spec = RnnSpec::new(CellKind::Lstm, VOCAB, 16);
     let model = SeqModel::new(spec, CLASSES);
     let params = init_params(&model.layout, &spec, 0);
-    let mut gpu = GpuModel::new(
-        &ctx,
-        &SeqModel::new(spec, CLASSES),
-        InputKind::OneHot,
-        &params,
-        8,
-        8,
-    )
-    .unwrap();
+    let mut gpu = one_hot_model(&ctx, spec, &params, 8, 8);
     let batch = random_batch(&mut rng(55), 8, 8, VOCAB, CLASSES);
     gpu.train_step(&batch, 1e-3).unwrap();
     assert_eq!(block(gpu.drain_results()).unwrap().len(), 1);
@@ -486,15 +450,7 @@ fn clipped_gpu_steps_match_cpu_clipping() {
     let batches: Vec<SeqBatch> = (0..5)
         .map(|_| random_batch(&mut r, 16, 9, VOCAB, CLASSES))
         .collect();
-    let mut gpu = GpuModel::new(
-        &ctx,
-        &SeqModel::new(spec, CLASSES),
-        InputKind::OneHot,
-        &params,
-        16,
-        9,
-    )
-    .unwrap();
+    let mut gpu = one_hot_model(&ctx, spec, &params, 16, 9);
     for b in &batches {
         gpu.train_step_clipped(b, 1e-2, 0.1).unwrap();
     }
@@ -549,15 +505,7 @@ fn non_finite_gradient_skips_the_step() {
     let batch = random_batch(&mut rng(61), 8, 6, VOCAB, CLASSES);
     let mut poisoned = params.clone();
     poisoned[model.layout.get("fc.bias").unwrap().offset] = f32::NAN;
-    let mut gpu = GpuModel::new(
-        &ctx,
-        &SeqModel::new(spec, CLASSES),
-        InputKind::OneHot,
-        &poisoned,
-        8,
-        6,
-    )
-    .unwrap();
+    let mut gpu = one_hot_model(&ctx, spec, &poisoned, 8, 6);
     gpu.train_step_clipped(&batch, 1e-3, 1.0).unwrap();
     let r = block(gpu.drain_results()).unwrap();
     assert!(r[0].skipped, "{:?}", r[0]);
@@ -575,15 +523,7 @@ fn non_finite_gradient_skips_the_step() {
     );
 
     // Without clipping nothing is skipped, and the norm is reported.
-    let mut gpu_clean = GpuModel::new(
-        &ctx,
-        &SeqModel::new(spec, CLASSES),
-        InputKind::OneHot,
-        &params,
-        8,
-        6,
-    )
-    .unwrap();
+    let mut gpu_clean = one_hot_model(&ctx, spec, &params, 8, 6);
     gpu_clean.train_step(&batch, 1e-3).unwrap();
     let clean = block(gpu_clean.drain_results()).unwrap();
     assert!(!clean[0].skipped);
