@@ -318,6 +318,57 @@ export class DelayPage extends AppPage {
   }
 }
 
+/** A long-memory task of the lab page (`lesson=delay&task=adding|copy|order`): its sweep, backend lines, summary. */
+export class MemoryPage extends AppPage {
+  static ready = "memory-page";
+
+  status() {
+    return this.value("memory-status");
+  }
+  /** Presses Start (once enabled). */
+  async start() {
+    await until(async () => !(await this.isDisabled("memory-start")), 60_000, "the start button");
+    await this.click("memory-start");
+  }
+  /** Waits for the sweep to finish; an `error` fails with the page's text. */
+  async finished(timeoutMs = 600_000) {
+    await until(
+      async () => {
+        const s = await this.status();
+        if (s === "error") throw new Error(`the sweep failed: ${await this.text("memory-page")}`);
+        return s === "finished";
+      },
+      timeoutMs,
+      "the sweep to finish",
+      250,
+    );
+  }
+  /** The path `cell`'s runs train on as its backend line says: { path, notice, gpuMs, cpuMs, text }. */
+  async backend(cell, timeoutMs = 120_000) {
+    const id = `memory-backend-${cell}`;
+    await this.waitFor(id, { timeout: timeoutMs });
+    const n = (name) => this.attr(id, name);
+    return {
+      path: await this.value(id),
+      notice: await n("data-notice"),
+      gpuMs: Number(await n("data-gpu-ms")),
+      cpuMs: Number(await n("data-cpu-ms")),
+      text: await this.text(id),
+    };
+  }
+  /** The step-1 training loss of `cell`'s first seed (waits for it). */
+  async firstLoss(cell, timeoutMs = 120_000) {
+    await this.waitFor(`memory-loss-first-${cell}`, { timeout: timeoutMs });
+    return this.num(`memory-loss-first-${cell}`);
+  }
+  /** The summary's rows: [{ cell, seed, loss (raw string), solved, done }]. */
+  summaryRows() {
+    return this.page.$$eval('[data-testid="memory-summary-row"]', (rs) =>
+      rs.map((r) => ({ cell: r.dataset.cell, seed: r.dataset.seed, loss: r.dataset.value, solved: r.dataset.solved, done: r.dataset.done })),
+    );
+  }
+}
+
 /** A lesson page (`lesson=unroll` … `parallel`) and the index: figures, sliders, checkpoint. */
 export class LessonPage extends AppPage {
   static ready = ".lx-root";

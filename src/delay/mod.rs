@@ -214,7 +214,7 @@ pub fn DelayPage() -> impl IntoView {
 
     view! {
         <style>{CSS}</style>
-        <crate::memory::MemoryPage cfg=cfg notices=notices delay_busy=Signal::derive(move || driver.busy()) />
+        <crate::memory::MemoryPage cfg=cfg notices=notices delay_busy=Signal::derive(move || driver.busy()) lose_delay_device=Callback::new(move |()| driver.lose_device()) />
         <div class="training-page delay-page" data-testid="delay-page" class:mt-hidden=move || cfg.with(|c| c.task.memory().is_some())>
             <section class="page-intro lx-intro">
                 <h1>{t(|l| DelayText::of(l).title)}</h1>

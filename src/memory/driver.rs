@@ -16,7 +16,8 @@ use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::query::encode;
 use unroll_core::engine::protocol::{Command, LabEvent, TrainRequest};
 use unroll_core::keep::StorageError;
-use unroll_core::train::sweep::{HeldOut, SweepCheckpoint, SweepPlan};
+use unroll_core::train::backend::CellBackend;
+use unroll_core::train::sweep::{HeldOut, RunId, SweepCheckpoint, SweepPlan};
 
 /// What the page offers after a reload stopped a sweep.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -52,6 +53,11 @@ pub struct MemoryDriver {
     pub store_error: RwSignal<Option<StorageError>>,
     /// The kept sweeps and checkpoint have been read (the page shows them from then on).
     pub loaded: RwSignal<bool>,
+    /// The path each cell's runs train on, and why, as the engine last reported it.
+    pub backends: RwSignal<Vec<CellBackend>>,
+    /// The training-batch loss of step 1 of each run trained in this visit (mean over the
+    /// batch's readouts: nats, or squared error).
+    pub first_loss: RwSignal<Vec<(RunId, f64)>>,
     /// The kept sweeps, as last written.
     kept: StoredValue<Vec<KeptSweep>>,
     /// The kept checkpoint, as read after the reload (until a sweep starts).
@@ -91,6 +97,8 @@ impl MemoryDriver {
             saved: RwSignal::new(None),
             store_error: RwSignal::new(None),
             loaded: RwSignal::new(false),
+            backends: RwSignal::new(Vec::new()),
+            first_loss: RwSignal::new(Vec::new()),
             kept: StoredValue::new(Vec::new()),
             point: StoredValue::new(None),
             resume: StoredValue::new(None),
@@ -166,6 +174,8 @@ impl MemoryDriver {
         self.clock.set_value((None, elapsed));
         self.elapsed.set(elapsed);
         self.error.set(None);
+        self.backends.set(Vec::new());
+        self.first_loss.set(Vec::new());
         self.saved.set(from);
         self.resume.set_value(point.map(|p| p.checkpoint));
         self.plan.set(Some(plan));
@@ -176,6 +186,19 @@ impl MemoryDriver {
         } else {
             self.interrupted.set(Some(Interrupted { done, from }));
             self.status.set(RunStatus::Stopped);
+        }
+    }
+
+    /// Debug hook (`window.unrollDebug.loseDevice()`): destroys the sweep's GPU device, as a
+    /// driver reset would; its runs go on on the CPU from the step they reached. False when no
+    /// sweep is in the engine.
+    pub fn lose_device(&self) -> bool {
+        match self.session.try_get_value().flatten() {
+            Some(id) => {
+                EngineClient::get().send(vec![Command::LoseDevice(id)]);
+                true
+            }
+            None => false,
         }
     }
 
@@ -249,6 +272,8 @@ impl MemoryDriver {
         self.plan.set(Some(plan));
         self.error.set(None);
         self.interrupted.set(None);
+        self.backends.set(Vec::new());
+        self.first_loss.set(Vec::new());
         self.status.set(RunStatus::Running);
         self.clock.set_value((Some(Self::now()), before));
         self.elapsed.set(before);
@@ -338,6 +363,9 @@ impl MemoryDriver {
         }
         match event {
             LabEvent::Tick(t) => {
+                if let Some(first) = t.steps.iter().find(|s| s.step == 1) {
+                    self.first_loss.update(|f| f.push((t.run, first.loss)));
+                }
                 let Some(h) = t.heldout else {
                     return;
                 };
@@ -369,9 +397,12 @@ impl MemoryDriver {
                 self.end(RunStatus::Error, Some(e.to_string()));
                 self.forget_checkpoint();
             }
-            // The page shows the held-out curves; the path and the weights are not kept here.
+            LabEvent::Backend(b) => self.backends.update(|bs| {
+                bs.retain(|x| x.cell != b.cell);
+                bs.push(b);
+            }),
+            // The page shows the held-out curves; the weights are not kept here.
             LabEvent::Plan(_)
-            | LabEvent::Backend(_)
             | LabEvent::Weights { .. }
             | LabEvent::GradFlow { .. }
             | LabEvent::Notice(_) => {}
@@ -439,6 +470,8 @@ impl MemoryDriver {
         self.interrupted.set(None);
         self.saved.set(None);
         self.resume.set_value(None);
+        self.backends.set(Vec::new());
+        self.first_loss.set(Vec::new());
         self.clock.set_value((None, 0.0));
     }
 

@@ -16,6 +16,9 @@
 //! baseline's held-out loss), `memory-length` (T), `memory-budget` (steps per run),
 //! `memory-params-<cell>`, `memory-start` / `-pause` / `-resume` / `-reset`, `memory-status`,
 //! `memory-progress` (fraction of the steps), `memory-time-left` (seconds),
+//! `memory-backend-<cell>` (the path its runs train on, `webgpu`/`cpu`; `data-notice`
+//! measured/fallback/lost, `data-gpu-ms` and `data-cpu-ms` when `backend=auto` measured),
+//! `memory-loss-first-<cell>` (its first seed's step-1 training loss), `mcfg-backend`,
 //! `memory-interrupted` (`data-value` = runs finished, `data-step` = the step of the seed Go on
 //! resumes, absent when it starts again) with `memory-go-on`, `memory-saved` (the training
 //! seed's checkpoint is kept: `data-value` = its step, `data-seed` = its number from 1),
@@ -73,6 +76,11 @@ const CSS: &str = r#"
 .mt-form .field { display: flex; flex-direction: column; }
 .mt-form .field input { margin-top: auto; }
 .mt-outcome { font-weight: 600; }
+.mt-cells { list-style: none; margin: 8px 0 0; padding: 0; display: grid; gap: 2px; font-size: 13px; }
+.mt-cell { display: flex; flex-wrap: wrap; gap: 2px 12px; align-items: baseline; }
+.mt-cell-name { font-weight: 600; min-width: 48px; }
+.mt-cell .dl-backend { margin: 0; }
+.mt-form .field:has(select) { grid-column: span 2; }
 .mt-spread-head { font-size: 15px; margin: 12px 0 4px; }
 .memory-page .notice .btn { margin-left: 12px; }
 "#;
@@ -87,8 +95,14 @@ pub fn MemoryPage(
     notices: RwSignal<Vec<PageNotice>>,
     /// A delay-copy sweep is running.
     delay_busy: Signal<bool>,
+    /// Loses the delay-copy sweep's GPU device (its debug hook; false when none trains).
+    lose_delay_device: Callback<(), bool>,
 ) -> impl IntoView {
     let driver = MemoryDriver::new();
+    // One hook for the lab page: the sweep in the engine, whichever task it is of.
+    crate::names::keep::browser::install_debug_hook("loseDevice", move || {
+        driver.lose_device() || lose_delay_device.run(())
+    });
     let kind = Memo::new(move |_| cfg.with(|c| c.task.memory()));
     // The kept sweep of the configuration shown (after a reload, a task switch or a change of
     // the form), unless a sweep is training.

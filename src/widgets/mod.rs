@@ -1,6 +1,7 @@
 //! Reusable view pieces shared by the pages: chart hosts, heatmaps, headline numbers and the
 //! run buttons, a script's "As PyTorch" panel.
 
+pub mod backend;
 pub mod export;
 pub mod heatmap;
 pub mod heatmap_data;
