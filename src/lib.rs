@@ -10,7 +10,9 @@
 //!   loader, the bridge to the core's configuration and engine, its panels in [`names::lab`]
 //!   (metrics, compare mode, inspector, gradient flow) and in [`names::keep`] (own data,
 //!   weights files, the model kept in this browser).
-//! - [`delay`]: the long-memory lab (`?lesson=delay`): page, sweep model, engine driver.
+//! - [`sequence`]: the sequence lab (`?lesson=delay`): delay-copy and the long-memory tasks
+//!   (adding, copy memory, temporal order) on one page with its task switcher, their drivers
+//!   over one engine session, one store.
 //!
 //! Shared by the pages:
 //!
@@ -27,10 +29,9 @@
 #![warn(missing_docs)]
 
 pub mod charts;
-pub mod delay;
 pub mod lessons;
-pub mod memory;
 pub mod names;
+pub mod sequence;
 pub mod shell;
 pub mod text;
 pub mod widgets;

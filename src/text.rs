@@ -26,7 +26,6 @@
 //! The catalogues compile natively too (the charts' tests draw with them).
 
 pub use crate::charts::text::ChartText;
-pub use crate::delay::text::DelayText;
 pub use crate::lessons::text as lessons;
 pub use crate::names::keep::text::KeepText;
 pub use crate::names::lab::grad_flow_text::GradFlowText;
@@ -34,6 +33,7 @@ pub use crate::names::lab::inspector_text::InspectorText;
 pub use crate::names::lab::text::LabText;
 pub use crate::names::slowmo::text::SlowmoText;
 pub use crate::names::text::TrainingText;
+pub use crate::sequence::delay::text::DelayText;
 pub use crate::shell::text::ShellText;
 
 use unroll_core::config::Lang;

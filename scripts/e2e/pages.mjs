@@ -283,6 +283,23 @@ export class NamesPage extends AppPage {
     await this.click("train-pause");
     await this.waitStatus("paused", 30_000);
   }
+
+  // ---- resuming after a reload (the labs' common protocol: see resume.test.mjs) -----------
+
+  /** Waits for a checkpoint kept in this browser while the run trains; its step. */
+  keptCheckpoint(timeoutMs = 120_000) {
+    return until(async () => (await this.status()) === "running" && (await this.num("checkpoint-saved")) > 0 && this.num("checkpoint-saved"), timeoutMs, "a kept checkpoint", 50);
+  }
+  /** After a reload: the model comes back with Resume, which is pressed. */
+  async goOn() {
+    await this.waitFor('[data-testid="restored"][data-resumable="true"]', { timeout: 120_000 });
+    await until(async () => !(await this.isDisabled("train-resume")), 120_000, "the Resume button");
+    await this.click("train-resume");
+  }
+  /** The finished run's numbers, raw: validation accuracy, steps, points of the loss curve. */
+  async results() {
+    return { acc: await this.value("val-acc"), steps: await this.value("train-step"), points: await this.value("chart-train-loss") };
+  }
 }
 
 /** The long-memory lab (`lesson=delay`, any task): form, sweep, summary. */
@@ -309,6 +326,21 @@ export class DelayPage extends AppPage {
       "the sweep to finish",
       500,
     );
+  }
+  /** Waits for a checkpoint of the training seed kept in this browser while the sweep trains; its step. */
+  keptCheckpoint(timeoutMs = 120_000) {
+    return until(async () => (await this.status()) === "running" && (await this.num("delay-checkpoint")) > 0 && this.num("delay-checkpoint"), timeoutMs, "a kept checkpoint", 50);
+  }
+  /** After a reload: the sweep is offered for Resume, which is pressed. */
+  async goOn() {
+    await this.waitFor("delay-resume-offer", { timeout: 60_000 });
+    await this.click("delay-resume");
+  }
+  /** The finished sweep's numbers, raw: every run's last held-out accuracy and step, each cell's held-out loss. */
+  async results() {
+    const rows = await this.page.$$eval('[data-testid^="delay-seed-acc-"]', (rs) => rs.map((r) => [r.dataset.testid, r.dataset.seed, r.dataset.step, r.dataset.value].join(" ")));
+    const losses = await this.page.$$eval('[data-testid^="delay-heldout-loss-"]', (rs) => rs.map((r) => `${r.dataset.testid} ${r.dataset.value}`));
+    return { rows: rows.sort(), losses: losses.sort() };
   }
   /** The sweep summary's cells of the form's settings: [{ delay, cell, seeds, mean }]. */
   summaryCells() {
@@ -360,6 +392,19 @@ export class MemoryPage extends AppPage {
   async firstLoss(cell, timeoutMs = 120_000) {
     await this.waitFor(`memory-loss-first-${cell}`, { timeout: timeoutMs });
     return this.num(`memory-loss-first-${cell}`);
+  }
+  /** Waits for a checkpoint of the training seed kept in this browser while the sweep trains; its step. */
+  keptCheckpoint(timeoutMs = 120_000) {
+    return until(async () => (await this.status()) === "running" && (await this.num("memory-saved")) > 0 && this.num("memory-saved"), timeoutMs, "a kept checkpoint", 50);
+  }
+  /** After a reload: the sweep is offered with Go on, which is pressed. */
+  async goOn() {
+    await this.waitFor("memory-interrupted", { timeout: 60_000 });
+    await this.click("memory-go-on");
+  }
+  /** The finished sweep's numbers, raw: the summary's rows. */
+  async results() {
+    return { rows: await this.summaryRows() };
   }
   /** The summary's rows: [{ cell, seed, loss (raw string), solved, done }]. */
   summaryRows() {

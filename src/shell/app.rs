@@ -18,10 +18,10 @@
 use super::embed;
 use super::i18n::{provide_lang, Lang, Locale};
 use super::url::{self, PageNotice, PageQueries};
-use crate::delay::DelayPage;
 use crate::lessons::text::CommonText;
 use crate::lessons::{lesson_query, provide_nav, LessonsMain, LessonsStyle, Nav, NavLink};
 use crate::names::TrainingPage;
+use crate::sequence::SequencePage;
 use crate::text::ShellText;
 use leptos::prelude::*;
 use unroll_core::config::lessons::{route, Route};
@@ -77,7 +77,7 @@ pub fn App() -> impl IntoView {
             </Show>
             <Show when=move || delay_opened.get()>
                 <div class="route" hidden=move || !delay()>
-                    <DelayPage />
+                    <SequencePage />
                 </div>
             </Show>
             <div class="route" hidden=move || training() || delay()>

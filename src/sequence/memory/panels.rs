@@ -4,8 +4,8 @@
 use super::driver::MemoryDriver;
 use super::text::{fmt_loss, index, MemoryText};
 use crate::charts::delay::{self as chart, CurveChart, Line};
-use crate::delay::text::{fmt_seconds, DelayText};
 use crate::lessons::fmt::count_commas;
+use crate::sequence::delay::text::{fmt_seconds, DelayText};
 use crate::shell::i18n::use_locale;
 use crate::shell::run_status::RunStatus;
 use crate::widgets::backend::backend_line;

@@ -218,19 +218,6 @@ impl ResumePoint {
             .position(|&s| s == seed)
             .map(|i| i + 1)
     }
-
-    /// The bytes the page keeps (postcard, as the engine's messages).
-    pub fn to_bytes(&self) -> Vec<u8> {
-        unroll_core::engine::protocol::encode(self)
-    }
-
-    /// Reads [`Self::to_bytes`] back.
-    ///
-    /// # Errors
-    /// A message when the bytes are not a resume point.
-    pub fn from_bytes(bytes: &[u8]) -> Result<ResumePoint, String> {
-        unroll_core::engine::protocol::decode(bytes).map_err(|e| format!("kept checkpoint: {e}"))
-    }
 }
 
 /// The runs of a sweep of `config` after a reload with a checkpoint: [`plan_with`], the runs
@@ -666,9 +653,10 @@ mod tests {
         let ahead = step_tick(id(CellKind::Rnn, 4), 6, 9.0, 0.5);
         apply_tick(&mut views, &ahead);
         let point = ResumePoint::new(query.clone(), 12.5, c.clone(), &views);
-        let back = ResumePoint::from_bytes(&point.to_bytes()).unwrap();
+        let back: ResumePoint =
+            crate::sequence::store::point_of(&crate::sequence::store::point_bytes(&point)).unwrap();
         assert_eq!(back, point);
-        assert!(ResumePoint::from_bytes(&[1, 2, 3]).is_err());
+        assert!(crate::sequence::store::point_of::<ResumePoint>(&[1, 2, 3]).is_err());
         assert_eq!(point.curves.len(), 2);
         assert_eq!(point.curves[0].loss, views[2].loss[..5]);
         assert_eq!(point.curves[1].acc, views[3].acc);

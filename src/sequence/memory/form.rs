@@ -7,7 +7,7 @@
 
 use super::driver::MemoryDriver;
 use super::text::MemoryText;
-use crate::delay::settings::set_field;
+use crate::sequence::delay::settings::set_field;
 use crate::shell::i18n::use_locale;
 use crate::shell::url::PageNotice;
 use crate::widgets::backend::BackendField;

@@ -1,0 +1,212 @@
+//! What the sequence lab keeps across reloads, for every task of the page, in IndexedDB (the
+//! app's database and object store, [`crate::names::keep::persist`]). Each family of tasks has
+//! its [`Records`]: the kept sweeps under one key, as JSON text, and the training seed's latest
+//! checkpoint under another, as a `Blob` of its postcard bytes (like the names run's
+//! checkpoint), so that a reload resumes that seed from it:
+//!
+//! | records | sweeps (JSON) | checkpoint (bytes) |
+//! |---|---|---|
+//! | [`DELAY`] | `delay-sweep`: [`crate::sequence::delay::store::Kept`] (summaries, finished runs, the sweep in progress) | `delay-checkpoint`: the delay page's `ResumePoint` |
+//! | [`MEMORY`] | `memory-sweeps`: a list of [`crate::sequence::memory::store::KeptSweep`] | `memory-checkpoint`: the tasks' `ResumePoint` |
+//!
+//! The keys and the formats are those the page has always written, so a record kept by an
+//! earlier version is read as it is (the tests below read records of that format). Every
+//! failure (private mode, quota, an unreadable record) is a typed [`StorageError`], which the
+//! page words in English and Chinese; nothing panics.
+
+use crate::names::keep::persist::{blob_of, bytes_of, delete_record, get_record, put_record};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use unroll_core::keep::StorageError;
+use wasm_bindgen::JsValue;
+
+/// The two records of a family of tasks, and what the errors call them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Records {
+    /// The key of the kept sweeps (JSON text).
+    pub sweeps: &'static str,
+    /// The key of the training seed's checkpoint (postcard bytes).
+    pub checkpoint: &'static str,
+    /// The failures' wording: keep, read the sweeps; keep, read, delete the checkpoint.
+    what: [&'static str; 5],
+}
+
+/// Delay-copy's records.
+pub const DELAY: Records = Records {
+    sweeps: "delay-sweep",
+    checkpoint: "delay-checkpoint",
+    what: [
+        "could not keep the sweep summary",
+        "could not read the sweep summary",
+        "could not keep the sweep's checkpoint",
+        "could not read the sweep's checkpoint",
+        "could not delete the sweep's checkpoint",
+    ],
+};
+
+/// The long-memory tasks' records (adding, copy memory, temporal order).
+pub const MEMORY: Records = Records {
+    sweeps: "memory-sweeps",
+    checkpoint: "memory-checkpoint",
+    what: [
+        "could not keep the long-memory sweeps",
+        "could not read the long-memory sweeps",
+        "could not keep the long-memory sweep's checkpoint",
+        "could not read the long-memory sweep's checkpoint",
+        "could not delete the long-memory sweep's checkpoint",
+    ],
+};
+
+/// The JSON text of the kept sweeps.
+///
+/// # Errors
+/// [`StorageError::Damaged`] when `kept` cannot be written as JSON.
+pub fn sweeps_text<T: Serialize + ?Sized>(kept: &T) -> Result<String, StorageError> {
+    serde_json::to_string(kept).map_err(|e| StorageError::Damaged {
+        detail: e.to_string(),
+    })
+}
+
+/// Reads [`sweeps_text`] back.
+///
+/// # Errors
+/// [`StorageError::Damaged`] naming the record `key` when the text is not its format.
+pub fn sweeps_of<T: DeserializeOwned>(key: &str, text: &str) -> Result<T, StorageError> {
+    serde_json::from_str(text).map_err(|e| StorageError::Damaged {
+        detail: format!("the kept record {key} is unreadable ({e})"),
+    })
+}
+
+/// The bytes a checkpoint is kept as (postcard, as the engine's messages).
+pub fn point_bytes<P: Serialize>(point: &P) -> Vec<u8> {
+    unroll_core::engine::protocol::encode(point)
+}
+
+/// Reads [`point_bytes`] back.
+///
+/// # Errors
+/// [`StorageError::Damaged`] when the bytes are not a checkpoint of this kind.
+pub fn point_of<P: DeserializeOwned>(bytes: &[u8]) -> Result<P, StorageError> {
+    unroll_core::engine::protocol::decode(bytes).map_err(|e| StorageError::Damaged {
+        detail: format!("kept checkpoint: {e}"),
+    })
+}
+
+impl Records {
+    /// Writes the kept sweeps.
+    pub async fn save<T: Serialize + ?Sized>(&self, kept: &T) -> Result<(), StorageError> {
+        let json = sweeps_text(kept)?;
+        put_record(self.sweeps, &JsValue::from_str(&json), self.what[0]).await
+    }
+
+    /// Reads the kept sweeps; `Ok(None)` when nothing is kept.
+    pub async fn load<T: DeserializeOwned>(&self) -> Result<Option<T>, StorageError> {
+        let value = get_record(self.sweeps, self.what[1]).await?;
+        match value.and_then(|v| v.as_string()) {
+            Some(text) => sweeps_of(self.sweeps, &text).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Keeps `point` as the training seed's checkpoint (replacing the previous one).
+    pub async fn save_checkpoint<P: Serialize>(&self, point: &P) -> Result<(), StorageError> {
+        let blob = blob_of(&point_bytes(point))?;
+        put_record(self.checkpoint, &blob, self.what[2]).await
+    }
+
+    /// Reads the training seed's checkpoint; `Ok(None)` when none is kept.
+    pub async fn load_checkpoint<P: DeserializeOwned>(&self) -> Result<Option<P>, StorageError> {
+        let Some(value) = get_record(self.checkpoint, self.what[3]).await? else {
+            return Ok(None);
+        };
+        let bytes = bytes_of(&value, "checkpoint").await?;
+        point_of(&bytes).map(Some)
+    }
+
+    /// Deletes the training seed's checkpoint (its sweep finished, failed or was reset).
+    pub async fn forget_checkpoint(&self) -> Result<(), StorageError> {
+        delete_record(self.checkpoint, self.what[4]).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sequence::delay::store::{Kept, Unfinished};
+    use crate::sequence::memory::store::KeptSweep;
+    use unroll_core::math::params::CellKind;
+
+    #[test]
+    fn the_records_keep_the_keys_earlier_versions_wrote() {
+        assert_eq!(
+            [
+                DELAY.sweeps,
+                DELAY.checkpoint,
+                MEMORY.sweeps,
+                MEMORY.checkpoint
+            ],
+            [
+                "delay-sweep",
+                "delay-checkpoint",
+                "memory-sweeps",
+                "memory-checkpoint"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_delay_record_of_an_earlier_version_is_read() {
+        // Written before a sweep in progress was kept: no `unfinished`.
+        let old = r#"{"summaries":[],"runs":[{"query":"v=1&lesson=delay&delay=8","runs":[]}]}"#;
+        let kept: Kept = sweeps_of(DELAY.sweeps, old).unwrap();
+        assert_eq!(kept.runs.len(), 1);
+        assert_eq!(kept.runs[0].query, "v=1&lesson=delay&delay=8");
+        assert_eq!(kept.unfinished, None);
+        let now = r#"{"summaries":[],"runs":[],"unfinished":{"query":"v=1&lesson=delay","elapsed":12.5}}"#;
+        let kept: Kept = sweeps_of(DELAY.sweeps, now).unwrap();
+        assert_eq!(
+            kept.unfinished,
+            Some(Unfinished {
+                query: "v=1&lesson=delay".into(),
+                elapsed: 12.5
+            })
+        );
+        let again: Kept = sweeps_of(DELAY.sweeps, &sweeps_text(&kept).unwrap()).unwrap();
+        assert_eq!(again, kept);
+    }
+
+    #[test]
+    fn a_memory_record_of_an_earlier_version_is_read() {
+        let cell = serde_json::to_string(&CellKind::Lstm).unwrap();
+        let old = format!(
+            r#"[{{"query":"v=1&lesson=delay&task=adding","curves":[[{{"cell":{cell},"seed":2,"step":200,"acc":0.0,"loss":0.16,"solved":false,"train_loss":0.17,"train_acc":0.0}}],[]],"elapsed":3.25,"finished":false}}]"#
+        );
+        let kept: Vec<KeptSweep> = sweeps_of(MEMORY.sweeps, &old).unwrap();
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].query, "v=1&lesson=delay&task=adding");
+        assert_eq!(kept[0].curves.len(), 2);
+        let h = kept[0].curves[0][0];
+        assert_eq!(
+            (h.cell, h.seed, h.step, h.loss),
+            (CellKind::Lstm, 2, 200, 0.16)
+        );
+        assert_eq!(h.train_loss, Some(0.17));
+        assert_eq!((kept[0].elapsed, kept[0].finished), (3.25, false));
+        let again: Vec<KeptSweep> = sweeps_of(MEMORY.sweeps, &sweeps_text(&kept).unwrap()).unwrap();
+        assert_eq!(again, kept);
+    }
+
+    #[test]
+    fn a_damaged_record_is_a_typed_error_naming_it() {
+        match sweeps_of::<Kept>(DELAY.sweeps, "{not json") {
+            Err(StorageError::Damaged { detail }) => {
+                assert!(detail.contains("delay-sweep"), "{detail}")
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            point_of::<crate::sequence::memory::store::ResumePoint>(&[1, 2, 3]),
+            Err(StorageError::Damaged { .. })
+        ));
+    }
+}
