@@ -29,7 +29,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { e2e } from "./fixture.mjs";
-import { ANSWER_READOUTS, OUT, underVeil, until, zhAllowlist } from "./lib.mjs";
+import { ANSWER_READOUTS, OUT, underVeil, until, zhAllowlist, SHOTS, shot } from "./lib.mjs";
 
 const LESSONS = ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"];
 const TOUR = '[data-testid="tour"]';
@@ -385,18 +385,18 @@ test("screenshots of a tour step and of the belt mid-step", { timeout: 180_000 }
       await page.click(testid("tour-next"));
       await page.click(testid("tour-next"));
       // Step 3: the belt at the input stage, its cue in the dialog.
-      await page.waitForTimeout(1200);
-      await page.screenshot({ path: join(dir, `tour-${lang}-${width}.png`) });
+      if (SHOTS) await page.waitForTimeout(1200);
+      await shot(page, { path: join(dir, `tour-${lang}-${width}.png`) });
       await page.keyboard.press("Escape");
       await page.waitForSelector(TOUR, { state: "detached" });
       await page.$eval(testid("lstm-stage"), (el) => {
         el.value = "2";
         el.dispatchEvent(new Event("input", { bubbles: true }));
       });
-      await page.waitForTimeout(1000);
+      if (SHOTS) await page.waitForTimeout(1000);
       const panel = await page.$(`section:has(${testid("lstm-belt")})`);
       await panel.scrollIntoViewIfNeeded();
-      await panel.screenshot({ path: join(dir, `belt-${lang}-${width}.png`) });
+      await shot(panel, { path: join(dir, `belt-${lang}-${width}.png`) });
       assert.deepEqual(problems, [], `${lang} ${width}`);
       await page.close();
     }
