@@ -20,7 +20,8 @@ const app = e2e();
 const LABS = [
   // One name a step: about 300 steps an epoch, a checkpoint at each epoch's end.
   { lab: "names", open: app.names, query: "?v=1&lesson=names&cell=gru&hidden_size=16&batch_size=1&epochs=40&seed=5&backend=cpu" },
-  { lab: "delay-copy", open: app.delay, query: "?v=1&lesson=delay&cell=both&length=16&delay=3&hidden_size=16&batch_size=16&steps=800&seeds=2&seed=4&backend=cpu" },
+  // Long enough a seed for a checkpoint (every few seconds) to be kept while it trains.
+  { lab: "delay-copy", open: app.delay, query: "?v=1&lesson=delay&hidden_size=32&steps=1000&seeds=2&seed=21&backend=cpu" },
   { lab: "adding", open: app.memory, query: "?v=1&lesson=delay&task=adding&hidden_size=8&length=10&steps=600&seeds=2&seed=2&backend=cpu" },
 ];
 

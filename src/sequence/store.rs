@@ -15,6 +15,8 @@
 //! page words in English and Chinese; nothing panics.
 
 use crate::names::keep::persist::{blob_of, bytes_of, delete_record, get_record, put_record};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use unroll_core::keep::StorageError;
@@ -126,6 +128,76 @@ impl Records {
     /// Deletes the training seed's checkpoint (its sweep finished, failed or was reset).
     pub async fn forget_checkpoint(&self) -> Result<(), StorageError> {
         delete_record(self.checkpoint, self.what[4]).await
+    }
+}
+
+/// A task part's records and the signal their failures go to: the writes a driver makes
+/// while its sweep trains run in the background, and a failure is shown on the page (the
+/// `store-error` notices), never thrown.
+#[derive(Clone, Copy)]
+pub struct Keeper {
+    /// Where the part keeps its sweeps.
+    pub records: Records,
+    /// Why keeping failed, if it did.
+    pub error: RwSignal<Option<StorageError>>,
+}
+
+impl Keeper {
+    /// The keeper of `records`, no failure yet.
+    pub fn new(records: Records) -> Self {
+        Keeper {
+            records,
+            error: RwSignal::new(None),
+        }
+    }
+
+    /// Writes `kept` as the part's sweeps.
+    pub fn save<T: Serialize + 'static>(&self, kept: T) {
+        let k = *self;
+        spawn_local(async move {
+            if let Err(e) = k.records.save(&kept).await {
+                k.error.set(Some(e));
+            }
+        });
+    }
+
+    /// Keeps `point` as the training seed's checkpoint; `then` runs once it is written.
+    pub fn save_checkpoint<P: Serialize + 'static>(&self, point: P, then: impl FnOnce() + 'static) {
+        let k = *self;
+        spawn_local(async move {
+            match k.records.save_checkpoint(&point).await {
+                Ok(()) => then(),
+                Err(e) => k.error.set(Some(e)),
+            }
+        });
+    }
+
+    /// Deletes the training seed's checkpoint (its sweep finished, failed or was reset).
+    pub fn forget_checkpoint(&self) {
+        let k = *self;
+        spawn_local(async move {
+            if let Err(e) = k.records.forget_checkpoint().await {
+                k.error.set(Some(e));
+            }
+        });
+    }
+
+    /// The kept checkpoint, if one can be read: one that cannot is only a lost checkpoint (its
+    /// seed starts again), said on the console.
+    pub async fn checkpoint<P: DeserializeOwned>(&self) -> Option<P> {
+        self.records.load_checkpoint().await.unwrap_or_else(|e| {
+            web_sys::console::warn_1(&format!("{e:?}").into());
+            None
+        })
+    }
+
+    /// The kept sweeps (`None` when nothing is kept, or they cannot be read: then the page
+    /// says why).
+    pub async fn sweeps<T: DeserializeOwned>(&self) -> Option<T> {
+        self.records.load().await.unwrap_or_else(|e| {
+            self.error.set(Some(e));
+            None
+        })
     }
 }
 

@@ -14,7 +14,7 @@ use super::sweep::{
     RunView,
 };
 use crate::sequence::session::LabSession;
-use crate::sequence::store::DELAY;
+use crate::sequence::store::{Keeper, DELAY};
 use crate::shell::run_status::RunStatus;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -59,8 +59,8 @@ pub struct DelayDriver {
     pub run_cfg: RwSignal<Option<DelayConfig>>,
     /// The sweep summaries and the last configuration's runs, kept across reloads.
     pub kept: RwSignal<Kept>,
-    /// Why keeping them failed, if it did.
-    pub store_error: RwSignal<Option<unroll_core::keep::StorageError>>,
+    /// Where they are kept, and why keeping them failed, if it did.
+    pub store: Keeper,
     /// After a reload during a sweep: what Resume goes on with.
     pub resume_offer: RwSignal<Option<ResumeOffer>>,
     /// The training seed's latest checkpoint kept in the browser (its seed's number in the
@@ -93,7 +93,7 @@ impl DelayDriver {
             shown_elapsed: RwSignal::new(0.0),
             run_cfg: RwSignal::new(None),
             kept: RwSignal::new(Kept::default()),
-            store_error: RwSignal::new(None),
+            store: Keeper::new(DELAY),
             resume_offer: RwSignal::new(None),
             saved: RwSignal::new(None),
             example_seed: RwSignal::new(None),
@@ -113,16 +113,9 @@ impl DelayDriver {
     fn restore_kept(&self, cfg: RwSignal<DelayConfig>) {
         let d = *self;
         spawn_local(async move {
-            // A checkpoint that cannot be read is only a lost checkpoint: the seed starts again.
-            let point = match DELAY.load_checkpoint::<ResumePoint>().await {
-                Ok(p) => p,
-                Err(e) => {
-                    web_sys::console::warn_1(&format!("{e:?}").into());
-                    None
-                }
-            };
-            match DELAY.load::<Kept>().await {
-                Ok(Some(loaded)) => {
+            let point = d.store.checkpoint::<ResumePoint>().await;
+            if let Some(loaded) = d.store.sweeps::<Kept>().await {
+                {
                     // What was recorded since the page opened wins over the stored record.
                     d.kept.update(|now| now.merge_from(loaded));
                     let c = cfg.get_untracked();
@@ -151,8 +144,6 @@ impl DelayDriver {
                         d.run_cfg.set(Some(c));
                     }
                 }
-                Ok(None) => {}
-                Err(e) => d.store_error.set(Some(e)),
             }
         });
     }
@@ -228,11 +219,9 @@ impl DelayDriver {
             .map(|k| (k, config.seeds.max(1), point.checkpoint.step()));
         let d = *self;
         let id = self.session.id();
-        spawn_local(async move {
-            match DELAY.save_checkpoint(&point).await {
-                Ok(()) if id.is_some() && d.session.id() == id => d.saved.set(shown),
-                Ok(()) => {}
-                Err(e) => d.store_error.set(Some(e)),
+        self.store.save_checkpoint(point, move || {
+            if id.is_some() && d.session.id() == id {
+                d.saved.set(shown)
             }
         });
     }
@@ -240,12 +229,7 @@ impl DelayDriver {
     /// Deletes the kept checkpoint (its sweep finished, failed or was reset).
     fn forget_checkpoint(&self) {
         self.saved.set(None);
-        let store_error = self.store_error;
-        spawn_local(async move {
-            if let Err(e) = DELAY.forget_checkpoint().await {
-                store_error.set(Some(e));
-            }
-        });
+        self.store.forget_checkpoint();
     }
 
     /// Writes down the sweep in progress (`query`), or that none is (`None`), and keeps it.
@@ -258,13 +242,7 @@ impl DelayDriver {
     }
 
     fn persist(&self) {
-        let k = self.kept.get_untracked();
-        let store_error = self.store_error;
-        spawn_local(async move {
-            if let Err(e) = DELAY.save(&k).await {
-                store_error.set(Some(e));
-            }
-        });
+        self.store.save(self.kept.get_untracked());
     }
 
     fn now_seconds(&self) -> f64 {

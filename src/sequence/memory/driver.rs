@@ -9,14 +9,13 @@
 
 use super::store::{keep, rest_of, KeptSweep, ResumePoint};
 use crate::sequence::session::LabSession;
-use crate::sequence::store::MEMORY;
+use crate::sequence::store::{Keeper, MEMORY};
 use crate::shell::run_status::RunStatus;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::query::encode;
 use unroll_core::engine::protocol::{LabEvent, TrainRequest};
-use unroll_core::keep::StorageError;
 use unroll_core::train::backend::CellBackend;
 use unroll_core::train::sweep::{HeldOut, RunId, SweepCheckpoint, SweepPlan};
 
@@ -50,8 +49,8 @@ pub struct MemoryDriver {
     /// The training seed's latest checkpoint kept in the browser: its seed's number in the
     /// sweep (from 1) and its step; None when none is.
     pub saved: RwSignal<Option<(usize, u64)>>,
-    /// Why keeping the sweep failed, if it did.
-    pub store_error: RwSignal<Option<StorageError>>,
+    /// Where the sweeps are kept, and why keeping them failed, if it did.
+    pub store: Keeper,
     /// The kept sweeps and checkpoint have been read (the page shows them from then on).
     pub loaded: RwSignal<bool>,
     /// The path each cell's runs train on, and why, as the engine last reported it.
@@ -96,7 +95,7 @@ impl MemoryDriver {
             error: RwSignal::new(None),
             interrupted: RwSignal::new(None),
             saved: RwSignal::new(None),
-            store_error: RwSignal::new(None),
+            store: Keeper::new(MEMORY),
             loaded: RwSignal::new(false),
             backends: RwSignal::new(Vec::new()),
             first_loss: RwSignal::new(Vec::new()),
@@ -108,26 +107,16 @@ impl MemoryDriver {
         };
         let d = driver;
         spawn_local(async move {
-            // A checkpoint that cannot be read is only a lost checkpoint: its seed starts
-            // again.
-            match MEMORY.load_checkpoint().await {
-                Ok(p) => d.point.set_value(p),
-                Err(e) => web_sys::console::warn_1(&format!("{e:?}").into()),
-            }
-            match MEMORY.load::<Vec<KeptSweep>>().await {
-                Ok(kept) => {
-                    let kept = kept.unwrap_or_default();
-                    // What was recorded since the page opened wins over the stored record.
-                    d.kept.update_value(|now| {
-                        for k in kept.into_iter().rev() {
-                            if !now.iter().any(|n| n.query == k.query) {
-                                now.insert(0, k);
-                            }
-                        }
-                    });
+            d.point.set_value(d.store.checkpoint().await);
+            let kept: Vec<KeptSweep> = d.store.sweeps().await.unwrap_or_default();
+            // What was recorded since the page opened wins over the stored record.
+            d.kept.update_value(|now| {
+                for k in kept.into_iter().rev() {
+                    if !now.iter().any(|n| n.query == k.query) {
+                        now.insert(0, k);
+                    }
                 }
-                Err(e) => d.store_error.set(Some(e)),
-            }
+            });
             d.loaded.set(true);
         });
         driver
@@ -276,13 +265,7 @@ impl MemoryDriver {
             finished,
         };
         self.kept.update_value(|k| keep(k, sweep));
-        let kept = self.kept.get_value();
-        let store_error = self.store_error;
-        spawn_local(async move {
-            if let Err(e) = MEMORY.save(&kept).await {
-                store_error.set(Some(e));
-            }
-        });
+        self.store.save(self.kept.get_value());
     }
 
     /// Keeps the engine's checkpoint `checkpoint` of the sweep `query`; `saved` shows it once
@@ -301,11 +284,9 @@ impl MemoryDriver {
         };
         let d = *self;
         let id = self.session.id();
-        spawn_local(async move {
-            match MEMORY.save_checkpoint(&point).await {
-                Ok(()) if id.is_some() && d.session.id() == id => d.saved.set(shown),
-                Ok(()) => {}
-                Err(e) => d.store_error.set(Some(e)),
+        self.store.save_checkpoint(point, move || {
+            if id.is_some() && d.session.id() == id {
+                d.saved.set(shown)
             }
         });
     }
@@ -315,12 +296,7 @@ impl MemoryDriver {
         self.saved.set(None);
         self.point.set_value(None);
         self.resume.set_value(None);
-        let store_error = self.store_error;
-        spawn_local(async move {
-            if let Err(e) = MEMORY.forget_checkpoint().await {
-                store_error.set(Some(e));
-            }
-        });
+        self.store.forget_checkpoint();
     }
 
     fn apply(&self, offset: u64, query: &str, event: LabEvent) {
@@ -398,13 +374,7 @@ impl MemoryDriver {
     pub fn reset(&self) {
         if let Some(q) = self.query.get_value() {
             self.kept.update_value(|k| k.retain(|k| k.query != q));
-            let kept = self.kept.get_value();
-            let store_error = self.store_error;
-            spawn_local(async move {
-                if let Err(e) = MEMORY.save(&kept).await {
-                    store_error.set(Some(e));
-                }
-            });
+            self.store.save(self.kept.get_value());
             self.forget_checkpoint();
         }
         self.clear();

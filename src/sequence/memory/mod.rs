@@ -31,7 +31,7 @@
 //! `memory-summary` (`data-value` = runs finished) with `memory-summary-row` (`data-cell`,
 //! `data-seed`, `data-value` = final held-out loss, `data-solved` = sequences or empty).
 
-pub mod driver;
+pub(crate) mod driver;
 mod form;
 mod outcome;
 mod panels;

@@ -144,7 +144,7 @@ pub fn RunPanel(
                     </div>
                 }
             })}
-            {move || driver.store_error.get().map(|e| {
+            {move || driver.store.error.get().map(|e| {
                 let detail = e.detail();
                 view! {
                     <div class="notice notice-warn" role="status" data-testid="memory-store-error">
