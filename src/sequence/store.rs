@@ -14,6 +14,7 @@
 //! failure (private mode, quota, an unreadable record) is a typed [`StorageError`], which the
 //! page words in English and Chinese; nothing panics.
 
+use super::session::LabSession;
 use crate::names::keep::persist::{blob_of, bytes_of, delete_record, get_record, put_record};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -161,12 +162,22 @@ impl Keeper {
         });
     }
 
-    /// Keeps `point` as the training seed's checkpoint; `then` runs once it is written.
-    pub fn save_checkpoint<P: Serialize + 'static>(&self, point: P, then: impl FnOnce() + 'static) {
+    /// Keeps `point` as the checkpoint of the training seed of the sweep in `session`; once it
+    /// is written, `saved` shows `shown` (what the page says of it) if that sweep is still the
+    /// one in the session.
+    pub fn save_checkpoint<P: Serialize + 'static, S: Send + Sync + 'static>(
+        &self,
+        point: P,
+        session: LabSession,
+        saved: RwSignal<Option<S>>,
+        shown: Option<S>,
+    ) {
         let k = *self;
+        let id = session.id();
         spawn_local(async move {
             match k.records.save_checkpoint(&point).await {
-                Ok(()) => then(),
+                Ok(()) if id.is_some() && session.id() == id => saved.set(shown),
+                Ok(()) => {}
                 Err(e) => k.error.set(Some(e)),
             }
         });

@@ -217,13 +217,8 @@ impl DelayDriver {
         let shown = point
             .seed_number(config)
             .map(|k| (k, config.seeds.max(1), point.checkpoint.step()));
-        let d = *self;
-        let id = self.session.id();
-        self.store.save_checkpoint(point, move || {
-            if id.is_some() && d.session.id() == id {
-                d.saved.set(shown)
-            }
-        });
+        self.store
+            .save_checkpoint(point, self.session, self.saved, shown);
     }
 
     /// Deletes the kept checkpoint (its sweep finished, failed or was reset).

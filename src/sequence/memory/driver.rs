@@ -282,13 +282,8 @@ impl MemoryDriver {
             elapsed: self.session.seconds(),
             checkpoint,
         };
-        let d = *self;
-        let id = self.session.id();
-        self.store.save_checkpoint(point, move || {
-            if id.is_some() && d.session.id() == id {
-                d.saved.set(shown)
-            }
-        });
+        self.store
+            .save_checkpoint(point, self.session, self.saved, shown);
     }
 
     /// Deletes the kept checkpoint (its sweep finished, failed or was reset).
