@@ -1,5 +1,6 @@
 //! The sequence lab's task switcher: one button per task (delay-copy, adding, copy memory,
-//! temporal order), the shown one pressed, all waiting while a sweep trains.
+//! temporal order), the shown one pressed, all waiting while a sweep trains. Test hooks:
+//! `task-switch-<key>` (delay, adding, copy, order; `aria-pressed` on the shown one).
 
 use crate::lessons::use_nav;
 use crate::sequence::memory::text::{self, MemoryText};

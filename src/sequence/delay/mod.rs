@@ -1,6 +1,6 @@
-//! The delay-copy page (`?lesson=delay`): RNN and LSTM (or the cells chosen by `cell`) learn
-//! to output the token from `delay` steps back, several seeds per cell, on the CPU path of the
-//! engine's Web Worker ([`unroll_core::engine`]). The page's buttons send commands to the sweep's
+//! The delay-copy part of the sequence lab page (`?lesson=delay`): RNN and LSTM (or the cells
+//! chosen by `cell`) learn to output the token from `delay` steps back, several seeds per cell,
+//! in the engine's Web Worker ([`unroll_core::engine`]) on WebGPU or the CPU path (`backend`). The page's buttons send commands to the sweep's
 //! driver ([`driver`], not a component), which applies what the worker reports to the page's
 //! model ([`sweep`], plain data compiled natively too); the page renders it.
 //!
@@ -10,7 +10,8 @@
 //! [`unroll_core::delay::outcome`] (typed verdicts rendered by [`text::verdict_text`]). The sweep
 //! summaries (final held-out accuracy vs delay, one per set of settings, shown side by side),
 //! the last configurations' finished runs and the sweep in progress are kept in IndexedDB
-//! ([`store`]) with the training seed's latest checkpoint; a sweep stopped by a reload is
+//! ([`store`], through [`crate::sequence::store::DELAY`]) with the training seed's latest
+//! checkpoint; a sweep stopped by a reload is
 //! offered for Resume, which goes on from that checkpoint.
 //!
 //! Test hooks (`data-testid`, raw numbers in `data-value`, fractions 0–1): `delay-start`,

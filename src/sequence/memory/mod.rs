@@ -1,18 +1,17 @@
-//! The classic long-memory tasks on the long-memory lab page (`?lesson=delay&task=adding`,
+//! The classic long-memory tasks' part of the sequence lab page (`?lesson=delay&task=adding`,
 //! `copy`, `order`): what the task is and its paper, T, the recipe and budget, parameter
 //! counts, RNN, LSTM and GRU trained seed by seed, taking turns, in the engine's Web Worker
-//! ([`unroll_core::train::sweep`]), their held-out loss on one chart with the task's
+//! ([`unroll_core::train::sweep`]) on WebGPU or the CPU path (`backend`, each cell's path and
+//! its step-1 loss shown), their held-out loss on one chart with the task's
 //! memoryless baseline and its "solved" level drawn over the runs' lines (a log axis on
 //! request), and a summary per run ("solved after N sequences",
 //! next to the paper's figure), what the runs show (one sentence from
 //! [`unroll_core::memory::outcome::judge`], [`text::outcome_text`]) with the spread of every
 //! cell over its seeds, and a form for T, the budget, the seeds and the recipe (URL keys of the
 //! lab page). Sweeps are kept across reloads, a sweep in training with its seed's latest
-//! checkpoint ([`store`]). A task switcher at the top of the
-//! page moves between delay-copy and the three tasks.
+//! checkpoint ([`store`], through [`crate::sequence::store::MEMORY`]).
 //!
-//! Test hooks: `task-switch-<key>` (delay, adding, copy, order; `aria-pressed` on the shown
-//! one), `memory-page` (`data-value` = the task), `task-baseline` (`data-value` = the
+//! Test hooks: `memory-page` (`data-value` = the task), `task-baseline` (`data-value` = the
 //! baseline's held-out loss), `memory-length` (T), `memory-budget` (steps per run),
 //! `memory-params-<cell>`, `memory-start` / `-pause` / `-resume` / `-reset`, `memory-status`,
 //! `memory-progress` (fraction of the steps), `memory-time-left` (seconds),
