@@ -26,13 +26,14 @@
 //! unroll` checks the pages' pure logic, the catalogues and the charts without a browser.
 #![warn(missing_docs)]
 
+pub mod app;
 pub mod charts;
 pub mod delay;
+pub mod kit;
 pub mod lessons;
 pub mod memory;
 pub mod names;
 pub mod shell;
-pub mod text;
 pub mod widgets;
 
 #[cfg(test)]
@@ -54,5 +55,5 @@ pub fn mount() {
     {
         boot.remove();
     }
-    leptos::mount::mount_to_body(shell::app::App);
+    leptos::mount::mount_to_body(app::App);
 }

@@ -5,7 +5,7 @@
 
 use super::driver::DelayDriver;
 use super::text::{cell_name, fmt_cell_names as cells_text};
-use crate::lessons::checkpoint::{Asked, Checkpoint, Kind, Question, Reveal};
+use crate::kit::checkpoint::{Asked, Checkpoint, Kind, Question, Reveal};
 use crate::shell::run_status::RunStatus;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -130,7 +130,7 @@ fn pending_text(p: &Pending, lang: Lang) -> String {
         (Pending::Runs { cell, have, need }, Lang::En) => format!(
             "Waiting for the runs: {} has {have} of {} finished.",
             cell_name(*cell),
-            crate::text::count_en(&need.to_string(), "seed")
+            crate::kit::text::count_en(&need.to_string(), "seed")
         ),
         (Pending::Runs { cell, have, need }, Lang::Zh) => format!(
             "等待运行结束：{} 已完成 {need} 个种子中的 {have} 个。",

@@ -62,12 +62,12 @@ use self::settings::SettingsPanel;
 use self::summary::SummaryPanel;
 use self::sweep::{batch_lines, heldout_lines, RunView};
 use crate::charts::delay::{self as chart, CurveChart};
-use crate::lessons::fmt::count_commas;
-use crate::lessons::{use_nav, CopyLink};
+use crate::kit::fmt::count_commas;
+use crate::kit::nav::{use_nav, CopyLink};
+use crate::kit::text::Text;
 use crate::shell::i18n::{use_locale, Locale};
 use crate::shell::url::PageQueries;
 use crate::shell::url::{self, PageNotice, UrlNotice};
-use crate::text::Text;
 use leptos::prelude::*;
 use text::DelayText;
 use unroll_core::config::delay::{DelayConfig, DelayRangeError};
@@ -299,7 +299,7 @@ fn PageNotes(driver: DelayDriver, invalid: Memo<Option<DelayRangeError>>) -> imp
             view! {
                 <div class="notice notice-warn" role="status" data-testid="delay-store-error">
                     <div class="notice-body" title=detail>
-                        {move || (DelayText::of(lang()).summary_store_failed)(&(crate::text::KeepText::of(lang()).storage_error)(&e))}
+                        {move || (DelayText::of(lang()).summary_store_failed)(&(crate::kit::keep_text::KeepText::of(lang()).storage_error)(&e))}
                     </div>
                 </div>
             }

@@ -5,7 +5,6 @@ pub use crate::lessons::bidir::text::BidirText;
 pub use crate::lessons::bptt::text::BpttText;
 pub use crate::lessons::common_text::CommonText;
 pub use crate::lessons::gru::text::GruText;
-pub use crate::lessons::handout::text::HandoutText;
 pub use crate::lessons::index::text::IndexText;
 pub use crate::lessons::lstm::text::LstmText;
 pub use crate::lessons::parallel::text::ParallelText;

@@ -4,13 +4,13 @@
 //! Inputs are created once and read their values reactively, so a keyboard user keeps focus
 //! while the numbers around the slider change.
 
-use super::checkpoint::text::CheckpointText;
-use super::fmt;
-use super::stages::{advance, play_from, Stages};
 use crate::charts::colour::Scale;
+use crate::kit::checkpoint::text::CheckpointText;
+use crate::kit::fmt;
+use crate::kit::stages::{advance, play_from, Stages};
+use crate::kit::text::Text;
 use crate::lessons::text::CommonText;
 use crate::shell::i18n::{use_lang, Lang};
-use crate::text::Text;
 use leptos::prelude::*;
 use unroll_core::config::fields;
 use unroll_core::config::fields::NumberFields;
@@ -417,7 +417,7 @@ impl Player {
 ///
 /// With `stages`, Play shows each step stage by stage, and a second slider
 /// (`<lesson>-stage`, its stage in `<lesson>-stage-value`) stops at any stage; the buttons and
-/// the step scrubber show whole steps. Play stops while a tour runs ([`super::tour::TourOn`]).
+/// the step scrubber show whole steps. Play stops while a tour runs ([`crate::kit::tour::TourOn`]).
 #[component]
 pub fn StepControls(
     /// Lesson id used in the test ids (`<lesson>-t`, `<lesson>-play`, …).
@@ -440,7 +440,7 @@ pub fn StepControls(
 ) -> impl IntoView {
     let lang = use_lang();
     let player = Player::new(t, set_t, max, stages);
-    if let Some(tour) = use_context::<super::tour::TourOn>() {
+    if let Some(tour) = use_context::<crate::kit::tour::TourOn>() {
         Effect::new(move |_| {
             if tour.0.get() {
                 player.stop();

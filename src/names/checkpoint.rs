@@ -3,8 +3,8 @@
 //! [`unroll_core::lessons::lab_checkpoints::names_above_baseline`]. A prediction locked once the
 //! run has started is kept as answered after seeing, not counted.
 
-use crate::lessons::checkpoint::{store, Asked, Checkpoint, Kind, Question, Reveal};
-use crate::lessons::handout::NamesEpoch1Note;
+use crate::kit::checkpoint::{store, Asked, Checkpoint, Kind, Question, Reveal};
+use crate::kit::handout::NamesEpoch1Note;
 use crate::names::session::{RunStatus, TrainingSession};
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;

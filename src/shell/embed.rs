@@ -13,7 +13,7 @@
 //!   state shown, copied and shown selectable.
 
 use super::i18n::use_lang;
-use crate::text::ShellText;
+use crate::shell::text::ShellText;
 use leptos::prelude::*;
 use std::cell::Cell;
 use unroll_core::config::query::{embed_on, with_embed, without_embed};
@@ -68,7 +68,7 @@ pub fn EmbedFooter() -> impl IntoView {
     let lang = use_lang();
     let written = RwSignal::new(location_search());
     WRITTEN.with(|w| w.set(Some(written)));
-    let href = move || crate::lessons::href(&without_embed(&written.get()));
+    let href = move || crate::shell::url::href(&without_embed(&written.get()));
     view! {
         <p class="embed-footer">
             <a href=href target="_blank" rel="noopener" data-testid="open-full">
@@ -162,7 +162,7 @@ pub fn CopyEmbed(
         let text = snippet(&embed_url(), &page);
         code.set(text.clone());
         leptos::task::spawn_local(async move {
-            let ok = crate::lessons::write_clipboard(&text).await;
+            let ok = crate::shell::browser::write_clipboard(&text).await;
             status.set(Some(ok));
             request_animation_frame(move || {
                 if let Some(area) = field.get_untracked() {

@@ -1,7 +1,7 @@
 //! Lesson 6's checkpoint: which half of the last position's output has read every token?
 
-use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
-use super::super::fmt::fixed;
+use crate::kit::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
+use crate::kit::fmt::fixed;
 use leptos::prelude::*;
 use unroll_core::config::lessons::{BidirConfig, LessonState};
 use unroll_core::config::Lang;

@@ -1,7 +1,7 @@
 //! Lesson 3's checkpoint: is the gradient product above or below 10⁻³ after T steps?
 
-use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
-use super::super::fmt::{fixed, sci64, short};
+use crate::kit::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
+use crate::kit::fmt::{fixed, sci64, short};
 use leptos::prelude::*;
 use unroll_core::config::lessons::{BpttAct, BpttConfig, LessonState};
 use unroll_core::config::Lang;

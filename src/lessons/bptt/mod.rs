@@ -4,13 +4,13 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
-use super::checkpoint::{veiled, Veiled};
-use super::fmt;
-use super::tour::TourButton;
+use super::frame::{sync_url, LessonFrame, Panel, Para};
 use super::widgets::{
     label, t, whole, ChartData, FieldSlider, LineChart, ListSliders, Num, Series,
 };
-use super::{sync_url, LessonFrame, Panel, Para};
+use crate::kit::checkpoint::{veiled, Veiled};
+use crate::kit::fmt;
+use crate::kit::tour::TourButton;
 use crate::lessons::text::{BpttText, CommonText, ShapesText, UnrollText};
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;

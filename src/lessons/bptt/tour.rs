@@ -1,7 +1,7 @@
 //! Lesson 3's tour: the running product, made to vanish and to explode, and the checkpoint.
 
-use super::super::tour::{Tour, TourStep};
 use super::text::BpttText;
+use crate::kit::tour::{Tour, TourStep};
 use unroll_core::config::lessons::{BpttAct, BpttConfig};
 
 /// The tour; its cues are [`BpttText::tour`].

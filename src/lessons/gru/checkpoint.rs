@@ -1,7 +1,7 @@
 //! Lesson 5's checkpoint: with this z, is h_t nearer h_{t−1} or the candidate?
 
-use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
-use super::super::fmt::{fixed, short};
+use crate::kit::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
+use crate::kit::fmt::{fixed, short};
 use leptos::prelude::*;
 use unroll_core::config::lessons::{GruConfig, LessonState};
 use unroll_core::config::Lang;

@@ -1,7 +1,7 @@
 //! Lesson 5's tour: z near 0 and near 1, PyTorch's convention beside the course's, and the checkpoint.
 
-use super::super::tour::{Tour, TourStep};
 use super::text::GruText;
+use crate::kit::tour::{Tour, TourStep};
 use unroll_core::config::lessons::{GruConfig, GruConvention};
 
 /// The tour; its cues are [`GruText::tour`].

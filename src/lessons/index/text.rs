@@ -15,6 +15,12 @@ pub struct IndexText {
     pub train_text: &'static str,
     /// Training card link.
     pub train_link: &'static str,
+    /// Delay-copy card title.
+    pub delay_title: &'static str,
+    /// Delay-copy card text.
+    pub delay_text: &'static str,
+    /// Delay-copy card link.
+    pub delay_link: &'static str,
 }
 
 impl IndexText {
@@ -25,6 +31,9 @@ impl IndexText {
         train_title: "Then train one",
         train_text: "An LSTM learns which language a surname comes from, in this tab, on your GPU through WebGPU (or on the CPU).",
         train_link: "Open the training page",
+        delay_title: "The delay-copy task",
+        delay_text: "An RNN and an LSTM learn to repeat the token seen a number of steps earlier (the delay), side by side in this tab: which one remembers further?",
+        delay_link: "Open the delay-copy task",
     };
 
     /// 简体中文.
@@ -34,6 +43,9 @@ impl IndexText {
         train_title: "然后亲手训练一个",
         train_text: "一个 LSTM 在这个标签页里学习判断姓氏来自哪种语言，通过 WebGPU 在你的 GPU 上运行（或在 CPU 上）。",
         train_link: "打开训练页面",
+        delay_title: "延迟复制任务",
+        delay_text: "RNN 与 LSTM 在本标签页里并排学习复述若干步（延迟）之前的符号：谁记得更远？",
+        delay_link: "打开延迟复制任务",
     };
 
     /// The texts in `lang`.

@@ -1,7 +1,7 @@
 //! Lesson 4's checkpoint: the cell state at the last step, predicted before the page shows it.
 
-use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
-use super::super::fmt::{fixed, sub};
+use crate::kit::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
+use crate::kit::fmt::{fixed, sub};
 use leptos::prelude::*;
 use unroll_core::config::lessons::{LessonState, LstmConfig};
 use unroll_core::config::Lang;

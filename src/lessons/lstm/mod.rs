@@ -4,20 +4,20 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
-use super::checkpoint::{veiled, Veiled};
-use super::fmt;
-use super::handout::{HandoutNote, Note};
-use super::stages::Stages;
-use super::tour::TourButton;
+use super::frame::{sync_url, LessonFrame, Panel, Para};
 use super::widgets::{
     label, t, whole, ChartData, FieldSlider, LineChart, ListSliders, Num, SeedInput, Series,
     Slider, StepControls,
 };
-use super::{sync_url, LessonFrame, Panel, Para};
+use crate::kit::checkpoint::{veiled, Veiled};
+use crate::kit::fmt;
+use crate::kit::handout::{HandoutNote, Note};
+use crate::kit::stages::Stages;
+use crate::kit::text::Text;
+use crate::kit::tour::TourButton;
 use crate::lessons::text::{BpttText, CommonText, LstmText};
 use crate::lessons::torch_lines::TorchLines;
 use crate::shell::i18n::use_lang;
-use crate::text::Text;
 use leptos::prelude::*;
 use unroll_core::config::fields;
 use unroll_core::config::lessons::{LessonId, LessonState, LstmConfig, LstmMode, LSTM_FIELDS};

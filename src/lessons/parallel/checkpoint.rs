@@ -1,6 +1,6 @@
 //! Lesson 8's checkpoint: whose serial depth grows faster with the length?
 
-use super::super::checkpoint::{Checkpoint, Kind, Question, Reveal};
+use crate::kit::checkpoint::{Checkpoint, Kind, Question, Reveal};
 use leptos::prelude::*;
 use unroll_core::config::lessons::{LessonState, ParallelConfig};
 use unroll_core::config::Lang;

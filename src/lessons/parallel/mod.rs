@@ -18,11 +18,11 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
-use super::checkpoint::{veiled, Veiled};
-use super::fmt;
-use super::tour::TourButton;
+use super::frame::{sync_url, LessonFrame, Panel, Para};
 use super::widgets::{t, whole, ChartData, FieldSlider, LineChart, Series};
-use super::{sync_url, LessonFrame, Panel, Para};
+use crate::kit::checkpoint::{veiled, Veiled};
+use crate::kit::fmt;
+use crate::kit::tour::TourButton;
 use crate::lessons::text::{CommonText, ParallelText};
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;

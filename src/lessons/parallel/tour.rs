@@ -1,7 +1,7 @@
 //! Lesson 8's tour: the sequential cell, the measurement, the chart, and the checkpoint.
 
-use super::super::tour::{Tour, TourStep};
 use super::text::ParallelText;
+use crate::kit::tour::{Tour, TourStep};
 use unroll_core::config::lessons::ParallelConfig;
 
 /// The tour; its cues are [`ParallelText::tour`].

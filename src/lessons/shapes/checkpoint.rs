@@ -1,7 +1,7 @@
 //! Lesson 2's checkpoint: does a longer sequence change the parameter count?
 
-use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
-use super::super::fmt::count;
+use crate::kit::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
+use crate::kit::fmt::count;
 use leptos::prelude::*;
 use unroll_core::config::lessons::{LessonState, ShapesConfig};
 use unroll_core::config::Lang;

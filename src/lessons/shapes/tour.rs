@@ -1,7 +1,7 @@
 //! Lesson 2's tour: the call, a second layer in the grid and the count, and the checkpoint.
 
-use super::super::tour::{Tour, TourStep};
 use super::text::ShapesText;
+use crate::kit::tour::{Tour, TourStep};
 use unroll_core::config::lessons::ShapesConfig;
 
 /// The tour; its cues are [`ShapesText::tour`].

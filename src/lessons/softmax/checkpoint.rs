@@ -1,7 +1,7 @@
 //! Lesson 7's checkpoint: which class would have the lowest NLL?
 
-use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
-use super::super::fmt::{fixed, short};
+use crate::kit::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
+use crate::kit::fmt::{fixed, short};
 use leptos::prelude::*;
 use unroll_core::config::lessons::{LessonState, SoftmaxConfig};
 use unroll_core::config::Lang;

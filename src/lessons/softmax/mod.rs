@@ -5,11 +5,11 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
-use super::checkpoint::{veil_hidden, veiled, Veiled};
-use super::fmt;
-use super::tour::TourButton;
+use super::frame::{sync_url, LessonFrame, Panel, Para};
 use super::widgets::{t, ListSliders, Num};
-use super::{sync_url, LessonFrame, Panel, Para};
+use crate::kit::checkpoint::{veil_hidden, veiled, Veiled};
+use crate::kit::fmt;
+use crate::kit::tour::TourButton;
 use crate::lessons::text::{CommonText, SoftmaxText};
 use crate::lessons::torch_lines::TorchLines;
 use crate::shell::i18n::use_lang;

@@ -1,7 +1,7 @@
 //! Lesson 7's tour: the stable shift, one logit raised, the loss, and the checkpoint.
 
-use super::super::tour::{Tour, TourStep};
 use super::text::SoftmaxText;
+use crate::kit::tour::{Tour, TourStep};
 use unroll_core::config::lessons::SoftmaxConfig;
 
 /// The tour; its cues are [`SoftmaxText::tour`].

@@ -1,7 +1,7 @@
 //! Lesson 1's checkpoint: h_t at the time step shown, predicted before the page shows it.
 
-use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
-use super::super::fmt::{fixed, sub};
+use crate::kit::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
+use crate::kit::fmt::{fixed, sub};
 use leptos::prelude::*;
 use unroll_core::config::lessons::{LessonState, UnrollConfig};
 use unroll_core::config::Lang;

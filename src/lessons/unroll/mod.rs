@@ -4,19 +4,19 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
-use super::checkpoint::{veiled, Veiled};
-use super::fmt;
-use super::handout::{HandoutNote, Note};
-use super::stages::Stages;
+use super::frame::{sync_url, LessonFrame, Panel, Para};
 use super::torch_lines::TorchLines;
-use super::tour::TourButton;
 use super::widgets::{
     diverging, label, t, whole, FieldSlider, Heatmap, ListSliders, Num, SeedInput, StepControls,
 };
-use super::{sync_url, LessonFrame, Panel, Para};
+use crate::kit::checkpoint::{veiled, Veiled};
+use crate::kit::fmt;
+use crate::kit::handout::{HandoutNote, Note};
+use crate::kit::stages::Stages;
+use crate::kit::text::Text;
+use crate::kit::tour::TourButton;
 use crate::lessons::text::{CommonText, UnrollText};
 use crate::shell::i18n::use_lang;
-use crate::text::Text;
 use leptos::prelude::*;
 use unroll_core::config::fields;
 use unroll_core::config::lessons::{LessonId, LessonState, UnrollConfig, UNROLL_FIELDS};

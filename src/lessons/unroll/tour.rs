@@ -1,8 +1,8 @@
 //! Lesson 1's tour: step 2 of the chain, stage by stage, then W_hh set to 0, and the
 //! checkpoint.
 
-use super::super::tour::{Tour, TourStep};
 use super::text::UnrollText;
+use crate::kit::tour::{Tour, TourStep};
 use unroll_core::config::lessons::UnrollConfig;
 
 /// One unit (the sliders' mode), at least two inputs, the scrubber at step 2.

@@ -4,8 +4,8 @@
 use super::inspector::{
     gate_is_tanh, gate_label, gate_letters, Inspection, NoInspection, PinControls,
 };
+use crate::names::lab::inspector_text::InspectorText;
 use crate::shell::i18n::use_locale;
-use crate::text::InspectorText;
 use leptos::prelude::*;
 use unroll_core::math::params::CellKind;
 

@@ -178,7 +178,7 @@ pub fn Veiled(
 /// Whether the checkpoints are shown: not with `quiz=0` in the URL of the page shown
 /// (reactive).
 pub fn quiz_shown() -> bool {
-    quiz_on(&super::use_nav().search.get())
+    quiz_on(&super::nav::use_nav().search.get())
 }
 
 /// A prediction in words: a number with 2 decimals, or the choice's label.

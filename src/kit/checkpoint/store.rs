@@ -4,7 +4,7 @@
 //! index's marks follow. A browser that refuses (private mode, no IndexedDB) sets
 //! [`Progress::failed`]: the checkpoints still work on the page, and say they are not kept.
 
-use crate::names::keep::persist::{delete_record, get_record, put_record};
+use crate::kit::persist::{delete_record, get_record, put_record};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;

@@ -483,31 +483,4 @@ mod tests {
         assert_eq!(tour.len(true), 4);
         assert_eq!(tour.len(false), 3);
     }
-
-    /// Every lesson's tour: 3 to 7 steps, one cue per step in each language, ending at the
-    /// checkpoint; every stage it names is one of its diagram's.
-    #[test]
-    fn every_lesson_has_a_short_tour_ending_at_its_checkpoint() {
-        use crate::lessons::*;
-        fn check<C>(name: &str, tour: &Tour<C>, stages: usize) {
-            let n = tour.steps.len();
-            assert!((3..=7).contains(&n), "{name}: {n} steps");
-            for lang in [Lang::En, Lang::Zh] {
-                assert_eq!((tour.cues)(lang).len(), n, "{name}: cues in {lang:?}");
-                assert!((tour.cues)(lang).iter().all(|c| !c.is_empty()), "{name}");
-            }
-            assert_eq!(tour.steps[n - 1].target, "checkpoint", "{name}");
-            for step in tour.steps {
-                assert!(step.stage.is_none_or(|k| k < stages), "{name}: stage");
-            }
-        }
-        check("unroll", &unroll::tour::TOUR, unroll::STAGES.len());
-        check("shapes", &shapes::tour::TOUR, 0);
-        check("bptt", &bptt::tour::TOUR, 0);
-        check("lstm", &lstm::tour::TOUR, lstm::STAGES.len());
-        check("gru", &gru::tour::TOUR, 0);
-        check("bidir", &bidir::tour::TOUR, bidir::STAGES.len());
-        check("softmax", &softmax::tour::TOUR, 0);
-        check("parallel", &parallel::tour::TOUR, 0);
-    }
 }
