@@ -17,7 +17,7 @@
 
 use crate::delay::DelayPage;
 use crate::kit::nav::{lesson_query, provide_nav, Nav, NavLink};
-use crate::lessons::text::CommonText;
+use crate::lessons::common_text::CommonText;
 use crate::lessons::{LessonsMain, LessonsStyle};
 use crate::names::TrainingPage;
 use crate::shell::embed;
@@ -118,7 +118,7 @@ fn EmbeddedPage(children: Children) -> impl IntoView {
     view! {
         <div class="embed-root" node_ref=root>
             {children()}
-            <embed::EmbedFooter />
+            <crate::kit::embed::EmbedFooter />
         </div>
     }
 }
@@ -135,7 +135,7 @@ fn SiteHeader(loc: Locale, nav: Nav, current: Memo<Route>, pages: PageQueries) -
     };
     // The labs' default links keep `quiz=0` while the page shown has it.
     let with_lang = move |base: &str| {
-        unroll_core::config::query::with_quiz(with_lang(base), crate::kit::checkpoint::quiz_shown())
+        unroll_core::config::query::with_quiz(with_lang(base), crate::kit::nav::quiz_shown())
     };
     let training_query = Signal::derive(move || {
         pages

@@ -223,7 +223,7 @@ pub fn DelayPage() -> impl IntoView {
                 // A task page has its own (one Copy link per page on screen).
                 <Show when=move || cfg.with(|c| c.task.memory().is_none())>
                     <CopyLink />
-                    <crate::shell::embed::CopyEmbed title=Signal::derive(move || DelayText::of(loc.lang()).title.to_owned()) />
+                    <crate::kit::embed::CopyEmbed title=Signal::derive(move || DelayText::of(loc.lang()).title.to_owned()) />
                 </Show>
             </section>
             <UrlNotice notices=notices />

@@ -6,6 +6,7 @@
 //! - [`checkpoint`]: the predict-then-see question (its component, the page veil that hides
 //!   what answers it, and its store in IndexedDB).
 //! - [`tour`]: the guided tour of a page; [`stages`]: a step's stages, played in turn.
+//! - [`embed`]: the embedded page's "open in Unroll" link and the "Copy embed code" button.
 //! - [`handout`]: the "compared with the handout" notes.
 //! - [`persist`]: the app's one IndexedDB database (records, blobs, typed errors).
 //! - [`text`]: the text catalogues' idiom and helpers, and the kit's own texts;
@@ -15,6 +16,7 @@
 //! sit above it.
 
 pub mod checkpoint;
+pub mod embed;
 pub mod fmt;
 pub mod handout;
 pub mod keep_text;

@@ -9,6 +9,7 @@ use crate::shell::i18n::{use_lang, Locale};
 use crate::shell::url::{current_search, href, Entry};
 use leptos::prelude::*;
 use unroll_core::config::lessons::{LessonId, LessonState};
+use unroll_core::config::query::quiz_on;
 use unroll_core::config::Lang;
 
 /// The client-side navigation: the query string the router shows, and history writes.
@@ -76,7 +77,13 @@ pub fn lesson_query(id: Option<LessonId>, lang: Option<Lang>) -> String {
             None => "v=1".into(),
         },
     };
-    unroll_core::config::query::with_quiz(query, crate::kit::checkpoint::quiz_shown())
+    unroll_core::config::query::with_quiz(query, quiz_shown())
+}
+
+/// Whether the checkpoints are shown: not with `quiz=0` in the URL of the page shown
+/// (reactive).
+pub fn quiz_shown() -> bool {
+    quiz_on(&use_nav().search.get())
 }
 
 /// A link inside the lessons that switches page by `history.pushState` (a plain click) or

@@ -13,6 +13,8 @@ pub struct CommonText {
     pub lesson_n: fn(&str) -> String,
     /// Previous/next navigation label.
     pub more_lessons: &'static str,
+    /// The link on to the training page (the index's card, the last lesson's next link).
+    pub train_link: &'static str,
     /// List editor.
     pub add_step: &'static str,
     /// List editor.
@@ -48,6 +50,7 @@ impl CommonText {
         all_lessons: "All lessons",
         lesson_n: |a0| format!("Lesson {a0}"),
         more_lessons: "More lessons",
+        train_link: "Open the training page",
         add_step: "+ step",
         remove_step: "− step",
         time_step: "Time step",
@@ -69,6 +72,7 @@ impl CommonText {
         all_lessons: "全部课程",
         lesson_n: |a0| format!("第 {a0} 课"),
         more_lessons: "更多课程",
+        train_link: "打开训练页面",
         add_step: "+ 一步",
         remove_step: "− 一步",
         time_step: "时间步",

@@ -6,7 +6,8 @@
 use crate::kit::nav::{full_href, lesson_query, qr_svg, use_nav, CopyLink, NavLink};
 use crate::kit::text::Text;
 use crate::kit::{checkpoint, tour};
-use crate::lessons::text::{lesson_info, CommonText, IndexText};
+use crate::lessons::common_text::CommonText;
+use crate::lessons::text::lesson_info;
 use crate::shell::i18n::{notice_text, use_lang};
 use crate::shell::text::ShellText;
 use crate::shell::url::{href, Entry};
@@ -33,7 +34,7 @@ pub fn sync_url<T: Clone + Send + Sync + 'static>(state: RwSignal<T>, wrap: fn(T
         }
         let query = unroll_core::config::query::with_quiz(
             wrap(state.get()).encode(lang.url_lang()),
-            checkpoint::quiz_shown(),
+            crate::kit::nav::quiz_shown(),
         );
         link.0.set(full_href(&query));
         nav.replace(entry, &query);
@@ -161,7 +162,7 @@ pub fn LessonFrame(
                 <div class="lx-intro-actions">
                     {tour.map(|t| t.run())}
                     <CopyLink />
-                    <crate::shell::embed::CopyEmbed title=title />
+                    <crate::kit::embed::CopyEmbed title=title />
                 </div>
             </header>
             <PrintLink />
@@ -218,7 +219,7 @@ fn train_link() -> impl IntoView {
     };
     view! {
         <a href=move || href(&query()) class="lx-next" data-testid="nav-next-train">
-            {move || IndexText::of(lang.get()).train_link}
+            {move || CommonText::of(lang.get()).train_link}
             " →"
         </a>
     }

@@ -9,7 +9,7 @@ use crate::kit::checkpoint::text::CheckpointText;
 use crate::kit::fmt;
 use crate::kit::stages::{advance, play_from, Stages};
 use crate::kit::text::Text;
-use crate::lessons::text::CommonText;
+use crate::lessons::common_text::CommonText;
 use crate::shell::i18n::{use_lang, Lang};
 use leptos::prelude::*;
 use unroll_core::config::fields;

@@ -67,7 +67,7 @@ pub fn TaskIntro(cfg: RwSignal<DelayConfig>, kind: TaskKind, plan: ShownPlan) ->
             <p class="lede">{move || t().what[i]}</p>
             <p class="panel-note">{move || t().cpu_note}</p>
             <crate::kit::nav::CopyLink />
-            <crate::shell::embed::CopyEmbed title=Signal::derive(move || MemoryText::of(loc.lang()).names[i].to_owned()) />
+            <crate::kit::embed::CopyEmbed title=Signal::derive(move || MemoryText::of(loc.lang()).names[i].to_owned()) />
         </section>
         <section class="panel">
             {facts}

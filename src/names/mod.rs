@@ -40,12 +40,13 @@ use crate::charts::loss_curve;
 use crate::charts::val_curve::{self, EpochPoint};
 use crate::kit::fmt::count_commas;
 use crate::kit::nav::{use_nav, CopyLink, Nav};
+use crate::names::bridge::DataInUse;
 use crate::names::keep::{KeepHooks, KeepPanel};
 use crate::names::lab::grad_flow::{GradFlowPanel, GradFlowStore};
 use crate::names::lab::inspector::InspectorPanel;
 use crate::names::session::{RunStatus, TrainingSession};
+use crate::names::text::TrainingText;
 use crate::names::text::TrainingTextOf;
-use crate::names::text::{DataInUse, TrainingText};
 use crate::shell::i18n::{use_locale, Locale};
 use crate::shell::url::PageQueries;
 use crate::shell::url::{self, PageNotice, UrlNotice};
@@ -269,7 +270,7 @@ fn TrainingIntro(data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
                 }}
             </p>
             <CopyLink />
-            <crate::shell::embed::CopyEmbed title=Signal::derive(move || loc.t().title.to_owned()) />
+            <crate::kit::embed::CopyEmbed title=Signal::derive(move || loc.t().title.to_owned()) />
         </section>
     }
 }

@@ -8,28 +8,12 @@
 //! data).
 
 use crate::charts::text::ChartText;
-use crate::names::bridge::{DataLoadError, FetchProblem, FETCH_DATA_COMMAND};
+use crate::names::bridge::{DataInUse, DataLoadError, FetchProblem, FETCH_DATA_COMMAND};
 use crate::shell::i18n::Locale;
 use unroll_core::config::Lang;
 use unroll_core::task::TaskError;
 use unroll_core::train::messages::{EngineFault, TrainError, TrainNotice};
 use unroll_core::train::sweep::ResumeRefused;
-
-/// The data in use, as the training page's lede and data panel describe it.
-#[derive(Clone, Copy, Debug)]
-pub enum DataInUse<'a> {
-    /// Not loaded yet.
-    Loading,
-    /// The built-in names data set, with its number of languages.
-    Builtin(usize),
-    /// The user's own data: the uploaded file names and the class names.
-    Upload {
-        /// The files, as named by the user.
-        files: &'a [String],
-        /// The classes, in class-index order.
-        classes: &'a [String],
-    },
-}
 
 /// Classes listed by name in the data panel's note (the count covers all).
 const CLASSES_LISTED: usize = 12;

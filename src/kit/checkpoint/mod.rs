@@ -30,12 +30,12 @@ pub mod store;
 pub mod text;
 
 use super::fmt;
+use super::nav::quiz_shown;
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;
 use store::{Phase, Record};
 use text::CheckpointText;
 use unroll_core::config::lessons::LessonState;
-use unroll_core::config::query::quiz_on;
 use unroll_core::config::Lang;
 use unroll_core::lessons::checkpoints::{Answer, Gap, NumberRange, Prediction, CHECKPOINTS};
 use unroll_core::lessons::lab_checkpoints::lab_keys;
@@ -173,12 +173,6 @@ pub fn Veiled(
         view! { <span class:lx-veiled=on aria-hidden=veil_hidden(on) inert=move || on.get()>{children()}</span>{said} }
             .into_any()
     }
-}
-
-/// Whether the checkpoints are shown: not with `quiz=0` in the URL of the page shown
-/// (reactive).
-pub fn quiz_shown() -> bool {
-    quiz_on(&super::nav::use_nav().search.get())
 }
 
 /// A prediction in words: a number with 2 decimals, or the choice's label.

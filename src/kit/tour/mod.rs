@@ -17,7 +17,7 @@
 
 pub mod text;
 
-use super::checkpoint::quiz_shown;
+use super::nav::quiz_shown;
 use super::stages::Stages;
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;

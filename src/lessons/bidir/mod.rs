@@ -5,6 +5,7 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
+use self::text::BidirText;
 use super::frame::{sync_url, LessonFrame, Panel, Para};
 use super::widgets::{t, Heatmap, SeedInput, StepControls};
 use crate::kit::checkpoint::{veiled, Veiled};
@@ -12,7 +13,6 @@ use crate::kit::fmt;
 use crate::kit::handout::BidirLastNote;
 use crate::kit::stages::Stages;
 use crate::kit::tour::TourButton;
-use crate::lessons::text::BidirText;
 use crate::lessons::torch_lines::TorchLines;
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;

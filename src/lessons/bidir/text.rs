@@ -5,12 +5,6 @@ use unroll_core::config::Lang;
 /// Lesson 6: bidirectional concatenation.
 #[derive(Debug)]
 pub struct BidirText {
-    /// Title.
-    pub title: &'static str,
-    /// One line for the index.
-    pub summary: &'static str,
-    /// The page's introduction.
-    pub lede: &'static str,
     /// Controls panel.
     pub controls: &'static str,
     /// Field.
@@ -54,9 +48,6 @@ pub struct BidirText {
 impl BidirText {
     /// English.
     pub const EN: BidirText = BidirText {
-        title: "Bidirectional: two readers, one concatenation",
-        summary: "A forward and a backward RNN read the sentence; each position concatenates both into 2H.",
-        lede: "One direction reads left to right, the other right to left. Each position gets both states side by side: what, then, does the last position hold?",
         controls: "The sentence",
         tokens: "Tokens (comma-separated)",
         tokens_note: "Up to 12 tokens of at most 16 characters. Each distinct token gets a seeded 2-d embedding; the weights of nn.RNN(2, 2, bidirectional=True) come from PyTorch's initialisation with the same seed.",
@@ -85,9 +76,6 @@ impl BidirText {
 
     /// 简体中文.
     pub const ZH: BidirText = BidirText {
-        title: "双向：两个读者，一次拼接",
-        summary: "一个正向、一个反向 RNN 读取句子；每个位置把两者拼接成 2H。",
-        lede: "一个方向从左往右读，另一个从右往左读。每个位置都并排得到两个方向的状态：那么，最后一个位置里装的是什么？",
         controls: "句子",
         tokens: "词元（用逗号分隔）",
         tokens_note: "最多 12 个词元，每个最多 16 个字符。每个不同的词元都有一个带随机种子的二维嵌入；nn.RNN(2, 2, bidirectional=True) 的权重来自使用同一种子的 PyTorch 初始化。",

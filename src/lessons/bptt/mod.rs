@@ -4,6 +4,7 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
+use self::text::BpttText;
 use super::frame::{sync_url, LessonFrame, Panel, Para};
 use super::widgets::{
     label, t, whole, ChartData, FieldSlider, LineChart, ListSliders, Num, Series,
@@ -11,7 +12,9 @@ use super::widgets::{
 use crate::kit::checkpoint::{veiled, Veiled};
 use crate::kit::fmt;
 use crate::kit::tour::TourButton;
-use crate::lessons::text::{BpttText, CommonText, ShapesText, UnrollText};
+use crate::lessons::common_text::CommonText;
+use crate::lessons::shapes::text::ShapesText;
+use crate::lessons::unroll::text::UnrollText;
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;
 use unroll_core::config::fields;

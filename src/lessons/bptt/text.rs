@@ -5,12 +5,6 @@ use unroll_core::config::Lang;
 /// Lesson 3: why gradients vanish (BPTT).
 #[derive(Debug)]
 pub struct BpttText {
-    /// Title.
-    pub title: &'static str,
-    /// One line for the index.
-    pub summary: &'static str,
-    /// The page's introduction.
-    pub lede: &'static str,
     /// Controls panel.
     pub controls: &'static str,
     /// Legend: {0} the slider's W_hh.
@@ -70,9 +64,6 @@ pub struct BpttText {
 impl BpttText {
     /// English.
     pub const EN: BpttText = BpttText {
-        title: "Why gradients vanish",
-        summary: "Backpropagation through time multiplies tanh'(z_t)·W_hh once per step.",
-        lede: "The gradient that reaches h₀ from step t is a product of one factor per step. Watch it shrink or explode.",
         controls: "The recurrence",
         current: |a0| format!("W_hh = {a0} (sliders)"),
         grad_norm: "‖∂h_t/∂θ‖ before clipping",
@@ -109,9 +100,6 @@ impl BpttText {
 
     /// 简体中文.
     pub const ZH: BpttText = BpttText {
-        title: "梯度为什么会消失",
-        summary: "随时间反向传播每一步都要乘以一次 tanh'(z_t)·W_hh。",
-        lede: "从第 t 步传回 h₀ 的梯度是每一步一个因子的连乘。看它如何缩小或爆炸。",
         controls: "循环",
         current: |a0| format!("W_hh = {a0}（滑块）"),
         grad_norm: "裁剪前的 ‖∂h_t/∂θ‖",

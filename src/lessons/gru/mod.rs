@@ -5,13 +5,14 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
+use self::text::GruText;
 use super::frame::{sync_url, LessonFrame, Panel, Para};
 use super::widgets::{t, FieldSlider, Num};
 use crate::kit::checkpoint::{veiled, Veiled};
 use crate::kit::fmt;
 use crate::kit::text::Text;
 use crate::kit::tour::TourButton;
-use crate::lessons::text::{CommonText, GruText};
+use crate::lessons::common_text::CommonText;
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;
 use unroll_core::config::fields;

@@ -5,12 +5,6 @@ use unroll_core::config::Lang;
 /// Lesson 5: the GRU update gate.
 #[derive(Debug)]
 pub struct GruText {
-    /// Title.
-    pub title: &'static str,
-    /// One line for the index.
-    pub summary: &'static str,
-    /// The page's introduction.
-    pub lede: &'static str,
     /// Controls panel.
     pub controls: &'static str,
     /// Convention choice.
@@ -50,9 +44,6 @@ pub struct GruText {
 impl GruText {
     /// English.
     pub const EN: GruText = GruText {
-        title: "GRU: one gate to keep and write",
-        summary: "h_t = (1 − z)·h_{t−1} + z·h̃: the update gate blends old and new; PyTorch's z means the opposite.",
-        lede: "The update gate z decides how much of the candidate replaces the old state. The reset gate r decides how much of the past enters the candidate.",
         controls: "The update",
         course_only: "the course's convention",
         convention_group: "Which convention is shown",
@@ -79,9 +70,6 @@ impl GruText {
 
     /// 简体中文.
     pub const ZH: GruText = GruText {
-        title: "GRU：一个门同时负责保留与写入",
-        summary: "h_t = (1 − z)·h_{t−1} + z·h̃：更新门混合新旧状态；PyTorch 中的 z 含义正好相反。",
-        lede: "更新门 z 决定候选状态替换旧状态的比例；重置门 r 决定过去有多少进入候选状态。",
         controls: "更新",
         course_only: "课程的约定",
         convention_group: "显示哪种约定",

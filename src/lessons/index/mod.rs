@@ -4,7 +4,9 @@ pub mod text;
 
 use super::frame::LessonNotice;
 use crate::kit::nav::{lesson_query, CopyLink, NavLink};
-use crate::lessons::text::{lesson_info, IndexText};
+use crate::lessons::common_text::CommonText;
+use crate::lessons::index::text::IndexText;
+use crate::lessons::text::lesson_info;
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;
 use unroll_core::config::lessons::LessonId;
@@ -29,7 +31,7 @@ pub fn IndexPage(
     };
     // The labs' default links keep `quiz=0` while the page shown has it.
     let with_lang = move |base: &str| {
-        unroll_core::config::query::with_quiz(with_lang(base), crate::kit::checkpoint::quiz_shown())
+        unroll_core::config::query::with_quiz(with_lang(base), crate::kit::nav::quiz_shown())
     };
     let training_query = Signal::derive(move || {
         pages
@@ -74,7 +76,7 @@ pub fn IndexPage(
                 <h2>{move || IndexText::of(lang.get()).train_title}</h2>
                 <p class="lx-text">{move || IndexText::of(lang.get()).train_text}</p>
                 <NavLink query=training_query class="btn btn-primary" testid="nav-training">
-                    {move || IndexText::of(lang.get()).train_link}
+                    {move || CommonText::of(lang.get()).train_link}
                 </NavLink>
                 <crate::kit::checkpoint::ProgressMark page="names" />
             </section>

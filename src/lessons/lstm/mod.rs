@@ -4,6 +4,7 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
+use self::text::LstmText;
 use super::frame::{sync_url, LessonFrame, Panel, Para};
 use super::widgets::{
     label, t, whole, ChartData, FieldSlider, LineChart, ListSliders, Num, SeedInput, Series,
@@ -15,7 +16,8 @@ use crate::kit::handout::{HandoutNote, Note};
 use crate::kit::stages::Stages;
 use crate::kit::text::Text;
 use crate::kit::tour::TourButton;
-use crate::lessons::text::{BpttText, CommonText, LstmText};
+use crate::lessons::bptt::text::BpttText;
+use crate::lessons::common_text::CommonText;
 use crate::lessons::torch_lines::TorchLines;
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;

@@ -18,12 +18,13 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
+use self::text::ParallelText;
 use super::frame::{sync_url, LessonFrame, Panel, Para};
 use super::widgets::{t, whole, ChartData, FieldSlider, LineChart, Series};
 use crate::kit::checkpoint::{veiled, Veiled};
 use crate::kit::fmt;
 use crate::kit::tour::TourButton;
-use crate::lessons::text::{CommonText, ParallelText};
+use crate::lessons::common_text::CommonText;
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;
 use leptos::task::spawn_local;

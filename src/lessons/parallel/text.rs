@@ -5,12 +5,6 @@ use unroll_core::config::Lang;
 /// Lesson 8: why Transformers replaced RNNs.
 #[derive(Debug)]
 pub struct ParallelText {
-    /// Title.
-    pub title: &'static str,
-    /// One line for the index.
-    pub summary: &'static str,
-    /// The page's introduction.
-    pub lede: &'static str,
     /// Controls panel.
     pub controls: &'static str,
     /// The cell radios' group name.
@@ -84,9 +78,6 @@ pub struct ParallelText {
 impl ParallelText {
     /// English.
     pub const EN: ParallelText = ParallelText {
-        title: "Why Transformers replaced RNNs",
-        summary: "How serial depth grows with the length, for an RNN and for attention: measured live in this tab.",
-        lede: "An RNN must finish step t before step t + 1. Attention compares all positions in one operation. Time both here.",
         controls: "What to time",
         cell: "Cell",
         hidden_size: "Hidden size",
@@ -129,9 +120,6 @@ impl ParallelText {
 
     /// 简体中文.
     pub const ZH: ParallelText = ParallelText {
-        title: "为什么 Transformer 取代了 RNN",
-        summary: "RNN 与注意力的串行深度如何随长度增长：在这个标签页中实时测量。",
-        lede: "RNN 必须先算完第 t 步才能算第 t + 1 步；注意力机制在一次运算里比较所有位置。在这里为两者计时。",
         controls: "计时对象",
         cell: "单元",
         hidden_size: "隐藏层大小",

@@ -5,6 +5,7 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
+use self::text::ShapesText;
 use super::frame::{sync_url, LessonFrame, Panel, Para};
 use super::widgets::{t, whole, FieldSlider, Slider};
 use crate::kit::checkpoint::{veiled, Veiled};
@@ -12,7 +13,7 @@ use crate::kit::fmt;
 use crate::kit::handout::{HandoutNote, Note};
 use crate::kit::text::Text;
 use crate::kit::tour::TourButton;
-use crate::lessons::text::{CommonText, ShapesText};
+use crate::lessons::common_text::CommonText;
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;
 use unroll_core::config::fields;

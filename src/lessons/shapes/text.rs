@@ -5,12 +5,6 @@ use unroll_core::config::Lang;
 /// Lesson 2: shapes and parameter counts.
 #[derive(Debug)]
 pub struct ShapesText {
-    /// Title.
-    pub title: &'static str,
-    /// One line for the index.
-    pub summary: &'static str,
-    /// The page's introduction.
-    pub lede: &'static str,
     /// Controls panel.
     pub controls: &'static str,
     /// Size label.
@@ -80,9 +74,6 @@ pub struct ShapesText {
 impl ShapesText {
     /// English.
     pub const EN: ShapesText = ShapesText {
-        title: "Unrolling is not stacking: shapes",
-        summary: "Layers × directions × time: which sizes change the parameter count, and why PyTorch counts two biases.",
-        lede: "Choose a recurrent layer as in PyTorch and see the shapes it takes and returns, and every parameter it owns.",
         controls: "The layer",
         input_size: "Input features",
         hidden_size: "Hidden features",
@@ -125,9 +116,6 @@ impl ShapesText {
 
     /// 简体中文.
     pub const ZH: ShapesText = ShapesText {
-        title: "展开不是堆叠：张量形状",
-        summary: "层数 × 方向 × 时间：哪些尺寸会改变参数量，以及 PyTorch 为什么有两个偏置。",
-        lede: "像在 PyTorch 中一样选择一个循环层，查看它的输入输出形状，以及它拥有的每一个参数。",
         controls: "循环层",
         input_size: "输入特征数",
         hidden_size: "隐藏特征数",

@@ -5,12 +5,13 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
+use self::text::SoftmaxText;
 use super::frame::{sync_url, LessonFrame, Panel, Para};
 use super::widgets::{t, ListSliders, Num};
 use crate::kit::checkpoint::{veil_hidden, veiled, Veiled};
 use crate::kit::fmt;
 use crate::kit::tour::TourButton;
-use crate::lessons::text::{CommonText, SoftmaxText};
+use crate::lessons::common_text::CommonText;
 use crate::lessons::torch_lines::TorchLines;
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;

@@ -9,12 +9,6 @@ pub struct SoftmaxText {
     pub add_logit: &'static str,
     /// List editor: remove the last logit.
     pub remove_logit: &'static str,
-    /// Title.
-    pub title: &'static str,
-    /// One line for the index.
-    pub summary: &'static str,
-    /// The page's introduction.
-    pub lede: &'static str,
     /// Controls panel.
     pub controls: &'static str,
     /// Heading.
@@ -52,9 +46,6 @@ impl SoftmaxText {
     pub const EN: SoftmaxText = SoftmaxText {
         add_logit: "+ logit",
         remove_logit: "− logit",
-        title: "logits → softmax → log → NLL",
-        summary: "What CrossEntropyLoss computes from raw scores, and why it takes logits.",
-        lede: "Raw scores become probabilities, log-probabilities and a loss for the target class.",
         controls: "Logits",
         target: "Target class",
         class_n: |a0| format!("class {a0}"),
@@ -81,9 +72,6 @@ impl SoftmaxText {
     pub const ZH: SoftmaxText = SoftmaxText {
         add_logit: "+ 一个 logit",
         remove_logit: "− 一个 logit",
-        title: "logits → softmax → log → NLL",
-        summary: "CrossEntropyLoss 如何从原始分数计算损失，以及为什么它接收 logits。",
-        lede: "原始分数变成概率、对数概率，以及目标类别的损失。",
         controls: "Logits",
         target: "目标类别",
         class_n: |a0| format!("类别 {a0}"),

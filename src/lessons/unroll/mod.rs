@@ -4,6 +4,7 @@ pub mod checkpoint;
 pub mod text;
 pub mod tour;
 
+use self::text::UnrollText;
 use super::frame::{sync_url, LessonFrame, Panel, Para};
 use super::torch_lines::TorchLines;
 use super::widgets::{
@@ -15,7 +16,7 @@ use crate::kit::handout::{HandoutNote, Note};
 use crate::kit::stages::Stages;
 use crate::kit::text::Text;
 use crate::kit::tour::TourButton;
-use crate::lessons::text::{CommonText, UnrollText};
+use crate::lessons::common_text::CommonText;
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;
 use unroll_core::config::fields;
