@@ -24,7 +24,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { e2e } from "./fixture.mjs";
-import { ANSWER_READOUTS, OUT, underVeil, until } from "./lib.mjs";
+import { ANSWER_READOUTS, OUT, underVeil, until, shot } from "./lib.mjs";
 
 const LESSONS = ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"];
 const CP = '[data-testid="checkpoint"]';
@@ -319,15 +319,15 @@ test("screenshots of a checkpoint before and after the reveal", { timeout: 300_0
           const { page } = await open(b.context, `?v=1&lesson=${lesson}&lang=${lang}`);
           await page.waitForSelector(CP);
           const box = page.locator(CP);
-          await box.screenshot({ path: join(dir, `${lesson}-${lang}-${width}-open.png`) });
+          await shot(box, { path: join(dir, `${lesson}-${lang}-${width}-open.png`) });
           await answer(page);
           await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-          await box.screenshot({ path: join(dir, `${lesson}-${lang}-${width}-revealed.png`) });
+          await shot(box, { path: join(dir, `${lesson}-${lang}-${width}-revealed.png`) });
           await page.close();
         }
         const { page } = await open(b.context, `?v=1&lang=${lang}`);
         await page.waitForSelector('[data-testid="checkpoint-progress-gru"][data-value="1"]', { timeout: 30_000 });
-        await page.screenshot({ path: join(dir, `index-${lang}-${width}.png`), fullPage: true });
+        await shot(page, { path: join(dir, `index-${lang}-${width}.png`), fullPage: true });
       } finally {
         await b.close();
       }

@@ -24,24 +24,24 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { e2e } from "./fixture.mjs";
-import { OUT, value, num, until, zhAllowlist } from "./lib.mjs";
+import { OUT, value, num, until, zhAllowlist, shot } from "./lib.mjs";
 
 const CP = '[data-testid="checkpoint"]';
 // The reveal follows whatever the run gave (above or below the baseline): the small test data set
 // (the names lab's test, whose note is about the shipped names files, uses the real one).
 const app = e2e();
 const TINY = "?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=64&epochs=1&seed=3&backend=cpu";
-const SHOTS = join(OUT, "lab-checkpoints");
+const SHOT_DIR = join(OUT, "lab-checkpoints");
 
 const attr = (page, sel, name) => page.getAttribute(sel, name, { timeout: 5000 });
 const cpState = (page) => attr(page, CP, "data-state");
 
 async function shoot(page, name, width) {
-  mkdirSync(SHOTS, { recursive: true });
+  mkdirSync(SHOT_DIR, { recursive: true });
   await page.setViewportSize({ width, height: 900 });
   const el = await page.$(CP);
   await el.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`) });
+  await shot(page, { path: join(SHOT_DIR, `${name}-${width}.png`) });
 }
 
 for (const lang of ["en", "zh"]) {

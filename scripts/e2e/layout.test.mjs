@@ -15,16 +15,15 @@
 //   page) is drawn at its laid-out size before printing.
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/layout.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
-// reuses dist/; UNROLL_LAYOUT_SHOTS=0 skips writing the screenshots).
+// reuses dist/; UNROLL_E2E_SHOTS=0 skips writing the screenshots, as CI=true does).
 
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { e2e } from "./fixture.mjs";
-import { OUT, renderAllPanels, until, value } from "./lib.mjs";
+import { OUT, renderAllPanels, until, value, SHOTS, shot } from "./lib.mjs";
 
-const SHOTS = process.env.UNROLL_LAYOUT_SHOTS !== "0";
 
 /** Each lesson's worked results: they must be visible inside their card at 375 px. */
 const WORKED = {
@@ -129,7 +128,7 @@ test("phone, 375 px: cards fit, worked results are in view, the training form is
       for (const o of small) failures.push(`${lesson} ${lang}: ${o}`);
       const pageOverflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       if (pageOverflow > 1) failures.push(`${lesson} ${lang}: the page scrolls sideways by ${pageOverflow} px`);
-      if (SHOTS) await page.screenshot({ path: join(dir, `${lesson}-375-${lang}.png`), fullPage: true });
+      await shot(page, { path: join(dir, `${lesson}-375-${lang}.png`), fullPage: true });
       failures.push(...problems.map((p) => `${lesson} ${lang}: ${p}`));
       await page.close();
     }
@@ -152,7 +151,7 @@ test("phone, 375 px: cards fit, worked results are in view, the training form is
     if (cut.length) failures.push(`training ${lang}: fields cut or squeezed: ${cut.join(", ")}`);
     if (SHOTS) {
       await renderAllPanels(page);
-      await page.screenshot({ path: join(dir, `training-375-${lang}.png`), fullPage: true });
+      await shot(page, { path: join(dir, `training-375-${lang}.png`), fullPage: true });
     }
     failures.push(...problems.map((p) => `training ${lang}: ${p}`));
     await page.close();

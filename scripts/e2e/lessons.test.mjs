@@ -13,7 +13,7 @@
 //   to scripts/e2e/out/lessons/ (look at them; a few are copied to docs/ by hand).
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/lessons.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
-// reuses dist/; UNROLL_LESSON_SHOTS=0 skips the screenshots).
+// reuses dist/; UNROLL_E2E_SHOTS=0 skips writing the screenshots, as CI=true does).
 
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -22,9 +22,8 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { chromium } from "playwright-core";
 import { e2e } from "./fixture.mjs";
-import { CHROMIUM, OUT, value, num, until } from "./lib.mjs";
+import { CHROMIUM, OUT, value, num, until, SHOTS, shot } from "./lib.mjs";
 
-const SHOTS = process.env.UNROLL_LESSON_SHOTS !== "0";
 const LESSONS = ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"];
 
 // Lessons only: no names data is read.
@@ -339,7 +338,7 @@ test("parallel: on WebGPU (SwiftShader) both workloads are timed on the GPU too"
     assert.match(await page.textContent('[data-testid="parallel-finding-gpu"]'), /On WebGPU/);
     assert.equal(Number(await value(page, "parallel-chart")), 12, "CPU and WebGPU curves: 4 × 3 points");
     mkdirSync(join(OUT, "lessons"), { recursive: true });
-    await page.screenshot({ path: join(OUT, "lessons", "parallel-webgpu-1440-en.png"), fullPage: true });
+    await shot(page, { path: join(OUT, "lessons", "parallel-webgpu-1440-en.png"), fullPage: true });
     assert.deepEqual(problems, []);
     await page.close();
   } finally {
@@ -768,7 +767,7 @@ test("the URL follows a slider once the frame is drawn, in one write; Copy link 
 
 // ---- screenshots -------------------------------------------------------------------------------
 
-test("screenshots of every lesson: 1440 px en and zh, 375 px en", { skip: !SHOTS }, async () => {
+test("screenshots of every lesson: 1440 px en and zh, 375 px en", async () => {
   const dir = join(OUT, "lessons");
   mkdirSync(dir, { recursive: true });
   const narrow = await app.launch({ viewport: { width: 375, height: 812 } });
@@ -782,8 +781,8 @@ test("screenshots of every lesson: 1440 px en and zh, 375 px en", { skip: !SHOTS
       ]) {
         const { page, problems } = await open(`${q}&lang=${lang}`, { context: ctx });
         if (lesson === "parallel") await until(async () => (await value(page, "parallel-status")) === "done", 120_000, "measurements", 250);
-        await page.waitForTimeout(400);
-        await page.screenshot({ path: join(dir, `${lesson}-${suffix}.png`), fullPage: true });
+        if (SHOTS) await page.waitForTimeout(400);
+        await shot(page, { path: join(dir, `${lesson}-${suffix}.png`), fullPage: true });
         // Nothing sticks out sideways at 375 px except inside horizontal scrollers.
         if (suffix.startsWith("375")) {
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

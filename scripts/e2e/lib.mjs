@@ -14,6 +14,20 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 // UNROLL_E2E_DIST serves another build (e.g. a copy kept while dist/ is rebuilt).
 export const DIST = process.env.UNROLL_E2E_DIST || join(ROOT, "dist");
 export const OUT = join(ROOT, "scripts", "e2e", "out");
+
+/**
+ * Whether the tests write their screenshots (for people to look at; nothing asserts on the
+ * PNGs): `UNROLL_E2E_SHOTS=1` or `0` says so, and by default they are written except under
+ * `CI=true`. The assertions around a screenshot run either way.
+ */
+export const SHOTS = process.env.UNROLL_E2E_SHOTS ? process.env.UNROLL_E2E_SHOTS !== "0" : process.env.CI !== "true";
+
+/** `target.screenshot(opts)` (a page or a locator) when [`SHOTS`], else nothing. */
+export async function shot(target, opts) {
+  if (!SHOTS) return;
+  if (opts.path) mkdirSync(dirname(opts.path), { recursive: true });
+  await target.screenshot(opts);
+}
 export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
 /**
@@ -212,8 +226,9 @@ export async function renderAllPanels(page) {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
-/** Writes a PNG of the page to scripts/e2e/out/<name>.png and returns its path. */
+/** Writes a PNG of the page to scripts/e2e/out/<name>.png and returns its path (`null`, writing nothing, unless [`SHOTS`]). */
 export async function screenshot(page, name, opts = {}) {
+  if (!SHOTS) return null;
   mkdirSync(OUT, { recursive: true });
   const path = join(OUT, `${name}.png`);
   const fullPage = opts.fullPage ?? true;

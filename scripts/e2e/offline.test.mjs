@@ -20,7 +20,7 @@ import assert from "node:assert/strict";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { DIST, OUT, buildDist, serveDist, launch, openPage, num, until } from "./lib.mjs";
+import { DIST, OUT, buildDist, serveDist, launch, openPage, num, until, shot } from "./lib.mjs";
 import { postbuild } from "../postbuild.mjs";
 
 const LOAD_TIMEOUT = 120_000;
@@ -200,17 +200,17 @@ test("a new build shows the update notice and runs after the reload", { timeout:
     assert.equal((await page.textContent("#update-text")).trim(), "A new version of Unroll is ready.");
     assert.equal((await page.textContent('[data-testid="update-reload"]')).trim(), "Reload");
     assert.equal(await page.getAttribute('[data-testid="update-notice"]', "role"), "status");
-    await page.screenshot({ path: join(shots, "update-notice-1440-en.png") });
+    await shot(page, { path: join(shots, "update-notice-1440-en.png") });
 
     // The notice follows the page's language.
     await page.click('[data-testid="lang-zh"]');
     await until(async () => (await page.textContent("#update-text")).includes("新版本"), 10_000, "the Chinese notice");
     assert.equal((await page.textContent('[data-testid="update-reload"]')).trim(), "重新加载");
-    await page.screenshot({ path: join(shots, "update-notice-1440-zh.png") });
+    await shot(page, { path: join(shots, "update-notice-1440-zh.png") });
     await page.setViewportSize({ width: 375, height: 740 });
-    await page.screenshot({ path: join(shots, "update-notice-375-zh.png") });
+    await shot(page, { path: join(shots, "update-notice-375-zh.png") });
     await page.click('[data-testid="lang-en"]');
-    await page.screenshot({ path: join(shots, "update-notice-375-en.png") });
+    await shot(page, { path: join(shots, "update-notice-375-en.png") });
     await page.setViewportSize({ width: 1440, height: 1000 });
 
     // Nothing reloads by itself.

@@ -29,7 +29,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { e2e } from "./fixture.mjs";
-import { ANSWER_READOUTS, OUT, underVeil, until, zhAllowlist } from "./lib.mjs";
+import { ANSWER_READOUTS, OUT, underVeil, until, zhAllowlist, SHOTS, shot } from "./lib.mjs";
 
 const LESSONS = ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"];
 const TOUR = '[data-testid="tour"]';
@@ -42,8 +42,14 @@ before(async () => {
   browser = await app.sharedBrowser();
 });
 
-async function open(query, { reducedMotion, viewport, context = browser.context } = {}) {
+/**
+ * Opens `query` in a new page. With `clock`, the page's timers run on Playwright's clock: time
+ * flows as usual, and `page.clock.runFor(ms)` jumps ahead through Play's and the tour's timers
+ * (firing every interval, animation frame and timeout on the way) instead of waiting for them.
+ */
+async function open(query, { reducedMotion, viewport, clock = false, context = browser.context } = {}) {
   const page = await context.newPage();
+  if (clock) await page.clock.install();
   const problems = [];
   page.on("console", (m) => {
     if (m.type() === "error") problems.push(`console: ${m.text()}`);
@@ -170,7 +176,7 @@ test("lesson 4's tour with ← / → stops the belt at each stage, and Finish gi
 });
 
 test("Esc ends a tour with the settings back; Keep keeps the tour's; the tour moves on until paused", { timeout: 120_000 }, async () => {
-  const { page, problems } = await open("?v=1&lesson=gru&z=0.4");
+  const { page, problems } = await open("?v=1&lesson=gru&z=0.4", { clock: true });
   const before = await settings(page);
   // The open question blurs h_t, and the tour keeps it blurred: it shows how to work h_t out.
   await page.waitForSelector('[data-testid="checkpoint"][data-state="open"]');
@@ -183,11 +189,12 @@ test("Esc ends a tour with the settings back; Keep keeps the tour's; the tour mo
   assert.equal(await attr(page, TOUR, "role"), "dialog");
   assert.equal(await attr(page, testid("tour-cue"), "aria-live"), "polite");
   // Unpaused, the tour moves on by itself (every 7 s).
-  await until(async () => (await step(page)) === 2, 9000, "step 2 by itself", 200);
+  await page.clock.runFor(7000);
+  await until(async () => (await step(page)) === 2, 3000, "step 2 by itself", 200);
   assert.equal(await page.$eval(testid("gru-z"), (e) => e.value), "0.95");
   await page.click(testid("tour-pause"));
   await until(async () => (await attr(page, testid("tour-pause"), "aria-pressed")) === "true", 2000, "paused");
-  await new Promise((r) => setTimeout(r, 8000));
+  await page.clock.runFor(8000);
   assert.equal(await step(page), 2, "paused: no step by itself");
   await page.keyboard.press("Escape");
   await page.waitForSelector(TOUR, { state: "detached", timeout: 3000 });
@@ -282,7 +289,11 @@ async function playAndRecord(page, lesson, diagram) {
     },
     [lesson, diagram],
   );
-  await until(async () => (await attr(page, testid(`${lesson}-play`), "aria-pressed")) === "false", 60_000, "Play to stop", 300);
+  // Play moves on every 0.8 s: the clock jumps a stage at a time until it stops (60 s at most).
+  for (let ms = 0; (await attr(page, testid(`${lesson}-play`), "aria-pressed")) !== "false"; ms += 400) {
+    assert.ok(ms < 60_000, "Play to stop");
+    await page.clock.runFor(400);
+  }
   return page.evaluate(() => {
     window.__stagesDone = true;
     return window.__stages;
@@ -299,7 +310,7 @@ const STAGES = {
 for (const reducedMotion of ["no-preference", "reduce"]) {
   test(`Play passes through the stages of each step on lessons 1, 4 and 6 (${reducedMotion})`, { timeout: 180_000 }, async () => {
     for (const [lesson, { query, diagram, names }] of Object.entries(STAGES)) {
-      const { page, problems } = await open(`?v=1&lesson=${lesson}&${query}`, { reducedMotion });
+      const { page, problems } = await open(`?v=1&lesson=${lesson}&${query}`, { reducedMotion, clock: true });
       const rec = await playAndRecord(page, lesson, diagram);
       const byStep = new Map();
       for (const r of rec) {
@@ -328,7 +339,7 @@ for (const reducedMotion of ["no-preference", "reduce"]) {
 
 test("|◀ then Play plays the first step's stages too (lessons 1, 4 and 6)", { timeout: 180_000 }, async () => {
   for (const [lesson, { query, diagram, names }] of Object.entries(STAGES)) {
-    const { page, problems } = await open(`?v=1&lesson=${lesson}&${query}`, { reducedMotion: "reduce" });
+    const { page, problems } = await open(`?v=1&lesson=${lesson}&${query}`, { reducedMotion: "reduce", clock: true });
     await page.click(testid(`${lesson}-first`));
     await until(async () => (await attr(page, testid(`${lesson}-t-value`), "data-value")) === "1", 3000, "step 1");
     const rec = await playAndRecord(page, lesson, diagram);
@@ -374,18 +385,18 @@ test("screenshots of a tour step and of the belt mid-step", { timeout: 180_000 }
       await page.click(testid("tour-next"));
       await page.click(testid("tour-next"));
       // Step 3: the belt at the input stage, its cue in the dialog.
-      await page.waitForTimeout(1200);
-      await page.screenshot({ path: join(dir, `tour-${lang}-${width}.png`) });
+      if (SHOTS) await page.waitForTimeout(1200);
+      await shot(page, { path: join(dir, `tour-${lang}-${width}.png`) });
       await page.keyboard.press("Escape");
       await page.waitForSelector(TOUR, { state: "detached" });
       await page.$eval(testid("lstm-stage"), (el) => {
         el.value = "2";
         el.dispatchEvent(new Event("input", { bubbles: true }));
       });
-      await page.waitForTimeout(1000);
+      if (SHOTS) await page.waitForTimeout(1000);
       const panel = await page.$(`section:has(${testid("lstm-belt")})`);
       await panel.scrollIntoViewIfNeeded();
-      await panel.screenshot({ path: join(dir, `belt-${lang}-${width}.png`) });
+      await shot(panel, { path: join(dir, `belt-${lang}-${width}.png`) });
       assert.deepEqual(problems, [], `${lang} ${width}`);
       await page.close();
     }

@@ -30,6 +30,7 @@ import json
 import math
 import os
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 import sys
 import tempfile
 from pathlib import Path
@@ -102,8 +103,11 @@ def main():
         report("the script carries the lab's configuration",
                [] if "    cells=[\"rnn\", \"lstm\"],\n" in text and "    steps=400,\n" in text else ["configuration block not found"])
         # The page's evaluation schedule: every min(100, max(1, steps // 10)) = 40 steps.
-        ours = by_run(delay_copy("--steps", STEPS, "--eval-every", "40"))
-        theirs = by_run(script(py))
+        # Both sides train on one thread, so they run at once (one per core).
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            ours_rows = pool.submit(delay_copy, "--steps", STEPS, "--eval-every", "40")
+            theirs_rows = pool.submit(script, py)
+            ours, theirs = by_run(ours_rows.result()), by_run(theirs_rows.result())
         print(f"held-out token accuracy after {STEPS} steps (first loss), delay 8:")
         for name, runs in (("Unroll", ours), ("PyTorch", theirs)):
             print(f"  {name:8} " + "  ".join(f"{c} s{s} {a:.3f} ({l:.3f})" for (c, s), (l, a) in sorted(runs.items())))
