@@ -45,10 +45,10 @@
 //! `delay-example-pred-<cell>` (accuracy on the example), `copy-link`.
 
 mod as_pytorch;
-mod checkpoint;
 pub mod driver;
 mod example;
 mod progress;
+mod question;
 pub(crate) mod settings;
 pub mod store;
 mod summary;
@@ -179,7 +179,7 @@ pub fn DelayPage() -> impl IntoView {
     let nav = use_nav();
     Effect::new(move |_| {
         let lang = loc.chosen.get();
-        // `quiz=0` (the checkpoints off) stays with the page's settings.
+        // `quiz=0` (the questions off) stays with the page's settings.
         let quiz = unroll_core::config::query::quiz_on(&nav.search.get());
         let query = unroll_core::config::query::with_quiz(cfg.with(|c| encode(c, lang)), quiz);
         pages.delay.set(Some(query.clone()));
@@ -232,7 +232,7 @@ pub fn DelayPage() -> impl IntoView {
                 <SettingsPanel cfg=cfg notices=notices driver=driver invalid=invalid />
                 <div class="main-column">
                     <ProgressPanel driver=driver shown_cfg=shown_cfg />
-                    <checkpoint::DelayCheckpoint driver=driver shown_cfg=shown_cfg />
+                    <question::DelayQuestion driver=driver shown_cfg=shown_cfg />
                     <ChartsPanel driver=driver shown_cfg=shown_cfg />
                     <SummaryPanel driver=driver shown_cfg=shown_cfg />
                     <ForgetBiasPanel cfg=cfg shown_cfg=shown_cfg />

@@ -80,7 +80,7 @@ pub fn lesson_query(id: Option<LessonId>, lang: Option<Lang>) -> String {
     unroll_core::config::query::with_quiz(query, quiz_shown())
 }
 
-/// Whether the checkpoints are shown: not with `quiz=0` in the URL of the page shown
+/// Whether the questions are shown: not with `quiz=0` in the URL of the page shown
 /// (reactive).
 pub fn quiz_shown() -> bool {
     quiz_on(&use_nav().search.get())

@@ -5,7 +5,7 @@
 
 use crate::kit::nav::{full_href, lesson_query, qr_svg, use_nav, CopyLink, NavLink};
 use crate::kit::text::Text;
-use crate::kit::{checkpoint, tour};
+use crate::kit::{question, tour};
 use crate::lessons::common_text::CommonText;
 use crate::lessons::text::lesson_info;
 use crate::shell::i18n::{notice_text, use_lang};
@@ -127,7 +127,7 @@ pub fn LessonFrame(
     /// The page content.
     children: Children,
 ) -> impl IntoView {
-    checkpoint::provide_veil();
+    question::provide_veil();
     let lang = use_lang();
     let info = move || lesson_info(id, lang.get());
     let n = id.number();

@@ -91,9 +91,9 @@ fn lesson_page(state: LessonState, notices: Vec<UrlNotice>) -> AnyView {
 #[cfg(test)]
 mod tests {
     /// Every lesson's tour: 3 to 7 steps, one cue per step in each language, ending at the
-    /// checkpoint; every stage it names is one of its diagram's.
+    /// question; every stage it names is one of its diagram's.
     #[test]
-    fn every_lesson_has_a_short_tour_ending_at_its_checkpoint() {
+    fn every_lesson_has_a_short_tour_ending_at_its_question() {
         use crate::kit::tour::Tour;
         use crate::lessons::*;
         use unroll_core::config::Lang;
@@ -104,7 +104,7 @@ mod tests {
                 assert_eq!((tour.cues)(lang).len(), n, "{name}: cues in {lang:?}");
                 assert!((tour.cues)(lang).iter().all(|c| !c.is_empty()), "{name}");
             }
-            assert_eq!(tour.steps[n - 1].target, "checkpoint", "{name}");
+            assert_eq!(tour.steps[n - 1].target, "question", "{name}");
             for step in tour.steps {
                 assert!(step.stage.is_none_or(|k| k < stages), "{name}: stage");
             }

@@ -5,8 +5,8 @@
 //! while the numbers around the slider change.
 
 use crate::charts::colour::Scale;
-use crate::kit::checkpoint::text::CheckpointText;
 use crate::kit::fmt;
+use crate::kit::question::text::QuestionText;
 use crate::kit::stages::{advance, play_from, Stages};
 use crate::kit::text::Text;
 use crate::lessons::common_text::CommonText;
@@ -889,7 +889,7 @@ pub fn LineChart(
     /// The exported files' name without extension; `unroll-<testid>` when not given.
     #[prop(into, optional)]
     file: Option<Signal<String>>,
-    /// While on, the data answer a checkpoint's question: the lines, bars, reference line and
+    /// While on, the data answer a question: the lines, bars, reference line and
     /// the y axis's labels are hidden (a blurred line would still show its trend), the axes,
     /// the x labels and the legend stay, and the plot says what is hidden.
     #[prop(into, optional)]
@@ -940,7 +940,7 @@ pub fn LineChart(
                 role="img"
                 aria-label=move || {
                     if veil.get() {
-                        format!("{} — {}", label.get(), CheckpointText::of(lang.get()).veiled_chart)
+                        format!("{} — {}", label.get(), QuestionText::of(lang.get()).veiled_chart)
                     } else {
                         label.get()
                     }
@@ -959,7 +959,7 @@ pub fn LineChart(
                 </g>
                 <Show when=move || veil.get()>
                     <text x=(L + w - R) / 2.0 y=(T + H - B) / 2.0 text-anchor="middle" class="lx-veil-caption" data-testid="chart-veil-caption">
-                        {move || CheckpointText::of(lang.get()).veiled_chart}
+                        {move || QuestionText::of(lang.get()).veiled_chart}
                     </text>
                 </Show>
                 <text x=(L + w - R) / 2.0 y=H - 8.0 text-anchor="middle" class="lx-axis-title">{d.x_title.clone()}</text>

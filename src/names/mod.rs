@@ -24,13 +24,13 @@
 //! [`slowmo`].
 
 pub mod bridge;
-pub mod checkpoint;
 pub mod data_loader;
 mod form;
 pub mod keep;
 pub mod lab;
 mod predict;
 mod progress;
+pub mod question;
 pub mod session;
 pub mod slowmo;
 pub mod text;
@@ -135,7 +135,7 @@ pub fn TrainingPage(
                         steps_per_epoch=counts.steps_per_epoch
                         total_steps=counts.total_steps
                     />
-                    <checkpoint::NamesCheckpoint session=session classes=class_names(data) raw_lines=builtin_raw_lines(data) />
+                    <question::NamesQuestion session=session classes=class_names(data) raw_lines=builtin_raw_lines(data) />
                     <CurvesPanel session=session config=config counts=counts />
                     <lab::metrics::MetricsPanel metrics=lab_metrics data=data val_counts=val_counts />
                     <lab::compare::ComparePanel
@@ -216,7 +216,7 @@ fn follow_config_in_url(config: RwSignal<TrainConfig>, loc: Locale, nav: Nav) {
     let active = move || pages.route.get() == Route::Training;
     Effect::new(move |_| {
         let lang = loc.chosen.get();
-        // `quiz=0` (the checkpoints off) stays with the page's settings.
+        // `quiz=0` (the questions off) stays with the page's settings.
         let quiz = unroll_core::config::query::quiz_on(&nav.search.get());
         let query = unroll_core::config::query::with_quiz(
             config.with(|c| bridge::encode_config(c, lang)),

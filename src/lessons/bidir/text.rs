@@ -70,7 +70,7 @@ impl BidirText {
             "In the same step the backward direction (purple) reads its next token from the right and writes its state.",
             "Where both directions have been, the two states are joined: output[t] = [forward, backward], 2H numbers per position.",
             "Play runs every step this way, stage by stage; the scrubber and the stage slider stop at any step and stage.",
-            "Your turn: answer the checkpoint about the last position's output, then reveal the page's answer.",
+            "Your turn: answer the question about the last position's output, then reveal the page's answer.",
         ],
     };
 
@@ -98,7 +98,7 @@ impl BidirText {
             "同一步中，反向（紫色）从右边读入它的下一个词元，写出它的状态。",
             "两个方向都到过的位置，两个状态拼接起来：输出[t] = [正向, 反向]，每个位置 2H 个数。",
             "播放按这种方式逐步、逐阶段运行；时间步滑块和阶段滑块可以停在任意一步、任意阶段。",
-            "轮到你了：回答关于最后位置输出的检查点，再揭晓本页的答案。",
+            "轮到你了：回答关于最后位置输出的问题，再揭晓本页的答案。",
         ],
     };
 

@@ -1,5 +1,5 @@
 //! Lesson 6's tour: the step where the two directions meet, stage by stage, then Play, and
-//! the checkpoint.
+//! the question.
 
 use super::text::BidirText;
 use crate::kit::tour::{Tour, TourStep};
@@ -29,7 +29,7 @@ pub const TOUR: Tour<BidirConfig> = Tour {
         meet(1),
         meet(2),
         TourStep::look("bidir-play"),
-        TourStep::look("checkpoint"),
+        TourStep::look("question"),
     ],
     cues: |l| BidirText::of(l).tour,
 };

@@ -57,7 +57,7 @@ pub fn IndexPage(
                         <span class="lx-card-text">{move || lesson_info(id, lang.get()).summary}</span>
                         <code class="lx-card-key">{format!("lesson={}", id.as_str())}</code>
                     </NavLink>
-                    <crate::kit::checkpoint::ProgressMark page=id.as_str() />
+                    <crate::kit::question::ProgressMark page=id.as_str() />
                 </li>
             }
         })
@@ -71,14 +71,14 @@ pub fn IndexPage(
             </header>
             <LessonNotice notices=notices />
             <ol class="lx-cards">{cards}</ol>
-            <crate::kit::checkpoint::ProgressPanel />
+            <crate::kit::question::ProgressPanel />
             <section class="panel lx-train-card">
                 <h2>{move || IndexText::of(lang.get()).train_title}</h2>
                 <p class="lx-text">{move || IndexText::of(lang.get()).train_text}</p>
                 <NavLink query=training_query class="btn btn-primary" testid="nav-training">
                     {move || CommonText::of(lang.get()).train_link}
                 </NavLink>
-                <crate::kit::checkpoint::ProgressMark page="names" />
+                <crate::kit::question::ProgressMark page="names" />
             </section>
             <section class="panel lx-train-card" data-testid="delay-card">
                 <h2>{move || IndexText::of(lang.get()).delay_title}</h2>
@@ -86,7 +86,7 @@ pub fn IndexPage(
                 <NavLink query=delay_query class="btn btn-primary" testid="nav-delay">
                     {move || IndexText::of(lang.get()).delay_link}
                 </NavLink>
-                <crate::kit::checkpoint::ProgressMark page="delay" />
+                <crate::kit::question::ProgressMark page="delay" />
             </section>
         </article>
     }

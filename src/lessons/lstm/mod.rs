@@ -1,6 +1,6 @@
 //! Lesson 4 (`lstm`): the conveyor belt, computed by [`unroll_core::lessons::lstm`].
 
-pub mod checkpoint;
+pub mod question;
 pub mod text;
 pub mod tour;
 
@@ -10,9 +10,9 @@ use super::widgets::{
     label, t, whole, ChartData, FieldSlider, LineChart, ListSliders, Num, SeedInput, Series,
     Slider, StepControls,
 };
-use crate::kit::checkpoint::{veiled, Veiled};
 use crate::kit::fmt;
 use crate::kit::handout::{HandoutNote, Note};
+use crate::kit::question::{veiled, Veiled};
 use crate::kit::stages::Stages;
 use crate::kit::text::Text;
 use crate::kit::tour::TourButton;
@@ -94,7 +94,7 @@ pub fn LstmPage(
             <div class="lx-layout">
                 <LstmControls model=model />
                 <div class="lx-main">
-                    <checkpoint::LstmCheckpoints cfg=cfg />
+                    <question::LstmQuestions cfg=cfg />
                     <LstmBelt model=model />
                     <LstmTable model=model />
                     <Show when=move || mode.get() == LstmMode::Weights>
@@ -272,7 +272,7 @@ fn LstmGateSteps(model: LstmModel) -> impl IntoView {
 #[component]
 fn LstmBelt(model: LstmModel) -> impl IntoView {
     let lang = use_lang();
-    let veil = veiled(checkpoint::QUESTION.key);
+    let veil = veiled(question::QUESTION.key);
     let LstmModel {
         cfg,
         result,
@@ -323,7 +323,7 @@ fn LstmBelt(model: LstmModel) -> impl IntoView {
 #[component]
 fn LstmTable(model: LstmModel) -> impl IntoView {
     let lang = use_lang();
-    let veil = veiled(checkpoint::QUESTION.key);
+    let veil = veiled(question::QUESTION.key);
     let LstmModel {
         result,
         n_steps,
@@ -400,7 +400,7 @@ fn LstmTable(model: LstmModel) -> impl IntoView {
 #[component]
 fn LstmTableNotes(model: LstmModel) -> impl IntoView {
     let lang = use_lang();
-    let veil = veiled(checkpoint::QUESTION.key);
+    let veil = veiled(question::QUESTION.key);
     let LstmModel { result, mode, .. } = model;
     let run_chart = run_chart(model);
     view! {

@@ -1,5 +1,5 @@
 //! Lesson 4's tour: one step of the belt, stage by stage, then the forget gate moved towards 1,
-//! and the checkpoint.
+//! and the question.
 
 use super::text::LstmText;
 use crate::kit::tour::{Tour, TourStep};
@@ -46,7 +46,7 @@ pub const TOUR: Tour<LstmConfig> = Tour {
             }),
             stage: None,
         },
-        TourStep::look("checkpoint"),
+        TourStep::look("question"),
     ],
     cues: |l| LstmText::of(l).tour,
 };

@@ -114,7 +114,7 @@ impl ParallelText {
             "Serial depth counts the steps that must wait for one another. For each workload, ask which of its steps needs another step's result before it can start.",
             "“Measure again” times the recurrent cell and the all-pairs scores for L = 8, 16, … up to max_len, here in this tab.",
             "The chart draws the measured medians against L, both axes logarithmic.",
-            "Your turn: predict in the checkpoint, then reveal the page's answer.",
+            "Your turn: make your prediction in the question below, then reveal the page's answer.",
         ],
     };
 
@@ -156,7 +156,7 @@ impl ParallelText {
             "串行深度数的是必须相互等待的步骤。对每种计算都问一问：它的哪一步必须先拿到另一步的结果才能开始？",
             "“重新测量”会在本标签页中对 L = 8, 16, … 直到 max_len，分别为循环单元和全部两两打分计时。",
             "图表画出测得的中位数随 L 的变化，两个坐标轴都是对数刻度。",
-            "轮到你了：在检查点中作出预测，再揭晓本页的答案。",
+            "轮到你了：在下面的问题中作出预测，再揭晓本页的答案。",
         ],
     };
 

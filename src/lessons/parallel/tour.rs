@@ -1,4 +1,4 @@
-//! Lesson 8's tour: the sequential cell, the measurement, the chart, and the checkpoint.
+//! Lesson 8's tour: the sequential cell, the measurement, the chart, and the question.
 
 use super::text::ParallelText;
 use crate::kit::tour::{Tour, TourStep};
@@ -10,7 +10,7 @@ pub const TOUR: Tour<ParallelConfig> = Tour {
         TourStep::look("parallel-cell"),
         TourStep::look("parallel-run"),
         TourStep::look("parallel-chart"),
-        TourStep::look("checkpoint"),
+        TourStep::look("question"),
     ],
     cues: |l| ParallelText::of(l).tour,
 };

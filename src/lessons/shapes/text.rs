@@ -110,7 +110,7 @@ impl ShapesText {
             "The tour sets num_layers to 2: a second layer reads the first layer's outputs, and h_n gains a row for it.",
             "The grid draws it: one cell per step and layer, each layer running over every step.",
             "The parameter count adds the second layer's weights: their input is the first layer's H outputs, not the I input features.",
-            "Your turn: predict in the checkpoint, then reveal the page's answer.",
+            "Your turn: make your prediction in the question below, then reveal the page's answer.",
         ],
     };
 
@@ -152,7 +152,7 @@ impl ShapesText {
             "导览把 num_layers 设为 2：第二层读取第一层的输出，h_n 也为它多出一行。",
             "网格画出了这一点：每一步、每一层各一个格子，每一层都遍历所有步。",
             "参数总数加上了第二层的权重：它们的输入是第一层的 H 个输出，而不是 I 个输入特征。",
-            "轮到你了：在检查点中作出预测，再揭晓本页的答案。",
+            "轮到你了：在下面的问题中作出预测，再揭晓本页的答案。",
         ],
     };
 

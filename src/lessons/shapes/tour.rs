@@ -1,4 +1,4 @@
-//! Lesson 2's tour: the call, a second layer in the grid and the count, and the checkpoint.
+//! Lesson 2's tour: the call, a second layer in the grid and the count, and the question.
 
 use super::text::ShapesText;
 use crate::kit::tour::{Tour, TourStep};
@@ -15,7 +15,7 @@ pub const TOUR: Tour<ShapesConfig> = Tour {
         },
         TourStep::look("shapes-grid"),
         TourStep::look("shapes-param-count"),
-        TourStep::look("checkpoint"),
+        TourStep::look("question"),
     ],
     cues: |l| ShapesText::of(l).tour,
 };

@@ -64,7 +64,7 @@ impl SoftmaxText {
             "Stable log-softmax first subtracts the largest logit, so no exp can overflow.",
             "The tour raises the first logit to 8. Softmax gives class k the share e^{z_k} / Σ e^{z_j}: compare the logits to see which share grows. The probabilities stay blurred until you answer.",
             "The loss is the negative log-probability of the target class, read straight from log-softmax.",
-            "Your turn: predict in the checkpoint, then reveal the page's answer.",
+            "Your turn: make your prediction in the question below, then reveal the page's answer.",
         ],
     };
 
@@ -90,7 +90,7 @@ impl SoftmaxText {
             "稳定的 log-softmax 先减去最大的原始分数，所以取指数时不会溢出。",
             "导览把第一个原始分数调到 8。softmax 给类别 k 的份额是 e^{z_k} / Σ e^{z_j}：比较各个原始分数，看看谁的份额变大。在你作答前概率保持模糊。",
             "损失是目标类别对数概率的相反数，直接取自 log-softmax。",
-            "轮到你了：在检查点中作出预测，再揭晓本页的答案。",
+            "轮到你了：在下面的问题中作出预测，再揭晓本页的答案。",
         ],
     };
 

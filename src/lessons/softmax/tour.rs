@@ -1,4 +1,4 @@
-//! Lesson 7's tour: the stable shift, one logit raised, the loss, and the checkpoint.
+//! Lesson 7's tour: the stable shift, one logit raised, the loss, and the question.
 
 use super::text::SoftmaxText;
 use crate::kit::tour::{Tour, TourStep};
@@ -18,7 +18,7 @@ pub const TOUR: Tour<SoftmaxConfig> = Tour {
             stage: None,
         },
         TourStep::look("softmax-nll"),
-        TourStep::look("checkpoint"),
+        TourStep::look("question"),
     ],
     cues: |l| SoftmaxText::of(l).tour,
 };

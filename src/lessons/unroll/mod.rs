@@ -1,6 +1,6 @@
 //! Lesson 1 (`unroll`): recurrence and time unrolling, computed by [`unroll_core::lessons::unroll`].
 
-pub mod checkpoint;
+pub mod question;
 pub mod text;
 pub mod tour;
 
@@ -10,9 +10,9 @@ use super::torch_lines::TorchLines;
 use super::widgets::{
     diverging, label, t, whole, FieldSlider, Heatmap, ListSliders, Num, SeedInput, StepControls,
 };
-use crate::kit::checkpoint::{veiled, Veiled};
 use crate::kit::fmt;
 use crate::kit::handout::{HandoutNote, Note};
+use crate::kit::question::{veiled, Veiled};
 use crate::kit::stages::Stages;
 use crate::kit::text::Text;
 use crate::kit::tour::TourButton;
@@ -80,7 +80,7 @@ pub fn UnrollPage(
             <div class="lx-layout">
                 <UnrollControls m=m />
                 <div class="lx-main">
-                    <checkpoint::UnrollCheckpoints cfg=cfg />
+                    <question::UnrollQuestions cfg=cfg />
                     <UnrollChain m=m />
                     <UnrollTable m=m />
                     <Show when=move || vector.get()>
@@ -139,7 +139,7 @@ fn UnrollControls(m: UnrollModel) -> impl IntoView {
 #[component]
 fn UnrollChain(m: UnrollModel) -> impl IntoView {
     let lang = use_lang();
-    let veil = veiled(checkpoint::QUESTION.key);
+    let veil = veiled(question::QUESTION.key);
     let UnrollModel {
         cfg,
         result,
@@ -181,7 +181,7 @@ fn UnrollChain(m: UnrollModel) -> impl IntoView {
 #[component]
 fn UnrollTable(m: UnrollModel) -> impl IntoView {
     let lang = use_lang();
-    let veil = veiled(checkpoint::QUESTION.key);
+    let veil = veiled(question::QUESTION.key);
     let UnrollModel {
         result,
         steps,
@@ -261,7 +261,7 @@ fn UnrollTable(m: UnrollModel) -> impl IntoView {
 #[component]
 fn UnrollWeights(m: UnrollModel) -> impl IntoView {
     let lang = use_lang();
-    let veil = veiled(checkpoint::QUESTION.key);
+    let veil = veiled(question::QUESTION.key);
     let UnrollModel {
         cfg, result, steps, ..
     } = m;
