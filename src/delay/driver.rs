@@ -106,7 +106,7 @@ impl DelayDriver {
             clock: StoredValue::new(SweepClock::default()),
         };
         driver.restore_kept(cfg);
-        crate::names::keep::browser::install_debug_hook("loseDevice", move || driver.lose_device());
+        crate::shell::browser::install_debug_hook("loseDevice", move || driver.lose_device());
         driver
     }
 

@@ -45,10 +45,10 @@
 //! `delay-example-pred-<cell>` (accuracy on the example), `copy-link`.
 
 mod as_pytorch;
-mod checkpoint;
 pub mod driver;
 mod example;
 mod progress;
+mod question;
 pub(crate) mod settings;
 pub mod store;
 mod summary;
@@ -62,12 +62,12 @@ use self::settings::SettingsPanel;
 use self::summary::SummaryPanel;
 use self::sweep::{batch_lines, heldout_lines, RunView};
 use crate::charts::delay::{self as chart, CurveChart};
-use crate::lessons::fmt::count_commas;
-use crate::lessons::{use_nav, CopyLink};
+use crate::kit::fmt::count_commas;
+use crate::kit::nav::{use_nav, CopyLink};
+use crate::kit::text::Text;
 use crate::shell::i18n::{use_locale, Locale};
 use crate::shell::url::PageQueries;
 use crate::shell::url::{self, PageNotice, UrlNotice};
-use crate::text::Text;
 use leptos::prelude::*;
 use text::DelayText;
 use unroll_core::config::delay::{DelayConfig, DelayRangeError};
@@ -179,7 +179,7 @@ pub fn DelayPage() -> impl IntoView {
     let nav = use_nav();
     Effect::new(move |_| {
         let lang = loc.chosen.get();
-        // `quiz=0` (the checkpoints off) stays with the page's settings.
+        // `quiz=0` (the questions off) stays with the page's settings.
         let quiz = unroll_core::config::query::quiz_on(&nav.search.get());
         let query = unroll_core::config::query::with_quiz(cfg.with(|c| encode(c, lang)), quiz);
         pages.delay.set(Some(query.clone()));
@@ -223,7 +223,7 @@ pub fn DelayPage() -> impl IntoView {
                 // A task page has its own (one Copy link per page on screen).
                 <Show when=move || cfg.with(|c| c.task.memory().is_none())>
                     <CopyLink />
-                    <crate::shell::embed::CopyEmbed title=Signal::derive(move || DelayText::of(loc.lang()).title.to_owned()) />
+                    <crate::kit::embed::CopyEmbed title=Signal::derive(move || DelayText::of(loc.lang()).title.to_owned()) />
                 </Show>
             </section>
             <UrlNotice notices=notices />
@@ -232,7 +232,7 @@ pub fn DelayPage() -> impl IntoView {
                 <SettingsPanel cfg=cfg notices=notices driver=driver invalid=invalid />
                 <div class="main-column">
                     <ProgressPanel driver=driver shown_cfg=shown_cfg />
-                    <checkpoint::DelayCheckpoint driver=driver shown_cfg=shown_cfg />
+                    <question::DelayQuestion driver=driver shown_cfg=shown_cfg />
                     <ChartsPanel driver=driver shown_cfg=shown_cfg />
                     <SummaryPanel driver=driver shown_cfg=shown_cfg />
                     <ForgetBiasPanel cfg=cfg shown_cfg=shown_cfg />
@@ -299,7 +299,7 @@ fn PageNotes(driver: DelayDriver, invalid: Memo<Option<DelayRangeError>>) -> imp
             view! {
                 <div class="notice notice-warn" role="status" data-testid="delay-store-error">
                     <div class="notice-body" title=detail>
-                        {move || (DelayText::of(lang()).summary_store_failed)(&(crate::text::KeepText::of(lang()).storage_error)(&e))}
+                        {move || (DelayText::of(lang()).summary_store_failed)(&(crate::kit::keep_text::KeepText::of(lang()).storage_error)(&e))}
                     </div>
                 </div>
             }

@@ -6,11 +6,11 @@ use super::outcome_key;
 use super::sweep::{self, mean_last, RunView};
 use super::text::{self, cell_name, fmt_seconds, DelayText};
 use crate::charts::style::cell_colour;
-use crate::lessons::fmt::count_commas;
-use crate::names::text::{cpu_reason_detail, TrainingText};
+use crate::kit::fmt::count_commas;
+use crate::kit::text::Text;
+use crate::shell::backend_text::{cpu_reason_detail, BackendText};
 use crate::shell::i18n::use_locale;
 use crate::shell::run_status::RunStatus;
-use crate::text::Text;
 use crate::widgets::stat::Stat;
 use leptos::prelude::*;
 use unroll_core::config::delay::DelayConfig;
@@ -301,7 +301,7 @@ fn backend_line(cell: CellKind, backends: RwSignal<Vec<CellBackend>>) -> Option<
         >
             {move || {
                 let l = loc.lang();
-                let names = TrainingText::of(l);
+                let names = BackendText::of(l);
                 let path = if gpu { "WebGPU" } else { "CPU" };
                 let why = match (&measured, &notice) {
                     (Some(t), _) => format!(" — {}", (names.measured)(t)),

@@ -1,5 +1,5 @@
 //! What the delay page keeps across reloads, in IndexedDB (the app's database and object
-//! store, [`crate::names::keep::persist`]): under [`KEY`] the sweep summaries, the finished runs of
+//! store, [`crate::kit::persist`]): under [`KEY`] the sweep summaries, the finished runs of
 //! the last [`KEPT_CONFIGS`] configurations and the sweep in progress (so a reload can resume
 //! it), as the JSON text of [`Kept`]; under [`CHECKPOINT_KEY`] the training seed's latest
 //! checkpoint ([`ResumePoint`], as a `Blob` of its bytes, like the names run's checkpoint), so
@@ -7,7 +7,7 @@
 //! record) is a typed [`StorageError`]; nothing panics.
 
 use super::sweep::ResumePoint;
-use crate::names::keep::persist::{blob_of, bytes_of, delete_record, get_record, put_record};
+use crate::kit::persist::{blob_of, bytes_of, delete_record, get_record, put_record};
 use serde::{Deserialize, Serialize};
 use unroll_core::delay::outcome::SweepSummary;
 use unroll_core::keep::StorageError;

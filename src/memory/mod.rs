@@ -40,7 +40,7 @@ use self::driver::MemoryDriver;
 use self::form::SettingsForm;
 use self::outcome::OutcomePanel;
 use self::panels::{AsPytorchPanel, ChartPanel, RunPanel, SummaryPanel, TaskIntro};
-use crate::lessons::use_nav;
+use crate::kit::nav::use_nav;
 use crate::shell::i18n::use_locale;
 use crate::shell::url::{PageNotice, UrlNotice};
 use leptos::prelude::*;

@@ -1,5 +1,5 @@
 //! What the long-memory tasks keep across reloads, in IndexedDB (the app's database and object
-//! store, [`crate::names::keep::persist`], as the delay page's sweep): under [`KEY`] the
+//! store, [`crate::kit::persist`], as the delay page's sweep): under [`KEY`] the
 //! held-out curves of the last [`KEPT_SWEEPS`] sweeps, each under its configuration's
 //! canonical query, and whether it had finished, as the JSON text of a list of [`KeptSweep`];
 //! under [`CHECKPOINT_KEY`] the training seed's latest checkpoint ([`ResumePoint`], as a `Blob`
@@ -8,7 +8,7 @@
 //! numbers of a sweep that never stopped. Every failure (private mode, quota, an unreadable
 //! record) is a typed [`StorageError`]; nothing panics.
 
-use crate::names::keep::persist::{blob_of, bytes_of, delete_record, get_record, put_record};
+use crate::kit::persist::{blob_of, bytes_of, delete_record, get_record, put_record};
 use serde::{Deserialize, Serialize};
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::keep::StorageError;

@@ -24,13 +24,13 @@
 //! [`slowmo`].
 
 pub mod bridge;
-pub mod checkpoint;
 pub mod data_loader;
 mod form;
 pub mod keep;
 pub mod lab;
 mod predict;
 mod progress;
+pub mod question;
 pub mod session;
 pub mod slowmo;
 pub mod text;
@@ -38,13 +38,15 @@ pub mod text;
 use crate::charts::csv::{self, CsvButton};
 use crate::charts::loss_curve;
 use crate::charts::val_curve::{self, EpochPoint};
-use crate::lessons::fmt::count_commas;
-use crate::lessons::{use_nav, CopyLink, Nav};
+use crate::kit::fmt::count_commas;
+use crate::kit::nav::{use_nav, CopyLink, Nav};
+use crate::names::bridge::DataInUse;
 use crate::names::keep::{KeepHooks, KeepPanel};
 use crate::names::lab::grad_flow::{GradFlowPanel, GradFlowStore};
 use crate::names::lab::inspector::InspectorPanel;
 use crate::names::session::{RunStatus, TrainingSession};
-use crate::names::text::{DataInUse, TrainingText};
+use crate::names::text::TrainingText;
+use crate::names::text::TrainingTextOf;
 use crate::shell::i18n::{use_locale, Locale};
 use crate::shell::url::PageQueries;
 use crate::shell::url::{self, PageNotice, UrlNotice};
@@ -143,7 +145,7 @@ pub fn TrainingPage(
                         />
                     </Show>
                     <Show when=after(2)>
-                        <checkpoint::NamesCheckpoint session=session classes=class_names(data) raw_lines=builtin_raw_lines(data) />
+                        <question::NamesQuestion session=session classes=class_names(data) raw_lines=builtin_raw_lines(data) />
                     </Show>
                     <Show when=after(3)>
                         <CurvesPanel session=session config=config counts=counts />
@@ -246,7 +248,7 @@ fn follow_config_in_url(config: RwSignal<TrainConfig>, loc: Locale, nav: Nav) {
     let active = move || pages.route.get() == Route::Training;
     Effect::new(move |_| {
         let lang = loc.chosen.get();
-        // `quiz=0` (the checkpoints off) stays with the page's settings.
+        // `quiz=0` (the questions off) stays with the page's settings.
         let quiz = unroll_core::config::query::quiz_on(&nav.search.get());
         let query = unroll_core::config::query::with_quiz(
             config.with(|c| bridge::encode_config(c, lang)),
@@ -300,7 +302,7 @@ fn TrainingIntro(data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
                 }}
             </p>
             <CopyLink />
-            <crate::shell::embed::CopyEmbed title=Signal::derive(move || loc.t().title.to_owned()) />
+            <crate::kit::embed::CopyEmbed title=Signal::derive(move || loc.t().title.to_owned()) />
         </section>
     }
 }

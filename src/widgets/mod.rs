@@ -2,8 +2,6 @@
 //! run buttons, a script's "As PyTorch" panel.
 
 pub mod export;
-pub mod heatmap;
-pub mod heatmap_data;
 pub mod number_field;
 pub mod run_controls;
 pub mod script;

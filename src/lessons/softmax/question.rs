@@ -1,11 +1,11 @@
-//! Lesson 7's checkpoint: which class would have the lowest NLL?
+//! Lesson 7's question: which class would have the lowest NLL?
 
-use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
-use super::super::fmt::{fixed, short};
+use crate::kit::fmt::{fixed, short};
+use crate::kit::question::{ready, Kind, Question, QuestionPanel, Reveal};
 use leptos::prelude::*;
 use unroll_core::config::lessons::{LessonState, SoftmaxConfig};
 use unroll_core::config::Lang;
-use unroll_core::lessons::checkpoints::softmax_lowest;
+use unroll_core::lessons::questions::softmax_lowest;
 
 fn config(s: &LessonState) -> Option<&SoftmaxConfig> {
     match s {
@@ -80,19 +80,19 @@ pub const QUESTION: Question = Question {
     until: ready,
 };
 
-/// Lesson 7's checkpoints, on the page's state.
+/// Lesson 7's questions, on the page's state.
 #[component]
-pub fn SoftmaxCheckpoints(
+pub fn SoftmaxQuestions(
     /// The page's state.
     cfg: RwSignal<SoftmaxConfig>,
 ) -> impl IntoView {
-    view! { <Checkpoint question=QUESTION state=Signal::derive(move || LessonState::Softmax(cfg.get())) /> }
+    view! { <QuestionPanel question=QUESTION state=Signal::derive(move || LessonState::Softmax(cfg.get())) /> }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use unroll_core::lessons::checkpoints::Answer;
+    use unroll_core::lessons::questions::Answer;
 
     #[test]
     fn the_reveal_follows_the_state() {

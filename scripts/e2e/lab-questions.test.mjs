@@ -1,7 +1,7 @@
-// End-to-end test of the two labs' "predict, then see" checkpoints (headless Chromium on the
+// End-to-end test of the two labs' "predict, then see" questions (headless Chromium on the
 // release build).
 //
-// - Names lab, in English and in Chinese: the checkpoint asks before training; a locked
+// - Names lab, in English and in Chinese: the question asks before training; a locked
 //   prediction waits (Reveal disabled, the waiting sentence) until the run's first epoch ends;
 //   the reveal answers from that epoch: "above" exactly when the metrics panel's validation
 //   accuracy is above its majority-class baseline; the answer survives a reload; the index
@@ -14,10 +14,10 @@
 //   the answer's choice follows the page's verdict key; answered again after the sweep, it is
 //   kept as answered after seeing and the index does not count it.
 // - `quiz=0` hides both.
-// - Screenshots (1440 and 375 px, both languages) of the names checkpoint waiting and revealed
-//   go to scripts/e2e/out/lab-checkpoints/.
+// - Screenshots (1440 and 375 px, both languages) of the names question waiting and revealed
+//   go to scripts/e2e/out/lab-questions/.
 //
-// Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/lab-checkpoints.test.mjs`
+// Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/lab-questions.test.mjs`
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -26,12 +26,12 @@ import { join } from "node:path";
 import { e2e } from "./fixture.mjs";
 import { OUT, value, num, until, zhAllowlist, shot } from "./lib.mjs";
 
-const CP = '[data-testid="checkpoint"]';
+const CP = '[data-testid="question"]';
 // The reveal follows whatever the run gave (above or below the baseline): the small test data set
 // (the names lab's test, whose note is about the shipped names files, uses the real one).
 const app = e2e();
 const TINY = "?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=64&epochs=1&seed=3&backend=cpu";
-const SHOT_DIR = join(OUT, "lab-checkpoints");
+const SHOT_DIR = join(OUT, "lab-questions");
 
 const attr = (page, sel, name) => page.getAttribute(sel, name, { timeout: 5000 });
 const cpState = (page) => attr(page, CP, "data-state");
@@ -53,11 +53,11 @@ for (const lang of ["en", "zh"]) {
       const { page, errors: consoleErrors } = await app.open(`${TINY}&lang=${lang}`, { browser, data: "real" });
       await page.waitForSelector(`${CP}[data-key="names-baseline"]`, { timeout: 60_000 });
       assert.equal(await cpState(page), "open");
-      await page.click(`${CP} [data-testid="checkpoint-choice-0"]`);
-      await page.click(`${CP} [data-testid="checkpoint-lock"]`);
+      await page.click(`${CP} [data-testid="question-choice-0"]`);
+      await page.click(`${CP} [data-testid="question-lock"]`);
       await until(async () => (await cpState(page)) === "locked", 5000, "locked");
-      assert.ok(await page.isDisabled(`${CP} [data-testid="checkpoint-reveal"]`), "Reveal waits for the first epoch");
-      const waiting = await page.textContent(`${CP} [data-testid="checkpoint-waiting"]`);
+      assert.ok(await page.isDisabled(`${CP} [data-testid="question-reveal"]`), "Reveal waits for the first epoch");
+      const waiting = await page.textContent(`${CP} [data-testid="question-waiting"]`);
       assert.ok(waiting.length > 10, `the waiting sentence: ${waiting}`);
       if (lang === "zh") assert.ok(!/[A-Za-z]{3,}/.test(waiting), `zh waiting sentence without English: ${waiting}`);
       await shoot(page, `names-waiting-${lang}`, 1440);
@@ -67,18 +67,18 @@ for (const lang of ["en", "zh"]) {
       await page.waitForSelector('[data-testid="train-start"]:not([disabled])', { timeout: 120_000 });
       await page.click('[data-testid="train-start"]');
       await until(async () => (await value(page, "train-status")) === "finished", 400_000, "the epoch to finish", 500);
-      await until(async () => !(await page.isDisabled(`${CP} [data-testid="checkpoint-reveal"]`)), 10_000, "Reveal enabled");
-      await page.click(`${CP} [data-testid="checkpoint-reveal"]`);
+      await until(async () => !(await page.isDisabled(`${CP} [data-testid="question-reveal"]`)), 10_000, "Reveal enabled");
+      await page.click(`${CP} [data-testid="question-reveal"]`);
       await until(async () => (await cpState(page)) === "revealed", 5000, "revealed");
       const answer = Number(await attr(page, CP, "data-value"));
       await until(async () => !Number.isNaN(await num(page, "metrics-val-acc")), 30_000, "the metrics panel");
       const acc = await num(page, "metrics-val-acc");
       const baseline = await num(page, "majority-baseline");
       assert.equal(answer, acc > baseline ? 0 : 1, `answer ${answer} for accuracy ${acc} vs baseline ${baseline}`);
-      const why = await page.textContent(`${CP} [data-testid="checkpoint-why"]`);
+      const why = await page.textContent(`${CP} [data-testid="question-why"]`);
       assert.ok(why.includes(`${(acc * 100).toFixed(1)}%`), `the explanation quotes the accuracy: ${why}`);
       assert.ok(why.includes(`${(baseline * 100).toFixed(1)}%`), `the explanation quotes the baseline: ${why}`);
-      assert.equal(await attr(page, `${CP} [data-testid="checkpoint-gap"]`, "data-correct"), answer === 0 ? "right" : "wrong");
+      assert.equal(await attr(page, `${CP} [data-testid="question-gap"]`, "data-correct"), answer === 0 ? "right" : "wrong");
       await shoot(page, `names-revealed-${lang}`, 1440);
       await shoot(page, `names-revealed-${lang}`, 375);
 
@@ -112,28 +112,28 @@ for (const lang of ["en", "zh"]) {
       await page.setViewportSize({ width: 1440, height: 1000 });
       // The index counts it on the training card.
       await page.goto(`${url}?v=1&lang=${lang}`, { waitUntil: "load" });
-      await until(async () => (await value(page, "checkpoint-progress-names")) === "1", 15_000, "the index's mark");
+      await until(async () => (await value(page, "question-progress-names")) === "1", 15_000, "the index's mark");
 
       // Answered again after the run: warned, kept as answered after seeing, not counted.
       await page.goto(`${url}${TINY}&lang=${lang}`, { waitUntil: "load" });
       await until(async () => (await cpState(page)) === "revealed", 30_000, "the kept reveal");
-      await page.click(`${CP} [data-testid="checkpoint-again"]`);
+      await page.click(`${CP} [data-testid="question-again"]`);
       await until(async () => (await cpState(page)) === "open", 5000, "open again");
-      const late = await page.textContent(`${CP} [data-testid="checkpoint-late"]`);
+      const late = await page.textContent(`${CP} [data-testid="question-late"]`);
       assert.match(late, lang === "zh" ? /看过结果后作答/ : /answered after seeing/);
-      await page.click(`${CP} [data-testid="checkpoint-choice-${answer}"]`);
-      await page.click(`${CP} [data-testid="checkpoint-lock"]`);
+      await page.click(`${CP} [data-testid="question-choice-${answer}"]`);
+      await page.click(`${CP} [data-testid="question-lock"]`);
       await until(async () => (await attr(page, CP, "data-seen")) === "true", 5000, "marked as seen");
-      await until(async () => !(await page.isDisabled(`${CP} [data-testid="checkpoint-reveal"]`)), 10_000, "Reveal enabled");
-      await page.click(`${CP} [data-testid="checkpoint-reveal"]`);
+      await until(async () => !(await page.isDisabled(`${CP} [data-testid="question-reveal"]`)), 10_000, "Reveal enabled");
+      await page.click(`${CP} [data-testid="question-reveal"]`);
       await until(async () => (await cpState(page)) === "revealed", 5000, "revealed again");
-      assert.equal(await attr(page, `${CP} [data-testid="checkpoint-gap"]`, "data-correct"), "right");
-      assert.ok((await page.textContent(`${CP} [data-testid="checkpoint-seen"]`)).length > 10);
+      assert.equal(await attr(page, `${CP} [data-testid="question-gap"]`, "data-correct"), "right");
+      assert.ok((await page.textContent(`${CP} [data-testid="question-seen"]`)).length > 10);
       await shoot(page, `names-seen-${lang}`, 1440);
       await shoot(page, `names-seen-${lang}`, 375);
       await page.waitForSelector(`${CP}[data-kept="true"]`);
       await page.goto(`${url}?v=1&lang=${lang}`, { waitUntil: "load" });
-      await until(async () => (await value(page, "checkpoint-progress-names")) === "0", 15_000, "not counted");
+      await until(async () => (await value(page, "question-progress-names")) === "0", 15_000, "not counted");
       assert.deepEqual(consoleErrors, []);
     } finally {
       await browser.close();
@@ -154,22 +154,22 @@ for (const lang of ["en", "zh"]) {
       const q = `?v=1&lesson=delay&delay=2&length=8&hidden_size=8&lr=0.00001&steps=20&seeds=1&lang=${lang}`;
       const { page, errors: consoleErrors } = await app.open(q, { browser });
       await page.waitForSelector(`${CP}[data-key="delay-chance"]`, { timeout: 60_000 });
-      const question = await page.textContent(`${CP} [data-testid="checkpoint-question"]`);
+      const question = await page.textContent(`${CP} [data-testid="question-text"]`);
       assert.ok(question.includes(t.question), question);
-      const labels = await page.$$eval(`${CP} [data-testid^="checkpoint-choice-"]`, (els) => els.map((e) => e.parentElement.textContent.trim()));
+      const labels = await page.$$eval(`${CP} [data-testid^="question-choice-"]`, (els) => els.map((e) => e.parentElement.textContent.trim()));
       assert.deepEqual(labels, t.labels);
-      await page.click(`${CP} [data-testid="checkpoint-skip"]`);
+      await page.click(`${CP} [data-testid="question-skip"]`);
       await until(async () => (await cpState(page)) === "locked", 5000, "a skip before the sweep waits");
-      assert.ok(await page.isDisabled(`${CP} [data-testid="checkpoint-reveal"]`));
+      assert.ok(await page.isDisabled(`${CP} [data-testid="question-reveal"]`));
       await page.click('[data-testid="delay-start"]');
       await until(async () => (await value(page, "delay-status")) === "finished", 300_000, "the sweep", 500);
       const outcome = await value(page, "delay-outcome");
       assert.equal(outcome, "all-at-chance", "lr 0.00001 for 20 steps stays at chance");
-      await until(async () => !(await page.isDisabled(`${CP} [data-testid="checkpoint-reveal"]`)), 10_000, "Reveal enabled");
-      await page.click(`${CP} [data-testid="checkpoint-reveal"]`);
+      await until(async () => !(await page.isDisabled(`${CP} [data-testid="question-reveal"]`)), 10_000, "Reveal enabled");
+      await page.click(`${CP} [data-testid="question-reveal"]`);
       await until(async () => (await cpState(page)) === "revealed", 5000, "revealed");
       assert.equal(await attr(page, CP, "data-value"), "3", "none of the cells left chance");
-      const why = await page.textContent(`${CP} [data-testid="checkpoint-why"]`);
+      const why = await page.textContent(`${CP} [data-testid="question-why"]`);
       const re = new RegExp(`RNN 0\\.\\d{3}${t.sep}LSTM 0\\.\\d{3} ?[（(]${t.chance} 0\\.100`);
       assert.match(why, re);
       if (lang === "zh") assert.ok(!/[A-Za-z]{3,}/.test(why.replace(/RNN|LSTM/g, "")), `zh explanation: ${why}`);
@@ -177,18 +177,18 @@ for (const lang of ["en", "zh"]) {
       await shoot(page, `delay-revealed-${lang}`, 375);
       // Answered after the sweep: kept as answered after seeing, not counted by the index.
       await page.setViewportSize({ width: 1440, height: 1000 });
-      await page.click(`${CP} [data-testid="checkpoint-again"]`);
+      await page.click(`${CP} [data-testid="question-again"]`);
       await until(async () => (await cpState(page)) === "open", 5000, "open again");
-      assert.ok(await page.isVisible(`${CP} [data-testid="checkpoint-late"]`), "the question warns first");
-      await page.click(`${CP} [data-testid="checkpoint-choice-3"]`);
-      await page.click(`${CP} [data-testid="checkpoint-lock"]`);
+      assert.ok(await page.isVisible(`${CP} [data-testid="question-late"]`), "the question warns first");
+      await page.click(`${CP} [data-testid="question-choice-3"]`);
+      await page.click(`${CP} [data-testid="question-lock"]`);
       await until(async () => (await attr(page, CP, "data-seen")) === "true", 5000, "marked as seen");
-      await page.click(`${CP} [data-testid="checkpoint-reveal"]`);
+      await page.click(`${CP} [data-testid="question-reveal"]`);
       await until(async () => (await cpState(page)) === "revealed", 5000, "revealed");
-      assert.ok(await page.isVisible(`${CP} [data-testid="checkpoint-seen"]`));
+      assert.ok(await page.isVisible(`${CP} [data-testid="question-seen"]`));
       await page.waitForSelector(`${CP}[data-kept="true"]`);
       await page.goto(`${app.url}?v=1&lang=${lang}`, { waitUntil: "load" });
-      await until(async () => (await value(page, "checkpoint-progress-delay")) === "0", 15_000, "not counted");
+      await until(async () => (await value(page, "question-progress-delay")) === "0", 15_000, "not counted");
       assert.deepEqual(consoleErrors, []);
     } finally {
       await browser.close();
@@ -196,14 +196,14 @@ for (const lang of ["en", "zh"]) {
   });
 }
 
-test("quiz=0 hides the labs' checkpoints", { timeout: 120_000 }, async () => {
+test("quiz=0 hides the labs' questions", { timeout: 120_000 }, async () => {
   const browser = await app.launch();
   try {
     for (const q of [`${TINY}&quiz=0`, "?v=1&lesson=delay&quiz=0"]) {
       const { page } = await app.open(q, { browser });
       await page.waitForSelector(".layout, .dl-page, [data-testid=\"delay-start\"]", { timeout: 60_000 });
       await new Promise((r) => setTimeout(r, 1000));
-      assert.equal(await page.$(CP), null, `no checkpoint with ${q}`);
+      assert.equal(await page.$(CP), null, `no question with ${q}`);
       await page.close();
     }
   } finally {

@@ -1,18 +1,18 @@
-//! The checkpoints' answers in the browser's IndexedDB: one record per checkpoint under
-//! `checkpoint-<key>`, a JSON text of [`Record`], written with the app's store helpers. The
-//! records are read once per document into [`progress`], which the checkpoints and the
+//! The questions' answers in the browser's IndexedDB: one record per question under
+//! `question-<key>`, a JSON text of [`Record`], written with the app's store helpers. The
+//! records are read once per document into [`progress`], which the questions and the
 //! index's marks follow. A browser that refuses (private mode, no IndexedDB) sets
-//! [`Progress::failed`]: the checkpoints still work on the page, and say they are not kept.
+//! [`Progress::failed`]: the questions still work on the page, and say they are not kept.
 
-use crate::names::keep::persist::{delete_record, get_record, put_record};
+use crate::kit::persist::{delete_record, get_record, put_record};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use unroll_core::lessons::checkpoints::{Prediction, CHECKPOINTS};
-use unroll_core::lessons::lab_checkpoints::LAB_CHECKPOINTS;
+use unroll_core::lessons::lab_questions::LAB_QUESTIONS;
+use unroll_core::lessons::questions::{Prediction, QUESTIONS};
 use wasm_bindgen::JsValue;
 
-/// Where a checkpoint stands.
+/// Where a question stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Phase {
@@ -35,7 +35,7 @@ impl Phase {
     }
 }
 
-/// One checkpoint's kept answer.
+/// One question's kept answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Record {
     /// Locked or revealed.
@@ -111,7 +111,7 @@ pub struct Progress {
     pub loaded: bool,
     /// The browser refused to read or write.
     pub failed: bool,
-    /// Records by checkpoint key.
+    /// Records by question key.
     pub records: HashMap<String, Record>,
     /// Writes not yet finished by the browser (a page left meanwhile may lose them).
     pub pending: u32,
@@ -122,19 +122,23 @@ thread_local! {
     static STARTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// Every checkpoint's key: the lessons', then the labs'.
+/// Every question's key: the lessons', then the labs'.
 pub fn all_keys() -> impl Iterator<Item = &'static str> {
-    CHECKPOINTS
+    QUESTIONS
         .iter()
         .map(|(_, k)| *k)
-        .chain(LAB_CHECKPOINTS.iter().map(|(_, k)| *k))
+        .chain(LAB_QUESTIONS.iter().map(|(_, k)| *k))
 }
+
+/// The prefix of an answer's record in the browser's store. It keeps the name the questions
+/// had when answers were first kept, so that every answer kept since is still found.
+const RECORD_PREFIX: &str = "checkpoint-";
 
 fn store_key(key: &str) -> String {
-    format!("checkpoint-{key}")
+    format!("{RECORD_PREFIX}{key}")
 }
 
-const WHAT: &str = "could not keep the checkpoint's answer";
+const WHAT: &str = "could not keep the question's answer";
 
 /// The kept answers (reactive, owned by the caller's component); the first call starts
 /// reading them.
@@ -177,7 +181,7 @@ fn shared() -> ArcRwSignal<Progress> {
     signal
 }
 
-/// Keeps `record` for checkpoint `key`.
+/// Keeps `record` for question `key`.
 pub fn put(key: &'static str, record: Record) {
     let signal = shared();
     let json = record.to_json();
@@ -196,7 +200,7 @@ pub fn put(key: &'static str, record: Record) {
     });
 }
 
-/// Forgets checkpoint `key`'s answer.
+/// Forgets question `key`'s answer.
 pub fn remove(key: &'static str) {
     let signal = shared();
     signal.update(|p| {
@@ -212,7 +216,7 @@ pub fn remove(key: &'static str) {
     });
 }
 
-/// Forgets every checkpoint's answer, then calls `done` once the browser has deleted them all
+/// Forgets every question's answer, then calls `done` once the browser has deleted them all
 /// (a page left before that could keep some).
 pub fn clear(done: impl FnOnce() + 'static) {
     let signal = shared();
@@ -230,6 +234,14 @@ pub fn clear(done: impl FnOnce() + 'static) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn answers_keep_the_record_keys_they_were_first_kept_under() {
+        // A shared link's state and a kept answer outlive a rename: the record of the first
+        // lesson's question is where the first release wrote it.
+        assert_eq!(store_key("unroll-h"), "checkpoint-unroll-h");
+        assert!(all_keys().any(|k| k == "unroll-h"));
+    }
 
     #[test]
     fn a_record_reads_back() {

@@ -1,11 +1,11 @@
-//! Lesson 1's checkpoint: h_t at the time step shown, predicted before the page shows it.
+//! Lesson 1's question: h_t at the time step shown, predicted before the page shows it.
 
-use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
-use super::super::fmt::{fixed, sub};
+use crate::kit::fmt::{fixed, sub};
+use crate::kit::question::{ready, Kind, Question, QuestionPanel, Reveal};
 use leptos::prelude::*;
 use unroll_core::config::lessons::{LessonState, UnrollConfig};
 use unroll_core::config::Lang;
-use unroll_core::lessons::checkpoints::{unroll_h, UNROLL_RANGE};
+use unroll_core::lessons::questions::{unroll_h, UNROLL_RANGE};
 
 fn config(s: &LessonState) -> Option<&UnrollConfig> {
     match s {
@@ -69,13 +69,13 @@ pub const QUESTION: Question = Question {
     until: ready,
 };
 
-/// Lesson 1's checkpoints, on the page's state.
+/// Lesson 1's questions, on the page's state.
 #[component]
-pub fn UnrollCheckpoints(
+pub fn UnrollQuestions(
     /// The page's state.
     cfg: RwSignal<UnrollConfig>,
 ) -> impl IntoView {
-    view! { <Checkpoint question=QUESTION state=Signal::derive(move || LessonState::Unroll(cfg.get())) /> }
+    view! { <QuestionPanel question=QUESTION state=Signal::derive(move || LessonState::Unroll(cfg.get())) /> }
 }
 
 #[cfg(test)]

@@ -6,27 +6,27 @@
 //!   [`ValReport::accuracy`] against [`ValReport::majority_baseline`].
 //! - Long-memory lab ([`DELAY_CHANCE`]): at the page's delay, which cells leave chance? Answered
 //!   from the [`Outcome`] the page's verdict shows ([`crate::delay::outcome::judge`] on every
-//!   finished seed), so the checkpoint and the verdict cannot disagree.
+//!   finished seed), so the question and the verdict cannot disagree.
 //!
 //! A lab's answer needs a finished run: until then the functions say what is missing
 //! ([`Pending`]) and the page keeps Reveal disabled with that sentence.
 
-use super::checkpoints::Answer;
+use super::questions::Answer;
 use crate::delay::outcome::{CellRange, Outcome};
 use crate::math::params::CellKind;
 use crate::task::names::ValReport;
 
-/// The names lab's checkpoint key.
+/// The names lab's question key.
 pub const NAMES_BASELINE: &str = "names-baseline";
-/// The long-memory lab's checkpoint key.
+/// The long-memory lab's question key.
 pub const DELAY_CHANCE: &str = "delay-chance";
 
-/// The labs' checkpoints: `(page key, checkpoint key)`; the page key is the URL's `lesson`.
-pub const LAB_CHECKPOINTS: &[(&str, &str)] = &[("names", NAMES_BASELINE), ("delay", DELAY_CHANCE)];
+/// The labs' questions: `(page key, question key)`; the page key is the URL's `lesson`.
+pub const LAB_QUESTIONS: &[(&str, &str)] = &[("names", NAMES_BASELINE), ("delay", DELAY_CHANCE)];
 
-/// The checkpoint keys of the lab page `page` (`names` or `delay`).
+/// The question keys of the lab page `page` (`names` or `delay`).
 pub fn lab_keys(page: &str) -> impl Iterator<Item = &'static str> + '_ {
-    LAB_CHECKPOINTS
+    LAB_QUESTIONS
         .iter()
         .filter(move |(p, _)| *p == page)
         .map(|(_, k)| *k)

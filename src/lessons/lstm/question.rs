@@ -1,11 +1,11 @@
-//! Lesson 4's checkpoint: the cell state at the last step, predicted before the page shows it.
+//! Lesson 4's question: the cell state at the last step, predicted before the page shows it.
 
-use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
-use super::super::fmt::{fixed, sub};
+use crate::kit::fmt::{fixed, sub};
+use crate::kit::question::{ready, Kind, Question, QuestionPanel, Reveal};
 use leptos::prelude::*;
 use unroll_core::config::lessons::{LessonState, LstmConfig};
 use unroll_core::config::Lang;
-use unroll_core::lessons::checkpoints::{lstm_c, lstm_range};
+use unroll_core::lessons::questions::{lstm_c, lstm_range};
 
 fn config(s: &LessonState) -> Option<&LstmConfig> {
     match s {
@@ -37,7 +37,7 @@ fn ask(s: &LessonState, lang: Lang) -> String {
 }
 
 fn kind(s: &LessonState, _: Lang) -> Kind {
-    Kind::Number(config(s).map_or(unroll_core::lessons::checkpoints::UNROLL_RANGE, lstm_range))
+    Kind::Number(config(s).map_or(unroll_core::lessons::questions::UNROLL_RANGE, lstm_range))
 }
 
 fn reveal(s: &LessonState, lang: Lang) -> Option<Reveal> {
@@ -71,13 +71,13 @@ pub const QUESTION: Question = Question {
     until: ready,
 };
 
-/// Lesson 4's checkpoints, on the page's state.
+/// Lesson 4's questions, on the page's state.
 #[component]
-pub fn LstmCheckpoints(
+pub fn LstmQuestions(
     /// The page's state.
     cfg: RwSignal<LstmConfig>,
 ) -> impl IntoView {
-    view! { <Checkpoint question=QUESTION state=Signal::derive(move || LessonState::Lstm(cfg.get())) /> }
+    view! { <QuestionPanel question=QUESTION state=Signal::derive(move || LessonState::Lstm(cfg.get())) /> }
 }
 
 #[cfg(test)]

@@ -1,11 +1,11 @@
-//! Lesson 2's checkpoint: does a longer sequence change the parameter count?
+//! Lesson 2's question: does a longer sequence change the parameter count?
 
-use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
-use super::super::fmt::count;
+use crate::kit::fmt::count;
+use crate::kit::question::{ready, Kind, Question, QuestionPanel, Reveal};
 use leptos::prelude::*;
 use unroll_core::config::lessons::{LessonState, ShapesConfig};
 use unroll_core::config::Lang;
-use unroll_core::lessons::checkpoints::{shapes_seq_len, Answer};
+use unroll_core::lessons::questions::{shapes_seq_len, Answer};
 
 fn config(s: &LessonState) -> Option<&ShapesConfig> {
     match s {
@@ -83,13 +83,13 @@ pub const QUESTION: Question = Question {
     until: ready,
 };
 
-/// Lesson 2's checkpoints, on the page's state.
+/// Lesson 2's questions, on the page's state.
 #[component]
-pub fn ShapesCheckpoints(
+pub fn ShapesQuestions(
     /// The page's state.
     cfg: RwSignal<ShapesConfig>,
 ) -> impl IntoView {
-    view! { <Checkpoint question=QUESTION state=Signal::derive(move || LessonState::Shapes(cfg.get())) /> }
+    view! { <QuestionPanel question=QUESTION state=Signal::derive(move || LessonState::Shapes(cfg.get())) /> }
 }
 
 #[cfg(test)]

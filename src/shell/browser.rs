@@ -100,3 +100,30 @@ pub fn install_debug_hook(name: &str, hook: impl Fn() -> bool + 'static) {
     // One closure per page mount; it lives as long as the page.
     closure.forget();
 }
+
+/// Writes `text` to the clipboard; `false` where the browser refuses.
+pub async fn write_clipboard(text: &str) -> bool {
+    let Some(window) = web_sys::window() else {
+        return false;
+    };
+    let navigator = window.navigator();
+    let Ok(clipboard) = js_sys::Reflect::get(&navigator, &"clipboard".into()) else {
+        return false;
+    };
+    if clipboard.is_undefined() || clipboard.is_null() {
+        return false;
+    }
+    let Ok(write) = js_sys::Reflect::get(&clipboard, &"writeText".into()) else {
+        return false;
+    };
+    let Some(write) = write.dyn_ref::<js_sys::Function>() else {
+        return false;
+    };
+    let Ok(promise) = write.call1(&clipboard, &text.into()) else {
+        return false;
+    };
+    let Ok(promise) = promise.dyn_into::<js_sys::Promise>() else {
+        return false;
+    };
+    wasm_bindgen_futures::JsFuture::from(promise).await.is_ok()
+}

@@ -4,7 +4,7 @@
 //! (a zip reader's, the safetensors reader's, the browser's storage's) go only in a tooltip
 //! ([`WeightsError::detail`], [`StorageError::detail`]).
 
-use crate::text::count;
+use crate::kit::text::count;
 use unroll_core::config::Lang;
 use unroll_core::data::names::LoadError;
 use unroll_core::data::upload::{UploadError, MAX_UNCOMPRESSED_BYTES};

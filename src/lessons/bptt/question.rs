@@ -1,11 +1,11 @@
-//! Lesson 3's checkpoint: is the gradient product above or below 10⁻³ after T steps?
+//! Lesson 3's question: is the gradient product above or below 10⁻³ after T steps?
 
-use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
-use super::super::fmt::{fixed, sci64, short};
+use crate::kit::fmt::{fixed, sci64, short};
+use crate::kit::question::{ready, Kind, Question, QuestionPanel, Reveal};
 use leptos::prelude::*;
 use unroll_core::config::lessons::{BpttAct, BpttConfig, LessonState};
 use unroll_core::config::Lang;
-use unroll_core::lessons::checkpoints::{bptt_product, Answer};
+use unroll_core::lessons::questions::{bptt_product, Answer};
 
 fn config(s: &LessonState) -> Option<&BpttConfig> {
     match s {
@@ -77,13 +77,13 @@ pub const QUESTION: Question = Question {
     until: ready,
 };
 
-/// Lesson 3's checkpoints, on the page's state.
+/// Lesson 3's questions, on the page's state.
 #[component]
-pub fn BpttCheckpoints(
+pub fn BpttQuestions(
     /// The page's state.
     cfg: RwSignal<BpttConfig>,
 ) -> impl IntoView {
-    view! { <Checkpoint question=QUESTION state=Signal::derive(move || LessonState::Bptt(cfg.get())) /> }
+    view! { <QuestionPanel question=QUESTION state=Signal::derive(move || LessonState::Bptt(cfg.get())) /> }
 }
 
 #[cfg(test)]

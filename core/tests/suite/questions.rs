@@ -1,4 +1,4 @@
-//! The lessons' checkpoints: every answer follows the state it is computed from (changing the
+//! The lessons' questions: every answer follows the state it is computed from (changing the
 //! state changes the answer the way the lesson's maths says), and the gap of a prediction.
 
 use unroll_core::config::lessons::{
@@ -6,20 +6,20 @@ use unroll_core::config::lessons::{
     ShapesConfig, SoftmaxConfig, UnrollConfig,
 };
 use unroll_core::config::CellKind;
-use unroll_core::lessons::checkpoints::{
+use unroll_core::lessons::questions::{
     bidir_last, bptt_product, gru_nearer, keys, lstm_c, lstm_range, parallel_growth,
-    shapes_seq_len, softmax_lowest, unroll_h, Answer, Gap, Prediction, CHECKPOINTS,
+    shapes_seq_len, softmax_lowest, unroll_h, Answer, Gap, Prediction, QUESTIONS,
 };
 
 #[test]
-fn every_lesson_has_a_checkpoint_and_keys_are_distinct() {
+fn every_lesson_has_a_question_and_keys_are_distinct() {
     for id in LessonId::ALL {
-        assert!(keys(id).count() >= 1, "{id:?} has no checkpoint");
+        assert!(keys(id).count() >= 1, "{id:?} has no question");
     }
-    let mut all: Vec<&str> = CHECKPOINTS.iter().map(|(_, k)| *k).collect();
+    let mut all: Vec<&str> = QUESTIONS.iter().map(|(_, k)| *k).collect();
     all.sort_unstable();
     all.dedup();
-    assert_eq!(all.len(), CHECKPOINTS.len());
+    assert_eq!(all.len(), QUESTIONS.len());
 }
 
 #[test]

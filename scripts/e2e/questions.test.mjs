@@ -1,7 +1,7 @@
-// End-to-end test of the lessons' "predict, then see" checkpoints (headless Chromium on the
+// End-to-end test of the lessons' "predict, then see" questions (headless Chromium on the
 // release build).
 //
-// - Every lesson, in English and in Chinese (`lang=zh`): the checkpoint opens, a prediction is
+// - Every lesson, in English and in Chinese (`lang=zh`): the question opens, a prediction is
 //   set (a slider by its input event, a choice by a click), Lock locks it (`data-state`, the
 //   inputs disabled, the locked line), Reveal shows the page's answer (`data-value`, checked
 //   against an independent float64 computation of the lesson's formula here), the gap and the
@@ -10,13 +10,13 @@
 //   stale; Try again, and the new reveal answers for the new z; Try again clears the old
 //   prediction (the slider back in the middle).
 // - Keyboard: the slider moves with the arrow keys, Lock and Reveal work with Enter.
-// - `quiz=0` hides every checkpoint and the index's marks, and stays in the URL through a
+// - `quiz=0` hides every question and the index's marks, and stays in the URL through a
 //   slider change and the lessons' links.
 // - Answers survive a reload; the index shows a mark per lesson; Reset opens them again.
 // - Screenshots of lessons 4 and 5 before and after the reveal, at 1440 and 375 px, in both
-//   languages, go to scripts/e2e/out/checkpoints/.
+//   languages, go to scripts/e2e/out/questions/.
 //
-// Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/checkpoints.test.mjs`
+// Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/questions.test.mjs`
 // (without UNROLL_E2E_SKIP_BUILD it builds dist/ first).
 
 import { test } from "node:test";
@@ -27,7 +27,7 @@ import { e2e } from "./fixture.mjs";
 import { ANSWER_READOUTS, OUT, underVeil, until, shot } from "./lib.mjs";
 
 const LESSONS = ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"];
-const CP = '[data-testid="checkpoint"]';
+const CP = '[data-testid="question"]';
 
 // Lessons only: no names data is read.
 const app = e2e();
@@ -86,9 +86,9 @@ async function open(context, query) {
 const attr = (page, sel, name) => page.getAttribute(sel, name, { timeout: 5000 });
 const cpState = (page) => attr(page, CP, "data-state");
 
-/** Sets the number slider of the checkpoint to `v` through its input event. */
+/** Sets the number slider of the question to `v` through its input event. */
 async function setNumber(page, v) {
-  await page.$eval(`${CP} [data-testid="checkpoint-number"]`, (el, v) => {
+  await page.$eval(`${CP} [data-testid="question-number"]`, (el, v) => {
     el.value = String(v);
     el.dispatchEvent(new Event("input", { bubbles: true }));
   }, v);
@@ -105,38 +105,38 @@ async function answer(page) {
   const lesson = await page.$eval("[data-lesson]", (el) => el.dataset.lesson);
   if (VEILED[lesson]) {
     assert.ok(await veiled(page, VEILED[lesson]), `${lesson}: ${VEILED[lesson]} is blurred while the question is open`);
-    assert.ok(await page.$(`${CP} [data-testid="checkpoint-veil-note"]`), `${lesson}: the question says what is blurred`);
+    assert.ok(await page.$(`${CP} [data-testid="question-veil-note"]`), `${lesson}: the question says what is blurred`);
   }
   assert.equal(await attr(page, CP, "data-value"), "");
-  const isNumber = (await page.$(`${CP} [data-testid="checkpoint-number"]`)) !== null;
+  const isNumber = (await page.$(`${CP} [data-testid="question-number"]`)) !== null;
   if (isNumber) await setNumber(page, 0.25);
-  else await page.click(`${CP} [data-testid="checkpoint-choice-0"]`);
-  await page.click(`${CP} [data-testid="checkpoint-lock"]`);
+  else await page.click(`${CP} [data-testid="question-choice-0"]`);
+  await page.click(`${CP} [data-testid="question-lock"]`);
   await until(async () => (await cpState(page)) === "locked", 5000, "locked");
-  const locked = await page.textContent(`${CP} [data-testid="checkpoint-locked"]`);
+  const locked = await page.textContent(`${CP} [data-testid="question-locked"]`);
   const disabled = await page.$eval(
-    `${CP} ${isNumber ? '[data-testid="checkpoint-number"]' : '[data-testid="checkpoint-choice-0"]'}`,
+    `${CP} ${isNumber ? '[data-testid="question-number"]' : '[data-testid="question-choice-0"]'}`,
     (el) => el.disabled,
   );
   assert.equal(await attr(page, CP, "data-value"), "", "nothing is revealed while locked");
   if (VEILED[lesson]) assert.ok(await veiled(page, VEILED[lesson]), `${lesson}: still blurred while locked`);
-  await page.click(`${CP} [data-testid="checkpoint-reveal"]`);
+  await page.click(`${CP} [data-testid="question-reveal"]`);
   await until(async () => (await cpState(page)) === "revealed", 5000, "revealed");
   if (VEILED[lesson]) assert.equal(await veiled(page, VEILED[lesson]), false, `${lesson}: shown once revealed`);
   const value = Number(await attr(page, CP, "data-value"));
   const prediction = Number(await attr(page, CP, "data-prediction"));
-  const gap = await attr(page, `${CP} [data-testid="checkpoint-gap"]`, "data-value");
+  const gap = await attr(page, `${CP} [data-testid="question-gap"]`, "data-value");
   const text = {
-    answer: await page.textContent(`${CP} [data-testid="checkpoint-answer"]`),
-    gap: await page.textContent(`${CP} [data-testid="checkpoint-gap"]`),
-    why: await page.textContent(`${CP} [data-testid="checkpoint-why"]`),
+    answer: await page.textContent(`${CP} [data-testid="question-answer"]`),
+    gap: await page.textContent(`${CP} [data-testid="question-gap"]`),
+    why: await page.textContent(`${CP} [data-testid="question-why"]`),
   };
-  const live = await page.$eval(`${CP} [data-testid="checkpoint-status"]`, (el) => el.getAttribute("aria-live"));
+  const live = await page.$eval(`${CP} [data-testid="question-status"]`, (el) => el.getAttribute("aria-live"));
   return { isNumber, locked, disabled, value, prediction, gap, text, live };
 }
 
 for (const lang of ["en", "zh"]) {
-  test(`every lesson's checkpoint locks and reveals its computed answer (${lang})`, { timeout: 300_000 }, async () => {
+  test(`every lesson's question locks and reveals its computed answer (${lang})`, { timeout: 300_000 }, async () => {
     const b = await app.launch();
     try {
       for (const lesson of LESSONS) {
@@ -185,21 +185,21 @@ test("the reveal follows the page's state; the keyboard works", { timeout: 180_0
       el.value = "0.9";
       el.dispatchEvent(new Event("input", { bubbles: true }));
     });
-    await page.waitForSelector(`${CP} [data-testid="checkpoint-stale"]`, { timeout: 5000 });
+    await page.waitForSelector(`${CP} [data-testid="question-stale"]`, { timeout: 5000 });
     assert.equal(await attr(page, CP, "data-value"), "0");
-    await page.click(`${CP} [data-testid="checkpoint-again"]`);
+    await page.click(`${CP} [data-testid="question-again"]`);
     await until(async () => (await cpState(page)) === "open", 5000, "open again");
-    assert.match(await page.textContent(`${CP} [data-testid="checkpoint-question"]`), /z = 0\.9/);
+    assert.match(await page.textContent(`${CP} [data-testid="question-text"]`), /z = 0\.9/);
     const second = await answer(page);
     assert.equal(second.value, 1, "z = 0.9: nearer the candidate");
-    assert.equal(await page.$(`${CP} [data-testid="checkpoint-stale"]`), null);
+    assert.equal(await page.$(`${CP} [data-testid="question-stale"]`), null);
     assert.deepEqual(problems, []);
     await page.close();
 
     // Keyboard only: lesson 1's slider, Lock and Reveal.
     const k = await open(b.context, "?v=1&lesson=unroll");
     await k.page.waitForSelector(CP);
-    await k.page.focus(`${CP} [data-testid="checkpoint-number"]`);
+    await k.page.focus(`${CP} [data-testid="question-number"]`);
     for (let i = 0; i < 5; i++) await k.page.keyboard.press("ArrowRight");
     await k.page.keyboard.press("Tab");
     await k.page.keyboard.press("Enter");
@@ -207,20 +207,20 @@ test("the reveal follows the page's state; the keyboard works", { timeout: 180_0
     assert.equal(Number(await attr(k.page, CP, "data-prediction")), 0.05);
     // Focus moves to Reveal (on the next frame, once the button is drawn).
     const focused = () => k.page.evaluate(() => document.activeElement?.dataset.testid);
-    await until(async () => (await focused()) === "checkpoint-reveal", 2000, "focus on Reveal after Lock");
+    await until(async () => (await focused()) === "question-reveal", 2000, "focus on Reveal after Lock");
     await k.page.keyboard.press("Enter");
     await until(async () => (await cpState(k.page)) === "revealed", 5000, "revealed by keyboard");
-    await until(async () => (await focused()) === "checkpoint-again", 2000, "focus on Try again after Reveal");
+    await until(async () => (await focused()) === "question-again", 2000, "focus on Try again after Reveal");
     // Try again: focus goes back to the prediction, not to the page's body.
     await k.page.keyboard.press("Enter");
     await until(async () => (await cpState(k.page)) === "open", 5000, "open again by keyboard");
     await until(
-      async () => (await focused()) === "checkpoint-number",
+      async () => (await focused()) === "question-number",
       2000,
       "focus on the prediction after Try again",
     );
     // The old prediction is gone: the slider is back in the middle, nothing is locked in.
-    assert.equal(await k.page.$eval(`${CP} [data-testid="checkpoint-number"]`, (e) => Number(e.value)), 0);
+    assert.equal(await k.page.$eval(`${CP} [data-testid="question-number"]`, (e) => Number(e.value)), 0);
     assert.equal(await attr(k.page, CP, "data-prediction"), "");
     assert.deepEqual(k.problems, []);
   } finally {
@@ -228,7 +228,7 @@ test("the reveal follows the page's state; the keyboard works", { timeout: 180_0
   }
 });
 
-test("quiz=0 hides the checkpoints and stays in the URL", { timeout: 180_000 }, async () => {
+test("quiz=0 hides the questions and stays in the URL", { timeout: 180_000 }, async () => {
   const b = await app.launch();
   try {
     for (const lesson of LESSONS) {
@@ -236,7 +236,7 @@ test("quiz=0 hides the checkpoints and stays in the URL", { timeout: 180_000 }, 
       await page.waitForSelector(`[data-testid="lesson-${lesson}"]`);
       await new Promise((r) => setTimeout(r, 300));
       assert.equal(await page.$(CP), null, lesson);
-      assert.equal(await page.$(".lx-veiled"), null, `${lesson}: nothing blurred without checkpoints`);
+      assert.equal(await page.$(".lx-veiled"), null, `${lesson}: nothing blurred without questions`);
       assert.equal(await page.$('[data-testid="url-notice"]'), null, `${lesson}: quiz=0 is a known key`);
       assert.deepEqual(problems, [], lesson);
       await page.close();
@@ -252,11 +252,11 @@ test("quiz=0 hides the checkpoints and stays in the URL", { timeout: 180_000 }, 
     assert.match(await page.getAttribute('[data-testid="nav-next"]', "href"), /quiz=0/);
     await page.click('[data-testid="nav-index"]');
     await page.waitForSelector('[data-testid="lesson-index"]');
-    assert.equal(await page.$('[data-testid="checkpoint-progress-gru"]'), null);
-    assert.equal(await page.$('[data-testid="checkpoint-panel"]'), null);
+    assert.equal(await page.$('[data-testid="question-progress-gru"]'), null);
+    assert.equal(await page.$('[data-testid="question-panel"]'), null);
     // Without quiz=0 they are there.
     await page.goto(app.url + "?v=1", { waitUntil: "load" });
-    await page.waitForSelector('[data-testid="checkpoint-progress-gru"]', { timeout: 30_000 });
+    await page.waitForSelector('[data-testid="question-progress-gru"]', { timeout: 30_000 });
   } finally {
     await b.close();
   }
@@ -272,12 +272,12 @@ test("answers survive a reload; the index marks them; Reset opens them again", {
     await page.waitForSelector(`${CP}[data-state="revealed"]`, { timeout: 30_000 });
     assert.equal(Number(await attr(page, CP, "data-value")), r.value);
     assert.equal(Number(await attr(page, CP, "data-prediction")), 0.25);
-    assert.match(await page.textContent(`${CP} [data-testid="checkpoint-answer"]`), /^本页计算结果：/);
+    assert.match(await page.textContent(`${CP} [data-testid="question-answer"]`), /^本页计算结果：/);
     // A locked prediction survives too.
     await page.goto(app.url + "?v=1&lesson=softmax", { waitUntil: "load" });
     await page.waitForSelector(CP);
-    await page.click(`${CP} [data-testid="checkpoint-choice-2"]`);
-    await page.click(`${CP} [data-testid="checkpoint-lock"]`);
+    await page.click(`${CP} [data-testid="question-choice-2"]`);
+    await page.click(`${CP} [data-testid="question-lock"]`);
     await until(async () => (await cpState(page)) === "locked", 5000, "locked");
     await page.waitForSelector(`${CP}[data-kept="true"]`); // stored before leaving
     await page.reload({ waitUntil: "load" });
@@ -285,19 +285,19 @@ test("answers survive a reload; the index marks them; Reset opens them again", {
     assert.equal(await attr(page, CP, "data-prediction"), "2");
 
     await page.goto(app.url + "?v=1&lang=zh", { waitUntil: "load" });
-    await page.waitForSelector('[data-testid="checkpoint-progress-lstm"][data-value="1"]', { timeout: 30_000 });
-    assert.equal(await attr(page, '[data-testid="checkpoint-progress-softmax"]', "data-value"), "0");
-    assert.equal(await attr(page, '[data-testid="checkpoint-total"]', "data-value"), "1");
-    assert.match(await page.textContent('[data-testid="checkpoint-progress-lstm"]'), /已作答 1\/1 个检查点/);
+    await page.waitForSelector('[data-testid="question-progress-lstm"][data-value="1"]', { timeout: 30_000 });
+    assert.equal(await attr(page, '[data-testid="question-progress-softmax"]', "data-value"), "0");
+    assert.equal(await attr(page, '[data-testid="question-total"]', "data-value"), "1");
+    assert.match(await page.textContent('[data-testid="question-progress-lstm"]'), /已作答 1\/1 个问题/);
     // Reset asks once more; "Keep them" keeps them.
-    await page.click('[data-testid="checkpoint-reset"]');
-    await page.click('[data-testid="checkpoint-reset-cancel"]');
-    assert.equal(await attr(page, '[data-testid="checkpoint-progress-lstm"]', "data-value"), "1");
-    await page.click('[data-testid="checkpoint-reset"]');
-    await page.click('[data-testid="checkpoint-reset-confirm"]');
-    await page.waitForSelector('[data-testid="checkpoint-progress-lstm"][data-value="0"]', { timeout: 5000 });
+    await page.click('[data-testid="question-reset"]');
+    await page.click('[data-testid="question-reset-cancel"]');
+    assert.equal(await attr(page, '[data-testid="question-progress-lstm"]', "data-value"), "1");
+    await page.click('[data-testid="question-reset"]');
+    await page.click('[data-testid="question-reset-confirm"]');
+    await page.waitForSelector('[data-testid="question-progress-lstm"][data-value="0"]', { timeout: 5000 });
     // The page says so once the browser has deleted them (leaving before could keep some).
-    await until(async () => (await page.textContent('[data-testid="checkpoint-reset-status"]')) !== "", 5000, "the reset's confirmation");
+    await until(async () => (await page.textContent('[data-testid="question-reset-status"]')) !== "", 5000, "the reset's confirmation");
     await page.goto(app.url + "?v=1&lesson=lstm", { waitUntil: "load" });
     await page.waitForSelector(CP);
     await new Promise((r) => setTimeout(r, 500));
@@ -308,8 +308,8 @@ test("answers survive a reload; the index marks them; Reset opens them again", {
   }
 });
 
-test("screenshots of a checkpoint before and after the reveal", { timeout: 300_000 }, async () => {
-  const dir = join(OUT, "checkpoints");
+test("screenshots of a question before and after the reveal", { timeout: 300_000 }, async () => {
+  const dir = join(OUT, "questions");
   mkdirSync(dir, { recursive: true });
   for (const width of [1440, 375]) {
     for (const lang of ["en", "zh"]) {
@@ -326,7 +326,7 @@ test("screenshots of a checkpoint before and after the reveal", { timeout: 300_0
           await page.close();
         }
         const { page } = await open(b.context, `?v=1&lang=${lang}`);
-        await page.waitForSelector('[data-testid="checkpoint-progress-gru"][data-value="1"]', { timeout: 30_000 });
+        await page.waitForSelector('[data-testid="question-progress-gru"][data-value="1"]', { timeout: 30_000 });
         await shot(page, { path: join(dir, `index-${lang}-${width}.png`), fullPage: true });
       } finally {
         await b.close();

@@ -1,21 +1,21 @@
-//! The long-memory lab's checkpoint: at this delay, which cells will leave chance? Answered
+//! The long-memory lab's question: at this delay, which cells will leave chance? Answered
 //! from the verdict on the sweep's finished runs by
-//! [`unroll_core::lessons::lab_checkpoints::delay_left_chance`], so it cannot disagree with
+//! [`unroll_core::lessons::lab_questions::delay_left_chance`], so it cannot disagree with
 //! the page's verdict line.
 
 use super::driver::DelayDriver;
 use super::text::{cell_name, fmt_cell_names as cells_text};
-use crate::lessons::checkpoint::{Asked, Checkpoint, Kind, Question, Reveal};
+use crate::kit::question::{Asked, Kind, Question, QuestionPanel, Reveal};
 use crate::shell::run_status::RunStatus;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::Lang;
 use unroll_core::delay::outcome::{outcome_of_results, Outcome, LEFT_CHANCE};
-use unroll_core::lessons::checkpoints::Answer;
-use unroll_core::lessons::lab_checkpoints::{
+use unroll_core::lessons::lab_questions::{
     delay_choices, delay_left_chance, Pending, DELAY_CHANCE,
 };
+use unroll_core::lessons::questions::Answer;
 use unroll_core::math::params::CellKind;
 
 /// What the question is asked about: the sweep's delay, cells and vocabulary, and the verdict
@@ -130,7 +130,7 @@ fn pending_text(p: &Pending, lang: Lang) -> String {
         (Pending::Runs { cell, have, need }, Lang::En) => format!(
             "Waiting for the runs: {} has {have} of {} finished.",
             cell_name(*cell),
-            crate::text::count_en(&need.to_string(), "seed")
+            crate::kit::text::count_en(&need.to_string(), "seed")
         ),
         (Pending::Runs { cell, have, need }, Lang::Zh) => format!(
             "等待运行结束：{} 已完成 {need} 个种子中的 {have} 个。",
@@ -207,9 +207,9 @@ pub const QUESTION: Question<DelayAsked> = Question {
     until,
 };
 
-/// The long-memory lab's checkpoint, on the sweep shown.
+/// The long-memory lab's question, on the sweep shown.
 #[component]
-pub fn DelayCheckpoint(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> impl IntoView {
+pub fn DelayQuestion(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> impl IntoView {
     let state = Signal::derive(move || {
         let run = driver.run_cfg.get();
         let shown = shown_cfg.get();
@@ -221,7 +221,7 @@ pub fn DelayCheckpoint(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> i
     let started = Signal::derive(move || {
         driver.run_cfg.with(Option::is_some) || driver.status.get() != RunStatus::Idle
     });
-    view! { <Checkpoint question=QUESTION state=state started=started /> }
+    view! { <QuestionPanel question=QUESTION state=state started=started /> }
 }
 
 #[cfg(test)]

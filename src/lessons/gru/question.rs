@@ -1,11 +1,11 @@
-//! Lesson 5's checkpoint: with this z, is h_t nearer h_{t−1} or the candidate?
+//! Lesson 5's question: with this z, is h_t nearer h_{t−1} or the candidate?
 
-use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
-use super::super::fmt::{fixed, short};
+use crate::kit::fmt::{fixed, short};
+use crate::kit::question::{ready, Kind, Question, QuestionPanel, Reveal};
 use leptos::prelude::*;
 use unroll_core::config::lessons::{GruConfig, LessonState};
 use unroll_core::config::Lang;
-use unroll_core::lessons::checkpoints::{gru_nearer, Answer};
+use unroll_core::lessons::questions::{gru_nearer, Answer};
 
 fn config(s: &LessonState) -> Option<&GruConfig> {
     match s {
@@ -77,13 +77,13 @@ pub const QUESTION: Question = Question {
     until: ready,
 };
 
-/// Lesson 5's checkpoints, on the page's state.
+/// Lesson 5's questions, on the page's state.
 #[component]
-pub fn GruCheckpoints(
+pub fn GruQuestions(
     /// The page's state.
     cfg: RwSignal<GruConfig>,
 ) -> impl IntoView {
-    view! { <Checkpoint question=QUESTION state=Signal::derive(move || LessonState::Gru(cfg.get())) /> }
+    view! { <QuestionPanel question=QUESTION state=Signal::derive(move || LessonState::Gru(cfg.get())) /> }
 }
 
 #[cfg(test)]

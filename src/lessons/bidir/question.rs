@@ -1,12 +1,12 @@
-//! Lesson 6's checkpoint: which half of the last position's output has read every token?
+//! Lesson 6's question: which half of the last position's output has read every token?
 
-use super::super::checkpoint::{ready, Checkpoint, Kind, Question, Reveal};
-use super::super::fmt::fixed;
+use crate::kit::fmt::fixed;
+use crate::kit::question::{ready, Kind, Question, QuestionPanel, Reveal};
 use leptos::prelude::*;
 use unroll_core::config::lessons::{BidirConfig, LessonState};
 use unroll_core::config::Lang;
 use unroll_core::lessons::bidir::HIDDEN;
-use unroll_core::lessons::checkpoints::{bidir_last, Answer};
+use unroll_core::lessons::questions::{bidir_last, Answer};
 
 fn config(s: &LessonState) -> Option<&BidirConfig> {
     match s {
@@ -76,13 +76,13 @@ pub const QUESTION: Question = Question {
     until: ready,
 };
 
-/// Lesson 6's checkpoints, on the page's state.
+/// Lesson 6's questions, on the page's state.
 #[component]
-pub fn BidirCheckpoints(
+pub fn BidirQuestions(
     /// The page's state.
     cfg: RwSignal<BidirConfig>,
 ) -> impl IntoView {
-    view! { <Checkpoint question=QUESTION state=Signal::derive(move || LessonState::Bidir(cfg.get())) /> }
+    view! { <QuestionPanel question=QUESTION state=Signal::derive(move || LessonState::Bidir(cfg.get())) /> }
 }
 
 #[cfg(test)]
@@ -101,7 +101,7 @@ mod tests {
         );
         // The gap says what it measures: the largest entry-wise difference from h_n[1].
         let gap = fixed(
-            unroll_core::lessons::checkpoints::bidir_last(&c)
+            unroll_core::lessons::questions::bidir_last(&c)
                 .unwrap()
                 .backward_gap,
             4,

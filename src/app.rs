@@ -4,25 +4,26 @@
 //! Routing (`config::lessons::route`): `lesson=names` is the training page, `lesson=delay` the
 //! delay-copy page; no `lesson` (or `index`) is the index of lessons; a lesson name is that
 //! lesson; an unknown name shows the index with a notice (never a blank page). Every page is a
-//! client-side route of one document (`pushState`, [`crate::lessons::Nav`]). The training
+//! client-side route of one document (`pushState`, [`crate::kit::nav::Nav`]). The training
 //! and delay pages, once opened, stay mounted (hidden while another page shows), and their
-//! runs train in the document's engine worker ([`super::engine_client`]): switching pages
+//! runs train in the document's engine worker ([`crate::shell::engine_client`]): switching pages
 //! never stops a run or loses a setting. The header's links go back to the last state of each;
 //! Back and Forward show each history entry with its settings (a kept page takes the entry's
 //! settings), and a page writes its URL only into the entry it is shown for
-//! ([`super::url::Entry`]), never into one another page shows.
+//! ([`crate::shell::url::Entry`]), never into one another page shows.
 //!
-//! With `embed=1` ([`super::embed`]) the page shows without the header and the footer, for an
+//! With `embed=1` ([`crate::shell::embed`]) the page shows without the header and the footer, for an
 //! `<iframe>` in a course page.
 
-use super::embed;
-use super::i18n::{provide_lang, Lang, Locale};
-use super::url::{self, PageNotice, PageQueries};
 use crate::delay::DelayPage;
-use crate::lessons::text::CommonText;
-use crate::lessons::{lesson_query, provide_nav, LessonsMain, LessonsStyle, Nav, NavLink};
+use crate::kit::nav::{lesson_query, provide_nav, Nav, NavLink};
+use crate::lessons::common_text::CommonText;
+use crate::lessons::{LessonsMain, LessonsStyle};
 use crate::names::TrainingPage;
-use crate::text::ShellText;
+use crate::shell::embed;
+use crate::shell::i18n::{provide_lang, Lang, Locale};
+use crate::shell::text::ShellText;
+use crate::shell::url::{self, PageNotice, PageQueries};
 use leptos::prelude::*;
 use unroll_core::config::lessons::{route, Route};
 
@@ -41,7 +42,7 @@ pub fn App() -> impl IntoView {
     provide_context(pages);
     // The engine's worker starts with the app (it loads the wasm module while the first page
     // is read) and lives as long as the document.
-    let _ = super::engine_client::EngineClient::get();
+    let _ = crate::shell::engine_client::EngineClient::get();
     let training = move || current.get() == Route::Training;
     let delay = move || current.get() == Route::Delay;
     // A page opened once stays mounted (hidden when another shows): its run and form survive.
@@ -117,7 +118,7 @@ fn EmbeddedPage(children: Children) -> impl IntoView {
     view! {
         <div class="embed-root" node_ref=root>
             {children()}
-            <embed::EmbedFooter />
+            <crate::kit::embed::EmbedFooter />
         </div>
     }
 }
@@ -134,10 +135,7 @@ fn SiteHeader(loc: Locale, nav: Nav, current: Memo<Route>, pages: PageQueries) -
     };
     // The labs' default links keep `quiz=0` while the page shown has it.
     let with_lang = move |base: &str| {
-        unroll_core::config::query::with_quiz(
-            with_lang(base),
-            crate::lessons::checkpoint::quiz_shown(),
-        )
+        unroll_core::config::query::with_quiz(with_lang(base), crate::kit::nav::quiz_shown())
     };
     let training_query = Signal::derive(move || {
         pages
@@ -168,7 +166,7 @@ fn SiteHeader(loc: Locale, nav: Nav, current: Memo<Route>, pages: PageQueries) -
                         <span class:active=lessons_active>{move || CommonText::of(loc.lang()).lessons}</span>
                     </NavLink>
                     <a
-                        href=move || crate::lessons::href(&training_query.get())
+                        href=move || crate::shell::url::href(&training_query.get())
                         class:active=training
                         aria-current=move || training().then_some("page")
                         data-testid="nav-train"

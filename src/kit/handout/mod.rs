@@ -6,10 +6,10 @@
 pub mod text;
 
 use super::fmt;
-use crate::lessons::text::HandoutText;
+use crate::kit::text::Text;
 use crate::shell::i18n::{use_lang, Lang};
-use crate::text::Text;
 use leptos::prelude::*;
+use text::HandoutText;
 use unroll_core::config::lessons::BidirConfig;
 use unroll_core::lessons::handout;
 

@@ -99,9 +99,9 @@ pub fn count(n: u64) -> String {
 }
 
 /// An integer with comma thousands separators: `1,234,567` (the training pages; the same
-/// grouping as every message, [`crate::text::count`]).
+/// grouping as every message, [`crate::kit::text::count`]).
 pub fn count_commas(n: u64) -> String {
-    crate::text::count(n as usize)
+    crate::kit::text::count(n as usize)
 }
 
 fn grouped(n: u64, sep: char) -> String {

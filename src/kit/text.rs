@@ -10,31 +10,21 @@
 //! contains a computed number: values come in through the `fn` fields, and typed values (URL
 //! notices, a run's errors and notices, the delay task's outcome, the errors of an upload and
 //! of a weights file) are written in words here. Counts are grouped by one helper, [`count`].
-//! One exception: the "compared with the handout" notes ([`lessons::handout`]) are templates
+//! One exception: the "compared with the handout" notes ([`crate::kit::handout`]) are templates
 //! whose `{n}` the page replaces by elements (each figure a `<span>` with its test hook), not
 //! by text, so they are `&'static str` with `{n}` slots.
 //!
 //! A view that resolves a text later, when the page's language is known (a lesson panel's
 //! title, say), takes a [`Text`]: `|l| UnrollText::of(l).controls`.
 //!
-//! Each page keeps its catalogue in its own folder (`shell/text.rs`, `names/text.rs`,
-//! `names/lab/text.rs`, `names/lab/inspector_text.rs`, `names/lab/grad_flow_text.rs`, `names/slowmo/text.rs`,
-//! `names/keep/text.rs`, `charts/text.rs`, `delay/text.rs`, `lessons/*/text.rs`); this module
-//! holds the idiom's helpers and names every catalogue once, so a page can say
-//! `crate::text::KeepText`.
+//! Each page or shared part keeps its catalogue in its own folder (`shell/text.rs`,
+//! `kit/text.rs`, `kit/keep_text.rs`, `kit/*/text.rs`, `charts/text.rs`,
+//! `charts/grad_flow_text.rs`, `names/text.rs`, `names/lab/text.rs`,
+//! `names/lab/inspector_text.rs`, `names/slowmo/text.rs`, `delay/text.rs`, `memory/text.rs`,
+//! `lessons/*/text.rs`) and is imported from there; this module holds the idiom's helpers and
+//! the texts of the kit's own components ([`KitText`]).
 //!
 //! The catalogues compile natively too (the charts' tests draw with them).
-
-pub use crate::charts::text::ChartText;
-pub use crate::delay::text::DelayText;
-pub use crate::lessons::text as lessons;
-pub use crate::names::keep::text::KeepText;
-pub use crate::names::lab::grad_flow_text::GradFlowText;
-pub use crate::names::lab::inspector_text::InspectorText;
-pub use crate::names::lab::text::LabText;
-pub use crate::names::slowmo::text::SlowmoText;
-pub use crate::names::text::TrainingText;
-pub use crate::shell::text::ShellText;
 
 use unroll_core::config::Lang;
 
@@ -65,3 +55,38 @@ pub fn count_en(n: &str, noun: &str) -> String {
 /// A text picked from a catalogue once the language is known, e.g.
 /// `|l| UnrollText::of(l).controls`.
 pub type Text = fn(Lang) -> &'static str;
+
+/// The texts of the kit's own components: the "Copy link" button.
+#[derive(Debug)]
+pub struct KitText {
+    /// Copy link button.
+    pub copy_link: &'static str,
+    /// After copying.
+    pub copied: &'static str,
+    /// Manual copy field.
+    pub copy_manually: &'static str,
+}
+
+impl KitText {
+    /// English.
+    pub const EN: KitText = KitText {
+        copy_link: "Copy link",
+        copied: "Link copied",
+        copy_manually: "Link to copy",
+    };
+
+    /// 简体中文.
+    pub const ZH: KitText = KitText {
+        copy_link: "复制链接",
+        copied: "链接已复制",
+        copy_manually: "要复制的链接",
+    };
+
+    /// The texts in `lang`.
+    pub fn of(lang: Lang) -> &'static KitText {
+        match lang {
+            Lang::En => &Self::EN,
+            Lang::Zh => &Self::ZH,
+        }
+    }
+}

@@ -1,17 +1,17 @@
-//! The names lab's checkpoint: before training, will the first epoch beat the majority-class
+//! The names lab's question: before training, will the first epoch beat the majority-class
 //! baseline? Answered from the run's own first validation report by
-//! [`unroll_core::lessons::lab_checkpoints::names_above_baseline`]. A prediction locked once the
+//! [`unroll_core::lessons::lab_questions::names_above_baseline`]. A prediction locked once the
 //! run has started is kept as answered after seeing, not counted.
 
-use crate::lessons::checkpoint::{store, Asked, Checkpoint, Kind, Question, Reveal};
-use crate::lessons::handout::NamesEpoch1Note;
+use crate::kit::handout::NamesEpoch1Note;
+use crate::kit::question::{store, Asked, Kind, Question, QuestionPanel, Reveal};
 use crate::names::session::{RunStatus, TrainingSession};
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use unroll_core::config::{Head, Lang};
 use unroll_core::lessons::handout::names_epoch1;
-use unroll_core::lessons::lab_checkpoints::{names_above_baseline, NAMES_BASELINE};
+use unroll_core::lessons::lab_questions::{names_above_baseline, NAMES_BASELINE};
 use unroll_core::task::names::ValReport;
 
 /// What the question is asked about: the run's first validation report (none before it)
@@ -78,7 +78,7 @@ fn pct(x: f32) -> String {
 fn reveal(s: &NamesAsked, lang: Lang) -> Option<Reveal> {
     let a = names_above_baseline(s.first.as_ref()).ok()?;
     let answer = a.answer();
-    let unroll_core::lessons::checkpoints::Answer::Choice(i) = answer else {
+    let unroll_core::lessons::questions::Answer::Choice(i) = answer else {
         return None;
     };
     let majority = s.classes.get(a.majority).map_or_else(
@@ -132,10 +132,10 @@ pub const QUESTION: Question<NamesAsked> = Question {
     until,
 };
 
-/// The names lab's checkpoint, on the page's session: it keeps the run's first validation
+/// The names lab's question, on the page's session: it keeps the run's first validation
 /// report (a later epoch's does not replace it; a new run's first one does).
 #[component]
-pub fn NamesCheckpoint(
+pub fn NamesQuestion(
     /// The page's session.
     session: TrainingSession,
     /// The data set's class names (empty before it loads).
@@ -198,7 +198,7 @@ pub fn NamesCheckpoint(
         Some((n, language))
     });
     view! {
-        <Checkpoint question=QUESTION state=state started=started />
+        <QuestionPanel question=QUESTION state=state started=started />
         <NamesEpoch1Note figures=figures />
     }
 }
@@ -206,7 +206,7 @@ pub fn NamesCheckpoint(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use unroll_core::lessons::checkpoints::Answer;
+    use unroll_core::lessons::questions::Answer;
 
     fn asked(confusion: Vec<u32>, epoch: u32) -> NamesAsked {
         NamesAsked {

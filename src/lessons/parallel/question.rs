@@ -1,11 +1,11 @@
-//! Lesson 8's checkpoint: whose serial depth grows faster with the length?
+//! Lesson 8's question: whose serial depth grows faster with the length?
 
-use super::super::checkpoint::{Checkpoint, Kind, Question, Reveal};
+use crate::kit::question::{Kind, Question, QuestionPanel, Reveal};
 use leptos::prelude::*;
 use unroll_core::config::lessons::{LessonState, ParallelConfig};
 use unroll_core::config::Lang;
-use unroll_core::lessons::checkpoints::{parallel_growth, Answer};
 use unroll_core::lessons::parallel::lengths;
+use unroll_core::lessons::questions::{parallel_growth, Answer};
 use unroll_core::math::params::CellKind;
 
 fn config(s: &LessonState) -> Option<&ParallelConfig> {
@@ -94,13 +94,13 @@ pub const QUESTION: Question = Question {
     until,
 };
 
-/// Lesson 8's checkpoints, on the page's state.
+/// Lesson 8's questions, on the page's state.
 #[component]
-pub fn ParallelCheckpoints(
+pub fn ParallelQuestions(
     /// The page's state.
     cfg: RwSignal<ParallelConfig>,
 ) -> impl IntoView {
-    view! { <Checkpoint question=QUESTION state=Signal::derive(move || LessonState::Parallel(cfg.get())) /> }
+    view! { <QuestionPanel question=QUESTION state=Signal::derive(move || LessonState::Parallel(cfg.get())) /> }
 }
 
 #[cfg(test)]

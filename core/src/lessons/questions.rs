@@ -1,7 +1,7 @@
-//! "Predict, then see": each lesson's checkpoint questions and their answers, computed from a
+//! "Predict, then see": each lesson's question questions and their answers, computed from a
 //! lesson's state with the lesson's own computation (the same code the page shows).
 //!
-//! A checkpoint asks for a number (a slider) or a choice. Its answer is never stored text: the
+//! A question asks for a number (a slider) or a choice. Its answer is never stored text: the
 //! page calls one of the functions below with its state at the moment of the reveal, so a
 //! learner who moved a slider gets the answer for what they set. Each function returns the
 //! answer with the numbers the page's one-sentence explanation quotes, and
@@ -15,9 +15,9 @@ use crate::math::shapes::RnnError;
 
 use super::{bidir, bptt, gru, lstm, parallel, shapes, softmax, unroll};
 
-/// Every checkpoint of the lessons: `(lesson, key)`, in course order. The key names the
-/// checkpoint in the browser's store and in the page's test hooks.
-pub const CHECKPOINTS: &[(LessonId, &str)] = &[
+/// Every question of the lessons: `(lesson, key)`, in course order. The key names the
+/// question in the browser's store and in the page's test hooks.
+pub const QUESTIONS: &[(LessonId, &str)] = &[
     (LessonId::Unroll, "unroll-h"),
     (LessonId::Shapes, "shapes-seq-len"),
     (LessonId::Bptt, "bptt-product"),
@@ -28,9 +28,9 @@ pub const CHECKPOINTS: &[(LessonId, &str)] = &[
     (LessonId::Parallel, "parallel-growth"),
 ];
 
-/// The checkpoint keys of `lesson`.
+/// The question keys of `lesson`.
 pub fn keys(lesson: LessonId) -> impl Iterator<Item = &'static str> {
-    CHECKPOINTS
+    QUESTIONS
         .iter()
         .filter(move |(l, _)| *l == lesson)
         .map(|(_, k)| *k)

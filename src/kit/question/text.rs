@@ -1,10 +1,10 @@
-//! The checkpoints' own words (the questions are each lesson's, in its `checkpoint.rs`).
+//! The questions' own words (the questions are each lesson's, in its `question.rs`).
 
 use unroll_core::config::Lang;
 
-/// The checkpoint frame, the reveal and the index's progress marks.
+/// The question frame, the reveal and the index's progress marks.
 #[derive(Debug)]
-pub struct CheckpointText {
+pub struct QuestionText {
     /// The box's heading.
     pub heading: &'static str,
     /// Label of the number slider and of the choice group.
@@ -69,9 +69,9 @@ pub struct CheckpointText {
     pub progress_text: &'static str,
 }
 
-impl CheckpointText {
+impl QuestionText {
     /// English.
-    pub const EN: CheckpointText = CheckpointText {
+    pub const EN: QuestionText = QuestionText {
         heading: "Predict, then see",
         prediction: "Your prediction",
         lock: "Lock my answer",
@@ -95,18 +95,18 @@ impl CheckpointText {
         veiled_sr: "hidden until you answer",
         not_kept: "This browser does not let the page keep your answers: they stay until you close or reload it.",
         not_kept_embedded: "This frame cannot use your browser's storage, so your answers stay for this visit: until you close or reload the page.",
-        progress: |d, n| format!("{d} of {n} checkpoints answered (skipped ones, and lab answers given after the run had started, do not count)"),
-        reset: "Reset checkpoints",
+        progress: |d, n| format!("{d} of {n} questions answered (skipped ones, and lab answers given after the run had started, do not count)"),
+        reset: "Reset questions",
         reset_confirm: "Forget every answer in this browser?",
         reset_yes: "Reset",
         reset_no: "Keep them",
-        reset_done: "Every checkpoint is open again.",
+        reset_done: "Every question is open again.",
         progress_title: "Predict, then see",
         progress_text: "Each lesson, and each of the two labs below, asks you to predict a number or a choice before the page shows its own. Your answers are kept in this browser only.",
     };
 
     /// 简体中文.
-    pub const ZH: CheckpointText = CheckpointText {
+    pub const ZH: QuestionText = QuestionText {
         heading: "先预测，再验证",
         prediction: "你的预测",
         lock: "锁定答案",
@@ -130,19 +130,19 @@ impl CheckpointText {
         veiled_sr: "作答前隐藏",
         not_kept: "此浏览器不允许本页保存你的答案：答案会保留到你关闭或重新加载本页为止。",
         not_kept_embedded: "这个嵌入的框架无法使用浏览器的存储，所以你的答案只在本次访问中保留：直到你关闭或重新加载本页为止。",
-        progress: |d, n| format!("已作答 {d}/{n} 个检查点（跳过的、以及实验运行开始后才作答的不计）"),
-        reset: "重置检查点",
+        progress: |d, n| format!("已作答 {d}/{n} 个问题（跳过的、以及实验运行开始后才作答的不计）"),
+        reset: "重置问题",
         reset_confirm: "清除此浏览器中的全部答案？",
         reset_yes: "重置",
         reset_no: "保留",
-        reset_done: "所有检查点已重新开放。",
+        reset_done: "所有问题已重新开放。",
         progress_title: "先预测，再验证",
         progress_text:
             "每课以及下面的两个实验都请你先预测一个数值或选项，再看本页自己的计算结果。答案只保存在此浏览器中。",
     };
 
     /// The catalogue of `lang`.
-    pub fn of(lang: Lang) -> &'static CheckpointText {
+    pub fn of(lang: Lang) -> &'static QuestionText {
         match lang {
             Lang::En => &Self::EN,
             Lang::Zh => &Self::ZH,
