@@ -2,38 +2,42 @@
 //! training engine. Everything it shows is computed by the `unroll_core` crate; this crate
 //! only draws it, in English and 简体中文.
 //!
-//! One folder per page, each holding its components, its page model and its text catalogue:
+//! Three layers, and an import only runs down (checked by a test, `src/tests/layers.rs`):
 //!
-//! - [`lessons`]: the lessons' index and routing, one folder per lesson (`lessons/lstm/`:
-//!   the page and its `text.rs`), the lessons' shared widgets and number formats.
-//! - [`names`]: the names lab (`?lesson=names`): the training page, its session, the data
-//!   loader, the bridge to the core's configuration and engine, its panels in [`names::lab`]
-//!   (metrics, compare mode, inspector, gradient flow) and in [`names::keep`] (own data,
-//!   weights files, the model kept in this browser).
-//! - [`sequence`]: the sequence lab (`?lesson=delay`): delay-copy and the long-memory tasks
-//!   (adding, copy memory, temporal order) on one page with its task switcher, their drivers
-//!   over one engine session, one store.
-//!
-//! Shared by the pages:
-//!
-//! - [`shell`]: the app shell and its routing (header, navigation, which page is shown), the
-//!   URL in and out, the interface language, the page's side of the engine's Web Worker, the
-//!   one run status, deferred drawing, the panic panel.
-//! - [`charts`]: every chart (plotters draw functions, tested natively into SVG) and the
-//!   canvas that hosts them; [`widgets`]: reusable view pieces (heatmap, number field, run
-//!   controls, stat).
-//! - [`text`]: the idiom of the text catalogues and the index of every page's catalogue.
+//! - the root: [`app`], the router (header, navigation, the page chosen by `?lesson=`), and
+//!   [`mount`].
+//! - the pages, one folder each, holding its components, its page model and its text
+//!   catalogue; no page imports another:
+//!   - [`lessons`]: the lessons' index, the frame every lesson stands in, one folder per
+//!     lesson (`lessons/lstm/`: the page, its `text.rs`, its question and its tour's steps);
+//!   - [`names`]: the names lab (`?lesson=names`): the training page, its session, the data
+//!     loader, the bridge to the core's configuration and engine, its panels in
+//!     [`names::lab`] (metrics, compare mode, inspector, gradient flow) and in [`names::keep`]
+//!     (own data, weights files, the model kept in this browser);
+//!   - [`sequence`]: the sequence lab (`?lesson=delay`): delay-copy and the long-memory tasks
+//!     (adding, copy memory, temporal order) on one page with its task switcher, one folder per
+//!     task part over one engine session core and one store.
+//! - the shared layer, which imports no page:
+//!   - [`kit`]: what more than one page uses: navigation and link helpers, number formats, the
+//!     question and tour components, the IndexedDB store, the text catalogues' idiom;
+//!   - [`charts`]: every chart (plotters draw functions, tested natively into SVG), the SVG
+//!     heatmap and the canvas that hosts them; [`widgets`]: reusable view pieces (number
+//!     field, run controls, stat, a figure's downloads, the "As PyTorch" panel);
+//!   - [`shell`]: the ground floor: the URL in and out, the interface language, the page's
+//!     side of the engine's Web Worker, downloads and the clipboard, the one run status,
+//!     deferred drawing, the panic panel.
 //!
 //! Components compile natively too (Leptos is an ordinary dependency), so `cargo test -p
 //! unroll` checks the pages' pure logic, the catalogues and the charts without a browser.
 #![warn(missing_docs)]
 
+pub mod app;
 pub mod charts;
+pub mod kit;
 pub mod lessons;
 pub mod names;
 pub mod sequence;
 pub mod shell;
-pub mod text;
 pub mod widgets;
 
 #[cfg(test)]
@@ -55,5 +59,5 @@ pub fn mount() {
     {
         boot.remove();
     }
-    leptos::mount::mount_to_body(shell::app::App);
+    leptos::mount::mount_to_body(app::App);
 }

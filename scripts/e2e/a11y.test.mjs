@@ -4,13 +4,13 @@
 //
 // - axe: every page and lab (the index, with a URL notice; the eight lessons; the names lab and its
 //   sub-views; the delay lab; the long-memory tasks adding, copy and order) in the states a
-//   learner meets: a lesson's checkpoint open, revealed, and its tour open; a lab before and
-//   after a short run, its checkpoint then revealed (the names lab also with a name typed, slow
+//   learner meets: a lesson's question open, revealed, and its tour open; a lab before and
+//   after a short run, its question then revealed (the names lab also with a name typed, slow
 //   motion, compare mode and the PyTorch script open); an embedded lesson and lab. Each page view (page, state, language,
 //   width) is audited with axe-core from node_modules. A violation of impact serious or critical
 //   fails the test; every violation is printed by rule, impact, page view and target selector,
 //   and the counts by rule go to scripts/e2e/out/a11y/violations.json.
-// - Keyboard: lesson 5 (a slider, a radio group, the checkpoint: predict, lock, reveal) and the
+// - Keyboard: lesson 5 (a slider, a radio group, the question: predict, lock, reveal) and the
 //   names lab (a setting, Start, a setting changed after the run) with Tab, Shift+Tab, the arrow
 //   keys, Enter and Space only.
 //
@@ -53,7 +53,7 @@ const VIEWS = [
   ["zh", 375],
 ];
 const LESSONS = ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"];
-const CP = '[data-testid="checkpoint"]';
+const CP = '[data-testid="question"]';
 /** The names lab, small enough that one epoch takes seconds on the CPU path. */
 const NAMES = "?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=256&epochs=1&seed=3&backend=cpu";
 const TINY_MEMORY = "hidden_size=8&seeds=1&backend=cpu";
@@ -203,16 +203,16 @@ test("axe: the index, with a URL notice", { timeout: 120_000 }, async () => {
 });
 
 for (const lesson of LESSONS) {
-  test(`axe: lesson ${lesson}: checkpoint open, revealed, tour open`, { timeout: 180_000 }, async () => {
+  test(`axe: lesson ${lesson}: question open, revealed, tour open`, { timeout: 180_000 }, async () => {
     const { page, consoleErrors } = await open(`?v=1&lesson=${lesson}`, CP);
     if (lesson === "parallel") await until(async () => (await value(page, "parallel-status")) === "done", 120_000, "measurements", 250);
     const serious = await audit(page, `${lesson} open`);
     // Predict (the first choice, or the slider as it stands), lock, reveal.
-    const choice = await page.$(`${CP} [data-testid="checkpoint-choice-0"]`);
+    const choice = await page.$(`${CP} [data-testid="question-choice-0"]`);
     if (choice) await choice.click();
-    await page.click(`${CP} [data-testid="checkpoint-lock"]`);
+    await page.click(`${CP} [data-testid="question-lock"]`);
     await until(async () => (await cpState(page)) === "locked", 5000, "locked");
-    await page.click(`${CP} [data-testid="checkpoint-reveal"]`);
+    await page.click(`${CP} [data-testid="question-reveal"]`);
     await until(async () => (await cpState(page)) === "revealed", 5000, "revealed");
     serious.push(...(await audit(page, `${lesson} revealed`)));
     // The tour, paused on its first step.
@@ -229,13 +229,13 @@ for (const lesson of LESSONS) {
 test("axe: the names lab before and after a short run, and its sub-views", { timeout: 300_000 }, async () => {
   const { page, consoleErrors } = await open(NAMES, `${CP}[data-key="names-baseline"]`);
   const serious = await audit(page, "names open");
-  await page.click(`${CP} [data-testid="checkpoint-choice-0"]`);
-  await page.click(`${CP} [data-testid="checkpoint-lock"]`);
+  await page.click(`${CP} [data-testid="question-choice-0"]`);
+  await page.click(`${CP} [data-testid="question-lock"]`);
   await page.waitForSelector('[data-testid="train-start"]:not([disabled])', { timeout: 120_000 });
   await page.click('[data-testid="train-start"]');
   await until(async () => (await value(page, "train-status")) === "finished", 240_000, "the epoch to finish", 500);
-  await until(async () => !(await page.isDisabled(`${CP} [data-testid="checkpoint-reveal"]`)), 10_000, "Reveal enabled");
-  await page.click(`${CP} [data-testid="checkpoint-reveal"]`);
+  await until(async () => !(await page.isDisabled(`${CP} [data-testid="question-reveal"]`)), 10_000, "Reveal enabled");
+  await page.click(`${CP} [data-testid="question-reveal"]`);
   await until(async () => (await cpState(page)) === "revealed", 5000, "revealed");
   // Sub-views: compare mode's three runs, a name typed (prediction and inspector), slow motion
   // on a validation name, the PyTorch script.
@@ -254,15 +254,15 @@ test("axe: the names lab before and after a short run, and its sub-views", { tim
   await page.close();
 });
 
-test("axe: the delay lab before and after a short sweep, its checkpoint revealed", { timeout: 240_000 }, async () => {
+test("axe: the delay lab before and after a short sweep, its question revealed", { timeout: 240_000 }, async () => {
   const { page, consoleErrors } = await open(`?v=1&lesson=delay&delay=4&length=12&steps=10&${TINY_MEMORY}`, `${CP}[data-key="delay-chance"]`);
   const serious = await audit(page, "delay open");
-  await page.click(`${CP} [data-testid="checkpoint-choice-0"]`);
-  await page.click(`${CP} [data-testid="checkpoint-lock"]`);
+  await page.click(`${CP} [data-testid="question-choice-0"]`);
+  await page.click(`${CP} [data-testid="question-lock"]`);
   await page.click('[data-testid="delay-start"]');
   await until(async () => (await value(page, "delay-status")) === "finished", 180_000, "the sweep to finish", 250);
-  await until(async () => !(await page.isDisabled(`${CP} [data-testid="checkpoint-reveal"]`)), 10_000, "Reveal enabled");
-  await page.click(`${CP} [data-testid="checkpoint-reveal"]`);
+  await until(async () => !(await page.isDisabled(`${CP} [data-testid="question-reveal"]`)), 10_000, "Reveal enabled");
+  await page.click(`${CP} [data-testid="question-reveal"]`);
   await until(async () => (await cpState(page)) === "revealed", 5000, "revealed");
   serious.push(...(await audit(page, "delay trained")));
   assertNone(serious, "delay lab");
@@ -325,7 +325,7 @@ const focusInRow = (page, button) =>
 
 // The keyboard tests use a browser of their own: the answers and the model the audits above
 // leave in the shared one's storage would open these pages in another state.
-test("keyboard only: lesson 5 with its checkpoint (predict, lock, reveal)", { timeout: 120_000 }, async () => {
+test("keyboard only: lesson 5 with its question (predict, lock, reveal)", { timeout: 120_000 }, async () => {
   const own = await launch({ webgpu: false });
   try {
     const { page, consoleErrors } = await open("?v=1&lesson=gru", CP, own.context);
@@ -339,20 +339,20 @@ test("keyboard only: lesson 5 with its checkpoint (predict, lock, reveal)", { ti
     await page.keyboard.press("ArrowDown");
     await until(async () => page.isChecked("#gru-convention-pytorch"), 5000, "the PyTorch convention chosen");
     await page.waitForSelector(testid("gru-h-pytorch"), { timeout: 5000 });
-    // The checkpoint: Space picks a choice, Enter locks, and focus moves to Reveal; Space reveals.
-    await tabTo(page, `${CP} ${testid("checkpoint-choice-0")}`);
+    // The question: Space picks a choice, Enter locks, and focus moves to Reveal; Space reveals.
+    await tabTo(page, `${CP} ${testid("question-choice-0")}`);
     await page.keyboard.press("Space");
-    assert.ok(await page.isChecked(`${CP} ${testid("checkpoint-choice-0")}`), "Space picks the focused choice");
-    await tabTo(page, `${CP} ${testid("checkpoint-lock")}`);
+    assert.ok(await page.isChecked(`${CP} ${testid("question-choice-0")}`), "Space picks the focused choice");
+    await tabTo(page, `${CP} ${testid("question-lock")}`);
     await page.keyboard.press("Enter");
     await until(async () => (await cpState(page)) === "locked", 5000, "locked by keyboard");
-    await until(async () => (await focusedId(page)) === "checkpoint-reveal", 2000, "focus on Reveal after Lock");
+    await until(async () => (await focusedId(page)) === "question-reveal", 2000, "focus on Reveal after Lock");
     await page.keyboard.press("Space");
     await until(async () => (await cpState(page)) === "revealed", 5000, "revealed by keyboard");
     // z = 0.32 < 0.5: h_t stays nearer h_{t−1} (choice 0), as predicted.
     assert.equal(await page.getAttribute(CP, "data-value"), "0");
     assert.equal(await page.getAttribute(CP, "data-prediction"), "0");
-    assert.equal(await page.getAttribute(`${CP} ${testid("checkpoint-gap")}`, "data-value"), "1");
+    assert.equal(await page.getAttribute(`${CP} ${testid("question-gap")}`, "data-value"), "1");
     assert.deepEqual(consoleErrors, []);
   } finally {
     await own.close();

@@ -13,7 +13,7 @@
 //   into a page, shows the same state.
 // - Both languages on one lesson: the link's words and `<html lang>`.
 // - In a frame of another site (a course page on localhost, the app on 127.0.0.1) in a browser
-//   that gives such a frame no storage: the checkpoint locks and reveals, its answer stays for
+//   that gives such a frame no storage: the question locks and reveals, its answer stays for
 //   the visit, and the page says so once, calmly (no alert, no warning), in English and Chinese.
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/embed.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
@@ -262,15 +262,15 @@ for (const lang of ["en", "zh"]) {
           }),
       );
       assert.equal(storage, "refused", "the frame has no storage");
-      const CP = '[data-testid="checkpoint"]';
+      const CP = '[data-testid="question"]';
       await frame.waitForSelector(CP, { timeout: 30_000 });
-      await frame.click(`${CP} [data-testid="checkpoint-choice-0"]`);
-      await frame.click(`${CP} [data-testid="checkpoint-lock"]`);
-      await frame.click(`${CP} [data-testid="checkpoint-reveal"]`);
+      await frame.click(`${CP} [data-testid="question-choice-0"]`);
+      await frame.click(`${CP} [data-testid="question-lock"]`);
+      await frame.click(`${CP} [data-testid="question-reveal"]`);
       await frame.waitForSelector(`${CP}[data-state="revealed"]`, { timeout: 5000 });
       const said = await frame.getAttribute(CP, "data-prediction");
       assert.ok(said !== "" && said !== null, "the prediction is kept with the answer");
-      const note = await frame.$$eval('[data-testid="checkpoint-not-kept"]', (ns) =>
+      const note = await frame.$$eval('[data-testid="question-not-kept"]', (ns) =>
         ns.map((n) => ({
           text: n.textContent,
           live: n.closest("[role=status], [role=alert], [aria-live]") !== null,
@@ -286,10 +286,10 @@ for (const lang of ["en", "zh"]) {
         el.value = "0.8";
         el.dispatchEvent(new Event("input", { bubbles: true }));
       });
-      await frame.waitForSelector(`${CP} [data-testid="checkpoint-stale"]`, { timeout: 5000 });
+      await frame.waitForSelector(`${CP} [data-testid="question-stale"]`, { timeout: 5000 });
       assert.equal(await frame.getAttribute(CP, "data-state"), "revealed");
       assert.equal(await frame.getAttribute(CP, "data-prediction"), said);
-      assert.equal((await frame.$$('[data-testid="checkpoint-not-kept"]')).length, 1, "still once");
+      assert.equal((await frame.$$('[data-testid="question-not-kept"]')).length, 1, "still once");
       assert.deepEqual(problems, []);
       await page.close();
     } finally {

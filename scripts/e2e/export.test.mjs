@@ -163,7 +163,7 @@ for (const lang of ["en", "zh"]) {
         await page.waitForSelector(button, { timeout: 60_000 });
         assert.ok(await page.isDisabled(button), `${file}: waits while the question is open`);
         assert.match(await page.textContent('.export-row:has([data-file="' + file + '"]) [data-testid="export-held"]'), held);
-        await page.click('[data-testid="checkpoint-skip"]');
+        await page.click('[data-testid="question-skip"]');
         await until(async () => !(await page.isDisabled(button)), 5000, `${file} offered after the reveal`);
         const table = await lessonPage.csv(file);
         const rows = lines(table.text).map((l) => l.split(","));

@@ -125,9 +125,9 @@ test("every lesson's figures download as SVG and PNG; lesson 1's diagram holds h
 
 /** Skips the page's question (it is then revealed, without a prediction). */
 async function skip(page) {
-  await page.waitForSelector('[data-testid="checkpoint"][data-state="open"]');
-  await page.locator('[data-testid="checkpoint-skip"]').click();
-  await page.waitForSelector('[data-testid="checkpoint"][data-state="revealed"]');
+  await page.waitForSelector('[data-testid="question"][data-state="open"]');
+  await page.locator('[data-testid="question-skip"]').click();
+  await page.waitForSelector('[data-testid="question"][data-state="revealed"]');
 }
 
 /** The export rows of the page whose figure (or legend) has a blurred part, and whether each waits. */
@@ -157,7 +157,7 @@ for (const lang of ["en", "zh"]) {
     for (const [lesson, params] of [["unroll", ""], ["bptt", ""], ["lstm", "&t=2"], ["gru", ""]]) {
       const { page, errors: consoleErrors } = await app.open(`?v=1&lesson=${lesson}${params}&lang=${lang}`, { browser: fresh });
       try {
-        await page.waitForSelector('[data-testid="checkpoint"][data-state="open"]', { timeout: 60_000 });
+        await page.waitForSelector('[data-testid="question"][data-state="open"]', { timeout: 60_000 });
         await page.waitForTimeout(300);
         const rows = await veiledRows(page);
         assert.ok(rows.length >= 1, `${lesson}: a figure shows the answer`);
@@ -178,7 +178,7 @@ for (const lang of ["en", "zh"]) {
     // After the reveal: lesson 1's diagram holds h₂ and h₃, unblurred and without test hooks.
     {
       const { page } = await app.open(`?v=1&lesson=unroll&lang=${lang}`, { browser: fresh });
-      await page.waitForSelector('[data-testid="checkpoint"][data-state="revealed"]');
+      await page.waitForSelector('[data-testid="question"][data-state="revealed"]');
       const { name, bytes } = await grab(page, page.locator('[data-testid="export-svg"]').first());
       assert.equal(name, "unroll-rnn-t2.svg");
       const text = bytes.toString("utf8");
@@ -195,7 +195,7 @@ for (const lang of ["en", "zh"]) {
     // Lesson 4: the belt (at its last step, the answer) and the gradient chart with their legends.
     {
       const { page } = await app.open(`?v=1&lesson=lstm&t=2&lang=${lang}`, { browser: fresh });
-      await page.waitForSelector('[data-testid="checkpoint"][data-state="revealed"]');
+      await page.waitForSelector('[data-testid="question"][data-state="revealed"]');
       const legend = async (selector) => (await page.$$eval(`${selector} li`, (li) => li.map((l) => l.textContent.trim())));
       const belt = await grab(page, page.locator('[data-testid="lstm-belt"] ~ .figure-export [data-testid="export-svg"], .lx-scroll:has([data-testid="lstm-belt"]) + .figure-export [data-testid="export-svg"]').first());
       assert.equal(belt.name, "unroll-lstm-t2.svg");

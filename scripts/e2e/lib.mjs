@@ -264,7 +264,7 @@ export function zhAllowlist() {
 }
 
 /**
- * A readout per lesson that gives its checkpoint's answer away: veiled while the question
+ * A readout per lesson that gives its question's answer away: veiled while the question
  * waits (lesson 3's and 8's: a chart's curve, whose data group is `<chart>-data`).
  */
 export const ANSWER_READOUTS = {

@@ -395,23 +395,23 @@ export class MemoryPage extends LabPage {
   }
 }
 
-/** A lesson page (`lesson=unroll` … `parallel`) and the index: figures, sliders, checkpoint. */
+/** A lesson page (`lesson=unroll` … `parallel`) and the index: figures, sliders, question. */
 export class LessonPage extends AppPage {
   static ready = ".lx-root";
 
-  /** The lesson's checkpoint state: open, locked or revealed. */
-  checkpointState() {
-    return this.attr("checkpoint", "data-state");
+  /** The lesson's question state: open, locked or revealed. */
+  questionState() {
+    return this.attr("question", "data-state");
   }
-  /** Answers the checkpoint (`v` on a number slider, else choice `choice`), locks and reveals it. */
-  async answerCheckpoint({ v = 0.25, choice = 0 } = {}) {
-    const cp = tid("checkpoint");
+  /** Answers the question (`v` on a number slider, else choice `choice`), locks and reveals it. */
+  async answerQuestion({ v = 0.25, choice = 0 } = {}) {
+    const cp = tid("question");
     await this.waitFor(cp, { timeout: 30_000 });
-    if (await this.has(`${cp} [data-testid="checkpoint-number"]`)) await this.setRange(`${cp} [data-testid="checkpoint-number"]`, v);
-    else await this.click(`${cp} [data-testid="checkpoint-choice-${choice}"]`);
-    await this.click(`${cp} [data-testid="checkpoint-lock"]`);
+    if (await this.has(`${cp} [data-testid="question-number"]`)) await this.setRange(`${cp} [data-testid="question-number"]`, v);
+    else await this.click(`${cp} [data-testid="question-choice-${choice}"]`);
+    await this.click(`${cp} [data-testid="question-lock"]`);
     await this.waitFor(`${cp}[data-state="locked"]`, { timeout: 5000 });
-    await this.click(`${cp} [data-testid="checkpoint-reveal"]`);
+    await this.click(`${cp} [data-testid="question-reveal"]`);
     await this.waitFor(`${cp}[data-state="revealed"]`, { timeout: 5000 });
   }
 }

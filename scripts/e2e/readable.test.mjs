@@ -149,15 +149,15 @@ test("lesson 1's vector-mode table fits its card at 1440 px and scrolls inside i
 });
 
 test("every lesson radio group has a name in the page's language", { timeout: 120_000 }, async () => {
-  // The controls' groups, then the choices of the lesson's checkpoint (lesson 4's is a slider).
+  // The controls' groups, then the choices of the lesson's question (lesson 4's is a slider).
   const groups = {
-    shapes: ["shapes-cell", "checkpoint-choices"],
-    bptt: ["bptt-activation", "checkpoint-choices"],
+    shapes: ["shapes-cell", "question-choices"],
+    bptt: ["bptt-activation", "question-choices"],
     lstm: ["lstm-mode"],
-    gru: ["gru-convention", "checkpoint-choices"],
-    bidir: ["checkpoint-choices"],
-    softmax: ["softmax-target", "checkpoint-choices"],
-    parallel: ["parallel-cell", "checkpoint-choices"],
+    gru: ["gru-convention", "question-choices"],
+    bidir: ["question-choices"],
+    softmax: ["softmax-target", "question-choices"],
+    parallel: ["parallel-cell", "question-choices"],
   };
   const names = { en: {}, zh: {} };
   for (const lang of ["en", "zh"]) {

@@ -5,13 +5,13 @@
 //   button, Enter on Next, ← / →, Enter on Finish): every step outlines an element that exists,
 //   the cue changes, the tour's actions show live (lesson 1's W_hh set to 0, lesson 4's belt
 //   stopped at each stage) while the URL keeps the learner's state, and afterwards the sliders
-//   are the learner's again and the focus is in the checkpoint. Esc ends a tour with the settings back; "Keep the tour's
+//   are the learner's again and the focus is in the question. Esc ends a tour with the settings back; "Keep the tour's
 //   settings" keeps them; the tour moves on by itself until paused; a reload or a lesson link
 //   mid-tour keeps the learner's settings. Every lesson has a tour
-//   ending at its checkpoint, and in Chinese its cues have no English.
-// - No answer given away: with the checkpoint open, every lesson's tour keeps its answer-bearing
+//   ending at its question, and in Chinese its cues have no English.
+// - No answer given away: with the question open, every lesson's tour keeps its answer-bearing
 //   readout veiled at every step (blurred, hidden from screen readers, "hidden until you
-//   answer" read instead), and at the checkpoint step neither the page's visible text, its
+//   answer" read instead), and at the question step neither the page's visible text, its
 //   accessible text nor any data-value outside the veil holds the answer that the question,
 //   asked about the tour's settings, then reveals (English and Chinese).
 // - Stages: during Play, lessons 1, 4 and 6 pass through at least three stages within one step
@@ -70,7 +70,7 @@ const step = async (page) => Number(await attr(page, TOUR, "data-step"));
 /** What the page's settings are: its URL and every range input's value. */
 async function settings(page) {
   const sliders = await page.$$eval('input[type="range"]', (els) =>
-    els.filter((e) => !e.closest('[data-testid="checkpoint"]')).map((e) => `${e.id}=${e.value}`),
+    els.filter((e) => !e.closest('[data-testid="question"]')).map((e) => `${e.id}=${e.value}`),
   );
   return { url: page.url(), sliders };
 }
@@ -130,13 +130,13 @@ test("lesson 1's tour, played to the end with the keyboard, gives the learner's 
   }
   assert.equal(seen.length, 5);
   assert.equal(new Set(seen.map((s) => s.cue)).size, seen.length, "a cue per step");
-  assert.equal(seen.at(-1).target, "checkpoint");
+  assert.equal(seen.at(-1).target, "question");
   assert.equal(seen.at(-1).focus, "tour-finish", "the focus stays on the one button");
   await page.keyboard.press("Enter");
   await page.waitForSelector(TOUR, { state: "detached", timeout: 3000 });
   await until(async () => (await settings(page)).url === before.url, 3000, "the learner's URL back");
   assert.deepEqual(await settings(page), before);
-  await until(async () => page.evaluate(() => !!document.activeElement?.closest('[data-testid="checkpoint"]')), 3000, "the focus in the checkpoint");
+  await until(async () => page.evaluate(() => !!document.activeElement?.closest('[data-testid="question"]')), 3000, "the focus in the question");
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -163,8 +163,8 @@ test("lesson 4's tour with ← / → stops the belt at each stage, and Finish gi
   assert.equal(await page.$eval(testid("lstm-f-2"), (e) => e.value), "0.95");
   assert.equal(await stageAt(), "output");
   await page.keyboard.press("ArrowRight");
-  await until(async () => (await step(page)) === 7, 3000, "the checkpoint step");
-  assert.equal((await shown(page)).target, "checkpoint");
+  await until(async () => (await step(page)) === 7, 3000, "the question step");
+  assert.equal((await shown(page)).target, "question");
   await until(async () => (await focused(page)) === "tour-finish", 2000, "the focus on Finish");
   await page.keyboard.press("Enter");
   await page.waitForSelector(TOUR, { state: "detached", timeout: 3000 });
@@ -179,7 +179,7 @@ test("Esc ends a tour with the settings back; Keep keeps the tour's; the tour mo
   const { page, problems } = await open("?v=1&lesson=gru&z=0.4", { clock: true });
   const before = await settings(page);
   // The open question blurs h_t, and the tour keeps it blurred: it shows how to work h_t out.
-  await page.waitForSelector('[data-testid="checkpoint"][data-state="open"]');
+  await page.waitForSelector('[data-testid="question"][data-state="open"]');
   await until(async () => (await page.$(".lx-veiled")) !== null, 3000, "h_t blurred before the tour");
   await page.click(testid("tour-start"));
   await page.waitForSelector(TOUR);
@@ -236,7 +236,7 @@ test("a reload or a lesson link mid-tour keeps the learner's settings", { timeou
 });
 
 
-test("every lesson has a tour ending at its checkpoint; in Chinese its texts have no English", { timeout: 240_000 }, async () => {
+test("every lesson has a tour ending at its question; in Chinese its texts have no English", { timeout: 240_000 }, async () => {
   const ok = zhAllowlist();
   const english = (text) => (text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []).filter((w) => /[A-Za-z]{3}/.test(w) && !ok.has(w));
   assert.deepEqual(english("The belt carries"), ["The", "belt", "carries"], "the check finds English");
@@ -255,7 +255,7 @@ test("every lesson has a tour ending at its checkpoint; in Chinese its texts hav
           assert.deepEqual(english(text), [], `${lesson} step ${i}: ${text}`);
         }
         if (i < steps) await page.click(testid("tour-next"));
-        else assert.equal(s.target, "checkpoint", lesson);
+        else assert.equal(s.target, "question", lesson);
       }
       assert.deepEqual(problems, [], `${lesson} ${lang}`);
       await page.close();
@@ -432,12 +432,12 @@ async function perceivable(page) {
 }
 
 for (const lang of ["en", "zh"]) {
-  test(`a tour with the checkpoint open gives no answer away on any lesson (${lang})`, { timeout: 300_000 }, async () => {
+  test(`a tour with the question open gives no answer away on any lesson (${lang})`, { timeout: 300_000 }, async () => {
     // A fresh profile: no answer kept from another test.
     const fresh = await app.launch();
     for (const lesson of LESSONS) {
       const { page, problems } = await open(`?v=1&lesson=${lesson}&lang=${lang}&max_len=32&hidden_size=16`, { context: fresh.context });
-      await page.waitForSelector('[data-testid="checkpoint"][data-state="open"]', { timeout: 30_000 });
+      await page.waitForSelector('[data-testid="question"][data-state="open"]', { timeout: 30_000 });
       if (lesson === "parallel") await until(async () => (await attr(page, testid("parallel-status"), "data-value")) === "done", 120_000, "measurements", 250);
       await page.click(testid("tour-start"));
       await page.click(testid("tour-pause"));
@@ -455,12 +455,12 @@ for (const lang of ["en", "zh"]) {
       // Keep the tour's settings: the question is now asked about them; Skip reveals its answer.
       await page.click(testid("tour-keep"));
       await page.waitForSelector(TOUR, { state: "detached" });
-      await page.click('[data-testid="checkpoint"] [data-testid="checkpoint-skip"]');
-      await page.waitForSelector('[data-testid="checkpoint"][data-state="revealed"]');
-      const answer = Number(await attr(page, '[data-testid="checkpoint"]', "data-value"));
-      const shown = (await page.textContent('[data-testid="checkpoint-answer"]')).trim();
+      await page.click('[data-testid="question"] [data-testid="question-skip"]');
+      await page.waitForSelector('[data-testid="question"][data-state="revealed"]');
+      const answer = Number(await attr(page, '[data-testid="question"]', "data-value"));
+      const shown = (await page.textContent('[data-testid="question-answer"]')).trim();
       if (lesson === "unroll" || lesson === "lstm") {
-        // A number: neither its 4 decimals nor its raw value were perceivable at the checkpoint step.
+        // A number: neither its 4 decimals nor its raw value were perceivable at the question step.
         const four = answer.toFixed(4);
         for (const form of [four, four.replace("-", "−")]) assert.ok(!last.text.includes(form), `${lesson}: ${form} shown during the tour`);
         assert.ok(shown.includes(four.replace("-", "−")), `${lesson}: the reveal shows ${four} (${shown})`);

@@ -393,19 +393,19 @@ test("the diagrams' accessible names are Chinese in lang=zh (the GRU number line
   }
 });
 
-test("the lessons' checkpoints and the index's marks are Chinese in lang=zh, before and after the reveal", { timeout: 300_000 }, async () => {
+test("the lessons' questions and the index's marks are Chinese in lang=zh, before and after the reveal", { timeout: 300_000 }, async () => {
   const b = await launch({ webgpu: false });
   try {
-    const CP = '[data-testid="checkpoint"]';
+    const CP = '[data-testid="question"]';
     for (const lesson of ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"]) {
       const { page, consoleErrors } = await openPage(b.context, server.url, `?v=1&lesson=${lesson}&lang=zh`);
       await page.waitForSelector(CP, { timeout: 60_000 });
       const open = await page.evaluate((s) => document.querySelector(s).innerText, CP);
       assert.deepEqual(english(open), [], open);
-      if (await page.$(`${CP} [data-testid="checkpoint-choice-0"]`)) await page.click(`${CP} [data-testid="checkpoint-choice-0"]`);
-      await page.click(`${CP} [data-testid="checkpoint-lock"]`);
+      if (await page.$(`${CP} [data-testid="question-choice-0"]`)) await page.click(`${CP} [data-testid="question-choice-0"]`);
+      await page.click(`${CP} [data-testid="question-lock"]`);
       await page.waitForSelector(`${CP}[data-state="locked"]`);
-      await page.click(`${CP} [data-testid="checkpoint-reveal"]`);
+      await page.click(`${CP} [data-testid="question-reveal"]`);
       await page.waitForSelector(`${CP}[data-state="revealed"]`);
       const shown = await page.evaluate((s) => document.querySelector(s).innerText, CP);
       assert.match(shown, /本页计算结果/);
@@ -414,12 +414,12 @@ test("the lessons' checkpoints and the index's marks are Chinese in lang=zh, bef
       await page.close();
     }
     const { page } = await openPage(b.context, server.url, "?v=1&lang=zh");
-    await page.waitForSelector('[data-testid="checkpoint-progress-gru"][data-value="1"]', { timeout: 60_000 });
-    // The index's own cards name each lesson's key (`lesson=unroll`); the checkpoint panel and the marks are checked.
+    await page.waitForSelector('[data-testid="question-progress-gru"][data-value="1"]', { timeout: 60_000 });
+    // The index's own cards name each lesson's key (`lesson=unroll`); the question panel and the marks are checked.
     const index = await page.evaluate(() =>
-      [...document.querySelectorAll('[data-testid="checkpoint-panel"], [data-testid^="checkpoint-progress-"]')].map((e) => e.textContent).join("\n"),
+      [...document.querySelectorAll('[data-testid="question-panel"], [data-testid^="question-progress-"]')].map((e) => e.textContent).join("\n"),
     );
-    assert.match(index, /已作答 1\/1 个检查点/);
+    assert.match(index, /已作答 1\/1 个问题/);
     assert.deepEqual(english(index), [], index);
   } finally {
     await b.close();

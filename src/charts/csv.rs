@@ -7,7 +7,7 @@
 use super::loss_curve::LossSeries;
 use super::val_curve::EpochPoint;
 use crate::shell::i18n::use_lang;
-use crate::text::ShellText;
+use crate::shell::text::ShellText;
 use leptos::prelude::*;
 use unroll_core::delay::outcome::FinalFigure;
 use unroll_core::lessons::lstm::LstmStep;
@@ -249,7 +249,7 @@ pub fn CsvButton(
     let lang = use_lang();
     let save = move |_| {
         let text = csv.run(());
-        let _ = crate::names::keep::browser::download(
+        let _ = crate::shell::browser::download(
             text.as_bytes(),
             &file.get_untracked(),
             "text/csv;charset=utf-8",

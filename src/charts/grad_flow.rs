@@ -4,7 +4,7 @@
 use super::backend::{ChartArea, ChartResult};
 use super::style::{cell_colour, Corner, Mark};
 use super::ChartStyle;
-use crate::text::GradFlowText;
+use crate::charts::grad_flow_text::GradFlowText;
 use plotters::prelude::*;
 use unroll_core::math::params::CellKind;
 

@@ -26,6 +26,9 @@ pub mod compare;
 pub mod csv;
 pub mod delay;
 pub mod grad_flow;
+pub mod grad_flow_text;
+pub mod heatmap;
+pub mod heatmap_data;
 pub mod loss_curve;
 pub mod step_heatmap;
 pub mod style;
@@ -35,8 +38,8 @@ pub mod val_curve;
 #[cfg(test)]
 mod tests;
 
-pub use crate::text::ChartText;
 pub use style::{
     draw_placeholder, nice_ceiling, ChartStyle, FONT_FAMILY, GRID, INK, LOSS_MEAN, LOSS_RAW,
     MUTED_TEXT, REFERENCE, VAL_ACC, VAL_LOSS,
 };
+pub use text::ChartText;

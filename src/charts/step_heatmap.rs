@@ -1,6 +1,6 @@
 //! A units × time-steps heatmap: one row per hidden unit, one column per step the model reads,
 //! the step's character above its column, padding steps hatched. The inspector paints it on a
-//! canvas ([`crate::names::lab::step_heatmap`]); colours follow [`crate::charts::colour`].
+//! canvas (the names page's inspector); colours follow [`crate::charts::colour`].
 
 use super::backend::{ChartArea, ChartResult};
 pub use super::colour::Scale;

@@ -11,7 +11,7 @@ use super::step_heatmap::{self, StepMap};
 use super::style::{cell_colour, nice_ceiling};
 use super::val_curve::{self, EpochPoint};
 use super::{ChartStyle, ChartText, LOSS_MEAN, LOSS_RAW, REFERENCE, VAL_ACC, VAL_LOSS};
-use crate::text::GradFlowText;
+use crate::charts::grad_flow_text::GradFlowText;
 use plotters::prelude::*;
 use unroll_core::config::Lang;
 use unroll_core::math::params::CellKind;

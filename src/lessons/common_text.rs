@@ -1,8 +1,8 @@
-//! The texts the lesson pages share: navigation, the copy-link button, step controls.
+//! The texts the lesson pages share: navigation, step controls.
 
 use unroll_core::config::Lang;
 
-/// Texts shared by the lesson pages (navigation, copy link, step controls).
+/// Texts shared by the lesson pages (navigation, step controls).
 #[derive(Debug)]
 pub struct CommonText {
     /// Header navigation: lessons.
@@ -13,12 +13,8 @@ pub struct CommonText {
     pub lesson_n: fn(&str) -> String,
     /// Previous/next navigation label.
     pub more_lessons: &'static str,
-    /// Copy link button.
-    pub copy_link: &'static str,
-    /// After copying.
-    pub copied: &'static str,
-    /// Manual copy field.
-    pub copy_manually: &'static str,
+    /// The link on to the training page (the index's card, the last lesson's next link).
+    pub train_link: &'static str,
     /// List editor.
     pub add_step: &'static str,
     /// List editor.
@@ -54,9 +50,7 @@ impl CommonText {
         all_lessons: "All lessons",
         lesson_n: |a0| format!("Lesson {a0}"),
         more_lessons: "More lessons",
-        copy_link: "Copy link",
-        copied: "Link copied",
-        copy_manually: "Link to copy",
+        train_link: "Open the training page",
         add_step: "+ step",
         remove_step: "− step",
         time_step: "Time step",
@@ -78,9 +72,7 @@ impl CommonText {
         all_lessons: "全部课程",
         lesson_n: |a0| format!("第 {a0} 课"),
         more_lessons: "更多课程",
-        copy_link: "复制链接",
-        copied: "链接已复制",
-        copy_manually: "要复制的链接",
+        train_link: "打开训练页面",
         add_step: "+ 一步",
         remove_step: "− 一步",
         time_step: "时间步",

@@ -3,7 +3,7 @@
 //!
 //! Test hook: `torch-lines` (the code's text).
 
-use super::Panel;
+use super::frame::Panel;
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;
 use unroll_core::config::Lang;

@@ -4,13 +4,13 @@
 //! Inputs are created once and read their values reactively, so a keyboard user keeps focus
 //! while the numbers around the slider change.
 
-use super::checkpoint::text::CheckpointText;
-use super::fmt;
-use super::stages::{advance, play_from, Stages};
 use crate::charts::colour::Scale;
-use crate::lessons::text::CommonText;
+use crate::kit::fmt;
+use crate::kit::question::text::QuestionText;
+use crate::kit::stages::{advance, play_from, Stages};
+use crate::kit::text::Text;
+use crate::lessons::common_text::CommonText;
 use crate::shell::i18n::{use_lang, Lang};
-use crate::text::Text;
 use leptos::prelude::*;
 use unroll_core::config::fields;
 use unroll_core::config::fields::NumberFields;
@@ -417,7 +417,7 @@ impl Player {
 ///
 /// With `stages`, Play shows each step stage by stage, and a second slider
 /// (`<lesson>-stage`, its stage in `<lesson>-stage-value`) stops at any stage; the buttons and
-/// the step scrubber show whole steps. Play stops while a tour runs ([`super::tour::TourOn`]).
+/// the step scrubber show whole steps. Play stops while a tour runs ([`crate::kit::tour::TourOn`]).
 #[component]
 pub fn StepControls(
     /// Lesson id used in the test ids (`<lesson>-t`, `<lesson>-play`, …).
@@ -440,7 +440,7 @@ pub fn StepControls(
 ) -> impl IntoView {
     let lang = use_lang();
     let player = Player::new(t, set_t, max, stages);
-    if let Some(tour) = use_context::<super::tour::TourOn>() {
+    if let Some(tour) = use_context::<crate::kit::tour::TourOn>() {
         Effect::new(move |_| {
             if tour.0.get() {
                 player.stop();
@@ -889,7 +889,7 @@ pub fn LineChart(
     /// The exported files' name without extension; `unroll-<testid>` when not given.
     #[prop(into, optional)]
     file: Option<Signal<String>>,
-    /// While on, the data answer a checkpoint's question: the lines, bars, reference line and
+    /// While on, the data answer a question: the lines, bars, reference line and
     /// the y axis's labels are hidden (a blurred line would still show its trend), the axes,
     /// the x labels and the legend stay, and the plot says what is hidden.
     #[prop(into, optional)]
@@ -940,7 +940,7 @@ pub fn LineChart(
                 role="img"
                 aria-label=move || {
                     if veil.get() {
-                        format!("{} — {}", label.get(), CheckpointText::of(lang.get()).veiled_chart)
+                        format!("{} — {}", label.get(), QuestionText::of(lang.get()).veiled_chart)
                     } else {
                         label.get()
                     }
@@ -959,7 +959,7 @@ pub fn LineChart(
                 </g>
                 <Show when=move || veil.get()>
                     <text x=(L + w - R) / 2.0 y=(T + H - B) / 2.0 text-anchor="middle" class="lx-veil-caption" data-testid="chart-veil-caption">
-                        {move || CheckpointText::of(lang.get()).veiled_chart}
+                        {move || QuestionText::of(lang.get()).veiled_chart}
                     </text>
                 </Show>
                 <text x=(L + w - R) / 2.0 y=H - 8.0 text-anchor="middle" class="lx-axis-title">{d.x_title.clone()}</text>

@@ -22,7 +22,7 @@ mod events;
 pub use crate::shell::engine_client::{DataRef, EngineData};
 pub use engine::{
     build_dataset, fetch_split, loaded_data, loaded_upload, run_session, split_missing,
-    split_sizes, val_class_counts, LoadedData, RunHandle, Start,
+    split_sizes, val_class_counts, DataInUse, LoadedData, RunHandle, Start,
 };
 pub use events::{NamesEvent, NamesEvents};
 

@@ -4,6 +4,7 @@
 use super::bridge::{self, CellKind, TrainConfig};
 use super::lab;
 use super::text::TrainingText;
+use crate::names::text::TrainingTextOf;
 use crate::shell::i18n::use_locale;
 use crate::shell::url::PageNotice;
 use crate::widgets::backend::BackendField;

@@ -6,7 +6,8 @@ use super::data_loader::LoadState;
 use super::keep::ImportedWeights;
 use super::session::TrainingSession;
 use super::text::language_name;
-use crate::lessons::fmt::count_commas;
+use crate::kit::fmt::count_commas;
+use crate::names::text::TrainingTextOf;
 use crate::shell::i18n::use_locale;
 use leptos::prelude::*;
 

@@ -5,8 +5,10 @@ use super::bridge::TrainConfig;
 use super::keep::DeviceLostNotice;
 use super::session::{RunStatus, TrainingSession};
 use super::status_text;
-use super::text::{cpu_reason_detail, train_error_detail};
-use crate::lessons::fmt::count_commas;
+use super::text::train_error_detail;
+use crate::kit::fmt::count_commas;
+use crate::names::text::TrainingTextOf;
+use crate::shell::backend_text::{cpu_reason_detail, BackendText};
 use crate::shell::i18n::use_locale;
 use crate::widgets::stat::Stat;
 use leptos::prelude::*;
@@ -87,7 +89,7 @@ fn SessionNotices(session: TrainingSession) -> impl IntoView {
                             data-gpu-ms=t.gpu_ms
                             data-cpu-ms=t.cpu_ms
                         >
-                            <div class="notice-body" title=detail>{move || (loc.t().measured)(&t)}</div>
+                            <div class="notice-body" title=detail>{move || (BackendText::of(loc.lang()).measured)(&t)}</div>
                         </div>
                     }
                     .into_any()
@@ -96,7 +98,7 @@ fn SessionNotices(session: TrainingSession) -> impl IntoView {
                     let detail = cpu_reason_detail(&n);
                     view! {
                         <div class="notice notice-info compact" data-testid="backend-notice" data-value="fallback">
-                            <div class="notice-body" title=detail>{move || (loc.t().cpu_reason)(&n)}</div>
+                            <div class="notice-body" title=detail>{move || (BackendText::of(loc.lang()).cpu_reason)(&n)}</div>
                         </div>
                     }
                     .into_any()

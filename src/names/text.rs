@@ -1,36 +1,19 @@
 //! The names training page: configuration, progress, charts, prediction, the data set, and
 //! the run's errors and notices.
 //!
-//! A run's errors and notices arrive as typed values ([`TrainError`], [`TrainNotice`],
-//! [`CpuReason`], [`GpuError`]: steps, losses and the GPU's error as data) and are written here
-//! in each language; the English wording is their own `Display`. So are the built-in data
+//! A run's errors and notices arrive as typed values ([`TrainError`], [`TrainNotice`]: steps,
+//! losses and the engine's fault as data) and are written here in each language (the path a
+//! run trains on: [`crate::shell::backend_text`]); the English wording is their own `Display`. So are the built-in data
 //! set's loading errors ([`DataLoadError`]: the URL, the HTTP status and the loader's error as
 //! data).
 
-use crate::names::bridge::{DataLoadError, FetchProblem, FETCH_DATA_COMMAND};
-use crate::text::ChartText;
+use crate::charts::text::ChartText;
+use crate::names::bridge::{DataInUse, DataLoadError, FetchProblem, FETCH_DATA_COMMAND};
+use crate::shell::i18n::Locale;
 use unroll_core::config::Lang;
-use unroll_core::gpu::GpuError;
 use unroll_core::task::TaskError;
-use unroll_core::train::backend::StepTimings;
-use unroll_core::train::messages::{CpuReason, EngineFault, TrainError, TrainNotice};
+use unroll_core::train::messages::{EngineFault, TrainError, TrainNotice};
 use unroll_core::train::sweep::ResumeRefused;
-
-/// The data in use, as the training page's lede and data panel describe it.
-#[derive(Clone, Copy, Debug)]
-pub enum DataInUse<'a> {
-    /// Not loaded yet.
-    Loading,
-    /// The built-in names data set, with its number of languages.
-    Builtin(usize),
-    /// The user's own data: the uploaded file names and the class names.
-    Upload {
-        /// The files, as named by the user.
-        files: &'a [String],
-        /// The classes, in class-index order.
-        classes: &'a [String],
-    },
-}
 
 /// Classes listed by name in the data panel's note (the count covers all).
 const CLASSES_LISTED: usize = 12;
@@ -153,12 +136,6 @@ pub struct TrainingText {
     pub epochs_help: &'static str,
     pub seed: &'static str,
     pub seed_help: &'static str,
-    pub backend: &'static str,
-    pub backend_auto: &'static str,
-    pub backend_cpu: &'static str,
-    pub backend_help_auto: &'static str,
-    pub backend_help_gpu: &'static str,
-    pub backend_help_cpu: &'static str,
     pub start: &'static str,
     pub train_again: &'static str,
     /// Start's label while the data set is still loading (the button is disabled).
@@ -185,8 +162,6 @@ pub struct TrainingText {
     pub status_finished: &'static str,
     pub status_error: &'static str,
     pub backend_label: &'static str,
-    /// A cell's backend line on the sequence labs: its label, with its colon.
-    pub backend_line: &'static str,
     pub backend_pending: &'static str,
     pub stat_epoch: &'static str,
     pub stat_step: &'static str,
@@ -246,18 +221,6 @@ pub struct TrainingText {
     pub train_error: fn(&TrainError) -> String,
     /// A message of a run that goes on.
     pub train_notice: fn(&TrainNotice) -> String,
-    /// Why a run that wanted the GPU trains on the CPU.
-    pub cpu_reason: fn(&CpuReason) -> String,
-    /// Both paths' timings of `backend=auto` and the path they chose.
-    pub measured: fn(&StepTimings) -> String,
-    /// A GPU failure in words (the Chinese table gives its kind; the detail, wgpu's or the
-    /// browser's English, goes in a tooltip: [`gpu_detail`]).
-    pub gpu_error: fn(&GpuError) -> String,
-}
-
-/// The GPU's own words about a failure, for a tooltip (`title`), in any language.
-pub fn gpu_detail(e: &GpuError) -> String {
-    e.to_string()
 }
 
 /// The detail of a run's error for a tooltip: the GPU's or the engine's own words, if any.
@@ -269,44 +232,12 @@ pub fn train_error_detail(e: &TrainError) -> Option<String> {
     }
 }
 
-/// The detail of a CPU fallback's reason for a tooltip (the GPU's own words).
-pub fn cpu_reason_detail(r: &CpuReason) -> String {
-    match r {
-        CpuReason::GpuUnavailable(e)
-        | CpuReason::NoWorkerWebGpu(e)
-        | CpuReason::DeviceLost { error: e, .. }
-        | CpuReason::LostWhileMeasuring(e) => gpu_detail(e),
-        CpuReason::Measured(t) => t.to_string(),
-    }
-}
-
 fn train_error_en(e: &TrainError) -> String {
     e.to_string()
 }
 
 fn train_notice_en(n: &TrainNotice) -> String {
     n.to_string()
-}
-
-fn cpu_reason_en(r: &CpuReason) -> String {
-    r.to_string()
-}
-
-fn measured_en(t: &StepTimings) -> String {
-    t.to_string()
-}
-
-fn measured_zh(t: &StepTimings) -> String {
-    format!(
-        "WebGPU 每步 {:.1} 毫秒，CPU 每步 {:.1} 毫秒：使用 {}",
-        t.gpu_ms,
-        t.cpu_ms,
-        if t.gpu_faster() { "WebGPU" } else { "CPU" }
-    )
-}
-
-fn gpu_error_en(e: &GpuError) -> String {
-    e.to_string()
 }
 
 /// A non-finite loss as a number: `NaN`, `∞` or `−∞` (finite values as Rust writes them).
@@ -318,20 +249,6 @@ fn fmt_loss(loss: f32) -> String {
     } else {
         loss.to_string()
     }
-}
-
-fn gpu_error_zh(e: &GpuError) -> String {
-    match e {
-        GpuError::NoAdapter(_) => "没有可用的 GPU 适配器",
-        GpuError::RequestDevice(_) => "无法创建 GPU 设备",
-        GpuError::DeviceLost(_) => "GPU 设备已丢失",
-        GpuError::Device(_) => "GPU 出错",
-        GpuError::Readback(_) => "从 GPU 读回数据失败",
-        GpuError::InvalidInput(_) => "输入不适合 GPU 路径",
-        GpuError::TooLarge(_) => "超出此 GPU 的限制",
-        GpuError::Unsupported(_) => "GPU 路径尚不支持此配置",
-    }
-    .into()
 }
 
 fn train_error_zh(e: &TrainError) -> String {
@@ -385,23 +302,16 @@ fn train_notice_zh(n: &TrainNotice) -> String {
     }
 }
 
-fn cpu_reason_zh(r: &CpuReason) -> String {
-    match r {
-        CpuReason::GpuUnavailable(g) => {
-            format!("GPU 不可用（{}），改在 CPU 上训练。", gpu_error_zh(g))
-        }
-        CpuReason::NoWorkerWebGpu(g) => format!(
-            "此浏览器不在后台线程（训练所在之处）中提供 WebGPU（{}），训练在 CPU 上进行。",
-            gpu_error_zh(g)
-        ),
-        CpuReason::DeviceLost { error, step } => format!(
-            "{}，训练从第 {step} 步起在 CPU 上继续。",
-            gpu_error_zh(error)
-        ),
-        CpuReason::Measured(t) => measured_zh(t),
-        CpuReason::LostWhileMeasuring(g) => {
-            format!("测量两条路径时{}，训练在 CPU 上进行。", gpu_error_zh(g))
-        }
+/// The training page's catalogue in the [`Locale`]'s language (reactive): `loc.t()` is
+/// `TrainingText::of(loc.lang())`.
+pub trait TrainingTextOf {
+    /// The training page's catalogue in the language in effect.
+    fn t(&self) -> &'static TrainingText;
+}
+
+impl TrainingTextOf for Locale {
+    fn t(&self) -> &'static TrainingText {
+        TrainingText::of(self.lang())
     }
 }
 
@@ -423,12 +333,6 @@ impl TrainingText {
         epochs_help: "1–100 passes over the training names",
         seed: "Seed",
         seed_help: "fixes initialisation, split and batch order",
-        backend: "Backend",
-        backend_auto: "Automatic",
-        backend_cpu: "CPU",
-        backend_help_auto: "times a few steps on WebGPU and on the CPU, then trains on the faster",
-        backend_help_gpu: "WebGPU; falls back to the CPU with a notice",
-        backend_help_cpu: "the same maths in Rust on the CPU",
         start: "Start training",
         train_again: "Train again",
         start_preparing: "Preparing the data…",
@@ -450,7 +354,6 @@ impl TrainingText {
         status_finished: "Finished",
         status_error: "Stopped by an error",
         backend_label: "Backend",
-        backend_line: "Backend: ",
         backend_pending: "chosen when training starts",
         stat_epoch: "Epoch",
         stat_step: "Step",
@@ -514,9 +417,6 @@ impl TrainingText {
 
         train_error: train_error_en,
         train_notice: train_notice_en,
-        cpu_reason: cpu_reason_en,
-        measured: measured_en,
-        gpu_error: gpu_error_en,
     };
 
     /// 简体中文.
@@ -536,12 +436,6 @@ impl TrainingText {
         epochs_help: "遍历训练集 1–100 次",
         seed: "随机种子",
         seed_help: "决定初始化、数据划分和批次顺序",
-        backend: "后端",
-        backend_auto: "自动",
-        backend_cpu: "CPU",
-        backend_help_auto: "先在 WebGPU 和 CPU 上各计时几步，再用较快的那个训练",
-        backend_help_gpu: "WebGPU；不可用时改用 CPU 并给出提示",
-        backend_help_cpu: "在 CPU 上用 Rust 执行同样的数学运算",
         start: "开始训练",
         train_again: "重新训练",
         start_preparing: "正在准备数据…",
@@ -562,7 +456,6 @@ impl TrainingText {
         status_finished: "已完成",
         status_error: "因错误停止",
         backend_label: "后端",
-        backend_line: "后端：",
         backend_pending: "开始训练时选择",
         stat_epoch: "轮次",
         stat_step: "步数",
@@ -619,9 +512,6 @@ impl TrainingText {
 
         train_error: train_error_zh,
         train_notice: train_notice_zh,
-        cpu_reason: cpu_reason_zh,
-        measured: measured_zh,
-        gpu_error: gpu_error_zh,
     };
 
     /// The texts in `lang`.
@@ -680,7 +570,7 @@ fn data_failure_zh(e: &DataLoadError) -> String {
         DataLoadError::File { url, problem } => {
             format!("无法获取 {url}（{}）。", fetch_problem_zh(problem))
         }
-        DataLoadError::Load(e) => format!("{}。", crate::names::keep::text::load_error_zh(e)),
+        DataLoadError::Load(e) => format!("{}。", crate::kit::keep_text::load_error_zh(e)),
     }
 }
 

@@ -26,7 +26,7 @@ use self::delay::DelayPart;
 use self::memory::driver::MemoryDriver;
 use self::memory::MemoryPart;
 use self::switcher::TaskSwitcher;
-use crate::lessons::use_nav;
+use crate::kit::nav::use_nav;
 use crate::shell::i18n::use_locale;
 use crate::shell::url::{self, PageNotice, PageQueries};
 use leptos::prelude::*;
@@ -67,7 +67,7 @@ pub fn SequencePage() -> impl IntoView {
     let delay = DelayDriver::new(cfg);
     let memory = MemoryDriver::new();
     let busy = Signal::derive(move || delay.busy() || memory.status.get().busy());
-    crate::names::keep::browser::install_debug_hook("loseDevice", move || {
+    crate::shell::browser::install_debug_hook("loseDevice", move || {
         delay.session.lose_device() || memory.session.lose_device()
     });
 

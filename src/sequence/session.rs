@@ -1,9 +1,8 @@
 //! The engine session of the lab's sweep, whichever task it is of: starting a sweep in the
 //! engine's Web Worker with its reports going to the driver while it is the one shown, the run
 //! buttons' commands (pause, resume, stop), the debug hook that loses its GPU device, and the
-//! sweep's training clock. Each task part's driver holds one; not a component.
+//! sweep's training clock ([`SweepClock`]). Each task part's driver holds one; not a component.
 
-use super::delay::sweep::SweepClock;
 use crate::shell::engine_client::EngineClient;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -120,5 +119,53 @@ impl LabSession {
 
     fn clock_stop(&self) {
         self.clock.update_value(|c| c.stop(js_sys::Date::now()));
+    }
+}
+
+/// Seconds of training of a sweep: closed intervals plus the open one since `since`
+/// (milliseconds of the clock the caller passes, e.g. `Date.now()`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SweepClock {
+    /// Seconds of the closed intervals.
+    pub elapsed: f64,
+    /// Start of the open interval, ms.
+    pub since: Option<f64>,
+}
+
+impl SweepClock {
+    /// Opens an interval at `now_ms` (Start, Resume).
+    pub fn run(&mut self, now_ms: f64) {
+        self.since = Some(now_ms);
+    }
+
+    /// Closes the open interval at `now_ms` (Pause, the end, an error).
+    pub fn stop(&mut self, now_ms: f64) {
+        if let Some(t) = self.since.take() {
+            self.elapsed += (now_ms - t) / 1000.0;
+        }
+    }
+
+    /// Seconds trained at `now_ms`.
+    pub fn seconds(&self, now_ms: f64) -> f64 {
+        self.elapsed + self.since.map_or(0.0, |t| (now_ms - t) / 1000.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_clock_counts_only_running_intervals() {
+        let mut clock = SweepClock::default();
+        clock.run(1_000.0);
+        assert_eq!(clock.seconds(3_500.0), 2.5);
+        clock.stop(4_000.0);
+        // Paused: the time does not move.
+        assert_eq!(clock.seconds(60_000.0), 3.0);
+        clock.stop(70_000.0);
+        assert_eq!(clock.seconds(70_000.0), 3.0);
+        clock.run(100_000.0);
+        assert_eq!(clock.seconds(101_000.0), 4.0);
     }
 }

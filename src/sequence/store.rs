@@ -1,5 +1,5 @@
 //! What the sequence lab keeps across reloads, for every task of the page, in IndexedDB (the
-//! app's database and object store, [`crate::names::keep::persist`]). Each family of tasks has
+//! app's database and object store, [`crate::kit::persist`]). Each family of tasks has
 //! its [`Records`]: the kept sweeps under one key, as JSON text, and the training seed's latest
 //! checkpoint under another, as a `Blob` of its postcard bytes (like the names run's
 //! checkpoint), so that a reload resumes that seed from it:
@@ -10,12 +10,13 @@
 //! | [`MEMORY`] | `memory-sweeps`: a list of [`crate::sequence::memory::store::KeptSweep`] | `memory-checkpoint`: the tasks' `ResumePoint` |
 //!
 //! The keys and the formats are those the page has always written, so a record kept by an
-//! earlier version is read as it is (the tests below read records of that format). Every
+//! earlier version is read as it is (`src/tests/sequence_store.rs` reads records of that
+//! format). Every
 //! failure (private mode, quota, an unreadable record) is a typed [`StorageError`], which the
 //! page words in English and Chinese; nothing panics.
 
 use super::session::LabSession;
-use crate::names::keep::persist::{blob_of, bytes_of, delete_record, get_record, put_record};
+use crate::kit::persist::{blob_of, bytes_of, delete_record, get_record, put_record};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde::de::DeserializeOwned;
@@ -209,87 +210,5 @@ impl Keeper {
             self.error.set(Some(e));
             None
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::sequence::delay::store::{Kept, Unfinished};
-    use crate::sequence::memory::store::KeptSweep;
-    use unroll_core::math::params::CellKind;
-
-    #[test]
-    fn the_records_keep_the_keys_earlier_versions_wrote() {
-        assert_eq!(
-            [
-                DELAY.sweeps,
-                DELAY.checkpoint,
-                MEMORY.sweeps,
-                MEMORY.checkpoint
-            ],
-            [
-                "delay-sweep",
-                "delay-checkpoint",
-                "memory-sweeps",
-                "memory-checkpoint"
-            ]
-        );
-    }
-
-    #[test]
-    fn a_delay_record_of_an_earlier_version_is_read() {
-        // Written before a sweep in progress was kept: no `unfinished`.
-        let old = r#"{"summaries":[],"runs":[{"query":"v=1&lesson=delay&delay=8","runs":[]}]}"#;
-        let kept: Kept = sweeps_of(DELAY.sweeps, old).unwrap();
-        assert_eq!(kept.runs.len(), 1);
-        assert_eq!(kept.runs[0].query, "v=1&lesson=delay&delay=8");
-        assert_eq!(kept.unfinished, None);
-        let now = r#"{"summaries":[],"runs":[],"unfinished":{"query":"v=1&lesson=delay","elapsed":12.5}}"#;
-        let kept: Kept = sweeps_of(DELAY.sweeps, now).unwrap();
-        assert_eq!(
-            kept.unfinished,
-            Some(Unfinished {
-                query: "v=1&lesson=delay".into(),
-                elapsed: 12.5
-            })
-        );
-        let again: Kept = sweeps_of(DELAY.sweeps, &sweeps_text(&kept).unwrap()).unwrap();
-        assert_eq!(again, kept);
-    }
-
-    #[test]
-    fn a_memory_record_of_an_earlier_version_is_read() {
-        let cell = serde_json::to_string(&CellKind::Lstm).unwrap();
-        let old = format!(
-            r#"[{{"query":"v=1&lesson=delay&task=adding","curves":[[{{"cell":{cell},"seed":2,"step":200,"acc":0.0,"loss":0.16,"solved":false,"train_loss":0.17,"train_acc":0.0}}],[]],"elapsed":3.25,"finished":false}}]"#
-        );
-        let kept: Vec<KeptSweep> = sweeps_of(MEMORY.sweeps, &old).unwrap();
-        assert_eq!(kept.len(), 1);
-        assert_eq!(kept[0].query, "v=1&lesson=delay&task=adding");
-        assert_eq!(kept[0].curves.len(), 2);
-        let h = kept[0].curves[0][0];
-        assert_eq!(
-            (h.cell, h.seed, h.step, h.loss),
-            (CellKind::Lstm, 2, 200, 0.16)
-        );
-        assert_eq!(h.train_loss, Some(0.17));
-        assert_eq!((kept[0].elapsed, kept[0].finished), (3.25, false));
-        let again: Vec<KeptSweep> = sweeps_of(MEMORY.sweeps, &sweeps_text(&kept).unwrap()).unwrap();
-        assert_eq!(again, kept);
-    }
-
-    #[test]
-    fn a_damaged_record_is_a_typed_error_naming_it() {
-        match sweeps_of::<Kept>(DELAY.sweeps, "{not json") {
-            Err(StorageError::Damaged { detail }) => {
-                assert!(detail.contains("delay-sweep"), "{detail}")
-            }
-            other => panic!("{other:?}"),
-        }
-        assert!(matches!(
-            point_of::<crate::sequence::memory::store::ResumePoint>(&[1, 2, 3]),
-            Err(StorageError::Damaged { .. })
-        ));
     }
 }

@@ -2,7 +2,7 @@
 //! temporal order), the shown one pressed, all waiting while a sweep trains. Test hooks:
 //! `task-switch-<key>` (delay, adding, copy, order; `aria-pressed` on the shown one).
 
-use crate::lessons::use_nav;
+use crate::kit::nav::use_nav;
 use crate::sequence::memory::text::{self, MemoryText};
 use crate::shell::i18n::use_locale;
 use crate::shell::url::PageNotice;

@@ -2,7 +2,7 @@
 //!
 //! The language is `lang=en|zh` in the URL when the user chose one, otherwise the browser's
 //! (`navigator.language`). [`Locale`] is provided as context by the app shell. The texts
-//! themselves are the catalogues of [`crate::text`], one struct per page or panel.
+//! themselves are the catalogues of each page or panel (the idiom: [`crate::kit::text`]).
 //!
 //! Why the catalogues are Rust structs and not `leptos_i18n` (0.6, the release for Leptos 0.8,
 //! with `locales/{en,zh}/*.json`), measured on this project's 2-core build machine: its
@@ -15,7 +15,7 @@
 //! needs Leptos, which the charts' native tests do not have, so their texts would have needed
 //! a second idiom. The budget was about 45 s of build time and one idiom.
 
-use crate::text::{ShellText, TrainingText};
+use crate::shell::text::ShellText;
 use leptos::prelude::*;
 use unroll_core::config::query::UrlNotice;
 
@@ -39,12 +39,6 @@ impl Locale {
     /// The language in effect (reactive).
     pub fn lang(&self) -> Lang {
         self.chosen.get().unwrap_or(self.browser)
-    }
-
-    /// The training page's catalogue in the language in effect (reactive): shorthand for
-    /// `TrainingText::of(self.lang())`.
-    pub fn t(&self) -> &'static TrainingText {
-        TrainingText::of(self.lang())
     }
 
     /// The language of the charts and of the other parts that follow a frame after the text

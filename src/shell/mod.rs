@@ -4,7 +4,9 @@
 //! - [`app`]: the shell (header, navigation, the page chosen by `?lesson=`); the one place
 //!   that decides which page is shown (the lessons' own index and pages: [`crate::lessons`]).
 //! - [`url`]: `location.search` in, `history.replaceState` out, the URL notice.
-//! - [`i18n`]: the interface language (English or 简体中文); [`text`]: the shell's texts.
+//! - [`i18n`]: the interface language (English or 简体中文); [`text`]: the shell's texts;
+//!   [`backend_text`]: the words for the path a run trains on (CPU or WebGPU).
+//! - [`browser`]: downloads, the clipboard, the test hooks on `window`.
 //! - [`engine_client`]: the page's side of the training engine's Web Worker.
 //! - [`run_status`]: the one run status of the names page, compare mode and the delay page.
 //! - [`defer`]: work put off until after the next paint.
@@ -12,7 +14,8 @@
 //! - [`embed`]: the page without the app's chrome (`embed=1`), for an `<iframe>` in a course
 //!   page, and the "Copy embed code" button.
 
-pub mod app;
+pub mod backend_text;
+pub mod browser;
 pub mod defer;
 pub mod embed;
 pub mod engine_client;

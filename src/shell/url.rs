@@ -13,7 +13,7 @@
 //! next frame when the browser has gone to another entry since.
 
 use super::i18n::use_locale;
-use crate::text::ShellText;
+use crate::shell::text::ShellText;
 use leptos::prelude::*;
 use unroll_core::config::lessons::{same_page, Route};
 use unroll_core::config::UrlNotice;
@@ -278,5 +278,17 @@ impl PageQueries {
     /// The page's query from the shell's context.
     pub fn get() -> PageQueries {
         expect_context::<PageQueries>()
+    }
+}
+
+/// `?query` relative to the current path (the app lives at one path).
+pub fn href(query: &str) -> String {
+    let path = web_sys::window()
+        .and_then(|w| w.location().pathname().ok())
+        .unwrap_or_else(|| "/".into());
+    if query.is_empty() {
+        path
+    } else {
+        format!("{path}?{query}")
     }
 }

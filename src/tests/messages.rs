@@ -6,10 +6,12 @@
 //! kept in this browser (saving, reading, restoring, deleting it) and the built-in data set's
 //! loading errors.
 
+use crate::kit::keep_text::KeepText;
+use crate::kit::keep_text::SavedModel;
+use crate::kit::text::count;
 use crate::names::bridge::{upload_summary_of, DataLoadError, FetchProblem, FETCH_DATA_COMMAND};
-use crate::names::keep::text::SavedModel;
-use crate::text::TrainingText;
-use crate::text::{count, KeepText, ShellText};
+use crate::names::text::TrainingText;
+use crate::shell::text::ShellText;
 use unroll_core::config::lessons::{LessonId, LessonState};
 use unroll_core::config::{Lang, NoticeKind};
 use unroll_core::data::names::LoadError;

@@ -1,10 +1,10 @@
 //! Where a run trains, for every page that trains: the `backend` choice of the form (auto,
 //! WebGPU, CPU, with its help line) and, once the engine has chosen, one line per cell naming
 //! the path and why (`auto`'s two timings, or why not the GPU, or the step a lost device
-//! handed the runs to the CPU from). The texts are the training page's catalogue
-//! ([`crate::shell::i18n::Locale::t`]), so the choice reads the same on every page.
+//! handed the runs to the CPU from). The texts are the one catalogue of a run's path
+//! ([`BackendText`]), so the choice reads the same on every page.
 
-use crate::names::text::cpu_reason_detail;
+use crate::shell::backend_text::{cpu_reason_detail, BackendText};
 use crate::shell::i18n::use_locale;
 use crate::widgets::number_field::FieldLabel;
 use leptos::prelude::*;
@@ -32,7 +32,7 @@ pub fn BackendField(
     let loc = use_locale();
     view! {
         <div class="field">
-            <FieldLabel for_id=id key="backend" name=Signal::derive(move || loc.t().backend.to_owned()) />
+            <FieldLabel for_id=id key="backend" name=Signal::derive(move || BackendText::of(loc.lang()).field.to_owned()) />
             <select
                 id=id
                 data-testid=id
@@ -40,17 +40,17 @@ pub fn BackendField(
                 prop:value=move || value.get().as_str().to_owned()
                 on:change=move |ev| on_change.run(event_target_value(&ev))
             >
-                <option value="auto">{move || loc.t().backend_auto}</option>
+                <option value="auto">{move || BackendText::of(loc.lang()).auto}</option>
                 <option value="gpu">"WebGPU"</option>
-                <option value="cpu">{move || loc.t().backend_cpu}</option>
+                <option value="cpu">{move || BackendText::of(loc.lang()).cpu}</option>
             </select>
             <div class="field-help">
                 {move || {
-                    let t = loc.t();
+                    let help = BackendText::of(loc.lang()).help;
                     match value.get() {
-                        BackendChoice::Auto => t.backend_help_auto,
-                        BackendChoice::Gpu => t.backend_help_gpu,
-                        BackendChoice::Cpu => t.backend_help_cpu,
+                        BackendChoice::Auto => help[0],
+                        BackendChoice::Gpu => help[1],
+                        BackendChoice::Cpu => help[2],
                     }
                 }}
             </div>
@@ -94,14 +94,14 @@ pub fn backend_line(
             title=detail
         >
             {move || {
-                let t = loc.t();
+                let t = BackendText::of(loc.lang());
                 let path = if gpu { "WebGPU" } else { "CPU" };
                 let why = match (&measured, &notice) {
                     (Some(m), _) => format!(" — {}", (t.measured)(m)),
                     (None, Some(n)) => format!(" — {}", (t.cpu_reason)(n)),
                     (None, None) => String::new(),
                 };
-                format!("{}{path}{why}", t.backend_line)
+                format!("{}{path}{why}", t.line)
             }}
         </p>
     })

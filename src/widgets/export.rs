@@ -22,7 +22,7 @@
 //! the figure waits for the answer.
 
 use crate::shell::i18n::use_lang;
-use crate::text::ShellText;
+use crate::shell::text::ShellText;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use std::rc::Rc;
@@ -166,7 +166,7 @@ pub fn FigureExport(
     let save_svg = move |_| {
         if let Some(f) = source() {
             let file = file_name(&name.get_untracked(), "svg");
-            let _ = crate::names::keep::browser::download(
+            let _ = crate::shell::browser::download(
                 f.markup.as_bytes(),
                 &file,
                 "image/svg+xml;charset=utf-8",
@@ -178,7 +178,7 @@ pub fn FigureExport(
             let file = file_name(&name.get_untracked(), "png");
             leptos::task::spawn_local(async move {
                 if let Ok(bytes) = png_bytes(&f).await {
-                    let _ = crate::names::keep::browser::download(&bytes, &file, "image/png");
+                    let _ = crate::shell::browser::download(&bytes, &file, "image/png");
                 }
             });
         }

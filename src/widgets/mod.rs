@@ -3,8 +3,6 @@
 
 pub mod backend;
 pub mod export;
-pub mod heatmap;
-pub mod heatmap_data;
 pub mod number_field;
 pub mod run_controls;
 pub mod script;

@@ -8,8 +8,8 @@
 //! `<testid>-download`, `<testid>-script` (the script's text), `<testid>-message`
 //! (`data-value` `ok` or `error`).
 
+use crate::kit::keep_text::KeepText;
 use crate::shell::i18n::use_locale;
-use crate::text::KeepText;
 use leptos::prelude::*;
 
 /// The styles of [`ScriptPanel`].
@@ -66,8 +66,7 @@ pub fn ScriptPanel(
         };
         let name = file.get_untracked();
         message.set(Some(
-            crate::names::keep::browser::download(body.as_bytes(), &name, "text/x-python")
-                .map(|_| name),
+            crate::shell::browser::download(body.as_bytes(), &name, "text/x-python").map(|_| name),
         ));
     };
     let body = view! {

@@ -1001,7 +1001,7 @@ fn parse_bit(raw: &str) -> Option<bool> {
     }
 }
 
-/// Whether the lessons' checkpoints are shown for `query`: `quiz=0` turns them off (a teacher
+/// Whether the lessons' questions are shown for `query`: `quiz=0` turns them off (a teacher
 /// presenting), anything else leaves them on. The last `quiz` wins; an unreadable value is
 /// listed by [`decode`] and leaves them on.
 pub fn quiz_on(query: &str) -> bool {
@@ -1013,7 +1013,7 @@ pub fn quiz_on(query: &str) -> bool {
         .unwrap_or(true)
 }
 
-/// `query` (canonical, from [`encode`]) with `quiz=0` appended when the checkpoints are off;
+/// `query` (canonical, from [`encode`]) with `quiz=0` appended when the questions are off;
 /// unchanged when they are on (the default is not written).
 pub fn with_quiz(query: String, quiz: bool) -> String {
     if quiz {

@@ -17,9 +17,9 @@
 //! - [`softmax`]: [`crate::math::loss::log_softmax`] and the NLL.
 //! - [`handout`]: the four places where the course's printed handout differs, computed.
 //! - [`parallel`]: timing of a sequential recurrent forward against one all-pairs product.
-//! - [`checkpoints`]: each lesson's "predict, then see" questions, answered by the modules above
+//! - [`questions`]: each lesson's "predict, then see" questions, answered by the modules above
 //!   from the page's state.
-//! - [`lab_checkpoints`]: the two labs' questions, answered from the run the learner trains.
+//! - [`lab_questions`]: the two labs' questions, answered from the run the learner trains.
 //! - [`torch_lines`]: the PyTorch lines that give a lesson's numbers with the page's values.
 //!
 //! Inputs are the lesson configs of [`crate::config::lessons`] (already clamped to the slider
@@ -27,12 +27,12 @@
 
 pub mod bidir;
 pub mod bptt;
-pub mod checkpoints;
 pub mod gru;
 pub mod handout;
-pub mod lab_checkpoints;
+pub mod lab_questions;
 pub mod lstm;
 pub mod parallel;
+pub mod questions;
 pub mod shapes;
 pub mod softmax;
 pub mod torch_lines;

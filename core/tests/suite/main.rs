@@ -52,10 +52,10 @@ mod memory_run;
 mod memory_tasks;
 mod memory_url;
 
-// The lessons: computations, checkpoints, handout notes.
-mod checkpoints;
+// The lessons: computations, questions, handout notes.
 mod handout;
 mod lessons;
+mod questions;
 
 // URL codecs.
 mod url_config;

@@ -720,7 +720,7 @@ fn quiz_off_round_trips_on_every_lesson() {
         assert!(query::quiz_on(&on));
         assert!(query::quiz_on(&format!("{on}&quiz=1")));
     }
-    // An unreadable value leaves the checkpoints on, with a notice; the last `quiz` wins.
+    // An unreadable value leaves the questions on, with a notice; the last `quiz` wins.
     let q = "v=1&lesson=gru&quiz=no";
     assert!(query::quiz_on(q));
     let (_, notices) = decode(LessonId::Gru, q);

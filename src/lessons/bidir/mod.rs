@@ -1,18 +1,18 @@
 //! Lesson 6 (`bidir`): a bidirectional RNN over token embeddings, computed by
 //! [`unroll_core::lessons::bidir`]. Tokens are user text: they are rendered as text nodes only.
 
-pub mod checkpoint;
+pub mod question;
 pub mod text;
 pub mod tour;
 
-use super::checkpoint::{veiled, Veiled};
-use super::fmt;
-use super::handout::BidirLastNote;
-use super::stages::Stages;
-use super::tour::TourButton;
+use self::text::BidirText;
+use super::frame::{sync_url, LessonFrame, Panel, Para};
 use super::widgets::{t, Heatmap, SeedInput, StepControls};
-use super::{sync_url, LessonFrame, Panel, Para};
-use crate::lessons::text::BidirText;
+use crate::kit::fmt;
+use crate::kit::handout::BidirLastNote;
+use crate::kit::question::{veiled, Veiled};
+use crate::kit::stages::Stages;
+use crate::kit::tour::TourButton;
 use crate::lessons::torch_lines::TorchLines;
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;
@@ -109,7 +109,7 @@ pub fn BidirPage(
             <div class="lx-layout">
                 <BidirControls cfg=cfg result=result />
                 <div class="lx-main">
-                    <checkpoint::BidirCheckpoints cfg=cfg />
+                    <question::BidirQuestions cfg=cfg />
                     <Panel title=|l| BidirText::of(l).diagram>
                         <StepControls
                             lesson="bidir"
@@ -127,7 +127,7 @@ pub fn BidirPage(
                     <Panel title=|l| BidirText::of(l).output>
                         {move || result.get().ok().map(|r| output_panel(&r, lang.get()))}
                         // The note says which half of the last position read the whole sentence.
-                        <Veiled on=veiled(checkpoint::QUESTION.key) block=true>
+                        <Veiled on=veiled(question::QUESTION.key) block=true>
                             <BidirLastNote config=Signal::derive(move || cfg.get()) />
                         </Veiled>
                     </Panel>
@@ -396,7 +396,7 @@ fn output_panel(r: &Bidir, lang: Lang) -> AnyView {
         .collect_view();
     let last = r.output.last().copied().unwrap_or([f32::NAN; 4]);
     // h_n beside the last output matches one of its halves: lesson 6's question.
-    let hide = veiled(checkpoint::QUESTION.key);
+    let hide = veiled(question::QUESTION.key);
     let [(fwd_raw, fwd_text), (bwd_raw, bwd_text)] =
         [0, 1].map(|k| (vec_raw(&r.h_n[k]), vec_text(&r.h_n[k])));
     view! {

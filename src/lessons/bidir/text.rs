@@ -5,12 +5,6 @@ use unroll_core::config::Lang;
 /// Lesson 6: bidirectional concatenation.
 #[derive(Debug)]
 pub struct BidirText {
-    /// Title.
-    pub title: &'static str,
-    /// One line for the index.
-    pub summary: &'static str,
-    /// The page's introduction.
-    pub lede: &'static str,
     /// Controls panel.
     pub controls: &'static str,
     /// Field.
@@ -54,9 +48,6 @@ pub struct BidirText {
 impl BidirText {
     /// English.
     pub const EN: BidirText = BidirText {
-        title: "Bidirectional: two readers, one concatenation",
-        summary: "A forward and a backward RNN read the sentence; each position concatenates both into 2H.",
-        lede: "One direction reads left to right, the other right to left. Each position gets both states side by side: what, then, does the last position hold?",
         controls: "The sentence",
         tokens: "Tokens (comma-separated)",
         tokens_note: "Up to 12 tokens of at most 16 characters. Each distinct token gets a seeded 2-d embedding; the weights of nn.RNN(2, 2, bidirectional=True) come from PyTorch's initialisation with the same seed.",
@@ -79,15 +70,12 @@ impl BidirText {
             "In the same step the backward direction (purple) reads its next token from the right and writes its state.",
             "Where both directions have been, the two states are joined: output[t] = [forward, backward], 2H numbers per position.",
             "Play runs every step this way, stage by stage; the scrubber and the stage slider stop at any step and stage.",
-            "Your turn: answer the checkpoint about the last position's output, then reveal the page's answer.",
+            "Your turn: answer the question about the last position's output, then reveal the page's answer.",
         ],
     };
 
     /// 简体中文.
     pub const ZH: BidirText = BidirText {
-        title: "双向：两个读者，一次拼接",
-        summary: "一个正向、一个反向 RNN 读取句子；每个位置把两者拼接成 2H。",
-        lede: "一个方向从左往右读，另一个从右往左读。每个位置都并排得到两个方向的状态：那么，最后一个位置里装的是什么？",
         controls: "句子",
         tokens: "词元（用逗号分隔）",
         tokens_note: "最多 12 个词元，每个最多 16 个字符。每个不同的词元都有一个带随机种子的二维嵌入；nn.RNN(2, 2, bidirectional=True) 的权重来自使用同一种子的 PyTorch 初始化。",
@@ -110,7 +98,7 @@ impl BidirText {
             "同一步中，反向（紫色）从右边读入它的下一个词元，写出它的状态。",
             "两个方向都到过的位置，两个状态拼接起来：输出[t] = [正向, 反向]，每个位置 2H 个数。",
             "播放按这种方式逐步、逐阶段运行；时间步滑块和阶段滑块可以停在任意一步、任意阶段。",
-            "轮到你了：回答关于最后位置输出的检查点，再揭晓本页的答案。",
+            "轮到你了：回答关于最后位置输出的问题，再揭晓本页的答案。",
         ],
     };
 

@@ -1,8 +1,8 @@
 //! Lesson 6's tour: the step where the two directions meet, stage by stage, then Play, and
-//! the checkpoint.
+//! the question.
 
-use super::super::tour::{Tour, TourStep};
 use super::text::BidirText;
+use crate::kit::tour::{Tour, TourStep};
 use unroll_core::config::lessons::BidirConfig;
 
 /// The scrubber at the first step where a position has been read by both directions: after
@@ -29,7 +29,7 @@ pub const TOUR: Tour<BidirConfig> = Tour {
         meet(1),
         meet(2),
         TourStep::look("bidir-play"),
-        TourStep::look("checkpoint"),
+        TourStep::look("question"),
     ],
     cues: |l| BidirText::of(l).tour,
 };

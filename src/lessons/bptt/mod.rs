@@ -1,17 +1,20 @@
 //! Lesson 3 (`bptt`): the running product of BPTT, computed by [`unroll_core::lessons::bptt`].
 
-pub mod checkpoint;
+pub mod question;
 pub mod text;
 pub mod tour;
 
-use super::checkpoint::{veiled, Veiled};
-use super::fmt;
-use super::tour::TourButton;
+use self::text::BpttText;
+use super::frame::{sync_url, LessonFrame, Panel, Para};
 use super::widgets::{
     label, t, whole, ChartData, FieldSlider, LineChart, ListSliders, Num, Series,
 };
-use super::{sync_url, LessonFrame, Panel, Para};
-use crate::lessons::text::{BpttText, CommonText, ShapesText, UnrollText};
+use crate::kit::fmt;
+use crate::kit::question::{veiled, Veiled};
+use crate::kit::tour::TourButton;
+use crate::lessons::common_text::CommonText;
+use crate::lessons::shapes::text::ShapesText;
+use crate::lessons::unroll::text::UnrollText;
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;
 use unroll_core::config::fields;
@@ -41,11 +44,11 @@ pub fn BpttPage(
             <div class="lx-layout">
                 <BpttControls cfg=cfg />
                 <div class="lx-main">
-                    <checkpoint::BpttCheckpoints cfg=cfg />
+                    <question::BpttQuestions cfg=cfg />
                     <Panel title=|l| BpttText::of(l).chart>
                         // The product's curve answers lesson 3's question at a glance: it is hidden,
                         // the axes and the legend stay.
-                        <LineChart data=chart testid="bptt-chart" label=Signal::derive(move || BpttText::of(lang.get()).chart.to_owned()) veil=veiled(checkpoint::QUESTION.key) />
+                        <LineChart data=chart testid="bptt-chart" label=Signal::derive(move || BpttText::of(lang.get()).chart.to_owned()) veil=veiled(question::QUESTION.key) />
                         <Para text=|l| BpttText::of(l).chart_note class="lx-note" />
                     </Panel>
                     <BpttTable result=result />
@@ -115,7 +118,7 @@ fn BpttControls(cfg: RwSignal<BpttConfig>) -> impl IntoView {
 #[component]
 fn BpttTable(result: Memo<Bptt>) -> impl IntoView {
     let steps_n = Memo::new(move |_| result.with(|r| r.steps.len()));
-    let veil = veiled(checkpoint::QUESTION.key);
+    let veil = veiled(question::QUESTION.key);
     view! {
         <Panel title=|l| BpttText::of(l).table>
             <p class="lx-eq">"∂h_t/∂h₀ = Π"<sub>"k≤t"</sub>" act'(z_k)·W_hh"</p>

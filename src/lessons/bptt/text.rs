@@ -5,12 +5,6 @@ use unroll_core::config::Lang;
 /// Lesson 3: why gradients vanish (BPTT).
 #[derive(Debug)]
 pub struct BpttText {
-    /// Title.
-    pub title: &'static str,
-    /// One line for the index.
-    pub summary: &'static str,
-    /// The page's introduction.
-    pub lede: &'static str,
     /// Controls panel.
     pub controls: &'static str,
     /// Legend: {0} the slider's W_hh.
@@ -70,9 +64,6 @@ pub struct BpttText {
 impl BpttText {
     /// English.
     pub const EN: BpttText = BpttText {
-        title: "Why gradients vanish",
-        summary: "Backpropagation through time multiplies tanh'(z_t)·W_hh once per step.",
-        lede: "The gradient that reaches h₀ from step t is a product of one factor per step. Watch it shrink or explode.",
         controls: "The recurrence",
         current: |a0| format!("W_hh = {a0} (sliders)"),
         grad_norm: "‖∂h_t/∂θ‖ before clipping",
@@ -103,15 +94,12 @@ impl BpttText {
             "Going back in time, the gradient of h_T is multiplied by one factor per step, tanh'(z_t)·W_hh; the chart shows the running product.",
             "The tour sets W_hh to 0.5 over 20 steps: every factor is at most 0.5, so the product of 20 of them is at most 0.5²⁰.",
             "With the linear activation tanh' no longer shrinks a factor: every factor is W_hh = 1.5, so after T steps the product is 1.5 to the power T. Compare that with 10⁻³; the curve stays hidden until you answer.",
-            "Your turn: predict in the checkpoint, then reveal the page's answer.",
+            "Your turn: make your prediction in the question below, then reveal the page's answer.",
         ],
     };
 
     /// 简体中文.
     pub const ZH: BpttText = BpttText {
-        title: "梯度为什么会消失",
-        summary: "随时间反向传播每一步都要乘以一次 tanh'(z_t)·W_hh。",
-        lede: "从第 t 步传回 h₀ 的梯度是每一步一个因子的连乘。看它如何缩小或爆炸。",
         controls: "循环",
         current: |a0| format!("W_hh = {a0}（滑块）"),
         grad_norm: "裁剪前的 ‖∂h_t/∂θ‖",
@@ -142,7 +130,7 @@ impl BpttText {
             "沿时间反向传播时，h_T 的梯度每一步乘上一个因子 tanh'(z_t)·W_hh；图中画的是累积乘积。",
             "导览把 W_hh 设为 0.5，共 20 步：每个因子至多为 0.5，所以 20 个因子的乘积至多为 0.5²⁰。",
             "换成线性激活后，tanh' 不再缩小因子：每个因子都等于 W_hh = 1.5，所以 T 步之后乘积是 1.5 的 T 次方。把它和 10⁻³ 比一比；在你作答前曲线保持隐藏。",
-            "轮到你了：在检查点中作出预测，再揭晓本页的答案。",
+            "轮到你了：在下面的问题中作出预测，再揭晓本页的答案。",
         ],
     };
 

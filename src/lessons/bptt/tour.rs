@@ -1,7 +1,7 @@
-//! Lesson 3's tour: the running product, made to vanish and to explode, and the checkpoint.
+//! Lesson 3's tour: the running product, made to vanish and to explode, and the question.
 
-use super::super::tour::{Tour, TourStep};
 use super::text::BpttText;
+use crate::kit::tour::{Tour, TourStep};
 use unroll_core::config::lessons::{BpttAct, BpttConfig};
 
 /// The tour; its cues are [`BpttText::tour`].
@@ -24,7 +24,7 @@ pub const TOUR: Tour<BpttConfig> = Tour {
             }),
             stage: None,
         },
-        TourStep::look("checkpoint"),
+        TourStep::look("question"),
     ],
     cues: |l| BpttText::of(l).tour,
 };

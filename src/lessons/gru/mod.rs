@@ -1,18 +1,19 @@
 //! Lesson 5 (`gru`): the update gate in the course's and PyTorch's conventions and the reset
 //! gate, computed by [`unroll_core::lessons::gru`].
 
-pub mod checkpoint;
+pub mod question;
 pub mod text;
 pub mod tour;
 
-use super::checkpoint::{veiled, Veiled};
-use super::fmt;
-use super::tour::TourButton;
+use self::text::GruText;
+use super::frame::{sync_url, LessonFrame, Panel, Para};
 use super::widgets::{t, FieldSlider, Num};
-use super::{sync_url, LessonFrame, Panel, Para};
-use crate::lessons::text::{CommonText, GruText};
+use crate::kit::fmt;
+use crate::kit::question::{veiled, Veiled};
+use crate::kit::text::Text;
+use crate::kit::tour::TourButton;
+use crate::lessons::common_text::CommonText;
 use crate::shell::i18n::use_lang;
-use crate::text::Text;
 use leptos::prelude::*;
 use unroll_core::config::fields;
 use unroll_core::config::lessons::{GruConfig, GruConvention, LessonId, LessonState, GRU_FIELDS};
@@ -83,7 +84,7 @@ pub fn GruPage(
                     {slider("b_hn", "b_hn")}
                 </Panel>
                 <div class="lx-main">
-                    <checkpoint::GruCheckpoints cfg=cfg />
+                    <question::GruQuestions cfg=cfg />
                     <Panel title=|l| GruText::of(l).update>
                         {move || update_panel(&result.get(), &cfg.get(), lang.get())}
                     </Panel>
@@ -146,7 +147,7 @@ fn update_panel(g: &Gru, c: &GruConfig, lang: Lang) -> AnyView {
     let (h_prev, z, n) = (c.h_prev as f32, c.z as f32, c.n as f32);
     // h_t and its mark answer lesson 5's question, and so does the example at the z asked
     // about (only that one is veiled: the others show how z moves h_t).
-    let hide = veiled(checkpoint::QUESTION.key);
+    let hide = veiled(question::QUESTION.key);
     let h_t = g.h;
     let examples = EXAMPLE_Z
         .iter()
@@ -186,7 +187,7 @@ fn update_panel(g: &Gru, c: &GruConfig, lang: Lang) -> AnyView {
 fn pytorch_panel(g: &Gru, c: &GruConfig, lang: Lang) -> AnyView {
     let (h_prev, z, n) = (c.h_prev as f32, c.z as f32, c.n as f32);
     // The course form's h_t, and PyTorch's h' at 1 − z (the same number): lesson 5's answer.
-    let hide = veiled(checkpoint::QUESTION.key);
+    let hide = veiled(question::QUESTION.key);
     let (h_text, pytorch_raw, pytorch_text) = (
         fmt::fixed(g.h, 4),
         fmt::raw(g.pytorch_h),

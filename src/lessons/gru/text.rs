@@ -5,12 +5,6 @@ use unroll_core::config::Lang;
 /// Lesson 5: the GRU update gate.
 #[derive(Debug)]
 pub struct GruText {
-    /// Title.
-    pub title: &'static str,
-    /// One line for the index.
-    pub summary: &'static str,
-    /// The page's introduction.
-    pub lede: &'static str,
     /// Controls panel.
     pub controls: &'static str,
     /// Convention choice.
@@ -50,9 +44,6 @@ pub struct GruText {
 impl GruText {
     /// English.
     pub const EN: GruText = GruText {
-        title: "GRU: one gate to keep and write",
-        summary: "h_t = (1 − z)·h_{t−1} + z·h̃: the update gate blends old and new; PyTorch's z means the opposite.",
-        lede: "The update gate z decides how much of the candidate replaces the old state. The reset gate r decides how much of the past enters the candidate.",
         controls: "The update",
         course_only: "the course's convention",
         convention_group: "Which convention is shown",
@@ -73,15 +64,12 @@ impl GruText {
             "In the course's convention h_t = (1 − z)·h_{t−1} + z·h̃: z is the candidate's share and 1 − z the old state's. The tour sets z = 0.05.",
             "Now z = 0.95. The line marks h_{t−1} and h̃; h_t lies between them, nearer the end with the larger weight. Its mark stays hidden until you answer.",
             "PyTorch writes the same gate the other way round, h' = (1 − z)·n + z·h: the panel below puts both side by side.",
-            "Your turn: predict in the checkpoint, then reveal the page's answer.",
+            "Your turn: make your prediction in the question below, then reveal the page's answer.",
         ],
     };
 
     /// 简体中文.
     pub const ZH: GruText = GruText {
-        title: "GRU：一个门同时负责保留与写入",
-        summary: "h_t = (1 − z)·h_{t−1} + z·h̃：更新门混合新旧状态；PyTorch 中的 z 含义正好相反。",
-        lede: "更新门 z 决定候选状态替换旧状态的比例；重置门 r 决定过去有多少进入候选状态。",
         controls: "更新",
         course_only: "课程的约定",
         convention_group: "显示哪种约定",
@@ -102,7 +90,7 @@ impl GruText {
             "按课程的约定，h_t = (1 − z)·h_{t−1} + z·h̃：z 是候选值所占的比例，1 − z 是旧状态所占的比例。导览把 z 设为 0.05。",
             "现在 z = 0.95。数轴标出了 h_{t−1} 和 h̃；h_t 位于两者之间，更靠近权重较大的一端。在你作答前它的标记保持隐藏。",
             "PyTorch 的实现把同一个门反过来写：h' = (1 − z)·n + z·h；下方面板把两种写法并排列出。",
-            "轮到你了：在检查点中作出预测，再揭晓本页的答案。",
+            "轮到你了：在下面的问题中作出预测，再揭晓本页的答案。",
         ],
     };
 

@@ -1,7 +1,7 @@
-//! Lesson 5's tour: z near 0 and near 1, PyTorch's convention beside the course's, and the checkpoint.
+//! Lesson 5's tour: z near 0 and near 1, PyTorch's convention beside the course's, and the question.
 
-use super::super::tour::{Tour, TourStep};
 use super::text::GruText;
+use crate::kit::tour::{Tour, TourStep};
 use unroll_core::config::lessons::{GruConfig, GruConvention};
 
 /// The tour; its cues are [`GruText::tour`].
@@ -22,7 +22,7 @@ pub const TOUR: Tour<GruConfig> = Tour {
             set: Some(|c| c.convention = GruConvention::Pytorch),
             stage: None,
         },
-        TourStep::look("checkpoint"),
+        TourStep::look("question"),
     ],
     cues: |l| GruText::of(l).tour,
 };

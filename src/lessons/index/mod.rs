@@ -2,10 +2,12 @@
 
 pub mod text;
 
-use super::{lesson_query, CopyLink, LessonNotice, NavLink};
-use crate::lessons::text::{lesson_info, IndexText};
+use super::frame::LessonNotice;
+use crate::kit::nav::{lesson_query, CopyLink, NavLink};
+use crate::lessons::common_text::CommonText;
+use crate::lessons::index::text::IndexText;
+use crate::lessons::text::lesson_info;
 use crate::shell::i18n::use_lang;
-use crate::text::DelayText;
 use leptos::prelude::*;
 use unroll_core::config::lessons::LessonId;
 use unroll_core::config::UrlNotice;
@@ -17,7 +19,7 @@ pub fn IndexPage(
     notices: Vec<UrlNotice>,
 ) -> impl IntoView {
     let lang = use_lang();
-    let nav = super::use_nav();
+    let nav = crate::kit::nav::use_nav();
     // Keep the index's URL canonical (and carrying `lang` once chosen) while its entry shows.
     let entry = crate::shell::url::Entry::shown();
     Effect::new(move |_| nav.replace(entry, &lesson_query(None, lang.url_lang())));
@@ -29,10 +31,7 @@ pub fn IndexPage(
     };
     // The labs' default links keep `quiz=0` while the page shown has it.
     let with_lang = move |base: &str| {
-        unroll_core::config::query::with_quiz(
-            with_lang(base),
-            crate::lessons::checkpoint::quiz_shown(),
-        )
+        unroll_core::config::query::with_quiz(with_lang(base), crate::kit::nav::quiz_shown())
     };
     let training_query = Signal::derive(move || {
         pages
@@ -58,7 +57,7 @@ pub fn IndexPage(
                         <span class="lx-card-text">{move || lesson_info(id, lang.get()).summary}</span>
                         <code class="lx-card-key">{format!("lesson={}", id.as_str())}</code>
                     </NavLink>
-                    <crate::lessons::checkpoint::ProgressMark page=id.as_str() />
+                    <crate::kit::question::ProgressMark page=id.as_str() />
                 </li>
             }
         })
@@ -72,22 +71,22 @@ pub fn IndexPage(
             </header>
             <LessonNotice notices=notices />
             <ol class="lx-cards">{cards}</ol>
-            <crate::lessons::checkpoint::ProgressPanel />
+            <crate::kit::question::ProgressPanel />
             <section class="panel lx-train-card">
                 <h2>{move || IndexText::of(lang.get()).train_title}</h2>
                 <p class="lx-text">{move || IndexText::of(lang.get()).train_text}</p>
                 <NavLink query=training_query class="btn btn-primary" testid="nav-training">
-                    {move || IndexText::of(lang.get()).train_link}
+                    {move || CommonText::of(lang.get()).train_link}
                 </NavLink>
-                <crate::lessons::checkpoint::ProgressMark page="names" />
+                <crate::kit::question::ProgressMark page="names" />
             </section>
             <section class="panel lx-train-card" data-testid="delay-card">
-                <h2>{move || DelayText::of(lang.get()).index_title}</h2>
-                <p class="lx-text">{move || DelayText::of(lang.get()).index_text}</p>
+                <h2>{move || IndexText::of(lang.get()).delay_title}</h2>
+                <p class="lx-text">{move || IndexText::of(lang.get()).delay_text}</p>
                 <NavLink query=delay_query class="btn btn-primary" testid="nav-delay">
-                    {move || DelayText::of(lang.get()).index_link}
+                    {move || IndexText::of(lang.get()).delay_link}
                 </NavLink>
-                <crate::lessons::checkpoint::ProgressMark page="delay" />
+                <crate::kit::question::ProgressMark page="delay" />
             </section>
         </article>
     }

@@ -1,23 +1,25 @@
 //! Lesson 4 (`lstm`): the conveyor belt, computed by [`unroll_core::lessons::lstm`].
 
-pub mod checkpoint;
+pub mod question;
 pub mod text;
 pub mod tour;
 
-use super::checkpoint::{veiled, Veiled};
-use super::fmt;
-use super::handout::{HandoutNote, Note};
-use super::stages::Stages;
-use super::tour::TourButton;
+use self::text::LstmText;
+use super::frame::{sync_url, LessonFrame, Panel, Para};
 use super::widgets::{
     label, t, whole, ChartData, FieldSlider, LineChart, ListSliders, Num, SeedInput, Series,
     Slider, StepControls,
 };
-use super::{sync_url, LessonFrame, Panel, Para};
-use crate::lessons::text::{BpttText, CommonText, LstmText};
+use crate::kit::fmt;
+use crate::kit::handout::{HandoutNote, Note};
+use crate::kit::question::{veiled, Veiled};
+use crate::kit::stages::Stages;
+use crate::kit::text::Text;
+use crate::kit::tour::TourButton;
+use crate::lessons::bptt::text::BpttText;
+use crate::lessons::common_text::CommonText;
 use crate::lessons::torch_lines::TorchLines;
 use crate::shell::i18n::use_lang;
-use crate::text::Text;
 use leptos::prelude::*;
 use unroll_core::config::fields;
 use unroll_core::config::lessons::{LessonId, LessonState, LstmConfig, LstmMode, LSTM_FIELDS};
@@ -92,7 +94,7 @@ pub fn LstmPage(
             <div class="lx-layout">
                 <LstmControls model=model />
                 <div class="lx-main">
-                    <checkpoint::LstmCheckpoints cfg=cfg />
+                    <question::LstmQuestions cfg=cfg />
                     <LstmBelt model=model />
                     <LstmTable model=model />
                     <Show when=move || mode.get() == LstmMode::Weights>
@@ -270,7 +272,7 @@ fn LstmGateSteps(model: LstmModel) -> impl IntoView {
 #[component]
 fn LstmBelt(model: LstmModel) -> impl IntoView {
     let lang = use_lang();
-    let veil = veiled(checkpoint::QUESTION.key);
+    let veil = veiled(question::QUESTION.key);
     let LstmModel {
         cfg,
         result,
@@ -321,7 +323,7 @@ fn LstmBelt(model: LstmModel) -> impl IntoView {
 #[component]
 fn LstmTable(model: LstmModel) -> impl IntoView {
     let lang = use_lang();
-    let veil = veiled(checkpoint::QUESTION.key);
+    let veil = veiled(question::QUESTION.key);
     let LstmModel {
         result,
         n_steps,
@@ -398,7 +400,7 @@ fn LstmTable(model: LstmModel) -> impl IntoView {
 #[component]
 fn LstmTableNotes(model: LstmModel) -> impl IntoView {
     let lang = use_lang();
-    let veil = veiled(checkpoint::QUESTION.key);
+    let veil = veiled(question::QUESTION.key);
     let LstmModel { result, mode, .. } = model;
     let run_chart = run_chart(model);
     view! {

@@ -5,12 +5,6 @@ use unroll_core::config::Lang;
 /// Lesson 4: the LSTM conveyor belt.
 #[derive(Debug)]
 pub struct LstmText {
-    /// Title.
-    pub title: &'static str,
-    /// One line for the index.
-    pub summary: &'static str,
-    /// The page's introduction.
-    pub lede: &'static str,
     /// Controls panel.
     pub controls: &'static str,
     /// The mode radios' group name.
@@ -73,9 +67,6 @@ pub struct LstmText {
 impl LstmText {
     /// English.
     pub const EN: LstmText = LstmText {
-        title: "The LSTM conveyor belt",
-        summary: "C_t = f_t·C_{t−1} + i_t·g_t: the cell state is carried forward with only a gate in the way.",
-        lede: "Set each gate by hand, or let weights compute them, and follow the cell state along the belt.",
         controls: "Gates",
         mode_group: "How the gates are set",
         mode_gates: "set every gate by hand",
@@ -122,9 +113,6 @@ impl LstmText {
 
     /// 简体中文.
     pub const ZH: LstmText = LstmText {
-        title: "LSTM 的传送带",
-        summary: "C_t = f_t·C_{t−1} + i_t·g_t：细胞状态向前传递，途中只经过一个门。",
-        lede: "手动设置每个门，或让权重计算它们，沿着传送带追踪细胞状态。",
         controls: "门",
         mode_group: "门的取值方式",
         mode_gates: "手动设置每个门",

@@ -1,8 +1,8 @@
 //! Lesson 4's tour: one step of the belt, stage by stage, then the forget gate moved towards 1,
-//! and the checkpoint.
+//! and the question.
 
-use super::super::tour::{Tour, TourStep};
 use super::text::LstmText;
+use crate::kit::tour::{Tour, TourStep};
 use unroll_core::config::lessons::{LstmConfig, LstmMode};
 
 /// The gates set by hand, with at least two steps (a second one as the add button makes it),
@@ -46,7 +46,7 @@ pub const TOUR: Tour<LstmConfig> = Tour {
             }),
             stage: None,
         },
-        TourStep::look("checkpoint"),
+        TourStep::look("question"),
     ],
     cues: |l| LstmText::of(l).tour,
 };

@@ -14,16 +14,17 @@
 //! `parallel-finding-cpu` / `parallel-finding-gpu` (`data-value` = the two growth ratios,
 //! recurrent then all-pairs, comma-joined), `parallel-depth-chart`.
 
-pub mod checkpoint;
+pub mod question;
 pub mod text;
 pub mod tour;
 
-use super::checkpoint::{veiled, Veiled};
-use super::fmt;
-use super::tour::TourButton;
+use self::text::ParallelText;
+use super::frame::{sync_url, LessonFrame, Panel, Para};
 use super::widgets::{t, whole, ChartData, FieldSlider, LineChart, Series};
-use super::{sync_url, LessonFrame, Panel, Para};
-use crate::lessons::text::{CommonText, ParallelText};
+use crate::kit::fmt;
+use crate::kit::question::{veiled, Veiled};
+use crate::kit::tour::TourButton;
+use crate::lessons::common_text::CommonText;
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -287,11 +288,11 @@ pub fn ParallelPage(
             <div class="lx-layout">
                 <ParallelControls m=m />
                 <div class="lx-main">
-                    <checkpoint::ParallelCheckpoints cfg=cfg />
+                    <question::ParallelQuestions cfg=cfg />
                     <ParallelResults m=m />
                     <Panel title=|l| CommonText::of(l).about>
                         // It states how each serial depth grows: lesson 8's answer.
-                        <Veiled on=veiled(checkpoint::QUESTION.key) block=true>
+                        <Veiled on=veiled(question::QUESTION.key) block=true>
                             <Para text=|l| ParallelText::of(l).about_1 />
                             <Para text=|l| ParallelText::of(l).about_2 />
                             <Para text=|l| ParallelText::of(l).about_3 />
@@ -361,7 +362,7 @@ fn ParallelControls(m: Measuring) -> impl IntoView {
 fn ParallelResults(m: Measuring) -> impl IntoView {
     let lang = use_lang();
     // The serial depths per length answer lesson 8's question.
-    let hide = veiled(checkpoint::QUESTION.key);
+    let hide = veiled(question::QUESTION.key);
     let Measuring {
         cfg,
         results,

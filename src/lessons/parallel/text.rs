@@ -5,12 +5,6 @@ use unroll_core::config::Lang;
 /// Lesson 8: why Transformers replaced RNNs.
 #[derive(Debug)]
 pub struct ParallelText {
-    /// Title.
-    pub title: &'static str,
-    /// One line for the index.
-    pub summary: &'static str,
-    /// The page's introduction.
-    pub lede: &'static str,
     /// Controls panel.
     pub controls: &'static str,
     /// The cell radios' group name.
@@ -84,9 +78,6 @@ pub struct ParallelText {
 impl ParallelText {
     /// English.
     pub const EN: ParallelText = ParallelText {
-        title: "Why Transformers replaced RNNs",
-        summary: "How serial depth grows with the length, for an RNN and for attention: measured live in this tab.",
-        lede: "An RNN must finish step t before step t + 1. Attention compares all positions in one operation. Time both here.",
         controls: "What to time",
         cell: "Cell",
         hidden_size: "Hidden size",
@@ -123,15 +114,12 @@ impl ParallelText {
             "Serial depth counts the steps that must wait for one another. For each workload, ask which of its steps needs another step's result before it can start.",
             "“Measure again” times the recurrent cell and the all-pairs scores for L = 8, 16, … up to max_len, here in this tab.",
             "The chart draws the measured medians against L, both axes logarithmic.",
-            "Your turn: predict in the checkpoint, then reveal the page's answer.",
+            "Your turn: make your prediction in the question below, then reveal the page's answer.",
         ],
     };
 
     /// 简体中文.
     pub const ZH: ParallelText = ParallelText {
-        title: "为什么 Transformer 取代了 RNN",
-        summary: "RNN 与注意力的串行深度如何随长度增长：在这个标签页中实时测量。",
-        lede: "RNN 必须先算完第 t 步才能算第 t + 1 步；注意力机制在一次运算里比较所有位置。在这里为两者计时。",
         controls: "计时对象",
         cell: "单元",
         hidden_size: "隐藏层大小",
@@ -168,7 +156,7 @@ impl ParallelText {
             "串行深度数的是必须相互等待的步骤。对每种计算都问一问：它的哪一步必须先拿到另一步的结果才能开始？",
             "“重新测量”会在本标签页中对 L = 8, 16, … 直到 max_len，分别为循环单元和全部两两打分计时。",
             "图表画出测得的中位数随 L 的变化，两个坐标轴都是对数刻度。",
-            "轮到你了：在检查点中作出预测，再揭晓本页的答案。",
+            "轮到你了：在下面的问题中作出预测，再揭晓本页的答案。",
         ],
     };
 

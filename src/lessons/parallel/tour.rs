@@ -1,7 +1,7 @@
-//! Lesson 8's tour: the sequential cell, the measurement, the chart, and the checkpoint.
+//! Lesson 8's tour: the sequential cell, the measurement, the chart, and the question.
 
-use super::super::tour::{Tour, TourStep};
 use super::text::ParallelText;
+use crate::kit::tour::{Tour, TourStep};
 use unroll_core::config::lessons::ParallelConfig;
 
 /// The tour; its cues are [`ParallelText::tour`].
@@ -10,7 +10,7 @@ pub const TOUR: Tour<ParallelConfig> = Tour {
         TourStep::look("parallel-cell"),
         TourStep::look("parallel-run"),
         TourStep::look("parallel-chart"),
-        TourStep::look("checkpoint"),
+        TourStep::look("question"),
     ],
     cues: |l| ParallelText::of(l).tour,
 };

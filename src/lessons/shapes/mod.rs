@@ -1,19 +1,20 @@
 //! Lesson 2 (`shapes`): shapes and parameter counts from [`unroll_core::lessons::shapes`] (the math
 //! module's shape API); nothing of the chosen sizes is allocated.
 
-pub mod checkpoint;
+pub mod question;
 pub mod text;
 pub mod tour;
 
-use super::checkpoint::{veiled, Veiled};
-use super::fmt;
-use super::handout::{HandoutNote, Note};
-use super::tour::TourButton;
+use self::text::ShapesText;
+use super::frame::{sync_url, LessonFrame, Panel, Para};
 use super::widgets::{t, whole, FieldSlider, Slider};
-use super::{sync_url, LessonFrame, Panel, Para};
-use crate::lessons::text::{CommonText, ShapesText};
+use crate::kit::fmt;
+use crate::kit::handout::{HandoutNote, Note};
+use crate::kit::question::{veiled, Veiled};
+use crate::kit::text::Text;
+use crate::kit::tour::TourButton;
+use crate::lessons::common_text::CommonText;
 use crate::shell::i18n::use_lang;
-use crate::text::Text;
 use leptos::prelude::*;
 use unroll_core::config::fields;
 use unroll_core::config::lessons::{LessonId, LessonState, ShapesConfig, SHAPES_FIELDS};
@@ -84,13 +85,13 @@ pub fn ShapesPage(
             <div class="lx-layout">
                 <ShapesControls cfg=cfg />
                 <div class="lx-main">
-                    <checkpoint::ShapesCheckpoints cfg=cfg />
+                    <question::ShapesQuestions cfg=cfg />
                     <ShapesCall cfg=cfg result=result />
                     <Panel title=|l| ShapesText::of(l).grid>
                         <div class="lx-scroll" data-scroller tabindex="0">{move || grid_svg(&cfg.get(), lang.get())}</div>
                         <crate::widgets::export::FigureExport name=Signal::derive(move || cfg.with(|c| format!("unroll-shapes-{:?}-h{}", c.cell, c.hidden_size).to_lowercase())) />
                         // "Only rows cost parameters": lesson 2's answer.
-                        <Veiled on=veiled(checkpoint::QUESTION.key) block=true>
+                        <Veiled on=veiled(question::QUESTION.key) block=true>
                             <Para text=|l| ShapesText::of(l).grid_note class="lx-note" />
                         </Veiled>
                     </Panel>
@@ -100,7 +101,7 @@ pub fn ShapesPage(
                         <HandoutNote note=Note::PerLayer />
                     </Panel>
                     <Panel title=|l| CommonText::of(l).about>
-                        <Veiled on=veiled(checkpoint::QUESTION.key) block=true>
+                        <Veiled on=veiled(question::QUESTION.key) block=true>
                             <Para text=|l| ShapesText::of(l).about_1 />
                         </Veiled>
                         <Para text=|l| ShapesText::of(l).about_2 />
@@ -245,7 +246,7 @@ fn params_view(
     l: Lang,
 ) -> Option<impl IntoView> {
     // The count at the other seq_len answers this lesson's question.
-    let hide = veiled(checkpoint::QUESTION.key);
+    let hide = veiled(question::QUESTION.key);
     // The same module at other seq_len and num_layers, to show what changes the count.
     let count_with = move |f: &dyn Fn(&mut ShapesConfig)| {
         let mut c = cfg.get();

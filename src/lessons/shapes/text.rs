@@ -5,12 +5,6 @@ use unroll_core::config::Lang;
 /// Lesson 2: shapes and parameter counts.
 #[derive(Debug)]
 pub struct ShapesText {
-    /// Title.
-    pub title: &'static str,
-    /// One line for the index.
-    pub summary: &'static str,
-    /// The page's introduction.
-    pub lede: &'static str,
     /// Controls panel.
     pub controls: &'static str,
     /// Size label.
@@ -80,9 +74,6 @@ pub struct ShapesText {
 impl ShapesText {
     /// English.
     pub const EN: ShapesText = ShapesText {
-        title: "Unrolling is not stacking: shapes",
-        summary: "Layers × directions × time: which sizes change the parameter count, and why PyTorch counts two biases.",
-        lede: "Choose a recurrent layer as in PyTorch and see the shapes it takes and returns, and every parameter it owns.",
         controls: "The layer",
         input_size: "Input features",
         hidden_size: "Hidden features",
@@ -119,15 +110,12 @@ impl ShapesText {
             "The tour sets num_layers to 2: a second layer reads the first layer's outputs, and h_n gains a row for it.",
             "The grid draws it: one cell per step and layer, each layer running over every step.",
             "The parameter count adds the second layer's weights: their input is the first layer's H outputs, not the I input features.",
-            "Your turn: predict in the checkpoint, then reveal the page's answer.",
+            "Your turn: make your prediction in the question below, then reveal the page's answer.",
         ],
     };
 
     /// 简体中文.
     pub const ZH: ShapesText = ShapesText {
-        title: "展开不是堆叠：张量形状",
-        summary: "层数 × 方向 × 时间：哪些尺寸会改变参数量，以及 PyTorch 为什么有两个偏置。",
-        lede: "像在 PyTorch 中一样选择一个循环层，查看它的输入输出形状，以及它拥有的每一个参数。",
         controls: "循环层",
         input_size: "输入特征数",
         hidden_size: "隐藏特征数",
@@ -164,7 +152,7 @@ impl ShapesText {
             "导览把 num_layers 设为 2：第二层读取第一层的输出，h_n 也为它多出一行。",
             "网格画出了这一点：每一步、每一层各一个格子，每一层都遍历所有步。",
             "参数总数加上了第二层的权重：它们的输入是第一层的 H 个输出，而不是 I 个输入特征。",
-            "轮到你了：在检查点中作出预测，再揭晓本页的答案。",
+            "轮到你了：在下面的问题中作出预测，再揭晓本页的答案。",
         ],
     };
 

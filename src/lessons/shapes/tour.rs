@@ -1,7 +1,7 @@
-//! Lesson 2's tour: the call, a second layer in the grid and the count, and the checkpoint.
+//! Lesson 2's tour: the call, a second layer in the grid and the count, and the question.
 
-use super::super::tour::{Tour, TourStep};
 use super::text::ShapesText;
+use crate::kit::tour::{Tour, TourStep};
 use unroll_core::config::lessons::ShapesConfig;
 
 /// The tour; its cues are [`ShapesText::tour`].
@@ -15,7 +15,7 @@ pub const TOUR: Tour<ShapesConfig> = Tour {
         },
         TourStep::look("shapes-grid"),
         TourStep::look("shapes-param-count"),
-        TourStep::look("checkpoint"),
+        TourStep::look("question"),
     ],
     cues: |l| ShapesText::of(l).tour,
 };

@@ -1,16 +1,17 @@
 //! Lesson 7 (`softmax`): logits → log-softmax → softmax → NLL, computed by
 //! [`unroll_core::lessons::softmax`] (the trainer's `log_softmax`).
 
-pub mod checkpoint;
+pub mod question;
 pub mod text;
 pub mod tour;
 
-use super::checkpoint::{veil_hidden, veiled, Veiled};
-use super::fmt;
-use super::tour::TourButton;
+use self::text::SoftmaxText;
+use super::frame::{sync_url, LessonFrame, Panel, Para};
 use super::widgets::{t, ListSliders, Num};
-use super::{sync_url, LessonFrame, Panel, Para};
-use crate::lessons::text::{CommonText, SoftmaxText};
+use crate::kit::fmt;
+use crate::kit::question::{veil_hidden, veiled, Veiled};
+use crate::kit::tour::TourButton;
+use crate::lessons::common_text::CommonText;
 use crate::lessons::torch_lines::TorchLines;
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;
@@ -38,7 +39,7 @@ pub fn SoftmaxPage(
             <div class="lx-layout">
                 <SoftmaxControls cfg=cfg />
                 <div class="lx-main">
-                    <checkpoint::SoftmaxCheckpoints cfg=cfg />
+                    <question::SoftmaxQuestions cfg=cfg />
                     <SoftmaxPipeline cfg=cfg result=result />
                     <Panel title=|l| SoftmaxText::of(l).loss>{move || loss_panel(&result.get(), lang.get())}</Panel>
                     <Panel title=|l| SoftmaxText::of(l).stability>{move || stability_panel(&result.get(), lang.get())}</Panel>
@@ -108,7 +109,7 @@ fn SoftmaxControls(cfg: RwSignal<SoftmaxConfig>) -> impl IntoView {
 fn SoftmaxPipeline(cfg: RwSignal<SoftmaxConfig>, result: Memo<Softmax>) -> impl IntoView {
     let lang = use_lang();
     // Every class's log-probability and probability answer lesson 7's question.
-    let hide = veiled(checkpoint::QUESTION.key);
+    let hide = veiled(question::QUESTION.key);
     let classes = Memo::new(move |_| cfg.with(|c| c.logits.len()));
     view! {
         <Panel title=|l| SoftmaxText::of(l).pipeline>
@@ -190,7 +191,7 @@ fn loss_panel(r: &Softmax, lang: Lang) -> AnyView {
         <p class="lx-text">
             {SoftmaxText::of(lang).wrong}
             " "
-            <Veiled on=veiled(checkpoint::QUESTION.key)><span class="lx-num lx-bad" data-testid="softmax-nll-of-probs" data-value=nll.0>{nll.1}</span></Veiled>
+            <Veiled on=veiled(question::QUESTION.key)><span class="lx-num lx-bad" data-testid="softmax-nll-of-probs" data-value=nll.0>{nll.1}</span></Veiled>
         </p>
     }
     .into_any()
@@ -198,7 +199,7 @@ fn loss_panel(r: &Softmax, lang: Lang) -> AnyView {
 
 fn stability_panel(r: &Softmax, lang: Lang) -> AnyView {
     // Both columns are the probabilities again: lesson 7's answer.
-    let hide = veiled(checkpoint::QUESTION.key);
+    let hide = veiled(question::QUESTION.key);
     let rows = r
         .naive_shifted
         .iter()

@@ -9,12 +9,6 @@ pub struct SoftmaxText {
     pub add_logit: &'static str,
     /// List editor: remove the last logit.
     pub remove_logit: &'static str,
-    /// Title.
-    pub title: &'static str,
-    /// One line for the index.
-    pub summary: &'static str,
-    /// The page's introduction.
-    pub lede: &'static str,
     /// Controls panel.
     pub controls: &'static str,
     /// Heading.
@@ -52,9 +46,6 @@ impl SoftmaxText {
     pub const EN: SoftmaxText = SoftmaxText {
         add_logit: "+ logit",
         remove_logit: "− logit",
-        title: "logits → softmax → log → NLL",
-        summary: "What CrossEntropyLoss computes from raw scores, and why it takes logits.",
-        lede: "Raw scores become probabilities, log-probabilities and a loss for the target class.",
         controls: "Logits",
         target: "Target class",
         class_n: |a0| format!("class {a0}"),
@@ -73,7 +64,7 @@ impl SoftmaxText {
             "Stable log-softmax first subtracts the largest logit, so no exp can overflow.",
             "The tour raises the first logit to 8. Softmax gives class k the share e^{z_k} / Σ e^{z_j}: compare the logits to see which share grows. The probabilities stay blurred until you answer.",
             "The loss is the negative log-probability of the target class, read straight from log-softmax.",
-            "Your turn: predict in the checkpoint, then reveal the page's answer.",
+            "Your turn: make your prediction in the question below, then reveal the page's answer.",
         ],
     };
 
@@ -81,9 +72,6 @@ impl SoftmaxText {
     pub const ZH: SoftmaxText = SoftmaxText {
         add_logit: "+ 一个 logit",
         remove_logit: "− 一个 logit",
-        title: "logits → softmax → log → NLL",
-        summary: "CrossEntropyLoss 如何从原始分数计算损失，以及为什么它接收 logits。",
-        lede: "原始分数变成概率、对数概率，以及目标类别的损失。",
         controls: "Logits",
         target: "目标类别",
         class_n: |a0| format!("类别 {a0}"),
@@ -102,7 +90,7 @@ impl SoftmaxText {
             "稳定的 log-softmax 先减去最大的原始分数，所以取指数时不会溢出。",
             "导览把第一个原始分数调到 8。softmax 给类别 k 的份额是 e^{z_k} / Σ e^{z_j}：比较各个原始分数，看看谁的份额变大。在你作答前概率保持模糊。",
             "损失是目标类别对数概率的相反数，直接取自 log-softmax。",
-            "轮到你了：在检查点中作出预测，再揭晓本页的答案。",
+            "轮到你了：在下面的问题中作出预测，再揭晓本页的答案。",
         ],
     };
 

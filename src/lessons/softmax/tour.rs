@@ -1,7 +1,7 @@
-//! Lesson 7's tour: the stable shift, one logit raised, the loss, and the checkpoint.
+//! Lesson 7's tour: the stable shift, one logit raised, the loss, and the question.
 
-use super::super::tour::{Tour, TourStep};
 use super::text::SoftmaxText;
+use crate::kit::tour::{Tour, TourStep};
 use unroll_core::config::lessons::SoftmaxConfig;
 
 /// The tour; its cues are [`SoftmaxText::tour`].
@@ -18,7 +18,7 @@ pub const TOUR: Tour<SoftmaxConfig> = Tour {
             stage: None,
         },
         TourStep::look("softmax-nll"),
-        TourStep::look("checkpoint"),
+        TourStep::look("question"),
     ],
     cues: |l| SoftmaxText::of(l).tour,
 };

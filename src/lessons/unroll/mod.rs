@@ -1,22 +1,23 @@
 //! Lesson 1 (`unroll`): recurrence and time unrolling, computed by [`unroll_core::lessons::unroll`].
 
-pub mod checkpoint;
+pub mod question;
 pub mod text;
 pub mod tour;
 
-use super::checkpoint::{veiled, Veiled};
-use super::fmt;
-use super::handout::{HandoutNote, Note};
-use super::stages::Stages;
+use self::text::UnrollText;
+use super::frame::{sync_url, LessonFrame, Panel, Para};
 use super::torch_lines::TorchLines;
-use super::tour::TourButton;
 use super::widgets::{
     diverging, label, t, whole, FieldSlider, Heatmap, ListSliders, Num, SeedInput, StepControls,
 };
-use super::{sync_url, LessonFrame, Panel, Para};
-use crate::lessons::text::{CommonText, UnrollText};
+use crate::kit::fmt;
+use crate::kit::handout::{HandoutNote, Note};
+use crate::kit::question::{veiled, Veiled};
+use crate::kit::stages::Stages;
+use crate::kit::text::Text;
+use crate::kit::tour::TourButton;
+use crate::lessons::common_text::CommonText;
 use crate::shell::i18n::use_lang;
-use crate::text::Text;
 use leptos::prelude::*;
 use unroll_core::config::fields;
 use unroll_core::config::lessons::{LessonId, LessonState, UnrollConfig, UNROLL_FIELDS};
@@ -79,7 +80,7 @@ pub fn UnrollPage(
             <div class="lx-layout">
                 <UnrollControls m=m />
                 <div class="lx-main">
-                    <checkpoint::UnrollCheckpoints cfg=cfg />
+                    <question::UnrollQuestions cfg=cfg />
                     <UnrollChain m=m />
                     <UnrollTable m=m />
                     <Show when=move || vector.get()>
@@ -138,7 +139,7 @@ fn UnrollControls(m: UnrollModel) -> impl IntoView {
 #[component]
 fn UnrollChain(m: UnrollModel) -> impl IntoView {
     let lang = use_lang();
-    let veil = veiled(checkpoint::QUESTION.key);
+    let veil = veiled(question::QUESTION.key);
     let UnrollModel {
         cfg,
         result,
@@ -180,7 +181,7 @@ fn UnrollChain(m: UnrollModel) -> impl IntoView {
 #[component]
 fn UnrollTable(m: UnrollModel) -> impl IntoView {
     let lang = use_lang();
-    let veil = veiled(checkpoint::QUESTION.key);
+    let veil = veiled(question::QUESTION.key);
     let UnrollModel {
         result,
         steps,
@@ -260,7 +261,7 @@ fn UnrollTable(m: UnrollModel) -> impl IntoView {
 #[component]
 fn UnrollWeights(m: UnrollModel) -> impl IntoView {
     let lang = use_lang();
-    let veil = veiled(checkpoint::QUESTION.key);
+    let veil = veiled(question::QUESTION.key);
     let UnrollModel {
         cfg, result, steps, ..
     } = m;

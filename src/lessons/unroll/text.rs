@@ -7,12 +7,6 @@ use unroll_core::config::Lang;
 pub struct UnrollText {
     /// The introduction in vector mode (hidden_size ≥ 2).
     pub lede_vector: &'static str,
-    /// Title.
-    pub title: &'static str,
-    /// One line for the index.
-    pub summary: &'static str,
-    /// The page's introduction.
-    pub lede: &'static str,
     /// Controls panel.
     pub controls: &'static str,
     /// Slider.
@@ -68,9 +62,6 @@ impl UnrollText {
     /// English.
     pub const EN: UnrollText = UnrollText {
         lede_vector: "An RNN with several hidden units reads a short sequence: W_hh is a matrix, h_t a vector. Step through time and watch where every term of z_t comes from: the input, the previous state, or the bias.",
-        title: "Recurrence and time unrolling",
-        summary: "One cell, one set of weights, applied at every step: h_t = tanh(W_xh·x_t + W_hh·h_{t−1} + b).",
-        lede: "A one-dimensional RNN reads a short sequence. Step through time and watch where every term of z_t comes from: the input, the previous state, or the bias.",
         controls: "Weights and inputs",
         w_xh: "W_xh (input weight)",
         w_hh: "W_hh (recurrent weight)",
@@ -106,9 +97,6 @@ impl UnrollText {
     /// 简体中文.
     pub const ZH: UnrollText = UnrollText {
         lede_vector: "一个有多个隐藏单元的 RNN 读入一个短序列：W_hh 是矩阵，h_t 是向量。逐步推进时间，看 z_t 的每一项从哪里来：输入、上一步的状态，还是偏置。",
-        title: "循环与按时间展开",
-        summary: "一个单元、一组权重，在每一步重复使用：h_t = tanh(W_xh·x_t + W_hh·h_{t−1} + b)。",
-        lede: "一个一维 RNN 读入一个短序列。逐步推进时间，看 z_t 的每一项从哪里来：输入、上一步的状态，还是偏置。",
         controls: "权重与输入",
         w_xh: "W_xh（输入权重）",
         w_hh: "W_hh（循环权重）",

@@ -1,8 +1,8 @@
 //! Lesson 1's tour: step 2 of the chain, stage by stage, then W_hh set to 0, and the
-//! checkpoint.
+//! question.
 
-use super::super::tour::{Tour, TourStep};
 use super::text::UnrollText;
+use crate::kit::tour::{Tour, TourStep};
 use unroll_core::config::lessons::UnrollConfig;
 
 /// One unit (the sliders' mode), at least two inputs, the scrubber at step 2.
@@ -34,7 +34,7 @@ pub const TOUR: Tour<UnrollConfig> = Tour {
             set: Some(|c| c.w_hh = 0.0),
             stage: None,
         },
-        TourStep::look("checkpoint"),
+        TourStep::look("question"),
     ],
     cues: |l| UnrollText::of(l).tour,
 };

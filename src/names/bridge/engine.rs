@@ -11,7 +11,6 @@ use super::{
     summary_of, DataSource, DatasetSummary, NamesEvent, NamesEvents, SplitSizes, SweepCheckpoint,
     TrainConfig,
 };
-use crate::names::text::DataInUse;
 use crate::shell::engine_client::EngineClient;
 use crate::shell::engine_client::{DataRef, EngineData};
 use unroll_core::data::names::LoadError;
@@ -240,4 +239,20 @@ pub async fn run_session(
             }
         })
         .await
+}
+
+/// The data in use, as the training page's lede and data panel describe it.
+#[derive(Clone, Copy, Debug)]
+pub enum DataInUse<'a> {
+    /// Not loaded yet.
+    Loading,
+    /// The built-in names data set, with its number of languages.
+    Builtin(usize),
+    /// The user's own data: the uploaded file names and the class names.
+    Upload {
+        /// The files, as named by the user.
+        files: &'a [String],
+        /// The classes, in class-index order.
+        classes: &'a [String],
+    },
 }

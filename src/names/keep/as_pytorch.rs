@@ -6,9 +6,9 @@
 //! Test hooks: `as-pytorch` and its parts ([`ScriptPanel`]).
 
 use super::KeepState;
+use crate::kit::keep_text::KeepText;
 use crate::names::data_loader::LoadState;
 use crate::shell::i18n::use_locale;
-use crate::text::KeepText;
 use crate::widgets::script::ScriptPanel;
 use leptos::prelude::*;
 use unroll_core::as_pytorch::{self, DataSource as ScriptData};

@@ -17,19 +17,16 @@
 //! large: the loss turns non-finite).
 
 pub mod as_pytorch;
-pub mod browser;
 pub mod own_data;
-pub mod persist;
 pub mod saved;
-pub mod text;
 pub mod weights_io;
 
 use super::data_loader::LoadState;
 use super::session::TrainingSession;
+use crate::kit::keep_text::KeepText;
 use crate::names::bridge::{LoadedData, TrainConfig, Weights};
-use crate::names::text::gpu_detail;
+use crate::shell::backend_text::{gpu_detail, BackendText};
 use crate::shell::i18n::use_locale;
-use crate::text::KeepText;
 use leptos::prelude::*;
 use std::rc::Rc;
 use unroll_core::gpu::GpuError;
@@ -164,7 +161,7 @@ pub struct KeepState {
     pub persist_problem: RwSignal<Option<unroll_core::keep::StorageProblem>>,
     /// A saved model that was not restored because the page's link asks for another
     /// configuration; offered with a "Restore it" button.
-    pub offered: RwSignal<Option<Rc<persist::Stored>>, LocalStorage>,
+    pub offered: RwSignal<Option<Rc<crate::kit::persist::Stored>>, LocalStorage>,
     /// Weights imported without training metadata (see [`ImportedWeights`]).
     pub imported: ImportedWeights,
     /// The last action that changed the data or the weights: its number and part. Each part
@@ -306,14 +303,14 @@ pub fn KeepPanel(
         imported: ImportedWeights::use_marker(),
         last_action: RwSignal::new((0, Part::Data)),
     };
-    browser::install_debug_hook("loseDevice", move || match session.control() {
+    crate::shell::browser::install_debug_hook("loseDevice", move || match session.control() {
         Some(c) => {
             c.simulate_device_loss();
             true
         }
         None => false,
     });
-    browser::install_debug_hook("diverge", move || match session.control() {
+    crate::shell::browser::install_debug_hook("diverge", move || match session.control() {
         Some(c) => {
             c.simulate_divergence();
             true
@@ -359,7 +356,7 @@ pub fn DeviceLostNotice(
                     <div class="notice-body">
                         <strong>{move || KeepText::of(loc.lang()).device_lost}</strong>
                         " "
-                        <span class="keep-detail" title=detail>{move || (loc.t().gpu_error)(&e)}</span>
+                        <span class="keep-detail" title=detail>{move || (BackendText::of(loc.lang()).gpu_error)(&e)}</span>
                     </div>
                 </div>
             }

@@ -4,13 +4,14 @@
 //! millions of names never blocks the page; on an error the message names file and line and
 //! the data in use stays as it was.
 
-use super::browser::{self, Unreadable};
 use super::{KeepState, Part};
+use crate::kit::keep_text::KeepText;
 use crate::names::bridge;
 use crate::names::data_loader::LoadState;
+use crate::names::text::TrainingText;
+use crate::shell::browser::{self, Unreadable};
 use crate::shell::engine_client::{EngineClient, EngineData, UploadOutcome};
 use crate::shell::i18n::use_locale;
-use crate::text::{KeepText, TrainingText};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::rc::Rc;

@@ -2,17 +2,17 @@
 //! "Load weights"), restored on page load once the data set is ready, and "Forget saved model".
 //! Storage failures become a notice (`persist-notice`); the page works on without them.
 
-use super::persist::{self, Stored};
 use super::{KeepState, Part};
 use crate::charts::loss_curve::LossSeries;
 use crate::charts::val_curve::EpochPoint;
+use crate::kit::keep_text::KeepText;
+use crate::kit::keep_text::SavedModel;
+use crate::kit::persist::{self, Stored};
 use crate::names::bridge::{self as bridge, Weights};
 use crate::names::data_loader::LoadState;
-use crate::names::keep::text::SavedModel;
 use crate::names::session::RunStatus;
 use crate::shell::engine_client::{EngineClient, UploadOutcome};
 use crate::shell::i18n::use_locale;
-use crate::text::KeepText;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::cell::Cell;

@@ -3,13 +3,13 @@
 //! loaded data's, or the built-in data's, which is then switched to). Loaded weights become
 //! the page's current model: the predict box and the inspector read the same signal.
 
-use super::browser::{self, Unreadable};
 use super::saved;
 use super::{KeepState, Part};
+use crate::kit::keep_text::KeepText;
 use crate::names::bridge::{self as bridge, TrainConfig, Weights};
 use crate::names::data_loader::LoadState;
+use crate::shell::browser::{self, Unreadable};
 use crate::shell::i18n::use_locale;
-use crate::text::KeepText;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::rc::Rc;

@@ -5,8 +5,8 @@
 //! `cfg-max_norm`, `cfg-head`.
 
 use crate::names::bridge::TrainConfig;
+use crate::names::lab::text::LabText;
 use crate::shell::i18n::use_locale;
-use crate::text::LabText;
 use crate::widgets::number_field::{FieldLabel, NumberField};
 use leptos::prelude::*;
 use unroll_core::config::fields;

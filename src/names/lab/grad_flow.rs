@@ -13,9 +13,9 @@
 
 use crate::charts::grad_flow::draw;
 pub use crate::charts::grad_flow::GradCurve;
+use crate::charts::grad_flow_text::GradFlowText;
 use crate::names::bridge::NamesEvent;
 use crate::shell::i18n::use_locale;
-use crate::text::GradFlowText;
 use leptos::prelude::*;
 use unroll_core::math::params::CellKind;
 

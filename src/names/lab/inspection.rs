@@ -8,8 +8,9 @@
 //! the panel recomputes it synchronously when the name, the weights or the pin change.
 
 use crate::charts::step_heatmap::{Scale, StepMap};
+use unroll_core::config::Lang;
 use unroll_core::data::normalize::symbol;
-use unroll_core::math::cell::GateActivation;
+use unroll_core::math::cell::{GateActivation, LangText};
 use unroll_core::math::model::{GatePin, SeqTrace};
 use unroll_core::math::params::CellKind;
 use unroll_core::math::recurrent::DirectionTrace;
@@ -249,6 +250,22 @@ pub fn inspect(
         step_missing,
         weights_step: weights.step,
     })
+}
+
+/// A cell description's text in the page's language.
+pub(super) fn lang_text(text: LangText, lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => text.en,
+        Lang::Zh => text.zh,
+    }
+}
+
+/// The label of gate `g` of `cell` (`f: forget gate`); `?` past the cell's gates.
+pub(super) fn gate_label(cell: CellKind, g: usize, lang: Lang) -> &'static str {
+    cell.spec()
+        .gates
+        .get(g)
+        .map_or("?", |gate| lang_text(gate.label, lang))
 }
 
 #[cfg(test)]

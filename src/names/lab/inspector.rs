@@ -20,18 +20,17 @@ pub use super::inspection::{
     base_trace, gate_is_tanh, gate_letters, inspect, Inspection, NoInspection, PinControls,
     TopEntry, TOP_K,
 };
+use super::inspection::{gate_label, lang_text};
 use super::pin::PinPanel;
 use super::step_heatmap::{StepHeatmap, StepMap};
 use crate::charts::canvas::OUT_OF_VIEW_REDRAW_MS;
 use crate::names::bridge;
 use crate::names::data_loader::LoadState;
+use crate::names::lab::inspector_text::InspectorText;
 use crate::names::text::language_name;
 use crate::shell::i18n::use_locale;
-use crate::text::InspectorText;
 use leptos::prelude::*;
 use std::rc::Rc;
-use unroll_core::config::Lang;
-use unroll_core::math::cell::LangText;
 use unroll_core::math::params::CellKind;
 use unroll_core::train::sweep::Weights;
 
@@ -522,20 +521,4 @@ fn GateMaps(
 
 fn cell_key(cell: CellKind) -> &'static str {
     cell.as_str()
-}
-
-/// A cell description's text in the page's language.
-fn lang_text(text: LangText, lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => text.en,
-        Lang::Zh => text.zh,
-    }
-}
-
-/// The label of gate `g` of `cell` (`f: forget gate`); `?` past the cell's gates.
-pub(super) fn gate_label(cell: CellKind, g: usize, lang: Lang) -> &'static str {
-    cell.spec()
-        .gates
-        .get(g)
-        .map_or("?", |gate| lang_text(gate.label, lang))
 }

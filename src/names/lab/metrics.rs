@@ -14,13 +14,13 @@
 //! matrix's CSV download `export-csv` (`data-file`, `data-rows`).
 
 pub use super::val_metrics::{majority, ValMetrics};
-use crate::lessons::fmt::count_commas;
+use crate::charts::heatmap::{CellText, Heatmap, HeatmapData, Scale};
+use crate::kit::fmt::count_commas;
 use crate::names::bridge::{self as bridge, NamesEvent};
 use crate::names::data_loader::LoadState;
+use crate::names::lab::text::LabText;
 use crate::names::text::language_name;
 use crate::shell::i18n::use_locale;
-use crate::text::LabText;
-use crate::widgets::heatmap::{CellText, Heatmap, HeatmapData, Scale};
 use leptos::prelude::*;
 
 /// The metrics of the page's current session; cleared on start and reset.

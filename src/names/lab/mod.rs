@@ -22,7 +22,6 @@ pub mod compare;
 pub mod compare_runs;
 pub mod config_panel;
 pub mod grad_flow;
-pub mod grad_flow_text;
 pub mod inspection;
 pub mod inspector;
 pub mod inspector_text;

@@ -1,11 +1,11 @@
 //! The inspector's pin: hold one gate of the layer/direction shown at a constant (at one step
 //! or every step) and watch the prediction move.
 
-use super::inspector::{
+use super::inspection::{
     gate_is_tanh, gate_label, gate_letters, Inspection, NoInspection, PinControls,
 };
+use crate::names::lab::inspector_text::InspectorText;
 use crate::shell::i18n::use_locale;
-use crate::text::InspectorText;
 use leptos::prelude::*;
 use unroll_core::math::params::CellKind;
 

@@ -32,6 +32,7 @@ use crate::names::bridge::{self, DataRef, TrainConfig};
 use crate::names::data_loader::LoadState;
 use crate::names::session::TrainingSession;
 use crate::names::text::language_name;
+use crate::names::text::TrainingTextOf;
 use crate::shell::i18n::use_locale;
 use leptos::prelude::*;
 use model::{compute, first_frame, NoSlowmo, Stage};

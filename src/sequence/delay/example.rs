@@ -4,8 +4,8 @@
 use super::driver::DelayDriver;
 use super::sweep::Predictions;
 use super::text::{cell_name, DelayText};
+use crate::kit::text::Text;
 use crate::shell::i18n::use_locale;
-use crate::text::Text;
 use leptos::prelude::*;
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::delay::task::DelayTask;

@@ -46,10 +46,10 @@
 //! `delay-example-pred-<cell>` (accuracy on the example), `copy-link`.
 
 mod as_pytorch;
-mod checkpoint;
 pub mod driver;
 mod example;
 mod progress;
+mod question;
 pub(crate) mod settings;
 pub mod store;
 mod summary;
@@ -63,11 +63,11 @@ use self::settings::SettingsPanel;
 use self::summary::SummaryPanel;
 use self::sweep::{batch_lines, heldout_lines, RunView};
 use crate::charts::delay::{self as chart, CurveChart};
-use crate::lessons::fmt::count_commas;
-use crate::lessons::CopyLink;
+use crate::kit::fmt::count_commas;
+use crate::kit::nav::CopyLink;
+use crate::kit::text::Text;
 use crate::shell::i18n::{use_locale, Locale};
 use crate::shell::url::{PageNotice, UrlNotice};
-use crate::text::Text;
 use leptos::prelude::*;
 use text::DelayText;
 use unroll_core::config::delay::{DelayConfig, DelayRangeError};
@@ -183,7 +183,7 @@ pub fn DelayPart(
                 <p class="lede">{t(|l| DelayText::of(l).lede)}</p>
                 <p class="dl-cpu-note" data-testid="delay-cpu-note">{t(|l| DelayText::of(l).cpu_note)}</p>
                 <CopyLink />
-                <crate::shell::embed::CopyEmbed title=Signal::derive(move || DelayText::of(loc.lang()).title.to_owned()) />
+                <crate::kit::embed::CopyEmbed title=Signal::derive(move || DelayText::of(loc.lang()).title.to_owned()) />
             </section>
             <UrlNotice notices=notices />
             <PageNotes driver=driver invalid=invalid />
@@ -191,7 +191,7 @@ pub fn DelayPart(
                 <SettingsPanel cfg=cfg notices=notices driver=driver invalid=invalid />
                 <div class="main-column">
                     <ProgressPanel driver=driver shown_cfg=shown_cfg />
-                    <checkpoint::DelayCheckpoint driver=driver shown_cfg=shown_cfg />
+                    <question::DelayQuestion driver=driver shown_cfg=shown_cfg />
                     <ChartsPanel driver=driver shown_cfg=shown_cfg />
                     <SummaryPanel driver=driver shown_cfg=shown_cfg />
                     <ForgetBiasPanel cfg=cfg shown_cfg=shown_cfg />
@@ -258,7 +258,7 @@ fn PageNotes(driver: DelayDriver, invalid: Memo<Option<DelayRangeError>>) -> imp
             view! {
                 <div class="notice notice-warn" role="status" data-testid="delay-store-error">
                     <div class="notice-body" title=detail>
-                        {move || (DelayText::of(lang()).summary_store_failed)(&(crate::text::KeepText::of(lang()).storage_error)(&e))}
+                        {move || (DelayText::of(lang()).summary_store_failed)(&(crate::kit::keep_text::KeepText::of(lang()).storage_error)(&e))}
                     </div>
                 </div>
             }

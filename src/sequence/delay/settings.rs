@@ -4,10 +4,10 @@
 use super::driver::DelayDriver;
 use super::forget_gate_cell;
 use super::text::DelayText;
+use crate::kit::text::Text;
 use crate::shell::i18n::use_locale;
 use crate::shell::run_status::RunStatus;
 use crate::shell::url::PageNotice;
-use crate::text::Text;
 use crate::widgets::backend::BackendField;
 use crate::widgets::number_field::NumberField;
 use crate::widgets::run_controls::{RunAction, RunControls};

@@ -4,8 +4,8 @@
 use super::driver::DelayDriver;
 use super::outcome_key;
 use super::text::{self, cell_name, DelayText};
+use crate::kit::text::Text;
 use crate::shell::i18n::use_locale;
-use crate::text::Text;
 use leptos::prelude::*;
 use unroll_core::config::delay::{DelayConfig, PRESET_DELAYS};
 use unroll_core::config::Lang;

@@ -1,6 +1,6 @@
 //! The delay page's model: every (cell, seed) run of a sweep as the page shows it, built from
-//! the engine's reports ([`RunView::apply`]), the charts' lines and bands, the cards' figures,
-//! the sweep's training clock, and the [`ResumePoint`] the page keeps so that a reload goes on
+//! the engine's reports ([`RunView::apply`]), the charts' lines and bands, the cards' figures
+//! and the [`ResumePoint`] the page keeps so that a reload goes on
 //! from the training seed's last checkpoint. Plain data, no Leptos (it compiles natively; the tests
 //! below check it); the page's driver (`driver`) keeps it in signals and the page renders it.
 
@@ -346,35 +346,6 @@ pub fn heldout_mean(runs: &[RunView], cell: CellKind, acc: bool) -> Option<f64> 
     (!latest.is_empty()).then(|| latest.iter().sum::<f64>() / latest.len() as f64)
 }
 
-/// Seconds of training of a sweep: closed intervals plus the open one since `since`
-/// (milliseconds of the clock the caller passes, e.g. `Date.now()`).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct SweepClock {
-    /// Seconds of the closed intervals.
-    pub elapsed: f64,
-    /// Start of the open interval, ms.
-    pub since: Option<f64>,
-}
-
-impl SweepClock {
-    /// Opens an interval at `now_ms` (Start, Resume).
-    pub fn run(&mut self, now_ms: f64) {
-        self.since = Some(now_ms);
-    }
-
-    /// Closes the open interval at `now_ms` (Pause, the end, an error).
-    pub fn stop(&mut self, now_ms: f64) {
-        if let Some(t) = self.since.take() {
-            self.elapsed += (now_ms - t) / 1000.0;
-        }
-    }
-
-    /// Seconds trained at `now_ms`.
-    pub fn seconds(&self, now_ms: f64) -> f64 {
-        self.elapsed + self.since.map_or(0.0, |t| (now_ms - t) / 1000.0)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -683,19 +654,5 @@ mod tests {
             assert_eq!(v.loss.last().unwrap().0, 5);
         }
         assert_eq!(shown[2].loss, views[2].loss[..5]);
-    }
-
-    #[test]
-    fn the_clock_counts_only_running_intervals() {
-        let mut clock = SweepClock::default();
-        clock.run(1_000.0);
-        assert_eq!(clock.seconds(3_500.0), 2.5);
-        clock.stop(4_000.0);
-        // Paused: the time does not move.
-        assert_eq!(clock.seconds(60_000.0), 3.0);
-        clock.stop(70_000.0);
-        assert_eq!(clock.seconds(70_000.0), 3.0);
-        clock.run(100_000.0);
-        assert_eq!(clock.seconds(101_000.0), 4.0);
     }
 }

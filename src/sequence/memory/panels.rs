@@ -4,7 +4,7 @@
 use super::driver::MemoryDriver;
 use super::text::{fmt_loss, index, MemoryText};
 use crate::charts::delay::{self as chart, CurveChart, Line};
-use crate::lessons::fmt::count_commas;
+use crate::kit::fmt::count_commas;
 use crate::sequence::delay::text::{fmt_seconds, DelayText};
 use crate::shell::i18n::use_locale;
 use crate::shell::run_status::RunStatus;
@@ -68,8 +68,8 @@ pub fn TaskIntro(cfg: RwSignal<DelayConfig>, kind: TaskKind, plan: ShownPlan) ->
             <h1>{move || t().names[i]}</h1>
             <p class="lede">{move || t().what[i]}</p>
             <p class="panel-note">{move || t().cpu_note}</p>
-            <crate::lessons::CopyLink />
-            <crate::shell::embed::CopyEmbed title=Signal::derive(move || MemoryText::of(loc.lang()).names[i].to_owned()) />
+            <crate::kit::nav::CopyLink />
+            <crate::kit::embed::CopyEmbed title=Signal::derive(move || MemoryText::of(loc.lang()).names[i].to_owned()) />
         </section>
         <section class="panel">
             {facts}
@@ -149,7 +149,7 @@ pub fn RunPanel(
                 view! {
                     <div class="notice notice-warn" role="status" data-testid="memory-store-error">
                         <div class="notice-body" title=detail>
-                            {move || (t().store_failed)(&(crate::text::KeepText::of(loc.lang()).storage_error)(&e))}
+                            {move || (t().store_failed)(&(crate::kit::keep_text::KeepText::of(loc.lang()).storage_error)(&e))}
                         </div>
                     </div>
                 }

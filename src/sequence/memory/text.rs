@@ -1,6 +1,6 @@
 //! The texts of the long-memory tasks on the lab page, in English and 简体中文.
 
-use crate::lessons::fmt::count_commas;
+use crate::kit::fmt::count_commas;
 use unroll_core::config::Lang;
 use unroll_core::memory::outcome::{CellOutcome, MemoryOutcome, OutcomeKind};
 use unroll_core::memory::TaskKind;
@@ -117,7 +117,7 @@ impl MemoryText {
         ],
         length: |t, n| format!("Length T = {t} ({n} steps per sequence)."),
         recipe: |h, lr, b, clip, fb| format!("Recipe: hidden size {h}, Adam lr {lr}, batch {b}, gradient clipping at {clip}, LSTM forget-gate bias {fb}."),
-        budget: |s, q, k, r| format!("Budget: {s} steps = {q} sequences per run; {} per cell; {}, the cells taking turns step by step within each seed.", crate::text::count_en(k, "seed"), crate::text::count_en(r, "run")),
+        budget: |s, q, k, r| format!("Budget: {s} steps = {q} sequences per run; {} per cell; {}, the cells taking turns step by step within each seed.", crate::kit::text::count_en(k, "seed"), crate::kit::text::count_en(r, "run")),
         params: "Parameters per cell",
         cpu_note: "RNN, LSTM and GRU train in turns, step by step, in the page's background worker, one seed after another, on WebGPU or on the CPU path as each cell's backend line says (the URL key backend: auto times both and trains on the faster). T, the steps and the seeds come from the URL keys length, steps, seeds (a key left at its delay-copy default takes this task's default).",
         baseline: "baseline",
@@ -336,7 +336,7 @@ fn solved_clause(o: &MemoryOutcome, lang: Lang) -> String {
                     "{} on {} of {} (after {after} sequences)",
                     c.cell.name(),
                     c.solved,
-                    crate::text::count_en(&c.seeds.to_string(), "seed")
+                    crate::kit::text::count_en(&c.seeds.to_string(), "seed")
                 ),
                 Lang::Zh => format!(
                     "{} 在 {} 个种子中的 {} 个上（{after} 个序列后）",
@@ -381,7 +381,7 @@ pub fn outcome_text(o: &MemoryOutcome, lang: Lang) -> String {
         (OutcomeKind::Split, Lang::Zh) => format!("{} 在每个种子上都优于基线（{base}）（{}）；{} 停留在基线上（{}）：单元之间的差别超出了种子间的波动。", names(&ahead, lang), ranges(&ahead, b, lang), names(&behind, lang), ranges(&behind, b, lang)),
         (OutcomeKind::SeedsDisagree, _) => {
             let mixed: Vec<String> = o.cells.iter().filter(|c| !c.all_beat() && !c.none_beat()).map(|c| match lang {
-                Lang::En => format!("{} beats the baseline on {} of {}", c.cell.name(), c.beat, crate::text::count_en(&c.seeds.to_string(), "seed")),
+                Lang::En => format!("{} beats the baseline on {} of {}", c.cell.name(), c.beat, crate::kit::text::count_en(&c.seeds.to_string(), "seed")),
                 Lang::Zh => format!("{} 在 {} 个种子中的 {} 个上优于基线", c.cell.name(), c.seeds, c.beat),
             }).collect();
             match lang {

@@ -1,0 +1,144 @@
+//! The words for the path a run trains on, which every lab shows: why a run that wanted the
+//! GPU trains on the CPU ([`CpuReason`]), both paths' timings under `backend=auto`
+//! ([`StepTimings`]), and a GPU failure ([`GpuError`]). The GPU's own words (wgpu's or the
+//! browser's English) go in a tooltip: [`gpu_detail`], [`cpu_reason_detail`].
+
+use unroll_core::config::Lang;
+use unroll_core::gpu::GpuError;
+use unroll_core::train::backend::StepTimings;
+use unroll_core::train::messages::CpuReason;
+
+/// The texts of a run's path (CPU or WebGPU).
+#[derive(Debug)]
+pub struct BackendText {
+    /// The `backend` field's name.
+    pub field: &'static str,
+    /// The choice `auto`.
+    pub auto: &'static str,
+    /// The choice `cpu`.
+    pub cpu: &'static str,
+    /// The help line of each choice: auto, gpu, cpu.
+    pub help: [&'static str; 3],
+    /// A cell's backend line: its label, with its colon.
+    pub line: &'static str,
+    /// Why a run that wanted the GPU trains on the CPU.
+    pub cpu_reason: fn(&CpuReason) -> String,
+    /// Both paths' timings of `backend=auto` and the path they chose.
+    pub measured: fn(&StepTimings) -> String,
+    /// A GPU failure in words (the Chinese table gives its kind; the detail, wgpu's or the
+    /// browser's English, goes in a tooltip: [`gpu_detail`]).
+    pub gpu_error: fn(&GpuError) -> String,
+}
+
+impl BackendText {
+    /// English.
+    pub const EN: BackendText = BackendText {
+        field: "Backend",
+        auto: "Automatic",
+        cpu: "CPU",
+        help: [
+            "times a few steps on WebGPU and on the CPU, then trains on the faster",
+            "WebGPU; falls back to the CPU with a notice",
+            "the same maths in Rust on the CPU",
+        ],
+        line: "Backend: ",
+        cpu_reason: cpu_reason_en,
+        measured: measured_en,
+        gpu_error: gpu_error_en,
+    };
+
+    /// 简体中文.
+    pub const ZH: BackendText = BackendText {
+        field: "后端",
+        auto: "自动",
+        cpu: "CPU",
+        help: [
+            "先在 WebGPU 和 CPU 上各计时几步，再用较快的那个训练",
+            "WebGPU；不可用时改用 CPU 并给出提示",
+            "在 CPU 上用 Rust 执行同样的数学运算",
+        ],
+        line: "后端：",
+        cpu_reason: cpu_reason_zh,
+        measured: measured_zh,
+        gpu_error: gpu_error_zh,
+    };
+
+    /// The texts in `lang`.
+    pub fn of(lang: Lang) -> &'static BackendText {
+        match lang {
+            Lang::En => &Self::EN,
+            Lang::Zh => &Self::ZH,
+        }
+    }
+}
+
+/// The GPU's own words about a failure, for a tooltip (`title`), in any language.
+pub fn gpu_detail(e: &GpuError) -> String {
+    e.to_string()
+}
+
+/// The detail of a CPU fallback's reason for a tooltip (the GPU's own words).
+pub fn cpu_reason_detail(r: &CpuReason) -> String {
+    match r {
+        CpuReason::GpuUnavailable(e)
+        | CpuReason::NoWorkerWebGpu(e)
+        | CpuReason::DeviceLost { error: e, .. }
+        | CpuReason::LostWhileMeasuring(e) => gpu_detail(e),
+        CpuReason::Measured(t) => t.to_string(),
+    }
+}
+
+fn cpu_reason_en(r: &CpuReason) -> String {
+    r.to_string()
+}
+
+fn measured_en(t: &StepTimings) -> String {
+    t.to_string()
+}
+
+fn measured_zh(t: &StepTimings) -> String {
+    format!(
+        "WebGPU 每步 {:.1} 毫秒，CPU 每步 {:.1} 毫秒：使用 {}",
+        t.gpu_ms,
+        t.cpu_ms,
+        if t.gpu_faster() { "WebGPU" } else { "CPU" }
+    )
+}
+
+fn gpu_error_en(e: &GpuError) -> String {
+    e.to_string()
+}
+
+fn gpu_error_zh(e: &GpuError) -> String {
+    match e {
+        GpuError::NoAdapter(_) => "没有可用的 GPU 适配器",
+        GpuError::RequestDevice(_) => "无法创建 GPU 设备",
+        GpuError::DeviceLost(_) => "GPU 设备已丢失",
+        GpuError::Device(_) => "GPU 出错",
+        GpuError::Readback(_) => "从 GPU 读回数据失败",
+        GpuError::InvalidInput(_) => "输入不适合 GPU 路径",
+        GpuError::TooLarge(_) => "超出此 GPU 的限制",
+        GpuError::Unsupported(_) => "GPU 路径尚不支持此配置",
+    }
+    .into()
+}
+
+fn cpu_reason_zh(r: &CpuReason) -> String {
+    match r {
+        CpuReason::GpuUnavailable(g) => {
+            format!("GPU 不可用（{}），改在 CPU 上训练。", gpu_error_zh(g))
+        }
+        CpuReason::NoWorkerWebGpu(g) => format!(
+            "此浏览器不在后台线程（训练所在之处）中提供 WebGPU（{}），训练在 CPU 上进行。",
+            gpu_error_zh(g)
+        ),
+        CpuReason::DeviceLost { error, step } => format!(
+            "{}，训练从第 {step} 步起在 CPU 上继续。",
+            gpu_error_zh(error)
+        ),
+        CpuReason::Measured(t) => measured_zh(t),
+        CpuReason::LostWhileMeasuring(g) => {
+            format!("测量两条路径时{}，训练在 CPU 上进行。", gpu_error_zh(g))
+        }
+    }
+}
