@@ -95,6 +95,8 @@ pub async fn load(progress: impl Fn(usize, usize) + 'static) -> Result<LoadedDat
         .await
         .into_iter()
         .collect::<Result<Vec<_>, _>>()?;
+    // The data set is built in a task of its own, not the one that received the last file.
+    crate::shell::defer::next_task().await;
     let loaded = bridge::build_dataset(texts).map_err(DataLoadError::Load)?;
     // The engine gets the names now, in a task of its own, so that Start sends only a number.
     if let crate::shell::engine_client::DataRef::Page(dataset) = &loaded.data {

@@ -120,6 +120,11 @@ pub fn TrainingPage(
     follow_history(config, session, compare, nav);
     let val_counts = counts.val_counts;
 
+    // The frame first (the heading, the intro and the data's state), then the form, the
+    // progress, and one panel of the rest in each following task, so no task of the page's first render is long; each panel
+    // is made once, when its turn comes.
+    let shown = crate::shell::defer::staged(|| true, LATER_PANELS + 1);
+    let after = move |k: usize| move || shown.get() > k;
     view! {
         <div class="training-page">
             <lab::LabStyle />
@@ -127,41 +132,68 @@ pub fn TrainingPage(
             <UrlNotice notices=notices />
             <DataBanner data=data />
             <div class="layout">
-                <TrainControls run=run compare=compare notices=notices />
+                <Show when=after(1)>
+                    <TrainControls run=run compare=compare notices=notices />
+                </Show>
                 <div class="main-column">
-                    <ProgressPanel
-                        session=session
-                        config=config
-                        steps_per_epoch=counts.steps_per_epoch
-                        total_steps=counts.total_steps
-                    />
-                    <question::NamesQuestion session=session classes=class_names(data) raw_lines=builtin_raw_lines(data) />
-                    <CurvesPanel session=session config=config counts=counts />
-                    <lab::metrics::MetricsPanel metrics=lab_metrics data=data val_counts=val_counts />
-                    <lab::compare::ComparePanel
-                        state=compare
-                        config=config
-                        data=data
-                        page_busy=Signal::derive(session_busy)
-                        steps_per_run=counts.total_steps
-                        baseline=Signal::derive(move || lab::metrics::majority(&val_counts.get()).map(|m| m.1))
-                    />
-                    <PredictPanel session=session data=data />
-                    <InspectorPanel weights=session.weights data=data />
-                    <slowmo::SlowmoPanel session=session data=data config=config />
-                    <GradFlowPanel store=grad_flow />
-                    <DatasetPanel data=data split=counts.split />
-                    <KeepPanel hooks=KeepHooks {
-                        data,
-                        config,
-                        compare_busy: Signal::derive(move || compare.busy()),
-                        reset: Callback::new(move |_| run.reset()),
-                    } />
+                    <Show when=after(2)>
+                        <ProgressPanel
+                            session=session
+                            config=config
+                            steps_per_epoch=counts.steps_per_epoch
+                            total_steps=counts.total_steps
+                        />
+                    </Show>
+                    <Show when=after(2)>
+                        <question::NamesQuestion session=session classes=class_names(data) raw_lines=builtin_raw_lines(data) />
+                    </Show>
+                    <Show when=after(3)>
+                        <CurvesPanel session=session config=config counts=counts />
+                    </Show>
+                    <Show when=after(4)>
+                        <lab::metrics::MetricsPanel metrics=lab_metrics data=data val_counts=val_counts />
+                    </Show>
+                    <Show when=after(5)>
+                        <lab::compare::ComparePanel
+                            state=compare
+                            config=config
+                            data=data
+                            page_busy=Signal::derive(session_busy)
+                            steps_per_run=counts.total_steps
+                            baseline=Signal::derive(move || lab::metrics::majority(&val_counts.get()).map(|m| m.1))
+                        />
+                    </Show>
+                    <Show when=after(6)>
+                        <PredictPanel session=session data=data />
+                    </Show>
+                    <Show when=after(7)>
+                        <InspectorPanel weights=session.weights data=data />
+                    </Show>
+                    <Show when=after(8)>
+                        <slowmo::SlowmoPanel session=session data=data config=config />
+                    </Show>
+                    <Show when=after(9)>
+                        <GradFlowPanel store=grad_flow />
+                    </Show>
+                    <Show when=after(10)>
+                        <DatasetPanel data=data split=counts.split />
+                    </Show>
+                    <Show when=after(11)>
+                        <KeepPanel hooks=KeepHooks {
+                            data,
+                            config,
+                            compare_busy: Signal::derive(move || compare.busy()),
+                            reset: Callback::new(move |_| run.reset()),
+                        } />
+                    </Show>
                 </div>
             </div>
         </div>
     }
 }
+
+/// The training page's parts after its frame, mounted one per task after the first render.
+const LATER_PANELS: usize = 11;
 
 /// The data set's class names, in class order (none before it loads).
 fn class_names(data: RwSignal<LoadState, LocalStorage>) -> Signal<Vec<String>> {
@@ -283,6 +315,8 @@ fn load_data() -> RwSignal<LoadState, LocalStorage> {
             data.set(LoadState::Loading { done, total });
         })
         .await;
+        // The page takes the data set in a task after the one that built it.
+        crate::shell::defer::next_task().await;
         data.set(match result {
             Ok(loaded) => LoadState::Ready(Rc::new(loaded)),
             Err(e) => LoadState::Failed(e),

@@ -126,3 +126,15 @@ where
 {
     copy_later(source, after_paint, T::eq)
 }
+
+/// Resolves in a task of its own (a zero-delay timer): an async job that awaits it ends the
+/// task it ran in, so what it did before and what it does after are two tasks, with the page
+/// free to draw between them.
+pub async fn next_task() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
