@@ -1,4 +1,4 @@
-//! Every plotters chart of the app, and the heatmaps' colour scale.
+//! Every plotters chart of the app, the SVG heatmap, and the heatmaps' colour scale.
 //!
 //! Each chart is a pure function over a [`backend::ChartArea`], whose backend is chosen at run
 //! time: a `<canvas>` in the browser (through [`canvas`], the one canvas host), or an SVG string
@@ -17,6 +17,8 @@
 //! - [`grad_flow`]: ‖∂L/∂h_t‖ per step before the read-out, on a log axis.
 //! - [`delay`]: the delay page's held-out accuracy, loss and batch-loss curves over seeds.
 //! - [`step_heatmap`]: the inspector's units × steps maps.
+//! - [`heatmap`]: the SVG heatmap (one `<rect>` per cell, a value per cell as text), its data
+//!   in [`heatmap_data`]; [`grad_flow_text`]: the gradient-flow chart's texts.
 //! - [`canvas`]: the `<canvas>` a chart draws into (browser only).
 //! - [`csv`]: the curves' and the confusion matrix's numbers as CSV downloads.
 pub mod backend;

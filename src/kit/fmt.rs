@@ -34,7 +34,7 @@ fn minus(s: String) -> String {
     s.replace('-', "−")
 }
 
-/// `digits` decimals (`0.4621`, `−0.4200`); tiny or huge magnitudes switch to [`sci`];
+/// `digits` decimals (`0.4621`, `−0.4200`); tiny or huge magnitudes switch to [`sci64`];
 /// `NaN` and `±∞` are written as such.
 pub fn fixed(v: f32, digits: usize) -> String {
     fixed64(f64::from(v), digits)

@@ -8,6 +8,7 @@ use crate::kit::text::Text;
 use crate::kit::{question, tour};
 use crate::lessons::common_text::CommonText;
 use crate::lessons::text::lesson_info;
+use crate::shell::defer::Later;
 use crate::shell::i18n::{notice_text, use_lang};
 use crate::shell::text::ShellText;
 use crate::shell::url::{href, Entry};
@@ -167,7 +168,8 @@ pub fn LessonFrame(
             </header>
             <PrintLink />
             <LessonNotice notices=notices />
-            {children()}
+            // The lesson itself in a task after the frame's (its panels then one per task).
+            <Later>{children()}</Later>
             <nav class="lx-prevnext" aria-label=move || CommonText::of(lang.get()).more_lessons>
                 {prev.map(|p| {
                     view! {
@@ -205,7 +207,8 @@ fn EmbeddedLesson(id: LessonId, notices: Vec<UrlNotice>, children: Children) -> 
                 {move || lesson_info(id, lang.get()).title}
             </h1>
             <LessonNotice notices=notices />
-            {children()}
+            // The lesson itself in a task after the frame's (its panels then one per task).
+            <Later>{children()}</Later>
         </article>
     }
 }
@@ -225,7 +228,7 @@ fn train_link() -> impl IntoView {
     }
 }
 
-/// A titled panel.
+/// A titled panel; its content is built in a task after the page's first render ([`Later`]).
 #[component]
 pub fn Panel(
     /// Title.
@@ -248,7 +251,8 @@ pub fn Panel(
                 (None, Some(t)) => t(lang.get()).to_owned(),
                 (None, None) => String::new(),
             }}</h2>
-            {children()}
+            // The content in a task of its own: a lesson's panels are built one per task.
+            <Later>{children()}</Later>
         </section>
     }
 }

@@ -3,7 +3,7 @@
 //! - The URL is the page's state: [`LessonsMain`] decodes `location.search` with the lesson
 //!   codecs of [`unroll_core::config::lessons`]; a page writes its canonical query back with
 //!   `history.replaceState` on every change (a slider drag replaces the current entry), and
-//!   switching lessons pushes one ([`Nav::push`]); back/forward re-decode the URL (`popstate`).
+//!   switching lessons pushes one ([`crate::kit::nav::Nav::push`]); back/forward re-decode the URL (`popstate`).
 //!   A page writes only into the entry it was opened for ([`crate::shell::url::Entry`]).
 //! - Every number comes from [`unroll_core::lessons`] (the same maths that trains); the pages only
 //!   format it. Values carry their raw number in `data-value` for the tests.

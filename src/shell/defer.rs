@@ -138,3 +138,25 @@ pub async fn next_task() {
     });
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
+
+/// Mounts its children in a task of its own, after the one that made it: each `Later` sets
+/// its own zero-delay timer, so the parts of a page wrapped in it are built one per task, in
+/// the order they were made, and the page's first render stays short.
+#[component]
+pub fn Later(children: Children) -> impl IntoView {
+    let ready = RwSignal::new_local(false);
+    set_timeout(
+        move || {
+            // The part may have left the page before its turn.
+            let _ = ready.try_set(true);
+        },
+        Duration::ZERO,
+    );
+    let children = StoredValue::new_local(Some(children));
+    move || {
+        ready
+            .get()
+            .then(|| children.try_update_value(Option::take).flatten().map(|c| c()))
+            .flatten()
+    }
+}

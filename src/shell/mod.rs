@@ -1,8 +1,7 @@
-//! What every page shares: the app shell and its routing, the URL, the language, the page's
-//! side of the training engine, the one run status and deferred drawing.
+//! The ground floor every page and the kit stand on: the URL, the language, the page's side
+//! of the training engine, downloads and the clipboard, the one run status and deferred
+//! drawing. It imports nothing else of the app; the router is [`crate::app`].
 //!
-//! - [`app`]: the shell (header, navigation, the page chosen by `?lesson=`); the one place
-//!   that decides which page is shown (the lessons' own index and pages: [`crate::lessons`]).
 //! - [`url`]: `location.search` in, `history.replaceState` out, the URL notice.
 //! - [`i18n`]: the interface language (English or 简体中文); [`text`]: the shell's texts;
 //!   [`backend_text`]: the words for the path a run trains on (CPU or WebGPU).
@@ -12,7 +11,7 @@
 //! - [`defer`]: work put off until after the next paint.
 //! - [`panic_panel`]: the DOM error panel written by the panic hook.
 //! - [`embed`]: the page without the app's chrome (`embed=1`), for an `<iframe>` in a course
-//!   page, and the "Copy embed code" button.
+//!   page: whether this document is embedded, its query, its height for the parent window.
 
 pub mod backend_text;
 pub mod browser;

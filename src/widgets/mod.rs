@@ -1,5 +1,5 @@
-//! Reusable view pieces shared by the pages: chart hosts, heatmaps, headline numbers and the
-//! run buttons, a script's "As PyTorch" panel.
+//! Reusable view pieces shared by the pages: a figure's downloads ([`export`]), a number
+//! field, headline numbers and the run buttons, a script's "As PyTorch" panel.
 
 pub mod backend;
 pub mod export;

@@ -227,7 +227,7 @@ pub struct DelayText {
     pub summary_cell: fn(&str, &str, &str, &str) -> String,
     /// Summary: clear the table.
     pub summary_clear: &'static str,
-    /// Summary: storing failed; {0} why ([`super::KeepText::storage_error`]).
+    /// Summary: storing failed; {0} why ([`crate::kit::keep_text::KeepText::storage_error`]).
     pub summary_store_failed: fn(&str) -> String,
     /// Outcome heading.
     pub outcome: &'static str,
