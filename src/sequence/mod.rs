@@ -16,6 +16,7 @@
 //! whichever task it is of).
 
 pub mod delay;
+pub mod flow;
 pub mod memory;
 pub mod session;
 pub mod store;
@@ -66,9 +67,9 @@ pub fn SequencePage() -> impl IntoView {
     // The sweeps: their state, and the runs in the engine's worker.
     let delay = DelayDriver::new(cfg);
     let memory = MemoryDriver::new();
-    let busy = Signal::derive(move || delay.busy() || memory.status.get().busy());
+    let busy = Signal::derive(move || delay.busy() || memory.flow.status.get().busy());
     crate::shell::browser::install_debug_hook("loseDevice", move || {
-        delay.session.lose_device() || memory.session.lose_device()
+        delay.flow.session.lose_device() || memory.flow.session.lose_device()
     });
 
     // Back/forward to an entry with other settings: the form takes them, unless a sweep is

@@ -13,16 +13,15 @@ use super::sweep::{
     apply_tick, plan, plan_resumed, plan_with, remaining, whole_progress, Predictions, ResumePoint,
     RunView,
 };
-use crate::sequence::session::LabSession;
-use crate::sequence::store::{Keeper, DELAY};
+use crate::sequence::flow::{PartEvents, RunFlow};
+use crate::sequence::store::DELAY;
 use crate::shell::run_status::RunStatus;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::query::encode;
-use unroll_core::engine::protocol::{LabEvent, TrainRequest};
-use unroll_core::train::backend::CellBackend;
-use unroll_core::train::sweep::{Progress, RunResult, SweepCheckpoint};
+use unroll_core::train::messages::TrainError;
+use unroll_core::train::sweep::{Progress, RunId, RunResult, SweepCheckpoint, Tick};
 
 /// What the page offers after a reload stopped a sweep.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,8 +38,9 @@ pub struct ResumeOffer {
 /// The sweep shown on the delay page: the state the page renders, and the run in the engine.
 #[derive(Clone, Copy)]
 pub struct DelayDriver {
-    /// Where the sweep stands (`delay-status`).
-    pub status: RwSignal<RunStatus>,
+    /// The status, seconds, cell paths, named checkpoint (its seed's number in the sweep
+    /// from 1, the sweep's seeds, its step), records and engine session of the sweep shown.
+    pub flow: RunFlow<(usize, usize, u64)>,
     /// Every (cell, seed) run of the sweep shown.
     pub runs: RwSignal<Vec<RunView>>,
     /// The finished runs' results.
@@ -49,23 +49,14 @@ pub struct DelayDriver {
     pub progress: RwSignal<Option<Progress>>,
     /// The example sequence's predictions of the current weights.
     pub predictions: RwSignal<Option<Predictions>>,
-    /// The path each cell's runs train on, and why, as the engine last reported it.
-    pub backends: RwSignal<Vec<CellBackend>>,
     /// The runs shown were kept from an earlier visit (held-out curves only).
     pub restored: RwSignal<bool>,
-    /// Seconds of training shown (updated with each progress report, on pause and at the end).
-    pub shown_elapsed: RwSignal<f64>,
     /// The configuration of the sweep shown (the form may differ only after Reset).
     pub run_cfg: RwSignal<Option<DelayConfig>>,
     /// The sweep summaries and the last configuration's runs, kept across reloads.
     pub kept: RwSignal<Kept>,
-    /// Where they are kept, and why keeping them failed, if it did.
-    pub store: Keeper,
     /// After a reload during a sweep: what Resume goes on with.
     pub resume_offer: RwSignal<Option<ResumeOffer>>,
-    /// The training seed's latest checkpoint kept in the browser (its seed's number in the
-    /// sweep from 1, the sweep's seeds, its step); None when none is.
-    pub saved: RwSignal<Option<(usize, usize, u64)>>,
     /// The first seed of the engine's sweep, whose example sequence the predictions are of
     /// (the shown configuration's seed unless a resumed sweep started at a later one).
     pub example_seed: RwSignal<Option<u32>>,
@@ -73,9 +64,6 @@ pub struct DelayDriver {
     pending: StoredValue<Option<DelayConfig>>,
     /// The checkpoint Resume goes on from after a reload.
     resume_point: StoredValue<Option<ResumePoint>>,
-    /// The sweep in the engine (its reports are applied while it is the one shown) and its
-    /// clock.
-    pub session: LabSession,
 }
 
 impl DelayDriver {
@@ -83,23 +71,18 @@ impl DelayDriver {
     /// the store answers (unless a sweep started meanwhile).
     pub fn new(cfg: RwSignal<DelayConfig>) -> Self {
         let driver = DelayDriver {
-            status: RwSignal::new(RunStatus::Idle),
+            flow: RunFlow::new(DELAY),
             runs: RwSignal::new(Vec::new()),
             results: RwSignal::new(Vec::new()),
             progress: RwSignal::new(None),
             predictions: RwSignal::new(None),
-            backends: RwSignal::new(Vec::new()),
             restored: RwSignal::new(false),
-            shown_elapsed: RwSignal::new(0.0),
             run_cfg: RwSignal::new(None),
             kept: RwSignal::new(Kept::default()),
-            store: Keeper::new(DELAY),
             resume_offer: RwSignal::new(None),
-            saved: RwSignal::new(None),
             example_seed: RwSignal::new(None),
             pending: StoredValue::new(None),
             resume_point: StoredValue::new(None),
-            session: LabSession::new(),
         };
         driver.restore_kept(cfg);
         driver
@@ -107,21 +90,21 @@ impl DelayDriver {
 
     /// A sweep is running or paused (reactive).
     pub fn busy(&self) -> bool {
-        self.status.get().busy()
+        self.flow.busy()
     }
 
     fn restore_kept(&self, cfg: RwSignal<DelayConfig>) {
         let d = *self;
         spawn_local(async move {
-            let point = d.store.checkpoint::<ResumePoint>().await;
-            if let Some(loaded) = d.store.sweeps::<Kept>().await {
+            let point = d.flow.store.checkpoint::<ResumePoint>().await;
+            if let Some(loaded) = d.flow.store.sweeps::<Kept>().await {
                 {
                     // What was recorded since the page opened wins over the stored record.
                     d.kept.update(|now| now.merge_from(loaded));
                     let c = cfg.get_untracked();
                     let query = encode(&c, None);
                     let kept_runs = d.kept.with_untracked(|k| k.runs_of(&query).to_vec());
-                    let fresh = d.status.get_untracked() == RunStatus::Idle
+                    let fresh = d.flow.status.get_untracked() == RunStatus::Idle
                         && d.runs.with_untracked(Vec::is_empty);
                     let unfinished = d
                         .kept
@@ -139,7 +122,7 @@ impl DelayDriver {
                         d.results.set(kept_runs.clone());
                         d.restored.set(true);
                         if kept_runs.len() >= planned {
-                            d.status.set(RunStatus::Finished);
+                            d.flow.status.set(RunStatus::Finished);
                         }
                         d.run_cfg.set(Some(c));
                     }
@@ -182,7 +165,7 @@ impl DelayDriver {
             planned,
             from,
         }));
-        self.saved.set(from);
+        self.flow.saved.set(from);
         let elapsed = point.as_ref().map_or(elapsed, |p| p.elapsed.max(elapsed));
         let steps_done = point.as_ref().map_or(0, |p| {
             p.checkpoint.runs.iter().map(|r| r.trainer.step).sum()
@@ -190,8 +173,7 @@ impl DelayDriver {
         self.runs.set(views);
         self.results.set(done);
         self.restored.set(true);
-        self.session.set_seconds(elapsed);
-        self.shown_elapsed.set(elapsed);
+        self.flow.set_seconds(elapsed);
         self.progress.set(Some(whole_progress(
             &config,
             rest,
@@ -205,7 +187,7 @@ impl DelayDriver {
         self.resume_point.set_value(point);
         self.pending.set_value(Some(config.clone()));
         self.run_cfg.set(Some(config));
-        self.status.set(RunStatus::Paused);
+        self.flow.status.set(RunStatus::Paused);
     }
 
     /// Keeps the engine's checkpoint `c` of the sweep of `config` (`query`) with the page's
@@ -217,14 +199,7 @@ impl DelayDriver {
         let shown = point
             .seed_number(config)
             .map(|k| (k, config.seeds.max(1), point.checkpoint.step()));
-        self.store
-            .save_checkpoint(point, self.session, self.saved, shown);
-    }
-
-    /// Deletes the kept checkpoint (its sweep finished, failed or was reset).
-    fn forget_checkpoint(&self) {
-        self.saved.set(None);
-        self.store.forget_checkpoint();
+        self.flow.keep_checkpoint(point, shown);
     }
 
     /// Writes down the sweep in progress (`query`), or that none is (`None`), and keeps it.
@@ -237,11 +212,11 @@ impl DelayDriver {
     }
 
     fn persist(&self) {
-        self.store.save(self.kept.get_untracked());
+        self.flow.store.save(self.kept.get_untracked());
     }
 
     fn now_seconds(&self) -> f64 {
-        self.session.seconds()
+        self.flow.seconds()
     }
 
     /// Starts a sweep of `config` in the engine (replacing the one shown); nothing when the
@@ -253,10 +228,9 @@ impl DelayDriver {
         self.runs.set(plan(&config));
         self.results.set(Vec::new());
         self.progress.set(None);
-        self.session.set_seconds(0.0);
-        self.shown_elapsed.set(0.0);
+        self.flow.set_seconds(0.0);
         // A checkpoint of an earlier sweep is of no use any more.
-        self.forget_checkpoint();
+        self.flow.forget_checkpoint();
         self.launch(config.clone(), config, None);
     }
 
@@ -264,7 +238,6 @@ impl DelayDriver {
     /// [`remaining`]) in the engine, from `resume` (a checkpoint of its first seed) when
     /// given, applying its reports to the sweep of `config` shown.
     fn launch(&self, config: DelayConfig, rest: DelayConfig, resume: Option<SweepCheckpoint>) {
-        let d = *self;
         self.pending.set_value(None);
         self.resume_point.set_value(None);
         self.resume_offer.set(None);
@@ -272,84 +245,20 @@ impl DelayDriver {
         self.run_cfg.set(Some(config.clone()));
         self.example_seed.set(Some(rest.seed));
         self.predictions.set(None);
-        self.backends.set(Vec::new());
-        self.status.set(RunStatus::Running);
-        let request = TrainRequest {
-            query: encode(&rest, None),
-            data: None,
-            resume,
-            start_from: None,
-        };
         let query = encode(&config, None);
-        self.session.launch(request, {
-            let query = query.clone();
-            move |event| d.apply(event, &config, &rest, &query)
-        });
+        let sweep = DelaySweep {
+            d: *self,
+            config,
+            rest: rest.clone(),
+            query: query.clone(),
+        };
+        self.flow.launch(&rest, resume, sweep);
         self.mark_unfinished(Some(query));
-    }
-
-    /// Applies one report of the engine's sweep `rest` of the sweep of `config` (`query`: its
-    /// canonical query).
-    fn apply(&self, event: LabEvent, config: &DelayConfig, rest: &DelayConfig, query: &str) {
-        match event {
-            LabEvent::Backend(b) => self.backends.update(|bs| {
-                bs.retain(|x| x.cell != b.cell);
-                bs.push(b);
-            }),
-            LabEvent::Tick(t) => {
-                self.runs.update(|rs| apply_tick(rs, &t));
-                if let Some(result) = t.finished {
-                    self.results.update(|rs| rs.push(result.clone()));
-                    let elapsed = self.now_seconds();
-                    self.kept.update(|k| {
-                        let _ = k.summary_mut(config).record(config, &result);
-                        k.keep_run(query, result);
-                        if let Some(u) = k.unfinished.as_mut() {
-                            u.elapsed = elapsed;
-                        }
-                    });
-                    self.persist();
-                }
-            }
-            LabEvent::Progress {
-                progress,
-                predictions,
-            } => {
-                self.progress
-                    .set(Some(whole_progress(config, rest, progress)));
-                self.shown_elapsed.set(self.now_seconds());
-                self.predictions
-                    .set(Some(Predictions::of_runs(predictions)));
-            }
-            LabEvent::Checkpoint(c) => self.keep_checkpoint(*c, config, query),
-            LabEvent::Finished => {
-                self.session.ended();
-                self.shown_elapsed.set(self.now_seconds());
-                self.status.set(RunStatus::Finished);
-                self.mark_unfinished(None);
-                self.forget_checkpoint();
-            }
-            LabEvent::Error(message) => {
-                self.session.ended();
-                web_sys::console::error_1(&message.to_string().into());
-                self.status.set(RunStatus::Idle);
-                self.mark_unfinished(None);
-                self.forget_checkpoint();
-            }
-            // The page draws its curves from the ticks; it does not show weights.
-            LabEvent::Plan(_)
-            | LabEvent::Weights { .. }
-            | LabEvent::GradFlow { .. }
-            | LabEvent::Notice(_) => {}
-        }
     }
 
     /// Pauses the sweep at its next step boundary.
     pub fn pause(&self) {
-        if self.session.pause() {
-            self.shown_elapsed.set(self.now_seconds());
-            self.status.set(RunStatus::Paused);
-        }
+        self.flow.pause();
     }
 
     /// Resumes the paused sweep, or the one a reload stopped (training what is left of it).
@@ -369,31 +278,25 @@ impl DelayDriver {
                 None => {
                     self.pending.set_value(None);
                     self.resume_offer.set(None);
-                    self.status.set(RunStatus::Finished);
+                    self.flow.status.set(RunStatus::Finished);
                     self.mark_unfinished(None);
                 }
             }
             return;
         }
-        if self.session.resume() {
-            self.status.set(RunStatus::Running);
-        }
+        self.flow.resume();
     }
 
     /// Stops the sweep and clears what it showed.
     pub fn reset(&self) {
         let shown = self.run_cfg.get_untracked().map(|c| encode(&c, None));
-        self.session.stop();
+        self.flow.clear();
         self.run_cfg.set(None);
         self.runs.set(Vec::new());
         self.results.set(Vec::new());
         self.progress.set(None);
         self.predictions.set(None);
-        self.backends.set(Vec::new());
         self.restored.set(false);
-        self.session.set_seconds(0.0);
-        self.shown_elapsed.set(0.0);
-        self.status.set(RunStatus::Idle);
         self.pending.set_value(None);
         self.resume_point.set_value(None);
         self.resume_offer.set(None);
@@ -405,7 +308,57 @@ impl DelayDriver {
         });
         if stopped {
             self.mark_unfinished(None);
-            self.forget_checkpoint();
+            self.flow.forget_checkpoint();
         }
+    }
+}
+
+/// The engine's sweep `rest` of the delay sweep of `config` (`query`: its canonical query) as
+/// the page applies its reports: each finished run is kept with its summary, the checkpoints
+/// with the curves shown.
+struct DelaySweep {
+    d: DelayDriver,
+    config: DelayConfig,
+    rest: DelayConfig,
+    query: String,
+}
+
+impl PartEvents for DelaySweep {
+    fn tick(&self, t: Tick) {
+        let (d, config) = (self.d, &self.config);
+        d.runs.update(|rs| apply_tick(rs, &t));
+        if let Some(result) = t.finished {
+            d.results.update(|rs| rs.push(result.clone()));
+            let elapsed = d.now_seconds();
+            d.kept.update(|k| {
+                let _ = k.summary_mut(config).record(config, &result);
+                k.keep_run(&self.query, result);
+                if let Some(u) = k.unfinished.as_mut() {
+                    u.elapsed = elapsed;
+                }
+            });
+            d.persist();
+        }
+    }
+
+    fn progress(&self, progress: Progress, predictions: Vec<(RunId, Vec<u32>)>) {
+        let d = self.d;
+        d.progress
+            .set(Some(whole_progress(&self.config, &self.rest, progress)));
+        d.predictions.set(Some(Predictions::of_runs(predictions)));
+    }
+
+    fn checkpoint(&self, c: SweepCheckpoint) {
+        self.d.keep_checkpoint(c, &self.config, &self.query);
+    }
+
+    fn finished(&self) {
+        self.d.mark_unfinished(None);
+    }
+
+    fn failed(&self, error: TrainError) -> RunStatus {
+        web_sys::console::error_1(&error.to_string().into());
+        self.d.mark_unfinished(None);
+        RunStatus::Idle
     }
 }

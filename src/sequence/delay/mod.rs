@@ -225,7 +225,7 @@ fn AboutPanel() -> impl IntoView {
 fn PageNotes(driver: DelayDriver, invalid: Memo<Option<DelayRangeError>>) -> impl IntoView {
     let loc = use_locale();
     let lang = move || loc.lang();
-    let (resume_offer, store_error) = (driver.resume_offer, driver.store.error);
+    let (resume_offer, store_error) = (driver.resume_offer, driver.flow.store.error);
     view! {
         {move || invalid.get().map(|e| view! {
             <div class="notice notice-error dl-invalid" role="alert" data-testid="delay-invalid" data-value=e.delay.to_string()>

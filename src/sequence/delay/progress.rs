@@ -30,8 +30,8 @@ pub fn ProgressPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> imp
     let loc = use_locale();
     let lang = move || loc.lang();
     let t = move |pick: Text| move || pick(loc.lang());
-    let status = driver.status;
-    let (saved, resume_offer) = (driver.saved, driver.resume_offer);
+    let status = driver.flow.status;
+    let (saved, resume_offer) = (driver.flow.saved, driver.resume_offer);
     let busy = move || driver.busy();
     let param_counts = Memo::new(move |_| {
         let c = shown_cfg.get();
@@ -65,7 +65,7 @@ pub fn ProgressPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> imp
                     }}
                 </span>
             </div>
-            {move || progress_view(driver.progress, driver.shown_elapsed, driver.restored, status)}
+            {move || progress_view(driver.progress, driver.flow.elapsed, driver.restored, status)}
             {move || saved.get().filter(|_| resume_offer.with(Option::is_none) && busy()).map(|(k, n, step)| view! {
                 <p class="panel-note" data-testid="delay-checkpoint" data-seed=k.to_string() data-value=step.to_string()>
                     {move || (DelayText::of(lang()).checkpoint_saved)(&k.to_string(), &n.to_string(), &count_commas(step))}
@@ -82,7 +82,7 @@ pub fn ProgressPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> imp
                     param_counts
                         .get()
                         .into_iter()
-                        .map(|(cell, total, recurrent)| cell_card(cell, total, recurrent, driver.runs, driver.backends))
+                        .map(|(cell, total, recurrent)| cell_card(cell, total, recurrent, driver.runs, driver.flow.backends))
                         .collect_view()
                 }}
             </div>

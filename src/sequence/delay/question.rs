@@ -219,7 +219,7 @@ pub fn DelayQuestion(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> imp
     });
     // A sweep has started once it runs or has left results on the page.
     let started = Signal::derive(move || {
-        driver.run_cfg.with(Option::is_some) || driver.status.get() != RunStatus::Idle
+        driver.run_cfg.with(Option::is_some) || driver.flow.status.get() != RunStatus::Idle
     });
     view! { <QuestionPanel question=QUESTION state=state started=started /> }
 }

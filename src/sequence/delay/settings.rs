@@ -57,7 +57,7 @@ pub fn SettingsPanel(
     let loc = use_locale();
     let t = move |pick: Text| move || pick(loc.lang());
     let busy = move || driver.busy();
-    let status = driver.status;
+    let status = driver.flow.status;
     let runs = driver.runs;
     view! {
         <aside class="panel config-panel">

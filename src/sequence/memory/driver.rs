@@ -8,16 +8,15 @@
 //! keeps the sweep as it is. Not a component.
 
 use super::store::{keep, rest_of, KeptSweep, ResumePoint};
-use crate::sequence::session::LabSession;
-use crate::sequence::store::{Keeper, MEMORY};
+use crate::sequence::flow::{PartEvents, RunFlow};
+use crate::sequence::store::MEMORY;
 use crate::shell::run_status::RunStatus;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::query::encode;
-use unroll_core::engine::protocol::{LabEvent, TrainRequest};
-use unroll_core::train::backend::CellBackend;
-use unroll_core::train::sweep::{HeldOut, RunId, SweepCheckpoint, SweepPlan};
+use unroll_core::train::messages::TrainError;
+use unroll_core::train::sweep::{HeldOut, Progress, RunId, SweepCheckpoint, SweepPlan, Tick};
 
 /// What the page offers after a reload stopped a sweep.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,29 +31,21 @@ pub struct Interrupted {
 /// The long-memory run shown on the page.
 #[derive(Clone, Copy)]
 pub struct MemoryDriver {
-    /// Where the run stands (`memory-status`).
-    pub status: RwSignal<RunStatus>,
+    /// The status, seconds, cell paths, named checkpoint (its seed's number in the sweep
+    /// from 1 and its step), records and engine session of the sweep shown.
+    pub flow: RunFlow<(usize, u64)>,
     /// The plan of the run shown.
     pub plan: RwSignal<Option<SweepPlan>>,
     /// Held-out curve of each run of the plan, in its order ([`SweepPlan::run_ids`]).
     pub curves: RwSignal<Vec<Vec<HeldOut>>>,
     /// Steps done and in all.
     pub progress: RwSignal<(u64, u64)>,
-    /// Seconds of training so far.
-    pub elapsed: RwSignal<f64>,
     /// Why the run failed.
     pub error: RwSignal<Option<String>>,
     /// A reload stopped the sweep shown: what Go on goes on with.
     pub interrupted: RwSignal<Option<Interrupted>>,
-    /// The training seed's latest checkpoint kept in the browser: its seed's number in the
-    /// sweep (from 1) and its step; None when none is.
-    pub saved: RwSignal<Option<(usize, u64)>>,
-    /// Where the sweeps are kept, and why keeping them failed, if it did.
-    pub store: Keeper,
     /// The kept sweeps and checkpoint have been read (the page shows them from then on).
     pub loaded: RwSignal<bool>,
-    /// The path each cell's runs train on, and why, as the engine last reported it.
-    pub backends: RwSignal<Vec<CellBackend>>,
     /// The training-batch loss of step 1 of each run trained in this visit (mean over the
     /// batch's readouts: nats, or squared error).
     pub first_loss: RwSignal<Vec<(RunId, f64)>>,
@@ -66,9 +57,6 @@ pub struct MemoryDriver {
     resume: StoredValue<Option<SweepCheckpoint>>,
     /// The canonical query of the sweep shown.
     query: StoredValue<Option<String>>,
-    /// The sweep in the engine (its reports are applied while it is the one shown) and its
-    /// clock.
-    pub session: LabSession,
 }
 
 /// The plan of a long-memory configuration (`None` for delay-copy), or why T does not fit.
@@ -87,28 +75,23 @@ impl MemoryDriver {
     /// shows a kept sweep with [`MemoryDriver::show`]).
     pub fn new() -> Self {
         let driver = MemoryDriver {
-            status: RwSignal::new(RunStatus::Idle),
+            flow: RunFlow::new(MEMORY),
             plan: RwSignal::new(None),
             curves: RwSignal::new(Vec::new()),
             progress: RwSignal::new((0, 0)),
-            elapsed: RwSignal::new(0.0),
             error: RwSignal::new(None),
             interrupted: RwSignal::new(None),
-            saved: RwSignal::new(None),
-            store: Keeper::new(MEMORY),
             loaded: RwSignal::new(false),
-            backends: RwSignal::new(Vec::new()),
             first_loss: RwSignal::new(Vec::new()),
             kept: StoredValue::new(Vec::new()),
             point: StoredValue::new(None),
             resume: StoredValue::new(None),
             query: StoredValue::new(None),
-            session: LabSession::new(),
         };
         let d = driver;
         spawn_local(async move {
-            d.point.set_value(d.store.checkpoint().await);
-            let kept: Vec<KeptSweep> = d.store.sweeps().await.unwrap_or_default();
+            d.point.set_value(d.flow.store.checkpoint().await);
+            let kept: Vec<KeptSweep> = d.flow.store.sweeps().await.unwrap_or_default();
             // What was recorded since the page opened wins over the stored record.
             d.kept.update_value(|now| {
                 for k in kept.into_iter().rev() {
@@ -126,7 +109,7 @@ impl MemoryDriver {
     /// clears the page when it shows another configuration's sweep. A sweep a reload stopped
     /// is shown as far as it went (its checkpoint's seed included, when one fits), with Go on.
     pub fn show(&self, config: &DelayConfig) {
-        if self.status.get_untracked().busy() || !self.loaded.get_untracked() {
+        if self.flow.status.get_untracked().busy() || !self.loaded.get_untracked() {
             return;
         }
         let query = encode(config, None);
@@ -140,7 +123,7 @@ impl MemoryDriver {
             self.clear();
             return;
         };
-        self.session.stop();
+        self.flow.session.stop();
         let done = kept.finished_runs(&plan);
         let point = self
             .point
@@ -161,21 +144,20 @@ impl MemoryDriver {
             done as u64 * plan.steps + steps,
             plan.runs() as u64 * plan.steps,
         ));
-        self.session.set_seconds(elapsed);
-        self.elapsed.set(elapsed);
+        self.flow.set_seconds(elapsed);
         self.error.set(None);
-        self.backends.set(Vec::new());
+        self.flow.backends.set(Vec::new());
         self.first_loss.set(Vec::new());
-        self.saved.set(from);
+        self.flow.saved.set(from);
         self.resume.set_value(point.map(|p| p.checkpoint));
         self.plan.set(Some(plan));
         self.query.set_value(Some(query));
         if kept.finished {
             self.interrupted.set(None);
-            self.status.set(RunStatus::Finished);
+            self.flow.status.set(RunStatus::Finished);
         } else {
             self.interrupted.set(Some(Interrupted { done, from }));
-            self.status.set(RunStatus::Stopped);
+            self.flow.status.set(RunStatus::Stopped);
         }
     }
 
@@ -198,7 +180,7 @@ impl MemoryDriver {
         else {
             return;
         };
-        let before = self.elapsed.get_untracked();
+        let before = self.flow.elapsed.get_untracked();
         let seeds_done = i.done / plan.cells.len().max(1);
         let resume = self.resume.get_value().filter(|_| i.from.is_some());
         if resume.is_none() {
@@ -232,25 +214,19 @@ impl MemoryDriver {
         self.plan.set(Some(plan));
         self.error.set(None);
         self.interrupted.set(None);
-        self.backends.set(Vec::new());
         self.first_loss.set(Vec::new());
-        self.status.set(RunStatus::Running);
-        self.session.set_seconds(before);
-        self.elapsed.set(before);
+        self.flow.set_seconds(before);
         let query = encode(&config, None);
         self.query.set_value(Some(query.clone()));
         self.keep(false);
         // The rest of the sweep: the same configuration from its seed `from` on.
         let rest = rest_of(&config, from).unwrap_or_else(|| config.clone());
-        let d = *self;
-        let request = TrainRequest {
-            query: encode(&rest, None),
-            data: None,
-            resume,
-            start_from: None,
+        let sweep = MemorySweep {
+            d: *self,
+            offset,
+            query,
         };
-        self.session
-            .launch(request, move |e| d.apply(offset, &query, e));
+        self.flow.launch(&rest, resume, sweep);
     }
 
     /// Keeps the sweep shown in IndexedDB.
@@ -261,11 +237,11 @@ impl MemoryDriver {
         let sweep = KeptSweep {
             query,
             curves: self.curves.get_untracked(),
-            elapsed: self.session.seconds(),
+            elapsed: self.flow.seconds(),
             finished,
         };
         self.kept.update_value(|k| keep(k, sweep));
-        self.store.save(self.kept.get_value());
+        self.flow.store.save(self.kept.get_value());
     }
 
     /// Keeps the engine's checkpoint `checkpoint` of the sweep `query`; `saved` shows it once
@@ -279,97 +255,34 @@ impl MemoryDriver {
         let shown = seed_number.map(|k| (k, checkpoint.step()));
         let point = ResumePoint {
             query: query.to_owned(),
-            elapsed: self.session.seconds(),
+            elapsed: self.flow.seconds(),
             checkpoint,
         };
-        self.store
-            .save_checkpoint(point, self.session, self.saved, shown);
+        self.flow.keep_checkpoint(point, shown);
     }
 
     /// Deletes the kept checkpoint (its sweep finished, failed or was reset).
     fn forget_checkpoint(&self) {
-        self.saved.set(None);
         self.point.set_value(None);
         self.resume.set_value(None);
-        self.store.forget_checkpoint();
-    }
-
-    fn apply(&self, offset: u64, query: &str, event: LabEvent) {
-        match event {
-            LabEvent::Tick(t) => {
-                if let Some(first) = t.steps.iter().find(|s| s.step == 1) {
-                    self.first_loss.update(|f| f.push((t.run, first.loss)));
-                }
-                let Some(h) = t.heldout else {
-                    return;
-                };
-                let k = self.plan.with_untracked(|p| {
-                    p.as_ref()
-                        .and_then(|p| p.run_ids().iter().position(|&r| r == t.run))
-                });
-                if let Some(k) = k {
-                    self.curves.update(|c| {
-                        if let Some(curve) = c.get_mut(k) {
-                            curve.push(h);
-                        }
-                    });
-                    self.keep(false);
-                }
-            }
-            LabEvent::Progress { progress, .. } => {
-                let total = self.progress.get_untracked().1;
-                self.progress.set((offset + progress.steps_done, total));
-                self.elapsed.set(self.session.seconds());
-            }
-            LabEvent::Checkpoint(c) => self.keep_checkpoint(query, *c),
-            LabEvent::Finished => {
-                self.end(RunStatus::Finished, None);
-                self.keep(true);
-                self.forget_checkpoint();
-            }
-            LabEvent::Error(e) => {
-                self.end(RunStatus::Error, Some(e.to_string()));
-                self.forget_checkpoint();
-            }
-            LabEvent::Backend(b) => self.backends.update(|bs| {
-                bs.retain(|x| x.cell != b.cell);
-                bs.push(b);
-            }),
-            // The page shows the held-out curves; the weights are not kept here.
-            LabEvent::Plan(_)
-            | LabEvent::Weights { .. }
-            | LabEvent::GradFlow { .. }
-            | LabEvent::Notice(_) => {}
-        }
-    }
-
-    fn end(&self, status: RunStatus, error: Option<String>) {
-        self.session.ended();
-        self.elapsed.set(self.session.seconds());
-        self.status.set(status);
-        self.error.set(error);
+        self.flow.forget_checkpoint();
     }
 
     /// Pauses the run at its next step.
     pub fn pause(&self) {
-        if self.session.pause() {
-            self.elapsed.set(self.session.seconds());
-            self.status.set(RunStatus::Paused);
-        }
+        self.flow.pause();
     }
 
     /// Resumes a paused run.
     pub fn resume(&self) {
-        if self.session.resume() {
-            self.status.set(RunStatus::Running);
-        }
+        self.flow.resume();
     }
 
     /// Stops the run, clears what it showed and forgets it.
     pub fn reset(&self) {
         if let Some(q) = self.query.get_value() {
             self.kept.update_value(|k| k.retain(|k| k.query != q));
-            self.store.save(self.kept.get_value());
+            self.flow.store.save(self.kept.get_value());
             self.forget_checkpoint();
         }
         self.clear();
@@ -377,27 +290,75 @@ impl MemoryDriver {
 
     /// Stops the run and clears what it showed (it stays kept).
     pub fn clear(&self) {
-        self.session.stop();
+        self.flow.clear();
         self.query.set_value(None);
-        self.status.set(RunStatus::Idle);
         self.plan.set(None);
         self.curves.set(Vec::new());
         self.progress.set((0, 0));
-        self.elapsed.set(0.0);
         self.error.set(None);
         self.interrupted.set(None);
-        self.saved.set(None);
         self.resume.set_value(None);
-        self.backends.set(Vec::new());
         self.first_loss.set(Vec::new());
-        self.session.set_seconds(0.0);
     }
 
     /// Seconds left at the pace so far (`None` before the first step).
     pub fn time_left(&self) -> Option<f64> {
         let (done, total) = self.progress.get();
-        let elapsed = self.elapsed.get();
+        let elapsed = self.flow.elapsed.get();
         (done > 0 && elapsed > 0.0)
             .then(|| elapsed * (total - done.min(total)) as f64 / done as f64)
+    }
+}
+
+/// The engine's sweep of the long-memory run shown (`query`), from its step `offset` of the
+/// whole sweep, as the page applies its reports: every held-out point is kept.
+struct MemorySweep {
+    d: MemoryDriver,
+    offset: u64,
+    query: String,
+}
+
+impl PartEvents for MemorySweep {
+    fn tick(&self, t: Tick) {
+        let d = self.d;
+        if let Some(first) = t.steps.iter().find(|s| s.step == 1) {
+            d.first_loss.update(|f| f.push((t.run, first.loss)));
+        }
+        let Some(h) = t.heldout else {
+            return;
+        };
+        let k = d.plan.with_untracked(|p| {
+            p.as_ref()
+                .and_then(|p| p.run_ids().iter().position(|&r| r == t.run))
+        });
+        if let Some(k) = k {
+            d.curves.update(|c| {
+                if let Some(curve) = c.get_mut(k) {
+                    curve.push(h);
+                }
+            });
+            d.keep(false);
+        }
+    }
+
+    fn progress(&self, progress: Progress, _: Vec<(RunId, Vec<u32>)>) {
+        let total = self.d.progress.get_untracked().1;
+        self.d
+            .progress
+            .set((self.offset + progress.steps_done, total));
+    }
+
+    fn checkpoint(&self, c: SweepCheckpoint) {
+        self.d.keep_checkpoint(&self.query, c);
+    }
+
+    fn finished(&self) {
+        self.d.error.set(None);
+        self.d.keep(true);
+    }
+
+    fn failed(&self, error: TrainError) -> RunStatus {
+        self.d.error.set(Some(error.to_string()));
+        RunStatus::Error
     }
 }

@@ -59,7 +59,7 @@ pub fn SettingsForm(
 ) -> impl IntoView {
     let loc = use_locale();
     let t = move || MemoryText::of(loc.lang());
-    let busy = move || driver.status.get().busy();
+    let busy = move || driver.flow.status.get().busy();
     let field = move |(i, key): (usize, &'static str)| {
         view! {
             <NumberField

@@ -91,7 +91,7 @@ pub fn RunPanel(
 ) -> impl IntoView {
     let loc = use_locale();
     let t = move || MemoryText::of(loc.lang());
-    let status = driver.status;
+    let status = driver.flow.status;
     let start = RunAction::new(
         move || t().buttons[if status.get().ended() { 1 } else { 0 }],
         move || !status.get().busy() && matches!(plan.get(), Some(Ok(_))),
@@ -144,7 +144,7 @@ pub fn RunPanel(
                     </div>
                 }
             })}
-            {move || driver.store.error.get().map(|e| {
+            {move || driver.flow.store.error.get().map(|e| {
                 let detail = e.detail();
                 view! {
                     <div class="notice notice-warn" role="status" data-testid="memory-store-error">
@@ -165,7 +165,7 @@ pub fn RunPanel(
                 {move || driver.time_left().filter(|_| status.get().busy()).map(|s| view! {
                     <span data-testid="memory-time-left" data-value=s.to_string()>{move || (t().time_left)(&fmt_seconds(s, loc.lang()))}</span>
                 })}
-                {move || driver.saved.get().filter(|_| status.get().busy()).map(|(s, step)| {
+                {move || driver.flow.saved.get().filter(|_| status.get().busy()).map(|(s, step)| {
                     let seeds = driver.plan.with(|p| p.as_ref().map_or(0, |p| p.seeds.len()));
                     view! {
                         <span data-testid="memory-saved" data-value=step.to_string() data-seed=s.to_string()>
@@ -199,7 +199,7 @@ fn CellLines(driver: MemoryDriver) -> impl IntoView {
         view! {
             <li class="mt-cell" data-cell=cell.as_str()>
                 <span class="mt-cell-name">{cell.name()}</span>
-                {move || backend_line("memory", cell, driver.backends)}
+                {move || backend_line("memory", cell, driver.flow.backends)}
                 {move || first(cell).map(|l| view! {
                     <span class="stat-detail" data-testid=format!("memory-loss-first-{}", cell.as_str()) data-value=l.to_string()>
                         {move || (DelayText::of(loc.lang()).first_loss)(&format!("{l:.4}"))}
@@ -209,7 +209,7 @@ fn CellLines(driver: MemoryDriver) -> impl IntoView {
         }
     };
     view! {
-        <ul class="mt-cells" class:hidden=move || driver.backends.with(Vec::is_empty) && driver.first_loss.with(Vec::is_empty)>
+        <ul class="mt-cells" class:hidden=move || driver.flow.backends.with(Vec::is_empty) && driver.first_loss.with(Vec::is_empty)>
             {move || cells().into_iter().map(line).collect_view()}
         </ul>
     }
