@@ -34,18 +34,43 @@ pub trait PartEvents {
     fn failed(&self, error: TrainError) -> RunStatus;
 }
 
-/// The shared state and flow of the sweep a task part shows. `S` is what the page says of the
-/// kept checkpoint (its seed, its step).
-pub struct RunFlow<S: Send + Sync + 'static> {
+/// The training seed's kept checkpoint, as the page names it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SavedPoint {
+    /// The seed's number in the sweep, from 1.
+    pub seed: usize,
+    /// The sweep's seeds.
+    pub seeds: usize,
+    /// The step the checkpoint is at.
+    pub step: u64,
+}
+
+/// What the page offers after a reload stopped a sweep (delay-copy's Resume, the long-memory
+/// tasks' Go on).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ReloadOffer {
+    /// Runs finished and kept.
+    pub done: usize,
+    /// Runs planned.
+    pub planned: usize,
+    /// The training seed's checkpoint the sweep goes on from; None: that seed starts again
+    /// from step 0.
+    pub from: Option<SavedPoint>,
+}
+
+/// The shared state and flow of the sweep a task part shows.
+#[derive(Clone, Copy)]
+pub struct RunFlow {
     /// Where the sweep stands (`delay-status`, `memory-status`).
     pub status: RwSignal<RunStatus>,
     /// Seconds of training shown (updated with each progress report, on pause and at the end).
     pub elapsed: RwSignal<f64>,
     /// The path each cell's runs train on, and why, as the engine last reported it.
     pub backends: RwSignal<Vec<CellBackend>>,
-    /// What the page says of the training seed's checkpoint once it is kept in the browser;
-    /// None when none is.
-    pub saved: RwSignal<Option<S>>,
+    /// The training seed's checkpoint once it is kept in the browser; None when none is.
+    pub saved: RwSignal<Option<SavedPoint>>,
+    /// After a reload stopped the sweep shown: what going on with it trains.
+    pub offer: RwSignal<Option<ReloadOffer>>,
     /// Where the part's sweeps are kept, and why keeping them failed, if it did.
     pub store: Keeper,
     /// The sweep in the engine (its reports are applied while it is the one shown) and its
@@ -53,15 +78,7 @@ pub struct RunFlow<S: Send + Sync + 'static> {
     pub session: LabSession,
 }
 
-impl<S: Send + Sync + 'static> Clone for RunFlow<S> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<S: Send + Sync + 'static> Copy for RunFlow<S> {}
-
-impl<S: Send + Sync + 'static> RunFlow<S> {
+impl RunFlow {
     /// No sweep, 0 s, kept under `records`.
     pub fn new(records: Records) -> Self {
         RunFlow {
@@ -69,6 +86,7 @@ impl<S: Send + Sync + 'static> RunFlow<S> {
             elapsed: RwSignal::new(0.0),
             backends: RwSignal::new(Vec::new()),
             saved: RwSignal::new(None),
+            offer: RwSignal::new(None),
             store: Keeper::new(records),
             session: LabSession::new(),
         }
@@ -91,8 +109,8 @@ impl<S: Send + Sync + 'static> RunFlow<S> {
     }
 
     /// Starts the sweep of `config` in the engine (stopping the sweep before), its first
-    /// seed from `resume` when given, the status `Running`, no cell path known yet; its
-    /// reports go to `part` while it is the sweep shown.
+    /// seed from `resume` when given, the status `Running`, no cell path known yet, no
+    /// offer; its reports go to `part` while it is the sweep shown.
     pub fn launch(
         &self,
         config: &DelayConfig,
@@ -106,6 +124,7 @@ impl<S: Send + Sync + 'static> RunFlow<S> {
             start_from: None,
         };
         self.backends.set(Vec::new());
+        self.offer.set(None);
         self.status.set(RunStatus::Running);
         let flow = *self;
         self.session.launch(request, move |e| flow.apply(e, &part));
@@ -170,19 +189,20 @@ impl<S: Send + Sync + 'static> RunFlow<S> {
         resumed
     }
 
-    /// Stops the sweep in the engine and shows none: `Idle`, 0 s, no cell path, no
+    /// Stops the sweep in the engine and shows none: `Idle`, 0 s, no cell path, no offer, no
     /// checkpoint named (one kept stays kept).
     pub fn clear(&self) {
         self.session.stop();
         self.status.set(RunStatus::Idle);
         self.backends.set(Vec::new());
+        self.offer.set(None);
         self.saved.set(None);
         self.set_seconds(0.0);
     }
 
     /// Keeps `point` as the training seed's checkpoint of the sweep in the engine; `saved`
     /// shows `shown` once it is written.
-    pub fn keep_checkpoint<P: Serialize + 'static>(&self, point: P, shown: Option<S>) {
+    pub fn keep_checkpoint<P: Serialize + 'static>(&self, point: P, shown: Option<SavedPoint>) {
         self.store
             .save_checkpoint(point, self.session, self.saved, shown);
     }

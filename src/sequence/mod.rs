@@ -6,9 +6,11 @@
 //! engine's Web Worker, on WebGPU or the CPU path (`backend`, `auto` by measurement).
 //!
 //! What the task parts share lives here: the engine session of a sweep with its run commands,
-//! its lost-device hook and its clock ([`session`]), and the store of every task's sweeps and
-//! resume checkpoints in IndexedDB ([`store`]). A task part is its driver (the sweep shown, as
-//! signals), its panels and its text catalogue; the delay-copy part also keeps its sweep
+//! its lost-device hook and its clock ([`session`]), the run flow every task's driver is built
+//! on (status, seconds, cell paths, kept checkpoint; launch, pause, resume, the end, [`flow`]),
+//! and the store of every task's sweeps and resume checkpoints in IndexedDB ([`store`]). A task
+//! part is its driver (what the task keeps of the sweep shown, as signals, over the flow), its
+//! panels and its text catalogue; the delay-copy part also keeps its sweep
 //! summaries and asks its question before the verdict.
 //!
 //! Test hooks: those of the parts ([`delay`], [`memory`]), the switcher's `task-switch-<key>`,

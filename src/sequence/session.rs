@@ -1,7 +1,7 @@
 //! The engine session of the lab's sweep, whichever task it is of: starting a sweep in the
 //! engine's Web Worker with its reports going to the driver while it is the one shown, the run
 //! buttons' commands (pause, resume, stop), the debug hook that loses its GPU device, and the
-//! sweep's training clock ([`SweepClock`]). Each task part's driver holds one; not a component.
+//! sweep's training clock ([`SweepClock`]). The run flow ([`super::flow::RunFlow`]) holds one; not a component.
 
 use crate::shell::engine_client::EngineClient;
 use leptos::prelude::*;

@@ -1,6 +1,6 @@
-//! The delay page's sweep driver: starts, pauses, resumes and resets the sweep in the engine's
-//! Web Worker (which trains every run), applies the worker's reports to the page's state
-//! ([`super::sweep`]), times the training, and keeps finished runs, sweep summaries and the
+//! The delay page's sweep driver, over the lab's run flow ([`crate::sequence::flow`], which
+//! starts, pauses, resumes and times the sweep in the engine's Web Worker): applies the
+//! worker's reports to the page's state ([`super::sweep`]) and keeps finished runs, sweep summaries and the
 //! sweep in progress in IndexedDB ([`super::store`]), with the training seed's latest
 //! checkpoint (the engine sends one every few seconds and on pause): after a reload during a
 //! sweep, the page shows its finished runs and the training seed as far as its checkpoint,
@@ -13,7 +13,7 @@ use super::sweep::{
     apply_tick, plan, plan_resumed, plan_with, remaining, whole_progress, Predictions, ResumePoint,
     RunView,
 };
-use crate::sequence::flow::{PartEvents, RunFlow};
+use crate::sequence::flow::{PartEvents, ReloadOffer, RunFlow};
 use crate::sequence::store::DELAY;
 use crate::shell::run_status::RunStatus;
 use leptos::prelude::*;
@@ -23,24 +23,12 @@ use unroll_core::config::query::encode;
 use unroll_core::train::messages::TrainError;
 use unroll_core::train::sweep::{Progress, RunId, RunResult, SweepCheckpoint, Tick};
 
-/// What the page offers after a reload stopped a sweep.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ResumeOffer {
-    /// Runs finished and kept.
-    pub done: usize,
-    /// Runs planned.
-    pub planned: usize,
-    /// The training seed's checkpoint Resume goes on from: its seed's number in the sweep
-    /// (from 1), the sweep's seeds, its step. None: that seed starts again from step 0.
-    pub from: Option<(usize, usize, u64)>,
-}
-
 /// The sweep shown on the delay page: the state the page renders, and the run in the engine.
 #[derive(Clone, Copy)]
 pub struct DelayDriver {
-    /// The status, seconds, cell paths, named checkpoint (its seed's number in the sweep
-    /// from 1, the sweep's seeds, its step), records and engine session of the sweep shown.
-    pub flow: RunFlow<(usize, usize, u64)>,
+    /// The status, seconds, cell paths, named checkpoint, Resume offer after a reload,
+    /// records and engine session of the sweep shown.
+    pub flow: RunFlow,
     /// Every (cell, seed) run of the sweep shown.
     pub runs: RwSignal<Vec<RunView>>,
     /// The finished runs' results.
@@ -55,8 +43,6 @@ pub struct DelayDriver {
     pub run_cfg: RwSignal<Option<DelayConfig>>,
     /// The sweep summaries and the last configuration's runs, kept across reloads.
     pub kept: RwSignal<Kept>,
-    /// After a reload during a sweep: what Resume goes on with.
-    pub resume_offer: RwSignal<Option<ResumeOffer>>,
     /// The first seed of the engine's sweep, whose example sequence the predictions are of
     /// (the shown configuration's seed unless a resumed sweep started at a later one).
     pub example_seed: RwSignal<Option<u32>>,
@@ -79,7 +65,6 @@ impl DelayDriver {
             restored: RwSignal::new(false),
             run_cfg: RwSignal::new(None),
             kept: RwSignal::new(Kept::default()),
-            resume_offer: RwSignal::new(None),
             example_seed: RwSignal::new(None),
             pending: StoredValue::new(None),
             resume_point: StoredValue::new(None),
@@ -153,14 +138,8 @@ impl DelayDriver {
             .collect();
         let cells = config.cell.cells().len();
         let planned = views.len();
-        let from = point.as_ref().and_then(|p| {
-            Some((
-                p.seed_number(&config)?,
-                config.seeds.max(1),
-                p.checkpoint.step(),
-            ))
-        });
-        self.resume_offer.set(Some(ResumeOffer {
+        let from = point.as_ref().and_then(|p| p.saved(&config));
+        self.flow.offer.set(Some(ReloadOffer {
             done: done.len(),
             planned,
             from,
@@ -196,9 +175,7 @@ impl DelayDriver {
         let point = self
             .runs
             .with_untracked(|rs| ResumePoint::new(query.to_owned(), self.now_seconds(), c, rs));
-        let shown = point
-            .seed_number(config)
-            .map(|k| (k, config.seeds.max(1), point.checkpoint.step()));
+        let shown = point.saved(config);
         self.flow.keep_checkpoint(point, shown);
     }
 
@@ -240,7 +217,6 @@ impl DelayDriver {
     fn launch(&self, config: DelayConfig, rest: DelayConfig, resume: Option<SweepCheckpoint>) {
         self.pending.set_value(None);
         self.resume_point.set_value(None);
-        self.resume_offer.set(None);
         self.restored.set(false);
         self.run_cfg.set(Some(config.clone()));
         self.example_seed.set(Some(rest.seed));
@@ -277,7 +253,7 @@ impl DelayDriver {
                 }
                 None => {
                     self.pending.set_value(None);
-                    self.resume_offer.set(None);
+                    self.flow.offer.set(None);
                     self.flow.status.set(RunStatus::Finished);
                     self.mark_unfinished(None);
                 }
@@ -299,7 +275,6 @@ impl DelayDriver {
         self.restored.set(false);
         self.pending.set_value(None);
         self.resume_point.set_value(None);
-        self.resume_offer.set(None);
         self.example_seed.set(None);
         let stopped = self.kept.with_untracked(|k| {
             k.unfinished

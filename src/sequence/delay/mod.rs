@@ -225,7 +225,7 @@ fn AboutPanel() -> impl IntoView {
 fn PageNotes(driver: DelayDriver, invalid: Memo<Option<DelayRangeError>>) -> impl IntoView {
     let loc = use_locale();
     let lang = move || loc.lang();
-    let (resume_offer, store_error) = (driver.resume_offer, driver.flow.store.error);
+    let (resume_offer, store_error) = (driver.flow.offer, driver.flow.store.error);
     view! {
         {move || invalid.get().map(|e| view! {
             <div class="notice notice-error dl-invalid" role="alert" data-testid="delay-invalid" data-value=e.delay.to_string()>
@@ -238,15 +238,15 @@ fn PageNotes(driver: DelayDriver, invalid: Memo<Option<DelayRangeError>>) -> imp
                 role="status"
                 data-testid="delay-resume-offer"
                 data-value=o.done.to_string()
-                data-seed=o.from.map(|f| f.0.to_string())
-                data-step=o.from.map(|f| f.2.to_string())
+                data-seed=o.from.map(|f| f.seed.to_string())
+                data-step=o.from.map(|f| f.step.to_string())
             >
                 <div class="notice-body">
                     {move || {
                         let t = DelayText::of(lang());
                         let (done, planned) = (o.done.to_string(), o.planned.to_string());
                         match o.from {
-                            Some((k, n, step)) => (t.resume_offer_from)(&done, &planned, &k.to_string(), &n.to_string(), &count_commas(step)),
+                            Some(f) => (t.resume_offer_from)(&done, &planned, &f.seed.to_string(), &f.seeds.to_string(), &count_commas(f.step)),
                             None => (t.resume_offer)(&done, &planned),
                         }
                     }}

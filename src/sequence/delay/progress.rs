@@ -31,7 +31,7 @@ pub fn ProgressPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> imp
     let lang = move || loc.lang();
     let t = move |pick: Text| move || pick(loc.lang());
     let status = driver.flow.status;
-    let (saved, resume_offer) = (driver.flow.saved, driver.resume_offer);
+    let (saved, resume_offer) = (driver.flow.saved, driver.flow.offer);
     let busy = move || driver.busy();
     let param_counts = Memo::new(move |_| {
         let c = shown_cfg.get();
@@ -66,9 +66,9 @@ pub fn ProgressPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> imp
                 </span>
             </div>
             {move || progress_view(driver.progress, driver.flow.elapsed, driver.restored, status)}
-            {move || saved.get().filter(|_| resume_offer.with(Option::is_none) && busy()).map(|(k, n, step)| view! {
-                <p class="panel-note" data-testid="delay-checkpoint" data-seed=k.to_string() data-value=step.to_string()>
-                    {move || (DelayText::of(lang()).checkpoint_saved)(&k.to_string(), &n.to_string(), &count_commas(step))}
+            {move || saved.get().filter(|_| resume_offer.with(Option::is_none) && busy()).map(|s| view! {
+                <p class="panel-note" data-testid="delay-checkpoint" data-seed=s.seed.to_string() data-value=s.step.to_string()>
+                    {move || (DelayText::of(lang()).checkpoint_saved)(&s.seed.to_string(), &s.seeds.to_string(), &count_commas(s.step))}
                 </p>
             })}
             <p class="panel-note" data-testid="delay-budget" data-value=move || shown_cfg.get().steps.to_string()>

@@ -5,6 +5,7 @@
 //! below check it); the page's driver (`driver`) keeps it in signals and the page renders it.
 
 use crate::charts::delay::{band, smoothed, Band, Line, SMOOTH};
+use crate::sequence::flow::SavedPoint;
 use serde::{Deserialize, Serialize};
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::keep::curve_until;
@@ -209,14 +210,17 @@ impl ResumePoint {
             && SweepPlan::of_lab(rest).is_ok_and(|plan| self.checkpoint.fits(&plan).is_ok())
     }
 
-    /// The checkpoint's seed as counted in the sweep of `config`, from 1.
-    pub fn seed_number(&self, config: &DelayConfig) -> Option<usize> {
+    /// The checkpoint as the page names it in the sweep of `config`: its seed's number there
+    /// (from 1), the sweep's seeds, its step; None when its seed is not one of the sweep's.
+    pub fn saved(&self, config: &DelayConfig) -> Option<SavedPoint> {
         let seed = self.checkpoint.seed()?;
-        config
-            .run_seeds()
-            .iter()
-            .position(|&s| s == seed)
-            .map(|i| i + 1)
+        let seeds = config.run_seeds();
+        let k = seeds.iter().position(|&s| s == seed)?;
+        Some(SavedPoint {
+            seed: k + 1,
+            seeds: seeds.len(),
+            step: self.checkpoint.step(),
+        })
     }
 }
 
@@ -631,7 +635,12 @@ mod tests {
         assert_eq!(point.curves.len(), 2);
         assert_eq!(point.curves[0].loss, views[2].loss[..5]);
         assert_eq!(point.curves[1].acc, views[3].acc);
-        assert_eq!(point.seed_number(&config), Some(2));
+        let saved = SavedPoint {
+            seed: 2,
+            seeds: 2,
+            step: 5,
+        };
+        assert_eq!(point.saved(&config), Some(saved));
         // It fits the rest of its sweep, not the whole sweep, another sweep or other settings.
         let rest = remaining(&config, &first).unwrap();
         assert_eq!(rest.seed, 4);

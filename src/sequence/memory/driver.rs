@@ -1,5 +1,6 @@
-//! The long-memory run's driver: starts, pauses, resumes and resets the sweep in the engine's
-//! Web Worker, applies its reports to the page's signals and times the training. Every
+//! The long-memory run's driver, over the lab's run flow ([`crate::sequence::flow`], which
+//! starts, pauses, resumes and times the sweep in the engine's Web Worker): applies its
+//! reports to the page's signals and resets the run. Every
 //! held-out point is kept in IndexedDB ([`super::store`]) with the training seed's latest
 //! checkpoint (the engine sends one every few seconds and on pause), so a reload shows the
 //! finished runs and the training seed as far as its checkpoint, and Go on trains the rest
@@ -8,7 +9,7 @@
 //! keeps the sweep as it is. Not a component.
 
 use super::store::{keep, rest_of, KeptSweep, ResumePoint};
-use crate::sequence::flow::{PartEvents, RunFlow};
+use crate::sequence::flow::{PartEvents, ReloadOffer, RunFlow, SavedPoint};
 use crate::sequence::store::MEMORY;
 use crate::shell::run_status::RunStatus;
 use leptos::prelude::*;
@@ -18,22 +19,12 @@ use unroll_core::config::query::encode;
 use unroll_core::train::messages::TrainError;
 use unroll_core::train::sweep::{HeldOut, Progress, RunId, SweepCheckpoint, SweepPlan, Tick};
 
-/// What the page offers after a reload stopped a sweep.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Interrupted {
-    /// Runs finished and kept.
-    pub done: usize,
-    /// The training seed's checkpoint Go on resumes from: its seed's number in the sweep
-    /// (from 1) and its step. None: that seed starts again from step 0.
-    pub from: Option<(usize, u64)>,
-}
-
 /// The long-memory run shown on the page.
 #[derive(Clone, Copy)]
 pub struct MemoryDriver {
-    /// The status, seconds, cell paths, named checkpoint (its seed's number in the sweep
-    /// from 1 and its step), records and engine session of the sweep shown.
-    pub flow: RunFlow<(usize, u64)>,
+    /// The status, seconds, cell paths, named checkpoint, Go on offer after a reload,
+    /// records and engine session of the sweep shown.
+    pub flow: RunFlow,
     /// The plan of the run shown.
     pub plan: RwSignal<Option<SweepPlan>>,
     /// Held-out curve of each run of the plan, in its order ([`SweepPlan::run_ids`]).
@@ -42,8 +33,6 @@ pub struct MemoryDriver {
     pub progress: RwSignal<(u64, u64)>,
     /// Why the run failed.
     pub error: RwSignal<Option<String>>,
-    /// A reload stopped the sweep shown: what Go on goes on with.
-    pub interrupted: RwSignal<Option<Interrupted>>,
     /// The kept sweeps and checkpoint have been read (the page shows them from then on).
     pub loaded: RwSignal<bool>,
     /// The training-batch loss of step 1 of each run trained in this visit (mean over the
@@ -80,7 +69,6 @@ impl MemoryDriver {
             curves: RwSignal::new(Vec::new()),
             progress: RwSignal::new((0, 0)),
             error: RwSignal::new(None),
-            interrupted: RwSignal::new(None),
             loaded: RwSignal::new(false),
             first_loss: RwSignal::new(Vec::new()),
             kept: StoredValue::new(Vec::new()),
@@ -135,7 +123,11 @@ impl MemoryDriver {
                 p.curves(&plan, &kept),
                 p.checkpoint.runs.iter().map(|r| r.trainer.step).sum(),
                 p.elapsed.max(kept.elapsed),
-                Some((done / cells + 1, p.checkpoint.step())),
+                Some(SavedPoint {
+                    seed: done / cells + 1,
+                    seeds: plan.seeds.len(),
+                    step: p.checkpoint.step(),
+                }),
             ),
             None => (kept.finished_curves(&plan), 0, kept.elapsed, None),
         };
@@ -150,13 +142,18 @@ impl MemoryDriver {
         self.first_loss.set(Vec::new());
         self.flow.saved.set(from);
         self.resume.set_value(point.map(|p| p.checkpoint));
+        let planned = plan.runs();
         self.plan.set(Some(plan));
         self.query.set_value(Some(query));
         if kept.finished {
-            self.interrupted.set(None);
+            self.flow.offer.set(None);
             self.flow.status.set(RunStatus::Finished);
         } else {
-            self.interrupted.set(Some(Interrupted { done, from }));
+            self.flow.offer.set(Some(ReloadOffer {
+                done,
+                planned,
+                from,
+            }));
             self.flow.status.set(RunStatus::Stopped);
         }
     }
@@ -176,7 +173,7 @@ impl MemoryDriver {
     /// first seed with an unfinished run from step 0 (the finished seeds shown stay; the sweep
     /// trains seed by seed).
     pub fn go_on(&self, config: DelayConfig) {
-        let (Some(Ok(plan)), Some(i)) = (memory_plan(&config), self.interrupted.get_untracked())
+        let (Some(Ok(plan)), Some(i)) = (memory_plan(&config), self.flow.offer.get_untracked())
         else {
             return;
         };
@@ -213,7 +210,6 @@ impl MemoryDriver {
         self.progress.set((offset + resumed, total));
         self.plan.set(Some(plan));
         self.error.set(None);
-        self.interrupted.set(None);
         self.first_loss.set(Vec::new());
         self.flow.set_seconds(before);
         let query = encode(&config, None);
@@ -247,12 +243,16 @@ impl MemoryDriver {
     /// Keeps the engine's checkpoint `checkpoint` of the sweep `query`; `saved` shows it once
     /// written.
     fn keep_checkpoint(&self, query: &str, checkpoint: SweepCheckpoint) {
-        let seed_number = self.plan.with_untracked(|p| {
+        let shown = self.plan.with_untracked(|p| {
             let p = p.as_ref()?;
             let seed = checkpoint.seed()?;
-            p.seeds.iter().position(|&s| s == seed).map(|i| i + 1)
+            let k = p.seeds.iter().position(|&s| s == seed)?;
+            Some(SavedPoint {
+                seed: k + 1,
+                seeds: p.seeds.len(),
+                step: checkpoint.step(),
+            })
         });
-        let shown = seed_number.map(|k| (k, checkpoint.step()));
         let point = ResumePoint {
             query: query.to_owned(),
             elapsed: self.flow.seconds(),
@@ -296,7 +296,6 @@ impl MemoryDriver {
         self.curves.set(Vec::new());
         self.progress.set((0, 0));
         self.error.set(None);
-        self.interrupted.set(None);
         self.resume.set_value(None);
         self.first_loss.set(Vec::new());
     }

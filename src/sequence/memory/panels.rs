@@ -131,14 +131,14 @@ pub fn RunPanel(
                     {move || t().status[status_index(status.get())]}
                 </span>
             </RunControls>
-            {move || driver.interrupted.get().map(|i| {
-                let (n, seeds) = driver.plan.get().map_or((0, 0), |p| (p.runs(), p.seeds.len()));
+            {move || driver.flow.offer.get().map(|i| {
+                let n = i.planned;
                 let text = move || match i.from {
-                    Some((s, step)) => (t().interrupted_from)(&i.done.to_string(), &n.to_string(), &s.to_string(), &seeds.to_string(), &count_commas(step)),
+                    Some(f) => (t().interrupted_from)(&i.done.to_string(), &n.to_string(), &f.seed.to_string(), &f.seeds.to_string(), &count_commas(f.step)),
                     None => (t().interrupted)(&i.done.to_string(), &n.to_string()),
                 };
                 view! {
-                    <div class="notice notice-info" role="status" data-testid="memory-interrupted" data-value=i.done.to_string() data-step=i.from.map(|f| f.1.to_string())>
+                    <div class="notice notice-info" role="status" data-testid="memory-interrupted" data-value=i.done.to_string() data-step=i.from.map(|f| f.step.to_string())>
                         <div class="notice-body">{text}</div>
                         <button type="button" class="btn btn-small" data-testid="memory-go-on" on:click=move |_| driver.go_on(cfg.get_untracked())>{move || t().go_on}</button>
                     </div>
@@ -165,13 +165,10 @@ pub fn RunPanel(
                 {move || driver.time_left().filter(|_| status.get().busy()).map(|s| view! {
                     <span data-testid="memory-time-left" data-value=s.to_string()>{move || (t().time_left)(&fmt_seconds(s, loc.lang()))}</span>
                 })}
-                {move || driver.flow.saved.get().filter(|_| status.get().busy()).map(|(s, step)| {
-                    let seeds = driver.plan.with(|p| p.as_ref().map_or(0, |p| p.seeds.len()));
-                    view! {
-                        <span data-testid="memory-saved" data-value=step.to_string() data-seed=s.to_string()>
-                            {move || (t().saved)(&s.to_string(), &seeds.to_string(), &count_commas(step))}
-                        </span>
-                    }
+                {move || driver.flow.saved.get().filter(|_| status.get().busy()).map(|s| view! {
+                    <span data-testid="memory-saved" data-value=s.step.to_string() data-seed=s.seed.to_string()>
+                        {move || (t().saved)(&s.seed.to_string(), &s.seeds.to_string(), &count_commas(s.step))}
+                    </span>
                 })}
             </div>
             <CellLines driver=driver />
