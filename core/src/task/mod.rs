@@ -18,7 +18,8 @@
 //! seed × cell sweep with its resume checkpoint ([`crate::train::sweep`]), one worker loop
 //! and one event type ([`crate::engine`]).
 //!
-//! The instances: names classification ([`names::NamesTask`]), delay-copy
+//! The instances: names classification ([`names::NamesTask`]), names generation
+//! ([`generate::GenerateTask`]: a next-character language model), delay-copy
 //! ([`crate::delay::task::DelayTask`]), and the adding problem, copy memory and temporal order
 //! ([`crate::memory::task::MemoryTask`]); [`lab_task`] builds the lab page's task from its
 //! configuration.
@@ -34,6 +35,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+pub mod generate;
 pub mod names;
 
 use crate::config::delay::{DelayConfig, DelayRangeError, LabTask};
@@ -105,6 +107,12 @@ pub enum BaselineRule {
     Constant {
         /// The answer.
         answer: f64,
+    },
+    /// Each of `outcomes` answers guessed at its training frequency, add-one smoothed, whatever
+    /// came before (the names generator: the letters and the end marker).
+    Unigram {
+        /// Outcomes K.
+        outcomes: usize,
     },
     /// Always answering the largest class of the held-out set (the names lab), which holds
     /// `share` of it.

@@ -1,0 +1,458 @@
+//! Names generation as a [`Task`]: a next-character language model on the names, conditioned
+//! on the language (PyTorch's char-RNN generation tutorial, with a start marker so the first
+//! letter is predicted too).
+//!
+//! The symbols are the data's [`Alphabet`] (the vocabulary symbols its names use, A of them)
+//! plus two markers: **start** (an input only, index A of the letter slots) and **end** (an
+//! output only, class A). A name of n letters `c₁…cₙ` of language `ℓ` is n + 1 steps,
+//! read with teacher forcing:
+//!
+//! ```text
+//! step t        0          1          …   n
+//! input x_t     [start|ℓ]  [c₁|ℓ]     …   [cₙ|ℓ]       [A + 1 + C]  dense
+//! target        c₁         c₂         …   end          class in 0..=A
+//! ```
+//!
+//! The input of a step is the one-hot of its symbol (A letters + start) concatenated with the
+//! one-hot of the language (C languages): [`Conditioning::Input`], the tutorial's
+//! `torch.cat((category, input), 1)` fed to every step. The head reads every step
+//! ([`Readout::From`]`(0)`) with `nn.CrossEntropyLoss()`, so the loss is the mean per-character
+//! cross-entropy over the batch's real characters (the end marker counted as one, as every
+//! name must be ended). Batches hold names of one length only, so no step is padding and no
+//! padded position is ever scored.
+//!
+//! The training stream is the split's training names in seeded length buckets
+//! ([`Batches::train_epoch_by_length`]); the held-out set is the split's validation names
+//! (exactly the names classifier's validation split: [`Split::new`] at [`VAL_FRACTION`] with the
+//! same seed), by length, in slices of [`EVAL_BATCH`]. The baselines ([`LmBaselines`]) are
+//! n-gram models fitted on the training names; the task's memoryless baseline is the unigram,
+//! and a run counts as solved when its held-out loss per character is below the bigram's.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::names::EVAL_BATCH;
+use super::{Baseline, BaselineRule, BatchStream, Criterion, Input, Task, TaskShape};
+use crate::data::batches::Batches;
+use crate::data::names::NamesDataset;
+use crate::data::normalize::{symbol, VOCAB_SIZE};
+use crate::data::split::{Split, VAL_FRACTION};
+use crate::math::model::{Head, Loss, Readout, SeqBatch, Targets};
+use crate::math::recurrent::SeqData;
+
+pub mod sample;
+
+/// How the language reaches the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Conditioning {
+    /// The language's one-hot concatenated to every step's input (PyTorch's tutorial).
+    Input,
+}
+
+impl Conditioning {
+    /// `input`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Conditioning::Input => "input",
+        }
+    }
+}
+
+/// The symbols the data's names use, in vocabulary order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alphabet {
+    /// `[A]` vocabulary indices ([`crate::data::normalize::VOCAB`]) of the letters.
+    symbols: Vec<u32>,
+    /// `[VOCAB_SIZE]` the letter index of each vocabulary symbol, if the data uses it.
+    letter_of: Vec<Option<u32>>,
+}
+
+impl Alphabet {
+    /// The vocabulary symbols used by at least one name of `data`.
+    pub fn of_data(data: &NamesDataset) -> Alphabet {
+        let mut used = vec![false; VOCAB_SIZE];
+        for s in data.samples() {
+            for &t in &s.tokens {
+                used[t as usize] = true;
+            }
+        }
+        let symbols: Vec<u32> = (0..VOCAB_SIZE as u32).filter(|&t| used[t as usize]).collect();
+        let mut letter_of = vec![None; VOCAB_SIZE];
+        for (i, &t) in symbols.iter().enumerate() {
+            letter_of[t as usize] = Some(i as u32);
+        }
+        Alphabet { symbols, letter_of }
+    }
+
+    /// Letters A (the end marker is class A, the start marker input slot A).
+    pub fn len(&self) -> usize {
+        self.symbols.len()
+    }
+
+    /// True for an alphabet without letters (an empty data set).
+    pub fn is_empty(&self) -> bool {
+        self.symbols.is_empty()
+    }
+
+    /// The end marker's class (= A).
+    pub fn end(&self) -> u32 {
+        self.symbols.len() as u32
+    }
+
+    /// Output classes of the model: A letters + end.
+    pub fn classes(&self) -> usize {
+        self.symbols.len() + 1
+    }
+
+    /// The letter index of the vocabulary symbol `token`, `None` when the data never uses it.
+    pub fn letter(&self, token: u32) -> Option<u32> {
+        self.letter_of.get(token as usize).copied().flatten()
+    }
+
+    /// The letter indices of vocabulary `tokens`, `None` if one is outside the alphabet.
+    pub fn letters(&self, tokens: &[u32]) -> Option<Vec<u32>> {
+        tokens.iter().map(|&t| self.letter(t)).collect()
+    }
+
+    /// The character of letter `index` (`None` for the end marker or beyond).
+    pub fn char(&self, index: u32) -> Option<char> {
+        self.symbols.get(index as usize).and_then(|&t| symbol(t))
+    }
+
+    /// The text of letter indices (markers and unknown indices left out).
+    pub fn text(&self, letters: &[u32]) -> String {
+        letters.iter().filter_map(|&l| self.char(l)).collect()
+    }
+}
+
+/// Held-out loss per character (nats) of three models that need no training, each fitted on
+/// the training names (every name counted as its letters followed by the end marker, K =
+/// A + 1 outcomes), none of them reading the language.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LmBaselines {
+    /// Every outcome equally likely: `ln K`.
+    pub uniform: f64,
+    /// Each outcome at its training frequency with add-one (Laplace) smoothing:
+    /// `p(c) = (n(c) + 1) / (N + K)`.
+    pub unigram: f64,
+    /// The next outcome given the previous symbol (a letter or the start marker) with add-one
+    /// smoothing: `p(c | a) = (n(a, c) + 1) / (n(a) + K)`.
+    pub bigram: f64,
+    /// Held-out characters the losses are averaged over (Σ (n + 1) over the held-out names).
+    pub characters: u64,
+}
+
+impl LmBaselines {
+    /// The baselines of `train` scored on `heldout` (letter-index sequences, letters < `a`),
+    /// K = a + 1 outcomes. With no held-out character every loss is NaN.
+    pub fn fit(train: &[&[u32]], heldout: &[&[u32]], a: usize) -> LmBaselines {
+        let k = a + 1;
+        // Previous symbols: letters 0..a, start = a; outcomes: letters 0..a, end = a.
+        let mut uni = vec![0u64; k];
+        let mut bi = vec![0u64; k * k];
+        let pairs = |name: &[u32]| {
+            let prev = std::iter::once(a as u32).chain(name.iter().copied());
+            let next = name.iter().copied().chain(std::iter::once(a as u32));
+            prev.zip(next).collect::<Vec<_>>()
+        };
+        for name in train {
+            for (p, c) in pairs(name) {
+                uni[c as usize] += 1;
+                bi[p as usize * k + c as usize] += 1;
+            }
+        }
+        let total: u64 = uni.iter().sum();
+        let from: Vec<u64> = bi.chunks(k).map(|row| row.iter().sum()).collect();
+        let (mut unigram, mut bigram, mut characters) = (0.0f64, 0.0f64, 0u64);
+        for name in heldout {
+            for (p, c) in pairs(name) {
+                let (p, c) = (p as usize, c as usize);
+                unigram -= ((uni[c] + 1) as f64 / (total + k as u64) as f64).ln();
+                bigram -= ((bi[p * k + c] + 1) as f64 / (from[p] + k as u64) as f64).ln();
+                characters += 1;
+            }
+        }
+        let n = characters as f64;
+        LmBaselines {
+            uniform: if characters == 0 {
+                f64::NAN
+            } else {
+                (k as f64).ln()
+            },
+            unigram: unigram / n,
+            bigram: bigram / n,
+            characters,
+        }
+    }
+}
+
+/// The names as a conditioned next-character language model (see the module docs).
+#[derive(Clone, Debug)]
+pub struct GenerateTask {
+    data: Arc<NamesDataset>,
+    split: Arc<Split>,
+    alphabet: Arc<Alphabet>,
+    conditioning: Conditioning,
+    split_seed: u64,
+    baselines: LmBaselines,
+}
+
+impl GenerateTask {
+    /// The task on `data` split with `split_seed` (the names classifier's split).
+    pub fn new(data: Arc<NamesDataset>, split_seed: u64, conditioning: Conditioning) -> Self {
+        let split = Arc::new(Split::new(&data, split_seed, VAL_FRACTION));
+        let alphabet = Arc::new(Alphabet::of_data(&data));
+        let letters = |idx: &[usize]| -> Vec<Vec<u32>> {
+            idx.iter()
+                .map(|&i| {
+                    alphabet
+                        .letters(&data.samples()[i].tokens)
+                        .expect("the alphabet holds every symbol of the data")
+                })
+                .collect()
+        };
+        let (train, val) = (letters(&split.train), letters(&split.val));
+        let baselines = LmBaselines::fit(&as_slices(&train), &as_slices(&val), alphabet.len());
+        GenerateTask {
+            data,
+            split,
+            alphabet,
+            conditioning,
+            split_seed,
+            baselines,
+        }
+    }
+
+    /// The data set.
+    pub fn data(&self) -> &NamesDataset {
+        &self.data
+    }
+
+    /// The split (the names classifier's).
+    pub fn split(&self) -> &Split {
+        &self.split
+    }
+
+    /// The letters.
+    pub fn alphabet(&self) -> &Alphabet {
+        &self.alphabet
+    }
+
+    /// How the language reaches the model.
+    pub fn conditioning(&self) -> Conditioning {
+        self.conditioning
+    }
+
+    /// The n-gram baselines (held-out loss per character).
+    pub fn baselines(&self) -> LmBaselines {
+        self.baselines
+    }
+
+    /// Languages C.
+    pub fn languages(&self) -> usize {
+        self.data.num_classes()
+    }
+
+    /// Features per step: A letters + start + C languages.
+    pub fn features(&self) -> usize {
+        self.alphabet.len() + 1 + self.languages()
+    }
+
+    /// The teacher-forced batch of names given as letter indices with their languages, all of
+    /// one length n ≥ 0: `n + 1` steps, dense input `[n + 1, B, A + 1 + C]`, targets
+    /// `[(n + 1)·B]` step-major (see the module docs).
+    ///
+    /// # Panics
+    /// If `names` is empty, the names differ in length, or a letter or language is out of range.
+    pub fn batch_of(&self, names: &[(&[u32], u32)]) -> SeqBatch {
+        assert!(!names.is_empty(), "generate: an empty batch");
+        let n = names[0].0.len();
+        assert!(
+            names.iter().all(|(l, _)| l.len() == n),
+            "generate: names of different lengths in one batch"
+        );
+        let (a, c, f) = (self.alphabet.len(), self.languages(), self.features());
+        let (b_len, t_len) = (names.len(), n + 1);
+        let mut x = vec![0.0f32; t_len * b_len * f];
+        let mut targets = vec![0u32; t_len * b_len];
+        for (b, &(letters, lang)) in names.iter().enumerate() {
+            assert!((lang as usize) < c, "generate: language {lang} of {c}");
+            for t in 0..t_len {
+                let row = &mut x[(t * b_len + b) * f..][..f];
+                let slot = if t == 0 { a } else { letters[t - 1] as usize };
+                assert!(slot <= a, "generate: letter {slot} of {a}");
+                row[slot] = 1.0;
+                row[a + 1 + lang as usize] = 1.0;
+                targets[t * b_len + b] = letters.get(t).copied().unwrap_or(a as u32);
+            }
+        }
+        SeqBatch {
+            batch: b_len,
+            seq_len: t_len,
+            lengths: vec![t_len as u32; b_len],
+            input: SeqData::Dense(x),
+            targets: Targets::Classes(targets),
+        }
+    }
+
+    /// The batch of data set samples `indices` (all of one length).
+    fn samples_batch(&self, indices: &[usize]) -> SeqBatch {
+        let letters: Vec<(Vec<u32>, u32)> = indices
+            .iter()
+            .map(|&i| {
+                let s = &self.data.samples()[i];
+                let l = self.alphabet.letters(&s.tokens).expect("alphabet of the data");
+                (l, s.label)
+            })
+            .collect();
+        let refs: Vec<(&[u32], u32)> = letters.iter().map(|(l, c)| (l.as_slice(), *c)).collect();
+        self.batch_of(&refs)
+    }
+}
+
+impl Task for GenerateTask {
+    fn key(&self) -> &'static str {
+        "generate"
+    }
+
+    fn settings(&self) -> String {
+        format!(
+            "generate:conditioning={}:split_seed={}:samples={}:classes={}:letters={}",
+            self.conditioning.as_str(),
+            self.split_seed,
+            self.data.samples().len(),
+            self.data.num_classes(),
+            self.alphabet.len()
+        )
+    }
+
+    fn shape(&self) -> TaskShape {
+        TaskShape {
+            input: Input::Dense {
+                features: self.features(),
+            },
+            outputs: self.alphabet.classes(),
+            readout: Readout::From(0),
+            loss: Loss::CrossEntropy,
+            head: Head::Last,
+            max_seq_len: self
+                .data
+                .samples()
+                .iter()
+                .map(|s| s.tokens.len() + 1)
+                .max()
+                .unwrap_or(1),
+        }
+    }
+
+    fn stream(&self, seed: u32, batch_size: usize) -> Box<dyn BatchStream> {
+        let mut stream = GenerateStream {
+            task: self.clone(),
+            batch_size: batch_size.max(1),
+            seed: u64::from(seed),
+            epoch: 0,
+            batches: Vec::new(),
+            next: 0,
+            drawn: 0,
+        };
+        stream.load_epoch(0);
+        Box::new(stream)
+    }
+
+    /// The validation names by length (shortest first, in split order within a length), in
+    /// slices of at most [`EVAL_BATCH`].
+    fn heldout(&self, _batch_size: usize) -> Vec<SeqBatch> {
+        let mut by_len: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for &i in &self.split.val {
+            by_len
+                .entry(self.data.samples()[i].tokens.len())
+                .or_default()
+                .push(i);
+        }
+        by_len
+            .values()
+            .flat_map(|idx| idx.chunks(EVAL_BATCH))
+            .map(|chunk| self.samples_batch(chunk))
+            .collect()
+    }
+
+    /// The unigram model's held-out loss per character and accuracy (always answering the
+    /// most frequent training outcome is not counted: `None`).
+    fn baseline(&self) -> Baseline {
+        Baseline {
+            loss: self.baselines.unigram,
+            accuracy: None,
+            rule: BaselineRule::Unigram {
+                outcomes: self.alphabet.classes(),
+            },
+        }
+    }
+
+    /// Held-out loss per character below the bigram baseline's.
+    fn criterion(&self) -> Option<Criterion> {
+        Some(Criterion::LossBelow(self.baselines.bigram))
+    }
+
+    fn stops_on_bad_loss(&self) -> bool {
+        true
+    }
+}
+
+fn as_slices(v: &[Vec<u32>]) -> Vec<&[u32]> {
+    v.iter().map(Vec::as_slice).collect()
+}
+
+/// The seeded epochs of the training names in length buckets, one after another.
+struct GenerateStream {
+    task: GenerateTask,
+    batch_size: usize,
+    seed: u64,
+    epoch: u64,
+    batches: Vec<Vec<usize>>,
+    next: usize,
+    drawn: u128,
+}
+
+impl GenerateStream {
+    fn load_epoch(&mut self, epoch: u64) {
+        self.epoch = epoch;
+        self.batches = Batches::train_epoch_by_length(
+            &self.task.data,
+            &self.task.split.train,
+            self.batch_size,
+            self.seed,
+            epoch,
+        )
+        .members();
+        self.next = 0;
+    }
+}
+
+impl BatchStream for GenerateStream {
+    fn next_batch(&mut self) -> SeqBatch {
+        if self.next >= self.batches.len() {
+            self.load_epoch(self.epoch + 1);
+        }
+        let batch = self.task.samples_batch(&self.batches[self.next]);
+        self.next += 1;
+        self.drawn += 1;
+        batch
+    }
+
+    /// Batches drawn since the start.
+    fn position(&self) -> u128 {
+        self.drawn
+    }
+
+    fn seek(&mut self, position: u128) {
+        let per_epoch = self.batches.len().max(1) as u128;
+        let epoch = (position / per_epoch) as u64;
+        if epoch != self.epoch || self.batches.is_empty() {
+            self.load_epoch(epoch);
+        }
+        self.next = (position % per_epoch) as usize;
+        self.drawn = position;
+    }
+}
