@@ -12,7 +12,8 @@
 //! `{"epoch", "train_loss", "heldout_loss", "perplexity", "below_bigram", "sec"}` per epoch
 //! (held-out loss per character, nats; perplexity `e^loss`); then one `{"quality"}` per
 //! language over `--samples` names at `--temperature` (shares of training names, held-out
-//! names and new names, the mean length against the training names') with `--show` of its
+//! names and new names, the mean length and the bigram loss per character against the
+//! training names') with `--show` of its
 //! samples, and last `{"summary"}` (the means over the languages).
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -112,6 +113,7 @@ mod native {
         }
         let (model, params) = (trainer.model().clone(), trainer.params().to_vec());
         let (mut new, mut real, mut len, mut data_len) = (0.0, 0.0, 0.0, 0.0);
+        let (mut bigram, mut data_bigram) = (0.0, 0.0);
         let languages = task.languages();
         for lang in 0..languages as u32 {
             let req = SampleRequest::new(lang, temperature, u64::from(seed) * 1_000_000);
@@ -130,11 +132,14 @@ mod native {
             real += q.training;
             len += q.mean_length;
             data_len += q.data_mean_length;
+            bigram += q.bigram_loss;
+            data_bigram += q.data_bigram_loss;
             println!(
                 "{}",
                 json!({"quality": {"language": data.classes()[lang as usize], "new": q.new,
                        "training": q.training, "heldout": q.heldout, "unended": q.unended,
-                       "mean_length": q.mean_length, "data_mean_length": q.data_mean_length},
+                       "mean_length": q.mean_length, "data_mean_length": q.data_mean_length,
+                       "bigram_loss": q.bigram_loss, "data_bigram_loss": q.data_bigram_loss},
                        "samples": shown})
             );
         }
@@ -143,6 +148,7 @@ mod native {
             "{}",
             json!({"summary": {"bidirectional": bidirectional, "new": new / n,
                    "training": real / n, "mean_length": len / n, "data_mean_length": data_len / n,
+                   "bigram_loss": bigram / n, "data_bigram_loss": data_bigram / n,
                    "temperature": temperature}})
         );
         Ok(())

@@ -148,29 +148,12 @@ impl LmBaselines {
     /// The baselines of `train` scored on `heldout` (letter-index sequences, letters < `a`),
     /// K = a + 1 outcomes. With no held-out character every loss is NaN.
     pub fn fit(train: &[&[u32]], heldout: &[&[u32]], a: usize) -> LmBaselines {
-        let k = a + 1;
-        // Previous symbols: letters 0..a, start = a; outcomes: letters 0..a, end = a.
-        let mut uni = vec![0u64; k];
-        let mut bi = vec![0u64; k * k];
-        let pairs = |name: &[u32]| {
-            let prev = std::iter::once(a as u32).chain(name.iter().copied());
-            let next = name.iter().copied().chain(std::iter::once(a as u32));
-            prev.zip(next).collect::<Vec<_>>()
-        };
-        for name in train {
-            for (p, c) in pairs(name) {
-                uni[c as usize] += 1;
-                bi[p as usize * k + c as usize] += 1;
-            }
-        }
-        let total: u64 = uni.iter().sum();
-        let from: Vec<u64> = bi.chunks(k).map(|row| row.iter().sum()).collect();
+        let counts = Ngrams::fit(train, a);
         let (mut unigram, mut bigram, mut characters) = (0.0f64, 0.0f64, 0u64);
         for name in heldout {
-            for (p, c) in pairs(name) {
-                let (p, c) = (p as usize, c as usize);
-                unigram -= ((uni[c] + 1) as f64 / (total + k as u64) as f64).ln();
-                bigram -= ((bi[p * k + c] + 1) as f64 / (from[p] + k as u64) as f64).ln();
+            for (p, c) in counts.pairs(name) {
+                unigram -= counts.unigram(c).ln();
+                bigram -= counts.bigram(p, c).ln();
                 characters += 1;
             }
         }
@@ -179,12 +162,79 @@ impl LmBaselines {
             uniform: if characters == 0 {
                 f64::NAN
             } else {
-                (k as f64).ln()
+                ((a + 1) as f64).ln()
             },
             unigram: unigram / n,
             bigram: bigram / n,
             characters,
         }
+    }
+}
+
+/// Unigram and bigram counts of names (letter indices < A; previous symbols: the letters and
+/// start = A; outcomes: the letters and end = A), with add-one smoothed probabilities.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ngrams {
+    letters: usize,
+    /// `[K]` outcome counts.
+    uni: Vec<u64>,
+    /// `[K, K]` counts of (previous, outcome).
+    bi: Vec<u64>,
+    /// Σ `uni`.
+    total: u64,
+    /// `[K]` row sums of `bi`.
+    from: Vec<u64>,
+}
+
+impl Ngrams {
+    /// The counts of `names` over `a` letters.
+    pub fn fit(names: &[&[u32]], a: usize) -> Ngrams {
+        let k = a + 1;
+        let mut out = Ngrams {
+            letters: a,
+            uni: vec![0; k],
+            bi: vec![0; k * k],
+            total: 0,
+            from: vec![0; k],
+        };
+        for name in names {
+            for (p, c) in out.pairs(name) {
+                out.uni[c as usize] += 1;
+                out.bi[p as usize * k + c as usize] += 1;
+                out.from[p as usize] += 1;
+                out.total += 1;
+            }
+        }
+        out
+    }
+
+    /// The `n + 1` (previous, outcome) pairs of a name of n letters: (start, c₁), (c₁, c₂), …,
+    /// (cₙ, end).
+    pub fn pairs(&self, name: &[u32]) -> Vec<(u32, u32)> {
+        let a = self.letters as u32;
+        let prev = std::iter::once(a).chain(name.iter().copied());
+        let next = name.iter().copied().chain(std::iter::once(a));
+        prev.zip(next).collect()
+    }
+
+    /// `p(c) = (n(c) + 1) / (N + K)`.
+    pub fn unigram(&self, c: u32) -> f64 {
+        let k = self.letters as u64 + 1;
+        (self.uni[c as usize] + 1) as f64 / (self.total + k) as f64
+    }
+
+    /// `p(c | prev) = (n(prev, c) + 1) / (n(prev) + K)`.
+    pub fn bigram(&self, prev: u32, c: u32) -> f64 {
+        let k = self.letters + 1;
+        (self.bi[prev as usize * k + c as usize] + 1) as f64
+            / (self.from[prev as usize] + k as u64) as f64
+    }
+
+    /// The bigram model's mean loss per character of a name (letters and end, nats): how
+    /// ordinary its letter pairs are in the training names.
+    pub fn bigram_loss(&self, name: &[u32]) -> f64 {
+        let pairs = self.pairs(name);
+        -pairs.iter().map(|&(p, c)| self.bigram(p, c).ln()).sum::<f64>() / pairs.len() as f64
     }
 }
 
@@ -197,6 +247,7 @@ pub struct GenerateTask {
     conditioning: Conditioning,
     split_seed: u64,
     baselines: LmBaselines,
+    ngrams: Arc<Ngrams>,
 }
 
 impl GenerateTask {
@@ -215,6 +266,7 @@ impl GenerateTask {
         };
         let (train, val) = (letters(&split.train), letters(&split.val));
         let baselines = LmBaselines::fit(&as_slices(&train), &as_slices(&val), alphabet.len());
+        let ngrams = Arc::new(Ngrams::fit(&as_slices(&train), alphabet.len()));
         GenerateTask {
             data,
             split,
@@ -222,6 +274,7 @@ impl GenerateTask {
             conditioning,
             split_seed,
             baselines,
+            ngrams,
         }
     }
 
@@ -248,6 +301,11 @@ impl GenerateTask {
     /// The n-gram baselines (held-out loss per character).
     pub fn baselines(&self) -> LmBaselines {
         self.baselines
+    }
+
+    /// The n-gram counts of the training names.
+    pub fn ngrams(&self) -> &Ngrams {
+        &self.ngrams
     }
 
     /// Languages C.

@@ -310,6 +310,12 @@ pub struct Quality {
     pub mean_length: f64,
     /// Mean letters per training name of the language.
     pub data_mean_length: f64,
+    /// Mean over the names written of their bigram loss per character
+    /// ([`super::Ngrams::bigram_loss`], nats): lower is more like the training names' letter
+    /// pairs (a measure of pronounceability that needs no model of the page).
+    pub bigram_loss: f64,
+    /// The same mean over the training names of the language.
+    pub data_bigram_loss: f64,
 }
 
 /// The quality of `samples` names written for `language` with `template`'s temperature,
@@ -339,6 +345,9 @@ pub fn quality(
         .map(|&i| data[i].name.as_str())
         .collect();
     let (mut in_train, mut in_heldout, mut unended, mut letters) = (0usize, 0usize, 0usize, 0usize);
+    let mut bigram = 0.0f64;
+    let alphabet = task.alphabet();
+    let ngrams = task.ngrams();
     for i in 0..samples {
         let request = SampleRequest {
             seed: template.seed.wrapping_add(i as u64),
@@ -352,14 +361,28 @@ pub fn quality(
         }
         unended += usize::from(!s.ended);
         letters += s.name.chars().count();
+        let written = s.steps.iter().map(|st| st.chosen).filter(|&c| c != alphabet.end());
+        let prefix = encode(&template.prefix)
+            .ok()
+            .and_then(|t| alphabet.letters(&t))
+            .unwrap_or_default();
+        let name: Vec<u32> = prefix.into_iter().chain(written).collect();
+        bigram += ngrams.bigram_loss(&name);
     }
     let own: Vec<usize> = task
         .split()
         .train
         .iter()
-        .filter(|&&i| data[i].label == template.language)
-        .map(|&i| data[i].tokens.len())
+        .copied()
+        .filter(|&i| data[i].label == template.language)
         .collect();
+    let data_bigram = own
+        .iter()
+        .map(|&i| {
+            let l = alphabet.letters(&data[i].tokens).unwrap_or_default();
+            ngrams.bigram_loss(&l)
+        })
+        .sum::<f64>();
     let n = samples.max(1) as f64;
     Ok(Quality {
         language: template.language,
@@ -369,6 +392,9 @@ pub fn quality(
         new: (samples - in_train - in_heldout) as f64 / n,
         unended: unended as f64 / n,
         mean_length: letters as f64 / n,
-        data_mean_length: own.iter().sum::<usize>() as f64 / own.len().max(1) as f64,
+        data_mean_length: own.iter().map(|&i| data[i].tokens.len()).sum::<usize>() as f64
+            / own.len().max(1) as f64,
+        bigram_loss: bigram / n,
+        data_bigram_loss: data_bigram / own.len().max(1) as f64,
     })
 }
