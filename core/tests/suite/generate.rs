@@ -302,3 +302,71 @@ fn bad_requests_get_clear_messages() {
     let ok = sample(&task, &model, &params, &SampleRequest { prefix: "á".into(), ..base });
     assert!(ok.unwrap().name.starts_with('a'));
 }
+
+/// A fixture of core/tests/fixtures/generate (see its generator,
+/// core/tests/python/make_generate_fixtures.py).
+#[derive(serde::Deserialize)]
+struct Fixture {
+    conditioning: String,
+    cell: String,
+    hidden_size: usize,
+    num_layers: usize,
+    bidirectional: bool,
+    names: Vec<Vec<u32>>,
+    language: Vec<u32>,
+    dense: Vec<f32>,
+    classes: Vec<u32>,
+    params: std::collections::BTreeMap<String, crate::common::Tensor>,
+    grads: std::collections::BTreeMap<String, crate::common::Tensor>,
+    loss: f64,
+}
+
+/// The fixtures' data: letters a–d (A = 4) and two languages.
+fn four_letters(conditioning: Conditioning) -> GenerateTask {
+    let data =
+        NamesDataset::from_class_files([("X", "abcd\nab\n"), ("Y", "dcba\ncd\n")]).unwrap();
+    GenerateTask::new(Arc::new(data), 0, conditioning)
+}
+
+fn check_fixture(name: &str) {
+    let path = format!(
+        "{}/tests/fixtures/generate/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let f: Fixture = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let conditioning = match f.conditioning.as_str() {
+        "input" => Conditioning::Input,
+        other => panic!("{name}: conditioning {other}"),
+    };
+    let task = four_letters(conditioning);
+    let names: Vec<(&[u32], u32)> = f
+        .names
+        .iter()
+        .zip(&f.language)
+        .map(|(n, &l)| (n.as_slice(), l))
+        .collect();
+    // The task's own batch is PyTorch's input and targets.
+    let batch = task.batch_of(&names);
+    assert_eq!(batch.input, SeqData::Dense(f.dense.clone()), "{name}: input");
+    assert_eq!(batch.targets, Targets::Classes(f.classes.clone()), "{name}: targets");
+    let recipe = Recipe {
+        hidden_size: f.hidden_size,
+        num_layers: f.num_layers,
+        bidirectional: f.bidirectional,
+        ..Recipe::default()
+    };
+    let model = model_of(&task, CellKind::parse(&f.cell).unwrap(), &recipe);
+    let params = crate::common::params_of(name, &model, &f.params);
+    crate::common::check_loss_and_grads(name, &model, &params, &batch, &f.grads, f.loss);
+}
+
+#[test]
+fn loss_and_gradients_match_pytorch_with_the_language_in_the_input() {
+    check_fixture("input_gru_l1.json");
+    check_fixture("input_rnn_l2.json");
+}
+
+#[test]
+fn loss_and_gradients_match_pytorch_bidirectional() {
+    check_fixture("input_lstm_l1_bi.json");
+}
