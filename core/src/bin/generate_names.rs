@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release --bin generate-names -- [--cell gru] [--hidden-size 64] [--num-layers 1]
-//!     [--bidirectional] [--epochs 3] [--batch-size 32] [--lr 0.005] [--max-norm 1]
+//!     [--bidirectional] [--conditioning input|state] [--epochs 3] [--batch-size 32] [--lr 0.005] [--max-norm 1]
 //!     [--seed 0] [--split-seed 0] [--temperature 0.5] [--samples 200] [--show 5]
 //!     [--data-dir DIR]
 //! ```
@@ -57,6 +57,11 @@ mod native {
             other => return Err(format!("--cell {other}: rnn, lstm or gru")),
         };
         let bidirectional = args.contains("--bidirectional");
+        let conditioning = match opt(&mut args, "--conditioning")?.as_deref().unwrap_or("input") {
+            "input" => Conditioning::Input,
+            "state" => Conditioning::State,
+            other => return Err(format!("--conditioning {other}: input or state")),
+        };
         let recipe = Recipe {
             hidden_size: num(opt(&mut args, "--hidden-size")?, 64.0)? as usize,
             num_layers: num(opt(&mut args, "--num-layers")?, 1.0)? as usize,
@@ -81,7 +86,7 @@ mod native {
             return Err(format!("unknown arguments: {rest:?}"));
         }
         let data = Arc::new(NamesDataset::load_dir(&dir).map_err(|e| e.to_string())?);
-        let task = GenerateTask::new(data.clone(), split_seed, Conditioning::Input);
+        let task = GenerateTask::new(data.clone(), split_seed, conditioning);
         let b = task.baselines();
         println!(
             "{}",
@@ -146,7 +151,7 @@ mod native {
         let n = languages.max(1) as f64;
         println!(
             "{}",
-            json!({"summary": {"bidirectional": bidirectional, "new": new / n,
+            json!({"summary": {"bidirectional": bidirectional, "conditioning": conditioning.as_str(), "new": new / n,
                    "training": real / n, "mean_length": len / n, "data_mean_length": data_len / n,
                    "bigram_loss": bigram / n, "data_bigram_loss": data_bigram / n,
                    "temperature": temperature}})

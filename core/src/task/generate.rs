@@ -9,13 +9,16 @@
 //!
 //! ```text
 //! step t        0          1          …   n
-//! input x_t     [start|ℓ]  [c₁|ℓ]     …   [cₙ|ℓ]       [A + 1 + C]  dense
+//! input x_t     [start|ℓ]  [c₁|ℓ]     …   [cₙ|ℓ]       [A + 1 + C]  dense (or [A + 1])
 //! target        c₁         c₂         …   end          class in 0..=A
 //! ```
 //!
 //! The input of a step is the one-hot of its symbol (A letters + start) concatenated with the
 //! one-hot of the language (C languages): [`Conditioning::Input`], the tutorial's
-//! `torch.cat((category, input), 1)` fed to every step. The head reads every step
+//! `torch.cat((category, input), 1)` fed to every step. With [`Conditioning::State`] the steps
+//! read the letters alone (A + 1) and the language sets the initial hidden state instead,
+//! through a learned linear map (`init = nn.Linear(C, L·D·H)`; the GPU path does not take it
+//! yet, so such runs train on the CPU path). The head reads every step
 //! ([`Readout::From`]`(0)`) with `nn.CrossEntropyLoss()`, so the loss is the mean per-character
 //! cross-entropy over the batch's real characters (the end marker counted as one, as every
 //! name must be ended). Batches hold names of one length only, so no step is padding and no
@@ -49,13 +52,19 @@ pub mod sample;
 pub enum Conditioning {
     /// The language's one-hot concatenated to every step's input (PyTorch's tutorial).
     Input,
+    /// The language as the initial hidden state of every layer and direction:
+    /// `h0 = init(onehot(language)).view(B, L·D, H).transpose(0, 1)` with
+    /// `init = nn.Linear(C, L·D·H)` ([`crate::math::model::SeqModel::with_initial_state`]);
+    /// the steps read the letters alone.
+    State,
 }
 
 impl Conditioning {
-    /// `input`.
+    /// `input` or `state`.
     pub fn as_str(self) -> &'static str {
         match self {
             Conditioning::Input => "input",
+            Conditioning::State => "state",
         }
     }
 }
@@ -313,14 +322,18 @@ impl GenerateTask {
         self.data.num_classes()
     }
 
-    /// Features per step: A letters + start + C languages.
+    /// Features per step: A letters + start, + C languages with [`Conditioning::Input`].
     pub fn features(&self) -> usize {
-        self.alphabet.len() + 1 + self.languages()
+        match self.conditioning {
+            Conditioning::Input => self.alphabet.len() + 1 + self.languages(),
+            Conditioning::State => self.alphabet.len() + 1,
+        }
     }
 
     /// The teacher-forced batch of names given as letter indices with their languages, all of
-    /// one length n ≥ 0: `n + 1` steps, dense input `[n + 1, B, A + 1 + C]`, targets
-    /// `[(n + 1)·B]` step-major (see the module docs).
+    /// one length n ≥ 0: `n + 1` steps, dense input `[n + 1, B, features]`, targets
+    /// `[(n + 1)·B]` step-major (see the module docs), and with [`Conditioning::State`] the
+    /// languages as the batch's `[B]` conditions.
     ///
     /// # Panics
     /// If `names` is empty, the names differ in length, or a letter or language is out of range.
@@ -342,7 +355,9 @@ impl GenerateTask {
                 let slot = if t == 0 { a } else { letters[t - 1] as usize };
                 assert!(slot <= a, "generate: letter {slot} of {a}");
                 row[slot] = 1.0;
-                row[a + 1 + lang as usize] = 1.0;
+                if self.conditioning == Conditioning::Input {
+                    row[a + 1 + lang as usize] = 1.0;
+                }
                 targets[t * b_len + b] = letters.get(t).copied().unwrap_or(a as u32);
             }
         }
@@ -352,6 +367,10 @@ impl GenerateTask {
             lengths: vec![t_len as u32; b_len],
             input: SeqData::Dense(x),
             targets: Targets::Classes(targets),
+            conditions: match self.conditioning {
+                Conditioning::Input => Vec::new(),
+                Conditioning::State => names.iter().map(|&(_, lang)| lang).collect(),
+            },
         }
     }
 
@@ -402,6 +421,10 @@ impl Task for GenerateTask {
                 .map(|s| s.tokens.len() + 1)
                 .max()
                 .unwrap_or(1),
+            conditions: match self.conditioning {
+                Conditioning::Input => None,
+                Conditioning::State => Some(self.languages()),
+            },
         }
     }
 

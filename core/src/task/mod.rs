@@ -90,6 +90,10 @@ pub struct TaskShape {
     pub head: Head,
     /// Steps of the longest batch the task gives (training or held out).
     pub max_seq_len: usize,
+    /// `Some(C)` when the model starts from an initial state computed from each sequence's
+    /// condition, one of C classes ([`crate::math::model::SeqModel::with_initial_state`];
+    /// the batches give [`SeqBatch::conditions`]); `None`: from zeros.
+    pub conditions: Option<usize>,
 }
 
 /// Where a memoryless baseline comes from (the app words it in both languages).

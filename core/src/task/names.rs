@@ -92,6 +92,7 @@ impl Task for NamesTask {
                 .map(|s| s.tokens.len())
                 .max()
                 .unwrap_or(1),
+            conditions: None,
         }
     }
 

@@ -336,6 +336,7 @@ fn check_fixture(name: &str) {
     let f: Fixture = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let conditioning = match f.conditioning.as_str() {
         "input" => Conditioning::Input,
+        "state" => Conditioning::State,
         other => panic!("{name}: conditioning {other}"),
     };
     let task = four_letters(conditioning);
@@ -369,4 +370,38 @@ fn loss_and_gradients_match_pytorch_with_the_language_in_the_input() {
 #[test]
 fn loss_and_gradients_match_pytorch_bidirectional() {
     check_fixture("input_lstm_l1_bi.json");
+}
+
+#[test]
+fn loss_and_gradients_match_pytorch_with_the_language_as_the_initial_state() {
+    check_fixture("state_gru_l1.json");
+    check_fixture("state_lstm_l2_bi.json");
+}
+
+/// With the language as the initial state, the steps read the letters alone, the batch
+/// carries the languages, and the model starts from `init(onehot)`: two languages give two
+/// different first distributions on the same letters.
+#[test]
+fn the_language_as_the_initial_state_changes_what_the_model_predicts() {
+    let task = four_letters(Conditioning::State);
+    assert_eq!(task.features(), 5);
+    assert_eq!(task.shape().conditions, Some(2));
+    let batch = task.batch_of(&[(&[0, 1], 1), (&[0, 1], 0)]);
+    assert_eq!(batch.conditions, vec![1, 0]);
+    let recipe = Recipe {
+        hidden_size: 3,
+        num_layers: 2,
+        bidirectional: true,
+        ..Recipe::default()
+    };
+    let model = model_of(&task, CellKind::Gru, &recipe);
+    let init = model.layout.get("init.weight").unwrap();
+    assert_eq!(init.shape, vec![2 * 2 * 3, 2]);
+    let params = model.init(1, 0.0);
+    let out = model.forward(&params, &batch).outputs;
+    assert_ne!(out[..5], out[5..10], "the language reaches the first step");
+    // The GPU path refuses such a model (its runs stay on the CPU path).
+    assert_eq!(model.initial_state(), Some(2));
+    // Row slices keep each sequence's language.
+    assert_eq!(batch.rows(1..2).conditions, vec![0]);
 }

@@ -305,6 +305,7 @@ fn check_fixture(name: &str) {
             (None, Some(c)) => Targets::Classes(c),
             _ => panic!("{name}: one of values and classes"),
         },
+        conditions: Vec::new(),
     };
     assert_eq!(batch.readouts(), f.readouts);
     common::check_loss_and_grads(name, &model, &params, &batch, &f.grads, f.loss);
