@@ -9,7 +9,7 @@
 //! ```
 //! Prints JSON lines: first `{"baselines"}` (held-out loss per character of the uniform,
 //! unigram and bigram models fitted on the training names, nats); then one
-//! `{"epoch", "train_loss", "heldout_loss", "perplexity", "below_bigram", "sec"}` per epoch
+//! `{"epoch", "train_loss", "heldout_loss", "perplexity", "below_bigram", "steps", "sec"}` per epoch
 //! (held-out loss per character, nats; perplexity `e^loss`); then one `{"quality"}` per
 //! language over `--samples` names at `--temperature` (shares of training names, held-out
 //! names and new names, the mean length and the bigram loss per character against the
@@ -91,7 +91,8 @@ mod native {
         println!(
             "{}",
             json!({"baselines": {"uniform": b.uniform, "unigram": b.unigram, "bigram": b.bigram,
-                   "characters": b.characters, "letters": task.alphabet().len()}})
+                   "characters": b.characters, "letters": task.alphabet().len(),
+                   "train_names": task.split().train.len(), "heldout_names": task.split().val.len()}})
         );
         let mut trainer = Trainer::new(&task, cell, &recipe, seed);
         let heldout = task.heldout(recipe.batch_size);
@@ -113,7 +114,7 @@ mod native {
                 "{}",
                 json!({"epoch": epoch, "train_loss": loss / steps.max(1) as f64,
                        "heldout_loss": held, "perplexity": held.exp(),
-                       "below_bigram": b.bigram - held, "sec": sec})
+                       "below_bigram": b.bigram - held, "steps": steps, "sec": sec})
             );
         }
         let (model, params) = (trainer.model().clone(), trainer.params().to_vec());
