@@ -48,7 +48,9 @@ mod native {
                 .map_err(|e| e.to_string())
         };
         let num = |v: Option<String>, d: f64| -> Result<f64, String> {
-            v.map_or(Ok(d), |s| s.parse().map_err(|_| format!("not a number: {s}")))
+            v.map_or(Ok(d), |s| {
+                s.parse().map_err(|_| format!("not a number: {s}"))
+            })
         };
         let cell = match opt(&mut args, "--cell")?.as_deref().unwrap_or("gru") {
             "rnn" => CellKind::Rnn,
@@ -57,7 +59,10 @@ mod native {
             other => return Err(format!("--cell {other}: rnn, lstm or gru")),
         };
         let bidirectional = args.contains("--bidirectional");
-        let conditioning = match opt(&mut args, "--conditioning")?.as_deref().unwrap_or("input") {
+        let conditioning = match opt(&mut args, "--conditioning")?
+            .as_deref()
+            .unwrap_or("input")
+        {
             "input" => Conditioning::Input,
             "state" => Conditioning::State,
             other => return Err(format!("--conditioning {other}: input or state")),

@@ -976,8 +976,14 @@ impl SeqModel {
         let tokens = self.model_tokens(tokens);
         self.check_pins(pins, tokens.len())?;
         let len = tokens.len();
-        let fwd =
-            self.forward_input(params, SeqData::Tokens(tokens), len, &[len as u32], &[], pins);
+        let fwd = self.forward_input(
+            params,
+            SeqData::Tokens(tokens),
+            len,
+            &[len as u32],
+            &[],
+            pins,
+        );
         let last = fwd.outputs.len() - self.outputs;
         Ok(SeqTrace {
             probabilities: softmax(&fwd.outputs[last..]),

@@ -81,13 +81,15 @@ pub struct Alphabet {
 impl Alphabet {
     /// The vocabulary symbols used by at least one name of `data`.
     pub fn of_data(data: &NamesDataset) -> Alphabet {
-        let mut used = vec![false; VOCAB_SIZE];
+        let mut used = [false; VOCAB_SIZE];
         for s in data.samples() {
             for &t in &s.tokens {
                 used[t as usize] = true;
             }
         }
-        let symbols: Vec<u32> = (0..VOCAB_SIZE as u32).filter(|&t| used[t as usize]).collect();
+        let symbols: Vec<u32> = (0..VOCAB_SIZE as u32)
+            .filter(|&t| used[t as usize])
+            .collect();
         let mut letter_of = vec![None; VOCAB_SIZE];
         for (i, &t) in symbols.iter().enumerate() {
             letter_of[t as usize] = Some(i as u32);
@@ -243,7 +245,11 @@ impl Ngrams {
     /// ordinary its letter pairs are in the training names.
     pub fn bigram_loss(&self, name: &[u32]) -> f64 {
         let pairs = self.pairs(name);
-        -pairs.iter().map(|&(p, c)| self.bigram(p, c).ln()).sum::<f64>() / pairs.len() as f64
+        -pairs
+            .iter()
+            .map(|&(p, c)| self.bigram(p, c).ln())
+            .sum::<f64>()
+            / pairs.len() as f64
     }
 }
 
@@ -380,7 +386,10 @@ impl GenerateTask {
             .iter()
             .map(|&i| {
                 let s = &self.data.samples()[i];
-                let l = self.alphabet.letters(&s.tokens).expect("alphabet of the data");
+                let l = self
+                    .alphabet
+                    .letters(&s.tokens)
+                    .expect("alphabet of the data");
                 (l, s.label)
             })
             .collect();

@@ -48,7 +48,10 @@ fn a_name_is_read_from_a_start_marker_to_an_end_marker() {
     assert_eq!(task.features(), 3 + 1 + 2);
     // "ca" of language Y (1): inputs start, c, a; targets c, a, end.
     let batch = task.batch_of(&[(&[2, 0], 1), (&[0, 1], 0)]);
-    assert_eq!((batch.batch, batch.seq_len, batch.lengths.clone()), (2, 3, vec![3, 3]));
+    assert_eq!(
+        (batch.batch, batch.seq_len, batch.lengths.clone()),
+        (2, 3, vec![3, 3])
+    );
     let Targets::Classes(targets) = &batch.targets else {
         panic!("class targets")
     };
@@ -75,10 +78,18 @@ fn baselines_match_a_hand_computation() {
     assert_eq!(b.characters, 2);
     assert!((b.uniform - 3f64.ln()).abs() < 1e-12);
     let unigram = -((2.0f64 / 8.0).ln() + (3.0f64 / 8.0).ln()) / 2.0;
-    assert!((b.unigram - unigram).abs() < 1e-12, "{} vs {unigram}", b.unigram);
+    assert!(
+        (b.unigram - unigram).abs() < 1e-12,
+        "{} vs {unigram}",
+        b.unigram
+    );
     // p(a | start) = (1 + 1)/(2 + 3), p(end | a) = (0 + 1)/(1 + 3).
     let bigram = -((2.0f64 / 5.0).ln() + (1.0f64 / 4.0).ln()) / 2.0;
-    assert!((b.bigram - bigram).abs() < 1e-12, "{} vs {bigram}", b.bigram);
+    assert!(
+        (b.bigram - bigram).abs() < 1e-12,
+        "{} vs {bigram}",
+        b.bigram
+    );
     let n = Ngrams::fit(&[&[0, 1], &[1]], 2);
     assert!((n.bigram_loss(&[0]) - bigram).abs() < 1e-12);
     // Every conditional distribution sums to 1.
@@ -180,7 +191,10 @@ fn one_epoch_beats_the_bigram_and_a_bidirectional_model_cannot_write() {
         q_bi.bigram_loss > q_uni.bigram_loss + 1.0,
         "{q_bi:?} vs {q_uni:?}"
     );
-    assert!(q_uni.mean_length > 0.6 * q_uni.data_mean_length, "{q_uni:?}");
+    assert!(
+        q_uni.mean_length > 0.6 * q_uni.data_mean_length,
+        "{q_uni:?}"
+    );
     assert!(q_bi.mean_length < 0.5 * q_uni.mean_length, "{q_bi:?}");
     assert!(q_uni.new > 0.5, "{q_uni:?}");
     let total = q_uni.training + q_uni.heldout + q_uni.new;
@@ -207,7 +221,10 @@ fn sampling_is_seeded_and_shows_each_steps_distribution() {
     assert_eq!(s, sample(&task, &model, &params, &req).unwrap());
     let others: HashSet<String> = (0..20)
         .map(|seed| {
-            let r = SampleRequest { seed, ..req.clone() };
+            let r = SampleRequest {
+                seed,
+                ..req.clone()
+            };
             sample(&task, &model, &params, &r).unwrap().name
         })
         .collect();
@@ -244,7 +261,16 @@ fn greedy_takes_the_arg_max_and_a_prefix_is_kept() {
         ..SampleRequest::new(1, 1.0, 0)
     };
     let a = sample(&task, &model, &params, &req).unwrap();
-    let b = sample(&task, &model, &params, &SampleRequest { seed: 99, ..req.clone() }).unwrap();
+    let b = sample(
+        &task,
+        &model,
+        &params,
+        &SampleRequest {
+            seed: 99,
+            ..req.clone()
+        },
+    )
+    .unwrap();
     assert_eq!(a, b, "greedy does not depend on the seed");
     assert!(a.name.starts_with('c'));
     assert!(a.name.len() <= 6);
@@ -277,29 +303,71 @@ fn bad_requests_get_clear_messages() {
     let (task, model, params) = tiny_model();
     let base = SampleRequest::new(0, 0.5, 0);
     let err = |r: SampleRequest| sample(&task, &model, &params, &r).unwrap_err();
-    let e = err(SampleRequest { language: 2, ..base.clone() });
-    assert_eq!(e, SampleError::Language { language: 2, languages: 2 });
-    assert_eq!(e.to_string(), "language 2 does not exist: the data has 2 languages");
-    let e = err(SampleRequest { temperature: 2.5, ..base.clone() });
+    let e = err(SampleRequest {
+        language: 2,
+        ..base.clone()
+    });
+    assert_eq!(
+        e,
+        SampleError::Language {
+            language: 2,
+            languages: 2
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "language 2 does not exist: the data has 2 languages"
+    );
+    let e = err(SampleRequest {
+        temperature: 2.5,
+        ..base.clone()
+    });
     assert_eq!(e.to_string(), "temperature 2.5 is outside 0.1–2");
     assert!(matches!(
-        err(SampleRequest { temperature: f64::NAN, ..base.clone() }),
+        err(SampleRequest {
+            temperature: f64::NAN,
+            ..base.clone()
+        }),
         SampleError::Temperature { .. }
     ));
-    let e = err(SampleRequest { prefix: "abz".into(), ..base.clone() });
+    let e = err(SampleRequest {
+        prefix: "abz".into(),
+        ..base.clone()
+    });
     assert_eq!(e, SampleError::NotInAlphabet { symbol: 'z' });
     assert_eq!(
         e.to_string(),
         "“z” appears in no name of the data, so the model cannot read it"
     );
     assert!(matches!(
-        err(SampleRequest { prefix: "😀".into(), ..base.clone() }),
+        err(SampleRequest {
+            prefix: "😀".into(),
+            ..base.clone()
+        }),
         SampleError::Prefix { .. }
     ));
-    let e = err(SampleRequest { prefix: "abc".into(), max_len: 2, ..base.clone() });
-    assert_eq!(e, SampleError::TooLong { letters: 3, max_len: 2 });
+    let e = err(SampleRequest {
+        prefix: "abc".into(),
+        max_len: 2,
+        ..base.clone()
+    });
+    assert_eq!(
+        e,
+        SampleError::TooLong {
+            letters: 3,
+            max_len: 2
+        }
+    );
     // A prefix with accents is normalised as the data is.
-    let ok = sample(&task, &model, &params, &SampleRequest { prefix: "á".into(), ..base });
+    let ok = sample(
+        &task,
+        &model,
+        &params,
+        &SampleRequest {
+            prefix: "á".into(),
+            ..base
+        },
+    );
     assert!(ok.unwrap().name.starts_with('a'));
 }
 
@@ -323,8 +391,7 @@ struct Fixture {
 
 /// The fixtures' data: letters a–d (A = 4) and two languages.
 fn four_letters(conditioning: Conditioning) -> GenerateTask {
-    let data =
-        NamesDataset::from_class_files([("X", "abcd\nab\n"), ("Y", "dcba\ncd\n")]).unwrap();
+    let data = NamesDataset::from_class_files([("X", "abcd\nab\n"), ("Y", "dcba\ncd\n")]).unwrap();
     GenerateTask::new(Arc::new(data), 0, conditioning)
 }
 
@@ -348,8 +415,16 @@ fn check_fixture(name: &str) {
         .collect();
     // The task's own batch is PyTorch's input and targets.
     let batch = task.batch_of(&names);
-    assert_eq!(batch.input, SeqData::Dense(f.dense.clone()), "{name}: input");
-    assert_eq!(batch.targets, Targets::Classes(f.classes.clone()), "{name}: targets");
+    assert_eq!(
+        batch.input,
+        SeqData::Dense(f.dense.clone()),
+        "{name}: input"
+    );
+    assert_eq!(
+        batch.targets,
+        Targets::Classes(f.classes.clone()),
+        "{name}: targets"
+    );
     let recipe = Recipe {
         hidden_size: f.hidden_size,
         num_layers: f.num_layers,

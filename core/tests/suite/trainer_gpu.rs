@@ -450,7 +450,12 @@ fn the_names_generator_steps_on_the_gpu_as_on_the_cpu() {
                 assert_eq!(b.backend, Backend::Gpu, "{what}");
                 let rel = (a.loss - b.loss).abs() / a.loss.abs();
                 let bound = if k == 1 { 1e-5 } else { 2e-2 };
-                assert!(rel <= bound, "{what} step {k}: CPU {} GPU {}", a.loss, b.loss);
+                assert!(
+                    rel <= bound,
+                    "{what} step {k}: CPU {} GPU {}",
+                    a.loss,
+                    b.loss
+                );
             }
             let (a, b) = (
                 at_once(cpu.evaluate(&heldout, false)),

@@ -361,7 +361,11 @@ pub fn quality(
         }
         unended += usize::from(!s.ended);
         letters += s.name.chars().count();
-        let written = s.steps.iter().map(|st| st.chosen).filter(|&c| c != alphabet.end());
+        let written = s
+            .steps
+            .iter()
+            .map(|st| st.chosen)
+            .filter(|&c| c != alphabet.end());
         let prefix = encode(&template.prefix)
             .ok()
             .and_then(|t| alphabet.letters(&t))
