@@ -1,5 +1,6 @@
 // Starts the app (Trunk.toml's `pattern_script` calls `unrollBoot` with the build's hashed file
-// names). The wasm module is fetched and compiled by a worker (compile-worker.js), so the
+// names). The wasm module is fetched by the page (at once) and compiled by a worker
+// (compile-worker.js) as its bytes arrive, so the
 // page's main thread never compiles it (nor deserialises the browser's cached code for it):
 // the page only instantiates the compiled `WebAssembly.Module` it is posted. The engine's
 // worker later gets the same `WebAssembly.Module` (src/shell/engine_client.rs) and compiles
@@ -12,6 +13,16 @@
 function unrollBoot(base, glue, wasm) {
   "use strict";
   var root = document.documentElement;
+  var url = new URL(base + wasm, location.href).href;
+  // The module's download starts now, with the page, not once the worker has started: its
+  // body is handed to the worker as a stream (where the browser can transfer one), which
+  // compiles it as it arrives.
+  var download = null;
+  try {
+    if (typeof ReadableStream === "function" && typeof fetch === "function") download = fetch(url);
+  } catch (e) {
+    download = null;
+  }
   var compiled = new Promise(function (resolve) {
     var worker;
     try {
@@ -31,7 +42,27 @@ function unrollBoot(base, glue, wasm) {
       worker.terminate();
       resolve(null);
     };
-    worker.postMessage(new URL(base + wasm, location.href).href);
+    if (!download) {
+      worker.postMessage(url);
+      return;
+    }
+    download.then(
+      function (response) {
+        if (!response.ok || !response.body) {
+          worker.postMessage(url);
+          return;
+        }
+        try {
+          worker.postMessage({ url: url, body: response.body }, [response.body]);
+        } catch (e) {
+          // No transferable streams: the worker fetches the module itself.
+          worker.postMessage(url);
+        }
+      },
+      function () {
+        worker.postMessage(url);
+      },
+    );
   });
   Promise.all([import(base + glue), compiled]).then(function (loaded) {
     var bindings = loaded[0];

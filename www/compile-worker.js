@@ -1,5 +1,6 @@
 // Compiles the app's wasm module off the page's main thread (www/boot.js starts it): its one
-// message is the module's URL; it answers `{ module }` (a `WebAssembly.Module`, which the page
+// message is the module's URL, or `{ url, body }` with the page's download of it as a
+// transferred stream; it answers `{ module }` (a `WebAssembly.Module`, which the page
 // instantiates and later posts to the engine's worker), or `{ error }` where it could not (an old
 // browser, a failed fetch: the page then compiles the module itself, and shows its own error).
 self.onmessage = async (event) => {
@@ -8,8 +9,11 @@ self.onmessage = async (event) => {
     return;
   }
   try {
-    const response = await fetch(event.data);
-    if (!response.ok) throw new Error(`${event.data}: HTTP ${response.status}`);
+    const response =
+      typeof event.data === "string"
+        ? await fetch(event.data)
+        : new Response(event.data.body, { headers: { "content-type": "application/wasm" } });
+    if (!response.ok) throw new Error(`${event.data.url ?? event.data}: HTTP ${response.status}`);
     self.postMessage({ module: await WebAssembly.compileStreaming(response) });
   } catch (e) {
     self.postMessage({ error: String((e && e.message) || e) });

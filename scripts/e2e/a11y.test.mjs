@@ -25,7 +25,8 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { OUT, buildDist, serveDist, launch, openPage, value, until } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { OUT, openPage, value, until } from "./lib.mjs";
 
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const DIR = join(OUT, "a11y");
@@ -63,20 +64,16 @@ const MEMORY = {
   order: `length=62&steps=5&${TINY_MEMORY}`,
 };
 
-let server;
+const app = e2e({ data: "real" });
 let browser;
 /** Every violation found: { view, rule, impact, help, target, summary }. */
 const found = [];
 
 before(async () => {
-  buildDist();
-  server = await serveDist();
-  browser = await launch({ webgpu: false });
+  browser = await app.sharedBrowser();
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.close();
   mkdirSync(DIR, { recursive: true });
   const byRule = {};
   for (const f of found) {
@@ -94,7 +91,7 @@ after(async () => {
 
 /** Opens `query` (in `context`, by default the shared browser's) and waits for `ready` (a selector). */
 async function open(query, ready, context = browser.context) {
-  const { page, consoleErrors } = await openPage(context, server.url, query);
+  const { page, consoleErrors } = await openPage(context, app.url, query);
   await page.waitForSelector(ready, { timeout: 60_000 });
   return { page, consoleErrors };
 }
@@ -326,7 +323,7 @@ const focusInRow = (page, button) =>
 // The keyboard tests use a browser of their own: the answers and the model the audits above
 // leave in the shared one's storage would open these pages in another state.
 test("keyboard only: lesson 5 with its question (predict, lock, reveal)", { timeout: 120_000 }, async () => {
-  const own = await launch({ webgpu: false });
+  const own = await app.launch({ webgpu: false });
   try {
     const { page, consoleErrors } = await open("?v=1&lesson=gru", CP, own.context);
     // A slider: Tab to z, two steps right with the arrow key.
@@ -360,7 +357,7 @@ test("keyboard only: lesson 5 with its question (predict, lock, reveal)", { time
 });
 
 test("keyboard only: the names lab (a setting, a short run, a setting after it, the PyTorch script)", { timeout: 240_000 }, async () => {
-  const own = await launch({ webgpu: false });
+  const own = await app.launch({ webgpu: false });
   try {
     const { page, consoleErrors } = await open(NAMES, `${CP}[data-key="names-baseline"]`, own.context);
     await page.waitForSelector('[data-testid="train-start"]:not([disabled])', { timeout: 120_000 });

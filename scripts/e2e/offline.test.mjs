@@ -15,17 +15,19 @@
 // Run: `node --test --test-concurrency=1 scripts/e2e/offline.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
 // reuses dist/).
 
-import { test, before } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { DIST, OUT, buildDist, serveDist, launch, openPage, num, until, shot } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { DIST, OUT, serveDist, openPage, num, until, shot } from "./lib.mjs";
 import { postbuild } from "../postbuild.mjs";
 
 const LOAD_TIMEOUT = 120_000;
 
-before(() => buildDist());
+// The real data set: the service worker precaches it (and refuses the small test set).
+const app = e2e({ data: "real" });
 
 /** The precache list written into dist/sw.js: [[path, sha256], …]. */
 function swFiles(dir) {
@@ -66,8 +68,8 @@ test("dist/sw.js precaches every emitted file", () => {
 
 test("the manifest is linked and valid; the service worker controls the page", { timeout: 300_000 }, async (t) => {
   const requests = [];
-  const server = await serveDist(DIST, { onRequest: (req) => requests.push(req) });
-  const browser = await launch({ webgpu: false });
+  const server = await app.serve({ onRequest: (req) => requests.push(req) });
+  const browser = await app.launch({ webgpu: false });
   try {
     const { page, consoleErrors } = await openPage(browser.context, server.url, "?v=1&lesson=lstm");
     await page.waitForSelector(".lx-root h1", { timeout: LOAD_TIMEOUT });
@@ -124,8 +126,8 @@ test("the manifest is linked and valid; the service worker controls the page", {
 });
 
 test("after one visit the index, a lesson and the training page work offline", { timeout: 600_000 }, async () => {
-  const server = await serveDist(DIST);
-  const browser = await launch({ webgpu: false });
+  const server = await app.serve();
+  const browser = await app.launch({ webgpu: false });
   try {
     const { page } = await openPage(browser.context, server.url, "");
     await page.waitForSelector("h1", { timeout: LOAD_TIMEOUT });
@@ -175,7 +177,7 @@ test("a new build shows the update notice and runs after the reload", { timeout:
 
   let server = await serveDist(oldDir);
   const port = server.port;
-  const browser = await launch({ webgpu: false });
+  const browser = await app.launch({ webgpu: false });
   const shots = join(OUT, "offline");
   mkdirSync(shots, { recursive: true });
   try {

@@ -20,9 +20,10 @@
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/zh-text.test.mjs`
 // (without UNROLL_E2E_SKIP_BUILD it builds dist/ first). Real data: www/data/names.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { buildDist, serveDist, launch, openPage, value, num, until, renderAllPanels, zhAllowlist } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { openPage, value, num, until, renderAllPanels, zhAllowlist } from "./lib.mjs";
 
 /** The data's URLs and the commands that fetch it, shown as given in both languages. */
 const DATA_CODE = ["data/names/manifest.json", "data/names/Arabic.txt", "node scripts/fetch-data.mjs", "trunk build"];
@@ -46,16 +47,8 @@ function english(text, data = []) {
   return words.filter((w) => /[A-Za-z]{3}/.test(w) && !ALLOWED.has(w));
 }
 
-let server;
-
-before(async () => {
-  buildDist();
-  server = await serveDist();
-});
-
-after(async () => {
-  await server?.close();
-});
+// The real data set: the built-in data's notices and counts are what the texts are about.
+const app = e2e({ data: "real" });
 
 test("the allowlist holds the URL keys and values, and the check finds English", () => {
   for (const w of ["hidden_size", "max_norm", "forget_bias", "lstm", "padded", "delay", "length"]) assert.ok(ALLOWED.has(w), w);
@@ -64,7 +57,7 @@ test("the allowlist holds the URL keys and values, and the check finds English",
 });
 
 test("URL notices with clamped ranges are Chinese in lang=zh", { timeout: 180_000 }, async () => {
-  const b = await launch({ webgpu: false });
+  const b = await app.launch({ webgpu: false });
   try {
     const pages = [
       // The training page: integer, float and negative ranges.
@@ -75,7 +68,7 @@ test("URL notices with clamped ranges are Chinese in lang=zh", { timeout: 180_00
     for (const [query, ranges] of pages) {
       const texts = {};
       for (const lang of ["zh", "en"]) {
-        const { page, consoleErrors } = await openPage(b.context, server.url, `${query}&lang=${lang}`);
+        const { page, consoleErrors } = await openPage(b.context, app.url, `${query}&lang=${lang}`);
         await page.waitForSelector('[data-testid="url-notice"]', { timeout: 60_000 });
         texts[lang] = await page.textContent('[data-testid="url-notice"]');
         assert.deepEqual(consoleErrors, []);
@@ -93,11 +86,11 @@ test("URL notices with clamped ranges are Chinese in lang=zh", { timeout: 180_00
 });
 
 test("the error of a run whose loss became non-finite is Chinese in lang=zh", { timeout: TIMEOUT }, async () => {
-  const b = await launch({ webgpu: false });
+  const b = await app.launch({ webgpu: false });
   try {
     // Enough epochs that the run is still going when the request lands, however slow the machine.
     const query = "?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=64&epochs=40&seed=3&backend=cpu&autostart=1&lang=zh";
-    const { page, consoleErrors } = await openPage(b.context, server.url, query);
+    const { page, consoleErrors } = await openPage(b.context, app.url, query);
     await until(async () => (await num(page, "train-step")) >= 3, TIMEOUT, "3 steps", 100);
     assert.equal(await page.evaluate(() => window.unrollDebug.diverge()), true, "a running session took the request");
     await until(async () => {
@@ -125,10 +118,10 @@ test("the error of a run whose loss became non-finite is Chinese in lang=zh", { 
 });
 
 test("the device-loss notice is Chinese in lang=zh", { timeout: TIMEOUT }, async () => {
-  const b = await launch({ webgpu: true });
+  const b = await app.launch({ webgpu: true });
   try {
     const query = "?v=1&lesson=names&cell=gru&hidden_size=16&batch_size=64&epochs=40&seed=5&backend=gpu&autostart=1&lang=zh";
-    const { page, consoleErrors } = await openPage(b.context, server.url, query);
+    const { page, consoleErrors } = await openPage(b.context, app.url, query);
     await until(async () => (await value(page, "backend")) || (await value(page, "train-status")) === "error", 120_000, "the backend");
     assert.equal(await value(page, "backend"), "webgpu", `no WebGPU: ${await page.textContent("body")}`);
     await until(async () => (await num(page, "train-step")) >= 5, TIMEOUT, "5 steps on the GPU", 250);
@@ -151,7 +144,7 @@ test("the device-loss notice is Chinese in lang=zh", { timeout: TIMEOUT }, async
 });
 
 test("a repeated list and a value clamped twice give one notice each, in words that fit", { timeout: 180_000 }, async () => {
-  const b = await launch({ webgpu: false });
+  const b = await app.launch({ webgpu: false });
   try {
     const cases = [
       // f has one value where the other gates have two: repeated, not out of range.
@@ -161,7 +154,7 @@ test("a repeated list and a value clamped twice give one notice each, in words t
     ];
     for (const [query, zhPattern, enPattern] of cases) {
       for (const [lang, pattern] of [["zh", zhPattern], ["en", enPattern]]) {
-        const { page, consoleErrors } = await openPage(b.context, server.url, `${query}&lang=${lang}`);
+        const { page, consoleErrors } = await openPage(b.context, app.url, `${query}&lang=${lang}`);
         await page.waitForSelector('[data-testid="url-notice"] li', { timeout: 60_000 });
         const items = await page.$$eval('[data-testid="url-notice"] li', (lis) => lis.map((li) => li.textContent.trim()));
         assert.equal(items.length, 1, `${query}: ${items.join(" | ")}`);
@@ -181,10 +174,10 @@ test("a repeated list and a value clamped twice give one notice each, in words t
 const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000" + "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082", "hex");
 
 test("own-data and weights errors, the data panel's counts and the restore offer are Chinese in lang=zh", { timeout: TIMEOUT }, async () => {
-  const b = await launch({ webgpu: false });
+  const b = await app.launch({ webgpu: false });
   try {
     const TINY = "?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=256&epochs=1&seed=3&backend=cpu";
-    const { page, consoleErrors } = await openPage(b.context, server.url, `${TINY}&lang=zh`);
+    const { page, consoleErrors } = await openPage(b.context, app.url, `${TINY}&lang=zh`);
     await until(async () => (await num(page, "data-classes")) > 0, 120_000, "the data set");
     const text = (id) => page.textContent(`[data-testid="${id}"]`);
     const upload = async (name, body) => {
@@ -245,7 +238,7 @@ test("own-data and weights errors, the data panel's counts and the restore offer
     const grad = await page.evaluate(() => document.querySelector('[data-testid="chart-grad-flow"]').closest("section").querySelector(".panel-note").textContent);
     assert.deepEqual(english(grad), [], grad);
     await until(async () => !(await page.isDisabled('[data-testid="forget-saved"]')), 30_000, "the saved model");
-    await page.goto(server.url + "?v=1&lesson=names&cell=lstm&hidden_size=16&seed=9&backend=cpu&lang=zh", { waitUntil: "load" });
+    await page.goto(app.url + "?v=1&lesson=names&cell=lstm&hidden_size=16&seed=9&backend=cpu&lang=zh", { waitUntil: "load" });
     await page.waitForSelector('[data-testid="saved-offer"]', { timeout: 60_000 });
     const offer = await text("saved-offer");
     assert.deepEqual(english(offer), [], offer);
@@ -258,8 +251,8 @@ test("own-data and weights errors, the data panel's counts and the restore offer
 
 test("the built-in data set's loading errors are Chinese in lang=zh", { timeout: 300_000 }, async () => {
   // No data on the site: the manifest answers 404.
-  const blocked = await serveDist(undefined, { block: ["/data/"] });
-  const b = await launch({ webgpu: false });
+  const blocked = await app.serve({ block: ["/data/"] });
+  const b = await app.launch({ webgpu: false });
   try {
     const msg = (page) => page.textContent('[data-testid="data-error-message"]');
     let { page, consoleErrors } = await openPage(b.context, blocked.url, "?v=1&lesson=names&lang=zh");
@@ -285,7 +278,7 @@ test("the built-in data set's loading errors are Chinese in lang=zh", { timeout:
     consoleErrors = [];
     page.on("pageerror", (e) => consoleErrors.push(String(e)));
     await page.route("**/data/names/Arabic.txt", (route) => route.fulfill({ status: 503, body: "busy" }));
-    await page.goto(`${server.url}?v=1&lesson=names&lang=zh`, { waitUntil: "load" });
+    await page.goto(`${app.url}?v=1&lesson=names&lang=zh`, { waitUntil: "load" });
     await page.waitForSelector('[data-testid="data-error-message"]', { timeout: 60_000 });
     zh = await msg(page);
     assert.deepEqual(english(zh, DATA_CODE), [], zh);
@@ -300,12 +293,12 @@ test("the built-in data set's loading errors are Chinese in lang=zh", { timeout:
 });
 
 test("the notices of the model kept in this browser are Chinese in lang=zh", { timeout: 300_000 }, async () => {
-  const b = await launch({ webgpu: false });
+  const b = await app.launch({ webgpu: false });
   try {
     const query = "?v=1&lesson=names&cell=gru&hidden_size=8&backend=cpu";
     const notice = (page) => page.textContent('[data-testid="persist-notice"]');
     // A damaged record (its meta is not JSON): the page says it could not read it.
-    const { page, consoleErrors } = await openPage(b.context, server.url, `${query}&lang=zh`);
+    const { page, consoleErrors } = await openPage(b.context, app.url, `${query}&lang=zh`);
     await until(async () => (await num(page, "data-classes")) > 0, 120_000, "the data set");
     await page.evaluate(async () => {
       const db = await new Promise((resolve, reject) => {
@@ -347,7 +340,7 @@ test("the notices of the model kept in this browser are Chinese in lang=zh", { t
         throw new DOMException("The user denied permission to access the database.", "SecurityError");
       };
     });
-    await p2.goto(`${server.url}${query}&lang=zh`, { waitUntil: "load" });
+    await p2.goto(`${app.url}${query}&lang=zh`, { waitUntil: "load" });
     await p2.waitForSelector('[data-testid="persist-notice"]', { timeout: 60_000 });
     zh = await notice(p2);
     assert.deepEqual(english(zh), [], zh);
@@ -361,9 +354,9 @@ test("the notices of the model kept in this browser are Chinese in lang=zh", { t
 });
 
 test("lesson 8 is Chinese in lang=zh: the sliders' labels and the cell radios", { timeout: 180_000 }, async () => {
-  const b = await launch({ webgpu: false });
+  const b = await app.launch({ webgpu: false });
   try {
-    const { page, consoleErrors } = await openPage(b.context, server.url, "?v=1&lesson=parallel&lang=zh");
+    const { page, consoleErrors } = await openPage(b.context, app.url, "?v=1&lesson=parallel&lang=zh");
     await page.waitForSelector('[data-testid="parallel-cell-lstm"]', { timeout: 60_000 });
     const controls = await page.evaluate(() => document.querySelector(".lx-controls").innerText);
     assert.match(controls, /隐藏层大小/);
@@ -380,9 +373,9 @@ test("lesson 8 is Chinese in lang=zh: the sliders' labels and the cell radios", 
 });
 
 test("the diagrams' accessible names are Chinese in lang=zh (the GRU number line)", { timeout: 120_000 }, async () => {
-  const b = await launch({ webgpu: false });
+  const b = await app.launch({ webgpu: false });
   try {
-    const { page, consoleErrors } = await openPage(b.context, server.url, "?v=1&lesson=gru&lang=zh");
+    const { page, consoleErrors } = await openPage(b.context, app.url, "?v=1&lesson=gru&lang=zh");
     await page.waitForSelector('[data-testid="gru-blend"]', { timeout: 60_000 });
     const names = await page.$$eval('main svg[role="img"]', (els) => els.map((e) => e.getAttribute("aria-label") ?? ""));
     assert.ok(names.some((n) => n.includes("数轴")), names.join(" | "));
@@ -394,11 +387,11 @@ test("the diagrams' accessible names are Chinese in lang=zh (the GRU number line
 });
 
 test("the lessons' questions and the index's marks are Chinese in lang=zh, before and after the reveal", { timeout: 300_000 }, async () => {
-  const b = await launch({ webgpu: false });
+  const b = await app.launch({ webgpu: false });
   try {
     const CP = '[data-testid="question"]';
     for (const lesson of ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"]) {
-      const { page, consoleErrors } = await openPage(b.context, server.url, `?v=1&lesson=${lesson}&lang=zh`);
+      const { page, consoleErrors } = await openPage(b.context, app.url, `?v=1&lesson=${lesson}&lang=zh`);
       await page.waitForSelector(CP, { timeout: 60_000 });
       const open = await page.evaluate((s) => document.querySelector(s).innerText, CP);
       assert.deepEqual(english(open), [], open);
@@ -413,7 +406,7 @@ test("the lessons' questions and the index's marks are Chinese in lang=zh, befor
       assert.deepEqual(consoleErrors, [], lesson);
       await page.close();
     }
-    const { page } = await openPage(b.context, server.url, "?v=1&lang=zh");
+    const { page } = await openPage(b.context, app.url, "?v=1&lang=zh");
     await page.waitForSelector('[data-testid="question-progress-gru"][data-value="1"]', { timeout: 60_000 });
     // The index's own cards name each lesson's key (`lesson=unroll`); the question panel and the marks are checked.
     const index = await page.evaluate(() =>
@@ -427,10 +420,10 @@ test("the lessons' questions and the index's marks are Chinese in lang=zh, befor
 });
 
 test("the slow-motion training step is Chinese in lang=zh, at every stage", { timeout: TIMEOUT }, async () => {
-  const b = await launch({ webgpu: false });
+  const b = await app.launch({ webgpu: false });
   try {
     const query = "?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=256&epochs=1&max_norm=1&seed=3&backend=cpu&autostart=1&lang=zh";
-    const { page, consoleErrors } = await openPage(b.context, server.url, query);
+    const { page, consoleErrors } = await openPage(b.context, app.url, query);
     await until(async () => (await value(page, "train-status")) === "finished", TIMEOUT, "training to finish", 500);
     await page.selectOption('[data-testid="slowmo-val"]', "5");
     await page.click('[data-testid="slowmo-run"]');
