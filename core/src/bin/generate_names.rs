@@ -43,6 +43,10 @@ mod native {
 
     pub fn run() -> Result<(), String> {
         let mut args = pico_args::Arguments::from_env();
+        if args.contains(["-h", "--help"]) {
+            println!("{}", include_str!("generate_names_help.txt"));
+            return Ok(());
+        }
         let opt = |args: &mut pico_args::Arguments, key: &'static str| {
             args.opt_value_from_str::<_, String>(key)
                 .map_err(|e| e.to_string())

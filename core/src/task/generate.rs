@@ -25,9 +25,10 @@
 //! padded position is ever scored.
 //!
 //! The training stream is the split's training names in seeded length buckets
-//! ([`Batches::train_epoch_by_length`]); the held-out set is the split's validation names
-//! (exactly the names classifier's validation split: [`Split::new`] at [`VAL_FRACTION`] with the
-//! same seed), by length, in slices of [`EVAL_BATCH`]. The baselines ([`LmBaselines`]) are
+//! ([`crate::data::batches::Batches::train_epoch_by_length`], the classifier's stream with
+//! other batches); the held-out set is the split's validation names (exactly the names
+//! classifier's validation split: [`Split::new`] at [`VAL_FRACTION`] with the same seed), by
+//! length, in slices of [`EVAL_BATCH`]. The baselines ([`LmBaselines`]) are
 //! n-gram models fitted on the training names; the task's memoryless baseline is the unigram,
 //! and a run counts as solved when its held-out loss per character is below the bigram's.
 
@@ -36,9 +37,8 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::names::EVAL_BATCH;
+use super::names::{EpochStream, EVAL_BATCH};
 use super::{Baseline, BaselineRule, BatchStream, Criterion, Input, Task, TaskShape};
-use crate::data::batches::Batches;
 use crate::data::names::NamesDataset;
 use crate::data::normalize::{symbol, VOCAB_SIZE};
 use crate::data::split::{Split, VAL_FRACTION};
@@ -438,17 +438,15 @@ impl Task for GenerateTask {
     }
 
     fn stream(&self, seed: u32, batch_size: usize) -> Box<dyn BatchStream> {
-        let mut stream = GenerateStream {
-            task: self.clone(),
-            batch_size: batch_size.max(1),
-            seed: u64::from(seed),
-            epoch: 0,
-            batches: Vec::new(),
-            next: 0,
-            drawn: 0,
-        };
-        stream.load_epoch(0);
-        Box::new(stream)
+        let task = self.clone();
+        Box::new(EpochStream::new(
+            self.data.clone(),
+            self.split.clone(),
+            batch_size,
+            u64::from(seed),
+            true,
+            move |indices: &[usize]| task.samples_batch(indices),
+        ))
     }
 
     /// The validation names by length (shortest first, in split order within a length), in
@@ -492,57 +490,4 @@ impl Task for GenerateTask {
 
 fn as_slices(v: &[Vec<u32>]) -> Vec<&[u32]> {
     v.iter().map(Vec::as_slice).collect()
-}
-
-/// The seeded epochs of the training names in length buckets, one after another.
-struct GenerateStream {
-    task: GenerateTask,
-    batch_size: usize,
-    seed: u64,
-    epoch: u64,
-    batches: Vec<Vec<usize>>,
-    next: usize,
-    drawn: u128,
-}
-
-impl GenerateStream {
-    fn load_epoch(&mut self, epoch: u64) {
-        self.epoch = epoch;
-        self.batches = Batches::train_epoch_by_length(
-            &self.task.data,
-            &self.task.split.train,
-            self.batch_size,
-            self.seed,
-            epoch,
-        )
-        .members();
-        self.next = 0;
-    }
-}
-
-impl BatchStream for GenerateStream {
-    fn next_batch(&mut self) -> SeqBatch {
-        if self.next >= self.batches.len() {
-            self.load_epoch(self.epoch + 1);
-        }
-        let batch = self.task.samples_batch(&self.batches[self.next]);
-        self.next += 1;
-        self.drawn += 1;
-        batch
-    }
-
-    /// Batches drawn since the start.
-    fn position(&self) -> u128 {
-        self.drawn
-    }
-
-    fn seek(&mut self, position: u128) {
-        let per_epoch = self.batches.len().max(1) as u128;
-        let epoch = (position / per_epoch) as u64;
-        if epoch != self.epoch || self.batches.is_empty() {
-            self.load_epoch(epoch);
-        }
-        self.next = (position % per_epoch) as usize;
-        self.drawn = position;
-    }
 }
