@@ -15,11 +15,11 @@
 //! With `embed=1` ([`crate::shell::embed`]) the page shows without the header and the footer, for an
 //! `<iframe>` in a course page.
 
-use crate::delay::DelayPage;
 use crate::kit::nav::{lesson_query, provide_nav, Nav, NavLink};
 use crate::lessons::common_text::CommonText;
 use crate::lessons::{LessonsMain, LessonsStyle};
 use crate::names::TrainingPage;
+use crate::sequence::SequencePage;
 use crate::shell::embed;
 use crate::shell::i18n::{provide_lang, Lang, Locale};
 use crate::shell::text::ShellText;
@@ -78,7 +78,7 @@ pub fn App() -> impl IntoView {
             </Show>
             <Show when=move || delay_opened.get()>
                 <div class="route" hidden=move || !delay()>
-                    <DelayPage />
+                    <SequencePage />
                 </div>
             </Show>
             <div class="route" hidden=move || training() || delay()>

@@ -14,8 +14,9 @@
 //!     loader, the bridge to the core's configuration and engine, its panels in
 //!     [`names::lab`] (metrics, compare mode, inspector, gradient flow) and in [`names::keep`]
 //!     (own data, weights files, the model kept in this browser);
-//!   - [`delay`] and [`memory`]: the long-memory lab (`?lesson=delay`): page, sweep model,
-//!     engine drivers, one page in two folders (the memory tasks mount inside the delay page).
+//!   - [`sequence`]: the sequence lab (`?lesson=delay`): delay-copy and the long-memory tasks
+//!     (adding, copy memory, temporal order) on one page with its task switcher, one folder per
+//!     task part over one engine session core and one store.
 //! - the shared layer, which imports no page:
 //!   - [`kit`]: what more than one page uses: navigation and link helpers, number formats, the
 //!     question and tour components, the IndexedDB store, the text catalogues' idiom;
@@ -32,11 +33,10 @@
 
 pub mod app;
 pub mod charts;
-pub mod delay;
 pub mod kit;
 pub mod lessons;
-pub mod memory;
 pub mod names;
+pub mod sequence;
 pub mod shell;
 pub mod widgets;
 

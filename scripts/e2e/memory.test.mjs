@@ -142,7 +142,9 @@ test("adding at its defaults: LSTM and GRU beat the baseline on every seed, the 
 });
 
 test("a reload mid-seed goes on from the seed's checkpoint with the numbers of a sweep never interrupted", { timeout: 400_000 }, async () => {
-  const { page, consoleErrors } = await open("?v=1&lesson=delay&task=order&hidden_size=8&length=62&steps=400&seeds=2");
+  // 800 steps a run: the second seed trains for seconds, so a checkpoint of it is kept (the
+  // engine keeps one every few seconds, or after a held-out evaluation at most once a second).
+  const { page, consoleErrors } = await open("?v=1&lesson=delay&task=order&hidden_size=8&length=62&steps=800&seeds=2");
   const finished = async () => (await value(page, "memory-status")) === "finished";
   // The sweep as it comes out uninterrupted.
   await page.click('[data-testid="memory-start"]');
@@ -165,7 +167,7 @@ test("a reload mid-seed goes on from the seed's checkpoint with the numbers of a
   await page.waitForSelector('[data-testid="memory-interrupted"]', { timeout: 60_000 });
   assert.equal(await num(page, "memory-interrupted"), 3, "the first seed's runs are kept");
   const step = Number(await page.getAttribute('[data-testid="memory-interrupted"]', "data-step"));
-  assert.ok(step > 0 && step < 400, `the second seed resumes at step ${step}`);
+  assert.ok(step > 0 && step < 800, `the second seed resumes at step ${step}`);
   assert.match(await page.textContent('[data-testid="memory-interrupted"]'), /with seed 2 of 2 at step/);
   assert.equal(await value(page, "memory-status"), "stopped");
   assert.equal(await num(page, "memory-summary"), 3);

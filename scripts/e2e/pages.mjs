@@ -180,9 +180,60 @@ export class AppPage {
   }
 }
 
+/**
+ * A lab page: a run (the names lab) or a sweep (the sequence lab's tasks) that starts, trains,
+ * keeps a checkpoint of its training seed in this browser and, after a reload, goes on from it.
+ * Each lab names its test ids in `static lab`: `status`, `start`, `checkpoint` (the kept
+ * checkpoint's step), `offer` (what a reload offers), `goOn` (the button that goes on).
+ */
+export class LabPage extends AppPage {
+  static lab = null;
+
+  get ids() {
+    return this.constructor.lab;
+  }
+  status() {
+    return this.value(this.ids.status);
+  }
+  /** Presses Start (once enabled). */
+  async start() {
+    await until(async () => !(await this.isDisabled(this.ids.start)), 120_000, "the start button");
+    await this.click(this.ids.start);
+  }
+  /** Waits for the run to finish; an `error` fails with the page's text. */
+  async finished(timeoutMs = 600_000) {
+    await until(
+      async () => {
+        const s = await this.status();
+        if (s === "error") throw new Error(`the run failed: ${await this.text(this.constructor.ready)}`);
+        return s === "finished";
+      },
+      timeoutMs,
+      "the run to finish",
+      250,
+    );
+  }
+  /** Waits for a checkpoint of the training seed kept in this browser while it trains; its step. */
+  async keptCheckpoint(timeoutMs = 120_000) {
+    return until(
+      async () => (await this.status()) === "running" && (await this.num(this.ids.checkpoint)) > 0 && this.num(this.ids.checkpoint),
+      timeoutMs,
+      "a kept checkpoint",
+      50,
+    );
+  }
+  /** After a reload: waits for the offer to go on, and takes it. */
+  async goOn() {
+    await this.waitFor(this.ids.offer, { timeout: 120_000 });
+    await until(async () => !(await this.isDisabled(this.ids.goOn)), 120_000, "the button that goes on");
+    await this.click(this.ids.goOn);
+  }
+}
+
 /** The names lab (`lesson=names`): data, form, training, metrics, keeping the model. */
-export class NamesPage extends AppPage {
+export class NamesPage extends LabPage {
   static ready = "train-start";
+  static lab = { status: "train-status", start: "train-start", checkpoint: "checkpoint-saved", offer: '[data-testid="restored"][data-resumable="true"]', goOn: "train-resume" };
 
   /** Waits for the data set (the summary counts its classes). */
   async dataReady(timeoutMs = 120_000) {
@@ -283,37 +334,63 @@ export class NamesPage extends AppPage {
     await this.click("train-pause");
     await this.waitStatus("paused", 30_000);
   }
+
+  /** The finished run's numbers, raw: validation accuracy, steps, points of the loss curve. */
+  async results() {
+    return { acc: await this.value("val-acc"), steps: await this.value("train-step"), points: await this.value("chart-train-loss") };
+  }
 }
 
 /** The long-memory lab (`lesson=delay`, any task): form, sweep, summary. */
-export class DelayPage extends AppPage {
+export class DelayPage extends LabPage {
   static ready = "delay-page";
+  static lab = { status: "delay-status", start: "delay-start", checkpoint: "delay-checkpoint", offer: "delay-resume-offer", goOn: "delay-resume" };
 
-  status() {
-    return this.value("delay-status");
-  }
-  /** Presses Start (once enabled). */
-  async start() {
-    await until(async () => !(await this.isDisabled("delay-start")), 60_000, "the start button");
-    await this.click("delay-start");
-  }
-  /** Waits for the sweep to finish; an `error` fails with the page's text. */
-  async finished(timeoutMs = 600_000) {
-    await until(
-      async () => {
-        const s = await this.status();
-        if (s === "error") throw new Error(`the sweep failed: ${await this.text("delay-page")}`);
-        return s === "finished";
-      },
-      timeoutMs,
-      "the sweep to finish",
-      500,
-    );
+  /** The finished sweep's numbers, raw: every run's last held-out accuracy and step, each cell's held-out loss. */
+  async results() {
+    const rows = await this.page.$$eval('[data-testid^="delay-seed-acc-"]', (rs) => rs.map((r) => [r.dataset.testid, r.dataset.seed, r.dataset.step, r.dataset.value].join(" ")));
+    const losses = await this.page.$$eval('[data-testid^="delay-heldout-loss-"]', (rs) => rs.map((r) => `${r.dataset.testid} ${r.dataset.value}`));
+    return { rows: rows.sort(), losses: losses.sort() };
   }
   /** The sweep summary's cells of the form's settings: [{ delay, cell, seeds, mean }]. */
   summaryCells() {
     return this.page.$$eval('[data-testid="delay-summary-cell"][data-current="true"]', (els) =>
       els.map((e) => ({ delay: Number(e.dataset.delay), cell: e.dataset.cell, seeds: Number(e.dataset.seeds), mean: Number(e.dataset.value) })),
+    );
+  }
+}
+
+/** A long-memory task of the lab page (`lesson=delay&task=adding|copy|order`): its sweep, backend lines, summary. */
+export class MemoryPage extends LabPage {
+  static ready = "memory-page";
+  static lab = { status: "memory-status", start: "memory-start", checkpoint: "memory-saved", offer: "memory-interrupted", goOn: "memory-go-on" };
+
+  /** The path `cell`'s runs train on as its backend line says: { path, notice, gpuMs, cpuMs, text }. */
+  async backend(cell, timeoutMs = 120_000) {
+    const id = `memory-backend-${cell}`;
+    await this.waitFor(id, { timeout: timeoutMs });
+    const n = (name) => this.attr(id, name);
+    return {
+      path: await this.value(id),
+      notice: await n("data-notice"),
+      gpuMs: Number(await n("data-gpu-ms")),
+      cpuMs: Number(await n("data-cpu-ms")),
+      text: await this.text(id),
+    };
+  }
+  /** The step-1 training loss of `cell`'s first seed (waits for it). */
+  async firstLoss(cell, timeoutMs = 120_000) {
+    await this.waitFor(`memory-loss-first-${cell}`, { timeout: timeoutMs });
+    return this.num(`memory-loss-first-${cell}`);
+  }
+  /** The finished sweep's numbers, raw: the summary's rows. */
+  async results() {
+    return { rows: await this.summaryRows() };
+  }
+  /** The summary's rows: [{ cell, seed, loss (raw string), solved, done }]. */
+  summaryRows() {
+    return this.page.$$eval('[data-testid="memory-summary-row"]', (rs) =>
+      rs.map((r) => ({ cell: r.dataset.cell, seed: r.dataset.seed, loss: r.dataset.value, solved: r.dataset.solved, done: r.dataset.done })),
     );
   }
 }

@@ -237,15 +237,91 @@ pub fn draw(area: &ChartArea<'_>, chart: &CurveChart, style: &ChartStyle) -> Cha
         c.draw_series(style.dashed([(0u64, level(*v)), (x_max, level(*v))], stroke))?;
         legend.push((label.clone(), Mark::Line(stroke)));
     }
-    let corner = if percent {
+    let preferred = if percent {
         Corner::UpperLeft
     } else if chart.log_y {
         Corner::UpperRight
     } else {
         Corner::LowerLeft
     };
+    let corner = legend_corner(chart, preferred, x_max, (y_min, y_max));
     style.legend(c.plotting_area(), corner, &legend)
 }
+
+/// The corner for the legend that covers the fewest points of the lines (a reference level
+/// crossing it counts as [`LEVEL_WEIGHT`] points), `preferred` on a tie: a loss that starts
+/// high and falls fast leaves the top right empty, one that stays near its baseline the
+/// bottom left. The legend is taken to fill [`LEGEND_BOX`] of the plot from its corner; the
+/// axes span steps `0..x_max` and `y_range` (in the axis's units: log₁₀ on a log axis).
+pub fn legend_corner(
+    chart: &CurveChart,
+    preferred: Corner,
+    x_max: u64,
+    y_range: (f64, f64),
+) -> Corner {
+    let (y_min, y_max) = y_range;
+    let span = (y_max - y_min).max(f64::MIN_POSITIVE);
+    let fy = |v: f64| (ty(chart, v) - y_min) / span;
+    let fx = |s: u64| s as f64 / x_max.max(1) as f64;
+    let (w, h) = LEGEND_BOX;
+    let covers = |corner: Corner, x: f64, y: f64| {
+        let in_x = match corner {
+            Corner::UpperLeft | Corner::LowerLeft => x <= w,
+            Corner::UpperRight | Corner::LowerRight => x >= 1.0 - w,
+        };
+        let in_y = match corner {
+            Corner::UpperLeft | Corner::UpperRight => y >= 1.0 - h,
+            Corner::LowerLeft | Corner::LowerRight => y <= h,
+        };
+        in_x && in_y
+    };
+    let levels: Vec<f64> = chart
+        .chance
+        .map(|c| c.0)
+        .into_iter()
+        .chain(chart.solved.as_ref().map(|s| s.0))
+        .map(fy)
+        .collect();
+    let score = |corner: Corner| {
+        let points = chart
+            .lines
+            .iter()
+            .flat_map(|l| l.points.iter())
+            .filter(|&&(s, v)| v.is_finite() && covers(corner, fx(s), fy(v)))
+            .count();
+        let crossing = levels
+            .iter()
+            .filter(|&&y| {
+                covers(
+                    corner,
+                    if matches!(corner, Corner::UpperLeft | Corner::LowerLeft) {
+                        0.0
+                    } else {
+                        1.0
+                    },
+                    y,
+                )
+            })
+            .count();
+        points + crossing * LEVEL_WEIGHT
+    };
+    [
+        preferred,
+        Corner::UpperRight,
+        Corner::LowerLeft,
+        Corner::UpperLeft,
+        Corner::LowerRight,
+    ]
+    .into_iter()
+    .min_by_key(|&c| score(c))
+    .unwrap_or(preferred)
+}
+
+/// The share of the plot's width and height a legend is taken to fill from its corner.
+pub const LEGEND_BOX: (f64, f64) = (0.35, 0.4);
+
+/// A reference level under the legend counts as this many points of a line.
+pub const LEVEL_WEIGHT: usize = 3;
 
 /// Each cell's band between its lowest and highest seed (cut at `y_max`).
 fn draw_bands(c: &mut Plot<'_, '_>, chart: &CurveChart, y_max: f64) -> ChartResult {

@@ -629,3 +629,47 @@ fn step_heatmap_frame_tells_a_values_only_change() {
         Some(step_heatmap::cells_rect(300.0, 80.0, 2, 2, &STYLE))
     );
 }
+
+/// The legend goes where the lines are not: the adding problem's held-out loss starts high at
+/// step 0 and falls onto its baseline at once, so the bottom left (the default of a loss
+/// chart) is where the curves run and the top right is empty.
+#[test]
+fn the_legend_takes_the_corner_the_lines_leave_empty() {
+    use crate::charts::style::Corner;
+    let baseline = 1.0 / 6.0;
+    let falling = |cell, start: f64| Line {
+        cell,
+        points: (0..=20u64)
+            .map(|k| (k * 100, if k == 0 { start } else { baseline * 1.02 }))
+            .collect(),
+    };
+    let chart = CurveChart {
+        lines: vec![falling(CellKind::Rnn, 1.2), falling(CellKind::Gru, 0.9)],
+        bands: Vec::new(),
+        y_max: baseline * 1.5,
+        percent: false,
+        chance: Some((baseline, "baseline")),
+        solved: Some((0.01, "solved (below 0.0100)".to_owned())),
+        log_y: false,
+        x_desc: "step",
+        y_desc: "MSE",
+        empty: "no run yet",
+    };
+    let corner = delay::legend_corner(&chart, Corner::LowerLeft, 2000, (0.0, 1.5));
+    assert_eq!(corner, Corner::UpperRight);
+    // A delay-copy loss that stays at chance near the top keeps the bottom left.
+    let flat = Line {
+        cell: CellKind::Lstm,
+        points: (0..=20u64).map(|k| (k * 100, 2.3)).collect(),
+    };
+    let chart = CurveChart {
+        lines: vec![flat],
+        chance: Some((2.3, "chance")),
+        solved: None,
+        ..chart
+    };
+    assert_eq!(
+        delay::legend_corner(&chart, Corner::LowerLeft, 2000, (0.0, 2.5)),
+        Corner::LowerLeft
+    );
+}

@@ -1,12 +1,13 @@
 //! The training page's configuration form. Every change goes through the URL codec (same
 //! clamping as a link) and so also updates the address bar.
 
-use super::bridge::{self, BackendChoice, CellKind, TrainConfig};
+use super::bridge::{self, CellKind, TrainConfig};
 use super::lab;
 use super::text::TrainingText;
 use crate::names::text::TrainingTextOf;
 use crate::shell::i18n::use_locale;
 use crate::shell::url::PageNotice;
+use crate::widgets::backend::BackendField;
 use crate::widgets::number_field::{FieldLabel, NumberField};
 use leptos::prelude::*;
 use unroll_core::config::fields;
@@ -62,7 +63,7 @@ pub fn ConfigForm(
             {number("epochs", |t| t.epochs, |t| t.epochs_help, |c| c.epochs.to_string())}
             {number("seed", |t| t.seed, |t| t.seed_help, |c| c.seed.to_string())}
             <lab::config_panel::LabConfigFields config=config set=Callback::new(move |(key, value)| set(key, value)) locked=locked />
-            <BackendField config=config notices=notices locked=locked />
+            <BackendField value=Signal::derive(move || config.with(|c| c.backend)) on_change=Callback::new(move |v| set_field(config, notices, "backend", v)) disabled=locked id="cfg-backend" />
         </form>
     }
 }
@@ -104,43 +105,6 @@ fn CellField(
                     match loc.lang() {
                         Lang::En => help.en,
                         Lang::Zh => help.zh,
-                    }
-                }}
-            </div>
-        </div>
-    }
-}
-
-/// Where training runs (auto, WebGPU, CPU), with its help line.
-#[component]
-fn BackendField(
-    config: RwSignal<TrainConfig>,
-    notices: RwSignal<Vec<PageNotice>>,
-    locked: Signal<bool>,
-) -> impl IntoView {
-    let loc = use_locale();
-    let set = move |key: &'static str, value: String| set_field(config, notices, key, value);
-    view! {
-        <div class="field">
-            <FieldLabel for_id="cfg-backend" key="backend" name=Signal::derive(move || loc.t().backend.to_owned()) />
-            <select
-                id="cfg-backend"
-                data-testid="cfg-backend"
-                disabled=move || locked.get()
-                prop:value=move || config.with(|c| c.backend.as_str().to_owned())
-                on:change=move |ev| set("backend", event_target_value(&ev))
-            >
-                <option value="auto">{move || loc.t().backend_auto}</option>
-                <option value="gpu">"WebGPU"</option>
-                <option value="cpu">{move || loc.t().backend_cpu}</option>
-            </select>
-            <div class="field-help">
-                {move || {
-                    let t = loc.t();
-                    match config.with(|c| c.backend) {
-                        BackendChoice::Auto => t.backend_help_auto,
-                        BackendChoice::Gpu => t.backend_help_gpu,
-                        BackendChoice::Cpu => t.backend_help_cpu,
                     }
                 }}
             </div>

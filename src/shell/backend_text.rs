@@ -11,6 +11,16 @@ use unroll_core::train::messages::CpuReason;
 /// The texts of a run's path (CPU or WebGPU).
 #[derive(Debug)]
 pub struct BackendText {
+    /// The `backend` field's name.
+    pub field: &'static str,
+    /// The choice `auto`.
+    pub auto: &'static str,
+    /// The choice `cpu`.
+    pub cpu: &'static str,
+    /// The help line of each choice: auto, gpu, cpu.
+    pub help: [&'static str; 3],
+    /// A cell's backend line: its label, with its colon.
+    pub line: &'static str,
     /// Why a run that wanted the GPU trains on the CPU.
     pub cpu_reason: fn(&CpuReason) -> String,
     /// Both paths' timings of `backend=auto` and the path they chose.
@@ -23,6 +33,15 @@ pub struct BackendText {
 impl BackendText {
     /// English.
     pub const EN: BackendText = BackendText {
+        field: "Backend",
+        auto: "Automatic",
+        cpu: "CPU",
+        help: [
+            "times a few steps on WebGPU and on the CPU, then trains on the faster",
+            "WebGPU; falls back to the CPU with a notice",
+            "the same maths in Rust on the CPU",
+        ],
+        line: "Backend: ",
         cpu_reason: cpu_reason_en,
         measured: measured_en,
         gpu_error: gpu_error_en,
@@ -30,6 +49,15 @@ impl BackendText {
 
     /// 简体中文.
     pub const ZH: BackendText = BackendText {
+        field: "后端",
+        auto: "自动",
+        cpu: "CPU",
+        help: [
+            "先在 WebGPU 和 CPU 上各计时几步，再用较快的那个训练",
+            "WebGPU；不可用时改用 CPU 并给出提示",
+            "在 CPU 上用 Rust 执行同样的数学运算",
+        ],
+        line: "后端：",
         cpu_reason: cpu_reason_zh,
         measured: measured_zh,
         gpu_error: gpu_error_zh,

@@ -3,7 +3,7 @@
 //! `forget_bias` ≤ 0), the sentences in both languages, and the labels of sweep summaries of
 //! other settings shown side by side.
 
-use crate::delay::text::{
+use crate::sequence::delay::text::{
     forget_bias_sentence, outcome_sentence, short_budget_sentence, verdict_text,
 };
 use unroll_core::config::delay::DelayConfig;

@@ -14,9 +14,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The pages, each in one folder or more: the long-memory tasks (`memory/`) mount inside the
-/// delay page, so the two folders are one page.
-const PAGES: &[&[&str]] = &[&["lessons"], &["names"], &["delay", "memory"]];
+/// The pages, each in one folder or more (today one each: the sequence lab holds delay-copy and
+/// the long-memory tasks in one folder).
+const PAGES: &[&[&str]] = &[&["lessons"], &["names"], &["sequence"]];
 
 /// The shared layer below the pages.
 const SHARED: &[&str] = &["kit", "charts", "widgets", "shell"];
@@ -32,7 +32,7 @@ enum Layer {
 }
 
 /// The layer of a top-level entry of `src/` (a folder, or a file's stem), and the name of its
-/// page for a page (`delay+memory` for the page in two folders); `None` for one in no layer.
+/// page for a page (the folders' names joined by `+` for a page in several); `None` for one in no layer.
 fn layer_of(top: &str, is_file: bool) -> Option<(Layer, String)> {
     if let Some(page) = PAGES.iter().find(|p| p.contains(&top)) {
         return Some((Layer::Page, page.join("+")));

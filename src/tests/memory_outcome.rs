@@ -2,8 +2,8 @@
 //! runs (docs/memory-tasks.md), the sentences in both languages, a plan's finished runs from
 //! its curves, and the sweeps kept across reloads.
 
-use crate::memory::store::{keep, rest_of, KeptSweep, ResumePoint, KEPT_SWEEPS};
-use crate::memory::text::outcome_text;
+use crate::sequence::memory::store::{keep, rest_of, KeptSweep, ResumePoint, KEPT_SWEEPS};
+use crate::sequence::memory::text::outcome_text;
 use unroll_core::config::delay::{DelayConfig, LabTask};
 use unroll_core::config::Lang;
 use unroll_core::math::params::CellKind::{self, Gru, Lstm, Rnn};
@@ -352,5 +352,7 @@ fn a_kept_checkpoint_resumes_the_rest_of_its_sweep_only() {
         assert!(!r.curve.is_empty(), "evaluated after its tick");
     }
     // The page keeps it as bytes.
-    assert_eq!(ResumePoint::from_bytes(&saved.to_bytes()).unwrap(), saved);
+    let back: ResumePoint =
+        crate::sequence::store::point_of(&crate::sequence::store::point_bytes(&saved)).unwrap();
+    assert_eq!(back, saved);
 }

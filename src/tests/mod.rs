@@ -7,3 +7,4 @@ mod delay_verdict;
 mod layers;
 mod memory_outcome;
 mod messages;
+mod sequence_store;

@@ -1,6 +1,7 @@
 //! Reusable view pieces shared by the pages: a figure's downloads ([`export`]), a number
 //! field, headline numbers and the run buttons, a script's "As PyTorch" panel.
 
+pub mod backend;
 pub mod export;
 pub mod number_field;
 pub mod run_controls;

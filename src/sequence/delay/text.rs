@@ -15,8 +15,6 @@ pub struct DelayText {
     pub lede: &'static str,
     /// Where training runs.
     pub cpu_note: &'static str,
-    /// A cell's backend line: its label, with its colon.
-    pub backend_label: &'static str,
     /// A run's path after the GPU failed: {0} the step from which it ran on the CPU.
     pub cpu_from: fn(&str) -> String,
     /// Settings panel.
@@ -270,7 +268,6 @@ impl DelayText {
         title: "The delay-copy task",
         lede: "Random tokens go in; at every position the network must output the token it saw delay steps earlier. An RNN and an LSTM of the same hidden size learn it side by side on the same sequences, so you can see how far back each can carry information.",
         cpu_note: "Training runs in a background worker of this tab, on WebGPU or on the CPU path (the Rust reference compiled to WebAssembly), as each cell's backend line says; the page stays responsive while it trains.",
-        backend_label: "Backend: ",
         cpu_from: |a0| format!("WebGPU, then the CPU from step {a0}"),
         settings: "Task and model",
         presets: "Presets",
@@ -398,7 +395,6 @@ impl DelayText {
         title: "延迟复制任务",
         lede: "随机的符号依次输入；在每个位置，网络都要输出它在 delay 步之前看到的那个符号。隐藏大小相同的 RNN 和 LSTM 在相同的序列上并排学习，可以看出各自能把信息带回多远。",
         cpu_note: "训练在本标签页的后台线程中运行，使用 WebGPU 或 CPU 路径（编译成 WebAssembly 的 Rust 参考实现），见每个单元的“后端”一行；训练时页面保持可操作。",
-        backend_label: "后端：",
         cpu_from: |a0| format!("WebGPU，第 {a0} 步起改用 CPU"),
         settings: "任务与模型",
         presets: "预设",

@@ -4,15 +4,17 @@
 use super::driver::MemoryDriver;
 use super::text::{fmt_loss, index, MemoryText};
 use crate::charts::delay::{self as chart, CurveChart, Line};
-use crate::delay::text::fmt_seconds;
 use crate::kit::fmt::count_commas;
+use crate::sequence::delay::text::{fmt_seconds, DelayText};
 use crate::shell::i18n::use_locale;
 use crate::shell::run_status::RunStatus;
+use crate::widgets::backend::backend_line;
 use crate::widgets::run_controls::{RunAction, RunControls};
 use crate::widgets::script::ScriptPanel;
 use leptos::prelude::*;
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::query::encode;
+use unroll_core::math::params::CellKind;
 use unroll_core::memory::task::LengthError;
 use unroll_core::memory::{MemoryTask, TaskKind};
 use unroll_core::task::Criterion;
@@ -142,7 +144,7 @@ pub fn RunPanel(
                     </div>
                 }
             })}
-            {move || driver.store_error.get().map(|e| {
+            {move || driver.store.error.get().map(|e| {
                 let detail = e.detail();
                 view! {
                     <div class="notice notice-warn" role="status" data-testid="memory-store-error">
@@ -172,7 +174,44 @@ pub fn RunPanel(
                     }
                 })}
             </div>
+            <CellLines driver=driver />
         </section>
+    }
+}
+
+/// One line per cell of the sweep shown: the path its runs train on (`memory-backend-<cell>`,
+/// see [`backend_line`]) and the training-batch loss of its first seed's step 1
+/// (`memory-loss-first-<cell>`, `data-value` unrounded), once the engine has reported them.
+#[component]
+fn CellLines(driver: MemoryDriver) -> impl IntoView {
+    let loc = use_locale();
+    let cells = move || {
+        driver
+            .plan
+            .with(|p| p.as_ref().map(|p| p.cells.clone()).unwrap_or_default())
+    };
+    let first = move |cell: CellKind| {
+        driver
+            .first_loss
+            .with(|f| f.iter().find(|(r, _)| r.cell == cell).map(|&(_, l)| l))
+    };
+    let line = move |cell: CellKind| {
+        view! {
+            <li class="mt-cell" data-cell=cell.as_str()>
+                <span class="mt-cell-name">{cell.name()}</span>
+                {move || backend_line("memory", cell, driver.backends)}
+                {move || first(cell).map(|l| view! {
+                    <span class="stat-detail" data-testid=format!("memory-loss-first-{}", cell.as_str()) data-value=l.to_string()>
+                        {move || (DelayText::of(loc.lang()).first_loss)(&format!("{l:.4}"))}
+                    </span>
+                })}
+            </li>
+        }
+    };
+    view! {
+        <ul class="mt-cells" class:hidden=move || driver.backends.with(Vec::is_empty) && driver.first_loss.with(Vec::is_empty)>
+            {move || cells().into_iter().map(line).collect_view()}
+        </ul>
     }
 }
 

@@ -8,6 +8,7 @@ use crate::kit::text::Text;
 use crate::shell::i18n::use_locale;
 use crate::shell::run_status::RunStatus;
 use crate::shell::url::PageNotice;
+use crate::widgets::backend::BackendField;
 use crate::widgets::number_field::NumberField;
 use crate::widgets::run_controls::{RunAction, RunControls};
 use leptos::prelude::*;
@@ -139,6 +140,12 @@ fn DelayForm(
     view! {
         <form class="config-form" on:submit=|ev| ev.prevent_default()>
             <CellField cfg=cfg notices=notices driver=driver />
+            <BackendField
+                value=Signal::derive(move || cfg.with(|c| c.backend))
+                on_change=Callback::new(move |v| set_field(cfg, notices, "backend", v))
+                disabled=Signal::derive(busy)
+                id="cfg-backend"
+            />
             {number("delay", |l| DelayText::of(l).delay, |l, _| DelayText::of(l).delay_help.to_owned(), |_| true, |c| c.delay.to_string())}
             {number("length", |l| DelayText::of(l).length, |_, _| String::new(), |_| true, |c| c.length.to_string())}
             {number("vocab", |l| DelayText::of(l).vocab, |_, _| String::new(), |_| true, |c| c.vocab.to_string())}

@@ -7,16 +7,17 @@
 //! checkpoint fits); the page stays mounted across navigation, so leaving it and coming back
 //! keeps the sweep as it is. Not a component.
 
-use super::store::{self, rest_of, KeptSweep, ResumePoint};
-use crate::shell::engine_client::EngineClient;
+use super::store::{keep, rest_of, KeptSweep, ResumePoint};
+use crate::sequence::session::LabSession;
+use crate::sequence::store::{Keeper, MEMORY};
 use crate::shell::run_status::RunStatus;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::query::encode;
-use unroll_core::engine::protocol::{Command, LabEvent, TrainRequest};
-use unroll_core::keep::StorageError;
-use unroll_core::train::sweep::{HeldOut, SweepCheckpoint, SweepPlan};
+use unroll_core::engine::protocol::{LabEvent, TrainRequest};
+use unroll_core::train::backend::CellBackend;
+use unroll_core::train::sweep::{HeldOut, RunId, SweepCheckpoint, SweepPlan};
 
 /// What the page offers after a reload stopped a sweep.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -48,10 +49,15 @@ pub struct MemoryDriver {
     /// The training seed's latest checkpoint kept in the browser: its seed's number in the
     /// sweep (from 1) and its step; None when none is.
     pub saved: RwSignal<Option<(usize, u64)>>,
-    /// Why keeping the sweep failed, if it did.
-    pub store_error: RwSignal<Option<StorageError>>,
+    /// Where the sweeps are kept, and why keeping them failed, if it did.
+    pub store: Keeper,
     /// The kept sweeps and checkpoint have been read (the page shows them from then on).
     pub loaded: RwSignal<bool>,
+    /// The path each cell's runs train on, and why, as the engine last reported it.
+    pub backends: RwSignal<Vec<CellBackend>>,
+    /// The training-batch loss of step 1 of each run trained in this visit (mean over the
+    /// batch's readouts: nats, or squared error).
+    pub first_loss: RwSignal<Vec<(RunId, f64)>>,
     /// The kept sweeps, as last written.
     kept: StoredValue<Vec<KeptSweep>>,
     /// The kept checkpoint, as read after the reload (until a sweep starts).
@@ -60,9 +66,9 @@ pub struct MemoryDriver {
     resume: StoredValue<Option<SweepCheckpoint>>,
     /// The canonical query of the sweep shown.
     query: StoredValue<Option<String>>,
-    session: StoredValue<Option<u64>>,
-    /// When the current stretch of training began (ms), and the seconds before it.
-    clock: StoredValue<(Option<f64>, f64)>,
+    /// The sweep in the engine (its reports are applied while it is the one shown) and its
+    /// clock.
+    pub session: LabSession,
 }
 
 /// The plan of a long-memory configuration (`None` for delay-copy), or why T does not fit.
@@ -89,36 +95,28 @@ impl MemoryDriver {
             error: RwSignal::new(None),
             interrupted: RwSignal::new(None),
             saved: RwSignal::new(None),
-            store_error: RwSignal::new(None),
+            store: Keeper::new(MEMORY),
             loaded: RwSignal::new(false),
+            backends: RwSignal::new(Vec::new()),
+            first_loss: RwSignal::new(Vec::new()),
             kept: StoredValue::new(Vec::new()),
             point: StoredValue::new(None),
             resume: StoredValue::new(None),
             query: StoredValue::new(None),
-            session: StoredValue::new(None),
-            clock: StoredValue::new((None, 0.0)),
+            session: LabSession::new(),
         };
         let d = driver;
         spawn_local(async move {
-            // A checkpoint that cannot be read is only a lost checkpoint: its seed starts
-            // again.
-            match store::load_checkpoint().await {
-                Ok(p) => d.point.set_value(p),
-                Err(e) => web_sys::console::warn_1(&format!("{e:?}").into()),
-            }
-            match store::load().await {
-                Ok(kept) => {
-                    // What was recorded since the page opened wins over the stored record.
-                    d.kept.update_value(|now| {
-                        for k in kept.into_iter().rev() {
-                            if !now.iter().any(|n| n.query == k.query) {
-                                now.insert(0, k);
-                            }
-                        }
-                    });
+            d.point.set_value(d.store.checkpoint().await);
+            let kept: Vec<KeptSweep> = d.store.sweeps().await.unwrap_or_default();
+            // What was recorded since the page opened wins over the stored record.
+            d.kept.update_value(|now| {
+                for k in kept.into_iter().rev() {
+                    if !now.iter().any(|n| n.query == k.query) {
+                        now.insert(0, k);
+                    }
                 }
-                Err(e) => d.store_error.set(Some(e)),
-            }
+            });
             d.loaded.set(true);
         });
         driver
@@ -142,7 +140,7 @@ impl MemoryDriver {
             self.clear();
             return;
         };
-        self.stop_session();
+        self.session.stop();
         let done = kept.finished_runs(&plan);
         let point = self
             .point
@@ -163,9 +161,11 @@ impl MemoryDriver {
             done as u64 * plan.steps + steps,
             plan.runs() as u64 * plan.steps,
         ));
-        self.clock.set_value((None, elapsed));
+        self.session.set_seconds(elapsed);
         self.elapsed.set(elapsed);
         self.error.set(None);
+        self.backends.set(Vec::new());
+        self.first_loss.set(Vec::new());
         self.saved.set(from);
         self.resume.set_value(point.map(|p| p.checkpoint));
         self.plan.set(Some(plan));
@@ -177,22 +177,6 @@ impl MemoryDriver {
             self.interrupted.set(Some(Interrupted { done, from }));
             self.status.set(RunStatus::Stopped);
         }
-    }
-
-    fn now() -> f64 {
-        js_sys::Date::now()
-    }
-
-    /// Seconds trained, counting the current stretch.
-    fn seconds(&self) -> f64 {
-        let (since, before) = self.clock.get_value();
-        before + since.map_or(0.0, |t| (Self::now() - t) / 1000.0)
-    }
-
-    fn clock_stop(&self) {
-        let s = self.seconds();
-        self.clock.set_value((None, s));
-        self.elapsed.set(s);
     }
 
     /// Trains every cell × seed of `config`'s plan.
@@ -236,7 +220,6 @@ impl MemoryDriver {
         before: f64,
         resume: Option<SweepCheckpoint>,
     ) {
-        self.stop_session();
         self.point.set_value(None);
         self.resume.set_value(None);
         let total = plan.runs() as u64 * plan.steps;
@@ -249,17 +232,16 @@ impl MemoryDriver {
         self.plan.set(Some(plan));
         self.error.set(None);
         self.interrupted.set(None);
+        self.backends.set(Vec::new());
+        self.first_loss.set(Vec::new());
         self.status.set(RunStatus::Running);
-        self.clock.set_value((Some(Self::now()), before));
+        self.session.set_seconds(before);
         self.elapsed.set(before);
         let query = encode(&config, None);
         self.query.set_value(Some(query.clone()));
         self.keep(false);
         // The rest of the sweep: the same configuration from its seed `from` on.
         let rest = rest_of(&config, from).unwrap_or_else(|| config.clone());
-        let client = EngineClient::get();
-        let id = client.new_session();
-        self.session.set_value(Some(id));
         let d = *self;
         let request = TrainRequest {
             query: encode(&rest, None),
@@ -267,11 +249,8 @@ impl MemoryDriver {
             resume,
             start_from: None,
         };
-        spawn_local(async move {
-            client
-                .run_lab(id, request, None, move |e| d.apply(id, offset, &query, e))
-                .await;
-        });
+        self.session
+            .launch(request, move |e| d.apply(offset, &query, e));
     }
 
     /// Keeps the sweep shown in IndexedDB.
@@ -282,22 +261,16 @@ impl MemoryDriver {
         let sweep = KeptSweep {
             query,
             curves: self.curves.get_untracked(),
-            elapsed: self.seconds(),
+            elapsed: self.session.seconds(),
             finished,
         };
-        self.kept.update_value(|k| store::keep(k, sweep));
-        let kept = self.kept.get_value();
-        let store_error = self.store_error;
-        spawn_local(async move {
-            if let Err(e) = store::save(&kept).await {
-                store_error.set(Some(e));
-            }
-        });
+        self.kept.update_value(|k| keep(k, sweep));
+        self.store.save(self.kept.get_value());
     }
 
     /// Keeps the engine's checkpoint `checkpoint` of the sweep `query`; `saved` shows it once
     /// written.
-    fn keep_checkpoint(&self, id: u64, query: &str, checkpoint: SweepCheckpoint) {
+    fn keep_checkpoint(&self, query: &str, checkpoint: SweepCheckpoint) {
         let seed_number = self.plan.with_untracked(|p| {
             let p = p.as_ref()?;
             let seed = checkpoint.seed()?;
@@ -306,17 +279,11 @@ impl MemoryDriver {
         let shown = seed_number.map(|k| (k, checkpoint.step()));
         let point = ResumePoint {
             query: query.to_owned(),
-            elapsed: self.seconds(),
+            elapsed: self.session.seconds(),
             checkpoint,
         };
-        let d = *self;
-        spawn_local(async move {
-            match store::save_checkpoint(&point).await {
-                Ok(()) if d.session.try_get_value().flatten() == Some(id) => d.saved.set(shown),
-                Ok(()) => {}
-                Err(e) => d.store_error.set(Some(e)),
-            }
-        });
+        self.store
+            .save_checkpoint(point, self.session, self.saved, shown);
     }
 
     /// Deletes the kept checkpoint (its sweep finished, failed or was reset).
@@ -324,20 +291,15 @@ impl MemoryDriver {
         self.saved.set(None);
         self.point.set_value(None);
         self.resume.set_value(None);
-        let store_error = self.store_error;
-        spawn_local(async move {
-            if let Err(e) = store::forget_checkpoint().await {
-                store_error.set(Some(e));
-            }
-        });
+        self.store.forget_checkpoint();
     }
 
-    fn apply(&self, id: u64, offset: u64, query: &str, event: LabEvent) {
-        if self.session.get_value() != Some(id) {
-            return;
-        }
+    fn apply(&self, offset: u64, query: &str, event: LabEvent) {
         match event {
             LabEvent::Tick(t) => {
+                if let Some(first) = t.steps.iter().find(|s| s.step == 1) {
+                    self.first_loss.update(|f| f.push((t.run, first.loss)));
+                }
                 let Some(h) = t.heldout else {
                     return;
                 };
@@ -357,9 +319,9 @@ impl MemoryDriver {
             LabEvent::Progress { progress, .. } => {
                 let total = self.progress.get_untracked().1;
                 self.progress.set((offset + progress.steps_done, total));
-                self.elapsed.set(self.seconds());
+                self.elapsed.set(self.session.seconds());
             }
-            LabEvent::Checkpoint(c) => self.keep_checkpoint(id, query, *c),
+            LabEvent::Checkpoint(c) => self.keep_checkpoint(query, *c),
             LabEvent::Finished => {
                 self.end(RunStatus::Finished, None);
                 self.keep(true);
@@ -369,9 +331,12 @@ impl MemoryDriver {
                 self.end(RunStatus::Error, Some(e.to_string()));
                 self.forget_checkpoint();
             }
-            // The page shows the held-out curves; the path and the weights are not kept here.
+            LabEvent::Backend(b) => self.backends.update(|bs| {
+                bs.retain(|x| x.cell != b.cell);
+                bs.push(b);
+            }),
+            // The page shows the held-out curves; the weights are not kept here.
             LabEvent::Plan(_)
-            | LabEvent::Backend(_)
             | LabEvent::Weights { .. }
             | LabEvent::GradFlow { .. }
             | LabEvent::Notice(_) => {}
@@ -379,33 +344,23 @@ impl MemoryDriver {
     }
 
     fn end(&self, status: RunStatus, error: Option<String>) {
-        self.clock_stop();
+        self.session.ended();
+        self.elapsed.set(self.session.seconds());
         self.status.set(status);
         self.error.set(error);
-        self.session.set_value(None);
-    }
-
-    fn stop_session(&self) {
-        if let Some(id) = self.session.get_value() {
-            EngineClient::get().send(vec![Command::Stop(id)]);
-        }
-        self.session.set_value(None);
     }
 
     /// Pauses the run at its next step.
     pub fn pause(&self) {
-        if let Some(id) = self.session.get_value() {
-            EngineClient::get().send(vec![Command::Pause(id)]);
-            self.clock_stop();
+        if self.session.pause() {
+            self.elapsed.set(self.session.seconds());
             self.status.set(RunStatus::Paused);
         }
     }
 
     /// Resumes a paused run.
     pub fn resume(&self) {
-        if let Some(id) = self.session.get_value() {
-            EngineClient::get().send(vec![Command::Resume(id)]);
-            self.clock.update_value(|c| c.0 = Some(Self::now()));
+        if self.session.resume() {
             self.status.set(RunStatus::Running);
         }
     }
@@ -414,13 +369,7 @@ impl MemoryDriver {
     pub fn reset(&self) {
         if let Some(q) = self.query.get_value() {
             self.kept.update_value(|k| k.retain(|k| k.query != q));
-            let kept = self.kept.get_value();
-            let store_error = self.store_error;
-            spawn_local(async move {
-                if let Err(e) = store::save(&kept).await {
-                    store_error.set(Some(e));
-                }
-            });
+            self.store.save(self.kept.get_value());
             self.forget_checkpoint();
         }
         self.clear();
@@ -428,7 +377,7 @@ impl MemoryDriver {
 
     /// Stops the run and clears what it showed (it stays kept).
     pub fn clear(&self) {
-        self.stop_session();
+        self.session.stop();
         self.query.set_value(None);
         self.status.set(RunStatus::Idle);
         self.plan.set(None);
@@ -439,7 +388,9 @@ impl MemoryDriver {
         self.interrupted.set(None);
         self.saved.set(None);
         self.resume.set_value(None);
-        self.clock.set_value((None, 0.0));
+        self.backends.set(Vec::new());
+        self.first_loss.set(Vec::new());
+        self.session.set_seconds(0.0);
     }
 
     /// Seconds left at the pace so far (`None` before the first step).

@@ -1,25 +1,14 @@
-//! What the long-memory tasks keep across reloads, in IndexedDB (the app's database and object
-//! store, [`crate::kit::persist`], as the delay page's sweep): under [`KEY`] the
-//! held-out curves of the last [`KEPT_SWEEPS`] sweeps, each under its configuration's
-//! canonical query, and whether it had finished, as the JSON text of a list of [`KeptSweep`];
-//! under [`CHECKPOINT_KEY`] the training seed's latest checkpoint ([`ResumePoint`], as a `Blob`
-//! of its bytes). After a reload during a sweep the page shows its finished runs and the
-//! training seed as far as its checkpoint, and Go on trains the rest from there, with the
-//! numbers of a sweep that never stopped. Every failure (private mode, quota, an unreadable
-//! record) is a typed [`StorageError`]; nothing panics.
+//! What the long-memory tasks keep across reloads, in the lab's store
+//! ([`crate::sequence::store::MEMORY`]): the held-out curves of the last [`KEPT_SWEEPS`]
+//! sweeps, each under its configuration's canonical query, and whether it had finished, as a
+//! list of [`KeptSweep`]; beside it the training seed's latest checkpoint ([`ResumePoint`]).
+//! After a reload during a sweep the page shows its finished runs and the training seed as far
+//! as its checkpoint, and Go on trains the rest from there, with the numbers of a sweep that
+//! never stopped.
 
-use crate::kit::persist::{blob_of, bytes_of, delete_record, get_record, put_record};
 use serde::{Deserialize, Serialize};
 use unroll_core::config::delay::DelayConfig;
-use unroll_core::keep::StorageError;
 use unroll_core::train::sweep::{HeldOut, SweepCheckpoint, SweepPlan};
-use wasm_bindgen::JsValue;
-
-/// The record's key.
-pub const KEY: &str = "memory-sweeps";
-
-/// The key of the training seed's checkpoint.
-pub const CHECKPOINT_KEY: &str = "memory-checkpoint";
 
 /// Sweeps kept (the oldest is dropped first).
 pub const KEPT_SWEEPS: usize = 8;
@@ -109,19 +98,6 @@ impl ResumePoint {
         }
         curves
     }
-
-    /// The bytes the page keeps (postcard, as the engine's messages).
-    pub fn to_bytes(&self) -> Vec<u8> {
-        unroll_core::engine::protocol::encode(self)
-    }
-
-    /// Reads [`Self::to_bytes`] back.
-    ///
-    /// # Errors
-    /// A message when the bytes are not a resume point.
-    pub fn from_bytes(bytes: &[u8]) -> Result<ResumePoint, String> {
-        unroll_core::engine::protocol::decode(bytes).map_err(|e| format!("kept checkpoint: {e}"))
-    }
 }
 
 /// The sweep of `config` from its seed after the first `from` on: a sweep of it trains the
@@ -134,64 +110,4 @@ pub fn rest_of(config: &DelayConfig, from: usize) -> Option<DelayConfig> {
         seeds: seeds - from,
         ..config.clone()
     })
-}
-
-/// Writes the kept sweeps.
-pub async fn save(kept: &[KeptSweep]) -> Result<(), StorageError> {
-    let json = serde_json::to_string(kept).map_err(|e| StorageError::Damaged {
-        detail: e.to_string(),
-    })?;
-    put_record(
-        KEY,
-        &JsValue::from_str(&json),
-        "could not keep the long-memory sweeps",
-    )
-    .await
-}
-
-/// Reads the kept sweeps (none when nothing is kept).
-pub async fn load() -> Result<Vec<KeptSweep>, StorageError> {
-    let value = get_record(KEY, "could not read the long-memory sweeps").await?;
-    let Some(text) = value.and_then(|v| v.as_string()) else {
-        return Ok(Vec::new());
-    };
-    serde_json::from_str(&text).map_err(|e| StorageError::Damaged {
-        detail: format!("the kept long-memory sweeps are unreadable ({e})"),
-    })
-}
-
-/// Keeps `point` as the training seed's checkpoint (replacing the previous one).
-pub async fn save_checkpoint(point: &ResumePoint) -> Result<(), StorageError> {
-    let blob = blob_of(&point.to_bytes())?;
-    put_record(
-        CHECKPOINT_KEY,
-        &blob,
-        "could not keep the long-memory sweep's checkpoint",
-    )
-    .await
-}
-
-/// Reads the training seed's checkpoint; `Ok(None)` when none is kept.
-pub async fn load_checkpoint() -> Result<Option<ResumePoint>, StorageError> {
-    let Some(value) = get_record(
-        CHECKPOINT_KEY,
-        "could not read the long-memory sweep's checkpoint",
-    )
-    .await?
-    else {
-        return Ok(None);
-    };
-    let bytes = bytes_of(&value, "checkpoint").await?;
-    ResumePoint::from_bytes(&bytes)
-        .map(Some)
-        .map_err(|detail| StorageError::Damaged { detail })
-}
-
-/// Deletes the training seed's checkpoint (the sweep finished or was reset).
-pub async fn forget_checkpoint() -> Result<(), StorageError> {
-    delete_record(
-        CHECKPOINT_KEY,
-        "could not delete the long-memory sweep's checkpoint",
-    )
-    .await
 }

@@ -1,24 +1,12 @@
-//! What the delay page keeps across reloads, in IndexedDB (the app's database and object
-//! store, [`crate::kit::persist`]): under [`KEY`] the sweep summaries, the finished runs of
-//! the last [`KEPT_CONFIGS`] configurations and the sweep in progress (so a reload can resume
-//! it), as the JSON text of [`Kept`]; under [`CHECKPOINT_KEY`] the training seed's latest
-//! checkpoint ([`ResumePoint`], as a `Blob` of its bytes, like the names run's checkpoint), so
-//! a reload resumes that seed from it. Every failure (private mode, quota, an unreadable
-//! record) is a typed [`StorageError`]; nothing panics.
+//! What the delay-copy part keeps across reloads, in the lab's store
+//! ([`crate::sequence::store::DELAY`]): the sweep summaries, the finished runs of the last
+//! [`KEPT_CONFIGS`] configurations and the sweep in progress (so a reload can resume it), as
+//! [`Kept`]; beside it the training seed's latest checkpoint
+//! ([`super::sweep::ResumePoint`]).
 
-use super::sweep::ResumePoint;
-use crate::kit::persist::{blob_of, bytes_of, delete_record, get_record, put_record};
 use serde::{Deserialize, Serialize};
 use unroll_core::delay::outcome::SweepSummary;
-use unroll_core::keep::StorageError;
 use unroll_core::train::sweep::RunResult;
-use wasm_bindgen::JsValue;
-
-/// The record's key.
-pub const KEY: &str = "delay-sweep";
-
-/// The key of the training seed's checkpoint.
-pub const CHECKPOINT_KEY: &str = "delay-checkpoint";
 
 /// Configurations whose finished runs are kept (the oldest is dropped first).
 pub const KEPT_CONFIGS: usize = 8;
@@ -126,58 +114,4 @@ impl Kept {
         };
         &mut self.summaries[i]
     }
-}
-
-/// Writes the record.
-pub async fn save(kept: &Kept) -> Result<(), StorageError> {
-    let json = serde_json::to_string(kept).map_err(|e| StorageError::Damaged {
-        detail: e.to_string(),
-    })?;
-    put_record(
-        KEY,
-        &JsValue::from_str(&json),
-        "could not keep the sweep summary",
-    )
-    .await
-}
-
-/// Reads the record; `Ok(None)` when nothing is kept.
-pub async fn load() -> Result<Option<Kept>, StorageError> {
-    let value = get_record(KEY, "could not read the sweep summary").await?;
-    let Some(text) = value.and_then(|v| v.as_string()) else {
-        return Ok(None);
-    };
-    serde_json::from_str(&text)
-        .map(Some)
-        .map_err(|e| StorageError::Damaged {
-            detail: format!("the kept sweep summary is unreadable ({e})"),
-        })
-}
-
-/// Keeps `point` as the training seed's checkpoint (replacing the previous one).
-pub async fn save_checkpoint(point: &ResumePoint) -> Result<(), StorageError> {
-    let blob = blob_of(&point.to_bytes())?;
-    put_record(
-        CHECKPOINT_KEY,
-        &blob,
-        "could not keep the sweep's checkpoint",
-    )
-    .await
-}
-
-/// Reads the training seed's checkpoint; `Ok(None)` when none is kept.
-pub async fn load_checkpoint() -> Result<Option<ResumePoint>, StorageError> {
-    let Some(value) = get_record(CHECKPOINT_KEY, "could not read the sweep's checkpoint").await?
-    else {
-        return Ok(None);
-    };
-    let bytes = bytes_of(&value, "checkpoint").await?;
-    ResumePoint::from_bytes(&bytes)
-        .map(Some)
-        .map_err(|detail| StorageError::Damaged { detail })
-}
-
-/// Deletes the training seed's checkpoint (the sweep finished or was reset).
-pub async fn forget_checkpoint() -> Result<(), StorageError> {
-    delete_record(CHECKPOINT_KEY, "could not delete the sweep's checkpoint").await
 }

@@ -1,6 +1,6 @@
 //! The delay page's model: every (cell, seed) run of a sweep as the page shows it, built from
-//! the engine's reports ([`RunView::apply`]), the charts' lines and bands, the cards' figures,
-//! the sweep's training clock, and the [`ResumePoint`] the page keeps so that a reload goes on
+//! the engine's reports ([`RunView::apply`]), the charts' lines and bands, the cards' figures
+//! and the [`ResumePoint`] the page keeps so that a reload goes on
 //! from the training seed's last checkpoint. Plain data, no Leptos (it compiles natively; the tests
 //! below check it); the page's driver (`driver`) keeps it in signals and the page renders it.
 
@@ -218,19 +218,6 @@ impl ResumePoint {
             .position(|&s| s == seed)
             .map(|i| i + 1)
     }
-
-    /// The bytes the page keeps (postcard, as the engine's messages).
-    pub fn to_bytes(&self) -> Vec<u8> {
-        unroll_core::engine::protocol::encode(self)
-    }
-
-    /// Reads [`Self::to_bytes`] back.
-    ///
-    /// # Errors
-    /// A message when the bytes are not a resume point.
-    pub fn from_bytes(bytes: &[u8]) -> Result<ResumePoint, String> {
-        unroll_core::engine::protocol::decode(bytes).map_err(|e| format!("kept checkpoint: {e}"))
-    }
 }
 
 /// The runs of a sweep of `config` after a reload with a checkpoint: [`plan_with`], the runs
@@ -357,35 +344,6 @@ pub fn heldout_mean(runs: &[RunView], cell: CellKind, acc: bool) -> Option<f64> 
         .filter_map(|r| r.heldout.last().map(|h| if acc { h.acc } else { h.loss }))
         .collect();
     (!latest.is_empty()).then(|| latest.iter().sum::<f64>() / latest.len() as f64)
-}
-
-/// Seconds of training of a sweep: closed intervals plus the open one since `since`
-/// (milliseconds of the clock the caller passes, e.g. `Date.now()`).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct SweepClock {
-    /// Seconds of the closed intervals.
-    pub elapsed: f64,
-    /// Start of the open interval, ms.
-    pub since: Option<f64>,
-}
-
-impl SweepClock {
-    /// Opens an interval at `now_ms` (Start, Resume).
-    pub fn run(&mut self, now_ms: f64) {
-        self.since = Some(now_ms);
-    }
-
-    /// Closes the open interval at `now_ms` (Pause, the end, an error).
-    pub fn stop(&mut self, now_ms: f64) {
-        if let Some(t) = self.since.take() {
-            self.elapsed += (now_ms - t) / 1000.0;
-        }
-    }
-
-    /// Seconds trained at `now_ms`.
-    pub fn seconds(&self, now_ms: f64) -> f64 {
-        self.elapsed + self.since.map_or(0.0, |t| (now_ms - t) / 1000.0)
-    }
 }
 
 #[cfg(test)]
@@ -666,9 +624,10 @@ mod tests {
         let ahead = step_tick(id(CellKind::Rnn, 4), 6, 9.0, 0.5);
         apply_tick(&mut views, &ahead);
         let point = ResumePoint::new(query.clone(), 12.5, c.clone(), &views);
-        let back = ResumePoint::from_bytes(&point.to_bytes()).unwrap();
+        let back: ResumePoint =
+            crate::sequence::store::point_of(&crate::sequence::store::point_bytes(&point)).unwrap();
         assert_eq!(back, point);
-        assert!(ResumePoint::from_bytes(&[1, 2, 3]).is_err());
+        assert!(crate::sequence::store::point_of::<ResumePoint>(&[1, 2, 3]).is_err());
         assert_eq!(point.curves.len(), 2);
         assert_eq!(point.curves[0].loss, views[2].loss[..5]);
         assert_eq!(point.curves[1].acc, views[3].acc);
@@ -695,19 +654,5 @@ mod tests {
             assert_eq!(v.loss.last().unwrap().0, 5);
         }
         assert_eq!(shown[2].loss, views[2].loss[..5]);
-    }
-
-    #[test]
-    fn the_clock_counts_only_running_intervals() {
-        let mut clock = SweepClock::default();
-        clock.run(1_000.0);
-        assert_eq!(clock.seconds(3_500.0), 2.5);
-        clock.stop(4_000.0);
-        // Paused: the time does not move.
-        assert_eq!(clock.seconds(60_000.0), 3.0);
-        clock.stop(70_000.0);
-        assert_eq!(clock.seconds(70_000.0), 3.0);
-        clock.run(100_000.0);
-        assert_eq!(clock.seconds(101_000.0), 4.0);
     }
 }

@@ -8,9 +8,9 @@ use super::text::{self, cell_name, fmt_seconds, DelayText};
 use crate::charts::style::cell_colour;
 use crate::kit::fmt::count_commas;
 use crate::kit::text::Text;
-use crate::shell::backend_text::{cpu_reason_detail, BackendText};
 use crate::shell::i18n::use_locale;
 use crate::shell::run_status::RunStatus;
+use crate::widgets::backend::backend_line;
 use crate::widgets::stat::Stat;
 use leptos::prelude::*;
 use unroll_core::config::delay::DelayConfig;
@@ -18,9 +18,7 @@ use unroll_core::config::Lang;
 use unroll_core::delay::outcome::{outcome_of_results, verdict, SweepKey, Verdict};
 use unroll_core::delay::task::{eval_every_for, HELDOUT_SEQUENCES};
 use unroll_core::math::params::CellKind;
-use unroll_core::train::backend::BackendKind;
 use unroll_core::train::backend::CellBackend;
-use unroll_core::train::messages::CpuReason;
 use unroll_core::train::sweep::Progress;
 use unroll_core::train::sweep::SweepPlan;
 use unroll_core::train::trainer::Backend;
@@ -216,7 +214,7 @@ fn cell_card(
                 {cell_name(cell)}
                 <span class="stat-detail" data-testid=format!("delay-seeds-{key}") data-value=move || seeds().len().to_string()></span>
             </h3>
-            {move || backend_line(cell, backends)}
+            {move || backend_line("delay", cell, backends)}
             {cell_stats(cell, total, recurrent, runs)}
             <ul class="dl-seeds">
                 {move || seeds().into_iter().filter_map(|r| {
@@ -267,51 +265,6 @@ fn run_path(b: Backend, cpu_from: Option<u64>, lang: Lang) -> String {
         (Backend::Gpu, None) => "WebGPU".to_owned(),
         (Backend::Cpu, _) => "CPU".to_owned(),
     }
-}
-
-/// The path `cell`'s runs train on as the engine reported it, and why (`auto`'s two timings,
-/// or why not the GPU): `delay-backend-<cell>` (`data-value` webgpu/cpu; `data-gpu-ms` and
-/// `data-cpu-ms` the timings, unrounded, when `auto` measured them).
-fn backend_line(cell: CellKind, backends: RwSignal<Vec<CellBackend>>) -> Option<impl IntoView> {
-    let loc = use_locale();
-    let b = backends.with(|bs| bs.iter().find(|b| b.cell == cell).cloned())?;
-    let (gpu, measured, notice) = match b.kind {
-        BackendKind::Gpu { measured, .. } => (true, measured, None),
-        BackendKind::Cpu { notice } => match notice {
-            Some(CpuReason::Measured(t)) => (false, Some(t), None),
-            other => (false, None, other),
-        },
-    };
-    let key = if gpu { "webgpu" } else { "cpu" };
-    let detail = notice.as_ref().map(cpu_reason_detail);
-    let why = notice.as_ref().map(|n| match n {
-        CpuReason::DeviceLost { .. } => "lost",
-        CpuReason::Measured(_) => "measured",
-        _ => "fallback",
-    });
-    Some(view! {
-        <p
-            class="stat-detail dl-backend"
-            data-testid=format!("delay-backend-{}", cell.as_str())
-            data-value=key
-            data-notice=why.or(measured.map(|_| "measured"))
-            data-gpu-ms=measured.map(|t| t.gpu_ms.to_string())
-            data-cpu-ms=measured.map(|t| t.cpu_ms.to_string())
-            title=detail
-        >
-            {move || {
-                let l = loc.lang();
-                let names = BackendText::of(l);
-                let path = if gpu { "WebGPU" } else { "CPU" };
-                let why = match (&measured, &notice) {
-                    (Some(t), _) => format!(" — {}", (names.measured)(t)),
-                    (None, Some(n)) => format!(" — {}", (names.cpu_reason)(n)),
-                    (None, None) => String::new(),
-                };
-                format!("{}{path}{why}", DelayText::of(l).backend_label)
-            }}
-        </p>
-    })
 }
 
 /// A cell card's stats: held-out accuracy and loss over the seeds, parameters, steps, and the

@@ -1,6 +1,6 @@
-//! The delay-copy page (`?lesson=delay`): RNN and LSTM (or the cells chosen by `cell`) learn
-//! to output the token from `delay` steps back, several seeds per cell, on the CPU path of the
-//! engine's Web Worker ([`unroll_core::engine`]). The page's buttons send commands to the sweep's
+//! The delay-copy part of the sequence lab page (`?lesson=delay`): RNN and LSTM (or the cells
+//! chosen by `cell`) learn to output the token from `delay` steps back, several seeds per cell,
+//! in the engine's Web Worker ([`unroll_core::engine`]) on WebGPU or the CPU path (`backend`). The page's buttons send commands to the sweep's
 //! driver ([`driver`], not a component), which applies what the worker reports to the page's
 //! model ([`sweep`], plain data compiled natively too); the page renders it.
 //!
@@ -10,7 +10,8 @@
 //! [`unroll_core::delay::outcome`] (typed verdicts rendered by [`text::verdict_text`]). The sweep
 //! summaries (final held-out accuracy vs delay, one per set of settings, shown side by side),
 //! the last configurations' finished runs and the sweep in progress are kept in IndexedDB
-//! ([`store`]) with the training seed's latest checkpoint; a sweep stopped by a reload is
+//! ([`store`], through [`crate::sequence::store::DELAY`]) with the training seed's latest
+//! checkpoint; a sweep stopped by a reload is
 //! offered for Resume, which goes on from that checkpoint.
 //!
 //! Test hooks (`data-testid`, raw numbers in `data-value`, fractions 0–1): `delay-start`,
@@ -63,24 +64,21 @@ use self::summary::SummaryPanel;
 use self::sweep::{batch_lines, heldout_lines, RunView};
 use crate::charts::delay::{self as chart, CurveChart};
 use crate::kit::fmt::count_commas;
-use crate::kit::nav::{use_nav, CopyLink};
+use crate::kit::nav::CopyLink;
 use crate::kit::text::Text;
 use crate::shell::i18n::{use_locale, Locale};
-use crate::shell::url::PageQueries;
-use crate::shell::url::{self, PageNotice, UrlNotice};
+use crate::shell::url::{PageNotice, UrlNotice};
 use leptos::prelude::*;
 use text::DelayText;
 use unroll_core::config::delay::{DelayConfig, DelayRangeError};
-use unroll_core::config::lessons::{route, Route};
-use unroll_core::config::query::encode;
 use unroll_core::config::Lang;
 use unroll_core::delay::outcome::Outcome;
 use unroll_core::delay::task::{eval_every_for, HELDOUT_SEQUENCES};
 use unroll_core::math::params::CellKind;
 use unroll_core::train::sweep::SweepPlan;
 
-/// The page's own styles.
-const CSS: &str = r#"
+/// The delay-copy part's styles.
+pub(super) const CSS: &str = r#"
 .dl-summary { display: flex; flex-wrap: wrap; gap: 4px 16px; margin-bottom: 8px; font-size: 13px; color: var(--muted, #627289); }
 .dl-none-note { margin: 0; }
 .dl-strip { display: flex; flex-wrap: wrap; gap: 10px 14px; font-family: var(--mono, monospace); font-size: 12px; }
@@ -158,52 +156,18 @@ fn forget_block_mean(config: &DelayConfig) -> Option<f64> {
     Some(block.iter().map(|&b| f64::from(b)).sum::<f64>() / block.len().max(1) as f64)
 }
 
-// long: the page's wiring in one place (URL, form, sweep, store, panels), so each panel takes its signals from here
-/// The delay-copy page. Reads its configuration from the URL, keeps the URL canonical, and
-/// drives one sweep (every cell × seed of the configuration) at a time.
+/// The delay-copy part of the sequence lab page: its intro, notes, settings and the panels of
+/// the sweep `driver` shows (the configuration's, or the form's when none is shown).
 #[component]
-pub fn DelayPage() -> impl IntoView {
+pub fn DelayPart(
+    /// The page's configuration.
+    cfg: RwSignal<DelayConfig>,
+    /// The page's notices of adjusted URL values (the form adds to them).
+    notices: RwSignal<Vec<PageNotice>>,
+    /// The delay-copy sweep.
+    driver: DelayDriver,
+) -> impl IntoView {
     let loc = use_locale();
-    let initial = unroll_core::train::plan::decode_lab(&url::current_search());
-    let notices = RwSignal::new(
-        initial
-            .notices
-            .into_iter()
-            .map(PageNotice::Url)
-            .collect::<Vec<_>>(),
-    );
-    let cfg = RwSignal::new(initial.config);
-    // The URL follows the form while this page is shown, and is written again for every entry
-    // the page is shown for (it stays mounted across entries); the shell's links return to it.
-    let pages = PageQueries::get();
-    let nav = use_nav();
-    Effect::new(move |_| {
-        let lang = loc.chosen.get();
-        // `quiz=0` (the questions off) stays with the page's settings.
-        let quiz = unroll_core::config::query::quiz_on(&nav.search.get());
-        let query = unroll_core::config::query::with_quiz(cfg.with(|c| encode(c, lang)), quiz);
-        pages.delay.set(Some(query.clone()));
-        if pages.route.get() == Route::Delay {
-            url::replace_query(url::Entry::shown(), &query);
-        }
-    });
-
-    // The sweep: its state, and the run in the engine's worker.
-    let driver = DelayDriver::new(cfg);
-
-    // Back/forward to a delay entry with other settings: the form takes them, unless a sweep
-    // is running with the form's settings (then the entry is written with the settings shown).
-    Effect::new(move |_| {
-        let search = nav.search.get();
-        if route(&search) != Route::Delay {
-            return;
-        }
-        let wanted = unroll_core::train::plan::decode_lab(&search).config;
-        if !untrack(|| driver.busy()) && cfg.with_untracked(|c| *c != wanted) {
-            cfg.set(wanted);
-        }
-    });
-
     let invalid = Memo::new(move |_| cfg.with(|c| c.check().err()));
     let run_cfg = driver.run_cfg;
     let shown_cfg = Signal::derive(move || run_cfg.get().unwrap_or_else(|| cfg.get()));
@@ -213,18 +177,13 @@ pub fn DelayPage() -> impl IntoView {
     let t = move |pick: Text| move || pick(loc.lang());
 
     view! {
-        <style>{CSS}</style>
-        <crate::memory::MemoryPage cfg=cfg notices=notices delay_busy=Signal::derive(move || driver.busy()) />
-        <div class="training-page delay-page" data-testid="delay-page" class:mt-hidden=move || cfg.with(|c| c.task.memory().is_some())>
+        <div class="training-page delay-page" data-testid="delay-page">
             <section class="page-intro lx-intro">
                 <h1>{t(|l| DelayText::of(l).title)}</h1>
                 <p class="lede">{t(|l| DelayText::of(l).lede)}</p>
                 <p class="dl-cpu-note" data-testid="delay-cpu-note">{t(|l| DelayText::of(l).cpu_note)}</p>
-                // A task page has its own (one Copy link per page on screen).
-                <Show when=move || cfg.with(|c| c.task.memory().is_none())>
-                    <CopyLink />
-                    <crate::kit::embed::CopyEmbed title=Signal::derive(move || DelayText::of(loc.lang()).title.to_owned()) />
-                </Show>
+                <CopyLink />
+                <crate::kit::embed::CopyEmbed title=Signal::derive(move || DelayText::of(loc.lang()).title.to_owned()) />
             </section>
             <UrlNotice notices=notices />
             <PageNotes driver=driver invalid=invalid />
@@ -266,7 +225,7 @@ fn AboutPanel() -> impl IntoView {
 fn PageNotes(driver: DelayDriver, invalid: Memo<Option<DelayRangeError>>) -> impl IntoView {
     let loc = use_locale();
     let lang = move || loc.lang();
-    let (resume_offer, store_error) = (driver.resume_offer, driver.store_error);
+    let (resume_offer, store_error) = (driver.resume_offer, driver.store.error);
     view! {
         {move || invalid.get().map(|e| view! {
             <div class="notice notice-error dl-invalid" role="alert" data-testid="delay-invalid" data-value=e.delay.to_string()>

@@ -8,18 +8,19 @@
 //! fits). Not a component: the page creates one, sends it commands from its buttons and
 //! renders its signals.
 
-use super::store::{self, Kept, Unfinished};
+use super::store::{Kept, Unfinished};
 use super::sweep::{
     apply_tick, plan, plan_resumed, plan_with, remaining, whole_progress, Predictions, ResumePoint,
-    RunView, SweepClock,
+    RunView,
 };
-use crate::shell::engine_client::EngineClient;
+use crate::sequence::session::LabSession;
+use crate::sequence::store::{Keeper, DELAY};
 use crate::shell::run_status::RunStatus;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::query::encode;
-use unroll_core::engine::protocol::{Command, LabEvent, TrainRequest};
+use unroll_core::engine::protocol::{LabEvent, TrainRequest};
 use unroll_core::train::backend::CellBackend;
 use unroll_core::train::sweep::{Progress, RunResult, SweepCheckpoint};
 
@@ -58,8 +59,8 @@ pub struct DelayDriver {
     pub run_cfg: RwSignal<Option<DelayConfig>>,
     /// The sweep summaries and the last configuration's runs, kept across reloads.
     pub kept: RwSignal<Kept>,
-    /// Why keeping them failed, if it did.
-    pub store_error: RwSignal<Option<unroll_core::keep::StorageError>>,
+    /// Where they are kept, and why keeping them failed, if it did.
+    pub store: Keeper,
     /// After a reload during a sweep: what Resume goes on with.
     pub resume_offer: RwSignal<Option<ResumeOffer>>,
     /// The training seed's latest checkpoint kept in the browser (its seed's number in the
@@ -72,12 +73,9 @@ pub struct DelayDriver {
     pending: StoredValue<Option<DelayConfig>>,
     /// The checkpoint Resume goes on from after a reload.
     resume_point: StoredValue<Option<ResumePoint>>,
-    /// Number of the sweep whose reports are applied (reports of an earlier one are dropped).
-    run_id: StoredValue<u64>,
-    /// The engine session of the sweep shown (None when none is).
-    session: StoredValue<Option<u64>>,
-    /// Seconds of training.
-    clock: StoredValue<SweepClock>,
+    /// The sweep in the engine (its reports are applied while it is the one shown) and its
+    /// clock.
+    pub session: LabSession,
 }
 
 impl DelayDriver {
@@ -95,32 +93,16 @@ impl DelayDriver {
             shown_elapsed: RwSignal::new(0.0),
             run_cfg: RwSignal::new(None),
             kept: RwSignal::new(Kept::default()),
-            store_error: RwSignal::new(None),
+            store: Keeper::new(DELAY),
             resume_offer: RwSignal::new(None),
             saved: RwSignal::new(None),
             example_seed: RwSignal::new(None),
             pending: StoredValue::new(None),
             resume_point: StoredValue::new(None),
-            run_id: StoredValue::new(0),
-            session: StoredValue::new(None),
-            clock: StoredValue::new(SweepClock::default()),
+            session: LabSession::new(),
         };
         driver.restore_kept(cfg);
-        crate::shell::browser::install_debug_hook("loseDevice", move || driver.lose_device());
         driver
-    }
-
-    /// Debug hook (`window.unrollDebug.loseDevice()`): destroys the sweep's GPU device, as a
-    /// driver reset would; its runs go on on the CPU from the step they reached. False when no
-    /// sweep is in the engine.
-    pub fn lose_device(&self) -> bool {
-        match self.session.try_get_value().flatten() {
-            Some(id) => {
-                EngineClient::get().send(vec![Command::LoseDevice(id)]);
-                true
-            }
-            None => false,
-        }
     }
 
     /// A sweep is running or paused (reactive).
@@ -131,16 +113,9 @@ impl DelayDriver {
     fn restore_kept(&self, cfg: RwSignal<DelayConfig>) {
         let d = *self;
         spawn_local(async move {
-            // A checkpoint that cannot be read is only a lost checkpoint: the seed starts again.
-            let point = match store::load_checkpoint().await {
-                Ok(p) => p,
-                Err(e) => {
-                    web_sys::console::warn_1(&format!("{e:?}").into());
-                    None
-                }
-            };
-            match store::load().await {
-                Ok(Some(loaded)) => {
+            let point = d.store.checkpoint::<ResumePoint>().await;
+            if let Some(loaded) = d.store.sweeps::<Kept>().await {
+                {
                     // What was recorded since the page opened wins over the stored record.
                     d.kept.update(|now| now.merge_from(loaded));
                     let c = cfg.get_untracked();
@@ -169,8 +144,6 @@ impl DelayDriver {
                         d.run_cfg.set(Some(c));
                     }
                 }
-                Ok(None) => {}
-                Err(e) => d.store_error.set(Some(e)),
             }
         });
     }
@@ -217,10 +190,7 @@ impl DelayDriver {
         self.runs.set(views);
         self.results.set(done);
         self.restored.set(true);
-        self.clock.set_value(SweepClock {
-            elapsed,
-            since: None,
-        });
+        self.session.set_seconds(elapsed);
         self.shown_elapsed.set(elapsed);
         self.progress.set(Some(whole_progress(
             &config,
@@ -247,26 +217,14 @@ impl DelayDriver {
         let shown = point
             .seed_number(config)
             .map(|k| (k, config.seeds.max(1), point.checkpoint.step()));
-        let d = *self;
-        let id = self.run_id.get_value();
-        spawn_local(async move {
-            match store::save_checkpoint(&point).await {
-                Ok(()) if d.run_id.try_get_value() == Some(id) => d.saved.set(shown),
-                Ok(()) => {}
-                Err(e) => d.store_error.set(Some(e)),
-            }
-        });
+        self.store
+            .save_checkpoint(point, self.session, self.saved, shown);
     }
 
     /// Deletes the kept checkpoint (its sweep finished, failed or was reset).
     fn forget_checkpoint(&self) {
         self.saved.set(None);
-        let store_error = self.store_error;
-        spawn_local(async move {
-            if let Err(e) = store::forget_checkpoint().await {
-                store_error.set(Some(e));
-            }
-        });
+        self.store.forget_checkpoint();
     }
 
     /// Writes down the sweep in progress (`query`), or that none is (`None`), and keeps it.
@@ -279,27 +237,11 @@ impl DelayDriver {
     }
 
     fn persist(&self) {
-        let k = self.kept.get_untracked();
-        let store_error = self.store_error;
-        spawn_local(async move {
-            if let Err(e) = store::save(&k).await {
-                store_error.set(Some(e));
-            }
-        });
+        self.store.save(self.kept.get_untracked());
     }
 
     fn now_seconds(&self) -> f64 {
-        self.clock.get_value().seconds(js_sys::Date::now())
-    }
-
-    fn clock_stop(&self) {
-        self.clock.update_value(|c| c.stop(js_sys::Date::now()));
-    }
-
-    fn stop_run(&self) {
-        if let Some(id) = self.session.try_get_value().flatten() {
-            EngineClient::get().send(vec![Command::Stop(id)]);
-        }
+        self.session.seconds()
     }
 
     /// Starts a sweep of `config` in the engine (replacing the one shown); nothing when the
@@ -311,7 +253,7 @@ impl DelayDriver {
         self.runs.set(plan(&config));
         self.results.set(Vec::new());
         self.progress.set(None);
-        self.clock.set_value(SweepClock::default());
+        self.session.set_seconds(0.0);
         self.shown_elapsed.set(0.0);
         // A checkpoint of an earlier sweep is of no use any more.
         self.forget_checkpoint();
@@ -323,40 +265,27 @@ impl DelayDriver {
     /// given, applying its reports to the sweep of `config` shown.
     fn launch(&self, config: DelayConfig, rest: DelayConfig, resume: Option<SweepCheckpoint>) {
         let d = *self;
-        self.stop_run();
         self.pending.set_value(None);
         self.resume_point.set_value(None);
         self.resume_offer.set(None);
         self.restored.set(false);
-        let client = EngineClient::get();
-        let id = client.new_session();
-        self.session.set_value(Some(id));
-        self.run_id.set_value(id);
         self.run_cfg.set(Some(config.clone()));
         self.example_seed.set(Some(rest.seed));
         self.predictions.set(None);
         self.backends.set(Vec::new());
-        self.clock.update_value(|c| c.run(js_sys::Date::now()));
         self.status.set(RunStatus::Running);
+        let request = TrainRequest {
+            query: encode(&rest, None),
+            data: None,
+            resume,
+            start_from: None,
+        };
         let query = encode(&config, None);
-        self.mark_unfinished(Some(query.clone()));
-        let rest_query = encode(&rest, None);
-        spawn_local(async move {
-            let alive = move || d.run_id.try_get_value() == Some(id);
-            let request = TrainRequest {
-                query: rest_query,
-                data: None,
-                resume,
-                start_from: None,
-            };
-            client
-                .run_lab(id, request, None, move |event| {
-                    if alive() {
-                        d.apply(event, &config, &rest, &query);
-                    }
-                })
-                .await;
+        self.session.launch(request, {
+            let query = query.clone();
+            move |event| d.apply(event, &config, &rest, &query)
         });
+        self.mark_unfinished(Some(query));
     }
 
     /// Applies one report of the engine's sweep `rest` of the sweep of `config` (`query`: its
@@ -394,14 +323,14 @@ impl DelayDriver {
             }
             LabEvent::Checkpoint(c) => self.keep_checkpoint(*c, config, query),
             LabEvent::Finished => {
-                self.clock_stop();
+                self.session.ended();
                 self.shown_elapsed.set(self.now_seconds());
                 self.status.set(RunStatus::Finished);
                 self.mark_unfinished(None);
                 self.forget_checkpoint();
             }
             LabEvent::Error(message) => {
-                self.clock_stop();
+                self.session.ended();
                 web_sys::console::error_1(&message.to_string().into());
                 self.status.set(RunStatus::Idle);
                 self.mark_unfinished(None);
@@ -417,9 +346,7 @@ impl DelayDriver {
 
     /// Pauses the sweep at its next step boundary.
     pub fn pause(&self) {
-        if let Some(id) = self.session.get_value() {
-            EngineClient::get().send(vec![Command::Pause(id)]);
-            self.clock_stop();
+        if self.session.pause() {
             self.shown_elapsed.set(self.now_seconds());
             self.status.set(RunStatus::Paused);
         }
@@ -448,9 +375,7 @@ impl DelayDriver {
             }
             return;
         }
-        if let Some(id) = self.session.get_value() {
-            EngineClient::get().send(vec![Command::Resume(id)]);
-            self.clock.update_value(|c| c.run(js_sys::Date::now()));
+        if self.session.resume() {
             self.status.set(RunStatus::Running);
         }
     }
@@ -458,9 +383,7 @@ impl DelayDriver {
     /// Stops the sweep and clears what it showed.
     pub fn reset(&self) {
         let shown = self.run_cfg.get_untracked().map(|c| encode(&c, None));
-        self.stop_run();
-        self.session.set_value(None);
-        self.run_id.update_value(|v| *v += 1);
+        self.session.stop();
         self.run_cfg.set(None);
         self.runs.set(Vec::new());
         self.results.set(Vec::new());
@@ -468,7 +391,7 @@ impl DelayDriver {
         self.predictions.set(None);
         self.backends.set(Vec::new());
         self.restored.set(false);
-        self.clock.set_value(SweepClock::default());
+        self.session.set_seconds(0.0);
         self.shown_elapsed.set(0.0);
         self.status.set(RunStatus::Idle);
         self.pending.set_value(None);

@@ -1,15 +1,16 @@
-//! The task's settings: T, the budget, the seeds and the recipe, each a number field bound to
+//! The task's settings: T, the budget, the seeds, the recipe and where it trains, each a number field bound to
 //! the lab page's URL key through the codec (as the delay-copy form is), showing the value the
 //! run will use (a key at its delay-copy default shows the task's own default). Values out of
 //! a key's range are adjusted by the codec and listed in the page's URL notice; a T the task
 //! cannot take is explained above the facts. Locked while a sweep trains.
-//! Test hooks: `mcfg-<key>` on the inputs.
+//! Test hooks: `mcfg-<key>` on the inputs, `mcfg-backend` on the backend's select.
 
 use super::driver::MemoryDriver;
 use super::text::MemoryText;
-use crate::delay::settings::set_field;
+use crate::sequence::delay::settings::set_field;
 use crate::shell::i18n::use_locale;
 use crate::shell::url::PageNotice;
+use crate::widgets::backend::BackendField;
 use crate::widgets::number_field::NumberField;
 use leptos::prelude::*;
 use unroll_core::config::delay::{DelayConfig, DELAY_FIELDS};
@@ -77,6 +78,12 @@ pub fn SettingsForm(
             <h2>{move || t().settings}</h2>
             <form class="config-form mt-form" data-testid="memory-form" on:submit=|ev| ev.prevent_default()>
                 {KEYS.into_iter().enumerate().map(field).collect_view()}
+                <BackendField
+                    value=Signal::derive(move || cfg.with(|c| c.backend))
+                    on_change=Callback::new(move |v| set_field(cfg, notices, "backend", v))
+                    disabled=Signal::derive(busy)
+                    id="mcfg-backend"
+                />
             </form>
             <p class="field-help">{move || t().form_note}</p>
             <p class="hint" class:hidden=move || !busy()>{move || t().locked}</p>

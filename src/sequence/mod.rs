@@ -1,0 +1,97 @@
+//! The sequence lab page (`?lesson=delay`): delay-copy ([`delay`]) and the classic long-memory
+//! tasks, the adding problem, copy memory and temporal order ([`memory`], `&task=adding`,
+//! `copy`, `order`), on one page with its task switcher ([`switcher`]). The page reads its
+//! configuration from the URL and keeps the URL canonical; every task trains through the
+//! core's one task seam ([`unroll_core::task`]), one sweep per task part at a time, in the
+//! engine's Web Worker, on WebGPU or the CPU path (`backend`, `auto` by measurement).
+//!
+//! What the task parts share lives here: the engine session of a sweep with its run commands,
+//! its lost-device hook and its clock ([`session`]), and the store of every task's sweeps and
+//! resume checkpoints in IndexedDB ([`store`]). A task part is its driver (the sweep shown, as
+//! signals), its panels and its text catalogue; the delay-copy part also keeps its sweep
+//! summaries and asks its question before the verdict.
+//!
+//! Test hooks: those of the parts ([`delay`], [`memory`]), the switcher's `task-switch-<key>`,
+//! and `window.unrollDebug.loseDevice()` (destroys the GPU device of the sweep in the engine,
+//! whichever task it is of).
+
+pub mod delay;
+pub mod memory;
+pub mod session;
+pub mod store;
+mod switcher;
+
+use self::delay::driver::DelayDriver;
+use self::delay::DelayPart;
+use self::memory::driver::MemoryDriver;
+use self::memory::MemoryPart;
+use self::switcher::TaskSwitcher;
+use crate::kit::nav::use_nav;
+use crate::shell::i18n::use_locale;
+use crate::shell::url::{self, PageNotice, PageQueries};
+use leptos::prelude::*;
+use unroll_core::config::lessons::{route, Route};
+use unroll_core::config::query::encode;
+
+/// The sequence lab page: the switcher, then the part of the task the configuration names.
+/// Both parts' sweeps live as long as the page (it stays mounted across navigation), so a
+/// switch and back finds a sweep as it was; the switcher waits while either trains.
+#[component]
+pub fn SequencePage() -> impl IntoView {
+    let loc = use_locale();
+    let initial = unroll_core::train::plan::decode_lab(&url::current_search());
+    let notices = RwSignal::new(
+        initial
+            .notices
+            .into_iter()
+            .map(PageNotice::Url)
+            .collect::<Vec<_>>(),
+    );
+    let cfg = RwSignal::new(initial.config);
+    // The URL follows the form while this page is shown, and is written again for every entry
+    // the page is shown for (it stays mounted across entries); the shell's links return to it.
+    let pages = PageQueries::get();
+    let nav = use_nav();
+    Effect::new(move |_| {
+        let lang = loc.chosen.get();
+        // `quiz=0` (the questions off) stays with the page's settings.
+        let quiz = unroll_core::config::query::quiz_on(&nav.search.get());
+        let query = unroll_core::config::query::with_quiz(cfg.with(|c| encode(c, lang)), quiz);
+        pages.delay.set(Some(query.clone()));
+        if pages.route.get() == Route::Delay {
+            url::replace_query(url::Entry::shown(), &query);
+        }
+    });
+
+    // The sweeps: their state, and the runs in the engine's worker.
+    let delay = DelayDriver::new(cfg);
+    let memory = MemoryDriver::new();
+    let busy = Signal::derive(move || delay.busy() || memory.status.get().busy());
+    crate::shell::browser::install_debug_hook("loseDevice", move || {
+        delay.session.lose_device() || memory.session.lose_device()
+    });
+
+    // Back/forward to an entry with other settings: the form takes them, unless a sweep is
+    // running (then the entry is written with the settings shown).
+    Effect::new(move |_| {
+        let search = nav.search.get();
+        if route(&search) != Route::Delay {
+            return;
+        }
+        let wanted = unroll_core::train::plan::decode_lab(&search).config;
+        if !untrack(|| busy.get()) && cfg.with_untracked(|c| *c != wanted) {
+            cfg.set(wanted);
+        }
+    });
+
+    let is_memory = Memo::new(move |_| cfg.with(|c| c.task.memory().is_some()));
+    view! {
+        <style>{delay::CSS}{memory::CSS}</style>
+        <TaskSwitcher cfg=cfg notices=notices busy=busy on_switch=Callback::new(move |()| memory.clear()) />
+        {move || if is_memory.get() {
+            view! { <MemoryPart cfg=cfg notices=notices driver=memory /> }.into_any()
+        } else {
+            view! { <DelayPart cfg=cfg notices=notices driver=delay /> }.into_any()
+        }}
+    }
+}

@@ -1,0 +1,78 @@
+//! The sequence lab's task switcher: one button per task (delay-copy, adding, copy memory,
+//! temporal order), the shown one pressed, all waiting while a sweep trains. Test hooks:
+//! `task-switch-<key>` (delay, adding, copy, order; `aria-pressed` on the shown one).
+
+use crate::kit::nav::use_nav;
+use crate::sequence::memory::text::{self, MemoryText};
+use crate::shell::i18n::use_locale;
+use crate::shell::url::PageNotice;
+use leptos::prelude::*;
+use std::collections::HashMap;
+use unroll_core::config::delay::{DelayConfig, LabTask};
+use unroll_core::config::query::{encode, quiz_on, with_quiz};
+
+/// The switcher's styles.
+const CSS: &str = r#"
+.mt-switch { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 0 0 12px; }
+.mt-switch .btn[aria-pressed="true"],
+.mt-switch .btn[aria-pressed="true"]:hover:not(:disabled) { background: #1d4ed8; color: #fff; border-color: #1d4ed8; }
+"#;
+
+/// Buttons between delay-copy and the three tasks. A switch is a new history entry (Back
+/// returns to the task left). Each task opens with its own defaults the first time and with the
+/// settings it was left with after that (for this visit: the page stays mounted); the notices
+/// of the link the page was opened with are about that link, so a switch clears them.
+#[component]
+pub fn TaskSwitcher(
+    cfg: RwSignal<DelayConfig>,
+    notices: RwSignal<Vec<PageNotice>>,
+    /// A sweep of the page is running (the switcher waits for it).
+    busy: Signal<bool>,
+    /// Called before a switch (the task part left lets go of what it showed).
+    on_switch: Callback<()>,
+) -> impl IntoView {
+    let loc = use_locale();
+    let nav = use_nav();
+    let label = move |task: LabTask| {
+        let t = MemoryText::of(loc.lang());
+        task.memory().map_or(t.delay, |k| t.names[text::index(k)])
+    };
+    let locked = move || busy.get();
+    // Every task's settings as last shown.
+    let left_with = StoredValue::new(HashMap::<LabTask, DelayConfig>::new());
+    Effect::new(move |_| {
+        cfg.with(|c| left_with.update_value(|m| _ = m.insert(c.task, c.clone())));
+    });
+    let switch = move |task: LabTask| {
+        if cfg.with_untracked(|c| c.task) == task {
+            return;
+        }
+        let next = left_with
+            .with_value(|m| m.get(&task).cloned())
+            .unwrap_or_else(|| DelayConfig {
+                task,
+                ..DelayConfig::default()
+            });
+        on_switch.run(());
+        notices.set(Vec::new());
+        let quiz = quiz_on(&nav.search.get_untracked());
+        nav.push(&with_quiz(encode(&next, loc.chosen.get_untracked()), quiz));
+    };
+    view! {
+        <style>{CSS}</style>
+        <nav class="mt-switch" aria-label=move || MemoryText::of(loc.lang()).switch>
+            <span>{move || MemoryText::of(loc.lang()).switch}</span>
+            {LabTask::ALL.iter().zip(LabTask::KEYS).map(|(&task, key)| view! {
+                <button
+                    class="btn"
+                    data-testid=format!("task-switch-{key}")
+                    aria-pressed=move || (cfg.with(|c| c.task) == task).to_string()
+                    disabled=locked
+                    on:click=move |_| switch(task)
+                >
+                    {move || label(task)}
+                </button>
+            }).collect_view()}
+        </nav>
+    }
+}
