@@ -3,18 +3,18 @@
 //!
 //! ```text
 //! cargo run --release --bin generate-names -- [--cell gru] [--hidden-size 64] [--num-layers 1]
-//!     [--bidirectional] [--conditioning input|state] [--epochs 3] [--batch-size 32] [--lr 0.005] [--max-norm 1]
-//!     [--seed 0] [--split-seed 0] [--temperature 0.5] [--samples 200] [--show 5]
-//!     [--data-dir DIR]
+//!     [--bidirectional] [--conditioning input|state] [--epochs 3] [--batch-size 32]
+//!     [--lr 0.005] [--max-norm 1] [--seed 0] [--split-seed 0] [--temperature 0.5]
+//!     [--samples 200] [--show 5] [--data-dir DIR]
 //! ```
 //! Prints JSON lines: first `{"baselines"}` (held-out loss per character of the uniform,
-//! unigram and bigram models fitted on the training names, nats); then one
-//! `{"epoch", "train_loss", "heldout_loss", "perplexity", "below_bigram", "steps", "sec"}` per epoch
-//! (held-out loss per character, nats; perplexity `e^loss`); then one `{"quality"}` per
+//! unigram and bigram models fitted on the training names, nats; the split's sizes); then one
+//! `{"epoch", "train_loss", "heldout_loss", "perplexity", "below_bigram", "steps", "sec"}` per
+//! epoch (held-out loss per character, nats; perplexity `e^loss`); then one `{"quality"}` per
 //! language over `--samples` names at `--temperature` (shares of training names, held-out
 //! names and new names, the mean length and the bigram loss per character against the
-//! training names') with `--show` of its
-//! samples, and last `{"summary"}` (the means over the languages).
+//! training names') with `--show` of its samples; last `{"summary"}` (the means over the
+//! languages). `--help` lists every option.
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
