@@ -116,6 +116,33 @@ impl<'a> Batches<'a> {
         seed: u64,
         epoch: u64,
     ) -> Self {
+        Self::bucketed(dataset, train, batch_size, seed, epoch, true)
+    }
+
+    /// Training batches of epoch `epoch` as [`Batches::train_epoch`] forms them, except that
+    /// each bucket's remainder is a batch of its own: every batch holds names of one length
+    /// (the names generator's teacher-forced batches, which must hold no padding). The batches
+    /// per epoch are `Σ ⌈bucket / batch_size⌉` over the length buckets, the same every epoch.
+    pub fn train_epoch_by_length(
+        dataset: &'a NamesDataset,
+        train: &[usize],
+        batch_size: usize,
+        seed: u64,
+        epoch: u64,
+    ) -> Self {
+        Self::bucketed(dataset, train, batch_size, seed, epoch, false)
+    }
+
+    /// Length buckets shuffled with epoch `epoch`'s generator, cut into batches; the buckets'
+    /// remainders joined into batches across lengths (`join_rest`) or kept apart.
+    fn bucketed(
+        dataset: &'a NamesDataset,
+        train: &[usize],
+        batch_size: usize,
+        seed: u64,
+        epoch: u64,
+        join_rest: bool,
+    ) -> Self {
         let bs = batch_size.max(1);
         let mut rng = epoch_rng(seed, epoch);
         let mut buckets: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
@@ -129,7 +156,11 @@ impl<'a> Batches<'a> {
             bucket.shuffle(&mut rng);
         }
         for bucket in buckets.values() {
-            let full = bucket.len() - bucket.len() % bs;
+            let full = if join_rest {
+                bucket.len() - bucket.len() % bs
+            } else {
+                bucket.len()
+            };
             batches.extend(bucket[..full].chunks(bs));
             rest.extend_from_slice(&bucket[full..]);
         }

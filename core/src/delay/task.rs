@@ -178,6 +178,7 @@ impl Task for DelayTask {
             loss: Loss::CrossEntropy,
             head: Head::Last,
             max_seq_len: self.length,
+            conditions: None,
         }
     }
 

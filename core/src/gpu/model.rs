@@ -178,6 +178,11 @@ impl GpuModel {
         max_seq_len: usize,
     ) -> Result<GpuModel, GpuError> {
         ctx.check()?;
+        if model.initial_state().is_some() {
+            return Err(GpuError::Unsupported(
+                "an initial state computed from each sequence's condition".into(),
+            ));
+        }
         let (spec, num_classes, readout) = (model.spec, model.outputs, model.readout);
         let max_seq_len = match model.head {
             Head::Padded => max_seq_len.max(PADDED_LEN),

@@ -5,7 +5,8 @@
 //!   (`nn.RNNBase.reset_parameters`).
 //! - `fc.weight` and `fc.bias` of the classifier head: `U(−1/√fan_in, 1/√fan_in)` with
 //!   `fan_in = D·H` (`nn.Linear.reset_parameters`: Kaiming-uniform with a = √5 gives this
-//!   bound for the weight, and the bias uses the same bound).
+//!   bound for the weight, and the bias uses the same bound); likewise `init.weight` and
+//!   `init.bias` of an initial state's map with `fan_in = C` conditions.
 //!
 //! The values are drawn tensor by tensor in layout order, element by element in row-major
 //! order. They follow PyTorch's distribution, not PyTorch's random stream.
@@ -23,7 +24,8 @@ use super::params::{ParamLayout, RnnSpec};
 
 /// Fresh parameters for `layout` (a bare module's or the classifier's) of the module `spec`,
 /// drawn from `ChaCha8Rng::seed_from_u64(seed)`. Tensors named `fc.*` get the Linear bound
-/// `1/√(D·H)`; all others `1/√H`.
+/// `1/√(D·H)`, those named `init.*` (the initial state's map of
+/// [`crate::math::model::SeqModel::with_initial_state`]) `1/√C`; all others `1/√H`.
 ///
 /// Returns `[layout.total_len()]` values.
 pub fn init_params(layout: &ParamLayout, spec: &RnnSpec, seed: u64) -> Vec<f32> {
@@ -34,6 +36,10 @@ pub fn init_params(layout: &ParamLayout, spec: &RnnSpec, seed: u64) -> Vec<f32> 
     for entry in &layout.entries {
         let bound = if entry.name.starts_with("fc.") {
             fc_bound
+        } else if entry.name.starts_with("init.") {
+            // The initial state's map, nn.Linear(C, L·D·H): fan_in = C.
+            let fan_in = layout.get("init.weight").map_or(1, |w| w.shape[1]);
+            1.0 / (fan_in.max(1) as f32).sqrt()
         } else {
             rnn_bound
         };

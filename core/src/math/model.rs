@@ -162,6 +162,9 @@ pub struct SeqBatch {
     pub input: SeqData,
     /// `[R·B]` targets, readout-major.
     pub targets: Targets,
+    /// `[B]` each sequence's condition (a class index `< C`) for a model whose initial state
+    /// is computed from it ([`SeqModel::with_initial_state`]); empty otherwise.
+    pub conditions: Vec<u32>,
 }
 
 impl SeqBatch {
@@ -173,6 +176,7 @@ impl SeqBatch {
             lengths: vec![seq_len as u32; batch],
             input: SeqData::Tokens(tokens),
             targets: Targets::Classes(classes),
+            conditions: Vec::new(),
         }
     }
 
@@ -201,6 +205,7 @@ impl SeqBatch {
             lengths,
             input: SeqData::Tokens(swap_leading_axes(tokens, batch, seq_len, 1)),
             targets: Targets::Classes(labels),
+            conditions: Vec::new(),
         }
     }
 
@@ -234,6 +239,7 @@ impl SeqBatch {
             lengths: sequences.iter().map(|s| s.len() as u32).collect(),
             input: SeqData::Tokens(tokens),
             targets: Targets::Classes(labels),
+            conditions: Vec::new(),
         }
     }
 
@@ -311,9 +317,14 @@ impl SeqBatch {
         SeqBatch {
             batch: range.len(),
             seq_len: t_len,
-            lengths: self.lengths[range].to_vec(),
+            lengths: self.lengths[range.clone()].to_vec(),
             input,
             targets,
+            conditions: if self.conditions.is_empty() {
+                Vec::new()
+            } else {
+                self.conditions[range].to_vec()
+            },
         }
     }
 
@@ -346,6 +357,16 @@ pub struct SeqModel {
     rnn: RnnModule,
     fc_weight: usize,
     fc_bias: usize,
+    /// The initial state's map: conditions C and the offsets of `init.weight`, `init.bias`.
+    init: Option<InitState>,
+}
+
+/// Where the initial state's linear map lives (see [`SeqModel::with_initial_state`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct InitState {
+    conditions: usize,
+    weight: usize,
+    bias: usize,
 }
 
 /// The result of [`SeqModel::forward`].
@@ -394,6 +415,82 @@ impl SeqModel {
             readout: Readout::Last,
             loss: Loss::CrossEntropy,
             rnn,
+            init: None,
+        }
+    }
+
+    /// The same model starting from an initial hidden state computed from each sequence's
+    /// condition (`SeqBatch::conditions`, one of `conditions` classes) instead of zeros:
+    ///
+    /// ```text
+    /// h0 = init(onehot(condition)).view(B, L·D, H).transpose(0, 1)    [L·D, B, H]
+    /// ```
+    ///
+    /// with `init = nn.Linear(C, L·D·H)` (no activation), whose `init.weight [L·D·H, C]` and
+    /// `init.bias [L·D·H]` are appended to the layout after `fc.*`; an LSTM's c0 stays zero.
+    /// Every batch must then give its conditions. The GPU path does not take such a model.
+    pub fn with_initial_state(mut self, conditions: usize) -> Self {
+        let rows = self.spec.num_layers * self.spec.num_directions() * self.spec.hidden_size;
+        self.layout.push("init.weight", vec![rows, conditions]);
+        self.layout.push("init.bias", vec![rows]);
+        let offset = |name: &str| self.layout.get(name).expect("just pushed").offset;
+        self.init = Some(InitState {
+            conditions,
+            weight: offset("init.weight"),
+            bias: offset("init.bias"),
+        });
+        self
+    }
+
+    /// Conditions C of the initial state's map, `None` for a model starting from zeros.
+    pub fn initial_state(&self) -> Option<usize> {
+        self.init.map(|i| i.conditions)
+    }
+
+    /// `[L·D, B, H]` the initial hidden state of each sequence from its condition, `None`
+    /// for a model starting from zeros.
+    ///
+    /// # Panics
+    /// If the model has an initial state and `conditions` is not `[B]` classes `< C`.
+    fn initial_hidden(&self, params: &[f32], conditions: &[u32], batch: usize) -> Option<Vec<f32>> {
+        let init = self.init?;
+        assert_eq!(
+            conditions.len(),
+            batch,
+            "model: the initial state needs each sequence's condition"
+        );
+        let (h, c) = (self.spec.hidden_size, init.conditions);
+        let layers = self.spec.num_layers * self.spec.num_directions();
+        let mut h0 = vec![0.0f32; layers * batch * h];
+        for (b, &cond) in conditions.iter().enumerate() {
+            assert!((cond as usize) < c, "model: condition {cond} of {c}");
+            for idx in 0..layers {
+                for j in 0..h {
+                    let row = idx * h + j;
+                    h0[(idx * batch + b) * h + j] =
+                        params[init.weight + row * c + cond as usize] + params[init.bias + row];
+                }
+            }
+        }
+        Some(h0)
+    }
+
+    /// Adds to `grads` the gradients of the initial state's map from `d_h0 [L·D, B, H]`.
+    fn initial_hidden_backward(&self, conditions: &[u32], d_h0: &[f32], grads: &mut [f32]) {
+        let Some(init) = self.init else {
+            return;
+        };
+        let (h, c, batch) = (self.spec.hidden_size, init.conditions, conditions.len());
+        let layers = self.spec.num_layers * self.spec.num_directions();
+        for (b, &cond) in conditions.iter().enumerate() {
+            for idx in 0..layers {
+                for j in 0..h {
+                    let row = idx * h + j;
+                    let d = d_h0[(idx * batch + b) * h + j];
+                    grads[init.weight + row * c + cond as usize] += d;
+                    grads[init.bias + row] += d;
+                }
+            }
         }
     }
 
@@ -494,17 +591,20 @@ impl SeqModel {
             batch.input.clone(),
             batch.seq_len,
             &batch.lengths,
+            &batch.conditions,
             &[],
         )
     }
 
-    /// Forward pass over `input` (as the module reads it) with `[B]` lengths.
+    /// Forward pass over `input` (as the module reads it) with `[B]` lengths and, for a model
+    /// with an initial state, `[B]` conditions.
     fn forward_input(
         &self,
         params: &[f32],
         input: SeqData,
         seq_len: usize,
         lengths: &[u32],
+        conditions: &[u32],
         pins: &[GatePin],
     ) -> SeqForward {
         self.check_params(params);
@@ -538,12 +638,13 @@ impl SeqModel {
                 "model: features are not [seq_len, batch, input_size]"
             ),
         }
+        let h0 = self.initial_hidden(params, conditions, batch);
         let cache = self.rnn.forward_time_major_pinned(
             params,
             input,
             seq_len,
             lengths.to_vec(),
-            None,
+            h0.as_deref(),
             None,
             pins,
         );
@@ -698,6 +799,7 @@ impl SeqModel {
             batch.input.clone(),
             batch.seq_len,
             &batch.lengths,
+            &batch.conditions,
             &[],
         );
         let (b_len, o, f) = (batch.batch, self.outputs, self.feature_size());
@@ -733,9 +835,17 @@ impl SeqModel {
                     .copy_from_slice(&d_features[(r * b_len + b) * f..][..f]);
             }
         }
-        self.rnn.backward_time_major_recording(
-            params, &fwd.cache, &d_output, None, None, grads, record, false,
+        let initial = self.rnn.backward_time_major_recording(
+            params,
+            &fwd.cache,
+            &d_output,
+            None,
+            None,
+            grads,
+            record,
+            self.init.is_some(),
         );
+        self.initial_hidden_backward(&batch.conditions, &initial.h0, grads);
         BatchResult {
             sums,
             outputs: fwd.outputs,
@@ -866,7 +976,14 @@ impl SeqModel {
         let tokens = self.model_tokens(tokens);
         self.check_pins(pins, tokens.len())?;
         let len = tokens.len();
-        let fwd = self.forward_input(params, SeqData::Tokens(tokens), len, &[len as u32], pins);
+        let fwd = self.forward_input(
+            params,
+            SeqData::Tokens(tokens),
+            len,
+            &[len as u32],
+            &[],
+            pins,
+        );
         let last = fwd.outputs.len() - self.outputs;
         Ok(SeqTrace {
             probabilities: softmax(&fwd.outputs[last..]),
@@ -963,6 +1080,7 @@ pub fn pad_batch(batch: &SeqBatch) -> SeqBatch {
         lengths: vec![PADDED_LEN as u32; b_len],
         input: SeqData::Tokens(out),
         targets: batch.targets.clone(),
+        conditions: batch.conditions.clone(),
     }
 }
 

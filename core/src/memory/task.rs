@@ -350,6 +350,7 @@ impl Task for MemoryTask {
             },
             head: Head::Last,
             max_seq_len: self.seq_len(),
+            conditions: None,
         }
     }
 
@@ -442,6 +443,7 @@ impl MemoryStream {
             lengths: vec![t_len as u32; batch],
             input: SeqData::Dense(x),
             targets: Targets::Values(sums),
+            conditions: Vec::new(),
         }
     }
 
@@ -466,6 +468,7 @@ impl MemoryStream {
             lengths: vec![t_len as u32; batch],
             input: SeqData::Tokens(tokens),
             targets: Targets::Classes(targets),
+            conditions: Vec::new(),
         }
     }
 
@@ -500,6 +503,7 @@ impl MemoryStream {
             lengths,
             input: SeqData::Tokens(tokens),
             targets: Targets::Classes(classes),
+            conditions: Vec::new(),
         }
     }
 }

@@ -18,7 +18,8 @@
 //! seed × cell sweep with its resume checkpoint ([`crate::train::sweep`]), one worker loop
 //! and one event type ([`crate::engine`]).
 //!
-//! The instances: names classification ([`names::NamesTask`]), delay-copy
+//! The instances: names classification ([`names::NamesTask`]), names generation
+//! ([`generate::GenerateTask`]: a next-character language model), delay-copy
 //! ([`crate::delay::task::DelayTask`]), and the adding problem, copy memory and temporal order
 //! ([`crate::memory::task::MemoryTask`]); [`lab_task`] builds the lab page's task from its
 //! configuration.
@@ -34,6 +35,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+pub mod generate;
 pub mod names;
 
 use crate::config::delay::{DelayConfig, DelayRangeError, LabTask};
@@ -88,6 +90,10 @@ pub struct TaskShape {
     pub head: Head,
     /// Steps of the longest batch the task gives (training or held out).
     pub max_seq_len: usize,
+    /// `Some(C)` when the model starts from an initial state computed from each sequence's
+    /// condition, one of C classes ([`crate::math::model::SeqModel::with_initial_state`];
+    /// the batches give [`SeqBatch::conditions`]); `None`: from zeros.
+    pub conditions: Option<usize>,
 }
 
 /// Where a memoryless baseline comes from (the app words it in both languages).
@@ -105,6 +111,12 @@ pub enum BaselineRule {
     Constant {
         /// The answer.
         answer: f64,
+    },
+    /// Each of `outcomes` answers guessed at its training frequency, add-one smoothed, whatever
+    /// came before (the names generator: the letters and the end marker).
+    Unigram {
+        /// Outcomes K.
+        outcomes: usize,
     },
     /// Always answering the largest class of the held-out set (the names lab), which holds
     /// `share` of it.

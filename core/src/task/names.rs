@@ -92,22 +92,20 @@ impl Task for NamesTask {
                 .map(|s| s.tokens.len())
                 .max()
                 .unwrap_or(1),
+            conditions: None,
         }
     }
 
     fn stream(&self, seed: u32, batch_size: usize) -> Box<dyn BatchStream> {
-        let mut stream = NamesStream {
-            data: self.data.clone(),
-            split: self.split.clone(),
-            batch_size: batch_size.max(1),
-            seed: u64::from(seed),
-            epoch: 0,
-            batches: Vec::new(),
-            next: 0,
-            drawn: 0,
-        };
-        stream.load_epoch(0);
-        Box::new(stream)
+        let data = self.data.clone();
+        Box::new(EpochStream::new(
+            self.data.clone(),
+            self.split.clone(),
+            batch_size,
+            u64::from(seed),
+            false,
+            move |indices: &[usize]| make_batch(&data, indices),
+        ))
     }
 
     fn heldout(&self, _batch_size: usize) -> Vec<SeqBatch> {
@@ -151,12 +149,18 @@ impl Task for NamesTask {
     }
 }
 
-/// The seeded epochs of the training names, one after another.
-struct NamesStream {
+/// The seeded epochs of a split's training names in length-bucketed batches, one after
+/// another, each batch built by `make` from its sample indices (the classifier's batches, or
+/// the generator's teacher-forced ones). The position is the number of batches drawn.
+pub(super) struct EpochStream<F: Fn(&[usize]) -> SeqBatch> {
     data: Arc<NamesDataset>,
     split: Arc<Split>,
     batch_size: usize,
     seed: u64,
+    /// Whether every batch holds names of one length ([`Batches::train_epoch_by_length`])
+    /// rather than [`Batches::train_epoch`]'s.
+    by_length: bool,
+    make: F,
     /// The epoch whose batches are loaded (from 0).
     epoch: u64,
     /// That epoch's batches, as sample indices.
@@ -167,10 +171,40 @@ struct NamesStream {
     drawn: u128,
 }
 
-impl NamesStream {
+impl<F: Fn(&[usize]) -> SeqBatch> EpochStream<F> {
+    /// The stream of `seed` at its start.
+    pub(super) fn new(
+        data: Arc<NamesDataset>,
+        split: Arc<Split>,
+        batch_size: usize,
+        seed: u64,
+        by_length: bool,
+        make: F,
+    ) -> Self {
+        let mut stream = EpochStream {
+            data,
+            split,
+            batch_size: batch_size.max(1),
+            seed,
+            by_length,
+            make,
+            epoch: 0,
+            batches: Vec::new(),
+            next: 0,
+            drawn: 0,
+        };
+        stream.load_epoch(0);
+        stream
+    }
+
     fn load_epoch(&mut self, epoch: u64) {
         self.epoch = epoch;
-        self.batches = Batches::train_epoch(
+        let form = if self.by_length {
+            Batches::train_epoch_by_length
+        } else {
+            Batches::train_epoch
+        };
+        self.batches = form(
             &self.data,
             &self.split.train,
             self.batch_size,
@@ -182,12 +216,12 @@ impl NamesStream {
     }
 }
 
-impl BatchStream for NamesStream {
+impl<F: Fn(&[usize]) -> SeqBatch> BatchStream for EpochStream<F> {
     fn next_batch(&mut self) -> SeqBatch {
         if self.next >= self.batches.len() {
             self.load_epoch(self.epoch + 1);
         }
-        let batch = make_batch(&self.data, &self.batches[self.next]);
+        let batch = (self.make)(&self.batches[self.next]);
         self.next += 1;
         self.drawn += 1;
         batch

@@ -107,10 +107,14 @@ impl Default for Recipe {
 /// The model of `task` for `cell` with `recipe`'s sizes.
 pub fn model_of(task: &dyn Task, cell: CellKind, recipe: &Recipe) -> SeqModel {
     let shape = task.shape();
-    SeqModel::new(recipe.spec(cell, shape.input.size()), shape.outputs)
+    let model = SeqModel::new(recipe.spec(cell, shape.input.size()), shape.outputs)
         .with_readout(shape.readout)
         .with_loss(shape.loss)
-        .with_head(shape.head)
+        .with_head(shape.head);
+    match shape.conditions {
+        Some(c) => model.with_initial_state(c),
+        None => model,
+    }
 }
 
 /// Which path a trainer's steps run on.

@@ -2,6 +2,7 @@
 //! held-out set, the memoryless baselines on it, the model's loss and gradients against
 //! PyTorch (core/tests/fixtures/memory/*.json, float64), and a short training run.
 
+use crate::common::{self, Tensor};
 use unroll_core::math::loss::ReadoutSums;
 use unroll_core::math::model::{SeqBatch, SeqModel, Targets};
 use unroll_core::math::params::CellKind;
@@ -276,11 +277,6 @@ struct Fixture {
     loss: f64,
 }
 
-#[derive(serde::Deserialize)]
-struct Tensor {
-    data: Vec<f64>,
-}
-
 fn check_fixture(name: &str) {
     let path = format!(
         "{}/tests/fixtures/memory/{name}",
@@ -294,18 +290,7 @@ fn check_fixture(name: &str) {
         ..Recipe::default()
     };
     let model = model_of(&task, CellKind::parse(&f.cell).unwrap(), &recipe);
-    let mut params = vec![0.0f32; model.param_count()];
-    for e in &model.layout.entries {
-        let t = &f.params[&e.name];
-        assert_eq!(t.data.len(), e.len(), "{name}: {}", e.name);
-        for (p, &v) in params[e.range()].iter_mut().zip(&t.data) {
-            *p = v as f32;
-        }
-    }
-    assert_eq!(
-        params.len(),
-        f.params.values().map(|t| t.data.len()).sum::<usize>()
-    );
+    let params = common::params_of(name, &model, &f.params);
     let batch = SeqBatch {
         batch: f.batch,
         seq_len: f.seq_len,
@@ -320,26 +305,10 @@ fn check_fixture(name: &str) {
             (None, Some(c)) => Targets::Classes(c),
             _ => panic!("{name}: one of values and classes"),
         },
+        conditions: Vec::new(),
     };
     assert_eq!(batch.readouts(), f.readouts);
-    let (stats, grads) = model.loss_and_grads(&params, &batch);
-    let close = |got: f64, want: f64| (got - want).abs() <= 1e-5 + 1e-4 * want.abs();
-    assert!(
-        close(stats.mean_loss(), f.loss),
-        "{name}: loss {} vs {}",
-        stats.mean_loss(),
-        f.loss
-    );
-    assert_eq!(stats.count as usize, f.readouts * f.batch);
-    let mut nonzero = 0;
-    for e in &model.layout.entries {
-        let want = &f.grads[&e.name].data;
-        for (i, (&g, &w)) in grads[e.range()].iter().zip(want).enumerate() {
-            assert!(close(f64::from(g), w), "{name}: {}[{i}] {g} vs {w}", e.name);
-            nonzero += usize::from(w.abs() > 1e-6);
-        }
-    }
-    assert!(nonzero > params.len() / 2, "{name}: gradients mostly zero");
+    common::check_loss_and_grads(name, &model, &params, &batch, &f.grads, f.loss);
 }
 
 #[test]

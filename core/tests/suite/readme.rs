@@ -28,8 +28,9 @@ fn root() -> PathBuf {
 
 /// This crate's binaries, as cargo built them for this test. `binaries_are_all_listed` keeps
 /// the list equal to the `[[bin]]` targets of core/Cargo.toml.
-const BINARIES: [(&str, &str); 4] = [
+const BINARIES: [(&str, &str); 5] = [
     ("train-names", env!("CARGO_BIN_EXE_train-names")),
+    ("generate-names", env!("CARGO_BIN_EXE_generate-names")),
     ("delay-copy", env!("CARGO_BIN_EXE_delay-copy")),
     ("long-memory", env!("CARGO_BIN_EXE_long-memory")),
     ("bench", env!("CARGO_BIN_EXE_bench")),
@@ -789,8 +790,8 @@ fn a_missing_binary_script_path_or_flag_is_found() {
         found,
         [
             "README.md:2: `cargo run --release --bin train-name -- --epochs 1`: no binary \
-             train-name in the workspace (binaries: bench, delay-copy, long-memory, \
-             train-names, unroll)",
+             train-name in the workspace (binaries: bench, delay-copy, generate-names, \
+             long-memory, train-names, unroll)",
             "README.md:4: `cargo run -p unroll-cor --bin delay-copy`: no package unroll-cor in \
              the workspace (packages: unroll, unroll-core)",
             "README.md:6: `./scripts/no-such-report.sh`: no file scripts/no-such-report.sh",

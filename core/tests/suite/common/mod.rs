@@ -551,3 +551,68 @@ pub fn run_fixture_suite(
     }
     summary
 }
+
+// ---------------------------------------------------------------------------------------------
+// A task's model against a PyTorch run: its parameters by name, its loss and every gradient
+// ---------------------------------------------------------------------------------------------
+
+/// `model`'s flat parameters from a fixture's `params` by PyTorch name: every entry of the
+/// layout, and nothing the layout lacks.
+///
+/// # Panics
+/// If a tensor is missing, has another size, or the fixture holds more parameters.
+pub fn params_of(
+    name: &str,
+    model: &unroll_core::math::model::SeqModel,
+    params: &BTreeMap<String, Tensor>,
+) -> Vec<f32> {
+    let mut out = vec![0.0f32; model.param_count()];
+    for e in &model.layout.entries {
+        let t = params
+            .get(&e.name)
+            .unwrap_or_else(|| panic!("{name}: no {}", e.name));
+        assert_eq!(t.data.len(), e.len(), "{name}: {}", e.name);
+        for (p, &v) in out[e.range()].iter_mut().zip(&t.data) {
+            *p = v as f32;
+        }
+    }
+    assert_eq!(
+        out.len(),
+        params.values().map(|t| t.data.len()).sum::<usize>(),
+        "{name}: the fixture has parameters the model lacks"
+    );
+    out
+}
+
+/// Checks `model`'s mean loss on `batch` and the gradient of every parameter against a
+/// PyTorch run's (`Tol::FIXTURE`), and that most gradients are not zero (a test that could
+/// not fail otherwise).
+pub fn check_loss_and_grads(
+    name: &str,
+    model: &unroll_core::math::model::SeqModel,
+    params: &[f32],
+    batch: &SeqBatch,
+    grads: &BTreeMap<String, Tensor>,
+    loss: f64,
+) {
+    let (stats, got) = model.loss_and_grads(params, batch);
+    assert!(
+        Tol::FIXTURE.accepts(stats.mean_loss() as f32, loss),
+        "{name}: loss {} vs {loss}",
+        stats.mean_loss()
+    );
+    assert_eq!(stats.count as usize, batch.targets.len());
+    let mut nonzero = 0;
+    for e in &model.layout.entries {
+        let want = &grads[&e.name].data;
+        for (i, (&g, &w)) in got[e.range()].iter().zip(want).enumerate() {
+            assert!(
+                Tol::FIXTURE.accepts(g, w),
+                "{name}: {}[{i}] {g} vs {w}",
+                e.name
+            );
+            nonzero += usize::from(w.abs() > 1e-6);
+        }
+    }
+    assert!(nonzero > params.len() / 2, "{name}: gradients mostly zero");
+}

@@ -1,0 +1,171 @@
+//! `generate-names`: the names generator (a next-character language model conditioned on the
+//! language) trained natively with the same trainer as the browser tab, then sampled.
+//!
+//! ```text
+//! cargo run --release --bin generate-names -- [--cell gru] [--hidden-size 64] [--num-layers 1]
+//!     [--bidirectional] [--conditioning input|state] [--epochs 3] [--batch-size 32]
+//!     [--lr 0.005] [--max-norm 1] [--seed 0] [--split-seed 0] [--temperature 0.5]
+//!     [--samples 200] [--show 5] [--data-dir DIR]
+//! ```
+//! Prints JSON lines: first `{"baselines"}` (held-out loss per character of the uniform,
+//! unigram and bigram models fitted on the training names, nats; the split's sizes); then one
+//! `{"epoch", "train_loss", "heldout_loss", "perplexity", "below_bigram", "steps", "sec"}` per
+//! epoch (held-out loss per character, nats; perplexity `e^loss`); then one `{"quality"}` per
+//! language over `--samples` names at `--temperature` (shares of training names, held-out
+//! names and new names, the mean length and the bigram loss per character against the
+//! training names') with `--show` of its samples; last `{"summary"}` (the means over the
+//! languages). `--help` lists every option.
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    if let Err(e) = native::run() {
+        eprintln!("generate-names: {e}");
+        std::process::exit(2);
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod native {
+    use std::path::PathBuf;
+    use std::sync::Arc;
+    use std::time::Instant;
+
+    use serde_json::json;
+    use unroll_core::data::names::{locate_names_dir, NamesDataset};
+    use unroll_core::math::params::CellKind;
+    use unroll_core::task::generate::sample::{quality, sample, SampleRequest};
+    use unroll_core::task::generate::{Conditioning, GenerateTask};
+    use unroll_core::task::Task;
+    use unroll_core::train::trainer::{at_once, Recipe, Trainer};
+
+    pub fn run() -> Result<(), String> {
+        let mut args = pico_args::Arguments::from_env();
+        if args.contains(["-h", "--help"]) {
+            println!("{}", include_str!("generate_names_help.txt"));
+            return Ok(());
+        }
+        let opt = |args: &mut pico_args::Arguments, key: &'static str| {
+            args.opt_value_from_str::<_, String>(key)
+                .map_err(|e| e.to_string())
+        };
+        let num = |v: Option<String>, d: f64| -> Result<f64, String> {
+            v.map_or(Ok(d), |s| {
+                s.parse().map_err(|_| format!("not a number: {s}"))
+            })
+        };
+        let cell = match opt(&mut args, "--cell")?.as_deref().unwrap_or("gru") {
+            "rnn" => CellKind::Rnn,
+            "lstm" => CellKind::Lstm,
+            "gru" => CellKind::Gru,
+            other => return Err(format!("--cell {other}: rnn, lstm or gru")),
+        };
+        let bidirectional = args.contains("--bidirectional");
+        let conditioning = match opt(&mut args, "--conditioning")?
+            .as_deref()
+            .unwrap_or("input")
+        {
+            "input" => Conditioning::Input,
+            "state" => Conditioning::State,
+            other => return Err(format!("--conditioning {other}: input or state")),
+        };
+        let recipe = Recipe {
+            hidden_size: num(opt(&mut args, "--hidden-size")?, 64.0)? as usize,
+            num_layers: num(opt(&mut args, "--num-layers")?, 1.0)? as usize,
+            bidirectional,
+            lr: num(opt(&mut args, "--lr")?, 0.005)? as f32,
+            batch_size: num(opt(&mut args, "--batch-size")?, 32.0)? as usize,
+            max_norm: Some(num(opt(&mut args, "--max-norm")?, 1.0)? as f32).filter(|m| *m > 0.0),
+            forget_bias: 1.0,
+        };
+        let epochs = num(opt(&mut args, "--epochs")?, 3.0)? as usize;
+        let seed = num(opt(&mut args, "--seed")?, 0.0)? as u32;
+        let split_seed = num(opt(&mut args, "--split-seed")?, 0.0)? as u64;
+        let temperature = num(opt(&mut args, "--temperature")?, 0.5)?;
+        let samples = num(opt(&mut args, "--samples")?, 200.0)? as usize;
+        let show = num(opt(&mut args, "--show")?, 5.0)? as usize;
+        let dir = match opt(&mut args, "--data-dir")? {
+            Some(d) => PathBuf::from(d),
+            None => locate_names_dir(&PathBuf::from(".")).map_err(|e| e.to_string())?,
+        };
+        let rest = args.finish();
+        if !rest.is_empty() {
+            return Err(format!("unknown arguments: {rest:?}"));
+        }
+        let data = Arc::new(NamesDataset::load_dir(&dir).map_err(|e| e.to_string())?);
+        let task = GenerateTask::new(data.clone(), split_seed, conditioning);
+        let b = task.baselines();
+        println!(
+            "{}",
+            json!({"baselines": {"uniform": b.uniform, "unigram": b.unigram, "bigram": b.bigram,
+                   "characters": b.characters, "letters": task.alphabet().len(),
+                   "train_names": task.split().train.len(), "heldout_names": task.split().val.len()}})
+        );
+        let mut trainer = Trainer::new(&task, cell, &recipe, seed);
+        let heldout = task.heldout(recipe.batch_size);
+        let per_epoch = task.split().train.len(); // names; batches vary with the buckets
+        let mut seen = 0usize;
+        for epoch in 1..=epochs {
+            let start = Instant::now();
+            let (mut loss, mut steps) = (0.0f64, 0usize);
+            // One epoch: as many batches as cover the training names once.
+            while seen < epoch * per_epoch {
+                let r = at_once(trainer.step());
+                seen += r.sequences as usize;
+                loss += r.loss;
+                steps += 1;
+            }
+            let sec = start.elapsed().as_secs_f64();
+            let held = at_once(trainer.evaluate(&heldout, false)).sums.mean_loss();
+            println!(
+                "{}",
+                json!({"epoch": epoch, "train_loss": loss / steps.max(1) as f64,
+                       "heldout_loss": held, "perplexity": held.exp(),
+                       "below_bigram": b.bigram - held, "steps": steps, "sec": sec})
+            );
+        }
+        let (model, params) = (trainer.model().clone(), trainer.params().to_vec());
+        let (mut new, mut real, mut len, mut data_len) = (0.0, 0.0, 0.0, 0.0);
+        let (mut bigram, mut data_bigram) = (0.0, 0.0);
+        let languages = task.languages();
+        for lang in 0..languages as u32 {
+            let req = SampleRequest::new(lang, temperature, u64::from(seed) * 1_000_000);
+            let q = quality(&task, &model, &params, &req, samples).map_err(|e| e.to_string())?;
+            let shown: Vec<String> = (0..show as u64)
+                .map(|i| {
+                    let r = SampleRequest {
+                        seed: req.seed + i,
+                        ..req.clone()
+                    };
+                    sample(&task, &model, &params, &r).map(|s| s.name)
+                })
+                .collect::<Result<_, _>>()
+                .map_err(|e| e.to_string())?;
+            new += q.new;
+            real += q.training;
+            len += q.mean_length;
+            data_len += q.data_mean_length;
+            bigram += q.bigram_loss;
+            data_bigram += q.data_bigram_loss;
+            println!(
+                "{}",
+                json!({"quality": {"language": data.classes()[lang as usize], "new": q.new,
+                       "training": q.training, "heldout": q.heldout, "unended": q.unended,
+                       "mean_length": q.mean_length, "data_mean_length": q.data_mean_length,
+                       "bigram_loss": q.bigram_loss, "data_bigram_loss": q.data_bigram_loss},
+                       "samples": shown})
+            );
+        }
+        let n = languages.max(1) as f64;
+        println!(
+            "{}",
+            json!({"summary": {"bidirectional": bidirectional, "conditioning": conditioning.as_str(), "new": new / n,
+                   "training": real / n, "mean_length": len / n, "data_mean_length": data_len / n,
+                   "bigram_loss": bigram / n, "data_bigram_loss": data_bigram / n,
+                   "temperature": temperature}})
+        );
+        Ok(())
+    }
+}
