@@ -156,7 +156,12 @@ pub fn Later(children: Children) -> impl IntoView {
     move || {
         ready
             .get()
-            .then(|| children.try_update_value(Option::take).flatten().map(|c| c()))
+            .then(|| {
+                children
+                    .try_update_value(Option::take)
+                    .flatten()
+                    .map(|c| c())
+            })
             .flatten()
     }
 }

@@ -53,35 +53,57 @@ fn one_hot_model(
     .unwrap()
 }
 
-/// One step at hidden 128, batch 64, variable lengths 1..=19 on the GPU and on the CPU path
-/// from the same parameters: logits, loss, every gradient and the parameters after Adam agree
-/// within |err| ≤ 1e-5 + 1e-4·|ref| (per tensor, named on failure).
-fn gpu_matches_cpu_one_step(cell: CellKind, seed: u64) {
-    let ctx = context();
-    let spec = RnnSpec::new(cell, VOCAB, 128);
+/// A [`CLASSES`]-way classifier of `spec` with the parameters `init_params` gives `seed`.
+fn classifier(spec: RnnSpec, seed: u64) -> (SeqModel, Vec<f32>) {
     let model = SeqModel::new(spec, CLASSES);
     let params = init_params(&model.layout, &spec, seed);
-    let batch = random_batch(&mut rng(seed), 64, 19, VOCAB, CLASSES);
+    (model, params)
+}
 
-    let (cpu_loss, cpu_grads, cpu_logits) = {
-        let (sums, grads) = model.loss_and_grads(&params, &batch);
-        (
-            sums.mean_loss() as f32,
-            grads,
-            model.forward(&params, &batch).outputs,
-        )
-    };
+/// The CPU path's step on `batch`: mean loss, gradients (`[P]`, the layout's order) and logits
+/// (`[B, CLASSES]`).
+fn cpu_step(model: &SeqModel, params: &[f32], batch: &SeqBatch) -> (f32, Vec<f32>, Vec<f32>) {
+    let (sums, grads) = model.loss_and_grads(params, batch);
+    let logits = model.forward(params, batch).outputs;
+    (sums.mean_loss() as f32, grads, logits)
+}
+
+/// Adam with `lr` and PyTorch's other defaults, for `len` parameters.
+fn adam(lr: f32, len: usize) -> Adam {
+    Adam::new(
+        AdamConfig {
+            lr,
+            ..AdamConfig::default()
+        },
+        len,
+    )
+}
+
+/// One step of `spec` (seeded by `seed`) on a batch of `rows` names of at most `max_len`
+/// characters, on a GPU model sized for `gpu_rows` × `gpu_len`, against the CPU path: logits,
+/// loss, every gradient and the parameters after Adam agree within |err| ≤ 1e-5 + 1e-4·|ref|
+/// (per tensor, named `name` on failure).
+fn assert_step_matches_cpu(
+    name: &str,
+    spec: RnnSpec,
+    seed: u64,
+    (rows, max_len): (usize, usize),
+    (gpu_rows, gpu_len): (usize, usize),
+) {
+    let ctx = context();
+    let (model, params) = classifier(spec, seed);
+    let batch = random_batch(&mut rng(seed), rows, max_len, VOCAB, CLASSES);
+    let (cpu_loss, cpu_grads, cpu_logits) = cpu_step(&model, &params, &batch);
     let mut cpu_after = params.clone();
     Adam::new(AdamConfig::default(), params.len()).update(&mut cpu_after, &cpu_grads);
 
-    let mut gpu = one_hot_model(&ctx, spec, &params, 64, 19);
+    let mut gpu = one_hot_model(&ctx, spec, &params, gpu_rows, gpu_len);
     let logits = block(gpu.evaluate(&batch)).unwrap();
     gpu.train_step(&batch, AdamConfig::default().lr).unwrap();
     let results = block(gpu.drain_results()).unwrap();
     let grads = block(gpu.read_grads()).unwrap();
     let after = block(gpu.read_params()).unwrap();
 
-    let name = cell.as_str();
     Tol::FIXTURE.assert(&format!("{name} logits"), &logits, &cpu_logits);
     Tol::FIXTURE.assert(&format!("{name} loss"), &[results[0].loss], &[cpu_loss]);
     for e in &model.layout.entries {
@@ -99,65 +121,38 @@ fn gpu_matches_cpu_one_step(cell: CellKind, seed: u64) {
 }
 
 #[test]
+/// One step at hidden 128, batch 64, variable lengths 1..=19.
 fn lstm_gpu_step_matches_cpu_path_at_hidden_128() {
-    gpu_matches_cpu_one_step(CellKind::Lstm, 3);
+    at_hidden_128(CellKind::Lstm, 3);
 }
 
 #[test]
 fn gru_gpu_step_matches_cpu_path_at_hidden_128() {
-    gpu_matches_cpu_one_step(CellKind::Gru, 4);
+    at_hidden_128(CellKind::Gru, 4);
 }
 
 #[test]
 fn rnn_gpu_step_matches_cpu_path_at_hidden_128() {
-    gpu_matches_cpu_one_step(CellKind::Rnn, 5);
+    at_hidden_128(CellKind::Rnn, 5);
+}
+
+/// [`assert_step_matches_cpu`] at hidden 128, batch 64, lengths 1..=19.
+fn at_hidden_128(cell: CellKind, seed: u64) {
+    let spec = RnnSpec::new(cell, VOCAB, 128);
+    assert_step_matches_cpu(cell.as_str(), spec, seed, (64, 19), (64, 19));
 }
 
 /// Stacked and bidirectional classifiers (layer 1 reads layer 0's `[T, B, 2H]` output; the
 /// reverse direction starts at each name's own last character): one step at hidden 32 with
 /// variable lengths matches the CPU path in logits, loss, gradients and parameters after Adam.
 fn deep_gpu_step_matches_cpu(cell: CellKind, num_layers: usize, bidirectional: bool, seed: u64) {
-    let ctx = context();
     let spec = RnnSpec {
         num_layers,
         bidirectional,
         ..RnnSpec::new(cell, VOCAB, 32)
     };
-    let model = SeqModel::new(spec, CLASSES);
-    let params = init_params(&model.layout, &spec, seed);
-    let batch = random_batch(&mut rng(seed), 24, 11, VOCAB, CLASSES);
-    let (cpu_loss, cpu_grads, cpu_logits) = {
-        let (sums, grads) = model.loss_and_grads(&params, &batch);
-        (
-            sums.mean_loss() as f32,
-            grads,
-            model.forward(&params, &batch).outputs,
-        )
-    };
-    let mut cpu_after = params.clone();
-    Adam::new(AdamConfig::default(), params.len()).update(&mut cpu_after, &cpu_grads);
-
-    let mut gpu = one_hot_model(&ctx, spec, &params, 32, 16);
-    let logits = block(gpu.evaluate(&batch)).unwrap();
-    gpu.train_step(&batch, AdamConfig::default().lr).unwrap();
-    let results = block(gpu.drain_results()).unwrap();
-    let grads = block(gpu.read_grads()).unwrap();
-    let after = block(gpu.read_params()).unwrap();
     let name = format!("{} L{num_layers} bi={bidirectional}", cell.as_str());
-    Tol::FIXTURE.assert(&format!("{name} logits"), &logits, &cpu_logits);
-    Tol::FIXTURE.assert(&format!("{name} loss"), &[results[0].loss], &[cpu_loss]);
-    for e in &model.layout.entries {
-        Tol::FIXTURE.assert(
-            &format!("{name} grad {}", e.name),
-            &grads[e.range()],
-            &cpu_grads[e.range()],
-        );
-        Tol::FIXTURE.assert(
-            &format!("{name} after Adam {}", e.name),
-            &after[e.range()],
-            &cpu_after[e.range()],
-        );
-    }
+    assert_step_matches_cpu(&name, spec, seed, (24, 11), (32, 16));
 }
 
 #[test]
@@ -178,8 +173,7 @@ fn bidirectional_gru_and_stacked_rnn_steps_match_cpu_path() {
 fn fifty_gpu_steps_track_the_cpu_losses() {
     let ctx = context();
     let spec = RnnSpec::new(CellKind::Lstm, VOCAB, 128);
-    let model = SeqModel::new(spec, CLASSES);
-    let params = init_params(&model.layout, &spec, 0);
+    let (model, params) = classifier(spec, 0);
     let mut r = rng(50);
     let batches: Vec<SeqBatch> = (0..50)
         .map(|_| random_batch(&mut r, 64, 12, VOCAB, CLASSES))
@@ -196,14 +190,7 @@ fn fifty_gpu_steps_track_the_cpu_losses() {
     let mut adam = Adam::new(AdamConfig::default(), params.len());
     let mut cpu_losses = Vec::new();
     for b in &batches {
-        let (loss, grads, _) = {
-            let (sums, grads) = model.loss_and_grads(&cpu_params, b);
-            (
-                sums.mean_loss() as f32,
-                grads,
-                model.forward(&cpu_params, b).outputs,
-            )
-        };
+        let (loss, grads, _) = cpu_step(&model, &cpu_params, b);
         adam.update(&mut cpu_params, &grads);
         cpu_losses.push(loss);
     }
@@ -225,8 +212,7 @@ fn fifty_gpu_steps_track_the_cpu_losses() {
 fn step_results_arrive_in_order_across_chunks() {
     let ctx = context();
     let spec = RnnSpec::new(CellKind::Lstm, VOCAB, 16);
-    let model = SeqModel::new(spec, CLASSES);
-    let params = init_params(&model.layout, &spec, 1);
+    let (model, params) = classifier(spec, 1);
     let mut r = rng(51);
     let batches: Vec<SeqBatch> = (0..11)
         .map(|i| random_batch(&mut r, 1 + i * 3, 1 + i, VOCAB, CLASSES))
@@ -255,22 +241,9 @@ fn step_results_arrive_in_order_across_chunks() {
     // The CPU path, trained on the same batches of changing size and length, agrees on every
     // loss (a smaller batch must not leave stale state behind for a larger one).
     let mut cpu_params = params.clone();
-    let mut adam = Adam::new(
-        AdamConfig {
-            lr: 1e-2,
-            ..AdamConfig::default()
-        },
-        params.len(),
-    );
+    let mut adam = adam(1e-2, params.len());
     for (i, b) in batches.iter().enumerate() {
-        let (loss, grads, logits) = {
-            let (sums, grads) = model.loss_and_grads(&cpu_params, b);
-            (
-                sums.mean_loss() as f32,
-                grads,
-                model.forward(&cpu_params, b).outputs,
-            )
-        };
+        let (loss, grads, logits) = cpu_step(&model, &cpu_params, b);
         adam.update(&mut cpu_params, &grads);
         Tol::GPU_STEP_LOSS.assert(&format!("loss of step {i}"), &[one_by_one[i].loss], &[loss]);
         if i == 0 {
@@ -287,8 +260,7 @@ fn logits_are_padding_invariant() {
     let ctx = context();
     for cell in CellKind::ALL {
         let spec = RnnSpec::new(cell, VOCAB, 24);
-        let model = SeqModel::new(spec, CLASSES);
-        let params = init_params(&model.layout, &spec, 2);
+        let (model, params) = classifier(spec, 2);
         let mut gpu = one_hot_model(&ctx, spec, &params, 8, 20);
         let name = [3u32, 17, 40, 5];
         let alone = SeqBatch::of_batch_first(1, 4, &name, vec![4], vec![0]);
@@ -321,8 +293,7 @@ fn logits_are_padding_invariant() {
 fn bad_input_is_refused_with_clear_errors() {
     let ctx = context();
     let spec = RnnSpec::new(CellKind::Lstm, VOCAB, 8);
-    let model = SeqModel::new(spec, CLASSES);
-    let params = init_params(&model.layout, &spec, 0);
+    let (_, params) = classifier(spec, 0);
     let mut gpu = one_hot_model(&ctx, spec, &params, 4, 6);
     let ok = random_batch(&mut rng(53), 4, 6, VOCAB, CLASSES);
     let expect_invalid = |r: Result<(), GpuError>, needle: &str| match r {
@@ -411,8 +382,7 @@ fn bad_input_is_refused_with_clear_errors() {
 fn device_loss_surfaces_as_an_error() {
     let ctx = context();
     let spec = RnnSpec::new(CellKind::Lstm, VOCAB, 16);
-    let model = SeqModel::new(spec, CLASSES);
-    let params = init_params(&model.layout, &spec, 0);
+    let (_, params) = classifier(spec, 0);
     let mut gpu = one_hot_model(&ctx, spec, &params, 8, 8);
     let batch = random_batch(&mut rng(55), 8, 8, VOCAB, CLASSES);
     gpu.train_step(&batch, 1e-3).unwrap();
@@ -444,8 +414,7 @@ fn device_loss_surfaces_as_an_error() {
 fn clipped_gpu_steps_match_cpu_clipping() {
     let ctx = context();
     let spec = RnnSpec::new(CellKind::Lstm, VOCAB, 32);
-    let model = SeqModel::new(spec, CLASSES);
-    let params = init_params(&model.layout, &spec, 9);
+    let (model, params) = classifier(spec, 9);
     let mut r = rng(60);
     let batches: Vec<SeqBatch> = (0..5)
         .map(|_| random_batch(&mut r, 16, 9, VOCAB, CLASSES))
@@ -456,22 +425,9 @@ fn clipped_gpu_steps_match_cpu_clipping() {
     }
     let results = block(gpu.drain_results()).unwrap();
     let mut cpu_params = params.clone();
-    let mut adam = Adam::new(
-        AdamConfig {
-            lr: 1e-2,
-            ..AdamConfig::default()
-        },
-        params.len(),
-    );
+    let mut adam = adam(1e-2, params.len());
     for (i, b) in batches.iter().enumerate() {
-        let (loss, mut grads, _) = {
-            let (sums, grads) = model.loss_and_grads(&cpu_params, b);
-            (
-                sums.mean_loss() as f32,
-                grads,
-                model.forward(&cpu_params, b).outputs,
-            )
-        };
+        let (loss, mut grads, _) = cpu_step(&model, &cpu_params, b);
         let outcome = clip_grad_norm(&mut grads, 0.1);
         let norm = match outcome {
             ClipOutcome::Clipped { norm, .. } => norm,
@@ -500,8 +456,7 @@ fn clipped_gpu_steps_match_cpu_clipping() {
 fn non_finite_gradient_skips_the_step() {
     let ctx = context();
     let spec = RnnSpec::new(CellKind::Gru, VOCAB, 16);
-    let model = SeqModel::new(spec, CLASSES);
-    let params = init_params(&model.layout, &spec, 10);
+    let (model, params) = classifier(spec, 10);
     let batch = random_batch(&mut rng(61), 8, 6, VOCAB, CLASSES);
     let mut poisoned = params.clone();
     poisoned[model.layout.get("fc.bias").unwrap().offset] = f32::NAN;
@@ -527,14 +482,7 @@ fn non_finite_gradient_skips_the_step() {
     gpu_clean.train_step(&batch, 1e-3).unwrap();
     let clean = block(gpu_clean.drain_results()).unwrap();
     assert!(!clean[0].skipped);
-    let (_, grads, _) = {
-        let (sums, grads) = model.loss_and_grads(&params, &batch);
-        (
-            sums.mean_loss() as f32,
-            grads,
-            model.forward(&params, &batch).outputs,
-        )
-    };
+    let (_, grads, _) = cpu_step(&model, &params, &batch);
     let norm = grads
         .iter()
         .map(|&g| f64::from(g) * f64::from(g))
