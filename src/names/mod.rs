@@ -301,8 +301,11 @@ fn TrainingIntro(data: RwSignal<LoadState, LocalStorage>) -> impl IntoView {
                     })
                 }}
             </p>
-            <CopyLink />
-            <crate::kit::embed::CopyEmbed title=Signal::derive(move || loc.t().title.to_owned()) />
+            // The page's buttons in one row, as on every lesson page.
+            <div class="lx-intro-actions">
+                <CopyLink />
+                <crate::kit::embed::CopyEmbed title=Signal::derive(move || loc.t().title.to_owned()) />
+            </div>
         </section>
     }
 }
