@@ -6,28 +6,21 @@
 // Run: `node --test --test-concurrency=1 scripts/e2e/backend.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
 // reuses dist/). Screenshots of the notice (1440 and 375 px, en and zh) go to scripts/e2e/out/.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { buildDist, serveDist, launch, openPage, value, num, until, screenshot } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { openPage, value, num, until, screenshot } from "./lib.mjs";
 
 const TIMEOUT = 600_000;
 // The names recipe's batch (64) and a seed; each test adds its cell and hidden size.
 const RECIPE = "?v=1&lesson=names&batch_size=64&seed=3&autostart=1";
 
-let server;
-
-before(async () => {
-  buildDist();
-  server = await serveDist();
-});
-
-after(async () => {
-  await server?.close();
-});
+// The real data set: `auto` times the names recipe's own steps.
+const app = e2e({ data: "real" });
 
 /** Opens `query` and waits for the session's backend. */
 async function open(browser, query) {
-  const { page, consoleErrors } = await openPage(browser.context, server.url, query);
+  const { page, consoleErrors } = await openPage(browser.context, app.url, query);
   await until(async () => (await value(page, "backend")) || (await value(page, "train-status")) === "error", 180_000, "the backend");
   assert.equal(await value(page, "train-status"), "running", `training did not start: ${await page.textContent("body")}`);
   return { page, consoleErrors };
@@ -47,7 +40,7 @@ async function measured(page) {
 
 for (const cell of ["lstm", "rnn"]) {
   test(`auto measures both paths (${cell}, hidden 128, batch 64) and trains on the faster`, { timeout: TIMEOUT }, async (t) => {
-    const b = await launch({ webgpu: true });
+    const b = await app.launch({ webgpu: true });
     try {
       const { page, consoleErrors } = await open(b, `${RECIPE}&cell=${cell}&hidden_size=128`);
       const m = await measured(page);
@@ -75,7 +68,7 @@ for (const cell of ["lstm", "rnn"]) {
 }
 
 test("the measured notice is Chinese in lang=zh, with both figures", { timeout: TIMEOUT }, async () => {
-  const b = await launch({ webgpu: true, viewport: { width: 375, height: 800 } });
+  const b = await app.launch({ webgpu: true, viewport: { width: 375, height: 800 } });
   try {
     const { page, consoleErrors } = await open(b, `${RECIPE}&cell=gru&hidden_size=32&lang=zh`);
     const m = await measured(page);
@@ -97,7 +90,7 @@ test("the measured notice is Chinese in lang=zh, with both figures", { timeout: 
 
 for (const [backend, path] of [["gpu", "webgpu"], ["cpu", "cpu"]]) {
   test(`backend=${backend} trains on its path with no measurement`, { timeout: TIMEOUT }, async () => {
-    const b = await launch({ webgpu: true });
+    const b = await app.launch({ webgpu: true });
     try {
       const { page, consoleErrors } = await open(b, `${RECIPE}&cell=gru&hidden_size=32&backend=${backend}`);
       await until(async () => (await num(page, "train-step")) >= 3, TIMEOUT, "3 steps", 250);
@@ -135,7 +128,7 @@ async function savedMeta(page, minStep) {
 
 /** Trains `backend` from seed 7 past 20 steps, pauses, and returns the saved record. */
 async function lossesOn(backend) {
-  const b = await launch({ webgpu: true });
+  const b = await app.launch({ webgpu: true });
   try {
     const { page, consoleErrors } = await open(b, `?v=1&lesson=names&cell=gru&hidden_size=32&batch_size=64&seed=7&backend=${backend}&autostart=1`);
     await until(async () => (await num(page, "train-step")) >= 22, TIMEOUT, "22 steps", 100);

@@ -11,28 +11,21 @@
 // Run: `node --test --test-concurrency=1 scripts/e2e/delay-backend.test.mjs`
 // (UNROLL_E2E_SKIP_BUILD=1 reuses dist/).
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { buildDist, serveDist, launch, openPage, value, num, until, screenshot } from "./lib.mjs";
+import { e2e } from "./fixture.mjs";
+import { openPage, value, num, until, screenshot } from "./lib.mjs";
 
 const TIMEOUT = 600_000;
 const SMALL = "?v=1&lesson=delay&cell=both&length=16&delay=3&hidden_size=32&batch_size=16&seeds=1&seed=4";
 const CELLS = ["rnn", "lstm"];
 
-let server;
-
-before(async () => {
-  buildDist();
-  server = await serveDist();
-});
-
-after(async () => {
-  await server?.close();
-});
+// The build's own data set, as the page is shipped (the delay page reads no names).
+const app = e2e({ data: "real" });
 
 /** Opens `query` on a browser with WebGPU, starts the sweep and waits for both backend lines. */
 async function start(browser, query) {
-  const { page, consoleErrors } = await openPage(browser.context, server.url, query);
+  const { page, consoleErrors } = await openPage(browser.context, app.url, query);
   await page.waitForSelector('[data-testid="delay-start"]:not([disabled])', { timeout: 120_000 });
   await page.click('[data-testid="delay-start"]');
   for (const cell of CELLS) {
@@ -59,7 +52,7 @@ async function finished(page) {
 test("WebGPU and the CPU give the same delay losses from the same seed; the page names the path", { timeout: TIMEOUT }, async (t) => {
   const runs = {};
   for (const backend of ["gpu", "cpu"]) {
-    const b = await launch({ webgpu: true });
+    const b = await app.launch({ webgpu: true });
     try {
       const { page, consoleErrors } = await start(b, `${SMALL}&steps=20&backend=${backend}`);
       runs[backend] = await finished(page);
@@ -84,7 +77,7 @@ test("WebGPU and the CPU give the same delay losses from the same seed; the page
 
 test("backend=auto measures both paths for each cell and trains on the faster (en, zh)", { timeout: TIMEOUT }, async (t) => {
   for (const lang of ["en", "zh"]) {
-    const b = await launch({ webgpu: true });
+    const b = await app.launch({ webgpu: true });
     try {
       const query = `${SMALL}&steps=2000${lang === "zh" ? "&lang=zh" : ""}`;
       const { page, consoleErrors } = await start(b, query);
@@ -121,7 +114,7 @@ test("backend=auto measures both paths for each cell and trains on the faster (e
 });
 
 test("a lost device hands the runs to the CPU from the step they reached; the sweep finishes", { timeout: TIMEOUT }, async () => {
-  const b = await launch({ webgpu: true });
+  const b = await app.launch({ webgpu: true });
   try {
     const { page, consoleErrors } = await start(b, `${SMALL}&steps=40&backend=gpu`);
     await until(async () => (await num(page, "delay-step-lstm")) >= 5, TIMEOUT, "5 steps", 100);
@@ -146,7 +139,7 @@ test("a lost device hands the runs to the CPU from the step they reached; the sw
 });
 
 test("backend=cpu forces the CPU with no measurement", { timeout: TIMEOUT }, async () => {
-  const b = await launch({ webgpu: true });
+  const b = await app.launch({ webgpu: true });
   try {
     const { page, consoleErrors } = await start(b, `${SMALL}&steps=2000&backend=cpu`);
     for (const cell of CELLS) {
