@@ -39,6 +39,7 @@ mod trainer_gpu;
 mod data_names;
 mod data_upload;
 mod engine_loop;
+mod parallel;
 mod generate;
 mod keep_model;
 mod resume;
