@@ -6,7 +6,7 @@
 // worker at the end. It reports; it asserts nothing about times. Run once dist/ exists (or
 // through ../bench-tab.sh, UNROLL_BENCH_WORKERS=only):
 //
-//   node scripts/bench/sweep-workers.mjs [--rounds 2] [--steps 300] [--hidden 64] [--workers 1,2]
+//   node scripts/bench/sweep-workers.mjs [--rounds 3] [--steps 300] [--hidden 64] [--workers 1,2]
 
 import { readFileSync } from "node:fs";
 import { execSync } from "node:child_process";
@@ -14,7 +14,7 @@ import { cpus, loadavg } from "node:os";
 import { DIST, serveDist, launch, value } from "../e2e/lib.mjs";
 
 function parseArgs(argv) {
-  const o = { rounds: 2, steps: 300, hidden: 64, workers: [1, 2] };
+  const o = { rounds: 3, steps: 300, hidden: 64, workers: [1, 2] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => argv[++i];
@@ -89,7 +89,11 @@ try {
 } finally {
   await server.close();
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
 const commit = execSync("git rev-parse --short HEAD").toString().trim();
 const base1 = median(times[o.workers[0]]);
 console.log(`Delay-copy sweep, 2 seeds × RNN + LSTM, hidden ${o.hidden}, length 96, batch 32, ${o.steps} steps, CPU path; headless Chromium`);

@@ -82,7 +82,8 @@ pub fn workers_line(w: &Workers, lang: Lang) -> Option<String> {
     Some(match (used, failed, w.single) {
         (_, _, Some(SingleWorker::Gpu)) if w.wanted > 1 => {
             if zh {
-                "1 个 Web Worker：运行可能在 WebGPU 上训练（一块 GPU 由一个 Worker 驱动）".to_owned()
+                "1 个 Web Worker：运行可能在 WebGPU 上训练（一块 GPU 由一个 Worker 驱动）"
+                    .to_owned()
             } else {
                 "1 worker: the runs may train on WebGPU (one GPU, driven from one worker)"
                     .to_owned()

@@ -26,10 +26,10 @@ use futures_channel::oneshot;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use unroll_core::config::delay::DelayConfig;
 use unroll_core::data::names::NamesDataset;
 use unroll_core::data::split::SplitCounts;
 use unroll_core::data::upload::{UploadError, UploadSummary};
-use unroll_core::config::delay::DelayConfig;
 use unroll_core::engine::parallel::{workers_for, ParallelSweep};
 use unroll_core::engine::protocol::{
     decode, encode, Command, DataId, EngineFault, FileBytes, LabEvent, Report, SessionId,
@@ -304,7 +304,9 @@ impl EngineClient {
         let workers = self.workers_of(&request, data.is_some());
         if let Some((w, merged)) = workers.clone() {
             if w.used > 1 {
-                return self.run_parallel(session, request, w, merged, on_event).await;
+                return self
+                    .run_parallel(session, request, w, merged, on_event)
+                    .await;
             }
         }
         // One worker: the page hears so after the sweep's plan.
@@ -495,7 +497,7 @@ impl EngineClient {
         if group.stopped.get() || group.failed.get() {
             return;
         }
-        let next = group.merged.borrow_mut().next();
+        let next = group.merged.borrow_mut().take_next();
         let Some((run, resume)) = next else {
             group.idle.borrow_mut().push(k);
             self.finish_group(id, group);
@@ -705,13 +707,10 @@ impl EngineClient {
         if k == 0 {
             self.0.broken.borrow().clone()
         } else {
-            self.0
-                .extra
-                .borrow()
-                .get(k - 1)
-                .map_or(Some(EngineFault::CouldNotStart("no such worker".into())), |e| {
-                    e.broken.clone()
-                })
+            self.0.extra.borrow().get(k - 1).map_or(
+                Some(EngineFault::CouldNotStart("no such worker".into())),
+                |e| e.broken.clone(),
+            )
         }
     }
 

@@ -150,7 +150,7 @@ impl ParallelSweep {
 
     /// The next run to hand to a worker (the first waiting one in the plan's order), marked
     /// training, with its checkpoint as a checkpoint of the sweep when it has one.
-    pub fn next(&mut self) -> Option<(RunId, Option<SweepCheckpoint>)> {
+    pub fn take_next(&mut self) -> Option<(RunId, Option<SweepCheckpoint>)> {
         let settings = self.settings.clone();
         let slot = self.slots.iter_mut().find(|s| s.state == State::Waiting)?;
         slot.state = State::Training;

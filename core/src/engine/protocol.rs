@@ -251,7 +251,6 @@ pub enum SingleWorker {
     OneRun,
 }
 
-
 /// What an upload's parse reports: progress, then one outcome.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum UploadEvent {

@@ -950,7 +950,11 @@ impl Sweep {
                 return None;
             }
             // Next turn: the following cell of this seed, wrapping within the seed's group.
-            self.cursor = if i + 1 < group.end { i + 1 } else { group.start };
+            self.cursor = if i + 1 < group.end {
+                i + 1
+            } else {
+                group.start
+            };
             let setup = self.move_to_gpu(i);
             let task = self.plan.task.clone();
             if let Some(mut t) = self.runs[i].tick(task.as_ref(), &self.heldout).await {

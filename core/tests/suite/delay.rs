@@ -468,14 +468,23 @@ fn url_round_trips() {
     // `workers`: last in canonical order, 0 (the machine's cores less one) left out, 1
     // included; out of range is clamped with a notice.
     let two = decode::<DelayConfig>("v=1&lesson=delay&workers=2&backend=cpu");
-    assert_eq!((two.config.workers, two.config.backend), (2, BackendChoice::Cpu));
-    assert_eq!(encode(&two.config, None), "v=1&lesson=delay&backend=cpu&workers=2");
+    assert_eq!(
+        (two.config.workers, two.config.backend),
+        (2, BackendChoice::Cpu)
+    );
+    assert_eq!(
+        encode(&two.config, None),
+        "v=1&lesson=delay&backend=cpu&workers=2"
+    );
     let one = DelayConfig {
         workers: 1,
         ..DelayConfig::default()
     };
     assert_eq!(encode(&one, None), "v=1&lesson=delay&workers=1");
-    assert_eq!(decode::<DelayConfig>("v=1&lesson=delay&workers=1").config, one);
+    assert_eq!(
+        decode::<DelayConfig>("v=1&lesson=delay&workers=1").config,
+        one
+    );
     assert_eq!(encode(&DelayConfig::default(), None), "v=1&lesson=delay");
     let many = decode::<DelayConfig>("v=1&lesson=delay&workers=64");
     assert_eq!(many.config.workers, 8);

@@ -105,13 +105,23 @@ fn runs_ticked_in_parallel_order_match_the_sequential_sweep_bit_for_bit() {
             s
         })
         .collect();
-    while pairs.iter_mut().fold(false, |t, s| s.tick().is_some() || t) {}
+    loop {
+        // Every share ticks once a round, whether or not the one before it had work left.
+        let ticked: Vec<bool> = pairs.iter_mut().map(|s| s.tick().is_some()).collect();
+        if !ticked.contains(&true) {
+            break;
+        }
+    }
     assert_eq!(outcome(&pairs, &ids), whole);
 }
 
 /// The events of the engine's loop on one share, with `stop_after` ticks at most (then a
 /// pause, its checkpoint, and a stop).
-fn share_events(run_id: RunId, resume: Option<SweepCheckpoint>, stop_after: usize) -> Vec<LabEvent> {
+fn share_events(
+    run_id: RunId,
+    resume: Option<SweepCheckpoint>,
+    stop_after: usize,
+) -> Vec<LabEvent> {
     let (sweep, backend) = share_of(&request(resume), None, Some(&[run_id])).unwrap();
     let control = RunControl::new();
     let mut out = Vec::new();
@@ -142,7 +152,7 @@ fn parallel(resume: Option<SweepCheckpoint>, cut: usize) -> Vec<LabEvent> {
     // Two workers: their shares in turn (the loop is synchronous here; the order of the
     // events differs from the browser's, each run's numbers cannot).
     let mut workers: Vec<Option<(RunId, Option<SweepCheckpoint>)>> =
-        vec![merged.next(), merged.next()];
+        vec![merged.take_next(), merged.take_next()];
     while workers.iter().any(Option::is_some) {
         for w in &mut workers {
             let Some((id, from)) = w.take() else { continue };
@@ -152,7 +162,7 @@ fn parallel(resume: Option<SweepCheckpoint>, cut: usize) -> Vec<LabEvent> {
                 out.extend(merged.event(id, e));
             }
             if !stopped {
-                *w = merged.next();
+                *w = merged.take_next();
             }
         }
     }
@@ -190,7 +200,9 @@ fn shares_through_the_loop_merge_into_one_sweeps_events_and_results() {
     let whole: Vec<RunResult> = sequential().into_iter().map(|(r, _)| r).collect();
     let all = parallel(None, usize::MAX);
     assert_eq!(
-        all.iter().filter(|e| matches!(e, LabEvent::Plan(_))).count(),
+        all.iter()
+            .filter(|e| matches!(e, LabEvent::Plan(_)))
+            .count(),
         1
     );
     assert!(matches!(all[0], LabEvent::Plan(_)));
@@ -205,7 +217,12 @@ fn shares_through_the_loop_merge_into_one_sweeps_events_and_results() {
         panic!("{:?}", all[all.len() - 2])
     };
     assert_eq!(
-        (progress.steps_done, progress.steps_total, progress.runs_finished, progress.runs_total),
+        (
+            progress.steps_done,
+            progress.steps_total,
+            progress.runs_finished,
+            progress.runs_total
+        ),
         (4 * 9, 4 * 9, 4, 4)
     );
     assert!(matches!(all.last(), Some(LabEvent::Finished)));
@@ -222,7 +239,10 @@ fn a_parallel_checkpoint_resumes_to_the_uninterrupted_results() {
     let ids = plan().run_ids();
     let held: Vec<RunId> = c.runs.iter().map(|r| r.run).collect();
     assert_eq!(held, ids[..2], "the first seed's two runs, in flight");
-    assert!(c.runs.iter().all(|r| r.trainer.step > 0 && r.trainer.step < 9));
+    assert!(c
+        .runs
+        .iter()
+        .all(|r| r.trainer.step > 0 && r.trainer.step < 9));
     assert_eq!(c.fits(&plan()), Ok(()));
     // In shares (the page reloaded with two workers).
     let mut resumed = results(&cut);
@@ -280,12 +300,18 @@ fn checkpoints_of_runs_in_flight_fit_their_sweep() {
         runs: vec![c.runs[1].clone(), c.runs[0].clone()],
         ..c.clone()
     };
-    assert!(matches!(swapped.fits(&plan()), Err(ResumeRefused::Runs { .. })));
+    assert!(matches!(
+        swapped.fits(&plan()),
+        Err(ResumeRefused::Runs { .. })
+    ));
     let later = SweepCheckpoint {
         runs: vec![c.runs[1].clone()],
         ..c.clone()
     };
-    assert!(matches!(later.fits(&plan()), Err(ResumeRefused::Runs { .. })));
+    assert!(matches!(
+        later.fits(&plan()),
+        Err(ResumeRefused::Runs { .. })
+    ));
     // The rest of the sweep from its second seed: the first seed's run is passed over.
     let rest = SweepPlan::of_lab(&DelayConfig {
         seed: 6,
@@ -323,10 +349,16 @@ fn workers_follow_the_url_the_cores_and_the_path() {
     assert_eq!(w(&cpu, 64, None, 4), (4, 8, None));
     assert_eq!(w(&cpu, 64, None, 15), (8, 8, None));
     assert_eq!(w(&cpu, 1, None, 4), (1, 1, None));
-    let two = DelayConfig { workers: 2, ..cpu.clone() };
+    let two = DelayConfig {
+        workers: 2,
+        ..cpu.clone()
+    };
     assert_eq!(w(&two, 1, None, 4), (2, 2, None));
     assert_eq!(w(&two, 8, None, 1), (1, 2, Some(SingleWorker::OneRun)));
-    let one = DelayConfig { workers: 1, ..cpu.clone() };
+    let one = DelayConfig {
+        workers: 1,
+        ..cpu.clone()
+    };
     assert_eq!(w(&one, 8, None, 4), (1, 1, None));
     let auto = DelayConfig {
         backend: BackendChoice::Auto,
