@@ -4,6 +4,7 @@
 //! so that `cargo test` compiles the app once, as its test harness only.
 
 mod delay_verdict;
+mod lab_driver;
 mod layers;
 mod memory_outcome;
 mod messages;

@@ -6,9 +6,10 @@
 //! as its checkpoint, and Go on trains the rest from there, with the numbers of a sweep that
 //! never stopped.
 
+use crate::sequence::runs::{KeptPoint, KeptShown, KeptSweeps, Mark, RunView};
 use serde::{Deserialize, Serialize};
 use unroll_core::config::delay::DelayConfig;
-use unroll_core::train::sweep::{HeldOut, SweepCheckpoint, SweepPlan};
+use unroll_core::train::sweep::{HeldOut, SweepCheckpoint, SweepPlan, Tick};
 
 /// Sweeps kept (the oldest is dropped first).
 pub const KEPT_SWEEPS: usize = 8;
@@ -110,4 +111,98 @@ pub fn rest_of(config: &DelayConfig, from: usize) -> Option<DelayConfig> {
         seeds: seeds - from,
         ..config.clone()
     })
+}
+
+impl KeptPoint for ResumePoint {
+    /// The engine's checkpoint only (the page's training-batch curves are not kept).
+    fn new(query: String, elapsed: f64, checkpoint: SweepCheckpoint, _: &[RunView]) -> Self {
+        ResumePoint {
+            query,
+            elapsed,
+            checkpoint,
+        }
+    }
+    fn query(&self) -> &str {
+        &self.query
+    }
+    fn elapsed(&self) -> f64 {
+        self.elapsed
+    }
+    fn checkpoint(&self) -> &SweepCheckpoint {
+        &self.checkpoint
+    }
+}
+
+/// The sweep `query` as kept: the held-out curves of `runs`, `elapsed` seconds.
+fn sweep_of(query: &str, runs: &[RunView], elapsed: f64, finished: bool) -> KeptSweep {
+    KeptSweep {
+        query: query.to_owned(),
+        curves: runs.iter().map(|r| r.heldout.clone()).collect(),
+        elapsed,
+        finished,
+    }
+}
+
+/// The held-out curves of every sweep, each kept at every held-out point; a sweep kept
+/// unfinished is offered again (Go on).
+impl KeptSweeps for Vec<KeptSweep> {
+    fn merge_from(&mut self, loaded: Self) {
+        for k in loaded.into_iter().rev() {
+            if !self.iter().any(|n| n.query == k.query) {
+                self.insert(0, k);
+            }
+        }
+    }
+
+    /// The plan's runs, those of the seeds finished from the first on with their curves.
+    fn shown(&self, config: &DelayConfig, query: &str) -> Option<KeptShown> {
+        let kept = self.iter().find(|k| k.query == query)?;
+        let plan = SweepPlan::of_lab(config).ok()?;
+        let done = kept.finished_runs(&plan);
+        let views = plan
+            .run_ids()
+            .into_iter()
+            .zip(kept.finished_curves(&plan))
+            .enumerate()
+            .map(|(k, (id, curve))| match k < done {
+                true => RunView::kept(id, curve, plan.steps),
+                false => RunView::new(id),
+            })
+            .collect();
+        Some(KeptShown {
+            views,
+            results: Vec::new(),
+            elapsed: kept.elapsed,
+            unfinished: !kept.finished,
+        })
+    }
+
+    fn record(
+        &mut self,
+        _: &DelayConfig,
+        query: &str,
+        tick: &Tick,
+        runs: &[RunView],
+        elapsed: f64,
+    ) -> bool {
+        let point = tick.heldout.is_some();
+        if point {
+            keep(self, sweep_of(query, runs, elapsed, false));
+        }
+        point
+    }
+
+    fn mark(&mut self, query: &str, mark: Mark, runs: &[RunView], elapsed: f64) -> bool {
+        match mark {
+            Mark::Training | Mark::Finished => {
+                keep(self, sweep_of(query, runs, elapsed, mark == Mark::Finished));
+                true
+            }
+            Mark::Failed => false,
+            Mark::Reset => {
+                self.retain(|k| k.query != query);
+                true
+            }
+        }
+    }
 }
