@@ -10,15 +10,15 @@
 //! seed from step 0 when no checkpoint fits).
 //!
 //! What differs between the parts is a [`Part`]: a unit type naming its records, what it keeps
-//! of its sweeps ([`KeptSweeps`]) and of a checkpoint ([`KeptPoint`]), the status a sweep a
+//! of its sweeps ([`KeptSweeps`]) and of the page's curves with a checkpoint ([`PointCurves`]), the status a sweep a
 //! reload stopped is shown in, and whether the page shows the kept sweep of whatever
 //! configuration the form names. Not a component: a part's page creates one, sends it commands
 //! from its buttons and renders its signals.
 
 use super::flow::{PartEvents, ReloadOffer, RunFlow};
 use super::runs::{
-    apply_tick, fits, plan, remaining_of, resume_views, saved, whole_progress, KeptPoint,
-    KeptSweeps, Mark, Predictions, RunView,
+    apply_tick, plan, remaining_of, whole_progress, KeptSweeps, Mark, PointCurves, Predictions,
+    ResumePoint, RunView,
 };
 use super::store::Records;
 use crate::shell::run_status::RunStatus;
@@ -36,8 +36,9 @@ use unroll_core::train::sweep::{
 pub trait Part: 'static {
     /// What the part keeps of its sweeps (its record's format).
     type Kept: KeptSweeps;
-    /// What it keeps of the training seed's checkpoint (its record's format).
-    type Point: KeptPoint;
+    /// What it keeps of the page's training-batch curves with the training seed's checkpoint
+    /// (its checkpoint record's format: [`ResumePoint`] of it).
+    type Curves: PointCurves;
     /// Its records in the lab's store.
     const RECORDS: Records;
     /// The status a sweep a reload stopped is shown in, with the offer to go on (`Paused`:
@@ -79,7 +80,7 @@ pub struct LabDriver<P: Part> {
     /// The sweep the offer goes on with after a reload (no engine session yet).
     pending: StoredValue<Option<DelayConfig>>,
     /// The kept checkpoint as read after the reload (until a sweep starts).
-    point: StoredValue<Option<P::Point>>,
+    point: StoredValue<Option<ResumePoint<P::Curves>>>,
     part: PhantomData<fn() -> P>,
 }
 
@@ -114,7 +115,7 @@ impl<P: Part> LabDriver<P> {
         };
         spawn_local(async move {
             d.point
-                .set_value(d.flow.store.checkpoint::<P::Point>().await);
+                .set_value(d.flow.store.checkpoint::<ResumePoint<P::Curves>>().await);
             if let Some(loaded) = d.flow.store.sweeps::<P::Kept>().await {
                 d.kept.update(|now: &mut P::Kept| now.merge_from(loaded));
             }
@@ -170,11 +171,11 @@ impl<P: Part> LabDriver<P> {
         };
         match rest {
             Some(rest) => {
-                let point = self.point.get_value().filter(|p| fits(p, &query, &rest));
+                let point = self.point.get_value().filter(|p| p.fits(&query, &rest));
                 if let Some(p) = &point {
-                    resume_views(&mut views, p);
+                    p.resume(&mut views);
                 }
-                let from = point.as_ref().and_then(|p| saved(p.checkpoint(), config));
+                let from = point.as_ref().and_then(|p| p.saved(config));
                 let done = views.iter().filter(|v| v.finished).count();
                 self.flow.offer.set(Some(ReloadOffer {
                     done,
@@ -185,11 +186,9 @@ impl<P: Part> LabDriver<P> {
                 self.flow.set_seconds(
                     point
                         .as_ref()
-                        .map_or(kept.elapsed, |p| p.elapsed().max(kept.elapsed)),
+                        .map_or(kept.elapsed, |p| p.elapsed.max(kept.elapsed)),
                 );
-                let steps_done = point.as_ref().map_or(0, |p| {
-                    p.checkpoint().runs.iter().map(|r| r.trainer.step).sum()
-                });
+                let steps_done = point.as_ref().map_or(0, ResumePoint::steps);
                 let rest_progress = Progress {
                     steps_done,
                     steps_total: 0,
@@ -283,8 +282,8 @@ impl<P: Part> LabDriver<P> {
                 let from = self
                     .point
                     .get_value()
-                    .filter(|p| fits(p, &query, &rest))
-                    .map(|p| p.checkpoint().clone());
+                    .filter(|p| p.fits(&query, &rest))
+                    .map(|p| p.checkpoint);
                 self.launch(config, rest, from);
             }
             None => {
@@ -390,8 +389,8 @@ impl<P: Part> LabDriver<P> {
         let elapsed = self.flow.seconds();
         let point = self
             .runs
-            .with_untracked(|rs| P::Point::new(query.to_owned(), elapsed, c, rs));
-        let shown = saved(point.checkpoint(), config);
+            .with_untracked(|rs| ResumePoint::<P::Curves>::new(query.to_owned(), elapsed, c, rs));
+        let shown = point.saved(config);
         self.flow.keep_checkpoint(point, shown);
     }
 

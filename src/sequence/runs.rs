@@ -1,9 +1,9 @@
 //! The sequence lab's model of a sweep, for every task part: every (cell, seed) run as the page
 //! shows it, built from the engine's reports ([`RunView::apply`]), the charts' lines and bands,
 //! the cards' figures, what is left of a sweep a reload stopped ([`remaining_of`]), and what a
-//! part keeps across reloads, behind two traits: its kept sweeps ([`KeptSweeps`]) and the
-//! training seed's checkpoint ([`KeptPoint`]; delay-copy's is [`ResumePoint`], with the page's
-//! training-batch curves). Plain data, no Leptos (it compiles natively; the tests below check
+//! part keeps across reloads: its kept sweeps, behind [`KeptSweeps`], and the training seed's
+//! checkpoint ([`ResumePoint`], with what the part keeps of the page's training-batch curves,
+//! [`PointCurves`]). Plain data, no Leptos (it compiles natively; the tests below check
 //! it); the lab driver ([`super::driver`]) keeps it in signals and the parts' panels render it.
 
 use crate::charts::delay::{band, smoothed, Band, Line, SMOOTH};
@@ -179,31 +179,36 @@ pub struct KeptCurves {
     pub acc: Vec<(u64, f64)>,
 }
 
-/// The training seed's checkpoint as the page keeps it (IndexedDB, beside the finished runs):
-/// the sweep it belongs to, the seconds trained, the engine's checkpoint, and the page's
-/// training-batch curves of its runs up to it.
+/// The training seed's checkpoint as a task part keeps it (IndexedDB, postcard bytes beside its
+/// kept sweeps): the sweep it belongs to, the seconds trained, the engine's checkpoint and what
+/// the part keeps of the page's training-batch curves of its runs up to it (`C`: delay-copy's
+/// [`KeptCurves`], one per run of the checkpoint; `()` for a part that keeps none, which adds
+/// nothing to the bytes).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ResumePoint {
+pub struct ResumePoint<C = Vec<KeptCurves>> {
     /// Canonical query (without `lang`) of the whole sweep's configuration.
     pub query: String,
     /// Seconds of training when it was made.
     pub elapsed: f64,
     /// The engine's checkpoint.
     pub checkpoint: SweepCheckpoint,
-    /// One per run of the checkpoint.
-    pub curves: Vec<KeptCurves>,
+    /// The page's training-batch curves kept with it.
+    pub curves: C,
 }
 
-impl ResumePoint {
-    /// The point of the sweep `query` at `checkpoint`, with the curves of its runs in `runs`
-    /// cut at each run's step.
-    pub fn new(
-        query: String,
-        elapsed: f64,
-        checkpoint: SweepCheckpoint,
-        runs: &[RunView],
-    ) -> ResumePoint {
-        let curves = checkpoint
+/// What a part keeps of the page's training-batch curves with a checkpoint.
+pub trait PointCurves:
+    Clone + std::fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
+{
+    /// The curves of the runs of `checkpoint` in `runs`, cut at each run's step.
+    fn cut(checkpoint: &SweepCheckpoint, runs: &[RunView]) -> Self;
+    /// The kept curves of `run`.
+    fn of_run(&self, run: RunId) -> Option<&KeptCurves>;
+}
+
+impl PointCurves for Vec<KeptCurves> {
+    fn cut(checkpoint: &SweepCheckpoint, runs: &[RunView]) -> Self {
+        checkpoint
             .runs
             .iter()
             .map(|c| {
@@ -217,7 +222,28 @@ impl ResumePoint {
                     acc: cut(|v| &v.acc),
                 }
             })
-            .collect();
+            .collect()
+    }
+
+    fn of_run(&self, run: RunId) -> Option<&KeptCurves> {
+        self.iter().find(|k| k.run == run)
+    }
+}
+
+/// No curves: the runs go on from the checkpoint with the held-out curve alone.
+impl PointCurves for () {
+    fn cut(_: &SweepCheckpoint, _: &[RunView]) -> Self {}
+
+    fn of_run(&self, _: RunId) -> Option<&KeptCurves> {
+        None
+    }
+}
+
+impl<C: PointCurves> ResumePoint<C> {
+    /// The point of the sweep `query` at `checkpoint`, after `elapsed` seconds of training,
+    /// with what the part keeps of the curves of its runs in `runs`.
+    pub fn new(query: String, elapsed: f64, checkpoint: SweepCheckpoint, runs: &[RunView]) -> Self {
+        let curves = C::cut(&checkpoint, runs);
         ResumePoint {
             query,
             elapsed,
@@ -226,84 +252,39 @@ impl ResumePoint {
         }
     }
 
-    /// Whether Resume of the sweep with canonical query `query`, whose runs left are `rest`
-    /// ([`remaining`]), goes on from this point: the same sweep, and the checkpoint fits the
-    /// rest (its settings, its first seed, its cells).
+    /// Whether going on with the sweep with canonical query `query`, whose runs left are
+    /// `rest` ([`remaining_of`]), starts from this point: the same sweep, and the checkpoint
+    /// fits the rest (its settings, its first seed, its cells).
     pub fn fits(&self, query: &str, rest: &DelayConfig) -> bool {
-        fits(self, query, rest)
+        self.query == query
+            && SweepPlan::of_lab(rest).is_ok_and(|plan| self.checkpoint.fits(&plan).is_ok())
     }
 
     /// The checkpoint as the page names it in the sweep of `config`: its seed's number there
     /// (from 1), the sweep's seeds, its step; None when its seed is not one of the sweep's.
     pub fn saved(&self, config: &DelayConfig) -> Option<SavedPoint> {
-        saved(&self.checkpoint, config)
+        let seed = self.checkpoint.seed()?;
+        let seeds = config.run_seeds();
+        let k = seeds.iter().position(|&s| s == seed)?;
+        Some(SavedPoint {
+            seed: k + 1,
+            seeds: seeds.len(),
+            step: self.checkpoint.step(),
+        })
     }
-}
 
-impl KeptPoint for ResumePoint {
-    fn new(query: String, elapsed: f64, checkpoint: SweepCheckpoint, runs: &[RunView]) -> Self {
-        ResumePoint::new(query, elapsed, checkpoint, runs)
+    /// The steps its runs had trained.
+    pub fn steps(&self) -> u64 {
+        self.checkpoint.runs.iter().map(|r| r.trainer.step).sum()
     }
-    fn query(&self) -> &str {
-        &self.query
-    }
-    fn elapsed(&self) -> f64 {
-        self.elapsed
-    }
-    fn checkpoint(&self) -> &SweepCheckpoint {
-        &self.checkpoint
-    }
-    fn curves(&self) -> &[KeptCurves] {
-        &self.curves
-    }
-}
 
-/// The training seed's checkpoint as a task part keeps it (postcard bytes in the part's
-/// record; its format is the part's): the sweep it belongs to, the seconds trained, the
-/// engine's checkpoint and, where the part keeps them, the page's training-batch curves.
-pub trait KeptPoint: Clone + Serialize + DeserializeOwned + Send + Sync + 'static {
-    /// The point of the sweep `query` at `checkpoint`, after `elapsed` seconds of training,
-    /// the page's runs being `runs`.
-    fn new(query: String, elapsed: f64, checkpoint: SweepCheckpoint, runs: &[RunView]) -> Self;
-    /// Canonical query (without `lang`) of the whole sweep's configuration.
-    fn query(&self) -> &str;
-    /// Seconds of training when it was made.
-    fn elapsed(&self) -> f64;
-    /// The engine's checkpoint.
-    fn checkpoint(&self) -> &SweepCheckpoint;
-    /// The training-batch curves of its runs (none where the part keeps none).
-    fn curves(&self) -> &[KeptCurves] {
-        &[]
-    }
-}
-
-/// Whether the rest `rest` ([`remaining_of`]) of the sweep with canonical query `query` goes
-/// on from `point`: the same sweep, and the checkpoint fits the rest (its settings, its first
-/// seed, its cells).
-pub fn fits<P: KeptPoint>(point: &P, query: &str, rest: &DelayConfig) -> bool {
-    point.query() == query
-        && SweepPlan::of_lab(rest).is_ok_and(|plan| point.checkpoint().fits(&plan).is_ok())
-}
-
-/// `checkpoint` as the page names it in the sweep of `config`: its seed's number there (from
-/// 1), the sweep's seeds, its step; None when its seed is not one of the sweep's.
-pub fn saved(checkpoint: &SweepCheckpoint, config: &DelayConfig) -> Option<SavedPoint> {
-    let seed = checkpoint.seed()?;
-    let seeds = config.run_seeds();
-    let k = seeds.iter().position(|&s| s == seed)?;
-    Some(SavedPoint {
-        seed: k + 1,
-        seeds: seeds.len(),
-        step: checkpoint.step(),
-    })
-}
-
-/// `views` with the runs of `point`'s checkpoint that are not finished shown as
-/// [`RunView::resumed`].
-pub fn resume_views<P: KeptPoint>(views: &mut [RunView], point: &P) {
-    for c in &point.checkpoint().runs {
-        if let Some(v) = views.iter_mut().find(|v| v.id == c.run && !v.finished) {
-            *v = RunView::resumed(c, point.curves().iter().find(|k| k.run == c.run));
+    /// `views` with the runs of the checkpoint that are not finished shown as
+    /// [`RunView::resumed`].
+    pub fn resume(&self, views: &mut [RunView]) {
+        for c in &self.checkpoint.runs {
+            if let Some(v) = views.iter_mut().find(|v| v.id == c.run && !v.finished) {
+                *v = RunView::resumed(c, self.curves.of_run(c.run));
+            }
         }
     }
 }
@@ -316,7 +297,7 @@ pub fn plan_resumed(
     point: &ResumePoint,
 ) -> Vec<RunView> {
     let mut views = plan_with(config, finished);
-    resume_views(&mut views, point);
+    point.resume(&mut views);
     views
 }
 

@@ -5,9 +5,9 @@
 use crate::sequence::delay::store::Kept;
 use crate::sequence::memory::store::{KeptSweep, ResumePoint};
 use crate::sequence::runs::{
-    apply_tick, fits, plan, remaining_of, resume_views, whole_progress, KeptPoint, KeptSweeps,
-    Mark, RunView,
+    apply_tick, plan, remaining_of, whole_progress, KeptSweeps, Mark, RunView,
 };
+use crate::sequence::store::{point_bytes, point_of};
 use unroll_core::config::delay::{DelayConfig, LabTask};
 use unroll_core::config::query::encode;
 use unroll_core::math::params::CellKind;
@@ -77,7 +77,11 @@ fn a_long_memory_sweep_plans_its_tasks_cells_and_goes_on_from_its_checkpoint() {
     assert_eq!(kept.len(), 1);
     assert!(!kept[0].finished);
     assert_eq!(kept[0].curves[0].last().unwrap().step, 4);
-    let point = <ResumePoint as KeptPoint>::new(query.clone(), 20.0, c.clone(), &trained);
+    let point = ResumePoint::new(query.clone(), 20.0, c.clone(), &trained);
+    // Kept as the bytes earlier versions wrote: the query, the seconds, the checkpoint.
+    let bytes = point_bytes(&point);
+    assert_eq!(bytes, point_bytes(&(query.clone(), 20.0, c.clone())));
+    assert_eq!(point_of::<ResumePoint>(&bytes).unwrap(), point);
 
     // After the reload: seed 5's runs finished with their curves, seed 6 not started.
     let shown = kept.shown(&config, &query).unwrap();
@@ -92,11 +96,22 @@ fn a_long_memory_sweep_plans_its_tasks_cells_and_goes_on_from_its_checkpoint() {
     // What is left: seed 6 alone, which the checkpoint fits (the whole sweep it does not).
     let rest = remaining_of(&config, &shown.views).unwrap();
     assert_eq!((rest.seed, rest.seeds), (6, 1));
-    assert!(fits(&point, &query, &rest));
-    assert!(!fits(&point, &query, &config));
-    assert!(!fits(&point, "v=1&lesson=delay&task=copy", &rest));
+    assert!(point.fits(&query, &rest));
+    assert!(
+        !point.fits(&query, &config),
+        "not the first unfinished seed"
+    );
+    assert!(
+        !point.fits("v=1&lesson=delay&task=copy", &rest),
+        "another sweep's"
+    );
+    let longer = DelayConfig {
+        steps: 8,
+        ..rest.clone()
+    };
+    assert!(!point.fits(&query, &longer), "other settings");
     let mut views = shown.views.clone();
-    resume_views(&mut views, &point);
+    point.resume(&mut views);
     for (v, r) in views[3..].iter().zip(&c.runs) {
         assert_eq!((v.id, v.step, v.finished), (r.run, r.trainer.step, false));
         assert_eq!(v.heldout, r.curve);
@@ -140,11 +155,11 @@ fn a_delay_sweep_keeps_its_finished_runs_and_its_sweep_in_progress() {
     assert_eq!(finished, [true, true, false, false]);
     let rest = remaining_of(&config, &shown.views).unwrap();
     assert_eq!((rest.seed, rest.seeds), (4, 1));
-    let point =
-        <crate::sequence::runs::ResumePoint as KeptPoint>::new(query.clone(), 50.0, c, &trained);
-    assert!(fits(&point, &query, &rest));
+    let point: crate::sequence::runs::ResumePoint =
+        crate::sequence::runs::ResumePoint::new(query.clone(), 50.0, c, &trained);
+    assert!(point.fits(&query, &rest));
     let mut views = shown.views;
-    resume_views(&mut views, &point);
+    point.resume(&mut views);
     // Delay-copy keeps the training-batch curves with its checkpoint.
     assert_eq!(views[2].loss, trained[2].loss[..5]);
     assert_eq!(views[2].id.cell, CellKind::Rnn);

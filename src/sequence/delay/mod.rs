@@ -80,13 +80,13 @@ use unroll_core::train::sweep::SweepPlan;
 
 /// The delay-copy part's sweeps: summaries and finished runs per configuration kept
 /// ([`store::Kept`]), the checkpoint with the page's training-batch curves
-/// ([`crate::sequence::runs::ResumePoint`]); a sweep a reload stopped is shown paused, and
+/// ([`crate::sequence::runs::KeptCurves`]); a sweep a reload stopped is shown paused, and
 /// Resume goes on with it; only the configuration the page opens with is shown again.
 pub struct DelayCopy;
 
 impl Part for DelayCopy {
     type Kept = store::Kept;
-    type Point = crate::sequence::runs::ResumePoint;
+    type Curves = Vec<crate::sequence::runs::KeptCurves>;
     const RECORDS: Records = DELAY;
     const OFFER: RunStatus = RunStatus::Paused;
     const FOLLOWS_FORM: bool = false;

@@ -48,14 +48,14 @@ use unroll_core::config::delay::DelayConfig;
 use unroll_core::train::sweep::SweepPlan;
 
 /// The long-memory tasks' sweeps: the held-out curves of each sweep kept at every point
-/// ([`store::KeptSweep`]), the engine's checkpoint ([`store::ResumePoint`]); a sweep a reload
+/// ([`store::KeptSweep`]), the engine's checkpoint alone ([`store::ResumePoint`]); a sweep a reload
 /// stopped is shown stopped with Go on; the page shows the kept sweep of whatever
 /// configuration the form names.
 pub struct LongMemory;
 
 impl Part for LongMemory {
     type Kept = Vec<store::KeptSweep>;
-    type Point = store::ResumePoint;
+    type Curves = ();
     const RECORDS: Records = MEMORY;
     const OFFER: RunStatus = RunStatus::Stopped;
     const FOLLOWS_FORM: bool = true;
