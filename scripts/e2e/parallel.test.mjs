@@ -1,8 +1,8 @@
 // End-to-end test of a sweep's runs in parallel Web Workers (`workers`): a small delay-copy
 // sweep (2 seeds × RNN and LSTM, the CPU path) trained with `workers=1` and with `workers=2`
 // ends with the same numbers, bit for bit (the page's raw `data-value`s, equal as strings); with
-// 2 the page says so, two engine workers train it, neither compiles the module again, and each
-// one's wasm memory is reported. A reload in the middle of the 2-worker sweep (after a checkpoint
+// 2 the page says so, two engine workers train it, neither compiles the module again, each
+// one's wasm memory is reported, and Pause holds both workers' runs until Resume. A reload in the middle of the 2-worker sweep (after a checkpoint
 // of its runs in flight was kept) goes on and ends with the numbers of the sweep never
 // interrupted.
 //
@@ -61,6 +61,13 @@ test("workers=2 trains the runs side by side with the numbers of workers=1, bit 
     "every engine worker runs the page's compiled module",
   );
   t.diagnostic(`wasm memory per engine worker: ${workers.map((w) => `${(w.bytes / 2 ** 20).toFixed(1)} MiB`).join(", ")}`);
+  // Pause stops both workers' runs; Resume moves them again; the numbers do not change.
+  await two.click("delay-pause");
+  assert.equal(await two.status(), "paused");
+  const paused = [await two.settled("delay-step-rnn"), await two.settled("delay-step-lstm")];
+  await two.page.waitForTimeout(800);
+  assert.deepEqual([await two.num("delay-step-rnn"), await two.num("delay-step-lstm")], paused, "steps while paused");
+  await two.click("delay-resume");
   await two.finished();
   assert.deepEqual(await two.results(), expected, "the numbers of one worker");
   two.noErrors();
