@@ -1,7 +1,8 @@
 //! The parts of an unrolled chain, as lesson 1 draws it: the arrowheads, a copy of the cell, the
 //! input edge from below, the output edge upward and the recurrent edge from the copy before.
 //! Lesson 1's diagram ([`super::unroll`]) and the index's input–output structures
-//! ([`super::index`]) are drawn with them.
+//! ([`super::index`]) are drawn with them; [`arrowhead`] and [`diagram_style`] serve every
+//! lesson's diagrams.
 //!
 //! Coordinates are SVG user units. A copy of the cell is a 76 × 56 box centred on `(cx, cy)`;
 //! its input edge runs from `cy + 78` up to the box, its output edge from the box up to
@@ -16,22 +17,37 @@ pub const INPUT_LABEL: f64 = 96.0;
 /// Above `cy`, the baseline of an output's label.
 pub const OUTPUT_LABEL: f64 = 96.0;
 
-/// The three arrowheads (`#lx-arrow`, `#lx-arrow-in`, `#lx-arrow-rec`): once per page that
-/// draws chains.
+/// An arrowhead marker `#id` (for `marker-end="url(#id)"`), coloured by the CSS class `class`.
+pub fn arrowhead(id: &'static str, class: &'static str) -> impl IntoView {
+    view! {
+        <marker id=id viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+            <path d="M0,0 L10,5 L0,10 z" class=class></path>
+        </marker>
+    }
+}
+
+/// The chain's three arrowheads (`#lx-arrow`, `#lx-arrow-in`, `#lx-arrow-rec`): once per page
+/// that draws chains.
 pub fn arrow_defs() -> impl IntoView {
     view! {
         <defs>
-            <marker id="lx-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                <path d="M0,0 L10,5 L0,10 z" class="lx-arrowhead"></path>
-            </marker>
-            <marker id="lx-arrow-in" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                <path d="M0,0 L10,5 L0,10 z" class="lx-arrowhead-in"></path>
-            </marker>
-            <marker id="lx-arrow-rec" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                <path d="M0,0 L10,5 L0,10 z" class="lx-arrowhead-rec"></path>
-            </marker>
+            {arrowhead("lx-arrow", "lx-arrowhead")}
+            {arrowhead("lx-arrow-in", "lx-arrowhead-in")}
+            {arrowhead("lx-arrow-rec", "lx-arrowhead-rec")}
         </defs>
     }
+}
+
+/// The `style` of a `.lx-diagram` `width` units wide: at most `width` px, and on a wide screen
+/// at least `min_share` of it (the diagram scrolls inside its card rather than shrink its
+/// labels); on a phone it scales to the card (the stylesheet reads `--lx-w`).
+pub fn diagram_style(width: f64, min_share: f64) -> String {
+    format!(
+        "max-width:{}px; --lx-min-w:{}px; --lx-w:{}",
+        width as i64,
+        (width * min_share) as i64,
+        width as i64
+    )
 }
 
 /// A copy of the cell centred on `(cx, cy)`, `op` written inside ("tanh").

@@ -158,7 +158,7 @@ fn diagram(c: &Chain, title: &'static str) -> impl IntoView {
         <svg
             class="lx-diagram lx-structure-chain"
             viewBox=format!("0 0 {width} 224")
-            style=format!("max-width:{}px; --lx-min-w:{}px; --lx-w:{}", width as i64, (width * 0.6) as i64, width as i64)
+            style=crate::lessons::chain::diagram_style(width, 0.6)
             role="img"
             aria-label=title
         >

@@ -490,7 +490,7 @@ fn chain_svg(
         <svg
             class="lx-diagram"
             viewBox=format!("0 0 {width} 262")
-            style=format!("max-width:{}px; --lx-min-w:{}px; --lx-w:{}", width as i64, (width * 0.6) as i64, width as i64)
+            style=crate::lessons::chain::diagram_style(width, 0.6)
             role="img"
             aria-label=UnrollText::of(lang).diagram
             data-testid="unroll-diagram"
