@@ -70,11 +70,12 @@ const STRUCTURES: [Structure; 4] = [
     Structure {
         key: "n-m",
         text: |t| t.read_then_write,
-        // The copy task's layout, shortened: symbols, a blank, the delimiter, then the recall.
+        // The copy task's layout, shortened: symbols, the delimiter, then the recall while
+        // blanks come in.
         chain: |_| Chain {
             h0: "0",
-            inputs: vec!["3", "8", "·", "▶", "·", "·"],
-            outputs: vec!["", "", "", "", "3", "8"],
+            inputs: vec!["3", "8", "▶", "·", "·"],
+            outputs: vec!["", "", "", "3", "8"],
             fed_back: false,
         },
         query: "v=1&lesson=delay&task=copy",
@@ -122,12 +123,13 @@ pub fn Structures(
 }
 
 /// The example chain: h₀ on the left, one copy of the cell per step (its state `h_t` inside),
-/// an input edge where the step reads and an output edge where it writes.
+/// an input edge where the step reads and an output edge where it writes. It scales to its card
+/// (its labels are drawn larger for that), so a phone shows every step.
 fn diagram(c: &Chain, title: &'static str) -> impl IntoView {
     const DX: f64 = 96.0;
     const CY: f64 = 116.0;
-    const H0_X: f64 = 48.0;
-    const FIRST: f64 = 160.0;
+    const H0_X: f64 = 40.0;
+    const FIRST: f64 = 150.0;
     let n = c.inputs.len();
     let width = FIRST + DX * (n.max(1) - 1) as f64 + chain::HALF_WIDTH + 12.0;
     let steps = (0..n)
@@ -158,7 +160,7 @@ fn diagram(c: &Chain, title: &'static str) -> impl IntoView {
         <svg
             class="lx-diagram lx-structure-chain"
             viewBox=format!("0 0 {width} 224")
-            style=crate::lessons::chain::diagram_style(width, 0.6)
+            style=chain::diagram_style(width, 0.0)
             role="img"
             aria-label=title
         >
