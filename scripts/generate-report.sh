@@ -18,28 +18,14 @@
 # Logs: OUT_DIR/<unroll|torch>-seed<S>.jsonl (JSON lines of either side, the same format) and the
 # script run, OUT_DIR/generate.py; the report is printed and written to OUT_DIR/report.md.
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${1:-$(mktemp -d /tmp/generate-report.XXXXXX)}"
 EPOCHS="${EPOCHS:-3}"
-mkdir -p "$OUT"
-cd "$ROOT"
-export PATH="$HOME/.cargo/bin:$PATH"
-if [ -z "${GENERATE_NAMES_BIN:-}" ]; then
-  cargo build --release --bin generate-names >&2
-  GENERATE_NAMES_BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/generate-names"
-fi
-# A copy, so that a rebuild while the runs go on cannot change the code they run.
-cp "$GENERATE_NAMES_BIN" "$OUT/generate-names"
-BIN="$OUT/generate-names"
+source "$(dirname "${BASH_SOURCE[0]}")/report-runner.sh"
+report_runner generate-names GENERATE_NAMES_BIN
 "$BIN" --epochs "$EPOCHS" --as-pytorch "$OUT/generate.py"
 DATA_ARGS=()
 [ -n "${UNROLL_NAMES_DIR:-}" ] && DATA_ARGS=(--data-dir "$UNROLL_NAMES_DIR")
 echo "logs: $OUT" >&2
-IMPLS="unroll torch"
-if ! python3 -c 'import torch' 2>/dev/null; then
-  IMPLS="unroll"
-  echo "PyTorch: torch does not import here, so only Unroll's runs are made" >&2
-fi
 for seed in 0 1 2; do
   for impl in $IMPLS; do
     log="$OUT/$impl-seed$seed.jsonl"
