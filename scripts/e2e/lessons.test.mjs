@@ -469,7 +469,7 @@ test("index: the four input–output structures link to the labs that train them
   const labs = [
     ["n-1", "train-start", /lesson=names/],
     ["n-n", "delay-page", /lesson=delay(?!.*task=)/],
-    ["1-n", "gen-temperature", /lesson=generate/],
+    ["1-n", "generate-page", /lesson=generate/],
     ["n-m", "memory-page", /lesson=delay&task=copy/],
   ];
   for (const lang of ["en", "zh"]) {
