@@ -4,7 +4,8 @@
 // 2 the page says so, two engine workers train it, neither compiles the module again, each
 // one's wasm memory is reported, and Pause holds both workers' runs until Resume. A reload in the middle of the 2-worker sweep (after a checkpoint
 // of its runs in flight was kept) goes on and ends with the numbers of the sweep never
-// interrupted.
+// interrupted. A second worker that cannot start (its script refused) leaves the sweep to the
+// first, which trains every run to the same numbers, and the page says one could not start.
 //
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/parallel.test.mjs`.
 
@@ -92,5 +93,20 @@ test("a reload mid-sweep with 2 workers goes on and ends with the numbers of a s
   t.diagnostic(`reloaded after the checkpoint of step ${step}`);
   assert.deepEqual(resumed, expected, "the numbers of the sweep never interrupted");
   page.noErrors();
+  await page.close();
+});
+
+test("a worker that cannot start hands its run to the other; the page says so and the numbers stay", { timeout: 900_000 }, async () => {
+  const expected = await oneWorker();
+  const page = await app.delay(`${QUERY}&workers=2`, { fresh: true });
+  // The engine's first worker has loaded; the next load of its script (the second worker's) fails.
+  await until(async () => (await engineWorkers(page)).length >= 1, 60_000, "the first engine worker");
+  await page.page.context().route("**/engine-worker.js", (route) => route.abort());
+  await page.start();
+  await page.waitValue("delay-workers", "1", 120_000);
+  assert.equal(await page.attr("delay-workers", "data-failed"), "1");
+  assert.match(await page.text("delay-workers"), /1 worker: 1 more could not start/);
+  await page.finished();
+  assert.deepEqual(await page.results(), expected, "the numbers of one worker");
   await page.close();
 });

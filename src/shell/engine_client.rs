@@ -104,7 +104,7 @@ struct Extra {
     /// Why it could not start or stopped.
     broken: Option<EngineFault>,
     _on_message: Option<Closure<dyn FnMut(web_sys::MessageEvent)>>,
-    _on_error: Option<Closure<dyn FnMut(web_sys::ErrorEvent)>>,
+    _on_error: Option<Closure<dyn FnMut(web_sys::Event)>>,
 }
 
 /// One run of a parallel sweep in a worker.
@@ -154,7 +154,7 @@ struct Inner {
     /// Applies the inbox (called by an animation frame and by a timer, whichever comes first).
     apply_cb: Closure<dyn FnMut()>,
     _on_message: Option<Closure<dyn FnMut(web_sys::MessageEvent)>>,
-    _on_error: Option<Closure<dyn FnMut(web_sys::ErrorEvent)>>,
+    _on_error: Option<Closure<dyn FnMut(web_sys::Event)>>,
 }
 
 /// A handle on the document's engine worker (cheap to clone).
@@ -839,7 +839,7 @@ fn spawn_worker(
     Option<web_sys::Worker>,
     Option<EngineFault>,
     Option<Closure<dyn FnMut(web_sys::MessageEvent)>>,
-    Option<Closure<dyn FnMut(web_sys::ErrorEvent)>>,
+    Option<Closure<dyn FnMut(web_sys::Event)>>,
 ) {
     let spawn = || -> Result<web_sys::Worker, String> {
         let glue = glue_url().ok_or_else(|| "the page does not name its wasm module".to_owned())?;
@@ -875,9 +875,15 @@ fn spawn_worker(
     });
     let on_error = worker.as_ref().map(|w| {
         let weak = weak.clone();
-        let cb = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+        // An error in the worker is an `ErrorEvent`; a script that did not load, a plain
+        // `Event` without a message.
+        let cb = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+            let message = js_sys::Reflect::get(&e, &"message".into())
+                .ok()
+                .and_then(|m| m.as_string())
+                .unwrap_or_else(|| "the engine's script did not load".to_owned());
             if let Some(inner) = weak.upgrade() {
-                EngineClient(inner).fail_worker(k, EngineFault::Stopped(e.message()));
+                EngineClient(inner).fail_worker(k, EngineFault::Stopped(message));
             }
         });
         w.set_onerror(Some(cb.as_ref().unchecked_ref()));
