@@ -35,7 +35,7 @@
 //! - [`memory`]: what a sweep of the adding problem, copy memory or temporal order shows;
 //!   their tasks are [`task::memory`].
 //! - [`weights`]: parameters ⇄ PyTorch as `.safetensors` (names, shapes, metadata).
-//! - [`as_pytorch`]: the names page's configuration as a runnable PyTorch script.
+//! - [`as_pytorch`]: the names page's and the labs' configurations as runnable PyTorch scripts.
 //! - [`keep`]: the weights file the page downloads/loads and the record it keeps across reloads.
 #![warn(missing_docs)]
 
