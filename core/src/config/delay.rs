@@ -100,11 +100,11 @@ impl ChoiceField for CellSet {
 pub enum LabTask {
     /// The delay-copy task ([`crate::delay`]).
     Delay,
-    /// The adding problem ([`crate::memory::TaskKind::Adding`]).
+    /// The adding problem ([`crate::task::memory::TaskKind::Adding`]).
     Adding,
-    /// Copy memory ([`crate::memory::TaskKind::Copy`]).
+    /// Copy memory ([`crate::task::memory::TaskKind::Copy`]).
     Copy,
-    /// Temporal order ([`crate::memory::TaskKind::Order`]).
+    /// Temporal order ([`crate::task::memory::TaskKind::Order`]).
     Order,
 }
 
@@ -120,15 +120,8 @@ impl LabTask {
     /// The URL words of [`LabTask::ALL`], in that order.
     pub const KEYS: [&'static str; 4] = ["delay", "adding", "copy", "order"];
 
-    /// The long-memory task of this choice; `None` for delay-copy.
-    pub fn memory(self) -> Option<crate::memory::TaskKind> {
-        match self {
-            LabTask::Delay => None,
-            LabTask::Adding => Some(crate::memory::TaskKind::Adding),
-            LabTask::Copy => Some(crate::memory::TaskKind::Copy),
-            LabTask::Order => Some(crate::memory::TaskKind::Order),
-        }
-    }
+    // `LabTask::memory` (the long-memory task of a choice) is defined with the tasks, in
+    // `crate::task::memory`, so that the configuration imports no task.
 }
 
 impl ChoiceField for LabTask {

@@ -1155,7 +1155,7 @@ impl Sweep {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::delay::task::DelayTask;
+    use crate::task::delay::DelayTask;
 
     fn plan(steps: u64, eval_every: u64) -> SweepPlan {
         SweepPlan {
