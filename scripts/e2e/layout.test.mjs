@@ -16,6 +16,7 @@
 // - The first frame (www/frame.js): while the module's download is held, the page shows its
 //   heading in the URL's language (or the browser's), and the app's heading that replaces it
 //   is the same; a `lesson` the app does not know gets no heading before the app runs.
+// - The page's Copy link and Copy embed code buttons sit side by side on every page (1440 px).
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/layout.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
 // reuses dist/; UNROLL_E2E_SHOTS=0 skips writing the screenshots, as CI=true does).
@@ -239,6 +240,19 @@ test("keyboard focus: the ring has at least 3:1 contrast on every kind of contro
     await page.close();
   }
   console.log(seen.join("\n"));
+  assert.deepEqual(failures, []);
+});
+
+test("Copy link and Copy embed code sit in one row on every page that has both (1440 px)", async () => {
+  const failures = [];
+  for (const query of ["?v=1&lesson=lstm", "?v=1&lesson=names&lang=zh", "?v=1&lesson=delay", "?v=1&lesson=delay&task=copy&lang=zh"]) {
+    const { page, problems } = await open(wide.context, query);
+    await page.waitForSelector('[data-testid="copy-embed"]', { timeout: 20_000 });
+    const [link, embed] = await Promise.all(["copy-link", "copy-embed"].map((id) => page.locator(`[data-testid="${id}"]`).boundingBox()));
+    if (Math.abs(link.y - embed.y) > 1 || embed.x <= link.x) failures.push(`${query}: copy-link at (${link.x}, ${link.y}), copy-embed at (${embed.x}, ${embed.y})`);
+    failures.push(...problems);
+    await page.close();
+  }
   assert.deepEqual(failures, []);
 });
 
