@@ -15,7 +15,9 @@
 //   page) is drawn at its laid-out size before printing.
 // - The first frame (www/frame.js): while the module's download is held, the page shows its
 //   heading in the URL's language (or the browser's), and the app's heading that replaces it
-//   is the same; a `lesson` the app does not know gets no heading before the app runs.
+//   is the same, at the same place (1440 and 375 px: the frame draws the header, a lesson's
+//   breadcrumb and the sequence lab's task switcher as the app will); a `lesson` the app does
+//   not know gets no heading before the app runs.
 // - The page's Copy link and Copy embed code buttons sit side by side on every page (1440 px).
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/layout.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
@@ -363,7 +365,7 @@ test("the run buttons stay in the window, and no focused field is hidden, while 
   }
 });
 
-test("the first frame: before the module runs, the page's heading in its language; then the app's own, the same", async () => {
+test("the first frame: before the module runs, the page's heading in its language; then the app's own, the same, in the same place", async () => {
   // A fresh profile: a first visit, no service worker. The module's download is held until the
   // frame has been read, as a slow link would hold it.
   const b = await app.launch();
@@ -374,8 +376,10 @@ test("the first frame: before the module runs, the page's heading in its languag
     ["?v=1", "en"],
     ["?v=1&lesson=nope", "en"],
   ];
-  for (const [query, lang] of cases) {
+  const moved = [];
+  for (const [query, lang] of cases) for (const width of [1440, 375]) {
     const page = await b.context.newPage();
+    await page.setViewportSize({ width, height: 900 });
     let release;
     const held = new Promise((r) => (release = r));
     await page.route(/\.wasm$/, async (route) => {
@@ -387,9 +391,12 @@ test("the first frame: before the module runs, the page's heading in its languag
     assert.ok((await page.textContent("#boot [role=status]")).trim().length > 0, `${query}: the loading line`);
     const frame = await page.$("#boot h1");
     const frameText = frame && (await frame.textContent());
+    const frameTop = frame && (await frame.boundingBox()).y;
     release();
     await page.waitForSelector("#boot", { state: "detached", timeout: 60_000 });
     const heading = (await page.textContent("main h1")).trim();
+    const top = (await page.locator("main h1").first().boundingBox()).y;
+    if (frame && Math.abs(top - frameTop) > 1) moved.push(`${query} at ${width} px: the heading moves from y = ${frameTop} to ${top}`);
     if (query.includes("nope")) {
       assert.equal(frameText, null, "a lesson the app does not know gets no heading before the app runs");
     } else {
@@ -399,4 +406,5 @@ test("the first frame: before the module runs, the page's heading in its languag
     await page.close();
   }
   await b.close();
+  assert.deepEqual(moved, [], "the heading stays where the first frame drew it");
 });
