@@ -1,7 +1,7 @@
 //! The delay-copy page's configuration (`?lesson=delay`) and its URL field table.
 //!
 //! Canonical order of the keys: `task`, `cell`, `delay`, `length`, `vocab`, `hidden_size`, `lr`,
-//! `batch_size`, `max_norm`, `forget_bias`, `steps`, `seed`, `seeds`, `backend`. Example (the delay-64
+//! `batch_size`, `max_norm`, `forget_bias`, `steps`, `seed`, `seeds`, `backend`, `workers`. Example (the delay-64
 //! preset): `?v=1&lesson=delay&delay=64`.
 //!
 //! The defaults are **recipe R** (hidden 128, batch 32, Adam lr 0.003, global-norm clipping at
@@ -194,6 +194,10 @@ url_config! {
         /// Compute backend (`backend`, default `auto`), as on the names page.
         backend: BackendChoice = FieldKind::Choice { choices: BackendChoice::WORDS, default: BackendChoice::Auto as usize }
             => "`auto`: for each cell the faster of WebGPU and the CPU, timed on a few steps at the run's shapes (the CPU without an adapter); `gpu`; `cpu`",
+        /// Web Workers the sweep's runs train on side by side (`workers`, 0–8, default 0 =
+        /// the machine's cores less one for the page, at most 8 and at most the runs).
+        workers: usize = FieldKind::Int { min: 0, max: MAX_WORKERS as i64, default: 0 }
+            => "Web Workers the sweep's runs (cells × seeds) train on side by side: `0` = the machine's cores less one for the page (at most 8 and at most the runs); `1` = one worker, the runs taking turns; on the CPU path only (runs that may train on WebGPU use one worker); each run's numbers are the same, bit for bit, on any number",
     }
 }
 
@@ -202,6 +206,12 @@ pub const MAX_STEPS: u64 = 20_000;
 
 /// Largest `seeds`.
 pub const MAX_SEEDS: usize = 5;
+
+/// The most Web Workers a sweep trains on: each holds its own copy of the engine's memory
+/// (about 16 MiB at hidden 64, docs/bench.md), and the largest sweep of the lab has 15 runs
+/// (3 cells × 5 seeds), so more workers than 8 would leave most of them idle at its end while
+/// costing memory a phone lacks.
+pub const MAX_WORKERS: usize = 8;
 
 /// `delay` and `length` do not satisfy `0 < delay < length`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

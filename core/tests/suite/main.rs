@@ -41,6 +41,7 @@ mod data_upload;
 mod engine_loop;
 mod generate;
 mod keep_model;
+mod parallel;
 mod resume;
 mod train_lab;
 mod train_session;
