@@ -69,10 +69,18 @@
     nav.appendChild(lessons);
     nav.appendChild(link(lesson === "names" ? "active" : "", "?v=1&lesson=names", T.nav.names[lang]));
     inner.appendChild(nav);
+    // The language switch as links to this page in each language: they work before the app
+    // runs (a plain navigation), and the app's buttons replace them.
     var langs = el("div", "lang-switch");
-    langs.setAttribute("aria-hidden", "true");
-    langs.appendChild(el("span", "lang-btn" + (lang === "en" ? " active" : ""), "EN"));
-    langs.appendChild(el("span", "lang-btn" + (lang === "zh" ? " active" : ""), "中文"));
+    [["en", "EN"], ["zh", "中文"]].forEach(function (pair) {
+      var other = new URLSearchParams(location.search);
+      other.delete("lang");
+      other.append("lang", pair[0]);
+      var a = el("a", "lang-btn" + (lang === pair[0] ? " active" : ""), pair[1]);
+      a.href = "?" + other.toString();
+      if (lang === pair[0]) a.setAttribute("aria-current", "true");
+      langs.appendChild(a);
+    });
     inner.appendChild(langs);
     header.appendChild(inner);
     boot.appendChild(header);
@@ -87,13 +95,13 @@
     main.appendChild(crumbs);
   }
   if (page && lesson === "delay") {
-    // The sequence lab's task switcher (src/sequence/switcher.rs), inert until the app runs.
+    // The sequence lab's task switcher (src/sequence/switcher.rs), as links to each task's page
+    // until the app's buttons replace them.
     var tasks = el("div", "mt-switch");
-    tasks.setAttribute("aria-hidden", "true");
     tasks.appendChild(el("span", "", T.tasks.label[lang]));
     ["delay", "adding", "copy", "order"].forEach(function (key) {
-      var b = el("span", "btn", T.tasks[key][lang]);
-      b.setAttribute("aria-pressed", String(key === (T.pages["delay/" + task] ? task : "delay")));
+      var b = link("btn", "?v=1&lesson=delay" + (key === "delay" ? "" : "&task=" + key), T.tasks[key][lang]);
+      if (key === (T.pages["delay/" + task] ? task : "delay")) b.setAttribute("aria-current", "page");
       tasks.appendChild(b);
     });
     main.appendChild(tasks);
