@@ -170,60 +170,86 @@ impl<P: Part> LabDriver<P> {
             None
         };
         match rest {
-            Some(rest) => {
-                let point = self.point.get_value().filter(|p| p.fits(&query, &rest));
-                if let Some(p) = &point {
-                    p.resume(&mut views);
-                }
-                let from = point.as_ref().and_then(|p| p.saved(config));
-                let done = views.iter().filter(|v| v.finished).count();
-                self.flow.offer.set(Some(ReloadOffer {
-                    done,
-                    planned: views.len(),
-                    from,
-                }));
-                self.flow.saved.set(from);
-                self.flow.set_seconds(
-                    point
-                        .as_ref()
-                        .map_or(kept.elapsed, |p| p.elapsed.max(kept.elapsed)),
-                );
-                let steps_done = point.as_ref().map_or(0, ResumePoint::steps);
-                let rest_progress = Progress {
-                    steps_done,
-                    steps_total: 0,
-                    runs_finished: 0,
-                    runs_total: 0,
-                };
-                self.progress
-                    .set(Some(whole_progress(config, &rest, rest_progress)));
-                self.results.set(
-                    kept.results
-                        .into_iter()
-                        .filter(|r| views.iter().any(|v| v.finished && v.id == r.run))
-                        .collect(),
-                );
-                self.pending.set_value(Some(config.clone()));
-                self.flow.status.set(P::OFFER);
-            }
-            None => {
-                let all = views.iter().filter(|v| v.finished).count() >= plan(config).len();
-                self.flow.offer.set(None);
-                self.flow.saved.set(None);
-                self.flow.set_seconds(kept.elapsed);
-                self.progress.set(None);
-                self.results.set(kept.results);
-                self.pending.set_value(None);
-                self.flow.status.set(if all {
-                    RunStatus::Finished
-                } else {
-                    RunStatus::Idle
-                });
-            }
+            Some(rest) => self.show_offer(
+                config,
+                &query,
+                &rest,
+                &mut views,
+                kept.results,
+                kept.elapsed,
+            ),
+            None => self.show_kept(config, &views, kept.results, kept.elapsed),
         }
         self.runs.set(views);
         self.restored.set(true);
         self.run_cfg.set(Some(config.clone()));
+    }
+
+    /// [`LabDriver::show`] of a kept sweep a reload stopped: its runs as far as they went (the
+    /// checkpoint's seed included, when one fits `rest`, what is left of `config`, whose
+    /// encoding is `query`), and the offer to go on.
+    fn show_offer(
+        &self,
+        config: &DelayConfig,
+        query: &str,
+        rest: &DelayConfig,
+        views: &mut Vec<RunView>,
+        results: Vec<RunResult>,
+        elapsed: f64,
+    ) {
+        let point = self.point.get_value().filter(|p| p.fits(query, rest));
+        if let Some(p) = &point {
+            p.resume(views);
+        }
+        let from = point.as_ref().and_then(|p| p.saved(config));
+        let done = views.iter().filter(|v| v.finished).count();
+        self.flow.offer.set(Some(ReloadOffer {
+            done,
+            planned: views.len(),
+            from,
+        }));
+        self.flow.saved.set(from);
+        self.flow
+            .set_seconds(point.as_ref().map_or(elapsed, |p| p.elapsed.max(elapsed)));
+        let steps_done = point.as_ref().map_or(0, ResumePoint::steps);
+        let rest_progress = Progress {
+            steps_done,
+            steps_total: 0,
+            runs_finished: 0,
+            runs_total: 0,
+        };
+        self.progress
+            .set(Some(whole_progress(config, rest, rest_progress)));
+        self.results.set(
+            results
+                .into_iter()
+                .filter(|r| views.iter().any(|v| v.finished && v.id == r.run))
+                .collect(),
+        );
+        self.pending.set_value(Some(config.clone()));
+        self.flow.status.set(P::OFFER);
+    }
+
+    /// [`LabDriver::show`] of a kept sweep that ended (finished, or left with runs not started).
+    fn show_kept(
+        &self,
+        config: &DelayConfig,
+        views: &[RunView],
+        results: Vec<RunResult>,
+        elapsed: f64,
+    ) {
+        let all = views.iter().filter(|v| v.finished).count() >= plan(config).len();
+        self.flow.offer.set(None);
+        self.flow.saved.set(None);
+        self.flow.set_seconds(elapsed);
+        self.progress.set(None);
+        self.results.set(results);
+        self.pending.set_value(None);
+        self.flow.status.set(if all {
+            RunStatus::Finished
+        } else {
+            RunStatus::Idle
+        });
     }
 
     /// Starts a sweep of `config` in the engine (replacing the one shown); nothing when the
