@@ -283,6 +283,7 @@ fn train_error_zh(e: &TrainError) -> String {
                 e.delay, e.length
             ),
             TaskError::Length(e) => format!("此任务的长度至少为 {}，得到 {}。", e.min, e.length),
+            TaskError::NoData => "名字生成需要名字数据集。".into(),
         },
         TrainError::Engine(f) => match f {
             EngineFault::NoData => "训练引擎没有这次运行的数据集。",

@@ -435,6 +435,7 @@ fn url_round_trips() {
             seed: u32::MAX,
             seeds: 5,
             backend: BackendChoice::Gpu,
+            ..DelayConfig::default()
         },
         DelayConfig {
             task: LabTask::Adding,
@@ -451,6 +452,7 @@ fn url_round_trips() {
             seed: 0,
             seeds: 1,
             backend: BackendChoice::Cpu,
+            ..DelayConfig::default()
         },
     ];
     for c in configs {
