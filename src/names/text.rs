@@ -524,35 +524,7 @@ impl TrainingText {
     }
 }
 
-/// The display name of a language class (the class files' English stems) in `lang`; unknown
-/// classes (own data later) are shown as they are.
-pub fn language_name(lang: Lang, class: &str) -> String {
-    if lang == Lang::En {
-        return class.to_owned();
-    }
-    let zh = match class {
-        "Arabic" => "阿拉伯语",
-        "Chinese" => "汉语",
-        "Czech" => "捷克语",
-        "Dutch" => "荷兰语",
-        "English" => "英语",
-        "French" => "法语",
-        "German" => "德语",
-        "Greek" => "希腊语",
-        "Irish" => "爱尔兰语",
-        "Italian" => "意大利语",
-        "Japanese" => "日语",
-        "Korean" => "韩语",
-        "Polish" => "波兰语",
-        "Portuguese" => "葡萄牙语",
-        "Russian" => "俄语",
-        "Scottish" => "苏格兰语",
-        "Spanish" => "西班牙语",
-        "Vietnamese" => "越南语",
-        other => other,
-    };
-    zh.to_owned()
-}
+pub use crate::kit::names_data::language_name;
 
 /// A layer direction's name in `lang`: 0 reads forward, 1 (bidirectional only) in reverse, as
 /// PyTorch's `_reverse` parameter suffix says.

@@ -78,6 +78,44 @@ pub const GENERATE_LR: f64 = 0.005;
 /// `task=generate` (that key is then not written).
 pub const GENERATE_LESSON: &str = "generate";
 
+/// Names generation's cells, seeds, recipe and steps (what its plan trains, without the
+/// data): the keys as given, or the generation recipe for a key left at its delay-copy default
+/// ([`generate_defaults`]); `layers` and `bidirectional` as given.
+pub fn generate_recipe(config: &DelayConfig) -> (Vec<CellKind>, Vec<u32>, Recipe, u64) {
+    let base = DelayConfig::default();
+    let steps = if config.steps == base.steps {
+        GENERATE_STEPS
+    } else {
+        config.steps.max(1)
+    };
+    let recipe = Recipe {
+        hidden_size: if config.hidden_size == base.hidden_size {
+            GENERATE_HIDDEN
+        } else {
+            config.hidden_size
+        },
+        num_layers: config.layers.max(1),
+        bidirectional: config.bidirectional,
+        lr: if config.lr == base.lr {
+            GENERATE_LR as f32
+        } else {
+            config.lr as f32
+        },
+        ..Recipe::of(config)
+    };
+    let cells = if config.cell == base.cell {
+        vec![CellKind::Gru]
+    } else {
+        config.cell.cells().to_vec()
+    };
+    let seeds = if config.seeds == base.seeds {
+        vec![config.seed]
+    } else {
+        config.run_seeds()
+    };
+    (cells, seeds, recipe, steps)
+}
+
 /// The lab configuration's canonical query: `lesson=delay&…`, or for names generation
 /// `lesson=generate&…` without the `task` key.
 pub fn encode_lab(config: &DelayConfig, lang: Option<crate::config::query::Lang>) -> String {
@@ -172,36 +210,7 @@ impl SweepPlan {
         let base = DelayConfig::default();
         if config.task == LabTask::Generate {
             let task = lab_task(config, config.length, data)?;
-            let steps = if config.steps == base.steps {
-                GENERATE_STEPS
-            } else {
-                config.steps.max(1)
-            };
-            let recipe = Recipe {
-                hidden_size: if config.hidden_size == base.hidden_size {
-                    GENERATE_HIDDEN
-                } else {
-                    config.hidden_size
-                },
-                num_layers: config.layers.max(1),
-                bidirectional: config.bidirectional,
-                lr: if config.lr == base.lr {
-                    GENERATE_LR as f32
-                } else {
-                    config.lr as f32
-                },
-                ..Recipe::of(config)
-            };
-            let cells = if config.cell == base.cell {
-                vec![CellKind::Gru]
-            } else {
-                config.cell.cells().to_vec()
-            };
-            let seeds = if config.seeds == base.seeds {
-                vec![config.seed]
-            } else {
-                config.run_seeds()
-            };
+            let (cells, seeds, recipe, steps) = generate_recipe(config);
             return Ok(SweepPlan {
                 task,
                 cells,

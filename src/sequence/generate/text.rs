@@ -1,0 +1,184 @@
+//! The texts of the generation lab (names written letter by letter), in English and 简体中文.
+
+use unroll_core::config::Lang;
+use unroll_core::engine::generate::GenerateError;
+use unroll_core::task::generate::sample::SampleError;
+
+/// The generation lab's texts.
+#[derive(Debug)]
+pub struct GenerateText {
+    /// The task's name (page title, switcher entry).
+    pub name: &'static str,
+    /// What the task is, with its source.
+    pub what: &'static str,
+    /// The structures it shows (N→N while training, 1→N when writing).
+    pub structures: &'static str,
+    /// While the names data set loads: {0} files fetched, {1} files in all.
+    pub loading: fn(&str, &str) -> String,
+    /// Recipe line: {0} cell, {1} layers, {2} hidden, {3} lr, {4} batch, {5} steps,
+    /// {6} conditioning.
+    pub recipe: fn(&str, &str, &str, &str, &str, &str, &str) -> String,
+    /// The conditioning modes: input, state.
+    pub conditioning: [&'static str; 2],
+    /// The training panel's heading.
+    pub train: &'static str,
+    /// Run buttons: start, again, pause, resume, reset.
+    pub buttons: [&'static str; 5],
+    /// Progress: {0} steps done, {1} steps in all.
+    pub progress: fn(&str, &str) -> String,
+    /// Held-out loss line: {0} loss per character, {1} perplexity, {2} step.
+    pub heldout: fn(&str, &str, &str) -> String,
+    /// The training failed: {0} why.
+    pub failed: fn(&str) -> String,
+    /// The sampler's heading.
+    pub sampler: &'static str,
+    /// Until a model is trained.
+    pub no_model: &'static str,
+    /// Which weights write: {0} step.
+    pub weights_of: fn(&str) -> String,
+    /// Field labels: language, prefix, temperature, top-k, seed.
+    pub fields: [&'static str; 5],
+    /// Top-k's note (0 = all).
+    pub top_k_all: &'static str,
+    /// Mode buttons: sample, greedy.
+    pub modes: [&'static str; 2],
+    /// Step, Play, Pause, Write again (from the start).
+    pub steps: [&'static str; 4],
+    /// The name so far.
+    pub so_far: &'static str,
+    /// The name is ended (the end marker was chosen).
+    pub ended: &'static str,
+    /// Stopped at the length limit.
+    pub unended: &'static str,
+    /// Before the first step.
+    pub press_step: &'static str,
+    /// The softmax chart: {0} step, {1} temperature, {2} top-k (or "all").
+    pub softmax: fn(&str, &str, &str) -> String,
+    /// Greedy's softmax title: {0} step.
+    pub softmax_greedy: fn(&str) -> String,
+    /// The end marker's label.
+    pub end_marker: &'static str,
+    /// The chosen bar's mark.
+    pub chosen: &'static str,
+    /// The h_t heatmap's caption: {0} units.
+    pub hidden: fn(&str) -> String,
+    /// The heatmap's axes: units, steps.
+    pub hidden_axes: [&'static str; 2],
+    /// Writing in the engine.
+    pub writing: &'static str,
+}
+
+impl GenerateText {
+    const EN: GenerateText = GenerateText {
+        name: "Names, letter by letter",
+        what: "A character-level model writes a name in the style of a language, one letter at a time until an end marker (PyTorch's tutorial on generating names with a character-level RNN). It is trained with teacher forcing on the names data set: at each step it reads the language and the letters so far and predicts the next letter.",
+        structures: "Training reads a name and predicts a letter at every step (N→N); writing starts from the language alone and produces a sequence (1→N).",
+        loading: |d, n| format!("Loading the names data set… {d} / {n} files"),
+        recipe: |cell, layers, h, lr, b, steps, cond| {
+            format!("{cell}, {layers} layer(s), hidden {h}; Adam lr {lr}, batches of {b} names of one length, {steps} steps; the language {cond}.")
+        },
+        conditioning: [
+            "concatenated to every step's input",
+            "sets the initial hidden state",
+        ],
+        train: "Train",
+        buttons: ["Start", "Train again", "Pause", "Resume", "Reset"],
+        progress: |d, n| format!("{d} / {n} steps"),
+        heldout: |l, p, s| format!("Held-out loss {l} nats per character (perplexity {p}) at step {s}."),
+        failed: |e| format!("Training stopped: {e}"),
+        sampler: "Write a name",
+        no_model: "Train the model first: the sampler writes with its weights (the latest ones while it trains).",
+        weights_of: |s| format!("Written with the weights of step {s}."),
+        fields: ["Language", "Starts with", "Temperature", "Top-k", "Seed"],
+        top_k_all: "0 = all symbols",
+        modes: ["Sample", "Greedy"],
+        steps: ["Step", "Play", "Pause", "From the start"],
+        so_far: "The name so far",
+        ended: "ended: the model chose the end marker",
+        unended: "stopped at the length limit without an end marker",
+        press_step: "Press Step to write the first letter, or Play to write them all.",
+        softmax: |s, t, k| format!("Step {s}: softmax(logits / {t}) over the top {k}, the 10 most likely"),
+        softmax_greedy: |s| format!("Step {s}: softmax(logits), the 10 most likely; greedy takes the largest"),
+        end_marker: "⟨end⟩",
+        chosen: "chosen",
+        hidden: |n| format!("h_t of the top layer at each step ({n} units; blue < 0 < orange)"),
+        hidden_axes: ["unit", "step"],
+        writing: "Writing…",
+    };
+
+    const ZH: GenerateText = GenerateText {
+        name: "逐字母写名字",
+        what: "一个字符级模型按某种语言的风格写名字，一次一个字母，直到结束标记（PyTorch 用字符级 RNN 生成名字的教程）。它在姓名数据集上用教师强制训练：每一步读入语言和已写的字母，预测下一个字母。",
+        structures: "训练时读入一个名字并在每一步预测一个字母（N→N）；写名字时只从语言出发，产生一个序列（1→N）。",
+        loading: |d, n| format!("正在加载姓名数据集… {d} / {n} 个文件"),
+        recipe: |cell, layers, h, lr, b, steps, cond| {
+            format!("{cell}，{layers} 层，隐藏维度 {h}；Adam 学习率 {lr}，每批 {b} 个等长的名字，{steps} 步；语言{cond}。")
+        },
+        conditioning: ["拼接到每一步的输入上", "设定初始隐藏状态"],
+        train: "训练",
+        buttons: ["开始", "重新训练", "暂停", "继续", "重置"],
+        progress: |d, n| format!("{d} / {n} 步"),
+        heldout: |l, p, s| format!("留出集损失 {l} 奈特/字符（困惑度 {p}），第 {s} 步。"),
+        failed: |e| format!("训练停止：{e}"),
+        sampler: "写一个名字",
+        no_model: "请先训练模型：采样器用它的权重写名字（训练中用最新的权重）。",
+        weights_of: |s| format!("用第 {s} 步的权重写出。"),
+        fields: ["语言", "开头字母", "温度", "Top-k", "种子"],
+        top_k_all: "0 = 全部符号",
+        modes: ["采样", "贪心"],
+        steps: ["单步", "播放", "暂停", "从头开始"],
+        so_far: "目前写出的名字",
+        ended: "已结束：模型选择了结束标记",
+        unended: "达到长度上限，没有结束标记",
+        press_step: "按“单步”写出第一个字母，或按“播放”全部写出。",
+        softmax: |s, t, k| format!("第 {s} 步：softmax(logits / {t})，只在前 {k} 个中抽取，显示最可能的 10 个"),
+        softmax_greedy: |s| format!("第 {s} 步：softmax(logits)，显示最可能的 10 个；贪心取最大者"),
+        end_marker: "⟨结束⟩",
+        chosen: "选中",
+        hidden: |n| format!("每一步顶层的 h_t（{n} 个单元；蓝 < 0 < 橙）"),
+        hidden_axes: ["单元", "步"],
+        writing: "正在写…",
+    };
+
+    /// The texts in `lang`.
+    pub fn of(lang: Lang) -> &'static GenerateText {
+        match lang {
+            Lang::En => &Self::EN,
+            Lang::Zh => &Self::ZH,
+        }
+    }
+}
+
+/// Why the engine wrote nothing, in `lang`.
+pub fn generate_error(lang: Lang, e: &GenerateError) -> String {
+    if lang == Lang::En {
+        return e.to_string();
+    }
+    match e {
+        GenerateError::NoData => "姓名数据集尚未加载。".into(),
+        GenerateError::NotGenerate => "这不是名字生成实验。".into(),
+        GenerateError::Weights {
+            features,
+            input_size,
+        } => format!("这组权重每步读入 {input_size} 个特征，而任务给出 {features} 个。"),
+        GenerateError::Engine(_) => "训练引擎没有回答。".into(),
+        GenerateError::Sample(s) => match s {
+            SampleError::Language {
+                language,
+                languages,
+            } => format!("语言 {language} 不存在：数据中有 {languages} 种语言。"),
+            SampleError::Temperature { temperature } => {
+                format!("温度 {temperature} 不在 0.1–2 之间。")
+            }
+            SampleError::Prefix { prefix } => {
+                format!("“{prefix}”中没有可用的字母。")
+            }
+            SampleError::NotInAlphabet { symbol } => {
+                format!("“{symbol}”没有出现在任何名字中，模型无法读取它。")
+            }
+            SampleError::TooLong { letters, max_len } => {
+                format!("开头有 {letters} 个字母，超过了名字最多的 {max_len} 个。")
+            }
+        },
+    }
+}
