@@ -12,9 +12,11 @@
 //! held-out loss per character, `data-step`), `generate-error`; the sampler's (see
 //! [`sampler`]).
 
+mod curves;
 mod sampler;
 pub mod text;
 
+use self::curves::CurvesPanel;
 use self::sampler::SamplerPanel;
 use self::text::GenerateText;
 use super::flow::{PartEvents, RunFlow};
@@ -27,7 +29,11 @@ use crate::widgets::run_controls::{RunAction, RunControls};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::rc::Rc;
+use std::sync::Arc;
 use unroll_core::config::delay::DelayConfig;
+use unroll_core::math::params::CellKind;
+use unroll_core::task::generate::{Conditioning, GenerateTask, LmBaselines};
+use unroll_core::task::GENERATE_SPLIT_SEED;
 use unroll_core::data::names::NamesDataset;
 use unroll_core::train::messages::TrainError;
 use unroll_core::train::plan::generate_recipe;
@@ -51,6 +57,8 @@ pub(super) const CSS: &str = r#"
 .gen-p { font-family: var(--mono, monospace); color: var(--muted, #627289); }
 .gen-step-row { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0; }
 .gen-hidden { overflow-x: auto; max-width: 100%; }
+.generate-page .page-intro .panel-note { margin-top: 10px; }
+.gen-bars { grid-template-columns: 56px 1fr 110px; }
 "#;
 
 /// Where the names data set stands.
@@ -81,6 +89,12 @@ pub struct GenerateModel {
     pub error: RwSignal<Option<String>>,
     /// The run the page shows (the sweep's first).
     first: StoredValue<Option<RunId>>,
+    /// The baselines fitted on the training names (once the data set is loaded).
+    pub baselines: RwSignal<Option<LmBaselines>>,
+    /// The symbols the head chooses among (letters and the end marker).
+    pub classes: RwSignal<usize>,
+    /// The cell of the run shown.
+    pub cell: RwSignal<Option<CellKind>>,
 }
 
 impl GenerateModel {
@@ -89,6 +103,9 @@ impl GenerateModel {
             data: RwSignal::new_local(DataState::Loading(0, 0)),
             flow: RunFlow::new(super::store::GENERATE),
             first: StoredValue::new(None),
+            baselines: RwSignal::new(None),
+            classes: RwSignal::new(0),
+            cell: RwSignal::new(None),
             heldout: RwSignal::new(Vec::new()),
             progress: RwSignal::new((0, 0)),
             weights: RwSignal::new_local(None),
@@ -106,6 +123,13 @@ impl GenerateModel {
                     .map_err(crate::kit::names_data::DataLoadError::Load)
             }) {
                 Ok(d) => {
+                    let task = GenerateTask::new(
+                        Arc::new(d.clone()),
+                        GENERATE_SPLIT_SEED,
+                        Conditioning::Input,
+                    );
+                    m.baselines.set(Some(task.baselines()));
+                    m.classes.set(task.alphabet().classes());
                     let d = Rc::new(d);
                     EngineClient::get().offer_data(&d);
                     DataState::Ready(d)
@@ -188,6 +212,7 @@ impl PartEvents for Events {
 
     fn weights(&self, run: RunId, weights: Rc<Weights>) {
         if self.shown(run) {
+            self.0.cell.set(Some(run.cell));
             self.0.weights.set(Some(weights));
         }
     }
@@ -303,6 +328,7 @@ pub fn GeneratePart(
                     <p class="notice notice-error" role="alert" data-testid="generate-error">{(t().failed)(&e)}</p>
                 })}
             </section>
+            <CurvesPanel model=model />
             <SamplerPanel cfg=cfg model=model />
         </div>
     }

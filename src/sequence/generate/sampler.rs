@@ -251,7 +251,12 @@ pub fn SamplerPanel(cfg: RwSignal<DelayConfig>, model: GenerateModel) -> impl In
                 (t().softmax_greedy)(&n.to_string())
             } else {
                 let k = cfg.with(|c| c.top_k);
-                let k = if k == 0 { "∞".to_owned() } else { k.to_string() };
+                let all = alphabet.with(|a| a.as_ref().map_or(0, Alphabet::classes));
+                let k = if k == 0 || k >= all {
+                    (t().over[0])(&all.to_string())
+                } else {
+                    (t().over[1])(&k.to_string())
+                };
                 (t().softmax)(&n.to_string(), &cfg.with(|c| c.temperature.to_string()), &k)
             };
             let max = st.top.first().map_or(1.0, |t| t.1).max(1e-6);

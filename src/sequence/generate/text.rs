@@ -52,8 +52,10 @@ pub struct GenerateText {
     pub unended: &'static str,
     /// Before the first step.
     pub press_step: &'static str,
-    /// The softmax chart: {0} step, {1} temperature, {2} top-k (or "all").
+    /// The softmax chart: {0} step, {1} temperature, {2} what it is over ([`GenerateText::over`]).
     pub softmax: fn(&str, &str, &str) -> String,
+    /// What the softmax is over: {0} all symbols' count, or the top {0}.
+    pub over: [fn(&str) -> String; 2],
     /// Greedy's softmax title: {0} step.
     pub softmax_greedy: fn(&str) -> String,
     /// The end marker's label.
@@ -66,6 +68,20 @@ pub struct GenerateText {
     pub hidden_axes: [&'static str; 2],
     /// Writing in the engine.
     pub writing: &'static str,
+    /// The chart's title.
+    pub chart: &'static str,
+    /// The chart's axes: x, y.
+    pub axes: [&'static str; 2],
+    /// Shown while the chart has no point.
+    pub empty: &'static str,
+    /// Baseline legend labels: uniform {0} symbols, unigram, bigram.
+    pub baseline_labels: (fn(&str) -> String, &'static str, &'static str),
+    /// The baselines: {0} uniform, {1} unigram, {2} bigram (nats per character), {3} held-out
+    /// characters.
+    pub baselines: fn(&str, &str, &str, &str) -> String,
+    /// The held-out loss against the bigram: {0} the difference (nats), {1} the bigram's loss;
+    /// below, at or above.
+    pub versus_bigram: [fn(&str, &str) -> String; 2],
 }
 
 impl GenerateText {
@@ -97,13 +113,23 @@ impl GenerateText {
         ended: "ended: the model chose the end marker",
         unended: "stopped at the length limit without an end marker",
         press_step: "Press Step to write the first letter, or Play to write them all.",
-        softmax: |s, t, k| format!("Step {s}: softmax(logits / {t}) over the top {k}, the 10 most likely"),
+        softmax: |s, t, k| format!("Step {s}: softmax(logits / {t}) over {k}, the 10 most likely"),
         softmax_greedy: |s| format!("Step {s}: softmax(logits), the 10 most likely; greedy takes the largest"),
+        over: [|n| format!("all {n} symbols"), |k| format!("the top {k}")],
         end_marker: "⟨end⟩",
         chosen: "chosen",
         hidden: |n| format!("h_t of the top layer at each step ({n} units; blue < 0 < orange)"),
         hidden_axes: ["unit", "step"],
         writing: "Writing…",
+        chart: "Held-out loss per character",
+        axes: ["step", "nats per character"],
+        empty: "Start training to see the held-out loss fall.",
+        baseline_labels: (|k| format!("uniform over {k}"), "unigram", "bigram (to beat)"),
+        baselines: |u, g, b, n| format!("Baselines fitted on the training names, scored on the {n} held-out characters: uniform {u}, unigram {g}, bigram {b} nats per character."),
+        versus_bigram: [
+            |d, b| format!("Held-out loss is {d} nats per character below the bigram's {b}: the model uses more than the previous letter."),
+            |d, b| format!("Held-out loss is {d} nats per character above the bigram's {b}: not yet better than counting letter pairs."),
+        ],
     };
 
     const ZH: GenerateText = GenerateText {
@@ -131,13 +157,23 @@ impl GenerateText {
         ended: "已结束：模型选择了结束标记",
         unended: "达到长度上限，没有结束标记",
         press_step: "按“单步”写出第一个字母，或按“播放”全部写出。",
-        softmax: |s, t, k| format!("第 {s} 步：softmax(logits / {t})，只在前 {k} 个中抽取，显示最可能的 10 个"),
+        softmax: |s, t, k| format!("第 {s} 步：在{k}上计算 softmax(logits / {t})，显示最可能的 10 个"),
         softmax_greedy: |s| format!("第 {s} 步：softmax(logits)，显示最可能的 10 个；贪心取最大者"),
+        over: [|n| format!("全部 {n} 个符号"), |k| format!("最可能的 {k} 个符号")],
         end_marker: "⟨结束⟩",
         chosen: "选中",
         hidden: |n| format!("每一步顶层的 h_t（{n} 个单元；蓝 < 0 < 橙）"),
         hidden_axes: ["单元", "步"],
         writing: "正在写…",
+        chart: "留出集上每个字符的损失",
+        axes: ["步", "奈特/字符"],
+        empty: "开始训练，看留出集损失下降。",
+        baseline_labels: (|k| format!("{k} 个符号上的均匀分布"), "一元模型", "二元模型（要超过的水平）"),
+        baselines: |u, g, b, n| format!("在训练名字上拟合、在 {n} 个留出字符上评估的基线：均匀 {u}，一元 {g}，二元 {b} 奈特/字符。"),
+        versus_bigram: [
+            |d, b| format!("留出集损失比二元模型的 {b} 低 {d} 奈特/字符：模型用到的不只是前一个字母。"),
+            |d, b| format!("留出集损失比二元模型的 {b} 高 {d} 奈特/字符：还没有胜过统计字母对。"),
+        ],
     };
 
     /// The texts in `lang`.
