@@ -12,6 +12,7 @@ use leptos::prelude::*;
 use unroll_core::delay::outcome::FinalFigure;
 use unroll_core::lessons::lstm::LstmStep;
 use unroll_core::lessons::unroll::UnrollStep;
+use unroll_core::task::generate::sample::Quality;
 use unroll_core::train::sweep::{HeldOut, RunId};
 
 /// One CSV field: as it is, or quoted (quotes doubled) where it needs to be.
@@ -158,6 +159,39 @@ pub fn memory_csv(runs: &[RunId], batch_size: usize, curves: &[Vec<HeldOut>]) ->
     lines(
         std::iter::once("cell,seed,step,sequences,heldout_loss,heldout_acc,solved".to_owned())
             .chain(body),
+    )
+}
+
+/// The generation lab's samples' quality: `model,language,samples,training,heldout,new,unended,
+/// mean_length,data_mean_length,bigram_loss,data_bigram_loss`, one row per language measured
+/// (shares as fractions, losses in nats per character); `model` is `unidirectional` or
+/// `bidirectional`, `languages` the data's class names by index.
+pub fn quality_csv(runs: &[(&str, &[Quality])], languages: &[String]) -> String {
+    let body = runs.iter().flat_map(|&(model, qs)| {
+        qs.iter().map(move |q| {
+            let name = languages
+                .get(q.language as usize)
+                .map_or_else(|| q.language.to_string(), |n| field(n));
+            format!(
+                "{model},{name},{},{},{},{},{},{},{},{},{}",
+                q.samples,
+                q.training,
+                q.heldout,
+                q.new,
+                q.unended,
+                q.mean_length,
+                q.data_mean_length,
+                q.bigram_loss,
+                q.data_bigram_loss
+            )
+        })
+    });
+    lines(
+        std::iter::once(
+            "model,language,samples,training,heldout,new,unended,mean_length,data_mean_length,bigram_loss,data_bigram_loss"
+                .to_owned(),
+        )
+        .chain(body),
     )
 }
 

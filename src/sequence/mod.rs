@@ -73,7 +73,7 @@ pub fn SequencePage() -> impl IntoView {
     // The sweeps: their state, and the runs in the engine's worker.
     let delay = DelayDriver::new(cfg);
     let memory = MemoryDriver::new();
-    let generate = generate::model();
+    let generate = generate::model(cfg);
     let busy = Signal::derive(move || {
         delay.busy() || memory.flow.status.get().busy() || generate.flow.busy()
     });

@@ -21,12 +21,13 @@ pub fn CurvesPanel(model: GenerateModel) -> impl IntoView {
     let t = move || GenerateText::of(loc.lang());
     let data = move || {
         let t = t();
+        let dir = model.dirs[model.shown.get()];
         let b = model.baselines.get();
         let cell = model.cell.get().unwrap_or(CellKind::Gru);
         CurveChart {
             lines: vec![Line {
                 cell,
-                points: model.heldout.get(),
+                points: dir.heldout.get(),
             }],
             bands: Vec::new(),
             y_max: b.map_or(4.0, |b| b.uniform * 1.05),
@@ -63,7 +64,7 @@ pub fn CurvesPanel(model: GenerateModel) -> impl IntoView {
     };
     let versus = move || {
         let b = model.baselines.get()?;
-        let (_, loss) = model.heldout.with(|h| h.last().copied())?;
+        let loss = model.dirs[model.shown.get()].loss()?;
         let d = loss - b.bigram;
         let i = usize::from(d >= 0.0);
         Some(view! {

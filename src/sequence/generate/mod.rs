@@ -12,11 +12,15 @@
 //! held-out loss per character, `data-step`), `generate-error`; the sampler's (see
 //! [`sampler`]).
 
+mod bidir;
 mod curves;
+mod quality;
 mod sampler;
 pub mod text;
 
+use self::bidir::BidirPanel;
 use self::curves::CurvesPanel;
+use self::quality::QualityPanel;
 use self::sampler::SamplerPanel;
 use self::text::GenerateText;
 use super::flow::{PartEvents, RunFlow};
@@ -31,7 +35,10 @@ use leptos::task::spawn_local;
 use std::rc::Rc;
 use std::sync::Arc;
 use unroll_core::config::delay::DelayConfig;
+use unroll_core::config::query::encode;
+use unroll_core::engine::generate::{request_of, GenerateJob, QUALITY_SAMPLES};
 use unroll_core::math::params::CellKind;
+use unroll_core::task::generate::sample::{Quality, SampleRequest};
 use unroll_core::task::generate::{Conditioning, GenerateTask, LmBaselines};
 use unroll_core::task::GENERATE_SPLIT_SEED;
 use unroll_core::data::names::NamesDataset;
@@ -72,43 +79,89 @@ pub enum DataState {
     Failed(crate::kit::names_data::DataLoadError),
 }
 
-/// The generation lab's state: its data set, its run and the weights the sampler writes with.
+/// The runs of one direction: unidirectional (0) or bidirectional (1).
+#[derive(Clone, Copy)]
+pub struct Direction {
+    /// Held-out loss per character of its run, `(step, loss)`.
+    pub heldout: RwSignal<Vec<(u64, f64)>>,
+    /// Its run's latest weights.
+    pub weights: RwSignal<Option<Rc<Weights>>, LocalStorage>,
+    /// Its samples' quality, one entry per language (after its run finished).
+    pub quality: RwSignal<Vec<Quality>>,
+    /// The configuration its run trained (for the quality's template).
+    pub trained: RwSignal<Option<DelayConfig>>,
+}
+
+impl Direction {
+    fn new() -> Self {
+        Direction {
+            heldout: RwSignal::new(Vec::new()),
+            weights: RwSignal::new_local(None),
+            quality: RwSignal::new(Vec::new()),
+            trained: RwSignal::new(None),
+        }
+    }
+
+    fn clear(&self) {
+        self.heldout.set(Vec::new());
+        self.weights.set(None);
+        self.quality.set(Vec::new());
+        self.trained.set(None);
+    }
+
+    /// The last held-out loss per character.
+    pub fn loss(&self) -> Option<f64> {
+        self.heldout.with(|h| h.last().map(|p| p.1))
+    }
+}
+
+/// The generation lab's state: its data set, the runs of both directions and the weights the
+/// sampler writes with.
 #[derive(Clone, Copy)]
 pub struct GenerateModel {
     /// The names data set.
     pub data: RwSignal<DataState, LocalStorage>,
     /// The run flow (status, seconds, paths, session).
     pub flow: RunFlow,
-    /// Held-out loss per character of the first run, `(step, loss)`.
-    pub heldout: RwSignal<Vec<(u64, f64)>>,
+    /// Unidirectional (0) and bidirectional (1).
+    pub dirs: [Direction; 2],
+    /// The direction training now (or last).
+    pub training: RwSignal<usize>,
     /// Steps done and in all.
     pub progress: RwSignal<(u64, u64)>,
-    /// The latest weights of the first run.
-    pub weights: RwSignal<Option<Rc<Weights>>, LocalStorage>,
     /// Why the run failed.
     pub error: RwSignal<Option<String>>,
     /// The run the page shows (the sweep's first).
     first: StoredValue<Option<RunId>>,
+    /// Train the bidirectional model after the unidirectional one (the comparison).
+    chain: StoredValue<bool>,
+    /// The quality's engine session (Reset stops it).
+    measuring: RwSignal<Option<u64>>,
     /// The baselines fitted on the training names (once the data set is loaded).
     pub baselines: RwSignal<Option<LmBaselines>>,
     /// The symbols the head chooses among (letters and the end marker).
     pub classes: RwSignal<usize>,
     /// The cell of the run shown.
     pub cell: RwSignal<Option<CellKind>>,
+    /// The direction the chart and the sampler show (the page's `bidirectional`).
+    pub shown: Memo<usize>,
 }
 
 impl GenerateModel {
-    fn new() -> Self {
+    fn new(cfg: RwSignal<DelayConfig>) -> Self {
         let m = GenerateModel {
+            shown: Memo::new(move |_| usize::from(cfg.with(|c| c.bidirectional))),
             data: RwSignal::new_local(DataState::Loading(0, 0)),
             flow: RunFlow::new(super::store::GENERATE),
+            dirs: [Direction::new(), Direction::new()],
+            training: RwSignal::new(0),
             first: StoredValue::new(None),
+            chain: StoredValue::new(false),
+            measuring: RwSignal::new(None),
             baselines: RwSignal::new(None),
             classes: RwSignal::new(0),
             cell: RwSignal::new(None),
-            heldout: RwSignal::new(Vec::new()),
             progress: RwSignal::new((0, 0)),
-            weights: RwSignal::new_local(None),
             error: RwSignal::new(None),
         };
         spawn_local(async move {
@@ -149,31 +202,105 @@ impl GenerateModel {
         })
     }
 
-    /// Trains `config` (the first run's weights go to the sampler).
-    fn start(&self, config: &DelayConfig) {
+    /// Trains `config` (its direction's results are replaced); `chain`: then the same model
+    /// with a backward direction.
+    fn start(&self, config: &DelayConfig, chain: bool) {
         let Some(data) = self.dataset() else {
             return;
         };
-        self.heldout.set(Vec::new());
+        let dir = usize::from(config.bidirectional);
+        self.stop_measuring();
+        if chain {
+            self.dirs[1].clear();
+        }
+        self.dirs[dir].clear();
+        self.dirs[dir].trained.set(Some(config.clone()));
+        self.training.set(dir);
+        self.chain.set_value(chain);
         self.error.set(None);
-        self.weights.set(None);
         self.progress.set((0, 0));
         self.first.set_value(None);
         self.flow.set_seconds(0.0);
         self.flow
-            .launch_on(config, None, Some(DataRef::Page(data)), Events(*self));
+            .launch_on(config, None, Some(DataRef::Page(data)), Events(*self, dir));
+    }
+
+    /// Trains the unidirectional model of `config`, then the bidirectional one.
+    fn compare(&self, config: &DelayConfig) {
+        let uni = DelayConfig {
+            bidirectional: false,
+            ..config.clone()
+        };
+        self.start(&uni, true);
     }
 
     fn reset(&self) {
+        self.stop_measuring();
+        self.chain.set_value(false);
         self.flow.clear();
-        self.heldout.set(Vec::new());
+        self.dirs.iter().for_each(Direction::clear);
         self.progress.set((0, 0));
         self.error.set(None);
     }
+
+    fn stop_measuring(&self) {
+        if let Some(id) = self.measuring.get_untracked() {
+            EngineClient::get().cancel(id);
+            self.measuring.set(None);
+        }
+    }
+
+    /// Writes [`QUALITY_SAMPLES`] names per language with direction `dir`'s weights at the
+    /// sampler's temperature, top-k and seed (no prefix), and keeps their quality.
+    fn measure(&self, dir: usize, sampler: &DelayConfig) {
+        let (Some(data), Some(weights)) = (self.dataset(), self.dirs[dir].weights.get_untracked())
+        else {
+            return;
+        };
+        let Some(trained) = self.dirs[dir].trained.get_untracked() else {
+            return;
+        };
+        let request = SampleRequest {
+            prefix: String::new(),
+            greedy: false,
+            ..request_of(sampler)
+        };
+        let job = GenerateJob {
+            query: encode(&trained, None),
+            data: 0,
+            weights: (*weights).clone(),
+            request,
+        };
+        let languages = (0..data.num_classes() as u32).collect();
+        let client = EngineClient::get();
+        let session = client.new_session();
+        self.measuring.set(Some(session));
+        let quality = self.dirs[dir].quality;
+        quality.set(Vec::new());
+        let me = *self;
+        spawn_local(async move {
+            client
+                .quality(
+                    session,
+                    job,
+                    &DataRef::Page(data),
+                    languages,
+                    QUALITY_SAMPLES,
+                    move |r| match r {
+                        Ok(q) => quality.update(|v| v.push(q)),
+                        Err(e) => me.error.set(Some(e.to_string())),
+                    },
+                )
+                .await;
+            if me.measuring.get_untracked() == Some(session) {
+                me.measuring.set(None);
+            }
+        });
+    }
 }
 
-/// The engine's reports of the lab's run.
-struct Events(GenerateModel);
+/// The engine's reports of the run of one direction.
+struct Events(GenerateModel, usize);
 
 impl Events {
     /// Whether `run` is the one the page shows (the first the engine reports).
@@ -188,7 +315,9 @@ impl PartEvents for Events {
     fn tick(&self, tick: Tick) {
         if let Some(h) = tick.heldout {
             if self.shown(tick.run) {
-                self.0.heldout.update(|c| c.push((h.step, h.loss)));
+                self.0.dirs[self.1]
+                    .heldout
+                    .update(|c| c.push((h.step, h.loss)));
             }
         }
     }
@@ -202,10 +331,29 @@ impl PartEvents for Events {
     fn checkpoint(&self, _checkpoint: SweepCheckpoint) {}
 
     fn finished(&self) {
-        self.0.progress.update(|(d, n)| *d = *n);
+        let (m, dir) = (self.0, self.1);
+        m.progress.update(|(d, n)| *d = *n);
+        let Some(config) = m.dirs[dir].trained.get_untracked() else {
+            return;
+        };
+        // After this report: measure the samples, and train the backward direction next.
+        spawn_local(async move {
+            m.measure(dir, &config);
+            if dir == 0 && m.chain.get_value() {
+                m.chain.set_value(false);
+                m.start(
+                    &DelayConfig {
+                        bidirectional: true,
+                        ..config
+                    },
+                    false,
+                );
+            }
+        });
     }
 
     fn failed(&self, error: TrainError) -> RunStatus {
+        self.0.chain.set_value(false);
         self.0.error.set(Some(error.to_string()));
         RunStatus::Error
     }
@@ -213,7 +361,7 @@ impl PartEvents for Events {
     fn weights(&self, run: RunId, weights: Rc<Weights>) {
         if self.shown(run) {
             self.0.cell.set(Some(run.cell));
-            self.0.weights.set(Some(weights));
+            self.0.dirs[self.1].weights.set(Some(weights));
         }
     }
 }
@@ -248,7 +396,12 @@ pub fn GeneratePart(
     let start = RunAction::new(
         move || t().buttons[if status.get().ended() { 1 } else { 0 }],
         move || !status.get().busy() && plan.get().is_some(),
-        move || model.start(&cfg.get_untracked()),
+        move || model.start(&cfg.get_untracked(), false),
+    );
+    let compare = RunAction::new(
+        move || t().compare,
+        move || !status.get().busy() && plan.get().is_some(),
+        move || model.compare(&cfg.get_untracked()),
     );
     let pause = RunAction::new(
         move || t().buttons[2],
@@ -295,7 +448,8 @@ pub fn GeneratePart(
         }
     };
     let heldout = move || {
-        model.heldout.with(|h| h.last().copied()).map(|(step, loss)| {
+        let dir = model.dirs[model.training.get()];
+        dir.heldout.with(|h| h.last().copied()).map(|(step, loss)| {
             view! {
                 <p class="lx-text" data-testid="generate-heldout" data-value=loss.to_string() data-step=step.to_string()>
                     {(t().heldout)(&format!("{loss:.3}"), &format!("{:.2}", loss.exp()), &count_commas(step))}
@@ -315,7 +469,19 @@ pub fn GeneratePart(
             <section class="panel">
                 <h2>{move || t().train}</h2>
                 {data_line}
+                <label class="mt-log-y">
+                    <input type="checkbox" data-testid="gen-bidirectional"
+                        disabled=move || status.get().busy()
+                        prop:checked=move || cfg.with(|c| c.bidirectional)
+                        on:change=move |ev| cfg.update(|c| c.bidirectional = event_target_checked(&ev)) />
+                    " "
+                    {move || t().bidirectional}
+                </label>
                 <RunControls prefix="generate" class="mt-controls" start=start pause=pause resume=resume reset=reset>
+                    <button type="button" class="btn" data-testid="gen-compare" title=move || t().compare_note
+                        disabled=move || !compare.enabled.get() on:click=move |_| compare.run.run(())>
+                        {move || compare.label.get()}
+                    </button>
                     <span class="panel-note" data-testid="generate-status" data-value=move || status.get().key()>
                         {move || (t().progress)(&count_commas(model.progress.get().0), &count_commas(model.progress.get().1))}
                     </span>
@@ -330,11 +496,13 @@ pub fn GeneratePart(
             </section>
             <CurvesPanel model=model />
             <SamplerPanel cfg=cfg model=model />
+            <QualityPanel model=model />
+            <BidirPanel model=model />
         </div>
     }
 }
 
-/// A fresh state for the part (the page creates it once).
-pub fn model() -> GenerateModel {
-    GenerateModel::new()
+/// A fresh state for the part (the page creates it once), showing the direction `cfg` names.
+pub fn model(cfg: RwSignal<DelayConfig>) -> GenerateModel {
+    GenerateModel::new(cfg)
 }

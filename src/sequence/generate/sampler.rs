@@ -56,7 +56,8 @@ pub fn SamplerPanel(cfg: RwSignal<DelayConfig>, model: GenerateModel) -> impl In
     });
     Effect::new(move |_| {
         let r = request.get();
-        let Some(weights) = model.weights.get() else {
+        let dir = model.dirs[model.shown.get()];
+        let Some(weights) = dir.weights.get() else {
             written.set(None);
             return;
         };
@@ -68,7 +69,10 @@ pub fn SamplerPanel(cfg: RwSignal<DelayConfig>, model: GenerateModel) -> impl In
         writing.set(true);
         let step = weights.step;
         let job = GenerateJob {
-            query: cfg.with_untracked(|c| encode(c, None)),
+            query: dir
+                .trained
+                .with_untracked(|c| c.as_ref().map(|c| encode(c, None)))
+                .unwrap_or_else(|| cfg.with_untracked(|c| encode(c, None))),
             data: 0,
             weights: (*weights).clone(),
             request: r,
@@ -325,7 +329,7 @@ pub fn SamplerPanel(cfg: RwSignal<DelayConfig>, model: GenerateModel) -> impl In
         <section class="panel" data-testid="gen-sampler">
             <h2>{move || t().sampler}</h2>
             {form}
-            {move || model.weights.with(Option::is_none).then(|| view! { <p class="panel-note" data-testid="gen-no-model">{t().no_model}</p> })}
+            {move || model.dirs[model.shown.get()].weights.with(Option::is_none).then(|| view! { <p class="panel-note" data-testid="gen-no-model">{t().no_model}</p> })}
             <div class="gen-step-row">
                 <button type="button" class="btn" data-testid="gen-step"
                     disabled=move || { playing.get() || revealed.get() >= total() }

@@ -82,6 +82,50 @@ pub struct GenerateText {
     /// The held-out loss against the bigram: {0} the difference (nats), {1} the bigram's loss;
     /// below, at or above.
     pub versus_bigram: [fn(&str, &str) -> String; 2],
+    /// The bidirectional switch.
+    pub bidirectional: &'static str,
+    /// The comparison button, and its note.
+    pub compare: &'static str,
+    /// What the comparison button trains.
+    pub compare_note: &'static str,
+    /// The quality panel's heading: {0} samples per language.
+    pub quality: fn(&str) -> String,
+    /// Which model the quality is of: unidirectional, bidirectional.
+    pub quality_of: [&'static str; 2],
+    /// Until the run finishes.
+    pub quality_wait: &'static str,
+    /// While measuring: {0} languages done, {1} in all.
+    pub measuring: fn(&str, &str) -> String,
+    /// The table's columns: language, training names, new, mean length (data), bigram loss
+    /// (data), unended.
+    pub quality_columns: [&'static str; 6],
+    /// The mean row's label.
+    pub mean_row: &'static str,
+    /// The summary: {0} new share, {1} training-name share, {2} mean length, {3} data's mean
+    /// length, {4} bigram loss, {5} data's bigram loss.
+    pub quality_summary: fn(&str, &str, &str, &str, &str, &str) -> String,
+    /// What the bigram loss of the samples measures.
+    pub bigram_note: &'static str,
+    /// The classifier's accuracy on the samples is not measured on this page.
+    pub no_classifier: &'static str,
+    /// The CSV button's label.
+    pub quality_csv: &'static str,
+    /// The bidirectional section's heading.
+    pub bidir_title: &'static str,
+    /// The course's claim and why, before the runs.
+    pub bidir_claim: &'static str,
+    /// Until both runs and their samples are measured.
+    pub bidir_wait: &'static str,
+    /// The verdict: {0} bidirectional loss, {1} unidirectional loss, {2} lower/higher, {3}
+    /// bidirectional mean length, {4} unidirectional's, {5} the data's, {6} bidirectional
+    /// bigram loss of samples, {7} unidirectional's, {8} the data's, {9} worse/better.
+    pub verdict: fn([&str; 10]) -> String,
+    /// lower, higher.
+    pub lower_higher: [&'static str; 2],
+    /// worse, not worse.
+    pub worse_better: [&'static str; 2],
+    /// The explanation after the verdict.
+    pub bidir_why: &'static str,
 }
 
 impl GenerateText {
@@ -130,6 +174,26 @@ impl GenerateText {
             |d, b| format!("Held-out loss is {d} nats per character below the bigram's {b}: the model uses more than the previous letter."),
             |d, b| format!("Held-out loss is {d} nats per character above the bigram's {b}: not yet better than counting letter pairs."),
         ],
+        bidirectional: "Bidirectional (a backward direction beside the forward one)",
+        compare: "Train both directions",
+        compare_note: "Trains the model as set without a backward direction, then with one, and measures both",
+        quality: |n| format!("Quality of {n} samples per language"),
+        quality_of: ["unidirectional model", "bidirectional model"],
+        quality_wait: "Measured when a run finishes: 200 names per language written at the sampler's temperature, top-k and seed.",
+        measuring: |d, n| format!("Writing samples… {d} / {n} languages"),
+        quality_columns: ["Language", "Training names", "New", "Mean length (data)", "Bigram loss (data)", "Unended"],
+        mean_row: "All languages",
+        quality_summary: |new, tr, len, dlen, bl, dbl| format!("{new} of the samples are new names and {tr} repeat a training name; mean length {len} letters against the data's {dlen}; bigram loss {bl} nats per character against the data's {dbl}."),
+        bigram_note: "Bigram loss of the samples: how unusual their letter pairs are under the bigram model of the training names (lower = more like real names). A collapsed model's samples are all “new”, so the new share alone does not measure quality.",
+        no_classifier: "The names classifier's accuracy at recognising the requested language is not measured on this page: it does not read a classifier kept in the browser.",
+        quality_csv: "Samples' quality (CSV)",
+        bidir_title: "Why a bidirectional model cannot write names",
+        bidir_claim: "The course says a bidirectional layer cannot be used for generation: it leaks the future (§5 item 6). Train both directions and see: with teacher forcing, the backward direction at step t has already read letter t + 1, the very letter to predict.",
+        bidir_wait: "Train both directions (the button above) to measure the claim: both runs' held-out loss and their samples.",
+        verdict: |v| format!("Teacher-forced held-out loss: bidirectional {} against unidirectional {} nats per character ({}). Its samples: mean length {} letters against {} (the data's {}), bigram loss {} against {} nats per character (the data's {}): {}.", v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]),
+        lower_higher: ["lower", "not lower"],
+        worse_better: ["worse names", "not worse"],
+        bidir_why: "At training time the backward direction reads the name from its end, so at step t it has seen the letter the head must predict: the loss falls almost to zero without learning to write. At generation time there is no future to read — the sampler runs the model on the letters written so far — and what the model learned to rely on is gone.",
     };
 
     const ZH: GenerateText = GenerateText {
@@ -174,6 +238,26 @@ impl GenerateText {
             |d, b| format!("留出集损失比二元模型的 {b} 低 {d} 奈特/字符：模型用到的不只是前一个字母。"),
             |d, b| format!("留出集损失比二元模型的 {b} 高 {d} 奈特/字符：还没有胜过统计字母对。"),
         ],
+        bidirectional: "双向（在前向方向旁加一个反向方向）",
+        compare: "训练两个方向",
+        compare_note: "先训练按当前设置、不带反向方向的模型，再训练带反向方向的模型，并评估两者",
+        quality: |n| format!("每种语言 {n} 个样本的质量"),
+        quality_of: ["单向模型", "双向模型"],
+        quality_wait: "训练结束后评估：按采样器的温度、top-k 和种子，每种语言写 200 个名字。",
+        measuring: |d, n| format!("正在写样本… {d} / {n} 种语言"),
+        quality_columns: ["语言", "训练集中的名字", "新名字", "平均长度（数据）", "二元损失（数据）", "未结束"],
+        mean_row: "所有语言",
+        quality_summary: |new, tr, len, dlen, bl, dbl| format!("样本中 {new} 是新名字，{tr} 与训练集中的名字相同；平均长度 {len} 个字母，数据为 {dlen}；二元损失 {bl} 奈特/字符，数据为 {dbl}。"),
+        bigram_note: "样本的二元损失：在训练名字的二元模型下，样本的字母对有多不寻常（越低越像真实的名字）。崩溃的模型写出的样本都是“新”的，所以只看新名字比例并不能衡量质量。",
+        no_classifier: "本页不评估姓名分类器对所要求语言的识别准确率：本页不读取浏览器中保存的分类器。",
+        quality_csv: "样本质量（CSV）",
+        bidir_title: "为什么双向模型不能写名字",
+        bidir_claim: "课程中说：双向层不能用于生成，因为它会泄露未来（§5 第 6 条）。训练两个方向来验证：在教师强制下，第 t 步的反向方向已经读到了第 t + 1 个字母，也就是要预测的那个字母。",
+        bidir_wait: "训练两个方向（上面的按钮）来检验这一说法：两次运行的留出集损失和它们写出的样本。",
+        verdict: |v| format!("教师强制下的留出集损失：双向 {}，单向 {} 奈特/字符（{}）。它写出的样本：平均长度 {} 个字母，单向为 {}（数据为 {}）；二元损失 {}，单向为 {} 奈特/字符（数据为 {}）：{}。", v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]),
+        lower_higher: ["更低", "并不更低"],
+        worse_better: ["名字更差", "并不更差"],
+        bidir_why: "训练时反向方向从名字末尾读起，所以在第 t 步它已经看到了输出层要预测的字母：损失几乎降到零，却没有学会写名字。生成时没有未来可读——采样器只在已写出的字母上运行模型——模型所依赖的信息就没有了。",
     };
 
     /// The texts in `lang`.
