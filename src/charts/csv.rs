@@ -342,6 +342,32 @@ mod tests {
     }
 
     #[test]
+    fn samples_quality_has_one_row_per_model_and_language() {
+        let q = |language, new| Quality {
+            language,
+            samples: 200,
+            training: 1.0 - new,
+            heldout: 0.0,
+            new,
+            unended: 0.0,
+            mean_length: 5.5,
+            data_mean_length: 6.25,
+            bigram_loss: 2.5,
+            data_bigram_loss: 2.75,
+        };
+        let langs = vec!["Arabic".to_owned(), "Dutch, old".to_owned()];
+        let uni = [q(0, 0.75), q(1, 0.5)];
+        let bi = [q(1, 1.0)];
+        assert_eq!(
+            quality_csv(&[("unidirectional", &uni), ("bidirectional", &bi)], &langs),
+            "model,language,samples,training,heldout,new,unended,mean_length,data_mean_length,bigram_loss,data_bigram_loss\n\
+             unidirectional,Arabic,200,0.25,0,0.75,0,5.5,6.25,2.5,2.75\n\
+             unidirectional,\"Dutch, old\",200,0.5,0,0.5,0,5.5,6.25,2.5,2.75\n\
+             bidirectional,\"Dutch, old\",200,0,0,1,0,5.5,6.25,2.5,2.75\n"
+        );
+    }
+
+    #[test]
     fn curves_have_a_header_and_one_row_per_point() {
         let series = LossSeries {
             step_loss: vec![(1, 2.5), (2, 2.25)],

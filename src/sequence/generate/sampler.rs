@@ -263,12 +263,13 @@ pub fn SamplerPanel(cfg: RwSignal<DelayConfig>, model: GenerateModel) -> impl In
                 };
                 (t().softmax)(&n.to_string(), &cfg.with(|c| c.temperature.to_string()), &k)
             };
-            let max = st.top.first().map_or(1.0, |t| t.1).max(1e-6);
-            let values = st.top.iter().map(|(_, p)| p.to_string()).collect::<Vec<_>>().join(",");
-            let bars = st
-                .top
-                .iter()
-                .map(|&(class, p)| {
+            // Symbols top-k leaves out have probability 0: no bar.
+            let top: Vec<(u32, f32)> = st.top.iter().copied().filter(|t| t.1 > 0.0).collect();
+            let max = top.first().map_or(1.0, |t| t.1).max(1e-6);
+            let values = top.iter().map(|(_, p)| p.to_string()).collect::<Vec<_>>().join(",");
+            let bars = top
+                .into_iter()
+                .map(|(class, p)| {
                     let chosen = class == st.chosen;
                     let sym = alphabet
                         .with(|a| a.as_ref().and_then(|a| a.char(class)))
