@@ -13,6 +13,9 @@
 //   an outline drawn outside it, the control's own background for one drawn inside it.
 // - Printing: a chart in a panel the browser has never laid out (out of view on the training
 //   page) is drawn at its laid-out size before printing.
+// - The first frame (www/frame.js): while the module's download is held, the page shows its
+//   heading in the URL's language (or the browser's), and the app's heading that replaces it
+//   is the same; a `lesson` the app does not know gets no heading before the app runs.
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/layout.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
 // reuses dist/; UNROLL_E2E_SHOTS=0 skips writing the screenshots, as CI=true does).
@@ -344,4 +347,42 @@ test("the run buttons stay in the window, and no focused field is hidden, while 
     assert.deepEqual(problems, []);
     await page.close();
   }
+});
+
+test("the first frame: before the module runs, the page's heading in its language; then the app's own, the same", async () => {
+  // A fresh profile: a first visit, no service worker. The module's download is held until the
+  // frame has been read, as a slow link would hold it.
+  const b = await app.launch();
+  const cases = [
+    ["?v=1&lesson=lstm&lang=zh", "zh-CN"],
+    ["?v=1&lesson=names", "en"],
+    ["?v=1&lang=zh&lesson=delay&task=copy", "zh-CN"],
+    ["?v=1", "en"],
+    ["?v=1&lesson=nope", "en"],
+  ];
+  for (const [query, lang] of cases) {
+    const page = await b.context.newPage();
+    let release;
+    const held = new Promise((r) => (release = r));
+    await page.route(/\.wasm$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(app.url + query, { waitUntil: "domcontentloaded" });
+    assert.equal(await page.getAttribute("html", "lang"), lang, `${query}: the frame's language`);
+    assert.ok((await page.textContent("#boot [role=status]")).trim().length > 0, `${query}: the loading line`);
+    const frame = await page.$("#boot h1");
+    const frameText = frame && (await frame.textContent());
+    release();
+    await page.waitForSelector("#boot", { state: "detached", timeout: 60_000 });
+    const heading = (await page.textContent("main h1")).trim();
+    if (query.includes("nope")) {
+      assert.equal(frameText, null, "a lesson the app does not know gets no heading before the app runs");
+    } else {
+      assert.equal(frameText, heading, `${query}: the first frame's heading is the page's`);
+      if (lang === "zh-CN") assert.match(heading, /[\u4e00-\u9fff]/, `${query}: in Chinese`);
+    }
+    await page.close();
+  }
+  await b.close();
 });

@@ -1,9 +1,9 @@
-//! The run flow every task part's driver is built on: the sweep's status, its seconds of
+//! The run flow the lab's driver ([`super::driver`]) is built on: the sweep's status, its seconds of
 //! training shown, the path each cell trains on, the kept checkpoint the page names, the
 //! records and the engine session, and what is the same for every task when the engine
 //! reports (a cell's path, the end, a failure) or the learner presses a run button (pause,
-//! resume, stop). What a task keeps of its runs and what it offers after a reload stay with
-//! its part, behind [`PartEvents`]. Not a component.
+//! resume, stop). What the driver does with the runs' reports (its page model, what
+//! the part keeps) stays with it, behind [`PartEvents`]. Not a component.
 
 use super::session::LabSession;
 use super::store::{Keeper, Records};

@@ -7,30 +7,32 @@
 //! engine's Web Worker, on WebGPU or the CPU path (`backend`, `auto` by measurement).
 //!
 //! What the task parts share lives here: the engine session of a sweep with its run commands,
-//! its lost-device hook and its clock ([`session`]), the run flow every task's driver is built
+//! its lost-device hook and its clock ([`session`]), the run flow the lab's driver is built
 //! on (status, seconds, cell paths, kept checkpoint; launch, pause, resume, the end, [`flow`]),
-//! and the store of every task's sweeps and resume checkpoints in IndexedDB ([`store`]). A task
-//! part is its driver (what the task keeps of the sweep shown, as signals, over the flow), its
-//! panels and its text catalogue; the delay-copy part also keeps its sweep
-//! summaries and asks its question before the verdict.
+//! the store of every task's sweeps and resume checkpoints in IndexedDB ([`store`]), the page
+//! model of a sweep's runs ([`runs`]) and the one lab driver over them ([`driver`]). A task part
+//! is a small [`driver::Part`] value (its records, what it keeps of its sweeps and checkpoints,
+//! how it offers to go on after a reload), its panels reading the driver's signals and its
+//! text catalogue; the delay-copy part also keeps its sweep summaries and asks its question
+//! before the verdict.
 //!
 //! Test hooks: those of the parts ([`delay`], [`memory`]), the switcher's `task-switch-<key>`,
 //! and `window.unrollDebug.loseDevice()` (destroys the GPU device of the sweep in the engine,
 //! whichever task it is of).
 
 pub mod delay;
+pub mod driver;
 pub mod flow;
 pub mod generate;
 pub mod memory;
+pub mod runs;
 pub mod session;
 pub mod store;
 mod switcher;
 
-use self::delay::driver::DelayDriver;
-use self::delay::DelayPart;
+use self::delay::{DelayDriver, DelayPart};
 use self::generate::GeneratePart;
-use self::memory::driver::MemoryDriver;
-use self::memory::MemoryPart;
+use self::memory::{MemoryDriver, MemoryPart};
 use self::switcher::TaskSwitcher;
 use crate::kit::nav::use_nav;
 use crate::shell::i18n::use_locale;
@@ -72,11 +74,9 @@ pub fn SequencePage() -> impl IntoView {
 
     // The sweeps: their state, and the runs in the engine's worker.
     let delay = DelayDriver::new(cfg);
-    let memory = MemoryDriver::new();
+    let memory = MemoryDriver::new(cfg);
     let generate = generate::model(cfg);
-    let busy = Signal::derive(move || {
-        delay.busy() || memory.flow.status.get().busy() || generate.flow.busy()
-    });
+    let busy = Signal::derive(move || delay.busy() || memory.busy() || generate.flow.busy());
     crate::shell::browser::install_debug_hook("loseDevice", move || {
         delay.flow.session.lose_device()
             || memory.flow.session.lose_device()

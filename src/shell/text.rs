@@ -20,6 +20,8 @@ pub struct ShellText {
     pub nav_names: &'static str,
     pub lang_label: &'static str,
     pub footer: &'static str,
+    /// The first frame's line while the app's module arrives (`www/frame.js`).
+    pub loading: &'static str,
     pub unknown_lesson: fn(&str) -> String,
 
     pub url_notice_title: &'static str,
@@ -67,6 +69,7 @@ impl ShellText {
         nav_label: "Pages",
         nav_names: "Train on names",
         lang_label: "Language",
+        loading: "Loading the interactive page…",
         footer:
             "Unroll computes every number on this page in your browser: Rust compiled to WebAssembly, \
                  WGSL compute shaders on WebGPU, and the same maths in plain Rust on the CPU.",
@@ -102,6 +105,7 @@ impl ShellText {
         nav_label: "页面",
         nav_names: "姓氏分类训练",
         lang_label: "语言",
+        loading: "正在加载交互页面…",
         footer: "本页的每一个数字都在你的浏览器中计算：Rust 编译为 WebAssembly，WGSL 计算着色器运行在 WebGPU 上，\
                  CPU 上则由纯 Rust 执行同样的数学运算。",
         unknown_lesson: |l| format!("lesson：“{l}”不是 Unroll 的页面，显示训练页面"),

@@ -2,13 +2,13 @@
 //! runs (docs/memory-tasks.md), the sentences in both languages, a plan's finished runs from
 //! its curves, and the sweeps kept across reloads.
 
-use crate::sequence::memory::store::{keep, rest_of, KeptSweep, ResumePoint, KEPT_SWEEPS};
+use crate::sequence::memory::store::{keep, KeptSweep, KEPT_SWEEPS};
 use crate::sequence::memory::text::outcome_text;
 use unroll_core::config::delay::{DelayConfig, LabTask};
 use unroll_core::config::Lang;
 use unroll_core::math::params::CellKind::{self, Gru, Lstm, Rnn};
 use unroll_core::memory::outcome::{finals, judge, outcome, OutcomeKind, RunFinal};
-use unroll_core::train::sweep::{HeldOut, Sweep, SweepCheckpoint, SweepPlan};
+use unroll_core::train::sweep::{HeldOut, SweepPlan};
 
 const CELLS: [CellKind; 3] = [Rnn, Lstm, Gru];
 const ADDING_BASELINE: f64 = 1.0 / 6.0;
@@ -270,89 +270,4 @@ fn kept_sweeps_replace_their_query_and_drop_the_oldest() {
     assert_eq!(kept.len(), KEPT_SWEEPS);
     assert_eq!(kept.last().unwrap().query, "q5");
     assert_eq!(kept.iter().filter(|k| k.query == "q5").count(), 1);
-}
-
-/// A small adding sweep at the lab's default cells: T = 10, 4 steps, 2 seeds.
-fn small_config() -> DelayConfig {
-    DelayConfig {
-        task: LabTask::Adding,
-        length: 10,
-        steps: 4,
-        seeds: 2,
-        ..DelayConfig::default()
-    }
-}
-
-/// The checkpoint of the sweep of `config` after `ticks` ticks (CPU path).
-fn checkpoint_after(config: &DelayConfig, ticks: usize) -> SweepCheckpoint {
-    use std::future::Future as _;
-    let mut sweep = Sweep::new(SweepPlan::of_lab(config).unwrap());
-    for _ in 0..ticks {
-        sweep.tick();
-    }
-    // The CPU path's checkpoint is ready at once: no executor needed.
-    let mut f = std::pin::pin!(sweep.checkpoint());
-    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
-    match f.as_mut().poll(&mut cx) {
-        std::task::Poll::Ready(c) => c.expect("a seed in training"),
-        std::task::Poll::Pending => panic!("a CPU checkpoint waits"),
-    }
-}
-
-#[test]
-fn a_kept_checkpoint_resumes_the_rest_of_its_sweep_only() {
-    let config = small_config();
-    let query = unroll_core::config::query::encode(&config, None);
-    // After the first seed: the second seed on.
-    let rest = rest_of(&config, 1).unwrap();
-    assert_eq!((rest.seed, rest.seeds), (config.seed + 1, 1));
-    assert_eq!(rest_of(&config, 2), None, "every seed done");
-    assert_eq!(rest_of(&config, 0).unwrap(), config);
-    // The tasks train every cell at the lab's default cell choice: 3 runs a seed.
-    let plan = SweepPlan::of_lab(&config).unwrap();
-    assert_eq!(plan.cells.len(), 3);
-    // A checkpoint of the second seed's sweep after a tick of each run.
-    let saved = ResumePoint {
-        query: query.clone(),
-        elapsed: 2.0,
-        checkpoint: checkpoint_after(&rest, 3),
-    };
-    assert_eq!(saved.rest(&query, &config, 3), Some(rest.clone()));
-    assert_eq!(
-        saved.rest(&query, &config, 0),
-        None,
-        "not the first unfinished seed"
-    );
-    assert_eq!(saved.rest("other", &config, 3), None, "another sweep's");
-    let longer = DelayConfig {
-        steps: 8,
-        ..config.clone()
-    };
-    assert_eq!(saved.rest(&query, &longer, 3), None, "other settings");
-    // Shown: the first seed's finished curves, the second seed's from the checkpoint.
-    let finished: Vec<Vec<HeldOut>> = (0..6)
-        .map(|k| {
-            if k < 3 {
-                vec![point(4, 0.5)]
-            } else {
-                Vec::new()
-            }
-        })
-        .collect();
-    let kept = KeptSweep {
-        query,
-        curves: finished,
-        elapsed: 1.0,
-        finished: false,
-    };
-    let curves = saved.curves(&plan, &kept);
-    assert_eq!(curves[0], vec![point(4, 0.5)]);
-    for (k, r) in saved.checkpoint.runs.iter().enumerate() {
-        assert_eq!(curves[3 + k], r.curve, "run {k} of the second seed");
-        assert!(!r.curve.is_empty(), "evaluated after its tick");
-    }
-    // The page keeps it as bytes.
-    let back: ResumePoint =
-        crate::sequence::store::point_of(&crate::sequence::store::point_bytes(&saved)).unwrap();
-    assert_eq!(back, saved);
 }

@@ -1,10 +1,10 @@
 //! The delay page's example: one held-out-style sequence of the shown configuration, its
 //! targets, and each cell's predictions of it with the current weights.
 
-use super::driver::DelayDriver;
-use super::sweep::Predictions;
 use super::text::{cell_name, DelayText};
+use super::DelayDriver;
 use crate::kit::text::Text;
+use crate::sequence::runs::Predictions;
 use crate::shell::i18n::use_locale;
 use leptos::prelude::*;
 use unroll_core::config::delay::DelayConfig;

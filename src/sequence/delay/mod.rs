@@ -1,8 +1,9 @@
 //! The delay-copy part of the sequence lab page (`?lesson=delay`): RNN and LSTM (or the cells
 //! chosen by `cell`) learn to output the token from `delay` steps back, several seeds per cell,
 //! in the engine's Web Worker ([`unroll_core::engine`]) on WebGPU or the CPU path (`backend`). The page's buttons send commands to the sweep's
-//! driver ([`driver`], not a component), which applies what the worker reports to the page's
-//! model ([`sweep`], plain data compiled natively too); the page renders it.
+//! driver ([`DelayDriver`]: the lab's one driver, [`crate::sequence::driver`], for the part
+//! [`DelayCopy`]), which applies what the worker reports to the page's model
+//! ([`crate::sequence::runs`], plain data compiled natively too); the page renders it.
 //!
 //! Every number comes from [`unroll_core::delay`]: parameter counts from the layouts, held-out
 //! accuracy and loss from the fixed held-out set ([`unroll_core::train::sweep`]), training-batch
@@ -46,27 +47,27 @@
 //! `delay-example-pred-<cell>` (accuracy on the example), `copy-link`.
 
 mod as_pytorch;
-pub mod driver;
 mod example;
 mod progress;
 mod question;
 pub(crate) mod settings;
 pub mod store;
 mod summary;
-pub mod sweep;
 pub mod text;
 
-use self::driver::DelayDriver;
 use self::example::ExamplePanel;
 use self::progress::ProgressPanel;
 use self::settings::SettingsPanel;
 use self::summary::SummaryPanel;
-use self::sweep::{batch_lines, heldout_lines, RunView};
 use crate::charts::delay::{self as chart, CurveChart};
 use crate::kit::fmt::count_commas;
 use crate::kit::nav::CopyLink;
 use crate::kit::text::Text;
+use crate::sequence::driver::{LabDriver, Part};
+use crate::sequence::runs::{batch_lines, heldout_lines, RunView};
+use crate::sequence::store::{Records, DELAY};
 use crate::shell::i18n::{use_locale, Locale};
+use crate::shell::run_status::RunStatus;
 use crate::shell::url::{PageNotice, UrlNotice};
 use leptos::prelude::*;
 use text::DelayText;
@@ -76,6 +77,23 @@ use unroll_core::delay::outcome::Outcome;
 use unroll_core::delay::task::{eval_every_for, HELDOUT_SEQUENCES};
 use unroll_core::math::params::CellKind;
 use unroll_core::train::sweep::SweepPlan;
+
+/// The delay-copy part's sweeps: summaries and finished runs per configuration kept
+/// ([`store::Kept`]), the checkpoint with the page's training-batch curves
+/// ([`crate::sequence::runs::KeptCurves`]); a sweep a reload stopped is shown paused, and
+/// Resume goes on with it; only the configuration the page opens with is shown again.
+pub struct DelayCopy;
+
+impl Part for DelayCopy {
+    type Kept = store::Kept;
+    type Curves = Vec<crate::sequence::runs::KeptCurves>;
+    const RECORDS: Records = DELAY;
+    const OFFER: RunStatus = RunStatus::Paused;
+    const FOLLOWS_FORM: bool = false;
+}
+
+/// The delay-copy sweep shown.
+pub type DelayDriver = LabDriver<DelayCopy>;
 
 /// The delay-copy part's styles.
 pub(super) const CSS: &str = r#"

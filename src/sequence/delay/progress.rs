@@ -1,13 +1,13 @@
 //! The delay page's progress panel: the sweep's status and progress, the kept checkpoint, the
 //! run budget, one card per cell, and the verdict on the finished runs.
 
-use super::driver::DelayDriver;
 use super::outcome_key;
-use super::sweep::{self, mean_last, RunView};
 use super::text::{self, cell_name, fmt_seconds, DelayText};
+use super::DelayDriver;
 use crate::charts::style::cell_colour;
 use crate::kit::fmt::count_commas;
 use crate::kit::text::Text;
+use crate::sequence::runs::{self as model, mean_last, RunView};
 use crate::shell::i18n::use_locale;
 use crate::shell::run_status::RunStatus;
 use crate::widgets::backend::backend_line;
@@ -56,7 +56,7 @@ pub fn ProgressPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> imp
                     {move || {
                         let l = lang();
                         match status.get() {
-                            // A failed sweep returns to idle (its error goes to the console).
+                            // A failed sweep reads as idle here (its error goes to the console).
                             RunStatus::Idle | RunStatus::Stopped | RunStatus::Error => DelayText::of(l).status_idle.to_owned(),
                             RunStatus::Running => DelayText::of(l).status_running.to_owned(),
                             RunStatus::Paused => DelayText::of(l).status_paused.to_owned(),
@@ -278,7 +278,7 @@ fn cell_stats(
     let loc = use_locale();
     let seeds = move || seeds_of(runs, cell);
     let latest = move || latest_of(runs, cell);
-    let heldout_mean = move |acc: bool| runs.with(|rs| sweep::heldout_mean(rs, cell, acc));
+    let heldout_mean = move |acc: bool| runs.with(|rs| model::heldout_mean(rs, cell, acc));
     let dash = || "—".to_owned();
     let [id_params, id_step, id_loss, id_acc, id_hacc, id_hloss] = stat_ids(cell);
     view! {

@@ -3,8 +3,8 @@
 //! [`unroll_core::lessons::lab_questions::delay_left_chance`], so it cannot disagree with
 //! the page's verdict line.
 
-use super::driver::DelayDriver;
 use super::text::{cell_name, fmt_cell_names as cells_text};
+use super::DelayDriver;
 use crate::kit::question::{Asked, Kind, Question, QuestionPanel, Reveal};
 use crate::shell::run_status::RunStatus;
 use leptos::prelude::*;

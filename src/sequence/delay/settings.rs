@@ -1,9 +1,9 @@
 //! The delay page's settings panel: the delay presets, the form (every field through the URL
 //! codec, like a link) and the sweep's run controls.
 
-use super::driver::DelayDriver;
 use super::forget_gate_cell;
 use super::text::DelayText;
+use super::DelayDriver;
 use crate::kit::text::Text;
 use crate::shell::i18n::use_locale;
 use crate::shell::run_status::RunStatus;

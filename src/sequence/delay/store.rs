@@ -2,11 +2,13 @@
 //! ([`crate::sequence::store::DELAY`]): the sweep summaries, the finished runs of the last
 //! [`KEPT_CONFIGS`] configurations and the sweep in progress (so a reload can resume it), as
 //! [`Kept`]; beside it the training seed's latest checkpoint
-//! ([`super::sweep::ResumePoint`]).
+//! ([`crate::sequence::runs::ResumePoint`]).
 
+use crate::sequence::runs::{plan_with, KeptShown, KeptSweeps, Mark, RunView};
 use serde::{Deserialize, Serialize};
+use unroll_core::config::delay::DelayConfig;
 use unroll_core::delay::outcome::SweepSummary;
-use unroll_core::train::sweep::RunResult;
+use unroll_core::train::sweep::{RunResult, Tick};
 
 /// Configurations whose finished runs are kept (the oldest is dropped first).
 pub const KEPT_CONFIGS: usize = 8;
@@ -71,7 +73,7 @@ impl Kept {
 
     /// Adds what `other` holds and this does not (summary figures, configurations' runs);
     /// this one's entries win.
-    pub fn merge_from(&mut self, other: Kept) {
+    pub fn merge(&mut self, other: Kept) {
         if self.unfinished.is_none() {
             self.unfinished = other.unfinished;
         }
@@ -113,5 +115,76 @@ impl Kept {
             }
         };
         &mut self.summaries[i]
+    }
+}
+
+/// The sweep summaries and finished runs; a sweep kept in progress is offered again.
+impl KeptSweeps for Kept {
+    fn merge_from(&mut self, loaded: Kept) {
+        self.merge(loaded);
+    }
+
+    /// The sweep in progress of `config` (its plan, the kept runs finished), or else its kept
+    /// finished runs.
+    fn shown(&self, config: &DelayConfig, query: &str) -> Option<KeptShown> {
+        let runs = self.runs_of(query);
+        match &self.unfinished {
+            Some(u) if u.query == query => Some(KeptShown {
+                views: plan_with(config, runs),
+                results: runs.to_vec(),
+                elapsed: u.elapsed,
+                unfinished: true,
+            }),
+            _ if runs.is_empty() => None,
+            _ => Some(KeptShown {
+                views: runs.iter().map(RunView::restored).collect(),
+                results: runs.to_vec(),
+                elapsed: 0.0,
+                unfinished: false,
+            }),
+        }
+    }
+
+    /// A finished run goes into its summary and its configuration's runs.
+    fn record(
+        &mut self,
+        config: &DelayConfig,
+        query: &str,
+        tick: &Tick,
+        _: &[RunView],
+        elapsed: f64,
+    ) -> bool {
+        let Some(result) = &tick.finished else {
+            return false;
+        };
+        let _ = self.summary_mut(config).record(config, result);
+        self.keep_run(query, result.clone());
+        if let Some(u) = self.unfinished.as_mut() {
+            u.elapsed = elapsed;
+        }
+        true
+    }
+
+    fn mark(&mut self, query: &str, mark: Mark, _: &[RunView], elapsed: f64) -> bool {
+        match mark {
+            Mark::Training => {
+                self.unfinished = Some(Unfinished {
+                    query: query.to_owned(),
+                    elapsed,
+                });
+                true
+            }
+            Mark::Finished | Mark::Failed => {
+                self.unfinished = None;
+                true
+            }
+            Mark::Reset => {
+                let stopped = self.unfinished.as_ref().is_some_and(|u| u.query == query);
+                if stopped {
+                    self.unfinished = None;
+                }
+                stopped
+            }
+        }
     }
 }

@@ -1,9 +1,9 @@
 //! The delay page's sweep summary: final held-out accuracy per delay and cell, one set of rows
 //! per set of settings with finished runs, side by side; and the capacity note for long delays.
 
-use super::driver::DelayDriver;
 use super::outcome_key;
 use super::text::{self, cell_name, DelayText};
+use super::DelayDriver;
 use crate::kit::text::Text;
 use crate::shell::i18n::use_locale;
 use leptos::prelude::*;

@@ -5,8 +5,8 @@
 //! cannot take is explained above the facts. Locked while a sweep trains.
 //! Test hooks: `mcfg-<key>` on the inputs, `mcfg-backend` on the backend's select.
 
-use super::driver::MemoryDriver;
 use super::text::MemoryText;
+use super::MemoryDriver;
 use crate::sequence::delay::settings::set_field;
 use crate::shell::i18n::use_locale;
 use crate::shell::url::PageNotice;
@@ -32,7 +32,7 @@ const KEYS: [&str; 9] = [
 
 /// The value of `key` the run of `config` uses, as the URL writes it.
 pub fn shown_value(config: &DelayConfig, key: &str) -> String {
-    let plan = super::driver::memory_plan(config).and_then(Result::ok);
+    let plan = super::memory_plan(config).and_then(Result::ok);
     match (key, plan) {
         ("length", Some(_)) => lab_length(config).to_string(),
         ("steps", Some(p)) => p.steps.to_string(),

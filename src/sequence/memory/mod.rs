@@ -30,21 +30,52 @@
 //! `memory-summary` (`data-value` = runs finished) with `memory-summary-row` (`data-cell`,
 //! `data-seed`, `data-value` = final held-out loss, `data-solved` = sequences or empty).
 
-pub(crate) mod driver;
 mod form;
 mod outcome;
 mod panels;
 pub mod store;
 pub mod text;
 
-use self::driver::memory_plan;
-use self::driver::MemoryDriver;
 use self::form::SettingsForm;
 use self::outcome::OutcomePanel;
 use self::panels::{AsPytorchPanel, ChartPanel, RunPanel, SummaryPanel, TaskIntro};
+use crate::sequence::driver::{LabDriver, Part};
+use crate::sequence::store::{Records, MEMORY};
+use crate::shell::run_status::RunStatus;
 use crate::shell::url::{PageNotice, UrlNotice};
 use leptos::prelude::*;
 use unroll_core::config::delay::DelayConfig;
+use unroll_core::train::sweep::SweepPlan;
+
+/// The long-memory tasks' sweeps: the held-out curves of each sweep kept at every point
+/// ([`store::KeptSweep`]), the engine's checkpoint alone ([`store::ResumePoint`]); a sweep a reload
+/// stopped is shown stopped with Go on; the page shows the kept sweep of whatever
+/// configuration the form names.
+pub struct LongMemory;
+
+impl Part for LongMemory {
+    type Kept = Vec<store::KeptSweep>;
+    type Curves = ();
+    const RECORDS: Records = MEMORY;
+    const OFFER: RunStatus = RunStatus::Stopped;
+    const FOLLOWS_FORM: bool = true;
+}
+
+/// The long-memory sweep shown.
+pub type MemoryDriver = LabDriver<LongMemory>;
+
+/// The plan of a long-memory configuration (`None` for delay-copy), or why T does not fit.
+pub fn memory_plan(
+    config: &DelayConfig,
+) -> Option<Result<SweepPlan, unroll_core::memory::task::LengthError>> {
+    config.task.memory()?;
+    Some(SweepPlan::of_lab(config).map_err(|e| match e {
+        unroll_core::task::TaskError::Length(e) => e,
+        unroll_core::task::TaskError::Delay(_) | unroll_core::task::TaskError::NoData => {
+            unreachable!("a long-memory task")
+        }
+    }))
+}
 
 /// The tasks' styles.
 pub(super) const CSS: &str = r#"
@@ -94,7 +125,7 @@ pub fn MemoryPart(
         driver.loaded.track();
         cfg.with(|c| driver.show(c))
     });
-    let plan = Memo::new(move |_| driver.plan.get().map(Ok).or_else(|| cfg.with(memory_plan)));
+    let plan = Memo::new(move |_| driver.plan().map(Ok).or_else(|| cfg.with(memory_plan)));
     // The task's files carry its plan.
     crate::widgets::export::provide_file_tag(Signal::derive(move || match plan.get() {
         Some(Ok(p)) => p.file_tag(),

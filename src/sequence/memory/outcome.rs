@@ -2,8 +2,8 @@
 //! [`unroll_core::memory::outcome::judge`]) and, per cell, the spread of the final held-out
 //! loss over its seeds with the seeds that beat the baseline and that solved the task.
 
-use super::driver::MemoryDriver;
 use super::text::{fmt_loss, outcome_text, MemoryText};
+use super::MemoryDriver;
 use crate::shell::i18n::use_locale;
 use leptos::prelude::*;
 use unroll_core::memory::outcome::{outcome, MemoryOutcome};
@@ -16,8 +16,8 @@ pub fn OutcomePanel(driver: MemoryDriver) -> impl IntoView {
     let loc = use_locale();
     let t = move || MemoryText::of(loc.lang());
     let outcome = Memo::new(move |_| {
-        let plan = driver.plan.get()?;
-        Some(driver.curves.with(|c| outcome(&plan, c)))
+        let plan = driver.plan()?;
+        Some(outcome(&plan, &driver.curves()))
     });
     view! {
         {move || outcome.get().map(|o: MemoryOutcome| {

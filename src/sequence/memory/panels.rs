@@ -1,8 +1,8 @@
 //! The panels of a long-memory task: what it is and what the run trains, the run's buttons
 //! and progress, the held-out chart with the baseline, and the summary per run.
 
-use super::driver::MemoryDriver;
 use super::text::{fmt_loss, index, MemoryText};
+use super::MemoryDriver;
 use crate::charts::delay::{self as chart, CurveChart, Line};
 use crate::kit::fmt::count_commas;
 use crate::sequence::delay::text::{fmt_seconds, DelayText};
@@ -113,7 +113,7 @@ pub fn RunPanel(
         move || driver.reset(),
     );
     let fraction = move || {
-        let (d, n) = driver.progress.get();
+        let (d, n) = driver.steps();
         if n == 0 {
             0.0
         } else {
@@ -140,7 +140,7 @@ pub fn RunPanel(
                 view! {
                     <div class="notice notice-info" role="status" data-testid="memory-interrupted" data-value=i.done.to_string() data-step=i.from.map(|f| f.step.to_string())>
                         <div class="notice-body">{text}</div>
-                        <button type="button" class="btn btn-small" data-testid="memory-go-on" on:click=move |_| driver.go_on(cfg.get_untracked())>{move || t().go_on}</button>
+                        <button type="button" class="btn btn-small" data-testid="memory-go-on" on:click=move |_| driver.resume()>{move || t().go_on}</button>
                     </div>
                 }
             })}
@@ -161,7 +161,7 @@ pub fn RunPanel(
                 <div style:width=move || format!("{:.1}%", fraction() * 100.0)></div>
             </div>
             <div class="mt-line">
-                <span>{move || { let (d, n) = driver.progress.get(); (t().progress)(&count_commas(d), &count_commas(n)) }}</span>
+                <span>{move || { let (d, n) = driver.steps(); (t().progress)(&count_commas(d), &count_commas(n)) }}</span>
                 {move || driver.time_left().filter(|_| status.get().busy()).map(|s| view! {
                     <span data-testid="memory-time-left" data-value=s.to_string()>{move || (t().time_left)(&fmt_seconds(s, loc.lang()))}</span>
                 })}
@@ -182,15 +182,13 @@ pub fn RunPanel(
 #[component]
 fn CellLines(driver: MemoryDriver) -> impl IntoView {
     let loc = use_locale();
-    let cells = move || {
-        driver
-            .plan
-            .with(|p| p.as_ref().map(|p| p.cells.clone()).unwrap_or_default())
-    };
+    let cells = move || driver.plan().map(|p| p.cells).unwrap_or_default();
     let first = move |cell: CellKind| {
         driver
-            .first_loss
-            .with(|f| f.iter().find(|(r, _)| r.cell == cell).map(|&(_, l)| l))
+            .first_loss()
+            .into_iter()
+            .find(|(r, _)| r.cell == cell)
+            .map(|(_, l)| l)
     };
     let line = move |cell: CellKind| {
         view! {
@@ -206,7 +204,7 @@ fn CellLines(driver: MemoryDriver) -> impl IntoView {
         }
     };
     view! {
-        <ul class="mt-cells" class:hidden=move || driver.flow.backends.with(Vec::is_empty) && driver.first_loss.with(Vec::is_empty)>
+        <ul class="mt-cells" class:hidden=move || driver.flow.backends.with(Vec::is_empty) && driver.first_loss().is_empty()>
             {move || cells().into_iter().map(line).collect_view()}
         </ul>
     }
@@ -242,18 +240,13 @@ pub fn ChartPanel(kind: TaskKind, driver: MemoryDriver, plan: ShownPlan) -> impl
             ),
             _ => (1.0, None),
         };
-        let (cells, runs) = driver
-            .plan
-            .get()
-            .map(|p| (p.cells.clone(), p.run_ids()))
-            .unwrap_or_default();
-        let lines: Vec<Line> = driver.curves.with(|cs| {
-            cs.iter()
-                .zip(&runs)
-                .filter(|(c, _)| !c.is_empty())
-                .map(|(c, run)| Line {
-                    cell: run.cell,
-                    points: c.iter().map(|p| (p.step, p.loss)).collect(),
+        let cells = driver.plan().map(|p| p.cells).unwrap_or_default();
+        let lines: Vec<Line> = driver.runs.with(|rs| {
+            rs.iter()
+                .filter(|r| !r.heldout.is_empty())
+                .map(|r| Line {
+                    cell: r.id.cell,
+                    points: r.heldout.iter().map(|p| (p.step, p.loss)).collect(),
                 })
                 .collect()
         });
@@ -303,10 +296,10 @@ pub fn ChartPanel(kind: TaskKind, driver: MemoryDriver, plan: ShownPlan) -> impl
             <div class="export-row">
                 <crate::charts::csv::CsvButton
                     file=crate::widgets::export::tagged_file("unroll-memory-heldout", "csv")
-                    rows=Signal::derive(move || driver.curves.with(|cs| cs.iter().map(Vec::len).sum::<usize>()))
+                    rows=Signal::derive(move || driver.runs.with(|rs| rs.iter().map(|r| r.heldout.len()).sum::<usize>()))
                     csv=Callback::new(move |()| {
-                        let (runs, batch) = driver.plan.with_untracked(|p| p.as_ref().map(|p| (p.run_ids(), p.recipe.batch_size)).unwrap_or_default());
-                        driver.curves.with_untracked(|cs| crate::charts::csv::memory_csv(&runs, batch, cs))
+                        let (runs, batch) = untrack(|| driver.plan()).map(|p| (p.run_ids(), p.recipe.batch_size)).unwrap_or_default();
+                        crate::charts::csv::memory_csv(&runs, batch, &untrack(|| driver.curves()))
                     })
                     label=Signal::derive(move || MemoryText::of(loc.lang()).chart.to_owned())
                 />
@@ -321,13 +314,12 @@ pub fn SummaryPanel(driver: MemoryDriver) -> impl IntoView {
     let loc = use_locale();
     let t = move || MemoryText::of(loc.lang());
     let rows = move || {
-        let Some(p) = driver.plan.get() else {
+        let Some(p) = driver.plan() else {
             return Vec::new();
         };
         let classification = p.task.baseline().accuracy.is_some();
         let mut rows = driver
-            .curves
-            .get()
+            .curves()
             .iter()
             .zip(p.run_ids())
             .filter_map(|(c, run)| {

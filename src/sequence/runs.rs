@@ -1,11 +1,14 @@
-//! The delay page's model: every (cell, seed) run of a sweep as the page shows it, built from
-//! the engine's reports ([`RunView::apply`]), the charts' lines and bands, the cards' figures
-//! and the [`ResumePoint`] the page keeps so that a reload goes on
-//! from the training seed's last checkpoint. Plain data, no Leptos (it compiles natively; the tests
-//! below check it); the page's driver (`driver`) keeps it in signals and the page renders it.
+//! The sequence lab's model of a sweep, for every task part: every (cell, seed) run as the page
+//! shows it, built from the engine's reports ([`RunView::apply`]), the charts' lines and bands,
+//! the cards' figures, what is left of a sweep a reload stopped ([`remaining_of`]), and what a
+//! part keeps across reloads: its kept sweeps, behind [`KeptSweeps`], and the training seed's
+//! checkpoint ([`ResumePoint`], with what the part keeps of the page's training-batch curves,
+//! [`PointCurves`]). Plain data, no Leptos (it compiles natively; the tests below check
+//! it); the lab driver ([`super::driver`]) keeps it in signals and the parts' panels render it.
 
 use crate::charts::delay::{band, smoothed, Band, Line, SMOOTH};
 use crate::sequence::flow::SavedPoint;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::keep::curve_until;
@@ -65,6 +68,16 @@ impl RunView {
         }
     }
 
+    /// A finished run of which only its held-out `curve` is kept, `steps` its budget.
+    pub fn kept(id: RunId, curve: Vec<HeldOut>, steps: u64) -> Self {
+        RunView {
+            step: steps,
+            heldout: curve,
+            finished: true,
+            ..RunView::new(id)
+        }
+    }
+
     /// A run going on from its checkpoint `c`: its step and held-out curve from the checkpoint,
     /// its training-batch curves from `curves` (the page's, kept with it) up to that step.
     pub fn resumed(c: &RunCheckpoint, curves: Option<&KeptCurves>) -> Self {
@@ -105,18 +118,30 @@ impl RunView {
     }
 }
 
+/// The cells, the seeds and the steps of each run of a sweep of `config`: its plan's (a
+/// long-memory task has defaults of its own), the keys as given when it has none.
+fn shape(config: &DelayConfig) -> (Vec<CellKind>, Vec<u32>, u64) {
+    match SweepPlan::of_lab(config) {
+        Ok(p) => (p.cells, p.seeds, p.steps),
+        Err(_) => (
+            config.cell.cells().to_vec(),
+            config.run_seeds(),
+            config.steps,
+        ),
+    }
+}
+
 /// The runs of a sweep of `config`, in the order the engine trains them (seed by seed, the
-/// configuration's cells for each seed).
+/// plan's cells for each seed).
 pub fn plan(config: &DelayConfig) -> Vec<RunView> {
-    config
-        .run_seeds()
+    let (cells, seeds, _) = shape(config);
+    seeds
         .into_iter()
         .flat_map(|seed| {
-            config
-                .cell
-                .cells()
+            cells
                 .iter()
                 .map(move |&cell| RunView::new(RunId { cell, seed }))
+                .collect::<Vec<_>>()
         })
         .collect()
 }
@@ -131,14 +156,13 @@ fn task_of(config: &DelayConfig) -> Option<String> {
 /// shown as [`RunView::restored`] (a kept run outside the plan is left out).
 pub fn plan_with(config: &DelayConfig, finished: &[RunResult]) -> Vec<RunView> {
     let task = task_of(config);
+    let (_, _, steps) = shape(config);
     plan(config)
         .into_iter()
         .map(|v| {
             finished
                 .iter()
-                .find(|r| {
-                    r.run == v.id && Some(&r.task) == task.as_ref() && r.steps == config.steps
-                })
+                .find(|r| r.run == v.id && Some(&r.task) == task.as_ref() && r.steps == steps)
                 .map_or(v, RunView::restored)
         })
         .collect()
@@ -155,31 +179,36 @@ pub struct KeptCurves {
     pub acc: Vec<(u64, f64)>,
 }
 
-/// The training seed's checkpoint as the page keeps it (IndexedDB, beside the finished runs):
-/// the sweep it belongs to, the seconds trained, the engine's checkpoint, and the page's
-/// training-batch curves of its runs up to it.
+/// The training seed's checkpoint as a task part keeps it (IndexedDB, postcard bytes beside its
+/// kept sweeps): the sweep it belongs to, the seconds trained, the engine's checkpoint and what
+/// the part keeps of the page's training-batch curves of its runs up to it (`C`: delay-copy's
+/// [`KeptCurves`], one per run of the checkpoint; `()` for a part that keeps none, which adds
+/// nothing to the bytes).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ResumePoint {
+pub struct ResumePoint<C = Vec<KeptCurves>> {
     /// Canonical query (without `lang`) of the whole sweep's configuration.
     pub query: String,
     /// Seconds of training when it was made.
     pub elapsed: f64,
     /// The engine's checkpoint.
     pub checkpoint: SweepCheckpoint,
-    /// One per run of the checkpoint.
-    pub curves: Vec<KeptCurves>,
+    /// The page's training-batch curves kept with it.
+    pub curves: C,
 }
 
-impl ResumePoint {
-    /// The point of the sweep `query` at `checkpoint`, with the curves of its runs in `runs`
-    /// cut at each run's step.
-    pub fn new(
-        query: String,
-        elapsed: f64,
-        checkpoint: SweepCheckpoint,
-        runs: &[RunView],
-    ) -> ResumePoint {
-        let curves = checkpoint
+/// What a part keeps of the page's training-batch curves with a checkpoint.
+pub trait PointCurves:
+    Clone + std::fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
+{
+    /// The curves of the runs of `checkpoint` in `runs`, cut at each run's step.
+    fn cut(checkpoint: &SweepCheckpoint, runs: &[RunView]) -> Self;
+    /// The kept curves of `run`.
+    fn of_run(&self, run: RunId) -> Option<&KeptCurves>;
+}
+
+impl PointCurves for Vec<KeptCurves> {
+    fn cut(checkpoint: &SweepCheckpoint, runs: &[RunView]) -> Self {
+        checkpoint
             .runs
             .iter()
             .map(|c| {
@@ -193,7 +222,28 @@ impl ResumePoint {
                     acc: cut(|v| &v.acc),
                 }
             })
-            .collect();
+            .collect()
+    }
+
+    fn of_run(&self, run: RunId) -> Option<&KeptCurves> {
+        self.iter().find(|k| k.run == run)
+    }
+}
+
+/// No curves: the runs go on from the checkpoint with the held-out curve alone.
+impl PointCurves for () {
+    fn cut(_: &SweepCheckpoint, _: &[RunView]) -> Self {}
+
+    fn of_run(&self, _: RunId) -> Option<&KeptCurves> {
+        None
+    }
+}
+
+impl<C: PointCurves> ResumePoint<C> {
+    /// The point of the sweep `query` at `checkpoint`, after `elapsed` seconds of training,
+    /// with what the part keeps of the curves of its runs in `runs`.
+    pub fn new(query: String, elapsed: f64, checkpoint: SweepCheckpoint, runs: &[RunView]) -> Self {
+        let curves = C::cut(&checkpoint, runs);
         ResumePoint {
             query,
             elapsed,
@@ -202,9 +252,9 @@ impl ResumePoint {
         }
     }
 
-    /// Whether Resume of the sweep with canonical query `query`, whose runs left are `rest`
-    /// ([`remaining`]), goes on from this point: the same sweep, and the checkpoint fits the
-    /// rest (its settings, its first seed, its cells).
+    /// Whether going on with the sweep with canonical query `query`, whose runs left are
+    /// `rest` ([`remaining_of`]), starts from this point: the same sweep, and the checkpoint
+    /// fits the rest (its settings, its first seed, its cells).
     pub fn fits(&self, query: &str, rest: &DelayConfig) -> bool {
         self.query == query
             && SweepPlan::of_lab(rest).is_ok_and(|plan| self.checkpoint.fits(&plan).is_ok())
@@ -222,6 +272,21 @@ impl ResumePoint {
             step: self.checkpoint.step(),
         })
     }
+
+    /// The steps its runs had trained.
+    pub fn steps(&self) -> u64 {
+        self.checkpoint.runs.iter().map(|r| r.trainer.step).sum()
+    }
+
+    /// `views` with the runs of the checkpoint that are not finished shown as
+    /// [`RunView::resumed`].
+    pub fn resume(&self, views: &mut [RunView]) {
+        for c in &self.checkpoint.runs {
+            if let Some(v) = views.iter_mut().find(|v| v.id == c.run && !v.finished) {
+                *v = RunView::resumed(c, self.curves.of_run(c.run));
+            }
+        }
+    }
 }
 
 /// The runs of a sweep of `config` after a reload with a checkpoint: [`plan_with`], the runs
@@ -232,12 +297,60 @@ pub fn plan_resumed(
     point: &ResumePoint,
 ) -> Vec<RunView> {
     let mut views = plan_with(config, finished);
-    for c in &point.checkpoint.runs {
-        if let Some(v) = views.iter_mut().find(|v| v.id == c.run && !v.finished) {
-            *v = RunView::resumed(c, point.curves.iter().find(|k| k.run == c.run));
-        }
-    }
+    point.resume(&mut views);
     views
+}
+
+/// What becomes of a part's kept sweeps when the sweep shown starts, ends or is reset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// It starts training (or goes on after a reload).
+    Training,
+    /// Every run trained its budget.
+    Finished,
+    /// The engine reported a failure.
+    Failed,
+    /// The learner reset it.
+    Reset,
+}
+
+/// A kept sweep as the page shows it again (after a reload, or when the form names it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeptShown {
+    /// Its runs: finished ones with their held-out curves, the others not started.
+    pub views: Vec<RunView>,
+    /// The finished runs' results the part keeps (none where it keeps curves only).
+    pub results: Vec<RunResult>,
+    /// Seconds of training kept with it.
+    pub elapsed: f64,
+    /// It was training or paused when last written: the page offers to go on with it.
+    pub unfinished: bool,
+}
+
+/// What a task part keeps of its sweeps across reloads (JSON text in the part's record; its
+/// format is the part's).
+pub trait KeptSweeps:
+    Default + Clone + Serialize + DeserializeOwned + Send + Sync + 'static
+{
+    /// Adds what `loaded` (the stored record) holds and this does not: this one's entries,
+    /// recorded since the page opened, win.
+    fn merge_from(&mut self, loaded: Self);
+    /// The kept sweep of `config` (canonical query `query`), None when none is kept.
+    fn shown(&self, config: &DelayConfig, query: &str) -> Option<KeptShown>;
+    /// Records `tick`, already applied to `runs`, of the sweep of `config` (`query`) after
+    /// `elapsed` seconds of training; true when the record changed.
+    fn record(
+        &mut self,
+        config: &DelayConfig,
+        query: &str,
+        tick: &Tick,
+        runs: &[RunView],
+        elapsed: f64,
+    ) -> bool;
+    /// Notes `mark` of the sweep `query` whose runs are `runs`; true when the record changed
+    /// (after [`Mark::Reset`]: the sweep was the one kept in progress, so its checkpoint
+    /// goes too).
+    fn mark(&mut self, query: &str, mark: Mark, runs: &[RunView], elapsed: f64) -> bool;
 }
 
 /// What is left of a sweep of `config` when the runs in `finished` are done: the same
@@ -245,7 +358,11 @@ pub fn plan_resumed(
 /// so the later seeds are unfinished too). `None` when every run is finished. A sweep of the
 /// result trains the same runs, step for step, as the rest of the whole sweep would.
 pub fn remaining(config: &DelayConfig, finished: &[RunResult]) -> Option<DelayConfig> {
-    let views = plan_with(config, finished);
+    remaining_of(config, &plan_with(config, finished))
+}
+
+/// What is left of a sweep of `config` whose runs are shown as `views` (see [`remaining`]).
+pub fn remaining_of(config: &DelayConfig, views: &[RunView]) -> Option<DelayConfig> {
     let seeds = config.run_seeds();
     let first = seeds
         .iter()
@@ -260,12 +377,13 @@ pub fn remaining(config: &DelayConfig, finished: &[RunResult]) -> Option<DelayCo
 /// The progress of the whole sweep of `config` when the rest of it (`rest`, see [`remaining`])
 /// reports `p`: the runs before `rest` count as done.
 pub fn whole_progress(config: &DelayConfig, rest: &DelayConfig, p: Progress) -> Progress {
-    let cells = config.cell.cells().len();
+    let (cells, _, steps) = shape(config);
+    let cells = cells.len();
     let runs_total = cells * config.seeds.max(1);
     let runs_before = runs_total.saturating_sub(cells * rest.seeds.max(1));
     Progress {
-        steps_done: p.steps_done + runs_before as u64 * config.steps,
-        steps_total: runs_total as u64 * config.steps,
+        steps_done: p.steps_done + runs_before as u64 * steps,
+        steps_total: runs_total as u64 * steps,
         runs_finished: p.runs_finished + runs_before,
         runs_total,
     }
@@ -348,6 +466,24 @@ pub fn heldout_mean(runs: &[RunView], cell: CellKind, acc: bool) -> Option<f64> 
         .filter_map(|r| r.heldout.last().map(|h| if acc { h.acc } else { h.loss }))
         .collect();
     (!latest.is_empty()).then(|| latest.iter().sum::<f64>() / latest.len() as f64)
+}
+
+/// A small delay-copy sweep that trains in a moment: RNN and LSTM, delay 2 of 8 over 4
+/// tokens, 4 units, batches of 4, 20 steps, seeds 3 and 4.
+#[cfg(test)]
+pub(crate) fn small_delay() -> DelayConfig {
+    DelayConfig {
+        cell: unroll_core::config::delay::CellSet::Both,
+        delay: 2,
+        length: 8,
+        vocab: 4,
+        hidden_size: 4,
+        batch_size: 4,
+        steps: 20,
+        seed: 3,
+        seeds: 2,
+        ..DelayConfig::default()
+    }
 }
 
 #[cfg(test)]
@@ -600,18 +736,7 @@ mod tests {
     fn a_resume_point_keeps_the_training_seed_up_to_its_checkpoint() {
         use unroll_core::train::sweep::Sweep;
         use unroll_core::train::trainer::at_once;
-        let config = DelayConfig {
-            cell: CellSet::Both,
-            delay: 2,
-            length: 8,
-            vocab: 4,
-            hidden_size: 4,
-            batch_size: 4,
-            steps: 20,
-            seed: 3,
-            seeds: 2,
-            ..DelayConfig::default()
-        };
+        let config = small_delay();
         let query = unroll_core::config::query::encode(&config, None);
         let mut sweep = Sweep::new(SweepPlan::of_lab(&config).unwrap());
         let mut views = plan(&config);
