@@ -8,8 +8,8 @@ use futures_util::future::join_all;
 use std::cell::Cell;
 use std::fmt;
 use std::rc::Rc;
-use unroll_core::data::names::LoadError;
 use unroll_core::config::Lang;
+use unroll_core::data::names::LoadError;
 use unroll_core::data::Manifest;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -195,7 +195,6 @@ pub fn data_failure_zh(e: &DataLoadError) -> String {
         DataLoadError::Load(e) => format!("{}。", crate::kit::keep_text::load_error_zh(e)),
     }
 }
-
 
 /// The display name of a language class (the class files' English stems) in `lang`; unknown
 /// classes (own data later) are shown as they are.

@@ -7,9 +7,9 @@
 //! here).
 
 use unroll_core::config::{query, Lang, UrlNotice};
+use unroll_core::data;
 use unroll_core::data::names::LoadReport;
 use unroll_core::data::upload::UploadSummary;
-use unroll_core::data;
 pub use unroll_core::keep::DataSource;
 
 pub use unroll_core::config::{BackendChoice, CellKind, TrainConfig};
@@ -124,9 +124,7 @@ pub fn upload_summary_of(upload: &UploadSummary) -> DatasetSummary {
     }
 }
 
-pub use crate::kit::names_data::{
-    manifest_files, DataLoadError, FetchProblem, FETCH_DATA_COMMAND,
-};
+pub use crate::kit::names_data::{manifest_files, DataLoadError, FetchProblem, FETCH_DATA_COMMAND};
 
 /// Sizes of the seeded 90/10 split (distinct pairs on each side).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

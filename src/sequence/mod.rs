@@ -38,8 +38,8 @@ use crate::kit::nav::use_nav;
 use crate::shell::i18n::use_locale;
 use crate::shell::url::{self, PageNotice, PageQueries};
 use leptos::prelude::*;
-use unroll_core::config::lessons::{route, Route};
 use unroll_core::config::delay::LabTask;
+use unroll_core::config::lessons::{route, Route};
 use unroll_core::train::plan::encode_lab;
 
 /// The sequence lab page: the switcher, then the part of the task the configuration names.

@@ -61,7 +61,10 @@ pub fn TaskSwitcher(
         on_switch.run(());
         notices.set(Vec::new());
         let quiz = quiz_on(&nav.search.get_untracked());
-        nav.push(&with_quiz(encode_lab(&next, loc.chosen.get_untracked()), quiz));
+        nav.push(&with_quiz(
+            encode_lab(&next, loc.chosen.get_untracked()),
+            quiz,
+        ));
     };
     view! {
         <style>{CSS}</style>

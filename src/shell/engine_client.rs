@@ -21,11 +21,11 @@ use wasm_bindgen::JsCast;
 use unroll_core::data::names::NamesDataset;
 use unroll_core::data::split::SplitCounts;
 use unroll_core::data::upload::{UploadError, UploadSummary};
+use unroll_core::engine::generate::{GenerateError, GenerateJob};
 use unroll_core::engine::protocol::{
     decode, encode, Command, DataId, EngineFault, FileBytes, LabEvent, Report, SessionId,
     TrainRequest, UploadEvent,
 };
-use unroll_core::engine::generate::{GenerateError, GenerateJob};
 use unroll_core::task::generate::sample::{Quality, Sampled};
 use unroll_core::train::messages::TrainError;
 

@@ -11,9 +11,9 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 use super::generate::{GenerateError, GenerateJob};
 use crate::data::names::NamesDataset;
-use crate::task::generate::sample::{Quality, Sampled};
 use crate::data::split::SplitCounts;
 use crate::data::upload::{UploadError, UploadSummary};
+use crate::task::generate::sample::{Quality, Sampled};
 use crate::train::backend::CellBackend;
 use crate::train::messages::{TrainError, TrainNotice};
 use crate::train::sweep::{ParamCount, Progress, RunId, SweepCheckpoint, SweepPlan, Tick, Weights};

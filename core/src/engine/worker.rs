@@ -16,11 +16,11 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::DedicatedWorkerGlobalScope;
 
+use super::generate::{self, GenerateError, GenerateJob};
 use super::protocol::{
     decode, encode, Command, DataId, FileBytes, LabEvent, Report, SessionId, TrainRequest,
     UploadEvent,
 };
-use super::generate::{self, GenerateError, GenerateJob};
 use super::run::{run, sweep_of, RunControl};
 use super::FLUSH_MS;
 use crate::data::names::NamesDataset;

@@ -506,11 +506,20 @@ fn the_generation_lab_url_reads_back_and_takes_the_recipe() {
     assert_eq!(c.cell, CellSet::One(CellKind::Lstm));
     assert_eq!((c.layers, c.bidirectional), (2, true));
     assert_eq!((c.language, c.prefix.clone()), (7, vec!["Ma".to_owned()]));
-    assert_eq!((c.temperature, c.top_k, c.sample_seed, c.greedy), (0.8, 5, 42, true));
+    assert_eq!(
+        (c.temperature, c.top_k, c.sample_seed, c.greedy),
+        (0.8, 5, 42, true)
+    );
     assert_eq!(encode_lab(c, Some(Lang::Zh)), q);
     let job = unroll_core::engine::generate::request_of(c);
     assert_eq!(
-        (job.language, job.prefix.as_str(), job.top_k, job.seed, job.greedy),
+        (
+            job.language,
+            job.prefix.as_str(),
+            job.top_k,
+            job.seed,
+            job.greedy
+        ),
         (7, "Ma", 5, 42, true)
     );
 
@@ -535,7 +544,10 @@ fn the_generation_lab_url_reads_back_and_takes_the_recipe() {
     assert!((plan.recipe.lr - 0.005).abs() < 1e-9);
     assert_eq!(plan.eval_every, 75);
     let plan = SweepPlan::of_lab_on(&decode_lab(q).config, Some(real_data())).unwrap();
-    assert_eq!((plan.recipe.num_layers, plan.recipe.bidirectional), (2, true));
+    assert_eq!(
+        (plan.recipe.num_layers, plan.recipe.bidirectional),
+        (2, true)
+    );
     assert_eq!(plan.cells, vec![CellKind::Lstm]);
     assert_eq!(plan.task.shape().conditions, Some(18));
 }

@@ -47,10 +47,7 @@ pub fn BidirPanel(model: GenerateModel) -> impl IntoView {
     let comparison = Memo::new(move |_| {
         let languages = model.dataset()?.num_classes();
         let loss = [model.dirs[0].loss()?, model.dirs[1].loss()?];
-        let q = [
-            model.dirs[0].quality.get(),
-            model.dirs[1].quality.get(),
-        ];
+        let q = [model.dirs[0].quality.get(), model.dirs[1].quality.get()];
         if q.iter().any(|q| q.len() < languages) {
             return None;
         }
@@ -81,7 +78,11 @@ pub fn BidirPanel(model: GenerateModel) -> impl IntoView {
             &f3(c.data.1),
             t.worse_better[usize::from(!c.samples_worse())],
         ]);
-        let key = if c.loss_lower() && c.samples_worse() { "leak" } else { "no-leak" };
+        let key = if c.loss_lower() && c.samples_worse() {
+            "leak"
+        } else {
+            "no-leak"
+        };
         view! {
             <p class="lx-text mt-outcome" data-testid="gen-bidir-verdict" data-value=key
                 data-loss-uni=c.loss[0].to_string() data-loss-bidir=c.loss[1].to_string()

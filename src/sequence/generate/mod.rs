@@ -36,12 +36,12 @@ use std::rc::Rc;
 use std::sync::Arc;
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::query::encode;
+use unroll_core::data::names::NamesDataset;
 use unroll_core::engine::generate::{request_of, GenerateJob, QUALITY_SAMPLES};
 use unroll_core::math::params::CellKind;
 use unroll_core::task::generate::sample::{Quality, SampleRequest};
 use unroll_core::task::generate::{Conditioning, GenerateTask, LmBaselines};
 use unroll_core::task::GENERATE_SPLIT_SEED;
-use unroll_core::data::names::NamesDataset;
 use unroll_core::train::messages::TrainError;
 use unroll_core::train::plan::generate_recipe;
 use unroll_core::train::sweep::{Progress, RunId, SweepCheckpoint, Tick, Weights};
@@ -166,10 +166,9 @@ impl GenerateModel {
         };
         spawn_local(async move {
             let data = m.data;
-            let fetched = crate::kit::names_data::fetch_files(move |d, n| {
-                data.set(DataState::Loading(d, n))
-            })
-            .await;
+            let fetched =
+                crate::kit::names_data::fetch_files(move |d, n| data.set(DataState::Loading(d, n)))
+                    .await;
             crate::shell::defer::next_task().await;
             let state = match fetched.and_then(|files| {
                 NamesDataset::from_named_files(files)
@@ -418,7 +417,8 @@ pub fn GeneratePart(
         move || status.get() != RunStatus::Idle,
         move || model.reset(),
     );
-    let data_line = move || match model.data.get() {
+    let data_line = move || {
+        match model.data.get() {
         DataState::Loading(d, n) => {
             view! { <p class="panel-note" data-testid="generate-data">{(t().loading)(&d.to_string(), &n.to_string())}</p> }.into_any()
         }
@@ -438,6 +438,7 @@ pub fn GeneratePart(
             </p>
         }
         .into_any(),
+    }
     };
     let fraction = move || {
         let (d, n) = model.progress.get();

@@ -75,7 +75,9 @@ pub fn QualityPanel(model: GenerateModel) -> impl IntoView {
         let rows = qs
             .iter()
             .map(|q| {
-                let name = names.get(q.language as usize).map_or_else(|| q.language.to_string(), |n| language_name(lang, n));
+                let name = names
+                    .get(q.language as usize)
+                    .map_or_else(|| q.language.to_string(), |n| language_name(lang, n));
                 view! {
                     <tr data-testid="gen-quality-row" data-language=q.language.to_string()
                         data-training=q.training.to_string() data-new=q.new.to_string()
@@ -116,7 +118,13 @@ pub fn QualityPanel(model: GenerateModel) -> impl IntoView {
         }
         .into_any()
     };
-    let csv_rows = Signal::derive(move || model.dirs.iter().map(|d| d.quality.with(Vec::len)).sum::<usize>());
+    let csv_rows = Signal::derive(move || {
+        model
+            .dirs
+            .iter()
+            .map(|d| d.quality.with(Vec::len))
+            .sum::<usize>()
+    });
     view! {
         <section class="panel" data-testid="gen-quality-panel">
             <h2>{move || (t().quality)(&QUALITY_SAMPLES.to_string())}

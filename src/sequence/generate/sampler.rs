@@ -47,13 +47,15 @@ pub fn SamplerPanel(cfg: RwSignal<DelayConfig>, model: GenerateModel) -> impl In
     let sent = StoredValue::new(0u64);
 
     // A new request starts from the first letter; new weights keep the letters revealed.
-    Effect::new(move |prev: Option<unroll_core::task::generate::sample::SampleRequest>| {
-        let r = request.get();
-        if prev.as_ref().is_some_and(|p| *p != r) {
-            revealed.set(0);
-        }
-        r
-    });
+    Effect::new(
+        move |prev: Option<unroll_core::task::generate::sample::SampleRequest>| {
+            let r = request.get();
+            if prev.as_ref().is_some_and(|p| *p != r) {
+                revealed.set(0);
+            }
+            r
+        },
+    );
     Effect::new(move |_| {
         let r = request.get();
         let dir = model.dirs[model.shown.get()];
@@ -78,9 +80,7 @@ pub fn SamplerPanel(cfg: RwSignal<DelayConfig>, model: GenerateModel) -> impl In
             request: r,
         };
         spawn_local(async move {
-            let result = EngineClient::get()
-                .sample(job, &DataRef::Page(data))
-                .await;
+            let result = EngineClient::get().sample(job, &DataRef::Page(data)).await;
             if sent.get_value() == id {
                 if let Ok(s) = &result {
                     revealed.update(|n| *n = (*n).min(s.steps.len()));
@@ -313,7 +313,15 @@ pub fn SamplerPanel(cfg: RwSignal<DelayConfig>, model: GenerateModel) -> impl In
                 cols,
                 values,
                 scale: Scale::Diverging { abs_max: 1.0 },
-                row_labels: (0..rows).map(|u| if u % 8 == 0 { u.to_string() } else { String::new() }).collect(),
+                row_labels: (0..rows)
+                    .map(|u| {
+                        if u % 8 == 0 {
+                            u.to_string()
+                        } else {
+                            String::new()
+                        }
+                    })
+                    .collect(),
                 col_labels: steps
                     .iter()
                     .map(|st| st.symbol.map_or_else(|| end.to_owned(), |c| c.to_string()))
@@ -356,4 +364,3 @@ pub fn SamplerPanel(cfg: RwSignal<DelayConfig>, model: GenerateModel) -> impl In
         </section>
     }
 }
-
