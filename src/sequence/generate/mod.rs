@@ -125,8 +125,6 @@ pub struct GenerateModel {
     pub flow: RunFlow,
     /// Unidirectional (0) and bidirectional (1).
     pub dirs: [Direction; 2],
-    /// The direction training now (or last).
-    pub training: RwSignal<usize>,
     /// Steps done and in all.
     pub progress: RwSignal<(u64, u64)>,
     /// Why the run failed.
@@ -154,7 +152,6 @@ impl GenerateModel {
             data: RwSignal::new_local(DataState::Loading(0, 0)),
             flow: RunFlow::new(super::store::GENERATE),
             dirs: [Direction::new(), Direction::new()],
-            training: RwSignal::new(0),
             first: StoredValue::new(None),
             chain: StoredValue::new(false),
             measuring: RwSignal::new(None),
@@ -214,7 +211,6 @@ impl GenerateModel {
         }
         self.dirs[dir].clear();
         self.dirs[dir].trained.set(Some(config.clone()));
-        self.training.set(dir);
         self.chain.set_value(chain);
         self.error.set(None);
         self.progress.set((0, 0));
@@ -449,7 +445,7 @@ pub fn GeneratePart(
         }
     };
     let heldout = move || {
-        let dir = model.dirs[model.training.get()];
+        let dir = model.dirs[model.shown.get()];
         dir.heldout.with(|h| h.last().copied()).map(|(step, loss)| {
             view! {
                 <p class="lx-text" data-testid="generate-heldout" data-value=loss.to_string() data-step=step.to_string()>

@@ -358,7 +358,7 @@ pub fn SamplerPanel(cfg: RwSignal<DelayConfig>, model: GenerateModel) -> impl In
             {move || { hidden_units() > 0 && revealed.get() > 0 }.then(|| view! {
                 <h3>{(t().hidden)(&hidden_units().to_string())}</h3>
                 <div class="gen-hidden">
-                    <Heatmap testid="gen-hidden" data=hidden label=Signal::derive(move || (t().hidden)(&hidden_units().to_string())) cell=12.0 />
+                    <Heatmap testid="gen-hidden" data=hidden label=Signal::derive(move || (t().hidden)(&hidden_units().to_string())) cell=9.0 />
                 </div>
             })}
         </section>
