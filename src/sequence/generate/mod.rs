@@ -50,7 +50,8 @@ use unroll_core::train::sweep::{Progress, RunId, SweepCheckpoint, Tick, Weights}
 pub(super) const CSS: &str = r#"
 .gen-form { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 8px 16px; align-items: end; }
 .gen-form .field { display: flex; flex-direction: column; gap: 2px; font-size: 13px; }
-.gen-modes { display: inline-flex; gap: 0; }
+.gen-modes { display: inline-flex; flex-wrap: wrap; gap: 0; }
+.gen-form .gen-mode-field { grid-column: span 2; }
 .gen-modes .btn[aria-pressed="true"] { background: #1d4ed8; color: #fff; border-color: #1d4ed8; }
 .gen-name { font-family: var(--mono, monospace); font-size: 28px; letter-spacing: 2px; margin: 8px 0 2px; min-height: 36px; }
 .gen-name .gen-prefix { color: var(--muted, #627289); }

@@ -191,7 +191,7 @@ pub fn SamplerPanel(cfg: RwSignal<DelayConfig>, model: GenerateModel) -> impl In
                         if let Ok(s) = event_target_value(&ev).parse::<u32>() { set(&|c| c.sample_seed = s) }
                     } />
             </label>
-            <div class="field">
+            <div class="field gen-mode-field">
                 <span class="gen-modes" role="group">
                     <button type="button" class="btn" data-testid="gen-mode-sample"
                         aria-pressed=move || (!cfg.with(|c| c.greedy)).to_string()
