@@ -24,32 +24,18 @@
 # Logs: OUT_DIR/<impl>-<task>-<cell>-seed<S>.jsonl (JSON lines of either side; the same
 # format); the report is printed and written to OUT_DIR/report.md.
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${1:-$(mktemp -d /tmp/memory-report.XXXXXX)}"
 JOBS="${JOBS:-1}"
 SCALE="${STEPS_SCALE:-1}"
 TASKS="${TASKS:-adding copy order}"
-mkdir -p "$OUT"
-cd "$ROOT"
-export PATH="$HOME/.cargo/bin:$PATH"
-if [ -z "${LONG_MEMORY_BIN:-}" ]; then
-  cargo build --release --bin long-memory >&2
-  LONG_MEMORY_BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/long-memory"
-fi
-# A copy, so that a rebuild while the runs go on cannot change the code they run.
-cp "$LONG_MEMORY_BIN" "$OUT/long-memory"
-BIN="$OUT/long-memory"
+source "$(dirname "${BASH_SOURCE[0]}")/report-runner.sh"
+report_runner long-memory LONG_MEMORY_BIN
 TORCH="$ROOT/core/templates/long_memory.py"
 steps() { awk -v s="$1" -v k="$SCALE" 'BEGIN { n = int(s * k + 0.5); print (n < 1 ? 1 : n) }'; }
 budget() { case $1 in adding) steps 1500 ;; copy) steps 1000 ;; order) steps 800 ;; esac; }
 
 echo "logs: $OUT" >&2
-# The PyTorch side only where torch imports; the report says when it is missing.
-IMPLS="unroll torch"
-if ! python3 -c 'import torch' 2>/dev/null; then
-  IMPLS="unroll"
-  echo "PyTorch: torch does not import here, so only Unroll's runs are made" >&2
-fi
+# The PyTorch side only where torch imports (IMPLS); the report says when it is missing.
 for task in $TASKS; do
   "$BIN" --task "$task" --dump-heldout "$OUT/heldout-$task.json"
 done

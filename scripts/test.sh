@@ -6,8 +6,8 @@
 #   3. the native trainer (the binary `cargo test` built, test profile) on the real data, CPU path,
 #      5 epochs per cell: val_acc must be within 0.03 of the lowest PyTorch figure
 #      (LSTM >= 0.668, GRU >= 0.699, RNN >= 0.683)
-#   4. the safetensors interchange with PyTorch and the names page's "As PyTorch" script run
-#      under PyTorch (both only where torch is importable)
+#   4. the safetensors interchange with PyTorch and the "As PyTorch" scripts (names, long memory,
+#      generation) run under PyTorch (only where torch is importable)
 #   5. the release build with Trunk (brotli quality 9 for its pre-compressed copies) and end-to-end tests in headless Chromium (WebGPU and CPU)
 # It prints each suite's wall time, then, last, "summary: N passed, M failed" over all of them.
 set -uo pipefail
@@ -108,6 +108,7 @@ if command -v python3 >/dev/null 2>&1; then
   suite torch-interop count_plain env UNROLL_BENCH="$BIN_DIR/bench" python3 core/tests/python/test_safetensors_torch.py
   suite torch-script count_plain env UNROLL_TRAIN_NAMES="$BIN_DIR/train-names" python3 core/tests/python/test_as_pytorch.py
   suite torch-delay count_plain env UNROLL_DELAY_COPY="$BIN_DIR/delay-copy" UNROLL_LONG_MEMORY="$BIN_DIR/long-memory" python3 core/tests/python/test_delay_pytorch.py
+  suite torch-generate count_plain env UNROLL_GENERATE_NAMES="$BIN_DIR/generate-names" python3 core/tests/python/test_generate_pytorch.py
 else
   log "python3 not found: skipping the PyTorch safetensors interchange test (it also needs torch)"
 fi

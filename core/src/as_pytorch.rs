@@ -13,10 +13,20 @@
 //! delay-copy task, its cells and seeds, recipe and held-out evaluation schedule, filled in the
 //! same way; its task pages' (adding, copy, order) is `core/templates/long_memory.py`
 //! ([`memory_script`]), filled from the sweep's plan (the values the page trains with).
+//!
+//! The generation lab's script is `core/templates/generate_names.py` ([`generate_script`]): the
+//! conditioned next-character model, its recipe, held-out names, baselines and sampler. It shares
+//! the names script's data code — normalisation, loading, Unroll's generator (ChaCha8 and its
+//! shuffle), the split and the batches, the lines between `# <data>` and `# </data>` — which the
+//! template imports from `train_names.py` and the written script carries in their place.
 
 use crate::config::delay::DelayConfig;
 use crate::config::train::{Head, TrainConfig};
+use crate::math::params::CellKind;
+use crate::task::generate::sample::SampleRequest;
+use crate::task::generate::Conditioning;
 use crate::train::sweep::SweepPlan;
+use crate::train::trainer::Recipe;
 
 /// The names page's script template, runnable as it is.
 pub const TEMPLATE: &str = include_str!("../templates/train_names.py");
@@ -27,8 +37,22 @@ pub const DELAY_TEMPLATE: &str = include_str!("../templates/delay_copy.py");
 /// The long-memory tasks' script template (adding, copy, order), runnable as it is.
 pub const MEMORY_TEMPLATE: &str = include_str!("../templates/long_memory.py");
 
+/// The generation lab's script template, runnable as it is beside [`TEMPLATE`] (`train_names.py`),
+/// whose data section it imports.
+pub const GENERATE_TEMPLATE: &str = include_str!("../templates/generate_names.py");
+
 const BEGIN: &str = "# <configuration>\n";
 const END: &str = "# </configuration>\n";
+
+/// The byte range of `template`'s section `tag`: from its `# <tag>` line to the end of its
+/// `# </tag>` line.
+fn section(template: &str, tag: &str) -> std::ops::Range<usize> {
+    let (begin, end) = (format!("# <{tag}>\n"), format!("# </{tag}>\n"));
+    let (Some(start), Some(stop)) = (template.find(&begin), template.find(&end)) else {
+        unreachable!("the templates have their {tag} section");
+    };
+    start..stop + end.len()
+}
 
 /// Where the script reads its names from (`DATA` in the script, `--data` overrides it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,9 +121,7 @@ fn block(config: &TrainConfig, classes: &[String], data: DataSource, page: &str)
 /// `template` with its configuration block replaced by `block`, and its usage lines
 /// (`python3 <template_name> …`) naming `file`, the name the script is offered under.
 fn fill(template: &str, template_name: &str, block: &str, file: &str) -> String {
-    let (Some(start), Some(end)) = (template.find(BEGIN), template.find(END)) else {
-        unreachable!("the templates have their configuration block");
-    };
+    let std::ops::Range { start, end } = section(template, "configuration");
     let usage = |text: &str| {
         text.replace(
             &format!("python3 {template_name}"),
@@ -110,7 +132,7 @@ fn fill(template: &str, template_name: &str, block: &str, file: &str) -> String 
         "{}{}{}",
         usage(&template[..start]),
         block,
-        usage(&template[end + END.len()..])
+        usage(&template[end..])
     )
 }
 
@@ -216,10 +238,114 @@ pub fn file_name(config: &TrainConfig) -> String {
     )
 }
 
+/// A run of the generation lab, as its script reproduces it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GenerateRun {
+    /// The cell.
+    pub cell: CellKind,
+    /// Hidden size, layers, directions, Adam rate, batch, clipping and the LSTM's forget-gate bias.
+    pub recipe: Recipe,
+    /// How the language reaches the model.
+    pub conditioning: Conditioning,
+    /// Seed of the weights, the batches and the samples.
+    pub seed: u32,
+    /// Seed of the split (the names classifier's).
+    pub split_seed: u64,
+    /// Passes over the training names.
+    pub epochs: usize,
+    /// The sampler's settings for the names the script writes: its temperature, top-k and
+    /// length limit (the language, prefix and seed are the script's options).
+    pub sample: SampleRequest,
+    /// Names written per language for the quality figures.
+    pub samples: usize,
+}
+
+impl Default for GenerateRun {
+    /// The lab's default recipe: GRU, hidden 64, one layer and direction, the language at every
+    /// step, Adam 0.005, batches of 32, clipping at 1, forget-gate bias 1 (LSTM only), 3 epochs,
+    /// seeds 0; 200 names per language at temperature 0.5 over every symbol.
+    fn default() -> Self {
+        GenerateRun {
+            cell: CellKind::Gru,
+            recipe: Recipe {
+                hidden_size: 64,
+                num_layers: 1,
+                bidirectional: false,
+                lr: 0.005,
+                batch_size: 32,
+                max_norm: Some(1.0),
+                forget_bias: 1.0,
+            },
+            conditioning: Conditioning::Input,
+            seed: 0,
+            split_seed: 0,
+            epochs: 3,
+            sample: SampleRequest::new(0, 0.5, 0),
+            samples: 200,
+        }
+    }
+}
+
+/// The complete script of the generation lab's `run`; `page` is the page's link. The names
+/// script's data section (loading, Unroll's generator, split, batches) replaces the template's
+/// import of it, so the script runs on its own.
+pub fn generate_script(run: &GenerateRun, page: &str) -> String {
+    let r = &run.recipe;
+    let block = format!(
+        "{BEGIN}CONFIG = dict(\n    cell={cell},\n    hidden_size={hidden},\n    num_layers={layers},\n    bidirectional={bidir},\n    conditioning={cond},\n    lr={lr:?},\n    batch_size={batch},\n    epochs={epochs},\n    max_norm={max_norm:?},\n    forget_bias={forget:?},\n    seed={seed},\n    split_seed={split},\n    temperature={temp:?},\n    top_k={top_k},\n    samples={samples},\n    max_len={max_len},\n)\nDATA = {data}  # the PyTorch tutorial's names: unzip its data.zip here, or pass --data\nPAGE = {page}  # the page this configuration came from\n{END}",
+        cell = py_str(run.cell.spec().key),
+        hidden = r.hidden_size,
+        layers = r.num_layers,
+        bidir = py_bool(r.bidirectional),
+        cond = py_str(run.conditioning.as_str()),
+        lr = r.lr,
+        batch = r.batch_size,
+        epochs = run.epochs,
+        max_norm = r.max_norm.unwrap_or(0.0),
+        forget = r.forget_bias,
+        seed = run.seed,
+        split = run.split_seed,
+        temp = run.sample.temperature,
+        top_k = run.sample.top_k,
+        samples = run.samples,
+        max_len = run.sample.max_len,
+        data = py_str("data/names"),
+        page = py_str(page),
+    );
+    let data = section(GENERATE_TEMPLATE, "data");
+    let template = format!(
+        "{}{}{}",
+        &GENERATE_TEMPLATE[..data.start],
+        &TEMPLATE[section(TEMPLATE, "data")],
+        &GENERATE_TEMPLATE[data.end..]
+    );
+    fill(
+        &template,
+        "generate_names.py",
+        &block,
+        &generate_file_name(run),
+    )
+}
+
+/// The file name the generation lab offers: `unroll-generate-{cell}-h{hidden}-{conditioning}.py`
+/// (`-bidir` before `.py` with a backward direction), e.g. `unroll-generate-gru-h64-input.py`.
+pub fn generate_file_name(run: &GenerateRun) -> String {
+    format!(
+        "unroll-generate-{}-h{}-{}{}.py",
+        run.cell.spec().key,
+        run.recipe.hidden_size,
+        run.conditioning.as_str(),
+        if run.recipe.bidirectional {
+            "-bidir"
+        } else {
+            ""
+        }
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::params::CellKind;
 
     fn classes() -> Vec<String> {
         vec!["Arabic".into(), "Chinese".into(), "Czech".into()]
@@ -227,11 +353,109 @@ mod tests {
 
     #[test]
     fn the_templates_have_one_configuration_block() {
-        for t in [TEMPLATE, DELAY_TEMPLATE, MEMORY_TEMPLATE] {
+        for t in [TEMPLATE, DELAY_TEMPLATE, MEMORY_TEMPLATE, GENERATE_TEMPLATE] {
             assert_eq!(t.matches(BEGIN).count(), 1);
             assert_eq!(t.matches(END).count(), 1);
             assert!(t.find(BEGIN) < t.find(END));
         }
+        // The names script's data section, which the generation script carries.
+        for t in [TEMPLATE, GENERATE_TEMPLATE] {
+            assert_eq!(t.matches("# <data>\n").count(), 1);
+            assert_eq!(t.matches("# </data>\n").count(), 1);
+            assert!(section(t, "configuration").end < section(t, "data").start);
+        }
+    }
+
+    #[test]
+    fn the_generate_block_carries_every_setting() {
+        let mut run = GenerateRun {
+            cell: CellKind::Lstm,
+            conditioning: Conditioning::State,
+            seed: 7,
+            split_seed: 3,
+            epochs: 5,
+            samples: 40,
+            ..GenerateRun::default()
+        };
+        run.recipe.hidden_size = 32;
+        run.recipe.num_layers = 2;
+        run.recipe.bidirectional = true;
+        run.recipe.lr = 0.002;
+        run.recipe.batch_size = 16;
+        run.recipe.max_norm = None;
+        run.recipe.forget_bias = 0.5;
+        run.sample.temperature = 0.8;
+        run.sample.top_k = 5;
+        run.sample.max_len = 12;
+        let s = generate_script(&run, "https://x/?v=1&lesson=generate");
+        for line in [
+            "    cell=\"lstm\",",
+            "    hidden_size=32,",
+            "    num_layers=2,",
+            "    bidirectional=True,",
+            "    conditioning=\"state\",",
+            "    lr=0.002,",
+            "    batch_size=16,",
+            "    epochs=5,",
+            "    max_norm=0.0,",
+            "    forget_bias=0.5,",
+            "    seed=7,",
+            "    split_seed=3,",
+            "    temperature=0.8,",
+            "    top_k=5,",
+            "    samples=40,",
+            "    max_len=12,",
+            "PAGE = \"https://x/?v=1&lesson=generate\"  # the page this configuration came from",
+        ] {
+            assert!(s.lines().any(|l| l == line), "missing {line:?}");
+        }
+        assert_eq!(s.matches("CONFIG = dict(").count(), 1);
+        assert_eq!(
+            generate_file_name(&run),
+            "unroll-generate-lstm-h32-state-bidir.py"
+        );
+        assert!(s.contains("    python3 unroll-generate-lstm-h32-state-bidir.py --epochs 1"));
+        assert!(!s.contains("generate_names.py"));
+        assert!(s.ends_with("if __name__ == \"__main__\":\n    main()\n"));
+    }
+
+    #[test]
+    fn the_generate_script_carries_the_names_data_code() {
+        let s = generate_script(&GenerateRun::default(), "p");
+        // It runs on its own: the import is replaced by the names script's own lines.
+        assert!(!s.contains("from train_names import"));
+        let data = &TEMPLATE[section(TEMPLATE, "data")];
+        assert_eq!(s.matches(data).count(), 1);
+        for def in [
+            "def normalize(",
+            "def load(",
+            "class ChaCha8:",
+            "def shuffle(",
+            "def split(",
+            "def epoch_batches(",
+        ] {
+            assert_eq!(s.matches(def).count(), 1, "{def}");
+        }
+        // The default run is the lab's recipe.
+        for line in [
+            "    cell=\"gru\",",
+            "    hidden_size=64,",
+            "    conditioning=\"input\",",
+            "    lr=0.005,",
+            "    batch_size=32,",
+            "    epochs=3,",
+            "    max_norm=1.0,",
+            "    temperature=0.5,",
+            "    top_k=0,",
+            "    samples=200,",
+            "    max_len=24,",
+        ] {
+            assert!(s.lines().any(|l| l == line), "missing {line:?}");
+        }
+        assert_eq!(
+            generate_file_name(&GenerateRun::default()),
+            "unroll-generate-gru-h64-input.py"
+        );
     }
 
     #[test]

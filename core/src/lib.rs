@@ -30,7 +30,7 @@
 //! - [`memory`]: the adding problem, copy memory and temporal order (generators, baselines,
 //!   criteria, a sweep's outcome).
 //! - [`weights`]: parameters ⇄ PyTorch as `.safetensors` (names, shapes, metadata).
-//! - [`as_pytorch`]: the names page's configuration as a runnable PyTorch script.
+//! - [`as_pytorch`]: the names page's and the labs' configurations as runnable PyTorch scripts.
 //! - [`keep`]: the weights file the page downloads/loads and the record it keeps across reloads.
 #![warn(missing_docs)]
 

@@ -15,10 +15,12 @@ sample per distinct (name, language) pair, the split's rule (about 10 % of each 
 validation, grouped by name so a name never sits on both sides), batches of names of equal
 length, the module (one-hot input -> nn.RNN / nn.LSTM / nn.GRU, batch_first, parameter names
 rnn.* and fc.*), PyTorch's default initialisation plus the forget-gate bias, the head, the
-loss (mean cross-entropy), Adam and the clipping. What is not: Unroll draws its split and its
-batch order with ChaCha8; this script draws them with Python's `random` from the same seed, so
-the validation names differ and accuracies agree within the spread of seeds, not digit for
-digit. The weights of a downloaded model, on the other hand, give the page's predictions.
+loss (mean cross-entropy), Adam and the clipping. The split and the batch order are the
+page's too: the script draws them with Unroll's generator (ChaCha8 seeded as Unroll seeds it,
+and the same shuffle), so the validation names are the page's. What is not the same: the
+initial weights (PyTorch's generator), so accuracies agree within the spread of seeds, not
+digit for digit. The weights of a downloaded model, on the other hand, give the page's
+predictions.
 
 Output: one JSON object per epoch (epoch, train_loss, val_loss, val_acc, sec) and, with
 --predict, one per name (name, probs: the softmax over CLASSES, in that order).
@@ -26,7 +28,6 @@ Output: one JSON object per epoch (epoch, train_loss, val_loss, val_acc, sec) an
 import argparse
 import json
 import math
-import random
 import string
 import sys
 import time
@@ -52,9 +53,9 @@ DATA = "data/names"  # a folder of <Language>.txt files, or a name<TAB>label .ts
 PAGE = None  # the page this configuration came from
 # </configuration>
 
+# <data>
 VOCAB = string.ascii_letters + " .,;'"  # a-z, A-Z, then " .,;'": the index order of Unroll's one-hot input
 INDEX = {c: i for i, c in enumerate(VOCAB)}
-PADDED_LEN = 10  # head "padded": names truncated or padded with zero vectors to 10 symbols, output 10 read
 VAL_FRACTION = 0.1
 
 
@@ -106,6 +107,82 @@ def load(source):
     return pairs
 
 
+SPLIT_STREAM = 1  # the split's ChaCha stream
+EPOCH_STREAM_BASE = 1 << 32  # epoch e's batches are drawn on stream EPOCH_STREAM_BASE + e
+MASK32 = 0xFFFFFFFF
+
+
+class ChaCha8:
+    """Unroll's random numbers: Rust's ChaCha8Rng::seed_from_u64(seed) on stream `stream`
+    (rand_chacha 0.9: the key filled by PCG32 from the seed, 8 rounds, a 64-bit block counter
+    and a 64-bit stream), read 32 bits at a time."""
+
+    def __init__(self, seed, stream=0):
+        state, key = seed & 0xFFFFFFFFFFFFFFFF, []
+        for _ in range(8):
+            state = (state * 6364136223846793005 + 11634580027462260723) & 0xFFFFFFFFFFFFFFFF
+            x, rot = (((state >> 18) ^ state) >> 27) & MASK32, state >> 59
+            key.append(((x >> rot) | (x << (32 - rot))) & MASK32)
+        self.input = [0x61707865, 0x3320646E, 0x79622D32, 0x6B206574, *key, 0, 0,
+                      stream & MASK32, (stream >> 32) & MASK32]
+        self.words, self.block = [], 0
+
+    def _refill(self):
+        def rotl(v, c):
+            return ((v << c) & MASK32) | (v >> (32 - c))
+
+        def quarter(x, a, b, c, d):
+            x[a] = (x[a] + x[b]) & MASK32; x[d] = rotl(x[d] ^ x[a], 16)
+            x[c] = (x[c] + x[d]) & MASK32; x[b] = rotl(x[b] ^ x[c], 12)
+            x[a] = (x[a] + x[b]) & MASK32; x[d] = rotl(x[d] ^ x[a], 8)
+            x[c] = (x[c] + x[d]) & MASK32; x[b] = rotl(x[b] ^ x[c], 7)
+
+        start = list(self.input)
+        start[12], start[13] = self.block & MASK32, self.block >> 32
+        x = list(start)
+        for _ in range(4):  # 8 rounds
+            quarter(x, 0, 4, 8, 12); quarter(x, 1, 5, 9, 13); quarter(x, 2, 6, 10, 14); quarter(x, 3, 7, 11, 15)
+            quarter(x, 0, 5, 10, 15); quarter(x, 1, 6, 11, 12); quarter(x, 2, 7, 8, 13); quarter(x, 3, 4, 9, 14)
+        self.words = [(a + b) & MASK32 for a, b in zip(x, start)]
+        self.words.reverse()
+        self.block += 1
+
+    def next_u32(self):
+        if not self.words:
+            self._refill()
+        return self.words.pop()
+
+    def below(self, bound):
+        """A number in [0, bound), 0 < bound < 2^32, drawn as Rust's rand 0.9 draws `..bound`."""
+        m = self.next_u32() * bound
+        result, lo = m >> 32, m & MASK32
+        if lo > (-bound & MASK32) and lo + ((self.next_u32() * bound) >> 32) > MASK32:
+            result += 1
+        return result
+
+
+def shuffle(items, rng):
+    """Shuffles the list in place as Rust's rand 0.9 `SliceRandom::shuffle` does (Fisher-Yates
+    from the front, several indices drawn from one 32-bit number)."""
+    if len(items) <= 1:
+        return
+    chunk, remaining = 0, 1
+    for i in range(len(items)):
+        n = i + 1  # index i is drawn from [0, n)
+        if remaining == 0:
+            bound, remaining = n, 1
+            while bound * (n + remaining) <= MASK32:
+                bound *= n + remaining
+                remaining += 1
+            chunk = rng.below(bound)
+        remaining -= 1
+        if remaining == 0:
+            j = chunk
+        else:
+            j, chunk = chunk % n, chunk // n
+        items[i], items[j] = items[j], items[i]
+
+
 def split(pairs, classes, seed):
     """(train, val) indices: each language wants round(0.1 * n) validation samples (at least 1,
     at most n - 1); whole names go to validation while every language they belong to wants more."""
@@ -119,7 +196,7 @@ def split(pairs, classes, seed):
     for _, lang in pairs:
         count[lang] += 1
     want = {c: 0 if n < 2 else min(max(math.floor(VAL_FRACTION * n + 0.5), 1), n - 1) for c, n in count.items()}
-    random.Random(seed).shuffle(order)
+    shuffle(order, ChaCha8(seed, SPLIT_STREAM))
     val_names = set()
     for name in order:
         langs = [pairs[i][1] for i in langs_of[name]]
@@ -135,21 +212,31 @@ def split(pairs, classes, seed):
     return train, val
 
 
-def epoch_batches(pairs, train, batch_size, rng):
-    """Batches of names of equal length; the remainders joined short to long; batch order shuffled."""
+def epoch_batches(pairs, train, batch_size, seed, epoch, join_rest=True):
+    """Epoch `epoch`'s batches (from 0), as Unroll forms them: the names grouped by length, each
+    length's names shuffled (shortest length first), cut into batches; each length's remainder
+    joined short to long into batches (join_rest) or kept as a batch of its own; the batches
+    shuffled. Drawn from ChaCha8(seed) on stream EPOCH_STREAM_BASE + epoch."""
+    rng = ChaCha8(seed, EPOCH_STREAM_BASE + epoch)
     buckets = {}
     for i in train:
         buckets.setdefault(len(pairs[i][0]), []).append(i)
+    for length in sorted(buckets):
+        shuffle(buckets[length], rng)
     batches, rest = [], []
     for length in sorted(buckets):
         bucket = buckets[length]
-        rng.shuffle(bucket)
-        full = len(bucket) - len(bucket) % batch_size
+        full = len(bucket) - len(bucket) % batch_size if join_rest else len(bucket)
         batches += [bucket[k:k + batch_size] for k in range(0, full, batch_size)]
         rest += bucket[full:]
     batches += [rest[k:k + batch_size] for k in range(0, len(rest), batch_size)]
-    rng.shuffle(batches)
+    shuffle(batches, rng)
     return batches
+
+
+# </data>
+
+PADDED_LEN = 10  # head "padded": names truncated or padded with zero vectors to 10 symbols, output 10 read
 
 
 def main():
@@ -222,11 +309,10 @@ def main():
 
     loss_fn = nn.CrossEntropyLoss()
     opt = torch.optim.Adam(model.parameters(), lr=c["lr"])
-    rng = random.Random(args.seed)
     for epoch in range(1, args.epochs + 1):
         start, total, n = time.time(), 0.0, 0
         model.train()
-        for indices in epoch_batches(pairs, train, c["batch_size"], rng):
+        for indices in epoch_batches(pairs, train, c["batch_size"], args.seed, epoch - 1):
             x, lengths, y = batch_of(indices)
             loss = loss_fn(model(x, lengths), y)
             opt.zero_grad()

@@ -6,6 +6,7 @@
 //   independent float64 computation of the same formula here.
 // - Hostile URLs load without a console error, list the fields in the notice, inject nothing.
 // - Switching lessons pushes a history entry, slider drags replace it, back/forward restore.
+// - The index's four input–output structures link to the labs that train them.
 // - Language, keyboard, "Copy link".
 // - Lesson 8: the counted serial depths, the sentence on what this device's timings show (its
 //   ratios are the table's), and on WebGPU (SwiftShader) both workloads timed on the GPU too.
@@ -461,6 +462,37 @@ test("navigation: slider drags replace the entry, switching lessons pushes one, 
   await page.waitForSelector('[data-testid="lesson-index"]');
   assert.deepEqual(problems, []);
   await page.close();
+});
+
+test("index: the four input–output structures link to the labs that train them", async () => {
+  // Each link opens its lab (the element it is ready on), with the task in the URL; back returns.
+  const labs = [
+    ["n-1", "train-start", /lesson=names/],
+    ["n-n", "delay-page", /lesson=delay(?!.*task=)/],
+    ["1-n", "generate-page", /lesson=generate/],
+    ["n-m", "memory-page", /lesson=delay&task=copy/],
+  ];
+  for (const lang of ["en", "zh"]) {
+    const { page, problems } = await open(`?v=1&lang=${lang}`);
+    await page.waitForSelector('[data-testid="structures"]');
+    const shown = await page.$$eval('[data-testid^="structure-link-"]', (els) => els.map((e) => e.getAttribute("data-testid")));
+    assert.deepEqual(shown, labs.map(([k]) => `structure-link-${k}`), "the four structures in order");
+    // Every chain is drawn, and the section says where Seq2Seq is taught.
+    assert.equal(await page.locator('[data-testid="structures"] svg[role="img"]').count(), 4);
+    assert.match(await page.textContent('[data-testid="structures-seq2seq"]'), lang === "en" ? /Seq2Seq.*next chapter/ : /Seq2Seq.*下一章/);
+    for (const [key, ready, url] of labs) {
+      const href = await page.getAttribute(`[data-testid="structure-link-${key}"]`, "href");
+      assert.match(href, new RegExp(`lang=${lang}`), `${key} keeps the language`);
+      await page.click(`[data-testid="structure-link-${key}"]`);
+      await page.waitForSelector(`[data-testid="${ready}"]`, { timeout: 60_000 });
+      assert.match(page.url(), url, `${key} opens its lab`);
+      assert.equal(await page.locator('[data-testid="lesson-index"]').count(), 0, `${key} left the index`);
+      await page.goBack();
+      await page.waitForSelector('[data-testid="structures"]');
+    }
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
 });
 
 test("language: lang=zh renders Chinese, the switch rewrites the URL", async () => {

@@ -14,6 +14,7 @@
 
 pub mod bidir;
 pub mod bptt;
+pub mod chain;
 pub mod common_text;
 pub mod frame;
 pub mod gru;

@@ -5,7 +5,7 @@
 //! cargo run --release --bin generate-names -- [--cell gru] [--hidden-size 64] [--num-layers 1]
 //!     [--bidirectional] [--conditioning input|state] [--epochs 3] [--batch-size 32]
 //!     [--lr 0.005] [--max-norm 1] [--seed 0] [--split-seed 0] [--temperature 0.5]
-//!     [--samples 200] [--show 5] [--data-dir DIR]
+//!     [--samples 200] [--show 5] [--data-dir DIR] [--as-pytorch FILE]
 //! ```
 //! Prints JSON lines: first `{"baselines"}` (held-out loss per character of the uniform,
 //! unigram and bigram models fitted on the training names, nats; the split's sizes); then one
@@ -34,6 +34,7 @@ mod native {
     use std::time::Instant;
 
     use serde_json::json;
+    use unroll_core::as_pytorch::{generate_script, GenerateRun};
     use unroll_core::data::names::{locate_names_dir, NamesDataset};
     use unroll_core::math::params::CellKind;
     use unroll_core::task::generate::sample::{quality, sample, SampleRequest};
@@ -56,36 +57,42 @@ mod native {
                 s.parse().map_err(|_| format!("not a number: {s}"))
             })
         };
-        let cell = match opt(&mut args, "--cell")?.as_deref().unwrap_or("gru") {
-            "rnn" => CellKind::Rnn,
-            "lstm" => CellKind::Lstm,
-            "gru" => CellKind::Gru,
-            other => return Err(format!("--cell {other}: rnn, lstm or gru")),
+        let d = GenerateRun::default();
+        let cell = match opt(&mut args, "--cell")?.as_deref() {
+            None => d.cell,
+            Some("rnn") => CellKind::Rnn,
+            Some("lstm") => CellKind::Lstm,
+            Some("gru") => CellKind::Gru,
+            Some(other) => return Err(format!("--cell {other}: rnn, lstm or gru")),
         };
         let bidirectional = args.contains("--bidirectional");
-        let conditioning = match opt(&mut args, "--conditioning")?
-            .as_deref()
-            .unwrap_or("input")
-        {
-            "input" => Conditioning::Input,
-            "state" => Conditioning::State,
-            other => return Err(format!("--conditioning {other}: input or state")),
+        let conditioning = match opt(&mut args, "--conditioning")?.as_deref() {
+            None => d.conditioning,
+            Some("input") => Conditioning::Input,
+            Some("state") => Conditioning::State,
+            Some(other) => return Err(format!("--conditioning {other}: input or state")),
         };
+        let r = &d.recipe;
         let recipe = Recipe {
-            hidden_size: num(opt(&mut args, "--hidden-size")?, 64.0)? as usize,
-            num_layers: num(opt(&mut args, "--num-layers")?, 1.0)? as usize,
-            bidirectional,
-            lr: num(opt(&mut args, "--lr")?, 0.005)? as f32,
-            batch_size: num(opt(&mut args, "--batch-size")?, 32.0)? as usize,
-            max_norm: Some(num(opt(&mut args, "--max-norm")?, 1.0)? as f32).filter(|m| *m > 0.0),
-            forget_bias: 1.0,
+            hidden_size: num(opt(&mut args, "--hidden-size")?, r.hidden_size as f64)? as usize,
+            num_layers: num(opt(&mut args, "--num-layers")?, r.num_layers as f64)? as usize,
+            bidirectional: bidirectional || r.bidirectional,
+            lr: num(opt(&mut args, "--lr")?, f64::from(r.lr))? as f32,
+            batch_size: num(opt(&mut args, "--batch-size")?, r.batch_size as f64)? as usize,
+            max_norm: Some(num(
+                opt(&mut args, "--max-norm")?,
+                f64::from(r.max_norm.unwrap_or(0.0)),
+            )? as f32)
+            .filter(|m| *m > 0.0),
+            forget_bias: r.forget_bias,
         };
-        let epochs = num(opt(&mut args, "--epochs")?, 3.0)? as usize;
-        let seed = num(opt(&mut args, "--seed")?, 0.0)? as u32;
-        let split_seed = num(opt(&mut args, "--split-seed")?, 0.0)? as u64;
-        let temperature = num(opt(&mut args, "--temperature")?, 0.5)?;
-        let samples = num(opt(&mut args, "--samples")?, 200.0)? as usize;
+        let epochs = num(opt(&mut args, "--epochs")?, d.epochs as f64)? as usize;
+        let seed = num(opt(&mut args, "--seed")?, f64::from(d.seed))? as u32;
+        let split_seed = num(opt(&mut args, "--split-seed")?, d.split_seed as f64)? as u64;
+        let temperature = num(opt(&mut args, "--temperature")?, d.sample.temperature)?;
+        let samples = num(opt(&mut args, "--samples")?, d.samples as f64)? as usize;
         let show = num(opt(&mut args, "--show")?, 5.0)? as usize;
+        let as_pytorch = opt(&mut args, "--as-pytorch")?;
         let dir = match opt(&mut args, "--data-dir")? {
             Some(d) => PathBuf::from(d),
             None => locate_names_dir(&PathBuf::from(".")).map_err(|e| e.to_string())?,
@@ -93,6 +100,25 @@ mod native {
         let rest = args.finish();
         if !rest.is_empty() {
             return Err(format!("unknown arguments: {rest:?}"));
+        }
+        if let Some(path) = as_pytorch {
+            let run = GenerateRun {
+                cell,
+                recipe,
+                conditioning,
+                seed,
+                split_seed,
+                epochs,
+                sample: SampleRequest {
+                    temperature,
+                    ..d.sample.clone()
+                },
+                samples,
+            };
+            let script = generate_script(&run, "?v=1&lesson=generate");
+            std::fs::write(&path, script).map_err(|e| format!("{path}: {e}"))?;
+            eprintln!("wrote the PyTorch script to {path}");
+            return Ok(());
         }
         let data = Arc::new(NamesDataset::load_dir(&dir).map_err(|e| e.to_string())?);
         let task = GenerateTask::new(data.clone(), split_seed, conditioning);

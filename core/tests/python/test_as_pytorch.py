@@ -6,10 +6,13 @@ Runs only when `torch` and `safetensors` import. Otherwise it prints "SKIPPED: �
 
 1. `train-names --as-pytorch FILE` writes the script for the page's default configuration
    (LSTM, hidden 128, batch 64, lr 0.001, one epoch here).
-2. One epoch, seeds 0, 1, 2, on each side: the script's validation accuracy must fall within
-   the spread of Unroll's three (widened by 0.02 on each side: the two sides split the data with
-   different generators, so three seeds are a small sample of each). Both sides are printed.
-3. Unroll trains one epoch and saves the model (`--save`, the page's download) and its
+2. The script's split and batches are the page's: its first epoch's batches (drawn with
+   Unroll's generator) are `train-names --dump-batches`' to the name and label, in order.
+3. One epoch, seeds 0, 1, 2, on each side: the script's validation accuracy must fall within
+   the spread of Unroll's three (widened by 0.02 on each side: the two sides draw their initial
+   weights with different generators, so three seeds are a small sample of each). Both sides
+   are printed.
+4. Unroll trains one epoch and saves the model (`--save`, the page's download) and its
    probabilities for five names (`--predict`); the script loads the file with
    `load_state_dict(strict=True)` (`--load`, `--epochs 0`) and must give the same
    probabilities within 1e-4.
@@ -20,66 +23,28 @@ The data folder is the one train-names finds (www/data/names, else ../shared/dat
 UNROLL_NAMES_DIR says otherwise. The last line is "N passed, M failed" (", K skipped" when skipped).
 """
 import json
-import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
+from script_checks import Checks, missing, module, names_dir, native, script, skipped
+
 SEEDS = (0, 1, 2)
 MARGIN = 0.02
 NAMES = "Nguyen,Schmidt,O'Brien,Ślusàrski,Tanaka"
 
 
-def names_dir():
-    if os.environ.get("UNROLL_NAMES_DIR"):
-        return Path(os.environ["UNROLL_NAMES_DIR"])
-    for d in (ROOT / "www/data/names", ROOT.parent / "shared/data/names"):
-        if d.is_dir():
-            return d
-    return None
-
-
 def train_names(*args):
-    exe = os.environ.get("UNROLL_TRAIN_NAMES")
-    cmd = [exe, *args] if exe else ["cargo", "run", "--quiet", "--profile", "test", "--bin", "train-names", "--", *args]
-    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError(f"train-names {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()[-500:]}")
-    return [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
-
-
-def script(path, *args):
-    p = subprocess.run([sys.executable, str(path), *args], cwd=ROOT, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError(f"{path.name} {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()[-800:]}")
-    return [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
+    return native("train-names", "UNROLL_TRAIN_NAMES", *args)
 
 
 def main():
-    try:
-        import torch  # noqa: F401
-        import safetensors  # noqa: F401
-    except ImportError as e:
-        print(f"SKIPPED: {getattr(e, 'name', None) or 'torch'} not installed ({e})")
-        print("0 passed, 0 failed, 1 skipped")
-        return 0
+    why = missing("torch", "safetensors")
+    if why:
+        return skipped(why)
     data = names_dir()
-    if data is None:
-        print("SKIPPED: no names data (run ./scripts/test.sh once, or set UNROLL_NAMES_DIR)")
-        print("0 passed, 0 failed, 1 skipped")
-        return 0
-    passed = failed = 0
-
-    def report(name, problems):
-        nonlocal passed, failed
-        if problems:
-            failed += 1
-            print(f"FAIL {name}: " + "; ".join(problems))
-        else:
-            passed += 1
-            print(f"PASS {name}")
+    checks = Checks()
+    report = checks.report
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -88,6 +53,25 @@ def main():
         text = py.read_text(encoding="utf-8")
         report("the script names the tutorial's 18 languages",
                [] if text.count('CLASSES = ["Arabic", "Chinese"') == 1 else ["CLASSES line not found"])
+
+        dump = Path(tmp) / "batches.jsonl"
+        train_names("--dump-batches", str(dump), "--data-dir", str(data))
+        theirs = module(py)
+        pairs = theirs.load(str(data))
+        classes = sorted({lang for _, lang in pairs})
+        train, _ = theirs.split(pairs, classes, 0)
+        batches = theirs.epoch_batches(pairs, train, 64, 0, 0)
+        ours = [json.loads(line) for line in dump.read_text().splitlines()]
+        problems = [] if len(ours) == len(batches) else [f"{len(ours)} batches vs {len(batches)}"]
+        for k, (o, t) in enumerate(zip(ours, batches)):
+            names = [[theirs.INDEX[ch] for ch in pairs[i][0]] for i in t]
+            labels = [classes.index(pairs[i][1]) for i in t]
+            width = o["seq_len"]  # tokens: [batch, seq_len] flattened, batch first
+            rows = [o["tokens"][b * width:b * width + n] for b, n in enumerate(o["lengths"])]
+            if rows != names or o["labels"] != labels:
+                problems.append(f"batch {k} differs")
+                break
+        report("the script's split and first epoch's batches are the page's", problems)
 
         unroll = [train_names("--epochs", "1", "--seed", str(s), "--data-dir", str(data))[-1]["val_acc"] for s in SEEDS]
         torch_ = [script(py, "--epochs", "1", "--seed", str(s), "--data", str(data))[-1]["val_acc"] for s in SEEDS]
@@ -110,8 +94,7 @@ def main():
                 problems.append(f"{o['name']}: classes {bad} differ by more than 1e-4")
         report("the page's weights give the page's predictions in PyTorch (1e-4)", problems)
 
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    return checks.finish()
 
 
 if __name__ == "__main__":

@@ -314,7 +314,7 @@ fn diagram(r: &Bidir, k: usize, stages: Stages, lang: Lang) -> impl IntoView {
         <svg
             class="lx-diagram"
             viewBox=format!("0 0 {width} 320")
-            style=format!("max-width:{}px; --lx-min-w:{}px; --lx-w:{}", width as i64, (width * 0.72) as i64, width as i64)
+            style=crate::lessons::chain::diagram_style(width, 0.72)
             role="img"
             aria-label=BidirText::of(lang).diagram
             data-testid="bidir-diagram"
@@ -322,12 +322,8 @@ fn diagram(r: &Bidir, k: usize, stages: Stages, lang: Lang) -> impl IntoView {
             data-stage=move || stages.name()
         >
             <defs>
-                <marker id="lx-arrow-fwd" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                    <path d="M0,0 L10,5 L0,10 z" fill="#0d9488"></path>
-                </marker>
-                <marker id="lx-arrow-bwd" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                    <path d="M0,0 L10,5 L0,10 z" fill="#c026d3"></path>
-                </marker>
+                {crate::lessons::chain::arrowhead("lx-arrow-fwd", "lx-arrowhead-fwd")}
+                {crate::lessons::chain::arrowhead("lx-arrow-bwd", "lx-arrowhead-bwd")}
             </defs>
             <text x="8" y=Y_OUT + 4.0 class="lx-svg-label">"output (2H)"</text>
             <text x="8" y=Y_FWD + 4.0 class="lx-svg-label lx-c-fwd-svg">{format!("{} →", BidirText::of(lang).forward)}</text>

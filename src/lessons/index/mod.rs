@@ -1,5 +1,7 @@
-//! The index page: one card per lesson in course order, and the training page.
+//! The index page: one card per lesson in course order, the training page, the labs, and where
+//! the course's four input–output structures are trained.
 
+pub mod structures;
 pub mod text;
 
 use super::frame::LessonNotice;
@@ -10,7 +12,17 @@ use crate::lessons::text::lesson_info;
 use crate::shell::i18n::use_lang;
 use leptos::prelude::*;
 use unroll_core::config::lessons::LessonId;
-use unroll_core::config::UrlNotice;
+use unroll_core::config::{Lang, UrlNotice};
+
+/// A lab's query `base` with the page's language and, while the page shown hides the
+/// questions, `quiz=0`.
+fn lab_query(base: &str, lang: Option<Lang>, quiz: bool) -> String {
+    let base = match lang {
+        Some(l) => format!("{base}&lang={}", l.as_str()),
+        None => base.to_owned(),
+    };
+    unroll_core::config::query::with_quiz(base, quiz)
+}
 
 /// The list of lessons (`?v=1`, or no `lesson` key).
 #[component]
@@ -25,14 +37,9 @@ pub fn IndexPage(
     Effect::new(move |_| nav.replace(entry, &lesson_query(None, lang.url_lang())));
     // The training and delay pages as last left in this tab (their defaults before).
     let pages = crate::shell::url::PageQueries::get();
-    let with_lang = move |base: &str| match lang.url_lang() {
-        Some(l) => format!("{base}&lang={}", l.as_str()),
-        None => base.to_owned(),
-    };
     // The labs' default links keep `quiz=0` while the page shown has it.
-    let with_lang = move |base: &str| {
-        unroll_core::config::query::with_quiz(with_lang(base), crate::kit::nav::quiz_shown())
-    };
+    let with_lang =
+        move |base: &str| lab_query(base, lang.url_lang(), crate::kit::nav::quiz_shown());
     let training_query = Signal::derive(move || {
         pages
             .training
@@ -88,6 +95,7 @@ pub fn IndexPage(
                 </NavLink>
                 <crate::kit::question::ProgressMark page="delay" />
             </section>
+            <structures::Structures lab_query=lab_query />
         </article>
     }
 }

@@ -394,7 +394,7 @@ fn grid_svg(c: &ShapesConfig, lang: Lang) -> impl IntoView {
         <svg
             class="lx-diagram lx-grid-diagram"
             viewBox=format!("0 0 {width} {height}")
-            style=format!("max-width:{}px; --lx-min-w:{}px; --lx-w:{}", width as i64, (width * 0.7) as i64, width as i64)
+            style=crate::lessons::chain::diagram_style(width, 0.7)
             role="img"
             aria-label=ShapesText::of(lang).grid
             data-testid="shapes-grid"

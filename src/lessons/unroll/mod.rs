@@ -5,6 +5,7 @@ pub mod text;
 pub mod tour;
 
 use self::text::UnrollText;
+use super::chain;
 use super::frame::{sync_url, LessonFrame, Panel, Para};
 use super::torch_lines::TorchLines;
 use super::widgets::{
@@ -489,7 +490,7 @@ fn chain_svg(
         <svg
             class="lx-diagram"
             viewBox=format!("0 0 {width} 262")
-            style=format!("max-width:{}px; --lx-min-w:{}px; --lx-w:{}", width as i64, (width * 0.6) as i64, width as i64)
+            style=crate::lessons::chain::diagram_style(width, 0.6)
             role="img"
             aria-label=UnrollText::of(lang).diagram
             data-testid="unroll-diagram"
@@ -542,19 +543,18 @@ fn chain_step(
     view! {
         <g class="lx-svg-step" class:lx-active=active class:lx-done=done data-testid=active.then_some("unroll-active-step")>
             <g class="lx-stage-part" class:lx-stage-pending=pending(0)>
-                <line x1=cx x2=cx y1=cy + 78.0 y2=cy + 32.0 class="lx-edge lx-edge-input" marker-end="url(#lx-arrow-in)"></line>
-                <text x=cx y=cy + 96.0 text-anchor="middle" class="lx-svg-label">{format!("x{} = {}", fmt::sub(s.t), fmt::fixed(s.x, 2))}</text>
+                {chain::input_edge(cx, cy)}
+                <text x=cx y=cy + chain::INPUT_LABEL text-anchor="middle" class="lx-svg-label">{format!("x{} = {}", fmt::sub(s.t), fmt::fixed(s.x, 2))}</text>
                 <text x=cx + 6.0 y=cy + 58.0 class="lx-svg-weight lx-c-input">"W_xh"</text>
-                <line x1=from x2=cx - 40.0 y1=cy y2=cy class="lx-edge lx-edge-rec" marker-end="url(#lx-arrow-rec)"></line>
+                {chain::recurrent_edge(from, cx, cy)}
                 <text x=(from + cx - 40.0) / 2.0 y=cy - 8.0 text-anchor="middle" class="lx-svg-weight lx-c-rec">"W_hh"</text>
             </g>
             <g class="lx-stage-part" class:lx-stage-pending=pending(1)>
-                <rect x=cx - 38.0 y=cy - 28.0 width="76" height="56" rx="10" class="lx-cell-box"></rect>
-                <text x=cx y=cy + 5.0 text-anchor="middle" class="lx-svg-op">"tanh"</text>
+                {chain::cell_box(cx, cy, "tanh")}
             </g>
             <g class="lx-stage-part" class:lx-stage-pending=pending(2)>
-                <line x1=cx x2=cx y1=cy - 30.0 y2=cy - 66.0 class="lx-edge" marker-end="url(#lx-arrow)"></line>
-                <text x=cx y=cy - 96.0 text-anchor="middle" class="lx-svg-label">{format!("h{}", fmt::sub(s.t))}</text>
+                {chain::output_edge(cx, cy)}
+                <text x=cx y=cy - chain::OUTPUT_LABEL text-anchor="middle" class="lx-svg-label">{format!("h{}", fmt::sub(s.t))}</text>
                 <g class:lx-veiled=move || later && veil.get()>{state_view(&s.h, cx, cy - 74.0)}</g>
             </g>
         </g>
@@ -564,25 +564,14 @@ fn chain_step(
 /// The arrowheads and the rolled cell (x_t in, h_t out, its loop).
 fn rolled_cell(cy: f64, lang: unroll_core::config::Lang) -> impl IntoView {
     view! {
-        <defs>
-            <marker id="lx-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                <path d="M0,0 L10,5 L0,10 z" class="lx-arrowhead"></path>
-            </marker>
-            <marker id="lx-arrow-in" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                <path d="M0,0 L10,5 L0,10 z" class="lx-arrowhead-in"></path>
-            </marker>
-            <marker id="lx-arrow-rec" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                <path d="M0,0 L10,5 L0,10 z" class="lx-arrowhead-rec"></path>
-            </marker>
-        </defs>
+        {chain::arrow_defs()}
         <g class="lx-rolled">
             <text x="70" y="18" text-anchor="middle" class="lx-svg-caption">{UnrollText::of(lang).rolled}</text>
-            <line x1="70" x2="70" y1=cy + 78.0 y2=cy + 32.0 class="lx-edge lx-edge-input" marker-end="url(#lx-arrow-in)"></line>
-            <text x="70" y=cy + 96.0 text-anchor="middle" class="lx-svg-label">"x_t"</text>
+            {chain::input_edge(70.0, cy)}
+            <text x="70" y=cy + chain::INPUT_LABEL text-anchor="middle" class="lx-svg-label">"x_t"</text>
             <text x="76" y=cy + 58.0 class="lx-svg-weight lx-c-input">"W_xh"</text>
-            <rect x="32" y=cy - 28.0 width="76" height="56" rx="10" class="lx-cell-box"></rect>
-            <text x="70" y=cy + 5.0 text-anchor="middle" class="lx-svg-op">"tanh"</text>
-            <line x1="70" x2="70" y1=cy - 30.0 y2=cy - 66.0 class="lx-edge" marker-end="url(#lx-arrow)"></line>
+            {chain::cell_box(70.0, cy, "tanh")}
+            {chain::output_edge(70.0, cy)}
             <text x="70" y=cy - 74.0 text-anchor="middle" class="lx-svg-label">"h_t"</text>
             <path d=format!("M108,{} C150,{} 150,{} 108,{}", cy - 12.0, cy - 60.0, cy + 60.0, cy + 12.0) class="lx-edge lx-edge-rec" fill="none" marker-end="url(#lx-arrow-rec)"></path>
             <text x="150" y=cy + 4.0 class="lx-svg-weight lx-c-rec">"W_hh"</text>

@@ -1,0 +1,92 @@
+"""What the "As PyTorch" script tests share: running Unroll's binaries and a written script,
+finding the names data, skipping where torch is missing, and counting checks.
+
+A test prints "PASS name" or "FAIL name: problems" per check and ends with "N passed, M failed"
+(", K skipped" when skipped), the line `scripts/test.sh` counts.
+"""
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def json_lines(text):
+    return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+
+
+def native(name, env, *args):
+    """Runs Unroll's binary `name` (`$env` when set, else cargo's test-profile build, as `cargo
+    test` leaves it) and returns its JSON lines."""
+    exe = os.environ.get(env)
+    cmd = [exe, *args] if exe else ["cargo", "run", "--quiet", "--profile", "test", "--bin", name, "--", *args]
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"{name} {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()[-500:]}")
+    return json_lines(p.stdout)
+
+
+def script(path, *args):
+    """Runs a written script with this Python and returns its JSON lines."""
+    p = subprocess.run([sys.executable, str(path), *args], cwd=ROOT, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"{path.name} {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()[-800:]}")
+    return json_lines(p.stdout)
+
+
+def module(path):
+    """A written script imported as a module (its main() is not run), to call its functions."""
+    spec = importlib.util.spec_from_file_location(path.stem.replace("-", "_"), path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def names_dir():
+    """The names folder: $UNROLL_NAMES_DIR, else www/data/names, else ../shared/data/names."""
+    if os.environ.get("UNROLL_NAMES_DIR"):
+        return Path(os.environ["UNROLL_NAMES_DIR"])
+    for d in (ROOT / "www/data/names", ROOT.parent / "shared/data/names"):
+        if d.is_dir():
+            return d
+    return None
+
+
+def missing(*modules):
+    """Why the test cannot run here (a module that does not import, or no names data), or None."""
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except ImportError as e:
+            return f"{getattr(e, 'name', None) or name} not installed ({e})"
+    if names_dir() is None:
+        return "no names data (run ./scripts/test.sh once, or set UNROLL_NAMES_DIR)"
+    return None
+
+
+def skipped(reason):
+    print(f"SKIPPED: {reason}")
+    print("0 passed, 0 failed, 1 skipped")
+    return 0
+
+
+class Checks:
+    """Counts the checks: `report(name, problems)` passes when `problems` is empty."""
+
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def report(self, name, problems):
+        if problems:
+            self.failed += 1
+            print(f"FAIL {name}: " + "; ".join(problems), flush=True)
+        else:
+            self.passed += 1
+            print(f"PASS {name}", flush=True)
+
+    def finish(self):
+        print(f"{self.passed} passed, {self.failed} failed")
+        return 0 if self.failed == 0 else 1
