@@ -64,10 +64,15 @@ pub fn SequencePage() -> impl IntoView {
     Effect::new(move |_| {
         let lang = loc.chosen.get();
         // `quiz=0` (the questions off) stays with the page's settings.
-        let quiz = unroll_core::config::query::quiz_on(&nav.search.get());
+        let search = nav.search.get();
+        let quiz = unroll_core::config::query::quiz_on(&search);
         let query = unroll_core::config::query::with_quiz(cfg.with(|c| encode_lab(c, lang)), quiz);
         pages.delay.set(Some(query.clone()));
-        if pages.route.get() == Route::Delay {
+        // An entry of another task is the form's only once the form has taken it (below): the
+        // task left is not written into it.
+        let same_task =
+            unroll_core::train::plan::decode_lab(&search).config.task == cfg.with(|c| c.task);
+        if pages.route.get() == Route::Delay && same_task {
             url::replace_query(url::Entry::shown(), &query);
         }
     });

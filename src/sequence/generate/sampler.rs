@@ -81,33 +81,40 @@ pub fn SamplerPanel(cfg: RwSignal<DelayConfig>, model: GenerateModel) -> impl In
         };
         spawn_local(async move {
             let result = EngineClient::get().sample(job, &DataRef::Page(data)).await;
-            if sent.get_value() == id {
+            // The panel may be gone by the time the engine answers.
+            if sent.try_get_value() == Some(id) {
                 if let Ok(s) = &result {
-                    revealed.update(|n| *n = (*n).min(s.steps.len()));
+                    revealed.try_update(|n| *n = (*n).min(s.steps.len()));
                 }
-                written.set(Some(result));
-                written_at.set(Some(step));
-                writing.set(false);
+                written.try_set(Some(result));
+                written_at.try_set(Some(step));
+                writing.try_set(false);
             }
         });
     });
 
     let total = move || {
-        written.with(|w| match w {
-            Some(Ok(s)) => s.steps.len(),
-            _ => 0,
-        })
+        written
+            .try_with(|w| match w {
+                Some(Ok(s)) => s.steps.len(),
+                _ => 0,
+            })
+            .unwrap_or(0)
     };
     let playing = RwSignal::new(false);
     let timer = StoredValue::new_local(None::<IntervalHandle>);
+    // Also called on cleanup, when the panel's own values may be gone already.
     let stop_play = move || {
-        playing.set(false);
+        playing.try_set(false);
         if let Some(h) = timer.try_update_value(|t| t.take()).flatten() {
             h.clear();
         }
     };
     let step = move || {
-        if revealed.get_untracked() < total() {
+        let Some(n) = revealed.try_get_untracked() else {
+            return stop_play();
+        };
+        if n < total() {
             revealed.update(|n| *n += 1);
         }
         if revealed.get_untracked() >= total() {
