@@ -27,10 +27,25 @@
 # each Vulkan driver found (lavapipe; SwiftShader's, from Chromium) at the names and delay
 # shapes. The delay task in the tab runs on this build only.
 #
+# Then a sweep's runs in parallel Web Workers (scripts/bench/sweep-workers.mjs): a delay-copy
+# sweep of 2 seeds × 2 cells at a small budget with workers=1 and workers=2, side by side,
+# printed as one table (seconds, speed-up, the same numbers or not, memory per worker);
+# UNROLL_BENCH_WORKERS=0 leaves it out, UNROLL_BENCH_WORKERS=only runs it alone:
+#
+#   UNROLL_BENCH_SKIP_BUILD=1 UNROLL_BENCH_WORKERS=only ./scripts/bench-tab.sh
+#
 # Last, the browser's WebGPU floor (scripts/bench/webgpu-floor.mjs: what one dispatch and one
 # submit with its read-back cost, and the adapter's best multiply-add rate);
 # UNROLL_BENCH_WEBGPU_FLOOR=0 leaves it out.
 set -euo pipefail
+if [ "${UNROLL_BENCH_WORKERS:-1}" = only ]; then
+  ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+  source "$ROOT/scripts/setup.sh"
+  unroll_setup_test
+  cd "$ROOT"
+  [ "${UNROLL_BENCH_SKIP_BUILD:-0}" = 1 ] || trunk build --release --skip-version-check
+  exec node scripts/bench/sweep-workers.mjs "$@"
+fi
 for arg in "$@"; do
   if [ "$arg" = --readme ]; then
     : "${UNROLL_BENCH_DELAY:=0}" "${UNROLL_BENCH_WEBGPU_FLOOR:=0}"
@@ -62,6 +77,9 @@ elif [ "${UNROLL_BENCH_DELAY:-1}" != only ]; then
 fi
 if [ "${UNROLL_BENCH_DELAY:-1}" != 0 ]; then
   node scripts/bench/delay-tab.mjs
+fi
+if [ "${UNROLL_BENCH_WORKERS:-1}" != 0 ]; then
+  node scripts/bench/sweep-workers.mjs
 fi
 if [ "${UNROLL_BENCH_WEBGPU_FLOOR:-1}" != 0 ]; then
   node scripts/bench/webgpu-floor.mjs

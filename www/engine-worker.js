@@ -3,6 +3,9 @@
 // instantiates it and compiles nothing. It hands every later message to the Rust engine
 // (core/src/engine/worker.rs), which answers with postcard-encoded batches.
 //
+// The page may start several of these workers for one sweep (its runs side by side); each gets
+// the same compiled module.
+//
 // `self.unrollWasmCompiles` counts the wasm compiles started in this worker, by any of the
 // WebAssembly API's ways to compile bytes (the end-to-end tests read it: 0 while the page's
 // module is reused).
@@ -32,7 +35,9 @@ self.onmessage = async (event) => {
   const { glue, module } = event.data;
   try {
     const bindings = await import(glue);
-    await bindings.default({ module_or_path: module });
+    const exports = await bindings.default({ module_or_path: module });
+    // Bytes of this worker's wasm memory (the benchmark and the end-to-end tests read it).
+    self.unrollWasmBytes = () => exports.memory.buffer.byteLength;
     // Replaces this handler with the engine's own.
     bindings.engine_worker_start(pending);
   } catch (e) {

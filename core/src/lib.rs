@@ -9,9 +9,12 @@
 //! config, math, data  <-  gpu  <-  task  <-  train  <-  engine  <-  (the app crate)
 //! ```
 //!
-//! (The tasks themselves live with their lab: `task/names.rs`, `delay/task.rs`,
-//! `memory/task.rs`; what a finished sweep means, `delay/outcome.rs` and `memory/outcome.rs`,
-//! reads [`train`]'s results.)
+//! Every task lives in [`task`] (`task/names.rs`, `task/generate.rs`, `task/delay.rs`,
+//! `task/memory.rs`); what a finished sweep means (`delay/outcome.rs`, `memory/outcome.rs`)
+//! reads [`train`]'s results, so [`delay`] and [`memory`] sit above [`train`] and nothing
+//! below imports them (`delay::task` and `memory::task` re-export the tasks under their
+//! earlier paths). No two top-level folders import each other in a loop: the core's test
+//! `layers` (`core/tests/suite/layers.rs`) checks it.
 //!
 //! - [`math`]: the CPU reference of every recurrent cell, loss and optimizer, in PyTorch's
 //!   layouts. Pure Rust, no GPU, no UI. The tests pin it to PyTorch fixtures.
@@ -20,15 +23,17 @@
 //! - [`gpu`]: wgpu host code for the WGSL kernels in `shaders/`; each kernel has a CPU twin
 //!   of the same name in [`math`].
 //! - [`task`]: the seam every lab trains through: a supervised sequence task (batches,
-//!   readout, loss, held-out set, baseline, criterion); the names task lives there.
+//!   readout, loss, held-out set, baseline, criterion), and every task: names classification
+//!   and generation, delay-copy, the long-memory tasks.
 //! - [`train`]: one trainer over either backend, the seed × cell sweep with its resume
 //!   checkpoint, each cell's backend choice (no Leptos).
 //! - [`engine`]: the training engine as a service: the page ↔ Web Worker messages and, in the
 //!   browser, the worker that runs every training loop off the page's main thread.
 //! - [`lessons`]: the computations of the lesson pages, on top of [`math`] (no Leptos).
-//! - [`delay`]: the delay-copy task (generator, held-out set, verdicts of a sweep).
-//! - [`memory`]: the adding problem, copy memory and temporal order (generators, baselines,
-//!   criteria, a sweep's outcome).
+//! - [`delay`]: what a delay-copy sweep shows (verdicts, summaries, capacity); its task is
+//!   [`task::delay`].
+//! - [`memory`]: what a sweep of the adding problem, copy memory or temporal order shows;
+//!   their tasks are [`task::memory`].
 //! - [`weights`]: parameters ⇄ PyTorch as `.safetensors` (names, shapes, metadata).
 //! - [`as_pytorch`]: the names page's and the labs' configurations as runnable PyTorch scripts.
 //! - [`keep`]: the weights file the page downloads/loads and the record it keeps across reloads.

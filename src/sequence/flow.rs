@@ -14,7 +14,7 @@ use serde::Serialize;
 use std::rc::Rc;
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::query::encode;
-use unroll_core::engine::protocol::{LabEvent, TrainRequest};
+use unroll_core::engine::protocol::{LabEvent, TrainRequest, Workers};
 use unroll_core::train::backend::CellBackend;
 use unroll_core::train::messages::TrainError;
 use unroll_core::train::sweep::{Progress, RunId, SweepCheckpoint, Tick, Weights};
@@ -73,6 +73,8 @@ pub struct RunFlow {
     pub elapsed: RwSignal<f64>,
     /// The path each cell's runs train on, and why, as the engine last reported it.
     pub backends: RwSignal<Vec<CellBackend>>,
+    /// The Web Workers the sweep's runs train on, as the engine last reported it.
+    pub workers: RwSignal<Option<Workers>>,
     /// The training seed's checkpoint once it is kept in the browser; None when none is.
     pub saved: RwSignal<Option<SavedPoint>>,
     /// After a reload stopped the sweep shown: what going on with it trains.
@@ -91,6 +93,7 @@ impl RunFlow {
             status: RwSignal::new(RunStatus::Idle),
             elapsed: RwSignal::new(0.0),
             backends: RwSignal::new(Vec::new()),
+            workers: RwSignal::new(None),
             saved: RwSignal::new(None),
             offer: RwSignal::new(None),
             store: Keeper::new(records),
@@ -141,6 +144,7 @@ impl RunFlow {
             start_from: None,
         };
         self.backends.set(Vec::new());
+        self.workers.set(None);
         self.offer.set(None);
         self.status.set(RunStatus::Running);
         let flow = *self;
@@ -156,6 +160,7 @@ impl RunFlow {
                 bs.retain(|x| x.cell != b.cell);
                 bs.push(b);
             }),
+            LabEvent::Workers(w) => self.workers.set(Some(w)),
             LabEvent::Tick(t) => part.tick(*t),
             LabEvent::Progress {
                 progress,

@@ -1,9 +1,11 @@
 //! The words for the path a run trains on, which every lab shows: why a run that wanted the
 //! GPU trains on the CPU ([`CpuReason`]), both paths' timings under `backend=auto`
 //! ([`StepTimings`]), and a GPU failure ([`GpuError`]). The GPU's own words (wgpu's or the
-//! browser's English) go in a tooltip: [`gpu_detail`], [`cpu_reason_detail`].
+//! browser's English) go in a tooltip: [`gpu_detail`], [`cpu_reason_detail`]. And how many
+//! Web Workers a sweep's runs train on ([`workers_line`]).
 
 use unroll_core::config::Lang;
+use unroll_core::engine::protocol::{SingleWorker, Workers};
 use unroll_core::gpu::GpuError;
 use unroll_core::train::backend::StepTimings;
 use unroll_core::train::messages::CpuReason;
@@ -70,6 +72,31 @@ impl BackendText {
             Lang::Zh => &Self::ZH,
         }
     }
+}
+
+/// How many Web Workers train the sweep's runs side by side, and why fewer than asked, in
+/// `lang`; `None` when it trains on the one worker it asked for.
+pub fn workers_line(w: &Workers, lang: Lang) -> Option<String> {
+    let (used, failed) = (w.used, w.failed);
+    let zh = lang == Lang::Zh;
+    Some(match (used, failed, w.single) {
+        (_, _, Some(SingleWorker::Gpu)) if w.wanted > 1 => {
+            if zh {
+                "1 个 Web Worker：运行可能在 WebGPU 上训练（一块 GPU 由一个 Worker 驱动）"
+                    .to_owned()
+            } else {
+                "1 worker: the runs may train on WebGPU (one GPU, driven from one worker)"
+                    .to_owned()
+            }
+        }
+        (1, 0, _) => return None,
+        (1, f, _) if zh => format!("1 个 Web Worker：另外 {f} 个未能启动"),
+        (1, f, _) => format!("1 worker: {f} more could not start"),
+        (u, 0, _) if zh => format!("{u} 个 Web Worker 并行训练"),
+        (u, 0, _) => format!("{u} workers side by side"),
+        (u, f, _) if zh => format!("{u} 个 Web Worker 并行训练（{f} 个未能启动）"),
+        (u, f, _) => format!("{u} workers side by side ({f} could not start)"),
+    })
 }
 
 /// The GPU's own words about a failure, for a tooltip (`title`), in any language.

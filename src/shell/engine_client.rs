@@ -5,6 +5,14 @@
 //! numbered here; their reports are gathered and handed to the session's listener once per
 //! animation frame (or after [`APPLY_LATE_MS`] when the tab draws no frames, e.g. hidden).
 //!
+//! A lab sweep (delay-copy, the long-memory tasks) on the CPU path trains its runs in several
+//! workers side by side ([`unroll_core::engine::parallel`]): the extra workers start on the
+//! first such sweep (from the same compiled module) and stay; each takes the sweep's next run
+//! when its run ends, and the page gets one sweep's events, as from one worker, with a
+//! `Workers` event saying how many train it. A worker that cannot start hands its run to the
+//! others and the sweep goes on with fewer. The page's commands to the sweep (pause, resume,
+//! stop, the debug hooks) go to every worker training one of its runs.
+//!
 //! The worker script (`engine-worker.js`, copied by Trunk) runs the page's own module: its first
 //! message holds the hashed glue's URL (read from the preload link Trunk writes into
 //! `index.html`) and the page's compiled `WebAssembly.Module`, which the worker instantiates
@@ -18,16 +26,20 @@ use futures_channel::oneshot;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use unroll_core::config::delay::DelayConfig;
 use unroll_core::data::names::NamesDataset;
 use unroll_core::data::split::SplitCounts;
 use unroll_core::data::upload::{UploadError, UploadSummary};
 use unroll_core::engine::generate::{GenerateError, GenerateJob};
+use unroll_core::engine::parallel::{workers_for, ParallelSweep};
 use unroll_core::engine::protocol::{
     decode, encode, Command, DataId, EngineFault, FileBytes, LabEvent, Report, SessionId,
-    TrainRequest, UploadEvent,
+    TrainRequest, UploadEvent, Workers,
 };
+use unroll_core::engine::run::plan_of;
 use unroll_core::task::generate::sample::{Quality, Sampled};
 use unroll_core::train::messages::TrainError;
+use unroll_core::train::sweep::RunId;
 
 /// Milliseconds after which reports are applied even when no animation frame came.
 pub const APPLY_LATE_MS: i32 = 100;
@@ -86,24 +98,67 @@ pub enum UploadOutcome {
 struct Session {
     listener: Listener,
     ended: Option<oneshot::Sender<()>>,
+    /// The worker it runs in (0: the first).
+    worker: usize,
+}
+
+/// A worker started for parallel sweeps (the second and later).
+struct Extra {
+    worker: Option<web_sys::Worker>,
+    /// Why it could not start or stopped.
+    broken: Option<EngineFault>,
+    _on_message: Option<Closure<dyn FnMut(web_sys::MessageEvent)>>,
+    _on_error: Option<Closure<dyn FnMut(web_sys::Event)>>,
+}
+
+/// One run of a parallel sweep in a worker.
+#[derive(Clone, Copy)]
+struct Share {
+    session: SessionId,
+    worker: usize,
+    run: RunId,
+    /// Its worker failed: the run went back to the others.
+    lost: bool,
+}
+
+/// A sweep trained in several workers, as the page's session.
+struct Group {
+    query: String,
+    merged: RefCell<ParallelSweep>,
+    on_event: RefCell<Box<dyn FnMut(LabEvent)>>,
+    ended: RefCell<Option<oneshot::Sender<()>>>,
+    shares: RefCell<Vec<Share>>,
+    /// Workers with no run left to take.
+    idle: RefCell<Vec<usize>>,
+    workers: Cell<Workers>,
+    /// `Workers` is sent after the sweep's `Plan`.
+    workers_sent: Cell<bool>,
+    paused: Cell<bool>,
+    stopped: Cell<bool>,
+    failed: Cell<bool>,
 }
 
 struct Inner {
     worker: Option<web_sys::Worker>,
+    /// The workers started for parallel sweeps, as workers 1, 2, …
+    extra: RefCell<Vec<Extra>>,
+    /// The parallel sweeps, by the page's session.
+    groups: RefCell<HashMap<SessionId, Rc<Group>>>,
     /// Why the worker could not start or stopped (shown as the sessions' error).
     broken: RefCell<Option<EngineFault>>,
     /// Whether the worker sees WebGPU (`None` until it said so).
     webgpu: Cell<Option<bool>>,
     next_id: Cell<u64>,
     sessions: RefCell<HashMap<SessionId, Session>>,
-    inbox: RefCell<Vec<Report>>,
+    /// Reports and the worker each came from.
+    inbox: RefCell<Vec<(usize, Report)>>,
     apply_pending: Cell<bool>,
     /// The data set last sent and its number.
     data_sent: RefCell<Option<(Weak<NamesDataset>, DataId)>>,
     /// Applies the inbox (called by an animation frame and by a timer, whichever comes first).
     apply_cb: Closure<dyn FnMut()>,
     _on_message: Option<Closure<dyn FnMut(web_sys::MessageEvent)>>,
-    _on_error: Option<Closure<dyn FnMut(web_sys::ErrorEvent)>>,
+    _on_error: Option<Closure<dyn FnMut(web_sys::Event)>>,
 }
 
 /// A handle on the document's engine worker (cheap to clone).
@@ -137,48 +192,7 @@ impl EngineClient {
     /// Starts the worker (called once, by [`EngineClient::get`]).
     fn start() -> EngineClient {
         Rc::new_cyclic(|weak: &Weak<Inner>| {
-            let spawn = || -> Result<web_sys::Worker, String> {
-                let glue = glue_url()
-                    .ok_or_else(|| "the page does not name its wasm module".to_owned())?;
-                let options = web_sys::WorkerOptions::new();
-                options.set_type(web_sys::WorkerType::Module);
-                options.set_name("unroll-engine");
-                let worker = web_sys::Worker::new_with_options("engine-worker.js", &options)
-                    .map_err(|e| format!("{e:?}"))?;
-                let first = js_sys::Object::new();
-                let _ = js_sys::Reflect::set(&first, &"glue".into(), &glue.into());
-                let _ = js_sys::Reflect::set(&first, &"module".into(), &wasm_bindgen::module());
-                worker.post_message(&first).map_err(|e| format!("{e:?}"))?;
-                Ok(worker)
-            };
-            let (worker, broken) = match spawn() {
-                Ok(w) => (Some(w), None),
-                Err(e) => (None, Some(EngineFault::CouldNotStart(e))),
-            };
-            let on_message = worker.as_ref().map(|w| {
-                let weak = weak.clone();
-                let cb = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
-                    move |e: web_sys::MessageEvent| {
-                        if let Some(inner) = weak.upgrade() {
-                            EngineClient(inner).receive(e.data());
-                        }
-                    },
-                );
-                w.set_onmessage(Some(cb.as_ref().unchecked_ref()));
-                cb
-            });
-            let on_error = worker.as_ref().map(|w| {
-                let weak = weak.clone();
-                let cb = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(
-                    move |e: web_sys::ErrorEvent| {
-                        if let Some(inner) = weak.upgrade() {
-                            EngineClient(inner).fail(EngineFault::Stopped(e.message()));
-                        }
-                    },
-                );
-                w.set_onerror(Some(cb.as_ref().unchecked_ref()));
-                cb
-            });
+            let (worker, broken, on_message, on_error) = spawn_worker(weak, 0);
             let apply_weak = weak.clone();
             let apply_cb = Closure::<dyn FnMut()>::new(move || {
                 if let Some(inner) = apply_weak.upgrade() {
@@ -188,6 +202,8 @@ impl EngineClient {
             Inner {
                 apply_cb,
                 worker,
+                extra: RefCell::new(Vec::new()),
+                groups: RefCell::new(HashMap::new()),
                 broken: RefCell::new(broken),
                 webgpu: Cell::new(None),
                 next_id: Cell::new(1),
@@ -214,17 +230,68 @@ impl EngineClient {
         self.0.webgpu.get()
     }
 
-    /// Sends commands (one message).
+    /// Sends commands (one message); a command to a parallel sweep goes to every worker
+    /// training one of its runs.
     pub fn send(&self, commands: Vec<Command>) {
-        self.send_ref(&commands)
+        let mut own = Vec::with_capacity(commands.len());
+        for command in commands {
+            if !self.to_group(&command) {
+                own.push(command);
+            }
+        }
+        if !own.is_empty() {
+            self.send_ref(&own)
+        }
     }
 
     fn send_ref(&self, commands: &[Command]) {
-        if let Some(w) = &self.0.worker {
-            let bytes = js_sys::Uint8Array::from(encode(&commands).as_slice());
-            let transfer = js_sys::Array::of1(&bytes.buffer());
+        self.send_to(0, commands)
+    }
+
+    /// Sends commands to worker `k` (0: the first).
+    fn send_to(&self, k: usize, commands: &[Command]) {
+        let bytes = js_sys::Uint8Array::from(encode(&commands).as_slice());
+        let transfer = js_sys::Array::of1(&bytes.buffer());
+        if k == 0 {
+            if let Some(w) = &self.0.worker {
+                let _ = w.post_message_with_transfer(&bytes, &transfer);
+            }
+        } else if let Some(Extra {
+            worker: Some(w), ..
+        }) = self.0.extra.borrow().get(k - 1)
+        {
             let _ = w.post_message_with_transfer(&bytes, &transfer);
         }
+    }
+
+    /// Hands a run command for a parallel sweep to its shares; false when `command` is for
+    /// no parallel sweep.
+    fn to_group(&self, command: &Command) -> bool {
+        let (id, of): (SessionId, fn(SessionId) -> Command) = match command {
+            Command::Pause(id) => (*id, Command::Pause),
+            Command::Resume(id) => (*id, Command::Resume),
+            Command::Stop(id) => (*id, Command::Stop),
+            Command::LoseDevice(id) => (*id, Command::LoseDevice),
+            Command::Diverge(id) => (*id, Command::Diverge),
+            _ => return false,
+        };
+        let Some(group) = self.0.groups.borrow().get(&id).cloned() else {
+            return false;
+        };
+        match command {
+            Command::Pause(_) => group.paused.set(true),
+            Command::Resume(_) => group.paused.set(false),
+            Command::Stop(_) => group.stopped.set(true),
+            _ => {}
+        }
+        let shares = group.shares.borrow().clone();
+        for share in shares.iter().filter(|s| !s.lost) {
+            self.send_to(share.worker, &[of(share.session)]);
+        }
+        if group.stopped.get() && shares.is_empty() {
+            self.end_group(id);
+        }
+        true
     }
 
     /// Trains the sweep of `request` as session `session` (the names page's on `data`, the
@@ -237,6 +304,24 @@ impl EngineClient {
         data: Option<&DataRef>,
         on_event: impl FnMut(LabEvent) + 'static,
     ) {
+        let mut on_event = on_event;
+        let workers = self.workers_of(&request, data.is_some());
+        if let Some((w, merged)) = workers.clone() {
+            if w.used > 1 {
+                return self
+                    .run_parallel(session, request, w, merged, on_event)
+                    .await;
+            }
+        }
+        // One worker: the page hears so after the sweep's plan.
+        let mut pending = workers.map(|(w, _)| w);
+        let on_event = move |e: LabEvent| {
+            let plan = matches!(e, LabEvent::Plan(_));
+            on_event(e);
+            if let (true, Some(w)) = (plan, pending.take()) {
+                on_event(LabEvent::Workers(w));
+            }
+        };
         let ended = self.register(session, Listener::Lab(Box::new(on_event)));
         let mut commands = Vec::new();
         if let Some(data) = data {
@@ -399,6 +484,246 @@ impl EngineClient {
         counts
     }
 
+    /// How many workers the lab sweep of `request` trains on, with its bookkeeping; `None`
+    /// for the names lab (`names`) and for a request the first worker must answer itself (a
+    /// query that gives no sweep, a checkpoint that does not fit).
+    fn workers_of(&self, request: &TrainRequest, names: bool) -> Option<(Workers, ParallelSweep)> {
+        if names || request.start_from.is_some() {
+            return None;
+        }
+        let (plan, _) = plan_of(&request.query, None).ok()?;
+        if let Some(c) = &request.resume {
+            c.fits(&plan).ok()?;
+        }
+        let config = unroll_core::config::query::decode::<DelayConfig>(&request.query).config;
+        let merged = ParallelSweep::new(&plan, request.resume.as_ref());
+        let cores = web_sys::window()
+            .map(|w| w.navigator().hardware_concurrency())
+            .filter(|c| c.is_finite() && *c >= 1.0)
+            .map_or(1, |c| c as usize);
+        let workers = workers_for(&config, cores, self.0.webgpu.get(), merged.runs_left());
+        Some((workers, merged))
+    }
+
+    /// Starts the extra workers up to `n` workers in all; the workers that can train.
+    fn workers_up_to(&self, n: usize) -> Vec<usize> {
+        while self.0.extra.borrow().len() + 1 < n {
+            let k = self.0.extra.borrow().len() + 1;
+            let (worker, broken, on_message, on_error) = spawn_worker(&Rc::downgrade(&self.0), k);
+            self.0.extra.borrow_mut().push(Extra {
+                worker,
+                broken,
+                _on_message: on_message,
+                _on_error: on_error,
+            });
+        }
+        (0..n).filter(|&k| self.broken_of(k).is_none()).collect()
+    }
+
+    /// Trains the sweep of `request` on `workers.used` workers, as session `session` (see
+    /// the module docs); resolves when it has ended.
+    async fn run_parallel(
+        &self,
+        session: SessionId,
+        request: TrainRequest,
+        mut workers: Workers,
+        merged: ParallelSweep,
+        on_event: impl FnMut(LabEvent) + 'static,
+    ) {
+        let usable = self.workers_up_to(workers.used);
+        workers.failed = workers.used - usable.len();
+        workers.used = usable.len();
+        let (tx, rx) = oneshot::channel();
+        let group = Rc::new(Group {
+            query: request.query,
+            merged: RefCell::new(merged),
+            on_event: RefCell::new(Box::new(on_event)),
+            ended: RefCell::new(Some(tx)),
+            shares: RefCell::new(Vec::new()),
+            idle: RefCell::new(Vec::new()),
+            workers: Cell::new(workers),
+            workers_sent: Cell::new(false),
+            paused: Cell::new(false),
+            stopped: Cell::new(false),
+            failed: Cell::new(false),
+        });
+        self.0.groups.borrow_mut().insert(session, group.clone());
+        if usable.is_empty() {
+            let reason = self
+                .broken_of(0)
+                .unwrap_or_else(|| EngineFault::CouldNotStart("no worker started".into()));
+            self.emit(&group, LabEvent::Error(TrainError::Engine(reason)));
+            self.end_group(session);
+        }
+        for k in usable {
+            self.hand_out(session, &group, k);
+        }
+        let _ = rx.await;
+    }
+
+    /// Hands the sweep's next run to worker `k` (idle when none is left; the sweep's end
+    /// when every run is finished).
+    fn hand_out(&self, id: SessionId, group: &Rc<Group>, k: usize) {
+        if group.stopped.get() || group.failed.get() {
+            return;
+        }
+        let next = group.merged.borrow_mut().take_next();
+        let Some((run, resume)) = next else {
+            group.idle.borrow_mut().push(k);
+            self.finish_group(id, group);
+            return;
+        };
+        let share = self.new_session();
+        group.shares.borrow_mut().push(Share {
+            session: share,
+            worker: k,
+            run,
+            lost: false,
+        });
+        let (client, weak) = (Rc::downgrade(&self.0), Rc::downgrade(group));
+        let ended = self.register_on(
+            k,
+            share,
+            Listener::Lab(Box::new(move |e| {
+                if let (Some(c), Some(g)) = (client.upgrade(), weak.upgrade()) {
+                    EngineClient(c).share_event(&g, share, e);
+                }
+            })),
+        );
+        let mut commands = vec![Command::TrainShare {
+            session: share,
+            request: Box::new(TrainRequest {
+                query: group.query.clone(),
+                data: None,
+                resume,
+                start_from: None,
+            }),
+            runs: vec![run],
+        }];
+        if group.paused.get() {
+            commands.push(Command::Pause(share));
+        }
+        self.send_to(k, &commands);
+        let (client, weak) = (Rc::downgrade(&self.0), Rc::downgrade(group));
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = ended.await;
+            if let (Some(c), Some(g)) = (client.upgrade(), weak.upgrade()) {
+                EngineClient(c).share_ended(id, &g, share);
+            }
+        });
+    }
+
+    /// Hands an event to the page's listener of the sweep.
+    fn emit(&self, group: &Group, event: LabEvent) {
+        (group.on_event.borrow_mut())(event);
+    }
+
+    /// One event of share `share`: merged into the sweep's; a worker that could not start
+    /// hands its run back (the sweep goes on with fewer workers, and says so).
+    fn share_event(&self, group: &Rc<Group>, share: SessionId, event: LabEvent) {
+        let Some(s) = group
+            .shares
+            .borrow()
+            .iter()
+            .find(|s| s.session == share)
+            .copied()
+        else {
+            return;
+        };
+        if let LabEvent::Error(TrainError::Engine(_)) = &event {
+            if s.worker > 0 && self.broken_of(s.worker).is_some() {
+                group.merged.borrow_mut().requeue(s.run);
+                for x in group.shares.borrow_mut().iter_mut() {
+                    if x.session == share {
+                        x.lost = true;
+                    }
+                }
+                let mut w = group.workers.get();
+                w.used = w.used.saturating_sub(1).max(1);
+                w.failed += 1;
+                group.workers.set(w);
+                if group.workers_sent.get() {
+                    self.emit(group, LabEvent::Workers(w));
+                }
+                return;
+            }
+        }
+        let out = group.merged.borrow_mut().event(s.run, event);
+        for e in out {
+            let plan = matches!(e, LabEvent::Plan(_));
+            if matches!(e, LabEvent::Error(_)) && !group.failed.replace(true) {
+                // The sweep ends here, as with one worker: the other runs stop.
+                for x in group.shares.borrow().iter() {
+                    if x.session != share && !x.lost {
+                        self.send_to(x.worker, &[Command::Stop(x.session)]);
+                    }
+                }
+            }
+            self.emit(group, e);
+            if plan && !group.workers_sent.replace(true) {
+                self.emit(group, LabEvent::Workers(group.workers.get()));
+            }
+        }
+    }
+
+    /// Share `share` has ended: its worker takes the next run (a lost share's run goes to an
+    /// idle worker, if any); the sweep ends when every share has.
+    fn share_ended(&self, id: SessionId, group: &Rc<Group>, share: SessionId) {
+        let s = {
+            let mut shares = group.shares.borrow_mut();
+            let Some(i) = shares.iter().position(|s| s.session == share) else {
+                return;
+            };
+            shares.remove(i)
+        };
+        if group.stopped.get() || group.failed.get() {
+            if group.shares.borrow().is_empty() {
+                self.end_group(id);
+            }
+            return;
+        }
+        if s.lost {
+            let idle = group.idle.borrow_mut().pop();
+            match idle {
+                Some(k) => self.hand_out(id, group, k),
+                None => self.finish_group(id, group),
+            }
+        } else {
+            self.hand_out(id, group, s.worker);
+        }
+    }
+
+    /// Ends the sweep when no share is left: `Finished` when every run is, else (every
+    /// worker lost) the first worker's fault.
+    fn finish_group(&self, id: SessionId, group: &Rc<Group>) {
+        if !group.shares.borrow().is_empty() {
+            return;
+        }
+        let finished = group.merged.borrow().is_finished();
+        if finished {
+            let events = group.merged.borrow().finish();
+            for e in events {
+                self.emit(group, e);
+            }
+        } else if !group.stopped.get() && !group.failed.get() {
+            let reason = self.broken_of(0).unwrap_or_else(|| {
+                EngineFault::Stopped("every worker of the sweep stopped".into())
+            });
+            self.emit(group, LabEvent::Error(TrainError::Engine(reason)));
+        }
+        self.end_group(id);
+    }
+
+    /// The parallel sweep `id` has ended: its session resolves.
+    fn end_group(&self, id: SessionId) {
+        let group = self.0.groups.borrow_mut().remove(&id);
+        if let Some(g) = group {
+            if let Some(tx) = g.ended.borrow_mut().take() {
+                let _ = tx.send(());
+            }
+        }
+    }
+
     /// The number of `data` in the worker, and the data itself when it must be sent first.
     /// Sends `data` to the worker unless it has it already, so a later run sends only its
     /// number.
@@ -421,26 +746,54 @@ impl EngineClient {
     }
 
     fn register(&self, session: SessionId, listener: Listener) -> oneshot::Receiver<()> {
+        self.register_on(0, session, listener)
+    }
+
+    /// Registers `session` of worker `k`; it ends at once with the worker's fault when the
+    /// worker is broken.
+    fn register_on(
+        &self,
+        k: usize,
+        session: SessionId,
+        listener: Listener,
+    ) -> oneshot::Receiver<()> {
         let (tx, rx) = oneshot::channel();
         self.0.sessions.borrow_mut().insert(
             session,
             Session {
                 listener,
                 ended: Some(tx),
+                worker: k,
             },
         );
-        if let Some(reason) = self.0.broken.borrow().clone() {
+        if let Some(reason) = self.broken_of(k) {
             self.end_with_error(session, reason);
         }
         rx
     }
 
-    /// A message from the worker: a report batch, or the loader's `{fatal}` object.
-    fn receive(&self, data: JsValue) {
+    /// Why worker `k` cannot train, if it cannot.
+    fn broken_of(&self, k: usize) -> Option<EngineFault> {
+        if k == 0 {
+            self.0.broken.borrow().clone()
+        } else {
+            self.0.extra.borrow().get(k - 1).map_or(
+                Some(EngineFault::CouldNotStart("no such worker".into())),
+                |e| e.broken.clone(),
+            )
+        }
+    }
+
+    /// A message from worker `k`: a report batch, or the loader's `{fatal}` object.
+    fn receive(&self, k: usize, data: JsValue) {
         if let Some(bytes) = data.dyn_ref::<js_sys::Uint8Array>() {
             match decode::<Vec<Report>>(&bytes.to_vec()) {
-                Ok(batch) => self.0.inbox.borrow_mut().extend(batch),
-                Err(e) => self.fail(EngineFault::Unreadable(e)),
+                Ok(batch) => self
+                    .0
+                    .inbox
+                    .borrow_mut()
+                    .extend(batch.into_iter().map(|r| (k, r))),
+                Err(e) => self.fail_worker(k, EngineFault::Unreadable(e)),
             }
             self.schedule_apply();
         } else {
@@ -448,7 +801,7 @@ impl EngineClient {
                 .ok()
                 .and_then(|f| f.as_string())
                 .unwrap_or_else(|| "unknown error".into());
-            self.fail(EngineFault::CouldNotStart(fatal));
+            self.fail_worker(k, EngineFault::CouldNotStart(fatal));
         }
     }
 
@@ -471,9 +824,10 @@ impl EngineClient {
             return;
         }
         let batch = std::mem::take(&mut *self.0.inbox.borrow_mut());
-        for report in batch {
+        for (k, report) in batch {
             match report {
-                Report::Ready { webgpu } => self.0.webgpu.set(Some(webgpu)),
+                Report::Ready { webgpu } if k == 0 => self.0.webgpu.set(Some(webgpu)),
+                Report::Ready { .. } => {}
                 Report::Lab { session, event } => self.dispatch(session, |l| {
                     if let Listener::Lab(f) = l {
                         f(event)
@@ -500,7 +854,7 @@ impl EngineClient {
                     }
                 }),
                 Report::Ended(session) => self.end(session),
-                Report::Fatal(message) => self.fail(EngineFault::Stopped(message)),
+                Report::Fatal(message) => self.fail_worker(k, EngineFault::Stopped(message)),
             }
         }
     }
@@ -535,14 +889,89 @@ impl EngineClient {
         self.end(session);
     }
 
-    /// The worker failed: every session ends with `reason`.
-    fn fail(&self, reason: EngineFault) {
-        *self.0.broken.borrow_mut() = Some(reason.clone());
-        let ids: Vec<SessionId> = self.0.sessions.borrow().keys().copied().collect();
+    /// Worker `k` failed: every session in it ends with `reason` (a parallel sweep hands
+    /// the run of a later worker to the others).
+    fn fail_worker(&self, k: usize, reason: EngineFault) {
+        if k == 0 {
+            *self.0.broken.borrow_mut() = Some(reason.clone());
+        } else if let Some(e) = self.0.extra.borrow_mut().get_mut(k - 1) {
+            e.broken = Some(reason.clone());
+        }
+        let ids: Vec<SessionId> = self
+            .0
+            .sessions
+            .borrow()
+            .iter()
+            .filter(|(_, s)| s.worker == k)
+            .map(|(id, _)| *id)
+            .collect();
         for id in ids {
             self.end_with_error(id, reason.clone());
         }
     }
+}
+
+/// Starts engine worker `k` (0: the first) with the page's compiled module, its messages to
+/// the client of `weak`: the worker, or why it could not start, and its handlers.
+#[allow(clippy::type_complexity)]
+fn spawn_worker(
+    weak: &Weak<Inner>,
+    k: usize,
+) -> (
+    Option<web_sys::Worker>,
+    Option<EngineFault>,
+    Option<Closure<dyn FnMut(web_sys::MessageEvent)>>,
+    Option<Closure<dyn FnMut(web_sys::Event)>>,
+) {
+    let spawn = || -> Result<web_sys::Worker, String> {
+        let glue = glue_url().ok_or_else(|| "the page does not name its wasm module".to_owned())?;
+        let options = web_sys::WorkerOptions::new();
+        options.set_type(web_sys::WorkerType::Module);
+        options.set_name(&if k == 0 {
+            "unroll-engine".to_owned()
+        } else {
+            format!("unroll-engine-{k}")
+        });
+        let worker = web_sys::Worker::new_with_options("engine-worker.js", &options)
+            .map_err(|e| format!("{e:?}"))?;
+        let first = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&first, &"glue".into(), &glue.into());
+        let _ = js_sys::Reflect::set(&first, &"module".into(), &wasm_bindgen::module());
+        worker.post_message(&first).map_err(|e| format!("{e:?}"))?;
+        Ok(worker)
+    };
+    let (worker, broken) = match spawn() {
+        Ok(w) => (Some(w), None),
+        Err(e) => (None, Some(EngineFault::CouldNotStart(e))),
+    };
+    let on_message = worker.as_ref().map(|w| {
+        let weak = weak.clone();
+        let cb =
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+                if let Some(inner) = weak.upgrade() {
+                    EngineClient(inner).receive(k, e.data());
+                }
+            });
+        w.set_onmessage(Some(cb.as_ref().unchecked_ref()));
+        cb
+    });
+    let on_error = worker.as_ref().map(|w| {
+        let weak = weak.clone();
+        // An error in the worker is an `ErrorEvent`; a script that did not load, a plain
+        // `Event` without a message.
+        let cb = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+            let message = js_sys::Reflect::get(&e, &"message".into())
+                .ok()
+                .and_then(|m| m.as_string())
+                .unwrap_or_else(|| "the engine's script did not load".to_owned());
+            if let Some(inner) = weak.upgrade() {
+                EngineClient(inner).fail_worker(k, EngineFault::Stopped(message));
+            }
+        });
+        w.set_onerror(Some(cb.as_ref().unchecked_ref()));
+        cb
+    });
+    (worker, broken, on_message, on_error)
 }
 
 impl From<Rc<Inner>> for EngineClient {

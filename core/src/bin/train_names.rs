@@ -228,6 +228,7 @@ mod native {
             | LabEvent::Progress { .. }
             | LabEvent::Checkpoint(_)
             | LabEvent::GradFlow { .. }
+            | LabEvent::Workers(_)
             | LabEvent::Finished => {}
         };
         pollster::block_on(run_sweep(

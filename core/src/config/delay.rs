@@ -2,8 +2,8 @@
 //!
 //! Canonical order of the keys: `task`, `conditioning`, `cell`, `delay`, `length`, `vocab`,
 //! `hidden_size`, `layers`, `bidirectional`, `lr`, `batch_size`, `max_norm`, `forget_bias`,
-//! `steps`, `seed`, `seeds`, `backend`, then the generation sampler's `language`, `prefix`,
-//! `temperature`, `top_k`, `sample_seed`, `greedy`. Example (the delay-64
+//! `steps`, `seed`, `seeds`, `backend`, `workers`, then the generation sampler's `language`,
+//! `prefix`, `temperature`, `top_k`, `sample_seed`, `greedy`. Example (the delay-64
 //! preset): `?v=1&lesson=delay&delay=64`.
 //!
 //! The defaults are **recipe R** (hidden 128, batch 32, Adam lr 0.003, global-norm clipping at
@@ -104,11 +104,11 @@ impl ChoiceField for CellSet {
 pub enum LabTask {
     /// The delay-copy task ([`crate::delay`]).
     Delay,
-    /// The adding problem ([`crate::memory::TaskKind::Adding`]).
+    /// The adding problem ([`crate::task::memory::TaskKind::Adding`]).
     Adding,
-    /// Copy memory ([`crate::memory::TaskKind::Copy`]).
+    /// Copy memory ([`crate::task::memory::TaskKind::Copy`]).
     Copy,
-    /// Temporal order ([`crate::memory::TaskKind::Order`]).
+    /// Temporal order ([`crate::task::memory::TaskKind::Order`]).
     Order,
     /// Names generation ([`crate::task::generate::GenerateTask`]): a next-character model of
     /// the names conditioned on the language (`lesson=generate`).
@@ -128,15 +128,8 @@ impl LabTask {
     /// The URL words of [`LabTask::ALL`], in that order.
     pub const KEYS: [&'static str; 5] = ["delay", "adding", "copy", "order", "generate"];
 
-    /// The long-memory task of this choice; `None` for delay-copy and names generation.
-    pub fn memory(self) -> Option<crate::memory::TaskKind> {
-        match self {
-            LabTask::Delay | LabTask::Generate => None,
-            LabTask::Adding => Some(crate::memory::TaskKind::Adding),
-            LabTask::Copy => Some(crate::memory::TaskKind::Copy),
-            LabTask::Order => Some(crate::memory::TaskKind::Order),
-        }
-    }
+    // `LabTask::memory` (the long-memory task of a choice) is defined with the tasks, in
+    // `crate::task::memory`, so that the configuration imports no task.
 }
 
 impl ChoiceField for LabTask {
@@ -221,6 +214,10 @@ url_config! {
         /// Compute backend (`backend`, default `auto`), as on the names page.
         backend: BackendChoice = FieldKind::Choice { choices: BackendChoice::WORDS, default: BackendChoice::Auto as usize }
             => "`auto`: for each cell the faster of WebGPU and the CPU, timed on a few steps at the run's shapes (the CPU without an adapter); `gpu`; `cpu`",
+        /// Web Workers the sweep's runs train on side by side (`workers`, 0–8, default 0 =
+        /// the machine's cores less one for the page, at most 8 and at most the runs).
+        workers: usize = FieldKind::Int { min: 0, max: MAX_WORKERS as i64, default: 0 }
+            => "Web Workers the sweep's runs (cells × seeds) train on side by side: `0` = the machine's cores less one for the page (at most 8 and at most the runs); `1` = one worker, the runs taking turns; on the CPU path only (runs that may train on WebGPU use one worker); each run's numbers are the same, bit for bit, on any number",
         /// The language a name is written in (`language`, its class index, default 0; names
         /// generation's sampler).
         language: usize = FieldKind::Int { min: 0, max: MAX_LANGUAGE as i64, default: 0 }
@@ -249,6 +246,12 @@ pub const MAX_STEPS: u64 = 20_000;
 
 /// Largest `seeds`.
 pub const MAX_SEEDS: usize = 5;
+
+/// The most Web Workers a sweep trains on: each holds its own copy of the engine's memory
+/// (about 16 MiB at hidden 64, docs/bench.md), and the largest sweep of the lab has 15 runs
+/// (3 cells × 5 seeds), so more workers than 8 would leave most of them idle at its end while
+/// costing memory a phone lacks.
+pub const MAX_WORKERS: usize = 8;
 
 /// `delay` and `length` do not satisfy `0 < delay < length`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

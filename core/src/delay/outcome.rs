@@ -24,8 +24,8 @@ use crate::math::params::CellKind;
 use crate::train::sweep::RunResult;
 use serde::{Deserialize, Serialize};
 
-/// Accuracy from which every seed counts as having solved the task.
-pub const SOLVED: f64 = 0.95;
+/// Accuracy from which every seed counts as having solved the task (the task's criterion).
+pub use crate::task::delay::SOLVED;
 
 /// A seed stayed at chance when its accuracy is at most `chance + AT_CHANCE · (1 − chance)`
 /// (0.118 for V = 10; with 256 held-out sequences the standard error of a chance-level
@@ -469,7 +469,7 @@ impl SummaryRow {
 /// result of `config`'s task (its vocabulary, length and delay), per cell of `config.cell`,
 /// judged against `config.seeds` seeds and chance 1/V. Results of other tasks are ignored.
 pub fn outcome_of_results(config: &DelayConfig, results: &[RunResult]) -> Outcome {
-    let task = super::task::DelayTask::new(config.vocab.max(2), config.length, config.delay)
+    let task = crate::task::delay::DelayTask::new(config.vocab.max(2), config.length, config.delay)
         .map(|t| crate::task::Task::settings(&t))
         .unwrap_or_default();
     let cells: Vec<CellAccuracies> = config

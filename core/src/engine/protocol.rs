@@ -18,6 +18,7 @@ use crate::train::backend::CellBackend;
 use crate::train::messages::{TrainError, TrainNotice};
 use crate::train::sweep::{ParamCount, Progress, RunId, SweepCheckpoint, SweepPlan, Tick, Weights};
 
+pub use crate::config::delay::MAX_WORKERS;
 pub use crate::train::messages::EngineFault;
 
 /// A session (one sweep, or one upload's parse), numbered by the page.
@@ -70,6 +71,18 @@ pub enum Command {
         session: SessionId,
         /// What to train.
         request: Box<TrainRequest>,
+    },
+    /// Train the runs `runs` of the sweep of `request` alone, as session `session`: one
+    /// worker's share of a sweep trained in parallel workers
+    /// ([`crate::train::sweep::Sweep::only`]); reports come as [`Report::Lab`], its last
+    /// checkpoint naming its finished runs just before `Finished`.
+    TrainShare {
+        /// The page's number for this share.
+        session: SessionId,
+        /// The whole sweep (its `resume` holds this share's runs, if any).
+        request: Box<TrainRequest>,
+        /// The runs of the share.
+        runs: Vec<RunId>,
     },
     /// Pause a session at its next step boundary.
     Pause(SessionId),
@@ -242,11 +255,37 @@ pub enum LabEvent {
     Checkpoint(Box<SweepCheckpoint>),
     /// Something the user should know that does not stop training (a skipped step).
     Notice(TrainNotice),
+    /// The Web Workers the sweep's runs train on (sent by the page's engine client after
+    /// `Plan`, and again when a worker could not start and the sweep goes on with fewer).
+    Workers(Workers),
     /// Every run trained its budget.
     Finished,
     /// The sweep could not start, stopped at a non-finite loss or the engine failed. After
     /// a non-finite loss one more event follows: the run's `Weights` from before that step.
     Error(TrainError),
+}
+
+/// How many Web Workers a sweep's runs train on, side by side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Workers {
+    /// Workers training the sweep now.
+    pub used: usize,
+    /// Workers the sweep asked for (the URL's `workers`, or the machine's cores less one,
+    /// at most [`MAX_WORKERS`] and at most the sweep's runs).
+    pub wanted: usize,
+    /// Workers that could not start (the sweep goes on without them).
+    pub failed: usize,
+    /// Why the sweep uses one worker where more were asked for, if it does.
+    pub single: Option<SingleWorker>,
+}
+
+/// Why a sweep trains on one worker where more were asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SingleWorker {
+    /// Its runs may train on WebGPU (one device, driven from one worker).
+    Gpu,
+    /// It has one run.
+    OneRun,
 }
 
 /// What an upload's parse reports: progress, then one outcome.

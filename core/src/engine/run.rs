@@ -9,7 +9,8 @@
 //! (pause, stop, the debug hooks), with the progress every [`PROGRESS_EVERY_MS`], the
 //! weights every [`PUBLISH_EVERY_MS`] and at each held-out evaluation, and a checkpoint of the
 //! seed in training every [`checkpoint_every_ms`] of its size, after the first held-out
-//! evaluation and the later ones (at most one a second), and on pause. A step's arithmetic never depends on this timing.
+//! evaluation and the later ones (at most one a second), and on pause. A worker's share of a
+//! parallel sweep ([`Sweep::only`]) also reports the checkpoint of its finished runs last. A step's arithmetic never depends on this timing.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -22,7 +23,7 @@ use crate::data::names::NamesDataset;
 use crate::train::backend::{self, BackendKind, CellBackend};
 use crate::train::clock::{check_in, now_ms, sleep_ms};
 use crate::train::messages::{CpuReason, EngineFault, TrainError, TrainNotice};
-use crate::train::sweep::{Sweep, SweepPlan, Weights};
+use crate::train::sweep::{RunId, Sweep, SweepPlan, Weights};
 
 /// Milliseconds between two progress (and example-prediction) reports.
 pub const PROGRESS_EVERY_MS: f64 = 400.0;
@@ -151,8 +152,24 @@ pub fn sweep_of(
     request: &TrainRequest,
     data: Option<Arc<NamesDataset>>,
 ) -> Result<(Sweep, BackendChoice), TrainError> {
+    share_of(request, data, None)
+}
+
+/// [`sweep_of`], of the runs in `share` alone when given (one worker's share of a parallel
+/// sweep, [`Sweep::only`]).
+///
+/// # Errors
+/// As [`sweep_of`].
+pub fn share_of(
+    request: &TrainRequest,
+    data: Option<Arc<NamesDataset>>,
+    share: Option<&[RunId]>,
+) -> Result<(Sweep, BackendChoice), TrainError> {
     let (plan, backend) = plan_of(&request.query, data)?;
     let mut sweep = Sweep::new(plan);
+    if let Some(runs) = share {
+        sweep.only(runs).map_err(TrainError::Resume)?;
+    }
     if let Some(c) = &request.resume {
         sweep.restore(c).map_err(TrainError::Resume)?;
     }
@@ -257,6 +274,12 @@ pub async fn run(
         }
         let Some(mut tick) = sweep.tick_async().await else {
             emit(progress(&mut sweep).await);
+            if sweep.is_share() {
+                // The whole sweep's checkpoint names this share's runs finished.
+                if let Some(c) = sweep.checkpoint_all().await {
+                    emit(LabEvent::Checkpoint(Box::new(c)));
+                }
+            }
             emit(LabEvent::Finished);
             return;
         };

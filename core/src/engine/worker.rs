@@ -21,13 +21,14 @@ use super::protocol::{
     decode, encode, Command, DataId, FileBytes, LabEvent, Report, SessionId, TrainRequest,
     UploadEvent,
 };
-use super::run::{run, sweep_of, RunControl};
+use super::run::{run, share_of, RunControl};
 use super::FLUSH_MS;
 use crate::data::names::NamesDataset;
 use crate::data::split::{SplitCounts, VAL_FRACTION};
 use crate::data::upload::UploadParser;
 use crate::task::generate::{Conditioning, GenerateTask};
 use crate::train::clock::{now_ms, yield_now};
+use crate::train::sweep::RunId;
 
 /// Lines an upload's parse reads between two looks at the clock.
 const UPLOAD_LINES_PER_CALL: usize = 2_000;
@@ -143,7 +144,12 @@ fn handle(command: Command) {
                 s.generate.take_if(|((d, _), _)| *d == id);
             });
         }
-        Command::Train { session, request } => start_train(session, *request),
+        Command::Train { session, request } => start_train(session, *request, None),
+        Command::TrainShare {
+            session,
+            request,
+            runs,
+        } => start_train(session, *request, Some(runs)),
         Command::Pause(id) => {
             if let Some(c) = control_of(id) {
                 c.pause()
@@ -252,8 +258,9 @@ where
     });
 }
 
-/// Trains the sweep of `request` ([`super::run::run`]), reporting its events.
-fn start_train(session: SessionId, request: TrainRequest) {
+/// Trains the sweep of `request` ([`super::run::run`]), of the runs of `share` alone when
+/// given, reporting its events.
+fn start_train(session: SessionId, request: TrainRequest, share: Option<Vec<RunId>>) {
     let data = request
         .data
         .and_then(|id| with_state(|s| s.data.get(&id).cloned()).flatten());
@@ -266,7 +273,7 @@ fn start_train(session: SessionId, request: TrainRequest) {
             };
             report(Report::Lab { session, event }, urgent)
         };
-        let (sweep, backend) = match sweep_of(&request, data) {
+        let (sweep, backend) = match share_of(&request, data, share.as_deref()) {
             Ok(s) => s,
             Err(e) => {
                 send(LabEvent::Error(e));

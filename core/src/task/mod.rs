@@ -20,8 +20,8 @@
 //!
 //! The instances: names classification ([`names::NamesTask`]), names generation
 //! ([`generate::GenerateTask`]: a next-character language model), delay-copy
-//! ([`crate::delay::task::DelayTask`]), and the adding problem, copy memory and temporal order
-//! ([`crate::memory::task::MemoryTask`]); [`lab_task`] builds the lab page's task from its
+//! ([`delay::DelayTask`]), and the adding problem, copy memory and temporal order
+//! ([`memory::MemoryTask`]); [`lab_task`] builds the lab page's task from its
 //! configuration.
 //!
 //! **A new task** touches four source files: its own file (the generator and its `impl Task`),
@@ -35,7 +35,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+pub mod delay;
 pub mod generate;
+pub mod memory;
 pub mod names;
 
 use crate::config::delay::{DelayConfig, DelayRangeError, LabTask};
@@ -249,7 +251,7 @@ pub enum TaskError {
     /// Delay-copy: `0 < delay < length` is broken.
     Delay(DelayRangeError),
     /// A long-memory task: the length is below what the task takes.
-    Length(crate::memory::task::LengthError),
+    Length(memory::LengthError),
     /// Names generation without the names data (the page sends it with the request).
     NoData,
 }
@@ -283,8 +285,8 @@ pub fn lab_task(
     length: usize,
     data: Option<Arc<crate::data::names::NamesDataset>>,
 ) -> Result<Arc<dyn Task>, TaskError> {
-    use crate::delay::task::DelayTask;
-    use crate::memory::task::{MemoryTask, TaskKind};
+    use self::delay::DelayTask;
+    use self::memory::{MemoryTask, TaskKind};
     let memory = |kind| {
         MemoryTask::new(kind, length)
             .map(|t| Arc::new(t) as Arc<dyn Task>)

@@ -410,7 +410,7 @@ mod tests {
     /// Timings are kept per task, cell and size.
     #[test]
     fn cache_is_per_shape() {
-        let task = crate::delay::task::DelayTask::new(10, 20, 5).unwrap();
+        let task = crate::task::delay::DelayTask::new(10, 20, 5).unwrap();
         let recipe = Recipe::default();
         let wider = Recipe {
             hidden_size: recipe.hidden_size + 1,

@@ -5,8 +5,8 @@
 //!   long-memory tasks (`task`). Delay-copy takes every key as given and is evaluated every
 //!   [`eval_every_for`] steps. A long-memory task shares the keys; a key still at its
 //!   delay-copy default takes the task's own default: `length` 96 → the task's T
-//!   ([`TaskKind::default_length`](crate::memory::TaskKind::default_length)), `steps` 3000 →
-//!   [`TaskKind::default_steps`](crate::memory::TaskKind::default_steps),
+//!   ([`TaskKind::default_length`](crate::task::memory::TaskKind::default_length)), `steps` 3000 →
+//!   [`TaskKind::default_steps`](crate::task::memory::TaskKind::default_steps),
 //!   `hidden_size` 128 → [`DEFAULT_HIDDEN`], `cell` `both` → RNN, LSTM and GRU (`seeds` stays
 //!   as given). Any other value is used as given, so short runs (a small T, a few steps) are
 //!   one link away. Its runs are evaluated [`EVALS_PER_RUN`] times.
@@ -22,10 +22,10 @@ use crate::config::delay::{CellSet, DelayConfig, LabTask, DELAY_FIELDS};
 use crate::config::query::{decode, format_value, Decoded, Fallback, NoticeKind, UrlConfig};
 use crate::config::TrainConfig;
 use crate::data::names::NamesDataset;
-use crate::delay::task::eval_every_for;
 use crate::math::cell::CellKind;
-use crate::memory::task::DEFAULT_HIDDEN;
-use crate::memory::TaskKind;
+use crate::task::delay::eval_every_for;
+use crate::task::memory::TaskKind;
+use crate::task::memory::DEFAULT_HIDDEN;
 use crate::task::names::NamesTask;
 use crate::task::{lab_task, TaskError};
 

@@ -8,14 +8,18 @@
 //!   held-out evaluation every `eval_every` steps and after the last step — and returns a
 //!   [`Tick`].
 //! - [`Sweep`]: the runs of a plan, seed-major: for each seed every cell. The cells of one seed
-//!   take turns tick by tick (they train on the same stream when the task's streams depend on
-//!   the seed alone); the next seed starts when they are finished.
-//! - [`SweepCheckpoint`]: where the seed in training stands (every cell's weights, Adam state,
-//!   stream position, held-out curve and whose turn it is), with the settings it belongs to.
-//!   A sweep of the same settings that starts at that seed ([`Sweep::restore`]) goes on with
-//!   the same steps and numbers, bit for bit, as the sweep that was stopped; one of other
-//!   settings is refused ([`ResumeRefused`]). It is plain data (`serde`), kept by the page
-//!   across reloads.
+//!   take turns tick by tick (each reads its own copy of the seed's stream, so a run's numbers
+//!   depend on its cell, its seed and the settings alone, never on the order the runs are
+//!   ticked); the next seed starts when they are finished. A sweep may train a share of the
+//!   plan's runs only ([`Sweep::only`]): the engine trains a sweep's runs in parallel workers
+//!   that way, each run giving the same numbers, bit for bit, as in the whole sweep.
+//! - [`SweepCheckpoint`]: where the runs in training stand (each one's weights, Adam state,
+//!   stream position and held-out curve; the runs finished beside them; whose turn it is),
+//!   with the settings it belongs to. A sweep of the same settings whose plan holds those runs
+//!   ([`Sweep::restore`]) goes on with the same steps and numbers, bit for bit, as the sweep
+//!   that was stopped; one of other settings is refused ([`ResumeRefused`]). It is plain data
+//!   (`serde`), kept by the page across reloads; a checkpoint kept by an earlier version (the
+//!   cells of one seed) reads and resumes as before.
 //!
 //! Held-out figures are per readout: loss (nats, or squared error) and accuracy (a fraction
 //! 0–1). Everything here is deterministic (the clock only times ticks): the caller decides
@@ -319,29 +323,36 @@ impl Window {
     }
 }
 
-/// Where the seed in training of a [`Sweep`] stands ([`Sweep::checkpoint`]): enough for a
-/// sweep of the same settings starting at that seed to go on exactly where it stopped
-/// ([`Sweep::restore`]).
+/// Where the runs in training of a [`Sweep`] stand ([`Sweep::checkpoint`]): enough for a sweep
+/// of the same settings whose plan holds those runs to go on exactly where it stopped
+/// ([`Sweep::restore`]). One worker's sweep holds the cells of the seed in training; a sweep in
+/// parallel workers holds every started run of the seeds not yet finished, in the plan's order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SweepCheckpoint {
     /// The settings of the sweep.
     pub settings: RunSettings,
-    /// One per cell of the seed, in the sweep's order.
+    /// One per run in training (and per run finished beside them), in the plan's order.
     pub runs: Vec<RunCheckpoint>,
-    /// Index in `runs` of the run whose turn is next.
+    /// Index in `runs` of the run whose turn is next (one worker's sweep; 0 otherwise).
     pub turn: usize,
 }
 
 impl SweepCheckpoint {
-    /// The seed being trained.
+    /// The first seed being trained.
     pub fn seed(&self) -> Option<u32> {
         self.runs.first().map(|r| r.run.seed)
     }
 
-    /// Steps done by every run of the seed (the smallest count; the cells take turns, so the
-    /// others are at most one tick further).
+    /// Steps done by every run of the first seed (the smallest count; the cells take turns,
+    /// so the others are at most one tick further).
     pub fn step(&self) -> u64 {
-        self.runs.iter().map(|r| r.trainer.step).min().unwrap_or(0)
+        let seed = self.seed();
+        self.runs
+            .iter()
+            .filter(|r| Some(r.run.seed) == seed)
+            .map(|r| r.trainer.step)
+            .min()
+            .unwrap_or(0)
     }
 
     /// Bytes of its vectors (what keeping it costs).
@@ -349,8 +360,10 @@ impl SweepCheckpoint {
         self.runs.iter().map(|r| r.trainer.size_bytes()).sum()
     }
 
-    /// Whether a sweep of `plan` can go on from this checkpoint: the same settings, its first
-    /// seed's runs the checkpoint's.
+    /// Whether a sweep of `plan` can go on from this checkpoint: the same settings, and the
+    /// checkpoint's runs runs of the plan in its order, the first of them of the plan's first
+    /// seed. Runs of seeds before the plan's first (finished before the checkpoint's sweep was
+    /// cut to what was left of it) are passed over.
     ///
     /// # Errors
     /// What differs.
@@ -359,9 +372,23 @@ impl SweepCheckpoint {
         if self.settings != settings {
             return Err(ResumeRefused::Settings);
         }
-        let planned: Vec<RunId> = plan.run_ids().into_iter().take(plan.cells.len()).collect();
+        let all = plan.run_ids();
         let saved: Vec<RunId> = self.runs.iter().map(|r| r.run).collect();
-        if saved != planned || self.turn >= saved.len() {
+        let first_seed = plan.seeds.first().copied().unwrap_or(0);
+        let earlier = |id: &RunId| id.seed < first_seed && plan.cells.contains(&id.cell);
+        let places: Vec<Option<usize>> = saved
+            .iter()
+            .filter(|id| !earlier(id))
+            .map(|id| all.iter().position(|r| r == id))
+            .collect();
+        let in_order = places.windows(2).all(|w| w[0] < w[1]);
+        let starts = self.runs.iter().map(|r| r.run).find(|id| !earlier(id));
+        if places.iter().any(Option::is_none)
+            || !in_order
+            || starts.map(|id| id.seed) != Some(first_seed)
+            || self.turn >= saved.len()
+        {
+            let planned = all.into_iter().take(plan.cells.len()).collect();
             return Err(ResumeRefused::Runs { saved, planned });
         }
         if let Some(r) = self.runs.iter().find(|r| {
@@ -382,7 +409,7 @@ impl SweepCheckpoint {
 pub enum ResumeRefused {
     /// The checkpoint is of other settings (task, recipe, budget or evaluation interval).
     Settings,
-    /// The checkpoint's runs are not the first seed's runs of the sweep.
+    /// The checkpoint's runs are not runs of the sweep from its first seed on.
     Runs {
         /// The checkpoint's runs.
         saved: Vec<RunId>,
@@ -419,7 +446,7 @@ impl std::fmt::Display for ResumeRefused {
             }
             ResumeRefused::Runs { saved, planned } => write!(
                 f,
-                "the checkpoint holds the runs {saved:?}, the sweep starts with {planned:?}"
+                "the checkpoint holds the runs {saved:?}, the sweep starts with {planned:?} and holds no such runs in that order"
             ),
             ResumeRefused::Steps { run, step, budget } => write!(
                 f,
@@ -532,6 +559,11 @@ impl Run {
                     .curve
                     .last()
                     .map_or(self.budget == 0, |h| h.step == self.budget))
+    }
+
+    /// Whether it has trained or been evaluated.
+    fn started(&self) -> bool {
+        !self.curve.is_empty() || self.trainer.steps_done() > 0
     }
 
     /// The step of the next held-out evaluation.
@@ -763,9 +795,12 @@ pub struct Sweep {
     plan: SweepPlan,
     heldout: Vec<SeqBatch>,
     example: Option<SeqBatch>,
-    /// Seed-major: the cells of the first seed in display order, then the next seed's.
+    /// Seed-major: the cells of the first seed in display order, then the next seed's (those
+    /// of [`Sweep::only`] alone, when it was called).
     runs: Vec<Run>,
     cursor: usize,
+    /// Whether the sweep trains a share of its plan's runs ([`Sweep::only`]).
+    share: bool,
     /// The GPU and the cells whose runs train on it ([`Sweep::plan_gpu`]).
     gpu: Option<GpuPlan>,
 }
@@ -786,8 +821,30 @@ impl Sweep {
             example,
             runs,
             cursor: 0,
+            share: false,
             gpu: None,
         }
+    }
+
+    /// From now on the sweep trains the runs of `runs` alone (its plan's others belong to
+    /// other workers): its progress, results, checkpoints, weights and predictions are theirs.
+    /// Each gives the same numbers, bit for bit, as in the whole sweep. Runs that are not the
+    /// plan's are passed over.
+    ///
+    /// # Errors
+    /// [`ResumeRefused::Started`] after the first tick (the sweep is unchanged then).
+    pub fn only(&mut self, runs: &[RunId]) -> Result<(), ResumeRefused> {
+        if self.cursor != 0 || self.runs.iter().any(|r| r.started()) {
+            return Err(ResumeRefused::Started);
+        }
+        self.runs.retain(|r| runs.contains(&r.id()));
+        self.share = true;
+        Ok(())
+    }
+
+    /// Whether the sweep trains a share of its plan's runs ([`Sweep::only`]).
+    pub fn is_share(&self) -> bool {
+        self.share
     }
 
     /// From the next [`Sweep::tick`] on, the unfinished runs of `gpu.cells` train on its device
@@ -859,9 +916,21 @@ impl Sweep {
             .collect()
     }
 
-    /// Cells per seed.
-    fn cells(&self) -> usize {
-        self.plan.cells.len().max(1)
+    /// The index range of the runs of the seed of run `i` (the sweep's runs are seed-major).
+    fn group(&self, i: usize) -> std::ops::Range<usize> {
+        let Some(seed) = self.runs.get(i).map(|r| r.trainer.seed()) else {
+            return i..i;
+        };
+        let same = |r: &Run| r.trainer.seed() == seed;
+        let start = self.runs[..i]
+            .iter()
+            .rposition(|r| !same(r))
+            .map_or(0, |k| k + 1);
+        let end = self.runs[i..]
+            .iter()
+            .position(|r| !same(r))
+            .map_or(self.runs.len(), |k| i + k);
+        start..end
     }
 
     /// [`Sweep::tick_async`], waited for (natively; in the browser the runs must be on the
@@ -874,12 +943,18 @@ impl Sweep {
     /// are finished the next seed's start. `None` when every run is finished.
     pub async fn tick_async(&mut self) -> Option<Tick> {
         let n = self.runs.len();
-        let cells = self.cells();
         for _ in 0..n {
             let i = self.cursor;
-            let group = i / cells;
+            let group = self.group(i);
+            if group.is_empty() {
+                return None;
+            }
             // Next turn: the following cell of this seed, wrapping within the seed's group.
-            self.cursor = group * cells + (i % cells + 1) % cells;
+            self.cursor = if i + 1 < group.end {
+                i + 1
+            } else {
+                group.start
+            };
             let setup = self.move_to_gpu(i);
             let task = self.plan.task.clone();
             if let Some(mut t) = self.runs[i].tick(task.as_ref(), &self.heldout).await {
@@ -898,12 +973,11 @@ impl Sweep {
                 return Some(t);
             }
             // This run is finished: when the whole seed is, move on to the next seed.
-            let seed_runs = &self.runs[group * cells..(group + 1) * cells];
-            if seed_runs.iter().all(Run::is_finished) {
-                if (group + 1) * cells >= n {
+            if self.runs[group.clone()].iter().all(Run::is_finished) {
+                if group.end >= n {
                     return None;
                 }
-                self.cursor = (group + 1) * cells;
+                self.cursor = group.end;
             }
         }
         None
@@ -934,9 +1008,7 @@ impl Sweep {
     /// The index range of the runs of the seed being trained (the last seed once every run is
     /// finished).
     fn current(&self) -> std::ops::Range<usize> {
-        let cells = self.cells();
-        let group = (self.cursor / cells).min(self.runs.len().saturating_sub(1) / cells);
-        group * cells..((group + 1) * cells).min(self.runs.len())
+        self.group(self.cursor.min(self.runs.len().saturating_sub(1)))
     }
 
     /// Where the seed in training stands (the weights are read back from the GPU first);
@@ -944,53 +1016,73 @@ impl Sweep {
     pub async fn checkpoint(&mut self) -> Option<SweepCheckpoint> {
         let range = self.current();
         let runs = &self.runs[range.clone()];
-        if runs.iter().all(Run::is_finished)
-            || runs
-                .iter()
-                .all(|r| r.curve.is_empty() && r.steps_done() == 0)
-        {
+        if runs.iter().all(Run::is_finished) || !runs.iter().any(Run::started) {
             return None;
         }
         let mut out = Vec::with_capacity(range.len());
-        for run in &mut self.runs[range] {
+        for run in &mut self.runs[range.clone()] {
             out.push(run.checkpoint().await);
         }
         Some(SweepCheckpoint {
             settings: self.plan.settings(),
             runs: out,
-            turn: self.cursor % self.cells(),
+            turn: self.cursor.saturating_sub(range.start),
         })
     }
 
-    /// Goes on from `checkpoint`, which must be of this sweep's settings and of its first
-    /// seed, before the first tick: the ticks that follow are those that followed the
-    /// checkpoint in the sweep that made it.
+    /// Every run of the sweep as it stands, finished or not, in its order (what a worker's
+    /// share of a parallel sweep reports when it ends, so the whole sweep's checkpoint can
+    /// name its runs finished); `None` when no run has started.
+    pub async fn checkpoint_all(&mut self) -> Option<SweepCheckpoint> {
+        if !self.runs.iter().any(Run::started) {
+            return None;
+        }
+        let mut out = Vec::with_capacity(self.runs.len());
+        for run in &mut self.runs {
+            out.push(run.checkpoint().await);
+        }
+        Some(SweepCheckpoint {
+            settings: self.plan.settings(),
+            runs: out,
+            turn: 0,
+        })
+    }
+
+    /// Goes on from `checkpoint`, which must be of this sweep's settings and start at its
+    /// first seed, before the first tick: each run of the checkpoint goes on from where it
+    /// stood (the runs of the checkpoint this sweep does not train, [`Sweep::only`], are
+    /// passed over). For a checkpoint of one worker's sweep the ticks that follow are those
+    /// that followed the checkpoint in the sweep that made it.
     ///
     /// # Errors
     /// [`ResumeRefused`] when the checkpoint does not fit ([`SweepCheckpoint::fits`]) or
     /// this sweep has ticked already; the sweep is unchanged then.
     pub fn restore(&mut self, checkpoint: &SweepCheckpoint) -> Result<(), ResumeRefused> {
         checkpoint.fits(&self.plan)?;
-        if self.cursor != 0
-            || self
-                .runs
-                .iter()
-                .any(|r| !r.curve.is_empty() || r.steps_done() > 0)
-        {
+        if self.cursor != 0 || self.runs.iter().any(Run::started) {
             return Err(ResumeRefused::Started);
         }
-        let cells = self.cells();
-        let mut restored: Vec<Run> = Vec::with_capacity(cells);
-        for (run, c) in self.runs[..cells].iter().zip(&checkpoint.runs) {
-            let id = run.id();
-            let mut fresh = Run::new(&self.plan, id.cell, id.seed);
+        let mut restored: Vec<(usize, Run)> = Vec::with_capacity(checkpoint.runs.len());
+        for c in &checkpoint.runs {
+            let Some(i) = self.runs.iter().position(|r| r.id() == c.run) else {
+                continue;
+            };
+            let mut fresh = Run::new(&self.plan, c.run.cell, c.run.seed);
             fresh.restore(c)?;
-            restored.push(fresh);
+            restored.push((i, fresh));
         }
-        for (i, run) in restored.into_iter().enumerate() {
+        for (i, run) in restored {
             self.runs[i] = run;
         }
-        self.cursor = checkpoint.turn;
+        // The run whose turn was next, unless a run before its seed is still unfinished.
+        let turn = checkpoint.runs.get(checkpoint.turn).map(|c| c.run);
+        let next = turn.and_then(|id| self.runs.iter().position(|r| r.id() == id));
+        let first_open = self.runs.iter().position(|r| !r.is_finished());
+        self.cursor = match (next, first_open) {
+            (Some(n), Some(f)) if self.group(n).start <= f => n,
+            (_, Some(f)) => f,
+            _ => 0,
+        };
         Ok(())
     }
 
@@ -1005,8 +1097,8 @@ impl Sweep {
         if self.cursor != 0 || self.runs.iter().any(|r| r.steps_done() > 0) {
             return Err(ResumeRefused::Started);
         }
-        let first = self.cells().min(self.runs.len());
-        for run in &mut self.runs[..first] {
+        let first = self.group(0);
+        for run in &mut self.runs[first] {
             let n = params.len();
             let state = TrainerState {
                 step: 0,
@@ -1063,7 +1155,7 @@ impl Sweep {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::delay::task::DelayTask;
+    use crate::task::delay::DelayTask;
 
     fn plan(steps: u64, eval_every: u64) -> SweepPlan {
         SweepPlan {

@@ -435,6 +435,7 @@ fn url_round_trips() {
             seed: u32::MAX,
             seeds: 5,
             backend: BackendChoice::Gpu,
+            workers: 8,
             ..DelayConfig::default()
         },
         DelayConfig {
@@ -452,6 +453,7 @@ fn url_round_trips() {
             seed: 0,
             seeds: 1,
             backend: BackendChoice::Cpu,
+            workers: 1,
             ..DelayConfig::default()
         },
     ];
@@ -465,6 +467,30 @@ fn url_round_trips() {
             assert_eq!(encode(&d.config, d.lang), q);
         }
     }
+    // `workers`: last in canonical order, 0 (the machine's cores less one) left out, 1
+    // included; out of range is clamped with a notice.
+    let two = decode::<DelayConfig>("v=1&lesson=delay&workers=2&backend=cpu");
+    assert_eq!(
+        (two.config.workers, two.config.backend),
+        (2, BackendChoice::Cpu)
+    );
+    assert_eq!(
+        encode(&two.config, None),
+        "v=1&lesson=delay&backend=cpu&workers=2"
+    );
+    let one = DelayConfig {
+        workers: 1,
+        ..DelayConfig::default()
+    };
+    assert_eq!(encode(&one, None), "v=1&lesson=delay&workers=1");
+    assert_eq!(
+        decode::<DelayConfig>("v=1&lesson=delay&workers=1").config,
+        one
+    );
+    assert_eq!(encode(&DelayConfig::default(), None), "v=1&lesson=delay");
+    let many = decode::<DelayConfig>("v=1&lesson=delay&workers=64");
+    assert_eq!(many.config.workers, 8);
+    assert_eq!(many.notices.len(), 1, "{:?}", many.notices);
     let q = "v=1&lesson=delay&cell=lstm&delay=64&length=96&vocab=10&hidden_size=32&lr=0.01&batch_size=8&seed=7";
     let d = decode::<DelayConfig>(q);
     assert_eq!(d.config.cell, CellSet::One(CellKind::Lstm));

@@ -15,9 +15,10 @@
 #![cfg(not(target_arch = "wasm32"))] // native: blocks on futures with pollster, reads files
 
 // Shared support: PyTorch fixtures (`common`), tolerances (`tol`), GPU context and test data
-// (`gpu_support`).
+// (`gpu_support`), the source's import graph (`import_graph`, the app's layer test reads it too).
 mod common;
 mod gpu_support;
+mod import_graph;
 mod tol;
 
 // The CPU maths against PyTorch (float64 fixtures) and against itself.
@@ -41,6 +42,7 @@ mod data_upload;
 mod engine_loop;
 mod generate;
 mod keep_model;
+mod parallel;
 mod resume;
 mod train_lab;
 mod train_session;
@@ -64,3 +66,6 @@ mod url_lessons;
 
 // The README, kept honest (its commands, paths, binaries and links).
 mod readme;
+
+// The core's folders: no import cycle between them.
+mod layers;

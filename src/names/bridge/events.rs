@@ -135,7 +135,7 @@ impl NamesEvents {
             LabEvent::Notice(n) => vec![NamesEvent::Notice(n)],
             LabEvent::Finished => vec![NamesEvent::Finished],
             LabEvent::Error(e) => vec![NamesEvent::Error(e)],
-            LabEvent::Progress { .. } => Vec::new(),
+            LabEvent::Progress { .. } | LabEvent::Workers(_) => Vec::new(),
         }
     }
 }

@@ -8,6 +8,7 @@ use crate::charts::style::cell_colour;
 use crate::kit::fmt::count_commas;
 use crate::kit::text::Text;
 use crate::sequence::runs::{self as model, mean_last, RunView};
+use crate::shell::backend_text::workers_line;
 use crate::shell::i18n::use_locale;
 use crate::shell::run_status::RunStatus;
 use crate::widgets::backend::backend_line;
@@ -17,6 +18,7 @@ use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::Lang;
 use unroll_core::delay::outcome::{outcome_of_results, verdict, SweepKey, Verdict};
 use unroll_core::delay::task::{eval_every_for, HELDOUT_SEQUENCES};
+use unroll_core::engine::protocol::Workers;
 use unroll_core::math::params::CellKind;
 use unroll_core::train::backend::CellBackend;
 use unroll_core::train::sweep::Progress;
@@ -65,7 +67,7 @@ pub fn ProgressPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> imp
                     }}
                 </span>
             </div>
-            {move || progress_view(driver.progress, driver.flow.elapsed, driver.restored, status)}
+            {move || progress_view(driver.progress, driver.flow.elapsed, driver.restored, status, driver.flow.workers)}
             {move || saved.get().filter(|_| resume_offer.with(Option::is_none) && busy()).map(|s| view! {
                 <p class="panel-note" data-testid="delay-checkpoint" data-seed=s.seed.to_string() data-value=s.step.to_string()>
                     {move || (DelayText::of(lang()).checkpoint_saved)(&s.seed.to_string(), &s.seeds.to_string(), &count_commas(s.step))}
@@ -136,6 +138,7 @@ fn progress_view(
     elapsed: RwSignal<f64>,
     restored: RwSignal<bool>,
     status: RwSignal<RunStatus>,
+    workers: RwSignal<Option<Workers>>,
 ) -> impl IntoView {
     let loc = use_locale();
     let p = progress.get();
@@ -168,6 +171,9 @@ fn progress_view(
                     {move || (DelayText::of(loc.lang()).time_left)(&fmt_seconds(s, loc.lang()))}
                 </span>
             })}
+            {move || workers.get().and_then(|w| workers_line(&w, loc.lang()).map(|text| view! {
+                <span data-testid="delay-workers" data-value=w.used.to_string() data-failed=w.failed.to_string()>{text}</span>
+            }))}
             {move || restored.get().then(|| view! { <span>{move || DelayText::of(loc.lang()).restored}</span> })}
         </div>
     }

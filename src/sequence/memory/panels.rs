@@ -6,6 +6,7 @@ use super::MemoryDriver;
 use crate::charts::delay::{self as chart, CurveChart, Line};
 use crate::kit::fmt::count_commas;
 use crate::sequence::delay::text::{fmt_seconds, DelayText};
+use crate::shell::backend_text::workers_line;
 use crate::shell::i18n::use_locale;
 use crate::shell::run_status::RunStatus;
 use crate::widgets::backend::backend_line;
@@ -165,6 +166,9 @@ pub fn RunPanel(
                 {move || driver.time_left().filter(|_| status.get().busy()).map(|s| view! {
                     <span data-testid="memory-time-left" data-value=s.to_string()>{move || (t().time_left)(&fmt_seconds(s, loc.lang()))}</span>
                 })}
+                {move || driver.flow.workers.get().and_then(|w| workers_line(&w, loc.lang()).map(|text| view! {
+                    <span data-testid="memory-workers" data-value=w.used.to_string() data-failed=w.failed.to_string()>{text}</span>
+                }))}
                 {move || driver.flow.saved.get().filter(|_| status.get().busy()).map(|s| view! {
                     <span data-testid="memory-saved" data-value=s.step.to_string() data-seed=s.seed.to_string()>
                         {move || (t().saved)(&s.seed.to_string(), &s.seeds.to_string(), &count_commas(s.step))}

@@ -15,15 +15,18 @@
 //! set is [`HELDOUT_SEQUENCES`] sequences from [`HELDOUT_SEED`], a seed no training stream
 //! uses (training seeds are `u32`): every cell and seed is measured on the same sequences.
 //! Its baseline is a uniform guess (`ln V`, accuracy `1/V`); "solved" is a held-out token
-//! accuracy of at least [`super::outcome::SOLVED`].
+//! accuracy of at least [`SOLVED`] (the verdicts of [`crate::delay::outcome`] use it too).
 
-use super::DelayRangeError;
 use crate::config::delay::check_delay;
+use crate::config::delay::DelayRangeError;
 use crate::math::model::{Head, Loss, Readout, SeqBatch};
 use crate::task::{Baseline, BaselineRule, BatchStream, Criterion, Input, Task, TaskShape};
 use rand::distr::{Distribution, Uniform};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+
+/// Held-out token accuracy from which a run counts as having solved the task.
+pub const SOLVED: f64 = 0.95;
 
 /// Sequences in the held-out set.
 pub const HELDOUT_SEQUENCES: usize = 256;
@@ -202,7 +205,7 @@ impl Task for DelayTask {
     }
 
     fn criterion(&self) -> Option<Criterion> {
-        Some(Criterion::AccuracyAtLeast(super::outcome::SOLVED))
+        Some(Criterion::AccuracyAtLeast(SOLVED))
     }
 
     fn example(&self, seed: u32) -> Option<SeqBatch> {

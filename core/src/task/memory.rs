@@ -27,6 +27,7 @@
 //!   last step (Hochreiter & Schmidhuber 1997, §5 experiment 6a). A uniform guess scores
 //!   `ln 4 ≈ 1.386` and accuracy 0.25.
 
+use crate::config::delay::LabTask;
 use crate::math::loss::ReadoutSums;
 use crate::math::model::{Head, Loss, Readout, SeqBatch, Targets};
 use crate::math::recurrent::SeqData;
@@ -532,3 +533,15 @@ pub const HELDOUT_SLICE: usize = 256;
 /// Seed of the held-out stream: above `u32::MAX`, so no training stream (seeded by a `u32`)
 /// shares it.
 pub const HELDOUT_SEED: u64 = 0x004d_454d_4f52_5900;
+
+impl LabTask {
+    /// The long-memory task of this choice; `None` for delay-copy and names generation.
+    pub fn memory(self) -> Option<TaskKind> {
+        match self {
+            LabTask::Delay | LabTask::Generate => None,
+            LabTask::Adding => Some(TaskKind::Adding),
+            LabTask::Copy => Some(TaskKind::Copy),
+            LabTask::Order => Some(TaskKind::Order),
+        }
+    }
+}

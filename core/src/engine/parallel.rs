@@ -1,0 +1,301 @@
+//! A sweep trained in parallel Web Workers, as the page sees it: one sweep's events.
+//!
+//! The page's engine client ([`ParallelSweep`] is its bookkeeping, native so `cargo test`
+//! checks it) hands the sweep's runs, in the plan's order, to its workers one at a time: each
+//! run is a share ([`super::protocol::Command::TrainShare`]) of one run, from the run's own
+//! checkpoint when the sweep resumes. A worker whose run is finished takes the next one. The
+//! shares' events are merged here into the events one worker's sweep sends: `Plan` and each
+//! cell's `Backend` once, every `Tick` as it comes (the page files them by run), `Progress`
+//! over the whole sweep, and one `Checkpoint` of every started run of the seeds not yet
+//! finished (the finished runs beside them too), so a reload resumes every run in flight.
+//! Each run's numbers depend on its cell, its seed and the settings alone, so they are the
+//! same, bit for bit, on any number of workers.
+//!
+//! [`workers_for`] decides how many workers a sweep gets.
+
+use super::protocol::{LabEvent, SingleWorker, Workers, MAX_WORKERS};
+use crate::config::delay::DelayConfig;
+use crate::config::BackendChoice;
+use crate::math::params::CellKind;
+use crate::train::backend::CellBackend;
+use crate::train::sweep::{
+    Progress, RunCheckpoint, RunId, RunSettings, SweepCheckpoint, SweepPlan,
+};
+
+/// How many workers a sweep of `config` with `runs` runs left trains on: the URL's `workers`
+/// (0: `cores` less one for the page, at least 1), at most [`MAX_WORKERS`] and at most `runs`.
+/// One where its runs may train on WebGPU (`backend=gpu`, or `auto` where the engine's worker
+/// sees WebGPU or has not said yet: `webgpu` is `None`), since one device is driven from one
+/// worker.
+pub fn workers_for(
+    config: &DelayConfig,
+    cores: usize,
+    webgpu: Option<bool>,
+    runs: usize,
+) -> Workers {
+    let asked = match config.workers {
+        0 => cores.saturating_sub(1).max(1),
+        n => n,
+    };
+    let wanted = asked.clamp(1, MAX_WORKERS);
+    let gpu = match config.backend {
+        BackendChoice::Cpu => false,
+        BackendChoice::Gpu => true,
+        BackendChoice::Auto => webgpu != Some(false),
+    };
+    let single = if wanted <= 1 {
+        None
+    } else if gpu {
+        Some(SingleWorker::Gpu)
+    } else if runs <= 1 {
+        Some(SingleWorker::OneRun)
+    } else {
+        None
+    };
+    let used = if single.is_some() {
+        1
+    } else {
+        wanted.min(runs).max(1)
+    };
+    Workers {
+        used,
+        wanted,
+        failed: 0,
+        single,
+    }
+}
+
+/// Where one run of a parallel sweep is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// Not handed to a worker yet (or handed back by a worker that could not start).
+    Waiting,
+    /// In a worker.
+    Training,
+    /// Trained its budget (or stopped at a non-finite loss).
+    Finished,
+}
+
+#[derive(Clone, Debug)]
+struct Slot {
+    run: RunId,
+    state: State,
+    steps_done: u64,
+    checkpoint: Option<RunCheckpoint>,
+    predictions: Option<Vec<u32>>,
+}
+
+/// The bookkeeping of a sweep trained in parallel workers (see the module docs).
+#[derive(Clone, Debug)]
+pub struct ParallelSweep {
+    settings: RunSettings,
+    steps: u64,
+    /// One per run, in the plan's order.
+    slots: Vec<Slot>,
+    plan_sent: bool,
+    backends: Vec<CellBackend>,
+}
+
+impl ParallelSweep {
+    /// The runs of `plan`, none handed out; those of `resume` (a checkpoint that fits the
+    /// plan, [`SweepCheckpoint::fits`]) go on from it, and its finished runs are not trained
+    /// again.
+    pub fn new(plan: &SweepPlan, resume: Option<&SweepCheckpoint>) -> ParallelSweep {
+        let settings = plan.settings();
+        let slots = plan
+            .run_ids()
+            .into_iter()
+            .map(|run| {
+                let checkpoint = resume
+                    .and_then(|c| c.runs.iter().find(|r| r.run == run))
+                    .cloned();
+                let finished = checkpoint.as_ref().is_some_and(|c| {
+                    c.trainer.step >= plan.steps
+                        && c.curve.last().is_some_and(|h| h.step == plan.steps)
+                });
+                Slot {
+                    run,
+                    state: if finished {
+                        State::Finished
+                    } else {
+                        State::Waiting
+                    },
+                    steps_done: checkpoint.as_ref().map_or(0, |c| c.trainer.step),
+                    checkpoint,
+                    predictions: None,
+                }
+            })
+            .collect();
+        ParallelSweep {
+            settings,
+            steps: plan.steps,
+            slots,
+            plan_sent: false,
+            backends: Vec::new(),
+        }
+    }
+
+    /// Runs not finished.
+    pub fn runs_left(&self) -> usize {
+        self.slots
+            .iter()
+            .filter(|s| s.state != State::Finished)
+            .count()
+    }
+
+    /// True when every run is finished.
+    pub fn is_finished(&self) -> bool {
+        self.runs_left() == 0
+    }
+
+    /// The next run to hand to a worker (the first waiting one in the plan's order), marked
+    /// training, with its checkpoint as a checkpoint of the sweep when it has one.
+    pub fn take_next(&mut self) -> Option<(RunId, Option<SweepCheckpoint>)> {
+        let settings = self.settings.clone();
+        let slot = self.slots.iter_mut().find(|s| s.state == State::Waiting)?;
+        slot.state = State::Training;
+        let resume = slot.checkpoint.clone().map(|c| SweepCheckpoint {
+            settings,
+            runs: vec![c],
+            turn: 0,
+        });
+        Some((slot.run, resume))
+    }
+
+    /// `run` goes back to the waiting runs (its worker stopped before it finished): the next
+    /// worker goes on from its last checkpoint.
+    pub fn requeue(&mut self, run: RunId) {
+        if let Some(s) = self.slot(run) {
+            if s.state == State::Training {
+                s.state = State::Waiting;
+                s.predictions = None;
+            }
+        }
+    }
+
+    fn slot(&mut self, run: RunId) -> Option<&mut Slot> {
+        self.slots.iter_mut().find(|s| s.run == run)
+    }
+
+    /// The events of the whole sweep for one event of the share training `run` (none for the
+    /// share's own `Finished`: the caller sends [`ParallelSweep::finish`] once every run is).
+    pub fn event(&mut self, run: RunId, event: LabEvent) -> Vec<LabEvent> {
+        match event {
+            LabEvent::Plan(p) => {
+                if std::mem::replace(&mut self.plan_sent, true) {
+                    Vec::new()
+                } else {
+                    vec![LabEvent::Plan(p)]
+                }
+            }
+            LabEvent::Backend(b) => {
+                if self.backends.contains(&b) {
+                    return Vec::new();
+                }
+                self.backends.retain(|x| x.cell != b.cell);
+                self.backends.push(b.clone());
+                vec![LabEvent::Backend(b)]
+            }
+            LabEvent::Tick(t) => {
+                if let Some(s) = self.slot(run) {
+                    if let Some(last) = t.steps.last() {
+                        s.steps_done = s.steps_done.max(last.step);
+                    }
+                    if t.finished.is_some() || t.bad_loss.is_some() {
+                        s.state = State::Finished;
+                        s.predictions = None;
+                    }
+                }
+                vec![LabEvent::Tick(t)]
+            }
+            LabEvent::Progress {
+                progress,
+                predictions,
+            } => {
+                if let Some(s) = self.slot(run) {
+                    s.steps_done = s.steps_done.max(progress.steps_done);
+                    if s.state == State::Training {
+                        s.predictions = predictions
+                            .into_iter()
+                            .find(|(id, _)| *id == run)
+                            .map(|(_, p)| p);
+                    }
+                }
+                vec![self.progress()]
+            }
+            LabEvent::Checkpoint(c) => {
+                for r in c.runs {
+                    if let Some(s) = self.slot(r.run) {
+                        s.steps_done = s.steps_done.max(r.trainer.step);
+                        s.checkpoint = Some(r);
+                    }
+                }
+                self.checkpoint()
+                    .map(|c| LabEvent::Checkpoint(Box::new(c)))
+                    .into_iter()
+                    .collect()
+            }
+            LabEvent::Finished => Vec::new(),
+            other @ (LabEvent::Weights { .. }
+            | LabEvent::GradFlow { .. }
+            | LabEvent::Notice(_)
+            | LabEvent::Workers(_)
+            | LabEvent::Error(_)) => vec![other],
+        }
+    }
+
+    /// The sweep's progress: steps and runs over all its runs, and the predictions of the run
+    /// in training of each cell with the lowest seed (as one worker's sweep reports those of
+    /// the seed in training).
+    pub fn progress(&self) -> LabEvent {
+        let mut cells: Vec<CellKind> = Vec::new();
+        let mut predictions = Vec::new();
+        for s in &self.slots {
+            if let Some(p) = &s.predictions {
+                if s.state == State::Training && !cells.contains(&s.run.cell) {
+                    cells.push(s.run.cell);
+                    predictions.push((s.run, p.clone()));
+                }
+            }
+        }
+        LabEvent::Progress {
+            progress: Progress {
+                steps_done: self
+                    .slots
+                    .iter()
+                    .map(|s| match s.state {
+                        State::Finished => self.steps,
+                        _ => s.steps_done.min(self.steps),
+                    })
+                    .sum(),
+                steps_total: self.steps * self.slots.len() as u64,
+                runs_finished: self.slots.len() - self.runs_left(),
+                runs_total: self.slots.len(),
+            },
+            predictions,
+        }
+    }
+
+    /// The sweep's checkpoint: every run with a checkpoint from the first seed with a run not
+    /// finished on, in the plan's order; `None` when there is none.
+    pub fn checkpoint(&self) -> Option<SweepCheckpoint> {
+        let first = self.slots.iter().find(|s| s.state != State::Finished)?;
+        let seed = first.run.seed;
+        let runs: Vec<RunCheckpoint> = self
+            .slots
+            .iter()
+            .skip_while(|s| s.run.seed != seed)
+            .filter_map(|s| s.checkpoint.clone())
+            .collect();
+        (!runs.is_empty()).then(|| SweepCheckpoint {
+            settings: self.settings.clone(),
+            runs,
+            turn: 0,
+        })
+    }
+
+    /// The sweep's last events once every run is finished: its progress and `Finished`.
+    pub fn finish(&self) -> Vec<LabEvent> {
+        vec![self.progress(), LabEvent::Finished]
+    }
+}
