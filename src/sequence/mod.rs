@@ -107,11 +107,21 @@ pub fn SequencePage() -> impl IntoView {
         <style>{delay::CSS}{memory::CSS}{generate::CSS}</style>
         <TaskSwitcher cfg=cfg notices=notices busy=busy on_switch=Callback::new(move |()| memory.clear()) />
         {move || if is_generate.get() {
-            view! { <GeneratePart cfg=cfg notices=notices model=generate /> }.into_any()
+            own_scope(move || view! { <GeneratePart cfg=cfg notices=notices model=generate /> }).into_any()
         } else if is_memory.get() {
-            view! { <MemoryPart cfg=cfg notices=notices driver=memory /> }.into_any()
+            own_scope(move || view! { <MemoryPart cfg=cfg notices=notices driver=memory /> }).into_any()
         } else {
-            view! { <DelayPart cfg=cfg notices=notices driver=delay /> }.into_any()
+            own_scope(move || view! { <DelayPart cfg=cfg notices=notices driver=delay /> }).into_any()
         }}
     }
+}
+
+/// `part` built under an owner of its own, disposed with its view. The switch's closure keeps
+/// one owner across its runs and cleaning it up leaves its contexts in place: a part's
+/// contexts (the file tag of its exports, over signals of the part) would otherwise outlive
+/// the part, and the next part would read them after they were disposed.
+fn own_scope<V: IntoView + 'static>(part: impl FnOnce() -> V) -> impl IntoView {
+    let owner = Owner::current().map_or_else(Owner::new, |o| o.child());
+    let view = owner.with(part);
+    leptos::tachys::reactive_graph::OwnedView::new_with_owner(view, owner)
 }
