@@ -2,6 +2,10 @@
 // Written from the pages' own texts by `UNROLL_BLESS=1 cargo test -p unroll first_frame`:
 // do not edit by hand.
 var UNROLL_FRAME = {
+  "all_lessons": {
+    "en": "All lessons",
+    "zh": "全部课程"
+  },
   "brand": {
     "en": "RNN · LSTM · GRU, live in your browser",
     "zh": "RNN · LSTM · GRU，在浏览器中实时运行"
@@ -14,8 +18,22 @@ var UNROLL_FRAME = {
     "en": "Loading the interactive page…",
     "zh": "正在加载交互页面…"
   },
+  "nav": {
+    "lessons": {
+      "en": "Lessons",
+      "zh": "课程"
+    },
+    "names": {
+      "en": "Train on names",
+      "zh": "姓氏分类训练"
+    }
+  },
   "pages": {
     "bidir": {
+      "crumb": {
+        "en": "Lesson 6",
+        "zh": "第 6 课"
+      },
       "number": 6,
       "title": {
         "en": "Bidirectional: two readers, one concatenation",
@@ -23,6 +41,10 @@ var UNROLL_FRAME = {
       }
     },
     "bptt": {
+      "crumb": {
+        "en": "Lesson 3",
+        "zh": "第 3 课"
+      },
       "number": 3,
       "title": {
         "en": "Why gradients vanish",
@@ -54,6 +76,10 @@ var UNROLL_FRAME = {
       }
     },
     "gru": {
+      "crumb": {
+        "en": "Lesson 5",
+        "zh": "第 5 课"
+      },
       "number": 5,
       "title": {
         "en": "GRU: one gate to keep and write",
@@ -67,6 +93,10 @@ var UNROLL_FRAME = {
       }
     },
     "lstm": {
+      "crumb": {
+        "en": "Lesson 4",
+        "zh": "第 4 课"
+      },
       "number": 4,
       "title": {
         "en": "The LSTM conveyor belt",
@@ -80,6 +110,10 @@ var UNROLL_FRAME = {
       }
     },
     "parallel": {
+      "crumb": {
+        "en": "Lesson 8",
+        "zh": "第 8 课"
+      },
       "number": 8,
       "title": {
         "en": "Why Transformers replaced RNNs",
@@ -87,6 +121,10 @@ var UNROLL_FRAME = {
       }
     },
     "shapes": {
+      "crumb": {
+        "en": "Lesson 2",
+        "zh": "第 2 课"
+      },
       "number": 2,
       "title": {
         "en": "Unrolling is not stacking: shapes",
@@ -94,6 +132,10 @@ var UNROLL_FRAME = {
       }
     },
     "softmax": {
+      "crumb": {
+        "en": "Lesson 7",
+        "zh": "第 7 课"
+      },
       "number": 7,
       "title": {
         "en": "logits → softmax → log → NLL",
@@ -101,11 +143,37 @@ var UNROLL_FRAME = {
       }
     },
     "unroll": {
+      "crumb": {
+        "en": "Lesson 1",
+        "zh": "第 1 课"
+      },
       "number": 1,
       "title": {
         "en": "Recurrence and time unrolling",
         "zh": "循环与按时间展开"
       }
+    }
+  },
+  "tasks": {
+    "adding": {
+      "en": "Adding problem",
+      "zh": "加法问题"
+    },
+    "copy": {
+      "en": "Copy memory",
+      "zh": "复制记忆"
+    },
+    "delay": {
+      "en": "Delay-copy",
+      "zh": "延迟复制"
+    },
+    "label": {
+      "en": "Task",
+      "zh": "任务"
+    },
+    "order": {
+      "en": "Temporal order",
+      "zh": "时间顺序"
     }
   },
   "title": {

@@ -15,7 +15,10 @@
 //   page) is drawn at its laid-out size before printing.
 // - The first frame (www/frame.js): while the module's download is held, the page shows its
 //   heading in the URL's language (or the browser's), and the app's heading that replaces it
-//   is the same; a `lesson` the app does not know gets no heading before the app runs.
+//   is the same, at the same place (1440 and 375 px: the frame draws the header, a lesson's
+//   breadcrumb and the sequence lab's task switcher as the app will); a `lesson` the app does
+//   not know gets no heading before the app runs.
+// - The page's Copy link and Copy embed code buttons sit side by side on every page (1440 px).
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/layout.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
 // reuses dist/; UNROLL_E2E_SHOTS=0 skips writing the screenshots, as CI=true does).
@@ -242,6 +245,19 @@ test("keyboard focus: the ring has at least 3:1 contrast on every kind of contro
   assert.deepEqual(failures, []);
 });
 
+test("Copy link and Copy embed code sit in one row on every page that has both (1440 px)", async () => {
+  const failures = [];
+  for (const query of ["?v=1&lesson=lstm", "?v=1&lesson=names&lang=zh", "?v=1&lesson=delay", "?v=1&lesson=delay&task=copy&lang=zh"]) {
+    const { page, problems } = await open(wide.context, query);
+    await page.waitForSelector('[data-testid="copy-embed"]', { timeout: 20_000 });
+    const [link, embed] = await Promise.all(["copy-link", "copy-embed"].map((id) => page.locator(`[data-testid="${id}"]`).boundingBox()));
+    if (Math.abs(link.y - embed.y) > 1 || embed.x <= link.x) failures.push(`${query}: copy-link at (${link.x}, ${link.y}), copy-embed at (${embed.x}, ${embed.y})`);
+    failures.push(...problems);
+    await page.close();
+  }
+  assert.deepEqual(failures, []);
+});
+
 test("printing draws the charts of panels never shown (out of view, skipped by the browser)", async () => {
   // A panel below the fold may still be laid out once while the page fills in above it, so the
   // test puts 6000 px of space above the panels: the browser skips them on screen from the
@@ -349,7 +365,7 @@ test("the run buttons stay in the window, and no focused field is hidden, while 
   }
 });
 
-test("the first frame: before the module runs, the page's heading in its language; then the app's own, the same", async () => {
+test("the first frame: before the module runs, the page's heading in its language; then the app's own, the same, in the same place", async () => {
   // A fresh profile: a first visit, no service worker. The module's download is held until the
   // frame has been read, as a slow link would hold it.
   const b = await app.launch();
@@ -360,8 +376,10 @@ test("the first frame: before the module runs, the page's heading in its languag
     ["?v=1", "en"],
     ["?v=1&lesson=nope", "en"],
   ];
-  for (const [query, lang] of cases) {
+  const moved = [];
+  for (const [query, lang] of cases) for (const width of [1440, 375]) {
     const page = await b.context.newPage();
+    await page.setViewportSize({ width, height: 900 });
     let release;
     const held = new Promise((r) => (release = r));
     await page.route(/\.wasm$/, async (route) => {
@@ -373,9 +391,12 @@ test("the first frame: before the module runs, the page's heading in its languag
     assert.ok((await page.textContent("#boot [role=status]")).trim().length > 0, `${query}: the loading line`);
     const frame = await page.$("#boot h1");
     const frameText = frame && (await frame.textContent());
+    const frameTop = frame && (await frame.boundingBox()).y;
     release();
     await page.waitForSelector("#boot", { state: "detached", timeout: 60_000 });
     const heading = (await page.textContent("main h1")).trim();
+    const top = (await page.locator("main h1").first().boundingBox()).y;
+    if (frame && Math.abs(top - frameTop) > 1) moved.push(`${query} at ${width} px: the heading moves from y = ${frameTop} to ${top}`);
     if (query.includes("nope")) {
       assert.equal(frameText, null, "a lesson the app does not know gets no heading before the app runs");
     } else {
@@ -385,4 +406,5 @@ test("the first frame: before the module runs, the page's heading in its languag
     await page.close();
   }
   await b.close();
+  assert.deepEqual(moved, [], "the heading stays where the first frame drew it");
 });

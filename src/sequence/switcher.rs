@@ -13,13 +13,6 @@ use unroll_core::config::delay::{DelayConfig, LabTask};
 use unroll_core::config::query::{quiz_on, with_quiz};
 use unroll_core::train::plan::encode_lab;
 
-/// The switcher's styles.
-const CSS: &str = r#"
-.mt-switch { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 0 0 12px; }
-.mt-switch .btn[aria-pressed="true"],
-.mt-switch .btn[aria-pressed="true"]:hover:not(:disabled) { background: #1d4ed8; color: #fff; border-color: #1d4ed8; }
-"#;
-
 /// Buttons between delay-copy and the three tasks. A switch is a new history entry (Back
 /// returns to the task left). Each task opens with its own defaults the first time and with the
 /// settings it was left with after that (for this visit: the page stays mounted); the notices
@@ -67,7 +60,7 @@ pub fn TaskSwitcher(
         ));
     };
     view! {
-        <style>{CSS}</style>
+        // Its styles are in www/styles.css: the first frame (www/frame.js) draws it too.
         <nav class="mt-switch" aria-label=move || MemoryText::of(loc.lang()).switch>
             <span>{move || MemoryText::of(loc.lang()).switch}</span>
             {LabTask::ALL.iter().zip(LabTask::KEYS).map(|(&task, key)| view! {

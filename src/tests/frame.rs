@@ -6,6 +6,7 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::lessons::common_text::CommonText;
 use crate::lessons::index::text::IndexText;
 use crate::lessons::text::lesson_info;
 use crate::names::text::TrainingText;
@@ -26,13 +27,15 @@ fn both(pick: impl Fn(Lang) -> String) -> Value {
 
 /// The page keys `www/frame.js` looks up: `index`, each lesson's `lesson` value, `names`,
 /// `delay` and `delay/<task>` for the sequence lab's other tasks; `number` is a lesson's place
-/// in the course, shown before its title as the lesson's heading does.
+/// in the course, shown before its title as the lesson's heading does, and `crumb` the last
+/// part of the lesson's breadcrumb line.
 fn pages() -> Map<String, Value> {
     let mut pages = Map::new();
     let mut page = |key: &str, number: Option<usize>, title: Value| {
         let mut entry = json!({ "title": title });
         if let Some(n) = number {
             entry["number"] = json!(n);
+            entry["crumb"] = both(|l| (CommonText::of(l).lesson_n)(&n.to_string()));
         }
         pages.insert(key.to_owned(), entry);
     };
@@ -57,6 +60,22 @@ fn pages() -> Map<String, Value> {
     pages
 }
 
+/// The sequence lab's switcher: `label`, then one entry per `task` key (`delay`, `adding`, …).
+fn tasks() -> Value {
+    let mut tasks = Map::new();
+    tasks.insert("label".into(), both(|l| MemoryText::of(l).switch.into()));
+    for (task, word) in LabTask::ALL.into_iter().zip(LabTask::KEYS) {
+        let name = move |l: Lang| {
+            let t = MemoryText::of(l);
+            task.memory()
+                .map_or(t.delay, |k| t.names[memory_index(k)])
+                .to_owned()
+        };
+        tasks.insert(word.to_owned(), both(name));
+    }
+    Value::Object(tasks)
+}
+
 /// The file's text.
 fn table() -> String {
     let table = json!({
@@ -64,6 +83,15 @@ fn table() -> String {
         "title": both(|l| ShellText::of(l).doc_title.into()),
         "brand": both(|l| ShellText::of(l).brand_tag.into()),
         "loading": both(|l| ShellText::of(l).loading.into()),
+        // The header's links and the lessons' breadcrumb, so that the frame takes the room the
+        // page's own header takes at every width.
+        "nav": {
+            "lessons": both(|l| CommonText::of(l).lessons.into()),
+            "names": both(|l| ShellText::of(l).nav_names.into()),
+        },
+        "all_lessons": both(|l| CommonText::of(l).all_lessons.into()),
+        // The sequence lab's task switcher above its heading: its label, then each task's.
+        "tasks": tasks(),
         "pages": pages(),
     });
     format!(
@@ -97,6 +125,8 @@ fn first_frame_covers_every_page_in_both_languages() {
         1 + LessonId::ALL.len() + 2 + TaskKind::ALL.len()
     );
     assert_eq!(pages["lstm"]["number"], json!(LessonId::Lstm.number()));
+    assert_eq!(pages["lstm"]["crumb"]["zh"], json!("第 4 课"));
+    assert_eq!(tasks()["copy"]["en"], json!("Copy memory"));
     assert_eq!(
         pages["names"]["title"]["zh"],
         json!("这个姓氏来自哪种语言？")

@@ -148,11 +148,24 @@ impl ParallelSweep {
         self.runs_left() == 0
     }
 
-    /// The next run to hand to a worker (the first waiting one in the plan's order), marked
-    /// training, with its checkpoint as a checkpoint of the sweep when it has one.
+    /// The next run to hand to a worker, marked training, with its checkpoint as a checkpoint
+    /// of the sweep when it has one: the waiting run with the most work left (its steps left
+    /// times its cell's gate count, the matrix products a step does; the first in the plan's
+    /// order among equals). The longest runs first: a sweep of RNN and LSTM runs on 2 workers
+    /// then ends with the short runs sharing out the rest, not one LSTM run alone at the end.
+    /// The order runs train in changes no run's numbers, nor the order the page shows them in.
     pub fn take_next(&mut self) -> Option<(RunId, Option<SweepCheckpoint>)> {
         let settings = self.settings.clone();
-        let slot = self.slots.iter_mut().find(|s| s.state == State::Waiting)?;
+        let steps = self.steps;
+        let work = |s: &Slot| steps.saturating_sub(s.steps_done) * s.run.cell.gates() as u64;
+        let best = self
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.state == State::Waiting)
+            .max_by(|(i, a), (j, b)| work(a).cmp(&work(b)).then(j.cmp(i)))
+            .map(|(i, _)| i)?;
+        let slot = &mut self.slots[best];
         slot.state = State::Training;
         let resume = slot.checkpoint.clone().map(|c| SweepCheckpoint {
             settings,

@@ -368,13 +368,19 @@ impl SweepCheckpoint {
     /// # Errors
     /// What differs.
     pub fn fits(&self, plan: &SweepPlan) -> Result<(), ResumeRefused> {
+        self.fits_among(plan, &plan.run_ids())
+    }
+
+    /// [`SweepCheckpoint::fits`] for a sweep that trains `all` of `plan`'s runs (a share,
+    /// [`Sweep::only`]: in the plan's order), the first of them standing for the plan's first
+    /// seed: a share of one run of a later seed goes on from that run's checkpoint.
+    fn fits_among(&self, plan: &SweepPlan, all: &[RunId]) -> Result<(), ResumeRefused> {
         let settings = plan.settings();
         if self.settings != settings {
             return Err(ResumeRefused::Settings);
         }
-        let all = plan.run_ids();
         let saved: Vec<RunId> = self.runs.iter().map(|r| r.run).collect();
-        let first_seed = plan.seeds.first().copied().unwrap_or(0);
+        let first_seed = all.first().map_or(0, |r| r.seed);
         let earlier = |id: &RunId| id.seed < first_seed && plan.cells.contains(&id.cell);
         let places: Vec<Option<usize>> = saved
             .iter()
@@ -388,7 +394,7 @@ impl SweepCheckpoint {
             || starts.map(|id| id.seed) != Some(first_seed)
             || self.turn >= saved.len()
         {
-            let planned = all.into_iter().take(plan.cells.len()).collect();
+            let planned = all.iter().copied().take(plan.cells.len()).collect();
             return Err(ResumeRefused::Runs { saved, planned });
         }
         if let Some(r) = self.runs.iter().find(|r| {
@@ -1058,7 +1064,12 @@ impl Sweep {
     /// [`ResumeRefused`] when the checkpoint does not fit ([`SweepCheckpoint::fits`]) or
     /// this sweep has ticked already; the sweep is unchanged then.
     pub fn restore(&mut self, checkpoint: &SweepCheckpoint) -> Result<(), ResumeRefused> {
-        checkpoint.fits(&self.plan)?;
+        if self.share {
+            let mine: Vec<RunId> = self.runs.iter().map(Run::id).collect();
+            checkpoint.fits_among(&self.plan, &mine)?;
+        } else {
+            checkpoint.fits(&self.plan)?;
+        }
         if self.cursor != 0 || self.runs.iter().any(Run::started) {
             return Err(ResumeRefused::Started);
         }

@@ -10,6 +10,7 @@ use unroll_core::config::BackendChoice;
 use unroll_core::engine::parallel::{workers_for, ParallelSweep};
 use unroll_core::engine::protocol::{LabEvent, SingleWorker, TrainRequest};
 use unroll_core::engine::run::{run, share_of, sweep_of, RunControl};
+use unroll_core::math::params::CellKind;
 use unroll_core::train::sweep::{
     ResumeRefused, RunId, RunResult, Sweep, SweepCheckpoint, SweepPlan,
 };
@@ -238,7 +239,13 @@ fn a_parallel_checkpoint_resumes_to_the_uninterrupted_results() {
     let c = last_checkpoint(&cut).expect("a checkpoint");
     let ids = plan().run_ids();
     let held: Vec<RunId> = c.runs.iter().map(|r| r.run).collect();
-    assert_eq!(held, ids[..2], "the first seed's two runs, in flight");
+    // The longest runs first: both seeds' LSTM runs are in flight.
+    let lstm: Vec<RunId> = ids
+        .iter()
+        .copied()
+        .filter(|r| r.cell == CellKind::Lstm)
+        .collect();
+    assert_eq!(held, lstm, "the two LSTM runs, in flight");
     assert!(c
         .runs
         .iter()
@@ -256,6 +263,8 @@ fn a_parallel_checkpoint_resumes_to_the_uninterrupted_results() {
     while let Some(t) = one.tick() {
         finished.extend(t.finished);
     }
+    // The LSTM runs were further on: they may end first; the page files results by run.
+    finished.sort_by_key(|r| ids.iter().position(|id| *id == r.run));
     assert_eq!(finished, whole);
 }
 
@@ -372,4 +381,35 @@ fn workers_follow_the_url_the_cores_and_the_path() {
         ..two
     };
     assert_eq!(w(&gpu, 8, Some(false), 4), (1, 2, Some(SingleWorker::Gpu)));
+}
+
+#[test]
+fn the_longest_runs_are_handed_out_first() {
+    // RNN (1 gate block) and LSTM (4): the LSTM runs first, seed by seed, then the RNN runs.
+    let plan = plan();
+    let mut merged = ParallelSweep::new(&plan, None);
+    let order: Vec<RunId> = std::iter::from_fn(|| merged.take_next().map(|(id, _)| id)).collect();
+    let id = |cell, seed| RunId { cell, seed };
+    let seeds: Vec<u32> = plan.run_ids().iter().map(|r| r.seed).collect();
+    let (s0, s1) = (seeds[0], *seeds.last().unwrap());
+    assert_eq!(
+        order,
+        vec![
+            id(CellKind::Lstm, s0),
+            id(CellKind::Lstm, s1),
+            id(CellKind::Rnn, s0),
+            id(CellKind::Rnn, s1)
+        ]
+    );
+    // A run that comes back (its worker stopped) with fewer steps left than a waiting run of
+    // the same cell goes after it.
+    let mut merged = ParallelSweep::new(&plan, None);
+    let (first, _) = merged.take_next().unwrap();
+    assert_eq!(first, id(CellKind::Lstm, s0));
+    merged.requeue(first);
+    assert_eq!(
+        merged.take_next().unwrap().0,
+        id(CellKind::Lstm, s0),
+        "nothing trained: the same run again"
+    );
 }

@@ -200,8 +200,11 @@ pub fn DelayPart(
                 <h1>{t(|l| DelayText::of(l).title)}</h1>
                 <p class="lede">{t(|l| DelayText::of(l).lede)}</p>
                 <p class="dl-cpu-note" data-testid="delay-cpu-note">{t(|l| DelayText::of(l).cpu_note)}</p>
-                <CopyLink />
-                <crate::kit::embed::CopyEmbed title=Signal::derive(move || DelayText::of(loc.lang()).title.to_owned()) />
+                // The page's buttons in one row, as on every lesson page.
+                <div class="lx-intro-actions">
+                    <CopyLink />
+                    <crate::kit::embed::CopyEmbed title=Signal::derive(move || DelayText::of(loc.lang()).title.to_owned()) />
+                </div>
             </section>
             <UrlNotice notices=notices />
             <PageNotes driver=driver invalid=invalid />

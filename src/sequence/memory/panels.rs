@@ -69,8 +69,11 @@ pub fn TaskIntro(cfg: RwSignal<DelayConfig>, kind: TaskKind, plan: ShownPlan) ->
             <h1>{move || t().names[i]}</h1>
             <p class="lede">{move || t().what[i]}</p>
             <p class="panel-note">{move || t().cpu_note}</p>
-            <crate::kit::nav::CopyLink />
-            <crate::kit::embed::CopyEmbed title=Signal::derive(move || MemoryText::of(loc.lang()).names[i].to_owned()) />
+            // The page's buttons in one row, as on every lesson page.
+            <div class="lx-intro-actions">
+                <crate::kit::nav::CopyLink />
+                <crate::kit::embed::CopyEmbed title=Signal::derive(move || MemoryText::of(loc.lang()).names[i].to_owned()) />
+            </div>
         </section>
         <section class="panel">
             {facts}
