@@ -35,7 +35,7 @@
 //                        class), `wait` (a test id to wait for), `data` ("real" or "small": the
 //                        other data set than the file's, for one test that needs it), `fresh`
 //                        (true: in a Chromium of its own, a fresh profile closed with the page)
-//   names / delay / memory / lesson(query, opts)   the same as the pages' objects (scripts/e2e/pages.mjs)
+//   names / delay / memory / generate / lesson(query, opts)   the same as the pages' objects (scripts/e2e/pages.mjs)
 //   launch(opts)         one more Chromium (a fresh profile; `launch()`'s options), closed after
 //                        the file or by its `close()`
 //   serve(opts)          one more server of the build (`serveDist`'s options, e.g. `block`)
@@ -48,7 +48,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DIST, buildDist, launch, serveDist } from "./lib.mjs";
 import { SMALL_NAMES_DIR } from "./data/make-names.mjs";
-import { AppPage, DelayPage, LessonPage, MemoryPage, NamesPage, openAppPage } from "./pages.mjs";
+import { AppPage, DelayPage, GeneratePage, LessonPage, MemoryPage, NamesPage, openAppPage } from "./pages.mjs";
 
 /** The data set a folder holds: its classes (manifest order) and line count. */
 function describeData(dir) {
@@ -147,6 +147,7 @@ export function e2e({ data = "small", webgpu = false, viewport, serviceWorkers }
     names: (query, opts = {}) => app.open(query, { as: NamesPage, ...opts }),
     delay: (query, opts = {}) => app.open(query, { as: DelayPage, ...opts }),
     memory: (query, opts = {}) => app.open(query, { as: MemoryPage, ...opts }),
+    generate: (query, opts = {}) => app.open(query, { as: GeneratePage, ...opts }),
     lesson: (query, opts = {}) => app.open(query, { as: LessonPage, ...opts }),
   };
 

@@ -395,6 +395,49 @@ export class MemoryPage extends LabPage {
   }
 }
 
+/** The generation lab (`lesson=generate`): training, the sampler, quality, the bidirectional verdict. */
+export class GeneratePage extends LabPage {
+  static ready = "generate-page";
+  static lab = { status: "generate-status", start: "generate-start" };
+
+  /** Waits for the names data set to load. */
+  async dataLoaded() {
+    await until(async () => (await this.value("generate-data")) !== null, 60_000, "the names data");
+  }
+  /** Trains both directions (Train both directions) and waits for the verdict sentence. */
+  async compareBoth(timeoutMs = 600_000) {
+    await this.dataLoaded();
+    await until(async () => !(await this.isDisabled("gen-compare")), 60_000, "the compare button");
+    await this.click("gen-compare");
+    await this.waitFor("gen-bidir-verdict", { timeout: timeoutMs });
+  }
+  /** The verdict's figures: { key, lossUni, lossBidir, bigramUni, bigramBidir, lengthUni, lengthBidir, text }. */
+  async verdict() {
+    const n = async (a) => Number(await this.attr("gen-bidir-verdict", a));
+    return {
+      key: await this.value("gen-bidir-verdict"),
+      lossUni: await n("data-loss-uni"),
+      lossBidir: await n("data-loss-bidir"),
+      bigramUni: await n("data-bigram-uni"),
+      bigramBidir: await n("data-bigram-bidir"),
+      lengthUni: await n("data-length-uni"),
+      lengthBidir: await n("data-length-bidir"),
+      text: await this.text("gen-bidir-verdict"),
+    };
+  }
+  /** The written name: { soFar, full, steps, ended }. */
+  async sample() {
+    const a = (n) => this.attr("gen-sample", n);
+    return { soFar: await a("data-value"), full: await a("data-full"), steps: Number(await a("data-steps")), ended: (await a("data-ended")) === "true" };
+  }
+  /** The shown step's softmax bars: [{ p, symbol, chosen }]. */
+  softmaxBars() {
+    return this.page.$$eval('[data-testid="gen-softmax-bar"]', (bs) =>
+      bs.map((b) => ({ p: Number(b.dataset.value), symbol: b.dataset.symbol, chosen: b.dataset.chosen === "true" })),
+    );
+  }
+}
+
 /** A lesson page (`lesson=unroll` … `parallel`) and the index: figures, sliders, question. */
 export class LessonPage extends AppPage {
   static ready = ".lx-root";

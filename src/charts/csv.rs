@@ -12,6 +12,7 @@ use leptos::prelude::*;
 use unroll_core::delay::outcome::FinalFigure;
 use unroll_core::lessons::lstm::LstmStep;
 use unroll_core::lessons::unroll::UnrollStep;
+use unroll_core::task::generate::sample::Quality;
 use unroll_core::train::sweep::{HeldOut, RunId};
 
 /// One CSV field: as it is, or quoted (quotes doubled) where it needs to be.
@@ -161,6 +162,39 @@ pub fn memory_csv(runs: &[RunId], batch_size: usize, curves: &[Vec<HeldOut>]) ->
     )
 }
 
+/// The generation lab's samples' quality: `model,language,samples,training,heldout,new,unended,
+/// mean_length,data_mean_length,bigram_loss,data_bigram_loss`, one row per language measured
+/// (shares as fractions, losses in nats per character); `model` is `unidirectional` or
+/// `bidirectional`, `languages` the data's class names by index.
+pub fn quality_csv(runs: &[(&str, &[Quality])], languages: &[String]) -> String {
+    let body = runs.iter().flat_map(|&(model, qs)| {
+        qs.iter().map(move |q| {
+            let name = languages
+                .get(q.language as usize)
+                .map_or_else(|| q.language.to_string(), |n| field(n));
+            format!(
+                "{model},{name},{},{},{},{},{},{},{},{},{}",
+                q.samples,
+                q.training,
+                q.heldout,
+                q.new,
+                q.unended,
+                q.mean_length,
+                q.data_mean_length,
+                q.bigram_loss,
+                q.data_bigram_loss
+            )
+        })
+    });
+    lines(
+        std::iter::once(
+            "model,language,samples,training,heldout,new,unended,mean_length,data_mean_length,bigram_loss,data_bigram_loss"
+                .to_owned(),
+        )
+        .chain(body),
+    )
+}
+
 /// Lesson 1's worked table (its steps as the page lists them): `t,x,input_term,recurrent_term,
 /// bias,z,h,from_x1`, one row per step; with several hidden units each vector column is one
 /// column per unit (`z_1`, `z_2`, …). Numbers as computed (`f32`).
@@ -304,6 +338,32 @@ mod tests {
             "true \\ predicted,Arabic,\"Chinese, \"\"Mandarin\"\"\"\n\
              Arabic,5,1\n\
              \"Chinese, \"\"Mandarin\"\"\",2,7\n"
+        );
+    }
+
+    #[test]
+    fn samples_quality_has_one_row_per_model_and_language() {
+        let q = |language, new| Quality {
+            language,
+            samples: 200,
+            training: 1.0 - new,
+            heldout: 0.0,
+            new,
+            unended: 0.0,
+            mean_length: 5.5,
+            data_mean_length: 6.25,
+            bigram_loss: 2.5,
+            data_bigram_loss: 2.75,
+        };
+        let langs = vec!["Arabic".to_owned(), "Dutch, old".to_owned()];
+        let uni = [q(0, 0.75), q(1, 0.5)];
+        let bi = [q(1, 1.0)];
+        assert_eq!(
+            quality_csv(&[("unidirectional", &uni), ("bidirectional", &bi)], &langs),
+            "model,language,samples,training,heldout,new,unended,mean_length,data_mean_length,bigram_loss,data_bigram_loss\n\
+             unidirectional,Arabic,200,0.25,0,0.75,0,5.5,6.25,2.5,2.75\n\
+             unidirectional,\"Dutch, old\",200,0.5,0,0.5,0,5.5,6.25,2.5,2.75\n\
+             bidirectional,\"Dutch, old\",200,0,0,1,0,5.5,6.25,2.5,2.75\n"
         );
     }
 

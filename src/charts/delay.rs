@@ -52,6 +52,10 @@ pub struct CurveChart {
     pub empty: &'static str,
 }
 
+/// Inks of the extra reference levels of [`draw_with_levels`].
+const MUTED_LEVEL: RGBColor = RGBColor(0x94, 0xa3, 0xb8);
+const MUTED_LEVEL_2: RGBColor = RGBColor(0x64, 0x74, 0x8b);
+
 /// Points drawn (for the canvas's `data-value`).
 pub fn point_count(chart: &CurveChart) -> usize {
     chart.lines.iter().map(|l| l.points.len()).sum()
@@ -193,6 +197,17 @@ type Plot<'a, 'b> = ChartContext<'a, ChartBackend<'b>, Cartesian2d<RangedCoordu6
 
 /// Draws `chart`. Errors: only those of the drawing backend.
 pub fn draw(area: &ChartArea<'_>, chart: &CurveChart, style: &ChartStyle) -> ChartResult {
+    draw_with_levels(area, chart, &[], style)
+}
+
+/// [`draw`], with more reference levels, each `(value, legend label)`, dashed in a muted ink
+/// under the chance and "solved" levels (the generation lab's uniform and unigram baselines).
+pub fn draw_with_levels(
+    area: &ChartArea<'_>,
+    chart: &CurveChart,
+    levels: &[(f64, String)],
+    style: &ChartStyle,
+) -> ChartResult {
     if point_count(chart) == 0 {
         return super::draw_placeholder(area, style, chart.empty);
     }
@@ -227,6 +242,12 @@ pub fn draw(area: &ChartArea<'_>, chart: &CurveChart, style: &ChartStyle) -> Cha
     draw_lines(&mut c, chart, style, &mut legend)?;
     // The reference levels over the lines: a cell that stays on the baseline does not hide it.
     let level = |v: f64| ty(chart, v).clamp(y_min, y_max);
+    for (i, (v, label)) in levels.iter().enumerate() {
+        let ink = [MUTED_LEVEL, MUTED_LEVEL_2][i % 2];
+        let stroke = ink.stroke_width(style.px(1.5));
+        c.draw_series(style.dashed([(0u64, level(*v)), (x_max, level(*v))], stroke))?;
+        legend.push((label.clone(), Mark::Line(stroke)));
+    }
     if let Some((v, label)) = chart.chance {
         let stroke = INK.stroke_width(style.px(1.5));
         c.draw_series(style.dashed([(0u64, level(v)), (x_max, level(v))], stroke))?;

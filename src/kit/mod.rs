@@ -8,6 +8,7 @@
 //! - [`tour`]: the guided tour of a page; [`stages`]: a step's stages, played in turn.
 //! - [`embed`]: the embedded page's "open in Unroll" link and the "Copy embed code" button.
 //! - [`handout`]: the "compared with the handout" notes.
+//! - [`names_data`]: the built-in names data set fetched by the pages that train on it.
 //! - [`persist`]: the app's one IndexedDB database (records, blobs, typed errors).
 //! - [`text`]: the text catalogues' idiom and helpers, and the kit's own texts;
 //!   [`keep_text`]: the words for storage, weights files, uploads and downloads.
@@ -19,6 +20,7 @@ pub mod embed;
 pub mod fmt;
 pub mod handout;
 pub mod keep_text;
+pub mod names_data;
 pub mod nav;
 pub mod persist;
 pub mod question;

@@ -6,11 +6,10 @@
 //! data set in use and the runs in the engine's worker are browser-only (`engine`, re-exported
 //! here).
 
-use std::fmt;
 use unroll_core::config::{query, Lang, UrlNotice};
-use unroll_core::data::names::{LoadError, LoadReport};
+use unroll_core::data;
+use unroll_core::data::names::LoadReport;
 use unroll_core::data::upload::UploadSummary;
-use unroll_core::data::{self, Manifest};
 pub use unroll_core::keep::DataSource;
 
 pub use unroll_core::config::{BackendChoice, CellKind, TrainConfig};
@@ -125,92 +124,7 @@ pub fn upload_summary_of(upload: &UploadSummary) -> DatasetSummary {
     }
 }
 
-/// The class files a `manifest.json` lists, in order. Errors: what is wrong with it
-/// ([`LoadError::BadManifest`]).
-pub fn manifest_files(json: &str) -> Result<Vec<String>, LoadError> {
-    Manifest::parse(json).map(|m| m.files.into_iter().map(|e| e.file).collect())
-}
-
-/// The command that fetches the built-in names data set into `www/data` (`trunk build` runs
-/// it too); the missing-data message names it, in both languages, as code.
-pub const FETCH_DATA_COMMAND: &str = "node scripts/fetch-data.mjs";
-
-/// Why fetching one of the data set's files failed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum FetchProblem {
-    /// The server answered with this HTTP status (`404`).
-    Status(u16),
-    /// The request did not complete (offline, refused); the browser's words.
-    Network(String),
-    /// The answer's body could not be read as text; the browser's words.
-    Body(String),
-}
-
-impl fmt::Display for FetchProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FetchProblem::Status(code) => write!(f, "HTTP {code}"),
-            FetchProblem::Network(detail) => write!(f, "the request failed: {detail}"),
-            FetchProblem::Body(detail) => write!(f, "its body could not be read: {detail}"),
-        }
-    }
-}
-
-/// Why the built-in names data set did not load in the page. Typed, so that the page says it
-/// in its own language; [`fmt::Display`] is the English wording; the browser's and the
-/// readers' own words are [`DataLoadError::detail`] (for a tooltip).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DataLoadError {
-    /// The manifest could not be fetched: the data set is not on the site.
-    Missing {
-        /// The manifest's URL, relative to the page.
-        url: String,
-        /// What went wrong.
-        problem: FetchProblem,
-    },
-    /// A class file the manifest lists could not be fetched.
-    File {
-        /// The file's URL, relative to the page.
-        url: String,
-        /// What went wrong.
-        problem: FetchProblem,
-    },
-    /// The files give no data set (the loader's error; a malformed manifest too).
-    Load(LoadError),
-}
-
-impl DataLoadError {
-    /// The browser's or the reader's own words, for a tooltip.
-    pub fn detail(&self) -> Option<String> {
-        match self {
-            DataLoadError::Missing { problem, .. } | DataLoadError::File { problem, .. } => {
-                match problem {
-                    FetchProblem::Status(_) => None,
-                    FetchProblem::Network(d) | FetchProblem::Body(d) => Some(d.clone()),
-                }
-            }
-            DataLoadError::Load(LoadError::BadManifest { message }) => Some(message.clone()),
-            DataLoadError::Load(LoadError::Io { message, .. }) => Some(message.clone()),
-            DataLoadError::Load(_) => None,
-        }
-    }
-}
-
-impl fmt::Display for DataLoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DataLoadError::Missing { url, problem } => write!(
-                f,
-                "The names data set is missing ({url}: {problem}). Run `{FETCH_DATA_COMMAND}` \
-                 (a plain `trunk build` does it too) and reload."
-            ),
-            DataLoadError::File { url, problem } => {
-                write!(f, "{url} could not be fetched ({problem}).")
-            }
-            DataLoadError::Load(e) => write!(f, "{e}."),
-        }
-    }
-}
+pub use crate::kit::names_data::{manifest_files, DataLoadError, FetchProblem, FETCH_DATA_COMMAND};
 
 /// Sizes of the seeded 90/10 split (distinct pairs on each side).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 //! data).
 
 use crate::charts::text::ChartText;
-use crate::names::bridge::{DataInUse, DataLoadError, FetchProblem, FETCH_DATA_COMMAND};
+use crate::names::bridge::{DataInUse, DataLoadError};
 use crate::shell::i18n::Locale;
 use unroll_core::config::Lang;
 use unroll_core::task::TaskError;
@@ -283,6 +283,7 @@ fn train_error_zh(e: &TrainError) -> String {
                 e.delay, e.length
             ),
             TaskError::Length(e) => format!("此任务的长度至少为 {}，得到 {}。", e.min, e.length),
+            TaskError::NoData => "名字生成需要名字数据集。".into(),
         },
         TrainError::Engine(f) => match f {
             EngineFault::NoData => "训练引擎没有这次运行的数据集。",
@@ -508,7 +509,7 @@ impl TrainingText {
         loading: "正在加载姓氏数据集…",
         loading_files: |done, total| format!("正在加载姓氏数据集… {done} / {total} 个文件"),
         data_error: "数据集无法加载。",
-        data_failure: data_failure_zh,
+        data_failure: crate::kit::names_data::data_failure_zh,
 
         train_error: train_error_zh,
         train_notice: train_notice_zh,
@@ -523,56 +524,7 @@ impl TrainingText {
     }
 }
 
-/// The display name of a language class (the class files' English stems) in `lang`; unknown
-/// classes (own data later) are shown as they are.
-pub fn language_name(lang: Lang, class: &str) -> String {
-    if lang == Lang::En {
-        return class.to_owned();
-    }
-    let zh = match class {
-        "Arabic" => "阿拉伯语",
-        "Chinese" => "汉语",
-        "Czech" => "捷克语",
-        "Dutch" => "荷兰语",
-        "English" => "英语",
-        "French" => "法语",
-        "German" => "德语",
-        "Greek" => "希腊语",
-        "Irish" => "爱尔兰语",
-        "Italian" => "意大利语",
-        "Japanese" => "日语",
-        "Korean" => "韩语",
-        "Polish" => "波兰语",
-        "Portuguese" => "葡萄牙语",
-        "Russian" => "俄语",
-        "Scottish" => "苏格兰语",
-        "Spanish" => "西班牙语",
-        "Vietnamese" => "越南语",
-        other => other,
-    };
-    zh.to_owned()
-}
-
-fn fetch_problem_zh(p: &FetchProblem) -> String {
-    match p {
-        FetchProblem::Status(code) => format!("服务器返回状态 {code}"),
-        FetchProblem::Network(_) => "请求没有完成".into(),
-        FetchProblem::Body(_) => "无法读取返回的内容".into(),
-    }
-}
-
-fn data_failure_zh(e: &DataLoadError) -> String {
-    match e {
-        DataLoadError::Missing { url, problem } => format!(
-            "姓名数据集缺失（{url}：{}）。请运行 `{FETCH_DATA_COMMAND}`（直接运行 `trunk build` 也会获取数据），然后重新加载页面。",
-            fetch_problem_zh(problem)
-        ),
-        DataLoadError::File { url, problem } => {
-            format!("无法获取 {url}（{}）。", fetch_problem_zh(problem))
-        }
-        DataLoadError::Load(e) => format!("{}。", crate::kit::keep_text::load_error_zh(e)),
-    }
-}
+pub use crate::kit::names_data::language_name;
 
 /// A layer direction's name in `lang`: 0 reads forward, 1 (bidirectional only) in reverse, as
 /// PyTorch's `_reverse` parameter suffix says.

@@ -7,15 +7,17 @@
 
 use super::session::LabSession;
 use super::store::{Keeper, Records};
+use crate::shell::engine_client::DataRef;
 use crate::shell::run_status::RunStatus;
 use leptos::prelude::*;
 use serde::Serialize;
+use std::rc::Rc;
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::query::encode;
 use unroll_core::engine::protocol::{LabEvent, TrainRequest, Workers};
 use unroll_core::train::backend::CellBackend;
 use unroll_core::train::messages::TrainError;
-use unroll_core::train::sweep::{Progress, RunId, SweepCheckpoint, Tick};
+use unroll_core::train::sweep::{Progress, RunId, SweepCheckpoint, Tick, Weights};
 
 /// What a task part does with the engine's reports of the sweep it launched (the flow has
 /// already handled the cell paths and the session's end).
@@ -30,6 +32,10 @@ pub trait PartEvents {
     /// Every run trained its budget (status `Finished`, the clock stopped): what the part
     /// keeps of the finished sweep.
     fn finished(&self);
+    /// The weights of a run of the seed being trained (before training, every few seconds,
+    /// at each held-out evaluation, on pause and at the end); a part that writes with them
+    /// (names generation's sampler) keeps them.
+    fn weights(&self, _run: RunId, _weights: Rc<Weights>) {}
     /// The sweep failed with `error` (the clock stopped): the status the page shows.
     fn failed(&self, error: TrainError) -> RunStatus;
 }
@@ -120,6 +126,17 @@ impl RunFlow {
         resume: Option<SweepCheckpoint>,
         part: impl PartEvents + 'static,
     ) {
+        self.launch_on(config, resume, None, part)
+    }
+
+    /// As [`RunFlow::launch`], on the names `data` (names generation's task reads them).
+    pub fn launch_on(
+        &self,
+        config: &DelayConfig,
+        resume: Option<SweepCheckpoint>,
+        data: Option<DataRef>,
+        part: impl PartEvents + 'static,
+    ) {
         let request = TrainRequest {
             query: encode(config, None),
             data: None,
@@ -131,7 +148,8 @@ impl RunFlow {
         self.offer.set(None);
         self.status.set(RunStatus::Running);
         let flow = *self;
-        self.session.launch(request, move |e| flow.apply(e, &part));
+        self.session
+            .launch(request, data, move |e| flow.apply(e, &part));
     }
 
     /// Applies one report of the engine's sweep: the cell paths and the end here, the rest in
@@ -163,11 +181,9 @@ impl RunFlow {
                 self.status.set(part.failed(e));
                 self.forget_checkpoint();
             }
-            // The pages draw their curves from the ticks; they do not show weights.
-            LabEvent::Plan(_)
-            | LabEvent::Weights { .. }
-            | LabEvent::GradFlow { .. }
-            | LabEvent::Notice(_) => {}
+            LabEvent::Weights { run, weights } => part.weights(run, weights),
+            // The pages draw their curves from the ticks.
+            LabEvent::Plan(_) | LabEvent::GradFlow { .. } | LabEvent::Notice(_) => {}
         }
     }
 

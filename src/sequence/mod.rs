@@ -1,6 +1,7 @@
-//! The sequence lab page (`?lesson=delay`): delay-copy ([`delay`]) and the classic long-memory
+//! The sequence lab page (`?lesson=delay`): delay-copy ([`delay`]), the classic long-memory
 //! tasks, the adding problem, copy memory and temporal order ([`memory`], `&task=adding`,
-//! `copy`, `order`), on one page with its task switcher ([`switcher`]). The page reads its
+//! `copy`, `order`), and names generation ([`generate`], `?lesson=generate`), on one page with
+//! its task switcher ([`switcher`]). The page reads its
 //! configuration from the URL and keeps the URL canonical; every task trains through the
 //! core's one task seam ([`unroll_core::task`]), one sweep per task part at a time, in the
 //! engine's Web Worker, on WebGPU or the CPU path (`backend`, `auto` by measurement).
@@ -22,6 +23,7 @@
 pub mod delay;
 pub mod driver;
 pub mod flow;
+pub mod generate;
 pub mod memory;
 pub mod runs;
 pub mod session;
@@ -29,14 +31,16 @@ pub mod store;
 mod switcher;
 
 use self::delay::{DelayDriver, DelayPart};
+use self::generate::GeneratePart;
 use self::memory::{MemoryDriver, MemoryPart};
 use self::switcher::TaskSwitcher;
 use crate::kit::nav::use_nav;
 use crate::shell::i18n::use_locale;
 use crate::shell::url::{self, PageNotice, PageQueries};
 use leptos::prelude::*;
+use unroll_core::config::delay::LabTask;
 use unroll_core::config::lessons::{route, Route};
-use unroll_core::config::query::encode;
+use unroll_core::train::plan::encode_lab;
 
 /// The sequence lab page: the switcher, then the part of the task the configuration names.
 /// Both parts' sweeps live as long as the page (it stays mounted across navigation), so a
@@ -60,10 +64,15 @@ pub fn SequencePage() -> impl IntoView {
     Effect::new(move |_| {
         let lang = loc.chosen.get();
         // `quiz=0` (the questions off) stays with the page's settings.
-        let quiz = unroll_core::config::query::quiz_on(&nav.search.get());
-        let query = unroll_core::config::query::with_quiz(cfg.with(|c| encode(c, lang)), quiz);
+        let search = nav.search.get();
+        let quiz = unroll_core::config::query::quiz_on(&search);
+        let query = unroll_core::config::query::with_quiz(cfg.with(|c| encode_lab(c, lang)), quiz);
         pages.delay.set(Some(query.clone()));
-        if pages.route.get() == Route::Delay {
+        // An entry of another task is the form's only once the form has taken it (below): the
+        // task left is not written into it.
+        let same_task =
+            unroll_core::train::plan::decode_lab(&search).config.task == cfg.with(|c| c.task);
+        if pages.route.get() == Route::Delay && same_task {
             url::replace_query(url::Entry::shown(), &query);
         }
     });
@@ -71,9 +80,12 @@ pub fn SequencePage() -> impl IntoView {
     // The sweeps: their state, and the runs in the engine's worker.
     let delay = DelayDriver::new(cfg);
     let memory = MemoryDriver::new(cfg);
-    let busy = Signal::derive(move || delay.busy() || memory.busy());
+    let generate = generate::model(cfg);
+    let busy = Signal::derive(move || delay.busy() || memory.busy() || generate.flow.busy());
     crate::shell::browser::install_debug_hook("loseDevice", move || {
-        delay.flow.session.lose_device() || memory.flow.session.lose_device()
+        delay.flow.session.lose_device()
+            || memory.flow.session.lose_device()
+            || generate.flow.session.lose_device()
     });
 
     // Back/forward to an entry with other settings: the form takes them, unless a sweep is
@@ -90,13 +102,26 @@ pub fn SequencePage() -> impl IntoView {
     });
 
     let is_memory = Memo::new(move |_| cfg.with(|c| c.task.memory().is_some()));
+    let is_generate = Memo::new(move |_| cfg.with(|c| c.task == LabTask::Generate));
     view! {
-        <style>{delay::CSS}{memory::CSS}</style>
+        <style>{delay::CSS}{memory::CSS}{generate::CSS}</style>
         <TaskSwitcher cfg=cfg notices=notices busy=busy on_switch=Callback::new(move |()| memory.clear()) />
-        {move || if is_memory.get() {
-            view! { <MemoryPart cfg=cfg notices=notices driver=memory /> }.into_any()
+        {move || if is_generate.get() {
+            own_scope(move || view! { <GeneratePart cfg=cfg notices=notices model=generate /> }).into_any()
+        } else if is_memory.get() {
+            own_scope(move || view! { <MemoryPart cfg=cfg notices=notices driver=memory /> }).into_any()
         } else {
-            view! { <DelayPart cfg=cfg notices=notices driver=delay /> }.into_any()
+            own_scope(move || view! { <DelayPart cfg=cfg notices=notices driver=delay /> }).into_any()
         }}
     }
+}
+
+/// `part` built under an owner of its own, disposed with its view. The switch's closure keeps
+/// one owner across its runs and cleaning it up leaves its contexts in place: a part's
+/// contexts (the file tag of its exports, over signals of the part) would otherwise outlive
+/// the part, and the next part would read them after they were disposed.
+fn own_scope<V: IntoView + 'static>(part: impl FnOnce() -> V) -> impl IntoView {
+    let owner = Owner::current().map_or_else(Owner::new, |o| o.child());
+    let view = owner.with(part);
+    leptos::tachys::reactive_graph::OwnedView::new_with_owner(view, owner)
 }

@@ -3,7 +3,7 @@
 //! buttons' commands (pause, resume, stop), the debug hook that loses its GPU device, and the
 //! sweep's training clock ([`SweepClock`]). The run flow ([`super::flow::RunFlow`]) holds one; not a component.
 
-use crate::shell::engine_client::EngineClient;
+use crate::shell::engine_client::{DataRef, EngineClient};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use unroll_core::engine::protocol::{Command, LabEvent, TrainRequest};
@@ -38,10 +38,12 @@ impl LabSession {
     }
 
     /// Starts `request` in the engine as a new session (stopping the one before), the clock
-    /// running; its reports go to `on_event` while it is the session shown. Returns its id.
+    /// running, on the names `data` when the task reads them (names generation); its reports
+    /// go to `on_event` while it is the session shown. Returns its id.
     pub fn launch(
         &self,
         request: TrainRequest,
+        data: Option<DataRef>,
         mut on_event: impl FnMut(LabEvent) + 'static,
     ) -> u64 {
         self.stop();
@@ -52,7 +54,7 @@ impl LabSession {
         let me = *self;
         spawn_local(async move {
             client
-                .run_lab(id, request, None, move |e| {
+                .run_lab(id, request, data.as_ref(), move |e| {
                     if me.id() == Some(id) {
                         on_event(e)
                     }

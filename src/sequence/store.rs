@@ -61,6 +61,19 @@ pub const MEMORY: Records = Records {
     ],
 };
 
+/// Names generation's records.
+pub const GENERATE: Records = Records {
+    sweeps: "generate-sweeps",
+    checkpoint: "generate-checkpoint",
+    what: [
+        "could not keep the generation runs",
+        "could not read the generation runs",
+        "could not keep the generation run's checkpoint",
+        "could not read the generation run's checkpoint",
+        "could not delete the generation run's checkpoint",
+    ],
+};
+
 /// The JSON text of the kept sweeps.
 ///
 /// # Errors

@@ -1,6 +1,7 @@
 //! The sequence lab's task switcher: one button per task (delay-copy, adding, copy memory,
-//! temporal order), the shown one pressed, all waiting while a sweep trains. Test hooks:
-//! `task-switch-<key>` (delay, adding, copy, order; `aria-pressed` on the shown one).
+//! temporal order, names generation), the shown one pressed, all waiting while a sweep trains.
+//! Test hooks: `task-switch-<key>` (delay, adding, copy, order, generate; `aria-pressed` on the
+//! shown one).
 
 use crate::kit::nav::use_nav;
 use crate::sequence::memory::text::{self, MemoryText};
@@ -9,7 +10,8 @@ use crate::shell::url::PageNotice;
 use leptos::prelude::*;
 use std::collections::HashMap;
 use unroll_core::config::delay::{DelayConfig, LabTask};
-use unroll_core::config::query::{encode, quiz_on, with_quiz};
+use unroll_core::config::query::{quiz_on, with_quiz};
+use unroll_core::train::plan::encode_lab;
 
 /// Buttons between delay-copy and the three tasks. A switch is a new history entry (Back
 /// returns to the task left). Each task opens with its own defaults the first time and with the
@@ -28,7 +30,10 @@ pub fn TaskSwitcher(
     let nav = use_nav();
     let label = move |task: LabTask| {
         let t = MemoryText::of(loc.lang());
-        task.memory().map_or(t.delay, |k| t.names[text::index(k)])
+        match task {
+            LabTask::Generate => crate::sequence::generate::text::GenerateText::of(loc.lang()).name,
+            task => task.memory().map_or(t.delay, |k| t.names[text::index(k)]),
+        }
     };
     let locked = move || busy.get();
     // Every task's settings as last shown.
@@ -49,7 +54,10 @@ pub fn TaskSwitcher(
         on_switch.run(());
         notices.set(Vec::new());
         let quiz = quiz_on(&nav.search.get_untracked());
-        nav.push(&with_quiz(encode(&next, loc.chosen.get_untracked()), quiz));
+        nav.push(&with_quiz(
+            encode_lab(&next, loc.chosen.get_untracked()),
+            quiz,
+        ));
     };
     view! {
         // Its styles are in www/styles.css: the first frame (www/frame.js) draws it too.

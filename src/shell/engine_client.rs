@@ -30,12 +30,14 @@ use unroll_core::config::delay::DelayConfig;
 use unroll_core::data::names::NamesDataset;
 use unroll_core::data::split::SplitCounts;
 use unroll_core::data::upload::{UploadError, UploadSummary};
+use unroll_core::engine::generate::{GenerateError, GenerateJob};
 use unroll_core::engine::parallel::{workers_for, ParallelSweep};
 use unroll_core::engine::protocol::{
     decode, encode, Command, DataId, EngineFault, FileBytes, LabEvent, Report, SessionId,
     TrainRequest, UploadEvent, Workers,
 };
 use unroll_core::engine::run::plan_of;
+use unroll_core::task::generate::sample::{Quality, Sampled};
 use unroll_core::train::messages::TrainError;
 use unroll_core::train::sweep::RunId;
 
@@ -47,6 +49,8 @@ enum Listener {
     Lab(Box<dyn FnMut(LabEvent)>),
     Upload(Box<dyn FnMut(UploadEvent)>),
     Split(Box<dyn FnMut(Option<SplitCounts>)>),
+    Sample(Box<dyn FnMut(Result<Sampled, GenerateError>)>),
+    Quality(Box<dyn FnMut(Result<Quality, GenerateError>)>),
 }
 
 /// A data set kept by the engine's worker (an upload parsed there). When the last handle is
@@ -321,14 +325,7 @@ impl EngineClient {
         let ended = self.register(session, Listener::Lab(Box::new(on_event)));
         let mut commands = Vec::new();
         if let Some(data) = data {
-            let (id, dataset) = match data {
-                DataRef::Page(data) => self.data_id(data),
-                DataRef::Engine(data) => (data.id, None),
-            };
-            if let Some((id, dataset)) = dataset {
-                commands.push(Command::Data { id, dataset });
-            }
-            request.data = Some(id);
+            request.data = Some(self.data_of(data, &mut commands));
         }
         commands.push(Command::Train {
             session,
@@ -336,6 +333,79 @@ impl EngineClient {
         });
         self.send(commands);
         let _ = ended.await;
+    }
+
+    /// The worker's number of `data`, pushing the command that sends it first when the worker
+    /// does not have it yet.
+    fn data_of(&self, data: &DataRef, commands: &mut Vec<Command>) -> DataId {
+        let (id, dataset) = match data {
+            DataRef::Page(data) => self.data_id(data),
+            DataRef::Engine(data) => (data.id, None),
+        };
+        if let Some((id, dataset)) = dataset {
+            commands.push(Command::Data { id, dataset });
+        }
+        id
+    }
+
+    /// Writes one name with a generator's weights on `data` (the job's `data` is set here).
+    pub async fn sample(
+        &self,
+        mut job: GenerateJob,
+        data: &DataRef,
+    ) -> Result<Sampled, GenerateError> {
+        let session = self.new_session();
+        let answer = Rc::new(RefCell::new(None));
+        let slot = answer.clone();
+        let ended = self.register(
+            session,
+            Listener::Sample(Box::new(move |r| *slot.borrow_mut() = Some(r))),
+        );
+        let mut commands = Vec::new();
+        job.data = self.data_of(data, &mut commands);
+        commands.push(Command::Sample {
+            session,
+            job: Box::new(job),
+        });
+        self.send(commands);
+        let _ = ended.await;
+        let result = answer.borrow_mut().take();
+        result.unwrap_or_else(|| Err(GenerateError::Engine(self.fault())))
+    }
+
+    /// The quality figures of `samples` names per language of `languages`, written with a
+    /// generator's weights on `data` as session `session` (cancelled by
+    /// [`EngineClient::cancel`]), each language's handed to `on_quality` as it comes; resolves
+    /// when the session has ended.
+    pub async fn quality(
+        &self,
+        session: SessionId,
+        mut job: GenerateJob,
+        data: &DataRef,
+        languages: Vec<u32>,
+        samples: usize,
+        on_quality: impl FnMut(Result<Quality, GenerateError>) + 'static,
+    ) {
+        let ended = self.register(session, Listener::Quality(Box::new(on_quality)));
+        let mut commands = Vec::new();
+        job.data = self.data_of(data, &mut commands);
+        commands.push(Command::Quality {
+            session,
+            job: Box::new(job),
+            languages,
+            samples,
+        });
+        self.send(commands);
+        let _ = ended.await;
+    }
+
+    /// Why the worker failed, or that it stopped answering.
+    fn fault(&self) -> EngineFault {
+        self.0
+            .broken
+            .borrow()
+            .clone()
+            .unwrap_or_else(|| EngineFault::Stopped("the engine did not answer".into()))
     }
 
     /// Parses the user's `files` in the worker as session `session` (cancelled by
@@ -773,6 +843,16 @@ impl EngineClient {
                         f(counts)
                     }
                 }),
+                Report::Sample { session, result } => self.dispatch(session, |l| {
+                    if let Listener::Sample(f) = l {
+                        f(result)
+                    }
+                }),
+                Report::Quality { session, result } => self.dispatch(session, |l| {
+                    if let Listener::Quality(f) = l {
+                        f(result)
+                    }
+                }),
                 Report::Ended(session) => self.end(session),
                 Report::Fatal(message) => self.fail_worker(k, EngineFault::Stopped(message)),
             }
@@ -803,6 +883,8 @@ impl EngineClient {
             Listener::Lab(f) => f(LabEvent::Error(TrainError::Engine(reason.clone()))),
             Listener::Upload(f) => f(UploadEvent::Fault(reason.clone())),
             Listener::Split(f) => f(None),
+            Listener::Sample(f) => f(Err(GenerateError::Engine(reason.clone()))),
+            Listener::Quality(f) => f(Err(GenerateError::Engine(reason.clone()))),
         });
         self.end(session);
     }

@@ -1,7 +1,9 @@
 //! The delay-copy page's configuration (`?lesson=delay`) and its URL field table.
 //!
-//! Canonical order of the keys: `task`, `cell`, `delay`, `length`, `vocab`, `hidden_size`, `lr`,
-//! `batch_size`, `max_norm`, `forget_bias`, `steps`, `seed`, `seeds`, `backend`, `workers`. Example (the delay-64
+//! Canonical order of the keys: `task`, `conditioning`, `cell`, `delay`, `length`, `vocab`,
+//! `hidden_size`, `layers`, `bidirectional`, `lr`, `batch_size`, `max_norm`, `forget_bias`,
+//! `steps`, `seed`, `seeds`, `backend`, `workers`, then the generation sampler's `language`,
+//! `prefix`, `temperature`, `top_k`, `sample_seed`, `greedy`. Example (the delay-64
 //! preset): `?v=1&lesson=delay&delay=64`.
 //!
 //! The defaults are **recipe R** (hidden 128, batch 32, Adam lr 0.003, global-norm clipping at
@@ -18,6 +20,8 @@ use super::fields::{url_config, ChoiceField};
 use super::query::{Accepted, FieldKind, NoticeKind, TiedBy, UrlNotice};
 use super::train::BackendChoice;
 use crate::math::cell::{CellKind, CELL_COUNT};
+use crate::task::generate::sample::{MAX_TEMPERATURE, MIN_TEMPERATURE};
+use crate::task::generate::Conditioning;
 use std::fmt;
 
 /// Which cells the page trains side by side (`cell`).
@@ -106,19 +110,23 @@ pub enum LabTask {
     Copy,
     /// Temporal order ([`crate::task::memory::TaskKind::Order`]).
     Order,
+    /// Names generation ([`crate::task::generate::GenerateTask`]): a next-character model of
+    /// the names conditioned on the language (`lesson=generate`).
+    Generate,
 }
 
 impl LabTask {
     /// Every choice, in the order of the URL table.
-    pub const ALL: [LabTask; 4] = [
+    pub const ALL: [LabTask; 5] = [
         LabTask::Delay,
         LabTask::Adding,
         LabTask::Copy,
         LabTask::Order,
+        LabTask::Generate,
     ];
 
     /// The URL words of [`LabTask::ALL`], in that order.
-    pub const KEYS: [&'static str; 4] = ["delay", "adding", "copy", "order"];
+    pub const KEYS: [&'static str; 5] = ["delay", "adding", "copy", "order", "generate"];
 
     // `LabTask::memory` (the long-memory task of a choice) is defined with the tasks, in
     // `crate::task::memory`, so that the configuration imports no task.
@@ -128,6 +136,14 @@ impl ChoiceField for LabTask {
     const ALL: &'static [Self] = &LabTask::ALL;
     const WORDS: &'static [&'static str] = &LabTask::KEYS;
 }
+
+impl ChoiceField for Conditioning {
+    const ALL: &'static [Self] = &Conditioning::ALL;
+    const WORDS: &'static [&'static str] = &Conditioning::KEYS;
+}
+
+/// Largest `language` (class index of the names data; the built-in data has 18).
+pub const MAX_LANGUAGE: usize = 63;
 
 /// Largest `length` (and the upper end of the `delay` key's range).
 pub const MAX_LENGTH: usize = 256;
@@ -145,7 +161,11 @@ url_config! {
     } {
         /// The task (`task`, default `delay`).
         task: LabTask = FieldKind::Choice { choices: &LabTask::KEYS, default: 0 }
-            => "the task: `delay` = delay-copy; `adding`, `copy`, `order` = the adding problem, copy memory and temporal order (docs/memory-tasks.md): the page trains RNN, LSTM and GRU on it with its baseline, T from `length`, the budget from `steps`, runs from `seeds`; a key left at its delay-copy default takes the task's default (T 50/20/100, 1500/1000/800 steps, hidden 64, all three cells; `seeds` as given, 3 by default); the task page has a form for these keys",
+            => "the task: `delay` = delay-copy; `adding`, `copy`, `order` = the adding problem, copy memory and temporal order (docs/memory-tasks.md): the page trains RNN, LSTM and GRU on it with its baseline, T from `length`, the budget from `steps`, runs from `seeds`; a key left at its delay-copy default takes the task's default (T 50/20/100, 1500/1000/800 steps, hidden 64, all three cells; `seeds` as given, 3 by default); the task page has a form for these keys; `generate` = names generation, written `lesson=generate` (docs/generation.md): a key left at its delay-copy default takes the generation recipe (GRU, hidden 64, lr 0.005, 1500 steps, one seed)",
+        /// How the language reaches the generator (`conditioning`, default `input`; names
+        /// generation only).
+        conditioning: Conditioning = FieldKind::Choice { choices: &Conditioning::KEYS, default: 0 }
+            => "names generation only: `input` = the language's one-hot concatenated to every step's input (PyTorch's tutorial); `state` = the language sets the initial hidden state through `nn.Linear(C, L·D·H)` (trains on the CPU path)",
         /// Cells trained side by side (`cell`, default `both` = RNN + LSTM).
         cell: CellSet = FieldKind::Choice { choices: &CellSet::KEYS, default: 0 }
             => "cells trained side by side: `both` = RNN (tanh) and LSTM; `rnn`, `lstm` or `gru` alone; `all` = the three",
@@ -162,6 +182,13 @@ url_config! {
         /// Hidden size H of every cell (`hidden_size`, 4–128, default 128).
         hidden_size: usize = FieldKind::Int { min: 4, max: 128, default: 128 }
             => "hidden size H, the same for every cell (at most 128, so a step stays short on the CPU path)",
+        /// Stacked recurrent layers L (`layers`, 1–3, default 1; names generation only).
+        layers: usize = FieldKind::Int { min: 1, max: 3, default: 1 }
+            => "names generation only: stacked recurrent layers (L)",
+        /// A backward direction beside the forward one (`bidirectional`, default 0; names
+        /// generation only).
+        bidirectional: bool = FieldKind::Bool { default: false }
+            => "names generation only: 1 = train with a second, backward direction (D = 2), which reads the letter it must predict",
         /// Adam learning rate (`lr`, 0.00001–1, default 0.003).
         lr: f64 = FieldKind::Float { min: 0.00001, max: 1.0, default: 0.003 }
             => "Adam learning rate (betas 0.9/0.999, eps 1e-8)",
@@ -191,6 +218,26 @@ url_config! {
         /// the machine's cores less one for the page, at most 8 and at most the runs).
         workers: usize = FieldKind::Int { min: 0, max: MAX_WORKERS as i64, default: 0 }
             => "Web Workers the sweep's runs (cells × seeds) train on side by side: `0` = the machine's cores less one for the page (at most 8 and at most the runs); `1` = one worker, the runs taking turns; on the CPU path only (runs that may train on WebGPU use one worker); each run's numbers are the same, bit for bit, on any number",
+        /// The language a name is written in (`language`, its class index, default 0; names
+        /// generation's sampler).
+        language: usize = FieldKind::Int { min: 0, max: MAX_LANGUAGE as i64, default: 0 }
+            => "names generation's sampler: the language of the name written, as the data's class index (0 = the first language in alphabetical order)",
+        /// Letters the written name starts with (`prefix`, at most one token of 16 characters,
+        /// default none).
+        prefix: Vec<String> = FieldKind::TextList { min_len: 0, max_len: 1, max_chars: 16, default: &[] }
+            => "names generation's sampler: the letters the name starts with (normalised as the data is; empty = none)",
+        /// Divides the logits before the softmax (`temperature`, 0.1–2, default 0.5).
+        temperature: f64 = FieldKind::Float { min: MIN_TEMPERATURE, max: MAX_TEMPERATURE, default: 0.5 }
+            => "names generation's sampler: p = softmax(logits / temperature)",
+        /// Draw among the k most likely symbols only (`top_k`, 0–64, default 0 = all).
+        top_k: usize = FieldKind::Int { min: 0, max: 64, default: 0 }
+            => "names generation's sampler: draw among the k most likely symbols only (0 = all)",
+        /// Seed of the sampler's draws (`sample_seed`, default 0).
+        sample_seed: u32 = FieldKind::Int { min: 0, max: u32::MAX as i64, default: 0 }
+            => "names generation's sampler: seed of the draws (the same seed, weights and settings write the same name)",
+        /// Always the most likely symbol (`greedy`, default 0).
+        greedy: bool = FieldKind::Bool { default: false }
+            => "names generation's sampler: 1 = always the most likely symbol instead of a draw",
     }
 }
 

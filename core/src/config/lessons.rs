@@ -210,7 +210,9 @@ pub fn route(query: &str) -> Route {
         }
         Some(l)
             if l.trim()
-                .eq_ignore_ascii_case(super::delay::DelayConfig::LESSON) =>
+                .eq_ignore_ascii_case(super::delay::DelayConfig::LESSON)
+                || l.trim()
+                    .eq_ignore_ascii_case(crate::train::plan::GENERATE_LESSON) =>
         {
             Route::Delay
         }

@@ -12,12 +12,15 @@
 //!
 //! - [`protocol`]: the messages, with the one event type of every sweep
 //!   ([`protocol::LabEvent`]) (native too, so `cargo test` checks the round trips).
+//! - [`generate`]: names written with a generator's weights (the generation lab's sampler and
+//!   quality panel).
 //! - [`parallel`]: a sweep's runs in several workers, merged into one sweep's events (the
 //!   page's engine client drives it).
 //! - [`run`]: the one training loop — a page's query read into its sweep, trained with its
 //!   controls and reported as events — run by the worker and by the native commands.
 //! - `worker` (wasm only): the worker's message loop, sessions and their controls.
 
+pub mod generate;
 pub mod parallel;
 pub mod protocol;
 pub mod run;

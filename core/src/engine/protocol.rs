@@ -9,9 +9,11 @@ use std::rc::Rc;
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
+use super::generate::{GenerateError, GenerateJob};
 use crate::data::names::NamesDataset;
 use crate::data::split::SplitCounts;
 use crate::data::upload::{UploadError, UploadSummary};
+use crate::task::generate::sample::{Quality, Sampled};
 use crate::train::backend::CellBackend;
 use crate::train::messages::{TrainError, TrainNotice};
 use crate::train::sweep::{ParamCount, Progress, RunId, SweepCheckpoint, SweepPlan, Tick, Weights};
@@ -93,6 +95,27 @@ pub enum Command {
     /// Debug hook: make the session's learning rate far too large, so its loss becomes
     /// non-finite ([`crate::train::sweep::Sweep::diverge`]).
     Diverge(SessionId),
+    /// Write one name with a generator's weights ([`super::generate::sample_job`]): one
+    /// [`Report::Sample`], then `Ended`.
+    Sample {
+        /// The page's number for this request.
+        session: SessionId,
+        /// The weights, data and request.
+        job: Box<GenerateJob>,
+    },
+    /// The quality of `samples` names per language written with a generator's weights
+    /// ([`super::generate::quality_job`]): one [`Report::Quality`] per language of
+    /// `languages`, in that order, then `Ended`. [`Command::Stop`] ends it between languages.
+    Quality {
+        /// The page's number for this request.
+        session: SessionId,
+        /// The weights, data and template request.
+        job: Box<GenerateJob>,
+        /// The languages' class indices.
+        languages: Vec<u32>,
+        /// Names written per language.
+        samples: usize,
+    },
 }
 
 /// The sweep a [`Command::Train`] asks for.
@@ -140,6 +163,20 @@ pub enum Report {
         session: SessionId,
         /// The counts.
         counts: Option<SplitCounts>,
+    },
+    /// The name a [`Command::Sample`] wrote, or why none.
+    Sample {
+        /// The request's session.
+        session: SessionId,
+        /// The name with each step's distribution and `h_t`.
+        result: Result<Sampled, GenerateError>,
+    },
+    /// One language's quality figures of a [`Command::Quality`], or why none.
+    Quality {
+        /// The request's session.
+        session: SessionId,
+        /// The figures.
+        result: Result<Quality, GenerateError>,
     },
     /// The session's task has returned (after its last event).
     Ended(SessionId),

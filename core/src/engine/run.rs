@@ -17,8 +17,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::protocol::{LabEvent, PlanInfo, TrainRequest};
-use crate::config::delay::DelayConfig;
-use crate::config::query::{decode, parse_pairs};
+use crate::config::query::parse_pairs;
 use crate::config::{BackendChoice, TrainConfig, UrlConfig};
 use crate::data::names::NamesDataset;
 use crate::train::backend::{self, BackendKind, CellBackend};
@@ -140,8 +139,8 @@ pub fn plan_of(
         let data = data.ok_or(TrainError::Engine(EngineFault::NoData))?;
         return Ok((SweepPlan::of_names(&cfg, data), cfg.backend));
     }
-    let config = decode::<DelayConfig>(query).config;
-    let plan = SweepPlan::of_lab(&config).map_err(TrainError::Task)?;
+    let config = crate::train::plan::decode_lab(query).config;
+    let plan = SweepPlan::of_lab_on(&config, data).map_err(TrainError::Task)?;
     Ok((plan, config.backend))
 }
 

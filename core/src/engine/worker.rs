@@ -16,6 +16,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::DedicatedWorkerGlobalScope;
 
+use super::generate::{self, GenerateError, GenerateJob};
 use super::protocol::{
     decode, encode, Command, DataId, FileBytes, LabEvent, Report, SessionId, TrainRequest,
     UploadEvent,
@@ -25,6 +26,7 @@ use super::FLUSH_MS;
 use crate::data::names::NamesDataset;
 use crate::data::split::{SplitCounts, VAL_FRACTION};
 use crate::data::upload::UploadParser;
+use crate::task::generate::{Conditioning, GenerateTask};
 use crate::train::clock::{now_ms, yield_now};
 use crate::train::sweep::RunId;
 
@@ -49,6 +51,8 @@ struct State {
     timer_pending: bool,
     /// Whether this worker sees `navigator.gpu`.
     webgpu: bool,
+    /// The generation task of the last sampler request, by data set and conditioning.
+    generate: Option<((DataId, Conditioning), Arc<GenerateTask>)>,
 }
 
 thread_local! {
@@ -113,7 +117,10 @@ fn control_of(session: SessionId) -> Option<RunControl> {
 fn handle(command: Command) {
     match command {
         Command::Data { id, dataset } => {
-            with_state(|s| s.data.insert(id, Arc::new(dataset)));
+            with_state(|s| {
+                s.data.insert(id, Arc::new(dataset));
+                s.generate.take_if(|((d, _), _)| *d == id);
+            });
         }
         Command::Upload {
             session,
@@ -132,7 +139,10 @@ fn handle(command: Command) {
             report(Report::Ended(session), true);
         }
         Command::Forget(id) => {
-            with_state(|s| s.data.remove(&id));
+            with_state(|s| {
+                s.data.remove(&id);
+                s.generate.take_if(|((d, _), _)| *d == id);
+            });
         }
         Command::Train { session, request } => start_train(session, *request, None),
         Command::TrainShare {
@@ -165,7 +175,73 @@ fn handle(command: Command) {
                 c.simulate_divergence()
             }
         }
+        Command::Sample { session, job } => {
+            let result = generate_task(&job).and_then(|t| generate::sample_job(&t, &job));
+            report(Report::Sample { session, result }, false);
+            report(Report::Ended(session), true);
+        }
+        Command::Quality {
+            session,
+            job,
+            languages,
+            samples,
+        } => start_quality(session, *job, languages, samples),
     }
+}
+
+/// The generation task of `job` (kept while the data set and conditioning stay the same).
+fn generate_task(job: &GenerateJob) -> Result<Arc<GenerateTask>, GenerateError> {
+    let data = with_state(|s| s.data.get(&job.data).cloned())
+        .flatten()
+        .ok_or(GenerateError::NoData)?;
+    let conditioning = crate::train::plan::decode_lab(&job.query)
+        .config
+        .conditioning;
+    let key = (job.data, conditioning);
+    if let Some(task) = with_state(|s| {
+        s.generate
+            .as_ref()
+            .filter(|(k, _)| *k == key)
+            .map(|(_, t)| t.clone())
+    })
+    .flatten()
+    {
+        return Ok(task);
+    }
+    let task = Arc::new(generate::task_of(&job.query, data)?);
+    with_state(|s| s.generate = Some((key, task.clone())));
+    Ok(task)
+}
+
+/// Writes the quality figures language by language, yielding between them (a Stop ends it).
+fn start_quality(session: SessionId, job: GenerateJob, languages: Vec<u32>, samples: usize) {
+    spawn_session(session, move |control| async move {
+        let task = match generate_task(&job) {
+            Ok(t) => t,
+            Err(e) => {
+                report(
+                    Report::Quality {
+                        session,
+                        result: Err(e),
+                    },
+                    true,
+                );
+                return;
+            }
+        };
+        for language in languages {
+            let result = generate::quality_job(&task, &job, language, samples);
+            let failed = result.is_err();
+            report(Report::Quality { session, result }, true);
+            if failed {
+                return;
+            }
+            yield_now().await;
+            if control.is_stopped() {
+                return;
+            }
+        }
+    });
 }
 
 /// Registers a control for `session` and runs `task` to its end, then reports `Ended`.
@@ -296,6 +372,7 @@ pub fn engine_worker_start(pending: js_sys::Array) {
             last_flush: 0.0,
             timer_pending: false,
             webgpu,
+            generate: None,
         })
     });
     FLUSH.with(|f| *f.borrow_mut() = Some(Closure::new(flush)));

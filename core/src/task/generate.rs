@@ -60,6 +60,11 @@ pub enum Conditioning {
 }
 
 impl Conditioning {
+    /// Both modes, in the order of [`Conditioning::KEYS`].
+    pub const ALL: [Conditioning; 2] = [Conditioning::Input, Conditioning::State];
+    /// The URL words of [`Conditioning::ALL`].
+    pub const KEYS: [&'static str; 2] = ["input", "state"];
+
     /// `input` or `state`.
     pub fn as_str(self) -> &'static str {
         match self {

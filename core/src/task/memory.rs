@@ -535,10 +535,10 @@ pub const HELDOUT_SLICE: usize = 256;
 pub const HELDOUT_SEED: u64 = 0x004d_454d_4f52_5900;
 
 impl LabTask {
-    /// The long-memory task of this choice; `None` for delay-copy.
+    /// The long-memory task of this choice; `None` for delay-copy and names generation.
     pub fn memory(self) -> Option<TaskKind> {
         match self {
-            LabTask::Delay => None,
+            LabTask::Delay | LabTask::Generate => None,
             LabTask::Adding => Some(TaskKind::Adding),
             LabTask::Copy => Some(TaskKind::Copy),
             LabTask::Order => Some(TaskKind::Order),

@@ -252,6 +252,8 @@ pub enum TaskError {
     Delay(DelayRangeError),
     /// A long-memory task: the length is below what the task takes.
     Length(memory::LengthError),
+    /// Names generation without the names data (the page sends it with the request).
+    NoData,
 }
 
 impl std::fmt::Display for TaskError {
@@ -259,19 +261,30 @@ impl std::fmt::Display for TaskError {
         match self {
             TaskError::Delay(e) => std::fmt::Display::fmt(e, f),
             TaskError::Length(e) => std::fmt::Display::fmt(e, f),
+            TaskError::NoData => f.write_str("names generation needs the names data set"),
         }
     }
 }
 
 impl std::error::Error for TaskError {}
 
+/// The split seed of names generation's training and held-out names: the names page's default
+/// seed, so the generator's held-out names are the classifier's validation names.
+pub const GENERATE_SPLIT_SEED: u64 = 0;
+
 /// The task of the lab page's configuration (`task`, with `length` and, for delay-copy,
-/// `vocab` and `delay`), at the length `length` (the caller resolves a key left at its
-/// delay-copy default to the task's own, [`crate::train::plan`]).
+/// `vocab` and `delay`; for names generation `conditioning` and the names `data`), at the
+/// length `length` (the caller resolves a key left at its delay-copy default to the task's
+/// own, [`crate::train::plan`]).
 ///
 /// # Errors
-/// [`TaskError`] when the length (or the delay) does not fit the task.
-pub fn lab_task(config: &DelayConfig, length: usize) -> Result<Arc<dyn Task>, TaskError> {
+/// [`TaskError`] when the length (or the delay) does not fit the task, or names generation has
+/// no `data`.
+pub fn lab_task(
+    config: &DelayConfig,
+    length: usize,
+    data: Option<Arc<crate::data::names::NamesDataset>>,
+) -> Result<Arc<dyn Task>, TaskError> {
     use self::delay::DelayTask;
     use self::memory::{MemoryTask, TaskKind};
     let memory = |kind| {
@@ -286,5 +299,13 @@ pub fn lab_task(config: &DelayConfig, length: usize) -> Result<Arc<dyn Task>, Ta
         LabTask::Adding => memory(TaskKind::Adding),
         LabTask::Copy => memory(TaskKind::Copy),
         LabTask::Order => memory(TaskKind::Order),
+        LabTask::Generate => {
+            let data = data.ok_or(TaskError::NoData)?;
+            Ok(Arc::new(generate::GenerateTask::new(
+                data,
+                GENERATE_SPLIT_SEED,
+                config.conditioning,
+            )))
+        }
     }
 }

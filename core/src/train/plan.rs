@@ -18,10 +18,11 @@ use std::sync::Arc;
 
 use super::sweep::SweepPlan;
 use super::trainer::Recipe;
-use crate::config::delay::{CellSet, DelayConfig, DELAY_FIELDS};
-use crate::config::query::{decode, format_value, Decoded, Fallback, NoticeKind};
+use crate::config::delay::{CellSet, DelayConfig, LabTask, DELAY_FIELDS};
+use crate::config::query::{decode, format_value, Decoded, Fallback, NoticeKind, UrlConfig};
 use crate::config::TrainConfig;
 use crate::data::names::NamesDataset;
+use crate::math::cell::CellKind;
 use crate::task::delay::eval_every_for;
 use crate::task::memory::TaskKind;
 use crate::task::memory::DEFAULT_HIDDEN;
@@ -53,18 +54,116 @@ pub fn task_defaults(kind: TaskKind) -> [(&'static str, String); 4] {
     ]
 }
 
-/// The lab page's query (`?lesson=delay`, any task) decoded as the page reads it. On a task page
+/// The recipe of names generation where a key is left at its delay-copy default (the recipe
+/// of `docs/generation.md`): `steps` 1500 (about 3 epochs of batches of 32), `hidden_size`
+/// 64, `cell` GRU, `lr` 0.005, `seeds` 1.
+pub fn generate_defaults() -> [(&'static str, String); 5] {
+    [
+        ("steps", GENERATE_STEPS.to_string()),
+        ("hidden_size", GENERATE_HIDDEN.to_string()),
+        ("cell", CellSet::One(CellKind::Gru).as_str().to_owned()),
+        ("lr", GENERATE_LR.to_string()),
+        ("seeds", "1".to_owned()),
+    ]
+}
+
+/// Names generation's steps when `steps` is left at its delay-copy default.
+pub const GENERATE_STEPS: u64 = 1500;
+/// Names generation's hidden size when `hidden_size` is left at its delay-copy default.
+pub const GENERATE_HIDDEN: usize = 64;
+/// Names generation's learning rate when `lr` is left at its delay-copy default.
+pub const GENERATE_LR: f64 = 0.005;
+
+/// The `lesson` value of names generation's page: the lab page's configuration with
+/// `task=generate` (that key is then not written).
+pub const GENERATE_LESSON: &str = "generate";
+
+/// Names generation's cells, seeds, recipe and steps (what its plan trains, without the
+/// data): the keys as given, or the generation recipe for a key left at its delay-copy default
+/// ([`generate_defaults`]); `layers` and `bidirectional` as given.
+pub fn generate_recipe(config: &DelayConfig) -> (Vec<CellKind>, Vec<u32>, Recipe, u64) {
+    let base = DelayConfig::default();
+    let steps = if config.steps == base.steps {
+        GENERATE_STEPS
+    } else {
+        config.steps.max(1)
+    };
+    let recipe = Recipe {
+        hidden_size: if config.hidden_size == base.hidden_size {
+            GENERATE_HIDDEN
+        } else {
+            config.hidden_size
+        },
+        num_layers: config.layers.max(1),
+        bidirectional: config.bidirectional,
+        lr: if config.lr == base.lr {
+            GENERATE_LR as f32
+        } else {
+            config.lr as f32
+        },
+        ..Recipe::of(config)
+    };
+    let cells = if config.cell == base.cell {
+        vec![CellKind::Gru]
+    } else {
+        config.cell.cells().to_vec()
+    };
+    let seeds = if config.seeds == base.seeds {
+        vec![config.seed]
+    } else {
+        config.run_seeds()
+    };
+    (cells, seeds, recipe, steps)
+}
+
+/// The lab configuration's canonical query: `lesson=delay&…`, or for names generation
+/// `lesson=generate&…` without the `task` key.
+pub fn encode_lab(config: &DelayConfig, lang: Option<crate::config::query::Lang>) -> String {
+    let q = crate::config::query::encode(config, lang);
+    if config.task != LabTask::Generate {
+        return q;
+    }
+    q.split('&')
+        .filter(|p| *p != "task=generate")
+        .map(|p| {
+            if p == "lesson=delay" {
+                "lesson=generate"
+            } else {
+                p
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// The lab page's query (`?lesson=delay`, any task; `?lesson=generate` is `task=generate`)
+/// decoded as the page reads it. On a task page
 /// (`task=adding`, `copy`, `order`) its notices name what the task uses: a value that could not
 /// be read falls back to the task's default, not delay-copy's (`task=adding&length=NaN` uses
 /// T = 50, and its notice says so), and so does a value clamped onto delay-copy's default (the
 /// key then reads as left at its default); delay-copy's rule `0 < delay < length` is not a task
 /// page's, so its notice is dropped.
 pub fn decode_lab(query: &str) -> Decoded<DelayConfig> {
-    let mut d = decode::<DelayConfig>(query);
-    let Some(kind) = d.config.task.memory() else {
-        return d;
+    let generate = crate::config::query::query_lesson(query)
+        .is_some_and(|l| l.trim().eq_ignore_ascii_case(GENERATE_LESSON));
+    let mut d = if generate {
+        let mut pairs: Vec<(String, String)> = crate::config::query::parse_pairs(query)
+            .into_iter()
+            .filter(|(k, _)| k != "lesson" && k != "task")
+            .collect();
+        pairs.push(("lesson".into(), DelayConfig::LESSON.into()));
+        pairs.push(("task".into(), GENERATE_LESSON.into()));
+        decode::<DelayConfig>(&serde_urlencoded::to_string(&pairs).unwrap_or_default())
+    } else {
+        decode::<DelayConfig>(query)
     };
-    let own = task_defaults(kind);
+    let own: Vec<(&'static str, String)> = match d.config.task {
+        LabTask::Generate => generate_defaults().to_vec(),
+        task => match task.memory() {
+            Some(kind) => task_defaults(kind).to_vec(),
+            None => return d,
+        },
+    };
     let task_value = |field: &str, value: &str| {
         let spec = DELAY_FIELDS.iter().find(|s| s.key == field)?;
         let (_, v) = own.iter().find(|(k, _)| *k == field)?;
@@ -95,9 +194,35 @@ impl SweepPlan {
     /// # Errors
     /// [`TaskError`] when the length or the delay does not fit the task.
     pub fn of_lab(config: &DelayConfig) -> Result<SweepPlan, TaskError> {
+        SweepPlan::of_lab_on(config, None)
+    }
+
+    /// The plan of a lab page configuration whose task may read the names `data` (names
+    /// generation; see the module docs).
+    ///
+    /// # Errors
+    /// [`TaskError`] when the length or the delay does not fit the task, or names generation
+    /// has no data.
+    pub fn of_lab_on(
+        config: &DelayConfig,
+        data: Option<Arc<NamesDataset>>,
+    ) -> Result<SweepPlan, TaskError> {
+        let base = DelayConfig::default();
+        if config.task == LabTask::Generate {
+            let task = lab_task(config, config.length, data)?;
+            let (cells, seeds, recipe, steps) = generate_recipe(config);
+            return Ok(SweepPlan {
+                task,
+                cells,
+                seeds,
+                recipe,
+                steps,
+                eval_every: steps.div_ceil(EVALS_PER_RUN).max(1),
+            });
+        }
         // A task without defaults of its own (delay-copy) takes the keys as given.
         let Some(kind) = config.task.memory() else {
-            let task = lab_task(config, config.length)?;
+            let task = lab_task(config, config.length, None)?;
             let steps = config.steps.max(1);
             return Ok(SweepPlan {
                 task,
@@ -108,7 +233,6 @@ impl SweepPlan {
                 eval_every: eval_every_for(steps),
             });
         };
-        let base = DelayConfig::default();
         let keep = |given: usize, default: usize, own: usize| {
             if given == default {
                 own
@@ -116,7 +240,7 @@ impl SweepPlan {
                 given
             }
         };
-        let task = lab_task(config, lab_length(config))?;
+        let task = lab_task(config, lab_length(config), None)?;
         let recipe = Recipe {
             hidden_size: keep(config.hidden_size, base.hidden_size, DEFAULT_HIDDEN),
             ..Recipe::of(config)

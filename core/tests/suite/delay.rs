@@ -436,6 +436,7 @@ fn url_round_trips() {
             seeds: 5,
             backend: BackendChoice::Gpu,
             workers: 8,
+            ..DelayConfig::default()
         },
         DelayConfig {
             task: LabTask::Adding,
@@ -453,6 +454,7 @@ fn url_round_trips() {
             seeds: 1,
             backend: BackendChoice::Cpu,
             workers: 1,
+            ..DelayConfig::default()
         },
     ];
     for c in configs {

@@ -480,3 +480,172 @@ fn the_language_as_the_initial_state_changes_what_the_model_predicts() {
     // Row slices keep each sequence's language.
     assert_eq!(batch.rows(1..2).conditions, vec![0]);
 }
+
+/// The generation lab's page: `lesson=generate` is the lab with `task=generate`, its keys
+/// round-trip, and keys left at delay-copy's defaults take the generation recipe.
+#[test]
+fn the_generation_lab_url_reads_back_and_takes_the_recipe() {
+    use unroll_core::config::delay::{CellSet, LabTask};
+    use unroll_core::config::lessons::{route, Route};
+    use unroll_core::config::query::Lang;
+    use unroll_core::train::plan::{decode_lab, encode_lab};
+    use unroll_core::train::sweep::SweepPlan;
+
+    let d = decode_lab("v=1&lesson=generate");
+    assert!(d.notices.is_empty(), "{:?}", d.notices);
+    assert_eq!(d.config.task, LabTask::Generate);
+    assert_eq!(encode_lab(&d.config, None), "v=1&lesson=generate");
+    assert_eq!(route("v=1&lesson=generate"), Route::Delay);
+
+    let q = "v=1&lesson=generate&conditioning=state&cell=lstm&layers=2&bidirectional=1\
+             &language=7&prefix=Ma&temperature=0.8&top_k=5&sample_seed=42&greedy=1&lang=zh";
+    let d = decode_lab(q);
+    assert!(d.notices.is_empty(), "{:?}", d.notices);
+    let c = &d.config;
+    assert_eq!(c.conditioning, Conditioning::State);
+    assert_eq!(c.cell, CellSet::One(CellKind::Lstm));
+    assert_eq!((c.layers, c.bidirectional), (2, true));
+    assert_eq!((c.language, c.prefix.clone()), (7, vec!["Ma".to_owned()]));
+    assert_eq!(
+        (c.temperature, c.top_k, c.sample_seed, c.greedy),
+        (0.8, 5, 42, true)
+    );
+    assert_eq!(encode_lab(c, Some(Lang::Zh)), q);
+    let job = unroll_core::engine::generate::request_of(c);
+    assert_eq!(
+        (
+            job.language,
+            job.prefix.as_str(),
+            job.top_k,
+            job.seed,
+            job.greedy
+        ),
+        (7, "Ma", 5, 42, true)
+    );
+
+    // Out of range: clamped with a notice.
+    let d = decode_lab("v=1&lesson=generate&temperature=5");
+    assert_eq!(d.config.temperature, 2.0);
+    assert_eq!(d.notices.len(), 1);
+
+    // Without the names data there is no task; with it, the recipe of docs/generation.md.
+    let plain = decode_lab("v=1&lesson=generate").config;
+    assert_eq!(
+        SweepPlan::of_lab(&plain).unwrap_err(),
+        unroll_core::task::TaskError::NoData
+    );
+    let plan = SweepPlan::of_lab_on(&plain, Some(real_data())).unwrap();
+    assert_eq!(plan.task.key(), "generate");
+    assert_eq!(plan.cells, vec![CellKind::Gru]);
+    assert_eq!(plan.seeds, vec![0]);
+    assert_eq!(plan.steps, 1500);
+    assert_eq!((plan.recipe.hidden_size, plan.recipe.num_layers), (64, 1));
+    assert!(!plan.recipe.bidirectional);
+    assert!((plan.recipe.lr - 0.005).abs() < 1e-9);
+    assert_eq!(plan.eval_every, 75);
+    let plan = SweepPlan::of_lab_on(&decode_lab(q).config, Some(real_data())).unwrap();
+    assert_eq!(
+        (plan.recipe.num_layers, plan.recipe.bidirectional),
+        (2, true)
+    );
+    assert_eq!(plan.cells, vec![CellKind::Lstm]);
+    assert_eq!(plan.task.shape().conditions, Some(18));
+}
+
+/// The engine's sampler job writes what the sampler writes, refuses weights of another model,
+/// and its messages survive the trip to the worker and back.
+#[test]
+fn the_engine_writes_a_name_from_a_runs_weights() {
+    use unroll_core::engine::generate::{
+        check_weights, quality_job, sample_job, GenerateError, GenerateJob,
+    };
+    use unroll_core::engine::protocol::{decode, encode, Command, Report};
+    use unroll_core::train::sweep::Weights;
+
+    let (task, model, params) = tiny_model();
+    let request = SampleRequest::new(1, 1.0, 3);
+    let job = GenerateJob {
+        query: "v=1&lesson=generate".into(),
+        data: 4,
+        weights: Weights {
+            model: model.clone(),
+            params: params.clone(),
+            step: 9,
+        },
+        request: request.clone(),
+    };
+    let written = sample_job(&task, &job).unwrap();
+    assert_eq!(written, sample(&task, &model, &params, &request).unwrap());
+    let q = quality_job(&task, &job, 0, 30).unwrap();
+    assert_eq!(q.language, 0);
+    assert_eq!(q.samples, 30);
+    assert!((q.training + q.heldout + q.new - 1.0).abs() < 1e-12);
+
+    let other = tiny_model_of(Conditioning::State);
+    assert_eq!(
+        check_weights(&other, &job.weights),
+        Err(GenerateError::Weights {
+            features: other.features(),
+            input_size: task.features()
+        })
+    );
+    let bad = GenerateJob {
+        request: SampleRequest::new(1, 9.0, 3),
+        ..job.clone()
+    };
+    assert_eq!(
+        sample_job(&task, &bad).unwrap_err().to_string(),
+        "temperature 9 is outside 0.1–2"
+    );
+
+    let commands = vec![
+        Command::Sample {
+            session: 2,
+            job: Box::new(job.clone()),
+        },
+        Command::Quality {
+            session: 3,
+            job: Box::new(job.clone()),
+            languages: vec![0, 1],
+            samples: 200,
+        },
+    ];
+    let back = decode::<Vec<Command>>(&encode(&commands)).unwrap();
+    let Command::Sample { session: 2, job: j } = &back[0] else {
+        panic!("{back:?}")
+    };
+    assert_eq!(sample_job(&task, j).unwrap(), written);
+    assert!(matches!(
+        &back[1],
+        Command::Quality { session: 3, languages, samples: 200, .. } if *languages == [0, 1]
+    ));
+    let reports = vec![
+        Report::Sample {
+            session: 2,
+            result: Ok(written.clone()),
+        },
+        Report::Quality {
+            session: 3,
+            result: Ok(q.clone()),
+        },
+        Report::Sample {
+            session: 5,
+            result: Err(GenerateError::NoData),
+        },
+    ];
+    let back = decode::<Vec<Report>>(&encode(&reports)).unwrap();
+    assert!(matches!(&back[0], Report::Sample { session: 2, result: Ok(s) } if *s == written));
+    assert!(matches!(&back[1], Report::Quality { session: 3, result: Ok(x) } if *x == q));
+    assert!(matches!(
+        &back[2],
+        Report::Sample {
+            session: 5,
+            result: Err(GenerateError::NoData)
+        }
+    ));
+}
+
+fn tiny_model_of(conditioning: Conditioning) -> GenerateTask {
+    let data = tiny().data().clone();
+    GenerateTask::new(Arc::new(data), 0, conditioning)
+}

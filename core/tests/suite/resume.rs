@@ -51,6 +51,7 @@ fn lab(task: LabTask) -> DelayConfig {
         LabTask::Adding => (12, 24),
         LabTask::Copy => (4, 24),
         LabTask::Order => (62, 12),
+        LabTask::Generate => unreachable!("names generation trains on the names data"),
     };
     DelayConfig {
         task,

@@ -23,6 +23,7 @@ fn small(task: LabTask, steps: u64) -> DelayConfig {
         LabTask::Adding => 20,
         LabTask::Copy => 6,
         LabTask::Order => 62,
+        LabTask::Generate => unreachable!("names generation trains on the names data"),
     };
     DelayConfig {
         task,

@@ -71,7 +71,9 @@ pub fn memory_plan(
     config.task.memory()?;
     Some(SweepPlan::of_lab(config).map_err(|e| match e {
         unroll_core::task::TaskError::Length(e) => e,
-        unroll_core::task::TaskError::Delay(_) => unreachable!("a long-memory task"),
+        unroll_core::task::TaskError::Delay(_) | unroll_core::task::TaskError::NoData => {
+            unreachable!("a long-memory task")
+        }
     }))
 }
 

@@ -1,0 +1,71 @@
+// End-to-end test of the generation lab (`?v=1&lesson=generate`) on the small names data set,
+// CPU path: builds the app with Trunk (release) unless UNROLL_E2E_SKIP_BUILD=1.
+//
+// - Bidirectional leakage: a short unidirectional + bidirectional pair (Train both directions)
+//   gives a verdict computed from both runs, and it goes both ways: the bidirectional run's
+//   teacher-forced held-out loss is lower, and its samples are worse (higher bigram loss of their
+//   letters, shorter); the quality panel has one row per language for each.
+// - The sampler: each step's softmax bars are probabilities that sum to at most 1 (the top 10 of
+//   a distribution), the chosen symbol is among them; the URL carries the request, and the same
+//   URL trained again writes the same name.
+//
+// Run: `node --test --test-concurrency=1 scripts/e2e/generate.test.mjs`.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { e2e } from "./fixture.mjs";
+
+const app = e2e();
+const SHORT = "?v=1&lesson=generate&hidden_size=32&steps=120";
+
+test("a bidirectional pair: its teacher-forced loss is lower and its samples worse", async () => {
+  const page = await app.generate(SHORT);
+  await page.compareBoth();
+  const v = await page.verdict();
+  assert.ok(v.lossBidir < v.lossUni, `bidirectional loss ${v.lossBidir} vs ${v.lossUni}`);
+  assert.ok(v.bigramBidir > v.bigramUni, `samples' bigram loss ${v.bigramBidir} vs ${v.bigramUni}`);
+  assert.ok(v.lengthBidir < v.lengthUni, `mean length ${v.lengthBidir} vs ${v.lengthUni}`);
+  assert.equal(v.key, "leak");
+  assert.match(v.text, new RegExp(v.lossBidir.toFixed(3)));
+  // The quality panel shows the direction the switch names: one row per language.
+  assert.equal(await page.num("gen-quality"), app.data.classes.length);
+  assert.equal(await page.attr("gen-quality", "data-model"), "unidirectional");
+  assert.ok(Number.isFinite(await page.num("gen-baseline-bigram")));
+  page.noErrors();
+  await page.close();
+});
+
+test("the sampler's bars are a distribution and a sample URL writes the same name again", async () => {
+  const query = `${SHORT}&language=1&temperature=0.8&top_k=5&sample_seed=7`;
+  const written = async () => {
+    const page = await app.generate(query);
+    await page.dataLoaded();
+    await page.start();
+    await page.finished();
+    await page.waitFor("gen-sample", { timeout: 30_000 });
+    return page;
+  };
+  const page = await written();
+  assert.equal(await page.value("gen-temperature"), "0.8");
+  const { full } = await page.sample();
+  assert.ok(full.length > 0);
+  const steps = (await page.sample()).full.length;
+  for (let i = 0; i < Math.min(steps, 4); i++) {
+    await page.click("gen-step");
+    const bars = await page.softmaxBars();
+    assert.ok(bars.length > 0 && bars.length <= 5, `${bars.length} bars with top_k=5`);
+    const sum = bars.reduce((s, b) => s + b.p, 0);
+    assert.ok(sum <= 1 + 1e-6 && sum > 0, `bars sum to ${sum}`);
+    assert.equal(bars.filter((b) => b.chosen).length, 1);
+    assert.ok(bars.every((b, k) => k === 0 || b.p <= bars[k - 1].p));
+  }
+  const url = page.page.url();
+  assert.match(url, /lesson=generate/);
+  assert.match(url, /sample_seed=7/);
+  page.noErrors();
+  await page.close();
+  const again = await written();
+  assert.equal((await again.sample()).full, full);
+  again.noErrors();
+  await again.close();
+});

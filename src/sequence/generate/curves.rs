@@ -1,0 +1,93 @@
+//! The training chart of the generation lab: the run's held-out loss per character with the
+//! three baselines fitted on the training names drawn over it (uniform, unigram, bigram), the
+//! baselines' figures, and the sentence that says how far the held-out loss is from the
+//! bigram's, computed from the run.
+//!
+//! Test hooks: `chart-generate-loss` (points drawn), `gen-baselines`, `gen-baseline-bigram`
+//! (`data-value` = the bigram's held-out loss per character), `gen-versus-bigram`
+//! (`data-value` = held-out loss − bigram loss, negative below it).
+
+use super::text::GenerateText;
+use super::GenerateModel;
+use crate::charts::delay::{self as chart, CurveChart, Line};
+use crate::shell::i18n::use_locale;
+use leptos::prelude::*;
+use unroll_core::math::params::CellKind;
+
+/// The chart, the baselines and the sentence against the bigram.
+#[component]
+pub fn CurvesPanel(model: GenerateModel) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || GenerateText::of(loc.lang());
+    let data = move || {
+        let t = t();
+        let dir = model.dirs[model.shown.get()];
+        let b = model.baselines.get();
+        let cell = model.cell.get().unwrap_or(CellKind::Gru);
+        CurveChart {
+            lines: vec![Line {
+                cell,
+                points: dir.heldout.get(),
+            }],
+            bands: Vec::new(),
+            y_max: b.map_or(4.0, |b| b.uniform * 1.05),
+            percent: false,
+            chance: None,
+            solved: b.map(|b| (b.bigram, t.baseline_labels.2.to_owned())),
+            log_y: false,
+            x_desc: t.axes[0],
+            y_desc: t.axes[1],
+            empty: t.empty,
+        }
+    };
+    let levels = move || {
+        let t = t();
+        let k = model.classes.get();
+        model.baselines.get().map_or_else(Vec::new, |b| {
+            vec![
+                (b.uniform, (t.baseline_labels.0)(&k.to_string())),
+                (b.unigram, t.baseline_labels.1.to_owned()),
+            ]
+        })
+    };
+    let baselines = move || {
+        model.baselines.get().map(|b| {
+            let f = |v: f64| format!("{v:.3}");
+            view! {
+                <p class="lx-text" data-testid="gen-baselines">
+                    {(t().baselines)(&f(b.uniform), &f(b.unigram), &f(b.bigram), &crate::kit::fmt::count_commas(b.characters))}
+                    " "
+                    <span data-testid="gen-baseline-bigram" data-value=b.bigram.to_string()></span>
+                </p>
+            }
+        })
+    };
+    let versus = move || {
+        let b = model.baselines.get()?;
+        let loss = model.dirs[model.shown.get()].loss()?;
+        let d = loss - b.bigram;
+        let i = usize::from(d >= 0.0);
+        Some(view! {
+            <p class="lx-text mt-outcome" data-testid="gen-versus-bigram" data-value=d.to_string()>
+                {(t().versus_bigram[i])(&format!("{:.3}", d.abs()), &format!("{:.3}", b.bigram))}
+            </p>
+        })
+    };
+    view! {
+        <section class="panel charts-panel">
+            <div class="charts">
+                {crate::charts::canvas::chart_canvas(
+                    "chart-generate-loss",
+                    Signal::derive(move || GenerateText::of(loc.lang()).chart),
+                    move || (data(), levels()),
+                    |(c, _)| chart::point_count(c),
+                    |area, (c, levels), style| {
+                        let _ = chart::draw_with_levels(area, c, levels, style);
+                    },
+                )}
+            </div>
+            {baselines}
+            {versus}
+        </section>
+    }
+}

@@ -1,0 +1,506 @@
+//! The generation lab's part of the sequence lab page (`?v=1&lesson=generate`): a
+//! character-level model of the names, conditioned on the language
+//! ([`unroll_core::task::generate`]), trained through the lab's run flow in the engine's Web
+//! Worker on the names data set, and a sampler that writes a name letter by letter with the
+//! run's weights, showing each step's softmax and h_t ([`sampler`]). Its request is in the URL
+//! (`language`, `prefix`, `temperature`, `top_k`, `sample_seed`, `greedy`), so a written name
+//! is a shareable link.
+//!
+//! Test hooks: `generate-page`, `generate-data` (`data-value` = languages once loaded),
+//! `generate-start` / `-pause` / `-resume` / `-reset`, `generate-status`, `generate-progress`
+//! (`data-value` = fraction of the steps), `generate-heldout` (`data-value` = the last
+//! held-out loss per character, `data-step`), `generate-error`; the sampler's (see
+//! [`sampler`]).
+
+mod bidir;
+mod curves;
+mod quality;
+mod sampler;
+pub mod text;
+
+use self::bidir::BidirPanel;
+use self::curves::CurvesPanel;
+use self::quality::QualityPanel;
+use self::sampler::SamplerPanel;
+use self::text::GenerateText;
+use super::flow::{PartEvents, RunFlow};
+use crate::kit::fmt::count_commas;
+use crate::shell::engine_client::{DataRef, EngineClient};
+use crate::shell::i18n::use_locale;
+use crate::shell::run_status::RunStatus;
+use crate::shell::url::{PageNotice, UrlNotice};
+use crate::widgets::run_controls::{RunAction, RunControls};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use std::rc::Rc;
+use std::sync::Arc;
+use unroll_core::config::delay::DelayConfig;
+use unroll_core::config::query::encode;
+use unroll_core::data::names::NamesDataset;
+use unroll_core::engine::generate::{request_of, GenerateJob, QUALITY_SAMPLES};
+use unroll_core::math::params::CellKind;
+use unroll_core::task::generate::sample::{Quality, SampleRequest};
+use unroll_core::task::generate::{Conditioning, GenerateTask, LmBaselines};
+use unroll_core::task::GENERATE_SPLIT_SEED;
+use unroll_core::train::messages::TrainError;
+use unroll_core::train::plan::generate_recipe;
+use unroll_core::train::sweep::{Progress, RunId, SweepCheckpoint, Tick, Weights};
+
+/// The part's styles.
+pub(super) const CSS: &str = r#"
+.gen-form { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 8px 16px; align-items: end; }
+.gen-form .field { display: flex; flex-direction: column; gap: 2px; font-size: 13px; }
+.gen-modes { display: inline-flex; flex-wrap: wrap; gap: 0; }
+.gen-form .gen-mode-field { grid-column: span 2; }
+.gen-modes .btn[aria-pressed="true"] { background: #1d4ed8; color: #fff; border-color: #1d4ed8; }
+.gen-name { font-family: var(--mono, monospace); font-size: 28px; letter-spacing: 2px; margin: 8px 0 2px; min-height: 36px; }
+.gen-name .gen-prefix { color: var(--muted, #627289); }
+.gen-name .gen-next { border-bottom: 2px solid #ea580c; }
+.gen-bars { display: grid; grid-template-columns: 56px 1fr 56px; gap: 3px 8px; align-items: center; font-size: 13px; max-width: 520px; }
+.gen-bar { height: 14px; background: #cbd5e1; border-radius: 2px; }
+.gen-bar-row.chosen .gen-bar { background: #ea580c; }
+.gen-bar-row.chosen .gen-sym { font-weight: 700; }
+.gen-bar-row { display: contents; }
+.gen-sym { font-family: var(--mono, monospace); text-align: right; }
+.gen-p { font-family: var(--mono, monospace); color: var(--muted, #627289); }
+.gen-step-row { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0; }
+.gen-hidden { overflow-x: auto; max-width: 100%; }
+.generate-page .page-intro .panel-note { margin-top: 10px; }
+.gen-bars { grid-template-columns: 56px 1fr 110px; }
+"#;
+
+/// Where the names data set stands.
+#[derive(Clone)]
+pub enum DataState {
+    /// Fetching: files fetched, files in all (0 until the manifest is read).
+    Loading(usize, usize),
+    /// Loaded, and offered to the engine.
+    Ready(Rc<NamesDataset>),
+    /// Why it did not load.
+    Failed(crate::kit::names_data::DataLoadError),
+}
+
+/// The runs of one direction: unidirectional (0) or bidirectional (1).
+#[derive(Clone, Copy)]
+pub struct Direction {
+    /// Held-out loss per character of its run, `(step, loss)`.
+    pub heldout: RwSignal<Vec<(u64, f64)>>,
+    /// Its run's latest weights.
+    pub weights: RwSignal<Option<Rc<Weights>>, LocalStorage>,
+    /// Its samples' quality, one entry per language (after its run finished).
+    pub quality: RwSignal<Vec<Quality>>,
+    /// The configuration its run trained (for the quality's template).
+    pub trained: RwSignal<Option<DelayConfig>>,
+}
+
+impl Direction {
+    fn new() -> Self {
+        Direction {
+            heldout: RwSignal::new(Vec::new()),
+            weights: RwSignal::new_local(None),
+            quality: RwSignal::new(Vec::new()),
+            trained: RwSignal::new(None),
+        }
+    }
+
+    fn clear(&self) {
+        self.heldout.set(Vec::new());
+        self.weights.set(None);
+        self.quality.set(Vec::new());
+        self.trained.set(None);
+    }
+
+    /// The last held-out loss per character.
+    pub fn loss(&self) -> Option<f64> {
+        self.heldout.with(|h| h.last().map(|p| p.1))
+    }
+}
+
+/// The generation lab's state: its data set, the runs of both directions and the weights the
+/// sampler writes with.
+#[derive(Clone, Copy)]
+pub struct GenerateModel {
+    /// The names data set.
+    pub data: RwSignal<DataState, LocalStorage>,
+    /// The run flow (status, seconds, paths, session).
+    pub flow: RunFlow,
+    /// Unidirectional (0) and bidirectional (1).
+    pub dirs: [Direction; 2],
+    /// Steps done and in all.
+    pub progress: RwSignal<(u64, u64)>,
+    /// Why the run failed.
+    pub error: RwSignal<Option<String>>,
+    /// The run the page shows (the sweep's first).
+    first: StoredValue<Option<RunId>>,
+    /// Train the bidirectional model after the unidirectional one (the comparison).
+    chain: StoredValue<bool>,
+    /// The quality's engine session (Reset stops it).
+    measuring: RwSignal<Option<u64>>,
+    /// The baselines fitted on the training names (once the data set is loaded).
+    pub baselines: RwSignal<Option<LmBaselines>>,
+    /// The symbols the head chooses among (letters and the end marker).
+    pub classes: RwSignal<usize>,
+    /// The cell of the run shown.
+    pub cell: RwSignal<Option<CellKind>>,
+    /// The direction the chart and the sampler show (the page's `bidirectional`).
+    pub shown: Memo<usize>,
+}
+
+impl GenerateModel {
+    fn new(cfg: RwSignal<DelayConfig>) -> Self {
+        let m = GenerateModel {
+            shown: Memo::new(move |_| usize::from(cfg.with(|c| c.bidirectional))),
+            data: RwSignal::new_local(DataState::Loading(0, 0)),
+            flow: RunFlow::new(super::store::GENERATE),
+            dirs: [Direction::new(), Direction::new()],
+            first: StoredValue::new(None),
+            chain: StoredValue::new(false),
+            measuring: RwSignal::new(None),
+            baselines: RwSignal::new(None),
+            classes: RwSignal::new(0),
+            cell: RwSignal::new(None),
+            progress: RwSignal::new((0, 0)),
+            error: RwSignal::new(None),
+        };
+        spawn_local(async move {
+            let data = m.data;
+            let fetched =
+                crate::kit::names_data::fetch_files(move |d, n| data.set(DataState::Loading(d, n)))
+                    .await;
+            crate::shell::defer::next_task().await;
+            let state = match fetched.and_then(|files| {
+                NamesDataset::from_named_files(files)
+                    .map_err(crate::kit::names_data::DataLoadError::Load)
+            }) {
+                Ok(d) => {
+                    let task = GenerateTask::new(
+                        Arc::new(d.clone()),
+                        GENERATE_SPLIT_SEED,
+                        Conditioning::Input,
+                    );
+                    m.baselines.set(Some(task.baselines()));
+                    m.classes.set(task.alphabet().classes());
+                    let d = Rc::new(d);
+                    EngineClient::get().offer_data(&d);
+                    DataState::Ready(d)
+                }
+                Err(e) => DataState::Failed(e),
+            };
+            data.set(state);
+        });
+        m
+    }
+
+    /// The data set once loaded.
+    pub fn dataset(&self) -> Option<Rc<NamesDataset>> {
+        self.data.with(|d| match d {
+            DataState::Ready(d) => Some(d.clone()),
+            _ => None,
+        })
+    }
+
+    /// Trains `config` (its direction's results are replaced); `chain`: then the same model
+    /// with a backward direction.
+    fn start(&self, config: &DelayConfig, chain: bool) {
+        let Some(data) = self.dataset() else {
+            return;
+        };
+        let dir = usize::from(config.bidirectional);
+        self.stop_measuring();
+        if chain {
+            self.dirs[1].clear();
+        }
+        self.dirs[dir].clear();
+        self.dirs[dir].trained.set(Some(config.clone()));
+        self.chain.set_value(chain);
+        self.error.set(None);
+        self.progress.set((0, 0));
+        self.first.set_value(None);
+        self.flow.set_seconds(0.0);
+        self.flow
+            .launch_on(config, None, Some(DataRef::Page(data)), Events(*self, dir));
+    }
+
+    /// Trains the unidirectional model of `config`, then the bidirectional one.
+    fn compare(&self, config: &DelayConfig) {
+        let uni = DelayConfig {
+            bidirectional: false,
+            ..config.clone()
+        };
+        self.start(&uni, true);
+    }
+
+    fn reset(&self) {
+        self.stop_measuring();
+        self.chain.set_value(false);
+        self.flow.clear();
+        self.dirs.iter().for_each(Direction::clear);
+        self.progress.set((0, 0));
+        self.error.set(None);
+    }
+
+    fn stop_measuring(&self) {
+        if let Some(id) = self.measuring.get_untracked() {
+            EngineClient::get().cancel(id);
+            self.measuring.set(None);
+        }
+    }
+
+    /// Writes [`QUALITY_SAMPLES`] names per language with direction `dir`'s weights at the
+    /// sampler's temperature, top-k and seed (no prefix), and keeps their quality.
+    fn measure(&self, dir: usize, sampler: &DelayConfig) {
+        let (Some(data), Some(weights)) = (self.dataset(), self.dirs[dir].weights.get_untracked())
+        else {
+            return;
+        };
+        let Some(trained) = self.dirs[dir].trained.get_untracked() else {
+            return;
+        };
+        let request = SampleRequest {
+            prefix: String::new(),
+            greedy: false,
+            ..request_of(sampler)
+        };
+        let job = GenerateJob {
+            query: encode(&trained, None),
+            data: 0,
+            weights: (*weights).clone(),
+            request,
+        };
+        let languages = (0..data.num_classes() as u32).collect();
+        let client = EngineClient::get();
+        let session = client.new_session();
+        self.measuring.set(Some(session));
+        let quality = self.dirs[dir].quality;
+        quality.set(Vec::new());
+        let me = *self;
+        spawn_local(async move {
+            client
+                .quality(
+                    session,
+                    job,
+                    &DataRef::Page(data),
+                    languages,
+                    QUALITY_SAMPLES,
+                    move |r| match r {
+                        Ok(q) => quality.update(|v| v.push(q)),
+                        Err(e) => me.error.set(Some(e.to_string())),
+                    },
+                )
+                .await;
+            if me.measuring.get_untracked() == Some(session) {
+                me.measuring.set(None);
+            }
+        });
+    }
+}
+
+/// The engine's reports of the run of one direction.
+struct Events(GenerateModel, usize);
+
+impl Events {
+    /// Whether `run` is the one the page shows (the first the engine reports).
+    fn shown(&self, run: RunId) -> bool {
+        let first = self.0.first.get_value().unwrap_or(run);
+        self.0.first.set_value(Some(first));
+        first == run
+    }
+}
+
+impl PartEvents for Events {
+    fn tick(&self, tick: Tick) {
+        if let Some(h) = tick.heldout {
+            if self.shown(tick.run) {
+                self.0.dirs[self.1]
+                    .heldout
+                    .update(|c| c.push((h.step, h.loss)));
+            }
+        }
+    }
+
+    fn progress(&self, progress: Progress, _predictions: Vec<(RunId, Vec<u32>)>) {
+        self.0
+            .progress
+            .set((progress.steps_done, progress.steps_total));
+    }
+
+    fn checkpoint(&self, _checkpoint: SweepCheckpoint) {}
+
+    fn finished(&self) {
+        let (m, dir) = (self.0, self.1);
+        m.progress.update(|(d, n)| *d = *n);
+        let Some(config) = m.dirs[dir].trained.get_untracked() else {
+            return;
+        };
+        // After this report: measure the samples, and train the backward direction next.
+        spawn_local(async move {
+            m.measure(dir, &config);
+            if dir == 0 && m.chain.get_value() {
+                m.chain.set_value(false);
+                m.start(
+                    &DelayConfig {
+                        bidirectional: true,
+                        ..config
+                    },
+                    false,
+                );
+            }
+        });
+    }
+
+    fn failed(&self, error: TrainError) -> RunStatus {
+        self.0.chain.set_value(false);
+        self.0.error.set(Some(error.to_string()));
+        RunStatus::Error
+    }
+
+    fn weights(&self, run: RunId, weights: Rc<Weights>) {
+        if self.shown(run) {
+            self.0.cell.set(Some(run.cell));
+            self.0.dirs[self.1].weights.set(Some(weights));
+        }
+    }
+}
+
+/// The generation lab: what it is, its training and its sampler.
+#[component]
+pub fn GeneratePart(
+    /// The page's configuration (`task=generate`).
+    cfg: RwSignal<DelayConfig>,
+    /// The page's notices of adjusted URL values.
+    notices: RwSignal<Vec<PageNotice>>,
+    /// The part's state, kept while the page is mounted.
+    model: GenerateModel,
+) -> impl IntoView {
+    let loc = use_locale();
+    let t = move || GenerateText::of(loc.lang());
+    let plan = Memo::new(move |_| {
+        let ready = model.data.with(|d| matches!(d, DataState::Ready(_)));
+        let (cells, _, r, steps) = cfg.with(generate_recipe);
+        ready.then(|| {
+            (
+                cells[0],
+                r.num_layers,
+                r.hidden_size,
+                r.lr,
+                r.batch_size,
+                steps,
+            )
+        })
+    });
+    let status = model.flow.status;
+    let start = RunAction::new(
+        move || t().buttons[if status.get().ended() { 1 } else { 0 }],
+        move || !status.get().busy() && plan.get().is_some(),
+        move || model.start(&cfg.get_untracked(), false),
+    );
+    let compare = RunAction::new(
+        move || t().compare,
+        move || !status.get().busy() && plan.get().is_some(),
+        move || model.compare(&cfg.get_untracked()),
+    );
+    let pause = RunAction::new(
+        move || t().buttons[2],
+        move || status.get().can_pause(),
+        move || model.flow.pause(),
+    );
+    let resume = RunAction::new(
+        move || t().buttons[3],
+        move || status.get().can_resume(),
+        move || _ = model.flow.resume(),
+    );
+    let reset = RunAction::new(
+        move || t().buttons[4],
+        move || status.get() != RunStatus::Idle,
+        move || model.reset(),
+    );
+    let data_line = move || {
+        match model.data.get() {
+        DataState::Loading(d, n) => {
+            view! { <p class="panel-note" data-testid="generate-data">{(t().loading)(&d.to_string(), &n.to_string())}</p> }.into_any()
+        }
+        DataState::Failed(e) => {
+            let text = match loc.lang() {
+                unroll_core::config::Lang::En => e.to_string(),
+                unroll_core::config::Lang::Zh => crate::kit::names_data::data_failure_zh(&e),
+            };
+            view! { <p class="notice notice-error" role="alert" data-testid="generate-error">{text}</p> }.into_any()
+        }
+        DataState::Ready(d) => view! {
+            <p class="panel-note" data-testid="generate-data" data-value=d.num_classes().to_string()>
+                {move || plan.get().map(|(cell, layers, h, lr, b, steps)| {
+                    let cond = t().conditioning[cfg.with(|c| c.conditioning as usize)];
+                    (t().recipe)(cell.name(), &layers.to_string(), &h.to_string(), &lr.to_string(), &b.to_string(), &count_commas(steps), cond)
+                })}
+            </p>
+        }
+        .into_any(),
+    }
+    };
+    let fraction = move || {
+        let (d, n) = model.progress.get();
+        if n == 0 {
+            0.0
+        } else {
+            d as f64 / n as f64
+        }
+    };
+    let heldout = move || {
+        let dir = model.dirs[model.shown.get()];
+        dir.heldout.with(|h| h.last().copied()).map(|(step, loss)| {
+            view! {
+                <p class="lx-text" data-testid="generate-heldout" data-value=loss.to_string() data-step=step.to_string()>
+                    {(t().heldout)(&format!("{loss:.3}"), &format!("{:.2}", loss.exp()), &count_commas(step))}
+                </p>
+            }
+        })
+    };
+    view! {
+        <div class="training-page generate-page" data-testid="generate-page">
+            <section class="page-intro lx-intro">
+                <h1>{move || t().name}</h1>
+                <p class="lede">{move || t().what}</p>
+                <p class="panel-note">{move || t().structures}</p>
+                <crate::kit::nav::CopyLink />
+            </section>
+            <UrlNotice notices=notices />
+            <section class="panel">
+                <h2>{move || t().train}</h2>
+                {data_line}
+                <label class="mt-log-y">
+                    <input type="checkbox" data-testid="gen-bidirectional"
+                        disabled=move || status.get().busy()
+                        prop:checked=move || cfg.with(|c| c.bidirectional)
+                        on:change=move |ev| cfg.update(|c| c.bidirectional = event_target_checked(&ev)) />
+                    " "
+                    {move || t().bidirectional}
+                </label>
+                <RunControls prefix="generate" class="mt-controls" start=start pause=pause resume=resume reset=reset>
+                    <button type="button" class="btn" data-testid="gen-compare" title=move || t().compare_note
+                        disabled=move || !compare.enabled.get() on:click=move |_| compare.run.run(())>
+                        {move || compare.label.get()}
+                    </button>
+                    <span class="panel-note" data-testid="generate-status" data-value=move || status.get().key()>
+                        {move || (t().progress)(&count_commas(model.progress.get().0), &count_commas(model.progress.get().1))}
+                    </span>
+                </RunControls>
+                <div class="mt-bar" data-testid="generate-progress" data-value=move || fraction().to_string()>
+                    <div style=move || format!("width: {:.1}%", fraction() * 100.0)></div>
+                </div>
+                {heldout}
+                {move || model.error.get().map(|e| view! {
+                    <p class="notice notice-error" role="alert" data-testid="generate-error">{(t().failed)(&e)}</p>
+                })}
+            </section>
+            <CurvesPanel model=model />
+            <SamplerPanel cfg=cfg model=model />
+            <QualityPanel model=model />
+            <BidirPanel model=model />
+        </div>
+    }
+}
+
+/// A fresh state for the part (the page creates it once), showing the direction `cfg` names.
+pub fn model(cfg: RwSignal<DelayConfig>) -> GenerateModel {
+    GenerateModel::new(cfg)
+}

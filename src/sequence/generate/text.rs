@@ -1,0 +1,304 @@
+//! The texts of the generation lab (names written letter by letter), in English and 简体中文.
+
+use unroll_core::config::Lang;
+use unroll_core::engine::generate::GenerateError;
+use unroll_core::task::generate::sample::SampleError;
+
+/// The generation lab's texts.
+#[derive(Debug)]
+pub struct GenerateText {
+    /// The task's name (page title, switcher entry).
+    pub name: &'static str,
+    /// What the task is, with its source.
+    pub what: &'static str,
+    /// The structures it shows (N→N while training, 1→N when writing).
+    pub structures: &'static str,
+    /// While the names data set loads: {0} files fetched, {1} files in all.
+    pub loading: fn(&str, &str) -> String,
+    /// Recipe line: {0} cell, {1} layers, {2} hidden, {3} lr, {4} batch, {5} steps,
+    /// {6} conditioning.
+    pub recipe: fn(&str, &str, &str, &str, &str, &str, &str) -> String,
+    /// The conditioning modes: input, state.
+    pub conditioning: [&'static str; 2],
+    /// The training panel's heading.
+    pub train: &'static str,
+    /// Run buttons: start, again, pause, resume, reset.
+    pub buttons: [&'static str; 5],
+    /// Progress: {0} steps done, {1} steps in all.
+    pub progress: fn(&str, &str) -> String,
+    /// Held-out loss line: {0} loss per character, {1} perplexity, {2} step.
+    pub heldout: fn(&str, &str, &str) -> String,
+    /// The training failed: {0} why.
+    pub failed: fn(&str) -> String,
+    /// The sampler's heading.
+    pub sampler: &'static str,
+    /// Until a model is trained.
+    pub no_model: &'static str,
+    /// Which weights write: {0} step.
+    pub weights_of: fn(&str) -> String,
+    /// Field labels: language, prefix, temperature, top-k, seed.
+    pub fields: [&'static str; 5],
+    /// Top-k's note (0 = all).
+    pub top_k_all: &'static str,
+    /// Mode buttons: sample, greedy.
+    pub modes: [&'static str; 2],
+    /// Step, Play, Pause, Write again (from the start).
+    pub steps: [&'static str; 4],
+    /// The name so far.
+    pub so_far: &'static str,
+    /// The name is ended (the end marker was chosen).
+    pub ended: &'static str,
+    /// Stopped at the length limit.
+    pub unended: &'static str,
+    /// Before the first step.
+    pub press_step: &'static str,
+    /// The softmax chart: {0} step, {1} temperature, {2} what it is over ([`GenerateText::over`]).
+    pub softmax: fn(&str, &str, &str) -> String,
+    /// What the softmax is over: {0} all symbols' count, or the top {0}.
+    pub over: [fn(&str) -> String; 2],
+    /// Greedy's softmax title: {0} step.
+    pub softmax_greedy: fn(&str) -> String,
+    /// The end marker's label.
+    pub end_marker: &'static str,
+    /// The chosen bar's mark.
+    pub chosen: &'static str,
+    /// The h_t heatmap's caption: {0} units.
+    pub hidden: fn(&str) -> String,
+    /// The heatmap's axes: units, steps.
+    pub hidden_axes: [&'static str; 2],
+    /// Writing in the engine.
+    pub writing: &'static str,
+    /// The chart's title.
+    pub chart: &'static str,
+    /// The chart's axes: x, y.
+    pub axes: [&'static str; 2],
+    /// Shown while the chart has no point.
+    pub empty: &'static str,
+    /// Baseline legend labels: uniform {0} symbols, unigram, bigram.
+    pub baseline_labels: (fn(&str) -> String, &'static str, &'static str),
+    /// The baselines: {0} uniform, {1} unigram, {2} bigram (nats per character), {3} held-out
+    /// characters.
+    pub baselines: fn(&str, &str, &str, &str) -> String,
+    /// The held-out loss against the bigram: {0} the difference (nats), {1} the bigram's loss;
+    /// below, at or above.
+    pub versus_bigram: [fn(&str, &str) -> String; 2],
+    /// The bidirectional switch.
+    pub bidirectional: &'static str,
+    /// The comparison button, and its note.
+    pub compare: &'static str,
+    /// What the comparison button trains.
+    pub compare_note: &'static str,
+    /// The quality panel's heading: {0} samples per language.
+    pub quality: fn(&str) -> String,
+    /// Which model the quality is of: unidirectional, bidirectional.
+    pub quality_of: [&'static str; 2],
+    /// Until the run finishes.
+    pub quality_wait: &'static str,
+    /// While measuring: {0} languages done, {1} in all.
+    pub measuring: fn(&str, &str) -> String,
+    /// The table's columns: language, training names, new, mean length (data), bigram loss
+    /// (data), unended.
+    pub quality_columns: [&'static str; 6],
+    /// The mean row's label.
+    pub mean_row: &'static str,
+    /// The summary: {0} new share, {1} training-name share, {2} mean length, {3} data's mean
+    /// length, {4} bigram loss, {5} data's bigram loss.
+    pub quality_summary: fn(&str, &str, &str, &str, &str, &str) -> String,
+    /// What the bigram loss of the samples measures.
+    pub bigram_note: &'static str,
+    /// The classifier's accuracy on the samples is not measured on this page.
+    pub no_classifier: &'static str,
+    /// The CSV button's label.
+    pub quality_csv: &'static str,
+    /// The bidirectional section's heading.
+    pub bidir_title: &'static str,
+    /// The course's claim and why, before the runs.
+    pub bidir_claim: &'static str,
+    /// Until both runs and their samples are measured.
+    pub bidir_wait: &'static str,
+    /// The verdict: {0} bidirectional loss, {1} unidirectional loss, {2} lower/higher, {3}
+    /// bidirectional mean length, {4} unidirectional's, {5} the data's, {6} bidirectional
+    /// bigram loss of samples, {7} unidirectional's, {8} the data's, {9} worse/better.
+    pub verdict: fn([&str; 10]) -> String,
+    /// lower, higher.
+    pub lower_higher: [&'static str; 2],
+    /// worse, not worse.
+    pub worse_better: [&'static str; 2],
+    /// The explanation after the verdict.
+    pub bidir_why: &'static str,
+}
+
+impl GenerateText {
+    const EN: GenerateText = GenerateText {
+        name: "Names, letter by letter",
+        what: "A character-level model writes a name in the style of a language, one letter at a time until an end marker (PyTorch's tutorial on generating names with a character-level RNN). It is trained with teacher forcing on the names data set: at each step it reads the language and the letters so far and predicts the next letter.",
+        structures: "Training reads a name and predicts a letter at every step (N→N); writing starts from the language alone and produces a sequence (1→N).",
+        loading: |d, n| format!("Loading the names data set… {d} / {n} files"),
+        recipe: |cell, layers, h, lr, b, steps, cond| {
+            format!("{cell}, {layers} layer(s), hidden {h}; Adam lr {lr}, batches of {b} names of one length, {steps} steps; the language {cond}.")
+        },
+        conditioning: [
+            "concatenated to every step's input",
+            "sets the initial hidden state",
+        ],
+        train: "Train",
+        buttons: ["Start", "Train again", "Pause", "Resume", "Reset"],
+        progress: |d, n| format!("{d} / {n} steps"),
+        heldout: |l, p, s| format!("Held-out loss {l} nats per character (perplexity {p}) at step {s}."),
+        failed: |e| format!("Training stopped: {e}"),
+        sampler: "Write a name",
+        no_model: "Train the model first: the sampler writes with its weights (the latest ones while it trains).",
+        weights_of: |s| format!("Written with the weights of step {s}."),
+        fields: ["Language", "Starts with", "Temperature", "Top-k", "Seed"],
+        top_k_all: "0 = all symbols",
+        modes: ["Sample", "Greedy"],
+        steps: ["Step", "Play", "Pause", "From the start"],
+        so_far: "The name so far",
+        ended: "ended: the model chose the end marker",
+        unended: "stopped at the length limit without an end marker",
+        press_step: "Press Step to write the first letter, or Play to write them all.",
+        softmax: |s, t, k| format!("Step {s}: softmax(logits / {t}) over {k}, the 10 most likely"),
+        softmax_greedy: |s| format!("Step {s}: softmax(logits), the 10 most likely; greedy takes the largest"),
+        over: [|n| format!("all {n} symbols"), |k| format!("the top {k}")],
+        end_marker: "⟨end⟩",
+        chosen: "chosen",
+        hidden: |n| format!("h_t of the top layer at each step ({n} units; blue < 0 < orange)"),
+        hidden_axes: ["unit", "step"],
+        writing: "Writing…",
+        chart: "Held-out loss per character",
+        axes: ["step", "nats per character"],
+        empty: "Start training to see the held-out loss fall.",
+        baseline_labels: (|k| format!("uniform over {k}"), "unigram", "bigram (to beat)"),
+        baselines: |u, g, b, n| format!("Baselines fitted on the training names, scored on the {n} held-out characters: uniform {u}, unigram {g}, bigram {b} nats per character."),
+        versus_bigram: [
+            |d, b| format!("Held-out loss is {d} nats per character below the bigram's {b}: the model uses more than the previous letter."),
+            |d, b| format!("Held-out loss is {d} nats per character above the bigram's {b}: not yet better than counting letter pairs."),
+        ],
+        bidirectional: "Bidirectional (a backward direction beside the forward one)",
+        compare: "Train both directions",
+        compare_note: "Trains the model as set without a backward direction, then with one, and measures both",
+        quality: |n| format!("Quality of {n} samples per language"),
+        quality_of: ["unidirectional model", "bidirectional model"],
+        quality_wait: "Measured when a run finishes: 200 names per language written at the sampler's temperature, top-k and seed.",
+        measuring: |d, n| format!("Writing samples… {d} / {n} languages"),
+        quality_columns: ["Language", "Training names", "New", "Mean length (data)", "Bigram loss (data)", "Unended"],
+        mean_row: "All languages",
+        quality_summary: |new, tr, len, dlen, bl, dbl| format!("{new} of the samples are new names and {tr} repeat a training name; mean length {len} letters against the data's {dlen}; bigram loss {bl} nats per character against the data's {dbl}."),
+        bigram_note: "Bigram loss of the samples: how unusual their letter pairs are under the bigram model of the training names (lower = more like real names). A collapsed model's samples are all “new”, so the new share alone does not measure quality.",
+        no_classifier: "The names classifier's accuracy at recognising the requested language is not measured on this page: it does not read a classifier kept in the browser.",
+        quality_csv: "Samples' quality (CSV)",
+        bidir_title: "Why a bidirectional model cannot write names",
+        bidir_claim: "The course says a bidirectional layer cannot be used for generation: it leaks the future (§5 item 6). Train both directions and see: with teacher forcing, the backward direction at step t has already read letter t + 1, the very letter to predict.",
+        bidir_wait: "Train both directions (the button above) to measure the claim: both runs' held-out loss and their samples.",
+        verdict: |v| format!("Teacher-forced held-out loss: bidirectional {} against unidirectional {} nats per character ({}). Its samples: mean length {} letters against {} (the data's {}), bigram loss {} against {} nats per character (the data's {}): {}.", v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]),
+        lower_higher: ["lower", "not lower"],
+        worse_better: ["worse names", "not worse"],
+        bidir_why: "At training time the backward direction reads the name from its end, so at step t it has seen the letter the head must predict: the loss falls almost to zero without learning to write. At generation time there is no future to read — the sampler runs the model on the letters written so far — and what the model learned to rely on is gone.",
+    };
+
+    const ZH: GenerateText = GenerateText {
+        name: "逐字母写名字",
+        what: "一个字符级模型按某种语言的风格写名字，一次一个字母，直到结束标记（PyTorch 用字符级 RNN 生成名字的教程）。它在姓名数据集上用教师强制训练：每一步读入语言和已写的字母，预测下一个字母。",
+        structures: "训练时读入一个名字并在每一步预测一个字母（N→N）；写名字时只从语言出发，产生一个序列（1→N）。",
+        loading: |d, n| format!("正在加载姓名数据集… {d} / {n} 个文件"),
+        recipe: |cell, layers, h, lr, b, steps, cond| {
+            format!("{cell}，{layers} 层，隐藏维度 {h}；Adam 学习率 {lr}，每批 {b} 个等长的名字，{steps} 步；语言{cond}。")
+        },
+        conditioning: ["拼接到每一步的输入上", "设定初始隐藏状态"],
+        train: "训练",
+        buttons: ["开始", "重新训练", "暂停", "继续", "重置"],
+        progress: |d, n| format!("{d} / {n} 步"),
+        heldout: |l, p, s| format!("留出集损失 {l} 奈特/字符（困惑度 {p}），第 {s} 步。"),
+        failed: |e| format!("训练停止：{e}"),
+        sampler: "写一个名字",
+        no_model: "请先训练模型：采样器用它的权重写名字（训练中用最新的权重）。",
+        weights_of: |s| format!("用第 {s} 步的权重写出。"),
+        fields: ["语言", "开头字母", "温度", "Top-k", "种子"],
+        top_k_all: "0 = 全部符号",
+        modes: ["采样", "贪心"],
+        steps: ["单步", "播放", "暂停", "从头开始"],
+        so_far: "目前写出的名字",
+        ended: "已结束：模型选择了结束标记",
+        unended: "达到长度上限，没有结束标记",
+        press_step: "按“单步”写出第一个字母，或按“播放”全部写出。",
+        softmax: |s, t, k| format!("第 {s} 步：在{k}上计算 softmax(logits / {t})，显示最可能的 10 个"),
+        softmax_greedy: |s| format!("第 {s} 步：softmax(logits)，显示最可能的 10 个；贪心取最大者"),
+        over: [|n| format!("全部 {n} 个符号"), |k| format!("最可能的 {k} 个符号")],
+        end_marker: "⟨结束⟩",
+        chosen: "选中",
+        hidden: |n| format!("每一步顶层的 h_t（{n} 个单元；蓝 < 0 < 橙）"),
+        hidden_axes: ["单元", "步"],
+        writing: "正在写…",
+        chart: "留出集上每个字符的损失",
+        axes: ["步", "奈特/字符"],
+        empty: "开始训练，看留出集损失下降。",
+        baseline_labels: (|k| format!("{k} 个符号上的均匀分布"), "一元模型", "二元模型（要超过的水平）"),
+        baselines: |u, g, b, n| format!("在训练名字上拟合、在 {n} 个留出字符上评估的基线：均匀 {u}，一元 {g}，二元 {b} 奈特/字符。"),
+        versus_bigram: [
+            |d, b| format!("留出集损失比二元模型的 {b} 低 {d} 奈特/字符：模型用到的不只是前一个字母。"),
+            |d, b| format!("留出集损失比二元模型的 {b} 高 {d} 奈特/字符：还没有胜过统计字母对。"),
+        ],
+        bidirectional: "双向（在前向方向旁加一个反向方向）",
+        compare: "训练两个方向",
+        compare_note: "先训练按当前设置、不带反向方向的模型，再训练带反向方向的模型，并评估两者",
+        quality: |n| format!("每种语言 {n} 个样本的质量"),
+        quality_of: ["单向模型", "双向模型"],
+        quality_wait: "训练结束后评估：按采样器的温度、top-k 和种子，每种语言写 200 个名字。",
+        measuring: |d, n| format!("正在写样本… {d} / {n} 种语言"),
+        quality_columns: ["语言", "训练集中的名字", "新名字", "平均长度（数据）", "二元损失（数据）", "未结束"],
+        mean_row: "所有语言",
+        quality_summary: |new, tr, len, dlen, bl, dbl| format!("样本中 {new} 是新名字，{tr} 与训练集中的名字相同；平均长度 {len} 个字母，数据为 {dlen}；二元损失 {bl} 奈特/字符，数据为 {dbl}。"),
+        bigram_note: "样本的二元损失：在训练名字的二元模型下，样本的字母对有多不寻常（越低越像真实的名字）。崩溃的模型写出的样本都是“新”的，所以只看新名字比例并不能衡量质量。",
+        no_classifier: "本页不评估姓名分类器对所要求语言的识别准确率：本页不读取浏览器中保存的分类器。",
+        quality_csv: "样本质量（CSV）",
+        bidir_title: "为什么双向模型不能写名字",
+        bidir_claim: "课程中说：双向层不能用于生成，因为它会泄露未来（§5 第 6 条）。训练两个方向来验证：在教师强制下，第 t 步的反向方向已经读到了第 t + 1 个字母，也就是要预测的那个字母。",
+        bidir_wait: "训练两个方向（上面的按钮）来检验这一说法：两次运行的留出集损失和它们写出的样本。",
+        verdict: |v| format!("教师强制下的留出集损失：双向 {}，单向 {} 奈特/字符（{}）。它写出的样本：平均长度 {} 个字母，单向为 {}（数据为 {}）；二元损失 {}，单向为 {} 奈特/字符（数据为 {}）：{}。", v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]),
+        lower_higher: ["更低", "并不更低"],
+        worse_better: ["名字更差", "并不更差"],
+        bidir_why: "训练时反向方向从名字末尾读起，所以在第 t 步它已经看到了输出层要预测的字母：损失几乎降到零，却没有学会写名字。生成时没有未来可读——采样器只在已写出的字母上运行模型——模型所依赖的信息就没有了。",
+    };
+
+    /// The texts in `lang`.
+    pub fn of(lang: Lang) -> &'static GenerateText {
+        match lang {
+            Lang::En => &Self::EN,
+            Lang::Zh => &Self::ZH,
+        }
+    }
+}
+
+/// Why the engine wrote nothing, in `lang`.
+pub fn generate_error(lang: Lang, e: &GenerateError) -> String {
+    if lang == Lang::En {
+        return e.to_string();
+    }
+    match e {
+        GenerateError::NoData => "姓名数据集尚未加载。".into(),
+        GenerateError::NotGenerate => "这不是名字生成实验。".into(),
+        GenerateError::Weights {
+            features,
+            input_size,
+        } => format!("这组权重每步读入 {input_size} 个特征，而任务给出 {features} 个。"),
+        GenerateError::Engine(_) => "训练引擎没有回答。".into(),
+        GenerateError::Sample(s) => match s {
+            SampleError::Language {
+                language,
+                languages,
+            } => format!("语言 {language} 不存在：数据中有 {languages} 种语言。"),
+            SampleError::Temperature { temperature } => {
+                format!("温度 {temperature} 不在 0.1–2 之间。")
+            }
+            SampleError::Prefix { prefix } => {
+                format!("“{prefix}”中没有可用的字母。")
+            }
+            SampleError::NotInAlphabet { symbol } => {
+                format!("“{symbol}”没有出现在任何名字中，模型无法读取它。")
+            }
+            SampleError::TooLong { letters, max_len } => {
+                format!("开头有 {letters} 个字母，超过了名字最多的 {max_len} 个。")
+            }
+        },
+    }
+}
