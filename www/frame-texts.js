@@ -75,6 +75,12 @@ var UNROLL_FRAME = {
         "zh": "时间顺序"
       }
     },
+    "generate": {
+      "title": {
+        "en": "Names, letter by letter",
+        "zh": "逐字母写名字"
+      }
+    },
     "gru": {
       "crumb": {
         "en": "Lesson 5",
@@ -167,6 +173,17 @@ var UNROLL_FRAME = {
       "en": "Delay-copy",
       "zh": "延迟复制"
     },
+    "generate": {
+      "en": "Names, letter by letter",
+      "zh": "逐字母写名字"
+    },
+    "keys": [
+      "delay",
+      "adding",
+      "copy",
+      "order",
+      "generate"
+    ],
     "label": {
       "en": "Task",
       "zh": "任务"

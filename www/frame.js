@@ -94,14 +94,16 @@
     crumbs.appendChild(el("span", "", page.crumb[lang]));
     main.appendChild(crumbs);
   }
-  if (page && lesson === "delay") {
+  if (page && (lesson === "delay" || lesson === "generate")) {
     // The sequence lab's task switcher (src/sequence/switcher.rs), as links to each task's page
     // until the app's buttons replace them.
     var tasks = el("div", "mt-switch");
     tasks.appendChild(el("span", "", T.tasks.label[lang]));
-    ["delay", "adding", "copy", "order"].forEach(function (key) {
-      var b = link("btn", "?v=1&lesson=delay" + (key === "delay" ? "" : "&task=" + key), T.tasks[key][lang]);
-      if (key === (T.pages["delay/" + task] ? task : "delay")) b.setAttribute("aria-current", "page");
+    var shown = lesson === "generate" ? "generate" : T.pages["delay/" + task] ? task : "delay";
+    T.tasks.keys.forEach(function (key) {
+      var to = key === "generate" ? "?v=1&lesson=generate" : "?v=1&lesson=delay" + (key === "delay" ? "" : "&task=" + key);
+      var b = link("btn", to, T.tasks[key][lang]);
+      if (key === shown) b.setAttribute("aria-current", "page");
       tasks.appendChild(b);
     });
     main.appendChild(tasks);

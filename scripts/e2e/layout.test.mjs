@@ -374,6 +374,7 @@ test("the first frame: before the module runs, the page's heading in its languag
     ["?v=1&lesson=names", "en"],
     ["?v=1&lang=zh&lesson=delay&task=copy", "zh-CN"],
     ["?v=1", "en"],
+    ["?v=1&lesson=generate&lang=zh", "zh-CN"],
     ["?v=1&lesson=nope", "en"],
   ];
   const moved = [];

@@ -28,7 +28,7 @@ pub mod memory;
 pub mod runs;
 pub mod session;
 pub mod store;
-mod switcher;
+pub(crate) mod switcher;
 
 use self::delay::{DelayDriver, DelayPart};
 use self::generate::GeneratePart;

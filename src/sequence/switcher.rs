@@ -11,6 +11,7 @@ use leptos::prelude::*;
 use std::collections::HashMap;
 use unroll_core::config::delay::{DelayConfig, LabTask};
 use unroll_core::config::query::{quiz_on, with_quiz};
+use unroll_core::config::Lang;
 use unroll_core::train::plan::encode_lab;
 
 /// Buttons between delay-copy and the three tasks. A switch is a new history entry (Back
@@ -28,13 +29,7 @@ pub fn TaskSwitcher(
 ) -> impl IntoView {
     let loc = use_locale();
     let nav = use_nav();
-    let label = move |task: LabTask| {
-        let t = MemoryText::of(loc.lang());
-        match task {
-            LabTask::Generate => crate::sequence::generate::text::GenerateText::of(loc.lang()).name,
-            task => task.memory().map_or(t.delay, |k| t.names[text::index(k)]),
-        }
-    };
+    let label = move |task: LabTask| task_name(task, loc.lang());
     let locked = move || busy.get();
     // Every task's settings as last shown.
     let left_with = StoredValue::new(HashMap::<LabTask, DelayConfig>::new());
@@ -75,5 +70,14 @@ pub fn TaskSwitcher(
                 </button>
             }).collect_view()}
         </nav>
+    }
+}
+
+/// A task's name in the switcher (and in the first frame's copy of it).
+pub fn task_name(task: LabTask, lang: Lang) -> &'static str {
+    let t = MemoryText::of(lang);
+    match task {
+        LabTask::Generate => crate::sequence::generate::text::GenerateText::of(lang).name,
+        task => task.memory().map_or(t.delay, |k| t.names[text::index(k)]),
     }
 }

@@ -11,12 +11,12 @@ use crate::lessons::index::text::IndexText;
 use crate::lessons::text::lesson_info;
 use crate::names::text::TrainingText;
 use crate::sequence::delay::text::DelayText;
-use crate::sequence::memory::text::{index as memory_index, MemoryText};
+use crate::sequence::memory::text::MemoryText;
+use crate::sequence::switcher::task_name;
 use crate::shell::text::ShellText;
 use unroll_core::config::delay::LabTask;
 use unroll_core::config::lessons::LessonId;
 use unroll_core::config::Lang;
-use unroll_core::memory::TaskKind;
 
 const FILE: &str = "www/frame-texts.js";
 
@@ -26,7 +26,7 @@ fn both(pick: impl Fn(Lang) -> String) -> Value {
 }
 
 /// The page keys `www/frame.js` looks up: `index`, each lesson's `lesson` value, `names`,
-/// `delay` and `delay/<task>` for the sequence lab's other tasks; `number` is a lesson's place
+/// `delay` and `delay/<task>` for the sequence lab's long-memory tasks, `generate`; `number` is a lesson's place
 /// in the course, shown before its title as the lesson's heading does, and `crumb` the last
 /// part of the lesson's breadcrumb line.
 fn pages() -> Map<String, Value> {
@@ -50,28 +50,27 @@ fn pages() -> Map<String, Value> {
     page("names", None, both(|l| TrainingText::of(l).title.into()));
     page("delay", None, both(|l| DelayText::of(l).title.into()));
     for (task, word) in LabTask::ALL.into_iter().zip(LabTask::KEYS) {
-        let Some(kind) = task.memory() else { continue };
-        page(
-            &format!("delay/{word}"),
-            None,
-            both(|l| MemoryText::of(l).names[memory_index(kind)].into()),
-        );
+        match task {
+            LabTask::Delay => {}
+            LabTask::Generate => page(word, None, both(|l| task_name(task, l).into())),
+            _ => page(
+                &format!("delay/{word}"),
+                None,
+                both(|l| task_name(task, l).into()),
+            ),
+        }
     }
     pages
 }
 
-/// The sequence lab's switcher: `label`, then one entry per `task` key (`delay`, `adding`, …).
+/// The sequence lab's switcher: `label`, `keys` (the `task` keys in the switcher's order), then
+/// one entry per key (`delay`, `adding`, …, `generate`).
 fn tasks() -> Value {
     let mut tasks = Map::new();
     tasks.insert("label".into(), both(|l| MemoryText::of(l).switch.into()));
+    tasks.insert("keys".into(), json!(LabTask::KEYS));
     for (task, word) in LabTask::ALL.into_iter().zip(LabTask::KEYS) {
-        let name = move |l: Lang| {
-            let t = MemoryText::of(l);
-            task.memory()
-                .map_or(t.delay, |k| t.names[memory_index(k)])
-                .to_owned()
-        };
-        tasks.insert(word.to_owned(), both(name));
+        tasks.insert(word.to_owned(), both(|l| task_name(task, l).into()));
     }
     Value::Object(tasks)
 }
@@ -122,8 +121,9 @@ fn first_frame_covers_every_page_in_both_languages() {
     let pages = pages();
     assert_eq!(
         pages.len(),
-        1 + LessonId::ALL.len() + 2 + TaskKind::ALL.len()
+        1 + LessonId::ALL.len() + 1 + LabTask::ALL.len()
     );
+    assert!(pages.contains_key("generate") && pages.contains_key("delay/order"));
     assert_eq!(pages["lstm"]["number"], json!(LessonId::Lstm.number()));
     assert_eq!(pages["lstm"]["crumb"]["zh"], json!("第 4 课"));
     assert_eq!(tasks()["copy"]["en"], json!("Copy memory"));
