@@ -362,6 +362,8 @@ impl PartEvents for Events {
     }
 }
 
+// long: the part's wiring in one place (URL, data set, driver, the two directions' runs), so
+// each panel takes its signals from here, as the names page does
 /// The generation lab: what it is, its training and its sampler.
 #[component]
 pub fn GeneratePart(

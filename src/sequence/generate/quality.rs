@@ -50,6 +50,7 @@ pub fn mean_quality(qs: &[Quality]) -> Option<MeanQuality> {
     })
 }
 
+// long: one table of both directions' figures with its request, status and CSV in one view
 /// The quality panel (see the module docs).
 #[component]
 pub fn QualityPanel(model: GenerateModel) -> impl IntoView {

@@ -30,6 +30,9 @@ use unroll_core::task::generate::Alphabet;
 /// Milliseconds between two letters while playing.
 const PLAY_MS: u64 = 450;
 
+// long: the sampler's request fields, its Step/Play state machine and its readouts (the name, the
+// softmax bars, the h_t column) share one set of signals; the longest view of the app, the first
+// to split into a controls and a readouts component
 /// The sampler panel (see the module docs).
 #[component]
 pub fn SamplerPanel(cfg: RwSignal<DelayConfig>, model: GenerateModel) -> impl IntoView {
