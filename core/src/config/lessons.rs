@@ -255,7 +255,7 @@ pub fn unknown_lesson_notice(raw: &str) -> UrlNotice {
                 LessonId::ALL
                     .iter()
                     .map(|l| l.as_str())
-                    .chain(["names", "delay"])
+                    .chain(["names", "delay", crate::train::plan::GENERATE_LESSON])
                     .collect(),
             ),
             default: Fallback::LessonIndex,

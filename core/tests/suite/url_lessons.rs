@@ -425,7 +425,7 @@ fn unknown_keys_and_lessons() {
     assert_eq!(
         unknown_lesson_notice("foo").to_string(),
         "lesson: “foo” is not valid (expected unroll, shapes, bptt, lstm, gru, bidir, softmax, \
-         parallel, names, delay); showing the index"
+         parallel, names, delay, generate); showing the index"
     );
 }
 
