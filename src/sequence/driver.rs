@@ -193,7 +193,7 @@ impl<P: Part> LabDriver<P> {
         config: &DelayConfig,
         query: &str,
         rest: &DelayConfig,
-        views: &mut Vec<RunView>,
+        views: &mut [RunView],
         results: Vec<RunResult>,
         elapsed: f64,
     ) {
