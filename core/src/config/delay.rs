@@ -20,9 +20,43 @@ use super::fields::{url_config, ChoiceField};
 use super::query::{Accepted, FieldKind, NoticeKind, TiedBy, UrlNotice};
 use super::train::BackendChoice;
 use crate::math::cell::{CellKind, CELL_COUNT};
-use crate::task::generate::sample::{MAX_TEMPERATURE, MIN_TEMPERATURE};
-use crate::task::generate::Conditioning;
+use serde::{Deserialize, Serialize};
 use std::fmt;
+
+/// The `lesson` value of names generation's page: the lab page's configuration with
+/// `task=generate` (that key is then not written).
+pub const GENERATE_LESSON: &str = "generate";
+/// Lowest sampling temperature accepted.
+pub const MIN_TEMPERATURE: f64 = 0.1;
+/// Highest sampling temperature accepted.
+pub const MAX_TEMPERATURE: f64 = 2.0;
+
+/// How the language reaches the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Conditioning {
+    /// The language's one-hot concatenated to every step's input (PyTorch's tutorial).
+    Input,
+    /// The language as the initial hidden state of every layer and direction:
+    /// `h0 = init(onehot(language)).view(B, L·D, H).transpose(0, 1)` with
+    /// `init = nn.Linear(C, L·D·H)` ([`crate::math::model::SeqModel::with_initial_state`]);
+    /// the steps read the letters alone.
+    State,
+}
+
+impl Conditioning {
+    /// Both modes, in the order of [`Conditioning::KEYS`].
+    pub const ALL: [Conditioning; 2] = [Conditioning::Input, Conditioning::State];
+    /// The URL words of [`Conditioning::ALL`].
+    pub const KEYS: [&'static str; 2] = ["input", "state"];
+
+    /// `input` or `state`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Conditioning::Input => "input",
+            Conditioning::State => "state",
+        }
+    }
+}
 
 /// Which cells the page trains side by side (`cell`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

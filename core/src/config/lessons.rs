@@ -211,8 +211,7 @@ pub fn route(query: &str) -> Route {
         Some(l)
             if l.trim()
                 .eq_ignore_ascii_case(super::delay::DelayConfig::LESSON)
-                || l.trim()
-                    .eq_ignore_ascii_case(crate::train::plan::GENERATE_LESSON) =>
+                || l.trim().eq_ignore_ascii_case(super::delay::GENERATE_LESSON) =>
         {
             Route::Delay
         }
@@ -255,7 +254,7 @@ pub fn unknown_lesson_notice(raw: &str) -> UrlNotice {
                 LessonId::ALL
                     .iter()
                     .map(|l| l.as_str())
-                    .chain(["names", "delay", crate::train::plan::GENERATE_LESSON])
+                    .chain(["names", "delay", super::delay::GENERATE_LESSON])
                     .collect(),
             ),
             default: Fallback::LessonIndex,

@@ -47,32 +47,7 @@ use crate::math::recurrent::SeqData;
 
 pub mod sample;
 
-/// How the language reaches the model.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Conditioning {
-    /// The language's one-hot concatenated to every step's input (PyTorch's tutorial).
-    Input,
-    /// The language as the initial hidden state of every layer and direction:
-    /// `h0 = init(onehot(language)).view(B, L·D, H).transpose(0, 1)` with
-    /// `init = nn.Linear(C, L·D·H)` ([`crate::math::model::SeqModel::with_initial_state`]);
-    /// the steps read the letters alone.
-    State,
-}
-
-impl Conditioning {
-    /// Both modes, in the order of [`Conditioning::KEYS`].
-    pub const ALL: [Conditioning; 2] = [Conditioning::Input, Conditioning::State];
-    /// The URL words of [`Conditioning::ALL`].
-    pub const KEYS: [&'static str; 2] = ["input", "state"];
-
-    /// `input` or `state`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Conditioning::Input => "input",
-            Conditioning::State => "state",
-        }
-    }
-}
+pub use crate::config::delay::Conditioning;
 
 /// The symbols the data's names use, in vocabulary order.
 #[derive(Clone, Debug, PartialEq, Eq)]

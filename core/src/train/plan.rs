@@ -74,9 +74,7 @@ pub const GENERATE_HIDDEN: usize = 64;
 /// Names generation's learning rate when `lr` is left at its delay-copy default.
 pub const GENERATE_LR: f64 = 0.005;
 
-/// The `lesson` value of names generation's page: the lab page's configuration with
-/// `task=generate` (that key is then not written).
-pub const GENERATE_LESSON: &str = "generate";
+pub use crate::config::delay::GENERATE_LESSON;
 
 /// Names generation's cells, seeds, recipe and steps (what its plan trains, without the
 /// data): the keys as given, or the generation recipe for a key left at its delay-copy default

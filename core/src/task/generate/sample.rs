@@ -27,10 +27,7 @@ use crate::data::normalize::{encode, NameError};
 use crate::math::loss::softmax;
 use crate::math::model::{argmax, SeqModel};
 
-/// Lowest temperature accepted.
-pub const MIN_TEMPERATURE: f64 = 0.1;
-/// Highest temperature accepted.
-pub const MAX_TEMPERATURE: f64 = 2.0;
+pub use crate::config::delay::{MAX_TEMPERATURE, MIN_TEMPERATURE};
 /// Symbols of a step's distribution kept for display, most likely first.
 pub const SHOWN: usize = 10;
 /// Letters written at most when a request does not say (longer than any name of the data).
