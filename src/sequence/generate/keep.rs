@@ -149,7 +149,8 @@ pub fn follow(model: GenerateModel, cfg: RwSignal<DelayConfig>) {
     let applied: StoredValue<[Option<RunWeights>; 2]> = StoredValue::new([None, None]);
     Effect::new(move |_| {
         let pair = cfg.with(pair);
-        let measuring = model.measuring.get().is_some();
+        // Samples are measured one direction at a time, once the data set is loaded.
+        let measuring = model.measuring.get().is_some() || !driver.has_data();
         for (dir, config) in pair.iter().enumerate() {
             let shown = Pair::shown(driver, &pair, dir);
             let d = model.dirs[dir];
