@@ -8,9 +8,11 @@
 //! `data-new`, `data-length`, `data-bigram`), `gen-quality-mean` (`data-new`, `data-training`,
 //! `data-length`, `data-data-length`, `data-bigram`, `data-data-bigram`), `gen-no-classifier`.
 
+use super::question::{answered, bidir_veiled};
 use super::text::GenerateText;
 use super::GenerateModel;
 use crate::kit::names_data::language_name;
+use crate::kit::question::Veiled;
 use crate::shell::i18n::use_locale;
 use leptos::prelude::*;
 use unroll_core::engine::generate::QUALITY_SAMPLES;
@@ -119,18 +121,21 @@ pub fn QualityPanel(model: GenerateModel) -> impl IntoView {
         }
         .into_any()
     };
+    // The bidirectional model's figures give the question's answer away: exported once answered.
+    let shown = answered();
+    let exported = move || if shown.get() { 2 } else { 1 };
     let csv_rows = Signal::derive(move || {
-        model
-            .dirs
+        model.dirs[..exported()]
             .iter()
             .map(|d| d.quality.with(Vec::len))
             .sum::<usize>()
     });
+    let veiled = bidir_veiled(model);
     view! {
         <section class="panel" data-testid="gen-quality-panel">
             <h2>{move || (t().quality)(&QUALITY_SAMPLES.to_string())}
                 " · " {move || t().quality_of[model.shown.get()]}</h2>
-            {table}
+            <Veiled on=veiled block=true>{table}</Veiled>
             <p class="panel-note">{move || t().bigram_note}</p>
             <p class="panel-note" data-testid="gen-no-classifier">{move || t().no_classifier}</p>
             <div class="export-row">
@@ -140,7 +145,8 @@ pub fn QualityPanel(model: GenerateModel) -> impl IntoView {
                     csv=Callback::new(move |()| {
                         let uni = model.dirs[0].quality.get_untracked();
                         let bi = model.dirs[1].quality.get_untracked();
-                        crate::charts::csv::quality_csv(&[("unidirectional", &uni), ("bidirectional", &bi)], &languages())
+                        let both: [(&str, &[Quality]); 2] = [("unidirectional", &uni), ("bidirectional", &bi)];
+                        crate::charts::csv::quality_csv(&both[..exported()], &languages())
                     })
                     label=Signal::derive(move || GenerateText::of(loc.lang()).quality_csv.to_owned())
                 />
