@@ -109,6 +109,7 @@ mod native {
                 seed,
                 split_seed,
                 epochs,
+                steps: 0,
                 sample: SampleRequest {
                     temperature,
                     ..d.sample.clone()

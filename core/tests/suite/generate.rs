@@ -144,6 +144,9 @@ fn every_training_name_once_per_epoch_in_batches_of_one_length() {
     }
     assert_eq!(seen, train);
     assert_eq!(stream.position(), batches);
+    // An epoch's steps as the As PyTorch script counts them (the page's step budget in epochs).
+    assert_eq!(task.steps_per_epoch(64), batches as u64);
+    assert_eq!(task.steps_per_epoch(32), 519);
     // Seeking back gives the same batches; another seed others.
     stream.seek(0);
     assert_eq!(stream.next_batch(), first[0]);
