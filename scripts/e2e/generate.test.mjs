@@ -1,10 +1,13 @@
 // End-to-end test of the generation lab (`?v=1&lesson=generate`) on the small names data set,
 // CPU path: builds the app with Trunk (release) unless UNROLL_E2E_SKIP_BUILD=1.
 //
-// - Bidirectional leakage: a short unidirectional + bidirectional pair (Train both directions)
-//   gives a verdict computed from both runs, and it goes both ways: the bidirectional run's
-//   teacher-forced held-out loss is lower, and its samples are worse (higher bigram loss of their
-//   letters, shorter); the quality panel has one row per language for each.
+// - Bidirectional leakage: the question ("will the bidirectional model write better names?") is
+//   answered before the pair runs; a short unidirectional + bidirectional pair (Train both
+//   directions) keeps the verdict off the page until the answer is revealed, then gives a verdict
+//   computed from both runs, and it goes both ways: the bidirectional run's teacher-forced
+//   held-out loss is lower, and its samples are worse (higher bigram loss of their letters,
+//   shorter); the reveal is "no" and quotes the same figures; the quality panel has one row per
+//   language for each.
 // - The sampler: each step's softmax bars are probabilities that sum to at most 1 (the top 10 of
 //   a distribution), the chosen symbol is among them; the URL carries the request, and the same
 //   URL trained again writes the same name.
@@ -20,8 +23,21 @@ const SHORT = "?v=1&lesson=generate&hidden_size=32&steps=120";
 
 test("a bidirectional pair: its teacher-forced loss is lower and its samples worse", async () => {
   const page = await app.generate(SHORT);
+  await page.waitFor('[data-testid="question"][data-key="generate-bidir"]', { timeout: 30_000 });
+  await page.lockQuestion({ choice: 0 });
+  assert.equal(await page.has("gen-bidir-verdict"), false);
   await page.compareBoth();
+  // Both runs are measured, the answer is not revealed yet: no verdict, its place says why.
+  assert.equal(await page.has("gen-bidir-verdict"), false);
+  assert.equal(await page.has("gen-bidir-hidden"), true);
+  assert.equal(await page.questionState(), "locked");
+  await page.revealQuestion(30_000);
+  await page.waitFor("gen-bidir-verdict", { timeout: 10_000 });
+  assert.equal(await page.attr("question", "data-value"), "1");
+  assert.equal(await page.attr("question-gap", "data-correct"), "wrong");
   const v = await page.verdict();
+  const why = await page.text("question-why");
+  assert.ok(why.includes(v.bigramBidir.toFixed(3)) && why.includes(v.lossUni.toFixed(3)), why);
   assert.ok(v.lossBidir < v.lossUni, `bidirectional loss ${v.lossBidir} vs ${v.lossUni}`);
   assert.ok(v.bigramBidir > v.bigramUni, `samples' bigram loss ${v.bigramBidir} vs ${v.bigramUni}`);
   assert.ok(v.lengthBidir < v.lengthUni, `mean length ${v.lengthBidir} vs ${v.lengthUni}`);
@@ -31,6 +47,18 @@ test("a bidirectional pair: its teacher-forced loss is lower and its samples wor
   assert.equal(await page.num("gen-quality"), app.data.classes.length);
   assert.equal(await page.attr("gen-quality", "data-model"), "unidirectional");
   assert.ok(Number.isFinite(await page.num("gen-baseline-bigram")));
+  // The curves: training loss per character beside the held-out loss.
+  assert.ok((await page.num("chart-generate-train")) > 0);
+  assert.equal(Number(await page.attr("gen-train-loss", "data-step")), 120);
+  assert.ok(Number.isFinite(await page.num("gen-train-loss")));
+  // As PyTorch trains the page's steps; the files carry the run's tag.
+  assert.equal(await page.attr("generate-as-pytorch", "data-file"), "unroll-generate-gru-h32-input.py");
+  const script = await page.page.textContent('[data-testid="generate-as-pytorch-script"]');
+  assert.match(script, /^ {4}steps=120,$/m);
+  assert.match(script, /^ {4}hidden_size=32,$/m);
+  // Answered: the CSV has both directions, one row per language each.
+  const csv = await page.csv("unroll-generate-quality-gru-h32-input.csv");
+  assert.equal(csv.rows, 2 * app.data.classes.length);
   page.noErrors();
   await page.close();
 });

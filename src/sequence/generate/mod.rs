@@ -15,7 +15,9 @@
 mod bidir;
 mod curves;
 mod quality;
+mod question;
 mod sampler;
+mod script;
 pub mod text;
 
 use self::bidir::BidirPanel;
@@ -85,6 +87,8 @@ pub enum DataState {
 pub struct Direction {
     /// Held-out loss per character of its run, `(step, loss)`.
     pub heldout: RwSignal<Vec<(u64, f64)>>,
+    /// Training-batch loss per character of its run, `(step, loss)`, every step.
+    pub train: RwSignal<Vec<(u64, f64)>>,
     /// Its run's latest weights.
     pub weights: RwSignal<Option<Rc<Weights>>, LocalStorage>,
     /// Its samples' quality, one entry per language (after its run finished).
@@ -97,6 +101,7 @@ impl Direction {
     fn new() -> Self {
         Direction {
             heldout: RwSignal::new(Vec::new()),
+            train: RwSignal::new(Vec::new()),
             weights: RwSignal::new_local(None),
             quality: RwSignal::new(Vec::new()),
             trained: RwSignal::new(None),
@@ -105,6 +110,7 @@ impl Direction {
 
     fn clear(&self) {
         self.heldout.set(Vec::new());
+        self.train.set(Vec::new());
         self.weights.set(None);
         self.quality.set(Vec::new());
         self.trained.set(None);
@@ -309,12 +315,16 @@ impl Events {
 
 impl PartEvents for Events {
     fn tick(&self, tick: Tick) {
+        if !self.shown(tick.run) {
+            return;
+        }
+        let dir = self.0.dirs[self.1];
+        if !tick.steps.is_empty() {
+            dir.train
+                .update(|c| c.extend(tick.steps.iter().map(|s| (s.step, s.loss))));
+        }
         if let Some(h) = tick.heldout {
-            if self.shown(tick.run) {
-                self.0.dirs[self.1]
-                    .heldout
-                    .update(|c| c.push((h.step, h.loss)));
-            }
+            dir.heldout.update(|c| c.push((h.step, h.loss)));
         }
     }
 
@@ -376,6 +386,9 @@ pub fn GeneratePart(
 ) -> impl IntoView {
     let loc = use_locale();
     let t = move || GenerateText::of(loc.lang());
+    // The bidirectional pair's question veils the figures that would answer it.
+    crate::kit::question::provide_veil();
+    crate::widgets::export::provide_file_tag(script::file_tag(cfg));
     let plan = Memo::new(move |_| {
         let ready = model.data.with(|d| matches!(d, DataState::Ready(_)));
         let (cells, _, r, steps) = cfg.with(generate_recipe);
@@ -395,11 +408,6 @@ pub fn GeneratePart(
         move || t().buttons[if status.get().ended() { 1 } else { 0 }],
         move || !status.get().busy() && plan.get().is_some(),
         move || model.start(&cfg.get_untracked(), false),
-    );
-    let compare = RunAction::new(
-        move || t().compare,
-        move || !status.get().busy() && plan.get().is_some(),
-        move || model.compare(&cfg.get_untracked()),
     );
     let pause = RunAction::new(
         move || t().buttons[2],
@@ -478,10 +486,6 @@ pub fn GeneratePart(
                     {move || t().bidirectional}
                 </label>
                 <RunControls prefix="generate" class="mt-controls" start=start pause=pause resume=resume reset=reset>
-                    <button type="button" class="btn" data-testid="gen-compare" title=move || t().compare_note
-                        disabled=move || !compare.enabled.get() on:click=move |_| compare.run.run(())>
-                        {move || compare.label.get()}
-                    </button>
                     <span class="panel-note" data-testid="generate-status" data-value=move || status.get().key()>
                         {move || (t().progress)(&count_commas(model.progress.get().0), &count_commas(model.progress.get().1))}
                     </span>
@@ -489,7 +493,7 @@ pub fn GeneratePart(
                 <div class="mt-bar" data-testid="generate-progress" data-value=move || fraction().to_string()>
                     <div style=move || format!("width: {:.1}%", fraction() * 100.0)></div>
                 </div>
-                {heldout}
+                <crate::kit::question::Veiled on=question::bidir_veiled(model) block=true>{heldout}</crate::kit::question::Veiled>
                 {move || model.error.get().map(|e| view! {
                     <p class="notice notice-error" role="alert" data-testid="generate-error">{(t().failed)(&e)}</p>
                 })}
@@ -497,7 +501,8 @@ pub fn GeneratePart(
             <CurvesPanel model=model />
             <SamplerPanel cfg=cfg model=model />
             <QualityPanel model=model />
-            <BidirPanel model=model />
+            <BidirPanel cfg=cfg model=model />
+            <script::GenerateAsPytorch cfg=cfg model=model />
         </div>
     }
 }
