@@ -12,11 +12,17 @@
 //   a distribution), the chosen symbol is among them; the URL carries the request, and the same
 //   URL trained again writes the same name.
 //
+// - The classifier on the samples: without a names classifier kept in the browser the quality
+//   panel says so; after the names lab has trained (and kept) one in the same browser, every
+//   language's row has the share of its samples the classifier assigns to it, the panel's figure
+//   is their mean, and the CSV carries the column.
+//
 // Run: `node --test --test-concurrency=1 scripts/e2e/generate.test.mjs`.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { e2e } from "./fixture.mjs";
+import { until } from "./lib.mjs";
 
 const app = e2e();
 const SHORT = "?v=1&lesson=generate&hidden_size=32&steps=120";
@@ -96,4 +102,40 @@ test("the sampler's bars are a distribution and a sample URL writes the same nam
   assert.equal((await again.sample()).full, full);
   again.noErrors();
   await again.close();
+});
+
+test("a names classifier kept in this browser judges the samples; without one the page says so", async () => {
+  const browser = await app.launch();
+  const measured = async () => {
+    const page = await app.generate(SHORT, { browser });
+    await page.dataLoaded();
+    await page.start();
+    await page.finished();
+    await until(async () => (await page.num("gen-quality")) === app.data.classes.length, 60_000, "every language measured");
+    return page;
+  };
+  const before = await measured();
+  assert.equal(await before.value("gen-no-classifier"), "none");
+  assert.equal(await before.has("gen-classifier"), false);
+  before.noErrors();
+  await before.close();
+
+  const names = await app.names("?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=64&epochs=1&seed=3&backend=cpu", { browser });
+  await names.trainToEnd();
+  await names.saved();
+  await names.close();
+
+  const page = await measured();
+  await page.waitFor("gen-classifier", { timeout: 10_000 });
+  const share = await page.num("gen-classifier");
+  const rows = await page.page.$$eval('[data-testid="gen-quality-row"]', (rs) => rs.map((r) => Number(r.dataset.recognised)));
+  assert.equal(rows.length, app.data.classes.length);
+  assert.ok(rows.every((r) => r >= 0 && r <= 1), `shares ${rows}`);
+  assert.equal(Number(await page.attr("gen-classifier", "data-languages")), rows.length);
+  assert.ok(Math.abs(share - rows.reduce((a, b) => a + b, 0) / rows.length) < 1e-12, `${share} vs ${rows}`);
+  const csv = await page.csv("unroll-generate-quality-gru-h32-input.csv");
+  assert.ok(csv.lines[0].endsWith(",recognised"));
+  assert.deepEqual(csv.lines.slice(1).map((l) => Number(l.split(",").at(-1))), rows);
+  page.noErrors();
+  await page.close();
 });

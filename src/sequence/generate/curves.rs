@@ -91,24 +91,8 @@ pub fn CurvesPanel(model: GenerateModel) -> impl IntoView {
         <section class="panel charts-panel">
             <Veiled on=veiled block=true>
             <div class="charts">
-                {crate::charts::canvas::chart_canvas(
-                    "chart-generate-train",
-                    Signal::derive(move || GenerateText::of(loc.lang()).train_chart),
-                    move || (train_data(), levels()),
-                    |(c, _)| chart::point_count(c),
-                    |area, (c, levels), style| {
-                        let _ = chart::draw_with_levels(area, c, levels, style);
-                    },
-                )}
-                {crate::charts::canvas::chart_canvas(
-                    "chart-generate-loss",
-                    Signal::derive(move || GenerateText::of(loc.lang()).chart),
-                    move || (data(), levels()),
-                    |(c, _)| chart::point_count(c),
-                    |area, (c, levels), style| {
-                        let _ = chart::draw_with_levels(area, c, levels, style);
-                    },
-                )}
+                {loss_canvas("chart-generate-train", Signal::derive(move || GenerateText::of(loc.lang()).train_chart), move || (train_data(), levels()))}
+                {loss_canvas("chart-generate-loss", Signal::derive(move || GenerateText::of(loc.lang()).chart), move || (data(), levels()))}
             </div>
             {train_line}
             {versus}
@@ -116,4 +100,21 @@ pub fn CurvesPanel(model: GenerateModel) -> impl IntoView {
             {baselines}
         </section>
     }
+}
+
+/// One loss chart of the panel: `data` gives the chart and its extra baseline levels.
+fn loss_canvas(
+    testid: &'static str,
+    title: Signal<&'static str>,
+    data: impl Fn() -> (CurveChart, Vec<(f64, String)>) + Send + Sync + 'static,
+) -> impl IntoView {
+    crate::charts::canvas::chart_canvas(
+        testid,
+        title,
+        data,
+        |(c, _)| chart::point_count(c),
+        |area, (c, levels), style| {
+            let _ = chart::draw_with_levels(area, c, levels, style);
+        },
+    )
 }

@@ -142,6 +142,8 @@ pub struct GenerateModel {
     chain: StoredValue<bool>,
     /// The quality's engine session (Reset stops it).
     measuring: RwSignal<Option<u64>>,
+    /// The names classifier kept in this browser, as the last quality measurement found it.
+    pub classifier: RwSignal<quality::Kept>,
     /// The baselines fitted on the training names (once the data set is loaded).
     pub baselines: RwSignal<Option<LmBaselines>>,
     /// The symbols the head chooses among (letters and the end marker).
@@ -162,6 +164,7 @@ impl GenerateModel {
             first: StoredValue::new(None),
             chain: StoredValue::new(false),
             measuring: RwSignal::new(None),
+            classifier: RwSignal::new(quality::Kept::Unread),
             baselines: RwSignal::new(None),
             classes: RwSignal::new(0),
             cell: RwSignal::new(None),
@@ -272,6 +275,7 @@ impl GenerateModel {
             data: 0,
             weights: (*weights).clone(),
             request,
+            classifier: None,
         };
         let languages = (0..data.num_classes() as u32).collect();
         let client = EngineClient::get();
@@ -281,6 +285,13 @@ impl GenerateModel {
         quality.set(Vec::new());
         let me = *self;
         spawn_local(async move {
+            // The names classifier kept in this browser judges the samples too, if there is one.
+            let (kept, classifier) = quality::read_kept().await;
+            me.classifier.set(kept);
+            if me.measuring.get_untracked() != Some(session) {
+                return; // reset meanwhile
+            }
+            let job = GenerateJob { classifier, ..job };
             client
                 .quality(
                     session,

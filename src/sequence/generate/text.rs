@@ -104,8 +104,8 @@ pub struct GenerateText {
     /// While measuring: {0} languages done, {1} in all.
     pub measuring: fn(&str, &str) -> String,
     /// The table's columns: language, training names, new, mean length (data), bigram loss
-    /// (data), unended.
-    pub quality_columns: [&'static str; 6],
+    /// (data), unended, recognised by the classifier.
+    pub quality_columns: [&'static str; 7],
     /// The mean row's label.
     pub mean_row: &'static str,
     /// The summary: {0} new share, {1} training-name share, {2} mean length, {3} data's mean
@@ -113,8 +113,16 @@ pub struct GenerateText {
     pub quality_summary: fn(&str, &str, &str, &str, &str, &str) -> String,
     /// What the bigram loss of the samples measures.
     pub bigram_note: &'static str,
-    /// The classifier's accuracy on the samples is not measured on this page.
+    /// No names classifier is kept in this browser.
     pub no_classifier: &'static str,
+    /// Until the samples are measured.
+    pub classifier_wait: &'static str,
+    /// The kept classifier knows none of the languages.
+    pub classifier_unknown: &'static str,
+    /// The kept classifier could not be read: {0} why.
+    pub classifier_failed: fn(&str) -> String,
+    /// The classifier's figure: {0} share recognised, {1} languages it knows, {2} its step.
+    pub classifier: fn(&str, &str, &str) -> String,
     /// The CSV button's label.
     pub quality_csv: &'static str,
     /// The As PyTorch panel's heading.
@@ -210,11 +218,15 @@ impl GenerateText {
         quality_of: ["unidirectional model", "bidirectional model"],
         quality_wait: "Measured when a run finishes: 200 names per language written at the sampler's temperature, top-k and seed.",
         measuring: |d, n| format!("Writing samples… {d} / {n} languages"),
-        quality_columns: ["Language", "Training names", "New", "Mean length (data)", "Bigram loss (data)", "Unended"],
+        quality_columns: ["Language", "Training names", "New", "Mean length (data)", "Bigram loss (data)", "Unended", "Classifier agrees"],
         mean_row: "All languages",
         quality_summary: |new, tr, len, dlen, bl, dbl| format!("{new} of the samples are new names and {tr} repeat a training name; mean length {len} letters against the data's {dlen}; bigram loss {bl} nats per character against the data's {dbl}."),
         bigram_note: "Bigram loss of the samples: how unusual their letter pairs are under the bigram model of the training names (lower = more like real names). A collapsed model's samples are all “new”, so the new share alone does not measure quality.",
-        no_classifier: "The names classifier's accuracy at recognising the requested language is not measured on this page: it does not read a classifier kept in the browser.",
+        no_classifier: "No names classifier is kept in this browser, so the samples are not judged by one: train a classifier on the names page (it is kept after every epoch), then train here again to see how often it recognises the language each name was written for.",
+        classifier_wait: "When the samples are measured, a names classifier kept in this browser (by the names page) judges them too.",
+        classifier_unknown: "The names classifier kept in this browser knows none of these languages (it was trained on other data), so it cannot judge the samples.",
+        classifier_failed: |e| format!("The names classifier kept in this browser could not be read ({e}), so the samples are not judged by one."),
+        classifier: |share, known, step| format!("The names classifier kept in this browser (its weights of step {step}) recognises the language asked for in {share} of the samples, the mean over the {known} languages it knows: how well the conditioning writes in the style of each language, judged by the product's other model."),
         quality_csv: "Samples' quality (CSV)",
         pytorch_heading: "As PyTorch",
         pytorch_help: |steps, epochs, per, names| format!("The run shown as a PyTorch script: the same names and split, the same batches in the same order, the same model, loss, Adam and clipping, the same baselines and sampler. It trains this page's {steps} steps: {epochs} pass(es) over the {names} training names at {per} steps each, the last one cut at the step where the page stops. What differs is PyTorch's initial weights and its random draws, so its held-out loss lands within the spread of seeds, not digit for digit."),
@@ -285,11 +297,15 @@ impl GenerateText {
         quality_of: ["单向模型", "双向模型"],
         quality_wait: "训练结束后评估：按采样器的温度、top-k 和种子，每种语言写 200 个名字。",
         measuring: |d, n| format!("正在写样本… {d} / {n} 种语言"),
-        quality_columns: ["语言", "训练集中的名字", "新名字", "平均长度（数据）", "二元损失（数据）", "未结束"],
+        quality_columns: ["语言", "训练集中的名字", "新名字", "平均长度（数据）", "二元损失（数据）", "未结束", "分类器认同"],
         mean_row: "所有语言",
         quality_summary: |new, tr, len, dlen, bl, dbl| format!("样本中 {new} 是新名字，{tr} 与训练集中的名字相同；平均长度 {len} 个字母，数据为 {dlen}；二元损失 {bl} 奈特/字符，数据为 {dbl}。"),
         bigram_note: "样本的二元损失：在训练名字的二元模型下，样本的字母对有多不寻常（越低越像真实的名字）。崩溃的模型写出的样本都是“新”的，所以只看新名字比例并不能衡量质量。",
-        no_classifier: "本页不评估姓名分类器对所要求语言的识别准确率：本页不读取浏览器中保存的分类器。",
+        no_classifier: "本浏览器中没有保存姓名分类器，所以样本没有经过分类器判断：在姓名页训练一个分类器（每轮结束后都会保存），再回到这里重新训练，即可看到它有多常认出每个名字要求的语言。",
+        classifier_wait: "评估样本时，本浏览器中（姓名页）保存的姓名分类器也会判断它们。",
+        classifier_unknown: "本浏览器中保存的姓名分类器不认识这些语言（它是在其他数据上训练的），无法判断这些样本。",
+        classifier_failed: |e| format!("无法读取本浏览器中保存的姓名分类器（{e}），样本没有经过分类器判断。"),
+        classifier: |share, known, step| format!("本浏览器中保存的姓名分类器（第 {step} 步的权重）在 {share} 的样本中认出了所要求的语言（对它认识的 {known} 种语言取平均）：用本产品的另一个模型来衡量条件生成能否写出每种语言的风格。"),
         quality_csv: "样本质量（CSV）",
         pytorch_heading: "PyTorch 脚本",
         pytorch_help: |steps, epochs, per, names| format!("把当前显示的运行写成 PyTorch 脚本：同样的名字和划分、同样顺序的同样批次、同样的模型、损失、Adam 和梯度裁剪、同样的基线和采样器。它训练本页的 {steps} 步：在 {names} 个训练名字上走 {epochs} 轮，每轮 {per} 步，最后一轮在本页停下的那一步截止。不同的只有 PyTorch 的初始权重和随机抽样，所以它的留出集损失落在不同种子的波动范围内，而不是逐位相同。"),
