@@ -672,7 +672,9 @@ fn a_kept_classifier_judges_the_samples() {
             export_trained(&clf, &p, &classes, Head::Last, 7, &DataSource::Builtin).unwrap();
         KeptClassifier { weights, classes }
     };
-    let always_y = kept(["X", "Y"]).recogniser(&task).expect("it knows X and Y");
+    let always_y = kept(["X", "Y"])
+        .recogniser(&task)
+        .expect("it knows X and Y");
     assert!(kept(["P", "Q"]).recogniser(&task).is_none());
     assert_eq!(always_y.recognises("abc", 1), Some(true));
     assert_eq!(always_y.recognises("abc", 0), Some(false));
@@ -706,7 +708,10 @@ fn a_kept_classifier_judges_the_samples() {
     assert!(readable > 0);
     let x = quality_job(&task, &job, 0, 20, Some(&always_y)).unwrap();
     assert_eq!(x.recognised, Some(0.0));
-    assert_eq!(quality_job(&task, &job, 0, 20, None).unwrap().recognised, None);
+    assert_eq!(
+        quality_job(&task, &job, 0, 20, None).unwrap().recognised,
+        None
+    );
 }
 
 fn tiny_model_of(conditioning: Conditioning) -> GenerateTask {

@@ -186,7 +186,8 @@ pub fn QualityPanel(model: GenerateModel) -> impl IntoView {
             (Kept::None, _) => ("none", t.no_classifier.to_owned()),
             (Kept::Failed(e), _) => ("failed", (t.classifier_failed)(&e)),
         };
-        view! { <p class="panel-note" data-testid="gen-no-classifier" data-value=key>{text}</p> }.into_any()
+        view! { <p class="panel-note" data-testid="gen-no-classifier" data-value=key>{text}</p> }
+            .into_any()
     };
     view! {
         <section class="panel" data-testid="gen-quality-panel">
