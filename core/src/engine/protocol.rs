@@ -18,13 +18,12 @@ use crate::train::backend::CellBackend;
 use crate::train::messages::{TrainError, TrainNotice};
 use crate::train::sweep::{ParamCount, Progress, RunId, SweepCheckpoint, SweepPlan, Tick, Weights};
 
+pub use super::DataId;
 pub use crate::config::delay::MAX_WORKERS;
 pub use crate::train::messages::EngineFault;
 
 /// A session (one sweep, or one upload's parse), numbered by the page.
 pub type SessionId = u64;
-/// A data set kept by the worker, numbered by the page.
-pub type DataId = u64;
 
 /// What the page asks of the worker.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -12,17 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 pub use super::cell::CellKind;
-
-/// Nonlinearity of the plain RNN cell (`nn.RNN(nonlinearity=...)`). Ignored by LSTM/GRU.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Nonlinearity {
-    /// `tanh` (PyTorch's default).
-    #[default]
-    Tanh,
-    /// `relu`.
-    Relu,
-}
+pub use super::step::Nonlinearity;
 
 /// The architecture of a recurrent module, as the arguments of `nn.RNN`/`nn.LSTM`/`nn.GRU`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
