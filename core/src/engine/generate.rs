@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::protocol::DataId;
+use super::DataId;
 use crate::config::delay::{DelayConfig, LabTask};
 use crate::data::names::NamesDataset;
 use crate::task::generate::sample::{
