@@ -3,7 +3,7 @@
 //! last [`KEPT_SWEEPS`] sweeps, each under its configuration's canonical query, with whether it
 //! had finished, as a list of [`KeptSweep`]; for a part that writes with its runs' weights
 //! (names generation's sampler and quality panel) the finished runs' final weights too, for the
-//! newest [`KEPT_WEIGHTS`] sweeps. Plain data, no Leptos (the tests check it natively).
+//! newest [`KEPT_WEIGHTS`] sweeps, and the runs' training-batch curves. Plain data, no Leptos (the tests check it natively).
 
 use crate::sequence::runs::{plan, shape, KeptShown, KeptSweeps, Mark, RunView, RunWeights};
 use serde::{Deserialize, Serialize};
@@ -32,6 +32,10 @@ pub struct KeptSweep {
     /// keeps none; absent from records written without them).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub weights: Vec<Option<RunWeights>>,
+    /// The training-batch loss `(step, loss)` of each run of the plan, in its order, where the
+    /// part keeps its runs' weights (empty otherwise, and absent from records without them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub losses: Vec<Vec<(u64, f64)>>,
 }
 
 impl KeptSweep {
@@ -81,7 +85,8 @@ pub fn keep(kept: &mut Vec<KeptSweep>, sweep: KeptSweep) {
 }
 
 /// The sweep `query` as kept: the held-out curves of `runs`, the final weights of those that
-/// finished with them, `elapsed` seconds.
+/// finished with them and, where the part keeps weights, their training-batch curves,
+/// `elapsed` seconds.
 fn sweep_of(query: &str, runs: &[RunView], elapsed: f64, finished: bool) -> KeptSweep {
     let weights: Vec<Option<RunWeights>> = runs
         .iter()
@@ -92,6 +97,11 @@ fn sweep_of(query: &str, runs: &[RunView], elapsed: f64, finished: bool) -> Kept
         curves: runs.iter().map(|r| r.heldout.clone()).collect(),
         elapsed,
         finished,
+        losses: if runs.iter().any(|r| r.weights.is_some()) {
+            runs.iter().map(|r| r.loss.clone()).collect()
+        } else {
+            Vec::new()
+        },
         weights: if weights.iter().any(Option::is_some) {
             weights
         } else {
@@ -124,6 +134,7 @@ impl KeptSweeps for Vec<KeptSweep> {
             .map(|(k, v)| match (k < done, kept.curves.get(k)) {
                 (true, Some(curve)) => RunView {
                     weights: kept.weights.get(k).cloned().flatten(),
+                    loss: kept.losses.get(k).cloned().unwrap_or_default(),
                     ..RunView::kept(v.id, curve.clone(), steps)
                 },
                 _ => v,

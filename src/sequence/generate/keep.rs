@@ -1,7 +1,7 @@
 //! The generation lab's runs on the lab's one driver ([`crate::sequence::driver`]): what a
 //! run trains (its configuration without the sampler's keys, [`training`], whose canonical
-//! query is the key it is kept under), the part's [`Part`] (each run's held-out curve kept at
-//! every evaluation and its final weights once finished, in the store's `generate-*` records,
+//! query is the key it is kept under), the part's [`Part`] (each run's curves kept at every
+//! evaluation and its final weights once finished, in the store's `generate-*` records,
 //! with the training run's latest checkpoint), the two directions' figures taken from the run
 //! shown and the runs kept ([`Pair`]), and the lines that say what a reload kept: a finished
 //! run "kept from an earlier visit", a run a reload stopped with its offer to resume from its
@@ -18,7 +18,7 @@ use crate::kit::fmt::count_commas;
 use crate::kit::keep_text::KeepText;
 use crate::sequence::driver::{LabDriver, Part};
 use crate::sequence::kept::KeptSweep;
-use crate::sequence::runs::{RunView, RunWeights};
+use crate::sequence::runs::{KeptCurves, RunView, RunWeights};
 use crate::sequence::store::{Records, GENERATE};
 use crate::shell::i18n::use_locale;
 use crate::shell::run_status::RunStatus;
@@ -29,15 +29,16 @@ use unroll_core::config::query::encode;
 use unroll_core::config::Lang;
 use unroll_core::train::plan::generate_recipe;
 
-/// Names generation's runs: the held-out curve of each run kept at every evaluation with its
-/// final weights once finished ([`KeptSweep`]), the engine's checkpoint alone; a run a reload
+/// Names generation's runs: the held-out and training-batch curves of each run kept at every
+/// evaluation with its final weights once finished ([`KeptSweep`]), the engine's checkpoint
+/// with the training-batch curves up to it ([`KeptCurves`]); a run a reload
 /// stopped is shown paused (Resume goes on from its checkpoint); the page shows the kept run
 /// of the recipe and direction the form names.
 pub struct Generation;
 
 impl Part for Generation {
     type Kept = Vec<KeptSweep>;
-    type Curves = ();
+    type Curves = Vec<KeptCurves>;
     const RECORDS: Records = GENERATE;
     const OFFER: RunStatus = RunStatus::Paused;
     const FOLLOWS_FORM: bool = true;
@@ -78,6 +79,8 @@ pub fn pair(config: &DelayConfig) -> [DelayConfig; 2] {
 pub struct Shown {
     /// Held-out loss per character, `(step, loss)`.
     pub heldout: Vec<(u64, f64)>,
+    /// Training-batch loss per character, `(step, loss)`.
+    pub train: Vec<(u64, f64)>,
     /// Its latest weights (a kept run: its final weights).
     pub weights: Option<RunWeights>,
     /// Its weights are the finished run's final ones.
@@ -88,6 +91,7 @@ impl Shown {
     fn of_view(r: &RunView) -> Self {
         Shown {
             heldout: r.heldout.iter().map(|h| (h.step, h.loss)).collect(),
+            train: r.loss.clone(),
             weights: r.weights.clone(),
             finished: r.finished && r.final_weights().is_some(),
         }
@@ -101,6 +105,7 @@ impl Shown {
                 .first()
                 .map(|c| c.iter().map(|h| (h.step, h.loss)).collect())
                 .unwrap_or_default(),
+            train: k.losses.first().cloned().unwrap_or_default(),
             finished: weights.is_some(),
             weights,
         }
@@ -156,6 +161,9 @@ pub fn follow(model: GenerateModel, cfg: RwSignal<DelayConfig>) {
             let d = model.dirs[dir];
             if d.heldout.with_untracked(|h| *h != shown.heldout) {
                 d.heldout.set(shown.heldout.clone());
+            }
+            if d.train.with_untracked(|h| *h != shown.train) {
+                d.train.set(shown.train.clone());
             }
             let any = !shown.heldout.is_empty() || shown.weights.is_some();
             let trained = any.then(|| config.clone());
