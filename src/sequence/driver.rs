@@ -23,10 +23,10 @@ use super::runs::{
     ResumePoint, RunView, RunWeights,
 };
 use super::store::Records;
+use crate::shell::engine_client::DataRef;
 use crate::shell::run_status::RunStatus;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use crate::shell::engine_client::DataRef;
 use std::marker::PhantomData;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -244,7 +244,9 @@ impl<P: Part> LabDriver<P> {
         results: Vec<RunResult>,
         elapsed: f64,
     ) {
-        let data = self.data.with_untracked(|d| d.as_ref().map(|d| d.plan.clone()));
+        let data = self
+            .data
+            .with_untracked(|d| d.as_ref().map(|d| d.plan.clone()));
         let point = self
             .point
             .get_value()
@@ -395,7 +397,11 @@ impl<P: Part> LabDriver<P> {
         let query = encode(config, None);
         let elapsed = self.flow.seconds();
         let changed = self.update_kept(|k, _| k.mark(&query, Mark::Reset, &[], elapsed));
-        if changed && self.point.with_value(|p| p.as_ref().is_some_and(|p| p.query == query)) {
+        if changed
+            && self
+                .point
+                .with_value(|p| p.as_ref().is_some_and(|p| p.query == query))
+        {
             self.forget_checkpoint();
         }
     }
@@ -417,10 +423,8 @@ impl<P: Part> LabDriver<P> {
     /// The plan of the sweep shown (reactive).
     pub fn plan(&self) -> Option<SweepPlan> {
         let data = self.plan_data();
-        self.run_cfg.with(|c| {
-            c.as_ref()
-                .and_then(|c| SweepPlan::of_lab_on(c, data).ok())
-        })
+        self.run_cfg
+            .with(|c| c.as_ref().and_then(|c| SweepPlan::of_lab_on(c, data).ok()))
     }
 
     /// The held-out curve of each run shown, in the plan's order (reactive).

@@ -17,8 +17,7 @@ use unroll_core::keep::curve_until;
 use unroll_core::math::params::CellKind;
 use unroll_core::train::plan::generate_recipe;
 use unroll_core::train::sweep::{
-    HeldOut, Progress, RunCheckpoint, RunId, RunResult, SweepCheckpoint, SweepPlan, Tick,
-    Weights,
+    HeldOut, Progress, RunCheckpoint, RunId, RunResult, SweepCheckpoint, SweepPlan, Tick, Weights,
 };
 use unroll_core::train::trainer::Backend;
 

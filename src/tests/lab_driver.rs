@@ -4,13 +4,13 @@
 //! generation's run, whose plan reads the names and whose final weights are kept with it.
 
 use crate::sequence::delay::store::Kept;
+use crate::sequence::generate::keep::{pair, training};
+use crate::sequence::kept::{keep, KEPT_WEIGHTS};
 use crate::sequence::memory::store::{KeptSweep, ResumePoint};
+use crate::sequence::runs::RunWeights;
 use crate::sequence::runs::{
     apply_tick, plan, remaining_of, whole_progress, KeptSweeps, Mark, RunView,
 };
-use crate::sequence::generate::keep::{pair, training};
-use crate::sequence::kept::{keep, KEPT_WEIGHTS};
-use crate::sequence::runs::RunWeights;
 use crate::sequence::store::{point_bytes, point_of, sweeps_of, sweeps_text, GENERATE};
 use std::sync::Arc;
 use unroll_core::config::delay::{DelayConfig, LabTask};
@@ -226,12 +226,21 @@ fn a_generation_run_is_kept_with_its_final_weights_and_goes_on_from_its_checkpoi
         ..DelayConfig::default()
     });
     assert_eq!(config.temperature, DelayConfig::default().temperature);
-    assert_eq!(pair(&config)[1], DelayConfig { bidirectional: true, ..config.clone() });
+    assert_eq!(
+        pair(&config)[1],
+        DelayConfig {
+            bidirectional: true,
+            ..config.clone()
+        }
+    );
     let query = encode(&config, None);
     // Its plan, without the names: one GRU run of 6 steps (the key `seeds` at the lab's
     // default is names generation's one seed).
     let views = plan(&config);
-    assert_eq!(views.iter().map(|v| v.id.cell).collect::<Vec<_>>(), [CellKind::Gru]);
+    assert_eq!(
+        views.iter().map(|v| v.id.cell).collect::<Vec<_>>(),
+        [CellKind::Gru]
+    );
     let whole = whole_progress(&config, &config, nothing_done());
     assert_eq!((whole.steps_total, whole.runs_total), (6, 1));
 
@@ -258,18 +267,31 @@ fn a_generation_run_is_kept_with_its_final_weights_and_goes_on_from_its_checkpoi
     // is left is the same run, from the checkpoint that fits it on the names alone.
     let mut stopped: Vec<KeptSweep> = Vec::new();
     let (part, mut cut) = train_on(&config, Some(data.clone()), 4, &mut stopped);
-    assert!(part[0].weights.is_none(), "the weights of a run in training are not kept");
+    assert!(
+        part[0].weights.is_none(),
+        "the weights of a run in training are not kept"
+    );
     let c = at_once(cut.checkpoint()).unwrap();
     assert_eq!(c.step(), 3);
-    let point = crate::sequence::memory::store::ResumePoint::new(query.clone(), 1.0, c.clone(), &part);
+    let point =
+        crate::sequence::memory::store::ResumePoint::new(query.clone(), 1.0, c.clone(), &part);
     let shown = stopped.shown(&config, &query).unwrap();
     assert!(shown.unfinished);
     let rest = remaining_of(&config, &shown.views).unwrap();
-    assert_eq!(plan(&rest).iter().map(|v| v.id).collect::<Vec<_>>(), [views[0].id]);
+    assert_eq!(
+        plan(&rest).iter().map(|v| v.id).collect::<Vec<_>>(),
+        [views[0].id]
+    );
     assert!(point.fits_on(&query, &rest, Some(data.clone())));
     assert!(!point.fits(&query, &rest), "no plan without the names");
-    let other = DelayConfig { bidirectional: true, ..rest.clone() };
-    assert!(!point.fits_on(&query, &other, Some(data.clone())), "the other direction's");
+    let other = DelayConfig {
+        bidirectional: true,
+        ..rest.clone()
+    };
+    assert!(
+        !point.fits_on(&query, &other, Some(data.clone())),
+        "the other direction's"
+    );
     // Going on from it gives the run that never stopped.
     let mut resumed = Sweep::new(SweepPlan::of_lab_on(&rest, Some(data)).unwrap());
     resumed.restore(&c).unwrap();
@@ -324,6 +346,10 @@ fn only_the_newest_sweeps_keep_their_weights() {
     }
     let with: Vec<bool> = kept.iter().map(|k| !k.weights.is_empty()).collect();
     assert_eq!(with.iter().filter(|&&b| b).count(), KEPT_WEIGHTS);
-    assert_eq!(with[..2], [false, false], "the oldest lose their weights first");
+    assert_eq!(
+        with[..2],
+        [false, false],
+        "the oldest lose their weights first"
+    );
     assert_ne!(w(2), one, "weights compare by their step");
 }

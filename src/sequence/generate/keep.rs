@@ -236,8 +236,12 @@ impl KeptLines {
         store_failed: |e| format!("This run could not be kept in this browser: {e}"),
     };
     const ZH: KeptLines = KeptLines {
-        kept: |s| format!("保存自上次访问：这次运行训练了 {s} 步；曲线、留出损失和权重都是此浏览器中保存的副本（采样器和质量面板用它们写名字）。“重置”会删除它。"),
-        interrupted_from: |s| format!("重新加载页面让这次运行停在了第 {s} 步。已训练的部分显示在下面；“继续”从那里接着训练，结果与从未中断的运行相同；“重置”会删除它。"),
+        kept: |s| {
+            format!("保存自上次访问：这次运行训练了 {s} 步；曲线、留出损失和权重都是此浏览器中保存的副本（采样器和质量面板用它们写名字）。“重置”会删除它。")
+        },
+        interrupted_from: |s| {
+            format!("重新加载页面让这次运行停在了第 {s} 步。已训练的部分显示在下面；“继续”从那里接着训练，结果与从未中断的运行相同；“重置”会删除它。")
+        },
         interrupted: "重新加载页面让这次运行在保存检查点之前就停止了；“继续”从第 0 步重新训练。",
         saved: |s| format!("检查点已保存在第 {s} 步：重新加载页面后从这里继续。"),
         store_failed: |e| format!("这次运行无法保存在此浏览器中：{e}"),

@@ -263,9 +263,7 @@ impl GenerateModel {
 
     /// Something of either direction is shown (reactive).
     fn any_shown(&self) -> bool {
-        self.dirs
-            .iter()
-            .any(|d| d.trained.with(Option::is_some))
+        self.dirs.iter().any(|d| d.trained.with(Option::is_some))
     }
 
     fn stop_measuring(&self) {
