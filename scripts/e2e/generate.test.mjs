@@ -146,20 +146,20 @@ test("a names classifier kept in this browser judges the samples; without one th
 
 test("a reload keeps a finished run, and resumes one it stopped with the numbers of a run never stopped", { timeout: 600_000 }, async () => {
   // A recipe of its own (the file's browser keeps every run it trains), written greedily.
-  const query = "?v=1&lesson=generate&hidden_size=24&steps=300&greedy=1&language=1";
+  const query = "?v=1&lesson=generate&hidden_size=24&steps=2000&greedy=1&language=1";
   const page = await app.generate(query);
   await page.dataLoaded();
   await page.start();
   await page.finished();
   const whole = await page.outcome();
-  assert.equal(whole.step, "300");
+  assert.equal(whole.step, "2000");
   assert.ok(Number(whole.heldout) > 0 && whole.name.length > 0);
 
   // After a reload: the finished run, as kept, not trained again.
   await page.reload();
   await page.waitFor("generate-kept", { timeout: 60_000 });
   assert.equal(await page.status(), "finished");
-  assert.equal(await page.num("generate-kept"), 300);
+  assert.equal(await page.num("generate-kept"), 2000);
   assert.deepEqual(await page.outcome(), whole, "the kept run's held-out loss and greedy name");
   await until(async () => (await page.num("gen-quality")) === app.data.classes.length, 120_000, "the quality measured with the kept weights");
 
@@ -183,7 +183,7 @@ test("a reload keeps a finished run, and resumes one it stopped with the numbers
   await page.waitFor("generate-interrupted", { timeout: 60_000 });
   assert.equal(await page.status(), "paused");
   const from = Number(await page.attr("generate-interrupted", "data-step"));
-  assert.ok(from >= saved && from < 300, `resumes at step ${from} (kept at ${saved})`);
+  assert.ok(from >= saved && from < 2000, `resumes at step ${from} (kept at ${saved})`);
   assert.ok(Number(await page.attr("generate-heldout", "data-step")) <= from, "the curve as far as the checkpoint");
   await page.goOn();
   await page.finished();
