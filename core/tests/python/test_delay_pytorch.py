@@ -31,7 +31,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from script_checks import native, script, two_at_once
+from script_checks import Checks, missing, native, script, skipped, two_at_once
 
 STEPS = "400"
 SEEDS = (0, 1, 2)
@@ -61,22 +61,11 @@ def by_run(rows):
 
 
 def main():
-    try:
-        import torch  # noqa: F401
-    except ImportError as e:
-        print(f"SKIPPED: torch not installed ({e})")
-        print("0 passed, 0 failed, 1 skipped")
-        return 0
-    passed = failed = 0
-
-    def report(name, problems):
-        nonlocal passed, failed
-        if problems:
-            failed += 1
-            print(f"FAIL {name}: " + "; ".join(problems))
-        else:
-            passed += 1
-            print(f"PASS {name}")
+    why = missing("torch", names_data=False)
+    if why:
+        return skipped(why)
+    checks = Checks()
+    report = checks.report
 
     with tempfile.TemporaryDirectory() as tmp:
         py = Path(tmp) / "delay_copy.py"
@@ -147,8 +136,7 @@ def main():
                 problems.append(f"summaries {summaries}")
             report(f"the {task} page's script runs under torch", problems)
 
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    return checks.finish()
 
 
 if __name__ == "__main__":
