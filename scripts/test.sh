@@ -26,10 +26,10 @@ count_cargo() { # sums "test result: ok. N passed; M failed" lines
   f=$(grep -Eo '[0-9]+ failed;' "$1" | awk '{s+=$1} END {print s+0}')
   passed=$((passed + p)); failed=$((failed + f))
 }
-count_node() { # node --test TAP summary: "# pass N" / "# fail M"
+count_node() { # node --test TAP summary: "# pass N" / "# fail M" / "# cancelled K" (a test past its timeout: a failure)
   local p f
   p=$(grep -E '^# pass [0-9]+' "$1" | awk '{s+=$3} END {print s+0}')
-  f=$(grep -E '^# fail [0-9]+' "$1" | awk '{s+=$3} END {print s+0}')
+  f=$(grep -E '^# (fail|cancelled) [0-9]+' "$1" | awk '{s+=$3} END {print s+0}')
   passed=$((passed + p)); failed=$((failed + f))
 }
 times="" # one "NAME SECONDS" line per suite, printed at the end
