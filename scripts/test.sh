@@ -113,9 +113,10 @@ else
   log "python3 not found: skipping the PyTorch safetensors interchange test (it also needs torch)"
 fi
 if [ -n "${UNROLL_SERIAL_BUILD:-}" ]; then suite trunk-build count_cargo trunk_build; else suite_wait trunk-build count_cargo; fi
-# Two files at a time (one file's browser leaves about half of 2 cores idle), longest first; then
-# the files that bound the main thread's longest task (`// Runs alone:`) one at a time, with
-# nothing beside them. UNROLL_E2E_CONCURRENCY=1 runs every file in turn (scripts/e2e/run.mjs).
+# Two files at a time (one file's browser leaves much of 2 cores idle), longest first; then the
+# files marked `// Runs alone:` (each says why: a bound on the main thread's longest task, a
+# race a busy machine shows) one at a time, with nothing beside them.
+# UNROLL_E2E_CONCURRENCY=1 runs every file in turn (scripts/e2e/run.mjs).
 suite e2e count_node env UNROLL_E2E_SKIP_BUILD=1 node scripts/e2e/run.mjs
 printf 'suite times (wall clock):\n%s%-16s %5d s\n' "$times" "total" "$SECONDS"
 echo "summary: $passed passed, $failed failed"

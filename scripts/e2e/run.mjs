@@ -5,8 +5,8 @@
 //      timers, workers and page loads), longest first (by the last measured seconds of each
 //      file, so the two lanes end together);
 //   2. then, one at a time with nothing beside them, the files whose first lines say
-//      `// Runs alone: <why>` — those that bound the main thread's longest task or time the page,
-//      which a second browser on the same cores would stretch.
+//      `// Runs alone: <why>` — those that bound the main thread's longest task, which a second
+//      browser on the same cores would stretch, and those a busy machine makes fail.
 // Both groups print node's TAP output (each ends with its own "# pass N" / "# fail M" lines, which
 // scripts/test.sh adds up); the exit status is 1 when a test failed.
 //
