@@ -1,12 +1,13 @@
 //! Every user-facing text of the app, in English and 简体中文: one catalogue per page or
 //! panel, all written in one idiom.
 //!
-//! A catalogue is a struct whose fields are the texts: `&'static str` for a plain text, a `fn`
-//! for a sentence with values in it (each language puts them where its word order wants them,
-//! e.g. `|step| format!("Weights from step {step}")` and `|step| format!("权重来自第 {step} 步")`;
-//! where a field's doc lists its arguments as `{0}`, `{1}`, … they are in that order).
-//! Each struct has two values, `EN` and `ZH`, and one accessor, `X::of(lang)`. Both languages
-//! are values of the same struct, so a missing translation is a compile error. No text
+//! A catalogue is one [`catalogue!`] declaration: a struct whose fields are the texts, each
+//! field given with its English and its Chinese value side by side. A field is a
+//! `&'static str` for a plain text, a `fn` for a sentence with values in it (each language
+//! puts them where its word order wants them, e.g. `|step| format!("Weights from step {step}")`
+//! and `|step| format!("权重来自第 {step} 步")`; where a field's doc lists its arguments as
+//! `{0}`, `{1}`, … they are in that order). The macro gives each struct two values, `EN` and
+//! `ZH`, and one accessor, `X::of(lang)`; a field without both values does not compile. No text
 //! contains a computed number: values come in through the `fn` fields, and typed values (URL
 //! notices, a run's errors and notices, the delay task's outcome, the errors of an upload and
 //! of a weights file) are written in words here. Counts are grouped by one helper, [`count`].
@@ -21,12 +22,73 @@
 //! `kit/text.rs`, `kit/keep_text.rs`, `kit/*/text.rs`, `charts/text.rs`,
 //! `charts/grad_flow_text.rs`, `names/text.rs`, `names/lab/text.rs`,
 //! `names/lab/inspector_text.rs`, `names/slowmo/text.rs`, `delay/text.rs`, `memory/text.rs`,
-//! `lessons/*/text.rs`) and is imported from there; this module holds the idiom's helpers and
-//! the texts of the kit's own components ([`KitText`]).
+//! `lessons/*/text.rs`) and is imported from there; this module holds the idiom's macro and
+//! helpers and the texts of the kit's own components ([`KitText`]).
 //!
 //! The catalogues compile natively too (the charts' tests draw with them).
 
 use unroll_core::config::Lang;
+
+/// Declares a text catalogue: the struct, its `EN` and `ZH` values and `of(lang)`.
+///
+/// Each field is written as in a struct, its doc, `pub`, its name and type, followed by its
+/// English and its Chinese value in braces:
+///
+/// ```ignore
+/// catalogue! {
+///     /// The guided tour of a lesson.
+///     #[derive(Debug)]
+///     pub struct TourText {
+///         /// The button that starts the tour.
+///         pub start: &'static str {
+///             "Tour", "导览"
+///         }
+///         /// "Step {0} of {1}".
+///         pub step_of: fn(&str, &str) -> String {
+///             |a0, a1| format!("Step {a0} of {a1}"), |a0, a1| format!("第 {a0} 步，共 {a1} 步")
+///         }
+///     }
+/// }
+/// ```
+///
+/// The values are `const` expressions of the field's type (a closure without captures, or a
+/// function, for a `fn` field).
+macro_rules! catalogue {
+    (
+        $(#[$attr:meta])*
+        $vis:vis struct $name:ident {
+            $(
+                $(#[$field_attr:meta])*
+                pub $field:ident : $ty:ty { $en:expr, $zh:expr $(,)? }
+            )*
+        }
+    ) => {
+        $(#[$attr])*
+        $vis struct $name {
+            $(
+                $(#[$field_attr])*
+                pub $field: $ty,
+            )*
+        }
+
+        impl $name {
+            /// English.
+            pub const EN: $name = $name { $($field: $en,)* };
+
+            /// 简体中文.
+            pub const ZH: $name = $name { $($field: $zh,)* };
+
+            /// The texts in `lang`.
+            pub fn of(lang: ::unroll_core::config::Lang) -> &'static $name {
+                match lang {
+                    ::unroll_core::config::Lang::En => &Self::EN,
+                    ::unroll_core::config::Lang::Zh => &Self::ZH,
+                }
+            }
+        }
+    };
+}
+pub(crate) use catalogue;
 
 /// A count as every page writes it, in both languages: digits grouped by three with commas
 /// (`3,395,120`; `999` stays `999`).
@@ -56,37 +118,21 @@ pub fn count_en(n: &str, noun: &str) -> String {
 /// `|l| UnrollText::of(l).controls`.
 pub type Text = fn(Lang) -> &'static str;
 
-/// The texts of the kit's own components: the "Copy link" button.
-#[derive(Debug)]
-pub struct KitText {
-    /// Copy link button.
-    pub copy_link: &'static str,
-    /// After copying.
-    pub copied: &'static str,
-    /// Manual copy field.
-    pub copy_manually: &'static str,
-}
-
-impl KitText {
-    /// English.
-    pub const EN: KitText = KitText {
-        copy_link: "Copy link",
-        copied: "Link copied",
-        copy_manually: "Link to copy",
-    };
-
-    /// 简体中文.
-    pub const ZH: KitText = KitText {
-        copy_link: "复制链接",
-        copied: "链接已复制",
-        copy_manually: "要复制的链接",
-    };
-
-    /// The texts in `lang`.
-    pub fn of(lang: Lang) -> &'static KitText {
-        match lang {
-            Lang::En => &Self::EN,
-            Lang::Zh => &Self::ZH,
+catalogue! {
+    /// The texts of the kit's own components: the "Copy link" button.
+    #[derive(Debug)]
+    pub struct KitText {
+        /// Copy link button.
+        pub copy_link: &'static str {
+            "Copy link", "复制链接"
+        }
+        /// After copying.
+        pub copied: &'static str {
+            "Link copied", "链接已复制"
+        }
+        /// Manual copy field.
+        pub copy_manually: &'static str {
+            "Link to copy", "要复制的链接"
         }
     }
 }
