@@ -1,6 +1,6 @@
 //! The gradient-flow panel and its chart.
 
-use crate::kit::text::catalogue;
+use crate::shell::catalogue::catalogue;
 
 catalogue! {
     /// The gradient-flow panel's texts (the chart's axis titles, legend and placeholder among them).

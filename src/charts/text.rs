@@ -1,6 +1,6 @@
 //! The training page's charts: axis titles, legend entries, placeholders.
 
-use crate::kit::text::catalogue;
+use crate::shell::catalogue::catalogue;
 
 catalogue! {
     /// Text of the charts (axis titles, legends, empty-chart messages).

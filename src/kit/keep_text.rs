@@ -4,8 +4,8 @@
 //! (a zip reader's, the safetensors reader's, the browser's storage's) go only in a tooltip
 //! ([`WeightsError::detail`], [`StorageError::detail`]).
 
-use crate::kit::text::catalogue;
 use crate::kit::text::count;
+use crate::shell::catalogue::catalogue;
 use unroll_core::data::names::LoadError;
 use unroll_core::data::upload::{UploadError, MAX_UNCOMPRESSED_BYTES};
 use unroll_core::keep::{

@@ -1,9 +1,9 @@
 //! Every user-facing text of the app, in English and 简体中文: one catalogue per page or
 //! panel, all written in one idiom.
 //!
-//! A catalogue is one [`catalogue!`] declaration: a struct whose fields are the texts, each
-//! field given with its English and its Chinese value side by side. A field is a
-//! `&'static str` for a plain text, a `fn` for a sentence with values in it (each language
+//! A catalogue is one [`catalogue!`](crate::shell::catalogue) declaration: a struct whose
+//! fields are the texts, each field given with its English and its Chinese value side by side.
+//! A field is a `&'static str` for a plain text, a `fn` for a sentence with values in it (each language
 //! puts them where its word order wants them, e.g. `|step| format!("Weights from step {step}")`
 //! and `|step| format!("权重来自第 {step} 步")`; where a field's doc lists its arguments as
 //! `{0}`, `{1}`, … they are in that order). The macro gives each struct two values, `EN` and
@@ -22,73 +22,14 @@
 //! `kit/text.rs`, `kit/keep_text.rs`, `kit/*/text.rs`, `charts/text.rs`,
 //! `charts/grad_flow_text.rs`, `names/text.rs`, `names/lab/text.rs`,
 //! `names/lab/inspector_text.rs`, `names/slowmo/text.rs`, `delay/text.rs`, `memory/text.rs`,
-//! `lessons/*/text.rs`) and is imported from there; this module holds the idiom's macro and
-//! helpers and the texts of the kit's own components ([`KitText`]).
+//! `lessons/*/text.rs`) and is imported from there; this module holds the idiom's helpers and
+//! the texts of the kit's own components ([`KitText`]). The macro itself is in
+//! [`crate::shell::catalogue`], below the kit, so that the shell's own catalogues can use it.
 //!
 //! The catalogues compile natively too (the charts' tests draw with them).
 
+use crate::shell::catalogue::catalogue;
 use unroll_core::config::Lang;
-
-/// Declares a text catalogue: the struct, its `EN` and `ZH` values and `of(lang)`.
-///
-/// Each field is written as in a struct, its doc, `pub`, its name and type, followed by its
-/// English and its Chinese value in braces:
-///
-/// ```ignore
-/// catalogue! {
-///     /// The guided tour of a lesson.
-///     #[derive(Debug)]
-///     pub struct TourText {
-///         /// The button that starts the tour.
-///         pub start: &'static str {
-///             "Tour", "导览"
-///         }
-///         /// "Step {0} of {1}".
-///         pub step_of: fn(&str, &str) -> String {
-///             |a0, a1| format!("Step {a0} of {a1}"), |a0, a1| format!("第 {a0} 步，共 {a1} 步")
-///         }
-///     }
-/// }
-/// ```
-///
-/// The values are `const` expressions of the field's type (a closure without captures, or a
-/// function, for a `fn` field).
-macro_rules! catalogue {
-    (
-        $(#[$attr:meta])*
-        $vis:vis struct $name:ident {
-            $(
-                $(#[$field_attr:meta])*
-                pub $field:ident : $ty:ty { $en:expr, $zh:expr $(,)? }
-            )*
-        }
-    ) => {
-        $(#[$attr])*
-        $vis struct $name {
-            $(
-                $(#[$field_attr])*
-                pub $field: $ty,
-            )*
-        }
-
-        impl $name {
-            /// English.
-            pub const EN: $name = $name { $($field: $en,)* };
-
-            /// 简体中文.
-            pub const ZH: $name = $name { $($field: $zh,)* };
-
-            /// The texts in `lang`.
-            pub fn of(lang: ::unroll_core::config::Lang) -> &'static $name {
-                match lang {
-                    ::unroll_core::config::Lang::En => &Self::EN,
-                    ::unroll_core::config::Lang::Zh => &Self::ZH,
-                }
-            }
-        }
-    };
-}
-pub(crate) use catalogue;
 
 /// A count as every page writes it, in both languages: digits grouped by three with commas
 /// (`3,395,120`; `999` stays `999`).

@@ -1,6 +1,6 @@
 //! The texts the lesson pages share: navigation, step controls.
 
-use crate::kit::text::catalogue;
+use crate::shell::catalogue::catalogue;
 
 catalogue! {
     /// Texts shared by the lesson pages (navigation, step controls).

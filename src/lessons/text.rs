@@ -2,7 +2,7 @@
 //! page's introduction and the links to the previous and next lesson read them here, without
 //! importing the lessons. Each lesson's other texts are in its own folder (`lstm/text.rs`).
 
-use crate::kit::text::catalogue;
+use crate::shell::catalogue::catalogue;
 use unroll_core::config::lessons::LessonId;
 use unroll_core::config::Lang;
 

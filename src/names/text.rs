@@ -8,8 +8,8 @@
 //! data).
 
 use crate::charts::text::ChartText;
-use crate::kit::text::catalogue;
 use crate::names::bridge::{DataInUse, DataLoadError};
+use crate::shell::catalogue::catalogue;
 use crate::shell::i18n::Locale;
 use unroll_core::config::Lang;
 use unroll_core::task::TaskError;

@@ -4,7 +4,7 @@
 //! browser's English) go in a tooltip: [`gpu_detail`], [`cpu_reason_detail`]. And how many
 //! Web Workers a sweep's runs train on ([`workers_line`]).
 
-use crate::kit::text::catalogue;
+use crate::shell::catalogue::catalogue;
 use unroll_core::config::Lang;
 use unroll_core::engine::protocol::{SingleWorker, Workers};
 use unroll_core::gpu::GpuError;

@@ -3,7 +3,7 @@
 //! A URL notice arrives as a typed [`UrlNotice`] (key, raw text, accepted range or choices) and
 //! is written here in each language; the English wording is the notice's own `Display`.
 
-use crate::kit::text::catalogue;
+use crate::shell::catalogue::catalogue;
 use unroll_core::config::query::{
     format_number, Accepted, Fallback, NoticeKind, TiedBy, UrlNotice,
 };

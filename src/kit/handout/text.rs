@@ -1,7 +1,7 @@
 //! The "compared with the handout" notes of lessons 1, 2, 4 and 6, and of the training lab's
 //! question.
 
-use crate::kit::text::catalogue;
+use crate::shell::catalogue::catalogue;
 
 catalogue! {
     /// The "compared with the handout" notes. `{n}` marks the n-th figure of a note: the page renders each as a hook `<span>` (figures from [`unroll_core::lessons::handout`]).

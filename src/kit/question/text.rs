@@ -1,6 +1,6 @@
 //! The questions' own words (the questions are each lesson's, in its `question.rs`).
 
-use crate::kit::text::catalogue;
+use crate::shell::catalogue::catalogue;
 
 catalogue! {
     /// The question frame, the reveal and the index's progress marks.

@@ -1,6 +1,6 @@
 //! The tour's own texts (its button and dialog); each lesson's cues are in its `text.rs`.
 
-use crate::kit::text::catalogue;
+use crate::shell::catalogue::catalogue;
 
 catalogue! {
     /// The guided tour of a lesson.

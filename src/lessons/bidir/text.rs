@@ -1,6 +1,6 @@
 //! Lesson 6, bidirectional concatenation.
 
-use crate::kit::text::catalogue;
+use crate::shell::catalogue::catalogue;
 
 catalogue! {
     /// Lesson 6: bidirectional concatenation.

@@ -1,6 +1,6 @@
 //! Lesson 3, why gradients vanish (backpropagation through time).
 
-use crate::kit::text::catalogue;
+use crate::shell::catalogue::catalogue;
 
 catalogue! {
     /// Lesson 3: why gradients vanish (BPTT).

@@ -1,6 +1,6 @@
 //! Lesson 5, the GRU update gate.
 
-use crate::kit::text::catalogue;
+use crate::shell::catalogue::catalogue;
 
 catalogue! {
     /// Lesson 5: the GRU update gate.

@@ -1,6 +1,6 @@
 //! The lesson index page.
 
-use crate::kit::text::catalogue;
+use crate::shell::catalogue::catalogue;
 
 catalogue! {
     /// The lesson index page.

@@ -1,6 +1,6 @@
 //! Lesson 4, the LSTM conveyor belt.
 
-use crate::kit::text::catalogue;
+use crate::shell::catalogue::catalogue;
 
 catalogue! {
     /// Lesson 4: the LSTM conveyor belt.

@@ -1,6 +1,6 @@
 //! Lesson 8, why Transformers replaced RNNs.
 
-use crate::kit::text::catalogue;
+use crate::shell::catalogue::catalogue;
 
 catalogue! {
     /// Lesson 8: why Transformers replaced RNNs.

@@ -1,6 +1,6 @@
 //! Lesson 2, unrolling is not stacking: shapes and parameter counts.
 
-use crate::kit::text::catalogue;
+use crate::shell::catalogue::catalogue;
 
 catalogue! {
     /// Lesson 2: shapes and parameter counts.

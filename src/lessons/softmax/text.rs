@@ -1,6 +1,6 @@
 //! Lesson 7, logits → softmax → log → NLL.
 
-use crate::kit::text::catalogue;
+use crate::shell::catalogue::catalogue;
 
 catalogue! {
     /// Lesson 7: logits → softmax → NLL.

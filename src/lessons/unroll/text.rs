@@ -1,6 +1,6 @@
 //! Lesson 1, recurrence and time unrolling.
 
-use crate::kit::text::catalogue;
+use crate::shell::catalogue::catalogue;
 
 catalogue! {
     /// Lesson 1: recurrence and time unrolling.

@@ -1,7 +1,7 @@
 //! The inspector panel ("Inside the trained model").
 
-use crate::kit::text::catalogue;
 use crate::names::text::direction_name;
+use crate::shell::catalogue::catalogue;
 use unroll_core::config::Lang;
 
 catalogue! {

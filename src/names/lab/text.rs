@@ -1,6 +1,6 @@
 //! The training lab's panels (configuration extras, metrics, compare mode).
 
-use crate::kit::text::catalogue;
+use crate::shell::catalogue::catalogue;
 
 catalogue! {
     /// All text of the lab panels in one language.

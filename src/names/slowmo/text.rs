@@ -1,7 +1,7 @@
 //! The slow-motion training step's texts.
 
-use crate::kit::text::catalogue;
 use crate::names::text::direction_name;
+use crate::shell::catalogue::catalogue;
 use unroll_core::config::Lang;
 
 catalogue! {

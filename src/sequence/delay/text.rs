@@ -2,7 +2,7 @@
 //! runs written in each language, with the [`Verdict`]'s caveats (a budget below recipe R's,
 //! the forget-gate bias when the LSTM stayed at chance).
 
-use crate::kit::text::catalogue;
+use crate::shell::catalogue::catalogue;
 use unroll_core::config::Lang;
 use unroll_core::delay::outcome::{CellRange, Outcome, Verdict};
 use unroll_core::math::params::CellKind;

@@ -1,7 +1,7 @@
 //! The texts of the long-memory tasks on the lab page, in English and 简体中文.
 
 use crate::kit::fmt::count_commas;
-use crate::kit::text::catalogue;
+use crate::shell::catalogue::catalogue;
 use unroll_core::config::Lang;
 use unroll_core::memory::outcome::{CellOutcome, MemoryOutcome, OutcomeKind};
 use unroll_core::memory::TaskKind;
