@@ -36,10 +36,13 @@
 //!   their tasks are [`task::memory`].
 //! - [`weights`]: parameters ⇄ PyTorch as `.safetensors` (names, shapes, metadata).
 //! - [`as_pytorch`]: the names page's and the labs' configurations as runnable PyTorch scripts.
+//! - `cli` (native only): what the binaries in `core/src/bin/` share on the command line.
 //! - [`keep`]: the weights file the page downloads/loads and the record it keeps across reloads.
 #![warn(missing_docs)]
 
 pub mod as_pytorch;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
 pub mod config;
 pub mod data;
 pub mod delay;

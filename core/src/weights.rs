@@ -1096,14 +1096,7 @@ fn infer_classifier_spec(st: &SafeTensors<'_>) -> Result<(RnnSpec, usize), Weigh
         .take_while(|k| names.contains(format!("rnn.weight_ih_l{k}").as_str()))
         .count();
     let bidirectional = names.contains("rnn.weight_ih_l0_reverse");
-    let spec = RnnSpec {
-        cell,
-        nonlinearity: Nonlinearity::Tanh,
-        input_size,
-        hidden_size,
-        num_layers,
-        bidirectional,
-    };
+    let spec = RnnSpec::stacked(cell, input_size, hidden_size, num_layers, bidirectional);
     Ok((spec, num_classes))
 }
 

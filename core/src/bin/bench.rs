@@ -44,20 +44,10 @@
 //! outputs as JSON; `--check-test-weights DIR` imports the `torch_*.safetensors` files PyTorch
 //! wrote there and compares Unroll's outputs with PyTorch's (|err| ≤ 1e-5 + 1e-4·|ref|).
 
-#[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    match native::run() {
-        Ok(true) => {}
-        Ok(false) => std::process::exit(1),
-        Err(e) => {
-            eprintln!("bench: {e}");
-            std::process::exit(2);
-        }
-    }
+    #[cfg(not(target_arch = "wasm32"))]
+    unroll_core::cli::main("bench", native::HELP, native::run);
 }
-
-#[cfg(target_arch = "wasm32")]
-fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
@@ -65,6 +55,7 @@ mod native {
 
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
+    use unroll_core::cli::{finish, opt, Arguments};
     use unroll_core::gpu::kernels::cell_sequence::SequenceLayout;
     use unroll_core::gpu::{GpuContext, GpuCounts, GpuModel, InputKind};
     use unroll_core::math::init::init_params;
@@ -76,7 +67,7 @@ mod native {
     const VOCAB: usize = 57;
     const CLASSES: usize = 18;
 
-    const HELP: &str = "usage: bench [--cells rnn,lstm,gru] [--iters 20] [--warmup 3]\n\
+    pub const HELP: &str = "usage: bench [--cells rnn,lstm,gru] [--iters 20] [--warmup 3]\n\
         \x20   [--backend both|cpu|gpu] [--simd both|on|off] [--hidden-size 128] [--batch-size 64]\n\
         \x20   [--seq-len 20] [--rows-per-group R] [--rows-per-lane RI] [--forward-split K]\n\
         \x20   [--backward-split K]\n\
@@ -122,22 +113,10 @@ mod native {
     }
 
     /// Runs the chosen mode; `Ok(false)` when a check failed.
-    pub fn run() -> Result<bool, String> {
-        let mut args = pico_args::Arguments::from_env();
-        if args.contains(["-h", "--help"]) {
-            println!("{HELP}");
-            return Ok(true);
-        }
-        let export_dir: Option<std::path::PathBuf> = args
-            .opt_value_from_str("--export-test-weights")
-            .map_err(|e| e.to_string())?;
-        let check_dir: Option<std::path::PathBuf> = args
-            .opt_value_from_str("--check-test-weights")
-            .map_err(|e| e.to_string())?;
-        let cells = match args
-            .opt_value_from_str::<_, String>("--cells")
-            .map_err(|e| e.to_string())?
-        {
+    pub fn run(mut args: Arguments) -> Result<bool, String> {
+        let export_dir: Option<std::path::PathBuf> = opt(&mut args, "--export-test-weights")?;
+        let check_dir: Option<std::path::PathBuf> = opt(&mut args, "--check-test-weights")?;
+        let cells = match opt::<String>(&mut args, "--cells")? {
             None => CellKind::ALL.to_vec(),
             Some(list) => list
                 .split(',')
@@ -149,10 +128,7 @@ mod native {
         };
         let mut count =
             |key: &'static str, default: usize, min: usize, max: usize| -> Result<usize, String> {
-                let v: usize = args
-                    .opt_value_from_str(key)
-                    .map_err(|e| format!("{key}: {e}"))?
-                    .unwrap_or(default);
+                let v: usize = opt(&mut args, key)?.unwrap_or(default);
                 if v < min || v > max {
                     return Err(format!("{key} must be in {min}..={max}, got {v}"));
                 }
@@ -163,21 +139,13 @@ mod native {
         let hidden = count("--hidden-size", 128, 1, 256)?;
         let batch = count("--batch-size", 64, 1, 512)?;
         let seq_len = count("--seq-len", 20, 1, 512)?;
-        let mut layout_flag = |key: &'static str| -> Result<Option<usize>, String> {
-            args.opt_value_from_str(key)
-                .map_err(|e| format!("{key}: {e}"))
-        };
         let layout = LayoutChoice {
-            rows_per_group: layout_flag("--rows-per-group")?,
-            rows_per_lane: layout_flag("--rows-per-lane")?,
-            forward_split: layout_flag("--forward-split")?,
-            backward_split: layout_flag("--backward-split")?,
+            rows_per_group: opt(&mut args, "--rows-per-group")?,
+            rows_per_lane: opt(&mut args, "--rows-per-lane")?,
+            forward_split: opt(&mut args, "--forward-split")?,
+            backward_split: opt(&mut args, "--backward-split")?,
         };
-        let (cpu, gpu) = match args
-            .opt_value_from_str::<_, String>("--backend")
-            .map_err(|e| e.to_string())?
-            .as_deref()
-        {
+        let (cpu, gpu) = match opt::<String>(&mut args, "--backend")?.as_deref() {
             None | Some("both") => (true, true),
             Some("cpu") => (true, false),
             Some("gpu") => (false, true),
@@ -185,20 +153,13 @@ mod native {
                 return Err(format!("--backend must be both, cpu or gpu, not {other:?}"))
             }
         };
-        let simd = match args
-            .opt_value_from_str::<_, String>("--simd")
-            .map_err(|e| e.to_string())?
-            .as_deref()
-        {
+        let simd = match opt::<String>(&mut args, "--simd")?.as_deref() {
             None | Some("both") => (true, true),
             Some("on") => (true, false),
             Some("off") => (false, true),
             Some(other) => return Err(format!("--simd must be both, on or off, not {other:?}")),
         };
-        let rest = args.finish();
-        if !rest.is_empty() {
-            return Err(format!("unknown arguments {rest:?}\n\n{HELP}"));
-        }
+        finish(args)?;
         if let Some(dir) = export_dir {
             super::interop::export(&dir)?;
             return Ok(true);

@@ -23,20 +23,19 @@
 //! counts and a closing table of the final held-out figures go to stderr; an invalid delay
 //! exits with status 2 and the rule.
 
-#[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    if let Err(e) = native::run() {
-        eprintln!("delay-copy: {e}");
-        std::process::exit(2);
-    }
+    #[cfg(not(target_arch = "wasm32"))]
+    unroll_core::cli::main(
+        "delay-copy",
+        include_str!("delay_copy_help.txt"),
+        native::run,
+    );
 }
-
-#[cfg(target_arch = "wasm32")]
-fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
     use std::collections::HashMap;
+    use unroll_core::cli::{finish, opt, write_script, Arguments};
     use unroll_core::config::query::{decode, parse_pairs};
     use unroll_core::config::BackendChoice;
     use unroll_core::delay::outcome::outcome_of_results;
@@ -48,12 +47,7 @@ mod native {
     use unroll_core::train::clock::now_ms;
     use unroll_core::train::sweep::{RunId, RunResult, Sweep, SweepPlan};
 
-    pub fn run() -> Result<(), String> {
-        let mut args = pico_args::Arguments::from_env();
-        if args.contains(["-h", "--help"]) {
-            print!("{}", include_str!("delay_copy_help.txt"));
-            return Ok(());
-        }
+    pub fn run(mut args: Arguments) -> Result<(), String> {
         // Every task setting goes through the URL codec, so the ranges are the page's.
         let mut pairs: Vec<(String, String)> = parse_pairs("v=1&lesson=delay");
         for (flag, key) in [
@@ -70,39 +64,20 @@ mod native {
             ("--seeds", "seeds"),
             ("--cell", "cell"),
         ] {
-            if let Some(v) = args
-                .opt_value_from_str::<_, String>(flag)
-                .map_err(|e| format!("{flag}: {e}"))?
-            {
+            if let Some(v) = opt::<String>(&mut args, flag)? {
                 pairs.push((key.to_owned(), v));
             }
         }
-        let eval_every: u64 = args
-            .opt_value_from_str::<_, u64>("--eval-every")
-            .map_err(|e| format!("--eval-every: {e}"))?
-            .unwrap_or(EVAL_EVERY)
-            .max(1);
-        let every: u64 = args
-            .opt_value_from_str::<_, u64>("--every")
-            .map_err(|e| format!("--every: {e}"))?
-            .unwrap_or(1)
-            .max(1);
-        let backend: String = args
-            .opt_value_from_str("--backend")
-            .map_err(|e| format!("--backend: {e}"))?
-            .unwrap_or_else(|| "cpu".to_owned());
+        let eval_every: u64 = opt(&mut args, "--eval-every")?.unwrap_or(EVAL_EVERY).max(1);
+        let every: u64 = opt(&mut args, "--every")?.unwrap_or(1).max(1);
+        let backend: String = opt(&mut args, "--backend")?.unwrap_or_else(|| "cpu".to_owned());
         let backend = match backend.as_str() {
             "cpu" => BackendChoice::Cpu,
             "gpu" => BackendChoice::Gpu,
             other => return Err(format!("--backend: {other:?} is not cpu or gpu")),
         };
-        let as_pytorch: Option<std::path::PathBuf> = args
-            .opt_value_from_str("--as-pytorch")
-            .map_err(|e| format!("--as-pytorch: {e}"))?;
-        let rest = args.finish();
-        if !rest.is_empty() {
-            return Err(format!("unknown arguments: {rest:?}"));
-        }
+        let as_pytorch: Option<std::path::PathBuf> = opt(&mut args, "--as-pytorch")?;
+        finish(args)?;
         let query = serde_urlencoded::to_string(&pairs).map_err(|e| e.to_string())?;
         let decoded = decode::<DelayConfig>(&query);
         for n in &decoded.notices {
@@ -111,10 +86,10 @@ mod native {
         let config = decoded.config;
         if let Some(path) = as_pytorch {
             let page = format!("?{}", unroll_core::config::query::encode(&config, None));
-            let script = unroll_core::as_pytorch::delay_script(&config, &page);
-            std::fs::write(&path, script).map_err(|e| format!("{}: {e}", path.display()))?;
-            eprintln!("wrote {}", path.display());
-            return Ok(());
+            return write_script(
+                &path,
+                &unroll_core::as_pytorch::delay_script(&config, &page),
+            );
         }
         let mut plan = SweepPlan::of_lab(&config).map_err(|e| e.to_string())?;
         plan.eval_every = eval_every;

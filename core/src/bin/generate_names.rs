@@ -16,16 +16,14 @@
 //! training names') with `--show` of its samples; last `{"summary"}` (the means over the
 //! languages). `--help` lists every option.
 
-#[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    if let Err(e) = native::run() {
-        eprintln!("generate-names: {e}");
-        std::process::exit(2);
-    }
+    #[cfg(not(target_arch = "wasm32"))]
+    unroll_core::cli::main(
+        "generate-names",
+        include_str!("generate_names_help.txt"),
+        native::run,
+    );
 }
-
-#[cfg(target_arch = "wasm32")]
-fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
@@ -35,6 +33,7 @@ mod native {
 
     use serde_json::json;
     use unroll_core::as_pytorch::{generate_script, GenerateRun};
+    use unroll_core::cli::{finish, opt, write_script, Arguments};
     use unroll_core::data::names::{locate_names_dir, NamesDataset};
     use unroll_core::math::params::CellKind;
     use unroll_core::task::generate::sample::{quality, sample, SampleRequest};
@@ -42,23 +41,9 @@ mod native {
     use unroll_core::task::Task;
     use unroll_core::train::trainer::{at_once, Recipe, Trainer};
 
-    pub fn run() -> Result<(), String> {
-        let mut args = pico_args::Arguments::from_env();
-        if args.contains(["-h", "--help"]) {
-            println!("{}", include_str!("generate_names_help.txt"));
-            return Ok(());
-        }
-        let opt = |args: &mut pico_args::Arguments, key: &'static str| {
-            args.opt_value_from_str::<_, String>(key)
-                .map_err(|e| e.to_string())
-        };
-        let num = |v: Option<String>, d: f64| -> Result<f64, String> {
-            v.map_or(Ok(d), |s| {
-                s.parse().map_err(|_| format!("not a number: {s}"))
-            })
-        };
+    pub fn run(mut args: Arguments) -> Result<(), String> {
         let d = GenerateRun::default();
-        let cell = match opt(&mut args, "--cell")?.as_deref() {
+        let cell = match opt::<String>(&mut args, "--cell")?.as_deref() {
             None => d.cell,
             Some("rnn") => CellKind::Rnn,
             Some("lstm") => CellKind::Lstm,
@@ -66,7 +51,7 @@ mod native {
             Some(other) => return Err(format!("--cell {other}: rnn, lstm or gru")),
         };
         let bidirectional = args.contains("--bidirectional");
-        let conditioning = match opt(&mut args, "--conditioning")?.as_deref() {
+        let conditioning = match opt::<String>(&mut args, "--conditioning")?.as_deref() {
             None => d.conditioning,
             Some("input") => Conditioning::Input,
             Some("state") => Conditioning::State,
@@ -74,33 +59,34 @@ mod native {
         };
         let r = &d.recipe;
         let recipe = Recipe {
-            hidden_size: num(opt(&mut args, "--hidden-size")?, r.hidden_size as f64)? as usize,
-            num_layers: num(opt(&mut args, "--num-layers")?, r.num_layers as f64)? as usize,
+            hidden_size: opt::<f64>(&mut args, "--hidden-size")?.unwrap_or(r.hidden_size as f64)
+                as usize,
+            num_layers: opt::<f64>(&mut args, "--num-layers")?.unwrap_or(r.num_layers as f64)
+                as usize,
             bidirectional: bidirectional || r.bidirectional,
-            lr: num(opt(&mut args, "--lr")?, f64::from(r.lr))? as f32,
-            batch_size: num(opt(&mut args, "--batch-size")?, r.batch_size as f64)? as usize,
-            max_norm: Some(num(
-                opt(&mut args, "--max-norm")?,
-                f64::from(r.max_norm.unwrap_or(0.0)),
-            )? as f32)
+            lr: opt::<f64>(&mut args, "--lr")?.unwrap_or(f64::from(r.lr)) as f32,
+            batch_size: opt::<f64>(&mut args, "--batch-size")?.unwrap_or(r.batch_size as f64)
+                as usize,
+            max_norm: Some(
+                opt::<f64>(&mut args, "--max-norm")?.unwrap_or(f64::from(r.max_norm.unwrap_or(0.0)))
+                    as f32,
+            )
             .filter(|m| *m > 0.0),
             forget_bias: r.forget_bias,
         };
-        let epochs = num(opt(&mut args, "--epochs")?, d.epochs as f64)? as usize;
-        let seed = num(opt(&mut args, "--seed")?, f64::from(d.seed))? as u32;
-        let split_seed = num(opt(&mut args, "--split-seed")?, d.split_seed as f64)? as u64;
-        let temperature = num(opt(&mut args, "--temperature")?, d.sample.temperature)?;
-        let samples = num(opt(&mut args, "--samples")?, d.samples as f64)? as usize;
-        let show = num(opt(&mut args, "--show")?, 5.0)? as usize;
-        let as_pytorch = opt(&mut args, "--as-pytorch")?;
-        let dir = match opt(&mut args, "--data-dir")? {
+        let epochs = opt::<f64>(&mut args, "--epochs")?.unwrap_or(d.epochs as f64) as usize;
+        let seed = opt::<f64>(&mut args, "--seed")?.unwrap_or(f64::from(d.seed)) as u32;
+        let split_seed =
+            opt::<f64>(&mut args, "--split-seed")?.unwrap_or(d.split_seed as f64) as u64;
+        let temperature = opt::<f64>(&mut args, "--temperature")?.unwrap_or(d.sample.temperature);
+        let samples = opt::<f64>(&mut args, "--samples")?.unwrap_or(d.samples as f64) as usize;
+        let show = opt::<f64>(&mut args, "--show")?.unwrap_or(5.0) as usize;
+        let as_pytorch = opt::<PathBuf>(&mut args, "--as-pytorch")?;
+        let dir = match opt::<String>(&mut args, "--data-dir")? {
             Some(d) => PathBuf::from(d),
             None => locate_names_dir(&PathBuf::from(".")).map_err(|e| e.to_string())?,
         };
-        let rest = args.finish();
-        if !rest.is_empty() {
-            return Err(format!("unknown arguments: {rest:?}"));
-        }
+        finish(args)?;
         if let Some(path) = as_pytorch {
             let run = GenerateRun {
                 cell,
@@ -109,16 +95,14 @@ mod native {
                 seed,
                 split_seed,
                 epochs,
+                steps: 0,
                 sample: SampleRequest {
                     temperature,
                     ..d.sample.clone()
                 },
                 samples,
             };
-            let script = generate_script(&run, "?v=1&lesson=generate");
-            std::fs::write(&path, script).map_err(|e| format!("{path}: {e}"))?;
-            eprintln!("wrote the PyTorch script to {path}");
-            return Ok(());
+            return write_script(&path, &generate_script(&run, "?v=1&lesson=generate"));
         }
         let data = Arc::new(NamesDataset::load_dir(&dir).map_err(|e| e.to_string())?);
         let task = GenerateTask::new(data.clone(), split_seed, conditioning);
@@ -158,7 +142,8 @@ mod native {
         let languages = task.languages();
         for lang in 0..languages as u32 {
             let req = SampleRequest::new(lang, temperature, u64::from(seed) * 1_000_000);
-            let q = quality(&task, &model, &params, &req, samples).map_err(|e| e.to_string())?;
+            let q =
+                quality(&task, &model, &params, &req, samples, None).map_err(|e| e.to_string())?;
             let shown: Vec<String> = (0..show as u64)
                 .map(|i| {
                     let r = SampleRequest {

@@ -29,22 +29,17 @@
 //! PyTorch" script of this configuration (its held-out evaluations on the page's schedule,
 //! every ⌈steps / 20⌉ steps) and exits. Errors exit with status 2.
 
-#[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    if let Err(e) = native::run() {
-        eprintln!("long-memory: {e}");
-        std::process::exit(2);
-    }
+    #[cfg(not(target_arch = "wasm32"))]
+    unroll_core::cli::main("long-memory", native::HELP, native::run);
 }
-
-#[cfg(target_arch = "wasm32")]
-fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
     use std::collections::HashMap;
     use std::sync::Arc;
 
+    use unroll_core::cli::{finish, opt, write_script, Arguments};
     use unroll_core::config::BackendChoice;
     use unroll_core::engine::protocol::LabEvent;
     use unroll_core::engine::run::{run as run_sweep, RunControl};
@@ -58,25 +53,9 @@ mod native {
     use unroll_core::train::sweep::{solved_after, HeldOut, RunId, Sweep, SweepPlan};
     use unroll_core::train::trainer::Recipe;
 
-    const HELP: &str = include_str!("long_memory_help.txt");
+    pub const HELP: &str = include_str!("long_memory_help.txt");
 
-    fn opt<T: std::str::FromStr>(
-        args: &mut pico_args::Arguments,
-        flag: &'static str,
-    ) -> Result<Option<T>, String>
-    where
-        T::Err: std::fmt::Display,
-    {
-        args.opt_value_from_str::<_, T>(flag)
-            .map_err(|e| format!("{flag}: {e}"))
-    }
-
-    pub fn run() -> Result<(), String> {
-        let mut args = pico_args::Arguments::from_env();
-        if args.contains(["-h", "--help"]) {
-            print!("{HELP}");
-            return Ok(());
-        }
+    pub fn run(mut args: Arguments) -> Result<(), String> {
         let task_key: String =
             opt(&mut args, "--task")?.ok_or(format!("--task missing\n\n{HELP}"))?;
         let kind = TaskKind::parse(&task_key)
@@ -84,10 +63,7 @@ mod native {
         let length = opt(&mut args, "--length")?.unwrap_or(kind.default_length());
         let task = MemoryTask::new(kind, length).map_err(|e| e.to_string())?;
         if let Some(path) = opt::<String>(&mut args, "--dump-heldout")? {
-            let rest = args.finish();
-            if !rest.is_empty() {
-                return Err(format!("unknown arguments: {rest:?}"));
-            }
+            finish(args)?;
             return dump_heldout(&task, &path);
         }
         let mut recipe = Recipe {
@@ -120,11 +96,8 @@ mod native {
         let seeds: u32 = opt(&mut args, "--seeds")?.unwrap_or(1).max(1);
         let steps: u64 = opt(&mut args, "--steps")?.unwrap_or(kind.default_steps());
         let eval_every: u64 = opt(&mut args, "--eval-every")?.unwrap_or(100).max(1);
-        let as_pytorch: Option<String> = opt(&mut args, "--as-pytorch")?;
-        let rest = args.finish();
-        if !rest.is_empty() {
-            return Err(format!("unknown arguments: {rest:?}"));
-        }
+        let as_pytorch: Option<std::path::PathBuf> = opt(&mut args, "--as-pytorch")?;
+        finish(args)?;
         let batch = recipe.batch_size.max(1);
         let task = Arc::new(task);
         let plan = SweepPlan {
@@ -146,8 +119,7 @@ mod native {
                 .chain(std::env::args().skip(1))
                 .collect::<Vec<_>>()
                 .join(" ");
-            let script = unroll_core::as_pytorch::memory_script(&plan, &page);
-            return std::fs::write(&path, script).map_err(|e| format!("{path}: {e}"));
+            return write_script(&path, &unroll_core::as_pytorch::memory_script(&plan, &page));
         }
         eprintln!(
             "task {} length {} (steps {} per sequence) hidden {} batch {} lr {} max_norm {:?} \

@@ -19,16 +19,14 @@
 //! `--predict A,B` prints `{"name", "probs"}` per name after training (probabilities over the
 //! classes in label order).
 
-#[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    if let Err(e) = native::run() {
-        eprintln!("train-names: {e}");
-        std::process::exit(2);
-    }
+    #[cfg(not(target_arch = "wasm32"))]
+    unroll_core::cli::main(
+        "train-names",
+        include_str!("train_names_help.txt"),
+        native::run,
+    );
 }
-
-#[cfg(target_arch = "wasm32")]
-fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
@@ -37,6 +35,7 @@ mod native {
     use std::sync::Arc;
 
     use unroll_core::as_pytorch::{names_script, DataSource};
+    use unroll_core::cli::{finish, opt, write_script, Arguments};
     use unroll_core::config::{BackendChoice, Head, TrainConfig};
     use unroll_core::data::names::{locate_names_dir, NamesDataset};
     use unroll_core::data::normalize::{encode, normalize, VOCAB};
@@ -51,18 +50,9 @@ mod native {
     use unroll_core::train::sweep::{Sweep, SweepPlan, Weights};
     use unroll_core::weights::{export_classifier, ClassifierInfo};
 
-    pub fn run() -> Result<(), String> {
-        let mut args = pico_args::Arguments::from_env();
-        if args.contains(["-h", "--help"]) {
-            println!("{}", include_str!("train_names_help.txt"));
-            return Ok(());
-        }
+    pub fn run(mut args: Arguments) -> Result<(), String> {
         let d = TrainConfig::default();
-        let backend = match args
-            .opt_value_from_str::<_, String>("--backend")
-            .map_err(|e| e.to_string())?
-            .as_deref()
-        {
+        let backend = match opt::<String>(&mut args, "--backend")?.as_deref() {
             None | Some("cpu") => BackendChoice::Cpu,
             Some("gpu") => BackendChoice::Gpu,
             Some("auto") => BackendChoice::Auto,
@@ -70,39 +60,29 @@ mod native {
                 return Err(format!("--backend must be cpu, gpu or auto, not {other:?}"))
             }
         };
-        let cell = match args
-            .opt_value_from_str::<_, String>("--cell")
-            .map_err(|e| e.to_string())?
-        {
+        let cell = match opt::<String>(&mut args, "--cell")? {
             None => d.cell,
             Some(s) => CellKind::parse(&s)
                 .ok_or_else(|| format!("--cell must be {}, not {s:?}", CellKind::keys_or()))?,
         };
-        let head = match args
-            .opt_value_from_str::<_, String>("--head")
-            .map_err(|e| e.to_string())?
-            .as_deref()
-        {
+        let head = match opt::<String>(&mut args, "--head")?.as_deref() {
             None => d.head,
             Some("last") => Head::Last,
             Some("padded") => Head::Padded,
             Some(other) => return Err(format!("--head must be last or padded, not {other:?}")),
         };
-        let num = |args: &mut pico_args::Arguments, key: &'static str| {
-            args.opt_value_from_str::<_, f64>(key)
-                .map_err(|e| format!("{key}: {e}"))
-        };
         let cfg = TrainConfig {
             cell,
-            hidden_size: num(&mut args, "--hidden-size")?.map_or(d.hidden_size, |v| v as usize),
-            num_layers: num(&mut args, "--num-layers")?.map_or(d.num_layers, |v| v as usize),
+            hidden_size: opt::<f64>(&mut args, "--hidden-size")?
+                .map_or(d.hidden_size, |v| v as usize),
+            num_layers: opt::<f64>(&mut args, "--num-layers")?.map_or(d.num_layers, |v| v as usize),
             bidirectional: args.contains("--bidirectional"),
-            batch_size: num(&mut args, "--batch-size")?.map_or(d.batch_size, |v| v as usize),
-            lr: num(&mut args, "--lr")?.unwrap_or(d.lr),
-            epochs: num(&mut args, "--epochs")?.map_or(d.epochs, |v| v as u32),
-            max_norm: num(&mut args, "--max-norm")?.unwrap_or(d.max_norm),
-            forget_bias: num(&mut args, "--forget-bias")?.unwrap_or(d.forget_bias),
-            seed: num(&mut args, "--seed")?.map_or(d.seed, |v| v as u32),
+            batch_size: opt::<f64>(&mut args, "--batch-size")?.map_or(d.batch_size, |v| v as usize),
+            lr: opt::<f64>(&mut args, "--lr")?.unwrap_or(d.lr),
+            epochs: opt::<f64>(&mut args, "--epochs")?.map_or(d.epochs, |v| v as u32),
+            max_norm: opt::<f64>(&mut args, "--max-norm")?.unwrap_or(d.max_norm),
+            forget_bias: opt::<f64>(&mut args, "--forget-bias")?.unwrap_or(d.forget_bias),
+            seed: opt::<f64>(&mut args, "--seed")?.map_or(d.seed, |v| v as u32),
             backend,
             head,
             ..d
@@ -121,25 +101,12 @@ mod native {
         if args.contains("--no-simd") {
             linalg::set_simd(false);
         }
-        let dump: Option<PathBuf> = args
-            .opt_value_from_str("--dump-batches")
-            .map_err(|e| e.to_string())?;
-        let data_dir: Option<PathBuf> = args
-            .opt_value_from_str("--data-dir")
-            .map_err(|e| e.to_string())?;
-        let as_pytorch: Option<PathBuf> = args
-            .opt_value_from_str("--as-pytorch")
-            .map_err(|e| e.to_string())?;
-        let save: Option<PathBuf> = args
-            .opt_value_from_str("--save")
-            .map_err(|e| e.to_string())?;
-        let predict: Option<String> = args
-            .opt_value_from_str("--predict")
-            .map_err(|e| e.to_string())?;
-        let rest = args.finish();
-        if !rest.is_empty() {
-            return Err(format!("unknown arguments {rest:?} (see --help)"));
-        }
+        let dump: Option<PathBuf> = opt(&mut args, "--dump-batches")?;
+        let data_dir: Option<PathBuf> = opt(&mut args, "--data-dir")?;
+        let as_pytorch: Option<PathBuf> = opt(&mut args, "--as-pytorch")?;
+        let save: Option<PathBuf> = opt(&mut args, "--save")?;
+        let predict: Option<String> = opt(&mut args, "--predict")?;
+        finish(args)?;
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
         let dir = match data_dir {
             Some(d) => d,
@@ -158,9 +125,7 @@ mod native {
         if let Some(path) = as_pytorch {
             let page = format!("?{}", cfg.to_query());
             let script = names_script(&cfg, data.classes(), DataSource::Tutorial, &page);
-            std::fs::write(&path, script).map_err(|e| format!("{}: {e}", path.display()))?;
-            eprintln!("wrote the PyTorch script to {}", path.display());
-            return Ok(());
+            return write_script(&path, &script);
         }
         let split = Split::new(&data, cfg.seed as u64, VAL_FRACTION);
         let batches = Batches::train_epoch(&data, &split.train, cfg.batch_size, cfg.seed as u64, 0);

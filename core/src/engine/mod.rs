@@ -20,6 +20,9 @@
 //!   controls and reported as events — run by the worker and by the native commands.
 //! - `worker` (wasm only): the worker's message loop, sessions and their controls.
 
+/// A data set kept by the worker, numbered by the page (its commands name it by this id).
+pub type DataId = u64;
+
 pub mod generate;
 pub mod parallel;
 pub mod protocol;

@@ -18,13 +18,12 @@ use crate::train::backend::CellBackend;
 use crate::train::messages::{TrainError, TrainNotice};
 use crate::train::sweep::{ParamCount, Progress, RunId, SweepCheckpoint, SweepPlan, Tick, Weights};
 
+pub use super::DataId;
 pub use crate::config::delay::MAX_WORKERS;
 pub use crate::train::messages::EngineFault;
 
 /// A session (one sweep, or one upload's parse), numbered by the page.
 pub type SessionId = u64;
-/// A data set kept by the worker, numbered by the page.
-pub type DataId = u64;
 
 /// What the page asks of the worker.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -358,7 +357,7 @@ mod tests {
     use crate::config::{Head, TrainConfig};
     use crate::gpu::GpuError;
     use crate::math::model::{Readout, SeqModel};
-    use crate::math::params::{CellKind, Nonlinearity, RnnSpec};
+    use crate::math::params::{CellKind, RnnSpec};
     use crate::task::TaskError;
     use crate::train::backend::{BackendKind, StepTimings};
     use crate::train::messages::CpuReason;
@@ -366,14 +365,7 @@ mod tests {
     use crate::train::trainer::{Backend, StepRecord};
 
     fn weights() -> Weights {
-        let spec = RnnSpec {
-            cell: CellKind::Lstm,
-            nonlinearity: Nonlinearity::Tanh,
-            input_size: 5,
-            hidden_size: 3,
-            num_layers: 2,
-            bidirectional: true,
-        };
+        let spec = RnnSpec::stacked(CellKind::Lstm, 5, 3, 2, true);
         let model = SeqModel::new(spec, 4)
             .with_head(Head::Padded)
             .with_readout(Readout::LastK(2));

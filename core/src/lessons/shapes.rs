@@ -6,7 +6,7 @@
 //! count exceeds the one-bias textbook formula `L·D·G·H·(I_l + H + 1)` by `L·D·G·H`.
 
 use crate::config::lessons::ShapesConfig;
-use crate::math::params::{Nonlinearity, RnnSpec};
+use crate::math::params::RnnSpec;
 use crate::math::shapes::{rnn_shapes, RnnConfig, RnnError, RnnShapes};
 
 /// Everything the lesson shows.
@@ -28,14 +28,13 @@ pub struct Shapes {
 
 /// The `RnnSpec` of a config.
 pub fn spec(config: &ShapesConfig) -> RnnSpec {
-    RnnSpec {
-        cell: config.cell,
-        nonlinearity: Nonlinearity::Tanh,
-        input_size: config.input_size,
-        hidden_size: config.hidden_size,
-        num_layers: config.num_layers,
-        bidirectional: config.bidirectional,
-    }
+    RnnSpec::stacked(
+        config.cell,
+        config.input_size,
+        config.hidden_size,
+        config.num_layers,
+        config.bidirectional,
+    )
 }
 
 /// Runs the lesson.

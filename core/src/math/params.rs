@@ -12,17 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 pub use super::cell::CellKind;
-
-/// Nonlinearity of the plain RNN cell (`nn.RNN(nonlinearity=...)`). Ignored by LSTM/GRU.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Nonlinearity {
-    /// `tanh` (PyTorch's default).
-    #[default]
-    Tanh,
-    /// `relu`.
-    Relu,
-}
+pub use super::step::Nonlinearity;
 
 /// The architecture of a recurrent module, as the arguments of `nn.RNN`/`nn.LSTM`/`nn.GRU`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,13 +34,25 @@ pub struct RnnSpec {
 impl RnnSpec {
     /// A single-layer unidirectional tanh/LSTM/GRU spec.
     pub fn new(cell: CellKind, input_size: usize, hidden_size: usize) -> Self {
+        Self::stacked(cell, input_size, hidden_size, 1, false)
+    }
+
+    /// `num_layers` stacked layers of `cell` (tanh for RNN), two directions when
+    /// `bidirectional`: `nn.RNN/LSTM/GRU(input_size, hidden_size, num_layers, bidirectional=…)`.
+    pub fn stacked(
+        cell: CellKind,
+        input_size: usize,
+        hidden_size: usize,
+        num_layers: usize,
+        bidirectional: bool,
+    ) -> Self {
         RnnSpec {
             cell,
             nonlinearity: Nonlinearity::Tanh,
             input_size,
             hidden_size,
-            num_layers: 1,
-            bidirectional: false,
+            num_layers,
+            bidirectional,
         }
     }
 
@@ -215,56 +217,5 @@ impl ParamLayout {
     /// The slice of `flat` that holds `name`.
     pub fn view<'a>(&self, flat: &'a [f32], name: &str) -> Option<&'a [f32]> {
         self.get(name).map(|e| &flat[e.range()])
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Parameter counts as `sum(p.numel() for p in m.parameters())` gives them in PyTorch
-    /// (two bias vectors per layer and direction).
-    #[test]
-    fn parameter_counts_match_pytorch() {
-        let count = |cell, i, h, layers, bi| {
-            let s = RnnSpec {
-                cell,
-                nonlinearity: Nonlinearity::Tanh,
-                input_size: i,
-                hidden_size: h,
-                num_layers: layers,
-                bidirectional: bi,
-            };
-            ParamLayout::rnn(&s, "").total_len()
-        };
-        assert_eq!(count(CellKind::Rnn, 10, 8, 1, false), 160);
-        assert_eq!(count(CellKind::Rnn, 10, 8, 2, false), 304);
-        assert_eq!(count(CellKind::Rnn, 10, 8, 2, true), 736);
-        assert_eq!(count(CellKind::Rnn, 57, 128, 1, false), 23_936);
-        assert_eq!(count(CellKind::Lstm, 57, 128, 1, false), 95_744);
-        assert_eq!(count(CellKind::Gru, 57, 128, 1, false), 71_808);
-        assert_eq!(count(CellKind::Lstm, 1, 9, 1, false), 432);
-        assert_eq!(count(CellKind::Gru, 57, 64, 2, true), 121_728);
-    }
-
-    #[test]
-    fn classifier_layout_uses_pytorch_names() {
-        let s = RnnSpec::new(CellKind::Lstm, 57, 128);
-        let l = ParamLayout::classifier(&s, 18);
-        let names: Vec<_> = l.entries.iter().map(|e| e.name.as_str()).collect();
-        assert_eq!(
-            names,
-            [
-                "rnn.weight_ih_l0",
-                "rnn.weight_hh_l0",
-                "rnn.bias_ih_l0",
-                "rnn.bias_hh_l0",
-                "fc.weight",
-                "fc.bias"
-            ]
-        );
-        assert_eq!(l.get("rnn.weight_ih_l0").unwrap().shape, vec![512, 57]);
-        assert_eq!(l.get("fc.weight").unwrap().shape, vec![18, 128]);
-        assert_eq!(l.total_len(), 95_744 + 18 * 128 + 18);
     }
 }

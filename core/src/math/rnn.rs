@@ -10,8 +10,7 @@
 
 use super::activation::{relu, relu_grad_from_output, tanh_grad_from_output};
 use super::lanes::tanh_in_place;
-use super::params::Nonlinearity;
-use super::step::{Cell, StepCache, StepGrads, StepIn, StepOut};
+use super::step::{Cell, Nonlinearity, StepCache, StepGrads, StepIn, StepOut};
 
 /// Forward step: `h = act(gi + gh)`.
 ///

@@ -1,9 +1,20 @@
 //! One time step of one sample, as a cell's CPU step pair sees it: the slices a forward step
 //! reads ([`StepIn`]) and writes ([`StepOut`]), what a backward step reads ([`StepCache`]) and
 //! writes ([`StepGrads`]), and the [`Cell`] trait each cell implements (`rnn.rs`, `lstm.rs`,
-//! `gru.rs`). The cells' descriptors and the dispatch over them are in [`super::cell`].
+//! `gru.rs`), with the plain RNN's [`Nonlinearity`]. The cells' descriptors and the dispatch over them are in [`super::cell`].
 
-use super::params::Nonlinearity;
+use serde::{Deserialize, Serialize};
+
+/// Nonlinearity of the plain RNN cell (`nn.RNN(nonlinearity=...)`). Ignored by LSTM/GRU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Nonlinearity {
+    /// `tanh` (PyTorch's default).
+    #[default]
+    Tanh,
+    /// `relu`.
+    Relu,
+}
 
 /// What one forward step of one sample reads. Slices are `[H]` unless said otherwise.
 #[derive(Clone, Copy, Debug)]

@@ -24,7 +24,6 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use super::clock::{now_ms, yield_now};
-use super::messages::CpuReason;
 use super::trainer::{Recipe, Trainer};
 use crate::config::BackendChoice;
 use crate::gpu::{GpuContext, GpuError};
@@ -53,6 +52,28 @@ impl StepTimings {
     pub fn gpu_faster(&self) -> bool {
         self.gpu_ms.is_finite() && self.cpu_ms.is_finite() && self.gpu_ms < self.cpu_ms
     }
+}
+
+/// Why a run that wanted the GPU trains on the CPU
+/// ([`BackendKind::Cpu`]'s `notice`; its English in [`super::messages`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum CpuReason {
+    /// No GPU could be set up.
+    GpuUnavailable(GpuError),
+    /// The browser offers WebGPU to pages but not to Web Workers, where the engine trains.
+    NoWorkerWebGpu(GpuError),
+    /// The GPU device was lost during training; the CPU goes on from step `step`.
+    DeviceLost {
+        /// The GPU's error.
+        error: GpuError,
+        /// The step training continues from.
+        step: u64,
+    },
+    /// `backend=auto` measured both paths and the CPU was the faster one.
+    Measured(StepTimings),
+    /// The GPU device was lost while `backend=auto` measured the paths; the run trains on the
+    /// CPU.
+    LostWhileMeasuring(GpuError),
 }
 
 /// The path a run trains on, and why.

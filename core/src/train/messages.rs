@@ -7,9 +7,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-pub use super::backend::StepTimings;
+pub use super::backend::{CpuReason, StepTimings};
 use super::sweep::ResumeRefused;
-use crate::gpu::GpuError;
 use crate::task::TaskError;
 
 /// Why a run ended with an error (the engine's `LabEvent::Error`).
@@ -56,28 +55,6 @@ pub enum TrainNotice {
         /// The 1-based step.
         step: u64,
     },
-}
-
-/// Why a run that wanted the GPU trains on the CPU
-/// ([`super::backend::BackendKind::Cpu`]'s `notice`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum CpuReason {
-    /// No GPU could be set up.
-    GpuUnavailable(GpuError),
-    /// The browser offers WebGPU to pages but not to Web Workers, where the engine trains.
-    NoWorkerWebGpu(GpuError),
-    /// The GPU device was lost during training; the CPU goes on from step `step`.
-    DeviceLost {
-        /// The GPU's error.
-        error: GpuError,
-        /// The step training continues from.
-        step: u64,
-    },
-    /// `backend=auto` measured both paths and the CPU was the faster one.
-    Measured(StepTimings),
-    /// The GPU device was lost while `backend=auto` measured the paths; the run trains on the
-    /// CPU.
-    LostWhileMeasuring(GpuError),
 }
 
 impl fmt::Display for StepTimings {
@@ -172,6 +149,7 @@ impl fmt::Display for CpuReason {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gpu::GpuError;
 
     /// The terminal's English keeps the numbers and the suggestion.
     #[test]

@@ -32,7 +32,7 @@ use crate::gpu::{GpuContext, GpuError, GpuModel, GpuTrainState, InputKind};
 use crate::math::loss::ReadoutSums;
 use crate::math::model::{argmax, SeqBatch, SeqModel};
 use crate::math::optim::{clip_grad_norm, Adam, AdamConfig};
-use crate::math::params::{CellKind, Nonlinearity, RnnSpec};
+use crate::math::params::{CellKind, RnnSpec};
 use crate::task::{BatchStream, Task};
 
 /// The optimisation settings of a run (everything but the task, the cell and the seed).
@@ -86,14 +86,13 @@ impl Recipe {
 
     /// The recurrent module of `cell` over `input_size` inputs.
     pub fn spec(&self, cell: CellKind, input_size: usize) -> RnnSpec {
-        RnnSpec {
+        RnnSpec::stacked(
             cell,
-            nonlinearity: Nonlinearity::Tanh,
             input_size,
-            hidden_size: self.hidden_size.max(1),
-            num_layers: self.num_layers.max(1),
-            bidirectional: self.bidirectional,
-        }
+            self.hidden_size.max(1),
+            self.num_layers.max(1),
+            self.bidirectional,
+        )
     }
 }
 

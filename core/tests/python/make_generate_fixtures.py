@@ -23,16 +23,13 @@ Fields: `conditioning`, `cell`, `hidden_size`, `num_layers`, `bidirectional`, `l
 `params` and `grads` (`{name: {"shape", "data"}}`: `rnn.*`, `fc.*`, and `init.*` for "state"),
 `loss`.
 """
-import json
 import sys
 
 import torch
 
+from fixture_json import tensor, write
+
 A, C = 4, 2
-
-
-def tensor(t):
-    return {"shape": list(t.shape), "data": t.detach().reshape(-1).tolist()}
 
 
 def case(conditioning, cell, hidden, layers, bidirectional, batch, n):
@@ -90,10 +87,7 @@ def main():
     for conditioning, cell, layers, bidirectional in CASES:
         f = case(conditioning, cell, hidden=3, layers=layers, bidirectional=bidirectional, batch=3, n=3)
         tag = f"{conditioning}_{cell}_l{layers}" + ("_bi" if bidirectional else "")
-        path = f"{out}/{tag}.json"
-        with open(path, "w") as fh:
-            json.dump(f, fh)
-        print(path, "loss", f["loss"])
+        write(f"{out}/{tag}.json", f)
 
 
 if __name__ == "__main__":

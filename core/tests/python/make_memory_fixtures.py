@@ -11,17 +11,14 @@ time-major, flat; 0 after a sequence's end), `values` (adding: `[B]`) or `classe
 readout-major), `readouts` R, `params` and `grads` (`{name: {"shape", "data"}}`, names `rnn.*`
 and `fc.*`), `loss` (`MSELoss` or `CrossEntropyLoss`, mean over the readouts).
 """
-import json
 import sys
 
 import torch
 
+from fixture_json import tensor, write
+
 VOCAB = {"adding": 2, "copy": 10, "order": 8}
 OUTPUTS = {"adding": 1, "copy": 10, "order": 4}
-
-
-def tensor(t):
-    return {"shape": list(t.shape), "data": t.detach().reshape(-1).tolist()}
 
 
 def batch_of(task, length, batch, g):
@@ -107,10 +104,7 @@ def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "core/tests/fixtures/memory"
     for task, cell, length in [("adding", "lstm", 8), ("copy", "gru", 3), ("order", "rnn", 62), ("order", "lstm", 62)]:
         f = case(task, cell, length, hidden=3, batch=3, forget_bias=1.0)
-        path = f"{out}/{task}_{cell}.json"
-        with open(path, "w") as fh:
-            json.dump(f, fh)
-        print(path, "loss", f["loss"])
+        write(f"{out}/{task}_{cell}.json", f)
 
 
 if __name__ == "__main__":

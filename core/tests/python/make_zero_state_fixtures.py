@@ -3,14 +3,11 @@ gradient), in the format of core/tests/fixtures/README.md. float64, fixed seed.
 
     python3 core/tests/python/make_zero_state_fixtures.py core/tests/fixtures
 """
-import json
 import sys
 
 import torch
 
-
-def tensor(t):
-    return {"shape": list(t.shape), "data": t.detach().reshape(-1).tolist()}
+from fixture_json import tensor, write
 
 
 def case(cell, name, num_layers, bidirectional, batch_first):
@@ -70,6 +67,4 @@ if __name__ == "__main__":
         ("lstm", "lstm_zero_state", 2, True, True),
         ("gru", "gru_zero_state", 1, False, False),
     ]:
-        with open(f"{out}/{name}.json", "w") as f:
-            json.dump(case(cell, name, layers, bi, bf), f)
-        print(f"{out}/{name}.json")
+        write(f"{out}/{name}.json", case(cell, name, layers, bi, bf))

@@ -55,14 +55,15 @@ def names_dir():
     return None
 
 
-def missing(*modules):
-    """Why the test cannot run here (a module that does not import, or no names data), or None."""
+def missing(*modules, names_data=True):
+    """Why the test cannot run here (a module that does not import, or, with `names_data`, no
+    names data), or None."""
     for name in modules:
         try:
             importlib.import_module(name)
         except ImportError as e:
             return f"{getattr(e, 'name', None) or name} not installed ({e})"
-    if names_dir() is None:
+    if names_data and names_dir() is None:
         return "no names data (run ./scripts/test.sh once, or set UNROLL_NAMES_DIR)"
     return None
 
@@ -74,12 +75,14 @@ def skipped(reason):
 
 
 class Checks:
-    """Counts the checks: `report(name, problems)` passes when `problems` is empty."""
+    """Counts the checks: `report(name, problems)` passes when `problems` holds no message
+    (`None` entries are no problem)."""
 
     def __init__(self):
         self.passed = self.failed = 0
 
     def report(self, name, problems):
+        problems = [p for p in problems if p]
         if problems:
             self.failed += 1
             print(f"FAIL {name}: " + "; ".join(problems), flush=True)

@@ -26,28 +26,16 @@ Usage:  python3 core/tests/python/test_delay_pytorch.py
             python3 core/tests/python/test_delay_pytorch.py
 The last line is "N passed, M failed" (", K skipped" when skipped).
 """
-import json
 import math
-import os
-import subprocess
-from concurrent.futures import ThreadPoolExecutor
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
+from script_checks import Checks, missing, native, script, skipped
+
 STEPS = "400"
 LEARNED = 0.8
-
-
-def native(name, env, *args):
-    """Runs Unroll's binary `name` (`$env` when set, else cargo's test-profile build, as `cargo test` leaves it)."""
-    exe = os.environ.get(env)
-    cmd = [exe, *args] if exe else ["cargo", "run", "--quiet", "--profile", "test", "--bin", name, "--", *args]
-    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError(f"{name} {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()[-500:]}")
-    return [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
 
 
 def delay_copy(*args):
@@ -56,13 +44,6 @@ def delay_copy(*args):
 
 def long_memory(*args):
     return native("long-memory", "UNROLL_LONG_MEMORY", *args)
-
-
-def script(path, *args):
-    p = subprocess.run([sys.executable, str(path), *args], cwd=ROOT, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError(f"{path.name} {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()[-800:]}")
-    return [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
 
 
 def by_run(rows):
@@ -79,22 +60,11 @@ def by_run(rows):
 
 
 def main():
-    try:
-        import torch  # noqa: F401
-    except ImportError as e:
-        print(f"SKIPPED: torch not installed ({e})")
-        print("0 passed, 0 failed, 1 skipped")
-        return 0
-    passed = failed = 0
-
-    def report(name, problems):
-        nonlocal passed, failed
-        if problems:
-            failed += 1
-            print(f"FAIL {name}: " + "; ".join(problems))
-        else:
-            passed += 1
-            print(f"PASS {name}")
+    why = missing("torch", names_data=False)
+    if why:
+        return skipped(why)
+    checks = Checks()
+    report = checks.report
 
     with tempfile.TemporaryDirectory() as tmp:
         py = Path(tmp) / "delay_copy.py"
@@ -154,8 +124,7 @@ def main():
                 problems.append(f"summaries {summaries}")
             report(f"the {task} page's script runs under torch", problems)
 
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    return checks.finish()
 
 
 if __name__ == "__main__":

@@ -27,6 +27,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from script_checks import Checks, missing, skipped
+
 ROOT = Path(__file__).resolve().parents[2]
 ATOL, RTOL = 1e-5, 1e-4
 
@@ -39,13 +41,11 @@ def bench(*args):
 
 
 def main():
-    try:
-        import torch
-        import safetensors.torch
-    except ImportError as e:
-        print(f"SKIPPED: {getattr(e, 'name', None) or 'torch'} not installed ({e})")
-        print("0 passed, 0 failed, 1 skipped")
-        return 0
+    why = missing("torch", "safetensors", names_data=False)
+    if why:
+        return skipped(why)
+    import torch
+    import safetensors.torch
 
     cells = {"rnn": torch.nn.RNN, "lstm": torch.nn.LSTM, "gru": torch.nn.GRU}
 
@@ -101,17 +101,8 @@ def main():
                 rows.append(self.fc(out[0, n - 1]))
             return torch.stack(rows)
 
-    passed, failed = 0, 0
-
-    def report(name, problems):
-        nonlocal passed, failed
-        problems = [p for p in problems if p]
-        if problems:
-            failed += 1
-            print(f"FAIL {name}: {'; '.join(problems)}")
-        else:
-            passed += 1
-            print(f"PASS {name}")
+    checks = Checks()
+    report = checks.report
 
     with tempfile.TemporaryDirectory(prefix="unroll-torch-") as tmp:
         out_dir = Path(tmp)
@@ -196,11 +187,10 @@ def main():
                 report(f"torch->unroll {file[:-5]}", [] if word == "PASS" else [rest])
         for file in sorted(expected - seen):
             report(f"torch->unroll {file[:-5]}", [f"no result from bench --check-test-weights (exit {p.returncode}): {p.stderr.strip()[-500:]}"])
-        if p.returncode != 0 and failed == 0:
+        if p.returncode != 0 and checks.failed == 0:
             report("bench --check-test-weights", [f"exit {p.returncode}"])
 
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    return checks.finish()
 
 
 if __name__ == "__main__":

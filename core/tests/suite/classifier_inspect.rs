@@ -10,20 +10,9 @@ use unroll_core::config::Head;
 use unroll_core::math::init::init_params;
 use unroll_core::math::loss::softmax;
 use unroll_core::math::model::{pad_batch, GatePin, SeqBatch, SeqModel, PADDED_LEN, PAD_TOKEN};
-use unroll_core::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
+use unroll_core::math::params::{CellKind, ParamLayout, RnnSpec};
 use unroll_core::math::recurrent::{RnnModule, TensorRef};
 use unroll_core::math::shapes::RnnError;
-
-fn spec(cell: CellKind, input: usize, hidden: usize, layers: usize, bidir: bool) -> RnnSpec {
-    RnnSpec {
-        cell,
-        nonlinearity: Nonlinearity::Tanh,
-        input_size: input,
-        hidden_size: hidden,
-        num_layers: layers,
-        bidirectional: bidir,
-    }
-}
 
 /// A model with randomly initialised weights (PyTorch's uniform init, seeded) and biases
 /// scaled up so the gates are far from their midpoints.
@@ -63,7 +52,7 @@ fn head(layout: &ParamLayout, p: &[f32], h: &[f32]) -> Vec<f32> {
 /// computed here by hand from the weights; the trace shows f = 0 and the pinned c_t, h_t.
 #[test]
 fn lstm_forget_gate_pinned_to_zero_is_a_memoryless_forward() {
-    let (m, p) = model(spec(CellKind::Lstm, 6, 3, 1, false), 4, 11);
+    let (m, p) = model(RnnSpec::stacked(CellKind::Lstm, 6, 3, 1, false), 4, 11);
     let tokens = [1u32, 4, 0, 5, 2];
     let pin = GatePin {
         layer: 0,
@@ -123,7 +112,7 @@ fn lstm_forget_gate_pinned_to_zero_is_a_memoryless_forward() {
 #[test]
 fn pin_at_the_natural_value_changes_nothing() {
     for (cell, gate) in [(CellKind::Lstm, 1), (CellKind::Gru, 1), (CellKind::Gru, 0)] {
-        let (m, p) = model(spec(cell, 5, 1, 1, false), 3, 3);
+        let (m, p) = model(RnnSpec::stacked(cell, 5, 1, 1, false), 3, 3);
         let tokens = [2u32, 0, 4, 1];
         let free = m.trace(&p, &tokens).unwrap();
         let g = cell.gates();
@@ -153,7 +142,7 @@ fn pin_at_the_natural_value_changes_nothing() {
 /// gives h_t = n_t.
 #[test]
 fn gru_update_gate_pins() {
-    let (m, p) = model(spec(CellKind::Gru, 5, 4, 1, false), 3, 8);
+    let (m, p) = model(RnnSpec::stacked(CellKind::Gru, 5, 4, 1, false), 3, 8);
     let tokens = [3u32, 1, 4, 0, 2];
     let hs = 4;
     let keep = GatePin {
@@ -194,7 +183,7 @@ fn gru_update_gate_pins() {
 /// Pins on a 2-layer bidirectional LSTM reach the chosen (layer, direction) only.
 #[test]
 fn pins_address_one_layer_and_direction() {
-    let (m, p) = model(spec(CellKind::Lstm, 5, 3, 2, true), 3, 4);
+    let (m, p) = model(RnnSpec::stacked(CellKind::Lstm, 5, 3, 2, true), 3, 4);
     let tokens = [1u32, 2, 3];
     let pin = GatePin {
         layer: 1,
@@ -229,13 +218,13 @@ fn bad_pins_are_errors() {
         step: None,
         value: 0.5,
     };
-    let (rnn, prnn) = model(spec(CellKind::Rnn, 5, 3, 1, false), 3, 1);
+    let (rnn, prnn) = model(RnnSpec::stacked(CellKind::Rnn, 5, 3, 1, false), 3, 1);
     let err = rnn.trace_pinned(&prnn, &[1, 2], &[pin]).unwrap_err();
     assert!(matches!(err, RnnError::InvalidPin(_)), "{err}");
     assert!(err.to_string().contains("no gates"), "{err}");
     assert!(rnn.trace_pinned(&prnn, &[1, 2], &[]).is_ok());
 
-    let (m, p) = model(spec(CellKind::Gru, 5, 3, 1, false), 3, 1);
+    let (m, p) = model(RnnSpec::stacked(CellKind::Gru, 5, 3, 1, false), 3, 1);
     let bad = [
         (GatePin { gate: 3, ..pin }, "gate 3"),
         (GatePin { layer: 1, ..pin }, "layer 1"),
@@ -345,7 +334,7 @@ fn ce_from_state(
 #[test]
 fn grad_flow_matches_finite_differences() {
     for cell in [CellKind::Gru, CellKind::Rnn] {
-        let (m, p) = model(spec(cell, 6, 4, 1, false), 3, 21);
+        let (m, p) = model(RnnSpec::stacked(cell, 6, 4, 1, false), 3, 21);
         let names: [&[u32]; 3] = [&[1, 4, 2, 5], &[3, 0], &[5, 5, 1]];
         let labels = [2u32, 0, 1];
         let b = batch(&names, &labels, 5);
@@ -392,7 +381,7 @@ fn grad_flow_matches_finite_differences() {
 /// stacked bidirectional LSTM; with head=padded the flow has PADDED_LEN entries, all present.
 #[test]
 fn grad_flow_in_pieces_and_padded() {
-    let (m, p) = model(spec(CellKind::Lstm, 6, 3, 2, true), 3, 5);
+    let (m, p) = model(RnnSpec::stacked(CellKind::Lstm, 6, 3, 2, true), 3, 5);
     let names: [&[u32]; 4] = [&[1, 4, 2, 5], &[3, 0], &[5, 5, 1], &[2]];
     let b = batch(&names, &[2, 0, 1, 1], 4);
     let whole = m.grad_flow(&p, &b);
@@ -415,7 +404,7 @@ fn grad_flow_in_pieces_and_padded() {
 /// (h = tanh(b_ih + W_hh h + b_hh)), the output at position 10.
 #[test]
 fn padded_forward_equals_manual_computation() {
-    let (m, p) = model(spec(CellKind::Rnn, 5, 3, 1, false), 2, 9);
+    let (m, p) = model(RnnSpec::stacked(CellKind::Rnn, 5, 3, 1, false), 2, 9);
     let m = m.with_head(Head::Padded);
     let name = [1u32, 3];
     let l = &m.layout;
@@ -453,7 +442,7 @@ fn padded_forward_equals_manual_computation() {
 /// under both heads, a short name does not (padding pollution).
 #[test]
 fn padded_truncates_and_pollutes() {
-    let (m, p) = model(spec(CellKind::Gru, 6, 4, 1, false), 3, 2);
+    let (m, p) = model(RnnSpec::stacked(CellKind::Gru, 6, 4, 1, false), 3, 2);
     let padded = m.clone().with_head(Head::Padded);
     let long: Vec<u32> = (0..13).map(|i| (i * 5 % 6) as u32).collect();
     assert_eq!(
@@ -485,7 +474,7 @@ fn padded_truncates_and_pollutes() {
 /// same gradients (and none for W_ih at padding).
 #[test]
 fn padded_gradients_equal_an_explicit_zero_symbol() {
-    let (m, p) = model(spec(CellKind::Lstm, 5, 3, 1, true), 3, 6);
+    let (m, p) = model(RnnSpec::stacked(CellKind::Lstm, 5, 3, 1, true), 3, 6);
     let padded = m.clone().with_head(Head::Padded);
     let names: [&[u32]; 3] = [
         &[1, 2],
@@ -496,7 +485,7 @@ fn padded_gradients_equal_an_explicit_zero_symbol() {
     let (sums, grads) = padded.loss_and_grads(&p, &b);
     let loss = sums.mean_loss();
 
-    let wide = SeqModel::new(spec(CellKind::Lstm, 6, 3, 1, true), 3);
+    let wide = SeqModel::new(RnnSpec::stacked(CellKind::Lstm, 6, 3, 1, true), 3);
     let mut pw = vec![0.0f32; wide.layout.total_len()];
     for e in &m.layout.entries {
         let src = &p[e.range()];

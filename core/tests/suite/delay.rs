@@ -213,17 +213,7 @@ fn parameter_counts_follow_pytorch() {
     assert_eq!(counts, [(4864, 5514), (19456, 20106), (14592, 15242)]);
     let m = delay_model(CellKind::Lstm, 10, 64, 1);
     let names: Vec<&str> = m.layout.entries.iter().map(|e| e.name.as_str()).collect();
-    assert_eq!(
-        names,
-        [
-            "rnn.weight_ih_l0",
-            "rnn.weight_hh_l0",
-            "rnn.bias_ih_l0",
-            "rnn.bias_hh_l0",
-            "fc.weight",
-            "fc.bias"
-        ]
-    );
+    assert_eq!(names, crate::common::ONE_LAYER_CLASSIFIER);
     assert_eq!(m.layout.get("fc.weight").unwrap().shape, vec![10, 64]);
 }
 

@@ -3,29 +3,11 @@
 use crate::gpu_support;
 use crate::tol;
 
+use crate::common::EXTREMES;
 use gpu_support::{context, f32_bytes, random_vec, rng, run_cell_kernel, run_kernel};
 use tol::Tol;
 use unroll_core::gpu::kernels::activation::{Activation, ActivationDims, ActivationKind};
 use unroll_core::gpu::kernels::matmul::{Matmul, MatmulDims};
-
-/// Inputs where a textbook WGSL tanh/sigmoid overflows to NaN, including ±inf.
-const EXTREMES: [f32; 15] = [
-    f32::NEG_INFINITY,
-    -1000.0,
-    -100.0,
-    -89.0,
-    -88.7,
-    -9.1,
-    -1.0,
-    0.0,
-    1.0,
-    9.1,
-    88.7,
-    89.0,
-    100.0,
-    1000.0,
-    f32::INFINITY,
-];
 
 fn activation_on_gpu(kind: ActivationKind, x: &[f32]) -> Vec<f32> {
     let ctx = context();

@@ -6,7 +6,8 @@
 use crate::common;
 use crate::tol;
 
-use common::{load_fixture, Fixture, Tensor};
+use crate::gpu_support::random_batch;
+use common::{load_fixture, Fixture, Tensor, EXTREMES};
 use rand::distr::{Distribution, Uniform};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -18,23 +19,6 @@ use unroll_core::math::optim::{adam_update, clip_grad_norm, AdamConfig, ClipOutc
 use unroll_core::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
 use unroll_core::math::recurrent::{RnnInputGrads, RnnModule, RnnOutput, SeqData, TensorRef};
 use unroll_core::math::shapes::{rnn_shapes, RnnConfig, RnnError, RnnWarning};
-
-fn spec(
-    cell: CellKind,
-    input_size: usize,
-    hidden_size: usize,
-    num_layers: usize,
-    bidirectional: bool,
-) -> RnnSpec {
-    RnnSpec {
-        cell,
-        nonlinearity: Nonlinearity::Tanh,
-        input_size,
-        hidden_size,
-        num_layers,
-        bidirectional,
-    }
-}
 
 /// Sets the named tensors of a bare module's flat parameters.
 fn params_from(layout: &ParamLayout, named: &[(&str, &[f32])]) -> Vec<f32> {
@@ -72,7 +56,7 @@ fn rnn_1x1_matches_pytorch_hand_case() {
     ] {
         let s = RnnSpec {
             nonlinearity: nl,
-            ..spec(CellKind::Rnn, 1, 1, 1, false)
+            ..RnnSpec::stacked(CellKind::Rnn, 1, 1, 1, false)
         };
         let layout = ParamLayout::rnn(&s, "");
         let p = params_from(
@@ -126,7 +110,7 @@ fn rnn_1x1_matches_pytorch_hand_case() {
 /// db_ih = db_hh = [0.14322879, 0.04275497, 1.14609170, 0.02429522].
 #[test]
 fn lstm_1x1_gate_order_matches_pytorch_hand_case() {
-    let s = spec(CellKind::Lstm, 1, 1, 1, false);
+    let s = RnnSpec::stacked(CellKind::Lstm, 1, 1, 1, false);
     let layout = ParamLayout::rnn(&s, "");
     let p = params_from(
         &layout,
@@ -175,13 +159,19 @@ fn lstm_1x1_gate_order_matches_pytorch_hand_case() {
 // Shapes, parameter counts, validation
 // ---------------------------------------------------------------------------------------------
 
-/// Parameter counts as `sum(p.numel())` gives them (two bias vectors).
+/// Parameter counts as `sum(p.numel())` gives them (two bias vectors), both in the shapes
+/// table and in the flat parameter layout.
 #[test]
 fn parameter_counts_match_pytorch() {
     let count = |cell, i, h, layers, bi| {
-        rnn_shapes(&RnnConfig::new(spec(cell, i, h, layers, bi)), 1, 1)
-            .unwrap()
-            .param_count
+        let spec = RnnSpec::stacked(cell, i, h, layers, bi);
+        let n = rnn_shapes(&RnnConfig::new(spec), 1, 1).unwrap().param_count;
+        assert_eq!(
+            ParamLayout::rnn(&spec, "").total_len() as u64,
+            n,
+            "{spec:?}"
+        );
+        n
     };
     assert_eq!(count(CellKind::Rnn, 10, 8, 1, false), 160);
     assert_eq!(count(CellKind::Rnn, 10, 8, 2, false), 304);
@@ -190,8 +180,13 @@ fn parameter_counts_match_pytorch() {
     assert_eq!(count(CellKind::Lstm, 57, 128, 1, false), 95_744);
     assert_eq!(count(CellKind::Gru, 57, 128, 1, false), 71_808);
     assert_eq!(count(CellKind::Lstm, 1, 9, 1, false), 432);
-    let gru = rnn_shapes(&RnnConfig::new(spec(CellKind::Gru, 57, 64, 2, true)), 1, 1).unwrap();
-    assert_eq!(gru.param_count, 121_728);
+    let gru = rnn_shapes(
+        &RnnConfig::new(RnnSpec::stacked(CellKind::Gru, 57, 64, 2, true)),
+        1,
+        1,
+    )
+    .unwrap();
+    assert_eq!(count(CellKind::Gru, 57, 64, 2, true), 121_728);
     assert_eq!(
         (gru.params[0].name.as_str(), gru.params[0].shape.as_slice()),
         ("weight_ih_l0", &[192usize, 57][..])
@@ -210,9 +205,14 @@ fn parameter_counts_match_pytorch() {
         gru.params.iter().map(|p| p.numel).sum::<u64>(),
         gru.param_count
     );
-    // Linear(128, 18) = 2,322 on top of LSTM(57, 128) in the classifier layout.
-    let clf = ParamLayout::classifier(&spec(CellKind::Lstm, 57, 128, 1, false), 18);
+    // Linear(128, 18) = 2,322 on top of LSTM(57, 128) in the classifier layout, in the
+    // state_dict's names and order.
+    let clf = ParamLayout::classifier(&RnnSpec::stacked(CellKind::Lstm, 57, 128, 1, false), 18);
     assert_eq!(clf.total_len(), 95_744 + 2_322);
+    let names: Vec<&str> = clf.entries.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, common::ONE_LAYER_CLASSIFIER);
+    assert_eq!(clf.get("rnn.weight_ih_l0").unwrap().shape, vec![512, 57]);
+    assert_eq!(clf.get("fc.weight").unwrap().shape, vec![18, 128]);
 }
 
 /// The shapes lesson's largest sizes, computed without allocating: LSTM(4096, 4096,
@@ -220,7 +220,7 @@ fn parameter_counts_match_pytorch() {
 #[test]
 fn shapes_of_large_configurations_need_no_allocation() {
     let s = rnn_shapes(
-        &RnnConfig::new(spec(CellKind::Lstm, 4096, 4096, 4, true)),
+        &RnnConfig::new(RnnSpec::stacked(CellKind::Lstm, 4096, 4096, 4, true)),
         4096,
         4096,
     )
@@ -239,27 +239,36 @@ fn shapes_match_pytorch() {
         batch_first: true,
         ..RnnConfig::new(s)
     };
-    let lstm = rnn_shapes(&cfg(spec(CellKind::Lstm, 16, 32, 2, false)), 4, 10).unwrap();
+    let lstm = rnn_shapes(
+        &cfg(RnnSpec::stacked(CellKind::Lstm, 16, 32, 2, false)),
+        4,
+        10,
+    )
+    .unwrap();
     assert_eq!(
         (lstm.input, lstm.output, lstm.h_n, lstm.c_n),
         ([4, 10, 16], [4, 10, 32], [2, 4, 32], Some([2, 4, 32]))
     );
-    let gru = rnn_shapes(&cfg(spec(CellKind::Gru, 32, 64, 1, true)), 4, 8).unwrap();
+    let gru = rnn_shapes(&cfg(RnnSpec::stacked(CellKind::Gru, 32, 64, 1, true)), 4, 8).unwrap();
     assert_eq!(
         (gru.output, gru.h_n, gru.c0, gru.c_n),
         ([4, 8, 128], [2, 4, 64], None, None)
     );
-    let small = rnn_shapes(&cfg(spec(CellKind::Lstm, 3, 5, 2, false)), 4, 7).unwrap();
+    let small = rnn_shapes(&cfg(RnnSpec::stacked(CellKind::Lstm, 3, 5, 2, false)), 4, 7).unwrap();
     assert_eq!(
         (small.output, small.h0, small.c_n),
         ([4, 7, 5], [2, 4, 5], Some([2, 4, 5]))
     );
-    let seq_first =
-        rnn_shapes(&RnnConfig::new(spec(CellKind::Lstm, 3, 5, 2, false)), 4, 7).unwrap();
+    let seq_first = rnn_shapes(
+        &RnnConfig::new(RnnSpec::stacked(CellKind::Lstm, 3, 5, 2, false)),
+        4,
+        7,
+    )
+    .unwrap();
     assert_eq!((seq_first.input, seq_first.output), ([7, 4, 3], [7, 4, 5]));
 
     // The module produces exactly these shapes.
-    let s = spec(CellKind::Gru, 32, 64, 1, true);
+    let s = RnnSpec::stacked(CellKind::Gru, 32, 64, 1, true);
     let layout = ParamLayout::rnn(&s, "");
     let p = init_params(&layout, &s, 1);
     let x = vec![0.1f32; 4 * 8 * 32];
@@ -277,7 +286,7 @@ fn shapes_match_pytorch() {
 /// (4, 7, 3) is rejected naming both shapes, as PyTorch does.
 #[test]
 fn wrong_h0_shape_is_rejected_with_both_shapes() {
-    let s = spec(CellKind::Lstm, 3, 5, 2, false);
+    let s = RnnSpec::stacked(CellKind::Lstm, 3, 5, 2, false);
     let layout = ParamLayout::rnn(&s, "");
     let p = init_params(&layout, &s, 0);
     let m = RnnModule::new(s, &layout, "");
@@ -312,7 +321,7 @@ fn wrong_h0_shape_is_rejected_with_both_shapes() {
         "Expected hidden[1] size (2, 4, 5), got (2, 5, 4)"
     );
 
-    let g = spec(CellKind::Gru, 3, 5, 2, false);
+    let g = RnnSpec::stacked(CellKind::Gru, 3, 5, 2, false);
     let gl = ParamLayout::rnn(&g, "");
     let gp = init_params(&gl, &g, 0);
     let gm = RnnModule::new(g, &gl, "");
@@ -355,7 +364,7 @@ fn wrong_h0_shape_is_rejected_with_both_shapes() {
 /// rejected explicitly; dropout with one layer is PyTorch's no-op + warning.
 #[test]
 fn invalid_configurations_are_rejected_with_messages() {
-    let base = spec(CellKind::Lstm, 3, 4, 1, false);
+    let base = RnnSpec::stacked(CellKind::Lstm, 3, 4, 1, false);
     let err = |cfg: RnnConfig| rnn_shapes(&cfg, 2, 5).unwrap_err();
     assert_eq!(
         err(RnnConfig::new(RnnSpec {
@@ -530,7 +539,7 @@ fn invalid_configurations_are_rejected_with_messages() {
 /// transposed input give bit-identical results (outputs, states and all gradients).
 #[test]
 fn batch_first_is_a_pure_transpose() {
-    let s = spec(CellKind::Lstm, 3, 5, 2, false);
+    let s = RnnSpec::stacked(CellKind::Lstm, 3, 5, 2, false);
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let layout = ParamLayout::rnn(&s, "");
     let p = init_params(&layout, &s, 3);
@@ -755,7 +764,7 @@ fn backward_matches_finite_differences_for_every_cell() {
         {
             let s = RnnSpec {
                 nonlinearity: nl,
-                ..spec(cell, 3, 4, 2, bidirectional)
+                ..RnnSpec::stacked(cell, 3, 4, 2, bidirectional)
             };
             let pb = Problem::new(s, 3, 5, lengths.clone(), batch_first, 100 + k as u64);
             let (g, d, _) = pb.analytic();
@@ -801,7 +810,7 @@ fn zero_initial_state_skips_only_zero_work() {
         for (bidirectional, lengths) in [(true, Some(vec![5, 2, 4])), (false, None)] {
             let s = RnnSpec {
                 nonlinearity: nl,
-                ..spec(cell, 3, 4, 2, bidirectional)
+                ..RnnSpec::stacked(cell, 3, 4, 2, bidirectional)
             };
             let mut pb = Problem::new(s, 3, 5, lengths.clone(), false, 200 + k as u64);
             pb.h0.fill(0.0);
@@ -857,7 +866,7 @@ fn zero_initial_state_skips_only_zero_work() {
 #[test]
 fn padded_batch_matches_sample_alone() {
     for cell in CellKind::ALL {
-        let s = spec(cell, 3, 4, 2, true);
+        let s = RnnSpec::stacked(cell, 3, 4, 2, true);
         let (hid, dh, states) = (4, 8, 4); // H, D·H, L·D
         let (len, sample, batch, seq_len) = (3usize, 1usize, 3usize, 6usize);
         let padded = Problem::new(s, batch, seq_len, Some(vec![5, len as u32, 4]), true, 7);
@@ -928,23 +937,7 @@ fn padded_batch_matches_sample_alone() {
 /// the saturated values, never NaN.
 #[test]
 fn activations_saturate_without_nan() {
-    let x = [
-        f32::NEG_INFINITY,
-        -1000.0,
-        -100.0,
-        -89.0,
-        -88.7,
-        -9.1,
-        -1.0,
-        0.0,
-        1.0,
-        9.1,
-        88.7,
-        89.0,
-        100.0,
-        1000.0,
-        f32::INFINITY,
-    ];
+    let x = EXTREMES;
     let tanh_want = [
         -1.0,
         -1.0,
@@ -1000,7 +993,7 @@ fn large_preactivations_stay_finite_for_every_cell() {
         for scale in [100.0f32, 1e4] {
             let s = RnnSpec {
                 nonlinearity: nl,
-                ..spec(cell, 2, 3, 2, true)
+                ..RnnSpec::stacked(cell, 2, 3, 2, true)
             };
             let mut pb = Problem::new(s, 2, 3, None, false, 5);
             // Weights ±1 and inputs ±scale: every pre-activation of layer 0 is of order ±scale.
@@ -1160,31 +1153,13 @@ fn adam_bias_correction_follows_step_count() {
 // The classifier
 // ---------------------------------------------------------------------------------------------
 
-fn random_batch(
-    rng: &mut ChaCha8Rng,
-    batch: usize,
-    seq_len: usize,
-    vocab: u32,
-    classes: u32,
-) -> SeqBatch {
-    let mut lengths: Vec<u32> = (0..batch)
-        .map(|_| rng.random_range(1..=seq_len as u32))
-        .collect();
-    lengths[0] = seq_len as u32;
-    let tokens: Vec<u32> = (0..batch * seq_len)
-        .map(|_| rng.random_range(0..vocab))
-        .collect();
-    let labels = (0..batch).map(|_| rng.random_range(0..classes)).collect();
-    SeqBatch::of_batch_first(batch, seq_len, &tokens, lengths, labels)
-}
-
 /// Gradient accumulation: splitting a batch into micro-batches with divisor = the full batch
 /// size sums to the whole batch's gradient and loss (for every cell, 2 layers, bidirectional).
 #[test]
 fn micro_batches_accumulate_to_the_full_batch_gradient() {
     let mut rng = ChaCha8Rng::seed_from_u64(21);
     for cell in CellKind::ALL {
-        let model = SeqModel::new(spec(cell, 10, 6, 2, true), 5);
+        let model = SeqModel::new(RnnSpec::stacked(cell, 10, 6, 2, true), 5);
         let params = init_params(&model.layout, &model.spec, 4);
         let batch = random_batch(&mut rng, 8, 6, 10, 5);
         let (sums, grads) = model.loss_and_grads(&params, &batch);
@@ -1219,7 +1194,7 @@ fn micro_batches_accumulate_to_the_full_batch_gradient() {
 fn classifier_gradients_match_finite_differences() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     for cell in CellKind::ALL {
-        let model = SeqModel::new(spec(cell, 6, 4, 2, true), 3);
+        let model = SeqModel::new(RnnSpec::stacked(cell, 6, 4, 2, true), 3);
         let dist = Uniform::new(-0.8f32, 0.8).unwrap();
         let params: Vec<f32> = (0..model.layout.total_len())
             .map(|_| dist.sample(&mut rng))
@@ -1239,7 +1214,7 @@ fn classifier_gradients_match_finite_differences() {
 #[test]
 fn untrained_classifier_loss_is_near_ln_18() {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
-    let model = SeqModel::new(spec(CellKind::Lstm, 57, 128, 1, false), 18);
+    let model = SeqModel::new(RnnSpec::stacked(CellKind::Lstm, 57, 128, 1, false), 18);
     let params = init_params(&model.layout, &model.spec, 0);
     let batch = random_batch(&mut rng, 32, 12, 57, 18);
     let loss = model.loss_and_grads(&params, &batch).0.mean_loss();
@@ -1256,7 +1231,7 @@ fn predict_and_trace_agree_with_the_batch_forward() {
         (CellKind::Gru, 2, true),
         (CellKind::Rnn, 1, false),
     ] {
-        let model = SeqModel::new(spec(cell, 8, 5, layers, bi), 4);
+        let model = SeqModel::new(RnnSpec::stacked(cell, 8, 5, layers, bi), 4);
         let params = init_params(&model.layout, &model.spec, 2);
         let tokens: Vec<u32> = (0..6).map(|_| rng.random_range(0..8)).collect();
         let probs = model.predict(&params, &tokens).unwrap();
@@ -1302,7 +1277,7 @@ fn predict_and_trace_agree_with_the_batch_forward() {
             }
         }
     }
-    let model = SeqModel::new(spec(CellKind::Lstm, 8, 5, 1, false), 4);
+    let model = SeqModel::new(RnnSpec::stacked(CellKind::Lstm, 8, 5, 1, false), 4);
     let params = init_params(&model.layout, &model.spec, 2);
     assert_eq!(
         model.predict(&params, &[]).unwrap_err(),

@@ -10,7 +10,7 @@ use unroll_core::config::Head;
 use unroll_core::math::init::init_params;
 use unroll_core::math::model::{SeqBatch, SeqModel};
 use unroll_core::math::optim::{Adam, AdamConfig};
-use unroll_core::math::params::{CellKind, Nonlinearity, RnnSpec};
+use unroll_core::math::params::{CellKind, RnnSpec};
 use unroll_core::train::slowmo::{slow_step, SlowStep, SlowmoInput, TOP_MOVERS};
 use unroll_core::train::trainer::{Repeat, Trainer};
 use unroll_core::train::Hyper;
@@ -19,14 +19,7 @@ const VOCAB: usize = 12;
 const CLASSES: usize = 5;
 
 fn spec(cell: CellKind, hidden: usize, layers: usize, bidir: bool) -> RnnSpec {
-    RnnSpec {
-        cell,
-        nonlinearity: Nonlinearity::Tanh,
-        input_size: VOCAB,
-        hidden_size: hidden,
-        num_layers: layers,
-        bidirectional: bidir,
-    }
+    RnnSpec::stacked(cell, VOCAB, hidden, layers, bidir)
 }
 
 fn one_name(tokens: &[u32], label: u32) -> SeqBatch {

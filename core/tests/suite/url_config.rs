@@ -468,3 +468,112 @@ fn docs_url_md_lists_every_training_key() {
         assert!(doc.contains(&format!("| `{}` |", spec.key)), "{}", spec.key);
     }
 }
+
+/// The field tables' own rules (`config::fields`): choice words, bounds, number inputs, keys.
+mod fields {
+    use unroll_core::config::delay::CellSet;
+    use unroll_core::config::fields::*;
+    use unroll_core::config::lessons::{BpttAct, GruConvention, LstmMode};
+    use unroll_core::config::query::{Value, Values};
+    use unroll_core::config::train::{BackendChoice, Head};
+    use unroll_core::math::params::CellKind;
+
+    /// The tables name a choice's default as `Enum::Variant as usize`: that is its index in
+    /// `WORDS` only while the variants are declared in the words' order.
+    #[test]
+    fn choice_defaults_index_their_words() {
+        macro_rules! check {
+            ($($t:ty),*) => {$(
+                for (i, &c) in <$t as ChoiceField>::ALL.iter().enumerate() {
+                    assert_eq!(c as usize, i, "{}", stringify!($t));
+                    assert_eq!(<$t>::from_word(<$t>::WORDS[i]), Some(c));
+                    assert_eq!(c.word(), <$t>::WORDS[i]);
+                }
+                assert_eq!(<$t as ChoiceField>::ALL.len(), <$t>::WORDS.len());
+            )*};
+        }
+        check!(
+            CellKind,
+            BpttAct,
+            GruConvention,
+            LstmMode,
+            BackendChoice,
+            Head
+        );
+        // `CellSet` carries a cell, so its choices are not numbered by `as usize`.
+        for (i, &c) in <CellSet as ChoiceField>::ALL.iter().enumerate() {
+            assert_eq!(CellSet::from_word(CellSet::WORDS[i]), Some(c));
+            assert_eq!(c.word(), CellSet::WORDS[i]);
+            assert_eq!(c.word(), c.as_str());
+        }
+        for &h in <Head as ChoiceField>::ALL {
+            assert_eq!(h.word(), h.as_str());
+        }
+        assert_eq!(Head::from_word(" PADDED "), Some(Head::Padded));
+        assert_eq!(Head::from_word("pad"), None);
+    }
+
+    #[test]
+    fn spec_bounds_and_list_lengths_come_from_the_table() {
+        let x = spec(unroll_core::config::lessons::BPTT_FIELDS, "x");
+        assert_eq!(bounds(x), (-5.0, 5.0));
+        assert_eq!(list_len(x), (1, 100));
+        let steps = spec(unroll_core::config::lessons::BPTT_FIELDS, "steps");
+        assert_eq!(bounds(steps), (1.0, 100.0));
+        assert_eq!(list_len(steps), (1, 1));
+    }
+
+    #[test]
+    fn number_inputs_take_the_key_range_as_the_url_writes_it() {
+        let t = unroll_core::config::train::TRAIN_FIELDS;
+        assert_eq!(
+            number_attrs(spec(t, "lr")),
+            ("0.00001".into(), "1".into(), "any")
+        );
+        assert_eq!(
+            number_attrs(spec(t, "seed")),
+            ("0".into(), "4294967295".into(), "1")
+        );
+        let d = unroll_core::config::delay::DELAY_FIELDS;
+        assert_eq!(
+            number_attrs(spec(d, "forget_bias")),
+            ("-5".into(), "5".into(), "any")
+        );
+        assert_eq!(
+            number_attrs(spec(d, "steps")),
+            ("1".into(), "20000".into(), "1")
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "no URL key `nope`")]
+    fn a_missing_key_panics() {
+        spec(unroll_core::config::lessons::BPTT_FIELDS, "nope");
+    }
+
+    #[test]
+    fn number_fields_are_read_and_set_by_key() {
+        use unroll_core::config::lessons::BpttConfig;
+        let mut c = BpttConfig::default();
+        assert_eq!(c.number("w_hh"), Some(c.w_hh));
+        c.set_number("w_hh", 0.25);
+        assert_eq!(c.w_hh, 0.25);
+        c.set_number("steps", 6.6);
+        assert_eq!((c.steps, c.number("steps")), (7, Some(7.0)));
+        // A list is not one number; an unknown key is nothing.
+        assert_eq!(c.number("x"), None);
+        let before = c.clone();
+        c.set_number("x", 1.0);
+        c.set_number("nope", 1.0);
+        assert_eq!(c, before);
+    }
+
+    #[test]
+    fn integer_fields_read_within_their_type() {
+        let values = Values::defaults(unroll_core::config::train::TRAIN_FIELDS)
+            .with("seed", Value::Int(u32::MAX as i64));
+        assert_eq!(<u32 as FieldValue>::read(&values, "seed"), u32::MAX);
+        assert_eq!(<u64 as FieldValue>::read(&values, "seed"), u32::MAX as u64);
+        assert_eq!(FieldValue::write(&7usize), Value::Int(7));
+    }
+}

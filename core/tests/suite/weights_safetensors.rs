@@ -192,14 +192,7 @@ fn module_round_trip_every_cell_layers_and_directions() {
 /// `l1` input width `D·H`).
 #[test]
 fn bidirectional_names_and_shapes_are_pytorchs() {
-    let spec = RnnSpec {
-        cell: CellKind::Gru,
-        nonlinearity: Nonlinearity::Tanh,
-        input_size: 10,
-        hidden_size: 8,
-        num_layers: 2,
-        bidirectional: true,
-    };
+    let spec = RnnSpec::stacked(CellKind::Gru, 10, 8, 2, true);
     let bytes = export_module(&spec, &vec![0.25; ParamLayout::rnn(&spec, "").total_len()]).unwrap();
     let (tensors, _) = header(&bytes);
     assert_eq!(tensors.len(), 16);
@@ -242,14 +235,7 @@ fn classifier_exported_from_cpu_model_reproduces_predictions_after_import() {
         (CellKind::Gru, 2, true),
         (CellKind::Rnn, 1, true),
     ] {
-        let spec = RnnSpec {
-            cell,
-            nonlinearity: Nonlinearity::Tanh,
-            input_size: VOCAB_SIZE,
-            hidden_size: 16,
-            num_layers,
-            bidirectional,
-        };
+        let spec = RnnSpec::stacked(cell, VOCAB_SIZE, 16, num_layers, bidirectional);
         let model = SeqModel::new(spec, 4);
         let mut params = init_params(&model.layout, &spec, 7);
         let batch = names_batch();
@@ -870,14 +856,7 @@ fn classifier_without_metadata_is_inferred_from_shapes() {
         );
     }
     // A 2-layer bidirectional GRU exported by Unroll, metadata stripped.
-    let spec = RnnSpec {
-        cell: CellKind::Gru,
-        nonlinearity: Nonlinearity::Tanh,
-        input_size: 6,
-        hidden_size: 3,
-        num_layers: 2,
-        bidirectional: true,
-    };
+    let spec = RnnSpec::stacked(CellKind::Gru, 6, 3, 2, true);
     let model = SeqModel::new(spec, 4);
     let params = random_params(model.layout.total_len(), 3);
     let tensors: Vec<(String, Raw)> = model

@@ -20,6 +20,36 @@ use unroll_core::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
 // Fixture format: PyTorch float64 runs written as JSON (inputs, parameters, outputs, gradients)
 // ---------------------------------------------------------------------------------------------
 
+/// The `state_dict` names of a one-layer unidirectional module under a linear head, in
+/// PyTorch's order (`rnn` and `fc` attributes).
+pub const ONE_LAYER_CLASSIFIER: [&str; 6] = [
+    "rnn.weight_ih_l0",
+    "rnn.weight_hh_l0",
+    "rnn.bias_ih_l0",
+    "rnn.bias_hh_l0",
+    "fc.weight",
+    "fc.bias",
+];
+
+/// Inputs where a textbook tanh/sigmoid (CPU or WGSL) overflows to NaN, including ±∞.
+pub const EXTREMES: [f32; 15] = [
+    f32::NEG_INFINITY,
+    -1000.0,
+    -100.0,
+    -89.0,
+    -88.7,
+    -9.1,
+    -1.0,
+    0.0,
+    1.0,
+    9.1,
+    88.7,
+    89.0,
+    100.0,
+    1000.0,
+    f32::INFINITY,
+];
+
 /// A tensor as stored in the fixtures: row-major float64.
 #[derive(Clone, Debug, Deserialize)]
 pub struct Tensor {
