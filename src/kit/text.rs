@@ -3,14 +3,15 @@
 //!
 //! A catalogue is one [`catalogue!`](crate::shell::catalogue) declaration: a struct whose
 //! fields are the texts, each field given with its English and its Chinese value side by side.
-//! A field is a `&'static str` for a plain text, a `fn` for a sentence with values in it (each language
-//! puts them where its word order wants them, e.g. `|step| format!("Weights from step {step}")`
-//! and `|step| format!("权重来自第 {step} 步")`; where a field's doc lists its arguments as
-//! `{0}`, `{1}`, … they are in that order). The macro gives each struct two values, `EN` and
-//! `ZH`, and one accessor, `X::of(lang)`; a field without both values does not compile. No text
-//! contains a computed number: values come in through the `fn` fields, and typed values (URL
-//! notices, a run's errors and notices, the delay task's outcome, the errors of an upload and
-//! of a weights file) are written in words here. Counts are grouped by one helper, [`count`].
+//! A field is a `&'static str` for a plain text, a `fn` for a sentence with values in it (each
+//! language puts them where its word order wants them, e.g.
+//! `|step| format!("Weights from step {step}")` and `|step| format!("权重来自第 {step} 步")`;
+//! where a field's doc lists its arguments as `{0}`, `{1}`, … they are in that order). The
+//! macro gives each struct two values, `EN` and `ZH`, and one accessor, `X::of(lang)`; a field
+//! without both values does not compile. No text contains a computed number: values come in
+//! through the `fn` fields, and typed values (URL notices, a run's errors and notices, the delay
+//! task's outcome, the errors of an upload and of a weights file) are written in words here.
+//! Counts are grouped by one helper, [`count`].
 //! One exception: the "compared with the handout" notes ([`crate::kit::handout`]) are templates
 //! whose `{n}` the page replaces by elements (each figure a `<span>` with its test hook), not
 //! by text, so they are `&'static str` with `{n}` slots.

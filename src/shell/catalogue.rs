@@ -62,3 +62,31 @@ macro_rules! catalogue {
     };
 }
 pub(crate) use catalogue;
+
+#[cfg(test)]
+mod tests {
+    use unroll_core::config::Lang;
+
+    catalogue! {
+        /// A catalogue of two texts.
+        #[derive(Debug)]
+        pub struct Sample {
+            /// A plain text.
+            pub title: &'static str {
+                "Gates", "门"
+            }
+            /// A sentence: {0} step, {1} steps.
+            pub step_of: fn(&str, &str) -> String {
+                |a, n| format!("Step {a} of {n}"), |a, n| format!("第 {a} 步，共 {n} 步")
+            }
+        }
+    }
+
+    #[test]
+    fn each_language_reads_its_own_value_of_every_field() {
+        assert_eq!(Sample::of(Lang::En).title, "Gates");
+        assert_eq!(Sample::of(Lang::Zh).title, "门");
+        assert_eq!((Sample::of(Lang::En).step_of)("2", "5"), "Step 2 of 5");
+        assert_eq!((Sample::of(Lang::Zh).step_of)("2", "5"), "第 2 步，共 5 步");
+    }
+}
