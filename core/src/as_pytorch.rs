@@ -251,8 +251,12 @@ pub struct GenerateRun {
     pub seed: u32,
     /// Seed of the split (the names classifier's).
     pub split_seed: u64,
-    /// Passes over the training names.
+    /// Passes over the training names (when `steps` is 0).
     pub epochs: usize,
+    /// Optimisation steps in all, the lab's step budget: the script goes through the epochs'
+    /// batches in order and stops after this many (the last epoch cut where the lab's run
+    /// stops); 0 trains `epochs` whole epochs.
+    pub steps: u64,
     /// The sampler's settings for the names the script writes: its temperature, top-k and
     /// length limit (the language, prefix and seed are the script's options).
     pub sample: SampleRequest,
@@ -280,8 +284,38 @@ impl Default for GenerateRun {
             seed: 0,
             split_seed: 0,
             epochs: 3,
+            steps: 0,
             sample: SampleRequest::new(0, 0.5, 0),
             samples: 200,
+        }
+    }
+}
+
+impl GenerateRun {
+    /// The run the generation lab trains for `config` (its URL's settings, the recipe's
+    /// defaults where a key is left at the delay-copy default:
+    /// [`crate::train::plan::generate_recipe`]): its first cell and seed, the split seed
+    /// [`crate::task::GENERATE_SPLIT_SEED`], the page's step budget (`steps`; `epochs` the
+    /// passes it begins at `steps_per_epoch` steps each,
+    /// [`crate::task::generate::GenerateTask::steps_per_epoch`]), the sampler's temperature
+    /// and top-k, and [`crate::engine::generate::QUALITY_SAMPLES`] names per language.
+    pub fn of_lab(config: &DelayConfig, steps_per_epoch: u64) -> GenerateRun {
+        let (cells, seeds, recipe, steps) = crate::train::plan::generate_recipe(config);
+        let request = crate::engine::generate::request_of(config);
+        GenerateRun {
+            cell: cells.first().copied().unwrap_or(CellKind::Gru),
+            recipe,
+            conditioning: config.conditioning,
+            seed: seeds.first().copied().unwrap_or(config.seed),
+            split_seed: crate::task::GENERATE_SPLIT_SEED,
+            epochs: steps.div_ceil(steps_per_epoch.max(1)) as usize,
+            steps,
+            sample: SampleRequest {
+                prefix: String::new(),
+                greedy: false,
+                ..request
+            },
+            samples: crate::engine::generate::QUALITY_SAMPLES,
         }
     }
 }
@@ -292,7 +326,7 @@ impl Default for GenerateRun {
 pub fn generate_script(run: &GenerateRun, page: &str) -> String {
     let r = &run.recipe;
     let block = format!(
-        "{BEGIN}CONFIG = dict(\n    cell={cell},\n    hidden_size={hidden},\n    num_layers={layers},\n    bidirectional={bidir},\n    conditioning={cond},\n    lr={lr:?},\n    batch_size={batch},\n    epochs={epochs},\n    max_norm={max_norm:?},\n    forget_bias={forget:?},\n    seed={seed},\n    split_seed={split},\n    temperature={temp:?},\n    top_k={top_k},\n    samples={samples},\n    max_len={max_len},\n)\nDATA = {data}  # the PyTorch tutorial's names: unzip its data.zip here, or pass --data\nPAGE = {page}  # the page this configuration came from\n{END}",
+        "{BEGIN}CONFIG = dict(\n    cell={cell},\n    hidden_size={hidden},\n    num_layers={layers},\n    bidirectional={bidir},\n    conditioning={cond},\n    lr={lr:?},\n    batch_size={batch},\n    epochs={epochs},\n    steps={steps},\n    max_norm={max_norm:?},\n    forget_bias={forget:?},\n    seed={seed},\n    split_seed={split},\n    temperature={temp:?},\n    top_k={top_k},\n    samples={samples},\n    max_len={max_len},\n)\nDATA = {data}  # the PyTorch tutorial's names: unzip its data.zip here, or pass --data\nPAGE = {page}  # the page this configuration came from\n{END}",
         cell = py_str(run.cell.spec().key),
         hidden = r.hidden_size,
         layers = r.num_layers,
@@ -301,6 +335,7 @@ pub fn generate_script(run: &GenerateRun, page: &str) -> String {
         lr = r.lr,
         batch = r.batch_size,
         epochs = run.epochs,
+        steps = run.steps,
         max_norm = r.max_norm.unwrap_or(0.0),
         forget = r.forget_bias,
         seed = run.seed,
@@ -327,20 +362,28 @@ pub fn generate_script(run: &GenerateRun, page: &str) -> String {
     )
 }
 
-/// The file name the generation lab offers: `unroll-generate-{cell}-h{hidden}-{conditioning}.py`
-/// (`-bidir` before `.py` with a backward direction), e.g. `unroll-generate-gru-h64-input.py`.
+impl GenerateRun {
+    /// The configuration the lab's files carry in their names: `{cell}-h{hidden}-{conditioning}`
+    /// (`-bidir` after it with a backward direction), e.g. `gru-h64-input`.
+    pub fn file_tag(&self) -> String {
+        format!(
+            "{}-h{}-{}{}",
+            self.cell.spec().key,
+            self.recipe.hidden_size,
+            self.conditioning.as_str(),
+            if self.recipe.bidirectional {
+                "-bidir"
+            } else {
+                ""
+            }
+        )
+    }
+}
+
+/// The file name the generation lab offers: `unroll-generate-{tag}.py`
+/// ([`GenerateRun::file_tag`]), e.g. `unroll-generate-gru-h64-input.py`.
 pub fn generate_file_name(run: &GenerateRun) -> String {
-    format!(
-        "unroll-generate-{}-h{}-{}{}.py",
-        run.cell.spec().key,
-        run.recipe.hidden_size,
-        run.conditioning.as_str(),
-        if run.recipe.bidirectional {
-            "-bidir"
-        } else {
-            ""
-        }
-    )
+    format!("unroll-generate-{}.py", run.file_tag())
 }
 
 #[cfg(test)]
@@ -387,6 +430,7 @@ mod tests {
             seed: 7,
             split_seed: 3,
             epochs: 5,
+            steps: 1500,
             samples: 40,
             ..GenerateRun::default()
         };
@@ -412,6 +456,7 @@ mod tests {
                 "    lr=0.002,",
                 "    batch_size=16,",
                 "    epochs=5,",
+                "    steps=1500,",
                 "    max_norm=0.0,",
                 "    forget_bias=0.5,",
                 "    seed=7,",
@@ -430,6 +475,39 @@ mod tests {
         assert!(s.contains("    python3 unroll-generate-lstm-h32-state-bidir.py --epochs 1"));
         assert!(!s.contains("generate_names.py"));
         assert_one_block(&s);
+    }
+
+    #[test]
+    fn the_generation_labs_run_is_its_step_budget() {
+        let page = crate::train::plan::decode_lab("?v=1&lesson=generate").config;
+        let run = GenerateRun::of_lab(&page, 519);
+        // The lab's 1 500 steps are the default recipe's 3 epochs, the third cut at its step.
+        assert_eq!(
+            run,
+            GenerateRun {
+                steps: 1500,
+                ..GenerateRun::default()
+            }
+        );
+        let s = generate_script(&run, "p");
+        assert!(s.lines().any(|l| l == "    steps=1500,"));
+        let short = crate::train::plan::decode_lab(
+            "?v=1&lesson=generate&steps=120&hidden_size=32&cell=lstm&temperature=0.8&top_k=5&seed=4",
+        )
+        .config;
+        let run = GenerateRun::of_lab(&short, 519);
+        assert_eq!(
+            (
+                run.cell,
+                run.recipe.hidden_size,
+                run.steps,
+                run.epochs,
+                run.seed
+            ),
+            (CellKind::Lstm, 32, 120, 1, 4)
+        );
+        assert_eq!((run.sample.temperature, run.sample.top_k), (0.8, 5));
+        assert_eq!(run.file_tag(), "lstm-h32-input");
     }
 
     #[test]

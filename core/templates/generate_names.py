@@ -9,6 +9,7 @@ the same baselines, and writes names with a temperature and top-k as the lab doe
     pip install torch
     python3 generate_names.py                       # train, report, then write names
     python3 generate_names.py --epochs 1 --samples 0 # one epoch, no names written
+    python3 generate_names.py --steps 1500          # the lab's step budget: stops after 1500 steps
     python3 generate_names.py --language Italian --prefix Ma --temperature 0.8 --show 10
 
 What is the same as on the lab: the data (the PyTorch tutorial's data/names files) and its
@@ -25,7 +26,8 @@ PyTorch's initial weights and its random draws when sampling, so losses agree wi
 of seeds, not digit for digit.
 
 Output: JSON lines: {"baselines"} (held-out loss per character in nats, the split's sizes),
-one {"epoch"} per epoch (train_loss, heldout_loss, perplexity, below_bigram, steps, sec), one
+one {"epoch"} per epoch (train_loss, heldout_loss, perplexity, below_bigram, steps, step, sec; with
+--steps the last epoch is cut where the lab's run stops, and `step` counts every step so far), one
 {"quality"} per language (shares of training, held-out and new names among --samples names,
 mean length, some samples) and a closing {"summary"}.
 """
@@ -48,6 +50,7 @@ CONFIG = dict(
     lr=0.005,
     batch_size=32,
     epochs=3,
+    steps=0,
     max_norm=1.0,
     forget_bias=1.0,
     seed=0,
@@ -101,7 +104,9 @@ def main():
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", default=DATA, help="folder of <Language>.txt files or a name<TAB>label .tsv")
-    ap.add_argument("--epochs", type=int, default=CONFIG["epochs"])
+    ap.add_argument("--epochs", type=int, default=CONFIG["epochs"], help="whole epochs, when --steps is 0")
+    ap.add_argument("--steps", type=int, default=CONFIG["steps"],
+                    help="optimisation steps in all, as the lab's step budget (0: --epochs whole epochs)")
     ap.add_argument("--seed", type=int, default=CONFIG["seed"], help="seed of the weights, the batches and the samples")
     ap.add_argument("--split-seed", type=int, default=CONFIG["split_seed"], help="seed of the split (the names page's)")
     ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: PyTorch's default)")
@@ -189,10 +194,19 @@ def main():
 
     loss_fn = nn.CrossEntropyLoss()
     opt = torch.optim.Adam(model.parameters(), lr=c["lr"])
-    for epoch in range(1, args.epochs + 1):
+    done, epoch = 0, 0
+
+    def more():
+        return done < args.steps if args.steps > 0 else epoch < args.epochs
+
+    while more():
+        epoch += 1
         start, total, steps = time.time(), 0.0, 0
         model.train()
         for indices in epoch_batches(pairs, train, c["batch_size"], args.seed, epoch - 1, join_rest=False):
+            if args.steps > 0 and done >= args.steps:
+                break  # the lab's run stops here, within the epoch
+            done += 1
             x, lang, y = batch_of(indices)
             loss = loss_fn(model(x, lang).reshape(-1, a + 1), y.reshape(-1))
             opt.zero_grad()
@@ -202,6 +216,8 @@ def main():
             opt.step()
             total += loss.item()
             steps += 1
+        if steps == 0:
+            break  # no training names: nothing more to train
         sec = time.time() - start
         model.eval()
         held = 0.0
@@ -213,7 +229,7 @@ def main():
         held /= base["characters"]
         print(json.dumps({"epoch": epoch, "train_loss": total / max(steps, 1), "heldout_loss": held,
                           "perplexity": math.exp(held), "below_bigram": base["bigram"] - held,
-                          "steps": steps, "sec": sec}), flush=True)
+                          "steps": steps, "step": done, "sec": sec}), flush=True)
 
     if args.samples <= 0:
         return

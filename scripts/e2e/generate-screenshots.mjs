@@ -1,8 +1,9 @@
-// Screenshots of the generation lab (`?lesson=generate`) on the built-in names: both directions
-// trained (Train both directions, GEN_STEPS steps each, 300 by default) and measured, the
-// sampler stepped through a name, at 1440 px and 375 px, in English and Chinese:
-// scripts/e2e/out/generate-<width>-<lang>.png, and the bidirectional sampler:
-// generate-bidir-1440-en.png. Prints the figures the page computed (held-out loss, bigram,
+// Screenshots of the generation lab (`?lesson=generate`) on the built-in names: the question
+// answered ("no"), both directions trained (Train both directions, GEN_STEPS steps each, 300 by
+// default) and measured, before the reveal (scripts/e2e/out/generate-asked-<width>-<lang>.png:
+// no verdict) and after it with the sampler stepped through a name, at 1440 px and 375 px, in
+// English and Chinese: scripts/e2e/out/generate-<width>-<lang>.png, and the bidirectional
+// sampler: generate-bidir-1440-en.png. Prints the figures the page computed (held-out loss, bigram,
 // the verdict, the name written). Serves dist/ as built (run `trunk build --release` first).
 //
 // Run: `node scripts/e2e/generate-screenshots.mjs`.
@@ -22,8 +23,17 @@ try {
       await page.waitForSelector('[data-testid="generate-page"]', { timeout: 60_000 });
       await until(async () => (await value(page, "generate-data")) !== null, 60_000, "data loaded");
       await until(async () => !(await page.isDisabled('[data-testid="gen-compare"]')), 60_000, "compare enabled");
+      // The answer is kept in this browser: the next page asks again after "Try again".
+      await page.waitForTimeout(1000);
+      if ((await page.getAttribute('[data-testid="question"]', "data-state")) !== "open") await page.click('[data-testid="question-again"]');
+      await page.click('[data-testid="question-choice-1"]');
+      await page.click('[data-testid="question-lock"]');
       await page.click('[data-testid="gen-compare"]');
-      await page.waitForSelector('[data-testid="gen-bidir-verdict"]', { timeout: 900_000 });
+      await page.waitForSelector('[data-testid="gen-bidir-hidden"]', { timeout: 900_000 });
+      await until(async () => !(await page.isDisabled('[data-testid="question-reveal"]')), 60_000, "reveal enabled");
+      console.log(await screenshot(page, `generate-asked-${width}-${lang}`));
+      await page.click('[data-testid="question-reveal"]');
+      await page.waitForSelector('[data-testid="gen-bidir-verdict"]', { timeout: 10_000 });
       console.log("verdict", await value(page, "gen-bidir-verdict"), await page.textContent('[data-testid="gen-bidir-verdict"]'));
       console.log("versus bigram", await value(page, "gen-versus-bigram"), "bigram", await value(page, "gen-baseline-bigram"));
       console.log("quality", await page.textContent('[data-testid="gen-quality-mean"]'));

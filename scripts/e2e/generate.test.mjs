@@ -1,27 +1,49 @@
 // End-to-end test of the generation lab (`?v=1&lesson=generate`) on the small names data set,
 // CPU path: builds the app with Trunk (release) unless UNROLL_E2E_SKIP_BUILD=1.
 //
-// - Bidirectional leakage: a short unidirectional + bidirectional pair (Train both directions)
-//   gives a verdict computed from both runs, and it goes both ways: the bidirectional run's
-//   teacher-forced held-out loss is lower, and its samples are worse (higher bigram loss of their
-//   letters, shorter); the quality panel has one row per language for each.
+// - Bidirectional leakage: the question ("will the bidirectional model write better names?") is
+//   answered before the pair runs; a short unidirectional + bidirectional pair (Train both
+//   directions) keeps the verdict off the page until the answer is revealed, then gives a verdict
+//   computed from both runs, and it goes both ways: the bidirectional run's teacher-forced
+//   held-out loss is lower, and its samples are worse (higher bigram loss of their letters,
+//   shorter); the reveal is "no" and quotes the same figures; the quality panel has one row per
+//   language for each.
 // - The sampler: each step's softmax bars are probabilities that sum to at most 1 (the top 10 of
 //   a distribution), the chosen symbol is among them; the URL carries the request, and the same
 //   URL trained again writes the same name.
+//
+// - The classifier on the samples: without a names classifier kept in the browser the quality
+//   panel says so; after the names lab has trained (and kept) one in the same browser, every
+//   language's row has the share of its samples the classifier assigns to it, the panel's figure
+//   is their mean, and the CSV carries the column.
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/generate.test.mjs`.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { e2e } from "./fixture.mjs";
+import { until } from "./lib.mjs";
 
 const app = e2e();
 const SHORT = "?v=1&lesson=generate&hidden_size=32&steps=120";
 
 test("a bidirectional pair: its teacher-forced loss is lower and its samples worse", async () => {
   const page = await app.generate(SHORT);
+  await page.waitFor('[data-testid="question"][data-key="generate-bidir"]', { timeout: 30_000 });
+  await page.lockQuestion({ choice: 0 });
+  assert.equal(await page.has("gen-bidir-verdict"), false);
   await page.compareBoth();
+  // Both runs are measured, the answer is not revealed yet: no verdict, its place says why.
+  assert.equal(await page.has("gen-bidir-verdict"), false);
+  assert.equal(await page.has("gen-bidir-hidden"), true);
+  assert.equal(await page.questionState(), "locked");
+  await page.revealQuestion(30_000);
+  await page.waitFor("gen-bidir-verdict", { timeout: 10_000 });
+  assert.equal(await page.attr("question", "data-value"), "1");
+  assert.equal(await page.attr("question-gap", "data-correct"), "wrong");
   const v = await page.verdict();
+  const why = await page.text("question-why");
+  assert.ok(why.includes(v.bigramBidir.toFixed(3)) && why.includes(v.lossUni.toFixed(3)), why);
   assert.ok(v.lossBidir < v.lossUni, `bidirectional loss ${v.lossBidir} vs ${v.lossUni}`);
   assert.ok(v.bigramBidir > v.bigramUni, `samples' bigram loss ${v.bigramBidir} vs ${v.bigramUni}`);
   assert.ok(v.lengthBidir < v.lengthUni, `mean length ${v.lengthBidir} vs ${v.lengthUni}`);
@@ -31,6 +53,18 @@ test("a bidirectional pair: its teacher-forced loss is lower and its samples wor
   assert.equal(await page.num("gen-quality"), app.data.classes.length);
   assert.equal(await page.attr("gen-quality", "data-model"), "unidirectional");
   assert.ok(Number.isFinite(await page.num("gen-baseline-bigram")));
+  // The curves: training loss per character beside the held-out loss.
+  assert.ok((await page.num("chart-generate-train")) > 0);
+  assert.equal(Number(await page.attr("gen-train-loss", "data-step")), 120);
+  assert.ok(Number.isFinite(await page.num("gen-train-loss")));
+  // As PyTorch trains the page's steps; the files carry the run's tag.
+  assert.equal(await page.attr("generate-as-pytorch", "data-file"), "unroll-generate-gru-h32-input.py");
+  const script = await page.page.textContent('[data-testid="generate-as-pytorch-script"]');
+  assert.match(script, /^ {4}steps=120,$/m);
+  assert.match(script, /^ {4}hidden_size=32,$/m);
+  // Answered: the CSV has both directions, one row per language each.
+  const csv = await page.csv("unroll-generate-quality-gru-h32-input.csv");
+  assert.equal(csv.rows, 2 * app.data.classes.length);
   page.noErrors();
   await page.close();
 });
@@ -68,4 +102,40 @@ test("the sampler's bars are a distribution and a sample URL writes the same nam
   assert.equal((await again.sample()).full, full);
   again.noErrors();
   await again.close();
+});
+
+test("a names classifier kept in this browser judges the samples; without one the page says so", async () => {
+  const browser = await app.launch();
+  const measured = async () => {
+    const page = await app.generate(SHORT, { browser });
+    await page.dataLoaded();
+    await page.start();
+    await page.finished();
+    await until(async () => (await page.num("gen-quality")) === app.data.classes.length, 60_000, "every language measured");
+    return page;
+  };
+  const before = await measured();
+  assert.equal(await before.value("gen-no-classifier"), "none");
+  assert.equal(await before.has("gen-classifier"), false);
+  before.noErrors();
+  await before.close();
+
+  const names = await app.names("?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=64&epochs=1&seed=3&backend=cpu", { browser });
+  await names.trainToEnd();
+  await names.saved();
+  await names.close();
+
+  const page = await measured();
+  await page.waitFor("gen-classifier", { timeout: 10_000 });
+  const share = await page.num("gen-classifier");
+  const rows = await page.page.$$eval('[data-testid="gen-quality-row"]', (rs) => rs.map((r) => Number(r.dataset.recognised)));
+  assert.equal(rows.length, app.data.classes.length);
+  assert.ok(rows.every((r) => r >= 0 && r <= 1), `shares ${rows}`);
+  assert.equal(Number(await page.attr("gen-classifier", "data-languages")), rows.length);
+  assert.ok(Math.abs(share - rows.reduce((a, b) => a + b, 0) / rows.length) < 1e-12, `${share} vs ${rows}`);
+  const csv = await page.csv("unroll-generate-quality-gru-h32-input.csv");
+  assert.ok(csv.lines[0].endsWith(",recognised"));
+  assert.deepEqual(csv.lines.slice(1).map((l) => Number(l.split(",").at(-1))), rows);
+  page.noErrors();
+  await page.close();
 });

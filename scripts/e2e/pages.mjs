@@ -154,6 +154,32 @@ export class AppPage {
     const r = this.constructor.ready;
     if (r) await this.waitFor(r);
   }
+  /** The page's question state: open, locked or revealed. */
+  questionState() {
+    return this.attr("question", "data-state");
+  }
+  /** Predicts on the question (`v` on a number slider, else choice `choice`) and locks it. */
+  async lockQuestion({ v = 0.25, choice = 0 } = {}) {
+    const cp = tid("question");
+    await this.waitFor(cp, { timeout: 30_000 });
+    if (await this.has(`${cp} [data-testid="question-number"]`)) await this.setRange(`${cp} [data-testid="question-number"]`, v);
+    else await this.click(`${cp} [data-testid="question-choice-${choice}"]`);
+    await this.click(`${cp} [data-testid="question-lock"]`);
+    await this.waitFor(`${cp}[data-state="locked"]`, { timeout: 5000 });
+  }
+  /** Reveals the locked question once the page can answer it (Reveal enabled within `timeoutMs`). */
+  async revealQuestion(timeoutMs = 5000) {
+    const cp = tid("question");
+    const button = `${cp} [data-testid="question-reveal"]`;
+    await until(async () => (await this.has(button)) && !(await this.isDisabled(button)), timeoutMs, "the question's Reveal");
+    await this.click(button);
+    await this.waitFor(`${cp}[data-state="revealed"]`, { timeout: 5000 });
+  }
+  /** Answers the question (`v` on a number slider, else choice `choice`), locks and reveals it. */
+  async answerQuestion(prediction = {}) {
+    await this.lockQuestion(prediction);
+    await this.revealQuestion();
+  }
   /** Clicks `id` (a test id, selector or locator) and returns the download: { name, path, bytes, text }. */
   async download(id) {
     const target = typeof id === "string" ? this.page.locator(tid(id)) : id;
@@ -404,12 +430,12 @@ export class GeneratePage extends LabPage {
   async dataLoaded() {
     await until(async () => (await this.value("generate-data")) !== null, 60_000, "the names data");
   }
-  /** Trains both directions (Train both directions) and waits for the verdict sentence. */
+  /** Trains both directions (Train both directions) and waits until both are measured (the question's Reveal, or the verdict where no question is asked). */
   async compareBoth(timeoutMs = 600_000) {
     await this.dataLoaded();
     await until(async () => !(await this.isDisabled("gen-compare")), 60_000, "the compare button");
     await this.click("gen-compare");
-    await this.waitFor("gen-bidir-verdict", { timeout: timeoutMs });
+    await until(async () => (await this.has("gen-bidir-verdict")) || (await this.has("gen-bidir-hidden")), timeoutMs, "both runs measured");
   }
   /** The verdict's figures: { key, lossUni, lossBidir, bigramUni, bigramBidir, lengthUni, lengthBidir, text }. */
   async verdict() {
@@ -442,21 +468,6 @@ export class GeneratePage extends LabPage {
 export class LessonPage extends AppPage {
   static ready = ".lx-root";
 
-  /** The lesson's question state: open, locked or revealed. */
-  questionState() {
-    return this.attr("question", "data-state");
-  }
-  /** Answers the question (`v` on a number slider, else choice `choice`), locks and reveals it. */
-  async answerQuestion({ v = 0.25, choice = 0 } = {}) {
-    const cp = tid("question");
-    await this.waitFor(cp, { timeout: 30_000 });
-    if (await this.has(`${cp} [data-testid="question-number"]`)) await this.setRange(`${cp} [data-testid="question-number"]`, v);
-    else await this.click(`${cp} [data-testid="question-choice-${choice}"]`);
-    await this.click(`${cp} [data-testid="question-lock"]`);
-    await this.waitFor(`${cp}[data-state="locked"]`, { timeout: 5000 });
-    await this.click(`${cp} [data-testid="question-reveal"]`);
-    await this.waitFor(`${cp}[data-state="revealed"]`, { timeout: 5000 });
-  }
 }
 
 /** Opens `url + query` with the probe installed, as `Kind` (waiting for its ready element). */

@@ -163,9 +163,10 @@ pub fn memory_csv(runs: &[RunId], batch_size: usize, curves: &[Vec<HeldOut>]) ->
 }
 
 /// The generation lab's samples' quality: `model,language,samples,training,heldout,new,unended,
-/// mean_length,data_mean_length,bigram_loss,data_bigram_loss`, one row per language measured
-/// (shares as fractions, losses in nats per character); `model` is `unidirectional` or
-/// `bidirectional`, `languages` the data's class names by index.
+/// mean_length,data_mean_length,bigram_loss,data_bigram_loss,recognised`, one row per language
+/// measured (shares as fractions, losses in nats per character; `recognised` the share a kept
+/// names classifier assigns to the language, empty without one); `model` is `unidirectional`
+/// or `bidirectional`, `languages` the data's class names by index.
 pub fn quality_csv(runs: &[(&str, &[Quality])], languages: &[String]) -> String {
     let body = runs.iter().flat_map(|&(model, qs)| {
         qs.iter().map(move |q| {
@@ -173,7 +174,7 @@ pub fn quality_csv(runs: &[(&str, &[Quality])], languages: &[String]) -> String 
                 .get(q.language as usize)
                 .map_or_else(|| q.language.to_string(), |n| field(n));
             format!(
-                "{model},{name},{},{},{},{},{},{},{},{},{}",
+                "{model},{name},{},{},{},{},{},{},{},{},{},{}",
                 q.samples,
                 q.training,
                 q.heldout,
@@ -182,13 +183,14 @@ pub fn quality_csv(runs: &[(&str, &[Quality])], languages: &[String]) -> String 
                 q.mean_length,
                 q.data_mean_length,
                 q.bigram_loss,
-                q.data_bigram_loss
+                q.data_bigram_loss,
+                q.recognised.map_or_else(String::new, |r| r.to_string())
             )
         })
     });
     lines(
         std::iter::once(
-            "model,language,samples,training,heldout,new,unended,mean_length,data_mean_length,bigram_loss,data_bigram_loss"
+            "model,language,samples,training,heldout,new,unended,mean_length,data_mean_length,bigram_loss,data_bigram_loss,recognised"
                 .to_owned(),
         )
         .chain(body),
@@ -343,7 +345,7 @@ mod tests {
 
     #[test]
     fn samples_quality_has_one_row_per_model_and_language() {
-        let q = |language, new| Quality {
+        let q = |language, new, recognised| Quality {
             language,
             samples: 200,
             training: 1.0 - new,
@@ -354,16 +356,17 @@ mod tests {
             data_mean_length: 6.25,
             bigram_loss: 2.5,
             data_bigram_loss: 2.75,
+            recognised,
         };
         let langs = vec!["Arabic".to_owned(), "Dutch, old".to_owned()];
-        let uni = [q(0, 0.75), q(1, 0.5)];
-        let bi = [q(1, 1.0)];
+        let uni = [q(0, 0.75, Some(0.625)), q(1, 0.5, None)];
+        let bi = [q(1, 1.0, Some(0.0))];
         assert_eq!(
             quality_csv(&[("unidirectional", &uni), ("bidirectional", &bi)], &langs),
-            "model,language,samples,training,heldout,new,unended,mean_length,data_mean_length,bigram_loss,data_bigram_loss\n\
-             unidirectional,Arabic,200,0.25,0,0.75,0,5.5,6.25,2.5,2.75\n\
-             unidirectional,\"Dutch, old\",200,0.5,0,0.5,0,5.5,6.25,2.5,2.75\n\
-             bidirectional,\"Dutch, old\",200,0,0,1,0,5.5,6.25,2.5,2.75\n"
+            "model,language,samples,training,heldout,new,unended,mean_length,data_mean_length,bigram_loss,data_bigram_loss,recognised\n\
+             unidirectional,Arabic,200,0.25,0,0.75,0,5.5,6.25,2.5,2.75,0.625\n\
+             unidirectional,\"Dutch, old\",200,0.5,0,0.5,0,5.5,6.25,2.5,2.75,\n\
+             bidirectional,\"Dutch, old\",200,0,0,1,0,5.5,6.25,2.5,2.75,0\n"
         );
     }
 

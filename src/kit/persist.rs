@@ -211,6 +211,22 @@ pub async fn load() -> Result<Option<Stored>, StorageError> {
     }))
 }
 
+/// The names classifier kept in this browser, for another page to use: its weights file and
+/// class names, and the step its weights are from; `Ok(None)` when nothing is kept.
+///
+/// Errors: as [`load`].
+pub async fn kept_classifier(
+) -> Result<Option<(unroll_core::engine::generate::KeptClassifier, u64)>, StorageError> {
+    Ok(load().await?.map(|s| {
+        let step = s.session.step;
+        let classifier = unroll_core::engine::generate::KeptClassifier {
+            weights: s.weights,
+            classes: s.session.classes,
+        };
+        (classifier, step)
+    }))
+}
+
 /// Deletes the record.
 pub async fn forget() -> Result<(), StorageError> {
     delete_record(KEY, "could not delete the saved model").await

@@ -95,6 +95,7 @@ mod native {
                 seed,
                 split_seed,
                 epochs,
+                steps: 0,
                 sample: SampleRequest {
                     temperature,
                     ..d.sample.clone()
@@ -141,7 +142,8 @@ mod native {
         let languages = task.languages();
         for lang in 0..languages as u32 {
             let req = SampleRequest::new(lang, temperature, u64::from(seed) * 1_000_000);
-            let q = quality(&task, &model, &params, &req, samples).map_err(|e| e.to_string())?;
+            let q =
+                quality(&task, &model, &params, &req, samples, None).map_err(|e| e.to_string())?;
             let shown: Vec<String> = (0..show as u64)
                 .map(|i| {
                     let r = SampleRequest {

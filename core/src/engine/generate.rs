@@ -17,7 +17,7 @@ use super::DataId;
 use crate::config::delay::{DelayConfig, LabTask};
 use crate::data::names::NamesDataset;
 use crate::task::generate::sample::{
-    quality, sample, Quality, SampleError, SampleRequest, Sampled, DEFAULT_MAX_LEN,
+    quality, sample, Quality, Recogniser, SampleError, SampleRequest, Sampled, DEFAULT_MAX_LEN,
 };
 use crate::task::generate::GenerateTask;
 use crate::task::GENERATE_SPLIT_SEED;
@@ -38,6 +38,29 @@ pub struct GenerateJob {
     pub weights: Weights,
     /// What to write (for `Quality`: the template of every sample, its language ignored).
     pub request: SampleRequest,
+    /// For `Quality`: a names classifier to judge the samples with (the one the names lab
+    /// keeps in the browser), if any.
+    #[serde(default)]
+    pub classifier: Option<KeptClassifier>,
+}
+
+/// A trained names classifier, as the names lab keeps it: its weights file and class names.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KeptClassifier {
+    /// The `.safetensors` file ([`crate::keep::import_trained`] reads it).
+    pub weights: Vec<u8>,
+    /// Its class names in logit order.
+    pub classes: Vec<String>,
+}
+
+impl KeptClassifier {
+    /// The classifier as a [`Recogniser`] of `task`'s languages; `None` when its file cannot
+    /// be read or it knows none of them.
+    pub fn recogniser(&self, task: &GenerateTask) -> Option<Recogniser> {
+        let m = crate::keep::import_trained(&self.weights).ok()?;
+        let classes = m.classes.as_deref().unwrap_or(&self.classes);
+        Recogniser::new(m.model, m.params, classes, task.data().classes())
+    }
 }
 
 /// Why a job writes nothing.
@@ -149,7 +172,8 @@ pub fn sample_job(task: &GenerateTask, job: &GenerateJob) -> Result<Sampled, Gen
 }
 
 /// The quality of `samples` names written for `language` with the job's template (name `i`
-/// with seed `request.seed + i`).
+/// with seed `request.seed + i`), judged by `recogniser` too when given (the job's
+/// classifier, [`KeptClassifier::recogniser`]).
 ///
 /// # Errors
 /// [`GenerateError`] as [`check_weights`] and [`quality`].
@@ -158,6 +182,7 @@ pub fn quality_job(
     job: &GenerateJob,
     language: u32,
     samples: usize,
+    recogniser: Option<&Recogniser>,
 ) -> Result<Quality, GenerateError> {
     check_weights(task, &job.weights)?;
     let template = SampleRequest {
@@ -170,5 +195,6 @@ pub fn quality_job(
         &job.weights.params,
         &template,
         samples,
+        recogniser,
     )?)
 }

@@ -229,8 +229,9 @@ fn start_quality(session: SessionId, job: GenerateJob, languages: Vec<u32>, samp
                 return;
             }
         };
+        let recogniser = job.classifier.as_ref().and_then(|c| c.recogniser(&task));
         for language in languages {
-            let result = generate::quality_job(&task, &job, language, samples);
+            let result = generate::quality_job(&task, &job, language, samples, recogniser.as_ref());
             let failed = result.is_err();
             report(Report::Quality { session, result }, true);
             if failed {

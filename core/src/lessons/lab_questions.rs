@@ -7,6 +7,10 @@
 //! - Long-memory lab ([`DELAY_CHANCE`]): at the page's delay, which cells leave chance? Answered
 //!   from the [`Outcome`] the page's verdict shows ([`crate::delay::outcome::judge`] on every
 //!   finished seed), so the question and the verdict cannot disagree.
+//! - Generation lab ([`GENERATE_BIDIR`]): will the bidirectional model write better names than
+//!   the unidirectional one? Answered from the two runs the page compares
+//!   ([`BidirComparison`]): its samples' bigram loss against the unidirectional model's, the
+//!   figures the page's verdict sentence states.
 //!
 //! A lab's answer needs a finished run: until then the functions say what is missing
 //! ([`Pending`]) and the page keeps Reveal disabled with that sentence.
@@ -15,16 +19,23 @@ use super::questions::Answer;
 use crate::delay::outcome::{CellRange, Outcome};
 use crate::math::params::CellKind;
 use crate::task::names::ValReport;
+use serde::{Deserialize, Serialize};
 
 /// The names lab's question key.
 pub const NAMES_BASELINE: &str = "names-baseline";
 /// The long-memory lab's question key.
 pub const DELAY_CHANCE: &str = "delay-chance";
+/// The generation lab's question key.
+pub const GENERATE_BIDIR: &str = "generate-bidir";
 
 /// The labs' questions: `(page key, question key)`; the page key is the URL's `lesson`.
-pub const LAB_QUESTIONS: &[(&str, &str)] = &[("names", NAMES_BASELINE), ("delay", DELAY_CHANCE)];
+pub const LAB_QUESTIONS: &[(&str, &str)] = &[
+    ("names", NAMES_BASELINE),
+    ("delay", DELAY_CHANCE),
+    ("generate", GENERATE_BIDIR),
+];
 
-/// The question keys of the lab page `page` (`names` or `delay`).
+/// The question keys of the lab page `page` (`names`, `delay` or `generate`).
 pub fn lab_keys(page: &str) -> impl Iterator<Item = &'static str> + '_ {
     LAB_QUESTIONS
         .iter()
@@ -200,6 +211,48 @@ pub fn delay_left_chance(cells: &[CellKind], outcome: &Outcome) -> Result<LeftCh
     })
 }
 
+// ------------------------------------------------------------------------------- generation lab
+
+/// The generation lab's two runs compared: the same model without (index 0) and with (index 1)
+/// a backward direction, each measured on the held-out names (teacher forcing) and on the names
+/// it writes ([`crate::task::generate::sample::quality`], averaged over the languages).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BidirComparison {
+    /// Held-out loss per character with teacher forcing, nats: unidirectional, bidirectional.
+    pub loss: [f64; 2],
+    /// Bigram loss per character of the samples' letters, nats (lower: letter pairs more like
+    /// the training names'): unidirectional, bidirectional.
+    pub bigram: [f64; 2],
+    /// Mean length of the samples, letters: unidirectional, bidirectional.
+    pub length: [f64; 2],
+    /// The data's mean length (letters) and bigram loss per character (nats).
+    pub data: (f64, f64),
+}
+
+impl BidirComparison {
+    /// The bidirectional run's teacher-forced loss is lower.
+    pub fn loss_lower(&self) -> bool {
+        self.loss[1] < self.loss[0]
+    }
+
+    /// The bidirectional run's samples are worse: their letter pairs are less like the data's
+    /// (a higher bigram loss; an equal one is not worse).
+    pub fn samples_worse(&self) -> bool {
+        self.bigram[1] > self.bigram[0]
+    }
+
+    /// The leak the course's claim predicts: a lower teacher-forced loss and worse samples.
+    pub fn leaks(&self) -> bool {
+        self.loss_lower() && self.samples_worse()
+    }
+
+    /// The answer to "will the bidirectional model write better names?": choice 0 yes (its
+    /// samples are not worse), 1 no (they are worse).
+    pub fn answer(&self) -> Answer {
+        Answer::Choice(usize::from(self.samples_worse()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -336,5 +389,29 @@ mod tests {
             delay_left_chance(&both, &o),
             Err(Pending::Unclear { .. })
         ));
+    }
+
+    #[test]
+    fn the_generate_answer_follows_the_samples_not_the_loss() {
+        // The documented one-epoch pair: the bidirectional loss near zero, its samples collapsed.
+        let leak = BidirComparison {
+            loss: [2.017, 0.0007],
+            bigram: [2.359, 5.031],
+            length: [4.98, 1.01],
+            data: (6.34, 2.659),
+        };
+        assert!(leak.loss_lower() && leak.samples_worse() && leak.leaks());
+        assert_eq!(leak.answer(), Answer::Choice(1));
+        // A lower loss alone does not make better names; equal samples are not worse.
+        let same = BidirComparison {
+            bigram: [2.4, 2.4],
+            ..leak
+        };
+        assert!(same.loss_lower() && !same.samples_worse() && !same.leaks());
+        assert_eq!(same.answer(), Answer::Choice(0));
+        let kept: BidirComparison =
+            serde_json::from_str(&serde_json::to_string(&leak).unwrap()).unwrap();
+        assert_eq!(kept, leak);
+        assert_eq!(lab_keys("generate").collect::<Vec<_>>(), [GENERATE_BIDIR]);
     }
 }

@@ -293,6 +293,20 @@ impl GenerateTask {
         self.conditioning
     }
 
+    /// Training steps in one epoch at batches of `batch_size` (at least 1): the training
+    /// names in batches of one length each, every length's remainder a batch of its own
+    /// ([`crate::data::batches::Batches::train_epoch_by_length`]), the same in every epoch.
+    pub fn steps_per_epoch(&self, batch_size: usize) -> u64 {
+        crate::data::batches::Batches::train_epoch_by_length(
+            &self.data,
+            &self.split.train,
+            batch_size,
+            0,
+            0,
+        )
+        .len() as u64
+    }
+
     /// The n-gram baselines (held-out loss per character).
     pub fn baselines(&self) -> LmBaselines {
         self.baselines

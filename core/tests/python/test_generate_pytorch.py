@@ -17,7 +17,9 @@ and "0 passed, 0 failed, 1 skipped", and exits 0.
 4. The sampler: with a prefix and top-k 1 every name of a language is the same and starts with
    the prefix; at temperature 0.5 the shares of training, held-out and new names sum to 1 for
    every language and most names end before the length limit.
-5. The language as the initial state with a backward direction (GRU, hidden 32, one epoch):
+5. `--steps` (the lab's step budget, which its page writes into the script): one epoch and 11
+   steps train two epochs, the second cut after its 11th step.
+6. The language as the initial state with a backward direction (GRU, hidden 32, one epoch):
    the script trains `init.*` and its teacher-forced loss falls far below the bigram's, as
    Unroll's does (both under 1 nat: the backward direction has read the next letter).
 
@@ -80,6 +82,14 @@ def main():
         checks.report("one epoch of the script lands within Unroll's seeds, below the bigram",
                       [f"seed {s}: {x:.4f} outside [{lo:.4f}, {hi:.4f}]" for s, x in zip(SEEDS, torch_) if not lo <= x <= hi]
                       + [f"seed {s}: {x:.4f} not below the bigram" for s, x in zip(SEEDS, torch_) if not x < a["bigram"]])
+
+        # The lab's step budget: 530 steps are one whole epoch and 11 steps of the next.
+        per = one(ours[0], "steps")[0]
+        rows = script(py, "--steps", str(per + 11), "--samples", "0", "--threads", "1", "--data", data)
+        epochs = one(rows, "epoch")
+        checks.report("--steps stops within an epoch, where the lab's run stops",
+                      [] if epochs == [1, 2] and one(rows, "steps") == [per, 11] and one(rows, "step") == [per, per + 11]
+                      else [f"epochs {epochs}, steps {one(rows, 'steps')}, step {one(rows, 'step')}"])
 
         rows = script(py, "--samples", "12", "--language", "Italian", "--prefix", "Ma", "--top-k", "1",
                       "--threads", "1", "--data", data)

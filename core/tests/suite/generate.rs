@@ -144,6 +144,9 @@ fn every_training_name_once_per_epoch_in_batches_of_one_length() {
     }
     assert_eq!(seen, train);
     assert_eq!(stream.position(), batches);
+    // An epoch's steps as the As PyTorch script counts them (the page's step budget in epochs).
+    assert_eq!(task.steps_per_epoch(64), batches as u64);
+    assert_eq!(task.steps_per_epoch(32), 519);
     // Seeking back gives the same batches; another seed others.
     stream.seek(0);
     assert_eq!(stream.next_batch(), first[0]);
@@ -185,8 +188,8 @@ fn one_epoch_beats_the_bigram_and_a_bidirectional_model_cannot_write() {
     let bi_loss = at_once(bi.evaluate(&heldout, false)).sums.mean_loss();
     assert!(bi_loss < loss / 2.0, "bidirectional {bi_loss} vs {loss}");
     let req = SampleRequest::new(4, 0.5, 0); // English
-    let q_uni = quality(&task, uni.model(), uni.params(), &req, 50).unwrap();
-    let q_bi = quality(&task, bi.model(), bi.params(), &req, 50).unwrap();
+    let q_uni = quality(&task, uni.model(), uni.params(), &req, 50, None).unwrap();
+    let q_bi = quality(&task, bi.model(), bi.params(), &req, 50, None).unwrap();
     assert!(
         q_bi.bigram_loss > q_uni.bigram_loss + 1.0,
         "{q_bi:?} vs {q_uni:?}"
@@ -573,10 +576,12 @@ fn the_engine_writes_a_name_from_a_runs_weights() {
             step: 9,
         },
         request: request.clone(),
+        classifier: None,
     };
     let written = sample_job(&task, &job).unwrap();
     assert_eq!(written, sample(&task, &model, &params, &request).unwrap());
-    let q = quality_job(&task, &job, 0, 30).unwrap();
+    let q = quality_job(&task, &job, 0, 30, None).unwrap();
+    assert_eq!(q.recognised, None);
     assert_eq!(q.language, 0);
     assert_eq!(q.samples, 30);
     assert!((q.training + q.heldout + q.new - 1.0).abs() < 1e-12);
@@ -643,6 +648,70 @@ fn the_engine_writes_a_name_from_a_runs_weights() {
             result: Err(GenerateError::NoData)
         }
     ));
+}
+
+/// The engine judges the samples with the names classifier the names lab keeps (its weights
+/// file read back): a classifier that always answers "Y" recognises every readable name asked
+/// of Y and none asked of X; one of other languages, or none, gives no figure.
+#[test]
+fn a_kept_classifier_judges_the_samples() {
+    use unroll_core::data::normalize::VOCAB_SIZE;
+    use unroll_core::engine::generate::{quality_job, GenerateJob, KeptClassifier};
+    use unroll_core::keep::{export_trained, DataSource};
+    use unroll_core::math::model::SeqModel;
+    use unroll_core::math::params::RnnSpec;
+    use unroll_core::train::sweep::Weights;
+
+    let (task, model, params) = tiny_model();
+    let kept = |classes: [&str; 2]| {
+        let clf = SeqModel::new(RnnSpec::new(CellKind::Gru, VOCAB_SIZE, 4), 2);
+        let mut p = vec![0.0f32; clf.layout.total_len()];
+        p[clf.layout.get("fc.bias").unwrap().range().start + 1] = 5.0;
+        let classes = classes.map(String::from).to_vec();
+        let weights =
+            export_trained(&clf, &p, &classes, Head::Last, 7, &DataSource::Builtin).unwrap();
+        KeptClassifier { weights, classes }
+    };
+    let always_y = kept(["X", "Y"])
+        .recogniser(&task)
+        .expect("it knows X and Y");
+    assert!(kept(["P", "Q"]).recogniser(&task).is_none());
+    assert_eq!(always_y.recognises("abc", 1), Some(true));
+    assert_eq!(always_y.recognises("abc", 0), Some(false));
+    assert_eq!(always_y.recognises("", 1), Some(false));
+    assert_eq!(always_y.recognises("abc", 2), None);
+    let request = SampleRequest::new(0, 1.0, 11);
+    let job = GenerateJob {
+        query: "v=1&lesson=generate".into(),
+        data: 4,
+        weights: Weights {
+            model: model.clone(),
+            params: params.clone(),
+            step: 9,
+        },
+        request: request.clone(),
+        classifier: Some(kept(["X", "Y"])),
+    };
+    // Asked of Y: the share of names with a letter (an empty name cannot be read).
+    let readable = (0..20u64)
+        .filter(|i| {
+            let r = SampleRequest {
+                language: 1,
+                seed: request.seed + i,
+                ..request.clone()
+            };
+            !sample(&task, &model, &params, &r).unwrap().name.is_empty()
+        })
+        .count();
+    let y = quality_job(&task, &job, 1, 20, Some(&always_y)).unwrap();
+    assert_eq!(y.recognised, Some(readable as f64 / 20.0));
+    assert!(readable > 0);
+    let x = quality_job(&task, &job, 0, 20, Some(&always_y)).unwrap();
+    assert_eq!(x.recognised, Some(0.0));
+    assert_eq!(
+        quality_job(&task, &job, 0, 20, None).unwrap().recognised,
+        None
+    );
 }
 
 fn tiny_model_of(conditioning: Conditioning) -> GenerateTask {

@@ -8,40 +8,21 @@
 //! `data-bigram-uni`, `data-bigram-bidir`, `data-length-uni`, `data-length-bidir`).
 
 use super::quality::mean_quality;
+use super::question::{answered, GenerateQuestion};
 use super::text::GenerateText;
 use super::GenerateModel;
 use crate::shell::i18n::use_locale;
 use leptos::prelude::*;
-
-/// The two runs compared: `(loss, mean bigram loss of samples, mean length)` per direction,
-/// with the data's mean length and bigram loss.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Comparison {
-    /// Unidirectional, bidirectional: held-out loss per character.
-    pub loss: [f64; 2],
-    /// Unidirectional, bidirectional: mean bigram loss of the samples.
-    pub bigram: [f64; 2],
-    /// Unidirectional, bidirectional: mean length of the samples.
-    pub length: [f64; 2],
-    /// The data's mean length and bigram loss.
-    pub data: (f64, f64),
-}
-
-impl Comparison {
-    /// The bidirectional run's teacher-forced loss is lower.
-    pub fn loss_lower(&self) -> bool {
-        self.loss[1] < self.loss[0]
-    }
-
-    /// Its samples are worse: their letter pairs are less like the data's.
-    pub fn samples_worse(&self) -> bool {
-        self.bigram[1] > self.bigram[0]
-    }
-}
+use unroll_core::config::delay::DelayConfig;
+use unroll_core::lessons::lab_questions::BidirComparison;
 
 /// The verdict panel (see the module docs).
 #[component]
-pub fn BidirPanel(model: GenerateModel) -> impl IntoView {
+pub fn BidirPanel(
+    /// The page's configuration (the pair trains it without, then with, a backward direction).
+    cfg: RwSignal<DelayConfig>,
+    model: GenerateModel,
+) -> impl IntoView {
     let loc = use_locale();
     let t = move || GenerateText::of(loc.lang());
     let comparison = Memo::new(move |_| {
@@ -52,17 +33,21 @@ pub fn BidirPanel(model: GenerateModel) -> impl IntoView {
             return None;
         }
         let m = [mean_quality(&q[0])?, mean_quality(&q[1])?];
-        Some(Comparison {
+        Some(BidirComparison {
             loss,
             bigram: [m[0].bigram, m[1].bigram],
             length: [m[0].length, m[1].length],
             data: (m[0].data_length, m[0].data_bigram),
         })
     });
+    let shown = answered();
     let verdict = move || {
         let Some(c) = comparison.get() else {
             return view! { <p class="panel-note" data-testid="gen-bidir-wait">{t().bidir_wait}</p> }.into_any();
         };
+        if !shown.get() {
+            return view! { <p class="panel-note" data-testid="gen-bidir-hidden">{t().bidir_hidden}</p> }.into_any();
+        }
         let t = t();
         let f3 = |v: f64| format!("{v:.3}");
         let f2 = |v: f64| format!("{v:.2}");
@@ -78,11 +63,7 @@ pub fn BidirPanel(model: GenerateModel) -> impl IntoView {
             &f3(c.data.1),
             t.worse_better[usize::from(!c.samples_worse())],
         ]);
-        let key = if c.loss_lower() && c.samples_worse() {
-            "leak"
-        } else {
-            "no-leak"
-        };
+        let key = if c.leaks() { "leak" } else { "no-leak" };
         view! {
             <p class="lx-text mt-outcome" data-testid="gen-bidir-verdict" data-value=key
                 data-loss-uni=c.loss[0].to_string() data-loss-bidir=c.loss[1].to_string()
@@ -94,10 +75,21 @@ pub fn BidirPanel(model: GenerateModel) -> impl IntoView {
         }
         .into_any()
     };
+    let status = model.flow.status;
+    let started = Signal::derive(move || model.dirs[1].trained.with(Option::is_some));
     view! {
         <section class="panel" data-testid="gen-bidir">
             <h2>{move || t().bidir_title}</h2>
             <p class="lx-text">{move || t().bidir_claim}</p>
+            <GenerateQuestion comparison=comparison started=started />
+            <div class="gen-step-row">
+                <button type="button" class="btn btn-primary" data-testid="gen-compare" title=move || t().compare_note
+                    disabled=move || status.get().busy() || model.dataset().is_none()
+                    on:click=move |_| model.compare(&cfg.get_untracked())>
+                    {move || t().compare}
+                </button>
+                <span class="panel-note">{move || t().compare_note}</span>
+            </div>
             {verdict}
         </section>
     }

@@ -1,15 +1,20 @@
-//! The training chart of the generation lab: the run's held-out loss per character with the
+//! The training charts of the generation lab: the run's training-batch loss per character
+//! (mean of the last [`SMOOTH`] batches) beside its held-out loss per character, each with the
 //! three baselines fitted on the training names drawn over it (uniform, unigram, bigram), the
-//! baselines' figures, and the sentence that says how far the held-out loss is from the
-//! bigram's, computed from the run.
+//! training loss and its perplexity, the baselines' figures, and the sentence that says how
+//! far the held-out loss is from the bigram's, computed from the run.
 //!
-//! Test hooks: `chart-generate-loss` (points drawn), `gen-baselines`, `gen-baseline-bigram`
-//! (`data-value` = the bigram's held-out loss per character), `gen-versus-bigram`
-//! (`data-value` = held-out loss − bigram loss, negative below it).
+//! Test hooks: `chart-generate-train` and `chart-generate-loss` (points drawn),
+//! `gen-train-loss` (`data-value` = the smoothed training loss per character, `data-step`),
+//! `gen-baselines`, `gen-baseline-bigram` (`data-value` = the bigram's held-out loss per
+//! character), `gen-versus-bigram` (`data-value` = held-out loss − bigram loss, negative below
+//! it).
 
+use super::question::bidir_veiled;
 use super::text::GenerateText;
 use super::GenerateModel;
-use crate::charts::delay::{self as chart, CurveChart, Line};
+use crate::charts::delay::{self as chart, smoothed, thin, CurveChart, Line, SMOOTH};
+use crate::kit::question::Veiled;
 use crate::shell::i18n::use_locale;
 use leptos::prelude::*;
 use unroll_core::math::params::CellKind;
@@ -19,16 +24,13 @@ use unroll_core::math::params::CellKind;
 pub fn CurvesPanel(model: GenerateModel) -> impl IntoView {
     let loc = use_locale();
     let t = move || GenerateText::of(loc.lang());
-    let data = move || {
+    // One chart of `points` (a loss per character) over the baselines, titled `axes`/`empty`.
+    let chart_of = move |points: Vec<(u64, f64)>, empty: &'static str| {
         let t = t();
-        let dir = model.dirs[model.shown.get()];
         let b = model.baselines.get();
         let cell = model.cell.get().unwrap_or(CellKind::Gru);
         CurveChart {
-            lines: vec![Line {
-                cell,
-                points: dir.heldout.get(),
-            }],
+            lines: vec![Line { cell, points }],
             bands: Vec::new(),
             y_max: b.map_or(4.0, |b| b.uniform * 1.05),
             percent: false,
@@ -37,9 +39,12 @@ pub fn CurvesPanel(model: GenerateModel) -> impl IntoView {
             log_y: false,
             x_desc: t.axes[0],
             y_desc: t.axes[1],
-            empty: t.empty,
+            empty,
         }
     };
+    let train = Memo::new(move |_| model.dirs[model.shown.get()].train.with(|p| smoothed(p)));
+    let train_data = move || chart_of(thin(&train.get()), t().train_empty);
+    let data = move || chart_of(model.dirs[model.shown.get()].heldout.get(), t().empty);
     let levels = move || {
         let t = t();
         let k = model.classes.get();
@@ -62,6 +67,14 @@ pub fn CurvesPanel(model: GenerateModel) -> impl IntoView {
             }
         })
     };
+    let train_line = move || {
+        let (step, loss) = train.with(|p| p.last().copied())?;
+        Some(view! {
+            <p class="lx-text" data-testid="gen-train-loss" data-value=loss.to_string() data-step=step.to_string()>
+                {(t().train_loss)(&format!("{loss:.3}"), &format!("{:.2}", loss.exp()), &SMOOTH.to_string(), &crate::kit::fmt::count_commas(step))}
+            </p>
+        })
+    };
     let versus = move || {
         let b = model.baselines.get()?;
         let loss = model.dirs[model.shown.get()].loss()?;
@@ -73,21 +86,35 @@ pub fn CurvesPanel(model: GenerateModel) -> impl IntoView {
             </p>
         })
     };
+    let veiled = bidir_veiled(model);
     view! {
         <section class="panel charts-panel">
+            <Veiled on=veiled block=true>
             <div class="charts">
-                {crate::charts::canvas::chart_canvas(
-                    "chart-generate-loss",
-                    Signal::derive(move || GenerateText::of(loc.lang()).chart),
-                    move || (data(), levels()),
-                    |(c, _)| chart::point_count(c),
-                    |area, (c, levels), style| {
-                        let _ = chart::draw_with_levels(area, c, levels, style);
-                    },
-                )}
+                {loss_canvas("chart-generate-train", Signal::derive(move || GenerateText::of(loc.lang()).train_chart), move || (train_data(), levels()))}
+                {loss_canvas("chart-generate-loss", Signal::derive(move || GenerateText::of(loc.lang()).chart), move || (data(), levels()))}
             </div>
-            {baselines}
+            {train_line}
             {versus}
+            </Veiled>
+            {baselines}
         </section>
     }
+}
+
+/// One loss chart of the panel: `data` gives the chart and its extra baseline levels.
+fn loss_canvas(
+    testid: &'static str,
+    title: Signal<&'static str>,
+    data: impl Fn() -> (CurveChart, Vec<(f64, String)>) + Send + Sync + 'static,
+) -> impl IntoView {
+    crate::charts::canvas::chart_canvas(
+        testid,
+        title,
+        data,
+        |(c, _)| chart::point_count(c),
+        |area, (c, levels), style| {
+            let _ = chart::draw_with_levels(area, c, levels, style);
+        },
+    )
 }

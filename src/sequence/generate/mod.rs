@@ -15,7 +15,9 @@
 mod bidir;
 mod curves;
 mod quality;
+mod question;
 mod sampler;
+mod script;
 pub mod text;
 
 use self::bidir::BidirPanel;
@@ -85,6 +87,8 @@ pub enum DataState {
 pub struct Direction {
     /// Held-out loss per character of its run, `(step, loss)`.
     pub heldout: RwSignal<Vec<(u64, f64)>>,
+    /// Training-batch loss per character of its run, `(step, loss)`, every step.
+    pub train: RwSignal<Vec<(u64, f64)>>,
     /// Its run's latest weights.
     pub weights: RwSignal<Option<Rc<Weights>>, LocalStorage>,
     /// Its samples' quality, one entry per language (after its run finished).
@@ -97,6 +101,7 @@ impl Direction {
     fn new() -> Self {
         Direction {
             heldout: RwSignal::new(Vec::new()),
+            train: RwSignal::new(Vec::new()),
             weights: RwSignal::new_local(None),
             quality: RwSignal::new(Vec::new()),
             trained: RwSignal::new(None),
@@ -105,6 +110,7 @@ impl Direction {
 
     fn clear(&self) {
         self.heldout.set(Vec::new());
+        self.train.set(Vec::new());
         self.weights.set(None);
         self.quality.set(Vec::new());
         self.trained.set(None);
@@ -136,6 +142,8 @@ pub struct GenerateModel {
     chain: StoredValue<bool>,
     /// The quality's engine session (Reset stops it).
     measuring: RwSignal<Option<u64>>,
+    /// The names classifier kept in this browser, as the last quality measurement found it.
+    pub classifier: RwSignal<quality::Kept>,
     /// The baselines fitted on the training names (once the data set is loaded).
     pub baselines: RwSignal<Option<LmBaselines>>,
     /// The symbols the head chooses among (letters and the end marker).
@@ -156,6 +164,7 @@ impl GenerateModel {
             first: StoredValue::new(None),
             chain: StoredValue::new(false),
             measuring: RwSignal::new(None),
+            classifier: RwSignal::new(quality::Kept::Unread),
             baselines: RwSignal::new(None),
             classes: RwSignal::new(0),
             cell: RwSignal::new(None),
@@ -266,6 +275,7 @@ impl GenerateModel {
             data: 0,
             weights: (*weights).clone(),
             request,
+            classifier: None,
         };
         let languages = (0..data.num_classes() as u32).collect();
         let client = EngineClient::get();
@@ -275,6 +285,13 @@ impl GenerateModel {
         quality.set(Vec::new());
         let me = *self;
         spawn_local(async move {
+            // The names classifier kept in this browser judges the samples too, if there is one.
+            let (kept, classifier) = quality::read_kept().await;
+            me.classifier.set(kept);
+            if me.measuring.get_untracked() != Some(session) {
+                return; // reset meanwhile
+            }
+            let job = GenerateJob { classifier, ..job };
             client
                 .quality(
                     session,
@@ -309,12 +326,16 @@ impl Events {
 
 impl PartEvents for Events {
     fn tick(&self, tick: Tick) {
+        if !self.shown(tick.run) {
+            return;
+        }
+        let dir = self.0.dirs[self.1];
+        if !tick.steps.is_empty() {
+            dir.train
+                .update(|c| c.extend(tick.steps.iter().map(|s| (s.step, s.loss))));
+        }
         if let Some(h) = tick.heldout {
-            if self.shown(tick.run) {
-                self.0.dirs[self.1]
-                    .heldout
-                    .update(|c| c.push((h.step, h.loss)));
-            }
+            dir.heldout.update(|c| c.push((h.step, h.loss)));
         }
     }
 
@@ -376,6 +397,9 @@ pub fn GeneratePart(
 ) -> impl IntoView {
     let loc = use_locale();
     let t = move || GenerateText::of(loc.lang());
+    // The bidirectional pair's question veils the figures that would answer it.
+    crate::kit::question::provide_veil();
+    crate::widgets::export::provide_file_tag(script::file_tag(cfg));
     let plan = Memo::new(move |_| {
         let ready = model.data.with(|d| matches!(d, DataState::Ready(_)));
         let (cells, _, r, steps) = cfg.with(generate_recipe);
@@ -395,11 +419,6 @@ pub fn GeneratePart(
         move || t().buttons[if status.get().ended() { 1 } else { 0 }],
         move || !status.get().busy() && plan.get().is_some(),
         move || model.start(&cfg.get_untracked(), false),
-    );
-    let compare = RunAction::new(
-        move || t().compare,
-        move || !status.get().busy() && plan.get().is_some(),
-        move || model.compare(&cfg.get_untracked()),
     );
     let pause = RunAction::new(
         move || t().buttons[2],
@@ -478,10 +497,6 @@ pub fn GeneratePart(
                     {move || t().bidirectional}
                 </label>
                 <RunControls prefix="generate" class="mt-controls" start=start pause=pause resume=resume reset=reset>
-                    <button type="button" class="btn" data-testid="gen-compare" title=move || t().compare_note
-                        disabled=move || !compare.enabled.get() on:click=move |_| compare.run.run(())>
-                        {move || compare.label.get()}
-                    </button>
                     <span class="panel-note" data-testid="generate-status" data-value=move || status.get().key()>
                         {move || (t().progress)(&count_commas(model.progress.get().0), &count_commas(model.progress.get().1))}
                     </span>
@@ -489,7 +504,7 @@ pub fn GeneratePart(
                 <div class="mt-bar" data-testid="generate-progress" data-value=move || fraction().to_string()>
                     <div style=move || format!("width: {:.1}%", fraction() * 100.0)></div>
                 </div>
-                {heldout}
+                <crate::kit::question::Veiled on=question::bidir_veiled(model) block=true>{heldout}</crate::kit::question::Veiled>
                 {move || model.error.get().map(|e| view! {
                     <p class="notice notice-error" role="alert" data-testid="generate-error">{(t().failed)(&e)}</p>
                 })}
@@ -497,7 +512,8 @@ pub fn GeneratePart(
             <CurvesPanel model=model />
             <SamplerPanel cfg=cfg model=model />
             <QualityPanel model=model />
-            <BidirPanel model=model />
+            <BidirPanel cfg=cfg model=model />
+            <script::GenerateAsPytorch cfg=cfg model=model />
         </div>
     }
 }

@@ -81,6 +81,7 @@ pub fn SamplerPanel(cfg: RwSignal<DelayConfig>, model: GenerateModel) -> impl In
             data: 0,
             weights: (*weights).clone(),
             request: r,
+            classifier: None,
         };
         spawn_local(async move {
             let result = EngineClient::get().sample(job, &DataRef::Page(data)).await;

@@ -68,8 +68,15 @@ pub struct GenerateText {
     pub hidden_axes: [&'static str; 2],
     /// Writing in the engine.
     pub writing: &'static str,
-    /// The chart's title.
+    /// The held-out chart's title.
     pub chart: &'static str,
+    /// The training chart's title.
+    pub train_chart: &'static str,
+    /// Shown while the training chart has no point.
+    pub train_empty: &'static str,
+    /// The training loss line: {0} loss per character, {1} perplexity, {2} batches averaged,
+    /// {3} step.
+    pub train_loss: fn(&str, &str, &str, &str) -> String,
     /// The chart's axes: x, y.
     pub axes: [&'static str; 2],
     /// Shown while the chart has no point.
@@ -97,8 +104,8 @@ pub struct GenerateText {
     /// While measuring: {0} languages done, {1} in all.
     pub measuring: fn(&str, &str) -> String,
     /// The table's columns: language, training names, new, mean length (data), bigram loss
-    /// (data), unended.
-    pub quality_columns: [&'static str; 6],
+    /// (data), unended, recognised by the classifier.
+    pub quality_columns: [&'static str; 7],
     /// The mean row's label.
     pub mean_row: &'static str,
     /// The summary: {0} new share, {1} training-name share, {2} mean length, {3} data's mean
@@ -106,10 +113,25 @@ pub struct GenerateText {
     pub quality_summary: fn(&str, &str, &str, &str, &str, &str) -> String,
     /// What the bigram loss of the samples measures.
     pub bigram_note: &'static str,
-    /// The classifier's accuracy on the samples is not measured on this page.
+    /// No names classifier is kept in this browser.
     pub no_classifier: &'static str,
+    /// Until the samples are measured.
+    pub classifier_wait: &'static str,
+    /// The kept classifier knows none of the languages.
+    pub classifier_unknown: &'static str,
+    /// The kept classifier could not be read: {0} why.
+    pub classifier_failed: fn(&str) -> String,
+    /// The classifier's figure: {0} share recognised, {1} languages it knows, {2} its step.
+    pub classifier: fn(&str, &str, &str) -> String,
     /// The CSV button's label.
     pub quality_csv: &'static str,
+    /// The As PyTorch panel's heading.
+    pub pytorch_heading: &'static str,
+    /// What the script is: {0} the page's steps, {1} the epochs they begin, {2} steps per
+    /// epoch, {3} training names.
+    pub pytorch_help: fn(&str, &str, &str, &str) -> String,
+    /// Until the names data set is loaded.
+    pub pytorch_waiting: &'static str,
     /// The bidirectional section's heading.
     pub bidir_title: &'static str,
     /// The course's claim and why, before the runs.
@@ -126,6 +148,18 @@ pub struct GenerateText {
     pub worse_better: [&'static str; 2],
     /// The explanation after the verdict.
     pub bidir_why: &'static str,
+    /// Until the learner has answered the question: where the verdict will be.
+    pub bidir_hidden: &'static str,
+    /// The question asked before the bidirectional pair runs.
+    pub question: &'static str,
+    /// Its choices: better names, worse names.
+    pub question_choices: [&'static str; 2],
+    /// What the answer waits for.
+    pub question_until: &'static str,
+    /// The reveal's sentence: {0} bidirectional loss, {1} unidirectional loss, {2}
+    /// bidirectional samples' bigram loss, {3} unidirectional's, {4} bidirectional mean length,
+    /// {5} unidirectional's.
+    pub question_why: fn([&str; 6]) -> String,
 }
 
 impl GenerateText {
@@ -166,6 +200,9 @@ impl GenerateText {
         hidden_axes: ["unit", "step"],
         writing: "Writing…",
         chart: "Held-out loss per character",
+        train_chart: "Training loss per character (mean of the last 20 batches)",
+        train_empty: "Start training to see the training loss fall.",
+        train_loss: |l, p, n, s| format!("Training loss {l} nats per character (perplexity {p}), the mean of the last {n} batches at step {s}: teacher-forced on the names it learns from, so it may sit below the held-out loss."),
         axes: ["step", "nats per character"],
         empty: "Start training to see the held-out loss fall.",
         baseline_labels: (|k| format!("uniform over {k}"), "unigram", "bigram (to beat)"),
@@ -181,12 +218,19 @@ impl GenerateText {
         quality_of: ["unidirectional model", "bidirectional model"],
         quality_wait: "Measured when a run finishes: 200 names per language written at the sampler's temperature, top-k and seed.",
         measuring: |d, n| format!("Writing samples… {d} / {n} languages"),
-        quality_columns: ["Language", "Training names", "New", "Mean length (data)", "Bigram loss (data)", "Unended"],
+        quality_columns: ["Language", "Training names", "New", "Mean length (data)", "Bigram loss (data)", "Unended", "Classifier agrees"],
         mean_row: "All languages",
         quality_summary: |new, tr, len, dlen, bl, dbl| format!("{new} of the samples are new names and {tr} repeat a training name; mean length {len} letters against the data's {dlen}; bigram loss {bl} nats per character against the data's {dbl}."),
         bigram_note: "Bigram loss of the samples: how unusual their letter pairs are under the bigram model of the training names (lower = more like real names). A collapsed model's samples are all “new”, so the new share alone does not measure quality.",
-        no_classifier: "The names classifier's accuracy at recognising the requested language is not measured on this page: it does not read a classifier kept in the browser.",
+        no_classifier: "No names classifier is kept in this browser, so the samples are not judged by one: train a classifier on the names page (it is kept after every epoch), then train here again to see how often it recognises the language each name was written for.",
+        classifier_wait: "When the samples are measured, a names classifier kept in this browser (by the names page) judges them too.",
+        classifier_unknown: "The names classifier kept in this browser knows none of these languages (it was trained on other data), so it cannot judge the samples.",
+        classifier_failed: |e| format!("The names classifier kept in this browser could not be read ({e}), so the samples are not judged by one."),
+        classifier: |share, known, step| format!("The names classifier kept in this browser (its weights of step {step}) recognises the language asked for in {share} of the samples, the mean over the {known} languages it knows: how well the conditioning writes in the style of each language, judged by the product's other model."),
         quality_csv: "Samples' quality (CSV)",
+        pytorch_heading: "As PyTorch",
+        pytorch_help: |steps, epochs, per, names| format!("The run shown as a PyTorch script: the same names and split, the same batches in the same order, the same model, loss, Adam and clipping, the same baselines and sampler. It trains this page's {steps} steps: {epochs} pass(es) over the {names} training names at {per} steps each, the last one cut at the step where the page stops. What differs is PyTorch's initial weights and its random draws, so its held-out loss lands within the spread of seeds, not digit for digit."),
+        pytorch_waiting: "The script is written once the names data set is loaded.",
         bidir_title: "Why a bidirectional model cannot write names",
         bidir_claim: "The course says a bidirectional layer cannot be used for generation: it leaks the future (§5 item 6). Train both directions and see: with teacher forcing, the backward direction at step t has already read letter t + 1, the very letter to predict.",
         bidir_wait: "Train both directions (the button above) to measure the claim: both runs' held-out loss and their samples.",
@@ -194,6 +238,11 @@ impl GenerateText {
         lower_higher: ["lower", "not lower"],
         worse_better: ["worse names", "not worse"],
         bidir_why: "At training time the backward direction reads the name from its end, so at step t it has seen the letter the head must predict: the loss falls almost to zero without learning to write. At generation time there is no future to read — the sampler runs the model on the letters written so far — and what the model learned to rely on is gone.",
+        bidir_hidden: "The verdict on the two runs appears here once you have answered the question above (or skipped it) and both runs are measured.",
+        question: "Train both directions: the same model without, then with, a backward direction that reads each name from its end. Will the bidirectional model write better names? Better means letter pairs more like real names': a lower bigram loss of its 200 samples per language.",
+        question_choices: ["Yes: it will write better names", "No: it will write worse names"],
+        question_until: "The answer is the two runs' measurements: press Train both directions, then wait until both runs have finished and their samples are measured.",
+        question_why: |v| format!("Teacher-forced held-out loss: bidirectional {} against unidirectional {} nats per character; yet its samples' bigram loss is {} against {}, and their mean length {} letters against {}.", v[0], v[1], v[2], v[3], v[4], v[5]),
     };
 
     const ZH: GenerateText = GenerateText {
@@ -230,6 +279,9 @@ impl GenerateText {
         hidden_axes: ["单元", "步"],
         writing: "正在写…",
         chart: "留出集上每个字符的损失",
+        train_chart: "训练集上每个字符的损失（最近 20 批的平均）",
+        train_empty: "开始训练，看训练损失下降。",
+        train_loss: |l, p, n, s| format!("训练损失 {l} 奈特/字符（困惑度 {p}），第 {s} 步时最近 {n} 批的平均：在用来学习的名字上用教师强制计算，所以可能低于留出集损失。"),
         axes: ["步", "奈特/字符"],
         empty: "开始训练，看留出集损失下降。",
         baseline_labels: (|k| format!("{k} 个符号上的均匀分布"), "一元模型", "二元模型（要超过的水平）"),
@@ -245,12 +297,19 @@ impl GenerateText {
         quality_of: ["单向模型", "双向模型"],
         quality_wait: "训练结束后评估：按采样器的温度、top-k 和种子，每种语言写 200 个名字。",
         measuring: |d, n| format!("正在写样本… {d} / {n} 种语言"),
-        quality_columns: ["语言", "训练集中的名字", "新名字", "平均长度（数据）", "二元损失（数据）", "未结束"],
+        quality_columns: ["语言", "训练集中的名字", "新名字", "平均长度（数据）", "二元损失（数据）", "未结束", "分类器认同"],
         mean_row: "所有语言",
         quality_summary: |new, tr, len, dlen, bl, dbl| format!("样本中 {new} 是新名字，{tr} 与训练集中的名字相同；平均长度 {len} 个字母，数据为 {dlen}；二元损失 {bl} 奈特/字符，数据为 {dbl}。"),
         bigram_note: "样本的二元损失：在训练名字的二元模型下，样本的字母对有多不寻常（越低越像真实的名字）。崩溃的模型写出的样本都是“新”的，所以只看新名字比例并不能衡量质量。",
-        no_classifier: "本页不评估姓名分类器对所要求语言的识别准确率：本页不读取浏览器中保存的分类器。",
+        no_classifier: "本浏览器中没有保存姓名分类器，所以样本没有经过分类器判断：在姓名页训练一个分类器（每轮结束后都会保存），再回到这里重新训练，即可看到它有多常认出每个名字要求的语言。",
+        classifier_wait: "评估样本时，本浏览器中（姓名页）保存的姓名分类器也会判断它们。",
+        classifier_unknown: "本浏览器中保存的姓名分类器不认识这些语言（它是在其他数据上训练的），无法判断这些样本。",
+        classifier_failed: |e| format!("无法读取本浏览器中保存的姓名分类器（{e}），样本没有经过分类器判断。"),
+        classifier: |share, known, step| format!("本浏览器中保存的姓名分类器（第 {step} 步的权重）在 {share} 的样本中认出了所要求的语言（对它认识的 {known} 种语言取平均）：用本产品的另一个模型来衡量条件生成能否写出每种语言的风格。"),
         quality_csv: "样本质量（CSV）",
+        pytorch_heading: "PyTorch 脚本",
+        pytorch_help: |steps, epochs, per, names| format!("把当前显示的运行写成 PyTorch 脚本：同样的名字和划分、同样顺序的同样批次、同样的模型、损失、Adam 和梯度裁剪、同样的基线和采样器。它训练本页的 {steps} 步：在 {names} 个训练名字上走 {epochs} 轮，每轮 {per} 步，最后一轮在本页停下的那一步截止。不同的只有 PyTorch 的初始权重和随机抽样，所以它的留出集损失落在不同种子的波动范围内，而不是逐位相同。"),
+        pytorch_waiting: "姓名数据集加载后即可生成脚本。",
         bidir_title: "为什么双向模型不能写名字",
         bidir_claim: "课程中说：双向层不能用于生成，因为它会泄露未来（§5 第 6 条）。训练两个方向来验证：在教师强制下，第 t 步的反向方向已经读到了第 t + 1 个字母，也就是要预测的那个字母。",
         bidir_wait: "训练两个方向（上面的按钮）来检验这一说法：两次运行的留出集损失和它们写出的样本。",
@@ -258,6 +317,11 @@ impl GenerateText {
         lower_higher: ["更低", "并不更低"],
         worse_better: ["名字更差", "并不更差"],
         bidir_why: "训练时反向方向从名字末尾读起，所以在第 t 步它已经看到了输出层要预测的字母：损失几乎降到零，却没有学会写名字。生成时没有未来可读——采样器只在已写出的字母上运行模型——模型所依赖的信息就没有了。",
+        bidir_hidden: "回答上面的问题（或跳过）并且两次运行都评估完后，关于两次运行的结论会显示在这里。",
+        question: "训练两个方向：同一个模型先不带、再带一个从名字末尾读起的反向方向。双向模型会写出更好的名字吗？“更好”指字母对更像真实名字：每种语言 200 个样本的二元损失更低。",
+        question_choices: ["会：它会写出更好的名字", "不会：它会写出更差的名字"],
+        question_until: "答案来自两次运行的测量：点击“训练两个方向”，等两次运行都结束、样本都评估完。",
+        question_why: |v| format!("教师强制下的留出集损失：双向 {}，单向 {} 奈特/字符；但它写出的样本二元损失为 {}，单向为 {}，平均长度 {} 个字母，单向为 {}。", v[0], v[1], v[2], v[3], v[4], v[5]),
     };
 
     /// The texts in `lang`.

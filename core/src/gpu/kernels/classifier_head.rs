@@ -5,7 +5,6 @@
 
 use bytemuck::{Pod, Zeroable};
 
-
 /// Uniform of `classifier_head.wgsl`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]

@@ -313,11 +313,64 @@ pub struct Quality {
     pub bigram_loss: f64,
     /// The same mean over the training names of the language.
     pub data_bigram_loss: f64,
+    /// Share of the names written that a names classifier ([`Recogniser`]) assigns to the
+    /// language asked for, 0–1; `None` without a classifier, or when it has no class of that
+    /// language.
+    #[serde(default)]
+    pub recognised: Option<f64>,
+}
+
+/// A names classifier that judges whether a written name is of the language asked for: the
+/// names lab's model (a sequence classifier over the vocabulary, `[C']` logits) and, for each
+/// language of the generation data, its class among the classifier's, matched by name.
+#[derive(Clone, Debug)]
+pub struct Recogniser {
+    model: SeqModel,
+    params: Vec<f32>,
+    /// `[C]` the classifier's class of each language of the generation data (None: it has none).
+    class_of: Vec<Option<usize>>,
+}
+
+impl Recogniser {
+    /// The classifier `model` with `params` (`[model.layout.total_len()]`), its class names
+    /// `classes` in logit order, for the generation data's languages `languages`. `None` when
+    /// the model's outputs are not `classes.len()`, the parameters do not fit it, or no
+    /// language is one of its classes.
+    pub fn new(
+        model: SeqModel,
+        params: Vec<f32>,
+        classes: &[String],
+        languages: &[String],
+    ) -> Option<Recogniser> {
+        if model.outputs != classes.len() || params.len() != model.layout.total_len() {
+            return None;
+        }
+        let class_of: Vec<Option<usize>> = languages
+            .iter()
+            .map(|l| classes.iter().position(|c| c == l))
+            .collect();
+        class_of.iter().any(Option::is_some).then_some(Recogniser {
+            model,
+            params,
+            class_of,
+        })
+    }
+
+    /// Whether the classifier's most likely class for `name` is `language`'s (the first
+    /// arg-max on a tie); `None` when it has no class of that language. A name it cannot read
+    /// (no letters, or a symbol outside the vocabulary) is not recognised.
+    pub fn recognises(&self, name: &str, language: u32) -> Option<bool> {
+        let class = (*self.class_of.get(language as usize)?)?;
+        let probs = encode(name)
+            .ok()
+            .and_then(|tokens| self.model.predict(&self.params, &tokens).ok());
+        Some(probs.is_some_and(|p| argmax(&p) == class))
+    }
 }
 
 /// The quality of `samples` names written for `language` with `template`'s temperature,
 /// top-k, greedy flag and length limit (its prefix too), name `i` drawn with seed
-/// `template.seed + i`.
+/// `template.seed + i`; with a `recogniser`, the share of them it assigns to the language.
 ///
 /// # Errors
 /// As [`sample`].
@@ -327,6 +380,7 @@ pub fn quality(
     params: &[f32],
     template: &SampleRequest,
     samples: usize,
+    recogniser: Option<&Recogniser>,
 ) -> Result<Quality, SampleError> {
     let data = task.data().samples();
     let train: HashSet<&str> = task
@@ -343,6 +397,7 @@ pub fn quality(
         .collect();
     let (mut in_train, mut in_heldout, mut unended, mut letters) = (0usize, 0usize, 0usize, 0usize);
     let mut bigram = 0.0f64;
+    let mut recognised: Option<usize> = None;
     let alphabet = task.alphabet();
     let ngrams = task.ngrams();
     for i in 0..samples {
@@ -357,6 +412,9 @@ pub fn quality(
             in_heldout += 1;
         }
         unended += usize::from(!s.ended);
+        if let Some(yes) = recogniser.and_then(|r| r.recognises(&s.name, template.language)) {
+            *recognised.get_or_insert(0) += usize::from(yes);
+        }
         letters += s.name.chars().count();
         let written = s
             .steps
@@ -397,5 +455,6 @@ pub fn quality(
             / own.len().max(1) as f64,
         bigram_loss: bigram / n,
         data_bigram_loss: data_bigram / own.len().max(1) as f64,
+        recognised: recognised.map(|r| r as f64 / n),
     })
 }
