@@ -6,6 +6,8 @@
 // page's compile worker, and the engine's worker runs it without a second compile.
 //
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/engine.test.mjs`.
+// Runs alone: the main thread's longest task while training is bounded (1 s), and a paused run
+// must save its checkpoint within seconds; a second browser on the same cores would stretch both.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

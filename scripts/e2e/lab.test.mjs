@@ -6,6 +6,9 @@
 //
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/lab.test.mjs`
 // (after `trunk build --release`). UNROLL_E2E_TRAIN_TIMEOUT_MS (default 900000) bounds each wait.
+// Runs alone: with a second file beside it on a loaded 2-core machine (load 20), Pause stayed
+// disabled for 30 s after the run reported "running" (the controls test); alone it passes. Kept
+// out of the shared lanes until that is understood (it is 14 s of the suite).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

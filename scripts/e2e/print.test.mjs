@@ -151,7 +151,12 @@ for (const [lesson, query] of WIDEST) {
   }
 }
 
-test("lesson 1's PyTorch lines print the page's h_t (run under torch where installed)", { timeout: 120_000 }, async (t) => {
+// Each of these runs the printed lines under PyTorch a few times, a Python start and an import of
+// torch each (seconds of CPU on their own): with a second test file beside them on 2 cores, or on
+// a busy machine, that takes minutes, not seconds.
+const TORCH_TIMEOUT = 300_000;
+
+test("lesson 1's PyTorch lines print the page's h_t (run under torch where installed)", { timeout: TORCH_TIMEOUT }, async (t) => {
   const b = await app.launch();
   try {
     for (const query of ["?v=1&lesson=unroll&quiz=0&w_xh=0.7&w_hh=-1.3&b=0.2&h0=0.5&x=1,2,-1,0.5", "?v=1&lesson=unroll&quiz=0&hidden_size=3&seed=5"]) {
@@ -208,7 +213,7 @@ async function values(page, id) {
   return (await page.getAttribute(`[data-testid="${id}"]`, "data-value")).split(",").map(Number);
 }
 
-test("lessons 4, 6 and 7's PyTorch lines print the page's numbers (run under torch where installed)", { timeout: 120_000 }, async (t) => {
+test("lessons 4, 6 and 7's PyTorch lines print the page's numbers (run under torch where installed)", { timeout: TORCH_TIMEOUT }, async (t) => {
   const b = await app.launch();
   try {
     for (const query of ["?v=1&lesson=lstm&quiz=0&f=0.7,0.95,0.2&i=0.5&g=0.9,-0.3&o=0.6&c0=0.5", "?v=1&lesson=lstm&quiz=0&mode=weights&seed=4"]) {

@@ -5,7 +5,7 @@
 //! ([`WeightsError::detail`], [`StorageError::detail`]).
 
 use crate::kit::text::count;
-use unroll_core::config::Lang;
+use crate::shell::catalogue::catalogue;
 use unroll_core::data::names::LoadError;
 use unroll_core::data::upload::{UploadError, MAX_UNCOMPRESSED_BYTES};
 use unroll_core::keep::{
@@ -15,348 +15,337 @@ use unroll_core::keep::{
 use unroll_core::math::params::CellKind;
 use unroll_core::weights::{LimitProblem, MetadataProblem, TensorProblem, WeightsError};
 
-/// All texts of the keep panels.
-pub struct KeepText {
-    /// Panel title.
-    pub title: &'static str,
-    /// "Data" sub-heading.
-    pub data_heading: &'static str,
-    /// The file input's label.
-    pub upload_label: &'static str,
-    /// The file picker's button for one file.
-    pub choose_file: &'static str,
-    /// The file picker's button for several files.
-    pub choose_files: &'static str,
-    /// The file picker before a file is chosen.
-    pub no_file: &'static str,
-    /// What the file input accepts.
-    pub upload_help: &'static str,
-    /// Shown while files are read.
-    pub upload_reading: &'static str,
-    /// Success: `(names, classes, files)`.
-    pub upload_ok: fn(usize, usize, usize) -> String,
-    /// Skipped lines: `(count, first line numbers or "" when none is listed, more than
-    /// listed)`.
-    pub upload_skipped: fn(usize, &str, bool) -> String,
-    /// Text encoding used: `None` = all UTF-8, or the files read as Latin-1.
-    pub upload_encoding: fn(Option<&str>) -> String,
-    /// Time per epoch: `(steps per epoch, batch size, measured ms/step, seconds per epoch)`.
-    pub upload_estimate: fn(u64, usize, Option<f64>, Option<f64>) -> String,
-    /// Parsing was cancelled.
-    pub upload_cancelled: &'static str,
-    /// Cancel button.
-    pub cancel: &'static str,
-    /// Prefix of an upload error.
-    pub upload_error: &'static str,
-    /// Nothing was changed after an error.
-    pub upload_kept: &'static str,
-    /// Back to the built-in data.
-    pub use_builtin: &'static str,
-    /// Source line: built-in, `(classes)`.
-    pub source_builtin: fn(usize) -> String,
-    /// Source line: upload, `(files, classes)`.
-    pub source_upload: fn(&str, usize) -> String,
-    /// Disabled while training.
-    pub locked: &'static str,
-    /// "Model" sub-heading.
-    pub model_heading: &'static str,
-    /// Download button.
-    pub download: &'static str,
-    /// Load weights label.
-    pub load_weights: &'static str,
-    /// Load weights help.
-    pub load_weights_help: &'static str,
-    /// Download done: file name.
-    pub downloaded: fn(&str) -> String,
-    /// Weights loaded: `(cell, hidden, step)`.
-    pub weights_loaded: fn(&str, usize, u64) -> String,
-    /// Weights without training metadata loaded: `(file, cell, hidden)`.
-    pub weights_imported: fn(&str, &str, usize) -> String,
-    /// The file has no class names; the loaded data's order is used.
-    pub classes_from_data: &'static str,
-    /// The saved trained model was not replaced.
-    pub saved_kept: &'static str,
-    /// The predict box's weights line for imported weights: file name.
-    pub imported_label: fn(&str) -> String,
-    /// The weights' classes are the built-in data's; switched to it.
-    pub switched_builtin: &'static str,
-    /// Prefix of a weights error.
-    pub weights_error: &'static str,
-    /// No weights yet.
-    pub no_weights: &'static str,
-    /// "Saved in this browser" sub-heading.
-    pub saved_heading: &'static str,
-    /// Restored: step.
-    pub restored: fn(u64) -> String,
-    /// Restored with a checkpoint: step (Resume goes on from it).
-    pub restored_resumable: fn(u64) -> String,
-    /// The run's latest checkpoint is saved: step.
-    pub checkpoint_saved: fn(u64) -> String,
-    /// A saved model with another configuration than the link's: its summary
-    /// ([`KeepText::saved_model`]).
-    pub saved_offer: fn(&str) -> String,
-    /// A saved model's configuration and step, for [`KeepText::saved_offer`].
-    pub saved_model: fn(&SavedModel) -> String,
-    /// Button restoring the offered model.
-    pub restore_offer: &'static str,
-    /// A model is saved (after each epoch).
-    pub saved_note: &'static str,
-    /// Nothing saved.
-    pub nothing_saved: &'static str,
-    /// Forget button.
-    pub forget: &'static str,
-    /// After forgetting.
-    pub forgotten: &'static str,
-    /// A failure of the model kept in this browser: what the page was doing and why (the
-    /// browser's own words go in a tooltip: [`StorageError::detail`]).
-    pub storage_problem: fn(&StorageProblem) -> String,
-    /// Why the browser's storage failed, as a clause (the delay page's notice uses it too).
-    pub storage_error: fn(&StorageError) -> String,
-    /// Device loss notice title.
-    pub device_lost: &'static str,
-    /// Why an upload gives no data set.
-    pub upload_failure: fn(&UploadError) -> String,
-    /// Why a weights file was not loaded (or not written).
-    pub weights_failure: fn(&WeightsError) -> String,
-    /// A weights file whose classes are not the loaded data's.
-    pub class_mismatch: fn(&ClassMismatch) -> String,
-    /// A chosen file the browser could not read: its name (the browser's words go in a
-    /// tooltip).
-    pub unreadable_file: fn(&str) -> String,
-    /// Between a file's name and what is wrong with it.
-    pub file_sep: &'static str,
-    /// The browser refused the download (its words go in a tooltip).
-    pub download_failed: &'static str,
-    /// "As PyTorch" heading.
-    pub pytorch_heading: &'static str,
-    /// What the PyTorch script is and what it is not.
-    pub pytorch_help: &'static str,
-    /// The script's download button.
-    pub pytorch_download: &'static str,
-    /// The summary that shows the script.
-    pub pytorch_show: &'static str,
-    /// Success: the file's name.
-    pub pytorch_downloaded: fn(&str) -> String,
-    /// Shown before the data is loaded (the script needs its languages).
-    pub pytorch_waiting: &'static str,
-}
-
-impl KeepText {
-    /// English.
-    pub const EN: KeepText = KeepText {
-        title: "Your data and model",
-        data_heading: "Data",
-        upload_label: "Load your own data",
-        choose_file: "Choose a file…",
-        choose_files: "Choose files…",
-        no_file: "No file chosen",
-        upload_help: "A .zip of class files (data/names/Arabic.txt …), several .txt files named by class, or a .tsv with name<TAB>label lines.",
-        upload_reading: "Reading the files…",
-        upload_ok: |n, c, f| format!(
-            "Loaded {} names in {} classes from {} file{}. Training now uses this data.",
-            count(n),
-            count(c),
-            count(f),
-            if f == 1 { "" } else { "s" }
-        ),
-        upload_skipped: |n, lines, more| format!(
-            "Skipped {} unusable line{}{}: no tab, a third field, an empty label or a name without usable letters.",
-            count(n),
-            if n == 1 { "" } else { "s" },
-            if lines.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    " (line{} {lines}{})",
-                    if n == 1 { "" } else { "s" },
-                    if more { ", …" } else { "" }
-                )
-            }
-        ),
-        upload_encoding: |latin1| match latin1 {
-            None => "Read as UTF-8.".to_owned(),
-            Some(files) => format!("Not valid UTF-8, read as Latin-1 (ISO 8859-1): {files}."),
-        },
-        upload_estimate: |steps, batch, ms, sec| match (ms, sec) {
-            (Some(ms), Some(sec)) => format!(
-                "Estimated time per epoch: about {} ({} step{} of {} names × {ms:.1} ms per step, measured in this tab's last run).",
-                duration_en(sec),
-                count(steps as usize),
-                if steps == 1 { "" } else { "s" },
-                count(batch)
+catalogue! {
+    /// All texts of the keep panels.
+    pub struct KeepText {
+        /// Panel title.
+        pub title: &'static str {
+            "Your data and model", "你的数据与模型"
+        }
+        /// "Data" sub-heading.
+        pub data_heading: &'static str {
+            "Data", "数据"
+        }
+        /// The file input's label.
+        pub upload_label: &'static str {
+            "Load your own data", "加载你自己的数据"
+        }
+        /// The file picker's button for one file.
+        pub choose_file: &'static str {
+            "Choose a file…", "选择文件…"
+        }
+        /// The file picker's button for several files.
+        pub choose_files: &'static str {
+            "Choose files…", "选择文件…"
+        }
+        /// The file picker before a file is chosen.
+        pub no_file: &'static str {
+            "No file chosen", "尚未选择文件"
+        }
+        /// What the file input accepts.
+        pub upload_help: &'static str {
+            "A .zip of class files (data/names/Arabic.txt …), several .txt files named by class, or a .tsv with name<TAB>label lines.", "类别文件的 .zip（data/names/Arabic.txt …）、若干以类别命名的 .txt 文件，或每行 name<TAB>label 的 .tsv。"
+        }
+        /// Shown while files are read.
+        pub upload_reading: &'static str {
+            "Reading the files…", "正在读取文件…"
+        }
+        /// Success: `(names, classes, files)`.
+        pub upload_ok: fn(usize, usize, usize) -> String {
+            |n, c, f| format!(
+                "Loaded {} names in {} classes from {} file{}. Training now uses this data.",
+                count(n),
+                count(c),
+                count(f),
+                if f == 1 { "" } else { "s" }
             ),
-            _ => format!(
-                "One epoch is {} step{} of {} names; the time per step is measured during the first epoch (no run in this tab yet).",
-                count(steps as usize),
-                if steps == 1 { "" } else { "s" },
-                count(batch)
+            |n, c, f| format!(
+                "已从 {} 个文件加载 {} 个名字、{} 个类别。训练现在使用这些数据。",
+                count(f),
+                count(n),
+                count(c)
+            )
+        }
+        /// Skipped lines: `(count, first line numbers or "" when none is listed, more than
+        /// listed)`.
+        pub upload_skipped: fn(usize, &str, bool) -> String {
+            |n, lines, more| format!(
+                "Skipped {} unusable line{}{}: no tab, a third field, an empty label or a name without usable letters.",
+                count(n),
+                if n == 1 { "" } else { "s" },
+                if lines.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " (line{} {lines}{})",
+                        if n == 1 { "" } else { "s" },
+                        if more { ", …" } else { "" }
+                    )
+                }
             ),
-        },
-        upload_cancelled: "Cancelled.",
-        cancel: "Cancel",
-        upload_error: "Not loaded:",
-        upload_kept: "The data already loaded is unchanged.",
-        use_builtin: "Use the built-in names data",
-        source_builtin: |c| format!("Built-in names data ({} languages)", count(c)),
-        source_upload: |f, c| format!("Your data: {f} ({} classes)", count(c)),
-        locked: "Not while training.",
-        model_heading: "Weights",
-        download: "Download weights",
-        load_weights: "Load weights",
-        load_weights_help: ".safetensors with PyTorch names (rnn.weight_ih_l0 …, fc.weight, fc.bias).",
-        downloaded: |f| format!("Downloaded {f}."),
-        weights_loaded: |cell, h, step| format!("Loaded a {cell} with hidden_size {h} (step {step}); the predict box uses it now."),
-        weights_imported: |f, cell, h| format!("Imported {f}: a {cell} with hidden_size {h}, no training metadata (the file does not say how it was trained); the predict box uses it now."),
-        classes_from_data: "Class order taken from the loaded data.",
-        saved_kept: "The trained model saved in this browser is kept (Restore it below).",
-        imported_label: |f| format!("Weights: imported from {f}, no training metadata"),
-        switched_builtin: "Its classes are the built-in data's: switched back to the built-in names data.",
-        weights_error: "Weights not loaded:",
-        no_weights: "Train (or load weights) first.",
-        saved_heading: "Saved in this browser",
-        restored: |s| format!("Restored the model saved at step {s}."),
-        restored_resumable: |s| format!("Restored the run saved at step {s}: Resume goes on from there."),
-        checkpoint_saved: |s| format!("Saved at step {s}: a reload can resume from there."),
-        saved_offer: |s| format!("A model trained with {s} is saved in this browser. The link's configuration is kept."),
-        saved_model: |m| {
-            let mut s = format!("{}, hidden_size {}", m.cell, count(m.hidden_size));
-            if m.num_layers > 1 {
-                s.push_str(&format!(", num_layers {}", m.num_layers));
+            |n, lines, more| format!(
+                "跳过了 {} 行无法使用的数据{}：缺少制表符、多出字段、标签为空，或名字中没有可用字母。",
+                count(n),
+                if lines.is_empty() {
+                    String::new()
+                } else {
+                    format!("（第 {lines}{} 行）", if more { "、…" } else { "" })
+                }
+            )
+        }
+        /// Text encoding used: `None` = all UTF-8, or the files read as Latin-1.
+        pub upload_encoding: fn(Option<&str>) -> String {
+            |latin1| match latin1 {
+                None => "Read as UTF-8.".to_owned(),
+                Some(files) => format!("Not valid UTF-8, read as Latin-1 (ISO 8859-1): {files}."),
+            },
+            |latin1| match latin1 {
+                None => "按 UTF-8 读取。".to_owned(),
+                Some(files) => format!("不是有效的 UTF-8，已按 Latin-1（ISO 8859-1）读取：{files}。"),
             }
-            if m.bidirectional {
-                s.push_str(", bidirectional");
+        }
+        /// Time per epoch: `(steps per epoch, batch size, measured ms/step, seconds per epoch)`.
+        pub upload_estimate: fn(u64, usize, Option<f64>, Option<f64>) -> String {
+            |steps, batch, ms, sec| match (ms, sec) {
+                (Some(ms), Some(sec)) => format!(
+                    "Estimated time per epoch: about {} ({} step{} of {} names × {ms:.1} ms per step, measured in this tab's last run).",
+                    duration_en(sec),
+                    count(steps as usize),
+                    if steps == 1 { "" } else { "s" },
+                    count(batch)
+                ),
+                _ => format!(
+                    "One epoch is {} step{} of {} names; the time per step is measured during the first epoch (no run in this tab yet).",
+                    count(steps as usize),
+                    if steps == 1 { "" } else { "s" },
+                    count(batch)
+                ),
+            },
+            |steps, batch, ms, sec| match (ms, sec) {
+                (Some(ms), Some(sec)) => format!(
+                    "预计每轮用时：约 {}（{} 步，每步 {} 个名字 × 每步 {ms:.1} 毫秒，取自本标签页上一次训练的测量）。",
+                    duration_zh(sec),
+                    count(steps as usize),
+                    count(batch)
+                ),
+                _ => format!(
+                    "一轮为 {} 步，每步 {} 个名字；每步用时将在第一轮训练中测量（本标签页尚无训练记录）。",
+                    count(steps as usize),
+                    count(batch)
+                ),
             }
-            s.push_str(&format!(", seed {}, step {}", m.seed, count(m.step as usize)));
-            s
-        },
-        restore_offer: "Restore it",
-        saved_note: "The model, its configuration and curves are saved every few seconds while training and after each epoch; after a reload they come back and Resume goes on.",
-        nothing_saved: "Nothing saved yet: the model is saved after each epoch.",
-        forget: "Forget saved model",
-        forgotten: "The saved model was deleted from this browser.",
-        storage_problem: |p| p.to_string(),
-        storage_error: |e| e.to_string(),
-        device_lost: "The GPU device was lost; training continues on the CPU from the same weights and step.",
-        upload_failure: |e| e.to_string(),
-        weights_failure: |e| e.to_string(),
-        class_mismatch: |m| m.to_string(),
-        unreadable_file: |f| format!("{f}: the browser could not read the file"),
-        file_sep: ": ",
-        download_failed: "The browser did not start the download.",
-        pytorch_heading: "As PyTorch",
-        pytorch_help: "This configuration as a complete PyTorch script: the same data and normalisation, the same model (parameters rnn.* and fc.*), initialisation, head, loss, Adam and clipping. It loads the weights downloaded above (--load model.safetensors) and trains on from them. It draws its split and batch order with the page's own generator (ChaCha8 from the same seed), so it validates on the page's names; its initial weights come from PyTorch's generator, so its accuracies agree with the page's within the spread of seeds, not digit for digit.",
-        pytorch_download: "Download .py",
-        pytorch_show: "Show the script",
-        pytorch_downloaded: |file| format!("Downloaded {file}. Run it with: python3 {file}"),
-        pytorch_waiting: "The script needs the data's languages: it is ready once the data is loaded.",
-    };
-
-    /// 简体中文.
-    pub const ZH: KeepText = KeepText {
-        title: "你的数据与模型",
-        data_heading: "数据",
-        upload_label: "加载你自己的数据",
-        choose_file: "选择文件…",
-        choose_files: "选择文件…",
-        no_file: "尚未选择文件",
-        upload_help: "类别文件的 .zip（data/names/Arabic.txt …）、若干以类别命名的 .txt 文件，或每行 name<TAB>label 的 .tsv。",
-        upload_reading: "正在读取文件…",
-        upload_ok: |n, c, f| format!(
-            "已从 {} 个文件加载 {} 个名字、{} 个类别。训练现在使用这些数据。",
-            count(f),
-            count(n),
-            count(c)
-        ),
-        upload_skipped: |n, lines, more| format!(
-            "跳过了 {} 行无法使用的数据{}：缺少制表符、多出字段、标签为空，或名字中没有可用字母。",
-            count(n),
-            if lines.is_empty() {
-                String::new()
-            } else {
-                format!("（第 {lines}{} 行）", if more { "、…" } else { "" })
+        }
+        /// Parsing was cancelled.
+        pub upload_cancelled: &'static str {
+            "Cancelled.", "已取消。"
+        }
+        /// Cancel button.
+        pub cancel: &'static str {
+            "Cancel", "取消"
+        }
+        /// Prefix of an upload error.
+        pub upload_error: &'static str {
+            "Not loaded:", "未加载："
+        }
+        /// Nothing was changed after an error.
+        pub upload_kept: &'static str {
+            "The data already loaded is unchanged.", "已加载的数据保持不变。"
+        }
+        /// Back to the built-in data.
+        pub use_builtin: &'static str {
+            "Use the built-in names data", "使用内置姓名数据"
+        }
+        /// Source line: built-in, `(classes)`.
+        pub source_builtin: fn(usize) -> String {
+            |c| format!("Built-in names data ({} languages)", count(c)), |c| format!("内置姓名数据（{} 种语言）", count(c))
+        }
+        /// Source line: upload, `(files, classes)`.
+        pub source_upload: fn(&str, usize) -> String {
+            |f, c| format!("Your data: {f} ({} classes)", count(c)), |f, c| format!("你的数据：{f}（{} 个类别）", count(c))
+        }
+        /// Disabled while training.
+        pub locked: &'static str {
+            "Not while training.", "训练进行中，暂不可用。"
+        }
+        /// "Model" sub-heading.
+        pub model_heading: &'static str {
+            "Weights", "权重"
+        }
+        /// Download button.
+        pub download: &'static str {
+            "Download weights", "下载权重"
+        }
+        /// Load weights label.
+        pub load_weights: &'static str {
+            "Load weights", "加载权重"
+        }
+        /// Load weights help.
+        pub load_weights_help: &'static str {
+            ".safetensors with PyTorch names (rnn.weight_ih_l0 …, fc.weight, fc.bias).", "使用 PyTorch 参数名的 .safetensors（rnn.weight_ih_l0 …、fc.weight、fc.bias）。"
+        }
+        /// Download done: file name.
+        pub downloaded: fn(&str) -> String {
+            |f| format!("Downloaded {f}."), |f| format!("已下载 {f}。")
+        }
+        /// Weights loaded: `(cell, hidden, step)`.
+        pub weights_loaded: fn(&str, usize, u64) -> String {
+            |cell, h, step| format!("Loaded a {cell} with hidden_size {h} (step {step}); the predict box uses it now."), |cell, h, step| format!("已加载 {cell}，hidden_size {h}（第 {step} 步）；预测框现在使用它。")
+        }
+        /// Weights without training metadata loaded: `(file, cell, hidden)`.
+        pub weights_imported: fn(&str, &str, usize) -> String {
+            |f, cell, h| format!("Imported {f}: a {cell} with hidden_size {h}, no training metadata (the file does not say how it was trained); the predict box uses it now."), |f, cell, h| format!("已导入 {f}：{cell}，hidden_size {h}，没有训练元数据（文件没有说明它是如何训练的）；预测框现在使用它。")
+        }
+        /// The file has no class names; the loaded data's order is used.
+        pub classes_from_data: &'static str {
+            "Class order taken from the loaded data.", "类别顺序取自已加载的数据。"
+        }
+        /// The saved trained model was not replaced.
+        pub saved_kept: &'static str {
+            "The trained model saved in this browser is kept (Restore it below).", "此浏览器中保存的已训练模型仍然保留（可在下方恢复）。"
+        }
+        /// The predict box's weights line for imported weights: file name.
+        pub imported_label: fn(&str) -> String {
+            |f| format!("Weights: imported from {f}, no training metadata"), |f| format!("权重：导入自 {f}，没有训练元数据")
+        }
+        /// The weights' classes are the built-in data's; switched to it.
+        pub switched_builtin: &'static str {
+            "Its classes are the built-in data's: switched back to the built-in names data.", "其类别与内置数据一致：已切换回内置姓名数据。"
+        }
+        /// Prefix of a weights error.
+        pub weights_error: &'static str {
+            "Weights not loaded:", "权重未加载："
+        }
+        /// No weights yet.
+        pub no_weights: &'static str {
+            "Train (or load weights) first.", "请先训练（或加载权重）。"
+        }
+        /// "Saved in this browser" sub-heading.
+        pub saved_heading: &'static str {
+            "Saved in this browser", "保存在此浏览器中"
+        }
+        /// Restored: step.
+        pub restored: fn(u64) -> String {
+            |s| format!("Restored the model saved at step {s}."), |s| format!("已恢复第 {s} 步保存的模型。")
+        }
+        /// Restored with a checkpoint: step (Resume goes on from it).
+        pub restored_resumable: fn(u64) -> String {
+            |s| format!("Restored the run saved at step {s}: Resume goes on from there."), |s| format!("已恢复第 {s} 步保存的训练：点“继续”从那里接着训练。")
+        }
+        /// The run's latest checkpoint is saved: step.
+        pub checkpoint_saved: fn(u64) -> String {
+            |s| format!("Saved at step {s}: a reload can resume from there."), |s| format!("已保存到第 {s} 步：刷新页面后可从那里继续。")
+        }
+        /// A saved model with another configuration than the link's: its summary
+        /// ([`KeepText::saved_model`]).
+        pub saved_offer: fn(&str) -> String {
+            |s| format!("A model trained with {s} is saved in this browser. The link's configuration is kept."), |s| format!("此浏览器中保存了一个已训练的模型（{s}）。当前保留链接中的配置。")
+        }
+        /// A saved model's configuration and step, for [`KeepText::saved_offer`].
+        pub saved_model: fn(&SavedModel) -> String {
+            |m| {
+                let mut s = format!("{}, hidden_size {}", m.cell, count(m.hidden_size));
+                if m.num_layers > 1 {
+                    s.push_str(&format!(", num_layers {}", m.num_layers));
+                }
+                if m.bidirectional {
+                    s.push_str(", bidirectional");
+                }
+                s.push_str(&format!(", seed {}, step {}", m.seed, count(m.step as usize)));
+                s
+            },
+            |m| {
+                let mut s = format!("{}，隐藏层大小 {}", m.cell, count(m.hidden_size));
+                if m.num_layers > 1 {
+                    s.push_str(&format!("，{} 层", m.num_layers));
+                }
+                if m.bidirectional {
+                    s.push_str("，双向");
+                }
+                s.push_str(&format!("，随机种子 {}，训练到第 {} 步", m.seed, count(m.step as usize)));
+                s
             }
-        ),
-        upload_encoding: |latin1| match latin1 {
-            None => "按 UTF-8 读取。".to_owned(),
-            Some(files) => format!("不是有效的 UTF-8，已按 Latin-1（ISO 8859-1）读取：{files}。"),
-        },
-        upload_estimate: |steps, batch, ms, sec| match (ms, sec) {
-            (Some(ms), Some(sec)) => format!(
-                "预计每轮用时：约 {}（{} 步，每步 {} 个名字 × 每步 {ms:.1} 毫秒，取自本标签页上一次训练的测量）。",
-                duration_zh(sec),
-                count(steps as usize),
-                count(batch)
-            ),
-            _ => format!(
-                "一轮为 {} 步，每步 {} 个名字；每步用时将在第一轮训练中测量（本标签页尚无训练记录）。",
-                count(steps as usize),
-                count(batch)
-            ),
-        },
-        upload_cancelled: "已取消。",
-        cancel: "取消",
-        upload_error: "未加载：",
-        upload_kept: "已加载的数据保持不变。",
-        use_builtin: "使用内置姓名数据",
-        source_builtin: |c| format!("内置姓名数据（{} 种语言）", count(c)),
-        source_upload: |f, c| format!("你的数据：{f}（{} 个类别）", count(c)),
-        locked: "训练进行中，暂不可用。",
-        model_heading: "权重",
-        download: "下载权重",
-        load_weights: "加载权重",
-        load_weights_help: "使用 PyTorch 参数名的 .safetensors（rnn.weight_ih_l0 …、fc.weight、fc.bias）。",
-        downloaded: |f| format!("已下载 {f}。"),
-        weights_loaded: |cell, h, step| format!("已加载 {cell}，hidden_size {h}（第 {step} 步）；预测框现在使用它。"),
-        weights_imported: |f, cell, h| format!("已导入 {f}：{cell}，hidden_size {h}，没有训练元数据（文件没有说明它是如何训练的）；预测框现在使用它。"),
-        classes_from_data: "类别顺序取自已加载的数据。",
-        saved_kept: "此浏览器中保存的已训练模型仍然保留（可在下方恢复）。",
-        imported_label: |f| format!("权重：导入自 {f}，没有训练元数据"),
-        switched_builtin: "其类别与内置数据一致：已切换回内置姓名数据。",
-        weights_error: "权重未加载：",
-        no_weights: "请先训练（或加载权重）。",
-        saved_heading: "保存在此浏览器中",
-        restored: |s| format!("已恢复第 {s} 步保存的模型。"),
-        restored_resumable: |s| format!("已恢复第 {s} 步保存的训练：点“继续”从那里接着训练。"),
-        checkpoint_saved: |s| format!("已保存到第 {s} 步：刷新页面后可从那里继续。"),
-        saved_offer: |s| format!("此浏览器中保存了一个已训练的模型（{s}）。当前保留链接中的配置。"),
-        saved_model: |m| {
-            let mut s = format!("{}，隐藏层大小 {}", m.cell, count(m.hidden_size));
-            if m.num_layers > 1 {
-                s.push_str(&format!("，{} 层", m.num_layers));
-            }
-            if m.bidirectional {
-                s.push_str("，双向");
-            }
-            s.push_str(&format!("，随机种子 {}，训练到第 {} 步", m.seed, count(m.step as usize)));
-            s
-        },
-        restore_offer: "恢复它",
-        saved_note: "训练时每隔几秒以及每个轮次后都会保存模型、配置和曲线；重新加载页面后会恢复，点“继续”即可接着训练。",
-        nothing_saved: "尚未保存：模型在每个轮次后保存。",
-        forget: "删除已保存的模型",
-        forgotten: "已从此浏览器删除保存的模型。",
-        storage_problem: storage_problem_zh,
-        storage_error: storage_error_zh,
-        device_lost: "GPU 设备丢失；训练在 CPU 上从相同的权重和步数继续。",
-        upload_failure: upload_failure_zh,
-        weights_failure: weights_failure_zh,
-        class_mismatch: class_mismatch_zh,
-        unreadable_file: |f| format!("{f}：浏览器无法读取这个文件"),
-        file_sep: "：",
-        download_failed: "浏览器没有开始下载。",
-        pytorch_heading: "PyTorch 脚本",
-        pytorch_help: "当前配置对应的完整 PyTorch 脚本：相同的数据与规范化、相同的模型（参数 rnn.* 与 fc.*）、初始化、读出方式、损失、Adam 与梯度裁剪。它能加载上面下载的权重（--load model.safetensors）并在此基础上继续训练。它用本页自己的随机数生成器（同一个种子的 ChaCha8）抽取划分与批次顺序，所以验证用的正是本页的那些名字；它的初始权重来自 PyTorch 的生成器，所以准确率与本页在不同种子的波动范围内一致，而不是逐位相同。",
-        pytorch_download: "下载 .py",
-        pytorch_show: "显示脚本",
-        pytorch_downloaded: |file| format!("已下载 {file}。运行：python3 {file}"),
-        pytorch_waiting: "脚本需要数据中的语言列表：数据加载完成后即可使用。",
-    };
-
-    /// The texts in `lang`.
-    pub fn of(lang: Lang) -> &'static KeepText {
-        match lang {
-            Lang::En => &Self::EN,
-            Lang::Zh => &Self::ZH,
+        }
+        /// Button restoring the offered model.
+        pub restore_offer: &'static str {
+            "Restore it", "恢复它"
+        }
+        /// A model is saved (after each epoch).
+        pub saved_note: &'static str {
+            "The model, its configuration and curves are saved every few seconds while training and after each epoch; after a reload they come back and Resume goes on.", "训练时每隔几秒以及每个轮次后都会保存模型、配置和曲线；重新加载页面后会恢复，点“继续”即可接着训练。"
+        }
+        /// Nothing saved.
+        pub nothing_saved: &'static str {
+            "Nothing saved yet: the model is saved after each epoch.", "尚未保存：模型在每个轮次后保存。"
+        }
+        /// Forget button.
+        pub forget: &'static str {
+            "Forget saved model", "删除已保存的模型"
+        }
+        /// After forgetting.
+        pub forgotten: &'static str {
+            "The saved model was deleted from this browser.", "已从此浏览器删除保存的模型。"
+        }
+        /// A failure of the model kept in this browser: what the page was doing and why (the
+        /// browser's own words go in a tooltip: [`StorageError::detail`]).
+        pub storage_problem: fn(&StorageProblem) -> String {
+            |p| p.to_string(), storage_problem_zh
+        }
+        /// Why the browser's storage failed, as a clause (the delay page's notice uses it too).
+        pub storage_error: fn(&StorageError) -> String {
+            |e| e.to_string(), storage_error_zh
+        }
+        /// Device loss notice title.
+        pub device_lost: &'static str {
+            "The GPU device was lost; training continues on the CPU from the same weights and step.", "GPU 设备丢失；训练在 CPU 上从相同的权重和步数继续。"
+        }
+        /// Why an upload gives no data set.
+        pub upload_failure: fn(&UploadError) -> String {
+            |e| e.to_string(), upload_failure_zh
+        }
+        /// Why a weights file was not loaded (or not written).
+        pub weights_failure: fn(&WeightsError) -> String {
+            |e| e.to_string(), weights_failure_zh
+        }
+        /// A weights file whose classes are not the loaded data's.
+        pub class_mismatch: fn(&ClassMismatch) -> String {
+            |m| m.to_string(), class_mismatch_zh
+        }
+        /// A chosen file the browser could not read: its name (the browser's words go in a
+        /// tooltip).
+        pub unreadable_file: fn(&str) -> String {
+            |f| format!("{f}: the browser could not read the file"), |f| format!("{f}：浏览器无法读取这个文件")
+        }
+        /// Between a file's name and what is wrong with it.
+        pub file_sep: &'static str {
+            ": ", "："
+        }
+        /// The browser refused the download (its words go in a tooltip).
+        pub download_failed: &'static str {
+            "The browser did not start the download.", "浏览器没有开始下载。"
+        }
+        /// "As PyTorch" heading.
+        pub pytorch_heading: &'static str {
+            "As PyTorch", "PyTorch 脚本"
+        }
+        /// What the PyTorch script is and what it is not.
+        pub pytorch_help: &'static str {
+            "This configuration as a complete PyTorch script: the same data and normalisation, the same model (parameters rnn.* and fc.*), initialisation, head, loss, Adam and clipping. It loads the weights downloaded above (--load model.safetensors) and trains on from them. It draws its split and batch order with the page's own generator (ChaCha8 from the same seed), so it validates on the page's names; its initial weights come from PyTorch's generator, so its accuracies agree with the page's within the spread of seeds, not digit for digit.", "当前配置对应的完整 PyTorch 脚本：相同的数据与规范化、相同的模型（参数 rnn.* 与 fc.*）、初始化、读出方式、损失、Adam 与梯度裁剪。它能加载上面下载的权重（--load model.safetensors）并在此基础上继续训练。它用本页自己的随机数生成器（同一个种子的 ChaCha8）抽取划分与批次顺序，所以验证用的正是本页的那些名字；它的初始权重来自 PyTorch 的生成器，所以准确率与本页在不同种子的波动范围内一致，而不是逐位相同。"
+        }
+        /// The script's download button.
+        pub pytorch_download: &'static str {
+            "Download .py", "下载 .py"
+        }
+        /// The summary that shows the script.
+        pub pytorch_show: &'static str {
+            "Show the script", "显示脚本"
+        }
+        /// Success: the file's name.
+        pub pytorch_downloaded: fn(&str) -> String {
+            |file| format!("Downloaded {file}. Run it with: python3 {file}"), |file| format!("已下载 {file}。运行：python3 {file}")
+        }
+        /// Shown before the data is loaded (the script needs its languages).
+        pub pytorch_waiting: &'static str {
+            "The script needs the data's languages: it is ready once the data is loaded.", "脚本需要数据中的语言列表：数据加载完成后即可使用。"
         }
     }
 }

@@ -1,15 +1,17 @@
 //! Every user-facing text of the app, in English and 简体中文: one catalogue per page or
 //! panel, all written in one idiom.
 //!
-//! A catalogue is a struct whose fields are the texts: `&'static str` for a plain text, a `fn`
-//! for a sentence with values in it (each language puts them where its word order wants them,
-//! e.g. `|step| format!("Weights from step {step}")` and `|step| format!("权重来自第 {step} 步")`;
-//! where a field's doc lists its arguments as `{0}`, `{1}`, … they are in that order).
-//! Each struct has two values, `EN` and `ZH`, and one accessor, `X::of(lang)`. Both languages
-//! are values of the same struct, so a missing translation is a compile error. No text
-//! contains a computed number: values come in through the `fn` fields, and typed values (URL
-//! notices, a run's errors and notices, the delay task's outcome, the errors of an upload and
-//! of a weights file) are written in words here. Counts are grouped by one helper, [`count`].
+//! A catalogue is one [`catalogue!`](crate::shell::catalogue) declaration: a struct whose
+//! fields are the texts, each field given with its English and its Chinese value side by side.
+//! A field is a `&'static str` for a plain text, a `fn` for a sentence with values in it (each
+//! language puts them where its word order wants them, e.g.
+//! `|step| format!("Weights from step {step}")` and `|step| format!("权重来自第 {step} 步")`;
+//! where a field's doc lists its arguments as `{0}`, `{1}`, … they are in that order). The
+//! macro gives each struct two values, `EN` and `ZH`, and one accessor, `X::of(lang)`; a field
+//! without both values does not compile. No text contains a computed number: values come in
+//! through the `fn` fields, and typed values (URL notices, a run's errors and notices, the delay
+//! task's outcome, the errors of an upload and of a weights file) are written in words here.
+//! Counts are grouped by one helper, [`count`].
 //! One exception: the "compared with the handout" notes ([`crate::kit::handout`]) are templates
 //! whose `{n}` the page replaces by elements (each figure a `<span>` with its test hook), not
 //! by text, so they are `&'static str` with `{n}` slots.
@@ -22,10 +24,12 @@
 //! `charts/grad_flow_text.rs`, `names/text.rs`, `names/lab/text.rs`,
 //! `names/lab/inspector_text.rs`, `names/slowmo/text.rs`, `delay/text.rs`, `memory/text.rs`,
 //! `lessons/*/text.rs`) and is imported from there; this module holds the idiom's helpers and
-//! the texts of the kit's own components ([`KitText`]).
+//! the texts of the kit's own components ([`KitText`]). The macro itself is in
+//! [`crate::shell::catalogue`], below the kit, so that the shell's own catalogues can use it.
 //!
 //! The catalogues compile natively too (the charts' tests draw with them).
 
+use crate::shell::catalogue::catalogue;
 use unroll_core::config::Lang;
 
 /// A count as every page writes it, in both languages: digits grouped by three with commas
@@ -56,37 +60,21 @@ pub fn count_en(n: &str, noun: &str) -> String {
 /// `|l| UnrollText::of(l).controls`.
 pub type Text = fn(Lang) -> &'static str;
 
-/// The texts of the kit's own components: the "Copy link" button.
-#[derive(Debug)]
-pub struct KitText {
-    /// Copy link button.
-    pub copy_link: &'static str,
-    /// After copying.
-    pub copied: &'static str,
-    /// Manual copy field.
-    pub copy_manually: &'static str,
-}
-
-impl KitText {
-    /// English.
-    pub const EN: KitText = KitText {
-        copy_link: "Copy link",
-        copied: "Link copied",
-        copy_manually: "Link to copy",
-    };
-
-    /// 简体中文.
-    pub const ZH: KitText = KitText {
-        copy_link: "复制链接",
-        copied: "链接已复制",
-        copy_manually: "要复制的链接",
-    };
-
-    /// The texts in `lang`.
-    pub fn of(lang: Lang) -> &'static KitText {
-        match lang {
-            Lang::En => &Self::EN,
-            Lang::Zh => &Self::ZH,
+catalogue! {
+    /// The texts of the kit's own components: the "Copy link" button.
+    #[derive(Debug)]
+    pub struct KitText {
+        /// Copy link button.
+        pub copy_link: &'static str {
+            "Copy link", "复制链接"
+        }
+        /// After copying.
+        pub copied: &'static str {
+            "Link copied", "链接已复制"
+        }
+        /// Manual copy field.
+        pub copy_manually: &'static str {
+            "Link to copy", "要复制的链接"
         }
     }
 }

@@ -9,6 +9,7 @@
 
 use crate::charts::text::ChartText;
 use crate::names::bridge::{DataInUse, DataLoadError};
+use crate::shell::catalogue::catalogue;
 use crate::shell::i18n::Locale;
 use unroll_core::config::Lang;
 use unroll_core::task::TaskError;
@@ -117,110 +118,292 @@ fn data_note_zh(data: DataInUse) -> String {
     }
 }
 
-/// The training page's texts.
-#[allow(missing_docs)] // the field names say what each text is
-#[derive(Debug)]
-pub struct TrainingText {
-    pub title: &'static str,
-    pub lede: fn(DataInUse) -> String,
+catalogue! {
+    /// The training page's texts.
+    #[allow(missing_docs)] // the field names say what each text is
+    #[derive(Debug)]
+    pub struct TrainingText {
+        pub title: &'static str {
+            "Which language is this surname from?", "这个姓氏来自哪种语言？"
+        }
+        pub lede: fn(DataInUse) -> String {
+            lede_en, lede_zh
+        }
 
-    pub config_title: &'static str,
-    pub cell: &'static str,
-    pub hidden_size: &'static str,
-    pub hidden_size_help: &'static str,
-    pub batch_size: &'static str,
-    pub batch_size_help: &'static str,
-    pub lr: &'static str,
-    pub lr_help: &'static str,
-    pub epochs: &'static str,
-    pub epochs_help: &'static str,
-    pub seed: &'static str,
-    pub seed_help: &'static str,
-    pub start: &'static str,
-    pub train_again: &'static str,
-    /// Start's label while the data set is still loading (the button is disabled).
-    pub start_preparing: &'static str,
-    /// Asked before Start replaces a restored or loaded model.
-    pub confirm_replace: &'static str,
-    pub pause: &'static str,
-    pub resume: &'static str,
-    pub reset: &'static str,
-    pub locked_hint: &'static str,
-    /// The button that trains on from the page's weights.
-    pub train_on: &'static str,
-    /// What training on does (fresh Adam moments).
-    pub train_on_help: &'static str,
-    /// Why training on is unavailable: the form no longer matches the weights.
-    pub train_on_mismatch: &'static str,
+        pub config_title: &'static str {
+            "Model & training", "模型与训练"
+        }
+        pub cell: &'static str {
+            "Cell", "单元"
+        }
+        pub hidden_size: &'static str {
+            "Hidden size", "隐藏层大小"
+        }
+        pub hidden_size_help: &'static str {
+            "8–256 features in h_t", "h_t 的特征数，8–256"
+        }
+        pub batch_size: &'static str {
+            "Batch size", "批大小"
+        }
+        pub batch_size_help: &'static str {
+            "1–512 names per step", "每步 1–512 个姓氏"
+        }
+        pub lr: &'static str {
+            "Learning rate", "学习率"
+        }
+        pub lr_help: &'static str {
+            "Adam, 0.00001–1", "Adam，0.00001–1"
+        }
+        pub epochs: &'static str {
+            "Epochs", "轮数"
+        }
+        pub epochs_help: &'static str {
+            "1–100 passes over the training names", "遍历训练集 1–100 次"
+        }
+        pub seed: &'static str {
+            "Seed", "随机种子"
+        }
+        pub seed_help: &'static str {
+            "fixes initialisation, split and batch order", "决定初始化、数据划分和批次顺序"
+        }
+        pub start: &'static str {
+            "Start training", "开始训练"
+        }
+        pub train_again: &'static str {
+            "Train again", "重新训练"
+        }
+        /// Start's label while the data set is still loading (the button is disabled).
+        pub start_preparing: &'static str {
+            "Preparing the data…", "正在准备数据…"
+        }
+        /// Asked before Start replaces a restored or loaded model.
+        pub confirm_replace: &'static str {
+            "Start a new run from step 0? The model on this page (restored or loaded) will be replaced.", "从第 0 步开始新的训练？本页当前的模型（恢复或载入的）将被替换。"
+        }
+        pub pause: &'static str {
+            "Pause", "暂停"
+        }
+        pub resume: &'static str {
+            "Resume", "继续"
+        }
+        pub reset: &'static str {
+            "Reset run", "重置训练"
+        }
+        pub locked_hint: &'static str {
+            "Settings are locked while a session runs; reset the run to change them.", "训练进行中设置已锁定；重置训练后即可修改。"
+        }
+        /// The button that trains on from the page's weights.
+        pub train_on: &'static str {
+            "Train on from these weights", "从当前权重继续训练"
+        }
+        /// What training on does (fresh Adam moments).
+        pub train_on_help: &'static str {
+            "A new run of the form's epochs that starts from the weights on this page (trained here or loaded from a file) instead of a fresh initialisation. Adam starts again from zero moments: a weights file carries none.", "以本页现有的权重（在此训练或从文件加载）为起点，按表单的轮数开始新一轮训练，而不是重新初始化。Adam 的矩估计从零开始：权重文件不含这些状态。"
+        }
+        /// Why training on is unavailable: the form no longer matches the weights.
+        pub train_on_mismatch: &'static str {
+            "The form no longer matches these weights (cell, size, layers, directions, head or languages): set it back to train on from them.", "表单已与这些权重不一致（单元、大小、层数、方向、读出方式或语言）：改回原来的设置即可继续训练。"
+        }
 
-    pub progress: &'static str,
-    pub status_idle: &'static str,
-    /// The status pill of a restored run that Resume continues.
-    pub status_resumable: &'static str,
-    pub status_running: &'static str,
-    pub status_paused: &'static str,
-    pub status_finished: &'static str,
-    pub status_error: &'static str,
-    pub backend_label: &'static str,
-    pub backend_pending: &'static str,
-    pub stat_epoch: &'static str,
-    pub stat_step: &'static str,
-    pub stat_train_loss: &'static str,
-    pub stat_val_acc: &'static str,
-    pub stat_val_loss: &'static str,
-    pub stat_epoch_time: &'static str,
-    pub of_total: fn(&str) -> String,
-    pub mean_20_steps: &'static str,
-    pub after_epoch: fn(u32) -> String,
-    pub after_each_epoch: &'static str,
-    pub progress_aria: &'static str,
-    pub progress_label: fn(u32, &str, f64) -> String,
-    pub waiting_for_data: &'static str,
+        pub progress: &'static str {
+            "Progress", "进度"
+        }
+        pub status_idle: &'static str {
+            "Ready", "就绪"
+        }
+        /// The status pill of a restored run that Resume continues.
+        pub status_resumable: &'static str {
+            "Can be resumed", "可以继续训练"
+        }
+        pub status_running: &'static str {
+            "Training", "训练中"
+        }
+        pub status_paused: &'static str {
+            "Paused", "已暂停"
+        }
+        pub status_finished: &'static str {
+            "Finished", "已完成"
+        }
+        pub status_error: &'static str {
+            "Stopped by an error", "因错误停止"
+        }
+        pub backend_label: &'static str {
+            "Backend", "后端"
+        }
+        pub backend_pending: &'static str {
+            "chosen when training starts", "开始训练时选择"
+        }
+        pub stat_epoch: &'static str {
+            "Epoch", "轮次"
+        }
+        pub stat_step: &'static str {
+            "Step", "步数"
+        }
+        pub stat_train_loss: &'static str {
+            "Training loss", "训练损失"
+        }
+        pub stat_val_acc: &'static str {
+            "Validation accuracy", "验证准确率"
+        }
+        pub stat_val_loss: &'static str {
+            "Validation loss", "验证损失"
+        }
+        pub stat_epoch_time: &'static str {
+            "Time per epoch", "每轮用时"
+        }
+        pub of_total: fn(&str) -> String {
+            |n| format!("of {n}"), |n| format!("共 {n} 步")
+        }
+        pub mean_20_steps: &'static str {
+            "mean of the last 20 steps", "最近 20 步的平均值"
+        }
+        pub after_epoch: fn(u32) -> String {
+            |e| format!("after epoch {e}"), |e| format!("第 {e} 轮之后")
+        }
+        pub after_each_epoch: &'static str {
+            "after each epoch", "每轮结束后计算"
+        }
+        pub progress_aria: &'static str {
+            "Training progress", "训练进度"
+        }
+        pub progress_label: fn(u32, &str, f64) -> String {
+            |epochs, steps, pct| {
+                let unit = if epochs == 1 { "epoch" } else { "epochs" };
+                format!("{epochs} {unit} × {steps} steps · {pct:.0}% done")
+            },
+            |epochs, steps, pct| {
+                format!("{epochs} 轮 × 每轮 {steps} 步 · 已完成 {pct:.0}%")
+            }
+        }
+        pub waiting_for_data: &'static str {
+            "Waiting for the data set", "等待数据集"
+        }
 
-    pub curves: &'static str,
-    pub chart_loss_caption: &'static str,
-    /// Under the loss chart: why the per-step loss swings (batches of one name length).
-    pub loss_swing_note: &'static str,
-    /// Under the loss chart: the rings mark the epoch's smaller batch (its names).
-    pub small_batch_note: fn(u32) -> String,
-    pub chart_val_caption: &'static str,
-    /// The loss curve's CSV button (its visible name).
-    pub csv_loss: &'static str,
-    /// The validation curve's CSV button (its visible name).
-    pub csv_val: &'static str,
-    pub chart: ChartText,
+        pub curves: &'static str {
+            "Learning curves", "学习曲线"
+        }
+        pub chart_loss_caption: &'static str {
+            "Training loss per step", "每一步的训练损失"
+        }
+        /// Under the loss chart: why the per-step loss swings (batches of one name length).
+        pub loss_swing_note: &'static str {
+            "Each batch holds names of one length (so a step pads almost nothing): one step's loss may be over short names and the next over long ones, so the curve jumps from step to step. Read the trend from the mean of the last 20 steps and the validation curve.", "每个批次只含同一长度的名字（因此几乎不用填充）：这一步的损失来自短名字，下一步可能来自长名字，所以曲线逐步上下跳动。趋势请看最近 20 步的平均值和验证曲线。"
+        }
+        /// Under the loss chart: the rings mark the epoch's smaller batch (its names).
+        pub small_batch_note: fn(u32) -> String {
+            |n| {
+                format!(
+                    "Rings mark each epoch's smaller batch (the names left over: {n}): its loss is the \
+                     mean over fewer names, so it jumps more than its neighbours."
+                )
+            },
+            |n| {
+                format!("圆圈标出每轮中较小的批次（剩下的 {n} 个名字）：它的损失只对较少的名字求平均，所以比相邻的步跳动更大。")
+            }
+        }
+        pub chart_val_caption: &'static str {
+            "Validation loss and accuracy per epoch", "每轮的验证损失与准确率"
+        }
+        /// The loss curve's CSV button (its visible name).
+        pub csv_loss: &'static str {
+            "Loss per step", "每步损失"
+        }
+        /// The validation curve's CSV button (its visible name).
+        pub csv_val: &'static str {
+            "Validation per epoch", "每轮验证"
+        }
+        pub chart: ChartText {
+            ChartText::EN, ChartText::ZH
+        }
 
-    pub predict_title: &'static str,
-    pub predict_placeholder: &'static str,
-    pub predict_aria: &'static str,
-    pub predict_empty: &'static str,
-    pub predict_before_start: &'static str,
-    pub predict_waiting_data: &'static str,
-    /// The typed name (as given) normalises to nothing the model can read.
-    pub predict_no_letters: fn(&str) -> String,
-    pub weights_init: &'static str,
-    pub weights_from_step: fn(&str) -> String,
+        pub predict_title: &'static str {
+            "Try a name", "试一个姓氏"
+        }
+        pub predict_placeholder: &'static str {
+            "e.g. Nguyen, Schmidt, Rossi", "例如 Nguyen、Schmidt、Rossi"
+        }
+        pub predict_aria: &'static str {
+            "Surname to classify", "要分类的姓氏"
+        }
+        pub predict_empty: &'static str {
+            "Predictions update as you type, from the weights being trained.", "输入时预测会随之更新，使用的是正在训练的权重。"
+        }
+        pub predict_before_start: &'static str {
+            "Start training, then type a name to see what the model thinks.", "先开始训练，再输入一个姓氏，看看模型怎么判断。"
+        }
+        pub predict_waiting_data: &'static str {
+            "Waiting for the data set…", "正在等待数据集…"
+        }
+        /// The typed name (as given) normalises to nothing the model can read.
+        pub predict_no_letters: fn(&str) -> String {
+            |name| {
+                format!(
+                    "No usable letters in “{name}”: the model only reads the letters a–z and A–Z \
+                     (accents are removed) and the symbols space . , ; '"
+                )
+            },
+            |name| {
+                format!("“{name}”中没有可用的字母：模型只读取字母 a–z、A–Z（重音会被去掉）以及空格和 . , ; ' 这几个符号")
+            }
+        }
+        pub weights_init: &'static str {
+            "Weights: the random initialisation (step 0)", "权重：随机初始化（第 0 步）"
+        }
+        pub weights_from_step: fn(&str) -> String {
+            |s| format!("Weights from step {s}"), |s| format!("权重来自第 {s} 步")
+        }
 
-    pub data_title: &'static str,
-    pub data_note: fn(DataInUse) -> String,
-    pub data_classes: &'static str,
-    pub data_languages: &'static str,
-    pub data_lines: &'static str,
-    pub data_pairs: &'static str,
-    pub data_skipped: &'static str,
-    pub data_train: &'static str,
-    pub data_val: &'static str,
-    pub loading: &'static str,
-    pub loading_files: fn(usize, usize) -> String,
-    pub data_error: &'static str,
-    /// Why the built-in data set did not load (the browser's own words go in a tooltip:
-    /// [`DataLoadError::detail`]).
-    pub data_failure: fn(&DataLoadError) -> String,
+        pub data_title: &'static str {
+            "The data set", "数据集"
+        }
+        pub data_note: fn(DataInUse) -> String {
+            data_note_en, data_note_zh
+        }
+        pub data_classes: &'static str {
+            "Classes", "类别数"
+        }
+        pub data_languages: &'static str {
+            "Languages", "语言数"
+        }
+        pub data_lines: &'static str {
+            "Lines in the files", "文件行数"
+        }
+        pub data_pairs: &'static str {
+            "Distinct pairs", "不同的对"
+        }
+        pub data_skipped: &'static str {
+            "Skipped lines", "跳过的行"
+        }
+        pub data_train: &'static str {
+            "Training pairs", "训练对"
+        }
+        pub data_val: &'static str {
+            "Validation pairs", "验证对"
+        }
+        pub loading: &'static str {
+            "Loading the names data set…", "正在加载姓氏数据集…"
+        }
+        pub loading_files: fn(usize, usize) -> String {
+            |done, total| format!("Loading the names data set… {done} of {total} files"), |done, total| format!("正在加载姓氏数据集… {done} / {total} 个文件")
+        }
+        pub data_error: &'static str {
+            "The data set could not be loaded.", "数据集无法加载。"
+        }
+        /// Why the built-in data set did not load (the browser's own words go in a tooltip:
+        /// [`DataLoadError::detail`]).
+        pub data_failure: fn(&DataLoadError) -> String {
+            |e| e.to_string(), crate::kit::names_data::data_failure_zh
+        }
 
-    /// Why a run stopped.
-    pub train_error: fn(&TrainError) -> String,
-    /// A message of a run that goes on.
-    pub train_notice: fn(&TrainNotice) -> String,
+        /// Why a run stopped.
+        pub train_error: fn(&TrainError) -> String {
+            train_error_en, train_error_zh
+        }
+        /// A message of a run that goes on.
+        pub train_notice: fn(&TrainNotice) -> String {
+            train_notice_en, train_notice_zh
+        }
+    }
 }
 
 /// The detail of a run's error for a tooltip: the GPU's or the engine's own words, if any.
@@ -313,214 +496,6 @@ pub trait TrainingTextOf {
 impl TrainingTextOf for Locale {
     fn t(&self) -> &'static TrainingText {
         TrainingText::of(self.lang())
-    }
-}
-
-impl TrainingText {
-    /// English.
-    pub const EN: TrainingText = TrainingText {
-        title: "Which language is this surname from?",
-        lede: lede_en,
-
-        config_title: "Model & training",
-        cell: "Cell",
-        hidden_size: "Hidden size",
-        hidden_size_help: "8–256 features in h_t",
-        batch_size: "Batch size",
-        batch_size_help: "1–512 names per step",
-        lr: "Learning rate",
-        lr_help: "Adam, 0.00001–1",
-        epochs: "Epochs",
-        epochs_help: "1–100 passes over the training names",
-        seed: "Seed",
-        seed_help: "fixes initialisation, split and batch order",
-        start: "Start training",
-        train_again: "Train again",
-        start_preparing: "Preparing the data…",
-        confirm_replace:
-            "Start a new run from step 0? The model on this page (restored or loaded) will be replaced.",
-        pause: "Pause",
-        resume: "Resume",
-        reset: "Reset run",
-        locked_hint: "Settings are locked while a session runs; reset the run to change them.",
-        train_on: "Train on from these weights",
-        train_on_help: "A new run of the form's epochs that starts from the weights on this page (trained here or loaded from a file) instead of a fresh initialisation. Adam starts again from zero moments: a weights file carries none.",
-        train_on_mismatch: "The form no longer matches these weights (cell, size, layers, directions, head or languages): set it back to train on from them.",
-
-        progress: "Progress",
-        status_idle: "Ready",
-        status_resumable: "Can be resumed",
-        status_running: "Training",
-        status_paused: "Paused",
-        status_finished: "Finished",
-        status_error: "Stopped by an error",
-        backend_label: "Backend",
-        backend_pending: "chosen when training starts",
-        stat_epoch: "Epoch",
-        stat_step: "Step",
-        stat_train_loss: "Training loss",
-        stat_val_acc: "Validation accuracy",
-        stat_val_loss: "Validation loss",
-        stat_epoch_time: "Time per epoch",
-        of_total: |n| format!("of {n}"),
-        mean_20_steps: "mean of the last 20 steps",
-        after_epoch: |e| format!("after epoch {e}"),
-        after_each_epoch: "after each epoch",
-        progress_aria: "Training progress",
-        progress_label: |epochs, steps, pct| {
-            let unit = if epochs == 1 { "epoch" } else { "epochs" };
-            format!("{epochs} {unit} × {steps} steps · {pct:.0}% done")
-        },
-        waiting_for_data: "Waiting for the data set",
-
-        curves: "Learning curves",
-        chart_loss_caption: "Training loss per step",
-        loss_swing_note: "Each batch holds names of one length (so a step pads almost nothing): one step's loss may be over short names and the next over long ones, so the curve jumps from step to step. Read the trend from the mean of the last 20 steps and the validation curve.",
-        small_batch_note: |n| {
-            format!(
-                "Rings mark each epoch's smaller batch (the names left over: {n}): its loss is the \
-                 mean over fewer names, so it jumps more than its neighbours."
-            )
-        },
-        chart_val_caption: "Validation loss and accuracy per epoch",
-        csv_loss: "Loss per step",
-        csv_val: "Validation per epoch",
-        chart: ChartText::EN,
-
-        predict_title: "Try a name",
-        predict_placeholder: "e.g. Nguyen, Schmidt, Rossi",
-        predict_aria: "Surname to classify",
-        predict_empty: "Predictions update as you type, from the weights being trained.",
-        predict_before_start: "Start training, then type a name to see what the model thinks.",
-        predict_waiting_data: "Waiting for the data set…",
-        predict_no_letters: |name| {
-            format!(
-                "No usable letters in “{name}”: the model only reads the letters a–z and A–Z \
-                 (accents are removed) and the symbols space . , ; '"
-            )
-        },
-        weights_init: "Weights: the random initialisation (step 0)",
-        weights_from_step: |s| format!("Weights from step {s}"),
-
-        data_title: "The data set",
-        data_note: data_note_en,
-        data_classes: "Classes",
-        data_languages: "Languages",
-        data_lines: "Lines in the files",
-        data_pairs: "Distinct pairs",
-        data_skipped: "Skipped lines",
-        data_train: "Training pairs",
-        data_val: "Validation pairs",
-        loading: "Loading the names data set…",
-        loading_files: |done, total| format!("Loading the names data set… {done} of {total} files"),
-        data_error: "The data set could not be loaded.",
-        data_failure: |e| e.to_string(),
-
-        train_error: train_error_en,
-        train_notice: train_notice_en,
-    };
-
-    /// 简体中文.
-    pub const ZH: TrainingText = TrainingText {
-        title: "这个姓氏来自哪种语言？",
-        lede: lede_zh,
-
-        config_title: "模型与训练",
-        cell: "单元",
-        hidden_size: "隐藏层大小",
-        hidden_size_help: "h_t 的特征数，8–256",
-        batch_size: "批大小",
-        batch_size_help: "每步 1–512 个姓氏",
-        lr: "学习率",
-        lr_help: "Adam，0.00001–1",
-        epochs: "轮数",
-        epochs_help: "遍历训练集 1–100 次",
-        seed: "随机种子",
-        seed_help: "决定初始化、数据划分和批次顺序",
-        start: "开始训练",
-        train_again: "重新训练",
-        start_preparing: "正在准备数据…",
-        confirm_replace: "从第 0 步开始新的训练？本页当前的模型（恢复或载入的）将被替换。",
-        pause: "暂停",
-        resume: "继续",
-        reset: "重置训练",
-        locked_hint: "训练进行中设置已锁定；重置训练后即可修改。",
-        train_on: "从当前权重继续训练",
-        train_on_help: "以本页现有的权重（在此训练或从文件加载）为起点，按表单的轮数开始新一轮训练，而不是重新初始化。Adam 的矩估计从零开始：权重文件不含这些状态。",
-        train_on_mismatch: "表单已与这些权重不一致（单元、大小、层数、方向、读出方式或语言）：改回原来的设置即可继续训练。",
-
-        progress: "进度",
-        status_idle: "就绪",
-        status_resumable: "可以继续训练",
-        status_running: "训练中",
-        status_paused: "已暂停",
-        status_finished: "已完成",
-        status_error: "因错误停止",
-        backend_label: "后端",
-        backend_pending: "开始训练时选择",
-        stat_epoch: "轮次",
-        stat_step: "步数",
-        stat_train_loss: "训练损失",
-        stat_val_acc: "验证准确率",
-        stat_val_loss: "验证损失",
-        stat_epoch_time: "每轮用时",
-        of_total: |n| format!("共 {n} 步"),
-        mean_20_steps: "最近 20 步的平均值",
-        after_epoch: |e| format!("第 {e} 轮之后"),
-        after_each_epoch: "每轮结束后计算",
-        progress_aria: "训练进度",
-        progress_label: |epochs, steps, pct| {
-            format!("{epochs} 轮 × 每轮 {steps} 步 · 已完成 {pct:.0}%")
-        },
-        waiting_for_data: "等待数据集",
-
-        curves: "学习曲线",
-        chart_loss_caption: "每一步的训练损失",
-        loss_swing_note: "每个批次只含同一长度的名字（因此几乎不用填充）：这一步的损失来自短名字，下一步可能来自长名字，所以曲线逐步上下跳动。趋势请看最近 20 步的平均值和验证曲线。",
-        small_batch_note: |n| {
-            format!("圆圈标出每轮中较小的批次（剩下的 {n} 个名字）：它的损失只对较少的名字求平均，所以比相邻的步跳动更大。")
-        },
-        chart_val_caption: "每轮的验证损失与准确率",
-        csv_loss: "每步损失",
-        csv_val: "每轮验证",
-        chart: ChartText::ZH,
-
-        predict_title: "试一个姓氏",
-        predict_placeholder: "例如 Nguyen、Schmidt、Rossi",
-        predict_aria: "要分类的姓氏",
-        predict_empty: "输入时预测会随之更新，使用的是正在训练的权重。",
-        predict_before_start: "先开始训练，再输入一个姓氏，看看模型怎么判断。",
-        predict_waiting_data: "正在等待数据集…",
-        predict_no_letters: |name| {
-            format!("“{name}”中没有可用的字母：模型只读取字母 a–z、A–Z（重音会被去掉）以及空格和 . , ; ' 这几个符号")
-        },
-        weights_init: "权重：随机初始化（第 0 步）",
-        weights_from_step: |s| format!("权重来自第 {s} 步"),
-
-        data_title: "数据集",
-        data_note: data_note_zh,
-        data_classes: "类别数",
-        data_languages: "语言数",
-        data_lines: "文件行数",
-        data_pairs: "不同的对",
-        data_skipped: "跳过的行",
-        data_train: "训练对",
-        data_val: "验证对",
-        loading: "正在加载姓氏数据集…",
-        loading_files: |done, total| format!("正在加载姓氏数据集… {done} / {total} 个文件"),
-        data_error: "数据集无法加载。",
-        data_failure: crate::kit::names_data::data_failure_zh,
-
-        train_error: train_error_zh,
-        train_notice: train_notice_zh,
-    };
-
-    /// The texts in `lang`.
-    pub fn of(lang: Lang) -> &'static TrainingText {
-        match lang {
-            Lang::En => &Self::EN,
-            Lang::Zh => &Self::ZH,
-        }
     }
 }
 

@@ -4,72 +4,58 @@
 //! browser's English) go in a tooltip: [`gpu_detail`], [`cpu_reason_detail`]. And how many
 //! Web Workers a sweep's runs train on ([`workers_line`]).
 
+use crate::shell::catalogue::catalogue;
 use unroll_core::config::Lang;
 use unroll_core::engine::protocol::{SingleWorker, Workers};
 use unroll_core::gpu::GpuError;
 use unroll_core::train::backend::StepTimings;
 use unroll_core::train::messages::CpuReason;
 
-/// The texts of a run's path (CPU or WebGPU).
-#[derive(Debug)]
-pub struct BackendText {
-    /// The `backend` field's name.
-    pub field: &'static str,
-    /// The choice `auto`.
-    pub auto: &'static str,
-    /// The choice `cpu`.
-    pub cpu: &'static str,
-    /// The help line of each choice: auto, gpu, cpu.
-    pub help: [&'static str; 3],
-    /// A cell's backend line: its label, with its colon.
-    pub line: &'static str,
-    /// Why a run that wanted the GPU trains on the CPU.
-    pub cpu_reason: fn(&CpuReason) -> String,
-    /// Both paths' timings of `backend=auto` and the path they chose.
-    pub measured: fn(&StepTimings) -> String,
-    /// A GPU failure in words (the Chinese table gives its kind; the detail, wgpu's or the
-    /// browser's English, goes in a tooltip: [`gpu_detail`]).
-    pub gpu_error: fn(&GpuError) -> String,
-}
-
-impl BackendText {
-    /// English.
-    pub const EN: BackendText = BackendText {
-        field: "Backend",
-        auto: "Automatic",
-        cpu: "CPU",
-        help: [
-            "times a few steps on WebGPU and on the CPU, then trains on the faster",
-            "WebGPU; falls back to the CPU with a notice",
-            "the same maths in Rust on the CPU",
-        ],
-        line: "Backend: ",
-        cpu_reason: cpu_reason_en,
-        measured: measured_en,
-        gpu_error: gpu_error_en,
-    };
-
-    /// 简体中文.
-    pub const ZH: BackendText = BackendText {
-        field: "后端",
-        auto: "自动",
-        cpu: "CPU",
-        help: [
-            "先在 WebGPU 和 CPU 上各计时几步，再用较快的那个训练",
-            "WebGPU；不可用时改用 CPU 并给出提示",
-            "在 CPU 上用 Rust 执行同样的数学运算",
-        ],
-        line: "后端：",
-        cpu_reason: cpu_reason_zh,
-        measured: measured_zh,
-        gpu_error: gpu_error_zh,
-    };
-
-    /// The texts in `lang`.
-    pub fn of(lang: Lang) -> &'static BackendText {
-        match lang {
-            Lang::En => &Self::EN,
-            Lang::Zh => &Self::ZH,
+catalogue! {
+    /// The texts of a run's path (CPU or WebGPU).
+    #[derive(Debug)]
+    pub struct BackendText {
+        /// The `backend` field's name.
+        pub field: &'static str {
+            "Backend", "后端"
+        }
+        /// The choice `auto`.
+        pub auto: &'static str {
+            "Automatic", "自动"
+        }
+        /// The choice `cpu`.
+        pub cpu: &'static str {
+            "CPU", "CPU"
+        }
+        /// The help line of each choice: auto, gpu, cpu.
+        pub help: [&'static str; 3] {
+            [
+                "times a few steps on WebGPU and on the CPU, then trains on the faster",
+                "WebGPU; falls back to the CPU with a notice",
+                "the same maths in Rust on the CPU",
+            ],
+            [
+                "先在 WebGPU 和 CPU 上各计时几步，再用较快的那个训练",
+                "WebGPU；不可用时改用 CPU 并给出提示",
+                "在 CPU 上用 Rust 执行同样的数学运算",
+            ]
+        }
+        /// A cell's backend line: its label, with its colon.
+        pub line: &'static str {
+            "Backend: ", "后端："
+        }
+        /// Why a run that wanted the GPU trains on the CPU.
+        pub cpu_reason: fn(&CpuReason) -> String {
+            cpu_reason_en, cpu_reason_zh
+        }
+        /// Both paths' timings of `backend=auto` and the path they chose.
+        pub measured: fn(&StepTimings) -> String {
+            measured_en, measured_zh
+        }
+        /// A GPU failure in words (the Chinese table gives its kind; the detail, wgpu's or the
+        /// browser's English, goes in a tooltip: [`gpu_detail`]).
+        pub gpu_error: fn(&GpuError) -> String {
+            gpu_error_en, gpu_error_zh
         }
     }
 }

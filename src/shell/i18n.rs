@@ -2,7 +2,8 @@
 //!
 //! The language is `lang=en|zh` in the URL when the user chose one, otherwise the browser's
 //! (`navigator.language`). [`Locale`] is provided as context by the app shell. The texts
-//! themselves are the catalogues of each page or panel (the idiom: [`crate::kit::text`]).
+//! themselves are the catalogues of each page or panel, each declared by
+//! [`catalogue!`](crate::shell::catalogue) (the idiom: [`crate::kit::text`]).
 //!
 //! Why the catalogues are Rust structs and not `leptos_i18n` (0.6, the release for Leptos 0.8,
 //! with `locales/{en,zh}/*.json`), measured on this project's 2-core build machine: its

@@ -3,8 +3,9 @@
 //! drawing. It imports nothing else of the app; the router is [`crate::app`].
 //!
 //! - [`url`]: `location.search` in, `history.replaceState` out, the URL notice.
-//! - [`i18n`]: the interface language (English or 简体中文); [`text`]: the shell's texts;
-//!   [`backend_text`]: the words for the path a run trains on (CPU or WebGPU).
+//! - [`i18n`]: the interface language (English or 简体中文); [`catalogue`]: the macro that
+//!   declares every text catalogue; [`text`]: the shell's texts; [`backend_text`]: the words
+//!   for the path a run trains on (CPU or WebGPU).
 //! - [`browser`]: downloads, the clipboard, the test hooks on `window`.
 //! - [`engine_client`]: the page's side of the training engine's Web Worker.
 //! - [`run_status`]: the one run status of the names page, compare mode and the delay page.
@@ -15,6 +16,7 @@
 
 pub mod backend_text;
 pub mod browser;
+pub mod catalogue;
 pub mod defer;
 pub mod embed;
 pub mod engine_client;

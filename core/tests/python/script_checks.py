@@ -1,5 +1,6 @@
-"""What the "As PyTorch" script tests share: running Unroll's binaries and a written script,
-finding the names data, skipping where torch is missing, and counting checks.
+"""What the "As PyTorch" script tests share: running Unroll's binaries and a written script (two
+at a time, one per core), finding the names data, skipping where torch is missing, and counting
+checks.
 
 A test prints "PASS name" or "FAIL name: problems" per check and ends with "N passed, M failed"
 (", K skipped" when skipped), the line `scripts/test.sh` counts.
@@ -9,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -35,6 +37,16 @@ def script(path, *args):
     if p.returncode != 0:
         raise RuntimeError(f"{path.name} {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()[-800:]}")
     return json_lines(p.stdout)
+
+
+def two_at_once(*jobs):
+    """Runs the functions `jobs` (each runs Unroll's trainer or a written script, a process of
+    its own) two at a time, one per core, in the order given (the longest first keeps the two
+    lanes even), and returns their results in that order. A process's numbers do not depend on
+    what runs beside it: only the wall time changes."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = [pool.submit(job) for job in jobs]
+        return [f.result() for f in futures]
 
 
 def module(path):

@@ -27,7 +27,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from script_checks import Checks, missing, module, names_dir, native, script, skipped
+from script_checks import Checks, missing, module, names_dir, native, script, skipped, two_at_once
 
 SEEDS = (0, 1, 2)
 MARGIN = 0.02
@@ -73,8 +73,16 @@ def main():
                 break
         report("the script's split and first epoch's batches are the page's", problems)
 
-        unroll = [train_names("--epochs", "1", "--seed", str(s), "--data-dir", str(data))[-1]["val_acc"] for s in SEEDS]
-        torch_ = [script(py, "--epochs", "1", "--seed", str(s), "--data", str(data))[-1]["val_acc"] for s in SEEDS]
+        # Seven one-epoch runs, independent of each other: two at a time. The last saves the
+        # model that PyTorch loads below.
+        weights = tmp / "model.safetensors"
+        *runs, saved = two_at_once(
+            *[lambda s=s: train_names("--epochs", "1", "--seed", str(s), "--data-dir", str(data)) for s in SEEDS],
+            *[lambda s=s: script(py, "--epochs", "1", "--seed", str(s), "--data", str(data)) for s in SEEDS],
+            lambda: train_names("--epochs", "1", "--seed", "3", "--data-dir", str(data), "--save", str(weights), "--predict", NAMES),
+        )
+        unroll = [rows[-1]["val_acc"] for rows in runs[:len(SEEDS)]]
+        torch_ = [rows[-1]["val_acc"] for rows in runs[len(SEEDS):]]
         lo, hi = min(unroll) - MARGIN, max(unroll) + MARGIN
         print("validation accuracy after one epoch, seeds " + ", ".join(map(str, SEEDS)))
         print("  Unroll:  " + "  ".join(f"{a:.4f}" for a in unroll))
@@ -82,8 +90,7 @@ def main():
         report("one epoch of the script lands within Unroll's seeds",
                [f"seed {s}: {a:.4f} outside [{lo:.4f}, {hi:.4f}]" for s, a in zip(SEEDS, torch_) if not lo <= a <= hi])
 
-        weights = tmp / "model.safetensors"
-        ours = [o for o in train_names("--epochs", "1", "--seed", "3", "--data-dir", str(data), "--save", str(weights), "--predict", NAMES) if "name" in o]
+        ours = [o for o in saved if "name" in o]
         theirs = [t for t in script(py, "--epochs", "0", "--data", str(data), "--load", str(weights), "--predict", NAMES) if "name" in t]
         problems = []
         if [o["name"] for o in ours] != [t["name"] for t in theirs] or len(ours) != 5:

@@ -29,12 +29,13 @@ The last line is "N passed, M failed" (", K skipped" when skipped).
 import math
 import sys
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from script_checks import Checks, missing, native, script, skipped
+from script_checks import Checks, missing, native, script, skipped, two_at_once
 
 STEPS = "400"
+SEEDS = (0, 1, 2)
+TASKS = ("adding", "copy", "order")
 LEARNED = 0.8
 
 
@@ -72,16 +73,31 @@ def main():
         text = py.read_text(encoding="utf-8")
         report("the script carries the lab's configuration",
                [] if "    cells=[\"rnn\", \"lstm\"],\n" in text and "    steps=400,\n" in text else ["configuration block not found"])
+        scripts = {}
+        for task in TASKS:
+            # Not `copy.py`: a script's folder comes first on Python's path, and it would
+            # shadow the standard library's `copy`.
+            path = Path(tmp) / f"unroll-{task}.py"
+            long_memory("--task", task, "--steps", "30", "--seeds", "1", "--as-pytorch", str(path))
+            scripts[task] = path
+
+        # Every run below is one thread and depends on no other, so they share a pool of two (one
+        # per core), the longest first: Unroll's sweep one seed per process (each seed draws its own
+        # tokens and weights, so a seed's runs alone give the numbers of the three-seed sweep), the
+        # PyTorch script of the sweep, and the three task scripts.
         # The page's evaluation schedule: every min(100, max(1, steps // 10)) = 40 steps.
-        # Both sides train on one thread, so they run at once (one per core).
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            ours_rows = pool.submit(delay_copy, "--steps", STEPS, "--eval-every", "40")
-            theirs_rows = pool.submit(script, py)
-            ours, theirs = by_run(ours_rows.result()), by_run(theirs_rows.result())
+        results = two_at_once(
+            *[lambda s=s: delay_copy("--steps", STEPS, "--eval-every", "40", "--seed", str(s), "--seeds", "1") for s in SEEDS],
+            lambda: script(py),
+            *[lambda path=path: script(path, "--eval-every", "10") for path in scripts.values()],
+        )
+        ours = by_run([row for rows in results[:len(SEEDS)] for row in rows])
+        theirs = by_run(results[len(SEEDS)])
+        task_rows = dict(zip(TASKS, results[len(SEEDS) + 1:]))
         print(f"held-out token accuracy after {STEPS} steps (first loss), delay 8:")
         for name, runs in (("Unroll", ours), ("PyTorch", theirs)):
             print(f"  {name:8} " + "  ".join(f"{c} s{s} {a:.3f} ({l:.3f})" for (c, s), (l, a) in sorted(runs.items())))
-        expected = {(c, s) for c in ("rnn", "lstm") for s in (0, 1, 2)}
+        expected = {(c, s) for c in ("rnn", "lstm") for s in SEEDS}
         problems = []
         for name, runs in (("Unroll", ours), ("PyTorch", theirs)):
             if set(runs) != expected:
@@ -94,14 +110,10 @@ def main():
                [f"{name} {c} seed {s}: {a:.3f}" for name, runs in (("Unroll", ours), ("PyTorch", theirs))
                 for (c, s), (_, a) in runs.items() if not a >= LEARNED])
 
-        for task in ("adding", "copy", "order"):
-            # Not `copy.py`: a script's folder comes first on Python's path, and it would
-            # shadow the standard library's `copy`.
-            path = Path(tmp) / f"unroll-{task}.py"
-            long_memory("--task", task, "--steps", "30", "--seeds", "1", "--as-pytorch", str(path))
+        for task, path in scripts.items():
             text = path.read_text(encoding="utf-8")
             problems = [] if f"    task=\"{task}\",\n" in text and "    steps=30,\n" in text else ["configuration block not found"]
-            rows = script(path, "--eval-every", "10")
+            rows = task_rows[task]
             evals = [r for r in rows if not r.get("summary")]
             summaries = [r for r in rows if r.get("summary")]
             for cell in ("rnn", "lstm", "gru"):

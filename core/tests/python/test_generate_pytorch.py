@@ -32,7 +32,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from script_checks import Checks, missing, names_dir, native, script, skipped
+from script_checks import Checks, missing, names_dir, native, script, skipped, two_at_once
 
 SEEDS = (0, 1, 2)
 MARGIN = 0.03
@@ -60,8 +60,21 @@ def main():
                       [] if "from train_names import" not in text and text.count("def split(") == 1
                       else ["the data section was not filled in"])
 
-        ours = {s: generate_names("--epochs", "1", "--seed", str(s), "--samples", "0", "--data-dir", data) for s in SEEDS}
-        theirs = {s: script(py, "--seed", str(s), "--samples", "0", "--threads", "1", "--data", data) for s in SEEDS}
+        state = Path(tmp) / "state.py"
+        opts = ["--conditioning", "state", "--bidirectional", "--hidden-size", "32", "--epochs", "1"]
+        generate_names(*opts, "--as-pytorch", str(state), "--data-dir", data)
+        # Every run below is independent of the others: two at a time, one per core.
+        *epochs, prefixed, sampled, state_ours, state_theirs = two_at_once(
+            *[lambda s=s: generate_names("--epochs", "1", "--seed", str(s), "--samples", "0", "--data-dir", data) for s in SEEDS],
+            *[lambda s=s: script(py, "--seed", str(s), "--samples", "0", "--threads", "1", "--data", data) for s in SEEDS],
+            lambda: script(py, "--samples", "12", "--language", "Italian", "--prefix", "Ma", "--top-k", "1",
+                           "--threads", "1", "--data", data),
+            lambda: script(py, "--samples", "20", "--threads", "1", "--data", data),
+            lambda: generate_names(*opts, "--samples", "0", "--data-dir", data),
+            lambda: script(state, "--samples", "0", "--threads", "1", "--data", data),
+        )
+        ours = dict(zip(SEEDS, epochs[:len(SEEDS)]))
+        theirs = dict(zip(SEEDS, epochs[len(SEEDS):]))
 
         a, b = one(ours[0], "baselines")[0], one(theirs[0], "baselines")[0]
         problems = [f"{k}: {a[k]} vs {b.get(k)}" for k in ("train_names", "heldout_names", "characters", "letters")
@@ -91,8 +104,7 @@ def main():
                       [] if epochs == [1, 2] and one(rows, "steps") == [per, 11] and one(rows, "step") == [per, per + 11]
                       else [f"epochs {epochs}, steps {one(rows, 'steps')}, step {one(rows, 'step')}"])
 
-        rows = script(py, "--samples", "12", "--language", "Italian", "--prefix", "Ma", "--top-k", "1",
-                      "--threads", "1", "--data", data)
+        rows = prefixed
         q = one(rows, "quality")
         names = [n for r in rows if "samples" in r for n in r["samples"]]
         problems = [] if len(q) == 1 and q[0]["language"] == "Italian" else [f"quality rows {q}"]
@@ -100,7 +112,7 @@ def main():
             problems.append(f"top-k 1 with prefix Ma wrote {names}")
         checks.report("a prefix and top-k 1 write one name that starts with the prefix", problems)
 
-        rows = script(py, "--samples", "20", "--threads", "1", "--data", data)
+        rows = sampled
         q = one(rows, "quality")
         problems = [] if len(q) == 18 else [f"{len(q)} languages"]
         problems += [f"{r['language']}: shares sum to {r['training'] + r['heldout'] + r['new']}" for r in q
@@ -110,11 +122,8 @@ def main():
             problems.append(f"{unended:.2f} of the names hit the length limit")
         checks.report("at temperature 0.5 every language's shares sum to 1 and names end", problems)
 
-        state = Path(tmp) / "state.py"
-        opts = ["--conditioning", "state", "--bidirectional", "--hidden-size", "32", "--epochs", "1"]
-        generate_names(*opts, "--as-pytorch", str(state), "--data-dir", data)
-        ours = one(generate_names(*opts, "--samples", "0", "--data-dir", data), "heldout_loss")[-1]
-        theirs = one(script(state, "--samples", "0", "--threads", "1", "--data", data), "heldout_loss")[-1]
+        ours = one(state_ours, "heldout_loss")[-1]
+        theirs = one(state_theirs, "heldout_loss")[-1]
         print(f"state, bidirectional, hidden 32, one epoch: held-out loss Unroll {ours:.4f}, PyTorch {theirs:.4f}")
         checks.report("the language as the initial state, bidirectional: both sides read the future",
                       [f"{side} {x:.4f} not under 1 nat" for side, x in (("Unroll", ours), ("PyTorch", theirs)) if not x < 1.0])
