@@ -254,6 +254,26 @@ export class LabPage extends AppPage {
     await until(async () => !(await this.isDisabled(this.ids.goOn)), 120_000, "the button that goes on");
     await this.click(this.ids.goOn);
   }
+  /** The path `cell`'s runs train on as its backend line says (parts with cell lines, `ids.cells` their prefix): { path, notice, gpuMs, cpuMs, text, detail }. */
+  async backend(cell, timeoutMs = 120_000) {
+    const id = `${this.ids.cells}-backend-${cell}`;
+    await this.waitFor(id, { timeout: timeoutMs });
+    const n = (name) => this.attr(id, name);
+    return {
+      path: await this.value(id),
+      notice: await n("data-notice"),
+      gpuMs: Number(await n("data-gpu-ms")),
+      cpuMs: Number(await n("data-cpu-ms")),
+      text: await this.text(id),
+      detail: await n("title"),
+    };
+  }
+  /** The step-1 training loss of `cell`'s first seed (waits for it; parts with cell lines). */
+  async firstLoss(cell, timeoutMs = 120_000) {
+    const id = `${this.ids.cells}-loss-first-${cell}`;
+    await this.waitFor(id, { timeout: timeoutMs });
+    return this.num(id);
+  }
 }
 
 /** The names lab (`lesson=names`): data, form, training, metrics, keeping the model. */
@@ -389,26 +409,8 @@ export class DelayPage extends LabPage {
 /** A long-memory task of the lab page (`lesson=delay&task=adding|copy|order`): its sweep, backend lines, summary. */
 export class MemoryPage extends LabPage {
   static ready = "memory-page";
-  static lab = { status: "memory-status", start: "memory-start", checkpoint: "memory-saved", offer: "memory-interrupted", goOn: "memory-go-on" };
+  static lab = { status: "memory-status", start: "memory-start", checkpoint: "memory-saved", offer: "memory-interrupted", goOn: "memory-go-on", cells: "memory" };
 
-  /** The path `cell`'s runs train on as its backend line says: { path, notice, gpuMs, cpuMs, text }. */
-  async backend(cell, timeoutMs = 120_000) {
-    const id = `memory-backend-${cell}`;
-    await this.waitFor(id, { timeout: timeoutMs });
-    const n = (name) => this.attr(id, name);
-    return {
-      path: await this.value(id),
-      notice: await n("data-notice"),
-      gpuMs: Number(await n("data-gpu-ms")),
-      cpuMs: Number(await n("data-cpu-ms")),
-      text: await this.text(id),
-    };
-  }
-  /** The step-1 training loss of `cell`'s first seed (waits for it). */
-  async firstLoss(cell, timeoutMs = 120_000) {
-    await this.waitFor(`memory-loss-first-${cell}`, { timeout: timeoutMs });
-    return this.num(`memory-loss-first-${cell}`);
-  }
   /** The finished sweep's numbers, raw: the summary's rows. */
   async results() {
     return { rows: await this.summaryRows() };
@@ -424,7 +426,7 @@ export class MemoryPage extends LabPage {
 /** The generation lab (`lesson=generate`): training, the sampler, quality, the bidirectional verdict. */
 export class GeneratePage extends LabPage {
   static ready = "generate-page";
-  static lab = { status: "generate-status", start: "generate-start", checkpoint: "generate-saved", offer: "generate-interrupted", goOn: "generate-resume" };
+  static lab = { status: "generate-status", start: "generate-start", checkpoint: "generate-saved", offer: "generate-interrupted", goOn: "generate-resume", cells: "generate" };
 
   /** What the run shown gives: its last held-out loss per character (raw) and step, and the greedy name written with its weights. */
   async outcome(timeoutMs = 60_000) {

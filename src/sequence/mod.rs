@@ -11,7 +11,8 @@
 //! on (status, seconds, cell paths, kept checkpoint; launch, pause, resume, the end, [`flow`]),
 //! the store of every task's sweeps and resume checkpoints in IndexedDB ([`store`]), the page
 //! model of a sweep's runs ([`runs`]), the kept held-out curves (and weights) of the parts
-//! that keep whole sweeps ([`kept`]) and the one lab driver over them ([`driver`]). A task part
+//! that keep whole sweeps ([`kept`]), the one lab driver over them ([`driver`]) and the lines
+//! naming each cell's path and step-1 loss ([`cells`]). A task part
 //! is a small [`driver::Part`] value (its records, what it keeps of its sweeps and checkpoints,
 //! how it offers to go on after a reload), its panels reading the driver's signals and its
 //! text catalogue; the delay-copy part also keeps its sweep summaries and asks its question
@@ -21,6 +22,7 @@
 //! and `window.unrollDebug.loseDevice()` (destroys the GPU device of the sweep in the engine,
 //! whichever task it is of).
 
+pub mod cells;
 pub mod delay;
 pub mod driver;
 pub mod flow;
@@ -106,7 +108,7 @@ pub fn SequencePage() -> impl IntoView {
     let is_memory = Memo::new(move |_| cfg.with(|c| c.task.memory().is_some()));
     let is_generate = Memo::new(move |_| cfg.with(|c| c.task == LabTask::Generate));
     view! {
-        <style>{delay::CSS}{memory::CSS}{generate::CSS}</style>
+        <style>{cells::CSS}{delay::CSS}{memory::CSS}{generate::CSS}</style>
         <TaskSwitcher cfg=cfg notices=notices busy=busy on_switch=Callback::new(move |()| memory.clear()) />
         {move || if is_generate.get() {
             own_scope(move || view! { <GeneratePart cfg=cfg notices=notices model=generate /> }).into_any()

@@ -96,7 +96,8 @@ pub fn cpu_reason_detail(r: &CpuReason) -> String {
         CpuReason::GpuUnavailable(e)
         | CpuReason::NoWorkerWebGpu(e)
         | CpuReason::DeviceLost { error: e, .. }
-        | CpuReason::LostWhileMeasuring(e) => gpu_detail(e),
+        | CpuReason::LostWhileMeasuring(e)
+        | CpuReason::NotOnGpuPath(e) => gpu_detail(e),
         CpuReason::Measured(t) => t.to_string(),
     }
 }
@@ -153,5 +154,7 @@ fn cpu_reason_zh(r: &CpuReason) -> String {
         CpuReason::LostWhileMeasuring(g) => {
             format!("测量两条路径时{}，训练在 CPU 上进行。", gpu_error_zh(g))
         }
+        // The English detail (what the GPU path lacks) is in the line's tooltip.
+        CpuReason::NotOnGpuPath(_) => "GPU 路径尚不能训练这个模型，训练在 CPU 上进行。".into(),
     }
 }

@@ -20,6 +20,7 @@ use super::protocol::{LabEvent, PlanInfo, TrainRequest};
 use crate::config::query::parse_pairs;
 use crate::config::{BackendChoice, TrainConfig, UrlConfig};
 use crate::data::names::NamesDataset;
+use crate::gpu::GpuError;
 use crate::train::backend::{self, BackendKind, CellBackend};
 use crate::train::clock::{check_in, now_ms, sleep_ms};
 use crate::train::messages::{CpuReason, EngineFault, TrainError, TrainNotice};
@@ -290,10 +291,16 @@ pub async fn run(
                 .find(|r| r.id() == tick.run)
                 .and_then(|r| r.cpu_from())
                 .unwrap_or(0);
+            // A model the GPU path does not implement never left the CPU; anything else is a
+            // device that failed under the run.
+            let notice = match error {
+                GpuError::Unsupported(_) => CpuReason::NotOnGpuPath(error),
+                error => CpuReason::DeviceLost { error, step },
+            };
             emit(LabEvent::Backend(CellBackend {
                 cell: tick.run.cell,
                 kind: BackendKind::Cpu {
-                    notice: Some(CpuReason::DeviceLost { error, step }),
+                    notice: Some(notice),
                 },
             }));
         }

@@ -74,6 +74,20 @@ pub enum CpuReason {
     /// The GPU device was lost while `backend=auto` measured the paths; the run trains on the
     /// CPU.
     LostWhileMeasuring(GpuError),
+    /// The GPU path does not train this model yet ([`GpuError::Unsupported`]: e.g. names
+    /// generation's initial state computed from the language); the run trains on the CPU.
+    NotOnGpuPath(GpuError),
+}
+
+impl CpuReason {
+    /// Why a model could not be set up on a working GPU: [`CpuReason::NotOnGpuPath`] for what
+    /// the GPU path does not implement, else [`CpuReason::GpuUnavailable`].
+    pub fn setup(error: GpuError) -> Self {
+        match error {
+            GpuError::Unsupported(_) => CpuReason::NotOnGpuPath(error),
+            e => CpuReason::GpuUnavailable(e),
+        }
+    }
 }
 
 /// The path a run trains on, and why.
@@ -313,7 +327,7 @@ pub async fn plan(
                         let notice = if lost {
                             CpuReason::LostWhileMeasuring(e)
                         } else {
-                            CpuReason::GpuUnavailable(e)
+                            CpuReason::setup(e)
                         };
                         out.push(CellBackend {
                             cell,

@@ -142,6 +142,10 @@ impl fmt::Display for CpuReason {
                 "The GPU device was lost while the paths were measured ({e}); training runs on the \
                  CPU."
             ),
+            CpuReason::NotOnGpuPath(e) => write!(
+                f,
+                "The GPU path does not train this model yet ({e}); training runs on the CPU."
+            ),
         }
     }
 }

@@ -4,7 +4,8 @@
 //! differ between the paths, so training is compared by outcome: step 1 within 1e-5 relative,
 //! the first steps closely, the held-out figures after a short run. Also: a restored GPU
 //! trainer goes on from the state, a lost device hands a sweep to the CPU from the step
-//! reached, and `backend` picks each cell's path.
+//! reached, `backend` picks each cell's path, and a model the GPU path does not implement (names
+//! generation conditioned on the initial state) trains on the CPU with the reason.
 
 use crate::gpu_support;
 
@@ -468,4 +469,57 @@ fn the_names_generator_steps_on_the_gpu_as_on_the_cpu() {
             assert!(rel <= 1e-3, "{what}: {:?} {:?}", a.sums, b.sums);
         }
     }
+}
+
+/// Names generation conditioned on the initial state: the GPU path does not take the
+/// language's map to h₀ yet, so `auto` keeps its cells on the CPU and says why
+/// ([`CpuReason::NotOnGpuPath`], not an unavailable GPU), and a forced GPU run falls back at
+/// its first step with the same error, its steps on the CPU.
+#[test]
+fn a_state_conditioned_generator_trains_on_the_cpu_and_says_why() {
+    use std::sync::Arc;
+    use unroll_core::data::{locate_names_dir, NamesDataset};
+    use unroll_core::gpu::GpuError;
+    use unroll_core::task::generate::{Conditioning, GenerateTask};
+    use unroll_core::task::Task;
+    use unroll_core::train::trainer::Recipe;
+
+    let ctx = context();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let data = NamesDataset::load_dir(&locate_names_dir(&root).unwrap()).unwrap();
+    let task = GenerateTask::new(Arc::new(data), 0, Conditioning::State);
+    let recipe = Recipe {
+        hidden_size: 8,
+        batch_size: 16,
+        ..Recipe::default()
+    };
+    let (picked, gpu) = pollster::block_on(backend::plan(
+        &task,
+        &[CellKind::Gru],
+        &recipe,
+        BackendChoice::Auto,
+        true,
+    ));
+    assert!(gpu.is_none(), "no cell on the GPU");
+    match &picked[0].kind {
+        BackendKind::Cpu {
+            notice: Some(CpuReason::NotOnGpuPath(GpuError::Unsupported(why))),
+        } => assert!(why.contains("initial state"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        CpuReason::NotOnGpuPath(GpuError::Unsupported("an initial state".into())).to_string(),
+        "The GPU path does not train this model yet (not supported on the GPU path yet: an \
+         initial state); training runs on the CPU."
+    );
+    let mut t = Trainer::new(&task, CellKind::Gru, &recipe, 5);
+    let (max_batch, max_len) = gpu_sizes(&task, &recipe);
+    let e = t
+        .attach_gpu(&ctx, task.shape().input.kind(), max_batch, max_len)
+        .unwrap_err();
+    assert!(matches!(
+        CpuReason::setup(e),
+        CpuReason::NotOnGpuPath(GpuError::Unsupported(_))
+    ));
+    assert_eq!(at_once(t.step()).backend, Backend::Cpu);
 }

@@ -14,7 +14,9 @@
 //! Test hooks: `generate-page`, `generate-data` (`data-value` = languages once loaded),
 //! `generate-start` / `-pause` / `-resume` / `-reset`, `generate-status`, `generate-progress`
 //! (`data-value` = fraction of the steps), `generate-heldout` (`data-value` = the last
-//! held-out loss per character, `data-step`), `generate-error`; what is kept's (see [`keep`]);
+//! held-out loss per character, `data-step`), `generate-error`, `generate-backend-<cell>`
+//! (the path the run trains on) and `generate-loss-first-<cell>` (its step-1 training loss per
+//! character; both [`crate::sequence::cells`]); what is kept's (see [`keep`]);
 //! the sampler's (see [`sampler`]).
 
 mod bidir;
@@ -456,6 +458,7 @@ pub fn GeneratePart(
                 <div class="mt-bar" data-testid="generate-progress" data-value=move || fraction().to_string()>
                     <div style=move || format!("width: {:.1}%", fraction() * 100.0)></div>
                 </div>
+                <crate::sequence::cells::CellLines driver=model.driver prefix="generate" />
                 <crate::kit::question::Veiled on=question::bidir_veiled(model) block=true>{heldout}</crate::kit::question::Veiled>
                 <KeptNotes model=model />
                 {move || model.driver.error.get().or_else(|| model.error.get()).map(|e| view! {

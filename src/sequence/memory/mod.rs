@@ -97,10 +97,6 @@ pub(super) const CSS: &str = r#"
 .mt-form .field { display: flex; flex-direction: column; }
 .mt-form .field input { margin-top: auto; }
 .mt-outcome { font-weight: 600; }
-.mt-cells { list-style: none; margin: 8px 0 0; padding: 0; display: grid; gap: 2px; font-size: 13px; }
-.mt-cell { display: flex; flex-wrap: wrap; gap: 2px 12px; align-items: baseline; }
-.mt-cell-name { font-weight: 600; min-width: 48px; }
-.mt-cell .dl-backend { margin: 0; }
 .mt-form .field:has(select) { grid-column: span 2; }
 .mt-spread-head { font-size: 15px; margin: 12px 0 4px; }
 .memory-page .notice .btn { margin-left: 12px; }

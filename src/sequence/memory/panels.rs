@@ -5,17 +5,15 @@ use super::text::{fmt_loss, index, MemoryText};
 use super::MemoryDriver;
 use crate::charts::delay::{self as chart, CurveChart, Line};
 use crate::kit::fmt::count_commas;
-use crate::sequence::delay::text::{fmt_seconds, DelayText};
+use crate::sequence::delay::text::fmt_seconds;
 use crate::shell::backend_text::workers_line;
 use crate::shell::i18n::use_locale;
 use crate::shell::run_status::RunStatus;
-use crate::widgets::backend::backend_line;
 use crate::widgets::run_controls::{RunAction, RunControls};
 use crate::widgets::script::ScriptPanel;
 use leptos::prelude::*;
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::query::encode;
-use unroll_core::math::params::CellKind;
 use unroll_core::memory::task::LengthError;
 use unroll_core::memory::{MemoryTask, TaskKind};
 use unroll_core::task::Criterion;
@@ -178,42 +176,8 @@ pub fn RunPanel(
                     </span>
                 })}
             </div>
-            <CellLines driver=driver />
+            <crate::sequence::cells::CellLines driver=driver prefix="memory" />
         </section>
-    }
-}
-
-/// One line per cell of the sweep shown: the path its runs train on (`memory-backend-<cell>`,
-/// see [`backend_line`]) and the training-batch loss of its first seed's step 1
-/// (`memory-loss-first-<cell>`, `data-value` unrounded), once the engine has reported them.
-#[component]
-fn CellLines(driver: MemoryDriver) -> impl IntoView {
-    let loc = use_locale();
-    let cells = move || driver.plan().map(|p| p.cells).unwrap_or_default();
-    let first = move |cell: CellKind| {
-        driver
-            .first_loss()
-            .into_iter()
-            .find(|(r, _)| r.cell == cell)
-            .map(|(_, l)| l)
-    };
-    let line = move |cell: CellKind| {
-        view! {
-            <li class="mt-cell" data-cell=cell.as_str()>
-                <span class="mt-cell-name">{cell.name()}</span>
-                {move || backend_line("memory", cell, driver.flow.backends)}
-                {move || first(cell).map(|l| view! {
-                    <span class="stat-detail" data-testid=format!("memory-loss-first-{}", cell.as_str()) data-value=l.to_string()>
-                        {move || (DelayText::of(loc.lang()).first_loss)(&format!("{l:.4}"))}
-                    </span>
-                })}
-            </li>
-        }
-    };
-    view! {
-        <ul class="mt-cells" class:hidden=move || driver.flow.backends.with(Vec::is_empty) && driver.first_loss().is_empty()>
-            {move || cells().into_iter().map(line).collect_view()}
-        </ul>
     }
 }
 
