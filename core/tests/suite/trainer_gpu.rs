@@ -9,14 +9,19 @@
 
 use crate::gpu_support;
 
+use std::sync::Arc;
+
 use gpu_support::context;
 use unroll_core::config::delay::{CellSet, DelayConfig, LabTask};
 use unroll_core::config::BackendChoice;
+use unroll_core::data::{locate_names_dir, NamesDataset};
 use unroll_core::math::params::CellKind;
+use unroll_core::task::generate::{Conditioning, GenerateTask};
+use unroll_core::task::Task;
 use unroll_core::train::backend::{self, gpu_sizes, BackendKind, GpuPlan};
 use unroll_core::train::messages::CpuReason;
 use unroll_core::train::sweep::{Sweep, SweepPlan, Tick};
-use unroll_core::train::trainer::{at_once, Backend, Trainer};
+use unroll_core::train::trainer::{at_once, Backend, Recipe, Trainer};
 
 fn small(task: LabTask, steps: u64) -> DelayConfig {
     let length = match task {
@@ -417,21 +422,20 @@ fn the_backend_key_picks_each_cells_path() {
     }
 }
 
+/// Names generation on the real names data (split seed 0), conditioned by `conditioning`.
+fn names_generation(conditioning: Conditioning) -> GenerateTask {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let data = NamesDataset::load_dir(&locate_names_dir(&root).unwrap()).unwrap();
+    GenerateTask::new(Arc::new(data), 0, conditioning)
+}
+
 /// The names generator (dense input: letters, start marker and language; every step read;
 /// batches of one length each) on the GPU path: step 1 has the CPU's loss within 1e-5
 /// relative for every cell, one and two directions, and the held-out figures agree.
 #[test]
 fn the_names_generator_steps_on_the_gpu_as_on_the_cpu() {
-    use std::sync::Arc;
-    use unroll_core::data::{locate_names_dir, NamesDataset};
-    use unroll_core::task::generate::{Conditioning, GenerateTask};
-    use unroll_core::task::Task;
-    use unroll_core::train::trainer::Recipe;
-
     let ctx = context();
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let data = NamesDataset::load_dir(&locate_names_dir(&root).unwrap()).unwrap();
-    let task = GenerateTask::new(Arc::new(data), 0, Conditioning::Input);
+    let task = names_generation(Conditioning::Input);
     let heldout = task.heldout(16);
     for bidirectional in [false, true] {
         let recipe = Recipe {
@@ -477,17 +481,10 @@ fn the_names_generator_steps_on_the_gpu_as_on_the_cpu() {
 /// its first step with the same error, its steps on the CPU.
 #[test]
 fn a_state_conditioned_generator_trains_on_the_cpu_and_says_why() {
-    use std::sync::Arc;
-    use unroll_core::data::{locate_names_dir, NamesDataset};
     use unroll_core::gpu::GpuError;
-    use unroll_core::task::generate::{Conditioning, GenerateTask};
-    use unroll_core::task::Task;
-    use unroll_core::train::trainer::Recipe;
 
     let ctx = context();
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let data = NamesDataset::load_dir(&locate_names_dir(&root).unwrap()).unwrap();
-    let task = GenerateTask::new(Arc::new(data), 0, Conditioning::State);
+    let task = names_generation(Conditioning::State);
     let recipe = Recipe {
         hidden_size: 8,
         batch_size: 16,
