@@ -4,6 +4,7 @@
 //! (a zip reader's, the safetensors reader's, the browser's storage's) go only in a tooltip
 //! ([`WeightsError::detail`], [`StorageError::detail`]).
 
+use crate::kit::names_data::{fetch_problem_zh, FetchProblem};
 use crate::kit::text::count;
 use crate::shell::catalogue::catalogue;
 use unroll_core::data::names::LoadError;
@@ -342,6 +343,19 @@ catalogue! {
         /// Success: the file's name.
         pub pytorch_downloaded: fn(&str) -> String {
             |file| format!("Downloaded {file}. Run it with: python3 {file}"), |file| format!("已下载 {file}。运行：python3 {file}")
+        }
+        /// While the script's template is fetched.
+        pub pytorch_fetching: &'static str {
+            "Fetching the script's template…", "正在获取脚本模板……"
+        }
+        /// The script's template could not be fetched: its file and what went wrong.
+        pub pytorch_fetch_failed: fn(&str, &FetchProblem) -> String {
+            |file, p| format!("The script's template ({file}) could not be fetched: {p}. Check the connection and try again."),
+            |file, p| format!("无法获取脚本模板（{file}）：{}。请检查网络连接后重试。", fetch_problem_zh(p))
+        }
+        /// The button that fetches the template again.
+        pub pytorch_retry: &'static str {
+            "Try again", "重试"
         }
         /// Shown before the data is loaded (the script needs its languages).
         pub pytorch_waiting: &'static str {
