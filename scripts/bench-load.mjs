@@ -35,22 +35,18 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
 import { serveDist } from "./serve-dist.mjs";
+import { flag, opt } from "./bench/cli.mjs";
 
-const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : dflt;
-};
 const DIR = resolve(opt("--dir", "dist"));
 const RUNS = Number(opt("--runs", "3"));
 const QUERY = opt("--query", "?v=1&lesson=lstm");
-const COMPARE = args.includes("--compare");
-const THROTTLE = !args.includes("--no-throttle");
+const COMPARE = flag("--compare");
+const THROTTLE = !flag("--no-throttle");
 const WARM = Number(opt("--warm", "1"));
 /** The CPU slow-down factor (1: none). */
 const CPU = Number(opt("--cpu", "1"));
-const TRACE = args.includes("--trace");
-const TASKS = args.includes("--tasks") || TRACE;
+const TRACE = flag("--trace");
+const TASKS = flag("--tasks") || TRACE;
 const TRAINING = new URLSearchParams(QUERY).get("lesson") === "names";
 /** The training page's Start button, once enabled. */
 const START = '[data-testid="train-start"]:not([disabled])';

@@ -452,6 +452,19 @@ mod tests {
         vec!["Arabic".into(), "Chinese".into(), "Czech".into()]
     }
 
+    /// Every line of `lines` stands, whole, in `script`.
+    fn assert_lines(script: &str, lines: &[&str]) {
+        for line in lines {
+            assert!(script.lines().any(|l| l == *line), "missing {line:?}");
+        }
+    }
+
+    /// `script` is a whole template with one configuration block, kept to its end.
+    fn assert_one_block(script: &str) {
+        assert_eq!(script.matches("CONFIG = dict(").count(), 1);
+        assert!(script.ends_with("if __name__ == \"__main__\":\n    main()\n"));
+    }
+
     #[test]
     fn each_template_is_its_file() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
@@ -521,36 +534,36 @@ mod tests {
             &run,
             "https://x/?v=1&lesson=generate",
         );
-        for line in [
-            "    cell=\"lstm\",",
-            "    hidden_size=32,",
-            "    num_layers=2,",
-            "    bidirectional=True,",
-            "    conditioning=\"state\",",
-            "    lr=0.002,",
-            "    batch_size=16,",
-            "    epochs=5,",
-            "    steps=1500,",
-            "    max_norm=0.0,",
-            "    forget_bias=0.5,",
-            "    seed=7,",
-            "    split_seed=3,",
-            "    temperature=0.8,",
-            "    top_k=5,",
-            "    samples=40,",
-            "    max_len=12,",
-            "PAGE = \"https://x/?v=1&lesson=generate\"  # the page this configuration came from",
-        ] {
-            assert!(s.lines().any(|l| l == line), "missing {line:?}");
-        }
-        assert_eq!(s.matches("CONFIG = dict(").count(), 1);
+        assert_lines(
+            &s,
+            &[
+                "    cell=\"lstm\",",
+                "    hidden_size=32,",
+                "    num_layers=2,",
+                "    bidirectional=True,",
+                "    conditioning=\"state\",",
+                "    lr=0.002,",
+                "    batch_size=16,",
+                "    epochs=5,",
+                "    steps=1500,",
+                "    max_norm=0.0,",
+                "    forget_bias=0.5,",
+                "    seed=7,",
+                "    split_seed=3,",
+                "    temperature=0.8,",
+                "    top_k=5,",
+                "    samples=40,",
+                "    max_len=12,",
+                "PAGE = \"https://x/?v=1&lesson=generate\"  # the page this configuration came from",
+            ],
+        );
         assert_eq!(
             generate_file_name(&run),
             "unroll-generate-lstm-h32-state-bidir.py"
         );
         assert!(s.contains("    python3 unroll-generate-lstm-h32-state-bidir.py --epochs 1"));
         assert!(!s.contains("generate_names.py"));
-        assert!(s.ends_with("if __name__ == \"__main__\":\n    main()\n"));
+        assert_one_block(&s);
     }
 
     #[test]
@@ -604,21 +617,22 @@ mod tests {
             assert_eq!(s.matches(def).count(), 1, "{def}");
         }
         // The default run is the lab's recipe.
-        for line in [
-            "    cell=\"gru\",",
-            "    hidden_size=64,",
-            "    conditioning=\"input\",",
-            "    lr=0.005,",
-            "    batch_size=32,",
-            "    epochs=3,",
-            "    max_norm=1.0,",
-            "    temperature=0.5,",
-            "    top_k=0,",
-            "    samples=200,",
-            "    max_len=24,",
-        ] {
-            assert!(s.lines().any(|l| l == line), "missing {line:?}");
-        }
+        assert_lines(
+            &s,
+            &[
+                "    cell=\"gru\",",
+                "    hidden_size=64,",
+                "    conditioning=\"input\",",
+                "    lr=0.005,",
+                "    batch_size=32,",
+                "    epochs=3,",
+                "    max_norm=1.0,",
+                "    temperature=0.5,",
+                "    top_k=0,",
+                "    samples=200,",
+                "    max_len=24,",
+            ],
+        );
         assert_eq!(
             generate_file_name(&GenerateRun::default()),
             "unroll-generate-gru-h64-input.py"
@@ -656,26 +670,26 @@ mod tests {
             ..DelayConfig::default()
         };
         let s = delay_script(DELAY_TEMPLATE, &c, "https://x/?v=1&lesson=delay&delay=16");
-        for line in [
-            "    cells=[\"rnn\", \"lstm\", \"gru\"],",
-            "    delay=16,",
-            "    length=64,",
-            "    vocab=12,",
-            "    hidden_size=32,",
-            "    lr=0.01,",
-            "    batch_size=16,",
-            "    max_norm=0.0,",
-            "    forget_bias=0.5,",
-            "    steps=700,",
-            "    seed=5,",
-            "    seeds=2,",
-            "PAGE = \"https://x/?v=1&lesson=delay&delay=16\"  # the page this configuration came from",
-        ] {
-            assert!(s.lines().any(|l| l == line), "missing {line:?}");
-        }
-        assert_eq!(s.matches("CONFIG = dict(").count(), 1);
+        assert_lines(
+            &s,
+            &[
+                "    cells=[\"rnn\", \"lstm\", \"gru\"],",
+                "    delay=16,",
+                "    length=64,",
+                "    vocab=12,",
+                "    hidden_size=32,",
+                "    lr=0.01,",
+                "    batch_size=16,",
+                "    max_norm=0.0,",
+                "    forget_bias=0.5,",
+                "    steps=700,",
+                "    seed=5,",
+                "    seeds=2,",
+                "PAGE = \"https://x/?v=1&lesson=delay&delay=16\"  # the page this configuration came from",
+            ],
+        );
         assert!(!s.contains("PAGE = None"));
-        assert!(s.ends_with("if __name__ == \"__main__\":\n    main()\n"));
+        assert_one_block(&s);
         // The default pair is RNN then LSTM, the page's order.
         let d = delay_script(DELAY_TEMPLATE, &DelayConfig::default(), "p");
         assert!(d.contains("    cells=[\"rnn\", \"lstm\"],\n"));
@@ -708,27 +722,27 @@ mod tests {
             &plan,
             "https://x/?v=1&lesson=delay&task=order",
         );
-        for line in [
-            "    task=\"order\",",
-            "    length=70,",
-            "    cells=[\"gru\"],",
-            "    hidden_size=64,",
-            "    lr=0.01,",
-            "    batch_size=16,",
-            "    max_norm=0.0,",
-            "    forget_bias=0.5,",
-            "    steps=90,",
-            "    seed=5,",
-            "    seeds=2,",
-            "    eval_every=5,",
-            "PAGE = \"https://x/?v=1&lesson=delay&task=order\"  # the page this configuration came from",
-        ] {
-            assert!(s.lines().any(|l| l == line), "missing {line:?}");
-        }
-        assert_eq!(s.matches("CONFIG = dict(").count(), 1);
+        assert_lines(
+            &s,
+            &[
+                "    task=\"order\",",
+                "    length=70,",
+                "    cells=[\"gru\"],",
+                "    hidden_size=64,",
+                "    lr=0.01,",
+                "    batch_size=16,",
+                "    max_norm=0.0,",
+                "    forget_bias=0.5,",
+                "    steps=90,",
+                "    seed=5,",
+                "    seeds=2,",
+                "    eval_every=5,",
+                "PAGE = \"https://x/?v=1&lesson=delay&task=order\"  # the page this configuration came from",
+            ],
+        );
         assert!(s.contains("    python3 unroll-order-t70-gru.py --steps 100 --seeds 1"));
         assert!(!s.contains("long_memory.py"));
-        assert!(s.ends_with("if __name__ == \"__main__\":\n    main()\n"));
+        assert_one_block(&s);
         // The page's defaults: T, budget, hidden size and cells of the task.
         let adding = DelayConfig {
             task: LabTask::Adding,
@@ -766,27 +780,27 @@ mod tests {
             DataSource::Tutorial,
             "https://x/?v=1&lesson=names",
         );
-        for line in [
-            "    cell=\"gru\",",
-            "    hidden_size=64,",
-            "    num_layers=2,",
-            "    bidirectional=True,",
-            "    lr=0.003,",
-            "    batch_size=32,",
-            "    epochs=7,",
-            "    max_norm=1.5,",
-            "    forget_bias=0.0,",
-            "    seed=42,",
-            "    head=\"padded\",",
-            "CLASSES = [\"Arabic\", \"Chinese\", \"Czech\"]  # the languages in label order (fc's rows)",
-            "PAGE = \"https://x/?v=1&lesson=names\"  # the page this configuration came from",
-        ] {
-            assert!(s.lines().any(|l| l == line), "missing {line:?}");
-        }
+        assert_lines(
+            &s,
+            &[
+                "    cell=\"gru\",",
+                "    hidden_size=64,",
+                "    num_layers=2,",
+                "    bidirectional=True,",
+                "    lr=0.003,",
+                "    batch_size=32,",
+                "    epochs=7,",
+                "    max_norm=1.5,",
+                "    forget_bias=0.0,",
+                "    seed=42,",
+                "    head=\"padded\",",
+                "CLASSES = [\"Arabic\", \"Chinese\", \"Czech\"]  # the languages in label order (fc's rows)",
+                "PAGE = \"https://x/?v=1&lesson=names\"  # the page this configuration came from",
+            ],
+        );
         // The template's own defaults are gone, the rest of it is kept.
-        assert_eq!(s.matches("CONFIG = dict(").count(), 1);
         assert!(!s.contains("CLASSES = None"));
-        assert!(s.ends_with("if __name__ == \"__main__\":\n    main()\n"));
+        assert_one_block(&s);
     }
 
     #[test]

@@ -39,9 +39,10 @@ pub const CHECKPOINT_VERSION_MIN: u32 = 4;
 /// The oldest record version this code reads.
 pub const SAVED_VERSION_MIN: u32 = 1;
 
-/// A run's resume checkpoint as bytes (postcard), stored beside the record.
+/// A run's resume checkpoint as bytes (postcard, as the engine's messages), stored beside
+/// the record.
 pub fn encode_checkpoint(c: &SweepCheckpoint) -> Vec<u8> {
-    crate::engine::protocol::encode(c)
+    postcard::to_allocvec(c).expect("postcard encodes every checkpoint")
 }
 
 /// Reads [`encode_checkpoint`]'s bytes back.
@@ -49,7 +50,7 @@ pub fn encode_checkpoint(c: &SweepCheckpoint) -> Vec<u8> {
 /// # Errors
 /// A message when the bytes are not a checkpoint.
 pub fn decode_checkpoint(bytes: &[u8]) -> Result<SweepCheckpoint, String> {
-    crate::engine::protocol::decode(bytes).map_err(|e| format!("saved checkpoint: {e}"))
+    postcard::from_bytes(bytes).map_err(|e| format!("saved checkpoint: {e}"))
 }
 
 /// `(step, value)` points up to `step` (a saved curve cut at its checkpoint, so Resume

@@ -24,17 +24,13 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
 import { createDistServer } from "../serve-dist.mjs";
+import { flag, opt } from "./cli.mjs";
 
-const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : dflt;
-};
 const DIR = resolve(opt("--dir", "dist"));
 const RUNS = Number(opt("--runs", "3"));
 const VISITS = Number(opt("--visits", "3"));
 const HOT_S = Number(opt("--hot", "8"));
-const TRACE = args.includes("--trace");
+const TRACE = flag("--trace");
 /** Which cases run (--cases floor,worker,app-http,app-sw; default all). */
 const CASES = opt("--cases", "floor,worker,app-http,app-sw").split(",");
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";

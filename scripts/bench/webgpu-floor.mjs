@@ -18,12 +18,8 @@
 // Needs the system Chromium (CHROMIUM_PATH); WebGPU through --enable-unsafe-webgpu.
 
 import { launch } from "../e2e/lib.mjs";
+import { flag, opt } from "./cli.mjs";
 
-const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : dflt;
-};
 const REPS = Number(opt("--reps", "15"));
 const ITERS = Number(opt("--iters", "4096"));
 const COUNTS = opt("--counts", "1,14,38,394").split(",").map(Number);

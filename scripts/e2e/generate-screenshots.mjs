@@ -3,7 +3,9 @@
 // default) and measured, before the reveal (scripts/e2e/out/generate-asked-<width>-<lang>.png:
 // no verdict) and after it with the sampler stepped through a name, at 1440 px and 375 px, in
 // English and Chinese: scripts/e2e/out/generate-<width>-<lang>.png, and the bidirectional
-// sampler: generate-bidir-1440-en.png. Prints the figures the page computed (held-out loss, bigram,
+// sampler: generate-bidir-1440-en.png. First a names classifier is trained for one epoch on the
+// names page and kept in the browser, so the quality panel judges the samples with it
+// (GEN_CLASSIFIER=0 leaves it out). Prints the figures the page computed (held-out loss, bigram,
 // the verdict, the name written). Serves dist/ as built (run `trunk build --release` first).
 //
 // Run: `node scripts/e2e/generate-screenshots.mjs`.
@@ -15,6 +17,14 @@ const server = await serveDist();
 const browser = await launch({ webgpu: false, viewport: { width: 1440, height: 900 } });
 const attr = (page, id, a) => page.getAttribute(`[data-testid="${id}"]`, a);
 try {
+  // A names classifier kept in this browser (one epoch on the names page) judges the samples.
+  if (process.env.GEN_CLASSIFIER !== "0") {
+    const { page } = await openPage(browser.context, server.url, "?v=1&lesson=names&cell=gru&hidden_size=32&epochs=1&backend=cpu");
+    await until(async () => !(await page.isDisabled('[data-testid="train-start"]')), 120_000, "names start");
+    await page.click('[data-testid="train-start"]');
+    await until(async () => !(await page.isDisabled('[data-testid="forget-saved"]')), 600_000, "the kept classifier");
+    await page.close();
+  }
   for (const lang of ["en", "zh"]) {
     for (const width of [1440, 375]) {
       const q = `?v=1&lesson=generate&steps=${STEPS}&language=9&sample_seed=3&lang=${lang}`;
@@ -26,6 +36,7 @@ try {
       // The answer is kept in this browser: the next page asks again after "Try again".
       await page.waitForTimeout(1000);
       if ((await page.getAttribute('[data-testid="question"]', "data-state")) !== "open") await page.click('[data-testid="question-again"]');
+      if (width === 1440) console.log(await screenshot(page, `generate-open-${width}-${lang}`));
       await page.click('[data-testid="question-choice-1"]');
       await page.click('[data-testid="question-lock"]');
       await page.click('[data-testid="gen-compare"]');
@@ -37,6 +48,7 @@ try {
       console.log("verdict", await value(page, "gen-bidir-verdict"), await page.textContent('[data-testid="gen-bidir-verdict"]'));
       console.log("versus bigram", await value(page, "gen-versus-bigram"), "bigram", await value(page, "gen-baseline-bigram"));
       console.log("quality", await page.textContent('[data-testid="gen-quality-mean"]'));
+      if (await page.$('[data-testid="gen-classifier"]')) console.log("classifier", await page.textContent('[data-testid="gen-classifier"]'));
       for (let i = 0; i < 3; i++) await page.click('[data-testid="gen-step"]');
       console.log("sample", await attr(page, "gen-sample", "data-value"), await attr(page, "gen-sample", "data-full"));
       console.log("softmax", await value(page, "gen-softmax"));

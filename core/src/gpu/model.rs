@@ -671,6 +671,42 @@ impl GpuModel {
         }
     }
 
+    /// A command encoder holding one compute pass (labelled `label`) over an uploaded batch
+    /// of `batch` rows × `seq_len` steps: the initial states, the forward pass and head (for
+    /// training when `train`: `encode_forward`'s mode 1, the initial states with their
+    /// gradients), then `then` in the same pass. The uniform arena starts empty.
+    fn encode_pass(
+        &mut self,
+        label: &'static str,
+        batch: usize,
+        seq_len: usize,
+        train: bool,
+        then: impl FnOnce(&mut Self, &mut wgpu::ComputePass<'_>) -> Result<(), GpuError>,
+    ) -> Result<wgpu::CommandEncoder, GpuError> {
+        self.arena.clear();
+        let mut encoder = self
+            .ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(label) });
+        self.rnn.encode_init(
+            &mut encoder,
+            batch,
+            seq_len,
+            StateSources::default(),
+            None,
+            train,
+        );
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(label),
+                timestamp_writes: None,
+            });
+            self.encode_forward(&mut pass, batch, seq_len, u32::from(train))?;
+            then(self, &mut pass)?;
+        }
+        Ok(encoder)
+    }
+
     /// Forward pass and head: the recurrent stack, the last-character features, the head.
     fn encode_forward(
         &mut self,
@@ -792,29 +828,11 @@ impl GpuModel {
         self.validate(batch)?;
         self.upload(batch);
         self.in_flight.push_back(batch.batch as u32);
-        self.arena.clear();
+        let (b, t) = (batch.batch, batch.seq_len);
+        let mut encoder = self.encode_pass("model.train_step", b, t, true, |m, pass| {
+            m.encode_backward(pass, b, t, lr, max_norm)
+        })?;
         let ctx = self.ctx.clone();
-        let mut encoder = ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("model.train_step"),
-            });
-        self.rnn.encode_init(
-            &mut encoder,
-            batch.batch,
-            batch.seq_len,
-            StateSources::default(),
-            None,
-            true,
-        );
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("model.train_step"),
-                timestamp_writes: None,
-            });
-            self.encode_forward(&mut pass, batch.batch, batch.seq_len, 1)?;
-            self.encode_backward(&mut pass, batch.batch, batch.seq_len, lr, max_norm)?;
-        }
         self.slot += 1;
         let copy = if self.slot == self.chunk {
             Some(self.encode_results_copy(&mut encoder))
@@ -907,28 +925,9 @@ impl GpuModel {
         let batch = padded.as_ref();
         self.validate(batch)?;
         self.upload(batch);
-        self.arena.clear();
+        let (b, t) = (batch.batch, batch.seq_len);
+        let mut encoder = self.encode_pass("model.evaluate", b, t, false, |_, _| Ok(()))?;
         let ctx = self.ctx.clone();
-        let mut encoder = ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("model.evaluate"),
-            });
-        self.rnn.encode_init(
-            &mut encoder,
-            batch.batch,
-            batch.seq_len,
-            StateSources::default(),
-            None,
-            false,
-        );
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("model.evaluate"),
-                timestamp_writes: None,
-            });
-            self.encode_forward(&mut pass, batch.batch, batch.seq_len, 0)?;
-        }
         let bytes = (self.head_rows(batch.batch, batch.seq_len) * self.num_classes * 4) as u64;
         let staging = buffers::staging(&ctx, "model.logits_readback", bytes);
         encoder.copy_buffer_to_buffer(&self.bufs.logits, 0, &staging, 0, bytes);

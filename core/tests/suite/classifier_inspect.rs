@@ -278,17 +278,7 @@ fn bad_pins_are_errors() {
 }
 
 fn batch(names: &[&[u32]], labels: &[u32], seq_len: usize) -> SeqBatch {
-    let mut tokens = vec![0u32; names.len() * seq_len];
-    for (b, n) in names.iter().enumerate() {
-        tokens[b * seq_len..][..n.len()].copy_from_slice(n);
-    }
-    SeqBatch::of_batch_first(
-        names.len(),
-        seq_len,
-        &tokens,
-        names.iter().map(|n| n.len() as u32).collect(),
-        labels.to_vec(),
-    )
+    crate::common::padded_batch(names, labels.to_vec(), seq_len)
 }
 
 /// Cross-entropy of one name as a function of the hidden state h_t after step t (one layer,

@@ -37,6 +37,16 @@ fn real_files() -> &'static Vec<(String, Vec<u8>)> {
     })
 }
 
+/// The real class files named in `pick`, in that order, as `(file name, bytes)`.
+fn picked(pick: &[&str]) -> Vec<(&'static str, &'static [u8])> {
+    pick.iter()
+        .map(|p| {
+            let (n, b) = real_files().iter().find(|(n, _)| n == p).unwrap();
+            (n.as_str(), b.as_slice())
+        })
+        .collect()
+}
+
 fn builtin() -> NamesDataset {
     NamesDataset::from_named_files(real_files().iter().map(|(n, b)| (n.as_str(), b))).unwrap()
 }
@@ -103,13 +113,7 @@ fn zip_of_tutorial_layout_equals_builtin() {
 #[test]
 fn txt_files_named_by_class() {
     let pick = ["Scottish.txt", "Arabic.txt", "Czech.txt"];
-    let files: Vec<(&str, &[u8])> = pick
-        .iter()
-        .map(|p| {
-            let (n, b) = real_files().iter().find(|(n, _)| n == p).unwrap();
-            (n.as_str(), b.as_slice())
-        })
-        .collect();
+    let files = picked(&pick);
     let up = dataset_from_uploads(&files).unwrap();
     assert_eq!(up.layout, UploadLayout::ClassFiles);
     assert_eq!(up.dataset.classes(), ["Arabic", "Czech", "Scottish"]);
@@ -130,7 +134,7 @@ fn tsv_three_classes_equals_class_files() {
     let pick = ["Greek.txt", "Japanese.txt", "Polish.txt"];
     let mut tsv = String::from("name\tlabel\r\n");
     for p in pick {
-        let (_, b) = real_files().iter().find(|(n, _)| n == p).unwrap();
+        let (_, b) = picked(&[p])[0];
         let class = p.trim_end_matches(".txt");
         for line in std::str::from_utf8(b).unwrap().lines() {
             if !line.trim().is_empty() {
@@ -142,13 +146,7 @@ fn tsv_three_classes_equals_class_files() {
     let up = dataset_from_uploads(&[("three.tsv", tsv.as_bytes())]).unwrap();
     assert_eq!(up.layout, UploadLayout::Tsv);
     assert_eq!(up.dataset.classes(), ["Greek", "Japanese", "Polish"]);
-    let files: Vec<(&str, &[u8])> = pick
-        .iter()
-        .map(|p| {
-            let (n, b) = real_files().iter().find(|(n, _)| n == p).unwrap();
-            (n.as_str(), b.as_slice())
-        })
-        .collect();
+    let files = picked(&pick);
     let direct = NamesDataset::from_named_files(files).unwrap();
     assert_eq!(up.dataset.samples(), direct.samples());
     // The header line is not a sample.

@@ -555,6 +555,25 @@ fn the_generation_lab_url_reads_back_and_takes_the_recipe() {
     assert_eq!(plan.task.shape().conditions, Some(18));
 }
 
+/// A job of the tiny model's weights (step 9) on data set 4, without a classifier.
+fn tiny_job(
+    model: &unroll_core::math::model::SeqModel,
+    params: &[f32],
+    request: &SampleRequest,
+) -> unroll_core::engine::generate::GenerateJob {
+    unroll_core::engine::generate::GenerateJob {
+        query: "v=1&lesson=generate".into(),
+        data: 4,
+        weights: unroll_core::train::sweep::Weights {
+            model: model.clone(),
+            params: params.to_vec(),
+            step: 9,
+        },
+        request: request.clone(),
+        classifier: None,
+    }
+}
+
 /// The engine's sampler job writes what the sampler writes, refuses weights of another model,
 /// and its messages survive the trip to the worker and back.
 #[test]
@@ -563,21 +582,10 @@ fn the_engine_writes_a_name_from_a_runs_weights() {
         check_weights, quality_job, sample_job, GenerateError, GenerateJob,
     };
     use unroll_core::engine::protocol::{decode, encode, Command, Report};
-    use unroll_core::train::sweep::Weights;
 
     let (task, model, params) = tiny_model();
     let request = SampleRequest::new(1, 1.0, 3);
-    let job = GenerateJob {
-        query: "v=1&lesson=generate".into(),
-        data: 4,
-        weights: Weights {
-            model: model.clone(),
-            params: params.clone(),
-            step: 9,
-        },
-        request: request.clone(),
-        classifier: None,
-    };
+    let job = tiny_job(&model, &params, &request);
     let written = sample_job(&task, &job).unwrap();
     assert_eq!(written, sample(&task, &model, &params, &request).unwrap());
     let q = quality_job(&task, &job, 0, 30, None).unwrap();
@@ -660,7 +668,6 @@ fn a_kept_classifier_judges_the_samples() {
     use unroll_core::keep::{export_trained, DataSource};
     use unroll_core::math::model::SeqModel;
     use unroll_core::math::params::RnnSpec;
-    use unroll_core::train::sweep::Weights;
 
     let (task, model, params) = tiny_model();
     let kept = |classes: [&str; 2]| {
@@ -682,15 +689,8 @@ fn a_kept_classifier_judges_the_samples() {
     assert_eq!(always_y.recognises("abc", 2), None);
     let request = SampleRequest::new(0, 1.0, 11);
     let job = GenerateJob {
-        query: "v=1&lesson=generate".into(),
-        data: 4,
-        weights: Weights {
-            model: model.clone(),
-            params: params.clone(),
-            step: 9,
-        },
-        request: request.clone(),
         classifier: Some(kept(["X", "Y"])),
+        ..tiny_job(&model, &params, &request)
     };
     // Asked of Y: the share of names with a letter (an empty name cannot be read).
     let readable = (0..20u64)

@@ -24,19 +24,21 @@ fn activation_on_gpu(kind: ActivationKind, x: &[f32]) -> Vec<f32> {
     .remove(1)
 }
 
+/// `f` of each of [`EXTREMES`].
+fn on_extremes(f: impl Fn(f32) -> f32) -> Vec<f32> {
+    EXTREMES.iter().map(|&x| f(x)).collect()
+}
+
 /// tanh saturates to ±1 and never returns NaN (SwiftShader's tanh(±100) is NaN without the
 /// clamp); reference: f64 tanh rounded to f32, tolerance 1e-6 absolute, NaN fails.
 #[test]
 fn tanh_kernel_saturates_without_nan() {
     let y = activation_on_gpu(ActivationKind::Tanh, &EXTREMES);
-    let reference: Vec<f32> = EXTREMES.iter().map(|&x| (x as f64).tanh() as f32).collect();
+    let reference = on_extremes(|x| (x as f64).tanh() as f32);
     assert_eq!(reference[0], -1.0);
     assert_eq!(reference[14], 1.0);
     Tol::ROUNDING.assert("tanh", &y, &reference);
-    let twin: Vec<f32> = EXTREMES
-        .iter()
-        .map(|&x| unroll_core::math::activation::tanh(x))
-        .collect();
+    let twin = on_extremes(unroll_core::math::activation::tanh);
     Tol::ROUNDING.assert("tanh vs math::activation::tanh", &y, &twin);
     assert_eq!(y[7], 0.0);
 }
@@ -46,15 +48,9 @@ fn tanh_kernel_saturates_without_nan() {
 #[test]
 fn sigmoid_kernel_saturates_without_nan() {
     let y = activation_on_gpu(ActivationKind::Sigmoid, &EXTREMES);
-    let reference: Vec<f32> = EXTREMES
-        .iter()
-        .map(|&x| (1.0 / (1.0 + (-(x as f64)).exp())) as f32)
-        .collect();
+    let reference = on_extremes(|x| (1.0 / (1.0 + (-(x as f64)).exp())) as f32);
     Tol::ROUNDING.assert("sigmoid", &y, &reference);
-    let twin: Vec<f32> = EXTREMES
-        .iter()
-        .map(|&x| unroll_core::math::activation::sigmoid(x))
-        .collect();
+    let twin = on_extremes(unroll_core::math::activation::sigmoid);
     Tol::ROUNDING.assert("sigmoid vs math::activation::sigmoid", &y, &twin);
     assert!(y[0] >= 0.0 && y[0] < 1e-30, "sigmoid(-inf) = {}", y[0]);
     assert!(y[1] >= 0.0 && y[1] < 1e-30, "sigmoid(-1000) = {}", y[1]);
@@ -66,11 +62,7 @@ fn sigmoid_kernel_saturates_without_nan() {
 #[test]
 fn relu_kernel_matches_definition() {
     let y = activation_on_gpu(ActivationKind::Relu, &EXTREMES);
-    let reference: Vec<f32> = EXTREMES
-        .iter()
-        .map(|&x| unroll_core::math::activation::relu(x))
-        .collect();
-    assert_eq!(y, reference);
+    assert_eq!(y, on_extremes(unroll_core::math::activation::relu));
 }
 
 /// Plain CPU loop in f64: C (+)= op(A)·op(B) with the kernel's stride conventions.

@@ -4,6 +4,7 @@
 //! another W_hh, one bias vector, a wrong tanh value) reproduces the printed value. Lesson 6's
 //! note: `output[:, -1, :]` holds the backward direction's first step, not its full read.
 
+use crate::common::shape_of;
 use unroll_core::config::lessons::{BidirConfig, LstmConfig, ShapesConfig, UnrollConfig};
 use unroll_core::config::CellKind;
 use unroll_core::lessons::handout::{self, Figure};
@@ -16,14 +17,13 @@ fn count(
     num_layers: usize,
     bidirectional: bool,
 ) -> (f64, f64) {
-    let s = shapes::shapes(&ShapesConfig {
+    let s = shapes::shapes(&shape_of(
         cell,
         input_size,
         hidden_size,
         num_layers,
         bidirectional,
-        ..ShapesConfig::default()
-    })
+    ))
     .unwrap();
     (s.shapes.param_count as f64, s.one_bias_count as f64)
 }

@@ -4,6 +4,7 @@
 //! The expected numbers are the course's (4 decimals, or 2 significant digits where the
 //! course writes "about"); the code computes them from the default configs.
 
+use crate::common::shape_of;
 use rand::distr::{Distribution, Uniform};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -553,23 +554,6 @@ fn softmax_stability_and_nll_on_probabilities() {
 }
 
 // ----------------------------------------------------------------------------------------- shapes
-
-fn shape_of(
-    cell: CellKind,
-    input_size: usize,
-    hidden_size: usize,
-    num_layers: usize,
-    bidirectional: bool,
-) -> ShapesConfig {
-    ShapesConfig {
-        cell,
-        input_size,
-        hidden_size,
-        num_layers,
-        bidirectional,
-        ..ShapesConfig::default()
-    }
-}
 
 #[test]
 fn shapes_default_is_nn_rnn_10_8() {

@@ -7,7 +7,7 @@ use crate::common;
 use crate::tol;
 
 use crate::gpu_support::random_batch;
-use common::{load_fixture, Fixture, Tensor, EXTREMES};
+use common::{load_fixture, Fixture, Tensor, CELL_VARIANTS, EXTREMES};
 use rand::distr::{Distribution, Uniform};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -286,77 +286,54 @@ fn shapes_match_pytorch() {
 /// (4, 7, 3) is rejected naming both shapes, as PyTorch does.
 #[test]
 fn wrong_h0_shape_is_rejected_with_both_shapes() {
-    let s = RnnSpec::stacked(CellKind::Lstm, 3, 5, 2, false);
-    let layout = ParamLayout::rnn(&s, "");
-    let p = init_params(&layout, &s, 0);
-    let m = RnnModule::new(s, &layout, "");
     let x = vec![0.0f32; 4 * 7 * 3];
     let h0 = vec![0.0f32; 40];
-    let err = m
-        .forward(
-            &p,
-            TensorRef::new(&[4, 7, 3], &x),
-            true,
-            None,
-            Some(TensorRef::new(&[4, 2, 5], &h0)),
-            None,
-        )
-        .unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        "Expected hidden[0] size (2, 4, 5), got (4, 2, 5)"
-    );
-    let err = m
-        .forward(
-            &p,
-            TensorRef::new(&[4, 7, 3], &x),
-            true,
-            None,
-            None,
-            Some(TensorRef::new(&[2, 5, 4], &h0)),
-        )
-        .unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        "Expected hidden[1] size (2, 4, 5), got (2, 5, 4)"
-    );
-
-    let g = RnnSpec::stacked(CellKind::Gru, 3, 5, 2, false);
-    let gl = ParamLayout::rnn(&g, "");
-    let gp = init_params(&gl, &g, 0);
-    let gm = RnnModule::new(g, &gl, "");
-    let err = gm
-        .forward(
-            &gp,
-            TensorRef::new(&[4, 7, 3], &x),
-            true,
-            None,
-            Some(TensorRef::new(&[4, 2, 5], &h0)),
-            None,
-        )
-        .unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        "Expected hidden size (2, 4, 5), got (4, 2, 5)"
-    );
-    let err = gm
-        .forward(
-            &gp,
-            TensorRef::new(&[4, 7, 3], &x),
-            true,
-            None,
-            None,
-            Some(TensorRef::new(&[2, 4, 5], &h0)),
-        )
-        .unwrap_err();
+    // The error of a forward pass on (4, 7, 3) batch-first with h0 or c0 of `shape`.
+    let err = |cell, state: usize, shape: &[usize]| {
+        let s = RnnSpec::stacked(cell, 3, 5, 2, false);
+        let layout = ParamLayout::rnn(&s, "");
+        let p = init_params(&layout, &s, 0);
+        let given = Some(TensorRef::new(shape, &h0));
+        let (h, c) = if state == 0 {
+            (given, None)
+        } else {
+            (None, given)
+        };
+        RnnModule::new(s, &layout, "")
+            .forward(&p, TensorRef::new(&[4, 7, 3], &x), true, None, h, c)
+            .unwrap_err()
+    };
+    for (cell, state, shape, message) in [
+        (
+            CellKind::Lstm,
+            0,
+            [4, 2, 5],
+            "Expected hidden[0] size (2, 4, 5), got (4, 2, 5)",
+        ),
+        (
+            CellKind::Lstm,
+            1,
+            [2, 5, 4],
+            "Expected hidden[1] size (2, 4, 5), got (2, 5, 4)",
+        ),
+        (
+            CellKind::Gru,
+            0,
+            [4, 2, 5],
+            "Expected hidden size (2, 4, 5), got (4, 2, 5)",
+        ),
+    ] {
+        assert_eq!(err(cell, state, &shape).to_string(), message);
+    }
+    let e = err(CellKind::Gru, 1, &[2, 4, 5]);
     assert!(
         matches!(
-            err,
+            e,
             RnnError::UnexpectedCellState {
                 cell: CellKind::Gru
             }
         ),
-        "{err}"
+        "{e}"
     );
 }
 
@@ -751,12 +728,7 @@ fn fd_check(
 /// both directions, per-sample lengths and batch_first.
 #[test]
 fn backward_matches_finite_differences_for_every_cell() {
-    let cells = [
-        (CellKind::Rnn, Nonlinearity::Tanh),
-        (CellKind::Rnn, Nonlinearity::Relu),
-        (CellKind::Lstm, Nonlinearity::Tanh),
-        (CellKind::Gru, Nonlinearity::Tanh),
-    ];
+    let cells = CELL_VARIANTS;
     let mut fails = Vec::new();
     for (k, (cell, nl)) in cells.into_iter().enumerate() {
         for (bidirectional, batch_first, lengths) in
@@ -984,12 +956,7 @@ fn activations_saturate_without_nan() {
 /// every cell (both directions, two layers).
 #[test]
 fn large_preactivations_stay_finite_for_every_cell() {
-    for (cell, nl) in [
-        (CellKind::Rnn, Nonlinearity::Tanh),
-        (CellKind::Rnn, Nonlinearity::Relu),
-        (CellKind::Lstm, Nonlinearity::Tanh),
-        (CellKind::Gru, Nonlinearity::Tanh),
-    ] {
+    for (cell, nl) in CELL_VARIANTS {
         for scale in [100.0f32, 1e4] {
             let s = RnnSpec {
                 nonlinearity: nl,

@@ -123,12 +123,7 @@ fn header(bytes: &[u8]) -> (Header, BTreeMap<String, String>) {
 /// metadata describes the module.
 #[test]
 fn module_round_trip_every_cell_layers_and_directions() {
-    let cells = [
-        (CellKind::Rnn, Nonlinearity::Tanh),
-        (CellKind::Rnn, Nonlinearity::Relu),
-        (CellKind::Lstm, Nonlinearity::Tanh),
-        (CellKind::Gru, Nonlinearity::Tanh),
-    ];
+    let cells = crate::common::CELL_VARIANTS;
     let mut cases = 0;
     for (cell, nonlinearity) in cells {
         for num_layers in 1..=3 {
@@ -208,17 +203,9 @@ fn names_batch() -> SeqBatch {
     ];
     let encoded: Vec<Vec<u32>> = names.iter().map(|n| encode(n).unwrap()).collect();
     let seq_len = encoded.iter().map(Vec::len).max().unwrap();
-    let mut tokens = vec![0u32; names.len() * seq_len];
-    for (b, e) in encoded.iter().enumerate() {
-        tokens[b * seq_len..][..e.len()].copy_from_slice(e);
-    }
-    SeqBatch::of_batch_first(
-        names.len(),
-        seq_len,
-        &tokens,
-        encoded.iter().map(|e| e.len() as u32).collect(),
-        (0..names.len() as u32).map(|i| i % 4).collect(),
-    )
+    let rows: Vec<&[u32]> = encoded.iter().map(Vec::as_slice).collect();
+    let labels = (0..names.len() as u32).map(|i| i % 4).collect();
+    crate::common::padded_batch(&rows, labels, seq_len)
 }
 
 fn class_names(n: usize) -> Vec<String> {

@@ -284,12 +284,17 @@ impl GenerateModel {
         let quality = self.dirs[dir].quality;
         quality.set(Vec::new());
         let me = *self;
+        let measured = weights.clone();
         spawn_local(async move {
             // The names classifier kept in this browser judges the samples too, if there is one.
             let (kept, classifier) = quality::read_kept().await;
             me.classifier.set(kept);
-            if me.measuring.get_untracked() != Some(session) {
-                return; // reset meanwhile
+            // Reset or trained again meanwhile: these weights are no longer the direction's.
+            let current = me.dirs[dir]
+                .weights
+                .with_untracked(|w| w.as_ref().is_some_and(|w| Rc::ptr_eq(w, &measured)));
+            if !current {
+                return;
             }
             let job = GenerateJob { classifier, ..job };
             client

@@ -3,8 +3,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use super::{grid_1d, Access, KernelSpec};
-use crate::gpu::error::GpuError;
+use super::grid_1d;
 
 /// Which activation [`Activation`] applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,15 +29,8 @@ pub struct ActivationDims {
     pub _pad: [u32; 2],
 }
 
-/// Bindings: `x` `[len]` (read), `y` `[len]` (read_write).
-#[derive(Debug)]
-pub struct Activation;
-
-impl KernelSpec for Activation {
-    const NAME: &'static str = "activation";
-    const STORAGE: &'static [Access] = &[Access::Read, Access::ReadWrite];
-    type Dims = ActivationDims;
-    fn workgroups(d: &ActivationDims, max: u32) -> Result<[u32; 3], GpuError> {
-        grid_1d(d.len as u64, max)
-    }
+kernel! {
+    /// Bindings: `x` `[len]` (read), `y` `[len]` (read_write).
+    Activation = "activation", [Read, ReadWrite], ActivationDims,
+    |d, max| grid_1d(d.len as u64, max)
 }

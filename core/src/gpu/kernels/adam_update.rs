@@ -4,8 +4,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use super::{grid_1d, Access, KernelSpec};
-use crate::gpu::error::GpuError;
+use super::grid_1d;
 use crate::math::optim::AdamConfig;
 
 /// Uniform of `adam_update.wgsl`.
@@ -34,21 +33,8 @@ impl AdamDims {
     }
 }
 
-/// Bindings: `grads [P]`, `step_state [5]` (read); `params`, `adam_m`, `adam_v [P]` (read_write).
-#[derive(Debug)]
-pub struct AdamUpdate;
-
-impl KernelSpec for AdamUpdate {
-    const NAME: &'static str = "adam_update";
-    const STORAGE: &'static [Access] = &[
-        Access::Read,
-        Access::Read,
-        Access::ReadWrite,
-        Access::ReadWrite,
-        Access::ReadWrite,
-    ];
-    type Dims = AdamDims;
-    fn workgroups(d: &AdamDims, max: u32) -> Result<[u32; 3], GpuError> {
-        grid_1d(d.len as u64, max)
-    }
+kernel! {
+    /// Bindings: `grads [P]`, `step_state [5]` (read); `params`, `adam_m`, `adam_v [P]` (read_write).
+    AdamUpdate = "adam_update", [Read, Read, ReadWrite, ReadWrite, ReadWrite], AdamDims,
+    |d, max| grid_1d(d.len as u64, max)
 }

@@ -5,9 +5,6 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use super::{Access, KernelSpec};
-use crate::gpu::error::GpuError;
-
 /// Uniform of `classifier_head.wgsl`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
@@ -51,25 +48,11 @@ pub struct StepRecord {
     pub skipped: u32,
 }
 
-/// Bindings: `params`, `features [B, F]`, `labels [B]` (classes or f32 bits; read);
-/// `logits [B, C]`,
-/// `d_logits [B, C]`, `grads`, `results [ring]` (read_write).
-#[derive(Debug)]
-pub struct ClassifierHead;
-
-impl KernelSpec for ClassifierHead {
-    const NAME: &'static str = "classifier_head";
-    const STORAGE: &'static [Access] = &[
-        Access::Read,
-        Access::Read,
-        Access::Read,
-        Access::ReadWrite,
-        Access::ReadWrite,
-        Access::ReadWrite,
-        Access::ReadWrite,
-    ];
-    type Dims = HeadDims;
-    fn workgroups(_: &HeadDims, _: u32) -> Result<[u32; 3], GpuError> {
-        Ok([1, 1, 1])
-    }
+kernel! {
+    /// Bindings: `params`, `features [B, F]`, `labels [B]` (classes or f32 bits; read);
+    /// `logits [B, C]`, `d_logits [B, C]`, `grads`, `results [ring]` (read_write).
+    ClassifierHead = "classifier_head",
+    [Read, Read, Read, ReadWrite, ReadWrite, ReadWrite, ReadWrite],
+    HeadDims,
+    |_, _| Ok([1, 1, 1])
 }

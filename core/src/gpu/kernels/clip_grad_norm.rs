@@ -5,8 +5,6 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use super::{Access, KernelSpec};
-use crate::gpu::error::GpuError;
 use crate::math::optim::AdamConfig;
 
 /// Uniform of `clip_grad_norm.wgsl`.
@@ -49,15 +47,8 @@ impl ClipDims {
 /// non-finite loss: every later step is skipped until the host zeroes the buffer).
 pub const STEP_STATE_LEN: usize = 6;
 
-/// Bindings: `grads [P]` (read); `step_state [6]`, `results [ring]` (read_write).
-#[derive(Debug)]
-pub struct ClipGradNorm;
-
-impl KernelSpec for ClipGradNorm {
-    const NAME: &'static str = "clip_grad_norm";
-    const STORAGE: &'static [Access] = &[Access::Read, Access::ReadWrite, Access::ReadWrite];
-    type Dims = ClipDims;
-    fn workgroups(_: &ClipDims, _: u32) -> Result<[u32; 3], GpuError> {
-        Ok([1, 1, 1])
-    }
+kernel! {
+    /// Bindings: `grads [P]` (read); `step_state [6]`, `results [ring]` (read_write).
+    ClipGradNorm = "clip_grad_norm", [Read, ReadWrite, ReadWrite], ClipDims,
+    |_, _| Ok([1, 1, 1])
 }

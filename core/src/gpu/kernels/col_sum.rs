@@ -3,8 +3,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use super::{tiles, Access, KernelSpec};
-use crate::gpu::error::GpuError;
+use super::tiles;
 
 /// Uniform of `col_sum.wgsl`.
 #[repr(C)]
@@ -26,15 +25,8 @@ pub struct ColSumDims {
     pub _pad: [u32; 2],
 }
 
-/// Bindings: `input` (read); `out` (read_write).
-#[derive(Debug)]
-pub struct ColSum;
-
-impl KernelSpec for ColSum {
-    const NAME: &'static str = "col_sum";
-    const STORAGE: &'static [Access] = &[Access::Read, Access::ReadWrite];
-    type Dims = ColSumDims;
-    fn workgroups(d: &ColSumDims, max: u32) -> Result<[u32; 3], GpuError> {
-        Ok([tiles(d.cols, 64, max, "col_sum columns")?, 1, 1])
-    }
+kernel! {
+    /// Bindings: `input` (read); `out` (read_write).
+    ColSum = "col_sum", [Read, ReadWrite], ColSumDims,
+    |d, max| Ok([tiles(d.cols, 64, max, "col_sum columns")?, 1, 1])
 }

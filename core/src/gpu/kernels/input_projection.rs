@@ -4,8 +4,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use super::{grid_1d, Access, KernelSpec};
-use crate::gpu::error::GpuError;
+use super::grid_1d;
 
 /// Uniform of `input_projection.wgsl`.
 #[repr(C)]
@@ -33,16 +32,8 @@ pub struct ProjectionDims {
     pub _pad: [u32; 3],
 }
 
-/// Bindings: `tokens [B, T]` u32, `lengths [B]` u32, `params` (read); `xproj [T, B, G·H]` (read_write).
-#[derive(Debug)]
-pub struct InputProjection;
-
-impl KernelSpec for InputProjection {
-    const NAME: &'static str = "input_projection";
-    const STORAGE: &'static [Access] =
-        &[Access::Read, Access::Read, Access::Read, Access::ReadWrite];
-    type Dims = ProjectionDims;
-    fn workgroups(d: &ProjectionDims, max: u32) -> Result<[u32; 3], GpuError> {
-        grid_1d(d.seq_len as u64 * d.batch as u64 * d.gate_rows as u64, max)
-    }
+kernel! {
+    /// Bindings: `tokens [B, T]` u32, `lengths [B]` u32, `params` (read); `xproj [T, B, G·H]` (read_write).
+    InputProjection = "input_projection", [Read, Read, Read, ReadWrite], ProjectionDims,
+    |d, max| grid_1d(d.seq_len as u64 * d.batch as u64 * d.gate_rows as u64, max)
 }

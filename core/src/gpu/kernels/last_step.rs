@@ -4,8 +4,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use super::{grid_1d, Access, KernelSpec};
-use crate::gpu::error::GpuError;
+use super::grid_1d;
 
 /// Uniform of `last_step.wgsl`.
 #[repr(C)]
@@ -21,15 +20,8 @@ pub struct LastStepDims {
     pub _pad: u32,
 }
 
-/// Bindings: `lengths [B]`, `src` (read); `dst` (read_write).
-#[derive(Debug)]
-pub struct LastStep;
-
-impl KernelSpec for LastStep {
-    const NAME: &'static str = "last_step";
-    const STORAGE: &'static [Access] = &[Access::Read, Access::Read, Access::ReadWrite];
-    type Dims = LastStepDims;
-    fn workgroups(d: &LastStepDims, max: u32) -> Result<[u32; 3], GpuError> {
-        grid_1d(d.batch as u64 * d.width as u64, max)
-    }
+kernel! {
+    /// Bindings: `lengths [B]`, `src` (read); `dst` (read_write).
+    LastStep = "last_step", [Read, Read, ReadWrite], LastStepDims,
+    |d, max| grid_1d(d.batch as u64 * d.width as u64, max)
 }

@@ -3,8 +3,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use super::{tiles, Access, KernelSpec};
-use crate::gpu::error::GpuError;
+use super::tiles;
 
 /// Uniform of `matmul.wgsl`. `op(A)` is `[m, k]`, `op(B)` is `[k, n]`, `C` is `[m, n]`;
 /// offsets are in elements and `ld*` are row strides of the matrices as stored.
@@ -62,15 +61,10 @@ pub const MATMUL_TILE_M: u32 = 64;
 /// Columns of C per workgroup (`TILE_N` in the shader).
 pub const MATMUL_TILE_N: u32 = 128;
 
-/// Bindings: `a` (read), `b` (read), `c` (read_write).
-#[derive(Debug)]
-pub struct Matmul;
-
-impl KernelSpec for Matmul {
-    const NAME: &'static str = "matmul";
-    const STORAGE: &'static [Access] = &[Access::Read, Access::Read, Access::ReadWrite];
-    type Dims = MatmulDims;
-    fn workgroups(d: &MatmulDims, max: u32) -> Result<[u32; 3], GpuError> {
+kernel! {
+    /// Bindings: `a` (read), `b` (read), `c` (read_write).
+    Matmul = "matmul", [Read, Read, ReadWrite], MatmulDims,
+    |d, max| {
         Ok([
             tiles(d.n, MATMUL_TILE_N, max, "matmul columns")?,
             tiles(d.m, MATMUL_TILE_M, max, "matmul rows")?,

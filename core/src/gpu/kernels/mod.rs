@@ -19,6 +19,34 @@ use super::shader_source;
 use crate::math::cell::CellKind;
 use cell_sequence::CellPass;
 
+/// Declares a kernel: the unit struct `$name` (with its doc, which lists the bindings) and its
+/// [`KernelSpec`]: the WGSL file and entry point `$file`, the storage bindings' access in order,
+/// the uniform type and the workgroup grid (`|dims, max_per_dim| grid`).
+macro_rules! kernel {
+    (
+        $(#[$doc:meta])*
+        $name:ident = $file:literal, [$($access:ident),* $(,)?], $dims:ty,
+        |$d:tt, $max:tt| $grid:expr $(,)?
+    ) => {
+        $(#[$doc])*
+        #[derive(Debug)]
+        pub struct $name;
+
+        impl $crate::gpu::kernels::KernelSpec for $name {
+            const NAME: &'static str = $file;
+            const STORAGE: &'static [$crate::gpu::kernels::Access] =
+                &[$($crate::gpu::kernels::Access::$access),*];
+            type Dims = $dims;
+            fn workgroups(
+                $d: &$dims,
+                $max: u32,
+            ) -> Result<[u32; 3], $crate::gpu::error::GpuError> {
+                $grid
+            }
+        }
+    };
+}
+
 pub mod activation;
 pub mod adam_update;
 pub mod cell_sequence;

@@ -4,8 +4,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use super::{grid_1d, Access, KernelSpec};
-use crate::gpu::error::GpuError;
+use super::grid_1d;
 
 /// Largest one-hot width the kernel accumulates (`MAX_ONEHOT_INPUT` in the shader).
 pub const MAX_ONEHOT_INPUT: usize = 64;
@@ -30,16 +29,8 @@ pub struct OnehotGradDims {
     pub _pad: [u32; 2],
 }
 
-/// Bindings: `tokens [B, T]`, `lengths [B]`, `d_gates [T, B, G·H]` (read); `grads` (read_write).
-#[derive(Debug)]
-pub struct OnehotWeightGrad;
-
-impl KernelSpec for OnehotWeightGrad {
-    const NAME: &'static str = "onehot_weight_grad";
-    const STORAGE: &'static [Access] =
-        &[Access::Read, Access::Read, Access::Read, Access::ReadWrite];
-    type Dims = OnehotGradDims;
-    fn workgroups(d: &OnehotGradDims, max: u32) -> Result<[u32; 3], GpuError> {
-        grid_1d(d.gate_rows as u64, max)
-    }
+kernel! {
+    /// Bindings: `tokens [B, T]`, `lengths [B]`, `d_gates [T, B, G·H]` (read); `grads` (read_write).
+    OnehotWeightGrad = "onehot_weight_grad", [Read, Read, Read, ReadWrite], OnehotGradDims,
+    |d, max| grid_1d(d.gate_rows as u64, max)
 }

@@ -5,8 +5,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use super::{grid_1d, Access, KernelSpec};
-use crate::gpu::error::GpuError;
+use super::grid_1d;
 
 /// Uniform of `pack_w_hh.wgsl`.
 #[repr(C)]
@@ -79,15 +78,8 @@ pub fn pack(params: &[f32], d: &PackDims) -> Vec<[f32; 4]> {
     out
 }
 
-/// Bindings: `params` (read); `packed` `[packed_len]` vec4 (read_write).
-#[derive(Debug)]
-pub struct PackWHh;
-
-impl KernelSpec for PackWHh {
-    const NAME: &'static str = "pack_w_hh";
-    const STORAGE: &'static [Access] = &[Access::Read, Access::ReadWrite];
-    type Dims = PackDims;
-    fn workgroups(d: &PackDims, max: u32) -> Result<[u32; 3], GpuError> {
-        grid_1d(packed_len(d.hidden as usize, d.gates as usize) as u64, max)
-    }
+kernel! {
+    /// Bindings: `params` (read); `packed` `[packed_len]` vec4 (read_write).
+    PackWHh = "pack_w_hh", [Read, ReadWrite], PackDims,
+    |d, max| grid_1d(packed_len(d.hidden as usize, d.gates as usize) as u64, max)
 }

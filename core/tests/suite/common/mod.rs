@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::tol::Tol;
+use unroll_core::config::lessons::ShapesConfig;
 use unroll_core::math::model::SeqBatch;
 use unroll_core::math::optim::AdamConfig;
 use unroll_core::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
@@ -19,6 +20,25 @@ use unroll_core::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
 // ---------------------------------------------------------------------------------------------
 // Fixture format: PyTorch float64 runs written as JSON (inputs, parameters, outputs, gradients)
 // ---------------------------------------------------------------------------------------------
+
+/// The shapes lesson's configuration of `nn.RNN/LSTM/GRU(input_size, hidden_size,
+/// num_layers, bidirectional=…)`, its other settings the defaults.
+pub fn shape_of(
+    cell: CellKind,
+    input_size: usize,
+    hidden_size: usize,
+    num_layers: usize,
+    bidirectional: bool,
+) -> ShapesConfig {
+    ShapesConfig {
+        cell,
+        input_size,
+        hidden_size,
+        num_layers,
+        bidirectional,
+        ..ShapesConfig::default()
+    }
+}
 
 /// The `state_dict` names of a one-layer unidirectional module under a linear head, in
 /// PyTorch's order (`rnn` and `fc` attributes).
@@ -30,6 +50,30 @@ pub const ONE_LAYER_CLASSIFIER: [&str; 6] = [
     "fc.weight",
     "fc.bias",
 ];
+
+/// Every cell with each nonlinearity it takes: RNN (tanh and ReLU), LSTM, GRU.
+pub const CELL_VARIANTS: [(CellKind, Nonlinearity); 4] = [
+    (CellKind::Rnn, Nonlinearity::Tanh),
+    (CellKind::Rnn, Nonlinearity::Relu),
+    (CellKind::Lstm, Nonlinearity::Tanh),
+    (CellKind::Gru, Nonlinearity::Tanh),
+];
+
+/// `[B, T]` token rows of `names` (each a list of symbols) padded with 0 to `seq_len`, with
+/// their lengths and `labels`, as a batch-first batch.
+pub fn padded_batch(names: &[&[u32]], labels: Vec<u32>, seq_len: usize) -> SeqBatch {
+    let mut tokens = vec![0u32; names.len() * seq_len];
+    for (b, n) in names.iter().enumerate() {
+        tokens[b * seq_len..][..n.len()].copy_from_slice(n);
+    }
+    SeqBatch::of_batch_first(
+        names.len(),
+        seq_len,
+        &tokens,
+        names.iter().map(|n| n.len() as u32).collect(),
+        labels,
+    )
+}
 
 /// Inputs where a textbook tanh/sigmoid (CPU or WGSL) overflows to NaN, including ±∞.
 pub const EXTREMES: [f32; 15] = [
