@@ -11,6 +11,10 @@
 // - The sampler: each step's softmax bars are probabilities that sum to at most 1 (the top 10 of
 //   a distribution), the chosen symbol is among them; the URL carries the request, and the same
 //   URL trained again writes the same name.
+// - Nothing lost: a finished run is shown again after a reload (kept from an earlier visit) with
+//   its held-out loss and weights (the sampler writes the same greedy name, the quality panel
+//   measures again); a run reloaded mid-training offers to resume from its kept checkpoint and
+//   ends with the held-out loss and greedy name of a run that never stopped; Reset forgets it.
 //
 // - The classifier on the samples: without a names classifier kept in the browser the quality
 //   panel says so; after the names lab has trained (and kept) one in the same browser, every
@@ -136,6 +140,54 @@ test("a names classifier kept in this browser judges the samples; without one th
   const csv = await page.csv("unroll-generate-quality-gru-h32-input.csv");
   assert.ok(csv.lines[0].endsWith(",recognised"));
   assert.deepEqual(csv.lines.slice(1).map((l) => Number(l.split(",").at(-1))), rows);
+  page.noErrors();
+  await page.close();
+});
+
+test("a reload keeps a finished run, and resumes one it stopped with the numbers of a run never stopped", { timeout: 600_000 }, async () => {
+  // A recipe of its own (the file's browser keeps every run it trains), written greedily.
+  const query = "?v=1&lesson=generate&hidden_size=24&steps=2000&greedy=1&language=1";
+  const page = await app.generate(query);
+  await page.dataLoaded();
+  await page.start();
+  await page.finished();
+  const whole = await page.outcome();
+  assert.equal(whole.step, "2000");
+  assert.ok(Number(whole.heldout) > 0 && whole.name.length > 0);
+
+  // After a reload: the finished run, as kept, not trained again.
+  await page.reload();
+  await page.waitFor("generate-kept", { timeout: 60_000 });
+  assert.equal(await page.status(), "finished");
+  assert.equal(await page.num("generate-kept"), 2000);
+  assert.deepEqual(await page.outcome(), whole, "the kept run's held-out loss and greedy name");
+  await until(async () => (await page.num("gen-quality")) === app.data.classes.length, 120_000, "the quality measured with the kept weights");
+
+  // Reset forgets it: a reload shows nothing.
+  await page.reset();
+  await page.reload();
+  await page.dataLoaded();
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.equal(await page.status(), "idle");
+  assert.equal(await page.has("generate-heldout"), false, "nothing kept after Reset");
+
+  // Again, reloaded mid-run once a checkpoint after step 0 is kept; Resume goes on from it.
+  await page.start();
+  const saved = await until(
+    async () => (await page.status()) === "running" && (await page.num("generate-saved")) > 0 && page.num("generate-saved"),
+    240_000,
+    "a checkpoint after step 0",
+    25,
+  );
+  await page.reload();
+  await page.waitFor("generate-interrupted", { timeout: 60_000 });
+  assert.equal(await page.status(), "paused");
+  const from = Number(await page.attr("generate-interrupted", "data-step"));
+  assert.ok(from >= saved && from < 2000, `resumes at step ${from} (kept at ${saved})`);
+  assert.ok(Number(await page.attr("generate-heldout", "data-step")) <= from, "the curve as far as the checkpoint");
+  await page.goOn();
+  await page.finished();
+  assert.deepEqual(await page.outcome(), whole, "the resumed run's held-out loss and greedy name");
   page.noErrors();
   await page.close();
 });

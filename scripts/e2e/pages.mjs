@@ -424,7 +424,20 @@ export class MemoryPage extends LabPage {
 /** The generation lab (`lesson=generate`): training, the sampler, quality, the bidirectional verdict. */
 export class GeneratePage extends LabPage {
   static ready = "generate-page";
-  static lab = { status: "generate-status", start: "generate-start" };
+  static lab = { status: "generate-status", start: "generate-start", checkpoint: "generate-saved", offer: "generate-interrupted", goOn: "generate-resume" };
+
+  /** What the run shown gives: its last held-out loss per character (raw) and step, and the greedy name written with its weights. */
+  async outcome(timeoutMs = 60_000) {
+    await this.waitFor("generate-heldout", { timeout: timeoutMs });
+    const step = await this.attr("generate-heldout", "data-step");
+    await until(async () => (await this.attr("gen-sample", "data-weights").catch(() => null)) === step, timeoutMs, "a name written with the final weights");
+    return { heldout: await this.value("generate-heldout"), step, name: (await this.sample()).full };
+  }
+  /** Presses Reset and waits until nothing is shown. */
+  async reset() {
+    await this.click("generate-reset");
+    await until(async () => (await this.status()) === "idle" && !(await this.has("generate-heldout")), 10_000, "the reset");
+  }
 
   /** Waits for the names data set to load. */
   async dataLoaded() {

@@ -10,26 +10,33 @@
 //! seed from step 0 when no checkpoint fits).
 //!
 //! What differs between the parts is a [`Part`]: a unit type naming its records, what it keeps
-//! of its sweeps ([`KeptSweeps`]) and of the page's curves with a checkpoint ([`PointCurves`]), the status a sweep a
-//! reload stopped is shown in, and whether the page shows the kept sweep of whatever
-//! configuration the form names. Not a component: a part's page creates one, sends it commands
-//! from its buttons and renders its signals.
+//! of its sweeps ([`KeptSweeps`]) and of the page's curves with a checkpoint
+//! ([`PointCurves`]), the status a sweep a reload stopped is shown in, whether the page shows
+//! the kept sweep of whatever configuration the form names, and whether its runs' weights are
+//! kept with them (names generation, whose task also reads the names data set the page hands
+//! the driver, [`LabDriver::set_data`]). Not a component: a part's page creates one, sends it
+//! commands from its buttons and renders its signals.
 
 use super::flow::{PartEvents, ReloadOffer, RunFlow};
 use super::runs::{
     apply_tick, plan, remaining_of, whole_progress, KeptSweeps, Mark, PointCurves, Predictions,
-    ResumePoint, RunView,
+    ResumePoint, RunView, RunWeights,
 };
 use super::store::Records;
+use crate::shell::engine_client::DataRef;
 use crate::shell::run_status::RunStatus;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::marker::PhantomData;
+use std::rc::Rc;
+use std::sync::Arc;
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::query::encode;
+use unroll_core::data::names::NamesDataset;
+use unroll_core::task::TaskError;
 use unroll_core::train::messages::TrainError;
 use unroll_core::train::sweep::{
-    HeldOut, Progress, RunId, RunResult, SweepCheckpoint, SweepPlan, Tick,
+    HeldOut, Progress, RunId, RunResult, SweepCheckpoint, SweepPlan, Tick, Weights,
 };
 
 /// What a task part's sweeps differ in, as a unit type the part's driver is made for.
@@ -48,6 +55,18 @@ pub trait Part: 'static {
     /// none is kept ([`LabDriver::show`] on every change); false: only the one the page
     /// opens with is shown again.
     const FOLLOWS_FORM: bool;
+    /// Each run's latest weights are kept in its [`RunView`] (the engine sends them every few
+    /// seconds, at each held-out evaluation, on pause and at the end), so what the part keeps
+    /// can hold a finished run's final weights.
+    const KEEPS_WEIGHTS: bool = false;
+}
+
+/// The names data set a part's task reads (names generation), as the page holds it (sent to
+/// the engine with a sweep) and as the plans read it.
+#[derive(Clone)]
+struct PartData {
+    page: Rc<NamesDataset>,
+    plan: Arc<NamesDataset>,
 }
 
 /// The sweep a task part shows: the state its panels render, and the run in the engine.
@@ -81,6 +100,8 @@ pub struct LabDriver<P: Part> {
     pending: StoredValue<Option<DelayConfig>>,
     /// The kept checkpoint as read after the reload (until a sweep starts).
     point: StoredValue<Option<ResumePoint<P::Curves>>>,
+    /// The names data set the part's task reads (None for the others, and before it loads).
+    data: RwSignal<Option<PartData>, LocalStorage>,
     part: PhantomData<fn() -> P>,
 }
 
@@ -111,6 +132,7 @@ impl<P: Part> LabDriver<P> {
             loaded: RwSignal::new(false),
             pending: StoredValue::new(None),
             point: StoredValue::new(None),
+            data: RwSignal::new_local(None),
             part: PhantomData,
         };
         spawn_local(async move {
@@ -130,6 +152,31 @@ impl<P: Part> LabDriver<P> {
     /// A sweep is running or paused (reactive).
     pub fn busy(&self) -> bool {
         self.flow.busy()
+    }
+
+    /// Hands the driver the names data set its part's task reads (`page` as the page holds
+    /// it, `plan` the same names for the plans): sweeps start, and a kept checkpoint is
+    /// checked, on them.
+    pub fn set_data(&self, page: Rc<NamesDataset>, plan: Arc<NamesDataset>) {
+        self.data.set(Some(PartData { page, plan }));
+    }
+
+    /// The names data set has been handed over (reactive).
+    pub fn has_data(&self) -> bool {
+        self.data.with(Option::is_some)
+    }
+
+    /// The plan of a sweep of `config` on the data set handed over, if any (reactive).
+    ///
+    /// # Errors
+    /// As [`SweepPlan::of_lab_on`].
+    fn plan_of(&self, config: &DelayConfig) -> Result<SweepPlan, TaskError> {
+        SweepPlan::of_lab_on(config, self.plan_data())
+    }
+
+    /// The names for the plans (reactive).
+    fn plan_data(&self) -> Option<Arc<NamesDataset>> {
+        self.data.with(|d| d.as_ref().map(|d| d.plan.clone()))
     }
 
     /// Shows the kept sweep of `config`, if there is one, unless a sweep is training (or, for
@@ -197,7 +244,13 @@ impl<P: Part> LabDriver<P> {
         results: Vec<RunResult>,
         elapsed: f64,
     ) {
-        let point = self.point.get_value().filter(|p| p.fits(query, rest));
+        let data = self
+            .data
+            .with_untracked(|d| d.as_ref().map(|d| d.plan.clone()));
+        let point = self
+            .point
+            .get_value()
+            .filter(|p| p.fits_on(query, rest, data));
         if let Some(p) = &point {
             p.resume(views);
         }
@@ -256,7 +309,7 @@ impl<P: Part> LabDriver<P> {
     /// configuration has no plan (delay-copy's `0 < delay < length`, a long-memory task's
     /// length).
     pub fn start(&self, config: DelayConfig) {
-        if SweepPlan::of_lab(&config).is_err() {
+        if untrack(|| self.plan_of(&config)).is_err() {
             return;
         }
         self.runs.set(plan(&config));
@@ -286,7 +339,10 @@ impl<P: Part> LabDriver<P> {
             rest: rest.clone(),
             query: query.clone(),
         };
-        self.flow.launch(&rest, resume, sweep);
+        let data = self
+            .data
+            .with_untracked(|d| d.as_ref().map(|d| DataRef::Page(d.page.clone())));
+        self.flow.launch_on(&rest, resume, data, sweep);
         self.mark(&query, Mark::Training);
     }
 
@@ -305,10 +361,11 @@ impl<P: Part> LabDriver<P> {
         let query = encode(&config, None);
         match self.runs.with_untracked(|v| remaining_of(&config, v)) {
             Some(rest) => {
+                let data = untrack(|| self.plan_data());
                 let from = self
                     .point
                     .get_value()
-                    .filter(|p| p.fits(&query, &rest))
+                    .filter(|p| p.fits_on(&query, &rest, data))
                     .map(|p| p.checkpoint);
                 self.launch(config, rest, from);
             }
@@ -333,6 +390,22 @@ impl<P: Part> LabDriver<P> {
         }
     }
 
+    /// Forgets what is kept of the sweep of `config` (and its checkpoint, when it was the
+    /// one in progress) without touching the sweep shown: a part that shows two sweeps at
+    /// once (names generation's two directions) resets the other with it.
+    pub fn forget(&self, config: &DelayConfig) {
+        let query = encode(config, None);
+        let elapsed = self.flow.seconds();
+        let changed = self.update_kept(|k, _| k.mark(&query, Mark::Reset, &[], elapsed));
+        if changed
+            && self
+                .point
+                .with_value(|p| p.as_ref().is_some_and(|p| p.query == query))
+        {
+            self.forget_checkpoint();
+        }
+    }
+
     /// Stops the sweep and clears what it showed (it stays kept).
     pub fn clear(&self) {
         self.flow.clear();
@@ -349,8 +422,9 @@ impl<P: Part> LabDriver<P> {
 
     /// The plan of the sweep shown (reactive).
     pub fn plan(&self) -> Option<SweepPlan> {
+        let data = self.plan_data();
         self.run_cfg
-            .with(|c| c.as_ref().and_then(|c| SweepPlan::of_lab(c).ok()))
+            .with(|c| c.as_ref().and_then(|c| SweepPlan::of_lab_on(c, data).ok()))
     }
 
     /// The held-out curve of each run shown, in the plan's order (reactive).
@@ -461,6 +535,17 @@ impl<P: Part> PartEvents for EngineSweep<P> {
     fn finished(&self) {
         self.d.error.set(None);
         self.d.mark(&self.query, Mark::Finished);
+    }
+
+    fn weights(&self, run: RunId, weights: Rc<Weights>) {
+        if P::KEEPS_WEIGHTS {
+            let kept = RunWeights(Arc::new((*weights).clone()));
+            self.d.runs.update(|rs| {
+                if let Some(r) = rs.iter_mut().find(|r| r.id == run) {
+                    r.weights = Some(kept);
+                }
+            });
+        }
     }
 
     fn failed(&self, error: TrainError) -> RunStatus {

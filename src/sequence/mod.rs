@@ -10,13 +10,14 @@
 //! its lost-device hook and its clock ([`session`]), the run flow the lab's driver is built
 //! on (status, seconds, cell paths, kept checkpoint; launch, pause, resume, the end, [`flow`]),
 //! the store of every task's sweeps and resume checkpoints in IndexedDB ([`store`]), the page
-//! model of a sweep's runs ([`runs`]) and the one lab driver over them ([`driver`]). A task part
+//! model of a sweep's runs ([`runs`]), the kept held-out curves (and weights) of the parts
+//! that keep whole sweeps ([`kept`]) and the one lab driver over them ([`driver`]). A task part
 //! is a small [`driver::Part`] value (its records, what it keeps of its sweeps and checkpoints,
 //! how it offers to go on after a reload), its panels reading the driver's signals and its
 //! text catalogue; the delay-copy part also keeps its sweep summaries and asks its question
 //! before the verdict.
 //!
-//! Test hooks: those of the parts ([`delay`], [`memory`]), the switcher's `task-switch-<key>`,
+//! Test hooks: those of the parts ([`delay`], [`memory`], [`generate`]), the switcher's `task-switch-<key>`,
 //! and `window.unrollDebug.loseDevice()` (destroys the GPU device of the sweep in the engine,
 //! whichever task it is of).
 
@@ -24,6 +25,7 @@ pub mod delay;
 pub mod driver;
 pub mod flow;
 pub mod generate;
+pub mod kept;
 pub mod memory;
 pub mod runs;
 pub mod session;

@@ -10,13 +10,47 @@ use crate::charts::delay::{band, smoothed, Band, Line, SMOOTH};
 use crate::sequence::flow::SavedPoint;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use unroll_core::config::delay::DelayConfig;
+use std::sync::Arc;
+use unroll_core::config::delay::{DelayConfig, LabTask};
+use unroll_core::data::names::NamesDataset;
 use unroll_core::keep::curve_until;
 use unroll_core::math::params::CellKind;
+use unroll_core::train::plan::generate_recipe;
 use unroll_core::train::sweep::{
-    HeldOut, Progress, RunCheckpoint, RunId, RunResult, SweepCheckpoint, SweepPlan, Tick,
+    HeldOut, Progress, RunCheckpoint, RunId, RunResult, SweepCheckpoint, SweepPlan, Tick, Weights,
 };
 use unroll_core::train::trainer::Backend;
+
+/// A run's weights as a part that writes with them keeps them (names generation's sampler):
+/// shared, compared by their step and their parameters' bits, kept as [`Weights`]' own format.
+#[derive(Clone, Debug)]
+pub struct RunWeights(pub Arc<Weights>);
+
+impl PartialEq for RunWeights {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+            || (self.0.step == other.0.step
+                && self.0.params.len() == other.0.params.len()
+                && self
+                    .0
+                    .params
+                    .iter()
+                    .zip(&other.0.params)
+                    .all(|(a, b)| a.to_bits() == b.to_bits()))
+    }
+}
+
+impl Serialize for RunWeights {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.as_ref().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for RunWeights {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Weights::deserialize(deserializer).map(|w| RunWeights(Arc::new(w)))
+    }
+}
 
 /// One (cell, seed) run as the page shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,6 +71,8 @@ pub struct RunView {
     pub backend: Option<Backend>,
     /// The step from which it ran on the CPU after the GPU failed.
     pub cpu_from: Option<u64>,
+    /// Its latest weights, where the part keeps them ([`super::driver::Part::KEEPS_WEIGHTS`]).
+    pub weights: Option<RunWeights>,
 }
 
 impl RunView {
@@ -51,6 +87,7 @@ impl RunView {
             finished: false,
             backend: None,
             cpu_from: None,
+            weights: None,
         }
     }
 
@@ -65,6 +102,7 @@ impl RunView {
             finished: true,
             backend: r.backend,
             cpu_from: r.cpu_from,
+            weights: None,
         }
     }
 
@@ -91,6 +129,7 @@ impl RunView {
             finished: false,
             backend: None,
             cpu_from: None,
+            weights: None,
         }
     }
 
@@ -116,13 +155,23 @@ impl RunView {
         }
         self.finished |= tick.finished.is_some();
     }
+
+    /// Its weights, when they are those of its last step (the finished run's final weights).
+    pub fn final_weights(&self) -> Option<&RunWeights> {
+        self.weights.as_ref().filter(|w| w.0.step == self.step)
+    }
 }
 
 /// The cells, the seeds and the steps of each run of a sweep of `config`: its plan's (a
-/// long-memory task has defaults of its own), the keys as given when it has none.
-fn shape(config: &DelayConfig) -> (Vec<CellKind>, Vec<u32>, u64) {
+/// long-memory task has defaults of its own, and so has names generation, whose plan needs
+/// its data), the keys as given when it has none.
+pub(crate) fn shape(config: &DelayConfig) -> (Vec<CellKind>, Vec<u32>, u64) {
     match SweepPlan::of_lab(config) {
         Ok(p) => (p.cells, p.seeds, p.steps),
+        Err(_) if config.task == LabTask::Generate => {
+            let (cells, seeds, _, steps) = generate_recipe(config);
+            (cells, seeds, steps)
+        }
         Err(_) => (
             config.cell.cells().to_vec(),
             config.run_seeds(),
@@ -256,15 +305,26 @@ impl<C: PointCurves> ResumePoint<C> {
     /// `rest` ([`remaining_of`]), starts from this point: the same sweep, and the checkpoint
     /// fits the rest (its settings, its first seed, its cells).
     pub fn fits(&self, query: &str, rest: &DelayConfig) -> bool {
+        self.fits_on(query, rest, None)
+    }
+
+    /// [`ResumePoint::fits`] for a task that reads the names `data` (names generation).
+    pub fn fits_on(
+        &self,
+        query: &str,
+        rest: &DelayConfig,
+        data: Option<Arc<NamesDataset>>,
+    ) -> bool {
         self.query == query
-            && SweepPlan::of_lab(rest).is_ok_and(|plan| self.checkpoint.fits(&plan).is_ok())
+            && SweepPlan::of_lab_on(rest, data)
+                .is_ok_and(|plan| self.checkpoint.fits(&plan).is_ok())
     }
 
     /// The checkpoint as the page names it in the sweep of `config`: its seed's number there
     /// (from 1), the sweep's seeds, its step; None when its seed is not one of the sweep's.
     pub fn saved(&self, config: &DelayConfig) -> Option<SavedPoint> {
         let seed = self.checkpoint.seed()?;
-        let seeds = config.run_seeds();
+        let (_, seeds, _) = shape(config);
         let k = seeds.iter().position(|&s| s == seed)?;
         Some(SavedPoint {
             seed: k + 1,
@@ -363,7 +423,7 @@ pub fn remaining(config: &DelayConfig, finished: &[RunResult]) -> Option<DelayCo
 
 /// What is left of a sweep of `config` whose runs are shown as `views` (see [`remaining`]).
 pub fn remaining_of(config: &DelayConfig, views: &[RunView]) -> Option<DelayConfig> {
-    let seeds = config.run_seeds();
+    let (_, seeds, _) = shape(config);
     let first = seeds
         .iter()
         .position(|&s| views.iter().any(|v| v.id.seed == s && !v.finished))?;
@@ -377,10 +437,10 @@ pub fn remaining_of(config: &DelayConfig, views: &[RunView]) -> Option<DelayConf
 /// The progress of the whole sweep of `config` when the rest of it (`rest`, see [`remaining`])
 /// reports `p`: the runs before `rest` count as done.
 pub fn whole_progress(config: &DelayConfig, rest: &DelayConfig, p: Progress) -> Progress {
-    let (cells, _, steps) = shape(config);
+    let (cells, seeds, steps) = shape(config);
     let cells = cells.len();
-    let runs_total = cells * config.seeds.max(1);
-    let runs_before = runs_total.saturating_sub(cells * rest.seeds.max(1));
+    let runs_total = cells * seeds.len().max(1);
+    let runs_before = runs_total.saturating_sub(cells * shape(rest).1.len().max(1));
     Progress {
         steps_done: p.steps_done + runs_before as u64 * steps,
         steps_total: runs_total as u64 * steps,

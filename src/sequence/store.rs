@@ -7,7 +7,8 @@
 //! | records | sweeps (JSON) | checkpoint (bytes) |
 //! |---|---|---|
 //! | [`DELAY`] | `delay-sweep`: [`crate::sequence::delay::store::Kept`] (summaries, finished runs, the sweep in progress) | `delay-checkpoint`: the delay page's `ResumePoint` |
-//! | [`MEMORY`] | `memory-sweeps`: a list of [`crate::sequence::memory::store::KeptSweep`] | `memory-checkpoint`: the tasks' `ResumePoint` |
+//! | [`MEMORY`] | `memory-sweeps`: a list of [`crate::sequence::kept::KeptSweep`] | `memory-checkpoint`: the tasks' `ResumePoint` |
+//! | [`GENERATE`] | `generate-sweeps`: a list of [`crate::sequence::kept::KeptSweep`] with the finished runs' weights | `generate-checkpoint`: the run's `ResumePoint` |
 //!
 //! The keys and the formats are those the page has always written, so a record kept by an
 //! earlier version is read as it is (`src/tests/sequence_store.rs` reads records of that

@@ -1,17 +1,23 @@
 //! The lab driver's model for both parts of the sequence page, on real sweeps trained here on
 //! the CPU path: the runs a sweep plans, what each part keeps of it at each tick, start, end and
-//! reset, and how a sweep a reload stopped is shown again and what is left to train.
+//! reset, and how a sweep a reload stopped is shown again and what is left to train; names
+//! generation's run, whose plan reads the names and whose final weights are kept with it.
 
 use crate::sequence::delay::store::Kept;
+use crate::sequence::generate::keep::{pair, training};
+use crate::sequence::kept::{keep, KEPT_WEIGHTS};
 use crate::sequence::memory::store::{KeptSweep, ResumePoint};
+use crate::sequence::runs::RunWeights;
 use crate::sequence::runs::{
     apply_tick, plan, remaining_of, whole_progress, KeptSweeps, Mark, RunView,
 };
-use crate::sequence::store::{point_bytes, point_of};
+use crate::sequence::store::{point_bytes, point_of, sweeps_of, sweeps_text, GENERATE};
+use std::sync::Arc;
 use unroll_core::config::delay::{DelayConfig, LabTask};
 use unroll_core::config::query::encode;
+use unroll_core::data::names::NamesDataset;
 use unroll_core::math::params::CellKind;
-use unroll_core::train::sweep::{Progress, Sweep, SweepCheckpoint, SweepPlan};
+use unroll_core::train::sweep::{Progress, Sweep, SweepCheckpoint, SweepPlan, Weights};
 use unroll_core::train::trainer::at_once;
 
 /// Trains `ticks` ticks of the sweep of `config`, applying each to the page's runs and
@@ -21,8 +27,19 @@ fn train<K: KeptSweeps>(
     ticks: usize,
     kept: &mut K,
 ) -> (Vec<RunView>, SweepCheckpoint) {
+    let (views, mut sweep) = train_on(config, None, ticks, kept);
+    (views, at_once(sweep.checkpoint()).unwrap())
+}
+
+/// [`train`] of a task that reads the names `data`; returns the runs and the sweep itself.
+fn train_on<K: KeptSweeps>(
+    config: &DelayConfig,
+    data: Option<Arc<NamesDataset>>,
+    ticks: usize,
+    kept: &mut K,
+) -> (Vec<RunView>, Sweep) {
     let query = encode(config, None);
-    let mut sweep = Sweep::new(SweepPlan::of_lab(config).unwrap());
+    let mut sweep = Sweep::new(SweepPlan::of_lab_on(config, data).unwrap());
     let mut views = plan(config);
     assert!(kept.mark(&query, Mark::Training, &views, 0.0));
     for k in 0..ticks {
@@ -30,7 +47,7 @@ fn train<K: KeptSweeps>(
         apply_tick(&mut views, &t);
         kept.record(config, &query, &t, &views, k as f64);
     }
-    (views, at_once(sweep.checkpoint()).unwrap())
+    (views, sweep)
 }
 
 fn nothing_done() -> Progress {
@@ -177,4 +194,162 @@ fn a_delay_sweep_keeps_its_finished_runs_and_its_sweep_in_progress() {
     let mut now = Kept::default();
     KeptSweeps::merge_from(&mut now, kept.clone());
     assert_eq!(now.runs_of(&query).len(), 2);
+}
+
+/// Two languages of a few names.
+fn names() -> Arc<NamesDataset> {
+    Arc::new(
+        NamesDataset::from_class_files([
+            ("X", "ab\nba\nabc\naab\nbb\nbab\naba\n"),
+            ("Y", "c\ncc\nca\ncab\nbc\ncca\nacc\n"),
+        ])
+        .unwrap(),
+    )
+}
+
+/// The final weights of the sweep's run, as the engine hands them to the page.
+fn weights_of(sweep: &mut Sweep) -> RunWeights {
+    let (_, w): (_, Weights) = at_once(sweep.current_weights()).remove(0);
+    RunWeights(Arc::new(w))
+}
+
+#[test]
+fn a_generation_run_is_kept_with_its_final_weights_and_goes_on_from_its_checkpoint() {
+    let data = names();
+    // The sampler's keys are not the run's: its key is that of its training settings.
+    let config = training(&DelayConfig {
+        task: LabTask::Generate,
+        hidden_size: 8,
+        steps: 6,
+        batch_size: 4,
+        temperature: 1.5,
+        ..DelayConfig::default()
+    });
+    assert_eq!(config.temperature, DelayConfig::default().temperature);
+    assert_eq!(
+        pair(&config)[1],
+        DelayConfig {
+            bidirectional: true,
+            ..config.clone()
+        }
+    );
+    let query = encode(&config, None);
+    // Its plan, without the names: one GRU run of 6 steps (the key `seeds` at the lab's
+    // default is names generation's one seed).
+    let views = plan(&config);
+    assert_eq!(
+        views.iter().map(|v| v.id.cell).collect::<Vec<_>>(),
+        [CellKind::Gru]
+    );
+    let whole = whole_progress(&config, &config, nothing_done());
+    assert_eq!((whole.steps_total, whole.runs_total), (6, 1));
+
+    // Uninterrupted: its curve and final weights.
+    let mut kept: Vec<KeptSweep> = Vec::new();
+    let (mut views, mut sweep) = train_on(&config, Some(data.clone()), 7, &mut kept);
+    assert!(views[0].finished && views[0].step == 6);
+    views[0].weights = Some(weights_of(&mut sweep));
+    assert_eq!(views[0].final_weights(), views[0].weights.as_ref());
+    assert!(kept.mark(&query, Mark::Finished, &views, 3.0));
+    assert!(kept[0].weights[0].is_some());
+
+    // A reload: the record read back holds the same curve and the same weights, bit for bit.
+    let text = sweeps_text(&kept).unwrap();
+    let read: Vec<KeptSweep> = sweeps_of(GENERATE.sweeps, &text).unwrap();
+    assert_eq!(read, kept);
+    let shown = read.shown(&config, &query).unwrap();
+    assert!(!shown.unfinished);
+    assert_eq!(shown.views[0].heldout, views[0].heldout);
+    assert_eq!(shown.views[0].weights, views[0].weights);
+    assert_eq!(remaining_of(&config, &shown.views), None);
+
+    // Stopped after its evaluation at step 0 and 3 steps: shown as far as it went, and what
+    // is left is the same run, from the checkpoint that fits it on the names alone.
+    let mut stopped: Vec<KeptSweep> = Vec::new();
+    let (part, mut cut) = train_on(&config, Some(data.clone()), 4, &mut stopped);
+    assert!(
+        part[0].weights.is_none(),
+        "the weights of a run in training are not kept"
+    );
+    let c = at_once(cut.checkpoint()).unwrap();
+    assert_eq!(c.step(), 3);
+    let point =
+        crate::sequence::memory::store::ResumePoint::new(query.clone(), 1.0, c.clone(), &part);
+    let shown = stopped.shown(&config, &query).unwrap();
+    assert!(shown.unfinished);
+    let rest = remaining_of(&config, &shown.views).unwrap();
+    assert_eq!(
+        plan(&rest).iter().map(|v| v.id).collect::<Vec<_>>(),
+        [views[0].id]
+    );
+    assert!(point.fits_on(&query, &rest, Some(data.clone())));
+    assert!(!point.fits(&query, &rest), "no plan without the names");
+    let other = DelayConfig {
+        bidirectional: true,
+        ..rest.clone()
+    };
+    assert!(
+        !point.fits_on(&query, &other, Some(data.clone())),
+        "the other direction's"
+    );
+    // Going on from it gives the run that never stopped.
+    let mut resumed = Sweep::new(SweepPlan::of_lab_on(&rest, Some(data)).unwrap());
+    resumed.restore(&c).unwrap();
+    let mut views_after = shown.views.clone();
+    point.resume(&mut views_after);
+    while let Some(t) = resumed.tick() {
+        apply_tick(&mut views_after, &t);
+    }
+    assert_eq!(views_after[0].heldout, views[0].heldout);
+    assert_eq!(Some(weights_of(&mut resumed)), views[0].weights);
+
+    // Reset forgets it; a record without weights is written as before (no `weights` key).
+    assert!(kept.mark(&query, Mark::Reset, &[], 0.0));
+    assert!(kept.is_empty());
+    let memory = vec![KeptSweep {
+        query: "v=1&lesson=delay&task=adding".into(),
+        ..KeptSweep::default()
+    }];
+    assert!(!sweeps_text(&memory).unwrap().contains("weights"));
+}
+
+#[test]
+fn only_the_newest_sweeps_keep_their_weights() {
+    let w = |step| {
+        let mut sweep = Sweep::new(
+            SweepPlan::of_lab_on(
+                &DelayConfig {
+                    task: LabTask::Generate,
+                    hidden_size: 4,
+                    steps: 1,
+                    ..DelayConfig::default()
+                },
+                Some(names()),
+            )
+            .unwrap(),
+        );
+        let mut r = weights_of(&mut sweep);
+        Arc::get_mut(&mut r.0).unwrap().step = step;
+        r
+    };
+    let one = w(1);
+    let mut kept: Vec<KeptSweep> = Vec::new();
+    for q in 0..KEPT_WEIGHTS + 2 {
+        keep(
+            &mut kept,
+            KeptSweep {
+                query: q.to_string(),
+                weights: vec![Some(one.clone())],
+                ..KeptSweep::default()
+            },
+        );
+    }
+    let with: Vec<bool> = kept.iter().map(|k| !k.weights.is_empty()).collect();
+    assert_eq!(with.iter().filter(|&&b| b).count(), KEPT_WEIGHTS);
+    assert_eq!(
+        with[..2],
+        [false, false],
+        "the oldest lose their weights first"
+    );
+    assert_ne!(w(2), one, "weights compare by their step");
 }

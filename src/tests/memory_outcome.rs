@@ -246,6 +246,8 @@ fn a_plans_finished_runs_are_those_at_the_budget() {
         curves: curves.clone(),
         elapsed: 3.0,
         finished: false,
+        weights: Vec::new(),
+        losses: Vec::new(),
     };
     assert_eq!(kept.finished_runs(&plan), 2);
     let shown = kept.finished_curves(&plan);

@@ -6,14 +6,20 @@
 //! (`language`, `prefix`, `temperature`, `top_k`, `sample_seed`, `greedy`), so a written name
 //! is a shareable link.
 //!
+//! Its runs train on the lab's one driver and are kept in the browser under their training
+//! settings ([`keep`]): a reload shows a finished run again with its curves, held-out figures
+//! and weights (the sampler and the quality panel write with them), and offers to resume a run
+//! it stopped from its checkpoint.
+//!
 //! Test hooks: `generate-page`, `generate-data` (`data-value` = languages once loaded),
 //! `generate-start` / `-pause` / `-resume` / `-reset`, `generate-status`, `generate-progress`
 //! (`data-value` = fraction of the steps), `generate-heldout` (`data-value` = the last
-//! held-out loss per character, `data-step`), `generate-error`; the sampler's (see
-//! [`sampler`]).
+//! held-out loss per character, `data-step`), `generate-error`; what is kept's (see [`keep`]);
+//! the sampler's (see [`sampler`]).
 
 mod bidir;
 mod curves;
+pub mod keep;
 mod quality;
 mod question;
 mod sampler;
@@ -22,10 +28,11 @@ pub mod text;
 
 use self::bidir::BidirPanel;
 use self::curves::CurvesPanel;
+use self::keep::{training, GenerateDriver, KeptNotes};
 use self::quality::QualityPanel;
 use self::sampler::SamplerPanel;
 use self::text::GenerateText;
-use super::flow::{PartEvents, RunFlow};
+use super::flow::RunFlow;
 use crate::kit::fmt::count_commas;
 use crate::shell::engine_client::{DataRef, EngineClient};
 use crate::shell::i18n::use_locale;
@@ -44,9 +51,8 @@ use unroll_core::math::params::CellKind;
 use unroll_core::task::generate::sample::{Quality, SampleRequest};
 use unroll_core::task::generate::{Conditioning, GenerateTask, LmBaselines};
 use unroll_core::task::GENERATE_SPLIT_SEED;
-use unroll_core::train::messages::TrainError;
 use unroll_core::train::plan::generate_recipe;
-use unroll_core::train::sweep::{Progress, RunId, SweepCheckpoint, Tick, Weights};
+use unroll_core::train::sweep::Weights;
 
 /// The part's styles.
 pub(super) const CSS: &str = r#"
@@ -108,14 +114,6 @@ impl Direction {
         }
     }
 
-    fn clear(&self) {
-        self.heldout.set(Vec::new());
-        self.train.set(Vec::new());
-        self.weights.set(None);
-        self.quality.set(Vec::new());
-        self.trained.set(None);
-    }
-
     /// The last held-out loss per character.
     pub fn loss(&self) -> Option<f64> {
         self.heldout.with(|h| h.last().map(|p| p.1))
@@ -128,20 +126,25 @@ impl Direction {
 pub struct GenerateModel {
     /// The names data set.
     pub data: RwSignal<DataState, LocalStorage>,
-    /// The run flow (status, seconds, paths, session).
+    /// The runs on the lab's driver (trained, kept, resumed).
+    pub driver: GenerateDriver,
+    /// The driver's run flow (status, seconds, paths, session).
     pub flow: RunFlow,
-    /// Unidirectional (0) and bidirectional (1).
+    /// Unidirectional (0) and bidirectional (1), as [`keep::follow`] feeds them.
     pub dirs: [Direction; 2],
-    /// Steps done and in all.
-    pub progress: RwSignal<(u64, u64)>,
-    /// Why the run failed.
+    /// Steps done and in all of the run shown.
+    pub progress: Memo<(u64, u64)>,
+    /// Why measuring the samples failed.
     pub error: RwSignal<Option<String>>,
-    /// The run the page shows (the sweep's first).
-    first: StoredValue<Option<RunId>>,
     /// Train the bidirectional model after the unidirectional one (the comparison).
     chain: StoredValue<bool>,
     /// The quality's engine session (Reset stops it).
     measuring: RwSignal<Option<u64>>,
+    /// The weights' step each direction's quality was measured with (or is being measured).
+    measured: StoredValue<[Option<u64>; 2]>,
+    /// The canonical queries of the runs trained in this visit (the others shown were kept
+    /// from an earlier one).
+    here: RwSignal<Vec<String>>,
     /// The names classifier kept in this browser, as the last quality measurement found it.
     pub classifier: RwSignal<quality::Kept>,
     /// The baselines fitted on the training names (once the data set is loaded).
@@ -156,21 +159,25 @@ pub struct GenerateModel {
 
 impl GenerateModel {
     fn new(cfg: RwSignal<DelayConfig>) -> Self {
+        let driver = GenerateDriver::new(cfg);
         let m = GenerateModel {
             shown: Memo::new(move |_| usize::from(cfg.with(|c| c.bidirectional))),
             data: RwSignal::new_local(DataState::Loading(0, 0)),
-            flow: RunFlow::new(super::store::GENERATE),
+            driver,
+            flow: driver.flow,
             dirs: [Direction::new(), Direction::new()],
-            first: StoredValue::new(None),
             chain: StoredValue::new(false),
             measuring: RwSignal::new(None),
+            measured: StoredValue::new([None, None]),
+            here: RwSignal::new(Vec::new()),
             classifier: RwSignal::new(quality::Kept::Unread),
             baselines: RwSignal::new(None),
             classes: RwSignal::new(0),
             cell: RwSignal::new(None),
-            progress: RwSignal::new((0, 0)),
+            progress: Memo::new(move |_| driver.steps()),
             error: RwSignal::new(None),
         };
+        keep::follow(m, cfg);
         spawn_local(async move {
             let data = m.data;
             let fetched =
@@ -182,15 +189,14 @@ impl GenerateModel {
                     .map_err(crate::kit::names_data::DataLoadError::Load)
             }) {
                 Ok(d) => {
-                    let task = GenerateTask::new(
-                        Arc::new(d.clone()),
-                        GENERATE_SPLIT_SEED,
-                        Conditioning::Input,
-                    );
+                    let names = Arc::new(d.clone());
+                    let task =
+                        GenerateTask::new(names.clone(), GENERATE_SPLIT_SEED, Conditioning::Input);
                     m.baselines.set(Some(task.baselines()));
                     m.classes.set(task.alphabet().classes());
                     let d = Rc::new(d);
                     EngineClient::get().offer_data(&d);
+                    m.driver.set_data(d.clone(), names);
                     DataState::Ready(d)
                 }
                 Err(e) => DataState::Failed(e),
@@ -208,26 +214,30 @@ impl GenerateModel {
         })
     }
 
-    /// Trains `config` (its direction's results are replaced); `chain`: then the same model
-    /// with a backward direction.
+    /// Trains `config` (its direction's kept run is replaced); `chain`: then the same model
+    /// with a backward direction (whose kept run is forgotten now).
     fn start(&self, config: &DelayConfig, chain: bool) {
-        let Some(data) = self.dataset() else {
+        if !self.driver.has_data() {
             return;
-        };
-        let dir = usize::from(config.bidirectional);
+        }
         self.stop_measuring();
         if chain {
-            self.dirs[1].clear();
+            self.driver.forget(&keep::pair(config)[1]);
         }
-        self.dirs[dir].clear();
-        self.dirs[dir].trained.set(Some(config.clone()));
         self.chain.set_value(chain);
         self.error.set(None);
-        self.progress.set((0, 0));
-        self.first.set_value(None);
-        self.flow.set_seconds(0.0);
-        self.flow
-            .launch_on(config, None, Some(DataRef::Page(data)), Events(*self, dir));
+        self.train(training(config));
+    }
+
+    /// Starts the run of `config` (without the sampler's keys) on the driver.
+    fn train(&self, config: DelayConfig) {
+        let query = encode(&config, None);
+        self.here.update(|h| {
+            if !h.contains(&query) {
+                h.push(query)
+            }
+        });
+        self.driver.start(config);
     }
 
     /// Trains the unidirectional model of `config`, then the bidirectional one.
@@ -239,13 +249,21 @@ impl GenerateModel {
         self.start(&uni, true);
     }
 
-    fn reset(&self) {
+    /// Stops the run, and forgets both directions of the recipe `config` names, in the page
+    /// and in the browser.
+    fn reset(&self, config: &DelayConfig) {
         self.stop_measuring();
         self.chain.set_value(false);
-        self.flow.clear();
-        self.dirs.iter().for_each(Direction::clear);
-        self.progress.set((0, 0));
+        self.driver.reset();
+        for c in keep::pair(config) {
+            self.driver.forget(&c);
+        }
         self.error.set(None);
+    }
+
+    /// Something of either direction is shown (reactive).
+    fn any_shown(&self) -> bool {
+        self.dirs.iter().any(|d| d.trained.with(Option::is_some))
     }
 
     fn stop_measuring(&self) {
@@ -317,77 +335,6 @@ impl GenerateModel {
     }
 }
 
-/// The engine's reports of the run of one direction.
-struct Events(GenerateModel, usize);
-
-impl Events {
-    /// Whether `run` is the one the page shows (the first the engine reports).
-    fn shown(&self, run: RunId) -> bool {
-        let first = self.0.first.get_value().unwrap_or(run);
-        self.0.first.set_value(Some(first));
-        first == run
-    }
-}
-
-impl PartEvents for Events {
-    fn tick(&self, tick: Tick) {
-        if !self.shown(tick.run) {
-            return;
-        }
-        let dir = self.0.dirs[self.1];
-        if !tick.steps.is_empty() {
-            dir.train
-                .update(|c| c.extend(tick.steps.iter().map(|s| (s.step, s.loss))));
-        }
-        if let Some(h) = tick.heldout {
-            dir.heldout.update(|c| c.push((h.step, h.loss)));
-        }
-    }
-
-    fn progress(&self, progress: Progress, _predictions: Vec<(RunId, Vec<u32>)>) {
-        self.0
-            .progress
-            .set((progress.steps_done, progress.steps_total));
-    }
-
-    fn checkpoint(&self, _checkpoint: SweepCheckpoint) {}
-
-    fn finished(&self) {
-        let (m, dir) = (self.0, self.1);
-        m.progress.update(|(d, n)| *d = *n);
-        let Some(config) = m.dirs[dir].trained.get_untracked() else {
-            return;
-        };
-        // After this report: measure the samples, and train the backward direction next.
-        spawn_local(async move {
-            m.measure(dir, &config);
-            if dir == 0 && m.chain.get_value() {
-                m.chain.set_value(false);
-                m.start(
-                    &DelayConfig {
-                        bidirectional: true,
-                        ..config
-                    },
-                    false,
-                );
-            }
-        });
-    }
-
-    fn failed(&self, error: TrainError) -> RunStatus {
-        self.0.chain.set_value(false);
-        self.0.error.set(Some(error.to_string()));
-        RunStatus::Error
-    }
-
-    fn weights(&self, run: RunId, weights: Rc<Weights>) {
-        if self.shown(run) {
-            self.0.cell.set(Some(run.cell));
-            self.0.dirs[self.1].weights.set(Some(weights));
-        }
-    }
-}
-
 // long: the part's wiring in one place (URL, data set, driver, the two directions' runs), so
 // each panel takes its signals from here, as the names page does
 /// The generation lab: what it is, its training and its sampler.
@@ -433,12 +380,12 @@ pub fn GeneratePart(
     let resume = RunAction::new(
         move || t().buttons[3],
         move || status.get().can_resume(),
-        move || _ = model.flow.resume(),
+        move || model.driver.resume(),
     );
     let reset = RunAction::new(
         move || t().buttons[4],
-        move || status.get() != RunStatus::Idle,
-        move || model.reset(),
+        move || status.get() != RunStatus::Idle || model.any_shown(),
+        move || model.reset(&cfg.get_untracked()),
     );
     let data_line = move || {
         match model.data.get() {
@@ -510,7 +457,8 @@ pub fn GeneratePart(
                     <div style=move || format!("width: {:.1}%", fraction() * 100.0)></div>
                 </div>
                 <crate::kit::question::Veiled on=question::bidir_veiled(model) block=true>{heldout}</crate::kit::question::Veiled>
-                {move || model.error.get().map(|e| view! {
+                <KeptNotes model=model />
+                {move || model.driver.error.get().or_else(|| model.error.get()).map(|e| view! {
                     <p class="notice notice-error" role="alert" data-testid="generate-error">{(t().failed)(&e)}</p>
                 })}
             </section>

@@ -8,7 +8,7 @@
 //! temperature), `gen-top-k`, `gen-seed`, `gen-mode-sample` / `gen-mode-greedy`
 //! (`aria-pressed`), `gen-step`, `gen-play`, `gen-restart`, `gen-sample` (`data-value` = the
 //! name so far, `data-full` = the whole name written, `data-steps` = steps revealed,
-//! `data-ended`), `gen-softmax` (`data-value` = the bars' probabilities, comma-separated) with
+//! `data-ended`, `data-weights` = the step of the weights it was written with), `gen-softmax` (`data-value` = the bars' probabilities, comma-separated) with
 //! one `gen-softmax-bar` per bar (`data-value`, `data-symbol`, `data-chosen`), `gen-hidden`
 //! (the h_t heatmap), `gen-sample-error`.
 
@@ -240,7 +240,8 @@ pub fn SamplerPanel(cfg: RwSignal<DelayConfig>, model: GenerateModel) -> impl In
                 Some(view! {
                     <p class="panel-note">{t().so_far}</p>
                     <p class="gen-name" data-testid="gen-sample" data-value=so_far.clone() data-full=s.name.clone()
-                        data-steps=n.to_string() data-ended=(done && s.ended).to_string() aria-live="polite">
+                        data-steps=n.to_string() data-ended=(done && s.ended).to_string()
+                        data-weights=move || written_at.get().map(|s| s.to_string()) aria-live="polite">
                         <span class="gen-prefix">{prefix_shown}</span>
                         <span>{letters}</span>
                         {(!done).then(|| view! { <span class="gen-next">" "</span> })}
