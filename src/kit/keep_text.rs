@@ -4,7 +4,6 @@
 //! (a zip reader's, the safetensors reader's, the browser's storage's) go only in a tooltip
 //! ([`WeightsError::detail`], [`StorageError::detail`]).
 
-use crate::kit::names_data::{fetch_problem_zh, FetchProblem};
 use crate::kit::text::count;
 use crate::shell::catalogue::catalogue;
 use unroll_core::data::names::LoadError;
@@ -348,10 +347,11 @@ catalogue! {
         pub pytorch_fetching: &'static str {
             "Fetching the script's template…", "正在获取脚本模板……"
         }
-        /// The script's template could not be fetched: its file and what went wrong.
-        pub pytorch_fetch_failed: fn(&str, &FetchProblem) -> String {
+        /// The script's template could not be fetched: its file and what went wrong (worded in
+        /// the page's language).
+        pub pytorch_fetch_failed: fn(&str, &str) -> String {
             |file, p| format!("The script's template ({file}) could not be fetched: {p}. Check the connection and try again."),
-            |file, p| format!("无法获取脚本模板（{file}）：{}。请检查网络连接后重试。", fetch_problem_zh(p))
+            |file, p| format!("无法获取脚本模板（{file}）：{p}。请检查网络连接后重试。")
         }
         /// The button that fetches the template again.
         pub pytorch_retry: &'static str {

@@ -15,13 +15,14 @@
 //! `<testid>-template-error` (`data-value` = the template's file) and `<testid>-retry`.
 
 use crate::kit::keep_text::KeepText;
-use crate::kit::names_data::{fetch_text, FetchProblem};
+use crate::kit::names_data::{fetch_problem_zh, fetch_text, FetchProblem};
 use crate::shell::i18n::use_locale;
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 use unroll_core::as_pytorch::{is_template, Template};
+use unroll_core::config::query::Lang;
 
 /// The build's folder of the script templates, relative to the page.
 pub const TEMPLATE_BASE: &str = "templates/";
@@ -218,7 +219,13 @@ pub fn ScriptPanel(
                 (Some((template, problem)), _) => view! {
                     <div class="script-row" role="alert">
                         <p class="script-msg error" data-testid=format!("{testid}-template-error") data-value=template.file()>
-                            {move || (t().pytorch_fetch_failed)(template.file(), &problem)}
+                            {move || {
+                                let words = match loc.lang() {
+                                    Lang::Zh => fetch_problem_zh(&problem),
+                                    Lang::En => problem.to_string(),
+                                };
+                                (t().pytorch_fetch_failed)(template.file(), &words)
+                            }}
                         </p>
                         <button class="btn btn-small" data-testid=format!("{testid}-retry") on:click=move |_| templates.retry()>
                             {move || t().pytorch_retry}
