@@ -17,7 +17,7 @@
 
 use crate::kit::nav::{lesson_query, provide_nav, Nav, NavLink};
 use crate::lessons::common_text::CommonText;
-use crate::lessons::{LessonsMain, LessonsStyle};
+use crate::lessons::LessonsMain;
 use crate::names::TrainingPage;
 use crate::sequence::SequencePage;
 use crate::shell::embed;
@@ -88,10 +88,9 @@ pub fn App() -> impl IntoView {
         }
     };
     if embed::embedded() {
-        return view! { <LessonsStyle /> <EmbeddedPage>{main()}</EmbeddedPage> }.into_any();
+        return view! { <EmbeddedPage>{main()}</EmbeddedPage> }.into_any();
     }
     view! {
-        <LessonsStyle />
         <SiteHeader loc=loc nav=nav current=current pages=pages />
         {main()}
         <footer class="site-footer">{move || ShellText::of(loc.lang()).footer}</footer>

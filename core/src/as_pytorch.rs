@@ -19,6 +19,11 @@
 //! the names script's data code — normalisation, loading, Unroll's generator (ChaCha8 and its
 //! shuffle), the split and the batches, the lines between `# <data>` and `# </data>` — which the
 //! template imports from `train_names.py` and the written script carries in their place.
+//!
+//! The script functions take the template's text as an input: the native binaries and tests
+//! pass the built-in copies ([`TEMPLATE`] and the others, `include_str!` of the same files),
+//! while the web app fetches the files ([`Template::file`], served from the build's
+//! `templates/` folder) when an "As PyTorch" panel opens, so its module carries none of them.
 
 use crate::config::delay::DelayConfig;
 use crate::config::train::{Head, TrainConfig};
@@ -41,6 +46,58 @@ pub const MEMORY_TEMPLATE: &str = include_str!("../templates/long_memory.py");
 /// whose data section it imports.
 pub const GENERATE_TEMPLATE: &str = include_str!("../templates/generate_names.py");
 
+/// One of the script templates, by the file it is (`core/templates/<file>`, served by the web
+/// app as `templates/<file>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Template {
+    /// `train_names.py`, the names page's ([`names_script`]).
+    Names,
+    /// `delay_copy.py`, the long-memory lab's ([`delay_script`]).
+    Delay,
+    /// `long_memory.py`, the long-memory tasks' ([`memory_script`]).
+    Memory,
+    /// `generate_names.py`, the generation lab's ([`generate_script`], which also reads
+    /// [`Template::Names`]'s data section).
+    Generate,
+}
+
+impl Template {
+    /// Every template.
+    pub const ALL: [Template; 4] = [
+        Template::Names,
+        Template::Delay,
+        Template::Memory,
+        Template::Generate,
+    ];
+
+    /// The template's file name, e.g. `train_names.py`.
+    pub fn file(self) -> &'static str {
+        match self {
+            Template::Names => "train_names.py",
+            Template::Delay => "delay_copy.py",
+            Template::Memory => "long_memory.py",
+            Template::Generate => "generate_names.py",
+        }
+    }
+
+    /// The built-in copy of the template's text (`include_str!`), for native callers: a web
+    /// build that never calls it carries none of the templates.
+    pub fn builtin(self) -> &'static str {
+        match self {
+            Template::Names => TEMPLATE,
+            Template::Delay => DELAY_TEMPLATE,
+            Template::Memory => MEMORY_TEMPLATE,
+            Template::Generate => GENERATE_TEMPLATE,
+        }
+    }
+}
+
+/// Whether `text` can be a script template: it has a configuration block (a fetched file that
+/// is something else, a server's error page, is not one).
+pub fn is_template(text: &str) -> bool {
+    matches!((text.find(BEGIN), text.find(END)), (Some(b), Some(e)) if b < e)
+}
+
 const BEGIN: &str = "# <configuration>\n";
 const END: &str = "# </configuration>\n";
 
@@ -48,10 +105,12 @@ const END: &str = "# </configuration>\n";
 /// `# </tag>` line.
 fn section(template: &str, tag: &str) -> std::ops::Range<usize> {
     let (begin, end) = (format!("# <{tag}>\n"), format!("# </{tag}>\n"));
-    let (Some(start), Some(stop)) = (template.find(&begin), template.find(&end)) else {
-        unreachable!("the templates have their {tag} section");
-    };
-    start..stop + end.len()
+    match (template.find(&begin), template.find(&end)) {
+        (Some(start), Some(stop)) if start <= stop => start..stop + end.len(),
+        // Not one of the templates ([`is_template`]; callers check what they fetch): nothing of
+        // the text is replaced, the section is empty at its end.
+        _ => template.len()..template.len(),
+    }
 }
 
 /// Where the script reads its names from (`DATA` in the script, `--data` overrides it).
@@ -138,8 +197,8 @@ fn fill(template: &str, template_name: &str, block: &str, file: &str) -> String 
 
 /// The complete delay-copy script for the long-memory lab's `config` (its cells, delay, length,
 /// vocabulary, hidden size, Adam rate, batch, clipping, forget-gate bias, steps, first seed and
-/// seed count); `page` is the page's link.
-pub fn delay_script(config: &DelayConfig, page: &str) -> String {
+/// seed count); `page` is the page's link; `template` is the text of [`Template::Delay`].
+pub fn delay_script(template: &str, config: &DelayConfig, page: &str) -> String {
     let cells: Vec<String> = config
         .cell
         .cells()
@@ -162,12 +221,7 @@ pub fn delay_script(config: &DelayConfig, page: &str) -> String {
         seeds = config.seeds,
         page = py_str(page),
     );
-    fill(
-        DELAY_TEMPLATE,
-        "delay_copy.py",
-        &block,
-        &delay_file_name(config),
-    )
+    fill(template, "delay_copy.py", &block, &delay_file_name(config))
 }
 
 /// The file name the long-memory lab offers: `unroll-delay{d}-{cells}.py`, e.g.
@@ -178,8 +232,9 @@ pub fn delay_file_name(config: &DelayConfig) -> String {
 
 /// The complete script of a long-memory task's sweep `plan` (its task and T, cells, seeds,
 /// recipe, budget and evaluation schedule, [`SweepPlan::eval_every`]); `page` is the page's
-/// link. The plan's task is a long-memory task (its key and T name it in the script).
-pub fn memory_script(plan: &SweepPlan, page: &str) -> String {
+/// link; `template` is the text of [`Template::Memory`]. The plan's task is a long-memory task
+/// (its key and T name it in the script).
+pub fn memory_script(template: &str, plan: &SweepPlan, page: &str) -> String {
     let cells: Vec<String> = plan.cells.iter().map(|c| py_str(c.as_str())).collect();
     let r = &plan.recipe;
     let block = format!(
@@ -198,12 +253,7 @@ pub fn memory_script(plan: &SweepPlan, page: &str) -> String {
         every = plan.eval_every,
         page = py_str(page),
     );
-    fill(
-        MEMORY_TEMPLATE,
-        "long_memory.py",
-        &block,
-        &memory_file_name(plan),
-    )
+    fill(template, "long_memory.py", &block, &memory_file_name(plan))
 }
 
 /// The file name a task page offers: `unroll-{task}-t{T}.py` (and the cell when one alone is
@@ -213,15 +263,17 @@ pub fn memory_file_name(plan: &SweepPlan) -> String {
 }
 
 /// The complete script for `config` trained on `data` with `classes` in label order; `page` is
-/// the page's link, quoted in the script so that it says where it came from.
+/// the page's link, quoted in the script so that it says where it came from; `template` is the
+/// text of [`Template::Names`].
 pub fn names_script(
+    template: &str,
     config: &TrainConfig,
     classes: &[String],
     data: DataSource,
     page: &str,
 ) -> String {
     fill(
-        TEMPLATE,
+        template,
         "train_names.py",
         &block(config, classes, data, page),
         &file_name(config),
@@ -322,8 +374,14 @@ impl GenerateRun {
 
 /// The complete script of the generation lab's `run`; `page` is the page's link. The names
 /// script's data section (loading, Unroll's generator, split, batches) replaces the template's
-/// import of it, so the script runs on its own.
-pub fn generate_script(run: &GenerateRun, page: &str) -> String {
+/// import of it, so the script runs on its own. `template` is the text of
+/// [`Template::Generate`], `names_template` that of [`Template::Names`].
+pub fn generate_script(
+    template: &str,
+    names_template: &str,
+    run: &GenerateRun,
+    page: &str,
+) -> String {
     let r = &run.recipe;
     let block = format!(
         "{BEGIN}CONFIG = dict(\n    cell={cell},\n    hidden_size={hidden},\n    num_layers={layers},\n    bidirectional={bidir},\n    conditioning={cond},\n    lr={lr:?},\n    batch_size={batch},\n    epochs={epochs},\n    steps={steps},\n    max_norm={max_norm:?},\n    forget_bias={forget:?},\n    seed={seed},\n    split_seed={split},\n    temperature={temp:?},\n    top_k={top_k},\n    samples={samples},\n    max_len={max_len},\n)\nDATA = {data}  # the PyTorch tutorial's names: unzip its data.zip here, or pass --data\nPAGE = {page}  # the page this configuration came from\n{END}",
@@ -347,12 +405,12 @@ pub fn generate_script(run: &GenerateRun, page: &str) -> String {
         data = py_str("data/names"),
         page = py_str(page),
     );
-    let data = section(GENERATE_TEMPLATE, "data");
+    let data = section(template, "data");
     let template = format!(
         "{}{}{}",
-        &GENERATE_TEMPLATE[..data.start],
-        &TEMPLATE[section(TEMPLATE, "data")],
-        &GENERATE_TEMPLATE[data.end..]
+        &template[..data.start],
+        &names_template[section(names_template, "data")],
+        &template[data.end..]
     );
     fill(
         &template,
@@ -408,6 +466,33 @@ mod tests {
     }
 
     #[test]
+    fn each_template_is_its_file() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        files.sort();
+        let mut named: Vec<&str> = Template::ALL.iter().map(|t| t.file()).collect();
+        named.sort();
+        assert_eq!(files, named, "the web app serves every file of templates/");
+        for t in Template::ALL {
+            let text = std::fs::read_to_string(dir.join(t.file())).unwrap();
+            assert_eq!(t.builtin(), text, "{}", t.file());
+        }
+    }
+
+    #[test]
+    fn a_text_without_a_configuration_block_is_not_a_template_and_is_kept() {
+        let text = "<!doctype html>\n<p>not found</p>\n";
+        assert!(!is_template(text));
+        assert!(Template::ALL.iter().all(|t| is_template(t.builtin())));
+        let s = delay_script(text, &DelayConfig::default(), "p");
+        assert!(s.starts_with(text), "{s}");
+        assert_eq!(s.matches("CONFIG = dict(").count(), 1);
+    }
+
+    #[test]
     fn the_templates_have_one_configuration_block() {
         for t in [TEMPLATE, DELAY_TEMPLATE, MEMORY_TEMPLATE, GENERATE_TEMPLATE] {
             assert_eq!(t.matches(BEGIN).count(), 1);
@@ -444,7 +529,12 @@ mod tests {
         run.sample.temperature = 0.8;
         run.sample.top_k = 5;
         run.sample.max_len = 12;
-        let s = generate_script(&run, "https://x/?v=1&lesson=generate");
+        let s = generate_script(
+            GENERATE_TEMPLATE,
+            TEMPLATE,
+            &run,
+            "https://x/?v=1&lesson=generate",
+        );
         assert_lines(
             &s,
             &[
@@ -489,7 +579,7 @@ mod tests {
                 ..GenerateRun::default()
             }
         );
-        let s = generate_script(&run, "p");
+        let s = generate_script(GENERATE_TEMPLATE, TEMPLATE, &run, "p");
         assert!(s.lines().any(|l| l == "    steps=1500,"));
         let short = crate::train::plan::decode_lab(
             "?v=1&lesson=generate&steps=120&hidden_size=32&cell=lstm&temperature=0.8&top_k=5&seed=4",
@@ -512,7 +602,7 @@ mod tests {
 
     #[test]
     fn the_generate_script_carries_the_names_data_code() {
-        let s = generate_script(&GenerateRun::default(), "p");
+        let s = generate_script(GENERATE_TEMPLATE, TEMPLATE, &GenerateRun::default(), "p");
         // It runs on its own: the import is replaced by the names script's own lines.
         assert!(!s.contains("from train_names import"));
         let data = &TEMPLATE[section(TEMPLATE, "data")];
@@ -552,11 +642,11 @@ mod tests {
 
     #[test]
     fn the_usage_lines_name_the_offered_file() {
-        let d = delay_script(&DelayConfig::default(), "p");
+        let d = delay_script(DELAY_TEMPLATE, &DelayConfig::default(), "p");
         assert!(d.contains("    python3 unroll-delay8-both.py --steps 500 --seeds 1"));
         assert!(!d.contains("delay_copy.py"));
         let c = TrainConfig::default();
-        let s = names_script(&c, &classes(), DataSource::Tutorial, "p");
+        let s = names_script(TEMPLATE, &c, &classes(), DataSource::Tutorial, "p");
         let file = file_name(&c);
         assert_eq!(s.matches(&format!("python3 {file}")).count(), 3);
         assert!(!s.contains("train_names.py"));
@@ -580,7 +670,7 @@ mod tests {
             seeds: 2,
             ..DelayConfig::default()
         };
-        let s = delay_script(&c, "https://x/?v=1&lesson=delay&delay=16");
+        let s = delay_script(DELAY_TEMPLATE, &c, "https://x/?v=1&lesson=delay&delay=16");
         assert_lines(
             &s,
             &[
@@ -602,7 +692,7 @@ mod tests {
         assert!(!s.contains("PAGE = None"));
         assert_one_block(&s);
         // The default pair is RNN then LSTM, the page's order.
-        let d = delay_script(&DelayConfig::default(), "p");
+        let d = delay_script(DELAY_TEMPLATE, &DelayConfig::default(), "p");
         assert!(d.contains("    cells=[\"rnn\", \"lstm\"],\n"));
         assert_eq!(
             delay_file_name(&DelayConfig::default()),
@@ -628,7 +718,11 @@ mod tests {
             ..DelayConfig::default()
         };
         let plan = SweepPlan::of_lab(&c).unwrap();
-        let s = memory_script(&plan, "https://x/?v=1&lesson=delay&task=order");
+        let s = memory_script(
+            MEMORY_TEMPLATE,
+            &plan,
+            "https://x/?v=1&lesson=delay&task=order",
+        );
         assert_lines(
             &s,
             &[
@@ -656,7 +750,7 @@ mod tests {
             ..DelayConfig::default()
         };
         let plan = SweepPlan::of_lab(&adding).unwrap();
-        let s = memory_script(&plan, "p");
+        let s = memory_script(MEMORY_TEMPLATE, &plan, "p");
         assert!(s.contains(
             "    length=50,\n    cells=[\"rnn\", \"lstm\", \"gru\"],\n    hidden_size=64,\n"
         ));
@@ -681,6 +775,7 @@ mod tests {
             ..TrainConfig::default()
         };
         let s = names_script(
+            TEMPLATE,
             &c,
             &classes(),
             DataSource::Tutorial,
@@ -712,6 +807,7 @@ mod tests {
     #[test]
     fn names_and_files_are_quoted_as_python_strings() {
         let s = names_script(
+            TEMPLATE,
             &TrainConfig::default(),
             &["Fran\"çais".into(), "中文".into()],
             DataSource::Own("my \"names\".tsv"),
@@ -720,6 +816,7 @@ mod tests {
         assert!(s.contains("CLASSES = [\"Fran\\\"çais\", \"中文\"]"));
         assert!(s.contains("DATA = \"my \\\"names\\\".tsv\"  # your file"));
         let zip = names_script(
+            TEMPLATE,
             &TrainConfig::default(),
             &classes(),
             DataSource::Own("names.zip"),
@@ -734,7 +831,7 @@ mod tests {
             lr: 1e-5,
             ..TrainConfig::default()
         };
-        let s = names_script(&c, &classes(), DataSource::Tutorial, "p");
+        let s = names_script(TEMPLATE, &c, &classes(), DataSource::Tutorial, "p");
         assert!(
             s.contains("    lr=1e-5,"),
             "{}",

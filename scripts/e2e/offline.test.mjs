@@ -152,7 +152,12 @@ test("after one visit the index, a lesson and the training page work offline", {
     await until(async () => (await num(train.page, "train-step")) >= 3, 180_000, "3 training steps offline");
     const loss = await num(train.page, "train-loss");
     assert.ok(Number.isFinite(loss) && loss > 0, `a finite loss (${loss})`);
-    for (const p of [index, lesson, train]) {
+    // "As PyTorch" fetches its template when the panel opens: precached, so offline too, on a
+    // page not visited online.
+    const delay = await openPage(browser.context, server.url, "?v=1&lesson=delay&delay=16");
+    await delay.page.waitForSelector('[data-testid="delay-as-pytorch-script"]', { state: "attached", timeout: LOAD_TIMEOUT });
+    assert.ok((await delay.page.textContent('[data-testid="delay-as-pytorch-script"]')).split("\n").includes("    delay=16,"));
+    for (const p of [index, lesson, train, delay]) {
       assert.deepEqual(p.consoleErrors.filter((e) => !/ERR_INTERNET_DISCONNECTED/.test(e)), []);
     }
   } finally {

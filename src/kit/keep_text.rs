@@ -343,6 +343,20 @@ catalogue! {
         pub pytorch_downloaded: fn(&str) -> String {
             |file| format!("Downloaded {file}. Run it with: python3 {file}"), |file| format!("已下载 {file}。运行：python3 {file}")
         }
+        /// While the script's template is fetched.
+        pub pytorch_fetching: &'static str {
+            "Fetching the script's template…", "正在获取脚本模板……"
+        }
+        /// The script's template could not be fetched: its file and what went wrong (worded in
+        /// the page's language).
+        pub pytorch_fetch_failed: fn(&str, &str) -> String {
+            |file, p| format!("The script's template ({file}) could not be fetched: {p}. Check the connection and try again."),
+            |file, p| format!("无法获取脚本模板（{file}）：{p}。请检查网络连接后重试。")
+        }
+        /// The button that fetches the template again.
+        pub pytorch_retry: &'static str {
+            "Try again", "重试"
+        }
         /// Shown before the data is loaded (the script needs its languages).
         pub pytorch_waiting: &'static str {
             "The script needs the data's languages: it is ready once the data is loaded.", "脚本需要数据中的语言列表：数据加载完成后即可使用。"

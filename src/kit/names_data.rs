@@ -105,7 +105,7 @@ impl fmt::Display for DataLoadError {
 }
 
 /// Fetches `url` as text. Errors: the HTTP status, or the browser's words.
-async fn fetch_text(url: &str) -> Result<String, FetchProblem> {
+pub async fn fetch_text(url: &str) -> Result<String, FetchProblem> {
     let window = web_sys::window().ok_or_else(|| FetchProblem::Network("no window".into()))?;
     let response = JsFuture::from(window.fetch_with_str(url))
         .await
@@ -174,7 +174,8 @@ pub async fn fetch_files(
     Ok(texts)
 }
 
-fn fetch_problem_zh(p: &FetchProblem) -> String {
+/// [`FetchProblem`] in Chinese.
+pub fn fetch_problem_zh(p: &FetchProblem) -> String {
     match p {
         FetchProblem::Status(code) => format!("服务器返回状态 {code}"),
         FetchProblem::Network(_) => "请求没有完成".into(),

@@ -33,17 +33,6 @@ use leptos::prelude::*;
 use unroll_core::config::lessons::{index_notices, route, LessonState, Route};
 use unroll_core::config::UrlNotice;
 
-/// The lessons' stylesheet (kept next to the components), also styling the header's language
-/// switch; the shell injects it once with [`LessonsStyle`].
-const LESSONS_CSS: &str = include_str!("lessons.css");
-
-/// A `<style>` element with the lessons' stylesheet (rendered once by the app shell, on every
-/// page, so the header's language switch is styled on the training page too).
-#[component]
-pub fn LessonsStyle() -> impl IntoView {
-    view! { <style>{LESSONS_CSS}</style> }
-}
-
 /// The index and lesson pages, chosen by `?lesson=` and re-chosen on push and back/forward.
 #[component]
 pub fn LessonsMain() -> impl IntoView {

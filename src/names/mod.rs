@@ -127,7 +127,6 @@ pub fn TrainingPage(
     let after = move |k: usize| move || shown.get() > k;
     view! {
         <div class="training-page">
-            <lab::LabStyle />
             <TrainingIntro data=data />
             <UrlNotice notices=notices />
             <DataBanner data=data />

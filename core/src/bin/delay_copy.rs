@@ -88,7 +88,11 @@ mod native {
             let page = format!("?{}", unroll_core::config::query::encode(&config, None));
             return write_script(
                 &path,
-                &unroll_core::as_pytorch::delay_script(&config, &page),
+                &unroll_core::as_pytorch::delay_script(
+                    unroll_core::as_pytorch::DELAY_TEMPLATE,
+                    &config,
+                    &page,
+                ),
             );
         }
         let mut plan = SweepPlan::of_lab(&config).map_err(|e| e.to_string())?;

@@ -102,7 +102,15 @@ mod native {
                 },
                 samples,
             };
-            return write_script(&path, &generate_script(&run, "?v=1&lesson=generate"));
+            return write_script(
+                &path,
+                &generate_script(
+                    unroll_core::as_pytorch::GENERATE_TEMPLATE,
+                    unroll_core::as_pytorch::TEMPLATE,
+                    &run,
+                    "?v=1&lesson=generate",
+                ),
+            );
         }
         let data = Arc::new(NamesDataset::load_dir(&dir).map_err(|e| e.to_string())?);
         let task = GenerateTask::new(data.clone(), split_seed, conditioning);

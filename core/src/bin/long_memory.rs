@@ -119,7 +119,14 @@ mod native {
                 .chain(std::env::args().skip(1))
                 .collect::<Vec<_>>()
                 .join(" ");
-            return write_script(&path, &unroll_core::as_pytorch::memory_script(&plan, &page));
+            return write_script(
+                &path,
+                &unroll_core::as_pytorch::memory_script(
+                    unroll_core::as_pytorch::MEMORY_TEMPLATE,
+                    &plan,
+                    &page,
+                ),
+            );
         }
         eprintln!(
             "task {} length {} (steps {} per sequence) hidden {} batch {} lr {} max_norm {:?} \

@@ -124,7 +124,13 @@ mod native {
         );
         if let Some(path) = as_pytorch {
             let page = format!("?{}", cfg.to_query());
-            let script = names_script(&cfg, data.classes(), DataSource::Tutorial, &page);
+            let script = names_script(
+                unroll_core::as_pytorch::TEMPLATE,
+                &cfg,
+                data.classes(),
+                DataSource::Tutorial,
+                &page,
+            );
             return write_script(&path, &script);
         }
         let split = Split::new(&data, cfg.seed as u64, VAL_FRACTION);

@@ -9,13 +9,14 @@ use super::KeepState;
 use crate::kit::keep_text::KeepText;
 use crate::names::data_loader::LoadState;
 use crate::shell::i18n::use_locale;
-use crate::widgets::script::ScriptPanel;
+use crate::widgets::script::{ScriptPanel, ScriptTemplates};
 use leptos::prelude::*;
-use unroll_core::as_pytorch::{self, DataSource as ScriptData};
+use unroll_core::as_pytorch::{self, DataSource as ScriptData, Template};
 use unroll_core::keep::DataSource;
 
-/// The script for the page's state now, or `None` before the data is loaded.
-fn script(state: KeepState) -> Option<String> {
+/// The script for the page's state now, or `None` before the data and the template are loaded.
+fn script(state: KeepState, templates: ScriptTemplates) -> Option<String> {
+    let template = templates.text(Template::Names)?;
     let classes = state.hooks.data.with(|d| match d {
         LoadState::Ready(l) => Some(l.classes.clone()),
         _ => None,
@@ -30,7 +31,9 @@ fn script(state: KeepState) -> Option<String> {
         },
     };
     let page = crate::shell::url::page_link(&config.to_query());
-    Some(as_pytorch::names_script(&config, &classes, data, &page))
+    Some(as_pytorch::names_script(
+        &template, &config, &classes, data, &page,
+    ))
 }
 
 /// The "As PyTorch" part of the keep panel.
@@ -41,7 +44,8 @@ pub fn AsPytorch(
 ) -> impl IntoView {
     let loc = use_locale();
     let t = move || KeepText::of(loc.lang());
-    let text = Memo::new(move |_| script(state));
+    let templates = ScriptTemplates::fetch(&[Template::Names]);
+    let text = Memo::new(move |_| script(state, templates));
     let file = Memo::new(move |_| as_pytorch::file_name(&state.hooks.config.get()));
     view! {
         <ScriptPanel
@@ -50,6 +54,7 @@ pub fn AsPytorch(
             heading=Signal::derive(move || t().pytorch_heading.to_owned())
             help=Signal::derive(move || t().pytorch_help.to_owned())
             waiting=Signal::derive(move || t().pytorch_waiting.to_owned())
+            templates=templates
             script=text
             file=file
         />

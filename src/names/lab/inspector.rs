@@ -34,9 +34,6 @@ use std::rc::Rc;
 use unroll_core::math::params::CellKind;
 use unroll_core::train::sweep::Weights;
 
-/// The inspector's stylesheet (with the grad-flow panel's few rules).
-const INSPECT_CSS: &str = include_str!("inspect.css");
-
 // ---------------------------------------------------------------------------------------------
 // View
 
@@ -73,7 +70,6 @@ pub fn InspectorPanel(
 
     view! {
         <section class="panel inspector-panel" data-testid="inspector" node_ref=panel_ref>
-            <style>{INSPECT_CSS}</style>
             <h2>{move || tx().title}</h2>
             <p class="panel-note">{move || tx().note}</p>
             <div class="ins-inputs">

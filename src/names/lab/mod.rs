@@ -30,13 +30,3 @@ mod pin;
 pub mod step_heatmap;
 pub mod text;
 pub mod val_metrics;
-use leptos::prelude::*;
-
-/// The lab's stylesheet (kept next to its panels).
-const LAB_CSS: &str = include_str!("lab.css");
-
-/// A `<style>` element with the lab's stylesheet, rendered once by the training page.
-#[component]
-pub fn LabStyle() -> impl IntoView {
-    view! { <style>{LAB_CSS}</style> }
-}

@@ -39,9 +39,6 @@ use model::{compute, first_frame, NoSlowmo, Stage};
 use text::SlowmoText;
 use unroll_core::train::Hyper;
 
-/// The panel's stylesheet.
-const SLOWMO_CSS: &str = include_str!("slowmo.css");
-
 /// Validation names offered in the select.
 const VAL_NAMES: usize = 30;
 
@@ -95,7 +92,6 @@ pub fn SlowmoPanel(
     view! {
         <section class="panel slowmo-panel" data-testid="slowmo" data-stage=stage
             data-frame=move || st.frame.get().to_string() data-frames=move || frames().to_string()>
-            <style>{SLOWMO_CSS}</style>
             <h2>{move || tx().title}</h2>
             <p class="panel-note">{move || tx().note}</p>
             <Inputs st=st data=data config=config />

@@ -7,9 +7,9 @@
 use super::text::DelayText;
 use crate::shell::i18n::use_locale;
 use crate::shell::url::page_link;
-use crate::widgets::script::ScriptPanel;
+use crate::widgets::script::{ScriptPanel, ScriptTemplates};
 use leptos::prelude::*;
-use unroll_core::as_pytorch;
+use unroll_core::as_pytorch::{self, Template};
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::query::encode;
 
@@ -21,8 +21,16 @@ pub fn DelayAsPytorch(
 ) -> impl IntoView {
     let loc = use_locale();
     let t = move || DelayText::of(loc.lang());
+    let templates = ScriptTemplates::fetch(&[Template::Delay]);
     let text = Memo::new(move |_| {
-        shown_cfg.with(|c| Some(as_pytorch::delay_script(c, &page_link(&encode(c, None)))))
+        let template = templates.text(Template::Delay)?;
+        shown_cfg.with(|c| {
+            Some(as_pytorch::delay_script(
+                &template,
+                c,
+                &page_link(&encode(c, None)),
+            ))
+        })
     });
     let file = Memo::new(move |_| shown_cfg.with(as_pytorch::delay_file_name));
     view! {
@@ -30,6 +38,7 @@ pub fn DelayAsPytorch(
             testid="delay-as-pytorch"
             heading=Signal::derive(move || t().pytorch_heading.to_owned())
             help=Signal::derive(move || t().pytorch_help.to_owned())
+            templates=templates
             script=text
             file=file
         />

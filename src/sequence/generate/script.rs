@@ -13,10 +13,10 @@ use super::GenerateModel;
 use crate::kit::fmt::count_commas;
 use crate::shell::i18n::use_locale;
 use crate::shell::url::page_link;
-use crate::widgets::script::ScriptPanel;
+use crate::widgets::script::{ScriptPanel, ScriptTemplates};
 use leptos::prelude::*;
 use std::sync::Arc;
-use unroll_core::as_pytorch::{generate_file_name, generate_script, GenerateRun};
+use unroll_core::as_pytorch::{generate_file_name, generate_script, GenerateRun, Template};
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::task::generate::GenerateTask;
 use unroll_core::task::GENERATE_SPLIT_SEED;
@@ -61,9 +61,14 @@ pub fn GenerateAsPytorch(
             .get()
             .map(|(per, _)| shown.with(|c| GenerateRun::of_lab(c, per)))
     });
+    let templates = ScriptTemplates::fetch(&[Template::Generate, Template::Names]);
     let script = Memo::new(move |_| {
         let run = run.get()?;
+        let template = templates.text(Template::Generate)?;
+        let names = templates.text(Template::Names)?;
         Some(generate_script(
+            &template,
+            &names,
             &run,
             &page_link(&shown.with(|c| encode_lab(c, None))),
         ))
@@ -91,6 +96,7 @@ pub fn GenerateAsPytorch(
             heading=Signal::derive(move || t().pytorch_heading.to_owned())
             help=help
             waiting=Signal::derive(move || t().pytorch_waiting.to_owned())
+            templates=templates
             script=script
             file=file
         />

@@ -10,8 +10,9 @@ use crate::shell::backend_text::workers_line;
 use crate::shell::i18n::use_locale;
 use crate::shell::run_status::RunStatus;
 use crate::widgets::run_controls::{RunAction, RunControls};
-use crate::widgets::script::ScriptPanel;
+use crate::widgets::script::{ScriptPanel, ScriptTemplates};
 use leptos::prelude::*;
+use unroll_core::as_pytorch::Template;
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::query::encode;
 use unroll_core::memory::task::LengthError;
@@ -335,10 +336,14 @@ pub fn SummaryPanel(driver: MemoryDriver) -> impl IntoView {
 pub fn AsPytorchPanel(cfg: RwSignal<DelayConfig>, plan: ShownPlan) -> impl IntoView {
     let loc = use_locale();
     let t = move || MemoryText::of(loc.lang());
+    let templates = ScriptTemplates::fetch(&[Template::Memory]);
     let script = Memo::new(move |_| {
+        let template = templates.text(Template::Memory)?;
         let plan = plan.get()?.ok()?;
         let page = crate::shell::url::page_link(&cfg.with(|c| encode(c, None)));
-        Some(unroll_core::as_pytorch::memory_script(&plan, &page))
+        Some(unroll_core::as_pytorch::memory_script(
+            &template, &plan, &page,
+        ))
     });
     let file = Memo::new(move |_| {
         plan.get()
@@ -349,6 +354,7 @@ pub fn AsPytorchPanel(cfg: RwSignal<DelayConfig>, plan: ShownPlan) -> impl IntoV
     view! {
         <ScriptPanel
             testid="memory-as-pytorch"
+            templates=templates
             heading=Signal::derive(move || t().pytorch_heading.to_owned())
             help=Signal::derive(move || t().pytorch_help.to_owned())
             waiting=Signal::derive(move || t().pytorch_waiting.to_owned())
