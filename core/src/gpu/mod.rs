@@ -3,6 +3,7 @@
 //! - [`context`]: adapter, device, queue; device-loss tracking; counts of the dispatches,
 //!   submits and read-backs asked of the device ([`GpuCounts`]).
 //! - [`shader_source`]: the registry of WGSL sources (the only `include_str!` of `shaders/`).
+//! - [`wgsl_text`]: a WGSL file's shipped text (no comments), written by the build script.
 //! - [`kernels`]: one module per kernel (uniform struct, bindings, dispatch size).
 //! - [`buffers`]: buffer constructors and asynchronous readback.
 //! - [`recurrent`]: the recurrent stack (any cell, layers, directions) forward and BPTT.
@@ -20,6 +21,7 @@ pub mod model;
 pub mod module;
 pub mod recurrent;
 pub mod shader_source;
+pub mod wgsl_text;
 
 pub use context::{GpuContext, GpuCounts};
 pub use error::GpuError;

@@ -1,4 +1,4 @@
-//! The registry of WGSL kernels: the only place that `include_str!`s `shaders/`.
+//! The registry of WGSL kernels: the only place that `include_str!`s the shipped `shaders/`.
 //!
 //! Every kernel is composed as `shaders/common.wgsl` (the prelude: activations,
 //! `SequenceDims`, the packed `W_hh` layout, 1-D indexing) followed by its files:
@@ -8,8 +8,9 @@
 //!   the skeleton every cell shares, `shaders/sequence_forward.wgsl` or
 //!   `shaders/sequence_backward.wgsl`, whose entry point is named after the skeleton.
 //!
-//! No text is generated: the parts are concatenated as they are, so the app and the naga
-//! validation test see byte-identical text.
+//! Each file is included as the app ships it ([`super::wgsl_text::shipped`]: comments and blank
+//! lines removed, written by the build script into the build's output folder); the parts are
+//! concatenated as they are, so the app and the naga validation test see byte-identical text.
 
 /// One composed kernel.
 #[derive(Clone, Copy, Debug)]
@@ -28,8 +29,8 @@ pub struct KernelSource {
 /// File name of the prelude prepended to every kernel.
 pub const PRELUDE_FILE: &str = "common.wgsl";
 
-/// The prelude's text (`shaders/common.wgsl`).
-pub const PRELUDE: &str = include_str!("../../../shaders/common.wgsl");
+/// The prelude's shipped text (`shaders/common.wgsl`).
+pub const PRELUDE: &str = include_str!(concat!(env!("OUT_DIR"), "/shaders/common.wgsl"));
 
 /// The skeletons of the cells' whole-sequence kernels, forward then backward.
 pub const SEQUENCE_SKELETONS: [&str; 2] = ["sequence_forward", "sequence_backward"];
@@ -42,9 +43,9 @@ macro_rules! kernel {
             files: &[concat!($name, ".wgsl")],
             entry: $name,
             source: concat!(
-                include_str!("../../../shaders/common.wgsl"),
+                include_str!(concat!(env!("OUT_DIR"), "/shaders/common.wgsl")),
                 "\n",
-                include_str!(concat!("../../../shaders/", $name, ".wgsl"))
+                include_str!(concat!(env!("OUT_DIR"), "/shaders/", $name, ".wgsl"))
             ),
         }
     };
@@ -61,11 +62,16 @@ macro_rules! cell_kernel {
             ],
             entry: concat!("sequence_", $pass),
             source: concat!(
-                include_str!("../../../shaders/common.wgsl"),
+                include_str!(concat!(env!("OUT_DIR"), "/shaders/common.wgsl")),
                 "\n",
-                include_str!(concat!("../../../shaders/", $cell, ".wgsl")),
+                include_str!(concat!(env!("OUT_DIR"), "/shaders/", $cell, ".wgsl")),
                 "\n",
-                include_str!(concat!("../../../shaders/sequence_", $pass, ".wgsl"))
+                include_str!(concat!(
+                    env!("OUT_DIR"),
+                    "/shaders/sequence_",
+                    $pass,
+                    ".wgsl"
+                ))
             ),
         }
     };

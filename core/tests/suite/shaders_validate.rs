@@ -12,6 +12,7 @@ use unroll_core::gpu::kernels::{kernel_infos, Access};
 use unroll_core::gpu::shader_source::{
     kernel, KernelSource, KERNELS, PRELUDE, PRELUDE_FILE, SEQUENCE_SKELETONS,
 };
+use unroll_core::gpu::wgsl_text::shipped;
 use unroll_core::math::cell::CellKind;
 
 /// `maxStorageBuffersPerShaderStage` (WebGPU default).
@@ -55,18 +56,19 @@ fn registry_covers_every_shader_file() {
     );
 }
 
-/// Each kernel is the prelude and its files, each after a newline. A plain kernel is one file
+/// Each kernel is the prelude and its files as shipped, each after a newline. A plain kernel is one file
 /// named after it with an entry point of that name; a cell's kernel `<cell>_<pass>` is the
 /// cell's part `<cell>.wgsl` and the skeleton `sequence_<pass>.wgsl`, whose entry point it uses.
 #[test]
 fn composed_sources_are_prelude_plus_files() {
-    let prelude = std::fs::read_to_string(shaders_dir().join(PRELUDE_FILE)).unwrap();
+    let file = |name: &str| shipped(&std::fs::read_to_string(shaders_dir().join(name)).unwrap());
+    let prelude = file(PRELUDE_FILE);
     assert_eq!(prelude, PRELUDE);
     for k in KERNELS {
         let mut composed = prelude.clone();
         for f in k.files {
             composed.push('\n');
-            composed.push_str(&std::fs::read_to_string(shaders_dir().join(f)).unwrap());
+            composed.push_str(&file(f));
         }
         assert_eq!(k.source, composed, "{}", k.name);
         let last = k.files.last().expect("a kernel has a file");
