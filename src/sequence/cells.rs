@@ -14,13 +14,6 @@ use crate::widgets::backend::backend_line;
 use leptos::prelude::*;
 use unroll_core::math::params::CellKind;
 
-/// The part's styles.
-pub(super) const CSS: &str = r#"
-.mt-cells { list-style: none; margin: 8px 0 0; padding: 0; display: grid; gap: 2px; font-size: 13px; }
-.mt-cell { display: flex; flex-wrap: wrap; gap: 2px 12px; align-items: baseline; }
-.mt-cell-name { font-weight: 600; min-width: 48px; }
-.mt-cell .dl-backend { margin: 0; }
-"#;
 
 /// The cells' lines of the sweep `driver` shows (hidden until the engine reports a path or a
 /// loss); test ids under `prefix`.

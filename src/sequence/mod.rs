@@ -108,7 +108,6 @@ pub fn SequencePage() -> impl IntoView {
     let is_memory = Memo::new(move |_| cfg.with(|c| c.task.memory().is_some()));
     let is_generate = Memo::new(move |_| cfg.with(|c| c.task == LabTask::Generate));
     view! {
-        <style>{cells::CSS}{delay::CSS}{memory::CSS}{generate::CSS}</style>
         <TaskSwitcher cfg=cfg notices=notices busy=busy on_switch=Callback::new(move |()| memory.clear()) />
         {move || if is_generate.get() {
             own_scope(move || view! { <GeneratePart cfg=cfg notices=notices model=generate /> }).into_any()

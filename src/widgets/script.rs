@@ -124,17 +124,6 @@ impl ScriptTemplates {
     }
 }
 
-/// The styles of [`ScriptPanel`].
-const CSS: &str = r#"
-.script-panel summary { cursor: pointer; font-size: 0.9rem; }
-.script-part { margin-top: 1.25rem; border-top: 1px solid var(--border, #dde3ea); padding-top: 0.75rem; }
-.script-row { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.4rem 0; }
-.script-msg { font-size: 0.85rem; margin: 0.35rem 0; overflow-wrap: anywhere; }
-.script-msg.ok { color: var(--ok, #17803d); }
-.script-msg.error { color: var(--err, #b42318); }
-.script-text { max-height: 24rem; overflow: auto; font-size: 0.75rem; line-height: 1.35;
-  background: var(--code-bg, #f6f8fa); padding: 0.6rem 0.75rem; border-radius: 6px; white-space: pre; }
-"#;
 
 // long: one panel as one view tree: heading, help, the download and its message, the folded script
 /// The script's panel: heading, help, Download .py (with its message) and the folded script.
@@ -246,7 +235,6 @@ pub fn ScriptPanel(
         view! { <h2>{heading}</h2> }.into_any()
     };
     view! {
-        <style>{CSS}</style>
         <section
             class=if part { "script-panel script-part" } else { "panel script-panel" }
             data-testid=testid

@@ -328,7 +328,6 @@ pub fn KeepPanel(
     let t = move || KeepText::of(loc.lang());
     view! {
         <section class="panel keep-panel" data-testid="keep-panel">
-            <style>{KEEP_CSS}</style>
             <h2>{move || t().title}</h2>
             <div class="keep-grid">
                 <div class="keep-col"><own_data::OwnData state=state /></div>
@@ -364,29 +363,3 @@ pub fn DeviceLostNotice(
     }
 }
 
-const KEEP_CSS: &str = r#"
-.keep-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(230px, 1fr)); gap: 1.25rem 1.5rem; }
-.keep-col { min-width: 0; }
-.keep-panel h3 { font-size: 0.95rem; margin: 0.2rem 0 0.5rem; }
-.keep-source { margin: 0 0 0.5rem; font-size: 0.9rem; }
-.keep-source .tag { display: inline-block; padding: 0.05rem 0.45rem; border-radius: 999px;
-  background: var(--accent-soft, #e8eefc); font-size: 0.8rem; margin-right: 0.35rem; }
-.keep-file { display: flex; flex-direction: column; gap: 0.25rem; margin: 0.4rem 0; }
-.keep-file label { font-weight: 600; font-size: 0.9rem; }
-/* The file inputs are drawn by their own label (the browser's button would speak the browser's
-   language, not the page's); the input stays focusable and is clicked through the label. */
-.keep-file input[type=file] { position: absolute; width: 0; height: 0; padding: 0; border: 0; opacity: 0; overflow: hidden; }
-.keep-picker { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; }
-.keep-picker .keep-choose { font-weight: 600; cursor: pointer; }
-.keep-file input[type=file]:focus-visible + .keep-picker .keep-choose { outline: 2px solid var(--accent, #3563e9); outline-offset: 2px; }
-.keep-file input[type=file]:disabled + .keep-picker .keep-choose { opacity: 0.5; cursor: not-allowed; }
-.keep-chosen { font-size: 0.85rem; opacity: 0.8; overflow-wrap: anywhere; }
-.keep-help { font-size: 0.8rem; opacity: 0.75; margin: 0; }
-.keep-row { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.4rem 0; }
-.keep-progress { align-items: center; }
-.keep-progress progress { flex: 1; min-width: 0; height: 0.9rem; }
-.keep-msg { font-size: 0.85rem; margin: 0.35rem 0; white-space: pre-wrap; overflow-wrap: anywhere; }
-.keep-msg.ok { color: var(--ok, #17803d); }
-.keep-msg.error { color: var(--err, #b42318); }
-.keep-detail { overflow-wrap: anywhere; }
-"#;

@@ -95,40 +95,6 @@ impl Part for DelayCopy {
 /// The delay-copy sweep shown.
 pub type DelayDriver = LabDriver<DelayCopy>;
 
-/// The delay-copy part's styles.
-pub(super) const CSS: &str = r#"
-.dl-summary { display: flex; flex-wrap: wrap; gap: 4px 16px; margin-bottom: 8px; font-size: 13px; color: var(--muted, #627289); }
-.dl-none-note { margin: 0; }
-.dl-strip { display: flex; flex-wrap: wrap; gap: 10px 14px; font-family: var(--mono, monospace); font-size: 12px; }
-.dl-block { display: flex; gap: 2px; }
-.dl-col { display: flex; flex-direction: column; gap: 2px; }
-.dl-col > span { min-width: 20px; height: 22px; line-height: 22px; text-align: center; border-radius: 4px; background: #f1f5f9; }
-.dl-col.dl-head > span { background: transparent; text-align: left; color: var(--muted, #627289); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; width: 104px; padding-right: 4px; font-family: inherit; font-size: 11px; }
-.dl-col > span.dl-none { background: transparent; color: #cbd5e1; }
-.dl-col > span.dl-ok { background: #d1fae5; color: #065f46; }
-.dl-col > span.dl-bad { background: #fee2e2; color: #991b1b; }
-.dl-col > span.dl-pos { background: transparent; color: var(--muted, #627289); font-size: 10px; }
-.dl-presets { display: flex; gap: 8px; flex-wrap: wrap; margin: 4px 0 4px; align-items: center; }
-.dl-cells { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 12px; }
-.dl-cell { border: 1px solid #e2e8f0; border-radius: 10px; padding: 10px 12px; }
-.dl-cell h3 { margin: 0 0 6px; font-size: 15px; display: flex; align-items: center; gap: 8px; }
-.dl-swatch { width: 14px; height: 4px; border-radius: 2px; display: inline-block; }
-.dl-cell .stats { grid-template-columns: repeat(2, minmax(0, 1fr)); }
-.dl-seeds { margin: 6px 0 0; padding: 0; list-style: none; font-size: 12px; color: var(--muted, #627289); }
-.dl-bar { height: 8px; background: #e2e8f0; border-radius: 4px; overflow: hidden; margin: 8px 0; }
-.dl-bar > div { height: 100%; background: #1d4ed8; }
-.dl-progress-line { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 13px; color: var(--muted, #627289); margin-bottom: 8px; }
-.dl-table { border-collapse: collapse; font-size: 13px; width: 100%; }
-.dl-table th, .dl-table td { border-bottom: 1px solid #e2e8f0; padding: 6px 8px; text-align: left; vertical-align: top; }
-.dl-table td.dl-missing { color: #cbd5e1; }
-.dl-table-wrap { overflow-x: auto; }
-.dl-outcome { font-size: 14px; margin: 8px 0 0; }
-.dl-row-outcome { font-size: 12px; color: var(--muted, #627289); }
-.dl-settings { font-family: var(--mono, monospace); font-size: 12px; color: var(--muted, #627289); }
-.dl-caveat { color: #92400e; }
-.delay-page .dl-cpu-note { margin: 10px 0 12px; color: var(--muted, #627289); font-size: 14px; }
-.delay-page .dl-invalid { margin-bottom: 16px; }
-"#;
 
 /// The rule `0 < delay < length` in words.
 fn invalid_text(e: &DelayRangeError, lang: Lang) -> String {

@@ -56,28 +56,6 @@ use unroll_core::task::GENERATE_SPLIT_SEED;
 use unroll_core::train::plan::generate_recipe;
 use unroll_core::train::sweep::Weights;
 
-/// The part's styles.
-pub(super) const CSS: &str = r#"
-.gen-form { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 8px 16px; align-items: end; }
-.gen-form .field { display: flex; flex-direction: column; gap: 2px; font-size: 13px; }
-.gen-modes { display: inline-flex; flex-wrap: wrap; gap: 0; }
-.gen-form .gen-mode-field { grid-column: span 2; }
-.gen-modes .btn[aria-pressed="true"] { background: #1d4ed8; color: #fff; border-color: #1d4ed8; }
-.gen-name { font-family: var(--mono, monospace); font-size: 28px; letter-spacing: 2px; margin: 8px 0 2px; min-height: 36px; }
-.gen-name .gen-prefix { color: var(--muted, #627289); }
-.gen-name .gen-next { border-bottom: 2px solid #ea580c; }
-.gen-bars { display: grid; grid-template-columns: 56px 1fr 56px; gap: 3px 8px; align-items: center; font-size: 13px; max-width: 520px; }
-.gen-bar { height: 14px; background: #cbd5e1; border-radius: 2px; }
-.gen-bar-row.chosen .gen-bar { background: #ea580c; }
-.gen-bar-row.chosen .gen-sym { font-weight: 700; }
-.gen-bar-row { display: contents; }
-.gen-sym { font-family: var(--mono, monospace); text-align: right; }
-.gen-p { font-family: var(--mono, monospace); color: var(--muted, #627289); }
-.gen-step-row { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0; }
-.gen-hidden { overflow-x: auto; max-width: 100%; }
-.generate-page .page-intro .panel-note { margin-top: 10px; }
-.gen-bars { grid-template-columns: 56px 1fr 110px; }
-"#;
 
 /// Where the names data set stands.
 #[derive(Clone)]

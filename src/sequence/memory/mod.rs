@@ -77,30 +77,6 @@ pub fn memory_plan(
     }))
 }
 
-/// The tasks' styles.
-pub(super) const CSS: &str = r#"
-.mt-facts { margin: 0; padding-left: 18px; font-size: 14px; line-height: 1.5; }
-.mt-params { display: flex; flex-wrap: wrap; gap: 4px 16px; font-family: var(--mono, monospace); font-size: 13px; }
-.mt-baseline { font-weight: 600; }
-.mt-log-y { display: inline-flex; align-items: center; gap: 4px; font-size: 13px; margin: 6px 0 0; }
-.memory-page .page-intro .panel-note { margin-top: 10px; }
-.mt-params-head { margin: 10px 0 4px; }
-.mt-controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-top: 0; }
-.mt-controls .btn { padding-left: 14px; padding-right: 14px; }
-.mt-bar { height: 8px; background: #e2e8f0; border-radius: 4px; overflow: hidden; margin: 8px 0; }
-.mt-bar > div { height: 100%; background: #1d4ed8; }
-.mt-line { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 13px; color: var(--muted, #627289); }
-.mt-table { border-collapse: collapse; font-size: 13px; width: 100%; }
-.mt-table th, .mt-table td { border-bottom: 1px solid #e2e8f0; padding: 6px 8px; text-align: left; }
-.mt-table-wrap { overflow-x: auto; }
-.mt-form { display: grid; grid-template-columns: repeat(auto-fill, minmax(140px, 1fr)); gap: 4px 16px; }
-.mt-form .field { display: flex; flex-direction: column; }
-.mt-form .field input { margin-top: auto; }
-.mt-outcome { font-weight: 600; }
-.mt-form .field:has(select) { grid-column: span 2; }
-.mt-spread-head { font-size: 15px; margin: 12px 0 4px; }
-.memory-page .notice .btn { margin-left: 12px; }
-"#;
 
 /// The part of a long-memory task (the configuration names one of the three): what it is, its
 /// form, its run, chart, outcome, summary and script.
