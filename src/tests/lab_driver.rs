@@ -214,6 +214,7 @@ fn weights_of(sweep: &mut Sweep) -> RunWeights {
 }
 
 #[test]
+// long: one keep-reload-resume scenario, checked step by step in the order a person would see it
 fn a_generation_run_is_kept_with_its_final_weights_and_goes_on_from_its_checkpoint() {
     let data = names();
     // The sampler's keys are not the run's: its key is that of its training settings.
