@@ -22,6 +22,9 @@
 //   is their mean, and the CSV carries the column.
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/generate.test.mjs`.
+// Runs alone: with a second file beside it on a loaded machine, the reload test once waited
+// 240 s for its second run's checkpoint after step 0 without seeing one (alone it passes). Kept out
+// of the shared lanes until that is understood.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
