@@ -241,9 +241,9 @@ export class LabPage extends AppPage {
   }
   /**
    * Waits for a checkpoint after step 0 of the training seed, kept in this browser while the run
-   * trains; its step. Watched inside the page, at every change of its elements: a run of a few
-   * seconds shows such a checkpoint for about a second, which polling from here (two round trips
-   * to the browser a poll) can miss on a busy machine. A run that ends first fails at once.
+   * trains; its step. Watched inside the page (every 20 ms, one look at both elements): a run of a
+   * few seconds shows such a checkpoint for about a second, which polling from here (two round
+   * trips to the browser a poll) can miss on a busy machine. A run that ends first fails at once.
    */
   async keptCheckpoint(timeoutMs = 120_000) {
     const seen = await this.page.waitForFunction(
@@ -255,7 +255,7 @@ export class LabPage extends AppPage {
         return s === "running" && step > 0 ? { step } : false;
       },
       { status: this.ids.status, checkpoint: this.ids.checkpoint },
-      { polling: "mutation", timeout: timeoutMs },
+      { polling: 20, timeout: timeoutMs },
     );
     const { ended, step } = await seen.jsonValue();
     if (ended) throw new Error(`the run ended (${ended}) before a checkpoint after step 0 was kept`);
