@@ -75,6 +75,7 @@ export function e2e({ data = "small", webgpu = false, viewport, serviceWorkers }
   const mount = small ? { "/data/names/": SMALL_NAMES_DIR } : {};
   let shared = null;
   let other = null;
+  let torchRunner = null;
 
   const app = {
     url: null,
