@@ -1,6 +1,7 @@
 """Runs Python code under PyTorch for the end-to-end tests, importing torch once per test file.
 
-Started by `startTorch()` (scripts/e2e/lib.mjs). The first line it writes says whether torch
+Started by `startTorch()` (scripts/e2e/lib.mjs); its `run` also serves the Python suites' `script()`
+(core/tests/python/script_checks.py). The first line it writes says whether torch
 imports: {"torch": true} or {"torch": false, "error": "..."}. Then, for each request it reads
 (one JSON line: {"code": "..."} for lines a page shows, run as `python3 -c CODE` runs them, or
 {"file": PATH, "args": [...]} for a downloaded script, run as `python3 PATH ARGS` runs it), it

@@ -9,11 +9,9 @@ import importlib.util
 import json
 import multiprocessing
 import os
-import runpy
 import subprocess
 import sys
 import tempfile
-import traceback
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -51,33 +49,11 @@ def _fork_server():
 
 def _run_as_main(path, args, out, err):
     """In a fresh child of the fork server: runs the script `path` as `python3 path args` from
-    the repository's root would (`__name__ == "__main__"`, `sys.argv`, the script's folder first
-    on the module path), its output written to the files `out` and `err`, and ends the process
-    with the script's exit status."""
+    the repository's root would, its output written to the files `out` and `err`, and ends the
+    process with the script's exit status (the e2e tests' runner, scripts/e2e/torch-runner.py,
+    does the same for them)."""
     os.chdir(ROOT)
-    for fd, name in ((1, out), (2, err)):
-        f = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        os.dup2(f, fd)
-        os.close(f)
-    sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
-    sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
-    sys.argv = [str(path), *args]
-    sys.path[0] = str(Path(path).resolve().parent)
-    code = 0
-    try:
-        runpy.run_path(str(path), run_name="__main__")
-    except SystemExit as e:
-        if isinstance(e.code, int):
-            code = e.code
-        elif e.code is not None:
-            print(e.code, file=sys.stderr)
-            code = 1
-    except BaseException:
-        traceback.print_exc()
-        code = 1
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(code)
+    module(ROOT / "scripts" / "e2e" / "torch-runner.py").run({"file": path, "args": args}, out, err)
 
 
 def script(path, *args):
