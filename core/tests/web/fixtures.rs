@@ -17,7 +17,10 @@
 #[path = "../suite/common/mod.rs"]
 mod common;
 #[path = "../suite/tol/mod.rs"]
-#[allow(dead_code, reason = "the suite's tolerances in full; this test uses FIXTURE")]
+#[allow(
+    dead_code,
+    reason = "the suite's tolerances in full; this test uses FIXTURE"
+)]
 mod tol;
 
 use common::{cpu_classifier, cpu_module, parse_fixture, run_fixtures, Fixture, SuiteSummary};
@@ -108,5 +111,7 @@ fn the_two_paths_differ_by_rounding_only() {
         compared += fused.len();
     }
     assert!(compared > 1000, "only {compared} values compared");
-    console_log!("relaxed-simd vs simd128: largest difference {largest:.3e} over {compared} values");
+    console_log!(
+        "relaxed-simd vs simd128: largest difference {largest:.3e} over {compared} values"
+    );
 }

@@ -15,8 +15,8 @@ use crate::tol::Tol;
 use unroll_core::config::lessons::ShapesConfig;
 use unroll_core::math::model::{SeqBatch, SeqModel};
 use unroll_core::math::optim::{Adam, AdamConfig};
-use unroll_core::math::recurrent::{RnnModule, TensorRef};
 use unroll_core::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
+use unroll_core::math::recurrent::{RnnModule, TensorRef};
 
 // ---------------------------------------------------------------------------------------------
 // Fixture format: PyTorch float64 runs written as JSON (inputs, parameters, outputs, gradients)
