@@ -71,6 +71,14 @@ const RELAXED_SIMD = [
   ["f64x2.relaxed_max", [0xfd, 0x90, 0x02], [0xfd, 0xf7, 0x01]], // f64x2.pmax
 ];
 
+/** The boot's relaxed-SIMD test (`function unrollRelaxedSimd() { … }` of www/boot.js), for the service worker. */
+async function relaxedSimdProbe() {
+  const boot = await readFile(join(SCRIPT_DIR, "..", "www", "boot.js"), "utf8");
+  const fn = /^function unrollRelaxedSimd\(\) \{\n[\s\S]*?\n\}$/m.exec(boot);
+  if (!fn) throw new Error("www/boot.js has no function unrollRelaxedSimd()");
+  return fn[0];
+}
+
 /** binaryen's wasm-dis: the repository's (npm, version 132), else the one on PATH. */
 function wasmDisPath() {
   const local = join(SCRIPT_DIR, "..", "node_modules", ".bin", "wasm-dis");
@@ -177,6 +185,7 @@ export async function postbuild(dir, { log = console.log, compress = true } = {}
   const version = sha256(JSON.stringify(files)).slice(0, 16);
   const template = await readFile(join(SCRIPT_DIR, "service-worker.js"), "utf8");
   const sw = template
+    .replace("__UNROLL_RELAXED_SIMD__;", await relaxedSimdProbe())
     .replace('"__UNROLL_VERSION__"', JSON.stringify(version))
     .replace("__UNROLL_FILES__", JSON.stringify(files, null, 0).replaceAll("],[", "],\n  ["));
   await writeFile(join(dir, SW_NAME), sw);

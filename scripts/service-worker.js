@@ -29,18 +29,10 @@ const HASH_HEADER = "x-unroll-sha256";
 const HASHED = /-[0-9a-f]{8,16}(_bg)?(\.simd128)?\.[A-Za-z0-9]+$/;
 const SIMD128 = ".simd128.wasm";
 
-/** Whether this browser compiles relaxed SIMD (the module of www/boot.js's `unrollRelaxedSimd`). */
+/** Whether this browser compiles relaxed SIMD: www/boot.js's `unrollRelaxedSimd`, written in by scripts/postbuild.mjs. */
 const RELAXED_SIMD = (() => {
-  try {
-    return WebAssembly.validate(
-      new Uint8Array([
-        0, 97, 115, 109, 1, 0, 0, 0, 1, 8, 1, 96, 3, 123, 123, 123, 1, 123, 3, 2, 1, 0, 10, 13, 1, 11, 0, 32, 0,
-        32, 1, 32, 2, 253, 133, 2, 11,
-      ]),
-    );
-  } catch (e) {
-    return false;
-  }
+  __UNROLL_RELAXED_SIMD__;
+  return unrollRelaxedSimd();
 })();
 const paths = new Set(FILES.map(([path]) => path));
 /** The build of the module this browser does not run (its twin is listed too). */

@@ -95,7 +95,8 @@ function unrollBoot(base, glue, wasm) {
 
 // Whether this browser compiles WebAssembly relaxed SIMD: a module of one function
 // `(v128, v128, v128) -> v128` that returns `f32x4.relaxed_madd` of its parameters.
-// scripts/service-worker.js asks the same to choose the module it keeps.
+// The service worker runs this function too (scripts/postbuild.mjs copies it into sw.js) to choose
+// the module it keeps.
 function unrollRelaxedSimd() {
   try {
     return WebAssembly.validate(

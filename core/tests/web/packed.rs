@@ -35,15 +35,7 @@ fn packed_product_equals_the_plain_loop_bit_for_bit() {
             "the browser build has simd128"
         )
     };
-    for (m, n, k) in [
-        (1, 1, 1),
-        (3, 5, 2),
-        (5, 9, 7),
-        (7, 17, 0),
-        (9, 15, 33),
-        (64, 512, 128),
-        (64, 128, 512),
-    ] {
+    for (m, n, k) in SHAPES {
         let (a, b, c0) = (values(m * k, 1), values(k * n, 2), values(m * n, 3));
         let mut want = c0.clone();
         matmul_twin_acc(m, n, k, &a, &b, &mut want);
