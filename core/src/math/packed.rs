@@ -179,9 +179,9 @@ pub(super) unsafe fn gemm_strided_relaxed(
     b: &[f32],
     c: &mut [f32],
 ) {
-    let panels = pack_panels(k, n, |p, j| b[p * n + j]);
-    // SAFETY: the caller's contract; `panels` holds ⌈n/NR⌉·k·NR elements.
-    unsafe { wasm::gemm_relaxed(m, n, k, a, (a_row, a_col), &panels, c) };
+    let packed = PackedMatrix::new(k, n, &b[..k * n]);
+    // SAFETY: the caller's contract; the panels hold ⌈n/NR⌉·k·NR elements.
+    unsafe { wasm::gemm_relaxed(m, n, k, a, (a_row, a_col), &packed.data, c) };
 }
 
 /// `[⌈n/NR⌉, k, NR]` panels of the `[k, n]` matrix whose element `(p, j)` is `at(p, j)`.
