@@ -4,7 +4,8 @@
 // (core/src/engine/worker.rs), which answers with postcard-encoded batches.
 //
 // The page may start several of these workers for one sweep (its runs side by side); each gets
-// the same compiled module.
+// the same compiled module, and the page's choice of CPU kernels for it (`simd`: relaxed SIMD
+// or `simd128`; the engine leaves the kernels it runs in `self.unrollCpuKernel`).
 //
 // `self.unrollWasmCompiles` counts the wasm compiles started in this worker, by any of the
 // WebAssembly API's ways to compile bytes (the end-to-end tests read it: 0 while the page's
@@ -32,7 +33,9 @@ self.onmessage = async (event) => {
     return;
   }
   loading = true;
-  const { glue, module } = event.data;
+  const { glue, module, simd } = event.data;
+  // The page's choice of CPU kernels for this module (www/boot.js), adopted by the engine.
+  self.unrollWasmSimd = simd;
   try {
     const bindings = await import(glue);
     const exports = await bindings.default({ module_or_path: module });
