@@ -14,7 +14,6 @@ use crate::widgets::backend::backend_line;
 use leptos::prelude::*;
 use unroll_core::math::params::CellKind;
 
-
 /// The cells' lines of the sweep `driver` shows (hidden until the engine reports a path or a
 /// loss); test ids under `prefix`.
 #[component]

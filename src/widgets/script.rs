@@ -124,7 +124,6 @@ impl ScriptTemplates {
     }
 }
 
-
 // long: one panel as one view tree: heading, help, the download and its message, the folded script
 /// The script's panel: heading, help, Download .py (with its message) and the folded script.
 /// While `script` is `None` (the page cannot write it yet) the button is disabled and the panel

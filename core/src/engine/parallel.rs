@@ -62,6 +62,7 @@ pub fn workers_for(
         wanted,
         failed: 0,
         single,
+        memory: 0,
     }
 }
 

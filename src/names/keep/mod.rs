@@ -362,4 +362,3 @@ pub fn DeviceLostNotice(
         })
     }
 }
-

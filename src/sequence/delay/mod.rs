@@ -95,7 +95,6 @@ impl Part for DelayCopy {
 /// The delay-copy sweep shown.
 pub type DelayDriver = LabDriver<DelayCopy>;
 
-
 /// The rule `0 < delay < length` in words.
 fn invalid_text(e: &DelayRangeError, lang: Lang) -> String {
     let max = e.length.saturating_sub(1).max(1).to_string();

@@ -56,7 +56,6 @@ use unroll_core::task::GENERATE_SPLIT_SEED;
 use unroll_core::train::plan::generate_recipe;
 use unroll_core::train::sweep::Weights;
 
-
 /// Where the names data set stands.
 #[derive(Clone)]
 pub enum DataState {

@@ -77,7 +77,6 @@ pub fn memory_plan(
     }))
 }
 
-
 /// The part of a long-memory task (the configuration names one of the three): what it is, its
 /// form, its run, chart, outcome, summary and script.
 #[component]
