@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 
 use futures_channel::oneshot;
-use leptos::prelude::{ArcRwSignal, Get, Set};
+use leptos::prelude::{Get, RwSignal, Set};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -35,7 +35,7 @@ use unroll_core::engine::generate::{GenerateError, GenerateJob};
 use unroll_core::engine::parallel::{workers_for, ParallelSweep};
 use unroll_core::engine::protocol::{
     decode, encode, Command, DataId, EngineFault, FileBytes, LabEvent, Report, SessionId,
-    TrainRequest, UploadEvent, Workers,
+    TrainRequest, UploadEvent, Workers, MAX_WORKERS,
 };
 use unroll_core::engine::run::plan_of;
 use unroll_core::task::generate::sample::{Quality, Sampled};
@@ -152,14 +152,15 @@ struct Inner {
     broken: RefCell<Option<EngineFault>>,
     /// Whether the worker sees WebGPU (`None` until it said so).
     webgpu: Cell<Option<bool>>,
-    /// The worker said it has no WebGPU (reactive, for the forms).
-    no_webgpu: ArcRwSignal<bool>,
+    /// The worker said it has no WebGPU (reactive, for the forms; kept for the document's
+    /// life, as the client is).
+    no_webgpu: RwSignal<bool>,
     next_id: Cell<u64>,
     sessions: RefCell<HashMap<SessionId, Session>>,
     /// Reports and the worker each came from.
     inbox: RefCell<Vec<(usize, Report)>>,
     /// Bytes of each worker's wasm memory, as it last reported (by worker).
-    memory: RefCell<Vec<u64>>,
+    memory: [Cell<u64>; MAX_WORKERS],
     apply_pending: Cell<bool>,
     /// When the inbox was last applied (ms, `performance.now()`).
     applied: Cell<f64>,
@@ -216,11 +217,11 @@ impl EngineClient {
                 groups: RefCell::new(HashMap::new()),
                 broken: RefCell::new(broken),
                 webgpu: Cell::new(None),
-                no_webgpu: ArcRwSignal::new(false),
+                no_webgpu: RwSignal::new(false),
                 next_id: Cell::new(1),
                 sessions: RefCell::new(HashMap::new()),
                 inbox: RefCell::new(Vec::new()),
-                memory: RefCell::new(Vec::new()),
+                memory: Default::default(),
                 apply_pending: Cell::new(false),
                 applied: Cell::new(0.0),
                 data_sent: RefCell::new(None),
@@ -891,25 +892,14 @@ impl EngineClient {
     /// Worker `k` holds `bytes` of wasm memory: the parallel sweeps training on it say their
     /// workers' sum.
     fn memory_of(&self, k: usize, bytes: u64) {
-        {
-            let mut memory = self.0.memory.borrow_mut();
-            if memory.len() <= k {
-                memory.resize(k + 1, 0);
-            }
-            memory[k] = bytes;
+        if let Some(m) = self.0.memory.get(k) {
+            m.set(bytes);
         }
         let groups: Vec<Rc<Group>> = self.0.groups.borrow().values().cloned().collect();
         for group in groups.iter().filter(|g| g.on.contains(&k)) {
-            let memory = self.0.memory.borrow();
             let mut w = group.workers.get();
-            w.memory = group
-                .on
-                .iter()
-                .filter(|&&k| self.broken_of(k).is_none())
-                .filter_map(|&k| memory.get(k))
-                .sum();
+            w.memory = group.on.iter().map(|&k| self.0.memory[k].get()).sum();
             group.workers.set(w);
-            drop(memory);
             if group.workers_sent.get() {
                 self.emit(group, LabEvent::Workers(w));
             }

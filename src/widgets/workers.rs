@@ -9,19 +9,13 @@ use crate::shell::backend_text::BackendText;
 use crate::shell::engine_client::{cores, EngineClient};
 use unroll_core::config::delay::DelayConfig;
 use unroll_core::config::Lang;
-use unroll_core::engine::parallel::workers_for;
-use unroll_core::engine::protocol::SingleWorker;
+use unroll_core::engine::parallel::{auto_workers, may_train_on_gpu};
 
 /// True when the sweep of `config` keeps one worker because its runs may train on WebGPU
 /// (reactive: the engine's worker says whether it sees WebGPU once it has started).
 pub fn gpu_bound(config: &DelayConfig) -> bool {
     let webgpu = EngineClient::get().worker_without_webgpu().then_some(false);
-    // Asked for 2 workers and 2 runs, the answer says whether the path allows more than one.
-    let asked = DelayConfig {
-        workers: 2,
-        ..config.clone()
-    };
-    workers_for(&asked, cores(), webgpu, 2).single == Some(SingleWorker::Gpu)
+    may_train_on_gpu(config.backend, webgpu)
 }
 
 /// The `workers` field's help line in `lang` (reactive, as [`gpu_bound`]).
@@ -31,6 +25,5 @@ pub fn workers_help(lang: Lang, config: &DelayConfig) -> String {
         return t.workers_gpu.to_owned();
     }
     let cores = cores();
-    let auto = workers_for(&DelayConfig::default(), cores, Some(false), usize::MAX).wanted;
-    (t.workers_help)(cores, auto)
+    (t.workers_help)(cores, auto_workers(cores))
 }
