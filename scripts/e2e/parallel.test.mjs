@@ -8,8 +8,10 @@
 // first, which trains every run to the same numbers, and the page says one could not start.
 // The forms' `workers` field (delay-copy and the long-memory tasks) takes 0 (automatic: the
 // machine's cores less one, which its help line names) to 8, by keyboard, into the URL, in both
-// languages, and is locked with its reason where the runs may train on WebGPU. No main-thread task reaches 50 ms while two
-// workers train a sweep (the page draws their progress).
+// languages, and is locked with its reason where the runs may train on WebGPU. On a quiet
+// machine (1-minute load at most the cores), no main-thread task reaches 50 ms while two workers
+// train a sweep (the page draws their progress); on a loaded one the test reports the tasks and
+// skips the bound.
 //
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/parallel.test.mjs`.
 // Runs alone: the main thread's longest task during a 2-worker sweep is bounded (50 ms); a
@@ -18,7 +20,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { e2e } from "./fixture.mjs";
-import { loadavg } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { until } from "./lib.mjs";
 
 const app = e2e();
@@ -162,9 +164,13 @@ test("the workers field: 0 (automatic) by default with the machine's cores, 1–
   await memory.close();
 });
 
-test("no main-thread task reaches 50 ms while 2 workers train a sweep", { timeout: 600_000 }, async (t) => {
+test("no main-thread task reaches 50 ms while 2 workers train a sweep (on a quiet machine)", { timeout: 600_000 }, async (t) => {
+  // The bound is the page's, on a quiet machine: where other processes already keep the cores
+  // busy (1-minute load above the cores), the page's tasks wait for a core and the figures are
+  // reported, not bounded.
+  const cores = cpus().length;
+  const before = loadavg()[0];
   const page = await app.delay("?v=1&lesson=delay&cell=both&hidden_size=64&steps=300&seeds=2&seed=0&backend=cpu&workers=2", { fresh: true });
-  await page.waitFor("delay-start");
   await page.until(async () => !(await page.isDisabled("delay-start")), 120_000, "the start button");
   const since = await page.page.evaluate(() => performance.now());
   await page.start();
@@ -173,8 +179,10 @@ test("no main-thread task reaches 50 ms while 2 workers train a sweep", { timeou
   const end = await page.page.evaluate(() => performance.now());
   const tasks = (await page.records()).longtasks.filter((x) => x.start >= since && x.start <= end);
   const longest = tasks.reduce((m, x) => Math.max(m, x.duration), 0);
-  t.diagnostic(`${((end - since) / 1000).toFixed(1)} s of sweep; ${tasks.length} tasks over 50 ms, the longest ${longest.toFixed(0)} ms; load ${loadavg()[0].toFixed(2)}`);
-  assert.equal(tasks.length, 0, `no task of 50 ms or more (the longest: ${longest.toFixed(0)} ms at ${tasks.map((x) => (x.start - since).toFixed(0)).join(", ")} ms)`);
+  const at = tasks.map((x) => `${((x.start - since) / 1000).toFixed(1)} s: ${x.duration.toFixed(0)} ms`).join(", ");
+  t.diagnostic(`${((end - since) / 1000).toFixed(1)} s of sweep; ${tasks.length} tasks over 50 ms (${at || "none"}); load ${before.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after, ${cores} cores`);
   page.noErrors();
   await page.close();
+  if (before > cores) return t.skip(`not a quiet machine (load ${before.toFixed(2)} on ${cores} cores): the longest task was ${longest.toFixed(0)} ms`);
+  assert.equal(tasks.length, 0, `no task of 50 ms or more (the longest: ${longest.toFixed(0)} ms; ${at})`);
 });
