@@ -11,7 +11,8 @@
 // asserts nothing about times. Run once dist/ exists (or through ../bench-tab.sh,
 // UNROLL_BENCH_WORKERS=only):
 //
-//   node scripts/bench/sweep-workers.mjs [--rounds 3] [--steps 300] [--hidden 64] [--workers 1,2,0] [--skip-torch]
+//   node scripts/bench/sweep-workers.mjs [--rounds 3] [--steps 300] [--hidden 64] [--workers 1,2,0]
+//                                        [--skip-torch] [--torch-rounds 1]
 
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { execFileSync, execSync } from "node:child_process";
@@ -20,7 +21,7 @@ import { join } from "node:path";
 import { DIST, serveDist, launch, value } from "../e2e/lib.mjs";
 
 function parseArgs(argv) {
-  const o = { rounds: 3, steps: 300, hidden: 64, workers: [1, 2, 0], torch: true };
+  const o = { rounds: 3, steps: 300, hidden: 64, workers: [1, 2, 0], torch: true, torchRounds: 1 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => argv[++i];
@@ -29,6 +30,7 @@ function parseArgs(argv) {
     else if (a === "--hidden") o.hidden = Number(next());
     else if (a === "--workers") o.workers = next().split(",").map(Number);
     else if (a === "--skip-torch") o.torch = false;
+    else if (a === "--torch-rounds") o.torchRounds = Number(next());
     else throw new Error(`unknown option ${a}`);
   }
   return o;
@@ -92,7 +94,7 @@ function torchTimes(o, threads) {
   try {
     const script = join(dir, "delay_copy.py");
     execFileSync(bin, ["--cell", "both", "--hidden-size", String(o.hidden), "--steps", String(o.steps), "--seeds", "2", "--seed", "0", "--as-pytorch", script], { stdio: ["ignore", "ignore", "inherit"] });
-    const out = execFileSync("python3", ["scripts/bench/torch_delay.py", "--script", script, "--threads", [...new Set([1, threads])].join(","), "--rounds", String(o.rounds)]).toString();
+    const out = execFileSync("python3", ["scripts/bench/torch_delay.py", "--script", script, "--threads", [...new Set([1, threads])].join(","), "--rounds", String(o.torchRounds)]).toString();
     const rows = out.trim().split("\n").map((l) => JSON.parse(l));
     if (rows[0]?.skipped) {
       console.error(`PyTorch left out: ${rows[0].skipped}`);
@@ -145,7 +147,7 @@ const median = (xs) => {
 const commit = execSync("git rev-parse --short HEAD").toString().trim();
 const base1 = median(times[workers[0]]);
 console.log(`Delay-copy sweep, 2 seeds × RNN + LSTM, hidden ${o.hidden}, length 96, batch 32, ${o.steps} steps, CPU path; headless Chromium`);
-console.log(`${cpuModel()}, ${cpus().length} logical CPUs, load ${load.toFixed(2)} at the start and ${loadEnd.toFixed(2)} at the end; commit ${commit}; ${o.rounds} rounds alternating, median`);
+console.log(`${cpuModel()}, ${cpus().length} logical CPUs, load ${load.toFixed(2)} at the start and ${loadEnd.toFixed(2)} at the end; commit ${commit}; ${o.rounds} rounds alternating, median (PyTorch: ${o.torchRounds} round${o.torchRounds === 1 ? "" : "s"} after them)`);
 console.log("");
 console.log("| run | seconds (median) | each round | speed against 1 worker | page main thread busy (s) | wasm memory per engine worker | same numbers |");
 console.log("|---|---|---|---|---|---|---|");
