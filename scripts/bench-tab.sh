@@ -28,9 +28,12 @@
 # shapes. The delay task in the tab runs on this build only.
 #
 # Then a sweep's runs in parallel Web Workers (scripts/bench/sweep-workers.mjs): a delay-copy
-# sweep of 2 seeds × 2 cells at a small budget with workers=1 and workers=2, side by side,
-# printed as one table (seconds, speed-up, the same numbers or not, memory per worker);
-# UNROLL_BENCH_WORKERS=0 leaves it out, UNROLL_BENCH_WORKERS=only runs it alone:
+# sweep of 2 seeds × 2 cells at a small budget with workers=1, 2 and N (automatic: the cores
+# less one), side by side, next to PyTorch running the page's "As PyTorch" script of the same
+# sweep on 1 thread and on N threads (the cores; needs torch and the release `delay-copy`),
+# printed as one table (seconds, speed-up, the page's main-thread busy time, the same numbers
+# or not, memory per worker); UNROLL_BENCH_WORKERS=0 leaves it out, UNROLL_BENCH_WORKERS=only
+# runs it alone:
 #
 #   UNROLL_BENCH_SKIP_BUILD=1 UNROLL_BENCH_WORKERS=only ./scripts/bench-tab.sh
 #
@@ -43,7 +46,11 @@ if [ "${UNROLL_BENCH_WORKERS:-1}" = only ]; then
   source "$ROOT/scripts/setup.sh"
   unroll_setup_test
   cd "$ROOT"
-  [ "${UNROLL_BENCH_SKIP_BUILD:-0}" = 1 ] || trunk build --release --skip-version-check
+  if [ "${UNROLL_BENCH_SKIP_BUILD:-0}" != 1 ]; then
+    cargo build --release --bin delay-copy
+    trunk build --release --skip-version-check
+  fi
+  export UNROLL_BIN_DIR="${UNROLL_BIN_DIR:-${CARGO_TARGET_DIR:-$ROOT/target}/release}"
   exec node scripts/bench/sweep-workers.mjs "$@"
 fi
 for arg in "$@"; do
@@ -57,7 +64,7 @@ source "$ROOT/scripts/setup.sh"
 unroll_setup_test
 cd "$ROOT"
 if [ "${UNROLL_BENCH_SKIP_BUILD:-0}" != 1 ]; then
-  cargo build --release --bin train-names --bin bench
+  cargo build --release --bin train-names --bin bench --bin delay-copy
   trunk build --release --skip-version-check
 fi
 export UNROLL_BIN_DIR="${UNROLL_BIN_DIR:-${CARGO_TARGET_DIR:-$ROOT/target}/release}"

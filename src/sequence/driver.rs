@@ -19,8 +19,8 @@
 
 use super::flow::{PartEvents, ReloadOffer, RunFlow};
 use super::runs::{
-    apply_tick, plan, remaining_of, whole_progress, KeptSweeps, Mark, PointCurves, Predictions,
-    ResumePoint, RunView, RunWeights,
+    apply_tick, plan, remaining_of, seconds_left, whole_progress, KeptSweeps, Mark, PointCurves,
+    Predictions, ResumePoint, RunView, RunWeights,
 };
 use super::store::Records;
 use crate::shell::engine_client::DataRef;
@@ -453,13 +453,14 @@ impl<P: Part> LabDriver<P> {
         (if finished { total } else { 0 }, total)
     }
 
-    /// Seconds left at the pace so far (`None` before the first step; reactive).
+    /// Seconds left at the pace so far, the runs' steps weighed by their cells
+    /// ([`seconds_left`]; `None` before the first step; reactive on the progress reports).
     pub fn time_left(&self) -> Option<f64> {
         let elapsed = self.flow.elapsed.get();
-        self.progress
-            .get()
-            .and_then(|p| p.seconds_left(elapsed))
-            .filter(|_| elapsed > 0.0)
+        let p = self.progress.get()?;
+        let steps = p.steps_total / p.runs_total.max(1) as u64;
+        self.runs
+            .with_untracked(|rs| seconds_left(rs, steps, elapsed))
     }
 
     /// Notes `mark` of the sweep `query` in the kept record, and writes it when it changed;

@@ -449,6 +449,23 @@ pub fn whole_progress(config: &DelayConfig, rest: &DelayConfig, p: Progress) -> 
     }
 }
 
+/// Seconds left of the sweep whose runs are `runs`, `steps` each, after `elapsed` seconds of
+/// training: the pace so far extrapolated over the work left, a run's step weighing its
+/// cell's gate blocks ([`CellKind::gates`], the matrix products of a step: an LSTM step does
+/// about four RNN steps' worth). Counting work rather than steps keeps the estimate when runs
+/// of different cells train side by side in parallel workers, the longest first, as when they
+/// take turns. `None` before the first step.
+pub fn seconds_left(runs: &[RunView], steps: u64, elapsed: f64) -> Option<f64> {
+    let (mut done, mut total) = (0, 0);
+    for r in runs {
+        let w = r.id.cell.gates() as u64;
+        done += w * if r.finished { steps } else { r.step.min(steps) };
+        total += w * steps;
+    }
+    (done > 0 && elapsed > 0.0 && elapsed.is_finite())
+        .then(|| elapsed / done as f64 * (total - done) as f64)
+}
+
 /// Applies `tick` to its run in `runs` (a tick of a run not planned is ignored).
 pub fn apply_tick(runs: &mut [RunView], tick: &Tick) {
     if let Some(r) = runs.iter_mut().find(|r| r.id == tick.run) {

@@ -52,6 +52,21 @@ catalogue! {
         pub measured: fn(&StepTimings) -> String {
             measured_en, measured_zh
         }
+        /// The `workers` field's name.
+        pub workers: &'static str {
+            "Web Workers", "Web Worker 数"
+        }
+        /// The `workers` field's help line: the machine's logical cores, the workers `0`
+        /// (automatic) gives.
+        pub workers_help: fn(usize, usize) -> String {
+            |c, n| format!("side by side, each with its own copy of the engine's memory; 0 = automatic: {n} here (this machine's {c} cores less one for the page)"),
+            |c, n| format!("并行训练，每个 Worker 各占一份引擎内存；0 = 自动：本机 {n} 个（{c} 个核心，留一个给页面）")
+        }
+        /// Why a sweep that may train on WebGPU uses one worker.
+        pub workers_gpu: &'static str {
+            "1 worker: the runs may train on WebGPU (one GPU, driven from one worker)",
+            "1 个 Web Worker：运行可能在 WebGPU 上训练（一块 GPU 由一个 Worker 驱动）"
+        }
         /// A GPU failure in words (the Chinese table gives its kind; the detail, wgpu's or the
         /// browser's English, goes in a tooltip: [`gpu_detail`]).
         pub gpu_error: fn(&GpuError) -> String {
@@ -60,20 +75,14 @@ catalogue! {
     }
 }
 
-/// How many Web Workers train the sweep's runs side by side, and why fewer than asked, in
-/// `lang`; `None` when it trains on the one worker it asked for.
+/// How many Web Workers train the sweep's runs side by side, why fewer than asked and the
+/// memory they hold together, in `lang`; `None` when it trains on the one worker it asked for.
 pub fn workers_line(w: &Workers, lang: Lang) -> Option<String> {
     let (used, failed) = (w.used, w.failed);
     let zh = lang == Lang::Zh;
-    Some(match (used, failed, w.single) {
+    let line = match (used, failed, w.single) {
         (_, _, Some(SingleWorker::Gpu)) if w.wanted > 1 => {
-            if zh {
-                "1 个 Web Worker：运行可能在 WebGPU 上训练（一块 GPU 由一个 Worker 驱动）"
-                    .to_owned()
-            } else {
-                "1 worker: the runs may train on WebGPU (one GPU, driven from one worker)"
-                    .to_owned()
-            }
+            BackendText::of(lang).workers_gpu.to_owned()
         }
         (1, 0, _) => return None,
         (1, f, _) if zh => format!("1 个 Web Worker：另外 {f} 个未能启动"),
@@ -82,6 +91,13 @@ pub fn workers_line(w: &Workers, lang: Lang) -> Option<String> {
         (u, 0, _) => format!("{u} workers side by side"),
         (u, f, _) if zh => format!("{u} 个 Web Worker 并行训练（{f} 个未能启动）"),
         (u, f, _) => format!("{u} workers side by side ({f} could not start)"),
+    };
+    // Each worker holds its own copy of the engine's memory.
+    let mib = w.memory as f64 / 1_048_576.0;
+    Some(match (w.memory, zh) {
+        (0, _) => line,
+        (_, true) => format!("{line}，共占内存 {mib:.0} MiB"),
+        (_, false) => format!("{line}, {mib:.0} MiB of memory"),
     })
 }
 

@@ -23,6 +23,7 @@ use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 
 use futures_channel::oneshot;
+use leptos::prelude::{Get, RwSignal, Set};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -34,10 +35,11 @@ use unroll_core::engine::generate::{GenerateError, GenerateJob};
 use unroll_core::engine::parallel::{workers_for, ParallelSweep};
 use unroll_core::engine::protocol::{
     decode, encode, Command, DataId, EngineFault, FileBytes, LabEvent, Report, SessionId,
-    TrainRequest, UploadEvent, Workers,
+    TrainRequest, UploadEvent, Workers, MAX_WORKERS,
 };
 use unroll_core::engine::run::plan_of;
 use unroll_core::task::generate::sample::{Quality, Sampled};
+use unroll_core::train::clock::now_ms;
 use unroll_core::train::messages::TrainError;
 use unroll_core::train::sweep::RunId;
 
@@ -130,6 +132,8 @@ struct Group {
     shares: RefCell<Vec<Share>>,
     /// Workers with no run left to take.
     idle: RefCell<Vec<usize>>,
+    /// The workers it trains on.
+    on: Vec<usize>,
     workers: Cell<Workers>,
     /// `Workers` is sent after the sweep's `Plan`.
     workers_sent: Cell<bool>,
@@ -148,11 +152,18 @@ struct Inner {
     broken: RefCell<Option<EngineFault>>,
     /// Whether the worker sees WebGPU (`None` until it said so).
     webgpu: Cell<Option<bool>>,
+    /// The worker said it has no WebGPU (reactive, for the forms; kept for the document's
+    /// life, as the client is).
+    no_webgpu: RwSignal<bool>,
     next_id: Cell<u64>,
     sessions: RefCell<HashMap<SessionId, Session>>,
     /// Reports and the worker each came from.
     inbox: RefCell<Vec<(usize, Report)>>,
+    /// Bytes of each worker's wasm memory, as it last reported (by worker).
+    memory: [Cell<u64>; MAX_WORKERS],
     apply_pending: Cell<bool>,
+    /// When the inbox was last applied (ms, `performance.now()`).
+    applied: Cell<f64>,
     /// The data set last sent and its number.
     data_sent: RefCell<Option<(Weak<NamesDataset>, DataId)>>,
     /// Applies the inbox (called by an animation frame and by a timer, whichever comes first).
@@ -206,10 +217,13 @@ impl EngineClient {
                 groups: RefCell::new(HashMap::new()),
                 broken: RefCell::new(broken),
                 webgpu: Cell::new(None),
+                no_webgpu: RwSignal::new(false),
                 next_id: Cell::new(1),
                 sessions: RefCell::new(HashMap::new()),
                 inbox: RefCell::new(Vec::new()),
+                memory: Default::default(),
                 apply_pending: Cell::new(false),
+                applied: Cell::new(0.0),
                 data_sent: RefCell::new(None),
                 _on_message: on_message,
                 _on_error: on_error,
@@ -228,6 +242,12 @@ impl EngineClient {
     /// Whether the worker sees WebGPU (`None` until it has started).
     pub fn worker_webgpu(&self) -> Option<bool> {
         self.0.webgpu.get()
+    }
+
+    /// True once the worker said it has no WebGPU; tracked, so a view reading it is drawn
+    /// again then.
+    pub fn worker_without_webgpu(&self) -> bool {
+        self.0.no_webgpu.get()
     }
 
     /// Sends commands (one message); a command to a parallel sweep goes to every worker
@@ -497,11 +517,7 @@ impl EngineClient {
         }
         let config = unroll_core::config::query::decode::<DelayConfig>(&request.query).config;
         let merged = ParallelSweep::new(&plan, request.resume.as_ref());
-        let cores = web_sys::window()
-            .map(|w| w.navigator().hardware_concurrency())
-            .filter(|c| c.is_finite() && *c >= 1.0)
-            .map_or(1, |c| c as usize);
-        let workers = workers_for(&config, cores, self.0.webgpu.get(), merged.runs_left());
+        let workers = workers_for(&config, cores(), self.worker_webgpu(), merged.runs_left());
         Some((workers, merged))
     }
 
@@ -541,6 +557,7 @@ impl EngineClient {
             ended: RefCell::new(Some(tx)),
             shares: RefCell::new(Vec::new()),
             idle: RefCell::new(Vec::new()),
+            on: usable.clone(),
             workers: Cell::new(workers),
             workers_sent: Cell::new(false),
             paused: Cell::new(false),
@@ -814,6 +831,14 @@ impl EngineClient {
             return;
         };
         let f: &js_sys::Function = self.0.apply_cb.as_ref().unchecked_ref();
+        // Several workers post their batches at their own times: while a sweep trains in
+        // parallel, the page applies them together, at one worker's pace (each apply redraws
+        // the page, on the cores the workers train on).
+        let wait = APPLY_LATE_MS as f64 - (now_ms() - self.0.applied.get());
+        if !self.0.groups.borrow().is_empty() && wait > 1.0 {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(f, wait as i32);
+            return;
+        }
         let _ = window.request_animation_frame(f);
         // The second of the two calls finds nothing to apply.
         let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(f, APPLY_LATE_MS);
@@ -823,10 +848,14 @@ impl EngineClient {
         if !self.0.apply_pending.replace(false) {
             return;
         }
+        self.0.applied.set(now_ms());
         let batch = std::mem::take(&mut *self.0.inbox.borrow_mut());
         for (k, report) in batch {
             match report {
-                Report::Ready { webgpu } if k == 0 => self.0.webgpu.set(Some(webgpu)),
+                Report::Ready { webgpu } if k == 0 => {
+                    self.0.webgpu.set(Some(webgpu));
+                    self.0.no_webgpu.set(!webgpu);
+                }
                 Report::Ready { .. } => {}
                 Report::Lab { session, event } => self.dispatch(session, |l| {
                     if let Listener::Lab(f) = l {
@@ -855,6 +884,24 @@ impl EngineClient {
                 }),
                 Report::Ended(session) => self.end(session),
                 Report::Fatal(message) => self.fail_worker(k, EngineFault::Stopped(message)),
+                Report::Memory(bytes) => self.memory_of(k, bytes),
+            }
+        }
+    }
+
+    /// Worker `k` holds `bytes` of wasm memory: the parallel sweeps training on it say their
+    /// workers' sum.
+    fn memory_of(&self, k: usize, bytes: u64) {
+        if let Some(m) = self.0.memory.get(k) {
+            m.set(bytes);
+        }
+        let groups: Vec<Rc<Group>> = self.0.groups.borrow().values().cloned().collect();
+        for group in groups.iter().filter(|g| g.on.contains(&k)) {
+            let mut w = group.workers.get();
+            w.memory = group.on.iter().map(|&k| self.0.memory[k].get()).sum();
+            group.workers.set(w);
+            if group.workers_sent.get() {
+                self.emit(group, LabEvent::Workers(w));
             }
         }
     }
@@ -909,6 +956,15 @@ impl EngineClient {
             self.end_with_error(id, reason.clone());
         }
     }
+}
+
+/// The machine's logical cores as the browser tells them (`navigator.hardwareConcurrency`;
+/// 1 where it does not).
+pub fn cores() -> usize {
+    web_sys::window()
+        .map(|w| w.navigator().hardware_concurrency())
+        .filter(|c| c.is_finite() && *c >= 1.0)
+        .map_or(1, |c| c as usize)
 }
 
 /// Starts engine worker `k` (0: the first) with the page's compiled module, its messages to

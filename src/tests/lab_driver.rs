@@ -1,7 +1,8 @@
 //! The lab driver's model for both parts of the sequence page, on real sweeps trained here on
 //! the CPU path: the runs a sweep plans, what each part keeps of it at each tick, start, end and
 //! reset, and how a sweep a reload stopped is shown again and what is left to train; names
-//! generation's run, whose plan reads the names and whose final weights are kept with it.
+//! generation's run, whose plan reads the names and whose final weights are kept with it; the
+//! time left, each run's steps weighed by its cell, and the line naming a sweep's workers.
 
 use crate::sequence::delay::store::Kept;
 use crate::sequence::generate::keep::{pair, training};
@@ -353,4 +354,73 @@ fn only_the_newest_sweeps_keep_their_weights() {
         "the oldest lose their weights first"
     );
     assert_ne!(w(2), one, "weights compare by their step");
+}
+
+/// A sweep of 2 seeds × RNN and LSTM (100 steps a run) after 30 s, each LSTM run half done and
+/// the RNN runs not started (2 workers, the longest runs first): the work done is 2 × 50 LSTM
+/// steps of 4 gate blocks = 400 of 2 × 100 × (4 + 1) = 1,000, so 30 s / 400 × 600 = 45 s are
+/// left; counted in steps (100 of 400) it would be 90 s. A finished run counts its budget.
+#[test]
+fn the_time_left_weighs_each_runs_steps_by_its_cell() {
+    use crate::sequence::runs::seconds_left;
+    use unroll_core::train::sweep::RunId;
+    let run = |cell, seed, step, finished| RunView {
+        step,
+        finished,
+        ..RunView::new(RunId { cell, seed })
+    };
+    let mut runs = vec![
+        run(CellKind::Rnn, 0, 0, false),
+        run(CellKind::Lstm, 0, 50, false),
+        run(CellKind::Rnn, 1, 0, false),
+        run(CellKind::Lstm, 1, 50, false),
+    ];
+    assert_eq!(seconds_left(&runs, 100, 30.0), Some(45.0));
+    assert_eq!(seconds_left(&runs, 100, 0.0), None, "no time spent yet");
+    runs[1] = run(CellKind::Lstm, 0, 100, true);
+    runs[0].step = 20;
+    // Done: 400 + 200 + 20 = 620 of 1,000.
+    let left = seconds_left(&runs, 100, 62.0).unwrap();
+    assert!((left - 38.0).abs() < 1e-9, "{left}");
+    let none: Vec<RunView> = runs
+        .iter()
+        .map(|r| run(r.id.cell, r.id.seed, 0, false))
+        .collect();
+    assert_eq!(seconds_left(&none, 100, 5.0), None, "before the first step");
+}
+
+/// The line of a sweep's workers names the memory they hold together once they reported it,
+/// in both languages.
+#[test]
+fn the_workers_line_reports_their_memory() {
+    use crate::shell::backend_text::workers_line;
+    use unroll_core::config::Lang;
+    use unroll_core::engine::protocol::Workers;
+    let mut w = Workers {
+        used: 2,
+        wanted: 2,
+        failed: 0,
+        single: None,
+        memory: 0,
+    };
+    assert_eq!(
+        workers_line(&w, Lang::En).unwrap(),
+        "2 workers side by side"
+    );
+    w.memory = 36 << 20;
+    assert_eq!(
+        workers_line(&w, Lang::En).unwrap(),
+        "2 workers side by side, 36 MiB of memory"
+    );
+    assert_eq!(
+        workers_line(&w, Lang::Zh).unwrap(),
+        "2 个 Web Worker 并行训练，共占内存 36 MiB"
+    );
+    w.used = 1;
+    w.wanted = 1;
+    assert_eq!(
+        workers_line(&w, Lang::En),
+        None,
+        "one worker asked, one used"
+    );
 }

@@ -22,6 +22,23 @@ use crate::train::sweep::{
     Progress, RunCheckpoint, RunId, RunSettings, SweepCheckpoint, SweepPlan,
 };
 
+/// The workers `workers=0` (automatic) asks for on a machine of `cores` logical cores: one
+/// less, for the page, at least 1 and at most [`MAX_WORKERS`].
+pub fn auto_workers(cores: usize) -> usize {
+    cores.saturating_sub(1).clamp(1, MAX_WORKERS)
+}
+
+/// Whether a sweep's runs with `backend` may train on WebGPU (`webgpu`: whether the engine's
+/// worker sees it, `None` before it has said): such a sweep keeps one worker, since one device
+/// is driven from one worker.
+pub fn may_train_on_gpu(backend: BackendChoice, webgpu: Option<bool>) -> bool {
+    match backend {
+        BackendChoice::Cpu => false,
+        BackendChoice::Gpu => true,
+        BackendChoice::Auto => webgpu != Some(false),
+    }
+}
+
 /// How many workers a sweep of `config` with `runs` runs left trains on: the URL's `workers`
 /// (0: `cores` less one for the page, at least 1), at most [`MAX_WORKERS`] and at most `runs`.
 /// One where its runs may train on WebGPU (`backend=gpu`, or `auto` where the engine's worker
@@ -33,16 +50,11 @@ pub fn workers_for(
     webgpu: Option<bool>,
     runs: usize,
 ) -> Workers {
-    let asked = match config.workers {
-        0 => cores.saturating_sub(1).max(1),
-        n => n,
+    let wanted = match config.workers {
+        0 => auto_workers(cores),
+        n => n.clamp(1, MAX_WORKERS),
     };
-    let wanted = asked.clamp(1, MAX_WORKERS);
-    let gpu = match config.backend {
-        BackendChoice::Cpu => false,
-        BackendChoice::Gpu => true,
-        BackendChoice::Auto => webgpu != Some(false),
-    };
+    let gpu = may_train_on_gpu(config.backend, webgpu);
     let single = if wanted <= 1 {
         None
     } else if gpu {
@@ -62,6 +74,7 @@ pub fn workers_for(
         wanted,
         failed: 0,
         single,
+        memory: 0,
     }
 }
 

@@ -181,6 +181,9 @@ pub enum Report {
     Ended(SessionId),
     /// The engine panicked; the message says where.
     Fatal(String),
+    /// Bytes of the worker's wasm memory, sent with a batch when they changed (a sweep in
+    /// parallel workers reports the sum of its workers').
+    Memory(u64),
 }
 
 /// What the sweep trains, sent first.
@@ -276,6 +279,9 @@ pub struct Workers {
     pub failed: usize,
     /// Why the sweep uses one worker where more were asked for, if it does.
     pub single: Option<SingleWorker>,
+    /// Bytes of wasm memory the workers training it hold together, as they last reported
+    /// (0 before they have).
+    pub memory: u64,
 }
 
 /// Why a sweep trains on one worker where more were asked for.

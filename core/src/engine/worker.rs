@@ -65,6 +65,8 @@ struct State {
     data: HashMap<DataId, Arc<NamesDataset>>,
     controls: HashMap<SessionId, RunControl>,
     outbox: Vec<Report>,
+    /// Bytes of wasm memory last reported ([`Report::Memory`]).
+    memory: u64,
     last_flush: f64,
     timer_pending: bool,
     /// Whether this worker sees `navigator.gpu`.
@@ -87,6 +89,11 @@ fn flush() {
     let Some((scope, batch)) = with_state(|s| {
         s.last_flush = now_ms();
         s.timer_pending = false;
+        let memory = (core::arch::wasm32::memory_size(0) as u64) << 16;
+        if !s.outbox.is_empty() && memory != s.memory {
+            s.memory = memory;
+            s.outbox.push(Report::Memory(memory));
+        }
         (s.scope.clone(), std::mem::take(&mut s.outbox))
     }) else {
         return;
@@ -389,6 +396,7 @@ pub fn engine_worker_start(pending: js_sys::Array) {
             data: HashMap::new(),
             controls: HashMap::new(),
             outbox: Vec::new(),
+            memory: 0,
             last_flush: 0.0,
             timer_pending: false,
             webgpu,

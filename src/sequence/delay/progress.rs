@@ -67,7 +67,7 @@ pub fn ProgressPanel(driver: DelayDriver, shown_cfg: Signal<DelayConfig>) -> imp
                     }}
                 </span>
             </div>
-            {move || progress_view(driver.progress, driver.flow.elapsed, driver.restored, status, driver.flow.workers)}
+            {move || progress_view(driver.progress, driver.flow.elapsed, driver.time_left(), driver.restored, status, driver.flow.workers)}
             {move || saved.get().filter(|_| resume_offer.with(Option::is_none) && busy()).map(|s| view! {
                 <p class="panel-note" data-testid="delay-checkpoint" data-seed=s.seed.to_string() data-value=s.step.to_string()>
                     {move || (DelayText::of(lang()).checkpoint_saved)(&s.seed.to_string(), &s.seeds.to_string(), &count_commas(s.step))}
@@ -132,10 +132,11 @@ fn verdict_view(v: Verdict, l: unroll_core::config::Lang) -> impl IntoView {
     }
 }
 
-/// The progress bar and its figures.
+/// The progress bar and its figures (`left`: the seconds left, [`DelayDriver::time_left`]).
 fn progress_view(
     progress: RwSignal<Option<Progress>>,
     elapsed: RwSignal<f64>,
+    left: Option<f64>,
     restored: RwSignal<bool>,
     status: RwSignal<RunStatus>,
     workers: RwSignal<Option<Workers>>,
@@ -151,7 +152,6 @@ fn progress_view(
         |p| p.fraction(),
     );
     let secs = elapsed.get();
-    let left = p.and_then(|p| p.seconds_left(secs));
     view! {
         <div class="dl-bar" data-testid="delay-progress" data-value=fraction.to_string()>
             <div style:width=format!("{:.1}%", fraction * 100.0)></div>
@@ -172,7 +172,7 @@ fn progress_view(
                 </span>
             })}
             {move || workers.get().and_then(|w| workers_line(&w, loc.lang()).map(|text| view! {
-                <span data-testid="delay-workers" data-value=w.used.to_string() data-failed=w.failed.to_string()>{text}</span>
+                <span data-testid="delay-workers" data-value=w.used.to_string() data-failed=w.failed.to_string() data-memory=w.memory.to_string()>{text}</span>
             }))}
             {move || restored.get().then(|| view! { <span>{move || DelayText::of(loc.lang()).restored}</span> })}
         </div>

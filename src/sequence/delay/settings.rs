@@ -5,12 +5,14 @@ use super::forget_gate_cell;
 use super::text::DelayText;
 use super::DelayDriver;
 use crate::kit::text::Text;
+use crate::shell::backend_text::BackendText;
 use crate::shell::i18n::use_locale;
 use crate::shell::run_status::RunStatus;
 use crate::shell::url::PageNotice;
 use crate::widgets::backend::BackendField;
 use crate::widgets::number_field::NumberField;
 use crate::widgets::run_controls::{RunAction, RunControls};
+use crate::widgets::workers::{gpu_bound, workers_help};
 use leptos::prelude::*;
 use unroll_core::config::delay::{
     CellSet, DelayConfig, DelayRangeError, DELAY_FIELDS, MAX_LENGTH, PRESET_DELAYS,
@@ -146,6 +148,7 @@ fn DelayForm(
                 disabled=Signal::derive(busy)
                 id="cfg-backend"
             />
+            {number("workers", |l| BackendText::of(l).workers, workers_help, |c| !gpu_bound(c), |c| c.workers.to_string())}
             {number("delay", |l| DelayText::of(l).delay, |l, _| DelayText::of(l).delay_help.to_owned(), |_| true, |c| c.delay.to_string())}
             {number("length", |l| DelayText::of(l).length, |_, _| String::new(), |_| true, |c| c.length.to_string())}
             {number("vocab", |l| DelayText::of(l).vocab, |_, _| String::new(), |_| true, |c| c.vocab.to_string())}

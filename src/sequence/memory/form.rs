@@ -1,5 +1,6 @@
-//! The task's settings: T, the budget, the seeds, the recipe and where it trains, each a number field bound to
-//! the lab page's URL key through the codec (as the delay-copy form is), showing the value the
+//! The task's settings: T, the budget, the seeds, the recipe, where it trains and on how many
+//! workers, each a number field bound to the lab page's URL key through the codec (as the
+//! delay-copy form is), showing the value the
 //! run will use (a key at its delay-copy default shows the task's own default). Values out of
 //! a key's range are adjusted by the codec and listed in the page's URL notice; a T the task
 //! cannot take is explained above the facts. Locked while a sweep trains.
@@ -8,17 +9,19 @@
 use super::text::MemoryText;
 use super::MemoryDriver;
 use crate::sequence::delay::settings::set_field;
+use crate::shell::backend_text::BackendText;
 use crate::shell::i18n::use_locale;
 use crate::shell::url::PageNotice;
 use crate::widgets::backend::BackendField;
 use crate::widgets::number_field::NumberField;
+use crate::widgets::workers::{gpu_bound, workers_help};
 use leptos::prelude::*;
 use unroll_core::config::delay::{DelayConfig, DELAY_FIELDS};
 use unroll_core::config::fields;
 use unroll_core::train::plan::lab_length;
 
-/// The keys of the form, in the order of [`MemoryText::fields`].
-const KEYS: [&str; 9] = [
+/// The keys of the form, in the order of [`MemoryText::fields`] (then `workers`).
+const KEYS: [&str; 10] = [
     "length",
     "steps",
     "seeds",
@@ -28,6 +31,7 @@ const KEYS: [&str; 9] = [
     "batch_size",
     "max_norm",
     "forget_bias",
+    "workers",
 ];
 
 /// The value of `key` the run of `config` uses, as the URL writes it.
@@ -46,6 +50,7 @@ pub fn shown_value(config: &DelayConfig, key: &str) -> String {
         ("batch_size", _) => config.batch_size.to_string(),
         ("max_norm", _) => config.max_norm.to_string(),
         ("forget_bias", _) => config.forget_bias.to_string(),
+        ("workers", _) => config.workers.to_string(),
         _ => String::new(),
     }
 }
@@ -60,14 +65,21 @@ pub fn SettingsForm(
     let loc = use_locale();
     let t = move || MemoryText::of(loc.lang());
     let busy = move || driver.flow.status.get().busy();
+    let workers = |i| i == KEYS.len() - 1;
     let field = move |(i, key): (usize, &'static str)| {
         view! {
             <NumberField
                 spec=fields::spec(DELAY_FIELDS, key)
-                name=Signal::derive(move || t().fields[i].to_owned())
-                help=Signal::derive(String::new)
+                name=Signal::derive(move || match workers(i) {
+                    true => BackendText::of(loc.lang()).workers,
+                    false => t().fields[i],
+                }.to_owned())
+                help=Signal::derive(move || match workers(i) {
+                    true => cfg.with(|c| workers_help(loc.lang(), c)),
+                    false => String::new(),
+                })
                 value=Signal::derive(move || cfg.with(|c| shown_value(c, key)))
-                disabled=Signal::derive(busy)
+                disabled=Signal::derive(move || busy() || workers(i) && cfg.with(gpu_bound))
                 on_change=Callback::new(move |v| set_field(cfg, notices, key, v))
                 prefix="mcfg"
             />

@@ -169,7 +169,7 @@ pub fn RunPanel(
                     <span data-testid="memory-time-left" data-value=s.to_string()>{move || (t().time_left)(&fmt_seconds(s, loc.lang()))}</span>
                 })}
                 {move || driver.flow.workers.get().and_then(|w| workers_line(&w, loc.lang()).map(|text| view! {
-                    <span data-testid="memory-workers" data-value=w.used.to_string() data-failed=w.failed.to_string()>{text}</span>
+                    <span data-testid="memory-workers" data-value=w.used.to_string() data-failed=w.failed.to_string() data-memory=w.memory.to_string()>{text}</span>
                 }))}
                 {move || driver.flow.saved.get().filter(|_| status.get().busy()).map(|s| view! {
                     <span data-testid="memory-saved" data-value=s.step.to_string() data-seed=s.seed.to_string()>
