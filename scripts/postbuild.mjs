@@ -15,7 +15,7 @@
 //      relaxed-SIMD instructions replaced (`withoutRelaxedSimd`), for browsers without relaxed
 //      SIMD, which refuse to compile the module Trunk built (its CPU kernels use
 //      `f32x4.relaxed_madd` where the page found the instruction: www/boot.js picks the module,
-//      core/src/math/packed.rs the kernels);
+//      core/src/math/linalg/packed.rs the kernels);
 //
 // Under `trunk serve` (the page then carries Trunk's live-reload script) it writes nothing: the
 // development server registers no service worker.
@@ -55,7 +55,7 @@ export const SIMD128_SUFFIX = ".simd128.wasm";
  * bytes each) and what the simd128 module has in their place, the same length, so the rest of
  * the module is byte for byte Trunk's:
  * - `f32x4.relaxed_madd`: three `unreachable` (valid wherever the instruction was: the stack is
- *   then unconstrained); it is only in the relaxed-SIMD kernels (core/src/math/packed.rs), which
+ *   then unconstrained); it is only in the relaxed-SIMD kernels (core/src/math/linalg/packed.rs), which
  *   run only where the boot found relaxed SIMD;
  * - `f32x4/f64x2.relaxed_min/max`: `pmin`/`pmax`, one of the results the relaxed instruction may
  *   give (they differ only for NaN and ±0). LLVM enables a function's target features in the

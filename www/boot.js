@@ -9,7 +9,7 @@
 // <html data-wasm-compiled="worker|page"> records which one did (the end-to-end tests read it).
 //
 // Two builds of the module: Trunk's, whose CPU kernels may use WebAssembly relaxed SIMD
-// (`f32x4.relaxed_madd`, core/src/math/packed.rs), and `<name>.simd128.wasm`, the same module
+// (`f32x4.relaxed_madd`, core/src/math/linalg/packed.rs), and `<name>.simd128.wasm`, the same module
 // with those instructions removed (scripts/postbuild.mjs), for browsers that would refuse the
 // first. The boot asks the browser (`WebAssembly.validate` of a tiny module using the
 // instruction), fetches the module it can run, and leaves its choice in `self.unrollWasmSimd`

@@ -7,8 +7,9 @@
 //!
 //! Gate orders: LSTM `i, f, g, o`; GRU `r, z, n` (PyTorch). Module map:
 //! - [`activation`], [`linalg`]: NaN-free activations; the matmuls of the hot path.
-//! - [`packed`]: the recurrent step's product against a weight matrix prepared once per
-//!   sequence (its own `f32x4` kernel in the browser build).
+//! - [`packed`] (a part of [`linalg`], which dispatches to its kernels): the recurrent step's
+//!   product against a weight matrix prepared once per sequence (its own `f32x4` kernels in the
+//!   browser build, `simd128` and relaxed SIMD).
 //! - [`lanes`]: sigmoid/tanh over slices for the cell steps (`simd128` polynomial in the
 //!   browser build, the scalar activations natively).
 //! - [`cell`]: [`cell::CellKind`], one descriptor per cell ([`cell::CellSpec`]: key, name,
@@ -37,8 +38,8 @@ pub mod loss;
 pub mod lstm;
 pub mod model;
 pub mod optim;
-pub mod packed;
 pub mod params;
+pub use linalg::packed;
 pub mod recurrent;
 pub mod rnn;
 pub mod shapes;

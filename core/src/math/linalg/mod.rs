@@ -12,12 +12,14 @@
 //!   [`set_simd`] and the environment variable `UNROLL_NO_SIMD`.
 //!
 //! In the browser build the recurrent step's products, which multiply one weight matrix at
-//! every time step, go through [`super::packed`] instead, which prepares that matrix once.
+//! every time step, go through [`packed`] instead, which prepares that matrix once.
 //! Where the browser has WebAssembly relaxed SIMD ([`set_relaxed_simd`]), every product of the
 //! browser build runs that module's kernel with `f32x4.relaxed_madd` (fused multiply-add).
 //!
 //! Summation order differs between the two builds and from the WGSL kernels' order, and FMA
 //! rounds once where the portable build rounds twice: compare paths with a tolerance.
+
+pub mod packed;
 
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
@@ -59,7 +61,7 @@ pub fn simd_enabled() -> bool {
 static RELAXED_SIMD: AtomicBool = AtomicBool::new(false);
 
 /// Lets the browser build's products use WebAssembly relaxed SIMD (`f32x4.relaxed_madd`,
-/// [`super::packed`]) from now on in this instance (`true`), or keeps them on `simd128`
+/// [`packed`]) from now on in this instance (`true`), or keeps them on `simd128`
 /// (`false`, the default). Call it with `true` only where the engine compiled a module that
 /// contains relaxed-SIMD instructions: elsewhere those kernels are traps. Without effect
 /// natively and in a wasm build without `simd128`.
@@ -157,7 +159,7 @@ fn gemm_strided_a(
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     if simd && relaxed_simd() {
         // SAFETY: the flag says the engine has relaxed SIMD; the wrappers checked the lengths.
-        unsafe { super::packed::gemm_strided_relaxed(m, n, k, a, a_row, a_col, b, c) };
+        unsafe { packed::gemm_strided_relaxed(m, n, k, a, a_row, a_col, b, c) };
         return;
     }
     if simd {

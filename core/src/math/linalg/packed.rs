@@ -27,9 +27,9 @@
 //! With the flag, the other products ([`linalg::matmul_acc`], [`linalg::matmul_tn_acc`]) also
 //! run this kernel, `b` packed on each call, instead of `matrixmultiply`'s `simd128` kernel.
 //!
-//! [`linalg::matmul_acc`]: super::linalg::matmul_acc
-//! [`linalg::matmul_tn_acc`]: super::linalg::matmul_tn_acc
-//! [`linalg::set_relaxed_simd`]: super::linalg::set_relaxed_simd
+//! [`linalg::matmul_acc`]: super::matmul_acc
+//! [`linalg::matmul_tn_acc`]: super::matmul_tn_acc
+//! [`linalg::set_relaxed_simd`]: super::set_relaxed_simd
 
 /// Rows of `c` per register tile (browser build).
 pub const MR: usize = 4;
@@ -77,7 +77,7 @@ impl PackedMatrix {
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         let data = pack_panels(k, n, |p, j| w[j * k + p]);
         #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-        let data = super::linalg::swap_leading_axes(w, n, k, 1);
+        let data = super::swap_leading_axes(w, n, k, 1);
         Self { k, n, data }
     }
 
@@ -105,14 +105,14 @@ pub fn matmul_packed_acc(m: usize, a: &[f32], b: &PackedMatrix, c: &mut [f32]) {
     // only where the page found relaxed SIMD (`relaxed_simd`).
     unsafe {
         let strides = (k, 1);
-        if super::linalg::relaxed_simd() {
+        if super::relaxed_simd() {
             wasm::gemm_relaxed(m, n, k, a, strides, &b.data, c);
         } else {
             gemm::<core::arch::wasm32::v128>(m, n, k, a, strides, &b.data, c);
         }
     }
     #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-    super::linalg::matmul_acc(m, n, k, a, &b.data, c);
+    super::matmul_acc(m, n, k, a, &b.data, c);
 }
 
 /// The scalar twin of [`matmul_packed_acc`] in the browser build: `c[m, n] += a[m, k] · b[k, n]`
@@ -161,9 +161,9 @@ pub fn matmul_twin_fma_acc(m: usize, n: usize, k: usize, a: &[f32], b: &[f32], c
 /// The relaxed-SIMD instructions must exist (the flag is on); `a` must hold every element the
 /// shape and strides address, `b` `k·n`, `c` `m·n`.
 ///
-/// [`linalg::matmul_acc`]: super::linalg::matmul_acc
-/// [`linalg::matmul_tn_acc`]: super::linalg::matmul_tn_acc
-/// [`linalg::relaxed_simd`]: super::linalg::relaxed_simd
+/// [`linalg::matmul_acc`]: super::matmul_acc
+/// [`linalg::matmul_tn_acc`]: super::matmul_tn_acc
+/// [`linalg::relaxed_simd`]: super::relaxed_simd
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[expect(
     clippy::too_many_arguments,
@@ -523,7 +523,7 @@ mod tests {
             // SAFETY: the lengths match the shapes.
             unsafe { gemm::<Fused>(m, n, k, &a, (k, 1), &panels, &mut c) };
             assert_eq!(bits(&c), bits(&want), "[{m}, {k}] · [{k}, {n}]");
-            let a_t = super::super::linalg::swap_leading_axes(&a, m, k, 1); // [k, m]
+            let a_t = super::super::swap_leading_axes(&a, m, k, 1); // [k, m]
             let mut c = c0.clone();
             // SAFETY: `a_t` holds k·m elements, addressed as the transpose.
             unsafe { gemm::<Fused>(m, n, k, &a_t, (1, m), &panels, &mut c) };
@@ -557,7 +557,7 @@ mod tests {
     fn product_matches_the_plain_loop() {
         for (m, n, k) in SHAPES {
             let (a, b, c0) = (values(m * k, 4), values(k * n, 5), values(m * n, 6));
-            let w = super::super::linalg::swap_leading_axes(&b, k, n, 1); // [n, k]
+            let w = super::super::swap_leading_axes(&b, k, n, 1); // [n, k]
             let want = plain(m, n, k, &a, &b, &c0);
             for packed in [
                 PackedMatrix::new(k, n, &b),
