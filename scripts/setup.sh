@@ -69,7 +69,9 @@ unroll_setup_test() {
   command -v chromium >/dev/null 2>&1 || pkgs+=(chromium)
   command -v chromedriver >/dev/null 2>&1 || pkgs+=(chromium-driver)
   ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 || pkgs+=(mesa-vulkan-drivers libvulkan1)
-  fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || pkgs+=(fonts-noto-cjk)
+  # grep reads all of fc-list's output: with -q it would stop at the first match, fc-list
+  # would die of SIGPIPE, and under pipefail the fonts would count as missing.
+  fc-list : family 2>/dev/null | grep -i "Noto Sans CJK" >/dev/null || pkgs+=(fonts-noto-cjk)
   if [ ${#pkgs[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
       log "installing ${pkgs[*]} with apt-get"
