@@ -166,8 +166,8 @@ test("the workers field: 0 (automatic) by default with the machine's cores, 1–
 
 test("no main-thread task reaches 50 ms while 2 workers train a sweep (on a quiet machine)", { timeout: 600_000 }, async (t) => {
   // The bound is the page's, on a quiet machine: where other processes already keep the cores
-  // busy (1-minute load above the cores), the page's tasks wait for a core and the figures are
-  // reported, not bounded.
+  // busy (1-minute load above the cores), the page's tasks may wait for a core, so a long task
+  // there is reported, not failed; with no long task the bound is checked whatever the load.
   const cores = cpus().length;
   const before = loadavg()[0];
   const page = await app.delay("?v=1&lesson=delay&cell=both&hidden_size=64&steps=300&seeds=2&seed=0&backend=cpu&workers=2", { fresh: true });
@@ -183,6 +183,6 @@ test("no main-thread task reaches 50 ms while 2 workers train a sweep (on a quie
   t.diagnostic(`${((end - since) / 1000).toFixed(1)} s of sweep; ${tasks.length} tasks over 50 ms (${at || "none"}); load ${before.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after, ${cores} cores`);
   page.noErrors();
   await page.close();
-  if (before > cores) return t.skip(`not a quiet machine (load ${before.toFixed(2)} on ${cores} cores): the longest task was ${longest.toFixed(0)} ms`);
+  if (tasks.length > 0 && before > cores) return t.skip(`not a quiet machine (load ${before.toFixed(2)} on ${cores} cores): the longest task was ${longest.toFixed(0)} ms`);
   assert.equal(tasks.length, 0, `no task of 50 ms or more (the longest: ${longest.toFixed(0)} ms; ${at})`);
 });
