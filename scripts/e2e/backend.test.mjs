@@ -27,6 +27,16 @@ async function open(browser, query) {
 }
 
 /** The measured notice's figures and the path it names. */
+/** Pauses the run if it still trains: a GRU of hidden 32 on the CPU can finish all its epochs
+ * before the test gets here, and Pause is then disabled. Checked and clicked in one task of the
+ * page, so the run cannot end between the two. */
+async function pauseIfRunning(page) {
+  await page.evaluate(() => {
+    const pause = document.querySelector('[data-testid="train-pause"]');
+    if (pause && !pause.disabled) pause.click();
+  });
+}
+
 async function measured(page) {
   const sel = '[data-testid="backend-notice"][data-value="measured"]';
   await page.waitForSelector(sel, { timeout: 10_000 });
@@ -59,7 +69,7 @@ for (const cell of ["lstm", "rnn"]) {
         await page.evaluate(() => document.querySelector('[data-testid="backend-notice"]').scrollIntoView({ block: "center" }));
         await screenshot(page, "backend-measured-en-375", { fullPage: false });
       }
-      await page.click('[data-testid="train-pause"]');
+      await pauseIfRunning(page);
       assert.deepEqual(consoleErrors, []);
     } finally {
       await b.close();
@@ -81,7 +91,7 @@ test("the measured notice is Chinese in lang=zh, with both figures", { timeout: 
     await page.setViewportSize({ width: 1440, height: 1000 });
     await page.evaluate(() => document.querySelector('[data-testid="backend-notice"]').scrollIntoView({ block: "center" }));
     await screenshot(page, "backend-measured-zh-1440", { fullPage: false });
-    await page.click('[data-testid="train-pause"]');
+    await pauseIfRunning(page);
     assert.deepEqual(consoleErrors, []);
   } finally {
     await b.close();
@@ -96,7 +106,7 @@ for (const [backend, path] of [["gpu", "webgpu"], ["cpu", "cpu"]]) {
       await until(async () => (await num(page, "train-step")) >= 3, TIMEOUT, "3 steps", 250);
       assert.equal(await value(page, "backend"), path);
       assert.equal(await page.$('[data-testid="backend-notice"]'), null, "no notice and no figures");
-      await page.click('[data-testid="train-pause"]');
+      await pauseIfRunning(page);
       assert.deepEqual(consoleErrors, []);
     } finally {
       await b.close();
