@@ -1059,30 +1059,65 @@ fn legend(d: &ChartData) -> impl IntoView {
 /// box scrolls sideways: after each change of what `selector` (reactive: it may name another
 /// element per step or stage) picks, that element is scrolled to the middle of its scrolling
 /// box, without moving the page. Nothing happens where the box does not scroll.
+///
+/// A lesson renders its panels over several tasks, so on the first frames the element may not
+/// be there yet, or its box may not be laid out wide: it is tried again each frame, for up to
+/// [`LAYOUT_FRAMES`] frames, until it has been scrolled. A newer pick ends the older tries.
 pub fn keep_in_view(selector: impl Fn() -> String + Send + Sync + 'static) {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    use std::sync::Arc;
+    let picks = Arc::new(AtomicU32::new(0));
     Effect::new(move |_| {
         let sel = selector();
-        request_animation_frame(move || {
-            let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-                return;
-            };
-            let Ok(Some(el)) = doc.query_selector(&sel) else {
-                return;
-            };
-            let Ok(Some(scroller)) = el.closest("[data-scroller]") else {
-                return;
-            };
-            if scroller.scroll_width() <= scroller.client_width() {
-                return;
-            }
-            let (r, s) = (
-                el.get_bounding_client_rect(),
-                scroller.get_bounding_client_rect(),
-            );
-            let middle = r.left() - s.left() + f64::from(scroller.scroll_left()) + r.width() / 2.0;
-            scroller.set_scroll_left(
-                (middle - f64::from(scroller.client_width()) / 2.0).max(0.0) as i32
-            );
-        });
+        let pick = picks.fetch_add(1, Ordering::Relaxed) + 1;
+        let picks = Arc::clone(&picks);
+        centre_when_laid_out(
+            sel,
+            LAYOUT_FRAMES,
+            Arc::new(move || picks.load(Ordering::Relaxed) == pick),
+        );
     });
+}
+
+/// How many frames [`keep_in_view`] waits for its element and a box that scrolls (about a
+/// second at 60 Hz).
+const LAYOUT_FRAMES: u32 = 60;
+
+/// On the next frame, [`centre_in_scroller`] the element of `sel`; if it could not yet (and
+/// `current` says this pick is still the page's), again on the frame after, `frames_left` times.
+fn centre_when_laid_out(
+    sel: String,
+    frames_left: u32,
+    current: std::sync::Arc<dyn Fn() -> bool + Send + Sync>,
+) {
+    request_animation_frame(move || {
+        if !current() || centre_in_scroller(&sel) || frames_left == 0 {
+            return;
+        }
+        centre_when_laid_out(sel, frames_left - 1, current);
+    });
+}
+
+/// Scrolls the element of `sel` to the middle of its `[data-scroller]` box; `false` where there
+/// is no such element yet or its box does not scroll.
+fn centre_in_scroller(sel: &str) -> bool {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return false;
+    };
+    let Ok(Some(el)) = doc.query_selector(sel) else {
+        return false;
+    };
+    let Ok(Some(scroller)) = el.closest("[data-scroller]") else {
+        return false;
+    };
+    if scroller.scroll_width() <= scroller.client_width() {
+        return false;
+    }
+    let (r, s) = (
+        el.get_bounding_client_rect(),
+        scroller.get_bounding_client_rect(),
+    );
+    let middle = r.left() - s.left() + f64::from(scroller.scroll_left()) + r.width() / 2.0;
+    scroller.set_scroll_left((middle - f64::from(scroller.client_width()) / 2.0).max(0.0) as i32);
+    true
 }
