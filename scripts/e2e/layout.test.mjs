@@ -24,8 +24,9 @@
 // reuses dist/; UNROLL_E2E_SHOTS=0 skips writing the screenshots, as CI=true does).
 // Runs alone: with a second file beside it, the phone test finds worked results (lesson 1's
 // active step, lesson 4's belts in zh) outside their diagram's box, and still does after 10 s: the
-// page scrolls a result into view once, on the frame after it picks it (`keep_in_view`), and a
-// box laid out later is not scrolled again. Alone it passes.
+// page scrolled a result into view once, on the frame after it picked it (`keep_in_view`), and a
+// box laid out later was not scrolled again. It now tries each frame for up to a second; the file
+// stays alone until full runs two at a time show that enough.
 
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
