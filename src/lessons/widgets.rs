@@ -12,6 +12,8 @@ use crate::kit::text::Text;
 use crate::lessons::common_text::CommonText;
 use crate::shell::i18n::{use_lang, Lang};
 use leptos::prelude::*;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
 use unroll_core::config::fields;
 use unroll_core::config::fields::NumberFields;
 use unroll_core::config::query::{FieldSpec, UrlConfig};
@@ -1064,18 +1066,11 @@ fn legend(d: &ChartData) -> impl IntoView {
 /// be there yet, or its box may not be laid out wide: it is tried again each frame, for up to
 /// [`LAYOUT_FRAMES`] frames, until it has been scrolled. A newer pick ends the older tries.
 pub fn keep_in_view(selector: impl Fn() -> String + Send + Sync + 'static) {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    use std::sync::Arc;
     let picks = Arc::new(AtomicU32::new(0));
     Effect::new(move |_| {
         let sel = selector();
         let pick = picks.fetch_add(1, Ordering::Relaxed) + 1;
-        let picks = Arc::clone(&picks);
-        centre_when_laid_out(
-            sel,
-            LAYOUT_FRAMES,
-            Arc::new(move || picks.load(Ordering::Relaxed) == pick),
-        );
+        centre_when_laid_out(sel, LAYOUT_FRAMES, Arc::clone(&picks), pick);
     });
 }
 
@@ -1084,17 +1079,13 @@ pub fn keep_in_view(selector: impl Fn() -> String + Send + Sync + 'static) {
 const LAYOUT_FRAMES: u32 = 60;
 
 /// On the next frame, [`centre_in_scroller`] the element of `sel`; if it could not yet (and
-/// `current` says this pick is still the page's), again on the frame after, `frames_left` times.
-fn centre_when_laid_out(
-    sel: String,
-    frames_left: u32,
-    current: std::sync::Arc<dyn Fn() -> bool + Send + Sync>,
-) {
+/// `pick` is still the latest of `picks`), again on the frame after, `frames_left` times.
+fn centre_when_laid_out(sel: String, frames_left: u32, picks: Arc<AtomicU32>, pick: u32) {
     request_animation_frame(move || {
-        if !current() || centre_in_scroller(&sel) || frames_left == 0 {
+        if picks.load(Ordering::Relaxed) != pick || centre_in_scroller(&sel) || frames_left == 0 {
             return;
         }
-        centre_when_laid_out(sel, frames_left - 1, current);
+        centre_when_laid_out(sel, frames_left - 1, picks, pick);
     });
 }
 
