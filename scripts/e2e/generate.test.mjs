@@ -171,9 +171,10 @@ test("a reload keeps a finished run, and resumes one it stopped with the numbers
   assert.equal(await page.status(), "idle");
   assert.equal(await page.has("generate-heldout"), false, "nothing kept after Reset");
 
-  // Again, reloaded mid-run once a checkpoint after step 0 is kept; Resume goes on from it.
-  await page.start();
-  const saved = await page.keptCheckpoint();
+  // Again, held in the engine at step 1,000 (the page shows it running), reloaded once that
+  // checkpoint is kept; Resume goes on from it.
+  await page.startHeldAt(1000);
+  const saved = await page.keptCheckpoint(1000);
   await page.reload();
   await page.waitFor("generate-interrupted", { timeout: 60_000 });
   assert.equal(await page.status(), "paused");

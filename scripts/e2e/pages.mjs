@@ -226,6 +226,16 @@ export class LabPage extends AppPage {
     await until(async () => !(await this.isDisabled(this.ids.start)), 120_000, "the start button");
     await this.click(this.ids.start);
   }
+  /**
+   * Presses Start with the run held in the engine once it reaches `step`
+   * (`window.unrollDebug.holdAt`): a checkpoint of that step is kept and the page goes on
+   * showing the run as running, so a reload after `keptCheckpoint(step)` is certainly mid-run.
+   */
+  async startHeldAt(step) {
+    await until(async () => !(await this.isDisabled(this.ids.start)), 120_000, "the start button");
+    assert.equal(await this.page.evaluate((s) => window.unrollDebug.holdAt(s), step), true, "the hold hook took the step");
+    await this.click(this.ids.start);
+  }
   /** Waits for the run to finish; an `error` fails with the page's text. */
   async finished(timeoutMs = 600_000) {
     await until(
@@ -240,25 +250,25 @@ export class LabPage extends AppPage {
     );
   }
   /**
-   * Waits for a checkpoint after step 0 of the training seed, kept in this browser while the run
-   * trains; its step. Watched inside the page (every 20 ms, one look at both elements): a run of a
-   * few seconds shows such a checkpoint for about a second, which polling from here (two round
-   * trips to the browser a poll) can miss on a busy machine. A run that ends first fails at once.
+   * Waits for a checkpoint of step `atLeast` or later (after step 0 by default) of the training
+   * seed, kept in this browser while the run trains; its step. Watched inside the page (every
+   * 20 ms, one look at both elements): a checkpoint of a short run may be shown for a moment
+   * only. A run that ends first fails at once; one started by `startHeldAt(atLeast)` cannot.
    */
-  async keptCheckpoint(timeoutMs = 120_000) {
+  async keptCheckpoint(atLeast = 1, timeoutMs = 120_000) {
     const seen = await this.page.waitForFunction(
-      ({ status, checkpoint }) => {
+      ({ status, checkpoint, atLeast }) => {
         const of = (id) => document.querySelector(`[data-testid="${id}"]`)?.getAttribute("data-value");
         const s = of(status);
         if (s === "finished" || s === "error") return { ended: s };
         const step = Number(of(checkpoint));
-        return s === "running" && step > 0 ? { step } : false;
+        return s === "running" && step >= atLeast ? { step } : false;
       },
-      { status: this.ids.status, checkpoint: this.ids.checkpoint },
+      { status: this.ids.status, checkpoint: this.ids.checkpoint, atLeast },
       { polling: 20, timeout: timeoutMs },
     );
     const { ended, step } = await seen.jsonValue();
-    if (ended) throw new Error(`the run ended (${ended}) before a checkpoint after step 0 was kept`);
+    if (ended) throw new Error(`the run ended (${ended}) before a checkpoint of step ${atLeast} or later was kept`);
     return step;
   }
   /** After a reload: waits for the offer to go on, and takes it. */

@@ -19,8 +19,9 @@
 //! before the verdict.
 //!
 //! Test hooks: those of the parts ([`delay`], [`memory`], [`generate`]), the switcher's `task-switch-<key>`,
-//! and `window.unrollDebug.loseDevice()` (destroys the GPU device of the sweep in the engine,
-//! whichever task it is of).
+//! `window.unrollDebug.loseDevice()` (destroys the GPU device of the sweep in the engine,
+//! whichever task it is of) and `window.unrollDebug.holdAt(step)` (the next sweep started is
+//! held in the engine at that step, still shown running: a reload there is certainly mid-run).
 
 pub mod cells;
 pub mod delay;
@@ -86,11 +87,12 @@ pub fn SequencePage() -> impl IntoView {
     let memory = MemoryDriver::new(cfg);
     let generate = generate::model(cfg);
     let busy = Signal::derive(move || delay.busy() || memory.busy() || generate.flow.busy());
-    crate::shell::browser::install_debug_hook("loseDevice", move || {
+    crate::shell::browser::install_debug_hook("loseDevice", move |_| {
         delay.flow.session.lose_device()
             || memory.flow.session.lose_device()
             || generate.flow.session.lose_device()
     });
+    crate::shell::engine_client::install_hold_hook();
 
     // Back/forward to an entry with other settings: the form takes them, unless a sweep is
     // running (then the entry is written with the settings shown).

@@ -83,9 +83,10 @@ pub fn download(bytes: &[u8], file_name: &str, mime: &str) -> Result<(), String>
     Ok(())
 }
 
-/// Sets `window.unrollDebug[name]` to `hook` (it returns whether a session got the request).
-/// Other keys of an existing `window.unrollDebug` are kept.
-pub fn install_debug_hook(name: &str, hook: impl Fn() -> bool + 'static) {
+/// Sets `window.unrollDebug[name]` to `hook` (called with the hook's first argument,
+/// `undefined` when none; it returns whether a session got the request). Other keys of an
+/// existing `window.unrollDebug` are kept.
+pub fn install_debug_hook(name: &str, hook: impl Fn(JsValue) -> bool + 'static) {
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -94,7 +95,7 @@ pub fn install_debug_hook(name: &str, hook: impl Fn() -> bool + 'static) {
         .ok()
         .filter(|v| v.is_object())
         .unwrap_or_else(|| Object::new().into());
-    let closure = Closure::<dyn Fn() -> bool>::new(hook);
+    let closure = Closure::<dyn Fn(JsValue) -> bool>::new(hook);
     let _ = Reflect::set(&debug, &JsValue::from_str(name), closure.as_ref());
     let _ = Reflect::set(&window, &key, &debug);
     // One closure per page mount; it lives as long as the page.

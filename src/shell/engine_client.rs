@@ -140,6 +140,8 @@ struct Group {
     paused: Cell<bool>,
     stopped: Cell<bool>,
     failed: Cell<bool>,
+    /// The debug hold each share is started with ([`EngineClient::hold_next_at`]).
+    hold: Option<u64>,
 }
 
 struct Inner {
@@ -166,6 +168,8 @@ struct Inner {
     applied: Cell<f64>,
     /// The data set last sent and its number.
     data_sent: RefCell<Option<(Weak<NamesDataset>, DataId)>>,
+    /// The debug hold the next sweep started is given ([`EngineClient::hold_next_at`]).
+    hold: Cell<Option<u64>>,
     /// Applies the inbox (called by an animation frame and by a timer, whichever comes first).
     apply_cb: Closure<dyn FnMut()>,
     _on_message: Option<Closure<dyn FnMut(web_sys::MessageEvent)>>,
@@ -192,6 +196,16 @@ fn glue_url() -> Option<String> {
     web_sys::Url::new_with_base(&raw, &base)
         .ok()
         .map(|u| u.href())
+}
+
+/// Installs `window.unrollDebug.holdAt(step)` ([`EngineClient::hold_next_at`]; false unless
+/// `step` is a number ≥ 0).
+pub fn install_hold_hook() {
+    crate::shell::browser::install_debug_hook("holdAt", |step| {
+        let step = step.as_f64().filter(|s| *s >= 0.0);
+        step.inspect(|s| EngineClient::get().hold_next_at(*s as u64))
+            .is_some()
+    });
 }
 
 impl EngineClient {
@@ -225,11 +239,20 @@ impl EngineClient {
                 apply_pending: Cell::new(false),
                 applied: Cell::new(0.0),
                 data_sent: RefCell::new(None),
+                hold: Cell::new(None),
                 _on_message: on_message,
                 _on_error: on_error,
             }
         })
         .into()
+    }
+
+    /// Debug hook (`window.unrollDebug.holdAt(step)`): the next sweep started is held in the
+    /// engine at the first tick boundary at which a run reached `step` (each of its runs, on
+    /// several workers), as a pause would hold it but unknown to the page, which goes on
+    /// showing it running: a test reloads it there, certainly mid-run.
+    pub fn hold_next_at(&self, step: u64) {
+        self.0.hold.set(Some(step));
     }
 
     /// A fresh session number.
@@ -351,6 +374,9 @@ impl EngineClient {
             session,
             request: Box::new(request),
         });
+        if let Some(step) = self.0.hold.take() {
+            commands.push(Command::HoldAt(session, step));
+        }
         self.send(commands);
         let _ = ended.await;
     }
@@ -563,6 +589,7 @@ impl EngineClient {
             paused: Cell::new(false),
             stopped: Cell::new(false),
             failed: Cell::new(false),
+            hold: self.0.hold.take(),
         });
         self.0.groups.borrow_mut().insert(session, group.clone());
         if usable.is_empty() {
@@ -619,6 +646,9 @@ impl EngineClient {
         }];
         if group.paused.get() {
             commands.push(Command::Pause(share));
+        }
+        if let Some(step) = group.hold {
+            commands.push(Command::HoldAt(share, step));
         }
         self.send_to(k, &commands);
         let (client, weak) = (Rc::downgrade(&self.0), Rc::downgrade(group));

@@ -94,6 +94,11 @@ pub enum Command {
     /// Debug hook: make the session's learning rate far too large, so its loss becomes
     /// non-finite ([`crate::train::sweep::Sweep::diverge`]).
     Diverge(SessionId),
+    /// Debug hook: hold the session at the first tick boundary at which a run reached
+    /// `step` (as [`Command::Pause`] does: a checkpoint, then nothing until resumed or
+    /// stopped), without the page being told: a test reloads a page whose sweep is then
+    /// certainly mid-run ([`super::run::RunControl::hold_at`]).
+    HoldAt(SessionId, u64),
     /// Write one name with a generator's weights ([`super::generate::sample_job`]): one
     /// [`Report::Sample`], then `Ended`.
     Sample {
@@ -744,6 +749,7 @@ mod tests {
             Command::Pause(1),
             Command::Stop(1),
             Command::Diverge(1),
+            Command::HoldAt(1, 500),
         ];
         let back = decode::<Vec<Command>>(&encode(&commands)).unwrap();
         let Command::Train { request, .. } = &back[0] else {
@@ -763,6 +769,7 @@ mod tests {
         );
         assert!(matches!(back[3], Command::Stop(1)));
         assert!(matches!(back[4], Command::Diverge(1)));
+        assert!(matches!(back[5], Command::HoldAt(1, 500)));
         assert!(decode::<Vec<Command>>(&[0xff, 0xff, 0xff]).is_err());
     }
 }

@@ -61,6 +61,7 @@ pub struct RunControl {
     state: Rc<Cell<ControlState>>,
     lose_device: Rc<Cell<bool>>,
     diverge: Rc<Cell<bool>>,
+    hold_at: Rc<Cell<Option<u64>>>,
 }
 
 impl Default for RunControl {
@@ -69,6 +70,7 @@ impl Default for RunControl {
             state: Rc::new(Cell::new(ControlState::Running)),
             lose_device: Rc::new(Cell::new(false)),
             diverge: Rc::new(Cell::new(false)),
+            hold_at: Rc::new(Cell::new(None)),
         }
     }
 }
@@ -119,6 +121,22 @@ impl RunControl {
     /// steps.
     pub fn simulate_divergence(&self) {
         self.diverge.set(true)
+    }
+
+    /// Debug hook: pauses the sweep at the first tick boundary at which a run reached `step`
+    /// (a checkpoint, then nothing until [`RunControl::resume`] or [`RunControl::stop`]), as
+    /// [`RunControl::pause`] does there, but unasked by the page: a test that reloads a page
+    /// mid-run holds the sweep there, so that it cannot end first.
+    pub fn hold_at(&self, step: u64) {
+        self.hold_at.set(Some(step))
+    }
+
+    /// Pauses when a hold was asked for at or before `step` (the step a run reached), once.
+    fn hold_reached(&self, step: u64) {
+        if self.hold_at.get().is_some_and(|h| step >= h) {
+            self.hold_at.set(None);
+            self.pause();
+        }
     }
 }
 
@@ -308,6 +326,7 @@ pub async fn run(
             emit(LabEvent::Notice(TrainNotice::SkippedStep { step: s.step }));
         }
         let (run, evaluated, bad_loss) = (tick.run, tick.heldout.is_some(), tick.bad_loss);
+        let reached = tick.steps.last().map(|s| s.step);
         emit(LabEvent::Tick(Box::new(tick)));
         if let Some((loss, step)) = bad_loss {
             emit(LabEvent::Error(TrainError::BadLoss {
@@ -350,6 +369,9 @@ pub async fn run(
                 emit(LabEvent::Checkpoint(Box::new(c)));
             }
             last_checkpoint = now_ms();
+        }
+        if let Some(step) = reached {
+            control.hold_reached(step);
         }
         check_in().await;
     }

@@ -200,6 +200,11 @@ fn handle(command: Command) {
                 c.simulate_divergence()
             }
         }
+        Command::HoldAt(id, step) => {
+            if let Some(c) = control_of(id) {
+                c.hold_at(step)
+            }
+        }
         Command::Sample { session, job } => {
             let result = generate_task(&job).and_then(|t| generate::sample_job(&t, &job));
             report(Report::Sample { session, result }, false);

@@ -366,6 +366,60 @@ fn the_divergence_hook_stops_with_a_non_finite_loss() {
     assert!(matches!(&events[n - 1], LabEvent::Weights { weights: w, .. } if w.step == *step - 1));
 }
 
+/// The hold hook pauses the loop at the first tick boundary at or after its step: a
+/// checkpoint of that step comes before any later step, the loop waits until resumed, and the
+/// run then ends with the steps and weights of a run never held.
+#[test]
+fn the_hold_hook_pauses_at_its_step_and_changes_no_number() {
+    let data = small_dataset(40);
+    let cfg = TrainConfig {
+        hidden_size: 12,
+        batch_size: 32,
+        epochs: 2,
+        seed: 4,
+        backend: BackendChoice::Cpu,
+        ..TrainConfig::default()
+    };
+    let whole = run(&cfg, &data, &RunControl::new());
+    let per_epoch = Split::new(&data, 4, VAL_FRACTION).train.len().div_ceil(32) as u64;
+    let hold = per_epoch + 2;
+    let control = RunControl::new();
+    control.hold_at(hold);
+    let c = control.clone();
+    let mut held = None;
+    let mut after_hold = 0;
+    let events = run_request(&request(&cfg), &data, &control, &mut |e| match e {
+        LabEvent::Checkpoint(k) if c.is_paused() && held.is_none() => {
+            held = Some(k.step());
+            c.resume();
+        }
+        LabEvent::Tick(t) if held.is_some() => after_hold += t.steps.len(),
+        _ => {}
+    });
+    let held = held.expect("a checkpoint while held");
+    assert!(
+        held >= hold && held < 2 * per_epoch,
+        "held at step {held}, asked {hold}"
+    );
+    let before: Vec<u64> = steps(&events)
+        .iter()
+        .map(|s| s.0)
+        .filter(|&s| s <= held)
+        .collect();
+    assert_eq!(
+        before,
+        (1..=held).collect::<Vec<_>>(),
+        "no step past the hold before it"
+    );
+    assert_eq!(
+        after_hold as u64,
+        2 * per_epoch - held,
+        "the steps after the hold"
+    );
+    assert_eq!(steps(&events), steps(&whole));
+    assert_eq!(final_weights(&events), final_weights(&whole));
+}
+
 /// A huge learning rate drives the loss to NaN/inf: the run ends with an `Error` that suggests
 /// a lower learning rate and clipping, followed by the weights from before the bad step: on the
 /// CPU exactly those of a trainer run for the steps before it; on the GPU those of a

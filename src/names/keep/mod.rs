@@ -13,8 +13,9 @@
 //! `data-use-builtin`, `weights-download`, `weights-upload` (file input), `weights-message`
 //! (`data-value` ok/error), `restored` (`data-value` = step of the restored weights),
 //! `forget-saved`, `persist-notice`, `device-lost-notice`; `window.unrollDebug.loseDevice()`
-//! and `window.unrollDebug.diverge()` (the running session's learning rate becomes far too
-//! large: the loss turns non-finite).
+//! `window.unrollDebug.diverge()` (the running session's learning rate becomes far too
+//! large: the loss turns non-finite) and `window.unrollDebug.holdAt(step)` (the next session
+//! started is held in the engine at that step, still shown running).
 
 pub mod as_pytorch;
 pub mod own_data;
@@ -303,14 +304,15 @@ pub fn KeepPanel(
         imported: ImportedWeights::use_marker(),
         last_action: RwSignal::new((0, Part::Data)),
     };
-    crate::shell::browser::install_debug_hook("loseDevice", move || match session.control() {
+    crate::shell::browser::install_debug_hook("loseDevice", move |_| match session.control() {
         Some(c) => {
             c.simulate_device_loss();
             true
         }
         None => false,
     });
-    crate::shell::browser::install_debug_hook("diverge", move || match session.control() {
+    crate::shell::engine_client::install_hold_hook();
+    crate::shell::browser::install_debug_hook("diverge", move |_| match session.control() {
         Some(c) => {
             c.simulate_divergence();
             true
