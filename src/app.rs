@@ -43,6 +43,7 @@ pub fn App() -> impl IntoView {
     // The engine's worker starts with the app (it loads the wasm module while the first page
     // is read) and lives as long as the document.
     let _ = crate::shell::engine_client::EngineClient::get();
+    crate::shell::engine_client::install_hold_hook();
     let training = move || current.get() == Route::Training;
     let delay = move || current.get() == Route::Delay;
     // A page opened once stays mounted (hidden when another shows): its run and form survive.

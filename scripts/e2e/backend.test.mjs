@@ -1,6 +1,7 @@
 // End-to-end test of the backend choice on the training page, in headless Chromium with
 // SwiftShader's WebGPU adapter: `backend=auto` times a few steps of each path at the run's
-// shapes and trains on the faster, its notice showing both figures (en, zh); `backend=gpu` and
+// shapes and trains on the faster, its notice showing both figures (en; after the language
+// switch, the same figures in Chinese); `backend=gpu` and
 // `backend=cpu` train on their path with no measurement.
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/backend.test.mjs` (UNROLL_E2E_SKIP_BUILD=1
@@ -26,7 +27,6 @@ async function open(browser, query) {
   return { page, consoleErrors };
 }
 
-/** The measured notice's figures and the path it names. */
 /** Pauses the run if it still trains: a GRU of hidden 32 on the CPU can finish all its epochs
  * before the test gets here, and Pause is then disabled. Checked and clicked in one task of the
  * page, so the run cannot end between the two. */
@@ -37,6 +37,7 @@ async function pauseIfRunning(page) {
   });
 }
 
+/** The measured notice's figures and the path it names. */
 async function measured(page) {
   const sel = '[data-testid="backend-notice"][data-value="measured"]';
   await page.waitForSelector(sel, { timeout: 10_000 });
@@ -62,41 +63,33 @@ for (const cell of ["lstm", "rnn"]) {
       assert.match(m.text, new RegExp(`WebGPU ${m.gpuMs.toFixed(1)} ms/step, CPU ${m.cpuMs.toFixed(1)} ms/step: using ${faster === "webgpu" ? "WebGPU" : "the CPU"}`));
       await until(async () => (await num(page, "train-step")) >= 3, TIMEOUT, "3 steps", 250);
       assert.equal(await value(page, "backend"), faster);
-      if (cell === "lstm") {
-        await page.evaluate(() => document.querySelector('[data-testid="backend-notice"]').scrollIntoView({ block: "center" }));
-        await screenshot(page, "backend-measured-en-1440", { fullPage: false });
-        await page.setViewportSize({ width: 375, height: 800 });
-        await page.evaluate(() => document.querySelector('[data-testid="backend-notice"]').scrollIntoView({ block: "center" }));
-        await screenshot(page, "backend-measured-en-375", { fullPage: false });
-      }
       await pauseIfRunning(page);
+      if (cell === "lstm") {
+        // The same notice in Chinese after the language switch: both figures, no English.
+        for (const lang of ["en", "zh"]) {
+          if (lang === "zh") {
+            await page.click('[data-testid="lang-zh"]');
+            await until(async () => (await page.evaluate(() => document.documentElement.lang)).startsWith("zh"), 5000, "the zh page");
+            const zh = await measured(page);
+            assert.deepEqual([zh.gpuMs, zh.cpuMs, zh.backend], [m.gpuMs, m.cpuMs, m.backend], "the same measurement");
+            const english = (zh.text.match(/[A-Za-z]{3,}/g) || []).filter((w) => w !== "WebGPU" && w !== "CPU");
+            assert.deepEqual(english, [], zh.text);
+            assert.match(zh.text, new RegExp(`WebGPU 每步 ${m.gpuMs.toFixed(1)} 毫秒，CPU 每步 ${m.cpuMs.toFixed(1)} 毫秒`));
+            assert.equal(await value(page, "backend"), faster);
+          }
+          for (const width of [1440, 375]) {
+            await page.setViewportSize({ width, height: width === 375 ? 800 : 1000 });
+            await page.evaluate(() => document.querySelector('[data-testid="backend-notice"]').scrollIntoView({ block: "center" }));
+            await screenshot(page, `backend-measured-${lang}-${width}`, { fullPage: false });
+          }
+        }
+      }
       assert.deepEqual(consoleErrors, []);
     } finally {
       await b.close();
     }
   });
 }
-
-test("the measured notice is Chinese in lang=zh, with both figures", { timeout: TIMEOUT }, async () => {
-  const b = await app.launch({ webgpu: true, viewport: { width: 375, height: 800 } });
-  try {
-    const { page, consoleErrors } = await open(b, `${RECIPE}&cell=gru&hidden_size=32&lang=zh`);
-    const m = await measured(page);
-    const english = (m.text.match(/[A-Za-z]{3,}/g) || []).filter((w) => w !== "WebGPU" && w !== "CPU");
-    assert.deepEqual(english, [], m.text);
-    assert.match(m.text, new RegExp(`WebGPU 每步 ${m.gpuMs.toFixed(1)} 毫秒，CPU 每步 ${m.cpuMs.toFixed(1)} 毫秒`));
-    assert.equal(await value(page, "backend"), m.gpuMs < m.cpuMs ? "webgpu" : "cpu");
-    await page.evaluate(() => document.querySelector('[data-testid="backend-notice"]').scrollIntoView({ block: "center" }));
-    await screenshot(page, "backend-measured-zh-375", { fullPage: false });
-    await page.setViewportSize({ width: 1440, height: 1000 });
-    await page.evaluate(() => document.querySelector('[data-testid="backend-notice"]').scrollIntoView({ block: "center" }));
-    await screenshot(page, "backend-measured-zh-1440", { fullPage: false });
-    await pauseIfRunning(page);
-    assert.deepEqual(consoleErrors, []);
-  } finally {
-    await b.close();
-  }
-});
 
 for (const [backend, path] of [["gpu", "webgpu"], ["cpu", "cpu"]]) {
   test(`backend=${backend} trains on its path with no measurement`, { timeout: TIMEOUT }, async () => {

@@ -4,7 +4,8 @@
 //   step-1 loss agrees to 1e-4 (relative) and its held-out loss after 20 steps to 1e-3; each
 //   cell's backend line and each finished run's row name the path;
 // - `backend=auto` measures both paths for each cell, trains on the faster and its backend line
-//   shows both figures (en; zh in Chinese), screenshots at 1440 and 375 px;
+//   shows both figures (en; after the language switch, the same figures in Chinese),
+//   screenshots at 1440 and 375 px in both languages;
 // - a lost device (`window.unrollDebug.loseDevice()`) hands the runs to the CPU from the step
 //   they reached, says so, and the sweep finishes.
 //
@@ -76,40 +77,46 @@ test("WebGPU and the CPU give the same delay losses from the same seed; the page
 });
 
 test("backend=auto measures both paths for each cell and trains on the faster (en, zh)", { timeout: TIMEOUT }, async (t) => {
-  for (const lang of ["en", "zh"]) {
-    const b = await app.launch({ webgpu: true });
-    try {
-      const query = `${SMALL}&steps=2000${lang === "zh" ? "&lang=zh" : ""}`;
-      const { page, consoleErrors } = await start(b, query);
-      for (const cell of CELLS) {
-        const sel = `[data-testid="delay-backend-${cell}"]`;
-        assert.equal(await page.getAttribute(sel, "data-notice"), "measured");
-        const gpuMs = Number(await page.getAttribute(sel, "data-gpu-ms"));
-        const cpuMs = Number(await page.getAttribute(sel, "data-cpu-ms"));
-        const path = await value(page, `delay-backend-${cell}`);
-        t.diagnostic(`${lang} ${cell}: WebGPU ${gpuMs.toFixed(1)} ms/step, CPU ${cpuMs.toFixed(1)} ms/step → ${path}`);
-        assert.ok(gpuMs > 0 && cpuMs > 0);
-        assert.equal(path, gpuMs < cpuMs ? "webgpu" : "cpu");
-        const text = await page.textContent(sel);
-        if (lang === "en") {
-          assert.match(text, new RegExp(`^Backend: ${path === "webgpu" ? "WebGPU" : "CPU"} — WebGPU ${gpuMs.toFixed(1)} ms/step, CPU ${cpuMs.toFixed(1)} ms/step: using ${path === "webgpu" ? "WebGPU" : "the CPU"}$`));
-        } else {
-          assert.match(text, new RegExp(`^后端：${path === "webgpu" ? "WebGPU" : "CPU"} — WebGPU 每步 ${gpuMs.toFixed(1)} 毫秒，CPU 每步 ${cpuMs.toFixed(1)} 毫秒`));
+  const b = await app.launch({ webgpu: true });
+  try {
+    const { page, consoleErrors } = await start(b, `${SMALL}&steps=2000`);
+    const lines = {};
+    for (const cell of CELLS) {
+      const sel = `[data-testid="delay-backend-${cell}"]`;
+      assert.equal(await page.getAttribute(sel, "data-notice"), "measured");
+      const gpuMs = Number(await page.getAttribute(sel, "data-gpu-ms"));
+      const cpuMs = Number(await page.getAttribute(sel, "data-cpu-ms"));
+      const path = await value(page, `delay-backend-${cell}`);
+      t.diagnostic(`${cell}: WebGPU ${gpuMs.toFixed(1)} ms/step, CPU ${cpuMs.toFixed(1)} ms/step → ${path}`);
+      assert.ok(gpuMs > 0 && cpuMs > 0);
+      assert.equal(path, gpuMs < cpuMs ? "webgpu" : "cpu");
+      assert.match(await page.textContent(sel), new RegExp(`^Backend: ${path === "webgpu" ? "WebGPU" : "CPU"} — WebGPU ${gpuMs.toFixed(1)} ms/step, CPU ${cpuMs.toFixed(1)} ms/step: using ${path === "webgpu" ? "WebGPU" : "the CPU"}$`));
+      lines[cell] = { sel, gpuMs, cpuMs, path };
+    }
+    await until(async () => (await num(page, "delay-step-lstm")) >= 3, TIMEOUT, "3 steps", 250);
+    await page.click('[data-testid="delay-pause"]');
+    // The same measured lines in each language (the switch keeps the paused sweep), at 1440 and 375 px.
+    for (const lang of ["en", "zh"]) {
+      if (lang === "zh") {
+        await page.click('[data-testid="lang-zh"]');
+        await until(async () => (await page.evaluate(() => document.documentElement.lang)).startsWith("zh"), 5000, "the zh page");
+        assert.equal(await value(page, "delay-status"), "paused", "the sweep kept across the switch");
+        for (const { sel, gpuMs, cpuMs, path } of Object.values(lines)) {
+          assert.match(await page.textContent(sel), new RegExp(`^后端：${path === "webgpu" ? "WebGPU" : "CPU"} — WebGPU 每步 ${gpuMs.toFixed(1)} 毫秒，CPU 每步 ${cpuMs.toFixed(1)} 毫秒`));
         }
       }
-      await until(async () => (await num(page, "delay-step-lstm")) >= 3, TIMEOUT, "3 steps", 250);
-      await page.click('[data-testid="delay-pause"]');
+      await page.setViewportSize({ width: 1440, height: 1000 });
       await page.evaluate(() => document.querySelector('[data-testid="delay-backend-rnn"]').scrollIntoView({ block: "center" }));
       await screenshot(page, `delay-backend-${lang}-1440`, { fullPage: false });
       await page.setViewportSize({ width: 375, height: 800 });
       await page.evaluate(() => document.querySelector('[data-testid="delay-backend-rnn"]').scrollIntoView({ block: "center" }));
       await screenshot(page, `delay-backend-${lang}-375`, { fullPage: false });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      assert.ok(overflow <= 0, `no sideways scrolling at 375 px (${overflow} px)`);
-      assert.deepEqual(consoleErrors, []);
-    } finally {
-      await b.close();
+      assert.ok(overflow <= 0, `${lang}: no sideways scrolling at 375 px (${overflow} px)`);
     }
+    assert.deepEqual(consoleErrors, []);
+  } finally {
+    await b.close();
   }
 });
 

@@ -10,8 +10,8 @@
 //   setting that differs (forget_bias=1 / forget_bias=0), the form's settings first.
 // - A reload during a sweep offers Resume: the finished seed's runs are kept, Resume trains the
 //   rest, and the sweep finishes with every run in the summary.
-// - A reload while a seed trains (a one-seed sweep) offers Resume from that seed's last
-//   checkpoint (its step on the page, in the offer, in the cards and the progress); Resume goes
+// - A reload while a seed trains (a one-seed sweep, held in the engine at a step) offers Resume
+//   from that seed's last checkpoint (its step on the page, in the offer, in the cards and the progress); Resume goes
 //   on from there, not from step 0, and the final held-out figures equal those of the same sweep
 //   run without a reload in a fresh browser (within 1e-9: they go through the record store).
 //
@@ -22,8 +22,10 @@ import assert from "node:assert/strict";
 import { e2e } from "./fixture.mjs";
 import { value, num, until } from "./lib.mjs";
 
-// The checkpoint test's sweep: one seed, long enough for a checkpoint (every ~3 s) early in it.
-const CKPT_STEPS = Number(process.env.UNROLL_DELAY_CKPT_STEPS || 1500);
+// The checkpoint test's sweep: one seed, held in the engine at step CKPT_HOLD
+// (`window.unrollDebug.holdAt`; the page still shows it running) and reloaded there.
+const CKPT_STEPS = 400;
+const CKPT_HOLD = 100;
 const CKPT_QUERY = `?v=1&lesson=delay&hidden_size=32&steps=${CKPT_STEPS}&seeds=1&seed=21`;
 
 // The delay task needs no names data; one browser for the file.
@@ -170,9 +172,10 @@ test("a reload mid-seed resumes that seed from its checkpoint with the numbers o
   assert.equal(Object.keys(reference).length, 4);
 
   const { page, consoleErrors } = await open(CKPT_QUERY);
+  assert.equal(await page.evaluate((s) => window.unrollDebug.holdAt(s), CKPT_HOLD), true, "the hold hook took the step");
   await page.click('[data-testid="delay-start"]');
-  // A checkpoint of the first seed is kept while it trains.
-  await until(async () => (await num(page, "delay-checkpoint")) > 0, 120_000, "a checkpoint of the first seed", 100);
+  // The checkpoint of the first seed at the hold is kept while the page shows it training.
+  await until(async () => (await num(page, "delay-checkpoint")) >= CKPT_HOLD, 120_000, "the checkpoint at the hold", 100);
   const saved = await num(page, "delay-checkpoint");
   assert.equal(await value(page, "delay-status"), "running");
   assert.equal(await page.getAttribute('[data-testid="delay-checkpoint"]', "data-seed"), "1");
@@ -182,9 +185,8 @@ test("a reload mid-seed resumes that seed from its checkpoint with the numbers o
   await page.waitForSelector('[data-testid="delay-page"]', { timeout: 60_000 });
   await page.waitForSelector('[data-testid="delay-resume-offer"]', { timeout: 20_000 });
   // The checkpoint came early in the first seed, so what follows is still that seed.
-  assert.ok(saved < CKPT_STEPS / 2, `checkpoint at ${saved} of ${CKPT_STEPS}: use a larger UNROLL_DELAY_CKPT_STEPS`);
-  // The offer names the seed and the step it resumes from (a later checkpoint may have been
-  // kept between reading the step and the reload).
+  assert.ok(saved < CKPT_STEPS / 2, `checkpoint at ${saved} of ${CKPT_STEPS}`);
+  // The offer names the seed and the step it resumes from.
   const from = Number(await page.getAttribute('[data-testid="delay-resume-offer"]', "data-step"));
   assert.equal(await page.getAttribute('[data-testid="delay-resume-offer"]', "data-seed"), "1");
   assert.equal(await num(page, "delay-resume-offer"), 0, "no run finished yet");

@@ -7,7 +7,8 @@
 // - names generation conditioned on the initial state, asked for WebGPU, trains on the CPU and its
 //   backend line says the GPU path does not train that model yet (en, zh);
 // - `backend=auto` measures both paths for each cell, trains on the faster and its backend line
-//   shows both figures (en; zh in Chinese), screenshots at 1440 and 375 px;
+//   shows both figures (en; after the language switch, the same figures in Chinese),
+//   screenshots at 1440 and 375 px in both languages;
 // - a lost device (`window.unrollDebug.loseDevice()`) hands the runs to the CPU from the step
 //   they reached, says so, and the sweep finishes;
 // - the form's backend select writes the URL key `backend`.
@@ -68,59 +69,67 @@ for (const { task, cells, open } of TASKS) {
 }
 
 test("generation conditioned on the initial state, asked for WebGPU, trains on the CPU and says why (en, zh)", { timeout: 300_000 }, async () => {
-  for (const lang of ["en", "zh"]) {
-    const page = await app.generate(generation(`conditioning=state&backend=gpu${lang === "zh" ? "&lang=zh" : ""}`));
-    await page.start();
-    // The run's first step is taken on the CPU once the GPU path has refused the model.
-    await page.firstLoss("gru");
-    const b = await page.backend("gru");
-    assert.equal(b.path, "cpu");
-    assert.equal(b.notice, "fallback");
-    assert.match(b.detail, /initial state/);
-    if (lang === "en") {
-      assert.match(b.text, /^Backend: CPU — The GPU path does not train this model yet \(not supported on the GPU path yet: an initial state computed from each sequence's condition\); training runs on the CPU\.$/);
-    } else {
-      assert.equal(b.text, "后端：CPU — GPU 路径尚不能训练这个模型，训练在 CPU 上进行。");
-    }
-    await page.finished();
-    page.noErrors();
-    await page.close();
-  }
+  const page = await app.generate(generation("conditioning=state&backend=gpu"));
+  await page.start();
+  // The run's first step is taken on the CPU once the GPU path has refused the model.
+  await page.firstLoss("gru");
+  const b = await page.backend("gru");
+  assert.equal(b.path, "cpu");
+  assert.equal(b.notice, "fallback");
+  assert.match(b.detail, /initial state/);
+  assert.match(b.text, /^Backend: CPU — The GPU path does not train this model yet \(not supported on the GPU path yet: an initial state computed from each sequence's condition\); training runs on the CPU\.$/);
+  await page.finished();
+  // The same line in Chinese after the language switch.
+  await page.setLang("zh");
+  const zh = await page.backend("gru");
+  assert.deepEqual([zh.path, zh.notice], ["cpu", "fallback"]);
+  assert.equal(zh.text, "后端：CPU — GPU 路径尚不能训练这个模型，训练在 CPU 上进行。");
+  page.noErrors();
+  await page.close();
 });
 
 test("backend=auto measures both paths for each cell and trains on the faster (en, zh)", { timeout: 300_000 }, async (t) => {
+  const page = await app.memory(query("adding", 50, "steps=5000"));
+  await page.start();
+  const lines = {};
+  for (const cell of CELLS) {
+    const b = await page.backend(cell);
+    t.diagnostic(`${cell}: WebGPU ${b.gpuMs.toFixed(1)} ms/step, CPU ${b.cpuMs.toFixed(1)} ms/step → ${b.path}`);
+    assert.equal(b.notice, "measured");
+    assert.ok(b.gpuMs > 0 && b.cpuMs > 0, "both figures");
+    assert.equal(b.path, b.gpuMs < b.cpuMs ? "webgpu" : "cpu");
+    const [path, using] = b.path === "webgpu" ? ["WebGPU", "WebGPU"] : ["CPU", "the CPU"];
+    assert.match(b.text, new RegExp(`^Backend: ${path} — WebGPU ${b.gpuMs.toFixed(1)} ms/step, CPU ${b.cpuMs.toFixed(1)} ms/step: using ${using}$`));
+    lines[cell] = b;
+  }
+  // A sweep this small may already have ended.
+  if ((await page.status()) === "running") {
+    await page.click("memory-pause");
+    await page.waitValue("memory-status", "paused");
+  }
+  // The same measured lines in each language (the switch keeps the sweep), at 1440 and 375 px.
   for (const lang of ["en", "zh"]) {
-    const page = await app.memory(query("adding", 50, `steps=5000${lang === "zh" ? "&lang=zh" : ""}`));
-    await page.start();
-    for (const cell of CELLS) {
-      const b = await page.backend(cell);
-      t.diagnostic(`${lang} ${cell}: WebGPU ${b.gpuMs.toFixed(1)} ms/step, CPU ${b.cpuMs.toFixed(1)} ms/step → ${b.path}`);
-      assert.equal(b.notice, "measured");
-      assert.ok(b.gpuMs > 0 && b.cpuMs > 0, "both figures");
-      assert.equal(b.path, b.gpuMs < b.cpuMs ? "webgpu" : "cpu");
-      const [path, using] = b.path === "webgpu" ? ["WebGPU", "WebGPU"] : ["CPU", "the CPU"];
-      if (lang === "en") {
-        assert.match(b.text, new RegExp(`^Backend: ${path} — WebGPU ${b.gpuMs.toFixed(1)} ms/step, CPU ${b.cpuMs.toFixed(1)} ms/step: using ${using}$`));
-      } else {
-        assert.match(b.text, new RegExp(`^后端：${path} — WebGPU 每步 ${b.gpuMs.toFixed(1)} 毫秒，CPU 每步 ${b.cpuMs.toFixed(1)} 毫秒`));
+    if (lang === "zh") {
+      const status = await page.status();
+      await page.setLang("zh");
+      assert.equal(await page.status(), status, "the sweep kept across the switch");
+      for (const cell of CELLS) {
+        const b = lines[cell];
+        const text = (await page.backend(cell)).text;
+        assert.match(text, new RegExp(`^后端：${b.path === "webgpu" ? "WebGPU" : "CPU"} — WebGPU 每步 ${b.gpuMs.toFixed(1)} 毫秒，CPU 每步 ${b.cpuMs.toFixed(1)} 毫秒`));
       }
-    }
-    // A sweep this small may already have ended.
-    if ((await page.status()) === "running") {
-      await page.click("memory-pause");
-      await page.waitValue("memory-status", "paused");
     }
     for (const width of [1440, 375]) {
       await page.page.setViewportSize({ width, height: width === 375 ? 800 : 1000 });
       await page.page.evaluate(() => document.querySelector('[data-testid="memory-backend-rnn"]').scrollIntoView({ block: "center" }));
       await screenshot(page.page, `memory-backend-${lang}-${width}`, { fullPage: false });
       const overflow = await page.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      assert.ok(overflow <= 0, `no sideways scrolling at ${width} px (${overflow} px)`);
+      assert.ok(overflow <= 0, `${lang}: no sideways scrolling at ${width} px (${overflow} px)`);
     }
-    await page.click("memory-reset");
-    page.noErrors();
-    await page.close();
   }
+  await page.click("memory-reset");
+  page.noErrors();
+  await page.close();
 });
 
 test("a lost device hands the runs to the CPU from the step they reached; the sweep finishes", { timeout: 300_000 }, async () => {

@@ -451,11 +451,21 @@ export class GeneratePage extends LabPage {
   static ready = "generate-page";
   static lab = { status: "generate-status", start: "generate-start", checkpoint: "generate-saved", offer: "generate-interrupted", goOn: "generate-resume", cells: "generate" };
 
-  /** What the run shown gives: its last held-out loss per character (raw) and step, and the greedy name written with its weights. */
-  async outcome(timeoutMs = 60_000) {
+  /**
+   * What the run shown gives: its last held-out loss per character (raw) and step, and the
+   * greedy name written with its weights. A name that does not come fails with what the page
+   * shows (the sample's weights, the status, the quality figures measured so far).
+   */
+  async outcome(timeoutMs = 120_000) {
     await this.waitFor("generate-heldout", { timeout: timeoutMs });
     const step = await this.attr("generate-heldout", "data-step");
-    await until(async () => (await this.attr("gen-sample", "data-weights").catch(() => null)) === step, timeoutMs, "a name written with the final weights");
+    await until(async () => (await this.attr("gen-sample", "data-weights").catch(() => null)) === step, timeoutMs, "a name written with the final weights").catch(async (e) => {
+      const shown = await this.page.evaluate(() => {
+        const at = (id, a = "data-value") => document.querySelector(`[data-testid="${id}"]`)?.getAttribute(a) ?? null;
+        return { sampleWeights: at("gen-sample", "data-weights"), sample: document.querySelector('[data-testid="gen-sample"]')?.textContent ?? null, status: at("generate-status"), quality: at("gen-quality"), data: at("generate-data") };
+      });
+      throw new Error(`${e.message} (held-out step ${step}; the page: ${JSON.stringify(shown)})`);
+    });
     return { heldout: await this.value("generate-heldout"), step, name: (await this.sample()).full };
   }
   /** Presses Reset and waits until nothing is shown. */

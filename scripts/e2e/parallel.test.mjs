@@ -2,8 +2,8 @@
 // sweep (2 seeds × RNN and LSTM, the CPU path) trained with `workers=1` and with `workers=2`
 // ends with the same numbers, bit for bit (the page's raw `data-value`s, equal as strings); with
 // 2 the page says so, two engine workers train it, neither compiles the module again, each
-// one's wasm memory is reported, and Pause holds both workers' runs until Resume. A reload in the middle of the 2-worker sweep (after a checkpoint
-// of its runs in flight was kept) goes on and ends with the numbers of the sweep never
+// one's wasm memory is reported, and Pause holds both workers' runs until Resume. A reload in the middle of the 2-worker sweep (its runs held in the
+// engine at a step, `window.unrollDebug.holdAt`, and their checkpoint kept) goes on and ends with the numbers of the sweep never
 // interrupted. A second worker that cannot start (its script refused) leaves the sweep to the
 // first, which trains every run to the same numbers, and the page says one could not start.
 // The forms' `workers` field (delay-copy and the long-memory tasks) takes 0 (automatic: the
@@ -92,9 +92,10 @@ test("workers=2 trains the runs side by side with the numbers of workers=1, bit 
 test("a reload mid-sweep with 2 workers goes on and ends with the numbers of a sweep never interrupted", { timeout: 900_000 }, async (t) => {
   const expected = await oneWorker();
   const page = await app.delay(`${QUERY}&workers=2`, { fresh: true });
-  await page.start();
+  // Each worker's run is held at step 200 of 600 (the page still shows the sweep running).
+  await page.startHeldAt(200);
   await page.waitValue("delay-workers", "2", 60_000);
-  const step = await page.keptCheckpoint();
+  const step = await page.keptCheckpoint(200);
   await page.reload();
   await page.goOn().catch(async (e) => {
     throw new Error(`${e.message} (status after the reload: ${await page.status()}; checkpoint at step ${step})`);

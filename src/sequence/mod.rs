@@ -92,7 +92,6 @@ pub fn SequencePage() -> impl IntoView {
             || memory.flow.session.lose_device()
             || generate.flow.session.lose_device()
     });
-    crate::shell::engine_client::install_hold_hook();
 
     // Back/forward to an entry with other settings: the form takes them, unless a sweep is
     // running (then the entry is written with the settings shown).

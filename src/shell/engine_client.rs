@@ -199,7 +199,7 @@ fn glue_url() -> Option<String> {
 }
 
 /// Installs `window.unrollDebug.holdAt(step)` ([`EngineClient::hold_next_at`]; false unless
-/// `step` is a number ≥ 0).
+/// `step` is a number ≥ 0), for every page: the app calls it once.
 pub fn install_hold_hook() {
     crate::shell::browser::install_debug_hook("holdAt", |step| {
         let step = step.as_f64().filter(|s| *s >= 0.0);

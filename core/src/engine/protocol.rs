@@ -94,8 +94,8 @@ pub enum Command {
     /// Debug hook: make the session's learning rate far too large, so its loss becomes
     /// non-finite ([`crate::train::sweep::Sweep::diverge`]).
     Diverge(SessionId),
-    /// Debug hook: hold the session at the first tick boundary at which a run reached
-    /// `step` (as [`Command::Pause`] does: a checkpoint, then nothing until resumed or
+    /// Debug hook: hold the session at the first tick boundary at which every run of the seed
+    /// in training reached `step` (as [`Command::Pause`] does: a checkpoint, then nothing until resumed or
     /// stopped), without the page being told: a test reloads a page whose sweep is then
     /// certainly mid-run ([`super::run::RunControl::hold_at`]).
     HoldAt(SessionId, u64),

@@ -123,15 +123,17 @@ impl RunControl {
         self.diverge.set(true)
     }
 
-    /// Debug hook: pauses the sweep at the first tick boundary at which a run reached `step`
-    /// (a checkpoint, then nothing until [`RunControl::resume`] or [`RunControl::stop`]), as
-    /// [`RunControl::pause`] does there, but unasked by the page: a test that reloads a page
-    /// mid-run holds the sweep there, so that it cannot end first.
+    /// Debug hook: pauses the sweep at the first tick boundary at which every run of the seed
+    /// in training reached `step` (a checkpoint of that step or later, then nothing until
+    /// [`RunControl::resume`] or [`RunControl::stop`]), as [`RunControl::pause`] does there,
+    /// but unasked by the page: a test that reloads a page mid-run holds the sweep there, so
+    /// that it cannot end first.
     pub fn hold_at(&self, step: u64) {
         self.hold_at.set(Some(step))
     }
 
-    /// Pauses when a hold was asked for at or before `step` (the step a run reached), once.
+    /// Pauses when a hold was asked for at or before `step` (the steps done by every run of
+    /// the seed in training), once.
     fn hold_reached(&self, step: u64) {
         if self.hold_at.get().is_some_and(|h| step >= h) {
             self.hold_at.set(None);
@@ -326,7 +328,14 @@ pub async fn run(
             emit(LabEvent::Notice(TrainNotice::SkippedStep { step: s.step }));
         }
         let (run, evaluated, bad_loss) = (tick.run, tick.heldout.is_some(), tick.bad_loss);
-        let reached = tick.steps.last().map(|s| s.step);
+        // Steps done by every run of the tick's seed (its cells take turns): what a checkpoint
+        // now would name.
+        let reached = sweep
+            .runs()
+            .iter()
+            .filter(|r| r.id().seed == run.seed)
+            .map(|r| r.steps_done())
+            .min();
         emit(LabEvent::Tick(Box::new(tick)));
         if let Some((loss, step)) = bad_loss {
             emit(LabEvent::Error(TrainError::BadLoss {

@@ -144,6 +144,37 @@ fn a_paused_sweep_resumes_from_its_checkpoint_with_the_same_numbers() {
     }
 }
 
+/// Held at a step (the debug hook), a sweep whose three cells take turns pauses once every cell
+/// of the seed reached it: its checkpoint names that step, and once resumed the sweep ends with
+/// the ticks of one never held.
+#[test]
+fn a_held_sweep_pauses_when_every_cell_reached_the_step() {
+    let cfg = config(LabTask::Adding, BackendChoice::Cpu);
+    let whole = ticks(&events(
+        &request(&cfg, None),
+        &RunControl::new(),
+        &mut |_| {},
+    ));
+    let control = RunControl::new();
+    control.hold_at(5);
+    let ctl = control.clone();
+    let mut held = None;
+    let all = events(&request(&cfg, None), &control, &mut |e| {
+        if let LabEvent::Checkpoint(c) = e {
+            if ctl.is_paused() && held.is_none() {
+                held = Some((c.seed(), c.step()));
+                ctl.resume();
+            }
+        }
+    });
+    assert_eq!(
+        held,
+        Some((Some(1), 5)),
+        "held when every cell of seed 1 reached step 5"
+    );
+    assert_eq!(ticks(&all), whole);
+}
+
 /// A configuration that gives no task is refused before anything trains, with the task's error.
 #[test]
 fn a_configuration_without_a_task_is_an_error() {

@@ -311,7 +311,6 @@ pub fn KeepPanel(
         }
         None => false,
     });
-    crate::shell::engine_client::install_hold_hook();
     crate::shell::browser::install_debug_hook("diverge", move |_| match session.control() {
         Some(c) => {
             c.simulate_divergence();
