@@ -22,9 +22,9 @@ const app = e2e();
 // about 300 steps, one name a step).
 const LABS = [
   { lab: "names", open: app.names, query: "?v=1&lesson=names&cell=gru&hidden_size=16&batch_size=1&epochs=4&seed=5&backend=cpu", hold: 450 },
-  { lab: "delay-copy", open: app.delay, query: "?v=1&lesson=delay&hidden_size=32&steps=400&seeds=2&seed=21&backend=cpu", hold: 150 },
-  // T = 50 and 1,500 steps (the task's defaults).
-  { lab: "adding", open: app.memory, query: "?v=1&lesson=delay&task=adding&hidden_size=8&seeds=2&seed=2&backend=cpu", hold: 600 },
+  { lab: "delay-copy", open: app.delay, query: "?v=1&lesson=delay&hidden_size=32&steps=200&seeds=2&seed=21&backend=cpu", hold: 80 },
+  // T = 50 (the task's default).
+  { lab: "adding", open: app.memory, query: "?v=1&lesson=delay&task=adding&hidden_size=8&steps=400&seeds=2&seed=2&backend=cpu", hold: 150 },
 ];
 
 for (const { lab, open, query, hold } of LABS) {
