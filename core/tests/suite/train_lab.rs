@@ -340,20 +340,25 @@ fn device_loss_continues_on_the_cpu() {
     );
 }
 
+/// The names recipe at `hidden_size`, batches of 32, `epochs` epochs from `seed`, on the CPU path.
+fn on_cpu(hidden_size: usize, epochs: u32, seed: u32) -> TrainConfig {
+    TrainConfig {
+        hidden_size,
+        batch_size: 32,
+        epochs,
+        seed,
+        backend: BackendChoice::Cpu,
+        ..TrainConfig::default()
+    }
+}
+
 /// The divergence debug hook (the page's `window.unrollDebug.diverge()`) really trains with a
 /// far too large learning rate: the run stops with the non-finite loss of a step, as a
 /// diverging run does, followed by the weights from before that step.
 #[test]
 fn the_divergence_hook_stops_with_a_non_finite_loss() {
     let data = small_dataset(20);
-    let cfg = TrainConfig {
-        hidden_size: 16,
-        batch_size: 32,
-        epochs: 1,
-        seed: 3,
-        backend: BackendChoice::Cpu,
-        ..TrainConfig::default()
-    };
+    let cfg = on_cpu(16, 1, 3);
     let control = RunControl::new();
     control.simulate_divergence();
     let events = run(&cfg, &data, &control);
@@ -372,14 +377,7 @@ fn the_divergence_hook_stops_with_a_non_finite_loss() {
 #[test]
 fn the_hold_hook_pauses_at_its_step_and_changes_no_number() {
     let data = small_dataset(40);
-    let cfg = TrainConfig {
-        hidden_size: 12,
-        batch_size: 32,
-        epochs: 2,
-        seed: 4,
-        backend: BackendChoice::Cpu,
-        ..TrainConfig::default()
-    };
+    let cfg = on_cpu(12, 2, 4);
     let whole = run(&cfg, &data, &RunControl::new());
     let per_epoch = Split::new(&data, 4, VAL_FRACTION).train.len().div_ceil(32) as u64;
     let hold = per_epoch + 2;
