@@ -209,6 +209,35 @@ pub fn sample(batch: usize, now: &mut dyn FnMut() -> f64, run: &mut dyn FnMut() 
     elapsed / batch as f64
 }
 
+/// One sample that spans at least `min_ms` on the clock `now`: `batch` back-to-back calls of
+/// `run` between two readings of the clock, again until `min_ms` have passed; the mean time
+/// per call (ms). A batch from [`calibrate`] is only a first guess: a calibration stretched by
+/// the thread being descheduled (a busy machine) gives too small a batch, whose calls a
+/// coarsened clock (0.1 ms or more) would read as 0 ms.
+pub fn sample_spanning(
+    min_ms: f64,
+    batch: usize,
+    now: &mut dyn FnMut() -> f64,
+    run: &mut dyn FnMut() -> f32,
+) -> f64 {
+    let batch = batch.max(1);
+    let mut sink = 0.0f32;
+    let mut calls = 0usize;
+    let start = now();
+    let elapsed = loop {
+        for _ in 0..batch {
+            sink += run();
+        }
+        calls += batch;
+        let elapsed = now() - start;
+        if elapsed >= min_ms {
+            break elapsed;
+        }
+    };
+    std::hint::black_box(sink);
+    elapsed / calls as f64
+}
+
 /// The number of calls per sample so that one sample takes at least `min_ms` on the clock
 /// `now` (browsers coarsen `performance.now()` to 0.1 ms or more, so a fast call must be timed
 /// in batches): doubles from 1 until a batch lasts `min_ms`, at most `max_batch`.

@@ -805,6 +805,23 @@ fn parallel_lengths_workloads_and_stats() {
     );
     assert_eq!(parallel::calibrate(2.0, 4, &mut now, &mut run), 4, "capped");
     assert!((parallel::sample(8, &mut now, &mut run) - 0.3).abs() < 1e-12);
+    assert!((parallel::sample_spanning(2.0, 8, &mut now, &mut run) - 0.3).abs() < 1e-12);
+
+    // A coarse clock (0.1 ms) and calls of 0.04 ms, after a calibration that a descheduled
+    // thread stretched (batch 1): each sample still spans 4 ms, and reads 0.04 ms, not 0.
+    let ticks = std::cell::Cell::new(0u32);
+    let mut coarse = || (f64::from(ticks.get()) * 0.04 / 0.1).floor() * 0.1;
+    let mut fast = || {
+        ticks.set(ticks.get() + 1);
+        1.0
+    };
+    assert_eq!(
+        parallel::sample(1, &mut coarse, &mut fast),
+        0.0,
+        "too small a batch reads 0"
+    );
+    let t = parallel::sample_spanning(4.0, 1, &mut coarse, &mut fast);
+    assert!((t - 0.04).abs() < 0.04 * 0.05, "{t}");
 }
 
 /// Lesson 8's second chart: the serial depth of each workload per length, counted by the

@@ -33,7 +33,7 @@ use unroll_core::config::lessons::{LessonId, LessonState, ParallelConfig, PARALL
 use unroll_core::config::{CellKind, UrlNotice};
 use unroll_core::gpu::GpuContext;
 use unroll_core::lessons::parallel::{
-    calibrate, lengths, sample, AllPairs, GpuWorkload, GpuWorkloads, Growth, Measurement,
+    calibrate, lengths, sample_spanning, AllPairs, GpuWorkload, GpuWorkloads, Growth, Measurement,
     Sequential, Stats,
 };
 
@@ -139,9 +139,19 @@ impl Measuring {
                     if !alive() {
                         return;
                     }
-                    seq_times.push(sample(seq_batch, &mut now, &mut || seq.run()));
+                    seq_times.push(sample_spanning(
+                        MIN_SAMPLE_MS,
+                        seq_batch,
+                        &mut now,
+                        &mut || seq.run(),
+                    ));
                     yield_to_browser().await;
-                    all_times.push(sample(all_batch, &mut now, &mut || all.run()));
+                    all_times.push(sample_spanning(
+                        MIN_SAMPLE_MS,
+                        all_batch,
+                        &mut now,
+                        &mut || all.run(),
+                    ));
                 }
                 if let (Some(sequential), Some(all_pairs)) = (
                     Stats::from_samples(&seq_times),
