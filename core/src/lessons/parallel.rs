@@ -198,15 +198,7 @@ pub fn time(
 
 /// One sample: the mean time per call (ms) over `batch` back-to-back calls of `run`.
 pub fn sample(batch: usize, now: &mut dyn FnMut() -> f64, run: &mut dyn FnMut() -> f32) -> f64 {
-    let batch = batch.max(1);
-    let mut sink = 0.0f32;
-    let start = now();
-    for _ in 0..batch {
-        sink += run();
-    }
-    let elapsed = now() - start;
-    std::hint::black_box(sink);
-    elapsed / batch as f64
+    sample_spanning(0.0, batch, now, run)
 }
 
 /// One sample that spans at least `min_ms` on the clock `now`: `batch` back-to-back calls of
