@@ -26,7 +26,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { e2e } from "./fixture.mjs";
-import { OUT, openPage, value, until } from "./lib.mjs";
+import { OUT, openPage, value, until, LESSONS } from "./lib.mjs";
 
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 const DIR = join(OUT, "a11y");
@@ -53,7 +53,6 @@ const VIEWS = [
   ["en", 375],
   ["zh", 375],
 ];
-const LESSONS = ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"];
 const CP = '[data-testid="question"]';
 /** The names lab, small enough that one epoch takes seconds on the CPU path. */
 const NAMES = "?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=256&epochs=1&seed=3&backend=cpu";

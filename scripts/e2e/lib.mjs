@@ -264,6 +264,9 @@ export function zhAllowlist() {
   return words;
 }
 
+/** The lessons, in the course's order: each is `?v=1&lesson=<name>`. */
+export const LESSONS = ["unroll", "shapes", "bptt", "lstm", "gru", "bidir", "softmax", "parallel"];
+
 /**
  * A readout per lesson that gives its question's answer away: veiled while the question
  * waits (lesson 3's and 8's: a chart's curve, whose data group is `<chart>-data`).
