@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Installs what is missing (build tools, Chromium, chromedriver, Mesa's Vulkan driver, CJK fonts,
 # the names data), then runs every test of Unroll:
-#   1. native `cargo test`: CPU math vs PyTorch fixtures, WGSL kernels on Vulkan (lavapipe), data, URL codec
-#   2. Node tests of the data download path (archive served from 127.0.0.1), and the CPU path's wasm
-#      kernels on WebAssembly under Node.js (every PyTorch fixture on the relaxed-SIMD and simd128 kernels)
-#   3. the native trainer (the binary `cargo test` built, test profile) on the real data, CPU path,
-#      5 epochs per cell: val_acc must be within 0.03 of the lowest PyTorch figure
-#      (LSTM >= 0.668, GRU >= 0.699, RNN >= 0.683)
-#   4. the safetensors interchange with PyTorch and the "As PyTorch" scripts (names, long memory,
-#      generation) run under PyTorch (only where torch is importable)
-#   5. the release build with Trunk (brotli quality 9 for its pre-compressed copies) and end-to-end tests in headless Chromium (WebGPU and CPU)
+#   1. native `cargo test`: CPU math vs PyTorch fixtures, WGSL kernels on Vulkan (lavapipe), data,
+#      URL codec, the app's page logic; beside it, the release build with Trunk (brotli quality 9
+#      for its pre-compressed copies); then Node tests of the data download path and the scripts
+#   2. end-to-end tests in headless Chromium (WebGPU and CPU) against that build, and beside them,
+#      at the lowest CPU priority:
+#      - the native trainer (the binary `cargo test` built, test profile) on the real data, CPU
+#        path, 5 epochs per cell: val_acc must be within 0.03 of the lowest PyTorch figure
+#        (LSTM >= 0.668, GRU >= 0.699, RNN >= 0.683)
+#      - the CPU path's wasm kernels on WebAssembly under Node.js (every PyTorch fixture on the
+#        relaxed-SIMD and simd128 kernels)
+#      - the safetensors interchange with PyTorch and the "As PyTorch" scripts (names, long
+#        memory, generation) run under PyTorch (only where torch is importable)
 # It prints each suite's wall time, then, last, "summary: N passed, M failed" over all of them.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -47,23 +50,29 @@ suite() { # suite NAME COUNTER CMD...: runs CMD, tees its log, adds its counts a
   log "== $name: ${took} s"
   times+=$(printf '%-16s %5d s' "$name" "$took")$'\n'
 }
+# record NAME CMD...: runs CMD into $LOGS/NAME.log, with its exit status and its seconds beside it.
+record() {
+  local name="$1"; shift
+  local start=$SECONDS
+  "$@" >"$LOGS/$name.log" 2>&1; echo $? >"$LOGS/$name.rc"; echo $((SECONDS - start)) >"$LOGS/$name.took"
+}
 # A suite in the background: started now, its log kept, counted and timed when `suite_wait` joins it.
 suite_bg() { # suite_bg NAME COUNTER CMD...
   local name="$1"; shift 2
   log "== $name (in the background): $*"
-  ( local start=$SECONDS; "$@" >"$LOGS/$name.log" 2>&1; echo $? >"$LOGS/$name.rc"; echo $((SECONDS - start)) >"$LOGS/$name.took" ) &
+  record "$name" "$@" &
   eval "bg_pid_${name//-/_}=$!"
 }
 suite_wait() { # suite_wait NAME COUNTER: waits for NAME, prints its log, adds its counts and time
   local name="$1" counter="$2" pid_var="bg_pid_${1//-/_}"
-  wait "${!pid_var}"
+  wait "${!pid_var}" 2>/dev/null # a group's suites share one process: the first wait joins them all
   cat "$LOGS/$name.log"
   local rc; rc=$(cat "$LOGS/$name.rc" 2>/dev/null || echo 1)
   local took; took=$(cat "$LOGS/$name.took" 2>/dev/null || echo 0)
   local before=$failed
   "$counter" "$LOGS/$name.log"
   if [ "$rc" -ne 0 ] && [ "$failed" -eq "$before" ]; then failed=$((failed + 1)); log "$name exited with $rc"; fi
-  log "== $name: ${took} s (beside the suites above)"
+  log "== $name: ${took} s (in the background)"
   times+=$(printf '%-16s %5d s (in the background)' "$name" "$took")$'\n'
 }
 count_plain() { # last "N passed, M failed[, K skipped]" line
@@ -105,7 +114,6 @@ web_tests() {
   NODE_ARGS="$flag" CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
     cargo test -p unroll-core --target wasm32-unknown-unknown --features web-tests --test fixtures_web --test packed_web
 }
-suite web-tests count_cargo web_tests
 # The accuracy checks and the PyTorch suites run the native binaries that `cargo test` built for
 # the core's tests (test profile: the core at opt-level 1, its hot dependencies at 2; the same
 # numbers as a release build, bit for bit, in about twice its time), so nothing is compiled
@@ -114,23 +122,48 @@ BIN_DIR="${CARGO_TARGET_DIR:-$UNROLL_ROOT/target}/debug"
 # Thresholds: the lowest validation accuracy PyTorch reaches with the same recipe after 5 epochs
 # (LSTM 0.698, GRU 0.729, RNN 0.713: the lowest of 6 runs over 4 seeded splits, PyTorch on one
 # CPU thread) minus 0.03.
-suite accuracy-lstm count_plain check_accuracy lstm 0.668
-suite accuracy-gru count_plain check_accuracy gru 0.699
-suite accuracy-rnn count_plain check_accuracy rnn 0.683
-if command -v python3 >/dev/null 2>&1; then
-  suite torch-interop count_plain env UNROLL_BENCH="$BIN_DIR/bench" python3 core/tests/python/test_safetensors_torch.py
-  suite torch-script count_plain env UNROLL_TRAIN_NAMES="$BIN_DIR/train-names" python3 core/tests/python/test_as_pytorch.py
-  suite torch-delay count_plain env UNROLL_DELAY_COPY="$BIN_DIR/delay-copy" UNROLL_LONG_MEMORY="$BIN_DIR/long-memory" python3 core/tests/python/test_delay_pytorch.py
-  suite torch-generate count_plain env UNROLL_GENERATE_NAMES="$BIN_DIR/generate-names" python3 core/tests/python/test_generate_pytorch.py
-else
-  log "python3 not found: skipping the PyTorch safetensors interchange test (it also needs torch)"
-fi
+later=(accuracy-lstm count_plain accuracy-gru count_plain accuracy-rnn count_plain web-tests count_cargo)
+have_torch=""; command -v python3 >/dev/null 2>&1 && have_torch=1
+[ -n "$have_torch" ] && later+=(torch-interop count_plain torch-script count_plain torch-delay count_plain torch-generate count_plain)
+later_suites() { # in turn, each recorded as a suite
+  record accuracy-lstm check_accuracy lstm 0.668
+  record accuracy-gru check_accuracy gru 0.699
+  record accuracy-rnn check_accuracy rnn 0.683
+  record web-tests web_tests
+  [ -n "$have_torch" ] || return 0
+  record torch-interop env UNROLL_BENCH="$BIN_DIR/bench" python3 core/tests/python/test_safetensors_torch.py
+  record torch-script env UNROLL_TRAIN_NAMES="$BIN_DIR/train-names" python3 core/tests/python/test_as_pytorch.py
+  record torch-delay env UNROLL_DELAY_COPY="$BIN_DIR/delay-copy" UNROLL_LONG_MEMORY="$BIN_DIR/long-memory" python3 core/tests/python/test_delay_pytorch.py
+  record torch-generate env UNROLL_GENERATE_NAMES="$BIN_DIR/generate-names" python3 core/tests/python/test_generate_pytorch.py
+}
+[ -n "$have_torch" ] || log "python3 not found: skipping the PyTorch suites (they also need torch)"
 if [ -n "${UNROLL_SERIAL_BUILD:-}" ]; then suite trunk-build count_cargo trunk_build; else suite_wait trunk-build count_cargo; fi
+# The suites after `cargo test` (the accuracy checks, the wasm kernels' tests, the PyTorch suites)
+# run beside the e2e files, in the background at the lowest CPU priority (nice 19): the e2e files
+# have the cores whenever they want them, and these take what they leave, most of all while the
+# files that run alone have one core to themselves. What is left of them when the e2e files end
+# runs on. UNROLL_SERIAL_SUITES=1 runs them in turn before the e2e files instead.
+if [ -n "${UNROLL_SERIAL_SUITES:-}" ]; then
+  log "== the suites after cargo-test, in turn: ${later[*]}"
+  later_suites
+else
+  log "== in the background at nice 19, beside the e2e files: ${later[*]}"
+  ( renice -n 19 -p "$BASHPID" >/dev/null; later_suites ) &
+  for ((i = 0; i < ${#later[@]}; i += 2)); do n="${later[i]}"; eval "bg_pid_${n//-/_}=$!"; done
+fi
 # Two files at a time (one file's browser leaves much of 2 cores idle), longest first; then the
 # files marked `// Runs alone:` (each says why: a bound on the main thread's longest task, a
-# race a busy machine shows) one at a time, with nothing beside them.
+# race a busy machine shows) one at a time, with nothing beside them but the suites above.
 # UNROLL_E2E_CONCURRENCY=1 runs every file in turn (scripts/e2e/run.mjs).
 suite e2e count_node env UNROLL_E2E_SKIP_BUILD=1 node scripts/e2e/run.mjs
+for ((i = 0; i < ${#later[@]}; i += 2)); do
+  n="${later[i]}"
+  if [ -n "${UNROLL_SERIAL_SUITES:-}" ]; then
+    # Already run: count them as a suite run in the foreground would be.
+    eval "bg_pid_${n//-/_}=0"
+  fi
+  suite_wait "$n" "${later[i + 1]}"
+done
 printf 'suite times (wall clock):\n%s%-16s %5d s\n' "$times" "total" "$SECONDS"
 echo "summary: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
