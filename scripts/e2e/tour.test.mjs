@@ -443,12 +443,12 @@ for (const lang of ["en", "zh"]) {
       await page.click('[data-testid="question"] [data-testid="question-skip"]');
       await page.waitForSelector('[data-testid="question"][data-state="revealed"]');
       const answer = Number(await attr(page, '[data-testid="question"]', "data-value"));
-      const shown = (await page.textContent('[data-testid="question-answer"]')).trim();
+      const revealed = (await page.textContent('[data-testid="question-answer"]')).trim();
       if (lesson === "unroll" || lesson === "lstm") {
         // A number: neither its 4 decimals nor its raw value were perceivable at the question step.
         const four = answer.toFixed(4);
         for (const form of [four, four.replace("-", "−")]) assert.ok(!last.text.includes(form), `${lesson}: ${form} shown during the tour`);
-        assert.ok(shown.includes(four.replace("-", "−")), `${lesson}: the reveal shows ${four} (${shown})`);
+        assert.ok(revealed.includes(four.replace("-", "−")), `${lesson}: the reveal shows ${four} (${revealed})`);
         const near = last.values.flatMap((v) => v.split(",")).map(Number).filter((v) => Number.isFinite(v) && Math.abs(v - answer) < 5e-5);
         assert.deepEqual(near, [], `${lesson}: a data-value holds the answer ${answer}`);
       }
