@@ -34,8 +34,7 @@ const TASKS = [
     ["adding", 5],
     ["copy", 3],
     ["order", 62],
-    // One step: its loss is what the test compares, and each step of a run this short is also a
-    // held-out evaluation (1,024 sequences, most of the time on SwiftShader).
+    // One step: its loss is all the test compares.
   ].map(([task, length]) => ({ task, cells: CELLS, open: (backend) => app.memory(query(task, length, `steps=1&backend=${backend}`)) })),
   ...["gru", "lstm"].map((cell) => ({
     task: `generation (${cell}, conditioning=input)`,
