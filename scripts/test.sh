@@ -122,21 +122,28 @@ BIN_DIR="${CARGO_TARGET_DIR:-$UNROLL_ROOT/target}/debug"
 # Thresholds: the lowest validation accuracy PyTorch reaches with the same recipe after 5 epochs
 # (LSTM 0.698, GRU 0.729, RNN 0.713: the lowest of 6 runs over 4 seeded splits, PyTorch on one
 # CPU thread) minus 0.03.
-later=(accuracy-lstm count_plain accuracy-gru count_plain accuracy-rnn count_plain web-tests count_cargo)
-have_torch=""; command -v python3 >/dev/null 2>&1 && have_torch=1
-[ -n "$have_torch" ] && later+=(torch-interop count_plain torch-script count_plain torch-delay count_plain torch-generate count_plain)
-later_suites() { # in turn, each recorded as a suite
-  record accuracy-lstm check_accuracy lstm 0.668
-  record accuracy-gru check_accuracy gru 0.699
-  record accuracy-rnn check_accuracy rnn 0.683
-  record web-tests web_tests
-  [ -n "$have_torch" ] || return 0
-  record torch-interop env UNROLL_BENCH="$BIN_DIR/bench" python3 core/tests/python/test_safetensors_torch.py
-  record torch-script env UNROLL_TRAIN_NAMES="$BIN_DIR/train-names" python3 core/tests/python/test_as_pytorch.py
-  record torch-delay env UNROLL_DELAY_COPY="$BIN_DIR/delay-copy" UNROLL_LONG_MEMORY="$BIN_DIR/long-memory" python3 core/tests/python/test_delay_pytorch.py
-  record torch-generate env UNROLL_GENERATE_NAMES="$BIN_DIR/generate-names" python3 core/tests/python/test_generate_pytorch.py
+# later_suites RUN: each suite after `cargo test`, in turn, as `RUN NAME COUNTER CMD...` (RUN is
+# `suite`, or `recorded`, which keeps its log, status and time for `suite_wait`).
+later_suites() {
+  local run="$1"
+  "$run" accuracy-lstm count_plain check_accuracy lstm 0.668
+  "$run" accuracy-gru count_plain check_accuracy gru 0.699
+  "$run" accuracy-rnn count_plain check_accuracy rnn 0.683
+  "$run" web-tests count_cargo web_tests
+  if ! command -v python3 >/dev/null 2>&1; then
+    log "python3 not found: skipping the PyTorch suites (they also need torch)"
+    return 0
+  fi
+  "$run" torch-interop count_plain env UNROLL_BENCH="$BIN_DIR/bench" python3 core/tests/python/test_safetensors_torch.py
+  "$run" torch-script count_plain env UNROLL_TRAIN_NAMES="$BIN_DIR/train-names" python3 core/tests/python/test_as_pytorch.py
+  "$run" torch-delay count_plain env UNROLL_DELAY_COPY="$BIN_DIR/delay-copy" UNROLL_LONG_MEMORY="$BIN_DIR/long-memory" python3 core/tests/python/test_delay_pytorch.py
+  "$run" torch-generate count_plain env UNROLL_GENERATE_NAMES="$BIN_DIR/generate-names" python3 core/tests/python/test_generate_pytorch.py
 }
-[ -n "$have_torch" ] || log "python3 not found: skipping the PyTorch suites (they also need torch)"
+recorded() { # listed first: a suite that never ends its record counts as failed
+  local name="$1" counter="$2"; shift 2
+  echo "$name $counter" >>"$LOGS/later"
+  record "$name" "$@"
+}
 if [ -n "${UNROLL_SERIAL_BUILD:-}" ]; then suite trunk-build count_cargo trunk_build; else suite_wait trunk-build count_cargo; fi
 # The suites after `cargo test` (the accuracy checks, the wasm kernels' tests, the PyTorch suites)
 # run beside the e2e files, in the background at the lowest CPU priority (nice 19): the e2e files
@@ -144,26 +151,25 @@ if [ -n "${UNROLL_SERIAL_BUILD:-}" ]; then suite trunk-build count_cargo trunk_b
 # files that run alone have one core to themselves. What is left of them when the e2e files end
 # runs on. UNROLL_SERIAL_SUITES=1 runs them in turn before the e2e files instead.
 if [ -n "${UNROLL_SERIAL_SUITES:-}" ]; then
-  log "== the suites after cargo-test, in turn: ${later[*]}"
-  later_suites
+  later_suites suite
 else
-  log "== in the background at nice 19, beside the e2e files: ${later[*]}"
-  ( renice -n 19 -p "$BASHPID" >/dev/null; later_suites ) &
-  for ((i = 0; i < ${#later[@]}; i += 2)); do n="${later[i]}"; eval "bg_pid_${n//-/_}=$!"; done
+  log "== in the background at nice 19, beside the e2e files: accuracy-lstm/gru/rnn, web-tests, the PyTorch suites"
+  : >"$LOGS/later"
+  ( renice -n 19 -p "$BASHPID" >/dev/null; later_suites recorded ) &
+  later_pid=$!
 fi
 # Two files at a time (one file's browser leaves much of 2 cores idle), longest first; then the
 # files marked `// Runs alone:` (each says why: a bound on the main thread's longest task, a
 # race a busy machine shows) one at a time, with nothing beside them but the suites above.
 # UNROLL_E2E_CONCURRENCY=1 runs every file in turn (scripts/e2e/run.mjs).
 suite e2e count_node env UNROLL_E2E_SKIP_BUILD=1 node scripts/e2e/run.mjs
-for ((i = 0; i < ${#later[@]}; i += 2)); do
-  n="${later[i]}"
-  if [ -n "${UNROLL_SERIAL_SUITES:-}" ]; then
-    # Already run: count them as a suite run in the foreground would be.
-    eval "bg_pid_${n//-/_}=0"
-  fi
-  suite_wait "$n" "${later[i + 1]}"
-done
+if [ -z "${UNROLL_SERIAL_SUITES:-}" ]; then
+  wait "$later_pid"
+  while read -r name counter; do
+    eval "bg_pid_${name//-/_}=$later_pid"
+    suite_wait "$name" "$counter"
+  done <"$LOGS/later"
+fi
 printf 'suite times (wall clock):\n%s%-16s %5d s\n' "$times" "total" "$SECONDS"
 echo "summary: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
