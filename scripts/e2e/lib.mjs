@@ -103,11 +103,12 @@ export async function launch({ webgpu, viewport = { width: 1440, height: 1000 },
 
 /**
  * Runs before any page script: records every change of the training hooks' `data-value`
- * (with performance.now()) and every long task (PerformanceObserver 'longtask', tasks over
- * 50 ms) into window.__unroll, so a test sees each reported value even when it polls slowly.
+ * (with performance.now()), every majority baseline the names lab shows (its value and
+ * `data-source`) and every long task (PerformanceObserver 'longtask', tasks over 50 ms) into
+ * window.__unroll, so a test sees each reported value even when it polls slowly.
  */
 function probe() {
-  const rec = { losses: [], steps: [], longtasks: [], trainingSince: null, errors: [] };
+  const rec = { losses: [], steps: [], baselines: [], longtasks: [], trainingSince: null, errors: [] };
   window.__unroll = rec;
   try {
     new PerformanceObserver((list) => {
@@ -117,9 +118,16 @@ function probe() {
     rec.errors.push(String(e));
   }
   const stepNow = () => Number(document.querySelector('[data-testid="train-step"]')?.getAttribute("data-value") || 0);
-  const onChange = (el) => {
+  const onChange = (el, attribute = "data-value") => {
     const id = el.getAttribute("data-testid");
     const v = el.getAttribute("data-value");
+    if (id === "majority-baseline") {
+      const last = rec.baselines.at(-1);
+      const now = { value: Number(v), source: el.getAttribute("data-source") };
+      if (v && (!last || last.value !== now.value || last.source !== now.source)) rec.baselines.push(now);
+      return;
+    }
+    if (attribute !== "data-value") return;
     if (id === "train-loss" && v !== "" && v !== null) rec.losses.push({ step: stepNow(), loss: Number(v), t: performance.now() });
     if (id === "train-step" && v) rec.steps.push({ step: Number(v), t: performance.now() });
     if (id === "train-status" && v === "running" && rec.trainingSince === null) rec.trainingSince = performance.now();
@@ -127,12 +135,15 @@ function probe() {
   const start = () =>
     new MutationObserver((muts) => {
       for (const m of muts) {
-        if (m.type === "attributes" && m.target instanceof Element && m.target.hasAttribute("data-testid")) onChange(m.target);
+        if (m.type === "attributes" && m.target instanceof Element && m.target.hasAttribute("data-testid")) onChange(m.target, m.attributeName);
         if (m.type === "childList")
           for (const n of m.addedNodes)
-            if (n instanceof Element) n.querySelectorAll?.("[data-testid][data-value]").forEach(onChange);
+            if (n instanceof Element) {
+              if (n.matches('[data-testid="majority-baseline"]')) onChange(n);
+              n.querySelectorAll?.("[data-testid][data-value]").forEach((el) => onChange(el));
+            }
       }
-    }).observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-value"] });
+    }).observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-value", "data-source"] });
   if (document.documentElement) start();
   else document.addEventListener("DOMContentLoaded", start);
 }
