@@ -146,16 +146,17 @@ recorded() { # listed first: a suite that never ends its record counts as failed
 }
 if [ -n "${UNROLL_SERIAL_BUILD:-}" ]; then suite trunk-build count_cargo trunk_build; else suite_wait trunk-build count_cargo; fi
 # The suites after `cargo test` (the accuracy checks, the wasm kernels' tests, the PyTorch suites)
-# run beside the e2e files, in the background at the lowest CPU priority (nice 19): the e2e files
-# have the cores whenever they want them, and these take what they leave, most of all while the
-# files that run alone have one core to themselves. What is left of them when the e2e files end
-# runs on. UNROLL_SERIAL_SUITES=1 runs them in turn before the e2e files instead.
+# run beside the e2e files, in the background at the lowest CPU priority (Linux's SCHED_IDLE
+# where `chrt` can set it, else nice 19): the e2e files have the cores whenever they want them,
+# and these take what they leave, most of all while the files that run alone have one core to
+# themselves. What is left of them when the e2e files end runs on. UNROLL_SERIAL_SUITES=1 runs
+# them in turn before the e2e files instead.
 if [ -n "${UNROLL_SERIAL_SUITES:-}" ]; then
   later_suites suite
 else
-  log "== in the background at nice 19, beside the e2e files: accuracy-lstm/gru/rnn, web-tests, the PyTorch suites"
+  log "== in the background at the lowest CPU priority, beside the e2e files: accuracy-lstm/gru/rnn, web-tests, the PyTorch suites"
   : >"$LOGS/later"
-  ( renice -n 19 -p "$BASHPID" >/dev/null; later_suites recorded ) &
+  ( chrt --idle --pid 0 "$BASHPID" 2>/dev/null || renice -n 19 -p "$BASHPID" >/dev/null; later_suites recorded ) &
   later_pid=$!
 fi
 # Two files at a time (one file's browser leaves much of 2 cores idle), longest first; then the
