@@ -4,7 +4,8 @@
 //      2-core machine one file's browser leaves about half of the CPU idle while it waits for
 //      timers, workers and page loads), longest first (by the last measured seconds of each
 //      file, so the two lanes end together);
-//   2. then, one at a time with nothing beside them, the files whose first lines say
+//   2. then, one at a time with no other e2e file beside them (scripts/test.sh may still run its
+//      background suites at the lowest CPU priority), the files whose first lines say
 //      `// Runs alone: <why>` — those that bound the main thread's longest task, which a second
 //      browser on the same cores would stretch, and those a busy machine makes fail.
 // Both groups print node's TAP output (each ends with its own "# pass N" / "# fail M" lines, which
