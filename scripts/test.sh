@@ -156,8 +156,13 @@ if [ -n "${UNROLL_SERIAL_SUITES:-}" ]; then
 else
   log "== in the background at the lowest CPU priority, beside the e2e files: accuracy-lstm/gru/rnn, web-tests, the PyTorch suites"
   : >"$LOGS/later"
+  # A process group of their own (job control on for this one start), which scripts/e2e/run.mjs
+  # stops while a file that needs a quiet machine runs (UNROLL_E2E_PAUSE_PGID).
+  set -m
   ( chrt --idle --pid 0 "$BASHPID" 2>/dev/null || renice -n 19 -p "$BASHPID" >/dev/null; later_suites recorded ) &
   later_pid=$!
+  set +m
+  export UNROLL_E2E_PAUSE_PGID="$later_pid"
 fi
 # Two files at a time (one file's browser leaves much of 2 cores idle), longest first; then the
 # files marked `// Runs alone:` (each says why: a bound on the main thread's longest task, a
@@ -165,6 +170,7 @@ fi
 # UNROLL_E2E_CONCURRENCY=1 runs every file in turn (scripts/e2e/run.mjs).
 suite e2e count_node env UNROLL_E2E_SKIP_BUILD=1 node scripts/e2e/run.mjs
 if [ -z "${UNROLL_SERIAL_SUITES:-}" ]; then
+  kill -CONT -"$later_pid" 2>/dev/null # never left stopped, whatever the e2e did
   wait "$later_pid"
   while read -r name counter; do
     eval "bg_pid_${name//-/_}=$later_pid"

@@ -29,6 +29,22 @@ const COMMITTED = join(HERE, "durations.json");
 const MEASURED = join(OUT, "durations.json");
 const DEFAULT_SECONDS = 30;
 const ALONE = /^\/\/ Runs alone: /m;
+// A file alone that needs a quiet machine (a bound on the main thread's longest task): while it
+// runs, the process group scripts/test.sh runs beside the e2e files (UNROLL_E2E_PAUSE_PGID) is
+// stopped, and continued after it.
+const QUIET = /^\/\/ Needs a quiet machine: /m;
+const PAUSE_PGID = Number(process.env.UNROLL_E2E_PAUSE_PGID || 0);
+function background(signal) {
+  if (PAUSE_PGID > 0) {
+    try {
+      process.kill(-PAUSE_PGID, signal);
+    } catch {
+      // The group has ended: nothing to stop or continue.
+    }
+  }
+}
+process.on("exit", () => background("SIGCONT"));
+const head = (f) => readFileSync(f, "utf8").split("\n").slice(0, 40).join("\n");
 
 /** The seconds each file took last time ({ "memory.test.mjs": 105, … }). */
 function durations() {
@@ -68,14 +84,22 @@ const files = named.length
 const concurrency = Math.max(1, Number(process.env.UNROLL_E2E_CONCURRENCY || 2));
 const took = durations();
 const weight = (f) => took[basename(f)] ?? DEFAULT_SECONDS;
-const alone = files.filter((f) => ALONE.test(readFileSync(f, "utf8").split("\n").slice(0, 40).join("\n")));
+const alone = files.filter((f) => ALONE.test(head(f)));
 const shared = files.filter((f) => !alone.includes(f)).sort((a, b) => weight(b) - weight(a));
 
 buildDist();
 process.env.UNROLL_E2E_SKIP_BUILD = "1";
 const t0 = Date.now();
 const first = concurrency > 1 ? await runGroup(shared, concurrency) : await runGroup([...shared, ...alone].sort(), 1);
-const second = concurrency > 1 && alone.length ? await runGroup(alone, 1) : { failed: 0, seconds: {} };
+const second = { failed: 0, seconds: {} };
+for (const f of concurrency > 1 ? alone : []) {
+  const quiet = QUIET.test(head(f));
+  if (quiet) background("SIGSTOP");
+  const r = await runGroup([f], 1);
+  if (quiet) background("SIGCONT");
+  second.failed += r.failed;
+  Object.assign(second.seconds, r.seconds);
+}
 const wall = (Date.now() - t0) / 1000;
 console.log(
   `# e2e: ${files.length} files in ${wall.toFixed(0)} s: ${concurrency > 1 ? `${shared.length} of them ${concurrency} at a time, then ${alone.length} alone (${alone.map((f) => basename(f)).join(", ")})` : "one at a time"}`,
