@@ -171,6 +171,7 @@ impl ParallelSweep {
             settings,
             runs: vec![c],
             turn: 0,
+            shares: 1,
         });
         Some((slot.run, resume))
     }
@@ -304,6 +305,7 @@ impl ParallelSweep {
             settings: self.settings.clone(),
             runs,
             turn: 0,
+            shares: 1,
         })
     }
 

@@ -294,6 +294,7 @@ fn checkpoints_of_runs_in_flight_fit_their_sweep() {
         settings: plan().settings(),
         runs: vec![run_of(1, &mut shares), run_of(2, &mut shares)],
         turn: 0,
+        shares: 1,
     };
     assert_eq!(c.fits(&plan()), Ok(()));
     let (mut sweep, _) = sweep_of(&request(Some(c.clone())), None).unwrap();
