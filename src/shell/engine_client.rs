@@ -597,6 +597,7 @@ impl EngineClient {
                 data: None,
                 resume,
                 start_from: None,
+                shares: 1,
             }),
             runs: vec![run],
         }];

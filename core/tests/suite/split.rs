@@ -259,3 +259,37 @@ fn a_checkpoint_kept_before_splits_reads_as_unsplit() {
     assert_eq!(read, c);
     assert!(decode_checkpoint(&old[..old.len() - 3]).is_err());
 }
+
+#[test]
+fn the_engine_loop_trains_the_split() {
+    use unroll_core::config::BackendChoice;
+    use unroll_core::engine::protocol::LabEvent;
+    use unroll_core::engine::run::{run, RunControl};
+    let plan = plan(CellKind::Lstm, Head::Last);
+    let losses = |shares: usize| {
+        let mut sweep = Sweep::new(plan.clone());
+        sweep.split(shares);
+        sweep.set_helpers(Some(Rc::new(ThreadHelpers::new(shares - 1))));
+        let mut out = Vec::new();
+        pollster::block_on(run(
+            sweep,
+            BackendChoice::Cpu,
+            false,
+            &RunControl::new(),
+            &mut |e| {
+                if let LabEvent::Tick(t) = e {
+                    out.extend(t.steps.iter().map(|s| s.loss));
+                }
+            },
+        ));
+        out
+    };
+    let mut alone = Sweep::new(plan.clone());
+    alone.split(2);
+    let expected: Vec<f64> = drain(&mut alone)
+        .iter()
+        .flat_map(|t| t.steps.iter().map(|s| s.loss))
+        .collect();
+    assert_eq!(losses(2), expected);
+    assert_ne!(losses(1), expected);
+}
