@@ -6,6 +6,7 @@
 
 use crate::shell::catalogue::catalogue;
 use unroll_core::config::Lang;
+use unroll_core::engine::parallel::SPLIT_MIN_CORES;
 use unroll_core::engine::protocol::{SingleWorker, Workers};
 use unroll_core::gpu::GpuError;
 use unroll_core::train::backend::StepTimings;
@@ -60,11 +61,27 @@ catalogue! {
     }
 }
 
-/// How many Web Workers train the sweep's runs side by side, and why fewer than asked, in
-/// `lang`; `None` when it trains on the one worker it asked for.
+/// How many Web Workers train the sweep's runs side by side, or split its one run's batches,
+/// and why fewer than asked, in `lang`; `None` when it trains on the one worker it asked for.
 pub fn workers_line(w: &Workers, lang: Lang) -> Option<String> {
     let (used, failed) = (w.used, w.failed);
     let zh = lang == Lang::Zh;
+    if w.shares > 1 {
+        let s = w.shares;
+        return Some(match (failed, zh) {
+            (0, true) => format!("每批拆分到 {used} 个 Web Worker（{s} 份，梯度按固定顺序相加，Adam 更新一次）"),
+            (0, false) => format!("Each batch split across {used} workers ({s} shares, gradients summed in a fixed order, one Adam update)"),
+            (f, true) => format!("每批 {s} 份，由 {used} 个 Web Worker 计算（{f} 个未能启动，它们的份由第一个 Worker 计算，结果不变）"),
+            (f, false) => format!("Each batch in {s} shares on {used} workers ({f} could not start: the first worker computes their shares, with the same numbers)"),
+        });
+    }
+    if let Some(SingleWorker::SplitDoesNotPay { cores }) = w.single {
+        return Some(if zh {
+            format!("1 个 Web Worker：在 {cores} 核的机器上，把每批拆分到多个 Worker 的消息开销大于节省的时间（自动：{SPLIT_MIN_CORES} 核起才拆分）")
+        } else {
+            format!("1 worker: on {cores} cores, splitting each batch across workers costs more in messages than it saves (auto splits from {SPLIT_MIN_CORES} cores)")
+        });
+    }
     Some(match (used, failed, w.single) {
         (_, _, Some(SingleWorker::Gpu)) if w.wanted > 1 => {
             if zh {

@@ -109,7 +109,9 @@ mod native {
         let predict: Option<String> = opt(&mut args, "--predict")?;
         let workers = opt::<f64>(&mut args, "--workers")?.map_or(1, |v| v as usize);
         if !(1..=MAX_SHARES).contains(&workers) {
-            return Err(format!("--workers must be 1 to {MAX_SHARES}, not {workers}"));
+            return Err(format!(
+                "--workers must be 1 to {MAX_SHARES}, not {workers}"
+            ));
         }
         finish(args)?;
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -214,13 +216,7 @@ mod native {
             sweep.split(workers);
             sweep.set_helpers(Some(Rc::new(ThreadHelpers::new(workers - 1))));
         }
-        pollster::block_on(run_sweep(
-            sweep,
-            cfg.backend,
-            true,
-            &control,
-            &mut on_event,
-        ));
+        pollster::block_on(run_sweep(sweep, cfg.backend, true, &control, &mut on_event));
         if let Some(e) = failed {
             return Err(e);
         }

@@ -47,13 +47,7 @@ pub fn workers_for(
     resume_shares: Option<usize>,
 ) -> Workers {
     if runs <= 1 {
-        return split_for(
-            config.workers,
-            config.backend,
-            cores,
-            webgpu,
-            resume_shares,
-        );
+        return split_for(config.workers, config.backend, cores, webgpu, resume_shares);
     }
     let asked = match config.workers {
         0 => cores.saturating_sub(1).max(1),

@@ -26,6 +26,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::split::{split_gradient, ShareModel, Split};
 use crate::config::delay::DelayConfig;
 use crate::config::TrainConfig;
 use crate::gpu::{GpuContext, GpuError, GpuModel, GpuTrainState, InputKind};
@@ -34,7 +35,6 @@ use crate::math::model::{argmax, SeqBatch, SeqModel};
 use crate::math::optim::{clip_grad_norm, Adam, AdamConfig};
 use crate::math::params::{CellKind, RnnSpec};
 use crate::task::{BatchStream, Task, TaskShape};
-use super::split::{split_gradient, ShareModel, Split};
 
 /// The optimisation settings of a run (everything but the task, the cell and the seed).
 /// [`Recipe::default`] is recipe R, the delay-copy page's defaults.

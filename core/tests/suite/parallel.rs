@@ -412,7 +412,10 @@ fn a_single_run_is_split_where_it_pays() {
     assert_eq!(s(8, cpu, 1, None, None), (8, None));
     let auto = BackendChoice::Auto;
     assert_eq!(s(0, auto, 8, Some(false), None), (AUTO_SHARES, None));
-    assert_eq!(s(0, auto, 8, Some(true), None), (1, Some(SingleWorker::Gpu)));
+    assert_eq!(
+        s(0, auto, 8, Some(true), None),
+        (1, Some(SingleWorker::Gpu))
+    );
     assert_eq!(s(0, auto, 8, None, None), (1, Some(SingleWorker::Gpu)));
     assert_eq!(s(1, auto, 8, None, None), (1, None));
     // Resume: the checkpoint's count.

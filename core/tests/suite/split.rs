@@ -25,7 +25,9 @@ fn names() -> Arc<NamesDataset> {
         let l: Vec<char> = letters.chars().collect();
         let mut x = salt;
         let mut next = move || {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (x >> 33) as usize
         };
         (0..60)
@@ -193,7 +195,10 @@ fn helpers_change_no_number() {
                         t
                     })
                     .collect::<Vec<_>>();
-                assert_eq!(got, expected, "{cell:?}: {shares} shares, {helpers} helpers");
+                assert_eq!(
+                    got, expected,
+                    "{cell:?}: {shares} shares, {helpers} helpers"
+                );
             }
         }
     }
