@@ -1,7 +1,7 @@
 // End-to-end test of one names run split across Web Workers (the small names data set, the
 // CPU path, `workers=2`): the page says how the run is split (in English and in Chinese), the
 // first worker hands each batch's second share to a helper worker and no share passes through
-// the page; the run trains to its end with the same numbers, bit for bit, as another split run
+// the page (the helper answers one share a step); the run trains to its end with the same numbers, bit for bit, as another split run
 // of the same settings, and a reload mid-run resumes, split as its checkpoint says, to the
 // numbers of the run never interrupted. `workers=1` trains unsplit and shows no line; `auto`
 // on a machine of 2 cores keeps one worker and says why.
@@ -33,6 +33,9 @@ test("a split run says so, trains, and a reload mid-run resumes to the numbers o
   await whole.finished();
   const reference = await whole.results();
   assert.ok(Number(reference.steps) > 1000, `steps ${reference.steps}`);
+  // Every step's second share was computed by the helper.
+  const served = await Promise.all(engines.map((w) => w.evaluate(() => self.unrollSharesServed ?? 0)));
+  assert.deepEqual(served.sort((a, b) => a - b), [0, Number(reference.steps)], "shares answered by each engine worker");
   whole.noErrors();
   await whole.close();
 

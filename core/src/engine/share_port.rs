@@ -205,7 +205,12 @@ pub fn serve(port: MessagePort) {
         let grads = js_sys::Float32Array::from(g.grads.as_slice());
         let message = js_sys::Array::of2(&head, &grads);
         let transfer = js_sys::Array::of2(&head.buffer(), &grads.buffer());
-        let _ = reply_port.post_message_with_transferable(&message, &transfer);
+        if reply_port
+            .post_message_with_transferable(&message, &transfer)
+            .is_ok()
+        {
+            count_served();
+        }
     });
     port.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     let old = SERVED.with(|s| s.borrow_mut().replace((port, on_message)));
@@ -213,6 +218,18 @@ pub fn serve(port: MessagePort) {
         old.set_onmessage(None);
         old.close();
     }
+}
+
+/// Adds one to `self.unrollSharesServed`, the shares this worker answered as a helper (the
+/// end-to-end tests read it).
+fn count_served() {
+    let global = js_sys::global();
+    let key = JsValue::from_str("unrollSharesServed");
+    let n = js_sys::Reflect::get(&global, &key)
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(0.0);
+    let _ = js_sys::Reflect::set(&global, &key, &JsValue::from_f64(n + 1.0));
 }
 
 /// `(job number, job, weights)` of a job message.
