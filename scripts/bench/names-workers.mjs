@@ -16,10 +16,11 @@
 // saves).
 
 import { execSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, DIST, serveDist, launch, value } from "../e2e/lib.mjs";
+import { ROOT, DIST, serveDist, launch } from "../e2e/lib.mjs";
+import { cpuModel, median } from "./machine.mjs";
 
 function parseArgs(argv) {
   const n = Math.max(2, cpus().length);
@@ -37,20 +38,7 @@ function parseArgs(argv) {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
-function cpuModel() {
-  try {
-    const line = readFileSync("/proc/cpuinfo", "utf8").split("\n").find((l) => l.startsWith("model name"));
-    return line ? line.split(":")[1].trim() : cpus()[0].model;
-  } catch {
-    return cpus()[0]?.model ?? "unknown CPU";
-  }
-}
 
 /** Trains `epochs` epochs with `workers` in a fresh browser: each epoch's seconds, the workers line, the figures. */
 async function tab(base, query, workers, epochs) {
@@ -67,7 +55,8 @@ async function tab(base, query, workers, epochs) {
     // Each epoch's end shows its seconds and its held-out figures (raw `data-value`s).
     while (secs.length < epochs) {
       if (Date.now() - t0 > 1_200_000) throw new Error("the epochs did not end in 20 min");
-      const now = [await value(page, "epoch-sec"), await value(page, "val-acc"), await value(page, "val-loss")];
+      // One read of the three, so an epoch's end is never seen half drawn.
+      const now = await page.evaluate(() => ["epoch-sec", "val-acc", "val-loss"].map((id) => document.querySelector(`[data-testid="${id}"]`)?.getAttribute("data-value") ?? null));
       const key = now.join(" ");
       if (now[0] && now[1] && key !== last) {
         last = key;

@@ -30,7 +30,7 @@ use crate::math::params::CellKind;
 use crate::task::TaskShape;
 
 /// The most shares a batch is cut into (as many as the most workers a sweep gets).
-pub const MAX_SHARES: usize = crate::engine::protocol::MAX_WORKERS;
+pub const MAX_SHARES: usize = crate::config::delay::MAX_WORKERS;
 
 /// The rows of each share of a batch of `batch` sequences cut into `shares` (at least 1):
 /// contiguous, in order, the first `batch mod shares` one row longer; no empty share (a batch
