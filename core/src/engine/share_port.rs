@@ -157,10 +157,12 @@ fn read_gradient(data: &JsValue) -> Option<(u64, ShareGradient)> {
     ))
 }
 
+/// A port a helper serves, with its handler.
+type Served = (MessagePort, Closure<dyn FnMut(MessageEvent)>);
+
 thread_local! {
     /// The port this worker serves as a helper, with its handler.
-    static SERVED: RefCell<Option<(MessagePort, Closure<dyn FnMut(MessageEvent)>)>> =
-        const { RefCell::new(None) };
+    static SERVED: RefCell<Option<Served>> = const { RefCell::new(None) };
     /// The models of the last jobs, newest last.
     static MODELS: RefCell<Vec<(ShareModel, Rc<SeqModel>)>> = const { RefCell::new(Vec::new()) };
 }
