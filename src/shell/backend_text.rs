@@ -175,3 +175,48 @@ fn cpu_reason_zh(r: &CpuReason) -> String {
         CpuReason::NotOnGpuPath(_) => "GPU 路径尚不能训练这个模型，训练在 CPU 上进行。".into(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn workers(used: usize, failed: usize, single: Option<SingleWorker>, shares: usize) -> Workers {
+        Workers {
+            used,
+            wanted: used.max(shares),
+            failed,
+            single,
+            shares,
+        }
+    }
+
+    #[test]
+    fn a_split_run_says_how_and_an_unsplit_one_why() {
+        let split = workers(2, 0, None, 2);
+        assert_eq!(
+            workers_line(&split, Lang::En).unwrap(),
+            "Each batch split across 2 workers (2 shares, gradients summed in a fixed order, one Adam update)"
+        );
+        assert_eq!(
+            workers_line(&split, Lang::Zh).unwrap(),
+            "每批拆分到 2 个 Web Worker（2 份，梯度按固定顺序相加，Adam 更新一次）"
+        );
+        let short = workers(2, 1, None, 3);
+        assert_eq!(
+            workers_line(&short, Lang::En).unwrap(),
+            "Each batch in 3 shares on 2 workers (1 could not start: the first worker computes their shares, with the same numbers)"
+        );
+        assert!(workers_line(&short, Lang::Zh)
+            .unwrap()
+            .contains("1 个未能启动"));
+        let kept = workers(1, 0, Some(SingleWorker::SplitDoesNotPay { cores: 2 }), 1);
+        assert_eq!(
+            workers_line(&kept, Lang::En).unwrap(),
+            "1 worker: on 2 cores, splitting each batch across workers costs more in messages than it saves (auto splits from 3 cores)"
+        );
+        assert!(workers_line(&kept, Lang::Zh)
+            .unwrap()
+            .starts_with("1 个 Web Worker：在 2 核的机器上"));
+        assert_eq!(workers_line(&workers(1, 0, None, 1), Lang::En), None);
+    }
+}
