@@ -69,9 +69,10 @@ pub fn workers_for(
     }
 }
 
-/// The fewest logical cores on which `workers=0` splits a run: measured at the names recipe's
-/// size (docs/bench.md), a split step on 2 cores, whose second core also runs the page and the
-/// browser, saves less than its messages cost.
+/// The fewest logical cores on which `workers=0` splits a run: at the names recipe's size a
+/// split step on 2 cores, whose second core also runs the page and the browser, was slower than
+/// an unsplit one (docs/bench.md, measured on a loaded 2-core machine; 3 cores and more were
+/// not measured).
 pub const SPLIT_MIN_CORES: usize = 3;
 
 /// The most shares `workers=0` cuts a batch into (the names recipe's batch of 64: 16 names a
