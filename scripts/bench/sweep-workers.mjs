@@ -8,10 +8,10 @@
 //
 //   node scripts/bench/sweep-workers.mjs [--rounds 3] [--steps 300] [--hidden 64] [--workers 1,2]
 
-import { readFileSync } from "node:fs";
 import { execSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { DIST, serveDist, launch, value } from "../e2e/lib.mjs";
+import { cpuModel, median } from "./machine.mjs";
 
 function parseArgs(argv) {
   const o = { rounds: 3, steps: 300, hidden: 64, workers: [1, 2] };
@@ -29,14 +29,6 @@ function parseArgs(argv) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function cpuModel() {
-  try {
-    const line = readFileSync("/proc/cpuinfo", "utf8").split("\n").find((l) => l.startsWith("model name"));
-    return line ? line.split(":")[1].trim() : cpus()[0].model;
-  } catch {
-    return cpus()[0]?.model ?? "unknown CPU";
-  }
-}
 
 /** Trains the sweep with `workers` in a fresh browser: seconds, the runs' numbers, memory per worker. */
 async function sweep(base, query, workers) {
@@ -89,11 +81,6 @@ try {
 } finally {
   await server.close();
 }
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const commit = execSync("git rev-parse --short HEAD").toString().trim();
 const base1 = median(times[o.workers[0]]);
 console.log(`Delay-copy sweep, 2 seeds × RNN + LSTM, hidden ${o.hidden}, length 96, batch 32, ${o.steps} steps, CPU path; headless Chromium`);
