@@ -118,11 +118,11 @@ test("the long-memory lab's script follows its settings, downloads and runs", { 
     assert.equal(readFileSync(file, "utf8"), text);
     assert.equal(await value(page, "delay-as-pytorch-message"), "ok");
 
-    const torch = spawnSync("python3", ["-c", "import torch"]);
-    if (torch.error || torch.status !== 0) {
+    const torch = await app.torch();
+    if (!torch) {
       console.log("# torch not importable: the downloaded script is not run");
     } else {
-      const run = spawnSync("python3", [file, "--steps", "4", "--seeds", "1", "--cell", "lstm"], { encoding: "utf8", timeout: 120_000 });
+      const run = await torch.run({ file, args: ["--steps", "4", "--seeds", "1", "--cell", "lstm"] });
       assert.equal(run.status, 0, run.stderr);
       const rows = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
       assert.deepEqual(rows.map((r) => r.step), [0, 1, 2, 3, 4], "evaluated before the first step and at every step of a 4-step budget");

@@ -40,13 +40,15 @@
 //                        the file or by its `close()`
 //   serve(opts)          one more server of the build (`serveDist`'s options, e.g. `block`)
 //   tmp()                a temporary folder, removed after the file
+//   torch()              PyTorch for a page's lines or a script: one python3 that imports torch
+//                        once (`startTorch()` in lib.mjs); null where torch is not importable
 // Everything opened through `app` is closed after the last test of the file, also when a test fails.
 
 import { after, before } from "node:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DIST, buildDist, launch, serveDist } from "./lib.mjs";
+import { DIST, buildDist, launch, serveDist, startTorch } from "./lib.mjs";
 import { SMALL_NAMES_DIR } from "./data/make-names.mjs";
 import { AppPage, DelayPage, GeneratePage, LessonPage, MemoryPage, NamesPage, openAppPage } from "./pages.mjs";
 
@@ -73,6 +75,7 @@ export function e2e({ data = "small", webgpu = false, viewport, serviceWorkers }
   const mount = small ? { "/data/names/": SMALL_NAMES_DIR } : {};
   let shared = null;
   let other = null;
+  let torchRunner = null;
 
   const app = {
     url: null,
@@ -116,6 +119,15 @@ export function e2e({ data = "small", webgpu = false, viewport, serviceWorkers }
       return s;
     },
 
+    /** PyTorch for running a page's lines or a script (`startTorch()` in lib.mjs), started on
+     *  first use and closed after the file; null where torch is not importable. */
+    torch() {
+      torchRunner ??= startTorch().then((t) => {
+        if (t) closers.push(() => t.close());
+        return t;
+      });
+      return torchRunner;
+    },
     /** A temporary folder, removed after the file. */
     tmp(prefix = "unroll-e2e-") {
       const dir = mkdtempSync(join(tmpdir(), prefix));

@@ -22,9 +22,6 @@
 //   is their mean, and the CSV carries the column.
 //
 // Run: `node --test --test-concurrency=1 scripts/e2e/generate.test.mjs`.
-// Runs alone: with a second file beside it on a loaded machine, the reload test once waited
-// 240 s for its second run's checkpoint after step 0 without seeing one (alone it passes). Kept out
-// of the shared lanes until that is understood.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -176,12 +173,7 @@ test("a reload keeps a finished run, and resumes one it stopped with the numbers
 
   // Again, reloaded mid-run once a checkpoint after step 0 is kept; Resume goes on from it.
   await page.start();
-  const saved = await until(
-    async () => (await page.status()) === "running" && (await page.num("generate-saved")) > 0 && page.num("generate-saved"),
-    240_000,
-    "a checkpoint after step 0",
-    25,
-  );
+  const saved = await page.keptCheckpoint();
   await page.reload();
   await page.waitFor("generate-interrupted", { timeout: 60_000 });
   assert.equal(await page.status(), "paused");

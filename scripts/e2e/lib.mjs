@@ -2,7 +2,8 @@
 // Chromium (the system one, driven by playwright-core; nothing is downloaded), page probes
 // that record the training hooks as they change, and screenshots.
 
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { createInterface } from "node:readline";
 import { mkdtempSync, rmSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -290,4 +291,53 @@ export async function underVeil(page, testid) {
     const unseen = style.filter.includes("blur") || style.opacity === "0";
     return unseen && (v.closest("[aria-hidden='true']") !== null || v.closest("svg[role='img']") !== null);
   });
+}
+
+/**
+ * PyTorch for the tests that run a page's lines or a downloaded script under it: one python3
+ * (scripts/e2e/torch-runner.py) that imports torch once and forks a fresh process for each run,
+ * instead of a new Python importing torch again for each (seconds of CPU every time).
+ * Resolves to null where torch is not importable (or python3 is missing), else to
+ * { run(request, timeoutMs), close() }: `run({ code })` runs lines as `python3 -c CODE` would,
+ * `run({ file, args })` a script as `python3 FILE ARGS` would; each resolves to
+ * { status, stdout, stderr }. Runs are one at a time, in the order asked.
+ */
+export async function startTorch() {
+  const child = spawn("python3", [join(ROOT, "scripts", "e2e", "torch-runner.py")], { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] });
+  const failed = new Promise((done) => {
+    child.on("error", () => done(null));
+    child.on("exit", () => done(null));
+  });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = () => Promise.race([lines.next().then((l) => (l.done ? null : JSON.parse(l.value))), failed]);
+  const hello = await next();
+  if (!hello?.torch) {
+    child.kill();
+    return null;
+  }
+  let queue = Promise.resolve();
+  return {
+    run(request, timeoutMs = 120_000) {
+      const result = queue.then(async () => {
+        child.stdin.write(`${JSON.stringify(request)}\n`);
+        let timer;
+        const late = new Promise((_, fail) => {
+          timer = setTimeout(() => fail(new Error(`PyTorch run past ${timeoutMs} ms`)), timeoutMs);
+        });
+        try {
+          const reply = await Promise.race([next(), late]);
+          if (!reply) throw new Error("the PyTorch runner ended");
+          return reply;
+        } finally {
+          clearTimeout(timer);
+        }
+      });
+      queue = result.catch(() => {});
+      return result;
+    },
+    close() {
+      child.stdin.end();
+      child.kill();
+    },
+  };
 }

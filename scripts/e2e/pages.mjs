@@ -239,14 +239,27 @@ export class LabPage extends AppPage {
       250,
     );
   }
-  /** Waits for a checkpoint of the training seed kept in this browser while it trains; its step. */
+  /**
+   * Waits for a checkpoint after step 0 of the training seed, kept in this browser while the run
+   * trains; its step. Watched inside the page (every 20 ms, one look at both elements): a run of a
+   * few seconds shows such a checkpoint for about a second, which polling from here (two round
+   * trips to the browser a poll) can miss on a busy machine. A run that ends first fails at once.
+   */
   async keptCheckpoint(timeoutMs = 120_000) {
-    return until(
-      async () => (await this.status()) === "running" && (await this.num(this.ids.checkpoint)) > 0 && this.num(this.ids.checkpoint),
-      timeoutMs,
-      "a kept checkpoint",
-      50,
+    const seen = await this.page.waitForFunction(
+      ({ status, checkpoint }) => {
+        const of = (id) => document.querySelector(`[data-testid="${id}"]`)?.getAttribute("data-value");
+        const s = of(status);
+        if (s === "finished" || s === "error") return { ended: s };
+        const step = Number(of(checkpoint));
+        return s === "running" && step > 0 ? { step } : false;
+      },
+      { status: this.ids.status, checkpoint: this.ids.checkpoint },
+      { polling: 20, timeout: timeoutMs },
     );
+    const { ended, step } = await seen.jsonValue();
+    if (ended) throw new Error(`the run ended (${ended}) before a checkpoint after step 0 was kept`);
+    return step;
   }
   /** After a reload: waits for the offer to go on, and takes it. */
   async goOn() {
@@ -384,6 +397,11 @@ export class NamesPage extends LabPage {
   /** The finished run's numbers, raw: validation accuracy, steps, points of the loss curve. */
   async results() {
     return { acc: await this.value("val-acc"), steps: await this.value("train-step"), points: await this.value("chart-train-loss") };
+  }
+  /** The run's workers line once shown: { used, shares, failed, text } (numbers as strings). */
+  async workers(timeoutMs = 60_000) {
+    await this.waitFor("workers", { timeout: timeoutMs });
+    return { used: await this.value("workers"), shares: await this.attr("workers", "data-shares"), failed: await this.attr("workers", "data-failed"), text: await this.text("workers") };
   }
 }
 

@@ -11,7 +11,6 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { e2e } from "./fixture.mjs";
@@ -151,9 +150,9 @@ for (const [lesson, query] of WIDEST) {
   }
 }
 
-// Each of these runs the printed lines under PyTorch a few times, a Python start and an import of
-// torch each (seconds of CPU on their own): with a second test file beside them on 2 cores, or on
-// a busy machine, that takes minutes, not seconds.
+// Each of these runs the printed lines under PyTorch a few times, in processes forked from one
+// Python that imported torch once for the file (`app.torch()`); on a busy machine that import
+// alone can take a minute.
 const TORCH_TIMEOUT = 300_000;
 
 test("lesson 1's PyTorch lines print the page's h_t (run under torch where installed)", { timeout: TORCH_TIMEOUT }, async (t) => {
@@ -169,15 +168,12 @@ test("lesson 1's PyTorch lines print the page's h_t (run under torch where insta
         shown.push((await page.getAttribute(`[data-testid="unroll-h-${s}"]`, "data-value")).split(",").map(Number));
       }
       assert.equal(shown.length, steps);
-      const probe = spawnSync("python3", ["-c", "import torch"]);
-      if (probe.error || probe.status !== 0) {
-        t.diagnostic("torch is not importable here: the lines are not run");
+      const out = await runTorch(t, code);
+      if (!out) {
         await page.close();
         continue;
       }
-      const run = spawnSync("python3", ["-c", code], { encoding: "utf8" });
-      assert.equal(run.status, 0, run.stderr);
-      const printed = run.stdout.trim().split("\n").map((l) => JSON.parse(l.split(" = ")[1]));
+      const printed = out.map((l) => JSON.parse(l.split(" = ")[1]));
       assert.equal(printed.length, steps);
       printed.forEach((h, i) =>
         h.forEach((v, j) => {
@@ -194,14 +190,15 @@ test("lesson 1's PyTorch lines print the page's h_t (run under torch where insta
   }
 });
 
-/** Runs `code` with python3; null (and a diagnostic) when torch is not importable. */
-function runTorch(t, code) {
-  const probe = spawnSync("python3", ["-c", "import torch"]);
-  if (probe.error || probe.status !== 0) {
+/** Runs `code` as `python3 -c` would, under the file's PyTorch (`app.torch()`); its printed
+ *  lines, or null (and a diagnostic) when torch is not importable. */
+async function runTorch(t, code) {
+  const torch = await app.torch();
+  if (!torch) {
     t.diagnostic("torch is not importable here: the lines are not run");
     return null;
   }
-  const run = spawnSync("python3", ["-c", code], { encoding: "utf8" });
+  const run = await torch.run({ code });
   assert.equal(run.status, 0, run.stderr);
   return run.stdout.trim().split("\n");
 }
@@ -219,7 +216,7 @@ test("lessons 4, 6 and 7's PyTorch lines print the page's numbers (run under tor
     for (const query of ["?v=1&lesson=lstm&quiz=0&f=0.7,0.95,0.2&i=0.5&g=0.9,-0.3&o=0.6&c0=0.5", "?v=1&lesson=lstm&quiz=0&mode=weights&seed=4"]) {
       const { page } = await app.open(query, { browser: b });
       await page.waitForSelector('[data-testid="torch-lines"]');
-      const lines = runTorch(t, await page.textContent('[data-testid="torch-lines"]'));
+      const lines = await runTorch(t, await page.textContent('[data-testid="torch-lines"]'));
       if (!lines) break;
       assert.ok(lines.length >= 2, lines.join("\n"));
       for (const [k, line] of lines.entries()) {
@@ -233,7 +230,7 @@ test("lessons 4, 6 and 7's PyTorch lines print the page's numbers (run under tor
     {
       const { page } = await app.open("?v=1&lesson=bidir&quiz=0&tokens=the,cat,sat,down&seed=2", { browser: b });
       await page.waitForSelector('[data-testid="torch-lines"]');
-      const lines = runTorch(t, await page.textContent('[data-testid="torch-lines"]'));
+      const lines = await runTorch(t, await page.textContent('[data-testid="torch-lines"]'));
       if (lines) {
         const hn = JSON.parse(lines.find((l) => l.startsWith("h_n = ")).slice(6));
         const want = [await values(page, "bidir-h_n-1"), await values(page, "bidir-h_n-2")];
@@ -245,7 +242,7 @@ test("lessons 4, 6 and 7's PyTorch lines print the page's numbers (run under tor
     {
       const { page } = await app.open("?v=1&lesson=softmax&quiz=0&logits=2,-1,0.5,4&target=2", { browser: b });
       await page.waitForSelector('[data-testid="torch-lines"]');
-      const lines = runTorch(t, await page.textContent('[data-testid="torch-lines"]'));
+      const lines = await runTorch(t, await page.textContent('[data-testid="torch-lines"]'));
       if (lines) {
         const logSoftmax = JSON.parse(lines.find((l) => l.startsWith("log_softmax = ")).slice(14));
         for (const [k, v] of logSoftmax.entries()) close(v, (await values(page, `softmax-logsoftmax-${k + 1}`))[0], `log_softmax[${k}]`);

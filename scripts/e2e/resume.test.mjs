@@ -20,8 +20,9 @@ const app = e2e();
 const LABS = [
   // One name a step: about 300 steps an epoch, a checkpoint at each epoch's end.
   { lab: "names", open: app.names, query: "?v=1&lesson=names&cell=gru&hidden_size=16&batch_size=1&epochs=40&seed=5&backend=cpu" },
-  // Long enough a seed for a checkpoint (every few seconds) to be kept while it trains.
-  { lab: "delay-copy", open: app.delay, query: "?v=1&lesson=delay&hidden_size=32&steps=1000&seeds=2&seed=21&backend=cpu" },
+  // Long enough a seed (seconds) for a checkpoint after step 0 to be kept while it trains: one
+  // comes after a held-out evaluation at least a second after the last.
+  { lab: "delay-copy", open: app.delay, query: "?v=1&lesson=delay&hidden_size=32&steps=400&seeds=2&seed=21&backend=cpu" },
   // T = 50 and 1,500 steps (the task's defaults): seconds a seed, so the reload comes mid-sweep.
   { lab: "adding", open: app.memory, query: "?v=1&lesson=delay&task=adding&hidden_size=8&seeds=2&seed=2&backend=cpu" },
 ];

@@ -7,9 +7,11 @@ A test prints "PASS name" or "FAIL name: problems" per check and ends with "N pa
 """
 import importlib.util
 import json
+import multiprocessing
 import os
 import subprocess
 import sys
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -31,12 +33,42 @@ def native(name, env, *args):
     return json_lines(p.stdout)
 
 
+_forks = None
+
+
+def _fork_server():
+    """The processes the scripts run in: forked from one server process that imported torch
+    once (multiprocessing's "forkserver"), instead of a new Python that imports it again for
+    every script (seconds of CPU each, most of a short script's time)."""
+    global _forks
+    if _forks is None:
+        _forks = multiprocessing.get_context("forkserver")
+        _forks.set_forkserver_preload(["torch"])
+    return _forks
+
+
+def _run_as_main(path, args, out, err):
+    """In a fresh child of the fork server: runs the script `path` as `python3 path args` from
+    the repository's root would, its output written to the files `out` and `err`, and ends the
+    process with the script's exit status (the e2e tests' runner, scripts/e2e/torch-runner.py,
+    does the same for them)."""
+    os.chdir(ROOT)
+    module(ROOT / "scripts" / "e2e" / "torch-runner.py").run({"file": path, "args": args}, out, err)
+
+
 def script(path, *args):
-    """Runs a written script with this Python and returns its JSON lines."""
-    p = subprocess.run([sys.executable, str(path), *args], cwd=ROOT, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError(f"{path.name} {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()[-800:]}")
-    return json_lines(p.stdout)
+    """Runs a written script under this Python (in a process of its own, forked with torch
+    already imported: [`_fork_server`]) and returns its JSON lines."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out, err = Path(tmp) / "out", Path(tmp) / "err"
+        p = _fork_server().Process(target=_run_as_main, args=(str(path), [str(a) for a in args], str(out), str(err)))
+        p.start()
+        p.join()
+        stdout = out.read_text(encoding="utf-8") if out.exists() else ""
+        stderr = err.read_text(encoding="utf-8") if err.exists() else ""
+    if p.exitcode != 0:
+        raise RuntimeError(f"{path.name} {' '.join(args)}: exit {p.exitcode}: {stderr.strip()[-800:]}")
+    return json_lines(stdout)
 
 
 def two_at_once(*jobs):
