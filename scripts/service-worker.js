@@ -5,7 +5,9 @@
 // that list, so any change to any file gives a new version and a new cache.
 //
 // Life cycle:
-//   install   fetches every listed file, checks each body against its SHA-256 (a server that is
+//   install   fetches every listed file (of the two builds of the wasm module, only the one this
+//             browser runs: `X.wasm` with relaxed SIMD, `X.simd128.wasm` without, as
+//             www/boot.js chooses; the other is kept when first asked for), checks each body against its SHA-256 (a server that is
 //             halfway through a deploy fails the install, and the previous version stays) and
 //             stores them in the cache "unroll-<version>"; files whose content did not change are
 //             copied from the previous cache instead of downloaded again;
@@ -24,7 +26,20 @@ const CACHE = "unroll-" + VERSION;
 const PREFIX = "unroll-";
 const HASH_HEADER = "x-unroll-sha256";
 /** Trunk's content-hashed names: the HTTP cache may answer for them. */
-const HASHED = /-[0-9a-f]{8,16}(_bg)?\.[A-Za-z0-9]+$/;
+const HASHED = /-[0-9a-f]{8,16}(_bg)?(\.simd128)?\.[A-Za-z0-9]+$/;
+const SIMD128 = ".simd128.wasm";
+
+/** Whether this browser compiles relaxed SIMD: www/boot.js's `unrollRelaxedSimd`, written in by scripts/postbuild.mjs. */
+const RELAXED_SIMD = (() => {
+  __UNROLL_RELAXED_SIMD__;
+  return unrollRelaxedSimd();
+})();
+const paths = new Set(FILES.map(([path]) => path));
+/** The build of the module this browser does not run (its twin is listed too). */
+const otherBuild = (path) =>
+  RELAXED_SIMD
+    ? path.endsWith(SIMD128)
+    : path.endsWith(".wasm") && !path.endsWith(SIMD128) && paths.has(path.slice(0, -5) + SIMD128);
 
 const scopeUrl = (path) => new URL(path, self.registration.scope).href;
 const byUrl = new Map(FILES.map(([path, sha]) => [scopeUrl(path), sha]));
@@ -52,22 +67,23 @@ async function fromOldCache(url, sha) {
   return null;
 }
 
+/** Stores `path` in `cache`: from an older version's cache when unchanged, else downloaded and checked. */
+async function keep(cache, path, sha) {
+  const url = scopeUrl(path);
+  if (await cache.match(url)) return;
+  const old = await fromOldCache(url, sha);
+  if (old) return cache.put(url, old);
+  const res = await fetch(url, { cache: HASHED.test(path) ? "default" : "no-cache" });
+  if (!res.ok) throw new Error(`${path}: HTTP ${res.status}`);
+  const bytes = await res.arrayBuffer();
+  const got = await sha256Hex(bytes);
+  if (got !== sha) throw new Error(`${path}: the server sent another build (SHA-256 ${got}, expected ${sha})`);
+  await cache.put(url, stored(bytes, res.headers.get("content-type"), sha));
+}
+
 async function precache() {
   const cache = await caches.open(CACHE);
-  await Promise.all(
-    FILES.map(async ([path, sha]) => {
-      const url = scopeUrl(path);
-      if (await cache.match(url)) return;
-      const old = await fromOldCache(url, sha);
-      if (old) return cache.put(url, old);
-      const res = await fetch(url, { cache: HASHED.test(path) ? "default" : "no-cache" });
-      if (!res.ok) throw new Error(`${path}: HTTP ${res.status}`);
-      const bytes = await res.arrayBuffer();
-      const got = await sha256Hex(bytes);
-      if (got !== sha) throw new Error(`${path}: the server sent another build (SHA-256 ${got}, expected ${sha})`);
-      await cache.put(url, stored(bytes, res.headers.get("content-type"), sha));
-    }),
-  );
+  await Promise.all(FILES.filter(([path]) => !otherBuild(path)).map(([path, sha]) => keep(cache, path, sha)));
 }
 
 self.addEventListener("install", (event) => {
@@ -108,8 +124,21 @@ self.addEventListener("fetch", (event) => {
   }
   event.respondWith(
     (async () => {
-      const hit = await (await caches.open(CACHE)).match(key);
-      return hit || fetch(req);
+      const cache = await caches.open(CACHE);
+      const hit = await cache.match(key);
+      if (hit) return hit;
+      // The module build not precached (the boot was told to use it): kept once fetched.
+      const path = FILES.find(([p]) => scopeUrl(p) === key);
+      if (path && otherBuild(path[0])) {
+        try {
+          await keep(cache, path[0], path[1]);
+          const kept = await cache.match(key);
+          if (kept) return kept;
+        } catch (e) {
+          // offline or another build on the server: the network's answer below
+        }
+      }
+      return fetch(req);
     })(),
   );
 });

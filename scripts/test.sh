@@ -2,7 +2,8 @@
 # Installs what is missing (build tools, Chromium, chromedriver, Mesa's Vulkan driver, CJK fonts,
 # the names data), then runs every test of Unroll:
 #   1. native `cargo test`: CPU math vs PyTorch fixtures, WGSL kernels on Vulkan (lavapipe), data, URL codec
-#   2. Node tests of the data download path (archive served from 127.0.0.1)
+#   2. Node tests of the data download path (archive served from 127.0.0.1), and the CPU path's wasm
+#      kernels on WebAssembly under Node.js (every PyTorch fixture on the relaxed-SIMD and simd128 kernels)
 #   3. the native trainer (the binary `cargo test` built, test profile) on the real data, CPU path,
 #      5 epochs per cell: val_acc must be within 0.03 of the lowest PyTorch figure
 #      (LSTM >= 0.668, GRU >= 0.699, RNN >= 0.683)
@@ -93,6 +94,18 @@ trunk_build() { env UNROLL_BROTLI_QUALITY="${UNROLL_BROTLI_QUALITY:-9}" bash -c 
 # UNROLL_CARGO_TIMINGS=1 also writes Cargo's build timings (target/cargo-timings/).
 suite cargo-test count_cargo cargo test --no-fail-fast ${UNROLL_CARGO_TIMINGS:+--timings}
 suite node-data count_node node --test scripts/tests/
+# The browser build's CPU kernels on WebAssembly itself (core/tests/web/packed.rs, fixtures.rs):
+# the packed products bit for bit against their twins, and every PyTorch fixture on both kernels
+# (relaxed SIMD, `f32x4.relaxed_madd`; simd128), under Node.js, which before Node 22 compiles
+# relaxed SIMD only with a flag. A debug wasm32 build of the core's test crates (about 4 min on
+# the loaded 2-core machine, seconds once built); the tests themselves take about 2 s.
+web_tests() {
+  local flag=""
+  node --experimental-wasm-relaxed-simd -e 0 2>/dev/null && flag=--experimental-wasm-relaxed-simd
+  NODE_ARGS="$flag" CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+    cargo test -p unroll-core --target wasm32-unknown-unknown --features web-tests --test fixtures_web --test packed_web
+}
+suite web-tests count_cargo web_tests
 # The accuracy checks and the PyTorch suites run the native binaries that `cargo test` built for
 # the core's tests (test profile: the core at opt-level 1, its hot dependencies at 2; the same
 # numbers as a release build, bit for bit, in about twice its time), so nothing is compiled

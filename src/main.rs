@@ -9,6 +9,15 @@ fn main() {
         return;
     }
     unroll::shell::panic_panel::install();
+    // The CPU kernels the boot chose (relaxed SIMD where the browser has it), recorded on
+    // <html data-cpu-kernel> for the end-to-end tests.
+    let kernel = unroll_core::engine::worker::adopt_wasm_simd();
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute("data-cpu-kernel", kernel);
+    }
     unroll::mount();
 }
 

@@ -5,7 +5,9 @@
 //
 // The page may start several of these workers for one sweep (its runs side by side), or as
 // helpers of one run split across workers (each connected to the first worker by a
-// MessageChannel the page sends it); each gets the same compiled module.
+// MessageChannel the page sends it); each gets the same compiled module, and the page's choice
+// of CPU kernels for it (`simd`: relaxed SIMD or `simd128`; the engine leaves the kernels it
+// runs in `self.unrollCpuKernel`).
 // `self.unrollSharesServed` counts the shares a helper answered (the end-to-end tests read it).
 //
 // `self.unrollWasmCompiles` counts the wasm compiles started in this worker, by any of the
@@ -34,7 +36,9 @@ self.onmessage = async (event) => {
     return;
   }
   loading = true;
-  const { glue, module } = event.data;
+  const { glue, module, simd } = event.data;
+  // The page's choice of CPU kernels for this module (www/boot.js), adopted by the engine.
+  self.unrollWasmSimd = simd;
   try {
     const bindings = await import(glue);
     const exports = await bindings.default({ module_or_path: module });

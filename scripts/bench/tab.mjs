@@ -4,7 +4,11 @@
 //
 //   node scripts/bench/tab.mjs [--cells lstm,gru,rnn] [--backends cpu,gpu] [--gpu-steps 24]
 //       [--gpu-epoch] [--window-sec 30] [--autostart] [--skip-native] [--skip-torch]
-//       [--skip-gpu-counts] [--skip-floor] [--readme]
+//       [--skip-gpu-counts] [--skip-floor] [--readme] [--wasm-simd auto|simd128]
+//
+// --wasm-simd simd128: the tab runs the module and CPU kernels without relaxed SIMD (as in a
+// browser that lacks it; `localStorage["unroll-wasm-simd"]`, www/boot.js); `auto` (default):
+// relaxed SIMD where Chromium has it. The CPU rows name the kernels the page ran.
 //
 // --readme: every cell on both backends with the native runs (and PyTorch where it is
 // installed), without the floor and the GPU counts; at the end it prints the README's table
@@ -79,7 +83,7 @@ function parseArgs(argv) {
   const o = {
     cells: ["lstm", "gru", "rnn"], backends: ["cpu", "gpu"], gpuSteps: 24, gpuEpoch: false,
     windowSec: 30, native: true, torch: true, gpuCounts: true, autostart: false, floor: true,
-    readme: false,
+    readme: false, wasmSimd: "auto",
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -98,6 +102,7 @@ function parseArgs(argv) {
     else if (a === "--skip-gpu-counts") o.gpuCounts = false;
     else if (a === "--skip-floor") o.floor = false;
     else if (a === "--readme") o.readme = true;
+    else if (a === "--wasm-simd") o.wasmSimd = next();
     else if (a === "-h" || a === "--help") {
       console.log(readFileSync(new URL(import.meta.url), "utf8").split("\n").filter((l) => l.startsWith("//")).map((l) => l.slice(3)).join("\n"));
       process.exit(0);
@@ -105,6 +110,7 @@ function parseArgs(argv) {
   }
   for (const c of o.cells) if (!["lstm", "gru", "rnn"].includes(c)) throw new Error(`--cells: ${c} is not lstm, gru or rnn`);
   for (const b of o.backends) if (!["cpu", "gpu"].includes(b)) throw new Error(`--backends: ${b} is not cpu or gpu`);
+  if (!["auto", "simd128"].includes(o.wasmSimd)) throw new Error(`--wasm-simd: ${o.wasmSimd} is not auto or simd128`);
   if (!(o.gpuSteps >= 9)) throw new Error("--gpu-steps must be at least 9 (the page reports GPU steps 8 at a time)");
   if (o.readme) {
     if (o.cells.length !== 3 || o.backends.length !== 2 || !o.native)
@@ -414,6 +420,7 @@ async function tabRun(url, cell, backend, o) {
     const errors = [];
     page.on("pageerror", (e) => errors.push(String(e)));
     await page.addInitScript(probe);
+    if (o.wasmSimd === "simd128") await page.addInitScript(() => localStorage.setItem("unroll-wasm-simd", "simd128"));
     const query = `?v=1&lesson=names&cell=${cell}&hidden_size=${HIDDEN}&batch_size=${BATCH}&epochs=100&seed=${SEED}&backend=${backend}${o.autostart ? "&autostart=1" : ""}`;
     await page.goto(url + query, { waitUntil: "load" });
     if (!o.autostart) {
@@ -478,8 +485,9 @@ async function tabRun(url, cell, backend, o) {
     const first = steps[0];
     const last = steps[steps.length - 1];
     const msPerStep = last && last.step > first.step ? (last.t - first.t) / (last.step - first.step) : NaN;
+    const kernel = await page.getAttribute("html", "data-cpu-kernel");
     return {
-      cell, backend, msPerStep, steps: last?.step ?? 0, fullEpoch,
+      cell, backend, kernel, msPerStep, steps: last?.step ?? 0, fullEpoch,
       epochSec: fullEpoch ? r.epochSec : null,
       epochMedian: fullEpoch ? median(r.epochSecs.filter((e) => e.t <= measuredTo).map((e) => e.sec)) : null,
       epochsInWindow: r.epochSecs.filter((e) => e.t <= measuredTo).length,
@@ -499,7 +507,7 @@ async function tabRun(url, cell, backend, o) {
 const inputMs = (x) => (x === undefined || Number.isNaN(x) ? "–" : x <= 16 ? "<16" : x.toFixed(0));
 const inputCell = (x) => (x === undefined ? "– (no gate)" : `${inputMs(x)} ms`);
 /** The table's path column for a tab run. */
-const pathOf = (r) => (r.backend === "gpu" ? "tab, WebGPU" : "tab, CPU");
+const pathOf = (r) => (r.backend === "gpu" ? "tab, WebGPU" : `tab, CPU${r.kernel ? ` (${r.kernel})` : ""}`);
 const f = (x, d = 1) => (x === null || x === undefined || Number.isNaN(x) ? "–" : x.toFixed(d));
 
 const README = join(ROOT, "README.md");

@@ -9,7 +9,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { postbuild } from '../postbuild.mjs';
+import { postbuild, writeSimd128Modules } from '../postbuild.mjs';
 import { serveDist } from '../serve-dist.mjs';
 
 const INDEX = '<!doctype html>\n<html lang="en"><head><title>t</title></head><body>' + 'x'.repeat(2000) + '</body></html>\n';
@@ -45,8 +45,11 @@ test('sw.js lists every emitted file with its SHA-256, and nothing generated', a
   const dir = await fakeBuild();
   try {
     const result = await postbuild(dir, quiet);
-    const { version, files } = await readSw(dir);
+    const { text, version, files } = await readSw(dir);
     assert.equal(version, result.version);
+    // The boot's relaxed-SIMD test, which chooses the module it keeps.
+    assert.match(text, /function unrollRelaxedSimd\(\) \{[\s\S]*WebAssembly\.validate/);
+    assert.doesNotMatch(text, /__UNROLL_/);
     assert.deepEqual(
       files.map(([p]) => p),
       ['data/names/Czech.txt', 'data/names/manifest.json', 'engine-worker.js', 'index.html', GLUE, WASM],
@@ -156,6 +159,31 @@ test('serve-dist: encodings, Vary, cache headers and MIME types', async () => {
     await r.arrayBuffer();
   } finally {
     await server.close();
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+});
+
+/** A module of one function `(v128, v128, v128) -> v128` returning `f32x4.relaxed_madd` (www/boot.js's probe). */
+const RELAXED = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 8, 1, 96, 3, 123, 123, 123, 1, 123, 3, 2, 1, 0, 10, 13, 1, 11, 0, 32, 0, 32, 1, 32, 2,
+  253, 133, 2, 11,
+]);
+
+test('the simd128 module is the module without relaxed SIMD, written once per module', async () => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'unroll-postbuild-'));
+  try {
+    await fs.writeFile(path.join(dir, WASM), RELAXED);
+    const twin = WASM.replace(/\.wasm$/, '.simd128.wasm');
+    assert.deepEqual(await writeSimd128Modules(dir, quiet), [twin]);
+    const out = await fs.readFile(path.join(dir, twin));
+    // f32x4.relaxed_madd is 0xfd 0x85 0x02: gone, the function now traps.
+    assert.equal(Buffer.from(out).indexOf(Buffer.from([0xfd, 0x85, 0x02])), -1);
+    assert.ok(WebAssembly.validate(out), 'valid without relaxed SIMD');
+    await WebAssembly.instantiate(out);
+    // Again on the same folder: the copy is replaced, never copied itself.
+    assert.deepEqual(await writeSimd128Modules(dir, quiet), [twin]);
+    assert.deepEqual((await fs.readdir(dir)).sort(), [WASM, twin].sort());
+  } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
 });

@@ -1075,6 +1075,13 @@ fn spawn_worker(
         let first = js_sys::Object::new();
         let _ = js_sys::Reflect::set(&first, &"glue".into(), &glue.into());
         let _ = js_sys::Reflect::set(&first, &"module".into(), &wasm_bindgen::module());
+        // The page's choice of CPU kernels, which the module it posts was chosen for.
+        let simd = if unroll_core::math::linalg::relaxed_simd() {
+            "relaxed-simd"
+        } else {
+            "simd128"
+        };
+        let _ = js_sys::Reflect::set(&first, &"simd".into(), &simd.into());
         worker.post_message(&first).map_err(|e| format!("{e:?}"))?;
         Ok(worker)
     };

@@ -44,6 +44,24 @@ pub fn in_worker() -> bool {
     js_sys::global().is_instance_of::<DedicatedWorkerGlobalScope>()
 }
 
+/// Adopts the boot's choice of CPU kernels for this wasm instance (the page's and each engine
+/// worker's): `self.unrollWasmSimd` is `"relaxed-simd"` where the browser compiled the module
+/// that holds relaxed-SIMD instructions (`www/boot.js`; the page passes its own choice to its
+/// workers with the module), anything else or nothing keeps the `simd128` kernels
+/// ([`crate::math::linalg::set_relaxed_simd`]). Returns [`crate::math::linalg::kernel_name`],
+/// also left in `self.unrollCpuKernel` for the end-to-end tests.
+pub fn adopt_wasm_simd() -> &'static str {
+    use crate::math::linalg;
+    let global = js_sys::global();
+    let chosen = js_sys::Reflect::get(&global, &"unrollWasmSimd".into())
+        .ok()
+        .and_then(|v| v.as_string());
+    linalg::set_relaxed_simd(chosen.as_deref() == Some("relaxed-simd"));
+    let kernel = linalg::kernel_name();
+    let _ = js_sys::Reflect::set(&global, &"unrollCpuKernel".into(), &kernel.into());
+    kernel
+}
+
 struct State {
     scope: DedicatedWorkerGlobalScope,
     data: HashMap<DataId, Arc<NamesDataset>>,
@@ -395,6 +413,7 @@ pub fn engine_worker_start(pending: js_sys::Array) {
     let Ok(scope) = js_sys::global().dyn_into::<DedicatedWorkerGlobalScope>() else {
         return;
     };
+    adopt_wasm_simd();
     let webgpu = js_sys::Reflect::get(&scope.navigator(), &"gpu".into())
         .map(|g| !g.is_undefined() && !g.is_null())
         .unwrap_or(false);

@@ -13,11 +13,13 @@
 //!
 //! In the browser build the recurrent step's products, which multiply one weight matrix at
 //! every time step, go through [`super::packed`] instead, which prepares that matrix once.
+//! Where the browser has WebAssembly relaxed SIMD ([`set_relaxed_simd`]), every product of the
+//! browser build runs that module's kernel with `f32x4.relaxed_madd` (fused multiply-add).
 //!
 //! Summation order differs between the two builds and from the WGSL kernels' order, and FMA
 //! rounds once where the portable build rounds twice: compare paths with a tolerance.
 
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 /// Rows of `c` per register tile (portable build).
 const MR: usize = 4;
@@ -52,9 +54,29 @@ pub fn simd_enabled() -> bool {
     }
 }
 
+/// Whether the browser build may run its relaxed-SIMD kernels: set once at start by the page
+/// and by each engine worker, from what the boot found (the module the browser compiled).
+static RELAXED_SIMD: AtomicBool = AtomicBool::new(false);
+
+/// Lets the browser build's products use WebAssembly relaxed SIMD (`f32x4.relaxed_madd`,
+/// [`super::packed`]) from now on in this instance (`true`), or keeps them on `simd128`
+/// (`false`, the default). Call it with `true` only where the engine compiled a module that
+/// contains relaxed-SIMD instructions: elsewhere those kernels are traps. Without effect
+/// natively and in a wasm build without `simd128`.
+pub fn set_relaxed_simd(on: bool) {
+    RELAXED_SIMD.store(on, Ordering::Relaxed);
+}
+
+/// Whether the products run the relaxed-SIMD kernels: set by [`set_relaxed_simd`], in a
+/// `wasm32` build with `simd128`; always `false` elsewhere.
+pub fn relaxed_simd() -> bool {
+    cfg!(all(target_arch = "wasm32", target_feature = "simd128"))
+        && RELAXED_SIMD.load(Ordering::Relaxed)
+}
+
 /// The instructions the products run on, for benchmark reports: `"portable"`, or the SIMD
 /// build's widest instruction set on this machine (`"avx512f"`, `"avx2+fma"`, `"avx"`,
-/// `"simd128"`, `"neon"`; `"scalar"` where the SIMD build has none).
+/// `"relaxed-simd"`, `"simd128"`, `"neon"`; `"scalar"` where the SIMD build has none).
 pub fn kernel_name() -> &'static str {
     if !simd_enabled() {
         return "portable";
@@ -72,7 +94,9 @@ pub fn kernel_name() -> &'static str {
             return "avx";
         }
     }
-    if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) {
+    if relaxed_simd() {
+        "relaxed-simd"
+    } else if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) {
         "simd128"
     } else if cfg!(target_arch = "aarch64") {
         "neon"
@@ -128,6 +152,12 @@ fn gemm_strided_a(
     c: &mut [f32],
 ) {
     if m == 0 || n == 0 || k == 0 {
+        return;
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    if simd && relaxed_simd() {
+        // SAFETY: the flag says the engine has relaxed SIMD; the wrappers checked the lengths.
+        unsafe { super::packed::gemm_strided_relaxed(m, n, k, a, a_row, a_col, b, c) };
         return;
     }
     if simd {

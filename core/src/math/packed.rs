@@ -16,7 +16,20 @@
 //! increasing `p`, one rounding for each product and each addition (`simd128` has no fused
 //! multiply-add), then added to `c`.
 //!
+//! **Relaxed SIMD.** Where the browser has WebAssembly relaxed SIMD and the page has said so
+//! ([`linalg::set_relaxed_simd`]), the same kernel runs with `f32x4.relaxed_madd` for
+//! `acc + x · b`: one instruction, and on hardware with FMA (x86-64 with FMA3, every AArch64)
+//! one rounding instead of two. The instruction may also round twice (the specification leaves
+//! it to the engine), so each element is then either [`matmul_twin_fma_acc`]'s or
+//! [`matmul_twin_acc`]'s sum, the same choice for every element. Those kernels are compiled with
+//! `#[target_feature(enable = "relaxed-simd")]` and called only when the flag is set; the
+//! module for browsers without relaxed SIMD has them replaced by traps (`scripts/postbuild.mjs`).
+//! With the flag, the other products ([`linalg::matmul_acc`], [`linalg::matmul_tn_acc`]) also
+//! run this kernel, `b` packed on each call, instead of `matrixmultiply`'s `simd128` kernel.
+//!
 //! [`linalg::matmul_acc`]: super::linalg::matmul_acc
+//! [`linalg::matmul_tn_acc`]: super::linalg::matmul_tn_acc
+//! [`linalg::set_relaxed_simd`]: super::linalg::set_relaxed_simd
 
 /// Rows of `c` per register tile (browser build).
 pub const MR: usize = 4;
@@ -88,9 +101,15 @@ pub fn matmul_packed_acc(m: usize, a: &[f32], b: &PackedMatrix, c: &mut [f32]) {
     );
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     // SAFETY: `a` holds `m·k` elements, `c` holds `m·n`, and `b.data` holds the `⌈n/NR⌉·k·NR`
-    // elements `pack_panels` wrote; `c` is a separate `&mut` slice.
+    // elements `pack_panels` wrote; `c` is a separate `&mut` slice. The relaxed kernel runs
+    // only where the page found relaxed SIMD (`relaxed_simd`).
     unsafe {
-        gemm::<core::arch::wasm32::v128>(m, n, k, a, &b.data, c);
+        let strides = (k, 1);
+        if super::linalg::relaxed_simd() {
+            wasm::gemm_relaxed(m, n, k, a, strides, &b.data, c);
+        } else {
+            gemm::<core::arch::wasm32::v128>(m, n, k, a, strides, &b.data, c);
+        }
     }
     #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
     super::linalg::matmul_acc(m, n, k, a, &b.data, c);
@@ -113,6 +132,56 @@ pub fn matmul_twin_acc(m: usize, n: usize, k: usize, a: &[f32], b: &[f32], c: &m
             c[i * n + j] += s;
         }
     }
+}
+
+/// [`matmul_twin_acc`] with each product and addition fused (`f32::mul_add`, one rounding):
+/// `c[i, j] += Σ_p a[i, p] · b[p, j]`, the sum `s ← fma(a[i, p], b[p, j], s)` formed from 0 in
+/// increasing `p`, then added to `c`. The relaxed-SIMD kernel equals it bit for bit where the
+/// engine fuses `f32x4.relaxed_madd` (module docs).
+///
+/// # Panics
+/// If a slice is shorter than its shape says.
+pub fn matmul_twin_fma_acc(m: usize, n: usize, k: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
+    for i in 0..m {
+        for j in 0..n {
+            let mut s = 0.0f32;
+            for p in 0..k {
+                s = a[i * k + p].mul_add(b[p * n + j], s);
+            }
+            c[i * n + j] += s;
+        }
+    }
+}
+
+/// `c[i, j] += Σ_p a[i·a_row + p·a_col] · b[p, j]` with the relaxed-SIMD kernel, `b` (`[k, n]`,
+/// row-major) packed for this call: the browser build's [`linalg::matmul_acc`] and
+/// [`linalg::matmul_tn_acc`] when [`linalg::relaxed_simd`] is on.
+///
+/// # Safety
+/// The relaxed-SIMD instructions must exist (the flag is on); `a` must hold every element the
+/// shape and strides address, `b` `k·n`, `c` `m·n`.
+///
+/// [`linalg::matmul_acc`]: super::linalg::matmul_acc
+/// [`linalg::matmul_tn_acc`]: super::linalg::matmul_tn_acc
+/// [`linalg::relaxed_simd`]: super::linalg::relaxed_simd
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the strided product of linalg, one level down"
+)]
+pub(super) unsafe fn gemm_strided_relaxed(
+    m: usize,
+    n: usize,
+    k: usize,
+    a: &[f32],
+    a_row: usize,
+    a_col: usize,
+    b: &[f32],
+    c: &mut [f32],
+) {
+    let packed = PackedMatrix::new(k, n, &b[..k * n]);
+    // SAFETY: the caller's contract; the panels hold ⌈n/NR⌉·k·NR elements.
+    unsafe { wasm::gemm_relaxed(m, n, k, a, (a_row, a_col), &packed.data, c) };
 }
 
 /// `[⌈n/NR⌉, k, NR]` panels of the `[k, n]` matrix whose element `(p, j)` is `at(p, j)`.
@@ -148,7 +217,8 @@ trait Quad: Copy {
     /// # Safety
     /// `p` must point to a readable `f32`.
     unsafe fn splat(p: *const f32) -> Self;
-    /// `self + a · b` per lane: the product rounded, then the sum rounded.
+    /// `self + a · b` per lane: the product rounded, then the sum rounded (fused, one rounding,
+    /// in the relaxed-SIMD kernel where the engine fuses).
     fn add_mul(self, a: Self, b: Self) -> Self;
     /// `p[0..4] += self`.
     ///
@@ -186,6 +256,64 @@ impl Quad for core::arch::wasm32::v128 {
     }
 }
 
+/// The relaxed-SIMD kernel of the browser build.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod wasm {
+    use super::Quad;
+    use core::arch::wasm32::{f32x4_relaxed_madd, v128};
+
+    /// Four lanes whose `add_mul` is `f32x4.relaxed_madd`.
+    #[derive(Clone, Copy)]
+    pub(super) struct Madd(v128);
+
+    impl Quad for Madd {
+        #[inline(always)]
+        fn zero() -> Self {
+            Madd(v128::zero())
+        }
+        #[inline(always)]
+        unsafe fn load(p: *const f32) -> Self {
+            // SAFETY: the caller's contract.
+            Madd(unsafe { v128::load(p) })
+        }
+        #[inline(always)]
+        unsafe fn splat(p: *const f32) -> Self {
+            // SAFETY: the caller's contract.
+            Madd(unsafe { v128::splat(p) })
+        }
+        #[inline(always)]
+        fn add_mul(self, a: Self, b: Self) -> Self {
+            // Only `gemm_relaxed` (relaxed-simd enabled) instantiates this kernel, and it runs
+            // only where the engine has the instruction.
+            Madd(f32x4_relaxed_madd(a.0, b.0, self.0))
+        }
+        #[inline(always)]
+        unsafe fn add_to(self, p: *mut f32) {
+            // SAFETY: the caller's contract.
+            unsafe { self.0.add_to(p) }
+        }
+    }
+
+    /// [`super::gemm`] with `relaxed_madd`: everything inlines into this one function, compiled
+    /// with relaxed SIMD.
+    ///
+    /// # Safety
+    /// As [`super::gemm`]; and the engine must have relaxed SIMD (the flag is on).
+    #[target_feature(enable = "relaxed-simd")]
+    pub(super) unsafe fn gemm_relaxed(
+        m: usize,
+        n: usize,
+        k: usize,
+        a: &[f32],
+        a_strides: (usize, usize),
+        panels: &[f32],
+        c: &mut [f32],
+    ) {
+        // SAFETY: the caller's contract.
+        unsafe { super::gemm::<Madd>(m, n, k, a, a_strides, panels, c) }
+    }
+}
+
 #[cfg(test)]
 impl Quad for [f32; 4] {
     fn zero() -> Self {
@@ -210,30 +338,42 @@ impl Quad for [f32; 4] {
     }
 }
 
-/// `c[m, n] += a[m, k] · B` over `B`'s panels (`panels`: `[⌈n/NR⌉, k, NR]`).
+/// `c[m, n] += A · B` over `B`'s panels (`panels`: `[⌈n/NR⌉, k, NR]`), where `A[i, p]` is
+/// `a[i·a_row + p·a_col]` (`a_strides = (a_row, a_col)`: `(k, 1)` for a row-major `[m, k]`,
+/// `(1, m)` for the transpose of a row-major `[k, m]`).
 ///
 /// # Safety
-/// `a` holds `m·k` elements, `c` holds `m·n`, `panels` holds `⌈n/NR⌉·k·NR`.
+/// `a` holds every element the strides address, `c` holds `m·n`, `panels` holds `⌈n/NR⌉·k·NR`.
 #[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
-unsafe fn gemm<V: Quad>(m: usize, n: usize, k: usize, a: &[f32], panels: &[f32], c: &mut [f32]) {
+#[inline(always)]
+unsafe fn gemm<V: Quad>(
+    m: usize,
+    n: usize,
+    k: usize,
+    a: &[f32],
+    a_strides: (usize, usize),
+    panels: &[f32],
+    c: &mut [f32],
+) {
     if m == 0 || n == 0 || k == 0 {
         return; // nothing to add (and no panel to walk)
     }
+    let a_row = a_strides.0;
     let full = m - m % MR;
     for (jp, panel) in panels.chunks_exact(k * NR).enumerate().take(n.div_ceil(NR)) {
         let j0 = jp * NR;
         let width = NR.min(n - j0);
         let mut i0 = 0;
         while i0 < m {
-            let at_a = a[i0 * k..].as_ptr();
+            let at_a = a[i0 * a_row..].as_ptr();
             let at_c = c[i0 * n + j0..].as_mut_ptr();
             // SAFETY: rows i0.. of `a` and `c` exist (the caller's contract) and the panel
             // holds k·NR elements.
             unsafe {
                 if i0 < full {
-                    tile::<V, MR>(k, at_a, panel.as_ptr(), at_c, n, width);
+                    tile::<V, MR>(k, at_a, a_strides, panel.as_ptr(), at_c, n, width);
                 } else {
-                    tile::<V, 1>(k, at_a, panel.as_ptr(), at_c, n, width);
+                    tile::<V, 1>(k, at_a, a_strides, panel.as_ptr(), at_c, n, width);
                 }
             }
             i0 += if i0 < full { MR } else { 1 };
@@ -242,16 +382,18 @@ unsafe fn gemm<V: Quad>(m: usize, n: usize, k: usize, a: &[f32], panels: &[f32],
 }
 
 /// `R` rows × one panel: `c[r, 0..width] += Σ_p a[r, p] · panel[p, 0..width]` for `r < R`,
-/// where row `r` of `a` starts at `a + r·k` and row `r` of `c` at `c + r·c_row`.
+/// where `a[r, p]` is at `a + r·a_row + p·a_col` (`a_strides = (a_row, a_col)`) and row `r`
+/// of `c` starts at `c + r·c_row`.
 ///
 /// # Safety
-/// `a` points to `R` rows of `k` readable `f32`, `panel` to `k·NR`, and `c` to `R` rows (stride
-/// `c_row`) with `width` writable `f32` each.
+/// `a` addresses `R` rows of `k` readable `f32` with those strides, `panel` points to `k·NR`,
+/// and `c` to `R` rows (stride `c_row`) with `width` writable `f32` each.
 #[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(always)]
 unsafe fn tile<V: Quad, const R: usize>(
     k: usize,
     a: *const f32,
+    (a_row, a_col): (usize, usize),
     panel: *const f32,
     c: *mut f32,
     c_row: usize,
@@ -263,8 +405,9 @@ unsafe fn tile<V: Quad, const R: usize>(
         unsafe {
             let b0 = V::load(panel.add(p * NR));
             let b1 = V::load(panel.add(p * NR + 4));
+            let a_p = a.add(p * a_col);
             for (r, acc_r) in acc.iter_mut().enumerate() {
-                let x = V::splat(a.add(r * k + p));
+                let x = V::splat(a_p.add(r * a_row));
                 acc_r[0] = acc_r[0].add_mul(x, b0);
                 acc_r[1] = acc_r[1].add_mul(x, b1);
             }
@@ -330,11 +473,64 @@ mod tests {
             let panels = pack_panels(k, n, |p, j| b[p * n + j]);
             assert_eq!(panels.len(), n.div_ceil(NR) * k * NR);
             // SAFETY: the lengths match the shapes.
-            unsafe { gemm::<[f32; 4]>(m, n, k, &a, &panels, &mut c) };
+            unsafe { gemm::<[f32; 4]>(m, n, k, &a, (k, 1), &panels, &mut c) };
             let want = plain(m, n, k, &a, &b, &c0);
-            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&c), bits(&want), "[{m}, {k}] · [{k}, {n}]");
         }
+    }
+
+    fn bits(v: &[f32]) -> Vec<u32> {
+        v.iter().map(|x| x.to_bits()).collect()
+    }
+
+    /// Four lanes whose `add_mul` is fused, as `f32x4.relaxed_madd` is on FMA hardware.
+    #[derive(Clone, Copy)]
+    struct Fused([f32; 4]);
+
+    impl Quad for Fused {
+        fn zero() -> Self {
+            Fused([0.0; 4])
+        }
+        unsafe fn load(p: *const f32) -> Self {
+            // SAFETY: the caller's contract.
+            Fused(unsafe { <[f32; 4]>::load(p) })
+        }
+        unsafe fn splat(p: *const f32) -> Self {
+            // SAFETY: the caller's contract.
+            Fused(unsafe { <[f32; 4]>::splat(p) })
+        }
+        fn add_mul(self, a: Self, b: Self) -> Self {
+            Fused(std::array::from_fn(|l| a.0[l].mul_add(b.0[l], self.0[l])))
+        }
+        unsafe fn add_to(self, p: *mut f32) {
+            // SAFETY: the caller's contract.
+            unsafe { self.0.add_to(p) }
+        }
+    }
+
+    /// The kernel with fused lanes (the relaxed-SIMD kernel where the engine fuses) equals the
+    /// fused twin bit for bit, from a row-major `a` and from a transposed one; and differs from
+    /// the unfused twin somewhere (the test could tell the two apart).
+    #[test]
+    fn fused_kernel_equals_the_fused_twin_bit_for_bit() {
+        let mut differs = false;
+        for (m, n, k) in SHAPES {
+            let (a, b, c0) = (values(m * k, 7), values(k * n, 8), values(m * n, 9));
+            let panels = pack_panels(k, n, |p, j| b[p * n + j]);
+            let mut want = c0.clone();
+            matmul_twin_fma_acc(m, n, k, &a, &b, &mut want);
+            let mut c = c0.clone();
+            // SAFETY: the lengths match the shapes.
+            unsafe { gemm::<Fused>(m, n, k, &a, (k, 1), &panels, &mut c) };
+            assert_eq!(bits(&c), bits(&want), "[{m}, {k}] · [{k}, {n}]");
+            let a_t = super::super::linalg::swap_leading_axes(&a, m, k, 1); // [k, m]
+            let mut c = c0.clone();
+            // SAFETY: `a_t` holds k·m elements, addressed as the transpose.
+            unsafe { gemm::<Fused>(m, n, k, &a_t, (1, m), &panels, &mut c) };
+            assert_eq!(bits(&c), bits(&want), "[{k}, {m}]ᵀ · [{k}, {n}]");
+            differs |= bits(&want) != bits(&plain(m, n, k, &a, &b, &c0));
+        }
+        assert!(differs, "fused and unfused sums agree everywhere");
     }
 
     /// Panels hold B's columns in groups of NR, zero past n; `transposed` packs `wᵀ`.

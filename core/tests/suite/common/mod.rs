@@ -13,9 +13,10 @@ use serde::Deserialize;
 
 use crate::tol::Tol;
 use unroll_core::config::lessons::ShapesConfig;
-use unroll_core::math::model::SeqBatch;
-use unroll_core::math::optim::AdamConfig;
+use unroll_core::math::model::{SeqBatch, SeqModel};
+use unroll_core::math::optim::{Adam, AdamConfig};
 use unroll_core::math::params::{CellKind, Nonlinearity, ParamLayout, RnnSpec};
+use unroll_core::math::recurrent::{RnnModule, TensorRef};
 
 // ---------------------------------------------------------------------------------------------
 // Fixture format: PyTorch float64 runs written as JSON (inputs, parameters, outputs, gradients)
@@ -212,10 +213,16 @@ pub fn fixture_paths() -> Vec<PathBuf> {
 /// Parses one fixture file: `Failed` for unreadable or malformed JSON, `Unsupported` for a
 /// kind of fixture this suite does not know.
 pub fn load_fixture(path: &Path) -> Result<Fixture, BackendError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| BackendError::Failed(format!("cannot read: {e}")))?;
+    parse_fixture(&text)
+}
+
+/// Parses one fixture's JSON text, as [`load_fixture`].
+pub fn parse_fixture(text: &str) -> Result<Fixture, BackendError> {
     let failed = |e: String| BackendError::Failed(e);
-    let text = std::fs::read_to_string(path).map_err(|e| failed(format!("cannot read: {e}")))?;
     let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| failed(format!("not JSON: {e}")))?;
+        serde_json::from_str(text).map_err(|e| failed(format!("not JSON: {e}")))?;
     if value.get("params_before").is_some() {
         serde_json::from_value(value)
             .map(Fixture::Classifier)
@@ -579,13 +586,27 @@ pub fn run_fixture_suite(
     module_backend: impl Fn(&ModuleCase) -> Result<ModuleResult, BackendError>,
     classifier_backend: impl Fn(&ClassifierCase) -> Result<ClassifierResult, BackendError>,
 ) -> SuiteSummary {
-    let mut summary = SuiteSummary::default();
-    for path in fixture_paths() {
+    let fixtures = fixture_paths().into_iter().map(|path| {
         let file = path.file_name().map_or_else(
             || path.display().to_string(),
             |f| f.to_string_lossy().into_owned(),
         );
-        let outcome: Result<Vec<String>, BackendError> = match load_fixture(&path) {
+        (file, load_fixture(&path))
+    });
+    run_fixtures(label, fixtures, module_backend, classifier_backend)
+}
+
+/// Runs parsed fixtures `(file name, fixture)` through the backends, printing one line per
+/// fixture as [`run_fixture_suite`] does (the wasm32 tests embed their fixtures' text).
+pub fn run_fixtures(
+    label: &str,
+    fixtures: impl IntoIterator<Item = (String, Result<Fixture, BackendError>)>,
+    module_backend: impl Fn(&ModuleCase) -> Result<ModuleResult, BackendError>,
+    classifier_backend: impl Fn(&ClassifierCase) -> Result<ClassifierResult, BackendError>,
+) -> SuiteSummary {
+    let mut summary = SuiteSummary::default();
+    for (file, fixture) in fixtures {
+        let outcome: Result<Vec<String>, BackendError> = match fixture {
             Err(e) => Err(e),
             Ok(Fixture::Module(fx)) => match fx.case() {
                 Err(e) => Err(e),
@@ -624,6 +645,65 @@ pub fn run_fixture_suite(
         }
     }
     summary
+}
+
+/// The CPU reference as a fixture backend: `RnnModule::forward` then `backward` with the
+/// fixture's upstream gradients.
+pub fn cpu_module(case: &ModuleCase) -> Result<ModuleResult, BackendError> {
+    let module = RnnModule::new(case.spec, &case.layout, "");
+    let state = |s: &Option<(Vec<f32>, Vec<usize>)>| {
+        s.as_ref().map(|(d, shape)| (d.clone(), shape.clone()))
+    };
+    let (h0, c0) = (state(&case.h0), state(&case.c0));
+    let out = module
+        .forward(
+            &case.params,
+            TensorRef::new(&case.input_shape, &case.input),
+            case.batch_first,
+            case.lengths.as_deref(),
+            h0.as_ref().map(|(d, s)| TensorRef::new(s, d)),
+            c0.as_ref().map(|(d, s)| TensorRef::new(s, d)),
+        )
+        .map_err(|e| BackendError::Failed(format!("forward rejected the fixture: {e}")))?;
+    let mut param_grads = vec![0.0f32; case.layout.total_len()];
+    let g = module.backward(
+        &case.params,
+        &out.cache,
+        &case.grad_output,
+        Some(&case.grad_h_n),
+        case.grad_c_n.as_deref(),
+        &mut param_grads,
+    );
+    Ok(ModuleResult {
+        output: out.output,
+        h_n: out.h_n,
+        c_n: out.c_n,
+        param_grads,
+        d_input: g.input,
+        d_h0: g.h0,
+        d_c0: g.c0,
+    })
+}
+
+/// The CPU classifier as a fixture backend: loss and gradients, then one Adam step.
+pub fn cpu_classifier(case: &ClassifierCase) -> Result<ClassifierResult, BackendError> {
+    let model = SeqModel::new(case.spec, case.num_classes);
+    let (loss, grads, logits) = {
+        let (sums, grads) = model.loss_and_grads(&case.params, &case.batch);
+        (
+            sums.mean_loss() as f32,
+            grads,
+            model.forward(&case.params, &case.batch).outputs,
+        )
+    };
+    let mut params_after = case.params.clone();
+    Adam::new(case.adam, params_after.len()).update(&mut params_after, &grads);
+    Ok(ClassifierResult {
+        logits,
+        loss,
+        grads,
+        params_after,
+    })
 }
 
 // ---------------------------------------------------------------------------------------------

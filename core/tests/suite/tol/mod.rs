@@ -4,6 +4,19 @@
 //!
 //! A module of the suite (`core/tests/suite/main.rs`) uses it with `use crate::tol;`.
 
+thread_local! {
+    /// The largest `err / (abs + rel·|expected|)` and the largest `err` of the checks on this
+    /// thread since the last [`take_worst`].
+    static WORST: std::cell::Cell<(f64, f64)> = const { std::cell::Cell::new((0.0, 0.0)) };
+}
+
+/// `(largest err / bound, largest err)` over every element [`Tol::check`] compared on this
+/// thread since the last call (NaN errors aside: they fail the check), then starts again from 0.
+/// A ratio ≤ 1 passed; it says how much of the tolerance a path uses.
+pub fn take_worst() -> (f64, f64) {
+    WORST.with(|w| w.replace((0.0, 0.0)))
+}
+
 /// A tolerance `|actual − expected| ≤ abs + rel·|expected|`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tol {
@@ -113,13 +126,15 @@ impl Tol {
         let mut max_err = 0.0f64;
         let mut any_nan = false;
         let mut first = Vec::new();
+        let mut margin = 0.0f64;
         for (i, (&a, &e)) in actual.iter().zip(expected).enumerate() {
             let e: f64 = e.into();
             let err = (f64::from(a) - e).abs();
             if err.is_nan() {
                 any_nan = true;
-            } else if err > max_err {
-                max_err = err;
+            } else {
+                max_err = max_err.max(err);
+                margin = margin.max(err / (self.abs + self.rel * e.abs()));
             }
             if !self.accepts(a, e) {
                 bad += 1;
@@ -131,6 +146,10 @@ impl Tol {
                 }
             }
         }
+        WORST.with(|w| {
+            let (m, e) = w.get();
+            w.set((m.max(margin), e.max(max_err)));
+        });
         if bad == 0 {
             return Ok(());
         }
