@@ -37,10 +37,29 @@
 #
 #   UNROLL_BENCH_SKIP_BUILD=1 UNROLL_BENCH_WORKERS=only ./scripts/bench-tab.sh
 #
+# Then one names run split across workers (scripts/bench/names-workers.mjs): the names recipe's
+# LSTM epoch in the tab with workers=1, 2 and N (the machine's logical CPUs), the native trainer
+# split the same way, next to PyTorch on 1 thread and on N threads, as one table;
+# UNROLL_BENCH_SPLIT=0 leaves it out, UNROLL_BENCH_SPLIT=only runs it alone:
+#
+#   UNROLL_BENCH_SKIP_BUILD=1 UNROLL_BENCH_SPLIT=only ./scripts/bench-tab.sh
+#
 # Last, the browser's WebGPU floor (scripts/bench/webgpu-floor.mjs: what one dispatch and one
 # submit with its read-back cost, and the adapter's best multiply-add rate);
 # UNROLL_BENCH_WEBGPU_FLOOR=0 leaves it out.
 set -euo pipefail
+if [ "${UNROLL_BENCH_SPLIT:-1}" = only ]; then
+  ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+  source "$ROOT/scripts/setup.sh"
+  unroll_setup_test
+  cd "$ROOT"
+  if [ "${UNROLL_BENCH_SKIP_BUILD:-0}" != 1 ]; then
+    cargo build --release --bin train-names
+    trunk build --release --skip-version-check
+  fi
+  export UNROLL_BIN_DIR="${UNROLL_BIN_DIR:-${CARGO_TARGET_DIR:-$ROOT/target}/release}"
+  exec node scripts/bench/names-workers.mjs "$@"
+fi
 if [ "${UNROLL_BENCH_WORKERS:-1}" = only ]; then
   ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
   source "$ROOT/scripts/setup.sh"
@@ -87,6 +106,9 @@ if [ "${UNROLL_BENCH_DELAY:-1}" != 0 ]; then
 fi
 if [ "${UNROLL_BENCH_WORKERS:-1}" != 0 ]; then
   node scripts/bench/sweep-workers.mjs
+fi
+if [ "${UNROLL_BENCH_SPLIT:-1}" != 0 ]; then
+  node scripts/bench/names-workers.mjs
 fi
 if [ "${UNROLL_BENCH_WEBGPU_FLOOR:-1}" != 0 ]; then
   node scripts/bench/webgpu-floor.mjs

@@ -3,9 +3,12 @@
 // instantiates it and compiles nothing. It hands every later message to the Rust engine
 // (core/src/engine/worker.rs), which answers with postcard-encoded batches.
 //
-// The page may start several of these workers for one sweep (its runs side by side); each gets
-// the same compiled module, and the page's choice of CPU kernels for it (`simd`: relaxed SIMD
-// or `simd128`; the engine leaves the kernels it runs in `self.unrollCpuKernel`).
+// The page may start several of these workers for one sweep (its runs side by side), or as
+// helpers of one run split across workers (each connected to the first worker by a
+// MessageChannel the page sends it); each gets the same compiled module, and the page's choice
+// of CPU kernels for it (`simd`: relaxed SIMD or `simd128`; the engine leaves the kernels it
+// runs in `self.unrollCpuKernel`).
+// `self.unrollSharesServed` counts the shares a helper answered (the end-to-end tests read it).
 //
 // `self.unrollWasmCompiles` counts the wasm compiles started in this worker, by any of the
 // WebAssembly API's ways to compile bytes (the end-to-end tests read it: 0 while the page's

@@ -45,12 +45,31 @@ pub fn encode_checkpoint(c: &SweepCheckpoint) -> Vec<u8> {
     postcard::to_allocvec(c).expect("postcard encodes every checkpoint")
 }
 
-/// Reads [`encode_checkpoint`]'s bytes back.
+/// Reads [`encode_checkpoint`]'s bytes back; those of a checkpoint kept before runs could
+/// be split (no share count) as an unsplit run's.
 ///
 /// # Errors
 /// A message when the bytes are not a checkpoint.
 pub fn decode_checkpoint(bytes: &[u8]) -> Result<SweepCheckpoint, String> {
-    postcard::from_bytes(bytes).map_err(|e| format!("saved checkpoint: {e}"))
+    /// The layout without [`SweepCheckpoint::shares`].
+    #[derive(Deserialize)]
+    struct Unsplit {
+        settings: crate::train::sweep::RunSettings,
+        runs: Vec<crate::train::sweep::RunCheckpoint>,
+        turn: usize,
+    }
+    postcard::from_bytes(bytes)
+        .or_else(|e| {
+            postcard::from_bytes::<Unsplit>(bytes)
+                .map(|c| SweepCheckpoint {
+                    settings: c.settings,
+                    runs: c.runs,
+                    turn: c.turn,
+                    shares: 1,
+                })
+                .map_err(|_| e)
+        })
+        .map_err(|e| format!("saved checkpoint: {e}"))
 }
 
 /// `(step, value)` points up to `step` (a saved curve cut at its checkpoint, so Resume

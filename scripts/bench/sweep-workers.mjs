@@ -14,11 +14,12 @@
 //   node scripts/bench/sweep-workers.mjs [--rounds 3] [--steps 300] [--hidden 64] [--workers 1,2,0]
 //                                        [--skip-torch] [--torch-rounds 1]
 
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { execFileSync, execSync } from "node:child_process";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { DIST, serveDist, launch, value } from "../e2e/lib.mjs";
+import { cpuModel, median } from "./machine.mjs";
 
 function parseArgs(argv) {
   const o = { rounds: 3, steps: 300, hidden: 64, workers: [1, 2, 0], torch: true, torchRounds: 1 };
@@ -37,15 +38,6 @@ function parseArgs(argv) {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function cpuModel() {
-  try {
-    const line = readFileSync("/proc/cpuinfo", "utf8").split("\n").find((l) => l.startsWith("model name"));
-    return line ? line.split(":")[1].trim() : cpus()[0].model;
-  } catch {
-    return cpus()[0]?.model ?? "unknown CPU";
-  }
-}
 
 /** The page's main-thread busy seconds so far (DevTools Protocol `Performance.getMetrics`). */
 async function busy(cdp) {
@@ -139,11 +131,6 @@ try {
 }
 const torch = o.torch ? torchTimes(o, cpus().length) : null;
 const loadEnd = loadavg()[0];
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const commit = execSync("git rev-parse --short HEAD").toString().trim();
 const base1 = median(times[workers[0]]);
 console.log(`Delay-copy sweep, 2 seeds × RNN + LSTM, hidden ${o.hidden}, length 96, batch 32, ${o.steps} steps, CPU path; headless Chromium`);

@@ -10,10 +10,11 @@ over its padded length (batch · seq_len step-rows, as Unroll does) and reads th
 `lengths − 1`.
 
     python3 scripts/bench/torch_names.py --batches FILE [--cells lstm,gru,rnn] [--hidden-size 128]
+        [--threads 1]
 
 The epoch is trained `--epochs` times over (default 3, as the native trainer's figure in the
 bench). Prints one JSON object per cell: cell, sec (the median of those epochs' training
-times, one thread), secs (each epoch's), steps, mean_loss (of the first epoch). Without torch it prints a line saying so and exits 0 (a benchmark, not a test).
+times, on --threads threads), secs (each epoch's), steps, mean_loss (of the first epoch). Without torch it prints a line saying so and exits 0 (a benchmark, not a test).
 """
 
 import argparse
@@ -30,6 +31,7 @@ def main():
     ap.add_argument("--classes", type=int, default=18)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--epochs", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=1, help="torch.set_num_threads (default 1)")
     args = ap.parse_args()
     try:
         import torch
@@ -38,7 +40,7 @@ def main():
         print(json.dumps({"skipped": "torch is not installed (pip install torch)"}))
         return 0
 
-    torch.set_num_threads(1)
+    torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     vocab = 57
     batches = []

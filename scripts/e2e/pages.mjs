@@ -408,6 +408,11 @@ export class NamesPage extends LabPage {
   async results() {
     return { acc: await this.value("val-acc"), steps: await this.value("train-step"), points: await this.value("chart-train-loss") };
   }
+  /** The run's workers line once shown: { used, shares, failed, text } (numbers as strings). */
+  async workers(timeoutMs = 60_000) {
+    await this.waitFor("workers", { timeout: timeoutMs });
+    return { used: await this.value("workers"), shares: await this.attr("workers", "data-shares"), failed: await this.attr("workers", "data-failed"), text: await this.text("workers") };
+  }
 }
 
 /** The long-memory lab (`lesson=delay`, any task): form, sweep, summary. */

@@ -8,7 +8,7 @@ use super::status_text;
 use super::text::train_error_detail;
 use crate::kit::fmt::count_commas;
 use crate::names::text::TrainingTextOf;
-use crate::shell::backend_text::{cpu_reason_detail, BackendText};
+use crate::shell::backend_text::{cpu_reason_detail, workers_line, BackendText};
 use crate::shell::i18n::use_locale;
 use crate::widgets::stat::Stat;
 use leptos::prelude::*;
@@ -56,6 +56,17 @@ pub fn ProgressPanel(
                     {backend_text}
                 </span>
             </div>
+            {move || v.workers.get().and_then(|w| workers_line(&w, loc.lang()).map(|text| view! {
+                <div
+                    class="backend-line workers-line"
+                    data-testid="workers"
+                    data-value=w.used.to_string()
+                    data-shares=w.shares.to_string()
+                    data-failed=w.failed.to_string()
+                >
+                    {text}
+                </div>
+            }))}
             <SessionNotices session=v />
             <ProgressStats session=v config=config total_steps=total_steps />
             <ProgressBar session=v config=config steps_per_epoch=steps_per_epoch total_steps=total_steps />

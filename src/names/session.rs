@@ -10,6 +10,7 @@ use crate::names::bridge::{BackendKind, NamesEvent, RunHandle, SweepCheckpoint, 
 pub use crate::shell::run_status::RunStatus;
 use leptos::prelude::*;
 use std::rc::Rc;
+use unroll_core::engine::protocol::Workers;
 use unroll_core::gpu::GpuError;
 use unroll_core::task::names::ValReport;
 use unroll_core::train::backend::StepTimings;
@@ -47,6 +48,8 @@ pub struct TrainingSession {
     pub status: RwSignal<RunStatus>,
     /// The backend the session reported.
     pub backend: RwSignal<Option<BackendInfo>>,
+    /// How many workers the run's batches are split across, as the session reported.
+    pub workers: RwSignal<Option<Workers>>,
     /// The error the session stopped with.
     pub error: RwSignal<Option<TrainError>>,
     /// Global step (`train-step`).
@@ -86,6 +89,7 @@ impl TrainingSession {
         TrainingSession {
             status: RwSignal::new(RunStatus::Idle),
             backend: RwSignal::new(None),
+            workers: RwSignal::new(None),
             error: RwSignal::new(None),
             step: RwSignal::new(0),
             epoch: RwSignal::new(0),
@@ -132,6 +136,7 @@ impl TrainingSession {
     pub fn clear(&self) {
         self.status.set(RunStatus::Idle);
         self.backend.set(None);
+        self.workers.set(None);
         self.error.set(None);
         self.step.set(0);
         self.epoch.set(0);
@@ -207,6 +212,7 @@ impl TrainingSession {
     /// Applies one event of the current run, whose batches hold `batch_size` names.
     pub fn apply(&self, event: NamesEvent, batch_size: u32) {
         match event {
+            NamesEvent::Workers(w) => self.workers.set(Some(w)),
             NamesEvent::Backend(kind) => self.backend.set(Some(match kind {
                 BackendKind::Gpu {
                     description,

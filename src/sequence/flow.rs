@@ -142,6 +142,7 @@ impl RunFlow {
             data: None,
             resume,
             start_from: None,
+            shares: 1,
         };
         self.backends.set(Vec::new());
         self.workers.set(None);

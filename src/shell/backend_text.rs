@@ -6,6 +6,7 @@
 
 use crate::shell::catalogue::catalogue;
 use unroll_core::config::Lang;
+use unroll_core::engine::parallel::SPLIT_MIN_CORES;
 use unroll_core::engine::protocol::{SingleWorker, Workers};
 use unroll_core::gpu::GpuError;
 use unroll_core::train::backend::StepTimings;
@@ -75,11 +76,28 @@ catalogue! {
     }
 }
 
-/// How many Web Workers train the sweep's runs side by side, why fewer than asked and the
-/// memory they hold together, in `lang`; `None` when it trains on the one worker it asked for.
+/// How many Web Workers train the sweep's runs side by side, or split its one run's batches,
+/// why fewer than asked and the memory a sweep's workers hold together, in `lang`; `None` when
+/// it trains on the one worker it asked for.
 pub fn workers_line(w: &Workers, lang: Lang) -> Option<String> {
     let (used, failed) = (w.used, w.failed);
     let zh = lang == Lang::Zh;
+    if w.shares > 1 {
+        let s = w.shares;
+        return Some(match (failed, zh) {
+            (0, true) => format!("每批拆分到 {used} 个 Web Worker（{s} 份，梯度按固定顺序相加，Adam 更新一次）"),
+            (0, false) => format!("Each batch split across {used} workers ({s} shares, gradients summed in a fixed order, one Adam update)"),
+            (f, true) => format!("每批 {s} 份，由 {used} 个 Web Worker 计算（{f} 个未能启动，它们的份由第一个 Worker 计算，结果不变）"),
+            (f, false) => format!("Each batch in {s} shares on {used} workers ({f} could not start: the first worker computes their shares, with the same numbers)"),
+        });
+    }
+    if let Some(SingleWorker::SplitDoesNotPay { cores }) = w.single {
+        return Some(if zh {
+            format!("1 个 Web Worker：在 {cores} 核的机器上，把每批拆分到多个 Worker 的消息开销大于节省的时间（自动：{SPLIT_MIN_CORES} 核起才拆分）")
+        } else {
+            format!("1 worker: on {cores} cores, splitting each batch across workers costs more in messages than it saves (auto splits from {SPLIT_MIN_CORES} cores)")
+        });
+    }
     let line = match (used, failed, w.single) {
         (_, _, Some(SingleWorker::Gpu)) if w.wanted > 1 => {
             BackendText::of(lang).workers_gpu.to_owned()
@@ -172,5 +190,76 @@ fn cpu_reason_zh(r: &CpuReason) -> String {
         }
         // The English detail (what the GPU path lacks) is in the line's tooltip.
         CpuReason::NotOnGpuPath(_) => "GPU 路径尚不能训练这个模型，训练在 CPU 上进行。".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn workers(used: usize, failed: usize, single: Option<SingleWorker>, shares: usize) -> Workers {
+        Workers {
+            used,
+            wanted: used.max(shares),
+            failed,
+            single,
+            shares,
+            memory: 0,
+        }
+    }
+
+    /// The line of a sweep's workers names the memory they hold together once they reported
+    /// it, in both languages.
+    #[test]
+    fn the_workers_line_reports_their_memory() {
+        let mut w = workers(2, 0, None, 1);
+        assert_eq!(
+            workers_line(&w, Lang::En).unwrap(),
+            "2 workers side by side"
+        );
+        w.memory = 36 << 20;
+        assert_eq!(
+            workers_line(&w, Lang::En).unwrap(),
+            "2 workers side by side, 36 MiB of memory"
+        );
+        assert_eq!(
+            workers_line(&w, Lang::Zh).unwrap(),
+            "2 个 Web Worker 并行训练，共占内存 36 MiB"
+        );
+        assert_eq!(
+            workers_line(&workers(1, 0, None, 1), Lang::En),
+            None,
+            "one worker asked, one used"
+        );
+    }
+
+    #[test]
+    fn a_split_run_says_how_and_an_unsplit_one_why() {
+        let split = workers(2, 0, None, 2);
+        assert_eq!(
+            workers_line(&split, Lang::En).unwrap(),
+            "Each batch split across 2 workers (2 shares, gradients summed in a fixed order, one Adam update)"
+        );
+        assert_eq!(
+            workers_line(&split, Lang::Zh).unwrap(),
+            "每批拆分到 2 个 Web Worker（2 份，梯度按固定顺序相加，Adam 更新一次）"
+        );
+        let short = workers(2, 1, None, 3);
+        assert_eq!(
+            workers_line(&short, Lang::En).unwrap(),
+            "Each batch in 3 shares on 2 workers (1 could not start: the first worker computes their shares, with the same numbers)"
+        );
+        assert!(workers_line(&short, Lang::Zh)
+            .unwrap()
+            .contains("1 个未能启动"));
+        let kept = workers(1, 0, Some(SingleWorker::SplitDoesNotPay { cores: 2 }), 1);
+        assert_eq!(
+            workers_line(&kept, Lang::En).unwrap(),
+            "1 worker: on 2 cores, splitting each batch across workers costs more in messages than it saves (auto splits from 3 cores)"
+        );
+        assert!(workers_line(&kept, Lang::Zh)
+            .unwrap()
+            .starts_with("1 个 Web Worker：在 2 核的机器上"));
+        assert_eq!(workers_line(&workers(1, 0, None, 1), Lang::En), None);
     }
 }

@@ -13,6 +13,12 @@
 //! others and the sweep goes on with fewer. The page's commands to the sweep (pause, resume,
 //! stop, the debug hooks) go to every worker training one of its runs.
 //!
+//! A single run (the names lab's, compare mode's, a lab sweep of one run) on the CPU path is
+//! split across workers where it pays ([`unroll_core::engine::parallel::split_for`]): the
+//! first worker trains it and hands each batch's later shares to helpers, the extra workers
+//! connected to it by a `MessageChannel` each ([`unroll_core::train::split`]); the page only
+//! sets them up and gets the `Workers` event saying how the run is split.
+//!
 //! The worker script (`engine-worker.js`, copied by Trunk) runs the page's own module: its first
 //! message holds the hashed glue's URL (read from the preload link Trunk writes into
 //! `index.html`) and the page's compiled `WebAssembly.Module`, which the worker instantiates
@@ -28,11 +34,12 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use unroll_core::config::delay::DelayConfig;
+use unroll_core::config::TrainConfig;
 use unroll_core::data::names::NamesDataset;
 use unroll_core::data::split::SplitCounts;
 use unroll_core::data::upload::{UploadError, UploadSummary};
 use unroll_core::engine::generate::{GenerateError, GenerateJob};
-use unroll_core::engine::parallel::{workers_for, ParallelSweep};
+use unroll_core::engine::parallel::{split_for, workers_for, ParallelSweep};
 use unroll_core::engine::protocol::{
     decode, encode, Command, DataId, EngineFault, FileBytes, LabEvent, Report, SessionId,
     TrainRequest, UploadEvent, Workers, MAX_WORKERS,
@@ -42,6 +49,14 @@ use unroll_core::task::generate::sample::{Quality, Sampled};
 use unroll_core::train::clock::now_ms;
 use unroll_core::train::messages::TrainError;
 use unroll_core::train::sweep::RunId;
+
+/// The machine's logical cores (`navigator.hardwareConcurrency`, 1 when unknown).
+pub fn cores() -> usize {
+    web_sys::window()
+        .map(|w| w.navigator().hardware_concurrency())
+        .filter(|c| c.is_finite() && *c >= 1.0)
+        .map_or(1, |c| c as usize)
+}
 
 /// Milliseconds after which reports are applied even when no animation frame came.
 pub const APPLY_LATE_MS: i32 = 100;
@@ -350,14 +365,27 @@ impl EngineClient {
         let mut on_event = on_event;
         let workers = self.workers_of(&request, data.is_some());
         if let Some((w, merged)) = workers.clone() {
-            if w.used > 1 {
+            if w.used > 1 && w.shares == 1 {
                 return self
                     .run_parallel(session, request, w, merged, on_event)
                     .await;
             }
         }
-        // One worker: the page hears so after the sweep's plan.
-        let mut pending = workers.map(|(w, _)| w);
+        let mut workers = match workers {
+            Some((w, _)) => Some(w),
+            None if data.is_some() => self.names_split(&request),
+            None => None,
+        };
+        // A single run split across workers: the helpers connected to the first worker.
+        if let Some(w) = workers.as_mut() {
+            if w.shares > 1 {
+                w.used = 1 + self.connect_helpers(w.shares - 1);
+                w.failed = w.shares - w.used;
+            }
+            request.shares = w.shares;
+        }
+        // One worker, or one run split: the page hears so after the sweep's plan.
+        let mut pending = workers;
         let on_event = move |e: LabEvent| {
             let plan = matches!(e, LabEvent::Plan(_));
             on_event(e);
@@ -543,8 +571,70 @@ impl EngineClient {
         }
         let config = unroll_core::config::query::decode::<DelayConfig>(&request.query).config;
         let merged = ParallelSweep::new(&plan, request.resume.as_ref());
-        let workers = workers_for(&config, cores(), self.worker_webgpu(), merged.runs_left());
+        let workers = workers_for(
+            &config,
+            cores(),
+            self.worker_webgpu(),
+            merged.runs_left(),
+            request.resume.as_ref().map(|c| c.shares),
+        );
         Some((workers, merged))
+    }
+
+    /// How the names lab's run of `request` is split ([`split_for`]); `None` when it starts
+    /// from given weights (one worker, as for the lab sweeps).
+    fn names_split(&self, request: &TrainRequest) -> Option<Workers> {
+        if request.start_from.is_some() {
+            return None;
+        }
+        let config = TrainConfig::from_query(&request.query).config;
+        Some(split_for(
+            config.workers,
+            config.backend,
+            cores(),
+            self.0.webgpu.get(),
+            request.resume.as_ref().map(|c| c.shares),
+        ))
+    }
+
+    /// Starts up to `n` helpers for a split run on the workers after the first and connects
+    /// each to the first worker by a `MessageChannel` of its own, so a share's messages never
+    /// pass through this page; the helpers connected (the first worker computes the shares of
+    /// those that are not).
+    fn connect_helpers(&self, n: usize) -> usize {
+        let helpers: Vec<usize> = self
+            .workers_up_to(n + 1)
+            .into_iter()
+            .filter(|&k| k != 0)
+            .collect();
+        let ports = js_sys::Array::new();
+        for k in helpers {
+            let Ok(channel) = web_sys::MessageChannel::new() else {
+                continue;
+            };
+            let message = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&message, &"helperPort".into(), &channel.port2());
+            if self.post_object(k, &message, &js_sys::Array::of1(&channel.port2())) {
+                ports.push(&channel.port1());
+            }
+        }
+        let message = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&message, &"leaderPorts".into(), &ports);
+        if !self.post_object(0, &message, &ports) {
+            return 0;
+        }
+        ports.length() as usize
+    }
+
+    /// Posts `message`, transferring `transfer`, to worker `k` (0: the first); false when it
+    /// could not.
+    fn post_object(&self, k: usize, message: &JsValue, transfer: &js_sys::Array) -> bool {
+        let post = |w: &web_sys::Worker| w.post_message_with_transfer(message, transfer).is_ok();
+        if k == 0 {
+            self.0.worker.as_ref().is_some_and(post)
+        } else {
+            matches!(self.0.extra.borrow().get(k - 1), Some(Extra { worker: Some(w), .. }) if post(w))
+        }
     }
 
     /// Starts the extra workers up to `n` workers in all; the workers that can train.
@@ -641,6 +731,7 @@ impl EngineClient {
                 data: None,
                 resume,
                 start_from: None,
+                shares: 1,
             }),
             runs: vec![run],
         }];
@@ -986,15 +1077,6 @@ impl EngineClient {
             self.end_with_error(id, reason.clone());
         }
     }
-}
-
-/// The machine's logical cores as the browser tells them (`navigator.hardwareConcurrency`;
-/// 1 where it does not).
-pub fn cores() -> usize {
-    web_sys::window()
-        .map(|w| w.navigator().hardware_concurrency())
-        .filter(|c| c.is_finite() && *c >= 1.0)
-        .map_or(1, |c| c as usize)
 }
 
 /// Starts engine worker `k` (0: the first) with the page's compiled module, its messages to

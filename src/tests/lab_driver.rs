@@ -2,7 +2,7 @@
 //! the CPU path: the runs a sweep plans, what each part keeps of it at each tick, start, end and
 //! reset, and how a sweep a reload stopped is shown again and what is left to train; names
 //! generation's run, whose plan reads the names and whose final weights are kept with it; the
-//! time left, each run's steps weighed by its cell, and the line naming a sweep's workers.
+//! time left, each run's steps weighed by its cell.
 
 use crate::sequence::delay::store::Kept;
 use crate::sequence::generate::keep::{pair, training};
@@ -387,40 +387,4 @@ fn the_time_left_weighs_each_runs_steps_by_its_cell() {
         .map(|r| run(r.id.cell, r.id.seed, 0, false))
         .collect();
     assert_eq!(seconds_left(&none, 100, 5.0), None, "before the first step");
-}
-
-/// The line of a sweep's workers names the memory they hold together once they reported it,
-/// in both languages.
-#[test]
-fn the_workers_line_reports_their_memory() {
-    use crate::shell::backend_text::workers_line;
-    use unroll_core::config::Lang;
-    use unroll_core::engine::protocol::Workers;
-    let mut w = Workers {
-        used: 2,
-        wanted: 2,
-        failed: 0,
-        single: None,
-        memory: 0,
-    };
-    assert_eq!(
-        workers_line(&w, Lang::En).unwrap(),
-        "2 workers side by side"
-    );
-    w.memory = 36 << 20;
-    assert_eq!(
-        workers_line(&w, Lang::En).unwrap(),
-        "2 workers side by side, 36 MiB of memory"
-    );
-    assert_eq!(
-        workers_line(&w, Lang::Zh).unwrap(),
-        "2 个 Web Worker 并行训练，共占内存 36 MiB"
-    );
-    w.used = 1;
-    w.wanted = 1;
-    assert_eq!(
-        workers_line(&w, Lang::En),
-        None,
-        "one worker asked, one used"
-    );
 }

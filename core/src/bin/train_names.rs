@@ -47,6 +47,7 @@ mod native {
     use unroll_core::math::params::CellKind;
     use unroll_core::task::names::ValReport;
     use unroll_core::train::backend::BackendKind;
+    use unroll_core::train::split::{ThreadHelpers, MAX_SHARES};
     use unroll_core::train::sweep::{Sweep, SweepPlan, Weights};
     use unroll_core::weights::{export_classifier, ClassifierInfo};
 
@@ -106,6 +107,12 @@ mod native {
         let as_pytorch: Option<PathBuf> = opt(&mut args, "--as-pytorch")?;
         let save: Option<PathBuf> = opt(&mut args, "--save")?;
         let predict: Option<String> = opt(&mut args, "--predict")?;
+        let workers = opt::<f64>(&mut args, "--workers")?.map_or(1, |v| v as usize);
+        if !(1..=MAX_SHARES).contains(&workers) {
+            return Err(format!(
+                "--workers must be 1 to {MAX_SHARES}, not {workers}"
+            ));
+        }
         finish(args)?;
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
         let dir = match data_dir {
@@ -202,13 +209,14 @@ mod native {
             | LabEvent::Workers(_)
             | LabEvent::Finished => {}
         };
-        pollster::block_on(run_sweep(
-            Sweep::new(plan),
-            cfg.backend,
-            true,
-            &control,
-            &mut on_event,
-        ));
+        let mut sweep = Sweep::new(plan);
+        if workers > 1 {
+            // Each batch in `workers` shares: this thread computes the first, helper threads
+            // the others.
+            sweep.split(workers);
+            sweep.set_helpers(Some(Rc::new(ThreadHelpers::new(workers - 1))));
+        }
+        pollster::block_on(run_sweep(sweep, cfg.backend, true, &control, &mut on_event));
         if let Some(e) = failed {
             return Err(e);
         }

@@ -251,7 +251,7 @@ url_config! {
         /// Web Workers the sweep's runs train on side by side (`workers`, 0–8, default 0 =
         /// the machine's cores less one for the page, at most 8 and at most the runs).
         workers: usize = FieldKind::Int { min: 0, max: MAX_WORKERS as i64, default: 0 }
-            => "Web Workers the sweep's runs (cells × seeds) train on side by side: `0` = the machine's cores less one for the page (at most 8 and at most the runs); `1` = one worker, the runs taking turns; on the CPU path only (runs that may train on WebGPU use one worker); each run's numbers are the same, bit for bit, on any number",
+            => "Web Workers the sweep's runs (cells × seeds) train on side by side: `0` = the machine's cores less one for the page (at most 8 and at most the runs); `1` = one worker, the runs taking turns; on the CPU path only (runs that may train on WebGPU use one worker); each run's numbers are the same, bit for bit, on any number; a sweep of one run (one cell, one seed) has its batches split across the workers instead, as the names page's `workers`",
         /// The language a name is written in (`language`, its class index, default 0; names
         /// generation's sampler).
         language: usize = FieldKind::Int { min: 0, max: MAX_LANGUAGE as i64, default: 0 }

@@ -3,7 +3,7 @@
 //!
 //! Canonical order of the keys: `cell`,
 //! `hidden_size`, `num_layers`, `bidirectional`, `lr`, `batch_size`, `epochs`, `max_norm`,
-//! `forget_bias`, `seed`, `head`, `backend`, `autostart`. Example: `?v=1&lesson=names&cell=gru&hidden_size=32&seed=3`.
+//! `forget_bias`, `seed`, `head`, `backend`, `workers`, `autostart`. Example: `?v=1&lesson=names&cell=gru&hidden_size=32&seed=3`.
 
 use super::fields::{choice_enum, url_config, ChoiceField};
 use super::query::{self, Decoded, FieldKind, Lang};
@@ -69,6 +69,10 @@ url_config! {
         /// Compute backend (`backend`, default `auto`).
         backend: BackendChoice = FieldKind::Choice { choices: BackendChoice::WORDS, default: BackendChoice::Auto as usize }
             => "`auto`: the faster of WebGPU and the CPU, timed on a few steps at the run's shapes (the CPU without an adapter); `gpu`; `cpu`",
+        /// Web Workers one run's batches are split across (`workers`, 0–8, default 0 = split
+        /// only where it pays: see [`crate::engine::parallel::split_for`]).
+        workers: usize = FieldKind::Int { min: 0, max: crate::config::delay::MAX_WORKERS as i64, default: 0 }
+            => "Web Workers each batch is split across (its names' gradients computed side by side, summed in a fixed order, one Adam update): `0` = where it pays (enough cores, the CPU path); `1` = one worker; the run's numbers depend on the number of shares only, and a resumed run keeps its checkpoint's",
         /// Start training as soon as the data is loaded (`autostart`, 0/1, default 0).
         autostart: bool = FieldKind::Bool { default: false }
             => "1 = start training as soon as the data is loaded",

@@ -19,6 +19,8 @@
 //! - [`run`]: the one training loop — a page's query read into its sweep, trained with its
 //!   controls and reported as events — run by the worker and by the native commands.
 //! - `worker` (wasm only): the worker's message loop, sessions and their controls.
+//! - `share_port` (wasm only): a split run's messages between the engine's worker and its
+//!   helper workers ([`crate::train::split`]).
 
 /// A data set kept by the worker, numbered by the page (its commands name it by this id).
 pub type DataId = u64;
@@ -27,6 +29,8 @@ pub mod generate;
 pub mod parallel;
 pub mod protocol;
 pub mod run;
+#[cfg(target_arch = "wasm32")]
+pub mod share_port;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
 

@@ -11,7 +11,8 @@
 //! Each run's numbers depend on its cell, its seed and the settings alone, so they are the
 //! same, bit for bit, on any number of workers.
 //!
-//! [`workers_for`] decides how many workers a sweep gets.
+//! [`workers_for`] decides how many workers a sweep gets; a sweep of one run (the names lab,
+//! a lab sweep of one cell and one seed) is split across them instead ([`split_for`]).
 
 use super::protocol::{LabEvent, SingleWorker, Workers, MAX_WORKERS};
 use crate::config::delay::DelayConfig;
@@ -28,9 +29,9 @@ pub fn auto_workers(cores: usize) -> usize {
     cores.saturating_sub(1).clamp(1, MAX_WORKERS)
 }
 
-/// Whether a sweep's runs with `backend` may train on WebGPU (`webgpu`: whether the engine's
-/// worker sees it, `None` before it has said): such a sweep keeps one worker, since one device
-/// is driven from one worker.
+/// Whether runs of `backend` may train on WebGPU (`gpu`, or `auto` where the engine's worker
+/// sees WebGPU or has not said yet: `webgpu` is `None`): such a sweep keeps one worker, since
+/// one device is driven from one worker.
 pub fn may_train_on_gpu(backend: BackendChoice, webgpu: Option<bool>) -> bool {
     match backend {
         BackendChoice::Cpu => false,
@@ -43,27 +44,24 @@ pub fn may_train_on_gpu(backend: BackendChoice, webgpu: Option<bool>) -> bool {
 /// (0: `cores` less one for the page, at least 1), at most [`MAX_WORKERS`] and at most `runs`.
 /// One where its runs may train on WebGPU (`backend=gpu`, or `auto` where the engine's worker
 /// sees WebGPU or has not said yet: `webgpu` is `None`), since one device is driven from one
-/// worker.
+/// worker. A sweep of one run is split instead ([`split_for`], its checkpoint's count
+/// `resume_shares` when it resumes).
 pub fn workers_for(
     config: &DelayConfig,
     cores: usize,
     webgpu: Option<bool>,
     runs: usize,
+    resume_shares: Option<usize>,
 ) -> Workers {
+    if runs <= 1 {
+        return split_for(config.workers, config.backend, cores, webgpu, resume_shares);
+    }
     let wanted = match config.workers {
         0 => auto_workers(cores),
         n => n.clamp(1, MAX_WORKERS),
     };
-    let gpu = may_train_on_gpu(config.backend, webgpu);
-    let single = if wanted <= 1 {
-        None
-    } else if gpu {
-        Some(SingleWorker::Gpu)
-    } else if runs <= 1 {
-        Some(SingleWorker::OneRun)
-    } else {
-        None
-    };
+    let single =
+        (wanted > 1 && may_train_on_gpu(config.backend, webgpu)).then_some(SingleWorker::Gpu);
     let used = if single.is_some() {
         1
     } else {
@@ -74,6 +72,59 @@ pub fn workers_for(
         wanted,
         failed: 0,
         single,
+        shares: 1,
+        memory: 0,
+    }
+}
+
+/// The fewest logical cores on which `workers=0` splits a run: at the names recipe's size a
+/// split step on 2 cores, whose second core also runs the page and the browser, was slower than
+/// an unsplit one (docs/bench.md, measured on a loaded 2-core machine; 3 cores and more were
+/// not measured).
+pub const SPLIT_MIN_CORES: usize = 3;
+
+/// The most shares `workers=0` cuts a batch into (the names recipe's batch of 64: 16 names a
+/// share; more shares add messages for less work each).
+pub const AUTO_SHARES: usize = 4;
+
+/// Into how many shares a single run's batches are cut, and on how many workers
+/// ([`crate::train::split`]): a resumed run's checkpoint count `resume_shares` whatever else
+/// (its numbers depend on it); else the URL's `workers` (1: unsplit), and for `0` (auto) the
+/// machine's `cores` less one for the page, at most [`AUTO_SHARES`], where there are at least
+/// [`SPLIT_MIN_CORES`], and unsplit below ([`SingleWorker::SplitDoesNotPay`]). Unsplit where
+/// the run may train on WebGPU ([`SingleWorker::Gpu`]: the GPU path is not split).
+pub fn split_for(
+    asked: usize,
+    backend: BackendChoice,
+    cores: usize,
+    webgpu: Option<bool>,
+    resume_shares: Option<usize>,
+) -> Workers {
+    let one = |single| Workers {
+        used: 1,
+        wanted: 1,
+        failed: 0,
+        single,
+        shares: 1,
+        memory: 0,
+    };
+    let shares = match (resume_shares, asked) {
+        (Some(s), _) => s.clamp(1, MAX_WORKERS),
+        (None, _) if may_train_on_gpu(backend, webgpu) => {
+            return one((asked != 1).then_some(SingleWorker::Gpu))
+        }
+        (None, 0) if cores < SPLIT_MIN_CORES => {
+            return one(Some(SingleWorker::SplitDoesNotPay { cores }))
+        }
+        (None, 0) => (cores - 1).min(AUTO_SHARES),
+        (None, n) => n.clamp(1, MAX_WORKERS),
+    };
+    Workers {
+        used: shares,
+        wanted: shares,
+        failed: 0,
+        single: None,
+        shares,
         memory: 0,
     }
 }
@@ -184,6 +235,7 @@ impl ParallelSweep {
             settings,
             runs: vec![c],
             turn: 0,
+            shares: 1,
         });
         Some((slot.run, resume))
     }
@@ -317,6 +369,7 @@ impl ParallelSweep {
             settings: self.settings.clone(),
             runs,
             turn: 0,
+            shares: 1,
         })
     }
 

@@ -137,6 +137,10 @@ pub struct TrainRequest {
     /// Start the first seed's runs from these weights instead of a fresh initialisation
     /// (Adam's moments at zero).
     pub start_from: Option<Vec<f32>>,
+    /// Shares per batch of the runs' CPU steps ([`crate::train::split`]; 1: unsplit); a
+    /// `resume` checkpoint's own count wins. The shares after the first go to the helper
+    /// workers the page connected to this worker ([`crate::engine::worker`]), if any.
+    pub shares: usize,
 }
 
 /// What the worker tells the page.
@@ -284,6 +288,9 @@ pub struct Workers {
     pub failed: usize,
     /// Why the sweep uses one worker where more were asked for, if it does.
     pub single: Option<SingleWorker>,
+    /// Shares per batch of a single run split across the workers ([`crate::train::split`]):
+    /// 1 when its runs are not split (a sweep's runs side by side, or one worker).
+    pub shares: usize,
     /// Bytes of wasm memory the workers training it hold together, as they last reported
     /// (0 before they have).
     pub memory: u64,
@@ -294,8 +301,12 @@ pub struct Workers {
 pub enum SingleWorker {
     /// Its runs may train on WebGPU (one device, driven from one worker).
     Gpu,
-    /// It has one run.
-    OneRun,
+    /// Its one run is not split: on a machine with `cores` logical cores a split step costs
+    /// more in messages than it saves ([`crate::engine::parallel::SPLIT_MIN_CORES`]).
+    SplitDoesNotPay {
+        /// The machine's logical cores (`navigator.hardwareConcurrency`).
+        cores: usize,
+    },
 }
 
 /// What an upload's parse reports: progress, then one outcome.
@@ -735,6 +746,7 @@ mod tests {
                     data: Some(2),
                     resume: None,
                     start_from: Some(vec![0.5, -1.0]),
+                    shares: 1,
                 }),
             },
             Command::Train {
@@ -744,6 +756,7 @@ mod tests {
                     data: None,
                     resume: None,
                     start_from: None,
+                    shares: 1,
                 }),
             },
             Command::Pause(1),

@@ -165,7 +165,8 @@ pub fn plan_of(
     Ok((plan, config.backend))
 }
 
-/// The sweep of `request` (its plan, from its checkpoint or start weights when given).
+/// The sweep of `request` (its plan, from its checkpoint or start weights when given), its
+/// batches cut into `request.shares` shares (the checkpoint's count when it resumes).
 ///
 /// # Errors
 /// As [`plan_of`]; [`TrainError::Resume`] when the checkpoint or the weights do not fit.
@@ -188,6 +189,7 @@ pub fn share_of(
 ) -> Result<(Sweep, BackendChoice), TrainError> {
     let (plan, backend) = plan_of(&request.query, data)?;
     let mut sweep = Sweep::new(plan);
+    sweep.split(request.shares);
     if let Some(runs) = share {
         sweep.only(runs).map_err(TrainError::Resume)?;
     }

@@ -10,6 +10,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use wasm_bindgen::prelude::*;
@@ -22,6 +23,7 @@ use super::protocol::{
     UploadEvent,
 };
 use super::run::{run, share_of, RunControl};
+use super::share_port::{serve, PortHelpers};
 use super::FLUSH_MS;
 use crate::data::names::NamesDataset;
 use crate::data::split::{SplitCounts, VAL_FRACTION};
@@ -73,6 +75,8 @@ struct State {
     webgpu: bool,
     /// The generation task of the last sampler request, by data set and conditioning.
     generate: Option<((DataId, Conditioning), Arc<GenerateTask>)>,
+    /// The ports to the helper workers the page connected for the next split run.
+    helper_ports: Vec<web_sys::MessagePort>,
 }
 
 thread_local! {
@@ -312,6 +316,15 @@ fn start_train(session: SessionId, request: TrainRequest, share: Option<Vec<RunI
             }
         };
         let webgpu = with_state(|s| s.webgpu).unwrap_or(false);
+        let mut sweep = sweep;
+        // The helpers the page connected for this run (a split run's shares after the
+        // first); none: this worker computes every share, with the same numbers.
+        let ports = with_state(|s| std::mem::take(&mut s.helper_ports)).unwrap_or_default();
+        if sweep.shares() > 1 && !ports.is_empty() {
+            sweep.set_helpers(Some(Rc::new(PortHelpers::new(ports))));
+        } else {
+            ports.iter().for_each(web_sys::MessagePort::close);
+        }
         run(sweep, backend, webgpu, &control, &mut send).await;
     });
 }
@@ -370,7 +383,26 @@ fn start_upload(
     });
 }
 
+/// A message from the page: its commands (bytes), or the ports of a split run
+/// (`{leaderPorts}`: to the helpers of the next run this worker trains; `{helperPort}`: this
+/// worker is a helper on that port).
 fn on_message(data: JsValue) {
+    if !data.is_instance_of::<js_sys::Uint8Array>() {
+        let field = |name: &str| js_sys::Reflect::get(&data, &name.into()).ok();
+        if let Some(ports) = field("leaderPorts").and_then(|p| p.dyn_into::<js_sys::Array>().ok()) {
+            let ports: Vec<web_sys::MessagePort> =
+                ports.iter().filter_map(|p| p.dyn_into().ok()).collect();
+            let old = with_state(|s| std::mem::replace(&mut s.helper_ports, ports));
+            old.unwrap_or_default()
+                .iter()
+                .for_each(web_sys::MessagePort::close);
+        } else if let Some(port) =
+            field("helperPort").and_then(|p| p.dyn_into::<web_sys::MessagePort>().ok())
+        {
+            serve(port);
+        }
+        return;
+    }
     let bytes = js_sys::Uint8Array::new(&data).to_vec();
     match decode::<Vec<Command>>(&bytes) {
         Ok(commands) => commands.into_iter().for_each(handle),
@@ -406,6 +438,7 @@ pub fn engine_worker_start(pending: js_sys::Array) {
             timer_pending: false,
             webgpu,
             generate: None,
+            helper_ports: Vec::new(),
         })
     });
     FLUSH.with(|f| *f.borrow_mut() = Some(Closure::new(flush)));

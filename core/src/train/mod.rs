@@ -5,6 +5,8 @@
 //!   CPU from the step reached.
 //! - [`sweep`]: every (cell, seed) run of a [`sweep::SweepPlan`] on the task's fixed held-out
 //!   set, tick by tick, and its resume checkpoint ([`sweep::SweepCheckpoint`]).
+//! - [`split`]: one run's batches cut into shares computed by several workers, their
+//!   gradients summed in a fixed order.
 //! - [`plan`]: the sweep each page's configuration asks for.
 //! - [`backend`]: which path each cell trains on (`backend=auto` times a few steps of each).
 //! - [`messages`]: the runs' errors and notices as typed values (the page writes them in its
@@ -19,6 +21,7 @@ pub mod clock;
 pub mod messages;
 pub mod plan;
 pub mod slowmo;
+pub mod split;
 pub mod sweep;
 pub mod trainer;
 

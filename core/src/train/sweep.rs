@@ -27,12 +27,14 @@
 //! its first tick to its last, and a failing device hands them to the CPU path from the step
 //! they reached ([`Tick::fell_back`]).
 
+use std::rc::Rc;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use super::backend::GpuPlan;
 use super::clock::now_ms;
+use super::split::{Helpers, Split};
 use super::trainer::{at_once, Backend, Recipe, StepRecord, Trainer, TrainerState};
 use crate::gpu::GpuError;
 use crate::math::model::{SeqBatch, SeqModel};
@@ -335,6 +337,14 @@ pub struct SweepCheckpoint {
     pub runs: Vec<RunCheckpoint>,
     /// Index in `runs` of the run whose turn is next (one worker's sweep; 0 otherwise).
     pub turn: usize,
+    /// Shares per batch of its runs' CPU steps ([`super::split`]; 1: unsplit). Resume goes
+    /// on with as many, so the steps that follow are those of the run that made it.
+    #[serde(default = "one_share")]
+    pub shares: usize,
+}
+
+fn one_share() -> usize {
+    1
 }
 
 impl SweepCheckpoint {
@@ -809,6 +819,8 @@ pub struct Sweep {
     share: bool,
     /// The GPU and the cells whose runs train on it ([`Sweep::plan_gpu`]).
     gpu: Option<GpuPlan>,
+    /// How the runs' CPU steps are split ([`Sweep::split`]).
+    split: Split,
 }
 
 impl Sweep {
@@ -829,7 +841,26 @@ impl Sweep {
             cursor: 0,
             share: false,
             gpu: None,
+            split: Split::default(),
         }
+    }
+
+    /// From the next tick on, every batch of the runs' CPU steps is cut into `shares` shares
+    /// ([`super::split`]: 1 is unsplit; at most [`super::split::MAX_SHARES`]); a checkpoint
+    /// restored later sets its own count.
+    pub fn split(&mut self, shares: usize) {
+        self.split.shares = shares.clamp(1, super::split::MAX_SHARES);
+    }
+
+    /// The helper workers that compute the shares after the first (none: this worker
+    /// computes them all; the numbers are the same).
+    pub fn set_helpers(&mut self, helpers: Option<Rc<dyn Helpers>>) {
+        self.split.helpers = helpers;
+    }
+
+    /// Shares per batch of the runs' CPU steps.
+    pub fn shares(&self) -> usize {
+        self.split.shares
     }
 
     /// From now on the sweep trains the runs of `runs` alone (its plan's others belong to
@@ -962,6 +993,7 @@ impl Sweep {
                 group.start
             };
             let setup = self.move_to_gpu(i);
+            self.runs[i].trainer.set_split(self.split.clone());
             let task = self.plan.task.clone();
             if let Some(mut t) = self.runs[i].tick(task.as_ref(), &self.heldout).await {
                 t.fell_back = setup.or(t.fell_back);
@@ -1033,6 +1065,7 @@ impl Sweep {
             settings: self.plan.settings(),
             runs: out,
             turn: self.cursor.saturating_sub(range.start),
+            shares: self.split.shares,
         })
     }
 
@@ -1051,6 +1084,7 @@ impl Sweep {
             settings: self.plan.settings(),
             runs: out,
             turn: 0,
+            shares: self.split.shares,
         })
     }
 
@@ -1085,6 +1119,7 @@ impl Sweep {
         for (i, run) in restored {
             self.runs[i] = run;
         }
+        self.split(checkpoint.shares);
         // The run whose turn was next, unless a run before its seed is still unfinished.
         let turn = checkpoint.runs.get(checkpoint.turn).map(|c| c.run);
         let next = turn.and_then(|id| self.runs.iter().position(|r| r.id() == id));

@@ -26,6 +26,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::split::{split_gradient, ShareModel, Split};
 use crate::config::delay::DelayConfig;
 use crate::config::TrainConfig;
 use crate::gpu::{GpuContext, GpuError, GpuModel, GpuTrainState, InputKind};
@@ -33,7 +34,7 @@ use crate::math::loss::ReadoutSums;
 use crate::math::model::{argmax, SeqBatch, SeqModel};
 use crate::math::optim::{clip_grad_norm, Adam, AdamConfig};
 use crate::math::params::{CellKind, RnnSpec};
-use crate::task::{BatchStream, Task};
+use crate::task::{BatchStream, Task, TaskShape};
 
 /// The optimisation settings of a run (everything but the task, the cell and the seed).
 /// [`Recipe::default`] is recipe R, the delay-copy page's defaults.
@@ -105,7 +106,11 @@ impl Default for Recipe {
 
 /// The model of `task` for `cell` with `recipe`'s sizes.
 pub fn model_of(task: &dyn Task, cell: CellKind, recipe: &Recipe) -> SeqModel {
-    let shape = task.shape();
+    model_of_shape(&task.shape(), cell, recipe)
+}
+
+/// The model of a task of shape `shape` for `cell` with `recipe`'s sizes ([`model_of`]).
+pub fn model_of_shape(shape: &TaskShape, cell: CellKind, recipe: &Recipe) -> SeqModel {
     let model = SeqModel::new(recipe.spec(cell, shape.input.size()), shape.outputs)
         .with_readout(shape.readout)
         .with_loss(shape.loss)
@@ -197,6 +202,11 @@ pub struct Trainer {
     gpu: Option<GpuPath>,
     /// Why the GPU path was left and the step count then, until taken.
     fell_back: Option<(GpuError, u64)>,
+    /// How the CPU path's steps are split across workers ([`super::split`]).
+    split: Split,
+    /// What a helper needs to build the model (`None`: a trainer of a model alone, never
+    /// split).
+    share_model: Option<ShareModel>,
 }
 
 /// The GPU path of a trainer.
@@ -235,6 +245,12 @@ impl Trainer {
             params,
             gpu: None,
             fell_back: None,
+            split: Split::default(),
+            share_model: Some(ShareModel {
+                shape: task.shape(),
+                cell,
+                recipe: *recipe,
+            }),
         }
     }
 
@@ -259,7 +275,23 @@ impl Trainer {
             step: 0,
             gpu: None,
             fell_back: None,
+            split: Split::default(),
+            share_model: None,
         }
+    }
+
+    /// From the next CPU step on, each batch is cut into `split.shares` shares whose
+    /// gradients are summed in order ([`super::split`]); one share is the unsplit step.
+    /// A trainer of a model alone ([`Trainer::of_model`]) stays unsplit.
+    pub fn set_split(&mut self, split: Split) {
+        if self.share_model.is_some() {
+            self.split = split;
+        }
+    }
+
+    /// Shares per batch of the CPU path's steps.
+    pub fn shares(&self) -> usize {
+        self.split.shares.max(1)
     }
 
     /// Adam's state (on the GPU path that of the last [`Trainer::sync`]).
@@ -464,7 +496,7 @@ impl Trainer {
                 Some(records) => out.extend(records),
                 None => {
                     for _ in 0..burst {
-                        out.push(self.cpu_step());
+                        out.push(self.cpu_step_async().await);
                     }
                 }
             }
@@ -536,9 +568,61 @@ impl Trainer {
         Some(out)
     }
 
+    /// One CPU step on the next batch, its shares all computed here (the same numbers as
+    /// with helpers).
     fn cpu_step(&mut self) -> StepRecord {
+        at_once(self.split_step(false))
+    }
+
+    /// One CPU step on the next batch, its shares after the first handed to the helpers.
+    async fn cpu_step_async(&mut self) -> StepRecord {
+        self.split_step(true).await
+    }
+
+    async fn split_step(&mut self, use_helpers: bool) -> StepRecord {
         let batch = self.stream.next_batch();
-        self.step_on(&batch)
+        let shares = self.shares();
+        let Some(share_model) = self.share_model.as_ref().filter(|_| shares > 1) else {
+            return self.step_on(&batch);
+        };
+        let helpers = self.split.helpers.as_deref().filter(|_| use_helpers);
+        let total = split_gradient(
+            &self.model,
+            || share_model.clone(),
+            &self.params,
+            &batch,
+            shares,
+            helpers,
+        )
+        .await;
+        let mut grads = total.grads;
+        let record = self.apply_gradient(&mut grads, total.sums.mean_loss(), batch.batch);
+        StepRecord {
+            acc: total.sums.accuracy(),
+            ..record
+        }
+    }
+
+    /// Counts a step whose gradient (of the batch's mean loss `loss`, `sequences` sequences)
+    /// is `grads`: clips it (or measures its norm), then applies Adam unless the step is
+    /// skipped. The record's accuracy is 0 (the caller's).
+    fn apply_gradient(&mut self, grads: &mut [f32], loss: f64, sequences: usize) -> StepRecord {
+        self.step += 1;
+        // Clipping with an infinite threshold only measures the norm.
+        let clip = clip_grad_norm(grads, self.max_norm.unwrap_or(f32::INFINITY));
+        let skipped = !loss.is_finite() || (self.max_norm.is_some() && clip.skip_step());
+        if !skipped {
+            self.adam.update(&mut self.params, grads);
+        }
+        StepRecord {
+            step: self.step,
+            loss,
+            acc: 0.0,
+            grad_norm: clip.norm(),
+            skipped,
+            sequences: sequences as u32,
+            backend: Backend::Cpu,
+        }
     }
 
     /// One optimisation step on `batch` on the CPU path, not from the stream (slow motion's
@@ -549,22 +633,12 @@ impl Trainer {
         let r = self
             .model
             .accumulate(&self.params, batch, divisor, &mut self.grads);
-        self.step += 1;
-        let loss = r.sums.mean_loss();
-        // Clipping with an infinite threshold only measures the norm.
-        let clip = clip_grad_norm(&mut self.grads, self.max_norm.unwrap_or(f32::INFINITY));
-        let skipped = !loss.is_finite() || (self.max_norm.is_some() && clip.skip_step());
-        if !skipped {
-            self.adam.update(&mut self.params, &self.grads);
-        }
+        let mut grads = std::mem::take(&mut self.grads);
+        let record = self.apply_gradient(&mut grads, r.sums.mean_loss(), batch.batch);
+        self.grads = grads;
         StepRecord {
-            step: self.step,
-            loss,
             acc: r.sums.accuracy(),
-            grad_norm: clip.norm(),
-            skipped,
-            sequences: batch.batch as u32,
-            backend: Backend::Cpu,
+            ..record
         }
     }
 

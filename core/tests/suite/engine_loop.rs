@@ -35,6 +35,7 @@ fn request(config: &DelayConfig, resume: Option<SweepCheckpoint>) -> TrainReques
         data: None,
         resume,
         start_from: None,
+        shares: 1,
     }
 }
 

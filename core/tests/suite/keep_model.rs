@@ -293,6 +293,7 @@ fn checkpoint_bytes_round_trip_and_curves_end_at_its_step() {
             window: Window::default(),
         }],
         turn: 0,
+        shares: 1,
     };
     assert_eq!(decode_checkpoint(&encode_checkpoint(&c)).unwrap(), c);
     assert!(decode_checkpoint(&[1, 2])

@@ -44,6 +44,7 @@ mod generate;
 mod keep_model;
 mod parallel;
 mod resume;
+mod split;
 mod train_lab;
 mod train_session;
 mod weights_safetensors;

@@ -43,6 +43,7 @@ fn request(resume: Option<SweepCheckpoint>) -> TrainRequest {
         data: None,
         resume,
         start_from: None,
+        shares: 1,
     }
 }
 
@@ -294,6 +295,7 @@ fn checkpoints_of_runs_in_flight_fit_their_sweep() {
         settings: plan().settings(),
         runs: vec![run_of(1, &mut shares), run_of(2, &mut shares)],
         turn: 0,
+        shares: 1,
     };
     assert_eq!(c.fits(&plan()), Ok(()));
     let (mut sweep, _) = sweep_of(&request(Some(c.clone())), None).unwrap();
@@ -345,12 +347,13 @@ fn checkpoints_of_runs_in_flight_fit_their_sweep() {
 }
 
 /// How many workers a sweep gets: the URL's number, or the cores less one; at most 8 and at
-/// most its runs; one where its runs may train on WebGPU or it has one run.
+/// most its runs; one where its runs may train on WebGPU; a sweep of one run is split instead.
 #[test]
 fn workers_follow_the_url_the_cores_and_the_path() {
     let cpu = config();
     let w = |c: &DelayConfig, cores, webgpu, runs| {
-        let w = workers_for(c, cores, webgpu, runs);
+        let w = workers_for(c, cores, webgpu, runs, None);
+        assert_eq!(w.shares, 1);
         (w.used, w.wanted, w.single)
     };
     assert_eq!(w(&cpu, 2, None, 4), (1, 1, None));
@@ -363,7 +366,8 @@ fn workers_follow_the_url_the_cores_and_the_path() {
         ..cpu.clone()
     };
     assert_eq!(w(&two, 1, None, 4), (2, 2, None));
-    assert_eq!(w(&two, 8, None, 1), (1, 2, Some(SingleWorker::OneRun)));
+    let split = workers_for(&two, 8, None, 1, None);
+    assert_eq!((split.used, split.shares, split.single), (2, 2, None));
     let one = DelayConfig {
         workers: 1,
         ..cpu.clone()
@@ -381,6 +385,43 @@ fn workers_follow_the_url_the_cores_and_the_path() {
         ..two
     };
     assert_eq!(w(&gpu, 8, Some(false), 4), (1, 2, Some(SingleWorker::Gpu)));
+}
+
+/// A single run's split: the URL's number; for `0` the cores less one (at most 4) from 3
+/// cores on, unsplit below, saying why; unsplit where it may train on WebGPU; a resumed run
+/// keeps its checkpoint's count whatever the URL and the cores say.
+#[test]
+fn a_single_run_is_split_where_it_pays() {
+    use unroll_core::engine::parallel::{split_for, AUTO_SHARES, SPLIT_MIN_CORES};
+    let s = |asked, backend, cores, webgpu, resume| {
+        let w = split_for(asked, backend, cores, webgpu, resume);
+        assert_eq!(w.used, w.shares);
+        (w.shares, w.single)
+    };
+    let cpu = BackendChoice::Cpu;
+    assert_eq!(SPLIT_MIN_CORES, 3);
+    assert_eq!(
+        s(0, cpu, 2, None, None),
+        (1, Some(SingleWorker::SplitDoesNotPay { cores: 2 }))
+    );
+    assert_eq!(s(0, cpu, 3, None, None), (2, None));
+    assert_eq!(s(0, cpu, 4, None, None), (3, None));
+    assert_eq!(s(0, cpu, 16, None, None), (AUTO_SHARES, None));
+    assert_eq!(s(1, cpu, 16, None, None), (1, None));
+    assert_eq!(s(2, cpu, 2, None, None), (2, None));
+    assert_eq!(s(8, cpu, 1, None, None), (8, None));
+    let auto = BackendChoice::Auto;
+    assert_eq!(s(0, auto, 8, Some(false), None), (AUTO_SHARES, None));
+    assert_eq!(
+        s(0, auto, 8, Some(true), None),
+        (1, Some(SingleWorker::Gpu))
+    );
+    assert_eq!(s(0, auto, 8, None, None), (1, Some(SingleWorker::Gpu)));
+    assert_eq!(s(1, auto, 8, None, None), (1, None));
+    // Resume: the checkpoint's count.
+    assert_eq!(s(1, cpu, 16, None, Some(3)), (3, None));
+    assert_eq!(s(0, cpu, 2, None, Some(2)), (2, None));
+    assert_eq!(s(0, cpu, 16, None, Some(1)), (1, None));
 }
 
 #[test]

@@ -49,6 +49,7 @@ fn request(cfg: &TrainConfig) -> TrainRequest {
         data: None,
         resume: None,
         start_from: None,
+        shares: 1,
     }
 }
 

@@ -34,6 +34,7 @@ pub(crate) fn run_names(
         data: None,
         resume: None,
         start_from: None,
+        shares: 1,
     };
     let (sweep, backend) = sweep_of(&request, Some(data.clone())).unwrap();
     pollster::block_on(run(sweep, backend, true, control, on));

@@ -74,6 +74,7 @@ fn every_field_changed() -> TrainConfig {
         seed: 4_294_967_295,
         head: Head::Padded,
         backend: BackendChoice::Cpu,
+        workers: 3,
         autostart: true,
     }
 }
@@ -105,7 +106,7 @@ fn every_field_round_trips_in_documented_order() {
     assert_eq!(
         q,
         "v=1&lesson=names&cell=gru&hidden_size=32&num_layers=2&bidirectional=1&lr=0.0003&batch_size=17\
-         &epochs=10&max_norm=5&forget_bias=1.5&seed=4294967295&head=padded&backend=cpu&autostart=1"
+         &epochs=10&max_norm=5&forget_bias=1.5&seed=4294967295&head=padded&backend=cpu&workers=3&autostart=1"
     );
     let (back, notices) = decode(&q);
     assert_eq!(back, c);

@@ -230,6 +230,7 @@ pub async fn run_session(
         data: None,
         resume,
         start_from,
+        shares: 1,
     };
     let mut events = NamesEvents::new(classes);
     EngineClient::get()

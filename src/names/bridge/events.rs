@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use unroll_core::engine::protocol::LabEvent;
+use unroll_core::engine::protocol::{LabEvent, Workers};
 use unroll_core::gpu::GpuError;
 use unroll_core::task::names::{EpochReport, ValReport};
 use unroll_core::train::backend::BackendKind;
@@ -17,6 +17,8 @@ use unroll_core::train::sweep::{SweepCheckpoint, Weights};
 pub enum NamesEvent {
     /// The path the run trains on (again after a lost GPU).
     Backend(BackendKind),
+    /// How many workers the run's batches are split across, and why one where it is not.
+    Workers(Workers),
     /// An optimisation step.
     Step {
         /// Global 1-based step count.
@@ -135,7 +137,8 @@ impl NamesEvents {
             LabEvent::Notice(n) => vec![NamesEvent::Notice(n)],
             LabEvent::Finished => vec![NamesEvent::Finished],
             LabEvent::Error(e) => vec![NamesEvent::Error(e)],
-            LabEvent::Progress { .. } | LabEvent::Workers(_) => Vec::new(),
+            LabEvent::Workers(w) => vec![NamesEvent::Workers(w)],
+            LabEvent::Progress { .. } => Vec::new(),
         }
     }
 }

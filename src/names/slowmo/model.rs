@@ -516,6 +516,7 @@ mod tests {
                 window: Default::default(),
             }],
             turn: 0,
+            shares: 1,
         };
         assert_eq!(start_state(&w, Some(&c)).1, AdamSource::Run(12));
         assert_eq!(start_state(&w, Some(&c)).0.m, vec![0.1; n]);

@@ -1,0 +1,75 @@
+// End-to-end test of one names run split across Web Workers (the small names data set, the
+// CPU path, `workers=2`): the page says how the run is split (in English and in Chinese), the
+// first worker hands each batch's second share to a helper worker and no share passes through
+// the page (the helper answers one share a step); the run trains to its end with the same numbers, bit for bit, as another split run
+// of the same settings, and a reload mid-run resumes, split as its checkpoint says, to the
+// numbers of the run never interrupted. `workers=1` trains unsplit and shows no line; `auto`
+// on a machine of 2 cores keeps one worker and says why.
+//
+// Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/split.test.mjs`.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { e2e } from "./fixture.mjs";
+
+const app = e2e();
+
+// Four names a step (two shares of two), about 80 steps an epoch, a checkpoint at each
+// epoch's end: long enough for a reload mid-run.
+const SPLIT = "?v=1&lesson=names&cell=lstm&hidden_size=16&batch_size=4&epochs=30&seed=3&backend=cpu&workers=2";
+
+test("a split run says so, trains, and a reload mid-run resumes to the numbers of a run never interrupted", { timeout: 600_000 }, async (t) => {
+  const whole = await app.names(SPLIT, { fresh: true });
+  await whole.start();
+  const line = await whole.workers();
+  assert.deepEqual([line.used, line.shares, line.failed], ["2", "2", "0"], line.text);
+  assert.match(line.text, /split across 2 workers \(2 shares/);
+  // Two engine workers: the first and its helper.
+  const engines = whole.page.workers().filter((w) => w.url().endsWith("engine-worker.js"));
+  assert.equal(engines.length, 2);
+  await whole.setLang("zh");
+  assert.match(await whole.text("workers"), /每批拆分到 2 个 Web Worker/);
+  await whole.setLang("en");
+  await whole.finished();
+  const reference = await whole.results();
+  assert.ok(Number(reference.steps) > 1000, `steps ${reference.steps}`);
+  // Every step's second share was computed by the helper.
+  const served = await Promise.all(engines.map((w) => w.evaluate(() => self.unrollSharesServed ?? 0)));
+  assert.deepEqual(served.sort((a, b) => a - b), [0, Number(reference.steps)], "shares answered by each engine worker");
+  whole.noErrors();
+  await whole.close();
+
+  const page = await app.names(SPLIT, { fresh: true });
+  await page.start();
+  const step = await page.keptCheckpoint();
+  await page.reload();
+  await page.goOn();
+  const resumedLine = await page.workers();
+  assert.equal(resumedLine.shares, "2");
+  await page.finished();
+  const resumed = await page.results();
+  t.diagnostic(`reloaded after the checkpoint of step ${step}; ${JSON.stringify(resumed).slice(0, 200)}`);
+  assert.deepEqual(resumed, reference, "the numbers of the split run never interrupted");
+  page.noErrors();
+  await page.close();
+});
+
+test("one worker trains unsplit, and auto on 2 cores says why it keeps one", { timeout: 300_000 }, async () => {
+  const one = await app.names("?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=4&epochs=1&seed=3&backend=cpu&workers=1", { fresh: true });
+  await one.start();
+  await one.finished();
+  assert.equal(await one.has("workers"), false, "no line for the one worker asked for");
+  one.noErrors();
+  await one.close();
+
+  const auto = await app.names("?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=4&epochs=1&seed=3&backend=cpu", { fresh: true });
+  await auto.page.addInitScript(() => Object.defineProperty(navigator, "hardwareConcurrency", { get: () => 2 }));
+  await auto.reload();
+  await auto.start();
+  const line = await auto.workers();
+  assert.deepEqual([line.used, line.shares], ["1", "1"]);
+  assert.match(line.text, /on 2 cores, splitting each batch across workers costs more in messages than it saves/);
+  await auto.finished();
+  auto.noErrors();
+  await auto.close();
+});
