@@ -836,6 +836,18 @@ fn parse_float(text: &str) -> Option<f64> {
 /// Decodes a query string (with or without the leading `?`) into `T`. Never fails and never
 /// panics; see the module docs for the rules and [`NoticeKind`] for the notices.
 pub fn decode<T: UrlConfig>(query: &str) -> Decoded<T> {
+    let (values, lang, notices) = decode_values(query, T::LESSON, T::FIELDS);
+    finish(values, lang, notices)
+}
+
+/// The body of [`decode`] for a page of `lesson` with the keys `fields`: the values (each
+/// within its range, defaults where a key is missing or bad), the language, and the notices.
+/// Not generic, so each page's configuration adds only [`finish`]'s few lines to the module.
+fn decode_values(
+    query: &str,
+    lesson: &'static str,
+    fields: &'static [FieldSpec],
+) -> (Values, Option<Lang>, Vec<UrlNotice>) {
     let pairs = parse_pairs(query);
     // Distinct keys in order of first appearance, each with all its values.
     let mut keys: Vec<(&str, Vec<&str>)> = Vec::new();
@@ -880,13 +892,13 @@ pub fn decode<T: UrlConfig>(query: &str) -> Decoded<T> {
             .iter()
             .find(|(k, _)| *k == "lang")
             .and_then(|(_, vs)| vs.last().and_then(|l| Lang::parse(l)));
-        return finish(Values::defaults(T::FIELDS), lang, notices);
+        return (Values::defaults(fields), lang, notices);
     }
 
     for (key, raw) in non_utf8_pairs(query) {
         note(&key, &raw, NoticeKind::NotUtf8);
     }
-    let mut values = Values::defaults(T::FIELDS);
+    let mut values = Values::defaults(fields);
     let mut lang = None;
     for (key, all) in &keys {
         let Some((last, earlier)) = all.split_last() else {
@@ -902,13 +914,11 @@ pub fn decode<T: UrlConfig>(query: &str) -> Decoded<T> {
                 }
             }
             "lesson" => {
-                if !last.trim().eq_ignore_ascii_case(T::LESSON) {
+                if !last.trim().eq_ignore_ascii_case(lesson) {
                     note(
                         key,
                         last,
-                        NoticeKind::OtherLesson {
-                            expected: T::LESSON,
-                        },
+                        NoticeKind::OtherLesson { expected: lesson },
                     );
                 }
             }
@@ -936,7 +946,7 @@ pub fn decode<T: UrlConfig>(query: &str) -> Decoded<T> {
                     );
                 }
             }
-            _ => match T::FIELDS.iter().find(|s| s.key == *key) {
+            _ => match fields.iter().find(|s| s.key == *key) {
                 Some(spec) => {
                     let (value, kind) = parse_field(spec, last);
                     values.set(spec.key, value);
@@ -948,17 +958,25 @@ pub fn decode<T: UrlConfig>(query: &str) -> Decoded<T> {
             },
         }
     }
-    finish(values, lang, notices)
+    (values, lang, notices)
 }
 
-fn finish<T: UrlConfig>(
-    values: Values,
-    lang: Option<Lang>,
-    mut notices: Vec<UrlNotice>,
-) -> Decoded<T> {
+/// The page's configuration built from decoded values, with its own cross-field notices
+/// merged into the fields' ones.
+fn finish<T: UrlConfig>(values: Values, lang: Option<Lang>, notices: Vec<UrlNotice>) -> Decoded<T> {
     let mut config = T::from_values(&values);
     let mut tied = Vec::new();
     config.reconcile(&mut tied);
+    Decoded {
+        config,
+        lang,
+        notices: merge_notices(notices, tied),
+    }
+}
+
+/// The field notices with the configuration's own ones merged in ([`merge_notice`]), at most
+/// [`MAX_NOTICES`] (the last one then counts the rest).
+fn merge_notices(mut notices: Vec<UrlNotice>, tied: Vec<UrlNotice>) -> Vec<UrlNotice> {
     for notice in tied {
         merge_notice(&mut notices, notice);
     }
@@ -971,11 +989,7 @@ fn finish<T: UrlConfig>(
             kind: NoticeKind::More { count },
         });
     }
-    Decoded {
-        config,
-        lang,
-        notices,
-    }
+    notices
 }
 
 /// Adds a notice of [`UrlConfig::reconcile`] to the field notices. A value that its own range
@@ -1066,10 +1080,14 @@ pub fn without_embed(query: &str) -> String {
 /// Encodes `config` in canonical form: `v=1&lesson=<T::LESSON>`, then the fields that differ
 /// from their defaults in table order, then `lang` when given. No leading `?`.
 pub fn encode<T: UrlConfig>(config: &T, lang: Option<Lang>) -> String {
-    let values = config.to_values();
+    encode_values(T::LESSON, &config.to_values(), lang)
+}
+
+/// The body of [`encode`] (not generic: see [`decode_values`]).
+fn encode_values(lesson: &str, values: &Values, lang: Option<Lang>) -> String {
     let mut pairs: Vec<(&str, String)> = vec![
         ("v", URL_VERSION.to_string()),
-        ("lesson", T::LESSON.to_owned()),
+        ("lesson", lesson.to_owned()),
     ];
     for (spec, value) in values.iter() {
         if *value != spec.kind.default_value() {
