@@ -4,10 +4,12 @@
 //! ports), so no share passes through the page's main thread. On each step the engine's
 //! worker posts every helper one [`ShareJob`] with the current weights ([`PortHelpers`]) and
 //! computes the first share itself; each helper answers with its share's gradient
-//! ([`serve`]). A message is a JS array of two buffers, both transferred, not copied: the
-//! postcard bytes of `(job number, job)` and the weights `[P]` as a `Float32Array` one way;
-//! the postcard bytes of `(job number, sums)` and the gradient `[P]` the other. The only copies
-//! are those into and out of each worker's wasm memory.
+//! ([`serve`]). A message is a JS array of buffers, all transferred, not copied: the
+//! postcard bytes of `(job number, model, divisor)`, the share's rows as a `Uint32Array`
+//! ([`rows_to_words`]) and the weights `[P]` as a `Float32Array` one way;
+//! the postcard bytes of `(job number, sums)` and the gradient `[P]` the other, in the buffer
+//! the weights came in (the engine's worker sends the next weights in it again, so a step
+//! allocates no buffer). The only copies are those into and out of each worker's wasm memory.
 //!
 //! A helper that does not answer within [`HELPER_TIMEOUT_MS`] is given up on for the rest of
 //! the run: the engine's worker computes its shares itself, with the same numbers.
@@ -22,7 +24,9 @@ use web_sys::{MessageEvent, MessagePort};
 
 use crate::math::loss::ReadoutSums;
 use crate::math::model::SeqModel;
-use crate::train::split::{run_job, Helpers, Pending, ShareGradient, ShareJob, ShareModel};
+use crate::train::split::{
+    rows_from_words, rows_to_words, run_job, Helpers, Pending, ShareGradient, ShareJob, ShareModel,
+};
 
 /// Milliseconds the engine's worker waits for a helper's share before it computes the share
 /// itself and stops using that helper (a helper that stopped, or a machine so loaded that a
@@ -39,6 +43,9 @@ struct Port {
     port: MessagePort,
     /// The job waiting for its answer and where the answer goes.
     reply: Reply,
+    /// The buffer of the helper's last answer, `[P]`: the next job's weights go out in it
+    /// (one buffer travels back and forth, so a step allocates no new one).
+    spare: Rc<RefCell<Option<js_sys::Float32Array>>>,
     alive: Rc<Cell<bool>>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
 }
@@ -56,9 +63,10 @@ impl PortHelpers {
             .into_iter()
             .map(|port| {
                 let reply: Reply = Rc::new(RefCell::new(None));
-                let slot = reply.clone();
+                let spare = Rc::new(RefCell::new(None));
+                let (slot, buffer) = (reply.clone(), spare.clone());
                 let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-                    let answer = read_gradient(&e.data());
+                    let answer = read_gradient(&e.data(), &buffer);
                     let mut slot = slot.borrow_mut();
                     if let (Some((id, g)), Some((want, _))) = (answer, slot.as_ref()) {
                         if id == *want {
@@ -72,6 +80,7 @@ impl PortHelpers {
                 Port {
                     port,
                     reply,
+                    spare,
                     alive: Rc::new(Cell::new(true)),
                     _on_message: on_message,
                 }
@@ -107,13 +116,20 @@ impl Helpers for PortHelpers {
         let (tx, rx) = oneshot::channel();
         *p.reply.borrow_mut() = Some((id, tx));
         let head = js_sys::Uint8Array::from(
-            postcard::to_allocvec(&(id, &job))
+            postcard::to_allocvec(&(id, &job.model, job.divisor))
                 .expect("postcard encodes every job")
                 .as_slice(),
         );
-        let weights = js_sys::Float32Array::from(params);
-        let message = js_sys::Array::of2(&head, &weights);
-        let transfer = js_sys::Array::of2(&head.buffer(), &weights.buffer());
+        let rows = js_sys::Uint32Array::from(rows_to_words(&job.rows).as_slice());
+        let weights = match p.spare.borrow_mut().take() {
+            Some(w) if w.length() as usize == params.len() => {
+                w.copy_from(params);
+                w
+            }
+            _ => js_sys::Float32Array::from(params),
+        };
+        let message = js_sys::Array::of3(&head, &rows, &weights);
+        let transfer = js_sys::Array::of3(&head.buffer(), &rows.buffer(), &weights.buffer());
         if p.port
             .post_message_with_transferable(&message, &transfer)
             .is_err()
@@ -142,19 +158,22 @@ impl Helpers for PortHelpers {
     }
 }
 
-/// `(job number, gradient)` of a helper's answer; `None` for a message that is not one.
-fn read_gradient(data: &JsValue) -> Option<(u64, ShareGradient)> {
+/// `(job number, gradient)` of a helper's answer, its buffer kept in `spare` for the next
+/// job; `None` for a message that is not one.
+fn read_gradient(
+    data: &JsValue,
+    spare: &RefCell<Option<js_sys::Float32Array>>,
+) -> Option<(u64, ShareGradient)> {
     let parts: js_sys::Array = data.clone().dyn_into().ok()?;
     let head: js_sys::Uint8Array = parts.get(0).dyn_into().ok()?;
     let grads: js_sys::Float32Array = parts.get(1).dyn_into().ok()?;
     let (id, sums): (u64, ReadoutSums) = postcard::from_bytes(&head.to_vec()).ok()?;
-    Some((
-        id,
-        ShareGradient {
-            grads: grads.to_vec(),
-            sums,
-        },
-    ))
+    let g = ShareGradient {
+        grads: grads.to_vec(),
+        sums,
+    };
+    *spare.borrow_mut() = Some(grads);
+    Some((id, g))
 }
 
 /// A port a helper serves, with its handler.
@@ -191,9 +210,10 @@ fn model_of(m: &ShareModel) -> Rc<SeqModel> {
 pub fn serve(port: MessagePort) {
     let reply_port = port.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-        let Some((id, job, params)) = read_job(&e.data()) else {
+        let Some((id, job, buffer)) = read_job(&e.data()) else {
             return;
         };
+        let params = buffer.to_vec();
         let model = model_of(&job.model);
         if params.len() != model.param_count() {
             return;
@@ -204,9 +224,10 @@ pub fn serve(port: MessagePort) {
                 .expect("postcard encodes every sum")
                 .as_slice(),
         );
-        let grads = js_sys::Float32Array::from(g.grads.as_slice());
-        let message = js_sys::Array::of2(&head, &grads);
-        let transfer = js_sys::Array::of2(&head.buffer(), &grads.buffer());
+        // The gradient goes back in the weights' buffer (`[P]` both).
+        buffer.copy_from(&g.grads);
+        let message = js_sys::Array::of2(&head, &buffer);
+        let transfer = js_sys::Array::of2(&head.buffer(), &buffer.buffer());
         if reply_port
             .post_message_with_transferable(&message, &transfer)
             .is_ok()
@@ -234,11 +255,13 @@ fn count_served() {
     let _ = js_sys::Reflect::set(&global, &key, &JsValue::from_f64(n + 1.0));
 }
 
-/// `(job number, job, weights)` of a job message.
-fn read_job(data: &JsValue) -> Option<(u64, ShareJob, Vec<f32>)> {
+/// `(job number, job, weights)` of a job message, the weights in their buffer.
+fn read_job(data: &JsValue) -> Option<(u64, ShareJob, js_sys::Float32Array)> {
     let parts: js_sys::Array = data.clone().dyn_into().ok()?;
     let head: js_sys::Uint8Array = parts.get(0).dyn_into().ok()?;
-    let params: js_sys::Float32Array = parts.get(1).dyn_into().ok()?;
-    let (id, job): (u64, ShareJob) = postcard::from_bytes(&head.to_vec()).ok()?;
-    Some((id, job, params.to_vec()))
+    let rows: js_sys::Uint32Array = parts.get(1).dyn_into().ok()?;
+    let params: js_sys::Float32Array = parts.get(2).dyn_into().ok()?;
+    let (id, model, divisor): (u64, ShareModel, usize) = postcard::from_bytes(&head.to_vec()).ok()?;
+    let rows = rows_from_words(&rows.to_vec())?;
+    Some((id, ShareJob { model, rows, divisor }, params))
 }

@@ -150,7 +150,7 @@ impl Targets {
 /// - `lengths`: `[B]`, each in `1..=T`.
 /// - `targets`: `[R·B]` readout-major, R the readouts per sequence of the task's
 ///   [`Readout`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SeqBatch {
     /// Sequences B.
     pub batch: usize,

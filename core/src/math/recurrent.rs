@@ -47,7 +47,7 @@ impl<'a> TensorRef<'a> {
 }
 
 /// An owned time-major input sequence, kept in the cache for the backward pass.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum SeqData {
     /// Dense features `[T, B, I]`.
     Dense(Vec<f32>),

@@ -25,7 +25,8 @@ use serde::{Deserialize, Serialize};
 
 use super::trainer::{model_of_shape, Recipe};
 use crate::math::loss::ReadoutSums;
-use crate::math::model::{SeqBatch, SeqModel};
+use crate::math::model::{SeqBatch, SeqModel, Targets};
+use crate::math::recurrent::SeqData;
 use crate::math::params::CellKind;
 use crate::task::TaskShape;
 
@@ -68,8 +69,9 @@ impl ShareModel {
 }
 
 /// One share's work: the gradient of `rows` with the current weights (sent beside it as
-/// their own buffer, `[P]` flat in the model's layout).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// their own buffer, `[P]` flat in the model's layout). In a message, `model` and `divisor`
+/// travel postcard-encoded and `rows` as 32-bit words ([`rows_to_words`]).
+#[derive(Clone, Debug, PartialEq)]
 pub struct ShareJob {
     /// The model.
     pub model: ShareModel,
@@ -79,8 +81,75 @@ pub struct ShareJob {
     pub divisor: usize,
 }
 
+/// Words before the data in [`rows_to_words`].
+const ROWS_HEAD: usize = 6;
+
+/// A batch's rows as 32-bit words, for a message: `[B, T, tokens (1) or features (0), classes
+/// (1) or values (0), input words, target words]`, then `lengths [B]`, the input (`[T, B]`
+/// tokens or `[T, B, I]` features as their bits), the targets (`[R·B]` classes or values as
+/// their bits) and the conditions (`[B]` or none). [`rows_from_words`] reads it back exactly.
+pub fn rows_to_words(b: &SeqBatch) -> Vec<u32> {
+    let (tokens, input): (u32, Vec<u32>) = match &b.input {
+        SeqData::Tokens(t) => (1, t.clone()),
+        SeqData::Dense(x) => (0, x.iter().map(|v| v.to_bits()).collect()),
+    };
+    let (classes, targets): (u32, Vec<u32>) = match &b.targets {
+        Targets::Classes(c) => (1, c.clone()),
+        Targets::Values(v) => (0, v.iter().map(|v| v.to_bits()).collect()),
+    };
+    let mut w = vec![
+        b.batch as u32,
+        b.seq_len as u32,
+        tokens,
+        classes,
+        input.len() as u32,
+        targets.len() as u32,
+    ];
+    w.extend_from_slice(&b.lengths);
+    w.extend(input);
+    w.extend(targets);
+    w.extend_from_slice(&b.conditions);
+    w
+}
+
+/// The batch [`rows_to_words`] wrote; `None` for words it cannot have written (too short, or
+/// conditions that are neither `[B]` nor none).
+pub fn rows_from_words(w: &[u32]) -> Option<SeqBatch> {
+    let head = w.get(..ROWS_HEAD)?;
+    let (batch, n_in, n_t) = (head[0] as usize, head[4] as usize, head[5] as usize);
+    let mut rest = &w[ROWS_HEAD..];
+    let mut take = |n: usize| {
+        let part = rest.get(..n)?;
+        rest = &rest[n..];
+        Some(part)
+    };
+    let lengths = take(batch)?.to_vec();
+    let input = take(n_in)?;
+    let input = match head[2] {
+        1 => SeqData::Tokens(input.to_vec()),
+        _ => SeqData::Dense(input.iter().map(|&v| f32::from_bits(v)).collect()),
+    };
+    let targets = take(n_t)?;
+    let targets = match head[3] {
+        1 => Targets::Classes(targets.to_vec()),
+        _ => Targets::Values(targets.iter().map(|&v| f32::from_bits(v)).collect()),
+    };
+    let conditions = rest.to_vec();
+    if !conditions.is_empty() && conditions.len() != batch {
+        return None;
+    }
+    Some(SeqBatch {
+        batch,
+        seq_len: head[1] as usize,
+        lengths,
+        input,
+        targets,
+        conditions,
+    })
+}
+
 /// One share's result (in a message, `grads` travels as its own buffer).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ShareGradient {
     /// `[P]` the gradient of the share's rows, flat in the model's layout.
     pub grads: Vec<f32>,

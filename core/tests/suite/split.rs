@@ -12,8 +12,11 @@ use unroll_core::config::{Head, TrainConfig};
 use unroll_core::data::names::NamesDataset;
 use unroll_core::keep::{decode_checkpoint, encode_checkpoint};
 use unroll_core::math::params::CellKind;
+use unroll_core::math::model::{SeqBatch, Targets};
+use unroll_core::math::recurrent::SeqData;
 use unroll_core::train::split::{
-    share_gradient, share_rows, split_gradient, sum_shares, ShareGradient, ThreadHelpers,
+    rows_from_words, rows_to_words, share_gradient, share_rows, split_gradient, sum_shares,
+    ShareGradient, ThreadHelpers,
 };
 use unroll_core::train::sweep::{Sweep, SweepCheckpoint, SweepPlan, Tick};
 use unroll_core::train::trainer::at_once;
@@ -154,6 +157,42 @@ fn shares_sum_in_order_to_the_batch_gradient() {
             }
         }
     }
+}
+
+#[test]
+fn a_share_travels_to_a_helper_as_words_unchanged() {
+    // Tokens and classes: a names share.
+    let plan = plan(CellKind::Lstm, Head::Last);
+    let batch = plan.task.stream(5, 15).next_batch();
+    for r in share_rows(batch.batch, 3) {
+        let share = batch.rows(r);
+        let words = rows_to_words(&share);
+        assert_eq!(words[..2], [share.batch as u32, share.seq_len as u32]);
+        assert_eq!(rows_from_words(&words).as_ref(), Some(&share));
+    }
+    // Features and real values, with a condition per sequence; -0.0 and a NaN keep their bits.
+    let dense = SeqBatch {
+        batch: 2,
+        seq_len: 3,
+        lengths: vec![3, 2],
+        input: SeqData::Dense(vec![0.5, -0.0, 1e-30, 2.0, f32::NAN, -7.25]),
+        targets: Targets::Values(vec![0.25, -1.5]),
+        conditions: vec![4, 0],
+    };
+    let words = rows_to_words(&dense);
+    assert_eq!(words.len(), 6 + 2 + 6 + 2 + 2);
+    let back = rows_from_words(&words).expect("the words rows_to_words wrote");
+    let bits = |d: &SeqData| match d {
+        SeqData::Dense(x) => x.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+        SeqData::Tokens(t) => t.clone(),
+    };
+    assert_eq!(bits(&back.input), bits(&dense.input));
+    assert_eq!((back.batch, back.seq_len, &back.lengths), (2, 3, &dense.lengths));
+    assert_eq!((&back.targets, &back.conditions), (&dense.targets, &dense.conditions));
+    // Words it cannot have written.
+    assert_eq!(rows_from_words(&words[..5]), None, "shorter than the head");
+    assert_eq!(rows_from_words(&words[..12]), None, "input cut short");
+    assert_eq!(rows_from_words(&[&words[..], &[9]].concat()), None, "3 conditions for 2 rows");
 }
 
 #[test]
