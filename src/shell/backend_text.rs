@@ -93,9 +93,9 @@ pub fn workers_line(w: &Workers, lang: Lang) -> Option<String> {
     }
     if let Some(SingleWorker::SplitDoesNotPay { cores }) = w.single {
         return Some(if zh {
-            format!("1 个 Web Worker：在 {cores} 核的机器上，把每批拆分到多个 Worker 的消息开销大于节省的时间（自动：{SPLIT_MIN_CORES} 核起才拆分）")
+            format!("1 个 Web Worker：在 {cores} 核的机器上，页面和浏览器也要用这些核；把每批拆分到多个 Worker，机器空闲时更快，繁忙时更慢（链接中加 workers=2 即拆分；自动：{SPLIT_MIN_CORES} 核起才拆分）")
         } else {
-            format!("1 worker: on {cores} cores, splitting each batch across workers costs more in messages than it saves (auto splits from {SPLIT_MIN_CORES} cores)")
+            format!("1 worker: on {cores} cores the page and the browser need them too; splitting each batch across workers is faster on an otherwise idle machine and slower on a busy one (workers=2 in the link splits it; auto splits from {SPLIT_MIN_CORES} cores)")
         });
     }
     let line = match (used, failed, w.single) {
@@ -255,7 +255,7 @@ mod tests {
         let kept = workers(1, 0, Some(SingleWorker::SplitDoesNotPay { cores: 2 }), 1);
         assert_eq!(
             workers_line(&kept, Lang::En).unwrap(),
-            "1 worker: on 2 cores, splitting each batch across workers costs more in messages than it saves (auto splits from 3 cores)"
+            "1 worker: on 2 cores the page and the browser need them too; splitting each batch across workers is faster on an otherwise idle machine and slower on a busy one (workers=2 in the link splits it; auto splits from 3 cores)"
         );
         assert!(workers_line(&kept, Lang::Zh)
             .unwrap()

@@ -77,10 +77,11 @@ pub fn workers_for(
     }
 }
 
-/// The fewest logical cores on which `workers=0` splits a run: at the names recipe's size a
-/// split step on 2 cores, whose second core also runs the page and the browser, was slower than
-/// an unsplit one (docs/bench.md, measured on a loaded 2-core machine; 3 cores and more were
-/// not measured).
+/// The fewest logical cores on which `workers=0` splits a run. On 2 cores the second core
+/// also runs the page and the browser: at the names recipe's size a split step was 1.35× faster
+/// than an unsplit one on an otherwise idle 2-core machine and 1.12–1.34× slower on a loaded one
+/// (docs/bench.md), so 2 cores keep one worker unless the URL asks for more; 3 cores and more
+/// were not measured.
 pub const SPLIT_MIN_CORES: usize = 3;
 
 /// The most shares `workers=0` cuts a batch into (the names recipe's batch of 64: 16 names a
