@@ -915,11 +915,7 @@ fn decode_values(
             }
             "lesson" => {
                 if !last.trim().eq_ignore_ascii_case(lesson) {
-                    note(
-                        key,
-                        last,
-                        NoticeKind::OtherLesson { expected: lesson },
-                    );
+                    note(key, last, NoticeKind::OtherLesson { expected: lesson });
                 }
             }
             "lang" => match Lang::parse(last) {

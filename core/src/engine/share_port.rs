@@ -261,7 +261,16 @@ fn read_job(data: &JsValue) -> Option<(u64, ShareJob, js_sys::Float32Array)> {
     let head: js_sys::Uint8Array = parts.get(0).dyn_into().ok()?;
     let rows: js_sys::Uint32Array = parts.get(1).dyn_into().ok()?;
     let params: js_sys::Float32Array = parts.get(2).dyn_into().ok()?;
-    let (id, model, divisor): (u64, ShareModel, usize) = postcard::from_bytes(&head.to_vec()).ok()?;
+    let (id, model, divisor): (u64, ShareModel, usize) =
+        postcard::from_bytes(&head.to_vec()).ok()?;
     let rows = rows_from_words(&rows.to_vec())?;
-    Some((id, ShareJob { model, rows, divisor }, params))
+    Some((
+        id,
+        ShareJob {
+            model,
+            rows,
+            divisor,
+        },
+        params,
+    ))
 }

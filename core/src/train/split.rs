@@ -26,8 +26,8 @@ use serde::{Deserialize, Serialize};
 use super::trainer::{model_of_shape, Recipe};
 use crate::math::loss::ReadoutSums;
 use crate::math::model::{SeqBatch, SeqModel, Targets};
-use crate::math::recurrent::SeqData;
 use crate::math::params::CellKind;
+use crate::math::recurrent::SeqData;
 use crate::task::TaskShape;
 
 /// The most shares a batch is cut into (as many as the most workers a sweep gets).

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use unroll_core::config::{Head, TrainConfig};
 use unroll_core::data::names::NamesDataset;
 use unroll_core::keep::{decode_checkpoint, encode_checkpoint};
-use unroll_core::math::params::CellKind;
 use unroll_core::math::model::{SeqBatch, Targets};
+use unroll_core::math::params::CellKind;
 use unroll_core::math::recurrent::SeqData;
 use unroll_core::train::split::{
     rows_from_words, rows_to_words, share_gradient, share_rows, split_gradient, sum_shares,
@@ -187,12 +187,22 @@ fn a_share_travels_to_a_helper_as_words_unchanged() {
         SeqData::Tokens(t) => t.clone(),
     };
     assert_eq!(bits(&back.input), bits(&dense.input));
-    assert_eq!((back.batch, back.seq_len, &back.lengths), (2, 3, &dense.lengths));
-    assert_eq!((&back.targets, &back.conditions), (&dense.targets, &dense.conditions));
+    assert_eq!(
+        (back.batch, back.seq_len, &back.lengths),
+        (2, 3, &dense.lengths)
+    );
+    assert_eq!(
+        (&back.targets, &back.conditions),
+        (&dense.targets, &dense.conditions)
+    );
     // Words it cannot have written.
     assert_eq!(rows_from_words(&words[..5]), None, "shorter than the head");
     assert_eq!(rows_from_words(&words[..12]), None, "input cut short");
-    assert_eq!(rows_from_words(&[&words[..], &[9]].concat()), None, "3 conditions for 2 rows");
+    assert_eq!(
+        rows_from_words(&[&words[..], &[9]].concat()),
+        None,
+        "3 conditions for 2 rows"
+    );
 }
 
 #[test]
