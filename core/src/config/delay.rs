@@ -281,11 +281,7 @@ pub const MAX_STEPS: u64 = 20_000;
 /// Largest `seeds`.
 pub const MAX_SEEDS: usize = 5;
 
-/// The most Web Workers a sweep trains on: each holds its own copy of the engine's memory
-/// (about 16 MiB at hidden 64, docs/bench.md), and the largest sweep of the lab has 15 runs
-/// (3 cells × 5 seeds), so more workers than 8 would leave most of them idle at its end while
-/// costing memory a phone lacks.
-pub const MAX_WORKERS: usize = 8;
+pub use super::train::MAX_WORKERS;
 
 /// `delay` and `length` do not satisfy `0 < delay < length`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

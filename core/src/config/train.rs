@@ -71,13 +71,19 @@ url_config! {
             => "`auto`: the faster of WebGPU and the CPU, timed on a few steps at the run's shapes (the CPU without an adapter); `gpu`; `cpu`",
         /// Web Workers one run's batches are split across (`workers`, 0–8, default 0 = split
         /// only where it pays: see [`crate::engine::parallel::split_for`]).
-        workers: usize = FieldKind::Int { min: 0, max: crate::config::delay::MAX_WORKERS as i64, default: 0 }
+        workers: usize = FieldKind::Int { min: 0, max: MAX_WORKERS as i64, default: 0 }
             => "Web Workers each batch is split across (its names' gradients computed side by side, summed in a fixed order, one Adam update): `0` = where it pays (enough cores, the CPU path); `1` = one worker; the run's numbers depend on the number of shares only, and a resumed run keeps its checkpoint's",
         /// Start training as soon as the data is loaded (`autostart`, 0/1, default 0).
         autostart: bool = FieldKind::Bool { default: false }
             => "1 = start training as soon as the data is loaded",
     }
 }
+
+/// The most Web Workers a sweep trains on, or a single run's batches are split across: each
+/// holds its own copy of the engine's memory (about 16 MiB at hidden 64, docs/bench.md), and the
+/// delay lab's largest sweep has 15 runs (3 cells × 5 seeds), so more workers than 8 would leave
+/// most of them idle at its end while costing memory a phone lacks.
+pub const MAX_WORKERS: usize = 8;
 
 impl TrainConfig {
     /// Decodes a query string (`location.search`, with or without `?`); never fails: see

@@ -7,6 +7,7 @@
 //!   set, tick by tick, and its resume checkpoint ([`sweep::SweepCheckpoint`]).
 //! - [`split`]: one run's batches cut into shares computed by several workers, their
 //!   gradients summed in a fixed order.
+//! - [`recipe`]: a run's optimisation settings and the model they give for a task and a cell.
 //! - [`plan`]: the sweep each page's configuration asks for.
 //! - [`backend`]: which path each cell trains on (`backend=auto` times a few steps of each).
 //! - [`messages`]: the runs' errors and notices as typed values (the page writes them in its
@@ -20,6 +21,7 @@ pub mod backend;
 pub mod clock;
 pub mod messages;
 pub mod plan;
+pub mod recipe;
 pub mod slowmo;
 pub mod split;
 pub mod sweep;

@@ -23,7 +23,7 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use super::trainer::{model_of_shape, Recipe};
+use super::recipe::{model_of_shape, Recipe};
 use crate::math::loss::ReadoutSums;
 use crate::math::model::{SeqBatch, SeqModel, Targets};
 use crate::math::params::CellKind;
@@ -62,7 +62,7 @@ pub struct ShareModel {
 }
 
 impl ShareModel {
-    /// The model these settings describe (the trainer's own, [`super::trainer::model_of`]).
+    /// The model these settings describe (the trainer's own, [`super::recipe::model_of`]).
     pub fn model(&self) -> SeqModel {
         model_of_shape(&self.shape, self.cell, &self.recipe)
     }
