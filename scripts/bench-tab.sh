@@ -48,30 +48,24 @@
 # submit with its read-back cost, and the adapter's best multiply-add rate);
 # UNROLL_BENCH_WEBGPU_FLOOR=0 leaves it out.
 set -euo pipefail
-if [ "${UNROLL_BENCH_SPLIT:-1}" = only ]; then
+# One of the workers benchmarks alone: builds (unless skipped) the release binary its PyTorch
+# and native rows need and the app, then hands over to its script.
+only_bench() {
+  local bin="$1" script="$2"
+  shift 2
   ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
   source "$ROOT/scripts/setup.sh"
   unroll_setup_test
   cd "$ROOT"
   if [ "${UNROLL_BENCH_SKIP_BUILD:-0}" != 1 ]; then
-    cargo build --release --bin train-names
+    cargo build --release --bin "$bin"
     trunk build --release --skip-version-check
   fi
   export UNROLL_BIN_DIR="${UNROLL_BIN_DIR:-${CARGO_TARGET_DIR:-$ROOT/target}/release}"
-  exec node scripts/bench/names-workers.mjs "$@"
-fi
-if [ "${UNROLL_BENCH_WORKERS:-1}" = only ]; then
-  ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-  source "$ROOT/scripts/setup.sh"
-  unroll_setup_test
-  cd "$ROOT"
-  if [ "${UNROLL_BENCH_SKIP_BUILD:-0}" != 1 ]; then
-    cargo build --release --bin delay-copy
-    trunk build --release --skip-version-check
-  fi
-  export UNROLL_BIN_DIR="${UNROLL_BIN_DIR:-${CARGO_TARGET_DIR:-$ROOT/target}/release}"
-  exec node scripts/bench/sweep-workers.mjs "$@"
-fi
+  exec node "scripts/bench/$script" "$@"
+}
+if [ "${UNROLL_BENCH_SPLIT:-1}" = only ]; then only_bench train-names names-workers.mjs "$@"; fi
+if [ "${UNROLL_BENCH_WORKERS:-1}" = only ]; then only_bench delay-copy sweep-workers.mjs "$@"; fi
 for arg in "$@"; do
   if [ "$arg" = --readme ]; then
     : "${UNROLL_BENCH_DELAY:=0}" "${UNROLL_BENCH_WEBGPU_FLOOR:=0}"

@@ -6,13 +6,10 @@
 //! checkpoint of other settings, of another seed or of another model is refused and leaves the
 //! sweep as it was.
 
-use crate::gpu_support;
-
-use std::sync::Arc;
+use crate::gpu_support::{self, small_names};
 
 use unroll_core::config::delay::{CellSet, DelayConfig, LabTask};
 use unroll_core::config::{Head, TrainConfig};
-use unroll_core::data::names::NamesDataset;
 use unroll_core::engine::protocol::{decode, encode};
 use unroll_core::math::params::CellKind;
 use unroll_core::train::backend::GpuPlan;
@@ -20,29 +17,6 @@ use unroll_core::train::sweep::{
     ResumeRefused, RunResult, Sweep, SweepCheckpoint, SweepPlan, Tick,
 };
 use unroll_core::train::trainer::at_once;
-
-/// A small names data set: three languages of names built from their own letters.
-fn names() -> Arc<NamesDataset> {
-    let class = |letters: &str, n: usize| -> String {
-        (0..n)
-            .map(|i| {
-                let l: Vec<char> = letters.chars().collect();
-                (0..3 + i % 5)
-                    .map(|k| l[(i * 7 + k * 3) % l.len()])
-                    .collect::<String>()
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    Arc::new(
-        NamesDataset::from_class_files([
-            ("Aa", class("aeiou", 40).as_str()),
-            ("Bb", class("bcdfg", 40).as_str()),
-            ("Cc", class("klmnp", 40).as_str()),
-        ])
-        .unwrap(),
-    )
-}
 
 /// A small lab configuration of `task` with RNN and LSTM, two seeds from 7.
 fn lab(task: LabTask) -> DelayConfig {
@@ -101,7 +75,7 @@ fn plans() -> Vec<(&'static str, SweepPlan)> {
         seed: 3,
         ..TrainConfig::default()
     };
-    out.push(("names", SweepPlan::of_names(&cfg, names())));
+    out.push(("names", SweepPlan::of_names(&cfg, small_names())));
     out
 }
 

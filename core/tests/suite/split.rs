@@ -6,10 +6,10 @@
 //! checkpoint kept before runs could be split reads as unsplit.
 
 use std::rc::Rc;
-use std::sync::Arc;
+
+use crate::gpu_support::small_names;
 
 use unroll_core::config::{Head, TrainConfig};
-use unroll_core::data::names::NamesDataset;
 use unroll_core::keep::{decode_checkpoint, encode_checkpoint};
 use unroll_core::math::model::{SeqBatch, Targets};
 use unroll_core::math::params::CellKind;
@@ -20,36 +20,6 @@ use unroll_core::train::split::{
 };
 use unroll_core::train::sweep::{Sweep, SweepCheckpoint, SweepPlan, Tick};
 use unroll_core::train::trainer::at_once;
-
-/// A small names data set: three languages of 60 different names each, built from their own
-/// letters.
-fn names() -> Arc<NamesDataset> {
-    let class = |letters: &str, salt: u64| -> String {
-        let l: Vec<char> = letters.chars().collect();
-        let mut x = salt;
-        let mut next = move || {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (x >> 33) as usize
-        };
-        (0..60)
-            .map(|_| {
-                let len = 3 + next() % 6;
-                (0..len).map(|_| l[next() % l.len()]).collect::<String>()
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    Arc::new(
-        NamesDataset::from_class_files([
-            ("Aa", class("aeiouy", 1).as_str()),
-            ("Bb", class("bcdfgh", 2).as_str()),
-            ("Cc", class("klmnpr", 3).as_str()),
-        ])
-        .unwrap(),
-    )
-}
 
 /// The names lab's plan with `cell`, a small model and batches of 15 (not a multiple of the
 /// share counts tried).
@@ -63,7 +33,7 @@ fn plan(cell: CellKind, head: Head) -> SweepPlan {
         seed: 5,
         ..TrainConfig::default()
     };
-    SweepPlan::of_names(&cfg, names())
+    SweepPlan::of_names(&cfg, small_names())
 }
 
 /// Every tick of a sweep, to its end, without its timing.

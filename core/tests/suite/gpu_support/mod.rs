@@ -1,7 +1,10 @@
 //! Shared helpers of the GPU tests: a context (the tests FAIL without an adapter; the adapter
-//! is printed once), blocking on futures natively, and random test data (tolerances: `tol`).
+//! is printed once), blocking on futures natively, random test data (tolerances: `tol`), and
+//! a small names data set for the training tests.
 
-use std::sync::Once;
+use std::sync::{Arc, Once};
+
+use unroll_core::data::names::NamesDataset;
 
 use unroll_core::gpu::GpuContext;
 
@@ -180,4 +183,34 @@ pub fn as_u32(v: &[f32]) -> Vec<u32> {
 /// `len` values uniform in `[-scale, scale)`.
 pub fn random_vec(rng: &mut ChaCha8Rng, len: usize, scale: f32) -> Vec<f32> {
     (0..len).map(|_| rng.random_range(-scale..scale)).collect()
+}
+
+/// A small names data set: three languages of 60 different names each, built from their own
+/// letters.
+pub fn small_names() -> Arc<NamesDataset> {
+    let class = |letters: &str, salt: u64| -> String {
+        let l: Vec<char> = letters.chars().collect();
+        let mut x = salt;
+        let mut next = move || {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 33) as usize
+        };
+        (0..60)
+            .map(|_| {
+                let len = 3 + next() % 6;
+                (0..len).map(|_| l[next() % l.len()]).collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    Arc::new(
+        NamesDataset::from_class_files([
+            ("Aa", class("aeiouy", 1).as_str()),
+            ("Bb", class("bcdfgh", 2).as_str()),
+            ("Cc", class("klmnpr", 3).as_str()),
+        ])
+        .unwrap(),
+    )
 }
