@@ -4,7 +4,8 @@
 // the page (the helper answers one share a step); the run trains to its end with the same numbers, bit for bit, as another split run
 // of the same settings, and a reload mid-run resumes, split as its checkpoint says, to the
 // numbers of the run never interrupted. `workers=1` trains unsplit and shows no line; `auto`
-// on a machine of 2 cores keeps one worker and says why.
+// on a machine of 2 cores, or on 4 cores for a step smaller than the one measured to pay,
+// keeps one worker and says why.
 //
 // Run: `UNROLL_E2E_SKIP_BUILD=1 node --test --test-concurrency=1 scripts/e2e/split.test.mjs`.
 
@@ -57,7 +58,7 @@ test("a split run says so, trains, and a reload mid-run resumes to the numbers o
   await page.close();
 });
 
-test("one worker trains unsplit, and auto on 2 cores says why it keeps one", { timeout: 300_000 }, async () => {
+test("one worker trains unsplit, and auto on 2 cores, or for a small step, says why it keeps one", { timeout: 300_000 }, async () => {
   const one = await app.names("?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=4&epochs=1&seed=3&backend=cpu&workers=1", { fresh: true });
   await one.start();
   await one.finished();
@@ -75,4 +76,16 @@ test("one worker trains unsplit, and auto on 2 cores says why it keeps one", { t
   await auto.finished();
   auto.noErrors();
   await auto.close();
+
+  // Auto on 4 cores keeps one worker for a step smaller than the one measured to pay.
+  const small = await app.names("?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=4&epochs=1&seed=3&backend=cpu&lang=zh", { fresh: true });
+  await small.page.addInitScript(() => Object.defineProperty(navigator, "hardwareConcurrency", { get: () => 4 }));
+  await small.reload();
+  await small.start();
+  const kept = await small.workers();
+  assert.deepEqual([kept.used, kept.shares], ["1", "1"]);
+  assert.equal(kept.text, "1 个 Web Worker：隐藏层 8、每步 4 个序列，这一步太小，拆分到多个 Worker 的消息开销大于节省的时间（自动：隐藏层 128 起、每份至少 32 个序列才拆分；链接中加 workers=2 即拆分）");
+  assert.equal(small.page.workers().filter((w) => w.url().endsWith("engine-worker.js")).length, 1, "no helper started");
+  small.noErrors();
+  await small.close();
 });

@@ -6,7 +6,7 @@
 
 use crate::shell::catalogue::catalogue;
 use unroll_core::config::Lang;
-use unroll_core::engine::parallel::SPLIT_MIN_CORES;
+use unroll_core::engine::parallel::{SPLIT_MIN_CORES, SPLIT_MIN_HIDDEN, SPLIT_MIN_ROWS};
 use unroll_core::engine::protocol::{SingleWorker, Workers};
 use unroll_core::gpu::GpuError;
 use unroll_core::train::backend::StepTimings;
@@ -96,6 +96,13 @@ pub fn workers_line(w: &Workers, lang: Lang) -> Option<String> {
             format!("1 个 Web Worker：在 {cores} 核的机器上，页面和浏览器也要用这些核；把每批拆分到多个 Worker，机器空闲时更快，繁忙时更慢（链接中加 workers=2 即拆分；自动：{SPLIT_MIN_CORES} 核起才拆分）")
         } else {
             format!("1 worker: on {cores} cores the page and the browser need them too; splitting each batch across workers is faster on an otherwise idle machine and slower on a busy one (workers=2 in the link splits it; auto splits from {SPLIT_MIN_CORES} cores)")
+        });
+    }
+    if let Some(SingleWorker::StepTooSmall { hidden, batch }) = w.single {
+        return Some(if zh {
+            format!("1 个 Web Worker：隐藏层 {hidden}、每步 {batch} 个序列，这一步太小，拆分到多个 Worker 的消息开销大于节省的时间（自动：隐藏层 {SPLIT_MIN_HIDDEN} 起、每份至少 {SPLIT_MIN_ROWS} 个序列才拆分；链接中加 workers=2 即拆分）")
+        } else {
+            format!("1 worker: at hidden size {hidden} with {batch} sequences a step, a step is too small to split; messages would cost more than the work saved (auto splits from hidden size {SPLIT_MIN_HIDDEN} and {SPLIT_MIN_ROWS} sequences a share; workers=2 in the link splits it)")
         });
     }
     let line = match (used, failed, w.single) {
@@ -260,6 +267,22 @@ mod tests {
         assert!(workers_line(&kept, Lang::Zh)
             .unwrap()
             .starts_with("1 个 Web Worker：在 2 核的机器上"));
+        let small = workers(
+            1,
+            0,
+            Some(SingleWorker::StepTooSmall {
+                hidden: 16,
+                batch: 4,
+            }),
+            1,
+        );
+        assert_eq!(
+            workers_line(&small, Lang::En).unwrap(),
+            "1 worker: at hidden size 16 with 4 sequences a step, a step is too small to split; messages would cost more than the work saved (auto splits from hidden size 128 and 32 sequences a share; workers=2 in the link splits it)"
+        );
+        assert!(workers_line(&small, Lang::Zh)
+            .unwrap()
+            .starts_with("1 个 Web Worker：隐藏层 16、每步 4 个序列"));
         assert_eq!(workers_line(&workers(1, 0, None, 1), Lang::En), None);
     }
 }

@@ -594,6 +594,7 @@ impl EngineClient {
             cores(),
             self.0.webgpu.get(),
             request.resume.as_ref().map(|c| c.shares),
+            (config.hidden_size, config.batch_size),
         ))
     }
 

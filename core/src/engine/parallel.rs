@@ -54,7 +54,15 @@ pub fn workers_for(
     resume_shares: Option<usize>,
 ) -> Workers {
     if runs <= 1 {
-        return split_for(config.workers, config.backend, cores, webgpu, resume_shares);
+        let step = (config.hidden_size, config.batch_size);
+        return split_for(
+            config.workers,
+            config.backend,
+            cores,
+            webgpu,
+            resume_shares,
+            step,
+        );
     }
     let wanted = match config.workers {
         0 => auto_workers(cores),
@@ -84,22 +92,35 @@ pub fn workers_for(
 /// were not measured.
 pub const SPLIT_MIN_CORES: usize = 3;
 
-/// The most shares `workers=0` cuts a batch into (the names recipe's batch of 64: 16 names a
-/// share; more shares add messages for less work each).
+/// The most shares `workers=0` cuts a batch into (more shares add messages for less work
+/// each).
 pub const AUTO_SHARES: usize = 4;
+
+/// The smallest hidden size at which `workers=0` splits a run: the names recipe's, where a split
+/// was measured to pay (docs/bench.md); at hidden size 16 with 2 sequences a share the same split
+/// made the epoch 5× longer. Sizes between were not measured, so auto keeps one worker there.
+pub const SPLIT_MIN_HIDDEN: usize = 128;
+
+/// The fewest sequences per share `workers=0` cuts a batch into: the measured names recipe's
+/// (a batch of 64 in 2 shares). Auto makes fewer shares rather than smaller ones.
+pub const SPLIT_MIN_ROWS: usize = 32;
 
 /// Into how many shares a single run's batches are cut, and on how many workers
 /// ([`crate::train::split`]): a resumed run's checkpoint count `resume_shares` whatever else
 /// (its numbers depend on it); else the URL's `workers` (1: unsplit), and for `0` (auto) the
-/// machine's `cores` less one for the page, at most [`AUTO_SHARES`], where there are at least
-/// [`SPLIT_MIN_CORES`], and unsplit below ([`SingleWorker::SplitDoesNotPay`]). Unsplit where
-/// the run may train on WebGPU ([`SingleWorker::Gpu`]: the GPU path is not split).
+/// machine's `cores` less one for the page, at most [`AUTO_SHARES`] and at most one share per
+/// [`SPLIT_MIN_ROWS`] of the `batch` sequences a step, where there are at least
+/// [`SPLIT_MIN_CORES`] ([`SingleWorker::SplitDoesNotPay`] below) and the step is as large as
+/// the one measured to pay (`hidden` at least [`SPLIT_MIN_HIDDEN`] and 2 shares or more;
+/// [`SingleWorker::StepTooSmall`] otherwise). Unsplit where the run may train on WebGPU
+/// ([`SingleWorker::Gpu`]: the GPU path is not split).
 pub fn split_for(
     asked: usize,
     backend: BackendChoice,
     cores: usize,
     webgpu: Option<bool>,
     resume_shares: Option<usize>,
+    (hidden, batch): (usize, usize),
 ) -> Workers {
     let one = |single| Workers {
         used: 1,
@@ -117,7 +138,13 @@ pub fn split_for(
         (None, 0) if cores < SPLIT_MIN_CORES => {
             return one(Some(SingleWorker::SplitDoesNotPay { cores }))
         }
-        (None, 0) => (cores - 1).min(AUTO_SHARES),
+        (None, 0) => {
+            let shares = (cores - 1).min(AUTO_SHARES).min(batch / SPLIT_MIN_ROWS);
+            if hidden < SPLIT_MIN_HIDDEN || shares < 2 {
+                return one(Some(SingleWorker::StepTooSmall { hidden, batch }));
+            }
+            shares
+        }
         (None, n) => n.clamp(1, MAX_WORKERS),
     };
     Workers {

@@ -307,6 +307,15 @@ pub enum SingleWorker {
         /// The machine's logical cores (`navigator.hardwareConcurrency`).
         cores: usize,
     },
+    /// Its one run is not split by `workers=0`: its step is smaller than the one measured to
+    /// pay ([`crate::engine::parallel::SPLIT_MIN_HIDDEN`],
+    /// [`crate::engine::parallel::SPLIT_MIN_ROWS`]).
+    StepTooSmall {
+        /// Hidden size H.
+        hidden: usize,
+        /// Sequences per step.
+        batch: usize,
+    },
 }
 
 /// What an upload's parse reports: progress, then one outcome.

@@ -388,30 +388,53 @@ fn workers_follow_the_url_the_cores_and_the_path() {
 }
 
 /// A single run's split: the URL's number; for `0` the cores less one (at most 4) from 3
-/// cores on, unsplit below, saying why; unsplit where it may train on WebGPU; a resumed run
-/// keeps its checkpoint's count whatever the URL and the cores say.
+/// cores on, at most one share per 32 sequences and only from hidden size 128 (the step
+/// measured to pay), unsplit otherwise, saying why; unsplit where it may train on WebGPU; a
+/// resumed run keeps its checkpoint's count whatever the URL and the cores say.
 #[test]
 fn a_single_run_is_split_where_it_pays() {
-    use unroll_core::engine::parallel::{split_for, AUTO_SHARES, SPLIT_MIN_CORES};
+    use unroll_core::engine::parallel::{
+        split_for, AUTO_SHARES, SPLIT_MIN_CORES, SPLIT_MIN_HIDDEN, SPLIT_MIN_ROWS,
+    };
+    // The names recipe's step: hidden 128, 64 names.
+    let names = (128, 64);
     let s = |asked, backend, cores, webgpu, resume| {
-        let w = split_for(asked, backend, cores, webgpu, resume);
+        let w = split_for(asked, backend, cores, webgpu, resume, names);
         assert_eq!(w.used, w.shares);
         (w.shares, w.single)
     };
     let cpu = BackendChoice::Cpu;
-    assert_eq!(SPLIT_MIN_CORES, 3);
+    assert_eq!(
+        (SPLIT_MIN_CORES, SPLIT_MIN_HIDDEN, SPLIT_MIN_ROWS),
+        (3, 128, 32)
+    );
     assert_eq!(
         s(0, cpu, 2, None, None),
         (1, Some(SingleWorker::SplitDoesNotPay { cores: 2 }))
     );
     assert_eq!(s(0, cpu, 3, None, None), (2, None));
-    assert_eq!(s(0, cpu, 4, None, None), (3, None));
-    assert_eq!(s(0, cpu, 16, None, None), (AUTO_SHARES, None));
+    // 64 names make 2 shares of 32 at most, whatever the cores.
+    assert_eq!(s(0, cpu, 4, None, None), (2, None));
+    assert_eq!(s(0, cpu, 16, None, None), (2, None));
+    let at = |cores, step| split_for(0, cpu, cores, None, None, step);
+    assert_eq!(at(16, (128, 256)).shares, AUTO_SHARES);
+    assert_eq!(at(4, (256, 96)).shares, 3);
+    // Steps smaller than the one measured to pay stay on one worker, saying why.
+    for (hidden, batch) in [(16, 4), (64, 64), (128, 63), (127, 512)] {
+        let w = at(16, (hidden, batch));
+        assert_eq!(
+            (w.shares, w.single),
+            (1, Some(SingleWorker::StepTooSmall { hidden, batch })),
+            "hidden {hidden}, batch {batch}"
+        );
+    }
+    // The URL's number is the URL's, at any size.
+    assert_eq!(split_for(2, cpu, 16, None, None, (16, 4)).shares, 2);
     assert_eq!(s(1, cpu, 16, None, None), (1, None));
     assert_eq!(s(2, cpu, 2, None, None), (2, None));
     assert_eq!(s(8, cpu, 1, None, None), (8, None));
     let auto = BackendChoice::Auto;
-    assert_eq!(s(0, auto, 8, Some(false), None), (AUTO_SHARES, None));
+    assert_eq!(s(0, auto, 8, Some(false), None), (2, None));
     assert_eq!(
         s(0, auto, 8, Some(true), None),
         (1, Some(SingleWorker::Gpu))
