@@ -66,26 +66,27 @@ test("one worker trains unsplit, and auto on 2 cores, or for a small step, says 
   one.noErrors();
   await one.close();
 
-  const auto = await app.names("?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=4&epochs=1&seed=3&backend=cpu", { fresh: true });
-  await auto.page.addInitScript(() => Object.defineProperty(navigator, "hardwareConcurrency", { get: () => 2 }));
-  await auto.reload();
-  await auto.start();
-  const line = await auto.workers();
-  assert.deepEqual([line.used, line.shares], ["1", "1"]);
-  assert.match(line.text, /on 2 cores the page and the browser need them too; splitting each batch across workers is faster on an otherwise idle machine and slower on a busy one \(workers=2 in the link splits it; auto splits from 3 cores\)/);
-  await auto.finished();
-  auto.noErrors();
-  await auto.close();
+  // Auto, on a machine of `cores` cores as the browser reports them: one worker, the line
+  // saying why, no helper started.
+  const autoOn = async (cores, lang) => {
+    const page = await app.names(`?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=4&epochs=1&seed=3&backend=cpu&lang=${lang}`, { fresh: true });
+    await page.page.addInitScript((n) => Object.defineProperty(navigator, "hardwareConcurrency", { get: () => n }), cores);
+    await page.reload();
+    await page.start();
+    const line = await page.workers();
+    assert.deepEqual([line.used, line.shares], ["1", "1"]);
+    assert.equal(page.page.workers().filter((w) => w.url().endsWith("engine-worker.js")).length, 1, "no helper started");
+    return { page, line };
+  };
+  const auto = await autoOn(2, "en");
+  assert.match(auto.line.text, /on 2 cores the page and the browser need them too; splitting each batch across workers is faster on an otherwise idle machine and slower on a busy one \(workers=2 in the link splits it; auto splits from 3 cores\)/);
+  await auto.page.finished();
+  auto.page.noErrors();
+  await auto.page.close();
 
-  // Auto on 4 cores keeps one worker for a step smaller than the one measured to pay.
-  const small = await app.names("?v=1&lesson=names&cell=gru&hidden_size=8&batch_size=4&epochs=1&seed=3&backend=cpu&lang=zh", { fresh: true });
-  await small.page.addInitScript(() => Object.defineProperty(navigator, "hardwareConcurrency", { get: () => 4 }));
-  await small.reload();
-  await small.start();
-  const kept = await small.workers();
-  assert.deepEqual([kept.used, kept.shares], ["1", "1"]);
-  assert.equal(kept.text, "1 个 Web Worker：隐藏层 8、每步 4 个序列，这一步太小，拆分到多个 Worker 的消息开销大于节省的时间（自动：隐藏层 128 起、每份至少 32 个序列才拆分；链接中加 workers=2 即拆分）");
-  assert.equal(small.page.workers().filter((w) => w.url().endsWith("engine-worker.js")).length, 1, "no helper started");
-  small.noErrors();
-  await small.close();
+  // On 4 cores, for a step smaller than the one measured to pay.
+  const small = await autoOn(4, "zh");
+  assert.equal(small.line.text, "1 个 Web Worker：隐藏层 8、每步 4 个序列，这一步太小，拆分到多个 Worker 的消息开销大于节省的时间（自动：隐藏层 128 起、每份至少 32 个序列才拆分；链接中加 workers=2 即拆分）");
+  small.page.noErrors();
+  await small.page.close();
 });
