@@ -78,12 +78,18 @@ const SPLIT_MAX: u32 = 2u;
 // Most (row, unit) slots of one workgroup's memory, R·stride4(H): the LSTM backward keeps [R, 4H]
 // gate gradients there, 4 · 1024 f32 = 16 KiB, the most WebGPU guarantees.
 const SEQ_ROWS_UNITS: u32 = 1024u;
-// Floats of the whole-sequence kernels' workgroup memory, 4·SEQ_ROWS_UNITS (16 KiB).
-const SEQ_SHARED_FLOATS: u32 = 4096u;
+// Most floats of the whole-sequence kernels' workgroup memory, 4·SEQ_ROWS_UNITS (16 KiB).
+const SEQ_SHARED_FLOATS_MAX: u32 = 4096u;
+// Floats of the whole-sequence kernels' workgroup memory, set by each pipeline to what its
+// model's rows need (at most SEQ_SHARED_FLOATS_MAX; host: cell_sequence::shared_floats).
+// WebGPU zeroes workgroup memory at every dispatch, and an emulated device compiles that
+// zeroing into the kernel, float by float: sized to the rows a model has, a small model's
+// kernels compile several times faster on SwiftShader.
+override SEQ_SHARED_FLOATS: u32 = SEQ_SHARED_FLOATS_MAX;
 
 // The whole-sequence kernels' workgroup memory, f32 (not vec4: a write to one component of a
 // vector may touch the whole vector, and neighbouring invocations write neighbouring floats).
-// Forward: two [R, stride4(H)] buffers of h at 0 and SEQ_ROWS_UNITS (step s reads one and
+// Forward: two [R, stride4(H)] buffers of h at 0 and R·stride4(H) (step s reads one and
 // writes the other). Backward: [R, stride4(G·H)] gate gradients; the tail of each row past G·H
 // is never written and stays 0 (workgroup memory starts zeroed).
 var<workgroup> seq_shared: array<f32, SEQ_SHARED_FLOATS>;

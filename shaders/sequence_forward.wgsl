@@ -33,6 +33,7 @@ fn sequence_forward(@builtin(local_invocation_index) local: u32,
     let bh = dims.batch * hidden;
     let j = lane.j;
     let p = stride4(hidden);  // row stride of h in seq_shared, floats
+    let half = dims.rows_per_group * p;  // the second buffer of h in seq_shared
     let bias = w_hh_packed[packed_bias_at(hidden, GATES) + j];
     var c: array<f32, ROWS_PER_LANE_MAX>;    // c_j of each row
     var len: array<u32, ROWS_PER_LANE_MAX>;  // length of each row's sample
@@ -50,8 +51,8 @@ fn sequence_forward(@builtin(local_invocation_index) local: u32,
     let k_end = select(0u, p / 4u, lane.rows > 0u);
     workgroupBarrier();
     for (var s = 0u; s < dims.seq_len; s++) {
-        let h_prev_at = (s % 2u) * SEQ_ROWS_UNITS + lane.first_row * p;  // h_prev of row 0
-        let h_next_at = (1u - s % 2u) * SEQ_ROWS_UNITS + lane.first_row * p + j;
+        let h_prev_at = (s % 2u) * half + lane.first_row * p;  // h_prev of row 0
+        let h_next_at = (1u - s % 2u) * half + lane.first_row * p + j;
         // W_hh h_prev of each row, gate g in component g; zeroed at every step, explicitly.
         var hh: array<vec4<f32>, ROWS_PER_LANE_MAX>;
         for (var q = 0u; q < ROWS_PER_LANE_MAX; q++) { hh[q] = vec4(0.0); }

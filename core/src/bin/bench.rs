@@ -273,8 +273,7 @@ mod native {
         seq_layout: SequenceLayout,
     ) -> Result<(Vec<f64>, StepCounts), String> {
         let mut gpu = gpu_model(ctx, spec, batch.batch, batch.seq_len)?;
-        gpu.recurrent_mut()
-            .set_layout(seq_layout)
+        gpu.set_sequence_layout(ctx, seq_layout)
             .map_err(|e| e.to_string())?;
         let mut samples = Vec::with_capacity(iters);
         let mut before = ctx.counts();

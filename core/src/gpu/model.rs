@@ -29,6 +29,7 @@ use super::buffers::{self, PendingMap};
 use super::context::GpuContext;
 use super::error::GpuError;
 use super::kernels::adam_update::{AdamDims, AdamUpdate};
+use super::kernels::cell_sequence::SequenceLayout;
 use super::kernels::classifier_head::{ClassifierHead, HeadDims, StepRecord};
 use super::kernels::clip_grad_norm::{ClipDims, ClipGradNorm, STEP_STATE_LEN};
 use super::kernels::last_step::{LastStep, LastStepDims};
@@ -417,9 +418,29 @@ impl GpuModel {
         }
     }
 
-    /// The recurrent stack's kernels and buffers (e.g. to choose their workgroup layout).
-    pub fn recurrent_mut(&mut self) -> &mut GpuRecurrent {
-        &mut self.rnn
+    /// How the recurrent stack's cell kernels split the batch.
+    pub fn sequence_layout(&self) -> SequenceLayout {
+        self.rnn.layout()
+    }
+
+    /// Sets how the recurrent stack's cell kernels split the batch (the bench compares
+    /// layouts); the kernels are built again where the layout's workgroups hold more rows.
+    ///
+    /// # Errors
+    /// [`GpuError::Unsupported`] for a layout [`SequenceLayout::check`] refuses at the model's
+    /// hidden size.
+    pub fn set_sequence_layout(
+        &mut self,
+        ctx: &GpuContext,
+        layout: SequenceLayout,
+    ) -> Result<(), GpuError> {
+        self.rnn.set_layout(
+            ctx,
+            layout,
+            &self.bufs.params,
+            &self.bufs.grads,
+            &self.arena,
+        )
     }
 
     /// The parameter layout (`rnn.*` then `fc.*`, PyTorch names).

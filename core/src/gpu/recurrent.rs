@@ -111,6 +111,9 @@ pub struct GpuRecurrent {
     max_seq_len: usize,
     /// Batch rows per workgroup and per invocation of the cell kernels.
     layout: SequenceLayout,
+    /// Batch rows per workgroup the cell kernels' workgroup memory holds: the layout's, or the
+    /// largest batch when that is fewer.
+    kernel_rows: usize,
     pub(crate) matmul: Kernel<Matmul>,
     projection: Kernel<InputProjection>,
     /// The cell's sequence kernels (names and bindings from its descriptor).
@@ -263,17 +266,20 @@ impl GpuRecurrent {
             outputs.push(make(&format!("output_l{layer}"), t * b * dh_width)?);
             d_outputs.push(make(&format!("d_output_l{layer}"), t * b * dh_width)?);
         }
+        let layout = SequenceLayout::for_hidden(spec.hidden_size, ctx.is_cpu_adapter());
+        let rows = layout.rows_for_batch(max_batch);
         let mut this = GpuRecurrent {
             spec,
             input,
             offsets,
             max_batch,
             max_seq_len,
-            layout: SequenceLayout::for_hidden(spec.hidden_size, ctx.is_cpu_adapter()),
+            layout,
+            kernel_rows: rows,
             matmul: Kernel::new(ctx),
             projection: Kernel::new(ctx),
-            cell_forward: Kernel::for_cell(ctx, cell, CellPass::Forward),
-            cell_backward: Kernel::for_cell(ctx, cell, CellPass::Backward),
+            cell_forward: Kernel::for_cell(ctx, cell, CellPass::Forward, spec.hidden_size, rows),
+            cell_backward: Kernel::for_cell(ctx, cell, CellPass::Backward, spec.hidden_size, rows),
             col_sum: Kernel::new(ctx),
             onehot_grad: Kernel::new(ctx),
             pack: Kernel::new(ctx),
@@ -402,14 +408,33 @@ impl GpuRecurrent {
         self.layout
     }
 
-    /// Sets how the cell kernels split the batch (the bench compares layouts).
+    /// Sets how the cell kernels split the batch (the bench compares layouts); where a
+    /// workgroup gets more rows than the kernels' memory holds, they are built again for them
+    /// (with their bind groups, over the same buffers).
     ///
     /// # Errors
     /// [`GpuError::Unsupported`] for a layout [`SequenceLayout::check`] refuses at this hidden
     /// size.
-    pub fn set_layout(&mut self, layout: SequenceLayout) -> Result<(), GpuError> {
+    pub(crate) fn set_layout(
+        &mut self,
+        ctx: &GpuContext,
+        layout: SequenceLayout,
+        params: &wgpu::Buffer,
+        grads: &wgpu::Buffer,
+        arena: &UniformArena,
+    ) -> Result<(), GpuError> {
         layout.check(self.spec.hidden_size)?;
         self.layout = layout;
+        let rows = layout.rows_for_batch(self.max_batch);
+        if rows > self.kernel_rows {
+            let (cell, h) = (self.spec.cell.spec(), self.spec.hidden_size);
+            self.cell_forward = Kernel::for_cell(ctx, cell, CellPass::Forward, h, rows);
+            self.cell_backward = Kernel::for_cell(ctx, cell, CellPass::Backward, h, rows);
+            self.kernel_rows = rows;
+            self.groups = (0..self.dirs.len())
+                .map(|k| self.dir_groups(ctx, k, params, grads, arena))
+                .collect();
+        }
         Ok(())
     }
 
@@ -431,7 +456,12 @@ impl GpuRecurrent {
     ) -> SequenceDims {
         let h = self.spec.hidden_size;
         let dir = k % self.spec.num_directions();
-        let (rows_per_group, rows_per_lane, split) = self.layout.dims(pass);
+        let (_, rows_per_lane, split) = self.layout.dims(pass);
+        // No more rows a workgroup than the batch has: the kernels' workgroup memory holds the
+        // layout's rows or the largest batch's.
+        let rows_per_group = self.layout.rows_for_batch(batch);
+        debug_assert!(rows_per_group <= self.kernel_rows);
+        let rows_per_group = rows_per_group as u32;
         SequenceDims {
             batch: batch as u32,
             hidden: h as u32,

@@ -152,7 +152,7 @@ fn every_kernel_validates_within_webgpu_default_limits() {
                 if uses[handle].is_empty() {
                     continue;
                 }
-                let size = module.types[var.ty].inner.size(module.to_ctx());
+                let size = workgroup_or_fixed_size(&module, var.ty);
                 match var.space {
                     naga::AddressSpace::Storage { access } => {
                         let b = var.binding.as_ref().expect("storage binding");
@@ -217,15 +217,104 @@ fn every_kernel_validates_within_webgpu_default_limits() {
 /// their dispatches and checks their layouts with them.
 #[test]
 fn sequence_layout_constants_match_the_host() {
-    use unroll_core::gpu::kernels::{ROWS_PER_LANE_MAX, SEQ_ROWS_UNITS, SPLIT_MAX, WG_SEQ};
+    use unroll_core::gpu::kernels::{
+        ROWS_PER_LANE_MAX, SEQ_ROWS_UNITS, SEQ_SHARED_FLOATS_MAX, SPLIT_MAX, WG_SEQ,
+    };
     for (name, value) in [
         ("WG_SEQ", WG_SEQ),
         ("ROWS_PER_LANE_MAX", ROWS_PER_LANE_MAX),
         ("SPLIT_MAX", SPLIT_MAX),
         ("SEQ_ROWS_UNITS", SEQ_ROWS_UNITS),
-        ("SEQ_SHARED_FLOATS", 4 * SEQ_ROWS_UNITS),
+        ("SEQ_SHARED_FLOATS_MAX", SEQ_SHARED_FLOATS_MAX),
     ] {
         let line = format!("const {name}: u32 = {value}u;");
         assert!(PRELUDE.contains(&line), "{PRELUDE_FILE} lacks {line:?}");
     }
+    // The pipelines size the workgroup array; a kernel built without the value gets the most.
+    for line in [
+        "override SEQ_SHARED_FLOATS: u32 = SEQ_SHARED_FLOATS_MAX;",
+        "var<workgroup> seq_shared: array<f32, SEQ_SHARED_FLOATS>;",
+    ] {
+        assert!(PRELUDE.contains(line), "{PRELUDE_FILE} lacks {line:?}");
+    }
+}
+
+/// What each sized workgroup array needs, floats, against the host's rule: the forward's two
+/// buffers of h and BPTT's gate gradients for the rows a workgroup owns, never more than the
+/// 16 KiB every WebGPU device has; on a CPU adapter a small model's workgroups hold a training
+/// batch's rows, not the 128 that memory would allow.
+#[test]
+fn sequence_workgroup_memory_follows_the_rows() {
+    use unroll_core::gpu::kernels::cell_sequence::{
+        shared_floats, CellPass, SequenceLayout, CPU_ADAPTER_ROWS,
+    };
+    use unroll_core::gpu::kernels::SEQ_SHARED_FLOATS_MAX;
+    let lstm = CellKind::Lstm.spec();
+    let gru = CellKind::Gru.spec();
+    let rnn = CellKind::Rnn.spec();
+    // The delay lab's small model (hidden 8, batch 32, 256 held out) on SwiftShader: one
+    // workgroup of 32 rows, whatever the batch.
+    let small = SequenceLayout::for_hidden(8, true);
+    assert_eq!((small.rows_per_group, CPU_ADAPTER_ROWS), (32, 32));
+    assert_eq!(small.rows_for_batch(256), 32);
+    assert_eq!(small.rows_for_batch(5), 5);
+    assert_eq!(
+        SequenceLayout::for_hidden(8, false).rows_for_batch(256),
+        128
+    );
+    assert_eq!(shared_floats(lstm, CellPass::Forward, 8, 32), 512);
+    assert_eq!(shared_floats(lstm, CellPass::Backward, 8, 32), 1024);
+    assert_eq!(shared_floats(gru, CellPass::Backward, 8, 32), 768);
+    assert_eq!(shared_floats(rnn, CellPass::Backward, 8, 32), 256);
+    // Padded rows: hidden 3 takes 4 floats a row, GRU's 9 gate gradients 12.
+    assert_eq!(shared_floats(gru, CellPass::Forward, 3, 5), 40);
+    assert_eq!(shared_floats(gru, CellPass::Backward, 3, 5), 60);
+    // The names recipe (hidden 128): memory caps the rows at 8 on any adapter, as before.
+    for cpu in [false, true] {
+        assert_eq!(SequenceLayout::for_hidden(128, cpu).rows_for_batch(64), 8);
+    }
+    assert_eq!(shared_floats(lstm, CellPass::Forward, 128, 8), 2048);
+    assert_eq!(
+        shared_floats(lstm, CellPass::Backward, 128, 8),
+        SEQ_SHARED_FLOATS_MAX
+    );
+    // Every default layout fits the most.
+    for hidden in [1, 3, 8, 100, 128, 256] {
+        for cpu in [false, true] {
+            let rows = SequenceLayout::for_hidden(hidden, cpu).rows_for_batch(10_000);
+            for cell in [lstm, gru, rnn] {
+                for pass in CellPass::BOTH {
+                    let f = shared_floats(cell, pass, hidden, rows);
+                    assert!(f <= SEQ_SHARED_FLOATS_MAX, "{hidden} {cpu}: {f}");
+                }
+            }
+        }
+    }
+}
+
+/// Bytes of a global's type; an override-sized workgroup array counts at its override's
+/// default (the most a pipeline may set).
+fn workgroup_or_fixed_size(module: &naga::Module, ty: naga::Handle<naga::Type>) -> u32 {
+    if let naga::TypeInner::Array {
+        size: naga::ArraySize::Pending(o),
+        stride,
+        ..
+    } = module.types[ty].inner
+    {
+        let init = module.overrides[o]
+            .init
+            .expect("the override has a default");
+        let count = match module.global_expressions[init] {
+            naga::Expression::Literal(naga::Literal::U32(n)) => n,
+            naga::Expression::Constant(c) => {
+                match module.global_expressions[module.constants[c].init] {
+                    naga::Expression::Literal(naga::Literal::U32(n)) => n,
+                    ref e => panic!("override default {e:?}"),
+                }
+            }
+            ref e => panic!("override default {e:?}"),
+        };
+        return stride * count;
+    }
+    module.types[ty].inner.size(module.to_ctx())
 }

@@ -32,8 +32,8 @@
 //!   (∂L/∂ final state in, ∂L/∂ initial state out).
 
 use super::{
-    tiles, Access, Dispatch, Kernel, SequenceDims, ROWS_PER_LANE_MAX, SEQ_ROWS_UNITS, SPLIT_MAX,
-    WG_SEQ,
+    tiles, Access, Dispatch, Kernel, SequenceDims, ROWS_PER_LANE_MAX, SEQ_ROWS_UNITS,
+    SEQ_SHARED_FLOATS_MAX, SPLIT_MAX, WG_SEQ,
 };
 use crate::gpu::context::GpuContext;
 use crate::gpu::error::GpuError;
@@ -154,6 +154,14 @@ pub struct SequenceLayout {
     pub backward_split: usize,
 }
 
+/// Most batch rows per workgroup of the default layout on a CPU adapter (lavapipe,
+/// SwiftShader). WebGPU zeroes a kernel's workgroup memory at every dispatch, and SwiftShader
+/// compiles that zeroing float by float: a whole-sequence kernel with 16 KiB of it took 1.5 s
+/// to compile, with 4 KiB 0.33 s (`docs/testing.md`, "Workgroup memory, sized per model").
+/// At small hidden sizes memory alone would allow 128 rows; 32, a training batch's worth,
+/// keeps it at 4 KiB or less up to hidden 8.
+pub const CPU_ADAPTER_ROWS: usize = 32;
+
 /// Rows per invocation of the default layout (chosen by the measurements in `docs/bench.md`,
 /// "Rows per invocation in the whole-sequence kernels").
 pub const DEFAULT_ROWS_PER_LANE: usize = 8;
@@ -168,10 +176,16 @@ impl SequenceLayout {
     /// which shortens each invocation's serial chain per step. On a CPU adapter (lavapipe,
     /// SwiftShader) the invocations of a workgroup run one after another anyway, so parts
     /// would only add work (a barrier and the partial sums; the forward's extra loads), and
-    /// both passes keep one (`docs/bench.md`, "One skeleton per pass").
+    /// both passes keep one (`docs/bench.md`, "One skeleton per pass"), and a workgroup takes
+    /// at most [`CPU_ADAPTER_ROWS`] rows.
     pub fn for_hidden(hidden: usize, cpu_adapter: bool) -> Self {
         let h = stride4(hidden.max(1));
         let max_rows = (SEQ_ROWS_UNITS as usize / h).max(1);
+        let max_rows = if cpu_adapter {
+            max_rows.min(CPU_ADAPTER_ROWS)
+        } else {
+            max_rows
+        };
         let rows_per_lane = DEFAULT_ROWS_PER_LANE.min(max_rows);
         let slots = (WG_SEQ as usize / hidden.max(1))
             .min(max_rows / rows_per_lane)
@@ -218,9 +232,17 @@ impl SequenceLayout {
         Err(GpuError::Unsupported(why))
     }
 
+    /// Batch rows per workgroup of a dispatch over `batch` rows: `rows_per_group`, or `batch`
+    /// when that is fewer (a workgroup's rows are computed alike however many it owns, so
+    /// this changes no result, only the workgroup memory the kernel needs).
+    pub fn rows_for_batch(&self, batch: usize) -> usize {
+        self.rows_per_group.min(batch.max(1))
+    }
+
     /// The layout fields of `pass`'s [`SequenceDims`]: `(rows_per_group, rows_per_lane, split)`.
     /// The forward's parts take shares of the rows (`⌈RI/forward_split⌉` per invocation, as
-    /// one part); BPTT's take shares of the product.
+    /// one part); BPTT's take shares of the product. (The host dispatches
+    /// [`SequenceLayout::rows_for_batch`] rows a workgroup.)
     pub fn dims(&self, pass: CellPass) -> (u32, u32, u32) {
         let r = self.rows_per_group as u32;
         match pass {
@@ -228,6 +250,19 @@ impl SequenceLayout {
             CellPass::Backward => (r, self.rows_per_lane as u32, self.backward_split as u32),
         }
     }
+}
+
+/// Floats of workgroup memory `cell`'s `pass` kernel uses with `rows` batch rows per workgroup
+/// (its [`SequenceDims::rows_per_group`]) at hidden size `hidden`: the forward keeps two
+/// `[rows, stride4(H)]` buffers of h, BPTT `[rows, stride4(G·H)]` gate gradients. The value
+/// of the kernel's `SEQ_SHARED_FLOATS` (`common.wgsl`), at most [`SEQ_SHARED_FLOATS_MAX`] for
+/// a layout [`SequenceLayout::check`] accepts.
+pub fn shared_floats(cell: &CellSpec, pass: CellPass, hidden: usize, rows: usize) -> u32 {
+    let floats = match pass {
+        CellPass::Forward => 2 * rows * stride4(hidden),
+        CellPass::Backward => rows * stride4(cell.blocks * hidden),
+    };
+    floats.clamp(4, SEQ_SHARED_FLOATS_MAX as usize) as u32
 }
 
 /// `n` rounded up to a multiple of 4: the row stride of the kernels' workgroup memory
@@ -263,11 +298,25 @@ impl Dispatch for CellSequence {
 }
 
 impl Kernel<CellSequence> {
-    /// Compiles `cell`'s `pass` kernel with the bindings of [`bindings`].
+    /// Compiles `cell`'s `pass` kernel with the bindings of [`bindings`] and workgroup memory
+    /// for dispatches of at most `rows` batch rows per workgroup at hidden size `hidden`
+    /// ([`shared_floats`]).
     ///
     /// # Panics
     /// If the kernel is missing from the registry (a programming error caught by the tests).
-    pub fn for_cell(ctx: &GpuContext, cell: &CellSpec, pass: CellPass) -> Self {
-        Kernel::build(ctx, kernel_name(cell, pass), &accesses(cell, pass))
+    pub fn for_cell(
+        ctx: &GpuContext,
+        cell: &CellSpec,
+        pass: CellPass,
+        hidden: usize,
+        rows: usize,
+    ) -> Self {
+        let floats = shared_floats(cell, pass, hidden, rows);
+        Kernel::build_with(
+            ctx,
+            kernel_name(cell, pass),
+            &accesses(cell, pass),
+            &[("SEQ_SHARED_FLOATS", f64::from(floats))],
+        )
     }
 }

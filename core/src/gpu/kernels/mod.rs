@@ -123,6 +123,11 @@ pub const ROWS_PER_LANE_MAX: u32 = 8;
 /// workgroup memory, 16 KiB at this bound (WebGPU's guaranteed workgroup storage).
 pub const SEQ_ROWS_UNITS: u32 = 1024;
 
+/// Most floats of the whole-sequence kernels' workgroup memory, `4·`[`SEQ_ROWS_UNITS`]
+/// (`SEQ_SHARED_FLOATS_MAX` in `common.wgsl`); each pipeline sizes it to its rows
+/// ([`cell_sequence::shared_floats`]).
+pub const SEQ_SHARED_FLOATS_MAX: u32 = 4 * SEQ_ROWS_UNITS;
+
 /// Most parts sharing one slot's product in the whole-sequence kernels (`SPLIT_MAX` in
 /// `common.wgsl`): BPTT's second part writes its partial sums where part 0's gradients are.
 pub const SPLIT_MAX: u32 = 2;
@@ -223,6 +228,20 @@ impl<S: Dispatch> Kernel<S> {
     /// # Panics
     /// If the kernel is missing from the registry (a programming error caught by the tests).
     pub fn build(ctx: &GpuContext, name: &'static str, storage: &[Access]) -> Self {
+        Self::build_with(ctx, name, storage, &[])
+    }
+
+    /// [`Kernel::build`] with values for the kernel's pipeline-overridable constants
+    /// (`override` declarations in its WGSL), by name.
+    ///
+    /// # Panics
+    /// If the kernel is missing from the registry (a programming error caught by the tests).
+    pub fn build_with(
+        ctx: &GpuContext,
+        name: &'static str,
+        storage: &[Access],
+        constants: &[(&str, f64)],
+    ) -> Self {
         let src = shader_source::kernel(name)
             .unwrap_or_else(|| panic!("kernel {name} is not in shader_source::KERNELS"));
         let device = &ctx.device;
@@ -268,7 +287,10 @@ impl<S: Dispatch> Kernel<S> {
             layout: Some(&pipeline_layout),
             module: &module,
             entry_point: Some(src.entry),
-            compilation_options: Default::default(),
+            compilation_options: wgpu::PipelineCompilationOptions {
+                constants,
+                ..Default::default()
+            },
             cache: None,
         });
         Kernel {

@@ -99,7 +99,14 @@ pub fn run_cell_kernel(
     dims: &[SequenceDims],
 ) -> CellOutputs {
     let spec = cell.spec();
-    let kernel = Kernel::<CellSequence>::for_cell(ctx, spec, pass);
+    // Workgroup memory for the most rows a workgroup of these dispatches owns.
+    let rows = dims
+        .iter()
+        .map(|d| d.rows_per_group as usize)
+        .max()
+        .unwrap_or(1);
+    let hidden = dims.iter().map(|d| d.hidden as usize).max().unwrap_or(1);
+    let kernel = Kernel::<CellSequence>::for_cell(ctx, spec, pass, hidden, rows);
     let names: Vec<CellBuffer> = cell_sequence::bindings(spec, pass)
         .into_iter()
         .map(|(b, _)| b)
