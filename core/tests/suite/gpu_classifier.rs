@@ -577,3 +577,31 @@ fn dispatches_per_step_do_not_grow_with_the_length() {
         assert_eq!(deep_counts[0], 14 + 7 + 2 * 10, "{cell:?}");
     }
 }
+
+/// A second model on one device reuses the first one's pipelines (none compiled again) and
+/// computes the same step bit for bit; a model with fewer rows a workgroup compiles only its
+/// two cell kernels again, with their smaller workgroup memory.
+#[test]
+fn models_on_one_device_share_their_pipelines() {
+    let ctx = context();
+    let spec = RnnSpec::new(CellKind::Lstm, VOCAB, 8);
+    let (_, params) = classifier(spec, 11);
+    let batch = random_batch(&mut rng(11), 6, 5, VOCAB, CLASSES);
+    assert_eq!(ctx.pipelines_built(), 0);
+    let step = |gpu: &mut GpuModel| {
+        gpu.train_step(&batch, AdamConfig::default().lr).unwrap();
+        block(gpu.drain_results()).unwrap()[0].loss
+    };
+    let mut first = one_hot_model(&ctx, spec, &params, 6, 5);
+    let built = ctx.pipelines_built();
+    assert!(built >= 10, "{built} pipelines for one model");
+    let mut second = one_hot_model(&ctx, spec, &params, 6, 5);
+    assert_eq!(
+        ctx.pipelines_built(),
+        built,
+        "the second model compiled pipelines"
+    );
+    assert_eq!(step(&mut first).to_bits(), step(&mut second).to_bits());
+    let _smaller = one_hot_model(&ctx, spec, &params, 3, 5);
+    assert_eq!(ctx.pipelines_built(), built + 2);
+}

@@ -232,7 +232,9 @@ impl<S: Dispatch> Kernel<S> {
     }
 
     /// [`Kernel::build`] with values for the kernel's pipeline-overridable constants
-    /// (`override` declarations in its WGSL), by name.
+    /// (`override` declarations in its WGSL), by name. A pipeline of the same kernel, storage
+    /// bindings and values built on this device before is reused, not compiled again
+    /// ([`GpuContext::pipelines_built`]).
     ///
     /// # Panics
     /// If the kernel is missing from the registry (a programming error caught by the tests).
@@ -244,6 +246,32 @@ impl<S: Dispatch> Kernel<S> {
     ) -> Self {
         let src = shader_source::kernel(name)
             .unwrap_or_else(|| panic!("kernel {name} is not in shader_source::KERNELS"));
+        let uniform_size = std::mem::size_of::<S::Dims>();
+        let key = format!("{name} {uniform_size} {storage:?} {constants:?}");
+        let (pipeline, layout) = ctx.pipeline(key, || {
+            Self::compile(ctx, name, src, uniform_size, storage, constants)
+        });
+        Kernel {
+            name,
+            storage_len: storage.len(),
+            pipeline,
+            layout,
+            max_per_dim: ctx.device.limits().max_compute_workgroups_per_dimension,
+            counters: ctx.counters(),
+            _spec: PhantomData,
+        }
+    }
+
+    /// Compiles `src` and builds its bind group layout: a uniform of `uniform_size` bytes at
+    /// binding 0, `storage` at 1.. in order.
+    fn compile(
+        ctx: &GpuContext,
+        name: &'static str,
+        src: &shader_source::KernelSource,
+        uniform_size: usize,
+        storage: &[Access],
+        constants: &[(&str, f64)],
+    ) -> (wgpu::ComputePipeline, wgpu::BindGroupLayout) {
         let device = &ctx.device;
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(name),
@@ -255,7 +283,7 @@ impl<S: Dispatch> Kernel<S> {
             ty: wgpu::BindingType::Buffer {
                 ty: wgpu::BufferBindingType::Uniform,
                 has_dynamic_offset: true,
-                min_binding_size: NonZeroU64::new(std::mem::size_of::<S::Dims>() as u64),
+                min_binding_size: NonZeroU64::new(uniform_size as u64),
             },
             count: None,
         }];
@@ -293,15 +321,7 @@ impl<S: Dispatch> Kernel<S> {
             },
             cache: None,
         });
-        Kernel {
-            name,
-            storage_len: storage.len(),
-            pipeline,
-            layout,
-            max_per_dim: device.limits().max_compute_workgroups_per_dimension,
-            counters: ctx.counters(),
-            _spec: PhantomData,
-        }
+        (pipeline, layout)
     }
 
     /// A bind group over `arena`'s uniform records and the storage buffers in binding order.
