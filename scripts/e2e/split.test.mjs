@@ -12,6 +12,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { e2e } from "./fixture.mjs";
+import { until } from "./lib.mjs";
 
 const app = e2e();
 
@@ -25,8 +26,11 @@ test("a split run says so, trains, and a reload mid-run resumes to the numbers o
   const line = await whole.workers();
   assert.deepEqual([line.used, line.shares, line.failed], ["2", "2", "0"], line.text);
   assert.match(line.text, /split across 2 workers \(2 shares/);
-  // Two engine workers: the first and its helper.
-  const engines = whole.page.workers().filter((w) => w.url().endsWith("engine-worker.js"));
+  // Two engine workers: the first and its helper (the browser reports a new worker a moment
+  // after the page has started it: on a loaded machine after the line above said so).
+  const engineWorkers = () => whole.page.workers().filter((w) => w.url().endsWith("engine-worker.js"));
+  await until(() => engineWorkers().length >= 2, 10_000, "the helper's engine worker").catch(() => {});
+  const engines = engineWorkers();
   assert.equal(engines.length, 2);
   // The helper computes with the page's CPU kernels (relaxed SIMD or simd128), as the first does.
   const kernel = await whole.page.getAttribute("html", "data-cpu-kernel");
