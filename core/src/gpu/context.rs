@@ -71,11 +71,20 @@ pub struct GpuContext {
     pipelines: Arc<Mutex<PipelineCache>>,
 }
 
-/// The compute pipelines built on one device, by kernel name, storage bindings and override
-/// values: a kernel another model already built is not compiled again (SwiftShader spends up to
-/// 1.5 s on one; a sweep builds the same kernels for every run).
-pub(crate) type PipelineCache =
-    std::collections::HashMap<String, (wgpu::ComputePipeline, wgpu::BindGroupLayout)>;
+/// What makes two compute pipelines the same: kernel name, uniform size, storage bindings
+/// (read-only or not) and override values (name, `f64` bits).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct PipelineKey {
+    pub(crate) name: &'static str,
+    pub(crate) uniform_size: usize,
+    pub(crate) read_only: Vec<bool>,
+    pub(crate) constants: Vec<(String, u64)>,
+}
+
+/// The compute pipelines built on one device (a dozen or two: searched in order): a kernel
+/// another model already built is not compiled again (SwiftShader spends up to 1.5 s on one; a
+/// sweep builds the same kernels for every run).
+pub(crate) type PipelineCache = Vec<(PipelineKey, wgpu::ComputePipeline, wgpu::BindGroupLayout)>;
 
 impl GpuContext {
     /// Finds an adapter and creates a device.
@@ -180,14 +189,19 @@ impl GpuContext {
     /// The pipeline and bind group layout under `key`, built by `build` the first time.
     pub(crate) fn pipeline(
         &self,
-        key: String,
+        key: PipelineKey,
         build: impl FnOnce() -> (wgpu::ComputePipeline, wgpu::BindGroupLayout),
     ) -> (wgpu::ComputePipeline, wgpu::BindGroupLayout) {
         let mut cache = match self.pipelines.lock() {
             Ok(cache) => cache,
             Err(poisoned) => poisoned.into_inner(),
         };
-        cache.entry(key).or_insert_with(build).clone()
+        if let Some((_, pipeline, layout)) = cache.iter().find(|(k, _, _)| *k == key) {
+            return (pipeline.clone(), layout.clone());
+        }
+        let (pipeline, layout) = build();
+        cache.push((key, pipeline.clone(), layout.clone()));
+        (pipeline, layout)
     }
 
     /// The shared counters (for kernels, which count their dispatches).

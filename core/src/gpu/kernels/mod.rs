@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use bytemuck::{Pod, Zeroable};
 
-use super::context::{Counters, GpuContext};
+use super::context::{Counters, GpuContext, PipelineKey};
 use super::error::GpuError;
 use super::shader_source;
 use crate::math::cell::CellKind;
@@ -244,13 +244,13 @@ impl<S: Dispatch> Kernel<S> {
         storage: &[Access],
         constants: &[(&str, f64)],
     ) -> Self {
-        let src = shader_source::kernel(name)
-            .unwrap_or_else(|| panic!("kernel {name} is not in shader_source::KERNELS"));
-        let uniform_size = std::mem::size_of::<S::Dims>();
-        let key = format!("{name} {uniform_size} {storage:?} {constants:?}");
-        let (pipeline, layout) = ctx.pipeline(key, || {
-            Self::compile(ctx, name, src, uniform_size, storage, constants)
-        });
+        let (pipeline, layout) = pipeline_for(
+            ctx,
+            name,
+            std::mem::size_of::<S::Dims>(),
+            storage,
+            constants,
+        );
         Kernel {
             name,
             storage_len: storage.len(),
@@ -260,68 +260,6 @@ impl<S: Dispatch> Kernel<S> {
             counters: ctx.counters(),
             _spec: PhantomData,
         }
-    }
-
-    /// Compiles `src` and builds its bind group layout: a uniform of `uniform_size` bytes at
-    /// binding 0, `storage` at 1.. in order.
-    fn compile(
-        ctx: &GpuContext,
-        name: &'static str,
-        src: &shader_source::KernelSource,
-        uniform_size: usize,
-        storage: &[Access],
-        constants: &[(&str, f64)],
-    ) -> (wgpu::ComputePipeline, wgpu::BindGroupLayout) {
-        let device = &ctx.device;
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(name),
-            source: wgpu::ShaderSource::Wgsl(src.source.into()),
-        });
-        let mut entries = vec![wgpu::BindGroupLayoutEntry {
-            binding: 0,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset: true,
-                min_binding_size: NonZeroU64::new(uniform_size as u64),
-            },
-            count: None,
-        }];
-        for (i, access) in storage.iter().enumerate() {
-            entries.push(wgpu::BindGroupLayoutEntry {
-                binding: i as u32 + 1,
-                visibility: wgpu::ShaderStages::COMPUTE,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Storage {
-                        read_only: *access == Access::Read,
-                    },
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            });
-        }
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some(name),
-            entries: &entries,
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some(name),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(name),
-            layout: Some(&pipeline_layout),
-            module: &module,
-            entry_point: Some(src.entry),
-            compilation_options: wgpu::PipelineCompilationOptions {
-                constants,
-                ..Default::default()
-            },
-            cache: None,
-        });
-        (pipeline, layout)
     }
 
     /// A bind group over `arena`'s uniform records and the storage buffers in binding order.
@@ -463,6 +401,98 @@ pub struct KernelInfo {
     pub uniform_size: usize,
     /// Storage bindings 1.. in order.
     pub storage: Vec<Access>,
+}
+
+/// The pipeline and bind group layout of the registry's kernel `name` with a uniform of
+/// `uniform_size` bytes, the storage bindings `storage` and the override values `constants`:
+/// from the device's cache, or compiled and kept there. Not generic, so one copy serves every
+/// kernel type.
+///
+/// # Panics
+/// If the kernel is missing from the registry (a programming error caught by the tests).
+fn pipeline_for(
+    ctx: &GpuContext,
+    name: &'static str,
+    uniform_size: usize,
+    storage: &[Access],
+    constants: &[(&str, f64)],
+) -> (wgpu::ComputePipeline, wgpu::BindGroupLayout) {
+    let src = shader_source::kernel(name)
+        .unwrap_or_else(|| panic!("kernel {name} is not in shader_source::KERNELS"));
+    let key = PipelineKey {
+        name,
+        uniform_size,
+        read_only: storage.iter().map(|a| *a == Access::Read).collect(),
+        constants: constants
+            .iter()
+            .map(|(c, v)| (c.to_string(), v.to_bits()))
+            .collect(),
+    };
+    ctx.pipeline(key, || {
+        compile(ctx, name, src, uniform_size, storage, constants)
+    })
+}
+
+/// Compiles `src` and builds its bind group layout: a uniform of `uniform_size` bytes at
+/// binding 0, `storage` at 1.. in order.
+fn compile(
+    ctx: &GpuContext,
+    name: &'static str,
+    src: &shader_source::KernelSource,
+    uniform_size: usize,
+    storage: &[Access],
+    constants: &[(&str, f64)],
+) -> (wgpu::ComputePipeline, wgpu::BindGroupLayout) {
+    let device = &ctx.device;
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(name),
+        source: wgpu::ShaderSource::Wgsl(src.source.into()),
+    });
+    let mut entries = vec![wgpu::BindGroupLayoutEntry {
+        binding: 0,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: true,
+            min_binding_size: NonZeroU64::new(uniform_size as u64),
+        },
+        count: None,
+    }];
+    for (i, access) in storage.iter().enumerate() {
+        entries.push(wgpu::BindGroupLayoutEntry {
+            binding: i as u32 + 1,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage {
+                    read_only: *access == Access::Read,
+                },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        });
+    }
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(name),
+        entries: &entries,
+    });
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(name),
+        bind_group_layouts: &[Some(&layout)],
+        immediate_size: 0,
+    });
+    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(name),
+        layout: Some(&pipeline_layout),
+        module: &module,
+        entry_point: Some(src.entry),
+        compilation_options: wgpu::PipelineCompilationOptions {
+            constants,
+            ..Default::default()
+        },
+        cache: None,
+    });
+    (pipeline, layout)
 }
 
 fn info<S: KernelSpec>() -> KernelInfo {
