@@ -32,9 +32,12 @@ test("a split run says so, trains, and a reload mid-run resumes to the numbers o
   await until(() => engineWorkers().length >= 2, 10_000, "the helper's engine worker").catch(() => {});
   const engines = engineWorkers();
   assert.equal(engines.length, 2);
-  // The helper computes with the page's CPU kernels (relaxed SIMD or simd128), as the first does.
+  // The helper computes with the page's CPU kernels (relaxed SIMD or simd128), as the first does
+  // (a worker names its kernels once its module has loaded: wait for both to have).
   const kernel = await whole.page.getAttribute("html", "data-cpu-kernel");
-  assert.deepEqual(await Promise.all(engines.map((w) => w.evaluate(() => self.unrollCpuKernel))), [kernel, kernel]);
+  const kernels = () => Promise.all(engines.map((w) => w.evaluate(() => self.unrollCpuKernel)));
+  await until(async () => (await kernels()).every((k) => k !== undefined), 10_000, "both engine workers' kernels").catch(() => {});
+  assert.deepEqual(await kernels(), [kernel, kernel]);
   await whole.setLang("zh");
   assert.match(await whole.text("workers"), /每批拆分到 2 个 Web Worker/);
   await whole.setLang("en");
