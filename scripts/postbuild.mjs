@@ -157,6 +157,26 @@ async function walk(dir) {
 
 const isGenerated = (path) => path === SW_NAME || path.endsWith(".br") || path.endsWith(".gz");
 
+/** The precache list of the build in `dir`: [path, sha256] for each of `paths` (default: every file) that is not generated here. */
+export async function precacheList(dir, paths) {
+  const files = [];
+  for (const path of (paths ?? (await walk(dir))).filter((p) => !isGenerated(p))) {
+    files.push([path, sha256(await readFile(join(dir, path)))]);
+  }
+  return files;
+}
+
+/** The service worker for the precache list `files` ([path, sha256], sorted by path): { version, source }. */
+export async function serviceWorker(files) {
+  const version = sha256(JSON.stringify(files)).slice(0, 16);
+  const template = await readFile(join(SCRIPT_DIR, "service-worker.js"), "utf8");
+  const source = template
+    .replace("__UNROLL_RELAXED_SIMD__;", await relaxedSimdProbe())
+    .replace('"__UNROLL_VERSION__"', JSON.stringify(version))
+    .replace("__UNROLL_FILES__", JSON.stringify(files, null, 0).replaceAll("],[", "],\n  ["));
+  return { version, source };
+}
+
 /**
  * Writes sw.js and the compressed copies into `dir`. Returns { version, files, compressed }
  * (`files`: the precache list as [path, sha256]; `compressed`: [path, raw, gzip, brotli] bytes),
@@ -178,17 +198,9 @@ export async function postbuild(dir, { log = console.log, compress = true } = {}
   const all = await walk(dir);
   for (const path of all.filter(isGenerated)) await rm(join(dir, path));
 
-  const files = [];
-  for (const path of all.filter((p) => !isGenerated(p))) {
-    files.push([path, sha256(await readFile(join(dir, path)))]);
-  }
-  const version = sha256(JSON.stringify(files)).slice(0, 16);
-  const template = await readFile(join(SCRIPT_DIR, "service-worker.js"), "utf8");
-  const sw = template
-    .replace("__UNROLL_RELAXED_SIMD__;", await relaxedSimdProbe())
-    .replace('"__UNROLL_VERSION__"', JSON.stringify(version))
-    .replace("__UNROLL_FILES__", JSON.stringify(files, null, 0).replaceAll("],[", "],\n  ["));
-  await writeFile(join(dir, SW_NAME), sw);
+  const files = await precacheList(dir, all);
+  const { version, source } = await serviceWorker(files);
+  await writeFile(join(dir, SW_NAME), source);
 
   // Large files first so the two compressions of the wasm module run while the rest are done.
   const targets = [];

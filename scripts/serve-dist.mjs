@@ -61,8 +61,9 @@ async function fileOrNull(path) {
  * Options: `block`: path prefixes answered with 404 (tests of the loading error);
  * `onRequest(req)`: called for each request (tests count what reaches the network);
  * `precompressed: false` ignores the .br/.gz copies (the load benchmark's uncompressed case);
- * `mount`: { "/path/prefix/": folder } answers that prefix from another folder (the end-to-end
- * tests serve their small names data set at the data's URL; nothing else uses it).
+ * `mount`: { "/path/prefix/": folder } answers that prefix from another folder, and
+ * { "/path": file } that one path from another file (the end-to-end tests serve their small names
+ * data set at the data's URL, and the service worker that lists it; nothing else uses it).
  */
 export function createDistServer(dir, { block = [], onRequest, precompressed = true, mount = {} } = {}) {
   const root = resolve(dir);
@@ -79,8 +80,8 @@ export function createDistServer(dir, { block = [], onRequest, precompressed = t
         res.writeHead(404).end("blocked by the test");
         return;
       }
-      const [prefix, base] = mounts.find(([p]) => path.startsWith(p)) ?? ["/", root];
-      let file = normalize(join(base, path.slice(prefix.length - 1)));
+      const [prefix, base] = mounts.find(([p]) => (p.endsWith("/") ? path.startsWith(p) : path === p)) ?? ["/", root];
+      let file = prefix.endsWith("/") ? normalize(join(base, path.slice(prefix.length - 1))) : base;
       if (file !== base && !file.startsWith(base + sep)) {
         res.writeHead(403).end();
         return;

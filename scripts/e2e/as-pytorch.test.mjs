@@ -160,13 +160,15 @@ test("the long-memory lab's script panel is Chinese in lang=zh", { timeout: 120_
 // said in the page's language, the download stays disabled, and "Try again" fetches it.
 test("a template that cannot be fetched is said, and Try again fetches it (en, zh)", { timeout: 240_000 }, async () => {
   for (const [lang, failed, retry] of [["en", /The script's template \(delay_copy\.py\) could not be fetched/, "Try again"], ["zh", /无法获取脚本模板（delay_copy\.py）/, "重试"]]) {
-    // A fresh profile each time: no service worker answers before the test's route.
+    // A fresh profile each time, from a server whose service worker never installs: the page's
+    // own fetches reach the test's route.
     const b = await app.launch({ webgpu: false });
+    const url = await app.networkUrl();
     try {
       const page = await b.context.newPage();
       let blocked = true;
       await page.route("**/templates/delay_copy.py", (route) => (blocked ? route.abort() : route.continue()));
-      await page.goto(`${app.url}${DELAY_PAGE}&lang=${lang}`, { waitUntil: "load" });
+      await page.goto(`${url}${DELAY_PAGE}&lang=${lang}`, { waitUntil: "load" });
       await page.waitForSelector('[data-testid="delay-as-pytorch-template-error"]', { timeout: 60_000 });
       assert.equal(await value(page, "delay-as-pytorch-template-error"), "delay_copy.py");
       assert.match(await page.textContent('[data-testid="delay-as-pytorch-template-error"]'), failed);

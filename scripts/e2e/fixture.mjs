@@ -25,16 +25,24 @@
 //   viewport        the shared browser's viewport (default 1440 × 1000).
 //   serviceWorkers  "allow" (default) or "block" (Playwright then answers `register()` with
 //                   undefined, which the page's registration script reports as an error). With
-//                   the small data set the build's service worker does not install: it lists the
-//                   real data's files with their SHA-256 and refuses the small set; the page
-//                   works on from the network, as on a first visit.
+//                   the small data set the server answers `sw.js` with the build's service worker
+//                   for the data it serves (the build's own lists the real data's SHA-256 and
+//                   would refuse the small set, downloading the build again at every page load):
+//                   it installs at a browser's first page, and later pages load from its cache,
+//                   as a returning visitor's do. A test that must see the network's answers
+//                   (`route`) opens its page with `{ serviceWorker: false }`.
 //
 // `app` (after `before`): `url`, `server`, `data` ({ dir, classes, lines }: the data set served),
 // `browser` (the shared Chromium, started on first use), and:
 //   open(query, opts)    a page (`AppPage`); opts: `browser` (another one), `as` (a page-object
 //                        class), `wait` (a test id to wait for), `data` ("real" or "small": the
 //                        other data set than the file's, for one test that needs it), `fresh`
-//                        (true: in a Chromium of its own, a fresh profile closed with the page)
+//                        (true: in a Chromium of its own, a fresh profile closed with the page),
+//                        `serviceWorker: false` (small data set: from `networkUrl()`)
+//   networkUrl()         (small data set) a server of the build whose service worker never
+//                        installs (the build's own, which refuses the small set): every file
+//                        comes from the network, as on a first visit; for tests that `route` the
+//                        app's files
 //   names / delay / memory / generate / lesson(query, opts)   the same as the pages' objects (scripts/e2e/pages.mjs)
 //   launch(opts)         one more Chromium (a fresh profile; `launch()`'s options), closed after
 //                        the file or by its `close()`
@@ -45,10 +53,11 @@
 // Everything opened through `app` is closed after the last test of the file, also when a test fails.
 
 import { after, before } from "node:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DIST, buildDist, launch, serveDist, startTorch } from "./lib.mjs";
+import { DIST, OUT, buildDist, launch, serveDist, startTorch } from "./lib.mjs";
+import { precacheList, serviceWorker } from "../postbuild.mjs";
 import { SMALL_NAMES_DIR } from "./data/make-names.mjs";
 import { AppPage, DelayPage, GeneratePage, LessonPage, MemoryPage, NamesPage, openAppPage } from "./pages.mjs";
 
@@ -66,6 +75,26 @@ function describeData(dir) {
   return { dir, classes, lines, names };
 }
 
+const SMALL_DATA_PATH = "data/names/";
+
+/**
+ * Writes the service worker of the build in `dist` with the small data set in place of the real
+ * one (as scripts/postbuild.mjs writes it for a build that ships that data) and returns its path.
+ */
+async function smallDataServiceWorker(dist) {
+  const files = (await precacheList(dist)).filter(([path]) => !path.startsWith(SMALL_DATA_PATH));
+  for (const name of readdirSync(SMALL_NAMES_DIR).sort()) {
+    files.push([SMALL_DATA_PATH + name, (await precacheList(SMALL_NAMES_DIR, [name]))[0][1]]);
+  }
+  files.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const { source } = await serviceWorker(files);
+  const dir = join(OUT, "small-data");
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `sw-${process.pid}.js`);
+  writeFileSync(path, source);
+  return path;
+}
+
 /** Registers the file's `before`/`after` hooks and returns the fixture (see the top of this file). */
 export function e2e({ data = "small", webgpu = false, viewport, serviceWorkers } = {}) {
   if (!["small", "real"].includes(data)) throw new Error(`e2e({ data }): "small" or "real", not ${data}`);
@@ -75,6 +104,7 @@ export function e2e({ data = "small", webgpu = false, viewport, serviceWorkers }
   const mount = small ? { "/data/names/": SMALL_NAMES_DIR } : {};
   let shared = null;
   let other = null;
+  let network = null;
   let torchRunner = null;
 
   const app = {
@@ -114,7 +144,7 @@ export function e2e({ data = "small", webgpu = false, viewport, serviceWorkers }
 
     /** One more server of the build, with the file's data set (`serveDist`'s options). */
     async serve(opts = {}) {
-      const s = await serveDist(DIST, { mount, ...opts });
+      const s = await serveDist(DIST, { mount: small ? await smallMount() : mount, ...opts });
       closers.push(() => s.close());
       return s;
     },
@@ -139,16 +169,26 @@ export function e2e({ data = "small", webgpu = false, viewport, serviceWorkers }
     async urlFor(data) {
       if (data === (small ? "small" : "real")) return app.url;
       if (!other) {
-        const s = await serveDist(DIST, { mount: data === "small" ? { "/data/names/": SMALL_NAMES_DIR } : {} });
+        const s = await serveDist(DIST, { mount: data === "small" ? await smallMount() : {} });
         closers.push(() => s.close());
         other = s;
       }
       return other.url;
     },
 
+    /** (Small data set) The URL of a server whose service worker never installs (see the top of this file). */
+    async networkUrl() {
+      if (!small) throw new Error("app.networkUrl(): only with the small data set (the real one's service worker installs)");
+      if (!network) {
+        network = await serveDist(DIST, { mount: { "/data/names/": SMALL_NAMES_DIR } });
+        closers.push(() => network.close());
+      }
+      return network.url;
+    },
+
     /** Opens `query` (relative to the server, or `opts.url`) in a new page of the shared browser or `opts.browser`. */
-    async open(query = "", { browser, as = AppPage, data, url, wait, fresh } = {}) {
-      url ??= data ? await app.urlFor(data) : app.url;
+    async open(query = "", { browser, as = AppPage, data, url, wait, fresh, serviceWorker = true } = {}) {
+      url ??= data ? await app.urlFor(data) : serviceWorker ? app.url : await app.networkUrl();
       const own = fresh ? await app.launch() : null;
       const b = browser ?? own ?? (await app.sharedBrowser());
       const page = await openAppPage(as, b.context, url, query, app);
@@ -163,9 +203,15 @@ export function e2e({ data = "small", webgpu = false, viewport, serviceWorkers }
     lesson: (query, opts = {}) => app.open(query, { as: LessonPage, ...opts }),
   };
 
+  let sw = null;
+  const smallMount = async () => {
+    sw ??= await smallDataServiceWorker(DIST);
+    return { "/data/names/": SMALL_NAMES_DIR, "/sw.js": sw };
+  };
+
   before(async () => {
     buildDist();
-    app.server = await serveDist(DIST, { mount });
+    app.server = await serveDist(DIST, { mount: small ? await smallMount() : mount });
     closers.push(() => app.server.close());
     app.url = app.server.url;
     app.data = describeData(small ? SMALL_NAMES_DIR : join(DIST, "data", "names"));
@@ -176,6 +222,9 @@ export function e2e({ data = "small", webgpu = false, viewport, serviceWorkers }
     closers.length = 0;
     shared = null;
     other = null;
+    network = null;
+    if (sw) rmSync(sw, { force: true });
+    sw = null;
   });
 
   return app;

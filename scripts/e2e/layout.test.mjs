@@ -373,7 +373,9 @@ test("the run buttons stay in the window, and no focused field is hidden, while 
 test("the first frame: before the module runs, the page's heading in its language; then the app's own, the same, in the same place", async () => {
   // A fresh profile: a first visit, no service worker. The module's download is held until the
   // frame has been read, as a slow link would hold it.
+  // A server whose service worker never installs: every page's module comes from the network.
   const b = await app.launch();
+  const url = await app.networkUrl();
   const cases = [
     ["?v=1&lesson=lstm&lang=zh", "zh-CN"],
     ["?v=1&lesson=names", "en"],
@@ -392,7 +394,7 @@ test("the first frame: before the module runs, the page's heading in its languag
       await held;
       await route.continue();
     });
-    await page.goto(app.url + query, { waitUntil: "domcontentloaded" });
+    await page.goto(url + query, { waitUntil: "domcontentloaded" });
     assert.equal(await page.getAttribute("html", "lang"), lang, `${query}: the frame's language`);
     assert.ok((await page.textContent("#boot [role=status]")).trim().length > 0, `${query}: the loading line`);
     const frame = await page.$("#boot h1");

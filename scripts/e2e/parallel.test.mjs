@@ -115,7 +115,9 @@ test("a reload mid-sweep with 2 workers goes on and ends with the numbers of a s
 
 test("a worker that cannot start hands its run to the other; the page says so and the numbers stay", { timeout: 900_000 }, async () => {
   const expected = await oneWorker();
-  const page = await app.delay(`${QUERY}&workers=2`, { fresh: true });
+  // From a server whose service worker never installs: the second worker's script comes from
+  // the network, where the test's route answers it.
+  const page = await app.delay(`${QUERY}&workers=2`, { fresh: true, serviceWorker: false });
   // The engine's first worker has loaded; the next load of its script (the second worker's) fails.
   await until(async () => (await engineWorkers(page)).length >= 1, 60_000, "the first engine worker");
   await page.page.context().route("**/engine-worker.js", (route) => route.abort());
