@@ -33,19 +33,18 @@
 //                   (`route`) opens its page with `{ serviceWorker: false }`.
 //
 // `app` (after `before`): `url`, `server`, `data` ({ dir, classes, lines }: the data set served),
-// `browser` (the shared browser profile, started on first use), and:
+// `browser` (the shared Chromium, started on first use), and:
 //   open(query, opts)    a page (`AppPage`); opts: `browser` (another one), `as` (a page-object
 //                        class), `wait` (a test id to wait for), `data` ("real" or "small": the
 //                        other data set than the file's, for one test that needs it), `fresh`
-//                        (true: in a fresh profile of its own, closed with the page),
+//                        (true: in a Chromium of its own, a fresh profile closed with the page),
 //                        `serviceWorker: false` (small data set: from `networkUrl()`)
 //   networkUrl()         (small data set) a server of the build whose service worker never
 //                        installs (the build's own, which refuses the small set): every file
 //                        comes from the network, as on a first visit; for tests that `route` the
 //                        app's files
 //   names / delay / memory / generate / lesson(query, opts)   the same as the pages' objects (scripts/e2e/pages.mjs)
-//   launch(opts)         one more fresh profile (`isolated()`'s options: a new context of the
-//                        file's Chromium, as isolated as a new browser, cheaper to start), closed after
+//   launch(opts)         one more Chromium (a fresh profile; `launch()`'s options), closed after
 //                        the file or by its `close()`
 //   serve(opts)          one more server of the build (`serveDist`'s options, e.g. `block`)
 //   tmp()                a temporary folder, removed after the file
@@ -57,7 +56,7 @@ import { after, before } from "node:test";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DIST, OUT, buildDist, closeIsolated, isolated, serveDist, startTorch } from "./lib.mjs";
+import { DIST, OUT, buildDist, launch, serveDist, startTorch } from "./lib.mjs";
 import { precacheList, serviceWorker } from "../postbuild.mjs";
 import { SMALL_NAMES_DIR } from "./data/make-names.mjs";
 import { AppPage, DelayPage, GeneratePage, LessonPage, MemoryPage, NamesPage, openAppPage } from "./pages.mjs";
@@ -120,18 +119,18 @@ export function e2e({ data = "small", webgpu = false, viewport, serviceWorkers }
       return shared;
     },
 
-    /** The shared browser profile of this file, started on first use. */
+    /** The shared Chromium of this file, started on first use. */
     async sharedBrowser() {
       if (!shared) {
-        shared = await isolated(browserOpts);
+        shared = await launch(browserOpts);
         closers.push(() => shared.close());
       }
       return shared;
     },
 
-    /** One more fresh browser profile (the file's options unless given; `isolated()` in lib.mjs). */
+    /** One more Chromium with a fresh profile (the file's options unless given). */
     async launch(opts = {}) {
-      const b = await isolated({ ...browserOpts, ...opts });
+      const b = await launch({ ...browserOpts, ...opts });
       let closed = false;
       const close = async () => {
         if (!closed) {
@@ -220,7 +219,6 @@ export function e2e({ data = "small", webgpu = false, viewport, serviceWorkers }
 
   after(async () => {
     for (const close of closers.reverse()) await Promise.resolve(close()).catch(() => {});
-    await closeIsolated();
     closers.length = 0;
     shared = null;
     other = null;

@@ -73,10 +73,20 @@ export async function launch({ webgpu, viewport = { width: 1440, height: 1000 },
     const prefs = { profile: { cookie_controls_mode: 1, block_third_party_cookies: true } };
     writeFileSync(join(userDataDir, "Default", "Preferences"), JSON.stringify(prefs));
   }
+  const args = [
+    "--no-sandbox",
+    "--disable-gpu-sandbox",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+  ];
+  if (webgpu) args.push("--enable-unsafe-webgpu");
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: chromiumArgs(webgpu),
+    args,
     viewport,
     serviceWorkers,
     deviceScaleFactor: 1,
@@ -89,48 +99,6 @@ export async function launch({ webgpu, viewport = { width: 1440, height: 1000 },
       rmSync(userDataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** Chromium's command line: headless, no sandbox, no background traffic; `webgpu` adds SwiftShader's WebGPU. */
-function chromiumArgs(webgpu) {
-  const args = [
-    "--no-sandbox",
-    "--disable-gpu-sandbox",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-quic",
-  ];
-  if (webgpu) args.push("--enable-unsafe-webgpu");
-  return args;
-}
-
-/** One headless Chromium per command line, started on first use (`isolated`). */
-const pooled = new Map();
-
-/**
- * A fresh, isolated browser profile, as `launch()` gives, as a new context of one Chromium that
- * this process keeps for `isolated()` calls with the same `webgpu` (storage, cookies, service
- * workers, caches and permissions are the context's own; closing it discards them). A new
- * context costs about 1 CPU-second less than a new Chromium (its start and its first page).
- * `blockThirdParty` needs a profile's preferences, so it launches a Chromium of its own.
- * `closeIsolated()` ends the shared ones. Returns { context, close }.
- */
-export async function isolated({ webgpu, viewport = { width: 1440, height: 1000 }, serviceWorkers = "allow", blockThirdParty = false } = {}) {
-  if (blockThirdParty) return launch({ webgpu, viewport, serviceWorkers, blockThirdParty });
-  const key = webgpu ? "webgpu" : "cpu";
-  if (!pooled.has(key)) pooled.set(key, chromium.launch({ executablePath: CHROMIUM, headless: true, args: chromiumArgs(webgpu) }));
-  const browser = await pooled.get(key);
-  const context = await browser.newContext({ viewport, serviceWorkers, deviceScaleFactor: 1, locale: "en-US" });
-  return { context, close: () => context.close().catch(() => {}) };
-}
-
-/** Closes the Chromiums `isolated()` started. */
-export async function closeIsolated() {
-  const browsers = [...pooled.values()];
-  pooled.clear();
-  for (const b of browsers) await (await b).close().catch(() => {});
 }
 
 /**
