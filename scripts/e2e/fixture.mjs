@@ -53,7 +53,7 @@
 // Everything opened through `app` is closed after the last test of the file, also when a test fails.
 
 import { after, before } from "node:test";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DIST, OUT, buildDist, launch, serveDist, startTorch } from "./lib.mjs";
@@ -83,9 +83,7 @@ const SMALL_DATA_PATH = "data/names/";
  */
 async function smallDataServiceWorker(dist) {
   const files = (await precacheList(dist)).filter(([path]) => !path.startsWith(SMALL_DATA_PATH));
-  for (const name of readdirSync(SMALL_NAMES_DIR).sort()) {
-    files.push([SMALL_DATA_PATH + name, (await precacheList(SMALL_NAMES_DIR, [name]))[0][1]]);
-  }
+  for (const [name, sha] of await precacheList(SMALL_NAMES_DIR)) files.push([SMALL_DATA_PATH + name, sha]);
   files.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const { source } = await serviceWorker(files);
   const dir = join(OUT, "small-data");
@@ -180,7 +178,7 @@ export function e2e({ data = "small", webgpu = false, viewport, serviceWorkers }
     async networkUrl() {
       if (!small) throw new Error("app.networkUrl(): only with the small data set (the real one's service worker installs)");
       if (!network) {
-        network = await serveDist(DIST, { mount: { "/data/names/": SMALL_NAMES_DIR } });
+        network = await serveDist(DIST, { mount });
         closers.push(() => network.close());
       }
       return network.url;

@@ -371,9 +371,9 @@ test("the run buttons stay in the window, and no focused field is hidden, while 
 });
 
 test("the first frame: before the module runs, the page's heading in its language; then the app's own, the same, in the same place", async () => {
-  // A fresh profile: a first visit, no service worker. The module's download is held until the
-  // frame has been read, as a slow link would hold it.
-  // A server whose service worker never installs: every page's module comes from the network.
+  // A fresh profile and a server whose service worker never installs: a first visit, every
+  // module from the network. The module's download is held until the frame has been read, as a
+  // slow link would hold it.
   const b = await app.launch();
   const url = await app.networkUrl();
   const cases = [
