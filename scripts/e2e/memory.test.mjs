@@ -155,7 +155,8 @@ test("the verdict follows the runs: a short adding sweep that splits the cells",
 test("a reload mid-seed goes on from the seed's checkpoint with the numbers of a sweep never interrupted", { timeout: 400_000 }, async () => {
   // 800 steps a run: the second seed trains for seconds, so a checkpoint of it is kept (the
   // engine keeps one every few seconds, or after a held-out evaluation at most once a second).
-  const { page, consoleErrors } = await open("?v=1&lesson=delay&task=order&hidden_size=8&length=62&steps=800&seeds=2");
+  const lab = await app.memory("?v=1&lesson=delay&task=order&hidden_size=8&length=62&steps=800&seeds=2", { wait: "memory-page" });
+  const { page, errors: consoleErrors } = lab;
   const finished = async () => (await value(page, "memory-status")) === "finished";
   // The sweep as it comes out uninterrupted.
   await page.click('[data-testid="memory-start"]');
@@ -170,17 +171,7 @@ test("a reload mid-seed goes on from the seed's checkpoint with the numbers of a
   assert.equal(await page.isDisabled('[data-testid="mcfg-length"]'), true, "the form is locked while training");
   // The engine also keeps a checkpoint as a seed starts (step 0): wait for one of the second
   // seed's training.
-  const savedAt = () =>
-    page.$eval('[data-testid="memory-saved"]', (e) => [e.dataset.seed, Number(e.dataset.value)]).catch(() => [null, 0]);
-  await until(
-    async () => {
-      const [seed, step] = await savedAt();
-      return seed === "2" && step > 0;
-    },
-    240_000,
-    "a checkpoint of the second seed's training kept",
-    100,
-  );
+  await lab.keptCheckpoint(1, 240_000, { seed: 2 });
   await page.reload({ waitUntil: "load" });
   await page.waitForSelector('[data-testid="memory-interrupted"]', { timeout: 60_000 });
   assert.equal(await num(page, "memory-interrupted"), 3, "the first seed's runs are kept");

@@ -251,20 +251,23 @@ export class LabPage extends AppPage {
   }
   /**
    * Waits for a checkpoint of step `atLeast` or later (after step 0 by default) of the training
-   * seed, kept in this browser while the run trains; its step. Watched inside the page (every
-   * 20 ms, one look at both elements): a checkpoint of a short run may be shown for a moment
-   * only. A run that ends first fails at once; one started by `startHeldAt(atLeast)` cannot.
+   * seed (of seed `seed`, 1-based, when given: the checkpoint's `data-seed`), kept in this
+   * browser while the run trains; its step. Watched inside the page (every 20 ms, one look at
+   * both elements): a checkpoint of a short run may be shown for a moment only. A run that ends
+   * first fails at once; one started by `startHeldAt(atLeast)` cannot.
    */
-  async keptCheckpoint(atLeast = 1, timeoutMs = 120_000) {
+  async keptCheckpoint(atLeast = 1, timeoutMs = 120_000, { seed } = {}) {
     const seen = await this.page.waitForFunction(
-      ({ status, checkpoint, atLeast }) => {
-        const of = (id) => document.querySelector(`[data-testid="${id}"]`)?.getAttribute("data-value");
-        const s = of(status);
+      ({ status, checkpoint, atLeast, seed }) => {
+        const at = (id) => document.querySelector(`[data-testid="${id}"]`);
+        const s = at(status)?.getAttribute("data-value");
         if (s === "finished" || s === "error") return { ended: s };
-        const step = Number(of(checkpoint));
-        return s === "running" && step >= atLeast ? { step } : false;
+        const kept = at(checkpoint);
+        const step = Number(kept?.getAttribute("data-value"));
+        const ofSeed = seed === undefined || kept?.getAttribute("data-seed") === String(seed);
+        return s === "running" && ofSeed && step >= atLeast ? { step } : false;
       },
-      { status: this.ids.status, checkpoint: this.ids.checkpoint, atLeast },
+      { status: this.ids.status, checkpoint: this.ids.checkpoint, atLeast, seed },
       { polling: 20, timeout: timeoutMs },
     );
     const { ended, step } = await seen.jsonValue();
