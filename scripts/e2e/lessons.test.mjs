@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { chromium } from "playwright-core";
 import { e2e } from "./fixture.mjs";
-import { CHROMIUM, OUT, value, num, until, SHOTS, shot, LESSONS } from "./lib.mjs";
+import { CHROMIUM, OUT, openPage, value, num, until, SHOTS, shot, LESSONS } from "./lib.mjs";
 
 
 // Lessons only: no names data is read.
@@ -36,17 +36,13 @@ before(async () => {
 
 /** Opens a page on `query`; collects console errors, page errors and dialogs (an alert() would be an injection). */
 async function open(query, { context = browser.context } = {}) {
-  const page = await context.newPage();
-  const problems = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") problems.push(`console: ${m.text()}`);
+  const { page, consoleErrors: problems } = await openPage(context, app.url, query, {
+    setup: (p) =>
+      p.on("dialog", async (d) => {
+        problems.push(`dialog: ${d.message()}`);
+        await d.dismiss();
+      }),
   });
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e}`));
-  page.on("dialog", async (d) => {
-    problems.push(`dialog: ${d.message()}`);
-    await d.dismiss();
-  });
-  await page.goto(app.url + query, { waitUntil: "load" });
   await page.waitForSelector(".lx-root", { timeout: 60_000 });
   return { page, problems };
 }

@@ -148,8 +148,12 @@ function probe() {
   else document.addEventListener("DOMContentLoaded", start);
 }
 
-/** Opens `url + query` in a new page with the probe installed; collects console errors. */
-export async function openPage(context, url, query) {
+/**
+ * Opens `url + query` in a new page of `context` with the probe installed; collects console
+ * errors and uncaught exceptions. `setup(page)` runs before the navigation (listeners, a
+ * viewport, media emulation, routes).
+ */
+export async function openPage(context, url, query, { setup } = {}) {
   const page = await context.newPage();
   const consoleErrors = [];
   page.on("console", (m) => {
@@ -157,6 +161,7 @@ export async function openPage(context, url, query) {
   });
   page.on("pageerror", (e) => consoleErrors.push(String(e)));
   await page.addInitScript(probe);
+  await setup?.(page);
   await page.goto(url + query, { waitUntil: "load" });
   return { page, consoleErrors };
 }

@@ -24,7 +24,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { e2e } from "./fixture.mjs";
-import { ANSWER_READOUTS, OUT, underVeil, until, SHOTS, shot, LESSONS } from "./lib.mjs";
+import { ANSWER_READOUTS, OUT, openPage, underVeil, until, SHOTS, shot, LESSONS } from "./lib.mjs";
 
 const CP = '[data-testid="question"]';
 
@@ -71,13 +71,7 @@ function expected(lesson) {
 }
 
 async function open(context, query) {
-  const page = await context.newPage();
-  const problems = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") problems.push(`console: ${m.text()}`);
-  });
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e}`));
-  await page.goto(app.url + query, { waitUntil: "load" });
+  const { page, consoleErrors: problems } = await openPage(context, app.url, query);
   await page.waitForSelector(".lx-root", { timeout: 60_000 });
   return { page, problems };
 }

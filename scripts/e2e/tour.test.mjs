@@ -29,7 +29,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { e2e } from "./fixture.mjs";
-import { ANSWER_READOUTS, OUT, underVeil, until, zhAllowlist, SHOTS, shot, LESSONS } from "./lib.mjs";
+import { ANSWER_READOUTS, OUT, openPage, underVeil, until, zhAllowlist, SHOTS, shot, LESSONS } from "./lib.mjs";
 
 const TOUR = '[data-testid="tour"]';
 
@@ -47,16 +47,13 @@ before(async () => {
  * (firing every interval, animation frame and timeout on the way) instead of waiting for them.
  */
 async function open(query, { reducedMotion, viewport, clock = false, context = browser.context } = {}) {
-  const page = await context.newPage();
-  if (clock) await page.clock.install();
-  const problems = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") problems.push(`console: ${m.text()}`);
+  const { page, consoleErrors: problems } = await openPage(context, app.url, query, {
+    setup: async (p) => {
+      if (clock) await p.clock.install();
+      if (reducedMotion) await p.emulateMedia({ reducedMotion });
+      if (viewport) await p.setViewportSize(viewport);
+    },
   });
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e}`));
-  if (reducedMotion) await page.emulateMedia({ reducedMotion });
-  if (viewport) await page.setViewportSize(viewport);
-  await page.goto(app.url + query, { waitUntil: "load" });
   await page.waitForSelector('[data-testid="tour-start"]', { timeout: 60_000 });
   return { page, problems };
 }
