@@ -82,3 +82,43 @@ unroll_setup_test() {
     fi
   fi
 }
+
+# Under CI (CI=true), a clean clone's build keeps the compiled third-party crates of earlier runs
+# on this machine: CARGO_TARGET_DIR is a folder outside the clone (UNROLL_BUILD_CACHE, default
+# ~/.cache/unroll/target; UNROLL_BUILD_CACHE=off builds in the clone's target/ as before). Cargo
+# reuses a crate only where its fingerprint matches (its version and source, the compiler,
+# profile, flags and features), so what is built is what a cold build makes; this project's own
+# crates are always compiled from the clone (their fingerprints hold the clone's path), and the
+# artifacts of earlier clones' builds of them are removed first, so the folder holds the
+# dependencies and one run's own crates. A folder over UNROLL_BUILD_CACHE_MAX_MB (default 12,000:
+# a toolchain or dependency update leaves the old artifacts behind) is emptied. One run at a time
+# uses it (a lock; a second run at the same time builds in its own clone). Measured in
+# docs/testing.md ("The build cache"). No-op where CARGO_TARGET_DIR is already set.
+unroll_build_cache() {
+  [ "${CI:-}" = true ] && [ -z "${CARGO_TARGET_DIR:-}" ] || return 0
+  local dir="${UNROLL_BUILD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/unroll/target}"
+  [ "$dir" != off ] || return 0
+  command -v flock >/dev/null 2>&1 || { log "build cache: flock not found; building in the clone"; return 0; }
+  mkdir -p "$dir" || { log "build cache: cannot create $dir; building in the clone"; return 0; }
+  exec 9>"$dir.lock"
+  if ! flock -n 9; then
+    log "build cache: $dir is in use by another run; building in the clone"
+    exec 9>&-
+    return 0
+  fi
+  local max="${UNROLL_BUILD_CACHE_MAX_MB:-12000}" mb
+  mb=$(du -sm "$dir" 2>/dev/null | awk '{print $1}')
+  if [ "${mb:-0}" -gt "$max" ]; then
+    log "build cache: $dir holds ${mb} MB (over ${max}); emptying it"
+    rm -rf "$dir" && mkdir -p "$dir"
+  fi
+  # The earlier clones' artifacts of this project's own crates go (scripts/build-cache.mjs).
+  local removed
+  if ! removed=$(cd "$UNROLL_ROOT" && cargo metadata --no-deps --format-version 1 --offline 2>/dev/null | node scripts/build-cache.mjs "$dir"); then
+    log "build cache: could not list the workspace's crates; building in the clone"
+    exec 9>&-
+    return 0
+  fi
+  export CARGO_TARGET_DIR="$dir" CARGO_INCREMENTAL=0
+  log "build cache: CARGO_TARGET_DIR=$dir (${mb:-0} MB; $removed artifacts of earlier clones removed)"
+}

@@ -18,6 +18,7 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 set +e
 unroll_setup_test || exit 1
+unroll_build_cache # CI only: the compiled dependencies of earlier runs (scripts/setup.sh)
 cd "$UNROLL_ROOT"
 LOGS="$(mktemp -d)"
 # Mesa's Vulkan loader complains (harmlessly) when this is unset, as it is under CI.
