@@ -120,5 +120,9 @@ unroll_build_cache() {
     return 0
   fi
   export CARGO_TARGET_DIR="$dir" CARGO_INCREMENTAL=0
-  log "build cache: CARGO_TARGET_DIR=$dir (${mb:-0} MB; $removed artifacts of earlier clones removed)"
+  if [ -d "$dir/debug/deps" ] || [ -d "$dir/wasm32-unknown-unknown" ]; then
+    log "build cache: CARGO_TARGET_DIR=$dir (${mb:-0} MB; $removed artifacts of earlier clones removed)"
+  else
+    log "build cache: CARGO_TARGET_DIR=$dir (empty: this run builds every crate and keeps them)"
+  fi
 }
