@@ -5,6 +5,7 @@
 #   unroll_setup_build   wasm32 target, trunk 0.21.14, wasm-bindgen CLI = Cargo.lock's version,
 #                        npm tools (binaryen 132 for wasm-opt, playwright-core, axe-core), the names data
 #   unroll_setup_test    + Chromium, chromedriver, Mesa's Vulkan driver (lavapipe), CJK fonts
+#   unroll_build_cache   under CI=true only: the compiled third-party crates kept between runs
 set -euo pipefail
 
 UNROLL_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
