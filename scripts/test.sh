@@ -165,11 +165,10 @@ else
   set +m
   export UNROLL_E2E_PAUSE_PGID="$later_pid"
 fi
-# First the files marked `// Runs alone:` (each says why: a bound on the main thread's longest
-# task, a race a busy machine shows) one at a time, with nothing beside them but the suites above,
-# which take the core they leave idle; then the others two at a time (one file's browser leaves
-# much of 2 cores idle), longest first. UNROLL_E2E_CONCURRENCY=1 runs every file in turn
-# (scripts/e2e/run.mjs).
+# Two files at a time (one file's browser leaves much of 2 cores idle), longest first; then the
+# files marked `// Runs alone:` (each says why: a bound on the main thread's longest task, a
+# race a busy machine shows) one at a time, with nothing beside them but the suites above.
+# UNROLL_E2E_CONCURRENCY=1 runs every file in turn (scripts/e2e/run.mjs).
 suite e2e count_node env UNROLL_E2E_SKIP_BUILD=1 node scripts/e2e/run.mjs
 if [ -z "${UNROLL_SERIAL_SUITES:-}" ]; then
   kill -CONT -"$later_pid" 2>/dev/null # never left stopped, whatever the e2e did

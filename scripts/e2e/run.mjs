@@ -1,16 +1,13 @@
 #!/usr/bin/env node
 // Runs the end-to-end test files (scripts/e2e/*.test.mjs, or the files named) as two groups:
-//   1. one at a time with no other e2e file beside them (scripts/test.sh may still run its
+//   1. the files that may share the machine, UNROLL_E2E_CONCURRENCY at a time (default 2: on a
+//      2-core machine one file's browser leaves about half of the CPU idle while it waits for
+//      timers, workers and page loads), longest first (by the last measured seconds of each
+//      file, so the two lanes end together);
+//   2. then, one at a time with no other e2e file beside them (scripts/test.sh may still run its
 //      background suites at the lowest CPU priority), the files whose first lines say
 //      `// Runs alone: <why>` — those that bound the main thread's longest task, which a second
-//      browser on the same cores would stretch, and those a busy machine makes fail. They come
-//      first: one file leaves about half of 2 cores idle, which the background suites, still
-//      busy at the start, take (at the end of a run they have often finished, and the half
-//      stayed idle: docs/testing.md, "Alone files first");
-//   2. then the files that may share the machine, UNROLL_E2E_CONCURRENCY at a time (default 2:
-//      on a 2-core machine one file's browser leaves about half of the CPU idle while it waits
-//      for timers, workers and page loads), longest first (by the last measured seconds of each
-//      file, so the two lanes end together).
+//      browser on the same cores would stretch, and those a busy machine makes fail.
 // Both groups print node's TAP output (each ends with its own "# pass N" / "# fail M" lines, which
 // scripts/test.sh adds up); the exit status is 1 when a test failed.
 //
@@ -93,19 +90,19 @@ const shared = files.filter((f) => !alone.includes(f)).sort((a, b) => weight(b) 
 buildDist();
 process.env.UNROLL_E2E_SKIP_BUILD = "1";
 const t0 = Date.now();
-const first = { failed: 0, seconds: {} };
+const first = concurrency > 1 ? await runGroup(shared, concurrency) : await runGroup([...shared, ...alone].sort(), 1);
+const second = { failed: 0, seconds: {} };
 for (const f of concurrency > 1 ? alone : []) {
   const quiet = QUIET.test(head(f));
   if (quiet) background("SIGSTOP");
   const r = await runGroup([f], 1);
   if (quiet) background("SIGCONT");
-  first.failed += r.failed;
-  Object.assign(first.seconds, r.seconds);
+  second.failed += r.failed;
+  Object.assign(second.seconds, r.seconds);
 }
-const second = concurrency > 1 ? await runGroup(shared, concurrency) : await runGroup([...shared, ...alone].sort(), 1);
 const wall = (Date.now() - t0) / 1000;
 console.log(
-  `# e2e: ${files.length} files in ${wall.toFixed(0)} s: ${concurrency > 1 ? `${alone.length} alone (${alone.map((f) => basename(f)).join(", ")}), then ${shared.length} ${concurrency} at a time` : "one at a time"}`,
+  `# e2e: ${files.length} files in ${wall.toFixed(0)} s: ${concurrency > 1 ? `${shared.length} of them ${concurrency} at a time, then ${alone.length} alone (${alone.map((f) => basename(f)).join(", ")})` : "one at a time"}`,
 );
 if (!named.length) {
   mkdirSync(OUT, { recursive: true });
