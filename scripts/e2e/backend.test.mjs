@@ -10,7 +10,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { e2e } from "./fixture.mjs";
-import { openPage, value, num, until, screenshot } from "./lib.mjs";
+import { openPage, value, num, until, screenshot, rustFixed } from "./lib.mjs";
 
 const TIMEOUT = 600_000;
 // The names recipe's batch (64) and a seed; each test adds its cell and hidden size.
@@ -55,12 +55,12 @@ for (const cell of ["lstm", "rnn"]) {
     try {
       const { page, consoleErrors } = await open(b, `${RECIPE}&cell=${cell}&hidden_size=128`);
       const m = await measured(page);
-      t.diagnostic(`${cell}: WebGPU ${m.gpuMs.toFixed(1)} ms/step, CPU ${m.cpuMs.toFixed(1)} ms/step → ${m.backend}`);
+      t.diagnostic(`${cell}: WebGPU ${rustFixed(m.gpuMs, 1)} ms/step, CPU ${rustFixed(m.cpuMs, 1)} ms/step → ${m.backend}`);
       assert.ok(m.gpuMs > 0 && m.cpuMs > 0, JSON.stringify(m));
       const faster = m.gpuMs < m.cpuMs ? "webgpu" : "cpu";
       assert.equal(m.backend, faster);
       assert.equal(await value(page, "backend"), faster, "the page trains on the path the figures say is faster");
-      assert.match(m.text, new RegExp(`WebGPU ${m.gpuMs.toFixed(1)} ms/step, CPU ${m.cpuMs.toFixed(1)} ms/step: using ${faster === "webgpu" ? "WebGPU" : "the CPU"}`));
+      assert.match(m.text, new RegExp(`WebGPU ${rustFixed(m.gpuMs, 1)} ms/step, CPU ${rustFixed(m.cpuMs, 1)} ms/step: using ${faster === "webgpu" ? "WebGPU" : "the CPU"}`));
       await until(async () => (await num(page, "train-step")) >= 3, TIMEOUT, "3 steps", 250);
       assert.equal(await value(page, "backend"), faster);
       await pauseIfRunning(page);
@@ -74,7 +74,7 @@ for (const cell of ["lstm", "rnn"]) {
             assert.deepEqual([zh.gpuMs, zh.cpuMs, zh.backend], [m.gpuMs, m.cpuMs, m.backend], "the same measurement");
             const english = (zh.text.match(/[A-Za-z]{3,}/g) || []).filter((w) => w !== "WebGPU" && w !== "CPU");
             assert.deepEqual(english, [], zh.text);
-            assert.match(zh.text, new RegExp(`WebGPU 每步 ${m.gpuMs.toFixed(1)} 毫秒，CPU 每步 ${m.cpuMs.toFixed(1)} 毫秒`));
+            assert.match(zh.text, new RegExp(`WebGPU 每步 ${rustFixed(m.gpuMs, 1)} 毫秒，CPU 每步 ${rustFixed(m.cpuMs, 1)} 毫秒`));
             assert.equal(await value(page, "backend"), faster);
           }
           for (const width of [1440, 375]) {

@@ -15,7 +15,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { e2e } from "./fixture.mjs";
-import { openPage, value, num, until, screenshot } from "./lib.mjs";
+import { openPage, value, num, until, screenshot, rustFixed } from "./lib.mjs";
 
 const TIMEOUT = 600_000;
 const SMALL = "?v=1&lesson=delay&cell=both&length=16&delay=3&hidden_size=32&batch_size=16&seeds=1&seed=4";
@@ -87,10 +87,10 @@ test("backend=auto measures both paths for each cell and trains on the faster (e
       const gpuMs = Number(await page.getAttribute(sel, "data-gpu-ms"));
       const cpuMs = Number(await page.getAttribute(sel, "data-cpu-ms"));
       const path = await value(page, `delay-backend-${cell}`);
-      t.diagnostic(`${cell}: WebGPU ${gpuMs.toFixed(1)} ms/step, CPU ${cpuMs.toFixed(1)} ms/step → ${path}`);
+      t.diagnostic(`${cell}: WebGPU ${rustFixed(gpuMs, 1)} ms/step, CPU ${rustFixed(cpuMs, 1)} ms/step → ${path}`);
       assert.ok(gpuMs > 0 && cpuMs > 0);
       assert.equal(path, gpuMs < cpuMs ? "webgpu" : "cpu");
-      assert.match(await page.textContent(sel), new RegExp(`^Backend: ${path === "webgpu" ? "WebGPU" : "CPU"} — WebGPU ${gpuMs.toFixed(1)} ms/step, CPU ${cpuMs.toFixed(1)} ms/step: using ${path === "webgpu" ? "WebGPU" : "the CPU"}$`));
+      assert.match(await page.textContent(sel), new RegExp(`^Backend: ${path === "webgpu" ? "WebGPU" : "CPU"} — WebGPU ${rustFixed(gpuMs, 1)} ms/step, CPU ${rustFixed(cpuMs, 1)} ms/step: using ${path === "webgpu" ? "WebGPU" : "the CPU"}$`));
       lines[cell] = { sel, gpuMs, cpuMs, path };
     }
     await until(async () => (await num(page, "delay-step-lstm")) >= 3, TIMEOUT, "3 steps", 250);
@@ -102,7 +102,7 @@ test("backend=auto measures both paths for each cell and trains on the faster (e
         await until(async () => (await page.evaluate(() => document.documentElement.lang)).startsWith("zh"), 5000, "the zh page");
         assert.equal(await value(page, "delay-status"), "paused", "the sweep kept across the switch");
         for (const { sel, gpuMs, cpuMs, path } of Object.values(lines)) {
-          assert.match(await page.textContent(sel), new RegExp(`^后端：${path === "webgpu" ? "WebGPU" : "CPU"} — WebGPU 每步 ${gpuMs.toFixed(1)} 毫秒，CPU 每步 ${cpuMs.toFixed(1)} 毫秒`));
+          assert.match(await page.textContent(sel), new RegExp(`^后端：${path === "webgpu" ? "WebGPU" : "CPU"} — WebGPU 每步 ${rustFixed(gpuMs, 1)} 毫秒，CPU 每步 ${rustFixed(cpuMs, 1)} 毫秒`));
         }
       }
       await page.setViewportSize({ width: 1440, height: 1000 });

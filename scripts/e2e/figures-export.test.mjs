@@ -16,6 +16,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { e2e } from "./fixture.mjs";
+import { rustFixed } from "./lib.mjs";
 
 // Every lesson with a figure (the softmax lesson is tables only), its question hidden (`quiz=0`):
 // every figure is offered.
@@ -185,7 +186,7 @@ for (const lang of ["en", "zh"]) {
       const parsed = await parseSvg(page, text);
       for (const s of [2, 3]) {
         const h = Number((await page.getAttribute(`[data-testid="unroll-h-${s}"]`, "data-value")).split(",")[0]);
-        const shown = h.toFixed(4).replace("-", "−");
+        const shown = rustFixed(h, 4).replace("-", "−");
         assert.ok(parsed.texts.includes(shown), `h${s} = ${shown} in ${parsed.texts.join(" ")}`);
       }
       assert.doesNotMatch(text, /blur\(/, "nothing blurred");
@@ -204,7 +205,7 @@ for (const lang of ["en", "zh"]) {
       assert.equal(beltLegend.length, 3);
       for (const l of beltLegend) assert.ok(beltSvg.texts.includes(l), `the belt's legend “${l}” in ${beltSvg.texts.join(" | ")}`);
       const c2 = Number(await page.getAttribute('[data-testid="lstm-c-2"]', "data-value"));
-      const c2Text = c2.toFixed(4).replace("-", "−");
+      const c2Text = rustFixed(c2, 4).replace("-", "−");
       assert.ok(beltSvg.texts.some((t) => t.includes(c2Text)), `C₂ = ${c2Text} on the belt`);
       const chart = await grab(page, page.locator('.lx-chart-wrap:has([data-testid="lstm-compare-chart"]) + .figure-export [data-testid="export-svg"]'));
       const chartSvg = await parseSvg(page, chart.bytes.toString("utf8"));

@@ -26,7 +26,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { e2e } from "./fixture.mjs";
-import { until } from "./lib.mjs";
+import { until, rustFixed } from "./lib.mjs";
 
 const app = e2e();
 const SHORT = "?v=1&lesson=generate&hidden_size=32&steps=120";
@@ -47,12 +47,12 @@ test("a bidirectional pair: its teacher-forced loss is lower and its samples wor
   assert.equal(await page.attr("question-gap", "data-correct"), "wrong");
   const v = await page.verdict();
   const why = await page.text("question-why");
-  assert.ok(why.includes(v.bigramBidir.toFixed(3)) && why.includes(v.lossUni.toFixed(3)), why);
+  assert.ok(why.includes(rustFixed(v.bigramBidir, 3)) && why.includes(rustFixed(v.lossUni, 3)), why);
   assert.ok(v.lossBidir < v.lossUni, `bidirectional loss ${v.lossBidir} vs ${v.lossUni}`);
   assert.ok(v.bigramBidir > v.bigramUni, `samples' bigram loss ${v.bigramBidir} vs ${v.bigramUni}`);
   assert.ok(v.lengthBidir < v.lengthUni, `mean length ${v.lengthBidir} vs ${v.lengthUni}`);
   assert.equal(v.key, "leak");
-  assert.match(v.text, new RegExp(v.lossBidir.toFixed(3)));
+  assert.match(v.text, new RegExp(rustFixed(v.lossBidir, 3)));
   // The quality panel shows the direction the switch names: one row per language.
   assert.equal(await page.num("gen-quality"), app.data.classes.length);
   assert.equal(await page.attr("gen-quality", "data-model"), "unidirectional");

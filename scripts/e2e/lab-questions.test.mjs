@@ -24,7 +24,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { e2e } from "./fixture.mjs";
-import { OUT, value, num, until, zhAllowlist, shot } from "./lib.mjs";
+import { OUT, value, num, until, zhAllowlist, shot, rustFixed } from "./lib.mjs";
 
 const CP = '[data-testid="question"]';
 // The reveal follows whatever the run gave (above or below the baseline): the small test data set
@@ -76,8 +76,8 @@ for (const lang of ["en", "zh"]) {
       const baseline = await num(page, "majority-baseline");
       assert.equal(answer, acc > baseline ? 0 : 1, `answer ${answer} for accuracy ${acc} vs baseline ${baseline}`);
       const why = await page.textContent(`${CP} [data-testid="question-why"]`);
-      assert.ok(why.includes(`${(acc * 100).toFixed(1)}%`), `the explanation quotes the accuracy: ${why}`);
-      assert.ok(why.includes(`${(baseline * 100).toFixed(1)}%`), `the explanation quotes the baseline: ${why}`);
+      assert.ok(why.includes(`${rustFixed(acc * 100, 1)}%`), `the explanation quotes the accuracy: ${why}`);
+      assert.ok(why.includes(`${rustFixed(baseline * 100, 1)}%`), `the explanation quotes the baseline: ${why}`);
       assert.equal(await attr(page, `${CP} [data-testid="question-gap"]`, "data-correct"), answer === 0 ? "right" : "wrong");
       await shoot(page, `names-revealed-${lang}`, 1440);
       await shoot(page, `names-revealed-${lang}`, 375);

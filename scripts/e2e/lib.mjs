@@ -216,6 +216,21 @@ export async function records(page) {
   return page.evaluate(() => window.__unroll);
 }
 
+/**
+ * `x` with `digits` decimals as the app writes it (Rust's `{:.N}`): a value exactly halfway
+ * between two neighbours rounds to the even one (8.25 → "8.2"), where JavaScript's `toFixed`
+ * rounds it up ("8.3"); every other value comes out as `toFixed` writes it.
+ */
+export function rustFixed(x, digits) {
+  const exact = Math.abs(x).toFixed(100); // the double's whole decimal expansion, for |x| ≥ 1e-40
+  const [int, frac] = exact.split(".");
+  if (!/^50*$/.test(frac.slice(digits))) return x.toFixed(digits);
+  const kept = BigInt(int + frac.slice(0, digits));
+  const even = (kept % 2n === 0n ? kept : kept + 1n).toString().padStart(digits + 1, "0");
+  const text = digits > 0 ? `${even.slice(0, -digits)}.${even.slice(-digits)}` : even;
+  return x < 0 ? `-${text}` : text;
+}
+
 /** Milliseconds per step over the recorded step changes (first to last), or NaN. */
 export function msPerStep(rec) {
   const s = rec.steps;

@@ -19,7 +19,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { e2e } from "./fixture.mjs";
-import { screenshot } from "./lib.mjs";
+import { screenshot, rustFixed } from "./lib.mjs";
 
 const app = e2e({ webgpu: true });
 
@@ -95,12 +95,12 @@ test("backend=auto measures both paths for each cell and trains on the faster (e
   const lines = {};
   for (const cell of CELLS) {
     const b = await page.backend(cell);
-    t.diagnostic(`${cell}: WebGPU ${b.gpuMs.toFixed(1)} ms/step, CPU ${b.cpuMs.toFixed(1)} ms/step → ${b.path}`);
+    t.diagnostic(`${cell}: WebGPU ${rustFixed(b.gpuMs, 1)} ms/step, CPU ${rustFixed(b.cpuMs, 1)} ms/step → ${b.path}`);
     assert.equal(b.notice, "measured");
     assert.ok(b.gpuMs > 0 && b.cpuMs > 0, "both figures");
     assert.equal(b.path, b.gpuMs < b.cpuMs ? "webgpu" : "cpu");
     const [path, using] = b.path === "webgpu" ? ["WebGPU", "WebGPU"] : ["CPU", "the CPU"];
-    assert.match(b.text, new RegExp(`^Backend: ${path} — WebGPU ${b.gpuMs.toFixed(1)} ms/step, CPU ${b.cpuMs.toFixed(1)} ms/step: using ${using}$`));
+    assert.match(b.text, new RegExp(`^Backend: ${path} — WebGPU ${rustFixed(b.gpuMs, 1)} ms/step, CPU ${rustFixed(b.cpuMs, 1)} ms/step: using ${using}$`));
     lines[cell] = b;
   }
   // A sweep this small may already have ended.
@@ -117,7 +117,7 @@ test("backend=auto measures both paths for each cell and trains on the faster (e
       for (const cell of CELLS) {
         const b = lines[cell];
         const text = (await page.backend(cell)).text;
-        assert.match(text, new RegExp(`^后端：${b.path === "webgpu" ? "WebGPU" : "CPU"} — WebGPU 每步 ${b.gpuMs.toFixed(1)} 毫秒，CPU 每步 ${b.cpuMs.toFixed(1)} 毫秒`));
+        assert.match(text, new RegExp(`^后端：${b.path === "webgpu" ? "WebGPU" : "CPU"} — WebGPU 每步 ${rustFixed(b.gpuMs, 1)} 毫秒，CPU 每步 ${rustFixed(b.cpuMs, 1)} 毫秒`));
       }
     }
     for (const width of [1440, 375]) {

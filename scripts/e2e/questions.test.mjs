@@ -24,7 +24,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { e2e } from "./fixture.mjs";
-import { ANSWER_READOUTS, OUT, openPage, underVeil, until, SHOTS, shot, LESSONS } from "./lib.mjs";
+import { ANSWER_READOUTS, OUT, openPage, underVeil, until, SHOTS, shot, LESSONS, rustFixed } from "./lib.mjs";
 
 const CP = '[data-testid="question"]';
 
@@ -157,7 +157,7 @@ for (const lang of ["en", "zh"]) {
         }
         assert.ok(r.text.why.length > 20, `${lesson}: explanation “${r.text.why}”`);
         if (lesson === "lstm") assert.ok(r.text.why.includes("−0.4200"), r.text.why);
-        if (lesson === "unroll") assert.ok(r.text.why.includes(r.value.toFixed(4)), r.text.why);
+        if (lesson === "unroll") assert.ok(r.text.why.includes(rustFixed(r.value, 4)), r.text.why);
         assert.deepEqual(problems, [], lesson);
         await page.close();
       }

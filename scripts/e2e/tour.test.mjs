@@ -29,7 +29,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { e2e } from "./fixture.mjs";
-import { ANSWER_READOUTS, OUT, openPage, underVeil, until, zhAllowlist, SHOTS, shot, LESSONS } from "./lib.mjs";
+import { ANSWER_READOUTS, OUT, openPage, underVeil, until, zhAllowlist, SHOTS, shot, LESSONS, rustFixed } from "./lib.mjs";
 
 const TOUR = '[data-testid="tour"]';
 
@@ -443,7 +443,7 @@ for (const lang of ["en", "zh"]) {
       const revealed = (await page.textContent('[data-testid="question-answer"]')).trim();
       if (lesson === "unroll" || lesson === "lstm") {
         // A number: neither its 4 decimals nor its raw value were perceivable at the question step.
-        const four = answer.toFixed(4);
+        const four = rustFixed(answer, 4);
         for (const form of [four, four.replace("-", "−")]) assert.ok(!last.text.includes(form), `${lesson}: ${form} shown during the tour`);
         assert.ok(revealed.includes(four.replace("-", "−")), `${lesson}: the reveal shows ${four} (${revealed})`);
         const near = last.values.flatMap((v) => v.split(",")).map(Number).filter((v) => Number.isFinite(v) && Math.abs(v - answer) < 5e-5);
