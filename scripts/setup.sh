@@ -35,22 +35,28 @@ unroll_setup_build() {
     fi
   fi
 
+  # Both tools are built unoptimised or nearly (no LTO, 16 codegen units) and without their
+  # default features: they drive cargo and wasm-opt and rewrite one module, so their own speed is
+  # a second of a build, while building them optimised is minutes of a new machine's set-up
+  # (docs/testing.md, "Installing trunk and the wasm-bindgen CLI": the same dist/ either way).
+  local quick=(CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16)
   if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
-    # Without its default features (TLS for downloading tools, which `offline = true` in
-    # Trunk.toml never does, and the update check) and without trunk's own fat LTO: it only
-    # drives cargo, wasm-bindgen and wasm-opt, so its own speed does not matter. 436 CPU-seconds
-    # to build here, where the default install took about 8 minutes of 2 cores.
-    log "installing trunk $TRUNK_VERSION (a few minutes on 2 cores, once)"
-    CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_OPT_LEVEL=1 \
+    # Its default features are TLS for downloading tools (Trunk.toml says `offline = true`) and
+    # the update check.
+    log "installing trunk $TRUNK_VERSION (about 2 minutes on 2 cores, once)"
+    env "${quick[@]}" CARGO_PROFILE_RELEASE_OPT_LEVEL=0 \
       cargo install --locked --no-default-features "trunk@$TRUNK_VERSION"
   fi
 
   local wb; wb="$(wasm_bindgen_version)"
   [ -n "$wb" ] || die "could not read the wasm-bindgen version from Cargo.lock"
   if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wb" ]; then
-    # Without --locked: the registry here lacks a locked transitive version (see docs).
-    log "installing wasm-bindgen-cli $wb (about 2 minutes, once)"
-    cargo install wasm-bindgen-cli --version "$wb"
+    # Without --locked: the registry here lacks a locked transitive version (see docs). Without
+    # its default feature (TLS for its test runner's WebDriver client, which talks to a local
+    # driver or, for the web tests here, runs Node.js).
+    log "installing wasm-bindgen-cli $wb (about 80 s, once)"
+    env "${quick[@]}" CARGO_PROFILE_RELEASE_OPT_LEVEL=1 \
+      cargo install --no-default-features wasm-bindgen-cli --version "$wb"
   fi
 
   if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -f node_modules/axe-core/axe.min.js ]; then
