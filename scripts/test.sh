@@ -6,6 +6,8 @@
 #      for its pre-compressed copies); then Node tests of the data download path and the scripts
 #   2. end-to-end tests in headless Chromium (WebGPU and CPU) against that build, and beside them,
 #      at the lowest CPU priority:
+#      - the native suite's learning checks that take minutes (its #[ignore]d tests: the adding
+#        problem at the lab's defaults, three cells by three seeds)
 #      - the native trainer (the binary `cargo test` built, test profile) on the real data, CPU
 #        path, 5 epochs per cell: val_acc must be within 0.03 of the lowest PyTorch figure
 #        (LSTM >= 0.668, GRU >= 0.699, RNN >= 0.683)
@@ -127,6 +129,9 @@ BIN_DIR="${CARGO_TARGET_DIR:-$UNROLL_ROOT/target}/debug"
 # `suite`, or `recorded`, which keeps its log, status and time for `suite_wait`).
 later_suites() {
   local run="$1"
+  # The native suite's learning checks that take minutes (marked #[ignore]: the adding problem
+  # at the page's defaults), from the test binary `cargo test` built (nothing is compiled again).
+  "$run" learning count_cargo cargo test --no-fail-fast --test suite -- --ignored
   "$run" accuracy-lstm count_plain check_accuracy lstm 0.668
   "$run" accuracy-gru count_plain check_accuracy gru 0.699
   "$run" accuracy-rnn count_plain check_accuracy rnn 0.683
@@ -155,7 +160,7 @@ if [ -n "${UNROLL_SERIAL_BUILD:-}" ]; then suite trunk-build count_cargo trunk_b
 if [ -n "${UNROLL_SERIAL_SUITES:-}" ]; then
   later_suites suite
 else
-  log "== in the background at the lowest CPU priority, beside the e2e files: accuracy-lstm/gru/rnn, web-tests, the PyTorch suites"
+  log "== in the background at the lowest CPU priority, beside the e2e files: learning, accuracy-lstm/gru/rnn, web-tests, the PyTorch suites"
   : >"$LOGS/later"
   # A process group of their own (job control on for this one start), which scripts/e2e/run.mjs
   # stops while a file that needs a quiet machine runs (UNROLL_E2E_PAUSE_PGID).
