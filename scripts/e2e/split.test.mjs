@@ -16,8 +16,11 @@ import { until } from "./lib.mjs";
 
 const app = e2e();
 
-// Four names a step (two shares of two), about 80 steps an epoch, a checkpoint at each
-// epoch's end: long enough for a reload mid-run.
+// Four names a step (two shares of two), about 80 steps an epoch; the reloaded run is held in
+// the engine at step HOLD, in its sixth epoch (`window.unrollDebug.holdAt`: the page still shows
+// it running and a checkpoint of that step is kept), so the reload is certainly mid-run: on a
+// loaded machine the whole run can otherwise end between the checkpoint seen and the reload.
+const HOLD = 400;
 const SPLIT = "?v=1&lesson=names&cell=lstm&hidden_size=16&batch_size=4&epochs=30&seed=3&backend=cpu&workers=2";
 
 test("a split run says so, trains, and a reload mid-run resumes to the numbers of a run never interrupted", { timeout: 600_000 }, async (t) => {
@@ -51,10 +54,12 @@ test("a split run says so, trains, and a reload mid-run resumes to the numbers o
   await whole.close();
 
   const page = await app.names(SPLIT, { fresh: true });
-  await page.start();
-  const step = await page.keptCheckpoint();
+  await page.startHeldAt(HOLD);
+  const step = await page.keptCheckpoint(HOLD);
   await page.reload();
-  await page.goOn();
+  await page.goOn().catch(async (e) => {
+    throw new Error(`${e.message} (status after the reload: ${await page.status()}; checkpoint at step ${step})`);
+  });
   const resumedLine = await page.workers();
   assert.equal(resumedLine.shares, "2");
   await page.finished();
